@@ -1,0 +1,94 @@
+# evident - reproducible experiment pipeline for GPU kernel research.
+#
+# Entry points (README.md has the long form):
+#   make                 build bin/evident (and lib/libevident_cuda.so where nvcc exists)
+#   make exp/NAME        run experiments/NAME.yaml into artifacts/
+#   make test            unit tests (cmocka), CLI tests, then both again under ASan+UBSan
+#   make deps            install the Debian packages the build needs (or print the line)
+#   make paper | audit | export | verify | dist | bench-stats
+#
+# Layout of this file: variables, the runner, tests, then per-area fragments
+# in mk/*.mk (cuda.mk: the CUDA harness, kernels check and dist; stats.mk:
+# statistics benchmark; paper.mk: paper, audit, export).
+
+SHELL := /bin/bash
+CC ?= gcc
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+PKGS := libgit2 gsl jansson yaml-0.1 libcrypto
+NVCC ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+
+BUILD ?= build
+SAN ?=
+ifeq ($(SAN),1)
+BUILD := build-san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
+	$(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -Isrc -MMD -MP
+LDLIBS = $(PKG_LIBS) -ldl -lm -lpthread
+LDFLAGS += $(SANFLAGS) -Wl,-rpath,'$$ORIGIN/../lib'
+
+SRCS := $(filter-out src/main.c,$(wildcard src/*.c))
+OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
+EVIDENT := $(if $(SAN),$(BUILD)/bin/evident,bin/evident)
+
+.PHONY: all deps test test-unit test-cli test-san clean exp/% paper audit export verify dist bench-stats check-kernels
+.DEFAULT_GOAL := all
+all: deps-check $(EVIDENT)
+
+deps:
+	@scripts/deps.sh install
+deps-check:
+	@scripts/deps.sh check
+
+$(BUILD)/obj/%.o: src/%.c | deps-check
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/libevident.a: $(OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(EVIDENT): $(BUILD)/obj/main.o $(BUILD)/libevident.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# --- experiments --------------------------------------------------------
+# make exp/NAME runs experiments/NAME.yaml.  EVIDENT_FLAGS passes options.
+exp/%: all
+	$(EVIDENT) run $(EVIDENT_FLAGS) experiments/$*.yaml
+
+verify: all
+	$(EVIDENT) verify
+
+# --- tests ---------------------------------------------------------------
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libevident.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libevident.a $(LDLIBS) -lcmocka
+
+test-unit: all $(UNIT_BINS)
+	@scripts/run-unit-tests.sh $(UNIT_BINS)
+
+test-cli: all
+	@EVIDENT=$(abspath $(EVIDENT)) tests/cli/run.sh
+
+# make test = plain build, then the same suites under ASan+UBSan.
+test: deps-check
+	$(MAKE) --no-print-directory test-unit test-cli
+	$(MAKE) --no-print-directory SAN=1 test-unit test-cli
+
+clean:
+	rm -rf build build-san bin lib dist
+
+-include mk/*.mk
+-include $(OBJS:.o=.d) $(BUILD)/obj/main.d

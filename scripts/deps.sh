@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# deps.sh - make sure the Debian packages evident builds and tests with are
+# installed.  `deps.sh check` (run by every make target) is silent when all
+# are present; otherwise, as root it installs them with apt-get, and as any
+# other user it prints the exact apt-get line and fails.  `deps.sh install`
+# does the same but says what it found.  The package list is the single
+# source of truth for README's "Requirements".
+set -euo pipefail
+
+# build + unit tests
+PKGS=(gcc make pkg-config libgit2-dev libgsl-dev libjansson-dev libyaml-dev
+      libssl-dev libcmocka-dev git)
+# optional extras used by some tests when present (never required):
+#   jupyter-nbconvert python3-pandas python3-matplotlib  (notebook test)
+#   r-base-core python3-scipy                           (regenerate stats references)
+
+mode=${1:-check}
+missing=()
+for p in "${PKGS[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing+=("$p")
+	fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	[ "$mode" = install ] && echo "deps: all ${#PKGS[@]} packages present"
+	exit 0
+fi
+
+line="apt-get install -y ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+	echo "deps: installing missing packages: ${missing[*]}" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >&2 || { echo "deps: apt-get update failed; run: $line" >&2; exit 1; }
+	apt-get install -y -qq "${missing[@]}" >&2 || { echo "deps: install failed; run: $line" >&2; exit 1; }
+	exit 0
+fi
+echo "deps: missing Debian packages: ${missing[*]}" >&2
+echo "deps: run as root:  sudo $line" >&2
+exit 1

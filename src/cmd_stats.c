@@ -1,0 +1,15 @@
+/*
+ * cmd_stats.c - `evident stats` (placeholder until its issue lands: prints that
+ * it is not built yet and exits with EV_INTERNAL, so nothing mistakes it for
+ * a result).
+ */
+#include "evident.h"
+#include "util.h"
+
+int cmd_stats(int argc, const char **argv)
+{
+	(void)argc;
+	(void)argv;
+	error("'evident stats' is not implemented in this build");
+	return EV_INTERNAL;
+}

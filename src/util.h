@@ -1,0 +1,104 @@
+/*
+ * util.h - small helpers every module uses: error reporting in git's style,
+ * allocation that dies on out-of-memory, a growable string buffer, whole-file
+ * I/O, SHA-256 (OpenSSL EVP) and UTC time stamps.
+ *
+ * Error convention: library code returns 0 on success or a negative value
+ * after printing one message through error(), which returns -1 so that
+ * `return error("cannot open '%s'", path);` reads naturally.  Messages are
+ * lowercase, without a full stop, name the thing in quotes and say what to
+ * do.  Only main() and cmd_*() exit.
+ */
+#ifndef EVIDENT_UTIL_H
+#define EVIDENT_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Prints "error: <msg>" to stderr; returns -1. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "warning: <msg>" to stderr. */
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "fatal: <msg>" and exits 70 (internal error).  For the impossible. */
+void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* Tests can silence error()/warning() output (counts are still kept). */
+extern int util_quiet;
+
+/* Allocation that dies on failure.  The caller frees with free(). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* printf into a new string; caller frees. */
+char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Growable NUL-terminated byte buffer.  STRBUF_INIT is a valid empty one. */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_add(struct strbuf *sb, const void *data, size_t n);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, char c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_reset(struct strbuf *sb);
+/* Frees the buffer; sb is STRBUF_INIT again. */
+void strbuf_release(struct strbuf *sb);
+/* Hands the buffer to the caller (who frees it); sb is empty again. */
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+/* The buffer's string, "" if nothing was ever added. */
+const char *strbuf_str(const struct strbuf *sb);
+
+/* Reads a whole file into sb (appends).  Returns 0 or error(). */
+int read_file(const char *path, struct strbuf *sb);
+/* Reads a whole fd until EOF into sb (appends).  Returns 0 or -1 (errno). */
+int read_fd(int fd, struct strbuf *sb);
+/* Writes all n bytes, retrying on EINTR/short writes.  Returns 0 or -1. */
+int write_all(int fd, const void *data, size_t n);
+/* mkdir -p.  Returns 0 or error(). */
+int mkdir_p(const char *path, int mode);
+/* Does path exist (any type)? */
+int path_exists(const char *path);
+int is_dir(const char *path);
+
+/* SHA-256 as 64 lowercase hex chars + NUL. */
+#define SHA256_HEX_LEN 64
+int sha256_hex(const void *data, size_t n, char out[SHA256_HEX_LEN + 1]);
+int sha256_file_hex(const char *path, char out[SHA256_HEX_LEN + 1]);
+/* Incremental hashing for keys built from many parts. */
+struct sha256_ctx;
+struct sha256_ctx *sha256_begin(void);                           /* free by _end */
+void sha256_update(struct sha256_ctx *c, const void *data, size_t n);
+/* Feeds a length-prefixed field, so ("ab","c") and ("a","bc") differ. */
+void sha256_update_field(struct sha256_ctx *c, const char *label, const void *data, size_t n);
+void sha256_end(struct sha256_ctx *c, char out[SHA256_HEX_LEN + 1]); /* frees c */
+
+/* Current UTC time as "2026-11-22T03:50:51.123Z" into buf (>= 32 bytes). */
+void utc_now_iso(char *buf, size_t len);
+/* Compact UTC stamp "20261122T035051Z" into buf (>= 17 bytes). */
+void utc_now_compact(char *buf, size_t len);
+/* Monotonic clock in seconds. */
+double mono_now(void);
+
+/* Random hex string of n chars from /dev/urandom (n < 64) into out. */
+void random_hex(char *out, size_t n);
+
+/* Is s a safe single path component: [A-Za-z0-9._-], not "." or "..", not empty? */
+int is_safe_name(const char *s);
+
+/* Levenshtein distance, for did-you-mean suggestions. */
+int edit_distance(const char *a, const char *b);
+
+/* Strip trailing whitespace in place. */
+void rtrim(char *s);
+
+#endif /* EVIDENT_UTIL_H */
