@@ -1,0 +1,22 @@
+# lib.sh - assertions for the CLI tests; source it first:  . "$REPO/tests/cli/lib.sh"
+set -u
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "skip: $*"; exit 77; }
+# expect_exit CODE cmd...   runs cmd, saving stdout in $TEST_TMP/out and stderr in $TEST_TMP/err
+expect_exit() {
+	local want=$1; shift
+	"$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"; local got=$?
+	if [ "$got" != "$want" ]; then
+		echo "--- stdout"; cat "$TEST_TMP/out"; echo "--- stderr"; cat "$TEST_TMP/err"
+		fail "'$*' exited $got, expected $want"
+	fi
+}
+expect_contains() { grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'$1' lacks: $2"; }; }
+expect_not_contains() { ! grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'$1' has: $2"; }; }
+expect_eq() { [ "$1" = "$2" ] || fail "expected '$2', got '$1'${3:+ ($3)}"; }
+# A GPU test calls need_gpu first: it skips with the reason when none is here.
+need_gpu() {
+	command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || skip "no NVIDIA GPU on this machine (nvidia-smi -L failed)"
+}
+# A fresh store per test.
+export EVIDENT_STORE="$TEST_TMP/store"
