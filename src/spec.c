@@ -514,9 +514,8 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 			else if (spec_variant(s, refs[i]))
 				rc = node_err(c, n, "duplicate variant '%s' (a reference of that name)", refs[i]);
 			else {
+				/* its kernel path waits until the backend is known */
 				struct spec_variant *v = new_variant(s, refs[i]);
-				const char *ext = s->backend && !strcmp(s->backend, "host") ? "c" : "cu";
-				v->kernel = xstrfmt("kernels/reference/%s.%s", refs[i], ext);
 				v->is_reference = 1;
 			}
 		}
@@ -532,6 +531,8 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 		new_variant(s, "default");
 	}
 	for (size_t i = 0; i < s->n_variants; i++) {
+		if (s->variants[i].is_reference)
+			continue;
 		if (!s->variants[i].kernel && !s->kernel)
 			return node_err(c, vn ? vn : root,
 					"variant '%s' has no kernel: give a top-level 'kernel' or 'kernel:' in the variant",
@@ -541,9 +542,16 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 	}
 	/* backend from the kernel's extension when not given */
 	if (!s->backend) {
-		const char *dot = strrchr(s->variants[0].kernel, '.');
+		const char *first = s->kernel;
+		for (size_t i = 0; !first && i < s->n_variants; i++)
+			first = s->variants[i].kernel;
+		const char *dot = first ? strrchr(first, '.') : ".cu";
 		s->backend = xstrdup(dot && !strcmp(dot, ".cu") ? "cuda" : "host");
 	}
+	for (size_t i = 0; i < s->n_variants; i++)
+		if (s->variants[i].is_reference)
+			s->variants[i].kernel = xstrfmt("kernels/reference/%s.%s", s->variants[i].name,
+							 strcmp(s->backend, "host") ? "cu" : "c");
 
 	/* baseline */
 	if ((n = lookup(c, root, "baseline", &k))) {
