@@ -86,7 +86,7 @@ static int parse_ulong(const char *opt, const char *s, unsigned long lo, unsigne
 static size_t enough_n(double alpha)
 {
 	size_t n = STATS_MIN_N;
-	while (2 * exp(lgamma(2.0 * n + 1) - 2 * lgamma(n + 1.0)) >= alpha && n < 1000)
+	while (2 * exp(2 * lgamma(n + 1.0) - lgamma(2.0 * n + 1)) >= alpha && n < 1000)
 		n++;
 	return n;
 }
