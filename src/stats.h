@@ -52,6 +52,7 @@
 #ifndef EVIDENT_STATS_H
 #define EVIDENT_STATS_H
 
+#include <gsl/gsl_rng.h>
 #include <jansson.h>
 #include <stddef.h>
 
@@ -185,6 +186,8 @@ const char *stats_boot_interval(double theta_hat, double *theta_b, size_t nboot,
  * from o->seed.  stats_boot_compare fills the ratio CI only when want_ratio
  * (all samples > 0).  Return 0 or error().
  */
+/* The median of one bootstrap resample of sorted x (n >= 1, n < 2^32), in O(log n) (stats_boot.c). */
+double stats_boot_median_draw(const gsl_rng *r, const double *x, size_t n);
 int stats_boot_median(const double *x, size_t n, const struct stats_opts *o,
 		      double ci[2], const char **method);
 int stats_boot_compare(const double *a, size_t na, const double *b, size_t nb,

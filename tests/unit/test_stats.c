@@ -422,6 +422,46 @@ static void test_delta_and_jackknife_brute(void **state)
 	gsl_rng_free(r);
 }
 
+/*
+ * stats_boot_median_draw samples the resample median without building the
+ * resample.  Its distribution must be that of "draw n with replacement, take
+ * the median": for n = 4..7 enumerate all n^n resamples exactly and
+ * compare with 200,000 draws (each frequency within 5 standard errors).
+ */
+static void test_median_draw_distribution(void **state)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	const double x[7] = { 0, 1, 2, 3, 4, 5, 6 };
+	(void)state;
+	gsl_rng_set(r, 3);
+	for (size_t n = 4; n <= 7; n++) {
+		double exact[13] = { 0 }, seen[13] = { 0 }, total = 0; /* index: 2 * median */
+		size_t idx[7] = { 0 }, draws = 200000;
+		for (;;) {
+			double v[7];
+			for (size_t i = 0; i < n; i++)
+				v[i] = x[idx[i]];
+			gsl_sort(v, 1, n);
+			exact[(size_t)(2 * stats_median_sorted(v, n))]++;
+			total++;
+			size_t i = 0;
+			while (i < n && ++idx[i] == n)
+				idx[i++] = 0;
+			if (i == n)
+				break;
+		}
+		for (size_t d = 0; d < draws; d++)
+			seen[(size_t)(2 * stats_boot_median_draw(r, x, n))]++;
+		for (size_t k = 0; k < 13; k++) {
+			double p = exact[k] / total, se = sqrt(p * (1 - p) / (double)draws);
+			if (fabs(seen[k] / (double)draws - p) > 5 * se + 1e-12)
+				fail_msg("n %zu median %.1f: frequency %.5f, exact %.5f", n, k / 2.0,
+					 seen[k] / (double)draws, p);
+		}
+	}
+	gsl_rng_free(r);
+}
+
 /* ---- 3. coverage ----------------------------------------------------------- */
 
 /*
@@ -731,6 +771,7 @@ int main(void)
 		cmocka_unit_test(test_reference_bootstrap),
 		cmocka_unit_test(test_exact_p_enumerated),
 		cmocka_unit_test(test_delta_and_jackknife_brute),
+		cmocka_unit_test(test_median_draw_distribution),
 		cmocka_unit_test(test_median_ci_coverage),
 		cmocka_unit_test(test_speedup_ci_coverage),
 		cmocka_unit_test(test_verdict_rule),
