@@ -8,8 +8,9 @@
  * statistics directly by descending a tree of binomial splits, O(log n)
  * per resample instead of O(n), exactly the same distribution.
  *
- * Why the two-sample resamples are counts: a resample of a sorted set is represented by
- * how often each sorted position was drawn (counts[0..n)).  Drawing is
+ * Why the two-sample resamples are counts: a resample of a sorted set is
+ * represented by how often each sorted position was drawn (counts[0..n)).
+ * Drawing is
  * O(n), the median of the resample is a prefix scan over the counts (O(n),
  * no sort; the same bound quickselect gives, without copying values), and
  * the resample is already in sorted order, which is what Cliff's delta
