@@ -520,7 +520,7 @@ int main(int argc, char **argv)
 		run_kernel(paths[k], res[k]);
 
 	int bad = 0;
-	printf("\n%-34s %-14s %-16s %10s %10s %7s %9s %10s %10s %-4s %s\n", "kernel", "shape",
+	printf("\n%-22s %-14s %-16s %10s %10s %7s %9s %10s %10s %-4s %s\n", "kernel", "shape",
 	       "status", "max_err", "rel_l2", "nan", "unwritten", "median_us", "min_us", "exp", "note");
 	for (int k = 0; k < n; k++) {
 		const char *base = strrchr(paths[k], '/');
@@ -534,7 +534,7 @@ int main(int argc, char **argv)
 			int as_expected = skipped || !strcmp(r->status, expect[k]);
 			if (!as_expected)
 				bad = 1;
-			printf("%-34.34s %-14s %-16s %10.3e %10.3e %7lld %9lld %10.2f %10.2f %-4s %s\n", base,
+			printf("%-22.22s %-14s %-16s %10.3e %10.3e %7lld %9lld %10.2f %10.2f %-4s %s\n", base,
 			       shp, r->status, r->max_err, r->rel_l2, r->nan, r->unwritten, r->median_us,
 			       r->min_us, skipped ? "-" : as_expected ? "yes" : "NO", r->note);
 		}
