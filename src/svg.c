@@ -173,10 +173,21 @@ static double label_width(const char *const *labels, size_t n)
 void svg_ecdf(struct strbuf *out, const char *title, const char *subtitle, const char *xlabel,
 	      const struct svg_series *s, size_t n)
 {
-	const char **labels = xcalloc(n + 1, sizeof(char *));
-	for (size_t i = 0; i < n; i++)
-		labels[i] = s[i].label;
-	double lw = label_width(labels, n) + 110; /* legend: swatch, label, median */
+	/* legend entries first: their width sets the picture's */
+	char **legend = xcalloc(n + 1, sizeof(char *));
+	size_t maxlen = 10;
+	for (size_t i = 0; i < n; i++) {
+		if (!s[i].n) {
+			legend[i] = xstrfmt("%s (no samples)", s[i].label);
+		} else {
+			double *x = sorted_copy(s[i].x, s[i].n);
+			legend[i] = xstrfmt("%s (median %.2f, n=%zu)", s[i].label, quantile7(x, s[i].n, 0.5), s[i].n);
+			free(x);
+		}
+		if (strlen(legend[i]) > maxlen)
+			maxlen = strlen(legend[i]);
+	}
+	double lw = 50 + 7.0 * (double)maxlen;
 	struct frame f = { .w = 560 + lw, .h = 430, .x0 = 60, .y0 = 56, .y1 = 380 };
 	f.x1 = f.w - lw - 10;
 	range_of(s, n, &f.lo, &f.hi);
@@ -197,13 +208,11 @@ void svg_ecdf(struct strbuf *out, const char *title, const char *subtitle, const
 		strbuf_addf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"3\"/>\n",
 			    f.x1 + 14, ly, f.x1 + 34, ly, c);
 		strbuf_addf(out, "<text x=\"%.2f\" y=\"%.2f\">", f.x1 + 40, ly + 4);
-		esc(out, s[i].label);
-		if (!s[i].n) {
-			strbuf_addstr(out, " (no samples)</text>\n");
+		esc(out, legend[i]);
+		strbuf_addstr(out, "</text>\n");
+		if (!s[i].n)
 			continue;
-		}
 		double *x = sorted_copy(s[i].x, s[i].n);
-		strbuf_addf(out, " (median %.2f, n=%zu)</text>\n", quantile7(x, s[i].n, 0.5), s[i].n);
 		strbuf_addf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" d=\"M%.2f %.2f", c,
 			    fx(&f, x[0]), f.y1);
 		for (size_t j = 0; j < s[i].n; j++) {
@@ -214,7 +223,9 @@ void svg_ecdf(struct strbuf *out, const char *title, const char *subtitle, const
 		free(x);
 	}
 	strbuf_addstr(out, "</svg>\n");
-	free(labels);
+	for (size_t i = 0; i < n; i++)
+		free(legend[i]);
+	free(legend);
 }
 
 void svg_box(struct strbuf *out, const char *title, const char *subtitle, const char *xlabel,
