@@ -707,7 +707,8 @@ static void sorted_findings(const char *file, struct strbuf *in, struct strbuf *
 		n++;
 		p = nl ? nl + 1 : NULL;
 	}
-	qsort(f, n, sizeof(*f), cmp_fline);
+	if (n)
+		qsort(f, n, sizeof(*f), cmp_fline);
 	for (size_t i = 0; i < n; i++) {
 		strbuf_addstr(out, f[i].text);
 		strbuf_addch(out, '\n');
