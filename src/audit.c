@@ -23,6 +23,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "mdscan.h"
 #include "stats.h"
@@ -661,6 +662,14 @@ static void scan_untraced(struct actx *a, struct md_doc *d)
 		size_t n = audit_parse_number(t + i, &v, &u, &ul, &ulp);
 		if (!n)
 			continue;
+		if (ul == 1 && u[0] == '%') { /* "95% CI", "95% confidence": a method setting, not a result */
+			const char *after = u + 1;
+			while (*after == ' ')
+				after++;
+			if (!strncmp(after, "CI", 2) || !strncasecmp(after, "confidence", 10) ||
+			    !strncasecmp(after, "bootstrap", 9))
+				ul = 0;
+		}
 		if (ul) {
 			int covered = 0;
 			for (size_t k = 0; k < d->n && !covered; k++)
