@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runcmd.h"
 
@@ -56,18 +57,26 @@ static void test_timeout_kills_group(void **state)
 	assert_true(r.seconds < 5);
 	int pid = atoi(out.buf);
 	assert_true(pid > 0);
-	/* the grandchild is dead: gone, or a zombie waiting for init to reap it */
-	char path[64], st[256] = "";
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	FILE *f = fopen(path, "r");
-	if (f) {
+	/* the grandchild dies: gone, or a zombie waiting for init to reap it.
+	 * SIGKILL is delivered asynchronously, so allow it up to 5 s. */
+	int dead = 0;
+	for (int tries = 0; tries < 500 && !dead; tries++) {
+		char path[64], st[256] = "";
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		FILE *f = fopen(path, "r");
+		if (!f) {
+			dead = 1;
+			break;
+		}
 		if (!fgets(st, sizeof(st), f))
 			st[0] = '\0';
 		fclose(f);
 		char *close_paren = strrchr(st, ')');
-		assert_non_null(close_paren);
-		assert_true(close_paren[2] == 'Z' || close_paren[2] == 'X');
+		dead = !close_paren || close_paren[2] == 'Z' || close_paren[2] == 'X';
+		if (!dead)
+			usleep(10000);
 	}
+	assert_true(dead);
 	strbuf_release(&out);
 }
 
