@@ -112,6 +112,19 @@ struct backend {
 	json_t *(*device_state)(int device);
 };
 
+/* Job <-> JSON for the worker's JOB.json (new reference / fills job with
+ * strings owned by the json object j, which must outlive job). */
+json_t *job_to_json(const struct job *job);
+int job_from_json(json_t *j, struct job *job);
+
+/* Worker helpers shared by backends (backend_host.c): load and check the
+ * kernel object (emits compiled_params, or a failure and returns NULL), and
+ * emit one `seed` message. */
+struct ev_kernel_desc;
+struct check_result;
+const struct ev_kernel_desc *worker_load_kernel(const struct job *job, const char *backend);
+void emit_check(const char *phase, unsigned long long seed, const struct check_result *c);
+
 /* The backend called `name`, or NULL. */
 const struct backend *backend_find(const char *name);
 extern const struct backend backend_host;

@@ -337,10 +337,13 @@ void utc_now_iso(char *buf, size_t len)
 
 void utc_now_compact(char *buf, size_t len)
 {
-	time_t t = time(NULL);
+	struct timespec ts;
 	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y%m%dT%H%M%SZ", &tm);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	char tmp[32];
+	strftime(tmp, sizeof(tmp), "%Y%m%dT%H%M%S", &tm);
+	snprintf(buf, len, "%s.%03ldZ", tmp, ts.tv_nsec / 1000000);
 }
 
 double mono_now(void)

@@ -84,7 +84,7 @@ void sha256_end(struct sha256_ctx *c, char out[SHA256_HEX_LEN + 1]); /* frees c 
 
 /* Current UTC time as "2026-11-22T03:50:51.123Z" into buf (>= 32 bytes). */
 void utc_now_iso(char *buf, size_t len);
-/* Compact UTC stamp "20261122T035051Z" into buf (>= 17 bytes). */
+/* Compact UTC stamp "20261122T035051.123Z" into buf (>= 21 bytes); sorts in time order. */
 void utc_now_compact(char *buf, size_t len);
 /* Monotonic clock in seconds. */
 double mono_now(void);
