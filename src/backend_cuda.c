@@ -764,10 +764,19 @@ static int fail_cuda(struct worker *w, int code, const char *phase)
 	const char *outcome = kind == EVC_LAUNCH	   ? "launch_failed"
 			      : kind == EVC_NO_DEVICE ? "no_device"
 						      : "crashed";
-	json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i}", "msg", "failure", "outcome",
-			      outcome, "error", w->api->error_name(code), "reason",
-			      w->api->error_string(code), "phase", phase, "detail", w->err,
-			      "code", code);
+	struct strbuf why = STRBUF_INIT;
+	int count = 0;
+	json_t *m;
+
+	/* "driver version is insufficient" is what the runtime says when there
+	 * is no driver at all: ask the driver itself for a plainer reason */
+	if (kind == EVC_NO_DEVICE && driver_query(0, &count, NULL, NULL, &why) == 0)
+		strbuf_reset(&why);
+	m = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i}", "msg", "failure", "outcome", outcome,
+		      "error", w->api->error_name(code), "reason",
+		      why.len ? why.buf : w->api->error_string(code), "phase", phase, "detail",
+		      w->err, "code", code);
+	strbuf_release(&why);
 	fprintf(stderr, "evident worker: %s during %s: %s\n", outcome, phase, w->err);
 	emit_json(m);
 	return 1;
@@ -799,17 +808,6 @@ static json_t *device_json(const struct evc_device_info *d, const char *harness)
 			 d->ecc_enabled, "cuda_driver_version", d->driver_version,
 			 "cuda_runtime_version", d->runtime_version, "cublas_version",
 			 d->cublas_version, "harness", harness);
-}
-
-static void emit_check(const char *phase, unsigned long long seed, const struct check_result *c)
-{
-	emit_json(json_pack("{s:s, s:s, s:I, s:f, s:f, s:I, s:I, s:I, s:I, s:b}", "msg", "seed",
-			    "phase", phase, "seed", (json_int_t)seed, "max_abs_err",
-			    isfinite(c->max_abs_err) ? c->max_abs_err : -1.0, "rel_l2",
-			    isfinite(c->rel_l2) ? c->rel_l2 : -1.0, "nan_count",
-			    (json_int_t)c->nan_count, "unwritten", (json_int_t)c->unwritten,
-			    "first_mismatch", (json_int_t)c->first_mismatch, "mismatches",
-			    (json_int_t)c->mismatches, "pass", c->pass));
 }
 
 /* Download the output and check it against h_ref.  0 or a CUDA error. */
@@ -938,9 +936,8 @@ static int cuda_worker(const struct job *job)
 	struct worker w;
 	struct evc_device_info di;
 	char *hpath = NULL;
-	void *hlib = NULL, *klib = NULL;
+	void *hlib = NULL;
 	evc_api_fn api_fn;
-	ev_kernel_fn kfn;
 	int rc = 1, all_pass = 1, pass = 0, seeds;
 	unsigned long long seed = 0;
 
@@ -992,39 +989,13 @@ static int cuda_worker(const struct job *job)
 	}
 	emit_json(json_pack("{s:s, s:o}", "msg", "device", "info", device_json(&di, hpath)));
 
-	klib = dlopen(job->so_path, RTLD_NOW | RTLD_LOCAL);
-	if (!klib) {
-		const char *e = dlerror();
-		rc = fail_plain("init_failed", "dlopen", e ? e : "cannot load the kernel object");
-		goto out;
-	}
-	*(void **)&kfn = dlsym(klib, EVIDENT_KERNEL_SYMBOL);
-	w.desc = kfn ? kfn() : NULL;
+	/* shared with the host backend: dlopen, ABI and backend/problem checks,
+	 * the compiled_params message (or a failure message) */
+	w.desc = worker_load_kernel(job, "cuda");
 	if (!w.desc) {
-		rc = fail_plain("init_failed", "abi", "kernel object exports no evident_kernel()");
+		rc = 1;
 		goto out;
 	}
-	if (w.desc->abi_version != EVIDENT_ABI_VERSION ||
-	    w.desc->struct_size < offsetof(struct ev_kernel_desc, compiled_params) + sizeof(char *)) {
-		char *r = xstrfmt("kernel ABI %u (struct %u bytes) but this evident speaks ABI %d",
-				  w.desc->abi_version, w.desc->struct_size, EVIDENT_ABI_VERSION);
-		rc = fail_plain("init_failed", "abi", r);
-		free(r);
-		goto out;
-	}
-	if (!w.desc->launch || (w.desc->backend && strcmp(w.desc->backend, "cuda")) ||
-	    (w.desc->problem && strcmp(w.desc->problem, job->problem))) {
-		char *r = xstrfmt("kernel '%s' is for backend '%s', problem '%s', not cuda/%s",
-				  w.desc->name ? w.desc->name : "?",
-				  w.desc->backend ? w.desc->backend : "?",
-				  w.desc->problem ? w.desc->problem : "?", job->problem);
-		rc = fail_plain("init_failed", "abi", r);
-		free(r);
-		goto out;
-	}
-	emit_json(json_pack("{s:s, s:s, s:s}", "msg", "compiled_params", "value",
-			    w.desc->compiled_params ? w.desc->compiled_params : "", "kernel",
-			    w.desc->name ? w.desc->name : ""));
 
 	if ((rc = worker_alloc(&w)))
 		goto out;
@@ -1071,8 +1042,7 @@ out:
 	free(w.h_ref);
 	free(w.h_out);
 	free(hpath);
-	/* klib and hlib stay loaded: CUDA's exit handlers may still run in them */
-	(void)klib;
+	/* the harness stays loaded: CUDA's exit handlers may still run in it */
 	return rc;
 }
 
