@@ -449,9 +449,22 @@ static long long hex_or_dec(const char *s)
 	return strtoll(s, NULL, 0);
 }
 
+/* Does line hold `word` followed by optional blanks and ':' ("error   :")? */
+static int word_colon(const char *line, const char *word)
+{
+	for (const char *p = strstr(line, word); p; p = strstr(p + 1, word)) {
+		const char *q = p + strlen(word);
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q == ':')
+			return 1;
+	}
+	return 0;
+}
+
 char *cuda_classify_build_log(const char *log)
 {
-	const char *p, *first_error = NULL;
+	const char *p, *first_error = NULL, *first_fatal = NULL, *hint = "";
 	int n_errors = 0;
 	char *line, *out;
 
@@ -488,28 +501,24 @@ char *cuda_classify_build_log(const char *log)
 		free(line);
 		return out;
 	}
-	/* scan the lines for errors: register limits first, then the first error */
+	/* scan the lines: register limits first, then the first error, then the first fatal */
 	for (p = log; *p;) {
 		size_t len = strcspn(p, "\n");
 		char *l = xstrndup(p, len);
-		if (strstr(l, "error") && (strstr(l, "register") || strstr(l, "Register")) &&
-		    !strstr(l, "error:")) {
+		int is_err = word_colon(l, "error"), is_fatal = word_colon(l, "fatal");
+		if ((is_err || is_fatal) &&
+		    (strstr(l, "register") || strstr(l, "Register") || strstr(l, "regcount"))) {
 			rtrim(l);
 			out = xstrfmt("register limit: %s", l);
 			free(l);
 			return out;
 		}
-		if (strstr(l, "error:") || strstr(l, "ptxas error") || strstr(l, "ptxas fatal") ||
-		    strstr(l, "nvcc fatal") || strstr(l, "fatal error")) {
-			if (strstr(l, "register") && !first_error) {
-				rtrim(l);
-				out = xstrfmt("register limit: %s", l);
-				free(l);
-				return out;
-			}
+		if (is_err) {
 			if (!first_error)
 				first_error = p;
 			n_errors++;
+		} else if (is_fatal && !first_fatal) {
+			first_fatal = p;
 		}
 		free(l);
 		p += len;
@@ -517,13 +526,25 @@ char *cuda_classify_build_log(const char *log)
 			p++;
 	}
 	if (!first_error)
+		first_error = first_fatal;
+	if (!first_error)
 		return NULL;
 	line = xstrndup(first_error, strcspn(first_error, "\n"));
 	rtrim(line);
+	/* "ptxas /tmp/tmpxft_..ptx, line 26; error   : X" -> "ptxas: X" (the
+	 * temporary file's name changes on every build) */
+	if (!strncmp(line, "ptxas ", 6) && (p = strstr(line, "; error"))) {
+		const char *msg = strchr(p, ':');
+		char *t = xstrfmt("ptxas: %s", msg ? msg + 2 : p);
+		free(line);
+		line = t;
+	}
+	if (strstr(line, "not supported on .target 'sm_") && !strstr(line, "a'"))
+		hint = " (an arch-specific instruction: add `// evident: arch sm_90a` to the kernel)";
 	if (n_errors > 1)
-		out = xstrfmt("%s (and %d more error lines)", line, n_errors - 1);
+		out = xstrfmt("%s%s (and %d more error lines)", line, hint, n_errors - 1);
 	else
-		out = xstrdup(line);
+		out = xstrfmt("%s%s", line, hint);
 	free(line);
 	return out;
 }

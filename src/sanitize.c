@@ -81,20 +81,25 @@ char *sanitize_find_tool(void)
 	return exe_in("/usr/local/cuda/compute-sanitizer", "compute-sanitizer");
 }
 
-/* The number before `word` after the last `key` in s, or -1. */
+/*
+ * The largest number right after `key` in s, or -1 if none.  The largest,
+ * because memcheck prints "ERROR SUMMARY: 1887 errors" and then, when it
+ * stopped printing, "ERROR SUMMARY: 1837 errors were not printed".
+ */
 static long long count_after(const char *s, const char *key)
 {
-	const char *p = NULL, *q = s;
-	while ((q = strstr(q, key)))
-		p = q++;
-	if (!p)
-		return -1;
-	p += strlen(key);
-	while (*p == ' ')
-		p++;
-	if (*p < '0' || *p > '9')
-		return -1;
-	return strtoll(p, NULL, 10);
+	long long best = -1;
+	for (const char *p = strstr(s, key); p; p = strstr(p + 1, key)) {
+		const char *q = p + strlen(key);
+		while (*q == ' ')
+			q++;
+		if (*q >= '0' && *q <= '9') {
+			long long n = strtoll(q, NULL, 10);
+			if (n > best)
+				best = n;
+		}
+	}
+	return best;
 }
 
 long long sanitize_count_errors(const char *report)
