@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "runcmd.h"
 #include "sanitize.h"
 #include "util.h"
@@ -204,4 +205,36 @@ done:
 	free(argv);
 	free(cs);
 	return 0;
+}
+
+int sanitize_job(const char *tool, const char *exe, const struct job *job, const char *tmp_dir,
+		 double timeout_s, json_t **verdict)
+{
+	struct job sj = *job;
+	char rnd[17];
+	char *path;
+	json_t *jj;
+	int rc;
+
+	*verdict = NULL;
+	if (!sanitize_tool_known(tool))
+		return sanitize_run(tool, NULL, timeout_s, verdict);
+	sj.sanitize = 1;
+	random_hex(rnd, 16);
+	path = xstrfmt("%s/job-%s-%s.json", tmp_dir, rnd, tool);
+	jj = job_to_json(&sj);
+	if (!jj || json_dump_file(jj, path, JSON_INDENT(1) | JSON_SORT_KEYS) < 0) {
+		json_decref(jj);
+		rc = error("cannot write '%s' (is the store's tmp/ writable?)", path);
+		free(path);
+		return rc;
+	}
+	json_decref(jj);
+	{
+		const char *argv[] = { exe, "__worker", path, NULL };
+		rc = sanitize_run(tool, argv, timeout_s, verdict);
+	}
+	unlink(path);
+	free(path);
+	return rc;
 }

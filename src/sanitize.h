@@ -32,6 +32,19 @@ int sanitize_tool_known(const char *tool);
 int sanitize_run(const char *tool, const char *const *worker_argv, double timeout_s,
 		 json_t **verdict);
 
+struct job;
+/*
+ * The runner's entry point: write `job` (with sanitize = 1: one seed, no
+ * timing) as a JSON file in tmp_dir, run `exe __worker FILE` under `tool`
+ * with sanitize_run(), remove the file.  Same return and *verdict as
+ * sanitize_run().  In run.c, after the variant's own worker:
+ *   for (char **t = s->sanitize; t && *t && !rr.timed_out; t++)
+ *           if (!sanitize_job(*t, exe, &job, tmp, 10 * s->timeout_s, &v))
+ *                   json_array_append_new(sanitize, v);
+ */
+int sanitize_job(const char *tool, const char *exe, const struct job *job, const char *tmp_dir,
+		 double timeout_s, json_t **verdict);
+
 /* Errors counted in a sanitizer report: "ERROR SUMMARY: N errors" or
  * "RACECHECK SUMMARY: N hazards displayed"; -1 if there is no summary. */
 long long sanitize_count_errors(const char *report);
