@@ -73,7 +73,7 @@ int cmd_ls(int argc, const char **argv)
 		}
 		json_t *git = json_object_get(json_object_get(m, "code"), "git");
 		json_t *stats = json_object_get(json_object_get(m, "timing"), "stats");
-		json_t *row = json_pack("{s:s, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O}", "run_id", ids[i],
+		json_t *row = json_pack("{s:s, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}", "run_id", ids[i],
 					"kind", json_object_get(m, "kind"), "experiment",
 					json_object_get(m, "experiment"), "variant",
 					batches ? json_null() : json_object_get(m, "variant"), "outcome",
@@ -92,7 +92,7 @@ int cmd_ls(int argc, const char **argv)
 		size_t k;
 		json_t *p;
 		json_array_foreach(pend, k, p)
-			json_array_append_new(out, json_pack("{s:O, s:s, s:O, s:O, s:O, s:O}", "run_id",
+			json_array_append_new(out, json_pack("{s:O?, s:s, s:O?, s:O?, s:O?, s:O?}", "run_id",
 							     json_object_get(p, "run_id"), "kind", "pending",
 							     "experiment", json_object_get(p, "experiment"),
 							     "variant", json_object_get(p, "variant"), "outcome",

@@ -175,6 +175,12 @@ int cmd_show(int argc, const char **argv)
 		return EV_STORE;
 	}
 	if (object) {
+		size_t len = strlen(object);
+		if (len != 64 || strspn(object, "0123456789abcdef") != 64) {
+			error("'%s' is not an object name (64 hex digits)", object);
+			store_release(&st);
+			return EV_USAGE;
+		}
 		rc = print_object(&st, object) < 0 ? EV_STORE : EV_OK;
 		store_release(&st);
 		return rc;

@@ -124,9 +124,9 @@ static int want_map(struct ctx *c, yaml_node_t *n, const char *key)
 	return 0;
 }
 
-/* unknown key with a did-you-mean from the allowed list */
-static int unknown_key(struct ctx *c, yaml_node_t *k, const char *where,
-		       const char *const *allowed)
+/* "unknown <what> 'name'<where>" with a did-you-mean from the allowed list */
+static int unknown_thing(struct ctx *c, yaml_node_t *k, const char *what, const char *where,
+			 const char *const *allowed)
 {
 	const char *name = scalar(k) ? scalar(k) : "?";
 	const char *best = NULL;
@@ -143,11 +143,22 @@ static int unknown_key(struct ctx *c, yaml_node_t *k, const char *where,
 		strbuf_addf(&list, "%s%s", i ? ", " : "", allowed[i]);
 	int rc;
 	if (best && bestd <= 3 && bestd < (int)strlen(name))
-		rc = node_err(c, k, "unknown key '%s'%s (did you mean '%s'?)", name, where, best);
+		rc = node_err(c, k, "unknown %s '%s'%s (did you mean '%s'?)", what, name, where, best);
 	else
-		rc = node_err(c, k, "unknown key '%s'%s (allowed: %s)", name, where, list.buf);
+		rc = node_err(c, k, "unknown %s '%s'%s (allowed: %s)", what, name, where, list.buf);
 	strbuf_release(&list);
 	return rc;
+}
+
+static int unknown_key(struct ctx *c, yaml_node_t *k, const char *where, const char *const *allowed)
+{
+	return unknown_thing(c, k, "key", where, allowed);
+}
+
+/* an unknown value of a closed set: "unknown dtype 'fp8' (did you mean 'fp32'?)" */
+static int unknown_value(struct ctx *c, yaml_node_t *v, const char *what, const char *const *allowed)
+{
+	return unknown_thing(c, v, what, "", allowed);
 }
 
 /* Find a duplicate key in a mapping; error on it. */
@@ -257,7 +268,7 @@ static int parse_variant_body(struct ctx *c, yaml_node_t *body, struct spec_vari
 			for (size_t i = 0; outcomes_known[i]; i++)
 				known |= !strcmp(outcomes_known[i], v->expect);
 			if (!known)
-				return unknown_key(c, val, " as an expected outcome", outcomes_known);
+				return unknown_value(c, val, "outcome", outcomes_known);
 			continue;
 		}
 		const char *value;
@@ -371,9 +382,9 @@ static int parse_string_list(struct ctx *c, yaml_node_t *n, const char *key,
 			for (size_t j = 0; allowed[j]; j++)
 				ok |= !strcmp(allowed[j], v);
 			if (!ok) {
-				char where[64];
-				snprintf(where, sizeof(where), " in '%s'", key);
-				return unknown_key(c, it, where, allowed);
+				char what[64];
+				snprintf(what, sizeof(what), "%s tool", key);
+				return unknown_value(c, it, what, allowed);
 			}
 		}
 		list[i] = xstrdup(v);
@@ -453,7 +464,7 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 		if (want_string(c, n, "backend", &s->backend) < 0)
 			return -1;
 		if (!in_list(s->backend, backends))
-			return unknown_key(c, n, " as a backend", backends);
+			return unknown_value(c, n, "backend", backends);
 	}
 
 	/* shape */
@@ -503,9 +514,8 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 			else if (spec_variant(s, refs[i]))
 				rc = node_err(c, n, "duplicate variant '%s' (a reference of that name)", refs[i]);
 			else {
+				/* its kernel path waits until the backend is known */
 				struct spec_variant *v = new_variant(s, refs[i]);
-				const char *ext = s->backend && !strcmp(s->backend, "host") ? "c" : "cu";
-				v->kernel = xstrfmt("kernels/reference/%s.%s", refs[i], ext);
 				v->is_reference = 1;
 			}
 		}
@@ -521,6 +531,8 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 		new_variant(s, "default");
 	}
 	for (size_t i = 0; i < s->n_variants; i++) {
+		if (s->variants[i].is_reference)
+			continue;
 		if (!s->variants[i].kernel && !s->kernel)
 			return node_err(c, vn ? vn : root,
 					"variant '%s' has no kernel: give a top-level 'kernel' or 'kernel:' in the variant",
@@ -530,9 +542,16 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 	}
 	/* backend from the kernel's extension when not given */
 	if (!s->backend) {
-		const char *dot = strrchr(s->variants[0].kernel, '.');
+		const char *first = s->kernel;
+		for (size_t i = 0; !first && i < s->n_variants; i++)
+			first = s->variants[i].kernel;
+		const char *dot = first ? strrchr(first, '.') : ".cu";
 		s->backend = xstrdup(dot && !strcmp(dot, ".cu") ? "cuda" : "host");
 	}
+	for (size_t i = 0; i < s->n_variants; i++)
+		if (s->variants[i].is_reference)
+			s->variants[i].kernel = xstrfmt("kernels/reference/%s.%s", s->variants[i].name,
+							 strcmp(s->backend, "host") ? "cu" : "c");
 
 	/* baseline */
 	if ((n = lookup(c, root, "baseline", &k))) {
@@ -559,7 +578,7 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 			return -1;
 		static const char *const dts[] = { "fp32", "fp16", "bf16", NULL };
 		if (!in_list(s->dtype, dts))
-			return unknown_key(c, n, " as a dtype", dts);
+			return unknown_value(c, n, "dtype", dts);
 	} else {
 		s->dtype = xstrdup(!strcmp(s->backend, "cuda") ? "fp16" : "fp32");
 	}
@@ -609,7 +628,7 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 			if (want_string(c, v, "cache", &s->cache) < 0)
 				return -1;
 			if (!in_list(s->cache, caches))
-				return unknown_key(c, v, " as a cache mode", caches);
+				return unknown_value(c, v, "cache mode", caches);
 		}
 		if ((v = lookup(c, n, "max_seconds", NULL)) && want_double(c, v, "max_seconds", 0.001, 86400, &s->max_seconds) < 0)
 			return -1;

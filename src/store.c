@@ -458,7 +458,7 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 	int problems = 0;
 	*notes = 0;
 	*n_objects = *n_runs = 0;
-	struct hexset objects = { 0 }, refs = { 0 }, digests = { 0 };
+	struct hexset objects = { 0 }, refs = { 0 }, digests = { 0 }, damaged = { 0 }, reported = { 0 };
 	struct strbuf buf = STRBUF_INIT;
 	if (!is_dir(st->root))
 		return error("no store at '%s'", st->root);
@@ -491,6 +491,7 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 				} else if (sha256_hex(strbuf_str(&buf), buf.len, got), strcmp(got, name)) {
 					strbuf_addf(out, "altered: %s: content hashes to %.12s..., not its name\n",
 						    path, got);
+					hexset_add(&damaged, name);
 					problems++;
 				} else {
 					hexset_add(&objects, name);
@@ -507,6 +508,7 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 		closedir(d);
 	free(odir);
 	hexset_sort(&objects);
+	hexset_sort(&damaged);
 
 	/* manifests */
 	char **ids;
@@ -560,7 +562,11 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 		collect_refs(ms[i], &r);
 		for (size_t j = 0; j < r.n; j++) {
 			hexset_add(&refs, r.v[j]);
-			if (!hexset_has(&objects, r.v[j])) {
+			/* each missing object once; a damaged one was reported above */
+			if (!hexset_has(&objects, r.v[j]) && !hexset_has(&damaged, r.v[j]) &&
+			    !hexset_has(&reported, r.v[j])) {
+				hexset_add(&reported, r.v[j]);
+				hexset_sort(&reported);
 				char *p = is_hex64(r.v[j]) ? store_object_path(st, r.v[j]) : xstrdup(r.v[j]);
 				strbuf_addf(out, "missing: %s (referenced by run %s)\n", p, ids[i]);
 				free(p);
@@ -590,6 +596,8 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 	hexset_free(&objects);
 	hexset_free(&refs);
 	hexset_free(&digests);
+	hexset_free(&damaged);
+	hexset_free(&reported);
 	strbuf_release(&buf);
 	return problems;
 }

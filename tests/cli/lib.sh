@@ -20,3 +20,18 @@ need_gpu() {
 }
 # A fresh store per test.
 export EVIDENT_STORE="$TEST_TMP/store"
+# mkrepo [git]: a scratch repository in $TEST_TMP/repo with the kernels and
+# fixtures, and cd into it; with "git", also git init and commit it.
+mkrepo() {
+	mkdir -p "$TEST_TMP/repo/tests" && cp -r "$REPO/kernels" "$TEST_TMP/repo/" &&
+		cp -r "$REPO/tests/fixtures" "$TEST_TMP/repo/tests/" && mkdir -p "$TEST_TMP/repo/experiments" &&
+		mkdir -p "$TEST_TMP/repo/data" && cp "$REPO/data/gpu-prices.yaml" "$TEST_TMP/repo/data/" || fail "mkrepo"
+	cd "$TEST_TMP/repo" || fail "cd repo"
+	if [ "${1:-}" = git ]; then
+		git init -q . && git -c user.email=t@t -c user.name=t add -A &&
+			git -c user.email=t@t -c user.name=t commit -qm init || fail "git init"
+	fi
+	export EVIDENT_STORE="$TEST_TMP/repo/artifacts"
+}
+# json FILE EXPR: jq-free JSON query through python3 (present on CI images) - keep simple
+jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$1" "$2"; }

@@ -1,0 +1,19 @@
+# two variants differing only in a parameter the kernel ignores: the summary and the record name that parameter
+. "$REPO/tests/cli/lib.sh"
+mkrepo
+cat > experiments/k.yaml <<'Y'
+name: k
+problem: attention_fwd
+shape: {B: 1, H: 1, S: 16, D: 16}
+kernel: tests/fixtures/host/knob.c
+baseline: u1
+variants:
+  u1: {UNUSED: 1}
+  u2: {UNUSED: 2}
+timing: {samples: 3, warmup_ms: 1}
+Y
+expect_exit 0 "$EVIDENT" run --no-progress experiments/k.yaml
+expect_contains "$TEST_TMP/out" "parameter UNUSED has no effect on the compiled code (variants u1 and u2 differ in it, binaries identical)"
+grep -l '"no_effect_params": \[$' artifacts/runs/*.json >/dev/null || fail "no record lists no_effect_params"
+# the kernel does not echo UNUSED either
+grep -q '"UNUSED"' $(grep -l '"variant": "u2"' artifacts/runs/*.json | head -1) || fail "not_echoed missing"

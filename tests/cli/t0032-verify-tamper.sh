@@ -1,0 +1,23 @@
+# flip a byte in an object and in a manifest, truncate one object, delete one object and one manifest: verify names each and exits 1
+. "$REPO/tests/cli/lib.sh"
+mkrepo
+"$EVIDENT" run --no-progress tests/fixtures/specs/tiny.yaml >/dev/null 2>&1 || fail "run"
+"$EVIDENT" run --no-progress tests/fixtures/specs/tiny.yaml >/dev/null 2>&1 || fail "run 2"
+expect_exit 0 "$EVIDENT" verify
+objs=($(find artifacts/objects -type f | sort))
+runs=($(ls artifacts/runs/*.json | sort))
+chmod u+w "${objs[0]}" "${objs[1]}" "${runs[1]}"
+printf 'X' | dd of="${objs[0]}" bs=1 seek=3 conv=notrunc 2>/dev/null
+truncate -s 5 "${objs[1]}"
+rm -f "${objs[2]}"
+sed -i '0,/"outcome": "ok"/s//"outcome": "ko"/' "${runs[1]}"
+rm -f "${runs[2]}"
+expect_exit 1 "$EVIDENT" verify
+expect_contains "$TEST_TMP/out" "${objs[0]#artifacts}: content hashes to"
+expect_contains "$TEST_TMP/out" "${objs[1]#artifacts}: content hashes to"
+expect_contains "$TEST_TMP/out" "${objs[2]#artifacts} (referenced by run"
+grep -c "^missing: .*${objs[2]#artifacts}" "$TEST_TMP/out" | grep -qx 1 || fail "missing object reported more than once"
+expect_contains "$TEST_TMP/out" "${runs[1]#artifacts}: digest does not match its content"
+r3=$(basename "${runs[3]}" .json)
+expect_contains "$TEST_TMP/out" "the manifest before run $r3"
+grep -q "problems" "$TEST_TMP/out" || fail "no summary"

@@ -1,0 +1,17 @@
+# a runner killed with SIGKILL at many points leaves a store that verifies; the interrupted variant shows as aborted in ls
+. "$REPO/tests/cli/lib.sh"
+mkrepo
+"$EVIDENT" run --no-progress tests/fixtures/specs/tiny.yaml >/dev/null 2>&1 || fail "warm-up run"
+for delay in 0.05 0.1 0.15 0.2 0.3 0.4 0.5 0.7 0.9 1.2; do
+	"$EVIDENT" run --no-progress tests/fixtures/specs/tiny.yaml >/dev/null 2>&1 &
+	pid=$!
+	sleep $delay
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	expect_exit 0 "$EVIDENT" verify
+done
+# at least one kill caught a variant in flight
+"$EVIDENT" ls > "$TEST_TMP/ls" || fail "ls"
+grep -q " aborted " "$TEST_TMP/ls" || { cat "$TEST_TMP/ls"; fail "no aborted run listed"; }
+ls artifacts/tmp | grep -q . && echo "(tmp leftovers are allowed: $(ls artifacts/tmp | wc -l))"
+exit 0

@@ -1,0 +1,115 @@
+/*
+ * test_runcmd.c - unit tests of process spawning: output capture, exit
+ * codes, signals, timeouts (the whole process group dies), exec failure
+ * reported on the close-on-exec pipe, and line callbacks.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runcmd.h"
+
+static void test_capture_and_exit(void **state)
+{
+	(void)state;
+	const char *argv[] = { "sh", "-c", "echo out; echo err >&2; exit 3", NULL };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .out = &out, .err = &err, .timeout_s = 10 };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_true(r.started && r.exited);
+	assert_int_equal(r.exit_code, 3);
+	assert_string_equal(out.buf, "out\n");
+	assert_string_equal(err.buf, "err\n");
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+static void test_signal(void **state)
+{
+	(void)state;
+	const char *argv[] = { "sh", "-c", "kill -SEGV $$", NULL };
+	struct run_opts o = { .argv = argv, .timeout_s = 10 };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_true(r.signaled);
+	assert_int_equal(r.signo, SIGSEGV);
+	assert_string_equal(signal_name(r.signo), "SIGSEGV");
+}
+
+static void test_timeout_kills_group(void **state)
+{
+	(void)state;
+	/* the child starts a grandchild; both must be gone after the timeout */
+	const char *argv[] = { "sh", "-c", "sleep 30 & echo $!; wait", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 0.3 };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_true(r.timed_out);
+	assert_true(r.seconds < 5);
+	int pid = atoi(out.buf);
+	assert_true(pid > 0);
+	/* the grandchild is dead: gone, or a zombie waiting for init to reap it */
+	char path[64], st[256] = "";
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	FILE *f = fopen(path, "r");
+	if (f) {
+		if (!fgets(st, sizeof(st), f))
+			st[0] = '\0';
+		fclose(f);
+		char *close_paren = strrchr(st, ')');
+		assert_non_null(close_paren);
+		assert_true(close_paren[2] == 'Z' || close_paren[2] == 'X');
+	}
+	strbuf_release(&out);
+}
+
+static void test_exec_failure(void **state)
+{
+	(void)state;
+	const char *argv[] = { "/nonexistent/program", NULL };
+	struct run_opts o = { .argv = argv };
+	struct run_result r;
+	util_quiet = 1;
+	assert_int_equal(run_command(&o, &r), -1);
+	util_quiet = 0;
+	assert_false(r.started);
+	assert_int_equal(r.exec_errno, ENOENT);
+}
+
+static void count_line(const char *line, void *ctx)
+{
+	int *n = ctx;
+	if (!strncmp(line, "line", 4))
+		(*n)++;
+}
+
+static void test_lines(void **state)
+{
+	(void)state;
+	const char *argv[] = { "sh", "-c", "for i in 1 2 3 4 5; do echo line$i; done; printf line6", NULL };
+	int n = 0;
+	struct run_opts o = { .argv = argv, .on_line = count_line, .ctx = &n, .timeout_s = 10 };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_int_equal(n, 6); /* the last, unterminated line too */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_capture_and_exit),
+		cmocka_unit_test(test_signal),
+		cmocka_unit_test(test_timeout_kills_group),
+		cmocka_unit_test(test_exec_failure),
+		cmocka_unit_test(test_lines),
+	};
+	return cmocka_run_group_tests_name("runcmd", tests, NULL, NULL);
+}

@@ -1,0 +1,98 @@
+/*
+ * test_spec.c - unit tests of spec loading: defaults, grid expansion and
+ * order, baseline-first invariants, per-variant kernels and references.
+ * (Each error message is pinned by a CLI test, tests/cli/t001x-spec-*.)
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spec.h"
+
+static char *write_tmp(const char *text)
+{
+	char tmpl[] = "/tmp/evident-spec-XXXXXX";
+	int fd = mkstemp(tmpl);
+	assert_true(fd >= 0);
+	assert_int_equal(write_all(fd, text, strlen(text)), 0);
+	close(fd);
+	return xstrdup(tmpl);
+}
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	char *p = write_tmp("name: d\nproblem: attention_fwd\nshape: {B: 1, H: 2, S: 3, D: 4}\n"
+			    "kernel: k.cu\n");
+	struct spec s;
+	assert_int_equal(spec_load(p, 0, &s), 0);
+	assert_string_equal(s.backend, "cuda");
+	assert_string_equal(s.dtype, "fp16");
+	assert_int_equal(s.n_variants, 1);
+	assert_string_equal(s.baseline, "default");
+	assert_int_equal(s.seeds, 5);
+	assert_string_equal(s.cache, "cold");
+	assert_int_equal(s.B * 1000 + s.H * 100 + s.S * 10 + s.D, 1234);
+	assert_false(s.seed_given);
+	spec_release(&s);
+	unlink(p);
+	free(p);
+}
+
+static void test_grid_and_params(void **state)
+{
+	(void)state;
+	char *p = write_tmp("name: g\nproblem: attention_fwd\nshape: {B: 1, H: 1, S: 8, D: 8}\n"
+			    "kernel: k.c\nbaseline: A-1_B-x\nparams: {C: 7}\n"
+			    "grid: {A: [1, 2, 3], B: [x, y]}\n"
+			    "variants:\n  extra: {A: 9, kernel: other.c, expect: crashed}\n"
+			    "references: [ref1]\ncorrectness: {seed: 99}\n");
+	struct spec s;
+	assert_int_equal(spec_load(p, 0, &s), 0);
+	assert_int_equal(s.n_variants, 1 + 6 + 1);
+	assert_string_equal(s.variants[0].name, "extra");
+	assert_string_equal(s.variants[0].kernel, "other.c");
+	assert_string_equal(s.variants[0].expect, "crashed");
+	assert_string_equal(spec_param(&s.variants[0], "C"), "7");
+	assert_string_equal(s.variants[1].name, "A-1_B-x");
+	assert_string_equal(s.variants[2].name, "A-1_B-y"); /* last key fastest */
+	assert_string_equal(s.variants[6].name, "A-3_B-y");
+	assert_string_equal(spec_param(&s.variants[6], "A"), "3");
+	assert_string_equal(spec_param(&s.variants[6], "C"), "7");
+	assert_string_equal(s.variants[7].kernel, "kernels/reference/ref1.c");
+	assert_true(s.variants[7].is_reference);
+	assert_true(s.seed_given);
+	assert_int_equal(s.seed, 99);
+	spec_release(&s);
+	unlink(p);
+	free(p);
+}
+
+static void test_error_leaves_no_state(void **state)
+{
+	(void)state;
+	char *p = write_tmp("name: e\nproblem: attention_fwd\nshape: {B: 1, H: 1, S: 8, D: 8}\n"
+			    "kernel: k.c\ntiming: {samples: -1}\n");
+	struct spec s;
+	util_quiet = 1;
+	assert_int_equal(spec_load(p, 0, &s), -1);
+	util_quiet = 0;
+	spec_release(&s); /* safe after a failure */
+	unlink(p);
+	free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_grid_and_params),
+		cmocka_unit_test(test_error_leaves_no_state),
+	};
+	return cmocka_run_group_tests_name("spec", tests, NULL, NULL);
+}
