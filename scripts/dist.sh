@@ -9,11 +9,15 @@
 # every shared library `ldd BIN` lists except glibc's own (the host's must
 # be used: they go with its ld.so) and the CUDA/NVIDIA ones (they must
 # match the host's driver and toolkit).  bin/evident is linked with
-# -Wl,-rpath,$ORIGIN/../lib, so it finds them without LD_LIBRARY_PATH;
-# the copied libraries find each other because they load into one process
-# whose search path already holds that directory (first one loaded wins by
-# soname).  glibc here (Debian 12) is 2.36, older than the GPU host's
-# (Ubuntu 24.04, 2.39), so binaries built here run there.
+# -Wl,-rpath,$ORIGIN/../lib, a DT_RUNPATH, which the loader applies to the
+# binary's direct dependencies only: libgit2's own (libmbedtls, libssh2,
+# ...) would still be looked up in the system and not be found on the GPU
+# host (seen on the H100: "libmbedtls.so.14: cannot open shared object
+# file").  So every copied library gets RUNPATH $ORIGIN with patchelf
+# (Debian package patchelf), and the result is checked with ldd: every
+# non-glibc, non-CUDA library must resolve inside OUTDIR/lib.  glibc here
+# (Debian 12) is 2.36, older than the GPU host's (Ubuntu 24.04, 2.39), so
+# binaries built here run there.
 set -euo pipefail
 out=${1:?usage: dist.sh OUTDIR BIN [HARNESS]}
 bin=${2:?usage: dist.sh OUTDIR BIN [HARNESS]}
@@ -24,6 +28,8 @@ skip_re='^(libc|libm|libdl|libpthread|librt|libresolv|libutil|libnsl|libanl|ld-l
 # the CUDA toolkit's and driver's libraries: the host's own must be used
 cuda_re='^(libcuda|libcudart|libcublas|libcublasLt|libcudnn.*|libnvidia-.*|libnvrtc.*|libnvJitLink|libcufft.*|libcurand|libcusparse|libcusolver.*|libnccl)\.so'
 
+command -v patchelf >/dev/null 2>&1 ||
+	{ echo "dist: patchelf not found (apt-get install patchelf)" >&2; exit 6; }
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
 cp "$bin" "$out/bin/evident"
@@ -35,6 +41,8 @@ while read -r name arrow path _; do
 		continue
 	fi
 	cp -L "$path" "$out/lib/$name"
+	chmod u+w "$out/lib/$name"
+	patchelf --set-rpath '$ORIGIN' "$out/lib/$name"
 	copied+=("$name")
 done < <(ldd "$bin")
 if [ -n "$harness" ]; then
@@ -43,6 +51,17 @@ fi
 # the rpath must be $ORIGIN-relative, or the copies would be bypassed
 if ! readelf -d "$out/bin/evident" | grep -q 'R.*PATH.*\$ORIGIN/../lib'; then
 	echo "dist: bin/evident lacks the \$ORIGIN/../lib rpath (see LDFLAGS in the Makefile)" >&2
+	exit 1
+fi
+# every library the loader picks must now come from lib/ (or be glibc/CUDA)
+libdir=$(realpath "$out/lib")
+outside=$(ldd "$out/bin/evident" | awk '$2 == "=>" { print $1, $3 }' | while read -r name path; do
+	[[ $name =~ $skip_re ]] || [[ $name =~ $cuda_re ]] || [[ $(realpath "$path") == "$libdir/"* ]] ||
+		echo "$name => $path"
+done)
+if [ -n "$outside" ]; then
+	echo "dist: these libraries would still come from the build machine's system:" >&2
+	echo "$outside" >&2
 	exit 1
 fi
 {
