@@ -1067,6 +1067,32 @@ out:
 	return rc;
 }
 
+/* ---- ASan builds (make SAN=1) ------------------------------------------------------ */
+
+#if defined(__SANITIZE_ADDRESS__)
+/*
+ * The CUDA driver maps device memory into the address range ASan keeps as
+ * its protected shadow gap, so a sanitized worker could not even create a
+ * context: CUDA under ASan needs protect_shadow_gap=0.  And the driver,
+ * runtime and cuBLAS keep allocations until the process ends, which LSan
+ * would report as leaks (and fail the worker after its "done"); those
+ * libraries' leaks are suppressed, ours are still reported.  Both apply to
+ * the whole sanitized binary, which is only ever a test build.
+ */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "protect_shadow_gap=0";
+}
+
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libcuda.so\nleak:libcudart.so\nleak:libcublas.so\nleak:libcublasLt.so\n"
+	       "leak:libnvidia-ml.so\n";
+}
+#endif
+
 /* ---- device facts --------------------------------------------------------------- */
 
 static json_t *cuda_device_info(int device)
