@@ -303,6 +303,9 @@ json_t *gpu_nvml_state(int index)
 		json_object_set_new(t, "mask", json_integer((json_int_t)ull));
 		json_object_set_new(t, "reasons", gpu_nvml_throttle_names(ull, 0));
 		json_object_set_new(t, "distorting_timing", gpu_nvml_throttle_names(ull, 1));
+		/* the runner's flag: a reason that makes timings unrepresentative */
+		json_object_set_new(o, "throttled",
+				    json_boolean(json_array_size(json_object_get(t, "distorting_timing"))));
 		json_object_set_new(o, "throttle", t);
 	}
 	if (nv.GetTotalEccErrors) {

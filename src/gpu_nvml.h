@@ -26,7 +26,8 @@ json_t *gpu_nvml_info(int index);
 /*
  * The moment's state of GPU `index`: SM / memory clocks (current and
  * max), temperature, power draw and limit, clock-throttle reasons (names,
- * raw mask and the ones that distort timing), volatile ECC error counts,
+ * raw mask and the ones that distort timing; "throttled" is true when any
+ * of the latter is set), volatile ECC error counts,
  * compute processes on the GPU (pid, used memory, name), performance
  * state, utilisation, and the UTC time read.  New object or NULL.
  */

@@ -1,26 +1,25 @@
-# t3001 - the fault-fixture sweep on a GPU: every planted failure is recorded
-# as its own outcome (crashed with the CUDA error's name, nan, unwritten
-# output, timeout), the sweep goes on past each one, and the controls are ok.
+# t3001 - the CUDA fault sweep on a GPU: each planted failure gets its own
+# outcome (crashed with the CUDA error's name, nan, unwritten output,
+# timeout), the sweep goes on past each one, and the controls are ok
 . "$REPO/tests/cli/lib.sh"
 need_gpu
 [ -f "$REPO/tests/fixtures/cuda/correct.cu" ] || skip "tests/fixtures/cuda/ fault fixtures are not in this tree"
-cd "$REPO"
-expect_exit 1 "$EVIDENT" run --no-progress tests/fixtures/specs/cuda-faults.yaml
-expect_exit 0 "$EVIDENT" ls --experiment cuda-faults
-ls_out="$TEST_TMP/ls"
-cp "$TEST_TMP/out" "$ls_out"
-outcome() { awk -v v="$1" '$3 == v { print $4 }' "$ls_out"; }
-expect_eq "$(outcome correct)" ok "correct"
-expect_eq "$(outcome misaligned)" crashed "misaligned"
-expect_eq "$(outcome oob_write)" crashed "oob_write"
-expect_eq "$(outcome smem_race)" ok "smem_race"
-expect_eq "$(outcome nan_out)" nan "nan_out"
-expect_eq "$(outcome partial)" unwritten_output "partial"
-expect_eq "$(outcome spin)" timeout "spin"
-# the crash carries the CUDA error's name in the record
-id=$(awk '$3 == "misaligned" { print $1 }' "$ls_out")
-expect_exit 0 "$EVIDENT" show --json "$id"
+mkrepo git
+expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/cuda-faults.yaml
+for pair in "correct ok" "misaligned crashed" "oob_write crashed" "smem_race ok" "nan_out nan" \
+	"partial unwritten_output" "spin timeout"; do
+	set -- $pair
+	grep -qE "^$1 +$2 " "$TEST_TMP/out" || { cat "$TEST_TMP/out"; fail "variant $1 is not $2"; }
+done
 expect_contains "$TEST_TMP/out" "misaligned address"
-# the device was described by the harness and by NVML
-expect_contains "$TEST_TMP/out" '"sm_count"'
-expect_contains "$TEST_TMP/out" '"l2_bytes"'
+expect_contains "$TEST_TMP/out" "illegal memory access"
+# the record of the control: device facts from the harness, timing method, resources
+expect_exit 0 "$EVIDENT" ls --json
+id=$(python3 -c 'import json,sys; print([r["run_id"] for r in json.load(sys.stdin) if r["variant"] == "correct"][0])' <"$TEST_TMP/out")
+"$EVIDENT" show --json "$id" >"$TEST_TMP/rec.json" || fail "show --json"
+expect_eq "$(jget "$TEST_TMP/rec.json" 'd["timing"]["method"]["clock"]')" cuda_events
+expect_eq "$(jget "$TEST_TMP/rec.json" 'd["timing"]["method"]["cache"]')" cold
+expect_eq "$(jget "$TEST_TMP/rec.json" 'd["timing"]["method"]["l2_flush_bytes"] >= 2 * d["device"]["l2_bytes"]')" True
+expect_eq "$(jget "$TEST_TMP/rec.json" 'd["device"]["sm_count"] > 0')" True
+expect_eq "$(jget "$TEST_TMP/rec.json" 'len(d["code"]["binary_sha256"])')" 64
+expect_eq "$(jget "$TEST_TMP/rec.json" 'd["build"]["resources"]["registers"] > 0')" True

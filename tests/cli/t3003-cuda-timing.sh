@@ -1,16 +1,18 @@
 # t3003 - CUDA timing on a GPU: adaptive sampling of a CUDA graph of 10
 # launches records its method (events, hot cache, adaptive, graph, batch
-# 10, the stdrel reached) with at least 10 samples.
+# 10, the stdrel reached) and at least 10 samples
 . "$REPO/tests/cli/lib.sh"
 need_gpu
 [ -f "$REPO/tests/fixtures/cuda/correct.cu" ] || skip "tests/fixtures/cuda/ fault fixtures are not in this tree"
-cd "$REPO"
+mkrepo git
 expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/cuda-timing.yaml
-expect_exit 0 "$EVIDENT" ls --experiment cuda-timing
-id=$(awk '$3 == "base" { print $1 }' "$TEST_TMP/out")
-expect_exit 0 "$EVIDENT" show --json "$id"
-for want in '"clock":"cuda_events"' '"launch":"graph"' '"batch":10' '"mode":"adaptive"' '"cache":"hot"'; do
-	tr -d ' \n' <"$TEST_TMP/out" | grep -qF "$want" || fail "record lacks $want"
-done
+expect_exit 0 "$EVIDENT" ls --json
+id=$(python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["run_id"])' <"$TEST_TMP/out")
+"$EVIDENT" show --json "$id" >"$TEST_TMP/rec.json" || fail "show --json"
+m='d["timing"]["method"]'
+expect_eq "$(jget "$TEST_TMP/rec.json" "$m[\"clock\"], $m[\"cache\"], $m[\"mode\"], $m[\"launch\"], $m[\"batch\"]")" \
+	"('cuda_events', 'hot', 'adaptive', 'graph', 10)"
+expect_eq "$(jget "$TEST_TMP/rec.json" "$m[\"l2_flush_bytes\"]")" 0
+expect_eq "$(jget "$TEST_TMP/rec.json" "$m[\"converged\"] or $m[\"capped\"]")" True
 expect_exit 0 "$EVIDENT" show --samples "$id"
-[ "$(wc -l <"$TEST_TMP/out")" -ge 10 ] || fail "fewer than 10 samples"
+[ "$(grep -c . "$TEST_TMP/out")" -ge 10 ] || fail "fewer than 10 samples"
