@@ -30,6 +30,7 @@ static const char usage[] =
 	"  --dry-run       validate the spec and list the variants; run and write nothing\n"
 	"  --cache DIR     build cache (default: build/cache in the repository)\n"
 	"  --device N      CUDA device ordinal (default 0)\n"
+	"  --jobs N        compile up to N variants at once before running (default: CPUs online)\n"
 	"  --no-progress   no progress line even on a terminal\n"
 	"\n";
 
@@ -93,6 +94,7 @@ int cmd_run(int argc, const char **argv)
 	const char **only = xcalloc((size_t)argc + 1, sizeof(char *));
 	size_t n_only = 0;
 	int dry = 0, progress = isatty(2), device = 0, rc = EV_USAGE;
+	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--store") && i + 1 < argc)
@@ -103,6 +105,8 @@ int cmd_run(int argc, const char **argv)
 			only[n_only++] = argv[++i];
 		else if (!strcmp(a, "--device") && i + 1 < argc)
 			device = atoi(argv[++i]);
+		else if (!strcmp(a, "--jobs") && i + 1 < argc)
+			jobs = atoi(argv[++i]);
 		else if (!strcmp(a, "--dry-run"))
 			dry = 1;
 		else if (!strcmp(a, "--no-progress"))
@@ -172,6 +176,7 @@ int cmd_run(int argc, const char **argv)
 		.progress = progress,
 		.color = isatty(1) && !getenv("NO_COLOR"),
 		.device = device,
+		.jobs = jobs,
 	};
 	struct run_totals t;
 	int r = run_experiment(&s, &o, &t);

@@ -28,12 +28,15 @@ static const char stats_usage[] =
 	"Reports per file n, min, max, mean, median (with a bootstrap CI), stdev, p5, p95,\n"
 	"MAD and Tukey outliers; then the two-sided Mann-Whitney U test (exact p when both\n"
 	"n < 50 and no ties, as R's wilcox.test, else normal with tie and continuity\n"
-	"correction), Cliff's delta with a CI and magnitude, and the speedup\n"
+	"correction), Cliff's delta with a CI and magnitude (> 0: B's values tend to be\n"
+	"smaller, i.e. for times B is faster), and the speedup\n"
 	"median(A)/median(B) with a CI (> 1: B is faster).  CIs are bootstrap BCa where\n"
 	"defined, percentile otherwise (the method is reported).\n"
 	"\n"
 	"The verdict is 'faster' or 'slower' only when p < alpha and the speedup CI lies\n"
-	"wholly outside [1 - T, 1 + T]; otherwise 'no_difference'.\n"
+	"wholly outside [1 - T, 1 + T]; otherwise 'no_difference'.  Too few samples\n"
+	"for the test to mean anything (e.g. 3 vs 3) give a warning.  The bootstrap\n"
+	"costs about resamples x (nA + nB) steps: lower --resamples for very large files.\n"
 	"\n"
 	"options:\n"
 	"  --json            print one JSON object instead of the report\n"
@@ -86,7 +89,7 @@ static int parse_ulong(const char *opt, const char *s, unsigned long lo, unsigne
 static size_t enough_n(double alpha)
 {
 	size_t n = STATS_MIN_N;
-	while (2 * exp(lgamma(2.0 * n + 1) - 2 * lgamma(n + 1.0)) >= alpha && n < 1000)
+	while (2 * exp(2 * lgamma(n + 1.0) - lgamma(2.0 * n + 1)) >= alpha && n < 1000)
 		n++;
 	return n;
 }

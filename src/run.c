@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "build.h"
@@ -533,6 +534,53 @@ out:
 	return rc;
 }
 
+/*
+ * Build every variant first, `jobs` compilers at a time, each in a forked
+ * child (this process is single-threaded, so a child may run anything);
+ * the loop below then finds each build in the cache.  A child's failure is
+ * only a cache miss: the loop builds that variant again and records why.
+ */
+static void prebuild(const struct spec *s, const struct run_options *o, const struct backend *be,
+		     const struct spec_variant **order, size_t n, struct progress *prog)
+{
+	int jobs = o->jobs;
+	if (jobs <= 1 || n < 2)
+		return;
+	char msg[64];
+	snprintf(msg, sizeof(msg), "building %zu variants, %d at a time", n, jobs);
+	prog->variant = s->name;
+	progress_show(prog, msg);
+	fflush(stdout);
+	fflush(stderr);
+	int running = 0;
+	for (size_t i = 0; i < n || running > 0;) {
+		if (i < n && running < jobs && !runcmd_interrupted) {
+			pid_t pid = fork();
+			if (pid == 0) {
+				struct build_request rq = { .kernel_path = order[i]->kernel, .repo_root = ".",
+							    .params = order[i]->params,
+							    .n_params = order[i]->n_params, .arch = s->arch,
+							    .cache_dir = o->cache_dir,
+							    .extra_flags = (const char *const *)s->flags };
+				struct build_result br = BUILD_RESULT_INIT;
+				util_quiet = 1;
+				int rc = be->build(&rq, &br);
+				build_result_release(&br);
+				_exit(rc < 0);
+			}
+			i++;
+			if (pid > 0)
+				running++;
+			continue;
+		}
+		int st;
+		if (wait(&st) > 0)
+			running--;
+		else
+			break;
+	}
+}
+
 static void print_summary(const struct spec *s, const struct run_options *o, struct vres *rs,
 			  size_t n, json_t *git, const char *batch_id, double wall, double gpu_s,
 			  double usd, int have_usd)
@@ -669,6 +717,7 @@ int run_experiment(const struct spec *s, const struct run_options *o, struct run
 	struct vres *rs = xcalloc(n, sizeof(*rs));
 	struct progress prog = { .on = o->progress, .n = (int)n, .t_start = mono_now() };
 	runcmd_trap_signals();
+	prebuild(s, o, be, order, n, &prog);
 	size_t done = 0;
 	for (size_t i = 0; i < n; i++) {
 		rs[i].v = order[i];

@@ -26,6 +26,7 @@ struct run_options {
 	int progress;                /* 1: progress line on stderr (a terminal) */
 	int color;                   /* 1: colour in the summary */
 	int device;                  /* CUDA device ordinal */
+	int jobs;                    /* parallel builds before running (<= 1: none) */
 };
 
 struct run_totals {

@@ -3,8 +3,14 @@
  * GSL's mt19937 (seeded from stats_opts.seed, so a CI is reproducible),
  * jackknife values for the acceleration, and the BCa / percentile interval.
  *
- * Why resamples are counts: a resample of a sorted set is represented by
- * how often each sorted position was drawn (counts[0..n)).  Drawing is
+ * The median alone (stats_boot_median, the summary's CI) never builds a
+ * resample: stats_boot_median_draw() samples the resample's two middle order
+ * statistics directly by descending a tree of binomial splits, O(log n)
+ * per resample instead of O(n), exactly the same distribution.
+ *
+ * Why the two-sample resamples are counts: a resample of a sorted set is
+ * represented by how often each sorted position was drawn (counts[0..n)).
+ * Drawing is
  * O(n), the median of the resample is a prefix scan over the counts (O(n),
  * no sort; the same bound quickselect gives, without copying values), and
  * the resample is already in sorted order, which is what Cliff's delta
@@ -16,6 +22,7 @@
  * gsl_rng_uniform_int's division).
  */
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -60,6 +67,56 @@ static double median_counts(const double *x, const uint32_t *counts, size_t n)
 	while (cum <= hi)
 		cum += counts[++i];
 	return 0.5 * (vlo + x[i]);
+}
+
+/*
+ * The k-th smallest (0-based) of m draws that fall uniformly on positions
+ * [lo, hi), found without drawing them: the number of draws in the left
+ * half is Binomial(m, (mid - lo) / (hi - lo)), and given that split the two
+ * halves are independent (a multinomial factorises into nested binomials).
+ * So we follow one path down: O(log n) binomial draws.
+ */
+static size_t descend(const gsl_rng *r, size_t lo, size_t hi, unsigned m, size_t k)
+{
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		unsigned left = gsl_ran_binomial(r, (double)(mid - lo) / (double)(hi - lo), m);
+		if (k < left) {
+			hi = mid;
+			m = left;
+		} else {
+			k -= left;
+			m -= left;
+			lo = mid;
+		}
+	}
+	return lo;
+}
+
+double stats_boot_median_draw(const gsl_rng *r, const double *x, size_t n)
+{
+	size_t lo = 0, hi = n, k0 = (n - 1) / 2, k1 = n / 2;
+	unsigned m = (unsigned)n;
+
+	/* both middle order statistics share a path until it forks */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		unsigned left = gsl_ran_binomial(r, (double)(mid - lo) / (double)(hi - lo), m);
+		if (k1 < left) {
+			hi = mid;
+			m = left;
+		} else if (k0 >= left) {
+			k0 -= left;
+			k1 -= left;
+			m -= left;
+			lo = mid;
+		} else {
+			size_t i0 = descend(r, lo, mid, left, k0);
+			size_t i1 = descend(r, mid, hi, m - left, k1 - left);
+			return 0.5 * (x[i0] + x[i1]);
+		}
+	}
+	return x[lo];
 }
 
 /* Cliff's delta of two resamples given by counts over sorted a, b. */
@@ -238,20 +295,16 @@ int stats_boot_median(const double *x, size_t n, const struct stats_opts *o,
 		return error("too many samples for the bootstrap (%zu)", n);
 	if (!(r = boot_rng(o)))
 		return -1;
-	uint32_t *counts = xmalloc(n * sizeof(*counts));
 	double *theta_b = xmalloc(nboot * sizeof(*theta_b));
 	double *jack = n >= 2 ? xmalloc(n * sizeof(*jack)) : NULL;
-	for (size_t k = 0; k < nboot; k++) {
-		resample_counts(r, counts, n);
-		theta_b[k] = median_counts(x, counts, n);
-	}
+	for (size_t k = 0; k < nboot; k++)
+		theta_b[k] = stats_boot_median_draw(r, x, n);
 	if (jack)
 		stats_jackknife_median(x, n, jack);
 	*method = stats_boot_interval(stats_median_sorted(x, n), theta_b, nboot,
 				      jack, n, NULL, 0, o->confidence, ci);
 	free(jack);
 	free(theta_b);
-	free(counts);
 	gsl_rng_free(r);
 	return 0;
 }

@@ -34,10 +34,12 @@
 double stats_mwu_exact_p(double u, size_t m, size_t n)
 {
 	size_t mn = m * n, w = mn + 1;
-	double *f = xcalloc((n + 1) * w, sizeof(*f));
 	double k = floor(fmin(u, (double)mn - u)); /* the smaller tail, by symmetry */
-	double tail = 0, total = 0;
+	double tail = 0, total = 0, *f;
 
+	if (!m || !n || m > STATS_EXACT_MAX_N || n > STATS_EXACT_MAX_N)
+		return NAN;
+	f = xcalloc((n + 1) * w, sizeof(*f));
 	for (size_t j = 0; j <= n; j++)
 		f[j * w] = 1; /* i = 0: U is 0 for every j */
 	for (size_t i = 1; i <= m; i++) {

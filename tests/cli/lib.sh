@@ -35,3 +35,13 @@ mkrepo() {
 }
 # json FILE EXPR: jq-free JSON query through python3 (present on CI images) - keep simple
 jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$1" "$2"; }
+# expect_spec_error 'error: FILE:L:C: message' < SPEC: the spec read from
+# stdin is refused with exit 3 and exactly that one line, and no store appears
+expect_spec_error() {
+	mkrepo
+	cat > experiments/x.yaml
+	expect_exit 3 "$EVIDENT" run experiments/x.yaml
+	[ "$(wc -l < "$TEST_TMP/err")" = 1 ] || { cat "$TEST_TMP/err"; fail "expected one error line"; }
+	expect_eq "$(cat "$TEST_TMP/err")" "$1"
+	[ ! -e artifacts ] || fail "the store was touched"
+}

@@ -1,12 +1,7 @@
 # spec error (yaml-syntax): exit 3, exactly one 'file:line:col: message' line, nothing written to the store
 . "$REPO/tests/cli/lib.sh"
-mkrepo
-cat > experiments/x.yaml <<'Y'
+expect_spec_error "error: experiments/x.yaml:3:6: did not find expected ',' or ']' while parsing a flow sequence" <<'Y'
 name: x
 problem: [attention_fwd
 shape: {B: 1}
 Y
-expect_exit 3 "$EVIDENT" run experiments/x.yaml
-[ "$(wc -l < "$TEST_TMP/err")" = 1 ] || { cat "$TEST_TMP/err"; fail "expected one error line"; }
-expect_eq "$(cat "$TEST_TMP/err")" "error: experiments/x.yaml:3:6: did not find expected ',' or ']' while parsing a flow sequence"
-[ ! -e artifacts ] || fail "the store was touched"

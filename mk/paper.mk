@@ -1,0 +1,30 @@
+# paper.mk - make paper | audit | export (issue 6; docs/paper.md).
+#
+#   make paper    regenerate the generated blocks and figures of $(PAPER)
+#   make audit    check the claims and numbers of $(PAPER) (AUDIT_FLAGS=--strict
+#                 makes untraced numbers fail too)
+#   make export   write notebooks-export/ (CSV, JSON Lines, a notebook, Google
+#                 Benchmark JSON) from the store
+#   make paper-check   fail if 'make paper' would change anything (CI)
+#
+# The store is artifacts/ unless EVIDENT_STORE or EVIDENT_FLAGS=--store DIR says
+# otherwise.  Every target runs from the repository root, which the stale
+# check of 'audit' needs (kernel paths in the records are relative to it).
+
+PAPER ?= PAPER.md
+AUDIT_FLAGS ?=
+EXPORT_DIR ?= notebooks-export
+
+.PHONY: paper-check
+
+paper: all
+	$(EVIDENT) paper $(EVIDENT_FLAGS) $(PAPER)
+
+paper-check: all
+	$(EVIDENT) paper --check $(EVIDENT_FLAGS) $(PAPER)
+
+audit: all
+	$(EVIDENT) audit $(EVIDENT_FLAGS) $(AUDIT_FLAGS) $(PAPER)
+
+export: all
+	$(EVIDENT) export $(EVIDENT_FLAGS) --out $(EXPORT_DIR)

@@ -1,0 +1,70 @@
+/*
+ * mdscan.h - just enough markdown for `evident paper` and `evident audit`:
+ * where the code is (fenced blocks and `code spans`, whose contents are
+ * never markers, claims or prose numbers), where the HTML comments are, and
+ * the evident markers among them (docs/paper.md is the reference):
+ *
+ *   <!-- evident:NAME key=value key="a value" -->   opens a generated block
+ *   <!-- /evident:NAME -->                          closes it
+ *   <!-- claim: KIND key=value ... -->              a claim for the auditor
+ *
+ * Values are bare (no spaces, quotes or "--") or double-quoted (no double
+ * quote inside).  Any other HTML comment is left alone.  A marker that
+ * starts like one of ours but does not parse is an error naming FILE:LINE,
+ * so a typo never silently turns a generated block into prose.
+ */
+#ifndef EVIDENT_MDSCAN_H
+#define EVIDENT_MDSCAN_H
+
+#include <stddef.h>
+
+struct md_attr {
+	char *key, *value;
+};
+
+enum md_kind { MD_OPEN, MD_CLOSE, MD_CLAIM };
+
+struct md_marker {
+	enum md_kind kind;
+	char *name;              /* block name ("table") or claim kind ("faster") */
+	struct md_attr *attrs;
+	size_t n_attrs;
+	size_t start, end;       /* offsets of "<!--" and just after "-->" */
+	int line;                /* 1-based line of start */
+};
+
+/* Byte classes of mask[]. */
+#define MD_TEXT 0
+#define MD_CODE 1
+#define MD_COMMENT 2
+
+struct md_doc {
+	const char *file;        /* for messages (borrowed) */
+	const char *text;        /* borrowed; must outlive the doc */
+	size_t len;
+	unsigned char *mask;     /* per byte: MD_TEXT, MD_CODE or MD_COMMENT (owned) */
+	struct md_marker *mk;    /* markers in order of appearance (owned) */
+	size_t n;
+};
+#define MD_DOC_INIT { NULL, NULL, 0, NULL, NULL, 0 }
+
+/*
+ * Scan text[0..len).  Returns 0, or -1 after error("FILE:LINE: ...") on a
+ * malformed marker.  Release d with md_release even on failure.
+ */
+int md_parse(struct md_doc *d, const char *file, const char *text, size_t len);
+void md_release(struct md_doc *d);
+
+/* Value of attribute key of m, or NULL. */
+const char *md_attr(const struct md_marker *m, const char *key);
+/*
+ * Does m carry only keys from allowed (NULL-terminated)?  If not, returns
+ * the first other key (borrowed) so the caller can name it.
+ */
+const char *md_unknown_attr(const struct md_marker *m, const char *const *allowed);
+/* 1-based line number of byte offset off. */
+int md_line_of(const struct md_doc *d, size_t off);
+/* Index of the MD_CLOSE marker that closes open marker i, or -1. */
+long md_find_close(const struct md_doc *d, size_t i);
+
+#endif /* EVIDENT_MDSCAN_H */

@@ -1,0 +1,53 @@
+# t6010: every claim kind goes through its states as the store changes:
+# unsupported (no run), supported / contradicted (a real run), contradicted
+# after a crashing run of the same source, stale after editing the kernel.
+. "$REPO/tests/cli/lib.sh"
+. "$REPO/tests/cli/paper-lib.sh"
+setup_tiny_repo
+cp "$REPO/tests/fixtures/paper/claims.md" .
+f=claims.md
+
+# 1. no store at all: every claim unsupported
+expect_exit 1 "$EVIDENT" audit $f
+for l in 2 3 4 5 6 7 8 9 10; do expect_contains "$TEST_TMP/out" "$f:$l: unsupported: "; done
+expect_contains "$TEST_TMP/out" "$f:2: unsupported: validated tiny/slow: no recorded run"
+expect_contains "$TEST_TMP/out" "$f:9: unsupported: measured-on tiny \"CPU\": no recorded run of experiment 'tiny'"
+expect_contains "$TEST_TMP/out" 'audit: 9 claims: 0 supported, 0 contradicted, 0 stale, 9 unsupported; 0 untraced numbers'
+
+# 2. one clean run
+run_tiny tiny.yaml
+expect_exit 1 "$EVIDENT" audit $f
+o="$TEST_TMP/out"
+expect_contains $o "$f:2: supported: validated tiny/slow: passed 2 seed(s) and the recheck in 1 run(s) of the current source"
+expect_contains $o "$f:3: supported: faster base vs slow: speedup of base over slow "
+expect_contains $o "$f:4: supported: slower slow vs base: speedup of slow over base 0."
+expect_contains $o "$f:5: contradicted: faster slow vs base: "
+expect_contains $o "verdict slower (Holm-adjusted over the sweep; runs "
+expect_contains $o "$f:6: contradicted: no-difference slow vs base: "
+expect_contains $o "$f:7: supported: value tiny/base n=20: recorded 20, within the precision written"
+expect_contains $o "$f:8: contradicted: value tiny/base n=25: recorded 20, outside the precision written"
+expect_contains $o "$f:9: supported: measured-on tiny \"CPU\": 2 run(s) on CPU: "
+expect_contains $o "$f:10: contradicted: measured-on tiny \"H100\": base ran on CPU: "
+expect_contains $o 'audit: 9 claims: 5 supported, 4 contradicted, 0 stale, 0 unsupported'
+
+# 3. the same source crashes in a later run: 'validated' and the comparisons are contradicted
+run_tiny tiny-crash.yaml
+expect_exit 1 "$EVIDENT" audit $f
+expect_contains $o "$f:2: contradicted: validated tiny/slow: 1 of 2 run(s) of the current source failed: run "
+expect_contains $o ": crashed (worker "  # killed by SIGSEGV; under ASan the worker exits 1
+expect_contains $o "$f:3: contradicted: faster base vs slow: slow did not run cleanly: crashed"
+expect_contains $o "$f:7: supported: value tiny/base n=20"
+
+# 4. edit the kernel: every claim with runs is stale
+echo '/* edited after the runs */' >>kernels/tiny_attn.c
+expect_exit 1 "$EVIDENT" audit $f
+for l in 2 3 4 5 6 7 8 9 10; do expect_contains $o "$f:$l: stale: "; done
+expect_contains $o "$f:2: stale: validated tiny/slow: 'kernels/tiny_attn.c' changed since run '"
+expect_contains $o 'audit: 9 claims: 0 supported, 0 contradicted, 9 stale, 0 unsupported'
+
+# a claim that is all supported exits 0; -q hides supported findings
+printf 'Timed on a CPU. <!-- claim: measured-on experiment=tiny gpu="CPU" run=%s -->\n' \
+	"$(ls store/runs | grep -- -batch | head -1 | sed 's/.json$//')" >one.md
+cp "$REPO/tests/fixtures/paper/kernels/tiny_attn.c" kernels/  # undo the edit
+expect_exit 0 "$EVIDENT" audit -q one.md
+expect_eq "$(cat "$TEST_TMP/out")" 'audit: 1 claim: 1 supported, 0 contradicted, 0 stale, 0 unsupported; 0 untraced numbers'

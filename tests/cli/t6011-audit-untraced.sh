@@ -1,0 +1,23 @@
+# t6011: numbers with units in a hand-written notebook that nothing generates
+# or claims are reported as untraced (warnings; errors with --strict).
+. "$REPO/tests/cli/lib.sh"
+. "$REPO/tests/cli/paper-lib.sh"
+setup_tiny_repo
+run_tiny tiny.yaml
+cp "$REPO/tests/fixtures/paper/notebook.md" .
+expect_exit 0 "$EVIDENT" audit -q notebook.md
+cat >want <<'W'
+notebook.md:3: untraced: '321 us' is neither generated nor covered by a claim; generate it with <!-- evident:value ... --> or add a <!-- claim: value ... --> (docs/paper.md)
+notebook.md:3: untraced: '1.4x' is neither generated nor covered by a claim; generate it with <!-- evident:value ... --> or add a <!-- claim: value ... --> (docs/paper.md)
+notebook.md:4: untraced: '47.10 μs' is neither generated nor covered by a claim; generate it with <!-- evident:value ... --> or add a <!-- claim: value ... --> (docs/paper.md)
+notebook.md:4: untraced: '50.18 µs' is neither generated nor covered by a claim; generate it with <!-- evident:value ... --> or add a <!-- claim: value ... --> (docs/paper.md)
+notebook.md:5: untraced: '1,850 GB/s' is neither generated nor covered by a claim; generate it with <!-- evident:value ... --> or add a <!-- claim: value ... --> (docs/paper.md)
+notebook.md:5: untraced: '12 %' is neither generated nor covered by a claim; generate it with <!-- evident:value ... --> or add a <!-- claim: value ... --> (docs/paper.md)
+notebook.md:5: untraced: '49152 bytes' is neither generated nor covered by a claim; generate it with <!-- evident:value ... --> or add a <!-- claim: value ... --> (docs/paper.md)
+audit: 1 claim: 1 supported, 0 contradicted, 0 stale, 0 unsupported; 7 untraced numbers
+W
+diff want "$TEST_TMP/out" || fail "untraced findings differ"
+expect_exit 1 "$EVIDENT" audit --strict -q notebook.md
+expect_contains "$TEST_TMP/out" '7 untraced numbers (--strict: failing)'
+expect_exit 0 "$EVIDENT" audit --no-untraced notebook.md
+expect_contains "$TEST_TMP/out" '; 0 untraced numbers'
