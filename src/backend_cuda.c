@@ -669,7 +669,7 @@ static int cuda_build(const struct build_request *rq, struct build_result *res)
 	char *path, *rpath = NULL, *note = NULL;
 	const char *arch_source;
 	const char **flags = NULL;
-	size_t nf = 0;
+	size_t nf = 0, first_owned = 0;
 	struct build_recipe recipe;
 	int rc = -1;
 
@@ -722,6 +722,7 @@ static int cuda_build(const struct build_request *rq, struct build_result *res)
 	flags[nf++] = "-Xlinker";
 	flags[nf++] = rpath;
 	cur_build.libs = json_array();
+	first_owned = nf; /* the -l flags below are ours to free */
 	for (size_t i = 0; i < dir.n_libs; i++) {
 		flags[nf++] = xstrfmt("-l%s", dir.libs[i]);
 		json_array_append_new(cur_build.libs, json_string(dir.libs[i]));
@@ -744,7 +745,7 @@ static int cuda_build(const struct build_request *rq, struct build_result *res)
 	}
 
 out:
-	for (size_t i = 13; flags && i < nf; i++)
+	for (size_t i = first_owned; flags && i < nf; i++)
 		free((char *)flags[i]);
 	free(flags);
 	json_decref(cur_build.libs);
