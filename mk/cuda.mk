@@ -1,0 +1,52 @@
+# cuda.mk - the CUDA harness, the kernels compile check, and dist.
+#
+# lib/libevident_cuda.so (build-san/lib/ under SAN=1) is built with nvcc
+# when nvcc exists (NVCC, CUDA_HOME come from the Makefile) and then `all`
+# builds it too.  Kernel objects and the harness share one libcudart
+# (-cudart shared), so the harness's stream is the kernel's stream.  The
+# rpath to $(CUDA_HOME)/lib64 lets the worker find libcudart and cuBLAS on
+# hosts whose loader does not know the toolkit's directory.
+#
+#   make check-kernels   compile every .cu under kernels/ and
+#                        tests/fixtures/cuda/ for sm_80 and sm_90 with
+#                        -Xptxas -v into build/kcheck/, fail on any compile
+#                        error, print registers/smem/spills per function
+#   make dist            dist/evident/: bin/evident, lib/libevident_cuda.so
+#                        and the shared libraries a GPU host may lack
+#                        (scripts/dist.sh)
+
+ifeq ($(SAN),1)
+CUDA_LIB_DIR := build-san/lib
+else
+CUDA_LIB_DIR := lib
+endif
+HARNESS := $(CUDA_LIB_DIR)/libevident_cuda.so
+HARNESS_ARCHS := -gencode=arch=compute_80,code=sm_80 \
+	-gencode=arch=compute_90,code=[sm_90,compute_90]
+NVCC_HOST_FLAGS := -Xcompiler -fPIC,-fvisibility=hidden,-Wall,-Wextra,-Werror,-Wno-unused-parameter
+
+.PHONY: harness
+ifneq ($(NVCC),)
+all: $(HARNESS)
+harness: $(HARNESS)
+$(HARNESS): src/cuda/harness.cu src/cuda/evident_cuda.h kernels/evident_kernel.h
+	@mkdir -p $(dir $@)
+	$(NVCC) -O3 -std=c++17 -shared $(NVCC_HOST_FLAGS) -cudart shared $(HARNESS_ARCHS) \
+		-Xlinker -rpath -Xlinker $(CUDA_HOME)/lib64 -o $@ $< -lcublas
+else
+harness:
+	@echo "cuda.mk: nvcc not found (set NVCC or CUDA_HOME); the CUDA harness is not built"
+endif
+
+# --- check-kernels -------------------------------------------------------
+KCHECK_SRCS := $(shell find kernels tests/fixtures/cuda -name '*.cu' 2>/dev/null | sort)
+check-kernels:
+ifeq ($(NVCC),)
+	@echo "check-kernels: nvcc not found (set NVCC or CUDA_HOME)" >&2; exit 6
+else
+	@NVCC=$(NVCC) scripts/check-kernels.sh build/kcheck $(KCHECK_SRCS)
+endif
+
+# --- dist ------------------------------------------------------------------
+dist: all
+	@scripts/dist.sh dist/evident $(EVIDENT) $(if $(NVCC),$(HARNESS))

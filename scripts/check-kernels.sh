@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# check-kernels.sh - compile every kernel for sm_80 and sm_90 without a GPU
+# (the llm.c habit: CI compiles kernels on machines without one) and print
+# the compiler's resource report as a table.
+#
+#   NVCC=... [JOBS=N] scripts/check-kernels.sh OUTDIR FILE.cu...
+#
+# Each FILE is compiled with the flags the cuda backend uses
+# (-O3 -shared -Xcompiler -fPIC -cudart shared -Xptxas -v) into
+# OUTDIR/<path with / as _>__<arch>.so, its log beside it (.log).  Files
+# with a `// evident: arch sm_XXa` line are compiled for that arch only
+# (never for sm_80); files with `// evident: libs a b` link -la -lb.  A
+# tunable kernel is compiled with its defaults.  Compiles run JOBS at a
+# time (default: the number of CPUs).  Exit 1 if any compile fails.
+set -uo pipefail
+out=${1:?usage: check-kernels.sh OUTDIR FILE.cu...}
+shift
+nvcc=${NVCC:-nvcc}
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 4)}
+mkdir -p "$out"
+fmt='%-44s %-7s %-44s %5s %7s %6s %8s %8s %s\n'
+
+units=() # "file arch base"
+for f in "$@"; do
+	directive_arch=$(sed -n 's|^[[:space:]]*//[[:space:]]*evident:[[:space:]]*arch[[:space:]]\{1,\}\([a-z0-9_]*\).*|\1|p' "$f" | head -1)
+	if [ -n "$directive_arch" ]; then archs=("$directive_arch"); else archs=(sm_80 sm_90); fi
+	for a in "${archs[@]}"; do
+		units+=("$f $a $out/$(echo "${f%.cu}" | tr / _)__$a")
+	done
+done
+
+compile() { # file arch base
+	local f=$1 a=$2 base=$3 aflag libs l
+	local -a lflags=()
+	libs=$(sed -n 's|^[[:space:]]*//[[:space:]]*evident:[[:space:]]*libs[[:space:]]\{1,\}\(.*\)|\1|p' "$f" | head -1)
+	for l in $libs; do lflags+=("-l$l"); done
+	case $a in
+	*a | *f) aflag="-gencode=arch=compute_${a#sm_},code=$a" ;;
+	*) aflag="-arch=$a" ;;
+	esac
+	if "$nvcc" -O3 -shared -Xcompiler -fPIC -cudart shared "$aflag" -Xptxas -v -Ikernels \
+		-o "$base.so" "$f" "${lflags[@]}" >"$base.log" 2>&1; then
+		echo ok >"$base.status"
+	else
+		echo FAILED >"$base.status"
+	fi
+}
+
+running=0
+for u in "${units[@]}"; do
+	# shellcheck disable=SC2086
+	compile $u &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+done
+wait
+
+fail=0
+printf "$fmt" file arch function regs smem stack spill_st spill_ld status
+for u in "${units[@]}"; do
+	read -r f a base <<<"$u"
+	status=$(cat "$base.status" 2>/dev/null || echo FAILED)
+	rows=$(awk '
+		/Compiling entry function/ { match($0, /function .[^'"'"']*/); fn = substr($0, RSTART + 10, RLENGTH - 10) }
+		/bytes stack frame/ { if (fn != "") { split($0, w, " "); stack = w[1]; ss = w[5]; sl = w[9] } }
+		/Used [0-9]+ registers/ { if (fn != "") { match($0, /Used [0-9]+/); regs = substr($0, RSTART + 5, RLENGTH - 5);
+			smem = 0; if (match($0, /[0-9]+ bytes smem/)) smem = substr($0, RSTART, RLENGTH - 11);
+			printf "%s\t%s\t%s\t%s\t%s\t%s\n", fn, regs, smem, stack, ss, sl; fn = "" } }
+	' "$base.log")
+	if [ -n "$rows" ]; then
+		while IFS=$'\t' read -r fn regs smem stack ss sl; do
+			printf "$fmt" "$f" "$a" "$fn" "$regs" "$smem" "$stack" "$ss" "$sl" "$status"
+		done <<<"$rows"
+	else
+		printf "$fmt" "$f" "$a" - - - - - - "$status"
+	fi
+	if [ "$status" != ok ]; then
+		fail=1
+		echo "check-kernels: $f ($a) failed to compile (log: $base.log):" >&2
+		grep -E 'error|fatal' "$base.log" | head -5 | sed 's/^/    /' >&2
+	fi
+done
+exit $fail

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# dist.sh - make a self-contained, relocatable runner directory for GPU
+# hosts that have the NVIDIA driver and CUDA toolkit but not the Debian
+# libraries evident builds against (libgit2, GSL, libyaml, ...).
+#
+#   scripts/dist.sh OUTDIR BIN [HARNESS]
+#
+# OUTDIR/bin/evident, OUTDIR/lib/libevident_cuda.so and, in OUTDIR/lib,
+# every shared library `ldd BIN` lists except glibc's own (the host's must
+# be used: they go with its ld.so) and the CUDA/NVIDIA ones (they must
+# match the host's driver and toolkit).  bin/evident is linked with
+# -Wl,-rpath,$ORIGIN/../lib, a DT_RUNPATH, which the loader applies to the
+# binary's direct dependencies only: libgit2's own (libmbedtls, libssh2,
+# ...) would still be looked up in the system and not be found on the GPU
+# host (seen on the H100: "libmbedtls.so.14: cannot open shared object
+# file").  So every copied library gets RUNPATH $ORIGIN with patchelf
+# (Debian package patchelf), and the result is checked with ldd: every
+# non-glibc, non-CUDA library must resolve inside OUTDIR/lib.  glibc here
+# (Debian 12) is 2.36, older than the GPU host's (Ubuntu 24.04, 2.39), so
+# binaries built here run there.
+set -euo pipefail
+out=${1:?usage: dist.sh OUTDIR BIN [HARNESS]}
+bin=${2:?usage: dist.sh OUTDIR BIN [HARNESS]}
+harness=${3:-}
+
+# glibc's libraries and the loader: never copied
+skip_re='^(libc|libm|libdl|libpthread|librt|libresolv|libutil|libnsl|libanl|ld-linux-x86-64|ld-linux-aarch64|linux-vdso|libmvec|libBrokenLocale|libnss_.*)\.so'
+# the CUDA toolkit's and driver's libraries: the host's own must be used
+cuda_re='^(libcuda|libcudart|libcublas|libcublasLt|libcudnn.*|libnvidia-.*|libnvrtc.*|libnvJitLink|libcufft.*|libcurand|libcusparse|libcusolver.*|libnccl)\.so'
+
+command -v patchelf >/dev/null 2>&1 ||
+	{ echo "dist: patchelf not found (apt-get install patchelf)" >&2; exit 6; }
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib"
+cp "$bin" "$out/bin/evident"
+copied=()
+while read -r name arrow path _; do
+	[ "$arrow" = "=>" ] || continue
+	[ -f "$path" ] || { echo "dist: $name is not found by ldd (is it installed?)" >&2; exit 1; }
+	if [[ $name =~ $skip_re ]] || [[ $name =~ $cuda_re ]]; then
+		continue
+	fi
+	cp -L "$path" "$out/lib/$name"
+	chmod u+w "$out/lib/$name"
+	patchelf --set-rpath '$ORIGIN' "$out/lib/$name"
+	copied+=("$name")
+done < <(ldd "$bin")
+if [ -n "$harness" ]; then
+	cp "$harness" "$out/lib/libevident_cuda.so"
+fi
+# the rpath must be $ORIGIN-relative, or the copies would be bypassed
+if ! readelf -d "$out/bin/evident" | grep -q 'R.*PATH.*\$ORIGIN/../lib'; then
+	echo "dist: bin/evident lacks the \$ORIGIN/../lib rpath (see LDFLAGS in the Makefile)" >&2
+	exit 1
+fi
+# every library the loader picks must now come from lib/ (or be glibc/CUDA)
+libdir=$(realpath "$out/lib")
+outside=$(ldd "$out/bin/evident" | awk '$2 == "=>" { print $1, $3 }' | while read -r name path; do
+	[[ $name =~ $skip_re ]] || [[ $name =~ $cuda_re ]] || [[ $(realpath "$path") == "$libdir/"* ]] ||
+		echo "$name => $path"
+done)
+if [ -n "$outside" ]; then
+	echo "dist: these libraries would still come from the build machine's system:" >&2
+	echo "$outside" >&2
+	exit 1
+fi
+{
+	echo "evident runner for GPU hosts, built $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n) ($(ldd --version | head -1))."
+	echo "Run it from the repository checkout: dist/evident/bin/evident run experiments/NAME.yaml"
+	echo "lib/ holds libevident_cuda.so and copies of: ${copied[*]:-nothing}."
+	echo "The host provides glibc, the NVIDIA driver and the CUDA toolkit (nvcc, libcudart, cuBLAS)."
+} >"$out/README"
+echo "dist: $out (bin/evident, $((${#copied[@]})) libraries${harness:+, the CUDA harness})"

@@ -1,0 +1,11 @@
+# t3000 - the CUDA fault sweep on a machine without a GPU: exit 4 before any
+# build, with the cuda backend's own reason (no driver / no device), and no store
+. "$REPO/tests/cli/lib.sh"
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then skip "a GPU is present here"; fi
+[ -f "$REPO/tests/fixtures/cuda/correct.cu" ] || skip "tests/fixtures/cuda/ fault fixtures are not in this tree"
+mkrepo
+expect_exit 4 "$EVIDENT" run --no-progress tests/fixtures/specs/cuda-faults.yaml
+grep -qE "cannot run here: (no CUDA driver \(libcuda.so.1 not found\)|no CUDA device)" "$TEST_TMP/err" ||
+	{ cat "$TEST_TMP/err"; fail "the reason does not name the missing driver or device"; }
+[ ! -e artifacts ] || fail "the store was touched"
+[ ! -e build/cache ] || fail "something was built"

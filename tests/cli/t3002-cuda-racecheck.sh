@@ -1,0 +1,21 @@
+# t3002 - compute-sanitizer on a GPU: a kernel whose answer is right but
+# which races on shared memory is ok by its correctness checks, and its
+# record carries a failed racecheck verdict; the control's verdicts pass
+. "$REPO/tests/cli/lib.sh"
+need_gpu
+[ -f "$REPO/tests/fixtures/cuda/smem_race.cu" ] || skip "tests/fixtures/cuda/ fault fixtures are not in this tree"
+command -v compute-sanitizer >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" ] ||
+	skip "compute-sanitizer not found"
+mkrepo git
+expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/cuda-race.yaml
+expect_exit 0 "$EVIDENT" ls --json
+cp "$TEST_TMP/out" "$TEST_TMP/ls.json"
+verdicts() { # variant -> "tool=passed ..." from its record
+	local id
+	id=$(python3 -c 'import json,sys; print([r["run_id"] for r in json.load(sys.stdin) if r["variant"] == sys.argv[1]][0])' "$1" <"$TEST_TMP/ls.json")
+	"$EVIDENT" show --json "$id" >"$TEST_TMP/rec.json" || fail "show --json $id"
+	jget "$TEST_TMP/rec.json" '" ".join(sorted("%s=%s" % (v["tool"], v["passed"]) for v in d["sanitize"]))'
+}
+expect_eq "$(verdicts correct)" "memcheck=True racecheck=True" "correct's verdicts"
+expect_eq "$(verdicts smem_race)" "memcheck=True racecheck=False" "smem_race's verdicts"
+expect_contains "$TEST_TMP/rec.json" "RACECHECK SUMMARY"

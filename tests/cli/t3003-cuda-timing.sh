@@ -1,0 +1,18 @@
+# t3003 - CUDA timing on a GPU: adaptive sampling of a CUDA graph of 10
+# launches records its method (events, hot cache, adaptive, graph, batch
+# 10, the stdrel reached) and at least 10 samples
+. "$REPO/tests/cli/lib.sh"
+need_gpu
+[ -f "$REPO/tests/fixtures/cuda/correct.cu" ] || skip "tests/fixtures/cuda/ fault fixtures are not in this tree"
+mkrepo git
+expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/cuda-timing.yaml
+expect_exit 0 "$EVIDENT" ls --json
+id=$(python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["run_id"])' <"$TEST_TMP/out")
+"$EVIDENT" show --json "$id" >"$TEST_TMP/rec.json" || fail "show --json"
+m='d["timing"]["method"]'
+expect_eq "$(jget "$TEST_TMP/rec.json" "$m[\"clock\"], $m[\"cache\"], $m[\"mode\"], $m[\"launch\"], $m[\"batch\"]")" \
+	"('cuda_events', 'hot', 'adaptive', 'graph', 10)"
+expect_eq "$(jget "$TEST_TMP/rec.json" "$m[\"l2_flush_bytes\"]")" 0
+expect_eq "$(jget "$TEST_TMP/rec.json" "$m[\"converged\"] or $m[\"capped\"]")" True
+expect_exit 0 "$EVIDENT" show --samples "$id"
+[ "$(grep -c . "$TEST_TMP/out")" -ge 10 ] || fail "fewer than 10 samples"
