@@ -9,7 +9,7 @@ set -euo pipefail
 
 # build + unit tests
 PKGS=(gcc make pkg-config libgit2-dev libgsl-dev libjansson-dev libyaml-dev
-      libssl-dev libcmocka-dev git)
+      libssl-dev libcmocka-dev git patchelf)
 # optional extras used by some tests when present (never required):
 #   jupyter-nbconvert python3-pandas python3-matplotlib  (notebook test)
 #   r-base-core python3-scipy                           (regenerate stats references)

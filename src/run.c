@@ -28,6 +28,7 @@
 #include "problem.h"
 #include "provenance.h"
 #include "runcmd.h"
+#include "sanitize.h"
 #include "stats.h"
 
 /* What one variant produced, while it is being recorded. */
@@ -392,7 +393,26 @@ static int run_variant(const struct spec *s, const struct run_options *o, struct
 	strbuf_release(&wlog);
 	json_object_set_new(m, "worker", wj);
 
-	/* SANITIZE_BLOCK */
+	/* sanitizers: each tool runs the worker once more, one seed, no timing */
+	char *tmpdir = xstrfmt("%s/tmp", st->root);
+	for (char **t = s->sanitize; t && *t && !rr.timed_out && !runcmd_interrupted; t++) {
+		char sphase[64];
+		snprintf(sphase, sizeof(sphase), "compute-sanitizer %s", *t);
+		progress_show(prog, sphase);
+		json_t *verdict = NULL;
+		double ts = mono_now();
+		if (sanitize_job(*t, exe, &job, tmpdir, 10 * s->timeout_s, &verdict) == 0 && verdict) {
+			json_t *rep = json_object_get(verdict, "report");
+			if (json_is_string(rep)) {
+				put_text(st, json_string_value(rep), json_string_length(rep), verdict,
+					 "report_object");
+				json_object_del(verdict, "report");
+			}
+			json_array_append_new(sanitize, verdict);
+		}
+		r->gpu_s += mono_now() - ts;
+	}
+	free(tmpdir);
 
 	/* outcome */
 	struct outcome_input oi = { .build_ok = 1, .failure = w.failure, .seeds = w.seeds,
