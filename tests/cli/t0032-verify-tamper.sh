@@ -4,7 +4,10 @@ mkrepo
 "$EVIDENT" run --no-progress tests/fixtures/specs/tiny.yaml >/dev/null 2>&1 || fail "run"
 "$EVIDENT" run --no-progress tests/fixtures/specs/tiny.yaml >/dev/null 2>&1 || fail "run 2"
 expect_exit 0 "$EVIDENT" verify
-objs=($(find artifacts/objects -type f | sort))
+# objects every run refers to: the spec, a kernel source, a header
+obj() { h=$(sha256sum "$1" | cut -c1-64); echo "artifacts/objects/${h:0:2}/${h:2}"; }
+objs=("$(obj kernels/host/attn_naive.c)" "$(obj kernels/evident_kernel.h)" "$(obj tests/fixtures/specs/tiny.yaml)")
+for o in "${objs[@]}"; do [ -f "$o" ] || fail "expected object $o"; done
 runs=($(ls artifacts/runs/*.json | sort))
 chmod u+w "${objs[0]}" "${objs[1]}" "${runs[1]}"
 printf 'X' | dd of="${objs[0]}" bs=1 seek=3 conv=notrunc 2>/dev/null
