@@ -22,22 +22,19 @@ has() { case " $steps " in *" $1 "*) return 0;; *) return 1;; esac; }
 T0=$(date +%s)
 "$E" --version >/dev/null 2>&1 || { echo "dist/evident/bin/evident does not run here: $("$E" --version 2>&1)"; exit 1; }
 
-# The tree travels with its .git, but the branch ref may not (seen: objects
-# present, refs/heads/main absent).  EXPECT_COMMIT names the commit that was
-# sent; if its object is here, point the branch at it.  libgit2 still diffs
-# the working tree against that commit, so any difference is recorded as
-# dirty, with its patch.
+# The tree arrives with a .git that holds no objects, refs or index (seen
+# on the lent H100).  build/git-bundle/head.bundle (made here by
+# `git bundle create build/git-bundle/head.bundle HEAD main`, carried with
+# the call) brings the commit that was sent; fetch it and fill the index
+# from it, leaving the working tree alone.  libgit2 then diffs the working
+# tree against that commit, so any difference is recorded as dirty, with
+# its patch.
 log "git here"
-git rev-parse HEAD 2>&1 | tee -a "$OUT/session.log"
-if ! git rev-parse -q --verify HEAD >/dev/null 2>&1 && [ -n "${EXPECT_COMMIT:-}" ]; then
-	ls .git .git/refs .git/refs/heads 2>&1 | tr '\n' ' ' | tee -a "$OUT/session.log"; echo
-	if git cat-file -e "$EXPECT_COMMIT^{commit}" 2>/dev/null; then
-		git update-ref "refs/heads/$(git symbolic-ref --short HEAD 2>/dev/null || echo main)" "$EXPECT_COMMIT"
-		echo "pointed HEAD's branch at $EXPECT_COMMIT" | tee -a "$OUT/session.log"
-	else
-		echo "commit $EXPECT_COMMIT is not here: records will say so" | tee -a "$OUT/session.log"
-	fi
+if ! git rev-parse -q --verify HEAD >/dev/null 2>&1 && [ -f build/git-bundle/head.bundle ]; then
+	git fetch -q --update-head-ok build/git-bundle/head.bundle "+refs/heads/main:refs/heads/main" 2>&1 | tee -a "$OUT/session.log"
+	git read-tree HEAD 2>&1 | tee -a "$OUT/session.log"
 fi
+echo "HEAD: $(git rev-parse HEAD 2>&1 | head -1)" | tee -a "$OUT/session.log"
 git status --short | head -5 | tee -a "$OUT/session.log"
 
 if has state; then

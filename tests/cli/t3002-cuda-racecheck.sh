@@ -18,4 +18,7 @@ verdicts() { # variant -> "tool=passed ..." from its record
 }
 expect_eq "$(verdicts correct)" "memcheck=True racecheck=True" "correct's verdicts"
 expect_eq "$(verdicts smem_race)" "memcheck=True racecheck=False" "smem_race's verdicts"
-expect_contains "$TEST_TMP/rec.json" "RACECHECK SUMMARY"
+# the report itself is a stored object
+obj=$(jget "$TEST_TMP/rec.json" '[v["report_object"] for v in d["sanitize"] if v["tool"] == "racecheck"][0]')
+"$EVIDENT" show --object "$obj" >"$TEST_TMP/report" || fail "show --object $obj"
+expect_contains "$TEST_TMP/report" "RACECHECK SUMMARY"
