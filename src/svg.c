@@ -166,8 +166,17 @@ static double label_width(const char *const *labels, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (labels[i] && strlen(labels[i]) > m)
 			m = strlen(labels[i]);
-	double w = 16 + 7.2 * (double)m;
-	return w > 280 ? 280 : w;
+	return 20 + 7.7 * (double)m; /* DejaVu Sans 12 px: about 7.5 px a character */
+}
+
+/* Picture width: at least `base`, wide enough for the labels, a plot area of
+ * `plot` pixels and a right margin, and for the title (bold 15 px). */
+static double frame_width(double base, double x0, double plot, double right, const char *title)
+{
+	double w = x0 + plot + right;
+	double tw = 24 + 9.0 * (double)(title ? strlen(title) : 0);
+	w = w > base ? w : base;
+	return w > tw ? w : tw;
 }
 
 void svg_ecdf(struct strbuf *out, const char *title, const char *subtitle, const char *xlabel,
@@ -235,8 +244,9 @@ void svg_box(struct strbuf *out, const char *title, const char *subtitle, const 
 	for (size_t i = 0; i < n; i++)
 		labels[i] = s[i].label;
 	double row = 34;
-	struct frame f = { .w = 820, .y0 = 56 };
+	struct frame f = { .y0 = 56 };
 	f.x0 = label_width(labels, n);
+	f.w = frame_width(820, f.x0, 560, 24, title);
 	f.x1 = f.w - 24;
 	f.y1 = f.y0 + row * (double)(n ? n : 1);
 	f.h = f.y1 + 50;
@@ -293,9 +303,10 @@ void svg_forest(struct strbuf *out, const char *title, const char *subtitle, con
 	for (size_t i = 0; i < n; i++)
 		labels[i] = iv[i].label;
 	double row = 30;
-	struct frame f = { .w = 880, .y0 = 56 };
+	struct frame f = { .y0 = 56 };
 	f.x0 = label_width(labels, n);
-	f.x1 = f.w - 230;
+	f.w = frame_width(880, f.x0, 440, 260, title);
+	f.x1 = f.w - 260;
 	f.y1 = f.y0 + row * (double)(n ? n : 1);
 	f.h = f.y1 + 50;
 	f.lo = ref;
