@@ -87,10 +87,16 @@ SAN_ENV := $(if $(SAN),ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_abort=0
 test-cli: all
 	@$(SAN_ENV) EVIDENT=$(abspath $(EVIDENT)) tests/cli/run.sh
 
-# Checks of the committed repository itself: the store verifies (and, in
-# mk/*.mk, the paper regenerates without a diff and its claims hold).
+# Checks of the committed repository itself: the store verifies, PAPER.md
+# regenerates from it without a diff, every claim in it is supported, and
+# every CUDA kernel compiles for sm_80 and sm_90 (where nvcc exists; the
+# GPU tests themselves skip without a GPU and say why).
 test-repo: all
 	$(EVIDENT) verify --quiet
+	$(EVIDENT) paper --check PAPER.md
+	$(EVIDENT) audit -q PAPER.md
+	@if [ -n "$(NVCC)" ]; then $(MAKE) --no-print-directory check-kernels; \
+	else echo "check-kernels: skipped, no nvcc on this machine"; fi
 
 # make test = repository checks, the suites, then the suites under ASan+UBSan.
 test: deps-check
