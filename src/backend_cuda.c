@@ -848,6 +848,36 @@ static int check_output(struct worker *w, const char *phase, unsigned long long 
 	return 0;
 }
 
+/*
+ * The GPU's fp32 reference is itself checked against the float64 CPU
+ * reference (problem.c) on the first seed, when the shape is small enough
+ * for the CPU to redo it in about a second (B*H*S*S*D <= 2^26 multiply-adds).
+ * The result goes into the record (correctness.reference_check).
+ */
+#define REF_CHECK_MAX_MACS (1LL << 26)
+static void cross_check_reference(struct worker *w)
+{
+	const struct attn_shape *sh = &w->shape;
+	if (sh->B * sh->H * sh->S * sh->S * sh->D > REF_CHECK_MAX_MACS) {
+		emit_json(json_pack("{s:s, s:b, s:s}", "msg", "reference_check", "done", 0, "why",
+				    "shape too large for the float64 CPU reference"));
+		return;
+	}
+	double *ref64 = xmalloc(w->numel * sizeof(double));
+	attn_reference_cpu(sh, w->h_q, w->h_k, w->h_v, ref64);
+	double num = 0, den = 0, max_abs = 0;
+	for (size_t i = 0; i < w->numel; i++) {
+		double d = fabs((double)w->h_ref[i] - ref64[i]);
+		max_abs = d > max_abs ? d : max_abs;
+		num += d * d;
+		den += ref64[i] * ref64[i];
+	}
+	free(ref64);
+	emit_json(json_pack("{s:s, s:b, s:f, s:f, s:s}", "msg", "reference_check", "done", 1,
+			    "max_abs_diff", max_abs, "rel_l2", den > 0 ? sqrt(num / den) : sqrt(num),
+			    "against", "float64 CPU reference (problem.c)"));
+}
+
 static int run_seed(struct worker *w, unsigned long long seed, int *pass)
 {
 	const struct evc_api *a = w->api;
@@ -866,6 +896,8 @@ static int run_seed(struct worker *w, unsigned long long seed, int *pass)
 				    w->l.scale, w->h_q, w->h_k, w->h_v, w->h_ref, w->err,
 				    sizeof(w->err))))
 		return fail_cuda(w, rc, "reference");
+	if (seed == w->job->seed0)
+		cross_check_reference(w);
 	if ((rc = a->poison(w->ctx, w->l.outputs[0].data, w->dtype, w->numel, w->err,
 			    sizeof(w->err))))
 		return fail_cuda(w, rc, "poison");

@@ -47,6 +47,7 @@ struct vres {
 	double wall_s, gpu_s;
 	json_t *cost;            /* owned */
 	json_t *no_effect;       /* array of notes, owned */
+	int throttled;           /* the GPU reported throttling after the variant */
 };
 
 struct progress {
@@ -89,6 +90,7 @@ struct wmsgs {
 	double *samples;
 	size_t n_samples;
 	json_t *failure;
+	json_t *ref_check;       /* the GPU reference vs the float64 CPU one */
 	int done;
 	struct strbuf stray;     /* non-protocol stdout */
 	struct progress *prog;
@@ -138,6 +140,10 @@ static void on_worker_line(const char *line, void *ctx)
 			json_object_del(m, "msg");
 			w->failure = json_incref(m);
 		}
+	} else if (!strcmp(kind, "reference_check")) {
+		json_object_del(m, "msg");
+		json_decref(w->ref_check);
+		w->ref_check = json_incref(m);
 	} else if (!strcmp(kind, "done")) {
 		w->done = 1;
 	}
@@ -152,6 +158,7 @@ static void wmsgs_release(struct wmsgs *w)
 	json_decref(w->rechecks);
 	json_decref(w->timing_method);
 	json_decref(w->failure);
+	json_decref(w->ref_check);
 	free(w->samples);
 	strbuf_release(&w->stray);
 }
@@ -466,8 +473,10 @@ classify_done:
 		json_object_update(dev, w.device);
 	json_object_set_new(m, "device", dev);
 	json_t *throttled = json_null();
-	if (after && json_is_true(json_object_get(after, "throttled")))
+	if (after && json_is_true(json_object_get(after, "throttled"))) {
 		throttled = json_true();
+		r->throttled = 1;
+	}
 	else if (after)
 		throttled = json_false();
 	json_object_set_new(m, "gpu_state", json_pack("{s:o, s:o, s:o}", "before",
@@ -485,6 +494,7 @@ classify_done:
 	json_array_foreach(w.seeds, k, sd) all_pass &= json_is_true(json_object_get(sd, "pass"));
 	json_array_foreach(w.rechecks, k, sd) all_pass &= json_is_true(json_object_get(sd, "pass"));
 	json_object_set_new(corr, "pass", json_boolean(all_pass && !strcmp(r->outcome, "ok")));
+	json_object_set_new(corr, "reference_check", w.ref_check ? json_incref(w.ref_check) : json_null());
 	json_object_set_new(m, "correctness", corr);
 	json_object_set_new(m, "sanitize", sanitize);
 	sanitize = NULL;
@@ -645,6 +655,12 @@ static void print_summary(const struct spec *s, const struct run_options *o, str
 			else if (r->v->expect)
 				printf(" (UNEXPECTED: expected %s)", r->v->expect);
 			printf("\n");
+		}
+		if (r->throttled) {
+			if (!notes++)
+				printf("\nnotes:\n");
+			printf("  - %s: WARNING: the GPU was throttling when this variant finished "
+			       "(gpu_state.after in its record); its times may be slow\n", r->v->name);
 		}
 		size_t k;
 		json_t *note;
