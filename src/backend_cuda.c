@@ -60,11 +60,8 @@ static char *exe_in(const char *dir, const char *name)
 	return NULL;
 }
 
-/*
- * Where a CUDA tool is: $NVCC (for nvcc), $CUDA_HOME/bin, PATH, then
- * /usr/local/cuda/bin.  Malloc'd path (caller frees) or NULL.
- */
-static char *cuda_find_tool(const char *name)
+/* Declared in backend_cuda.h (sanitize.c finds compute-sanitizer with it). */
+char *cuda_find_tool(const char *name)
 {
 	const char *env;
 	char *p;

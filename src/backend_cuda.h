@@ -32,6 +32,12 @@ json_t *cuda_resources_summary(json_t *functions);
 char *cuda_classify_build_log(const char *log);
 
 /*
+ * Where a CUDA tool is: $NVCC (for nvcc), $CUDA_HOME/bin, PATH, then
+ * /usr/local/cuda/bin.  Malloc'd path (caller frees) or NULL.
+ */
+char *cuda_find_tool(const char *name);
+
+/*
  * `// evident: libs cublas cudnn` and `// evident: arch sm_90a` lines of a
  * kernel's source.  libs is NULL-terminated; release with
  * cuda_directives_release().

@@ -17,6 +17,8 @@
 #include "backend.h"
 #include "runcmd.h"
 #include "sanitize.h"
+
+#include "backend_cuda.h"
 #include "util.h"
 
 #define REPORT_MAX (64 * 1024)
@@ -47,39 +49,12 @@ int sanitize_tool_known(const char *tool)
 	return 0;
 }
 
-static char *exe_in(const char *dir, const char *name)
-{
-	char *p = xstrfmt("%s/%s", dir, name);
-	if (access(p, X_OK) == 0)
-		return p;
-	free(p);
-	return NULL;
-}
-
 char *sanitize_find_tool(void)
 {
-	const char *env;
-	char *p;
-
-	if ((env = getenv("CUDA_HOME")) && *env) {
-		char *bin = xstrfmt("%s/bin", env);
-		p = exe_in(bin, "compute-sanitizer");
-		free(bin);
-		if (p)
-			return p;
-	}
-	if ((env = getenv("PATH"))) {
-		char *copy = xstrdup(env), *save = NULL;
-		for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
-			if (*d && (p = exe_in(d, "compute-sanitizer"))) {
-				free(copy);
-				return p;
-			}
-		free(copy);
-	}
-	if ((p = exe_in("/usr/local/cuda/bin", "compute-sanitizer")))
-		return p;
-	return exe_in("/usr/local/cuda/compute-sanitizer", "compute-sanitizer");
+	char *p = cuda_find_tool("compute-sanitizer");
+	if (!p && access("/usr/local/cuda/compute-sanitizer/compute-sanitizer", X_OK) == 0)
+		p = xstrdup("/usr/local/cuda/compute-sanitizer/compute-sanitizer");
+	return p;
 }
 
 /*
