@@ -2,7 +2,7 @@
 #
 # Entry points (README.md has the long form):
 #   make                 build bin/evident (and lib/libevident_cuda.so where nvcc exists)
-#   make exp/NAME        run experiments/NAME.yaml into artifacts/
+#   make exp/NAME        run experiments/NAME.yaml into store/ (STORE=artifacts: the study's)
 #   make test            unit tests (cmocka), CLI tests, then both again under ASan+UBSan
 #   make deps            install the Debian packages the build needs (or print the line)
 #   make paper | audit | export | verify | dist | bench-stats
@@ -61,12 +61,17 @@ $(EVIDENT): $(BUILD)/obj/main.o $(BUILD)/libevident.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # --- experiments --------------------------------------------------------
-# make exp/NAME runs experiments/NAME.yaml.  EVIDENT_FLAGS passes options.
+# make exp/NAME runs experiments/NAME.yaml into your own store, store/
+# (git-ignored), or into STORE=DIR: the study's committed store is
+# artifacts/ (make exp/iter1 STORE=artifacts).  EVIDENT_FLAGS passes options.
+STUDY_STORE := artifacts
+STORE ?=
 exp/%: all
-	$(EVIDENT) run $(EVIDENT_FLAGS) experiments/$*.yaml
+	$(EVIDENT) run $(if $(STORE),--store $(STORE)) $(EVIDENT_FLAGS) experiments/$*.yaml
 
+# verify checks the study's committed store unless STORE says otherwise.
 verify: all
-	$(EVIDENT) verify
+	$(EVIDENT) verify --store $(or $(STORE),$(STUDY_STORE))
 
 # --- tests ---------------------------------------------------------------
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -92,7 +97,7 @@ test-cli: all
 # every CUDA kernel compiles for sm_80 and sm_90 (where nvcc exists; the
 # GPU tests themselves skip without a GPU and say why).
 test-repo: all
-	$(EVIDENT) verify --quiet
+	$(EVIDENT) verify --quiet --store $(STUDY_STORE)
 	$(EVIDENT) paper --check PAPER.md
 	$(EVIDENT) audit -q PAPER.md
 	@if [ -n "$(NVCC)" ]; then $(MAKE) --no-print-directory check-kernels; \

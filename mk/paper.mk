@@ -7,8 +7,9 @@
 #                 Benchmark JSON) from the store
 #   make paper-check   fail if 'make paper' would change anything (CI)
 #
-# The store is artifacts/ unless EVIDENT_STORE or EVIDENT_FLAGS=--store DIR says
-# otherwise.  Every target runs from the repository root, which the stale
+# paper and audit read the store PAPER.md names in its
+# `<!-- evident:store path=artifacts -->` marker; export reads the study's
+# store artifacts/ (EVIDENT_FLAGS=--store DIR overrides both).  Every target runs from the repository root, which the stale
 # check of 'audit' needs (kernel paths in the records are relative to it).
 
 PAPER ?= PAPER.md
@@ -27,4 +28,4 @@ audit: all
 	$(EVIDENT) audit $(EVIDENT_FLAGS) $(AUDIT_FLAGS) $(PAPER)
 
 export: all
-	$(EVIDENT) export $(EVIDENT_FLAGS) --out $(EXPORT_DIR)
+	$(EVIDENT) export --store $(STUDY_STORE) $(EVIDENT_FLAGS) --out $(EXPORT_DIR)

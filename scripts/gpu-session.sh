@@ -44,7 +44,7 @@ if has state; then
 fi
 run_exp() {
 	log "evident run $1"
-	"$E" run --no-progress --jobs 16 "$1" > "$OUT/$(basename "$1" .yaml).txt" 2>&1
+	"$E" run --store artifacts --no-progress --jobs 16 "$1" > "$OUT/$(basename "$1" .yaml).txt" 2>&1
 	echo "exit $?" >> "$OUT/$(basename "$1" .yaml).txt"
 	tail -n 40 "$OUT/$(basename "$1" .yaml).txt" >> "$OUT/session.log"
 }

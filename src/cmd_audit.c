@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "audit.h"
+#include "mdscan.h"
 #include "evident.h"
 #include "query.h"
 #include "util.h"
@@ -33,7 +34,8 @@ static const char audit_usage[] =
 	"backs) or error (a malformed claim); then one summary line.\n"
 	"\n"
 	"options:\n"
-	"  --store DIR     the store (default $EVIDENT_STORE, else artifacts)\n"
+	"  --store DIR     the store (default: the file's <!-- evident:store path=DIR -->,\n"
+	"                  else $EVIDENT_STORE, else store/)\n"
 	"  --strict        untraced numbers fail the audit too\n"
 	"  -q, --quiet     do not print supported claims\n"
 	"  --no-untraced   do not look for untraced numbers\n"
@@ -82,18 +84,22 @@ int cmd_audit(int argc, const char **argv)
 	}
 	if (!nf)
 		files[nf++] = "PAPER.md";
-	if (query_open(&q, store) < 0) {
-		rc = EV_STORE;
-		goto out;
-	}
 	for (size_t i = 0; i < nf; i++) {
 		struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+		char *declared = NULL;
 		if (read_file(files[i], &in) < 0) {
 			unreadable++;
+		} else if (declared = md_declared_store(files[i], strbuf_str(&in), in.len),
+			   query_open_for(&q, store, declared) < 0) {
+			free(declared);
+			strbuf_release(&in);
+			rc = EV_STORE;
+			goto out;
 		} else {
 			audit_text(&q, files[i], strbuf_str(&in), in.len, &o, &out, &c);
 			fputs(strbuf_str(&out), stdout);
 		}
+		free(declared);
 		strbuf_release(&in);
 		strbuf_release(&out);
 	}

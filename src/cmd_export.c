@@ -23,7 +23,7 @@ static const char export_usage[] =
 	"Output is deterministic: the same store gives the same bytes.\n"
 	"\n"
 	"options:\n"
-	"  --store DIR   the store (default $EVIDENT_STORE, else artifacts)\n"
+	"  --store DIR   the store (default $EVIDENT_STORE, else store/)\n"
 	"  --out DIR     the output directory (default notebooks-export)\n"
 	"\n"
 	"exit codes:\n"

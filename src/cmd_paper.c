@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "evident.h"
+#include "mdscan.h"
 #include "paper.h"
 #include "query.h"
 #include "util.h"
@@ -31,7 +32,8 @@ static const char paper_usage[] =
 	"  <!-- evident:provenance ... -->, <!-- evident:negative -->, <!-- evident:cost -->\n"
 	"\n"
 	"options:\n"
-	"  --store DIR   the store (default $EVIDENT_STORE, else artifacts)\n"
+	"  --store DIR   the store (default: the file's <!-- evident:store path=DIR -->,\n"
+	"                else $EVIDENT_STORE, else store/)\n"
 	"  --check       write nothing; exit 1 if any file or figure would change\n"
 	"\n"
 	"exit codes:\n"
@@ -96,10 +98,6 @@ int cmd_paper(int argc, const char **argv)
 	}
 	if (!nf)
 		files[nf++] = "PAPER.md";
-	if (query_open(&q, store) < 0) {
-		rc = EV_STORE;
-		goto out;
-	}
 	for (size_t i = 0; i < nf; i++) {
 		struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
 		struct paper_result r;
@@ -108,8 +106,12 @@ int cmd_paper(int argc, const char **argv)
 		if (slash)
 			*slash = '\0';
 		struct paper_opts o = { slash ? dir : NULL, !check };
+		char *declared = NULL;
 		if (read_file(files[i], &in) < 0) {
 			rc = EV_FAILURES;
+		} else if (declared = md_declared_store(files[i], strbuf_str(&in), in.len),
+			   query_open_for(&q, store, declared) < 0) {
+			rc = EV_STORE;
 		} else if (paper_render(&q, files[i], strbuf_str(&in), in.len, &o, &out, &r) < 0) {
 			error("'%s' left unchanged; fix the marker and run 'evident paper' again", files[i]);
 			rc = EV_FAILURES;
@@ -136,6 +138,7 @@ int cmd_paper(int argc, const char **argv)
 			}
 		}
 		free(dir);
+		free(declared);
 		strbuf_release(&in);
 		strbuf_release(&out);
 	}

@@ -6,7 +6,8 @@
  * git work tree holding the spec, or the current directory outside git);
  * the runner changes into that root before building.  --store and
  * $EVIDENT_STORE are relative to where you ran the command; the default
- * store is artifacts/ under the root.
+ * store is $EVIDENT_STORE or store/ under the root (the study's
+ * committed artifacts/ only with --store artifacts).
  */
 #include <git2.h>
 #include <limits.h>
@@ -25,7 +26,8 @@ static const char usage[] =
 	"in the store.  Prints a summary table.\n"
 	"\n"
 	"options:\n"
-	"  --store DIR     the store (default: $EVIDENT_STORE, else artifacts/ in the repository)\n"
+	"  --store DIR     the store (default: $EVIDENT_STORE, else store/ in the repository;\n"
+	"                  the study's committed store is artifacts/: --store artifacts)\n"
 	"  --only NAME     run only variant NAME, plus the baseline (repeatable)\n"
 	"  --dry-run       validate the spec and list the variants; run and write nothing\n"
 	"  --cache DIR     build cache (default: build/cache in the repository)\n"
@@ -145,7 +147,7 @@ int cmd_run(int argc, const char **argv)
 		goto out;
 	}
 	spec_rel = relative_to(spec_abs, root);
-	store_rel = store_abs ? relative_to(store_abs, root) : xstrdup("artifacts");
+	store_rel = store_abs ? relative_to(store_abs, root) : xstrdup(store_default_root(NULL));
 	if (spec_load(spec_rel, 1, &s) < 0) {
 		rc = EV_SPEC;
 		goto out;

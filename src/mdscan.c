@@ -174,6 +174,14 @@ static int parse_comment(struct md_doc *d, size_t start, size_t end, const char 
 	}
 	if (parse_attrs(d, &m, p, e) < 0)
 		goto fail;
+	if (m.kind == MD_OPEN && !strcmp(m.name, "store")) {
+		if (m.n_attrs != 1 || strcmp(m.attrs[0].key, "path")) {
+			error("%s:%d: the store marker takes one attribute: '<!-- evident:store path=DIR -->'",
+			      d->file, m.line);
+			goto fail;
+		}
+		m.kind = MD_SETTING;
+	}
 	d->mk = xrealloc(d->mk, (d->n + 1) * sizeof(*d->mk));
 	d->mk[d->n++] = m;
 	return 0;
@@ -250,6 +258,21 @@ const char *md_unknown_attr(const struct md_marker *m, const char *const *allowe
 			return m->attrs[i].key;
 	}
 	return NULL;
+}
+
+char *md_declared_store(const char *file, const char *text, size_t len)
+{
+	struct md_doc d = MD_DOC_INIT;
+	char *path = NULL;
+	int quiet = util_quiet;
+	util_quiet = 1;
+	if (md_parse(&d, file, text, len) == 0)
+		for (size_t i = 0; i < d.n && !path; i++)
+			if (d.mk[i].kind == MD_SETTING && !strcmp(d.mk[i].name, "store"))
+				path = xstrdup(md_attr(&d.mk[i], "path"));
+	util_quiet = quiet;
+	md_release(&d);
+	return path;
 }
 
 long md_find_close(const struct md_doc *d, size_t i)

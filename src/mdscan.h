@@ -7,6 +7,7 @@
  *   <!-- evident:NAME key=value key="a value" -->   opens a generated block
  *   <!-- /evident:NAME -->                          closes it
  *   <!-- claim: KIND key=value ... -->              a claim for the auditor
+ *   <!-- evident:store path=DIR -->                 the store this file reads
  *
  * Values are bare (no spaces, quotes or "--") or double-quoted (no double
  * quote inside).  Any other HTML comment is left alone.  A marker that
@@ -22,7 +23,9 @@ struct md_attr {
 	char *key, *value;
 };
 
-enum md_kind { MD_OPEN, MD_CLOSE, MD_CLAIM };
+/* MD_SETTING: a self-contained setting of the whole file, today only
+ * `<!-- evident:store path=DIR -->` (the store the file's numbers come from). */
+enum md_kind { MD_OPEN, MD_CLOSE, MD_CLAIM, MD_SETTING };
 
 struct md_marker {
 	enum md_kind kind;
@@ -62,6 +65,12 @@ const char *md_attr(const struct md_marker *m, const char *key);
  * the first other key (borrowed) so the caller can name it.
  */
 const char *md_unknown_attr(const struct md_marker *m, const char *const *allowed);
+/*
+ * The store a markdown file declares with `<!-- evident:store path=DIR -->`
+ * (malloc'd, caller frees), or NULL when it declares none or does not parse
+ * (the parse error is reported again, in full, by paper or audit).
+ */
+char *md_declared_store(const char *file, const char *text, size_t len);
 /* 1-based line number of byte offset off. */
 int md_line_of(const struct md_doc *d, size_t off);
 /* Index of the MD_CLOSE marker that closes open marker i, or -1. */

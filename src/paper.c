@@ -767,7 +767,7 @@ int paper_render(struct query *q, const char *file, const char *text, size_t len
 	size_t pos = 0;
 	for (size_t i = 0; i < d.n; i++) {
 		const struct md_marker *m = &d.mk[i];
-		if (m->kind == MD_CLAIM)
+		if (m->kind == MD_CLAIM || m->kind == MD_SETTING)
 			continue;
 		if (m->kind == MD_CLOSE) {
 			error("%s:%d: '<!-- /evident:%s -->' closes no open block; remove it or add its opening marker",

@@ -133,6 +133,16 @@ fail:
 	return -1;
 }
 
+int query_open_for(struct query *q, const char *explicit_root, const char *declared_root)
+{
+	const char *root = store_default_root(explicit_root ? explicit_root : declared_root);
+	if (q->st.root && !strcmp(q->st.root, root))
+		return 0;
+	query_release(q);
+	*q = (struct query)QUERY_INIT;
+	return query_open(q, root);
+}
+
 void query_release(struct query *q)
 {
 	for (size_t i = 0; i < q->n; i++)

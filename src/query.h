@@ -45,6 +45,13 @@ struct query {
  */
 int query_open(struct query *q, const char *root);
 void query_release(struct query *q);
+/*
+ * Make q the query of the store a markdown file reads: explicit (--store)
+ * when given, else the file's declared store (md_declared_store), else the
+ * default (store_default_root).  Keeps q when it is open on that root
+ * already.  Returns 0, or -1 after error().
+ */
+int query_open_for(struct query *q, const char *explicit_root, const char *declared_root);
 
 /* Manifest whose run_id is id (or a unique prefix of one); NULL if none. */
 json_t *query_find(const struct query *q, const char *id);

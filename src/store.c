@@ -32,7 +32,7 @@ const char *store_default_root(const char *dir)
 	if (dir && *dir)
 		return dir;
 	const char *e = getenv("EVIDENT_STORE");
-	return e && *e ? e : "artifacts";
+	return e && *e ? e : "store";
 }
 
 int store_open(struct store *st, const char *root, int create)

@@ -1,5 +1,5 @@
 /*
- * store.h - the immutable run store (artifacts/ by default).
+ * store.h - the immutable run store (store/ by default, artifacts/ for the study).
  *
  * Layout:
  *   objects/ab/cdef...   content-addressed blobs, named by the SHA-256 of
@@ -46,7 +46,9 @@ struct store {
 };
 #define STORE_INIT { NULL }
 
-/* The store root: dir if non-NULL, else $EVIDENT_STORE, else "artifacts". */
+/* The store root: dir if non-NULL, else $EVIDENT_STORE, else "store" (the
+ * user's own runs, git-ignored; the study's committed store artifacts/ is
+ * used only when asked for: --store artifacts, or a paper's store marker). */
 const char *store_default_root(const char *dir);
 /* Open (create = 1: create the directories).  Release with store_release. */
 int store_open(struct store *st, const char *root, int create);
