@@ -35,7 +35,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter 
 LDLIBS = $(PKG_LIBS) -ldl -lm -lpthread
 LDFLAGS += $(SANFLAGS) -Wl,-rpath,'$$ORIGIN/../lib'
 
-SRCS := $(filter-out src/main.c,$(wildcard src/*.c))
+SRCS := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 EVIDENT := $(if $(SAN),$(BUILD)/bin/evident,bin/evident)
 
@@ -56,7 +56,7 @@ $(BUILD)/libevident.a: $(OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(EVIDENT): $(BUILD)/obj/main.o $(BUILD)/libevident.a
+$(EVIDENT): $(BUILD)/obj/cli/main.o $(BUILD)/libevident.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -113,4 +113,4 @@ clean:
 	rm -rf build build-san bin lib dist
 
 -include mk/*.mk
--include $(OBJS:.o=.d) $(BUILD)/obj/main.d
+-include $(OBJS:.o=.d) $(BUILD)/obj/cli/main.d

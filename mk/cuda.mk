@@ -29,7 +29,7 @@ NVCC_HOST_FLAGS := -Xcompiler -fPIC,-fvisibility=hidden,-Wall,-Wextra,-Werror,-W
 ifneq ($(NVCC),)
 all: $(HARNESS)
 harness: $(HARNESS)
-$(HARNESS): src/cuda/harness.cu src/cuda/evident_cuda.h kernels/evident_kernel.h
+$(HARNESS): src/backends/cuda/harness.cu src/backends/cuda/evident_cuda.h kernels/evident_kernel.h
 	@mkdir -p $(dir $@)
 	$(NVCC) -O3 -std=c++17 -shared $(NVCC_HOST_FLAGS) -cudart shared $(HARNESS_ARCHS) \
 		-Xlinker -rpath -Xlinker $(CUDA_HOME)/lib64 -o $@ $< -lcublas

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "util.h"
+#include "stats/stats.h"
+#include "base/util.h"
 
 #define BIG_N 1000000
 #define BOOT_N 1000

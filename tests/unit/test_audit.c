@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "audit.h"
-#include "store.h"
+#include "report/audit.h"
+#include "store/store.h"
 
 static char dir[] = "/tmp/evident-test-audit.XXXXXX";
 

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend_cuda.h"
-#include "util.h"
+#include "backends/backend_cuda.h"
+#include "base/util.h"
 
 static char *fixture(const char *name)
 {

@@ -15,9 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "sanitize.h"
-#include "util.h"
+#include "backends/backend.h"
+#include "backends/sanitize.h"
+#include "base/util.h"
 
 static void test_count_errors(void **state)
 {

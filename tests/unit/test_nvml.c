@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
-#include "gpu_nvml.h"
+#include "backends/backend.h"
+#include "backends/gpu_nvml.h"
 
 static int setup(void **state)
 {

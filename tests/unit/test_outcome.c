@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "outcome.h"
+#include "run/outcome.h"
 
 static json_t *seed(int pass, int nan, int unw)
 {

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mdscan.h"
-#include "paper.h"
+#include "report/mdscan.h"
+#include "report/paper.h"
 
 static void test_mdscan(void **state)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "problem.h"
+#include "backends/problem.h"
 
 static void test_f16_conversions(void **state)
 {

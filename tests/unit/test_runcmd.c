@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runcmd.h"
+#include "base/runcmd.h"
 
 static void test_capture_and_exit(void **state)
 {

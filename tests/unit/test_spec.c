@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "spec.h"
+#include "run/spec.h"
 
 static char *write_tmp(const char *text)
 {

@@ -31,8 +31,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stats.h"
-#include "util.h"
+#include "stats/stats.h"
+#include "base/util.h"
 
 static json_t *ref;
 

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store.h"
+#include "store/store.h"
 
 static char *tmp_store(void)
 {

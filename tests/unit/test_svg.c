@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "svg.h"
+#include "report/svg.h"
 
 static void test_ticks(void **state)
 {

@@ -1,0 +1,59 @@
+/*
+ * build.h - the content-hash build cache shared by every backend.
+ *
+ * A build key is the SHA-256 of: the kernel source and every local header
+ * it includes (resolved recursively through #include "..." and the include
+ * path), the full compiler argv (with the output path replaced by a fixed
+ * placeholder), and the compiler's version text.  The cache directory
+ * <cache_dir>/<key>/ holds kernel.so, build.log and info.json; it is made
+ * in a temporary directory and renamed into place, so a half-built entry is
+ * never seen.  A second build with nothing changed is a cache hit and runs
+ * no compiler.  Failed builds are not cached (the failure may be transient,
+ * e.g. out of memory), but their log is returned for the record.
+ */
+#ifndef EVIDENT_BUILD_H
+#define EVIDENT_BUILD_H
+
+#include "backends/backend.h"
+
+/*
+ * How a backend compiles.  build_run() forms the argv:
+ *   compiler, base_flags..., -I<repo>/kernels, -DNAME=VALUE...,
+ *   extra_flags..., -o <tmp>/kernel.so, source
+ * `post` (optional) runs after a successful compile, in the temporary
+ * directory, to add backend-specific facts to res->info (binary_sha256,
+ * resources); when NULL, binary_sha256 is the hash of kernel.so.
+ * `classify` (optional) turns a failed compile's log into a short reason
+ * ("shared memory over the limit: 0x10000 bytes > 0xc000"), or NULL.
+ */
+struct build_recipe {
+	const char *compiler;              /* "cc", or nvcc's path */
+	const char *const *base_flags;     /* NULL-terminated */
+	const char *version_flag;          /* "--version" */
+	int (*post)(const char *tmpdir, const char *log, json_t *info);
+	char *(*classify)(const char *log); /* returns malloc'd text or NULL */
+};
+
+/*
+ * Build rq with recipe into the cache.  Returns 0 with res filled (res->ok
+ * says whether there is a shared object), or -1 if nothing could be
+ * attempted (compiler missing, cache unwritable).  res is released by the
+ * caller with build_result_release().
+ */
+int build_run(const struct build_request *rq, const struct build_recipe *recipe,
+	      struct build_result *res);
+
+/*
+ * Hash `path` and, recursively, every header it includes with
+ * #include "..." that resolves relative to the including file or to one of
+ * include_dirs.  Appends {path, sha256} objects to `sources` (paths as
+ * given/resolved, relative when the input is) and feeds each file's bytes
+ * into key.  Returns 0 or error().
+ */
+int build_hash_sources(const char *path, const char *const *include_dirs,
+		       struct sha256_ctx *key, json_t *sources);
+
+/* First line of `compiler version_flag`, malloc'd; NULL if it cannot run. */
+char *build_compiler_version(const char *compiler, const char *version_flag);
+
+#endif /* EVIDENT_BUILD_H */

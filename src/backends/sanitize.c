@@ -1,0 +1,215 @@
+/*
+ * sanitize.c - compute-sanitizer runs and their verdicts (see sanitize.h).
+ *
+ * The sanitizer is spawned through run_command with an argv array (never
+ * a shell), stdout and stderr merged so that the report and the worker's
+ * own lines stay in order.  The worker's protocol lines are in the report
+ * too; the verdict does not depend on them, only on the sanitizer's
+ * summary and exit code: exit 86 (SANITIZE_ERROR_EXIT) or a non-zero
+ * summary is a failure, a clean summary with exit 0 a pass.  A worker
+ * that fails for its own reasons (exit 1: the kernel crashed) with a
+ * clean summary is judged by the summary, and the exit is recorded.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backends/backend.h"
+#include "base/runcmd.h"
+#include "backends/sanitize.h"
+
+#include "backends/backend_cuda.h"
+#include "base/util.h"
+
+#define REPORT_MAX (64 * 1024)
+
+/* The report as a JSON string: jansson wants UTF-8, a report may carry
+ * stray bytes from the kernel's printf; those become '?'. */
+static json_t *report_json(const char *s, size_t n)
+{
+	char *c = xstrndup(s, n);
+	json_t *j;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)c[i];
+		if (ch >= 0x80 || (ch < 0x20 && ch != '\n' && ch != '\t'))
+			c[i] = '?';
+	}
+	j = json_string(c);
+	free(c);
+	return j;
+}
+
+static const char *const tools[] = { "memcheck", "racecheck", "initcheck", "synccheck" };
+
+int sanitize_tool_known(const char *tool)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(tools); i++)
+		if (tool && !strcmp(tool, tools[i]))
+			return 1;
+	return 0;
+}
+
+char *sanitize_find_tool(void)
+{
+	char *p = cuda_find_tool("compute-sanitizer");
+	if (!p && access("/usr/local/cuda/compute-sanitizer/compute-sanitizer", X_OK) == 0)
+		p = xstrdup("/usr/local/cuda/compute-sanitizer/compute-sanitizer");
+	return p;
+}
+
+/*
+ * The largest number right after `key` in s, or -1 if none.  The largest,
+ * because memcheck prints "ERROR SUMMARY: 1887 errors" and then, when it
+ * stopped printing, "ERROR SUMMARY: 1837 errors were not printed".
+ */
+static long long count_after(const char *s, const char *key)
+{
+	long long best = -1;
+	for (const char *p = strstr(s, key); p; p = strstr(p + 1, key)) {
+		const char *q = p + strlen(key);
+		while (*q == ' ')
+			q++;
+		if (*q >= '0' && *q <= '9') {
+			long long n = strtoll(q, NULL, 10);
+			if (n > best)
+				best = n;
+		}
+	}
+	return best;
+}
+
+long long sanitize_count_errors(const char *report)
+{
+	long long n = count_after(report, "ERROR SUMMARY:");
+	long long r = count_after(report, "RACECHECK SUMMARY:");
+	if (n < 0)
+		return r;
+	if (r > n)
+		return r;
+	return n;
+}
+
+int sanitize_run(const char *tool, const char *const *worker_argv, double timeout_s,
+		 json_t **verdict)
+{
+	char *cs;
+	const char **argv;
+	size_t n = 0, k = 0;
+	struct strbuf out = STRBUF_INIT, how = STRBUF_INIT;
+	struct run_opts o;
+	struct run_result r;
+	json_t *v, *jargv;
+	long long errors;
+
+	*verdict = NULL;
+	if (!sanitize_tool_known(tool))
+		return error("unknown sanitizer tool '%s' (use memcheck, racecheck, initcheck or synccheck)",
+			     tool ? tool : "");
+	v = json_pack("{s:s}", "tool", tool);
+	*verdict = v;
+	cs = sanitize_find_tool();
+	if (!cs) {
+		json_object_set_new(v, "passed", json_null());
+		json_object_set_new(v, "errors", json_null());
+		json_object_set_new(v, "reason",
+				    json_string("compute-sanitizer not found (looked in $CUDA_HOME/bin, "
+						"PATH and /usr/local/cuda/bin)"));
+		return 0;
+	}
+	while (worker_argv[n])
+		n++;
+	argv = xcalloc(n + 10, sizeof(char *));
+	argv[k++] = cs;
+	argv[k++] = "--tool";
+	argv[k++] = tool;
+	argv[k++] = "--error-exitcode";
+	argv[k++] = "86";
+	argv[k++] = "--print-limit";
+	argv[k++] = "50";
+	for (size_t i = 0; i < n; i++)
+		argv[k++] = worker_argv[i];
+	argv[k] = NULL;
+	jargv = json_array();
+	for (size_t i = 0; i < k; i++)
+		json_array_append_new(jargv, json_string(argv[i]));
+	json_object_set_new(v, "argv", jargv);
+
+	memset(&o, 0, sizeof(o));
+	memset(&r, 0, sizeof(r));
+	o.argv = argv;
+	o.timeout_s = timeout_s;
+	o.merge_stderr = 1;
+	o.out = &out;
+	if (run_command(&o, &r)) {
+		json_object_set_new(v, "passed", json_null());
+		json_object_set_new(v, "errors", json_null());
+		json_object_set_new(v, "reason", json_string("compute-sanitizer could not be started"));
+		goto done;
+	}
+	run_result_describe(&r, &how);
+	errors = sanitize_count_errors(strbuf_str(&out));
+	json_object_set_new(v, "exit", json_string(strbuf_str(&how)));
+	json_object_set_new(v, "timed_out", json_boolean(r.timed_out));
+	json_object_set_new(v, "seconds", json_real(r.seconds));
+	json_object_set_new(v, "errors", errors >= 0 ? json_integer(errors) : json_null());
+	if (r.timed_out || errors < 0) {
+		json_object_set_new(v, "passed", json_null());
+		json_object_set_new(v, "reason",
+				    json_string(r.timed_out ? "the sanitized run timed out"
+							    : "no summary line in the sanitizer's report"));
+	} else if (errors > 0 || (r.exited && r.exit_code == SANITIZE_ERROR_EXIT)) {
+		json_object_set_new(v, "passed", json_false());
+	} else {
+		json_object_set_new(v, "passed", json_true());
+	}
+	if (out.len > REPORT_MAX) {
+		/* keep the head (first errors) and the tail (the summary) */
+		struct strbuf cut = STRBUF_INIT;
+		strbuf_add(&cut, out.buf, REPORT_MAX / 2);
+		strbuf_addf(&cut, "\n[... %zu bytes cut ...]\n", out.len - REPORT_MAX);
+		strbuf_add(&cut, out.buf + out.len - REPORT_MAX / 2, REPORT_MAX / 2);
+		json_object_set_new(v, "report", report_json(cut.buf, cut.len));
+		json_object_set_new(v, "report_truncated", json_true());
+		strbuf_release(&cut);
+	} else {
+		json_object_set_new(v, "report", report_json(strbuf_str(&out), out.len));
+	}
+done:
+	strbuf_release(&out);
+	strbuf_release(&how);
+	free(argv);
+	free(cs);
+	return 0;
+}
+
+int sanitize_job(const char *tool, const char *exe, const struct job *job, const char *tmp_dir,
+		 double timeout_s, json_t **verdict)
+{
+	struct job sj = *job;
+	char rnd[17];
+	char *path;
+	json_t *jj;
+	int rc;
+
+	*verdict = NULL;
+	if (!sanitize_tool_known(tool))
+		return sanitize_run(tool, NULL, timeout_s, verdict);
+	sj.sanitize = 1;
+	random_hex(rnd, 16);
+	path = xstrfmt("%s/job-%s-%s.json", tmp_dir, rnd, tool);
+	jj = job_to_json(&sj);
+	if (!jj || json_dump_file(jj, path, JSON_INDENT(1) | JSON_SORT_KEYS) < 0) {
+		json_decref(jj);
+		rc = error("cannot write '%s' (is the store's tmp/ writable?)", path);
+		free(path);
+		return rc;
+	}
+	json_decref(jj);
+	{
+		const char *argv[] = { exe, "__worker", path, NULL };
+		rc = sanitize_run(tool, argv, timeout_s, verdict);
+	}
+	unlink(path);
+	free(path);
+	return rc;
+}

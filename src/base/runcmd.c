@@ -1,0 +1,283 @@
+/*
+ * runcmd.c - spawn a program with an argv array, capture its output under
+ * a wall-clock limit (see runcmd.h for the contract).
+ *
+ * Between fork and exec the child calls only async-signal-safe functions
+ * (dup2, close, chdir, setpgid, execvp, write, _exit).  The environment
+ * additions are prepared in the parent.  An exec failure is reported on a
+ * close-on-exec pipe: if the parent reads an errno from it, exec failed;
+ * if it reads EOF, exec succeeded.  The child leads its own process group,
+ * so a timeout kills it and everything it started (a compiler's cc1, a
+ * sanitizer's target).
+ */
+#include "base/runcmd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+volatile int runcmd_interrupted;
+
+static void on_signal(int sig)
+{
+	runcmd_interrupted = sig;
+}
+
+void runcmd_trap_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+const char *signal_name(int signo)
+{
+	switch (signo) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGABRT: return "SIGABRT";
+	case SIGBUS: return "SIGBUS";
+	case SIGFPE: return "SIGFPE";
+	case SIGILL: return "SIGILL";
+	case SIGKILL: return "SIGKILL";
+	case SIGTERM: return "SIGTERM";
+	case SIGINT: return "SIGINT";
+	case SIGPIPE: return "SIGPIPE";
+	case SIGTRAP: return "SIGTRAP";
+	case SIGSYS: return "SIGSYS";
+	case SIGXCPU: return "SIGXCPU";
+	case SIGHUP: return "SIGHUP";
+	default: return "signal";
+	}
+}
+
+void run_result_describe(const struct run_result *r, struct strbuf *sb)
+{
+	if (!r->started)
+		strbuf_addf(sb, "could not start: %s", strerror(r->exec_errno));
+	else if (r->timed_out)
+		strbuf_addf(sb, "timeout after %.1f s", r->seconds);
+	else if (r->signaled)
+		strbuf_addf(sb, "%s (signal %d)", signal_name(r->signo), r->signo);
+	else
+		strbuf_addf(sb, "exit %d", r->exit_code);
+}
+
+/* Build the child's environment before fork: environ plus env_set (which
+ * overrides same-named entries).  Caller frees the array (not the strings,
+ * which belong to environ or to env_set). */
+static char **build_env(const char *const *env_set)
+{
+	size_t n = 0, m = 0;
+	while (environ[n])
+		n++;
+	while (env_set && env_set[m])
+		m++;
+	char **env = xcalloc(n + m + 1, sizeof(char *));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(environ[i], '=');
+		size_t nl = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
+		int overridden = 0;
+		for (size_t j = 0; j < m; j++)
+			if (!strncmp(env_set[j], environ[i], nl) && env_set[j][nl] == '=')
+				overridden = 1;
+		if (!overridden)
+			env[k++] = environ[i];
+	}
+	for (size_t j = 0; j < m; j++)
+		env[k++] = (char *)env_set[j];
+	env[k] = NULL;
+	return env;
+}
+
+/* Split buffered stdout into lines for on_line, keeping a partial tail. */
+static void deliver_lines(struct strbuf *pending, const struct run_opts *o)
+{
+	char *start = pending->buf;
+	char *nl;
+	while ((nl = memchr(start, '\n', pending->len - (size_t)(start - pending->buf)))) {
+		*nl = '\0';
+		o->on_line(start, o->ctx);
+		start = nl + 1;
+	}
+	size_t rest = pending->len - (size_t)(start - pending->buf);
+	memmove(pending->buf, start, rest);
+	pending->len = rest;
+	pending->buf[rest] = '\0';
+}
+
+int run_command(const struct run_opts *o, struct run_result *res)
+{
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, execp[2] = { -1, -1 };
+	int want_err = o->err && !o->merge_stderr;
+	char **env = build_env(o->env_set);
+	memset(res, 0, sizeof(*res));
+	double t0 = mono_now();
+
+	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(execp, O_CLOEXEC) < 0 ||
+	    (want_err && pipe2(errp, O_CLOEXEC) < 0)) {
+		error("cannot create a pipe: %s", strerror(errno));
+		goto fail;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		error("cannot fork to run '%s': %s", o->argv[0], strerror(errno));
+		goto fail;
+	}
+	if (pid == 0) {
+		/* child: async-signal-safe calls only */
+		setpgid(0, 0);
+		dup2(outp[1], 1);
+		if (o->merge_stderr)
+			dup2(outp[1], 2);
+		else if (want_err)
+			dup2(errp[1], 2);
+		int devnull = open("/dev/null", O_RDONLY);
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (o->cwd && chdir(o->cwd) < 0) {
+			int e = errno;
+			ssize_t w = write(execp[1], &e, sizeof(e));
+			(void)w;
+			_exit(127);
+		}
+		environ = env;
+		execvp(o->argv[0], (char *const *)o->argv);
+		int e = errno;
+		ssize_t w = write(execp[1], &e, sizeof(e));
+		(void)w;
+		_exit(127);
+	}
+	setpgid(pid, pid); /* also from the parent, to win the race */
+	close(outp[1]);
+	outp[1] = -1;
+	close(execp[1]);
+	execp[1] = -1;
+	if (want_err) {
+		close(errp[1]);
+		errp[1] = -1;
+	}
+	int exec_err = 0;
+	ssize_t r;
+	while ((r = read(execp[0], &exec_err, sizeof(exec_err))) < 0 && errno == EINTR)
+		;
+	close(execp[0]);
+	execp[0] = -1;
+	if (r == (ssize_t)sizeof(exec_err)) {
+		int st;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		res->started = 0;
+		res->exec_errno = exec_err;
+		close(outp[0]);
+		if (want_err)
+			close(errp[0]);
+		free(env);
+		return error("cannot run '%s': %s", o->argv[0], strerror(exec_err));
+	}
+	res->started = 1;
+
+	struct strbuf pending = STRBUF_INIT;
+	int open_fds = 1 + want_err;
+	struct pollfd pfd[2] = { { outp[0], POLLIN, 0 }, { want_err ? errp[0] : -1, POLLIN, 0 } };
+	char buf[65536];
+	while (open_fds > 0) {
+		int wait_ms = -1;
+		if (o->timeout_s > 0) {
+			double left = o->timeout_s - (mono_now() - t0);
+			if (left <= 0) {
+				kill(-pid, SIGKILL);
+				res->timed_out = 1;
+				break;
+			}
+			wait_ms = (int)(left * 1000) + 1;
+		}
+		if (runcmd_interrupted) {
+			kill(-pid, SIGKILL);
+			break;
+		}
+		if (wait_ms < 0 || wait_ms > 200)
+			wait_ms = 200; /* wake up to notice interrupts */
+		int n = poll(pfd, 2, wait_ms);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int i = 0; i < 2; i++) {
+			if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			ssize_t k = read(pfd[i].fd, buf, sizeof(buf));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0) {
+				close(pfd[i].fd);
+				pfd[i].fd = -1;
+				open_fds--;
+				continue;
+			}
+			if (i == 0) {
+				if (o->out)
+					strbuf_add(o->out, buf, (size_t)k);
+				if (o->on_line) {
+					strbuf_add(&pending, buf, (size_t)k);
+					deliver_lines(&pending, o);
+				}
+			} else {
+				strbuf_add(o->err, buf, (size_t)k);
+			}
+		}
+	}
+	if (o->on_line && pending.len)
+		o->on_line(pending.buf, o->ctx);
+	strbuf_release(&pending);
+	for (int i = 0; i < 2; i++)
+		if (pfd[i].fd >= 0)
+			close(pfd[i].fd);
+
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			break;
+		if (runcmd_interrupted)
+			kill(-pid, SIGKILL);
+	}
+	/* anything the child left behind in its group goes too */
+	kill(-pid, SIGKILL);
+	res->seconds = mono_now() - t0;
+	if (WIFEXITED(st)) {
+		res->exited = 1;
+		res->exit_code = WEXITSTATUS(st);
+	} else if (WIFSIGNALED(st)) {
+		res->signaled = !res->timed_out;
+		res->signo = WTERMSIG(st);
+	}
+	free(env);
+	return 0;
+
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (outp[i] >= 0)
+			close(outp[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+		if (execp[i] >= 0)
+			close(execp[i]);
+	}
+	free(env);
+	return -1;
+}

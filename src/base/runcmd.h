@@ -1,0 +1,55 @@
+/*
+ * runcmd.h - spawn a program with an argv array (never a shell), capture
+ * its output, enforce a wall-clock limit.  Follows git's run-command.c:
+ * only async-signal-safe calls between fork and exec, exec errors travel
+ * back to the parent on a close-on-exec pipe, and the child runs in its own
+ * process group so that a timeout kills it and everything it started.
+ */
+#ifndef EVIDENT_RUNCMD_H
+#define EVIDENT_RUNCMD_H
+
+#include "base/util.h"
+
+struct run_result {
+	int started;      /* 0 if exec failed (exec_errno says why) */
+	int exec_errno;
+	int exited;       /* 1: exited normally with exit_code */
+	int exit_code;
+	int signaled;     /* 1: killed by signal signo */
+	int signo;
+	int timed_out;    /* 1: killed by us at the time limit */
+	double seconds;   /* wall-clock */
+};
+
+/* Called with each complete line of the child's stdout (without the '\n'). */
+typedef void (*line_fn)(const char *line, void *ctx);
+
+struct run_opts {
+	const char *const *argv;  /* argv[0] is looked up in PATH (execvp) */
+	const char *cwd;          /* NULL: inherit */
+	double timeout_s;         /* <= 0: none */
+	int merge_stderr;         /* 1: stderr goes into out too */
+	struct strbuf *out;       /* stdout (and stderr if merged), may be NULL */
+	struct strbuf *err;       /* stderr when not merged, may be NULL (then inherited) */
+	line_fn on_line;          /* optional: stdout lines as they arrive */
+	void *ctx;
+	const char *const *env_set; /* "NAME=VALUE" to add, NULL-terminated, or NULL */
+};
+
+/*
+ * Run and wait.  Returns 0 when the child was started and waited for
+ * (whatever its exit status: see res), -1 (after error()) when it could not
+ * be started at all.
+ */
+int run_command(const struct run_opts *o, struct run_result *res);
+
+/* Human text for how a child ended: "exit 1", "SIGSEGV", "timeout after 5 s". */
+void run_result_describe(const struct run_result *r, struct strbuf *sb);
+/* "SIGSEGV" etc. for a signal number. */
+const char *signal_name(int signo);
+
+/* Set by SIGINT/SIGTERM handlers installed with runcmd_trap_signals(). */
+extern volatile int runcmd_interrupted;
+void runcmd_trap_signals(void);
+
+#endif /* EVIDENT_RUNCMD_H */

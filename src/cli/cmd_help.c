@@ -1,0 +1,57 @@
+/*
+ * cmd_help.c - `evident help [COMMAND]`: the command list and exit codes,
+ * or one command's own --help.  Also the small usage helpers every cmd_*
+ * shares.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/evident.h"
+#include "base/util.h"
+
+void usage_print(const char *text, int to_stderr)
+{
+	fputs(text, to_stderr ? stderr : stdout);
+}
+
+int wants_help(int argc, const char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	}
+	return 0;
+}
+
+const char *exit_codes_text(void)
+{
+	return "exit codes:\n"
+	       "  0    success (every variant ok / store intact / claims supported)\n"
+	       "  1    ran, but something failed (a variant not ok, damage found, a claim not supported)\n"
+	       "  2    bad command line\n"
+	       "  3    invalid experiment spec (nothing was run or written)\n"
+	       "  4    no device: the experiment needs a GPU that is not here\n"
+	       "  5    the store cannot be read or written\n"
+	       "  6    a required tool is missing (compiler, library)\n"
+	       "  70   internal error (a bug in evident)\n"
+	       "  130  interrupted (finished records are kept)\n";
+}
+
+int cmd_help(int argc, const char **argv)
+{
+	if (argc >= 2) {
+		for (unsigned i = 0; i < n_commands; i++)
+			if (commands[i].help && !strcmp(commands[i].name, argv[1]))
+				return commands[i].fn(2, (const char *[]){ argv[1], "--help", NULL });
+		error("no such command '%s'; see 'evident help'", argv[1]);
+		return EV_USAGE;
+	}
+	printf("usage: evident <command> [options]\n\ncommands:\n");
+	for (unsigned i = 0; i < n_commands; i++)
+		if (commands[i].help)
+			printf("  %-8s %s\n", commands[i].name, commands[i].help);
+	printf("\n'evident <command> --help' describes one command.\n\n%s", exit_codes_text());
+	return EV_OK;
+}

@@ -1,0 +1,48 @@
+/*
+ * main.c - the `evident` front end: finds the subcommand in commands[] and
+ * calls it.  Everything else lives in library modules that tests call
+ * directly; this file stays thin on purpose (jq / curl style).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/evident.h"
+#include "base/util.h"
+
+const struct command commands[] = {
+	{ "run", cmd_run, "run an experiment spec: build, check, time and record every variant" },
+	{ "ls", cmd_ls, "list recorded runs" },
+	{ "show", cmd_show, "print one run record (provenance, correctness, timing)" },
+	{ "verify", cmd_verify, "re-hash the store and check every reference" },
+	{ "stats", cmd_stats, "compare two sample files: bootstrap CIs, Mann-Whitney U, Cliff's delta" },
+	{ "paper", cmd_paper, "regenerate the generated blocks of a markdown paper from the store" },
+	{ "audit", cmd_audit, "check the claims and numbers of markdown files against the store" },
+	{ "export", cmd_export, "write tidy CSV / JSON / a notebook for analysis" },
+	{ "help", cmd_help, "show commands, or the help of one" },
+	{ "__worker", cmd_worker, NULL }, /* internal: one variant, in its own process */
+};
+const unsigned n_commands = sizeof(commands) / sizeof(commands[0]);
+
+int main(int argc, const char **argv)
+{
+	if (argc < 2)
+		return cmd_help(1, (const char *[]){ "help", NULL });
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
+		name = "help";
+	if (!strcmp(name, "--version")) {
+		printf("evident 0.1\n");
+		return EV_OK;
+	}
+	for (unsigned i = 0; i < n_commands; i++)
+		if (!strcmp(commands[i].name, name)) {
+			int rc = commands[i].fn(argc - 1, argv + 1);
+			if (fflush(stdout) != 0 || ferror(stdout)) {
+				error("cannot write to standard output");
+				return rc ? rc : EV_FAILURES;
+			}
+			return rc;
+		}
+	error("'%s' is not an evident command; see 'evident help'", name);
+	return EV_USAGE;
+}

@@ -1,0 +1,54 @@
+/*
+ * audit.h - check the claims and numbers of a markdown file against the
+ * store (`evident audit`, `make audit`).  docs/paper.md is the reference;
+ * claims are HTML comments next to the sentence they back:
+ *
+ *   <!-- claim: validated experiment=E variant=V -->
+ *   <!-- claim: faster experiment=E a=V b=BASE [speedup=1.3] -->   (also slower, no-difference)
+ *   <!-- claim: value experiment=E variant=V stat=median_us value=321us [tol=5%] -->
+ *   <!-- claim: measured-on experiment=E gpu="H100" -->
+ *
+ * every one optionally pinned with run=RUN_ID (default: the latest
+ * evidence).  Each claim is supported, contradicted (a recorded run says
+ * otherwise), stale (the kernel source changed since the runs that would
+ * support it) or unsupported (no run at all).  Numbers with units in prose
+ * that are neither generated (inside an evident block or value) nor
+ * covered by a claim in the same paragraph are untraced.
+ *
+ * Findings are lines "FILE:LINE: KIND: message" (KIND = supported,
+ * contradicted, stale, unsupported, untraced, error).
+ */
+#ifndef EVIDENT_AUDIT_H
+#define EVIDENT_AUDIT_H
+
+#include "store/query.h"
+#include "base/util.h"
+
+struct audit_counts {
+	int claims, supported, contradicted, stale, unsupported, errors, untraced;
+};
+
+struct audit_opts {
+	int show_supported;      /* 1: print supported claims too (default) */
+	int untraced;            /* 1: look for untraced numbers (default) */
+};
+
+/*
+ * Audit text[0..len) of markdown file `file`; append findings to out and
+ * add to *c.  A malformed marker or claim is an "error" finding, counted
+ * in c->errors.  Returns 0 (always, unless the store cannot be read:
+ * -1 after error()).
+ */
+int audit_text(struct query *q, const char *file, const char *text, size_t len,
+	       const struct audit_opts *o, struct strbuf *out, struct audit_counts *c);
+
+/*
+ * Parse a number as written in prose or a claim, "1,234.5", "321us",
+ * "1.4x", "5%", "11.6 ms".  Sets *v (the number as written), *unit (the
+ * unit text as written, "" if none; points into s) and *ulen; *ulp is half
+ * a unit in the last digit written (0.005 for "1.42").  Returns the number
+ * of bytes consumed, 0 if s does not start with a number.
+ */
+size_t audit_parse_number(const char *s, double *v, const char **unit, size_t *ulen, double *ulp);
+
+#endif /* EVIDENT_AUDIT_H */

@@ -1,0 +1,49 @@
+/*
+ * svg.h - the figures of the paper, written as plain SVG 1.1 text (no
+ * plotting library, no Python at paper time): an ECDF of each variant's
+ * timing samples, a box plot of them, and a forest plot of speedups with
+ * their confidence intervals.
+ *
+ * Output is a pure function of the inputs: fixed precision (two decimals
+ * for coordinates), no timestamps, no random ids, so regenerating a figure
+ * from the same records gives the same bytes.  Text uses a generic
+ * sans-serif font and a colour-blind-safe palette (Okabe-Ito).
+ */
+#ifndef EVIDENT_SVG_H
+#define EVIDENT_SVG_H
+
+#include <stddef.h>
+
+#include "base/util.h"
+
+/* One variant's samples (x need not be sorted; it is not modified). */
+struct svg_series {
+	const char *label;
+	const double *x;
+	size_t n;
+};
+
+/* One estimate with its interval, for the forest plot. */
+struct svg_interval {
+	const char *label;
+	double v, lo, hi;        /* NaN v: drawn as "no estimate" with note */
+	const char *note;        /* right-hand text, e.g. "faster, p=1e-5", or NULL */
+};
+
+/*
+ * Append a whole SVG document to out.  title: top line; subtitle: second
+ * line in grey (provenance), may be NULL; xlabel: the axis, e.g.
+ * "time per launch (us)".  Series with n == 0 are listed as "no samples".
+ */
+void svg_ecdf(struct strbuf *out, const char *title, const char *subtitle, const char *xlabel,
+	      const struct svg_series *s, size_t n);
+void svg_box(struct strbuf *out, const char *title, const char *subtitle, const char *xlabel,
+	     const struct svg_series *s, size_t n);
+/* ref: the vertical reference line (1 for speedups). */
+void svg_forest(struct strbuf *out, const char *title, const char *subtitle, const char *xlabel,
+		const struct svg_interval *iv, size_t n, double ref);
+
+/* "Nice" axis ticks covering [lo, hi]: at most max_ticks values into t. */
+size_t svg_ticks(double lo, double hi, size_t max_ticks, double *t);
+
+#endif /* EVIDENT_SVG_H */

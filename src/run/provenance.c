@@ -1,0 +1,233 @@
+/*
+ * provenance.c - where a run's code and machine came from.
+ *
+ * prov_git() asks libgit2 for the commit, branch and dirty state of the
+ * repository holding the current directory, and when dirty, produces the
+ * patch that turns that commit into the working tree: tracked changes
+ * (staged or not) plus untracked files under kernels/ and experiments/,
+ * with binary content, so that `git apply` on the commit restores the
+ * kernel sources byte for byte.  The store directory itself is left out
+ * (records are added to it while the experiment runs).  Outside a git
+ * repository the result says so and the run goes on.
+ *
+ * prov_machine() describes the host: name, CPU, OS, kernel, compilers and
+ * the environment variables that change what a GPU program does.
+ */
+#include "run/provenance.h"
+
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "backends/build.h"
+
+static const char *git_msg(void)
+{
+	const git_error *e = git_error_last();
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+static int patch_cb(const git_diff_delta *d, const git_diff_hunk *h, const git_diff_line *l,
+		    void *payload)
+{
+	(void)d;
+	(void)h;
+	struct strbuf *sb = payload;
+	if (l->origin == GIT_DIFF_LINE_CONTEXT || l->origin == GIT_DIFF_LINE_ADDITION ||
+	    l->origin == GIT_DIFF_LINE_DELETION)
+		strbuf_addch(sb, l->origin);
+	strbuf_add(sb, l->content, l->content_len);
+	return 0;
+}
+
+/* Skip the store's own files when the store lives inside the repository. */
+struct skip_ctx {
+	const char *prefix; /* "artifacts/" or NULL */
+};
+
+static int notify_cb(const git_diff *diff, const git_diff_delta *delta, const char *spec,
+		     void *payload)
+{
+	(void)diff;
+	(void)spec;
+	struct skip_ctx *s = payload;
+	const char *p = delta->new_file.path ? delta->new_file.path : delta->old_file.path;
+	if (s->prefix && p && !strncmp(p, s->prefix, strlen(s->prefix)))
+		return 1; /* skip this delta */
+	return 0;
+}
+
+int prov_git(const char *store_prefix, struct prov_git *g)
+{
+	memset(g, 0, sizeof(*g));
+	git_repository *repo = NULL;
+	git_reference *head = NULL;
+	git_object *tree_obj = NULL;
+	git_tree *tree = NULL;
+	git_diff *tracked = NULL, *untracked = NULL;
+	struct strbuf patch = STRBUF_INIT;
+	struct skip_ctx skip = { store_prefix };
+	int rc = -1;
+
+	git_libgit2_init();
+	if (git_repository_open_ext(&repo, ".", 0, NULL) < 0) {
+		g->is_repo = 0;
+		g->why = xstrdup("not inside a git repository");
+		rc = 0;
+		goto out;
+	}
+	g->is_repo = 1;
+	const char *wd = git_repository_workdir(repo);
+	g->toplevel = xstrdup(wd ? wd : "");
+	if (git_repository_head(&head, repo) < 0) {
+		g->why = xstrfmt("no commit yet (%s)", git_msg());
+		g->dirty = 1;
+		rc = 0;
+		goto out;
+	}
+	char oid[GIT_OID_HEXSZ + 1];
+	git_oid_tostr(oid, sizeof(oid), git_reference_target(head));
+	g->commit = xstrdup(oid);
+	g->branch = xstrdup(git_reference_is_branch(head) ? git_reference_shorthand(head) : "(detached)");
+
+	if (git_reference_peel(&tree_obj, head, GIT_OBJECT_TREE) < 0) {
+		error("git: cannot read HEAD's tree: %s", git_msg());
+		goto out;
+	}
+	tree = (git_tree *)tree_obj;
+
+	git_diff_options o;
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.flags = GIT_DIFF_SHOW_BINARY;
+	o.notify_cb = notify_cb;
+	o.payload = &skip;
+	if (git_diff_tree_to_workdir_with_index(&tracked, repo, tree, &o) < 0) {
+		error("git: cannot diff the working tree: %s", git_msg());
+		goto out;
+	}
+	git_diff_options u;
+	git_diff_options_init(&u, GIT_DIFF_OPTIONS_VERSION);
+	char *paths[] = { "kernels", "experiments" };
+	u.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
+		  GIT_DIFF_SHOW_UNTRACKED_CONTENT | GIT_DIFF_SHOW_BINARY;
+	u.pathspec.strings = paths;
+	u.pathspec.count = 2;
+	if (git_diff_index_to_workdir(&untracked, repo, NULL, &u) < 0) {
+		error("git: cannot list untracked files: %s", git_msg());
+		goto out;
+	}
+	size_t nt = git_diff_num_deltas(tracked), nu = 0;
+	if (git_diff_print(tracked, GIT_DIFF_FORMAT_PATCH, patch_cb, &patch) < 0) {
+		error("git: cannot format the diff: %s", git_msg());
+		goto out;
+	}
+	g->untracked = json_array();
+	for (size_t i = 0; i < git_diff_num_deltas(untracked); i++) {
+		const git_diff_delta *d = git_diff_get_delta(untracked, i);
+		if (d->status != GIT_DELTA_UNTRACKED)
+			continue;
+		nu++;
+		json_array_append_new(g->untracked, json_string(d->new_file.path));
+		git_patch *p = NULL;
+		if (git_patch_from_diff(&p, untracked, i) == 0 && p) {
+			git_buf b = GIT_BUF_INIT;
+			if (git_patch_to_buf(&b, p) == 0)
+				strbuf_add(&patch, b.ptr, b.size);
+			git_buf_dispose(&b);
+			git_patch_free(p);
+		}
+	}
+	g->dirty = nt + nu > 0;
+	g->n_changed = nt + nu;
+	if (g->dirty)
+		g->diff = strbuf_detach(&patch, &g->diff_len);
+	rc = 0;
+out:
+	strbuf_release(&patch);
+	git_diff_free(tracked);
+	git_diff_free(untracked);
+	git_object_free(tree_obj);
+	git_reference_free(head);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	return rc;
+}
+
+void prov_git_release(struct prov_git *g)
+{
+	free(g->commit);
+	free(g->branch);
+	free(g->diff);
+	free(g->why);
+	free(g->toplevel);
+	json_decref(g->untracked);
+	memset(g, 0, sizeof(*g));
+}
+
+static char *first_line_matching(const char *path, const char *prefix)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int saved = util_quiet;
+	util_quiet = 1;
+	int rc = read_file(path, &sb);
+	util_quiet = saved;
+	if (rc < 0)
+		return NULL;
+	char *res = NULL, *save = NULL;
+	for (char *l = strtok_r(sb.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(l, prefix, strlen(prefix))) {
+			char *v = l + strlen(prefix);
+			while (*v == ' ' || *v == '\t' || *v == ':' || *v == '=')
+				v++;
+			if (*v == '"')
+				v++;
+			res = xstrdup(v);
+			size_t n = strlen(res);
+			if (n && res[n - 1] == '"')
+				res[n - 1] = '\0';
+			break;
+		}
+	}
+	strbuf_release(&sb);
+	return res;
+}
+
+static json_t *str_or_null(char *s)
+{
+	json_t *j = s ? json_string(s) : json_null();
+	free(s);
+	return j;
+}
+
+json_t *prov_machine(const char *const *compilers)
+{
+	char host[256] = "";
+	gethostname(host, sizeof(host) - 1);
+	struct utsname u;
+	uname(&u);
+	json_t *m = json_object();
+	json_object_set_new(m, "host", json_string(host));
+	json_object_set_new(m, "cpu", str_or_null(first_line_matching("/proc/cpuinfo", "model name")));
+	json_object_set_new(m, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_set_new(m, "os", str_or_null(first_line_matching("/etc/os-release", "PRETTY_NAME")));
+	json_object_set_new(m, "kernel", json_sprintf("%s %s %s", u.sysname, u.release, u.machine));
+	json_t *cc = json_object();
+	for (size_t i = 0; compilers && compilers[i]; i++) {
+		char *v = build_compiler_version(compilers[i], "--version");
+		json_object_set_new(cc, compilers[i], str_or_null(v));
+	}
+	json_object_set_new(m, "compilers", cc);
+	static const char *const env_names[] = { "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER",
+						 "CUDA_LAUNCH_BLOCKING", "CUDA_MODULE_LOADING",
+						 "OMP_NUM_THREADS", "LD_LIBRARY_PATH",
+						 "EVIDENT_STORE", "EVIDENT_PRICE_USD_PER_H", NULL };
+	json_t *env = json_object();
+	for (size_t i = 0; env_names[i]; i++) {
+		const char *v = getenv(env_names[i]);
+		json_object_set_new(env, env_names[i], v ? json_string(v) : json_null());
+	}
+	json_object_set_new(m, "env", env);
+	return m;
+}

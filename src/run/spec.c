@@ -1,0 +1,800 @@
+/*
+ * spec.c - load and validate an experiment spec (contract in spec.h).
+ *
+ * libyaml builds the document tree with a start mark (line, column) on
+ * every node; validation walks the tree and stops at the first problem,
+ * printing it as FILE:LINE:COL.  Allowed keys live in the tables below, so
+ * that "unknown key" can suggest the nearest allowed one.
+ */
+#include "run/spec.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "backends/problem.h"
+
+struct ctx {
+	const char *path;
+	yaml_document_t *doc;
+	struct spec *s;
+};
+
+static int node_err(struct ctx *c, yaml_node_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int node_err(struct ctx *c, yaml_node_t *n, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (n)
+		error("%s:%zu:%zu: %s", c->path, n->start_mark.line + 1, n->start_mark.column + 1,
+		      sb.buf);
+	else
+		error("%s: %s", c->path, sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+static yaml_node_t *get(struct ctx *c, int id)
+{
+	return yaml_document_get_node(c->doc, id);
+}
+
+static const char *scalar(yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static const char *type_name(yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SCALAR_NODE: return "a scalar";
+	case YAML_SEQUENCE_NODE: return "a list";
+	case YAML_MAPPING_NODE: return "a mapping";
+	default: return "empty";
+	}
+}
+
+static int want_string(struct ctx *c, yaml_node_t *n, const char *key, char **out)
+{
+	const char *v = scalar(n);
+	if (!v)
+		return node_err(c, n, "'%s' must be a string, not %s", key, type_name(n));
+	if (!*v)
+		return node_err(c, n, "'%s' must not be empty", key);
+	free(*out);
+	*out = xstrdup(v);
+	return 0;
+}
+
+static int want_ll(struct ctx *c, yaml_node_t *n, const char *key, long long lo, long long hi,
+		   long long *out)
+{
+	const char *v = scalar(n);
+	char *end;
+	if (!v)
+		return node_err(c, n, "'%s' must be an integer, not %s", key, type_name(n));
+	errno = 0;
+	long long x = strtoll(v, &end, 10);
+	if (errno || end == v || *end)
+		return node_err(c, n, "'%s' must be an integer, not '%s'", key, v);
+	if (x < lo || x > hi)
+		return node_err(c, n, "'%s' is %lld, out of range [%lld, %lld]", key, x, lo, hi);
+	*out = x;
+	return 0;
+}
+
+static int want_int(struct ctx *c, yaml_node_t *n, const char *key, int lo, int hi, int *out)
+{
+	long long x;
+	if (want_ll(c, n, key, lo, hi, &x) < 0)
+		return -1;
+	*out = (int)x;
+	return 0;
+}
+
+static int want_double(struct ctx *c, yaml_node_t *n, const char *key, double lo, double hi,
+		       double *out)
+{
+	const char *v = scalar(n);
+	char *end;
+	if (!v)
+		return node_err(c, n, "'%s' must be a number, not %s", key, type_name(n));
+	errno = 0;
+	double x = strtod(v, &end);
+	if (errno || end == v || *end || !isfinite(x))
+		return node_err(c, n, "'%s' must be a number, not '%s'", key, v);
+	if (x < lo || x > hi)
+		return node_err(c, n, "'%s' is %g, out of range [%g, %g]", key, x, lo, hi);
+	*out = x;
+	return 0;
+}
+
+static int want_map(struct ctx *c, yaml_node_t *n, const char *key)
+{
+	if (n->type != YAML_MAPPING_NODE)
+		return node_err(c, n, "'%s' must be a mapping (key: value lines), not %s", key,
+				type_name(n));
+	return 0;
+}
+
+/* "unknown <what> 'name'<where>" with a did-you-mean from the allowed list */
+static int unknown_thing(struct ctx *c, yaml_node_t *k, const char *what, const char *where,
+			 const char *const *allowed)
+{
+	const char *name = scalar(k) ? scalar(k) : "?";
+	const char *best = NULL;
+	int bestd = 1 << 30;
+	for (size_t i = 0; allowed[i]; i++) {
+		int d = edit_distance(name, allowed[i]);
+		if (d < bestd) {
+			bestd = d;
+			best = allowed[i];
+		}
+	}
+	struct strbuf list = STRBUF_INIT;
+	for (size_t i = 0; allowed[i]; i++)
+		strbuf_addf(&list, "%s%s", i ? ", " : "", allowed[i]);
+	int rc;
+	if (best && bestd <= 3 && bestd < (int)strlen(name))
+		rc = node_err(c, k, "unknown %s '%s'%s (did you mean '%s'?)", what, name, where, best);
+	else
+		rc = node_err(c, k, "unknown %s '%s'%s (allowed: %s)", what, name, where, list.buf);
+	strbuf_release(&list);
+	return rc;
+}
+
+static int unknown_key(struct ctx *c, yaml_node_t *k, const char *where, const char *const *allowed)
+{
+	return unknown_thing(c, k, "key", where, allowed);
+}
+
+/* an unknown value of a closed set: "unknown dtype 'fp8' (did you mean 'fp32'?)" */
+static int unknown_value(struct ctx *c, yaml_node_t *v, const char *what, const char *const *allowed)
+{
+	return unknown_thing(c, v, what, "", allowed);
+}
+
+/* Find a duplicate key in a mapping; error on it. */
+static int check_duplicates(struct ctx *c, yaml_node_t *map, const char *what)
+{
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++)
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+			const char *a = scalar(get(c, p->key)), *b = scalar(get(c, q->key));
+			if (a && b && !strcmp(a, b))
+				return node_err(c, get(c, p->key), "duplicate %s '%s' (first at line %zu)",
+						what, a, get(c, q->key)->start_mark.line + 1);
+		}
+	return 0;
+}
+
+static int is_identifier(const char *s)
+{
+	if (!s || !*s || !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_'))
+			return 0;
+	return 1;
+}
+
+/* A value that may be passed as -DNAME=VALUE: [A-Za-z0-9_.+-], non-empty. */
+static int is_macro_value(const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_' || *s == '.' || *s == '+' || *s == '-'))
+			return 0;
+	return 1;
+}
+
+static const char *const outcomes_known[] = { "ok", "build_failed", "launch_failed", "init_failed",
+					      "crashed", "timeout", "wrong_output", "nan",
+					      "unwritten_output", "flaky", "no_device", "sanitizer_failed",
+					      NULL };
+
+static void add_param(struct spec_variant *v, const char *name, const char *value)
+{
+	for (size_t i = 0; i < v->n_params; i++)
+		if (!strcmp(v->params[i].name, name)) {
+			free(v->params[i].value);
+			v->params[i].value = xstrdup(value);
+			return;
+		}
+	v->params = xrealloc(v->params, (v->n_params + 1) * sizeof(*v->params));
+	v->params[v->n_params].name = xstrdup(name);
+	v->params[v->n_params].value = xstrdup(value);
+	v->n_params++;
+}
+
+static struct spec_variant *new_variant(struct spec *s, const char *name)
+{
+	s->variants = xrealloc(s->variants, (s->n_variants + 1) * sizeof(*s->variants));
+	struct spec_variant *v = &s->variants[s->n_variants++];
+	memset(v, 0, sizeof(*v));
+	v->name = xstrdup(name);
+	return v;
+}
+
+/* Parameters shared by every variant (top-level params:). */
+struct base_params {
+	struct spec_variant holder;
+};
+
+static int parse_param_value(struct ctx *c, yaml_node_t *k, yaml_node_t *val, const char **out)
+{
+	const char *name = scalar(k);
+	if (!is_identifier(name))
+		return node_err(c, k, "parameter '%s' is not a C macro name ([A-Za-z_][A-Za-z0-9_]*)",
+				name ? name : "?");
+	const char *v = scalar(val);
+	if (!v)
+		return node_err(c, val, "parameter '%s' must be a scalar, not %s", name, type_name(val));
+	if (!is_macro_value(v))
+		return node_err(c, val,
+				"parameter '%s' value '%s' may only hold letters, digits and _ . + -",
+				name, v);
+	*out = v;
+	return 0;
+}
+
+static int parse_variant_body(struct ctx *c, yaml_node_t *body, struct spec_variant *v)
+{
+	if (body->type == YAML_SCALAR_NODE && !*scalar(body))
+		return 0; /* "name:" with nothing: no parameters */
+	if (want_map(c, body, v->name) < 0 || check_duplicates(c, body, "parameter") < 0)
+		return -1;
+	for (yaml_node_pair_t *p = body->data.mapping.pairs.start; p < body->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = get(c, p->key), *val = get(c, p->value);
+		const char *name = scalar(k);
+		if (name && !strcmp(name, "kernel")) {
+			if (want_string(c, val, "kernel", &v->kernel) < 0)
+				return -1;
+			continue;
+		}
+		if (name && !strcmp(name, "expect")) {
+			if (want_string(c, val, "expect", &v->expect) < 0)
+				return -1;
+			int known = 0;
+			for (size_t i = 0; outcomes_known[i]; i++)
+				known |= !strcmp(outcomes_known[i], v->expect);
+			if (!known)
+				return unknown_value(c, val, "outcome", outcomes_known);
+			continue;
+		}
+		const char *value;
+		if (parse_param_value(c, k, val, &value) < 0)
+			return -1;
+		add_param(v, name, value);
+	}
+	return 0;
+}
+
+static int parse_variants(struct ctx *c, yaml_node_t *n, const struct spec_variant *base)
+{
+	if (want_map(c, n, "variants") < 0 || check_duplicates(c, n, "variant") < 0)
+		return -1;
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = get(c, p->key);
+		const char *name = scalar(k);
+		if (!is_safe_name(name))
+			return node_err(c, k, "variant name '%s' may only hold letters, digits and _ . -",
+					name ? name : "?");
+		if (spec_variant(c->s, name))
+			return node_err(c, k, "duplicate variant '%s'", name);
+		struct spec_variant *v = new_variant(c->s, name);
+		for (size_t i = 0; i < base->n_params; i++)
+			add_param(v, base->params[i].name, base->params[i].value);
+		if (parse_variant_body(c, get(c, p->value), v) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* grid: {A: [1,2], B: [x,y]} -> the cartesian product, first key slowest. */
+static int parse_grid(struct ctx *c, yaml_node_t *n, const struct spec_variant *base)
+{
+	if (want_map(c, n, "grid") < 0 || check_duplicates(c, n, "grid parameter") < 0)
+		return -1;
+	size_t nk = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+	if (!nk)
+		return node_err(c, n, "'grid' is empty: give each parameter a list of values");
+	size_t total = 1;
+	yaml_node_pair_t *pairs = n->data.mapping.pairs.start;
+	for (size_t i = 0; i < nk; i++) {
+		yaml_node_t *k = get(c, pairs[i].key), *list = get(c, pairs[i].value);
+		if (!is_identifier(scalar(k)))
+			return node_err(c, k, "grid parameter '%s' is not a C macro name",
+					scalar(k) ? scalar(k) : "?");
+		if (list->type != YAML_SEQUENCE_NODE)
+			return node_err(c, list, "grid parameter '%s' must be a list like [1, 2, 4], not %s",
+					scalar(k), type_name(list));
+		size_t len = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
+		if (!len)
+			return node_err(c, list, "grid parameter '%s' has no values", scalar(k));
+		for (size_t j = 0; j < len; j++) {
+			const char *v;
+			if (parse_param_value(c, k, get(c, list->data.sequence.items.start[j]), &v) < 0)
+				return -1;
+		}
+		total *= len;
+		if (total > 4096)
+			return node_err(c, n, "'grid' expands to more than 4096 variants");
+	}
+	size_t *idx = xcalloc(nk, sizeof(size_t));
+	int rc = 0;
+	for (size_t t = 0; t < total && !rc; t++) {
+		struct strbuf name = STRBUF_INIT;
+		for (size_t i = 0; i < nk; i++) {
+			yaml_node_t *list = get(c, pairs[i].value);
+			strbuf_addf(&name, "%s%s-%s", i ? "_" : "", scalar(get(c, pairs[i].key)),
+				    scalar(get(c, list->data.sequence.items.start[idx[i]])));
+		}
+		if (spec_variant(c->s, name.buf)) {
+			rc = node_err(c, n, "duplicate variant '%s' from 'grid'", name.buf);
+		} else {
+			struct spec_variant *v = new_variant(c->s, name.buf);
+			for (size_t i = 0; i < base->n_params; i++)
+				add_param(v, base->params[i].name, base->params[i].value);
+			for (size_t i = 0; i < nk; i++) {
+				yaml_node_t *list = get(c, pairs[i].value);
+				add_param(v, scalar(get(c, pairs[i].key)),
+					  scalar(get(c, list->data.sequence.items.start[idx[i]])));
+			}
+		}
+		strbuf_release(&name);
+		for (size_t i = nk; i-- > 0;) { /* odometer, last key fastest */
+			yaml_node_t *list = get(c, pairs[i].value);
+			size_t len = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
+			if (++idx[i] < len)
+				break;
+			idx[i] = 0;
+		}
+	}
+	free(idx);
+	return rc;
+}
+
+static int parse_string_list(struct ctx *c, yaml_node_t *n, const char *key,
+			     const char *const *allowed, char ***out)
+{
+	if (n->type != YAML_SEQUENCE_NODE)
+		return node_err(c, n, "'%s' must be a list like [a, b], not %s", key, type_name(n));
+	size_t len = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	char **list = xcalloc(len + 1, sizeof(char *));
+	*out = list;
+	for (size_t i = 0; i < len; i++) {
+		yaml_node_t *it = get(c, n->data.sequence.items.start[i]);
+		const char *v = scalar(it);
+		if (!v || !*v)
+			return node_err(c, it, "'%s' items must be strings", key);
+		if (allowed) {
+			int ok = 0;
+			for (size_t j = 0; allowed[j]; j++)
+				ok |= !strcmp(allowed[j], v);
+			if (!ok) {
+				char what[64];
+				snprintf(what, sizeof(what), "%s tool", key);
+				return unknown_value(c, it, what, allowed);
+			}
+		}
+		list[i] = xstrdup(v);
+	}
+	return 0;
+}
+
+static const char *const top_keys[] = { "name", "question", "problem", "backend", "kernel",
+					"shape", "dtype", "baseline", "params", "variants", "grid",
+					"references", "correctness", "timing", "limits", "sanitize",
+					"arch", "flags", "cost", NULL };
+static const char *const correctness_keys[] = { "seeds", "seed", "atol", "rtol", NULL };
+static const char *const timing_keys[] = { "warmup_ms", "samples", "cache", "max_seconds",
+					   "min_seconds", "stdrel", "batch", NULL };
+static const char *const limits_keys[] = { "timeout_s", NULL };
+static const char *const cost_keys[] = { "price_usd_per_h", "source", NULL };
+static const char *const sanitize_tools[] = { "memcheck", "racecheck", "initcheck", "synccheck",
+					      NULL };
+static const char *const backends[] = { "host", "cuda", NULL };
+static const char *const caches[] = { "cold", "hot", NULL };
+
+static int in_list(const char *v, const char *const *list)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (!strcmp(v, list[i]))
+			return 1;
+	return 0;
+}
+
+static yaml_node_t *lookup(struct ctx *c, yaml_node_t *map, const char *key, yaml_node_t **knode)
+{
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		const char *k = scalar(get(c, p->key));
+		if (k && !strcmp(k, key)) {
+			if (knode)
+				*knode = get(c, p->key);
+			return get(c, p->value);
+		}
+	}
+	return NULL;
+}
+
+static int check_keys(struct ctx *c, yaml_node_t *map, const char *where, const char *const *allowed)
+{
+	if (check_duplicates(c, map, "key") < 0)
+		return -1;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = get(c, p->key);
+		if (!scalar(k) || !in_list(scalar(k), allowed))
+			return unknown_key(c, k, where, allowed);
+	}
+	return 0;
+}
+
+static int parse_sections(struct ctx *c, yaml_node_t *root)
+{
+	struct spec *s = c->s;
+	yaml_node_t *n, *k;
+
+	if (!(n = lookup(c, root, "name", NULL)))
+		return node_err(c, root, "missing required key 'name' (the experiment's name)");
+	if (want_string(c, n, "name", &s->name) < 0)
+		return -1;
+	if (!is_safe_name(s->name))
+		return node_err(c, n, "'name' may only hold letters, digits and _ . -");
+	if ((n = lookup(c, root, "question", NULL)) && want_string(c, n, "question", &s->question) < 0)
+		return -1;
+	if (!(n = lookup(c, root, "problem", NULL)))
+		return node_err(c, root, "missing required key 'problem' (e.g. attention_fwd)");
+	if (want_string(c, n, "problem", &s->problem) < 0)
+		return -1;
+	if (!problem_known(s->problem))
+		return node_err(c, n, "unknown problem '%s' (known: attention_fwd)", s->problem);
+	if ((n = lookup(c, root, "kernel", NULL)) && want_string(c, n, "kernel", &s->kernel) < 0)
+		return -1;
+	if ((n = lookup(c, root, "backend", NULL))) {
+		if (want_string(c, n, "backend", &s->backend) < 0)
+			return -1;
+		if (!in_list(s->backend, backends))
+			return unknown_value(c, n, "backend", backends);
+	}
+
+	/* shape */
+	if (!(n = lookup(c, root, "shape", NULL)))
+		return node_err(c, root, "missing required key 'shape' (e.g. {B: 4, H: 8, S: 512, D: 64})");
+	if (want_map(c, n, "shape") < 0)
+		return -1;
+	const char *const *sk = problem_shape_keys(s->problem);
+	if (check_keys(c, n, " in 'shape'", sk) < 0)
+		return -1;
+	long long *dims[] = { &s->B, &s->H, &s->S, &s->D };
+	for (size_t i = 0; sk[i]; i++) {
+		yaml_node_t *v = lookup(c, n, sk[i], NULL);
+		if (!v)
+			return node_err(c, n, "'shape' lacks '%s'", sk[i]);
+		if (want_ll(c, v, sk[i], 1, 1 << 20, dims[i]) < 0)
+			return -1;
+	}
+
+	/* params / variants / grid / references */
+	struct spec_variant base = { 0 };
+	int rc = 0;
+	if ((n = lookup(c, root, "params", NULL))) {
+		base.name = "params";
+		rc = parse_variant_body(c, n, &base);
+		if (!rc && (base.kernel || base.expect))
+			rc = node_err(c, n, "'params' holds parameters only; 'kernel'/'expect' go at the top or in a variant");
+	}
+	yaml_node_t *vn = lookup(c, root, "variants", NULL), *gn = lookup(c, root, "grid", NULL);
+	if (!rc && vn)
+		rc = parse_variants(c, vn, &base);
+	if (!rc && gn)
+		rc = parse_grid(c, gn, &base);
+	for (size_t i = 0; i < base.n_params; i++) {
+		free(base.params[i].name);
+		free(base.params[i].value);
+	}
+	free(base.params);
+	if (rc)
+		return -1;
+	if ((n = lookup(c, root, "references", NULL))) {
+		char **refs = NULL;
+		rc = parse_string_list(c, n, "references", NULL, &refs);
+		for (size_t i = 0; !rc && refs && refs[i]; i++) {
+			if (!is_safe_name(refs[i]))
+				rc = node_err(c, n, "reference '%s' is not a plain name", refs[i]);
+			else if (spec_variant(s, refs[i]))
+				rc = node_err(c, n, "duplicate variant '%s' (a reference of that name)", refs[i]);
+			else {
+				/* its kernel path waits until the backend is known */
+				struct spec_variant *v = new_variant(s, refs[i]);
+				v->is_reference = 1;
+			}
+		}
+		for (size_t i = 0; refs && refs[i]; i++)
+			free(refs[i]);
+		free(refs);
+		if (rc)
+			return -1;
+	}
+	if (!s->n_variants) {
+		if (!s->kernel)
+			return node_err(c, root, "nothing to run: give 'kernel' and 'variants' or 'grid'");
+		new_variant(s, "default");
+	}
+	for (size_t i = 0; i < s->n_variants; i++) {
+		if (s->variants[i].is_reference)
+			continue;
+		if (!s->variants[i].kernel && !s->kernel)
+			return node_err(c, vn ? vn : root,
+					"variant '%s' has no kernel: give a top-level 'kernel' or 'kernel:' in the variant",
+					s->variants[i].name);
+		if (!s->variants[i].kernel)
+			s->variants[i].kernel = xstrdup(s->kernel);
+	}
+	/* backend from the kernel's extension when not given */
+	if (!s->backend) {
+		const char *first = s->kernel;
+		for (size_t i = 0; !first && i < s->n_variants; i++)
+			first = s->variants[i].kernel;
+		const char *dot = first ? strrchr(first, '.') : ".cu";
+		s->backend = xstrdup(dot && !strcmp(dot, ".cu") ? "cuda" : "host");
+	}
+	for (size_t i = 0; i < s->n_variants; i++)
+		if (s->variants[i].is_reference)
+			s->variants[i].kernel = xstrfmt("kernels/reference/%s.%s", s->variants[i].name,
+							 strcmp(s->backend, "host") ? "cu" : "c");
+
+	/* baseline */
+	if ((n = lookup(c, root, "baseline", &k))) {
+		if (want_string(c, n, "baseline", &s->baseline) < 0)
+			return -1;
+		if (!spec_variant(s, s->baseline)) {
+			struct strbuf names = STRBUF_INIT;
+			for (size_t i = 0; i < s->n_variants && i < 12; i++)
+				strbuf_addf(&names, "%s%s", i ? ", " : "", s->variants[i].name);
+			node_err(c, n, "baseline '%s' is not among the variants (%s%s)", s->baseline,
+				 names.buf, s->n_variants > 12 ? ", ..." : "");
+			strbuf_release(&names);
+			return -1;
+		}
+	} else {
+		if (s->n_variants > 1)
+			return node_err(c, root, "missing required key 'baseline' (the variant the others are compared with)");
+		s->baseline = xstrdup(s->variants[0].name);
+	}
+
+	/* dtype */
+	if ((n = lookup(c, root, "dtype", NULL))) {
+		if (want_string(c, n, "dtype", &s->dtype) < 0)
+			return -1;
+		static const char *const dts[] = { "fp32", "fp16", "bf16", NULL };
+		if (!in_list(s->dtype, dts))
+			return unknown_value(c, n, "dtype", dts);
+	} else {
+		s->dtype = xstrdup(!strcmp(s->backend, "cuda") ? "fp16" : "fp32");
+	}
+	if (!strcmp(s->backend, "host") && strcmp(s->dtype, "fp32"))
+		return node_err(c, lookup(c, root, "dtype", NULL), "the host backend computes in fp32 only");
+
+	/* correctness, with defaults by dtype */
+	int half = strcmp(s->dtype, "fp32") != 0;
+	s->atol = s->rtol = half ? (strcmp(s->dtype, "bf16") ? 2e-3 : 1e-2) : 1e-4;
+	s->seeds = 5;
+	if ((n = lookup(c, root, "correctness", NULL))) {
+		if (want_map(c, n, "correctness") < 0 || check_keys(c, n, " in 'correctness'", correctness_keys) < 0)
+			return -1;
+		yaml_node_t *v;
+		if ((v = lookup(c, n, "seeds", NULL)) && want_int(c, v, "seeds", 1, 1000, &s->seeds) < 0)
+			return -1;
+		long long seed;
+		if ((v = lookup(c, n, "seed", NULL))) {
+			if (want_ll(c, v, "seed", 0, (1LL << 62), &seed) < 0)
+				return -1;
+			s->seed = (unsigned long long)seed;
+			s->seed_given = 1;
+		}
+		if ((v = lookup(c, n, "atol", NULL)) && want_double(c, v, "atol", 0, 1e6, &s->atol) < 0)
+			return -1;
+		if ((v = lookup(c, n, "rtol", NULL)) && want_double(c, v, "rtol", 0, 1e6, &s->rtol) < 0)
+			return -1;
+	}
+
+	/* timing */
+	s->warmup_ms = 25;
+	s->samples = 100;
+	s->cache = xstrdup("cold");
+	s->max_seconds = 15;
+	s->min_seconds = 0.5;
+	s->stdrel = 0.005;
+	s->batch = 1;
+	if ((n = lookup(c, root, "timing", NULL))) {
+		if (want_map(c, n, "timing") < 0 || check_keys(c, n, " in 'timing'", timing_keys) < 0)
+			return -1;
+		yaml_node_t *v;
+		if ((v = lookup(c, n, "warmup_ms", NULL)) && want_double(c, v, "warmup_ms", 0, 600000, &s->warmup_ms) < 0)
+			return -1;
+		if ((v = lookup(c, n, "samples", NULL)) && want_int(c, v, "samples", 0, 10000000, &s->samples) < 0)
+			return -1;
+		if ((v = lookup(c, n, "cache", NULL))) {
+			if (want_string(c, v, "cache", &s->cache) < 0)
+				return -1;
+			if (!in_list(s->cache, caches))
+				return unknown_value(c, v, "cache mode", caches);
+		}
+		if ((v = lookup(c, n, "max_seconds", NULL)) && want_double(c, v, "max_seconds", 0.001, 86400, &s->max_seconds) < 0)
+			return -1;
+		if ((v = lookup(c, n, "min_seconds", NULL)) && want_double(c, v, "min_seconds", 0, 86400, &s->min_seconds) < 0)
+			return -1;
+		if ((v = lookup(c, n, "stdrel", NULL)) && want_double(c, v, "stdrel", 1e-6, 1, &s->stdrel) < 0)
+			return -1;
+		if ((v = lookup(c, n, "batch", NULL)) && want_int(c, v, "batch", 1, 100000, &s->batch) < 0)
+			return -1;
+		if (s->min_seconds > s->max_seconds)
+			return node_err(c, n, "'min_seconds' (%g) is above 'max_seconds' (%g)", s->min_seconds, s->max_seconds);
+	}
+
+	/* limits */
+	s->timeout_s = 60 + 2 * s->max_seconds;
+	if ((n = lookup(c, root, "limits", NULL))) {
+		if (want_map(c, n, "limits") < 0 || check_keys(c, n, " in 'limits'", limits_keys) < 0)
+			return -1;
+		yaml_node_t *v;
+		if ((v = lookup(c, n, "timeout_s", NULL)) && want_double(c, v, "timeout_s", 0.1, 86400, &s->timeout_s) < 0)
+			return -1;
+	}
+
+	if ((n = lookup(c, root, "sanitize", NULL)) &&
+	    parse_string_list(c, n, "sanitize", sanitize_tools, &s->sanitize) < 0)
+		return -1;
+	if ((n = lookup(c, root, "flags", NULL)) && parse_string_list(c, n, "flags", NULL, &s->flags) < 0)
+		return -1;
+	if ((n = lookup(c, root, "arch", NULL))) {
+		if (want_string(c, n, "arch", &s->arch) < 0)
+			return -1;
+		if (strncmp(s->arch, "sm_", 3) || !is_safe_name(s->arch))
+			return node_err(c, n, "'arch' must look like sm_90 or sm_90a, not '%s'", s->arch);
+	}
+	s->price_usd_per_h = -1;
+	if ((n = lookup(c, root, "cost", NULL))) {
+		if (want_map(c, n, "cost") < 0 || check_keys(c, n, " in 'cost'", cost_keys) < 0)
+			return -1;
+		yaml_node_t *v;
+		if ((v = lookup(c, n, "price_usd_per_h", NULL)) &&
+		    want_double(c, v, "price_usd_per_h", 0, 1e6, &s->price_usd_per_h) < 0)
+			return -1;
+		if ((v = lookup(c, n, "source", NULL)) && want_string(c, v, "source", &s->price_source) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int check_kernel_files(struct ctx *c, yaml_node_t *root)
+{
+	struct spec *s = c->s;
+	for (size_t i = 0; i < s->n_variants; i++) {
+		const char *k = s->variants[i].kernel;
+		if (!path_exists(k)) {
+			yaml_node_t *n = lookup(c, root, "kernel", NULL);
+			return node_err(c, n ? n : root,
+					"kernel file '%s' (variant '%s') does not exist; paths are relative to the repository root",
+					k, s->variants[i].name);
+		}
+		const char *dot = strrchr(k, '.');
+		int cu = dot && !strcmp(dot, ".cu");
+		if (cu != !strcmp(s->backend, "cuda")) {
+			yaml_node_t *n = lookup(c, root, "backend", NULL);
+			return node_err(c, n ? n : root, "kernel '%s' does not fit backend '%s' (.c is host, .cu is cuda)",
+					k, s->backend);
+		}
+	}
+	return 0;
+}
+
+int spec_load(const char *path, int check_files, struct spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->path = xstrdup(path);
+	s->price_usd_per_h = -1;
+	struct strbuf text = STRBUF_INIT;
+	if (read_file(path, &text) < 0)
+		return -1;
+	s->text = strbuf_detach(&text, NULL);
+
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	struct ctx c = { path, &doc, s };
+	int rc = -1;
+	if (!yaml_parser_initialize(&parser))
+		return error("libyaml: cannot initialise the parser");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)s->text, strlen(s->text));
+	if (!yaml_parser_load(&parser, &doc)) {
+		error("%s:%zu:%zu: %s%s%s", path, parser.problem_mark.line + 1,
+		      parser.problem_mark.column + 1, parser.problem ? parser.problem : "invalid YAML",
+		      parser.context ? " " : "", parser.context ? parser.context : "");
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	yaml_node_t *root = yaml_document_get_root_node(&doc);
+	if (!root) {
+		error("%s:1:1: the spec is empty; see README.md 'Spec reference'", path);
+		goto out;
+	}
+	if (root->type != YAML_MAPPING_NODE) {
+		node_err(&c, root, "the spec must be a mapping of keys (name:, problem:, ...)");
+		goto out;
+	}
+	if (check_keys(&c, root, "", top_keys) < 0 || parse_sections(&c, root) < 0)
+		goto out;
+	if (check_files && check_kernel_files(&c, root) < 0)
+		goto out;
+	rc = 0;
+out:
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+const struct spec_variant *spec_variant(const struct spec *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_variants; i++)
+		if (!strcmp(s->variants[i].name, name))
+			return &s->variants[i];
+	return NULL;
+}
+
+const char *spec_param(const struct spec_variant *v, const char *name)
+{
+	for (size_t i = 0; i < v->n_params; i++)
+		if (!strcmp(v->params[i].name, name))
+			return v->params[i].value;
+	return NULL;
+}
+
+static void free_list(char **l)
+{
+	for (size_t i = 0; l && l[i]; i++)
+		free(l[i]);
+	free(l);
+}
+
+void spec_release(struct spec *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n_variants; i++) {
+		struct spec_variant *v = &s->variants[i];
+		for (size_t j = 0; j < v->n_params; j++) {
+			free(v->params[j].name);
+			free(v->params[j].value);
+		}
+		free(v->params);
+		free(v->name);
+		free(v->kernel);
+		free(v->expect);
+	}
+	free(s->variants);
+	free(s->path);
+	free(s->text);
+	free(s->name);
+	free(s->question);
+	free(s->problem);
+	free(s->backend);
+	free(s->kernel);
+	free(s->dtype);
+	free(s->baseline);
+	free(s->arch);
+	free(s->cache);
+	free(s->price_source);
+	free_list(s->sanitize);
+	free_list(s->flags);
+	memset(s, 0, sizeof(*s));
+}
