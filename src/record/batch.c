@@ -1,0 +1,310 @@
+/*
+ * batch.c - the batch record (evident-batch/2; evident-batch/1 read only),
+ * both directions, and the lookups on it every reader shares.  Contract in
+ * record.h.  A batch is one `evident run`: its rows are the variants, each
+ * with the run ids of its repeats, the statistics over all of them and the
+ * comparison with the baseline whose p-value is Holm-adjusted over the
+ * batch.  Its run id is its batch id (v1 stored two different ids; both
+ * resolve).
+ */
+#include "record/record.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* shared with run.c */
+void record_read_problem(json_t *m, struct rec_problem *p);
+json_t *record_write_problem(const struct rec_problem *p);
+void record_read_git(json_t *code, struct rec_git *g);
+json_t *record_write_git(const struct rec_git *g);
+
+static const char *gs(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+static double gn(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static long long gi(json_t *o, const char *k, long long def)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_integer(v) ? (long long)json_integer_value(v) : def;
+}
+
+static json_t *go(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_object(v) ? v : NULL;
+}
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void read_row(json_t *r, struct batch_row *row)
+{
+	memset(row, 0, sizeof(*row));
+	row->mde = NAN;
+	row->variant = gs(r, "variant");
+	row->kernel = gs(r, "kernel");
+	json_t *p = go(r, "params");
+	if (json_object_size(p)) {
+		row->params = xcalloc(json_object_size(p), sizeof(*row->params));
+		const char *k;
+		json_t *v;
+		json_object_foreach(p, k, v) if (json_is_string(v))
+		{
+			row->params[row->n_params].name = (char *)k;
+			row->params[row->n_params].value = (char *)json_string_value(v);
+			row->n_params++;
+		}
+	}
+	row->outcome_text = gs(r, "outcome");
+	if (!row->outcome_text || outcome_parse(row->outcome_text, &row->outcome) < 0)
+		row->outcome = OUTCOME_UNKNOWN;
+	row->reason = gs(r, "reason");
+	row->expect = gs(r, "expect");
+	row->is_reference = json_is_true(json_object_get(r, "is_reference"));
+	row->run_id = gs(r, "run_id");
+	json_t *runs = json_object_get(r, "runs");
+	if (json_array_size(runs)) {
+		row->runs = xcalloc(json_array_size(runs), sizeof(*row->runs));
+		size_t i;
+		json_t *id;
+		json_array_foreach(runs, i, id) if (json_is_string(id)) row->runs[row->n_runs++] =
+			json_string_value(id);
+	} else if (row->run_id) {
+		row->runs = xcalloc(1, sizeof(*row->runs));
+		row->runs[row->n_runs++] = row->run_id;
+	}
+	row->n_ok_runs = (size_t)gi(r, "ok_runs", row->outcome == OUTCOME_OK ? (long long)row->n_runs : 0);
+	row->clock = gs(r, "clock");
+	row->have_stats = record_summary_read(go(r, "stats"), &row->stats) == 0;
+	json_t *lv = go(r, "levels");
+	if (lv) {
+		row->have_levels = 1;
+		row->levels.repeats = (int)gi(lv, "repeats", 0);
+		row->levels.samples_per_repeat = gn(lv, "samples_per_repeat");
+		row->levels.var_between = gn(lv, "var_between");
+		row->levels.var_within = gn(lv, "var_within");
+		row->levels.frac_between = gn(lv, "frac_between");
+	}
+	row->have_cmp = record_comparison_read(go(r, "comparison"), &row->cmp) == 0;
+	row->mde = gn(r, "mde");
+	row->health_note = gs(r, "health_note");
+}
+
+int record_batch_read(json_t *m, struct batch_record *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->t_wall_s = b->t_gpu_s = b->t_usd = NAN;
+	if (!json_is_object(m) || !record_is_batch(m))
+		return error("not a batch record (kind is not 'batch')");
+	b->raw = json_incref(m);
+	b->format = gs(m, "format");
+	if (!b->format || (strcmp(b->format, "evident-batch/1") && strcmp(b->format, RECORD_BATCH_FORMAT)))
+		return error("batch '%s' has format '%s', which this evident cannot read (it reads "
+			     "evident-batch/1 and %s); upgrade evident",
+			     gs(m, "run_id") ? gs(m, "run_id") : "?", b->format ? b->format : "none",
+			     RECORD_BATCH_FORMAT);
+	b->version = !strcmp(b->format, "evident-batch/1") ? 1 : 2;
+	b->run_id = gs(m, "run_id");
+	b->batch_id = gs(m, "batch_id");
+	b->experiment = gs(m, "experiment");
+	b->question = gs(m, "question");
+	b->baseline = gs(m, "baseline");
+	b->backend = gs(m, "backend");
+	b->started_utc = gs(m, "started_utc");
+	record_read_problem(m, &b->problem);
+	record_read_git(go(m, "code"), &b->git);
+	b->machine = go(m, "machine");
+	json_t *rows = json_object_get(m, "variants");
+	if (json_array_size(rows)) {
+		b->rows = xcalloc(json_array_size(rows), sizeof(*b->rows));
+		size_t i;
+		json_t *r;
+		json_array_foreach(rows, i, r) read_row(r, &b->rows[b->n_rows++]);
+	}
+	b->notes = json_object_get(m, "notes");
+	if (!json_is_array(b->notes))
+		b->notes = NULL;
+	b->interrupted = json_is_true(json_object_get(m, "interrupted"));
+	json_t *h = go(m, "holm");
+	b->holm_alpha = gn(h, "alpha");
+	b->holm_threshold = gn(h, "threshold");
+	b->holm_comparisons = gi(h, "comparisons", 0);
+	json_t *plan = go(m, "plan");
+	b->repeats = (int)gi(plan, "repeats", 1);
+	b->order = gs(plan, "order");
+	b->plan_seed = (unsigned long long)gi(plan, "seed", 0);
+	b->gpus = json_object_get(plan, "gpus");
+	json_t *t = go(m, "totals");
+	b->t_variants = gi(t, "variants", 0);
+	b->t_ok = gi(t, "ok", 0);
+	b->t_failed = gi(t, "failed", 0);
+	b->t_wall_s = gn(t, "wall_s");
+	b->t_gpu_s = gn(t, "gpu_s");
+	b->t_usd = gn(t, "usd");
+	b->t_have_usd = !isnan(b->t_usd);
+	b->prev = gs(m, "prev");
+	b->digest = gs(m, "digest");
+	return 0;
+}
+
+void batch_record_release(struct batch_record *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->n_rows; i++) {
+		free(b->rows[i].params);
+		free(b->rows[i].runs);
+	}
+	free(b->rows);
+	json_decref(b->raw);
+	memset(b, 0, sizeof(*b));
+}
+
+const struct batch_row *batch_find_row(const struct batch_record *b, const char *variant)
+{
+	for (size_t i = 0; b && variant && i < b->n_rows; i++)
+		if (b->rows[i].variant && !strcmp(b->rows[i].variant, variant))
+			return &b->rows[i];
+	return NULL;
+}
+
+const char *row_param(const struct batch_row *row, const char *name)
+{
+	for (size_t i = 0; i < row->n_params; i++)
+		if (!strcmp(row->params[i].name, name))
+			return row->params[i].value;
+	return NULL;
+}
+
+static json_t *write_row(const struct batch_row *r)
+{
+	json_t *o = json_object(), *p = json_object(), *runs = json_array();
+	json_object_set_new(o, "variant", jstr(r->variant));
+	json_object_set_new(o, "kernel", jstr(r->kernel));
+	for (size_t i = 0; i < r->n_params; i++)
+		json_object_set_new(p, r->params[i].name, json_string(r->params[i].value));
+	json_object_set_new(o, "params", p);
+	json_object_set_new(o, "expect", jstr(r->expect));
+	json_object_set_new(o, "is_reference", json_boolean(r->is_reference));
+	json_object_set_new(o, "outcome", json_string(outcome_name(r->outcome)));
+	json_object_set_new(o, "reason", jstr(r->reason));
+	json_object_set_new(o, "run_id", jstr(r->run_id));
+	for (size_t i = 0; i < r->n_runs; i++)
+		json_array_append_new(runs, json_string(r->runs[i]));
+	json_object_set_new(o, "runs", runs);
+	json_object_set_new(o, "ok_runs", json_integer((json_int_t)r->n_ok_runs));
+	json_object_set_new(o, "clock", jstr(r->clock));
+	json_object_set_new(o, "median_us", r->have_stats ? jnum(r->stats.median) : json_null());
+	json_object_set_new(o, "stats", r->have_stats ? record_summary_json(&r->stats) : json_null());
+	if (r->have_levels) {
+		json_t *lv = json_object();
+		json_object_set_new(lv, "repeats", json_integer(r->levels.repeats));
+		json_object_set_new(lv, "samples_per_repeat", jnum(r->levels.samples_per_repeat));
+		json_object_set_new(lv, "var_between", jnum(r->levels.var_between));
+		json_object_set_new(lv, "var_within", jnum(r->levels.var_within));
+		json_object_set_new(lv, "frac_between", jnum(r->levels.frac_between));
+		json_object_set_new(o, "levels", lv);
+	} else {
+		json_object_set_new(o, "levels", json_null());
+	}
+	json_object_set_new(o, "comparison", r->have_cmp ? record_comparison_json(&r->cmp) : json_null());
+	json_object_set_new(o, "mde", jnum(r->mde));
+	json_object_set_new(o, "health_note", jstr(r->health_note));
+	return o;
+}
+
+json_t *record_batch_json(const struct batch_record *b)
+{
+	json_t *m = json_object();
+	json_object_set_new(m, "format", json_string(RECORD_BATCH_FORMAT));
+	json_object_set_new(m, "kind", json_string("batch"));
+	json_object_set_new(m, "run_id", jstr(b->run_id));
+	json_object_set_new(m, "batch_id", jstr(b->batch_id));
+	json_object_set_new(m, "experiment", jstr(b->experiment));
+	json_object_set_new(m, "question", jstr(b->question));
+	json_object_set_new(m, "baseline", jstr(b->baseline));
+	json_object_set_new(m, "backend", jstr(b->backend));
+	json_object_set_new(m, "started_utc", jstr(b->started_utc));
+	json_object_set_new(m, "problem", record_write_problem(&b->problem));
+	json_t *code = json_object();
+	json_object_set_new(code, "git", record_write_git(&b->git));
+	json_object_set_new(m, "code", code);
+	json_object_set_new(m, "machine", b->machine ? json_incref(b->machine) : json_null());
+	json_t *plan = json_object();
+	json_object_set_new(plan, "repeats", json_integer(b->repeats));
+	json_object_set_new(plan, "order", jstr(b->order));
+	json_object_set_new(plan, "seed", json_integer((json_int_t)b->plan_seed));
+	json_object_set_new(plan, "gpus", b->gpus ? json_incref(b->gpus) : json_array());
+	json_object_set_new(m, "plan", plan);
+	json_t *rows = json_array();
+	for (size_t i = 0; i < b->n_rows; i++)
+		json_array_append_new(rows, write_row(&b->rows[i]));
+	json_object_set_new(m, "variants", rows);
+	json_object_set_new(m, "notes", b->notes ? json_incref(b->notes) : json_array());
+	json_object_set_new(m, "interrupted", json_boolean(b->interrupted));
+	json_t *h = json_object();
+	json_object_set_new(h, "alpha", jnum(b->holm_alpha));
+	json_object_set_new(h, "threshold", jnum(b->holm_threshold));
+	json_object_set_new(h, "comparisons", json_integer(b->holm_comparisons));
+	json_object_set_new(m, "holm", h);
+	json_t *t = json_object();
+	json_object_set_new(t, "variants", json_integer(b->t_variants));
+	json_object_set_new(t, "ok", json_integer(b->t_ok));
+	json_object_set_new(t, "failed", json_integer(b->t_failed));
+	json_object_set_new(t, "wall_s", jnum(b->t_wall_s));
+	json_object_set_new(t, "gpu_s", jnum(b->t_gpu_s));
+	json_object_set_new(t, "usd", b->t_have_usd ? jnum(b->t_usd) : json_null());
+	json_object_set_new(m, "totals", t);
+	return m;
+}
+
+void batch_row_from_run(const struct run_record *r, struct batch_row *row)
+{
+	memset(row, 0, sizeof(*row));
+	row->mde = NAN;
+	row->variant = r->variant;
+	row->kernel = r->kernel;
+	if (r->n_params) {
+		row->params = xcalloc(r->n_params, sizeof(*row->params));
+		memcpy(row->params, r->params, r->n_params * sizeof(*row->params));
+		row->n_params = r->n_params;
+	}
+	row->outcome = r->outcome;
+	row->outcome_text = r->outcome_text;
+	row->reason = r->reason;
+	row->expect = r->expect;
+	row->is_reference = r->is_reference;
+	row->run_id = r->run_id;
+	row->runs = xcalloc(1, sizeof(*row->runs));
+	row->runs[row->n_runs++] = r->run_id;
+	row->n_ok_runs = r->outcome == OUTCOME_OK;
+	row->clock = r->clock;
+	row->have_stats = r->have_stats;
+	row->stats = r->stats;
+	row->have_cmp = r->have_comparison;
+	row->cmp = r->comparison;
+}
+
+void batch_row_release(struct batch_row *row)
+{
+	if (!row)
+		return;
+	free(row->params);
+	free(row->runs);
+	memset(row, 0, sizeof(*row));
+}

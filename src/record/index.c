@@ -1,0 +1,130 @@
+/*
+ * index.c - the one-line summary of a record that the store keeps in its
+ * index (store.h's attrs), so that ls, paper, audit and export can find
+ * runs, batches, outcomes and costs without opening every manifest.  The
+ * store treats the line as opaque; this module writes and parses it, from
+ * a manifest of any format it reads.
+ */
+#include "record/record.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+char *record_index_attrs(json_t *m)
+{
+	json_t *a = json_object();
+	if (record_is_batch(m)) {
+		struct batch_record b;
+		if (record_batch_read(m, &b) < 0) {
+			batch_record_release(&b);
+			json_decref(a);
+			return NULL;
+		}
+		json_object_set_new(a, "kind", json_string("batch"));
+		json_object_set_new(a, "experiment", jstr(b.experiment));
+		json_object_set_new(a, "batch_id", jstr(b.batch_id));
+		json_object_set_new(a, "started_utc", jstr(b.started_utc));
+		json_object_set_new(a, "commit", jstr(b.git.commit));
+		json_object_set_new(a, "dirty", json_boolean(b.git.dirty));
+		json_object_set_new(a, "variants", json_integer(b.t_variants));
+		json_object_set_new(a, "ok", json_integer(b.t_ok));
+		json_object_set_new(a, "failed", json_integer(b.t_failed));
+		json_object_set_new(a, "wall_s", jnum(b.t_wall_s));
+		json_object_set_new(a, "gpu_s", jnum(b.t_gpu_s));
+		json_object_set_new(a, "usd", b.t_have_usd ? jnum(b.t_usd) : json_null());
+		batch_record_release(&b);
+	} else if (record_is_run(m)) {
+		struct run_record r;
+		if (record_run_read(m, &r) < 0) {
+			run_record_release(&r);
+			json_decref(a);
+			return NULL;
+		}
+		json_object_set_new(a, "kind", json_string("run"));
+		json_object_set_new(a, "experiment", jstr(r.experiment));
+		json_object_set_new(a, "variant", jstr(r.variant));
+		json_object_set_new(a, "repeat", json_integer(r.repeat));
+		json_object_set_new(a, "batch_id", jstr(r.batch_id));
+		json_object_set_new(a, "outcome", jstr(r.outcome_text));
+		json_object_set_new(a, "started_utc", jstr(r.started_utc));
+		json_object_set_new(a, "commit", jstr(r.git.commit));
+		json_object_set_new(a, "dirty", json_boolean(r.git.dirty));
+		json_object_set_new(a, "median_us", r.have_stats ? jnum(r.stats.median) : json_null());
+		json_object_set_new(a, "wall_s", jnum(r.wall_s));
+		json_object_set_new(a, "gpu_s", jnum(r.cost.gpu_s));
+		json_object_set_new(a, "usd", r.cost.have_usd ? jnum(r.cost.usd) : json_null());
+		run_record_release(&r);
+	} else {
+		json_decref(a);
+		return NULL;
+	}
+	char *s = json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+	json_decref(a);
+	return s;
+}
+
+static char *dup_or_null(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? xstrdup(s) : NULL;
+}
+
+static double num_or_nan(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+int record_attrs_parse(const char *attrs, struct record_attrs *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->median_us = a->wall_s = a->gpu_s = a->usd = NAN;
+	json_t *o = attrs ? json_loads(attrs, 0, NULL) : NULL;
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return -1;
+	}
+	const char *kind = json_string_value(json_object_get(o, "kind"));
+	a->is_batch = kind && !strcmp(kind, "batch");
+	a->experiment = dup_or_null(o, "experiment");
+	a->variant = dup_or_null(o, "variant");
+	a->batch_id = dup_or_null(o, "batch_id");
+	a->outcome = dup_or_null(o, "outcome");
+	a->started_utc = dup_or_null(o, "started_utc");
+	a->commit = dup_or_null(o, "commit");
+	a->dirty = json_is_true(json_object_get(o, "dirty"));
+	a->repeat = (int)json_integer_value(json_object_get(o, "repeat"));
+	a->median_us = num_or_nan(o, "median_us");
+	a->wall_s = num_or_nan(o, "wall_s");
+	a->gpu_s = num_or_nan(o, "gpu_s");
+	a->usd = num_or_nan(o, "usd");
+	a->t_variants = json_integer_value(json_object_get(o, "variants"));
+	a->t_ok = json_integer_value(json_object_get(o, "ok"));
+	a->t_failed = json_integer_value(json_object_get(o, "failed"));
+	json_decref(o);
+	return 0;
+}
+
+void record_attrs_release(struct record_attrs *a)
+{
+	if (!a)
+		return;
+	free(a->experiment);
+	free(a->variant);
+	free(a->batch_id);
+	free(a->outcome);
+	free(a->started_utc);
+	free(a->commit);
+	memset(a, 0, sizeof(*a));
+}

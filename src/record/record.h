@@ -1,0 +1,385 @@
+/*
+ * record.h - the run and batch records, evident's product, and their one
+ * owner (redis's rdb.c habit): this module is the only code that spells
+ * the JSON of a record, in both directions.  Everything else - the run
+ * path that writes records, and show, ls, paper, audit and export that
+ * read them - works with the typed structs below and the named readers.
+ *
+ * Formats (README "Reading a record" documents every field):
+ *   evident-run/2    one worker execution: one variant, one repeat (the
+ *                    outcome, every check, every timing sample by each
+ *                    clock, timing health, provenance, cost).  It carries
+ *                    no comparison and no verdict: those need the other
+ *                    variants and repeats, which the batch has.
+ *   evident-batch/2  one `evident run`: per variant the runs of its
+ *                    repeats, the two-level statistics, the comparison
+ *                    with the baseline (Holm-adjusted over the sweep), the
+ *                    verdict, notes and totals.
+ *   evident-run/1, evident-batch/1 (read only): the first landing's
+ *                    records, one run per variant; a /1 run carries a
+ *                    comparison whose p_adjusted is the raw p, which
+ *                    readers never show as adjusted.
+ *
+ * Embedded documents.  A record embeds a few documents verbatim whose
+ * format another module owns, because that module measures them: the
+ * machine (run/provenance.c), the device and its NVML state
+ * (backends/gpu_nvml.c, the CUDA harness's device facts), the build's
+ * resource report and the timing method (the backends).  The record
+ * stores them as opaque json_t; facts the readers need from them are
+ * parsed here once (device name, driver, throttled) or by their owner.
+ *
+ * Ownership.  record_run_read()/record_batch_read() keep a reference to
+ * the manifest; every string in the struct is borrowed from it and lives
+ * until *_release().  Writers borrow everything from the struct they are
+ * given and return a new json_t the caller owns.
+ *
+ * Adding a field: add it to the struct, write it in record_run_json (or
+ * record_batch_json), read it in record_run_read, document it in README;
+ * a reader of an older record leaves it at its zero/NAN default.
+ */
+#ifndef EVIDENT_RECORD_H
+#define EVIDENT_RECORD_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "backends/backend.h"
+#include "base/util.h"
+#include "record/outcome_list.h"
+#include "stats/stats.h"
+
+#define RECORD_RUN_FORMAT "evident-run/2"
+#define RECORD_BATCH_FORMAT "evident-batch/2"
+
+/* ---- outcomes -------------------------------------------------------- */
+
+#define OUTCOME_ENUM_(e, name, meaning) OUTCOME_##e,
+enum outcome { OUTCOME_LIST(OUTCOME_ENUM_) OUTCOME_COUNT, OUTCOME_UNKNOWN = OUTCOME_COUNT };
+#undef OUTCOME_ENUM_
+
+const char *outcome_name(enum outcome o);       /* "ok"; "unknown" for OUTCOME_UNKNOWN */
+const char *outcome_meaning(enum outcome o);
+/* "crashed" -> OUTCOME_CRASHED; 0, or -1 when name is no outcome (o untouched). */
+int outcome_parse(const char *name, enum outcome *o);
+/* The list of names, comma-separated, for messages. */
+const char *outcome_names(void);
+/* Did-you-mean for a misspelled outcome, or NULL. */
+const char *outcome_suggest(const char *name);
+
+/* ---- pieces ----------------------------------------------------------- */
+
+struct rec_git {
+	int is_repo, dirty;
+	const char *commit, *branch, *diff_object, *note;
+	long long n_changed;
+	json_t *untracked;           /* array of paths (borrowed/owned by the record) */
+};
+
+struct rec_source {
+	const char *path, *sha256, *object;
+};
+
+/* One check of an output against its reference (the checker's verdict). */
+struct rec_check {
+	const char *phase;           /* "seed" | "timed" | "shape" (v1: "check" | "recheck") */
+	unsigned long long seed;
+	const char *dist;            /* input distribution, NULL in v1 */
+	long long sample;            /* timed: the sample's index; else -1 */
+	double max_abs_err, rel_l2, ref_scale;
+	long long nan_count, unwritten, mismatches, first_mismatch;
+	int pass;
+};
+
+/* A compute-sanitizer verdict; doc is the embedded document sanitize.c
+ * writes (tool, argv, exit, passed, errors, report_object...). */
+struct rec_sanitize {
+	const char *tool;
+	int passed;                  /* 1, 0, or -1 when the tool could not run */
+	long long errors;
+	const char *report_object;
+	json_t *doc;
+};
+
+/* What a run cost (filled by run/cost.c from data/gpu-prices.yaml). */
+struct rec_cost {
+	double wall_s, gpu_s;
+	int have_price, have_usd;
+	double usd, price_usd_per_h;
+	const char *gpu;             /* the name the price was looked up for */
+	const char *source, *date, *from, *reason;
+};
+
+struct rec_problem {
+	const char *name, *dtype;
+	size_t n_dims;
+	const char *dim_names[8];
+	long long dims[8];
+	double flops, min_bytes;     /* NAN when not recorded */
+	const char *plugin_sha256;   /* the problem plug-in's source hash (v2) */
+};
+
+/* Timing health of one repeat (v2). */
+struct rec_health {
+	int have;
+	long long throttled_samples, excluded_samples;
+	double clock_mhz_min, clock_mhz_max;
+	int trend;                   /* 1: a significant drift over the sample index */
+	double trend_pct;            /* fitted change over the run, percent of the median */
+	int modes;                   /* 1 = unimodal; >= 2 multimodal */
+	const char *note;            /* one line for the summary, or NULL */
+};
+
+/* How much of a variant's variance each level contributes (v2, repeats):
+ * Kalibera and Jones's components, on the scale of the timing statistic. */
+struct rec_levels {
+	int repeats;
+	double samples_per_repeat;   /* mean */
+	double var_between, var_within;
+	double frac_between;         /* var_between / (var_between + var_within) */
+};
+
+/* Escapes seen during timing (v2). */
+struct rec_escapes {
+	long long other_stream, late, host_threads, block_timeouts;
+};
+
+/* ---- a run (one worker execution) ------------------------------------- */
+
+struct run_record {
+	json_t *raw;                 /* the manifest (one reference held) */
+	int version;                 /* 1 or 2 */
+	const char *format, *run_id, *batch_id, *experiment, *question, *variant, *kernel, *backend,
+		*baseline;
+	int is_baseline, is_reference;
+	struct param *params;        /* names/values borrowed; array owned */
+	size_t n_params;
+	enum outcome outcome;
+	const char *outcome_text;    /* as recorded (also for unknown outcomes) */
+	const char *reason, *expect;
+	int expect_met;
+	const char *started_utc, *finished_utc;
+	double wall_s;
+	int repeat, repeats;         /* v2: 0-based repeat of `repeats`; v1: 0 of 1 */
+	int gpu_slot;                /* v2: the pool slot / device index it ran on, -1 unknown */
+	struct rec_problem problem;
+	const char *spec_path, *spec_object;
+
+	/* code */
+	struct rec_git git;
+	struct rec_source *sources;
+	size_t n_sources;
+	const char *build_key, *binary_sha256;
+	json_t *compiler;            /* {argv, version} (borrowed) */
+
+	/* build */
+	const char *build_status, *build_reason, *build_log_object;
+	int build_cached, have_build;
+	double build_seconds;
+	json_t *build_resources;     /* embedded (backend) */
+	long long build_warnings;
+	const char *build_first_warning;
+
+	/* what the kernel said and what made no difference */
+	const char *compiled_params;
+	json_t *not_echoed, *mismatched, *echo_suggestions; /* arrays (borrowed) */
+	json_t *same_binary_as, *no_effect_params;          /* arrays (borrowed) */
+
+	/* worker */
+	const char *worker_exit, *worker_log_object;
+	double worker_seconds;
+	json_t *protocol;            /* v2: {violations: [...]} (borrowed) */
+
+	/* where */
+	json_t *machine, *device, *gpu_state; /* embedded documents (borrowed) */
+	const char *device_name, *driver, *host, *cpu, *gpu_uuid;
+	int throttled;               /* -1 unknown */
+	json_t *slurm;               /* v2: {job_id, array_job_id, array_task_id, node} or NULL */
+	json_t *load;                /* v2: host load and competing processes {before, after} */
+
+	/* correctness */
+	int correctness_pass;
+	double atol, rtol, rel_l2;   /* the tolerance the checker used */
+	struct rec_check *checks;
+	size_t n_checks;
+	const char *extra_shape_status; /* v2: "checked" | "specialised" | "none" */
+	const char *extra_shape_reason;
+	json_t *extra_shape;         /* {KEY: value} (borrowed) */
+	json_t *reference_check;     /* {done, max_abs_diff, rel_l2, against, pass} (borrowed) */
+
+	/* timing */
+	int have_timing;
+	const char *clock;           /* "cupti" | "cuda_events" | "host" ... the clock of samples_object */
+	const char *cache;
+	json_t *timing_method;       /* embedded (backend) */
+	long long n_samples;
+	const char *samples_object;        /* the preferred clock's samples, one per line */
+	const char *event_samples_object;  /* v2: CUDA-event samples when the kernel clock is preferred */
+	const char *host_samples_object;   /* v2: host launch latency of each sample */
+	int have_stats;
+	struct stats_summary stats;  /* within this repeat */
+	unsigned long stats_seed;
+	int stats_resamples;
+	struct rec_health health;
+	struct rec_escapes escapes;
+
+	/* v1 only: the comparison this run once carried (raw p; p_adjusted == p) */
+	int have_comparison;
+	struct stats_comparison comparison;
+	const char *comparison_baseline, *comparison_baseline_run;
+
+	struct rec_sanitize *sanitize;
+	size_t n_sanitize;
+	struct rec_cost cost;
+	const char *prev, *digest;
+};
+
+/* ---- a batch (one `evident run`) -------------------------------------- */
+
+struct batch_row {
+	const char *variant, *kernel;
+	struct param *params;
+	size_t n_params;
+	enum outcome outcome;
+	const char *outcome_text, *reason, *expect;
+	int is_reference;
+	const char *run_id;          /* the row's run (v1), or its first repeat's (v2) */
+	const char **runs;           /* v2: every repeat's run id (array owned) */
+	size_t n_runs;
+	size_t n_ok_runs;
+	const char *clock;           /* clock of the stats */
+	int have_stats;
+	struct stats_summary stats;  /* v2: two-level; v1: one process */
+	int have_levels;
+	struct rec_levels levels;    /* v2: variance by level */
+	int have_cmp;
+	struct stats_comparison cmp; /* p_adjusted is Holm over the batch */
+	double mde;                  /* v2: smallest detectable speedup change, NAN unknown */
+	const char *health_note;     /* v2: timing health summary of its repeats, or NULL */
+};
+
+struct batch_record {
+	json_t *raw;
+	int version;
+	const char *format, *run_id, *batch_id, *experiment, *question, *baseline, *backend;
+	const char *started_utc;
+	struct rec_problem problem;
+	struct rec_git git;
+	json_t *machine;
+	struct batch_row *rows;
+	size_t n_rows;
+	json_t *notes;               /* array of strings (borrowed) */
+	int interrupted;
+	double holm_alpha, holm_threshold;
+	long long holm_comparisons;
+	int repeats;                 /* v2 */
+	const char *order;           /* v2: "interleaved" ... */
+	unsigned long long plan_seed;
+	json_t *gpus;                /* v2: the GPUs used, [{index, uuid, name}] */
+	long long t_variants, t_ok, t_failed;
+	double t_wall_s, t_gpu_s, t_usd;
+	int t_have_usd;
+	const char *prev, *digest;
+};
+
+/* ---- reading -------------------------------------------------------- */
+
+/*
+ * Is manifest m a batch?  A run?  (By its "kind"; v1 and v2.)
+ */
+int record_is_batch(json_t *m);
+int record_is_run(json_t *m);
+
+/*
+ * Read a variant run manifest (v1 or v2) into r.  Takes a reference on m.
+ * Returns 0, or -1 after error() when m is no run record or a field has
+ * the wrong type.  Release with run_record_release even on failure.
+ */
+int record_run_read(json_t *m, struct run_record *r);
+void run_record_release(struct run_record *r);
+int record_batch_read(json_t *m, struct batch_record *b);
+void batch_record_release(struct batch_record *b);
+
+/* The row of variant in b, or NULL. */
+const struct batch_row *batch_find_row(const struct batch_record *b, const char *variant);
+/* A row made from a lone run (a v1 run, or a run whose batch is missing):
+ * borrows from r, which must outlive it; release with batch_row_release. */
+void batch_row_from_run(const struct run_record *r, struct batch_row *row);
+void batch_row_release(struct batch_row *row);
+/* Value of parameter name in a row / run, or NULL. */
+const char *row_param(const struct batch_row *row, const char *name);
+const char *run_param(const struct run_record *r, const char *name);
+/* "CPU: <model>" on the host backend, the GPU's name otherwise (malloc'd). */
+char *run_device_label(const struct run_record *r);
+
+/* ---- writing -------------------------------------------------------- */
+
+/*
+ * The manifest of r (format RECORD_RUN_FORMAT), without "prev"/"digest"
+ * (the store adds them).  New reference.  Objects the record refers to
+ * (samples, logs, sources) must already be in the store.
+ */
+json_t *record_run_json(const struct run_record *r);
+json_t *record_batch_json(const struct batch_record *b);
+
+/* Embedded statistics as stored ({"n", "median", ..., "median_ci"}; a
+ * comparison {"mann_whitney", "cliffs_delta", "speedup", "verdict", ...}):
+ * also `evident stats --json`'s format.  New references. */
+json_t *record_summary_json(const struct stats_summary *s);
+json_t *record_comparison_json(const struct stats_comparison *c);
+int record_summary_read(json_t *j, struct stats_summary *s);
+int record_comparison_read(json_t *j, struct stats_comparison *c);
+
+/* ---- the index (store.h's attrs) ---------------------------------------- */
+
+/*
+ * The one-line summary of a manifest the store keeps in its index, so
+ * that ls, paper, audit and export find runs without opening manifests:
+ * kind, experiment, variant, batch id, outcome, started, median, cost.
+ * Returns a malloc'd line, or NULL for a manifest that is no record.
+ */
+char *record_index_attrs(json_t *manifest);
+
+struct record_attrs {
+	int is_batch;
+	char *experiment, *variant, *batch_id, *outcome, *started_utc, *commit;
+	int dirty, repeat;
+	double median_us, wall_s, gpu_s, usd;   /* NAN when absent */
+	long long t_variants, t_ok, t_failed;   /* batches */
+};
+/* Parse attrs (from record_index_attrs) into a; 0 or -1.  Release frees strings. */
+int record_attrs_parse(const char *attrs, struct record_attrs *a);
+void record_attrs_release(struct record_attrs *a);
+
+/* ---- statistics, by name: the one table --------------------------------- */
+
+/*
+ * Every statistic a paper block, a claim, an export column or `show` can
+ * name, with its meaning and unit family.  record_stat answers it for a
+ * variant from its batch row (and its runs where only a run has it): the
+ * same number everywhere.  p is Holm-adjusted over the batch (p_raw the
+ * test's own); speedup and its CI are the batch's (two-level with repeats).
+ */
+enum stat_kind { STAT_TIME, STAT_RATIO, STAT_P, STAT_FLOPS, STAT_BW, STAT_USD, STAT_PLAIN };
+struct stat_def {
+	const char *name;            /* "median_us" */
+	enum stat_kind kind;
+	const char *meaning;
+};
+extern const struct stat_def record_stats[];
+extern const size_t record_n_stats;
+const struct stat_def *record_stat_def(const char *name);
+/* "median_us, mean_us, ..." for messages. */
+const char *record_stat_names(void);
+
+/*
+ * Value of stat for row (of batch b; b may be NULL for a run that belongs
+ * to no batch) with runs[0..n_runs) its repeats' run records (may be 0).
+ * Sets *v and, where the statistic has a recorded CI, ci[] and *have_ci.
+ * Returns 0, or -1 with a lowercase reason in why (not recorded, failed
+ * variant, the baseline has no comparison, unknown name).
+ */
+int record_stat(const struct batch_record *b, const struct batch_row *row,
+		const struct run_record *const *runs, size_t n_runs, const char *stat, double *v,
+		double ci[2], int *have_ci, struct strbuf *why);
+
+#endif /* EVIDENT_RECORD_H */

@@ -1,0 +1,691 @@
+/*
+ * run.c - the variant run record (evident-run/2; evident-run/1 read only),
+ * both directions.  Contract and ownership in record.h; every key is
+ * documented in README "Reading a record".
+ *
+ * The writer emits keys in one fixed order of sections (identity, outcome,
+ * problem, code, build, kernel, worker, where, correctness, timing,
+ * sanitizers, cost); the store canonicalises (sorted keys) when it
+ * commits, so the order here is for the reader of this file, not the disk.
+ * The reader is lenient where it can be (a missing field stays at its
+ * zero/NAN default, so older records read) and strict where a wrong type
+ * would mislead (kind and format).
+ */
+#include "record/record.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- small readers ------------------------------------------------------- */
+
+static const char *gs(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+static double gn(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static long long gi(json_t *o, const char *k, long long def)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_integer(v) ? (long long)json_integer_value(v) : def;
+}
+
+static int gb(json_t *o, const char *k)
+{
+	return json_is_true(json_object_get(o, k));
+}
+
+/* An array member, or NULL. */
+static json_t *ga(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_array(v) ? v : NULL;
+}
+
+static json_t *go(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_object(v) ? v : NULL;
+}
+
+/* ---- small writers -------------------------------------------------------- */
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *jref(json_t *v)
+{
+	return v ? json_incref(v) : json_null();
+}
+
+/* ---- shared pieces --------------------------------------------------------- */
+
+int record_is_batch(json_t *m)
+{
+	const char *k = gs(m, "kind");
+	return k && !strcmp(k, "batch");
+}
+
+int record_is_run(json_t *m)
+{
+	const char *k = gs(m, "kind");
+	return k && !strcmp(k, "variant");
+}
+
+/* params {NAME: "value"} -> array of struct param borrowing the strings */
+static struct param *read_params(json_t *o, size_t *n)
+{
+	*n = 0;
+	if (!json_is_object(o) || !json_object_size(o))
+		return NULL;
+	struct param *p = xcalloc(json_object_size(o), sizeof(*p));
+	const char *k;
+	json_t *v;
+	json_object_foreach(o, k, v)
+	{
+		if (!json_is_string(v))
+			continue;
+		p[*n].name = (char *)k;
+		p[*n].value = (char *)json_string_value(v);
+		(*n)++;
+	}
+	return p;
+}
+
+static json_t *write_params(const struct param *p, size_t n)
+{
+	json_t *o = json_object();
+	for (size_t i = 0; i < n; i++)
+		json_object_set_new(o, p[i].name, json_string(p[i].value));
+	return o;
+}
+
+void record_read_problem(json_t *m, struct rec_problem *p);
+void record_read_problem(json_t *m, struct rec_problem *p)
+{
+	json_t *pr = go(m, "problem");
+	memset(p, 0, sizeof(*p));
+	p->flops = p->min_bytes = NAN;
+	if (!pr)
+		return;
+	p->name = gs(pr, "name");
+	p->dtype = gs(pr, "dtype");
+	p->flops = gn(pr, "flops");
+	p->min_bytes = gn(pr, "min_bytes");
+	p->plugin_sha256 = gs(pr, "plugin_sha256");
+	json_t *shape = go(pr, "shape");
+	/* v1 wrote B, H, S, D in that order of meaning but the store sorts
+	 * keys; keep the problem's own order where v2 records it (dims). */
+	json_t *order = ga(pr, "dims");
+	if (order) {
+		size_t i;
+		json_t *k;
+		json_array_foreach(order, i, k)
+		{
+			if (p->n_dims == ARRAY_SIZE(p->dims) || !json_is_string(k))
+				break;
+			p->dim_names[p->n_dims] = json_string_value(k);
+			p->dims[p->n_dims++] = gi(shape, json_string_value(k), 0);
+		}
+	} else if (shape) {
+		static const char *const attn[] = { "B", "H", "S", "D" };
+		for (size_t i = 0; i < 4; i++)
+			if (json_is_integer(json_object_get(shape, attn[i]))) {
+				p->dim_names[p->n_dims] = attn[i];
+				p->dims[p->n_dims++] = gi(shape, attn[i], 0);
+			}
+	}
+}
+
+json_t *record_write_problem(const struct rec_problem *p);
+json_t *record_write_problem(const struct rec_problem *p)
+{
+	json_t *shape = json_object(), *dims = json_array();
+	for (size_t i = 0; i < p->n_dims; i++) {
+		json_object_set_new(shape, p->dim_names[i], json_integer(p->dims[i]));
+		json_array_append_new(dims, json_string(p->dim_names[i]));
+	}
+	json_t *o = json_object();
+	json_object_set_new(o, "name", jstr(p->name));
+	json_object_set_new(o, "dims", dims);
+	json_object_set_new(o, "shape", shape);
+	json_object_set_new(o, "dtype", jstr(p->dtype));
+	json_object_set_new(o, "flops", jnum(p->flops));
+	json_object_set_new(o, "min_bytes", jnum(p->min_bytes));
+	json_object_set_new(o, "plugin_sha256", jstr(p->plugin_sha256));
+	return o;
+}
+
+void record_read_git(json_t *code, struct rec_git *g);
+void record_read_git(json_t *code, struct rec_git *g)
+{
+	json_t *git = go(code, "git");
+	memset(g, 0, sizeof(*g));
+	if (!git)
+		return;
+	g->is_repo = gb(git, "is_repo");
+	g->dirty = gb(git, "dirty");
+	g->commit = gs(git, "commit");
+	g->branch = gs(git, "branch");
+	g->diff_object = gs(git, "diff_object");
+	g->note = gs(git, "note");
+	g->n_changed = gi(git, "n_changed", 0);
+	g->untracked = ga(git, "untracked");
+}
+
+json_t *record_write_git(const struct rec_git *g);
+json_t *record_write_git(const struct rec_git *g)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "is_repo", json_boolean(g->is_repo));
+	json_object_set_new(o, "commit", jstr(g->commit));
+	json_object_set_new(o, "branch", jstr(g->branch));
+	json_object_set_new(o, "dirty", json_boolean(g->dirty));
+	json_object_set_new(o, "n_changed", json_integer(g->n_changed));
+	json_object_set_new(o, "untracked", g->untracked ? json_incref(g->untracked) : json_array());
+	json_object_set_new(o, "note", jstr(g->note));
+	json_object_set_new(o, "diff_object", jstr(g->diff_object));
+	return o;
+}
+
+static void read_check(json_t *s, const char *phase, struct rec_check *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->phase = gs(s, "phase");
+	if (!c->phase || !strcmp(c->phase, "check"))
+		c->phase = phase;
+	c->seed = (unsigned long long)gi(s, "seed", 0);
+	c->dist = gs(s, "dist");
+	c->sample = gi(s, "sample", -1);
+	c->max_abs_err = gn(s, "max_abs_err");
+	c->rel_l2 = gn(s, "rel_l2");
+	c->ref_scale = gn(s, "ref_scale");
+	c->nan_count = gi(s, "nan_count", 0);
+	c->unwritten = gi(s, "unwritten", 0);
+	c->mismatches = gi(s, "mismatches", 0);
+	c->first_mismatch = gi(s, "first_mismatch", -1);
+	c->pass = gb(s, "pass");
+}
+
+static json_t *write_check(const struct rec_check *c)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "phase", jstr(c->phase));
+	json_object_set_new(o, "seed", json_integer((json_int_t)c->seed));
+	json_object_set_new(o, "dist", jstr(c->dist));
+	json_object_set_new(o, "sample", c->sample >= 0 ? json_integer(c->sample) : json_null());
+	json_object_set_new(o, "max_abs_err", jnum(c->max_abs_err));
+	json_object_set_new(o, "rel_l2", jnum(c->rel_l2));
+	json_object_set_new(o, "ref_scale", jnum(c->ref_scale));
+	json_object_set_new(o, "nan_count", json_integer(c->nan_count));
+	json_object_set_new(o, "unwritten", json_integer(c->unwritten));
+	json_object_set_new(o, "mismatches", json_integer(c->mismatches));
+	json_object_set_new(o, "first_mismatch", json_integer(c->first_mismatch));
+	json_object_set_new(o, "pass", json_boolean(c->pass));
+	return o;
+}
+
+void record_read_cost(json_t *o, struct rec_cost *c);
+void record_read_cost(json_t *o, struct rec_cost *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->usd = c->price_usd_per_h = c->wall_s = c->gpu_s = NAN;
+	if (!json_is_object(o))
+		return;
+	c->wall_s = gn(o, "wall_s");
+	c->gpu_s = gn(o, "gpu_s");
+	c->price_usd_per_h = gn(o, "price_usd_per_h");
+	c->have_price = !isnan(c->price_usd_per_h);
+	c->usd = gn(o, "usd");
+	c->have_usd = !isnan(c->usd);
+	c->gpu = gs(o, "gpu");
+	c->source = gs(o, "source");
+	c->date = gs(o, "date");
+	c->from = gs(o, "from");
+	c->reason = gs(o, "reason");
+}
+
+json_t *record_write_cost(const struct rec_cost *c);
+json_t *record_write_cost(const struct rec_cost *c)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "gpu", jstr(c->gpu));
+	json_object_set_new(o, "price_usd_per_h", c->have_price ? jnum(c->price_usd_per_h) : json_null());
+	json_object_set_new(o, "source", jstr(c->source));
+	if (c->date)
+		json_object_set_new(o, "date", json_string(c->date));
+	if (c->from)
+		json_object_set_new(o, "from", json_string(c->from));
+	if (c->reason)
+		json_object_set_new(o, "reason", json_string(c->reason));
+	json_object_set_new(o, "wall_s", jnum(c->wall_s));
+	json_object_set_new(o, "gpu_s", jnum(c->gpu_s));
+	json_object_set_new(o, "usd", c->have_usd ? jnum(c->usd) : json_null());
+	return o;
+}
+
+/* ---- reading a run ---------------------------------------------------------- */
+
+static void read_device(json_t *m, struct run_record *r)
+{
+	r->machine = go(m, "machine");
+	r->device = go(m, "device");
+	r->gpu_state = go(m, "gpu_state");
+	json_t *mg = go(r->machine, "gpu");
+	r->device_name = gs(r->device, "name");
+	if (!r->device_name)
+		r->device_name = gs(mg, "name");
+	r->driver = gs(mg, "driver_version");
+	if (!r->driver)
+		r->driver = gs(r->device, "driver_version");
+	r->gpu_uuid = gs(r->device, "uuid");
+	r->host = gs(r->machine, "host");
+	r->cpu = gs(r->machine, "cpu");
+	json_t *t = json_object_get(r->gpu_state, "throttled");
+	r->throttled = json_is_boolean(t) ? json_is_true(t) : -1;
+}
+
+static void read_correctness(json_t *m, struct run_record *r)
+{
+	json_t *c = go(m, "correctness");
+	r->atol = r->rtol = r->rel_l2 = NAN;
+	if (!c)
+		return;
+	r->correctness_pass = gb(c, "pass");
+	json_t *tol = go(c, "tolerance");
+	json_t *from = tol ? tol : c; /* v1: atol/rtol at the top */
+	r->atol = gn(from, "atol");
+	r->rtol = gn(from, "rtol");
+	r->rel_l2 = gn(from, "rel_l2");
+	json_t *checks = ga(c, "checks"), *results = ga(c, "results"), *recheck = ga(c, "recheck");
+	size_t n = json_array_size(checks) + json_array_size(results) + json_array_size(recheck);
+	r->checks = n ? xcalloc(n, sizeof(*r->checks)) : NULL;
+	size_t i;
+	json_t *s;
+	json_array_foreach(checks, i, s) read_check(s, "seed", &r->checks[r->n_checks++]);
+	json_array_foreach(results, i, s) read_check(s, "seed", &r->checks[r->n_checks++]);
+	json_array_foreach(recheck, i, s) read_check(s, "recheck", &r->checks[r->n_checks++]);
+	json_t *xs = go(c, "extra_shape");
+	r->extra_shape_status = gs(xs, "status");
+	r->extra_shape_reason = gs(xs, "reason");
+	r->extra_shape = go(xs, "shape");
+	r->reference_check = go(c, "reference_check");
+}
+
+static void read_timing(json_t *m, struct run_record *r)
+{
+	json_t *t = go(m, "timing");
+	if (!t)
+		return;
+	r->have_timing = 1;
+	r->timing_method = go(t, "method");
+	r->clock = gs(t, "clock");
+	if (!r->clock)
+		r->clock = gs(r->timing_method, "clock");
+	r->cache = gs(t, "cache");
+	if (!r->cache)
+		r->cache = gs(r->timing_method, "cache");
+	r->n_samples = gi(t, "n", 0);
+	r->samples_object = gs(t, "samples_object");
+	r->event_samples_object = gs(t, "event_samples_object");
+	r->host_samples_object = gs(t, "host_samples_object");
+	r->have_stats = record_summary_read(go(t, "stats"), &r->stats) == 0;
+	r->stats_seed = (unsigned long)gi(t, "stats_seed", 1);
+	r->stats_resamples = (int)gi(t, "resamples", 0);
+	json_t *h = go(t, "health");
+	if (h) {
+		r->health.have = 1;
+		r->health.throttled_samples = gi(h, "throttled_samples", 0);
+		r->health.excluded_samples = gi(h, "excluded_samples", 0);
+		r->health.clock_mhz_min = gn(h, "clock_mhz_min");
+		r->health.clock_mhz_max = gn(h, "clock_mhz_max");
+		r->health.trend = gb(h, "trend");
+		r->health.trend_pct = gn(h, "trend_pct");
+		r->health.modes = (int)gi(h, "modes", 1);
+		r->health.note = gs(h, "note");
+	}
+	json_t *e = go(t, "escapes");
+	if (e) {
+		r->escapes.other_stream = gi(e, "other_stream", 0);
+		r->escapes.late = gi(e, "late", 0);
+		r->escapes.host_threads = gi(e, "host_threads", 0);
+		r->escapes.block_timeouts = gi(e, "block_timeouts", 0);
+	}
+}
+
+int record_run_read(json_t *m, struct run_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->wall_s = NAN;
+	r->gpu_slot = -1;
+	if (!json_is_object(m) || !record_is_run(m))
+		return error("not a variant run record (kind is not 'variant')");
+	r->raw = json_incref(m);
+	r->format = gs(m, "format");
+	if (!r->format || (strcmp(r->format, "evident-run/1") && strcmp(r->format, RECORD_RUN_FORMAT)))
+		return error("run '%s' has format '%s', which this evident cannot read (it reads "
+			     "evident-run/1 and %s); upgrade evident",
+			     gs(m, "run_id") ? gs(m, "run_id") : "?", r->format ? r->format : "none",
+			     RECORD_RUN_FORMAT);
+	r->version = !strcmp(r->format, "evident-run/1") ? 1 : 2;
+	r->run_id = gs(m, "run_id");
+	r->batch_id = gs(m, "batch_id");
+	r->experiment = gs(m, "experiment");
+	r->question = gs(m, "question");
+	r->variant = gs(m, "variant");
+	r->kernel = gs(m, "kernel");
+	r->backend = gs(m, "backend");
+	r->baseline = gs(m, "baseline");
+	r->is_baseline = gb(m, "is_baseline");
+	r->is_reference = gb(m, "is_reference");
+	r->params = read_params(json_object_get(m, "params"), &r->n_params);
+	r->outcome_text = gs(m, "outcome");
+	if (!r->outcome_text || outcome_parse(r->outcome_text, &r->outcome) < 0)
+		r->outcome = OUTCOME_UNKNOWN;
+	r->reason = gs(m, "reason");
+	r->expect = gs(m, "expect");
+	r->expect_met = gb(m, "expect_met");
+	r->started_utc = gs(m, "started_utc");
+	r->finished_utc = gs(m, "finished_utc");
+	r->wall_s = gn(m, "wall_s");
+	r->repeat = (int)gi(m, "repeat", 0);
+	r->repeats = (int)gi(m, "repeats", 1);
+	r->gpu_slot = (int)gi(m, "gpu_slot", -1);
+	record_read_problem(m, &r->problem);
+	json_t *spec = go(m, "spec");
+	r->spec_path = gs(spec, "path");
+	r->spec_object = gs(spec, "object");
+
+	json_t *code = go(m, "code");
+	record_read_git(code, &r->git);
+	json_t *src = ga(code, "sources");
+	if (json_array_size(src)) {
+		r->sources = xcalloc(json_array_size(src), sizeof(*r->sources));
+		size_t i;
+		json_t *s;
+		json_array_foreach(src, i, s)
+		{
+			r->sources[r->n_sources].path = gs(s, "path");
+			r->sources[r->n_sources].sha256 = gs(s, "sha256");
+			r->sources[r->n_sources].object = gs(s, "object");
+			r->n_sources++;
+		}
+	}
+	r->build_key = gs(code, "build_key");
+	r->binary_sha256 = gs(code, "binary_sha256");
+	r->compiler = go(code, "compiler");
+
+	json_t *b = go(m, "build");
+	if (b) {
+		r->have_build = 1;
+		r->build_status = gs(b, "status");
+		r->build_reason = gs(b, "reason");
+		r->build_log_object = gs(b, "log_object");
+		r->build_cached = gb(b, "cached");
+		r->build_seconds = gn(b, "seconds");
+		r->build_resources = go(b, "resources");
+		json_t *w = go(b, "warnings");
+		r->build_warnings = gi(w, "count", 0);
+		r->build_first_warning = gs(w, "first");
+	}
+	json_t *echo = go(m, "kernel_echo");
+	r->compiled_params = gs(echo, "compiled_params");
+	r->not_echoed = ga(echo, "not_echoed");
+	r->mismatched = ga(echo, "mismatched");
+	r->echo_suggestions = ga(echo, "suggestions");
+	r->same_binary_as = ga(m, "same_binary_as");
+	r->no_effect_params = ga(m, "no_effect_params");
+
+	json_t *w = go(m, "worker");
+	r->worker_exit = gs(w, "exit");
+	r->worker_log_object = gs(w, "log_object");
+	r->worker_seconds = gn(w, "seconds");
+	r->protocol = go(w, "protocol");
+
+	read_device(m, r);
+	r->slurm = go(m, "slurm");
+	r->load = go(m, "load");
+	read_correctness(m, r);
+	read_timing(m, r);
+
+	json_t *cmp = go(m, "comparison");
+	if (cmp && r->version == 1) {
+		r->have_comparison = record_comparison_read(cmp, &r->comparison) == 0;
+		r->comparison_baseline = gs(cmp, "baseline");
+		r->comparison_baseline_run = gs(cmp, "baseline_run");
+	}
+	json_t *san = ga(m, "sanitize");
+	if (json_array_size(san)) {
+		r->sanitize = xcalloc(json_array_size(san), sizeof(*r->sanitize));
+		size_t i;
+		json_t *s;
+		json_array_foreach(san, i, s)
+		{
+			struct rec_sanitize *z = &r->sanitize[r->n_sanitize++];
+			z->doc = s;
+			z->tool = gs(s, "tool");
+			z->passed = json_is_boolean(json_object_get(s, "passed")) ? gb(s, "passed") : -1;
+			z->errors = gi(s, "errors", 0);
+			z->report_object = gs(s, "report_object");
+		}
+	}
+	record_read_cost(json_object_get(m, "cost"), &r->cost);
+	r->prev = gs(m, "prev");
+	r->digest = gs(m, "digest");
+	return 0;
+}
+
+void run_record_release(struct run_record *r)
+{
+	if (!r)
+		return;
+	free(r->params);
+	free(r->sources);
+	free(r->checks);
+	free(r->sanitize);
+	json_decref(r->raw);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *run_param(const struct run_record *r, const char *name)
+{
+	for (size_t i = 0; i < r->n_params; i++)
+		if (!strcmp(r->params[i].name, name))
+			return r->params[i].value;
+	return NULL;
+}
+
+char *run_device_label(const struct run_record *r)
+{
+	if (r->device_name)
+		return xstrdup(r->device_name);
+	if (r->backend && !strcmp(r->backend, "host"))
+		return xstrfmt("CPU: %s", r->cpu ? r->cpu : "unknown");
+	return xstrdup("unknown device");
+}
+
+/* ---- writing a run -------------------------------------------------------- */
+
+static json_t *write_correctness(const struct run_record *r)
+{
+	json_t *c = json_object(), *tol = json_object(), *checks = json_array();
+	json_object_set_new(tol, "atol", jnum(r->atol));
+	json_object_set_new(tol, "rtol", jnum(r->rtol));
+	json_object_set_new(tol, "rel_l2", jnum(r->rel_l2));
+	json_object_set_new(c, "tolerance", tol);
+	for (size_t i = 0; i < r->n_checks; i++)
+		json_array_append_new(checks, write_check(&r->checks[i]));
+	json_object_set_new(c, "checks", checks);
+	json_t *xs = json_object();
+	json_object_set_new(xs, "status", jstr(r->extra_shape_status));
+	json_object_set_new(xs, "reason", jstr(r->extra_shape_reason));
+	json_object_set_new(xs, "shape", jref(r->extra_shape));
+	json_object_set_new(c, "extra_shape", xs);
+	json_object_set_new(c, "reference_check", jref(r->reference_check));
+	json_object_set_new(c, "pass", json_boolean(r->correctness_pass));
+	return c;
+}
+
+static json_t *write_timing(const struct run_record *r)
+{
+	if (!r->have_timing)
+		return json_null();
+	json_t *t = json_object();
+	json_object_set_new(t, "clock", jstr(r->clock));
+	json_object_set_new(t, "cache", jstr(r->cache));
+	json_object_set_new(t, "method", jref(r->timing_method));
+	json_object_set_new(t, "unit", json_string("us"));
+	json_object_set_new(t, "n", json_integer(r->n_samples));
+	json_object_set_new(t, "samples_object", jstr(r->samples_object));
+	json_object_set_new(t, "event_samples_object", jstr(r->event_samples_object));
+	json_object_set_new(t, "host_samples_object", jstr(r->host_samples_object));
+	json_object_set_new(t, "stats", r->have_stats ? record_summary_json(&r->stats) : json_null());
+	json_object_set_new(t, "stats_seed", json_integer((json_int_t)r->stats_seed));
+	json_object_set_new(t, "resamples", json_integer(r->stats_resamples));
+	if (r->health.have) {
+		const struct rec_health *h = &r->health;
+		json_t *o = json_object();
+		json_object_set_new(o, "throttled_samples", json_integer(h->throttled_samples));
+		json_object_set_new(o, "excluded_samples", json_integer(h->excluded_samples));
+		json_object_set_new(o, "clock_mhz_min", jnum(h->clock_mhz_min));
+		json_object_set_new(o, "clock_mhz_max", jnum(h->clock_mhz_max));
+		json_object_set_new(o, "trend", json_boolean(h->trend));
+		json_object_set_new(o, "trend_pct", jnum(h->trend_pct));
+		json_object_set_new(o, "modes", json_integer(h->modes));
+		json_object_set_new(o, "note", jstr(h->note));
+		json_object_set_new(t, "health", o);
+	} else {
+		json_object_set_new(t, "health", json_null());
+	}
+	json_t *e = json_object();
+	json_object_set_new(e, "other_stream", json_integer(r->escapes.other_stream));
+	json_object_set_new(e, "late", json_integer(r->escapes.late));
+	json_object_set_new(e, "host_threads", json_integer(r->escapes.host_threads));
+	json_object_set_new(e, "block_timeouts", json_integer(r->escapes.block_timeouts));
+	json_object_set_new(t, "escapes", e);
+	return t;
+}
+
+json_t *record_run_json(const struct run_record *r)
+{
+	json_t *m = json_object();
+	/* identity */
+	json_object_set_new(m, "format", json_string(RECORD_RUN_FORMAT));
+	json_object_set_new(m, "kind", json_string("variant"));
+	json_object_set_new(m, "run_id", jstr(r->run_id));
+	json_object_set_new(m, "batch_id", jstr(r->batch_id));
+	json_object_set_new(m, "experiment", jstr(r->experiment));
+	json_object_set_new(m, "question", jstr(r->question));
+	json_object_set_new(m, "baseline", jstr(r->baseline));
+	json_object_set_new(m, "variant", jstr(r->variant));
+	json_object_set_new(m, "repeat", json_integer(r->repeat));
+	json_object_set_new(m, "repeats", json_integer(r->repeats));
+	json_object_set_new(m, "gpu_slot", r->gpu_slot >= 0 ? json_integer(r->gpu_slot) : json_null());
+	json_object_set_new(m, "is_baseline", json_boolean(r->is_baseline));
+	json_object_set_new(m, "is_reference", json_boolean(r->is_reference));
+	json_object_set_new(m, "kernel", jstr(r->kernel));
+	json_object_set_new(m, "params", write_params(r->params, r->n_params));
+	json_object_set_new(m, "expect", jstr(r->expect));
+	json_object_set_new(m, "expect_met", r->expect ? json_boolean(r->expect_met) : json_null());
+	/* outcome */
+	json_object_set_new(m, "outcome", json_string(outcome_name(r->outcome)));
+	json_object_set_new(m, "reason", jstr(r->reason));
+	json_object_set_new(m, "started_utc", jstr(r->started_utc));
+	json_object_set_new(m, "finished_utc", jstr(r->finished_utc));
+	json_object_set_new(m, "wall_s", jnum(r->wall_s));
+	/* problem, spec */
+	json_object_set_new(m, "backend", jstr(r->backend));
+	json_object_set_new(m, "problem", record_write_problem(&r->problem));
+	json_t *spec = json_object();
+	json_object_set_new(spec, "path", jstr(r->spec_path));
+	json_object_set_new(spec, "object", jstr(r->spec_object));
+	json_object_set_new(m, "spec", spec);
+	/* code */
+	json_t *code = json_object(), *src = json_array();
+	json_object_set_new(code, "git", record_write_git(&r->git));
+	for (size_t i = 0; i < r->n_sources; i++) {
+		json_t *s = json_object();
+		json_object_set_new(s, "path", jstr(r->sources[i].path));
+		json_object_set_new(s, "sha256", jstr(r->sources[i].sha256));
+		json_object_set_new(s, "object", jstr(r->sources[i].object));
+		json_array_append_new(src, s);
+	}
+	json_object_set_new(code, "sources", src);
+	json_object_set_new(code, "build_key", jstr(r->build_key));
+	json_object_set_new(code, "binary_sha256", jstr(r->binary_sha256));
+	json_object_set_new(code, "compiler", jref(r->compiler));
+	json_object_set_new(m, "code", code);
+	/* build */
+	if (r->have_build) {
+		json_t *b = json_object(), *w = json_object();
+		json_object_set_new(b, "status", jstr(r->build_status));
+		json_object_set_new(b, "cached", json_boolean(r->build_cached));
+		json_object_set_new(b, "seconds", jnum(r->build_seconds));
+		json_object_set_new(b, "reason", jstr(r->build_reason));
+		json_object_set_new(b, "resources", jref(r->build_resources));
+		json_object_set_new(b, "log_object", jstr(r->build_log_object));
+		json_object_set_new(w, "count", json_integer(r->build_warnings));
+		json_object_set_new(w, "first", jstr(r->build_first_warning));
+		json_object_set_new(b, "warnings", w);
+		json_object_set_new(m, "build", b);
+	} else {
+		json_object_set_new(m, "build", json_null());
+	}
+	/* what the kernel echoed */
+	json_t *echo = json_object();
+	json_object_set_new(echo, "compiled_params", jstr(r->compiled_params));
+	json_object_set_new(echo, "not_echoed", r->not_echoed ? json_incref(r->not_echoed) : json_array());
+	json_object_set_new(echo, "mismatched", r->mismatched ? json_incref(r->mismatched) : json_array());
+	json_object_set_new(echo, "suggestions",
+			    r->echo_suggestions ? json_incref(r->echo_suggestions) : json_array());
+	json_object_set_new(m, "kernel_echo", echo);
+	json_object_set_new(m, "same_binary_as", r->same_binary_as ? json_incref(r->same_binary_as) : json_array());
+	json_object_set_new(m, "no_effect_params",
+			    r->no_effect_params ? json_incref(r->no_effect_params) : json_array());
+	/* worker */
+	json_t *w = json_object();
+	json_object_set_new(w, "exit", jstr(r->worker_exit));
+	json_object_set_new(w, "seconds", jnum(r->worker_seconds));
+	json_object_set_new(w, "log_object", jstr(r->worker_log_object));
+	json_object_set_new(w, "protocol", jref(r->protocol));
+	json_object_set_new(m, "worker", w);
+	/* where */
+	json_object_set_new(m, "machine", jref(r->machine));
+	json_object_set_new(m, "device", jref(r->device));
+	json_t *gs_ = json_object();
+	json_object_set_new(gs_, "before", jref(json_object_get(r->gpu_state, "before")));
+	json_object_set_new(gs_, "after", jref(json_object_get(r->gpu_state, "after")));
+	json_object_set_new(gs_, "throttled", r->throttled < 0 ? json_null() : json_boolean(r->throttled));
+	json_object_set_new(m, "gpu_state", gs_);
+	json_object_set_new(m, "slurm", jref(r->slurm));
+	json_object_set_new(m, "load", jref(r->load));
+	/* evidence */
+	json_object_set_new(m, "correctness", write_correctness(r));
+	json_object_set_new(m, "timing", write_timing(r));
+	json_t *san = json_array();
+	for (size_t i = 0; i < r->n_sanitize; i++) {
+		const struct rec_sanitize *z = &r->sanitize[i];
+		json_t *s = z->doc ? json_deep_copy(z->doc) : json_object();
+		json_object_set_new(s, "tool", jstr(z->tool));
+		json_object_set_new(s, "passed", z->passed < 0 ? json_null() : json_boolean(z->passed));
+		json_object_set_new(s, "errors", z->passed < 0 ? json_null() : json_integer(z->errors));
+		json_object_set_new(s, "report_object", jstr(z->report_object));
+		json_array_append_new(san, s);
+	}
+	json_object_set_new(m, "sanitize", san);
+	json_object_set_new(m, "cost", record_write_cost(&r->cost));
+	return m;
+}
