@@ -36,8 +36,8 @@
  *   - Versioning as the kernel ABI: a layout change bumps
  *     EVIDENT_PROBLEM_ABI_VERSION; additions go at the end (struct_size).
  */
-#ifndef EVIDENT_PROBLEM_H
-#define EVIDENT_PROBLEM_H
+#ifndef EVIDENT_PROBLEM_ABI_H
+#define EVIDENT_PROBLEM_ABI_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -193,4 +193,4 @@ static inline double ev_uniform_pm1(uint64_t *state)
 	return u;
 }
 
-#endif /* EVIDENT_PROBLEM_H */
+#endif /* EVIDENT_PROBLEM_ABI_H */

@@ -3,31 +3,19 @@
  *
  * The runner is backend-agnostic.  For each variant it asks the backend to
  * build the kernel into a shared object (through the content-hash build
- * cache), then runs the variant in a fresh worker process,
- * `evident __worker JOB.json`, started by fork+exec with an argv array (see
- * child.h).  The worker loads the kernel through the ABI in
- * kernels/evident_kernel.h, checks it on fresh random inputs, times it and
- * reports on its stdout as JSON lines (the worker protocol below).  The
- * parent reads those lines under a watchdog, so that a crash, a hang or a
+ * cache), then runs each job in a fresh worker process,
+ * `evident __worker JOB.json` (job.h), started by fork+exec with an argv
+ * array (base/runcmd.h).  The worker loads the kernel through the ABI in
+ * kernels/evident_kernel.h, launches it on fresh inputs and reports over
+ * the strict protocol of protocol.h; a separate checker process,
+ * `evident __check`, judges the outputs it shipped.  A crash, a hang or a
  * sticky CUDA error kills only the worker.
  *
- * Adding a backend: implement struct backend in src/backend_<name>.c and
- * list it in backend_find() (backend.c).
+ * Adding a backend: implement struct backend in src/backends/backend_<name>.c
+ * and list it in backends_all (backend.c).
  *
- * Worker protocol (one JSON object a line on the worker's stdout; anything
- * else the worker prints goes to stderr and is kept as its log):
- *   {"msg":"device", "info":{...}}                  what the worker runs on
- *   {"msg":"compiled_params", "value":"A=1 B=2"}     echoed by the kernel
- *   {"msg":"seed", "phase":"check"|"recheck", "seed":N, "max_abs_err":x,
- *    "rel_l2":x, "nan_count":N, "unwritten":N, "first_mismatch":N|-1,
- *    "pass":true|false}
- *   {"msg":"timing", "method":{...}, "samples_us":[...]}
- *   {"msg":"failure", "outcome":"crashed"|"launch_failed"|"init_failed"|
- *    "no_device", "error":"cudaErrorMisalignedAddress",
- *    "reason":"misaligned address"}
- *   {"msg":"done"}
- * The parent classifies the outcome from these messages and from how the
- * worker ended (child.c, outcome.c).
+ * The worker protocol is protocol.h's; the outcome classification is
+ * src/run/outcome.c's.
  */
 #ifndef EVIDENT_BACKEND_H
 #define EVIDENT_BACKEND_H
@@ -70,63 +58,56 @@ struct build_result {
 #define BUILD_RESULT_INIT { 0, NULL, NULL, NULL }
 void build_result_release(struct build_result *r);
 
-/* What the worker needs; serialised as JOB.json.  See job_to_json(). */
-struct job {
-	const char *backend;
-	const char *so_path;
-	const char *problem;        /* "attention_fwd" */
-	long long B, H, S, D;
-	const char *dtype;          /* "fp32" | "fp16" | "bf16" */
-	int seeds;
-	unsigned long long seed0;   /* seed i uses seed0 + i */
-	double atol, rtol;
-	double warmup_ms;
-	int samples;                /* fixed sample count; 0 = adaptive */
-	double stdrel;              /* adaptive: stop at this relative noise */
-	double min_seconds, max_seconds;
-	const char *cache;          /* "cold" | "hot" */
-	int batch;                  /* launches per sample (CUDA graph when > 1) */
-	int sanitize;               /* 1: one seed, no timing (run under a sanitizer) */
-	int device;                 /* CUDA device ordinal */
-};
+struct job;
+struct strbuf;
 
-/* Emits protocol lines on the worker's stdout (flushing each). */
-void emit_json(json_t *msg); /* steals msg */
-void emit_failure(const char *outcome, const char *error_name, const char *reason);
-
+/*
+ * A backend: how kernels of one kind are built and run.  The run path
+ * never compares backend names; what differs between backends is a field
+ * here.
+ */
 struct backend {
-	const char *name;
+	const char *name;                /* "host", "cuda" */
+	const char *source_ext;          /* the kernel files it builds: ".c", ".cu" */
+	const char *default_dtype;       /* "fp32", "fp16" */
+	const char *const *dtypes;       /* the dtypes it can run, NULL-terminated */
+	const char *const *compilers;    /* recorded in provenance, NULL-terminated */
+	int uses_gpu;                    /* 1: its time is GPU time (cost, summary) */
+	int default_repeats;             /* worker processes per variant unless the spec says */
+	/* bytes the rotating input sets should total at least (more than any
+	 * cache the inputs could stay in) */
+	double rotation_bytes;
 	/* Can this backend run here?  0 = yes; -1 = no, with the reason in why. */
 	int (*probe)(struct strbuf *why);
 	/* Build (or find in the cache).  0 = a result (ok or build failed, see
 	 * res->ok); -1 = the build could not even be attempted (error printed). */
 	int (*build)(const struct build_request *rq, struct build_result *res);
-	/* In the worker process: run the job, emitting protocol lines.
+	/* In the worker process: run the job, speaking protocol.h on fds 3/4.
 	 * Returns the worker's exit code. */
 	int (*worker)(const struct job *job);
+	/*
+	 * In the checker process, optional (NULL: the problem's float64 CPU
+	 * reference is used at every shape): an fp32 reference on the device
+	 * for shapes too large for the CPU, from inputs as the kernel saw them.
+	 * Writes the outputs (doubles, in output order).  0, or -1 with a
+	 * reason in err.  `method` names it for the record.
+	 */
+	int (*reference)(const struct job *job, const long long *shape, const float *const *inputs,
+			 double *const *outputs, const char **method, char *err, size_t errlen);
 	/* In the parent, optional (NULL): static description of the device
 	 * (name, uuid, cc, SMs, L2, driver...) and its state (clocks,
 	 * temperature, power, throttle reasons, processes).  New JSON objects,
 	 * freed by the caller; NULL when unavailable. */
 	json_t *(*device_info)(int device);
 	json_t *(*device_state)(int device);
+	/* Did the GPU throttle, by a state from device_state?  (NULL: never) */
+	int (*throttled)(json_t *state);
 };
-
-/* Job <-> JSON for the worker's JOB.json (new reference / fills job with
- * strings owned by the json object j, which must outlive job). */
-json_t *job_to_json(const struct job *job);
-int job_from_json(json_t *j, struct job *job);
-
-/* Worker helpers shared by backends (backend_host.c): load and check the
- * kernel object (emits compiled_params, or a failure and returns NULL), and
- * emit one `seed` message. */
-struct ev_kernel_desc;
-struct check_result;
-const struct ev_kernel_desc *worker_load_kernel(const struct job *job, const char *backend);
-void emit_check(const char *phase, unsigned long long seed, const struct check_result *c);
 
 /* The backend called `name`, or NULL. */
 const struct backend *backend_find(const char *name);
+/* Every backend, NULL-terminated (for help and the spec's allowed values). */
+extern const struct backend *const backends_all[];
 extern const struct backend backend_host;
 extern const struct backend backend_cuda;
 

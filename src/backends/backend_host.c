@@ -3,20 +3,26 @@
  * `cc -O2 -shared -fPIC` into the build cache and run in the worker process
  * on host memory, timed with the monotonic clock.
  *
- * The worker follows the same protocol as every backend (backend.h):
- * device, compiled_params, one `seed` message per correctness seed against
- * the float64 reference, `timing` with every sample, a `recheck` of the
- * output after timing, `done`.  A kernel that crashes kills only this
- * process; the parent classifies that from the exit status.
+ * The worker speaks the protocol of protocol.h: it ships the outputs of
+ * its correctness launches and of the timed samples the parent asks for,
+ * and never sees a reference (the checker, another process, judges).  Its
+ * inputs rotate through the parent's sets, its outputs are scrambled
+ * before every launch, and the one stop rule is sampler.h's.  A kernel
+ * that crashes kills only this process; the parent classifies that from
+ * the exit status.
  */
 #include <dlfcn.h>
 #include <math.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/backend.h"
 #include "backends/build.h"
-#include "backends/problem.h"
+#include "backends/protocol.h"
+#include "backends/sampler.h"
+#include "backends/scramble.h"
+#include "backends/worker.h"
 
 static int host_probe(struct strbuf *why)
 {
@@ -51,178 +57,185 @@ static int host_build(const struct build_request *rq, struct build_result *res)
 	return build_run(rq, &r, res);
 }
 
-/* Loads the kernel object and checks its description; emits a failure
- * and returns NULL when it is unusable.  The handle is never closed: the
- * worker exits when done. */
-const struct ev_kernel_desc *worker_load_kernel(const struct job *job, const char *backend)
-{
-	void *h = dlopen(job->so_path, RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		emit_failure("launch_failed", "dlopen", dlerror());
-		return NULL;
-	}
-	ev_kernel_fn fn = (ev_kernel_fn)(uintptr_t)dlsym(h, EVIDENT_KERNEL_SYMBOL);
-	if (!fn) {
-		emit_failure("launch_failed", "no_symbol",
-			     "the kernel object does not export evident_kernel(); use EVIDENT_DEFINE_KERNEL");
-		return NULL;
-	}
-	const struct ev_kernel_desc *k = fn();
-	if (!k || k->abi_version != EVIDENT_ABI_VERSION ||
-	    k->struct_size < offsetof(struct ev_kernel_desc, compiled_params)) {
-		char *r = xstrfmt("kernel ABI version %u, runner expects %d: rebuild against kernels/evident_kernel.h",
-				  k ? k->abi_version : 0, EVIDENT_ABI_VERSION);
-		emit_failure("launch_failed", "abi_mismatch", r);
-		free(r);
-		return NULL;
-	}
-	if (!k->launch || (k->backend && strcmp(k->backend, backend)) ||
-	    (k->problem && strcmp(k->problem, job->problem))) {
-		char *r = xstrfmt("kernel '%s' is for backend '%s', problem '%s'; the spec asks for '%s', '%s'",
-				  k->name ? k->name : "?", k->backend ? k->backend : "?",
-				  k->problem ? k->problem : "?", backend, job->problem);
-		emit_failure("launch_failed", "kernel_mismatch", r);
-		free(r);
-		return NULL;
-	}
-	emit_json(json_pack("{s:s, s:s, s:s}", "msg", "compiled_params", "value",
-			    k->compiled_params ? k->compiled_params : "", "name", k->name ? k->name : ""));
-	return k;
-}
-
-void emit_check(const char *phase, unsigned long long seed, const struct check_result *c)
-{
-	emit_json(json_pack("{s:s, s:s, s:I, s:f, s:f, s:I, s:I, s:I, s:I, s:b}", "msg", "seed",
-			    "phase", phase, "seed", (json_int_t)seed, "max_abs_err", c->max_abs_err,
-			    "rel_l2", c->rel_l2, "nan_count", (json_int_t)c->nan_count, "unwritten",
-			    (json_int_t)c->unwritten, "first_mismatch", (json_int_t)c->first_mismatch,
-			    "mismatches", (json_int_t)c->mismatches, "pass", c->pass));
-}
-
 static void flush_cache(volatile char *buf, size_t n)
 {
 	for (size_t i = 0; i < n; i += 64)
 		buf[i] = (char)(buf[i] + 1);
 }
 
+/* Point l's inputs at set s and its outputs at out[]. */
+static void point(struct ev_launch *l, float **set, float **out, int n_in, int n_out)
+{
+	for (int t = 0; t < n_in; t++)
+		l->inputs[t].data = set[t];
+	for (int o = 0; o < n_out; o++)
+		l->outputs[o].data = out[o];
+}
+
+static void scramble_outputs(float **out, const size_t *bytes, int n_out, uint64_t seed, int timed,
+			     long long i)
+{
+	for (int o = 0; o < n_out; o++)
+		scramble_fill(out[o], bytes[o], seed,
+			      timed ? scramble_stream_timed((uint64_t)i, 0, (uint64_t)o)
+				    : scramble_stream_seed((uint64_t)i, (uint64_t)o));
+}
+
+/* Ship the outputs of one launch as one frame (outputs concatenated). */
+static void ship(const char *phase, long long i, float **out, const size_t *bytes, int n_out,
+		 struct strbuf *buf)
+{
+	strbuf_reset(buf);
+	for (int o = 0; o < n_out; o++)
+		strbuf_add(buf, out[o], bytes[o]);
+	proto_w_output(phase, i, buf->buf, buf->len);
+}
+
+/*
+ * The host worker (protocol.h): correctness launches on fresh inputs, then
+ * timed samples on inputs rotating through the parent's sets, every output
+ * scrambled before its launch, each sample shipped when the parent asks
+ * for it after the sample ran.  It never sees a reference.
+ */
 static int host_worker(const struct job *job)
 {
+	char err[512] = "";
+	struct plugin pl;
+	if (proto_w_open() < 0)
+		return 2;
+	proto_w_send("hello", json_pack("{s:i, s:i}", "protocol", PROTOCOL_VERSION, "pid", (int)getpid()));
+	if (plugin_open(job->problem_so, job->problem, &pl, err, sizeof(err)) < 0) {
+		proto_w_send("device", json_pack("{s:s}", "backend", "host"));
+		proto_w_failure("init_failed", "problem", err, "load");
+		return 1;
+	}
+	proto_w_send("device", json_pack("{s:s, s:i}", "backend", "host", "threads", worker_thread_count()));
 	const struct ev_kernel_desc *k = worker_load_kernel(job, "host");
 	if (!k)
 		return 1;
-	struct attn_shape sh = { job->B, job->H, job->S, job->D };
-	size_t n = attn_numel(&sh);
-	float *q = xmalloc(n * sizeof(float)), *kk = xmalloc(n * sizeof(float));
-	float *v = xmalloc(n * sizeof(float)), *o = xmalloc(n * sizeof(float));
-	double *ref = xmalloc(n * sizeof(double));
-	emit_json(json_pack("{s:s, s:{s:s}}", "msg", "device", "info", "backend", "host"));
-
+	const int n_in = pl.n_inputs, n_out = pl.n_outputs;
+	const long long *shape = job->shape;
+	size_t in_n[4], out_bytes[2];
+	for (int t = 0; t < n_in; t++)
+		in_n[t] = plugin_numel(pl.d, t, shape);
+	for (int o = 0; o < n_out; o++)
+		out_bytes[o] = plugin_numel(pl.d, n_in + o, shape) * sizeof(float);
+	int n_sets = job->timing ? job->n_sets : 1;
+	float **sets = xcalloc((size_t)n_sets * (size_t)n_in, sizeof(float *));
+	for (int s = 0; s < n_sets; s++)
+		for (int t = 0; t < n_in; t++)
+			sets[s * n_in + t] = xmalloc(in_n[t] * sizeof(float));
+	float *out[2] = { NULL, NULL };
+	for (int o = 0; o < n_out; o++)
+		out[o] = xmalloc(out_bytes[o]);
+	struct strbuf frame = STRBUF_INIT;
 	struct ev_launch l;
-	memset(&l, 0, sizeof(l));
-	l.abi_version = EVIDENT_ABI_VERSION;
-	l.struct_size = sizeof(l);
-	l.problem = job->problem;
-	l.n_inputs = 3;
-	l.n_outputs = 1;
-	float *bufs[4] = { q, kk, v, o };
-	for (int i = 0; i < 4; i++) {
-		struct ev_tensor *t = i < 3 ? &l.inputs[i] : &l.outputs[0];
-		t->data = bufs[i];
-		t->dtype = EV_F32;
-		t->ndim = 4;
-		t->dims[0] = job->B;
-		t->dims[1] = job->H;
-		t->dims[2] = job->S;
-		t->dims[3] = job->D;
-	}
-	l.scale = 1.0 / sqrt((double)job->D);
-	char err[512] = "";
+	worker_launch_setup(&l, &pl, job, shape, EV_F32);
+	point(&l, sets, out, n_in, n_out);
+	int rc = 1;
 	if (k->init && k->init(&l, err, sizeof(err)) != 0) {
-		emit_failure("init_failed", "init", err[0] ? err : "init() returned non-zero");
-		return 1;
+		proto_w_failure("init_failed", "init", err[0] ? err : "init() returned non-zero", "init");
+		goto out;
 	}
-	int rc = 0;
-	int seeds = job->sanitize ? 1 : job->seeds;
-	unsigned long long seed = job->seed0;
-	struct check_result c;
-	for (int i = 0; i < seeds; i++) {
-		seed = job->seed0 + (unsigned long long)i;
-		attn_fill_inputs(&sh, seed, EV_F32, q, kk, v);
-		attn_reference_cpu(&sh, q, kk, v, ref);
-		poison_fill(o, EV_F32, n);
+
+	/* correctness launches: seed i, distribution i mod n */
+	for (int i = 0; i < job->seeds; i++) {
+		plugin_fill_rounded(&pl, shape, i % pl.d->n_dists, job->seed0 + (unsigned long long)i, EV_F32,
+				    sets);
+		point(&l, sets, out, n_in, n_out);
+		scramble_outputs(out, out_bytes, n_out, job->scramble_seed, 0, i);
 		if (k->launch(&l) != 0) {
-			emit_failure("launch_failed", "launch", "launch() returned non-zero");
-			return 1;
+			proto_w_failure("launch_failed", "launch", "launch() returned non-zero", "check");
+			goto out;
 		}
-		problem_check(o, EV_F32, ref, NULL, n, job->atol, job->rtol, &c);
-		emit_check("check", seed, &c);
+		ship("seed", i, out, out_bytes, n_out, &frame);
 	}
-	if (!job->sanitize) {
-		size_t flush_n = strcmp(job->cache, "cold") ? 0 : (size_t)64 << 20;
+
+	if (job->timing) {
+		for (int s = 0; s < n_sets; s++)
+			plugin_fill_rounded(&pl, shape, 0, job->timing_seed + (unsigned long long)s, EV_F32,
+					    sets + (size_t)s * n_in);
+		int cold = !strcmp(knob_values_cache[job->k.cache], "cold");
+		size_t flush_n = cold ? (size_t)64 << 20 : 0;
 		char *flush = flush_n ? xcalloc(flush_n, 1) : NULL;
+		long long warm = 0;
 		double t0 = mono_now();
-		int warm = 0;
-		while ((mono_now() - t0) * 1e3 < job->warmup_ms || warm < 1) {
+		while (sampler_warming(&job->k, t0, warm)) {
+			int s = (int)((job->first_set + warm) % n_sets);
+			point(&l, sets + (size_t)s * n_in, out, n_in, n_out);
 			k->launch(&l);
 			warm++;
 		}
-		size_t cap = job->samples > 0 ? (size_t)job->samples : 1024, ns = 0;
-		double *s = xmalloc(cap * sizeof(double));
-		double start = mono_now(), sum = 0, sumsq = 0, stdrel = 0;
-		for (;;) {
-			if (job->samples > 0 && ns >= (size_t)job->samples)
-				break;
-			double el = mono_now() - start;
-			if (el >= job->max_seconds)
-				break;
-			if (job->samples == 0 && ns >= 10 && el >= job->min_seconds && stdrel <= job->stdrel)
-				break;
+		proto_w_send("warmup", json_pack("{s:I, s:f}", "launches", (json_int_t)warm, "ms",
+						 (mono_now() - t0) * 1e3));
+		struct sampler sm;
+		sampler_init(&sm, &job->k);
+		for (long long i = 0;; i++) {
+			int s = (int)((job->first_set + i) % n_sets);
+			point(&l, sets + (size_t)s * n_in, out, n_in, n_out);
+			scramble_outputs(out, out_bytes, n_out, job->scramble_seed, 1, i);
 			if (flush)
 				flush_cache(flush, flush_n);
+			int th0 = worker_thread_count();
 			double a = mono_now();
-			k->launch(&l);
+			int lr = k->launch(&l);
 			double b = mono_now();
-			if (ns == cap)
-				s = xrealloc(s, (cap *= 2) * sizeof(double));
+			int th1 = worker_thread_count();
+			if (lr != 0) {
+				proto_w_failure("launch_failed", "launch", "launch() returned non-zero", "timing");
+				free(flush);
+				goto out;
+			}
 			double us = (b - a) * 1e6;
-			s[ns++] = us;
-			sum += us;
-			sumsq += us * us;
-			double mean = sum / (double)ns;
-			double var = ns > 1 ? (sumsq - (double)ns * mean * mean) / (double)(ns - 1) : 0;
-			stdrel = mean > 0 && var > 0 ? sqrt(var) / mean : 0;
+			int stop = sampler_push(&sm, us);
+			proto_w_send("sample", json_pack("{s:I, s:i, s:f, s:f, s:i, s:b}", "i", (json_int_t)i, "set", s,
+							  "us", us, "host_us", us, "threads_delta", th1 - th0,
+							  "last", stop));
+			int keep = proto_w_decision();
+			if (keep < 0)
+				_exit(3);
+			if (keep)
+				ship("timed", i, out, out_bytes, n_out, &frame);
+			if (stop)
+				break;
 		}
-		json_t *arr = json_array();
-		for (size_t i = 0; i < ns; i++)
-			json_array_append_new(arr, json_real(s[i]));
-		json_t *method = json_pack("{s:s, s:s, s:f, s:s, s:i, s:I, s:f, s:I, s:i}", "clock",
-					   "clock_gettime(CLOCK_MONOTONIC)", "cache", job->cache,
-					   "warmup_ms", job->warmup_ms, "mode",
-					   job->samples > 0 ? "fixed" : "adaptive", "batch", 1,
-					   "flush_bytes", (json_int_t)flush_n, "stdrel", stdrel,
-					   "warmup_launches", (json_int_t)warm, "threads", 1);
-		emit_json(json_pack("{s:s, s:o, s:o}", "msg", "timing", "method", method, "samples_us", arr));
-		free(s);
+		proto_w_send("timing", json_pack("{s:I, s:{s:s, s:s, s:f, s:s, s:i, s:I, s:f, s:I, s:i, s:b, s:b}}",
+						 "n", (json_int_t)sm.n, "method", "clock",
+						 "clock_gettime(CLOCK_MONOTONIC)", "cache",
+						 knob_values_cache[job->k.cache], "warmup_ms", job->k.warmup_ms, "mode",
+						 job->k.samples > 0 ? "fixed" : "adaptive", "batch", 1, "flush_bytes",
+						 (json_int_t)flush_n, "stdrel", sampler_stdrel(&sm), "warmup_launches",
+						 (json_int_t)warm, "input_sets", n_sets, "converged", sm.converged,
+						 "capped", sm.capped));
 		free(flush);
-		/* the output must still be right after being launched many times */
-		poison_fill(o, EV_F32, n);
-		k->launch(&l);
-		problem_check(o, EV_F32, ref, NULL, n, job->atol, job->rtol, &c);
-		emit_check("recheck", seed, &c);
 	}
 	if (k->fini)
 		k->fini(&l);
-	emit_json(json_pack("{s:s}", "msg", "done"));
-	free(q);
-	free(kk);
-	free(v);
-	free(o);
-	free(ref);
+	proto_w_send("fini", NULL);
+	proto_w_send("done", NULL);
+	rc = 0;
+out:
+	for (int i = 0; i < n_sets * n_in; i++)
+		free(sets[i]);
+	free(sets);
+	for (int o = 0; o < n_out; o++)
+		free(out[o]);
+	strbuf_release(&frame);
 	return rc;
 }
 
+static const char *const host_dtypes[] = { "fp32", NULL };
+static const char *const host_compilers[] = { "cc", NULL };
+
 const struct backend backend_host = {
 	.name = "host",
+	.source_ext = ".c",
+	.default_dtype = "fp32",
+	.dtypes = host_dtypes,
+	.compilers = host_compilers,
+	.uses_gpu = 0,
+	.default_repeats = 1,
+	.rotation_bytes = 128.0 * (1 << 20),
 	.probe = host_probe,
 	.build = host_build,
 	.worker = host_worker,

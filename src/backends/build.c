@@ -191,6 +191,22 @@ static int cache_hit(const char *entry, struct build_result *res)
 	if (path_exists(info_path) && path_exists(so)) {
 		json_error_t jerr;
 		json_t *info = json_load_file(info_path, 0, &jerr);
+		const char *want = json_string_value(json_object_get(info, "so_sha256"));
+		char now[SHA256_HEX_LEN + 1];
+		if (info && (!want || sha256_file_hex(so, now) < 0 || strcmp(now, want))) {
+			/* the object is not the one this entry built: never run it;
+			 * move the entry aside for inspection and build afresh */
+			char rnd[9];
+			random_hex(rnd, 8);
+			char *aside = xstrfmt("%s.tampered-%s", entry, rnd);
+			warning("build cache entry '%s': kernel.so does not match the hash recorded when it was "
+				"built; set aside as '%s', rebuilding", entry, aside);
+			if (rename(entry, aside) < 0)
+				warning("cannot move '%s' aside: %s", entry, strerror(errno));
+			free(aside);
+			json_decref(info);
+			info = NULL;
+		}
 		if (info) {
 			struct strbuf log = STRBUF_INIT;
 			read_file(logp, &log);
@@ -340,14 +356,16 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 			goto out;
 		}
 	}
-	if (!json_object_get(info, "binary_sha256")) {
-		char bh[SHA256_HEX_LEN + 1];
-		if (sha256_file_hex(out_path, bh) < 0) {
-			remove_flat_dir(tmpdir);
-			goto out;
-		}
-		json_object_set_new(info, "binary_sha256", json_string(bh));
+	char so_hex[SHA256_HEX_LEN + 1];
+	if (sha256_file_hex(out_path, so_hex) < 0) {
+		remove_flat_dir(tmpdir);
+		goto out;
 	}
+	/* the whole object's hash, checked on every cache hit and after every
+	 * worker (a kernel that rewrites its own or another's binary) */
+	json_object_set_new(info, "so_sha256", json_string(so_hex));
+	if (!json_object_get(info, "binary_sha256"))
+		json_object_set_new(info, "binary_sha256", json_string(so_hex));
 	/* write log + info, then publish the directory atomically */
 	char *logp = xstrfmt("%s/build.log", tmpdir);
 	char *infop = xstrfmt("%s/info.json", tmpdir);

@@ -8,7 +8,9 @@
  * <cache_dir>/<key>/ holds kernel.so, build.log and info.json; it is made
  * in a temporary directory and renamed into place, so a half-built entry is
  * never seen.  A second build with nothing changed is a cache hit and runs
- * no compiler.  Failed builds are not cached (the failure may be transient,
+ * no compiler - after re-hashing kernel.so against the SHA-256 recorded
+ * when it was built (info "so_sha256"): an entry whose object changed is
+ * set aside (<key>.tampered-*) with a warning and built afresh.  Failed builds are not cached (the failure may be transient,
  * e.g. out of memory), but their log is returned for the record.
  */
 #ifndef EVIDENT_BUILD_H

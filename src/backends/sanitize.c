@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "backends/backend.h"
+#include "backends/job.h"
 #include "base/runcmd.h"
 #include "backends/sanitize.h"
 
@@ -89,6 +90,12 @@ long long sanitize_count_errors(const char *report)
 	return n;
 }
 
+static int drain_channel(const char *buf, size_t n, int reply_fd, void *ctx)
+{
+	(void)buf, (void)n, (void)reply_fd, (void)ctx;
+	return 0;
+}
+
 int sanitize_run(const char *tool, const char *const *worker_argv, double timeout_s,
 		 json_t **verdict)
 {
@@ -138,6 +145,10 @@ int sanitize_run(const char *tool, const char *const *worker_argv, double timeou
 	memset(&r, 0, sizeof(r));
 	o.argv = argv;
 	o.timeout_s = timeout_s;
+	/* the worker under the sanitizer speaks its protocol too; its one
+	 * seed launch is not judged here (the job's own run judged it), the
+	 * channel is only drained */
+	o.on_chan = drain_channel;
 	o.merge_stderr = 1;
 	o.out = &out;
 	if (run_command(&o, &r)) {
@@ -186,6 +197,9 @@ int sanitize_job(const char *tool, const char *exe, const struct job *job, const
 		 double timeout_s, json_t **verdict)
 {
 	struct job sj = *job;
+	sj.phase = "sanitize";
+	sj.seeds = 1;
+	sj.timing = 0;
 	char rnd[17];
 	char *path;
 	json_t *jj;
@@ -194,7 +208,6 @@ int sanitize_job(const char *tool, const char *exe, const struct job *job, const
 	*verdict = NULL;
 	if (!sanitize_tool_known(tool))
 		return sanitize_run(tool, NULL, timeout_s, verdict);
-	sj.sanitize = 1;
 	random_hex(rnd, 16);
 	path = xstrfmt("%s/job-%s-%s.json", tmp_dir, rnd, tool);
 	jj = job_to_json(&sj);

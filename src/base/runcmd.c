@@ -120,15 +120,27 @@ static void deliver_lines(struct strbuf *pending, const struct run_opts *o)
 int run_command(const struct run_opts *o, struct run_result *res)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, execp[2] = { -1, -1 };
+	int chp[2] = { -1, -1 }, ctlp[2] = { -1, -1 }, ch_child = -1, ctl_child = -1;
 	int want_err = o->err && !o->merge_stderr;
 	char **env = build_env(o->env_set);
 	memset(res, 0, sizeof(*res));
 	double t0 = mono_now();
 
 	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(execp, O_CLOEXEC) < 0 ||
-	    (want_err && pipe2(errp, O_CLOEXEC) < 0)) {
+	    (want_err && pipe2(errp, O_CLOEXEC) < 0) ||
+	    (o->on_chan && (pipe2(chp, O_CLOEXEC) < 0 || pipe2(ctlp, O_CLOEXEC) < 0))) {
 		error("cannot create a pipe: %s", strerror(errno));
 		goto fail;
+	}
+	if (o->on_chan) {
+		/* the child's ends, moved above 9 so that dup2 onto 3 and 4 cannot
+		 * clobber one another */
+		ch_child = fcntl(chp[1], F_DUPFD_CLOEXEC, 10);
+		ctl_child = fcntl(ctlp[0], F_DUPFD_CLOEXEC, 10);
+		if (ch_child < 0 || ctl_child < 0) {
+			error("cannot set up the worker's channels: %s", strerror(errno));
+			goto fail;
+		}
 	}
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -146,6 +158,10 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		int devnull = open("/dev/null", O_RDONLY);
 		if (devnull >= 0)
 			dup2(devnull, 0);
+		if (ch_child >= 0) {
+			dup2(ch_child, 3);  /* dup2 clears close-on-exec on the copy */
+			dup2(ctl_child, 4);
+		}
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
@@ -165,6 +181,14 @@ int run_command(const struct run_opts *o, struct run_result *res)
 	setpgid(pid, pid); /* also from the parent, to win the race */
 	close(outp[1]);
 	outp[1] = -1;
+	if (o->on_chan) {
+		close(chp[1]);
+		close(ctlp[0]);
+		close(ch_child);
+		close(ctl_child);
+		chp[1] = ctlp[0] = ch_child = ctl_child = -1;
+		signal(SIGPIPE, SIG_IGN); /* a dead worker must not kill the parent's reply */
+	}
 	close(execp[1]);
 	execp[1] = -1;
 	if (want_err) {
@@ -186,14 +210,20 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		close(outp[0]);
 		if (want_err)
 			close(errp[0]);
+		if (o->on_chan) {
+			close(chp[0]);
+			close(ctlp[1]);
+		}
 		free(env);
 		return error("cannot run '%s': %s", o->argv[0], strerror(exec_err));
 	}
 	res->started = 1;
 
 	struct strbuf pending = STRBUF_INIT;
-	int open_fds = 1 + want_err;
-	struct pollfd pfd[2] = { { outp[0], POLLIN, 0 }, { want_err ? errp[0] : -1, POLLIN, 0 } };
+	int open_fds = 1 + want_err + (o->on_chan != NULL);
+	struct pollfd pfd[3] = { { outp[0], POLLIN, 0 },
+				 { want_err ? errp[0] : -1, POLLIN, 0 },
+				 { o->on_chan ? chp[0] : -1, POLLIN, 0 } };
 	char buf[65536];
 	while (open_fds > 0) {
 		int wait_ms = -1;
@@ -212,13 +242,14 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		}
 		if (wait_ms < 0 || wait_ms > 200)
 			wait_ms = 200; /* wake up to notice interrupts */
-		int n = poll(pfd, 2, wait_ms);
+		int n = poll(pfd, 3, wait_ms);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
-		for (int i = 0; i < 2; i++) {
+		int stop = 0;
+		for (int i = 0; i < 3 && !stop; i++) {
 			if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			ssize_t k = read(pfd[i].fd, buf, sizeof(buf));
@@ -237,17 +268,25 @@ int run_command(const struct run_opts *o, struct run_result *res)
 					strbuf_add(&pending, buf, (size_t)k);
 					deliver_lines(&pending, o);
 				}
-			} else {
+			} else if (i == 1) {
 				strbuf_add(o->err, buf, (size_t)k);
+			} else if (o->on_chan(buf, (size_t)k, ctlp[1], o->ctx) < 0) {
+				kill(-pid, SIGKILL);
+				res->killed_by_parent = 1;
+				stop = 1;
 			}
 		}
+		if (stop)
+			break;
 	}
 	if (o->on_line && pending.len)
 		o->on_line(pending.buf, o->ctx);
 	strbuf_release(&pending);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 3; i++)
 		if (pfd[i].fd >= 0)
 			close(pfd[i].fd);
+	if (ctlp[1] >= 0)
+		close(ctlp[1]);
 
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0) {
@@ -263,14 +302,22 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		res->exited = 1;
 		res->exit_code = WEXITSTATUS(st);
 	} else if (WIFSIGNALED(st)) {
-		res->signaled = !res->timed_out;
+		res->signaled = !res->timed_out && !res->killed_by_parent;
 		res->signo = WTERMSIG(st);
 	}
 	free(env);
 	return 0;
 
 fail:
+	if (ch_child >= 0)
+		close(ch_child);
+	if (ctl_child >= 0)
+		close(ctl_child);
 	for (int i = 0; i < 2; i++) {
+		if (chp[i] >= 0)
+			close(chp[i]);
+		if (ctlp[i] >= 0)
+			close(ctlp[i]);
 		if (outp[i] >= 0)
 			close(outp[i]);
 		if (errp[i] >= 0)

@@ -18,11 +18,20 @@ struct run_result {
 	int signaled;     /* 1: killed by signal signo */
 	int signo;
 	int timed_out;    /* 1: killed by us at the time limit */
+	int killed_by_parent; /* 1: on_chan asked for it */
 	double seconds;   /* wall-clock */
 };
 
 /* Called with each complete line of the child's stdout (without the '\n'). */
 typedef void (*line_fn)(const char *line, void *ctx);
+/*
+ * Called with bytes the child wrote on its protocol channel (fd 3), as
+ * they arrive; reply_fd is the parent's end of the child's fd 4, for
+ * answers.  Return 0 to go on, or -1 to kill the child now (a protocol
+ * violation): its process group gets SIGKILL and run_command returns as
+ * for any ending (res->killed_by_parent = 1).
+ */
+typedef int (*chan_fn)(const char *buf, size_t n, int reply_fd, void *ctx);
 
 struct run_opts {
 	const char *const *argv;  /* argv[0] is looked up in PATH (execvp) */
@@ -34,6 +43,10 @@ struct run_opts {
 	line_fn on_line;          /* optional: stdout lines as they arrive */
 	void *ctx;
 	const char *const *env_set; /* "NAME=VALUE" to add, NULL-terminated, or NULL */
+	/* The worker's channels: when on_chan is set, the child gets a pipe
+	 * at fd 3 to write its protocol on and one at fd 4 to read answers
+	 * from (both opened before exec, so before any code it loads). */
+	chan_fn on_chan;
 };
 
 /*

@@ -113,6 +113,7 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 		a *= 2;
 	sb->buf = xrealloc(sb->buf, a);
 	sb->alloc = a;
+	sb->buf[sb->len] = '\0'; /* a grown buffer is always a string (an empty file read stays "") */
 }
 
 void strbuf_add(struct strbuf *sb, const void *data, size_t n)

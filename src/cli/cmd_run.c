@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/evident.h"
+#include "run/problems.h"
 #include "run/run.h"
 
 static const char usage[] =
@@ -33,6 +34,8 @@ static const char usage[] =
 	"  --cache DIR     build cache (default: build/cache in the repository)\n"
 	"  --device N      CUDA device ordinal (default 0)\n"
 	"  --jobs N        compile up to N variants at once before running (default: CPUs online)\n"
+	"  --repeats N     worker processes per variant (default: the spec's repeats, else 3 on\n"
+	"                  cuda and 1 on host), interleaved with the other variants\n"
 	"  --no-progress   no progress line even on a terminal\n"
 	"\n";
 
@@ -76,6 +79,22 @@ static char *find_root(const char *spec_abs)
 	return root;
 }
 
+/* spec_env's problem_keys: build and load the problem's plug-in. */
+struct keys_ctx {
+	const char *cache_dir;
+	struct problem_ref pr;
+};
+
+static const char *const *problem_keys(const char *problem, int *n, struct strbuf *why, void *ctx)
+{
+	struct keys_ctx *k = ctx;
+	problem_ref_release(&k->pr);
+	if (problem_ref_load(problem, k->cache_dir, &k->pr, why) < 0)
+		return NULL;
+	*n = k->pr.pl.d->n_keys;
+	return k->pr.pl.d->shape_keys;
+}
+
 /* p relative to root when it lies inside it (caller frees). */
 static char *relative_to(const char *p, const char *root)
 {
@@ -96,7 +115,7 @@ int cmd_run(int argc, const char **argv)
 	const char **only = xcalloc((size_t)argc + 1, sizeof(char *));
 	size_t n_only = 0;
 	int dry = 0, progress = isatty(2), device = 0, rc = EV_USAGE;
-	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), repeats = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--store") && i + 1 < argc)
@@ -109,6 +128,13 @@ int cmd_run(int argc, const char **argv)
 			device = atoi(argv[++i]);
 		else if (!strcmp(a, "--jobs") && i + 1 < argc)
 			jobs = atoi(argv[++i]);
+		else if (!strcmp(a, "--repeats") && i + 1 < argc) {
+			repeats = atoi(argv[++i]);
+			if (repeats < 1 || repeats > 1000) {
+				error("--repeats must be 1 to 1000, not '%s'", argv[i]);
+				goto out_usage;
+			}
+		}
 		else if (!strcmp(a, "--dry-run"))
 			dry = 1;
 		else if (!strcmp(a, "--no-progress"))
@@ -148,7 +174,13 @@ int cmd_run(int argc, const char **argv)
 	}
 	spec_rel = relative_to(spec_abs, root);
 	store_rel = store_abs ? relative_to(store_abs, root) : xstrdup(store_default_root(NULL));
-	if (spec_load(spec_rel, 1, &s) < 0) {
+	char *cache_path = cache_abs ? xstrdup(cache_abs) : xstrdup("build/cache");
+	struct keys_ctx kc = { cache_path, { 0 } };
+	struct spec_env env = { .check_files = 1, .problem_keys = problem_keys, .ctx = &kc };
+	int loaded = spec_load(spec_rel, &env, &s);
+	problem_ref_release(&kc.pr);
+	free(cache_path);
+	if (loaded < 0) {
 		rc = EV_SPEC;
 		goto out;
 	}
@@ -179,17 +211,19 @@ int cmd_run(int argc, const char **argv)
 		.color = isatty(1) && !getenv("NO_COLOR"),
 		.device = device,
 		.jobs = jobs,
+		.repeats = repeats,
 	};
 	struct run_totals t;
-	int r = run_experiment(&s, &o, &t);
+	enum run_error why;
+	int r = run_experiment(&s, &o, &t, &why);
 	if (r < 0)
-		rc = -r;
+		rc = why == RUN_NO_DEVICE ? EV_NO_DEVICE : why == RUN_STORE ? EV_STORE : EV_ENV;
 	else if (t.interrupted)
 		rc = EV_INTERRUPTED;
 	else
 		rc = t.unexpected ? EV_FAILURES : EV_OK;
 	if (r >= 0)
-		printf("records: %d variant run(s) and batch %s in %s/runs/\n", t.variants, t.batch_id, store_rel);
+		printf("records: %d variant(s) and batch %s in %s/runs/\n", t.variants, t.batch_id, store_rel);
 	free(t.batch_id);
 out:
 	spec_release(&s);

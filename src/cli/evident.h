@@ -37,6 +37,7 @@ int cmd_paper(int argc, const char **argv);
 int cmd_audit(int argc, const char **argv);
 int cmd_export(int argc, const char **argv);
 int cmd_worker(int argc, const char **argv);
+int cmd_check(int argc, const char **argv);
 
 /* The table, for `evident help`. */
 struct command {

@@ -19,7 +19,8 @@ const struct command commands[] = {
 	{ "audit", cmd_audit, "check the claims and numbers of markdown files against the store" },
 	{ "export", cmd_export, "write tidy CSV / JSON / a notebook for analysis" },
 	{ "help", cmd_help, "show commands, or the help of one" },
-	{ "__worker", cmd_worker, NULL }, /* internal: one variant, in its own process */
+	{ "__worker", cmd_worker, NULL }, /* internal: one job, in its own process */
+	{ "__check", cmd_check, NULL },   /* internal: the judge of a job's outputs */
 };
 const unsigned n_commands = sizeof(commands) / sizeof(commands[0]);
 

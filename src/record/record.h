@@ -329,6 +329,9 @@ json_t *record_comparison_json(const struct stats_comparison *c);
 int record_summary_read(json_t *j, struct stats_summary *s);
 int record_comparison_read(json_t *j, struct stats_comparison *c);
 
+/* The cost document run/cost.c makes, read into c (strings borrowed). */
+void record_read_cost(json_t *o, struct rec_cost *c);
+
 /* ---- the index (store.h's attrs) ---------------------------------------- */
 
 /*

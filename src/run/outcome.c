@@ -1,101 +1,181 @@
 /*
- * outcome.c - classify a variant's outcome (contract in outcome.h).
+ * outcome.c - classify one job (contract in outcome.h).
  *
- * Order of evidence: a failure the worker reported itself (it knows the
- * CUDA error's name) beats how the process ended; a timeout beats a
- * signal (we sent it); then correctness over the seeds and the re-check
- * after timing: all pass = ok; some seeds pass and others fail, or all pass
- * but the re-check fails = flaky; none pass = nan if any NaN, else
- * unwritten_output if any element was left unwritten, else wrong_output.
+ * Order of evidence, first match wins:
+ *   1. the build failed; the binary was tampered with;
+ *   2. the worker broke the protocol (a forged, extra, missing or late
+ *      message: it cannot speak for its own record);
+ *   3. a failure the worker reported (it knows the CUDA error's name);
+ *      a timeout (we sent the kill); a signal; an exit without `done`;
+ *   4. the judge could not judge (the checker failed, or its GPU
+ *      reference disagreed with the float64 one);
+ *   5. correctness over every check that ran - the seeds (one per input
+ *      distribution), the timed launches drawn after they ran, the extra
+ *      shape: all pass = go on; some pass = flaky; none = nan if any NaN,
+ *      else unwritten_output if any element was left unwritten, else
+ *      wrong_output;
+ *   6. work that escaped the timed region (another stream, still running
+ *      after the stop event, a host thread started by launch());
+ *   7. a median below the physical floor;
+ *   8. ok.
  */
 #include "run/outcome.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "base/util.h"
-
-static void set(char **o, char **r, const char *outcome, char *reason)
+static char *check_text(const struct rec_check *c)
 {
-	*o = xstrdup(outcome);
+	struct strbuf sb = STRBUF_INIT;
+	if (!strcmp(c->phase, "timed"))
+		strbuf_addf(&sb, "timed sample %lld", c->sample);
+	else
+		strbuf_addf(&sb, "%s %llu", c->phase, c->seed);
+	if (c->dist)
+		strbuf_addf(&sb, " (%s inputs)", c->dist);
+	strbuf_addf(&sb, ": max |err| %.3g, rel L2 %.3g, %lld NaN, %lld unwritten, %lld out of tolerance, first at index %lld",
+		    c->max_abs_err, c->rel_l2, c->nan_count, c->unwritten, c->mismatches, c->first_mismatch);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void set(enum outcome *o, char **r, enum outcome v, char *reason)
+{
+	*o = v;
 	*r = reason;
 }
 
-static char *seed_reason(json_t *s)
+/* The correctness verdict over a list of checks (step 5). */
+static int judge(const struct rec_check *c, size_t n, const char *where, enum outcome *o, char **r)
 {
-	long long nan = json_integer_value(json_object_get(s, "nan_count"));
-	long long unw = json_integer_value(json_object_get(s, "unwritten"));
-	long long mism = json_integer_value(json_object_get(s, "mismatches"));
-	return xstrfmt("seed %lld: max |err| %.3g, rel L2 %.3g, %lld NaN, %lld unwritten, %lld out of tolerance, first at index %lld",
-		       (long long)json_integer_value(json_object_get(s, "seed")),
-		       json_number_value(json_object_get(s, "max_abs_err")),
-		       json_number_value(json_object_get(s, "rel_l2")), nan, unw, mism,
-		       (long long)json_integer_value(json_object_get(s, "first_mismatch")));
-}
-
-void outcome_classify(const struct outcome_input *in, char **outcome, char **reason)
-{
-	const struct run_result *r = in->run;
-	if (in->failure) {
-		const char *o = json_string_value(json_object_get(in->failure, "outcome"));
-		const char *e = json_string_value(json_object_get(in->failure, "error"));
-		const char *why = json_string_value(json_object_get(in->failure, "reason"));
-		set(outcome, reason, o ? o : "crashed",
-		    xstrfmt("%s%s%s", e ? e : "", e && why ? ": " : "", why ? why : ""));
-		return;
-	}
-	if (r->timed_out) {
-		set(outcome, reason, "timeout", xstrfmt("no result within %.1f s; the worker was killed", r->seconds));
-		return;
-	}
-	if (r->signaled) {
-		set(outcome, reason, in->interrupted ? "aborted" : "crashed",
-		    xstrfmt("worker killed by %s", signal_name(r->signo)));
-		return;
-	}
-	if (!r->exited || r->exit_code != 0) {
-		set(outcome, reason, "crashed", xstrfmt("worker exited with status %d", r->exit_code));
-		return;
-	}
-	size_t n = json_array_size(in->seeds), pass = 0, nan = 0, unw = 0;
-	json_t *first_bad = NULL, *s;
-	size_t i;
-	json_array_foreach(in->seeds, i, s)
-	{
-		if (json_is_true(json_object_get(s, "pass"))) {
+	size_t pass = 0, nan = 0, unw = 0, seeds_bad = 0, timed_bad = 0;
+	const struct rec_check *first_bad = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].pass) {
 			pass++;
 			continue;
 		}
 		if (!first_bad)
-			first_bad = s;
-		nan += json_integer_value(json_object_get(s, "nan_count")) > 0;
-		unw += json_integer_value(json_object_get(s, "unwritten")) > 0;
+			first_bad = &c[i];
+		nan += c[i].nan_count > 0;
+		unw += c[i].unwritten > 0;
+		if (!strcmp(c[i].phase, "timed"))
+			timed_bad++;
+		else
+			seeds_bad++;
 	}
-	if (!n || !in->done) {
-		set(outcome, reason, "crashed", xstrdup(n ? "the worker stopped before it finished"
-							  : "the worker reported no correctness result"));
-		return;
-	}
-	json_t *bad_recheck = NULL;
-	json_array_foreach(in->rechecks, i, s) if (!json_is_true(json_object_get(s, "pass")) && !bad_recheck)
-		bad_recheck = s;
-	if (pass == n && !bad_recheck) {
-		set(outcome, reason, "ok", NULL);
-		return;
-	}
-	if (pass == n) {
-		char *sr = seed_reason(bad_recheck);
-		set(outcome, reason, "flaky", xstrfmt("all %zu seeds passed, but the re-check after timing failed: %s", n, sr));
-		free(sr);
-		return;
-	}
-	char *sr = seed_reason(first_bad);
+	if (pass == n)
+		return 0;
+	char *t = check_text(first_bad);
 	if (pass > 0)
-		set(outcome, reason, "flaky", xstrfmt("%zu of %zu seeds passed; %s", pass, n, sr));
+		set(o, r, OUTCOME_FLAKY,
+		    xstrfmt("%zu of %zu checks%s passed (%zu seed, %zu timed failed); %s", pass, n, where, seeds_bad,
+			    timed_bad, t));
 	else if (nan)
-		set(outcome, reason, "nan", sr), sr = NULL;
+		set(o, r, OUTCOME_NAN, xstrfmt("every check%s failed; %s", where, t));
 	else if (unw)
-		set(outcome, reason, "unwritten_output", sr), sr = NULL;
+		set(o, r, OUTCOME_UNWRITTEN_OUTPUT, xstrfmt("every check%s failed; %s", where, t));
 	else
-		set(outcome, reason, "wrong_output", sr), sr = NULL;
-	free(sr);
+		set(o, r, OUTCOME_WRONG_OUTPUT, xstrfmt("every check%s failed; %s", where, t));
+	free(t);
+	return 1;
+}
+
+void outcome_classify(const struct job_report *r, enum outcome *o, char **reason)
+{
+	*reason = NULL;
+	*o = OUTCOME_OK;
+	if (!r->build_attempted) {
+		set(o, reason, OUTCOME_BUILD_FAILED, xstrdup("the build could not be attempted (compiler missing?)"));
+		return;
+	}
+	if (!r->build_ok) {
+		set(o, reason, OUTCOME_BUILD_FAILED,
+		    xstrdup(r->build_reason ? r->build_reason : "the compiler failed; see the build log"));
+		return;
+	}
+	if (r->tampered) {
+		set(o, reason, OUTCOME_TAMPERED, xstrdup(r->tampered));
+		return;
+	}
+	const struct proto *p = r->proto;
+	const struct run_result *w = r->worker;
+	if (p && p->violation && !(w && w->timed_out)) {
+		set(o, reason, OUTCOME_PROTOCOL_VIOLATION, xstrfmt("protocol violation: %s", p->violation));
+		return;
+	}
+	if (p && p->failure) {
+		const char *oc = json_string_value(json_object_get(p->failure, "outcome"));
+		const char *e = json_string_value(json_object_get(p->failure, "error"));
+		const char *why = json_string_value(json_object_get(p->failure, "reason"));
+		enum outcome v = OUTCOME_CRASHED;
+		if (oc && outcome_parse(oc, &v) < 0)
+			v = OUTCOME_CRASHED;
+		/* a worker may report only failures it can know of itself */
+		if (v != OUTCOME_CRASHED && v != OUTCOME_LAUNCH_FAILED && v != OUTCOME_INIT_FAILED &&
+		    v != OUTCOME_NO_DEVICE)
+			set(o, reason, OUTCOME_PROTOCOL_VIOLATION,
+			    xstrfmt("protocol violation: the worker claimed the outcome '%s'", oc ? oc : "?"));
+		else
+			set(o, reason, v, xstrfmt("%s%s%s", e ? e : "", e && why ? ": " : "", why ? why : ""));
+		return;
+	}
+	if (w && w->timed_out) {
+		set(o, reason, OUTCOME_TIMEOUT, xstrfmt("no result within %.1f s; the worker was killed", w->seconds));
+		return;
+	}
+	if (w && w->signaled) {
+		set(o, reason, r->interrupted ? OUTCOME_ABORTED : OUTCOME_CRASHED,
+		    xstrfmt("worker killed by %s", signal_name(w->signo)));
+		return;
+	}
+	if (w && (!w->exited || w->exit_code != 0)) {
+		set(o, reason, r->interrupted ? OUTCOME_ABORTED : OUTCOME_CRASHED,
+		    xstrfmt("worker exited with status %d before it finished", w->exit_code));
+		return;
+	}
+	if (!r->checker_ran || r->checker_error) {
+		set(o, reason, OUTCOME_REFERENCE_FAILED,
+		    xstrfmt("the checker could not judge: %s", r->checker_error ? r->checker_error : "it did not run"));
+		return;
+	}
+	if (r->reference_failed) {
+		set(o, reason, OUTCOME_REFERENCE_FAILED, xstrdup(r->reference_failed));
+		return;
+	}
+	if (!r->n_checks) {
+		set(o, reason, OUTCOME_CRASHED, xstrdup("the worker shipped no output to check"));
+		return;
+	}
+	if (judge(r->checks, r->n_checks, "", o, reason))
+		return;
+	if (r->shape_failure) {
+		set(o, reason, r->shape_outcome,
+		    xstrfmt("at the extra shape %s: %s", r->shape_text ? r->shape_text : "", r->shape_failure));
+		return;
+	}
+	if (r->n_shape_checks) {
+		char *where = xstrfmt(" at the extra shape %s", r->shape_text ? r->shape_text : "");
+		int bad = judge(r->shape_checks, r->n_shape_checks, where, o, reason);
+		free(where);
+		if (bad) {
+			if (*o == OUTCOME_FLAKY) /* right at one shape, wrong at another: wrong */
+				*o = OUTCOME_WRONG_OUTPUT;
+			return;
+		}
+	}
+	if (r->other_stream || r->late || r->host_threads) {
+		set(o, reason, OUTCOME_ESCAPED_WORK,
+		    xstrfmt("work outside the timed region in %lld sample(s): %lld on another stream, %lld still "
+			    "running after the stop event, %lld that started a host thread",
+			    r->other_stream + r->late + r->host_threads, r->other_stream, r->late, r->host_threads));
+		return;
+	}
+	if (isfinite(r->floor_us) && isfinite(r->median_us) && r->median_us < r->floor_us) {
+		set(o, reason, OUTCOME_BELOW_FLOOR,
+		    xstrfmt("median %.3g us is below the physical floor %.3g us (the problem's bytes at the GPU's "
+			    "peak bandwidth, or its FLOPs at peak): the time cannot be the work's",
+			    r->median_us, r->floor_us));
+		return;
+	}
 }

@@ -1,28 +1,47 @@
 /*
- * outcome.h - turn what a worker reported, and how it ended, into one of
- * the recorded outcomes (README.md "Outcomes"):
- *   ok, build_failed, launch_failed, init_failed, crashed, timeout,
- *   wrong_output, nan, unwritten_output, flaky, no_device, aborted
+ * outcome.h - the evidence of one job, and the one outcome it earns
+ * (record/outcome_list.h names them).  The classifier reads only what the
+ * parent saw and the checker judged, never the worker's own opinion: the
+ * worker reports launches and times, the checker says pass or fail.
  */
 #ifndef EVIDENT_OUTCOME_H
 #define EVIDENT_OUTCOME_H
 
-#include <jansson.h>
-
+#include "backends/protocol.h"
 #include "base/runcmd.h"
+#include "record/record.h"
 
-struct outcome_input {
-	int build_ok;
-	json_t *failure;          /* the worker's first failure message, or NULL */
-	json_t *seeds;            /* seed messages, phase check */
-	json_t *rechecks;         /* seed messages, phase recheck */
-	int done;                 /* the worker said "done" */
-	const struct run_result *run;
+struct job_report {
+	/* build */
+	int build_attempted, build_ok;
+	const char *build_reason;
+	/* the kernel object changed while it ran, or a cached one did not
+	 * match its hash */
+	const char *tampered;
+	/* the worker */
+	const struct run_result *worker;
+	const struct proto *proto;
 	int interrupted;
-	json_t *sanitize;         /* sanitizer verdicts (do not change the outcome) */
+	/* the checker: seed and timed checks of the main phase */
+	int checker_ran;
+	const char *checker_error;
+	const struct rec_check *checks;
+	size_t n_checks;
+	const char *reference_failed;   /* the GPU reference disagreed with float64 */
+	/* the extra shape: "checked", "specialised", "none", or NULL (not run) */
+	const char *shape_status;
+	const char *shape_failure;      /* outcome-worthy failure there, with its reason */
+	enum outcome shape_outcome;
+	const struct rec_check *shape_checks;
+	size_t n_shape_checks;
+	const char *shape_text;         /* "S=397" for messages */
+	/* escapes over the timed samples */
+	long long other_stream, late, host_threads, block_timeouts;
+	/* the physical floor: a median below it is no speedup */
+	double floor_us, median_us;
 };
 
-/* Sets *outcome (always) and *reason (or NULL); both malloc'd, caller frees. */
-void outcome_classify(const struct outcome_input *in, char **outcome, char **reason);
+/* The outcome and its reason (malloc'd, caller frees; NULL for ok). */
+void outcome_classify(const struct job_report *r, enum outcome *o, char **reason);
 
 #endif /* EVIDENT_OUTCOME_H */

@@ -1,16 +1,9 @@
 /*
- * run.h - run an experiment: for every variant, build, run in a worker
- * process, classify the outcome, compute statistics, write the record to
- * the store; then write the batch summary record and print the table.
- *
- * Records (the "format" of each manifest):
- *   evident-run/1    one variant executed once (outcome, correctness per
- *                    seed, every timing sample, provenance, cost)
- *   evident-batch/1  one `evident run` invocation: the run ids of its
- *                    variants, the comparisons with Holm-adjusted p-values
- *                    and verdicts, notes (parameters without effect),
- *                    totals and cost
- * README.md ("Reading a record") documents every field.
+ * run.h - run an experiment: plan its jobs (every variant, every repeat,
+ * interleaved), execute each in a worker process judged by a checker
+ * process, record each as a run, then gather the batch record (statistics
+ * over repeats, comparisons with the baseline) and print the summary.
+ * run_ctx.h walks the stages; record/record.h owns the records.
  */
 #ifndef EVIDENT_RUN_H
 #define EVIDENT_RUN_H
@@ -27,6 +20,7 @@ struct run_options {
 	int color;                   /* 1: colour in the summary */
 	int device;                  /* CUDA device ordinal */
 	int jobs;                    /* parallel builds before running (<= 1: none) */
+	int repeats;                 /* > 0: override the spec's repeats */
 };
 
 struct run_totals {
@@ -35,12 +29,16 @@ struct run_totals {
 	char *batch_id;              /* caller frees */
 };
 
+/* Why a run stopped before it could record anything. */
+enum run_error { RUN_OK, RUN_NO_DEVICE, RUN_STORE, RUN_ENV };
+
 /*
- * Run spec s (already loaded and validated; the current directory is the
- * repository root).  Returns 0 when it ran (see totals for how it went),
- * or a negative EV_* code negated on a problem that stopped it before any
- * record could be written (no device, store unwritable, environment).
+ * Run spec s (loaded and validated; the current directory is the
+ * repository root).  Returns 0 when it ran (the totals say how it went),
+ * or -1 after error() when it stopped before a record could be written
+ * (*err says why: no device, the store, the environment).
  */
-int run_experiment(const struct spec *s, const struct run_options *o, struct run_totals *t);
+int run_experiment(const struct spec *s, const struct run_options *o, struct run_totals *t,
+		   enum run_error *err);
 
 #endif /* EVIDENT_RUN_H */

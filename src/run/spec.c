@@ -15,11 +15,13 @@
 #include <yaml.h>
 
 #include "backends/problem.h"
+#include "record/record.h"
 
 struct ctx {
 	const char *path;
 	yaml_document_t *doc;
 	struct spec *s;
+	const struct spec_env *env;
 };
 
 static int node_err(struct ctx *c, yaml_node_t *n, const char *fmt, ...)
@@ -87,15 +89,6 @@ static int want_ll(struct ctx *c, yaml_node_t *n, const char *key, long long lo,
 	if (x < lo || x > hi)
 		return node_err(c, n, "'%s' is %lld, out of range [%lld, %lld]", key, x, lo, hi);
 	*out = x;
-	return 0;
-}
-
-static int want_int(struct ctx *c, yaml_node_t *n, const char *key, int lo, int hi, int *out)
-{
-	long long x;
-	if (want_ll(c, n, key, lo, hi, &x) < 0)
-		return -1;
-	*out = (int)x;
 	return 0;
 }
 
@@ -197,10 +190,32 @@ static int is_macro_value(const char *s)
 	return 1;
 }
 
-static const char *const outcomes_known[] = { "ok", "build_failed", "launch_failed", "init_failed",
-					      "crashed", "timeout", "wrong_output", "nan",
-					      "unwritten_output", "flaky", "no_device", "sanitizer_failed",
-					      NULL };
+/* The outcome names, from the one list (record/outcome_list.h). */
+static const char *const *outcomes_known(void)
+{
+	static const char *names[OUTCOME_COUNT + 1];
+	for (unsigned i = 0; i < OUTCOME_COUNT; i++)
+		names[i] = outcome_name((enum outcome)i);
+	return names;
+}
+
+/* Keys a variant reserves besides its parameters. */
+static const char *const variant_reserved[] = { "kernel", "expect", NULL };
+
+/* A lowercase key one or two edits from a reserved one is a typo, not a
+ * parameter: parameters are C macro names, by habit in UPPER_CASE. */
+static const char *reserved_typo(const char *name)
+{
+	int upper = 0;
+	for (const char *p = name; *p; p++)
+		upper |= *p >= 'A' && *p <= 'Z';
+	if (upper)
+		return NULL;
+	for (size_t i = 0; variant_reserved[i]; i++)
+		if (edit_distance(name, variant_reserved[i]) <= 2)
+			return variant_reserved[i];
+	return NULL;
+}
 
 static void add_param(struct spec_variant *v, const char *name, const char *value)
 {
@@ -264,13 +279,15 @@ static int parse_variant_body(struct ctx *c, yaml_node_t *body, struct spec_vari
 		if (name && !strcmp(name, "expect")) {
 			if (want_string(c, val, "expect", &v->expect) < 0)
 				return -1;
-			int known = 0;
-			for (size_t i = 0; outcomes_known[i]; i++)
-				known |= !strcmp(outcomes_known[i], v->expect);
-			if (!known)
-				return unknown_value(c, val, "outcome", outcomes_known);
+			enum outcome o;
+			if (outcome_parse(v->expect, &o) < 0)
+				return unknown_value(c, val, "outcome", outcomes_known());
 			continue;
 		}
+		const char *typo = name ? reserved_typo(name) : NULL;
+		if (typo)
+			return node_err(c, k, "unknown key '%s' in variant '%s' (did you mean '%s'?); parameters "
+					"are C macro names, usually UPPER_CASE", name, v->name, typo);
 		const char *value;
 		if (parse_param_value(c, k, val, &value) < 0)
 			return -1;
@@ -395,16 +412,33 @@ static int parse_string_list(struct ctx *c, yaml_node_t *n, const char *key,
 static const char *const top_keys[] = { "name", "question", "problem", "backend", "kernel",
 					"shape", "dtype", "baseline", "params", "variants", "grid",
 					"references", "correctness", "timing", "limits", "sanitize",
-					"arch", "flags", "cost", NULL };
-static const char *const correctness_keys[] = { "seeds", "seed", "atol", "rtol", NULL };
-static const char *const timing_keys[] = { "warmup_ms", "samples", "cache", "max_seconds",
-					   "min_seconds", "stdrel", "batch", NULL };
-static const char *const limits_keys[] = { "timeout_s", NULL };
+					"arch", "flags", "cost", "repeats", "gpus", NULL };
 static const char *const cost_keys[] = { "price_usd_per_h", "source", NULL };
 static const char *const sanitize_tools[] = { "memcheck", "racecheck", "initcheck", "synccheck",
 					      NULL };
-static const char *const backends[] = { "host", "cuda", NULL };
-static const char *const caches[] = { "cold", "hot", NULL };
+
+/* The backends' names (backend.h's list). */
+static const char *const *backend_names(void)
+{
+	static const char *names[8];
+	for (size_t i = 0; backends_all[i] && i < 7; i++)
+		names[i] = backends_all[i]->name;
+	return names;
+}
+
+/* Allowed keys of a knob section plus extras (NULL-terminated), in buf. */
+static const char *const *section_keys(const char *section, const char *const *extra, const char **buf,
+				       size_t cap)
+{
+	size_t n = 0;
+	const char *const *k = knob_section_keys(section);
+	for (size_t i = 0; k && k[i] && n + 1 < cap; i++)
+		buf[n++] = k[i];
+	for (size_t i = 0; extra && extra[i] && n + 1 < cap; i++)
+		buf[n++] = extra[i];
+	buf[n] = NULL;
+	return buf;
+}
 
 static int in_list(const char *v, const char *const *list)
 {
@@ -439,6 +473,49 @@ static int check_keys(struct ctx *c, yaml_node_t *map, const char *where, const 
 	return 0;
 }
 
+/* One knob's value from node v, checked against its type and range. */
+static int parse_knob(struct ctx *c, yaml_node_t *v, const struct knob_def *d)
+{
+	if (d->type == KNOB_ENUM) {
+		const char *x = scalar(v);
+		if (!x)
+			return node_err(c, v, "'%s' must be one of its names, not %s", d->name, type_name(v));
+		for (int i = 0; d->values[i]; i++)
+			if (!strcmp(d->values[i], x)) {
+				knob_set(&c->s->k, d, i);
+				return 0;
+			}
+		char what[64];
+		snprintf(what, sizeof(what), "%s value", d->name);
+		return unknown_value(c, v, what, d->values);
+	}
+	if (d->type == KNOB_INT) {
+		long long x;
+		if (want_ll(c, v, d->name, (long long)d->lo, (long long)d->hi, &x) < 0)
+			return -1;
+		knob_set(&c->s->k, d, (double)x);
+		return 0;
+	}
+	double x;
+	if (want_double(c, v, d->name, d->lo, d->hi, &x) < 0)
+		return -1;
+	knob_set(&c->s->k, d, x);
+	return 0;
+}
+
+/* Every knob of section found in mapping n (others are checked before). */
+static int parse_knob_section(struct ctx *c, yaml_node_t *n, const char *section)
+{
+	for (size_t i = 0; i < knob_count; i++) {
+		if (strcmp(knob_defs[i].section, section))
+			continue;
+		yaml_node_t *v = lookup(c, n, knob_defs[i].name, NULL);
+		if (v && parse_knob(c, v, &knob_defs[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int parse_sections(struct ctx *c, yaml_node_t *root)
 {
 	struct spec *s = c->s;
@@ -456,32 +533,67 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 		return node_err(c, root, "missing required key 'problem' (e.g. attention_fwd)");
 	if (want_string(c, n, "problem", &s->problem) < 0)
 		return -1;
-	if (!problem_known(s->problem))
-		return node_err(c, n, "unknown problem '%s' (known: attention_fwd)", s->problem);
+	yaml_node_t *pnode = n;
 	if ((n = lookup(c, root, "kernel", NULL)) && want_string(c, n, "kernel", &s->kernel) < 0)
 		return -1;
 	if ((n = lookup(c, root, "backend", NULL))) {
 		if (want_string(c, n, "backend", &s->backend) < 0)
 			return -1;
-		if (!in_list(s->backend, backends))
-			return unknown_value(c, n, "backend", backends);
+		if (!backend_find(s->backend))
+			return unknown_value(c, n, "backend", backend_names());
 	}
 
-	/* shape */
+	/* shape: the problem's keys, in its order */
 	if (!(n = lookup(c, root, "shape", NULL)))
-		return node_err(c, root, "missing required key 'shape' (e.g. {B: 4, H: 8, S: 512, D: 64})");
-	if (want_map(c, n, "shape") < 0)
+		return node_err(c, root, "missing required key 'shape' (the problem's dimensions, e.g. {B: 4, H: 8, S: 512, D: 64})");
+	if (want_map(c, n, "shape") < 0 || check_duplicates(c, n, "key") < 0)
 		return -1;
-	const char *const *sk = problem_shape_keys(s->problem);
-	if (check_keys(c, n, " in 'shape'", sk) < 0)
-		return -1;
-	long long *dims[] = { &s->B, &s->H, &s->S, &s->D };
-	for (size_t i = 0; sk[i]; i++) {
-		yaml_node_t *v = lookup(c, n, sk[i], NULL);
-		if (!v)
-			return node_err(c, n, "'shape' lacks '%s'", sk[i]);
-		if (want_ll(c, v, sk[i], 1, 1 << 20, dims[i]) < 0)
+	int nk = 0;
+	const char *const *sk = NULL;
+	if (c->env && c->env->problem_keys) {
+		struct strbuf why = STRBUF_INIT;
+		sk = c->env->problem_keys(s->problem, &nk, &why, c->env->ctx);
+		if (!sk) {
+			node_err(c, pnode, "%s", why.buf);
+			strbuf_release(&why);
 			return -1;
+		}
+		strbuf_release(&why);
+		const char *allowed[SPEC_MAX_DIMS + 1];
+		for (int i = 0; i < nk && i < SPEC_MAX_DIMS; i++)
+			allowed[i] = sk[i];
+		allowed[nk < SPEC_MAX_DIMS ? nk : SPEC_MAX_DIMS] = NULL;
+		char where[96];
+		snprintf(where, sizeof(where), " in 'shape' of problem '%s'", s->problem);
+		if (check_keys(c, n, where, allowed) < 0)
+			return -1;
+		for (int i = 0; i < nk && i < SPEC_MAX_DIMS; i++) {
+			yaml_node_t *v = lookup(c, n, sk[i], NULL);
+			if (!v) {
+				struct strbuf all = STRBUF_INIT;
+				for (int j = 0; j < nk; j++)
+					strbuf_addf(&all, "%s%s", j ? ", " : "", sk[j]);
+				node_err(c, n, "'shape' lacks '%s' (problem '%s' needs %s)", sk[i], s->problem,
+					 all.buf);
+				strbuf_release(&all);
+				return -1;
+			}
+			s->dim_names[i] = xstrdup(sk[i]);
+			if (want_ll(c, v, sk[i], 1, 1LL << 31, &s->dims[i]) < 0)
+				return -1;
+			s->n_dims = i + 1;
+		}
+	} else {
+		for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
+		     p < n->data.mapping.pairs.top && s->n_dims < SPEC_MAX_DIMS; p++) {
+			const char *key = scalar(get(c, p->key));
+			if (!key)
+				return node_err(c, get(c, p->key), "'shape' keys must be names");
+			s->dim_names[s->n_dims] = xstrdup(key);
+			if (want_ll(c, get(c, p->value), key, 1, 1LL << 31, &s->dims[s->n_dims]) < 0)
+				return -1;
+			s->n_dims++;
+		}
 	}
 
 	/* params / variants / grid / references */
@@ -545,13 +657,17 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 		const char *first = s->kernel;
 		for (size_t i = 0; !first && i < s->n_variants; i++)
 			first = s->variants[i].kernel;
-		const char *dot = first ? strrchr(first, '.') : ".cu";
-		s->backend = xstrdup(dot && !strcmp(dot, ".cu") ? "cuda" : "host");
+		const char *dot = first ? strrchr(first, '.') : NULL;
+		for (size_t i = 0; !s->backend && dot && backends_all[i]; i++)
+			if (!strcmp(backends_all[i]->source_ext, dot))
+				s->backend = xstrdup(backends_all[i]->name);
+		if (!s->backend)
+			s->backend = xstrdup("cuda");
 	}
+	const struct backend *be = backend_find(s->backend);
 	for (size_t i = 0; i < s->n_variants; i++)
 		if (s->variants[i].is_reference)
-			s->variants[i].kernel = xstrfmt("kernels/reference/%s.%s", s->variants[i].name,
-							 strcmp(s->backend, "host") ? "cu" : "c");
+			s->variants[i].kernel = xstrfmt("kernels/reference/%s%s", s->variants[i].name, be->source_ext);
 
 	/* baseline */
 	if ((n = lookup(c, root, "baseline", &k))) {
@@ -572,29 +688,30 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 		s->baseline = xstrdup(s->variants[0].name);
 	}
 
-	/* dtype */
+	/* dtype: what the backend runs */
 	if ((n = lookup(c, root, "dtype", NULL))) {
 		if (want_string(c, n, "dtype", &s->dtype) < 0)
 			return -1;
 		static const char *const dts[] = { "fp32", "fp16", "bf16", NULL };
 		if (!in_list(s->dtype, dts))
 			return unknown_value(c, n, "dtype", dts);
+		if (!in_list(s->dtype, be->dtypes))
+			return node_err(c, n, "the %s backend computes in %s only, not %s", be->name,
+					be->dtypes[0], s->dtype);
 	} else {
-		s->dtype = xstrdup(!strcmp(s->backend, "cuda") ? "fp16" : "fp32");
+		s->dtype = xstrdup(be->default_dtype);
 	}
-	if (!strcmp(s->backend, "host") && strcmp(s->dtype, "fp32"))
-		return node_err(c, lookup(c, root, "dtype", NULL), "the host backend computes in fp32 only");
 
-	/* correctness, with defaults by dtype */
-	int half = strcmp(s->dtype, "fp32") != 0;
-	s->atol = s->rtol = half ? (strcmp(s->dtype, "bf16") ? 2e-3 : 1e-2) : 1e-4;
-	s->seeds = 5;
+	/* the knobs: correctness, timing, limits, repeats */
+	knobs_init(&s->k);
+	const char *keys[40];
+	static const char *const corr_extra[] = { "seed", NULL };
 	if ((n = lookup(c, root, "correctness", NULL))) {
-		if (want_map(c, n, "correctness") < 0 || check_keys(c, n, " in 'correctness'", correctness_keys) < 0)
+		if (want_map(c, n, "correctness") < 0 ||
+		    check_keys(c, n, " in 'correctness'", section_keys("correctness", corr_extra, keys, 40)) < 0 ||
+		    parse_knob_section(c, n, "correctness") < 0)
 			return -1;
 		yaml_node_t *v;
-		if ((v = lookup(c, n, "seeds", NULL)) && want_int(c, v, "seeds", 1, 1000, &s->seeds) < 0)
-			return -1;
 		long long seed;
 		if ((v = lookup(c, n, "seed", NULL))) {
 			if (want_ll(c, v, "seed", 0, (1LL << 62), &seed) < 0)
@@ -602,54 +719,31 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 			s->seed = (unsigned long long)seed;
 			s->seed_given = 1;
 		}
-		if ((v = lookup(c, n, "atol", NULL)) && want_double(c, v, "atol", 0, 1e6, &s->atol) < 0)
-			return -1;
-		if ((v = lookup(c, n, "rtol", NULL)) && want_double(c, v, "rtol", 0, 1e6, &s->rtol) < 0)
-			return -1;
 	}
-
-	/* timing */
-	s->warmup_ms = 25;
-	s->samples = 100;
-	s->cache = xstrdup("cold");
-	s->max_seconds = 15;
-	s->min_seconds = 0.5;
-	s->stdrel = 0.005;
-	s->batch = 1;
 	if ((n = lookup(c, root, "timing", NULL))) {
-		if (want_map(c, n, "timing") < 0 || check_keys(c, n, " in 'timing'", timing_keys) < 0)
+		if (want_map(c, n, "timing") < 0 ||
+		    check_keys(c, n, " in 'timing'", section_keys("timing", NULL, keys, 40)) < 0 ||
+		    parse_knob_section(c, n, "timing") < 0)
 			return -1;
-		yaml_node_t *v;
-		if ((v = lookup(c, n, "warmup_ms", NULL)) && want_double(c, v, "warmup_ms", 0, 600000, &s->warmup_ms) < 0)
-			return -1;
-		if ((v = lookup(c, n, "samples", NULL)) && want_int(c, v, "samples", 0, 10000000, &s->samples) < 0)
-			return -1;
-		if ((v = lookup(c, n, "cache", NULL))) {
-			if (want_string(c, v, "cache", &s->cache) < 0)
-				return -1;
-			if (!in_list(s->cache, caches))
-				return unknown_value(c, v, "cache mode", caches);
-		}
-		if ((v = lookup(c, n, "max_seconds", NULL)) && want_double(c, v, "max_seconds", 0.001, 86400, &s->max_seconds) < 0)
-			return -1;
-		if ((v = lookup(c, n, "min_seconds", NULL)) && want_double(c, v, "min_seconds", 0, 86400, &s->min_seconds) < 0)
-			return -1;
-		if ((v = lookup(c, n, "stdrel", NULL)) && want_double(c, v, "stdrel", 1e-6, 1, &s->stdrel) < 0)
-			return -1;
-		if ((v = lookup(c, n, "batch", NULL)) && want_int(c, v, "batch", 1, 100000, &s->batch) < 0)
-			return -1;
-		if (s->min_seconds > s->max_seconds)
-			return node_err(c, n, "'min_seconds' (%g) is above 'max_seconds' (%g)", s->min_seconds, s->max_seconds);
+		if (s->k.min_seconds > s->k.max_seconds)
+			return node_err(c, n, "'min_seconds' (%g) is above 'max_seconds' (%g)", s->k.min_seconds,
+					s->k.max_seconds);
 	}
-
-	/* limits */
-	s->timeout_s = 60 + 2 * s->max_seconds;
 	if ((n = lookup(c, root, "limits", NULL))) {
-		if (want_map(c, n, "limits") < 0 || check_keys(c, n, " in 'limits'", limits_keys) < 0)
+		if (want_map(c, n, "limits") < 0 ||
+		    check_keys(c, n, " in 'limits'", section_keys("limits", NULL, keys, 40)) < 0 ||
+		    parse_knob_section(c, n, "limits") < 0)
 			return -1;
-		yaml_node_t *v;
-		if ((v = lookup(c, n, "timeout_s", NULL)) && want_double(c, v, "timeout_s", 0.1, 86400, &s->timeout_s) < 0)
+	}
+	if (parse_knob_section(c, root, "top") < 0)
+		return -1;
+	knobs_derive(&s->k, be->default_repeats);
+	if ((n = lookup(c, root, "gpus", NULL))) {
+		if (want_string(c, n, "gpus", &s->gpus) < 0)
 			return -1;
+		if (strspn(s->gpus, "0123456789,") != strlen(s->gpus) && strcmp(s->gpus, "all"))
+			return node_err(c, n, "'gpus' is 'all', a count (2) or a list of indices (0,2,5), not '%s'",
+					s->gpus);
 	}
 
 	if ((n = lookup(c, root, "sanitize", NULL)) &&
@@ -689,17 +783,17 @@ static int check_kernel_files(struct ctx *c, yaml_node_t *root)
 					k, s->variants[i].name);
 		}
 		const char *dot = strrchr(k, '.');
-		int cu = dot && !strcmp(dot, ".cu");
-		if (cu != !strcmp(s->backend, "cuda")) {
+		const struct backend *be = backend_find(s->backend);
+		if (!dot || strcmp(dot, be->source_ext)) {
 			yaml_node_t *n = lookup(c, root, "backend", NULL);
-			return node_err(c, n ? n : root, "kernel '%s' does not fit backend '%s' (.c is host, .cu is cuda)",
-					k, s->backend);
+			return node_err(c, n ? n : root, "kernel '%s' does not fit backend '%s' (it builds %s files)",
+					k, s->backend, be->source_ext);
 		}
 	}
 	return 0;
 }
 
-int spec_load(const char *path, int check_files, struct spec *s)
+int spec_load(const char *path, const struct spec_env *env, struct spec *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->path = xstrdup(path);
@@ -711,7 +805,7 @@ int spec_load(const char *path, int check_files, struct spec *s)
 
 	yaml_parser_t parser;
 	yaml_document_t doc;
-	struct ctx c = { path, &doc, s };
+	struct ctx c = { path, &doc, s, env };
 	int rc = -1;
 	if (!yaml_parser_initialize(&parser))
 		return error("libyaml: cannot initialise the parser");
@@ -734,7 +828,7 @@ int spec_load(const char *path, int check_files, struct spec *s)
 	}
 	if (check_keys(&c, root, "", top_keys) < 0 || parse_sections(&c, root) < 0)
 		goto out;
-	if (check_files && check_kernel_files(&c, root) < 0)
+	if (env && env->check_files && check_kernel_files(&c, root) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -792,7 +886,9 @@ void spec_release(struct spec *s)
 	free(s->dtype);
 	free(s->baseline);
 	free(s->arch);
-	free(s->cache);
+	free(s->gpus);
+	for (int i = 0; i < s->n_dims; i++)
+		free(s->dim_names[i]);
 	free(s->price_source);
 	free_list(s->sanitize);
 	free_list(s->flags);

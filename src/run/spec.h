@@ -12,6 +12,7 @@
 #define EVIDENT_SPEC_H
 
 #include "backends/backend.h"
+#include "backends/knobs.h"
 
 struct spec_variant {
 	char *name;
@@ -22,26 +23,25 @@ struct spec_variant {
 	int is_reference;        /* from references: */
 };
 
+#define SPEC_MAX_DIMS 8
+
 struct spec {
 	char *path;              /* as given */
 	char *text;              /* the YAML source, byte for byte */
 	char *name, *question, *problem, *backend, *kernel, *dtype, *baseline, *arch;
-	long long B, H, S, D;
+	/* the shape, in the problem's key order */
+	int n_dims;
+	char *dim_names[SPEC_MAX_DIMS];
+	long long dims[SPEC_MAX_DIMS];
 	struct spec_variant *variants;
 	size_t n_variants;
-	/* correctness */
-	int seeds;
-	int seed_given;          /* 1: seed fixed by the spec; 0: fresh random per run */
+	/* every numeric and enumerated setting, with its one default (knobs.h);
+	 * derived defaults (repeats, timeout_s) are filled by spec_load, the
+	 * tolerance defaults (NAN here) by the problem's rule in the plan */
+	struct knobs k;
+	int seed_given;          /* 1: correctness.seed fixed by the spec; 0: fresh random per run */
 	unsigned long long seed;
-	double atol, rtol;
-	/* timing */
-	double warmup_ms;
-	int samples;             /* 0 = adaptive */
-	char *cache;             /* "cold" | "hot" */
-	double max_seconds, min_seconds, stdrel;
-	int batch;
-	/* limits */
-	double timeout_s;        /* per variant, wall clock */
+	char *gpus;              /* "all", "2", "0,2,5" or NULL (one GPU) */
 	/* extras */
 	char **sanitize;         /* NULL-terminated tool names, or NULL */
 	char **flags;            /* NULL-terminated extra compiler flags, or NULL */
@@ -49,13 +49,24 @@ struct spec {
 	char *price_source;
 };
 
+/* What spec_load may consult besides the file. */
+struct spec_env {
+	int check_files;         /* require kernel files to exist (cwd = the repository root) */
+	/*
+	 * The shape keys of a problem, in its order (e.g. by loading its
+	 * plug-in), or NULL with the reason in why.  NULL function: every
+	 * problem is accepted with the keys in the order written (unit tests).
+	 */
+	const char *const *(*problem_keys)(const char *problem, int *n, struct strbuf *why, void *ctx);
+	void *ctx;
+};
+
 /*
  * Load and validate the spec at path into s (which the caller releases
- * with spec_release even on failure).  check_files: also require kernel
- * files to exist (relative to the current directory, the repository
- * root).  Returns 0, or -1 after printing one error line.
+ * with spec_release even on failure).  Returns 0, or -1 after printing
+ * one error line FILE:LINE:COL: message.
  */
-int spec_load(const char *path, int check_files, struct spec *s);
+int spec_load(const char *path, const struct spec_env *env, struct spec *s);
 void spec_release(struct spec *s);
 
 /* The variant called name, or NULL. */

@@ -1,0 +1,264 @@
+/*
+ * checker.c - the judge: `evident __check CHECK.json`, a process that
+ * never loads the kernel under test.  It runs after the worker has
+ * exited, reads the outputs the parent captured from the worker's channel
+ * (the parent's own file), regenerates each launch's inputs from the
+ * parent's seeds, computes the reference only now - after the candidate's
+ * output exists - and judges each output with the problem's tolerance rule
+ * (or the spec's), telling an unwritten element from a wrong one by the
+ * scramble bits the parent scheduled.  It reports on its stdout, which
+ * only the parent reads: one `check` line per output, a `reference_check`
+ * of the GPU reference against the float64 one at the problem's small
+ * shape when the backend has a GPU reference, then `done`.
+ *
+ * Every buffer that held a reference is cleared before it is freed, so no
+ * later process on this machine can find one in recycled memory.
+ */
+#include "backends/checker.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/backend.h"
+#include "backends/job.h"
+#include "backends/problem_plugin.h"
+#include "backends/scramble.h"
+
+static void emit(json_t *m)
+{
+	char *s = json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+	if (s) {
+		fputs(s, stdout);
+		fputc('\n', stdout);
+		free(s);
+	}
+	fflush(stdout);
+	json_decref(m);
+}
+
+static void fail(const char *why)
+{
+	emit(json_pack("{s:s, s:s}", "msg", "error", "reason", why));
+}
+
+/* Zero then free (a reference never survives in freed memory). */
+static void clear_free(void *p, size_t bytes)
+{
+	if (!p)
+		return;
+	volatile unsigned char *v = p;
+	for (size_t i = 0; i < bytes; i++)
+		v[i] = 0;
+	free(p);
+}
+
+struct refs {
+	int n_in, n_out;
+	size_t in_n[4], out_n[2];
+	float *in[4];
+	double *out[2];
+};
+
+static void refs_alloc(struct refs *r, const struct plugin *p, const long long *shape)
+{
+	memset(r, 0, sizeof(*r));
+	r->n_in = p->n_inputs;
+	r->n_out = p->n_outputs;
+	for (int t = 0; t < r->n_in; t++) {
+		r->in_n[t] = plugin_numel(p->d, t, shape);
+		r->in[t] = xmalloc(r->in_n[t] * sizeof(float));
+	}
+	for (int o = 0; o < r->n_out; o++) {
+		r->out_n[o] = plugin_numel(p->d, r->n_in + o, shape);
+		r->out[o] = xcalloc(r->out_n[o], sizeof(double));
+	}
+}
+
+static void refs_release(struct refs *r)
+{
+	for (int t = 0; t < r->n_in; t++)
+		clear_free(r->in[t], r->in_n[t] * sizeof(float));
+	for (int o = 0; o < r->n_out; o++)
+		clear_free(r->out[o], r->out_n[o] * sizeof(double));
+	memset(r, 0, sizeof(*r));
+}
+
+/* The reference for inputs already in r->in: the backend's GPU one when it
+ * has one, else the problem's float64 CPU reference. */
+static int compute(const struct backend *be, const struct job *job, const struct plugin *p,
+		   const long long *shape, struct refs *r, const char **method)
+{
+	char err[512] = "";
+	if (be && be->reference) {
+		if (be->reference(job, shape, (const float *const *)r->in, r->out, method, err,
+				  sizeof(err)) < 0) {
+			fail(err);
+			return -1;
+		}
+		return 0;
+	}
+	double scalar = p->d->scalar ? p->d->scalar(shape) : 0;
+	p->d->reference(shape, scalar, (const float *const *)r->in, r->out);
+	*method = "float64 CPU reference (the problem plug-in)";
+	return 0;
+}
+
+/* GPU reference vs float64 at the small shape: does the judge itself hold? */
+static void cross_check(const struct backend *be, const struct job *job, const struct plugin *p,
+			int dtype)
+{
+	long long small[JOB_MAX_DIMS];
+	memcpy(small, job->shape, sizeof(small));
+	if (p->d->small_shape)
+		p->d->small_shape(job->shape, small);
+	struct refs g, c;
+	refs_alloc(&g, p, small);
+	refs_alloc(&c, p, small);
+	plugin_fill_rounded(p, small, 0, job->seed0, dtype, g.in);
+	for (int t = 0; t < g.n_in; t++)
+		memcpy(c.in[t], g.in[t], g.in_n[t] * sizeof(float));
+	const char *method = NULL;
+	char err[512] = "";
+	if (be->reference(job, small, (const float *const *)g.in, g.out, &method, err, sizeof(err)) < 0) {
+		emit(json_pack("{s:s, s:b, s:b, s:s}", "msg", "reference_check", "done", 0, "pass", 0, "why", err));
+		goto out;
+	}
+	p->d->reference(small, p->d->scalar ? p->d->scalar(small) : 0, (const float *const *)c.in, c.out);
+	double num = 0, den = 0, max_abs = 0;
+	for (int o = 0; o < g.n_out; o++)
+		for (size_t i = 0; i < g.out_n[o]; i++) {
+			double d = fabs(g.out[o][i] - c.out[o][i]);
+			max_abs = d > max_abs ? d : max_abs;
+			num += d * d;
+			den += c.out[o][i] * c.out[o][i];
+		}
+	double rel = den > 0 ? sqrt(num / den) : sqrt(num);
+	json_t *sh = json_array();
+	for (int i = 0; i < job->n_dims; i++)
+		json_array_append_new(sh, json_integer(small[i]));
+	/* fp32 against float64: 1e-5 relative is a generous bound for an
+	 * honest fp32 reference; beyond it the judge is not to be trusted */
+	emit(json_pack("{s:s, s:b, s:o, s:f, s:f, s:s, s:s, s:b}", "msg", "reference_check", "done", 1, "shape",
+		       sh, "max_abs_diff", max_abs, "rel_l2", rel, "method", method ? method : "",
+		       "against", "float64 CPU reference (the problem plug-in)", "pass", rel <= 1e-5));
+out:
+	refs_release(&g);
+	refs_release(&c);
+}
+
+int checker_main(const char *path)
+{
+	json_error_t je;
+	json_t *cj = json_load_file(path, 0, &je);
+	struct job job;
+	struct plugin pl;
+	char err[512] = "";
+	int rc = 1;
+	if (!cj) {
+		fprintf(stderr, "evident checker: cannot read '%s': %s\n", path, je.text);
+		return 2;
+	}
+	if (job_from_json(json_object_get(cj, "job"), &job) < 0)
+		goto out;
+	const struct backend *be = backend_find(job.backend);
+	if (plugin_open(job.problem_so, job.problem, &pl, err, sizeof(err)) < 0) {
+		fail(err);
+		goto out;
+	}
+	int dtype = dtype_from_name(job.dtype);
+	struct ev_tolerance tol;
+	json_t *t = json_object_get(cj, "tolerance");
+	tol.atol = json_number_value(json_object_get(t, "atol"));
+	tol.rtol = json_number_value(json_object_get(t, "rtol"));
+	tol.rel_l2 = json_number_value(json_object_get(t, "rel_l2"));
+	size_t elem = dtype_size(dtype);
+	struct strbuf cap = STRBUF_INIT;
+	const char *cap_path = json_string_value(json_object_get(cj, "captures_file"));
+	if (!cap_path || read_file(cap_path, &cap) < 0) {
+		fail("cannot read the captured outputs");
+		goto out;
+	}
+	if (be && be->reference && json_is_true(json_object_get(cj, "cross_check")))
+		cross_check(be, &job, &pl, dtype);
+
+	/* one reference per distinct input (seed launch, or rotation set) */
+	struct refs r;
+	refs_alloc(&r, &pl, job.shape);
+	long long have = -2; /* key of the inputs in r: seed index, or -(set + 10) */
+	size_t i;
+	json_t *c;
+	size_t max_out = 0;
+	for (int o = 0; o < r.n_out; o++)
+		max_out = r.out_n[o] > max_out ? r.out_n[o] : max_out;
+	unsigned char *bits = xmalloc(max_out * elem + 8);
+	const char *method = NULL;
+	json_array_foreach(json_object_get(cj, "captures"), i, c)
+	{
+		int timed = json_is_true(json_object_get(c, "timed"));
+		long long index = json_integer_value(json_object_get(c, "index"));
+		long long set = json_integer_value(json_object_get(c, "set"));
+		long long off = json_integer_value(json_object_get(c, "offset"));
+		long long bytes = json_integer_value(json_object_get(c, "bytes"));
+		if (off < 0 || bytes < 0 || (size_t)(off + bytes) > cap.len) {
+			fail("a capture lies outside the capture file");
+			goto out_refs;
+		}
+		long long key = timed ? -(set + 10) : index;
+		int dist = timed ? 0 : (int)(index % pl.d->n_dists);
+		unsigned long long seed = timed ? job.timing_seed + (unsigned long long)set
+						: job.seed0 + (unsigned long long)index;
+		if (key != have) {
+			plugin_fill_rounded(&pl, job.shape, dist, seed, dtype, r.in);
+			if (compute(be, &job, &pl, job.shape, &r, &method) < 0)
+				goto out_refs;
+			have = key;
+		}
+		/* all outputs of the launch are judged as one */
+		struct judged agg;
+		memset(&agg, 0, sizeof(agg));
+		agg.first_mismatch = -1;
+		agg.pass = 1;
+		size_t pos = 0;
+		for (int o = 0; o < r.n_out; o++) {
+			size_t ob = r.out_n[o] * elem;
+			scramble_fill(bits, ob, job.scramble_seed,
+				      timed ? scramble_stream_timed((uint64_t)index, 0, (uint64_t)o)
+					    : scramble_stream_seed((uint64_t)index, (uint64_t)o));
+			struct judged jd;
+			plugin_judge(cap.buf + off + pos, dtype, r.out[o], bits, r.out_n[o], &tol, &jd);
+			pos += ob;
+			agg.max_abs_err = jd.max_abs_err > agg.max_abs_err ? jd.max_abs_err : agg.max_abs_err;
+			agg.ref_scale = jd.ref_scale > agg.ref_scale ? jd.ref_scale : agg.ref_scale;
+			agg.nan_count += jd.nan_count;
+			agg.unwritten += jd.unwritten;
+			agg.mismatches += jd.mismatches;
+			if (agg.first_mismatch < 0 && jd.first_mismatch >= 0)
+				agg.first_mismatch = jd.first_mismatch;
+			agg.pass &= jd.pass;
+			if (jd.rel_l2 > agg.rel_l2) /* the worst output's */
+				agg.rel_l2 = jd.rel_l2;
+		}
+		if (pos != (size_t)bytes) {
+			fail("a capture's size does not match the problem's outputs");
+			goto out_refs;
+		}
+		emit(json_pack("{s:s, s:s, s:s?, s:I, s:I, s:s, s:I, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:b}", "msg", "check", "reference", method,
+			       "phase", timed ? "timed" : "seed", "index", (json_int_t)index, "seed",
+			       (json_int_t)seed, "dist", pl.d->dists[dist], "set", (json_int_t)(timed ? set : -1),
+			       "max_abs_err", agg.max_abs_err, "rel_l2", agg.rel_l2, "ref_scale", agg.ref_scale,
+			       "nan_count", (json_int_t)agg.nan_count, "unwritten", (json_int_t)agg.unwritten,
+			       "mismatches", (json_int_t)agg.mismatches, "first_mismatch",
+			       (json_int_t)agg.first_mismatch, "pass", agg.pass));
+	}
+	emit(json_pack("{s:s}", "msg", "done"));
+	rc = 0;
+out_refs:
+	free(bits);
+	refs_release(&r);
+	strbuf_release(&cap);
+out:
+	json_decref(cj);
+	return rc;
+}

@@ -1,0 +1,56 @@
+/*
+ * job.h - what one worker process (and the checker after it) is asked to
+ * do: the typed JOB.json, the seam between the run path (src/run/), which
+ * plans and judges, and the backends, which load and launch a kernel.
+ *
+ * A job is one phase of one repeat of one variant:
+ *   main      correctness launches on `seeds` fresh inputs (seed i = seed0
+ *             + i, the problem's distribution i mod its count), then the
+ *             timed samples (inputs rotating through n_sets sets, outputs
+ *             scrambled before every launch), then fini;
+ *   shape     the same correctness launches at the extra shape, no timing;
+ *   sanitize  one correctness launch under compute-sanitizer, no timing.
+ * The parent chooses every seed, the rotation and the scramble seed, and
+ * keeps its own copy: the checker is given the parent's job, never a file
+ * the worker could have rewritten.
+ *
+ * Ownership: job_from_json fills strings borrowed from the json object,
+ * which must outlive the job.  job_to_json returns a new reference.
+ */
+#ifndef EVIDENT_JOB_H
+#define EVIDENT_JOB_H
+
+#include <jansson.h>
+
+#include "backends/knobs.h"
+
+#define JOB_MAX_DIMS 8
+
+struct job {
+	const char *phase;               /* "main" | "shape" | "sanitize" */
+	const char *backend;             /* "host" | "cuda" */
+	const char *kernel_so;           /* the built kernel object */
+	const char *problem;             /* its name */
+	const char *problem_so;          /* the built problem plug-in */
+	const char *problem_gpu_so;      /* its GPU reference object, or NULL */
+	int n_dims;
+	long long shape[JOB_MAX_DIMS];   /* in the problem's key order */
+	const char *dtype;               /* "fp32" | "fp16" | "bf16" */
+	struct knobs k;
+	int seeds;                       /* correctness launches in this phase */
+	unsigned long long seed0;
+	int timing;                      /* 1: take timed samples (main phase) */
+	unsigned long long timing_seed;  /* rotation set s holds the inputs of seed timing_seed + s, distribution 0 */
+	int n_sets;
+	int first_set;                   /* sample i uses set (first_set + i) % n_sets */
+	unsigned long long scramble_seed;
+	int device;                      /* CUDA device ordinal */
+};
+
+json_t *job_to_json(const struct job *j);
+/* 0, or -1 after error() naming what is wrong. */
+int job_from_json(json_t *o, struct job *j);
+/* Read JOB.json at path into j; *holder keeps the strings (caller decrefs). */
+int job_load(const char *path, struct job *j, json_t **holder);
+
+#endif /* EVIDENT_JOB_H */

@@ -1,0 +1,365 @@
+/*
+ * protocol.c - both ends of the worker protocol (contract and the message
+ * sequence in protocol.h).  The worker's end writes JSON lines and raw
+ * output frames on fd 3 and reads one-byte answers on fd 4; the parent's
+ * end is a strict state machine fed with whatever bytes arrive.
+ */
+#include "backends/protocol.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- worker -------------------------------------------------------------- */
+
+int proto_w_open(void)
+{
+	if (fcntl(PROTO_OUT_FD, F_GETFD) < 0 || fcntl(PROTO_IN_FD, F_GETFD) < 0) {
+		fprintf(stderr, "evident worker: fds 3 and 4 are not open; the worker is started by "
+				"'evident run', not by hand\n");
+		return -1;
+	}
+	/* the kernel's code must not inherit them into processes it starts */
+	fcntl(PROTO_OUT_FD, F_SETFD, FD_CLOEXEC);
+	fcntl(PROTO_IN_FD, F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
+void proto_w_send(const char *name, json_t *msg)
+{
+	if (!msg)
+		msg = json_object();
+	json_object_set_new(msg, "msg", json_string(name));
+	char *s = json_dumps(msg, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+	json_decref(msg);
+	if (!s)
+		return;
+	size_t n = strlen(s);
+	s[n] = '\n';
+	/* one write per message: the line is never interleaved with a frame */
+	if (write_all(PROTO_OUT_FD, s, n + 1) < 0) {
+		free(s);
+		_exit(3); /* the parent is gone */
+	}
+	free(s);
+}
+
+void proto_w_output(const char *phase, long long index, const void *data, size_t bytes)
+{
+	proto_w_send("output", json_pack("{s:s, s:I, s:I}", "phase", phase, "index", (json_int_t)index,
+					 "bytes", (json_int_t)bytes));
+	if (write_all(PROTO_OUT_FD, data, bytes) < 0)
+		_exit(3);
+}
+
+void proto_w_failure(const char *outcome, const char *error_name, const char *reason,
+		     const char *phase)
+{
+	fprintf(stderr, "evident worker: %s%s%s: %s\n", outcome, phase ? " during " : "",
+		phase ? phase : "", reason ? reason : "");
+	proto_w_send("failure", json_pack("{s:s, s:s?, s:s?, s:s?}", "outcome", outcome, "error",
+					  error_name, "reason", reason, "phase", phase));
+}
+
+int proto_w_decision(void)
+{
+	char c;
+	for (;;) {
+		ssize_t r = read(PROTO_IN_FD, &c, 1);
+		if (r == 1)
+			return c == 'k';
+		if (r < 0 && errno == EINTR)
+			continue;
+		return -1;
+	}
+}
+
+/* ---- parent ---------------------------------------------------------------- */
+
+enum {
+	ST_HELLO,
+	ST_DEVICE,
+	ST_KERNEL,
+	ST_SEEDS,     /* seed outputs */
+	ST_SAMPLES,   /* warmup / samples / timed outputs / timing */
+	ST_FINI,
+	ST_DONE,
+	ST_END,       /* after done or failure: nothing more */
+};
+
+void proto_init(struct proto *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->timing_n = -1;
+	p->wait_output = -1;
+	p->capture_fd = -1;
+	p->line = (struct strbuf)STRBUF_INIT;
+}
+
+void proto_release(struct proto *p)
+{
+	json_decref(p->device);
+	json_decref(p->kernel);
+	json_decref(p->warmup);
+	json_decref(p->method);
+	json_decref(p->failure);
+	free(p->samples);
+	free(p->caps);
+	free(p->violation);
+	strbuf_release(&p->line);
+	memset(p, 0, sizeof(*p));
+}
+
+static int violate(struct proto *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int violate(struct proto *p, const char *fmt, ...)
+{
+	if (!p->violation) {
+		struct strbuf sb = STRBUF_INIT;
+		va_list ap;
+		va_start(ap, fmt);
+		strbuf_vaddf(&sb, fmt, ap);
+		va_end(ap);
+		p->violation = strbuf_detach(&sb, NULL);
+	}
+	return -1;
+}
+
+static const char *state_wants(const struct proto *p)
+{
+	switch (p->state) {
+	case ST_HELLO: return "hello";
+	case ST_DEVICE: return "device";
+	case ST_KERNEL: return "kernel";
+	case ST_SEEDS: return "the output of seed launch";
+	case ST_SAMPLES: return p->wait_output >= 0 ? "the output of the sample just asked for"
+						     : "a sample or timing";
+	case ST_FINI: return "fini";
+	case ST_DONE: return "done";
+	default: return "nothing (the worker had finished)";
+	}
+}
+
+static double num_or_nan(json_t *m, const char *k)
+{
+	json_t *v = json_object_get(m, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static int on_output(struct proto *p, json_t *m)
+{
+	const char *phase = json_string_value(json_object_get(m, "phase"));
+	json_t *ix = json_object_get(m, "index"), *by = json_object_get(m, "bytes");
+	if (!phase || !json_is_integer(ix) || !json_is_integer(by))
+		return violate(p, "an output message without phase, index and bytes");
+	long long index = json_integer_value(ix);
+	long long bytes = json_integer_value(by);
+	if (bytes < 0 || (size_t)bytes != p->output_bytes)
+		return violate(p, "an output of %lld bytes where the outputs hold %zu", bytes, p->output_bytes);
+	int timed = !strcmp(phase, "timed");
+	if (!timed && strcmp(phase, "seed"))
+		return violate(p, "an output of unknown phase '%s'", phase);
+	if (!timed) {
+		if (p->state != ST_SEEDS || index != p->next_seed)
+			return violate(p, "output of seed launch %lld where %s was due", index, state_wants(p));
+		p->next_seed++;
+	} else {
+		if (p->state != ST_SAMPLES || p->wait_output != index)
+			return violate(p, "output of sample %lld, which the parent did not ask for", index);
+		p->wait_output = -1;
+	}
+	p->caps = xrealloc(p->caps, (p->n_caps + 1) * sizeof(*p->caps));
+	struct proto_capture *c = &p->caps[p->n_caps++];
+	memset(c, 0, sizeof(*c));
+	c->timed = timed;
+	c->index = index;
+	c->set = timed && p->n_sets > 0 ? (int)((p->first_set + index) % p->n_sets) : -1;
+	c->offset = p->capture_size;
+	c->bytes = (size_t)bytes;
+	p->capture_size += bytes;
+	p->data_left = (size_t)bytes;
+	p->cur = c;
+	return 0;
+}
+
+static int on_sample(struct proto *p, json_t *m, int reply_fd)
+{
+	json_t *iv = json_object_get(m, "i");
+	if (p->state != ST_SAMPLES || p->wait_output >= 0)
+		return violate(p, "a sample where %s was due", state_wants(p));
+	if (!json_is_integer(iv) || json_integer_value(iv) != (json_int_t)p->n_samples)
+		return violate(p, "sample %lld where sample %zu was due",
+			       json_is_integer(iv) ? (long long)json_integer_value(iv) : -1LL, p->n_samples);
+	json_t *set = json_object_get(m, "set");
+	int want_set = p->n_sets > 0 ? (int)((p->first_set + (long long)p->n_samples) % p->n_sets) : 0;
+	if (!json_is_integer(set) || json_integer_value(set) != want_set)
+		return violate(p, "sample %zu used input set %lld, not the scheduled %d", p->n_samples,
+			       json_is_integer(set) ? (long long)json_integer_value(set) : -1LL, want_set);
+	double us = num_or_nan(m, "us");
+	if (!isfinite(us) || us < 0)
+		return violate(p, "sample %zu has no valid time", p->n_samples);
+	if (p->n_samples == p->alloc) {
+		p->alloc = p->alloc ? 2 * p->alloc : 1024;
+		p->samples = xrealloc(p->samples, p->alloc * sizeof(*p->samples));
+	}
+	struct proto_sample *s = &p->samples[p->n_samples];
+	s->us = us;
+	s->event_us = num_or_nan(m, "event_us");
+	s->kernel_us = num_or_nan(m, "kernel_us");
+	s->host_us = num_or_nan(m, "host_us");
+	s->set = want_set;
+	s->other_stream = (int)json_integer_value(json_object_get(m, "other_stream"));
+	s->late = json_is_true(json_object_get(m, "late"));
+	s->threads_delta = (int)json_integer_value(json_object_get(m, "threads_delta"));
+	s->block_timeout = json_is_true(json_object_get(m, "block_timeout"));
+	s->throttled = json_is_true(json_object_get(m, "throttled"));
+	s->clock_mhz = num_or_nan(m, "clock_mhz");
+	long long i = (long long)p->n_samples++;
+	int keep = p->keep ? p->keep(p->keep_ctx, i, json_is_true(json_object_get(m, "last"))) : 0;
+	char c = keep ? 'k' : 's';
+	if (write_all(reply_fd, &c, 1) < 0)
+		return violate(p, "the worker stopped reading its answers");
+	if (keep)
+		p->wait_output = i;
+	return 0;
+}
+
+static int on_message(struct proto *p, json_t *m, int reply_fd)
+{
+	const char *name = json_string_value(json_object_get(m, "msg"));
+	if (!name)
+		return violate(p, "a JSON line with no \"msg\"");
+	if (p->state == ST_END)
+		return violate(p, "message '%s' after the worker had finished", name);
+	if (!strcmp(name, "failure")) {
+		if (!p->failure)
+			p->failure = json_incref(m);
+		p->state = ST_END;
+		return 0;
+	}
+	if (!strcmp(name, "hello")) {
+		if (p->state != ST_HELLO)
+			return violate(p, "a second hello");
+		json_t *v = json_object_get(m, "protocol");
+		if (!json_is_integer(v) || json_integer_value(v) != PROTOCOL_VERSION)
+			return violate(p, "worker speaks protocol %lld, the parent %d (rebuild evident)",
+				       json_is_integer(v) ? (long long)json_integer_value(v) : -1LL,
+				       PROTOCOL_VERSION);
+		p->got_hello = 1;
+		p->state = ST_DEVICE;
+		return 0;
+	}
+	if (!strcmp(name, "device")) {
+		if (p->state != ST_DEVICE)
+			return violate(p, "device where %s was due", state_wants(p));
+		p->device = json_incref(json_object_get(m, "info"));
+		p->state = ST_KERNEL;
+		return 0;
+	}
+	if (!strcmp(name, "kernel")) {
+		if (p->state != ST_KERNEL)
+			return violate(p, "kernel where %s was due", state_wants(p));
+		p->kernel = json_incref(m);
+		p->state = p->seeds > 0 ? ST_SEEDS : p->timed ? ST_SAMPLES : ST_FINI;
+		if (p->progress)
+			p->progress(p->keep_ctx, "checking");
+		return 0;
+	}
+	if (!strcmp(name, "output")) {
+		int rc = on_output(p, m);
+		if (!rc && p->state == ST_SEEDS && p->next_seed == p->seeds)
+			p->state = p->timed ? ST_SAMPLES : ST_FINI;
+		return rc;
+	}
+	if (!strcmp(name, "warmup")) {
+		if (p->state != ST_SAMPLES || p->warmup || p->n_samples)
+			return violate(p, "warmup where %s was due", state_wants(p));
+		p->warmup = json_incref(m);
+		if (p->progress)
+			p->progress(p->keep_ctx, "timing");
+		return 0;
+	}
+	if (!strcmp(name, "sample"))
+		return on_sample(p, m, reply_fd);
+	if (!strcmp(name, "timing")) {
+		if (p->state != ST_SAMPLES || p->wait_output >= 0)
+			return violate(p, "timing where %s was due", state_wants(p));
+		json_t *n = json_object_get(m, "n");
+		if (!json_is_integer(n) || json_integer_value(n) != (json_int_t)p->n_samples)
+			return violate(p, "timing says %lld samples, %zu were sent",
+				       json_is_integer(n) ? (long long)json_integer_value(n) : -1LL, p->n_samples);
+		p->timing_n = json_integer_value(n);
+		p->method = json_incref(json_object_get(m, "method"));
+		p->state = ST_FINI;
+		return 0;
+	}
+	if (!strcmp(name, "fini")) {
+		if (p->state != ST_FINI)
+			return violate(p, "fini where %s was due", state_wants(p));
+		p->got_fini = 1;
+		p->state = ST_DONE;
+		return 0;
+	}
+	if (!strcmp(name, "done")) {
+		if (p->state != ST_DONE)
+			return violate(p, "done where %s was due", state_wants(p));
+		p->got_done = 1;
+		p->state = ST_END;
+		return 0;
+	}
+	return violate(p, "unknown message '%s'", name);
+}
+
+int proto_feed(struct proto *p, const char *buf, size_t n, int reply_fd)
+{
+	if (p->violation)
+		return -1;
+	while (n) {
+		if (p->data_left) {
+			size_t k = n < p->data_left ? n : p->data_left;
+			if (p->capture_fd >= 0 && write_all(p->capture_fd, buf, k) < 0)
+				return violate(p, "the parent cannot store the worker's output (disk full?)");
+			p->data_left -= k;
+			buf += k;
+			n -= k;
+			continue;
+		}
+		const char *nl = memchr(buf, '\n', n);
+		size_t k = nl ? (size_t)(nl - buf) : n;
+		if (p->line.len + k > (1u << 20))
+			return violate(p, "a message line longer than 1 MiB");
+		strbuf_add(&p->line, buf, k);
+		buf += k;
+		n -= k;
+		if (!nl)
+			break;
+		buf++;
+		n--;
+		json_error_t je;
+		json_t *m = json_loadb(p->line.buf, p->line.len, JSON_REJECT_DUPLICATES, &je);
+		strbuf_reset(&p->line);
+		if (!json_is_object(m)) {
+			json_decref(m);
+			return violate(p, "a line that is not one JSON object on the protocol channel");
+		}
+		int rc = on_message(p, m, reply_fd);
+		json_decref(m);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+void proto_finish(struct proto *p, int exited_zero)
+{
+	if (p->violation)
+		return;
+	if (p->line.len)
+		violate(p, "an unterminated line at the end of the protocol channel");
+	else if (p->data_left)
+		violate(p, "an output frame cut short (%zu bytes missing)", p->data_left);
+	else if (exited_zero && !p->failure && !p->got_done)
+		violate(p, "the worker exited with status 0 before 'done' (%s was due)", state_wants(p));
+}

@@ -1,0 +1,133 @@
+/*
+ * protocol.h - the worker protocol, both ends, in one place.
+ *
+ * The worker is the process that loads the kernel under test, so it is the
+ * adversary's process: anything it says may be forged.  It talks to the
+ * parent on two channels opened before the kernel is loaded (runcmd's
+ * on_chan): it writes on fd 3 and reads the parent's answers on fd 4.
+ * Its stdout and stderr are logs, never evidence.  The parent checks every
+ * message against one strict sequence and turns the first deviation into
+ * the outcome `protocol_violation`, with what was wrong:
+ *
+ *   hello {protocol, pid}
+ *   device {info}                       what it runs on
+ *   kernel {name, compiled_params, threads}
+ *   output {phase: "seed", index: i, bytes: N} + N raw bytes,
+ *                                       for i = 0 .. seeds-1 in order
+ *   (timed jobs)
+ *   warmup {launches, ms, ...}          at most once
+ *   sample {i, set, us, ...}            i = 0, 1, 2 ... ; after each the
+ *                                       parent writes one byte on fd 4:
+ *                                       'k' (ship it) or 's'
+ *   output {phase: "timed", index: i, bytes: N} + bytes, right after a 'k'
+ *   timing {n, method}                  exactly once, n = samples sent
+ *   fini                                after the kernel's fini() returned
+ *   done                                last; then end of file
+ *   failure {outcome, error, reason, phase} may replace the rest at any point
+ *
+ * Anything else - a line that is not one JSON object, an unknown message,
+ * one out of order or repeated, an output of the wrong size or for a
+ * sample not asked for, a message after done - is a violation.  The
+ * decision which samples are shipped (and so checked) is the parent's,
+ * made after the sample ran, with its own random numbers.
+ */
+#ifndef EVIDENT_PROTOCOL_H
+#define EVIDENT_PROTOCOL_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/util.h"
+
+#define PROTOCOL_VERSION 2
+#define PROTO_OUT_FD 3
+#define PROTO_IN_FD 4
+
+/* ---- the worker's end ------------------------------------------------- */
+
+/* Check that fds 3 and 4 are the parent's channels; 0 or -1 (then the
+ * worker was not started by evident and prints why on stderr). */
+int proto_w_open(void);
+/* Send one message (steals msg; adds "msg": name). */
+void proto_w_send(const char *name, json_t *msg);
+/* Send an output frame: header then the bytes. */
+void proto_w_output(const char *phase, long long index, const void *data, size_t bytes);
+void proto_w_failure(const char *outcome, const char *error_name, const char *reason,
+		     const char *phase);
+/* Wait for the parent's answer to a sample: 1 = ship it, 0 = not,
+ * -1 = the parent is gone. */
+int proto_w_decision(void);
+
+/* ---- the parent's end -------------------------------------------------- */
+
+/* What one timed sample reported. */
+struct proto_sample {
+	double us;          /* the clock the record prefers (kernel clock, else events, else host) */
+	double event_us;    /* CUDA events (NAN on host) */
+	double kernel_us;   /* CUPTI (NAN when off) */
+	double host_us;     /* host time of the launch() call */
+	int set;
+	int other_stream, late, threads_delta, block_timeout, throttled;
+	double clock_mhz;
+};
+
+/* An output the worker shipped, copied into the parent's capture file. */
+struct proto_capture {
+	int timed;          /* 0: seed launch, 1: timed sample */
+	long long index;    /* seed index or sample index */
+	int set;            /* timed: the rotation set the sample used (the parent's schedule) */
+	long long offset;   /* in the capture file */
+	size_t bytes;
+};
+
+/* Chooses whether the parent wants sample i shipped (last: the worker
+ * says it stops after this one). */
+typedef int (*proto_keep_fn)(void *ctx, long long i, int last);
+
+struct proto {
+	/* set by the caller */
+	const char *phase;          /* the job's phase */
+	int seeds;                  /* seed outputs expected */
+	int timed;                  /* a timed job */
+	size_t output_bytes;        /* bytes of one launch's outputs */
+	int capture_fd;             /* where shipped outputs go (parent-owned file) */
+	int n_sets, first_set;      /* the rotation the parent scheduled */
+	proto_keep_fn keep;
+	void *keep_ctx;
+	void (*progress)(void *ctx, const char *what); /* optional; gets keep_ctx */
+
+	/* what arrived */
+	json_t *device, *kernel, *warmup, *method, *failure;
+	struct proto_sample *samples;
+	size_t n_samples, alloc;
+	struct proto_capture *caps;
+	size_t n_caps;
+	long long timing_n;         /* from the timing message, -1 before */
+	int got_hello, got_fini, got_done;
+	char *violation;            /* the first deviation, or NULL */
+
+	/* parser state */
+	int state;
+	long long next_seed;
+	long long wait_output;      /* sample index whose output must come next, or -1 */
+	size_t data_left;           /* bytes of a frame still to come */
+	struct proto_capture *cur;
+	long long capture_size;
+	struct strbuf line;
+};
+
+void proto_init(struct proto *p);
+void proto_release(struct proto *p);
+/*
+ * Feed bytes from the worker's fd 3; answers go to reply_fd.  Returns 0,
+ * or -1 once the protocol is violated (p->violation says how): the caller
+ * kills the worker.  Never trusts a length or an index it did not expect.
+ */
+int proto_feed(struct proto *p, const char *buf, size_t n, int reply_fd);
+/* After end of file: complete?  Sets a violation for a worker that ended
+ * mid-sequence without a failure message only when it exited 0 (a crash
+ * is the crash's outcome). */
+void proto_finish(struct proto *p, int exited_zero);
+
+#endif /* EVIDENT_PROTOCOL_H */

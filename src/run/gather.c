@@ -1,0 +1,376 @@
+/*
+ * gather.c - the batch record, from the batch's run records alone (so a
+ * batch can be gathered wherever its runs were executed: here, on a pool
+ * of GPUs, or by Slurm tasks into a shared store).  Per variant: its
+ * repeats' runs and their outcome (every repeat ok = ok; some ok = flaky),
+ * the statistics over all repeats, the comparison with the baseline, the
+ * notes a researcher must not miss (a parameter the kernel never echoed,
+ * with a did-you-mean; parameters that changed nothing in the compiled
+ * code; compiler warnings; a busy machine; unhealthy timing); then Holm's
+ * correction over the batch and the totals.
+ */
+#include "run/run_ctx.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/stats.h"
+
+/* Samples of a run (its samples object), appended to *x. */
+static int load_samples(struct store *st, const struct run_record *r, double **x, size_t *n, size_t *cap)
+{
+	if (!r->samples_object)
+		return 0;
+	struct strbuf sb = STRBUF_INIT;
+	if (store_get(st, r->samples_object, &sb) < 0) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	char *line = sb.buf, *next;
+	for (; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (line[0] == '#' || !line[0])
+			continue;
+		char *end;
+		double v = strtod(line, &end);
+		if (end == line || !isfinite(v))
+			continue;
+		if (*n == *cap)
+			*x = xrealloc(*x, (*cap = *cap ? 2 * *cap : 256) * sizeof(double));
+		(*x)[(*n)++] = v;
+	}
+	strbuf_release(&sb);
+	return 0;
+}
+
+struct vdata {
+	struct run_record *runs;     /* its repeats' records */
+	size_t n_runs;
+	double **x;                  /* samples per ok repeat */
+	size_t *nx;
+	size_t n_groups;
+	double *pooled;
+	size_t n_pooled;
+};
+
+static void vdata_release(struct vdata *d)
+{
+	for (size_t i = 0; i < d->n_runs; i++)
+		run_record_release(&d->runs[i]);
+	for (size_t i = 0; i < d->n_groups; i++)
+		free(d->x[i]);
+	free(d->runs);
+	free(d->x);
+	free(d->nx);
+	free(d->pooled);
+}
+
+/* "UNROL" vs the kernel's echo "A=1 UNROLL=8": the nearest echoed name. */
+static char *nearest_echoed(const char *name, const char *echo)
+{
+	char *best = NULL;
+	int bd = 3;
+	for (const char *q = echo ? echo : ""; *q;) {
+		while (*q == ' ')
+			q++;
+		size_t l = strcspn(q, "= ");
+		if (l) {
+			char *cand = xstrndup(q, l);
+			int d = edit_distance(name, cand);
+			if (d < bd && strcmp(cand, name)) {
+				bd = d;
+				free(best);
+				best = cand;
+			} else {
+				free(cand);
+			}
+		}
+		q += strcspn(q, " ");
+	}
+	return best;
+}
+
+static void add_note(json_t *notes, char *text)
+{
+	json_array_append_new(notes, json_string(text));
+	free(text);
+}
+
+/* The aggregate outcome of a variant's repeats. */
+static void aggregate(struct batch_row *row, const struct vdata *d, char **reason_owned)
+{
+	size_t ok = 0;
+	const struct run_record *first_bad = NULL;
+	for (size_t i = 0; i < d->n_runs; i++) {
+		if (d->runs[i].outcome == OUTCOME_OK)
+			ok++;
+		else if (!first_bad)
+			first_bad = &d->runs[i];
+	}
+	row->n_ok_runs = ok;
+	if (!d->n_runs) {
+		row->outcome = OUTCOME_ABORTED;
+		row->outcome_text = outcome_name(OUTCOME_ABORTED);
+		row->reason = "no repeat of this variant was recorded";
+		return;
+	}
+	if (!first_bad) {
+		row->outcome = OUTCOME_OK;
+	} else if (ok) {
+		row->outcome = OUTCOME_FLAKY;
+		*reason_owned = xstrfmt("%zu of %zu repeats ok; repeat %d: %s%s%s", ok, d->n_runs, first_bad->repeat,
+					first_bad->outcome_text, first_bad->reason ? ": " : "",
+					first_bad->reason ? first_bad->reason : "");
+		row->reason = *reason_owned;
+	} else {
+		row->outcome = first_bad->outcome;
+		row->reason = first_bad->reason;
+	}
+	row->outcome_text = outcome_name(row->outcome);
+}
+
+int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t)
+{
+	const struct spec *s = c->s;
+	struct plan *p = &c->plan;
+	memset(b, 0, sizeof(*b));
+	struct vdata *vd = xcalloc(p->n_variants, sizeof(*vd));
+	char **reasons = xcalloc(p->n_variants, sizeof(char *));
+	json_t *notes = json_array();
+	int rc = -1;
+	struct stats_opts so = STATS_OPTS_INIT;
+
+	/* the runs of each variant, from the store */
+	for (size_t j = 0; j < p->n_jobs; j++) {
+		struct plan_job *pj = &p->jobs[j];
+		if (!pj->run_id)
+			continue;
+		struct vdata *d = &vd[pj->variant];
+		json_t *m = NULL;
+		if (store_load(&c->st, pj->run_id, &m) < 0)
+			goto out;
+		d->runs = xrealloc(d->runs, (d->n_runs + 1) * sizeof(*d->runs));
+		int bad = record_run_read(m, &d->runs[d->n_runs]) < 0;
+		json_decref(m);
+		if (bad)
+			goto out;
+		d->n_runs++;
+	}
+
+	b->rows = xcalloc(p->n_variants, sizeof(*b->rows));
+	b->n_rows = p->n_variants;
+	for (size_t vi = 0; vi < p->n_variants; vi++) {
+		struct vdata *d = &vd[vi];
+		const struct spec_variant *v = p->variants[vi].v;
+		struct batch_row *row = &b->rows[vi];
+		row->mde = NAN;
+		row->variant = v->name;
+		row->kernel = v->kernel;
+		row->params = v->params;
+		row->n_params = v->n_params;
+		row->expect = v->expect;
+		row->is_reference = v->is_reference;
+		row->runs = xcalloc(d->n_runs + 1, sizeof(char *));
+		for (size_t i = 0; i < d->n_runs; i++)
+			row->runs[row->n_runs++] = d->runs[i].run_id;
+		row->run_id = d->n_runs ? d->runs[0].run_id : NULL;
+		aggregate(row, d, &reasons[vi]);
+		/* samples of every ok repeat */
+		d->x = xcalloc(d->n_runs + 1, sizeof(double *));
+		d->nx = xcalloc(d->n_runs + 1, sizeof(size_t));
+		size_t cap = 0;
+		for (size_t i = 0; row->outcome == OUTCOME_OK && i < d->n_runs; i++) {
+			size_t gcap = 0;
+			if (load_samples(&c->st, &d->runs[i], &d->x[d->n_groups], &d->nx[d->n_groups], &gcap) < 0)
+				goto out;
+			if (load_samples(&c->st, &d->runs[i], &d->pooled, &d->n_pooled, &cap) < 0)
+				goto out;
+			d->n_groups++;
+			row->clock = d->runs[i].clock;
+			if (!row->health_note && d->runs[i].health.note)
+				row->health_note = d->runs[i].health.note;
+		}
+		if (d->n_pooled)
+			row->have_stats = stats_summarize(d->pooled, d->n_pooled, &so, &row->stats) == 0;
+		/* notes from what the kernel echoed and what the build said */
+		const struct run_record *r0 = d->n_runs ? &d->runs[0] : NULL;
+		size_t k;
+		json_t *ne;
+		json_array_foreach(r0 ? r0->not_echoed : NULL, k, ne)
+		{
+			const char *name = json_string_value(ne);
+			char *near = nearest_echoed(name, r0->compiled_params);
+			if (near)
+				add_note(notes, xstrfmt("%s: parameter %s was not echoed by the kernel (did you mean %s?): "
+							"it may never reach the code", v->name, name, near));
+			else
+				add_note(notes, xstrfmt("%s: parameter %s was not echoed by the kernel "
+							"(compiled_params): it may never reach the code", v->name, name));
+			free(near);
+		}
+		if (r0 && r0->build_warnings)
+			add_note(notes, xstrfmt("%s: the compiler warned %lld time%s: %s", v->name, r0->build_warnings,
+						r0->build_warnings == 1 ? "" : "s",
+						r0->build_first_warning ? r0->build_first_warning : ""));
+		if (r0 && r0->extra_shape_status && !strcmp(r0->extra_shape_status, "specialised"))
+			add_note(notes, xstrfmt("%s: specialised: its init refused the extra shape (%s); it was "
+						"checked at the spec's shape only", v->name,
+						r0->extra_shape_reason ? r0->extra_shape_reason : "no reason given"));
+		for (size_t i = 0; i < d->n_runs; i++) {
+			json_t *lb = json_object_get(d->runs[i].load, "before");
+			double l1 = json_number_value(json_object_get(lb, "loadavg_1m"));
+			double cpus = (double)json_integer_value(json_object_get(lb, "cpus"));
+			if (!c->be->uses_gpu && cpus > 0 && l1 > 0.5 * cpus) {
+				add_note(notes, xstrfmt("%s: the machine was busy when repeat %d started (load %.2f on %.0f "
+							"CPUs): host times may be slow and noisy", v->name,
+							d->runs[i].repeat, l1, cpus));
+				break;
+			}
+		}
+		if (row->health_note)
+			add_note(notes, xstrfmt("%s: %s", v->name, row->health_note));
+		for (size_t i = 0; i < d->n_runs; i++)
+			if (d->runs[i].throttled > 0) {
+				add_note(notes, xstrfmt("%s: WARNING: the GPU was throttling when repeat %d finished "
+							"(gpu_state.after in its record); its times may be slow",
+							v->name, d->runs[i].repeat));
+				break;
+			}
+	}
+
+	/* parameters that made no difference to the compiled code */
+	for (size_t a = 0; a < p->n_variants; a++)
+		for (size_t bi = a + 1; bi < p->n_variants; bi++) {
+			const struct plan_variant *x = &p->variants[a], *y = &p->variants[bi];
+			const char *hx = json_string_value(json_object_get(x->br.info, "binary_sha256"));
+			const char *hy = json_string_value(json_object_get(y->br.info, "binary_sha256"));
+			if (!hx || !hy || strcmp(hx, hy) || strcmp(x->v->kernel, y->v->kernel))
+				continue;
+			for (size_t k = 0; k < y->v->n_params; k++) {
+				const char *other = spec_param(x->v, y->v->params[k].name);
+				if (other && strcmp(other, y->v->params[k].value))
+					add_note(notes, xstrfmt("parameter %s has no effect on the compiled code (variants %s "
+								"and %s differ in it, binaries identical)",
+								y->v->params[k].name, x->v->name, y->v->name));
+			}
+		}
+
+	/* comparisons with the baseline, then Holm over the batch */
+	const struct batch_row *base = &b->rows[p->baseline];
+	const struct vdata *bd = &vd[p->baseline];
+	size_t nc = 0;
+	for (size_t vi = 0; vi < p->n_variants; vi++) {
+		struct batch_row *row = &b->rows[vi];
+		if (vi == p->baseline || !row->have_stats || !base->have_stats)
+			continue;
+		row->have_cmp = stats_compare(bd->pooled, bd->n_pooled, vd[vi].pooled, vd[vi].n_pooled, &so,
+					      &row->cmp) == 0;
+		nc += row->have_cmp;
+	}
+	struct stats_comparison *cs = xcalloc(nc ? nc : 1, sizeof(*cs));
+	for (size_t vi = 0, j = 0; vi < p->n_variants; vi++)
+		if (b->rows[vi].have_cmp)
+			cs[j++] = b->rows[vi].cmp;
+	stats_holm_comparisons(cs, nc, so.alpha, so.threshold);
+	for (size_t vi = 0, j = 0; vi < p->n_variants; vi++)
+		if (b->rows[vi].have_cmp)
+			b->rows[vi].cmp = cs[j++];
+	free(cs);
+
+	/* the batch record */
+	b->run_id = p->batch_id;
+	b->batch_id = p->batch_id;
+	b->experiment = s->name;
+	b->question = s->question;
+	b->baseline = s->baseline;
+	b->backend = s->backend;
+	b->started_utc = p->started_utc;
+	b->problem.name = s->problem;
+	b->problem.dtype = s->dtype;
+	b->problem.n_dims = (size_t)s->n_dims;
+	for (int i = 0; i < s->n_dims; i++) {
+		b->problem.dim_names[i] = s->dim_names[i];
+		b->problem.dims[i] = s->dims[i];
+	}
+	b->problem.flops = p->flops;
+	b->problem.min_bytes = p->min_bytes;
+	b->git = c->git;
+	b->machine = c->machine;
+	b->notes = notes;
+	b->interrupted = c->interrupted;
+	b->holm_alpha = so.alpha;
+	b->holm_threshold = so.threshold;
+	b->holm_comparisons = (long long)nc;
+	b->repeats = p->repeats;
+	b->order = "interleaved";
+	b->plan_seed = p->seed;
+	double gpu_s = 0, usd = 0;
+	int have_usd = 1;
+	for (size_t vi = 0; vi < p->n_variants; vi++) {
+		const struct batch_row *row = &b->rows[vi];
+		for (size_t i = 0; i < vd[vi].n_runs; i++) {
+			const struct run_record *r = &vd[vi].runs[i];
+			gpu_s += isfinite(r->cost.gpu_s) ? r->cost.gpu_s : 0;
+			if (r->cost.have_usd)
+				usd += r->cost.usd;
+			else if (r->cost.gpu_s > 0)
+				have_usd = 0;
+		}
+		t->variants++;
+		if (row->outcome == OUTCOME_OK)
+			t->ok++;
+		else
+			t->failed++;
+		const char *want = row->expect ? row->expect : "ok";
+		if (strcmp(want, outcome_name(row->outcome)))
+			t->unexpected++;
+		else if (row->expect && row->outcome != OUTCOME_OK)
+			t->expected_failures++;
+	}
+	b->t_variants = t->variants;
+	b->t_ok = t->ok;
+	b->t_failed = t->failed;
+	b->t_wall_s = mono_now() - c->prog.t_start;
+	b->t_gpu_s = gpu_s;
+	b->t_have_usd = have_usd && gpu_s > 0;
+	b->t_usd = usd;
+	json_t *m = record_batch_json(b);
+	rc = store_commit(&c->st, p->batch_id, m);
+	json_decref(m);
+	/* keep b readable for the summary: its strings borrow from the plan and
+	 * the spec; the runs' strings die with vd, so re-read from the manifest */
+	if (rc == 0) {
+		json_t *stored = NULL;
+		struct batch_record fresh;
+		if (store_load(&c->st, p->batch_id, &stored) == 0 && record_batch_read(stored, &fresh) == 0) {
+			for (size_t i = 0; i < b->n_rows; i++)
+				free(b->rows[i].runs);
+			free(b->rows);
+			*b = fresh;
+		} else {
+			rc = -1;
+		}
+		json_decref(stored);
+	}
+out:
+	json_decref(notes);
+	if (b->notes == notes && !b->raw)
+		b->notes = NULL;
+	for (size_t vi = 0; vi < p->n_variants; vi++) {
+		vdata_release(&vd[vi]);
+		free(reasons[vi]);
+	}
+	free(vd);
+	free(reasons);
+	if (rc < 0 && !b->raw) {
+		for (size_t i = 0; i < b->n_rows; i++)
+			free(b->rows[i].runs);
+		free(b->rows);
+		memset(b, 0, sizeof(*b));
+	}
+	return rc;
+}

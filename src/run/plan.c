@@ -1,0 +1,226 @@
+/*
+ * plan.c - the plan of a batch (run_ctx.h): its one id, the variants and
+ * their builds, the problem plug-in and the tolerance the checker will
+ * apply, and the jobs - every variant once per repeat - in a seeded,
+ * interleaved order (randomised blocks: each repeat is a fresh random
+ * permutation of the variants), so that drift over time (clocks,
+ * temperature, a neighbour) is spread over the variants instead of being
+ * confounded with one of them.
+ */
+#include "run/run_ctx.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static uint64_t mix(uint64_t *st)
+{
+	uint64_t z = (*st += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static int wanted(const struct run_options *o, const struct spec *s, const struct spec_variant *v)
+{
+	if (!o->only || !strcmp(v->name, s->baseline))
+		return 1;
+	for (size_t j = 0; o->only[j]; j++)
+		if (!strcmp(o->only[j], v->name))
+			return 1;
+	return 0;
+}
+
+/* The tolerance: the problem's rule for the dtype, each field overridable. */
+static void resolve_tolerance(struct run_ctx *c)
+{
+	struct plan *p = &c->plan;
+	const struct spec *s = c->s;
+	p->problem.pl.d->tolerance(p->dtype, s->dims, &p->tol);
+	if (!isnan(s->k.atol))
+		p->tol.atol = s->k.atol;
+	if (!isnan(s->k.rtol))
+		p->tol.rtol = s->k.rtol;
+	if (!isnan(s->k.rel_l2))
+		p->tol.rel_l2 = s->k.rel_l2;
+}
+
+/* Enough input sets to total more than any cache they could stay in. */
+static int rotation_sets(const struct run_ctx *c)
+{
+	const struct plugin *pl = &c->plan.problem.pl;
+	size_t elem = c->be->uses_gpu ? dtype_size(c->plan.dtype) : sizeof(float);
+	double set_bytes = 0;
+	for (int t = 0; t < pl->n_inputs; t++)
+		set_bytes += (double)plugin_numel(pl->d, t, c->s->dims) * (double)elem;
+	double n = set_bytes > 0 ? ceil(c->be->rotation_bytes / set_bytes) : 2;
+	return n < 2 ? 2 : n > 64 ? 64 : (int)n;
+}
+
+int plan_make(struct run_ctx *c)
+{
+	const struct spec *s = c->s;
+	struct plan *p = &c->plan;
+	memset(p, 0, sizeof(*p));
+	struct strbuf why = STRBUF_INIT;
+	if (problem_ref_load(s->problem, c->o->cache_dir, &p->problem, &why) < 0) {
+		error("%s", why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
+	strbuf_release(&why);
+	p->dtype = dtype_from_name(s->dtype);
+	resolve_tolerance(c);
+	const struct ev_problem_desc *d = p->problem.pl.d;
+	char err[256] = "";
+	if (d->check && d->check(s->dims, err, sizeof(err)) != 0)
+		return error("%s: problem '%s' refuses the shape: %s", s->path, s->problem, err);
+	p->flops = d->flops(s->dims);
+	p->min_bytes = d->min_bytes(s->dims, c->be->uses_gpu ? dtype_size(p->dtype) : sizeof(float));
+	p->n_sets = rotation_sets(c);
+
+	char *id = store_new_run_id(s->name);
+	p->batch_id = xstrfmt("%s-batch", id);
+	free(id);
+	utc_now_iso(p->started_utc, sizeof(p->started_utc));
+	if (s->seed_given) {
+		p->seed = s->seed;
+	} else {
+		char hx[13];
+		random_hex(hx, 12);
+		p->seed = strtoull(hx, NULL, 16);
+	}
+	p->repeats = c->o->repeats > 0 ? c->o->repeats : s->k.repeats;
+
+	p->variants = xcalloc(s->n_variants, sizeof(*p->variants));
+	for (size_t i = 0; i < s->n_variants; i++) {
+		if (!wanted(c->o, s, &s->variants[i]))
+			continue;
+		struct plan_variant *v = &p->variants[p->n_variants];
+		v->v = &s->variants[i];
+		v->is_baseline = !strcmp(v->v->name, s->baseline);
+		if (v->is_baseline)
+			p->baseline = p->n_variants;
+		p->n_variants++;
+	}
+
+	/* randomised blocks: repeat r runs every variant once, in a fresh order */
+	p->n_jobs = p->n_variants * (size_t)p->repeats;
+	p->jobs = xcalloc(p->n_jobs, sizeof(*p->jobs));
+	uint64_t st = p->seed ^ 0x6a09e667f3bcc908ULL;
+	size_t *perm = xcalloc(p->n_variants, sizeof(size_t));
+	for (int r = 0, k = 0; r < p->repeats; r++) {
+		for (size_t i = 0; i < p->n_variants; i++)
+			perm[i] = i;
+		for (size_t i = p->n_variants; i > 1; i--) {
+			size_t j = (size_t)(mix(&st) % i);
+			size_t t = perm[i - 1];
+			perm[i - 1] = perm[j];
+			perm[j] = t;
+		}
+		for (size_t i = 0; i < p->n_variants; i++, k++) {
+			struct plan_job *j = &p->jobs[k];
+			j->variant = perm[i];
+			j->repeat = r;
+			/* every variant of a repeat sees the same inputs; each repeat fresh ones */
+			j->seed0 = p->seed + 1000ULL * (unsigned long long)r;
+			j->timing_seed = p->seed + 1000000ULL + 1000ULL * (unsigned long long)r;
+			j->scramble_seed = mix(&st);
+			j->first_set = (int)(mix(&st) % (uint64_t)p->n_sets);
+			j->outcome = OUTCOME_UNKNOWN;
+		}
+	}
+	free(perm);
+	return 0;
+}
+
+void plan_release(struct plan *p)
+{
+	for (size_t i = 0; i < p->n_variants; i++) {
+		build_result_release(&p->variants[i].br);
+		json_decref(p->variants[i].sources);
+	}
+	for (size_t i = 0; i < p->n_jobs; i++)
+		free(p->jobs[i].run_id);
+	free(p->variants);
+	free(p->jobs);
+	free(p->batch_id);
+	json_decref(p->problem_sources);
+	problem_ref_release(&p->problem);
+	memset(p, 0, sizeof(*p));
+}
+
+static void build_request_of(const struct run_ctx *c, const struct spec_variant *v, struct build_request *rq)
+{
+	memset(rq, 0, sizeof(*rq));
+	rq->kernel_path = v->kernel;
+	rq->repo_root = ".";
+	rq->params = v->params;
+	rq->n_params = v->n_params;
+	rq->arch = c->s->arch;
+	rq->cache_dir = c->o->cache_dir;
+	rq->extra_flags = (const char *const *)c->s->flags;
+}
+
+int plan_build(struct run_ctx *c, size_t vi)
+{
+	struct plan_variant *v = &c->plan.variants[vi];
+	if (v->build_state)
+		return v->build_state < 0 ? -1 : 0;
+	struct build_request rq;
+	build_request_of(c, v->v, &rq);
+	if (c->be->build(&rq, &v->br) < 0) {
+		v->build_state = -1;
+		return -1;
+	}
+	v->build_state = 1;
+	const char *h = json_string_value(json_object_get(v->br.info, "so_sha256"));
+	snprintf(v->so_sha256, sizeof(v->so_sha256), "%s", h ? h : "");
+	return 0;
+}
+
+/*
+ * Build every variant first, `jobs` compilers at a time, each in a forked
+ * child (this process is single-threaded, so a child may run anything);
+ * plan_build then finds each build in the cache.  A child's failure is
+ * only a cache miss: plan_build builds that variant again and records why.
+ */
+void plan_prebuild(struct run_ctx *c)
+{
+	struct plan *p = &c->plan;
+	int jobs = c->o->jobs;
+	if (jobs <= 1 || p->n_variants < 2)
+		return;
+	char msg[64];
+	snprintf(msg, sizeof(msg), "building %zu variants, %d at a time", p->n_variants, jobs);
+	c->prog.variant = c->s->name;
+	progress_show(&c->prog, msg);
+	fflush(stdout);
+	fflush(stderr);
+	int running = 0;
+	for (size_t i = 0; i < p->n_variants || running > 0;) {
+		if (i < p->n_variants && running < jobs && !runcmd_interrupted) {
+			pid_t pid = fork();
+			if (pid == 0) {
+				struct build_request rq;
+				struct build_result br = BUILD_RESULT_INIT;
+				build_request_of(c, p->variants[i].v, &rq);
+				util_quiet = 1;
+				int rc = c->be->build(&rq, &br);
+				build_result_release(&br);
+				_exit(rc < 0);
+			}
+			i++;
+			if (pid > 0)
+				running++;
+			continue;
+		}
+		int st;
+		if (wait(&st) > 0)
+			running--;
+		else
+			break;
+	}
+}

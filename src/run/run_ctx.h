@@ -1,0 +1,117 @@
+/*
+ * run_ctx.h - what the stages of one `evident run` share (the run layer's
+ * own header; nothing outside src/run/ includes it).  The stages follow
+ * the data:
+ *
+ *   plan.c      the spec -> the batch id, the variants and their builds,
+ *               the jobs (variant x repeat) in a seeded interleaved order,
+ *               their seeds, the problem plug-in and its tolerance
+ *   executor.c  the seam that gets every planned job executed: here, one
+ *               after another; a pool of GPUs or a Slurm array implement
+ *               the same seam (scale-out)
+ *   job.c       one planned job, start to record: build, worker, checker,
+ *               extra shape, sanitizers, outcome, the run record
+ *   gather.c    the batch's run records -> statistics over repeats,
+ *               comparisons with the baseline, Holm, the batch record
+ *   summary.c   the batch record -> the terminal table and notes
+ *   run.c       the order of the above; returns success or failure (the
+ *               command decides the exit code)
+ */
+#ifndef EVIDENT_RUN_CTX_H
+#define EVIDENT_RUN_CTX_H
+
+#include "backends/backend.h"
+#include "base/runcmd.h"
+#include "record/record.h"
+#include "run/problems.h"
+#include "run/provenance.h"
+#include "run/run.h"
+#include "run/spec.h"
+#include "store/store.h"
+
+struct plan_variant {
+	const struct spec_variant *v;
+	int is_baseline;
+	int build_state;             /* 0 not yet, 1 built (ok or failed), -1 could not attempt */
+	struct build_result br;
+	char so_sha256[SHA256_HEX_LEN + 1];
+	json_t *sources;             /* code.sources with objects, once stored */
+};
+
+struct plan_job {
+	size_t variant;              /* index into plan.variants */
+	int repeat;
+	unsigned long long seed0, timing_seed, scramble_seed;
+	int first_set;
+	char *run_id;                /* once its record is committed */
+	enum outcome outcome;
+	int done;
+};
+
+struct plan {
+	char *batch_id;              /* printed and stored: one id */
+	char started_utc[40];
+	unsigned long long seed;
+	int repeats;
+	struct plan_variant *variants;
+	size_t n_variants, baseline;
+	struct plan_job *jobs;       /* in execution order */
+	size_t n_jobs;
+	struct problem_ref problem;
+	struct ev_tolerance tol;     /* the checker's rule: the problem's by dtype, or the spec's */
+	int dtype;
+	int n_sets;                  /* rotating input sets per timed job */
+	double flops, min_bytes;
+	json_t *problem_sources;     /* the plug-in's sources with objects */
+};
+
+struct progress {
+	int on;
+	size_t i, n;
+	const char *variant;
+	int repeat, repeats;
+	double t_start, per_job;
+};
+
+struct run_ctx {
+	const struct spec *s;
+	const struct run_options *o;
+	const struct backend *be;
+	struct store st;
+	struct plan plan;
+	struct rec_git git;          /* strings owned by the prov_git below */
+	struct prov_git prov;
+	json_t *machine, *device_info;
+	char spec_object[SHA256_HEX_LEN + 1];
+	char *exe;                   /* this executable, for workers and the checker */
+	char *tmp_dir;               /* the store's tmp/ */
+	struct progress prog;
+	int interrupted;
+};
+
+/* plan.c */
+int plan_make(struct run_ctx *c);
+void plan_release(struct plan *p);
+void plan_prebuild(struct run_ctx *c);
+/* Build variant vi if not yet (cache); 0, or -1 when it could not be attempted. */
+int plan_build(struct run_ctx *c, size_t vi);
+
+/* executor.c: get every job of the plan executed (job_execute each). */
+int executor_local(struct run_ctx *c);
+
+/* job.c: one job start to record.  0, or -1 when its record could not be
+ * written (the store failed). */
+int job_execute(struct run_ctx *c, struct plan_job *pj);
+
+/* gather.c: the batch record from the batch's runs; commits it and fills
+ * *b (released by the caller) and the totals. */
+int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t);
+
+/* summary.c */
+void summary_print(const struct run_ctx *c, const struct batch_record *b);
+
+/* progress (run.c) */
+void progress_show(struct progress *p, const char *phase);
+void progress_clear(struct progress *p);
+
+#endif /* EVIDENT_RUN_CTX_H */
