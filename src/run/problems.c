@@ -55,6 +55,8 @@ int problem_ref_load(const char *name, const char *cache_dir, struct problem_ref
 			if (d < bd)
 				bd = d, best = names[i];
 		}
+		if (!names[0])
+			strbuf_addstr(why, " none: no problems/*.c here; run from the repository root");
 		strbuf_addstr(why, "; each is problems/NAME.c, see docs/writing-a-problem.md)");
 		if (best) {
 			char *hint = xstrfmt("unknown problem '%s' (did you mean '%s'?)", name, best);

@@ -23,7 +23,7 @@ export EVIDENT_STORE="$TEST_TMP/store"
 # mkrepo [git]: a scratch repository in $TEST_TMP/repo with the kernels and
 # fixtures, and cd into it; with "git", also git init and commit it.
 mkrepo() {
-	mkdir -p "$TEST_TMP/repo/tests" && cp -r "$REPO/kernels" "$TEST_TMP/repo/" &&
+	mkdir -p "$TEST_TMP/repo/tests" && cp -r "$REPO/kernels" "$REPO/problems" "$TEST_TMP/repo/" &&
 		cp -r "$REPO/tests/fixtures" "$TEST_TMP/repo/tests/" && mkdir -p "$TEST_TMP/repo/experiments" &&
 		mkdir -p "$TEST_TMP/repo/data" && cp "$REPO/data/gpu-prices.yaml" "$TEST_TMP/repo/data/" || fail "mkrepo"
 	cd "$TEST_TMP/repo" || fail "cd repo"

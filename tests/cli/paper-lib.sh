@@ -4,6 +4,7 @@
 setup_tiny_repo() {
 	mkdir -p kernels
 	cp "$REPO/kernels/evident_kernel.h" kernels/
+	cp -r "$REPO/problems" .
 	cp "$REPO/tests/fixtures/paper/kernels/tiny_attn.c" kernels/
 	cp "$REPO/tests/fixtures/paper/"tiny*.yaml .
 	export EVIDENT_STORE="$TEST_TMP/store"

@@ -5,7 +5,7 @@ expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/tiny.yaml
 expect_contains "$TEST_TMP/out" "experiment tiny:"
 expect_contains "$TEST_TMP/out" "naive                    ok"
 expect_contains "$TEST_TMP/out" "baseline"
-expect_contains "$TEST_TMP/out" "2 variants;"
+expect_contains "$TEST_TMP/out" "2 variants, 2 runs;"
 [ "$(ls artifacts/runs | wc -l)" = 3 ] || fail "expected 3 manifests, got $(ls artifacts/runs)"
 expect_exit 0 "$EVIDENT" ls
 expect_contains "$TEST_TMP/out" "tiny           naive"

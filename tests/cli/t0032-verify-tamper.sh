@@ -14,6 +14,7 @@ printf 'X' | dd of="${objs[0]}" bs=1 seek=3 conv=notrunc 2>/dev/null
 truncate -s 5 "${objs[1]}"
 rm -f "${objs[2]}"
 sed -i '0,/"outcome": "ok"/s//"outcome": "ko"/' "${runs[1]}"
+cp "${runs[2]}" "$TEST_TMP/deleted.json"
 rm -f "${runs[2]}"
 expect_exit 1 "$EVIDENT" verify
 expect_contains "$TEST_TMP/out" "${objs[0]#artifacts}: content hashes to"
@@ -21,6 +22,9 @@ expect_contains "$TEST_TMP/out" "${objs[1]#artifacts}: content hashes to"
 expect_contains "$TEST_TMP/out" "${objs[2]#artifacts} (referenced by run"
 grep -c "^missing: .*${objs[2]#artifacts}" "$TEST_TMP/out" | grep -qx 1 || fail "missing object reported more than once"
 expect_contains "$TEST_TMP/out" "${runs[1]#artifacts}: digest does not match its content"
-r3=$(basename "${runs[3]}" .json)
+# the run whose "prev" was the deleted manifest's digest names the gap
+d2=$(jget "$TEST_TMP/deleted.json" "d['digest']")
+r3=$(grep -l "\"prev\": \"$d2\"" artifacts/runs/*.json | head -1); r3=$(basename "$r3" .json)
+[ -n "$r3" ] || fail "no manifest follows the deleted one (was it the newest?)"
 expect_contains "$TEST_TMP/out" "the manifest before run $r3"
 grep -q "problems" "$TEST_TMP/out" || fail "no summary"

@@ -2,7 +2,7 @@
 . "$REPO/tests/cli/lib.sh"
 mkrepo git
 "$EVIDENT" run --no-progress tests/fixtures/specs/tiny.yaml >/dev/null 2>&1 || fail "run"
-f=$(ls artifacts/runs/*.json | head -1); id=$(basename "$f" .json)
+f=$(grep -l '"variant": "naive"' artifacts/runs/*.json | grep -v -- -batch | head -1); id=$(basename "$f" .json)
 expect_exit 0 "$EVIDENT" show --json "$id"
 cmp "$TEST_TMP/out" "$f" || fail "show --json differs from the manifest"
 expect_exit 0 "$EVIDENT" show "${id%???}"

@@ -1,75 +1,182 @@
 /*
- * test_outcome.c - unit tests of outcome classification: the worker's own
- * failure beats the exit status, timeouts beat signals, and the seed
- * results decide ok / flaky / nan / unwritten_output / wrong_output.
+ * test_outcome.c - unit tests of outcome classification (run/outcome.c):
+ * the order of evidence (build, tampering, protocol, the worker's own
+ * failure, timeouts before signals, the judge, correctness over seeds,
+ * timed launches and the extra shape, escapes, the physical floor), and a
+ * worker that claims an outcome it cannot know.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "run/outcome.h"
 
-static json_t *seed(int pass, int nan, int unw)
+static struct rec_check chk(const char *phase, int pass, int nan, int unw)
 {
-	return json_pack("{s:b, s:i, s:i, s:i, s:f, s:f, s:i, s:i}", "pass", pass, "nan_count", nan,
-			 "unwritten", unw, "seed", 1, "max_abs_err", 0.5, "rel_l2", 0.1, "first_mismatch",
-			 0, "mismatches", pass ? 0 : 3);
+	struct rec_check c;
+	memset(&c, 0, sizeof(c));
+	c.phase = phase;
+	c.pass = pass;
+	c.nan_count = nan;
+	c.unwritten = unw;
+	c.mismatches = pass ? 0 : 3;
+	c.first_mismatch = pass ? -1 : 0;
+	c.sample = !strcmp(phase, "timed") ? 7 : -1;
+	return c;
 }
 
-static const char *classify(json_t *failure, json_t *seeds, json_t *rechecks, int done,
-			    struct run_result *r)
+/* A report of a worker that exited 0 after done, with checks c[0..n). */
+static struct job_report base(const struct run_result *rr, const struct proto *p, const struct rec_check *c,
+			      size_t n)
+{
+	struct job_report r;
+	memset(&r, 0, sizeof(r));
+	r.build_attempted = r.build_ok = 1;
+	r.worker = rr;
+	r.proto = p;
+	r.checker_ran = 1;
+	r.checks = c;
+	r.n_checks = n;
+	r.floor_us = r.median_us = NAN;
+	return r;
+}
+
+static const char *cls(const struct job_report *r)
 {
 	static char buf[64];
-	char *o, *why;
-	struct outcome_input in = { .build_ok = 1, .failure = failure, .seeds = seeds,
-				    .rechecks = rechecks ? rechecks : json_array(), .done = done, .run = r };
-	outcome_classify(&in, &o, &why);
-	snprintf(buf, sizeof(buf), "%s", o);
-	free(o);
+	enum outcome o;
+	char *why;
+	outcome_classify(r, &o, &why);
+	snprintf(buf, sizeof(buf), "%s", outcome_name(o));
 	free(why);
-	if (!rechecks)
-		json_decref(in.rechecks);
 	return buf;
 }
 
-static void test_table(void **state)
+static void test_order_of_evidence(void **state)
 {
 	(void)state;
 	struct run_result ok = { .started = 1, .exited = 1 };
 	struct run_result seg = { .started = 1, .signaled = 1, .signo = 11 };
 	struct run_result to = { .started = 1, .timed_out = 1 };
-	json_t *all = json_pack("[o, o]", seed(1, 0, 0), seed(1, 0, 0));
-	json_t *some = json_pack("[o, o]", seed(1, 0, 0), seed(0, 0, 0));
-	json_t *nan = json_pack("[o, o]", seed(0, 1, 0), seed(0, 0, 0));
-	json_t *unw = json_pack("[o]", seed(0, 0, 4));
-	json_t *wrong = json_pack("[o]", seed(0, 0, 0));
-	json_t *badre = json_pack("[o]", seed(0, 0, 0));
-	json_t *fail = json_pack("{s:s, s:s, s:s}", "outcome", "crashed", "error",
-				 "cudaErrorMisalignedAddress", "reason", "misaligned address");
-	assert_string_equal(classify(NULL, all, NULL, 1, &ok), "ok");
-	assert_string_equal(classify(NULL, some, NULL, 1, &ok), "flaky");
-	assert_string_equal(classify(NULL, all, badre, 1, &ok), "flaky");
-	assert_string_equal(classify(NULL, nan, NULL, 1, &ok), "nan");
-	assert_string_equal(classify(NULL, unw, NULL, 1, &ok), "unwritten_output");
-	assert_string_equal(classify(NULL, wrong, NULL, 1, &ok), "wrong_output");
-	assert_string_equal(classify(NULL, all, NULL, 1, &seg), "crashed");
-	assert_string_equal(classify(NULL, all, NULL, 0, &to), "timeout");
-	assert_string_equal(classify(fail, all, NULL, 0, &seg), "crashed");
-	assert_string_equal(classify(NULL, all, NULL, 0, &ok), "crashed"); /* no "done" */
-	json_decref(all);
-	json_decref(some);
-	json_decref(nan);
-	json_decref(unw);
-	json_decref(wrong);
-	json_decref(badre);
-	json_decref(fail);
+	struct run_result exit3 = { .started = 1, .exited = 1, .exit_code = 3 };
+	struct proto p;
+	proto_init(&p);
+	struct rec_check good[3] = { chk("seed", 1, 0, 0), chk("seed", 1, 0, 0), chk("timed", 1, 0, 0) };
+	struct rec_check some[3] = { chk("seed", 1, 0, 0), chk("seed", 1, 0, 0), chk("timed", 0, 0, 0) };
+	struct rec_check nan[2] = { chk("seed", 0, 1, 0), chk("seed", 0, 0, 0) };
+	struct rec_check unw[1] = { chk("seed", 0, 0, 4) };
+	struct rec_check wrong[1] = { chk("seed", 0, 0, 0) };
+
+	struct job_report r = base(&ok, &p, good, 3);
+	assert_string_equal(cls(&r), "ok");
+	r = base(&ok, &p, some, 3);
+	assert_string_equal(cls(&r), "flaky"); /* a timed launch checked after it ran failed */
+	r = base(&ok, &p, nan, 2);
+	assert_string_equal(cls(&r), "nan");
+	r = base(&ok, &p, unw, 1);
+	assert_string_equal(cls(&r), "unwritten_output");
+	r = base(&ok, &p, wrong, 1);
+	assert_string_equal(cls(&r), "wrong_output");
+	r = base(&seg, &p, good, 3);
+	assert_string_equal(cls(&r), "crashed");
+	r = base(&to, &p, good, 3);
+	assert_string_equal(cls(&r), "timeout");
+	r = base(&exit3, &p, good, 3);
+	assert_string_equal(cls(&r), "crashed");
+	r = base(&ok, &p, NULL, 0);
+	assert_string_equal(cls(&r), "crashed"); /* nothing shipped */
+
+	/* the judge itself */
+	r = base(&ok, &p, good, 3);
+	r.checker_error = "cannot read the captured outputs";
+	assert_string_equal(cls(&r), "reference_failed");
+	r = base(&ok, &p, good, 3);
+	r.reference_failed = "the GPU reference disagreed";
+	assert_string_equal(cls(&r), "reference_failed");
+
+	/* build and tampering come first */
+	r = base(&ok, &p, good, 3);
+	r.build_ok = 0;
+	assert_string_equal(cls(&r), "build_failed");
+	r = base(&ok, &p, good, 3);
+	r.tampered = "kernel.so changed";
+	assert_string_equal(cls(&r), "tampered");
+
+	/* escapes and the floor, only once the answers are right */
+	r = base(&ok, &p, good, 3);
+	r.other_stream = 4;
+	assert_string_equal(cls(&r), "escaped_work");
+	r = base(&ok, &p, good, 3);
+	r.host_threads = 1;
+	assert_string_equal(cls(&r), "escaped_work");
+	r = base(&ok, &p, wrong, 1);
+	r.other_stream = 4;
+	assert_string_equal(cls(&r), "wrong_output");
+	r = base(&ok, &p, good, 3);
+	r.floor_us = 3.0;
+	r.median_us = 1.3;
+	assert_string_equal(cls(&r), "below_floor");
+	r.median_us = 13.0;
+	assert_string_equal(cls(&r), "ok");
+	proto_release(&p);
+}
+
+static void test_protocol_and_claims(void **state)
+{
+	(void)state;
+	struct run_result ok = { .started = 1, .exited = 1 };
+	struct rec_check good[1] = { chk("seed", 1, 0, 0) };
+	struct proto p;
+	proto_init(&p);
+	p.violation = xstrdup("two timing messages");
+	struct job_report r = base(&ok, &p, good, 1);
+	assert_string_equal(cls(&r), "protocol_violation");
+	proto_release(&p);
+
+	/* a worker may say it crashed, not that it was right */
+	proto_init(&p);
+	p.failure = json_pack("{s:s}", "outcome", "ok");
+	r = base(&ok, &p, good, 1);
+	assert_string_equal(cls(&r), "protocol_violation");
+	json_decref(p.failure);
+	p.failure = json_pack("{s:s, s:s, s:s}", "outcome", "crashed", "error", "cudaErrorMisalignedAddress",
+			      "reason", "misaligned address");
+	r = base(&ok, &p, good, 1);
+	assert_string_equal(cls(&r), "crashed");
+	proto_release(&p);
+}
+
+static void test_extra_shape(void **state)
+{
+	(void)state;
+	struct run_result ok = { .started = 1, .exited = 1 };
+	struct proto p;
+	proto_init(&p);
+	struct rec_check good[1] = { chk("seed", 1, 0, 0) };
+	struct rec_check shape_bad[2] = { chk("shape", 1, 0, 0), chk("shape", 0, 0, 0) };
+	struct job_report r = base(&ok, &p, good, 1);
+	r.shape_checks = shape_bad;
+	r.n_shape_checks = 2;
+	r.shape_text = "S=397";
+	/* right at the spec's shape, wrong at another: wrong, not flaky */
+	assert_string_equal(cls(&r), "wrong_output");
+	r = base(&ok, &p, good, 1);
+	r.shape_failure = "worker killed by SIGSEGV";
+	r.shape_outcome = OUTCOME_CRASHED;
+	assert_string_equal(cls(&r), "crashed");
+	proto_release(&p);
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_table) };
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_order_of_evidence),
+		cmocka_unit_test(test_protocol_and_claims),
+		cmocka_unit_test(test_extra_shape),
+	};
 	return cmocka_run_group_tests_name("outcome", tests, NULL, NULL);
 }

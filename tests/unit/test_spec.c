@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <unistd.h>
 
 #include "run/spec.h"
@@ -30,14 +31,19 @@ static void test_defaults(void **state)
 	char *p = write_tmp("name: d\nproblem: attention_fwd\nshape: {B: 1, H: 2, S: 3, D: 4}\n"
 			    "kernel: k.cu\n");
 	struct spec s;
-	assert_int_equal(spec_load(p, 0, &s), 0);
+	assert_int_equal(spec_load(p, NULL, &s), 0);
 	assert_string_equal(s.backend, "cuda");
 	assert_string_equal(s.dtype, "fp16");
 	assert_int_equal(s.n_variants, 1);
 	assert_string_equal(s.baseline, "default");
-	assert_int_equal(s.seeds, 5);
-	assert_string_equal(s.cache, "cold");
-	assert_int_equal(s.B * 1000 + s.H * 100 + s.S * 10 + s.D, 1234);
+	assert_int_equal(s.k.seeds, 5);
+	assert_string_equal(knob_values_cache[s.k.cache], "cold");
+	assert_int_equal(s.k.repeats, 3); /* the cuda backend's default */
+	assert_true(s.k.timeout_s == 60 + 2 * 15);
+	assert_true(isnan(s.k.atol)); /* the problem's rule decides */
+	assert_int_equal(s.n_dims, 4);
+	assert_int_equal(s.dims[0] * 1000 + s.dims[1] * 100 + s.dims[2] * 10 + s.dims[3], 1234);
+	assert_string_equal(s.dim_names[2], "S");
 	assert_false(s.seed_given);
 	spec_release(&s);
 	unlink(p);
@@ -53,7 +59,7 @@ static void test_grid_and_params(void **state)
 			    "variants:\n  extra: {A: 9, kernel: other.c, expect: crashed}\n"
 			    "references: [ref1]\ncorrectness: {seed: 99}\n");
 	struct spec s;
-	assert_int_equal(spec_load(p, 0, &s), 0);
+	assert_int_equal(spec_load(p, NULL, &s), 0);
 	assert_int_equal(s.n_variants, 1 + 6 + 1);
 	assert_string_equal(s.variants[0].name, "extra");
 	assert_string_equal(s.variants[0].kernel, "other.c");
@@ -80,9 +86,40 @@ static void test_error_leaves_no_state(void **state)
 			    "kernel: k.c\ntiming: {samples: -1}\n");
 	struct spec s;
 	util_quiet = 1;
-	assert_int_equal(spec_load(p, 0, &s), -1);
+	assert_int_equal(spec_load(p, NULL, &s), -1);
 	util_quiet = 0;
 	spec_release(&s); /* safe after a failure */
+	unlink(p);
+	free(p);
+}
+
+/* Every knob in the table parses from its section, and a typo of a
+ * reserved variant key is named, not taken for a parameter. */
+static void test_knobs_and_typos(void **state)
+{
+	(void)state;
+	char *p = write_tmp("name: k\nproblem: attention_fwd\nshape: {B: 1, H: 1, S: 8, D: 8}\n"
+			    "kernel: k.c\nrepeats: 4\ncorrectness: {rel_l2: 0.01, timed_checks: 3}\n"
+			    "timing: {clock: events, stdrel: 0.02, cache: hot}\nlimits: {timeout_s: 9}\n");
+	struct spec s;
+	assert_int_equal(spec_load(p, NULL, &s), 0);
+	assert_int_equal(s.k.repeats, 4);
+	assert_true(s.k.rel_l2 == 0.01);
+	assert_int_equal(s.k.timed_checks, 3);
+	assert_string_equal(knob_values_clock[s.k.clock], "events");
+	assert_string_equal(knob_values_cache[s.k.cache], "hot");
+	assert_true(s.k.stdrel == 0.02);
+	assert_true(s.k.timeout_s == 9);
+	assert_int_equal(s.k.samples, 100); /* untouched default */
+	spec_release(&s);
+	unlink(p);
+	free(p);
+	p = write_tmp("name: k\nproblem: attention_fwd\nshape: {B: 1}\nkernel: k.c\nbaseline: a\n"
+		      "variants:\n  a: {expct: crashed}\n");
+	util_quiet = 1;
+	assert_int_equal(spec_load(p, NULL, &s), -1);
+	util_quiet = 0;
+	spec_release(&s);
 	unlink(p);
 	free(p);
 }
@@ -91,6 +128,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_knobs_and_typos),
 		cmocka_unit_test(test_grid_and_params),
 		cmocka_unit_test(test_error_leaves_no_state),
 	};
