@@ -143,7 +143,7 @@ static void tolerance(int dtype, const long long *s, struct ev_tolerance *t)
 	} else if (dtype == EV_BF16) {
 		t->atol = 2e-2, t->rtol = 2e-2, t->rel_l2 = 1.5e-2;
 	} else {
-		t->atol = 1e-5, t->rtol = 1e-5, t->rel_l2 = 1e-5;
+		t->atol = 1e-4, t->rtol = 1e-4, t->rel_l2 = 1e-4;
 	}
 }
 

@@ -170,16 +170,18 @@ static int host_worker(const struct job *job)
 						 (mono_now() - t0) * 1e3));
 		struct sampler sm;
 		sampler_init(&sm, &job->k);
+		int th_start = worker_thread_count();
 		for (long long i = 0;; i++) {
 			int s = (int)((job->first_set + i) % n_sets);
 			point(&l, sets + (size_t)s * n_in, out, n_in, n_out);
 			scramble_outputs(out, out_bytes, n_out, job->scramble_seed, 1, i);
 			if (flush)
 				flush_cache(flush, flush_n);
-			int th0 = worker_thread_count();
 			double a = mono_now();
 			int lr = k->launch(&l);
 			double b = mono_now();
+			/* a thread alive after launch() that was not there when sampling
+			 * began (a launcher may join its last thread and start the next) */
 			int th1 = worker_thread_count();
 			if (lr != 0) {
 				proto_w_failure("launch_failed", "launch", "launch() returned non-zero", "timing");
@@ -189,7 +191,7 @@ static int host_worker(const struct job *job)
 			double us = (b - a) * 1e6;
 			int stop = sampler_push(&sm, us);
 			proto_w_send("sample", json_pack("{s:I, s:i, s:f, s:f, s:i, s:b}", "i", (json_int_t)i, "set", s,
-							  "us", us, "host_us", us, "threads_delta", th1 - th0,
+							  "us", us, "host_us", us, "threads_delta", th1 - th_start,
 							  "last", stop));
 			int keep = proto_w_decision();
 			if (keep < 0)

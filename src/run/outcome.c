@@ -9,15 +9,21 @@
  *      a timeout (we sent the kill); a signal; an exit without `done`;
  *   4. the judge could not judge (the checker failed, or its GPU
  *      reference disagreed with the float64 one);
- *   5. correctness over every check that ran - the seeds (one per input
+ *   5. work that escaped the timed region, then correctness over every
+ *      check that ran - the seeds (one per input
  *      distribution), the timed launches drawn after they ran, the extra
- *      shape: all pass = go on; some pass = flaky; none = nan if any NaN,
- *      else unwritten_output if any element was left unwritten, else
+ *      shape: all pass = go on; right at every seed but wrong in a timed
+ *      launch = nan / unwritten_output / wrong_output (it behaves
+ *      differently when timed: what was timed was not the work); failures
+ *      confined to distributions that never pass = their nan / unwritten /
+ *      wrong (numerics); other mixes = flaky; none pass = nan if any NaN, else
+ *      unwritten_output if any element was left unwritten, else
  *      wrong_output;
- *   6. work that escaped the timed region (another stream, still running
- *      after the stop event, a host thread started by launch());
- *   7. a median below the physical floor;
- *   8. ok.
+ *   6. a median below the physical floor;
+ *   7. ok.
+ * Work that escaped the timed region (another stream, still running after
+ * the stop event, a host thread started by launch()) is judged just before
+ * correctness: it explains the wrong answers it usually causes.
  */
 #include "run/outcome.h"
 
@@ -67,6 +73,33 @@ static int judge(const struct rec_check *c, size_t n, const char *where, enum ou
 	if (pass == n)
 		return 0;
 	char *t = check_text(first_bad);
+	if (timed_bad && !seeds_bad) {
+		/* the launches that were timed computed something else: the time
+		 * is not the work's, however many other checks passed */
+		enum outcome v = nan ? OUTCOME_NAN : unw ? OUTCOME_UNWRITTEN_OUTPUT : OUTCOME_WRONG_OUTPUT;
+		size_t timed = 0;
+		for (size_t i = 0; i < n; i++)
+			timed += !strcmp(c[i].phase, "timed");
+		set(o, r, v, xstrfmt("right when checked before timing, wrong in %zu of %zu timed launches checked "
+				     "after they ran%s: what was timed was not the work; %s", timed_bad, timed, where, t));
+		free(t);
+		return 1;
+	}
+	/* failures confined to input distributions that never pass are the
+	 * kernel's numerics, not chance: flaky is for the same inputs' kind
+	 * passing one time and failing another */
+	int same_dist_passes = 0;
+	for (size_t i = 0; i < n && !same_dist_passes; i++)
+		for (size_t k = 0; !c[i].pass && k < n; k++)
+			if (c[k].pass && (!c[i].dist || !c[k].dist || !strcmp(c[i].dist, c[k].dist)))
+				same_dist_passes = 1;
+	if (pass > 0 && !same_dist_passes) {
+		enum outcome v = nan ? OUTCOME_NAN : unw ? OUTCOME_UNWRITTEN_OUTPUT : OUTCOME_WRONG_OUTPUT;
+		set(o, r, v, xstrfmt("%zu of %zu checks%s failed, each on inputs of a distribution that never "
+				     "passed; %s", n - pass, n, where, t));
+		free(t);
+		return 1;
+	}
 	if (pass > 0)
 		set(o, r, OUTCOME_FLAKY,
 		    xstrfmt("%zu of %zu checks%s passed (%zu seed, %zu timed failed); %s", pass, n, where, seeds_bad,
@@ -147,6 +180,13 @@ void outcome_classify(const struct job_report *r, enum outcome *o, char **reason
 		set(o, reason, OUTCOME_CRASHED, xstrdup("the worker shipped no output to check"));
 		return;
 	}
+	if (r->other_stream || r->late || r->host_threads) {
+		set(o, reason, OUTCOME_ESCAPED_WORK,
+		    xstrfmt("work outside the timed region in %lld sample(s): %lld on another stream, %lld still "
+			    "running after the stop event, %lld that started a host thread",
+			    r->other_stream + r->late + r->host_threads, r->other_stream, r->late, r->host_threads));
+		return;
+	}
 	if (judge(r->checks, r->n_checks, "", o, reason))
 		return;
 	if (r->shape_failure) {
@@ -163,13 +203,6 @@ void outcome_classify(const struct job_report *r, enum outcome *o, char **reason
 				*o = OUTCOME_WRONG_OUTPUT;
 			return;
 		}
-	}
-	if (r->other_stream || r->late || r->host_threads) {
-		set(o, reason, OUTCOME_ESCAPED_WORK,
-		    xstrfmt("work outside the timed region in %lld sample(s): %lld on another stream, %lld still "
-			    "running after the stop event, %lld that started a host thread",
-			    r->other_stream + r->late + r->host_threads, r->other_stream, r->late, r->host_threads));
-		return;
 	}
 	if (isfinite(r->floor_us) && isfinite(r->median_us) && r->median_us < r->floor_us) {
 		set(o, reason, OUTCOME_BELOW_FLOOR,

@@ -67,6 +67,10 @@ static void test_order_of_evidence(void **state)
 	proto_init(&p);
 	struct rec_check good[3] = { chk("seed", 1, 0, 0), chk("seed", 1, 0, 0), chk("timed", 1, 0, 0) };
 	struct rec_check some[3] = { chk("seed", 1, 0, 0), chk("seed", 1, 0, 0), chk("timed", 0, 0, 0) };
+	struct rec_check seeds_mixed[2] = { chk("seed", 1, 0, 0), chk("seed", 0, 0, 0) };
+	struct rec_check by_dist[2] = { chk("seed", 1, 0, 0), chk("seed", 0, 1, 0) };
+	by_dist[0].dist = "uniform";
+	by_dist[1].dist = "large_scores";
 	struct rec_check nan[2] = { chk("seed", 0, 1, 0), chk("seed", 0, 0, 0) };
 	struct rec_check unw[1] = { chk("seed", 0, 0, 4) };
 	struct rec_check wrong[1] = { chk("seed", 0, 0, 0) };
@@ -74,7 +78,11 @@ static void test_order_of_evidence(void **state)
 	struct job_report r = base(&ok, &p, good, 3);
 	assert_string_equal(cls(&r), "ok");
 	r = base(&ok, &p, some, 3);
-	assert_string_equal(cls(&r), "flaky"); /* a timed launch checked after it ran failed */
+	assert_string_equal(cls(&r), "wrong_output"); /* a timed launch checked after it ran failed */
+	r = base(&ok, &p, seeds_mixed, 2);
+	assert_string_equal(cls(&r), "flaky");
+	r = base(&ok, &p, by_dist, 2);
+	assert_string_equal(cls(&r), "nan"); /* fails on one distribution, always: not chance */
 	r = base(&ok, &p, nan, 2);
 	assert_string_equal(cls(&r), "nan");
 	r = base(&ok, &p, unw, 1);
@@ -114,8 +122,8 @@ static void test_order_of_evidence(void **state)
 	r.host_threads = 1;
 	assert_string_equal(cls(&r), "escaped_work");
 	r = base(&ok, &p, wrong, 1);
-	r.other_stream = 4;
-	assert_string_equal(cls(&r), "wrong_output");
+	r.other_stream = 4; /* the escape explains the wrong answer */
+	assert_string_equal(cls(&r), "escaped_work");
 	r = base(&ok, &p, good, 3);
 	r.floor_us = 3.0;
 	r.median_us = 1.3;
