@@ -905,45 +905,127 @@ static int run_seed(struct worker *w, unsigned long long seed, int *pass)
 	return 0;
 }
 
+/*
+ * The v1 sampling policy on the harness's v2 sample callback (a stopgap
+ * until the shared sampler): warm up for warmup_ms of wall time (at least
+ * one sample), then take `samples` samples, or adaptively stop once
+ * stdev/mean <= stdrel over at least min_seconds of sampled time; stop
+ * after max_seconds once 10 samples (or `samples`) are in.  Samples are
+ * the event times per launch.
+ */
+struct v1_sampler {
+	double warmup_ms, stdrel, min_seconds, max_seconds;
+	int samples, min_n;
+	double t0;          /* start of the phase (mono_now) */
+	double *v;          /* xrealloc'd, freed by run_timing */
+	int n, cap;
+	double mean, m2;    /* Welford */
+	double sum_ms;      /* sampled time, all batch launches */
+	int converged, capped;
+};
+
+static double v1_stdrel(const struct v1_sampler *p)
+{
+	if (p->n < 2 || p->mean <= 0)
+		return INFINITY;
+	return sqrt(p->m2 / (p->n - 1)) / p->mean;
+}
+
+static int v1_on_sample(void *ctx, const struct evc_sample *s)
+{
+	struct v1_sampler *p = ctx;
+	double now = mono_now(), d;
+
+	if (s->warmup) {
+		if (s->index == 0)
+			p->t0 = now - s->wall_us * 1e-6;
+		if ((now - p->t0) * 1e3 < p->warmup_ms)
+			return 0;
+		p->t0 = now;
+		return EVC_STOP;
+	}
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 1024;
+		p->v = xrealloc(p->v, (size_t)p->cap * sizeof(double));
+	}
+	p->v[p->n++] = s->event_us;
+	d = s->event_us - p->mean;
+	p->mean += d / p->n;
+	p->m2 += d * (s->event_us - p->mean);
+	p->sum_ms += s->event_us * s->batch * 1e-3;
+	if (p->samples > 0) {
+		if (p->n >= p->samples) {
+			p->converged = 1;
+			return EVC_STOP;
+		}
+	} else if (p->n >= 10 && p->sum_ms * 1e-3 >= p->min_seconds && v1_stdrel(p) <= p->stdrel) {
+		p->converged = 1;
+		return EVC_STOP;
+	}
+	if (now - p->t0 >= p->max_seconds && p->n >= p->min_n) {
+		p->capped = 1;
+		return EVC_STOP;
+	}
+	return 0;
+}
+
 static int run_timing(struct worker *w)
 {
 	const struct job *j = w->job;
 	struct evc_timing_opts o;
 	struct evc_timing_result r;
+	struct v1_sampler p;
 	json_t *method, *samples;
 	int rc;
 	const char *cache = j->cache && *j->cache ? j->cache : "cold";
 
+	memset(&p, 0, sizeof(p));
+	p.warmup_ms = j->warmup_ms >= 0 ? j->warmup_ms : 25;
+	p.samples = j->samples > 0 ? j->samples : 0;
+	p.stdrel = j->stdrel > 0 ? j->stdrel : 0.005;
+	p.min_seconds = j->min_seconds >= 0 ? j->min_seconds : 0.5;
+	p.max_seconds = j->max_seconds > 0 ? j->max_seconds : 15;
+	p.min_n = p.samples > 0 ? (p.samples < 10 ? p.samples : 10) : 10;
+	p.t0 = mono_now();
+
+	/* one input set, the outputs in w->l, events behind the blocking kernel */
 	memset(&o, 0, sizeof(o));
-	o.warmup_ms = j->warmup_ms >= 0 ? j->warmup_ms : 25;
-	o.samples = j->samples > 0 ? j->samples : 0;
-	o.stdrel = j->stdrel > 0 ? j->stdrel : 0.005;
-	o.min_seconds = j->min_seconds >= 0 ? j->min_seconds : 0.5;
-	o.max_seconds = j->max_seconds > 0 ? j->max_seconds : 15;
 	o.cold = strcmp(cache, "hot") != 0;
 	o.batch = j->batch > 1 ? j->batch : 1;
+	o.scramble_seed = j->seed0;
+	o.clock = EVC_CLOCK_EVENTS;
+	o.block = 1;
+	/* a safety net only: the policy above stops first */
+	o.max_seconds = p.warmup_ms * 1e-3 + 2 * p.max_seconds + 30;
+	o.on_sample = v1_on_sample;
+	o.cb_ctx = &p;
 	rc = w->api->time_kernel(w->ctx, w->desc, &w->l, &o, &r, w->err, sizeof(w->err));
-	if (rc)
+	if (rc) {
+		free(p.v);
 		return fail_cuda(w, rc, "timing");
+	}
+	if (r.capped)
+		p.capped = 1;
 	method = json_pack("{s:s, s:s, s:f, s:f, s:I, s:s, s:s, s:i, s:f, s:f, s:b, s:b, s:I, s:f,"
 			   " s:f, s:f, s:i}",
 			   "clock", "cuda_events", "cache", o.cold ? "cold" : "hot", "warmup_ms",
-			   o.warmup_ms, "warmup_ms_done", r.warmup_ms_done, "warmup_launches",
-			   (json_int_t)r.warmup_launches, "mode", r.adaptive ? "adaptive" : "fixed",
+			   p.warmup_ms, "warmup_ms_done", r.warmup_seconds * 1e3, "warmup_launches",
+			   (json_int_t)r.warmup_launches, "mode", p.samples <= 0 ? "adaptive" : "fixed",
 			   "launch", r.graph ? "graph" : "stream", "batch", r.batch,
-			   "stdrel_target", r.adaptive ? o.stdrel : 0.0, "stdrel",
-			   isfinite(r.stdrel) ? r.stdrel : -1.0, "converged", r.converged, "capped",
-			   r.capped, "l2_flush_bytes", (json_int_t)r.l2_flush_bytes, "min_seconds",
-			   o.min_seconds, "max_seconds", o.max_seconds, "sampling_seconds",
-			   r.sampling_seconds, "samples_requested", o.samples);
+			   "stdrel_target", p.samples <= 0 ? p.stdrel : 0.0, "stdrel",
+			   p.n < 2 ? 0.0 : isfinite(v1_stdrel(&p)) ? v1_stdrel(&p) : -1.0, "converged",
+			   p.converged, "capped", p.capped, "l2_flush_bytes",
+			   (json_int_t)r.l2_flush_bytes, "min_seconds", p.min_seconds, "max_seconds",
+			   p.max_seconds, "sampling_seconds", r.sampling_seconds, "samples_requested",
+			   p.samples);
 	if (r.graph)
 		json_object_set_new(method, "per_launch",
 				    json_string("each sample is one replay of a CUDA graph of "
 						"`batch` launches, divided by batch"));
 	samples = json_array();
-	for (int i = 0; i < r.n; i++)
-		json_array_append_new(samples, json_real(r.samples_us[i]));
-	w->api->timing_release(&r);
+	for (int i = 0; i < p.n; i++)
+		json_array_append_new(samples, json_real(p.v[i]));
+	free(p.v);
 	emit_json(json_pack("{s:s, s:o, s:o}", "msg", "timing", "method", method, "samples_us",
 			    samples));
 	return 0;
