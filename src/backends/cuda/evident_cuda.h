@@ -124,6 +124,8 @@ enum evc_sample_flag {
 	EVC_F_NO_WORK = 1 << 5,       /* CUPTI saw no kernel and no copy of launch() */
 	EVC_F_INCOMPLETE = 1 << 6,    /* CUPTI dropped or left records incomplete: the
 				       * kernel clock of this sample is not to be trusted */
+	EVC_F_EARLY = 1 << 7,         /* work of launch() started before the start event
+				       * (another stream runs while the blocking kernel waits) */
 };
 
 struct evc_sample {
@@ -146,6 +148,8 @@ struct evc_sample {
 	int late;                 /* kernels and copies (launch()'s or stray) that ended after
 				   * the stop event; without CUPTI: 1 when the drain was long */
 	double late_us;           /* CUPTI: how long after the stop event the last one ended */
+	int early;                /* CUPTI: kernels and copies (launch()'s or stray) that
+				   * started before the start event */
 	double drain_us;          /* host wall time of the device-wide synchronise after the
 				   * stop event (long when other streams were still busy) */
 	double host_launch_us;    /* host wall time of launch() (graph mode: of cudaGraphLaunch) */

@@ -688,7 +688,8 @@ enum { REC_KERNEL = 1, REC_COPY = 2 };
 #define CU_LAUNCH_CAP 4096
 #define CU_ANCHOR_CAP 16
 #define CU_STRAY_CAP 1024
-#define EVC_LATE_SLACK_US 5.0  /* CUPTI end after the stop event by more: late */
+#define EVC_LATE_SLACK_US 5.0  /* CUPTI end after the stop event (start before the
+				* start event) by more: late (early) */
 #define EVC_LATE_DRAIN_US 50.0 /* without CUPTI, a drain longer than this: late */
 
 struct cupti_rec {
@@ -1034,10 +1035,10 @@ static int stray_has(uint32_t id)
 static void cupti_attribute(double event_ms, int stream_mode, long long *dropped_seen,
 			    struct evc_sample *s)
 {
-	uint64_t anchor_end = 0, first = UINT64_MAX, last = 0, t_stop;
+	const uint64_t slack_ns = (uint64_t)(EVC_LATE_SLACK_US * 1e3);
+	uint64_t anchor_end = 0, first = UINT64_MAX, last = 0, t_stop, late_ns = 0;
 	long long harness_stream = -1, kernel_ns = 0, copy_ns = 0;
 	int incomplete = 0;
-	double late_ns = 0;
 
 	cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	pthread_mutex_lock(&cu_mu);
@@ -1050,7 +1051,7 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 					anchor_end = cu.recs[k].end;
 			}
 	t_stop = anchor_end ? anchor_end + (uint64_t)(event_ms * 1e6) : 0;
-	s->kernels = s->copies = s->other_stream_kernels = s->stray = s->late = 0;
+	s->kernels = s->copies = s->other_stream_kernels = s->stray = s->late = s->early = 0;
 	for (int k = 0; k < cu.n_recs; k++) {
 		const struct cupti_rec *r = &cu.recs[k];
 		int mine = cu.n_launch && bsearch(&r->corr, cu.launch_ids, (size_t)cu.n_launch,
@@ -1076,27 +1077,32 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 		} else {
 			s->stray++;
 		}
-		if (t_stop && r->end > t_stop && (double)(r->end - t_stop) > late_ns)
-			late_ns = (double)(r->end - t_stop);
-		if (t_stop && (double)r->end > (double)t_stop + EVC_LATE_SLACK_US * 1e3)
+		if (t_stop && r->end > t_stop && r->end - t_stop > late_ns)
+			late_ns = r->end - t_stop;
+		if (t_stop && r->end > t_stop + slack_ns)
 			s->late++;
+		/* the start event follows the anchor's end */
+		if (anchor_end && r->start + slack_ns < anchor_end)
+			s->early++;
 	}
 	if (harness_stream < 0 || cu.launch_overflow || cu.recs_overflow || cu.dropped != *dropped_seen)
 		incomplete = 1;
 	*dropped_seen = cu.dropped;
+	cu.n_launch = cu.launch_overflow = cu.n_anchor = cu.n_recs = cu.recs_overflow = 0;
 	pthread_mutex_unlock(&cu_mu);
-	cupti_reset_sample();
 
 	s->kernel_us = (double)kernel_ns * 1e-3 / s->batch;
 	s->copy_us = (double)copy_ns * 1e-3 / s->batch;
 	s->kernel_span_us = last > first ? (double)(last - first) * 1e-3 / s->batch : 0;
-	s->late_us = t_stop ? late_ns * 1e-3 : NAN;
+	s->late_us = t_stop ? (double)late_ns * 1e-3 : NAN;
 	if (s->other_stream_kernels && stream_mode)
 		s->flags |= EVC_F_OTHER_STREAM;
 	if (s->stray)
 		s->flags |= EVC_F_STRAY;
 	if (s->late)
 		s->flags |= EVC_F_LATE;
+	if (s->early)
+		s->flags |= EVC_F_EARLY;
 	if (!s->kernels && !s->copies)
 		s->flags |= EVC_F_NO_WORK;
 	if (incomplete)
@@ -1291,7 +1297,7 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 		cupti_attribute((double)ms, g < 0, &T->dropped_seen, s);
 	} else {
 		s->kernel_us = s->kernel_span_us = s->copy_us = s->late_us = NAN;
-		s->kernels = s->copies = s->other_stream_kernels = s->stray = -1;
+		s->kernels = s->copies = s->other_stream_kernels = s->stray = s->early = -1;
 		s->late = s->drain_us > EVC_LATE_DRAIN_US;
 		if (s->late)
 			s->flags |= EVC_F_LATE;
