@@ -385,7 +385,7 @@ static int j_late_short(struct run *r, char *why, size_t len)
 static int j_thread(struct run *r, char *why, size_t len)
 {
 	int t = count_flag(r, EVC_F_THREADS);
-	if (2 * t < r->ns)
+	if (t != r->ns)
 		return WHY("threads flagged in %d of %d samples", t, r->ns);
 	return 0;
 }

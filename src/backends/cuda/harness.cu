@@ -1163,6 +1163,7 @@ struct tstate {
 	cudaGraphExec_t exec[EVC_MAX_GRAPHS];
 	int G;
 	long long dropped_seen, dropped_at_start;
+	int threads_start;
 	double timeout_ms;
 };
 
@@ -1302,7 +1303,11 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 		if (s->late)
 			s->flags |= EVC_F_LATE;
 	}
-	if (s->threads_before >= 0 && s->threads_after > s->threads_before)
+	/* before/after alone misses a thread that outlives one sample: the
+	 * next sample's "before" already counts it */
+	s->threads_start = T->threads_start;
+	if (s->threads_before >= 0 &&
+	    (s->threads_after > s->threads_before || s->threads_after > T->threads_start))
 		s->flags |= EVC_F_THREADS;
 	if (s->block_timed_out)
 		s->flags |= EVC_F_BLOCK_TIMEOUT;
@@ -1437,7 +1442,6 @@ static int evc_time_kernel(struct evc_ctx *c, const struct ev_kernel_desc *desc,
 	res->batch = T.batch;
 	res->graph = T.batch > 1;
 	res->block = T.block;
-	res->threads_at_start = count_threads();
 
 	res->clock = EVC_CLOCK_EVENTS;
 	if (o->clock == EVC_CLOCK_EVENTS) {
@@ -1479,6 +1483,8 @@ static int evc_time_kernel(struct evc_ctx *c, const struct ev_kernel_desc *desc,
 		cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 		cupti_reset_sample();
 	}
+	/* after CUPTI's own threads started: more than this later is launch()'s */
+	res->threads_at_start = T.threads_start = count_threads();
 
 	t_call = t_phase = now = wall_now();
 	for (int index = 0;; index++) {
