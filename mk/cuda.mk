@@ -5,7 +5,10 @@
 # builds it too.  Kernel objects and the harness share one libcudart
 # (-cudart shared), so the harness's stream is the kernel's stream.  The
 # rpath to $(CUDA_HOME)/lib64 lets the worker find libcudart and cuBLAS on
-# hosts whose loader does not know the toolkit's directory.
+# hosts whose loader does not know the toolkit's directory.  CUPTI (the
+# kernel clock) is compiled against its headers only and dlopen()ed at run
+# time (libcupti.so.N from the loader's path, this rpath, CUDA_HOME/lib64 or
+# extras/CUPTI/lib64), so a host without it still runs, on events alone.
 #
 #   make check-kernels   compile every .cu under kernels/ and
 #                        tests/fixtures/cuda/ for sm_80 and sm_90 with
@@ -29,10 +32,12 @@ NVCC_HOST_FLAGS := -Xcompiler -fPIC,-fvisibility=hidden,-Wall,-Wextra,-Werror,-W
 ifneq ($(NVCC),)
 all: $(HARNESS)
 harness: $(HARNESS)
-$(HARNESS): src/backends/cuda/harness.cu src/backends/cuda/evident_cuda.h kernels/evident_kernel.h
+$(HARNESS): src/backends/cuda/harness.cu src/backends/cuda/evident_cuda.h \
+		src/backends/scramble.h kernels/evident_kernel.h
 	@mkdir -p $(dir $@)
 	$(NVCC) -O3 -std=c++17 -shared $(NVCC_HOST_FLAGS) -cudart shared $(HARNESS_ARCHS) \
-		-Xlinker -rpath -Xlinker $(CUDA_HOME)/lib64 -o $@ $< -lcublas
+		-I$(CUDA_HOME)/extras/CUPTI/include \
+		-Xlinker -rpath -Xlinker $(CUDA_HOME)/lib64 -o $@ $< -lcublas -ldl -lpthread
 else
 harness:
 	@echo "cuda.mk: nvcc not found (set NVCC or CUDA_HOME); the CUDA harness is not built"

@@ -76,9 +76,8 @@ static void scramble_outputs(float **out, const size_t *bytes, int n_out, uint64
 			     long long i)
 {
 	for (int o = 0; o < n_out; o++)
-		scramble_fill(out[o], bytes[o], seed,
-			      timed ? scramble_stream_timed((uint64_t)i, 0, (uint64_t)o)
-				    : scramble_stream_seed((uint64_t)i, (uint64_t)o));
+		evs_fill(out[o], bytes[o], evs_key(seed, timed ? (uint64_t)i : SCRAMBLE_SEED_LAUNCH((uint64_t)i), 0,
+						  (uint32_t)o));
 }
 
 /* Ship the outputs of one launch as one frame (outputs concatenated). */

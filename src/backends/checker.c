@@ -223,9 +223,9 @@ int checker_main(const char *path)
 		size_t pos = 0;
 		for (int o = 0; o < r.n_out; o++) {
 			size_t ob = r.out_n[o] * elem;
-			scramble_fill(bits, ob, job.scramble_seed,
-				      timed ? scramble_stream_timed((uint64_t)index, 0, (uint64_t)o)
-					    : scramble_stream_seed((uint64_t)index, (uint64_t)o));
+			evs_fill(bits, ob, evs_key(job.scramble_seed,
+						   timed ? (uint64_t)index : SCRAMBLE_SEED_LAUNCH((uint64_t)index), 0,
+						   (uint32_t)o));
 			struct judged jd;
 			plugin_judge(cap.buf + off + pos, dtype, r.out[o], bits, r.out_n[o], &tol, &jd);
 			pos += ob;

@@ -1,62 +1,119 @@
 /*
- * scramble.h - the pseudo-random bits written into every output buffer
- * before every launch, outside the timed region.  A kernel that skips its
- * work leaves them there, and no two launches see the same bits, so
- * nothing tells a checked launch from another and a fixed "poison" cannot
- * be recognised.  The bits are a counter-based function of (seed, stream,
- * word), so the checker recomputes them on the CPU to tell an unwritten
- * element from a wrong one, and the CUDA harness computes the same bits on
- * the device.  Header-only, C and CUDA.
+ * scramble.h - the pseudo-random bits every output buffer holds before a
+ * kernel writes it, computable on the GPU and on the CPU alike.
  *
- * Streams: a correctness launch i uses scramble_stream_seed(i, output);
- * timed sample i, launch j of a batch, output o uses
- * scramble_stream_timed(i, j, o).
+ * Before every timed sample and every correctness launch, the CUDA harness
+ * (src/backends/cuda/harness.cu) fills each output buffer with fresh bits,
+ * so that no launch can find the previous launch's answer in its output,
+ * and so that an element the kernel did not write is recognisable: the
+ * checker recomputes the very same bits here, on the CPU, and an element
+ * still equal to them was (almost surely) never written.  The bits are a
+ * counter-based stream, nothing is stored: byte b of output o of launch j
+ * of sample i is
+ *
+ *     byte (b % 8) of evs_word(evs_key(seed, i, j, o), b / 8)
+ *
+ * in little-endian order, where evs_word is SplitMix64's output for the
+ * state key + (w + 1) * golden gamma (so evs_word(k, 0, 1, ...) is exactly
+ * SplitMix64 seeded with k), and evs_key chains the mixer over the seed, the
+ * sample, then (launch, output), each step a bijection of its input.
+ *
+ * One header for C (gcc, -std=c11) and CUDA (nvcc): the functions are
+ * static inline, __host__ __device__ under nvcc.  Nothing here allocates.
  */
 #ifndef EVIDENT_SCRAMBLE_H
 #define EVIDENT_SCRAMBLE_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #ifdef __CUDACC__
-#define SCRAMBLE_HD __host__ __device__
+#define EVS_FN static inline __host__ __device__
 #else
-#define SCRAMBLE_HD
+#define EVS_FN static inline
 #endif
 
-static inline SCRAMBLE_HD uint64_t scramble_word(uint64_t seed, uint64_t stream, uint64_t w)
+#define EVS_GAMMA 0x9e3779b97f4a7c15ULL
+
+/* The sample index i of correctness launch n (timed samples use 0, 1, 2
+ * ...; correctness launches live far above them). */
+#define SCRAMBLE_SEED_LAUNCH(n) ((1ULL << 62) + (n))
+
+/* SplitMix64's finaliser (Steele, Lea, Flood 2014; the constants of
+ * Stafford's variant 13), a bijection of 64-bit words. */
+EVS_FN uint64_t evs_mix64(uint64_t z)
 {
-	uint64_t z = seed ^ (stream * 0xd1b54a32d192ed03ULL) ^ ((w + 1) * 0x9e3779b97f4a7c15ULL);
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
 }
 
-static inline SCRAMBLE_HD uint64_t scramble_stream_seed(uint64_t launch, uint64_t output)
+/* The stream key of output o of launch j of sample i under seed. */
+EVS_FN uint64_t evs_key(uint64_t seed, uint64_t i, uint32_t j, uint32_t o)
 {
-	return (1ULL << 62) | (launch << 8) | output;
+	uint64_t k = evs_mix64(seed + EVS_GAMMA);
+	k = evs_mix64(k ^ i);
+	return evs_mix64(k ^ (((uint64_t)j << 32) | o));
 }
 
-static inline SCRAMBLE_HD uint64_t scramble_stream_timed(uint64_t sample, uint64_t launch, uint64_t output)
+/* Word w (bytes 8w .. 8w+7, little-endian) of the stream with key k. */
+EVS_FN uint64_t evs_word(uint64_t key, uint64_t w)
 {
-	return (sample << 24) ^ (launch << 8) ^ output;
+	return evs_mix64(key + (w + 1) * EVS_GAMMA);
 }
 
-/* Fill bytes of dst (host memory): word w little-endian, the tail from the
- * last word. */
-static inline void scramble_fill(void *dst, size_t bytes, uint64_t seed, uint64_t stream)
+/* Byte b of the stream with key k. */
+EVS_FN uint8_t evs_byte(uint64_t key, uint64_t b)
 {
-	unsigned char *p = (unsigned char *)dst;
-	size_t words = bytes / 8;
-	for (size_t w = 0; w < words; w++) {
-		uint64_t x = scramble_word(seed, stream, w);
-		memcpy(p + 8 * w, &x, 8);
+	return (uint8_t)(evs_word(key, b >> 3) >> (8 * (b & 7)));
+}
+
+/* Fill bytes of h_buf with the stream of key (CPU; the harness's device
+ * kernel writes the same bytes). */
+static inline void evs_fill(void *h_buf, size_t bytes, uint64_t key)
+{
+	unsigned char *p = (unsigned char *)h_buf;
+	for (size_t w = 0; w * 8 < bytes; w++) {
+		uint64_t v = evs_word(key, w);
+		for (size_t k = 0; k < 8 && w * 8 + k < bytes; k++)
+			p[w * 8 + k] = (unsigned char)(v >> (8 * k));
 	}
-	if (bytes % 8) {
-		uint64_t x = scramble_word(seed, stream, words);
-		memcpy(p + 8 * words, &x, bytes % 8);
+}
+
+/*
+ * How many elements of elem_size bytes in h_buf (bytes long, a multiple of
+ * elem_size) still hold the stream of key, i.e. were not written; the
+ * index of the first such element goes to *first (bytes / elem_size when
+ * none; first may be NULL).  A written element equals the stream by chance
+ * with probability 2^-(8 elem_size): a handful among millions of fp16
+ * elements is chance, a block of them is not.
+ */
+static inline size_t evs_count_unwritten(const void *h_buf, size_t bytes, size_t elem_size,
+					 uint64_t key, size_t *first)
+{
+	const unsigned char *p = (const unsigned char *)h_buf;
+	size_t n = elem_size ? bytes / elem_size : 0, count = 0;
+	uint64_t cur_w = UINT64_MAX, cur_v = 0; /* one word computed per 8 bytes */
+	if (first)
+		*first = n;
+	for (size_t e = 0; e < n; e++) {
+		size_t k = 0;
+		for (; k < elem_size; k++) {
+			size_t b = e * elem_size + k;
+			if ((b >> 3) != cur_w) {
+				cur_w = b >> 3;
+				cur_v = evs_word(key, cur_w);
+			}
+			if (p[b] != (unsigned char)(cur_v >> (8 * (b & 7))))
+				break;
+		}
+		if (k == elem_size) {
+			if (first && count == 0)
+				*first = e;
+			count++;
+		}
 	}
+	return count;
 }
 
 #endif /* EVIDENT_SCRAMBLE_H */

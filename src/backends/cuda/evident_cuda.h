@@ -8,8 +8,18 @@
  * table.  The harness owns every CUDA call the runner makes: opening the
  * device, allocating and filling tensors, calling a kernel's init/launch
  * through struct ev_kernel_desc (kernels/evident_kernel.h), the fp32 GPU
- * reference (cuBLAS + a softmax kernel) and the timing loop (CUDA events,
- * L2 flush, adaptive stopping, CUDA-graph batching).
+ * reference (cuBLAS + a softmax kernel) and the timing loop: CUDA events
+ * behind a blocking kernel, a kernel clock from CUPTI's activity API
+ * (loaded at run time when present), rotation of input sets, a scramble
+ * of every output before every sample, an L2 flush, CUDA-graph batching,
+ * and flags for work a launcher hides (other streams, work left running,
+ * host threads).  The harness only measures and reports; the caller's
+ * sample callback decides warm-up, stopping and outcomes.
+ *
+ * Version 2 (this one): time_kernel takes a sample callback and returns
+ * no sample array; scramble, copy, clear and upload are new; free_buffer
+ * and close zero buffers before freeing them; launch_sync launches behind
+ * the blocking kernel and synchronises the whole device.
  *
  * Errors: every function returns 0 (cudaSuccess) or a cudaError_t value,
  * and writes "cudaErrorName: text" into the caller's err buffer.  evc_kind()
@@ -29,7 +39,7 @@
 extern "C" {
 #endif
 
-#define EVC_API_VERSION 1
+#define EVC_API_VERSION 2
 #define EVC_API_SYMBOL "evident_cuda_api"
 
 /* What the harness read off the device (cudaGetDeviceProperties etc.). */
@@ -65,33 +75,151 @@ enum evc_error_kind {
 	EVC_OTHER = 4,         /* anything else (out of memory, API misuse) */
 };
 
-struct evc_timing_opts {
-	double warmup_ms;     /* launch for at least this long before sampling */
-	int samples;          /* > 0: exactly this many (max_seconds still caps); 0: adaptive */
-	double stdrel;        /* adaptive: stop when stdev/mean <= stdrel */
-	double min_seconds;   /* adaptive: ... once this much sampled time is taken */
-	double max_seconds;   /* never sample beyond this (wall clock) */
-	int cold;             /* 1: flush L2 (device write of 2x L2) before every sample */
-	int batch;            /* > 1: time a CUDA graph of batch launches, report per launch */
+/* ---- timing (version 2) ----------------------------------------------
+ *
+ * time_kernel() runs samples until the caller's callback says stop; all
+ * policy (how long to warm up, when to stop, which samples to check, what
+ * a flag means for the outcome) lives in the caller.  Every sample, warm-up
+ * or timed, is enqueued the same way, so that nothing a kernel can observe
+ * tells one from another:
+ *
+ *   host:   point l->inputs at input set (first_set + index) % n_sets
+ *           (stream mode; graph mode bakes the sets into the graphs)
+ *   stream: scramble every output buffer (evs_key(seed, index, j, o),
+ *           src/backends/scramble.h), then the L2 flush when cold, then
+ *           the blocking kernel, which spins on a host-mapped flag
+ *   stream: start event, launch() (stream mode) or one graph replay, stop
+ *           event; the host then releases the flag
+ *   host:   wait for the stop event, synchronise the whole device (the
+ *           drain), read the CUPTI records of the sample, call on_sample
+ *
+ * The blocking kernel holds the stream while the host runs launch(), so
+ * the events time the device work only, not the launcher's host latency
+ * (host_launch_us says how long launch() took on the host).  Graph mode
+ * (batch > 1) captures G = min(n_sets, EVC_MAX_GRAPHS) graphs before the
+ * first sample: graph g holds `batch` launches, launch j on input set
+ * (first_set + g * batch + j) % n_sets writing output buffer j; sample
+ * `index` replays graph index % G.  In both modes launch j of a sample used
+ * input set (s->set + j) % n_sets and wrote output buffer j.
+ *
+ * Cost, measured on an H100 (tests/gpu/harness_check.sh): CUPTI adds about
+ * 0.33 ms of host time per sample (mostly the per-sample flush) and no
+ * measurable device time (event medians within 0.3 us with and without).
+ * Without CUPTI (not installed, another tool holds it, clock = events)
+ * the counts are -1, the kernel times NAN, and only work that outlives the
+ * stop event is seen (the drain).
+ */
+#define EVC_STOP 1          /* on_sample: end the warm-up, or end the timing */
+#define EVC_ABORT (-1)      /* on_sample: end now; time_kernel returns -1 */
+#define EVC_MAX_GRAPHS 8
+#define EVC_MAX_SETS 4096
+
+enum evc_clock {
+	EVC_CLOCK_AUTO = 0,   /* CUPTI when it loads, else events */
+	EVC_CLOCK_EVENTS = 1, /* CUDA events only (CUPTI not loaded or disabled) */
+	EVC_CLOCK_CUPTI = 2,  /* events and CUPTI; fail (cudaErrorNotSupported) without it */
 };
 
-/*
- * The samples and how they were taken.  samples_us is malloc'd by the
- * harness; release with api->timing_release().
- */
+/* evc_sample.flags: what the harness saw; the caller decides what it means. */
+enum evc_sample_flag {
+	EVC_F_OTHER_STREAM = 1 << 0,  /* launch() put work on another stream than l->stream */
+	EVC_F_LATE = 1 << 1,          /* work of launch() ran on after the stop event */
+	EVC_F_THREADS = 1 << 2,       /* more threads after launch() than before it, or than
+				       * when sampling began (threads launch() left behind) */
+	EVC_F_BLOCK_TIMEOUT = 1 << 3, /* the blocking kernel gave up waiting (launch() waited
+				       * on the stream, or took longer than block_timeout_ms) */
+	EVC_F_STRAY = 1 << 4,         /* device work issued by another thread outside launch() */
+	EVC_F_NO_WORK = 1 << 5,       /* CUPTI saw no kernel and no copy of launch() */
+	EVC_F_INCOMPLETE = 1 << 6,    /* CUPTI dropped or left records incomplete: the
+				       * kernel clock of this sample is not to be trusted */
+	EVC_F_EARLY = 1 << 7,         /* work of launch() started before the start event
+				       * (another stream runs while the blocking kernel waits) */
+};
+
+struct evc_sample {
+	int index;             /* 0, 1, ... over the whole call, warm-up first; the scramble's i */
+	int warmup;            /* 1: a warm-up sample */
+	int set;               /* input set of launch 0 (launch j used (set + j) % n_sets) */
+	int graph;             /* graph replayed (graph mode), -1 in stream mode */
+	int batch;             /* launches in this sample */
+	/* Times per launch (sample time / batch), microseconds. */
+	double event_us;       /* start to stop event */
+	double kernel_us;      /* CUPTI: sum of launch()'s kernel durations; NAN without CUPTI */
+	double kernel_span_us; /* CUPTI: last kernel/copy end - first start; NAN without CUPTI */
+	double copy_us;        /* CUPTI: sum of launch()'s memcpy/memset durations; NAN without */
+	/* Counts over the whole sample (all batch launches); -1 without CUPTI. */
+	int kernels;              /* kernels of launch() (graph nodes of the replay) */
+	int copies;               /* memcpy/memset of launch() */
+	int other_stream_kernels; /* kernels and copies of launch() not on l->stream */
+	int stray;                /* kernels and copies from other threads' calls outside
+				   * launch() (a thread launch() left behind) */
+	int late;                 /* kernels and copies (launch()'s or stray) that ended after
+				   * the stop event; without CUPTI: 1 when the drain was long */
+	double late_us;           /* CUPTI: how long after the stop event the last one ended */
+	int early;                /* CUPTI: kernels and copies (launch()'s or stray) that
+				   * started before the start event */
+	double drain_us;          /* host wall time of the device-wide synchronise after the
+				   * stop event (long when other streams were still busy) */
+	double host_launch_us;    /* host wall time of launch() (graph mode: of cudaGraphLaunch) */
+	double wall_us;           /* host wall time of the whole sample, callback excluded */
+	int threads_before, threads_after; /* entries in /proc/self/task around launch() */
+	int threads_start;        /* ... just before the first sample */
+	int block_timed_out;      /* the blocking kernel hit block_timeout_ms */
+	unsigned flags;           /* enum evc_sample_flag */
+};
+
+/* Returns 0 to go on, EVC_STOP or EVC_ABORT.  When a timed sample's
+ * callback runs, the device is synchronised and the sample's outputs are
+ * final: the callback may download them (api->download) to check them. */
+typedef int (*evc_sample_fn)(void *cb_ctx, const struct evc_sample *s);
+
+struct evc_timing_opts {
+	int cold;             /* 1: flush L2 (device write of 2x L2) before every sample */
+	int batch;            /* 1: stream mode, launch() per sample; > 1: graph mode */
+	/* Input sets: n_sets x n_inputs device pointers, set-major (input k of
+	 * set s is set_inputs[s * n_inputs + k]), each set with l->inputs'
+	 * shapes.  n_sets = 0: the pointers already in l->inputs, one set. */
+	int n_sets;
+	int n_inputs;         /* must equal l->n_inputs when n_sets > 0 */
+	void *const *set_inputs;
+	int first_set;
+	/* Outputs: batch x n_outputs device pointers, launch-major (output o of
+	 * launch j is outputs[j * n_outputs + o]) of output_bytes[o] bytes.
+	 * outputs = NULL: every launch writes the pointers in l->outputs.
+	 * output_bytes = NULL: from l->outputs' dtype and dims. */
+	int n_outputs;        /* must equal l->n_outputs when outputs != NULL */
+	void *const *outputs;
+	const size_t *output_bytes;
+	uint64_t scramble_seed;
+	int clock;            /* enum evc_clock */
+	int block;            /* 1: the blocking kernel before the start event (advised) */
+	double block_timeout_ms; /* <= 0: 100 */
+	double max_seconds;   /* hard cap on the whole call, warm-up included; <= 0: 60 */
+	evc_sample_fn on_sample; /* required */
+	void *cb_ctx;
+};
+
+/* How the samples were taken.  Nothing in it is allocated. */
 struct evc_timing_result {
-	double *samples_us;   /* per-launch time of each sample, microseconds */
-	int n;
-	int adaptive;         /* mode "adaptive" (else "fixed") */
-	int graph;            /* mode "graph" was used (batch > 1) */
-	int batch;
-	double stdrel;        /* stdev/mean achieved over all samples */
-	int converged;        /* adaptive: reached stdrel; fixed: all samples taken */
-	int capped;           /* stopped by max_seconds */
-	long long l2_flush_bytes; /* 0 when hot */
-	double warmup_ms_done;    /* wall time actually spent warming up */
+	int n;                    /* timed samples (on_sample called with warmup = 0) */
+	int warmup_samples;
 	long long warmup_launches;
-	double sampling_seconds;  /* wall time of the sampling loop */
+	double warmup_seconds;    /* wall time of the warm-up */
+	double sampling_seconds;  /* wall time of the timed samples */
+	int capped;               /* stopped by max_seconds */
+	int graph;                /* graph mode */
+	int batch;
+	int n_graphs;             /* G */
+	int graph_nodes[EVC_MAX_GRAPHS];        /* nodes of each captured graph */
+	int graph_kernel_nodes[EVC_MAX_GRAPHS]; /* of which kernel nodes (< batch: visible) */
+	long long l2_flush_bytes; /* 0 when hot */
+	int clock;                /* what was used: EVC_CLOCK_EVENTS or EVC_CLOCK_CUPTI */
+	int cupti_loaded;
+	char cupti_why[256];      /* cupti_loaded: the library's path and version; else why not */
+	long long cupti_dropped;  /* records CUPTI dropped over the call */
+	int block;                /* the blocking kernel was used */
+	int block_timeouts;       /* samples whose blocking kernel timed out */
+	int threads_at_start;     /* /proc/self/task entries just before the first sample */
 };
 
 struct evc_ctx;
@@ -112,6 +240,7 @@ struct evc_api {
 	 */
 	int (*open)(int device, struct evc_ctx **ctx, struct evc_device_info *info,
 		    char *err, size_t errlen);
+	/* Clears (zeroes) every buffer from alloc() still held, then frees all. */
 	void (*close)(struct evc_ctx *ctx);
 	/* The cudaStream_t everything runs on (for ev_launch.stream). */
 	void *(*stream)(struct evc_ctx *ctx);
@@ -120,6 +249,7 @@ struct evc_api {
 	 * or free_buffer(). */
 	int (*alloc)(struct evc_ctx *ctx, int dtype, size_t numel, void **d_ptr,
 		     char *err, size_t errlen);
+	/* Zero the buffer, then free it (so no later allocation sees its data). */
 	void (*free_buffer)(struct evc_ctx *ctx, void *d_ptr);
 	/* Convert numel host floats to dtype (round to nearest even) and copy. */
 	int (*upload_floats)(struct evc_ctx *ctx, void *d_dst, int dtype, const float *h_src,
@@ -136,6 +266,7 @@ struct evc_api {
 	 * over [B,H,S,D], from host floats (already rounded to the kernel's
 	 * input type, so the reference sees what the kernel sees).  Writes
 	 * B*H*S*D floats to h_out.  cuBLAS SGEMM in pedantic fp32 (no TF32).
+	 * (Moves to the attention problem plug-in.)
 	 */
 	int (*reference_attn)(struct evc_ctx *ctx, long long B, long long H, long long S,
 			      long long D, double scale, const float *h_q, const float *h_k,
@@ -145,15 +276,31 @@ struct evc_api {
 	 * its reason in err (returns -1, not a cudaError_t). */
 	int (*kernel_init)(struct evc_ctx *ctx, const struct ev_kernel_desc *desc,
 			   struct ev_launch *l, char *err, size_t errlen);
-	/* One launch, then synchronise and check: returns the first error of
-	 * launch(), cudaGetLastError() and cudaStreamSynchronize(). */
+	/* One launch as a timed sample makes it (behind the blocking kernel),
+	 * then synchronise the device and check: returns the first error of
+	 * launch(), cudaGetLastError() and the synchronisation. */
 	int (*launch_sync)(struct evc_ctx *ctx, const struct ev_kernel_desc *desc,
 			   struct ev_launch *l, char *err, size_t errlen);
-	/* Warm up and sample; res released with timing_release(). */
+	/* Warm up and sample, calling opts->on_sample after each sample (see
+	 * above).  Returns 0, a cudaError_t, or -1 (EVC_ABORT from the
+	 * callback, or bad options: the reason in err).  l->inputs and
+	 * l->outputs are restored before it returns. */
 	int (*time_kernel)(struct evc_ctx *ctx, const struct ev_kernel_desc *desc,
 			   struct ev_launch *l, const struct evc_timing_opts *opts,
 			   struct evc_timing_result *res, char *err, size_t errlen);
-	void (*timing_release)(struct evc_timing_result *res);
+
+	/* Fill bytes at d_ptr with the scramble stream evs_key(seed, i, j, o)
+	 * (scramble.h), in stream order (the next launch sees it). */
+	int (*scramble)(struct evc_ctx *ctx, void *d_ptr, size_t bytes, uint64_t seed,
+			uint64_t i, uint32_t j, uint32_t o, char *err, size_t errlen);
+	/* Device-to-device copy of bytes, synchronised. */
+	int (*copy)(struct evc_ctx *ctx, void *d_dst, const void *d_src, size_t bytes,
+		    char *err, size_t errlen);
+	/* Zero bytes at d_ptr, synchronised. */
+	int (*clear)(struct evc_ctx *ctx, void *d_ptr, size_t bytes, char *err, size_t errlen);
+	/* Copy bytes from the host as they are, synchronised. */
+	int (*upload)(struct evc_ctx *ctx, void *d_dst, const void *h_src, size_t bytes,
+		      char *err, size_t errlen);
 };
 
 typedef const struct evc_api *(*evc_api_fn)(void);

@@ -10,14 +10,22 @@
  * the stream the kernel launches on.
  *
  * What lives here: the device's properties, tensor allocation, host float
- * -> fp16/bf16 conversion, output poisoning, the fp32 reference (cuBLAS
- * SGEMM in pedantic fp32 mode + a softmax kernel, on the inputs as rounded
- * for the kernel) and the timing loop.  Timing follows nvbench's cold
- * measurement: CUDA events around each sample on the one stream, an L2
- * flush (a device write over 2x the L2 size) before every sample outside
- * the timed region when the cache is cold, adaptive stopping on the
- * relative standard deviation once min_seconds of samples were taken, and
- * CUDA-graph batching for kernels too short to time one launch at a time.
+ * -> fp16/bf16 conversion, output poisoning and scrambling, the fp32
+ * reference (cuBLAS SGEMM in pedantic fp32 mode + a softmax kernel, on the
+ * inputs as rounded for the kernel) and the timing loop.
+ *
+ * The timing loop is built so that a kernel cannot tell a timed launch from
+ * another and cannot hide work from the clock (evident_cuda.h has the
+ * sample sequence): every sample rotates the input set, scrambles every
+ * output (scramble.h) and flushes L2 in the same order; a blocking kernel
+ * (nvbench's idea) holds the stream while the host runs launch(), so the
+ * events time device work and not the launcher's host latency; CUPTI's
+ * activity API, dlopen()ed at run time, gives a second clock (the kernels'
+ * own start and end) and, with its callback API, which kernels and copies
+ * each launch() issued and on which stream, so that work on other streams,
+ * work still running after the stop event, and work from other threads
+ * are visible.  The harness decides nothing: the caller's callback gets
+ * every sample and says when to stop.
  *
  * Every CUDA call is checked; the first error is returned as its
  * cudaError_t value, with "cudaErrorX: text (where)" in the caller's err.
@@ -27,14 +35,19 @@
 #include <cuda_bf16.h>
 #include <cublas_v2.h>
 #include <library_types.h>
+#include <cupti.h> /* types only: libcupti is dlopen()ed, nothing is linked */
 
+#include <dirent.h>
+#include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "evident_cuda.h"
+#include "../scramble.h"
 
 /* The poison patterns, kept equal to problem.h (which is C, not included
  * here to keep its C declarations out of this C++ unit); a static_assert in
@@ -45,14 +58,25 @@
 
 #define EVC_MAX_BUFFERS 64
 
+/* The blocking kernel's flag, in host memory mapped into the device. */
+struct evc_block_flag {
+	volatile unsigned release;   /* the host writes the generation to release */
+	volatile unsigned timed_out; /* the kernel writes the generation it gave up on */
+};
+
 struct evc_ctx {
 	int device;
+	int sm_count;
 	cudaStream_t stream;
 	cublasHandle_t cublas;
 	long long l2_bytes;
 	void *d_flush;
 	size_t flush_bytes;
 	void *buffers[EVC_MAX_BUFFERS];
+	size_t buffer_bytes[EVC_MAX_BUFFERS];
+	struct evc_block_flag *h_block;   /* cudaHostAlloc, mapped */
+	struct evc_block_flag *d_block;   /* its device address */
+	unsigned block_gen;
 };
 
 static int set_err(int code, char *err, size_t errlen, const char *where)
@@ -189,31 +213,58 @@ static int evc_open(int device, struct evc_ctx **out, struct evc_device_info *in
 	if (!c)
 		return set_err(cudaErrorMemoryAllocation, err, errlen, "host calloc");
 	c->device = device;
+	c->sm_count = p.multiProcessorCount;
 	c->l2_bytes = info->l2_bytes;
 	{
 		cudaError_t e = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking);
+		if (e == cudaSuccess)
+			e = cudaHostAlloc((void **)&c->h_block, sizeof(*c->h_block),
+					  cudaHostAllocMapped | cudaHostAllocPortable);
+		if (e == cudaSuccess) {
+			memset((void *)c->h_block, 0, sizeof(*c->h_block));
+			e = cudaHostGetDevicePointer((void **)&c->d_block, (void *)c->h_block, 0);
+		}
 		if (e != cudaSuccess) {
+			if (c->h_block)
+				cudaFreeHost((void *)c->h_block);
+			if (c->stream)
+				cudaStreamDestroy(c->stream);
 			free(c);
-			return set_err((int)e, err, errlen, "cudaStreamCreateWithFlags");
+			return set_err((int)e, err, errlen, "open: stream and blocking flag");
 		}
 	}
 	*out = c;
 	return 0;
 }
 
-/* Frees everything the context owns.  Errors are ignored: after a sticky
- * error the context is dead and the process is about to exit anyway. */
+static void cupti_shutdown(void);
+
+/* Zero a buffer and free it, so that the next allocation (another
+ * variant's process may get the same memory) finds none of its data. */
+static void clear_and_free(struct evc_ctx *c, void *d_ptr, size_t bytes)
+{
+	if (cudaMemsetAsync(d_ptr, 0, bytes, c->stream) == cudaSuccess)
+		cudaStreamSynchronize(c->stream);
+	cudaFree(d_ptr);
+}
+
+/* Frees everything the context owns, zeroing the buffers first.  Errors
+ * are ignored: after a sticky error the context is dead and the process is
+ * about to exit anyway. */
 static void evc_close(struct evc_ctx *c)
 {
 	if (!c)
 		return;
+	cupti_shutdown();
 	for (int i = 0; i < EVC_MAX_BUFFERS; i++)
 		if (c->buffers[i])
-			cudaFree(c->buffers[i]);
+			clear_and_free(c, c->buffers[i], c->buffer_bytes[i]);
 	if (c->d_flush)
 		cudaFree(c->d_flush);
 	if (c->cublas)
 		cublasDestroy(c->cublas);
+	if (c->h_block)
+		cudaFreeHost((void *)c->h_block);
 	if (c->stream)
 		cudaStreamDestroy(c->stream);
 	free(c);
@@ -256,6 +307,7 @@ static int evc_alloc(struct evc_ctx *c, int dtype, size_t numel, void **d_ptr, c
 	/* at least 256 bytes so that a zero-element tensor is still a valid pointer */
 	CK(cudaMalloc(d_ptr, numel * es > 256 ? numel * es : 256), "cudaMalloc");
 	c->buffers[slot] = *d_ptr;
+	c->buffer_bytes[slot] = numel * es > 256 ? numel * es : 256;
 	return 0;
 }
 
@@ -263,8 +315,9 @@ static void evc_free_buffer(struct evc_ctx *c, void *d_ptr)
 {
 	for (int i = 0; i < EVC_MAX_BUFFERS; i++)
 		if (d_ptr && c->buffers[i] == d_ptr) {
-			cudaFree(d_ptr);
+			clear_and_free(c, d_ptr, c->buffer_bytes[i]);
 			c->buffers[i] = NULL;
+			c->buffer_bytes[i] = 0;
 		}
 }
 
@@ -490,7 +543,573 @@ fail:
 	return rc;
 }
 
-/* ---- launching ----------------------------------------------------- */
+/* ---- scramble, copy, clear, upload ---------------------------------- */
+
+/* Fill bytes at p with the scramble stream of key (scramble.h): 8-byte
+ * stores when p is 8-byte aligned (cudaMalloc's always are), else bytes. */
+__global__ void scramble_kernel(unsigned char *p, size_t bytes, uint64_t key)
+{
+	size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	if (((uintptr_t)p & 7) == 0) {
+		uint64_t *q = (uint64_t *)p;
+		size_t nw = bytes >> 3;
+		for (size_t w = tid; w < nw; w += stride)
+			q[w] = evs_word(key, w);
+		if (tid == 0)
+			for (size_t b = nw << 3; b < bytes; b++)
+				p[b] = evs_byte(key, b);
+	} else {
+		for (size_t b = tid; b < bytes; b += stride)
+			p[b] = evs_byte(key, b);
+	}
+}
+
+/* Enqueue the scramble of one buffer; returns a cudaError_t value. */
+static int enqueue_scramble(struct evc_ctx *c, void *d_ptr, size_t bytes, uint64_t key)
+{
+	size_t blocks = (bytes / 8 + 256) / 256;
+	size_t max_blocks = (size_t)(c->sm_count > 0 ? c->sm_count : 80) * 8;
+	if (!bytes)
+		return cudaSuccess;
+	if (blocks > max_blocks)
+		blocks = max_blocks;
+	scramble_kernel<<<(unsigned)blocks, 256, 0, c->stream>>>((unsigned char *)d_ptr, bytes, key);
+	return (int)cudaGetLastError();
+}
+
+static int evc_scramble(struct evc_ctx *c, void *d_ptr, size_t bytes, uint64_t seed, uint64_t i,
+			uint32_t j, uint32_t o, char *err, size_t errlen)
+{
+	int rc = enqueue_scramble(c, d_ptr, bytes, evs_key(seed, i, j, o));
+	if (rc)
+		return set_err(rc, err, errlen, "scramble_kernel launch");
+	return 0;
+}
+
+static int evc_copy(struct evc_ctx *c, void *d_dst, const void *d_src, size_t bytes, char *err,
+		    size_t errlen)
+{
+	CK(cudaMemcpyAsync(d_dst, d_src, bytes, cudaMemcpyDeviceToDevice, c->stream),
+	   "cudaMemcpyAsync device to device");
+	CK(cudaStreamSynchronize(c->stream), "cudaStreamSynchronize copy");
+	return 0;
+}
+
+static int evc_clear(struct evc_ctx *c, void *d_ptr, size_t bytes, char *err, size_t errlen)
+{
+	CK(cudaMemsetAsync(d_ptr, 0, bytes, c->stream), "cudaMemsetAsync clear");
+	CK(cudaStreamSynchronize(c->stream), "cudaStreamSynchronize clear");
+	return 0;
+}
+
+static int evc_upload(struct evc_ctx *c, void *d_dst, const void *h_src, size_t bytes, char *err,
+		      size_t errlen)
+{
+	CK(cudaMemcpyAsync(d_dst, h_src, bytes, cudaMemcpyHostToDevice, c->stream),
+	   "cudaMemcpyAsync upload");
+	CK(cudaStreamSynchronize(c->stream), "cudaStreamSynchronize upload");
+	return 0;
+}
+
+/* ---- the blocking kernel -------------------------------------------- */
+
+#define EVC_BLOCK_TIMEOUT_MS 100.0
+
+__device__ __forceinline__ unsigned long long global_ns(void)
+{
+	unsigned long long t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
+
+/*
+ * Spin until the host writes generation `gen` (or later) into f->release,
+ * or until timeout_ns of %globaltimer passed; then write gen into
+ * f->timed_out.  One thread: it holds the stream, not the device.
+ */
+__global__ void block_kernel(struct evc_block_flag *f, unsigned gen, unsigned long long timeout_ns)
+{
+	unsigned long long t0 = global_ns();
+	while ((int)(f->release - gen) < 0) {
+		if (global_ns() - t0 > timeout_ns) {
+			f->timed_out = gen;
+			return;
+		}
+		__nanosleep(128);
+	}
+}
+
+static unsigned long long block_timeout_ns(double ms)
+{
+	return (unsigned long long)((ms > 0 ? ms : EVC_BLOCK_TIMEOUT_MS) * 1e6);
+}
+
+static void block_release(struct evc_ctx *c, unsigned gen)
+{
+	__atomic_store_n((unsigned *)&c->h_block->release, gen, __ATOMIC_SEQ_CST);
+}
+
+/* Entries in /proc/self/task: the process's threads; -1 if unreadable. */
+static int count_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* ---- CUPTI: the kernel clock ---------------------------------------- */
+
+/*
+ * libcupti is loaded at run time, so the harness starts where it is
+ * missing and says why it ran on events alone.  Two CUPTI interfaces are
+ * used.  The activity API delivers a record of every kernel
+ * (CONCURRENT_KERNEL, which unlike KIND_KERNEL does not serialise
+ * kernels), memcpy and memset: start, end, stream and the correlation id
+ * of the API call that issued it (a graph's nodes carry the id of the
+ * cudaGraphLaunch).  The callback API on the whole runtime and driver
+ * domains sorts the ids as they are issued: calls from any thread while
+ * launch() runs (the window) are the launch's; calls by the harness thread
+ * around its own last operation before the start event are the anchor
+ * (its record gives the harness stream's id and, with the event time, the
+ * stop event's time on CUPTI's clock); calls by other threads outside the
+ * window are stray.  Everything here is process-wide, guarded by cu_mu;
+ * callbacks make no CUDA call and the harness makes none under the lock.
+ */
+enum { WIN_NONE = 0, WIN_LAUNCH = 1, WIN_ANCHOR = 2 };
+enum { REC_KERNEL = 1, REC_COPY = 2 };
+#define CU_LAUNCH_CAP 4096
+#define CU_ANCHOR_CAP 16
+#define CU_STRAY_CAP 1024
+#define EVC_LATE_SLACK_US 5.0  /* CUPTI end after the stop event (start before the
+				* start event) by more: late (early) */
+#define EVC_LATE_DRAIN_US 50.0 /* without CUPTI, a drain longer than this: late */
+
+struct cupti_rec {
+	uint64_t start, end;
+	uint32_t corr, stream;
+	int kind;
+};
+
+static pthread_mutex_t cu_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	int tried, loaded, registered, subscribed, active;
+	char why[256];
+	uint32_t version;
+	decltype(&cuptiGetVersion) get_version;
+	decltype(&cuptiGetResultString) result_string;
+	decltype(&cuptiActivityRegisterCallbacks) register_callbacks;
+	decltype(&cuptiActivityEnable) enable;
+	decltype(&cuptiActivityDisable) disable;
+	decltype(&cuptiActivityFlushAll) flush_all;
+	decltype(&cuptiActivityGetNextRecord) next_record;
+	decltype(&cuptiActivityGetNumDroppedRecords) num_dropped;
+	decltype(&cuptiSubscribe) subscribe;
+	decltype(&cuptiUnsubscribe) unsubscribe;
+	decltype(&cuptiEnableDomain) enable_domain;
+	CUpti_SubscriberHandle sub;
+	pthread_t harness_thread;
+	int window; /* WIN_*; atomic */
+	uint32_t launch_ids[CU_LAUNCH_CAP];
+	int n_launch, launch_overflow;
+	uint32_t anchor_ids[CU_ANCHOR_CAP];
+	int n_anchor;
+	uint32_t stray_ids[CU_STRAY_CAP]; /* a ring */
+	long long n_stray;
+	struct cupti_rec *recs;
+	int n_recs, cap_recs, recs_overflow;
+	long long dropped;
+} cu;
+
+static const char *cupti_result(CUptiResult r)
+{
+	const char *s = NULL;
+	if (cu.result_string && cu.result_string(r, &s) == CUPTI_SUCCESS && s)
+		return s;
+	return "unknown CUPTI error";
+}
+
+static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
+				  const void *data)
+{
+	const CUpti_CallbackData *cd = (const CUpti_CallbackData *)data;
+	int w, own;
+	(void)userdata;
+	(void)cbid;
+	if ((dom != CUPTI_CB_DOMAIN_RUNTIME_API && dom != CUPTI_CB_DOMAIN_DRIVER_API) || !cd ||
+	    cd->callbackSite != CUPTI_API_ENTER)
+		return;
+	w = __atomic_load_n(&cu.window, __ATOMIC_ACQUIRE);
+	own = pthread_equal(pthread_self(), cu.harness_thread);
+	if (w == WIN_NONE && own)
+		return; /* the harness's own calls */
+	pthread_mutex_lock(&cu_mu);
+	if (w == WIN_LAUNCH) {
+		if (cu.n_launch < CU_LAUNCH_CAP)
+			cu.launch_ids[cu.n_launch++] = cd->correlationId;
+		else
+			cu.launch_overflow = 1;
+	} else if (w == WIN_ANCHOR && own) {
+		if (cu.n_anchor < CU_ANCHOR_CAP)
+			cu.anchor_ids[cu.n_anchor++] = cd->correlationId;
+	} else {
+		cu.stray_ids[cu.n_stray++ % CU_STRAY_CAP] = cd->correlationId;
+	}
+	pthread_mutex_unlock(&cu_mu);
+}
+
+static void CUPTIAPI cupti_buf_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+	*size = (size_t)1 << 20;
+	*buffer = (uint8_t *)aligned_alloc(8, *size); /* NULL: CUPTI drops and counts */
+	*max_records = 0;
+}
+
+static void rec_push(const struct cupti_rec *x)
+{
+	if (cu.n_recs == cu.cap_recs) {
+		int cap = cu.cap_recs ? 2 * cu.cap_recs : 4096;
+		struct cupti_rec *r =
+			(struct cupti_rec *)realloc(cu.recs, (size_t)cap * sizeof(*r));
+		if (!r) {
+			cu.recs_overflow = 1;
+			return;
+		}
+		cu.recs = r;
+		cu.cap_recs = cap;
+	}
+	cu.recs[cu.n_recs++] = *x;
+}
+
+static void CUPTIAPI cupti_buf_completed(CUcontext ctx, uint32_t stream_id, uint8_t *buffer,
+					size_t size, size_t valid)
+{
+	CUpti_Activity *r = NULL;
+	size_t dropped = 0;
+	(void)size;
+	pthread_mutex_lock(&cu_mu);
+	while (buffer && valid && cu.next_record(buffer, valid, &r) == CUPTI_SUCCESS) {
+		struct cupti_rec x;
+		switch (r->kind) {
+		case CUPTI_ACTIVITY_KIND_KERNEL:
+		case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+			const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)r;
+			x = { k->start, k->end, k->correlationId, k->streamId, REC_KERNEL };
+			rec_push(&x);
+			break;
+		}
+		case CUPTI_ACTIVITY_KIND_MEMCPY: {
+			const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)r;
+			x = { m->start, m->end, m->correlationId, m->streamId, REC_COPY };
+			rec_push(&x);
+			break;
+		}
+		case CUPTI_ACTIVITY_KIND_MEMSET: {
+			const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)r;
+			x = { m->start, m->end, m->correlationId, m->streamId, REC_COPY };
+			rec_push(&x);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	if (cu.num_dropped && cu.num_dropped(ctx, stream_id, &dropped) == CUPTI_SUCCESS)
+		cu.dropped += (long long)dropped;
+	pthread_mutex_unlock(&cu_mu);
+	free(buffer);
+}
+
+/* dlopen libcupti once per process; 0, or -1 with the reason in cu.why. */
+static int cupti_load(void)
+{
+	char soname[32], paths[8][512];
+	const char *homes[3] = { getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda" };
+	void *lib = NULL;
+	const char *dl = NULL;
+	int np = 0;
+	Dl_info info;
+
+	if (cu.tried)
+		return cu.loaded ? 0 : -1;
+	cu.tried = 1;
+	/* the soname of the toolkit this harness was built with, found through
+	 * the loader's path and the harness's rpath first */
+	snprintf(soname, sizeof(soname), "libcupti.so.%d", CUDART_VERSION / 1000);
+	snprintf(paths[np++], sizeof(paths[0]), "%s", soname);
+	for (int h = 0; h < 3; h++) {
+		if (!homes[h] || !*homes[h])
+			continue;
+		snprintf(paths[np++], sizeof(paths[0]), "%s/lib64/%s", homes[h], soname);
+		snprintf(paths[np++], sizeof(paths[0]), "%s/extras/CUPTI/lib64/%s", homes[h], soname);
+		if (np > 6)
+			break;
+	}
+	snprintf(paths[np++], sizeof(paths[0]), "libcupti.so");
+	for (int k = 0; k < np && !lib; k++) {
+		lib = dlopen(paths[k], RTLD_NOW | RTLD_LOCAL);
+		if (!lib)
+			dl = dlerror();
+	}
+	if (!lib) {
+		snprintf(cu.why, sizeof(cu.why),
+			 "libcupti not found (%s; looked for %s in CUDA_HOME, CUDA_PATH and "
+			 "/usr/local/cuda: lib64 and extras/CUPTI/lib64)",
+			 dl ? dl : "dlopen failed", soname);
+		return -1;
+	}
+#define CU_SYM(field, name)                                                               \
+	do {                                                                              \
+		*(void **)&cu.field = dlsym(lib, name);                                   \
+		if (!cu.field) {                                                          \
+			snprintf(cu.why, sizeof(cu.why), "libcupti lacks %s", name);      \
+			return -1;                                                        \
+		}                                                                         \
+	} while (0)
+	CU_SYM(get_version, "cuptiGetVersion");
+	CU_SYM(result_string, "cuptiGetResultString");
+	CU_SYM(register_callbacks, "cuptiActivityRegisterCallbacks");
+	CU_SYM(enable, "cuptiActivityEnable");
+	CU_SYM(disable, "cuptiActivityDisable");
+	CU_SYM(flush_all, "cuptiActivityFlushAll");
+	CU_SYM(next_record, "cuptiActivityGetNextRecord");
+	CU_SYM(num_dropped, "cuptiActivityGetNumDroppedRecords");
+	CU_SYM(subscribe, "cuptiSubscribe");
+	CU_SYM(unsubscribe, "cuptiUnsubscribe");
+	CU_SYM(enable_domain, "cuptiEnableDomain");
+#undef CU_SYM
+	if (cu.get_version(&cu.version) != CUPTI_SUCCESS || cu.version / 10000 < CUPTI_API_VERSION / 10000) {
+		snprintf(cu.why, sizeof(cu.why),
+			 "libcupti's API version %u is older than the headers' %u (the harness reads "
+			 "records in the newer layout)",
+			 cu.version, (unsigned)CUPTI_API_VERSION);
+		return -1;
+	}
+	snprintf(cu.why, sizeof(cu.why), "%s (CUPTI API %u)",
+		 dladdr(*(void **)&cu.get_version, &info) && info.dli_fname ? info.dli_fname : soname,
+		 cu.version);
+	cu.loaded = 1;
+	return 0;
+}
+
+static void cupti_reset_sample(void)
+{
+	pthread_mutex_lock(&cu_mu);
+	cu.n_launch = 0;
+	cu.launch_overflow = 0;
+	cu.n_anchor = 0;
+	cu.n_recs = 0;
+	cu.recs_overflow = 0;
+	pthread_mutex_unlock(&cu_mu);
+}
+
+static void cupti_window(int w)
+{
+	__atomic_store_n(&cu.window, w, __ATOMIC_RELEASE);
+}
+
+/* Turn activity records and the callbacks off (flushing what is left). */
+static void cupti_end(void)
+{
+	if (!cu.active)
+		return;
+	cupti_window(WIN_NONE);
+	cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	cu.disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+	cu.disable(CUPTI_ACTIVITY_KIND_MEMCPY);
+	cu.disable(CUPTI_ACTIVITY_KIND_MEMSET);
+	cu.enable_domain(0, cu.sub, CUPTI_CB_DOMAIN_RUNTIME_API);
+	cu.enable_domain(0, cu.sub, CUPTI_CB_DOMAIN_DRIVER_API);
+	cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	cupti_reset_sample();
+	cu.active = 0;
+}
+
+/* Load CUPTI if need be, then turn records and callbacks on: 0, or -1
+ * with the reason in cu.why (and CUPTI left off). */
+static int cupti_begin(void)
+{
+	CUptiResult r;
+	const char *step = "";
+
+	if (cupti_load())
+		return -1;
+	if (cu.active)
+		return 0;
+	cu.harness_thread = pthread_self();
+	if (!cu.registered) {
+		r = cu.register_callbacks(cupti_buf_requested, cupti_buf_completed);
+		if (r != CUPTI_SUCCESS) {
+			step = "cuptiActivityRegisterCallbacks";
+			goto fail;
+		}
+		cu.registered = 1;
+	}
+	if (!cu.subscribed) {
+		/* fails when another tool (a profiler, compute-sanitizer) holds CUPTI */
+		r = cu.subscribe(&cu.sub, (CUpti_CallbackFunc)cupti_api_cb, NULL);
+		if (r != CUPTI_SUCCESS) {
+			step = "cuptiSubscribe";
+			goto fail;
+		}
+		cu.subscribed = 1;
+	}
+	cu.active = 1; /* from here cupti_end undoes whatever was turned on */
+	if ((r = cu.enable_domain(1, cu.sub, CUPTI_CB_DOMAIN_RUNTIME_API)) != CUPTI_SUCCESS) {
+		step = "cuptiEnableDomain runtime";
+		goto fail;
+	}
+	if ((r = cu.enable_domain(1, cu.sub, CUPTI_CB_DOMAIN_DRIVER_API)) != CUPTI_SUCCESS) {
+		step = "cuptiEnableDomain driver";
+		goto fail;
+	}
+	if ((r = cu.enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) != CUPTI_SUCCESS) {
+		step = "cuptiActivityEnable concurrent kernel";
+		goto fail;
+	}
+	if ((r = cu.enable(CUPTI_ACTIVITY_KIND_MEMCPY)) != CUPTI_SUCCESS) {
+		step = "cuptiActivityEnable memcpy";
+		goto fail;
+	}
+	if ((r = cu.enable(CUPTI_ACTIVITY_KIND_MEMSET)) != CUPTI_SUCCESS) {
+		step = "cuptiActivityEnable memset";
+		goto fail;
+	}
+	return 0;
+fail:
+	/* keep the library's path in the message: it did load */
+	{
+		char loaded[sizeof(cu.why)];
+		memcpy(loaded, cu.why, sizeof(loaded));
+		/* (the return value is used: a long path may be cut, on purpose) */
+		if (snprintf(cu.why, sizeof(cu.why), "%s: %s (libcupti %s)", step, cupti_result(r),
+			     loaded) < 0)
+			cu.why[0] = 0;
+	}
+	cupti_end();
+	cu.loaded = 0; /* do not try again in this process */
+	return -1;
+}
+
+static void cupti_shutdown(void)
+{
+	cupti_end();
+	if (cu.subscribed) {
+		cu.unsubscribe(cu.sub);
+		cu.subscribed = 0;
+	}
+	pthread_mutex_lock(&cu_mu);
+	free(cu.recs);
+	cu.recs = NULL;
+	cu.n_recs = cu.cap_recs = 0;
+	pthread_mutex_unlock(&cu_mu);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int stray_has(uint32_t id)
+{
+	long long n = cu.n_stray < CU_STRAY_CAP ? cu.n_stray : CU_STRAY_CAP;
+	for (long long k = 0; k < n; k++)
+		if (cu.stray_ids[k] == id)
+			return 1;
+	return 0;
+}
+
+/*
+ * After the drain: flush the records of the sample and attribute them.
+ * The stop event's time on CUPTI's clock is the anchor's end plus the
+ * event time (the start event follows the anchor at once in stream order).
+ */
+static void cupti_attribute(double event_ms, int stream_mode, long long *dropped_seen,
+			    struct evc_sample *s)
+{
+	const uint64_t slack_ns = (uint64_t)(EVC_LATE_SLACK_US * 1e3);
+	uint64_t anchor_end = 0, first = UINT64_MAX, last = 0, t_stop, late_ns = 0;
+	long long harness_stream = -1, kernel_ns = 0, copy_ns = 0;
+	int incomplete = 0;
+
+	cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	pthread_mutex_lock(&cu_mu);
+	qsort(cu.launch_ids, (size_t)cu.n_launch, sizeof(uint32_t), cmp_u32);
+	for (int k = 0; k < cu.n_recs; k++)
+		for (int a = 0; a < cu.n_anchor; a++)
+			if (cu.recs[k].corr == cu.anchor_ids[a] && cu.recs[k].end) {
+				harness_stream = cu.recs[k].stream;
+				if (cu.recs[k].end > anchor_end)
+					anchor_end = cu.recs[k].end;
+			}
+	t_stop = anchor_end ? anchor_end + (uint64_t)(event_ms * 1e6) : 0;
+	s->kernels = s->copies = s->other_stream_kernels = s->stray = s->late = s->early = 0;
+	for (int k = 0; k < cu.n_recs; k++) {
+		const struct cupti_rec *r = &cu.recs[k];
+		int mine = cu.n_launch && bsearch(&r->corr, cu.launch_ids, (size_t)cu.n_launch,
+						  sizeof(uint32_t), cmp_u32) != NULL;
+		if (!mine && !stray_has(r->corr))
+			continue;
+		if (!r->start || r->end < r->start) {
+			incomplete = 1;
+			continue;
+		}
+		if (mine) {
+			if (r->kind == REC_KERNEL) {
+				s->kernels++;
+				kernel_ns += (long long)(r->end - r->start);
+			} else {
+				s->copies++;
+				copy_ns += (long long)(r->end - r->start);
+			}
+			first = r->start < first ? r->start : first;
+			last = r->end > last ? r->end : last;
+			if (harness_stream >= 0 && (long long)r->stream != harness_stream)
+				s->other_stream_kernels++;
+		} else {
+			s->stray++;
+		}
+		if (t_stop && r->end > t_stop && r->end - t_stop > late_ns)
+			late_ns = r->end - t_stop;
+		if (t_stop && r->end > t_stop + slack_ns)
+			s->late++;
+		/* the start event follows the anchor's end */
+		if (anchor_end && r->start + slack_ns < anchor_end)
+			s->early++;
+	}
+	if (harness_stream < 0 || cu.launch_overflow || cu.recs_overflow || cu.dropped != *dropped_seen)
+		incomplete = 1;
+	*dropped_seen = cu.dropped;
+	cu.n_launch = cu.launch_overflow = cu.n_anchor = cu.n_recs = cu.recs_overflow = 0;
+	pthread_mutex_unlock(&cu_mu);
+
+	s->kernel_us = (double)kernel_ns * 1e-3 / s->batch;
+	s->copy_us = (double)copy_ns * 1e-3 / s->batch;
+	s->kernel_span_us = last > first ? (double)(last - first) * 1e-3 / s->batch : 0;
+	s->late_us = t_stop ? (double)late_ns * 1e-3 : NAN;
+	if (s->other_stream_kernels && stream_mode)
+		s->flags |= EVC_F_OTHER_STREAM;
+	if (s->stray)
+		s->flags |= EVC_F_STRAY;
+	if (s->late)
+		s->flags |= EVC_F_LATE;
+	if (s->early)
+		s->flags |= EVC_F_EARLY;
+	if (!s->kernels && !s->copies)
+		s->flags |= EVC_F_NO_WORK;
+	if (incomplete)
+		s->flags |= EVC_F_INCOMPLETE;
+}
+
+/* ---- launching ------------------------------------------------------ */
 
 static int evc_kernel_init(struct evc_ctx *c, const struct ev_kernel_desc *desc,
 			   struct ev_launch *l, char *err, size_t errlen)
@@ -507,73 +1126,340 @@ static int evc_kernel_init(struct evc_ctx *c, const struct ev_kernel_desc *desc,
 	return 0;
 }
 
+/* One launch enqueued as a timed sample's is (behind the blocking kernel,
+ * so launch() sees the same busy stream), then the whole device drained. */
 static int evc_launch_sync(struct evc_ctx *c, const struct ev_kernel_desc *desc,
 			   struct ev_launch *l, char *err, size_t errlen)
 {
-	int rc = desc->launch(l);
+	unsigned gen = ++c->block_gen;
+	int rc;
+
+	block_kernel<<<1, 1, 0, c->stream>>>(c->d_block, gen, block_timeout_ns(0));
+	CK(cudaGetLastError(), "block_kernel launch");
+	rc = desc->launch(l);
+	block_release(c, gen);
 	if (rc)
 		return set_err(rc, err, errlen, "launch");
 	CK(cudaGetLastError(), "cudaGetLastError after launch");
 	CK(cudaStreamSynchronize(c->stream), "cudaStreamSynchronize after launch");
+	CK(cudaDeviceSynchronize(), "cudaDeviceSynchronize after launch");
 	CK(cudaGetLastError(), "cudaGetLastError after synchronize");
 	return 0;
 }
 
-/* ---- timing -------------------------------------------------------- */
+/* ---- timing --------------------------------------------------------- */
 
-struct sample_buf {
-	double *v;
-	int n, cap;
-	double mean, m2; /* Welford */
-	double sum_ms;   /* of whole samples (all batch launches) */
+/* What one time_kernel call holds; released by tstate_release. */
+struct tstate {
+	const struct ev_kernel_desc *desc;
+	struct ev_launch *l;
+	const struct evc_timing_opts *o;
+	int batch, n_sets, n_in, n_out, n_jbufs, first_set, block, cupti;
+	void **sets;              /* n_sets x n_in, malloc'd copy */
+	void **outs;              /* batch x n_out, malloc'd copy */
+	size_t out_bytes[2];
+	cudaEvent_t ev0, ev1;
+	cudaGraph_t graph[EVC_MAX_GRAPHS];
+	cudaGraphExec_t exec[EVC_MAX_GRAPHS];
+	int G;
+	long long dropped_seen, dropped_at_start;
+	int threads_start;
+	double timeout_ms;
 };
 
-static int sample_push(struct sample_buf *s, double us, double sample_ms)
+static void tstate_release(struct tstate *T)
 {
-	if (s->n == s->cap) {
-		int cap = s->cap ? 2 * s->cap : 1024;
-		double *v = (double *)realloc(s->v, (size_t)cap * sizeof(double));
-		if (!v)
-			return -1;
-		s->v = v;
-		s->cap = cap;
+	for (int g = 0; g < EVC_MAX_GRAPHS; g++) {
+		if (T->exec[g])
+			cudaGraphExecDestroy(T->exec[g]);
+		if (T->graph[g])
+			cudaGraphDestroy(T->graph[g]);
 	}
-	s->v[s->n++] = us;
-	{
-		double d = us - s->mean;
-		s->mean += d / s->n;
-		s->m2 += d * (us - s->mean);
+	if (T->ev0)
+		cudaEventDestroy(T->ev0);
+	if (T->ev1)
+		cudaEventDestroy(T->ev1);
+	free(T->sets);
+	free(T->outs);
+}
+
+/* Point l at input set `set` and at launch j's output buffers. */
+static void point_launch(struct tstate *T, int set, int j)
+{
+	for (int k = 0; k < T->n_in; k++)
+		T->l->inputs[k].data = T->sets[(size_t)set * T->n_in + k];
+	for (int o = 0; o < T->n_out; o++)
+		T->l->outputs[o].data = T->outs[(size_t)j * T->n_out + o];
+}
+
+static size_t tensor_bytes(const struct ev_tensor *t)
+{
+	size_t n = elem_size(t->dtype);
+	for (int d = 0; d < t->ndim && d < 4; d++)
+		n *= (size_t)(t->dims[d] > 0 ? t->dims[d] : 0);
+	return n;
+}
+
+static void anchor(struct tstate *T, int on)
+{
+	if (T->cupti)
+		cupti_window(on ? WIN_ANCHOR : WIN_NONE);
+}
+
+/*
+ * One sample, warm-up or timed alike (evident_cuda.h lists the steps).
+ * Fills *s; returns 0 or a cudaError_t value.  The blocking kernel is
+ * always released, whatever fails.
+ */
+static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
+		      struct evc_sample *s, char *err, size_t errlen)
+{
+	const struct evc_timing_opts *o = T->o;
+	double t_s0 = wall_now(), t0, t1, td;
+	float ms = 0;
+	int lr = 0, g = T->G ? index % T->G : -1;
+	unsigned gen;
+	cudaError_t e;
+
+	memset(s, 0, sizeof(*s));
+	s->index = index;
+	s->warmup = warm;
+	s->graph = g;
+	s->batch = T->batch;
+	s->set = (int)(((long long)T->first_set + (g >= 0 ? (long long)g * T->batch : index)) %
+		       T->n_sets);
+	if (g < 0)
+		point_launch(T, s->set, 0);
+	s->threads_before = count_threads();
+
+	/* outside the timed region, in stream order: scramble, flush, block;
+	 * the last of them is the anchor */
+	for (int j = 0; j < T->n_jbufs; j++)
+		for (int k = 0; k < T->n_out; k++) {
+			int last = !o->cold && !T->block && j == T->n_jbufs - 1 && k == T->n_out - 1;
+			int rc;
+			anchor(T, last);
+			rc = enqueue_scramble(c, T->outs[(size_t)j * T->n_out + k], T->out_bytes[k],
+					      evs_key(o->scramble_seed, (uint64_t)index, (uint32_t)j,
+						      (uint32_t)k));
+			anchor(T, 0);
+			if (rc)
+				return set_err(rc, err, errlen, "scramble_kernel launch");
+		}
+	if (o->cold) {
+		anchor(T, !T->block);
+		e = cudaMemsetAsync(c->d_flush, index & 0xff, c->flush_bytes, c->stream);
+		anchor(T, 0);
+		CK(e, "cudaMemsetAsync L2 flush");
 	}
-	s->sum_ms += sample_ms;
+	gen = ++c->block_gen;
+	if (T->block) {
+		anchor(T, 1);
+		block_kernel<<<1, 1, 0, c->stream>>>(c->d_block, gen, block_timeout_ns(T->timeout_ms));
+		e = cudaGetLastError();
+		anchor(T, 0);
+		CK(e, "block_kernel launch");
+	}
+
+	e = cudaEventRecord(T->ev0, c->stream);
+	if (e != cudaSuccess) {
+		block_release(c, gen);
+		return set_err((int)e, err, errlen, "cudaEventRecord start");
+	}
+	if (T->cupti)
+		cupti_window(WIN_LAUNCH);
+	t0 = wall_now();
+	if (g >= 0)
+		lr = (int)cudaGraphLaunch(T->exec[g], c->stream);
+	else
+		lr = T->desc->launch(T->l);
+	t1 = wall_now();
+	if (T->cupti)
+		cupti_window(WIN_NONE);
+	e = cudaEventRecord(T->ev1, c->stream);
+	s->threads_after = count_threads();
+	block_release(c, gen);
+	if (lr)
+		return set_err(lr, err, errlen, g >= 0 ? "cudaGraphLaunch (timed)" : "launch (timed)");
+	CK(e, "cudaEventRecord stop");
+	CK(cudaGetLastError(), "cudaGetLastError (timed)");
+	CK(cudaEventSynchronize(T->ev1), "cudaEventSynchronize (timed)");
+	CK(cudaEventElapsedTime(&ms, T->ev0, T->ev1), "cudaEventElapsedTime");
+	/* the drain: whatever launch() left on other streams ends here */
+	td = wall_now();
+	CK(cudaDeviceSynchronize(), "cudaDeviceSynchronize (drain)");
+	s->drain_us = (wall_now() - td) * 1e6;
+	CK(cudaGetLastError(), "cudaGetLastError (drain)");
+
+	s->event_us = (double)ms * 1e3 / T->batch;
+	s->host_launch_us = (t1 - t0) * 1e6;
+	s->block_timed_out = T->block && c->h_block->timed_out == gen;
+	if (T->cupti) {
+		cupti_attribute((double)ms, g < 0, &T->dropped_seen, s);
+	} else {
+		s->kernel_us = s->kernel_span_us = s->copy_us = s->late_us = NAN;
+		s->kernels = s->copies = s->other_stream_kernels = s->stray = s->early = -1;
+		s->late = s->drain_us > EVC_LATE_DRAIN_US;
+		if (s->late)
+			s->flags |= EVC_F_LATE;
+	}
+	/* before/after alone misses a thread that outlives one sample: the
+	 * next sample's "before" already counts it */
+	s->threads_start = T->threads_start;
+	if (s->threads_before >= 0 &&
+	    (s->threads_after > s->threads_before || s->threads_after > T->threads_start))
+		s->flags |= EVC_F_THREADS;
+	if (s->block_timed_out)
+		s->flags |= EVC_F_BLOCK_TIMEOUT;
+	s->wall_us = (wall_now() - t_s0) * 1e6;
 	return 0;
 }
 
-static double sample_stdrel(const struct sample_buf *s)
+/* Capture the G graphs of graph mode (evident_cuda.h) and count their nodes. */
+static int capture_graphs(struct evc_ctx *c, struct tstate *T, struct evc_timing_result *res,
+			  char *err, size_t errlen)
 {
-	if (s->n < 2 || s->mean <= 0)
-		return INFINITY;
-	return sqrt(s->m2 / (s->n - 1)) / s->mean;
+	T->G = T->n_sets < EVC_MAX_GRAPHS ? T->n_sets : EVC_MAX_GRAPHS;
+	res->n_graphs = T->G;
+	for (int g = 0; g < T->G; g++) {
+		int lr = 0;
+		size_t n = 0;
+		cudaError_t ee;
+		CK(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal),
+		   "cudaStreamBeginCapture");
+		for (int j = 0; j < T->batch && !lr; j++) {
+			point_launch(T, (int)(((long long)T->first_set + (long long)g * T->batch + j) %
+					      T->n_sets),
+				     j);
+			lr = T->desc->launch(T->l);
+		}
+		ee = cudaStreamEndCapture(c->stream, &T->graph[g]);
+		if (lr)
+			return set_err(lr, err, errlen, "launch during graph capture");
+		CK(ee, "cudaStreamEndCapture (does launch() synchronise or allocate?)");
+		CK(cudaGraphGetNodes(T->graph[g], NULL, &n), "cudaGraphGetNodes");
+		res->graph_nodes[g] = (int)n;
+		if (n) {
+			cudaGraphNode_t *nodes = (cudaGraphNode_t *)calloc(n, sizeof(*nodes));
+			if (!nodes)
+				return set_err(cudaErrorMemoryAllocation, err, errlen, "graph nodes");
+			ee = cudaGraphGetNodes(T->graph[g], nodes, &n);
+			for (size_t k = 0; ee == cudaSuccess && k < n; k++) {
+				enum cudaGraphNodeType t;
+				ee = cudaGraphNodeGetType(nodes[k], &t);
+				if (ee == cudaSuccess && t == cudaGraphNodeTypeKernel)
+					res->graph_kernel_nodes[g]++;
+			}
+			free(nodes);
+			CK(ee, "cudaGraphNodeGetType");
+		}
+		CK(cudaGraphInstantiate(&T->exec[g], T->graph[g], 0ULL), "cudaGraphInstantiate");
+	}
+	return 0;
+}
+
+/* Check the options and copy the pointer tables into T; -1 with err. */
+static int tstate_init(struct tstate *T, const struct ev_kernel_desc *desc, struct ev_launch *l,
+		       const struct evc_timing_opts *o, char *err, size_t errlen)
+{
+	T->desc = desc;
+	T->l = l;
+	T->o = o;
+	T->batch = o->batch > 1 ? o->batch : 1;
+	T->n_in = l->n_inputs;
+	T->n_out = l->n_outputs;
+	T->block = o->block != 0;
+	T->timeout_ms = o->block_timeout_ms;
+	if (!o->on_sample) {
+		snprintf(err, errlen, "time_kernel: opts.on_sample is required");
+		return -1;
+	}
+	if (T->n_in < 0 || T->n_in > 4 || T->n_out < 1 || T->n_out > 2) {
+		snprintf(err, errlen, "time_kernel: %d inputs and %d outputs (1..4 and 1..2 allowed)",
+			 T->n_in, T->n_out);
+		return -1;
+	}
+	if (o->n_sets < 0 || o->n_sets > EVC_MAX_SETS || o->first_set < 0 ||
+	    (o->n_sets > 0 && (o->n_inputs != T->n_in || !o->set_inputs))) {
+		snprintf(err, errlen,
+			 "time_kernel: bad input sets (n_sets %d of at most %d, n_inputs %d for a "
+			 "kernel of %d, first_set %d)",
+			 o->n_sets, EVC_MAX_SETS, o->n_inputs, T->n_in, o->first_set);
+		return -1;
+	}
+	if (o->outputs && o->n_outputs != T->n_out) {
+		snprintf(err, errlen, "time_kernel: n_outputs %d for a kernel of %d", o->n_outputs,
+			 T->n_out);
+		return -1;
+	}
+	T->n_sets = o->n_sets > 0 ? o->n_sets : 1;
+	T->first_set = o->first_set % T->n_sets;
+	T->sets = (void **)calloc((size_t)T->n_sets * (T->n_in ? T->n_in : 1), sizeof(void *));
+	T->outs = (void **)calloc((size_t)T->batch * T->n_out, sizeof(void *));
+	if (!T->sets || !T->outs) {
+		snprintf(err, errlen, "time_kernel: out of host memory");
+		return -1;
+	}
+	for (int s = 0; s < T->n_sets; s++)
+		for (int k = 0; k < T->n_in; k++)
+			T->sets[(size_t)s * T->n_in + k] =
+				o->n_sets > 0 ? o->set_inputs[(size_t)s * T->n_in + k] : l->inputs[k].data;
+	for (int j = 0; j < T->batch; j++)
+		for (int k = 0; k < T->n_out; k++)
+			T->outs[(size_t)j * T->n_out + k] =
+				o->outputs ? o->outputs[(size_t)j * T->n_out + k] : l->outputs[k].data;
+	/* without per-launch buffers every launch writes the same ones */
+	T->n_jbufs = o->outputs ? T->batch : 1;
+	for (int k = 0; k < T->n_out; k++) {
+		T->out_bytes[k] = o->output_bytes ? o->output_bytes[k] : tensor_bytes(&l->outputs[k]);
+		if (!T->out_bytes[k]) {
+			snprintf(err, errlen, "time_kernel: output %d has no size", k);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int evc_time_kernel(struct evc_ctx *c, const struct ev_kernel_desc *desc,
 			   struct ev_launch *l, const struct evc_timing_opts *o,
 			   struct evc_timing_result *res, char *err, size_t errlen)
 {
-	cudaEvent_t ev0 = NULL, ev1 = NULL;
-	cudaGraph_t graph = NULL;
-	cudaGraphExec_t exec = NULL;
-	struct sample_buf s = { NULL, 0, 0, 0, 0, 0 };
-	int batch = o->batch > 1 ? o->batch : 1;
-	int rc = 0, min_n;
-	double t0, t_start;
-	double max_s = o->max_seconds > 0 ? o->max_seconds : 15.0;
-	double min_s = o->min_seconds >= 0 ? o->min_seconds : 0.5;
-	double target = o->stdrel > 0 ? o->stdrel : 0.005;
+	struct tstate T;
+	struct ev_tensor saved_in[4], saved_out[2];
+	double max_s = o->max_seconds > 0 ? o->max_seconds : 60.0;
+	double t_call, t_phase, now;
+	int rc = 0, warm = 1;
 
 	memset(res, 0, sizeof(*res));
-	res->batch = batch;
-	res->adaptive = o->samples <= 0;
+	memset(&T, 0, sizeof(T));
+	memcpy(saved_in, l->inputs, sizeof(saved_in));
+	memcpy(saved_out, l->outputs, sizeof(saved_out));
 	l->stream = (void *)c->stream;
+	if (tstate_init(&T, desc, l, o, err, errlen)) {
+		rc = -1;
+		goto fail;
+	}
+	res->batch = T.batch;
+	res->graph = T.batch > 1;
+	res->block = T.block;
+
+	res->clock = EVC_CLOCK_EVENTS;
+	if (o->clock == EVC_CLOCK_EVENTS) {
+		snprintf(res->cupti_why, sizeof(res->cupti_why), "not requested (clock: events)");
+	} else {
+		T.cupti = cupti_begin() == 0;
+		snprintf(res->cupti_why, sizeof(res->cupti_why), "%s", cu.why);
+		res->cupti_loaded = T.cupti;
+		if (T.cupti) {
+			res->clock = EVC_CLOCK_CUPTI;
+			pthread_mutex_lock(&cu_mu);
+			T.dropped_seen = T.dropped_at_start = cu.dropped;
+			pthread_mutex_unlock(&cu_mu);
+		} else if (o->clock == EVC_CLOCK_CUPTI) {
+			rc = set_err(cudaErrorNotSupported, err, errlen, cu.why);
+			goto fail;
+		}
+	}
 
 	if (o->cold) {
 		size_t want = (size_t)(c->l2_bytes > 0 ? 2 * c->l2_bytes : (128LL << 20));
@@ -587,109 +1473,67 @@ static int evc_time_kernel(struct evc_ctx *c, const struct ev_kernel_desc *desc,
 		}
 		res->l2_flush_bytes = (long long)c->flush_bytes;
 	}
-	CKG(cudaEventCreate(&ev0), "cudaEventCreate");
-	CKG(cudaEventCreate(&ev1), "cudaEventCreate");
-
-	if (batch > 1) {
-		int lr = 0;
-		res->graph = 1;
-		CKG(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal),
-		    "cudaStreamBeginCapture");
-		for (int k = 0; k < batch && !lr; k++)
-			lr = desc->launch(l);
-		{
-			cudaError_t ee = cudaStreamEndCapture(c->stream, &graph);
-			if (lr) {
-				rc = set_err(lr, err, errlen, "launch during graph capture");
-				goto fail;
-			}
-			CKG(ee, "cudaStreamEndCapture (does launch() synchronise or allocate?)");
-		}
-		CKG(cudaGraphInstantiate(&exec, graph, 0ULL), "cudaGraphInstantiate");
+	CKG(cudaEventCreate(&T.ev0), "cudaEventCreate");
+	CKG(cudaEventCreate(&T.ev1), "cudaEventCreate");
+	if (T.batch > 1 && (rc = capture_graphs(c, &T, res, err, errlen)))
+		goto fail;
+	/* nothing of the setup may count as a sample's */
+	CKG(cudaDeviceSynchronize(), "cudaDeviceSynchronize before sampling");
+	if (T.cupti) {
+		cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+		cupti_reset_sample();
 	}
+	/* after CUPTI's own threads started: more than this later is launch()'s */
+	res->threads_at_start = T.threads_start = count_threads();
 
-#define ONE_SAMPLE(where)                                                          \
-	do {                                                                       \
-		if (exec) {                                                        \
-			CKG(cudaGraphLaunch(exec, c->stream), "cudaGraphLaunch " where); \
-		} else {                                                           \
-			int lr_ = desc->launch(l);                                 \
-			if (lr_) {                                                 \
-				rc = set_err(lr_, err, errlen, "launch " where);   \
-				goto fail;                                         \
-			}                                                          \
-		}                                                                  \
-		CKG(cudaGetLastError(), "cudaGetLastError " where);                \
-	} while (0)
-
-	/* warm-up by time, at least one launch */
-	t0 = wall_now();
-	do {
-		ONE_SAMPLE("(warm-up)");
-		CKG(cudaStreamSynchronize(c->stream), "cudaStreamSynchronize (warm-up)");
-		res->warmup_launches += batch;
-	} while ((wall_now() - t0) * 1e3 < o->warmup_ms);
-	res->warmup_ms_done = (wall_now() - t0) * 1e3;
-
-	min_n = o->samples > 0 ? (o->samples < 10 ? o->samples : 10) : 10;
-	t_start = wall_now();
-	for (unsigned it = 0;; it++) {
-		float ms = 0;
-		double elapsed;
-		if (o->cold) /* outside the timed region, in stream order before it */
-			CKG(cudaMemsetAsync(c->d_flush, (int)(it & 0xff), c->flush_bytes, c->stream),
-			    "cudaMemsetAsync L2 flush");
-		CKG(cudaEventRecord(ev0, c->stream), "cudaEventRecord start");
-		ONE_SAMPLE("(timed)");
-		CKG(cudaEventRecord(ev1, c->stream), "cudaEventRecord stop");
-		CKG(cudaEventSynchronize(ev1), "cudaEventSynchronize (timed)");
-		CKG(cudaGetLastError(), "cudaGetLastError (timed)");
-		CKG(cudaEventElapsedTime(&ms, ev0, ev1), "cudaEventElapsedTime");
-		if (sample_push(&s, (double)ms * 1e3 / batch, (double)ms)) {
-			rc = set_err(cudaErrorMemoryAllocation, err, errlen, "sample buffer");
+	t_call = t_phase = now = wall_now();
+	for (int index = 0;; index++) {
+		struct evc_sample s;
+		int cb;
+		if ((rc = run_sample(c, &T, index, warm, &s, err, errlen)))
 			goto fail;
+		if (s.block_timed_out)
+			res->block_timeouts++;
+		if (warm) {
+			res->warmup_samples++;
+			res->warmup_launches += T.batch;
+		} else {
+			res->n++;
 		}
-		elapsed = wall_now() - t_start;
-		if (o->samples > 0) {
-			if (s.n >= o->samples) {
-				res->converged = 1;
-				break;
-			}
-		} else if (s.n >= 10 && s.sum_ms * 1e-3 >= min_s && sample_stdrel(&s) <= target) {
-			res->converged = 1;
+		cb = o->on_sample(o->cb_ctx, &s);
+		now = wall_now();
+		if (cb < 0) {
+			snprintf(err, errlen, "time_kernel: stopped by the sample callback");
+			rc = -1;
 			break;
 		}
-		if (elapsed >= max_s && s.n >= min_n) {
+		if (cb == EVC_STOP) {
+			if (!warm)
+				break;
+			warm = 0;
+			res->warmup_seconds = now - t_phase;
+			t_phase = now;
+		}
+		if (now - t_call >= max_s) {
 			res->capped = 1;
 			break;
 		}
 	}
-	res->sampling_seconds = wall_now() - t_start;
-	res->stdrel = s.n >= 2 ? sample_stdrel(&s) : 0;
-	res->samples_us = s.v;
-	res->n = s.n;
-	s.v = NULL;
-#undef ONE_SAMPLE
+	if (warm)
+		res->warmup_seconds = now - t_phase;
+	else
+		res->sampling_seconds = now - t_phase;
 fail:
-	free(s.v);
-	if (exec)
-		cudaGraphExecDestroy(exec);
-	if (graph)
-		cudaGraphDestroy(graph);
-	if (ev0)
-		cudaEventDestroy(ev0);
-	if (ev1)
-		cudaEventDestroy(ev1);
+	if (T.cupti) {
+		cupti_end();
+		pthread_mutex_lock(&cu_mu);
+		res->cupti_dropped = cu.dropped - T.dropped_at_start;
+		pthread_mutex_unlock(&cu_mu);
+	}
+	tstate_release(&T);
+	memcpy(l->inputs, saved_in, sizeof(saved_in));
+	memcpy(l->outputs, saved_out, sizeof(saved_out));
 	return rc;
-}
-
-static void evc_timing_release(struct evc_timing_result *res)
-{
-	if (!res)
-		return;
-	free(res->samples_us);
-	res->samples_us = NULL;
-	res->n = 0;
 }
 
 static const struct evc_api api = {
@@ -710,7 +1554,10 @@ static const struct evc_api api = {
 	evc_kernel_init,
 	evc_launch_sync,
 	evc_time_kernel,
-	evc_timing_release,
+	evc_scramble,
+	evc_copy,
+	evc_clear,
+	evc_upload,
 };
 
 extern "C" __attribute__((visibility("default"))) const struct evc_api *evident_cuda_api(void)
