@@ -17,6 +17,12 @@
  * needs to be a single O(na + nb) merge.  So one resample of a two-sample
  * comparison costs O(na + nb) for both the speedup and delta.
  *
+ * That full resampling costs O(B (na + nb)): 10^4 resamples of 10^6 + 10^6
+ * samples would take hours.  Above STATS_BOOT_FULL_MAX samples in all the
+ * speedup's resample medians come from stats_boot_median_draw (O(log n),
+ * same distribution) and delta's CI is Cliff's asymptotic one (stats.h),
+ * so a comparison costs O(B log n + n) after sorting.
+ *
  * Indices are drawn with Lemire's multiply-and-reject method on the raw
  * 32-bit outputs of mt19937 (unbiased, and one multiply instead of
  * gsl_rng_uniform_int's division).
@@ -32,6 +38,7 @@
 #include <string.h>
 
 #include "stats/stats.h"
+#include "stats/stats_internal.h"
 #include "base/util.h"
 
 /* Uniform integer in [0, n), n >= 1, from a generator with a full 32-bit range. */
@@ -113,7 +120,7 @@ double stats_boot_median_draw(const gsl_rng *r, const double *x, size_t n)
 		} else {
 			size_t i0 = descend(r, lo, mid, left, k0);
 			size_t i1 = descend(r, mid, hi, m - left, k1 - left);
-			return 0.5 * (x[i0] + x[i1]);
+			return stats_midpoint(x[i0], x[i1]);
 		}
 	}
 	return x[lo];
@@ -144,7 +151,7 @@ static double delta_counts(const double *a, const uint32_t *ca, size_t na,
 
 double stats_median_sorted(const double *x, size_t n)
 {
-	return 0.5 * (x[(n - 1) / 2] + x[n / 2]);
+	return stats_midpoint(x[(n - 1) / 2], x[n / 2]);
 }
 
 /* Median of sorted x without position i (n >= 2). */
@@ -152,7 +159,7 @@ static double median_without(const double *x, size_t n, size_t i)
 {
 	size_t m = n - 1, lo = (m - 1) / 2, hi = m / 2;
 	double vlo = x[lo < i ? lo : lo + 1], vhi = x[hi < i ? hi : hi + 1];
-	return 0.5 * (vlo + vhi);
+	return stats_midpoint(vlo, vhi);
 }
 
 void stats_jackknife_median(const double *x, size_t n, double *jack)
@@ -271,8 +278,7 @@ const char *stats_boot_interval(double theta_hat, double *theta_b, size_t nboot,
 	return method;
 }
 
-/* A seeded mt19937; the caller gsl_rng_free()s.  NULL after error(). */
-static gsl_rng *boot_rng(const struct stats_opts *o)
+gsl_rng *stats_boot_rng(const struct stats_opts *o)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!r) {
@@ -293,7 +299,7 @@ int stats_boot_median(const double *x, size_t n, const struct stats_opts *o,
 
 	if (n > UINT32_MAX)
 		return error("too many samples for the bootstrap (%zu)", n);
-	if (!(r = boot_rng(o)))
+	if (!(r = stats_boot_rng(o)))
 		return -1;
 	double *theta_b = xmalloc(nboot * sizeof(*theta_b));
 	double *jack = n >= 2 ? xmalloc(n * sizeof(*jack)) : NULL;
@@ -309,6 +315,48 @@ int stats_boot_median(const double *x, size_t n, const struct stats_opts *o,
 	return 0;
 }
 
+/* The large-n path of stats_boot_compare: O(B log n) ratio, asymptotic delta. */
+static void boot_compare_large(const gsl_rng *r, const double *a, size_t na, const double *b, size_t nb,
+			       const struct stats_opts *o, int want_ratio,
+			       double ratio_ci[2], const char **ratio_method,
+			       double delta_ci[2], const char **delta_method)
+{
+	size_t nboot = (size_t)o->resamples;
+
+	if (want_ratio) {
+		double *ratio_b = xmalloc(nboot * sizeof(*ratio_b));
+		double *jack = xmalloc((na + nb) * sizeof(*jack));
+		for (size_t k = 0; k < nboot; k++) {
+			double ma = stats_boot_median_draw(r, a, na);
+			ratio_b[k] = ma / stats_boot_median_draw(r, b, nb);
+		}
+		int have_jack = na >= 2 && nb >= 2;
+		if (have_jack)
+			stats_jackknife_ratio(a, na, b, nb, jack);
+		*ratio_method = stats_boot_interval(stats_median_sorted(a, na) / stats_median_sorted(b, nb),
+						    ratio_b, nboot, have_jack ? jack : NULL, na, jack + na, nb,
+						    o->confidence, ratio_ci);
+		free(jack);
+		free(ratio_b);
+	}
+	double gt = 0, lt = 0;
+	size_t jl = 0, je = 0;
+	for (size_t i = 0; i < na; i++) { /* delta's counts, as stats_mwu_sorted */
+		while (jl < nb && b[jl] < a[i])
+			jl++;
+		if (je < jl)
+			je = jl;
+		while (je < nb && b[je] <= a[i])
+			je++;
+		gt += (double)jl;
+		lt += (double)(nb - je);
+	}
+	double d = (gt - lt) / ((double)na * (double)nb);
+	stats_delta_interval(d, stats_delta_variance(a, na, b, nb),
+			     gsl_cdf_ugaussian_Pinv(1 - (1 - o->confidence) / 2), delta_ci);
+	*delta_method = "asymptotic";
+}
+
 int stats_boot_compare(const double *a, size_t na, const double *b, size_t nb,
 		       const struct stats_opts *o, int want_ratio,
 		       double ratio_ci[2], const char **ratio_method,
@@ -320,8 +368,14 @@ int stats_boot_compare(const double *a, size_t na, const double *b, size_t nb,
 
 	if (na > UINT32_MAX || nb > UINT32_MAX)
 		return error("too many samples for the bootstrap (%zu, %zu)", na, nb);
-	if (!(r = boot_rng(o)))
+	if (!(r = stats_boot_rng(o)))
 		return -1;
+	if (na + nb > STATS_BOOT_FULL_MAX) {
+		boot_compare_large(r, a, na, b, nb, o, want_ratio, ratio_ci, ratio_method, delta_ci,
+				   delta_method);
+		gsl_rng_free(r);
+		return 0;
+	}
 	uint32_t *ca = xmalloc(na * sizeof(*ca)), *cb = xmalloc(nb * sizeof(*cb));
 	double *ratio_b = xmalloc(nboot * sizeof(*ratio_b));
 	double *delta_b = xmalloc(nboot * sizeof(*delta_b));

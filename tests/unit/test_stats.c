@@ -524,18 +524,67 @@ static void test_speedup_ci_coverage(void **state)
 
 /* ---- behaviour --------------------------------------------------------------- */
 
+/* A comparison with the fields the verdict table reads. */
+static struct stats_comparison verdict_case(double p, double s_lo, double s_hi, double d, double d_lo, double d_hi)
+{
+	struct stats_comparison c;
+	memset(&c, 0, sizeof(c));
+	c.p = c.p_adjusted = p;
+	c.speedup_ci[0] = s_lo;
+	c.speedup_ci[1] = s_hi;
+	c.speedup = (s_lo + s_hi) / 2;
+	c.speedup_method = "bca";
+	c.delta = d;
+	c.delta_ci[0] = d_lo;
+	c.delta_ci[1] = d_hi;
+	c.test_sign = d > 0 ? 1 : d < 0 ? -1 : 0;
+	return c;
+}
+
+#define VERDICT(want, reason, ...)                                                   \
+	do {                                                                         \
+		struct stats_comparison c_ = verdict_case(__VA_ARGS__);              \
+		assert_string_equal(stats_verdict(&c_, 0.05, 0.01), want);           \
+		assert_string_equal(c_.verdict, want);                               \
+		assert_string_equal(c_.verdict_reason, reason);                      \
+	} while (0)
+
 static void test_verdict_rule(void **state)
 {
 	(void)state;
-	assert_string_equal(stats_verdict(0.01, (double[]){ 1.02, 1.10 }, 0.05, 0.01), "faster");
-	assert_string_equal(stats_verdict(0.01, (double[]){ 0.90, 0.98 }, 0.05, 0.01), "slower");
+	VERDICT("faster", "significant, speedup CI above the noise band, Cliff's delta CI above 0",
+		0.01, 1.02, 1.10, 0.5, 0.3, 0.7);
+	VERDICT("slower", "significant, speedup CI below the noise band, Cliff's delta CI below 0",
+		0.01, 0.90, 0.98, -0.5, -0.7, -0.3);
 	/* significant, but the CI reaches into the noise band */
-	assert_string_equal(stats_verdict(0.01, (double[]){ 1.005, 1.10 }, 0.05, 0.01), "no_difference");
-	assert_string_equal(stats_verdict(0.01, (double[]){ 0.90, 0.995 }, 0.05, 0.01), "no_difference");
+	VERDICT("no_difference", "speedup CI reaches into the noise band", 0.01, 1.005, 1.10, 0.5, 0.3, 0.7);
+	VERDICT("no_difference", "speedup CI reaches into the noise band", 0.01, 0.90, 0.995, -0.5, -0.7, -0.3);
+	VERDICT("no_difference", "inside the noise band", 0.01, 0.995, 1.005, 0.2, 0.1, 0.3);
 	/* outside the band, but not significant */
-	assert_string_equal(stats_verdict(0.06, (double[]){ 1.02, 1.10 }, 0.05, 0.01), "no_difference");
-	assert_string_equal(stats_verdict(NAN, (double[]){ 1.02, 1.10 }, 0.05, 0.01), "no_difference");
-	assert_string_equal(stats_verdict(0.01, (double[]){ NAN, NAN }, 0.05, 0.01), "no_difference");
+	VERDICT("no_difference", "not significant", 0.06, 1.02, 1.10, 0.1, -0.05, 0.3);
+	/* significant and beyond the band, but delta's CI contains 0 */
+	VERDICT("no_difference", "Cliff's delta CI contains 0", 0.04, 1.02, 1.10, 0.1, -0.01, 0.3);
+	/* the bimodal case: the median moved one way, most values the other */
+	VERDICT("inconclusive", "speedup CI and Cliff's delta CI disagree in sign",
+		0.001, 1.020, 1.039, -0.274, -0.43, -0.10);
+	VERDICT("inconclusive", "speedup CI and Cliff's delta CI disagree in sign",
+		0.3, 0.95, 0.98, 0.1, 0.01, 0.2); /* even when not significant */
+	/* test direction against the speedup, delta's CI not deciding */
+	VERDICT("inconclusive", "speedup CI and the test's direction disagree in sign",
+		0.01, 1.02, 1.10, -0.1, -0.2, 0.05);
+	/* significant test against delta's own CI (a BCa CI that excludes its estimate) */
+	VERDICT("inconclusive", "Cliff's delta CI and the test's direction disagree in sign",
+		0.01, 0.995, 1.005, 0.01, -0.2, -0.1);
+	VERDICT("inconclusive", "no p-value", NAN, 1.02, 1.10, 0.5, 0.3, 0.7);
+
+	struct stats_comparison c = verdict_case(0.01, 1.02, 1.10, 0.5, 0.3, 0.7);
+	c.small_n = 1;
+	assert_string_equal(stats_verdict(&c, 0.05, 0.01), "inconclusive");
+	assert_string_equal(c.verdict_reason, "too few samples");
+	c = verdict_case(0.01, NAN, NAN, 0.5, 0.3, 0.7);
+	c.speedup_method = "none";
+	assert_string_equal(stats_verdict(&c, 0.05, 0.01), "inconclusive");
+	assert_string_equal(c.verdict_reason, "speedup not defined (a sample is <= 0)");
 	assert_string_equal(stats_magnitude(0.1), "negligible");
 	assert_string_equal(stats_magnitude(-0.2), "small");
 	assert_string_equal(stats_magnitude(0.4), "medium");
@@ -588,7 +637,13 @@ static void test_small_n(void **state)
 	assert_int_equal(stats_compare((double[]){ 10, 11, 12 }, 3, (double[]){ 1, 2, 3 }, 3, &o, &c), 0);
 	assert_int_equal(c.small_n, 1);
 	assert_close(c.p, 0.1, 1e-12, "p 3 vs 3");
-	assert_string_equal(c.verdict, "no_difference");
+	assert_string_equal(c.verdict, "inconclusive");
+	assert_string_equal(c.verdict_reason, "too few samples");
+	/* 4 vs 4 totally separated: p = 2/70 < 0.05, yet too few to mean anything */
+	assert_int_equal(stats_compare((double[]){ 10, 11, 12, 13 }, 4, (double[]){ 1, 2, 3, 4 }, 4, &o, &c), 0);
+	assert_true(c.p < 0.05);
+	assert_int_equal(c.small_n, 1);
+	assert_string_equal(c.verdict, "inconclusive");
 	/* 5 vs 5 can reject at 0.05, but not at 0.001 */
 	double a[5] = { 10, 11, 12, 13, 14 }, b[5] = { 1, 2, 3, 4, 5 };
 	assert_int_equal(stats_compare(a, 5, b, 5, &o, &c), 0);
@@ -606,6 +661,10 @@ static void test_holm_comparisons_verdicts(void **state)
 	for (int i = 0; i < 3; i++) {
 		c[i].speedup_ci[0] = 1.2;
 		c[i].speedup_ci[1] = 1.3;
+		c[i].speedup_method = "bca";
+		c[i].delta_ci[0] = 0.2;
+		c[i].delta_ci[1] = 0.6;
+		c[i].test_sign = 1;
 		c[i].verdict = "faster";
 	}
 	c[0].p = 0.01; /* 0.03 adjusted: still faster */
@@ -617,6 +676,7 @@ static void test_holm_comparisons_verdicts(void **state)
 	assert_close(c[2].p_adjusted, 0.06, 1e-12, "holm 2");
 	assert_string_equal(c[0].verdict, "faster");
 	assert_string_equal(c[1].verdict, "no_difference");
+	assert_string_equal(c[1].verdict_reason, "not significant");
 	assert_string_equal(c[2].verdict, "no_difference");
 }
 
@@ -652,6 +712,7 @@ static void test_degenerate_sets(void **state)
 	assert_int_equal(stats_compare(k, 10, k, 10, &o, &c), 0);
 	assert_true(c.p == 1 && c.delta == 0 && c.speedup == 1);
 	assert_string_equal(c.verdict, "no_difference");
+	assert_string_equal(c.verdict_reason, "not significant");
 	/* one sample: a summary still works, with no stdev */
 	assert_int_equal(stats_summarize(k, 1, &o, &s), 0);
 	assert_true(isnan(s.stdev) && s.median == 3);
@@ -660,7 +721,7 @@ static void test_degenerate_sets(void **state)
 	assert_int_equal(stats_compare(z, 3, k, 10, &o, &c), 0);
 	assert_string_equal(c.speedup_method, "none");
 	assert_true(isnan(c.speedup));
-	assert_string_equal(c.verdict, "no_difference");
+	assert_string_equal(c.verdict, "inconclusive");
 }
 
 static void test_bad_input(void **state)
