@@ -395,5 +395,13 @@ int stats_boot_compare(const double *a, size_t na, const double *b, size_t nb,
 		       const struct stats_opts *o, int want_ratio,
 		       double ratio_ci[2], const char **ratio_method,
 		       double delta_ci[2], const char **delta_method);
+/*
+ * theta[0..nboot): pooled medians of nboot two-level resamples of g (the
+ * distribution stats_summarize_groups takes its CI from, any k >= 1; the
+ * repeats are drawn even when k == 1), from an mt19937 seeded with
+ * o->seed.  Returns 0 or error().
+ */
+int stats_boot_groups_median(const struct stats_groups *g, const struct stats_opts *o,
+			     double *theta, size_t nboot);
 
 #endif /* EVIDENT_STATS_H */

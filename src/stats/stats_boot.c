@@ -41,27 +41,12 @@
 #include "stats/stats_internal.h"
 #include "base/util.h"
 
-/* Uniform integer in [0, n), n >= 1, from a generator with a full 32-bit range. */
-static inline uint32_t draw_below(const gsl_rng *r, uint32_t n)
-{
-	uint64_t m = (uint64_t)(uint32_t)gsl_rng_get(r) * n;
-	uint32_t low = (uint32_t)m;
-	if (low < n) {
-		uint32_t t = (uint32_t)(-n) % n;
-		while (low < t) {
-			m = (uint64_t)(uint32_t)gsl_rng_get(r) * n;
-			low = (uint32_t)m;
-		}
-	}
-	return (uint32_t)(m >> 32);
-}
-
 /* counts[0..n) = how often each position was drawn in n draws. */
 static void resample_counts(const gsl_rng *r, uint32_t *counts, size_t n)
 {
 	memset(counts, 0, n * sizeof(*counts));
 	for (size_t k = 0; k < n; k++)
-		counts[draw_below(r, (uint32_t)n)]++;
+		counts[stats_draw_below(r, (uint32_t)n)]++;
 }
 
 /* Median of the resample given by counts over sorted x. */

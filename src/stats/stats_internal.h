@@ -7,8 +7,10 @@
 #ifndef EVIDENT_STATS_INTERNAL_H
 #define EVIDENT_STATS_INTERNAL_H
 
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "stats/stats.h"
 
@@ -29,6 +31,24 @@ static inline double stats_midpoint(double a, double b)
 {
 	double m = 0.5 * (a + b);
 	return isfinite(m) ? m : 0.5 * a + 0.5 * b;
+}
+
+/*
+ * Uniform integer in [0, n), n >= 1, from a generator with a full 32-bit
+ * range (mt19937): Lemire's multiply-and-reject, unbiased.
+ */
+static inline uint32_t stats_draw_below(const gsl_rng *r, uint32_t n)
+{
+	uint64_t m = (uint64_t)(uint32_t)gsl_rng_get(r) * n;
+	uint32_t low = (uint32_t)m;
+	if (low < n) {
+		uint32_t t = (uint32_t)(-n) % n;
+		while (low < t) {
+			m = (uint64_t)(uint32_t)gsl_rng_get(r) * n;
+			low = (uint32_t)m;
+		}
+	}
+	return (uint32_t)(m >> 32);
 }
 
 #endif /* EVIDENT_STATS_INTERNAL_H */
