@@ -48,7 +48,8 @@ static void hier_release(struct hier *h)
 		for (size_t r = 0; r < h->k; r++)
 			free(h->rep[r]);
 	free(h->rep);
-	free(h->pool);
+	if (h->k > 1)
+		free(h->pool); /* with one repeat the pool is rep[0] */
 	free(h->label);
 	free(h->rank);
 	free(h->ws);
@@ -80,6 +81,11 @@ static int hier_init(struct hier *h, const struct stats_groups *g, const char *w
 		hier_release(h);
 		return error("too many samples for the bootstrap (%zu)", h->n_all);
 	}
+	if (h->k == 1) { /* nothing to merge or label: the draws never consult the rank table */
+		h->pool = h->rep[0];
+		h->ws = xmalloc(8 * sizeof(*h->ws));
+		return 0;
+	}
 	size_t nb = h->n_all / BLOCK + 1, *head = xcalloc(h->k, sizeof(*head));
 	h->pool = xmalloc(h->n_all * sizeof(*h->pool));
 	h->label = xmalloc(h->n_all * sizeof(*h->label));
@@ -107,6 +113,8 @@ static int hier_init(struct hier *h, const struct stats_groups *g, const char *w
 /* #(label[i] == r, i < p) */
 static inline size_t hier_count(const struct hier *h, size_t r, size_t p)
 {
+	if (h->k == 1)
+		return p;
 	size_t b = p / BLOCK, c = h->rank[b * h->k + r];
 	for (size_t i = b * BLOCK; i < p; i++)
 		c += h->label[i] == r;
