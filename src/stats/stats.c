@@ -63,9 +63,12 @@ void stats_sort(double *x, size_t n)
 		gsl_sort(x, 1, n);
 		return;
 	}
-	uint64_t *k = xmalloc(n * sizeof(*k)), *tmp = xmalloc(n * sizeof(*tmp));
+	/* keys ping-pong between k and x's own memory (as raw 8-byte words) */
+	uint64_t *k = xmalloc(n * sizeof(*k));
 	size_t (*count)[1u << RADIX_BITS] = xcalloc(RADIX_PASSES, sizeof(*count));
 	const uint64_t mask = (1u << RADIX_BITS) - 1;
+	unsigned char *xb = (unsigned char *)x;
+	int in_k = 1;
 
 	for (size_t i = 0; i < n; i++) {
 		uint64_t v = k[i] = sort_key(x[i]);
@@ -74,23 +77,42 @@ void stats_sort(double *x, size_t n)
 	}
 	for (int p = 0; p < RADIX_PASSES; p++) {
 		size_t *c = count[p], sum = 0;
-		if (c[(k[0] >> (p * RADIX_BITS)) & mask] == n)
+		if (c[(k[0] >> (p * RADIX_BITS)) & mask] == n && in_k)
 			continue; /* every key has this digit: the pass would not move anything */
+		if (!in_k) {
+			uint64_t first;
+			memcpy(&first, xb, sizeof(first));
+			if (c[(first >> (p * RADIX_BITS)) & mask] == n)
+				continue;
+		}
 		for (size_t d = 0; d <= mask; d++) {
 			size_t t = c[d];
 			c[d] = sum;
 			sum += t;
 		}
-		for (size_t i = 0; i < n; i++)
-			tmp[c[(k[i] >> (p * RADIX_BITS)) & mask]++] = k[i];
-		uint64_t *t = k;
-		k = tmp;
-		tmp = t;
+		if (in_k) {
+			for (size_t i = 0; i < n; i++) {
+				uint64_t v = k[i];
+				memcpy(xb + 8 * c[(v >> (p * RADIX_BITS)) & mask]++, &v, sizeof(v));
+			}
+		} else {
+			for (size_t i = 0; i < n; i++) {
+				uint64_t v;
+				memcpy(&v, xb + 8 * i, sizeof(v));
+				k[c[(v >> (p * RADIX_BITS)) & mask]++] = v;
+			}
+		}
+		in_k = !in_k;
 	}
-	for (size_t i = 0; i < n; i++)
-		x[i] = key_value(k[i]);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v;
+		if (in_k)
+			v = k[i];
+		else
+			memcpy(&v, xb + 8 * i, sizeof(v));
+		x[i] = key_value(v);
+	}
 	free(count);
-	free(tmp);
 	free(k);
 }
 
@@ -131,16 +153,20 @@ static void mean_sd(const double *s, size_t n, double *mean, double *sd)
 
 	if (big > 0)
 		frexp(big, &e);
+	/* 2^-e as a factor while it is a normal double, else ldexp per value */
+	double f = e > -1000 && e < 1000 ? ldexp(1.0, -e) : 0;
+#define SCALED(v) (f ? (v) * f : ldexp((v), -e))
 	for (size_t i = 0; i < n; i++) {
-		double v = ldexp(s[i], -e), t = sum + v;
+		double v = SCALED(s[i]), t = sum + v;
 		comp += fabs(sum) >= fabs(v) ? (sum - t) + v : (v - t) + sum;
 		sum = t;
 	}
 	m = (sum + comp) / (double)n;
 	for (size_t i = 0; i < n; i++) {
-		double d = ldexp(s[i], -e) - m;
+		double d = SCALED(s[i]) - m;
 		ss += d * d;
 	}
+#undef SCALED
 	*mean = ldexp(m, e);
 	*sd = n >= 2 ? ldexp(sqrt(ss / (double)(n - 1)), e) : NAN;
 }

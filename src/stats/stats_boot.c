@@ -204,8 +204,8 @@ static int accel_terms(const double *jack, size_t n, double *num, double *den)
 {
 	double lo = jack[0], hi = jack[0];
 	for (size_t i = 1; i < n; i++) {
-		lo = fmin(lo, jack[i]);
-		hi = fmax(hi, jack[i]);
+		lo = jack[i] < lo ? jack[i] : lo;
+		hi = jack[i] > hi ? jack[i] : hi;
 	}
 	if (lo == hi)
 		return 1;

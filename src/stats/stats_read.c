@@ -152,6 +152,12 @@ int stats_read_samples(const char *path, double **out, size_t *n)
 		return -1;
 	end = sb.buf + sb.len;
 	nul = sb.len ? memchr(sb.buf, '\0', sb.len) : NULL;
+	/* one allocation: at most one sample per line */
+	for (line = sb.buf; line && line < end; alloc++) {
+		line = memchr(line, '\n', (size_t)(end - line));
+		line = line ? line + 1 : NULL;
+	}
+	v = xmalloc((alloc ? alloc : 1) * sizeof(*v));
 	for (line = sb.buf; line && line < end; line = next) {
 		char *stop, *hash;
 		const char *why;
@@ -179,10 +185,6 @@ int stats_read_samples(const char *path, double **out, size_t *n)
 			      (int)(stop - line < 40 ? stop - line : 40), line, why);
 			goto fail;
 		}
-		if (nv == alloc) {
-			alloc = alloc ? 2 * alloc : 256;
-			v = xrealloc(v, alloc * sizeof(*v));
-		}
 		v[nv++] = x;
 	}
 	if (!nv) {
@@ -190,7 +192,7 @@ int stats_read_samples(const char *path, double **out, size_t *n)
 		goto fail;
 	}
 	strbuf_release(&sb);
-	*out = v;
+	*out = nv < alloc / 2 ? xrealloc(v, nv * sizeof(*v)) : v;
 	*n = nv;
 	return 0;
 fail:
