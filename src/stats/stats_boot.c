@@ -223,16 +223,19 @@ static int accel_terms(const double *jack, size_t n, double *num, double *den)
 	return 0;
 }
 
-const char *stats_boot_interval(double theta_hat, double *theta_b, size_t nboot,
-				const double *jack_a, size_t na,
-				const double *jack_b, size_t nb,
-				double confidence, double ci[2])
+/*
+ * The interval from the sorted-in-place bootstrap distribution, BCa when
+ * have_accel and the acceleration (num, den; flat: every jackknife group
+ * constant) and z0 are finite, else percentile.
+ */
+static const char *interval_core(double theta_hat, double *theta_b, size_t nboot, int have_accel,
+				 double num, double den, int flat, double confidence, double ci[2])
 {
 	double alpha = (1 - confidence) / 2, q_lo = alpha, q_hi = 1 - alpha;
 	const char *method = "percentile";
 
 	gsl_sort(theta_b, 1, nboot);
-	if (jack_a && na >= 2 && (!jack_b || nb >= 2)) {
+	if (have_accel) {
 		size_t less = 0, leq = 0;
 		while (less < nboot && theta_b[less] < theta_hat)
 			less++;
@@ -241,10 +244,6 @@ const char *stats_boot_interval(double theta_hat, double *theta_b, size_t nboot,
 			leq++;
 		/* z0 from the "mean" percentile of score, as SciPy */
 		double z0 = gsl_cdf_ugaussian_Pinv((double)(less + leq) / (2.0 * (double)nboot));
-		double num = 0, den = 0;
-		int flat = accel_terms(jack_a, na, &num, &den);
-		if (jack_b)
-			flat &= accel_terms(jack_b, nb, &num, &den);
 		double ahat = flat ? NAN : num / (6 * pow(den, 1.5));
 		if (isfinite(z0) && isfinite(ahat)) {
 			double z_alpha = gsl_cdf_ugaussian_Pinv(alpha), z_1alpha = -z_alpha;
@@ -261,6 +260,66 @@ const char *stats_boot_interval(double theta_hat, double *theta_b, size_t nboot,
 	ci[0] = gsl_stats_quantile_from_sorted_data(theta_b, 1, nboot, q_lo);
 	ci[1] = gsl_stats_quantile_from_sorted_data(theta_b, 1, nboot, q_hi);
 	return method;
+}
+
+const char *stats_boot_interval(double theta_hat, double *theta_b, size_t nboot,
+				const double *jack_a, size_t na,
+				const double *jack_b, size_t nb,
+				double confidence, double ci[2])
+{
+	double num = 0, den = 0;
+	int flat = 1, have = jack_a && na >= 2 && (!jack_b || nb >= 2);
+
+	if (have) {
+		flat = accel_terms(jack_a, na, &num, &den);
+		if (jack_b)
+			flat &= accel_terms(jack_b, nb, &num, &den);
+	}
+	return interval_core(theta_hat, theta_b, nboot, have, num, den, flat, confidence, ci);
+}
+
+/*
+ * A leave-one-out jackknife of a median-based statistic takes at most three
+ * distinct values (which middle order statistics remain), so at large n it
+ * is kept as values with multiplicities: O(1) memory and time instead of an
+ * array of n.  Same formulas as accel_terms.
+ */
+struct jack3 {
+	double v[3];
+	size_t c[3];
+};
+
+/* Leaving out x[i] of sorted x[0..n) (n >= 2): medians by class of i, see median_without. */
+static struct jack3 jack3_median(const double *x, size_t n)
+{
+	size_t m = n - 1, lo = (m - 1) / 2, hi = m / 2;
+	struct jack3 j = {
+		{ stats_midpoint(x[lo + 1], x[hi + 1]), stats_midpoint(x[lo], x[hi + 1]), stats_midpoint(x[lo], x[hi]) },
+		{ lo + 1, hi - lo, n - 1 - hi },
+	};
+	return j;
+}
+
+static int accel_terms3(const struct jack3 *j, size_t n, double *num, double *den)
+{
+	double lo = INFINITY, hi = -INFINITY, mean = 0, s2 = 0, s3 = 0, dn = (double)n;
+	for (int t = 0; t < 3; t++)
+		if (j->c[t]) {
+			lo = j->v[t] < lo ? j->v[t] : lo;
+			hi = j->v[t] > hi ? j->v[t] : hi;
+			mean += (double)j->c[t] * j->v[t];
+		}
+	if (lo == hi)
+		return 1;
+	mean /= dn;
+	for (int t = 0; t < 3; t++) {
+		double u = (dn - 1) * (mean - j->v[t]);
+		s2 += (double)j->c[t] * u * u;
+		s3 += (double)j->c[t] * u * u * u;
+	}
+	*num += s3 / (dn * dn * dn);
+	*den += s2 / (dn * dn);
+	return 0;
 }
 
 gsl_rng *stats_boot_rng(const struct stats_opts *o)
@@ -287,14 +346,22 @@ int stats_boot_median(const double *x, size_t n, const struct stats_opts *o,
 	if (!(r = stats_boot_rng(o)))
 		return -1;
 	double *theta_b = xmalloc(nboot * sizeof(*theta_b));
-	double *jack = n >= 2 ? xmalloc(n * sizeof(*jack)) : NULL;
 	for (size_t k = 0; k < nboot; k++)
 		theta_b[k] = stats_boot_median_draw(r, x, n);
-	if (jack)
-		stats_jackknife_median(x, n, jack);
-	*method = stats_boot_interval(stats_median_sorted(x, n), theta_b, nboot,
-				      jack, n, NULL, 0, o->confidence, ci);
-	free(jack);
+	if (n > STATS_BOOT_FULL_MAX) { /* the jackknife as three values, no array of n */
+		struct jack3 j = jack3_median(x, n);
+		double num = 0, den = 0;
+		int flat = accel_terms3(&j, n, &num, &den);
+		*method = interval_core(stats_median_sorted(x, n), theta_b, nboot, 1, num, den, flat,
+					o->confidence, ci);
+	} else {
+		double *jack = n >= 2 ? xmalloc(n * sizeof(*jack)) : NULL;
+		if (jack)
+			stats_jackknife_median(x, n, jack);
+		*method = stats_boot_interval(stats_median_sorted(x, n), theta_b, nboot,
+					      jack, n, NULL, 0, o->confidence, ci);
+		free(jack);
+	}
 	free(theta_b);
 	gsl_rng_free(r);
 	return 0;
@@ -310,18 +377,23 @@ static void boot_compare_large(const gsl_rng *r, const double *a, size_t na, con
 
 	if (want_ratio) {
 		double *ratio_b = xmalloc(nboot * sizeof(*ratio_b));
-		double *jack = xmalloc((na + nb) * sizeof(*jack));
+		double ma = stats_median_sorted(a, na), mb = stats_median_sorted(b, nb), num = 0, den = 0;
+		int have_jack = na >= 2 && nb >= 2, flat = 1;
 		for (size_t k = 0; k < nboot; k++) {
-			double ma = stats_boot_median_draw(r, a, na);
-			ratio_b[k] = ma / stats_boot_median_draw(r, b, nb);
+			double da = stats_boot_median_draw(r, a, na);
+			ratio_b[k] = da / stats_boot_median_draw(r, b, nb);
 		}
-		int have_jack = na >= 2 && nb >= 2;
-		if (have_jack)
-			stats_jackknife_ratio(a, na, b, nb, jack);
-		*ratio_method = stats_boot_interval(stats_median_sorted(a, na) / stats_median_sorted(b, nb),
-						    ratio_b, nboot, have_jack ? jack : NULL, na, jack + na, nb,
-						    o->confidence, ratio_ci);
-		free(jack);
+		if (have_jack) { /* as stats_jackknife_ratio, by class: three values a side */
+			struct jack3 ja = jack3_median(a, na), jb = jack3_median(b, nb);
+			for (int t = 0; t < 3; t++) {
+				ja.v[t] /= mb;
+				jb.v[t] = ma / jb.v[t];
+			}
+			flat = accel_terms3(&ja, na, &num, &den);
+			flat &= accel_terms3(&jb, nb, &num, &den);
+		}
+		*ratio_method = interval_core(ma / mb, ratio_b, nboot, have_jack, num, den, flat, o->confidence,
+					      ratio_ci);
 		free(ratio_b);
 	}
 	double gt = 0, lt = 0;

@@ -1041,6 +1041,68 @@ static void test_delta_asymptotic(void **state)
 	gsl_rng_free(r);
 }
 
+/*
+ * Above STATS_BOOT_FULL_MAX the median's and the ratio's jackknife are kept
+ * as three values with counts: the same BCa interval as from the full
+ * jackknife arrays, rebuilt here from the same draws (same seed).
+ */
+static void test_large_n_jackknife_classes(void **state)
+{
+	struct stats_opts o = STATS_OPTS_INIT;
+	struct stats_summary s;
+	struct stats_comparison c;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t na = 3001, nb = 3000;
+	double *a = xmalloc(6001 * sizeof(*a)), *b = xmalloc(nb * sizeof(*b));
+	double *jack = xmalloc((6001 + nb) * sizeof(*jack)), ci[2];
+	(void)state;
+
+	gsl_rng_set(r, 77);
+	for (size_t i = 0; i < 6001; i++)
+		a[i] = floor(1000 * gsl_ran_lognormal(r, 0, 0.1)) / 100;
+	for (size_t i = 0; i < nb; i++)
+		b[i] = floor(1000 * gsl_ran_lognormal(r, -0.05, 0.1)) / 100;
+	o.resamples = 2000;
+	for (size_t n = 6000; n <= 6001; n++) {
+		double *x = xmalloc(n * sizeof(*x)), *theta = xmalloc(2000 * sizeof(*theta));
+		memcpy(x, a, n * sizeof(*x));
+		assert_int_equal(stats_summarize(x, n, &o, &s), 0);
+		gsl_sort(x, 1, n);
+		gsl_rng *br = stats_boot_rng(&o);
+		for (size_t k = 0; k < 2000; k++)
+			theta[k] = stats_boot_median_draw(br, x, n);
+		gsl_rng_free(br);
+		stats_jackknife_median(x, n, jack);
+		assert_string_equal(stats_boot_interval(stats_median_sorted(x, n), theta, 2000, jack, n, NULL, 0,
+							0.95, ci), s.ci_method);
+		assert_close(s.median_ci[0], ci[0], 1e-12, "median ci[0]");
+		assert_close(s.median_ci[1], ci[1], 1e-12, "median ci[1]");
+		free(theta);
+		free(x);
+	}
+	assert_int_equal(stats_compare(a, na, b, nb, &o, &c), 0);
+	assert_string_equal(c.delta_method, "asymptotic");
+	gsl_sort(a, 1, na);
+	gsl_sort(b, 1, nb);
+	double *theta = xmalloc(2000 * sizeof(*theta));
+	gsl_rng *br = stats_boot_rng(&o);
+	for (size_t k = 0; k < 2000; k++) {
+		double da = stats_boot_median_draw(br, a, na);
+		theta[k] = da / stats_boot_median_draw(br, b, nb);
+	}
+	gsl_rng_free(br);
+	stats_jackknife_ratio(a, na, b, nb, jack);
+	assert_string_equal(stats_boot_interval(c.speedup, theta, 2000, jack, na, jack + na, nb, 0.95, ci),
+			    c.speedup_method);
+	assert_close(c.speedup_ci[0], ci[0], 1e-12, "ratio ci[0]");
+	assert_close(c.speedup_ci[1], ci[1], 1e-12, "ratio ci[1]");
+	free(theta);
+	free(jack);
+	free(a);
+	free(b);
+	gsl_rng_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1068,6 +1130,7 @@ int main(void)
 		cmocka_unit_test(test_parse_sample),
 		cmocka_unit_test(test_numeric_edges),
 		cmocka_unit_test(test_delta_asymptotic),
+		cmocka_unit_test(test_large_n_jackknife_classes),
 	};
 	return cmocka_run_group_tests_name("stats", tests, load_ref, free_ref);
 }
