@@ -46,11 +46,18 @@
  *     O(log n) each (stats_boot_median_draw: the same distribution, other
  *     random numbers) and the delta's CI is Cliff's (1993) asymptotic one:
  *     his unbiased variance of d from the placements (d_i. = mean over b of
- *     sign(a_i - b_j), d_.j likewise) and his asymmetric interval
+ *     sign(a_i - b_j), d_.j = mean over a of sign(a_i - b_j)),
+ *       s^2 = (nb^2 sum_i (d_i. - d)^2 + na^2 sum_j (d_.j - d)^2
+ *              - sum_ij (d_ij - d)^2) / (na nb (na - 1) (nb - 1)),
+ *     O(na + nb) on sorted sets, and his asymmetric interval
  *       (d - d^3 +- z s sqrt((1 - d^2)^2 + z^2 s^2)) / (1 - d^2 + z^2 s^2),
  *     which stays inside [-1, 1]; s^2 is floored at (1 - d^2) / (na nb - 1)
  *     (Feng & Cliff 2004).  delta_method says "asymptotic" then.  At the
  *     switch the two agree to a few % of the CI's width (unit-tested).
+ *     Also above it (and for a summary above STATS_BOOT_FULL_MAX samples)
+ *     the leave-one-out jackknife of a median is held as its at most three
+ *     distinct values with counts instead of an array of n: the same BCa
+ *     interval to rounding, without n-sized arrays.
  *   - Sorting is an LSD radix sort on the IEEE bit patterns (stats_sort),
  *     O(n); an input that is already sorted is only checked, not sorted.
  *   - mean and stdev are computed on values scaled by a power of two (exact)
