@@ -1,5 +1,6 @@
 # stats.mk - `make bench-stats`: evident's statistics against SciPy on the
-# same data (issue 5).  A benchmark that prints a table, not a test.  The C
+# same data (issue 5), up to whole `evident stats A B` runs at 10^5, 10^6 and
+# 10^7 samples a side.  A benchmark that prints a table, not a test.  The C
 # driver is tests/stats/bench.c, the table and the SciPy side are
 # scripts/bench-stats and scripts/bench-stats-scipy.py; without SciPy the
 # table still shows evident's own figures.
@@ -11,7 +12,7 @@ $(STATS_BENCH): tests/stats/bench.c $(BUILD)/libevident.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libevident.a $(LDLIBS)
 
 bench-stats: all $(STATS_BENCH)
-	@scripts/bench-stats $(STATS_BENCH)
+	@scripts/bench-stats $(STATS_BENCH) $(EVIDENT)
 
 # --- bench-verify: evident verify on a store of 10^4 runs (prints figures) --
 .PHONY: bench-verify

@@ -45,6 +45,7 @@ json_t *record_summary_json(const struct stats_summary *s)
 	json_object_set_new(o, "mad", num(s->mad));
 	json_object_set_new(o, "outliers_mild", json_integer((json_int_t)s->outliers_mild));
 	json_object_set_new(o, "outliers_extreme", json_integer((json_int_t)s->outliers_extreme));
+	json_object_set_new(o, "repeats", json_integer((json_int_t)(s->repeats ? s->repeats : 1)));
 	return o;
 }
 
@@ -67,6 +68,13 @@ json_t *record_comparison_json(const struct stats_comparison *c)
 	json_object_set_new(o, "speedup", sp);
 	json_object_set_new(o, "verdict", str(c->verdict));
 	json_object_set_new(o, "small_n", json_boolean(c->small_n));
+	json_object_set_new(o, "verdict_reason", str(c->verdict_reason));
+	json_object_set_new(o, "min_detectable_speedup", num(c->min_detectable_speedup));
+	json_t *k = json_array();
+	json_array_append_new(k, json_integer((json_int_t)(c->ka ? c->ka : 1)));
+	json_array_append_new(k, json_integer((json_int_t)(c->kb ? c->kb : 1)));
+	json_object_set_new(o, "repeats", k);
+	json_object_set_new(o, "test_sign", json_integer(c->test_sign));
 	return o;
 }
 
@@ -108,6 +116,8 @@ int record_summary_read(json_t *j, struct stats_summary *s)
 	s->mad = rnum(j, "mad");
 	s->outliers_mild = (size_t)json_integer_value(json_object_get(j, "outliers_mild"));
 	s->outliers_extreme = (size_t)json_integer_value(json_object_get(j, "outliers_extreme"));
+	json_t *rp = json_object_get(j, "repeats");
+	s->repeats = json_is_integer(rp) ? (size_t)json_integer_value(rp) : 1;
 	return 0;
 }
 
@@ -131,5 +141,11 @@ int record_comparison_read(json_t *j, struct stats_comparison *c)
 	c->speedup_method = rstr(sp, "method");
 	c->verdict = rstr(j, "verdict");
 	c->small_n = json_is_true(json_object_get(j, "small_n"));
+	c->verdict_reason = rstr(j, "verdict_reason");
+	c->min_detectable_speedup = rnum(j, "min_detectable_speedup");
+	json_t *k = json_object_get(j, "repeats");
+	c->ka = json_is_integer(json_array_get(k, 0)) ? (size_t)json_integer_value(json_array_get(k, 0)) : 1;
+	c->kb = json_is_integer(json_array_get(k, 1)) ? (size_t)json_integer_value(json_array_get(k, 1)) : 1;
+	c->test_sign = (int)json_integer_value(json_object_get(j, "test_sign"));
 	return 0;
 }

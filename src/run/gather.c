@@ -194,8 +194,21 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 			if (!row->health_note && d->runs[i].health.note)
 				row->health_note = d->runs[i].health.note;
 		}
-		if (d->n_pooled)
-			row->have_stats = stats_summarize(d->pooled, d->n_pooled, &so, &row->stats) == 0;
+		if (d->n_groups) {
+			/* two levels: repeats, then samples within each (stats.h) */
+			struct stats_groups g = { d->n_groups, (const double *const *)d->x, d->nx };
+			struct stats_levels lv;
+			row->have_stats = stats_summarize_groups(&g, &so, &row->stats, &lv) == 0;
+			if (row->have_stats && d->n_groups > 1) {
+				row->have_levels = 1;
+				row->levels.repeats = (int)lv.repeats;
+				row->levels.samples_per_repeat = (double)lv.samples / (double)lv.repeats;
+				row->levels.var_between = lv.between_var;
+				row->levels.var_within = lv.within_var;
+				double tot = lv.between_var + lv.within_var;
+				row->levels.frac_between = tot > 0 ? lv.between_var / tot : NAN;
+			}
+		}
 		/* notes from what the kernel echoed and what the build said */
 		const struct run_record *r0 = d->n_runs ? &d->runs[0] : NULL;
 		size_t k;
@@ -267,8 +280,11 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 		struct batch_row *row = &b->rows[vi];
 		if (vi == p->baseline || !row->have_stats || !base->have_stats)
 			continue;
-		row->have_cmp = stats_compare(bd->pooled, bd->n_pooled, vd[vi].pooled, vd[vi].n_pooled, &so,
-					      &row->cmp) == 0;
+		struct stats_groups ga = { bd->n_groups, (const double *const *)bd->x, bd->nx };
+		struct stats_groups gb = { vd[vi].n_groups, (const double *const *)vd[vi].x, vd[vi].nx };
+		row->have_cmp = stats_compare_groups(&ga, &gb, &so, &row->cmp) == 0;
+		if (row->have_cmp)
+			row->mde = row->cmp.min_detectable_speedup;
 		nc += row->have_cmp;
 	}
 	struct stats_comparison *cs = xcalloc(nc ? nc : 1, sizeof(*cs));

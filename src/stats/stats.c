@@ -1,22 +1,26 @@
 /*
  * stats.c - the public face of the statistics module (stats.h): checking
  * options and samples, the per-set summary, the two-set comparison and its
- * verdict, Holm's correction over a sweep, JSON forms of both results and
- * reading sample files.  The arithmetic lives in stats_mwu.c (rank tests)
- * and stats_boot.c (bootstrap and BCa); this file puts them together.
+ * verdict table, Holm's correction over a sweep, JSON forms of both results
+ * and the O(n) radix sort everything sorts with.  The arithmetic lives in
+ * stats_mwu.c (rank tests, Cliff's delta and its variance), stats_boot.c
+ * (bootstrap and BCa) and stats_hier.c (repeats); sample files are read by
+ * stats_read.c.  This file puts them together.
  */
 #include <errno.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats/stats.h"
+#include "stats/stats_internal.h"
 #include "base/util.h"
 
-static int check_opts(const struct stats_opts *o)
+int stats_check_opts(const struct stats_opts *o)
 {
 	if (o->resamples < 100)
 		return error("resamples must be at least 100, not %d", o->resamples);
@@ -29,39 +33,177 @@ static int check_opts(const struct stats_opts *o)
 	return 0;
 }
 
-/* A sorted copy of x[0..n) for the caller to free(); NULL after error(). */
-static double *sorted_copy(const double *x, size_t n, const char *what)
+/* IEEE bits of x made to sort as unsigned integers in the order of the values. */
+static inline uint64_t sort_key(double x)
 {
+	uint64_t u;
+	memcpy(&u, &x, sizeof(u));
+	return u >> 63 ? ~u : u | (UINT64_C(1) << 63);
+}
+
+static inline double key_value(uint64_t k)
+{
+	uint64_t u = k >> 63 ? k & ~(UINT64_C(1) << 63) : ~k;
+	double x;
+	memcpy(&x, &u, sizeof(x));
+	return x;
+}
+
+/*
+ * LSD radix sort, 11-bit digits (6 passes over 64 bits), skipping the
+ * passes whose digit is the same for every key: samples of one quantity
+ * share sign, exponent and leading mantissa bits, so usually 3 or 4 passes
+ * remain.  Small inputs go to insertion / GSL's sort.
+ */
+#define RADIX_BITS 11
+#define RADIX_PASSES 6
+void stats_sort(double *x, size_t n)
+{
+	if (n < 512) {
+		gsl_sort(x, 1, n);
+		return;
+	}
+	/* keys ping-pong between k and x's own memory (as raw 8-byte words) */
+	uint64_t *k = xmalloc(n * sizeof(*k));
+	size_t (*count)[1u << RADIX_BITS] = xcalloc(RADIX_PASSES, sizeof(*count));
+	const uint64_t mask = (1u << RADIX_BITS) - 1;
+	unsigned char *xb = (unsigned char *)x;
+	int in_k = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = k[i] = sort_key(x[i]);
+		for (int p = 0; p < RADIX_PASSES; p++)
+			count[p][(v >> (p * RADIX_BITS)) & mask]++;
+	}
+	for (int p = 0; p < RADIX_PASSES; p++) {
+		size_t *c = count[p], sum = 0;
+		if (c[(k[0] >> (p * RADIX_BITS)) & mask] == n && in_k)
+			continue; /* every key has this digit: the pass would not move anything */
+		if (!in_k) {
+			uint64_t first;
+			memcpy(&first, xb, sizeof(first));
+			if (c[(first >> (p * RADIX_BITS)) & mask] == n)
+				continue;
+		}
+		for (size_t d = 0; d <= mask; d++) {
+			size_t t = c[d];
+			c[d] = sum;
+			sum += t;
+		}
+		if (in_k) {
+			for (size_t i = 0; i < n; i++) {
+				uint64_t v = k[i];
+				memcpy(xb + 8 * c[(v >> (p * RADIX_BITS)) & mask]++, &v, sizeof(v));
+			}
+		} else {
+			for (size_t i = 0; i < n; i++) {
+				uint64_t v;
+				memcpy(&v, xb + 8 * i, sizeof(v));
+				k[c[(v >> (p * RADIX_BITS)) & mask]++] = v;
+			}
+		}
+		in_k = !in_k;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v;
+		if (in_k)
+			v = k[i];
+		else
+			memcpy(&v, xb + 8 * i, sizeof(v));
+		x[i] = key_value(v);
+	}
+	free(count);
+	free(k);
+}
+
+/* A sorted copy of x[0..n) for the caller to free(); NULL after error(). */
+double *stats_sorted_copy(const double *x, size_t n, const char *what)
+{
+	int sorted = 1;
 	if (!n) {
 		error("%s has no samples", what);
 		return NULL;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(x[i])) {
 			error("%s sample %zu is %g; samples must be finite numbers", what, i + 1, x[i]);
 			return NULL;
 		}
+		if (i && x[i] < x[i - 1])
+			sorted = 0;
+	}
 	double *s = xmalloc(n * sizeof(*s));
 	memcpy(s, x, n * sizeof(*s));
-	gsl_sort(s, 1, n);
+	if (!sorted)
+		stats_sort(s, n);
 	return s;
 }
 
-int stats_summarize(const double *x, size_t n, const struct stats_opts *o,
-		    struct stats_summary *out)
+/*
+ * mean and stdev (n - 1) of sorted s without overflow: on s * 2^-e, e the
+ * exponent of the largest magnitude, every scaled value is in [-1, 1], the
+ * deviations in [-2, 2] and their squares cannot overflow; scaling by a
+ * power of two is exact.  Two passes, the first with Neumaier's
+ * compensated sum (n up to 10^7 and more).
+ */
+static void mean_sd(const double *s, size_t n, double *mean, double *sd)
 {
-	double *s, *dev;
-	int ret = -1;
+	double big = fmax(fabs(s[0]), fabs(s[n - 1])), sum = 0, comp = 0, ss = 0, m;
+	int e = 0;
 
-	memset(out, 0, sizeof(*out));
-	if (check_opts(o) < 0 || !(s = sorted_copy(x, n, "the sample set")))
-		return -1;
+	if (big > 0)
+		frexp(big, &e);
+	/* 2^-e as a factor while it is a normal double, else ldexp per value */
+	double f = e > -1000 && e < 1000 ? ldexp(1.0, -e) : 0;
+#define SCALED(v) (f ? (v) * f : ldexp((v), -e))
+	for (size_t i = 0; i < n; i++) {
+		double v = SCALED(s[i]), t = sum + v;
+		comp += fabs(sum) >= fabs(v) ? (sum - t) + v : (v - t) + sum;
+		sum = t;
+	}
+	m = (sum + comp) / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double d = SCALED(s[i]) - m;
+		ss += d * d;
+	}
+#undef SCALED
+	*mean = ldexp(m, e);
+	*sd = n >= 2 ? ldexp(sqrt(ss / (double)(n - 1)), e) : NAN;
+}
+
+/*
+ * The median of |s[i] - med| over sorted s without sorting the deviations:
+ * they are two sorted runs (med - s[i] below the median, read downwards;
+ * s[i] - med above it), merged up to the middle.
+ */
+static double mad_sorted(const double *s, size_t n, double med)
+{
+	size_t split = 0, lo = (n - 1) / 2, hi = n / 2, l, r;
+	double vlo = 0, v = 0;
+
+	while (split < n && s[split] < med) /* could bisect; the rest is O(n) anyway */
+		split++;
+	l = split; /* next below: s[l - 1] */
+	r = split; /* next above: s[r] */
+	for (size_t k = 0; k <= hi; k++) {
+		if (r < n && (l == 0 || s[r] - med <= med - s[l - 1]))
+			v = s[r++] - med;
+		else
+			v = med - s[--l];
+		if (k == lo)
+			vlo = v;
+	}
+	return lo == hi ? v : stats_midpoint(vlo, v);
+}
+
+/* Everything in a summary but the CI, from sorted s[0..n). */
+void stats_describe_sorted(const double *s, size_t n, struct stats_summary *out)
+{
 	out->n = n;
 	out->min = s[0];
 	out->max = s[n - 1];
-	out->mean = gsl_stats_mean(s, 1, n);
-	out->stdev = n >= 2 ? gsl_stats_sd_m(s, 1, n, out->mean) : NAN;
-	out->median = gsl_stats_median_from_sorted_data(s, 1, n);
+	mean_sd(s, n, &out->mean, &out->stdev);
+	out->median = stats_median_sorted(s, n);
 	out->p5 = gsl_stats_quantile_from_sorted_data(s, 1, n, 0.05);
 	out->p95 = gsl_stats_quantile_from_sorted_data(s, 1, n, 0.95);
 
@@ -74,14 +216,20 @@ int stats_summarize(const double *x, size_t n, const struct stats_opts *o,
 		else if (s[i] < q1 - 1.5 * iqr || s[i] > q3 + 1.5 * iqr)
 			out->outliers_mild++;
 	}
+	out->mad = mad_sorted(s, n, out->median);
+	out->repeats = 1;
+}
 
-	dev = xmalloc(n * sizeof(*dev));
-	for (size_t i = 0; i < n; i++)
-		dev[i] = fabs(s[i] - out->median);
-	gsl_sort(dev, 1, n);
-	out->mad = gsl_stats_median_from_sorted_data(dev, 1, n);
-	free(dev);
+int stats_summarize(const double *x, size_t n, const struct stats_opts *o,
+		    struct stats_summary *out)
+{
+	double *s;
+	int ret = -1;
 
+	memset(out, 0, sizeof(*out));
+	if (stats_check_opts(o) < 0 || !(s = stats_sorted_copy(x, n, "the sample set")))
+		return -1;
+	stats_describe_sorted(s, n, out);
 	if (stats_boot_median(s, n, o, out->median_ci, &out->ci_method) < 0)
 		goto fail;
 	ret = 0;
@@ -98,15 +246,56 @@ const char *stats_magnitude(double delta)
 	return d < 0.147 ? "negligible" : d < 0.33 ? "small" : d < 0.474 ? "medium" : "large";
 }
 
-const char *stats_verdict(double p, const double speedup_ci[2], double alpha, double threshold)
+/* Direction of a CI against a point: +1 wholly above, -1 wholly below, 0 else (or NaN). */
+static int ci_side(const double ci[2], double at)
 {
-	if (!(p < alpha) || isnan(speedup_ci[0]) || isnan(speedup_ci[1]))
-		return "no_difference";
-	if (speedup_ci[0] > 1 + threshold)
-		return "faster";
-	if (speedup_ci[1] < 1 - threshold)
-		return "slower";
-	return "no_difference";
+	return ci[0] > at ? 1 : ci[1] < at ? -1 : 0;
+}
+
+const char *stats_verdict(struct stats_comparison *c, double alpha, double threshold)
+{
+	double p = c->p_adjusted;
+	int s = ci_side(c->speedup_ci, 1), d = ci_side(c->delta_ci, 0);
+	int t = p < alpha ? c->test_sign : 0;
+	const char *v = "no_difference", *why;
+
+	if (c->small_n) {
+		v = "inconclusive";
+		why = "too few samples";
+	} else if (!c->speedup_method || !strcmp(c->speedup_method, "none") ||
+		   isnan(c->speedup_ci[0]) || isnan(c->speedup_ci[1])) {
+		v = "inconclusive";
+		why = "speedup not defined (a sample is <= 0)";
+	} else if (isnan(p)) {
+		v = "inconclusive";
+		why = "no p-value";
+	} else if (s * d < 0) {
+		v = "inconclusive";
+		why = "speedup CI and Cliff's delta CI disagree in sign";
+	} else if (s * t < 0) {
+		v = "inconclusive";
+		why = "speedup CI and the test's direction disagree in sign";
+	} else if (d * t < 0) {
+		v = "inconclusive";
+		why = "Cliff's delta CI and the test's direction disagree in sign";
+	} else if (!(p < alpha)) {
+		why = "not significant";
+	} else if (c->speedup_ci[0] >= 1 - threshold && c->speedup_ci[1] <= 1 + threshold) {
+		why = "inside the noise band";
+	} else if (ci_side(c->speedup_ci, 1 + threshold) > 0 && d > 0) {
+		v = "faster";
+		why = "significant, speedup CI above the noise band, Cliff's delta CI above 0";
+	} else if (ci_side(c->speedup_ci, 1 - threshold) < 0 && d < 0) {
+		v = "slower";
+		why = "significant, speedup CI below the noise band, Cliff's delta CI below 0";
+	} else if (ci_side(c->speedup_ci, 1 + threshold) > 0 || ci_side(c->speedup_ci, 1 - threshold) < 0) {
+		why = "Cliff's delta CI contains 0";
+	} else {
+		why = "speedup CI reaches into the noise band";
+	}
+	c->verdict = v;
+	c->verdict_reason = why;
+	return v;
 }
 
 /* The smallest two-sided p the exact test can give: 2 / choose(na + nb, na). */
@@ -116,26 +305,52 @@ static double min_attainable_p(size_t na, size_t nb)
 	return fmin(1.0, 2 * exp(-lchoose));
 }
 
+double stats_min_detectable(const double ci[2], double half_log_test, double threshold)
+{
+	if (!(ci[0] > 0 && ci[1] > 0))
+		return NAN;
+	double h = 0.5 * (log(ci[1]) - log(ci[0]));
+	if (half_log_test > h)
+		h = half_log_test;
+	return (1 + threshold) * exp(h);
+}
+
 int stats_compare(const double *a, size_t na, const double *b, size_t nb,
 		  const struct stats_opts *o, struct stats_comparison *out)
 {
 	double *sa = NULL, *sb = NULL;
-	int exact, ret = -1;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (stats_check_opts(o) < 0)
+		return -1;
+	if (!(sa = stats_sorted_copy(a, na, "the baseline (a)")) ||
+	    !(sb = stats_sorted_copy(b, nb, "the candidate (b)")))
+		goto fail;
+	ret = stats_compare_sorted(sa, na, sb, nb, o, out);
+fail:
+	free(sa);
+	free(sb);
+	return ret;
+}
+
+int stats_compare_sorted(const double *sa, size_t na, const double *sb, size_t nb,
+			 const struct stats_opts *o, struct stats_comparison *out)
+{
+	int exact;
 	double gt, lt;
 
 	memset(out, 0, sizeof(*out));
-	if (check_opts(o) < 0)
-		return -1;
-	if (!(sa = sorted_copy(a, na, "the baseline (a)")) ||
-	    !(sb = sorted_copy(b, nb, "the candidate (b)")))
-		goto fail;
 	out->na = na;
 	out->nb = nb;
+	out->ka = out->kb = 1;
+	out->test_df = NAN;
 	if (stats_mwu_sorted(sa, na, sb, nb, &out->u, &out->p, &exact, &gt, &lt) < 0)
-		goto fail;
+		return -1;
 	out->mwu_method = exact ? "exact" : "normal";
 	out->p_adjusted = out->p;
 	out->delta = (gt - lt) / ((double)na * (double)nb);
+	out->test_sign = gt > lt ? 1 : gt < lt ? -1 : 0;
 	out->magnitude = stats_magnitude(out->delta);
 
 	int positive = sa[0] > 0 && sb[0] > 0;
@@ -145,15 +360,12 @@ int stats_compare(const double *a, size_t na, const double *b, size_t nb,
 		out->speedup = stats_median_sorted(sa, na) / stats_median_sorted(sb, nb);
 	if (stats_boot_compare(sa, na, sb, nb, o, positive, out->speedup_ci, &out->speedup_method,
 			       out->delta_ci, &out->delta_method) < 0)
-		goto fail;
+		return -1;
 
 	out->small_n = na < STATS_MIN_N || nb < STATS_MIN_N || min_attainable_p(na, nb) >= o->alpha;
-	out->verdict = stats_verdict(out->p, out->speedup_ci, o->alpha, o->threshold);
-	ret = 0;
-fail:
-	free(sa);
-	free(sb);
-	return ret;
+	out->min_detectable_speedup = positive ? stats_min_detectable(out->speedup_ci, 0, o->threshold) : NAN;
+	stats_verdict(out, o->alpha, o->threshold);
+	return 0;
 }
 
 static int cmp_index_by_p(const void *x, const void *y, void *arg)
@@ -194,130 +406,8 @@ void stats_holm_comparisons(struct stats_comparison *c, size_t n, double alpha, 
 	stats_holm(p, n, p);
 	for (size_t i = 0; i < n; i++) {
 		c[i].p_adjusted = p[i];
-		c[i].verdict = stats_verdict(p[i], c[i].speedup_ci, alpha, threshold);
+		stats_verdict(&c[i], alpha, threshold);
 	}
 	free(p);
 }
 
-/* A JSON number, or null where JSON has none (NaN, infinities). */
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *pair(const double v[2])
-{
-	json_t *a = json_array();
-	json_array_append_new(a, num(v[0]));
-	json_array_append_new(a, num(v[1]));
-	return a;
-}
-
-static json_t *str(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-json_t *stats_summary_json(const struct stats_summary *s)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
-	json_object_set_new(o, "median", num(s->median));
-	json_object_set_new(o, "mean", num(s->mean));
-	json_object_set_new(o, "min", num(s->min));
-	json_object_set_new(o, "max", num(s->max));
-	json_object_set_new(o, "stdev", num(s->stdev));
-	json_object_set_new(o, "median_ci", pair(s->median_ci));
-	json_object_set_new(o, "ci_method", str(s->ci_method));
-	json_object_set_new(o, "p5", num(s->p5));
-	json_object_set_new(o, "p95", num(s->p95));
-	json_object_set_new(o, "mad", num(s->mad));
-	json_object_set_new(o, "outliers_mild", json_integer((json_int_t)s->outliers_mild));
-	json_object_set_new(o, "outliers_extreme", json_integer((json_int_t)s->outliers_extreme));
-	return o;
-}
-
-json_t *stats_comparison_json(const struct stats_comparison *c)
-{
-	json_t *o = json_object(), *mw = json_object(), *cd = json_object(), *sp = json_object();
-	json_object_set_new(mw, "u", num(c->u));
-	json_object_set_new(mw, "p", num(c->p));
-	json_object_set_new(mw, "p_adjusted", num(c->p_adjusted));
-	json_object_set_new(mw, "method", str(c->mwu_method));
-	json_object_set_new(cd, "delta", num(c->delta));
-	json_object_set_new(cd, "ci", pair(c->delta_ci));
-	json_object_set_new(cd, "magnitude", str(c->magnitude));
-	json_object_set_new(cd, "method", str(c->delta_method));
-	json_object_set_new(sp, "ratio", num(c->speedup));
-	json_object_set_new(sp, "ci", pair(c->speedup_ci));
-	json_object_set_new(sp, "method", str(c->speedup_method));
-	json_object_set_new(o, "mann_whitney", mw);
-	json_object_set_new(o, "cliffs_delta", cd);
-	json_object_set_new(o, "speedup", sp);
-	json_object_set_new(o, "verdict", str(c->verdict));
-	json_object_set_new(o, "small_n", json_boolean(c->small_n));
-	return o;
-}
-
-#define SAMPLE_HINT "(one sample per line; '#' starts a comment)"
-
-int stats_read_samples(const char *path, double **out, size_t *n)
-{
-	struct strbuf sb = STRBUF_INIT;
-	double *v = NULL;
-	size_t nv = 0, alloc = 0, lineno = 0;
-	char *line, *next;
-
-	*out = NULL;
-	*n = 0;
-	if (read_file(path, &sb) < 0)
-		return -1;
-	for (line = sb.buf; line && line < sb.buf + sb.len; line = next) {
-		char *end, *hash;
-		double x;
-
-		lineno++;
-		next = memchr(line, '\n', sb.buf + sb.len - line);
-		if (next)
-			*next++ = '\0';
-		if (strlen(line) != (size_t)((next ? next - 1 : sb.buf + sb.len) - line)) {
-			error("'%s' line %zu: has a NUL byte; is it a text file? %s", path, lineno, SAMPLE_HINT);
-			goto fail;
-		}
-		if ((hash = strchr(line, '#')))
-			*hash = '\0';
-		while (*line == ' ' || *line == '\t' || *line == '\r' || *line == '\f' || *line == '\v')
-			line++;
-		rtrim(line);
-		if (!*line)
-			continue;
-		errno = 0;
-		x = strtod(line, &end);
-		if (end == line || *end) {
-			error("'%s' line %zu: '%.40s' is not a number %s", path, lineno, line, SAMPLE_HINT);
-			goto fail;
-		}
-		if (!isfinite(x)) {
-			error("'%s' line %zu: '%.40s' is not a finite number; samples must be finite",
-			      path, lineno, line);
-			goto fail;
-		}
-		if (nv == alloc) {
-			alloc = alloc ? 2 * alloc : 256;
-			v = xrealloc(v, alloc * sizeof(*v));
-		}
-		v[nv++] = x;
-	}
-	if (!nv) {
-		error("'%s' has no samples %s", path, SAMPLE_HINT);
-		goto fail;
-	}
-	strbuf_release(&sb);
-	*out = v;
-	*n = nv;
-	return 0;
-fail:
-	free(v);
-	strbuf_release(&sb);
-	return -1;
-}

@@ -39,15 +39,78 @@
  *     by 1.4826 for a normal-consistent sigma).  Tukey outliers use type-7
  *     quartiles: "extreme" lie beyond 3 IQR from the box, "mild" beyond
  *     1.5 IQR but not beyond 3 (the two counts are disjoint).
- *   - verdict: "faster"/"slower" only when p < alpha and the speedup CI
- *     lies wholly outside [1 - threshold, 1 + threshold]; else
- *     "no_difference".  Over a sweep, stats_holm_comparisons() adjusts the
- *     p-values (Holm) and re-derives each verdict from the adjusted value.
+ *   - Cliff's delta CI at large sizes: while na + nb <= STATS_BOOT_FULL_MAX
+ *     every two-sample CI comes from one bootstrap of full resamples (delta
+ *     and speedup from the same resamples, O(B (na + nb))).  Above it that
+ *     would take minutes, so the speedup's resample medians are drawn in
+ *     O(log n) each (stats_boot_median_draw: the same distribution, other
+ *     random numbers) and the delta's CI is Cliff's (1993) asymptotic one:
+ *     his unbiased variance of d from the placements (d_i. = mean over b of
+ *     sign(a_i - b_j), d_.j = mean over a of sign(a_i - b_j)),
+ *       s^2 = (nb^2 sum_i (d_i. - d)^2 + na^2 sum_j (d_.j - d)^2
+ *              - sum_ij (d_ij - d)^2) / (na nb (na - 1) (nb - 1)),
+ *     O(na + nb) on sorted sets, and his asymmetric interval
+ *       (d - d^3 +- z s sqrt((1 - d^2)^2 + z^2 s^2)) / (1 - d^2 + z^2 s^2),
+ *     which stays inside [-1, 1]; s^2 is floored at (1 - d^2) / (na nb - 1)
+ *     (Feng & Cliff 2004).  delta_method says "asymptotic" then.  At the
+ *     switch the two agree to a few % of the CI's width (unit-tested).
+ *     Also above it (and for a summary above STATS_BOOT_FULL_MAX samples)
+ *     the leave-one-out jackknife of a median is held as its at most three
+ *     distinct values with counts instead of an array of n: the same BCa
+ *     interval to rounding, without n-sized arrays.
+ *   - Sorting is an LSD radix sort on the IEEE bit patterns (stats_sort),
+ *     O(n); an input that is already sorted is only checked, not sorted.
+ *   - mean and stdev are computed on values scaled by a power of two (exact)
+ *     so that neither overflows while the true value is finite: values
+ *     near 1e300 give a finite stdev; stdev is infinite (null in JSON) only
+ *     when the true stdev exceeds the largest double.
+ *   - Sample files hold plain decimal numbers: an optional sign, digits
+ *     with an optional '.', an optional exponent (e/E, optional sign,
+ *     digits): "12", "-3.5", ".5", "5.", "1e-3", "+2.5E+4".  Not accepted,
+ *     each an error naming FILE:LINE: hex ("0x1p3"), nan, inf, infinity,
+ *     digit separators, trailing text, and values a double cannot hold:
+ *     magnitudes above DBL_MAX (~1.8e308, overflow) and non-zero values
+ *     below DBL_MIN (~2.2e-308, which would underflow to 0 or lose
+ *     precision as a subnormal); "0e-999" is exactly 0 and accepted.
+ *     Rounding is to nearest, as strtod (exact fast path for <= 15 digits).
+ *
+ * The verdict (stats_verdict; a decision table, in this order):
+ *   1. small_n                               -> inconclusive "too few samples"
+ *   2. speedup undefined (a sample <= 0)     -> inconclusive
+ *   3. p (p_adjusted after Holm) is NaN      -> inconclusive
+ *   4. two of the reported measures point in opposite directions ->
+ *      inconclusive, the reason naming the two.  The measures and their
+ *      directions: the speedup CI (+ when wholly above 1, - when wholly
+ *      below 1), Cliff's delta CI (+ wholly above 0, - wholly below 0) and
+ *      the rank test when significant (p < alpha; its direction is the
+ *      sign of delta, as U - na nb / 2 = delta na nb / 2).  E.g. a 50/50
+ *      bimodal candidate whose median is lower but most of whose values are
+ *      higher: speedup [1.020, 1.039], delta [-0.43, -0.10] -> inconclusive.
+ *   5. p >= alpha                            -> no_difference "not significant"
+ *   6. speedup CI wholly inside [1 - t, 1 + t] -> no_difference "inside the noise band"
+ *   7. speedup CI wholly above 1 + t and delta CI wholly above 0 -> faster;
+ *      speedup CI wholly below 1 - t and delta CI wholly below 0 -> slower.
+ *      (With 4 passed, p < alpha and delta's sign then agree as well: every
+ *      reported measure agrees.)
+ *   8. otherwise no_difference: the speedup CI reaches into the noise band,
+ *      or delta's CI contains 0 (the reason says which).
+ *   "faster"/"slower" thus need: significant, speedup CI beyond the band,
+ *   delta CI excluding 0, all in the same direction.  Over a sweep,
+ *   stats_holm_comparisons() adjusts the p-values (Holm) and re-derives each
+ *   verdict from the adjusted value by the same table.
  *   - small_n: 1 when the comparison cannot mean anything: the smallest
  *     p-value the exact test could ever give for these sizes is >= alpha
  *     (e.g. 3 vs 3 samples), or a set has fewer than STATS_MIN_N samples
  *     (a bootstrap of the median from 4 values has almost no distinct
- *     resamples).
+ *     resamples).  For grouped comparisons see stats_compare_groups.
+ *   - min_detectable_speedup: the smallest true speedup this comparison
+ *     would call "faster" about half the time: (1 + t) exp(h), h the
+ *     half-width of the speedup CI on the log scale (for grouped
+ *     comparisons the larger of that and the half-width the repeat-level
+ *     test needs, t_{1-alpha/2,df} times its standard error).  A slowdown
+ *     needs about the reciprocal.  NaN when the speedup is undefined.
+ *
+ * Repeats (stats_hier.c): see the block before struct stats_groups.
  */
 #ifndef EVIDENT_STATS_H
 #define EVIDENT_STATS_H
@@ -57,6 +120,8 @@
 #include <stddef.h>
 
 #define STATS_MIN_N 5
+/* Two-sample bootstraps build full resamples while na + nb <= this (above). */
+#define STATS_BOOT_FULL_MAX 5000
 
 struct stats_opts {
 	int resamples;        /* bootstrap resamples B (>= 100) */
@@ -73,27 +138,39 @@ struct stats_summary {
 	size_t outliers_mild, outliers_extreme;   /* Tukey 1.5 / 3 IQR, disjoint */
 	double median_ci[2];
 	const char *ci_method;                    /* "bca" | "percentile" (static string) */
+	size_t repeats;                           /* 1, or k of stats_summarize_groups:
+						     median_ci is then two-level */
 };
 
 /*
- * Summarises x[0..n) (n >= 1, every value finite; x is not modified).
- * stdev is NaN when n == 1.  Returns 0, or -1 after error() on bad input.
+ * Summarises x[0..n) (n >= 1, every value finite; x is not modified; an
+ * already sorted x saves the sort).  stdev is NaN when n == 1.  Returns 0,
+ * or -1 after error() on bad input.
  */
 int stats_summarize(const double *x, size_t n, const struct stats_opts *o,
 		    struct stats_summary *out);
 
 struct stats_comparison {
-	double u, p;
-	const char *mwu_method;         /* "exact" | "normal" */
+	double u, p;                    /* U of a (pooled samples for groups); the p the verdict uses */
+	const char *mwu_method;         /* how p was computed: "exact" | "normal" (Mann-Whitney) |
+					   "welch_log_medians" (grouped, stats_compare_groups) */
 	double delta, delta_ci[2];
 	const char *magnitude;          /* negligible | small | medium | large */
-	const char *delta_method;       /* "bca" | "percentile" */
+	const char *delta_method;       /* "bca" | "percentile" | "asymptotic" (Cliff 1993, large n) |
+					   "asymptotic_repeats" (grouped: cluster-robust) */
 	double speedup, speedup_ci[2];
 	const char *speedup_method;     /* "bca" | "percentile" | "none" */
-	const char *verdict;            /* "faster" | "slower" | "no_difference" */
+	const char *verdict;            /* "faster" | "slower" | "no_difference" | "inconclusive" */
 	int small_n;                    /* 1 if n too small to mean anything */
 	double p_adjusted;              /* Holm-adjusted p over a sweep; = p for one comparison */
 	size_t na, nb;
+	/* added with the verdict table and repeats */
+	const char *verdict_reason;     /* static string: why this verdict (see the table) */
+	int test_sign;                  /* direction of the test's statistic: +1 b smaller (faster),
+					   -1 b larger, 0 neither; with p it is what the table reads */
+	double min_detectable_speedup;  /* (1 + t) exp(h), see above; NaN without a speedup */
+	size_t ka, kb;                  /* repeats of a and b (1 for stats_compare) */
+	double test_df;                 /* degrees of freedom of the grouped t test; NaN otherwise */
 };
 
 /*
@@ -109,38 +186,142 @@ int stats_compare(const double *a, size_t na, const double *b, size_t nb,
  * NaN entries stay NaN and do not count towards n, as R's p.adjust does.
  */
 void stats_holm(const double *p, size_t n, double *adjusted);
-/* Sets c[i].p_adjusted by Holm over all n and re-derives each verdict from it. */
+/*
+ * Sets c[i].p_adjusted by Holm over all n and re-derives each verdict (and
+ * reason) from it by stats_verdict(); works for grouped comparisons too.
+ */
 void stats_holm_comparisons(struct stats_comparison *c, size_t n, double alpha, double threshold);
 
-/* The verdict rule above; returns a static string.  NaN p or CI -> "no_difference". */
-const char *stats_verdict(double p, const double speedup_ci[2], double alpha, double threshold);
+/*
+ * The verdict table above, from c's p_adjusted, test_sign, speedup_ci,
+ * speedup_method, delta_ci and small_n: sets c->verdict and
+ * c->verdict_reason (static strings) and returns c->verdict.
+ */
+const char *stats_verdict(struct stats_comparison *c, double alpha, double threshold);
 /* Romano et al.'s label for |delta|; static string. */
 const char *stats_magnitude(double delta);
 
 /*
- * JSON forms, keys in insertion order (jansson keeps it; do not dump with
- * JSON_SORT_KEYS if you want the documented order).  Non-finite numbers
- * become null.  New reference; the caller json_decref()s.
- *   summary:    {"n","median","mean","min","max","stdev","median_ci":[lo,hi],
- *                "ci_method","p5","p95","mad","outliers_mild","outliers_extreme"}
- *   comparison: {"mann_whitney":{"u","p","p_adjusted","method"},
- *                "cliffs_delta":{"delta","ci":[lo,hi],"magnitude","method"},
- *                "speedup":{"ratio","ci":[lo,hi],"method"},
- *                "verdict","small_n"}
+ * ---- Repeats: a two-level (hierarchical) bootstrap (stats_hier.c) ----
+ *
+ * evident measures each variant in k separate worker processes (repeats),
+ * repeat r giving n_r samples.  Samples of one process share its state
+ * (clocks, placement, cache, thermal), so they are not independent across
+ * processes, and a CI that pools them as i.i.d. is far too narrow.  The
+ * grouped functions resample as the data were made (Kalibera & Jones,
+ * "Rigorous benchmarking in reasonable time", ISMM 2013; Davison & Hinkley
+ * 1997, ch. 3.8): draw k repeats with replacement, then n_r samples with
+ * replacement within each drawn repeat; a repeat drawn twice contributes two
+ * independent resamples of itself.
+ *
+ * The statistic is the median of the pooled resample, not the median of
+ * the repeat medians: it estimates the same thing as the point estimate
+ * the summary reports (the pooled median) and as the single-level
+ * functions, so with k == 1 the result is exactly stats_summarize's (same
+ * seed, same numbers); and it weights repeats by their sample counts, as
+ * the pooled point estimate does.  It is drawn without building the
+ * resample, in O(k log N) per resample (N = sum n_r): the descent of
+ * stats_boot_median_draw over the pooled sorted samples, one binomial per
+ * repeat per level (each repeat's draws are uniform over its own values).
+ * The interval is the percentile one: BCa's acceleration would come from
+ * a leave-one-repeat-out jackknife of k (often 3) values, which is noise.
+ *
+ * Known limit: with few repeats any bootstrap CI is too narrow (the
+ * bootstrap variance of a mean of k clusters is (k - 1)/k of the unbiased
+ * one, and its tails are normal, not t).  So the p-value of a grouped
+ * comparison does not come from the bootstrap but from Welch's t test on
+ * the repeats' log medians (a t test on the k repeat-level statistics is
+ * calibrated for small k; logs because run-to-run drift is a factor), and
+ * the verdict needs both.  A side with one repeat has no run-to-run
+ * variance of its own: then Student's pooled-variance t (df = ka + kb - 2)
+ * is used instead, assuming both sides drift alike.
  */
-json_t *stats_summary_json(const struct stats_summary *s);
-json_t *stats_comparison_json(const struct stats_comparison *c);
+struct stats_groups {
+	size_t k;                       /* repeats, >= 1 */
+	const double *const *x;         /* x[r][0..n[r]): repeat r's samples, any order, not modified */
+	const size_t *n;                /* n[r] >= 1 */
+};
 
 /*
- * Reads one number per line from path; blank lines and '#' comments (whole
- * line or after the number) are ignored; anything else, NaN or infinity
- * included, is an error naming file:line.  A file with no sample is an
+ * Variance components of the median (method of moments, Kalibera & Jones's
+ * two-level estimator put on the median's scale): each repeat's median m_r
+ * has a within-repeat sampling variance v_r, estimated distribution-free by
+ * McKean & Schrader (1984): ((x_(n-c+1) - x_(c)) / (2 z_0.975))^2,
+ * c = round((n + 1)/2 - z_0.975 sqrt(n / 4)).  The spread of the m_r is
+ * E[var_r(m_r)] = between + mean(v_r), so
+ *   within  = mean_r v_r                        (one repeat's median, from sampling)
+ *   between = max(0, var_r(m_r) - within)       (repeat to repeat, beyond that)
+ * and the variance of the mean of k repeat medians is (between + within)/k.
+ * ratio = between / within: above 1, another repeat narrows the CI more
+ * than more samples per repeat would (K&J's guidance for planning).
+ * NaN where undefined (k < 2 for between and ratio).
+ */
+struct stats_levels {
+	size_t repeats;                 /* k */
+	size_t samples;                 /* N = sum n_r */
+	size_t samples_min, samples_max;/* min and max n_r */
+	double between_var, within_var; /* on the median's scale, see above */
+	double ratio;                   /* between_var / within_var */
+};
+
+/*
+ * The summary of the pooled samples (every field as stats_summarize's of
+ * their concatenation) with median_ci from the two-level bootstrap and
+ * out->repeats = k; *lv (may be NULL) gets the variance components.  k == 1
+ * is exactly stats_summarize.  Cost O(N log N + B k log N).  Returns 0 or
+ * -1 after error().
+ */
+int stats_summarize_groups(const struct stats_groups *g, const struct stats_opts *o,
+			   struct stats_summary *out, struct stats_levels *lv);
+
+/*
+ * a = baseline, b = candidate, each grouped by repeat.  speedup = pooled
+ * median(a) / pooled median(b), its CI from the two-level bootstrap (a and
+ * b resampled independently; percentile); p from Welch's t test on the
+ * repeats' log medians (plain medians when a sample is <= 0; see above),
+ * mwu_method "welch_log_medians", test_df its degrees of freedom; u and
+ * delta on the pooled samples (descriptive), delta's CI cluster-robust:
+ * Cliff's asymptotic interval with each side's placement variance computed
+ * from per-repeat sums (so run-to-run drift widens it) and the t quantile
+ * with Welch-Satterthwaite df in place of z ("asymptotic_repeats").
+ * small_n: a pooled side below STATS_MIN_N, or ka + kb < 4 (at most one
+ * degree of freedom for the run-to-run variance).  When ka == kb == 1 the
+ * result is exactly stats_compare's (there is no run-to-run variance to
+ * estimate).  The verdict by the table above.  Returns 0 or -1 after error().
+ */
+int stats_compare_groups(const struct stats_groups *a, const struct stats_groups *b,
+			 const struct stats_opts *o, struct stats_comparison *out);
+
+/*
+ * The JSON of summaries and comparisons (in records and `evident stats
+ * --json`) is written and read by the record module (record/record.h:
+ * record_summary_json, record_comparison_json): this module computes.
+ * For a grouped comparison mann_whitney.p there is the grouped test's p
+ * (its method says so), so that readers of p_adjusted get the p the
+ * verdict used.
+ */
+
+/*
+ * Reads one number per line from path (the accepted form is above); blank
+ * lines and '#' comments (whole line or after the number) are ignored;
+ * anything else is an error naming file:line.  A file with no sample is an
  * error too.  On success *out is a new array the caller free()s and *n >= 1;
  * on error *out is NULL and *n is 0.
  */
 int stats_read_samples(const char *path, double **out, size_t *n);
 
+/*
+ * Parses one sample, s[0..len) without surrounding blanks, by the rule
+ * above.  Returns 0 and sets *x, or -1 and sets *why to a static message
+ * tail ("is not a number", "is out of range ...").  s[len] may be written
+ * (restored before return).
+ */
+int stats_parse_sample(char *s, size_t len, double *x, const char **why);
+
 /* ---- building blocks (stats_mwu.c, stats_boot.c), exposed for tests ---- */
+
+/* Sorts x[0..n) ascending (finite values; -0 before +0), O(n) radix sort. */
+void stats_sort(double *x, size_t n);
 
 /*
  * Mann-Whitney U of sorted a against sorted b (ascending), with the
@@ -160,6 +341,14 @@ double stats_mwu_exact_p(double u, size_t m, size_t n);
 
 /* Cliff's delta of unsorted a, b in O(n log n).  Returns NaN if na or nb is 0. */
 double stats_cliffs_delta(const double *a, size_t na, const double *b, size_t nb);
+
+/*
+ * Cliff's (1993) variance of delta from sorted a, b in O(na + nb) (the
+ * unbiased estimator above, floored as above; needs na, nb >= 2), and his
+ * asymmetric interval for delta with variance var and quantile z.
+ */
+double stats_delta_variance(const double *a, size_t na, const double *b, size_t nb);
+void stats_delta_interval(double delta, double var, double z, double ci[2]);
 
 /* Median of sorted x (n >= 1). */
 double stats_median_sorted(const double *x, size_t n);
@@ -187,17 +376,29 @@ const char *stats_boot_interval(double theta_hat, double *theta_b, size_t nboot,
 
 /*
  * The bootstraps themselves (x, a, b sorted ascending, n >= 1 each; at most
- * 2^32 - 1 samples).  Cost O(resamples * n).  Each seeds its own mt19937
- * from o->seed.  stats_boot_compare fills the ratio CI only when want_ratio
- * (all samples > 0).  Return 0 or error().
+ * 2^32 - 1 samples).  Each seeds its own mt19937 from o->seed.
+ * stats_boot_median costs O(resamples log n).  stats_boot_compare costs
+ * O(resamples (na + nb)) up to STATS_BOOT_FULL_MAX, then O(resamples
+ * log n + n) with delta's CI asymptotic (above); it fills the ratio CI only
+ * when want_ratio (all samples > 0).  Return 0 or error().
  */
 /* The median of one bootstrap resample of sorted x (n >= 1, n < 2^32), in O(log n) (stats_boot.c). */
 double stats_boot_median_draw(const gsl_rng *r, const double *x, size_t n);
+/* A seeded mt19937 for the bootstraps; the caller gsl_rng_free()s.  NULL after error(). */
+gsl_rng *stats_boot_rng(const struct stats_opts *o);
 int stats_boot_median(const double *x, size_t n, const struct stats_opts *o,
 		      double ci[2], const char **method);
 int stats_boot_compare(const double *a, size_t na, const double *b, size_t nb,
 		       const struct stats_opts *o, int want_ratio,
 		       double ratio_ci[2], const char **ratio_method,
 		       double delta_ci[2], const char **delta_method);
+/*
+ * theta[0..nboot): pooled medians of nboot two-level resamples of g (the
+ * distribution stats_summarize_groups takes its CI from, any k >= 1; the
+ * repeats are drawn even when k == 1), from an mt19937 seeded with
+ * o->seed.  Returns 0 or error().
+ */
+int stats_boot_groups_median(const struct stats_groups *g, const struct stats_opts *o,
+			     double *theta, size_t nboot);
 
 #endif /* EVIDENT_STATS_H */

@@ -17,6 +17,12 @@
  * needs to be a single O(na + nb) merge.  So one resample of a two-sample
  * comparison costs O(na + nb) for both the speedup and delta.
  *
+ * That full resampling costs O(B (na + nb)): 10^4 resamples of 10^6 + 10^6
+ * samples would take hours.  Above STATS_BOOT_FULL_MAX samples in all the
+ * speedup's resample medians come from stats_boot_median_draw (O(log n),
+ * same distribution) and delta's CI is Cliff's asymptotic one (stats.h),
+ * so a comparison costs O(B log n + n) after sorting.
+ *
  * Indices are drawn with Lemire's multiply-and-reject method on the raw
  * 32-bit outputs of mt19937 (unbiased, and one multiply instead of
  * gsl_rng_uniform_int's division).
@@ -32,29 +38,15 @@
 #include <string.h>
 
 #include "stats/stats.h"
+#include "stats/stats_internal.h"
 #include "base/util.h"
-
-/* Uniform integer in [0, n), n >= 1, from a generator with a full 32-bit range. */
-static inline uint32_t draw_below(const gsl_rng *r, uint32_t n)
-{
-	uint64_t m = (uint64_t)(uint32_t)gsl_rng_get(r) * n;
-	uint32_t low = (uint32_t)m;
-	if (low < n) {
-		uint32_t t = (uint32_t)(-n) % n;
-		while (low < t) {
-			m = (uint64_t)(uint32_t)gsl_rng_get(r) * n;
-			low = (uint32_t)m;
-		}
-	}
-	return (uint32_t)(m >> 32);
-}
 
 /* counts[0..n) = how often each position was drawn in n draws. */
 static void resample_counts(const gsl_rng *r, uint32_t *counts, size_t n)
 {
 	memset(counts, 0, n * sizeof(*counts));
 	for (size_t k = 0; k < n; k++)
-		counts[draw_below(r, (uint32_t)n)]++;
+		counts[stats_draw_below(r, (uint32_t)n)]++;
 }
 
 /* Median of the resample given by counts over sorted x. */
@@ -113,7 +105,7 @@ double stats_boot_median_draw(const gsl_rng *r, const double *x, size_t n)
 		} else {
 			size_t i0 = descend(r, lo, mid, left, k0);
 			size_t i1 = descend(r, mid, hi, m - left, k1 - left);
-			return 0.5 * (x[i0] + x[i1]);
+			return stats_midpoint(x[i0], x[i1]);
 		}
 	}
 	return x[lo];
@@ -144,7 +136,7 @@ static double delta_counts(const double *a, const uint32_t *ca, size_t na,
 
 double stats_median_sorted(const double *x, size_t n)
 {
-	return 0.5 * (x[(n - 1) / 2] + x[n / 2]);
+	return stats_midpoint(x[(n - 1) / 2], x[n / 2]);
 }
 
 /* Median of sorted x without position i (n >= 2). */
@@ -152,7 +144,7 @@ static double median_without(const double *x, size_t n, size_t i)
 {
 	size_t m = n - 1, lo = (m - 1) / 2, hi = m / 2;
 	double vlo = x[lo < i ? lo : lo + 1], vhi = x[hi < i ? hi : hi + 1];
-	return 0.5 * (vlo + vhi);
+	return stats_midpoint(vlo, vhi);
 }
 
 void stats_jackknife_median(const double *x, size_t n, double *jack)
@@ -212,8 +204,8 @@ static int accel_terms(const double *jack, size_t n, double *num, double *den)
 {
 	double lo = jack[0], hi = jack[0];
 	for (size_t i = 1; i < n; i++) {
-		lo = fmin(lo, jack[i]);
-		hi = fmax(hi, jack[i]);
+		lo = jack[i] < lo ? jack[i] : lo;
+		hi = jack[i] > hi ? jack[i] : hi;
 	}
 	if (lo == hi)
 		return 1;
@@ -231,16 +223,19 @@ static int accel_terms(const double *jack, size_t n, double *num, double *den)
 	return 0;
 }
 
-const char *stats_boot_interval(double theta_hat, double *theta_b, size_t nboot,
-				const double *jack_a, size_t na,
-				const double *jack_b, size_t nb,
-				double confidence, double ci[2])
+/*
+ * The interval from the sorted-in-place bootstrap distribution, BCa when
+ * have_accel and the acceleration (num, den; flat: every jackknife group
+ * constant) and z0 are finite, else percentile.
+ */
+static const char *interval_core(double theta_hat, double *theta_b, size_t nboot, int have_accel,
+				 double num, double den, int flat, double confidence, double ci[2])
 {
 	double alpha = (1 - confidence) / 2, q_lo = alpha, q_hi = 1 - alpha;
 	const char *method = "percentile";
 
 	gsl_sort(theta_b, 1, nboot);
-	if (jack_a && na >= 2 && (!jack_b || nb >= 2)) {
+	if (have_accel) {
 		size_t less = 0, leq = 0;
 		while (less < nboot && theta_b[less] < theta_hat)
 			less++;
@@ -249,10 +244,6 @@ const char *stats_boot_interval(double theta_hat, double *theta_b, size_t nboot,
 			leq++;
 		/* z0 from the "mean" percentile of score, as SciPy */
 		double z0 = gsl_cdf_ugaussian_Pinv((double)(less + leq) / (2.0 * (double)nboot));
-		double num = 0, den = 0;
-		int flat = accel_terms(jack_a, na, &num, &den);
-		if (jack_b)
-			flat &= accel_terms(jack_b, nb, &num, &den);
 		double ahat = flat ? NAN : num / (6 * pow(den, 1.5));
 		if (isfinite(z0) && isfinite(ahat)) {
 			double z_alpha = gsl_cdf_ugaussian_Pinv(alpha), z_1alpha = -z_alpha;
@@ -271,8 +262,67 @@ const char *stats_boot_interval(double theta_hat, double *theta_b, size_t nboot,
 	return method;
 }
 
-/* A seeded mt19937; the caller gsl_rng_free()s.  NULL after error(). */
-static gsl_rng *boot_rng(const struct stats_opts *o)
+const char *stats_boot_interval(double theta_hat, double *theta_b, size_t nboot,
+				const double *jack_a, size_t na,
+				const double *jack_b, size_t nb,
+				double confidence, double ci[2])
+{
+	double num = 0, den = 0;
+	int flat = 1, have = jack_a && na >= 2 && (!jack_b || nb >= 2);
+
+	if (have) {
+		flat = accel_terms(jack_a, na, &num, &den);
+		if (jack_b)
+			flat &= accel_terms(jack_b, nb, &num, &den);
+	}
+	return interval_core(theta_hat, theta_b, nboot, have, num, den, flat, confidence, ci);
+}
+
+/*
+ * A leave-one-out jackknife of a median-based statistic takes at most three
+ * distinct values (which middle order statistics remain), so at large n it
+ * is kept as values with multiplicities: O(1) memory and time instead of an
+ * array of n.  Same formulas as accel_terms.
+ */
+struct jack3 {
+	double v[3];
+	size_t c[3];
+};
+
+/* Leaving out x[i] of sorted x[0..n) (n >= 2): medians by class of i, see median_without. */
+static struct jack3 jack3_median(const double *x, size_t n)
+{
+	size_t m = n - 1, lo = (m - 1) / 2, hi = m / 2;
+	struct jack3 j = {
+		{ stats_midpoint(x[lo + 1], x[hi + 1]), stats_midpoint(x[lo], x[hi + 1]), stats_midpoint(x[lo], x[hi]) },
+		{ lo + 1, hi - lo, n - 1 - hi },
+	};
+	return j;
+}
+
+static int accel_terms3(const struct jack3 *j, size_t n, double *num, double *den)
+{
+	double lo = INFINITY, hi = -INFINITY, mean = 0, s2 = 0, s3 = 0, dn = (double)n;
+	for (int t = 0; t < 3; t++)
+		if (j->c[t]) {
+			lo = j->v[t] < lo ? j->v[t] : lo;
+			hi = j->v[t] > hi ? j->v[t] : hi;
+			mean += (double)j->c[t] * j->v[t];
+		}
+	if (lo == hi)
+		return 1;
+	mean /= dn;
+	for (int t = 0; t < 3; t++) {
+		double u = (dn - 1) * (mean - j->v[t]);
+		s2 += (double)j->c[t] * u * u;
+		s3 += (double)j->c[t] * u * u * u;
+	}
+	*num += s3 / (dn * dn * dn);
+	*den += s2 / (dn * dn);
+	return 0;
+}
+
+gsl_rng *stats_boot_rng(const struct stats_opts *o)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!r) {
@@ -293,20 +343,75 @@ int stats_boot_median(const double *x, size_t n, const struct stats_opts *o,
 
 	if (n > UINT32_MAX)
 		return error("too many samples for the bootstrap (%zu)", n);
-	if (!(r = boot_rng(o)))
+	if (!(r = stats_boot_rng(o)))
 		return -1;
 	double *theta_b = xmalloc(nboot * sizeof(*theta_b));
-	double *jack = n >= 2 ? xmalloc(n * sizeof(*jack)) : NULL;
 	for (size_t k = 0; k < nboot; k++)
 		theta_b[k] = stats_boot_median_draw(r, x, n);
-	if (jack)
-		stats_jackknife_median(x, n, jack);
-	*method = stats_boot_interval(stats_median_sorted(x, n), theta_b, nboot,
-				      jack, n, NULL, 0, o->confidence, ci);
-	free(jack);
+	if (n > STATS_BOOT_FULL_MAX) { /* the jackknife as three values, no array of n */
+		struct jack3 j = jack3_median(x, n);
+		double num = 0, den = 0;
+		int flat = accel_terms3(&j, n, &num, &den);
+		*method = interval_core(stats_median_sorted(x, n), theta_b, nboot, 1, num, den, flat,
+					o->confidence, ci);
+	} else {
+		double *jack = n >= 2 ? xmalloc(n * sizeof(*jack)) : NULL;
+		if (jack)
+			stats_jackknife_median(x, n, jack);
+		*method = stats_boot_interval(stats_median_sorted(x, n), theta_b, nboot,
+					      jack, n, NULL, 0, o->confidence, ci);
+		free(jack);
+	}
 	free(theta_b);
 	gsl_rng_free(r);
 	return 0;
+}
+
+/* The large-n path of stats_boot_compare: O(B log n) ratio, asymptotic delta. */
+static void boot_compare_large(const gsl_rng *r, const double *a, size_t na, const double *b, size_t nb,
+			       const struct stats_opts *o, int want_ratio,
+			       double ratio_ci[2], const char **ratio_method,
+			       double delta_ci[2], const char **delta_method)
+{
+	size_t nboot = (size_t)o->resamples;
+
+	if (want_ratio) {
+		double *ratio_b = xmalloc(nboot * sizeof(*ratio_b));
+		double ma = stats_median_sorted(a, na), mb = stats_median_sorted(b, nb), num = 0, den = 0;
+		int have_jack = na >= 2 && nb >= 2, flat = 1;
+		for (size_t k = 0; k < nboot; k++) {
+			double da = stats_boot_median_draw(r, a, na);
+			ratio_b[k] = da / stats_boot_median_draw(r, b, nb);
+		}
+		if (have_jack) { /* as stats_jackknife_ratio, by class: three values a side */
+			struct jack3 ja = jack3_median(a, na), jb = jack3_median(b, nb);
+			for (int t = 0; t < 3; t++) {
+				ja.v[t] /= mb;
+				jb.v[t] = ma / jb.v[t];
+			}
+			flat = accel_terms3(&ja, na, &num, &den);
+			flat &= accel_terms3(&jb, nb, &num, &den);
+		}
+		*ratio_method = interval_core(ma / mb, ratio_b, nboot, have_jack, num, den, flat, o->confidence,
+					      ratio_ci);
+		free(ratio_b);
+	}
+	double gt = 0, lt = 0;
+	size_t jl = 0, je = 0;
+	for (size_t i = 0; i < na; i++) { /* delta's counts, as stats_mwu_sorted */
+		while (jl < nb && b[jl] < a[i])
+			jl++;
+		if (je < jl)
+			je = jl;
+		while (je < nb && b[je] <= a[i])
+			je++;
+		gt += (double)jl;
+		lt += (double)(nb - je);
+	}
+	double d = (gt - lt) / ((double)na * (double)nb);
+	stats_delta_interval(d, stats_delta_variance(a, na, b, nb),
+			     gsl_cdf_ugaussian_Pinv(1 - (1 - o->confidence) / 2), delta_ci);
+	*delta_method = "asymptotic";
 }
 
 int stats_boot_compare(const double *a, size_t na, const double *b, size_t nb,
@@ -320,8 +425,14 @@ int stats_boot_compare(const double *a, size_t na, const double *b, size_t nb,
 
 	if (na > UINT32_MAX || nb > UINT32_MAX)
 		return error("too many samples for the bootstrap (%zu, %zu)", na, nb);
-	if (!(r = boot_rng(o)))
+	if (!(r = stats_boot_rng(o)))
 		return -1;
+	if (na + nb > STATS_BOOT_FULL_MAX) {
+		boot_compare_large(r, a, na, b, nb, o, want_ratio, ratio_ci, ratio_method, delta_ci,
+				   delta_method);
+		gsl_rng_free(r);
+		return 0;
+	}
 	uint32_t *ca = xmalloc(na * sizeof(*ca)), *cb = xmalloc(nb * sizeof(*cb));
 	double *ratio_b = xmalloc(nboot * sizeof(*ratio_b));
 	double *delta_b = xmalloc(nboot * sizeof(*delta_b));

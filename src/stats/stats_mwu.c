@@ -4,6 +4,8 @@
  * exact and its normal regime) and Cliff's delta.  Both come from one merge
  * of the two sorted sets, so a comparison costs two sorts plus O(na + nb):
  * at n = 10^6 per group that is what keeps the test well under a second.
+ * Cliff's (1993) variance of delta, which gives delta's CI at sizes where
+ * bootstrapping it would take minutes, comes from the same kind of walk.
  * The definitions and the rules for choosing the regime are in stats.h.
  */
 #include <gsl/gsl_cdf.h>
@@ -139,4 +141,66 @@ double stats_cliffs_delta(const double *a, size_t na, const double *b, size_t nb
 	free(sa);
 	free(sb);
 	return ((double)n_gt - (double)n_lt) / ((double)na * (double)nb);
+}
+
+/*
+ * Placements: for sorted a against sorted b, calls back with each a_i's
+ * #(b < a_i) and #(b <= a_i), in one forward walk.
+ */
+#define FOR_EACH_PLACEMENT(a, na, b, nb, i, lt, le, BODY)                 \
+	do {                                                              \
+		size_t lt = 0, le = 0;                                    \
+		for (size_t i = 0; i < (na); i++) {                       \
+			while (lt < (nb) && (b)[lt] < (a)[i])             \
+				lt++;                                     \
+			if (le < lt)                                      \
+				le = lt;                                  \
+			while (le < (nb) && (b)[le] <= (a)[i])            \
+				le++;                                     \
+			BODY                                              \
+		}                                                         \
+	} while (0)
+
+double stats_delta_variance(const double *a, size_t na, const double *b, size_t nb)
+{
+	double dna = (double)na, dnb = (double)nb, sum = 0, ties = 0, ssa = 0, ssb = 0;
+
+	if (na < 2 || nb < 2) { /* the unbiased estimator needs two of each: the floor only */
+		double d = stats_cliffs_delta(a, na, b, nb);
+		return na * nb > 1 ? (1 - d * d) / (dna * dnb - 1) : 0;
+	}
+
+	/* delta itself, and the tied pairs */
+	FOR_EACH_PLACEMENT(a, na, b, nb, i, lt, le, {
+		sum += (double)lt - (double)(nb - le);
+		ties += (double)(le - lt);
+	});
+	double d = sum / (dna * dnb);
+	/* sum_i (d_i. - d)^2, d_i. = (#(b < a_i) - #(b > a_i)) / nb */
+	FOR_EACH_PLACEMENT(a, na, b, nb, i, lt, le, {
+		double di = ((double)lt - (double)(nb - le)) / dnb - d;
+		ssa += di * di;
+	});
+	/* sum_j (d_.j - d)^2, d_.j = (#(a > b_j) - #(a < b_j)) / na */
+	FOR_EACH_PLACEMENT(b, nb, a, na, j, lt, le, {
+		double dj = ((double)(na - le) - (double)lt) / dna - d;
+		ssb += dj * dj;
+	});
+	double ssab = (dna * dnb - ties) - dna * dnb * d * d; /* sum_ij (d_ij - d)^2 */
+	double var = (dnb * dnb * ssa + dna * dna * ssb - ssab) / (dna * dnb * (dna - 1) * (dnb - 1));
+	double floor = (1 - d * d) / (dna * dnb - 1);
+	return var > floor ? var : floor;
+}
+
+void stats_delta_interval(double d, double var, double z, double ci[2])
+{
+	double s = sqrt(var > 0 ? var : 0), d2 = d * d;
+	double den = 1 - d2 + z * z * s * s;
+	if (!(den > 0)) {
+		ci[0] = ci[1] = d;
+		return;
+	}
+	double c = d - d2 * d, rad = z * s * sqrt((1 - d2) * (1 - d2) + z * z * s * s);
+	ci[0] = fmax(-1.0, (c - rad) / den);
+	ci[1] = fmin(1.0, (c + rad) / den);
 }

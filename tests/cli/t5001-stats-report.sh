@@ -17,7 +17,8 @@ b (candidate): 'b.txt'
 Mann-Whitney U (two-sided, exact): U = 100, p = 1.083e-05
 Cliff's delta: 1.0000, 95% CI [1.0000, 1.0000] (percentile), large
 speedup median(a)/median(b): 1.1176x, 95% CI [1.0741, 1.1615] (bca)
-verdict: faster (b is faster: p < 0.05 and the speedup CI lies above 1.01)
+verdict: faster (significant, speedup CI above the noise band, Cliff's delta CI above 0; alpha 0.05, noise band [0.99, 1.01])
+smallest detectable speedup: 1.0503x (about half the time, at this CI's width)
 bootstrap: 10000 resamples, seed 1 (mt19937)
 END
 diff -u expect "$TEST_TMP/out" || fail "report differs"

@@ -7,9 +7,10 @@ printf '%s\n' 9.1 9.3 9.0 9.2 9.5 9.4 8.9 9.6 9.8 9.7 >b.txt
 expect_exit 0 "$EVIDENT" stats --json a.txt b.txt
 expect_eq "$(wc -l <"$TEST_TMP/out")" 1 "one line"
 python3 - "$TEST_TMP/out" <<'END' || fail "JSON check failed"
-import json, sys
+import json, math, sys
 j = json.load(open(sys.argv[1]))
 assert list(j) == ["a", "b", "mann_whitney", "cliffs_delta", "speedup", "verdict", "small_n",
+                   "verdict_reason", "min_detectable_speedup", "repeats",
                    "resamples", "seed", "confidence", "alpha", "threshold"], list(j)
 for side in ("a", "b"):
     assert list(j[side])[:7] == ["n", "median", "mean", "min", "max", "stdev", "median_ci"], list(j[side])
@@ -25,5 +26,8 @@ assert abs(j["speedup"]["ratio"] - 10.45 / 9.35) < 1e-12
 lo, hi = j["speedup"]["ci"]
 assert 1.01 < lo < j["speedup"]["ratio"] < hi, (lo, hi)
 assert j["verdict"] == "faster" and j["small_n"] is False
+assert j["verdict_reason"] == "significant, speedup CI above the noise band, Cliff's delta CI above 0"
+assert j["repeats"] == [1, 1] and j["a"]["repeats"] == 1 and j["b"]["repeats"] == 1
+assert abs(j["min_detectable_speedup"] - 1.01 * math.sqrt(hi / lo)) < 1e-12
 assert j["resamples"] == 10000 and j["seed"] == 1 and j["confidence"] == 0.95
 END

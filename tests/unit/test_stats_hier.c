@@ -1,0 +1,490 @@
+/*
+ * test_stats_hier.c - unit tests of the two-level (repeats) statistics
+ * (src/stats/stats_hier.c, declared in stats.h).
+ *
+ *   1. k == 1 is exactly the single-level result (same seed, same bits);
+ *   2. the O(k log N) pooled-median draw has the distribution of "draw k
+ *      repeats with replacement, resample each, take the pooled median":
+ *      exactly enumerated for tiny cases, and against explicit resampling
+ *      across block boundaries of the rank table;
+ *   3. the variance components recover known ones from a simulation;
+ *   4. calibration: an A/A experiment with run-to-run drift (R = 3 repeats
+ *      of n = 100 per variant, each repeat shifted by a lognormal factor of
+ *      sd 3%) says "faster"/"slower" in <= 5% of 400 trials, where the
+ *      pooled i.i.d. comparison of the same data says it far more often;
+ *      a true 10% speedup is found in most trials (>= 60%: with 3 repeats
+ *      a side and 3% drift, Welch's t on 3 + 3 repeat medians has about 70%
+ *      power at alpha 0.05; that is the price of not pretending the 300
+ *      samples are independent);
+ *   5. Holm over a sweep of grouped comparisons.
+ * Fixed seeds throughout, so every count is the same on every run.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/stats.h"
+#include "base/util.h"
+
+/* k repeats of n[r] samples in one block, for struct stats_groups. */
+struct sim {
+	size_t k;
+	double *buf;
+	const double *x[16];
+	size_t n[16];
+};
+
+static void sim_init(struct sim *s, size_t k, const size_t *n)
+{
+	size_t total = 0;
+	s->k = k;
+	for (size_t r = 0; r < k; r++)
+		total += s->n[r] = n[r];
+	s->buf = xmalloc(total * sizeof(*s->buf));
+	total = 0;
+	for (size_t r = 0; r < k; r++) {
+		s->x[r] = s->buf + total;
+		total += n[r];
+	}
+}
+
+static struct stats_groups sim_groups(const struct sim *s)
+{
+	struct stats_groups g = { s->k, s->x, s->n };
+	return g;
+}
+
+static double *rep(struct sim *s, size_t r)
+{
+	return (double *)s->x[r];
+}
+
+/* ---- 1. k == 1 ------------------------------------------------------------ */
+
+static void test_one_repeat_is_single_level(void **state)
+{
+	struct stats_opts o = STATS_OPTS_INIT;
+	struct stats_summary s1, s2;
+	struct stats_comparison c1, c2;
+	struct stats_levels lv;
+	double a[60], b[50];
+	(void)state;
+
+	o.resamples = 2000;
+	o.seed = 77;
+	for (size_t i = 0; i < 60; i++)
+		a[i] = 100 + 10 * sin((double)i * 1.3);
+	for (size_t i = 0; i < 50; i++)
+		b[i] = 95 + 10 * cos((double)i * 0.7);
+	const double *xa[1] = { a }, *xb[1] = { b };
+	size_t na[1] = { 60 }, nb[1] = { 50 };
+	struct stats_groups ga = { 1, xa, na }, gb = { 1, xb, nb };
+
+	assert_int_equal(stats_summarize(a, 60, &o, &s1), 0);
+	assert_int_equal(stats_summarize_groups(&ga, &o, &s2, &lv), 0);
+	assert_memory_equal(&s1, &s2, sizeof(s1));
+	assert_int_equal(lv.repeats, 1);
+	assert_int_equal(lv.samples, 60);
+	assert_true(isnan(lv.between_var) && lv.within_var > 0);
+
+	assert_int_equal(stats_compare(a, 60, b, 50, &o, &c1), 0);
+	assert_int_equal(stats_compare_groups(&ga, &gb, &o, &c2), 0);
+	assert_memory_equal(&c1, &c2, sizeof(c1));
+}
+
+/* ---- 2. the draw's distribution --------------------------------------------- */
+
+/*
+ * The exact distribution of the two-level pooled median, by enumeration:
+ * every ordered choice of k repeats, then every resample of each chosen one.
+ * freq[] indexed by 2 * median (values are small integers).
+ */
+static void enumerate(const double *const *x, const size_t *n, size_t k, double *freq, size_t nfreq)
+{
+	size_t pick[4] = { 0 };
+	size_t choices = 1;
+	for (size_t i = 0; i < k; i++)
+		choices *= k;
+	for (size_t c = 0; c < choices; c++) {
+		size_t t = c, total = 0, combos = 1, len[4];
+		for (size_t i = 0; i < k; i++) {
+			pick[i] = t % k;
+			t /= k;
+			len[i] = n[pick[i]];
+			total += len[i];
+			for (size_t j = 0; j < len[i]; j++)
+				combos *= len[i];
+		}
+		/* odometer over all draws: digit d of instance i picks x[pick[i]][digit] */
+		size_t digit[32] = { 0 };
+		for (size_t m = 0; m < combos; m++) {
+			double v[32];
+			size_t q = 0;
+			for (size_t i = 0; i < k; i++)
+				for (size_t j = 0; j < len[i]; j++, q++)
+					v[q] = x[pick[i]][digit[q]];
+			gsl_sort(v, 1, total);
+			size_t key = (size_t)(2 * stats_median_sorted(v, total));
+			assert_true(key < nfreq);
+			freq[key] += 1.0 / (double)choices / (double)combos;
+			q = 0;
+			for (size_t i = 0; i < k; i++)
+				for (size_t j = 0; j < len[i]; j++, q++) {
+					if (++digit[q] < len[i])
+						goto next;
+					digit[q] = 0;
+				}
+next:;
+		}
+	}
+}
+
+static void check_draw_exact(const double *const *x, const size_t *n, size_t k, unsigned long seed)
+{
+	struct stats_opts o = STATS_OPTS_INIT;
+	struct stats_groups g = { k, x, n };
+	size_t draws = 200000;
+	double exact[40] = { 0 }, seen[40] = { 0 };
+	double *theta = xmalloc(draws * sizeof(*theta));
+
+	enumerate(x, n, k, exact, 40);
+	o.seed = seed;
+	assert_int_equal(stats_boot_groups_median(&g, &o, theta, draws), 0);
+	for (size_t d = 0; d < draws; d++)
+		seen[(size_t)(2 * theta[d])]++;
+	for (size_t i = 0; i < 40; i++) {
+		double p = exact[i], se = sqrt(p * (1 - p) / (double)draws);
+		if (fabs(seen[i] / (double)draws - p) > 5 * se + 1e-12)
+			fail_msg("median %.1f: frequency %.5f, exact %.5f", i / 2.0, seen[i] / (double)draws, p);
+	}
+	free(theta);
+}
+
+static void test_draw_distribution_exact(void **state)
+{
+	(void)state;
+	/* distinct values, unequal sizes */
+	const double r0[] = { 1, 4 }, r1[] = { 2, 3, 5 };
+	const double *x1[] = { r0, r1 };
+	check_draw_exact(x1, (size_t[]){ 2, 3 }, 2, 1);
+	/* ties within and across repeats */
+	const double t0[] = { 1, 3 }, t1[] = { 3, 3, 5 };
+	const double *x2[] = { t0, t1 };
+	check_draw_exact(x2, (size_t[]){ 2, 3 }, 2, 2);
+	/* three repeats, one of a single sample */
+	const double u0[] = { 6 }, u1[] = { 2, 9 }, u2[] = { 1, 7 };
+	const double *x3[] = { u0, u1, u2 };
+	check_draw_exact(x3, (size_t[]){ 1, 2, 2 }, 3, 3);
+}
+
+/*
+ * Larger pools (rank-table blocks of 64 crossed): the fast draw against
+ * explicit two-level resampling, at 9 quantiles of the explicit one: each
+ * frequency within 5 standard errors of the difference of two proportions.
+ */
+static void test_draw_distribution_explicit(void **state)
+{
+	struct stats_opts o = STATS_OPTS_INIT;
+	struct sim s;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t draws = 40000, n[3] = { 150, 90, 201 }, total = 441;
+	double *fast = xmalloc(draws * sizeof(*fast)), *slow = xmalloc(draws * sizeof(*slow));
+	double v[3 * 201];
+	(void)state;
+
+	gsl_rng_set(r, 11);
+	sim_init(&s, 3, n);
+	for (size_t k = 0; k < 3; k++)
+		for (size_t i = 0; i < n[k]; i++) /* shifted repeats, coarse values: ties */
+			rep(&s, k)[i] = floor(10 * (1 + 0.05 * (double)k + 0.02 * gsl_ran_gaussian(r, 1))) / 10;
+	struct stats_groups g = sim_groups(&s);
+	o.seed = 5;
+	assert_int_equal(stats_boot_groups_median(&g, &o, fast, draws), 0);
+	for (size_t d = 0; d < draws; d++) {
+		size_t q = 0;
+		for (size_t i = 0; i < 3; i++) {
+			size_t pick = gsl_rng_uniform_int(r, 3);
+			for (size_t j = 0; j < n[pick]; j++)
+				v[q++] = s.x[pick][gsl_rng_uniform_int(r, n[pick])];
+		}
+		gsl_sort(v, 1, q);
+		slow[d] = stats_median_sorted(v, q);
+	}
+	(void)total;
+	gsl_sort(slow, 1, draws);
+	for (int dec = 1; dec <= 9; dec++) {
+		double cut = slow[draws * (size_t)dec / 10];
+		size_t a = 0, b = 0;
+		for (size_t d = 0; d < draws; d++) {
+			a += fast[d] <= cut;
+			b += slow[d] <= cut;
+		}
+		double pa = (double)a / (double)draws, pb = (double)b / (double)draws;
+		double se = sqrt(pa * (1 - pa) / (double)draws + pb * (1 - pb) / (double)draws);
+		if (fabs(pa - pb) > 5 * se + 1e-9)
+			fail_msg("decile %d: fast %.4f, explicit %.4f", dec, pa, pb);
+	}
+	free(fast);
+	free(slow);
+	free(s.buf);
+	gsl_rng_free(r);
+}
+
+/* ---- 3. variance components ------------------------------------------------ */
+
+/*
+ * 200 repeats of 200 samples: repeat shift ~ N(0, 1), noise ~ N(0, 2).  The
+ * median of one repeat has sampling variance about (pi / 2) 4 / 200 =
+ * 0.0314; the between-repeat variance is 1.  The estimates must be within
+ * 25% (between: the sampling error of a variance from 200 values is ~10%).
+ */
+static void test_levels_recover_components(void **state)
+{
+	struct stats_opts o = STATS_OPTS_INIT;
+	struct stats_summary sum;
+	struct stats_levels lv;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t k = 200, n = 200;
+	double *buf = xmalloc(k * n * sizeof(*buf));
+	const double **x = xmalloc(k * sizeof(*x));
+	size_t *ns = xmalloc(k * sizeof(*ns));
+	(void)state;
+
+	gsl_rng_set(r, 8);
+	for (size_t i = 0; i < k; i++) {
+		double shift = gsl_ran_gaussian(r, 1);
+		for (size_t j = 0; j < n; j++)
+			buf[i * n + j] = 50 + shift + gsl_ran_gaussian(r, 2);
+		x[i] = buf + i * n;
+		ns[i] = n;
+	}
+	struct stats_groups g = { k, x, ns };
+	o.resamples = 200;
+	assert_int_equal(stats_summarize_groups(&g, &o, &sum, &lv), 0);
+	fprintf(stderr, "levels: between %.4f (true 1), within %.5f (true ~0.0314), ratio %.1f\n",
+		lv.between_var, lv.within_var, lv.ratio);
+	assert_int_equal(lv.repeats, k);
+	assert_int_equal(lv.samples, k * n);
+	assert_true(lv.samples_min == n && lv.samples_max == n);
+	assert_true(fabs(lv.between_var - 1) < 0.25);
+	assert_true(fabs(lv.within_var / (M_PI / 2 * 4 / 200) - 1) < 0.25);
+	assert_true(fabs(lv.ratio - lv.between_var / lv.within_var) < 1e-12);
+	assert_int_equal(sum.repeats, k);
+	assert_string_equal(sum.ci_method, "percentile");
+	free(ns);
+	free(x);
+	free(buf);
+	gsl_rng_free(r);
+}
+
+/* ---- 4. calibration and power ------------------------------------------------ */
+
+#define R 3
+#define N 100
+
+/* One variant: R repeats of N samples, run-to-run factor exp(N(0, drift)), within lognormal(0, 0.05). */
+static void draw_variant(gsl_rng *r, struct sim *s, double base, double drift)
+{
+	for (size_t k = 0; k < s->k; k++) {
+		double f = base * exp(gsl_ran_gaussian(r, drift));
+		for (size_t i = 0; i < N; i++)
+			rep(s, k)[i] = f * gsl_ran_lognormal(r, 0, 0.05);
+	}
+}
+
+/* Counts of faster / slower verdicts over trials, grouped and pooled. */
+static void run_trials(int trials, double speedup, unsigned long seed, int *grouped_fs, int *pooled_fs,
+		       int *grouped_faster)
+{
+	struct stats_opts o = STATS_OPTS_INIT;
+	struct sim a, b;
+	size_t n[R] = { N, N, N };
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+	gsl_rng_set(r, seed);
+	sim_init(&a, R, n);
+	sim_init(&b, R, n);
+	o.resamples = 1000;
+	*grouped_fs = *pooled_fs = *grouped_faster = 0;
+	for (int t = 0; t < trials; t++) {
+		struct stats_comparison cg, cp;
+		draw_variant(r, &a, 100, 0.03);
+		draw_variant(r, &b, 100 / speedup, 0.03);
+		struct stats_groups ga = sim_groups(&a), gb = sim_groups(&b);
+		o.seed = (unsigned long)t + 1;
+		assert_int_equal(stats_compare_groups(&ga, &gb, &o, &cg), 0);
+		assert_int_equal(stats_compare(a.buf, R * N, b.buf, R * N, &o, &cp), 0);
+		assert_string_equal(cg.mwu_method, "welch_log_medians");
+		assert_int_equal(cg.small_n, 0);
+		*grouped_fs += !strcmp(cg.verdict, "faster") || !strcmp(cg.verdict, "slower");
+		*grouped_faster += !strcmp(cg.verdict, "faster");
+		*pooled_fs += !strcmp(cp.verdict, "faster") || !strcmp(cp.verdict, "slower");
+	}
+	free(a.buf);
+	free(b.buf);
+	gsl_rng_free(r);
+}
+
+static void test_calibration_aa(void **state)
+{
+	int trials = 400, grouped, pooled, faster;
+	(void)state;
+	run_trials(trials, 1.0, 2024, &grouped, &pooled, &faster);
+	fprintf(stderr, "A/A, 3 repeats x 100, 3%% run-to-run drift: faster/slower in %d / %d trials "
+		"grouped (%.1f%%), %d / %d pooled as i.i.d. (%.1f%%)\n",
+		grouped, trials, 100.0 * grouped / trials, pooled, trials, 100.0 * pooled / trials);
+	assert_true(grouped <= trials / 20);
+	assert_true(pooled > 4 * grouped + trials / 10);
+}
+
+static void test_power_10_percent(void **state)
+{
+	int trials = 200, grouped, pooled, faster;
+	(void)state;
+	run_trials(trials, 1.10, 4242, &grouped, &pooled, &faster);
+	fprintf(stderr, "true 10%% speedup, same design: 'faster' in %d / %d trials grouped (%.1f%%)\n",
+		faster, trials, 100.0 * faster / trials);
+	assert_true(faster >= trials * 6 / 10);
+}
+
+/* ---- 5. Holm over a sweep of grouped comparisons ----------------------------- */
+
+static void test_holm_grouped(void **state)
+{
+	struct stats_opts o = STATS_OPTS_INIT;
+	struct stats_comparison c[3];
+	struct sim base, v[3];
+	size_t n[R] = { N, N, N };
+	double speed[3] = { 1.5, 1.0, 1.0 };
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	(void)state;
+
+	gsl_rng_set(r, 31);
+	o.resamples = 1000;
+	sim_init(&base, R, n);
+	draw_variant(r, &base, 100, 0.01);
+	for (int i = 0; i < 3; i++) {
+		sim_init(&v[i], R, n);
+		draw_variant(r, &v[i], 100 / speed[i], 0.01);
+		struct stats_groups ga = sim_groups(&base), gb = sim_groups(&v[i]);
+		assert_int_equal(stats_compare_groups(&ga, &gb, &o, &c[i]), 0);
+	}
+	assert_string_equal(c[0].verdict, "faster");
+	double p0 = c[0].p;
+	stats_holm_comparisons(c, 3, o.alpha, o.threshold);
+	assert_true(c[0].p_adjusted >= p0 && c[0].p_adjusted <= 3 * p0 + 1e-300);
+	assert_string_equal(c[0].verdict, "faster");
+	/* borderline p-values made non-significant by Holm lose their verdict */
+	for (int i = 1; i < 3; i++) {
+		c[i].p = c[i].p_adjusted = i == 1 ? 0.03 : 0.04;
+		c[i].test_sign = 1;
+		c[i].speedup_ci[0] = 1.2;
+		c[i].speedup_ci[1] = 1.3;
+		c[i].delta_ci[0] = 0.2;
+		c[i].delta_ci[1] = 0.5;
+		assert_string_equal(stats_verdict(&c[i], o.alpha, o.threshold), "faster");
+	}
+	stats_holm_comparisons(c, 3, o.alpha, o.threshold);
+	assert_string_equal(c[0].verdict, "faster");
+	for (int i = 1; i < 3; i++) {
+		assert_true(fabs(c[i].p_adjusted - 0.06) < 1e-12);
+		assert_string_equal(c[i].verdict, "no_difference");
+		assert_string_equal(c[i].verdict_reason, "not significant");
+	}
+	for (int i = 0; i < 3; i++)
+		free(v[i].buf);
+	free(base.buf);
+	gsl_rng_free(r);
+}
+
+/* ---- behaviour ------------------------------------------------------------------ */
+
+static void test_grouped_fields(void **state)
+{
+	struct stats_opts o = STATS_OPTS_INIT;
+	struct stats_comparison c;
+	struct sim a, b;
+	size_t n[R] = { N, N, N };
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	(void)state;
+
+	gsl_rng_set(r, 3);
+	o.resamples = 1000;
+	sim_init(&a, R, n);
+	sim_init(&b, 2, n);
+	draw_variant(r, &a, 100, 0.02);
+	draw_variant(r, &b, 80, 0.02);
+	struct stats_groups ga = sim_groups(&a), gb = sim_groups(&b);
+	assert_int_equal(stats_compare_groups(&ga, &gb, &o, &c), 0);
+	assert_int_equal(c.ka, 3);
+	assert_int_equal(c.kb, 2);
+	assert_int_equal(c.na, 300);
+	assert_int_equal(c.nb, 200);
+	assert_string_equal(c.delta_method, "asymptotic_repeats");
+	assert_string_equal(c.speedup_method, "percentile");
+	assert_true(c.test_df >= 1 && c.test_df <= 3);
+	assert_true(c.speedup > 1.1 && c.speedup_ci[0] > 1.05);
+	assert_true(c.min_detectable_speedup > 1.01 && c.min_detectable_speedup < c.speedup);
+	assert_string_equal(c.verdict, "faster");
+
+	/* one repeat against three: Student's pooled t, df = 2 */
+	b.k = 1;
+	gb = sim_groups(&b);
+	assert_int_equal(stats_compare_groups(&ga, &gb, &o, &c), 0);
+	assert_string_equal(c.mwu_method, "student_log_medians");
+	assert_true(c.test_df == 2);
+	assert_int_equal(c.small_n, 0);
+	/* one against two: df = 1 is too few (ka + kb < 4) */
+	a.k = 2;
+	ga = sim_groups(&a);
+	assert_int_equal(stats_compare_groups(&ga, &gb, &o, &c), 0);
+	assert_true(c.test_df == 1);
+	assert_int_equal(c.small_n, 1);
+	assert_string_equal(c.verdict, "inconclusive");
+	assert_string_equal(c.verdict_reason, "too few samples");
+	a.k = 3;
+	ga = sim_groups(&a);
+
+	/* bad input: an empty repeat, a NaN */
+	util_quiet = 1;
+	n[1] = 0;
+	struct stats_groups bad = { 3, a.x, n };
+	assert_int_equal(stats_compare_groups(&ga, &bad, &o, &c), -1);
+	n[1] = N;
+	rep(&a, 2)[5] = NAN;
+	assert_int_equal(stats_compare_groups(&ga, &gb, &o, &c), -1);
+	struct stats_summary s;
+	assert_int_equal(stats_summarize_groups(&ga, &o, &s, NULL), -1);
+	struct stats_groups none = { 0, a.x, n };
+	assert_int_equal(stats_summarize_groups(&none, &o, &s, NULL), -1);
+	util_quiet = 0;
+	free(a.buf);
+	free(b.buf);
+	gsl_rng_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_repeat_is_single_level),
+		cmocka_unit_test(test_draw_distribution_exact),
+		cmocka_unit_test(test_draw_distribution_explicit),
+		cmocka_unit_test(test_levels_recover_components),
+		cmocka_unit_test(test_calibration_aa),
+		cmocka_unit_test(test_power_10_percent),
+		cmocka_unit_test(test_holm_grouped),
+		cmocka_unit_test(test_grouped_fields),
+	};
+	return cmocka_run_group_tests_name("stats_hier", tests, NULL, NULL);
+}
