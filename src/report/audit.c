@@ -353,8 +353,11 @@ static int check_pass_list(json_t *run, const struct check_kind *k, struct strbu
 	if (bad) {
 		strbuf_addf(why, "%s: %zu of %zu failed", label, bad, n);
 		if (json_is_number(json_object_get(first, "seed")))
-			strbuf_addf(why, " (seed %lld, max |err| %.3g)", (long long)json_integer_value(json_object_get(first, "seed")),
-				    query_num(first, "max_abs_err"));
+			strbuf_addf(why, " (seed %lld", (long long)json_integer_value(json_object_get(first, "seed")));
+		if (json_is_number(json_object_get(first, "seed")) && json_is_number(json_object_get(first, "max_abs_err")))
+			strbuf_addf(why, ", max |err| %.3g", query_num(first, "max_abs_err"));
+		if (json_is_number(json_object_get(first, "seed")))
+			strbuf_addch(why, ')');
 	} else {
 		list_add(ran, label);
 	}
@@ -1160,7 +1163,8 @@ static void claim_setting(struct actx *a, const struct md_marker *m)
 		goto out;
 	}
 	if (bad)
-		strbuf_addf(&detail, "%s (batch %s)", other.buf, rec_run_id(b));
+		strbuf_addf(&detail, "%d of %d run(s) recorded another value: %s%s (batch %s)", bad, n, other.buf,
+			    bad > 3 ? "; ..." : "", rec_run_id(b));
 	else
 		strbuf_addf(&detail, "%d run(s) recorded %s=%s (batch %s)", n, key, rec.buf, rec_run_id(b));
 	strbuf_release(&rec);
