@@ -392,7 +392,7 @@ static int check_sanitizers(json_t *run, const struct check_kind *k, struct strb
 	return bad ? CHECK_FAILED : CHECK_PASSED;
 }
 
-static const struct check_kind check_kinds[];
+static int check_key_known(const char *key);
 
 /* Any other correctness.<key> that is a list of {pass}: a check added after this file. */
 static int check_other_lists(json_t *run, const struct check_kind *k, struct strbuf *ran, struct strbuf *why)
@@ -403,10 +403,7 @@ static int check_other_lists(json_t *run, const struct check_kind *k, struct str
 	(void)k;
 	json_object_foreach(json_object_get(run, "correctness"), key, list)
 	{
-		int known = 0;
-		for (const struct check_kind *c = check_kinds; c->eval != check_other_lists; c++)
-			known |= c->key && !strcmp(c->key, key);
-		if (known || !json_is_object(json_array_get(list, 0)) ||
+		if (check_key_known(key) || !json_is_object(json_array_get(list, 0)) ||
 		    !json_is_boolean(json_object_get(json_array_get(list, 0), "pass")))
 			continue;
 		char *label = xstrfmt("'%s' check", key);
@@ -425,6 +422,14 @@ static const struct check_kind check_kinds[] = {
 	{ NULL, NULL, check_sanitizers },
 	{ NULL, NULL, check_other_lists }, /* last: the catch-all */
 };
+
+static int check_key_known(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(check_kinds); i++)
+		if (check_kinds[i].key && !strcmp(check_kinds[i].key, key))
+			return 1;
+	return 0;
+}
 
 /*
  * Did every check that run recorded pass?  Returns 1 with the checks that
@@ -1189,13 +1194,11 @@ struct qty {
 	const char *name;        /* statistic ("median_us") or setting leaf ("samples") */
 };
 
-/* The k-th quantity claim m states (value=, speedup=, a setting's value=); 0 when none. */
-static int claim_qty(const struct md_marker *m, int k, struct qty *q)
+/* The quantity claim m states (value=, speedup=, a numeric setting's value=); 0 when none. */
+static int claim_qty(const struct md_marker *m, struct qty *q)
 {
 	const char *err, *s;
 	double ulp;
-	if (k)
-		return 0;
 	if (!strcmp(m->name, "value") && (s = md_attr(m, "value")) && md_attr(m, "stat")) {
 		q->name = md_attr(m, "stat");
 		q->fam = stat_fam(q->name, &q->bare_scale);
@@ -1271,9 +1274,8 @@ static int covered(const struct scan *s, size_t at, const struct found *f)
 		struct qty q;
 		if (m->kind != MD_CLAIM || s->a->malformed[k] || s->para[m->start] != s->para[at])
 			continue;
-		for (int j = 0; claim_qty(m, j, &q); j++)
-			if (qty_matches(f, &q))
-				return 1;
+		if (claim_qty(m, &q) && qty_matches(f, &q))
+			return 1;
 	}
 	return 0;
 }
@@ -1476,17 +1478,11 @@ static void scan_number(struct scan *s, size_t *pi)
 		return; /* fp16, sm_90, v1.2, B=4, H100 */
 	}
 	/* a minus sign or a dollar before it belongs to the number as written */
-	int dollar = 0;
-	if (i > 0 && t[i - 1] == '$') {
-		dollar = 1;
+	int dollar = i > 0 && t[i - 1] == '$';
+	if (dollar || (i > 0 && t[i - 1] == '-'))
 		start = i - 1;
-	} else if (i > 0 && !s->skip[i - 1] && (start = i - minus_len(t + i - 1)) < i) {
-		/* "-5%" */
-	} else if (i >= 3 && minus_len(t + i - 3) == 3) {
+	else if (i >= 3 && minus_len(t + i - 3) == 3) /* − */
 		start = i - 3;
-	} else {
-		start = i;
-	}
 	size_t end = i + parse_num(t + i, &f.n);
 	if (start < i && !dollar)
 		f.n.v = -f.n.v;
@@ -1545,7 +1541,7 @@ static void scan_number(struct scan *s, size_t *pi)
 		strbuf_addstr(&where, " (a decimal in program output)");
 	finding(s->a, md_line_of(d, i), "untraced",
 		"'%.*s'%s is neither generated nor covered by a claim about the same quantity; generate it with <!-- evident:value ... --> or back it with a <!-- claim: value|setting ... --> in its paragraph (docs/paper.md)",
-		(int)(end - start), t + start, where.buf ? where.buf : "");
+		(int)(end - start), t + start, strbuf_str(&where));
 	strbuf_release(&where);
 }
 

@@ -43,6 +43,6 @@ expect_exit 0 "$EVIDENT" audit --strict -q PAPER.md
 expect_contains $o '; 0 untraced numbers'
 expect_exit 0 "$EVIDENT" paper --check PAPER.md
 # ... and make audit / the repository check in make test run it strictly
-make -n -s --no-print-directory audit test-repo EVIDENT=bin/evident NVCC= >"$TEST_TMP/make.out" 2>&1
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -s --no-print-directory audit test-repo EVIDENT=bin/evident NVCC= >"$TEST_TMP/make.out" 2>&1
 [ "$(grep -c 'audit .*--strict.* PAPER.md' "$TEST_TMP/make.out")" = 2 ] ||
 	{ cat "$TEST_TMP/make.out"; fail "make audit and make test-repo must run 'evident audit --strict'"; }
