@@ -99,7 +99,7 @@ test-cli: all
 test-repo: all
 	$(EVIDENT) verify --quiet --store $(STUDY_STORE)
 	$(EVIDENT) paper --check PAPER.md
-	$(EVIDENT) audit -q PAPER.md
+	$(EVIDENT) audit --strict -q PAPER.md
 	@if [ -n "$(NVCC)" ]; then $(MAKE) --no-print-directory check-kernels; \
 	else echo "check-kernels: skipped, no nvcc on this machine"; fi
 

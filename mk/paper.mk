@@ -1,8 +1,8 @@
 # paper.mk - make paper | audit | export (issue 6; docs/paper.md).
 #
 #   make paper    regenerate the generated blocks and figures of $(PAPER)
-#   make audit    check the claims and numbers of $(PAPER) (AUDIT_FLAGS=--strict
-#                 makes untraced numbers fail too)
+#   make audit    check the claims and numbers of $(PAPER); strict: an untraced
+#                 number fails it too (AUDIT_FLAGS= for warnings only)
 #   make export   write notebooks-export/ (CSV, JSON Lines, a notebook, Google
 #                 Benchmark JSON) from the store
 #   make paper-check   fail if 'make paper' would change anything (CI)
@@ -13,7 +13,7 @@
 # check of 'audit' needs (kernel paths in the records are relative to it).
 
 PAPER ?= PAPER.md
-AUDIT_FLAGS ?=
+AUDIT_FLAGS ?= --strict
 EXPORT_DIR ?= notebooks-export
 
 .PHONY: paper-check

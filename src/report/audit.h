@@ -4,16 +4,20 @@
  * claims are HTML comments next to the sentence they back:
  *
  *   <!-- claim: validated experiment=E variant=V -->
- *   <!-- claim: faster experiment=E a=V b=BASE [speedup=1.3] -->   (also slower, no-difference)
+ *   <!-- claim: faster experiment=E a=V b=BASE [speedup=1.3 [tol=2%]] -->   (also slower, no-difference)
  *   <!-- claim: value experiment=E variant=V stat=median_us value=321us [tol=5%] -->
- *   <!-- claim: measured-on experiment=E gpu="H100" -->
+ *   <!-- claim: measured-on experiment=E gpu="H100" [variant=V] -->
+ *   <!-- claim: setting experiment=E key=timing.samples value=300 [variant=V] -->
  *
  * every one optionally pinned with run=RUN_ID (default: the latest
  * evidence).  Each claim is supported, contradicted (a recorded run says
- * otherwise), stale (the kernel source changed since the runs that would
- * support it) or unsupported (no run at all).  Numbers with units in prose
- * that are neither generated (inside an evident block or value) nor
- * covered by a claim in the same paragraph are untraced.
+ * otherwise, even one of older code), stale (the runs agree but ran code
+ * that has changed since) or unsupported (no run at all).  `validated`
+ * means every check a run recorded passed: correctness seeds, the re-check
+ * after timing, sanitizers, and any pass/fail list the record grows.  Numbers
+ * that read as results (docs/paper.md, "Untraced numbers") and that are
+ * neither generated (inside an evident block) nor stated by a claim in the
+ * same paragraph about the same quantity are untraced.
  *
  * Findings are lines "FILE:LINE: KIND: message" (KIND = supported,
  * contradicted, stale, unsupported, untraced, error).
@@ -23,6 +27,10 @@
 
 #include "store/query.h"
 #include "base/util.h"
+
+/* The widest tol= a claim may state, in percent (of the recorded value; an
+ * amount, of the stated value).  A wider one is a malformed claim. */
+#define AUDIT_TOL_CAP_PCT 5.0
 
 struct audit_counts {
 	int claims, supported, contradicted, stale, unsupported, errors, untraced;
@@ -44,7 +52,7 @@ int audit_text(struct query *q, const char *file, const char *text, size_t len,
 
 /*
  * Parse a number as written in prose or a claim, "1,234.5", "321us",
- * "1.4x", "5%", "11.6 ms".  Sets *v (the number as written), *unit (the
+ * "1.4x", "5%", "11.6 ms", "-0.27", "6.0e-99", "2 hours".  Sets *v (the number as written), *unit (the
  * unit text as written, "" if none; points into s) and *ulen; *ulp is half
  * a unit in the last digit written (0.005 for "1.42").  Returns the number
  * of bytes consumed, 0 if s does not start with a number.

@@ -4,8 +4,9 @@
  * code (``` or ~~~, up to three spaces of indent, closed by a fence of the
  * same character at least as long) and code spans (a run of backticks
  * closed by a run of the same length before the next blank line) are the
- * only constructs that matter, because markers and numbers inside them are
- * examples, not content.
+ * only constructs that matter: markers inside them are examples, not
+ * markers, and the auditor reads numbers in code by rules of its own
+ * (docs/paper.md, "Untraced numbers").
  */
 #include "report/mdscan.h"
 
@@ -48,13 +49,25 @@ static void mark_code(struct md_doc *d)
 			while (p + run < le && t[p + run] == c)
 				run++;
 		if (fence) {
-			memset(d->mask + ls, MD_CODE, le - ls);
-			if (c == fence && run >= fence_len)
+			memset(d->mask + ls, MD_FENCE, le - ls);
+			if (c == fence && run >= fence_len) {
 				fence = 0;
+				d->fence[d->n_fence - 1].end = le;
+			}
 		} else if (run >= 3) {
 			fence = c;
 			fence_len = run;
-			memset(d->mask + ls, MD_CODE, le - ls);
+			memset(d->mask + ls, MD_FENCE, le - ls);
+			size_t is = p + run, ie;
+			while (is < le && (t[is] == ' ' || t[is] == '\t'))
+				is++;
+			for (ie = is; ie < le && !isspace((unsigned char)t[ie]) && t[ie] != '{'; ie++)
+				;
+			d->fence = xrealloc(d->fence, (d->n_fence + 1) * sizeof(*d->fence));
+			d->fence[d->n_fence].start = ls;
+			d->fence[d->n_fence].end = len; /* unclosed: to the end of the text */
+			d->fence[d->n_fence].info = xstrndup(t + is, ie - is);
+			d->n_fence++;
 		}
 		ls = le + 1;
 	}
@@ -235,9 +248,13 @@ void md_release(struct md_doc *d)
 	}
 	free(d->mk);
 	free(d->mask);
+	for (size_t i = 0; i < d->n_fence; i++)
+		free(d->fence[i].info);
+	free(d->fence);
 	d->mk = NULL;
 	d->mask = NULL;
-	d->n = 0;
+	d->fence = NULL;
+	d->n = d->n_fence = 0;
 }
 
 const char *md_attr(const struct md_marker *m, const char *key)
@@ -273,6 +290,14 @@ char *md_declared_store(const char *file, const char *text, size_t len)
 	util_quiet = quiet;
 	md_release(&d);
 	return path;
+}
+
+const struct md_fence *md_fence_at(const struct md_doc *d, size_t off)
+{
+	for (size_t i = 0; i < d->n_fence; i++)
+		if (off >= d->fence[i].start && off < d->fence[i].end)
+			return &d->fence[i];
+	return NULL;
 }
 
 long md_find_close(const struct md_doc *d, size_t i)

@@ -1,7 +1,8 @@
 /*
  * mdscan.h - just enough markdown for `evident paper` and `evident audit`:
- * where the code is (fenced blocks and `code spans`, whose contents are
- * never markers, claims or prose numbers), where the HTML comments are, and
+ * where the code is (fenced blocks with their info string, and `code
+ * spans`: their contents are never markers or claims, and the auditor
+ * reads their numbers by rules of its own), where the HTML comments are, and
  * the evident markers among them (docs/paper.md is the reference):
  *
  *   <!-- evident:NAME key=value key="a value" -->   opens a generated block
@@ -38,18 +39,27 @@ struct md_marker {
 
 /* Byte classes of mask[]. */
 #define MD_TEXT 0
-#define MD_CODE 1
+#define MD_CODE 1        /* a `code span` */
 #define MD_COMMENT 2
+#define MD_FENCE 3       /* a fenced code block, its fence lines included */
+
+/* A fenced code block and the first word of its info string. */
+struct md_fence {
+	size_t start, end;       /* the whole block, fence lines included */
+	char *info;              /* "" (none), "c", "text", ... (owned) */
+};
 
 struct md_doc {
 	const char *file;        /* for messages (borrowed) */
 	const char *text;        /* borrowed; must outlive the doc */
 	size_t len;
-	unsigned char *mask;     /* per byte: MD_TEXT, MD_CODE or MD_COMMENT (owned) */
+	unsigned char *mask;     /* per byte: MD_TEXT, MD_CODE, MD_COMMENT or MD_FENCE (owned) */
 	struct md_marker *mk;    /* markers in order of appearance (owned) */
 	size_t n;
+	struct md_fence *fence;  /* fenced code blocks in order (owned) */
+	size_t n_fence;
 };
-#define MD_DOC_INIT { NULL, NULL, 0, NULL, NULL, 0 }
+#define MD_DOC_INIT { NULL, NULL, 0, NULL, NULL, 0, NULL, 0 }
 
 /*
  * Scan text[0..len).  Returns 0, or -1 after error("FILE:LINE: ...") on a
@@ -75,5 +85,7 @@ char *md_declared_store(const char *file, const char *text, size_t len);
 int md_line_of(const struct md_doc *d, size_t off);
 /* Index of the MD_CLOSE marker that closes open marker i, or -1. */
 long md_find_close(const struct md_doc *d, size_t i);
+/* The fenced block that holds byte off, or NULL. */
+const struct md_fence *md_fence_at(const struct md_doc *d, size_t off);
 
 #endif /* EVIDENT_MDSCAN_H */

@@ -771,17 +771,95 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 	return 0;
 }
 
+/* Where variant's kernel path is written: its own "kernel:", else the top-level one (references: their list). */
+static yaml_node_t *kernel_node(struct ctx *c, yaml_node_t *root, const struct spec_variant *v)
+{
+	yaml_node_t *vs = lookup(c, root, "variants", NULL), *body, *k;
+	if (v->is_reference && (k = lookup(c, root, "references", NULL)))
+		return k;
+	if (vs && vs->type == YAML_MAPPING_NODE && (body = lookup(c, vs, v->name, NULL)) &&
+	    body->type == YAML_MAPPING_NODE && (k = lookup(c, body, "kernel", NULL)))
+		return k;
+	k = lookup(c, root, "kernel", NULL);
+	return k ? k : root;
+}
+
+/* Lexically, does relative path climb above its directory ("../x", "a/../../x")? */
+static int climbs_out(const char *path)
+{
+	int depth = 0;
+	for (const char *p = path; *p;) {
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n == 2 && !strncmp(p, "..", 2)) {
+			if (--depth < 0)
+				return 1;
+		} else if (n && !(n == 1 && *p == '.')) {
+			depth++;
+		}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return 0;
+}
+
+/*
+ * Where kernel path k really is, every symlink resolved, against the
+ * repository root (the current directory): 0 inside, 1 outside (*target:
+ * where it leads, malloc'd, caller frees; NULL when it does not exist), -1
+ * when it does not exist.
+ */
+static int kernel_place(const char *k, char **target)
+{
+	*target = NULL;
+	char *real = realpath(k, NULL), *root = realpath(".", NULL);
+	int rc;
+	if (!real || !root) {
+		rc = k[0] == '/' || climbs_out(k) ? 1 : -1;
+	} else {
+		size_t rl = strlen(root);
+		rc = !(!strncmp(real, root, rl) && (real[rl] == '/' || !strcmp(root, "/")));
+		if (rc) {
+			*target = real;
+			real = NULL;
+		}
+	}
+	free(real);
+	free(root);
+	return rc;
+}
+
+/*
+ * Every kernel must be a file inside the repository: code outside it has
+ * no commit and no diff, so its runs could never be reproduced or audited
+ * (a symlink that leads out counts as outside), and its path must be
+ * relative to the root, as records name it on every clone.
+ */
 static int check_kernel_files(struct ctx *c, yaml_node_t *root)
 {
 	struct spec *s = c->s;
 	for (size_t i = 0; i < s->n_variants; i++) {
-		const char *k = s->variants[i].kernel;
-		if (!path_exists(k)) {
-			yaml_node_t *n = lookup(c, root, "kernel", NULL);
-			return node_err(c, n ? n : root,
-					"kernel file '%s' (variant '%s') does not exist; paths are relative to the repository root",
-					k, s->variants[i].name);
+		const struct spec_variant *v = &s->variants[i];
+		const char *k = v->kernel;
+		char *target;
+		int place = kernel_place(k, &target);
+		if (place == 1) {
+			int leads = target && strcmp(target, k);
+			int rc = node_err(c, kernel_node(c, root, v),
+					  "kernel '%s' (variant '%s') is outside the repository%s%s%s; code there has no commit or diff, so its runs could not be reproduced: move it under the repository root",
+					  k, v->name, leads ? " (it leads to '" : "", leads ? target : "", leads ? "')" : "");
+			free(target);
+			return rc;
 		}
+		if (place < 0)
+			return node_err(c, kernel_node(c, root, v),
+					"kernel file '%s' (variant '%s') does not exist; paths are relative to the repository root",
+					k, v->name);
+		if (k[0] == '/')
+			return node_err(c, kernel_node(c, root, v),
+					"kernel '%s' (variant '%s') is an absolute path; give it relative to the repository root, as the records name it",
+					k, v->name);
 		const char *dot = strrchr(k, '.');
 		const struct backend *be = backend_find(s->backend);
 		if (!dot || strcmp(dot, be->source_ext)) {

@@ -1,6 +1,8 @@
 # t6010: every claim kind goes through its states as the store changes:
 # unsupported (no run), supported / contradicted (a real run), contradicted
-# after a crashing run of the same source, stale after editing the kernel.
+# after a crashing run of the same source; after editing the kernel, claims
+# the old runs back are stale, and claims they contradict stay contradicted
+# (saying "also stale"), never hidden as merely stale.
 . "$REPO/tests/cli/lib.sh"
 . "$REPO/tests/cli/paper-lib.sh"
 setup_tiny_repo
@@ -18,7 +20,7 @@ expect_contains "$TEST_TMP/out" 'audit: 9 claims: 0 supported, 0 contradicted, 0
 run_tiny tiny.yaml
 expect_exit 1 "$EVIDENT" audit $f
 o="$TEST_TMP/out"
-expect_contains $o "$f:2: supported: validated tiny/slow: passed 2 seed(s) and the recheck in 1 run(s) of the current source"
+expect_contains $o "$f:2: supported: validated tiny/slow: 1 run(s) of the current source passed every check that ran: 2 seeds, re-check after timing (latest "
 expect_contains $o "$f:3: supported: faster base vs slow: speedup of base over slow "
 expect_contains $o "$f:4: supported: slower slow vs base: speedup of slow over base 0."
 expect_contains $o "$f:5: contradicted: faster slow vs base: "
@@ -33,17 +35,28 @@ expect_contains $o 'audit: 9 claims: 5 supported, 4 contradicted, 0 stale, 0 uns
 # 3. the same source crashes in a later run: 'validated' and the comparisons are contradicted
 run_tiny tiny-crash.yaml
 expect_exit 1 "$EVIDENT" audit $f
-expect_contains $o "$f:2: contradicted: validated tiny/slow: 1 of 2 run(s) of the current source failed: run "
+expect_contains $o "$f:2: contradicted: validated tiny/slow: 1 of 2 run(s) of the current source failed a check: run "
 expect_contains $o ": crashed (worker "  # killed by SIGSEGV; under ASan the worker exits 1
 expect_contains $o "$f:3: contradicted: faster base vs slow: slow did not run cleanly: crashed"
 expect_contains $o "$f:7: supported: value tiny/base n=20"
 
-# 4. edit the kernel: every claim with runs is stale
+# 4. edit the kernel: claims the old runs back are stale; claims they
+# contradict are still contradicted, and also stale
 echo '/* edited after the runs */' >>kernels/tiny_attn.c
 expect_exit 1 "$EVIDENT" audit $f
-for l in 2 3 4 5 6 7 8 9 10; do expect_contains $o "$f:$l: stale: "; done
-expect_contains $o "$f:2: stale: validated tiny/slow: 'kernels/tiny_attn.c' changed since run '"
-expect_contains $o 'audit: 9 claims: 0 supported, 0 contradicted, 9 stale, 0 unsupported'
+for l in 7 9; do expect_contains $o "$f:$l: stale: "; done
+for l in 2 3 4 5 6 8 10; do
+	expect_contains $o "$f:$l: contradicted: "
+	grep "^$f:$l: " $o | grep -q "; also stale: 'kernels/tiny_attn.c' changed since run '.*'; rerun the experiment$" ||
+		fail "line $l does not say it is also stale"
+done
+expect_contains $o "$f:7: stale: value tiny/base n=20: 'kernels/tiny_attn.c' changed since run '"
+expect_contains $o "; rerun the experiment (last batch "
+expect_contains $o "; the old runs agreed: recorded 20, within the precision written"
+expect_contains $o "$f:2: contradicted: validated tiny/slow: 1 of 2 run(s) of the last recorded code failed a check: run "
+expect_contains $o "$f:5: contradicted: faster slow vs base: slow did not run cleanly: crashed"
+expect_contains $o "$f:10: contradicted: measured-on tiny \"H100\": base ran on CPU: "
+expect_contains $o 'audit: 9 claims: 0 supported, 7 contradicted, 2 stale, 0 unsupported'
 
 # a claim that is all supported exits 0; -q hides supported findings
 printf 'Timed on a CPU. <!-- claim: measured-on experiment=tiny gpu="CPU" run=%s -->\n' \

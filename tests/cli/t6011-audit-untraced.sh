@@ -7,13 +7,13 @@ run_tiny tiny.yaml
 cp "$REPO/tests/fixtures/paper/notebook.md" .
 expect_exit 0 "$EVIDENT" audit -q notebook.md
 cat >want <<'W'
-notebook.md:3: untraced: '321 us' is neither generated nor covered by a claim; generate it with <!-- evident:value ... --> or add a <!-- claim: value ... --> (docs/paper.md)
-notebook.md:3: untraced: '1.4x' is neither generated nor covered by a claim; generate it with <!-- evident:value ... --> or add a <!-- claim: value ... --> (docs/paper.md)
-notebook.md:4: untraced: '47.10 μs' is neither generated nor covered by a claim; generate it with <!-- evident:value ... --> or add a <!-- claim: value ... --> (docs/paper.md)
-notebook.md:4: untraced: '50.18 µs' is neither generated nor covered by a claim; generate it with <!-- evident:value ... --> or add a <!-- claim: value ... --> (docs/paper.md)
-notebook.md:5: untraced: '1,850 GB/s' is neither generated nor covered by a claim; generate it with <!-- evident:value ... --> or add a <!-- claim: value ... --> (docs/paper.md)
-notebook.md:5: untraced: '12 %' is neither generated nor covered by a claim; generate it with <!-- evident:value ... --> or add a <!-- claim: value ... --> (docs/paper.md)
-notebook.md:5: untraced: '49152 bytes' is neither generated nor covered by a claim; generate it with <!-- evident:value ... --> or add a <!-- claim: value ... --> (docs/paper.md)
+notebook.md:3: untraced: '321 us' is neither generated nor covered by a claim about the same quantity; generate it with <!-- evident:value ... --> or back it with a <!-- claim: value|setting ... --> in its paragraph (docs/paper.md)
+notebook.md:3: untraced: '1.4x' is neither generated nor covered by a claim about the same quantity; generate it with <!-- evident:value ... --> or back it with a <!-- claim: value|setting ... --> in its paragraph (docs/paper.md)
+notebook.md:4: untraced: '47.10 μs' is neither generated nor covered by a claim about the same quantity; generate it with <!-- evident:value ... --> or back it with a <!-- claim: value|setting ... --> in its paragraph (docs/paper.md)
+notebook.md:4: untraced: '50.18 µs' is neither generated nor covered by a claim about the same quantity; generate it with <!-- evident:value ... --> or back it with a <!-- claim: value|setting ... --> in its paragraph (docs/paper.md)
+notebook.md:5: untraced: '1,850 GB/s' is neither generated nor covered by a claim about the same quantity; generate it with <!-- evident:value ... --> or back it with a <!-- claim: value|setting ... --> in its paragraph (docs/paper.md)
+notebook.md:5: untraced: '12 %' is neither generated nor covered by a claim about the same quantity; generate it with <!-- evident:value ... --> or back it with a <!-- claim: value|setting ... --> in its paragraph (docs/paper.md)
+notebook.md:5: untraced: '49152 bytes' is neither generated nor covered by a claim about the same quantity; generate it with <!-- evident:value ... --> or back it with a <!-- claim: value|setting ... --> in its paragraph (docs/paper.md)
 audit: 1 claim: 1 supported, 0 contradicted, 0 stale, 0 unsupported; 7 untraced numbers
 W
 diff want "$TEST_TMP/out" || fail "untraced findings differ"

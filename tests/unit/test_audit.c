@@ -2,13 +2,17 @@
  * test_audit.c - the auditor against a hand-made store (deterministic, no
  * timing): number parsing, each claim kind's verdicts where real runs
  * cannot be relied on (no-difference supported), the CI / tolerance /
- * precision rules of value claims, and untraced numbers.
+ * precision rules of value claims and the cap on tolerances, which checks
+ * `validated` requires (sanitizers, re-check, a check kind it has never
+ * heard of), contradicted claims staying contradicted after a code change,
+ * and which numbers a claim traces.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,20 +22,45 @@
 
 static char dir[] = "/tmp/evident-test-audit.XXXXXX";
 
+/* A variant record; extra (may be NULL, stolen) is merged over it, "correctness" member by member. */
+static void put_variant_x(struct store *st, const char *id, const char *variant, const char *sha,
+			  const char *samples, const char *outcome, json_t *extra)
+{
+	char hex[SHA256_HEX_LEN + 1];
+	int ok = !strcmp(outcome, "ok");
+	assert_int_equal(store_put(st, samples, strlen(samples), hex), 0);
+	json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s,"
+			      " s:{s:b, s:i, s:[{s:b, s:I, s:f}, {s:b, s:I, s:f}], s:[{s:b, s:I}], s:f},"
+			      " s:{s:[{s:s, s:s}]}, s:{s:s, s:{s:s, s:i}}, s:{s:s}, s:s, s:s, s:[]}",
+			      "kind", "variant", "format", "evident-run/1", "experiment", "e", "variant", variant,
+			      "batch_id", "B1", "outcome", outcome, "correctness", "pass", ok, "seeds", 2, "results",
+			      "pass", ok, "seed", (json_int_t)11, "max_abs_err", 0.001, "pass", ok, "seed",
+			      (json_int_t)12, "max_abs_err", 0.001, "recheck", "pass", ok, "seed", (json_int_t)12,
+			      "atol", 1e-3, "code", "sources", "path", "k.c", "sha256", sha, "timing", "samples_object",
+			      hex, "method", "cache", "cold", "samples_requested", 3, "device", "name",
+			      "NVIDIA H100 80GB HBM3", "backend", "cuda", "started_utc", "2026-01-01T00:00:00.000Z",
+			      "sanitize");
+	assert_non_null(m);
+	if (extra) {
+		const char *k;
+		json_t *v;
+		json_object_foreach(extra, k, v)
+		{
+			if (!strcmp(k, "correctness"))
+				json_object_update(json_object_get(m, "correctness"), v);
+			else
+				json_object_set(m, k, v);
+		}
+		json_decref(extra);
+	}
+	assert_int_equal(store_commit(st, id, m), 0);
+	json_decref(m);
+}
+
 static void put_variant(struct store *st, const char *id, const char *variant, const char *sha,
 			const char *samples, const char *outcome)
 {
-	char hex[SHA256_HEX_LEN + 1];
-	assert_int_equal(store_put(st, samples, strlen(samples), hex), 0);
-	json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:{s:b, s:i}, s:{s:[{s:s, s:s}]},"
-			      " s:{s:s}, s:{s:s}, s:s, s:s}",
-			      "kind", "variant", "format", "evident-run/1", "experiment", "e", "variant", variant,
-			      "batch_id", "B1", "outcome", outcome, "correctness", "pass", !strcmp(outcome, "ok"),
-			      "seeds", 2, "code", "sources", "path", "k.c", "sha256", sha, "timing",
-			      "samples_object", hex, "device", "name", "NVIDIA H100 80GB HBM3", "backend", "cuda",
-			      "started_utc", "2026-01-01T00:00:00.000Z");
-	assert_int_equal(store_commit(st, id, m), 0);
-	json_decref(m);
+	put_variant_x(st, id, variant, sha, samples, outcome, NULL);
 }
 
 static int setup(void **state)
@@ -47,6 +76,17 @@ static int setup(void **state)
 	assert_int_equal(store_open(&st, "store", 1), 0);
 	put_variant(&st, "20260101T000000Z-e-base", "base", sha, "# us\n100\n99\n101\n", "ok");
 	put_variant(&st, "20260101T000001Z-e-twin", "twin", sha, "# us\n100\n100.5\n99.5\n", "ok");
+	/* variants outside the batch, for `validated`: every check a record holds must pass */
+	put_variant_x(&st, "20260101T000003Z-e-racy", "racy", sha, "# us\n1\n", "ok",
+		      json_pack("{s:[{s:s, s:b, s:i}, {s:s, s:b, s:i, s:s}]}", "sanitize", "tool", "memcheck",
+				"passed", 1, "errors", 0, "tool", "racecheck", "passed", 0, "errors", 1, "exit", "exit 86"));
+	put_variant_x(&st, "20260101T000004Z-e-timed", "timed", sha, "# us\n1\n", "ok",
+		      json_pack("{s:{s:[{s:b}, {s:b}]}}", "correctness", "timed_launches", "pass", 1, "pass", 0));
+	put_variant_x(&st, "20260101T000005Z-e-rech", "rech", sha, "# us\n1\n", "ok",
+		      json_pack("{s:{s:[{s:b, s:I}]}}", "correctness", "recheck", "pass", 0, "seed", (json_int_t)12));
+	put_variant_x(&st, "20260101T000006Z-e-clean", "clean", sha, "# us\n1\n", "ok",
+		      json_pack("{s:[{s:s, s:b, s:i}], s:{s:[{s:b}]}}", "sanitize", "tool", "memcheck", "passed", 1,
+				"errors", 0, "correctness", "timed_launches", "pass", 1));
 	json_t *b = json_pack(
 		"{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I},"
 		" s:[{s:s, s:s, s:s, s:{s:f, s:[f, f], s:i}, s:n},"
@@ -84,6 +124,8 @@ static char *audit(const char *text, struct audit_counts *c)
 	assert_int_equal(query_open(&q, "store"), 0);
 	assert_int_equal(audit_text(&q, "t.md", text, strlen(text), &o, &out, c), 0);
 	query_release(&q);
+	if (getenv("AUDIT_TEST_DEBUG"))
+		fputs(out.buf ? out.buf : "", stderr);
 	return strbuf_detach(&out, NULL);
 }
 
@@ -97,7 +139,7 @@ static void test_parse_number(void **state)
 	assert_true(fabs(v - 1234.5) < 1e-9 && fabs(ulp - 0.05) < 1e-12);
 	assert_int_equal(ul, 2);
 	assert_int_equal(audit_parse_number("1.42x faster", &v, &u, &ul, &ulp), 5);
-	assert_int_equal(audit_parse_number("5 seeds", &v, &u, &ul, &ulp), 1);
+	assert_int_equal(audit_parse_number("5 warps", &v, &u, &ul, &ulp), 1);
 	assert_int_equal(ul, 0);
 	assert_int_equal(audit_parse_number("128x64", &v, &u, &ul, &ulp), 3);
 	assert_int_equal(ul, 0);
@@ -127,7 +169,7 @@ static void test_value_rules(void **state)
 	char *f = audit("<!-- claim: value experiment=e variant=base stat=median_us value=100.9us -->\n"
 			"<!-- claim: value experiment=e variant=base stat=median_us value=0.1ms -->\n"
 			"<!-- claim: value experiment=e variant=base stat=median_us value=105 -->\n"
-			"<!-- claim: value experiment=e variant=base stat=median_us value=105 tol=10% -->\n"
+			"<!-- claim: value experiment=e variant=base stat=median_us value=105 tol=5% -->\n"
 			"<!-- claim: value experiment=e variant=twin stat=speedup value=1.2x -->\n"
 			"<!-- claim: value experiment=e variant=base stat=bogus value=1 -->\n",
 			&c);
@@ -159,8 +201,10 @@ static void test_measured_on_and_stale(void **state)
 	fclose(k);
 	f = audit(t, &c);
 	assert_non_null(strstr(f, "t.md:1: stale: measured-on e \"H100\": 'k.c' changed since run"));
+	assert_non_null(strstr(f, "t.md:2: contradicted: measured-on e \"A100\": base ran on NVIDIA H100"));
 	assert_non_null(strstr(f, "t.md:3: stale: validated e/twin"));
-	assert_int_equal(c.stale, 3);
+	assert_int_equal(c.stale, 2);
+	assert_int_equal(c.contradicted, 1);
 	assert_int_equal(c.unsupported, 1);
 	free(f);
 	k = fopen("k.c", "w");
@@ -179,10 +223,132 @@ static void test_untraced(void **state)
 	assert_non_null(strstr(f, "t.md:1: untraced: '1.5x'"));
 	assert_null(strstr(f, "t.md:1: untraced: '100 us'"));
 	assert_non_null(strstr(f, "t.md:3: untraced: '100 us'"));
-	assert_null(strstr(f, "7 us"));
+	assert_non_null(strstr(f, "t.md:3: untraced: '7 us' (a figure quoted as code)"));
 	assert_null(strstr(f, "100.00 us"));
-	assert_int_equal(c.untraced, 2);
+	assert_int_equal(c.untraced, 3);
 	free(f);
+}
+
+static void test_parse_signed_and_exponent(void **state)
+{
+	double v, ulp;
+	const char *u;
+	size_t ul;
+	(void)state;
+	assert_int_equal(audit_parse_number("-0.27", &v, &u, &ul, &ulp), 5);
+	assert_true(fabs(v + 0.27) < 1e-12);
+	assert_int_equal(audit_parse_number("\xe2\x88\x92" "5%", &v, &u, &ul, &ulp), 5); /* −5% */
+	assert_true(fabs(v + 5) < 1e-12 && ul == 1);
+	assert_int_equal(audit_parse_number("6.0e-99", &v, &u, &ul, &ulp), 7);
+	assert_true(fabs(v / 6.0e-99 - 1) < 1e-9 && fabs(ulp / 0.5e-100 - 1) < 1e-9);
+	assert_int_equal(audit_parse_number("2 hours", &v, &u, &ul, &ulp), 7);
+	assert_int_equal(ul, 5);
+	assert_int_equal(audit_parse_number("5 seeds", &v, &u, &ul, &ulp), 7);
+	assert_int_equal(audit_parse_number("5 stages", &v, &u, &ul, &ulp), 1);
+}
+
+/* 1: a tolerance is bounded; a wider one is a malformed claim, not a pass */
+static void test_tolerance_bounded(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=e variant=base stat=median_us value=321us tol=200% -->\n"
+			"<!-- claim: value experiment=e variant=base stat=median_us value=104us tol=5% -->\n"
+			"<!-- claim: value experiment=e variant=base stat=median_us value=104us tol=6% -->\n"
+			"<!-- claim: value experiment=e variant=base stat=median_us value=104us tol=6us -->\n"
+			"<!-- claim: value experiment=e variant=base stat=median_us value=104us tol=5.2us -->\n"
+			"<!-- claim: value experiment=e variant=base stat=median_us value=104us tol=1x -->\n"
+			"<!-- claim: no-difference experiment=e a=twin b=base tol=1% -->\n"
+			"<!-- claim: no-difference experiment=e a=twin b=base speedup=1.0 tol=50% -->\n"
+			"<!-- claim: value experiment=e variant=base stat=median_us value=100x -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: error: claim 'value': tol=200% is wider than the 5% a claim may allow"));
+	assert_non_null(strstr(f, "t.md:2: supported: value e/base median_us=104us: recorded 100, within the stated tolerance [95, 105]"));
+	assert_non_null(strstr(f, "t.md:3: error: claim 'value': tol=6% is wider than the 5%"));
+	assert_non_null(strstr(f, "t.md:4: error: claim 'value': tol=6us is more than 5% of the stated value"));
+	assert_non_null(strstr(f, "t.md:5: supported: value e/base median_us=104us"));
+	assert_non_null(strstr(f, "t.md:6: error: claim 'value': tol='1x' is not a positive percentage (5%) or amount of a time"));
+	assert_non_null(strstr(f, "t.md:7: error: claim 'no-difference': tol= needs speedup=X"));
+	assert_non_null(strstr(f, "t.md:8: error: claim 'no-difference': tol=50% is wider"));
+	assert_non_null(strstr(f, "t.md:9: error: claim 'value': value='100x' has a unit of another kind; it should be a time"));
+	assert_int_equal(c.errors, 7);
+	assert_int_equal(c.supported, 2);
+	free(f);
+}
+
+/* 2: a claim traces only numbers of its own quantity in its paragraph */
+static void test_same_quantity(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("n is 3, not 3 us or 3x or 3 ms. <!-- claim: value experiment=e variant=base stat=n value=3 -->\n"
+			"\n"
+			"It takes 100 us (0.1 ms), not 100x. <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n"
+			"\n"
+			"Speedup 1.0x, not 1.0 us. <!-- claim: no-difference experiment=e a=twin b=base speedup=1.0 -->\n"
+			"\n"
+			"With `samples: 3` and `median_us: 100`, not `seeds: 3`. <!-- claim: setting experiment=e key=timing.samples value=3 --> <!-- claim: value experiment=e variant=base stat=median_us value=100 -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: untraced: '3 us'"));
+	assert_non_null(strstr(f, "t.md:1: untraced: '3x'"));
+	assert_non_null(strstr(f, "t.md:1: untraced: '3 ms'"));
+	assert_non_null(strstr(f, "t.md:3: untraced: '100x'"));
+	assert_null(strstr(f, "'100 us'"));
+	assert_null(strstr(f, "'0.1 ms'"));
+	assert_non_null(strstr(f, "t.md:5: untraced: '1.0 us'"));
+	assert_null(strstr(f, "'1.0x'"));
+	assert_non_null(strstr(f, "t.md:7: untraced: '3' (named 'seeds' in code)"));
+	assert_int_equal(c.untraced, 6);
+	assert_int_equal(c.supported, 5);
+	free(f);
+}
+
+/* 3: validated means every check a run recorded passed, and says which ran */
+static void test_validated_every_check(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: validated experiment=e variant=racy -->\n"
+			"<!-- claim: validated experiment=e variant=timed -->\n"
+			"<!-- claim: validated experiment=e variant=rech -->\n"
+			"<!-- claim: validated experiment=e variant=clean -->\n"
+			"<!-- claim: validated experiment=e variant=base -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: validated e/racy: 1 of 1 run(s) of the current source failed a check: run 20260101T000003Z-e-racy: racecheck found 1 error(s)\n"));
+	assert_non_null(strstr(f, "t.md:2: contradicted: validated e/timed: 1 of 1 run(s) of the current source failed a check: run 20260101T000004Z-e-timed: 'timed_launches' check: 1 of 2 failed\n"));
+	assert_non_null(strstr(f, "t.md:3: contradicted: validated e/rech: 1 of 1 run(s) of the current source failed a check: run 20260101T000005Z-e-rech: re-check after timing: 1 of 1 failed (seed 12"));
+	assert_non_null(strstr(f, "t.md:4: supported: validated e/clean: 1 run(s) of the current source passed every check that ran: 2 seeds, re-check after timing, memcheck, 'timed_launches' check (latest 20260101T000006Z-e-clean)"));
+	assert_non_null(strstr(f, "t.md:5: supported: validated e/base: 1 run(s) of the current source passed every check that ran: 2 seeds, re-check after timing (latest"));
+	assert_int_equal(c.contradicted, 3);
+	free(f);
+}
+
+/* 4: after a code change, what the runs contradict is contradicted (and stale), the rest stale */
+static void test_stale_keeps_contradicted(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	FILE *k = fopen("k.c", "a");
+	fputs("/* edit */\n", k);
+	fclose(k);
+	char *f = audit("<!-- claim: measured-on experiment=e gpu=\"L4\" -->\n"
+			"<!-- claim: faster experiment=e a=twin b=base -->\n"
+			"<!-- claim: no-difference experiment=e a=twin b=base -->\n"
+			"<!-- claim: validated experiment=e variant=racy -->\n"
+			"<!-- claim: setting experiment=e key=timing.samples value=4 -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: measured-on e \"L4\": base ran on NVIDIA H100 80GB HBM3"));
+	assert_non_null(strstr(f, "; also stale: 'k.c' changed since run '20260101T000000Z-e-base'; rerun the experiment\n"));
+	assert_non_null(strstr(f, "t.md:2: contradicted: faster twin vs base: speedup of twin over base 1.000x"));
+	assert_non_null(strstr(f, "t.md:3: stale: no-difference twin vs base: 'k.c' changed since run"));
+	assert_non_null(strstr(f, "t.md:4: contradicted: validated e/racy: 1 of 1 run(s) of the last recorded code failed a check"));
+	assert_non_null(strstr(f, "t.md:5: contradicted: setting e timing.samples=4: 2 of 2 run(s) recorded another value"));
+	assert_int_equal(c.contradicted, 4);
+	assert_int_equal(c.stale, 1);
+	free(f);
+	k = fopen("k.c", "w");
+	fputs("int k;\n", k);
+	fclose(k);
 }
 
 int main(void)
@@ -193,6 +359,11 @@ int main(void)
 		cmocka_unit_test(test_value_rules),
 		cmocka_unit_test(test_measured_on_and_stale),
 		cmocka_unit_test(test_untraced),
+		cmocka_unit_test(test_parse_signed_and_exponent),
+		cmocka_unit_test(test_tolerance_bounded),
+		cmocka_unit_test(test_same_quantity),
+		cmocka_unit_test(test_validated_every_check),
+		cmocka_unit_test(test_stale_keeps_contradicted),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,53 @@
+# t6012: every rule of the number scan on a lab report written by hand
+# (tests/fixtures/paper/labreport.md, rules in docs/paper.md "Untraced
+# numbers"): exactly these numbers read as results nothing backs, and
+# a claim traces only a number of its own quantity.
+. "$REPO/tests/cli/lib.sh"
+. "$REPO/tests/cli/paper-lib.sh"
+setup_tiny_repo
+run_tiny tiny.yaml
+cp "$REPO/tests/fixtures/paper/labreport.md" .
+expect_exit 1 "$EVIDENT" audit -q labreport.md
+tail='is neither generated nor covered by a claim about the same quantity; generate it with <!-- evident:value ... --> or back it with a <!-- claim: value|setting ... --> in its paragraph (docs/paper.md)'
+grep ': untraced: ' "$TEST_TMP/out" | while IFS= read -r l; do printf '%s\n' "${l% "$tail"}"; done >got
+cat >want <<'W'
+labreport.md:3: untraced: '321 us'
+labreport.md:3: untraced: '1.4x'
+labreport.md:3: untraced: '0.2 ms'
+labreport.md:3: untraced: '12 %'
+labreport.md:4: untraced: '1,850 GB/s'
+labreport.md:4: untraced: '49152 bytes'
+labreport.md:4: untraced: '3.5 TFLOP/s'
+labreport.md:4: untraced: '8.33×'
+labreport.md:5: untraced: '321 us'
+labreport.md:5: untraced: '−5%'
+labreport.md:5: untraced: '47 us'
+labreport.md:5: untraced: '40 us'
+labreport.md:5: untraced: '12 ms'
+labreport.md:6: untraced: '$0.16'
+labreport.md:6: untraced: '2 hours'
+labreport.md:6: untraced: '90 min'
+labreport.md:6: untraced: '3 days'
+labreport.md:7: untraced: '5 seeds'
+labreport.md:7: untraced: '300 samples'
+labreport.md:13: untraced: '42 us' (a figure quoted as code)
+labreport.md:13: untraced: '50.18' (a figure quoted as code)
+labreport.md:14: untraced: '300' (named 'samples' in code)
+labreport.md:14: untraced: '113.92' (named 'median_us' in code)
+labreport.md:18: untraced: '50.18' (a decimal in program output)
+labreport.md:19: untraced: '321 us'
+labreport.md:26: untraced: '30 s'
+labreport.md:31: untraced: '113.92' (unit 'us' from its table column)
+labreport.md:32: untraced: '131.49' (unit 'us' from its table column)
+labreport.md:32: untraced: '0.87x'
+labreport.md:44: untraced: '20 us'
+labreport.md:44: untraced: '20x'
+labreport.md:44: untraced: '2 s'
+labreport.md:44: untraced: '20' (named 'seeds' in code)
+labreport.md:48: untraced: '20 samples'
+W
+diff want got || fail "the scan found other numbers than the fixture documents"
+grep -q ': untraced: .* is neither generated' "$TEST_TMP/out" || fail "the message was not stripped as expected"
+# the claims that trace the numbers of lines 37-38 hold; the malformed one is an error
+expect_contains "$TEST_TMP/out" "labreport.md:49: error: claim 'value': tol=50% is wider than the 5% a claim may allow"
+expect_contains "$TEST_TMP/out" 'audit: 7 claims: 6 supported, 0 contradicted, 0 stale, 0 unsupported, 1 malformed; 34 untraced numbers'
