@@ -196,6 +196,10 @@ struct run_record {
 	json_t *slurm;               /* v2: {job_id, array_job_id, array_task_id, node} or NULL */
 	json_t *load;                /* v2: host load and competing processes {before, after} */
 
+	/* the settings the job ran with: the knob table's JSON (v2), as
+	 * backends/knobs.h writes it; read with record_run_setting */
+	json_t *settings;
+
 	/* correctness */
 	int correctness_pass;
 	double atol, rtol, rel_l2;   /* the tolerance the checker used */
@@ -308,6 +312,14 @@ void batch_row_release(struct batch_row *row);
 /* Value of parameter name in a row / run, or NULL. */
 const char *row_param(const struct batch_row *row, const char *name);
 const char *run_param(const struct run_record *r, const char *name);
+/*
+ * The value of a setting a run ran with, named as in the spec
+ * ("correctness.seeds", "timing.samples", "timing.warmup_ms",
+ * "timing.cache", "correctness.atol", ...): 1 with *num (or *str for an
+ * enumerated one) set, 0 when the record does not say (v1 records hold
+ * only some of them).
+ */
+int record_run_setting(const struct run_record *r, const char *key, double *num, const char **str);
 /* "CPU: <model>" on the host backend, the GPU's name otherwise (malloc'd). */
 char *run_device_label(const struct run_record *r);
 

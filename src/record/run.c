@@ -455,6 +455,7 @@ int record_run_read(json_t *m, struct run_record *r)
 	r->worker_seconds = gn(w, "seconds");
 	r->protocol = go(w, "protocol");
 
+	r->settings = go(m, "settings");
 	read_device(m, r);
 	r->slurm = go(m, "slurm");
 	r->load = go(m, "load");
@@ -506,6 +507,39 @@ const char *run_param(const struct run_record *r, const char *name)
 		if (!strcmp(r->params[i].name, name))
 			return r->params[i].value;
 	return NULL;
+}
+
+int record_run_setting(const struct run_record *r, const char *key, double *num, const char **str)
+{
+	const char *dot = strchr(key, '.');
+	const char *leaf = dot ? dot + 1 : key;
+	json_t *v = NULL;
+	*str = NULL;
+	if (r->settings) {
+		v = json_object_get(r->settings, leaf);
+	} else {
+		/* evident-run/1: where the first landing kept what ran */
+		json_t *m = r->raw;
+		if (!strcmp(key, "correctness.seeds") || !strcmp(key, "correctness.atol") ||
+		    !strcmp(key, "correctness.rtol"))
+			v = json_object_get(json_object_get(m, "correctness"), leaf);
+		else if (!strcmp(key, "timing.samples")) {
+			v = json_object_get(r->timing_method, "samples_requested");
+			const char *mode = json_string_value(json_object_get(r->timing_method, "mode"));
+			if (!v && mode && !strcmp(mode, "fixed")) /* the host took every sample asked for */
+				v = json_object_get(json_object_get(m, "timing"), "n");
+		} else if (!strcmp(key, "timing.warmup_ms") || !strcmp(key, "timing.cache"))
+			v = json_object_get(r->timing_method, leaf);
+	}
+	if (json_is_string(v)) {
+		*str = json_string_value(v);
+		return 1;
+	}
+	if (json_is_number(v)) {
+		*num = json_number_value(v);
+		return 1;
+	}
+	return 0;
 }
 
 char *run_device_label(const struct run_record *r)
@@ -673,6 +707,7 @@ json_t *record_run_json(const struct run_record *r)
 	json_object_set_new(m, "slurm", jref(r->slurm));
 	json_object_set_new(m, "load", jref(r->load));
 	/* evidence */
+	json_object_set_new(m, "settings", jref(r->settings));
 	json_object_set_new(m, "correctness", write_correctness(r));
 	json_object_set_new(m, "timing", write_timing(r));
 	json_t *san = json_array();

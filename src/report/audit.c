@@ -242,29 +242,29 @@ static enum fam stat_fam(const char *stat, double *scale)
 
 static const char *rec_run_id(json_t *m)
 {
-	const char *id = query_str(m, "run_id");
+	const char *id = qj_str(m, "run_id");
 	return id ? id : "?";
 }
 
 static const char *rec_variant(json_t *row_or_run)
 {
-	const char *v = query_str(row_or_run, "variant");
+	const char *v = qj_str(row_or_run, "variant");
 	return v ? v : "";
 }
 
 static const char *rec_outcome(json_t *row_or_run)
 {
-	return query_str(row_or_run, "outcome");
+	return qj_str(row_or_run, "outcome");
 }
 
 static const char *rec_reason(json_t *row_or_run)
 {
-	return query_str(row_or_run, "reason");
+	return qj_str(row_or_run, "reason");
 }
 
 static const char *rec_baseline(json_t *batch)
 {
-	return query_str(batch, "baseline");
+	return qj_str(batch, "baseline");
 }
 
 /* The rows of a batch (a JSON array, borrowed). */
@@ -278,22 +278,22 @@ static int row_comparison(json_t *row, const char **verdict, double *speedup, do
 {
 	if (!json_is_object(json_object_get(row, "comparison")))
 		return 0;
-	*verdict = query_str(row, "comparison.verdict");
-	*speedup = query_num(row, "comparison.speedup.ratio");
-	ci[0] = query_num(row, "comparison.speedup.ci.0");
-	ci[1] = query_num(row, "comparison.speedup.ci.1");
+	*verdict = qj_str(row, "comparison.verdict");
+	*speedup = qj_num(row, "comparison.speedup.ratio");
+	ci[0] = qj_num(row, "comparison.speedup.ci.0");
+	ci[1] = qj_num(row, "comparison.speedup.ci.1");
 	return 1;
 }
 
 /* Did runs a and b record the same code (every code.sources path and hash)? */
 static int runs_same_code(json_t *a, json_t *b)
 {
-	json_t *sa = query_get(a, "code.sources"), *sb = query_get(b, "code.sources");
+	json_t *sa = qj_get(a, "code.sources"), *sb = qj_get(b, "code.sources");
 	if (json_array_size(sa) != json_array_size(sb))
 		return 0;
 	for (size_t i = 0; i < json_array_size(sa); i++) {
-		const char *pa = query_str(json_array_get(sa, i), "path"), *pb = query_str(json_array_get(sb, i), "path");
-		const char *ha = query_str(json_array_get(sa, i), "sha256"), *hb = query_str(json_array_get(sb, i), "sha256");
+		const char *pa = qj_str(json_array_get(sa, i), "path"), *pb = qj_str(json_array_get(sb, i), "path");
+		const char *ha = qj_str(json_array_get(sa, i), "sha256"), *hb = qj_str(json_array_get(sb, i), "sha256");
 		if (!pa || !pb || !ha || !hb || strcmp(pa, pb) || strcmp(ha, hb))
 			return 0;
 	}
@@ -355,7 +355,7 @@ static int check_pass_list(json_t *run, const struct check_kind *k, struct strbu
 		if (json_is_number(json_object_get(first, "seed")))
 			strbuf_addf(why, " (seed %lld", (long long)json_integer_value(json_object_get(first, "seed")));
 		if (json_is_number(json_object_get(first, "seed")) && json_is_number(json_object_get(first, "max_abs_err")))
-			strbuf_addf(why, ", max |err| %.3g", query_num(first, "max_abs_err"));
+			strbuf_addf(why, ", max |err| %.3g", qj_num(first, "max_abs_err"));
 		if (json_is_number(json_object_get(first, "seed")))
 			strbuf_addch(why, ')');
 	} else {
@@ -376,7 +376,7 @@ static int check_sanitizers(json_t *run, const struct check_kind *k, struct strb
 		return CHECK_NOT_RUN;
 	json_array_foreach(list, i, e)
 	{
-		const char *tool = query_str(e, "tool") ? query_str(e, "tool") : "sanitizer";
+		const char *tool = qj_str(e, "tool") ? qj_str(e, "tool") : "sanitizer";
 		if (json_is_true(json_object_get(e, "passed"))) {
 			list_add(ran, tool);
 			continue;
@@ -384,10 +384,10 @@ static int check_sanitizers(json_t *run, const struct check_kind *k, struct strb
 		strbuf_addstr(why, bad++ ? "; " : "");
 		if (json_is_true(json_object_get(e, "timed_out")))
 			strbuf_addf(why, "%s timed out", tool);
-		else if (query_num(e, "errors") > 0)
-			strbuf_addf(why, "%s found %lld error(s)", tool, (long long)query_num(e, "errors"));
+		else if (qj_num(e, "errors") > 0)
+			strbuf_addf(why, "%s found %lld error(s)", tool, (long long)qj_num(e, "errors"));
 		else
-			strbuf_addf(why, "%s did not pass (%s)", tool, query_str(e, "exit") ? query_str(e, "exit") : "no verdict");
+			strbuf_addf(why, "%s did not pass (%s)", tool, qj_str(e, "exit") ? qj_str(e, "exit") : "no verdict");
 	}
 	return bad ? CHECK_FAILED : CHECK_PASSED;
 }
@@ -454,7 +454,7 @@ static int run_checks_passed(json_t *run, struct strbuf *ran, struct strbuf *why
 		}
 		strbuf_release(&w);
 	}
-	if (!failed && !json_is_true(query_get(run, "correctness.pass"))) {
+	if (!failed && !json_is_true(qj_get(run, "correctness.pass"))) {
 		strbuf_addstr(why, "correctness did not pass");
 		failed = 1;
 	}
@@ -504,11 +504,11 @@ static const char *setting_leaf(const struct setting *s)
 /* What run recorded for setting s: 1 with *num or *str set, 0 when it recorded none. */
 static int run_setting(json_t *run, const struct setting *s, double *num, const char **str)
 {
-	json_t *v = query_get(run, s->path);
+	json_t *v = qj_get(run, s->path);
 	/* the host backend records no samples_requested: in fixed mode it took every sample asked for */
-	const char *mode = query_str(run, "timing.method.mode");
+	const char *mode = qj_str(run, "timing.method.mode");
 	if (!v && !strcmp(s->key, "timing.samples") && mode && !strcmp(mode, "fixed"))
-		v = query_get(run, "timing.n");
+		v = qj_get(run, "timing.n");
 	if (s->is_string) {
 		*str = json_string_value(v);
 		return *str != NULL;
@@ -522,7 +522,7 @@ static int run_setting(json_t *run, const struct setting *s, double *num, const 
 /* ---------- findings ---------- */
 
 struct actx {
-	struct query *q;
+	struct qj *q;
 	const char *file;
 	const struct audit_opts *o;
 	struct strbuf *out;
@@ -605,11 +605,11 @@ static json_t *evidence_batch(struct actx *a, json_t *batches, const char *const
 				wanted |= !strcmp(names[j], rec_variant(row));
 			if (!wanted)
 				continue;
-			json_t *run = query_row_run(a->q, row);
+			json_t *run = qj_row_run(a->q, row);
 			if (!run) {
 				strbuf_addf(&w, "run '%s' is missing from the store", rec_run_id(row));
 				cur = 0;
-			} else if (!query_sources_current(run, &w)) {
+			} else if (!qj_sources_current(run, &w)) {
 				cur = 0;
 			}
 			if (!cur)
@@ -728,12 +728,12 @@ static void claim_validated(struct actx *a, const struct md_marker *m)
 	const char *e = md_attr(m, "experiment"), *v = md_attr(m, "variant"), *pin = md_attr(m, "run");
 	json_t *runs;
 	if (pin && strcmp(pin, "latest")) {
-		json_t *r = query_find(a->q, pin);
+		json_t *r = qj_find(a->q, pin);
 		runs = json_array();
 		if (r && !strcmp(rec_variant(r), v))
 			json_array_append(runs, r);
 	} else {
-		runs = query_variant_runs(a->q, e, v);
+		runs = qj_variant_runs(a->q, e, v);
 	}
 	struct strbuf why = STRBUF_INIT, fails = STRBUF_INIT, ran = STRBUF_INIT, head = STRBUF_INIT,
 		      detail = STRBUF_INIT;
@@ -750,7 +750,7 @@ static void claim_validated(struct actx *a, const struct md_marker *m)
 	json_array_foreach(runs, i, r)
 	{
 		struct strbuf w = STRBUF_INIT;
-		if (query_sources_current(r, &w))
+		if (qj_sources_current(r, &w))
 			stale = 0;
 		else if (!i)
 			strbuf_addstr(&why, strbuf_str(&w));
@@ -761,7 +761,7 @@ static void claim_validated(struct actx *a, const struct md_marker *m)
 	json_array_foreach(runs, i, r)
 	{
 		struct strbuf w = STRBUF_INIT;
-		int in = stale ? runs_same_code(r, newest) : query_sources_current(r, &w);
+		int in = stale ? runs_same_code(r, newest) : qj_sources_current(r, &w);
 		strbuf_release(&w);
 		if (!in)
 			continue;
@@ -814,14 +814,14 @@ static json_t *claim_batches(struct actx *a, const char *e, const char *pin, con
 {
 	json_t *batches;
 	if (pin && strcmp(pin, "latest")) {
-		json_t *b = query_batch(a->q, e, pin, names, why);
+		json_t *b = qj_batch(a->q, e, pin, names, why);
 		batches = json_array();
 		if (b)
 			json_array_append(batches, b);
 	} else {
-		batches = query_batches(a->q, e, names);
+		batches = qj_batches(a->q, e, names);
 		if (!json_array_size(batches))
-			query_batch(a->q, e, "latest", names, why);
+			qj_batch(a->q, e, "latest", names, why);
 	}
 	return batches;
 }
@@ -865,7 +865,7 @@ static void claim_compare(struct actx *a, const struct md_marker *m)
 	int stale;
 	strbuf_reset(&why);
 	json_t *b = evidence_batch(a, batches, need, &stale, &why);
-	json_t *ra = query_row(b, va), *rb = query_row(b, vb);
+	json_t *ra = qj_row(b, va), *rb = qj_row(b, vb);
 	const char *bid = rec_run_id(b);
 	char *last = xstrfmt("batch %s", bid);
 	for (int k = 0; k < 2; k++) {
@@ -894,8 +894,8 @@ static void claim_compare(struct actx *a, const struct md_marker *m)
 		ci[1] = 1 / lo;
 	} else { /* neither is the baseline: compare their samples directly */
 		struct stats_opts so = STATS_OPTS_INIT;
-		if (query_samples(a->q, query_row_run(a->q, ra), &xa, &na) < 0 ||
-		    query_samples(a->q, query_row_run(a->q, rb), &xb, &nb) < 0 || !na || !nb ||
+		if (qj_samples(a->q, qj_row_run(a->q, ra), &xa, &na) < 0 ||
+		    qj_samples(a->q, qj_row_run(a->q, rb), &xb, &nb) < 0 || !na || !nb ||
 		    stats_compare(xb, nb, xa, na, &so, &sc) < 0) {
 			finding(a, m->line, "unsupported", "%s: the samples of batch %s cannot be compared", head.buf,
 				bid);
@@ -952,8 +952,8 @@ static void claim_value(struct actx *a, const struct md_marker *m)
 	char *last = NULL;
 	double stated, ulp, pct = -1, amount = 0, scale;
 	const char *err;
-	if (!query_stat_known(stat)) {
-		finding(a, m->line, "error", "claim 'value': unknown stat '%s' (known: %s)", stat, query_stat_names);
+	if (!qj_stat_known(stat)) {
+		finding(a, m->line, "error", "claim 'value': unknown stat '%s' (known: %s)", stat, qj_stat_names);
 		goto out;
 	}
 	enum fam fam = stat_fam(stat, &scale);
@@ -968,11 +968,11 @@ static void claim_value(struct actx *a, const struct md_marker *m)
 	json_t *b = NULL, *row = NULL, *run = NULL;
 	int stale = 0;
 	if (pin && strcmp(pin, "latest")) {
-		if (query_resolve(a->q, e, vn, pin, &b, &row, &run, &why) < 0) {
+		if (qj_resolve(a->q, e, vn, pin, &b, &row, &run, &why) < 0) {
 			finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
 			goto out;
 		}
-		stale = !run || !query_sources_current(run, &why);
+		stale = !run || !qj_sources_current(run, &why);
 		last = xstrfmt("run %s", rec_run_id(row));
 	} else {
 		const char *need[] = { vn, NULL };
@@ -983,8 +983,8 @@ static void claim_value(struct actx *a, const struct md_marker *m)
 		}
 		strbuf_reset(&why);
 		b = evidence_batch(a, batches, need, &stale, &why);
-		row = query_row(b, vn);
-		run = query_row_run(a->q, row);
+		row = qj_row(b, vn);
+		run = qj_row_run(a->q, row);
 		last = xstrfmt("batch %s", rec_run_id(b));
 	}
 	const char *oc = rec_outcome(row);
@@ -999,7 +999,7 @@ static void claim_value(struct actx *a, const struct md_marker *m)
 	int have_ci;
 	const char *kind;
 	struct strbuf w2 = STRBUF_INIT;
-	if (query_stat(b, row, run, stat, &v, ci, &have_ci, &kind, &w2) < 0) {
+	if (qj_stat(b, row, run, stat, &v, ci, &have_ci, &kind, &w2) < 0) {
 		finding(a, m->line, "unsupported", "%s: %s (run %s)", head.buf, w2.buf, rec_run_id(row));
 		strbuf_release(&w2);
 		goto out;
@@ -1070,8 +1070,8 @@ static void claim_measured_on(struct actx *a, const struct md_marker *m)
 	{
 		if (vn && strcmp(vn, rec_variant(row)))
 			continue;
-		json_t *run = query_row_run(a->q, row);
-		char *dev = run ? query_device_name(run) : xstrdup("unknown device");
+		json_t *run = qj_row_run(a->q, row);
+		char *dev = run ? qj_device_name(run) : xstrdup("unknown device");
 		n++;
 		if (!contains_ci(dev, gpu) && bad++ < 3)
 			strbuf_addf(&other, "%s%s ran on %s (run %s)", other.len ? "; " : "", rec_variant(row), dev,
@@ -1141,7 +1141,7 @@ static void claim_setting(struct actx *a, const struct md_marker *m)
 	{
 		if (vn && strcmp(vn, rec_variant(row)))
 			continue;
-		json_t *run = query_row_run(a->q, row);
+		json_t *run = qj_row_run(a->q, row);
 		double num = 0;
 		const char *str = "";
 		if (!run || !run_setting(run, s, &num, &str))
@@ -1222,7 +1222,7 @@ static int claim_qty(const struct md_marker *m, struct qty *q)
 /* Is name a statistic or a setting leaf, i.e. does code "NAME: N" say which quantity N is? */
 static int quantity_name(const char *name)
 {
-	if (query_stat_known(name))
+	if (qj_stat_known(name))
 		return 1;
 	for (size_t i = 0; i < ARRAY_SIZE(settings); i++)
 		if (!strcmp(setting_leaf(&settings[i]), name))
@@ -1640,7 +1640,7 @@ static void sorted_findings(const char *file, struct strbuf *in, struct strbuf *
 	free(f);
 }
 
-int audit_text(struct query *q, const char *file, const char *text, size_t len,
+int audit_text(struct qj *q, const char *file, const char *text, size_t len,
 	       const struct audit_opts *o, struct strbuf *out, struct audit_counts *c)
 {
 	struct md_doc d = MD_DOC_INIT;

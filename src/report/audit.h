@@ -25,7 +25,7 @@
 #ifndef EVIDENT_AUDIT_H
 #define EVIDENT_AUDIT_H
 
-#include "store/query.h"
+#include "store/query_json.h"
 #include "base/util.h"
 
 /* The widest tol= a claim may state, in percent (of the recorded value; an
@@ -47,7 +47,7 @@ struct audit_opts {
  * in c->errors.  Returns 0 (always, unless the store cannot be read:
  * -1 after error()).
  */
-int audit_text(struct query *q, const char *file, const char *text, size_t len,
+int audit_text(struct qj *q, const char *file, const char *text, size_t len,
 	       const struct audit_opts *o, struct strbuf *out, struct audit_counts *c);
 
 /*

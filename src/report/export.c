@@ -87,13 +87,13 @@ static int write_out(const char *dir, const char *name, const struct strbuf *bod
 	return rc;
 }
 
-static json_t *param_names(struct query *q)
+static json_t *param_names(struct qj *q)
 {
 	json_t *set = json_object();
 	for (size_t i = 0; i < q->n; i++) {
 		const char *k;
 		json_t *v;
-		json_object_foreach(query_get(q->m[i], "params"), k, v) json_object_set_new(set, k, json_true());
+		json_object_foreach(qj_get(q->m[i], "params"), k, v) json_object_set_new(set, k, json_true());
 	}
 	json_t *names = json_array();
 	const char *k;
@@ -137,27 +137,27 @@ static json_t *cols_of(json_t *row)
 	return cols;
 }
 
-static int export_samples(struct query *q, json_t *pnames, const char *dir)
+static int export_samples(struct qj *q, json_t *pnames, const char *dir)
 {
 	json_t *rows = json_array(), *cols = NULL;
 	int rc = 0;
 	for (size_t i = 0; i < q->n && rc == 0; i++) {
 		json_t *m = q->m[i];
-		const char *kind = query_str(m, "kind");
+		const char *kind = qj_str(m, "kind");
 		if (!kind || strcmp(kind, "variant"))
 			continue;
 		double *x;
 		size_t n;
-		if (query_samples(q, m, &x, &n) < 0) {
+		if (qj_samples(q, m, &x, &n) < 0) {
 			rc = -1;
 			break;
 		}
 		for (size_t k = 0; k < n; k++) {
-			json_t *row = json_pack("{s:O?, s:O?, s:O?, s:O?, s:O?}", "run_id", query_get(m, "run_id"),
-						"experiment", query_get(m, "experiment"), "batch_id",
-						query_get(m, "batch_id"), "variant", query_get(m, "variant"),
-						"outcome", query_get(m, "outcome"));
-			set_params(row, pnames, query_get(m, "params"));
+			json_t *row = json_pack("{s:O?, s:O?, s:O?, s:O?, s:O?}", "run_id", qj_get(m, "run_id"),
+						"experiment", qj_get(m, "experiment"), "batch_id",
+						qj_get(m, "batch_id"), "variant", qj_get(m, "variant"),
+						"outcome", qj_get(m, "outcome"));
+			set_params(row, pnames, qj_get(m, "params"));
 			json_object_set_new(row, "sample_index", json_integer((json_int_t)k));
 			json_object_set_new(row, "value", json_real(x[k]));
 			json_object_set_new(row, "unit", json_string("us"));
@@ -186,18 +186,18 @@ static int export_samples(struct query *q, json_t *pnames, const char *dir)
 	return rc;
 }
 
-static json_t *summary_row(struct query *q, json_t *pnames, json_t *batch, json_t *r)
+static json_t *summary_row(struct qj *q, json_t *pnames, json_t *batch, json_t *r)
 {
-	json_t *run = query_row_run(q, r);
-	char *dev = run ? query_device_name(run) : NULL;
-	const char *base = query_str(batch, "baseline");
-	const char *v = query_str(r, "variant");
+	json_t *run = qj_row_run(q, r);
+	char *dev = run ? qj_device_name(run) : NULL;
+	const char *base = qj_str(batch, "baseline");
+	const char *v = qj_str(r, "variant");
 	json_t *row = json_pack("{s:O?, s:O?, s:O?, s:O?, s:O?, s:b, s:O?, s:O?}", "experiment",
-				query_get(batch, "experiment"), "batch_run_id", query_get(batch, "run_id"),
-				"batch_id", query_get(batch, "batch_id"), "variant", query_get(r, "variant"),
-				"run_id", query_get(r, "run_id"), "is_baseline", base && v && !strcmp(base, v),
-				"outcome", query_get(r, "outcome"), "reason", query_get(r, "reason"));
-	set_params(row, pnames, query_get(r, "params"));
+				qj_get(batch, "experiment"), "batch_run_id", qj_get(batch, "run_id"),
+				"batch_id", qj_get(batch, "batch_id"), "variant", qj_get(r, "variant"),
+				"run_id", qj_get(r, "run_id"), "is_baseline", base && v && !strcmp(base, v),
+				"outcome", qj_get(r, "outcome"), "reason", qj_get(r, "reason"));
+	set_params(row, pnames, qj_get(r, "params"));
 	const struct {
 		const char *col, *path;
 	} nums[] = {
@@ -221,29 +221,29 @@ static json_t *summary_row(struct query *q, json_t *pnames, json_t *batch, json_
 		{ "cliffs_delta_ci_hi", "comparison.cliffs_delta.ci.1" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
-		json_object_set_new(row, nums[i].col, num_or_null(query_num(r, nums[i].path)));
-	json_t *mag = query_get(r, "comparison.cliffs_delta.magnitude");
-	json_t *verdict = query_get(r, "comparison.verdict");
+		json_object_set_new(row, nums[i].col, num_or_null(qj_num(r, nums[i].path)));
+	json_t *mag = qj_get(r, "comparison.cliffs_delta.magnitude");
+	json_t *verdict = qj_get(r, "comparison.verdict");
 	json_object_set_new(row, "magnitude", mag ? json_incref(mag) : json_null());
 	json_object_set_new(row, "verdict", verdict ? json_incref(verdict) : json_null());
 	json_object_set_new(row, "device", dev ? json_string(dev) : json_null());
-	json_t *commit = query_get(batch, "code.git.commit"), *dirty = query_get(batch, "code.git.dirty");
+	json_t *commit = qj_get(batch, "code.git.commit"), *dirty = qj_get(batch, "code.git.dirty");
 	json_object_set_new(row, "commit", commit ? json_incref(commit) : json_null());
 	json_object_set_new(row, "dirty", dirty ? json_incref(dirty) : json_null());
-	json_t *st = query_get(run, "started_utc");
+	json_t *st = qj_get(run, "started_utc");
 	json_object_set_new(row, "started_utc", st ? json_incref(st) : json_null());
-	json_object_set_new(row, "gpu_s", num_or_null(query_num(run, "cost.gpu_s")));
-	json_object_set_new(row, "usd", num_or_null(query_num(run, "cost.usd")));
+	json_object_set_new(row, "gpu_s", num_or_null(qj_num(run, "cost.gpu_s")));
+	json_object_set_new(row, "usd", num_or_null(qj_num(run, "cost.usd")));
 	free(dev);
 	return row;
 }
 
-static int export_summaries(struct query *q, json_t *pnames, const char *dir)
+static int export_summaries(struct qj *q, json_t *pnames, const char *dir)
 {
 	json_t *rows = json_array();
 	for (size_t i = 0; i < q->n; i++) {
 		json_t *b = q->m[i];
-		const char *kind = query_str(b, "kind");
+		const char *kind = qj_str(b, "kind");
 		if (!kind || strcmp(kind, "batch"))
 			continue;
 		size_t k;
@@ -281,9 +281,9 @@ static json_t *gbench_entry(const char *name, const char *run_name, const char *
 	return e;
 }
 
-static int export_gbench(struct query *q, const char *dir)
+static int export_gbench(struct qj *q, const char *dir)
 {
-	json_t *exps = query_experiments(q), *benches = json_array();
+	json_t *exps = qj_experiments(q), *benches = json_array();
 	json_t *ctx_run = NULL;
 	size_t ei, family = 0;
 	json_t *ej;
@@ -291,7 +291,7 @@ static int export_gbench(struct query *q, const char *dir)
 	json_array_foreach(exps, ei, ej)
 	{
 		struct strbuf why = STRBUF_INIT;
-		json_t *b = query_batch(q, json_string_value(ej), "latest", NULL, &why);
+		json_t *b = qj_batch(q, json_string_value(ej), "latest", NULL, &why);
 		strbuf_release(&why);
 		if (!b)
 			continue;
@@ -299,10 +299,10 @@ static int export_gbench(struct query *q, const char *dir)
 		json_t *r;
 		json_array_foreach(json_object_get(b, "variants"), k, r)
 		{
-			json_t *run = query_row_run(q, r);
+			json_t *run = qj_row_run(q, r);
 			double *x = NULL;
 			size_t n = 0;
-			if (!run || query_samples(q, run, &x, &n) < 0) {
+			if (!run || qj_samples(q, run, &x, &n) < 0) {
 				rc = run ? -1 : 0;
 				free(x);
 				continue;
@@ -311,7 +311,7 @@ static int export_gbench(struct query *q, const char *dir)
 				continue;
 			if (!ctx_run)
 				ctx_run = run;
-			char *name = xstrfmt("%s/%s", json_string_value(ej), query_str(r, "variant"));
+			char *name = xstrfmt("%s/%s", json_string_value(ej), qj_str(r, "variant"));
 			for (size_t i = 0; i < n; i++)
 				json_array_append_new(benches, gbench_entry(name, name, "iteration", family, n, i, x[i]));
 			double mean = 0, var = 0;
@@ -329,7 +329,7 @@ static int export_gbench(struct query *q, const char *dir)
 				json_object_del(e, "repetition_index");
 				json_object_set_new(e, "aggregate_name", json_string(aggs[a]));
 				json_object_set_new(e, "aggregate_unit", json_string("time"));
-				json_object_set_new(e, "evident_run_id", json_string(query_str(r, "run_id")));
+				json_object_set_new(e, "evident_run_id", json_string(qj_str(r, "run_id")));
 				json_array_append_new(benches, e);
 				free(an);
 			}
@@ -339,10 +339,10 @@ static int export_gbench(struct query *q, const char *dir)
 		}
 	}
 	json_t *ctx = json_pack("{s:s, s:s, s:s, s:i, s:f, s:b, s:[], s:[], s:s, s:s}", "date",
-				ctx_run && query_str(ctx_run, "started_utc") ? query_str(ctx_run, "started_utc") : "",
-				"host_name", ctx_run && query_str(ctx_run, "machine.host") ? query_str(ctx_run, "machine.host") : "",
+				ctx_run && qj_str(ctx_run, "started_utc") ? qj_str(ctx_run, "started_utc") : "",
+				"host_name", ctx_run && qj_str(ctx_run, "machine.host") ? qj_str(ctx_run, "machine.host") : "",
 				"executable", "evident", "num_cpus",
-				(int)json_integer_value(query_get(ctx_run, "machine.cpus_online")), "mhz_per_cpu", 0.0,
+				(int)json_integer_value(qj_get(ctx_run, "machine.cpus_online")), "mhz_per_cpu", 0.0,
 				"cpu_scaling_enabled", 0, "caches", "load_avg", "library_build_type", "release",
 				"evident_note", "the latest batch of each experiment; one iteration entry per timing sample");
 	json_t *doc = json_pack("{s:o, s:o}", "context", ctx, "benchmarks", benches);
@@ -468,7 +468,7 @@ static int export_readme(const char *dir)
 	return rc;
 }
 
-int export_all(struct query *q, const char *dir)
+int export_all(struct qj *q, const char *dir)
 {
 	if (mkdir_p(dir, 0755) < 0)
 		return -1;

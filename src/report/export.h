@@ -23,10 +23,10 @@
 #ifndef EVIDENT_EXPORT_H
 #define EVIDENT_EXPORT_H
 
-#include "store/query.h"
+#include "store/query_json.h"
 
 /* Write every file into dir (created).  Returns 0, or -1 after error(). */
-int export_all(struct query *q, const char *dir);
+int export_all(struct qj *q, const char *dir);
 
 /* Append s to out as one CSV field (quoted when it holds , " or a newline). */
 void export_csv_field(struct strbuf *out, const char *s);

@@ -5,7 +5,7 @@
  * paper_render walks the markers that mdscan found and copies the text
  * between them untouched; for each opening marker it emits the marker,
  * then freshly generated content, then the closing marker.  Every block
- * reads one batch (query_batch), chosen explicitly by run=latest or a run
+ * reads one batch (qj_batch), chosen explicitly by run=latest or a run
  * id, so a table never mixes runs of different commits or GPUs; the
  * provenance line under each table names that batch, its commit (and says
  * when the tree was dirty), device, driver, date and run ids.
@@ -126,7 +126,7 @@ static void add_date(struct strbuf *out, const char *iso)
 /* ---------- blocks ---------- */
 
 struct ctx {
-	struct query *q;
+	struct qj *q;
 	const struct paper_opts *o;
 	struct paper_result *r;
 	const char *file;
@@ -134,7 +134,7 @@ struct ctx {
 };
 
 /* Parameter names (and "kernel") whose value differs between rows. */
-static json_t *differing_params(struct query *q, json_t *batch)
+static json_t *differing_params(struct qj *q, json_t *batch)
 {
 	json_t *names = json_array(), *seen = json_object();
 	json_t *rows = json_object_get(batch, "variants");
@@ -154,7 +154,7 @@ static json_t *differing_params(struct query *q, json_t *batch)
 	int kernel_differs = 0;
 	json_array_foreach(rows, i, row)
 	{
-		const char *kp = query_str(query_row_run(q, row), "kernel");
+		const char *kp = qj_str(qj_row_run(q, row), "kernel");
 		if (!i)
 			first_kernel = kp;
 		else if (kp && first_kernel && strcmp(kp, first_kernel))
@@ -168,7 +168,7 @@ static json_t *differing_params(struct query *q, json_t *batch)
 		int differs = 0;
 		json_array_foreach(rows, i, row)
 		{
-			const char *pv = query_str(json_object_get(row, "params"), name);
+			const char *pv = qj_str(json_object_get(row, "params"), name);
 			if (!i)
 				first = pv;
 			else if (!first != !pv || (pv && first && strcmp(pv, first)))
@@ -185,38 +185,38 @@ static json_t *differing_params(struct query *q, json_t *batch)
 static void add_provenance(struct ctx *c, json_t *batch, const char *run_arg, struct strbuf *out)
 {
 	json_t *rows = json_object_get(batch, "variants");
-	json_t *first = query_row_run(c->q, json_array_get(rows, 0));
-	json_t *git = query_get(batch, "code.git");
-	const char *commit = query_str(git, "commit");
-	const char *exp = query_str(batch, "experiment");
+	json_t *first = qj_row_run(c->q, json_array_get(rows, 0));
+	json_t *git = qj_get(batch, "code.git");
+	const char *commit = qj_str(git, "commit");
+	const char *exp = qj_str(batch, "experiment");
 	strbuf_addf(out, "*Provenance:* experiment `%s`, batch `%s` (%s); ", exp,
-		    query_str(batch, "run_id"),
+		    qj_str(batch, "run_id"),
 		    !strcmp(run_arg, "latest") ? "latest" : "pinned by run id");
 	if (commit)
 		strbuf_addf(out, "commit `%.12s` (%s)", commit,
 			    json_is_true(json_object_get(git, "dirty")) ? "**dirty**" : "clean");
 	else
 		strbuf_addstr(out, "no git commit recorded");
-	char *dev = first ? query_device_name(first) : xstrdup("unknown device");
-	const char *drv = first ? query_driver(first) : NULL;
+	char *dev = first ? qj_device_name(first) : xstrdup("unknown device");
+	const char *drv = first ? qj_driver(first) : NULL;
 	strbuf_addf(out, "; %s", dev);
 	if (drv)
 		strbuf_addf(out, ", driver %s", drv);
-	const char *be = query_str(batch, "backend");
+	const char *be = qj_str(batch, "backend");
 	if (be)
 		strbuf_addf(out, " (%s backend)", be);
 	strbuf_addstr(out, "; recorded ");
-	add_date(out, first ? query_str(first, "started_utc") : NULL);
-	json_t *shape = query_get(batch, "problem.shape");
+	add_date(out, first ? qj_str(first, "started_utc") : NULL);
+	json_t *shape = qj_get(batch, "problem.shape");
 	if (shape) {
-		strbuf_addf(out, "; %s", query_str(batch, "problem.name") ? query_str(batch, "problem.name") : "");
+		strbuf_addf(out, "; %s", qj_str(batch, "problem.name") ? qj_str(batch, "problem.name") : "");
 		const char *dims[] = { "B", "H", "S", "D" };
 		for (size_t i = 0; i < 4; i++)
 			if (json_is_integer(json_object_get(shape, dims[i])))
 				strbuf_addf(out, " %s=%lld", dims[i],
 					    (long long)json_integer_value(json_object_get(shape, dims[i])));
-		if (query_str(batch, "problem.dtype"))
-			strbuf_addf(out, " %s", query_str(batch, "problem.dtype"));
+		if (qj_str(batch, "problem.dtype"))
+			strbuf_addf(out, " %s", qj_str(batch, "problem.dtype"));
 	}
 	strbuf_addstr(out, "; runs");
 	size_t i;
@@ -224,9 +224,9 @@ static void add_provenance(struct ctx *c, json_t *batch, const char *run_arg, st
 	int devices_differ = 0;
 	json_array_foreach(rows, i, row)
 	{
-		strbuf_addf(out, "%s `%s`", i ? "," : "", query_str(row, "run_id"));
-		json_t *rm = query_row_run(c->q, row);
-		char *d = rm ? query_device_name(rm) : NULL;
+		strbuf_addf(out, "%s `%s`", i ? "," : "", qj_str(row, "run_id"));
+		json_t *rm = qj_row_run(c->q, row);
+		char *d = rm ? qj_device_name(rm) : NULL;
 		if (d && strcmp(d, dev))
 			devices_differ = 1;
 		free(d);
@@ -236,26 +236,26 @@ static void add_provenance(struct ctx *c, json_t *batch, const char *run_arg, st
 		strbuf_addstr(out, " **Warning: the variants of this batch ran on different devices.**");
 	free(dev);
 	/* a pinned batch that is not the newest says so */
-	json_t *all = query_batches(c->q, exp, NULL);
+	json_t *all = qj_batches(c->q, exp, NULL);
 	json_t *newest = json_array_get(all, 0);
 	if (newest && newest != batch)
-		strbuf_addf(out, " A newer batch of `%s` exists: `%s`.", exp, query_str(newest, "run_id"));
+		strbuf_addf(out, " A newer batch of `%s` exists: `%s`.", exp, qj_str(newest, "run_id"));
 	json_decref(all);
 	strbuf_addstr(out, "\n");
 }
 
 static void add_dirty_note(json_t *batch, struct strbuf *out)
 {
-	json_t *git = query_get(batch, "code.git");
+	json_t *git = qj_get(batch, "code.git");
 	if (!json_is_true(json_object_get(git, "dirty")))
 		return;
 	strbuf_addf(out, "> **Dirty tree:** these runs were recorded from uncommitted changes (%lld changed file(s)",
 		    (long long)json_integer_value(json_object_get(git, "n_changed")));
-	const char *d = query_str(git, "diff_object");
+	const char *d = qj_str(git, "diff_object");
 	if (d)
 		strbuf_addf(out, "; the diff is object `%.12s`", d);
 	strbuf_addstr(out, "); commit `");
-	strbuf_addf(out, "%.12s", query_str(git, "commit") ? query_str(git, "commit") : "none");
+	strbuf_addf(out, "%.12s", qj_str(git, "commit") ? qj_str(git, "commit") : "none");
 	strbuf_addstr(out, "` alone does not reproduce them.\n\n");
 }
 
@@ -282,8 +282,8 @@ static void gen_table(struct ctx *c, json_t *batch, const char *run_arg, struct 
 {
 	json_t *diff = differing_params(c->q, batch);
 	json_t *rows = json_object_get(batch, "variants");
-	const char *baseline = query_str(batch, "baseline");
-	size_t nc = (size_t)json_integer_value(query_get(batch, "holm.comparisons"));
+	const char *baseline = qj_str(batch, "baseline");
+	size_t nc = (size_t)json_integer_value(qj_get(batch, "holm.comparisons"));
 	strbuf_addstr(out, "\n");
 	add_dirty_note(batch, out);
 	strbuf_addf(out, "| variant | parameters | outcome | median us [95%% CI] | speedup [95%% CI] | %s | Cliff's delta [95%% CI] | verdict | device | cost |\n",
@@ -293,8 +293,8 @@ static void gen_table(struct ctx *c, json_t *batch, const char *run_arg, struct 
 	json_t *row, *name;
 	json_array_foreach(rows, i, row)
 	{
-		json_t *run = query_row_run(c->q, row);
-		const char *variant = query_str(row, "variant");
+		json_t *run = qj_row_run(c->q, row);
+		const char *variant = qj_str(row, "variant");
 		strbuf_addstr(out, "| ");
 		add_clean(out, variant, 80, 1);
 		if (baseline && variant && !strcmp(baseline, variant))
@@ -304,38 +304,38 @@ static void gen_table(struct ctx *c, json_t *batch, const char *run_arg, struct 
 		json_array_foreach(diff, j, name)
 		{
 			const char *k = json_string_value(name);
-			const char *v = !strcmp(k, "kernel") ? basename_of(query_str(run, "kernel"))
-							     : query_str(json_object_get(row, "params"), k);
+			const char *v = !strcmp(k, "kernel") ? basename_of(qj_str(run, "kernel"))
+							     : qj_str(json_object_get(row, "params"), k);
 			strbuf_addstr(out, any++ ? ", " : " ");
 			add_clean(out, k, 40, 1);
 			strbuf_addch(out, '=');
 			add_clean(out, v ? v : "-", 60, 1);
 		}
 		strbuf_addstr(out, any ? " |" : " |");
-		const char *oc = query_str(row, "outcome");
+		const char *oc = qj_str(row, "outcome");
 		strbuf_addf(out, " %s%s%s", oc && strcmp(oc, "ok") ? "**" : "", oc ? oc : "?",
 			    oc && strcmp(oc, "ok") ? "**" : "");
-		if (oc && strcmp(oc, "ok") && query_str(row, "reason")) {
+		if (oc && strcmp(oc, "ok") && qj_str(row, "reason")) {
 			strbuf_addstr(out, ": ");
-			add_clean(out, query_str(row, "reason"), 60, 1);
+			add_clean(out, qj_str(row, "reason"), 60, 1);
 		}
 		strbuf_addstr(out, " |");
-		add_cell_ci(out, query_get(row, "stats.median"), query_get(row, "stats.median_ci"), "%.2f",
+		add_cell_ci(out, qj_get(row, "stats.median"), qj_get(row, "stats.median_ci"), "%.2f",
 			    "%.2f");
 		json_t *cmp = json_object_get(row, "comparison");
 		if (json_is_object(cmp)) {
-			add_cell_ci(out, query_get(cmp, "speedup.ratio"), query_get(cmp, "speedup.ci"), "%.3fx",
+			add_cell_ci(out, qj_get(cmp, "speedup.ratio"), qj_get(cmp, "speedup.ci"), "%.3fx",
 				    "%.3f");
 			strbuf_addch(out, ' ');
-			add_p(out, query_num(cmp, "mann_whitney.p_adjusted"));
+			add_p(out, qj_num(cmp, "mann_whitney.p_adjusted"));
 			strbuf_addstr(out, " |");
-			add_cell_ci(out, query_get(cmp, "cliffs_delta.delta"), query_get(cmp, "cliffs_delta.ci"),
+			add_cell_ci(out, qj_get(cmp, "cliffs_delta.delta"), qj_get(cmp, "cliffs_delta.ci"),
 				    "%.2f", "%.2f");
 			out->len -= 2; /* append the label inside the cell */
 			out->buf[out->len] = '\0';
-			strbuf_addf(out, " %s |", query_str(cmp, "cliffs_delta.magnitude") ?
-							  query_str(cmp, "cliffs_delta.magnitude") : "");
-			const char *verdict = query_str(cmp, "verdict");
+			strbuf_addf(out, " %s |", qj_str(cmp, "cliffs_delta.magnitude") ?
+							  qj_str(cmp, "cliffs_delta.magnitude") : "");
+			const char *verdict = qj_str(cmp, "verdict");
 			int bold = verdict && strcmp(verdict, "no_difference");
 			strbuf_addf(out, " %s%s%s%s |", bold ? "**" : "", verdict ? verdict : "", bold ? "**" : "",
 				    json_is_true(json_object_get(cmp, "small_n")) ? " (too few samples)" : "");
@@ -344,11 +344,11 @@ static void gen_table(struct ctx *c, json_t *batch, const char *run_arg, struct 
 		} else {
 			strbuf_addstr(out, " | | | |");
 		}
-		char *dev = run ? query_device_name(run) : xstrdup("?");
+		char *dev = run ? qj_device_name(run) : xstrdup("?");
 		strbuf_addch(out, ' ');
 		add_clean(out, dev, 60, 1);
 		free(dev);
-		double usd = query_num(run, "cost.usd"), gs = query_num(run, "cost.gpu_s");
+		double usd = qj_num(run, "cost.usd"), gs = qj_num(run, "cost.gpu_s");
 		if (!isnan(usd))
 			strbuf_addf(out, " | $%.4f |\n", usd);
 		else if (gs > 0)
@@ -378,7 +378,7 @@ static void gen_table(struct ctx *c, json_t *batch, const char *run_arg, struct 
 /* one line per failure or significant slowdown, grouped by experiment */
 static void gen_negative(struct ctx *c, const char *only, struct strbuf *out)
 {
-	json_t *exps = query_experiments(c->q);
+	json_t *exps = qj_experiments(c->q);
 	size_t ei;
 	json_t *ej;
 	int any = 0;
@@ -391,19 +391,19 @@ static void gen_negative(struct ctx *c, const char *only, struct strbuf *out)
 		struct strbuf sec = STRBUF_INIT;
 		for (size_t i = 0; i < c->q->n; i++) {
 			json_t *m = c->q->m[i];
-			const char *kind = query_str(m, "kind"), *e = query_str(m, "experiment");
+			const char *kind = qj_str(m, "kind"), *e = qj_str(m, "experiment");
 			if (!kind || !e || strcmp(e, exp))
 				continue;
 			if (!strcmp(kind, "variant")) {
-				const char *oc = query_str(m, "outcome");
+				const char *oc = qj_str(m, "outcome");
 				if (!oc || !strcmp(oc, "ok"))
 					continue;
 				strbuf_addstr(&sec, "- `");
-				add_clean(&sec, query_str(m, "variant"), 80, 0);
+				add_clean(&sec, qj_str(m, "variant"), 80, 0);
 				strbuf_addf(&sec, "`: **%s**", oc);
 				if (json_is_true(json_object_get(m, "expect_met")))
 					strbuf_addstr(&sec, " (expected)");
-				const char *why = query_str(m, "reason");
+				const char *why = qj_str(m, "reason");
 				if (why) {
 					strbuf_addstr(&sec, ": ");
 					add_clean(&sec, why, 300, 0);
@@ -412,9 +412,9 @@ static void gen_negative(struct ctx *c, const char *only, struct strbuf *out)
 				int failed = 0, seeds = 0;
 				size_t k;
 				json_t *s;
-				json_array_foreach(query_get(m, "correctness.results"), k, s)
+				json_array_foreach(qj_get(m, "correctness.results"), k, s)
 				{
-					double e2 = query_num(s, "max_abs_err");
+					double e2 = qj_num(s, "max_abs_err");
 					if (!isnan(e2) && e2 >= 0 && (isnan(maxerr) || e2 > maxerr))
 						maxerr = e2;
 					seeds++;
@@ -423,36 +423,36 @@ static void gen_negative(struct ctx *c, const char *only, struct strbuf *out)
 				if (failed)
 					strbuf_addf(&sec, "; max |err| %.3g, %d of %d seeds failed", maxerr, failed,
 						    seeds);
-				strbuf_addf(&sec, " (run `%s`, ", query_str(m, "run_id"));
-				add_date(&sec, query_str(m, "started_utc"));
+				strbuf_addf(&sec, " (run `%s`, ", qj_str(m, "run_id"));
+				add_date(&sec, qj_str(m, "started_utc"));
 				strbuf_addf(&sec, ", commit `%.12s`%s)\n",
-					    query_str(m, "code.git.commit") ? query_str(m, "code.git.commit") : "none",
-					    json_is_true(query_get(m, "code.git.dirty")) ? " dirty" : "");
+					    qj_str(m, "code.git.commit") ? qj_str(m, "code.git.commit") : "none",
+					    json_is_true(qj_get(m, "code.git.dirty")) ? " dirty" : "");
 			} else if (!strcmp(kind, "batch")) {
 				size_t k;
 				json_t *row;
 				json_array_foreach(json_object_get(m, "variants"), k, row)
 				{
-					const char *vd = query_str(row, "comparison.verdict");
+					const char *vd = qj_str(row, "comparison.verdict");
 					if (!vd || strcmp(vd, "slower"))
 						continue;
 					strbuf_addstr(&sec, "- `");
-					add_clean(&sec, query_str(row, "variant"), 80, 0);
+					add_clean(&sec, qj_str(row, "variant"), 80, 0);
 					strbuf_addstr(&sec, "`: **slower** than `");
-					add_clean(&sec, query_str(m, "baseline"), 80, 0);
+					add_clean(&sec, qj_str(m, "baseline"), 80, 0);
 					strbuf_addf(&sec, "`: speedup %.3fx [%.3f, %.3f], p (Holm) ",
-						    query_num(row, "comparison.speedup.ratio"),
-						    query_num(row, "comparison.speedup.ci.0"),
-						    query_num(row, "comparison.speedup.ci.1"));
-					add_p(&sec, query_num(row, "comparison.mann_whitney.p_adjusted"));
-					strbuf_addf(&sec, " (run `%s`, batch `%s`)\n", query_str(row, "run_id"),
-						    query_str(m, "run_id"));
+						    qj_num(row, "comparison.speedup.ratio"),
+						    qj_num(row, "comparison.speedup.ci.0"),
+						    qj_num(row, "comparison.speedup.ci.1"));
+					add_p(&sec, qj_num(row, "comparison.mann_whitney.p_adjusted"));
+					strbuf_addf(&sec, " (run `%s`, batch `%s`)\n", qj_str(row, "run_id"),
+						    qj_str(m, "run_id"));
 				}
 				json_array_foreach(json_object_get(m, "notes"), k, row)
 				{
 					strbuf_addstr(&sec, "- note: ");
 					add_clean(&sec, json_string_value(row), 400, 0);
-					strbuf_addf(&sec, " (batch `%s`)\n", query_str(m, "run_id"));
+					strbuf_addf(&sec, " (batch `%s`)\n", qj_str(m, "run_id"));
 				}
 			}
 		}
@@ -470,7 +470,7 @@ static void gen_negative(struct ctx *c, const char *only, struct strbuf *out)
 
 static void gen_cost(struct ctx *c, const char *only, struct strbuf *out)
 {
-	json_t *exps = query_experiments(c->q);
+	json_t *exps = qj_experiments(c->q);
 	size_t ei;
 	json_t *ej;
 	double t_wall = 0, t_gpu = 0, t_usd = 0;
@@ -486,7 +486,7 @@ static void gen_cost(struct ctx *c, const char *only, struct strbuf *out)
 		int b = 0, r = 0, bad = 0, unpriced = 0;
 		for (size_t i = 0; i < c->q->n; i++) {
 			json_t *m = c->q->m[i];
-			const char *kind = query_str(m, "kind"), *e = query_str(m, "experiment");
+			const char *kind = qj_str(m, "kind"), *e = qj_str(m, "experiment");
 			if (!kind || !e || strcmp(e, exp))
 				continue;
 			if (!strcmp(kind, "batch")) {
@@ -494,8 +494,8 @@ static void gen_cost(struct ctx *c, const char *only, struct strbuf *out)
 				continue;
 			}
 			r++;
-			bad += query_str(m, "outcome") && strcmp(query_str(m, "outcome"), "ok");
-			double w = query_num(m, "wall_s"), g = query_num(m, "cost.gpu_s"), u = query_num(m, "cost.usd");
+			bad += qj_str(m, "outcome") && strcmp(qj_str(m, "outcome"), "ok");
+			double w = qj_num(m, "wall_s"), g = qj_num(m, "cost.gpu_s"), u = qj_num(m, "cost.usd");
 			wall += isnan(w) ? 0 : w;
 			gpu += isnan(g) ? 0 : g;
 			if (!isnan(u))
@@ -564,7 +564,7 @@ static int gen_figure(struct ctx *c, json_t *batch, const char *kind, const char
 {
 	json_t *rows = json_object_get(batch, "variants");
 	size_t n = json_array_size(rows);
-	const char *exp = query_str(batch, "experiment");
+	const char *exp = qj_str(batch, "experiment");
 	struct svg_series *s = xcalloc(n + 1, sizeof(*s));
 	struct svg_interval *iv = xcalloc(n + 1, sizeof(*iv));
 	char **labels = xcalloc(n + 1, sizeof(char *));
@@ -572,33 +572,33 @@ static int gen_figure(struct ctx *c, json_t *batch, const char *kind, const char
 	double **xs = xcalloc(n + 1, sizeof(double *));
 	struct strbuf svg = STRBUF_INIT, sub = STRBUF_INIT, title = STRBUF_INIT;
 	int rc = -1, ni = 0;
-	json_t *first = query_row_run(c->q, json_array_get(rows, 0));
-	char *dev = first ? query_device_name(first) : xstrdup("unknown device");
-	const char *commit = query_str(batch, "code.git.commit");
-	strbuf_addf(&sub, "batch %s; commit %.12s%s; %s", query_str(batch, "run_id"),
-		    commit ? commit : "none", json_is_true(query_get(batch, "code.git.dirty")) ? " (dirty)" : "",
+	json_t *first = qj_row_run(c->q, json_array_get(rows, 0));
+	char *dev = first ? qj_device_name(first) : xstrdup("unknown device");
+	const char *commit = qj_str(batch, "code.git.commit");
+	strbuf_addf(&sub, "batch %s; commit %.12s%s; %s", qj_str(batch, "run_id"),
+		    commit ? commit : "none", json_is_true(qj_get(batch, "code.git.dirty")) ? " (dirty)" : "",
 		    dev);
 	free(dev);
 	for (size_t i = 0; i < n; i++) {
 		json_t *row = json_array_get(rows, i);
-		const char *oc = query_str(row, "outcome");
-		const char *v = query_str(row, "variant");
+		const char *oc = qj_str(row, "outcome");
+		const char *v = qj_str(row, "variant");
 		labels[i] = oc && strcmp(oc, "ok") ? xstrfmt("%s [%s]", v, oc) : xstrdup(v ? v : "?");
 		s[i].label = labels[i];
-		json_t *run = query_row_run(c->q, row);
-		if (run && oc && !strcmp(oc, "ok") && query_samples(c->q, run, &xs[i], &s[i].n) < 0)
+		json_t *run = qj_row_run(c->q, row);
+		if (run && oc && !strcmp(oc, "ok") && qj_samples(c->q, run, &xs[i], &s[i].n) < 0)
 			goto out;
 		s[i].x = xs[i];
 		json_t *cmp = json_object_get(row, "comparison");
 		if (!json_is_object(cmp))
 			continue; /* the baseline and failed variants have no speedup */
 		iv[ni].label = labels[i];
-		iv[ni].v = query_num(cmp, "speedup.ratio");
-		iv[ni].lo = query_num(cmp, "speedup.ci.0");
-		iv[ni].hi = query_num(cmp, "speedup.ci.1");
+		iv[ni].v = qj_num(cmp, "speedup.ratio");
+		iv[ni].lo = qj_num(cmp, "speedup.ci.0");
+		iv[ni].hi = qj_num(cmp, "speedup.ci.1");
 		struct strbuf nb = STRBUF_INIT;
-		strbuf_addf(&nb, "%.3fx, %s, p=", iv[ni].v, query_str(cmp, "verdict") ? query_str(cmp, "verdict") : "");
-		add_p(&nb, query_num(cmp, "mann_whitney.p_adjusted"));
+		strbuf_addf(&nb, "%.3fx, %s, p=", iv[ni].v, qj_str(cmp, "verdict") ? qj_str(cmp, "verdict") : "");
+		add_p(&nb, qj_num(cmp, "mann_whitney.p_adjusted"));
 		notes[i] = strbuf_detach(&nb, NULL);
 		iv[ni].note = notes[i];
 		ni++;
@@ -611,7 +611,7 @@ static int gen_figure(struct ctx *c, json_t *batch, const char *kind, const char
 		svg_box(&svg, title.buf, sub.buf, "time per launch (us)", s, n);
 	} else {
 		strbuf_addf(&title, "%s: speedup over %s with 95%% bootstrap CI", exp,
-			    query_str(batch, "baseline") ? query_str(batch, "baseline") : "the baseline");
+			    qj_str(batch, "baseline") ? qj_str(batch, "baseline") : "the baseline");
 		svg_forest(&svg, title.buf, sub.buf, "speedup (median baseline / median variant; > 1 is faster)",
 			   iv, (size_t)ni, 1.0);
 	}
@@ -619,7 +619,7 @@ static int gen_figure(struct ctx *c, json_t *batch, const char *kind, const char
 	rc = write_if_changed(full, &svg, c->o->write_figures, &c->r->figures_changed);
 	free(full);
 	if (rc == 0)
-		strbuf_addf(out, "\n![%s (batch %s)](%s)\n\n", title.buf, query_str(batch, "run_id"), path);
+		strbuf_addf(out, "\n![%s (batch %s)](%s)\n\n", title.buf, qj_str(batch, "run_id"), path);
 out:
 	for (size_t i = 0; i < n; i++) {
 		free(labels[i]);
@@ -684,7 +684,7 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 		static const char *const req[] = { "experiment", "run", NULL };
 		if ((rc = check_keys(c, m, table_keys, req)) < 0)
 			goto out;
-		json_t *b = query_batch(c->q, exp, run, NULL, &why);
+		json_t *b = qj_batch(c->q, exp, run, NULL, &why);
 		if (!b)
 			missing(c, why.buf, out, 0);
 		else if (!strcmp(name, "table"))
@@ -701,8 +701,8 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 			goto out;
 		const char *stat = md_attr(m, "stat"), *dg = md_attr(m, "digits");
 		int digits = dg ? atoi(dg) : -1;
-		if (!query_stat_known(stat)) {
-			rc = error("%s:%d: unknown stat '%s' (known: %s)", c->file, m->line, stat, query_stat_names);
+		if (!qj_stat_known(stat)) {
+			rc = error("%s:%d: unknown stat '%s' (known: %s)", c->file, m->line, stat, qj_stat_names);
 			goto out;
 		}
 		if (!strcmp(run, "latest") && (!exp || !md_attr(m, "variant"))) {
@@ -714,9 +714,9 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 		double v, ci[2];
 		int have_ci;
 		const char *kind;
-		if (query_resolve(c->q, exp, md_attr(m, "variant"), run, &b, &row, &vr, &why) < 0)
+		if (qj_resolve(c->q, exp, md_attr(m, "variant"), run, &b, &row, &vr, &why) < 0)
 			missing(c, why.buf, out, 1);
-		else if (query_stat(b, row, vr, stat, &v, ci, &have_ci, &kind, &why) < 0)
+		else if (qj_stat(b, row, vr, stat, &v, ci, &have_ci, &kind, &why) < 0)
 			missing(c, why.buf, out, 1);
 		else if (paper_format_stat(out, v, stat, kind, md_attr(m, "unit"), digits) < 0)
 			rc = -1;
@@ -741,7 +741,7 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 				   c->file, m->line, path);
 			goto out;
 		}
-		json_t *b = query_batch(c->q, exp, run, NULL, &why);
+		json_t *b = qj_batch(c->q, exp, run, NULL, &why);
 		if (!b)
 			missing(c, why.buf, out, 0);
 		else
@@ -755,7 +755,7 @@ out:
 	return rc;
 }
 
-int paper_render(struct query *q, const char *file, const char *text, size_t len,
+int paper_render(struct qj *q, const char *file, const char *text, size_t len,
 		 const struct paper_opts *o, struct strbuf *out, struct paper_result *r)
 {
 	struct md_doc d = MD_DOC_INIT;

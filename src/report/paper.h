@@ -18,7 +18,7 @@
 #ifndef EVIDENT_PAPER_H
 #define EVIDENT_PAPER_H
 
-#include "store/query.h"
+#include "store/query_json.h"
 #include "base/util.h"
 
 struct paper_opts {
@@ -39,12 +39,12 @@ struct paper_result {
  * Returns 0, or -1 after error() on a malformed marker or a figure that
  * cannot be written (out is then incomplete: write nothing).
  */
-int paper_render(struct query *q, const char *file, const char *text, size_t len,
+int paper_render(struct qj *q, const char *file, const char *text, size_t len,
 		 const struct paper_opts *o, struct strbuf *out, struct paper_result *r);
 
 /*
  * Format statistic value v as prose: "11657.33 us", "1.34x", "5.8 GFLOP/s",
- * "$0.0123", "5.1e-17".  kind is query_stat's; unit (time only: us, ms, s;
+ * "$0.0123", "5.1e-17".  kind is qj_stat's; unit (time only: us, ms, s;
  * NULL = us); digits < 0 = the default for the kind.  Returns 0, or -1
  * after error() on a unit that does not fit the statistic.
  */

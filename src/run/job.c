@@ -680,6 +680,12 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 	r.throttled = !c->be->throttled ? -1 : c->be->throttled(json_object_get(r.gpu_state, "after"));
 	r.load = load;
 
+	r.settings = knobs_to_json(&s->k);
+	json_object_set_new(r.settings, "atol", json_real(p->tol.atol));
+	json_object_set_new(r.settings, "rtol", json_real(p->tol.rtol));
+	json_object_set_new(r.settings, "rel_l2", json_real(p->tol.rel_l2));
+	json_object_set_new(r.settings, "repeats", json_integer(p->repeats));
+
 	/* correctness: every check, the seeds', the timed launches', the extra shape's */
 	r.atol = p->tol.atol;
 	r.rtol = p->tol.rtol;
@@ -771,6 +777,7 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 	json_decref(r.protocol);
 	json_decref(r.gpu_state);
 	json_decref(r.extra_shape);
+	json_decref(r.settings);
 	free(srcs);
 	free(src_objs);
 	free(r.checks);

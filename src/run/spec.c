@@ -543,58 +543,14 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 			return unknown_value(c, n, "backend", backend_names());
 	}
 
-	/* shape: the problem's keys, in its order */
+	/* shape: checked against the problem's keys last (spec_load), since
+	 * that may build the problem's plug-in: nothing is built for a spec
+	 * that is wrong anywhere else */
 	if (!(n = lookup(c, root, "shape", NULL)))
 		return node_err(c, root, "missing required key 'shape' (the problem's dimensions, e.g. {B: 4, H: 8, S: 512, D: 64})");
 	if (want_map(c, n, "shape") < 0 || check_duplicates(c, n, "key") < 0)
 		return -1;
-	int nk = 0;
-	const char *const *sk = NULL;
-	if (c->env && c->env->problem_keys) {
-		struct strbuf why = STRBUF_INIT;
-		sk = c->env->problem_keys(s->problem, &nk, &why, c->env->ctx);
-		if (!sk) {
-			node_err(c, pnode, "%s", why.buf);
-			strbuf_release(&why);
-			return -1;
-		}
-		strbuf_release(&why);
-		const char *allowed[SPEC_MAX_DIMS + 1];
-		for (int i = 0; i < nk && i < SPEC_MAX_DIMS; i++)
-			allowed[i] = sk[i];
-		allowed[nk < SPEC_MAX_DIMS ? nk : SPEC_MAX_DIMS] = NULL;
-		char where[96];
-		snprintf(where, sizeof(where), " in 'shape' of problem '%s'", s->problem);
-		if (check_keys(c, n, where, allowed) < 0)
-			return -1;
-		for (int i = 0; i < nk && i < SPEC_MAX_DIMS; i++) {
-			yaml_node_t *v = lookup(c, n, sk[i], NULL);
-			if (!v) {
-				struct strbuf all = STRBUF_INIT;
-				for (int j = 0; j < nk; j++)
-					strbuf_addf(&all, "%s%s", j ? ", " : "", sk[j]);
-				node_err(c, n, "'shape' lacks '%s' (problem '%s' needs %s)", sk[i], s->problem,
-					 all.buf);
-				strbuf_release(&all);
-				return -1;
-			}
-			s->dim_names[i] = xstrdup(sk[i]);
-			if (want_ll(c, v, sk[i], 1, 1LL << 31, &s->dims[i]) < 0)
-				return -1;
-			s->n_dims = i + 1;
-		}
-	} else {
-		for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
-		     p < n->data.mapping.pairs.top && s->n_dims < SPEC_MAX_DIMS; p++) {
-			const char *key = scalar(get(c, p->key));
-			if (!key)
-				return node_err(c, get(c, p->key), "'shape' keys must be names");
-			s->dim_names[s->n_dims] = xstrdup(key);
-			if (want_ll(c, get(c, p->value), key, 1, 1LL << 31, &s->dims[s->n_dims]) < 0)
-				return -1;
-			s->n_dims++;
-		}
-	}
+	(void)pnode;
 
 	/* params / variants / grid / references */
 	struct spec_variant base = { 0 };
@@ -836,6 +792,62 @@ static int kernel_place(const char *k, char **target)
  * (a symlink that leads out counts as outside), and its path must be
  * relative to the root, as records name it on every clone.
  */
+/* The shape against the problem's keys, in the problem's order. */
+static int parse_shape(struct ctx *c, yaml_node_t *root)
+{
+	struct spec *s = c->s;
+	yaml_node_t *n = lookup(c, root, "shape", NULL), *pnode = lookup(c, root, "problem", NULL);
+	int nk = 0;
+	const char *const *sk = NULL;
+	if (c->env && c->env->problem_keys) {
+		struct strbuf why = STRBUF_INIT;
+		sk = c->env->problem_keys(s->problem, &nk, &why, c->env->ctx);
+		if (!sk) {
+			node_err(c, pnode, "%s", why.buf);
+			strbuf_release(&why);
+			return -1;
+		}
+		strbuf_release(&why);
+		const char *allowed[SPEC_MAX_DIMS + 1];
+		for (int i = 0; i < nk && i < SPEC_MAX_DIMS; i++)
+			allowed[i] = sk[i];
+		allowed[nk < SPEC_MAX_DIMS ? nk : SPEC_MAX_DIMS] = NULL;
+		char where[96];
+		snprintf(where, sizeof(where), " in 'shape' of problem '%s'", s->problem);
+		if (check_keys(c, n, where, allowed) < 0)
+			return -1;
+		for (int i = 0; i < nk && i < SPEC_MAX_DIMS; i++) {
+			yaml_node_t *v = lookup(c, n, sk[i], NULL);
+			if (!v) {
+				struct strbuf all = STRBUF_INIT;
+				for (int j = 0; j < nk; j++)
+					strbuf_addf(&all, "%s%s", j ? ", " : "", sk[j]);
+				node_err(c, n, "'shape' lacks '%s' (problem '%s' needs %s)", sk[i], s->problem,
+					 all.buf);
+				strbuf_release(&all);
+				return -1;
+			}
+			s->dim_names[i] = xstrdup(sk[i]);
+			if (want_ll(c, v, sk[i], 1, 1LL << 31, &s->dims[i]) < 0)
+				return -1;
+			s->n_dims = i + 1;
+		}
+	} else {
+		for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
+		     p < n->data.mapping.pairs.top && s->n_dims < SPEC_MAX_DIMS; p++) {
+			const char *key = scalar(get(c, p->key));
+			if (!key)
+				return node_err(c, get(c, p->key), "'shape' keys must be names");
+			s->dim_names[s->n_dims] = xstrdup(key);
+			if (want_ll(c, get(c, p->value), key, 1, 1LL << 31, &s->dims[s->n_dims]) < 0)
+				return -1;
+			s->n_dims++;
+		}
+	}
+
+	return 0;
+}
+
 static int check_kernel_files(struct ctx *c, yaml_node_t *root)
 {
 	struct spec *s = c->s;
@@ -907,6 +919,8 @@ int spec_load(const char *path, const struct spec_env *env, struct spec *s)
 	if (check_keys(&c, root, "", top_keys) < 0 || parse_sections(&c, root) < 0)
 		goto out;
 	if (env && env->check_files && check_kernel_files(&c, root) < 0)
+		goto out;
+	if (parse_shape(&c, root) < 0)
 		goto out;
 	rc = 0;
 out:

@@ -1,94 +1,110 @@
 /*
- * query.c - read-only questions about the run store (contract in query.h).
+ * query.c - the read path over a store (contract in query.h).
  *
- * The store is small (hundreds of manifests of a few kB), so query_open
- * loads all of it once and every question is a linear scan; nothing here
- * writes.  Ordering is by the run id's UTC stamp, then by depth in the
- * "prev" chain, so ties within one second resolve the way they were
- * written.
+ * The entries come from the store's index (store.h): run ids in the
+ * store's one order with the record module's attrs, so finding "the latest
+ * batch of E", listing runs and summing costs read no manifest.  A
+ * manifest is read and typed on first use and kept for the life of the
+ * query.  Nothing here writes.
  */
 #include "store/query.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/stats.h"
+/* ---- opening -------------------------------------------------------------- */
 
-json_t *query_get(json_t *o, const char *path)
-{
-	char key[128];
-	const char *p = path;
-	while (o && *p) {
-		size_t k = strcspn(p, ".");
-		if (k >= sizeof(key))
-			return NULL;
-		memcpy(key, p, k);
-		key[k] = '\0';
-		if (json_is_array(o) && key[0] >= '0' && key[0] <= '9')
-			o = json_array_get(o, (size_t)strtoul(key, NULL, 10));
-		else
-			o = json_is_object(o) ? json_object_get(o, key) : NULL;
-		p += k;
-		if (*p == '.')
-			p++;
-	}
-	return o;
-}
-
-double query_num(json_t *o, const char *path)
-{
-	json_t *v = query_get(o, path);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-const char *query_str(json_t *o, const char *path)
-{
-	return json_string_value(query_get(o, path));
-}
-
-/* Ordering: stamp (the run id up to its first '-'), then chain depth. */
-struct ordered {
-	json_t *m;
+/*
+ * Until the store keeps an index: every manifest, ordered by the stamp of
+ * its id, then by its depth in the "prev" chain (so ties within one
+ * millisecond resolve the way they were written), with attrs computed here.
+ */
+struct store_entry {
+	char *run_id, *attrs;
 	char stamp[32];
+	char digest[SHA256_HEX_LEN + 1], prev[SHA256_HEX_LEN + 1];
 	long depth;
-	const char *id;
+};
+struct store_index {
+	struct store_entry *e;
+	size_t n;
 };
 
-static int cmp_ordered(const void *a, const void *b)
+static long chain_depth(struct store_entry *o, size_t n, size_t i, int guard)
 {
-	const struct ordered *x = a, *y = b;
+	if (o[i].depth >= 0)
+		return o[i].depth;
+	long d = 0;
+	if (o[i].prev[0] && guard < 100000)
+		for (size_t j = 0; j < n; j++)
+			if (j != i && !strcmp(o[j].digest, o[i].prev)) {
+				d = chain_depth(o, n, j, guard + 1) + 1;
+				break;
+			}
+	o[i].depth = d;
+	return d;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct store_entry *x = a, *y = b;
 	int c = strcmp(x->stamp, y->stamp);
 	if (c)
 		return c;
 	if (x->depth != y->depth)
 		return x->depth < y->depth ? -1 : 1;
-	return strcmp(x->id, y->id);
+	return strcmp(x->run_id, y->run_id);
 }
 
-static long chain_depth(struct ordered *o, size_t n, size_t i, int guard)
+static int store_index_load(struct store *st, struct store_index *ix)
 {
-	if (o[i].depth >= 0)
-		return o[i].depth;
-	const char *prev = query_str(o[i].m, "prev");
-	long d = 0;
-	if (prev && guard < 100000)
-		for (size_t j = 0; j < n; j++) {
-			const char *dg = query_str(o[j].m, "digest");
-			if (j != i && dg && !strcmp(dg, prev)) {
-				d = chain_depth(o, n, j, guard + 1) + 1;
-				break;
-			}
+	char **ids = NULL;
+	size_t n = 0;
+	ix->e = NULL;
+	ix->n = 0;
+	if (store_list(st, &ids, &n) < 0)
+		return -1;
+	ix->e = xcalloc(n ? n : 1, sizeof(*ix->e));
+	for (size_t i = 0; i < n; i++) {
+		json_t *m = NULL;
+		if (store_load(st, ids[i], &m) < 0) {
+			store_free_list(ids, n);
+			return -1;
 		}
-	o[i].depth = d;
-	return d;
+		struct store_entry *e = &ix->e[ix->n++];
+		e->run_id = xstrdup(ids[i]);
+		e->attrs = record_index_attrs(m);
+		e->depth = -1;
+		size_t k = strcspn(ids[i], "-");
+		snprintf(e->stamp, sizeof(e->stamp), "%.*s", (int)(k < 31 ? k : 31), ids[i]);
+		snprintf(e->digest, sizeof(e->digest), "%s", json_string_value(json_object_get(m, "digest")) ?
+			 json_string_value(json_object_get(m, "digest")) : "");
+		snprintf(e->prev, sizeof(e->prev), "%s", json_string_value(json_object_get(m, "prev")) ?
+			 json_string_value(json_object_get(m, "prev")) : "");
+		json_decref(m);
+	}
+	store_free_list(ids, n);
+	for (size_t i = 0; i < ix->n; i++)
+		chain_depth(ix->e, ix->n, i, 0);
+	qsort(ix->e, ix->n, sizeof(*ix->e), cmp_entry);
+	return 0;
+}
+
+static void store_index_release(struct store_index *ix)
+{
+	for (size_t i = 0; i < ix->n; i++) {
+		free(ix->e[i].run_id);
+		free(ix->e[i].attrs);
+	}
+	free(ix->e);
+	ix->e = NULL;
+	ix->n = 0;
 }
 
 int query_open(struct query *q, const char *root)
 {
-	char **ids = NULL;
-	size_t n = 0;
-	struct ordered *o = NULL;
 	root = store_default_root(root);
 	if (!is_dir(root)) {
 		if (path_exists(root))
@@ -97,40 +113,30 @@ int query_open(struct query *q, const char *root)
 		q->no_store = 1;
 		return 0;
 	}
-	if (store_open(&q->st, root, 0) < 0 || store_list(&q->st, &ids, &n) < 0)
-		goto fail;
-	o = xcalloc(n ? n : 1, sizeof(*o));
-	for (size_t i = 0; i < n; i++) {
-		char *path = xstrfmt("%s/runs/%s.json", root, ids[i]);
-		json_error_t je;
-		o[i].m = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-		free(path);
-		if (!o[i].m || !json_is_object(o[i].m)) {
-			error("run '%s' in '%s' is damaged (%s); run 'evident verify'", ids[i], root,
-			      o[i].m ? "not an object" : je.text);
-			for (size_t j = 0; j <= i; j++)
-				json_decref(o[j].m);
-			goto fail;
+	if (store_open(&q->st, root, 0) < 0)
+		return -1;
+	struct store_index ix;
+	if (store_index_load(&q->st, &ix) < 0)
+		return -1;
+	q->e = xcalloc(ix.n ? ix.n : 1, sizeof(*q->e));
+	for (size_t i = 0; i < ix.n; i++) {
+		struct query_entry *e = &q->e[q->n];
+		e->run_id = xstrdup(ix.e[i].run_id);
+		size_t k = strcspn(e->run_id, "-");
+		snprintf(e->stamp, sizeof(e->stamp), "%.*s", (int)(k < 31 ? k : 31), e->run_id);
+		if (record_attrs_parse(ix.e[i].attrs, &e->a) < 0) {
+			/* an entry the record module cannot summarise: read it */
+			json_t *m = NULL;
+			char *attrs = NULL;
+			if (store_load(&q->st, e->run_id, &m) == 0 && (attrs = record_index_attrs(m)))
+				record_attrs_parse(attrs, &e->a);
+			free(attrs);
+			json_decref(m);
 		}
-		o[i].id = ids[i];
-		o[i].depth = -1;
-		size_t k = strcspn(ids[i], "-");
-		snprintf(o[i].stamp, sizeof(o[i].stamp), "%.*s", (int)(k < 31 ? k : 31), ids[i]);
+		q->n++;
 	}
-	for (size_t i = 0; i < n; i++)
-		chain_depth(o, n, i, 0);
-	qsort(o, n, sizeof(*o), cmp_ordered);
-	q->m = xcalloc(n ? n : 1, sizeof(json_t *));
-	for (size_t i = 0; i < n; i++)
-		q->m[i] = o[i].m;
-	q->n = n;
-	free(o);
-	store_free_list(ids, n);
+	store_index_release(&ix);
 	return 0;
-fail:
-	free(o);
-	store_free_list(ids, n);
-	return -1;
 }
 
 int query_open_for(struct query *q, const char *explicit_root, const char *declared_root)
@@ -145,136 +151,214 @@ int query_open_for(struct query *q, const char *explicit_root, const char *decla
 
 void query_release(struct query *q)
 {
-	for (size_t i = 0; i < q->n; i++)
-		json_decref(q->m[i]);
-	free(q->m);
-	json_decref(q->extra);
-	q->extra = NULL;
-	q->m = NULL;
-	q->n = 0;
+	for (size_t i = 0; i < q->n; i++) {
+		struct query_entry *e = &q->e[i];
+		free(e->run_id);
+		record_attrs_release(&e->a);
+		if (e->run) {
+			run_record_release(e->run);
+			free(e->run);
+		}
+		if (e->batch) {
+			batch_record_release(e->batch);
+			free(e->batch);
+		}
+		json_decref(e->m);
+	}
+	for (size_t i = 0; i < q->n_lone; i++) {
+		batch_row_release(q->lone[i]);
+		free(q->lone[i]);
+	}
+	free(q->lone);
+	free(q->e);
+	q->e = NULL;
+	q->n = q->n_lone = 0;
+	q->lone = NULL;
 	store_release(&q->st);
 }
 
-static int is_kind(json_t *m, const char *kind)
-{
-	const char *k = query_str(m, "kind");
-	return k && !strcmp(k, kind);
-}
+/* ---- entries ---------------------------------------------------------------- */
 
-static int is_experiment(json_t *m, const char *experiment)
+static int load(struct query *q, size_t i)
 {
-	const char *e = query_str(m, "experiment");
-	return !experiment || (e && !strcmp(e, experiment));
-}
-
-json_t *query_find(const struct query *q, const char *id)
-{
-	json_t *hit = NULL;
-	int count = 0;
-	size_t len = strlen(id);
-	if (!len)
-		return NULL;
-	for (size_t i = 0; i < q->n; i++) {
-		const char *r = query_str(q->m[i], "run_id");
-		if (!r)
-			continue;
-		if (!strcmp(r, id))
-			return q->m[i];
-		if (!strncmp(r, id, len)) {
-			hit = q->m[i];
-			count++;
+	struct query_entry *e = &q->e[i];
+	if (e->loaded)
+		return e->m ? 0 : -1;
+	e->loaded = 1;
+	if (store_load(&q->st, e->run_id, &e->m) < 0) {
+		e->m = NULL;
+		return -1;
+	}
+	if (record_is_batch(e->m)) {
+		e->batch = xcalloc(1, sizeof(*e->batch));
+		if (record_batch_read(e->m, e->batch) < 0) {
+			batch_record_release(e->batch);
+			free(e->batch);
+			e->batch = NULL;
+			return error("batch '%s' in '%s' cannot be read; run 'evident verify'", e->run_id, q->st.root);
+		}
+	} else if (record_is_run(e->m)) {
+		e->run = xcalloc(1, sizeof(*e->run));
+		if (record_run_read(e->m, e->run) < 0) {
+			run_record_release(e->run);
+			free(e->run);
+			e->run = NULL;
+			return error("run '%s' in '%s' cannot be read; run 'evident verify'", e->run_id, q->st.root);
 		}
 	}
-	return count == 1 ? hit : NULL;
+	return 0;
+}
+
+const struct run_record *query_run_at(struct query *q, size_t i)
+{
+	if (i >= q->n || q->e[i].a.is_batch || load(q, i) < 0)
+		return NULL;
+	return q->e[i].run;
+}
+
+const struct batch_record *query_batch_at(struct query *q, size_t i)
+{
+	if (i >= q->n || !q->e[i].a.is_batch || load(q, i) < 0)
+		return NULL;
+	return q->e[i].batch;
+}
+
+json_t *query_manifest_at(struct query *q, size_t i)
+{
+	if (i >= q->n || load(q, i) < 0)
+		return NULL;
+	return q->e[i].m;
+}
+
+/* The hash part of a run id: the 8 hex digits after the experiment. */
+static const char *hash_part(const char *id)
+{
+	size_t n = strlen(id);
+	const char *end = id + n;
+	if (n > 6 && !strcmp(end - 6, "-batch"))
+		end -= 6;
+	const char *p = end;
+	while (p > id && isxdigit((unsigned char)p[-1]))
+		p--;
+	return p > id && p[-1] == '-' && end - p == 8 ? p : NULL;
+}
+
+long query_find(const struct query *q, const char *id, struct strbuf *why)
+{
+	size_t len = strlen(id), hits = 0;
+	long hit = -1;
+	if (!len)
+		return -1;
+	for (size_t pass = 0; pass < 2 && !hits; pass++) {
+		for (size_t i = 0; i < q->n; i++) {
+			const char *r = q->e[i].run_id;
+			if (!strcmp(r, id))
+				return (long)i;
+			const char *h = pass ? hash_part(r) : r;
+			int match = h && !strncmp(h, id, len);
+			/* a batch's v1 manifest and its printed batch id differ: both resolve */
+			if (!pass && !match && q->e[i].a.batch_id && q->e[i].a.is_batch &&
+			    !strcmp(q->e[i].a.batch_id, id))
+				return (long)i;
+			if (match) {
+				if (hits < 10 && why)
+					strbuf_addf(why, "%s%s", hits ? ", " : "", r);
+				hits++;
+				hit = (long)i;
+			}
+		}
+	}
+	if (hits == 1) {
+		if (why)
+			strbuf_reset(why);
+		return hit;
+	}
+	if (hits > 10 && why)
+		strbuf_addf(why, " and %zu more", hits - 10);
+	return hits ? -2 : -1;
 }
 
 int query_has_experiment(const struct query *q, const char *experiment)
 {
 	for (size_t i = 0; i < q->n; i++)
-		if (is_experiment(q->m[i], experiment))
+		if (q->e[i].a.experiment && !strcmp(q->e[i].a.experiment, experiment))
 			return 1;
 	return 0;
 }
 
-json_t *query_experiments(const struct query *q)
+static int cmp_str(const void *a, const void *b)
 {
-	json_t *set = json_object(), *out = json_array();
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char **query_experiments(const struct query *q, size_t *n)
+{
+	const char **names = xcalloc(q->n + 1, sizeof(char *));
+	*n = 0;
 	for (size_t i = 0; i < q->n; i++) {
-		const char *e = query_str(q->m[i], "experiment");
-		if (e)
-			json_object_set_new(set, e, json_true());
+		const char *e = q->e[i].a.experiment;
+		int seen = 0;
+		for (size_t k = 0; e && k < *n && !seen; k++)
+			seen = !strcmp(names[k], e);
+		if (e && !seen)
+			names[(*n)++] = e;
 	}
-	const char **names = xcalloc(json_object_size(set) + 1, sizeof(char *));
-	size_t k = 0;
-	const char *key;
-	json_t *v;
-	json_object_foreach(set, key, v) names[k++] = key;
-	for (size_t i = 1; i < k; i++) /* insertion sort: few names */
-		for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-			const char *t = names[j];
-			names[j] = names[j - 1];
-			names[j - 1] = t;
-		}
-	for (size_t i = 0; i < k; i++)
-		json_array_append_new(out, json_string(names[i]));
-	free(names);
-	json_decref(set);
-	return out;
+	qsort(names, *n, sizeof(char *), cmp_str);
+	return names;
 }
 
-json_t *query_row(json_t *batch, const char *variant)
-{
-	size_t i;
-	json_t *r;
-	json_array_foreach(json_object_get(batch, "variants"), i, r)
-	{
-		const char *v = query_str(r, "variant");
-		if (v && !strcmp(v, variant))
-			return r;
-	}
-	return NULL;
-}
+/* ---- batches ------------------------------------------------------------------- */
 
-static int has_rows(json_t *batch, const char *const *need)
+static int has_rows(const struct batch_record *b, const char *const *need)
 {
 	for (size_t i = 0; need && need[i]; i++)
-		if (!query_row(batch, need[i]))
+		if (!batch_find_row(b, need[i]))
 			return 0;
 	return 1;
 }
 
-json_t *query_batches(const struct query *q, const char *experiment, const char *const *need)
+static int of_experiment(const struct query_entry *e, const char *experiment)
 {
-	json_t *out = json_array();
-	for (size_t i = q->n; i-- > 0;)
-		if (is_kind(q->m[i], "batch") && is_experiment(q->m[i], experiment) &&
-		    has_rows(q->m[i], need))
-			json_array_append(out, q->m[i]);
-	return out;
+	return !experiment || (e->a.experiment && !strcmp(e->a.experiment, experiment));
 }
 
-json_t *query_batch_of(const struct query *q, json_t *run)
+size_t query_batches(struct query *q, const char *experiment, const char *const *need,
+		     const struct batch_record ***out)
 {
-	const char *bid = query_str(run, "batch_id");
-	if (!bid)
+	size_t n = 0;
+	*out = xcalloc(q->n + 1, sizeof(**out));
+	for (size_t i = q->n; i-- > 0;) {
+		if (!q->e[i].a.is_batch || !of_experiment(&q->e[i], experiment))
+			continue;
+		const struct batch_record *b = query_batch_at(q, i);
+		if (b && has_rows(b, need))
+			(*out)[n++] = b;
+	}
+	return n;
+}
+
+const struct batch_record *query_batch_of(struct query *q, const struct run_record *run)
+{
+	if (!run || !run->batch_id)
 		return NULL;
-	for (size_t i = q->n; i-- > 0;)
-		if (is_kind(q->m[i], "batch")) {
-			const char *b = query_str(q->m[i], "batch_id");
-			if (b && !strcmp(b, bid))
-				return q->m[i];
-		}
+	for (size_t i = q->n; i-- > 0;) {
+		const struct query_entry *e = &q->e[i];
+		if (e->a.is_batch && ((e->a.batch_id && !strcmp(e->a.batch_id, run->batch_id)) ||
+				      !strcmp(e->run_id, run->batch_id)))
+			return query_batch_at(q, i);
+	}
 	return NULL;
 }
 
-json_t *query_batch(const struct query *q, const char *experiment, const char *run,
-		    const char *const *need, struct strbuf *why)
+const struct batch_record *query_batch(struct query *q, const char *experiment, const char *run,
+				       const char *const *need, struct strbuf *why)
 {
-	json_t *b = NULL;
+	const struct batch_record *b = NULL;
 	if (!run || !strcmp(run, "latest")) {
-		json_t *all = query_batches(q, experiment, need);
-		b = json_array_get(all, 0);
-		json_decref(all);
+		const struct batch_record **all;
+		size_t n = query_batches(q, experiment, need, &all);
+		b = n ? all[0] : NULL;
+		free(all);
 		if (!b) {
 			if (!experiment)
 				strbuf_addstr(why, "no recorded batch");
@@ -289,49 +373,128 @@ json_t *query_batch(const struct query *q, const char *experiment, const char *r
 		}
 		return b;
 	}
-	/* a batch_id value, exactly */
-	for (size_t i = q->n; i-- > 0 && !b;)
-		if (is_kind(q->m[i], "batch")) {
-			const char *id = query_str(q->m[i], "batch_id");
-			if (id && !strcmp(id, run))
-				b = q->m[i];
-		}
-	if (!b) {
-		json_t *m = query_find(q, run);
-		if (!m) {
-			strbuf_addf(why, "no run '%s' in the store (or the prefix is ambiguous)", run);
-			return NULL;
-		}
-		b = is_kind(m, "batch") ? m : query_batch_of(q, m);
-		if (!b) {
-			strbuf_addf(why, "run '%s' belongs to no recorded batch", run);
-			return NULL;
-		}
+	struct strbuf amb = STRBUF_INIT;
+	long i = query_find(q, run, &amb);
+	if (i < 0) {
+		if (i == -2)
+			strbuf_addf(why, "run id '%s' is ambiguous (%s)", run, amb.buf);
+		else
+			strbuf_addf(why, "no run '%s' in the store", run);
+		strbuf_release(&amb);
+		return NULL;
 	}
-	if (!is_experiment(b, experiment)) {
-		strbuf_addf(why, "run '%s' is of experiment '%s', not '%s'", run,
-			    query_str(b, "experiment"), experiment);
+	strbuf_release(&amb);
+	b = q->e[i].a.is_batch ? query_batch_at(q, (size_t)i) : query_batch_of(q, query_run_at(q, (size_t)i));
+	if (!b) {
+		strbuf_addf(why, "run '%s' belongs to no recorded batch", run);
+		return NULL;
+	}
+	if (experiment && (!b->experiment || strcmp(b->experiment, experiment))) {
+		strbuf_addf(why, "run '%s' is of experiment '%s', not '%s'", run, b->experiment, experiment);
 		return NULL;
 	}
 	if (!has_rows(b, need)) {
-		strbuf_addf(why, "batch '%s' has no variant '%s'", query_str(b, "run_id"),
-			    need[0] && !query_row(b, need[0]) ? need[0] : need[1]);
+		strbuf_addf(why, "batch '%s' has no variant '%s'", b->run_id,
+			    need[0] && !batch_find_row(b, need[0]) ? need[0] : need[1]);
 		return NULL;
 	}
 	return b;
 }
 
-json_t *query_row_run(const struct query *q, json_t *row)
+size_t query_row_runs(struct query *q, const struct batch_row *row, const struct run_record ***out)
 {
-	const char *id = query_str(row, "run_id");
-	return id ? query_find(q, id) : NULL;
+	size_t n = 0;
+	*out = xcalloc(row->n_runs + 1, sizeof(**out));
+	for (size_t k = 0; k < row->n_runs; k++) {
+		long i = query_find(q, row->runs[k], NULL);
+		const struct run_record *r = i >= 0 ? query_run_at(q, (size_t)i) : NULL;
+		if (r)
+			(*out)[n++] = r;
+	}
+	return n;
 }
 
-int query_samples(struct query *q, json_t *run, double **x, size_t *n)
+const struct run_record *query_row_run(struct query *q, const struct batch_row *row)
 {
-	*x = NULL;
-	*n = 0;
-	const char *obj = query_str(run, "timing.samples_object");
+	if (!row->run_id)
+		return NULL;
+	long i = query_find(q, row->run_id, NULL);
+	return i >= 0 ? query_run_at(q, (size_t)i) : NULL;
+}
+
+static const struct batch_row *lone_row(struct query *q, const struct run_record *r)
+{
+	struct batch_row *row = xcalloc(1, sizeof(*row));
+	batch_row_from_run(r, row);
+	q->lone = xrealloc(q->lone, (q->n_lone + 1) * sizeof(*q->lone));
+	q->lone[q->n_lone++] = row;
+	return row;
+}
+
+int query_resolve(struct query *q, const char *experiment, const char *variant, const char *run,
+		  const struct batch_record **b, const struct batch_row **row,
+		  const struct run_record **vrun, struct strbuf *why)
+{
+	*b = NULL;
+	*row = NULL;
+	*vrun = NULL;
+	if (run && strcmp(run, "latest")) {
+		long i = query_find(q, run, NULL);
+		const struct run_record *r = i >= 0 ? query_run_at(q, (size_t)i) : NULL;
+		if (r) {
+			if (experiment && (!r->experiment || strcmp(r->experiment, experiment))) {
+				strbuf_addf(why, "run '%s' is of experiment '%s', not '%s'", run, r->experiment,
+					    experiment);
+				return -1;
+			}
+			if (variant && r->variant && strcmp(r->variant, variant)) {
+				strbuf_addf(why, "run '%s' is of variant '%s', not '%s'", run, r->variant, variant);
+				return -1;
+			}
+			*vrun = r;
+			*b = query_batch_of(q, r);
+			*row = *b ? batch_find_row(*b, r->variant) : NULL;
+			if (!*row) {
+				*b = NULL;
+				*row = lone_row(q, r);
+			}
+			return 0;
+		}
+	}
+	if (!variant) {
+		strbuf_addstr(why, "no variant named (add variant=NAME, or run=RUN_ID of a variant run)");
+		return -1;
+	}
+	const char *need[] = { variant, NULL };
+	*b = query_batch(q, experiment, run, need, why);
+	if (!*b)
+		return -1;
+	*row = batch_find_row(*b, variant);
+	*vrun = query_row_run(q, *row);
+	return 0;
+}
+
+size_t query_variant_runs(struct query *q, const char *experiment, const char *variant,
+			  const struct run_record ***out)
+{
+	size_t n = 0;
+	*out = xcalloc(q->n + 1, sizeof(**out));
+	for (size_t i = q->n; i-- > 0;) {
+		const struct query_entry *e = &q->e[i];
+		if (e->a.is_batch || !of_experiment(e, experiment) || !e->a.variant || strcmp(e->a.variant, variant))
+			continue;
+		const struct run_record *r = query_run_at(q, i);
+		if (r)
+			(*out)[n++] = r;
+	}
+	return n;
+}
+
+/* ---- samples, sources, statistics ------------------------------------------------ */
+
+static int parse_samples(struct query *q, const struct run_record *run, double **x, size_t *n, size_t *alloc)
+{
+	const char *obj = run->samples_object;
 	if (!obj)
 		return 0;
 	struct strbuf sb = STRBUF_INIT;
@@ -339,7 +502,6 @@ int query_samples(struct query *q, json_t *run, double **x, size_t *n)
 		strbuf_release(&sb);
 		return -1;
 	}
-	size_t alloc = 0;
 	char *line = sb.buf, *next;
 	for (; line && *line; line = next) {
 		next = strchr(line, '\n');
@@ -351,56 +513,58 @@ int query_samples(struct query *q, json_t *run, double **x, size_t *n)
 		double v = strtod(line, &end);
 		if (end == line || !isfinite(v)) {
 			strbuf_release(&sb);
-			free(*x);
-			*x = NULL;
-			*n = 0;
 			return error("samples object '%.12s' of run '%s' holds '%s', not a number; run 'evident verify'",
-				     obj, query_str(run, "run_id"), line);
+				     obj, run->run_id, line);
 		}
-		if (*n == alloc) {
-			alloc = alloc ? alloc * 2 : 256;
-			*x = xrealloc(*x, alloc * sizeof(double));
-		}
+		if (*n == *alloc)
+			*x = xrealloc(*x, (*alloc = *alloc ? 2 * *alloc : 256) * sizeof(double));
 		(*x)[(*n)++] = v;
 	}
 	strbuf_release(&sb);
 	return 0;
 }
 
-char *query_device_name(json_t *run)
+int query_samples(struct query *q, const struct run_record *run, double **x, size_t *n)
 {
-	const char *g = query_str(run, "device.name");
-	if (!g)
-		g = query_str(run, "machine.gpu.name");
-	if (g)
-		return xstrdup(g);
-	const char *be = query_str(run, "backend");
-	const char *cpu = query_str(run, "machine.cpu");
-	if (be && !strcmp(be, "host"))
-		return xstrfmt("CPU: %s", cpu ? cpu : "unknown");
-	return xstrdup("unknown device");
+	size_t alloc = 0;
+	*x = NULL;
+	*n = 0;
+	if (parse_samples(q, run, x, n, &alloc) < 0) {
+		free(*x);
+		*x = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
 }
 
-const char *query_driver(json_t *run)
+int query_row_samples(struct query *q, const struct batch_row *row, double **x, size_t *n)
 {
-	const char *d = query_str(run, "machine.gpu.driver_version");
-	if (!d)
-		d = query_str(run, "device.driver_version");
-	return d;
+	const struct run_record **runs;
+	size_t nr = query_row_runs(q, row, &runs), alloc = 0;
+	int rc = 0;
+	*x = NULL;
+	*n = 0;
+	for (size_t i = 0; i < nr && rc == 0; i++)
+		if (runs[i]->outcome == OUTCOME_OK)
+			rc = parse_samples(q, runs[i], x, n, &alloc);
+	free(runs);
+	if (rc < 0) {
+		free(*x);
+		*x = NULL;
+		*n = 0;
+	}
+	return rc;
 }
 
-int query_sources_current(json_t *run, struct strbuf *why)
+int query_sources_current(const struct run_record *run, struct strbuf *why)
 {
-	json_t *src = query_get(run, "code.sources");
-	if (!json_array_size(src)) {
-		strbuf_addf(why, "run '%s' recorded no source hashes", query_str(run, "run_id"));
+	if (!run->n_sources) {
+		strbuf_addf(why, "run '%s' recorded no source hashes", run->run_id);
 		return 0;
 	}
-	size_t i;
-	json_t *s;
-	json_array_foreach(src, i, s)
-	{
-		const char *path = query_str(s, "path"), *sha = query_str(s, "sha256");
+	for (size_t i = 0; i < run->n_sources; i++) {
+		const char *path = run->sources[i].path, *sha = run->sources[i].sha256;
 		char now[SHA256_HEX_LEN + 1];
 		if (!path || !sha)
 			continue;
@@ -409,192 +573,19 @@ int query_sources_current(json_t *run, struct strbuf *why)
 			return 0;
 		}
 		if (sha256_file_hex(path, now) < 0 || strcmp(now, sha)) {
-			strbuf_addf(why, "'%s' changed since run '%s'", path, query_str(run, "run_id"));
+			strbuf_addf(why, "'%s' changed since run '%s'", path, run->run_id);
 			return 0;
 		}
 	}
 	return 1;
 }
 
-const char query_stat_names[] =
-	"median_us, mean_us, min_us, max_us, p5_us, p95_us, stdev_us, n, speedup, delta, p, p_raw, "
-	"gflops, tflops, gbps, usd, gpu_s, max_abs_err";
-
-static const struct {
-	const char *name, *path, *ci, *kind;
-} stat_table[] = {
-	{ "median_us", "stats.median", "stats.median_ci", "time" },
-	{ "mean_us", "stats.mean", NULL, "time" },
-	{ "min_us", "stats.min", NULL, "time" },
-	{ "max_us", "stats.max", NULL, "time" },
-	{ "p5_us", "stats.p5", NULL, "time" },
-	{ "p95_us", "stats.p95", NULL, "time" },
-	{ "stdev_us", "stats.stdev", NULL, "time" },
-	{ "n", "stats.n", NULL, "plain" },
-	{ "speedup", "comparison.speedup.ratio", "comparison.speedup.ci", "ratio" },
-	{ "delta", "comparison.cliffs_delta.delta", "comparison.cliffs_delta.ci", "plain" },
-	{ "p", "comparison.mann_whitney.p_adjusted", NULL, "p" },
-	{ "p_raw", "comparison.mann_whitney.p", NULL, "p" },
-	{ "gflops", NULL, NULL, "flops" },
-	{ "tflops", NULL, NULL, "flops" },
-	{ "gbps", NULL, NULL, "bw" },
-	{ "usd", "cost.usd", NULL, "usd" },
-	{ "gpu_s", "cost.gpu_s", NULL, "plain" },
-	{ "max_abs_err", NULL, NULL, "plain" },
-};
-
-int query_stat_known(const char *stat)
+int query_stat(struct query *q, const struct batch_record *b, const struct batch_row *row,
+	       const char *stat, double *v, double ci[2], int *have_ci, struct strbuf *why)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(stat_table); i++)
-		if (!strcmp(stat_table[i].name, stat))
-			return 1;
-	return 0;
-}
-
-int query_stat(json_t *batch, json_t *row, json_t *run, const char *stat, double *v, double ci[2],
-	       int *have_ci, const char **kind, struct strbuf *why)
-{
-	size_t t;
-	for (t = 0; t < ARRAY_SIZE(stat_table); t++)
-		if (!strcmp(stat_table[t].name, stat))
-			break;
-	*have_ci = 0;
-	*v = NAN;
-	if (t == ARRAY_SIZE(stat_table)) {
-		strbuf_addf(why, "unknown statistic '%s' (known: %s)", stat, query_stat_names);
-		return -1;
-	}
-	*kind = stat_table[t].kind;
-	const char *variant = query_str(row, "variant");
-	const char *outcome = query_str(row, "outcome");
-	if (!strcmp(stat, "usd") || !strcmp(stat, "gpu_s")) {
-		*v = query_num(run, stat_table[t].path);
-		if (isnan(*v)) {
-			strbuf_addf(why, "run '%s' recorded no %s", query_str(row, "run_id"),
-				    !strcmp(stat, "usd") ? "price (no cost in USD)" : "GPU time");
-			return -1;
-		}
-		return 0;
-	}
-	if (!strcmp(stat, "max_abs_err")) {
-		size_t i;
-		json_t *s;
-		json_array_foreach(query_get(run, "correctness.results"), i, s)
-		{
-			double e = query_num(s, "max_abs_err");
-			if (!isnan(e) && (isnan(*v) || e > *v))
-				*v = e;
-		}
-		if (isnan(*v)) {
-			strbuf_addf(why, "variant '%s' recorded no correctness result", variant);
-			return -1;
-		}
-		return 0;
-	}
-	if (stat_table[t].path) {
-		*v = query_num(row, stat_table[t].path);
-		if (stat_table[t].ci) {
-			json_t *c = query_get(row, stat_table[t].ci);
-			if (json_is_number(json_array_get(c, 0)) && json_is_number(json_array_get(c, 1))) {
-				ci[0] = json_number_value(json_array_get(c, 0));
-				ci[1] = json_number_value(json_array_get(c, 1));
-				*have_ci = 1;
-			}
-		}
-	} else { /* throughput: work / median time */
-		int bw = !strcmp(stat, "gbps");
-		double work = query_num(batch ? batch : run, bw ? "problem.min_bytes" : "problem.flops");
-		double scale = !strcmp(stat, "tflops") ? 1e6 : 1e3; /* per us -> G or T per s */
-		double med = query_num(row, "stats.median");
-		json_t *c = query_get(row, "stats.median_ci");
-		if (!isnan(work) && med > 0) {
-			*v = work / med / scale;
-			double lo = json_number_value(json_array_get(c, 0));
-			double hi = json_number_value(json_array_get(c, 1));
-			if (lo > 0 && hi > 0) {
-				ci[0] = work / hi / scale;
-				ci[1] = work / lo / scale;
-				*have_ci = 1;
-			}
-		} else if (isnan(work)) {
-			strbuf_addf(why, "the record of '%s' has no problem size", variant);
-			return -1;
-		}
-	}
-	if (isnan(*v)) {
-		if (outcome && strcmp(outcome, "ok"))
-			strbuf_addf(why, "variant '%s' has no %s: its outcome is %s", variant, stat, outcome);
-		else if (!strncmp(stat_table[t].path ? stat_table[t].path : "", "comparison", 10))
-			strbuf_addf(why, "variant '%s' has no comparison (it is the baseline, or the baseline failed)",
-				    variant);
-		else
-			strbuf_addf(why, "variant '%s' recorded no %s", variant, stat);
-		return -1;
-	}
-	return 0;
-}
-
-json_t *query_variant_runs(const struct query *q, const char *experiment, const char *variant)
-{
-	json_t *out = json_array();
-	for (size_t i = q->n; i-- > 0;) {
-		const char *v = query_str(q->m[i], "variant");
-		if (is_kind(q->m[i], "variant") && is_experiment(q->m[i], experiment) && v &&
-		    !strcmp(v, variant))
-			json_array_append(out, q->m[i]);
-	}
-	return out;
-}
-
-/* A row like a batch's, made from a variant manifest alone. */
-static json_t *row_of_run(struct query *q, json_t *run)
-{
-	json_t *row = json_pack("{s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}", "variant",
-				query_get(run, "variant"), "run_id", query_get(run, "run_id"), "outcome",
-				query_get(run, "outcome"), "reason", query_get(run, "reason"), "params",
-				query_get(run, "params"), "stats", query_get(run, "timing.stats"),
-				"comparison", query_get(run, "comparison"));
-	if (!q->extra)
-		q->extra = json_array();
-	json_array_append_new(q->extra, row);
-	return row;
-}
-
-int query_resolve(struct query *q, const char *experiment, const char *variant, const char *run,
-		  json_t **batch, json_t **row, json_t **vrun, struct strbuf *why)
-{
-	*batch = *row = *vrun = NULL;
-	if (run && strcmp(run, "latest")) {
-		json_t *m = query_find(q, run);
-		if (m && is_kind(m, "variant")) {
-			if (!is_experiment(m, experiment)) {
-				strbuf_addf(why, "run '%s' is of experiment '%s', not '%s'", run,
-					    query_str(m, "experiment"), experiment);
-				return -1;
-			}
-			const char *v = query_str(m, "variant");
-			if (variant && v && strcmp(v, variant)) {
-				strbuf_addf(why, "run '%s' is of variant '%s', not '%s'", run, v, variant);
-				return -1;
-			}
-			*vrun = m;
-			*batch = query_batch_of(q, m);
-			*row = *batch ? query_row(*batch, v) : NULL;
-			if (!*row || strcmp(query_str(*row, "run_id") ? query_str(*row, "run_id") : "",
-					    query_str(m, "run_id")))
-				*row = row_of_run(q, m);
-			return 0;
-		}
-	}
-	if (!variant) {
-		strbuf_addstr(why, "no variant named (add variant=NAME, or run=RUN_ID of a variant run)");
-		return -1;
-	}
-	const char *need[] = { variant, NULL };
-	*batch = query_batch(q, experiment, run, need, why);
-	if (!*batch)
-		return -1;
-	*row = query_row(*batch, variant);
-	*vrun = query_row_run(q, *row);
-	return 0;
+	const struct run_record **runs;
+	size_t n = query_row_runs(q, row, &runs);
+	int rc = record_stat(b, row, runs, n, stat, v, ci, have_ci, why);
+	free(runs);
+	return rc;
 }

@@ -1,148 +1,138 @@
 /*
- * query.h - read-only questions about the run store, for the paper
- * generator, the claim auditor and the exporter: "the latest batch of
- * experiment E", "the batch of run R", "the row of variant V in batch B",
- * "the samples of run R", "is run R's kernel source still the source in the
- * working tree?", "the value of statistic S for V".
+ * query.h - the read path over a store, for ls, show, paper, audit and
+ * export: one order, one way to find a run, typed records (record.h).
  *
- * query_open() loads every manifest of the store once, in a total order
- * (oldest first): by the UTC stamp that prefixes each run id, and within one
- * second by the store's "prev" chain (a manifest is newer than the one it
- * links to), so "latest" never depends on the random part of a run id.
+ * query_open() takes the store's index (every run id with the record
+ * module's one-line attrs: kind, experiment, variant, batch, outcome...)
+ * in the store's one order, oldest first; a manifest is read, and turned
+ * into a struct run_record or struct batch_record, only when a question
+ * needs it, and then kept.  So listing, choosing "the latest batch of
+ * experiment E", resolving an id and summing costs never open every
+ * manifest.
  *
- * Vocabulary.  A *batch* is the "kind": "batch" manifest one `evident run`
- * writes (evident-batch/1); its "variants" array holds one *row* per
- * variant (variant, run_id, outcome, params, reason, median_us, stats,
- * comparison with the Holm-adjusted p-value and verdict).  A *run* is a
- * "kind": "variant" manifest (evident-run/1).  Every table and claim is
- * answered from one batch, so it never mixes runs of different commits or
- * GPUs.
+ * Vocabulary.  A *batch* is the record of one `evident run`; its rows are
+ * the variants, each naming the runs of its repeats.  A *run* is one
+ * worker execution of one variant.  Every table and claim is answered
+ * from one batch, so it never mixes runs of different commits or GPUs.
  *
- * Ownership: every json_t * returned is borrowed from the query and lives
- * until query_release().
+ * Ownership: every record, row and array element returned is borrowed
+ * from the query and lives until query_release(); arrays returned through
+ * an `out` parameter are the caller's to free() (not their elements).
  */
 #ifndef EVIDENT_QUERY_H
 #define EVIDENT_QUERY_H
 
 #include <jansson.h>
 
+#include "record/record.h"
 #include "store/store.h"
-#include "base/util.h"
+
+struct query_entry {
+	char *run_id;
+	char stamp[32];              /* the UTC stamp that begins the id */
+	struct record_attrs a;
+	int loaded;                  /* 1: the manifest was read (m, run or batch set) */
+	json_t *m;
+	struct run_record *run;
+	struct batch_record *batch;
+};
 
 struct query {
 	struct store st;
-	json_t **m;      /* every manifest, oldest first (owned) */
+	int no_store;                /* the store directory does not exist: empty */
+	struct query_entry *e;       /* the store's one order, oldest first */
 	size_t n;
-	int no_store;    /* the store directory does not exist: an empty store */
-	json_t *extra;   /* rows made up by query_resolve (owned) */
+	struct batch_row **lone;     /* rows made from runs that belong to no batch */
+	size_t n_lone;
 };
-#define QUERY_INIT { STORE_INIT, NULL, 0, 0, NULL }
+#define QUERY_INIT { STORE_INIT, 0, NULL, 0, NULL, 0 }
 
 /*
- * Load every manifest under root (store_default_root applies).  A missing
- * store is an empty one (q->no_store = 1), not an error; an unreadable or
- * damaged manifest is.  Returns 0, or -1 after error().
+ * Open the store at root (store_default_root applies).  A missing store is
+ * an empty one (q->no_store = 1), not an error; an unreadable index or
+ * store is.  Returns 0, or -1 after error().
  */
 int query_open(struct query *q, const char *root);
-void query_release(struct query *q);
 /*
  * Make q the query of the store a markdown file reads: explicit (--store)
  * when given, else the file's declared store (md_declared_store), else the
- * default (store_default_root).  Keeps q when it is open on that root
- * already.  Returns 0, or -1 after error().
+ * default.  Keeps q when it is open on that root already.  0, or -1.
  */
 int query_open_for(struct query *q, const char *explicit_root, const char *declared_root);
+void query_release(struct query *q);
 
-/* Manifest whose run_id is id (or a unique prefix of one); NULL if none. */
-json_t *query_find(const struct query *q, const char *id);
+/* The typed record of entry i, read on first use; NULL when entry i is of
+ * the other kind, or after error() when its manifest is damaged. */
+const struct run_record *query_run_at(struct query *q, size_t i);
+const struct batch_record *query_batch_at(struct query *q, size_t i);
+/* Its manifest as stored (for show --json), read on first use. */
+json_t *query_manifest_at(struct query *q, size_t i);
 
-/* Does any manifest of experiment exist? */
+/*
+ * The entry of a run id: the whole id, a unique prefix of it, or a unique
+ * prefix of its hash part (the 8 hex digits after the experiment, as in
+ * 4ce08165 of 20261122T042946.203Z-iter1-4ce08165).  Returns its index,
+ * -1 when nothing matches, -2 when several do (why lists the candidates).
+ */
+long query_find(const struct query *q, const char *id, struct strbuf *why);
+
 int query_has_experiment(const struct query *q, const char *experiment);
-/* Names of all experiments with a record, sorted (caller json_decrefs). */
-json_t *query_experiments(const struct query *q);
-
-/* The row of variant in batch, or NULL. */
-json_t *query_row(json_t *batch, const char *variant);
+/* Experiments with a record, sorted; *n of them; strings borrowed, the
+ * array is the caller's to free. */
+const char **query_experiments(const struct query *q, size_t *n);
 
 /*
  * The batch a block or claim reads.  run: NULL or "latest" = the newest
  * batch of experiment in which every name in need[] (NULL-terminated, may
- * be NULL) has a row; otherwise a batch run id, a batch_id, or the run id
- * of a variant (its batch), each or a unique prefix.  With experiment
- * non-NULL a batch of another experiment is refused.  Returns NULL and
- * puts a lowercase reason into why when there is none.
+ * be NULL) has a row; otherwise a batch's run id or batch_id, or the run
+ * id of a variant run (its batch), each or a unique prefix.  With
+ * experiment non-NULL a batch of another experiment is refused.  NULL
+ * with a lowercase reason in why when there is none.
  */
-json_t *query_batch(const struct query *q, const char *experiment, const char *run,
-		    const char *const *need, struct strbuf *why);
-/* All batches of experiment in which every need[] has a row, newest first
- * (a new array of borrowed references; caller json_decrefs the array). */
-json_t *query_batches(const struct query *q, const char *experiment, const char *const *need);
-/* The batch that run belongs to, or NULL. */
-json_t *query_batch_of(const struct query *q, json_t *run);
-/* The variant manifest of a batch row, or NULL. */
-json_t *query_row_run(const struct query *q, json_t *row);
+const struct batch_record *query_batch(struct query *q, const char *experiment, const char *run,
+				       const char *const *need, struct strbuf *why);
+/* Every batch of experiment (NULL: all) with rows for need[], newest first. */
+size_t query_batches(struct query *q, const char *experiment, const char *const *need,
+		     const struct batch_record ***out);
+/* The batch a run belongs to, or NULL. */
+const struct batch_record *query_batch_of(struct query *q, const struct run_record *run);
+/* The runs of a row's repeats that are in the store, in repeat order. */
+size_t query_row_runs(struct query *q, const struct batch_row *row, const struct run_record ***out);
+/* The row's first run, or NULL. */
+const struct run_record *query_row_run(struct query *q, const struct batch_row *row);
 
 /*
- * One variant's evidence: (experiment, variant, run) to its batch, its row
- * and its variant manifest.  run is "latest" (or NULL: the newest batch of
- * experiment with a row for variant), a batch id, or the run id of a
- * variant manifest (then experiment and variant may be NULL; a run that
- * belongs to no batch gets a row made from its own manifest, with *batch
- * NULL).  Returns 0, or -1 with a lowercase reason in why.
+ * One variant's evidence: (experiment, variant, run) to its batch, row and
+ * a run.  run is "latest" (or NULL: the newest batch of experiment with a
+ * row for variant), a batch id, or the run id of a variant run (then
+ * experiment and variant may be NULL; a run that belongs to no batch gets
+ * a row made from its own record, with *b NULL).  0, or -1 with a reason.
  */
 int query_resolve(struct query *q, const char *experiment, const char *variant, const char *run,
-		  json_t **batch, json_t **row, json_t **vrun, struct strbuf *why);
-/* Every variant manifest of (experiment, variant), newest first (a new array
- * of borrowed references; caller json_decrefs the array). */
-json_t *query_variant_runs(const struct query *q, const char *experiment, const char *variant);
+		  const struct batch_record **b, const struct batch_row **row,
+		  const struct run_record **vrun, struct strbuf *why);
+/* Every run of (experiment, variant), newest first. */
+size_t query_variant_runs(struct query *q, const char *experiment, const char *variant,
+			  const struct run_record ***out);
 
-/*
- * The timing samples of a variant run (its samples_object), in us.  *x is
- * a new array the caller frees; *n may be 0 (no samples recorded).
- * Returns 0, or -1 after error() when the object is missing or damaged.
- */
-int query_samples(struct query *q, json_t *run, double **x, size_t *n);
-
-/*
- * What a run ran on, for tables and "measured on" claims: the GPU's name
- * (device.name, else machine.gpu.name), or "CPU: <model>" on the host
- * backend.  Caller frees.
- */
-char *query_device_name(json_t *run);
-/* The driver version of a GPU run, or NULL (borrowed). */
-const char *query_driver(json_t *run);
+/* The timing samples of a run (its samples object), in us; *x is the
+ * caller's to free, *n may be 0.  0, or -1 after error() on damage. */
+int query_samples(struct query *q, const struct run_record *run, double **x, size_t *n);
+/* Every repeat's samples of a row, pooled (same contract). */
+int query_row_samples(struct query *q, const struct batch_row *row, double **x, size_t *n);
 
 /*
  * Is the code of run still the code in the working tree?  Compares every
- * code.sources[] {path, sha256} with the file's current bytes (paths are
- * relative to the current directory, the repository root).  Returns 1 when
- * every file matches, 0 when one differs or is missing (why names it), and
- * 0 with a reason when the run recorded no sources.
+ * source {path, sha256} with the file's bytes now (paths relative to the
+ * repository root, the current directory).  1 when every file matches;
+ * 0 with the reason in why when one differs, is missing, or none was
+ * recorded.
  */
-int query_sources_current(json_t *run, struct strbuf *why);
+int query_sources_current(const struct run_record *run, struct strbuf *why);
 
-/*
- * Statistic `stat` of a row (see docs/paper.md, "Statistics"): median_us,
- * mean_us, min_us, max_us, p5_us, p95_us, stdev_us, n, speedup, delta, p,
- * p_raw, gflops, tflops, gbps, usd, gpu_s, max_abs_err.  Sets *v, and ci[]
- * with *have_ci = 1 where the statistic has a recorded CI.  *kind is the
- * unit family: "time", "ratio", "flops", "bw", "usd", "plain".  Returns 0,
- * or -1 with a reason in why (unknown statistic, or not recorded, e.g. a
- * crashed variant has no median).
- */
-int query_stat(json_t *batch, json_t *row, json_t *run, const char *stat, double *v, double ci[2],
-	       int *have_ci, const char **kind, struct strbuf *why);
-/* Is name a statistic query_stat knows? */
-int query_stat_known(const char *stat);
-/* The list of statistics, for messages. */
-extern const char query_stat_names[];
-
-/* Number member of a JSON path "a.b.c" in o (a digit part indexes an array:
- * "speedup.ci.0"); NAN when absent or not a number. */
-double query_num(json_t *o, const char *path);
-/* String member of a path; NULL when absent (borrowed). */
-const char *query_str(json_t *o, const char *path);
-/* Member at a path, or NULL (borrowed). */
-json_t *query_get(json_t *o, const char *path);
+/* Statistic stat of a row of batch b (b NULL for a lone run's row): the
+ * one table of record.h (record_stat) with the row's runs. */
+int query_stat(struct query *q, const struct batch_record *b, const struct batch_row *row,
+	       const char *stat, double *v, double ci[2], int *have_ci, struct strbuf *why);
 
 #endif /* EVIDENT_QUERY_H */

@@ -117,13 +117,13 @@ static int teardown(void **state)
 /* Audits text; returns the findings (caller frees). */
 static char *audit(const char *text, struct audit_counts *c)
 {
-	struct query q = QUERY_INIT;
+	struct qj q = QJ_INIT;
 	struct audit_opts o = { 1, 1 };
 	struct strbuf out = STRBUF_INIT;
 	memset(c, 0, sizeof(*c));
-	assert_int_equal(query_open(&q, "store"), 0);
+	assert_int_equal(qj_open(&q, "store"), 0);
 	assert_int_equal(audit_text(&q, "t.md", text, strlen(text), &o, &out, c), 0);
-	query_release(&q);
+	qj_release(&q);
 	if (getenv("AUDIT_TEST_DEBUG"))
 		fputs(out.buf ? out.buf : "", stderr);
 	return strbuf_detach(&out, NULL);

@@ -47,8 +47,8 @@ static void test_mdscan(void **state)
 static void test_render_empty_store(void **state)
 {
 	(void)state;
-	struct query q = QUERY_INIT;
-	assert_int_equal(query_open(&q, "/nonexistent/evident-store"), 0);
+	struct qj q = QJ_INIT;
+	assert_int_equal(qj_open(&q, "/nonexistent/evident-store"), 0);
 	assert_int_equal(q.no_store, 1);
 	const char *t = "Prose stays.\n<!-- evident:table experiment=e run=latest -->\nTail, v=<!-- evident:value "
 			"experiment=e variant=v run=latest stat=median_us -->old<!-- /evident:value -->.\n";
@@ -68,7 +68,7 @@ static void test_render_empty_store(void **state)
 	assert_string_equal(a.buf, b.buf);
 	strbuf_release(&a);
 	strbuf_release(&b);
-	query_release(&q);
+	qj_release(&q);
 }
 
 static void test_format_stat(void **state)
