@@ -7,8 +7,9 @@
 # rpath to $(CUDA_HOME)/lib64 lets the worker find libcudart and cuBLAS on
 # hosts whose loader does not know the toolkit's directory.
 #
-#   make check-kernels   compile every .cu under kernels/ and
-#                        tests/fixtures/cuda/ for sm_80 and sm_90 with
+#   make check-kernels   compile every .cu under kernels/, problems/ (the
+#                        GPU references) and tests/fixtures/cuda/ for
+#                        sm_80 and sm_90 with
 #                        -Xptxas -v into build/kcheck/, fail on any compile
 #                        error, print registers/smem/spills per function
 #   make dist            dist/evident/: bin/evident, lib/libevident_cuda.so
@@ -39,7 +40,7 @@ harness:
 endif
 
 # --- check-kernels -------------------------------------------------------
-KCHECK_SRCS := $(shell find kernels tests/fixtures/cuda -name '*.cu' 2>/dev/null | sort)
+KCHECK_SRCS := $(shell find kernels problems tests/fixtures/cuda -name '*.cu' 2>/dev/null | sort)
 check-kernels:
 ifeq ($(NVCC),)
 	@echo "check-kernels: nvcc not found (set NVCC or CUDA_HOME)" >&2; exit 6

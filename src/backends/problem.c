@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "backends/backend.h"
 #include "backends/backend_cuda.h"
@@ -449,8 +450,10 @@ int problem_shape_from_keys(const struct problem *p, const char *const *keys,
 			const char *best = NULL;
 			int bestd = 3;
 			for (int j = 0; j < d->n_keys; j++) {
+				/* a case slip, or a near miss of a key longer than the
+				 * distance (any one-letter key is 1 from any other) */
 				int e = strcasecmp(keys[i], d->shape_keys[j]) ? edit_distance(keys[i], d->shape_keys[j]) : 0;
-				if (e < bestd && (e == 0 || strlen(d->shape_keys[j]) > 1 || strlen(keys[i]) == 1)) {
+				if (e < bestd && (e == 0 || (size_t)e < strlen(d->shape_keys[j]))) {
 					bestd = e;
 					best = d->shape_keys[j];
 				}
