@@ -24,6 +24,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <dlfcn.h>
+
+#include "backends/backend.h"
 #include "backends/backend_cuda.h"
 #include "backends/problem.h"
 
@@ -1370,6 +1373,90 @@ static void test_build_gpu(void **state)
 	strbuf_release(&why);
 }
 
+/* ---- the naive host kernels pass every distribution (a small worker) ------ */
+
+static void run_host_kernel(int prob, const char *kernel, const long long *shape)
+{
+	struct problem *p = &probs[prob];
+	struct build_request rq = { .kernel_path = kernel, .repo_root = ".", .cache_dir = cache_dir() };
+	struct build_result br = BUILD_RESULT_INIT;
+	assert_int_equal(backend_host.build(&rq, &br), 0);
+	assert_true(br.ok);
+	void *h = dlopen(br.so_path, RTLD_NOW | RTLD_LOCAL);
+	assert_non_null(h);
+	ev_kernel_fn fn = (ev_kernel_fn)(uintptr_t)dlsym(h, EVIDENT_KERNEL_SYMBOL);
+	assert_non_null(fn);
+	const struct ev_kernel_desc *k = fn();
+	assert_string_equal(k->problem, p->name);
+
+	struct ev_launch l;
+	memset(&l, 0, sizeof(l));
+	l.abi_version = EVIDENT_ABI_VERSION;
+	l.struct_size = sizeof(l);
+	l.problem = p->name;
+	l.n_inputs = p->n_inputs;
+	l.n_outputs = p->n_outputs;
+	l.scale = problem_scalar(p, shape);
+	float **in = problem_inputs_new(p, shape);
+	double **ref = problem_outputs_new(p, shape);
+	size_t on = problem_tensor_numel(p, p->n_inputs, shape);
+	float *out = malloc(on * sizeof(float)), *before = malloc(on * sizeof(float));
+	for (int t = 0; t < p->desc->n_tensors; t++) {
+		struct ev_tensor *x = t < p->n_inputs ? &l.inputs[t] : &l.outputs[t - p->n_inputs];
+		x->data = t < p->n_inputs ? (void *)in[t] : (void *)out;
+		x->dtype = EV_F32;
+		x->ndim = problem_tensor_dims(p, t, shape, (long long *)x->dims);
+	}
+	char err[256] = "";
+	assert_int_equal(k->init ? k->init(&l, err, sizeof(err)) : 0, 0);
+	struct ev_tolerance tol;
+	problem_tolerance(p, EV_F32, shape, &tol);
+	for (int seed = 0; seed < p->desc->n_dists; seed++) {
+		int dist = problem_dist_for_seed(p, seed);
+		struct check_result r;
+		assert_int_equal(problem_fill_rounded(p, shape, dist, 1000 + (uint64_t)seed, EV_F32, in), 0);
+		problem_reference(p, shape, (const float *const *)in, ref);
+		problem_scramble(out, on * sizeof(float), (uint64_t)seed);
+		memcpy(before, out, on * sizeof(float));
+		assert_int_equal(k->launch(&l), 0);
+		problem_check_output(out, before, EV_F32, ref[0], NULL, on, &tol, &r);
+		printf("measured: %-24s %-12s %-13s rel_l2 %.2e max_err %.2e (rule rel_l2 %.1e) %s\n", kernel,
+		       p->name, p->desc->dists[dist], r.rel_l2, r.max_abs_err, tol.rel_l2, r.pass ? "PASS" : "FAIL");
+		assert_true(r.pass);
+		assert_int_equal(r.unwritten, 0);
+	}
+	if (k->fini)
+		k->fini(&l);
+	dlclose(h);
+	free(out);
+	free(before);
+	problem_buffers_free(in, p->n_inputs);
+	problem_buffers_free(ref, p->n_outputs);
+	build_result_release(&br);
+}
+
+static void test_host_naive_kernels(void **state)
+{
+	(void)state;
+	const struct {
+		int prob;
+		const char *kernel;
+		long long shape[4];
+	} cases[] = {
+		{ ATTN, "kernels/host/attn_naive.c", { 1, 2, 128, 32 } },
+		{ GEMM, "kernels/gemm/naive.c", { 64, 48, 256 } },
+		{ SOFTMAX, "kernels/softmax/naive.c", { 32, 500 } },
+		{ LAYERNORM, "kernels/layernorm/naive.c", { 16, 768 } },
+		{ ROWSUM, "kernels/rowsum/naive.c", { 16, 1000 } },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		long long extra[EV_PROBLEM_MAX_KEYS];
+		run_host_kernel(cases[i].prob, cases[i].kernel, cases[i].shape);
+		assert_int_equal(probs[cases[i].prob].desc->extra_shape(cases[i].shape, extra), 0);
+		run_host_kernel(cases[i].prob, cases[i].kernel, extra);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1388,6 +1475,7 @@ int main(void)
 		cmocka_unit_test(test_legacy_agrees),
 		cmocka_unit_test(test_list_help),
 		cmocka_unit_test(test_build_gpu),
+		cmocka_unit_test(test_host_naive_kernels),
 		cmocka_unit_test(test_attention_rule),
 		cmocka_unit_test(test_gemm_rule),
 		cmocka_unit_test(test_softmax_rule),
