@@ -89,6 +89,8 @@ int problem_validate_desc(const struct ev_problem_desc *d, const char *name, str
 	if (d->abi_version != EVIDENT_PROBLEM_ABI_VERSION)
 		BAD("problem ABI version %u, evident expects %d: rebuild against problems/evident_problem.h",
 		    d->abi_version, EVIDENT_PROBLEM_ABI_VERSION);
+	/* Every field of version 1 is required.  When fields are added at the
+	 * end, accept the older size here and default the missing ones. */
 	if (d->struct_size < sizeof(struct ev_problem_desc))
 		BAD("struct_size %u is smaller than this evident's struct ev_problem_desc (%zu): "
 		    "set it to sizeof(struct ev_problem_desc)", d->struct_size, sizeof(struct ev_problem_desc));
@@ -255,14 +257,8 @@ out:
 	free(cu);
 	free(inc);
 	build_result_release(&br);
-	if (rc < 0) {
-		struct strbuf keep = STRBUF_INIT;
-		strbuf_addstr(&keep, strbuf_str(why));
+	if (rc < 0)
 		problem_release(p);
-		strbuf_reset(why);
-		strbuf_addstr(why, strbuf_str(&keep));
-		strbuf_release(&keep);
-	}
 	return rc;
 }
 
