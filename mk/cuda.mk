@@ -10,8 +10,9 @@
 # time (libcupti.so.N from the loader's path, this rpath, CUDA_HOME/lib64 or
 # extras/CUPTI/lib64), so a host without it still runs, on events alone.
 #
-#   make check-kernels   compile every .cu under kernels/ and
-#                        tests/fixtures/cuda/ for sm_80 and sm_90 with
+#   make check-kernels   compile every .cu under kernels/, problems/ (the
+#                        GPU references) and tests/fixtures/cuda/ for
+#                        sm_80 and sm_90 with
 #                        -Xptxas -v into build/kcheck/, fail on any compile
 #                        error, print registers/smem/spills per function
 #   make dist            dist/evident/: bin/evident, lib/libevident_cuda.so
@@ -44,7 +45,7 @@ harness:
 endif
 
 # --- check-kernels -------------------------------------------------------
-KCHECK_SRCS := $(shell find kernels tests/fixtures/cuda -name '*.cu' 2>/dev/null | sort)
+KCHECK_SRCS := $(shell find kernels problems tests/fixtures/cuda -name '*.cu' 2>/dev/null | sort)
 check-kernels:
 ifeq ($(NVCC),)
 	@echo "check-kernels: nvcc not found (set NVCC or CUDA_HOME)" >&2; exit 6

@@ -42,6 +42,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* enum ev_dtype (EV_F32, EV_F16, EV_BF16), which tolerance() receives.
+ * Relative to this file, so it resolves without any -I flag and the build
+ * cache hashes it with the problem. */
+#include "../kernels/evident_kernel.h"
+
 #define EVIDENT_PROBLEM_ABI_VERSION 1
 
 #ifdef __cplusplus

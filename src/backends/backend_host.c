@@ -99,15 +99,17 @@ static void ship(const char *phase, long long i, float **out, const size_t *byte
 static int host_worker(const struct job *job)
 {
 	char err[512] = "";
-	struct plugin pl;
+	struct problem pl;
+	struct strbuf why = STRBUF_INIT;
 	if (proto_w_open() < 0)
 		return 2;
 	proto_w_send("hello", json_pack("{s:i, s:i}", "protocol", PROTOCOL_VERSION, "pid", (int)getpid()));
-	if (plugin_open(job->problem_so, job->problem, &pl, err, sizeof(err)) < 0) {
+	if (problem_open_so(job->problem_so, job->problem, &pl, &why) < 0) {
 		proto_w_send("device", json_pack("{s:s}", "backend", "host"));
-		proto_w_failure("init_failed", "problem", err, "load");
+		proto_w_failure("init_failed", "problem", why.buf, "load");
 		return 1;
 	}
+	strbuf_release(&why);
 	proto_w_send("device", json_pack("{s:s, s:i}", "backend", "host", "threads", worker_thread_count()));
 	const struct ev_kernel_desc *k = worker_load_kernel(job, "host");
 	if (!k)
@@ -116,9 +118,9 @@ static int host_worker(const struct job *job)
 	const long long *shape = job->shape;
 	size_t in_n[4], out_bytes[2];
 	for (int t = 0; t < n_in; t++)
-		in_n[t] = plugin_numel(pl.d, t, shape);
+		in_n[t] = problem_tensor_numel(&pl, t, shape);
 	for (int o = 0; o < n_out; o++)
-		out_bytes[o] = plugin_numel(pl.d, n_in + o, shape) * sizeof(float);
+		out_bytes[o] = problem_tensor_numel(&pl, n_in + o, shape) * sizeof(float);
 	int n_sets = job->timing ? job->n_sets : 1;
 	float **sets = xcalloc((size_t)n_sets * (size_t)n_in, sizeof(float *));
 	for (int s = 0; s < n_sets; s++)
@@ -139,8 +141,8 @@ static int host_worker(const struct job *job)
 
 	/* correctness launches: seed i, distribution i mod n */
 	for (int i = 0; i < job->seeds; i++) {
-		plugin_fill_rounded(&pl, shape, i % pl.d->n_dists, job->seed0 + (unsigned long long)i, EV_F32,
-				    sets);
+		problem_fill_rounded(&pl, shape, i % pl.desc->n_dists, job->seed0 + (unsigned long long)i, EV_F32,
+				     sets);
 		point(&l, sets, out, n_in, n_out);
 		scramble_outputs(out, out_bytes, n_out, job->scramble_seed, 0, i);
 		if (k->launch(&l) != 0) {
@@ -152,8 +154,8 @@ static int host_worker(const struct job *job)
 
 	if (job->timing) {
 		for (int s = 0; s < n_sets; s++)
-			plugin_fill_rounded(&pl, shape, 0, job->timing_seed + (unsigned long long)s, EV_F32,
-					    sets + (size_t)s * n_in);
+			problem_fill_rounded(&pl, shape, 0, job->timing_seed + (unsigned long long)s, EV_F32,
+					     sets + (size_t)s * n_in);
 		int cold = !strcmp(knob_values_cache[job->k.cache], "cold");
 		size_t flush_n = cold ? (size_t)64 << 20 : 0;
 		char *flush = flush_n ? xcalloc(flush_n, 1) : NULL;

@@ -23,7 +23,7 @@
 
 #include "backends/backend.h"
 #include "backends/job.h"
-#include "backends/problem_plugin.h"
+#include "backends/problem.h"
 #include "backends/scramble.h"
 
 static void emit(json_t *m)
@@ -61,17 +61,17 @@ struct refs {
 	double *out[2];
 };
 
-static void refs_alloc(struct refs *r, const struct plugin *p, const long long *shape)
+static void refs_alloc(struct refs *r, const struct problem *p, const long long *shape)
 {
 	memset(r, 0, sizeof(*r));
 	r->n_in = p->n_inputs;
 	r->n_out = p->n_outputs;
 	for (int t = 0; t < r->n_in; t++) {
-		r->in_n[t] = plugin_numel(p->d, t, shape);
+		r->in_n[t] = problem_tensor_numel(p, t, shape);
 		r->in[t] = xmalloc(r->in_n[t] * sizeof(float));
 	}
 	for (int o = 0; o < r->n_out; o++) {
-		r->out_n[o] = plugin_numel(p->d, r->n_in + o, shape);
+		r->out_n[o] = problem_tensor_numel(p, r->n_in + o, shape);
 		r->out[o] = xcalloc(r->out_n[o], sizeof(double));
 	}
 }
@@ -87,7 +87,7 @@ static void refs_release(struct refs *r)
 
 /* The reference for inputs already in r->in: the backend's GPU one when it
  * has one, else the problem's float64 CPU reference. */
-static int compute(const struct backend *be, const struct job *job, const struct plugin *p,
+static int compute(const struct backend *be, const struct job *job, const struct problem *p,
 		   const long long *shape, struct refs *r, const char **method)
 {
 	char err[512] = "";
@@ -99,24 +99,24 @@ static int compute(const struct backend *be, const struct job *job, const struct
 		}
 		return 0;
 	}
-	double scalar = p->d->scalar ? p->d->scalar(shape) : 0;
-	p->d->reference(shape, scalar, (const float *const *)r->in, r->out);
+	double scalar = p->desc->scalar ? p->desc->scalar(shape) : 0;
+	p->desc->reference(shape, scalar, (const float *const *)r->in, r->out);
 	*method = "float64 CPU reference (the problem plug-in)";
 	return 0;
 }
 
 /* GPU reference vs float64 at the small shape: does the judge itself hold? */
-static void cross_check(const struct backend *be, const struct job *job, const struct plugin *p,
+static void cross_check(const struct backend *be, const struct job *job, const struct problem *p,
 			int dtype)
 {
 	long long small[JOB_MAX_DIMS];
 	memcpy(small, job->shape, sizeof(small));
-	if (p->d->small_shape)
-		p->d->small_shape(job->shape, small);
+	if (p->desc->small_shape)
+		p->desc->small_shape(job->shape, small);
 	struct refs g, c;
 	refs_alloc(&g, p, small);
 	refs_alloc(&c, p, small);
-	plugin_fill_rounded(p, small, 0, job->seed0, dtype, g.in);
+	problem_fill_rounded(p, small, 0, job->seed0, dtype, g.in);
 	for (int t = 0; t < g.n_in; t++)
 		memcpy(c.in[t], g.in[t], g.in_n[t] * sizeof(float));
 	const char *method = NULL;
@@ -125,7 +125,7 @@ static void cross_check(const struct backend *be, const struct job *job, const s
 		emit(json_pack("{s:s, s:b, s:b, s:s}", "msg", "reference_check", "done", 0, "pass", 0, "why", err));
 		goto out;
 	}
-	p->d->reference(small, p->d->scalar ? p->d->scalar(small) : 0, (const float *const *)c.in, c.out);
+	p->desc->reference(small, p->desc->scalar ? p->desc->scalar(small) : 0, (const float *const *)c.in, c.out);
 	double num = 0, den = 0, max_abs = 0;
 	for (int o = 0; o < g.n_out; o++)
 		for (size_t i = 0; i < g.out_n[o]; i++) {
@@ -153,8 +153,8 @@ int checker_main(const char *path)
 	json_error_t je;
 	json_t *cj = json_load_file(path, 0, &je);
 	struct job job;
-	struct plugin pl;
-	char err[512] = "";
+	struct problem pl = PROBLEM_INIT;
+	struct strbuf pwhy = STRBUF_INIT;
 	int rc = 1;
 	if (!cj) {
 		fprintf(stderr, "evident checker: cannot read '%s': %s\n", path, je.text);
@@ -163,10 +163,12 @@ int checker_main(const char *path)
 	if (job_from_json(json_object_get(cj, "job"), &job) < 0)
 		goto out;
 	const struct backend *be = backend_find(job.backend);
-	if (plugin_open(job.problem_so, job.problem, &pl, err, sizeof(err)) < 0) {
-		fail(err);
+	if (problem_open_so(job.problem_so, job.problem, &pl, &pwhy) < 0) {
+		fail(pwhy.buf);
+		strbuf_release(&pwhy);
 		goto out;
 	}
+	strbuf_release(&pwhy);
 	int dtype = dtype_from_name(job.dtype);
 	struct ev_tolerance tol;
 	json_t *t = json_object_get(cj, "tolerance");
@@ -206,17 +208,17 @@ int checker_main(const char *path)
 			goto out_refs;
 		}
 		long long key = timed ? -(set + 10) : index;
-		int dist = timed ? 0 : (int)(index % pl.d->n_dists);
+		int dist = timed ? 0 : (int)(index % pl.desc->n_dists);
 		unsigned long long seed = timed ? job.timing_seed + (unsigned long long)set
 						: job.seed0 + (unsigned long long)index;
 		if (key != have) {
-			plugin_fill_rounded(&pl, job.shape, dist, seed, dtype, r.in);
+			problem_fill_rounded(&pl, job.shape, dist, seed, dtype, r.in);
 			if (compute(be, &job, &pl, job.shape, &r, &method) < 0)
 				goto out_refs;
 			have = key;
 		}
 		/* all outputs of the launch are judged as one */
-		struct judged agg;
+		struct check_result agg;
 		memset(&agg, 0, sizeof(agg));
 		agg.first_mismatch = -1;
 		agg.pass = 1;
@@ -226,8 +228,8 @@ int checker_main(const char *path)
 			evs_fill(bits, ob, evs_key(job.scramble_seed,
 						   timed ? (uint64_t)index : SCRAMBLE_SEED_LAUNCH((uint64_t)index), 0,
 						   (uint32_t)o));
-			struct judged jd;
-			plugin_judge(cap.buf + off + pos, dtype, r.out[o], bits, r.out_n[o], &tol, &jd);
+			struct check_result jd;
+			problem_check_output(cap.buf + off + pos, bits, dtype, r.out[o], NULL, r.out_n[o], &tol, &jd);
 			pos += ob;
 			agg.max_abs_err = jd.max_abs_err > agg.max_abs_err ? jd.max_abs_err : agg.max_abs_err;
 			agg.ref_scale = jd.ref_scale > agg.ref_scale ? jd.ref_scale : agg.ref_scale;
@@ -246,7 +248,7 @@ int checker_main(const char *path)
 		}
 		emit(json_pack("{s:s, s:s, s:s?, s:I, s:I, s:s, s:I, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:b}", "msg", "check", "reference", method,
 			       "phase", timed ? "timed" : "seed", "index", (json_int_t)index, "seed",
-			       (json_int_t)seed, "dist", pl.d->dists[dist], "set", (json_int_t)(timed ? set : -1),
+			       (json_int_t)seed, "dist", pl.desc->dists[dist], "set", (json_int_t)(timed ? set : -1),
 			       "max_abs_err", agg.max_abs_err, "rel_l2", agg.rel_l2, "ref_scale", agg.ref_scale,
 			       "nan_count", (json_int_t)agg.nan_count, "unwritten", (json_int_t)agg.unwritten,
 			       "mismatches", (json_int_t)agg.mismatches, "first_mismatch",

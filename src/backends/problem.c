@@ -1,15 +1,813 @@
 /*
- * problem.c - the attention_fwd problem, defined once for every backend
- * (contract in problem.h): seeded inputs, the float64 CPU reference, FLOP
- * and byte counts, output poisoning and the tolerance check.
+ * problem.c - problems (contract in problem.h): the plug-in loader (build
+ * through the cache, dlopen, validate), the helpers every process uses on a
+ * loaded problem (shapes, tensor sizes, rounded inputs, the reference, the
+ * tolerance check against a scramble), `evident help problems`, and the
+ * older attention-only interface the worker still calls.
  */
 #include "backends/problem.h"
 
+#include <ctype.h>
+#include <dirent.h>
+#include <dlfcn.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-#include "base/util.h"
+#include "backends/backend.h"
+#include "backends/backend_cuda.h"
+#include "backends/build.h"
+
+/* ---- loading ------------------------------------------------------------ */
+
+/* A problem name: a letter, then letters, digits and '_' (it names a file). */
+static int name_ok(const char *s)
+{
+	if (!s || !isalpha((unsigned char)*s))
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+/* The first line of a compiler log that says "error", malloc'd, or NULL. */
+static char *first_error_line(const char *log)
+{
+	const char *e = log ? strstr(log, "error") : NULL;
+	if (!e)
+		return NULL;
+	const char *start = e;
+	while (start > log && start[-1] != '\n')
+		start--;
+	const char *end = strchr(e, '\n');
+	return xstrndup(start, end ? (size_t)(end - start) : strlen(start));
+}
+
+void problem_release(struct problem *p)
+{
+	if (!p)
+		return;
+	free(p->name);
+	free(p->source_path);
+	free(p->so_path);
+	free(p->gpu_source);
+	free(p->gpu_so_path);
+	json_decref(p->build);
+	json_decref(p->gpu_build);
+	if (p->handle)
+		dlclose(p->handle);
+	*p = (struct problem)PROBLEM_INIT;
+}
+
+static int is_ident(const char *s)
+{
+	return name_ok(s) || (s && *s == '_' && (!s[1] || name_ok(s + 1)));
+}
+
+static int is_word(const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+			return 0;
+	return 1;
+}
+
+int problem_validate_desc(const struct ev_problem_desc *d, const char *name, struct strbuf *why)
+{
+#define BAD(...)                                    \
+	do {                                        \
+		strbuf_reset(why);                  \
+		strbuf_addf(why, __VA_ARGS__);      \
+		return -1;                          \
+	} while (0)
+	if (!d)
+		BAD("evident_problem() returned NULL");
+	if (d->abi_version != EVIDENT_PROBLEM_ABI_VERSION)
+		BAD("problem ABI version %u, evident expects %d: rebuild against problems/evident_problem.h",
+		    d->abi_version, EVIDENT_PROBLEM_ABI_VERSION);
+	/* Every field of version 1 is required.  When fields are added at the
+	 * end, accept the older size here and default the missing ones. */
+	if (d->struct_size < sizeof(struct ev_problem_desc))
+		BAD("struct_size %u is smaller than this evident's struct ev_problem_desc (%zu): "
+		    "set it to sizeof(struct ev_problem_desc)", d->struct_size, sizeof(struct ev_problem_desc));
+	const char *pn = name ? name : "?";
+	if (!d->name || (name && strcmp(d->name, name)))
+		BAD("problems/%s.c describes itself as '%s'; the name must match the file", pn,
+		    d->name ? d->name : "(null)");
+	if (!d->summary || !*d->summary)
+		BAD("problem '%s' has no summary", d->name);
+	if (d->n_keys < 1 || d->n_keys > EV_PROBLEM_MAX_KEYS)
+		BAD("problem '%s' has %d shape keys; it needs 1 to %d", d->name, d->n_keys, EV_PROBLEM_MAX_KEYS);
+	for (int i = 0; i < d->n_keys; i++) {
+		if (!is_ident(d->shape_keys[i]))
+			BAD("problem '%s': shape key %d '%s' is not an identifier", d->name, i,
+			    d->shape_keys[i] ? d->shape_keys[i] : "(null)");
+		for (int j = 0; j < i; j++)
+			if (!strcmp(d->shape_keys[i], d->shape_keys[j]))
+				BAD("problem '%s': shape key '%s' appears twice", d->name, d->shape_keys[i]);
+	}
+	if (d->n_tensors < 2 || d->n_tensors > EV_PROBLEM_MAX_TENSORS)
+		BAD("problem '%s' has %d tensors; it needs 2 to %d", d->name, d->n_tensors, EV_PROBLEM_MAX_TENSORS);
+	int nin = 0, nout = 0;
+	for (int t = 0; t < d->n_tensors; t++) {
+		const struct ev_problem_tensor *x = &d->tensors[t];
+		if (!is_ident(x->name))
+			BAD("problem '%s': tensor %d has no name (or not an identifier)", d->name, t);
+		for (int j = 0; j < t; j++)
+			if (!strcmp(x->name, d->tensors[j].name))
+				BAD("problem '%s': tensor name '%s' appears twice", d->name, x->name);
+		if (x->is_output)
+			nout++;
+		else if (nout)
+			BAD("problem '%s': input '%s' comes after an output; list inputs first", d->name, x->name);
+		else
+			nin++;
+		if (x->ndim < 1 || x->ndim > 4)
+			BAD("problem '%s': tensor '%s' has ndim %d; it must be 1 to 4", d->name, x->name, x->ndim);
+		for (int k = 0; k < x->ndim; k++)
+			if (x->dims[k] < 0 || x->dims[k] >= d->n_keys)
+				BAD("problem '%s': tensor '%s' dims[%d] = %d is not a shape key index (0..%d)",
+				    d->name, x->name, k, x->dims[k], d->n_keys - 1);
+	}
+	if (nin < 1 || nin > 4)
+		BAD("problem '%s' has %d inputs; the kernel ABI (struct ev_launch) carries 1 to 4", d->name, nin);
+	if (nout < 1 || nout > 2)
+		BAD("problem '%s' has %d outputs; the kernel ABI (struct ev_launch) carries 1 or 2", d->name, nout);
+	if (d->n_dists < 1 || d->n_dists > EV_PROBLEM_MAX_DISTS)
+		BAD("problem '%s' has %d distributions; it needs 1 to %d", d->name, d->n_dists, EV_PROBLEM_MAX_DISTS);
+	for (int i = 0; i < d->n_dists; i++) {
+		if (!is_word(d->dists[i]))
+			BAD("problem '%s': distribution %d '%s' is not one word", d->name, i,
+			    d->dists[i] ? d->dists[i] : "(null)");
+		if (!d->dist_docs[i] || !*d->dist_docs[i])
+			BAD("problem '%s': distribution '%s' has no dist_docs line", d->name, d->dists[i]);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(d->dists[i], d->dists[j]))
+				BAD("problem '%s': distribution '%s' appears twice", d->name, d->dists[i]);
+	}
+	if (!d->scalar != !d->scalar_doc)
+		BAD("problem '%s': scalar and scalar_doc must both be set or both be NULL", d->name);
+	const struct {
+		const void *fn;
+		const char *what;
+	} fns[] = {
+		{ (const void *)(uintptr_t)d->check, "check" },
+		{ (const void *)(uintptr_t)d->flops, "flops" },
+		{ (const void *)(uintptr_t)d->min_bytes, "min_bytes" },
+		{ (const void *)(uintptr_t)d->fill, "fill" },
+		{ (const void *)(uintptr_t)d->reference, "reference" },
+		{ (const void *)(uintptr_t)d->tolerance, "tolerance" },
+		{ (const void *)(uintptr_t)d->extra_shape, "extra_shape" },
+		{ (const void *)(uintptr_t)d->small_shape, "small_shape" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(fns); i++)
+		if (!fns[i].fn)
+			BAD("problem '%s' has no %s() function", d->name, fns[i].what);
+	return 0;
+#undef BAD
+}
+
+static const char *host_compiler(void)
+{
+	const char *cc = getenv("EVIDENT_HOST_CC");
+	return cc && *cc ? cc : "cc";
+}
+
+/* dlopen so_path, check the descriptor, count the tensors: p->so_path,
+ * handle, desc, n_inputs, n_outputs.  0, or -1 with the reason in why. */
+static int open_so(struct problem *p, const char *so_path, struct strbuf *why)
+{
+	p->so_path = xstrdup(so_path);
+	p->handle = dlopen(p->so_path, RTLD_NOW | RTLD_LOCAL);
+	if (!p->handle) {
+		strbuf_addf(why, "cannot load problem '%s': %s", p->name, dlerror());
+		return -1;
+	}
+	ev_problem_fn fn = (ev_problem_fn)(uintptr_t)dlsym(p->handle, EVIDENT_PROBLEM_SYMBOL);
+	if (!fn) {
+		strbuf_addf(why, "the object of problem '%s' does not export evident_problem(); end its source "
+			    "with EVIDENT_DEFINE_PROBLEM(desc)", p->name);
+		return -1;
+	}
+	p->desc = fn();
+	if (problem_validate_desc(p->desc, p->name, why) < 0)
+		return -1;
+	for (int t = 0; t < p->desc->n_tensors; t++) {
+		if (p->desc->tensors[t].is_output)
+			p->n_outputs++;
+		else
+			p->n_inputs++;
+	}
+	return 0;
+}
+
+int problem_load_at(const char *repo_root, const char *name, const char *cache_dir,
+		    struct problem *p, struct strbuf *why)
+{
+	struct build_result br = BUILD_RESULT_INIT;
+	char *inc = NULL, *cu = NULL;
+	int rc = -1;
+
+	*p = (struct problem)PROBLEM_INIT;
+	strbuf_reset(why);
+	if (!name_ok(name)) {
+		strbuf_addf(why, "'%s' is not a problem name (a letter, then letters, digits and _)",
+			    name ? name : "");
+		return -1;
+	}
+	p->name = xstrdup(name);
+	p->source_path = !strcmp(repo_root, ".") ? xstrfmt("problems/%s.c", name)
+						  : xstrfmt("%s/problems/%s.c", repo_root, name);
+	if (!path_exists(p->source_path)) {
+		strbuf_addf(why, "unknown problem '%s': there is no '%s' (see 'evident help problems', "
+			    "docs/writing-a-problem.md adds one)", name, p->source_path);
+		goto out;
+	}
+	inc = xstrfmt("-I%s/problems", repo_root);
+	const char *flags[] = { "-O2", "-std=c11", "-shared", "-fPIC", inc, NULL };
+	struct build_recipe recipe = {
+		.compiler = host_compiler(),
+		.base_flags = flags,
+		.version_flag = "--version",
+	};
+	struct build_request rq = {
+		.kernel_path = p->source_path,
+		.repo_root = repo_root,
+		.cache_dir = cache_dir,
+	};
+	if (build_run(&rq, &recipe, &br) < 0) {
+		strbuf_addf(why, "cannot build problem '%s' (%s): see the error above", name, p->source_path);
+		goto out;
+	}
+	if (!br.ok) {
+		char *e = first_error_line(br.log);
+		strbuf_addf(why, "problem '%s' does not compile: %s", name,
+			    e ? e : "the compiler failed without an error line");
+		free(e);
+		goto out;
+	}
+	p->build = json_incref(br.info);
+	json_object_set_new(p->build, "path", json_string(p->source_path));
+	if (open_so(p, br.so_path, why) < 0)
+		goto out;
+	cu = !strcmp(repo_root, ".") ? xstrfmt("problems/%s.cu", name)
+				     : xstrfmt("%s/problems/%s.cu", repo_root, name);
+	if (path_exists(cu)) {
+		p->gpu_source = cu;
+		cu = NULL;
+	}
+	rc = 0;
+out:
+	free(cu);
+	free(inc);
+	build_result_release(&br);
+	if (rc < 0)
+		problem_release(p);
+	return rc;
+}
+
+int problem_open_so(const char *so_path, const char *name, struct problem *p, struct strbuf *why)
+{
+	*p = (struct problem)PROBLEM_INIT;
+	p->name = xstrdup(name);
+	if (open_so(p, so_path, why) < 0) {
+		problem_release(p);
+		return -1;
+	}
+	return 0;
+}
+
+int problem_load(const char *name, const char *cache_dir, struct problem *p, struct strbuf *why)
+{
+	return problem_load_at(".", name, cache_dir, p, why);
+}
+
+/* $CUDA_HOME of an nvcc path: the directory above its bin/. */
+static char *cuda_home_from(const char *nvcc)
+{
+	char *home = xstrdup(nvcc);
+	char *slash = strrchr(home, '/');
+	if (!slash) {
+		free(home);
+		return xstrdup("/usr/local/cuda");
+	}
+	*slash = '\0';
+	slash = strrchr(home, '/');
+	if (slash && !strcmp(slash, "/bin"))
+		*slash = '\0';
+	return home;
+}
+
+int problem_build_gpu(struct problem *p, const char *repo_root, const char *cache_dir,
+		      const char *arch, struct strbuf *why)
+{
+	struct cuda_directives dir = CUDA_DIRECTIVES_INIT;
+	struct build_result br = BUILD_RESULT_INIT;
+	struct strbuf src = STRBUF_INIT;
+	char *nvcc = NULL, *home = NULL, *rpath = NULL, *inc = NULL, *archflag = NULL;
+	const char **flags = NULL;
+	char **libflags = NULL;
+	int rc = -1;
+
+	strbuf_reset(why);
+	if (!p->gpu_source) {
+		strbuf_addf(why, "problem '%s' has no GPU reference (problems/%s.cu)", p->name, p->name);
+		return -1;
+	}
+	nvcc = cuda_find_tool("nvcc");
+	if (!nvcc) {
+		strbuf_addstr(why, "nvcc not found (set CUDA_HOME or NVCC, or put nvcc on PATH)");
+		goto out;
+	}
+	if (read_file(p->gpu_source, &src) < 0 || cuda_parse_directives(strbuf_str(&src), &dir) < 0) {
+		strbuf_addf(why, "cannot read the directives of '%s'", p->gpu_source);
+		goto out;
+	}
+	const char *want = dir.arch ? dir.arch : arch;
+	if (want && !(archflag = cuda_arch_flag(want))) {
+		strbuf_addf(why, "arch '%s' for '%s' is not of the form sm_NN or sm_NNa", want, p->gpu_source);
+		goto out;
+	}
+	home = cuda_home_from(nvcc);
+	rpath = xstrfmt("%s/lib64", home);
+	inc = xstrfmt("-I%s/problems", repo_root);
+	flags = xcalloc(20 + dir.n_libs, sizeof(char *));
+	libflags = xcalloc(dir.n_libs + 1, sizeof(char *));
+	size_t nf = 0;
+	flags[nf++] = "-O3";
+	flags[nf++] = "-shared";
+	flags[nf++] = "-Xcompiler";
+	flags[nf++] = "-fPIC";
+	flags[nf++] = "-cudart";
+	flags[nf++] = "shared";
+	if (archflag) {
+		flags[nf++] = archflag;
+	} else {
+		flags[nf++] = "-gencode=arch=compute_80,code=sm_80";
+		flags[nf++] = "-gencode=arch=compute_90,code=[sm_90,compute_90]";
+	}
+	flags[nf++] = inc;
+	flags[nf++] = "-Xlinker";
+	flags[nf++] = "-rpath";
+	flags[nf++] = "-Xlinker";
+	flags[nf++] = rpath;
+	for (size_t i = 0; i < dir.n_libs; i++)
+		flags[nf++] = libflags[i] = xstrfmt("-l%s", dir.libs[i]);
+	flags[nf] = NULL;
+	struct build_recipe recipe = {
+		.compiler = nvcc,
+		.base_flags = flags,
+		.version_flag = "--version",
+		.classify = cuda_classify_build_log,
+	};
+	struct build_request rq = {
+		.kernel_path = p->gpu_source,
+		.repo_root = repo_root,
+		.cache_dir = cache_dir,
+	};
+	if (build_run(&rq, &recipe, &br) < 0) {
+		strbuf_addf(why, "cannot build the GPU reference '%s': see the error above", p->gpu_source);
+		goto out;
+	}
+	if (!br.ok) {
+		char *e = first_error_line(br.log);
+		strbuf_addf(why, "the GPU reference '%s' does not compile: %s", p->gpu_source,
+			    e ? e : "nvcc failed without an error line");
+		free(e);
+		goto out;
+	}
+	free(p->gpu_so_path);
+	json_decref(p->gpu_build);
+	p->gpu_so_path = xstrdup(br.so_path);
+	p->gpu_build = json_incref(br.info);
+	json_object_set_new(p->gpu_build, "path", json_string(p->gpu_source));
+	json_object_set_new(p->gpu_build, "arch", json_string(want ? want : "sm_80+sm_90"));
+	json_t *libs = json_array();
+	for (size_t i = 0; i < dir.n_libs; i++)
+		json_array_append_new(libs, json_string(dir.libs[i]));
+	json_object_set_new(p->gpu_build, "libs", libs);
+	rc = 0;
+out:
+	if (libflags)
+		for (size_t i = 0; i < dir.n_libs; i++)
+			free(libflags[i]);
+	free(libflags);
+	free(flags);
+	free(nvcc);
+	free(home);
+	free(rpath);
+	free(inc);
+	free(archflag);
+	cuda_directives_release(&dir);
+	strbuf_release(&src);
+	build_result_release(&br);
+	return rc;
+}
+
+/* ---- shapes and tensors --------------------------------------------------- */
+
+static void keys_list(const struct ev_problem_desc *d, struct strbuf *sb)
+{
+	for (int i = 0; i < d->n_keys; i++)
+		strbuf_addf(sb, "%s%s", i ? " " : "", d->shape_keys[i]);
+}
+
+#define MAX_TENSOR_ELEMS (1LL << 40)
+
+int problem_check_shape(const struct problem *p, const long long *shape, struct strbuf *why)
+{
+	const struct ev_problem_desc *d = p->desc;
+	strbuf_reset(why);
+	for (int i = 0; i < d->n_keys; i++)
+		if (shape[i] < 1) {
+			strbuf_addf(why, "shape key '%s' = %lld: every dimension must be at least 1",
+				    d->shape_keys[i], shape[i]);
+			return -1;
+		}
+	for (int t = 0; t < d->n_tensors; t++) {
+		long long n = 1;
+		for (int k = 0; k < d->tensors[t].ndim; k++) {
+			long long v = shape[d->tensors[t].dims[k]];
+			if (n > MAX_TENSOR_ELEMS / v) {
+				strbuf_addf(why, "tensor '%s' of problem '%s' would hold more than 2^40 elements",
+					    d->tensors[t].name, d->name);
+				return -1;
+			}
+			n *= v;
+		}
+	}
+	char err[256] = "";
+	if (d->check(shape, err, sizeof(err)) != 0) {
+		strbuf_addf(why, "shape not valid for problem '%s': %s", d->name,
+			    err[0] ? err : "check() refused it without a reason");
+		return -1;
+	}
+	return 0;
+}
+
+int problem_shape_from_keys(const struct problem *p, const char *const *keys,
+			    const long long *values, size_t n, long long *shape,
+			    struct strbuf *why)
+{
+	const struct ev_problem_desc *d = p->desc;
+	int seen[EV_PROBLEM_MAX_KEYS] = { 0 };
+	strbuf_reset(why);
+	for (size_t i = 0; i < n; i++) {
+		int k = -1;
+		for (int j = 0; j < d->n_keys; j++)
+			if (!strcmp(keys[i], d->shape_keys[j]))
+				k = j;
+		if (k < 0) {
+			const char *best = NULL;
+			int bestd = 3;
+			for (int j = 0; j < d->n_keys; j++) {
+				/* a case slip, or a near miss of a key longer than the
+				 * distance (any one-letter key is 1 from any other) */
+				int e = strcasecmp(keys[i], d->shape_keys[j]) ? edit_distance(keys[i], d->shape_keys[j]) : 0;
+				if (e < bestd && (e == 0 || (size_t)e < strlen(d->shape_keys[j]))) {
+					bestd = e;
+					best = d->shape_keys[j];
+				}
+			}
+			strbuf_addf(why, "unknown shape key '%s' for problem '%s'", keys[i], d->name);
+			if (best)
+				strbuf_addf(why, " (did you mean '%s'?)", best);
+			strbuf_addstr(why, "; its keys are ");
+			keys_list(d, why);
+			return -1;
+		}
+		if (seen[k]) {
+			strbuf_addf(why, "shape key '%s' given twice", keys[i]);
+			return -1;
+		}
+		seen[k] = 1;
+		shape[k] = values[i];
+	}
+	for (int j = 0; j < d->n_keys; j++)
+		if (!seen[j]) {
+			strbuf_addf(why, "missing shape key '%s' for problem '%s' (its keys are ", d->shape_keys[j],
+				    d->name);
+			keys_list(d, why);
+			strbuf_addch(why, ')');
+			return -1;
+		}
+	return problem_check_shape(p, shape, why);
+}
+
+int problem_tensor_dims(const struct problem *p, int t, const long long *shape, long long dims[4])
+{
+	const struct ev_problem_tensor *x = &p->desc->tensors[t];
+	for (int k = 0; k < 4; k++)
+		dims[k] = k < x->ndim ? shape[x->dims[k]] : 1;
+	return x->ndim;
+}
+
+size_t problem_tensor_numel(const struct problem *p, int t, const long long *shape)
+{
+	long long dims[4];
+	problem_tensor_dims(p, t, shape, dims);
+	return (size_t)dims[0] * (size_t)dims[1] * (size_t)dims[2] * (size_t)dims[3];
+}
+
+double problem_scalar(const struct problem *p, const long long *shape)
+{
+	return p->desc->scalar ? p->desc->scalar(shape) : 0.0;
+}
+
+int problem_dist_index(const struct problem *p, const char *name)
+{
+	for (int i = 0; name && i < p->desc->n_dists; i++)
+		if (!strcmp(p->desc->dists[i], name))
+			return i;
+	return -1;
+}
+
+int problem_dist_for_seed(const struct problem *p, int seed_index)
+{
+	int n = p->desc->n_dists;
+	return ((seed_index % n) + n) % n;
+}
+
+void problem_tolerance(const struct problem *p, int dtype, const long long *shape,
+		       struct ev_tolerance *tol)
+{
+	p->desc->tolerance(dtype, shape, tol);
+}
+
+/* ---- inputs, references ---------------------------------------------------- */
+
+static float round_to(float x, int dtype)
+{
+	if (dtype == EV_F16)
+		return f16_to_f32(f32_to_f16(x));
+	if (dtype == EV_BF16)
+		return bf16_to_f32(f32_to_bf16(x));
+	return x;
+}
+
+int problem_fill_rounded(const struct problem *p, const long long *shape, int dist,
+			 uint64_t seed, int dtype, float **inputs)
+{
+	const struct ev_problem_desc *d = p->desc;
+	if (dist < 0 || dist >= d->n_dists)
+		return error("problem '%s' has no distribution %d (it has %d)", d->name, dist, d->n_dists);
+	if (!dtype_size(dtype))
+		return error("unknown dtype %d for problem '%s'", dtype, d->name);
+	d->fill(shape, dist, seed, (float *const *)inputs);
+	for (int t = 0; t < p->n_inputs; t++) {
+		size_t n = problem_tensor_numel(p, t, shape);
+		float *x = inputs[t];
+		for (size_t i = 0; i < n; i++) {
+			x[i] = round_to(x[i], dtype);
+			if (!isfinite(x[i]))
+				return error("problem '%s', distribution '%s': input '%s'[%zu] is not finite "
+					     "after rounding to %s; fix its fill() (values must stay in range)",
+					     d->name, d->dists[dist], d->tensors[t].name, i, dtype_name(dtype));
+		}
+	}
+	return 0;
+}
+
+float **problem_inputs_new(const struct problem *p, const long long *shape)
+{
+	float **b = xcalloc((size_t)p->n_inputs, sizeof(float *));
+	for (int t = 0; t < p->n_inputs; t++)
+		b[t] = xmalloc(problem_tensor_numel(p, t, shape) * sizeof(float));
+	return b;
+}
+
+double **problem_outputs_new(const struct problem *p, const long long *shape)
+{
+	double **b = xcalloc((size_t)p->n_outputs, sizeof(double *));
+	for (int o = 0; o < p->n_outputs; o++)
+		b[o] = xmalloc(problem_tensor_numel(p, p->n_inputs + o, shape) * sizeof(double));
+	return b;
+}
+
+void problem_buffers_free(void *bufs, int n)
+{
+	void **b = bufs;
+	if (!b)
+		return;
+	for (int i = 0; i < n; i++)
+		free(b[i]);
+	free(b);
+}
+
+void problem_reference(const struct problem *p, const long long *shape,
+		       const float *const *inputs, double *const *outputs)
+{
+	p->desc->reference(shape, problem_scalar(p, shape), inputs, outputs);
+}
+
+void problem_pack(const float *src, void *dst, size_t n, int dtype)
+{
+	switch (dtype) {
+	case EV_F16:
+		for (size_t i = 0; i < n; i++)
+			((uint16_t *)dst)[i] = f32_to_f16(src[i]);
+		break;
+	case EV_BF16:
+		for (size_t i = 0; i < n; i++)
+			((uint16_t *)dst)[i] = f32_to_bf16(src[i]);
+		break;
+	case EV_F64:
+		for (size_t i = 0; i < n; i++)
+			((double *)dst)[i] = src[i];
+		break;
+	default:
+		memcpy(dst, src, n * sizeof(float));
+	}
+}
+
+void problem_unpack(const void *src, float *dst, size_t n, int dtype)
+{
+	switch (dtype) {
+	case EV_F16:
+		for (size_t i = 0; i < n; i++)
+			dst[i] = f16_to_f32(((const uint16_t *)src)[i]);
+		break;
+	case EV_BF16:
+		for (size_t i = 0; i < n; i++)
+			dst[i] = bf16_to_f32(((const uint16_t *)src)[i]);
+		break;
+	case EV_F64:
+		for (size_t i = 0; i < n; i++)
+			dst[i] = (float)((const double *)src)[i];
+		break;
+	default:
+		memcpy(dst, src, n * sizeof(float));
+	}
+}
+
+void problem_scramble(void *buf, size_t bytes, uint64_t seed)
+{
+	uint64_t st = seed ^ 0x5c3a9b1e7d24f086ULL;
+	unsigned char *b = buf;
+	size_t i = 0;
+	for (; i + 8 <= bytes; i += 8) {
+		uint64_t r = ev_splitmix64(&st);
+		memcpy(b + i, &r, 8);
+	}
+	if (i < bytes) {
+		uint64_t r = ev_splitmix64(&st);
+		memcpy(b + i, &r, bytes - i);
+	}
+}
+
+/* Element i of a raw dtype buffer, as double. */
+static double elem(const void *buf, int dtype, size_t i)
+{
+	switch (dtype) {
+	case EV_F16:
+		return f16_to_f32(((const uint16_t *)buf)[i]);
+	case EV_BF16:
+		return bf16_to_f32(((const uint16_t *)buf)[i]);
+	case EV_F64:
+		return ((const double *)buf)[i];
+	default:
+		return ((const float *)buf)[i];
+	}
+}
+
+void problem_check_output(const void *out, const void *before, int dtype, const double *ref_d,
+			  const float *ref_f, size_t numel, const struct ev_tolerance *tol,
+			  struct check_result *res)
+{
+	const size_t es = dtype_size(dtype) ? dtype_size(dtype) : 4;
+	double scale = 0, den = 0, num = 0;
+	memset(res, 0, sizeof(*res));
+	res->first_mismatch = -1;
+	for (size_t i = 0; i < numel; i++) {
+		double r = ref_d ? ref_d[i] : (double)ref_f[i];
+		if (!isfinite(r))
+			continue;
+		if (fabs(r) > scale)
+			scale = fabs(r);
+		den += r * r;
+	}
+	res->ref_scale = scale > 0 ? scale : 1.0;
+	const double abs_tol = tol->atol * res->ref_scale;
+	for (size_t i = 0; i < numel; i++) {
+		double r = ref_d ? ref_d[i] : (double)ref_f[i];
+		double o = elem(out, dtype, i);
+		if (!isfinite(r)) {
+			res->ref_nonfinite++;
+			if (res->first_mismatch < 0)
+				res->first_mismatch = (long long)i;
+			continue;
+		}
+		double e = fabs(o - r);
+		int bad = !isfinite(o) || e > abs_tol + tol->rtol * fabs(r);
+		if (bad && before &&
+		    !memcmp((const char *)out + i * es, (const char *)before + i * es, es)) {
+			res->unwritten++;
+		} else if (!isfinite(o)) {
+			res->nan_count++;
+		} else {
+			num += e * e;
+			if (e > res->max_abs_err)
+				res->max_abs_err = e;
+			if (bad)
+				res->mismatches++;
+		}
+		if (bad && res->first_mismatch < 0)
+			res->first_mismatch = (long long)i;
+	}
+	res->rel_l2 = den > 0 ? sqrt(num / den) : sqrt(num);
+	res->pass = !res->nan_count && !res->unwritten && !res->mismatches && !res->ref_nonfinite &&
+		    res->rel_l2 <= tol->rel_l2;
+}
+
+/* ---- evident help problems --------------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void describe(const struct problem *p, struct strbuf *out)
+{
+	const struct ev_problem_desc *d = p->desc;
+	strbuf_addf(out, "%s - %s\n", d->name, d->summary);
+	strbuf_addstr(out, "  shape keys     ");
+	keys_list(d, out);
+	strbuf_addstr(out, "\n  tensors        ");
+	for (int t = 0; t < d->n_tensors; t++) {
+		const struct ev_problem_tensor *x = &d->tensors[t];
+		if (t == 0)
+			strbuf_addstr(out, "in ");
+		else if (t == p->n_inputs)
+			strbuf_addstr(out, "; out ");
+		else
+			strbuf_addch(out, ' ');
+		strbuf_addf(out, "%s[", x->name);
+		for (int k = 0; k < x->ndim; k++)
+			strbuf_addf(out, "%s%s", k ? "," : "", d->shape_keys[x->dims[k]]);
+		strbuf_addch(out, ']');
+	}
+	strbuf_addf(out, "\n  scale          %s\n", d->scalar_doc ? d->scalar_doc : "(unused)");
+	size_t w = 0;
+	for (int i = 0; i < d->n_dists; i++)
+		if (strlen(d->dists[i]) > w)
+			w = strlen(d->dists[i]);
+	for (int i = 0; i < d->n_dists; i++)
+		strbuf_addf(out, "  %-15s%-*s  %s%s\n", i ? "" : "distributions", (int)w, d->dists[i],
+			    d->dist_docs[i], i ? "" : " (default)");
+	strbuf_addf(out, "  gpu reference  %s\n", p->gpu_source ? p->gpu_source : "(none: CPU float64 only)");
+}
+
+int problem_list_help(const char *repo_root, const char *cache_dir, struct strbuf *out)
+{
+	char *dir = xstrfmt("%s/problems", repo_root);
+	DIR *dh = opendir(dir);
+	char **names = NULL;
+	size_t n = 0;
+	int rc = 0;
+	if (!dh) {
+		strbuf_addf(out, "no problems: there is no '%s' directory\n", dir);
+		free(dir);
+		return -1;
+	}
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		size_t len = strlen(de->d_name);
+		if (len < 3 || strcmp(de->d_name + len - 2, ".c"))
+			continue;
+		names = xrealloc(names, (n + 1) * sizeof(char *));
+		names[n++] = xstrndup(de->d_name, len - 2);
+	}
+	closedir(dh);
+	qsort(names, n, sizeof(char *), cmp_str);
+	strbuf_addstr(out, "problems (problems/NAME.c; docs/writing-a-problem.md adds one):\n");
+	for (size_t i = 0; i < n; i++) {
+		struct problem p = PROBLEM_INIT;
+		struct strbuf why = STRBUF_INIT;
+		strbuf_addch(out, '\n');
+		if (problem_load_at(repo_root, names[i], cache_dir, &p, &why) < 0) {
+			strbuf_addf(out, "%s - cannot load: %s\n", names[i], strbuf_str(&why));
+			rc = -1;
+		} else {
+			describe(&p, out);
+		}
+		problem_release(&p);
+		strbuf_release(&why);
+		free(names[i]);
+	}
+	if (!n) {
+		strbuf_addf(out, "\n(none in '%s')\n", dir);
+		rc = -1;
+	}
+	free(names);
+	free(dir);
+	return rc;
+}
+
+/* ---- the attention-only interface (until the worker switches) ------------ */
 
 static const char *const attn_keys[] = { "B", "H", "S", "D", NULL };
 

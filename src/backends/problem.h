@@ -1,21 +1,194 @@
 /*
- * problem.h - problems define inputs, the reference answer, the work done
- * and how an answer is judged, once, in C, for every backend.
+ * problem.h - problems: what a kernel computes, its inputs, its reference
+ * answer, the work it does and how an answer is judged, defined once for
+ * every backend.
  *
- * A problem (today: "attention_fwd", O = softmax(Q K^T / sqrt(D)) V over
- * [B, H, S, D] tensors) knows how to draw inputs from a seeded RNG (never
- * zeros), compute a float64 CPU reference, count FLOPs and the fewest
- * bytes moved, and compare an output against a reference: max |err|,
- * relative L2 error, NaNs, elements left unwritten (still holding the
- * poison pattern), the first mismatch, pass/fail under atol/rtol.
+ * A problem is a plug-in, problems/NAME.c, implementing the ABI of
+ * problems/evident_problem.h.  problem_load() builds it with the host
+ * compiler through the content-hash build cache (build.h), dlopen()s it and
+ * validates its description; struct problem then carries the description
+ * and the build's provenance.  The helpers below turn a spec's shape
+ * key/value pairs into a shape, size the tensors, draw the inputs rounded
+ * to the experiment's dtype, run the float64 reference and judge one
+ * output against it under the problem's tolerance rule, counting elements
+ * the kernel left unwritten by comparing against the random bits the output
+ * held before the launch (scramble, not a fixed poison).
+ *
+ * Who calls what (README "What evident defends against"): the worker that
+ * loads the kernel only draws inputs (problem_fill_rounded); the checker
+ * process computes references and verdicts after the outputs exist.
+ *
+ * The older attention-only interface (struct attn_shape, attn_*, poison,
+ * problem_check) stays below until the worker switches over;
+ * problems/attention_fwd.c is now the definition, and
+ * tests/unit/test_problems.c checks that the two agree.
  */
-#ifndef EVIDENT_PROBLEM_H
-#define EVIDENT_PROBLEM_H
+#ifndef EVIDENT_BACKENDS_PROBLEM_H
+#define EVIDENT_BACKENDS_PROBLEM_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../../kernels/evident_kernel.h"
+#include "../../problems/evident_problem.h"
+#include "base/util.h"
+
+/* ---- problem plug-ins ------------------------------------------------ */
+
+/*
+ * A loaded problem.  Everything is owned by the struct and freed by
+ * problem_release(); desc points into the loaded object and is valid until
+ * then.  PROBLEM_INIT is a valid empty one (problem_release accepts it).
+ */
+struct problem {
+	char *name;                         /* "gemm" */
+	const struct ev_problem_desc *desc; /* the plug-in's description */
+	int n_inputs, n_outputs;            /* tensors [0, n_inputs) are inputs, then outputs */
+	char *source_path;                  /* "problems/gemm.c", as given to the compiler */
+	char *so_path;                      /* the object in the build cache */
+	/*
+	 * Provenance for the record, like a kernel build's: {"path", "sources"
+	 * [{path, sha256}] (the .c and every local header), "build_key",
+	 * "binary_sha256", "argv", "compiler_version", "cached", "seconds",
+	 * "status"}.
+	 */
+	json_t *build;
+	char *gpu_source;                   /* "problems/gemm.cu" when it exists, else NULL */
+	char *gpu_so_path;                  /* set by problem_build_gpu(), else NULL */
+	json_t *gpu_build;                  /* its provenance (same keys + "arch", "libs"), or NULL */
+	void *handle;                       /* dlopen() handle of so_path */
+};
+#define PROBLEM_INIT { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+
+/*
+ * Load problem `name` from problems/NAME.c under the current directory
+ * (the repository root): build it (cc -O2 -std=c11 -shared -fPIC
+ * -I./problems; $EVIDENT_HOST_CC overrides cc) into cache_dir through the
+ * build cache, so an unchanged source is never rebuilt, dlopen it, check
+ * abi_version and struct_size, and validate the description (see
+ * problem_validate_desc).  Notes problems/NAME.cu as gpu_source when it
+ * exists, without building it (problem_build_gpu does).
+ * Returns 0, or -1 with a one-line reason in why (nothing printed, p
+ * released).  The caller releases p with problem_release().
+ */
+int problem_load(const char *name, const char *cache_dir, struct problem *p, struct strbuf *why);
+/* In the worker and the checker: open the object the parent built (the
+ * job's problem_so) without building anything.  Same contract. */
+int problem_open_so(const char *so_path, const char *name, struct problem *p, struct strbuf *why);
+/* The same with the repository root given (problems/ is under it). */
+int problem_load_at(const char *repo_root, const char *name, const char *cache_dir,
+		    struct problem *p, struct strbuf *why);
+/*
+ * Build p->gpu_source (the GPU reference, problems/NAME.cu) with nvcc into
+ * cache_dir: -O3 -shared -Xcompiler -fPIC -cudart shared, `// evident: libs
+ * cublas` and `// evident: arch sm_XX` lines as for kernels, for `arch` if
+ * given ("sm_90") or else sm_80 and sm_90 (plus compute_90 PTX for newer
+ * GPUs).  Sets p->gpu_so_path and p->gpu_build.  The checker dlopen()s the
+ * object and calls evident_problem_gpu(); nothing here loads it.
+ * Returns 0, or -1 with the reason in why (no .cu, nvcc missing, compile
+ * error: its first error line).  repo_root as for problem_load_at.
+ */
+int problem_build_gpu(struct problem *p, const char *repo_root, const char *cache_dir,
+		      const char *arch, struct strbuf *why);
+/* Frees what p owns and dlclose()s the object; p is PROBLEM_INIT again. */
+void problem_release(struct problem *p);
+
+/*
+ * Is d a usable description of problem `name` (NULL: any name)?  Checks
+ * abi_version, struct_size, name, summary, keys (1..8, identifiers,
+ * distinct), tensors (inputs first, 1..4 inputs and 1..2 outputs as the
+ * kernel ABI carries, ndim 1..4, dims index keys, distinct names),
+ * distributions (1..8, one word each, distinct, each documented), that
+ * scalar and scalar_doc are both set or both NULL, and that every other
+ * function is present.  0, or -1 with the first fault in why.
+ */
+int problem_validate_desc(const struct ev_problem_desc *d, const char *name, struct strbuf *why);
+
+/*
+ * Map a spec's shape (keys[i] = values[i], n pairs) to the problem's shape
+ * array (n_keys values in shape_keys order), then validate it (all > 0,
+ * the problem's check(), and no tensor over 2^40 elements).  0, or -1 with
+ * a reason naming the key: "unknown shape key 'k' for problem 'gemm' (did
+ * you mean 'K'?); its keys are M N K", "missing shape key 'K' ...", "shape
+ * key 'M' given twice".
+ */
+int problem_shape_from_keys(const struct problem *p, const char *const *keys,
+			    const long long *values, size_t n, long long *shape,
+			    struct strbuf *why);
+/* Validate a shape array as problem_shape_from_keys does. */
+int problem_check_shape(const struct problem *p, const long long *shape, struct strbuf *why);
+
+/* Tensor t's dimensions at shape into dims (unused ones 1); returns ndim. */
+int problem_tensor_dims(const struct problem *p, int t, const long long *shape, long long dims[4]);
+/* Elements of tensor t at shape. */
+size_t problem_tensor_numel(const struct problem *p, int t, const long long *shape);
+/* The launch scalar at shape (0 when the problem has none). */
+double problem_scalar(const struct problem *p, const long long *shape);
+/* Index of distribution `name`, or -1. */
+int problem_dist_index(const struct problem *p, const char *name);
+/* The distribution correctness seed number i uses: i % n_dists. */
+int problem_dist_for_seed(const struct problem *p, int seed_index);
+/* The problem's tolerance for dtype at shape. */
+void problem_tolerance(const struct problem *p, int dtype, const long long *shape,
+		       struct ev_tolerance *tol);
+
+/*
+ * Fill the inputs (inputs[i]: problem_tensor_numel floats, allocated by the
+ * caller, e.g. with problem_inputs_new) from distribution dist and seed,
+ * then round every value to dtype (EV_F16 / EV_BF16 round to nearest even;
+ * EV_F32 and EV_F64 keep the floats), so that the reference sees exactly
+ * what the kernel sees.  Returns 0, or -1 after error() when dist or dtype
+ * is out of range or a value is NaN/Inf after rounding (a fill() bug, or a
+ * distribution outside the dtype's range), naming the tensor.
+ */
+int problem_fill_rounded(const struct problem *p, const long long *shape, int dist,
+			 uint64_t seed, int dtype, float **inputs);
+/* Input buffers (one malloc'd float array per input, sized for shape) and
+ * float64 output buffers; free either with problem_buffers_free(). */
+float **problem_inputs_new(const struct problem *p, const long long *shape);
+double **problem_outputs_new(const struct problem *p, const long long *shape);
+void problem_buffers_free(void *bufs, int n);
+/* The float64 CPU reference: outputs from inputs (as rounded). */
+void problem_reference(const struct problem *p, const long long *shape,
+		       const float *const *inputs, double *const *outputs);
+
+/* n floats -> n elements of dtype (raw bits, as a kernel reads them), and back. */
+void problem_pack(const float *src, void *dst, size_t n, int dtype);
+void problem_unpack(const void *src, float *dst, size_t n, int dtype);
+/* Fill bytes of buf with random bits from seed (SplitMix64): the scramble
+ * written into outputs before each launch. */
+void problem_scramble(void *buf, size_t bytes, uint64_t seed);
+
+/*
+ * Judge one output under the rule of evident_problem.h.  out: numel
+ * elements of dtype as the kernel left them; before: the same buffer's
+ * bytes before the launch (the scramble), or NULL to skip the unwritten
+ * count; the reference is ref_d (float64) or ref_f (the GPU's fp32):
+ * exactly one is non-NULL.  With ref_scale = max |ref| (1 if all 0), an
+ * element is within tolerance when |out - ref| <= atol ref_scale +
+ * rtol |ref|.  An element still bit-equal to `before` and out of tolerance
+ * (or NaN/Inf) counts as unwritten; other NaN/Inf as nan_count; other
+ * elements out of tolerance as mismatches.  rel_l2 = ||out - ref|| /
+ * ||ref|| over the written, finite elements (||out - ref|| when ref is all
+ * zero).  pass needs none of those faults, no non-finite reference
+ * element, and rel_l2 <= tol->rel_l2.
+ */
+struct check_result;
+void problem_check_output(const void *out, const void *before, int dtype, const double *ref_d,
+			  const float *ref_f, size_t numel, const struct ev_tolerance *tol,
+			  struct check_result *res);
+
+/*
+ * `evident help problems`: every problems/NAME.c under repo_root (loaded,
+ * so built into cache_dir if need be) with its summary, shape keys,
+ * tensors, launch scalar, distributions and GPU reference, appended to out.
+ * Returns 0, or -1 when a problem cannot be loaded (it is listed with its
+ * reason, the others still are) or there is no problems/ directory.
+ */
+int problem_list_help(const char *repo_root, const char *cache_dir, struct strbuf *out);
+
+/* ---- the attention-only interface (until the worker switches) -------- */
 
 /* Shape of attention_fwd. */
 struct attn_shape {
@@ -62,11 +235,14 @@ void poison_fill(void *out, int dtype, size_t numel);
 struct check_result {
 	double max_abs_err;
 	double rel_l2;           /* ||out - ref|| / ||ref|| over written, non-NaN elements */
-	long long nan_count;     /* NaN/Inf that are not the poison pattern */
-	long long unwritten;     /* elements still equal to the poison pattern */
+	long long nan_count;     /* NaN/Inf that are not the poison (scramble) pattern */
+	long long unwritten;     /* elements still holding the poison (scramble) pattern */
 	long long first_mismatch; /* index of first element out of tolerance, -1 if none */
 	long long mismatches;    /* elements out of tolerance */
 	int pass;
+	/* problem_check_output only (0 from problem_check): */
+	double ref_scale;        /* max |ref|, the scale of atol */
+	long long ref_nonfinite; /* NaN/Inf in the reference itself: a problem bug */
 };
 
 /*
@@ -84,4 +260,4 @@ float f16_to_f32(uint16_t h);
 uint16_t f32_to_bf16(float f);
 float bf16_to_f32(uint16_t h);
 
-#endif /* EVIDENT_PROBLEM_H */
+#endif /* EVIDENT_BACKENDS_PROBLEM_H */

@@ -70,7 +70,7 @@ int worker_dtype(const struct job *job)
 	return dtype_from_name(job->dtype);
 }
 
-void worker_launch_setup(struct ev_launch *l, const struct plugin *p, const struct job *job,
+void worker_launch_setup(struct ev_launch *l, const struct problem *p, const struct job *job,
 			 const long long *shape, int dtype)
 {
 	memset(l, 0, sizeof(*l));
@@ -79,11 +79,14 @@ void worker_launch_setup(struct ev_launch *l, const struct plugin *p, const stru
 	l->problem = job->problem;
 	l->n_inputs = p->n_inputs;
 	l->n_outputs = p->n_outputs;
-	for (int t = 0; t < p->d->n_tensors; t++) {
+	for (int t = 0; t < p->desc->n_tensors; t++) {
 		struct ev_tensor *x = t < p->n_inputs ? &l->inputs[t] : &l->outputs[t - p->n_inputs];
 		x->dtype = dtype;
-		x->ndim = p->d->tensors[t].ndim;
-		plugin_dims(p->d, t, shape, x->dims);
+		x->ndim = p->desc->tensors[t].ndim;
+		long long dims[4];
+		problem_tensor_dims(p, t, shape, dims);
+		for (int k = 0; k < 4; k++)
+			x->dims[k] = dims[k];
 	}
-	l->scale = p->d->scalar ? p->d->scalar(shape) : 0;
+	l->scale = p->desc->scalar ? p->desc->scalar(shape) : 0;
 }

@@ -7,7 +7,7 @@
 
 #include "../../kernels/evident_kernel.h"
 #include "backends/job.h"
-#include "backends/problem_plugin.h"
+#include "backends/problem.h"
 
 /* dlopen the kernel, check its ABI, backend and problem; send `kernel`
  * (or a failure, then NULL).  The handle is never closed. */
@@ -17,7 +17,7 @@ int worker_thread_count(void);
 /* enum ev_dtype of the job's dtype. */
 int worker_dtype(const struct job *job);
 /* Fill l's tensor descriptions (not the data pointers) and scale for shape. */
-void worker_launch_setup(struct ev_launch *l, const struct plugin *p, const struct job *job,
+void worker_launch_setup(struct ev_launch *l, const struct problem *p, const struct job *job,
 			 const long long *shape, int dtype);
 
 #endif /* EVIDENT_WORKER_H */

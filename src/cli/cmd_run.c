@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "cli/evident.h"
-#include "run/problems.h"
+#include "backends/problem.h"
 #include "run/run.h"
 
 static const char usage[] =
@@ -82,17 +82,17 @@ static char *find_root(const char *spec_abs)
 /* spec_env's problem_keys: build and load the problem's plug-in. */
 struct keys_ctx {
 	const char *cache_dir;
-	struct problem_ref pr;
+	struct problem pr;
 };
 
 static const char *const *problem_keys(const char *problem, int *n, struct strbuf *why, void *ctx)
 {
 	struct keys_ctx *k = ctx;
-	problem_ref_release(&k->pr);
-	if (problem_ref_load(problem, k->cache_dir, &k->pr, why) < 0)
+	problem_release(&k->pr);
+	if (problem_load(problem, k->cache_dir, &k->pr, why) < 0)
 		return NULL;
-	*n = k->pr.pl.d->n_keys;
-	return k->pr.pl.d->shape_keys;
+	*n = k->pr.desc->n_keys;
+	return k->pr.desc->shape_keys;
 }
 
 /* p relative to root when it lies inside it (caller frees). */
@@ -175,10 +175,10 @@ int cmd_run(int argc, const char **argv)
 	spec_rel = relative_to(spec_abs, root);
 	store_rel = store_abs ? relative_to(store_abs, root) : xstrdup(store_default_root(NULL));
 	char *cache_path = cache_abs ? xstrdup(cache_abs) : xstrdup("build/cache");
-	struct keys_ctx kc = { cache_path, { 0 } };
+	struct keys_ctx kc = { cache_path, PROBLEM_INIT };
 	struct spec_env env = { .check_files = 1, .problem_keys = problem_keys, .ctx = &kc };
 	int loaded = spec_load(spec_rel, &env, &s);
-	problem_ref_release(&kc.pr);
+	problem_release(&kc.pr);
 	free(cache_path);
 	if (loaded < 0) {
 		rc = EV_SPEC;

@@ -152,13 +152,15 @@ static int run_worker(struct run_ctx *c, struct wrun *w)
 	json_decref(jj);
 	if (rc < 0)
 		return -1;
-	const struct plugin *pl = &c->plan.problem.pl;
-	size_t elem = c->be->uses_gpu ? dtype_size(c->plan.dtype) : sizeof(float);
+	const struct problem *pr = &c->plan.problem;
+	size_t elem = c->be->uses_gpu ? dtype_size(c->plan.dtype) : sizeof(float), out_bytes = 0;
+	for (int t = pr->n_inputs; t < pr->desc->n_tensors; t++)
+		out_bytes += problem_tensor_numel(pr, t, w->job.shape) * elem;
 	proto_init(&w->proto);
 	w->proto.phase = w->job.phase;
 	w->proto.seeds = w->job.seeds;
 	w->proto.timed = w->job.timing;
-	w->proto.output_bytes = plugin_output_bytes(pl, w->job.shape, elem);
+	w->proto.output_bytes = out_bytes;
 	w->proto.capture_fd = w->cap_fd;
 	w->proto.n_sets = w->job.n_sets;
 	w->proto.first_set = w->job.first_set;
@@ -289,7 +291,8 @@ static void fill_job(const struct run_ctx *c, const struct plan_job *pj, const c
 	j->backend = c->be->name;
 	j->kernel_so = p->variants[pj->variant].br.so_path;
 	j->problem = c->s->problem;
-	j->problem_so = p->problem.br.so_path;
+	j->problem_so = p->problem.so_path;
+	j->problem_gpu_so = p->problem.gpu_so_path;
 	j->n_dims = c->s->n_dims;
 	memcpy(j->shape, c->s->dims, sizeof(long long) * (size_t)c->s->n_dims);
 	j->dtype = c->s->dtype;
@@ -452,7 +455,7 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 		/* the extra shape, for a variant right so far */
 		long long xshape[JOB_MAX_DIMS];
 		memcpy(xshape, s->dims, sizeof(long long) * (size_t)s->n_dims);
-		const struct ev_problem_desc *d = p->problem.pl.d;
+		const struct ev_problem_desc *d = p->problem.desc;
 		int have_x = worker_done && main_j.ran && !main_j.error && d->extra_shape &&
 			     d->extra_shape(s->dims, xshape) == 0 &&
 			     memcmp(xshape, s->dims, sizeof(long long) * (size_t)s->n_dims);
@@ -578,7 +581,7 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 	}
 	r.problem.flops = p->flops;
 	r.problem.min_bytes = p->min_bytes;
-	r.problem.plugin_sha256 = json_string_value(json_object_get(p->problem.br.info, "so_sha256"));
+	r.problem.plugin_sha256 = json_string_value(json_object_get(p->problem.build, "binary_sha256"));
 	r.spec_path = s->path;
 	r.spec_object = c->spec_object;
 	r.git = c->git;

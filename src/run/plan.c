@@ -38,7 +38,7 @@ static void resolve_tolerance(struct run_ctx *c)
 {
 	struct plan *p = &c->plan;
 	const struct spec *s = c->s;
-	p->problem.pl.d->tolerance(p->dtype, s->dims, &p->tol);
+	problem_tolerance(&p->problem, p->dtype, s->dims, &p->tol);
 	if (!isnan(s->k.atol))
 		p->tol.atol = s->k.atol;
 	if (!isnan(s->k.rtol))
@@ -58,11 +58,11 @@ static int rotation_sets(const struct run_ctx *c)
 {
 	if (strcmp(knob_values_cache[c->s->k.cache], "cold"))
 		return 2;
-	const struct plugin *pl = &c->plan.problem.pl;
+	const struct problem *pr = &c->plan.problem;
 	size_t elem = c->be->uses_gpu ? dtype_size(c->plan.dtype) : sizeof(float);
 	double set_bytes = 0;
-	for (int t = 0; t < pl->n_inputs; t++)
-		set_bytes += (double)plugin_numel(pl->d, t, c->s->dims) * (double)elem;
+	for (int t = 0; t < pr->n_inputs; t++)
+		set_bytes += (double)problem_tensor_numel(pr, t, c->s->dims) * (double)elem;
 	double n = set_bytes > 0 ? ceil(c->be->rotation_bytes / set_bytes) : 2;
 	return n < 2 ? 2 : n > 64 ? 64 : (int)n;
 }
@@ -73,7 +73,7 @@ int plan_make(struct run_ctx *c)
 	struct plan *p = &c->plan;
 	memset(p, 0, sizeof(*p));
 	struct strbuf why = STRBUF_INIT;
-	if (problem_ref_load(s->problem, c->o->cache_dir, &p->problem, &why) < 0) {
+	if (problem_load(s->problem, c->o->cache_dir, &p->problem, &why) < 0) {
 		error("%s", why.buf);
 		strbuf_release(&why);
 		return -1;
@@ -81,7 +81,7 @@ int plan_make(struct run_ctx *c)
 	strbuf_release(&why);
 	p->dtype = dtype_from_name(s->dtype);
 	resolve_tolerance(c);
-	const struct ev_problem_desc *d = p->problem.pl.d;
+	const struct ev_problem_desc *d = p->problem.desc;
 	char err[256] = "";
 	if (d->check && d->check(s->dims, err, sizeof(err)) != 0)
 		return error("%s: problem '%s' refuses the shape: %s", s->path, s->problem, err);
@@ -156,7 +156,7 @@ void plan_release(struct plan *p)
 	free(p->jobs);
 	free(p->batch_id);
 	json_decref(p->problem_sources);
-	problem_ref_release(&p->problem);
+	problem_release(&p->problem);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -23,7 +23,7 @@
 #include "backends/backend.h"
 #include "base/runcmd.h"
 #include "record/record.h"
-#include "run/problems.h"
+#include "backends/problem.h"
 #include "run/provenance.h"
 #include "run/run.h"
 #include "run/spec.h"
@@ -57,7 +57,7 @@ struct plan {
 	size_t n_variants, baseline;
 	struct plan_job *jobs;       /* in execution order */
 	size_t n_jobs;
-	struct problem_ref problem;
+	struct problem problem;      /* the plug-in, built and loaded (backends/problem.h) */
 	struct ev_tolerance tol;     /* the checker's rule: the problem's by dtype, or the spec's */
 	int dtype;
 	int n_sets;                  /* rotating input sets per timed job */

@@ -1,0 +1,176 @@
+/*
+ * layernorm.c - the problem Y = (X - mean) / sqrt(var + eps) * gamma + beta
+ * over each row: X, Y [R, C], gamma, beta [C], dense row-major; mean and
+ * var are the row's mean and population variance (divide by C); eps is
+ * ev_launch.scale (1e-5).  A plug-in of evident_problem.h.
+ *
+ * Distributions (correctness seed i uses distribution i % 3); gamma is
+ * uniform in [0.5, 1.5) and beta in [-0.5, 0.5) in all three:
+ *   uniform  X uniform in [-1, 1)
+ *   offset   each row has a large mean, X = m_r + U[-1, 1) with
+ *            |m_r| in [8, 16): mean/stdev ~ 21, so a one-pass variance
+ *            E[x^2] - E[x]^2 in fp32 cancels (rel L2 2.6e-4, 28x a
+ *            two-pass kernel's 9e-6 at C = 768) and fails fp32.  A larger
+ *            offset would also fail an honest two-pass fp32 kernel (its
+ *            error is the mean's rounding error times mean/stdev: 3e-5 at
+ *            mean/stdev 80), and one distribution serves every dtype, so in
+ *            fp16/bf16 runs the one-pass error (3e-4..1.2e-3) stays inside
+ *            the output's own rounding and passes
+ *   tiny     X = m_r + U[-1, 1) * 2e-3, |m_r| < 4e-3: var ~1.3e-6 < eps,
+ *            so eps matters (forgetting it, or adding it to the stdev,
+ *            fails)
+ *
+ * FLOPs: 8 R C (per element: 1 for the mean, 3 for the variance, 4 to
+ * normalise, scale and shift).  Fewest bytes: X, gamma, beta read once, Y
+ * written once: (2 R C + 2 C) elements.
+ *
+ * Tolerances: the rule of evident_problem.h.  fp32 is 1e-5 * max(1,
+ * sqrt(C / 256)) for atol, rtol and rel_l2: on `offset` an honest two-pass
+ * fp32 kernel's error is the mean's rounding error amplified by
+ * mean/stdev, and grows like sqrt(C) for a sequential sum (measured in
+ * tests/unit/test_problems.c).  fp16 5e-3, bf16 2e-2/2e-2/1.5e-2.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "evident_problem.h"
+
+enum { KR, KC };
+
+static int ln_check(const long long *s, char *err, size_t errlen)
+{
+	if (s[KR] > 0 && s[KC] > 0)
+		return 0;
+	snprintf(err, errlen, "R and C must both be at least 1");
+	return -1;
+}
+
+static double ln_scalar(const long long *s)
+{
+	(void)s;
+	return 1e-5;
+}
+
+static double ln_flops(const long long *s)
+{
+	return 8.0 * (double)s[KR] * (double)s[KC];
+}
+
+static double ln_min_bytes(const long long *s, size_t elem_bytes)
+{
+	return (2.0 * (double)s[KR] * (double)s[KC] + 2.0 * (double)s[KC]) * (double)elem_bytes;
+}
+
+static void ln_fill(const long long *s, int dist, uint64_t seed, float *const *in)
+{
+	const long long R = s[KR], C = s[KC];
+	float *X = in[0], *gamma = in[1], *beta = in[2];
+	uint64_t st = seed * 0x2545f4914f6cdd1dULL + 1;
+	for (long long c = 0; c < C; c++)
+		gamma[c] = (float)(1.0 + 0.5 * ev_uniform_pm1(&st));
+	for (long long c = 0; c < C; c++)
+		beta[c] = (float)(0.5 * ev_uniform_pm1(&st));
+	for (long long r = 0; r < R; r++) {
+		float *x = X + r * C;
+		double m = 0, w = 1;
+		if (dist == 1) {
+			m = 12.0 + 4.0 * ev_uniform_pm1(&st);
+			if (ev_splitmix64(&st) & 1)
+				m = -m;
+		} else if (dist == 2) {
+			m = 4e-3 * ev_uniform_pm1(&st);
+			w = 2e-3;
+		}
+		for (long long c = 0; c < C; c++)
+			x[c] = (float)(m + w * ev_uniform_pm1(&st));
+	}
+}
+
+static void ln_reference(const long long *s, double eps, const float *const *in,
+			 double *const *out)
+{
+	const long long R = s[KR], C = s[KC];
+	const float *gamma = in[1], *beta = in[2];
+	for (long long r = 0; r < R; r++) {
+		const float *x = in[0] + r * C;
+		double *y = out[0] + r * C, mean = 0, var = 0;
+		for (long long c = 0; c < C; c++)
+			mean += x[c];
+		mean /= (double)C;
+		for (long long c = 0; c < C; c++)
+			var += ((double)x[c] - mean) * ((double)x[c] - mean);
+		var /= (double)C;
+		const double rstd = 1.0 / sqrt(var + eps);
+		for (long long c = 0; c < C; c++)
+			y[c] = ((double)x[c] - mean) * rstd * (double)gamma[c] + (double)beta[c];
+	}
+}
+
+static void ln_tolerance(int dtype, const long long *s, struct ev_tolerance *t)
+{
+	if (dtype == EV_F16) {
+		*t = (struct ev_tolerance){ 5e-3, 5e-3, 5e-3 };
+	} else if (dtype == EV_BF16) {
+		*t = (struct ev_tolerance){ 2e-2, 2e-2, 1.5e-2 };
+	} else {
+		double f = sqrt((double)s[KC] / 256.0);
+		double v = 1e-5 * (f > 1 ? f : 1);
+		*t = (struct ev_tolerance){ v, v, v };
+	}
+}
+
+static long long odd_part(long long x)
+{
+	long long e = (x < 512 ? x : 512) * 397 / 512;
+	if (e % 2 == 0)
+		e = e > 1 ? e - 1 : 1;
+	return e < 1 ? 1 : e;
+}
+
+static int ln_extra_shape(const long long *s, long long *o)
+{
+	o[KR] = s[KR] < 37 ? s[KR] : 37;
+	o[KC] = odd_part(s[KC]);
+	return 0;
+}
+
+static void ln_small_shape(const long long *s, long long *o)
+{
+	o[KR] = s[KR] < 4096 ? s[KR] : 4096;
+	o[KC] = s[KC] < 4096 ? s[KC] : 4096;
+}
+
+static const struct ev_problem_desc layernorm = {
+	.abi_version = EVIDENT_PROBLEM_ABI_VERSION,
+	.struct_size = sizeof(struct ev_problem_desc),
+	.name = "layernorm",
+	.summary = "Y = (X - mean) / sqrt(var + eps) * gamma + beta over each row of X [R,C]",
+	.scalar_doc = "eps added to the variance, 1e-5",
+	.n_keys = 2,
+	.shape_keys = { "R", "C" },
+	.n_tensors = 4,
+	.tensors = {
+		{ "X", 0, 2, { KR, KC } },
+		{ "gamma", 0, 1, { KC } },
+		{ "beta", 0, 1, { KC } },
+		{ "Y", 1, 2, { KR, KC } },
+	},
+	.n_dists = 3,
+	.dists = { "uniform", "offset", "tiny" },
+	.dist_docs = {
+		"X uniform in [-1, 1); gamma in [0.5, 1.5), beta in [-0.5, 0.5)",
+		"row mean +-(8..16), spread U[-1, 1): a one-pass fp32 variance cancels (fails fp32)",
+		"row mean below 4e-3, spread 2e-3: the variance is below eps, so eps matters",
+	},
+	.check = ln_check,
+	.scalar = ln_scalar,
+	.flops = ln_flops,
+	.min_bytes = ln_min_bytes,
+	.fill = ln_fill,
+	.reference = ln_reference,
+	.tolerance = ln_tolerance,
+	.extra_shape = ln_extra_shape,
+	.small_shape = ln_small_shape,
+};
+
+EVIDENT_DEFINE_PROBLEM(layernorm)

@@ -1,0 +1,153 @@
+/*
+ * softmax.c - the problem Y = softmax(X) over each row: X, Y [R, C], dense
+ * row-major, Y[r][c] = exp(X[r][c]) / sum_j exp(X[r][j]).  ev_launch.scale
+ * is unused.  A plug-in of evident_problem.h.
+ *
+ * Distributions (correctness seed i uses distribution i % 3):
+ *   uniform  X uniform in [-1, 1)
+ *   large    each row is offset by +-(80..120), X = o_r + U[-4, 4): exp()
+ *            overflows (o_r > 88.7) or underflows to 0/0 (o_r < -87) in
+ *            fp32 without subtracting the row maximum; within a row the
+ *            weights still span e^8
+ *   peaked   X uniform in [-1, 1) plus 12 at one random column per row: the
+ *            top weight is ~1/(1 + C e^-12), the rest ~1e-5 (fp16 can hold it)
+ *
+ * FLOPs: 5 R C (per element: max, subtract, exp, add, divide; exp counted
+ * as one).  Fewest bytes: X read once, Y written once.
+ *
+ * Tolerances: the rule of evident_problem.h, the default per dtype
+ * (fp32 1e-5, fp16 5e-3, bf16 2e-2/2e-2/1.5e-2): an honest fp32 softmax
+ * errs by a few ulp per element, independent of C.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "evident_problem.h"
+
+enum { KR, KC };
+
+static int softmax_check(const long long *s, char *err, size_t errlen)
+{
+	if (s[KR] > 0 && s[KC] > 0)
+		return 0;
+	snprintf(err, errlen, "R and C must both be at least 1");
+	return -1;
+}
+
+static double softmax_flops(const long long *s)
+{
+	return 5.0 * (double)s[KR] * (double)s[KC];
+}
+
+static double softmax_min_bytes(const long long *s, size_t elem_bytes)
+{
+	return 2.0 * (double)s[KR] * (double)s[KC] * (double)elem_bytes;
+}
+
+static void softmax_fill(const long long *s, int dist, uint64_t seed, float *const *in)
+{
+	const long long R = s[KR], C = s[KC];
+	float *X = in[0];
+	uint64_t st = seed * 0x2545f4914f6cdd1dULL + 1;
+	for (long long r = 0; r < R; r++) {
+		float *x = X + r * C;
+		if (dist == 1) {
+			double o = 100.0 + 20.0 * ev_uniform_pm1(&st);
+			if (ev_splitmix64(&st) & 1)
+				o = -o;
+			for (long long c = 0; c < C; c++)
+				x[c] = (float)(o + 4.0 * ev_uniform_pm1(&st));
+		} else {
+			for (long long c = 0; c < C; c++)
+				x[c] = (float)ev_uniform_pm1(&st);
+			if (dist == 2)
+				x[ev_splitmix64(&st) % (uint64_t)C] += 12.0f;
+		}
+	}
+}
+
+static void softmax_reference(const long long *s, double scalar, const float *const *in,
+			      double *const *out)
+{
+	(void)scalar;
+	const long long R = s[KR], C = s[KC];
+	for (long long r = 0; r < R; r++) {
+		const float *x = in[0] + r * C;
+		double *y = out[0] + r * C, m = -INFINITY, sum = 0;
+		for (long long c = 0; c < C; c++)
+			if (x[c] > m)
+				m = x[c];
+		for (long long c = 0; c < C; c++) {
+			y[c] = exp((double)x[c] - m);
+			sum += y[c];
+		}
+		for (long long c = 0; c < C; c++)
+			y[c] /= sum;
+	}
+}
+
+static void softmax_tolerance(int dtype, const long long *s, struct ev_tolerance *t)
+{
+	(void)s;
+	if (dtype == EV_F16)
+		*t = (struct ev_tolerance){ 5e-3, 5e-3, 5e-3 };
+	else if (dtype == EV_BF16)
+		*t = (struct ev_tolerance){ 2e-2, 2e-2, 1.5e-2 };
+	else
+		*t = (struct ev_tolerance){ 1e-5, 1e-5, 1e-5 };
+}
+
+static long long odd_part(long long x)
+{
+	long long e = (x < 512 ? x : 512) * 397 / 512;
+	if (e % 2 == 0)
+		e = e > 1 ? e - 1 : 1;
+	return e < 1 ? 1 : e;
+}
+
+/* Rows: a few (not a multiple of a block's rows); C: odd, at most 397. */
+static int softmax_extra_shape(const long long *s, long long *o)
+{
+	o[KR] = s[KR] < 37 ? s[KR] : 37;
+	o[KC] = odd_part(s[KC]);
+	return 0;
+}
+
+static void softmax_small_shape(const long long *s, long long *o)
+{
+	o[KR] = s[KR] < 4096 ? s[KR] : 4096;
+	o[KC] = s[KC] < 4096 ? s[KC] : 4096;
+}
+
+static const struct ev_problem_desc softmax = {
+	.abi_version = EVIDENT_PROBLEM_ABI_VERSION,
+	.struct_size = sizeof(struct ev_problem_desc),
+	.name = "softmax",
+	.summary = "Y = softmax(X) over each row, X and Y [R,C]",
+	.scalar_doc = NULL,
+	.n_keys = 2,
+	.shape_keys = { "R", "C" },
+	.n_tensors = 2,
+	.tensors = {
+		{ "X", 0, 2, { KR, KC } },
+		{ "Y", 1, 2, { KR, KC } },
+	},
+	.n_dists = 3,
+	.dists = { "uniform", "large", "peaked" },
+	.dist_docs = {
+		"X uniform in [-1, 1)",
+		"each row offset by +-(80..120) plus U[-4, 4): exp over- or underflows without the row max",
+		"X uniform in [-1, 1) plus 12 at one column per row: nearly one-hot",
+	},
+	.check = softmax_check,
+	.scalar = NULL,
+	.flops = softmax_flops,
+	.min_bytes = softmax_min_bytes,
+	.fill = softmax_fill,
+	.reference = softmax_reference,
+	.tolerance = softmax_tolerance,
+	.extra_shape = softmax_extra_shape,
+	.small_shape = softmax_small_shape,
+};
+
+EVIDENT_DEFINE_PROBLEM(softmax)

@@ -1,0 +1,1486 @@
+/*
+ * test_problems.c - unit tests of the problem plug-ins (problems/NAME.c) and
+ * their loader (src/backends/problem.c): every problem loads through the
+ * build cache; its float64 reference agrees with a brute-force one written
+ * here; fill is deterministic and each distribution has the character its
+ * doc claims; FLOPs and bytes; the tolerance rule passes honest kernels and
+ * fails plausible wrong ones (simulated here on the CPU: an fp8 QK^T, an
+ * exp without the row max, TF32 inputs, fp16 accumulation, a one-pass
+ * variance, a forgotten eps); extra and small shapes; the scramble-based
+ * unwritten count; spec keys; the descriptor validation; help text.
+ *
+ * The measured errors are printed (one "measured:" line each) so that the
+ * tolerances in problems/NAME.c can be traced to a run of this file.
+ * Problems build into build/cache (or $EVIDENT_TEST_CACHE): the first run
+ * compiles them, later runs are cache hits.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <dlfcn.h>
+
+#include "backends/backend.h"
+#include "backends/backend_cuda.h"
+#include "backends/problem.h"
+
+static const char *cache_dir(void)
+{
+	const char *c = getenv("EVIDENT_TEST_CACHE");
+	return c && *c ? c : "build/cache";
+}
+
+enum { ATTN, GEMM, SOFTMAX, LAYERNORM, ROWSUM, NPROB };
+static const char *const names[NPROB] = { "attention_fwd", "gemm", "softmax", "layernorm", "rowsum" };
+static struct problem probs[NPROB];
+
+static int setup(void **state)
+{
+	(void)state;
+	for (int i = 0; i < NPROB; i++) {
+		struct strbuf why = STRBUF_INIT;
+		if (problem_load(names[i], cache_dir(), &probs[i], &why) < 0) {
+			fprintf(stderr, "cannot load '%s': %s\n", names[i], strbuf_str(&why));
+			strbuf_release(&why);
+			return -1;
+		}
+		strbuf_release(&why);
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	for (int i = 0; i < NPROB; i++)
+		problem_release(&probs[i]);
+	return 0;
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static float r16(float x)
+{
+	return f16_to_f32(f32_to_f16(x));
+}
+
+static float rbf(float x)
+{
+	return bf16_to_f32(f32_to_bf16(x));
+}
+
+static float rdt(float x, int dtype)
+{
+	return dtype == EV_F16 ? r16(x) : dtype == EV_BF16 ? rbf(x) : x;
+}
+
+/* fp8 e4m3 (bias 7, 3 mantissa bits, max 448), round to nearest even. */
+static float re4m3(float x)
+{
+	float a = fabsf(x);
+	if (a == 0)
+		return x;
+	int e = (int)floorf(log2f(a));
+	if (e < -6)
+		e = -6; /* subnormals: quantum 2^-9 */
+	float q = ldexpf(1.0f, e - 3);
+	float r = nearbyintf(a / q) * q;
+	if (r > 448.0f)
+		r = 448.0f;
+	return copysignf(r, x);
+}
+
+/* TF32: fp32 with a 10-bit mantissa, round to nearest even. */
+static float rtf32(float x)
+{
+	uint32_t u;
+	memcpy(&u, &x, 4);
+	u = (u + 0xfffu + ((u >> 13) & 1u)) & ~0x1fffu;
+	memcpy(&x, &u, 4);
+	return x;
+}
+
+/* A filled, referenced instance of a problem at a shape. */
+struct inst {
+	struct problem *p;
+	long long shape[EV_PROBLEM_MAX_KEYS];
+	float **in;
+	double **ref;
+	size_t out_n;
+	double scalar;
+};
+
+static void inst_make(struct inst *s, int prob, const long long *shape, int dist, uint64_t seed,
+		      int dtype)
+{
+	s->p = &probs[prob];
+	memcpy(s->shape, shape, (size_t)s->p->desc->n_keys * sizeof(long long));
+	s->in = problem_inputs_new(s->p, s->shape);
+	s->ref = problem_outputs_new(s->p, s->shape);
+	assert_int_equal(problem_fill_rounded(s->p, s->shape, dist, seed, dtype, s->in), 0);
+	problem_reference(s->p, s->shape, (const float *const *)s->in, s->ref);
+	s->out_n = problem_tensor_numel(s->p, s->p->n_inputs, s->shape);
+	s->scalar = problem_scalar(s->p, s->shape);
+}
+
+static void inst_free(struct inst *s)
+{
+	problem_buffers_free(s->in, s->p->n_inputs);
+	problem_buffers_free(s->ref, s->p->n_outputs);
+}
+
+/* Judge float results (already rounded to dtype) as a kernel's output. */
+static void judge(const struct inst *s, const float *out, int dtype, struct check_result *r)
+{
+	struct ev_tolerance tol;
+	void *raw = malloc(s->out_n * 8);
+	problem_pack(out, raw, s->out_n, dtype);
+	problem_tolerance(s->p, dtype, s->shape, &tol);
+	problem_check_output(raw, NULL, dtype, s->ref[0], NULL, s->out_n, &tol, r);
+	free(raw);
+}
+
+static void measured(const char *what, const struct check_result *r)
+{
+	printf("measured: %-58s rel_l2 %.2e  max_err %.2e  ref_scale %.3g  nan %lld  mismatches %lld  %s\n",
+	       what, r->rel_l2, r->max_abs_err, r->ref_scale, r->nan_count, r->mismatches,
+	       r->pass ? "PASS" : "FAIL");
+}
+
+/* ---- simulated kernels (float arithmetic, as a GPU or CPU kernel does) ---- */
+
+enum attn_kind { ATTN_HONEST, ATTN_FP8_QK, ATTN_NO_MAX };
+
+/* Attention in float; P rounded to dtype before P V (as FlashAttention
+ * does), O rounded to dtype.  fp8_qk: Q and K rounded to e4m3 first;
+ * no_max: exp(s) without subtracting the row max. */
+static void attn_kernel(const struct inst *s, int dtype, enum attn_kind kind, float *o)
+{
+	const long long S = s->shape[2], D = s->shape[3], BH = s->shape[0] * s->shape[1];
+	float *p = malloc((size_t)S * sizeof(float)), *q = malloc((size_t)D * sizeof(float));
+	for (long long bh = 0; bh < BH; bh++) {
+		const float *Q = s->in[0] + bh * S * D, *K = s->in[1] + bh * S * D, *V = s->in[2] + bh * S * D;
+		for (long long i = 0; i < S; i++) {
+			float m = -INFINITY, l = 0;
+			for (long long d = 0; d < D; d++)
+				q[d] = kind == ATTN_FP8_QK ? re4m3(Q[i * D + d]) : Q[i * D + d];
+			for (long long j = 0; j < S; j++) {
+				float acc = 0;
+				for (long long d = 0; d < D; d++)
+					acc += q[d] * (kind == ATTN_FP8_QK ? re4m3(K[j * D + d]) : K[j * D + d]);
+				p[j] = acc * (float)s->scalar;
+				m = fmaxf(m, p[j]);
+			}
+			for (long long j = 0; j < S; j++) {
+				p[j] = expf(kind == ATTN_NO_MAX ? p[j] : p[j] - m);
+				l += p[j];
+				p[j] = rdt(p[j], dtype);
+			}
+			for (long long d = 0; d < D; d++) {
+				float acc = 0;
+				for (long long j = 0; j < S; j++)
+					acc += p[j] * V[j * D + d];
+				o[(bh * S + i) * D + d] = rdt(acc / l, dtype);
+			}
+		}
+	}
+	free(p);
+	free(q);
+}
+
+enum gemm_kind { GEMM_HONEST, GEMM_TF32, GEMM_ACC16 };
+
+static void gemm_kernel(const struct inst *s, int dtype, enum gemm_kind kind, float *c)
+{
+	const long long M = s->shape[0], N = s->shape[1], K = s->shape[2];
+	for (long long i = 0; i < M; i++)
+		for (long long j = 0; j < N; j++) {
+			float acc = 0;
+			for (long long k = 0; k < K; k++) {
+				float a = s->in[0][i * K + k], b = s->in[1][k * N + j];
+				if (kind == GEMM_TF32)
+					acc += rtf32(a) * rtf32(b);
+				else if (kind == GEMM_ACC16)
+					acc = rdt(acc + rdt(a * b, dtype), dtype);
+				else
+					acc += a * b;
+			}
+			c[i * N + j] = rdt(acc, dtype);
+		}
+}
+
+static void softmax_kernel(const struct inst *s, int dtype, int no_max, float *y)
+{
+	const long long R = s->shape[0], C = s->shape[1];
+	for (long long r = 0; r < R; r++) {
+		const float *x = s->in[0] + r * C;
+		float m = -INFINITY, sum = 0;
+		for (long long c = 0; c < C; c++)
+			m = fmaxf(m, x[c]);
+		for (long long c = 0; c < C; c++)
+			sum += expf(no_max ? x[c] : x[c] - m);
+		for (long long c = 0; c < C; c++)
+			y[r * C + c] = rdt(expf(no_max ? x[c] : x[c] - m) / sum, dtype);
+	}
+}
+
+enum ln_kind { LN_TWO_PASS, LN_ONE_PASS, LN_NO_EPS };
+
+static void ln_kernel(const struct inst *s, int dtype, enum ln_kind kind, float *y)
+{
+	const long long R = s->shape[0], C = s->shape[1];
+	const float eps = (float)s->scalar, *g = s->in[1], *b = s->in[2];
+	for (long long r = 0; r < R; r++) {
+		const float *x = s->in[0] + r * C;
+		float sum = 0, sq = 0, mean, var = 0;
+		for (long long c = 0; c < C; c++) {
+			sum += x[c];
+			sq += x[c] * x[c];
+		}
+		mean = sum / (float)C;
+		if (kind == LN_ONE_PASS) {
+			var = fmaxf(sq / (float)C - mean * mean, 0.0f);
+		} else {
+			for (long long c = 0; c < C; c++)
+				var += (x[c] - mean) * (x[c] - mean);
+			var /= (float)C;
+		}
+		float rstd = 1.0f / sqrtf(kind == LN_NO_EPS ? var : var + eps);
+		for (long long c = 0; c < C; c++)
+			y[r * C + c] = rdt((x[c] - mean) * rstd * g[c] + b[c], dtype);
+	}
+}
+
+/* acc_dtype: EV_F32 for an honest kernel, EV_F16/EV_BF16 for a kernel
+ * that keeps its running sum in that type. */
+static void rowsum_kernel(const struct inst *s, int dtype, int acc_dtype, float *y)
+{
+	const long long R = s->shape[0], C = s->shape[1];
+	for (long long r = 0; r < R; r++) {
+		float acc = 0;
+		for (long long c = 0; c < C; c++)
+			acc = rdt(acc + s->in[0][r * C + c], acc_dtype);
+		y[r] = rdt(acc, dtype);
+	}
+}
+
+/* ---- the tolerance rule: honest kernels pass, plausible wrong ones fail ---- */
+
+static const int dtypes[] = { EV_F32, EV_F16, EV_BF16 };
+
+static void test_attention_rule(void **state)
+{
+	(void)state;
+	/* B1 H2 S256 D64 keeps the float64 reference quick; with
+	 * EVIDENT_MEASURE_FULL=1 the lead's shape B4 H8 S512 D64 is measured too. */
+	long long small[4] = { 1, 2, 256, 64 }, full[4] = { 4, 8, 512, 64 };
+	const long long *shapes[2] = { small, full };
+	int nshapes = getenv("EVIDENT_MEASURE_FULL") ? 2 : 1;
+	struct check_result r;
+	char what[128];
+	for (int si = 0; si < nshapes; si++) {
+		const long long *sh = shapes[si];
+		for (int dist = 0; dist < 4; dist++) {
+			for (size_t di = 0; di < ARRAY_SIZE(dtypes); di++) {
+				int dt = dtypes[di];
+				struct inst s;
+				inst_make(&s, ATTN, sh, dist, 11, dt);
+				float *o = malloc(s.out_n * sizeof(float));
+				attn_kernel(&s, dt, ATTN_HONEST, o);
+				judge(&s, o, dt, &r);
+				snprintf(what, sizeof(what), "attention S%lld %s %s honest", sh[2],
+					 probs[ATTN].desc->dists[dist], dtype_name(dt));
+				measured(what, &r);
+				assert_true(r.pass);
+				if (dt != EV_F32) {
+					attn_kernel(&s, dt, ATTN_FP8_QK, o);
+					judge(&s, o, dt, &r);
+					snprintf(what, sizeof(what), "attention S%lld %s %s fp8-e4m3 QK^T", sh[2],
+						 probs[ATTN].desc->dists[dist], dtype_name(dt));
+					measured(what, &r);
+					/* uniform catches it; on peaked and large_scores the
+					 * softmax is nearly one-hot, so score errors hardly show */
+					if (dist == 0 || dist == 3)
+						assert_false(r.pass);
+				}
+				if (dist == 2) { /* large_scores: no max subtraction -> NaN */
+					attn_kernel(&s, dt, ATTN_NO_MAX, o);
+					judge(&s, o, dt, &r);
+					snprintf(what, sizeof(what), "attention S%lld large_scores %s no max-subtraction",
+						 sh[2], dtype_name(dt));
+					measured(what, &r);
+					assert_false(r.pass);
+					assert_true(r.nan_count > 0);
+				}
+				free(o);
+				inst_free(&s);
+			}
+		}
+	}
+}
+
+static void test_gemm_rule(void **state)
+{
+	(void)state;
+	long long shapes[2][3] = { { 48, 40, 512 }, { 16, 16, 4096 } };
+	struct check_result r;
+	char what[128];
+	for (int si = 0; si < 2; si++)
+		for (int dist = 0; dist < 3; dist++)
+			for (size_t di = 0; di < ARRAY_SIZE(dtypes); di++) {
+				int dt = dtypes[di];
+				struct inst s;
+				inst_make(&s, GEMM, shapes[si], dist, 5, dt);
+				float *c = malloc(s.out_n * sizeof(float));
+				gemm_kernel(&s, dt, GEMM_HONEST, c);
+				judge(&s, c, dt, &r);
+				snprintf(what, sizeof(what), "gemm K%lld %s %s honest (fp32 accumulate)",
+					 shapes[si][2], probs[GEMM].desc->dists[dist], dtype_name(dt));
+				measured(what, &r);
+				assert_true(r.pass);
+				if (dt == EV_F32) {
+					gemm_kernel(&s, dt, GEMM_TF32, c);
+					judge(&s, c, dt, &r);
+					snprintf(what, sizeof(what), "gemm K%lld %s fp32 TF32 inputs", shapes[si][2],
+						 probs[GEMM].desc->dists[dist]);
+					measured(what, &r);
+					assert_false(r.pass);
+				} else {
+					gemm_kernel(&s, dt, GEMM_ACC16, c);
+					judge(&s, c, dt, &r);
+					snprintf(what, sizeof(what), "gemm K%lld %s %s accumulating in %s",
+						 shapes[si][2], probs[GEMM].desc->dists[dist], dtype_name(dt),
+						 dtype_name(dt));
+					measured(what, &r);
+					if (dist == 2)
+						assert_false(r.pass); /* cancel catches it */
+				}
+				free(c);
+				inst_free(&s);
+			}
+}
+
+static void test_softmax_rule(void **state)
+{
+	(void)state;
+	long long sh[2] = { 64, 1000 };
+	struct check_result r;
+	char what[128];
+	for (int dist = 0; dist < 3; dist++)
+		for (size_t di = 0; di < ARRAY_SIZE(dtypes); di++) {
+			int dt = dtypes[di];
+			struct inst s;
+			inst_make(&s, SOFTMAX, sh, dist, 3, dt);
+			float *y = malloc(s.out_n * sizeof(float));
+			softmax_kernel(&s, dt, 0, y);
+			judge(&s, y, dt, &r);
+			snprintf(what, sizeof(what), "softmax %s %s honest", probs[SOFTMAX].desc->dists[dist],
+				 dtype_name(dt));
+			measured(what, &r);
+			assert_true(r.pass);
+			if (dist == 1) {
+				softmax_kernel(&s, dt, 1, y);
+				judge(&s, y, dt, &r);
+				snprintf(what, sizeof(what), "softmax large %s no max-subtraction", dtype_name(dt));
+				measured(what, &r);
+				assert_false(r.pass);
+				assert_true(r.nan_count > 0);
+			}
+			free(y);
+			inst_free(&s);
+		}
+}
+
+static void test_layernorm_rule(void **state)
+{
+	(void)state;
+	long long shapes[2][2] = { { 64, 768 }, { 8, 8192 } };
+	struct check_result r;
+	char what[128];
+	for (int si = 0; si < 2; si++)
+		for (int dist = 0; dist < 3; dist++)
+			for (size_t di = 0; di < ARRAY_SIZE(dtypes); di++) {
+				int dt = dtypes[di];
+				struct inst s;
+				inst_make(&s, LAYERNORM, shapes[si], dist, 9, dt);
+				float *y = malloc(s.out_n * sizeof(float));
+				ln_kernel(&s, dt, LN_TWO_PASS, y);
+				judge(&s, y, dt, &r);
+				snprintf(what, sizeof(what), "layernorm C%lld %s %s honest two-pass", shapes[si][1],
+					 probs[LAYERNORM].desc->dists[dist], dtype_name(dt));
+				measured(what, &r);
+				assert_true(r.pass);
+				ln_kernel(&s, dt, LN_ONE_PASS, y);
+				judge(&s, y, dt, &r);
+				snprintf(what, sizeof(what), "layernorm C%lld %s %s one-pass variance",
+					 shapes[si][1], probs[LAYERNORM].desc->dists[dist], dtype_name(dt));
+				measured(what, &r);
+				if (dist == 1 && dt == EV_F32)
+					assert_false(r.pass);
+				ln_kernel(&s, dt, LN_NO_EPS, y);
+				judge(&s, y, dt, &r);
+				snprintf(what, sizeof(what), "layernorm C%lld %s %s without eps", shapes[si][1],
+					 probs[LAYERNORM].desc->dists[dist], dtype_name(dt));
+				measured(what, &r);
+				if (dist == 2)
+					assert_false(r.pass);
+				free(y);
+				inst_free(&s);
+			}
+}
+
+static void test_rowsum_rule(void **state)
+{
+	(void)state;
+	long long shapes[2][2] = { { 64, 1000 }, { 8, 65536 } };
+	struct check_result r;
+	char what[128];
+	for (int si = 0; si < 2; si++)
+		for (int dist = 0; dist < 3; dist++)
+			for (size_t di = 0; di < ARRAY_SIZE(dtypes); di++) {
+				int dt = dtypes[di];
+				struct inst s;
+				inst_make(&s, ROWSUM, shapes[si], dist, 4, dt);
+				float *y = malloc(s.out_n * sizeof(float));
+				rowsum_kernel(&s, dt, EV_F32, y);
+				judge(&s, y, dt, &r);
+				snprintf(what, sizeof(what), "rowsum C%lld %s %s honest (fp32 accumulate)",
+					 shapes[si][1], probs[ROWSUM].desc->dists[dist], dtype_name(dt));
+				measured(what, &r);
+				assert_true(r.pass);
+				if (dt != EV_F32) {
+					rowsum_kernel(&s, dt, dt, y);
+					judge(&s, y, dt, &r);
+					snprintf(what, sizeof(what), "rowsum C%lld %s %s accumulating in %s",
+						 shapes[si][1], probs[ROWSUM].desc->dists[dist], dtype_name(dt),
+						 dtype_name(dt));
+					measured(what, &r);
+					/* cancel catches it at any C, positive once the sum
+					 * swamps the addends (large C) */
+					if (dist == 1 || (dist == 2 && shapes[si][1] > 4096))
+						assert_false(r.pass);
+				}
+				free(y);
+				inst_free(&s);
+			}
+}
+
+/* ---- loading ------------------------------------------------------------- */
+
+static int json_has_source(json_t *build, const char *path)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(build, "sources"), i, v)
+	{
+		const char *pp = json_string_value(json_object_get(v, "path"));
+		if (pp && strstr(pp, path) && strlen(json_string_value(json_object_get(v, "sha256"))) == 64)
+			return 1;
+	}
+	return 0;
+}
+
+static void test_all_load(void **state)
+{
+	(void)state;
+	const int nin[NPROB] = { 3, 2, 1, 3, 1 };
+	for (int i = 0; i < NPROB; i++) {
+		struct problem *p = &probs[i];
+		char want[64];
+		assert_string_equal(p->desc->name, names[i]);
+		assert_int_equal(p->n_inputs, nin[i]);
+		assert_int_equal(p->n_outputs, 1);
+		snprintf(want, sizeof(want), "problems/%s.c", names[i]);
+		assert_string_equal(p->source_path, want);
+		assert_true(path_exists(p->so_path));
+		/* provenance: the source and every local header, hashed */
+		assert_true(json_has_source(p->build, want));
+		assert_true(json_has_source(p->build, "problems/evident_problem.h"));
+		assert_true(json_has_source(p->build, "kernels/evident_kernel.h"));
+		assert_int_equal(strlen(json_string_value(json_object_get(p->build, "binary_sha256"))), 64);
+		assert_int_equal(strlen(json_string_value(json_object_get(p->build, "build_key"))), 64);
+		assert_string_equal(json_string_value(json_object_get(p->build, "path")), want);
+		snprintf(want, sizeof(want), "problems/%s.cu", names[i]);
+		assert_non_null(p->gpu_source);
+		assert_string_equal(p->gpu_source, want);
+		assert_null(p->gpu_so_path);
+	}
+	/* a second load of an unchanged source is a cache hit: no compiler */
+	struct problem again = PROBLEM_INIT;
+	struct strbuf why = STRBUF_INIT;
+	assert_int_equal(problem_load("gemm", cache_dir(), &again, &why), 0);
+	assert_true(json_is_true(json_object_get(again.build, "cached")));
+	assert_string_equal(again.so_path, probs[GEMM].so_path);
+	problem_release(&again);
+	problem_release(&again); /* release is idempotent */
+	strbuf_release(&why);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void copy_text(const char *from, const char *to)
+{
+	struct strbuf sb = STRBUF_INIT;
+	assert_int_equal(read_file(from, &sb), 0);
+	write_text(to, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+/* A scratch repository with the two ABI headers; caller frees the path. */
+static char *scratch_repo(void)
+{
+	char tmpl[] = "/tmp/evident-problems-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	char *root = strdup(tmpl), *d = xstrfmt("%s/problems", root), *k = xstrfmt("%s/kernels", root);
+	assert_int_equal(mkdir_p(d, 0755), 0);
+	assert_int_equal(mkdir_p(k, 0755), 0);
+	char *ph = xstrfmt("%s/evident_problem.h", d), *kh = xstrfmt("%s/evident_kernel.h", k);
+	copy_text("problems/evident_problem.h", ph);
+	copy_text("kernels/evident_kernel.h", kh);
+	free(ph);
+	free(kh);
+	free(d);
+	free(k);
+	return root;
+}
+
+static void rm_rf(const char *dir)
+{
+	char *cmd = xstrfmt("rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+static void expect_load_error(const char *root, const char *name, const char *cache, const char *want)
+{
+	struct problem p = PROBLEM_INIT;
+	struct strbuf why = STRBUF_INIT;
+	int saved = util_quiet;
+	util_quiet = 1;
+	int rc = problem_load_at(root, name, cache, &p, &why);
+	util_quiet = saved;
+	if (rc == 0 || !strstr(strbuf_str(&why), want))
+		fprintf(stderr, "loading '%s': rc %d, why '%s', expected '%s'\n", name, rc, strbuf_str(&why), want);
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(strbuf_str(&why), want));
+	assert_null(p.desc);
+	assert_null(p.handle);
+	strbuf_release(&why);
+}
+
+static void test_load_errors(void **state)
+{
+	(void)state;
+	char *root = scratch_repo(), *cache = xstrfmt("%s/cache", root), *f;
+
+	expect_load_error(root, "nothere", cache, "unknown problem 'nothere'");
+	expect_load_error(root, "../etc/passwd", cache, "is not a problem name");
+	expect_load_error(root, "", cache, "is not a problem name");
+
+	f = xstrfmt("%s/problems/broken.c", root);
+	write_text(f, "#include \"evident_problem.h\"\nint broken = ;\n");
+	free(f);
+	expect_load_error(root, "broken", cache, "problem 'broken' does not compile: ");
+
+	f = xstrfmt("%s/problems/nosym.c", root);
+	write_text(f, "#include \"evident_problem.h\"\nint nosym_unused(void) { return 1; }\n");
+	free(f);
+	expect_load_error(root, "nosym", cache, "does not export evident_problem()");
+
+	/* a valid problem under another file name */
+	f = xstrfmt("%s/problems/renamed.c", root);
+	copy_text("problems/rowsum.c", f);
+	free(f);
+	expect_load_error(root, "renamed", cache, "describes itself as 'rowsum'");
+
+	/* the same source under its own name loads from the scratch root */
+	f = xstrfmt("%s/problems/rowsum.c", root);
+	copy_text("problems/rowsum.c", f);
+	free(f);
+	struct problem p = PROBLEM_INIT;
+	struct strbuf why = STRBUF_INIT;
+	assert_int_equal(problem_load_at(root, "rowsum", cache, &p, &why), 0);
+	assert_null(p.gpu_source); /* no rowsum.cu in the scratch root */
+	problem_release(&p);
+	strbuf_release(&why);
+	rm_rf(root);
+	free(cache);
+	free(root);
+}
+
+static void expect_invalid(const struct ev_problem_desc *d, const char *want)
+{
+	struct strbuf why = STRBUF_INIT;
+	int rc = problem_validate_desc(d, "rowsum", &why);
+	if (rc == 0 || !strstr(strbuf_str(&why), want))
+		fprintf(stderr, "validate: rc %d, why '%s', expected '%s'\n", rc, strbuf_str(&why), want);
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(strbuf_str(&why), want));
+	strbuf_release(&why);
+}
+
+static void test_validate_desc(void **state)
+{
+	(void)state;
+	const struct ev_problem_desc *good = probs[ROWSUM].desc;
+	struct ev_problem_desc d;
+	struct strbuf why = STRBUF_INIT;
+	assert_int_equal(problem_validate_desc(good, "rowsum", &why), 0);
+	for (int i = 0; i < NPROB; i++)
+		assert_int_equal(problem_validate_desc(probs[i].desc, names[i], &why), 0);
+	strbuf_release(&why);
+
+	expect_invalid(NULL, "returned NULL");
+#define MUTATE(stmt, want)               \
+	do {                             \
+		d = *good;               \
+		stmt;                    \
+		expect_invalid(&d, want); \
+	} while (0)
+	MUTATE(d.abi_version = 2, "problem ABI version 2");
+	MUTATE(d.struct_size = 16, "struct_size 16");
+	MUTATE(d.name = "other", "describes itself as 'other'");
+	MUTATE(d.summary = "", "has no summary");
+	MUTATE(d.n_keys = 0, "has 0 shape keys");
+	MUTATE(d.shape_keys[1] = "R", "shape key 'R' appears twice");
+	MUTATE(d.shape_keys[0] = "a b", "is not an identifier");
+	MUTATE(d.tensors[0].dims[1] = 2, "dims[1] = 2 is not a shape key index");
+	MUTATE(d.tensors[0].ndim = 5, "ndim 5");
+	MUTATE((d.tensors[0] = good->tensors[1], d.tensors[1] = good->tensors[0]),
+	       "input 'X' comes after an output");
+	MUTATE(d.tensors[1].name = "X", "tensor name 'X' appears twice");
+	MUTATE((d.n_tensors = 6, d.tensors[1] = (struct ev_problem_tensor){ "b", 0, 1, { 0 } },
+		d.tensors[2] = (struct ev_problem_tensor){ "c", 0, 1, { 0 } },
+		d.tensors[3] = (struct ev_problem_tensor){ "d", 0, 1, { 0 } },
+		d.tensors[4] = (struct ev_problem_tensor){ "e", 0, 1, { 0 } },
+		d.tensors[5] = good->tensors[1]),
+	       "has 5 inputs");
+	MUTATE(d.tensors[1].is_output = 0, "has 0 outputs");
+	MUTATE(d.n_dists = 0, "has 0 distributions");
+	MUTATE(d.dists[1] = "two words", "is not one word");
+	MUTATE(d.dists[2] = "uniform", "distribution 'uniform' appears twice");
+	MUTATE(d.dist_docs[0] = NULL, "has no dist_docs line");
+	MUTATE(d.scalar_doc = "eps", "scalar and scalar_doc");
+	MUTATE(d.fill = NULL, "has no fill() function");
+	MUTATE(d.reference = NULL, "has no reference() function");
+	MUTATE(d.small_shape = NULL, "has no small_shape() function");
+#undef MUTATE
+}
+
+static void expect_shape_error(int prob, const char *const *keys, const long long *vals, size_t n,
+			       const char *want)
+{
+	long long shape[EV_PROBLEM_MAX_KEYS];
+	struct strbuf why = STRBUF_INIT;
+	int rc = problem_shape_from_keys(&probs[prob], keys, vals, n, shape, &why);
+	if (rc == 0 || strcmp(strbuf_str(&why), want))
+		fprintf(stderr, "shape: rc %d, why '%s', expected '%s'\n", rc, strbuf_str(&why), want);
+	assert_int_equal(rc, -1);
+	assert_string_equal(strbuf_str(&why), want);
+	strbuf_release(&why);
+}
+
+static void test_shape_from_keys(void **state)
+{
+	(void)state;
+	long long shape[EV_PROBLEM_MAX_KEYS];
+	struct strbuf why = STRBUF_INIT;
+	const char *k1[] = { "K", "M", "N" };
+	const long long v1[] = { 64, 32, 16 };
+	assert_int_equal(problem_shape_from_keys(&probs[GEMM], k1, v1, 3, shape, &why), 0);
+	assert_int_equal(shape[0], 32); /* M N K order */
+	assert_int_equal(shape[1], 16);
+	assert_int_equal(shape[2], 64);
+	strbuf_release(&why);
+
+	const char *k2[] = { "M", "N", "k" };
+	expect_shape_error(GEMM, k2, v1, 3,
+			   "unknown shape key 'k' for problem 'gemm' (did you mean 'K'?); its keys are M N K");
+	const char *k3[] = { "M", "N", "Q" };
+	expect_shape_error(GEMM, k3, v1, 3, "unknown shape key 'Q' for problem 'gemm'; its keys are M N K");
+	const char *k4[] = { "M", "N" };
+	expect_shape_error(GEMM, k4, v1, 2, "missing shape key 'K' for problem 'gemm' (its keys are M N K)");
+	const char *k5[] = { "M", "N", "M" };
+	expect_shape_error(GEMM, k5, v1, 3, "shape key 'M' given twice");
+	const long long v0[] = { 64, 0, 16 };
+	expect_shape_error(GEMM, k1, v0, 3, "shape key 'M' = 0: every dimension must be at least 1");
+	const char *ka[] = { "B", "H", "S", "D" };
+	const long long big[] = { 1LL << 20, 1LL << 20, 1LL << 20, 64 };
+	expect_shape_error(ATTN, ka, big, 4,
+			   "tensor 'Q' of problem 'attention_fwd' would hold more than 2^40 elements");
+	const char *kl[] = { "R", "Cols" };
+	const long long vl[] = { 4, 4 };
+	expect_shape_error(LAYERNORM, kl, vl, 2,
+			   "unknown shape key 'Cols' for problem 'layernorm'; its keys are R C");
+}
+/* ---- references against brute force ------------------------------------ */
+
+static long double lse(const long double *x, long long n)
+{
+	long double m = x[0], s = 0;
+	for (long long i = 1; i < n; i++)
+		if (x[i] > m)
+			m = x[i];
+	for (long long i = 0; i < n; i++)
+		s += expl(x[i] - m);
+	return m + logl(s);
+}
+
+/* Pairwise sum, a different order from the problems' loops. */
+static long double psum(const float *x, long long n, long long stride)
+{
+	if (n == 1)
+		return x[0];
+	long long h = n / 2;
+	return psum(x, h, stride) + psum(x + h * stride, n - h, stride);
+}
+
+static void brute(int prob, const long long *sh, float *const *in, double *out)
+{
+	if (prob == ATTN) {
+		const long long S = sh[2], D = sh[3], BH = sh[0] * sh[1];
+		const long double scale = 1.0L / sqrtl((long double)D);
+		long double *sc = malloc((size_t)S * sizeof(long double));
+		for (long long bh = 0; bh < BH; bh++)
+			for (long long i = 0; i < S; i++) {
+				for (long long j = S - 1; j >= 0; j--) {
+					long double a = 0;
+					for (long long d = D - 1; d >= 0; d--)
+						a += (long double)in[0][(bh * S + i) * D + d] * in[1][(bh * S + j) * D + d];
+					sc[j] = a * scale;
+				}
+				long double z = lse(sc, S);
+				for (long long d = 0; d < D; d++) {
+					long double a = 0;
+					for (long long j = 0; j < S; j++)
+						a += expl(sc[j] - z) * in[2][(bh * S + j) * D + d];
+					out[(bh * S + i) * D + d] = (double)a;
+				}
+			}
+		free(sc);
+	} else if (prob == GEMM) {
+		const long long M = sh[0], N = sh[1], K = sh[2];
+		for (long long j = 0; j < N; j++)
+			for (long long i = 0; i < M; i++) {
+				long double a = 0;
+				for (long long k = K - 1; k >= 0; k--)
+					a += (long double)in[0][i * K + k] * in[1][k * N + j];
+				out[i * N + j] = (double)a;
+			}
+	} else if (prob == SOFTMAX) {
+		const long long R = sh[0], C = sh[1];
+		long double *x = malloc((size_t)C * sizeof(long double));
+		for (long long r = 0; r < R; r++) {
+			for (long long c = 0; c < C; c++)
+				x[c] = in[0][r * C + c];
+			long double z = lse(x, C);
+			for (long long c = 0; c < C; c++)
+				out[r * C + c] = (double)expl(x[c] - z);
+		}
+		free(x);
+	} else if (prob == LAYERNORM) {
+		const long long R = sh[0], C = sh[1];
+		for (long long r = 0; r < R; r++) { /* Welford */
+			long double mean = 0, m2 = 0;
+			for (long long c = 0; c < C; c++) {
+				long double x = in[0][r * C + c], dl = x - mean;
+				mean += dl / (long double)(c + 1);
+				m2 += dl * (x - mean);
+			}
+			long double rstd = 1.0L / sqrtl(m2 / (long double)C + 1e-5L);
+			for (long long c = 0; c < C; c++)
+				out[r * C + c] = (double)(((long double)in[0][r * C + c] - mean) * rstd * in[1][c] + in[2][c]);
+		}
+	} else {
+		const long long R = sh[0], C = sh[1];
+		for (long long r = 0; r < R; r++)
+			out[r] = (double)psum(in[0] + r * C, C, 1);
+	}
+}
+
+static const long long tiny[NPROB][4] = {
+	{ 2, 2, 7, 5 }, { 5, 7, 9 }, { 3, 11 }, { 3, 13 }, { 3, 17 },
+};
+
+static void test_reference_bruteforce(void **state)
+{
+	(void)state;
+	for (int pi = 0; pi < NPROB; pi++)
+		for (int dist = 0; dist < probs[pi].desc->n_dists; dist++)
+			for (int dt = EV_F32; dt <= EV_BF16; dt++) {
+				struct inst s;
+				inst_make(&s, pi, tiny[pi], dist, 100 + (uint64_t)dist, dt);
+				double *b = malloc(s.out_n * sizeof(double)), scale = 0;
+				brute(pi, s.shape, s.in, b);
+				for (size_t i = 0; i < s.out_n; i++)
+					scale = fmax(scale, fabs(b[i]));
+				for (size_t i = 0; i < s.out_n; i++) {
+					double e = fabs(s.ref[0][i] - b[i]);
+					if (e > 1e-11 * scale)
+						fprintf(stderr, "%s %s %s [%zu]: reference %.17g, brute force %.17g\n",
+							names[pi], probs[pi].desc->dists[dist], dtype_name(dt), i,
+							s.ref[0][i], b[i]);
+					assert_true(e <= 1e-11 * scale);
+				}
+				free(b);
+				inst_free(&s);
+			}
+}
+
+/* ---- inputs -------------------------------------------------------------- */
+
+static void test_fill_deterministic(void **state)
+{
+	(void)state;
+	for (int pi = 0; pi < NPROB; pi++) {
+		struct problem *p = &probs[pi];
+		for (int dist = 0; dist < p->desc->n_dists; dist++) {
+			float **a = problem_inputs_new(p, tiny[pi]), **b = problem_inputs_new(p, tiny[pi]);
+			assert_int_equal(problem_fill_rounded(p, tiny[pi], dist, 7, EV_F32, a), 0);
+			assert_int_equal(problem_fill_rounded(p, tiny[pi], dist, 7, EV_F32, b), 0);
+			int differs = 0;
+			for (int t = 0; t < p->n_inputs; t++) {
+				size_t n = problem_tensor_numel(p, t, tiny[pi]);
+				assert_memory_equal(a[t], b[t], n * sizeof(float));
+				for (size_t i = 0; i < n; i++)
+					assert_true(isfinite(a[t][i]) && a[t][i] != 0.0f);
+			}
+			assert_int_equal(problem_fill_rounded(p, tiny[pi], dist, 8, EV_F32, b), 0);
+			for (int t = 0; t < p->n_inputs; t++)
+				differs |= memcmp(a[t], b[t], problem_tensor_numel(p, t, tiny[pi]) * sizeof(float)) != 0;
+			assert_true(differs);
+			/* rounded to fp16: every value is an fp16 value */
+			assert_int_equal(problem_fill_rounded(p, tiny[pi], dist, 7, EV_F16, b), 0);
+			for (int t = 0; t < p->n_inputs; t++)
+				for (size_t i = 0; i < problem_tensor_numel(p, t, tiny[pi]); i++)
+					assert_true(r16(b[t][i]) == b[t][i]);
+			problem_buffers_free(a, p->n_inputs);
+			problem_buffers_free(b, p->n_inputs);
+		}
+		/* distributions differ from each other */
+		float **a = problem_inputs_new(p, tiny[pi]), **b = problem_inputs_new(p, tiny[pi]);
+		assert_int_equal(problem_fill_rounded(p, tiny[pi], 0, 7, EV_F32, a), 0);
+		assert_int_equal(problem_fill_rounded(p, tiny[pi], 1, 7, EV_F32, b), 0);
+		int differs = 0;
+		for (int t = 0; t < p->n_inputs; t++)
+			differs |= memcmp(a[t], b[t], problem_tensor_numel(p, t, tiny[pi]) * sizeof(float)) != 0;
+		assert_true(differs);
+		/* bad arguments are refused */
+		int saved = util_quiet;
+		util_quiet = 1;
+		assert_int_equal(problem_fill_rounded(p, tiny[pi], p->desc->n_dists, 7, EV_F32, a), -1);
+		assert_int_equal(problem_fill_rounded(p, tiny[pi], -1, 7, EV_F32, a), -1);
+		assert_int_equal(problem_fill_rounded(p, tiny[pi], 0, 7, 99, a), -1);
+		util_quiet = saved;
+		problem_buffers_free(a, p->n_inputs);
+		problem_buffers_free(b, p->n_inputs);
+	}
+	/* the seed -> distribution rule, and names */
+	assert_int_equal(problem_dist_for_seed(&probs[ATTN], 0), 0);
+	assert_int_equal(problem_dist_for_seed(&probs[ATTN], 5), 1);
+	assert_int_equal(problem_dist_for_seed(&probs[GEMM], 5), 2);
+	assert_int_equal(problem_dist_index(&probs[ATTN], "large_scores"), 2);
+	assert_int_equal(problem_dist_index(&probs[ATTN], "nope"), -1);
+}
+
+static double fmax_abs(const float *x, size_t n)
+{
+	double m = 0;
+	for (size_t i = 0; i < n; i++)
+		m = fmax(m, fabs(x[i]));
+	return m;
+}
+
+static void test_attention_distributions(void **state)
+{
+	(void)state;
+	const long long sh[4] = { 1, 2, 256, 64 };
+	const long long S = sh[2], D = sh[3];
+	const size_t n = (size_t)(sh[0] * sh[1] * S * D);
+	for (int dist = 0; dist < 4; dist++) {
+		struct inst s;
+		inst_make(&s, ATTN, sh, dist, 21, EV_F16);
+		double max_score = 0;
+		long long rows = 0, peaked_rows = 0;
+		double *p = malloc((size_t)S * sizeof(double));
+		for (long long bh = 0; bh < sh[0] * sh[1]; bh++)
+			for (long long i = 0; i < S; i++) {
+				double m = -INFINITY, z = 0, top = 0;
+				for (long long j = 0; j < S; j++) {
+					double a = 0;
+					for (long long d = 0; d < D; d++)
+						a += (double)s.in[0][(bh * S + i) * D + d] * s.in[1][(bh * S + j) * D + d];
+					p[j] = a * s.scalar;
+					max_score = fmax(max_score, fabs(p[j]));
+					m = fmax(m, p[j]);
+				}
+				for (long long j = 0; j < S; j++)
+					z += exp(p[j] - m);
+				top = 1.0 / z; /* weight of the row's largest score */
+				rows++;
+				peaked_rows += top > 0.9;
+			}
+		free(p);
+		double mq = fmax_abs(s.in[0], n), mk = fmax_abs(s.in[1], n), mv = fmax_abs(s.in[2], n);
+		printf("measured: attention %s: max |scale q.k| %.1f, rows with top weight > 0.9: %lld/%lld, "
+		       "max |Q| %.3g |K| %.3g |V| %.3g\n",
+		       probs[ATTN].desc->dists[dist], max_score, peaked_rows, rows, mq, mk, mv);
+		assert_true(mq <= 1000 && mk <= 1000 && mv <= 1000); /* inside fp16 */
+		if (dist == 0) {
+			assert_true(mq <= 1 && mk <= 1 && mv <= 1);
+			assert_true(peaked_rows < rows / 10);
+		} else if (dist == 1) {
+			assert_true(peaked_rows >= rows * 95 / 100);
+		} else if (dist == 2) {
+			assert_true(max_score > 100 && max_score < 300);
+			assert_true(mq <= 10 && mk <= 10);
+		} else {
+			assert_true(mv > 90 && mv <= 100 && mq <= 1);
+		}
+		inst_free(&s);
+	}
+}
+
+static void test_other_distributions(void **state)
+{
+	(void)state;
+	struct inst s;
+	/* gemm large: A reaches 100, C stays inside fp16 */
+	const long long g[3] = { 32, 32, 512 };
+	inst_make(&s, GEMM, g, 1, 2, EV_F16);
+	double mc = 0;
+	for (size_t i = 0; i < s.out_n; i++)
+		mc = fmax(mc, fabs(s.ref[0][i]));
+	assert_true(fmax_abs(s.in[0], 32 * 512) > 90);
+	assert_true(fmax_abs(s.in[1], 512 * 32) <= 120.0 / sqrt(512.0));
+	assert_true(mc > 1000 && mc < 65504);
+	inst_free(&s);
+	/* gemm cancel: B's halves are opposite, and |C| << sum |a b| */
+	inst_make(&s, GEMM, g, 2, 2, EV_F32);
+	for (long long k = 0; k < 256; k++)
+		for (long long j = 0; j < 32; j++)
+			assert_true(s.in[1][(k + 256) * 32 + j] == -s.in[1][k * 32 + j]);
+	int ill = 0;
+	for (long long i = 0; i < 32; i++)
+		for (long long j = 0; j < 32; j++) {
+			double sa = 0;
+			for (long long k = 0; k < 512; k++)
+				sa += fabs((double)s.in[0][i * 512 + k] * s.in[1][k * 32 + j]);
+			ill += sa > 5 * fabs(s.ref[0][i * 32 + j]);
+		}
+	printf("measured: gemm cancel: %d/1024 outputs with sum|a b| > 5 |C|\n", ill);
+	assert_true(ill > 1024 * 9 / 10);
+	inst_free(&s);
+
+	/* softmax large: offsets beyond exp's fp32 range both ways; peaked */
+	const long long sm[2] = { 64, 1000 };
+	inst_make(&s, SOFTMAX, sm, 1, 2, EV_F16);
+	double hi = -INFINITY, lo = INFINITY;
+	for (size_t i = 0; i < 64000; i++) {
+		hi = fmax(hi, s.in[0][i]);
+		lo = fmin(lo, s.in[0][i]);
+		assert_true(fabs(s.in[0][i]) >= 75);
+	}
+	assert_true(hi > 88.8 && lo < -87.4);
+	inst_free(&s);
+	inst_make(&s, SOFTMAX, sm, 2, 2, EV_F16);
+	for (long long r = 0; r < 64; r++) {
+		double top = 0;
+		for (long long c = 0; c < 1000; c++)
+			top = fmax(top, s.ref[0][r * 1000 + c]);
+		assert_true(top > 0.9);
+	}
+	inst_free(&s);
+
+	/* layernorm offset: mean >> stdev; tiny: variance below eps */
+	const long long ln[2] = { 16, 768 };
+	for (int dist = 1; dist <= 2; dist++) {
+		inst_make(&s, LAYERNORM, ln, dist, 2, EV_F16);
+		for (long long r = 0; r < 16; r++) {
+			double m = 0, v = 0;
+			for (long long c = 0; c < 768; c++)
+				m += s.in[0][r * 768 + c] / 768.0;
+			for (long long c = 0; c < 768; c++)
+				v += (s.in[0][r * 768 + c] - m) * (s.in[0][r * 768 + c] - m) / 768.0;
+			if (dist == 1)
+				assert_true(fabs(m) / sqrt(v) > 10);
+			else
+				assert_true(v < 1e-5 && v > 1e-8);
+		}
+		for (long long c = 0; c < 768; c++)
+			assert_true(s.in[1][c] >= 0.5 && s.in[1][c] <= 1.5 && fabs(s.in[2][c]) <= 0.5);
+		inst_free(&s);
+	}
+
+	/* rowsum cancel: the sum is small next to the midway partial sum;
+	 * positive: all > 0 and the sum inside fp16 */
+	const long long rs[2] = { 8, 1000 }, rl[2] = { 2, 65536 };
+	inst_make(&s, ROWSUM, rs, 1, 2, EV_F16);
+	for (long long r = 0; r < 8; r++) {
+		double mid = 0;
+		for (long long c = 0; c < 500; c++)
+			mid += s.in[0][r * 1000 + c];
+		assert_true(mid > 4 * fabs(s.ref[0][r]));
+	}
+	inst_free(&s);
+	for (int big = 0; big < 2; big++) {
+		inst_make(&s, ROWSUM, big ? rl : rs, 2, 2, EV_F16);
+		for (size_t i = 0; i < (size_t)(big ? 2 * 65536 : 8000); i++)
+			assert_true(s.in[0][i] > 0);
+		for (size_t r = 0; r < s.out_n; r++)
+			assert_true(s.ref[0][r] > 1000 && s.ref[0][r] < 30000);
+		inst_free(&s);
+	}
+}
+
+/* ---- counts ---------------------------------------------------------------- */
+
+static void test_flops_bytes(void **state)
+{
+	(void)state;
+	const long long a[4] = { 4, 8, 512, 64 }, g[3] = { 128, 256, 512 }, rc[2] = { 10, 20 };
+	const struct ev_problem_desc *d;
+	d = probs[ATTN].desc;
+	assert_true(d->flops(a) == 4.0 * 4 * 8 * 512 * 512 * 64);
+	assert_true(d->min_bytes(a, 2) == 4.0 * 4 * 8 * 512 * 64 * 2);
+	assert_true(problem_scalar(&probs[ATTN], a) == 0.125);
+	d = probs[GEMM].desc;
+	assert_true(d->flops(g) == 2.0 * 128 * 256 * 512);
+	assert_true(d->min_bytes(g, 4) == (128.0 * 512 + 512.0 * 256 + 128.0 * 256) * 4);
+	assert_true(problem_scalar(&probs[GEMM], g) == 0);
+	d = probs[SOFTMAX].desc;
+	assert_true(d->flops(rc) == 5.0 * 200);
+	assert_true(d->min_bytes(rc, 2) == 2.0 * 200 * 2);
+	d = probs[LAYERNORM].desc;
+	assert_true(d->flops(rc) == 8.0 * 200);
+	assert_true(d->min_bytes(rc, 4) == (400.0 + 40.0) * 4);
+	assert_true(problem_scalar(&probs[LAYERNORM], rc) == 1e-5);
+	d = probs[ROWSUM].desc;
+	assert_true(d->flops(rc) == 200.0);
+	assert_true(d->min_bytes(rc, 2) == (200.0 + 10.0) * 2);
+	/* tensor sizes follow the dims */
+	long long dims[4];
+	assert_int_equal(problem_tensor_dims(&probs[GEMM], 1, g, dims), 2);
+	assert_int_equal(dims[0], 512);
+	assert_int_equal(dims[1], 256);
+	assert_int_equal(dims[2], 1);
+	assert_int_equal(problem_tensor_numel(&probs[LAYERNORM], 1, rc), 20);
+	assert_int_equal(problem_tensor_numel(&probs[ROWSUM], 1, rc), 10);
+	/* tolerances: the rule's values, and the K / C / D scaling */
+	struct ev_tolerance t;
+	problem_tolerance(&probs[GEMM], EV_F32, g, &t);
+	assert_true(fabs(t.rel_l2 - 1e-5 * sqrt(2.0)) < 1e-12);
+	problem_tolerance(&probs[GEMM], EV_F16, g, &t);
+	assert_true(t.atol == 5e-3 && t.rtol == 5e-3 && t.rel_l2 == 5e-3);
+	problem_tolerance(&probs[ATTN], EV_BF16, a, &t);
+	assert_true(t.atol == 2e-2 && t.rel_l2 == 8e-3);
+	problem_tolerance(&probs[ATTN], EV_F32, a, &t);
+	assert_true(fabs(t.atol - 8e-5) < 1e-12 && t.rtol == 1e-5 && t.rel_l2 == 1e-5);
+	problem_tolerance(&probs[SOFTMAX], EV_BF16, rc, &t);
+	assert_true(t.atol == 2e-2 && t.rel_l2 == 1.5e-2);
+}
+
+static void expect_extra(int prob, const long long *in, const long long *want)
+{
+	long long out[EV_PROBLEM_MAX_KEYS];
+	struct strbuf why = STRBUF_INIT;
+	assert_int_equal(probs[prob].desc->extra_shape(in, out), 0);
+	for (int i = 0; i < probs[prob].desc->n_keys; i++)
+		assert_int_equal(out[i], want[i]);
+	assert_int_equal(problem_check_shape(&probs[prob], out, &why), 0);
+	strbuf_release(&why);
+}
+
+static void test_extra_small_shapes(void **state)
+{
+	(void)state;
+	expect_extra(ATTN, (long long[]){ 4, 8, 512, 64 }, (long long[]){ 1, 2, 397, 64 });
+	expect_extra(ATTN, (long long[]){ 1, 16, 4096, 128 }, (long long[]){ 1, 2, 397, 128 });
+	expect_extra(ATTN, (long long[]){ 2, 4, 64, 32 }, (long long[]){ 1, 2, 49, 32 });
+	expect_extra(ATTN, (long long[]){ 2, 2, 16, 64 }, (long long[]){ 1, 2, 11, 64 });
+	expect_extra(ATTN, (long long[]){ 1, 1, 3, 16 }, (long long[]){ 1, 2, 1, 16 });
+	expect_extra(ATTN, (long long[]){ 1, 1, 1, 16 }, (long long[]){ 1, 2, 1, 16 });
+	expect_extra(GEMM, (long long[]){ 1024, 512, 4096 }, (long long[]){ 397, 397, 397 });
+	expect_extra(GEMM, (long long[]){ 64, 16, 8 }, (long long[]){ 49, 11, 5 });
+	expect_extra(SOFTMAX, (long long[]){ 4096, 1024 }, (long long[]){ 37, 397 });
+	expect_extra(LAYERNORM, (long long[]){ 8, 768 }, (long long[]){ 8, 397 });
+	expect_extra(ROWSUM, (long long[]){ 4096, 65536 }, (long long[]){ 37, 3001 });
+	expect_extra(ROWSUM, (long long[]){ 2, 100 }, (long long[]){ 2, 73 });
+	/* extra sizes are odd (no tile divides them) unless the spec's is 1 */
+	for (long long S = 1; S <= 3000; S++) {
+		long long in[4] = { 1, 1, S, 64 }, out[4];
+		probs[ATTN].desc->extra_shape(in, out);
+		assert_true(out[2] % 2 == 1 && out[2] <= 397 && out[2] <= S);
+	}
+	long long out[4];
+	probs[ATTN].desc->small_shape((long long[]){ 4, 8, 512, 64 }, out);
+	assert_true(out[0] == 1 && out[1] == 2 && out[2] == 256 && out[3] == 64);
+	probs[ATTN].desc->small_shape((long long[]){ 1, 1, 100, 64 }, out);
+	assert_true(out[0] == 1 && out[1] == 1 && out[2] == 100 && out[3] == 64);
+	probs[GEMM].desc->small_shape((long long[]){ 8192, 8192, 8192 }, out);
+	assert_true(out[0] == 256 && out[1] == 256 && out[2] == 1024);
+	probs[ROWSUM].desc->small_shape((long long[]){ 100000, 1000000 }, out);
+	assert_true(out[0] == 4096 && out[1] == 65536);
+}
+
+/* ---- the check ----------------------------------------------------------- */
+
+static void test_scramble_unwritten(void **state)
+{
+	(void)state;
+	const double ref[8] = { 1, -2, 3, 4, 5, 6, 7, 8 };
+	const struct ev_tolerance tol = { 1e-3, 1e-3, 1e-3 };
+	struct check_result r;
+	float out[8], before[8];
+	uint16_t out16[8], before16[8];
+
+	/* scramble: deterministic in the seed, any byte count */
+	unsigned char a[13], b[13];
+	problem_scramble(a, sizeof(a), 5);
+	problem_scramble(b, sizeof(b), 5);
+	assert_memory_equal(a, b, sizeof(a));
+	problem_scramble(b, sizeof(b), 6);
+	assert_true(memcmp(a, b, sizeof(a)) != 0);
+
+	/* a kernel that writes only the first 6 elements */
+	problem_scramble(out, sizeof(out), 1);
+	memcpy(before, out, sizeof(out));
+	for (int i = 0; i < 6; i++)
+		out[i] = (float)ref[i];
+	problem_check_output(out, before, EV_F32, ref, NULL, 8, &tol, &r);
+	assert_int_equal(r.unwritten, 2);
+	assert_int_equal(r.first_mismatch, 6);
+	assert_int_equal(r.mismatches, 0);
+	assert_false(r.pass);
+	assert_true(r.ref_scale == 8);
+	/* without `before` the same elements are plain mismatches or NaNs */
+	problem_check_output(out, NULL, EV_F32, ref, NULL, 8, &tol, &r);
+	assert_int_equal(r.unwritten, 0);
+	assert_int_equal(r.mismatches + r.nan_count, 2);
+	/* the right value that happens to equal the scramble is written */
+	for (int i = 0; i < 8; i++)
+		out[i] = (float)ref[i];
+	memcpy(before, out, sizeof(out));
+	before[3] = 99;
+	problem_check_output(out, before, EV_F32, ref, NULL, 8, &tol, &r);
+	assert_true(r.pass);
+	assert_int_equal(r.unwritten, 0);
+	/* a NaN the kernel wrote is a NaN, not unwritten */
+	out[2] = NAN;
+	problem_check_output(out, before, EV_F32, ref, NULL, 8, &tol, &r);
+	assert_int_equal(r.nan_count, 1);
+	assert_int_equal(r.unwritten, 0);
+	assert_int_equal(r.first_mismatch, 2);
+	assert_false(r.pass);
+	/* a scramble that is NaN and stays: unwritten */
+	before[2] = NAN;
+	memcpy(&out[2], &before[2], 4);
+	problem_check_output(out, before, EV_F32, ref, NULL, 8, &tol, &r);
+	assert_int_equal(r.unwritten, 1);
+	assert_int_equal(r.nan_count, 0);
+
+	/* fp16: unwritten, and the float reference path */
+	const float reff[8] = { 1, -2, 3, 4, 5, 6, 7, 8 };
+	problem_scramble(out16, sizeof(out16), 9);
+	memcpy(before16, out16, sizeof(out16));
+	for (int i = 1; i < 8; i++)
+		out16[i] = f32_to_f16(reff[i]);
+	problem_check_output(out16, before16, EV_F16, NULL, reff, 8, &tol, &r);
+	assert_int_equal(r.unwritten, 1);
+	assert_int_equal(r.first_mismatch, 0);
+
+	/* every element within atol/rtol, but rel L2 over the rule */
+	for (int i = 0; i < 8; i++)
+		out[i] = (float)(ref[i] * 1.0009);
+	const struct ev_tolerance loose = { 1e-3, 1e-3, 1e-4 };
+	problem_check_output(out, NULL, EV_F32, ref, NULL, 8, &loose, &r);
+	assert_int_equal(r.mismatches, 0);
+	assert_true(r.rel_l2 > 8e-4 && r.rel_l2 < 1e-3);
+	assert_false(r.pass);
+	/* atol scales with max |ref|: 1e-3 * 8 */
+	for (int i = 0; i < 8; i++)
+		out[i] = (float)ref[i];
+	out[0] = (float)(ref[0] + 0.0075);
+	const struct ev_tolerance atol_only = { 1e-3, 0, 1 };
+	problem_check_output(out, NULL, EV_F32, ref, NULL, 8, &atol_only, &r);
+	assert_true(r.pass);
+	out[0] = (float)(ref[0] + 0.0085);
+	problem_check_output(out, NULL, EV_F32, ref, NULL, 8, &atol_only, &r);
+	assert_false(r.pass);
+	assert_int_equal(r.mismatches, 1);
+	/* an all-zero reference: ref_scale 1, rel L2 is the plain norm */
+	const double zero[2] = { 0, 0 };
+	float z[2] = { 0, 1e-4f };
+	problem_check_output(z, NULL, EV_F32, zero, NULL, 2, &tol, &r);
+	assert_true(r.ref_scale == 1 && r.pass);
+	/* a NaN in the reference fails the check (a problem bug) */
+	const double badref[2] = { 1, NAN };
+	problem_check_output(z, NULL, EV_F32, badref, NULL, 2, &(struct ev_tolerance){ 1, 1, 1 }, &r);
+	assert_int_equal(r.ref_nonfinite, 1);
+	assert_false(r.pass);
+}
+
+static void test_pack_unpack(void **state)
+{
+	(void)state;
+	const float x[5] = { 1.0f, -2.5f, 65504.0f, 1e-8f, 3.14159f };
+	float y[5];
+	uint16_t h[5];
+	double d[5];
+	problem_pack(x, h, 5, EV_F16);
+	assert_int_equal(h[0], 0x3c00);
+	problem_unpack(h, y, 5, EV_F16);
+	for (int i = 0; i < 5; i++)
+		assert_true(y[i] == r16(x[i]));
+	problem_pack(x, h, 5, EV_BF16);
+	assert_int_equal(h[0], 0x3f80);
+	problem_unpack(h, y, 5, EV_BF16);
+	for (int i = 0; i < 5; i++)
+		assert_true(y[i] == rbf(x[i]));
+	problem_pack(x, d, 5, EV_F64);
+	problem_unpack(d, y, 5, EV_F64);
+	assert_memory_equal(x, y, sizeof(x));
+	problem_pack(x, y, 5, EV_F32);
+	assert_memory_equal(x, y, sizeof(x));
+}
+
+/* ---- the old attention interface agrees with the plug-in -------------------- */
+
+static void test_legacy_agrees(void **state)
+{
+	(void)state;
+	struct attn_shape ls = { 2, 3, 17, 8 };
+	const long long sh[4] = { 2, 3, 17, 8 };
+	size_t n = attn_numel(&ls);
+	for (int dt = EV_F32; dt <= EV_BF16; dt++) {
+		float *q = malloc(n * 4), *k = malloc(n * 4), *v = malloc(n * 4);
+		double *o = malloc(n * 8);
+		attn_fill_inputs(&ls, 42, dt, q, k, v);
+		attn_reference_cpu(&ls, q, k, v, o);
+		struct inst s;
+		inst_make(&s, ATTN, sh, 0, 42, dt);
+		assert_memory_equal(q, s.in[0], n * 4);
+		assert_memory_equal(k, s.in[1], n * 4);
+		assert_memory_equal(v, s.in[2], n * 4);
+		assert_memory_equal(o, s.ref[0], n * 8);
+		assert_true(attn_flops(&ls) == probs[ATTN].desc->flops(sh));
+		assert_true(attn_min_bytes(&ls, 2) == probs[ATTN].desc->min_bytes(sh, 2));
+		inst_free(&s);
+		free(q);
+		free(k);
+		free(v);
+		free(o);
+	}
+}
+
+/* ---- evident help problems ---------------------------------------------------- */
+
+static void test_list_help(void **state)
+{
+	(void)state;
+	struct strbuf out = STRBUF_INIT;
+	assert_int_equal(problem_list_help(".", cache_dir(), &out), 0);
+	const char *want[] = {
+		"attention_fwd - O = softmax(scale Q K^T) V",
+		"  shape keys     B H S D\n",
+		"  tensors        in Q[B,H,S,D] K[B,H,S,D] V[B,H,S,D]; out O[B,H,S,D]\n",
+		"  scale          softmax scale, 1/sqrt(D)\n",
+		"  distributions  uniform       Q, K, V uniform in [-1, 1) (default)\n",
+		"                 large_scores  Q, K uniform in [-10, 10)",
+		"  gpu reference  problems/attention_fwd.cu\n",
+		"gemm - C = A B",
+		"  tensors        in A[M,K] B[K,N]; out C[M,N]\n",
+		"  scale          (unused)\n",
+		"layernorm - ",
+		"  tensors        in X[R,C] gamma[C] beta[C]; out Y[R,C]\n",
+		"  scale          eps added to the variance, 1e-5\n",
+		"rowsum - ",
+		"  tensors        in X[R,C]; out Y[R]\n",
+		"softmax - ",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		if (!strstr(strbuf_str(&out), want[i]))
+			fprintf(stderr, "help lacks '%s':\n%s", want[i], strbuf_str(&out));
+		assert_non_null(strstr(strbuf_str(&out), want[i]));
+	}
+	/* sorted by name */
+	assert_true(strstr(strbuf_str(&out), "gemm - ") < strstr(strbuf_str(&out), "layernorm - "));
+	strbuf_release(&out);
+
+	/* a broken problem is listed with its reason, the others still are */
+	char *root = scratch_repo(), *cache = xstrfmt("%s/cache", root), *f;
+	f = xstrfmt("%s/problems/broken.c", root);
+	write_text(f, "#include \"evident_problem.h\"\nint broken = ;\n");
+	free(f);
+	f = xstrfmt("%s/problems/rowsum.c", root);
+	copy_text("problems/rowsum.c", f);
+	free(f);
+	int saved = util_quiet;
+	util_quiet = 1;
+	assert_int_equal(problem_list_help(root, cache, &out), -1);
+	util_quiet = saved;
+	assert_non_null(strstr(strbuf_str(&out), "broken - cannot load: problem 'broken' does not compile"));
+	assert_non_null(strstr(strbuf_str(&out), "rowsum - Y[r] = sum"));
+	assert_non_null(strstr(strbuf_str(&out), "gpu reference  (none: CPU float64 only)"));
+	strbuf_release(&out);
+	rm_rf(root);
+	assert_int_equal(problem_list_help(root, cache, &out), -1);
+	assert_non_null(strstr(strbuf_str(&out), "no problems: there is no"));
+	strbuf_release(&out);
+	free(cache);
+	free(root);
+}
+
+/* ---- the GPU reference builds (no GPU needed to compile it) ------------------ */
+
+static void test_build_gpu(void **state)
+{
+	(void)state;
+	struct strbuf why = STRBUF_INIT;
+	char *nvcc = cuda_find_tool("nvcc");
+	if (!nvcc) {
+		printf("skip: no nvcc here, the GPU reference build is not tried\n");
+		return;
+	}
+	free(nvcc);
+	struct problem *p = &probs[ROWSUM];
+	assert_int_equal(problem_build_gpu(p, ".", cache_dir(), NULL, &why), 0);
+	assert_true(path_exists(p->gpu_so_path));
+	assert_string_equal(json_string_value(json_object_get(p->gpu_build, "arch")), "sm_80+sm_90");
+	assert_string_equal(json_string_value(json_object_get(p->gpu_build, "path")), "problems/rowsum.cu");
+	assert_true(json_has_source(p->gpu_build, "problems/rowsum.cu"));
+	assert_true(json_has_source(p->gpu_build, "problems/evident_problem.h"));
+	/* a bad arch is refused before nvcc runs */
+	assert_int_equal(problem_build_gpu(p, ".", cache_dir(), "compute_x", &why), -1);
+	assert_non_null(strstr(strbuf_str(&why), "is not of the form sm_NN"));
+	/* no .cu: a clear reason */
+	struct problem q = PROBLEM_INIT;
+	q.name = (char *)"x";
+	assert_int_equal(problem_build_gpu(&q, ".", cache_dir(), NULL, &why), -1);
+	assert_string_equal(strbuf_str(&why), "problem 'x' has no GPU reference (problems/x.cu)");
+	strbuf_release(&why);
+}
+
+/* ---- the naive host kernels pass every distribution (a small worker) ------ */
+
+static void run_host_kernel(int prob, const char *kernel, const long long *shape)
+{
+	struct problem *p = &probs[prob];
+	struct build_request rq = { .kernel_path = kernel, .repo_root = ".", .cache_dir = cache_dir() };
+	struct build_result br = BUILD_RESULT_INIT;
+	assert_int_equal(backend_host.build(&rq, &br), 0);
+	assert_true(br.ok);
+	void *h = dlopen(br.so_path, RTLD_NOW | RTLD_LOCAL);
+	assert_non_null(h);
+	ev_kernel_fn fn = (ev_kernel_fn)(uintptr_t)dlsym(h, EVIDENT_KERNEL_SYMBOL);
+	assert_non_null(fn);
+	const struct ev_kernel_desc *k = fn();
+	assert_string_equal(k->problem, p->name);
+
+	struct ev_launch l;
+	memset(&l, 0, sizeof(l));
+	l.abi_version = EVIDENT_ABI_VERSION;
+	l.struct_size = sizeof(l);
+	l.problem = p->name;
+	l.n_inputs = p->n_inputs;
+	l.n_outputs = p->n_outputs;
+	l.scale = problem_scalar(p, shape);
+	float **in = problem_inputs_new(p, shape);
+	double **ref = problem_outputs_new(p, shape);
+	size_t on = problem_tensor_numel(p, p->n_inputs, shape);
+	float *out = malloc(on * sizeof(float)), *before = malloc(on * sizeof(float));
+	for (int t = 0; t < p->desc->n_tensors; t++) {
+		struct ev_tensor *x = t < p->n_inputs ? &l.inputs[t] : &l.outputs[t - p->n_inputs];
+		x->data = t < p->n_inputs ? (void *)in[t] : (void *)out;
+		x->dtype = EV_F32;
+		x->ndim = problem_tensor_dims(p, t, shape, (long long *)x->dims);
+	}
+	char err[256] = "";
+	assert_int_equal(k->init ? k->init(&l, err, sizeof(err)) : 0, 0);
+	struct ev_tolerance tol;
+	problem_tolerance(p, EV_F32, shape, &tol);
+	for (int seed = 0; seed < p->desc->n_dists; seed++) {
+		int dist = problem_dist_for_seed(p, seed);
+		struct check_result r;
+		assert_int_equal(problem_fill_rounded(p, shape, dist, 1000 + (uint64_t)seed, EV_F32, in), 0);
+		problem_reference(p, shape, (const float *const *)in, ref);
+		problem_scramble(out, on * sizeof(float), (uint64_t)seed);
+		memcpy(before, out, on * sizeof(float));
+		assert_int_equal(k->launch(&l), 0);
+		problem_check_output(out, before, EV_F32, ref[0], NULL, on, &tol, &r);
+		printf("measured: %-24s %-12s %-13s rel_l2 %.2e max_err %.2e (rule rel_l2 %.1e) %s\n", kernel,
+		       p->name, p->desc->dists[dist], r.rel_l2, r.max_abs_err, tol.rel_l2, r.pass ? "PASS" : "FAIL");
+		assert_true(r.pass);
+		assert_int_equal(r.unwritten, 0);
+	}
+	if (k->fini)
+		k->fini(&l);
+	dlclose(h);
+	free(out);
+	free(before);
+	problem_buffers_free(in, p->n_inputs);
+	problem_buffers_free(ref, p->n_outputs);
+	build_result_release(&br);
+}
+
+static void test_host_naive_kernels(void **state)
+{
+	(void)state;
+	const struct {
+		int prob;
+		const char *kernel;
+		long long shape[4];
+	} cases[] = {
+		{ ATTN, "kernels/host/attn_naive.c", { 1, 2, 128, 32 } },
+		{ GEMM, "kernels/gemm/naive.c", { 64, 48, 256 } },
+		{ SOFTMAX, "kernels/softmax/naive.c", { 32, 500 } },
+		{ LAYERNORM, "kernels/layernorm/naive.c", { 16, 768 } },
+		{ ROWSUM, "kernels/rowsum/naive.c", { 16, 1000 } },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		long long extra[EV_PROBLEM_MAX_KEYS];
+		run_host_kernel(cases[i].prob, cases[i].kernel, cases[i].shape);
+		assert_int_equal(probs[cases[i].prob].desc->extra_shape(cases[i].shape, extra), 0);
+		run_host_kernel(cases[i].prob, cases[i].kernel, extra);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_all_load),
+		cmocka_unit_test(test_load_errors),
+		cmocka_unit_test(test_validate_desc),
+		cmocka_unit_test(test_shape_from_keys),
+		cmocka_unit_test(test_reference_bruteforce),
+		cmocka_unit_test(test_fill_deterministic),
+		cmocka_unit_test(test_attention_distributions),
+		cmocka_unit_test(test_other_distributions),
+		cmocka_unit_test(test_flops_bytes),
+		cmocka_unit_test(test_extra_small_shapes),
+		cmocka_unit_test(test_scramble_unwritten),
+		cmocka_unit_test(test_pack_unpack),
+		cmocka_unit_test(test_legacy_agrees),
+		cmocka_unit_test(test_list_help),
+		cmocka_unit_test(test_build_gpu),
+		cmocka_unit_test(test_host_naive_kernels),
+		cmocka_unit_test(test_attention_rule),
+		cmocka_unit_test(test_gemm_rule),
+		cmocka_unit_test(test_softmax_rule),
+		cmocka_unit_test(test_layernorm_rule),
+		cmocka_unit_test(test_rowsum_rule),
+	};
+	return cmocka_run_group_tests_name("problems", tests, setup, teardown);
+}
