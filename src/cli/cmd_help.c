@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backends/problem.h"
 #include "cli/evident.h"
+#include "record/record.h"
 #include "base/util.h"
 
 void usage_print(const char *text, int to_stderr)
@@ -39,8 +41,32 @@ const char *exit_codes_text(void)
 	       "  130  interrupted (finished records are kept)\n";
 }
 
+/* `evident help problems`: every problems/NAME.c, loaded (so built into
+ * the cache), with its keys, tensors, distributions and GPU reference. */
+static int help_problems(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	int rc = problem_list_help(".", "build/cache", &out);
+	fputs(strbuf_str(&out), stdout);
+	strbuf_release(&out);
+	return rc < 0 ? EV_FAILURES : EV_OK;
+}
+
+/* `evident help outcomes`: the outcome list, as records carry it. */
+static int help_outcomes(void)
+{
+	printf("outcomes (the record's \"outcome\"; a spec's expect: names one):\n");
+	for (unsigned i = 0; i < OUTCOME_COUNT; i++)
+		printf("  %-20s %s\n", outcome_name((enum outcome)i), outcome_meaning((enum outcome)i));
+	return EV_OK;
+}
+
 int cmd_help(int argc, const char **argv)
 {
+	if (argc >= 2 && !strcmp(argv[1], "problems"))
+		return help_problems();
+	if (argc >= 2 && !strcmp(argv[1], "outcomes"))
+		return help_outcomes();
 	if (argc >= 2) {
 		for (unsigned i = 0; i < n_commands; i++)
 			if (commands[i].help && !strcmp(commands[i].name, argv[1]))
@@ -52,6 +78,8 @@ int cmd_help(int argc, const char **argv)
 	for (unsigned i = 0; i < n_commands; i++)
 		if (commands[i].help)
 			printf("  %-8s %s\n", commands[i].name, commands[i].help);
-	printf("\n'evident <command> --help' describes one command.\n\n%s", exit_codes_text());
+	printf("\n'evident <command> --help' describes one command; 'evident help problems' lists the\n"
+	       "problems (problems/*.c) and 'evident help outcomes' what a run can end as.\n\n%s",
+	       exit_codes_text());
 	return EV_OK;
 }
