@@ -1,10 +1,7 @@
 # docs/writing-a-problem.md followed literally through the command line: its
 # `file=` blocks written into a scratch repository, `evident help problems`
 # lists the new problem, and its example experiment runs and passes.
-# Skips until `evident help problems` exists (problem_list_help is the
-# library side; tests/unit/test_problem_guide.c covers it meanwhile).
 . "$REPO/tests/cli/lib.sh"
-"$EVIDENT" help problems >/dev/null 2>&1 || skip "'evident help problems' is not wired into the CLI yet"
 mkrepo
 mkdir -p problems && cp "$REPO"/problems/*.h "$REPO"/problems/*.c problems/ || fail "copy problems"
 # every ```LANG file=PATH block of the guide, verbatim, at PATH
