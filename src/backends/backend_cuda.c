@@ -44,6 +44,7 @@
 #include "backends/gpu_nvml.h"
 #include "backends/job.h"
 #include "backends/problem.h"
+#include "backends/cuda_worker.h"
 #include "backends/protocol.h"
 #include "base/util.h"
 
@@ -167,7 +168,7 @@ static int driver_query(int dev, int *count, int *cc_major, int *cc_minor, struc
  * else lib/libevident_cuda.so under the current directory (the repo root).
  * NULL if none exists.
  */
-static char *harness_path(void)
+char *cuda_harness_path(void)
 {
 	const char *env = getenv("EVIDENT_CUDA_HARNESS");
 	char exe[PATH_MAX];
@@ -200,7 +201,7 @@ static int cuda_probe(struct strbuf *why)
 
 	if (driver_query(0, &count, NULL, NULL, why))
 		return -1;
-	h = harness_path();
+	h = cuda_harness_path();
 	if (!h) {
 		strbuf_addstr(why, "the CUDA harness lib/libevident_cuda.so is not built "
 				   "(run make on a machine with nvcc, or make dist)");
@@ -762,25 +763,6 @@ out:
 	return rc;
 }
 
-/* ---- worker ------------------------------------------------------------------- */
-
-/*
- * The CUDA worker speaks protocol 2 (protocol.h) through the harness's
- * version-2 timing loop (rotation, scramble, per-sample callback).
- * PORTING IN PROGRESS: until the harness v2 lands this worker reports a
- * failure instead of timing anything.
- */
-static int cuda_worker(const struct job *job)
-{
-	if (proto_w_open() < 0)
-		return 2;
-	proto_w_send("hello", json_pack("{s:i, s:i}", "protocol", PROTOCOL_VERSION, "pid", (int)getpid()));
-	proto_w_send("device", json_pack("{s:s}", "backend", "cuda"));
-	proto_w_failure("init_failed", "not_ported", "the CUDA worker is being ported to protocol 2",
-			job->phase);
-	return 1;
-}
-
 /* ---- ASan builds (make SAN=1) ------------------------------------------------------ */
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -838,9 +820,10 @@ const struct backend backend_cuda = {
 	/* twice the largest L2 of a current GPU (B200: 126 MB) */
 	.rotation_bytes = 256.0 * (1 << 20),
 	.throttled = cuda_throttled,
+	.worker = cuda_worker,
+	.reference = cuda_reference,
 	.probe = cuda_probe,
 	.build = cuda_build,
-	.worker = cuda_worker,
 	.device_info = cuda_device_info,
 	.device_state = cuda_device_state,
 };

@@ -36,6 +36,12 @@ char *cuda_classify_build_log(const char *log);
  * /usr/local/cuda/bin.  Malloc'd path (caller frees) or NULL.
  */
 char *cuda_find_tool(const char *name);
+/*
+ * Path of the harness, malloc'd: $EVIDENT_CUDA_HARNESS, else
+ * <dir of this executable>/../lib/libevident_cuda.so, else
+ * lib/libevident_cuda.so under the current directory; NULL if none exists.
+ */
+char *cuda_harness_path(void);
 
 /*
  * `// evident: libs cublas cudnn` and `// evident: arch sm_90a` lines of a

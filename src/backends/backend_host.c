@@ -167,15 +167,16 @@ static int host_worker(const struct job *job)
 			k->launch(&l);
 			warm++;
 		}
-		proto_w_send("warmup", json_pack("{s:I, s:f}", "launches", (json_int_t)warm, "ms",
-						 (mono_now() - t0) * 1e3));
+		proto_w_send("warmup", json_pack("{s:I, s:I, s:f}", "samples", (json_int_t)warm, "launches",
+						 (json_int_t)warm, "ms", (mono_now() - t0) * 1e3));
 		struct sampler sm;
 		sampler_init(&sm, &job->k);
 		int th_start = worker_thread_count();
 		for (long long i = 0;; i++) {
-			int s = (int)((job->first_set + i) % n_sets);
+			long long g = warm + i; /* the global sample index: warm-up first */
+			int s = (int)((job->first_set + g) % n_sets);
 			point(&l, sets + (size_t)s * n_in, out, n_in, n_out);
-			scramble_outputs(out, out_bytes, n_out, job->scramble_seed, 1, i);
+			scramble_outputs(out, out_bytes, n_out, job->scramble_seed, 1, g);
 			if (flush)
 				flush_cache(flush, flush_n);
 			double a = mono_now();

@@ -184,6 +184,25 @@ static const struct {
 	{ 0x100ULL, "display_clock_setting", 0 },
 };
 
+int gpu_nvml_clock(int index, double *sm_mhz, int *throttled)
+{
+	nvmlDevice_t dev;
+	unsigned u = 0;
+	unsigned long long mask = 0;
+	*sm_mhz = -1;
+	*throttled = 0;
+	if (nvml_device(index, &dev))
+		return -1;
+	if (nv.GetClockInfo && !nv.GetClockInfo(dev, NVML_CLOCK_SM, &u))
+		*sm_mhz = u;
+	if (nv.GetThrottleReasons && !nv.GetThrottleReasons(dev, &mask))
+		for (size_t i = 0; i < sizeof(throttle_bits) / sizeof(throttle_bits[0]); i++)
+			if ((mask & throttle_bits[i].bit) && throttle_bits[i].distorts_timing)
+				*throttled = 1;
+	return 0;
+}
+
+
 json_t *gpu_nvml_throttle_names(unsigned long long mask, int timing_only)
 {
 	json_t *a = json_array();

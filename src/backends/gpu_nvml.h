@@ -33,6 +33,13 @@ json_t *gpu_nvml_info(int index);
  */
 json_t *gpu_nvml_state(int index);
 
+/*
+ * Cheap enough to read every few milliseconds while sampling: the SM clock
+ * now (MHz) and whether a reason that distorts timing (power cap,
+ * thermal, HW slowdown, power brake) is active.  0, or -1 (*sm_mhz = -1).
+ */
+int gpu_nvml_clock(int index, double *sm_mhz, int *throttled);
+
 /* Compute capability through NVML (no CUDA context).  0 or -1. */
 int gpu_nvml_compute_capability(int index, int *major, int *minor);
 

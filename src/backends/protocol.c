@@ -156,9 +156,10 @@ static int on_output(struct proto *p, json_t *m)
 		return violate(p, "an output message without phase, index and bytes");
 	long long index = json_integer_value(ix);
 	long long bytes = json_integer_value(by);
-	if (bytes < 0 || (size_t)bytes != p->output_bytes)
-		return violate(p, "an output of %lld bytes where the outputs hold %zu", bytes, p->output_bytes);
 	int timed = !strcmp(phase, "timed");
+	size_t want = p->output_bytes * (size_t)(timed && p->batch > 1 ? p->batch : 1);
+	if (bytes < 0 || (size_t)bytes != want)
+		return violate(p, "an output of %lld bytes where the outputs hold %zu", bytes, want);
 	if (!timed && strcmp(phase, "seed"))
 		return violate(p, "an output of unknown phase '%s'", phase);
 	if (!timed) {
@@ -175,7 +176,9 @@ static int on_output(struct proto *p, json_t *m)
 	memset(c, 0, sizeof(*c));
 	c->timed = timed;
 	c->index = index;
-	c->set = timed && p->n_sets > 0 ? (int)((p->first_set + index) % p->n_sets) : -1;
+	c->global = timed ? p->warmup_samples + index : -1;
+	c->set = timed && p->n_sets > 0 ? (int)((p->first_set + c->global) % p->n_sets) : -1;
+	c->batch = timed && p->batch > 1 ? p->batch : 1;
 	c->offset = p->capture_size;
 	c->bytes = (size_t)bytes;
 	p->capture_size += bytes;
@@ -193,7 +196,8 @@ static int on_sample(struct proto *p, json_t *m, int reply_fd)
 		return violate(p, "sample %lld where sample %zu was due",
 			       json_is_integer(iv) ? (long long)json_integer_value(iv) : -1LL, p->n_samples);
 	json_t *set = json_object_get(m, "set");
-	int want_set = p->n_sets > 0 ? (int)((p->first_set + (long long)p->n_samples) % p->n_sets) : 0;
+	int want_set = p->n_sets > 0 ? (int)((p->first_set + p->warmup_samples + (long long)p->n_samples) % p->n_sets)
+				     : 0;
 	if (!json_is_integer(set) || json_integer_value(set) != want_set)
 		return violate(p, "sample %zu used input set %lld, not the scheduled %d", p->n_samples,
 			       json_is_integer(set) ? (long long)json_integer_value(set) : -1LL, want_set);
@@ -277,6 +281,8 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 		if (p->state != ST_SAMPLES || p->warmup || p->n_samples)
 			return violate(p, "warmup where %s was due", state_wants(p));
 		p->warmup = json_incref(m);
+		json_t *ws = json_object_get(m, "samples");
+		p->warmup_samples = json_is_integer(ws) && json_integer_value(ws) >= 0 ? json_integer_value(ws) : 0;
 		if (p->progress)
 			p->progress(p->keep_ctx, "timing");
 		return 0;

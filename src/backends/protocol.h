@@ -15,7 +15,11 @@
  *   output {phase: "seed", index: i, bytes: N} + N raw bytes,
  *                                       for i = 0 .. seeds-1 in order
  *   (timed jobs)
- *   warmup {launches, ms, ...}          at most once
+ *   warmup {samples, ms, ...}           at most once; warm-up samples count
+ *                                       in the sample index, so timed
+ *                                       sample k is global sample
+ *                                       samples + k (its input set and
+ *                                       scramble follow the global index)
  *   sample {i, set, us, ...}            i = 0, 1, 2 ... ; after each the
  *                                       parent writes one byte on fd 4:
  *                                       'k' (ship it) or 's'
@@ -75,8 +79,10 @@ struct proto_sample {
 /* An output the worker shipped, copied into the parent's capture file. */
 struct proto_capture {
 	int timed;          /* 0: seed launch, 1: timed sample */
-	long long index;    /* seed index or sample index */
-	int set;            /* timed: the rotation set the sample used (the parent's schedule) */
+	long long index;    /* seed index or timed sample index */
+	long long global;   /* timed: the global sample index (warm-up first): the scramble's i */
+	int set;            /* timed: the rotation set of its launch 0 (the parent's schedule) */
+	int batch;          /* launches in the frame (graph mode: batch, else 1) */
 	long long offset;   /* in the capture file */
 	size_t bytes;
 };
@@ -91,6 +97,7 @@ struct proto {
 	int seeds;                  /* seed outputs expected */
 	int timed;                  /* a timed job */
 	size_t output_bytes;        /* bytes of one launch's outputs */
+	int batch;                  /* launches per timed sample (frames of timed outputs hold batch x) */
 	int capture_fd;             /* where shipped outputs go (parent-owned file) */
 	int n_sets, first_set;      /* the rotation the parent scheduled */
 	proto_keep_fn keep;
@@ -104,6 +111,7 @@ struct proto {
 	struct proto_capture *caps;
 	size_t n_caps;
 	long long timing_n;         /* from the timing message, -1 before */
+	long long warmup_samples;   /* from the warmup message, 0 before */
 	int got_hello, got_fini, got_done;
 	char *violation;            /* the first deviation, or NULL */
 

@@ -161,6 +161,7 @@ static int run_worker(struct run_ctx *c, struct wrun *w)
 	w->proto.seeds = w->job.seeds;
 	w->proto.timed = w->job.timing;
 	w->proto.output_bytes = out_bytes;
+	w->proto.batch = w->job.timing && w->job.k.batch > 1 ? w->job.k.batch : 1;
 	w->proto.capture_fd = w->cap_fd;
 	w->proto.n_sets = w->job.n_sets;
 	w->proto.first_set = w->job.first_set;
@@ -225,9 +226,10 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 	json_t *caps = json_array();
 	for (size_t i = 0; i < w->proto.n_caps; i++) {
 		const struct proto_capture *cp = &w->proto.caps[i];
-		json_array_append_new(caps, json_pack("{s:b, s:I, s:i, s:I, s:I}", "timed", cp->timed, "index",
-						      (json_int_t)cp->index, "set", cp->set, "offset",
-						      (json_int_t)cp->offset, "bytes", (json_int_t)cp->bytes));
+		json_array_append_new(caps, json_pack("{s:b, s:I, s:I, s:i, s:i, s:I, s:I}", "timed", cp->timed, "index",
+						      (json_int_t)cp->index, "global", (json_int_t)cp->global, "set",
+						      cp->set, "batch", cp->batch, "offset", (json_int_t)cp->offset,
+						      "bytes", (json_int_t)cp->bytes));
 	}
 	json_t *cj = json_pack("{s:o, s:{s:f, s:f, s:f}, s:s, s:o, s:b}", "job", job_to_json(&w->job),
 			       "tolerance", "atol", p->tol.atol, "rtol", p->tol.rtol, "rel_l2", p->tol.rel_l2,
@@ -545,8 +547,15 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 			}
 			r.clock = clock;
 		}
-		jr.floor_us = NAN;
+		jr.floor_us = p->floor_us;
 		jr.median_us = NAN;
+		if (nx) {
+			double *tmp = xmalloc(nx * sizeof(double));
+			memcpy(tmp, xs, nx * sizeof(double));
+			stats_sort(tmp, nx);
+			jr.median_us = stats_median_sorted(tmp, nx);
+			free(tmp);
+		}
 	}
 
 	/* classify */

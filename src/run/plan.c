@@ -9,6 +9,8 @@
  */
 #include "run/run_ctx.h"
 
+#include "backends/peaks.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +90,24 @@ int plan_make(struct run_ctx *c)
 	p->flops = d->flops(s->dims);
 	p->min_bytes = d->min_bytes(s->dims, c->be->uses_gpu ? dtype_size(p->dtype) : sizeof(float));
 	p->n_sets = rotation_sets(c);
+	p->floor_us = NAN;
+	if (c->be->uses_gpu) {
+		/* the GPU reference the checker will use; without one it uses the
+		 * float64 CPU reference (slow at large shapes, but right) */
+		struct strbuf gw = STRBUF_INIT;
+		if (p->problem.gpu_source &&
+		    problem_build_gpu(&p->problem, ".", c->o->cache_dir, s->arch, &gw) < 0)
+			warning("%s; the checker will use the float64 CPU reference", gw.buf);
+		strbuf_release(&gw);
+		/* the physical floor: every byte at peak bandwidth, every FLOP at peak */
+		const char *gpu = json_string_value(json_object_get(json_object_get(c->machine, "gpu"), "name"));
+		double tflops = NAN, gbps = NAN;
+		if (gpu && peak_lookup(gpu, s->dtype, &tflops, &gbps, &p->peak_source) == 0) {
+			double t_bw = gbps > 0 ? p->min_bytes / (gbps * 1e3) : NAN;
+			double t_fl = tflops > 0 ? p->flops / (tflops * 1e6) : NAN;
+			p->floor_us = isnan(t_bw) ? t_fl : isnan(t_fl) ? t_bw : (t_bw > t_fl ? t_bw : t_fl);
+		}
+	}
 
 	char *id = store_new_run_id(s->name);
 	p->batch_id = xstrfmt("%s-batch", id);

@@ -62,6 +62,8 @@ struct plan {
 	int dtype;
 	int n_sets;                  /* rotating input sets per timed job */
 	double flops, min_bytes;
+	double floor_us;             /* the fastest time physics allows (peaks table), NAN unknown */
+	const char *peak_source;
 	json_t *problem_sources;     /* the plug-in's sources with objects */
 };
 

@@ -1,0 +1,506 @@
+/*
+ * cuda_worker.c - the CUDA backend's worker and its GPU reference.
+ *
+ * The worker (the process that loads the kernel under test) drives the
+ * harness (cuda/evident_cuda.h, version 2) and speaks protocol.h:
+ *   - correctness launches: fresh inputs of seed i and distribution i mod
+ *     n (problem_fill_rounded, uploaded), outputs scrambled, one launch
+ *     behind the blocking kernel, outputs shipped - never judged here;
+ *   - timed samples: the harness's loop, inputs rotating through the
+ *     parent's sets at different pointers, outputs scrambled before every
+ *     sample, the blocking kernel holding the stream while launch()
+ *     enqueues, CUDA events and CUPTI's kernel clock; after each sample
+ *     the callback reports it (with the escapes the harness saw and the
+ *     SM clock and throttling NVML reports every few ms), asks the parent
+ *     whether to ship it, and applies sampler.h's stop rule.
+ * Warm-up samples count in the sample index (the scramble's i and the
+ * rotation), so timed sample k is global sample warmup + k; the warmup
+ * message tells the parent how many there were.
+ *
+ * The reference (backend.reference) runs in the checker process, which
+ * never loads the kernel: the problem's GPU reference object (the job's
+ * problem_gpu_so), fp32 on the device through the harness's memory calls.
+ * Every device buffer is cleared before it is freed (harness free_buffer).
+ */
+#include "backends/cuda_worker.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backends/backend_cuda.h"
+#include "backends/cuda/evident_cuda.h"
+#include "backends/gpu_nvml.h"
+#include "backends/problem.h"
+#include "backends/protocol.h"
+#include "backends/sampler.h"
+#include "backends/scramble.h"
+#include "backends/worker.h"
+
+/* ---- the harness ----------------------------------------------------------- */
+
+/* Load the harness once per process; NULL with a reason in why. */
+static const struct evc_api *harness(char **path_out, char *why, size_t whylen)
+{
+	static const struct evc_api *api;
+	static char *path;
+	if (api) {
+		if (path_out)
+			*path_out = path;
+		return api;
+	}
+	path = cuda_harness_path();
+	if (!path) {
+		snprintf(why, whylen, "CUDA harness lib/libevident_cuda.so not found next to the executable "
+				      "(build it with make where nvcc exists, or make dist)");
+		return NULL;
+	}
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		const char *e = dlerror();
+		snprintf(why, whylen, "%s", e ? e : "dlopen failed");
+		return NULL;
+	}
+	evc_api_fn fn;
+	*(void **)&fn = dlsym(h, EVC_API_SYMBOL);
+	const struct evc_api *a = fn ? fn() : NULL;
+	if (!a || a->api_version != EVC_API_VERSION || a->struct_size < sizeof(struct evc_api)) {
+		snprintf(why, whylen, "CUDA harness is of another version than this evident (rebuild both)");
+		return NULL;
+	}
+	api = a;
+	if (path_out)
+		*path_out = path;
+	return api;
+}
+
+/* ---- the worker --------------------------------------------------------------- */
+
+struct cw {
+	const struct job *job;
+	const struct evc_api *api;
+	struct evc_ctx *ctx;
+	const struct ev_kernel_desc *desc;
+	struct problem pr;
+	struct ev_launch l;
+	int dtype, n_in, n_out, batch, n_sets;
+	size_t in_n[4], out_bytes[2], launch_bytes;
+	void **sets;         /* n_sets x n_in device pointers */
+	void **outs;         /* batch x n_out device pointers */
+	unsigned char *h_out;/* batch x launch_bytes */
+	float *h_in[4];
+	char err[1024];
+	/* the sample loop */
+	struct sampler sm;
+	double warm_t0, last_nvml;
+	long long warm_samples;
+	int warm_sent, stopped;
+	double clock_mhz;
+	int throttled;
+};
+
+static int fail_cuda(struct cw *w, int code, const char *phase)
+{
+	int kind = w->api->kind(code);
+	const char *outcome = kind == EVC_LAUNCH ? "launch_failed" : kind == EVC_NO_DEVICE ? "no_device" : "crashed";
+	proto_w_failure(outcome, w->api->error_name(code), w->err[0] ? w->err : w->api->error_string(code), phase);
+	return 1;
+}
+
+static json_t *device_json(const struct evc_device_info *d, const char *harness_path)
+{
+	char cc[16];
+	snprintf(cc, sizeof(cc), "%d.%d", d->cc_major, d->cc_minor);
+	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
+			 " s:i, s:i, s:b, s:i, s:i, s:i, s:s}",
+			 "index", d->device, "name", d->name, "uuid", d->uuid, "pci_bus_id", d->pci_bus_id,
+			 "compute_capability", cc, "sm_count", d->sm_count, "l2_bytes", (json_int_t)d->l2_bytes,
+			 "persisting_l2_max_bytes", (json_int_t)d->persisting_l2_max_bytes,
+			 "smem_per_block_bytes", (json_int_t)d->smem_per_block, "smem_per_block_optin_bytes",
+			 (json_int_t)d->smem_per_block_optin, "smem_per_sm_bytes", (json_int_t)d->smem_per_sm,
+			 "regs_per_block", (json_int_t)d->regs_per_block, "regs_per_sm", (json_int_t)d->regs_per_sm,
+			 "memory_total_bytes", (json_int_t)d->global_mem_bytes, "max_threads_per_block",
+			 d->max_threads_per_block, "warp_size", d->warp_size, "ecc_enabled", d->ecc_enabled,
+			 "cuda_driver_version", d->driver_version, "cuda_runtime_version", d->runtime_version,
+			 "cublas_version", d->cublas_version, "harness", harness_path);
+}
+
+/* Download launch j's outputs of the current sample into h_out + j * launch_bytes. */
+static int fetch(struct cw *w, int j, void *const *outs)
+{
+	size_t off = (size_t)j * w->launch_bytes;
+	for (int o = 0; o < w->n_out; o++) {
+		int rc = w->api->download(w->ctx, w->h_out + off, outs[o], w->out_bytes[o], w->err, sizeof(w->err));
+		if (rc)
+			return rc;
+		off += w->out_bytes[o];
+	}
+	return 0;
+}
+
+static int on_sample(void *ctx, const struct evc_sample *s)
+{
+	struct cw *w = ctx;
+	const struct job *job = w->job;
+	if (s->warmup) {
+		w->warm_samples++;
+		/* the shared rule; and the SM clock must have settled (no change
+		 * over the last reading) - up to twice warmup_ms */
+		double now = mono_now();
+		if (now - w->last_nvml > 0.005) {
+			double mhz;
+			int thr;
+			if (gpu_nvml_clock(job->device, &mhz, &thr) == 0) {
+				int settled = w->clock_mhz > 0 && fabs(mhz - w->clock_mhz) < 0.01 * mhz;
+				w->clock_mhz = mhz;
+				w->throttled = thr;
+				if (!settled && (now - w->warm_t0) * 1e3 < 2 * job->k.warmup_ms)
+					return 0;
+			}
+			w->last_nvml = now;
+		}
+		return sampler_warming(&job->k, w->warm_t0, w->warm_samples) ? 0 : EVC_STOP;
+	}
+	if (!w->warm_sent) {
+		w->warm_sent = 1;
+		proto_w_send("warmup", json_pack("{s:I, s:f, s:f}", "samples", (json_int_t)w->warm_samples, "ms",
+						 (mono_now() - w->warm_t0) * 1e3, "clock_mhz", w->clock_mhz));
+		sampler_init(&w->sm, &job->k);
+	}
+	double now = mono_now();
+	if (now - w->last_nvml > 0.02) {
+		double mhz;
+		int thr;
+		if (gpu_nvml_clock(job->device, &mhz, &thr) == 0) {
+			w->clock_mhz = mhz;
+			w->throttled = thr;
+		}
+		w->last_nvml = now;
+	}
+	long long k = s->index - w->warm_samples;
+	double us = isfinite(s->kernel_us) ? s->kernel_us : s->event_us;
+	int stop = sampler_push(&w->sm, us);
+	int threads = s->threads_after - (s->threads_start > 0 ? s->threads_start : s->threads_before);
+	int other = s->other_stream_kernels > 0 ? s->other_stream_kernels : 0;
+	proto_w_send("sample", json_pack("{s:I, s:i, s:f, s:f, s:f, s:f, s:i, s:b, s:i, s:b, s:b, s:f, s:b, s:i, s:i}",
+					  "i", (json_int_t)k, "set", s->set, "us", us, "event_us", s->event_us,
+					  "kernel_us", isfinite(s->kernel_us) ? s->kernel_us : -1.0, "host_us",
+					  s->host_launch_us, "other_stream", other + (s->stray > 0 ? s->stray : 0),
+					  "late", s->late > 0, "threads_delta", threads > 0 ? threads : 0,
+					  "block_timeout", s->block_timed_out, "throttled", w->throttled, "clock_mhz",
+					  w->clock_mhz, "last", stop, "kernels", s->kernels, "early", s->early));
+	int keep = proto_w_decision();
+	if (keep < 0)
+		_exit(3);
+	if (keep) {
+		for (int j = 0; j < w->batch; j++)
+			if (fetch(w, j, w->outs + (size_t)j * w->n_out))
+				return EVC_ABORT;
+		proto_w_output("timed", k, w->h_out, w->launch_bytes * (size_t)w->batch);
+	}
+	w->stopped = stop;
+	return stop ? EVC_STOP : 0;
+}
+
+static int alloc_all(struct cw *w)
+{
+	const struct job *job = w->job;
+	int rc;
+	w->sets = xcalloc((size_t)w->n_sets * (size_t)w->n_in, sizeof(void *));
+	w->outs = xcalloc((size_t)w->batch * (size_t)w->n_out, sizeof(void *));
+	for (int s = 0; s < w->n_sets; s++)
+		for (int t = 0; t < w->n_in; t++)
+			if ((rc = w->api->alloc(w->ctx, w->dtype, w->in_n[t], &w->sets[s * w->n_in + t], w->err,
+						sizeof(w->err))))
+				return fail_cuda(w, rc, "alloc");
+	for (int j = 0; j < w->batch; j++)
+		for (int o = 0; o < w->n_out; o++)
+			if ((rc = w->api->alloc(w->ctx, w->dtype, w->out_bytes[o] / dtype_size(w->dtype),
+						&w->outs[j * w->n_out + o], w->err, sizeof(w->err))))
+				return fail_cuda(w, rc, "alloc");
+	for (int t = 0; t < w->n_in; t++)
+		w->h_in[t] = xmalloc(w->in_n[t] * sizeof(float));
+	w->h_out = xmalloc(w->launch_bytes * (size_t)w->batch);
+	(void)job;
+	return 0;
+}
+
+static void point(struct cw *w, int set, int j)
+{
+	for (int t = 0; t < w->n_in; t++)
+		w->l.inputs[t].data = w->sets[set * w->n_in + t];
+	for (int o = 0; o < w->n_out; o++)
+		w->l.outputs[o].data = w->outs[j * w->n_out + o];
+}
+
+static int upload_set(struct cw *w, int set)
+{
+	int rc;
+	for (int t = 0; t < w->n_in; t++)
+		if ((rc = w->api->upload_floats(w->ctx, w->sets[set * w->n_in + t], w->dtype, w->h_in[t], w->in_n[t],
+						w->err, sizeof(w->err))))
+			return fail_cuda(w, rc, "upload");
+	return 0;
+}
+
+static int correctness(struct cw *w)
+{
+	const struct job *job = w->job;
+	int rc;
+	for (int i = 0; i < job->seeds; i++) {
+		problem_fill_rounded(&w->pr, job->shape, i % w->pr.desc->n_dists, job->seed0 + (unsigned long long)i,
+				     w->dtype, w->h_in);
+		if ((rc = upload_set(w, 0)))
+			return rc;
+		point(w, 0, 0);
+		for (int o = 0; o < w->n_out; o++)
+			if ((rc = w->api->scramble(w->ctx, w->outs[o], w->out_bytes[o], job->scramble_seed,
+						   SCRAMBLE_SEED_LAUNCH((uint64_t)i), 0, (uint32_t)o, w->err,
+						   sizeof(w->err))))
+				return fail_cuda(w, rc, "scramble");
+		if ((rc = w->api->launch_sync(w->ctx, w->desc, &w->l, w->err, sizeof(w->err))))
+			return fail_cuda(w, rc, "check");
+		if ((rc = fetch(w, 0, w->outs)))
+			return fail_cuda(w, rc, "check");
+		proto_w_output("seed", i, w->h_out, w->launch_bytes);
+	}
+	return 0;
+}
+
+static int timing(struct cw *w)
+{
+	const struct job *job = w->job;
+	int rc;
+	for (int s = 0; s < w->n_sets; s++) {
+		problem_fill_rounded(&w->pr, job->shape, 0, job->timing_seed + (unsigned long long)s, w->dtype,
+				     w->h_in);
+		if ((rc = upload_set(w, s)))
+			return rc;
+	}
+	point(w, 0, 0);
+	struct evc_timing_opts o;
+	struct evc_timing_result res;
+	memset(&o, 0, sizeof(o));
+	o.cold = !strcmp(knob_values_cache[job->k.cache], "cold");
+	o.batch = w->batch;
+	o.n_sets = w->n_sets;
+	o.n_inputs = w->n_in;
+	o.set_inputs = w->sets;
+	o.first_set = job->first_set;
+	o.n_outputs = w->n_out;
+	o.outputs = w->outs;
+	o.output_bytes = w->out_bytes;
+	o.scramble_seed = job->scramble_seed;
+	const char *clock = knob_values_clock[job->k.clock];
+	o.clock = !strcmp(clock, "events") ? EVC_CLOCK_EVENTS : !strcmp(clock, "cupti") ? EVC_CLOCK_CUPTI : EVC_CLOCK_AUTO;
+	o.block = 1;
+	o.max_seconds = job->k.warmup_ms * 2e-3 + job->k.max_seconds + 30;
+	o.on_sample = on_sample;
+	o.cb_ctx = w;
+	w->warm_t0 = mono_now();
+	rc = w->api->time_kernel(w->ctx, w->desc, &w->l, &o, &res, w->err, sizeof(w->err));
+	if (rc == -1 && !w->err[0])
+		snprintf(w->err, sizeof(w->err), "the sample callback stopped the timing");
+	if (rc)
+		return rc == -1 ? (proto_w_failure("crashed", "timing", w->err, "timing"), 1) : fail_cuda(w, rc, "timing");
+	if (!strcmp(clock, "cupti") && !res.cupti_loaded) {
+		proto_w_failure("init_failed", "cupti", res.cupti_why, "timing");
+		return 1;
+	}
+	json_t *nodes = json_array();
+	for (int g = 0; g < res.n_graphs && g < EVC_MAX_GRAPHS; g++)
+		json_array_append_new(nodes, json_pack("{s:i, s:i}", "nodes", res.graph_nodes[g], "kernel_nodes",
+						       res.graph_kernel_nodes[g]));
+	json_t *method = json_pack("{s:s, s:s, s:f, s:I, s:I, s:f, s:s, s:s, s:i, s:I, s:i, s:b, s:s, s:I, s:b, s:i,"
+				   " s:o, s:i, s:f, s:b, s:b}",
+				   "clock", res.clock == EVC_CLOCK_CUPTI ? "cupti" : "cuda_events", "cache",
+				   o.cold ? "cold" : "hot", "warmup_ms", job->k.warmup_ms, "warmup_samples",
+				   (json_int_t)res.warmup_samples, "warmup_launches", (json_int_t)res.warmup_launches,
+				   "sampling_seconds", res.sampling_seconds, "mode",
+				   job->k.samples > 0 ? "fixed" : "adaptive", "launch", res.graph ? "graph" : "stream",
+				   "batch", res.batch, "l2_flush_bytes", (json_int_t)res.l2_flush_bytes, "input_sets",
+				   w->n_sets, "cupti", res.cupti_loaded, "cupti_detail", res.cupti_why, "cupti_dropped",
+				   (json_int_t)res.cupti_dropped, "blocking_kernel", res.block, "block_timeouts",
+				   res.block_timeouts, "graphs", nodes, "samples_requested", job->k.samples, "stdrel",
+				   sampler_stdrel(&w->sm), "converged", w->sm.converged, "capped",
+				   w->sm.capped || res.capped);
+	if (res.graph)
+		json_object_set_new(method, "per_launch",
+				    json_string("each sample is one replay of a CUDA graph of `batch` launches on "
+						"rotating input sets, divided by batch; every launch's output is checked "
+						"when the sample is"));
+	proto_w_send("timing", json_pack("{s:i, s:o}", "n", res.n, "method", method));
+	return 0;
+}
+
+int cuda_worker(const struct job *job)
+{
+	struct cw w;
+	struct evc_device_info di;
+	struct strbuf why = STRBUF_INIT;
+	char *hpath = NULL;
+	int rc = 1;
+
+	memset(&w, 0, sizeof(w));
+	w.job = job;
+	w.pr = (struct problem)PROBLEM_INIT;
+	if (proto_w_open() < 0)
+		return 2;
+	proto_w_send("hello", json_pack("{s:i, s:i}", "protocol", PROTOCOL_VERSION, "pid", (int)getpid()));
+	w.api = harness(&hpath, w.err, sizeof(w.err));
+	if (!w.api) {
+		proto_w_send("device", json_pack("{s:s}", "backend", "cuda"));
+		proto_w_failure(strstr(w.err, "libcuda") ? "no_device" : "init_failed", "harness", w.err, "load");
+		return 1;
+	}
+	rc = w.api->open(job->device, &w.ctx, &di, w.err, sizeof(w.err));
+	if (rc) {
+		proto_w_send("device", json_pack("{s:s}", "backend", "cuda"));
+		rc = fail_cuda(&w, rc, "open");
+		goto out;
+	}
+	proto_w_send("device", json_pack("{s:o}", "info", device_json(&di, hpath)));
+	if (problem_open_so(job->problem_so, job->problem, &w.pr, &why) < 0) {
+		proto_w_failure("init_failed", "problem", why.buf, "load");
+		goto out;
+	}
+	w.desc = worker_load_kernel(job, "cuda");
+	if (!w.desc)
+		goto out;
+	w.dtype = worker_dtype(job);
+	w.n_in = w.pr.n_inputs;
+	w.n_out = w.pr.n_outputs;
+	w.batch = job->timing && job->k.batch > 1 ? job->k.batch : 1;
+	w.n_sets = job->timing ? job->n_sets : 1;
+	for (int t = 0; t < w.n_in; t++)
+		w.in_n[t] = problem_tensor_numel(&w.pr, t, job->shape);
+	for (int o = 0; o < w.n_out; o++) {
+		w.out_bytes[o] = problem_tensor_numel(&w.pr, w.n_in + o, job->shape) * dtype_size(w.dtype);
+		w.launch_bytes += w.out_bytes[o];
+	}
+	worker_launch_setup(&w.l, &w.pr, job, job->shape, w.dtype);
+	w.l.stream = w.api->stream(w.ctx);
+	if ((rc = alloc_all(&w)))
+		goto out;
+	point(&w, 0, 0);
+	rc = w.api->kernel_init(w.ctx, w.desc, &w.l, w.err, sizeof(w.err));
+	if (rc == -1) {
+		proto_w_failure("init_failed", "init", w.err, "init");
+		rc = 1;
+		goto out;
+	} else if (rc) {
+		rc = fail_cuda(&w, rc, "init");
+		goto out;
+	}
+	if ((rc = correctness(&w)))
+		goto out;
+	if (job->timing && (rc = timing(&w)))
+		goto out;
+	if (w.desc->fini)
+		w.desc->fini(&w.l);
+	proto_w_send("fini", NULL);
+	proto_w_send("done", NULL);
+	rc = 0;
+out:
+	if (w.api && w.ctx)
+		w.api->close(w.ctx); /* clears every buffer before freeing it */
+	for (int t = 0; t < 4; t++)
+		free(w.h_in[t]);
+	free(w.h_out);
+	free(w.sets);
+	free(w.outs);
+	problem_release(&w.pr);
+	strbuf_release(&why);
+	/* the harness and the problem stay loaded: CUDA's exit handlers may run in them */
+	return rc;
+}
+
+/* ---- the reference, in the checker ---------------------------------------------- */
+
+struct gpu_ref {
+	const struct evc_api *api;
+	struct evc_ctx *ctx;
+	const struct ev_problem_gpu *gpu;
+	char path[4096];
+};
+
+int cuda_reference(const struct job *job, const long long *shape, const float *const *inputs,
+		   double *const *outputs, const char **method, char *err, size_t errlen)
+{
+	static struct gpu_ref g;
+	if (!job->problem_gpu_so) {
+		snprintf(err, errlen, "problem '%s' has no GPU reference built (problems/%s.cu)", job->problem,
+			 job->problem);
+		return 1; /* the checker falls back to the float64 CPU reference */
+	}
+	if (!g.api) {
+		struct evc_device_info di;
+		g.api = harness(NULL, err, errlen);
+		if (!g.api)
+			return -1;
+		int rc = g.api->open(job->device, &g.ctx, &di, err, errlen);
+		if (rc) {
+			g.api = NULL;
+			return -1;
+		}
+		void *h = dlopen(job->problem_gpu_so, RTLD_NOW | RTLD_LOCAL);
+		ev_problem_gpu_fn fn = NULL;
+		if (h)
+			*(void **)&fn = dlsym(h, EVIDENT_PROBLEM_GPU_SYMBOL);
+		g.gpu = fn ? fn() : NULL;
+		if (!g.gpu || g.gpu->abi_version != EVIDENT_PROBLEM_ABI_VERSION || !g.gpu->reference) {
+			snprintf(err, errlen, "cannot load the GPU reference '%s': %s", job->problem_gpu_so,
+				 h ? "no valid evident_problem_gpu()" : dlerror());
+			return -1;
+		}
+	}
+	struct problem pr = PROBLEM_INIT;
+	struct strbuf why = STRBUF_INIT;
+	int rc = -1;
+	void *d_in[4] = { 0 }, *d_out[2] = { 0 };
+	size_t n_out[2] = { 0 };
+	float *h = NULL;
+	if (problem_open_so(job->problem_so, job->problem, &pr, &why) < 0) {
+		snprintf(err, errlen, "%s", why.buf);
+		goto out;
+	}
+	for (int t = 0; t < pr.n_inputs; t++) {
+		size_t n = problem_tensor_numel(&pr, t, shape);
+		int e = g.api->alloc(g.ctx, EV_F32, n, &d_in[t], err, errlen);
+		if (!e)
+			e = g.api->upload_floats(g.ctx, d_in[t], EV_F32, inputs[t], n, err, errlen);
+		if (e)
+			goto out;
+	}
+	for (int o = 0; o < pr.n_outputs; o++) {
+		n_out[o] = problem_tensor_numel(&pr, pr.n_inputs + o, shape);
+		if (g.api->alloc(g.ctx, EV_F32, n_out[o], &d_out[o], err, errlen))
+			goto out;
+	}
+	double scalar = pr.desc->scalar ? pr.desc->scalar(shape) : 0;
+	if (g.gpu->reference(shape, scalar, (const float *const *)d_in, (float *const *)d_out,
+			     g.api->stream(g.ctx), err, errlen))
+		goto out;
+	for (int o = 0; o < pr.n_outputs; o++) {
+		h = xrealloc(h, n_out[o] * sizeof(float));
+		if (g.api->download(g.ctx, h, d_out[o], n_out[o] * sizeof(float), err, errlen))
+			goto out;
+		for (size_t i = 0; i < n_out[o]; i++)
+			outputs[o][i] = h[i];
+	}
+	*method = g.gpu->method ? g.gpu->method : "the problem's GPU reference";
+	rc = 0;
+out:
+	for (int t = 0; t < 4; t++)
+		if (d_in[t])
+			g.api->free_buffer(g.ctx, d_in[t]);
+	for (int o = 0; o < 2; o++)
+		if (d_out[o])
+			g.api->free_buffer(g.ctx, d_out[o]);
+	free(h);
+	problem_release(&pr);
+	strbuf_release(&why);
+	return rc;
+}
