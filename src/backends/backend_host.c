@@ -171,7 +171,7 @@ static int host_worker(const struct job *job)
 						 (json_int_t)warm, "ms", (mono_now() - t0) * 1e3));
 		struct sampler sm;
 		sampler_init(&sm, &job->k);
-		int th_start = worker_thread_count();
+		int tid0[256], tid1[256];
 		for (long long i = 0;; i++) {
 			long long g = warm + i; /* the global sample index: warm-up first */
 			int s = (int)((job->first_set + g) % n_sets);
@@ -179,12 +179,15 @@ static int host_worker(const struct job *job)
 			scramble_outputs(out, out_bytes, n_out, job->scramble_seed, 1, g);
 			if (flush)
 				flush_cache(flush, flush_n);
+			/* a thread that launch() started and left running: a thread id
+			 * after the launch that was not there before it (a thread pool
+			 * an honest kernel made in an earlier launch is not new) */
+			int n0 = worker_thread_ids(tid0, 256);
 			double a = mono_now();
 			int lr = k->launch(&l);
 			double b = mono_now();
-			/* a thread alive after launch() that was not there when sampling
-			 * began (a launcher may join its last thread and start the next) */
-			int th1 = worker_thread_count();
+			int n1 = worker_thread_ids(tid1, 256);
+			int fresh = n0 >= 0 && n1 >= 0 ? worker_new_threads(tid0, n0, tid1, n1) : 0;
 			if (lr != 0) {
 				proto_w_failure("launch_failed", "launch", "launch() returned non-zero", "timing");
 				free(flush);
@@ -193,7 +196,7 @@ static int host_worker(const struct job *job)
 			double us = (b - a) * 1e6;
 			int stop = sampler_push(&sm, us);
 			proto_w_send("sample", json_pack("{s:I, s:i, s:f, s:f, s:i, s:b}", "i", (json_int_t)i, "set", s,
-							  "us", us, "host_us", us, "threads_delta", th1 - th_start,
+							  "us", us, "host_us", us, "threads_delta", fresh,
 							  "last", stop));
 			int keep = proto_w_decision();
 			if (keep < 0)
