@@ -70,6 +70,9 @@ mma_m16_w1_n16|$A/fa_mma.cu|-DBLOCK_M=16 -DNUM_WARPS=1 -DBLOCK_N=16|ok
 mma_d128|$A/fa_mma.cu|-DHEAD_DIM=128|init_refused
 mma_m80_w4|$A/fa_mma.cu|-DBLOCK_M=80 -DNUM_WARPS=4|build_failed
 mma_s1|$A/fa_mma.cu|-DSTAGES=1|build_failed
+mma2|$A/fa_mma2.cu||ok
+mma2_m16_n16_k8|$A/fa_mma2.cu|-DBLOCK_M=16 -DBLOCK_N=16 -DKV_SPLIT=8 -DNUM_WARPS=8|ok
+mma2_w4_k2|$A/fa_mma2.cu|-DKV_SPLIT=2 -DNUM_WARPS=4|build_failed
 cublas_attn|$R/cublas_attn.cu||ok
 cudnn_sdpa|$R/cudnn_sdpa.cu||ok
 fx_correct|$F/correct.cu||ok
@@ -160,11 +163,12 @@ if [ ${#spin_args[@]} -gt 0 ]; then
 	rc2=$?
 fi
 adv_args=()
-for n in mma mma_m128_w8 mma_n32_s3 mma_m16_w1_n16 cudnn_sdpa cublas_attn; do
+for n in mma mma_m128_w8 mma_n32_s3 mma_m16_w1_n16 mma2 mma2_m16_n16_k8 cudnn_sdpa cublas_attn; do
 	[ -f "$B/$n.so" ] && adv_args+=("$B/$n.so")
 done
 "$B/kcheck" --timeout 60 --iters 10 --shape 1,2,397,64 --dist peaked --shape 1,2,397,64 \
-	--dist large --shape 1,2,397,64 --dist bigv --shape 1,2,397,64 "${adv_args[@]}" 2>&1 |
+	--dist large --shape 1,2,397,64 --dist bigv --shape 1,2,397,64 --dist uniform --shape 1,1,1,64 \
+	--shape 1,1,17,64 "${adv_args[@]}" 2>&1 |
 	tee -a "$LOGS/kcheck.txt" >"$B/kcheck.adv.out"
 rc3=$?
 # (4) compute-sanitizer at a small shape
@@ -179,7 +183,7 @@ if [ "${KCHECK_SKIP_SAN:-0}" != 1 ] && command -v compute-sanitizer >/dev/null 2
 		cat "$B/san.$tool.log" >>"$LOGS/sanitizer.txt"
 	}
 	main=()
-	for n in fa_base fa_iter1 fa_s2 wmma wmma_m16_w1_n16 mma mma_m16_w1_n16; do
+	for n in fa_base fa_iter1 fa_s2 wmma wmma_m16_w1_n16 mma mma_m16_w1_n16 mma2 mma2_m16_n16_k8; do
 		[ -f "$B/$n.so" ] && main+=("$B/$n.so")
 	done
 	san memcheck "${main[@]}"
