@@ -34,6 +34,13 @@
  * fp16 [B, H, S, D], 16-byte aligned; D = HEAD_DIM; scale > 0; pointers
  * read on every launch).
  *
+ * Seen (tests/gpu/kcheck.cu --cold, H100, 2026-11-23): correct at every shape
+ * and input distribution tried, but no faster than fa_mma at B4 H8 S512
+ * D64 (15.36 us at BLOCK_M=128 KV_SPLIT=2 against fa_mma's 15.01 us) and
+ * slower at long S: Nsight Compute saw achieved occupancy double (12%
+ * -> 23%) and the kernel time stay at 13.6-14.1 us, so per-warp latency
+ * is not what bounds fa_mma there.  Kept as the recorded negative result.
+ *
  * Versions in this file:
  *   attention_fwd_kernel6  fa_mma with the keys of each tile split over
  *                          KV_SPLIT warp groups and a final merge
