@@ -10,7 +10,8 @@
 # (libraries from the file's "// evident: libs ..." line), in parallel,
 # keeping each ptxas report; (2) SASS facts (HMMA count, 16-byte loads) when
 # cuobjdump exists; (3) kcheck on everything, each variant with its expected outcome, the
-# spin fixture alone with a short timeout; (4) compute-sanitizer: memcheck
+# spin fixture alone with a short timeout, the kernels that take any S at
+# S=397 with adversarial inputs; (4) compute-sanitizer: memcheck
 # and racecheck on the main kernels at a small shape, racecheck on the
 # smem_race fixture, which must report a hazard.  The kcheck table
 # comes last.  Full logs go to $OUT (or build/kcheck) as build.txt,
@@ -61,6 +62,17 @@ wmma_m64_w2|$A/fa_wmma.cu|-DBLOCK_M=64 -DNUM_WARPS=2|ok
 wmma_n32|$A/fa_wmma.cu|-DBLOCK_N=32|ok
 wmma_n128|$A/fa_wmma.cu|-DBLOCK_N=128|ok
 wmma_m16_w1_n16|$A/fa_wmma.cu|-DBLOCK_M=16 -DNUM_WARPS=1 -DBLOCK_N=16|ok
+mma|$A/fa_mma.cu||ok
+mma_m128_w8|$A/fa_mma.cu|-DBLOCK_M=128 -DNUM_WARPS=8|ok
+mma_n128|$A/fa_mma.cu|-DBLOCK_N=128|ok
+mma_n32_s3|$A/fa_mma.cu|-DBLOCK_N=32 -DSTAGES=3|ok
+mma_m16_w1_n16|$A/fa_mma.cu|-DBLOCK_M=16 -DNUM_WARPS=1 -DBLOCK_N=16|ok
+mma_d128|$A/fa_mma.cu|-DHEAD_DIM=128|init_refused
+mma_m80_w4|$A/fa_mma.cu|-DBLOCK_M=80 -DNUM_WARPS=4|build_failed
+mma_s1|$A/fa_mma.cu|-DSTAGES=1|build_failed
+mma2|$A/fa_mma2.cu||ok
+mma2_m16_n16_k8|$A/fa_mma2.cu|-DBLOCK_M=16 -DBLOCK_N=16 -DKV_SPLIT=8 -DNUM_WARPS=8|ok
+mma2_w4_k2|$A/fa_mma2.cu|-DKV_SPLIT=2 -DNUM_WARPS=4|build_failed
 cublas_attn|$R/cublas_attn.cu||ok
 cudnn_sdpa|$R/cudnn_sdpa.cu||ok
 fx_correct|$F/correct.cu||ok
@@ -123,7 +135,7 @@ while IFS='|' read -r name src flags expect; do
 done <<<"$VARIANTS"
 
 if [ "${KCHECK_PREBUILT:-0}" != 1 ] || [ ! -x "$B/kcheck" ]; then
-	"$NVCC" -O2 -I"$ROOT/kernels" -o "$B/kcheck" tests/gpu/kcheck.cu -ldl || exit 1
+	"$NVCC" -O2 -Xcompiler -fopenmp -I"$ROOT/kernels" -o "$B/kcheck" tests/gpu/kcheck.cu -ldl -lgomp || exit 1
 fi
 
 # (2) SASS facts
@@ -139,7 +151,8 @@ if command -v cuobjdump >/dev/null 2>&1; then
 	done
 fi
 
-# (3) kcheck: everything, then the spin fixture alone with a short timeout
+# (3) kcheck: everything, then the spin fixture alone with a short timeout;
+# then the kernels that take any S on an odd S with adversarial inputs
 echo
 set -o pipefail
 "$B/kcheck" --timeout 60 "${ok_args[@]}" 2>&1 | tee "$LOGS/kcheck.txt" | grep -vE '^ *$' | grep -vE '^R ' >"$B/kcheck.out"
@@ -149,6 +162,15 @@ if [ ${#spin_args[@]} -gt 0 ]; then
 	"$B/kcheck" --timeout 8 --shape 1,2,128,64 "${spin_args[@]}" 2>&1 | tee -a "$LOGS/kcheck.txt" >"$B/kcheck.spin.out"
 	rc2=$?
 fi
+adv_args=()
+for n in mma mma_m128_w8 mma_n32_s3 mma_m16_w1_n16 mma2 mma2_m16_n16_k8 cudnn_sdpa cublas_attn; do
+	[ -f "$B/$n.so" ] && adv_args+=("$B/$n.so")
+done
+"$B/kcheck" --timeout 60 --iters 10 --shape 1,2,397,64 --dist peaked --shape 1,2,397,64 \
+	--dist large --shape 1,2,397,64 --dist bigv --shape 1,2,397,64 --dist uniform --shape 1,1,1,64 \
+	--shape 1,1,17,64 "${adv_args[@]}" 2>&1 |
+	tee -a "$LOGS/kcheck.txt" >"$B/kcheck.adv.out"
+rc3=$?
 # (4) compute-sanitizer at a small shape
 if [ "${KCHECK_SKIP_SAN:-0}" != 1 ] && command -v compute-sanitizer >/dev/null 2>&1; then
 	: >"$LOGS/sanitizer.txt"
@@ -161,7 +183,7 @@ if [ "${KCHECK_SKIP_SAN:-0}" != 1 ] && command -v compute-sanitizer >/dev/null 2
 		cat "$B/san.$tool.log" >>"$LOGS/sanitizer.txt"
 	}
 	main=()
-	for n in fa_base fa_iter1 fa_s2 wmma wmma_m16_w1_n16; do
+	for n in fa_base fa_iter1 fa_s2 wmma wmma_m16_w1_n16 mma mma_m16_w1_n16 mma2 mma2_m16_n16_k8; do
 		[ -f "$B/$n.so" ] && main+=("$B/$n.so")
 	done
 	san memcheck "${main[@]}"
@@ -180,9 +202,10 @@ echo
 grep -E '^kernel ' "$B/kcheck.out" | cut -c1-165
 grep -E '\.so ' "$B/kcheck.out" | cut -c1-165
 grep -E '\.so ' "$B/kcheck.spin.out" 2>/dev/null | cut -c1-165
+grep -E '\.so ' "$B/kcheck.adv.out" 2>/dev/null | cut -c1-165
 [ "$rc1" = 77 ] && { echo "skip: no GPU"; exit 77; }
-if [ "$bad" != 0 ] || [ "$rc1" != 0 ] || [ "$rc2" != 0 ]; then
-	echo "kcheck.sh: NOT all as expected (build $bad, kcheck $rc1, spin $rc2)"
+if [ "$bad" != 0 ] || [ "$rc1" != 0 ] || [ "$rc2" != 0 ] || [ "$rc3" != 0 ]; then
+	echo "kcheck.sh: NOT all as expected (build $bad, kcheck $rc1, spin $rc2, adversarial $rc3)"
 	exit 1
 fi
 echo "kcheck.sh: all as expected"
