@@ -53,7 +53,7 @@ i=$SLURM_ARRAY_TASK_ID
 log() { echo "$*" >> "$SHARED/log.$i"; }
 case $i in
 0)	exec python3 runner.py "$PWD/err-${SLURM_ARRAY_JOB_ID}_$i.txt" ;;
-1)	log started; sleep 30 ;;                   # no trap: dies of SIGTERM
+1)	log started; exec sleep 30 ;;              # no trap: dies of SIGTERM
 2)	trap '' TERM; log started                  # ignores SIGTERM: SIGKILL
 	while :; do date +%s.%N >> "$SHARED/alive.2"; sleep 0.1; done ;;
 *)	log started ;;
