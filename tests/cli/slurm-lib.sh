@@ -9,6 +9,9 @@
 #                               a test with its own EXIT trap calls slurm_down
 #                               from it).  Skips the test (77) where Slurm
 #                               cannot run here.
+#   slurm_once                  skip in the sanitized pass of `make test`: for
+#                               tests of Slurm itself, that run no evident
+#                               code (call it before slurm_up)
 #   slurm_down                  stop it now (scripts/slurm/stop); idempotent
 #   slurm_submit ARGS...        sbatch --parsable ARGS; prints the job id,
 #                               fails the test if sbatch does
@@ -42,6 +45,10 @@ slurm_up() {
 	. "$SLURM_DIR/env" || fail "no $SLURM_DIR/env"
 	SLURM_NODE=$(sinfo -h -o %N)
 	export SLURM_CONF SLURM_NODE SLURM_DIR
+}
+
+slurm_once() {
+	case "${EVIDENT:-}" in *build-san*) skip "runs once, in the plain (not sanitized) pass: it tests Slurm, not evident" ;; esac
 }
 
 slurm_down() {

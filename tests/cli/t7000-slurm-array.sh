@@ -6,6 +6,7 @@
 # (COMPLETED 0:0, or FAILED NonZeroExitCode 3:0 for the task that exits 3)
 . "$REPO/tests/cli/lib.sh"
 . "$REPO/tests/cli/slurm-lib.sh"
+slurm_once
 slurm_up --cpus 4    # room for 4 at once: the %2 is what must hold them to 2
 mkdir -p shared work && cd work || fail "mkdir"
 cat > task.sh <<'SH'

@@ -9,10 +9,11 @@
 # keeps its last pending reason
 . "$REPO/tests/cli/lib.sh"
 . "$REPO/tests/cli/slurm-lib.sh"
+slurm_once
+command -v python3 >/dev/null || skip "python3 is not installed (it logs the signals)"
 slurm_up --cpus 4 --set KillWait=2
 mkdir -p shared work && cd work || fail "mkdir"
 export SHARED=$TEST_TMP/shared
-command -v python3 >/dev/null || skip "python3 is not installed (it logs the signals)"
 # Task 0 stands for the runner: it logs each signal as it arrives, starts a
 # worker in its own session that does the same, and on SIGTERM waits for the
 # worker, reads slurmstepd's line from its own stderr, and exits 143.

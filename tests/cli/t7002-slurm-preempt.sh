@@ -5,6 +5,7 @@
 # None); the other task of the array runs on
 . "$REPO/tests/cli/lib.sh"
 . "$REPO/tests/cli/slurm-lib.sh"
+slurm_once
 slurm_up --cpus 2 --set KillWait=2 --set PreemptType=preempt/partition_prio --set PreemptMode=CANCEL \
 	--line "PartitionName=high Nodes=ALL PriorityTier=2 MaxTime=INFINITE State=UP"
 mkdir -p shared work && cd work || fail "mkdir"
