@@ -4,7 +4,10 @@
 # are present; otherwise, as root it installs them with apt-get, and as any
 # other user it prints the exact apt-get line and fails.  `deps.sh install`
 # does the same but says what it found.  The package list is the single
-# source of truth for README's "Requirements".
+# source of truth for README's "Requirements".  `deps.sh slurm` does the
+# same for the optional one-node Slurm that the Slurm tests start
+# (scripts/slurm/start; without it they skip): Debian's daemons, client and
+# munge, without the recommended extra plugins.
 set -euo pipefail
 
 # build + unit tests
@@ -14,7 +17,17 @@ PKGS=(gcc make pkg-config libgit2-dev libgsl-dev libjansson-dev libyaml-dev
 #   jupyter-nbconvert python3-pandas python3-matplotlib  (notebook test)
 #   r-base-core python3-scipy                           (regenerate stats references)
 
+# optional: a real Slurm for the t70xx tests (deps.sh slurm)
+SLURM_PKGS=(slurmctld slurmd slurm-client munge)
+
 mode=${1:-check}
+case $mode in
+check|install) ;;
+slurm) PKGS=("${SLURM_PKGS[@]}") ;;
+*) echo "usage: scripts/deps.sh [check|install|slurm]" >&2; exit 2 ;;
+esac
+apt_flags=()
+[ "$mode" = slurm ] && apt_flags=(--no-install-recommends)
 missing=()
 for p in "${PKGS[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -23,16 +36,16 @@ for p in "${PKGS[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-	[ "$mode" = install ] && echo "deps: all ${#PKGS[@]} packages present"
+	[ "$mode" != check ] && echo "deps: all ${#PKGS[@]} packages present"
 	exit 0
 fi
 
-line="apt-get install -y ${missing[*]}"
+line="apt-get install -y ${apt_flags[*]:+${apt_flags[*]} }${missing[*]}"
 if [ "$(id -u)" -eq 0 ]; then
 	echo "deps: installing missing packages: ${missing[*]}" >&2
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq >&2 || { echo "deps: apt-get update failed; run: $line" >&2; exit 1; }
-	apt-get install -y -qq "${missing[@]}" >&2 || { echo "deps: install failed; run: $line" >&2; exit 1; }
+	apt-get install -y -qq ${apt_flags[@]+"${apt_flags[@]}"} "${missing[@]}" >&2 || { echo "deps: install failed; run: $line" >&2; exit 1; }
 	exit 0
 fi
 echo "deps: missing Debian packages: ${missing[*]}" >&2
