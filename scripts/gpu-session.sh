@@ -1,34 +1,41 @@
 #!/usr/bin/env bash
-# gpu-session.sh - everything that needs the GPU, in one call (the lent
+# gpu-session.sh - what needs the GPU, in as few calls as possible (the lent
 # machine is scarce): run on the GPU host from the repository root with the
-# relocatable runner from `make dist` in dist/evident/.
+# relocatable runner from `make dist` in dist/evident/ (carried with the
+# call, together with build/git-bundle, see below).
 #
-#   1. GPU state as found (never changed: no clocks, power or persistence)
-#   2. experiments/cuda-faults.yaml  (fault fixtures, compute-sanitizer)
-#   3. experiments/iter1.yaml        (the study's first iteration + references)
-#   4. experiments/sweep.yaml        (the fa_s512 tunables)
-#   5. the GPU CLI tests (tests/cli/t30*)
-#   6. ncu's kernel duration for iter1's baseline vs evident's median
-#   7. new records packed into $OUT/artifacts.tgz, logs into $OUT/
-# Usage: OUT=/some/dir scripts/gpu-session.sh [STEP...]  (default: all)
+# Steps (give any of them; the default is all, in this order):
+#   state      the GPU as found (never changed: no clocks, power or persistence)
+#   harness    tests/gpu/harness_check.sh (the harness's own checks)
+#   adversary  the CUDA adversarial suite (tests/fixtures/specs/cuda-adversary*.yaml)
+#   faults     experiments/cuda-faults.yaml
+#   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?)
+#   aa         experiments/aa.yaml (the same kernel as 8 variants: the A/A rate)
+#   problems   the new problems on the GPU (experiments/*-cuda.yaml)
+#   iter2      experiments/iter2.yaml (the fa_mma rung)
+#   sweep      experiments/sweep.yaml
+#   pool       experiments/iter1.yaml with --gpus all
+#   reproduce  evident reproduce on the committed iter1 batch
+#   clock      scripts/clock-check (CUPTI and events vs Nsight Compute, every iter1 kernel)
+#   tests      the GPU CLI tests (tests/cli/t30*)
+#   pack       new records into $OUT/artifacts.tgz
+# Usage: OUT=/some/dir scripts/gpu-session.sh [STEP...]
 set -u
 OUT=${OUT:-/tmp/gpu-out}
 mkdir -p "$OUT"
 export PATH=/usr/local/cuda/bin:$PATH
 E=$PWD/dist/evident/bin/evident
-steps=${*:-"state faults iter1 sweep tests ncu pack"}
+steps=${*:-"state harness adversary faults iter1 aa problems iter2 sweep pool reproduce clock tests pack"}
 log() { printf '\n=== %s\n' "$*" | tee -a "$OUT/session.log"; }
 has() { case " $steps " in *" $1 "*) return 0;; *) return 1;; esac; }
 T0=$(date +%s)
 "$E" --version >/dev/null 2>&1 || { echo "dist/evident/bin/evident does not run here: $("$E" --version 2>&1)"; exit 1; }
 
-# The tree arrives with a .git that holds no objects, refs or index (seen
-# on the lent H100).  build/git-bundle/head.bundle (made here by
-# `git bundle create build/git-bundle/head.bundle HEAD main`, carried with
-# the call) brings the commit that was sent; fetch it and fill the index
-# from it, leaving the working tree alone.  libgit2 then diffs the working
-# tree against that commit, so any difference is recorded as dirty, with
-# its patch.
+# The tree arrives with a .git that holds no objects, refs or index.
+# build/git-bundle/head.bundle (`git bundle create build/git-bundle/head.bundle
+# HEAD main`, carried) brings the commit that was sent; fetch it and fill the
+# index from it, leaving the working tree alone, so provenance names the
+# commit and any difference is recorded as dirty with its patch.
 log "git here"
 if ! git rev-parse -q --verify HEAD >/dev/null 2>&1 && [ -f build/git-bundle/head.bundle ]; then
 	git fetch -q --update-head-ok build/git-bundle/head.bundle "+refs/heads/main:refs/heads/main" 2>&1 | tee -a "$OUT/session.log"
@@ -39,26 +46,58 @@ git status --short | head -5 | tee -a "$OUT/session.log"
 
 if has state; then
 	log "GPU state as found"
-	nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw,power.limit,persistence_mode,compute_mode --format=csv 2>&1 | tee -a "$OUT/session.log"
+	nvidia-smi --query-gpu=index,name,uuid,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw,power.limit,persistence_mode,compute_mode --format=csv 2>&1 | tee -a "$OUT/session.log"
 	nvcc --version | tail -2 | tee -a "$OUT/session.log"
 fi
+# run_exp NAME SPEC [ARGS...]: one experiment into the study's store
 run_exp() {
-	log "evident run $1"
-	"$E" run --store artifacts --no-progress --jobs 16 "$1" > "$OUT/$(basename "$1" .yaml).txt" 2>&1
-	echo "exit $?" >> "$OUT/$(basename "$1" .yaml).txt"
-	tail -n 40 "$OUT/$(basename "$1" .yaml).txt" >> "$OUT/session.log"
+	local name=$1 spec=$2
+	shift 2
+	log "evident run $spec $*"
+	"$E" run --store artifacts --no-progress --jobs 16 "$@" "$spec" > "$OUT/$name.txt" 2>&1
+	echo "exit $?" >> "$OUT/$name.txt"
+	grep -vE "machine was busy" "$OUT/$name.txt" | tail -n 45 >> "$OUT/session.log"
 }
-has faults && run_exp experiments/cuda-faults.yaml
-has iter1 && run_exp experiments/iter1.yaml
-has sweep && run_exp experiments/sweep.yaml
+if has harness; then
+	log "harness_check"
+	bash tests/gpu/harness_check.sh > "$OUT/harness.txt" 2>&1
+	tail -n 25 "$OUT/harness.txt" >> "$OUT/session.log"
+fi
+if has adversary; then
+	run_exp adversary tests/fixtures/specs/cuda-adversary.yaml
+	run_exp adversary-graph tests/fixtures/specs/cuda-adversary-graph.yaml
+fi
+has faults && run_exp faults experiments/cuda-faults.yaml
+if has iter1; then
+	run_exp iter1-a experiments/iter1.yaml
+	run_exp iter1-b experiments/iter1.yaml
+fi
+has aa && run_exp aa experiments/aa.yaml
+if has problems; then
+	for s in experiments/*-cuda.yaml; do run_exp "$(basename "$s" .yaml)" "$s"; done
+fi
+has iter2 && run_exp iter2 experiments/iter2.yaml
+has sweep && run_exp sweep experiments/sweep.yaml
+has pool && run_exp pool experiments/iter1.yaml --gpus all
+if has reproduce; then
+	log "evident reproduce (the committed iter1 batch)"
+	b=$("$E" ls --store artifacts --batches --json 2>/dev/null | python3 -c "
+import json,sys
+rows=[r for r in json.load(sys.stdin) if r.get('experiment')=='iter1']
+print(rows[0]['run_id'] if rows else '')" 2>/dev/null)
+	"$E" reproduce --store artifacts --no-progress "${REPRODUCE_BATCH:-$b}" > "$OUT/reproduce.txt" 2>&1
+	echo "exit $?" >> "$OUT/reproduce.txt"
+	tail -n 30 "$OUT/reproduce.txt" >> "$OUT/session.log"
+fi
+if has clock; then
+	log "clock-check: CUPTI and events vs Nsight Compute"
+	python3 scripts/clock-check "$E" "$OUT" > "$OUT/clock-check.txt" 2>&1
+	tail -n 20 "$OUT/clock-check.txt" >> "$OUT/session.log"
+fi
 if has tests; then
 	log "GPU CLI tests"
 	EVIDENT=$E tests/cli/run.sh t30 > "$OUT/gpu-tests.txt" 2>&1
-	tail -n 30 "$OUT/gpu-tests.txt" >> "$OUT/session.log"
-fi
-if has ncu; then
-	log "ncu vs evident, iter1 base"
-	python3 scripts/ncu-check.py "$E" "$OUT" >> "$OUT/session.log" 2>&1
+	tail -n 12 "$OUT/gpu-tests.txt" >> "$OUT/session.log"
 fi
 if has pack; then
 	log "pack"
@@ -66,4 +105,4 @@ if has pack; then
 	ls -la "$OUT" >> "$OUT/session.log"
 fi
 log "session took $(( $(date +%s) - T0 )) s"
-grep -E "^(=== |experiment |[a-zA-Z0-9_.-]+ +(ok|crashed|timeout|nan|unwritten_output|wrong_output|flaky|build_failed|launch_failed|init_failed) |cli: |exit |ncu|evident)" "$OUT/session.log" | tail -n 90
+grep -E "^(=== |experiment |[a-zA-Z0-9_.-]+ +(ok|crashed|timeout|nan|unwritten_output|wrong_output|flaky|build_failed|launch_failed|init_failed|escaped_work|protocol_violation|tampered|below_floor|reference_failed) |cli: |exit |clock|  - .*UNEXPECTED)" "$OUT/session.log" | tail -n 120
