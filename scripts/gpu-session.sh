@@ -37,8 +37,10 @@ T0=$(date +%s)
 # index from it, leaving the working tree alone, so provenance names the
 # commit and any difference is recorded as dirty with its patch.
 log "git here"
-if ! git rev-parse -q --verify HEAD >/dev/null 2>&1 && [ -f build/git-bundle/head.bundle ]; then
+if [ -f build/git-bundle/head.bundle ]; then
+	# always the bundle's main: a skeleton may carry a stale HEAD from elsewhere
 	git fetch -q --update-head-ok build/git-bundle/head.bundle "+refs/heads/main:refs/heads/main" 2>&1 | tee -a "$OUT/session.log"
+	git symbolic-ref HEAD refs/heads/main
 	git read-tree HEAD 2>&1 | tee -a "$OUT/session.log"
 fi
 echo "HEAD: $(git rev-parse HEAD 2>&1 | head -1)" | tee -a "$OUT/session.log"

@@ -56,7 +56,9 @@
 #define EVC_POISON_F16 0x7e5bu
 #define EVC_POISON_BF16 0x7fdeu
 
-#define EVC_MAX_BUFFERS 64
+/* Room for the cold-cache rotation: up to 64 input sets (plan.c clamps the
+ * count) of up to 16 tensors each. */
+#define EVC_MAX_BUFFERS 1024
 
 /* The blocking kernel's flag, in host memory mapped into the device. */
 struct evc_block_flag {
