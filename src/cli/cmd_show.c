@@ -347,7 +347,10 @@ static void show_timing(struct query *q, const struct run_record *r)
 		       s_or(c->magnitude, ""), s_or(c->verdict, "?"));
 		printf("  the p-value above is not adjusted for the other comparisons; the batch's Holm-adjusted p: "
 		       "evident show %s\n", s_or(bid, "BATCH"));
-	} else if (bid && !r->is_baseline) {
+	} else if (bid && r->is_baseline) {
+		printf("  the baseline: the comparisons with it are the batch's (every repeat, Holm-adjusted): evident show %s\n",
+		       bid);
+	} else if (bid) {
 		printf("  the comparison with the baseline is the batch's (every repeat, Holm-adjusted): evident show %s\n",
 		       bid);
 	}

@@ -326,15 +326,22 @@ static void table_tput(struct query *q, const struct batch_record *b, struct tpu
 	}
 }
 
+/* a rate with three significant digits, never in exponent form */
+static void add_rate(struct strbuf *out, double v)
+{
+	int decimals = v >= 100 ? 0 : v >= 10 ? 1 : v >= 1 ? 2 : v >= 0.1 ? 3 : v >= 0.01 ? 4 : 5;
+	strbuf_addf(out, "%.*f", decimals, v);
+}
+
 static void add_tput_cell(struct query *q, const struct batch_record *b, const struct batch_row *row,
-			  const char *stat, const char *fmt, struct strbuf *out)
+			  const char *stat, struct strbuf *out)
 {
 	double v, ci[2];
 	int have_ci;
 	struct strbuf why = STRBUF_INIT;
 	if (query_stat(q, b, row, stat, &v, ci, &have_ci, &why) == 0) {
 		strbuf_addch(out, ' ');
-		strbuf_addf(out, fmt, v);
+		add_rate(out, v);
 	}
 	strbuf_addstr(out, " |");
 	strbuf_release(&why);
@@ -426,9 +433,9 @@ static void gen_table(struct ctx *c, const struct batch_record *b, const char *r
 		add_cell_ci(out, row->have_stats ? row->stats.median : NAN, row->have_stats ? row->stats.median_ci : no_ci,
 			    "%.2f", "%.2f");
 		if (tp.flops)
-			add_tput_cell(c->q, b, row, tp.flops_stat, !strcmp(tp.flops_stat, "tflops") ? "%.2f" : "%.1f", out);
+			add_tput_cell(c->q, b, row, tp.flops_stat, out);
 		if (tp.bw)
-			add_tput_cell(c->q, b, row, "gbps", "%.1f", out);
+			add_tput_cell(c->q, b, row, "gbps", out);
 		if (row->have_cmp) {
 			const struct stats_comparison *cmp = &row->cmp;
 			add_cell_ci(out, cmp->speedup, cmp->speedup_ci, "%.3fx", "%.3f");
