@@ -371,11 +371,14 @@ static void add_cost_cell(struct query *q, const struct batch_row *row, struct s
 		strbuf_addstr(out, " | n/a |\n");
 }
 
+/* Does one of the batch's notes already say text? */
 static int in_notes(const struct batch_record *b, const char *text)
 {
-	size_t i;
-	json_t *n;
-	json_array_foreach(b->notes, i, n) if (json_string_value(n) && strstr(json_string_value(n), text)) return 1;
+	for (size_t i = 0; i < json_array_size(b->notes); i++) {
+		const char *n = json_string_value(json_array_get(b->notes, i));
+		if (n && strstr(n, text))
+			return 1;
+	}
 	return 0;
 }
 
