@@ -12,7 +12,7 @@
 #include "report/audit.h"
 #include "report/mdscan.h"
 #include "cli/evident.h"
-#include "store/query_json.h"
+#include "store/query.h"
 #include "base/util.h"
 
 static const char audit_usage[] =
@@ -63,7 +63,7 @@ int cmd_audit(int argc, const char **argv)
 	const char **files = xcalloc((size_t)argc + 1, sizeof(char *));
 	size_t nf = 0;
 	int rc = EV_OK;
-	struct qj q = QJ_INIT;
+	struct query q = QUERY_INIT;
 	struct audit_counts c = { 0 };
 	if (wants_help(argc, argv)) {
 		usage_print(audit_usage, 0);
@@ -95,7 +95,7 @@ int cmd_audit(int argc, const char **argv)
 		if (read_file(files[i], &in) < 0) {
 			unreadable++;
 		} else if (declared = md_declared_store(files[i], strbuf_str(&in), in.len),
-			   qj_open_for(&q, store, declared) < 0) {
+			   query_open_for(&q, store, declared) < 0) {
 			free(declared);
 			strbuf_release(&in);
 			rc = EV_STORE;
@@ -118,7 +118,7 @@ int cmd_audit(int argc, const char **argv)
 			q.st.root);
 	rc = bad || (strict && c.untraced) ? EV_FAILURES : EV_OK;
 out:
-	qj_release(&q);
+	query_release(&q);
 	free(files);
 	return rc;
 }

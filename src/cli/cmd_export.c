@@ -8,7 +8,7 @@
 
 #include "cli/evident.h"
 #include "report/export.h"
-#include "store/query_json.h"
+#include "store/query.h"
 #include "base/util.h"
 
 static const char export_usage[] =
@@ -35,7 +35,7 @@ static const char export_usage[] =
 int cmd_export(int argc, const char **argv)
 {
 	const char *store = NULL, *dir = "notebooks-export";
-	struct qj q = QJ_INIT;
+	struct query q = QUERY_INIT;
 	int rc = EV_OK;
 	if (wants_help(argc, argv)) {
 		usage_print(export_usage, 0);
@@ -55,13 +55,13 @@ int cmd_export(int argc, const char **argv)
 			return EV_USAGE;
 		}
 	}
-	if (qj_open(&q, store) < 0) {
+	if (query_open(&q, store) < 0) {
 		rc = EV_STORE;
 	} else if (export_all(&q, dir) < 0) {
 		rc = EV_FAILURES; /* the message said what: an unwritable file or a damaged object */
 	} else {
 		printf("exported %zu record(s) from '%s' to %s/\n", q.n, q.st.root, dir);
 	}
-	qj_release(&q);
+	query_release(&q);
 	return rc;
 }

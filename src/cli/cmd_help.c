@@ -37,6 +37,7 @@ const char *exit_codes_text(void)
 	       "  4    no device: the experiment needs a GPU that is not here\n"
 	       "  5    the store cannot be read or written\n"
 	       "  6    a required tool is missing (compiler, library)\n"
+	       "  7    no such run or batch in the store\n"
 	       "  70   internal error (a bug in evident)\n"
 	       "  130  interrupted (finished records are kept)\n";
 }

@@ -1,23 +1,39 @@
 /*
- * cmd_ls.c - `evident ls`: the runs in the store, oldest first, one line
- * each (variant runs; --batches for the per-invocation batch records), and
- * runs in progress or aborted (from the store's pending markers).
+ * cmd_ls.c - `evident ls`: the runs in the store, one line each, in the
+ * store's one order (query.h: the order paper and audit read, oldest
+ * first), from the index attrs alone: no manifest is opened.  Variant
+ * runs by default (with their repeat number), batches with --batches
+ * (with their totals), then runs in progress or aborted (from the store's
+ * pending markers).  --json prints the same rows as the record module
+ * writes them (record_attrs_json).
  */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/evident.h"
+#include "record/record.h"
+#include "store/query.h"
 #include "store/store.h"
 
 static const char usage[] =
 	"usage: evident ls [--store DIR] [--experiment NAME] [--batches] [--json]\n"
 	"\n"
-	"Lists recorded runs: run id, experiment, variant, outcome, median, commit.\n"
-	"Runs that were interrupted (the runner was killed) are listed as 'aborted':\n"
-	"they have no record, only the marker the runner left when it started them.\n"
-	"  --batches   list batch records (one per 'evident run') instead of variant runs\n"
-	"  --json      one JSON array of objects {run_id, kind, experiment, variant, outcome,\n"
-	"              median_us, commit, dirty, started_utc}\n";
+	"Lists recorded runs, oldest first, in the order paper and audit read them:\n"
+	"run id, experiment, variant, repeat, outcome, median, commit.  Runs that were\n"
+	"interrupted (the runner was killed) are listed as 'aborted': they have no\n"
+	"record, only the marker the runner left when it started them.\n"
+	"  --batches   list batch records (one per 'evident run', with their totals)\n"
+	"              instead of variant runs\n"
+	"  --json      one JSON array of objects {run_id, kind (run, batch or pending),\n"
+	"              experiment, variant, repeat, batch_id, outcome, started_utc, commit,\n"
+	"              dirty, median_us, wall_s, gpu_s, usd; batches: variants, ok, failed}\n";
+
+static void commit_label(const struct record_attrs *a, char *out, size_t n)
+{
+	snprintf(out, n, "%.10s%s", a->commit ? a->commit : "-", a->dirty ? "+dirty" : "");
+}
 
 int cmd_ls(int argc, const char **argv)
 {
@@ -41,112 +57,80 @@ int cmd_ls(int argc, const char **argv)
 			return EV_USAGE;
 		}
 	}
-	struct store st = STORE_INIT;
-	const char *root = store_default_root(store_dir);
-	if (!is_dir(root)) {
+	struct query q = QUERY_INIT;
+	if (query_open(&q, store_dir) < 0) {
+		query_release(&q);
+		return EV_STORE;
+	}
+	if (q.no_store) {
 		if (json)
 			printf("[]\n");
 		else
-			printf("no runs yet (store '%s' does not exist)\n", root);
+			printf("no runs yet (store '%s' does not exist)\n", q.st.root);
+		query_release(&q);
 		return EV_OK;
 	}
-	store_open(&st, root, 0);
-	char **ids;
-	size_t n;
-	if (store_list(&st, &ids, &n) < 0) {
-		store_release(&st);
-		return EV_STORE;
-	}
 	json_t *out = json_array();
-	int rc = EV_OK;
-	for (size_t i = 0; i < n; i++) {
-		json_t *m;
-		if (store_load(&st, ids[i], &m) < 0) {
-			rc = EV_STORE;
-			continue;
-		}
-		const char *kind = json_string_value(json_object_get(m, "kind"));
-		const char *e = json_string_value(json_object_get(m, "experiment"));
-		if ((batches != (kind && !strcmp(kind, "batch"))) || (exp && (!e || strcmp(e, exp)))) {
-			json_decref(m);
-			continue;
-		}
-		json_t *git = json_object_get(json_object_get(m, "code"), "git");
-		json_t *stats = json_object_get(json_object_get(m, "timing"), "stats");
-		json_t *row = json_pack("{s:s, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}", "run_id", ids[i],
-					"kind", json_object_get(m, "kind"), "experiment",
-					json_object_get(m, "experiment"), "variant",
-					batches ? json_null() : json_object_get(m, "variant"), "outcome",
-					batches ? json_null() : json_object_get(m, "outcome"), "median_us",
-					stats ? json_object_get(stats, "median") : json_null(), "commit",
-					git ? json_object_get(git, "commit") : json_null(), "dirty",
-					git ? json_object_get(git, "dirty") : json_null(), "started_utc",
-					json_object_get(m, "started_utc"));
+	if (!json) {
 		if (batches)
-			json_object_set(row, "totals", json_object_get(m, "totals"));
-		json_array_append_new(out, row);
-		json_decref(m);
+			printf("%-48s %-14s %8s %4s %6s  %s\n", "batch", "experiment", "variants", "ok", "failed", "commit");
+		else
+			printf("%-42s %-14s %-22s %3s %-17s %12s  %s\n", "run id", "experiment", "variant", "rep", "outcome",
+			       "median us", "commit");
 	}
-	json_t *pend = store_pending_list(&st);
-	if (json) {
-		size_t k;
-		json_t *p;
-		json_array_foreach(pend, k, p)
+	for (size_t i = 0; i < q.n; i++) {
+		const struct query_entry *e = &q.e[i];
+		const struct record_attrs *a = &e->a;
+		if (batches != a->is_batch || (exp && (!a->experiment || strcmp(a->experiment, exp))))
+			continue;
+		if (json) {
+			json_array_append_new(out, record_attrs_json(e->run_id, a));
+			continue;
+		}
+		char c[24];
+		commit_label(a, c, sizeof(c));
+		if (batches) {
+			printf("%-48s %-14s %8lld %4lld %6lld  %s\n", e->run_id, a->experiment ? a->experiment : "-",
+			       a->t_variants, a->t_ok, a->t_failed, c);
+			continue;
+		}
+		char ms[32] = "-";
+		if (isfinite(a->median_us))
+			snprintf(ms, sizeof(ms), "%.2f", a->median_us);
+		printf("%-42s %-14s %-22s %3d %-17s %12s  %s\n", e->run_id, a->experiment ? a->experiment : "-",
+		       a->variant ? a->variant : "-", a->repeat + 1, a->outcome ? a->outcome : "?", ms, c);
+	}
+	/* the store's pending markers (its own document: run_id, experiment, variant, started_utc, state) */
+	json_t *pend = batches ? json_array() : store_pending_list(&q.st);
+	size_t k;
+	json_t *p;
+	json_array_foreach(pend, k, p)
+	{
+		const char *e = json_string_value(json_object_get(p, "experiment"));
+		if (exp && (!e || strcmp(e, exp)))
+			continue;
+		if (json) {
 			json_array_append_new(out, json_pack("{s:O?, s:s, s:O?, s:O?, s:O?, s:O?}", "run_id",
 							     json_object_get(p, "run_id"), "kind", "pending",
-							     "experiment", json_object_get(p, "experiment"),
-							     "variant", json_object_get(p, "variant"), "outcome",
+							     "experiment", json_object_get(p, "experiment"), "variant",
+							     json_object_get(p, "variant"), "outcome",
 							     json_object_get(p, "state"), "started_utc",
 							     json_object_get(p, "started_utc")));
-		char *s = json_dumps(out, JSON_INDENT(1));
+			continue;
+		}
+		const char *id = json_string_value(json_object_get(p, "run_id"));
+		const char *v = json_string_value(json_object_get(p, "variant"));
+		const char *st = json_string_value(json_object_get(p, "state"));
+		printf("%-42s %-14s %-22s %3s %-17s %12s  %s\n", id ? id : "?", e ? e : "-", v ? v : "-", "-", st ? st : "?",
+		       "-", "(no record)");
+	}
+	if (json) {
+		char *s = json_dumps(out, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 		printf("%s\n", s);
 		free(s);
-	} else {
-		if (!batches)
-			printf("%-42s %-14s %-22s %-17s %12s  %s\n", "run id", "experiment", "variant", "outcome",
-			       "median us", "commit");
-		else
-			printf("%-48s %-14s %8s %4s %6s  %s\n", "batch", "experiment", "variants", "ok", "failed",
-			       "commit");
-		size_t k;
-		json_t *r;
-		json_array_foreach(out, k, r)
-		{
-			const char *commit = json_string_value(json_object_get(r, "commit"));
-			char c[24];
-			snprintf(c, sizeof(c), "%.10s%s", commit ? commit : "-",
-				 json_is_true(json_object_get(r, "dirty")) ? "+dirty" : "");
-			if (batches) {
-				json_t *t = json_object_get(r, "totals");
-				printf("%-48s %-14s %8lld %4lld %6lld  %s\n", json_string_value(json_object_get(r, "run_id")),
-				       json_string_value(json_object_get(r, "experiment")),
-				       json_integer_value(json_object_get(t, "variants")),
-				       json_integer_value(json_object_get(t, "ok")),
-				       json_integer_value(json_object_get(t, "failed")), c);
-				continue;
-			}
-			json_t *med = json_object_get(r, "median_us");
-			char ms[32] = "-";
-			if (json_is_number(med))
-				snprintf(ms, sizeof(ms), "%.2f", json_number_value(med));
-			printf("%-42s %-14s %-22s %-17s %12s  %s\n", json_string_value(json_object_get(r, "run_id")),
-			       json_string_value(json_object_get(r, "experiment")),
-			       json_string_value(json_object_get(r, "variant")),
-			       json_string_value(json_object_get(r, "outcome")), ms, c);
-		}
-		if (!batches) {
-			json_t *p;
-			json_array_foreach(pend, k, p)
-				printf("%-42s %-14s %-22s %-17s %12s  %s\n",
-				       json_string_value(json_object_get(p, "run_id")),
-				       json_string_value(json_object_get(p, "experiment")),
-				       json_string_value(json_object_get(p, "variant")),
-				       json_string_value(json_object_get(p, "state")), "-", "(no record)");
-		}
 	}
 	json_decref(pend);
 	json_decref(out);
-	store_free_list(ids, n);
-	store_release(&st);
-	return rc;
+	query_release(&q);
+	return EV_OK;
 }

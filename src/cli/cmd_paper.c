@@ -15,7 +15,7 @@
 #include "cli/evident.h"
 #include "report/mdscan.h"
 #include "report/paper.h"
-#include "store/query_json.h"
+#include "store/query.h"
 #include "base/util.h"
 
 static const char paper_usage[] =
@@ -77,7 +77,7 @@ int cmd_paper(int argc, const char **argv)
 	const char **files = xcalloc((size_t)argc + 1, sizeof(char *));
 	size_t nf = 0;
 	int rc = EV_OK;
-	struct qj q = QJ_INIT;
+	struct query q = QUERY_INIT;
 	if (wants_help(argc, argv)) {
 		usage_print(paper_usage, 0);
 		goto out;
@@ -110,7 +110,7 @@ int cmd_paper(int argc, const char **argv)
 		if (read_file(files[i], &in) < 0) {
 			rc = EV_FAILURES;
 		} else if (declared = md_declared_store(files[i], strbuf_str(&in), in.len),
-			   qj_open_for(&q, store, declared) < 0) {
+			   query_open_for(&q, store, declared) < 0) {
 			rc = EV_STORE;
 		} else if (paper_render(&q, files[i], strbuf_str(&in), in.len, &o, &out, &r) < 0) {
 			error("'%s' left unchanged; fix the marker and run 'evident paper' again", files[i]);
@@ -143,7 +143,7 @@ int cmd_paper(int argc, const char **argv)
 		strbuf_release(&out);
 	}
 out:
-	qj_release(&q);
+	query_release(&q);
 	free(files);
 	return rc;
 }

@@ -1,37 +1,65 @@
 /*
- * cmd_show.c - `evident show RUN_ID`: one record, readable (identity,
- * outcome, code provenance, build, machine and GPU state, correctness per
- * seed, timing statistics, comparison, cost), or with --json the manifest
- * itself.  --object HASH prints a stored object (a diff, a build log, the
- * samples) and --diff prints the record's working-tree patch.
+ * cmd_show.c - `evident show ID`: one record, readable, from its typed
+ * record (query.h, record.h); --json prints the manifest as stored.
+ *
+ * A run (evident-run/1 or /2) reads top to bottom as the life of one
+ * worker execution: identity (repeat k of R, its batch), outcome and
+ * reason, the code and its build (compiler warnings), what the kernel
+ * echoed, where it ran, the checks grouped by phase (seeds and their
+ * input distributions, timed launches checked after they ran, the extra
+ * shape and its status, the float64 reference check), timing with the
+ * clock that measured it and the statistics within this repeat, timing
+ * health and escapes, sanitizers, the settings it ran with, cost and
+ * Slurm.  A run carries no comparison: that is the batch's, Holm-adjusted
+ * over the sweep; an evident-run/1 record's own comparison holds the raw
+ * p, printed as raw, with a pointer to its batch.
+ *
+ * A batch prints its table (median, speedup, Holm-adjusted p, verdict and
+ * its reason), repeats and variance by level, the MDE, health and notes,
+ * and its runs.
+ *
+ * --object HASH prints a stored object, --diff the record's working-tree
+ * patch, --log the build and worker logs, --samples the timing samples
+ * (of a batch: every repeat of every variant, or of one with VARIANT).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/knobs.h"
 #include "cli/evident.h"
+#include "record/record.h"
+#include "store/query.h"
 #include "store/store.h"
 
 static const char usage[] =
-	"usage: evident show [--store DIR] [--json | --diff | --log | --samples] RUN_ID\n"
+	"usage: evident show [--store DIR] [--json | --diff | --log] ID\n"
+	"       evident show [--store DIR] --samples ID [VARIANT]\n"
 	"       evident show [--store DIR] --object HASH\n"
 	"\n"
-	"RUN_ID may be a unique prefix; run ids are listed by 'evident ls'.\n"
+	"ID is a run id or a batch id ('evident ls', 'evident ls --batches'), the whole\n"
+	"id, a unique prefix of it, or a unique prefix of its hash part (the 8 hex\n"
+	"digits after the experiment: 4ce08165 of 20261122T042946.203Z-iter1-4ce08165).\n"
+	"A run prints its identity, outcome, code, build, checks by phase, timing and\n"
+	"its health, sanitizers, settings and cost; a batch prints its table (median,\n"
+	"speedup, Holm-adjusted p, verdict and why), repeats and variance by level,\n"
+	"the smallest detectable speedup (MDE), notes and its runs.\n"
 	"  --json      print the record (the manifest) itself\n"
 	"  --diff      print the patch of a dirty tree (apply with 'git apply' on the commit)\n"
-	"  --log       print the build log and the worker's log\n"
-	"  --samples   print the timing samples, one per line (microseconds)\n"
-	"  --object H  print stored object H\n";
+	"  --log       print a run's build log and its worker's log\n"
+	"  --samples   print a run's timing samples, one per line (microseconds); of a\n"
+	"              batch, every repeat of every variant (or of VARIANT), each run\n"
+	"              after a '# variant V, repeat K of R, run ID' line\n"
+	"  --object H  print stored object H\n"
+	"\n"
+	"exit codes: 0 shown; 1 a run without samples (--samples); 2 bad command line or\n"
+	"an ambiguous id (the candidates are listed); 5 the store cannot be read;\n"
+	"7 no such run\n";
 
-static const char *js(json_t *o, const char *k)
+static const char *s_or(const char *s, const char *dflt)
 {
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "-";
-}
-
-static double jn(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
+	return s ? s : dflt;
 }
 
 static int print_object(struct store *st, const char *hex)
@@ -46,97 +74,494 @@ static int print_object(struct store *st, const char *hex)
 	return 0;
 }
 
-static void show_text(json_t *m)
+/* "2026-11-22T04:04:57.123Z" stays as recorded; NULL prints "-" */
+static void print_compact(const char *label, json_t *v)
 {
-	json_t *code = json_object_get(m, "code"), *git = json_object_get(code, "git");
-	printf("run        %s\n", js(m, "run_id"));
-	printf("experiment %s (%s), batch %s\n", js(m, "experiment"), js(m, "format"), js(m, "batch_id"));
-	if (!strcmp(js(m, "kind"), "batch")) {
-		json_t *t = json_object_get(m, "totals");
-		printf("variants   %lld run, %lld ok, %lld failed; wall %.1f s, GPU %.1f s\n",
-		       json_integer_value(json_object_get(t, "variants")), json_integer_value(json_object_get(t, "ok")),
-		       json_integer_value(json_object_get(t, "failed")), jn(t, "wall_s"), jn(t, "gpu_s"));
-		size_t i;
-		json_t *r;
-		json_array_foreach(json_object_get(m, "variants"), i, r)
-			printf("  %-24s %-16s %s\n", js(r, "variant"), js(r, "outcome"), js(r, "run_id"));
-		return;
-	}
-	printf("variant    %s%s%s  kernel %s\n", js(m, "variant"),
-	       json_is_true(json_object_get(m, "is_baseline")) ? " (baseline)" : "",
-	       json_is_true(json_object_get(m, "is_reference")) ? " (reference)" : "", js(m, "kernel"));
+	char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+	printf("%s%s\n", label, s ? s : "?");
+	free(s);
+}
+
+/* An embedded document of another module, printed as key=value pairs
+ * without knowing its keys (settings, Slurm, host load). */
+static void print_pairs(json_t *o)
+{
 	const char *k;
 	json_t *v;
-	printf("params    ");
-	json_object_foreach(json_object_get(m, "params"), k, v) printf(" %s=%s", k, json_string_value(v));
-	printf("\noutcome    %s%s%s\n", js(m, "outcome"), json_is_string(json_object_get(m, "reason")) ? ": " : "",
-	       json_is_string(json_object_get(m, "reason")) ? js(m, "reason") : "");
-	printf("when       %s .. %s (%.2f s)\n", js(m, "started_utc"), js(m, "finished_utc"), jn(m, "wall_s"));
-	printf("\ncode       commit %s on %s%s\n", js(git, "commit"), js(git, "branch"),
-	       json_is_true(json_object_get(git, "dirty")) ? ", DIRTY (patch: evident show --diff)" : ", clean");
-	size_t i;
-	json_array_foreach(json_object_get(code, "sources"), i, v)
-		printf("  source   %s  sha256 %.16s\n", js(v, "path"), js(v, "sha256"));
-	printf("  build key %.16s  device code sha256 %.16s\n", js(code, "build_key"), js(code, "binary_sha256"));
-	json_t *b = json_object_get(m, "build");
-	printf("build      %s%s, %.2f s", js(b, "status"), json_is_true(json_object_get(b, "cached")) ? " (cached)" : "",
-	       jn(b, "seconds"));
-	json_t *res = json_object_get(b, "resources");
-	if (json_object_size(res)) {
-		char *r = json_dumps(res, JSON_COMPACT | JSON_SORT_KEYS);
-		printf("; resources %s", r);
-		free(r);
+	void *it;
+	for (it = json_object_iter(o); it; it = json_object_iter_next(o, it)) {
+		k = json_object_iter_key(it);
+		v = json_object_iter_value(it);
+		char *s = json_is_string(v) ? NULL : json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+		printf(" %s=%s", k, json_is_string(v) ? json_string_value(v) : s ? s : "?");
+		free(s);
 	}
-	printf("\n");
-	json_t *ne = json_object_get(m, "no_effect_params");
-	json_array_foreach(ne, i, v) printf("  NOTE     %s\n", json_string_value(v));
-	json_t *mach = json_object_get(m, "machine"), *dev = json_object_get(m, "device");
-	printf("\nmachine    %s, %s, %s\n", js(mach, "host"), js(mach, "cpu"), js(mach, "os"));
-	if (json_object_get(dev, "name"))
-		printf("device     %s (cc %s), driver %s\n", js(dev, "name"), js(dev, "compute_capability"),
-		       js(dev, "driver_version"));
-	json_t *gs = json_object_get(m, "gpu_state");
-	if (json_is_true(json_object_get(gs, "throttled")))
-		printf("  WARNING  the GPU was throttling during this run (gpu_state.after)\n");
-	json_t *c = json_object_get(m, "correctness");
-	printf("\ncorrectness %s, atol %g rtol %g\n", json_is_true(json_object_get(c, "pass")) ? "pass" : "FAIL",
-	       jn(c, "atol"), jn(c, "rtol"));
-	json_array_foreach(json_object_get(c, "results"), i, v)
-		printf("  seed %-16lld max|err| %-10.3g relL2 %-10.3g NaN %lld unwritten %lld %s\n",
-		       json_integer_value(json_object_get(v, "seed")), jn(v, "max_abs_err"), jn(v, "rel_l2"),
-		       json_integer_value(json_object_get(v, "nan_count")),
-		       json_integer_value(json_object_get(v, "unwritten")),
-		       json_is_true(json_object_get(v, "pass")) ? "pass" : "FAIL");
-	json_array_foreach(json_object_get(c, "recheck"), i, v)
-		printf("  recheck after timing: max|err| %.3g %s\n", jn(v, "max_abs_err"),
-		       json_is_true(json_object_get(v, "pass")) ? "pass" : "FAIL");
-	json_t *t = json_object_get(m, "timing");
-	if (json_is_object(t)) {
-		json_t *s = json_object_get(t, "stats"), *meth = json_object_get(t, "method");
-		printf("\ntiming     %lld samples, clock %s, cache %s, mode %s\n", json_integer_value(json_object_get(t, "n")),
-		       js(meth, "clock"), js(meth, "cache"), js(meth, "mode"));
-		if (json_is_object(s)) {
-			json_t *ci = json_object_get(s, "median_ci");
-			printf("  median %.3f us [%.3f, %.3f], mean %.3f, min %.3f, max %.3f, p5 %.3f, p95 %.3f\n",
-			       jn(s, "median"), json_number_value(json_array_get(ci, 0)),
-			       json_number_value(json_array_get(ci, 1)), jn(s, "mean"), jn(s, "min"), jn(s, "max"),
-			       jn(s, "p5"), jn(s, "p95"));
-		}
-	}
-	json_t *cmp = json_object_get(m, "comparison");
-	if (json_is_object(cmp)) {
-		json_t *sp = json_object_get(cmp, "speedup"), *mw = json_object_get(cmp, "mann_whitney");
-		json_t *ci = json_object_get(sp, "ci");
-		printf("vs %-8s speedup %.3fx [%.3f, %.3f], Mann-Whitney p %.3g (%s), verdict %s\n",
-		       js(cmp, "baseline"), jn(sp, "ratio"), json_number_value(json_array_get(ci, 0)),
-		       json_number_value(json_array_get(ci, 1)), jn(mw, "p"), js(mw, "method"), js(cmp, "verdict"));
-	}
-	json_t *cost = json_object_get(m, "cost");
-	printf("\ncost       wall %.2f s, GPU %.2f s, ", jn(cost, "wall_s"), jn(cost, "gpu_s"));
-	if (json_is_number(json_object_get(cost, "usd")))
-		printf("$%.5f at $%.2f/h (%s)\n", jn(cost, "usd"), jn(cost, "price_usd_per_h"), js(cost, "source"));
+}
+
+static void print_p(double p)
+{
+	if (isnan(p))
+		printf("n/a");
 	else
-		printf("n/a (%s)\n", js(cost, "reason"));
+		printf("%.3g", p);
+}
+
+static void print_summary(const char *label, const struct stats_summary *s)
+{
+	printf("%smedian %.3f us [%.3f, %.3f]%s%s%s, mean %.3f, min %.3f, max %.3f, p5 %.3f, p95 %.3f, stdev %.3f, "
+	       "MAD %.3f; n %zu; outliers %zu mild, %zu extreme\n",
+	       label, s->median, s->median_ci[0], s->median_ci[1], s->ci_method ? " (" : "", s_or(s->ci_method, ""),
+	       s->ci_method ? ")" : "", s->mean, s->min, s->max, s->p5, s->p95, s->stdev, s->mad, s->n, s->outliers_mild,
+	       s->outliers_extreme);
+}
+
+/* ---------- a run ---------- */
+
+static void show_identity(struct query *q, const struct run_record *r)
+{
+	const struct batch_record *b = query_batch_of(q, r);
+	printf("run        %s (%s)\n", s_or(r->run_id, "?"), s_or(r->format, "?"));
+	printf("experiment %s%s%s\n", s_or(r->experiment, "?"), r->question ? ": " : "", s_or(r->question, ""));
+	if (r->batch_id)
+		printf("batch      %s, repeat %d of %d%s\n", b ? b->run_id : r->batch_id, r->repeat + 1,
+		       r->repeats > 0 ? r->repeats : 1, b ? "" : " (the batch record is not in this store)");
+	printf("variant    %s%s%s\n", s_or(r->variant, "?"), r->is_baseline ? " (baseline)" : "",
+	       r->is_reference ? " (reference)" : "");
+	printf("kernel     %s\n", s_or(r->kernel, "-"));
+	printf("params    ");
+	for (size_t i = 0; i < r->n_params; i++)
+		printf(" %s=%s", r->params[i].name, r->params[i].value);
+	printf("%s\n", r->n_params ? "" : " (none)");
+	printf("\noutcome    %s%s%s\n", s_or(r->outcome_text, "?"), r->reason ? ": " : "", s_or(r->reason, ""));
+	if (r->expect)
+		printf("  expected %s: %s\n", r->expect, r->expect_met ? "met" : "NOT met");
+	printf("when       %s .. %s (%.2f s)\n", s_or(r->started_utc, "?"), s_or(r->finished_utc, "?"), r->wall_s);
+}
+
+static void show_code(const struct run_record *r)
+{
+	const struct rec_git *g = &r->git;
+	printf("\ncode       commit %s on %s", s_or(g->commit, "-"), s_or(g->branch, "-"));
+	if (g->dirty)
+		printf(", DIRTY (%lld changed file(s); patch: evident show --diff %s)\n", g->n_changed, r->run_id);
+	else
+		printf(", clean\n");
+	if (g->note)
+		printf("  note     %s\n", g->note);
+	for (size_t i = 0; i < r->n_sources; i++)
+		printf("  source   %s  sha256 %.16s\n", s_or(r->sources[i].path, "?"), s_or(r->sources[i].sha256, "-"));
+	printf("  build key %.16s  device code sha256 %.16s\n", s_or(r->build_key, "-"), s_or(r->binary_sha256, "-"));
+	if (!r->have_build) {
+		printf("build      not recorded\n");
+		return;
+	}
+	printf("build      %s%s, %.2f s, %lld compiler warning%s", s_or(r->build_status, "?"), r->build_cached ? " (cached)" : "",
+	       r->build_seconds, r->build_warnings, r->build_warnings == 1 ? "" : "s");
+	if (r->build_first_warning)
+		printf(" (first: %s)", r->build_first_warning);
+	if (json_object_size(r->build_resources))
+		print_compact("; resources ", r->build_resources);
+	else
+		printf("\n");
+	if (r->build_reason)
+		printf("  reason   %s\n", r->build_reason);
+}
+
+static void show_echo(const struct run_record *r)
+{
+	size_t i;
+	json_t *v;
+	printf("echo       %s%s\n", r->compiled_params ? "the kernel reports it was compiled with: " : "",
+	       r->compiled_params ? r->compiled_params : "the kernel reported no compiled parameters");
+	if (json_array_size(r->not_echoed)) {
+		printf("  not echoed");
+		json_array_foreach(r->not_echoed, i, v)
+		{
+			char *s = json_is_string(v) ? NULL : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+			printf("%s %s", i ? "," : "", json_is_string(v) ? json_string_value(v) : s ? s : "?");
+			free(s);
+		}
+		printf(" (the kernel never said it saw these: they may not reach its code)\n");
+	}
+	json_array_foreach(r->mismatched, i, v) print_compact("  MISMATCH ", v);
+	json_array_foreach(r->echo_suggestions, i, v) print_compact("  hint     ", v);
+	json_array_foreach(r->same_binary_as, i, v) print_compact("  same device code as ", v);
+	json_array_foreach(r->no_effect_params, i, v) print_compact("  NOTE     ", v);
+}
+
+static void show_where(const struct run_record *r)
+{
+	printf("\nworker     %s, %.2f s", s_or(r->worker_exit, "?"), r->worker_seconds);
+	if (r->worker_log_object)
+		printf(" (log: evident show --log %s)", r->run_id);
+	printf("\n");
+	if (json_object_size(r->protocol))
+		print_compact("  protocol ", r->protocol);
+	printf("machine    host %s, CPU %s\n", s_or(r->host, "?"), s_or(r->cpu, "?"));
+	char *dev = run_device_label(r);
+	printf("device     %s", dev);
+	free(dev);
+	if (r->driver)
+		printf(", driver %s", r->driver);
+	if (r->gpu_slot >= 0)
+		printf(", slot %d", r->gpu_slot);
+	if (r->gpu_uuid)
+		printf(", %s", r->gpu_uuid);
+	printf("\n");
+	if (r->throttled == 1)
+		printf("  WARNING  the GPU was throttling during this run\n");
+	if (json_object_size(r->load)) {
+		printf("load      ");
+		print_pairs(r->load);
+		printf("\n");
+	}
+	if (json_object_size(r->slurm)) {
+		printf("slurm     ");
+		print_pairs(r->slurm);
+		printf("\n");
+	}
+}
+
+static void print_check(const struct rec_check *c)
+{
+	printf("    %s", !strcmp(c->phase, "timed") ? "sample " : "seed ");
+	if (!strcmp(c->phase, "timed"))
+		printf("%-6lld seed %-16llu", c->sample, c->seed);
+	else
+		printf("%-16llu", c->seed);
+	printf(" %-13s max|err| %-10.3g rel L2 %-10.3g NaN %lld unwritten %lld out of tolerance %lld %s\n",
+	       s_or(c->dist, "-"), c->max_abs_err, c->rel_l2, c->nan_count, c->unwritten, c->mismatches,
+	       c->pass ? "pass" : "FAIL");
+}
+
+static void show_correctness(const struct run_record *r)
+{
+	printf("\ncorrectness %s; tolerance atol %g, rtol %g", r->correctness_pass ? "pass" : "FAIL", r->atol, r->rtol);
+	if (isfinite(r->rel_l2))
+		printf(", rel_l2 %g", r->rel_l2);
+	printf("\n");
+	struct rec_phase ph[16];
+	size_t np = record_check_phases(r, ph, ARRAY_SIZE(ph));
+	for (size_t k = 0; k < np; k++) {
+		const struct rec_phase *p = &ph[k];
+		const char *what = !strcmp(p->phase, "seed")	  ? "seeds checked before timing"
+				   : !strcmp(p->phase, "timed")	  ? "timed launches checked after they ran"
+				   : !strcmp(p->phase, "shape")	  ? "checks at the extra shape"
+				   : !strcmp(p->phase, "recheck") ? "re-check after timing"
+								  : "checks";
+		printf("  %-12s %zu %s: %s", p->phase, p->n, what, p->failed ? "" : "all pass");
+		if (p->failed)
+			printf("%zu FAILED", p->failed);
+		if (!isnan(p->max_abs_err))
+			printf("; max|err| %.3g", p->max_abs_err);
+		printf("\n");
+		int timed = !strcmp(p->phase, "timed");
+		for (size_t i = 0; i < r->n_checks; i++) {
+			const struct rec_check *c = &r->checks[i];
+			if (strcmp(c->phase ? c->phase : "seed", p->phase))
+				continue;
+			if (timed && c->pass && p->n > 12)
+				continue; /* many timed checks: the failing ones */
+			print_check(c);
+		}
+		if (timed && p->n > 12 && !p->failed)
+			printf("    (every one passed; samples %lld .. %lld)\n", p->first->sample,
+			       r->checks[r->n_checks - 1].sample);
+	}
+	if (r->extra_shape_status) {
+		printf("  extra shape %s", r->extra_shape_status);
+		if (json_object_size(r->extra_shape)) {
+			printf(" at");
+			for (size_t i = 0; i < r->problem.n_dims; i++) { /* in the problem's order of dimensions */
+				json_t *v = json_object_get(r->extra_shape, r->problem.dim_names[i]);
+				if (json_is_integer(v))
+					printf(" %s=%lld", r->problem.dim_names[i], (long long)json_integer_value(v));
+			}
+		}
+		if (r->extra_shape_reason)
+			printf(": %s", r->extra_shape_reason);
+		printf("\n");
+	}
+	struct rec_refcheck rc;
+	record_reference_check(r, &rc);
+	if (rc.have) {
+		printf("  reference  float64 check of the judge's reference: %s", rc.pass == 1 ? "pass" : rc.done ? "FAIL" : "not done");
+		if (isfinite(rc.max_abs_diff))
+			printf(", max |diff| %.3g, rel L2 %.3g", rc.max_abs_diff, rc.rel_l2);
+		if (rc.against)
+			printf(" (against %s)", rc.against);
+		if (rc.why)
+			printf(": %s", rc.why);
+		printf("\n");
+	} else if (r->version >= 2) {
+		printf("  reference  no float64 check recorded\n");
+	}
+}
+
+static void show_timing(struct query *q, const struct run_record *r)
+{
+	if (!r->have_timing) {
+		printf("\ntiming     none (the run stopped before timing)\n");
+		return;
+	}
+	json_t *mode = json_object_get(r->timing_method, "mode"); /* the backend's timing method document */
+	printf("\ntiming     clock %s, cache %s%s%s, %lld samples\n", s_or(r->clock, "?"), s_or(r->cache, "?"),
+	       json_is_string(mode) ? ", mode " : "", json_is_string(mode) ? json_string_value(mode) : "", r->n_samples);
+	if (r->have_stats)
+		print_summary(r->version >= 2 ? "  this repeat  " : "  stats    ", &r->stats);
+	const struct rec_health *h = &r->health;
+	if (h->have) {
+		printf("  health   %lld throttled sample%s, %lld excluded; %s", h->throttled_samples,
+		       h->throttled_samples == 1 ? "" : "s", h->excluded_samples, h->trend ? "TREND" : "no significant trend");
+		if (isfinite(h->trend_pct))
+			printf(" (%+.1f%% over the run)", h->trend_pct);
+		printf("; %d mode%s", h->modes, h->modes == 1 ? "" : "s");
+		if (isfinite(h->clock_mhz_min))
+			printf("; clock %.0f-%.0f MHz", h->clock_mhz_min, h->clock_mhz_max);
+		if (h->note)
+			printf(": %s", h->note);
+		printf("\n");
+	}
+	const struct rec_escapes *e = &r->escapes;
+	if (r->version >= 2) {
+		if (e->other_stream || e->late || e->host_threads || e->block_timeouts)
+			printf("  ESCAPES  other stream %lld, late %lld, host threads %lld, block timeouts %lld\n",
+			       e->other_stream, e->late, e->host_threads, e->block_timeouts);
+		else
+			printf("  escapes  none\n");
+	}
+	if (r->samples_object)
+		printf("  samples  evident show --samples %s\n", r->run_id);
+	if (r->event_samples_object)
+		printf("  CUDA-event samples: evident show --object %s\n", r->event_samples_object);
+	if (r->host_samples_object)
+		printf("  host launch latency: evident show --object %s\n", r->host_samples_object);
+	const struct batch_record *b = query_batch_of(q, r);
+	const char *bid = b ? b->run_id : r->batch_id;
+	if (r->have_comparison) {
+		const struct stats_comparison *c = &r->comparison;
+		printf("vs %-8s speedup %.3fx [%.3f, %.3f], Mann-Whitney p ", s_or(r->comparison_baseline, "baseline"),
+		       c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
+		print_p(c->p);
+		printf(" raw (%s), Cliff's delta %.2f %s, verdict %s\n", s_or(c->mwu_method, "?"), c->delta,
+		       s_or(c->magnitude, ""), s_or(c->verdict, "?"));
+		printf("  the p-value above is not adjusted for the other comparisons; the batch's Holm-adjusted p: "
+		       "evident show %s\n", s_or(bid, "BATCH"));
+	} else if (bid && r->is_baseline) {
+		printf("  the baseline: the comparisons with it are the batch's (every repeat, Holm-adjusted): evident show %s\n",
+		       bid);
+	} else if (bid) {
+		printf("  the comparison with the baseline is the batch's (every repeat, Holm-adjusted): evident show %s\n",
+		       bid);
+	}
+}
+
+static void show_rest(const struct run_record *r)
+{
+	printf("\nsanitizers");
+	if (!r->n_sanitize)
+		printf(" none ran\n");
+	else
+		printf("\n");
+	for (size_t i = 0; i < r->n_sanitize; i++) {
+		const struct rec_sanitize *z = &r->sanitize[i];
+		printf("  %-10s %s", s_or(z->tool, "?"), z->passed == 1 ? "passed" : z->passed == 0 ? "FAILED" : "could not run");
+		if (z->passed == 0)
+			printf(", %lld error(s)", z->errors);
+		if (z->report_object)
+			printf(" (report: evident show --object %s)", z->report_object);
+		printf("\n");
+	}
+	/* the settings it ran with, named as in the spec (v1 records hold a few) */
+	printf("settings  ");
+	int any = 0;
+	for (size_t i = 0; i < knob_count; i++) {
+		const struct knob_def *k = &knob_defs[i];
+		char key[64];
+		double num = 0;
+		const char *str = NULL;
+		if (!strcmp(k->section, "top"))
+			snprintf(key, sizeof(key), "%s", k->name);
+		else
+			snprintf(key, sizeof(key), "%s.%s", k->section, k->name);
+		if (!record_run_setting(r, key, &num, &str))
+			continue;
+		any = 1;
+		if (str)
+			printf(" %s=%s", key, str);
+		else
+			printf(" %s=%g", key, num);
+	}
+	printf("%s\n", any ? "" : " not recorded");
+	const struct rec_cost *c = &r->cost;
+	printf("cost       wall %.2f s, GPU %.2f s, ", c->wall_s, c->gpu_s);
+	if (c->have_usd)
+		printf("$%.5f at $%.2f/h (%s%s%s)\n", c->usd, c->price_usd_per_h, s_or(c->source, "?"), c->date ? ", " : "",
+		       s_or(c->date, ""));
+	else
+		printf("n/a (%s)\n", s_or(c->reason, "no price"));
+}
+
+static void show_run(struct query *q, const struct run_record *r)
+{
+	show_identity(q, r);
+	show_code(r);
+	show_echo(r);
+	show_where(r);
+	show_correctness(r);
+	show_timing(q, r);
+	show_rest(r);
+}
+
+/* ---------- a batch ---------- */
+
+static void show_batch(struct query *q, const struct batch_record *b)
+{
+	printf("batch      %s (%s)\n", s_or(b->run_id, "?"), s_or(b->format, "?"));
+	if (b->batch_id && b->run_id && strcmp(b->batch_id, b->run_id))
+		printf("  its runs name it %s\n", b->batch_id);
+	printf("experiment %s%s%s\n", s_or(b->experiment, "?"), b->question ? ": " : "", s_or(b->question, ""));
+	printf("baseline   %s; %s backend; started %s\n", s_or(b->baseline, "-"), s_or(b->backend, "?"),
+	       s_or(b->started_utc, "-"));
+	printf("code       commit %s on %s, %s\n", s_or(b->git.commit, "-"), s_or(b->git.branch, "-"),
+	       b->git.dirty ? "DIRTY" : "clean");
+	printf("problem    %s", s_or(b->problem.name, "?"));
+	for (size_t i = 0; i < b->problem.n_dims; i++)
+		printf(" %s=%lld", b->problem.dim_names[i], b->problem.dims[i]);
+	printf(" %s", s_or(b->problem.dtype, ""));
+	if (isfinite(b->problem.flops))
+		printf("; %.4g FLOP", b->problem.flops);
+	if (isfinite(b->problem.min_bytes))
+		printf("; %.4g bytes moved at least", b->problem.min_bytes);
+	printf("\n");
+	printf("plan       %d repeat%s per variant%s%s%s\n", b->repeats, b->repeats == 1 ? "" : "s", b->order ? ", " : "",
+	       s_or(b->order, ""), b->order ? " order" : "");
+	printf("totals     %lld variants: %lld ok, %lld failed; wall %.1f s, GPU %.1f s, ", b->t_variants, b->t_ok,
+	       b->t_failed, b->t_wall_s, b->t_gpu_s);
+	if (b->t_have_usd)
+		printf("$%.4f\n", b->t_usd);
+	else
+		printf("cost n/a\n");
+	printf("holm       %lld comparison%s with the baseline, alpha %g", b->holm_comparisons,
+	       b->holm_comparisons == 1 ? "" : "s", b->holm_alpha);
+	if (isfinite(b->holm_threshold))
+		printf(", noise band of the verdict [%.3g, %.3g]", 1 - b->holm_threshold, 1 + b->holm_threshold);
+	printf("\n%s", b->interrupted ? "  INTERRUPTED: variants after the last row never ran\n" : "");
+
+	size_t w = 8;
+	for (size_t i = 0; i < b->n_rows; i++)
+		if (b->rows[i].variant && strlen(b->rows[i].variant) + 11 > w)
+			w = strlen(b->rows[i].variant) + 11;
+	printf("\n%-*s %-17s %-7s %-32s %-26s %-9s %s\n", (int)w, "variant", "outcome", "repeats", "median us [95% CI]",
+	       "speedup [95% CI]", "p (Holm)", "verdict");
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *row = &b->rows[i];
+		int base = b->baseline && row->variant && !strcmp(b->baseline, row->variant);
+		char name[256], reps[32], med[96] = "-", sp[96] = "";
+		snprintf(name, sizeof(name), "%s%s", s_or(row->variant, "?"), base ? " (baseline)" : "");
+		snprintf(reps, sizeof(reps), "%zu/%zu", row->n_ok_runs, row->n_runs);
+		if (row->have_stats)
+			snprintf(med, sizeof(med), "%.2f [%.2f, %.2f]", row->stats.median, row->stats.median_ci[0],
+				 row->stats.median_ci[1]);
+		if (row->have_cmp)
+			snprintf(sp, sizeof(sp), "%.3fx [%.3f, %.3f]", row->cmp.speedup, row->cmp.speedup_ci[0],
+				 row->cmp.speedup_ci[1]);
+		else if (base)
+			snprintf(sp, sizeof(sp), "baseline");
+		printf("%-*s %-17s %-7s %-32s %-26s ", (int)w, name, s_or(row->outcome_text, "?"), reps, med, sp);
+		if (row->have_cmp) {
+			char p[32];
+			snprintf(p, sizeof(p), "%.3g", row->cmp.p_adjusted);
+			printf("%-9s %s", p, s_or(row->cmp.verdict, "?"));
+			if (row->cmp.verdict_reason)
+				printf(": %s", row->cmp.verdict_reason);
+			if (row->cmp.small_n)
+				printf(" (too few samples)");
+		}
+		printf("\n");
+	}
+
+	printf("\nby variant\n");
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *row = &b->rows[i];
+		printf("  %s:", s_or(row->variant, "?"));
+		if (row->outcome != OUTCOME_OK)
+			printf(" %s%s%s;", s_or(row->outcome_text, "?"), row->reason ? ": " : "", s_or(row->reason, ""));
+		if (row->have_levels)
+			printf(" %d repeat%s x %.0f samples; variance between repeats %.3g, within %.3g us^2 (%.0f%% between);",
+			       row->levels.repeats, row->levels.repeats == 1 ? "" : "s", row->levels.samples_per_repeat,
+			       row->levels.var_between, row->levels.var_within, 100 * row->levels.frac_between);
+		if (row->have_stats)
+			printf(" n %zu over %zu repeat%s;", row->stats.n, row->stats.repeats, row->stats.repeats == 1 ? "" : "s");
+		if (row->have_cmp) {
+			printf(" Cliff's delta %.2f [%.2f, %.2f] %s; p raw ", row->cmp.delta, row->cmp.delta_ci[0],
+			       row->cmp.delta_ci[1], s_or(row->cmp.magnitude, ""));
+			print_p(row->cmp.p);
+			printf(" (%s);", s_or(row->cmp.mwu_method, "?"));
+		}
+		if (isfinite(row->mde))
+			printf(" MDE %.3fx (the smallest speedup this comparison could detect);", row->mde);
+		if (row->health_note)
+			printf(" timing health: %s;", row->health_note);
+		printf("\n    runs");
+		const struct run_record **runs;
+		size_t n = query_row_runs(q, row, &runs);
+		for (size_t k = 0; k < row->n_runs; k++) {
+			const struct run_record *r = NULL;
+			for (size_t j = 0; j < n && !r; j++)
+				if (runs[j]->run_id && !strcmp(runs[j]->run_id, row->runs[k]))
+					r = runs[j];
+			printf("%s %s (%s)", k ? "," : "", row->runs[k], r ? s_or(r->outcome_text, "?") : "not in this store");
+		}
+		free(runs);
+		printf("\n");
+	}
+	size_t i;
+	json_t *n;
+	if (json_array_size(b->notes))
+		printf("\nnotes\n");
+	json_array_foreach(b->notes, i, n) printf("  - %s\n", json_string_value(n));
+}
+
+/* ---------- samples ---------- */
+
+static int print_run_samples(struct query *q, const struct run_record *r, int header)
+{
+	if (!r->samples_object) {
+		if (!header)
+			error("run '%s' has no timing samples (outcome %s)", r->run_id, s_or(r->outcome_text, "?"));
+		return header ? 0 : EV_FAILURES;
+	}
+	if (header)
+		printf("# variant %s, repeat %d of %d, run %s\n", s_or(r->variant, "?"), r->repeat + 1,
+		       r->repeats > 0 ? r->repeats : 1, r->run_id);
+	return print_object(&q->st, r->samples_object) < 0 ? EV_STORE : EV_OK;
+}
+
+static int batch_samples(struct query *q, const struct batch_record *b, const char *variant)
+{
+	int rc = EV_OK, any = 0;
+	if (variant && !batch_find_row(b, variant)) {
+		error("batch '%s' has no variant '%s'", b->run_id, variant);
+		return EV_NOT_FOUND;
+	}
+	for (size_t i = 0; i < b->n_rows && rc == EV_OK; i++) {
+		const struct batch_row *row = &b->rows[i];
+		if (variant && strcmp(variant, s_or(row->variant, "")))
+			continue;
+		const struct run_record **runs;
+		size_t n = query_row_runs(q, row, &runs);
+		for (size_t k = 0; k < n && rc == EV_OK; k++) {
+			any |= runs[k]->samples_object != NULL;
+			rc = print_run_samples(q, runs[k], 1);
+		}
+		free(runs);
+	}
+	if (rc == EV_OK && !any) {
+		error("batch '%s' has no timing samples%s%s", b->run_id, variant ? " of " : "", s_or(variant, ""));
+		rc = EV_FAILURES;
+	}
+	return rc;
 }
 
 int cmd_show(int argc, const char **argv)
@@ -145,77 +570,113 @@ int cmd_show(int argc, const char **argv)
 		usage_print(usage, 0);
 		return EV_OK;
 	}
-	const char *dir = NULL, *id = NULL, *object = NULL, *mode = "text";
+	const char *dir = NULL, *id = NULL, *variant = NULL, *object = NULL, *mode = "text";
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--store") && i + 1 < argc)
 			dir = argv[++i];
 		else if (!strcmp(argv[i], "--object") && i + 1 < argc)
 			object = argv[++i];
-		else if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--diff") ||
-			 !strcmp(argv[i], "--log") || !strcmp(argv[i], "--samples"))
+		else if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--diff") || !strcmp(argv[i], "--log") ||
+			 !strcmp(argv[i], "--samples"))
 			mode = argv[i] + 2;
 		else if (argv[i][0] == '-') {
 			error("unknown option '%s'; see 'evident show --help'", argv[i]);
 			return EV_USAGE;
 		} else if (!id)
 			id = argv[i];
+		else if (!variant && !strcmp(mode, "samples"))
+			variant = argv[i];
 		else {
-			error("one run at a time; see 'evident show --help'");
+			error("one record at a time; see 'evident show --help'");
 			return EV_USAGE;
 		}
 	}
 	if (!id && !object) {
-		error("which run? usage: evident show RUN_ID (see 'evident ls')");
+		error("which run? usage: evident show ID (see 'evident ls')");
 		return EV_USAGE;
 	}
-	struct store st = STORE_INIT;
-	int rc = EV_OK;
-	if (store_open(&st, store_default_root(dir), 0) < 0) {
-		store_release(&st);
-		return EV_STORE;
-	}
 	if (object) {
-		size_t len = strlen(object);
-		if (len != 64 || strspn(object, "0123456789abcdef") != 64) {
+		struct store st = STORE_INIT;
+		if (strlen(object) != 64 || strspn(object, "0123456789abcdef") != 64) {
 			error("'%s' is not an object name (64 hex digits)", object);
-			store_release(&st);
 			return EV_USAGE;
 		}
-		rc = print_object(&st, object) < 0 ? EV_STORE : EV_OK;
+		if (store_open(&st, store_default_root(dir), 0) < 0) {
+			store_release(&st);
+			return EV_STORE;
+		}
+		int rc = print_object(&st, object) < 0 ? EV_STORE : EV_OK;
 		store_release(&st);
 		return rc;
 	}
-	json_t *m;
-	if (store_load(&st, id, &m) < 0) {
-		store_release(&st);
-		return EV_USAGE;
+	struct query q = QUERY_INIT;
+	struct strbuf why = STRBUF_INIT;
+	int rc = EV_OK;
+	if (query_open(&q, dir) < 0) {
+		rc = EV_STORE;
+		goto out;
 	}
+	long i = query_find(&q, id, &why);
+	if (i == -2) {
+		error("'%s' is ambiguous: it names %s; give more of the id", id, why.buf);
+		rc = EV_USAGE;
+		goto out;
+	}
+	if (i < 0) {
+		if (q.no_store)
+			error("no run '%s': there is no store at '%s' (pass --store DIR)", id, q.st.root);
+		else
+			error("no run '%s' in '%s'; 'evident ls' lists the runs, 'evident ls --batches' the batches", id,
+			      q.st.root);
+		rc = EV_NOT_FOUND;
+		goto out;
+	}
+	const struct run_record *r = query_run_at(&q, (size_t)i);
+	const struct batch_record *b = r ? NULL : query_batch_at(&q, (size_t)i);
 	if (!strcmp(mode, "json")) {
-		char *s = store_canonical(m);
-		fputs(s, stdout);
+		json_t *m = query_manifest_at(&q, (size_t)i);
+		char *s = m ? store_canonical(m) : NULL;
+		if (s)
+			fputs(s, stdout);
+		else
+			rc = EV_STORE;
 		free(s);
+		goto out;
+	}
+	if (!r && !b) {
+		rc = EV_STORE; /* damaged: the reader said why */
+		goto out;
+	}
+	if (variant && (r || strcmp(mode, "samples"))) {
+		error("a variant name goes with --samples of a batch; '%s' is a run", id);
+		rc = EV_USAGE;
 	} else if (!strcmp(mode, "diff")) {
-		json_t *d = json_object_get(json_object_get(json_object_get(m, "code"), "git"), "diff_object");
-		if (!json_is_string(d))
+		const struct rec_git *g = r ? &r->git : &b->git;
+		if (!g->diff_object)
 			printf("# the tree was clean: the commit alone reproduces the sources\n");
-		else if (print_object(&st, json_string_value(d)) < 0)
+		else if (print_object(&q.st, g->diff_object) < 0)
 			rc = EV_STORE;
 	} else if (!strcmp(mode, "log")) {
-		printf("# build log\n");
-		print_object(&st, json_string_value(json_object_get(json_object_get(m, "build"), "log_object")));
-		printf("# worker log\n");
-		print_object(&st, json_string_value(json_object_get(json_object_get(m, "worker"), "log_object")));
+		if (!r) {
+			error("'%s' is a batch: logs belong to its runs ('evident show %s' lists them)", b->run_id, b->run_id);
+			rc = EV_USAGE;
+		} else {
+			printf("# build log\n");
+			if (r->build_log_object)
+				print_object(&q.st, r->build_log_object);
+			printf("# worker log\n");
+			if (r->worker_log_object)
+				print_object(&q.st, r->worker_log_object);
+		}
 	} else if (!strcmp(mode, "samples")) {
-		json_t *s = json_object_get(json_object_get(m, "timing"), "samples_object");
-		if (!json_is_string(s)) {
-			error("run '%s' has no timing samples (outcome %s)", id, js(m, "outcome"));
-			rc = EV_FAILURES;
-		} else if (print_object(&st, json_string_value(s)) < 0)
-			rc = EV_STORE;
+		rc = r ? print_run_samples(&q, r, 0) : batch_samples(&q, b, variant);
+	} else if (r) {
+		show_run(&q, r);
 	} else {
-		show_text(m);
+		show_batch(&q, b);
 	}
-	json_decref(m);
-	store_release(&st);
+out:
+	strbuf_release(&why);
+	query_release(&q);
 	return rc;
 }

@@ -23,6 +23,7 @@ enum ev_exit {
 	EV_NO_DEVICE = 4,     /* the experiment needs a device (GPU) that is not here */
 	EV_STORE = 5,         /* the store cannot be read or written */
 	EV_ENV = 6,           /* the environment lacks a tool (compiler, library) */
+	EV_NOT_FOUND = 7,     /* no such run or batch in the store (evident show) */
 	EV_INTERRUPTED = 130, /* stopped by SIGINT/SIGTERM; finished records are kept */
 	EV_INTERNAL = 70,     /* a bug in evident */
 };

@@ -128,3 +128,30 @@ void record_attrs_release(struct record_attrs *a)
 	free(a->commit);
 	memset(a, 0, sizeof(*a));
 }
+
+json_t *record_attrs_json(const char *run_id, const struct record_attrs *a)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "run_id", jstr(run_id));
+	json_object_set_new(o, "kind", json_string(a->is_batch ? "batch" : "run"));
+	json_object_set_new(o, "experiment", jstr(a->experiment));
+	if (!a->is_batch) {
+		json_object_set_new(o, "variant", jstr(a->variant));
+		json_object_set_new(o, "repeat", json_integer(a->repeat + 1));
+		json_object_set_new(o, "outcome", jstr(a->outcome));
+		json_object_set_new(o, "median_us", jnum(a->median_us));
+	}
+	json_object_set_new(o, "batch_id", jstr(a->batch_id));
+	json_object_set_new(o, "started_utc", jstr(a->started_utc));
+	json_object_set_new(o, "commit", jstr(a->commit));
+	json_object_set_new(o, "dirty", json_boolean(a->dirty));
+	json_object_set_new(o, "wall_s", jnum(a->wall_s));
+	json_object_set_new(o, "gpu_s", jnum(a->gpu_s));
+	json_object_set_new(o, "usd", jnum(a->usd));
+	if (a->is_batch) {
+		json_object_set_new(o, "variants", json_integer(a->t_variants));
+		json_object_set_new(o, "ok", json_integer(a->t_ok));
+		json_object_set_new(o, "failed", json_integer(a->t_failed));
+	}
+	return o;
+}

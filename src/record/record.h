@@ -323,6 +323,40 @@ int record_run_setting(const struct run_record *r, const char *key, double *num,
 /* "CPU: <model>" on the host backend, the GPU's name otherwise (malloc'd). */
 char *run_device_label(const struct run_record *r);
 
+/* ---- named readers (readers.c): for show, audit and paper ---------------- */
+
+/*
+ * A run's checks of one phase, summarised.  Phases: "seed" (the fresh
+ * inputs checked before timing, one distribution each in v2), "timed"
+ * (timed launches checked after they ran, v2), "shape" (the extra shape,
+ * v2), "recheck" (v1: the check after timing); a phase a newer record
+ * adds keeps its own name.  Pointers borrow from the record.
+ */
+struct rec_phase {
+	const char *phase;
+	size_t n, failed;
+	const struct rec_check *first;         /* the phase's first check */
+	const struct rec_check *first_failed;  /* its first failing one, or NULL */
+	double max_abs_err;                    /* largest of the phase, NAN when none */
+};
+/* The phases of r's checks in the order they first appear (at most max
+ * of them, in out[]); returns how many. */
+size_t record_check_phases(const struct run_record *r, struct rec_phase *out, size_t max);
+
+/* The float64 reference check of a v2 run: the judge's own reference at a
+ * small shape against a float64 one (the checker's document). */
+struct rec_refcheck {
+	int have;                    /* 0: not recorded (v1, or the run stopped before it) */
+	int done;                    /* 1: it ran */
+	int pass;                    /* 1, 0, or -1 when not recorded */
+	double max_abs_diff, rel_l2; /* NAN when not recorded */
+	const char *against, *why;   /* borrowed; NULL when absent */
+};
+void record_reference_check(const struct run_record *r, struct rec_refcheck *c);
+
+/* The source entry of r's kernel file (its path and sha256), or NULL. */
+const struct rec_source *run_kernel_source(const struct run_record *r);
+
 /* ---- writing -------------------------------------------------------- */
 
 /*
@@ -364,6 +398,14 @@ struct record_attrs {
 /* Parse attrs (from record_index_attrs) into a; 0 or -1.  Release frees strings. */
 int record_attrs_parse(const char *attrs, struct record_attrs *a);
 void record_attrs_release(struct record_attrs *a);
+/*
+ * The attrs of run_id as one JSON object, `evident ls --json`'s row:
+ * {run_id, kind ("run" | "batch"), experiment, batch_id, started_utc,
+ * commit, dirty, wall_s, gpu_s, usd} and, for a run, {variant, repeat
+ * (1-based), outcome, median_us}, for a batch {variants, ok, failed}.
+ * New reference.
+ */
+json_t *record_attrs_json(const char *run_id, const struct record_attrs *a);
 
 /* ---- statistics, by name: the one table --------------------------------- */
 

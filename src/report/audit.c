@@ -25,8 +25,13 @@
  * quantity: the same value in the same unit family (a time, a ratio, ...),
  * and the same statistic or setting where the text names one.
  *
- * Every read of a record key is in the "record fields" section below, so
- * that the record module can take them over in one place.
+ * Records are read only through query.h and the typed structs and named
+ * readers of record.h ("what a record says" below): `validated` judges a
+ * run by its checks grouped by phase (seeds, timed launches, the extra
+ * shape and its status, v1's re-check), the float64 reference check when
+ * recorded, and its sanitizers; `setting` claims name a knob of the spec
+ * (backends/knobs.h) and read what ran with record_run_setting; values are
+ * record_stat's, the same numbers paper, show and export print.
  */
 #include "report/audit.h"
 
@@ -37,6 +42,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "backends/knobs.h"
 #include "report/mdscan.h"
 #include "stats/stats.h"
 
@@ -206,104 +212,83 @@ static int same_number(double a, double b)
 }
 
 /*
- * The unit family of statistic stat (docs/paper.md, "Statistics") and the
- * factor from its recorded value to the family's base unit (gpu_s is
- * recorded in seconds, times in us).
+ * The unit family of statistic stat (record.h's table, docs/paper.md
+ * "Statistics") and the factor from its recorded value to the family's
+ * base unit (gpu_s is recorded in seconds, times in us).
  */
 static enum fam stat_fam(const char *stat, double *scale)
 {
-	size_t l = strlen(stat);
+	const struct stat_def *d = record_stat_def(stat);
 	*scale = 1;
-	if (l > 3 && !strcmp(stat + l - 3, "_us"))
+	switch (d ? d->kind : STAT_PLAIN) {
+	case STAT_TIME:
 		return F_TIME;
+	case STAT_RATIO:
+		return F_RATIO;
+	case STAT_FLOPS:
+		*scale = !strcmp(stat, "tflops") ? 1e3 : 1;
+		return F_FLOPS;
+	case STAT_BW:
+		return F_BW;
+	case STAT_USD:
+		return F_USD;
+	case STAT_P:
+		return F_NONE;
+	case STAT_PLAIN:
+		break;
+	}
 	if (!strcmp(stat, "gpu_s")) {
 		*scale = 1e6;
 		return F_TIME;
 	}
-	if (!strcmp(stat, "speedup"))
-		return F_RATIO;
-	if (!strcmp(stat, "gflops") || !strcmp(stat, "tflops")) {
-		*scale = stat[0] == 't' ? 1e3 : 1;
-		return F_FLOPS;
-	}
-	if (!strcmp(stat, "gbps"))
-		return F_BW;
-	if (!strcmp(stat, "usd"))
-		return F_USD;
 	if (!strcmp(stat, "n"))
 		return F_SAMPLES;
-	return F_NONE; /* delta, p, p_raw, max_abs_err */
+	return F_NONE; /* delta, repeats, max_abs_err */
 }
 
-/* ---------- record fields ----------
- * The only reads of run and batch record keys in this file (the query
- * module's own readers aside): each small and named, so that the record
- * module can replace them one by one. */
+/* ---------- what a record says ----------
+ * Every fact of a record comes from its typed struct (record.h) and the
+ * named readers there; this file spells no key of a record. */
 
-static const char *rec_run_id(json_t *m)
+static const char *id_or(const char *id)
 {
-	const char *id = qj_str(m, "run_id");
 	return id ? id : "?";
 }
 
-static const char *rec_variant(json_t *row_or_run)
+static const char *name_or(const char *v)
 {
-	const char *v = qj_str(row_or_run, "variant");
 	return v ? v : "";
 }
 
-static const char *rec_outcome(json_t *row_or_run)
-{
-	return qj_str(row_or_run, "outcome");
-}
-
-static const char *rec_reason(json_t *row_or_run)
-{
-	return qj_str(row_or_run, "reason");
-}
-
-static const char *rec_baseline(json_t *batch)
-{
-	return qj_str(batch, "baseline");
-}
-
-/* The rows of a batch (a JSON array, borrowed). */
-static json_t *rec_rows(json_t *batch)
-{
-	return json_object_get(batch, "variants");
-}
-
 /* The batch's recorded comparison of row against its baseline; 0 when the row has none. */
-static int row_comparison(json_t *row, const char **verdict, double *speedup, double ci[2])
+static int row_comparison(const struct batch_row *row, const char **verdict, double *speedup, double ci[2])
 {
-	if (!json_is_object(json_object_get(row, "comparison")))
+	if (!row->have_cmp)
 		return 0;
-	*verdict = qj_str(row, "comparison.verdict");
-	*speedup = qj_num(row, "comparison.speedup.ratio");
-	ci[0] = qj_num(row, "comparison.speedup.ci.0");
-	ci[1] = qj_num(row, "comparison.speedup.ci.1");
+	*verdict = row->cmp.verdict;
+	*speedup = row->cmp.speedup;
+	ci[0] = row->cmp.speedup_ci[0];
+	ci[1] = row->cmp.speedup_ci[1];
 	return 1;
 }
 
-/* Did runs a and b record the same code (every code.sources path and hash)? */
-static int runs_same_code(json_t *a, json_t *b)
+/* Did runs a and b record the same code (every source path and hash)? */
+static int runs_same_code(const struct run_record *a, const struct run_record *b)
 {
-	json_t *sa = qj_get(a, "code.sources"), *sb = qj_get(b, "code.sources");
-	if (json_array_size(sa) != json_array_size(sb))
+	if (a->n_sources != b->n_sources)
 		return 0;
-	for (size_t i = 0; i < json_array_size(sa); i++) {
-		const char *pa = qj_str(json_array_get(sa, i), "path"), *pb = qj_str(json_array_get(sb, i), "path");
-		const char *ha = qj_str(json_array_get(sa, i), "sha256"), *hb = qj_str(json_array_get(sb, i), "sha256");
-		if (!pa || !pb || !ha || !hb || strcmp(pa, pb) || strcmp(ha, hb))
+	for (size_t i = 0; i < a->n_sources; i++) {
+		const struct rec_source *x = &a->sources[i], *y = &b->sources[i];
+		if (!x->path || !y->path || !x->sha256 || !y->sha256 || strcmp(x->path, y->path) ||
+		    strcmp(x->sha256, y->sha256))
 			return 0;
 	}
 	return 1;
 }
 
-static void describe_failure(struct strbuf *sb, json_t *run_or_row)
+/* "crashed (its reason)" */
+static void describe_failure(struct strbuf *sb, const char *oc, const char *why)
 {
-	const char *oc = rec_outcome(run_or_row);
-	const char *why = rec_reason(run_or_row);
 	strbuf_addstr(sb, oc ? oc : "no outcome");
 	if (why) {
 		strbuf_addstr(sb, " (");
@@ -313,148 +298,145 @@ static void describe_failure(struct strbuf *sb, json_t *run_or_row)
 	}
 }
 
-/*
- * The checks a variant run records.  Each eval returns CHECK_NOT_RUN,
- * CHECK_PASSED (appending its label to ran: "5 seeds") or CHECK_FAILED
- * (appending why to why).  To teach `validated` a new kind of check, add
- * one line to check_kinds[].  A check recorded as an array of objects with
- * a boolean "pass" under "correctness" that no line names is still
- * evaluated by check_other_lists (labelled by its key), so a new check
- * that fails is never ignored.
- */
-enum { CHECK_NOT_RUN, CHECK_PASSED, CHECK_FAILED };
-
-struct check_kind {
-	const char *key;         /* member of "correctness" (pass lists) */
-	const char *label;       /* as listed: "%zu seeds", "re-check after timing" */
-	int (*eval)(json_t *run, const struct check_kind *k, struct strbuf *ran, struct strbuf *why);
-};
-
 static void list_add(struct strbuf *sb, const char *what)
 {
 	strbuf_addstr(sb, sb->len ? ", " : "");
 	strbuf_addstr(sb, what);
 }
 
-/* correctness.<key>: an array of {pass, seed, max_abs_err, ...}, every one must pass. */
-static int check_pass_list(json_t *run, const struct check_kind *k, struct strbuf *ran, struct strbuf *why)
-{
-	json_t *list = json_object_get(json_object_get(run, "correctness"), k->key);
-	size_t n = json_array_size(list), bad = 0, i;
-	json_t *e, *first = NULL;
-	if (!n)
-		return CHECK_NOT_RUN;
-	json_array_foreach(list, i, e)
-	{
-		if (!json_is_true(json_object_get(e, "pass")) && !bad++)
-			first = e;
-	}
-	char *label = strstr(k->label, "%zu") ? xstrfmt(k->label, n) : xstrdup(k->label);
-	if (bad) {
-		strbuf_addf(why, "%s: %zu of %zu failed", label, bad, n);
-		if (json_is_number(json_object_get(first, "seed")))
-			strbuf_addf(why, " (seed %lld", (long long)json_integer_value(json_object_get(first, "seed")));
-		if (json_is_number(json_object_get(first, "seed")) && json_is_number(json_object_get(first, "max_abs_err")))
-			strbuf_addf(why, ", max |err| %.3g", qj_num(first, "max_abs_err"));
-		if (json_is_number(json_object_get(first, "seed")))
-			strbuf_addch(why, ')');
-	} else {
-		list_add(ran, label);
-	}
-	free(label);
-	return bad ? CHECK_FAILED : CHECK_PASSED;
-}
-
-/* sanitize[]: {tool, passed, errors, timed_out, exit} per compute-sanitizer tool. */
-static int check_sanitizers(json_t *run, const struct check_kind *k, struct strbuf *ran, struct strbuf *why)
-{
-	json_t *list = json_object_get(run, "sanitize"), *e;
-	size_t i;
-	int bad = 0;
-	(void)k;
-	if (!json_array_size(list))
-		return CHECK_NOT_RUN;
-	json_array_foreach(list, i, e)
-	{
-		const char *tool = qj_str(e, "tool") ? qj_str(e, "tool") : "sanitizer";
-		if (json_is_true(json_object_get(e, "passed"))) {
-			list_add(ran, tool);
-			continue;
-		}
-		strbuf_addstr(why, bad++ ? "; " : "");
-		if (json_is_true(json_object_get(e, "timed_out")))
-			strbuf_addf(why, "%s timed out", tool);
-		else if (qj_num(e, "errors") > 0)
-			strbuf_addf(why, "%s found %lld error(s)", tool, (long long)qj_num(e, "errors"));
-		else
-			strbuf_addf(why, "%s did not pass (%s)", tool, qj_str(e, "exit") ? qj_str(e, "exit") : "no verdict");
-	}
-	return bad ? CHECK_FAILED : CHECK_PASSED;
-}
-
-static int check_key_known(const char *key);
-
-/* Any other correctness.<key> that is a list of {pass}: a check added after this file. */
-static int check_other_lists(json_t *run, const struct check_kind *k, struct strbuf *ran, struct strbuf *why)
-{
-	const char *key;
-	json_t *list;
-	int rc = CHECK_NOT_RUN;
-	(void)k;
-	json_object_foreach(json_object_get(run, "correctness"), key, list)
-	{
-		if (check_key_known(key) || !json_is_object(json_array_get(list, 0)) ||
-		    !json_is_boolean(json_object_get(json_array_get(list, 0), "pass")))
-			continue;
-		char *label = xstrfmt("'%s' check", key);
-		struct check_kind other = { key, label, check_pass_list };
-		int r = check_pass_list(run, &other, ran, why);
-		free(label);
-		if (r == CHECK_FAILED || rc == CHECK_NOT_RUN)
-			rc = r;
-	}
-	return rc;
-}
-
-static const struct check_kind check_kinds[] = {
-	{ "results", "%zu seeds", check_pass_list },
-	{ "recheck", "re-check after timing", check_pass_list },
-	{ NULL, NULL, check_sanitizers },
-	{ NULL, NULL, check_other_lists }, /* last: the catch-all */
+/*
+ * How `validated` names the checks of a phase (record_check_phases): the
+ * phases evident knows, in this order, then any other phase a record
+ * carries, by its own name ("'PHASE' check"), so that a check added
+ * after this file that fails is never ignored.
+ */
+static const struct {
+	const char *phase, *label; /* label: "%zu" is the number of checks */
+} phase_labels[] = {
+	{ "seed", "%zu seeds" },
+	{ "timed", "%zu timed launches" },
+	{ "shape", "extra shape" },
+	{ "recheck", "re-check after timing" },
 };
 
-static int check_key_known(const char *key)
+static char *phase_label(const struct rec_phase *p)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(check_kinds); i++)
-		if (check_kinds[i].key && !strcmp(check_kinds[i].key, key))
-			return 1;
-	return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(phase_labels); i++)
+		if (!strcmp(phase_labels[i].phase, p->phase))
+			return strstr(phase_labels[i].label, "%zu") ? xstrfmt(phase_labels[i].label, p->n)
+								     : xstrdup(phase_labels[i].label);
+	return xstrfmt("'%s' check", p->phase);
+}
+
+static int phase_rank(const char *phase)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(phase_labels); i++)
+		if (!strcmp(phase_labels[i].phase, phase))
+			return (int)i;
+	return (int)ARRAY_SIZE(phase_labels);
+}
+
+/* one phase: its label into ran, or what failed into why; returns 1 when it failed */
+static int check_phase(const struct rec_phase *p, struct strbuf *ran, struct strbuf *why)
+{
+	char *label = phase_label(p);
+	if (!p->failed) {
+		list_add(ran, label);
+		free(label);
+		return 0;
+	}
+	const struct rec_check *c = p->first_failed;
+	struct strbuf at = STRBUF_INIT;
+	if (c->seed)
+		strbuf_addf(&at, "seed %llu", c->seed);
+	if (c->dist)
+		strbuf_addf(&at, "%s%s inputs", at.len ? ", " : "", c->dist);
+	if (c->sample >= 0)
+		strbuf_addf(&at, "%ssample %lld", at.len ? ", " : "", c->sample);
+	if (isfinite(c->max_abs_err))
+		strbuf_addf(&at, "%smax |err| %.3g", at.len ? ", " : "", c->max_abs_err);
+	strbuf_addf(why, "%s: %zu of %zu failed", label, p->failed, p->n);
+	if (at.len)
+		strbuf_addf(why, " (%s)", at.buf);
+	strbuf_release(&at);
+	free(label);
+	return 1;
 }
 
 /*
- * Did every check that run recorded pass?  Returns 1 with the checks that
- * ran listed in ran ("5 seeds, re-check after timing, memcheck"), or 0
- * with why saying what failed (or that no check ran, or the outcome).
+ * Did every check that run recorded pass?  Its checks by phase (seeds,
+ * timed launches, the extra shape, v1's re-check), the extra shape's
+ * status, the float64 reference check (when recorded) and every
+ * sanitizer.  Returns 1 with the checks that ran listed in ran ("5 seeds,
+ * 11 timed launches, extra shape, float64 reference, memcheck"), or 0 with
+ * why saying what failed (or that no check ran, or the outcome).
  */
-static int run_checks_passed(json_t *run, struct strbuf *ran, struct strbuf *why)
+static int run_checks_passed(const struct run_record *r, struct strbuf *ran, struct strbuf *why)
 {
-	const char *oc = rec_outcome(run);
-	if (!oc || strcmp(oc, "ok")) {
-		describe_failure(why, run);
+	if (r->outcome != OUTCOME_OK) {
+		describe_failure(why, r->outcome_text, r->reason);
 		return 0;
 	}
 	int failed = 0, any = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(check_kinds); i++) {
-		struct strbuf w = STRBUF_INIT;
-		int r = check_kinds[i].eval(run, &check_kinds[i], ran, &w);
-		any |= r != CHECK_NOT_RUN;
-		if (r == CHECK_FAILED) {
-			strbuf_addstr(why, failed++ ? "; " : "");
-			strbuf_addstr(why, strbuf_str(&w));
+	struct strbuf w = STRBUF_INIT;
+	struct rec_phase ph[16];
+	size_t np = record_check_phases(r, ph, ARRAY_SIZE(ph));
+	int have_shape = 0;
+	for (int rank = 0; rank <= (int)ARRAY_SIZE(phase_labels); rank++)
+		for (size_t i = 0; i < np; i++) {
+			if (phase_rank(ph[i].phase) != rank)
+				continue;
+			any = 1;
+			have_shape |= !strcmp(ph[i].phase, "shape");
+			strbuf_reset(&w);
+			if (check_phase(&ph[i], ran, &w)) {
+				strbuf_addstr(why, failed++ ? "; " : "");
+				strbuf_addstr(why, w.buf);
+			}
 		}
-		strbuf_release(&w);
+	strbuf_release(&w);
+	const char *xs = r->extra_shape_status;
+	if (xs && (!strcmp(xs, "specialised") || !strcmp(xs, "failed"))) {
+		strbuf_addf(why, "%sextra shape: %s", failed++ ? "; " : "", xs);
+		if (r->extra_shape_reason)
+			strbuf_addf(why, " (%s)", r->extra_shape_reason);
+		any = 1;
+	} else if (xs && !strcmp(xs, "checked") && !have_shape) {
+		list_add(ran, "extra shape");
+		any = 1;
 	}
-	if (!failed && !json_is_true(qj_get(run, "correctness.pass"))) {
+	struct rec_refcheck rc;
+	record_reference_check(r, &rc);
+	if (rc.have && rc.pass == 1) {
+		list_add(ran, "float64 reference");
+		any = 1;
+	} else if (rc.have) {
+		strbuf_addf(why, "%sthe float64 reference check did not pass", failed++ ? "; " : "");
+		if (isfinite(rc.rel_l2))
+			strbuf_addf(why, " (rel L2 %.3g)", rc.rel_l2);
+		else if (rc.why)
+			strbuf_addf(why, " (%s)", rc.why);
+		any = 1;
+	}
+	for (size_t i = 0; i < r->n_sanitize; i++) {
+		const struct rec_sanitize *z = &r->sanitize[i];
+		const char *tool = z->tool ? z->tool : "sanitizer";
+		any = 1;
+		if (z->passed == 1) {
+			list_add(ran, tool);
+			continue;
+		}
+		/* sanitize.c's verdict document says why */
+		strbuf_addstr(why, failed++ ? "; " : "");
+		const char *ex = json_string_value(json_object_get(z->doc, "exit"));
+		if (json_is_true(json_object_get(z->doc, "timed_out")))
+			strbuf_addf(why, "%s timed out", tool);
+		else if (z->errors > 0)
+			strbuf_addf(why, "%s found %lld error(s)", tool, z->errors);
+		else
+			strbuf_addf(why, "%s did not pass (%s)", tool, ex ? ex : "no verdict");
+	}
+	if (!failed && !r->correctness_pass) {
 		strbuf_addstr(why, "correctness did not pass");
 		failed = 1;
 	}
@@ -466,63 +448,79 @@ static int run_checks_passed(json_t *run, struct strbuf *ran, struct strbuf *why
 }
 
 /*
- * Settings of the protocol that `setting` claims check, named as in the
- * spec, with where a variant record holds the value that ran.
+ * Settings a `setting` claim names: every knob of the spec
+ * (backends/knobs.h), as the spec names it ("timing.samples"; a top-level
+ * knob by its name, "repeats"); what ran is record_run_setting's.
  */
-static const struct setting {
-	const char *key;         /* spec key: "timing.samples" */
-	const char *path;        /* record key of what ran */
+struct setting {
+	const struct knob_def *k;
+	char key[64];            /* section.name, or name */
 	enum fam fam;
 	double scale;            /* recorded value to the family's base unit */
 	int is_string;
-} settings[] = {
-	{ "correctness.seeds", "correctness.seeds", F_SEEDS, 1, 0 },
-	{ "correctness.atol", "correctness.atol", F_NONE, 1, 0 },
-	{ "correctness.rtol", "correctness.rtol", F_NONE, 1, 0 },
-	{ "timing.samples", "timing.method.samples_requested", F_SAMPLES, 1, 0 },
-	{ "timing.warmup_ms", "timing.method.warmup_ms", F_TIME, 1e3, 0 },
-	{ "timing.cache", "timing.method.cache", F_NONE, 1, 1 },
 };
-static const char setting_names[] = "correctness.seeds, correctness.atol, correctness.rtol, timing.samples, "
-				    "timing.warmup_ms, timing.cache";
 
-static const struct setting *setting_find(const char *key)
+static int ends_with(const char *s, const char *tail)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(settings); i++)
-		if (!strcmp(settings[i].key, key))
-			return &settings[i];
-	return NULL;
+	size_t n = strlen(s), t = strlen(tail);
+	return n >= t && !strcmp(s + n - t, tail);
 }
 
-/* The last part of a setting key ("samples" of "timing.samples"), as code writes it. */
-static const char *setting_leaf(const struct setting *s)
+static void setting_of(const struct knob_def *k, struct setting *s)
 {
-	const char *dot = strrchr(s->key, '.');
-	return dot ? dot + 1 : s->key;
+	memset(s, 0, sizeof(*s));
+	s->k = k;
+	if (!strcmp(k->section, "top"))
+		snprintf(s->key, sizeof(s->key), "%s", k->name);
+	else
+		snprintf(s->key, sizeof(s->key), "%s.%s", k->section, k->name);
+	s->is_string = k->type == KNOB_ENUM;
+	s->fam = F_NONE;
+	s->scale = 1;
+	if (!strcmp(k->name, "seeds"))
+		s->fam = F_SEEDS;
+	else if (!strcmp(k->name, "samples"))
+		s->fam = F_SAMPLES;
+	else if (ends_with(k->name, "_ms"))
+		s->fam = F_TIME, s->scale = 1e3;
+	else if (ends_with(k->name, "_s") || ends_with(k->name, "_seconds"))
+		s->fam = F_TIME, s->scale = 1e6;
 }
 
-/* What run recorded for setting s: 1 with *num or *str set, 0 when it recorded none. */
-static int run_setting(json_t *run, const struct setting *s, double *num, const char **str)
+static int setting_find(const char *key, struct setting *s)
 {
-	json_t *v = qj_get(run, s->path);
-	/* the host backend records no samples_requested: in fixed mode it took every sample asked for */
-	const char *mode = qj_str(run, "timing.method.mode");
-	if (!v && !strcmp(s->key, "timing.samples") && mode && !strcmp(mode, "fixed"))
-		v = qj_get(run, "timing.n");
-	if (s->is_string) {
-		*str = json_string_value(v);
-		return *str != NULL;
-	}
-	if (!json_is_number(v))
+	const char *dot = strchr(key, '.');
+	char section[32];
+	const char *name = dot ? dot + 1 : key;
+	snprintf(section, sizeof(section), "%.*s", dot ? (int)(dot - key) : 3, dot ? key : "top");
+	if (dot && dot - key >= (long)sizeof(section))
 		return 0;
-	*num = json_number_value(v);
+	const struct knob_def *k = knob_find(section, name);
+	if (!k)
+		return 0;
+	setting_of(k, s);
 	return 1;
+}
+
+/* "correctness.seeds, correctness.atol, ..." for messages */
+static const char *setting_names(void)
+{
+	static char buf[1024];
+	if (!buf[0]) {
+		size_t n = 0;
+		for (size_t i = 0; i < knob_count && n < sizeof(buf); i++) {
+			struct setting s;
+			setting_of(&knob_defs[i], &s);
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", i ? ", " : "", s.key);
+		}
+	}
+	return buf;
 }
 
 /* ---------- findings ---------- */
 
 struct actx {
-	struct qj *q;
+	struct query *q;
 	const char *file;
 	const struct audit_opts *o;
 	struct strbuf *out;
@@ -581,39 +579,32 @@ static void conclude(struct actx *a, const struct md_marker *m, int agrees, int 
 }
 
 /*
- * The evidence batch among batches (newest first): the newest whose rows
- * (names, or all when NULL) ran the current code; when none did, the
- * newest, with *stale = 1 and why saying what changed.  NULL when batches
- * is empty.
+ * The evidence batch among batches[0..n) (newest first): the newest whose
+ * rows (names, or all when NULL) ran the current code; when none did, the
+ * newest, with *stale = 1 and why saying what changed.  NULL when n is 0.
  */
-static json_t *evidence_batch(struct actx *a, json_t *batches, const char *const *names, int *stale,
-			      struct strbuf *why)
+static const struct batch_record *evidence_batch(struct actx *a, const struct batch_record **batches, size_t n,
+						 const char *const *names, int *stale, struct strbuf *why)
 {
-	size_t i;
-	json_t *b;
 	*stale = 0;
-	json_array_foreach(batches, i, b)
-	{
+	for (size_t i = 0; i < n; i++) {
+		const struct batch_record *b = batches[i];
 		int cur = 1;
 		struct strbuf w = STRBUF_INIT;
-		size_t k;
-		json_t *row;
-		json_array_foreach(rec_rows(b), k, row)
-		{
+		for (size_t k = 0; k < b->n_rows && cur; k++) {
+			const struct batch_row *row = &b->rows[k];
 			int wanted = !names;
 			for (size_t j = 0; names && names[j]; j++)
-				wanted |= !strcmp(names[j], rec_variant(row));
+				wanted |= !strcmp(names[j], name_or(row->variant));
 			if (!wanted)
 				continue;
-			json_t *run = qj_row_run(a->q, row);
+			const struct run_record *run = query_row_run(a->q, row);
 			if (!run) {
-				strbuf_addf(&w, "run '%s' is missing from the store", rec_run_id(row));
+				strbuf_addf(&w, "run '%s' is missing from the store", id_or(row->run_id));
 				cur = 0;
-			} else if (!qj_sources_current(run, &w)) {
+			} else if (!query_sources_current(run, &w)) {
 				cur = 0;
 			}
-			if (!cur)
-				break;
 		}
 		if (!i && !cur)
 			strbuf_addstr(why, strbuf_str(&w));
@@ -621,8 +612,8 @@ static json_t *evidence_batch(struct actx *a, json_t *batches, const char *const
 		if (cur)
 			return b;
 	}
-	*stale = json_array_size(batches) > 0;
-	return json_array_get(batches, 0);
+	*stale = n > 0;
+	return n ? batches[0] : NULL;
 }
 
 /* ---------- claims ---------- */
@@ -643,6 +634,7 @@ static int keys_ok(struct actx *a, const struct md_marker *m, const char *const 
 		}
 	return 0;
 }
+
 
 /*
  * A number a claim states (key=s) for a quantity of family fam whose bare
@@ -719,6 +711,42 @@ static int claim_tol(struct actx *a, const struct md_marker *m, enum fam fam, do
 	return 0;
 }
 
+/* The runs a `validated` claim reads, newest first: every run of the
+ * variant, or those a run= pin names (a run of it, or its row's runs in a
+ * pinned batch).  *out is the caller's to free. */
+static size_t validated_runs(struct actx *a, const char *e, const char *v, const char *pin,
+			     const struct run_record ***out, struct strbuf *why)
+{
+	if (!pin || !strcmp(pin, "latest"))
+		return query_variant_runs(a->q, e, v, out);
+	*out = xcalloc(2, sizeof(**out));
+	struct strbuf amb = STRBUF_INIT;
+	long i = query_find(a->q, pin, &amb);
+	if (i == -2)
+		strbuf_addf(why, "run id '%s' is ambiguous (%s)", pin, amb.buf);
+	strbuf_release(&amb);
+	if (i < 0)
+		return 0;
+	const struct run_record *r = query_run_at(a->q, (size_t)i);
+	if (r) {
+		if (r->variant && !strcmp(r->variant, v))
+			(*out)[0] = r;
+		return (*out)[0] != NULL;
+	}
+	const struct batch_record *b = query_batch_at(a->q, (size_t)i);
+	const struct batch_row *row = b ? batch_find_row(b, v) : NULL;
+	if (!row)
+		return 0;
+	free(*out);
+	size_t n = query_row_runs(a->q, row, out);
+	for (size_t k = 0; k < n / 2; k++) { /* newest first */
+		const struct run_record *t = (*out)[k];
+		(*out)[k] = (*out)[n - 1 - k];
+		(*out)[n - 1 - k] = t;
+	}
+	return n;
+}
+
 static void claim_validated(struct actx *a, const struct md_marker *m)
 {
 	static const char *const allowed[] = { "experiment", "variant", "run", NULL };
@@ -726,42 +754,35 @@ static void claim_validated(struct actx *a, const struct md_marker *m)
 	if (keys_ok(a, m, allowed, req) < 0)
 		return;
 	const char *e = md_attr(m, "experiment"), *v = md_attr(m, "variant"), *pin = md_attr(m, "run");
-	json_t *runs;
-	if (pin && strcmp(pin, "latest")) {
-		json_t *r = qj_find(a->q, pin);
-		runs = json_array();
-		if (r && !strcmp(rec_variant(r), v))
-			json_array_append(runs, r);
-	} else {
-		runs = qj_variant_runs(a->q, e, v);
-	}
+	const struct run_record **runs;
 	struct strbuf why = STRBUF_INIT, fails = STRBUF_INIT, ran = STRBUF_INIT, head = STRBUF_INIT,
 		      detail = STRBUF_INIT;
+	size_t nr = validated_runs(a, e, v, pin, &runs, &why);
 	strbuf_addf(&head, "validated %s/%s", e, v);
-	if (!json_array_size(runs)) {
-		finding(a, m->line, "unsupported", "%s: no recorded run%s", head.buf,
-			pin && strcmp(pin, "latest") ? " with that run id" : "");
+	if (!nr) {
+		if (why.len)
+			finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
+		else
+			finding(a, m->line, "unsupported", "%s: no recorded run%s", head.buf,
+				pin && strcmp(pin, "latest") ? " with that run id" : "");
 		goto out;
 	}
 	/* evidence: the runs of the current code, else those of the newest recorded code */
 	int stale = 1;
-	size_t i;
-	json_t *r;
-	json_array_foreach(runs, i, r)
-	{
+	for (size_t i = 0; i < nr; i++) {
 		struct strbuf w = STRBUF_INIT;
-		if (qj_sources_current(r, &w))
+		if (query_sources_current(runs[i], &w))
 			stale = 0;
 		else if (!i)
 			strbuf_addstr(&why, strbuf_str(&w));
 		strbuf_release(&w);
 	}
-	json_t *newest = json_array_get(runs, 0), *pass = NULL;
+	const struct run_record *newest = runs[0], *pass = NULL;
 	size_t n_ev = 0, n_fail = 0;
-	json_array_foreach(runs, i, r)
-	{
+	for (size_t i = 0; i < nr; i++) {
+		const struct run_record *r = runs[i];
 		struct strbuf w = STRBUF_INIT;
-		int in = stale ? runs_same_code(r, newest) : qj_sources_current(r, &w);
+		int in = stale ? runs_same_code(r, newest) : query_sources_current(r, &w);
 		strbuf_release(&w);
 		if (!in)
 			continue;
@@ -773,19 +794,19 @@ static void claim_validated(struct actx *a, const struct md_marker *m)
 				strbuf_addstr(&ran, strbuf_str(&ok));
 			}
 		} else if (n_fail++ < 3) {
-			strbuf_addf(&fails, "%srun %s: %s", n_fail > 1 ? "; " : "", rec_run_id(r), strbuf_str(&bad));
+			strbuf_addf(&fails, "%srun %s: %s", n_fail > 1 ? "; " : "", id_or(r->run_id), strbuf_str(&bad));
 		}
 		strbuf_release(&ok);
 		strbuf_release(&bad);
 	}
 	const char *code = stale ? "the last recorded code" : "the current source";
 	if (n_fail)
-		strbuf_addf(&detail, "%zu of %zu run(s) of %s failed a check: %s%s", n_fail, n_ev, code,
-			    fails.buf, n_fail > 3 ? "; ..." : "");
+		strbuf_addf(&detail, "%zu of %zu run(s) of %s failed a check: %s%s", n_fail, n_ev, code, fails.buf,
+			    n_fail > 3 ? "; ..." : "");
 	else
-		strbuf_addf(&detail, "%zu run(s) of %s passed every check that ran: %s (latest %s)", n_ev, code,
-			    ran.buf, rec_run_id(pass));
-	char *last = xstrfmt("run %s", rec_run_id(newest));
+		strbuf_addf(&detail, "%zu run(s) of %s passed every check that ran: %s (latest %s)", n_ev, code, ran.buf,
+			    id_or(pass ? pass->run_id : NULL));
+	char *last = xstrfmt("run %s", id_or(newest->run_id));
 	conclude(a, m, !n_fail, stale, head.buf, detail.buf, strbuf_str(&why), last);
 	free(last);
 out:
@@ -794,7 +815,7 @@ out:
 	strbuf_release(&ran);
 	strbuf_release(&head);
 	strbuf_release(&detail);
-	json_decref(runs);
+	free(runs);
 }
 
 static const char *invert_verdict(const char *v)
@@ -808,22 +829,21 @@ static const char *invert_verdict(const char *v)
 	return v;
 }
 
-/* The batches a claim may read: the pinned one, or all of experiment with rows for names (newest first). */
-static json_t *claim_batches(struct actx *a, const char *e, const char *pin, const char *const *names,
-			     struct strbuf *why)
+/* The batches a claim may read: the pinned one, or all of experiment with
+ * rows for names (newest first).  *out is the caller's to free. */
+static size_t claim_batches(struct actx *a, const char *e, const char *pin, const char *const *names,
+			    const struct batch_record ***out, struct strbuf *why)
 {
-	json_t *batches;
 	if (pin && strcmp(pin, "latest")) {
-		json_t *b = qj_batch(a->q, e, pin, names, why);
-		batches = json_array();
-		if (b)
-			json_array_append(batches, b);
-	} else {
-		batches = qj_batches(a->q, e, names);
-		if (!json_array_size(batches))
-			qj_batch(a->q, e, "latest", names, why);
+		const struct batch_record *b = query_batch(a->q, e, pin, names, why);
+		*out = xcalloc(2, sizeof(**out));
+		(*out)[0] = b;
+		return b != NULL;
 	}
-	return batches;
+	size_t n = query_batches(a->q, e, names, out);
+	if (!n)
+		query_batch(a->q, e, "latest", names, why);
+	return n;
 }
 
 /* faster | slower | no-difference: variant a against variant b */
@@ -840,8 +860,8 @@ static void claim_compare(struct actx *a, const struct md_marker *m)
 	const char *need[] = { va, vb, NULL };
 	struct strbuf why = STRBUF_INIT, msg = STRBUF_INIT, head = STRBUF_INIT;
 	double *xa = NULL, *xb = NULL, sv = 0, sulp = 0, pct = -1, amount = 0;
-	size_t na = 0, nb = 0;
-	json_t *batches = NULL;
+	size_t na = 0, nb = 0, n_b = 0;
+	const struct batch_record **batches = NULL;
 	strbuf_addf(&head, "%s %s vs %s", m->name, va, vb);
 	if (tol && !stated) {
 		finding(a, m->line, "error", "claim '%s': tol= needs speedup=X to apply to", m->name);
@@ -857,30 +877,29 @@ static void claim_compare(struct actx *a, const struct md_marker *m)
 		if (tol && claim_tol(a, m, F_RATIO, sv, &pct, &amount) < 0)
 			goto out;
 	}
-	batches = claim_batches(a, e, md_attr(m, "run"), need, &why);
-	if (!json_array_size(batches)) {
+	n_b = claim_batches(a, e, md_attr(m, "run"), need, &batches, &why);
+	if (!n_b) {
 		finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
 		goto out;
 	}
 	int stale;
 	strbuf_reset(&why);
-	json_t *b = evidence_batch(a, batches, need, &stale, &why);
-	json_t *ra = qj_row(b, va), *rb = qj_row(b, vb);
-	const char *bid = rec_run_id(b);
+	const struct batch_record *b = evidence_batch(a, batches, n_b, need, &stale, &why);
+	const struct batch_row *ra = batch_find_row(b, va), *rb = batch_find_row(b, vb);
+	const char *bid = id_or(b->run_id);
 	char *last = xstrfmt("batch %s", bid);
 	for (int k = 0; k < 2; k++) {
-		json_t *row = k ? rb : ra;
-		const char *oc = rec_outcome(row);
-		if (!oc || strcmp(oc, "ok")) {
+		const struct batch_row *row = k ? rb : ra;
+		if (row->outcome != OUTCOME_OK) {
 			strbuf_addf(&msg, "%s did not run cleanly: ", k ? vb : va);
-			describe_failure(&msg, row);
-			strbuf_addf(&msg, " (run %s, batch %s)", rec_run_id(row), bid);
+			describe_failure(&msg, row->outcome_text, row->reason);
+			strbuf_addf(&msg, " (run %s, batch %s)", id_or(row->run_id), bid);
 			conclude(a, m, 0, stale, head.buf, msg.buf, why.buf, last);
 			free(last);
 			goto out;
 		}
 	}
-	const char *base = rec_baseline(b);
+	const char *base = b->baseline;
 	const char *verdict = NULL, *how = "Holm-adjusted over the sweep";
 	double sp = NAN, ci[2] = { NAN, NAN };
 	struct stats_comparison sc;
@@ -894,9 +913,8 @@ static void claim_compare(struct actx *a, const struct md_marker *m)
 		ci[1] = 1 / lo;
 	} else { /* neither is the baseline: compare their samples directly */
 		struct stats_opts so = STATS_OPTS_INIT;
-		if (qj_samples(a->q, qj_row_run(a->q, ra), &xa, &na) < 0 ||
-		    qj_samples(a->q, qj_row_run(a->q, rb), &xb, &nb) < 0 || !na || !nb ||
-		    stats_compare(xb, nb, xa, na, &so, &sc) < 0) {
+		if (query_row_samples(a->q, ra, &xa, &na) < 0 || query_row_samples(a->q, rb, &xb, &nb) < 0 || !na ||
+		    !nb || stats_compare(xb, nb, xa, na, &so, &sc) < 0) {
 			finding(a, m->line, "unsupported", "%s: the samples of batch %s cannot be compared", head.buf,
 				bid);
 			free(last);
@@ -908,8 +926,8 @@ static void claim_compare(struct actx *a, const struct md_marker *m)
 		ci[1] = sc.speedup_ci[1];
 		how = "two-sided Mann-Whitney, not adjusted";
 	}
-	strbuf_addf(&msg, "speedup of %s over %s %.3fx [%.3f, %.3f], verdict %s (%s; runs %s, %s)", va, vb, sp,
-		    ci[0], ci[1], verdict ? verdict : "none", how, rec_run_id(ra), rec_run_id(rb));
+	strbuf_addf(&msg, "speedup of %s over %s %.3fx [%.3f, %.3f], verdict %s (%s; runs %s, %s)", va, vb, sp, ci[0],
+		    ci[1], verdict ? verdict : "none", how, id_or(ra->run_id), id_or(rb->run_id));
 	int agrees = verdict && !strcmp(verdict, want);
 	if (agrees && stated) {
 		double lo = ci[0] - sulp, hi = ci[1] + sulp;
@@ -936,7 +954,7 @@ out:
 	strbuf_release(&why);
 	strbuf_release(&msg);
 	strbuf_release(&head);
-	json_decref(batches);
+	free(batches);
 }
 
 static void claim_value(struct actx *a, const struct md_marker *m)
@@ -948,12 +966,12 @@ static void claim_value(struct actx *a, const struct md_marker *m)
 	const char *e = md_attr(m, "experiment"), *vn = md_attr(m, "variant"), *stat = md_attr(m, "stat");
 	const char *sval = md_attr(m, "value"), *tol = md_attr(m, "tol"), *pin = md_attr(m, "run");
 	struct strbuf why = STRBUF_INIT, head = STRBUF_INIT, detail = STRBUF_INIT;
-	json_t *batches = NULL;
+	const struct batch_record **batches = NULL;
 	char *last = NULL;
 	double stated, ulp, pct = -1, amount = 0, scale;
 	const char *err;
-	if (!qj_stat_known(stat)) {
-		finding(a, m->line, "error", "claim 'value': unknown stat '%s' (known: %s)", stat, qj_stat_names);
+	if (!record_stat_def(stat)) {
+		finding(a, m->line, "error", "claim 'value': unknown stat '%s' (known: %s)", stat, record_stat_names());
 		goto out;
 	}
 	enum fam fam = stat_fam(stat, &scale);
@@ -965,42 +983,41 @@ static void claim_value(struct actx *a, const struct md_marker *m)
 	if (tol && claim_tol(a, m, fam, stated, &pct, &amount) < 0)
 		goto out;
 	strbuf_addf(&head, "value %s/%s %s=%s", e, vn, stat, sval);
-	json_t *b = NULL, *row = NULL, *run = NULL;
+	const struct batch_record *b = NULL;
+	const struct batch_row *row = NULL;
+	const struct run_record *run = NULL;
 	int stale = 0;
 	if (pin && strcmp(pin, "latest")) {
-		if (qj_resolve(a->q, e, vn, pin, &b, &row, &run, &why) < 0) {
+		if (query_resolve(a->q, e, vn, pin, &b, &row, &run, &why) < 0) {
 			finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
 			goto out;
 		}
-		stale = !run || !qj_sources_current(run, &why);
-		last = xstrfmt("run %s", rec_run_id(row));
+		stale = !run || !query_sources_current(run, &why);
+		last = xstrfmt("run %s", id_or(row->run_id));
 	} else {
 		const char *need[] = { vn, NULL };
-		batches = claim_batches(a, e, NULL, need, &why);
-		if (!json_array_size(batches)) {
+		size_t n_b = claim_batches(a, e, NULL, need, &batches, &why);
+		if (!n_b) {
 			finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
 			goto out;
 		}
 		strbuf_reset(&why);
-		b = evidence_batch(a, batches, need, &stale, &why);
-		row = qj_row(b, vn);
-		run = qj_row_run(a->q, row);
-		last = xstrfmt("batch %s", rec_run_id(b));
+		b = evidence_batch(a, batches, n_b, need, &stale, &why);
+		row = batch_find_row(b, vn);
+		last = xstrfmt("batch %s", id_or(b->run_id));
 	}
-	const char *oc = rec_outcome(row);
-	if ((!oc || strcmp(oc, "ok")) && strcmp(stat, "max_abs_err") && strcmp(stat, "usd") && strcmp(stat, "gpu_s")) {
+	if (row->outcome != OUTCOME_OK && strcmp(stat, "max_abs_err") && strcmp(stat, "usd") && strcmp(stat, "gpu_s")) {
 		strbuf_addstr(&detail, "the variant ");
-		describe_failure(&detail, row);
-		strbuf_addf(&detail, " (run %s)", rec_run_id(row));
+		describe_failure(&detail, row->outcome_text, row->reason);
+		strbuf_addf(&detail, " (run %s)", id_or(row->run_id));
 		conclude(a, m, 0, stale, head.buf, detail.buf, why.buf, last);
 		goto out;
 	}
 	double v, ci[2];
 	int have_ci;
-	const char *kind;
 	struct strbuf w2 = STRBUF_INIT;
-	if (qj_stat(b, row, run, stat, &v, ci, &have_ci, &kind, &w2) < 0) {
-		finding(a, m->line, "unsupported", "%s: %s (run %s)", head.buf, w2.buf, rec_run_id(row));
+	if (query_stat(a->q, b, row, stat, &v, ci, &have_ci, &w2) < 0) {
+		finding(a, m->line, "unsupported", "%s: %s (run %s)", head.buf, w2.buf, id_or(row->run_id));
 		strbuf_release(&w2);
 		goto out;
 	}
@@ -1023,15 +1040,15 @@ static void claim_value(struct actx *a, const struct md_marker *m)
 	}
 	double want = stated / scale;
 	int agrees = want >= lo && want <= hi;
-	strbuf_addf(&detail, "recorded %.6g, %s %s [%.6g, %.6g] (run %s)", v, agrees ? "within" : "outside", rule, lo,
-		    hi, rec_run_id(row));
+	strbuf_addf(&detail, "recorded %.6g, %s %s [%.6g, %.6g] (run %s)", v, agrees ? "within" : "outside", rule, lo, hi,
+		    id_or(row->run_id));
 	conclude(a, m, agrees, stale, head.buf, detail.buf, why.buf, last);
 out:
 	free(last);
 	strbuf_release(&why);
 	strbuf_release(&head);
 	strbuf_release(&detail);
-	json_decref(batches);
+	free(batches);
 }
 
 static int contains_ci(const char *hay, const char *needle)
@@ -1053,40 +1070,43 @@ static void claim_measured_on(struct actx *a, const struct md_marker *m)
 	const char *need[] = { vn, NULL };
 	const char *const *names = vn ? need : NULL;
 	struct strbuf why = STRBUF_INIT, other = STRBUF_INIT, head = STRBUF_INIT, detail = STRBUF_INIT;
+	const struct batch_record **batches = NULL;
 	strbuf_addf(&head, "measured-on %s \"%s\"", e, gpu);
-	json_t *batches = claim_batches(a, e, md_attr(m, "run"), names, &why);
-	if (!json_array_size(batches)) {
+	size_t n_b = claim_batches(a, e, md_attr(m, "run"), names, &batches, &why);
+	if (!n_b) {
 		finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
 		goto out;
 	}
 	int stale;
 	strbuf_reset(&why);
-	json_t *b = evidence_batch(a, batches, names, &stale, &why);
-	size_t i;
-	json_t *row;
+	const struct batch_record *b = evidence_batch(a, batches, n_b, names, &stale, &why);
 	int n = 0, bad = 0;
 	char *first_dev = NULL;
-	json_array_foreach(rec_rows(b), i, row)
-	{
-		if (vn && strcmp(vn, rec_variant(row)))
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *row = &b->rows[i];
+		if (vn && strcmp(vn, name_or(row->variant)))
 			continue;
-		json_t *run = qj_row_run(a->q, row);
-		char *dev = run ? qj_device_name(run) : xstrdup("unknown device");
-		n++;
-		if (!contains_ci(dev, gpu) && bad++ < 3)
-			strbuf_addf(&other, "%s%s ran on %s (run %s)", other.len ? "; " : "", rec_variant(row), dev,
-				    rec_run_id(row));
-		if (!first_dev)
-			first_dev = dev;
-		else
-			free(dev);
+		const struct run_record **runs;
+		size_t nr = query_row_runs(a->q, row, &runs);
+		for (size_t k = 0; k < (nr ? nr : 1); k++) {
+			char *dev = nr ? run_device_label(runs[k]) : xstrdup("unknown device");
+			n++;
+			if (!contains_ci(dev, gpu) && bad++ < 3)
+				strbuf_addf(&other, "%s%s ran on %s (run %s)", other.len ? "; " : "", name_or(row->variant),
+					    dev, id_or(nr ? runs[k]->run_id : row->run_id));
+			if (!first_dev)
+				first_dev = dev;
+			else
+				free(dev);
+		}
+		free(runs);
 	}
 	if (bad)
-		strbuf_addf(&detail, "%s (batch %s)", other.buf, rec_run_id(b));
+		strbuf_addf(&detail, "%s (batch %s)", other.buf, id_or(b->run_id));
 	else
-		strbuf_addf(&detail, "%d run(s) on %s (batch %s)", n, first_dev ? first_dev : "?", rec_run_id(b));
+		strbuf_addf(&detail, "%d run(s) on %s (batch %s)", n, first_dev ? first_dev : "?", id_or(b->run_id));
 	free(first_dev);
-	char *last = xstrfmt("batch %s", rec_run_id(b));
+	char *last = xstrfmt("batch %s", id_or(b->run_id));
 	conclude(a, m, !bad, stale, head.buf, detail.buf, why.buf, last);
 	free(last);
 out:
@@ -1094,7 +1114,7 @@ out:
 	strbuf_release(&other);
 	strbuf_release(&head);
 	strbuf_release(&detail);
-	json_decref(batches);
+	free(batches);
 }
 
 /* setting: a protocol setting (seeds, samples, warm-up, ...) as every run of the evidence recorded it */
@@ -1106,17 +1126,17 @@ static void claim_setting(struct actx *a, const struct md_marker *m)
 		return;
 	const char *e = md_attr(m, "experiment"), *key = md_attr(m, "key"), *sval = md_attr(m, "value");
 	const char *vn = md_attr(m, "variant");
-	const struct setting *s = setting_find(key);
+	struct setting s;
 	struct strbuf why = STRBUF_INIT, other = STRBUF_INIT, head = STRBUF_INIT, detail = STRBUF_INIT;
-	json_t *batches = NULL;
+	const struct batch_record **batches = NULL;
 	double stated = 0, ulp;
-	if (!s) {
-		finding(a, m->line, "error", "claim 'setting': unknown key '%s' (known: %s)", key, setting_names);
+	if (!setting_find(key, &s)) {
+		finding(a, m->line, "error", "claim 'setting': unknown key '%s' (known: %s)", key, setting_names());
 		goto out;
 	}
-	if (!s->is_string) {
+	if (!s.is_string) {
 		const char *err;
-		int rc = stated_number(sval, s->fam, s->scale, &stated, &ulp, &err);
+		int rc = stated_number(sval, s.fam, s.scale, &stated, &ulp, &err);
 		if (rc < 0) {
 			stated_error(a, m, "value", rc, err);
 			goto out;
@@ -1125,55 +1145,58 @@ static void claim_setting(struct actx *a, const struct md_marker *m)
 	strbuf_addf(&head, "setting %s%s%s %s=%s", e, vn ? "/" : "", vn ? vn : "", key, sval);
 	const char *need[] = { vn, NULL };
 	const char *const *names = vn ? need : NULL;
-	batches = claim_batches(a, e, md_attr(m, "run"), names, &why);
-	if (!json_array_size(batches)) {
+	size_t n_b = claim_batches(a, e, md_attr(m, "run"), names, &batches, &why);
+	if (!n_b) {
 		finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
 		goto out;
 	}
 	int stale;
 	strbuf_reset(&why);
-	json_t *b = evidence_batch(a, batches, names, &stale, &why);
-	size_t i;
-	json_t *row;
+	const struct batch_record *b = evidence_batch(a, batches, n_b, names, &stale, &why);
 	int n = 0, bad = 0;
 	struct strbuf rec = STRBUF_INIT;
-	json_array_foreach(rec_rows(b), i, row)
-	{
-		if (vn && strcmp(vn, rec_variant(row)))
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *row = &b->rows[i];
+		if (vn && strcmp(vn, name_or(row->variant)))
 			continue;
-		json_t *run = qj_row_run(a->q, row);
-		double num = 0;
-		const char *str = "";
-		if (!run || !run_setting(run, s, &num, &str))
-			continue; /* it stopped before that setting applied (a crash before timing) */
-		if (!n++) {
-			if (s->is_string)
-				strbuf_addstr(&rec, str);
-			else
-				strbuf_addf(&rec, "%g", num);
+		const struct run_record **runs;
+		size_t nr = query_row_runs(a->q, row, &runs);
+		for (size_t k = 0; k < nr; k++) {
+			double num = 0;
+			const char *str = NULL;
+			if (!record_run_setting(runs[k], s.key, &num, &str) || !str != !s.is_string)
+				continue; /* it stopped before that setting applied (a crash before timing) */
+			if (!n++) {
+				if (s.is_string)
+					strbuf_addstr(&rec, str);
+				else
+					strbuf_addf(&rec, "%g", num);
+			}
+			int same = s.is_string ? !strcmp(str, sval) : same_number(num * s.scale, stated);
+			if (!same && bad++ < 3) {
+				strbuf_addf(&other, "%s%s recorded ", other.len ? "; " : "", name_or(row->variant));
+				if (s.is_string)
+					strbuf_addstr(&other, str);
+				else
+					strbuf_addf(&other, "%g", num);
+				strbuf_addf(&other, " (run %s)", id_or(runs[k]->run_id));
+			}
 		}
-		int same = s->is_string ? !strcmp(str, sval) : same_number(num * s->scale, stated);
-		if (!same && bad++ < 3) {
-			strbuf_addf(&other, "%s%s recorded ", other.len ? "; " : "", rec_variant(row));
-			if (s->is_string)
-				strbuf_addstr(&other, str);
-			else
-				strbuf_addf(&other, "%g", num);
-			strbuf_addf(&other, " (run %s)", rec_run_id(row));
-		}
+		free(runs);
 	}
 	if (!n) {
-		finding(a, m->line, "unsupported", "%s: no run of batch %s recorded '%s'", head.buf, rec_run_id(b), key);
+		finding(a, m->line, "unsupported", "%s: no run of batch %s recorded '%s'", head.buf, id_or(b->run_id),
+			key);
 		strbuf_release(&rec);
 		goto out;
 	}
 	if (bad)
 		strbuf_addf(&detail, "%d of %d run(s) recorded another value: %s%s (batch %s)", bad, n, other.buf,
-			    bad > 3 ? "; ..." : "", rec_run_id(b));
+			    bad > 3 ? "; ..." : "", id_or(b->run_id));
 	else
-		strbuf_addf(&detail, "%d run(s) recorded %s=%s (batch %s)", n, key, rec.buf, rec_run_id(b));
+		strbuf_addf(&detail, "%d run(s) recorded %s=%s (batch %s)", n, key, rec.buf, id_or(b->run_id));
 	strbuf_release(&rec);
-	char *last = xstrfmt("batch %s", rec_run_id(b));
+	char *last = xstrfmt("batch %s", id_or(b->run_id));
 	conclude(a, m, !bad, stale, head.buf, detail.buf, why.buf, last);
 	free(last);
 out:
@@ -1181,7 +1204,7 @@ out:
 	strbuf_release(&other);
 	strbuf_release(&head);
 	strbuf_release(&detail);
-	json_decref(batches);
+	free(batches);
 }
 
 /* ---------- untraced numbers ---------- */
@@ -1199,6 +1222,7 @@ static int claim_qty(const struct md_marker *m, struct qty *q)
 {
 	const char *err, *s;
 	double ulp;
+	struct setting st;
 	if (!strcmp(m->name, "value") && (s = md_attr(m, "value")) && md_attr(m, "stat")) {
 		q->name = md_attr(m, "stat");
 		q->fam = stat_fam(q->name, &q->bare_scale);
@@ -1208,26 +1232,20 @@ static int claim_qty(const struct md_marker *m, struct qty *q)
 		q->fam = F_RATIO;
 		q->bare_scale = 1;
 	} else if (!strcmp(m->name, "setting") && (s = md_attr(m, "value")) && md_attr(m, "key") &&
-		   setting_find(md_attr(m, "key")) && !setting_find(md_attr(m, "key"))->is_string) {
-		const struct setting *st = setting_find(md_attr(m, "key"));
-		q->name = setting_leaf(st);
-		q->fam = st->fam;
-		q->bare_scale = st->scale;
+		   setting_find(md_attr(m, "key"), &st) && !st.is_string) {
+		q->name = st.k->name;
+		q->fam = st.fam;
+		q->bare_scale = st.scale;
 	} else {
 		return 0;
 	}
 	return stated_number(s, q->fam, q->bare_scale, &q->base, &ulp, &err) == 0;
 }
 
-/* Is name a statistic or a setting leaf, i.e. does code "NAME: N" say which quantity N is? */
+/* Is name a statistic or a setting's name, i.e. does code "NAME: N" say which quantity N is? */
 static int quantity_name(const char *name)
 {
-	if (qj_stat_known(name))
-		return 1;
-	for (size_t i = 0; i < ARRAY_SIZE(settings); i++)
-		if (!strcmp(setting_leaf(&settings[i]), name))
-			return 1;
-	return 0;
+	return record_stat_def(name) || knob_find(NULL, name);
 }
 
 /* A number found in the text, with what the text says about its quantity. */
@@ -1640,7 +1658,7 @@ static void sorted_findings(const char *file, struct strbuf *in, struct strbuf *
 	free(f);
 }
 
-int audit_text(struct qj *q, const char *file, const char *text, size_t len,
+int audit_text(struct query *q, const char *file, const char *text, size_t len,
 	       const struct audit_opts *o, struct strbuf *out, struct audit_counts *c)
 {
 	struct md_doc d = MD_DOC_INIT;

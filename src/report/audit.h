@@ -13,8 +13,10 @@
  * evidence).  Each claim is supported, contradicted (a recorded run says
  * otherwise, even one of older code), stale (the runs agree but ran code
  * that has changed since) or unsupported (no run at all).  `validated`
- * means every check a run recorded passed: correctness seeds, the re-check
- * after timing, sanitizers, and any pass/fail list the record grows.  Numbers
+ * means every check a run recorded passed: correctness seeds, the timed
+ * launches checked after they ran, the extra shape, the float64 reference
+ * check, sanitizers (v1: the re-check after timing), and any check phase a
+ * newer record adds.  Numbers
  * that read as results (docs/paper.md, "Untraced numbers") and that are
  * neither generated (inside an evident block) nor stated by a claim in the
  * same paragraph about the same quantity are untraced.
@@ -25,8 +27,8 @@
 #ifndef EVIDENT_AUDIT_H
 #define EVIDENT_AUDIT_H
 
-#include "store/query_json.h"
 #include "base/util.h"
+#include "store/query.h"
 
 /* The widest tol= a claim may state, in percent (of the recorded value; an
  * amount, of the stated value).  A wider one is a malformed claim. */
@@ -47,7 +49,7 @@ struct audit_opts {
  * in c->errors.  Returns 0 (always, unless the store cannot be read:
  * -1 after error()).
  */
-int audit_text(struct qj *q, const char *file, const char *text, size_t len,
+int audit_text(struct query *q, const char *file, const char *text, size_t len,
 	       const struct audit_opts *o, struct strbuf *out, struct audit_counts *c);
 
 /*

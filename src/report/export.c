@@ -2,10 +2,16 @@
  * export.c - tidy CSV, JSON Lines, Google Benchmark JSON and a notebook
  * from the store (contract in export.h).
  *
- * Rows are built once as JSON objects (keys in column order) and written
- * both ways, so the CSV and the JSON Lines can never disagree.  Parameter
- * columns are the union of every parameter name in the store, sorted;
- * a run without that parameter has an empty cell (null in JSON).
+ * Rows come from the typed records of query.h and are built once as JSON
+ * objects (keys in column order, export's own column names) and written
+ * both ways, so the CSV and the JSON Lines can never disagree.  Every
+ * number of a summary row is record_stat's (query_stat): `p` is the
+ * Holm-adjusted p-value, as in PAPER.md, `evident show` and audit claims,
+ * `p_raw` the test's own; speedup and CIs are the batch's (two-level with
+ * repeats).  Each row names its kernel file and the sha256 of the source
+ * that ran.  Parameter columns are the union of every parameter name in
+ * the store, sorted; a run without that parameter has an empty cell (null
+ * in JSON).
  */
 #include "report/export.h"
 
@@ -87,45 +93,127 @@ static int write_out(const char *dir, const char *name, const struct strbuf *bod
 	return rc;
 }
 
-static json_t *param_names(struct qj *q)
+/* ---------- columns ---------- */
+
+/* The fixed columns of samples.csv and summaries.csv (a parameter of the
+ * same name gets the column "param_NAME"). */
+static const char *const fixed_cols[] = {
+	"run_id", "experiment", "batch_id", "batch_run_id", "variant", "repeat", "repeats", "repeats_ok",
+	"is_baseline", "outcome", "reason", "kernel", "kernel_sha256", "clock", "sample_index", "value", "unit",
+	"n", "median_us", "median_ci_lo", "median_ci_hi", "mean_us", "min_us", "max_us", "p5_us", "p95_us",
+	"stdev_us", "speedup", "speedup_ci_lo", "speedup_ci_hi", "p", "p_raw", "cliffs_delta",
+	"cliffs_delta_ci_lo", "cliffs_delta_ci_hi", "magnitude", "verdict", "verdict_reason", "mde", "device",
+	"commit", "dirty", "started_utc", "gpu_s", "usd",
+};
+
+/* Parameter names of every run and batch row in the store, sorted, and their columns. */
+struct pcols {
+	char **name, **col;
+	size_t n;
+};
+
+static int cmp_name(const void *a, const void *b)
 {
-	json_t *set = json_object();
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void pcols_add(struct pcols *p, const struct param *params, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t k;
+		for (k = 0; k < p->n && strcmp(p->name[k], params[i].name); k++)
+			;
+		if (k < p->n)
+			continue;
+		p->name = xrealloc(p->name, (p->n + 1) * sizeof(char *));
+		p->name[p->n++] = xstrdup(params[i].name);
+	}
+}
+
+static void pcols_build(struct query *q, struct pcols *p)
+{
+	memset(p, 0, sizeof(*p));
 	for (size_t i = 0; i < q->n; i++) {
-		const char *k;
-		json_t *v;
-		json_object_foreach(qj_get(q->m[i], "params"), k, v) json_object_set_new(set, k, json_true());
+		const struct run_record *r = query_run_at(q, i);
+		const struct batch_record *b = r ? NULL : query_batch_at(q, i);
+		if (r)
+			pcols_add(p, r->params, r->n_params);
+		for (size_t k = 0; b && k < b->n_rows; k++)
+			pcols_add(p, b->rows[k].params, b->rows[k].n_params);
 	}
-	json_t *names = json_array();
-	const char *k;
-	json_t *v;
-	json_object_foreach(set, k, v) json_array_append_new(names, json_string(k));
-	/* sort */
-	size_t n = json_array_size(names);
-	for (size_t a = 1; a < n; a++)
-		for (size_t b = a; b > 0 && strcmp(json_string_value(json_array_get(names, b - 1)),
-						   json_string_value(json_array_get(names, b))) > 0; b--) {
-			json_t *x = json_incref(json_array_get(names, b));
-			json_array_set(names, b, json_array_get(names, b - 1));
-			json_array_set_new(names, b - 1, x);
-		}
-	json_decref(set);
-	return names;
-}
-
-static void set_params(json_t *row, json_t *names, json_t *params)
-{
-	size_t i;
-	json_t *n;
-	json_array_foreach(names, i, n)
-	{
-		json_t *v = json_object_get(params, json_string_value(n));
-		json_object_set_new(row, json_string_value(n), v ? json_incref(v) : json_null());
+	if (p->n)
+		qsort(p->name, p->n, sizeof(char *), cmp_name);
+	p->col = xcalloc(p->n + 1, sizeof(char *));
+	for (size_t i = 0; i < p->n; i++) {
+		int clash = 0;
+		for (size_t k = 0; k < ARRAY_SIZE(fixed_cols); k++)
+			clash |= !strcmp(fixed_cols[k], p->name[i]);
+		p->col[i] = clash ? xstrfmt("param_%s", p->name[i]) : xstrdup(p->name[i]);
 	}
 }
 
-static json_t *num_or_null(double v)
+static void pcols_release(struct pcols *p)
 {
-	return isfinite(v) ? json_real(v) : json_null();
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->name[i]);
+		free(p->col[i]);
+	}
+	free(p->name);
+	free(p->col);
+}
+
+/* ---------- cells ---------- */
+
+static void put_str(json_t *row, const char *col, const char *s)
+{
+	json_object_set_new(row, col, s ? json_string(s) : json_null());
+}
+
+static void put_num(json_t *row, const char *col, double v)
+{
+	json_object_set_new(row, col, isfinite(v) ? json_real(v) : json_null());
+}
+
+static void put_int(json_t *row, const char *col, long long v, int have)
+{
+	json_object_set_new(row, col, have ? json_integer(v) : json_null());
+}
+
+static void put_params(json_t *row, const struct pcols *p, const struct param *params, size_t n)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const char *v = NULL;
+		for (size_t k = 0; k < n && !v; k++)
+			if (!strcmp(params[k].name, p->name[i]))
+				v = params[k].value;
+		put_str(row, p->col[i], v);
+	}
+}
+
+/* The kernel file of a run and the sha256 of its source as recorded. */
+static void put_kernel(json_t *row, const char *kernel, const struct run_record *r)
+{
+	const struct rec_source *src = r ? run_kernel_source(r) : NULL;
+	put_str(row, "kernel", kernel ? kernel : r ? r->kernel : NULL);
+	put_str(row, "kernel_sha256", src ? src->sha256 : NULL);
+}
+
+/* Statistic stat of a row into col (and its CI into lo/hi when given):
+ * record_stat's value, the number paper, show and audit give. */
+static void put_stat(json_t *row, struct query *q, const struct batch_record *b, const struct batch_row *r,
+		     const char *stat, const char *col, const char *lo, const char *hi)
+{
+	double v = NAN, ci[2] = { NAN, NAN };
+	int have_ci = 0;
+	struct strbuf why = STRBUF_INIT;
+	if (r && query_stat(q, b, r, stat, &v, ci, &have_ci, &why) < 0)
+		v = NAN;
+	strbuf_release(&why);
+	put_num(row, col, v);
+	if (lo) {
+		put_num(row, lo, have_ci ? ci[0] : NAN);
+		put_num(row, hi, have_ci ? ci[1] : NAN);
+	}
 }
 
 static json_t *cols_of(json_t *row)
@@ -137,27 +225,40 @@ static json_t *cols_of(json_t *row)
 	return cols;
 }
 
-static int export_samples(struct qj *q, json_t *pnames, const char *dir)
+/* ---------- samples ---------- */
+
+/* One run's identity columns (r NULL: the header's prototype). */
+static json_t *sample_row(const struct pcols *p, const struct run_record *r)
 {
-	json_t *rows = json_array(), *cols = NULL;
+	json_t *row = json_object();
+	put_str(row, "run_id", r ? r->run_id : NULL);
+	put_str(row, "experiment", r ? r->experiment : NULL);
+	put_str(row, "batch_id", r ? r->batch_id : NULL);
+	put_str(row, "variant", r ? r->variant : NULL);
+	put_int(row, "repeat", r ? r->repeat + 1 : 0, r != NULL);
+	put_str(row, "outcome", r ? r->outcome_text : NULL);
+	put_kernel(row, NULL, r);
+	put_params(row, p, r ? r->params : NULL, r ? r->n_params : 0);
+	put_str(row, "clock", r ? r->clock : NULL);
+	return row;
+}
+
+static int export_samples(struct query *q, const struct pcols *p, const char *dir)
+{
+	json_t *rows = json_array();
 	int rc = 0;
 	for (size_t i = 0; i < q->n && rc == 0; i++) {
-		json_t *m = q->m[i];
-		const char *kind = qj_str(m, "kind");
-		if (!kind || strcmp(kind, "variant"))
-			continue;
+		const struct run_record *r = q->e[i].a.is_batch ? NULL : query_run_at(q, i);
 		double *x;
 		size_t n;
-		if (qj_samples(q, m, &x, &n) < 0) {
+		if (!r)
+			continue;
+		if (query_samples(q, r, &x, &n) < 0) {
 			rc = -1;
 			break;
 		}
 		for (size_t k = 0; k < n; k++) {
-			json_t *row = json_pack("{s:O?, s:O?, s:O?, s:O?, s:O?}", "run_id", qj_get(m, "run_id"),
-						"experiment", qj_get(m, "experiment"), "batch_id",
-						qj_get(m, "batch_id"), "variant", qj_get(m, "variant"),
-						"outcome", qj_get(m, "outcome"));
-			set_params(row, pnames, qj_get(m, "params"));
+			json_t *row = sample_row(p, r);
 			json_object_set_new(row, "sample_index", json_integer((json_int_t)k));
 			json_object_set_new(row, "value", json_real(x[k]));
 			json_object_set_new(row, "unit", json_string("us"));
@@ -167,91 +268,82 @@ static int export_samples(struct qj *q, json_t *pnames, const char *dir)
 	}
 	if (rc == 0) {
 		/* the header even when there is no sample, so readers get the columns */
-		json_t *proto = json_pack("{s:n, s:n, s:n, s:n, s:n}", "run_id", "experiment", "batch_id",
-					  "variant", "outcome");
-		set_params(proto, pnames, NULL);
-		json_object_set_new(proto, "sample_index", json_null());
-		json_object_set_new(proto, "value", json_null());
-		json_object_set_new(proto, "unit", json_null());
-		cols = cols_of(proto);
+		json_t *proto = sample_row(p, NULL);
+		put_int(proto, "sample_index", 0, 0);
+		put_str(proto, "value", NULL);
+		put_str(proto, "unit", NULL);
+		json_t *cols = cols_of(proto);
 		json_decref(proto);
 		struct strbuf csv = STRBUF_INIT, jl = STRBUF_INIT;
 		write_rows(cols, rows, &csv, &jl);
 		rc = write_out(dir, "samples.csv", &csv) < 0 || write_out(dir, "samples.jsonl", &jl) < 0 ? -1 : 0;
 		strbuf_release(&csv);
 		strbuf_release(&jl);
+		json_decref(cols);
 	}
-	json_decref(cols);
 	json_decref(rows);
 	return rc;
 }
 
-static json_t *summary_row(struct qj *q, json_t *pnames, json_t *batch, json_t *r)
+/* ---------- summaries ---------- */
+
+/* One row of a batch (b and r NULL: the header's prototype). */
+static json_t *summary_row(struct query *q, const struct pcols *p, const struct batch_record *b,
+			   const struct batch_row *r)
 {
-	json_t *run = qj_row_run(q, r);
-	char *dev = run ? qj_device_name(run) : NULL;
-	const char *base = qj_str(batch, "baseline");
-	const char *v = qj_str(r, "variant");
-	json_t *row = json_pack("{s:O?, s:O?, s:O?, s:O?, s:O?, s:b, s:O?, s:O?}", "experiment",
-				qj_get(batch, "experiment"), "batch_run_id", qj_get(batch, "run_id"),
-				"batch_id", qj_get(batch, "batch_id"), "variant", qj_get(r, "variant"),
-				"run_id", qj_get(r, "run_id"), "is_baseline", base && v && !strcmp(base, v),
-				"outcome", qj_get(r, "outcome"), "reason", qj_get(r, "reason"));
-	set_params(row, pnames, qj_get(r, "params"));
-	const struct {
-		const char *col, *path;
-	} nums[] = {
-		{ "n", "stats.n" },
-		{ "median_us", "stats.median" },
-		{ "median_ci_lo", "stats.median_ci.0" },
-		{ "median_ci_hi", "stats.median_ci.1" },
-		{ "mean_us", "stats.mean" },
-		{ "min_us", "stats.min" },
-		{ "max_us", "stats.max" },
-		{ "p5_us", "stats.p5" },
-		{ "p95_us", "stats.p95" },
-		{ "stdev_us", "stats.stdev" },
-		{ "speedup", "comparison.speedup.ratio" },
-		{ "speedup_ci_lo", "comparison.speedup.ci.0" },
-		{ "speedup_ci_hi", "comparison.speedup.ci.1" },
-		{ "p", "comparison.mann_whitney.p" },
-		{ "p_adjusted", "comparison.mann_whitney.p_adjusted" },
-		{ "cliffs_delta", "comparison.cliffs_delta.delta" },
-		{ "cliffs_delta_ci_lo", "comparison.cliffs_delta.ci.0" },
-		{ "cliffs_delta_ci_hi", "comparison.cliffs_delta.ci.1" },
-	};
-	for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
-		json_object_set_new(row, nums[i].col, num_or_null(qj_num(r, nums[i].path)));
-	json_t *mag = qj_get(r, "comparison.cliffs_delta.magnitude");
-	json_t *verdict = qj_get(r, "comparison.verdict");
-	json_object_set_new(row, "magnitude", mag ? json_incref(mag) : json_null());
-	json_object_set_new(row, "verdict", verdict ? json_incref(verdict) : json_null());
-	json_object_set_new(row, "device", dev ? json_string(dev) : json_null());
-	json_t *commit = qj_get(batch, "code.git.commit"), *dirty = qj_get(batch, "code.git.dirty");
-	json_object_set_new(row, "commit", commit ? json_incref(commit) : json_null());
-	json_object_set_new(row, "dirty", dirty ? json_incref(dirty) : json_null());
-	json_t *st = qj_get(run, "started_utc");
-	json_object_set_new(row, "started_utc", st ? json_incref(st) : json_null());
-	json_object_set_new(row, "gpu_s", num_or_null(qj_num(run, "cost.gpu_s")));
-	json_object_set_new(row, "usd", num_or_null(qj_num(run, "cost.usd")));
+	const struct run_record *run = r ? query_row_run(q, r) : NULL;
+	const struct stats_comparison *c = r && r->have_cmp ? &r->cmp : NULL;
+	json_t *row = json_object();
+	put_str(row, "experiment", b ? b->experiment : NULL);
+	put_str(row, "batch_run_id", b ? b->run_id : NULL);
+	put_str(row, "batch_id", b ? b->batch_id : NULL);
+	put_str(row, "variant", r ? r->variant : NULL);
+	put_str(row, "run_id", r ? r->run_id : NULL);
+	put_int(row, "repeats", r ? (long long)r->n_runs : 0, r != NULL);
+	put_int(row, "repeats_ok", r ? (long long)r->n_ok_runs : 0, r != NULL);
+	json_object_set_new(row, "is_baseline",
+			    b ? json_boolean(b->baseline && r->variant && !strcmp(b->baseline, r->variant)) : json_null());
+	put_str(row, "outcome", r ? r->outcome_text : NULL);
+	put_str(row, "reason", r ? r->reason : NULL);
+	put_kernel(row, r ? r->kernel : NULL, run);
+	put_params(row, p, r ? r->params : NULL, r ? r->n_params : 0);
+	put_str(row, "clock", r ? r->clock ? r->clock : run ? run->clock : NULL : NULL);
+	put_stat(row, q, b, r, "n", "n", NULL, NULL);
+	put_stat(row, q, b, r, "median_us", "median_us", "median_ci_lo", "median_ci_hi");
+	put_stat(row, q, b, r, "mean_us", "mean_us", NULL, NULL);
+	put_stat(row, q, b, r, "min_us", "min_us", NULL, NULL);
+	put_stat(row, q, b, r, "max_us", "max_us", NULL, NULL);
+	put_stat(row, q, b, r, "p5_us", "p5_us", NULL, NULL);
+	put_stat(row, q, b, r, "p95_us", "p95_us", NULL, NULL);
+	put_stat(row, q, b, r, "stdev_us", "stdev_us", NULL, NULL);
+	put_stat(row, q, b, r, "speedup", "speedup", "speedup_ci_lo", "speedup_ci_hi");
+	put_stat(row, q, b, r, "p", "p", NULL, NULL);
+	put_stat(row, q, b, r, "p_raw", "p_raw", NULL, NULL);
+	put_stat(row, q, b, r, "delta", "cliffs_delta", "cliffs_delta_ci_lo", "cliffs_delta_ci_hi");
+	put_str(row, "magnitude", c ? c->magnitude : NULL);
+	put_str(row, "verdict", c ? c->verdict : NULL);
+	put_str(row, "verdict_reason", c ? c->verdict_reason : NULL);
+	put_stat(row, q, b, r, "mde", "mde", NULL, NULL);
+	char *dev = run ? run_device_label(run) : NULL;
+	put_str(row, "device", dev);
 	free(dev);
+	put_str(row, "commit", b ? b->git.commit : NULL);
+	json_object_set_new(row, "dirty", b ? json_boolean(b->git.dirty) : json_null());
+	put_str(row, "started_utc", run ? run->started_utc : NULL);
+	put_stat(row, q, b, r, "gpu_s", "gpu_s", NULL, NULL);
+	put_stat(row, q, b, r, "usd", "usd", NULL, NULL);
 	return row;
 }
 
-static int export_summaries(struct qj *q, json_t *pnames, const char *dir)
+static int export_summaries(struct query *q, const struct pcols *p, const char *dir)
 {
 	json_t *rows = json_array();
 	for (size_t i = 0; i < q->n; i++) {
-		json_t *b = q->m[i];
-		const char *kind = qj_str(b, "kind");
-		if (!kind || strcmp(kind, "batch"))
-			continue;
-		size_t k;
-		json_t *r;
-		json_array_foreach(json_object_get(b, "variants"), k, r)
-			json_array_append_new(rows, summary_row(q, pnames, b, r));
+		const struct batch_record *b = q->e[i].a.is_batch ? query_batch_at(q, i) : NULL;
+		for (size_t k = 0; b && k < b->n_rows; k++)
+			json_array_append_new(rows, summary_row(q, p, b, &b->rows[k]));
 	}
-	json_t *proto = summary_row(q, pnames, NULL, NULL);
+	json_t *proto = summary_row(q, p, NULL, NULL);
 	json_t *cols = cols_of(proto);
 	json_decref(proto);
 	struct strbuf csv = STRBUF_INIT, jl = STRBUF_INIT;
@@ -263,6 +355,8 @@ static int export_summaries(struct qj *q, json_t *pnames, const char *dir)
 	json_decref(rows);
 	return rc;
 }
+
+/* ---------- Google Benchmark JSON ---------- */
 
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -281,37 +375,32 @@ static json_t *gbench_entry(const char *name, const char *run_name, const char *
 	return e;
 }
 
-static int export_gbench(struct qj *q, const char *dir)
+static int export_gbench(struct query *q, const char *dir)
 {
-	json_t *exps = qj_experiments(q), *benches = json_array();
-	json_t *ctx_run = NULL;
-	size_t ei, family = 0;
-	json_t *ej;
+	size_t ne, family = 0;
+	const char **exps = query_experiments(q, &ne);
+	json_t *benches = json_array();
+	const struct run_record *ctx_run = NULL;
 	int rc = 0;
-	json_array_foreach(exps, ei, ej)
-	{
+	for (size_t ei = 0; ei < ne && rc == 0; ei++) {
 		struct strbuf why = STRBUF_INIT;
-		json_t *b = qj_batch(q, json_string_value(ej), "latest", NULL, &why);
+		const struct batch_record *b = query_batch(q, exps[ei], "latest", NULL, &why);
 		strbuf_release(&why);
-		if (!b)
-			continue;
-		size_t k;
-		json_t *r;
-		json_array_foreach(json_object_get(b, "variants"), k, r)
-		{
-			json_t *run = qj_row_run(q, r);
+		for (size_t k = 0; b && k < b->n_rows; k++) {
+			const struct batch_row *r = &b->rows[k];
 			double *x = NULL;
 			size_t n = 0;
-			if (!run || qj_samples(q, run, &x, &n) < 0) {
-				rc = run ? -1 : 0;
+			if (query_row_samples(q, r, &x, &n) < 0) {
+				rc = -1;
+				break;
+			}
+			if (!n) {
 				free(x);
 				continue;
 			}
-			if (!n)
-				continue;
 			if (!ctx_run)
-				ctx_run = run;
-			char *name = xstrfmt("%s/%s", json_string_value(ej), qj_str(r, "variant"));
+				ctx_run = query_row_run(q, r);
+			char *name = xstrfmt("%s/%s", exps[ei], r->variant);
 			for (size_t i = 0; i < n; i++)
 				json_array_append_new(benches, gbench_entry(name, name, "iteration", family, n, i, x[i]));
 			double mean = 0, var = 0;
@@ -329,7 +418,7 @@ static int export_gbench(struct qj *q, const char *dir)
 				json_object_del(e, "repetition_index");
 				json_object_set_new(e, "aggregate_name", json_string(aggs[a]));
 				json_object_set_new(e, "aggregate_unit", json_string("time"));
-				json_object_set_new(e, "evident_run_id", json_string(qj_str(r, "run_id")));
+				json_object_set_new(e, "evident_run_id", json_string(r->run_id ? r->run_id : ""));
 				json_array_append_new(benches, e);
 				free(an);
 			}
@@ -338,13 +427,14 @@ static int export_gbench(struct qj *q, const char *dir)
 			family++;
 		}
 	}
+	/* the machine document is provenance.c's */
+	json_t *cpus = ctx_run ? json_object_get(ctx_run->machine, "cpus_online") : NULL;
 	json_t *ctx = json_pack("{s:s, s:s, s:s, s:i, s:f, s:b, s:[], s:[], s:s, s:s}", "date",
-				ctx_run && qj_str(ctx_run, "started_utc") ? qj_str(ctx_run, "started_utc") : "",
-				"host_name", ctx_run && qj_str(ctx_run, "machine.host") ? qj_str(ctx_run, "machine.host") : "",
-				"executable", "evident", "num_cpus",
-				(int)json_integer_value(qj_get(ctx_run, "machine.cpus_online")), "mhz_per_cpu", 0.0,
-				"cpu_scaling_enabled", 0, "caches", "load_avg", "library_build_type", "release",
-				"evident_note", "the latest batch of each experiment; one iteration entry per timing sample");
+				ctx_run && ctx_run->started_utc ? ctx_run->started_utc : "", "host_name",
+				ctx_run && ctx_run->host ? ctx_run->host : "", "executable", "evident", "num_cpus",
+				(int)json_integer_value(cpus), "mhz_per_cpu", 0.0, "cpu_scaling_enabled", 0, "caches",
+				"load_avg", "library_build_type", "release", "evident_note",
+				"the latest batch of each experiment; one iteration entry per timing sample (every repeat)");
 	json_t *doc = json_pack("{s:o, s:o}", "context", ctx, "benchmarks", benches);
 	char *s = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
 	struct strbuf sb = STRBUF_INIT;
@@ -355,7 +445,7 @@ static int export_gbench(struct qj *q, const char *dir)
 	strbuf_release(&sb);
 	free(s);
 	json_decref(doc);
-	json_decref(exps);
+	free(exps);
 	return rc;
 }
 
@@ -382,7 +472,7 @@ static int export_notebook(const char *dir)
 		"\n"
 		"Generated by `evident export` from the run store; regenerate with `make export`.\n"
 		"`samples.csv` holds every timing sample (one row each), `summaries.csv` one row per\n"
-		"variant of every batch (summary, comparison with the baseline, Holm-adjusted p, verdict).\n"));
+		"variant of every batch (summary, comparison with the baseline, `p` Holm-adjusted, verdict).\n"));
 	json_array_append_new(cells, cell("code",
 		"import numpy as np\n"
 		"import pandas as pd\n"
@@ -392,7 +482,7 @@ static int export_notebook(const char *dir)
 		"summaries = pd.read_csv(\"summaries.csv\")\n"
 		"print(f\"{len(samples)} samples, {len(summaries)} variant rows, \"\n"
 		"      f\"{summaries['experiment'].nunique()} experiment(s)\")\n"
-		"summaries[[\"experiment\", \"variant\", \"outcome\", \"median_us\", \"speedup\", \"p_adjusted\", \"verdict\"]]\n"));
+		"summaries[[\"experiment\", \"variant\", \"outcome\", \"median_us\", \"speedup\", \"p\", \"verdict\"]]\n"));
 	json_array_append_new(cells, cell("markdown",
 		"## Latest batch of each experiment\n"
 		"\n"
@@ -455,10 +545,12 @@ static int export_readme(const char *dir)
 		"# notebooks-export\n\n"
 		"Derived from the run store by `evident export` (`make export`); do not edit, regenerate.\n\n"
 		"- `samples.csv`, `samples.jsonl`: one row per timing sample: run_id, experiment, batch_id,\n"
-		"  variant, outcome, one column per parameter, sample_index, value, unit (us).\n"
-		"- `summaries.csv`, `summaries.jsonl`: one row per variant of every batch: summary\n"
-		"  statistics, speedup over the baseline with its CI, Mann-Whitney p and Holm-adjusted p,\n"
-		"  Cliff's delta, verdict, device, commit, cost.\n"
+		"  variant, repeat, outcome, kernel, kernel_sha256, one column per parameter, clock,\n"
+		"  sample_index, value, unit (us).\n"
+		"- `summaries.csv`, `summaries.jsonl`: one row per variant of every batch: its runs,\n"
+		"  kernel and kernel_sha256, summary statistics (over every repeat), speedup over the\n"
+		"  baseline with its CI, `p` (Holm-adjusted over the batch, as in PAPER.md) and `p_raw`,\n"
+		"  Cliff's delta, verdict and its reason, MDE, device, commit, cost.\n"
 		"- `benchmark.json`: Google Benchmark JSON of the latest batch of each experiment (one\n"
 		"  iteration per sample, plus mean/median/stddev aggregates), for compare.py and CI\n"
 		"  benchmark dashboards.\n"
@@ -468,15 +560,16 @@ static int export_readme(const char *dir)
 	return rc;
 }
 
-int export_all(struct qj *q, const char *dir)
+int export_all(struct query *q, const char *dir)
 {
 	if (mkdir_p(dir, 0755) < 0)
 		return -1;
-	json_t *pnames = param_names(q);
+	struct pcols p;
+	pcols_build(q, &p);
 	int rc = 0;
-	if (export_samples(q, pnames, dir) < 0 || export_summaries(q, pnames, dir) < 0 ||
-	    export_gbench(q, dir) < 0 || export_notebook(dir) < 0 || export_readme(dir) < 0)
+	if (export_samples(q, &p, dir) < 0 || export_summaries(q, &p, dir) < 0 || export_gbench(q, dir) < 0 ||
+	    export_notebook(dir) < 0 || export_readme(dir) < 0)
 		rc = -1;
-	json_decref(pnames);
+	pcols_release(&p);
 	return rc;
 }

@@ -4,11 +4,14 @@
  *
  *   samples.csv / samples.jsonl       tidy: one row per timing sample of every
  *                                     variant run (run_id, experiment, batch_id,
- *                                     variant, outcome, one column per parameter,
- *                                     sample_index, value, unit)
- *   summaries.csv / summaries.jsonl   one row per variant of every batch: the
- *                                     summary, the comparison with the baseline
- *                                     (Holm-adjusted p, verdict), device, commit
+ *                                     variant, repeat, outcome, kernel,
+ *                                     kernel_sha256, one column per parameter,
+ *                                     clock, sample_index, value, unit)
+ *   summaries.csv / summaries.jsonl   one row per variant of every batch: its
+ *                                     runs, kernel and source hash, the summary,
+ *                                     the comparison with the baseline (p is
+ *                                     Holm-adjusted, p_raw the test's own,
+ *                                     verdict and reason, MDE), device, commit
  *   benchmark.json                    Google Benchmark JSON of the latest batch
  *                                     of each experiment (one "iteration" entry
  *                                     per sample, so compare.py's U test works,
@@ -23,10 +26,10 @@
 #ifndef EVIDENT_EXPORT_H
 #define EVIDENT_EXPORT_H
 
-#include "store/query_json.h"
+#include "store/query.h"
 
 /* Write every file into dir (created).  Returns 0, or -1 after error(). */
-int export_all(struct qj *q, const char *dir);
+int export_all(struct query *q, const char *dir);
 
 /* Append s to out as one CSV field (quoted when it holds , " or a newline). */
 void export_csv_field(struct strbuf *out, const char *s);

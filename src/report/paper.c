@@ -5,10 +5,18 @@
  * paper_render walks the markers that mdscan found and copies the text
  * between them untouched; for each opening marker it emits the marker,
  * then freshly generated content, then the closing marker.  Every block
- * reads one batch (qj_batch), chosen explicitly by run=latest or a run
+ * reads one batch (query_batch), chosen explicitly by run=latest or a run
  * id, so a table never mixes runs of different commits or GPUs; the
  * provenance line under each table names that batch, its commit (and says
  * when the tree was dirty), device, driver, date and run ids.
+ *
+ * Everything comes from the typed records of query.h: tables from a
+ * batch's rows (evident-batch/1 and /2; a /2 table adds the repeats, the
+ * throughput, the verdict's reason and the timing-health notes), values
+ * through record_stat (the one table of statistics, so a value here is
+ * the number show, export and audit give), the cost block from the index
+ * attrs alone, the negative block from attrs, opening only the runs it
+ * lists and the batches.
  *
  * Numbers: times in us with two decimals, speedups with three, p-values
  * with two significant digits, Cliff's delta with two decimals.
@@ -23,8 +31,8 @@
 #include <unistd.h>
 
 #include "report/mdscan.h"
-#include "stats/stats.h"
 #include "report/svg.h"
+#include "stats/stats.h"
 
 /* ---------- formatting ---------- */
 
@@ -68,12 +76,15 @@ static void add_p(struct strbuf *out, double p)
 		strbuf_addf(out, "%.2g", p);
 }
 
-int paper_format_stat(struct strbuf *out, double v, const char *stat, const char *kind,
-		      const char *unit, int digits)
+int paper_format_stat(struct strbuf *out, double v, const char *stat, const char *unit, int digits)
 {
-	if (unit && strcmp(kind, "time"))
+	const struct stat_def *d = record_stat_def(stat);
+	if (!d)
+		return error("unknown statistic '%s' (known: %s)", stat, record_stat_names());
+	if (unit && d->kind != STAT_TIME)
 		return error("unit='%s' applies only to times (the *_us statistics), not to '%s'", unit, stat);
-	if (!strcmp(kind, "time")) {
+	switch (d->kind) {
+	case STAT_TIME: {
 		double scale = 1;
 		const char *u = unit ? unit : "us";
 		if (!strcmp(u, "ms"))
@@ -83,26 +94,35 @@ int paper_format_stat(struct strbuf *out, double v, const char *stat, const char
 		else if (strcmp(u, "us"))
 			return error("unit='%s' is not a time unit (use us, ms or s)", u);
 		strbuf_addf(out, "%.*f %s", digits >= 0 ? digits : 2, v * scale, u);
-	} else if (!strcmp(kind, "ratio")) {
+		break;
+	}
+	case STAT_RATIO:
 		strbuf_addf(out, "%.*fx", digits >= 0 ? digits : 2, v);
-	} else if (!strcmp(kind, "flops")) {
+		break;
+	case STAT_FLOPS:
 		strbuf_addf(out, "%.*f %s", digits >= 0 ? digits : 1, v,
 			    !strcmp(stat, "tflops") ? "TFLOP/s" : "GFLOP/s");
-	} else if (!strcmp(kind, "bw")) {
+		break;
+	case STAT_BW:
 		strbuf_addf(out, "%.*f GB/s", digits >= 0 ? digits : 1, v);
-	} else if (!strcmp(kind, "usd")) {
+		break;
+	case STAT_USD:
 		strbuf_addf(out, "$%.*f", digits >= 0 ? digits : 4, v);
-	} else if (!strcmp(kind, "p")) {
+		break;
+	case STAT_P:
 		if (digits >= 0)
 			strbuf_addf(out, "%.*g", digits, v);
 		else
 			add_p(out, v);
-	} else if (!strcmp(stat, "n")) {
-		strbuf_addf(out, "%.0f", v);
-	} else if (!strcmp(stat, "max_abs_err")) {
-		strbuf_addf(out, "%.*g", digits >= 0 ? digits : 3, v);
-	} else {
-		strbuf_addf(out, "%.*f", digits >= 0 ? digits : 2, v);
+		break;
+	case STAT_PLAIN:
+		if (!strcmp(stat, "n") || !strcmp(stat, "repeats"))
+			strbuf_addf(out, "%.0f", v);
+		else if (!strcmp(stat, "max_abs_err"))
+			strbuf_addf(out, "%.*g", digits >= 0 ? digits : 3, v);
+		else
+			strbuf_addf(out, "%.*f", digits >= 0 ? digits : 2, v);
+		break;
 	}
 	return 0;
 }
@@ -126,334 +146,458 @@ static void add_date(struct strbuf *out, const char *iso)
 /* ---------- blocks ---------- */
 
 struct ctx {
-	struct qj *q;
+	struct query *q;
 	const struct paper_opts *o;
 	struct paper_result *r;
 	const char *file;
 	int line;
 };
 
-/* Parameter names (and "kernel") whose value differs between rows. */
-static json_t *differing_params(struct qj *q, json_t *batch)
+/* The kernel file of a row: the batch's (v2), else its run's (v1). */
+static const char *row_kernel(struct query *q, const struct batch_row *row)
 {
-	json_t *names = json_array(), *seen = json_object();
-	json_t *rows = json_object_get(batch, "variants");
-	size_t i, j;
-	json_t *row;
-	const char *k;
-	json_t *v;
-	json_array_foreach(rows, i, row) json_object_foreach(json_object_get(row, "params"), k, v)
-	{
-		if (!json_object_get(seen, k)) {
-			json_object_set_new(seen, k, json_true());
-			json_array_append_new(names, json_string(k));
+	const struct run_record *run;
+	if (row->kernel)
+		return row->kernel;
+	run = query_row_run(q, row);
+	return run ? run->kernel : NULL;
+}
+
+/* The device label of a row's first run (malloc'd), or NULL without a run. */
+static char *row_device(struct query *q, const struct batch_row *row)
+{
+	const struct run_record *run = query_row_run(q, row);
+	return run ? run_device_label(run) : NULL;
+}
+
+/* Parameter names (and "kernel") whose value differs between rows; *n of
+ * them in a malloc'd array of borrowed names. */
+static const char **differing_params(struct query *q, const struct batch_record *b, size_t *n)
+{
+	size_t n_names = 0, cap = 1;
+	for (size_t i = 0; i < b->n_rows; i++)
+		cap += b->rows[i].n_params;
+	const char **names = xcalloc(cap, sizeof(char *));
+	for (size_t i = 0; i < b->n_rows; i++)
+		for (size_t k = 0; k < b->rows[i].n_params; k++) {
+			const char *name = b->rows[i].params[k].name;
+			size_t j;
+			for (j = 0; j < n_names && strcmp(names[j], name); j++)
+				;
+			if (j == n_names)
+				names[n_names++] = name;
 		}
-	}
-	json_t *out = json_array();
+	const char **out = xcalloc(n_names + 2, sizeof(char *));
+	*n = 0;
 	const char *first_kernel = NULL;
 	int kernel_differs = 0;
-	json_array_foreach(rows, i, row)
-	{
-		const char *kp = qj_str(qj_row_run(q, row), "kernel");
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const char *kp = row_kernel(q, &b->rows[i]);
 		if (!i)
 			first_kernel = kp;
 		else if (kp && first_kernel && strcmp(kp, first_kernel))
 			kernel_differs = 1;
 	}
 	if (kernel_differs)
-		json_array_append_new(out, json_string("kernel"));
-	json_array_foreach(names, j, v)
-	{
-		const char *name = json_string_value(v), *first = NULL;
+		out[(*n)++] = "kernel";
+	for (size_t j = 0; j < n_names; j++) {
+		const char *first = NULL;
 		int differs = 0;
-		json_array_foreach(rows, i, row)
-		{
-			const char *pv = qj_str(json_object_get(row, "params"), name);
+		for (size_t i = 0; i < b->n_rows; i++) {
+			const char *pv = row_param(&b->rows[i], names[j]);
 			if (!i)
 				first = pv;
 			else if (!first != !pv || (pv && first && strcmp(pv, first)))
 				differs = 1;
 		}
 		if (differs)
-			json_array_append(out, v);
+			out[(*n)++] = names[j];
 	}
-	json_decref(names);
-	json_decref(seen);
+	free(names);
 	return out;
 }
 
-static void add_provenance(struct ctx *c, json_t *batch, const char *run_arg, struct strbuf *out)
+static void add_provenance(struct ctx *c, const struct batch_record *b, const char *run_arg, struct strbuf *out)
 {
-	json_t *rows = json_object_get(batch, "variants");
-	json_t *first = qj_row_run(c->q, json_array_get(rows, 0));
-	json_t *git = qj_get(batch, "code.git");
-	const char *commit = qj_str(git, "commit");
-	const char *exp = qj_str(batch, "experiment");
-	strbuf_addf(out, "*Provenance:* experiment `%s`, batch `%s` (%s); ", exp,
-		    qj_str(batch, "run_id"),
+	const struct run_record *first = b->n_rows ? query_row_run(c->q, &b->rows[0]) : NULL;
+	strbuf_addf(out, "*Provenance:* experiment `%s`, batch `%s` (%s); ", b->experiment, b->run_id,
 		    !strcmp(run_arg, "latest") ? "latest" : "pinned by run id");
-	if (commit)
-		strbuf_addf(out, "commit `%.12s` (%s)", commit,
-			    json_is_true(json_object_get(git, "dirty")) ? "**dirty**" : "clean");
+	if (b->git.commit)
+		strbuf_addf(out, "commit `%.12s` (%s)", b->git.commit, b->git.dirty ? "**dirty**" : "clean");
 	else
 		strbuf_addstr(out, "no git commit recorded");
-	char *dev = first ? qj_device_name(first) : xstrdup("unknown device");
-	const char *drv = first ? qj_driver(first) : NULL;
+	char *dev = first ? run_device_label(first) : xstrdup("unknown device");
 	strbuf_addf(out, "; %s", dev);
-	if (drv)
-		strbuf_addf(out, ", driver %s", drv);
-	const char *be = qj_str(batch, "backend");
-	if (be)
-		strbuf_addf(out, " (%s backend)", be);
+	if (first && first->driver)
+		strbuf_addf(out, ", driver %s", first->driver);
+	if (b->backend)
+		strbuf_addf(out, " (%s backend)", b->backend);
 	strbuf_addstr(out, "; recorded ");
-	add_date(out, first ? qj_str(first, "started_utc") : NULL);
-	json_t *shape = qj_get(batch, "problem.shape");
-	if (shape) {
-		strbuf_addf(out, "; %s", qj_str(batch, "problem.name") ? qj_str(batch, "problem.name") : "");
-		const char *dims[] = { "B", "H", "S", "D" };
-		for (size_t i = 0; i < 4; i++)
-			if (json_is_integer(json_object_get(shape, dims[i])))
-				strbuf_addf(out, " %s=%lld", dims[i],
-					    (long long)json_integer_value(json_object_get(shape, dims[i])));
-		if (qj_str(batch, "problem.dtype"))
-			strbuf_addf(out, " %s", qj_str(batch, "problem.dtype"));
+	add_date(out, first ? first->started_utc : NULL);
+	if (b->problem.name || b->problem.n_dims) {
+		strbuf_addf(out, "; %s", b->problem.name ? b->problem.name : "");
+		for (size_t i = 0; i < b->problem.n_dims; i++)
+			strbuf_addf(out, " %s=%lld", b->problem.dim_names[i], b->problem.dims[i]);
+		if (b->problem.dtype)
+			strbuf_addf(out, " %s", b->problem.dtype);
 	}
-	strbuf_addstr(out, "; runs");
-	size_t i;
-	json_t *row;
 	int devices_differ = 0;
-	json_array_foreach(rows, i, row)
-	{
-		strbuf_addf(out, "%s `%s`", i ? "," : "", qj_str(row, "run_id"));
-		json_t *rm = qj_row_run(c->q, row);
-		char *d = rm ? qj_device_name(rm) : NULL;
-		if (d && strcmp(d, dev))
-			devices_differ = 1;
-		free(d);
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct run_record **runs;
+		size_t n = query_row_runs(c->q, &b->rows[i], &runs);
+		for (size_t k = 0; k < n; k++) {
+			char *d = run_device_label(runs[k]);
+			devices_differ |= strcmp(d, dev) != 0;
+			free(d);
+		}
+		free(runs);
 	}
+	/* every run, in row order (a row's repeats in order) */
+	strbuf_addstr(out, "; runs");
+	for (size_t i = 0, k = 0; i < b->n_rows; i++)
+		for (size_t j = 0; j < b->rows[i].n_runs; j++)
+			strbuf_addf(out, "%s `%s`", k++ ? "," : "", b->rows[i].runs[j]);
 	strbuf_addstr(out, ".");
 	if (devices_differ)
 		strbuf_addstr(out, " **Warning: the variants of this batch ran on different devices.**");
 	free(dev);
 	/* a pinned batch that is not the newest says so */
-	json_t *all = qj_batches(c->q, exp, NULL);
-	json_t *newest = json_array_get(all, 0);
-	if (newest && newest != batch)
-		strbuf_addf(out, " A newer batch of `%s` exists: `%s`.", exp, qj_str(newest, "run_id"));
-	json_decref(all);
+	const struct batch_record **all;
+	size_t n = query_batches(c->q, b->experiment, NULL, &all);
+	if (n && all[0] != b)
+		strbuf_addf(out, " A newer batch of `%s` exists: `%s`.", b->experiment, all[0]->run_id);
+	free(all);
 	strbuf_addstr(out, "\n");
 }
 
-static void add_dirty_note(json_t *batch, struct strbuf *out)
+static void add_dirty_note(const struct batch_record *b, struct strbuf *out)
 {
-	json_t *git = qj_get(batch, "code.git");
-	if (!json_is_true(json_object_get(git, "dirty")))
+	if (!b->git.dirty)
 		return;
 	strbuf_addf(out, "> **Dirty tree:** these runs were recorded from uncommitted changes (%lld changed file(s)",
-		    (long long)json_integer_value(json_object_get(git, "n_changed")));
-	const char *d = qj_str(git, "diff_object");
-	if (d)
-		strbuf_addf(out, "; the diff is object `%.12s`", d);
+		    b->git.n_changed);
+	if (b->git.diff_object)
+		strbuf_addf(out, "; the diff is object `%.12s`", b->git.diff_object);
 	strbuf_addstr(out, "); commit `");
-	strbuf_addf(out, "%.12s", qj_str(git, "commit") ? qj_str(git, "commit") : "none");
+	strbuf_addf(out, "%.12s", b->git.commit ? b->git.commit : "none");
 	strbuf_addstr(out, "` alone does not reproduce them.\n\n");
 }
 
-static void add_cell_ci(struct strbuf *out, json_t *v, json_t *ci, const char *fmt_v,
-			const char *fmt_ci)
+/* " V [LO, HI] |", or " |" when v is not recorded */
+static void add_cell_ci(struct strbuf *out, double v, const double ci[2], const char *fmt_v, const char *fmt_ci)
 {
-	if (!json_is_number(v)) {
+	if (!isfinite(v)) {
 		strbuf_addstr(out, " |");
 		return;
 	}
 	strbuf_addch(out, ' ');
-	strbuf_addf(out, fmt_v, json_number_value(v));
-	if (json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1))) {
+	strbuf_addf(out, fmt_v, v);
+	if (isfinite(ci[0]) && isfinite(ci[1])) {
 		strbuf_addstr(out, " [");
-		strbuf_addf(out, fmt_ci, json_number_value(json_array_get(ci, 0)));
+		strbuf_addf(out, fmt_ci, ci[0]);
 		strbuf_addstr(out, ", ");
-		strbuf_addf(out, fmt_ci, json_number_value(json_array_get(ci, 1)));
+		strbuf_addf(out, fmt_ci, ci[1]);
 		strbuf_addstr(out, "]");
 	}
 	strbuf_addstr(out, " |");
 }
 
-static void gen_table(struct ctx *c, json_t *batch, const char *run_arg, struct strbuf *out)
+/* The throughput columns a batch's table has: FLOP rate (T or G) and bandwidth, v2 only. */
+struct tput {
+	int flops, bw;
+	const char *flops_stat;      /* "tflops" or "gflops" */
+};
+
+static void table_tput(struct query *q, const struct batch_record *b, struct tput *t)
 {
-	json_t *diff = differing_params(c->q, batch);
-	json_t *rows = json_object_get(batch, "variants");
-	const char *baseline = qj_str(batch, "baseline");
-	size_t nc = (size_t)json_integer_value(qj_get(batch, "holm.comparisons"));
+	memset(t, 0, sizeof(*t));
+	if (b->version < 2)
+		return; /* the first landing's tables stay as they were published */
+	t->flops = isfinite(b->problem.flops) && b->problem.flops > 0;
+	t->bw = isfinite(b->problem.min_bytes) && b->problem.min_bytes > 0;
+	t->flops_stat = "gflops";
+	for (size_t i = 0; t->flops && i < b->n_rows; i++) {
+		double v, ci[2];
+		int have_ci;
+		struct strbuf why = STRBUF_INIT;
+		if (query_stat(q, b, &b->rows[i], "tflops", &v, ci, &have_ci, &why) == 0 && v >= 1)
+			t->flops_stat = "tflops";
+		strbuf_release(&why);
+	}
+}
+
+/* a rate with three significant digits, never in exponent form */
+static void add_rate(struct strbuf *out, double v)
+{
+	int decimals = v >= 100 ? 0 : v >= 10 ? 1 : v >= 1 ? 2 : v >= 0.1 ? 3 : v >= 0.01 ? 4 : 5;
+	strbuf_addf(out, "%.*f", decimals, v);
+}
+
+static void add_tput_cell(struct query *q, const struct batch_record *b, const struct batch_row *row,
+			  const char *stat, struct strbuf *out)
+{
+	double v, ci[2];
+	int have_ci;
+	struct strbuf why = STRBUF_INIT;
+	if (query_stat(q, b, row, stat, &v, ci, &have_ci, &why) == 0) {
+		strbuf_addch(out, ' ');
+		add_rate(out, v);
+	}
+	strbuf_addstr(out, " |");
+	strbuf_release(&why);
+}
+
+/* The money of a row's runs: "$0.0123", "1.2 GPU-s, no price" or "n/a". */
+static void add_cost_cell(struct query *q, const struct batch_row *row, struct strbuf *out)
+{
+	const struct run_record **runs;
+	size_t n = query_row_runs(q, row, &runs);
+	double usd = 0, gpu = 0;
+	int priced = n > 0;
+	for (size_t i = 0; i < n; i++) {
+		if (runs[i]->cost.have_usd)
+			usd += runs[i]->cost.usd;
+		else
+			priced = 0;
+		if (runs[i]->cost.gpu_s > 0)
+			gpu += runs[i]->cost.gpu_s;
+	}
+	free(runs);
+	if (priced)
+		strbuf_addf(out, " | $%.4f |\n", usd);
+	else if (gpu > 0)
+		strbuf_addf(out, " | %.1f GPU-s, no price |\n", gpu);
+	else
+		strbuf_addstr(out, " | n/a |\n");
+}
+
+/* Does one of the batch's notes already say text? */
+static int in_notes(const struct batch_record *b, const char *text)
+{
+	for (size_t i = 0; i < json_array_size(b->notes); i++) {
+		const char *n = json_string_value(json_array_get(b->notes, i));
+		if (n && strstr(n, text))
+			return 1;
+	}
+	return 0;
+}
+
+static void gen_table(struct ctx *c, const struct batch_record *b, const char *run_arg, struct strbuf *out)
+{
+	size_t n_diff;
+	const char **diff = differing_params(c->q, b, &n_diff);
+	const char *baseline = b->baseline;
+	int v2 = b->version >= 2;
+	struct tput tp;
+	table_tput(c->q, b, &tp);
 	strbuf_addstr(out, "\n");
-	add_dirty_note(batch, out);
-	strbuf_addf(out, "| variant | parameters | outcome | median us [95%% CI] | speedup [95%% CI] | %s | Cliff's delta [95%% CI] | verdict | device | cost |\n",
-		    nc > 1 ? "p (Holm)" : "p");
-	strbuf_addstr(out, "|---|---|---|---:|---:|---:|---|---|---|---:|\n");
-	size_t i, j;
-	json_t *row, *name;
-	json_array_foreach(rows, i, row)
-	{
-		json_t *run = qj_row_run(c->q, row);
-		const char *variant = qj_str(row, "variant");
+	add_dirty_note(b, out);
+	strbuf_addstr(out, "| variant | parameters | outcome |");
+	if (v2)
+		strbuf_addstr(out, " repeats ok |");
+	strbuf_addstr(out, " median us [95% CI] |");
+	if (tp.flops)
+		strbuf_addf(out, " %s |", !strcmp(tp.flops_stat, "tflops") ? "TFLOP/s" : "GFLOP/s");
+	if (tp.bw)
+		strbuf_addstr(out, " GB/s |");
+	strbuf_addf(out, " speedup [95%% CI] | %s | Cliff's delta [95%% CI] | verdict | device | cost |\n",
+		    b->holm_comparisons > 1 ? "p (Holm)" : "p");
+	strbuf_addf(out, "|---|---|---|%s---:|%s%s---:|---:|---|---|---|---:|\n", v2 ? "---:|" : "",
+		    tp.flops ? "---:|" : "", tp.bw ? "---:|" : "");
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *row = &b->rows[i];
+		const char *variant = row->variant;
+		int is_base = baseline && variant && !strcmp(baseline, variant);
 		strbuf_addstr(out, "| ");
 		add_clean(out, variant, 80, 1);
-		if (baseline && variant && !strcmp(baseline, variant))
+		if (is_base)
 			strbuf_addstr(out, " (baseline)");
 		strbuf_addstr(out, " |");
-		int any = 0;
-		json_array_foreach(diff, j, name)
-		{
-			const char *k = json_string_value(name);
-			const char *v = !strcmp(k, "kernel") ? basename_of(qj_str(run, "kernel"))
-							     : qj_str(json_object_get(row, "params"), k);
-			strbuf_addstr(out, any++ ? ", " : " ");
+		for (size_t j = 0; j < n_diff; j++) {
+			const char *k = diff[j];
+			const char *v = !strcmp(k, "kernel") ? basename_of(row_kernel(c->q, row)) : row_param(row, k);
+			strbuf_addstr(out, j ? ", " : " ");
 			add_clean(out, k, 40, 1);
 			strbuf_addch(out, '=');
 			add_clean(out, v ? v : "-", 60, 1);
 		}
-		strbuf_addstr(out, any ? " |" : " |");
-		const char *oc = qj_str(row, "outcome");
-		strbuf_addf(out, " %s%s%s", oc && strcmp(oc, "ok") ? "**" : "", oc ? oc : "?",
-			    oc && strcmp(oc, "ok") ? "**" : "");
-		if (oc && strcmp(oc, "ok") && qj_str(row, "reason")) {
+		strbuf_addstr(out, " |");
+		const char *oc = row->outcome_text;
+		int bad = oc && strcmp(oc, "ok");
+		strbuf_addf(out, " %s%s%s", bad ? "**" : "", oc ? oc : "?", bad ? "**" : "");
+		if (bad && row->reason) {
 			strbuf_addstr(out, ": ");
-			add_clean(out, qj_str(row, "reason"), 60, 1);
+			add_clean(out, row->reason, 60, 1);
 		}
 		strbuf_addstr(out, " |");
-		add_cell_ci(out, qj_get(row, "stats.median"), qj_get(row, "stats.median_ci"), "%.2f",
-			    "%.2f");
-		json_t *cmp = json_object_get(row, "comparison");
-		if (json_is_object(cmp)) {
-			add_cell_ci(out, qj_get(cmp, "speedup.ratio"), qj_get(cmp, "speedup.ci"), "%.3fx",
-				    "%.3f");
+		if (v2)
+			strbuf_addf(out, " %zu/%zu |", row->n_ok_runs, row->n_runs);
+		static const double no_ci[2] = { NAN, NAN };
+		add_cell_ci(out, row->have_stats ? row->stats.median : NAN, row->have_stats ? row->stats.median_ci : no_ci,
+			    "%.2f", "%.2f");
+		if (tp.flops)
+			add_tput_cell(c->q, b, row, tp.flops_stat, out);
+		if (tp.bw)
+			add_tput_cell(c->q, b, row, "gbps", out);
+		if (row->have_cmp) {
+			const struct stats_comparison *cmp = &row->cmp;
+			add_cell_ci(out, cmp->speedup, cmp->speedup_ci, "%.3fx", "%.3f");
 			strbuf_addch(out, ' ');
-			add_p(out, qj_num(cmp, "mann_whitney.p_adjusted"));
+			add_p(out, cmp->p_adjusted);
 			strbuf_addstr(out, " |");
-			add_cell_ci(out, qj_get(cmp, "cliffs_delta.delta"), qj_get(cmp, "cliffs_delta.ci"),
-				    "%.2f", "%.2f");
+			add_cell_ci(out, cmp->delta, cmp->delta_ci, "%.2f", "%.2f");
 			out->len -= 2; /* append the label inside the cell */
 			out->buf[out->len] = '\0';
-			strbuf_addf(out, " %s |", qj_str(cmp, "cliffs_delta.magnitude") ?
-							  qj_str(cmp, "cliffs_delta.magnitude") : "");
-			const char *verdict = qj_str(cmp, "verdict");
+			strbuf_addf(out, " %s |", cmp->magnitude ? cmp->magnitude : "");
+			const char *verdict = cmp->verdict;
 			int bold = verdict && strcmp(verdict, "no_difference");
-			strbuf_addf(out, " %s%s%s%s |", bold ? "**" : "", verdict ? verdict : "", bold ? "**" : "",
-				    json_is_true(json_object_get(cmp, "small_n")) ? " (too few samples)" : "");
-		} else if (baseline && variant && !strcmp(baseline, variant)) {
+			strbuf_addf(out, " %s%s%s%s", bold ? "**" : "", verdict ? verdict : "", bold ? "**" : "",
+				    cmp->small_n ? " (too few samples)" : "");
+			if (v2 && verdict && !strcmp(verdict, "inconclusive") && cmp->verdict_reason) {
+				strbuf_addstr(out, ": ");
+				add_clean(out, cmp->verdict_reason, 80, 1);
+			}
+			if (v2 && verdict && strcmp(verdict, "faster") && strcmp(verdict, "slower") && isfinite(row->mde))
+				strbuf_addf(out, " (MDE %.2fx)", row->mde);
+			strbuf_addstr(out, " |");
+		} else if (is_base) {
 			strbuf_addstr(out, " 1 (baseline) | | | |");
 		} else {
 			strbuf_addstr(out, " | | | |");
 		}
-		char *dev = run ? qj_device_name(run) : xstrdup("?");
+		char *dev = row_device(c->q, row);
 		strbuf_addch(out, ' ');
-		add_clean(out, dev, 60, 1);
+		add_clean(out, dev ? dev : "?", 60, 1);
 		free(dev);
-		double usd = qj_num(run, "cost.usd"), gs = qj_num(run, "cost.gpu_s");
-		if (!isnan(usd))
-			strbuf_addf(out, " | $%.4f |\n", usd);
-		else if (gs > 0)
-			strbuf_addf(out, " | %.1f GPU-s, no price |\n", gs);
-		else
-			strbuf_addstr(out, " | n/a |\n");
+		add_cost_cell(c->q, row, out);
 	}
-	json_decref(diff);
+	free(diff);
 	strbuf_addstr(out, "\n");
-	json_t *notes = json_object_get(batch, "notes");
-	if (json_array_size(notes)) {
-		json_t *n;
-		json_array_foreach(notes, i, n)
-		{
-			strbuf_addstr(out, "- note: ");
-			add_clean(out, json_string_value(n), 400, 0);
-			strbuf_addstr(out, "\n");
+	if (v2) {
+		int any = 0;
+		for (size_t i = 0; i < b->n_rows; i++) {
+			const struct batch_row *row = &b->rows[i];
+			if (!row->have_levels || !isfinite(row->levels.frac_between))
+				continue;
+			if (!any++)
+				strbuf_addf(out, "*Repeats:* each variant ran in %d worker process%s (%s order); medians, CIs and "
+					    "p-values are two-level (samples within repeats, repeats within the variant). "
+					    "Share of the variance between repeats:",
+					    b->repeats, b->repeats == 1 ? "" : "es", b->order ? b->order : "planned");
+			strbuf_addf(out, "%s `", any > 1 ? "," : "");
+			add_clean(out, row->variant, 80, 0);
+			strbuf_addf(out, "` %.0f%%", 100 * row->levels.frac_between);
 		}
-		strbuf_addstr(out, "\n");
+		if (any)
+			strbuf_addstr(out, ".\n\n");
 	}
-	if (json_is_true(json_object_get(batch, "interrupted")))
+	size_t i;
+	json_t *n;
+	int any_note = 0;
+	json_array_foreach(b->notes, i, n)
+	{
+		strbuf_addstr(out, "- note: ");
+		add_clean(out, json_string_value(n), 400, 0);
+		strbuf_addstr(out, "\n");
+		any_note = 1;
+	}
+	for (size_t k = 0; v2 && k < b->n_rows; k++) {
+		const struct batch_row *row = &b->rows[k];
+		if (!row->health_note || in_notes(b, row->health_note))
+			continue;
+		strbuf_addstr(out, "- timing health of `");
+		add_clean(out, row->variant, 80, 0);
+		strbuf_addstr(out, "`: ");
+		add_clean(out, row->health_note, 400, 0);
+		strbuf_addstr(out, "\n");
+		any_note = 1;
+	}
+	if (any_note)
+		strbuf_addstr(out, "\n");
+	if (b->interrupted)
 		strbuf_addstr(out, "*This batch was interrupted: variants after the last row never ran.*\n\n");
-	add_provenance(c, batch, run_arg, out);
+	add_provenance(c, b, run_arg, out);
 	strbuf_addstr(out, "\n");
+}
+
+/* One line for a run that did not end ok (only runs the attrs say failed are opened). */
+static void add_failed_run(const struct run_record *r, struct strbuf *sec)
+{
+	strbuf_addstr(sec, "- `");
+	add_clean(sec, r->variant, 80, 0);
+	strbuf_addf(sec, "`: **%s**", r->outcome_text ? r->outcome_text : "?");
+	if (r->expect_met)
+		strbuf_addstr(sec, " (expected)");
+	if (r->reason) {
+		strbuf_addstr(sec, ": ");
+		add_clean(sec, r->reason, 300, 0);
+	}
+	struct rec_phase ph[8];
+	size_t np = record_check_phases(r, ph, ARRAY_SIZE(ph));
+	for (size_t k = 0; k < np; k++)
+		if (!strcmp(ph[k].phase, "seed") && ph[k].failed)
+			strbuf_addf(sec, "; max |err| %.3g, %zu of %zu seeds failed", ph[k].max_abs_err, ph[k].failed,
+				    ph[k].n);
+	strbuf_addf(sec, " (run `%s`, ", r->run_id);
+	if (r->repeats > 1)
+		strbuf_addf(sec, "repeat %d of %d, ", r->repeat + 1, r->repeats);
+	add_date(sec, r->started_utc);
+	strbuf_addf(sec, ", commit `%.12s`%s)\n", r->git.commit ? r->git.commit : "none", r->git.dirty ? " dirty" : "");
+}
+
+static void add_slower_rows(const struct batch_record *b, struct strbuf *sec)
+{
+	for (size_t k = 0; k < b->n_rows; k++) {
+		const struct batch_row *row = &b->rows[k];
+		const char *vd = row->have_cmp ? row->cmp.verdict : NULL;
+		if (!vd || strcmp(vd, "slower"))
+			continue;
+		strbuf_addstr(sec, "- `");
+		add_clean(sec, row->variant, 80, 0);
+		strbuf_addstr(sec, "`: **slower** than `");
+		add_clean(sec, b->baseline, 80, 0);
+		strbuf_addf(sec, "`: speedup %.3fx [%.3f, %.3f], p (Holm) ", row->cmp.speedup, row->cmp.speedup_ci[0],
+			    row->cmp.speedup_ci[1]);
+		add_p(sec, row->cmp.p_adjusted);
+		if (b->version < 2)
+			strbuf_addf(sec, " (run `%s`, batch `%s`)\n", row->run_id, b->run_id);
+		else
+			strbuf_addf(sec, " (%zu run%s, batch `%s`)\n", row->n_runs, row->n_runs == 1 ? "" : "s", b->run_id);
+	}
+	size_t i;
+	json_t *n;
+	json_array_foreach(b->notes, i, n)
+	{
+		strbuf_addstr(sec, "- note: ");
+		add_clean(sec, json_string_value(n), 400, 0);
+		strbuf_addf(sec, " (batch `%s`)\n", b->run_id);
+	}
 }
 
 /* one line per failure or significant slowdown, grouped by experiment */
 static void gen_negative(struct ctx *c, const char *only, struct strbuf *out)
 {
-	json_t *exps = qj_experiments(c->q);
-	size_t ei;
-	json_t *ej;
+	size_t ne;
+	const char **exps = query_experiments(c->q, &ne);
 	int any = 0;
 	strbuf_addstr(out, "\n");
-	json_array_foreach(exps, ei, ej)
-	{
-		const char *exp = json_string_value(ej);
+	for (size_t ei = 0; ei < ne; ei++) {
+		const char *exp = exps[ei];
 		if (only && strcmp(only, exp))
 			continue;
 		struct strbuf sec = STRBUF_INIT;
 		for (size_t i = 0; i < c->q->n; i++) {
-			json_t *m = c->q->m[i];
-			const char *kind = qj_str(m, "kind"), *e = qj_str(m, "experiment");
-			if (!kind || !e || strcmp(e, exp))
+			const struct record_attrs *a = &c->q->e[i].a;
+			if (!a->experiment || strcmp(a->experiment, exp))
 				continue;
-			if (!strcmp(kind, "variant")) {
-				const char *oc = qj_str(m, "outcome");
-				if (!oc || !strcmp(oc, "ok"))
-					continue;
-				strbuf_addstr(&sec, "- `");
-				add_clean(&sec, qj_str(m, "variant"), 80, 0);
-				strbuf_addf(&sec, "`: **%s**", oc);
-				if (json_is_true(json_object_get(m, "expect_met")))
-					strbuf_addstr(&sec, " (expected)");
-				const char *why = qj_str(m, "reason");
-				if (why) {
-					strbuf_addstr(&sec, ": ");
-					add_clean(&sec, why, 300, 0);
-				}
-				double maxerr = NAN;
-				int failed = 0, seeds = 0;
-				size_t k;
-				json_t *s;
-				json_array_foreach(qj_get(m, "correctness.results"), k, s)
-				{
-					double e2 = qj_num(s, "max_abs_err");
-					if (!isnan(e2) && e2 >= 0 && (isnan(maxerr) || e2 > maxerr))
-						maxerr = e2;
-					seeds++;
-					failed += !json_is_true(json_object_get(s, "pass"));
-				}
-				if (failed)
-					strbuf_addf(&sec, "; max |err| %.3g, %d of %d seeds failed", maxerr, failed,
-						    seeds);
-				strbuf_addf(&sec, " (run `%s`, ", qj_str(m, "run_id"));
-				add_date(&sec, qj_str(m, "started_utc"));
-				strbuf_addf(&sec, ", commit `%.12s`%s)\n",
-					    qj_str(m, "code.git.commit") ? qj_str(m, "code.git.commit") : "none",
-					    json_is_true(qj_get(m, "code.git.dirty")) ? " dirty" : "");
-			} else if (!strcmp(kind, "batch")) {
-				size_t k;
-				json_t *row;
-				json_array_foreach(json_object_get(m, "variants"), k, row)
-				{
-					const char *vd = qj_str(row, "comparison.verdict");
-					if (!vd || strcmp(vd, "slower"))
-						continue;
-					strbuf_addstr(&sec, "- `");
-					add_clean(&sec, qj_str(row, "variant"), 80, 0);
-					strbuf_addstr(&sec, "`: **slower** than `");
-					add_clean(&sec, qj_str(m, "baseline"), 80, 0);
-					strbuf_addf(&sec, "`: speedup %.3fx [%.3f, %.3f], p (Holm) ",
-						    qj_num(row, "comparison.speedup.ratio"),
-						    qj_num(row, "comparison.speedup.ci.0"),
-						    qj_num(row, "comparison.speedup.ci.1"));
-					add_p(&sec, qj_num(row, "comparison.mann_whitney.p_adjusted"));
-					strbuf_addf(&sec, " (run `%s`, batch `%s`)\n", qj_str(row, "run_id"),
-						    qj_str(m, "run_id"));
-				}
-				json_array_foreach(json_object_get(m, "notes"), k, row)
-				{
-					strbuf_addstr(&sec, "- note: ");
-					add_clean(&sec, json_string_value(row), 400, 0);
-					strbuf_addf(&sec, " (batch `%s`)\n", qj_str(m, "run_id"));
-				}
+			if (a->is_batch) {
+				const struct batch_record *b = query_batch_at(c->q, i);
+				if (b)
+					add_slower_rows(b, &sec);
+			} else if (a->outcome && strcmp(a->outcome, "ok")) {
+				const struct run_record *r = query_run_at(c->q, i);
+				if (r)
+					add_failed_run(r, &sec);
 			}
 		}
 		if (sec.len) {
@@ -462,58 +606,54 @@ static void gen_negative(struct ctx *c, const char *only, struct strbuf *out)
 		}
 		strbuf_release(&sec);
 	}
-	json_decref(exps);
+	free(exps);
 	if (!any)
-		strbuf_addf(out, "No negative results recorded%s%s%s.\n\n", only ? " for `" : "",
-			    only ? only : "", only ? "`" : "");
+		strbuf_addf(out, "No negative results recorded%s%s%s.\n\n", only ? " for `" : "", only ? only : "",
+			    only ? "`" : "");
 }
 
+/* wall and GPU seconds and money per experiment, from the index attrs alone */
 static void gen_cost(struct ctx *c, const char *only, struct strbuf *out)
 {
-	json_t *exps = qj_experiments(c->q);
-	size_t ei;
-	json_t *ej;
+	size_t ne;
+	const char **exps = query_experiments(c->q, &ne);
 	double t_wall = 0, t_gpu = 0, t_usd = 0;
-	int t_b = 0, t_r = 0, t_bad = 0, t_unpriced = 0, rows = 0;
+	int t_b = 0, t_r = 0, t_bad = 0, t_unpriced = 0;
 	strbuf_addstr(out, "\n| experiment | batches | variant runs | not ok | wall s | GPU s | cost |\n");
 	strbuf_addstr(out, "|---|---:|---:|---:|---:|---:|---:|\n");
-	json_array_foreach(exps, ei, ej)
-	{
-		const char *exp = json_string_value(ej);
+	for (size_t ei = 0; ei < ne; ei++) {
+		const char *exp = exps[ei];
 		if (only && strcmp(only, exp))
 			continue;
 		double wall = 0, gpu = 0, usd = 0;
-		int b = 0, r = 0, bad = 0, unpriced = 0;
+		int nb = 0, nr = 0, bad = 0, unpriced = 0;
 		for (size_t i = 0; i < c->q->n; i++) {
-			json_t *m = c->q->m[i];
-			const char *kind = qj_str(m, "kind"), *e = qj_str(m, "experiment");
-			if (!kind || !e || strcmp(e, exp))
+			const struct record_attrs *a = &c->q->e[i].a;
+			if (!a->experiment || strcmp(a->experiment, exp))
 				continue;
-			if (!strcmp(kind, "batch")) {
-				b++;
+			if (a->is_batch) {
+				nb++;
 				continue;
 			}
-			r++;
-			bad += qj_str(m, "outcome") && strcmp(qj_str(m, "outcome"), "ok");
-			double w = qj_num(m, "wall_s"), g = qj_num(m, "cost.gpu_s"), u = qj_num(m, "cost.usd");
-			wall += isnan(w) ? 0 : w;
-			gpu += isnan(g) ? 0 : g;
-			if (!isnan(u))
-				usd += u;
-			else if (g > 0)
+			nr++;
+			bad += a->outcome && strcmp(a->outcome, "ok");
+			wall += isnan(a->wall_s) ? 0 : a->wall_s;
+			gpu += isnan(a->gpu_s) ? 0 : a->gpu_s;
+			if (!isnan(a->usd))
+				usd += a->usd;
+			else if (a->gpu_s > 0)
 				unpriced++;
 		}
-		strbuf_addf(out, "| `%s` | %d | %d | %d | %.1f | %.1f | ", exp, b, r, bad, wall, gpu);
+		strbuf_addf(out, "| `%s` | %d | %d | %d | %.1f | %.1f | ", exp, nb, nr, bad, wall, gpu);
 		if (gpu > 0 || usd > 0)
 			strbuf_addf(out, "$%.4f%s", usd, unpriced ? " + unpriced runs" : "");
 		else
 			strbuf_addstr(out, "n/a (no GPU time)");
 		strbuf_addstr(out, " |\n");
 		t_wall += wall, t_gpu += gpu, t_usd += usd;
-		t_b += b, t_r += r, t_bad += bad, t_unpriced += unpriced;
-		rows++;
+		t_b += nb, t_r += nr, t_bad += bad, t_unpriced += unpriced;
 	}
-	json_decref(exps);
+	free(exps);
 	strbuf_addf(out, "| **total** | %d | %d | %d | %.1f | %.1f | ", t_b, t_r, t_bad, t_wall, t_gpu);
 	if (t_gpu > 0 || t_usd > 0)
 		strbuf_addf(out, "$%.4f%s", t_usd, t_unpriced ? " + unpriced runs" : "");
@@ -521,7 +661,6 @@ static void gen_cost(struct ctx *c, const char *only, struct strbuf *out)
 		strbuf_addstr(out, "n/a (no GPU time)");
 	strbuf_addstr(out, " |\n\n");
 	strbuf_addstr(out, "*Cost:* wall and GPU seconds summed over every recorded variant run; money from each run's price (data/gpu-prices.yaml at the time of the run).\n\n");
-	(void)rows;
 }
 
 /* Write bytes to path only when they differ from what is there (atomic). */
@@ -559,12 +698,10 @@ static int write_if_changed(const char *path, const struct strbuf *body, int wri
 	return rc;
 }
 
-static int gen_figure(struct ctx *c, json_t *batch, const char *kind, const char *path,
+static int gen_figure(struct ctx *c, const struct batch_record *b, const char *kind, const char *path,
 		      struct strbuf *out)
 {
-	json_t *rows = json_object_get(batch, "variants");
-	size_t n = json_array_size(rows);
-	const char *exp = qj_str(batch, "experiment");
+	size_t n = b->n_rows;
 	struct svg_series *s = xcalloc(n + 1, sizeof(*s));
 	struct svg_interval *iv = xcalloc(n + 1, sizeof(*iv));
 	char **labels = xcalloc(n + 1, sizeof(char *));
@@ -572,54 +709,49 @@ static int gen_figure(struct ctx *c, json_t *batch, const char *kind, const char
 	double **xs = xcalloc(n + 1, sizeof(double *));
 	struct strbuf svg = STRBUF_INIT, sub = STRBUF_INIT, title = STRBUF_INIT;
 	int rc = -1, ni = 0;
-	json_t *first = qj_row_run(c->q, json_array_get(rows, 0));
-	char *dev = first ? qj_device_name(first) : xstrdup("unknown device");
-	const char *commit = qj_str(batch, "code.git.commit");
-	strbuf_addf(&sub, "batch %s; commit %.12s%s; %s", qj_str(batch, "run_id"),
-		    commit ? commit : "none", json_is_true(qj_get(batch, "code.git.dirty")) ? " (dirty)" : "",
-		    dev);
+	char *dev = n ? row_device(c->q, &b->rows[0]) : NULL;
+	strbuf_addf(&sub, "batch %s; commit %.12s%s; %s", b->run_id, b->git.commit ? b->git.commit : "none",
+		    b->git.dirty ? " (dirty)" : "", dev ? dev : "unknown device");
 	free(dev);
 	for (size_t i = 0; i < n; i++) {
-		json_t *row = json_array_get(rows, i);
-		const char *oc = qj_str(row, "outcome");
-		const char *v = qj_str(row, "variant");
-		labels[i] = oc && strcmp(oc, "ok") ? xstrfmt("%s [%s]", v, oc) : xstrdup(v ? v : "?");
+		const struct batch_row *row = &b->rows[i];
+		const char *oc = row->outcome_text, *v = row->variant;
+		int ok = oc && !strcmp(oc, "ok");
+		labels[i] = !ok && oc ? xstrfmt("%s [%s]", v, oc) : xstrdup(v ? v : "?");
 		s[i].label = labels[i];
-		json_t *run = qj_row_run(c->q, row);
-		if (run && oc && !strcmp(oc, "ok") && qj_samples(c->q, run, &xs[i], &s[i].n) < 0)
+		if (ok && query_row_samples(c->q, row, &xs[i], &s[i].n) < 0)
 			goto out;
 		s[i].x = xs[i];
-		json_t *cmp = json_object_get(row, "comparison");
-		if (!json_is_object(cmp))
+		if (!row->have_cmp)
 			continue; /* the baseline and failed variants have no speedup */
 		iv[ni].label = labels[i];
-		iv[ni].v = qj_num(cmp, "speedup.ratio");
-		iv[ni].lo = qj_num(cmp, "speedup.ci.0");
-		iv[ni].hi = qj_num(cmp, "speedup.ci.1");
+		iv[ni].v = row->cmp.speedup;
+		iv[ni].lo = row->cmp.speedup_ci[0];
+		iv[ni].hi = row->cmp.speedup_ci[1];
 		struct strbuf nb = STRBUF_INIT;
-		strbuf_addf(&nb, "%.3fx, %s, p=", iv[ni].v, qj_str(cmp, "verdict") ? qj_str(cmp, "verdict") : "");
-		add_p(&nb, qj_num(cmp, "mann_whitney.p_adjusted"));
+		strbuf_addf(&nb, "%.3fx, %s, p=", iv[ni].v, row->cmp.verdict ? row->cmp.verdict : "");
+		add_p(&nb, row->cmp.p_adjusted);
 		notes[i] = strbuf_detach(&nb, NULL);
 		iv[ni].note = notes[i];
 		ni++;
 	}
 	if (!strcmp(kind, "ecdf")) {
-		strbuf_addf(&title, "%s: distribution of time per launch (ECDF)", exp);
+		strbuf_addf(&title, "%s: distribution of time per launch (ECDF)", b->experiment);
 		svg_ecdf(&svg, title.buf, sub.buf, "time per launch (us)", s, n);
 	} else if (!strcmp(kind, "box")) {
-		strbuf_addf(&title, "%s: time per launch (box: quartiles, whiskers 1.5 IQR)", exp);
+		strbuf_addf(&title, "%s: time per launch (box: quartiles, whiskers 1.5 IQR)", b->experiment);
 		svg_box(&svg, title.buf, sub.buf, "time per launch (us)", s, n);
 	} else {
-		strbuf_addf(&title, "%s: speedup over %s with 95%% bootstrap CI", exp,
-			    qj_str(batch, "baseline") ? qj_str(batch, "baseline") : "the baseline");
-		svg_forest(&svg, title.buf, sub.buf, "speedup (median baseline / median variant; > 1 is faster)",
-			   iv, (size_t)ni, 1.0);
+		strbuf_addf(&title, "%s: speedup over %s with 95%% bootstrap CI", b->experiment,
+			    b->baseline ? b->baseline : "the baseline");
+		svg_forest(&svg, title.buf, sub.buf, "speedup (median baseline / median variant; > 1 is faster)", iv,
+			   (size_t)ni, 1.0);
 	}
 	char *full = c->o->base_dir && path[0] != '/' ? xstrfmt("%s/%s", c->o->base_dir, path) : xstrdup(path);
 	rc = write_if_changed(full, &svg, c->o->write_figures, &c->r->figures_changed);
 	free(full);
 	if (rc == 0)
-		strbuf_addf(out, "\n![%s (batch %s)](%s)\n\n", title.buf, qj_str(batch, "run_id"), path);
+		strbuf_addf(out, "\n![%s (batch %s)](%s)\n\n", title.buf, b->run_id, path);
 out:
 	for (size_t i = 0; i < n; i++) {
 		free(labels[i]);
@@ -684,7 +816,7 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 		static const char *const req[] = { "experiment", "run", NULL };
 		if ((rc = check_keys(c, m, table_keys, req)) < 0)
 			goto out;
-		json_t *b = qj_batch(c->q, exp, run, NULL, &why);
+		const struct batch_record *b = query_batch(c->q, exp, run, NULL, &why);
 		if (!b)
 			missing(c, why.buf, out, 0);
 		else if (!strcmp(name, "table"))
@@ -701,8 +833,8 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 			goto out;
 		const char *stat = md_attr(m, "stat"), *dg = md_attr(m, "digits");
 		int digits = dg ? atoi(dg) : -1;
-		if (!qj_stat_known(stat)) {
-			rc = error("%s:%d: unknown stat '%s' (known: %s)", c->file, m->line, stat, qj_stat_names);
+		if (!record_stat_def(stat)) {
+			rc = error("%s:%d: unknown stat '%s' (known: %s)", c->file, m->line, stat, record_stat_names());
 			goto out;
 		}
 		if (!strcmp(run, "latest") && (!exp || !md_attr(m, "variant"))) {
@@ -710,15 +842,16 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 				   m->line);
 			goto out;
 		}
-		json_t *b, *row, *vr;
+		const struct batch_record *b;
+		const struct batch_row *row;
+		const struct run_record *vr;
 		double v, ci[2];
 		int have_ci;
-		const char *kind;
-		if (qj_resolve(c->q, exp, md_attr(m, "variant"), run, &b, &row, &vr, &why) < 0)
+		if (query_resolve(c->q, exp, md_attr(m, "variant"), run, &b, &row, &vr, &why) < 0)
 			missing(c, why.buf, out, 1);
-		else if (qj_stat(b, row, vr, stat, &v, ci, &have_ci, &kind, &why) < 0)
+		else if (query_stat(c->q, b, row, stat, &v, ci, &have_ci, &why) < 0)
 			missing(c, why.buf, out, 1);
-		else if (paper_format_stat(out, v, stat, kind, md_attr(m, "unit"), digits) < 0)
+		else if (paper_format_stat(out, v, stat, md_attr(m, "unit"), digits) < 0)
 			rc = -1;
 	} else if (!strcmp(name, "negative") || !strcmp(name, "cost")) {
 		if ((rc = check_keys(c, m, summary_keys, NULL)) < 0)
@@ -741,7 +874,7 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 				   c->file, m->line, path);
 			goto out;
 		}
-		json_t *b = qj_batch(c->q, exp, run, NULL, &why);
+		const struct batch_record *b = query_batch(c->q, exp, run, NULL, &why);
 		if (!b)
 			missing(c, why.buf, out, 0);
 		else
@@ -755,7 +888,7 @@ out:
 	return rc;
 }
 
-int paper_render(struct qj *q, const char *file, const char *text, size_t len,
+int paper_render(struct query *q, const char *file, const char *text, size_t len,
 		 const struct paper_opts *o, struct strbuf *out, struct paper_result *r)
 {
 	struct md_doc d = MD_DOC_INIT;

@@ -18,8 +18,8 @@
 #ifndef EVIDENT_PAPER_H
 #define EVIDENT_PAPER_H
 
-#include "store/query_json.h"
 #include "base/util.h"
+#include "store/query.h"
 
 struct paper_opts {
 	const char *base_dir;    /* directory of the markdown file: figure paths are relative to it */
@@ -39,16 +39,16 @@ struct paper_result {
  * Returns 0, or -1 after error() on a malformed marker or a figure that
  * cannot be written (out is then incomplete: write nothing).
  */
-int paper_render(struct qj *q, const char *file, const char *text, size_t len,
+int paper_render(struct query *q, const char *file, const char *text, size_t len,
 		 const struct paper_opts *o, struct strbuf *out, struct paper_result *r);
 
 /*
  * Format statistic value v as prose: "11657.33 us", "1.34x", "5.8 GFLOP/s",
- * "$0.0123", "5.1e-17".  kind is qj_stat's; unit (time only: us, ms, s;
- * NULL = us); digits < 0 = the default for the kind.  Returns 0, or -1
- * after error() on a unit that does not fit the statistic.
+ * "$0.0123", "5.1e-17".  stat is a name of record.h's table (its kind
+ * picks the form); unit (times only: us, ms, s; NULL = us); digits < 0 =
+ * the default for the kind.  Returns 0, or -1 after error() on an unknown
+ * statistic or a unit that does not fit it.
  */
-int paper_format_stat(struct strbuf *out, double v, const char *stat, const char *kind,
-		      const char *unit, int digits);
+int paper_format_stat(struct strbuf *out, double v, const char *stat, const char *unit, int digits);
 
 #endif /* EVIDENT_PAPER_H */

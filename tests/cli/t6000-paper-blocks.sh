@@ -7,8 +7,10 @@ setup_tiny_repo
 run_tiny tiny.yaml
 cp "$REPO/tests/fixtures/paper/PAPER.md" PAPER.md
 expect_exit 0 "$EVIDENT" paper PAPER.md
-expect_contains PAPER.md '| base (baseline) | REPEAT=1 | ok |'
-expect_contains PAPER.md '| slow | REPEAT=6 | ok |'
+expect_contains PAPER.md '| base (baseline) | REPEAT=1 | ok | 1/1 |'
+expect_contains PAPER.md '| slow | REPEAT=6 | ok | 1/1 |'
+# an evident-batch/2 table: repeats, and the throughput where the problem has FLOPs and bytes
+expect_contains PAPER.md '| variant | parameters | outcome | repeats ok | median us [95% CI] | GFLOP/s | GB/s | speedup [95% CI] |'
 expect_contains PAPER.md '**slower**'
 expect_contains PAPER.md '*Provenance:* experiment `tiny`, batch `'
 expect_contains PAPER.md '(latest); no git commit recorded; CPU: '
@@ -32,7 +34,14 @@ cmp first.svg figures/tiny-ecdf.svg || fail "second 'evident paper' changed a fi
 expect_contains "$TEST_TMP/out" 'PAPER.md: 9 blocks unchanged, 0 figures rewritten'
 expect_exit 0 "$EVIDENT" paper --check PAPER.md
 # a new run makes --check fail
-run_tiny tiny.yaml
+"$EVIDENT" run --repeats 2 tiny.yaml >"$TEST_TMP/run.out" 2>&1 || { cat "$TEST_TMP/run.out"; fail "run --repeats 2"; }
 expect_exit 1 "$EVIDENT" paper --check PAPER.md
 expect_contains "$TEST_TMP/out" 'PAPER.md: out of date (generated blocks and figures)'
 cmp first.md PAPER.md || fail "--check wrote PAPER.md"
+# with repeats: each row names its repeats, the table says what is two-level, every run is named
+expect_exit 0 "$EVIDENT" paper PAPER.md
+expect_contains PAPER.md '| slow | REPEAT=6 | ok | 2/2 |'
+expect_contains PAPER.md '*Repeats:* each variant ran in 2 worker processes (interleaved order); medians, CIs and p-values are two-level'
+expect_contains PAPER.md 'Share of the variance between repeats: `base` '
+[ "$(grep '^\*Provenance:\*' PAPER.md | head -1 | grep -o '`[0-9T.Z]*-tiny-[0-9a-f]*`' | wc -l)" = 4 ] ||
+	fail "the provenance line does not name the 4 runs of the batch"

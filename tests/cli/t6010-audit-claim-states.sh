@@ -20,7 +20,8 @@ expect_contains "$TEST_TMP/out" 'audit: 9 claims: 0 supported, 0 contradicted, 0
 run_tiny tiny.yaml
 expect_exit 1 "$EVIDENT" audit $f
 o="$TEST_TMP/out"
-expect_contains $o "$f:2: supported: validated tiny/slow: 1 run(s) of the current source passed every check that ran: 2 seeds, re-check after timing (latest "
+expect_contains $o "$f:2: supported: validated tiny/slow: 1 run(s) of the current source passed every check that ran: 2 seeds, "
+expect_contains $o " timed launches, extra shape (latest "
 expect_contains $o "$f:3: supported: faster base vs slow: speedup of base over slow "
 expect_contains $o "$f:4: supported: slower slow vs base: speedup of slow over base 0."
 expect_contains $o "$f:5: contradicted: faster slow vs base: "

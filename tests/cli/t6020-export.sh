@@ -5,13 +5,24 @@
 setup_tiny_repo
 run_tiny tiny.yaml
 expect_exit 0 "$EVIDENT" export --out ex
-expect_eq "$(head -1 ex/samples.csv)" 'run_id,experiment,batch_id,variant,outcome,CRASH,REPEAT,sample_index,value,unit'
+expect_eq "$(head -1 ex/samples.csv)" 'run_id,experiment,batch_id,variant,repeat,outcome,kernel,kernel_sha256,CRASH,REPEAT,clock,sample_index,value,unit'
 expect_eq "$(tail -n +2 ex/samples.csv | wc -l)" 40 "samples: 2 variants x 20"
 expect_eq "$(wc -l <ex/samples.jsonl)" 40
-expect_eq "$(grep -c ',tiny,.*,slow,ok,0,6,' ex/samples.csv)" 20
+ksha=$(sha256sum kernels/tiny_attn.c | cut -d' ' -f1)
+expect_eq "$(grep -c ",tiny,.*,slow,1,ok,kernels/tiny_attn.c,$ksha,0,6,host," ex/samples.csv)" 20
 expect_eq "$(tail -n +2 ex/summaries.csv | wc -l)" 2
 expect_contains ex/summaries.csv ',slow,'
 expect_contains ex/summaries.jsonl '"verdict":"slower"'
+# the kernel columns, and p is the Holm-adjusted p (p_raw the test's own)
+head -1 ex/summaries.csv | tr , '\n' >cols
+for c in kernel kernel_sha256 repeats p p_raw verdict_reason mde; do grep -qx "$c" cols || fail "summaries.csv has no column '$c'"; done
+grep -qx p_adjusted cols && fail "summaries.csv still has 'p_adjusted'"
+python3 - "$ksha" <<'PY' || fail "summaries rows"
+import csv, sys
+rows = {r["variant"]: r for r in csv.DictReader(open("ex/summaries.csv"))}
+assert rows["slow"]["kernel"] == "kernels/tiny_attn.c" and rows["slow"]["kernel_sha256"] == sys.argv[1], rows["slow"]
+assert rows["slow"]["p"] and rows["slow"]["p_raw"] and rows["base"]["p"] == "", rows
+PY
 expect_contains ex/benchmark.json '"name": "tiny/base"'
 expect_contains ex/benchmark.json '"aggregate_name": "median"'
 expect_contains ex/evident.ipynb '"nbformat": 4'

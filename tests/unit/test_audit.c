@@ -3,9 +3,11 @@
  * timing): number parsing, each claim kind's verdicts where real runs
  * cannot be relied on (no-difference supported), the CI / tolerance /
  * precision rules of value claims and the cap on tolerances, which checks
- * `validated` requires (sanitizers, re-check, a check kind it has never
- * heard of), contradicted claims staying contradicted after a code change,
- * and which numbers a claim traces.
+ * `validated` requires (sanitizers, re-check, a check phase it has never
+ * heard of; for evident-run/2 records made by the record module's writer:
+ * seeds, timed launches, the extra shape and its status, the float64
+ * reference check), contradicted claims staying contradicted after a code
+ * change, and which numbers a claim traces.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "record/record.h"
 #include "report/audit.h"
 #include "store/store.h"
 
@@ -57,6 +60,40 @@ static void put_variant_x(struct store *st, const char *id, const char *variant,
 	json_decref(m);
 }
 
+/* An evident-run/2 record through record_run_json: checks[0..n), the extra
+ * shape's status, the float64 reference check (borrowed). */
+static void put_v2(struct store *st, const char *id, const char *variant, const char *sha,
+		   const struct rec_check *checks, size_t n, const char *shape_status, const char *shape_reason,
+		   json_t *ref)
+{
+	struct rec_source src = { "k.c", sha, NULL };
+	struct run_record r;
+	memset(&r, 0, sizeof(r));
+	r.experiment = "e";
+	r.variant = variant;
+	r.kernel = "k.c";
+	r.backend = "cuda";
+	r.outcome = OUTCOME_OK;
+	r.repeats = 1;
+	r.gpu_slot = -1;
+	r.wall_s = NAN;
+	r.problem.flops = r.problem.min_bytes = NAN;
+	r.sources = &src;
+	r.n_sources = 1;
+	r.correctness_pass = 1;
+	r.atol = r.rtol = r.rel_l2 = 1e-3;
+	r.checks = (struct rec_check *)checks;
+	r.n_checks = n;
+	r.extra_shape_status = shape_status;
+	r.extra_shape_reason = shape_reason;
+	r.reference_check = ref;
+	r.throttled = -1;
+	r.cost.wall_s = r.cost.gpu_s = r.cost.usd = NAN;
+	json_t *m = record_run_json(&r);
+	assert_int_equal(store_commit(st, id, m), 0);
+	json_decref(m);
+}
+
 static void put_variant(struct store *st, const char *id, const char *variant, const char *sha,
 			const char *samples, const char *outcome)
 {
@@ -81,12 +118,31 @@ static int setup(void **state)
 		      json_pack("{s:[{s:s, s:b, s:i}, {s:s, s:b, s:i, s:s}]}", "sanitize", "tool", "memcheck",
 				"passed", 1, "errors", 0, "tool", "racecheck", "passed", 0, "errors", 1, "exit", "exit 86"));
 	put_variant_x(&st, "20260101T000004Z-e-timed", "timed", sha, "# us\n1\n", "ok",
-		      json_pack("{s:{s:[{s:b}, {s:b}]}}", "correctness", "timed_launches", "pass", 1, "pass", 0));
+		      json_pack("{s:{s:[{s:s, s:b}, {s:s, s:b}]}}", "correctness", "checks", "phase", "timed_launches",
+				"pass", 1, "phase", "timed_launches", "pass", 0));
 	put_variant_x(&st, "20260101T000005Z-e-rech", "rech", sha, "# us\n1\n", "ok",
 		      json_pack("{s:{s:[{s:b, s:I}]}}", "correctness", "recheck", "pass", 0, "seed", (json_int_t)12));
 	put_variant_x(&st, "20260101T000006Z-e-clean", "clean", sha, "# us\n1\n", "ok",
-		      json_pack("{s:[{s:s, s:b, s:i}], s:{s:[{s:b}]}}", "sanitize", "tool", "memcheck", "passed", 1,
-				"errors", 0, "correctness", "timed_launches", "pass", 1));
+		      json_pack("{s:[{s:s, s:b, s:i}], s:{s:[{s:s, s:b}]}}", "sanitize", "tool", "memcheck", "passed", 1,
+				"errors", 0, "correctness", "checks", "phase", "timed_launches", "pass", 1));
+	/* evident-run/2 records, written by the record module */
+	struct rec_check ok3[] = {
+		{ .phase = "seed", .seed = 1, .dist = "uniform", .sample = -1, .max_abs_err = 1e-6, .pass = 1 },
+		{ .phase = "seed", .seed = 2, .dist = "peaked", .sample = -1, .max_abs_err = 2e-6, .pass = 1 },
+		{ .phase = "seed", .seed = 3, .dist = "large_scores", .sample = -1, .max_abs_err = 3e-6, .pass = 1 },
+		{ .phase = "timed", .seed = 99, .dist = "uniform", .sample = 4, .max_abs_err = 1e-6, .pass = 1 },
+		{ .phase = "timed", .seed = 99, .dist = "uniform", .sample = 7, .max_abs_err = 0.5, .pass = 1 },
+		{ .phase = "shape", .seed = 1, .dist = "uniform", .sample = -1, .max_abs_err = 1e-6, .pass = 1 },
+	};
+	json_t *ref_ok = json_pack("{s:b, s:b, s:f, s:f}", "done", 1, "pass", 1, "max_abs_diff", 1e-9, "rel_l2", 1e-9);
+	json_t *ref_bad = json_pack("{s:b, s:b, s:f, s:f}", "done", 1, "pass", 0, "max_abs_diff", 0.1, "rel_l2", 0.01);
+	put_v2(&st, "20260101T000007Z-e-v2ok", "v2ok", sha, ok3, 6, "checked", NULL, ref_ok);
+	put_v2(&st, "20260101T000008Z-e-v2spec", "v2spec", sha, ok3, 3, "specialised", "init refused S=193", ref_ok);
+	put_v2(&st, "20260101T000009Z-e-v2ref", "v2ref", sha, ok3, 6, "checked", NULL, ref_bad);
+	ok3[4].pass = 0;
+	put_v2(&st, "20260101T000010Z-e-v2timed", "v2timed", sha, ok3, 6, "checked", NULL, ref_ok);
+	json_decref(ref_ok);
+	json_decref(ref_bad);
 	json_t *b = json_pack(
 		"{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I},"
 		" s:[{s:s, s:s, s:s, s:{s:f, s:[f, f], s:i}, s:n},"
@@ -117,13 +173,13 @@ static int teardown(void **state)
 /* Audits text; returns the findings (caller frees). */
 static char *audit(const char *text, struct audit_counts *c)
 {
-	struct qj q = QJ_INIT;
+	struct query q = QUERY_INIT;
 	struct audit_opts o = { 1, 1 };
 	struct strbuf out = STRBUF_INIT;
 	memset(c, 0, sizeof(*c));
-	assert_int_equal(qj_open(&q, "store"), 0);
+	assert_int_equal(query_open(&q, "store"), 0);
 	assert_int_equal(audit_text(&q, "t.md", text, strlen(text), &o, &out, c), 0);
-	qj_release(&q);
+	query_release(&q);
 	if (getenv("AUDIT_TEST_DEBUG"))
 		fputs(out.buf ? out.buf : "", stderr);
 	return strbuf_detach(&out, NULL);
@@ -317,9 +373,35 @@ static void test_validated_every_check(void **state)
 	assert_non_null(strstr(f, "t.md:1: contradicted: validated e/racy: 1 of 1 run(s) of the current source failed a check: run 20260101T000003Z-e-racy: racecheck found 1 error(s)\n"));
 	assert_non_null(strstr(f, "t.md:2: contradicted: validated e/timed: 1 of 1 run(s) of the current source failed a check: run 20260101T000004Z-e-timed: 'timed_launches' check: 1 of 2 failed\n"));
 	assert_non_null(strstr(f, "t.md:3: contradicted: validated e/rech: 1 of 1 run(s) of the current source failed a check: run 20260101T000005Z-e-rech: re-check after timing: 1 of 1 failed (seed 12"));
-	assert_non_null(strstr(f, "t.md:4: supported: validated e/clean: 1 run(s) of the current source passed every check that ran: 2 seeds, re-check after timing, memcheck, 'timed_launches' check (latest 20260101T000006Z-e-clean)"));
+	assert_non_null(strstr(f, "t.md:4: supported: validated e/clean: 1 run(s) of the current source passed every check that ran: 2 seeds, re-check after timing, 'timed_launches' check, memcheck (latest 20260101T000006Z-e-clean)"));
 	assert_non_null(strstr(f, "t.md:5: supported: validated e/base: 1 run(s) of the current source passed every check that ran: 2 seeds, re-check after timing (latest"));
 	assert_int_equal(c.contradicted, 3);
+	free(f);
+}
+
+/* 3b: for evident-run/2, validated reads the checks by phase, the extra shape's status and the float64 reference */
+static void test_validated_v2(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: validated experiment=e variant=v2ok -->\n"
+			"<!-- claim: validated experiment=e variant=v2spec -->\n"
+			"<!-- claim: validated experiment=e variant=v2ref -->\n"
+			"<!-- claim: validated experiment=e variant=v2timed -->\n"
+			"<!-- claim: validated experiment=e variant=v2ok run=20260101T00000 -->\n"
+			"<!-- claim: validated experiment=e variant=v2ok run=20260101T000007 -->\n"
+			"<!-- claim: validated experiment=e variant=v2ok run=20260101T000008 -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: supported: validated e/v2ok: 1 run(s) of the current source passed every check that ran: 3 seeds, 2 timed launches, extra shape, float64 reference (latest 20260101T000007Z-e-v2ok)\n"));
+	assert_non_null(strstr(f, "t.md:2: contradicted: validated e/v2spec: 1 of 1 run(s) of the current source failed a check: run 20260101T000008Z-e-v2spec: extra shape: specialised (init refused S=193)\n"));
+	assert_non_null(strstr(f, "t.md:3: contradicted: validated e/v2ref: 1 of 1 run(s) of the current source failed a check: run 20260101T000009Z-e-v2ref: the float64 reference check did not pass (rel L2 0.01)\n"));
+	assert_non_null(strstr(f, "t.md:4: contradicted: validated e/v2timed: 1 of 1 run(s) of the current source failed a check: run 20260101T000010Z-e-v2timed: 2 timed launches: 1 of 2 failed (seed 99, uniform inputs, sample 7, max |err| 0.5)\n"));
+	/* a run id prefix that names several runs is no evidence; one that names a run of another variant neither */
+	assert_non_null(strstr(f, "t.md:5: unsupported: validated e/v2ok: run id '20260101T00000' is ambiguous (20260101T000000Z-e-base, "));
+	assert_non_null(strstr(f, "t.md:6: supported: validated e/v2ok: 1 run(s)"));
+	assert_non_null(strstr(f, "t.md:7: unsupported: validated e/v2ok: no recorded run with that run id"));
+	assert_int_equal(c.contradicted, 3);
+	assert_int_equal(c.supported, 2);
 	free(f);
 }
 
@@ -363,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_tolerance_bounded),
 		cmocka_unit_test(test_same_quantity),
 		cmocka_unit_test(test_validated_every_check),
+		cmocka_unit_test(test_validated_v2),
 		cmocka_unit_test(test_stale_keeps_contradicted),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

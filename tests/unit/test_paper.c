@@ -47,8 +47,8 @@ static void test_mdscan(void **state)
 static void test_render_empty_store(void **state)
 {
 	(void)state;
-	struct qj q = QJ_INIT;
-	assert_int_equal(qj_open(&q, "/nonexistent/evident-store"), 0);
+	struct query q = QUERY_INIT;
+	assert_int_equal(query_open(&q, "/nonexistent/evident-store"), 0);
 	assert_int_equal(q.no_store, 1);
 	const char *t = "Prose stays.\n<!-- evident:table experiment=e run=latest -->\nTail, v=<!-- evident:value "
 			"experiment=e variant=v run=latest stat=median_us -->old<!-- /evident:value -->.\n";
@@ -68,24 +68,31 @@ static void test_render_empty_store(void **state)
 	assert_string_equal(a.buf, b.buf);
 	strbuf_release(&a);
 	strbuf_release(&b);
-	qj_release(&q);
+	query_release(&q);
 }
 
 static void test_format_stat(void **state)
 {
 	(void)state;
 	struct strbuf sb = STRBUF_INIT;
-	assert_int_equal(paper_format_stat(&sb, 11657.333, "median_us", "time", NULL, -1), 0);
+	assert_int_equal(paper_format_stat(&sb, 11657.333, "median_us", NULL, -1), 0);
 	assert_string_equal(sb.buf, "11657.33 us");
 	strbuf_reset(&sb);
-	assert_int_equal(paper_format_stat(&sb, 11657.333, "median_us", "time", "ms", 3), 0);
+	assert_int_equal(paper_format_stat(&sb, 11657.333, "median_us", "ms", 3), 0);
 	assert_string_equal(sb.buf, "11.657 ms");
 	strbuf_reset(&sb);
-	assert_int_equal(paper_format_stat(&sb, 1.3391, "speedup", "ratio", NULL, -1), 0);
+	assert_int_equal(paper_format_stat(&sb, 1.3391, "speedup", NULL, -1), 0);
 	assert_string_equal(sb.buf, "1.34x");
 	strbuf_reset(&sb);
+	assert_int_equal(paper_format_stat(&sb, 6.0188931018853795e-99, "p", NULL, -1), 0);
+	assert_string_equal(sb.buf, "6.0e-99");
+	strbuf_reset(&sb);
+	assert_int_equal(paper_format_stat(&sb, 3, "repeats", NULL, -1), 0);
+	assert_string_equal(sb.buf, "3");
+	strbuf_reset(&sb);
 	util_quiet = 1;
-	assert_int_equal(paper_format_stat(&sb, 1.3, "speedup", "ratio", "ms", -1), -1);
+	assert_int_equal(paper_format_stat(&sb, 1.3, "speedup", "ms", -1), -1);
+	assert_int_equal(paper_format_stat(&sb, 1.3, "bogus", NULL, -1), -1);
 	util_quiet = 0;
 	strbuf_release(&sb);
 }

@@ -1,0 +1,114 @@
+# t0061: one statistic is one number everywhere.  For a committed batch of
+# the study (the newest of iter1 in artifacts/), p (Holm-adjusted over the
+# batch), the speedup and its CI, and the median and its CI are the same
+# in a paper's value blocks and its table, in `evident show BATCH`, in the
+# CSV export and in audit `value` claims - each to the precision it prints.
+. "$REPO/tests/cli/lib.sh"
+command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+S="$REPO/artifacts"
+[ -d "$S/runs" ] || skip "no committed store in $S"
+expect_exit 0 "$EVIDENT" ls --store "$S" --batches --experiment iter1 --json
+B=$(python3 -c 'import json,sys; print(json.load(sys.stdin)[-1]["run_id"])' <"$TEST_TMP/out")
+[ -n "$B" ] || fail "no iter1 batch in $S"
+V=iter1
+
+# the CSV export: full precision
+expect_exit 0 "$EVIDENT" export --store "$S" --out ex
+python3 - "$B" "$V" <<'PY' >csv.env || fail "no row of $V in batch $B in summaries.csv"
+import csv, sys
+b, v = sys.argv[1:]
+r = [r for r in csv.DictReader(open("ex/summaries.csv")) if r["batch_run_id"] == b and r["variant"] == v]
+assert len(r) == 1, r
+r = r[0]
+for k in ("p", "p_raw", "speedup", "speedup_ci_lo", "speedup_ci_hi", "median_us", "median_ci_lo", "median_ci_hi"):
+    assert r[k], k
+    print("%s=%s" % (k, r[k]))
+PY
+. ./csv.env
+[ "$p" != "$p_raw" ] || fail "the batch's p equals the raw p: pick a batch of several comparisons"
+
+# the paper: value blocks pinned to the batch (many digits) and its table
+cat >paper.md <<EOF
+p <!-- evident:value experiment=iter1 variant=$V run=$B stat=p digits=17 --><!-- /evident:value -->
+speedup <!-- evident:value experiment=iter1 variant=$V run=$B stat=speedup digits=15 --><!-- /evident:value -->
+median <!-- evident:value experiment=iter1 variant=$V run=$B stat=median_us digits=12 --><!-- /evident:value -->
+
+<!-- evident:table experiment=iter1 run=$B -->
+<!-- /evident:table -->
+EOF
+expect_exit 0 "$EVIDENT" paper --store "$S" paper.md
+
+# evident show BATCH
+expect_exit 0 "$EVIDENT" show --store "$S" "$B"
+cp "$TEST_TMP/out" show.txt
+
+# audit value claims stating the CSV's numbers; run where the sources are, so nothing is stale
+cat >claims.md <<EOF
+<!-- claim: value experiment=iter1 variant=$V run=$B stat=p value=$p -->
+<!-- claim: value experiment=iter1 variant=$V run=$B stat=speedup value=${speedup}x -->
+<!-- claim: value experiment=iter1 variant=$V run=$B stat=median_us value=${median_us}us -->
+EOF
+(cd "$REPO" && "$EVIDENT" audit --store "$S" --no-untraced "$TEST_TMP/claims.md") >audit.txt 2>&1 ||
+	{ cat audit.txt; fail "the audit of the CSV's own numbers did not pass"; }
+
+python3 - "$V" <<'PY' || fail "a number differs between paper, show, CSV and audit (above)"
+import re, sys
+v = sys.argv[1]
+csv = dict(l.strip().split("=", 1) for l in open("csv.env"))
+x = {k: float(val) for k, val in csv.items()}
+bad = []
+
+def same(what, printed, exact, decimals=None, sig=None):
+    """printed (text) is exact to the precision it was printed with."""
+    got = float(printed)
+    if decimals is not None:
+        ok = abs(got - exact) <= 0.5 * 10 ** -decimals * (1 + 1e-9)
+    else:
+        ok = abs(got - exact) <= 0.5 * 10 ** (-(sig - 1)) * abs(exact) * (1 + 1e-9) + 1e-300
+    print("%-36s %-24s %s %r" % (what, printed, "==" if ok else "!=", exact))
+    if not ok:
+        bad.append(what)
+
+# paper value blocks
+paper = open("paper.md").read()
+def block(stat):
+    m = re.search(r"stat=%s digits=\d+ -->([^<]*)<!--" % stat, paper)
+    return m.group(1).strip()
+same("paper value p", block("p"), x["p"], sig=17)
+same("paper value speedup", block("speedup").rstrip("x"), x["speedup"], decimals=15)
+same("paper value median_us", block("median_us").split()[0], x["median_us"], decimals=12)
+# the paper's table row: median [CI], speedup [CI], p
+row = [l for l in paper.splitlines() if l.startswith("| %s |" % v)][0]
+cells = [c.strip() for c in row.split("|")]
+m = re.fullmatch(r"([\d.]+) \[([\d.]+), ([\d.]+)\]", cells[4])
+for k, g in zip(("median_us", "median_ci_lo", "median_ci_hi"), m.groups()):
+    same("paper table " + k, g, x[k], decimals=2)
+m = re.fullmatch(r"([\d.]+)x \[([\d.]+), ([\d.]+)\]", cells[5])
+for k, g in zip(("speedup", "speedup_ci_lo", "speedup_ci_hi"), m.groups()):
+    same("paper table " + k, g, x[k], decimals=3)
+same("paper table p", cells[6], x["p"], sig=2)
+
+# evident show BATCH: the variant's row of the table
+line = [l for l in open("show.txt") if re.match(r"%s\s" % re.escape(v), l)][0]
+m = re.search(r"([\d.]+) \[([\d.]+), ([\d.]+)\]\s+([\d.]+)x \[([\d.]+), ([\d.]+)\]\s+(\S+)\s", line)
+assert m, line
+for k, g in zip(("median_us", "median_ci_lo", "median_ci_hi"), m.groups()[:3]):
+    same("show " + k, g, x[k], decimals=2)
+for k, g in zip(("speedup", "speedup_ci_lo", "speedup_ci_hi"), m.groups()[3:6]):
+    same("show " + k, g, x[k], decimals=3)
+same("show p (Holm)", m.group(7), x["p"], sig=3)
+m = re.search(r"\b%s: .*p raw (\S+) " % re.escape(v), open("show.txt").read())
+same("show p raw", m.group(1), x["p_raw"], sig=3)
+
+# audit: what each claim says the record holds (and its CI)
+audit = open("audit.txt").read()
+for stat, k, lo, hi in (("p", "p", None, None), ("speedup", "speedup", "speedup_ci_lo", "speedup_ci_hi"),
+                        ("median_us", "median_us", "median_ci_lo", "median_ci_hi")):
+    m = re.search(r": supported: value iter1/%s %s=\S+: recorded (\S+), within (the 95%% CI|the precision written) \[(\S+), (\S+)\]" % (re.escape(v), stat), audit)
+    assert m, (stat, audit)
+    same("audit " + k, m.group(1), x[k], sig=6)
+    if lo:
+        same("audit " + lo, m.group(3), x[lo], sig=6)
+        same("audit " + hi, m.group(4), x[hi], sig=6)
+sys.exit(1 if bad else 0)
+PY
