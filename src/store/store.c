@@ -1,7 +1,10 @@
 /*
- * store.c - the immutable run store (layout and guarantees in store.h).
+ * store.c - the immutable run store (layout and guarantees in store.h):
+ * objects, manifests written once, the commit that chains them, pending
+ * markers, and verify.  The lock and the caches it keeps (HEAD, index),
+ * the store's order and id resolution are in store_index.c.
  */
-#include "store/store.h"
+#include "store/store_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,9 +16,15 @@
 #include <unistd.h>
 
 int store_fail_after = -1;
+void (*store_test_hook)(const char *point);
 
-/* Fault injection: returns 1 when this write-ish call must fail. */
-static int injected(void)
+void store_hook(const char *point)
+{
+	if (store_test_hook)
+		store_test_hook(point);
+}
+
+int store_injected(void)
 {
 	if (store_fail_after < 0)
 		return 0;
@@ -47,11 +56,44 @@ int store_open(struct store *st, const char *root, int create)
 			if (rc < 0)
 				return -1;
 		}
+		store_ensure_gitignore(st);
 		return 0;
 	}
 	if (!is_dir(root))
 		return error("no store at '%s'; run an experiment first, or pass --store DIR", root);
 	return 0;
+}
+
+/* What git must not see: scratch and the caches (store.h). */
+static const char gitignore_text[] =
+	"# written by evident: scratch and caches, rebuilt from runs/ and objects/\n"
+	"/tmp/\n"
+	"/pending/\n"
+	"/HEAD\n"
+	"/HEAD.lock\n"
+	"/HEAD.lock.break\n"
+	"/index\n";
+
+void store_ensure_gitignore(struct store *st)
+{
+	char *path = xstrfmt("%s/.gitignore", st->root);
+	if (!path_exists(path)) {
+		char rnd[17];
+		random_hex(rnd, 16);
+		char *tmpdir = xstrfmt("%s/tmp", st->root);
+		char *tmp = xstrfmt("%s/gitignore-%s", tmpdir, rnd);
+		(void)mkdir(tmpdir, 0755); /* if it fails, so does open below */
+		free(tmpdir);
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			int ok = write_all(fd, gitignore_text, strlen(gitignore_text)) == 0;
+			if (close(fd) == 0 && ok)
+				(void)!link(tmp, path); /* EEXIST: another writer made it */
+			unlink(tmp);
+		}
+		free(tmp);
+	}
+	free(path);
 }
 
 void store_release(struct store *st)
@@ -75,11 +117,7 @@ static int fsync_dir(const char *dir)
 	return rc;
 }
 
-/*
- * Write data to tmp/, fsync, chmod 0444, link to final.  exists_ok: an
- * existing final file is success (objects); otherwise it is an error.
- */
-static int write_once(struct store *st, const char *final, const void *data, size_t n,
+int store_write_once(struct store *st, const char *final, const void *data, size_t n,
 		      int exists_ok)
 {
 	char rnd[17];
@@ -92,11 +130,11 @@ static int write_once(struct store *st, const char *final, const void *data, siz
 		free(tmp);
 		return -1;
 	}
-	if (injected() || write_all(fd, data, n) < 0) {
+	if (store_injected() || write_all(fd, data, n) < 0) {
 		error("cannot write '%s': %s", tmp, strerror(errno));
 		goto out;
 	}
-	if (injected() || fsync(fd) < 0) {
+	if (store_injected() || fsync(fd) < 0) {
 		error("cannot fsync '%s': %s", tmp, strerror(errno));
 		goto out;
 	}
@@ -113,7 +151,7 @@ static int write_once(struct store *st, const char *final, const void *data, siz
 		free(dir);
 		goto out;
 	}
-	if (injected() || link(tmp, final) < 0) {
+	if (store_injected() || link(tmp, final) < 0) {
 		if (errno == EEXIST && exists_ok) {
 			rc = 0;
 		} else {
@@ -135,13 +173,46 @@ out:
 	return rc;
 }
 
+int store_write_replace(struct store *st, const char *final, const void *data, size_t n)
+{
+	char rnd[17];
+	random_hex(rnd, 16);
+	char *tmpdir = xstrfmt("%s/tmp", st->root);
+	char *tmp = xstrfmt("%s/%s", tmpdir, rnd);
+	int rc = -1, e = 0;
+	if (mkdir(tmpdir, 0755) < 0 && errno != EEXIST)
+		goto out;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto out;
+	int ok = !store_injected() && write_all(fd, data, n) == 0;
+	e = errno;
+	if (close(fd) < 0 && ok) {
+		ok = 0;
+		e = errno;
+	}
+	if (ok && (store_injected() || rename(tmp, final) < 0))
+		e = errno;
+	else if (ok)
+		rc = 0;
+	if (rc < 0)
+		unlink(tmp);
+	errno = e;
+out:
+	e = errno;
+	free(tmp);
+	free(tmpdir);
+	errno = e;
+	return rc;
+}
+
 int store_put(struct store *st, const void *data, size_t n, char out[SHA256_HEX_LEN + 1])
 {
 	sha256_hex(data, n, out);
 	char *path = store_object_path(st, out);
 	int rc = 0;
 	if (!path_exists(path))
-		rc = write_once(st, path, data, n, 1);
+		rc = store_write_once(st, path, data, n, 1);
 	free(path);
 	return rc;
 }
@@ -208,7 +279,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int store_list(struct store *st, char ***ids, size_t *n)
+int store_list_dir(struct store *st, char ***ids, size_t *n)
 {
 	*ids = NULL;
 	*n = 0;
@@ -238,6 +309,23 @@ int store_list(struct store *st, char ***ids, size_t *n)
 	return 0;
 }
 
+int store_list(struct store *st, char ***ids, size_t *n)
+{
+	struct store_index ix = STORE_INDEX_INIT;
+	*ids = NULL;
+	*n = 0;
+	if (store_index_load(st, &ix) < 0)
+		return -1;
+	*ids = xmalloc((ix.n ? ix.n : 1) * sizeof(char *));
+	for (size_t i = 0; i < ix.n; i++) {
+		(*ids)[i] = ix.e[i].run_id;
+		ix.e[i].run_id = NULL;
+	}
+	*n = ix.n;
+	store_index_release(&ix);
+	return 0;
+}
+
 void store_free_list(char **ids, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -245,13 +333,19 @@ void store_free_list(char **ids, size_t n)
 	free(ids);
 }
 
-static json_t *load_manifest_file(const char *path, struct strbuf *why)
+json_t *store_read_manifest(const char *path, struct strbuf *why)
 {
 	json_error_t jerr;
 	json_t *m = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!m) {
 		if (why)
 			strbuf_addf(why, "not valid JSON (line %d: %s)", jerr.line, jerr.text);
+		return NULL;
+	}
+	if (!json_is_object(m)) {
+		if (why)
+			strbuf_addstr(why, "not a JSON object");
+		json_decref(m);
 		return NULL;
 	}
 	return m;
@@ -263,76 +357,103 @@ int store_load(struct store *st, const char *id, json_t **m)
 	if (!is_safe_name(id))
 		return error("'%s' is not a run id (run ids hold only letters, digits and _ . -; see 'evident ls')",
 			     id);
-	char **ids;
-	size_t n;
-	if (store_list(st, &ids, &n) < 0)
-		return -1;
-	const char *match = NULL;
-	int count = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(ids[i], id)) {
-			match = ids[i];
-			count = 1;
-			break;
-		}
-		if (!strncmp(ids[i], id, strlen(id))) {
-			match = ids[i];
-			count++;
-		}
-	}
-	int rc = -1;
-	if (!count) {
-		error("no run '%s' in '%s'; see 'evident ls'", id, st->root);
-	} else if (count > 1) {
-		error("run id prefix '%s' is ambiguous (%d runs match); give more of it", id, count);
-	} else {
-		char *path = xstrfmt("%s/runs/%s.json", st->root, match);
+	char *path = xstrfmt("%s/runs/%s.json", st->root, id);
+	char *match = NULL;
+	if (!path_exists(path)) {
+		struct store_index ix = STORE_INDEX_INIT;
 		struct strbuf why = STRBUF_INIT;
-		*m = load_manifest_file(path, &why);
-		if (!*m)
-			error("run '%s' is damaged: %s; run 'evident verify'", match, why.buf);
-		else
-			rc = 0;
+		size_t at;
+		int r = store_index_load(st, &ix);
+		if (r == 0)
+			r = store_resolve(&ix, id, &at, &why);
+		if (r == 0)
+			match = xstrdup(ix.e[at].run_id);
+		else if (r == STORE_NOT_FOUND)
+			error("no run '%s' in '%s'; see 'evident ls'", id, st->root);
+		else if (r == STORE_AMBIGUOUS)
+			error("run id '%s' is ambiguous: %s; give more of it", id, strbuf_str(&why));
 		strbuf_release(&why);
+		store_index_release(&ix);
 		free(path);
+		if (!match)
+			return -1;
+		path = xstrfmt("%s/runs/%s.json", st->root, match);
 	}
-	store_free_list(ids, n);
-	return rc;
+	struct strbuf why = STRBUF_INIT;
+	*m = store_read_manifest(path, &why);
+	if (!*m)
+		error("run '%s' is damaged: %s; run 'evident verify'", match ? match : id, strbuf_str(&why));
+	strbuf_release(&why);
+	free(match);
+	free(path);
+	return *m ? 0 : -1;
 }
 
+/*
+ * prev = the head (store.h, "HEAD"): HEAD's digest while runs/ keeps the
+ * stat HEAD recorded, else the last run of the index refreshed now (under
+ * the lock, so it can be written back).  After the link, the caches are
+ * best effort: a failure there is a warning, since the record is written
+ * and readers repair the index, and the next commit HEAD.
+ */
 int store_commit(struct store *st, const char *run_id, json_t *m)
 {
 	if (!is_safe_name(run_id))
 		return error("invalid run id '%s'", run_id);
-	/* prev: digest of the newest manifest present now */
-	char **ids;
-	size_t n;
-	if (store_list(st, &ids, &n) < 0)
+	struct store_lock lk = STORE_LOCK_INIT;
+	if (store_lock_take(st, &lk, store_lock_wait_s, 0) < 0)
 		return -1;
-	json_t *prev = json_null();
-	for (size_t i = n; i-- > 0;) {
-		char *path = xstrfmt("%s/runs/%s.json", st->root, ids[i]);
-		json_t *pm = load_manifest_file(path, NULL);
-		free(path);
-		json_t *d = pm ? json_object_get(pm, "digest") : NULL;
-		if (d && json_is_string(d)) {
-			prev = json_string(json_string_value(d));
-			json_decref(pm);
-			break;
+	store_hook("locked");
+	struct store_head h;
+	struct runs_sig sig;
+	char prev[SHA256_HEX_LEN + 1] = "";
+	if (head_read(st, &h) == 0 && runs_sig_now(st, &sig) == 0 && runs_sig_eq(&h.sig, &sig)) {
+		strcpy(prev, h.digest);
+	} else {
+		struct store_index ix = STORE_INDEX_INIT;
+		if (index_refresh(st, &ix, 1) < 0) {
+			store_lock_release(&lk);
+			return -1;
 		}
-		json_decref(pm); /* a damaged manifest: chain to the one before */
+		if (ix.n)
+			strcpy(prev, ix.e[ix.n - 1].digest);
+		store_index_release(&ix);
 	}
-	store_free_list(ids, n);
 	json_object_set_new(m, "run_id", json_string(run_id));
-	json_object_set_new(m, "prev", prev);
+	json_object_set_new(m, "prev", prev[0] ? json_string(prev) : json_null());
 	char dg[SHA256_HEX_LEN + 1];
 	manifest_digest(m, dg);
 	json_object_set_new(m, "digest", json_string(dg));
+	struct store_entry e = { (char *)run_id, "", "", index_attrs(m) };
+	strcpy(e.digest, dg);
+	strcpy(e.prev, prev);
 	char *text = store_canonical(m);
 	char *path = xstrfmt("%s/runs/%s.json", st->root, run_id);
-	int rc = write_once(st, path, text, strlen(text), 0);
+	int rc = store_write_once(st, path, text, strlen(text), 0);
 	free(path);
 	free(text);
+	if (rc < 0)
+		goto out;
+	store_hook("linked");
+	if (runs_sig_now(st, &sig) < 0)
+		memset(&sig, 0, sizeof(sig));
+	if (!store_lock_owned(&lk)) {
+		warning("run '%s' is written, but its writer lost the lock '%s' (stalled for over %.0f s?): "
+			"the chain forks here; 'evident verify' counts forks",
+			run_id, lk.path, store_lock_stale_s);
+		goto out;
+	}
+	if (index_append(st, &e) < 0)
+		warning("run '%s' is written, but not its line in '%s/index' (%s); readers will add it",
+			run_id, st->root, strerror(errno));
+	store_hook("indexed");
+	if (head_write(st, dg, run_id, &sig) < 0)
+		warning("run '%s' is written, but '%s/HEAD' is not moved (%s); the next commit finds the head "
+			"from the index",
+			run_id, st->root, strerror(errno));
+out:
+	free(e.attrs);
+	store_lock_release(&lk);
 	return rc;
 }
 
@@ -510,31 +631,51 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 	hexset_sort(&objects);
 	hexset_sort(&damaged);
 
-	/* manifests */
+	/* manifests; runs/ is stat'd first, so that a run added meanwhile
+	 * keeps the caches from being rewritten without it */
+	struct runs_sig sig0;
+	if (runs_sig_now(st, &sig0) < 0)
+		memset(&sig0, 0, sizeof(sig0));
 	char **ids;
 	size_t n;
-	if (store_list(st, &ids, &n) < 0) {
+	if (store_list_dir(st, &ids, &n) < 0) {
 		hexset_free(&objects);
+		hexset_free(&damaged);
 		return -1;
 	}
 	json_t **ms = xcalloc(n ? n : 1, sizeof(json_t *));
+	struct store_index truth = { xcalloc(n ? n : 1, sizeof(struct store_entry)), 0, 0 };
 	for (size_t i = 0; i < n; i++) {
 		char *path = xstrfmt("%s/runs/%s.json", st->root, ids[i]);
-		struct strbuf why = STRBUF_INIT;
 		(*n_runs)++;
-		json_t *m = load_manifest_file(path, &why);
-		if (!m) {
-			strbuf_addf(out, "altered: %s: %s\n", path, why.buf);
+		json_error_t jerr;
+		json_t *m = NULL;
+		strbuf_reset(&buf);
+		if (read_file(path, &buf) < 0) {
+			strbuf_addf(out, "unreadable: %s\n", path);
+			problems++;
+		} else if (!(m = json_loadb(strbuf_str(&buf), buf.len, JSON_REJECT_DUPLICATES, &jerr)) ||
+			   !json_is_object(m)) {
+			strbuf_addf(out, "altered: %s: not valid JSON (line %d: %s)\n", path, m ? 1 : jerr.line,
+				    m ? "not an object" : jerr.text);
 			problems++;
 		} else {
-			strbuf_reset(&buf);
-			read_file(path, &buf);
+			/* one dump for the canonical form, one (without "digest") for the digest */
 			char *canon = store_canonical(m);
-			const char *dg = json_string_value(json_object_get(m, "digest"));
-			char want[SHA256_HEX_LEN + 1];
-			manifest_digest(m, want);
+			char dg[SHA256_HEX_LEN + 1] = "", want[SHA256_HEX_LEN + 1];
+			const char *d0 = json_string_value(json_object_get(m, "digest"));
+			if (d0 && strlen(d0) == SHA256_HEX_LEN)
+				strcpy(dg, d0);
+			json_object_del(m, "digest");
+			char *bare = store_canonical(m);
+			sha256_hex(bare, strlen(bare), want);
+			free(bare);
+			if (dg[0])
+				json_object_set_new(m, "digest", json_string(dg));
 			const char *rid = json_string_value(json_object_get(m, "run_id"));
-			if (!dg || strcmp(dg, want)) {
+			struct strbuf why = STRBUF_INIT;
+			struct store_entry *te = &truth.e[truth.n];
+			if (!dg[0] || strcmp(dg, want)) {
 				strbuf_addf(out, "altered: %s: digest does not match its content\n", path);
 				problems++;
 			} else if (strcmp(canon, strbuf_str(&buf))) {
@@ -543,18 +684,24 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 			} else if (!rid || strcmp(rid, ids[i])) {
 				strbuf_addf(out, "altered: %s: its run_id is '%s'\n", path, rid ? rid : "(none)");
 				problems++;
+			} else if (index_entry_from_manifest(m, ids[i], te, &why) < 0) {
+				strbuf_addf(out, "altered: %s: %s\n", path, strbuf_str(&why));
+				problems++;
 			} else {
+				truth.n++;
 				hexset_add(&digests, dg);
 				ms[i] = m;
 				m = NULL;
 			}
+			strbuf_release(&why);
 			free(canon);
 		}
 		json_decref(m);
-		strbuf_release(&why);
 		free(path);
 	}
 	hexset_sort(&digests);
+	struct hexset prevs = { 0 };
+	size_t roots = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!ms[i])
 			continue;
@@ -575,15 +722,33 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 		}
 		hexset_free(&r);
 		json_t *prev = json_object_get(ms[i], "prev");
-		if (json_is_string(prev) && !hexset_has(&digests, json_string_value(prev))) {
-			strbuf_addf(out,
-				    "missing: the manifest before run %s (prev %.12s...) is gone or altered\n",
-				    ids[i], json_string_value(prev));
-			problems++;
+		if (json_is_string(prev)) {
+			hexset_add(&prevs, json_string_value(prev));
+			if (!hexset_has(&digests, json_string_value(prev))) {
+				strbuf_addf(out,
+					    "missing: the manifest before run %s (prev %.12s...) is gone or altered\n",
+					    ids[i], json_string_value(prev));
+				problems++;
+			}
+		} else {
+			roots++;
 		}
 		json_decref(ms[i]);
 	}
 	free(ms);
+	/* a line has one root and no prev twice; forks are legal, but worth a word */
+	hexset_sort(&prevs);
+	size_t shared = 0;
+	for (size_t i = 1; i < prevs.n; i++)
+		shared += !strcmp(prevs.v[i], prevs.v[i - 1]);
+	if (shared || roots > 1) {
+		strbuf_addf(out,
+			    "note: the chain is a tree, not a line: %zu fork%s and %zu first manifest%s "
+			    "(merged clones of the store, or writers that did not share the lock)\n",
+			    shared, shared == 1 ? "" : "s", roots, roots == 1 ? "" : "s");
+		(*notes)++;
+	}
+	hexset_free(&prevs);
 	hexset_sort(&refs);
 	for (size_t i = 0; i < objects.n; i++)
 		if (!hexset_has(&refs, objects.v[i])) {
@@ -592,6 +757,10 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 			free(p);
 			(*notes)++;
 		}
+	/* the caches, against the intact manifests */
+	index_sort(&truth);
+	index_check_caches(st, &truth, &sig0, out, notes);
+	store_index_release(&truth);
 	store_free_list(ids, n);
 	hexset_free(&objects);
 	hexset_free(&refs);
