@@ -147,11 +147,16 @@ int store_write_once(struct store *st, const char *final, const void *data, size
 	fd = -1;
 	char *dir = xstrdup(final);
 	*strrchr(dir, '/') = '\0';
-	if (mkdir_p(dir, 0755) < 0) {
-		free(dir);
-		goto out;
+	/* the directory is made only when missing: a mkdir a commit costs */
+	int lr = store_injected() ? -1 : link(tmp, final);
+	if (lr < 0 && errno == ENOENT) {
+		if (mkdir_p(dir, 0755) < 0) {
+			free(dir);
+			goto out;
+		}
+		lr = link(tmp, final);
 	}
-	if (store_injected() || link(tmp, final) < 0) {
+	if (lr < 0) {
 		if (errno == EEXIST && exists_ok) {
 			rc = 0;
 		} else {

@@ -42,27 +42,33 @@
  * stamp (the id up to its first '-'), then by the whole id.  On a line this
  * is chain order; a "prev" naming no manifest present counts as none.
  *
- * The lock, git's lockfile habit.  HEAD.lock holds one line
- * "PID HOST SINCE_UTC"; it is made whole in tmp/ and hard-linked to its
- * name (as O_CREAT|O_EXCL, atomic also on NFS, and never seen empty), and
- * it is held from before HEAD is read until after HEAD is moved: a
- * few file operations, milliseconds.  A waiting writer breaks it when it
- * is STALE: its HOST is this host and PID is not running, or it is older
- * than STORE_LOCK_STALE_S by its mtime (any host: nobody holds the lock
- * that long, so its owner is dead, on another host, or stopped; hosts that
- * share a store must keep clocks within seconds).  Breaking is itself
- * serialised by HEAD.lock.break (same making; stale after 10 s): the
- * breaker re-checks that HEAD.lock is still the same stale file (inode)
- * before it unlinks it, so two breakers never remove a fresh lock.  A
- * writer checks it still owns the lock before it moves HEAD; one that lost
- * it leaves HEAD alone, and its manifest (already written) forks the chain.
+ * The lock, git's lockfile habit.  HEAD.lock is created with
+ * open(O_CREAT|O_EXCL) (atomic locally and on NFS v3+, so it also serves
+ * Slurm tasks of several hosts on a shared store) and holds one line
+ * "PID HOST SINCE_UTC".  It is held from before HEAD is read until after
+ * HEAD is moved: a few file operations, milliseconds.  A waiting writer
+ * breaks it when it is STALE: its HOST is this host and its PID is not
+ * running, or it is older than store_lock_stale_s (60 s) by its mtime,
+ * whatever its host or content (nobody holds the lock that long, so its
+ * owner is dead, on another host, or stopped; hosts that share a store
+ * must keep their clocks within seconds; an empty lock, from a writer
+ * killed between create and write, goes by age alone).  Breakers take
+ * HEAD.lock.break (made the same way; stale after 10 s) first, so that
+ * one at a time judges and unlinks, and it judges HEAD.lock again under
+ * it: a fresh lock taken meanwhile by a live writer is never removed.  A
+ * writer checks that HEAD.lock is still its file (inode) before it moves
+ * HEAD; one that lost it (stopped for over a minute) leaves HEAD alone,
+ * and its manifest, already written, forks the chain.
  *
  * The caches, HEAD and index, are derived from runs/ and never trusted
  * over it; they are not committed (a fresh clone rebuilds them on first
  * use), and a read-only store rebuilds them in memory only.
- *   HEAD:  "evident-head/1\ndigest HEX\nrun RUN_ID\nruns-dir SEC.NSEC SIZE INO\n":
- *          the newest manifest, and the stat of runs/ just after it was
- *          linked.  store_commit trusts HEAD only while runs/ still has that
+ *   HEAD:  "evident-head/1\ndigest HEX\nrun RUN_ID\nruns-dir SEC.NSEC SIZE INO\n"
+ *          "check HEX16\n": the newest manifest, the stat of runs/ (mtime,
+ *          size, inode) just after it was linked, and the first 16 hex
+ *          digits of the SHA-256 of the lines before "check".  Lock holders
+ *          rewrite it in place; a torn one fails its check and counts as
+ *          absent.  store_commit trusts HEAD only while runs/ still has that
  *          stat (any manifest added or removed since - a crash between the
  *          link and the move of HEAD, a git pull or checkout - changes the
  *          directory's mtime); otherwise it refreshes the index under the

@@ -336,13 +336,15 @@ int store_resolve(const struct store_index *ix, const char *prefix, size_t *idx,
 	size_t plen = strlen(prefix), count = 0, cand[10];
 	for (size_t i = 0; plen && i < ix->n; i++) {
 		const char *id = ix->e[i].run_id, *h;
-		size_t hlen;
-		if (!strcmp(id, prefix)) {
+		size_t hlen = 0;
+		int match = id[0] == prefix[0] && !strncmp(id, prefix, plen);
+		if (match && !id[plen]) {
 			*idx = i;
 			return 0;
 		}
-		hash_part(id, &h, &hlen);
-		if (!strncmp(id, prefix, plen) || (hlen >= plen && !strncmp(h, prefix, plen))) {
+		if (!match)
+			hash_part(id, &h, &hlen);
+		if (match || (hlen >= plen && h[0] == prefix[0] && !strncmp(h, prefix, plen))) {
 			if (count < ARRAY_SIZE(cand))
 				cand[count] = i;
 			count++;
@@ -415,48 +417,27 @@ static void host_name(char *buf, size_t n)
 }
 
 /*
- * Make path exist holding text, atomically, if it does not exist yet: the
- * text is written whole in tmp/ and hard-linked to path (git's O_EXCL
- * lockfile, but never seen empty, and atomic on NFS too, where the link's
- * reply can be lost: the link count of the temp file says whether it
- * happened).  0 when made (*made is its stat), 1 when path exists, -1
- * (errno) on any other failure.
+ * Create path holding text if it does not exist yet: git's lockfile,
+ * open(O_CREAT|O_EXCL), atomic on local filesystems and on NFS v3 and
+ * later.  0 when made (*made is its stat), 1 when path exists, -1 (errno)
+ * on any other failure.  A writer killed between the create and the write
+ * leaves an empty lock: stale by its age only.
  */
-static int link_new(struct store *st, const char *path, const char *text, struct stat *made)
+static int make_lock_file(struct store *st, const char *path, const char *text, struct stat *made)
 {
-	char rnd[17];
-	random_hex(rnd, 16);
-	char *tmpdir = xstrfmt("%s/tmp", st->root);
-	char *tmp = xstrfmt("%s/lock-%s", tmpdir, rnd);
-	int rc = -1, e;
-	if (mkdir(tmpdir, 0755) < 0 && errno != EEXIST)
-		goto out;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	(void)st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
 	if (fd < 0)
-		goto out;
+		return errno == EEXIST ? 1 : -1;
 	if (store_injected() || write_all(fd, text, strlen(text)) < 0 || fstat(fd, made) < 0) {
-		e = errno;
+		int e = errno;
 		close(fd);
-		unlink(tmp);
+		unlink(path);
 		errno = e;
-		goto out;
+		return -1;
 	}
 	close(fd);
-	int lr = link(tmp, path);
-	e = errno;
-	struct stat s;
-	if (stat(tmp, &s) == 0 && s.st_nlink == 2)
-		rc = 0;
-	else if (lr < 0 && e == EEXIST)
-		rc = 1;
-	unlink(tmp);
-	errno = e;
-out:
-	e = errno;
-	free(tmp);
-	free(tmpdir);
-	errno = e;
-	return rc;
+	return 0;
 }
 
 struct lock_info {
@@ -496,13 +477,13 @@ static int lock_is_stale(const struct lock_info *li, double max_age_s)
  * one judges and unlinks at a time: it reads the lock again under it and
  * unlinks only what is still stale (a fresh lock taken meanwhile by a live
  * writer is not).  0 when it tried (try the lock again), 1 when another
- * breaker is at it.
+ * breaker is at it.  Says what it removed unless quiet (readers).
  */
-static int lock_break(struct store *st, const char *path, const char *me)
+static int lock_break(struct store *st, const char *path, const char *me, int quiet)
 {
 	char *bpath = xstrfmt("%s.break", path);
 	struct stat bs;
-	int r = link_new(st, bpath, me, &bs);
+	int r = make_lock_file(st, bpath, me, &bs);
 	if (r != 0) {
 		struct lock_info bi;
 		/* its breaker died in the microseconds it holds it */
@@ -513,7 +494,7 @@ static int lock_break(struct store *st, const char *path, const char *me)
 	}
 	struct lock_info li;
 	if (lock_read(path, &li) == 0 && lock_is_stale(&li, store_lock_stale_s)) {
-		if (unlink(path) == 0)
+		if (unlink(path) == 0 && !quiet)
 			warning("removed the stale lock '%s' (%s %ld on host '%s', since %s)", path,
 				li.parsed ? "pid" : "unreadable: pid", li.pid, li.parsed ? li.host : "?",
 				li.parsed ? li.since : "?");
@@ -535,7 +516,7 @@ int store_lock_take(struct store *st, struct store_lock *lk, double wait_s, int 
 	double t0 = mono_now(), nap = 0.0005;
 	for (;;) {
 		struct stat made;
-		int r = link_new(st, lk->path, me, &made);
+		int r = make_lock_file(st, lk->path, me, &made);
 		if (r == 0) {
 			lk->dev = made.st_dev;
 			lk->ino = made.st_ino;
@@ -551,7 +532,7 @@ int store_lock_take(struct store *st, struct store_lock *lk, double wait_s, int 
 		int got = lock_read(lk->path, &li);
 		if (got < 0 && errno == ENOENT)
 			continue; /* released meanwhile */
-		if (got == 0 && lock_is_stale(&li, store_lock_stale_s) && lock_break(st, lk->path, me) == 0)
+		if (got == 0 && lock_is_stale(&li, store_lock_stale_s) && lock_break(st, lk->path, me, quiet) == 0)
 			continue;
 		if (mono_now() - t0 >= wait_s) {
 			if (!quiet)
@@ -587,6 +568,15 @@ void store_lock_release(struct store_lock *lk)
 
 /* --- HEAD ------------------------------------------------------------------ */
 
+/* The first 16 hex digits of the SHA-256 of HEAD's text before "check". */
+static void head_check(const char *text, size_t n, char out[17])
+{
+	char full[SHA256_HEX_LEN + 1];
+	sha256_hex(text, n, full);
+	memcpy(out, full, 16);
+	out[16] = '\0';
+}
+
 int head_read(struct store *st, struct store_head *h)
 {
 	char *path = xstrfmt("%s/HEAD", st->root);
@@ -594,8 +584,16 @@ int head_read(struct store *st, struct store_head *h)
 	int rc = read_small(path, &sb, NULL);
 	free(path);
 	memset(h, 0, sizeof(*h));
+	const char *text = strbuf_str(&sb), *chk = strstr(text, "check ");
+	char want[17];
+	if (rc == 0 && chk) {
+		head_check(text, (size_t)(chk - text), want);
+		rc = strlen(chk) == 6 + 16 + 1 && !memcmp(chk + 6, want, 16) && chk[22] == '\n' ? 0 : -1;
+	} else {
+		rc = -1;
+	}
 	if (rc == 0)
-		rc = sscanf(strbuf_str(&sb), HEAD_MAGIC "digest %64s\nrun %255s\nruns-dir %lld.%lld %lld %lld",
+		rc = sscanf(text, HEAD_MAGIC "digest %64s\nrun %255s\nruns-dir %lld.%lld %lld %lld",
 			    h->digest, h->run_id, &h->sig.sec, &h->sig.nsec, &h->sig.size,
 			    &h->sig.ino) == 6 &&
 				     is_hex64(h->digest, strlen(h->digest)) && is_safe_name(h->run_id)
@@ -605,15 +603,40 @@ int head_read(struct store *st, struct store_head *h)
 	return rc;
 }
 
+/*
+ * Rewritten in place, not renamed over: on ext4 a rename over an existing
+ * file starts a flush, milliseconds a commit.  Only lock holders write it,
+ * and a torn HEAD (a crash mid-write) fails its check line and is then
+ * ignored like an absent one.
+ */
 int head_write(struct store *st, const char *digest, const char *run_id, const struct runs_sig *sig)
 {
-	char *text = xstrfmt(HEAD_MAGIC "digest %s\nrun %s\nruns-dir %lld.%09lld %lld %lld\n", digest,
-			     run_id, sig->sec, sig->nsec, sig->size, sig->ino);
+	struct strbuf sb = STRBUF_INIT;
+	char chk[17];
+	strbuf_addf(&sb, HEAD_MAGIC "digest %s\nrun %s\nruns-dir %lld.%09lld %lld %lld\n", digest, run_id,
+		    sig->sec, sig->nsec, sig->size, sig->ino);
+	head_check(sb.buf, sb.len, chk);
+	strbuf_addf(&sb, "check %s\n", chk);
 	char *path = xstrfmt("%s/HEAD", st->root);
-	store_ensure_gitignore(st);
-	int rc = store_write_replace(st, path, text, strlen(text));
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		store_ensure_gitignore(st);
+		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	}
+	int rc = -1, e;
+	struct stat s;
+	if (fd >= 0) {
+		if (!store_injected() && pwrite(fd, sb.buf, sb.len, 0) == (ssize_t)sb.len &&
+		    fstat(fd, &s) == 0 && (s.st_size == (off_t)sb.len || ftruncate(fd, (off_t)sb.len) == 0))
+			rc = 0;
+		e = errno;
+		close(fd);
+		errno = e;
+	}
+	e = errno;
 	free(path);
-	free(text);
+	strbuf_release(&sb);
+	errno = e;
 	return rc;
 }
 
