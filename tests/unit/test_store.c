@@ -295,6 +295,81 @@ static void test_verify_detects_damage(void **state)
 	free(root);
 }
 
+/* verify judges most manifests from their bytes (store.c, text_digest);
+ * every edit that keeps the JSON's meaning must still be caught, and a
+ * nested "digest" key must not confuse it. */
+static void test_verify_canonical_form(void **state)
+{
+	(void)state;
+	struct store st = STORE_INIT;
+	char *root = tmp_store();
+	assert_int_equal(store_open(&st, root, 1), 0);
+	json_t *m = json_pack("{s:i, s:s, s:{s:s}}", "code", 1, "kind", "variant", "build", "digest", "nested");
+	assert_int_equal(store_commit(&st, "20260101T000000.000Z-v-00000001", m), 0);
+	const char *dg = json_string_value(json_object_get(m, "digest"));
+	char *path = xstrfmt("%s/runs/20260101T000000.000Z-v-00000001.json", root);
+	char *good = slurp(path);
+	struct strbuf out = STRBUF_INIT;
+	int notes;
+	assert_int_equal(verify_quiet(&st, &out, &notes), 0);
+	char *line = xstrfmt(" \"digest\": \"%s\",\n", dg);
+	char *at = strstr(good, line);
+	assert_non_null(at);
+	size_t k = (size_t)(at - good), ll = strlen(line);
+	/* edits: the digest member moved first, a space added, two members swapped */
+	char *moved = xstrfmt("{\n%s%.*s%s", line, (int)(k - 2), good + 2, at + ll);
+	char *spaced = xstrdup(good);
+	char *code = strstr(spaced, "\"code\": 1");
+	assert_non_null(code);
+	struct strbuf sp = STRBUF_INIT;
+	strbuf_add(&sp, spaced, (size_t)(code - spaced) + 7);
+	strbuf_addstr(&sp, "  1");
+	strbuf_addstr(&sp, code + 9);
+	char *swapped = xstrdup(good);
+	char *kind = strstr(swapped, " \"kind\"");
+	char *prev = strstr(swapped, " \"prev\"");
+	assert_true(kind && prev);
+	/* "kind" moved after "prev" */
+	struct strbuf sw = STRBUF_INIT;
+	char *kind_end = strchr(kind, '\n') + 1, *prev_end = strchr(prev, '\n') + 1;
+	strbuf_add(&sw, swapped, (size_t)(kind - swapped));
+	strbuf_add(&sw, prev, (size_t)(prev_end - prev));
+	strbuf_add(&sw, kind, (size_t)(kind_end - kind));
+	strbuf_addstr(&sw, prev_end);
+	const char *edits[] = { moved, sp.buf, sw.buf };
+	chmod(path, 0644);
+	for (size_t i = 0; i < ARRAY_SIZE(edits); i++) {
+		assert_string_not_equal(edits[i], good);
+		spit(path, edits[i]);
+		strbuf_reset(&out);
+		assert_int_equal(verify_quiet(&st, &out, &notes), 1);
+		assert_non_null(strstr(strbuf_str(&out), "not in canonical form"));
+	}
+	/* and a changed value: its digest */
+	char *flipped = xstrdup(good);
+	strstr(flipped, "\"code\": 1")[8] = '2';
+	spit(path, flipped);
+	strbuf_reset(&out);
+	assert_int_equal(verify_quiet(&st, &out, &notes), 1);
+	assert_non_null(strstr(strbuf_str(&out), "digest does not match its content"));
+	spit(path, good);
+	strbuf_reset(&out);
+	assert_int_equal(verify_quiet(&st, &out, &notes), 0);
+	free(flipped);
+	strbuf_release(&sw);
+	free(swapped);
+	strbuf_release(&sp);
+	free(spaced);
+	free(moved);
+	free(line);
+	free(good);
+	free(path);
+	strbuf_release(&out);
+	json_decref(m);
+	store_release(&st);
+	free(root);
+}
+
 /* --- resolution ---------------------------------------------------------- */
 
 static void test_resolve(void **state)
@@ -775,6 +850,7 @@ int main(void)
 		cmocka_unit_test(test_chain_and_verify),
 		cmocka_unit_test(test_fault_injection),
 		cmocka_unit_test(test_verify_detects_damage),
+		cmocka_unit_test(test_verify_canonical_form),
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_lock_stale_rules),
 		cmocka_unit_test(test_writer_killed_holding_lock),
