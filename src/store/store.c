@@ -9,7 +9,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -614,6 +616,7 @@ json_t *store_pending_list(struct store *st)
 
 /* --- verify -------------------------------------------------------------- */
 
+/* A sorted set of strings, built then sorted once (objects). */
 struct hexset {
 	char **v;
 	size_t n, alloc;
@@ -646,14 +649,144 @@ static void hexset_free(struct hexset *s)
 	free(s->v);
 }
 
+/* A hash set of strings, grown as it fills (refs, digests, prevs). */
+struct strset {
+	char **slot;
+	size_t mask, n;
+};
+
+static size_t strset_hash(const char *k)
+{
+	size_t h = 1469598103934665603ULL;
+	for (; *k; k++)
+		h = (h ^ (unsigned char)*k) * 1099511628211ULL;
+	return h;
+}
+
+static char **strset_at(const struct strset *s, const char *k)
+{
+	size_t h = strset_hash(k) & s->mask;
+	while (s->slot[h] && strcmp(s->slot[h], k))
+		h = (h + 1) & s->mask;
+	return &s->slot[h];
+}
+
+static int strset_has(const struct strset *s, const char *k)
+{
+	return s->slot && *strset_at(s, k);
+}
+
+/* 1 when k was added, 0 when it was there. */
+static int strset_add(struct strset *s, const char *k)
+{
+	if (!s->slot || 2 * (s->n + 1) > s->mask + 1) {
+		struct strset g = { xcalloc(s->slot ? 2 * (s->mask + 1) : 1024, sizeof(char *)), 0, 0 };
+		g.mask = (s->slot ? 2 * (s->mask + 1) : 1024) - 1;
+		for (size_t i = 0; s->slot && i <= s->mask; i++)
+			if (s->slot[i])
+				*strset_at(&g, s->slot[i]) = s->slot[i];
+		g.n = s->n;
+		free(s->slot);
+		*s = g;
+	}
+	char **at = strset_at(s, k);
+	if (*at)
+		return 0;
+	*at = xstrdup(k);
+	s->n++;
+	return 1;
+}
+
+static void strset_free(struct strset *s)
+{
+	for (size_t i = 0; s->slot && i <= s->mask; i++)
+		free(s->slot[i]);
+	free(s->slot);
+	s->slot = NULL;
+	s->n = 0;
+}
+
+struct pfor {
+	void (*fn)(void *arg, size_t i);
+	void *arg;
+	size_t n;
+	atomic_size_t next;
+};
+
+static void *pfor_run(void *p)
+{
+	struct pfor *pf = p;
+	for (size_t i; (i = atomic_fetch_add(&pf->next, 1)) < pf->n;)
+		pf->fn(pf->arg, i);
+	return NULL;
+}
+
+void store_parallel_for(size_t n, void (*fn)(void *arg, size_t i), void *arg)
+{
+	struct pfor pf = { fn, arg, n, 0 };
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t t = cores < 1 ? 1 : cores > 8 ? 8 : (size_t)cores, started = 0;
+	pthread_t th[8];
+	if (t > n)
+		t = n ? n : 1;
+	for (size_t k = 1; k < t; k++)
+		started += pthread_create(&th[started], NULL, pfor_run, &pf) == 0;
+	pfor_run(&pf);
+	for (size_t k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+}
+
+/* Read a whole file, quietly (verify words its own findings). */
+static int read_quiet(const char *path, struct strbuf *sb)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = read_fd(fd, sb);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
 static int key_is_ref(const char *k)
 {
 	size_t n = strlen(k);
 	return !strcmp(k, "object") || (n > 7 && !strcmp(k + n - 7, "_object"));
 }
 
-/* collect object references (with the key path for messages) */
-static void collect_refs(json_t *v, struct hexset *refs)
+/* One object: its bytes must hash to its name. */
+struct vobject {
+	char *name, *path;
+	char got[SHA256_HEX_LEN + 1];
+	int state; /* 0 intact, 1 altered (got), 2 unreadable, 3 not an object name */
+};
+
+static void verify_object(void *arg, size_t i)
+{
+	struct vobject *o = (struct vobject *)arg + i;
+	struct strbuf buf = STRBUF_INIT;
+	if (o->state)
+		return;
+	if (read_quiet(o->path, &buf) < 0)
+		o->state = 2;
+	else if (sha256_hex(strbuf_str(&buf), buf.len, o->got), strcmp(o->got, o->name))
+		o->state = 1;
+	strbuf_release(&buf);
+}
+
+/* One manifest: parsed, judged, its references listed (pointing into m). */
+struct vmanifest {
+	struct store *st;
+	const char *id;
+	json_t *m;     /* intact: digest, form and run_id hold; NULL when not */
+	char *problem; /* the finding when not, one line */
+	char dg[SHA256_HEX_LEN + 1];
+	const char **refs;
+	size_t n_refs, a_refs;
+};
+
+static void collect_refs(json_t *v, struct vmanifest *j)
 {
 	const char *k;
 	json_t *x;
@@ -661,15 +794,77 @@ static void collect_refs(json_t *v, struct hexset *refs)
 	if (json_is_object(v)) {
 		json_object_foreach(v, k, x)
 		{
-			if (key_is_ref(k) && json_is_string(x))
-				hexset_add(refs, json_string_value(x));
-			else
-				collect_refs(x, refs);
+			if (key_is_ref(k) && json_is_string(x)) {
+				if (j->n_refs == j->a_refs) {
+					j->a_refs = j->a_refs ? 2 * j->a_refs : 8;
+					j->refs = xrealloc(j->refs, j->a_refs * sizeof(char *));
+				}
+				j->refs[j->n_refs++] = json_string_value(x);
+			} else {
+				collect_refs(x, j);
+			}
 		}
 	} else if (json_is_array(v)) {
-		json_array_foreach(v, i, x) collect_refs(x, refs);
+		json_array_foreach(v, i, x) collect_refs(x, j);
 	}
 }
+
+static void verify_manifest(void *arg, size_t i)
+{
+	struct vmanifest *j = (struct vmanifest *)arg + i;
+	char *path = xstrfmt("%s/runs/%s.json", j->st->root, j->id);
+	struct strbuf buf = STRBUF_INIT;
+	char want[SHA256_HEX_LEN + 1] = "";
+	json_error_t jerr;
+	json_t *m = NULL;
+	if (read_quiet(path, &buf) < 0) {
+		j->problem = xstrfmt("unreadable: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	/* the digest from the bytes, which then were written by a commit, so
+	 * hold no duplicate key; where that fails, from a dump, which also
+	 * tells a bad digest from a bad form */
+	int intact = text_digest(strbuf_str(&buf), buf.len, j->dg, want) && !strcmp(j->dg, want);
+	m = json_loadb(strbuf_str(&buf), buf.len, intact ? 0 : JSON_REJECT_DUPLICATES, &jerr);
+	if (!m || !json_is_object(m)) {
+		j->problem = xstrfmt("altered: %s: not valid JSON (line %d: %s)\n", path, m ? 1 : jerr.line,
+				     m ? "not an object" : jerr.text);
+		goto out;
+	}
+	if (!intact) {
+		char *canon = store_canonical(m);
+		const char *d0 = json_string_value(json_object_get(m, "digest"));
+		j->dg[0] = want[0] = '\0';
+		if (d0 && strlen(d0) == SHA256_HEX_LEN) {
+			strcpy(j->dg, d0);
+			canonical_digest(canon, j->dg, want);
+		}
+		if (!j->dg[0] || strcmp(j->dg, want))
+			j->problem = xstrfmt("altered: %s: digest does not match its content\n", path);
+		else if (strcmp(canon, strbuf_str(&buf)))
+			j->problem = xstrfmt("altered: %s: not in canonical form (edited by hand?)\n", path);
+		free(canon);
+		if (j->problem)
+			goto out;
+	}
+	const char *rid = json_string_value(json_object_get(m, "run_id"));
+	if (!rid || strcmp(rid, j->id)) {
+		j->problem = xstrfmt("altered: %s: its run_id is '%s'\n", path, rid ? rid : "(none)");
+		goto out;
+	}
+	j->m = m;
+	m = NULL;
+	collect_refs(j->m, j);
+out:
+	json_decref(m);
+	strbuf_release(&buf);
+	free(path);
+}
+
+/* Manifests are judged in parallel a chunk at a time, then merged in
+ * order by one thread (the indexer need not be thread-safe), so that only
+ * a chunk of them is ever held parsed. */
+#define VERIFY_CHUNK 512
 
 int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_objects,
 		 size_t *n_runs)
@@ -677,12 +872,13 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 	int problems = 0;
 	*notes = 0;
 	*n_objects = *n_runs = 0;
-	struct hexset objects = { 0 }, refs = { 0 }, digests = { 0 }, damaged = { 0 }, reported = { 0 };
-	struct strbuf buf = STRBUF_INIT;
 	if (!is_dir(st->root))
 		return error("no store at '%s'", st->root);
 
-	/* objects */
+	/* objects: listed, then hashed in parallel */
+	struct hexset objects = { 0 }, damaged = { 0 };
+	struct vobject *ob = NULL;
+	size_t nob = 0, aob = 0;
 	char *odir = xstrfmt("%s/objects", st->root);
 	DIR *d = opendir(odir);
 	struct dirent *e;
@@ -695,29 +891,14 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 		while (d2 && (f = readdir(d2))) {
 			if (f->d_name[0] == '.')
 				continue;
-			char *name = xstrfmt("%s%s", e->d_name, f->d_name);
-			char *path = xstrfmt("%s/%s", sub, f->d_name);
-			(*n_objects)++;
-			if (!is_hex64(name) || strlen(e->d_name) != 2) {
-				strbuf_addf(out, "stray: %s: not an object name\n", path);
-				problems++;
-			} else {
-				strbuf_reset(&buf);
-				char got[SHA256_HEX_LEN + 1];
-				if (read_file(path, &buf) < 0) {
-					strbuf_addf(out, "unreadable: %s\n", path);
-					problems++;
-				} else if (sha256_hex(strbuf_str(&buf), buf.len, got), strcmp(got, name)) {
-					strbuf_addf(out, "altered: %s: content hashes to %.12s..., not its name\n",
-						    path, got);
-					hexset_add(&damaged, name);
-					problems++;
-				} else {
-					hexset_add(&objects, name);
-				}
+			if (nob == aob) {
+				aob = aob ? 2 * aob : 1024;
+				ob = xrealloc(ob, aob * sizeof(*ob));
 			}
-			free(name);
-			free(path);
+			struct vobject *o = &ob[nob++];
+			o->name = xstrfmt("%s%s", e->d_name, f->d_name);
+			o->path = xstrfmt("%s/%s", sub, f->d_name);
+			o->state = !is_hex64(o->name) || strlen(e->d_name) != 2 ? 3 : 0;
 		}
 		if (d2)
 			closedir(d2);
@@ -726,6 +907,25 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 	if (d)
 		closedir(d);
 	free(odir);
+	store_parallel_for(nob, verify_object, ob);
+	for (size_t i = 0; i < nob; i++) {
+		struct vobject *o = &ob[i];
+		(*n_objects)++;
+		if (o->state == 3)
+			strbuf_addf(out, "stray: %s: not an object name\n", o->path);
+		else if (o->state == 2)
+			strbuf_addf(out, "unreadable: %s\n", o->path);
+		else if (o->state == 1)
+			strbuf_addf(out, "altered: %s: content hashes to %.12s..., not its name\n", o->path, o->got);
+		problems += o->state != 0;
+		if (o->state == 0)
+			hexset_add(&objects, o->name);
+		else if (o->state == 1)
+			hexset_add(&damaged, o->name);
+		free(o->name);
+		free(o->path);
+	}
+	free(ob);
 	hexset_sort(&objects);
 	hexset_sort(&damaged);
 
@@ -741,106 +941,69 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 		hexset_free(&damaged);
 		return -1;
 	}
-	json_t **ms = xcalloc(n ? n : 1, sizeof(json_t *));
+	struct strset refs = { 0 }, reported = { 0 }, digests = { 0 }, prevs = { 0 };
+	struct strbuf missing = STRBUF_INIT;
 	struct store_index truth = { xcalloc(n ? n : 1, sizeof(struct store_entry)), 0, 0 };
-	for (size_t i = 0; i < n; i++) {
-		char *path = xstrfmt("%s/runs/%s.json", st->root, ids[i]);
-		(*n_runs)++;
-		json_error_t jerr;
-		json_t *m = NULL;
-		strbuf_reset(&buf);
-		if (read_file(path, &buf) < 0) {
-			strbuf_addf(out, "unreadable: %s\n", path);
-			problems++;
-		} else if (!(m = json_loadb(strbuf_str(&buf), buf.len, JSON_REJECT_DUPLICATES, &jerr)) ||
-			   !json_is_object(m)) {
-			strbuf_addf(out, "altered: %s: not valid JSON (line %d: %s)\n", path, m ? 1 : jerr.line,
-				    m ? "not an object" : jerr.text);
-			problems++;
-		} else {
-			/* the digest from the bytes; where that fails, from a dump,
-			 * which also tells a bad digest from a bad form */
-			char *canon = NULL;
-			char dg[SHA256_HEX_LEN + 1] = "", want[SHA256_HEX_LEN + 1] = "";
-			int intact = text_digest(strbuf_str(&buf), buf.len, dg, want) && !strcmp(dg, want);
-			if (!intact) {
-				canon = store_canonical(m);
-				const char *d0 = json_string_value(json_object_get(m, "digest"));
-				dg[0] = want[0] = '\0';
-				if (d0 && strlen(d0) == SHA256_HEX_LEN) {
-					strcpy(dg, d0);
-					canonical_digest(canon, dg, want);
-				}
-			}
-			const char *rid = json_string_value(json_object_get(m, "run_id"));
+	struct vmanifest *jobs = xcalloc(VERIFY_CHUNK, sizeof(*jobs));
+	json_decref(json_object()); /* jansson seeds its hashes here, not in a race of workers */
+	for (size_t c = 0; c < n; c += VERIFY_CHUNK) {
+		size_t k = n - c < VERIFY_CHUNK ? n - c : VERIFY_CHUNK;
+		memset(jobs, 0, k * sizeof(*jobs));
+		for (size_t i = 0; i < k; i++) {
+			jobs[i].st = st;
+			jobs[i].id = ids[c + i];
+		}
+		store_parallel_for(k, verify_manifest, jobs);
+		for (size_t i = 0; i < k; i++) {
+			struct vmanifest *j = &jobs[i];
 			struct strbuf why = STRBUF_INIT;
-			struct store_entry *te = &truth.e[truth.n];
-			if (!intact && (!dg[0] || strcmp(dg, want))) {
-				strbuf_addf(out, "altered: %s: digest does not match its content\n", path);
-				problems++;
-			} else if (!intact && strcmp(canon, strbuf_str(&buf))) {
-				strbuf_addf(out, "altered: %s: not in canonical form (edited by hand?)\n", path);
-				problems++;
-			} else if (!rid || strcmp(rid, ids[i])) {
-				strbuf_addf(out, "altered: %s: its run_id is '%s'\n", path, rid ? rid : "(none)");
-				problems++;
-			} else if (index_entry_from_manifest(m, ids[i], te, &why) < 0) {
-				strbuf_addf(out, "altered: %s: %s\n", path, strbuf_str(&why));
+			(*n_runs)++;
+			if (!j->problem && index_entry_from_manifest(j->m, j->id, &truth.e[truth.n], &why) < 0)
+				j->problem = xstrfmt("altered: %s/runs/%s.json: %s\n", st->root, j->id, strbuf_str(&why));
+			strbuf_release(&why);
+			if (j->problem) {
+				strbuf_addstr(out, j->problem);
 				problems++;
 			} else {
 				truth.n++;
-				hexset_add(&digests, dg);
-				ms[i] = m;
-				m = NULL;
+				strset_add(&digests, j->dg);
+				for (size_t r = 0; r < j->n_refs; r++) {
+					const char *ref = j->refs[r];
+					strset_add(&refs, ref);
+					/* each missing object once; a damaged one was reported above */
+					if (!hexset_has(&objects, ref) && !hexset_has(&damaged, ref) &&
+					    strset_add(&reported, ref)) {
+						char *p = is_hex64(ref) ? store_object_path(st, ref) : xstrdup(ref);
+						strbuf_addf(&missing, "missing: %s (referenced by run %s)\n", p, j->id);
+						free(p);
+						problems++;
+					}
+				}
 			}
-			strbuf_release(&why);
-			free(canon);
+			free(j->problem);
+			free(j->refs);
+			json_decref(j->m);
 		}
-		json_decref(m);
-		free(path);
 	}
-	hexset_sort(&digests);
-	struct hexset prevs = { 0 };
-	size_t roots = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!ms[i])
-			continue;
-		struct hexset r = { 0 };
-		collect_refs(ms[i], &r);
-		for (size_t j = 0; j < r.n; j++) {
-			hexset_add(&refs, r.v[j]);
-			/* each missing object once; a damaged one was reported above */
-			if (!hexset_has(&objects, r.v[j]) && !hexset_has(&damaged, r.v[j]) &&
-			    !hexset_has(&reported, r.v[j])) {
-				hexset_add(&reported, r.v[j]);
-				hexset_sort(&reported);
-				char *p = is_hex64(r.v[j]) ? store_object_path(st, r.v[j]) : xstrdup(r.v[j]);
-				strbuf_addf(out, "missing: %s (referenced by run %s)\n", p, ids[i]);
-				free(p);
-				problems++;
-			}
-		}
-		hexset_free(&r);
-		json_t *prev = json_object_get(ms[i], "prev");
-		if (json_is_string(prev)) {
-			hexset_add(&prevs, json_string_value(prev));
-			if (!hexset_has(&digests, json_string_value(prev))) {
-				strbuf_addf(out,
-					    "missing: the manifest before run %s (prev %.12s...) is gone or altered\n",
-					    ids[i], json_string_value(prev));
-				problems++;
-			}
-		} else {
+	free(jobs);
+	strbuf_addstr(out, strbuf_str(&missing));
+	strbuf_release(&missing);
+	/* the chain: every prev names an intact manifest; a line has one
+	 * first manifest and no prev twice (forks are legal, but worth a word) */
+	size_t roots = 0, shared = 0;
+	for (size_t i = 0; i < truth.n; i++) {
+		const struct store_entry *te = &truth.e[i];
+		if (!te->prev[0]) {
 			roots++;
+			continue;
 		}
-		json_decref(ms[i]);
+		shared += !strset_add(&prevs, te->prev);
+		if (!strset_has(&digests, te->prev)) {
+			strbuf_addf(out, "missing: the manifest before run %s (prev %.12s...) is gone or altered\n",
+				    te->run_id, te->prev);
+			problems++;
+		}
 	}
-	free(ms);
-	/* a line has one root and no prev twice; forks are legal, but worth a word */
-	hexset_sort(&prevs);
-	size_t shared = 0;
-	for (size_t i = 1; i < prevs.n; i++)
-		shared += !strcmp(prevs.v[i], prevs.v[i - 1]);
 	if (shared || roots > 1) {
 		strbuf_addf(out,
 			    "note: the chain is a tree, not a line: %zu fork%s and %zu first manifest%s "
@@ -848,10 +1011,8 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 			    shared, shared == 1 ? "" : "s", roots, roots == 1 ? "" : "s");
 		(*notes)++;
 	}
-	hexset_free(&prevs);
-	hexset_sort(&refs);
 	for (size_t i = 0; i < objects.n; i++)
-		if (!hexset_has(&refs, objects.v[i])) {
+		if (!strset_has(&refs, objects.v[i])) {
 			char *p = store_object_path(st, objects.v[i]);
 			strbuf_addf(out, "note: orphan object %s (no run refers to it; harmless)\n", p);
 			free(p);
@@ -863,10 +1024,10 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 	store_index_release(&truth);
 	store_free_list(ids, n);
 	hexset_free(&objects);
-	hexset_free(&refs);
-	hexset_free(&digests);
 	hexset_free(&damaged);
-	hexset_free(&reported);
-	strbuf_release(&buf);
+	strset_free(&refs);
+	strset_free(&reported);
+	strset_free(&digests);
+	strset_free(&prevs);
 	return problems;
 }

@@ -31,6 +31,15 @@ json_t *store_read_manifest(const char *path, struct strbuf *why);
  * empty.  Free with store_free_list.  0 or error(). */
 int store_list_dir(struct store *st, char ***ids, size_t *n);
 
+/*
+ * Run fn(arg, i) for every i < n on up to one thread per core (at most 8,
+ * the caller's thread among them).  fn must touch nothing but item i:
+ * verify and index rebuilds parse and hash in parallel, then merge on one
+ * thread (so the indexer need not be thread-safe).  Seed jansson's hashes
+ * (create one object) before workers parse.
+ */
+void store_parallel_for(size_t n, void (*fn)(void *arg, size_t i), void *arg);
+
 /* The stat of runs/ that HEAD records (see store.h, "HEAD"). */
 struct runs_sig {
 	long long sec, nsec, size, ino;
