@@ -547,10 +547,15 @@ int store_commit(struct store *st, const char *run_id, json_t *m)
 		warning("run '%s' is written, but not its line in '%s/index' (%s); readers will add it",
 			run_id, st->root, strerror(errno));
 	store_hook("indexed");
-	if (head_write(st, dg, run_id, &sig) < 0)
-		warning("run '%s' is written, but '%s/HEAD' is not moved (%s); the next commit finds the head "
+	if (head_write(st, dg, run_id, &sig) < 0) {
+		/* gone, HEAD cannot mislead the next commit into a fork */
+		char *head = xstrfmt("%s/HEAD", st->root);
+		warning("run '%s' is written, but '%s' is not moved (%s); the next commit finds the head "
 			"from the index",
-			run_id, st->root, strerror(errno));
+			run_id, head, strerror(errno));
+		unlink(head);
+		free(head);
+	}
 out:
 	free(e.attrs);
 	store_lock_release(&lk);

@@ -476,8 +476,9 @@ static int lock_is_stale(const struct lock_info *li, double max_age_s)
  * Remove the stale lock at path.  Breakers take path.break first, so that
  * one judges and unlinks at a time: it reads the lock again under it and
  * unlinks only what is still stale (a fresh lock taken meanwhile by a live
- * writer is not).  0 when it tried (try the lock again), 1 when another
- * breaker is at it.  Says what it removed unless quiet (readers).
+ * writer is not).  It removes HEAD with it.  0 when it tried (try the
+ * lock again), 1 when another breaker is at it.  Says what it removed
+ * unless quiet (readers).
  */
 static int lock_break(struct store *st, const char *path, const char *me, int quiet)
 {
@@ -494,6 +495,12 @@ static int lock_break(struct store *st, const char *path, const char *me, int qu
 	}
 	struct lock_info li;
 	if (lock_read(path, &li) == 0 && lock_is_stale(&li, store_lock_stale_s)) {
+		/* its writer may have died between its link and its move of HEAD;
+		 * the stat of runs/ may not show it (timestamps of a few ms), so
+		 * the next commit must find the head from the index */
+		char *head = xstrfmt("%s/HEAD", st->root);
+		unlink(head);
+		free(head);
 		if (unlink(path) == 0 && !quiet)
 			warning("removed the stale lock '%s' (%s %ld on host '%s', since %s)", path,
 				li.parsed ? "pid" : "unreadable: pid", li.pid, li.parsed ? li.host : "?",
