@@ -476,9 +476,9 @@ static int lock_is_stale(const struct lock_info *li, double max_age_s)
  * Remove the stale lock at path.  Breakers take path.break first, so that
  * one judges and unlinks at a time: it reads the lock again under it and
  * unlinks only what is still stale (a fresh lock taken meanwhile by a live
- * writer is not).  It removes HEAD with it.  0 when it tried (try the
- * lock again), 1 when another breaker is at it.  Says what it removed
- * unless quiet (readers).
+ * writer is not).  It removes HEAD with it.  0 when the lock is gone
+ * (try it again), 1 when it is not (fresh after all, another breaker at
+ * it, or not ours to unlink).  Says what it removed unless quiet (readers).
  */
 static int lock_break(struct store *st, const char *path, const char *me, int quiet)
 {
@@ -494,23 +494,29 @@ static int lock_break(struct store *st, const char *path, const char *me, int qu
 		return 1;
 	}
 	struct lock_info li;
-	if (lock_read(path, &li) == 0 && lock_is_stale(&li, store_lock_stale_s)) {
+	int rc = 1;
+	if (lock_read(path, &li) < 0 && errno == ENOENT) {
+		rc = 0; /* gone meanwhile */
+	} else if (lock_is_stale(&li, store_lock_stale_s)) {
 		/* its writer may have died between its link and its move of HEAD;
 		 * the stat of runs/ may not show it (timestamps of a few ms), so
 		 * the next commit must find the head from the index */
 		char *head = xstrfmt("%s/HEAD", st->root);
 		unlink(head);
 		free(head);
-		if (unlink(path) == 0 && !quiet)
-			warning("removed the stale lock '%s' (%s %ld on host '%s', since %s)", path,
-				li.parsed ? "pid" : "unreadable: pid", li.pid, li.parsed ? li.host : "?",
-				li.parsed ? li.since : "?");
+		if (unlink(path) == 0) {
+			rc = 0;
+			if (!quiet)
+				warning("removed the stale lock '%s' (%s %ld on host '%s', since %s)", path,
+					li.parsed ? "pid" : "unreadable: pid", li.pid, li.parsed ? li.host : "?",
+					li.parsed ? li.since : "?");
+		}
 	}
 	struct stat now;
 	if (stat(bpath, &now) == 0 && now.st_ino == bs.st_ino && now.st_dev == bs.st_dev)
 		unlink(bpath);
 	free(bpath);
-	return 0;
+	return rc;
 }
 
 int store_lock_take(struct store *st, struct store_lock *lk, double wait_s, int quiet)
@@ -989,6 +995,7 @@ int index_refresh(struct store *st, struct store_index *ix, int lock_held)
 	free(dir);
 
 	/* write the repair back: appended when only runs were added */
+	int sorted = 0;
 	if (may_write && (rewrite || ix->n > first_new)) {
 		struct store_lock lk = STORE_LOCK_INIT;
 		char *path = xstrfmt("%s/index", st->root);
@@ -998,6 +1005,7 @@ int index_refresh(struct store *st, struct store_index *ix, int lock_held)
 			if (file_id_same(&fid, &now)) {
 				if (rewrite) {
 					index_sort(ix);
+					sorted = 1;
 					index_write(st, ix);
 				} else {
 					struct strbuf sb = STRBUF_INIT;
@@ -1012,7 +1020,8 @@ int index_refresh(struct store *st, struct store_index *ix, int lock_held)
 		}
 		free(path);
 	}
-	index_sort(ix);
+	if (!sorted)
+		index_sort(ix);
 	return 0;
 }
 

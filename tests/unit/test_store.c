@@ -673,13 +673,41 @@ static void test_index_repairs(void **state)
 		assert_line(&st, 7);
 	}
 
+	/* a commit cuts a torn last line before it appends its own */
+	assert_int_equal(truncate(ipath, (off_t)strlen(good) - 30), 0);
+	id_of(id, sizeof(id), 7);
+	free(commit_one(&st, id));
+	char *cut = slurp(ipath), *last_nl = strrchr(cut, '\n');
+	assert_true(last_nl && !last_nl[1]);
+	assert_non_null(strstr(cut, id));
+	size_t lines = 0;
+	for (char *q = cut; *q; q++)
+		lines += *q == '\n';
+	assert_int_equal(lines, 1 + 7); /* header, six whole lines, the new one */
+	free(cut);
+	assert_int_equal(store_index_load(&st, &ix), 0);
+	assert_int_equal(ix.n, 8); /* the torn run came back from runs/ */
+	for (size_t i = 0; i < ix.n; i++) { /* and no line carries another's tail */
+		char *a = xstrfmt("note=%s second line", ix.e[i].run_id);
+		assert_string_equal(ix.e[i].attrs, a);
+		free(a);
+	}
+	store_index_release(&ix);
+	assert_line(&st, 8);
+	cut = slurp(ipath);
+	lines = 0;
+	for (char *q = cut; *q; q++)
+		lines += *q == '\n';
+	assert_int_equal(lines, 1 + 8);
+	free(cut);
+
 	/* a read-only store repairs in memory only */
 	unlink(ipath);
 	char *tmpd = in_root(&st, "tmp");
 	assert_int_equal(rmdir(tmpd), 0);
 	spit(tmpd, "not a directory\n");
 	assert_int_equal(store_index_load(&st, &ix), 0);
-	assert_int_equal(ix.n, 7);
+	assert_int_equal(ix.n, 8);
 	store_index_release(&ix);
 	assert_false(path_exists(ipath));
 	unlink(tmpd);
