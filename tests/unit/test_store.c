@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,22 @@ static char *tmp_store(void)
 	char *d = mkdtemp(tmpl);
 	assert_non_null(d);
 	return xstrfmt("%s/st", d);
+}
+
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Remove the temporary directory of root (from tmp_store) and free root. */
+static void rm_store(char *root)
+{
+	*strrchr(root, '/') = '\0';
+	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+	free(root);
 }
 
 static size_t count_files(const char *dir)
@@ -137,7 +154,7 @@ static void test_put_get_roundtrip(void **state)
 	free(p);
 	strbuf_release(&sb);
 	store_release(&st);
-	free(root);
+	rm_store(root);
 }
 
 static void test_chain_and_verify(void **state)
@@ -215,7 +232,7 @@ static void test_chain_and_verify(void **state)
 	json_decref(m3);
 	strbuf_release(&out);
 	store_release(&st);
-	free(root);
+	rm_store(root);
 }
 
 /* Fail the Nth write/fsync/link/rename for N = 0.. until a commit meets no
@@ -265,7 +282,7 @@ static void test_fault_injection(void **state)
 	free(runs);
 	free(lock);
 	store_release(&st);
-	free(root);
+	rm_store(root);
 }
 
 static void test_verify_detects_damage(void **state)
@@ -292,7 +309,7 @@ static void test_verify_detects_damage(void **state)
 	strbuf_release(&out);
 	free(p);
 	store_release(&st);
-	free(root);
+	rm_store(root);
 }
 
 /* verify judges most manifests from their bytes (store.c, text_digest);
@@ -367,7 +384,7 @@ static void test_verify_canonical_form(void **state)
 	strbuf_release(&out);
 	json_decref(m);
 	store_release(&st);
-	free(root);
+	rm_store(root);
 }
 
 /* --- resolution ---------------------------------------------------------- */
@@ -513,7 +530,7 @@ static void test_lock_stale_rules(void **state)
 	free(runs);
 	free(lock);
 	store_release(&st);
-	free(root);
+	rm_store(root);
 }
 
 /* A writer killed while it holds the lock (before the link, between the
@@ -569,7 +586,7 @@ static void test_writer_killed_holding_lock(void **state)
 		assert_line(&st, k == 0 ? 2 : 3);
 		free(lock);
 		store_release(&st);
-		free(root);
+		rm_store(root);
 	}
 }
 
@@ -736,7 +753,7 @@ static void test_index_repairs(void **state)
 	free(good);
 	free(ipath);
 	store_release(&st);
-	free(root);
+	rm_store(root);
 }
 
 /* HEAD that lies while runs/ is as it says is a note for verify, which
@@ -786,7 +803,7 @@ static void test_head_repairs(void **state)
 	free(d0);
 	free(hpath);
 	store_release(&st);
-	free(root);
+	rm_store(root);
 }
 
 /* --- the order ------------------------------------------------------------- */
@@ -843,7 +860,7 @@ static void test_order_line_and_tree(void **state)
 	store_index_release(&ix);
 	strbuf_release(&out);
 	store_release(&st);
-	free(root);
+	rm_store(root);
 }
 
 /* --- concurrency ----------------------------------------------------------- */
@@ -880,7 +897,7 @@ static void test_concurrent_writers_make_a_line(void **state)
 	}
 	assert_line(&st, WRITERS * EACH);
 	store_release(&st);
-	free(root);
+	rm_store(root);
 }
 
 int main(void)
