@@ -13,10 +13,3 @@ $(STATS_BENCH): tests/stats/bench.c $(BUILD)/libevident.a
 
 bench-stats: all $(STATS_BENCH)
 	@scripts/bench-stats $(STATS_BENCH) $(EVIDENT)
-
-# --- bench-verify: evident verify on a store of 10^4 runs (prints figures) --
-.PHONY: bench-verify
-bench-verify: $(BUILD)/libevident.a
-	@mkdir -p $(BUILD)/bench
-	$(CC) $(ALL_CFLAGS) -o $(BUILD)/bench/bench_verify tests/bench/bench_verify.c $(BUILD)/libevident.a $(LDLIBS)
-	$(BUILD)/bench/bench_verify $(or $(N),10000)

@@ -1,21 +1,32 @@
 /*
- * store.c - the immutable run store (layout and guarantees in store.h).
+ * store.c - the immutable run store (layout and guarantees in store.h):
+ * objects, manifests written once, the commit that chains them, pending
+ * markers, and verify.  The lock and the caches it keeps (HEAD, index),
+ * the store's order and id resolution are in store_index.c.
  */
-#include "store/store.h"
+#include "store/store_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 int store_fail_after = -1;
+void (*store_test_hook)(const char *point);
 
-/* Fault injection: returns 1 when this write-ish call must fail. */
-static int injected(void)
+void store_hook(const char *point)
+{
+	if (store_test_hook)
+		store_test_hook(point);
+}
+
+int store_injected(void)
 {
 	if (store_fail_after < 0)
 		return 0;
@@ -47,11 +58,44 @@ int store_open(struct store *st, const char *root, int create)
 			if (rc < 0)
 				return -1;
 		}
+		store_ensure_gitignore(st);
 		return 0;
 	}
 	if (!is_dir(root))
 		return error("no store at '%s'; run an experiment first, or pass --store DIR", root);
 	return 0;
+}
+
+/* What git must not see: scratch and the caches (store.h). */
+static const char gitignore_text[] =
+	"# written by evident: scratch and caches, rebuilt from runs/ and objects/\n"
+	"/tmp/\n"
+	"/pending/\n"
+	"/HEAD\n"
+	"/HEAD.lock\n"
+	"/HEAD.lock.break\n"
+	"/index\n";
+
+void store_ensure_gitignore(struct store *st)
+{
+	char *path = xstrfmt("%s/.gitignore", st->root);
+	if (!path_exists(path)) {
+		char rnd[17];
+		random_hex(rnd, 16);
+		char *tmpdir = xstrfmt("%s/tmp", st->root);
+		char *tmp = xstrfmt("%s/gitignore-%s", tmpdir, rnd);
+		(void)mkdir(tmpdir, 0755); /* if it fails, so does open below */
+		free(tmpdir);
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			int ok = write_all(fd, gitignore_text, strlen(gitignore_text)) == 0;
+			if (close(fd) == 0 && ok)
+				(void)!link(tmp, path); /* EEXIST: another writer made it */
+			unlink(tmp);
+		}
+		free(tmp);
+	}
+	free(path);
 }
 
 void store_release(struct store *st)
@@ -75,11 +119,7 @@ static int fsync_dir(const char *dir)
 	return rc;
 }
 
-/*
- * Write data to tmp/, fsync, chmod 0444, link to final.  exists_ok: an
- * existing final file is success (objects); otherwise it is an error.
- */
-static int write_once(struct store *st, const char *final, const void *data, size_t n,
+int store_write_once(struct store *st, const char *final, const void *data, size_t n,
 		      int exists_ok)
 {
 	char rnd[17];
@@ -92,11 +132,11 @@ static int write_once(struct store *st, const char *final, const void *data, siz
 		free(tmp);
 		return -1;
 	}
-	if (injected() || write_all(fd, data, n) < 0) {
+	if (store_injected() || write_all(fd, data, n) < 0) {
 		error("cannot write '%s': %s", tmp, strerror(errno));
 		goto out;
 	}
-	if (injected() || fsync(fd) < 0) {
+	if (store_injected() || fsync(fd) < 0) {
 		error("cannot fsync '%s': %s", tmp, strerror(errno));
 		goto out;
 	}
@@ -109,11 +149,16 @@ static int write_once(struct store *st, const char *final, const void *data, siz
 	fd = -1;
 	char *dir = xstrdup(final);
 	*strrchr(dir, '/') = '\0';
-	if (mkdir_p(dir, 0755) < 0) {
-		free(dir);
-		goto out;
+	/* the directory is made only when missing: a mkdir a commit costs */
+	int lr = store_injected() ? -1 : link(tmp, final);
+	if (lr < 0 && errno == ENOENT) {
+		if (mkdir_p(dir, 0755) < 0) {
+			free(dir);
+			goto out;
+		}
+		lr = link(tmp, final);
 	}
-	if (injected() || link(tmp, final) < 0) {
+	if (lr < 0) {
 		if (errno == EEXIST && exists_ok) {
 			rc = 0;
 		} else {
@@ -135,13 +180,46 @@ out:
 	return rc;
 }
 
+int store_write_replace(struct store *st, const char *final, const void *data, size_t n)
+{
+	char rnd[17];
+	random_hex(rnd, 16);
+	char *tmpdir = xstrfmt("%s/tmp", st->root);
+	char *tmp = xstrfmt("%s/%s", tmpdir, rnd);
+	int rc = -1, e = 0;
+	if (mkdir(tmpdir, 0755) < 0 && errno != EEXIST)
+		goto out;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto out;
+	int ok = !store_injected() && write_all(fd, data, n) == 0;
+	e = errno;
+	if (close(fd) < 0 && ok) {
+		ok = 0;
+		e = errno;
+	}
+	if (ok && (store_injected() || rename(tmp, final) < 0))
+		e = errno;
+	else if (ok)
+		rc = 0;
+	if (rc < 0)
+		unlink(tmp);
+	errno = e;
+out:
+	e = errno;
+	free(tmp);
+	free(tmpdir);
+	errno = e;
+	return rc;
+}
+
 int store_put(struct store *st, const void *data, size_t n, char out[SHA256_HEX_LEN + 1])
 {
 	sha256_hex(data, n, out);
 	char *path = store_object_path(st, out);
 	int rc = 0;
 	if (!path_exists(path))
-		rc = write_once(st, path, data, n, 1);
+		rc = store_write_once(st, path, data, n, 1);
 	free(path);
 	return rc;
 }
@@ -195,6 +273,99 @@ static void manifest_digest(json_t *m, char out[SHA256_HEX_LEN + 1])
 	json_decref(copy);
 }
 
+/*
+ * The digest of a manifest from its canonical text (with "digest" dg):
+ * the text without the "digest" member is the text less the line
+ * ' "digest": "DG",' (or less ',\n "digest": "DG"' when it is the last
+ * member), since canonical JSON puts each top-level member on its own line
+ * at an indent of one space, and a newline inside a string is escaped.
+ * Saves verify a second dump of every manifest.
+ */
+static void canonical_digest(const char *canon, const char *dg, char out[SHA256_HEX_LEN + 1])
+{
+	char *mid = xstrfmt("\n \"digest\": \"%s\",\n", dg), *last = xstrfmt(",\n \"digest\": \"%s\"\n}", dg);
+	const char *at = strstr(canon, mid);
+	size_t n = strlen(canon);
+	char *bare = xmalloc(n + 1);
+	if (at) { /* keep its leading newline */
+		size_t k = (size_t)(at - canon) + 1;
+		memcpy(bare, canon, k);
+		strcpy(bare + k, at + strlen(mid));
+	} else if ((at = strstr(canon, last))) {
+		size_t k = (size_t)(at - canon);
+		memcpy(bare, canon, k);
+		strcpy(bare + k, "\n}\n");
+	} else {
+		strcpy(bare, canon); /* cannot happen: its digest will not match */
+	}
+	sha256_hex(bare, strlen(bare), out);
+	free(bare);
+	free(mid);
+	free(last);
+}
+
+/* Compare the JSON key at k (up to its closing quote) with "digest"; 2
+ * when it holds an escape (its bytes are not its name). */
+static int key_vs_digest(const char *k)
+{
+	const char *d = "digest";
+	for (; *k != '"'; k++, d++) {
+		if (!*k || *k == '\\')
+			return 2;
+		if (!*d || *k != *d)
+			return !*d || (unsigned char)*k > (unsigned char)*d ? 1 : -1;
+	}
+	return *d ? -1 : 0;
+}
+
+/*
+ * verify's fast path: the digest of a manifest from its bytes alone.  When
+ * its ' "digest": "HEX"' member sits at its sorted place among the
+ * top-level members (in canonical text each starts a line at an indent of
+ * one space, and deeper lines are indented more), the text without that
+ * member is hashed into want, HEX is copied to dg, and 1 is returned.
+ * want == dg then proves the bytes are exactly those committed, canonical
+ * form included, since the commit hashed its canonical text; parsing and
+ * dumping again would prove nothing more.  0: not so shaped (the caller
+ * dumps, and says what is wrong).
+ */
+static int text_digest(const char *t, size_t n, char dg[SHA256_HEX_LEN + 1], char want[SHA256_HEX_LEN + 1])
+{
+	static const char key[] = "\n \"digest\": \"";
+	const char *p = strstr(t, key), *hex, *after;
+	if (!p)
+		return 0;
+	hex = p + sizeof(key) - 1;
+	for (int i = 0; i < SHA256_HEX_LEN; i++)
+		if (!((hex[i] >= '0' && hex[i] <= '9') || (hex[i] >= 'a' && hex[i] <= 'f')))
+			return 0;
+	if (hex[SHA256_HEX_LEN] != '"')
+		return 0;
+	after = hex + SHA256_HEX_LEN + 1;
+	/* the member before it: none, or one whose key sorts below "digest" */
+	if (p != t + 1) {
+		const char *q = p - 1;
+		while (q > t && !(q[0] == '\n' && q[1] == ' ' && q[2] == '"'))
+			q--;
+		if (p[-1] != ',' || q == t || key_vs_digest(q + 3) != -1)
+			return 0;
+	} else if (t[0] != '{') {
+		return 0;
+	}
+	/* the member after it sorts above "digest" (a committed manifest has
+	 * "prev" and "run_id" there, so "digest" is never last) */
+	if (strncmp(after, ",\n \"", 4) || key_vs_digest(after + 4) != 1)
+		return 0;
+	struct strbuf bare = STRBUF_INIT;
+	strbuf_add(&bare, t, (size_t)(p - t) + 1);
+	strbuf_add(&bare, after + 2, n - (size_t)(after + 2 - t));
+	memcpy(dg, hex, SHA256_HEX_LEN);
+	dg[SHA256_HEX_LEN] = '\0';
+	sha256_hex(bare.buf, bare.len, want);
+	strbuf_release(&bare);
+	return 1;
+}
+
 char *store_new_run_id(const char *experiment)
 {
 	char stamp[32], rnd[9];
@@ -208,7 +379,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int store_list(struct store *st, char ***ids, size_t *n)
+int store_list_dir(struct store *st, char ***ids, size_t *n)
 {
 	*ids = NULL;
 	*n = 0;
@@ -238,6 +409,23 @@ int store_list(struct store *st, char ***ids, size_t *n)
 	return 0;
 }
 
+int store_list(struct store *st, char ***ids, size_t *n)
+{
+	struct store_index ix = STORE_INDEX_INIT;
+	*ids = NULL;
+	*n = 0;
+	if (store_index_load(st, &ix) < 0)
+		return -1;
+	*ids = xmalloc((ix.n ? ix.n : 1) * sizeof(char *));
+	for (size_t i = 0; i < ix.n; i++) {
+		(*ids)[i] = ix.e[i].run_id;
+		ix.e[i].run_id = NULL;
+	}
+	*n = ix.n;
+	store_index_release(&ix);
+	return 0;
+}
+
 void store_free_list(char **ids, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -245,13 +433,19 @@ void store_free_list(char **ids, size_t n)
 	free(ids);
 }
 
-static json_t *load_manifest_file(const char *path, struct strbuf *why)
+json_t *store_read_manifest(const char *path, struct strbuf *why)
 {
 	json_error_t jerr;
 	json_t *m = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!m) {
 		if (why)
 			strbuf_addf(why, "not valid JSON (line %d: %s)", jerr.line, jerr.text);
+		return NULL;
+	}
+	if (!json_is_object(m)) {
+		if (why)
+			strbuf_addstr(why, "not a JSON object");
+		json_decref(m);
 		return NULL;
 	}
 	return m;
@@ -263,76 +457,108 @@ int store_load(struct store *st, const char *id, json_t **m)
 	if (!is_safe_name(id))
 		return error("'%s' is not a run id (run ids hold only letters, digits and _ . -; see 'evident ls')",
 			     id);
-	char **ids;
-	size_t n;
-	if (store_list(st, &ids, &n) < 0)
-		return -1;
-	const char *match = NULL;
-	int count = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(ids[i], id)) {
-			match = ids[i];
-			count = 1;
-			break;
-		}
-		if (!strncmp(ids[i], id, strlen(id))) {
-			match = ids[i];
-			count++;
-		}
-	}
-	int rc = -1;
-	if (!count) {
-		error("no run '%s' in '%s'; see 'evident ls'", id, st->root);
-	} else if (count > 1) {
-		error("run id prefix '%s' is ambiguous (%d runs match); give more of it", id, count);
-	} else {
-		char *path = xstrfmt("%s/runs/%s.json", st->root, match);
+	char *path = xstrfmt("%s/runs/%s.json", st->root, id);
+	char *match = NULL;
+	if (!path_exists(path)) {
+		struct store_index ix = STORE_INDEX_INIT;
 		struct strbuf why = STRBUF_INIT;
-		*m = load_manifest_file(path, &why);
-		if (!*m)
-			error("run '%s' is damaged: %s; run 'evident verify'", match, why.buf);
-		else
-			rc = 0;
+		size_t at;
+		int r = store_index_load(st, &ix);
+		if (r == 0)
+			r = store_resolve(&ix, id, &at, &why);
+		if (r == 0)
+			match = xstrdup(ix.e[at].run_id);
+		else if (r == STORE_NOT_FOUND)
+			error("no run '%s' in '%s'; see 'evident ls'", id, st->root);
+		else if (r == STORE_AMBIGUOUS)
+			error("run id '%s' is ambiguous: %s; give more of it", id, strbuf_str(&why));
 		strbuf_release(&why);
+		store_index_release(&ix);
 		free(path);
+		if (!match)
+			return -1;
+		path = xstrfmt("%s/runs/%s.json", st->root, match);
 	}
-	store_free_list(ids, n);
-	return rc;
+	struct strbuf why = STRBUF_INIT;
+	*m = store_read_manifest(path, &why);
+	if (!*m)
+		error("run '%s' is damaged: %s; run 'evident verify'", match ? match : id, strbuf_str(&why));
+	strbuf_release(&why);
+	free(match);
+	free(path);
+	return *m ? 0 : -1;
 }
 
+/*
+ * prev = the head (store.h, "HEAD"): HEAD's digest while runs/ keeps the
+ * stat HEAD recorded, else the last run of the index refreshed now (under
+ * the lock, so it can be written back).  After the link, the caches are
+ * best effort: a failure there is a warning, since the record is written
+ * and readers repair the index, and the next commit HEAD.
+ */
 int store_commit(struct store *st, const char *run_id, json_t *m)
 {
 	if (!is_safe_name(run_id))
 		return error("invalid run id '%s'", run_id);
-	/* prev: digest of the newest manifest present now */
-	char **ids;
-	size_t n;
-	if (store_list(st, &ids, &n) < 0)
+	struct store_lock lk = STORE_LOCK_INIT;
+	if (store_lock_take(st, &lk, store_lock_wait_s, 0) < 0)
 		return -1;
-	json_t *prev = json_null();
-	for (size_t i = n; i-- > 0;) {
-		char *path = xstrfmt("%s/runs/%s.json", st->root, ids[i]);
-		json_t *pm = load_manifest_file(path, NULL);
-		free(path);
-		json_t *d = pm ? json_object_get(pm, "digest") : NULL;
-		if (d && json_is_string(d)) {
-			prev = json_string(json_string_value(d));
-			json_decref(pm);
-			break;
+	store_hook("locked");
+	struct store_head h;
+	struct runs_sig sig;
+	char prev[SHA256_HEX_LEN + 1] = "";
+	if (head_read(st, &h) == 0 && runs_sig_now(st, &sig) == 0 && runs_sig_eq(&h.sig, &sig)) {
+		strcpy(prev, h.digest);
+	} else {
+		struct store_index ix = STORE_INDEX_INIT;
+		if (index_refresh(st, &ix, 1) < 0) {
+			store_lock_release(&lk);
+			return -1;
 		}
-		json_decref(pm); /* a damaged manifest: chain to the one before */
+		if (ix.n)
+			strcpy(prev, ix.e[ix.n - 1].digest);
+		store_index_release(&ix);
 	}
-	store_free_list(ids, n);
 	json_object_set_new(m, "run_id", json_string(run_id));
-	json_object_set_new(m, "prev", prev);
+	json_object_set_new(m, "prev", prev[0] ? json_string(prev) : json_null());
 	char dg[SHA256_HEX_LEN + 1];
 	manifest_digest(m, dg);
 	json_object_set_new(m, "digest", json_string(dg));
+	struct store_entry e = { (char *)run_id, "", "", index_attrs(m) };
+	strcpy(e.digest, dg);
+	strcpy(e.prev, prev);
 	char *text = store_canonical(m);
 	char *path = xstrfmt("%s/runs/%s.json", st->root, run_id);
-	int rc = write_once(st, path, text, strlen(text), 0);
+	int rc = store_write_once(st, path, text, strlen(text), 0);
 	free(path);
 	free(text);
+	if (rc < 0)
+		goto out;
+	store_hook("linked");
+	if (runs_sig_now(st, &sig) < 0)
+		memset(&sig, 0, sizeof(sig));
+	if (!store_lock_owned(&lk)) {
+		warning("run '%s' is written, but its writer lost the lock '%s' (stalled for over %.0f s?): "
+			"the chain forks here; 'evident verify' counts forks",
+			run_id, lk.path, store_lock_stale_s);
+		goto out;
+	}
+	if (index_append(st, &e) < 0)
+		warning("run '%s' is written, but not its line in '%s/index' (%s); readers will add it",
+			run_id, st->root, strerror(errno));
+	store_hook("indexed");
+	if (head_write(st, dg, run_id, &sig) < 0) {
+		/* gone, HEAD cannot mislead the next commit into a fork */
+		char *head = xstrfmt("%s/HEAD", st->root);
+		warning("run '%s' is written, but '%s' is not moved (%s); the next commit finds the head "
+			"from the index",
+			run_id, head, strerror(errno));
+		unlink(head);
+		free(head);
+	}
+out:
+	free(e.attrs);
+	store_lock_release(&lk);
 	return rc;
 }
 
@@ -395,6 +621,7 @@ json_t *store_pending_list(struct store *st)
 
 /* --- verify -------------------------------------------------------------- */
 
+/* A sorted set of strings, built then sorted once (objects). */
 struct hexset {
 	char **v;
 	size_t n, alloc;
@@ -427,14 +654,144 @@ static void hexset_free(struct hexset *s)
 	free(s->v);
 }
 
+/* A hash set of strings, grown as it fills (refs, digests, prevs). */
+struct strset {
+	char **slot;
+	size_t mask, n;
+};
+
+static size_t strset_hash(const char *k)
+{
+	size_t h = 1469598103934665603ULL;
+	for (; *k; k++)
+		h = (h ^ (unsigned char)*k) * 1099511628211ULL;
+	return h;
+}
+
+static char **strset_at(const struct strset *s, const char *k)
+{
+	size_t h = strset_hash(k) & s->mask;
+	while (s->slot[h] && strcmp(s->slot[h], k))
+		h = (h + 1) & s->mask;
+	return &s->slot[h];
+}
+
+static int strset_has(const struct strset *s, const char *k)
+{
+	return s->slot && *strset_at(s, k);
+}
+
+/* 1 when k was added, 0 when it was there. */
+static int strset_add(struct strset *s, const char *k)
+{
+	if (!s->slot || 2 * (s->n + 1) > s->mask + 1) {
+		struct strset g = { xcalloc(s->slot ? 2 * (s->mask + 1) : 1024, sizeof(char *)), 0, 0 };
+		g.mask = (s->slot ? 2 * (s->mask + 1) : 1024) - 1;
+		for (size_t i = 0; s->slot && i <= s->mask; i++)
+			if (s->slot[i])
+				*strset_at(&g, s->slot[i]) = s->slot[i];
+		g.n = s->n;
+		free(s->slot);
+		*s = g;
+	}
+	char **at = strset_at(s, k);
+	if (*at)
+		return 0;
+	*at = xstrdup(k);
+	s->n++;
+	return 1;
+}
+
+static void strset_free(struct strset *s)
+{
+	for (size_t i = 0; s->slot && i <= s->mask; i++)
+		free(s->slot[i]);
+	free(s->slot);
+	s->slot = NULL;
+	s->n = 0;
+}
+
+struct pfor {
+	void (*fn)(void *arg, size_t i);
+	void *arg;
+	size_t n;
+	atomic_size_t next;
+};
+
+static void *pfor_run(void *p)
+{
+	struct pfor *pf = p;
+	for (size_t i; (i = atomic_fetch_add(&pf->next, 1)) < pf->n;)
+		pf->fn(pf->arg, i);
+	return NULL;
+}
+
+void store_parallel_for(size_t n, void (*fn)(void *arg, size_t i), void *arg)
+{
+	struct pfor pf = { fn, arg, n, 0 };
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t t = cores < 1 ? 1 : cores > 8 ? 8 : (size_t)cores, started = 0;
+	pthread_t th[8];
+	if (t > n)
+		t = n ? n : 1;
+	for (size_t k = 1; k < t; k++)
+		started += pthread_create(&th[started], NULL, pfor_run, &pf) == 0;
+	pfor_run(&pf);
+	for (size_t k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+}
+
+/* Read a whole file, quietly (verify words its own findings). */
+static int read_quiet(const char *path, struct strbuf *sb)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = read_fd(fd, sb);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
 static int key_is_ref(const char *k)
 {
 	size_t n = strlen(k);
 	return !strcmp(k, "object") || (n > 7 && !strcmp(k + n - 7, "_object"));
 }
 
-/* collect object references (with the key path for messages) */
-static void collect_refs(json_t *v, struct hexset *refs)
+/* One object: its bytes must hash to its name. */
+struct vobject {
+	char *name, *path;
+	char got[SHA256_HEX_LEN + 1];
+	int state; /* 0 intact, 1 altered (got), 2 unreadable, 3 not an object name */
+};
+
+static void verify_object(void *arg, size_t i)
+{
+	struct vobject *o = (struct vobject *)arg + i;
+	struct strbuf buf = STRBUF_INIT;
+	if (o->state)
+		return;
+	if (read_quiet(o->path, &buf) < 0)
+		o->state = 2;
+	else if (sha256_hex(strbuf_str(&buf), buf.len, o->got), strcmp(o->got, o->name))
+		o->state = 1;
+	strbuf_release(&buf);
+}
+
+/* One manifest: parsed, judged, its references listed (pointing into m). */
+struct vmanifest {
+	struct store *st;
+	const char *id;
+	json_t *m;     /* intact: digest, form and run_id hold; NULL when not */
+	char *problem; /* the finding when not, one line */
+	char dg[SHA256_HEX_LEN + 1];
+	const char **refs;
+	size_t n_refs, a_refs;
+};
+
+static void collect_refs(json_t *v, struct vmanifest *j)
 {
 	const char *k;
 	json_t *x;
@@ -442,15 +799,77 @@ static void collect_refs(json_t *v, struct hexset *refs)
 	if (json_is_object(v)) {
 		json_object_foreach(v, k, x)
 		{
-			if (key_is_ref(k) && json_is_string(x))
-				hexset_add(refs, json_string_value(x));
-			else
-				collect_refs(x, refs);
+			if (key_is_ref(k) && json_is_string(x)) {
+				if (j->n_refs == j->a_refs) {
+					j->a_refs = j->a_refs ? 2 * j->a_refs : 8;
+					j->refs = xrealloc(j->refs, j->a_refs * sizeof(char *));
+				}
+				j->refs[j->n_refs++] = json_string_value(x);
+			} else {
+				collect_refs(x, j);
+			}
 		}
 	} else if (json_is_array(v)) {
-		json_array_foreach(v, i, x) collect_refs(x, refs);
+		json_array_foreach(v, i, x) collect_refs(x, j);
 	}
 }
+
+static void verify_manifest(void *arg, size_t i)
+{
+	struct vmanifest *j = (struct vmanifest *)arg + i;
+	char *path = xstrfmt("%s/runs/%s.json", j->st->root, j->id);
+	struct strbuf buf = STRBUF_INIT;
+	char want[SHA256_HEX_LEN + 1] = "";
+	json_error_t jerr;
+	json_t *m = NULL;
+	if (read_quiet(path, &buf) < 0) {
+		j->problem = xstrfmt("unreadable: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	/* the digest from the bytes, which then were written by a commit, so
+	 * hold no duplicate key; where that fails, from a dump, which also
+	 * tells a bad digest from a bad form */
+	int intact = text_digest(strbuf_str(&buf), buf.len, j->dg, want) && !strcmp(j->dg, want);
+	m = json_loadb(strbuf_str(&buf), buf.len, intact ? 0 : JSON_REJECT_DUPLICATES, &jerr);
+	if (!m || !json_is_object(m)) {
+		j->problem = xstrfmt("altered: %s: not valid JSON (line %d: %s)\n", path, m ? 1 : jerr.line,
+				     m ? "not an object" : jerr.text);
+		goto out;
+	}
+	if (!intact) {
+		char *canon = store_canonical(m);
+		const char *d0 = json_string_value(json_object_get(m, "digest"));
+		j->dg[0] = want[0] = '\0';
+		if (d0 && strlen(d0) == SHA256_HEX_LEN) {
+			strcpy(j->dg, d0);
+			canonical_digest(canon, j->dg, want);
+		}
+		if (!j->dg[0] || strcmp(j->dg, want))
+			j->problem = xstrfmt("altered: %s: digest does not match its content\n", path);
+		else if (strcmp(canon, strbuf_str(&buf)))
+			j->problem = xstrfmt("altered: %s: not in canonical form (edited by hand?)\n", path);
+		free(canon);
+		if (j->problem)
+			goto out;
+	}
+	const char *rid = json_string_value(json_object_get(m, "run_id"));
+	if (!rid || strcmp(rid, j->id)) {
+		j->problem = xstrfmt("altered: %s: its run_id is '%s'\n", path, rid ? rid : "(none)");
+		goto out;
+	}
+	j->m = m;
+	m = NULL;
+	collect_refs(j->m, j);
+out:
+	json_decref(m);
+	strbuf_release(&buf);
+	free(path);
+}
+
+/* Manifests are judged in parallel a chunk at a time, then merged in
+ * order by one thread (the indexer need not be thread-safe), so that only
+ * a chunk of them is ever held parsed. */
+#define VERIFY_CHUNK 512
 
 int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_objects,
 		 size_t *n_runs)
@@ -458,12 +877,13 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 	int problems = 0;
 	*notes = 0;
 	*n_objects = *n_runs = 0;
-	struct hexset objects = { 0 }, refs = { 0 }, digests = { 0 }, damaged = { 0 }, reported = { 0 };
-	struct strbuf buf = STRBUF_INIT;
 	if (!is_dir(st->root))
 		return error("no store at '%s'", st->root);
 
-	/* objects */
+	/* objects: listed, then hashed in parallel */
+	struct hexset objects = { 0 }, damaged = { 0 };
+	struct vobject *ob = NULL;
+	size_t nob = 0, aob = 0;
 	char *odir = xstrfmt("%s/objects", st->root);
 	DIR *d = opendir(odir);
 	struct dirent *e;
@@ -476,29 +896,14 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 		while (d2 && (f = readdir(d2))) {
 			if (f->d_name[0] == '.')
 				continue;
-			char *name = xstrfmt("%s%s", e->d_name, f->d_name);
-			char *path = xstrfmt("%s/%s", sub, f->d_name);
-			(*n_objects)++;
-			if (!is_hex64(name) || strlen(e->d_name) != 2) {
-				strbuf_addf(out, "stray: %s: not an object name\n", path);
-				problems++;
-			} else {
-				strbuf_reset(&buf);
-				char got[SHA256_HEX_LEN + 1];
-				if (read_file(path, &buf) < 0) {
-					strbuf_addf(out, "unreadable: %s\n", path);
-					problems++;
-				} else if (sha256_hex(strbuf_str(&buf), buf.len, got), strcmp(got, name)) {
-					strbuf_addf(out, "altered: %s: content hashes to %.12s..., not its name\n",
-						    path, got);
-					hexset_add(&damaged, name);
-					problems++;
-				} else {
-					hexset_add(&objects, name);
-				}
+			if (nob == aob) {
+				aob = aob ? 2 * aob : 1024;
+				ob = xrealloc(ob, aob * sizeof(*ob));
 			}
-			free(name);
-			free(path);
+			struct vobject *o = &ob[nob++];
+			o->name = xstrfmt("%s%s", e->d_name, f->d_name);
+			o->path = xstrfmt("%s/%s", sub, f->d_name);
+			o->state = !is_hex64(o->name) || strlen(e->d_name) != 2 ? 3 : 0;
 		}
 		if (d2)
 			closedir(d2);
@@ -507,97 +912,127 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 	if (d)
 		closedir(d);
 	free(odir);
+	store_parallel_for(nob, verify_object, ob);
+	for (size_t i = 0; i < nob; i++) {
+		struct vobject *o = &ob[i];
+		(*n_objects)++;
+		if (o->state == 3)
+			strbuf_addf(out, "stray: %s: not an object name\n", o->path);
+		else if (o->state == 2)
+			strbuf_addf(out, "unreadable: %s\n", o->path);
+		else if (o->state == 1)
+			strbuf_addf(out, "altered: %s: content hashes to %.12s..., not its name\n", o->path, o->got);
+		problems += o->state != 0;
+		if (o->state == 0)
+			hexset_add(&objects, o->name);
+		else if (o->state == 1)
+			hexset_add(&damaged, o->name);
+		free(o->name);
+		free(o->path);
+	}
+	free(ob);
 	hexset_sort(&objects);
 	hexset_sort(&damaged);
 
-	/* manifests */
+	/* manifests; runs/ is stat'd first, so that a run added meanwhile
+	 * keeps the caches from being rewritten without it */
+	struct runs_sig sig0;
+	if (runs_sig_now(st, &sig0) < 0)
+		memset(&sig0, 0, sizeof(sig0));
 	char **ids;
 	size_t n;
-	if (store_list(st, &ids, &n) < 0) {
+	if (store_list_dir(st, &ids, &n) < 0) {
 		hexset_free(&objects);
+		hexset_free(&damaged);
 		return -1;
 	}
-	json_t **ms = xcalloc(n ? n : 1, sizeof(json_t *));
-	for (size_t i = 0; i < n; i++) {
-		char *path = xstrfmt("%s/runs/%s.json", st->root, ids[i]);
-		struct strbuf why = STRBUF_INIT;
-		(*n_runs)++;
-		json_t *m = load_manifest_file(path, &why);
-		if (!m) {
-			strbuf_addf(out, "altered: %s: %s\n", path, why.buf);
-			problems++;
-		} else {
-			strbuf_reset(&buf);
-			read_file(path, &buf);
-			char *canon = store_canonical(m);
-			const char *dg = json_string_value(json_object_get(m, "digest"));
-			char want[SHA256_HEX_LEN + 1];
-			manifest_digest(m, want);
-			const char *rid = json_string_value(json_object_get(m, "run_id"));
-			if (!dg || strcmp(dg, want)) {
-				strbuf_addf(out, "altered: %s: digest does not match its content\n", path);
-				problems++;
-			} else if (strcmp(canon, strbuf_str(&buf))) {
-				strbuf_addf(out, "altered: %s: not in canonical form (edited by hand?)\n", path);
-				problems++;
-			} else if (!rid || strcmp(rid, ids[i])) {
-				strbuf_addf(out, "altered: %s: its run_id is '%s'\n", path, rid ? rid : "(none)");
+	struct strset refs = { 0 }, reported = { 0 }, digests = { 0 }, prevs = { 0 };
+	struct strbuf missing = STRBUF_INIT;
+	struct store_index truth = { xcalloc(n ? n : 1, sizeof(struct store_entry)), 0, 0 };
+	struct vmanifest *jobs = xcalloc(VERIFY_CHUNK, sizeof(*jobs));
+	json_decref(json_object()); /* jansson seeds its hashes here, not in a race of workers */
+	for (size_t c = 0; c < n; c += VERIFY_CHUNK) {
+		size_t k = n - c < VERIFY_CHUNK ? n - c : VERIFY_CHUNK;
+		memset(jobs, 0, k * sizeof(*jobs));
+		for (size_t i = 0; i < k; i++) {
+			jobs[i].st = st;
+			jobs[i].id = ids[c + i];
+		}
+		store_parallel_for(k, verify_manifest, jobs);
+		for (size_t i = 0; i < k; i++) {
+			struct vmanifest *j = &jobs[i];
+			struct strbuf why = STRBUF_INIT;
+			(*n_runs)++;
+			if (!j->problem && index_entry_from_manifest(j->m, j->id, &truth.e[truth.n], &why) < 0)
+				j->problem = xstrfmt("altered: %s/runs/%s.json: %s\n", st->root, j->id, strbuf_str(&why));
+			strbuf_release(&why);
+			if (j->problem) {
+				strbuf_addstr(out, j->problem);
 				problems++;
 			} else {
-				hexset_add(&digests, dg);
-				ms[i] = m;
-				m = NULL;
+				truth.n++;
+				strset_add(&digests, j->dg);
+				for (size_t r = 0; r < j->n_refs; r++) {
+					const char *ref = j->refs[r];
+					strset_add(&refs, ref);
+					/* each missing object once; a damaged one was reported above */
+					if (!hexset_has(&objects, ref) && !hexset_has(&damaged, ref) &&
+					    strset_add(&reported, ref)) {
+						char *p = is_hex64(ref) ? store_object_path(st, ref) : xstrdup(ref);
+						strbuf_addf(&missing, "missing: %s (referenced by run %s)\n", p, j->id);
+						free(p);
+						problems++;
+					}
+				}
 			}
-			free(canon);
+			free(j->problem);
+			free(j->refs);
+			json_decref(j->m);
 		}
-		json_decref(m);
-		strbuf_release(&why);
-		free(path);
 	}
-	hexset_sort(&digests);
-	for (size_t i = 0; i < n; i++) {
-		if (!ms[i])
+	free(jobs);
+	strbuf_addstr(out, strbuf_str(&missing));
+	strbuf_release(&missing);
+	/* the chain: every prev names an intact manifest; a line has one
+	 * first manifest and no prev twice (forks are legal, but worth a word) */
+	size_t roots = 0, shared = 0;
+	for (size_t i = 0; i < truth.n; i++) {
+		const struct store_entry *te = &truth.e[i];
+		if (!te->prev[0]) {
+			roots++;
 			continue;
-		struct hexset r = { 0 };
-		collect_refs(ms[i], &r);
-		for (size_t j = 0; j < r.n; j++) {
-			hexset_add(&refs, r.v[j]);
-			/* each missing object once; a damaged one was reported above */
-			if (!hexset_has(&objects, r.v[j]) && !hexset_has(&damaged, r.v[j]) &&
-			    !hexset_has(&reported, r.v[j])) {
-				hexset_add(&reported, r.v[j]);
-				hexset_sort(&reported);
-				char *p = is_hex64(r.v[j]) ? store_object_path(st, r.v[j]) : xstrdup(r.v[j]);
-				strbuf_addf(out, "missing: %s (referenced by run %s)\n", p, ids[i]);
-				free(p);
-				problems++;
-			}
 		}
-		hexset_free(&r);
-		json_t *prev = json_object_get(ms[i], "prev");
-		if (json_is_string(prev) && !hexset_has(&digests, json_string_value(prev))) {
-			strbuf_addf(out,
-				    "missing: the manifest before run %s (prev %.12s...) is gone or altered\n",
-				    ids[i], json_string_value(prev));
+		shared += !strset_add(&prevs, te->prev);
+		if (!strset_has(&digests, te->prev)) {
+			strbuf_addf(out, "missing: the manifest before run %s (prev %.12s...) is gone or altered\n",
+				    te->run_id, te->prev);
 			problems++;
 		}
-		json_decref(ms[i]);
 	}
-	free(ms);
-	hexset_sort(&refs);
+	if (shared || roots > 1) {
+		strbuf_addf(out,
+			    "note: the chain is a tree, not a line: %zu fork%s and %zu first manifest%s "
+			    "(merged clones of the store, or writers that did not share the lock)\n",
+			    shared, shared == 1 ? "" : "s", roots, roots == 1 ? "" : "s");
+		(*notes)++;
+	}
 	for (size_t i = 0; i < objects.n; i++)
-		if (!hexset_has(&refs, objects.v[i])) {
+		if (!strset_has(&refs, objects.v[i])) {
 			char *p = store_object_path(st, objects.v[i]);
 			strbuf_addf(out, "note: orphan object %s (no run refers to it; harmless)\n", p);
 			free(p);
 			(*notes)++;
 		}
+	/* the caches, against the intact manifests */
+	index_sort(&truth);
+	index_check_caches(st, &truth, &sig0, out, notes);
+	store_index_release(&truth);
 	store_free_list(ids, n);
 	hexset_free(&objects);
-	hexset_free(&refs);
-	hexset_free(&digests);
 	hexset_free(&damaged);
-	hexset_free(&reported);
-	strbuf_release(&buf);
+	strset_free(&refs);
+	strset_free(&reported);
+	strset_free(&digests);
+	strset_free(&prevs);
 	return problems;
 }

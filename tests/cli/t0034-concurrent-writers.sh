@@ -1,4 +1,4 @@
-# two runners writing to one store at the same time, 20 runs each: 40 variant records, and verify passes
+# four runners writing to one store at the same time, 10 runs each: 40 variant records and 4 batches, verify passes, and the chain is a line (every prev distinct, one first manifest)
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 cat > experiments/c.yaml <<'Y'
@@ -7,16 +7,30 @@ problem: attention_fwd
 shape: {B: 1, H: 1, S: 8, D: 8}
 kernel: kernels/host/attn_blocked.c
 baseline: BLOCK_M-1_BLOCK_N-1
-grid: {BLOCK_M: [1, 2, 4, 8, 16], BLOCK_N: [1, 2, 4, 8]}
+grid: {BLOCK_M: [1, 2, 4, 8, 16], BLOCK_N: [1, 2]}
 correctness: {seeds: 1}
 timing: {samples: 2, warmup_ms: 0}
 Y
-"$EVIDENT" run --no-progress experiments/c.yaml > "$TEST_TMP/a" 2>&1 &
-a=$!
-"$EVIDENT" run --no-progress experiments/c.yaml > "$TEST_TMP/b" 2>&1 &
-b=$!
-wait $a || { cat "$TEST_TMP/a"; fail "runner a failed"; }
-wait $b || { cat "$TEST_TMP/b"; fail "runner b failed"; }
+pids=()
+for w in 1 2 3 4; do
+	"$EVIDENT" run --no-progress experiments/c.yaml > "$TEST_TMP/w$w" 2>&1 &
+	pids+=($!)
+done
+for w in 1 2 3 4; do
+	wait ${pids[$((w - 1))]} || { cat "$TEST_TMP/w$w"; fail "runner $w failed"; }
+done
 n=$(grep -l '"kind": "variant"' artifacts/runs/*.json | wc -l)
 expect_eq "$n" 40 "variant records"
 expect_exit 0 "$EVIDENT" verify
+expect_not_contains "$TEST_TMP/out" "tree"
+# a line: 44 manifests, 44 distinct prevs, one of them null, each other one a digest
+python3 - artifacts/runs/*.json > "$TEST_TMP/chain" <<'P' || { cat "$TEST_TMP/chain"; fail "the chain is not a line"; }
+import json, sys
+ms = [json.load(open(f)) for f in sys.argv[1:]]
+prevs = [m["prev"] for m in ms]
+digests = {m["digest"] for m in ms}
+print(len(ms), "manifests,", len(set(prevs)), "distinct prevs,", prevs.count(None), "null")
+assert len(ms) == 44 and len(set(prevs)) == len(ms) and prevs.count(None) == 1
+assert all(p in digests for p in prevs if p is not None)
+P
+[ ! -e artifacts/HEAD.lock ] || fail "a lock was left behind"

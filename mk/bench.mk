@@ -1,0 +1,21 @@
+# bench.mk - benchmarks of the store that print figures (never timed
+# tests).  Each program is tests/bench/bench_NAME.c linked against the
+# library; N sets the number of runs.
+#   make bench-store [N=100000] [DIR=/tmp]   commit per run at 10^3/10^4/N runs, index
+#                                 load and resolve, index rebuild, verify
+#   make bench-verify [N=10000]   fill and verify only (the older figure)
+# Both fill a fresh store under /tmp (bench-store: under DIR; /dev/shm
+# shows the cost without fsync) and delete it after.
+
+BENCH_BINS := $(BUILD)/bench/bench_store $(BUILD)/bench/bench_verify
+
+$(BUILD)/bench/bench_%: tests/bench/bench_%.c $(BUILD)/libevident.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libevident.a $(LDLIBS)
+
+.PHONY: bench-store bench-verify
+bench-store: $(BUILD)/bench/bench_store
+	$< $(or $(N),100000) $(or $(DIR),/tmp)
+
+bench-verify: $(BUILD)/bench/bench_verify
+	$< $(or $(N),10000)

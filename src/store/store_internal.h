@@ -1,0 +1,96 @@
+/*
+ * store_internal.h - what the store's two files share, and nobody else:
+ * store.c (objects, records, commit, verify) and store_index.c (the lock,
+ * HEAD and the index, the store's order and id resolution).  The formats
+ * and rules are in store.h.
+ */
+#ifndef EVIDENT_STORE_INTERNAL_H
+#define EVIDENT_STORE_INTERNAL_H
+
+#include <sys/types.h>
+
+#include "store/store.h"
+
+/* Fault injection: 1 (errno EIO) when this write-ish call must fail. */
+int store_injected(void);
+/* Calls store_test_hook(point) when one is set. */
+void store_hook(const char *point);
+
+/* A record: tmp/, fsync, chmod 0444, link to final, fsync the directory.
+ * exists_ok: an existing final file is success (objects).  0 or error(). */
+int store_write_once(struct store *st, const char *final, const void *data, size_t n,
+		     int exists_ok);
+/* A cache file: tmp/, then rename over final; no fsync (a lost cache is
+ * rebuilt).  Returns 0, or -1 with errno set and nothing printed. */
+int store_write_replace(struct store *st, const char *final, const void *data, size_t n);
+/* Writes ROOT/.gitignore if it is absent (quietly: best effort). */
+void store_ensure_gitignore(struct store *st);
+/* Parse a manifest file; NULL with the reason in why (if non-NULL). */
+json_t *store_read_manifest(const char *path, struct strbuf *why);
+/* Names in runs/ (without ".json"), sorted by name; a missing runs/ is
+ * empty.  Free with store_free_list.  0 or error(). */
+int store_list_dir(struct store *st, char ***ids, size_t *n);
+
+/*
+ * Run fn(arg, i) for every i < n on up to one thread per core (at most 8,
+ * the caller's thread among them).  fn must touch nothing but item i:
+ * verify and index rebuilds parse and hash in parallel, then merge on one
+ * thread (so the indexer need not be thread-safe).  Seed jansson's hashes
+ * (create one object) before workers parse.
+ */
+void store_parallel_for(size_t n, void (*fn)(void *arg, size_t i), void *arg);
+
+/* The stat of runs/ that HEAD records (see store.h, "HEAD"). */
+struct runs_sig {
+	long long sec, nsec, size, ino;
+};
+int runs_sig_now(struct store *st, struct runs_sig *s); /* 0, or -1 when runs/ is absent */
+int runs_sig_eq(const struct runs_sig *a, const struct runs_sig *b);
+
+/* HEAD.lock.  take: 0 when held; -1 after waiting wait_s (error() unless
+ * quiet).  owned: is HEAD.lock still our file?  release: remove it if it
+ * is ours; frees lk->path. */
+struct store_lock {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+};
+#define STORE_LOCK_INIT { NULL, 0, 0 }
+int store_lock_take(struct store *st, struct store_lock *lk, double wait_s, int quiet);
+int store_lock_owned(const struct store_lock *lk);
+void store_lock_release(struct store_lock *lk);
+
+/* HEAD.  read: 0, or -1 (quietly) when absent or malformed. */
+struct store_head {
+	char digest[SHA256_HEX_LEN + 1];
+	char run_id[256];
+	struct runs_sig sig;
+};
+int head_read(struct store *st, struct store_head *h);
+/* 0, or -1 with errno set (nothing printed). */
+int head_write(struct store *st, const char *digest, const char *run_id, const struct runs_sig *sig);
+
+/* The indexer's attrs for m: never NULL, one line; the caller frees. */
+char *index_attrs(json_t *m);
+/* Fill e from manifest m of run id (digest, prev, attrs): 0, or -1 with
+ * the reason in why when m lacks a well-formed "digest" or "prev". */
+int index_entry_from_manifest(json_t *m, const char *id, struct store_entry *e, struct strbuf *why);
+/* store_index_load's work; lock_held: the caller holds HEAD.lock (commit),
+ * so repairs are written without taking it. */
+int index_refresh(struct store *st, struct store_index *ix, int lock_held);
+/* Append e's line (commit, under the lock).  Nothing when the index is
+ * absent or of another attrs version (readers add the run).  0, or -1
+ * with errno set. */
+int index_append(struct store *st, const struct store_entry *e);
+/* Put ix in the store's order (store.h). */
+void index_sort(struct store_index *ix);
+/*
+ * verify's part: compare the index and HEAD with truth (the intact
+ * manifests, in the store's order), add a note to out for each that
+ * disagrees, and rewrite both from truth under the lock, provided runs/
+ * still has the stat sig0 taken before the manifests were listed.
+ */
+void index_check_caches(struct store *st, const struct store_index *truth, const struct runs_sig *sig0,
+			struct strbuf *out, int *notes);
+
+#endif /* EVIDENT_STORE_INTERNAL_H */
