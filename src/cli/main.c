@@ -8,6 +8,8 @@
 
 #include "cli/evident.h"
 #include "base/util.h"
+#include "record/record.h"
+#include "store/store.h"
 
 const struct command commands[] = {
 	{ "run", cmd_run, "run an experiment spec: build, check, time and record every variant" },
@@ -29,6 +31,8 @@ int main(int argc, const char **argv)
 	if (argc < 2)
 		return cmd_help(1, (const char *[]){ "help", NULL });
 	const char *name = argv[1];
+	/* the store's index keeps the record module's one-line summary of each run */
+	store_set_indexer(record_index_attrs, RECORD_ATTRS_VERSION);
 	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
 		name = "help";
 	if (!strcmp(name, "--version")) {

@@ -387,6 +387,8 @@ void record_read_cost(json_t *o, struct rec_cost *c);
  * Returns a malloc'd line, or NULL for a manifest that is no record.
  */
 char *record_index_attrs(json_t *manifest);
+/* The attrs' format version: an index written under another is rebuilt. */
+#define RECORD_ATTRS_VERSION "record-attrs/1"
 
 struct record_attrs {
 	int is_batch;

@@ -16,93 +16,6 @@
 
 /* ---- opening -------------------------------------------------------------- */
 
-/*
- * Until the store keeps an index: every manifest, ordered by the stamp of
- * its id, then by its depth in the "prev" chain (so ties within one
- * millisecond resolve the way they were written), with attrs computed here.
- */
-struct store_entry {
-	char *run_id, *attrs;
-	char stamp[32];
-	char digest[SHA256_HEX_LEN + 1], prev[SHA256_HEX_LEN + 1];
-	long depth;
-};
-struct store_index {
-	struct store_entry *e;
-	size_t n;
-};
-
-static long chain_depth(struct store_entry *o, size_t n, size_t i, int guard)
-{
-	if (o[i].depth >= 0)
-		return o[i].depth;
-	long d = 0;
-	if (o[i].prev[0] && guard < 100000)
-		for (size_t j = 0; j < n; j++)
-			if (j != i && !strcmp(o[j].digest, o[i].prev)) {
-				d = chain_depth(o, n, j, guard + 1) + 1;
-				break;
-			}
-	o[i].depth = d;
-	return d;
-}
-
-static int cmp_entry(const void *a, const void *b)
-{
-	const struct store_entry *x = a, *y = b;
-	int c = strcmp(x->stamp, y->stamp);
-	if (c)
-		return c;
-	if (x->depth != y->depth)
-		return x->depth < y->depth ? -1 : 1;
-	return strcmp(x->run_id, y->run_id);
-}
-
-static int store_index_load(struct store *st, struct store_index *ix)
-{
-	char **ids = NULL;
-	size_t n = 0;
-	ix->e = NULL;
-	ix->n = 0;
-	if (store_list(st, &ids, &n) < 0)
-		return -1;
-	ix->e = xcalloc(n ? n : 1, sizeof(*ix->e));
-	for (size_t i = 0; i < n; i++) {
-		json_t *m = NULL;
-		if (store_load(st, ids[i], &m) < 0) {
-			store_free_list(ids, n);
-			return -1;
-		}
-		struct store_entry *e = &ix->e[ix->n++];
-		e->run_id = xstrdup(ids[i]);
-		e->attrs = record_index_attrs(m);
-		e->depth = -1;
-		size_t k = strcspn(ids[i], "-");
-		snprintf(e->stamp, sizeof(e->stamp), "%.*s", (int)(k < 31 ? k : 31), ids[i]);
-		snprintf(e->digest, sizeof(e->digest), "%s", json_string_value(json_object_get(m, "digest")) ?
-			 json_string_value(json_object_get(m, "digest")) : "");
-		snprintf(e->prev, sizeof(e->prev), "%s", json_string_value(json_object_get(m, "prev")) ?
-			 json_string_value(json_object_get(m, "prev")) : "");
-		json_decref(m);
-	}
-	store_free_list(ids, n);
-	for (size_t i = 0; i < ix->n; i++)
-		chain_depth(ix->e, ix->n, i, 0);
-	qsort(ix->e, ix->n, sizeof(*ix->e), cmp_entry);
-	return 0;
-}
-
-static void store_index_release(struct store_index *ix)
-{
-	for (size_t i = 0; i < ix->n; i++) {
-		free(ix->e[i].run_id);
-		free(ix->e[i].attrs);
-	}
-	free(ix->e);
-	ix->e = NULL;
-	ix->n = 0;
-}
-
 int query_open(struct query *q, const char *root)
 {
 	root = store_default_root(root);
@@ -115,7 +28,7 @@ int query_open(struct query *q, const char *root)
 	}
 	if (store_open(&q->st, root, 0) < 0)
 		return -1;
-	struct store_index ix;
+	struct store_index ix = STORE_INDEX_INIT;
 	if (store_index_load(&q->st, &ix) < 0)
 		return -1;
 	q->e = xcalloc(ix.n ? ix.n : 1, sizeof(*q->e));
