@@ -27,7 +27,7 @@ expect_contains "$TEST_TMP/out" '"repeats": 3}, "b": {"n": 300,'
 expect_contains "$TEST_TMP/out" '"method": "welch_log_medians"}'
 expect_contains "$TEST_TMP/out" '"method": "asymptotic_repeats"}'
 expect_contains "$TEST_TMP/out" '"verdict": "inconclusive", "small_n": false, "verdict_reason": "not significant, but the speedup estimate is outside the noise band'
-expect_contains "$TEST_TMP/out" '"repeats": [3, 3], "test_df": '
+expect_contains "$TEST_TMP/out" '"repeats": [3, 3], "test_sign": 1, "test_df": '
 expect_contains "$TEST_TMP/out" '"levels": {"a": {"repeats": 3, "samples": 300, "samples_min": 100, "samples_max": 100, "between_var": 9'
 # the same files as one repeat each: exactly the single-file result
 expect_exit 0 "$EVIDENT" stats --json --resamples 2000 a1.txt b1.txt
