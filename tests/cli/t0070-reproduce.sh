@@ -10,6 +10,8 @@
 #      and says to fetch it, exit 8;
 #  (d) a kernel that slows itself down 5x from outside the repository (an
 #      environment variable): not reproduced, both medians, exit 1;
+#  (e) a recorded tree without the price table (a recorded warning) or the
+#      problem's plug-in (an error, exit 8: nothing is taken from today's tree);
 # and the user's work tree, index and refs are untouched, nothing is left in
 # TMPDIR, the audit claim `reproduced` reads the verdicts.  The noise band
 # is widened (--threshold 0.5) because this shared host's times drift
@@ -176,6 +178,25 @@ expect_eq "$(jget $mn "[(v['variant'], v['verdict']) for v in d['reproduction'][
 	"[('base', 'reproduced'), ('moody', 'not_reproduced')]"
 ratio=$(jget $mn "[v['now']['median_us'] / v['recorded']['median_us'] for v in d['reproduction']['variants'] if v['variant'] == 'moody'][0]")
 python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 3 else 1)" "$ratio" || fail "moody was not slower now: ratio $ratio"
+
+# --- (e) the recorded tree lacks what this evident needs: said, not guessed -
+# data/ untracked: the price table is not part of the recorded code; the
+# reproduction runs without it and says so (cost unknown)
+G rm -r -q --cached data && G commit -qm "data untracked" || fail "untrack data"
+expect_exit 0 "$EVIDENT" run --no-progress --only long experiments/r.yaml
+P=$(newest_batch)
+expect_exit 0 "$EVIDENT" reproduce --no-progress --threshold 0.5 "$P"
+expect_contains "$TEST_TMP/err" "warning: the recorded tree has no 'data/gpu-prices.yaml': the reproduction's cost is unknown"
+expect_eq "$(jget artifacts/runs/$(newest_batch).json "d['reproduction']['warnings']")" \
+	"[\"the recorded tree has no 'data/gpu-prices.yaml': the reproduction's cost is unknown\"]"
+# problems/ untracked: the plug-in the runner needs is not in the recorded tree
+G rm -r -q --cached problems && G commit -qm "problems untracked" || fail "untrack problems"
+expect_exit 0 "$EVIDENT" run --no-progress --only long experiments/r.yaml
+P=$(newest_batch)
+expect_exit 8 "$EVIDENT" reproduce --no-progress "$P"
+expect_contains "$TEST_TMP/err" "has no 'problems/attention_fwd.c', which this evident needs to run batch '$P'"
+expect_eq "$(newest_batch)" "$P" "no batch was recorded"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls "$TMPDIR")"
 
 # --- the audit claim reads the latest reproduction -------------------------
 cat > claims.md <<MD
