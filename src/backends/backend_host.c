@@ -107,13 +107,16 @@ static int host_worker(const struct job *job)
 	if (problem_open_so(job->problem_so, job->problem, &pl, &why) < 0) {
 		proto_w_send("device", json_pack("{s:s}", "backend", "host"));
 		proto_w_failure("init_failed", "problem", why.buf, "load");
+		strbuf_release(&why);
 		return 1;
 	}
 	strbuf_release(&why);
 	proto_w_send("device", json_pack("{s:s, s:i}", "backend", "host", "threads", worker_thread_count()));
 	const struct ev_kernel_desc *k = worker_load_kernel(job, "host");
-	if (!k)
+	if (!k) {
+		problem_release(&pl);
 		return 1;
+	}
 	const int n_in = pl.n_inputs, n_out = pl.n_outputs;
 	const long long *shape = job->shape;
 	size_t in_n[4], out_bytes[2];
@@ -228,6 +231,7 @@ out:
 	for (int o = 0; o < n_out; o++)
 		free(out[o]);
 	strbuf_release(&frame);
+	problem_release(&pl);
 	return rc;
 }
 

@@ -79,22 +79,6 @@ static char *find_root(const char *spec_abs)
 	return root;
 }
 
-/* spec_env's problem_keys: build and load the problem's plug-in. */
-struct keys_ctx {
-	const char *cache_dir;
-	struct problem pr;
-};
-
-static const char *const *problem_keys(const char *problem, int *n, struct strbuf *why, void *ctx)
-{
-	struct keys_ctx *k = ctx;
-	problem_release(&k->pr);
-	if (problem_load(problem, k->cache_dir, &k->pr, why) < 0)
-		return NULL;
-	*n = k->pr.desc->n_keys;
-	return k->pr.desc->shape_keys;
-}
-
 /* p relative to root when it lies inside it (caller frees). */
 static char *relative_to(const char *p, const char *root)
 {
@@ -175,8 +159,8 @@ int cmd_run(int argc, const char **argv)
 	spec_rel = relative_to(spec_abs, root);
 	store_rel = store_abs ? relative_to(store_abs, root) : xstrdup(store_default_root(NULL));
 	char *cache_path = cache_abs ? xstrdup(cache_abs) : xstrdup("build/cache");
-	struct keys_ctx kc = { cache_path, PROBLEM_INIT };
-	struct spec_env env = { .check_files = 1, .problem_keys = problem_keys, .ctx = &kc };
+	struct problem_keys_ctx kc = { cache_path, PROBLEM_INIT };
+	struct spec_env env = { .check_files = 1, .problem_keys = problem_spec_keys, .ctx = &kc };
 	int loaded = spec_load(spec_rel, &env, &s);
 	problem_release(&kc.pr);
 	free(cache_path);

@@ -366,6 +366,8 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	b->t_gpu_s = gpu_s;
 	b->t_have_usd = have_usd && gpu_s > 0;
 	b->t_usd = usd;
+	if (c->o->on_batch && c->o->on_batch(b, c->o->on_batch_ctx) < 0)
+		goto out;
 	json_t *m = record_batch_json(b);
 	rc = store_commit(&c->st, p->batch_id, m);
 	json_decref(m);
