@@ -102,6 +102,17 @@ expect_eq "$(kernel_sha "$B" long)" "$A_sha" "the reproduction ran the recorded 
 snapshot "$TEST_TMP/after"
 cmp -s "$TEST_TMP/before" "$TEST_TMP/after" || { diff "$TEST_TMP/before" "$TEST_TMP/after"; fail "the user's repository changed"; }
 [ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls "$TMPDIR")"
+# "latest" in PAPER.md blocks and claims is the experiment's own newest batch,
+# not the reproduction (which re-ran recorded code); named by id, it is read
+cat > latest.md <<EOF2
+<!-- evident:value experiment=r variant=base run=latest stat=median_us -->x<!-- /evident:value -->
+<!-- evident:value experiment=r variant=base run=$B stat=median_us -->x<!-- /evident:value -->
+EOF2
+expect_exit 0 "$EVIDENT" paper --store artifacts latest.md
+expect_eq "$(grep -c 'run=latest' latest.md)" 1
+a_med=$(jget artifacts/runs/$A.json "'%.2f' % [v for v in d['variants'] if v['variant'] == 'base'][0]['stats']['median']")
+grep -q "run=latest stat=median_us -->$a_med us<" latest.md || { cat latest.md; fail "latest is not batch $A's median $a_med"; }
+rm latest.md
 # show prints the verdicts of a reproduction batch
 expect_exit 0 "$EVIDENT" show "$B"
 expect_contains "$TEST_TMP/out" "reproduction of $A by $B"
