@@ -12,6 +12,7 @@ expect_exit() {
 	fi
 }
 expect_contains() { grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'$1' lacks: $2"; }; }
+expect_match() { grep -qE -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'$1' has no line matching: $2"; }; }
 expect_not_contains() { ! grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'$1' has: $2"; }; }
 expect_eq() { [ "$1" = "$2" ] || fail "expected '$2', got '$1'${3:+ ($3)}"; }
 # A GPU test calls need_gpu first: it skips with the reason when none is here.

@@ -22,16 +22,17 @@ cd "$REPO" || fail "no repository"
 expect_exit 1 "$EVIDENT" audit "$TEST_TMP/study.md"
 o="$TEST_TMP/out" f="$TEST_TMP/study.md"
 # 3. racecheck failed on smem_race in every run: not validated, and the message says so
-expect_contains $o "$f:2: contradicted: validated cuda-faults/smem_race: 3 of 3 run(s) of the current source failed a check: run "
+# (counts grow as the study records more batches: only the shape is fixed)
+expect_match $o "$f:2: contradicted: validated cuda-faults/smem_race: ([0-9]+) of \\1 run\\(s\\) of the current source failed a check: run "
 expect_contains $o ": racecheck found 1 error(s)"
-expect_contains $o "$f:3: supported: validated cuda-faults/correct: 3 run(s) of the current source passed every check that ran: 2 seeds, re-check after timing, memcheck, racecheck (latest "
+expect_match $o "$f:3: supported: validated cuda-faults/correct: [0-9]+ run\\(s\\) of the current source passed every check that ran: 2 seeds, .*memcheck, racecheck \\(latest "
 # 1. a tolerance wider than the cap is malformed, and the claim traces nothing
 expect_contains $o "$f:5: error: claim 'value': tol=200% is wider than the 5% a claim may allow"
 expect_contains $o "$f:5: untraced: '321 us' is neither generated"
 expect_contains $o "$f:7: error: claim 'value': tol=10us is more than 5% of the stated value"
 expect_contains $o "$f:7: untraced: '113.9 us' is neither generated"
 # 2. a claim about the sample count does not trace a time
-expect_contains $o "$f:9: contradicted: value iter1/base n=50.18: recorded 300"
+expect_match $o "$f:9: contradicted: value iter1/base n=50.18: recorded [0-9]+, "
 expect_contains $o "$f:9: untraced: '50.18 us' is neither generated"
 # 5. a methods setting checked against what the runs recorded
 expect_contains $o "$f:11: contradicted: setting sweep timing.samples=300: 32 of 32 run(s) recorded another value: BLOCK_M-64_NUM_WARPS-4_STAGES-1_S_FP16-0_VEC_WIDTH-8 recorded 100 (run "
