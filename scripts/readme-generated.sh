@@ -41,6 +41,9 @@ while IFS= read -r line || [ -n "$line" ]; do
 		if [ "$line" = "<!-- /generated -->" ]; then
 			printf '%s\n' "$line" >>"$tmp"
 			inblock=0
+		elif [[ $line == "<!-- generated:"* ]]; then
+			echo "error: $file:$start: the generated block has no closing '<!-- /generated -->' line (another begins at line $n)" >&2
+			exit 1
 		fi
 		continue
 	fi
