@@ -4,7 +4,9 @@
 #   make audit    check the claims and numbers of $(PAPER); strict: an untraced
 #                 number fails it too (AUDIT_FLAGS= for warnings only)
 #   make export   write notebooks-export/ (CSV, JSON Lines, a notebook, Google
-#                 Benchmark JSON) from the store
+#                 Benchmark JSON) from the store; git-ignored: derived output,
+#                 regenerated on demand (a committed copy would go stale with
+#                 every run)
 #   make paper-check   fail if 'make paper' would change anything (CI)
 #
 # paper and audit read the store PAPER.md names in its

@@ -4,12 +4,13 @@
  * and its meaning.  The list is expanded into struct knobs (what the spec
  * holds and the typed job carries to the worker and the checker), into
  * the spec parser's key tables and range checks, into JOB.json both ways,
- * and into README's spec reference (a test compares them), so a knob
- * travels from YAML to the harness without a hand-written hop and its
- * default is written exactly here.
+ * and into `evident help spec`, which README's spec reference is
+ * (tests/cli/t0082 compares them), so a knob travels from YAML to the
+ * harness without a hand-written hop and its default is written exactly
+ * here.
  *
- * Adding a knob: one X() line; use k->NAME where it acts; document it in
- * README's table (the test names what is missing).
+ * Adding a knob: one X() line; use k->NAME where it acts; regenerate
+ * README's table (scripts/readme-generated.sh).
  *
  * X(SECTION, NAME, TYPE, DEFAULT, MIN, MAX, DOC)
  *   SECTION  the spec mapping it lives in (correctness, timing, limits) or
@@ -19,6 +20,8 @@
  *   DEFAULT  NAN for "derived": the tolerance knobs default to the
  *            problem's rule for the dtype, timeout_s to 60 + 2 max_seconds,
  *            repeats to 3 on the cuda backend and 1 on the host
+ *   DOC      one line; a derived knob's ends with "(default: HOW)", which
+ *            help prints as the default (test_spec checks the form)
  */
 #ifndef EVIDENT_KNOBS_H
 #define EVIDENT_KNOBS_H
@@ -30,12 +33,12 @@ enum knob_type { KNOB_INT, KNOB_DOUBLE, KNOB_ENUM };
 
 #define KNOB_LIST(X)                                                                                       \
 	X(top, repeats, KNOB_INT, NAN, 1, 1000,                                                            \
-	  "worker processes per variant, interleaved with the other variants (default: the backend's, 3 on cuda, 1 on host)") \
+	  "worker processes per variant, interleaved with the other variants (default: the backend's: 3 on cuda, 1 on host)") \
 	X(correctness, seeds, KNOB_INT, 5, 1, 1000,                                                        \
 	  "fresh inputs checked before timing; seed i uses the problem's distribution i mod its count")      \
 	X(correctness, atol, KNOB_DOUBLE, NAN, 0, 1e6,                                                     \
 	  "element gate |out - ref| <= atol * max|ref| + rtol * |ref| (default: the problem's, by dtype)")   \
-	X(correctness, rtol, KNOB_DOUBLE, NAN, 0, 1e6, "see atol")                                         \
+	X(correctness, rtol, KNOB_DOUBLE, NAN, 0, 1e6, "see atol (default: the problem's, by dtype)")                                         \
 	X(correctness, rel_l2, KNOB_DOUBLE, NAN, 0, 1e6,                                                   \
 	  "output gate ||out - ref|| / ||ref|| <= rel_l2 (default: the problem's, by dtype)")                \
 	X(correctness, timed_checks, KNOB_INT, 10, 0, 1000000,                                             \
@@ -53,7 +56,7 @@ enum knob_type { KNOB_INT, KNOB_DOUBLE, KNOB_ENUM };
 	X(timing, batch, KNOB_INT, 1, 1, 100000,                                                           \
 	  "launches per sample (a CUDA graph of batch launches on rotating inputs; time / batch)")          \
 	X(limits, timeout_s, KNOB_DOUBLE, NAN, 0.1, 86400,                                                 \
-	  "per worker process, wall clock (default 60 + 2 max_seconds)")
+	  "per worker process, wall clock (default: 60 + 2 max_seconds)")
 
 /* Values of the enumerated knobs, NULL-terminated; index 0 is the default. */
 extern const char *const knob_values_cache[];

@@ -13,22 +13,33 @@
 #ifndef EVIDENT_H
 #define EVIDENT_H
 
-/* Exit codes, documented by `evident help` and README.md. */
-enum ev_exit {
-	EV_OK = 0,            /* success: every variant ok, store verified, claims supported */
-	EV_FAILURES = 1,      /* ran, but something failed: a variant not ok, a claim not supported,
-	                         verify found damage, stats inputs differ, ... */
-	EV_USAGE = 2,         /* bad command line */
-	EV_SPEC = 3,          /* invalid experiment spec: nothing was run or written */
-	EV_NO_DEVICE = 4,     /* the experiment needs a device (GPU) that is not here */
-	EV_STORE = 5,         /* the store cannot be read or written */
-	EV_ENV = 6,           /* the environment lacks a tool (compiler, library) */
-	EV_NOT_FOUND = 7,     /* no such run or batch in the store (evident show) */
-	EV_NO_CODE = 8,       /* the recorded code cannot be restored here (evident reproduce: its
-	                         commit is not in this repository, the patch does not apply...) */
-	EV_INTERRUPTED = 130, /* stopped by SIGINT/SIGTERM; finished records are kept */
-	EV_INTERNAL = 70,     /* a bug in evident */
-};
+/*
+ * Exit codes, once: X(NAME, CODE, MEANING).  Expanded into enum ev_exit and
+ * into the table `evident help exit-codes` prints, which README.md's exit
+ * code table is (tests/cli/t0082 compares them).  A code never changes
+ * meaning: scripts test for it.
+ */
+#define EV_EXIT_LIST(X)                                                                                    \
+	X(EV_OK, 0, "success: every variant ended as expected (ok, or its expect:), the store is intact, "   \
+		    "every claim is supported")                                                              \
+	X(EV_FAILURES, 1, "it ran, but something failed: a variant not as expected, damage in the store, a " \
+			  "claim not supported, stats inputs that differ")                                   \
+	X(EV_USAGE, 2, "bad command line, or a run id prefix that names several runs (they are listed)")    \
+	X(EV_SPEC, 3, "invalid experiment spec: nothing was run and nothing was written")                  \
+	X(EV_NO_DEVICE, 4, "no device: the experiment needs a GPU that is not here (nothing was written)")  \
+	X(EV_STORE, 5, "the store cannot be read or written")                                              \
+	X(EV_ENV, 6, "a required tool is missing (compiler, library)")                                     \
+	X(EV_NOT_FOUND, 7, "no such run or batch in the store (evident show, evident reproduce)")          \
+	X(EV_NO_CODE, 8, "the recorded code cannot be restored here (evident reproduce: its commit is not "  \
+			 "in this repository, fetch it; or it was recorded outside git, its patch does not "  \
+			 "apply, or the tree lacks what this evident needs)")                                 \
+	X(EV_INTERNAL, 70, "internal error (a bug in evident)")                                            \
+	X(EV_INTERRUPTED, 130, "interrupted by SIGINT/SIGTERM: records of finished variants are kept, the "  \
+			       "one in flight is recorded as aborted")
+
+#define EV_EXIT_ENUM_(name, code, meaning) name = code,
+enum ev_exit { EV_EXIT_LIST(EV_EXIT_ENUM_) };
+#undef EV_EXIT_ENUM_
 
 int cmd_run(int argc, const char **argv);
 int cmd_ls(int argc, const char **argv);
@@ -56,7 +67,8 @@ extern const unsigned n_commands;
 void usage_print(const char *text, int to_stderr);
 /* Does argv contain -h or --help? */
 int wants_help(int argc, const char **argv);
-/* The exit-code table as text, for help output. */
+/* The exit-code table as text, for help output ("exit codes:\n  0    ...";
+ * static storage). */
 const char *exit_codes_text(void);
 
 #endif /* EVIDENT_H */

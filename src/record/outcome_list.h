@@ -6,8 +6,9 @@
  *
  * To add an outcome: add one X() line here (name as it appears in records,
  * meaning as the user reads it), make the classifier (src/run/outcome.c)
- * produce it, add a fixture that gets it and a row to README's table (a
- * test compares that table with this list).  Never rename or reorder a
+ * produce it, add a fixture that gets it, and regenerate README's table
+ * (scripts/readme-generated.sh bin/evident; tests/cli/t0082 compares it
+ * with `evident help outcomes --markdown`).  Never rename or reorder a
  * name that a committed record may carry: readers map unknown names to
  * OUTCOME_UNKNOWN, so an old evident still reads newer records.
  */

@@ -3,8 +3,9 @@
  *
  * libyaml builds the document tree with a start mark (line, column) on
  * every node; validation walks the tree and stops at the first problem,
- * printing it as FILE:LINE:COL.  Allowed keys live in the tables below, so
- * that "unknown key" can suggest the nearest allowed one.
+ * printing it as FILE:LINE:COL.  Allowed keys are spec_keys[] below and the
+ * knobs (knobs.h), so that "unknown key" can suggest the nearest allowed
+ * one and `evident help spec` documents exactly what is accepted.
  */
 #include "run/spec.h"
 
@@ -199,8 +200,91 @@ static const char *const *outcomes_known(void)
 	return names;
 }
 
+/*
+ * Every key that is not a knob (spec.h).  The order is the order of
+ * `evident help spec` and of README's spec reference; the rows with a NULL
+ * name place the knobs of their section.
+ */
+const struct spec_key spec_keys[] = {
+	{ "top", "name", "letters, digits, _ . -", "required", "the experiment's name, in every record of it" },
+	{ "top", "question", "text", "none", "the question the experiment answers, printed and recorded" },
+	{ "top", "problem", "a problem's name", "required",
+	  "what the kernels compute: problems/NAME.c defines its tensors, inputs, reference, FLOPs, bytes and "
+	  "tolerance (evident help problems)" },
+	{ "top", "backend", "host, cuda", "from the first kernel's extension (.c host, .cu cuda)",
+	  "where the kernels run: compiled by cc on the CPU, or by nvcc for the GPU" },
+	{ "top", "kernel", "path", "none",
+	  "the kernel of every variant that names none, relative to the repository root "
+	  "(docs/writing-a-kernel.md)" },
+	{ "top", "shape", "mapping KEY: size", "required",
+	  "every shape key of the problem, e.g. {R: 1024, C: 4096} (evident help problems)" },
+	{ "top", "dtype", "fp32, fp16, bf16", "the backend's: fp32 host, fp16 cuda",
+	  "the element type of every tensor; the host backend computes in fp32 only" },
+	{ "top", "baseline", "a variant's name", "the only variant",
+	  "the variant the others are compared with; required with more than one variant" },
+	{ "top", "params", "mapping NAME: value", "none",
+	  "parameters of every variant, each compiled in as -DNAME=VALUE (a C macro name; a value of letters, "
+	  "digits and _ . + -); a variant's own value wins" },
+	{ "top", "variants", "mapping NAME: {PARAM: value, ...}", "one, named default, of kernel",
+	  "the variants to compare; besides parameters a variant may hold the two keys below" },
+	{ "variant", "kernel", "path", "the top-level kernel", "this variant's kernel" },
+	{ "variant", "expect", "an outcome", "ok",
+	  "the outcome this variant must end as (evident help outcomes); evident run exits 0 when every variant "
+	  "ends as expected" },
+	{ "top", "grid", "mapping PARAM: [values]", "none",
+	  "more variants: the cartesian product of the lists, first key slowest, named PARAM-value_PARAM-value "
+	  "(at most 4096)" },
+	{ "top", "references", "list of names", "none",
+	  "more variants: kernels/reference/NAME.cu (.c on host) each, e.g. [cudnn_sdpa]" },
+	{ "top", NULL, NULL, NULL, NULL },
+	{ "top", "gpus", "all, a count, or indices 0,2,5", "one GPU",
+	  "checked and kept for a multi-GPU runner; this one runs on one GPU (evident run --device N)" },
+	{ "correctness", NULL, NULL, NULL, NULL },
+	{ "correctness", "seed", "integer 0..2^62", "random per run",
+	  "fix the first correctness seed (seed i = seed + i); recorded either way" },
+	{ "timing", NULL, NULL, NULL, NULL },
+	{ "limits", NULL, NULL, NULL, NULL },
+	{ "top", "sanitize", "list of memcheck, racecheck, initcheck, synccheck", "none",
+	  "run each variant once more under compute-sanitizer per tool: one seed, untimed (cuda)" },
+	{ "top", "arch", "sm_NN or sm_NNa", "the device's own (sm_90 without a device)",
+	  "the CUDA target; a kernel's own // evident: arch line wins" },
+	{ "top", "flags", "list of strings", "none",
+	  "extra compiler flags, after the -D parameters (part of the build key)" },
+	{ "cost", "price_usd_per_h", "number 0..1e6", "data/gpu-prices.yaml for the GPU",
+	  "the GPU's price per hour, for the record's cost" },
+	{ "cost", "source", "text", "none", "where that price comes from, recorded beside it" },
+	{ NULL, NULL, NULL, NULL, NULL },
+};
+
+static int in_list(const char *v, const char *const *list)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (!strcmp(v, list[i]))
+			return 1;
+	return 0;
+}
+
+/* The keys of spec_keys[] in section, then the knobs of section,
+ * NULL-terminated, in buf (of cap entries). */
+static const char *const *section_keys(const char *section, const char **buf, size_t cap)
+{
+	size_t n = 0;
+	for (const struct spec_key *k = spec_keys; k->section && n + 1 < cap; k++)
+		if (k->name && !strcmp(k->section, section))
+			buf[n++] = k->name;
+	const char *const *kk = knob_section_keys(section);
+	for (size_t i = 0; kk && kk[i] && n + 1 < cap; i++)
+		buf[n++] = kk[i];
+	buf[n] = NULL;
+	return buf;
+}
+
 /* Keys a variant reserves besides its parameters. */
-static const char *const variant_reserved[] = { "kernel", "expect", NULL };
+static const char *const *variant_reserved(void)
+{
+	static const char *keys[8];
+	return keys[0] ? keys : section_keys("variant", keys, ARRAY_SIZE(keys));
+}
 
 /* A lowercase key one or two edits from a reserved one is a typo, not a
  * parameter: parameters are C macro names, by habit in UPPER_CASE. */
@@ -211,9 +295,10 @@ static const char *reserved_typo(const char *name)
 		upper |= *p >= 'A' && *p <= 'Z';
 	if (upper)
 		return NULL;
-	for (size_t i = 0; variant_reserved[i]; i++)
-		if (edit_distance(name, variant_reserved[i]) <= 2)
-			return variant_reserved[i];
+	const char *const *reserved = variant_reserved();
+	for (size_t i = 0; reserved[i]; i++)
+		if (edit_distance(name, reserved[i]) <= 2)
+			return reserved[i];
 	return NULL;
 }
 
@@ -409,11 +494,26 @@ static int parse_string_list(struct ctx *c, yaml_node_t *n, const char *key,
 	return 0;
 }
 
-static const char *const top_keys[] = { "name", "question", "problem", "backend", "kernel",
-					"shape", "dtype", "baseline", "params", "variants", "grid",
-					"references", "correctness", "timing", "limits", "sanitize",
-					"arch", "flags", "cost", "repeats", "gpus", NULL };
-static const char *const cost_keys[] = { "price_usd_per_h", "source", NULL };
+/* The top-level keys: spec_keys[]'s and the top knobs, then every section
+ * a knob or a key lives in (static storage). */
+static const char *const *top_keys(void)
+{
+	static const char *keys[64];
+	if (keys[0])
+		return keys;
+	size_t n = 0;
+	section_keys("top", keys, ARRAY_SIZE(keys) - 16);
+	while (keys[n])
+		n++;
+	for (const struct spec_key *k = spec_keys; k->section && n + 1 < ARRAY_SIZE(keys); k++)
+		if (strcmp(k->section, "top") && strcmp(k->section, "variant") && !in_list(k->section, keys))
+			keys[n++] = k->section;
+	for (size_t i = 0; i < knob_count && n + 1 < ARRAY_SIZE(keys); i++)
+		if (strcmp(knob_defs[i].section, "top") && !in_list(knob_defs[i].section, keys))
+			keys[n++] = knob_defs[i].section;
+	keys[n] = NULL;
+	return keys;
+}
 static const char *const sanitize_tools[] = { "memcheck", "racecheck", "initcheck", "synccheck",
 					      NULL };
 
@@ -426,27 +526,6 @@ static const char *const *backend_names(void)
 	return names;
 }
 
-/* Allowed keys of a knob section plus extras (NULL-terminated), in buf. */
-static const char *const *section_keys(const char *section, const char *const *extra, const char **buf,
-				       size_t cap)
-{
-	size_t n = 0;
-	const char *const *k = knob_section_keys(section);
-	for (size_t i = 0; k && k[i] && n + 1 < cap; i++)
-		buf[n++] = k[i];
-	for (size_t i = 0; extra && extra[i] && n + 1 < cap; i++)
-		buf[n++] = extra[i];
-	buf[n] = NULL;
-	return buf;
-}
-
-static int in_list(const char *v, const char *const *list)
-{
-	for (size_t i = 0; list[i]; i++)
-		if (!strcmp(v, list[i]))
-			return 1;
-	return 0;
-}
 
 static yaml_node_t *lookup(struct ctx *c, yaml_node_t *map, const char *key, yaml_node_t **knode)
 {
@@ -661,10 +740,9 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 	/* the knobs: correctness, timing, limits, repeats */
 	knobs_init(&s->k);
 	const char *keys[40];
-	static const char *const corr_extra[] = { "seed", NULL };
 	if ((n = lookup(c, root, "correctness", NULL))) {
 		if (want_map(c, n, "correctness") < 0 ||
-		    check_keys(c, n, " in 'correctness'", section_keys("correctness", corr_extra, keys, 40)) < 0 ||
+		    check_keys(c, n, " in 'correctness'", section_keys("correctness", keys, 40)) < 0 ||
 		    parse_knob_section(c, n, "correctness") < 0)
 			return -1;
 		yaml_node_t *v;
@@ -678,7 +756,7 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 	}
 	if ((n = lookup(c, root, "timing", NULL))) {
 		if (want_map(c, n, "timing") < 0 ||
-		    check_keys(c, n, " in 'timing'", section_keys("timing", NULL, keys, 40)) < 0 ||
+		    check_keys(c, n, " in 'timing'", section_keys("timing", keys, 40)) < 0 ||
 		    parse_knob_section(c, n, "timing") < 0)
 			return -1;
 		if (s->k.min_seconds > s->k.max_seconds)
@@ -687,7 +765,7 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 	}
 	if ((n = lookup(c, root, "limits", NULL))) {
 		if (want_map(c, n, "limits") < 0 ||
-		    check_keys(c, n, " in 'limits'", section_keys("limits", NULL, keys, 40)) < 0 ||
+		    check_keys(c, n, " in 'limits'", section_keys("limits", keys, 40)) < 0 ||
 		    parse_knob_section(c, n, "limits") < 0)
 			return -1;
 	}
@@ -715,7 +793,7 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 	}
 	s->price_usd_per_h = -1;
 	if ((n = lookup(c, root, "cost", NULL))) {
-		if (want_map(c, n, "cost") < 0 || check_keys(c, n, " in 'cost'", cost_keys) < 0)
+		if (want_map(c, n, "cost") < 0 || check_keys(c, n, " in 'cost'", section_keys("cost", keys, 40)) < 0)
 			return -1;
 		yaml_node_t *v;
 		if ((v = lookup(c, n, "price_usd_per_h", NULL)) &&
@@ -916,7 +994,7 @@ int spec_load(const char *path, const struct spec_env *env, struct spec *s)
 		node_err(&c, root, "the spec must be a mapping of keys (name:, problem:, ...)");
 		goto out;
 	}
-	if (check_keys(&c, root, "", top_keys) < 0 || parse_sections(&c, root) < 0)
+	if (check_keys(&c, root, "", top_keys()) < 0 || parse_sections(&c, root) < 0)
 		goto out;
 	if (env && env->check_files && check_kernel_files(&c, root) < 0)
 		goto out;

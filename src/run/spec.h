@@ -4,9 +4,11 @@
  * spec_load() parses YAML with libyaml's document API and validates every
  * key, reporting the first problem as one line
  *   error: experiments/x.yaml:7:3: unknown key 'warmpu' (did you mean 'warmup_ms'?)
- * A spec that fails to load has run nothing and written nothing.  The keys
- * and their defaults are documented in README.md ("Spec reference"); the
- * table keys[] in spec.c is the single source of truth for what is allowed.
+ * A spec that fails to load has run nothing and written nothing.  What is
+ * allowed is two tables: the knobs (backends/knobs.h: numbers and enums
+ * with their defaults and ranges) and spec_keys[] below (every other key);
+ * `evident help spec` prints both, and README.md's "Spec reference" is that
+ * text (tests/cli/t0082 compares them).
  */
 #ifndef EVIDENT_SPEC_H
 #define EVIDENT_SPEC_H
@@ -48,6 +50,24 @@ struct spec {
 	double price_usd_per_h;  /* < 0: not overridden by the spec */
 	char *price_source;
 };
+
+/*
+ * Every spec key that is not a knob, once: where it lives, what it takes,
+ * its default and its meaning.  spec.c accepts exactly these keys plus the
+ * knobs, and `evident help spec` prints both in this order.  section is
+ * "top" (a top-level key), "variant" (a key a variant reserves besides its
+ * parameters: variants.NAME.kernel) or the mapping it lives in
+ * ("correctness", "cost").  A row with name NULL places the knobs of its
+ * section (knobs.h) in the printed order.  The list ends with a row whose
+ * section is NULL.
+ */
+struct spec_key {
+	const char *section, *name;
+	const char *type;        /* what it takes, in words: "path", "fp32, fp16, bf16" */
+	const char *def;         /* the default, in words: "required", "none", ... */
+	const char *doc;         /* one line */
+};
+extern const struct spec_key spec_keys[];
 
 /* What spec_load may consult besides the file. */
 struct spec_env {

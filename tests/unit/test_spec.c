@@ -1,6 +1,7 @@
 /*
  * test_spec.c - unit tests of spec loading: defaults, grid expansion and
- * order, baseline-first invariants, per-variant kernels and references.
+ * order, baseline-first invariants, per-variant kernels and references;
+ * the key tables help and README print.
  * (Each error message is pinned by a CLI test, tests/cli/t001x-spec-*.)
  */
 #include <stdarg.h>
@@ -124,6 +125,34 @@ static void test_knobs_and_typos(void **state)
 	free(p);
 }
 
+/* The tables `evident help spec` prints (and README's spec reference is):
+ * every row complete, every knob section placed exactly once, and every
+ * derived knob's doc ending in "(default: HOW)", which help prints as its
+ * default. */
+static void test_key_tables(void **state)
+{
+	(void)state;
+	size_t rows = 0;
+	for (const struct spec_key *k = spec_keys; k->section; k++, rows++)
+		if (k->name)
+			assert_true(k->type && *k->type && k->def && *k->def && k->doc && *k->doc);
+	assert_true(rows > 20);
+	for (size_t i = 0; i < knob_count; i++) {
+		const struct knob_def *d = &knob_defs[i];
+		int placed = 0;
+		for (const struct spec_key *k = spec_keys; k->section; k++)
+			placed += !k->name && !strcmp(k->section, d->section);
+		if (placed != 1)
+			fail_msg("knob section '%s' is placed %d times in spec_keys[] (once, as a row with name NULL)",
+				 d->section, placed);
+		if (isnan(d->def)) {
+			const char *how = strstr(d->doc, " (default: ");
+			if (!how || d->doc[strlen(d->doc) - 1] != ')')
+				fail_msg("derived knob '%s': its doc must end in \"(default: HOW)\"", d->name);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +160,7 @@ int main(void)
 		cmocka_unit_test(test_knobs_and_typos),
 		cmocka_unit_test(test_grid_and_params),
 		cmocka_unit_test(test_error_leaves_no_state),
+		cmocka_unit_test(test_key_tables),
 	};
 	return cmocka_run_group_tests_name("spec", tests, NULL, NULL);
 }

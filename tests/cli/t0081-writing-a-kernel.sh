@@ -1,0 +1,90 @@
+# docs/writing-a-kernel.md followed literally: its `file=` blocks written
+# into a scratch repository, its host experiment run, and every outcome,
+# note and exit code the guide shows checked against what the run printed
+# (ok, the specialised note, the expected init_failed, the did-you-mean of
+# a misspelt tunable), the compiler command line it shows checked against
+# the record, its CUDA experiment dry-run; where nvcc exists, the CUDA
+# kernel compiled with the guide's nvcc command (flags as backend_cuda.c
+# has them) and its echo read back from the object.  Nothing runs on a GPU.
+. "$REPO/tests/cli/lib.sh"
+guide=$REPO/docs/writing-a-kernel.md
+mkrepo
+# every ```LANG file=PATH block of the guide, verbatim, at PATH
+awk '
+	/^```[a-z]* file=/ { path = substr($0, index($0, "file=") + 5); printf "" > path; inblk = 1; next }
+	inblk && /^```$/ { close(path); inblk = 0; next }
+	inblk { print >> path }
+' "$guide" || fail "extracting the guide's blocks"
+for f in kernels/rowsum/unrolled.c kernels/rowsum/block.cu experiments/rowsum-unrolled.yaml \
+	experiments/rowsum-typo.yaml experiments/rowsum-gpu.yaml; do
+	[ -s "$f" ] || fail "the guide lacks a file=$f block"
+done
+# the text of the guide's ```sh build=NAME block, continuation lines joined
+block() { awk -v tag="build=$1" '$0 == "```sh " tag { on = 1; next } on && /^```$/ { exit } on { print }' "$guide" |
+	sed -e ':a' -e '/\\$/N; s/\\\n[[:space:]]*/ /; ta'; }
+# says LINE: the guide shows LINE, and the run printed it
+says() {
+	expect_contains "$guide" "$1"
+	expect_contains "$TEST_TMP/out" "$1"
+}
+
+# the example experiment: ok, ok, ok and the expected init_failed; exit 0
+expect_exit 0 "$EVIDENT" run --no-progress experiments/rowsum-unrolled.yaml
+for v in naive:ok unroll4:ok unroll8:ok unroll3:init_failed; do
+	grep -qE "^${v%%:*} +${v#*:} " "$TEST_TMP/out" || { cat "$TEST_TMP/out"; fail "variant ${v%%:*} did not end ${v#*:}"; }
+done
+says "  - unroll3: init_failed - init: C=4096 is not a multiple of UNROLL=3 (expected)"
+says "  - unroll4: specialised: its init refused the extra shape (C=3001 is not a multiple of UNROLL=4); it was checked at the spec's shape only"
+says "  - unroll8: specialised: its init refused the extra shape (C=3001 is not a multiple of UNROLL=8); it was checked at the spec's shape only"
+
+# the compiler command line the guide shows is the one the record holds
+"$EVIDENT" ls --json >"$TEST_TMP/ls.json" || fail "evident ls --json"
+id=$(python3 -c "import json,sys; print([r['run_id'] for r in json.load(open(sys.argv[1])) if r['variant'] == 'unroll4'][0])" "$TEST_TMP/ls.json") ||
+	fail "no run of unroll4 in evident ls"
+expect_exit 0 "$EVIDENT" show --json "$id"
+argv=$(python3 -c "import json,sys; print(' '.join(json.load(open(sys.argv[1]))['code']['compiler']['argv']))" "$TEST_TMP/out") ||
+	fail "no code.compiler.argv in the record"
+expect_eq "$argv" "$(block host)" "the host build command of the guide"
+
+# without its expect:, the refusal fails the run (exit 1), as the guide says
+expect_contains "$guide" "Without
+its \`expect: init_failed\` the same run exits 1."
+sed -i 's/, expect: init_failed//' experiments/rowsum-unrolled.yaml
+expect_exit 1 "$EVIDENT" run --no-progress --only unroll3 experiments/rowsum-unrolled.yaml
+
+# a misspelt tunable: the run is ok, and the note names the echoed one
+expect_exit 0 "$EVIDENT" run --no-progress experiments/rowsum-typo.yaml
+grep -qE "^unroll8 +ok " "$TEST_TMP/out" || { cat "$TEST_TMP/out"; fail "unroll8 of rowsum-typo did not end ok"; }
+says "  - unroll8: parameter UNROL was not echoed by the kernel (did you mean UNROLL?): it may never reach the code"
+
+# the GPU experiment is a valid spec with the four variants the guide names
+expect_exit 0 "$EVIDENT" run --dry-run experiments/rowsum-gpu.yaml
+expect_contains "$TEST_TMP/out" "backend cuda, 4 variant(s), baseline naive"
+
+# the CUDA kernel, compiled by the guide's own nvcc command
+nvcc_bin=${NVCC:-$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)}
+if [ -z "$nvcc_bin" ] || [ ! -x "$nvcc_bin" ]; then
+	echo "cuda part skipped: no nvcc here (set NVCC=); the host part passed"
+	exit 0
+fi
+# its flags are the cuda backend's (the arch and the rpath's directory vary)
+code_flags=$(grep -o 'flags\[nf++\] = "[^"]*"' "$REPO/src/backends/backend_cuda.c" | sed 's/.*= "//; s/"$//' | tr '\n' ' ')
+guide_flags=$(block cuda | tr -s ' ' '\n' | sed -n '/^nvcc$/,/^-I/p' | grep -v -e '^nvcc$' -e '^-I' -e '^-arch=' -e 'lib64$' | tr '\n' ' ')
+expect_eq "$guide_flags" "$code_flags" "the nvcc flags of the guide against backend_cuda.c"
+CUDA_HOME=$(cd "$(dirname "$nvcc_bin")/.." && pwd)
+export CUDA_HOME PATH="$(dirname "$nvcc_bin"):$PATH"
+expect_exit 0 bash -c "$(block cuda)"
+[ -s rowsum_block.so ] || fail "the guide's nvcc command wrote no rowsum_block.so"
+# what the object says about itself (loading it needs no GPU)
+python3 - rowsum_block.so >"$TEST_TMP/out" 2>"$TEST_TMP/err" <<'PY' || { cat "$TEST_TMP/err"; fail "cannot read the kernel's description"; }
+import ctypes, sys
+class Desc(ctypes.Structure):
+    _fields_ = [("abi", ctypes.c_uint32), ("size", ctypes.c_uint32), ("name", ctypes.c_char_p),
+                ("backend", ctypes.c_char_p), ("problem", ctypes.c_char_p), ("init", ctypes.c_void_p),
+                ("launch", ctypes.c_void_p), ("fini", ctypes.c_void_p), ("params", ctypes.c_char_p)]
+fn = ctypes.CDLL("./" + sys.argv[1]).evident_kernel
+fn.restype = ctypes.POINTER(Desc)
+d = fn().contents
+print(d.name.decode(), d.backend.decode(), d.problem.decode(), d.params.decode(), bool(d.init), bool(d.fini))
+PY
+expect_eq "$(cat "$TEST_TMP/out")" "rowsum_block cuda rowsum BLOCK_THREADS=256 True False" "the CUDA kernel's description"
