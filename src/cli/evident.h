@@ -2,9 +2,11 @@
  * evident.h - the subcommands of `evident` and its exit codes.
  *
  * Checklist for adding a subcommand (git's builtin.h habit):
- *   1. write src/cmd_<name>.c with `int cmd_<name>(int argc, const char **argv)`
- *      whose argv[0] is the subcommand's name; it handles --help itself
- *      (print the usage with usage_print and return EV_OK);
+ *   1. write src/cli/cmd_<name>.c with `int cmd_<name>(int argc, const char **argv)`
+ *      whose argv[0] is the subcommand's name; it declares its options as a
+ *      table and parses them with parse_options (cli/options.h), which also
+ *      prints its --help (return EV_OK on OPT_HELP, EV_USAGE on -1); a
+ *      command that reads a store declares OPT_STORE;
  *   2. declare it below;
  *   3. add a row to commands[] in src/cli/main.c (name, function, one-line help);
  *   4. add a numbered CLI test under tests/cli/ and a line in README.md.
@@ -52,11 +54,20 @@ struct command {
 extern const struct command commands[];
 extern const unsigned n_commands;
 
-/* Prints usage text to stdout (for --help) or stderr (for errors). */
-void usage_print(const char *text, int to_stderr);
-/* Does argv contain -h or --help? */
-int wants_help(int argc, const char **argv);
-/* The exit-code table as text, for help output. */
-const char *exit_codes_text(void);
+/* The exit-code table as text, for `evident help` and `evident run --help`
+ * (a string literal, so that a command's help can end with it). */
+#define EV_EXIT_CODES_TEXT                                                                                 \
+	"exit codes:\n"                                                                                    \
+	"  0    success (every variant ok / store intact / claims supported)\n"                            \
+	"  1    ran, but something failed (a variant not ok, damage found, a claim not supported)\n"       \
+	"  2    bad command line\n"                                                                        \
+	"  3    invalid experiment spec (nothing was run or written)\n"                                    \
+	"  4    no device: the experiment needs a GPU that is not here\n"                                  \
+	"  5    the store cannot be read or written\n"                                                     \
+	"  6    a required tool is missing (compiler, library)\n"                                          \
+	"  7    no such run or batch in the store\n"                                                       \
+	"  8    the recorded code cannot be restored here (reproduce: fetch its commit)\n"                 \
+	"  70   internal error (a bug in evident)\n"                                                       \
+	"  130  interrupted (finished records are kept)\n"
 
 #endif /* EVIDENT_H */
