@@ -117,6 +117,25 @@ static struct interval interval_parse(const struct option *o)
 	return iv;
 }
 
+/* A table's mistakes are bugs: die on any use of the command (its --help
+ * included, which the CLI tests run for every command), not only when the
+ * faulty option is given. */
+static void check_table(const struct option *opts)
+{
+	for (const struct option *o = opts; o->type != OPT_T_END; o++) {
+		if (!o->long_name || !*o->long_name || !o->value || (o->type != OPT_T_SET_INT && !o->argh) ||
+		    (o->type == OPT_T_CALLBACK && !o->cb))
+			die("option table: an option without a name, a value, a value's name or a callback");
+		if (o->type != OPT_T_INT && o->type != OPT_T_ULONG && o->type != OPT_T_DOUBLE)
+			continue;
+		struct interval iv = interval_parse(o);
+		if (o->type == OPT_T_INT && (iv.lo < INT_MIN || iv.hi > INT_MAX))
+			die("option table: '--%s' has range '%s', wider than an int", o->long_name, o->range);
+		if (o->type == OPT_T_ULONG && (iv.lo < 0 || iv.hi > 9007199254740992.0 /* 2^53: exact */))
+			die("option table: '--%s' has range '%s', outside [0, 2^53]", o->long_name, o->range);
+	}
+}
+
 static int interval_has(const struct interval *iv, double v)
 {
 	return (iv->lo_open ? v > iv->lo : v >= iv->lo) && (iv->hi_open ? v < iv->hi : v <= iv->hi);
@@ -166,8 +185,6 @@ static int set_value(const struct option *o, const char *arg)
 	case OPT_T_INT:
 	case OPT_T_ULONG:
 		iv = interval_parse(o);
-		if (o->type == OPT_T_INT ? iv.lo < INT_MIN || iv.hi > INT_MAX : iv.lo < 0 || iv.hi > 9007199254740992.0)
-			die("option table: '--%s' has range '%s', wider than its type", o->long_name, o->range);
 		if (parse_whole(arg, &ll) < 0 || !interval_has(&iv, (double)ll))
 			return error("--%s: '%s' is not a whole number in %s", o->long_name, arg, o->range);
 		if (o->type == OPT_T_INT)
@@ -226,6 +243,7 @@ static int unknown(const struct option *opts, const struct opt_usage *u, const c
 int parse_options(int argc, const char **argv, const struct option *opts, const struct opt_usage *u)
 {
 	int npos = 0, only_positionals = 0;
+	check_table(opts);
 	/* positionals move down to argv[npos], npos < i: nothing unread is overwritten */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
