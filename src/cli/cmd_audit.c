@@ -12,10 +12,11 @@
 #include "report/audit.h"
 #include "report/mdscan.h"
 #include "cli/evident.h"
+#include "cli/options.h"
 #include "store/query.h"
 #include "base/util.h"
 
-static const char audit_usage[] =
+static const char synopsis[] =
 	"usage: evident audit [--store DIR] [--strict] [-q] [--no-untraced] [FILE.md...]\n"
 	"\n"
 	"Checks the claims written in markdown files (default PAPER.md) against the\n"
@@ -35,16 +36,10 @@ static const char audit_usage[] =
 	"contradicted (a recorded run says otherwise; 'also stale' when its code has\n"
 	"changed since), stale (the runs agree but ran code that changed since),\n"
 	"unsupported (no run at all), untraced (a number nothing backs) or error (a\n"
-	"malformed claim); then one summary line.\n"
-	"\n"
-	"options:\n"
-	"  --store DIR     the store (default: the file's <!-- evident:store path=DIR -->,\n"
-	"                  else $EVIDENT_STORE, else store/)\n"
-	"  --strict        untraced numbers fail the audit too (make audit and make test\n"
-	"                  audit PAPER.md this way)\n"
-	"  -q, --quiet     do not print supported claims\n"
-	"  --no-untraced   do not look for untraced numbers\n"
-	"\n"
+	"malformed claim); then one summary line.\n";
+
+static const struct opt_usage usage = {
+	"audit", synopsis,
 	"Run it from the repository root: stale checks hash the kernel sources named\n"
 	"in each run, relative to the current directory.\n"
 	"\n"
@@ -53,42 +48,31 @@ static const char audit_usage[] =
 	"  1    a claim is contradicted, stale, unsupported or malformed, a file cannot\n"
 	"       be read, or (with --strict) a number is untraced\n"
 	"  2    bad command line\n"
-	"  5    the store cannot be read\n";
+	"  5    the store cannot be read\n"
+};
 
 int cmd_audit(int argc, const char **argv)
 {
 	const char *store = NULL;
-	int strict = 0, unreadable = 0;
-	struct audit_opts o = { 1, 1 };
-	const char **files = xcalloc((size_t)argc + 1, sizeof(char *));
-	size_t nf = 0;
+	int strict = 0, unreadable = 0, quiet = 0, no_untraced = 0;
 	int rc = EV_OK;
 	struct query q = QUERY_INIT;
 	struct audit_counts c = { 0 };
-	if (wants_help(argc, argv)) {
-		usage_print(audit_usage, 0);
-		goto out;
-	}
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--store") && i + 1 < argc)
-			store = argv[++i];
-		else if (!strncmp(argv[i], "--store=", 8))
-			store = argv[i] + 8;
-		else if (!strcmp(argv[i], "--strict"))
-			strict = 1;
-		else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
-			o.show_supported = 0;
-		else if (!strcmp(argv[i], "--no-untraced"))
-			o.untraced = 0;
-		else if (argv[i][0] == '-' && argv[i][1]) {
-			error("unknown option '%s'; see 'evident audit --help'", argv[i]);
-			rc = EV_USAGE;
-			goto out;
-		} else
-			files[nf++] = argv[i];
-	}
-	if (!nf)
-		files[nf++] = "PAPER.md";
+	const struct option opts[] = {
+		OPT_STORE_MD(&store),
+		OPT_BOOL("strict", &strict,
+			 "untraced numbers fail the audit too (make audit and make test\n"
+			 "audit PAPER.md this way)"),
+		OPT_BOOL_SHORT('q', "quiet", &quiet, "do not print supported claims"),
+		OPT_BOOL("no-untraced", &no_untraced, "do not look for untraced numbers"),
+		OPT_END(),
+	};
+	argc = parse_options(argc, argv, opts, &usage);
+	if (argc < 0)
+		return argc == OPT_HELP ? EV_OK : EV_USAGE;
+	struct audit_opts o = { .show_supported = !quiet, .untraced = !no_untraced };
+	const char *const *files = argc ? argv : (const char *[]){ "PAPER.md", NULL };
+	size_t nf = argc ? (size_t)argc : 1;
 	for (size_t i = 0; i < nf; i++) {
 		struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
 		char *declared = NULL;
@@ -119,6 +103,5 @@ int cmd_audit(int argc, const char **argv)
 	rc = bad || (strict && c.untraced) ? EV_FAILURES : EV_OK;
 out:
 	query_release(&q);
-	free(files);
 	return rc;
 }

@@ -7,11 +7,12 @@
 #include <string.h>
 
 #include "cli/evident.h"
+#include "cli/options.h"
 #include "report/export.h"
 #include "store/query.h"
 #include "base/util.h"
 
-static const char export_usage[] =
+static const char synopsis[] =
 	"usage: evident export [--store DIR] [--out DIR]\n"
 	"\n"
 	"Writes into DIR (default notebooks-export):\n"
@@ -20,40 +21,33 @@ static const char export_usage[] =
 	"  benchmark.json                   Google Benchmark JSON (latest batch of each experiment)\n"
 	"  evident.ipynb                    a notebook that loads the CSVs and draws the figures\n"
 	"  README.md                        what each file holds\n"
-	"Output is deterministic: the same store gives the same bytes.\n"
-	"\n"
-	"options:\n"
-	"  --store DIR   the store (default $EVIDENT_STORE, else store/)\n"
-	"  --out DIR     the output directory (default notebooks-export)\n"
-	"\n"
+	"Output is deterministic: the same store gives the same bytes.\n";
+
+static const struct opt_usage usage = {
+	"export", synopsis,
 	"exit codes:\n"
 	"  0    written\n"
 	"  1    a file could not be written, or a samples object is damaged\n"
 	"  2    bad command line\n"
-	"  5    the store cannot be read\n";
+	"  5    the store cannot be read\n"
+};
 
 int cmd_export(int argc, const char **argv)
 {
 	const char *store = NULL, *dir = "notebooks-export";
 	struct query q = QUERY_INIT;
 	int rc = EV_OK;
-	if (wants_help(argc, argv)) {
-		usage_print(export_usage, 0);
-		return EV_OK;
-	}
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--store") && i + 1 < argc)
-			store = argv[++i];
-		else if (!strncmp(argv[i], "--store=", 8))
-			store = argv[i] + 8;
-		else if (!strcmp(argv[i], "--out") && i + 1 < argc)
-			dir = argv[++i];
-		else if (!strncmp(argv[i], "--out=", 6))
-			dir = argv[i] + 6;
-		else {
-			error("unexpected argument '%s'; see 'evident export --help'", argv[i]);
-			return EV_USAGE;
-		}
+	const struct option opts[] = {
+		OPT_STORE(&store),
+		OPT_STRING("out", &dir, "DIR", "the output directory (default notebooks-export)"),
+		OPT_END(),
+	};
+	argc = parse_options(argc, argv, opts, &usage);
+	if (argc < 0)
+		return argc == OPT_HELP ? EV_OK : EV_USAGE;
+	if (argc > 0) {
+		opt_usage_error(&usage, "unexpected argument '%s' for 'evident export'", argv[0]);
+		return EV_USAGE;
 	}
 	if (query_open(&q, store) < 0) {
 		rc = EV_STORE;

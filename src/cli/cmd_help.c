@@ -6,8 +6,8 @@
  * (evident.h), `problems` (problems/NAME.c).  With --markdown the tables come
  * as the markdown README.md holds between its `<!-- generated: ... -->`
  * markers (scripts/readme-generated.sh writes them, tests/cli/t0082 checks
- * them), so README cannot say something the code does not.  Also the small
- * usage helpers every cmd_* shares.
+ * them), so README cannot say something the code does not.  Its options,
+ * like every command's, come from an options table (cli/options.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,36 +16,10 @@
 #include "backends/knobs.h"
 #include "backends/problem.h"
 #include "cli/evident.h"
+#include "cli/options.h"
 #include "record/record.h"
 #include "run/spec.h"
 #include "base/util.h"
-
-static const char help_usage[] =
-	"usage: evident help [COMMAND]\n"
-	"       evident help spec | outcomes | exit-codes [--markdown]\n"
-	"       evident help problems\n"
-	"\n"
-	"Without an argument, the commands and the exit codes.  With a command, its own\n"
-	"--help.  spec: every key of an experiment spec (type, default, meaning);\n"
-	"outcomes: what a variant run can end as; exit-codes: what evident exits with;\n"
-	"problems: the problems in problems/ (builds them).  --markdown prints a table\n"
-	"as README.md holds it.\n";
-
-void usage_print(const char *text, int to_stderr)
-{
-	fputs(text, to_stderr ? stderr : stdout);
-}
-
-int wants_help(int argc, const char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return 1;
-	}
-	return 0;
-}
 
 /* text wrapped at 79 columns, starting at column col, continuation lines
  * indented by indent; then a newline.  Runs of spaces become one. */
@@ -241,37 +215,52 @@ static int help_problems(void)
 	return rc < 0 ? EV_FAILURES : EV_OK;
 }
 
+static const char synopsis[] =
+	"usage: evident help [COMMAND]\n"
+	"       evident help spec | outcomes | exit-codes [--markdown]\n"
+	"       evident help problems\n"
+	"\n"
+	"Without an argument, the commands and the exit codes.  With a command, its own\n"
+	"--help.  spec: every key of an experiment spec (type, default, meaning);\n"
+	"outcomes: what a variant run can end as; exit-codes: what evident exits with;\n"
+	"problems: the problems in problems/ (builds them).  --markdown prints a table\n"
+	"as README.md holds it.\n";
+
 int cmd_help(int argc, const char **argv)
 {
-	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		usage_print(help_usage, 0);
-		return EV_OK;
+	static const struct opt_usage usage = { "help", synopsis, NULL };
+	int markdown = 0;
+	const struct option opts[] = {
+		OPT_BOOL("markdown", &markdown, "print a reference table (spec, outcomes, exit-codes) as README.md holds it"),
+		OPT_END(),
+	};
+	argc = parse_options(argc, argv, opts, &usage);
+	if (argc < 0)
+		return argc == OPT_HELP ? EV_OK : EV_USAGE;
+	if (argc > 1) {
+		opt_usage_error(&usage, "one topic at a time ('%s' and '%s')", argv[0], argv[1]);
+		return EV_USAGE;
 	}
-	if (argc >= 2 && !strcmp(argv[1], "problems"))
+	if (argc == 1 && !strcmp(argv[0], "problems") && !markdown)
 		return help_problems();
-	for (size_t t = 0; argc >= 2 && t < ARRAY_SIZE(topics); t++) {
-		if (strcmp(topics[t].name, argv[1]))
+	for (size_t t = 0; argc == 1 && t < ARRAY_SIZE(topics); t++) {
+		if (strcmp(topics[t].name, argv[0]))
 			continue;
-		int markdown = 0;
-		for (int i = 2; i < argc; i++) {
-			if (strcmp(argv[i], "--markdown")) {
-				error("unknown option '%s' of 'evident help %s'; see 'evident help --help'", argv[i],
-				      argv[1]);
-				return EV_USAGE;
-			}
-			markdown = 1;
-		}
 		struct strbuf out = STRBUF_INIT;
 		topics[t].print(&out, markdown);
 		fputs(strbuf_str(&out), stdout);
 		strbuf_release(&out);
 		return EV_OK;
 	}
-	if (argc >= 2) {
+	if (markdown) {
+		opt_usage_error(&usage, "--markdown is for the tables: spec, outcomes or exit-codes");
+		return EV_USAGE;
+	}
+	if (argc == 1) {
 		for (unsigned i = 0; i < n_commands; i++)
-			if (commands[i].help && !strcmp(commands[i].name, argv[1]))
-				return commands[i].fn(2, (const char *[]){ argv[1], "--help", NULL });
-		error("no such command or topic '%s'; see 'evident help'", argv[1]);
+			if (commands[i].help && !strcmp(commands[i].name, argv[0]))
+				return commands[i].fn(2, (const char *[]){ argv[0], "--help", NULL });
+		error("no such command or topic '%s'; see 'evident help'", argv[0]);
 		return EV_USAGE;
 	}
 	printf("usage: evident <command> [options]\n\ncommands:\n");
@@ -281,7 +270,8 @@ int cmd_help(int argc, const char **argv)
 	printf("\n'evident <command> --help' describes one command.  'evident help spec' lists every\n"
 	       "key of an experiment spec, 'evident help outcomes' what a run can end as,\n"
 	       "'evident help exit-codes' the codes below, and 'evident help problems' the\n"
-	       "problems (problems/*.c).\n\n%s",
+	       "problems (problems/*.c).  Every option that takes a value is given as\n"
+	       "--name VALUE or --name=VALUE; '--' ends the options.\n\n%s",
 	       exit_codes_text());
 	return EV_OK;
 }

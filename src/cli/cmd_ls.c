@@ -13,22 +13,20 @@
 #include <string.h>
 
 #include "cli/evident.h"
+#include "cli/options.h"
 #include "record/record.h"
 #include "store/query.h"
 #include "store/store.h"
 
-static const char usage[] =
+static const char synopsis[] =
 	"usage: evident ls [--store DIR] [--experiment NAME] [--batches] [--json]\n"
 	"\n"
 	"Lists recorded runs, oldest first, in the order paper and audit read them:\n"
 	"run id, experiment, variant, repeat, outcome, median, commit.  Runs that were\n"
 	"interrupted (the runner was killed) are listed as 'aborted': they have no\n"
-	"record, only the marker the runner left when it started them.\n"
-	"  --batches   list batch records (one per 'evident run', with their totals)\n"
-	"              instead of variant runs\n"
-	"  --json      one JSON array of objects {run_id, kind (run, batch or pending),\n"
-	"              experiment, variant, repeat, batch_id, outcome, started_utc, commit,\n"
-	"              dirty, median_us, wall_s, gpu_s, usd; batches: variants, ok, failed}\n";
+	"record, only the marker the runner left when it started them.\n";
+
+static const struct opt_usage usage = { "ls", synopsis, NULL };
 
 static void commit_label(const struct record_attrs *a, char *out, size_t n)
 {
@@ -37,25 +35,26 @@ static void commit_label(const struct record_attrs *a, char *out, size_t n)
 
 int cmd_ls(int argc, const char **argv)
 {
-	if (wants_help(argc, argv)) {
-		usage_print(usage, 0);
-		return EV_OK;
-	}
 	const char *store_dir = NULL, *exp = NULL;
 	int json = 0, batches = 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--store") && i + 1 < argc)
-			store_dir = argv[++i];
-		else if (!strcmp(argv[i], "--experiment") && i + 1 < argc)
-			exp = argv[++i];
-		else if (!strcmp(argv[i], "--json"))
-			json = 1;
-		else if (!strcmp(argv[i], "--batches"))
-			batches = 1;
-		else {
-			error("unknown argument '%s'; see 'evident ls --help'", argv[i]);
-			return EV_USAGE;
-		}
+	const struct option opts[] = {
+		OPT_STORE(&store_dir),
+		OPT_STRING("experiment", &exp, "NAME", "only the runs of experiment NAME"),
+		OPT_BOOL("batches", &batches,
+			 "list batch records (one per 'evident run', with their totals)\n"
+			 "instead of variant runs"),
+		OPT_BOOL("json", &json,
+			 "one JSON array of objects {run_id, kind (run, batch or pending),\n"
+			 "experiment, variant, repeat, batch_id, outcome, started_utc, commit,\n"
+			 "dirty, median_us, wall_s, gpu_s, usd; batches: variants, ok, failed}"),
+		OPT_END(),
+	};
+	argc = parse_options(argc, argv, opts, &usage);
+	if (argc < 0)
+		return argc == OPT_HELP ? EV_OK : EV_USAGE;
+	if (argc > 0) {
+		opt_usage_error(&usage, "unexpected argument '%s' for 'evident ls'", argv[0]);
+		return EV_USAGE;
 	}
 	struct query q = QUERY_INIT;
 	if (query_open(&q, store_dir) < 0) {

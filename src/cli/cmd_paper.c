@@ -13,12 +13,13 @@
 #include <unistd.h>
 
 #include "cli/evident.h"
+#include "cli/options.h"
 #include "report/mdscan.h"
 #include "report/paper.h"
 #include "store/query.h"
 #include "base/util.h"
 
-static const char paper_usage[] =
+static const char synopsis[] =
 	"usage: evident paper [--store DIR] [--check] [FILE.md...]\n"
 	"\n"
 	"Regenerates the generated blocks of each markdown file (default PAPER.md)\n"
@@ -29,20 +30,18 @@ static const char paper_usage[] =
 	"  <!-- evident:table experiment=E run=latest --> ... <!-- /evident:table -->\n"
 	"  <!-- evident:value experiment=E variant=V run=latest stat=speedup -->...<!-- /evident:value -->\n"
 	"  <!-- evident:figure experiment=E run=latest kind=ecdf|box|speedup path=figures/x.svg -->\n"
-	"  <!-- evident:provenance ... -->, <!-- evident:negative -->, <!-- evident:cost -->\n"
-	"\n"
-	"options:\n"
-	"  --store DIR   the store (default: the file's <!-- evident:store path=DIR -->,\n"
-	"                else $EVIDENT_STORE, else store/)\n"
-	"  --check       write nothing; exit 1 if any file or figure would change\n"
-	"\n"
+	"  <!-- evident:provenance ... -->, <!-- evident:negative -->, <!-- evident:cost -->\n";
+
+static const struct opt_usage usage = {
+	"paper", synopsis,
 	"exit codes:\n"
 	"  0    every block was generated (and, with --check, nothing would change)\n"
 	"  1    a block names an experiment or run with no record (the file is still\n"
 	"       written, that block saying \"no recorded run\"), a marker is malformed\n"
 	"       (the file is left alone), or --check found a difference\n"
 	"  2    bad command line\n"
-	"  5    the store cannot be read\n";
+	"  5    the store cannot be read\n"
+};
 
 static int write_file_atomic(const char *path, const char *data, size_t n)
 {
@@ -74,30 +73,18 @@ int cmd_paper(int argc, const char **argv)
 {
 	const char *store = NULL;
 	int check = 0;
-	const char **files = xcalloc((size_t)argc + 1, sizeof(char *));
-	size_t nf = 0;
 	int rc = EV_OK;
 	struct query q = QUERY_INIT;
-	if (wants_help(argc, argv)) {
-		usage_print(paper_usage, 0);
-		goto out;
-	}
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--store") && i + 1 < argc)
-			store = argv[++i];
-		else if (!strncmp(argv[i], "--store=", 8))
-			store = argv[i] + 8;
-		else if (!strcmp(argv[i], "--check"))
-			check = 1;
-		else if (argv[i][0] == '-' && argv[i][1]) {
-			error("unknown option '%s'; see 'evident paper --help'", argv[i]);
-			rc = EV_USAGE;
-			goto out;
-		} else
-			files[nf++] = argv[i];
-	}
-	if (!nf)
-		files[nf++] = "PAPER.md";
+	const struct option opts[] = {
+		OPT_STORE_MD(&store),
+		OPT_BOOL("check", &check, "write nothing; exit 1 if any file or figure would change"),
+		OPT_END(),
+	};
+	argc = parse_options(argc, argv, opts, &usage);
+	if (argc < 0)
+		return argc == OPT_HELP ? EV_OK : EV_USAGE;
+	const char *const *files = argc ? argv : (const char *[]){ "PAPER.md", NULL };
+	size_t nf = argc ? (size_t)argc : 1;
 	for (size_t i = 0; i < nf; i++) {
 		struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
 		struct paper_result r;
@@ -142,8 +129,6 @@ int cmd_paper(int argc, const char **argv)
 		strbuf_release(&in);
 		strbuf_release(&out);
 	}
-out:
 	query_release(&q);
-	free(files);
 	return rc;
 }

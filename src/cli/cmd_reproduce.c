@@ -14,10 +14,11 @@
 #include <unistd.h>
 
 #include "cli/evident.h"
+#include "cli/options.h"
 #include "run/reproduce.h"
 #include "store/query.h"
 
-static const char usage[] =
+static const char synopsis[] =
 	"usage: evident reproduce [options] BATCH\n"
 	"\n"
 	"Rebuilds the code batch BATCH ran - its recorded commit, plus the recorded patch\n"
@@ -34,24 +35,18 @@ static const char usage[] =
 	"warning.  The new batch records the verdicts ('reproduction', evident show).\n"
 	"Run it in a clone of the repository that recorded the batch; the working tree\n"
 	"is never touched.  BATCH is a batch id, a unique prefix of it, or of its hash\n"
-	"part (evident ls --batches).\n"
-	"\n"
-	"options:\n"
-	"  --store DIR     the store (default: $EVIDENT_STORE, else store/)\n"
-	"  --repeats N     worker processes per variant (default: the batch's own)\n"
-	"  --threshold T   the noise band, a fraction (default: the one the batch's\n"
-	"                  verdicts used, 0.01)\n"
-	"  --cache DIR     build cache (default: build/cache in the repository)\n"
-	"  --keep          keep the rebuilt tree and print where it is\n"
-	"  --no-progress   no progress line even on a terminal\n"
-	"\n"
+	"part (evident ls --batches).\n";
+
+static const struct opt_usage usage = {
+	"reproduce", synopsis,
 	"exit codes: 0 every variant reproduced; 1 a variant not reproduced or not\n"
 	"rebuilt; 2 bad command line or an ambiguous BATCH (the candidates are listed);\n"
 	"3 the recorded spec does not load in this evident; 4 no device; 5 the store\n"
 	"cannot be read or written; 6 a tool is missing; 7 no such batch; 8 the recorded\n"
 	"code cannot be restored here (its commit is not in this repository: fetch it;\n"
 	"recorded outside git; the patch does not apply; the tree lacks what this\n"
-	"evident needs); 130 interrupted\n";
+	"evident needs); 130 interrupted\n"
+};
 
 /* Absolute form of p against the current directory (caller frees). */
 static char *absolute(const char *p)
@@ -94,51 +89,30 @@ static const struct batch_record *find_batch(struct query *q, const char *id, in
 
 int cmd_reproduce(int argc, const char **argv)
 {
-	if (wants_help(argc, argv)) {
-		usage_print(usage, 0);
-		return EV_OK;
-	}
-	const char *store_arg = NULL, *cache_arg = NULL, *id = NULL;
+	const char *store_arg = NULL, *cache_arg = NULL, *id;
 	struct repro_options o = { .threshold = -1, .progress = isatty(2) };
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--store") && i + 1 < argc)
-			store_arg = argv[++i];
-		else if (!strcmp(a, "--cache") && i + 1 < argc)
-			cache_arg = argv[++i];
-		else if (!strcmp(a, "--repeats") && i + 1 < argc) {
-			char *end;
-			long n = strtol(argv[++i], &end, 10);
-			if (*end || n < 1 || n > 1000) {
-				error("--repeats must be 1 to 1000, not '%s'", argv[i]);
-				return EV_USAGE;
-			}
-			o.repeats = (int)n;
-		} else if (!strcmp(a, "--threshold") && i + 1 < argc) {
-			char *end;
-			o.threshold = strtod(argv[++i], &end);
-			if (*end || end == argv[i] || !(o.threshold >= 0 && o.threshold < 1)) {
-				error("--threshold is a fraction in [0, 1) (0.05 for 5%%), not '%s'", argv[i]);
-				return EV_USAGE;
-			}
-		} else if (!strcmp(a, "--keep"))
-			o.keep = 1;
-		else if (!strcmp(a, "--no-progress"))
-			o.progress = 0;
-		else if (a[0] == '-' && a[1]) {
-			error("unknown option '%s'; see 'evident reproduce --help'", a);
-			return EV_USAGE;
-		} else if (!id)
-			id = a;
-		else {
-			error("one batch at a time ('%s' and '%s'); see 'evident reproduce --help'", id, a);
-			return EV_USAGE;
-		}
-	}
-	if (!id) {
-		error("which batch? usage: evident reproduce [options] BATCH (see 'evident ls --batches')");
+	const struct option opts[] = {
+		OPT_STORE(&store_arg),
+		OPT_INT("repeats", &o.repeats, "N", "[1, 1000]", "worker processes per variant (default: the batch's own)"),
+		OPT_DOUBLE("threshold", &o.threshold, "T", "[0, 1)",
+			   "the noise band, a fraction (default: the one the batch's\n"
+			   "verdicts used, 0.01)"),
+		OPT_CACHE(&cache_arg),
+		OPT_BOOL("keep", &o.keep, "keep the rebuilt tree and print where it is"),
+		OPT_NO_PROGRESS(&o.progress),
+		OPT_END(),
+	};
+	argc = parse_options(argc, argv, opts, &usage);
+	if (argc < 0)
+		return argc == OPT_HELP ? EV_OK : EV_USAGE;
+	if (argc != 1) {
+		if (argc)
+			opt_usage_error(&usage, "one batch at a time ('%s' and '%s')", argv[0], argv[1]);
+		else
+			opt_usage_error(&usage, "which batch? give one (see 'evident ls --batches')");
 		return EV_USAGE;
 	}
+	id = argv[0];
 	char *store = absolute(store_default_root(store_arg));
 	char *cache = cache_arg ? absolute(cache_arg) : NULL;
 	struct query q = QUERY_INIT, after = QUERY_INIT;

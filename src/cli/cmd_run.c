@@ -16,28 +16,20 @@
 #include <unistd.h>
 
 #include "cli/evident.h"
+#include "cli/options.h"
 #include "backends/problem.h"
 #include "run/run.h"
 
-static const char usage[] =
+static const char synopsis[] =
 	"usage: evident run [options] SPEC.yaml\n"
 	"\n"
 	"Builds every variant of the experiment, checks it against the reference on\n"
 	"fresh random inputs, times it, and records the result (failures included)\n"
-	"in the store.  Prints a summary table.\n"
-	"\n"
-	"options:\n"
-	"  --store DIR     the store (default: $EVIDENT_STORE, else store/ in the repository;\n"
-	"                  the study's committed store is artifacts/: --store artifacts)\n"
-	"  --only NAME     run only variant NAME, plus the baseline (repeatable)\n"
-	"  --dry-run       validate the spec and list the variants; run and write nothing\n"
-	"  --cache DIR     build cache (default: build/cache in the repository)\n"
-	"  --device N      CUDA device ordinal (default 0)\n"
-	"  --jobs N        compile up to N variants at once before running (default: CPUs online)\n"
-	"  --repeats N     worker processes per variant (default: the spec's repeats, else 3 on\n"
-	"                  cuda and 1 on host), interleaved with the other variants\n"
-	"  --no-progress   no progress line even on a terminal\n"
-	"\n";
+	"in the store.  Prints a summary table.  The default store is $EVIDENT_STORE,\n"
+	"else store/ in the repository; the study's committed store is artifacts/\n"
+	"(--store artifacts).\n";
+
+static struct opt_usage usage = { "run", synopsis, NULL };
 
 /* Absolute form of p against the current directory (caller frees). */
 static char *absolute(const char *p)
@@ -90,53 +82,38 @@ static char *relative_to(const char *p, const char *root)
 
 int cmd_run(int argc, const char **argv)
 {
-	if (wants_help(argc, argv)) {
-		usage_print(usage, 0);
-		printf("%s", exit_codes_text());
-		return EV_OK;
-	}
-	const char *store_arg = NULL, *cache_arg = NULL, *spec_path = NULL;
-	const char **only = xcalloc((size_t)argc + 1, sizeof(char *));
-	size_t n_only = 0;
+	const char *store_arg = NULL, *cache_arg = NULL, *spec_path;
+	struct opt_list only = OPT_LIST_INIT;
 	int dry = 0, progress = isatty(2), device = 0, rc = EV_USAGE;
 	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), repeats = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--store") && i + 1 < argc)
-			store_arg = argv[++i];
-		else if (!strcmp(a, "--cache") && i + 1 < argc)
-			cache_arg = argv[++i];
-		else if (!strcmp(a, "--only") && i + 1 < argc)
-			only[n_only++] = argv[++i];
-		else if (!strcmp(a, "--device") && i + 1 < argc)
-			device = atoi(argv[++i]);
-		else if (!strcmp(a, "--jobs") && i + 1 < argc)
-			jobs = atoi(argv[++i]);
-		else if (!strcmp(a, "--repeats") && i + 1 < argc) {
-			repeats = atoi(argv[++i]);
-			if (repeats < 1 || repeats > 1000) {
-				error("--repeats must be 1 to 1000, not '%s'", argv[i]);
-				goto out_usage;
-			}
-		}
-		else if (!strcmp(a, "--dry-run"))
-			dry = 1;
-		else if (!strcmp(a, "--no-progress"))
-			progress = 0;
-		else if (a[0] == '-' && a[1]) {
-			error("unknown option '%s'; see 'evident run --help'", a);
-			goto out_usage;
-		} else if (!spec_path)
-			spec_path = a;
-		else {
-			error("one spec at a time ('%s' and '%s'); see 'evident run --help'", spec_path, a);
-			goto out_usage;
-		}
-	}
-	if (!spec_path) {
-		error("no spec given; usage: evident run [options] SPEC.yaml");
+	const struct option opts[] = {
+		OPT_STORE(&store_arg),
+		OPT_STRING_LIST("only", &only, "NAME", "run only variant NAME, plus the baseline (repeatable)"),
+		OPT_BOOL("dry-run", &dry, "validate the spec and list the variants; run and write nothing"),
+		OPT_CACHE(&cache_arg),
+		OPT_INT("device", &device, "N", "[0, 1023]", "CUDA device ordinal (default 0)"),
+		OPT_INT("jobs", &jobs, "N", "[1, 4096]",
+			"compile up to N variants at once before running (default: CPUs online)"),
+		OPT_INT("repeats", &repeats, "N", "[1, 1000]",
+			"worker processes per variant (default: the spec's repeats, else 3 on\n"
+			"cuda and 1 on host), interleaved with the other variants"),
+		OPT_NO_PROGRESS(&progress),
+		OPT_END(),
+	};
+	usage.epilogue = exit_codes_text();
+	argc = parse_options(argc, argv, opts, &usage);
+	if (argc < 0) {
+		rc = argc == OPT_HELP ? EV_OK : EV_USAGE;
 		goto out_usage;
 	}
+	if (argc != 1) {
+		if (argc)
+			opt_usage_error(&usage, "one spec at a time ('%s' and '%s')", argv[0], argv[1]);
+		else
+			opt_usage_error(&usage, "no spec given");
+		goto out_usage;
+	}
+	spec_path = argv[0];
 	if (!path_exists(spec_path)) {
 		error("spec '%s' does not exist; experiments live in experiments/NAME.yaml", spec_path);
 		rc = EV_SPEC;
@@ -168,9 +145,9 @@ int cmd_run(int argc, const char **argv)
 		rc = EV_SPEC;
 		goto out;
 	}
-	for (size_t i = 0; i < n_only; i++)
-		if (!spec_variant(&s, only[i])) {
-			error("--only '%s': no such variant in '%s'", only[i], spec_rel);
+	for (size_t i = 0; i < only.n; i++)
+		if (!spec_variant(&s, only.v[i])) {
+			error("--only '%s': no such variant in '%s'", only.v[i], spec_rel);
 			rc = EV_USAGE;
 			goto out;
 		}
@@ -190,7 +167,7 @@ int cmd_run(int argc, const char **argv)
 		.store_root = store_rel,
 		.cache_dir = cache_abs ? cache_abs : "build/cache",
 		.price_table = "data/gpu-prices.yaml",
-		.only = n_only ? only : NULL,
+		.only = only.v,
 		.progress = progress,
 		.color = isatty(1) && !getenv("NO_COLOR"),
 		.device = device,
@@ -217,9 +194,9 @@ out:
 	free(root);
 	free(spec_rel);
 	free(store_rel);
-	free(only);
+	opt_list_release(&only);
 	return rc;
 out_usage:
-	free(only);
+	opt_list_release(&only);
 	return rc;
 }

@@ -30,12 +30,13 @@
 
 #include "backends/knobs.h"
 #include "cli/evident.h"
+#include "cli/options.h"
 #include "record/record.h"
 #include "run/reproduce.h"
 #include "store/query.h"
 #include "store/store.h"
 
-static const char usage[] =
+static const char synopsis[] =
 	"usage: evident show [--store DIR] [--json | --diff | --log] ID\n"
 	"       evident show [--store DIR] --samples ID [VARIANT]\n"
 	"       evident show [--store DIR] --object HASH\n"
@@ -46,18 +47,17 @@ static const char usage[] =
 	"A run prints its identity, outcome, code, build, checks by phase, timing and\n"
 	"its health, sanitizers, settings and cost; a batch prints its table (median,\n"
 	"speedup, Holm-adjusted p, verdict and why), repeats and variance by level,\n"
-	"the smallest detectable speedup (MDE), notes and its runs.\n"
-	"  --json      print the record (the manifest) itself\n"
-	"  --diff      print the patch of a dirty tree (apply with 'git apply' on the commit)\n"
-	"  --log       print a run's build log and its worker's log\n"
-	"  --samples   print a run's timing samples, one per line (microseconds); of a\n"
-	"              batch, every repeat of every variant (or of VARIANT), each run\n"
-	"              after a '# variant V, repeat K of R, run ID' line\n"
-	"  --object H  print stored object H\n"
-	"\n"
+	"the smallest detectable speedup (MDE), notes and its runs.\n";
+
+static const struct opt_usage usage = {
+	"show", synopsis,
 	"exit codes: 0 shown; 1 a run without samples (--samples); 2 bad command line or\n"
 	"an ambiguous id (the candidates are listed); 5 the store cannot be read;\n"
-	"7 no such run\n";
+	"7 no such run\n"
+};
+
+/* What show prints; the last of --json, --diff, --log, --samples wins. */
+enum show_mode { SHOW_TEXT, SHOW_JSON, SHOW_DIFF, SHOW_LOG, SHOW_SAMPLES };
 
 static const char *s_or(const char *s, const char *dflt)
 {
@@ -574,33 +574,33 @@ static int batch_samples(struct query *q, const struct batch_record *b, const ch
 
 int cmd_show(int argc, const char **argv)
 {
-	if (wants_help(argc, argv)) {
-		usage_print(usage, 0);
-		return EV_OK;
+	const char *dir = NULL, *id = NULL, *variant = NULL, *object = NULL;
+	int mode = SHOW_TEXT;
+	const struct option opts[] = {
+		OPT_STORE(&dir),
+		OPT_SET_INT("json", &mode, SHOW_JSON, "print the record (the manifest) itself"),
+		OPT_SET_INT("diff", &mode, SHOW_DIFF,
+			    "print the patch of a dirty tree (apply with 'git apply' on the commit)"),
+		OPT_SET_INT("log", &mode, SHOW_LOG, "print a run's build log and its worker's log"),
+		OPT_SET_INT("samples", &mode, SHOW_SAMPLES,
+			    "print a run's timing samples, one per line (microseconds); of a\n"
+			    "batch, every repeat of every variant (or of VARIANT), each run\n"
+			    "after a '# variant V, repeat K of R, run ID' line"),
+		OPT_STRING("object", &object, "HASH", "print stored object HASH"),
+		OPT_END(),
+	};
+	argc = parse_options(argc, argv, opts, &usage);
+	if (argc < 0)
+		return argc == OPT_HELP ? EV_OK : EV_USAGE;
+	if (argc > (mode == SHOW_SAMPLES ? 2 : 1) || (object && argc)) {
+		opt_usage_error(&usage, "one record at a time ('%s' and '%s')", object ? object : argv[0],
+				object ? argv[0] : argv[1]);
+		return EV_USAGE;
 	}
-	const char *dir = NULL, *id = NULL, *variant = NULL, *object = NULL, *mode = "text";
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--store") && i + 1 < argc)
-			dir = argv[++i];
-		else if (!strcmp(argv[i], "--object") && i + 1 < argc)
-			object = argv[++i];
-		else if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--diff") || !strcmp(argv[i], "--log") ||
-			 !strcmp(argv[i], "--samples"))
-			mode = argv[i] + 2;
-		else if (argv[i][0] == '-') {
-			error("unknown option '%s'; see 'evident show --help'", argv[i]);
-			return EV_USAGE;
-		} else if (!id)
-			id = argv[i];
-		else if (!variant && !strcmp(mode, "samples"))
-			variant = argv[i];
-		else {
-			error("one record at a time; see 'evident show --help'");
-			return EV_USAGE;
-		}
-	}
+	id = argc ? argv[0] : NULL;
+	variant = argc > 1 ? argv[1] : NULL;
 	if (!id && !object) {
-		error("which run? usage: evident show ID (see 'evident ls')");
+		opt_usage_error(&usage, "which run? give its id (see 'evident ls')");
 		return EV_USAGE;
 	}
 	if (object) {
@@ -641,7 +641,7 @@ int cmd_show(int argc, const char **argv)
 	}
 	const struct run_record *r = query_run_at(&q, (size_t)i);
 	const struct batch_record *b = r ? NULL : query_batch_at(&q, (size_t)i);
-	if (!strcmp(mode, "json")) {
+	if (mode == SHOW_JSON) {
 		json_t *m = query_manifest_at(&q, (size_t)i);
 		char *s = m ? store_canonical(m) : NULL;
 		if (s)
@@ -655,16 +655,16 @@ int cmd_show(int argc, const char **argv)
 		rc = EV_STORE; /* damaged: the reader said why */
 		goto out;
 	}
-	if (variant && (r || strcmp(mode, "samples"))) {
+	if (variant && r) {
 		error("a variant name goes with --samples of a batch; '%s' is a run", id);
 		rc = EV_USAGE;
-	} else if (!strcmp(mode, "diff")) {
+	} else if (mode == SHOW_DIFF) {
 		const struct rec_git *g = r ? &r->git : &b->git;
 		if (!g->diff_object)
 			printf("# the tree was clean: the commit alone reproduces the sources\n");
 		else if (print_object(&q.st, g->diff_object) < 0)
 			rc = EV_STORE;
-	} else if (!strcmp(mode, "log")) {
+	} else if (mode == SHOW_LOG) {
 		if (!r) {
 			error("'%s' is a batch: logs belong to its runs ('evident show %s' lists them)", b->run_id, b->run_id);
 			rc = EV_USAGE;
@@ -676,7 +676,7 @@ int cmd_show(int argc, const char **argv)
 			if (r->worker_log_object)
 				print_object(&q.st, r->worker_log_object);
 		}
-	} else if (!strcmp(mode, "samples")) {
+	} else if (mode == SHOW_SAMPLES) {
 		rc = r ? print_run_samples(&q, r, 0) : batch_samples(&q, b, variant);
 	} else if (r) {
 		show_run(&q, r);

@@ -16,11 +16,12 @@
 #include <string.h>
 
 #include "cli/evident.h"
+#include "cli/options.h"
 #include "record/record.h"
 #include "stats/stats.h"
 #include "base/util.h"
 
-static const char stats_usage[] =
+static const char synopsis[] =
 	"usage: evident stats A.txt B.txt [--json] [--alpha X] [--threshold T]\n"
 	"                     [--resamples B] [--seed S] [--confidence C]\n"
 	"       evident stats A1.txt,A2.txt,A3.txt B1.txt,B2.txt,B3.txt [options]\n"
@@ -53,52 +54,26 @@ static const char stats_usage[] =
 	"wholly outside [1 - T, 1 + T] and Cliff's delta's CI excludes 0, all in the same\n"
 	"direction.  'inconclusive' when the samples are too few (e.g. 4 vs 4) or the\n"
 	"measures point in opposite directions; 'no_difference' otherwise.  The report\n"
-	"says why, and the smallest speedup this comparison could detect.\n"
-	"\n"
-	"options:\n"
-	"  --json            print one JSON object instead of the report\n"
-	"  --alpha X         significance level (default 0.05)\n"
-	"  --threshold T     noise band around a speedup of 1 (default 0.01, i.e. +-1%)\n"
-	"  --resamples B     bootstrap resamples (default 10000, at least 100)\n"
-	"  --seed S          seed of the bootstrap's random numbers (default 1)\n"
-	"  --confidence C    confidence level of every CI (default 0.95)\n"
-	"\n"
+	"says why, and the smallest speedup this comparison could detect.\n";
+
+static const struct opt_usage usage = {
+	"stats", synopsis,
 	"exit codes:\n"
 	"  0    the statistics were computed (whatever the verdict)\n"
 	"  1    an input file is bad: unreadable, empty, fewer than 2 samples, not numbers\n"
-	"  2    bad command line\n";
+	"  2    bad command line\n"
+};
 
-static int usage_error(const char *msg, const char *arg)
+/* --threshold: a fraction in [0, 1); a negative band is a mistake worth
+ * naming. */
+static int parse_threshold(const struct option *opt, const char *arg)
 {
-	error(msg, arg);
-	usage_print(stats_usage, 1);
-	return EV_USAGE;
-}
-
-static int parse_double(const char *opt, const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (!*s || *end || errno || !(v > lo && v < hi)) {
-		error("%s: '%s' is not a number in (%g, %g)", opt, s, lo, hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static int parse_ulong(const char *opt, const char *s, unsigned long lo, unsigned long hi,
-		       unsigned long *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(s, &end, 10);
-	if (!*s || *s == '-' || *s == '+' || *end || errno || v < lo || v > hi) {
-		error("%s: '%s' is not a whole number in [%lu, %lu]", opt, s, lo, hi);
-		return -1;
-	}
-	*out = v;
+	double t;
+	if (opt_parse_number(arg, &t) < 0 || !(t < 1))
+		return error("--threshold: '%s' is not a number in [0, 1)", arg);
+	if (t < 0)
+		return error("--threshold: '%s' is negative; give a fraction such as 0.01", arg);
+	*(double *)opt->value = t;
 	return 0;
 }
 
@@ -290,81 +265,38 @@ static json_t *report_json(const struct side *a, const struct side *b, const str
 int cmd_stats(int argc, const char **argv)
 {
 	struct stats_opts o = STATS_OPTS_INIT;
-	const char *files[2];
-	int nfiles = 0, as_json = 0, ret = EV_FAILURES;
+	int as_json = 0, ret = EV_FAILURES;
 	struct side sa, sb;
 	struct stats_comparison c;
+	const struct option opts[] = {
+		OPT_BOOL("json", &as_json, "print one JSON object instead of the report"),
+		OPT_DOUBLE("alpha", &o.alpha, "X", "(0, 1)", "significance level (default 0.05)"),
+		OPT_CALLBACK("threshold", &o.threshold, "T", parse_threshold,
+			     "noise band around a speedup of 1 (default 0.01, i.e. +-1%)"),
+		OPT_INT("resamples", &o.resamples, "B", "[100, 10000000]", "bootstrap resamples (default 10000, at least 100)"),
+		OPT_ULONG("seed", &o.seed, "S", "[0, 4294967295]", "seed of the bootstrap's random numbers (default 1)"),
+		OPT_DOUBLE("confidence", &o.confidence, "C", "(0, 1)", "confidence level of every CI (default 0.95)"),
+		OPT_END(),
+	};
 
 	memset(&sa, 0, sizeof(sa));
 	memset(&sb, 0, sizeof(sb));
-	if (wants_help(argc, argv)) {
-		usage_print(stats_usage, 0);
-		return EV_OK;
+	argc = parse_options(argc, argv, opts, &usage);
+	if (argc < 0)
+		return argc == OPT_HELP ? EV_OK : EV_USAGE;
+	if (argc > 2) {
+		opt_usage_error(&usage, "unexpected argument '%s'; give two sample files", argv[2]);
+		return EV_USAGE;
 	}
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *val = NULL, *eq;
-		char name[32];
-
-		if (!strcmp(arg, "--json")) {
-			as_json = 1;
-			continue;
-		}
-		if (!strcmp(arg, "--") ) {
-			while (++i < argc) {
-				if (nfiles == 2)
-					return usage_error("unexpected argument '%s'; give two sample files", argv[i]);
-				files[nfiles++] = argv[i];
-			}
-			break;
-		}
-		if (arg[0] != '-' || !arg[1]) {
-			if (nfiles == 2)
-				return usage_error("unexpected argument '%s'; give two sample files", arg);
-			files[nfiles++] = arg;
-			continue;
-		}
-		/* --name VALUE or --name=VALUE */
-		eq = strchr(arg, '=');
-		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
-		if (strcmp(name, "--alpha") && strcmp(name, "--threshold") && strcmp(name, "--resamples") &&
-		    strcmp(name, "--seed") && strcmp(name, "--confidence"))
-			return usage_error("unknown option '%s'; see 'evident stats --help'", arg);
-		if (eq)
-			val = eq + 1;
-		else if (i + 1 < argc)
-			val = argv[++i];
-		else
-			return usage_error("option '%s' needs a value", arg);
-
-		int bad = 0;
-		unsigned long ul;
-		if (!strcmp(name, "--alpha"))
-			bad = parse_double(name, val, 0, 1, &o.alpha);
-		else if (!strcmp(name, "--confidence"))
-			bad = parse_double(name, val, 0, 1, &o.confidence);
-		else if (!strcmp(name, "--threshold")) {
-			bad = parse_double(name, val, -1, 1, &o.threshold);
-			if (!bad && o.threshold < 0)
-				bad = error("--threshold: '%s' is negative; give a fraction such as 0.01", val);
-		} else if (!strcmp(name, "--resamples")) {
-			bad = parse_ulong(name, val, 100, 10000000, &ul);
-			o.resamples = (int)ul;
-		} else {
-			bad = parse_ulong(name, val, 0, 0xffffffffUL, &ul);
-			o.seed = ul;
-		}
-		if (bad) {
-			usage_print(stats_usage, 1);
-			return EV_USAGE;
-		}
+	if (argc < 2) {
+		opt_usage_error(&usage, "%s; give the baseline and the candidate sample files",
+				argc ? "only one sample file" : "no sample files");
+		return EV_USAGE;
 	}
-	if (nfiles != 2)
-		return usage_error("%s; give the baseline and the candidate sample files",
-				   nfiles ? "only one sample file" : "no sample files");
-	if (side_split(&sa, files[0]) < 0 || side_split(&sb, files[1]) < 0) {
+	if (side_split(&sa, argv[0]) < 0 || side_split(&sb, argv[1]) < 0) {
 		side_release(&sa);
 		side_release(&sb);
-		usage_print(stats_usage, 1);
+		opt_print_usage(&usage, stderr);
 		return EV_USAGE;
 	}
 

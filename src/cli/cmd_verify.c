@@ -7,35 +7,37 @@
 #include <string.h>
 
 #include "cli/evident.h"
+#include "cli/options.h"
 #include "store/store.h"
 
-static const char usage[] =
+static const char synopsis[] =
 	"usage: evident verify [--store DIR] [--quiet]\n"
 	"\n"
 	"Checks the store: every object's content must hash to its name, every\n"
 	"manifest must match its digest and be in canonical form, every object a\n"
 	"manifest refers to must exist, and every manifest's 'prev' must name an\n"
 	"intact manifest.  Prints one line per problem ('altered: PATH: why',\n"
-	"'missing: PATH ...'), notes (orphan objects, harmless), then a summary.\n"
-	"Exit 0 when intact, 1 when anything is damaged, 5 when there is no store.\n";
+	"'missing: PATH ...'), notes (orphan objects, harmless), then a summary.\n";
+
+static const struct opt_usage usage = {
+	"verify", synopsis, "Exit 0 when intact, 1 when anything is damaged, 5 when there is no store.\n"
+};
 
 int cmd_verify(int argc, const char **argv)
 {
-	if (wants_help(argc, argv)) {
-		usage_print(usage, 0);
-		return EV_OK;
-	}
 	const char *dir = NULL;
 	int quiet = 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--store") && i + 1 < argc)
-			dir = argv[++i];
-		else if (!strcmp(argv[i], "--quiet"))
-			quiet = 1;
-		else {
-			error("unknown argument '%s'; see 'evident verify --help'", argv[i]);
-			return EV_USAGE;
-		}
+	const struct option opts[] = {
+		OPT_STORE(&dir),
+		OPT_BOOL("quiet", &quiet, "print the summary line only (and the problems, if any)"),
+		OPT_END(),
+	};
+	argc = parse_options(argc, argv, opts, &usage);
+	if (argc < 0)
+		return argc == OPT_HELP ? EV_OK : EV_USAGE;
+	if (argc > 0) {
+		opt_usage_error(&usage, "unexpected argument '%s' for 'evident verify'", argv[0]);
+		return EV_USAGE;
 	}
 	struct store st = STORE_INIT;
 	if (store_open(&st, store_default_root(dir), 0) < 0) {

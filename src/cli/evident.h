@@ -2,9 +2,11 @@
  * evident.h - the subcommands of `evident` and its exit codes.
  *
  * Checklist for adding a subcommand (git's builtin.h habit):
- *   1. write src/cmd_<name>.c with `int cmd_<name>(int argc, const char **argv)`
- *      whose argv[0] is the subcommand's name; it handles --help itself
- *      (print the usage with usage_print and return EV_OK);
+ *   1. write src/cli/cmd_<name>.c with `int cmd_<name>(int argc, const char **argv)`
+ *      whose argv[0] is the subcommand's name; it declares its options as a
+ *      table and parses them with parse_options (cli/options.h), which also
+ *      prints its --help (return EV_OK on OPT_HELP, EV_USAGE on -1); a
+ *      command that reads a store declares OPT_STORE;
  *   2. declare it below;
  *   3. add a row to commands[] in src/cli/main.c (name, function, one-line help);
  *   4. add a numbered CLI test under tests/cli/ and a line in README.md.
@@ -63,12 +65,8 @@ struct command {
 extern const struct command commands[];
 extern const unsigned n_commands;
 
-/* Prints usage text to stdout (for --help) or stderr (for errors). */
-void usage_print(const char *text, int to_stderr);
-/* Does argv contain -h or --help? */
-int wants_help(int argc, const char **argv);
 /* The exit-code table as text, for help output ("exit codes:\n  0    ...";
- * static storage). */
+ * static storage), generated from EV_EXIT_LIST. */
 const char *exit_codes_text(void);
 
 #endif /* EVIDENT_H */
