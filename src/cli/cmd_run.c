@@ -36,6 +36,13 @@ static const char usage[] =
 	"  --jobs N        compile up to N variants at once before running (default: CPUs online)\n"
 	"  --repeats N     worker processes per variant (default: the spec's repeats, else 3 on\n"
 	"                  cuda and 1 on host), interleaved with the other variants\n"
+	"  --gpus all|N|0,2,5\n"
+	"                  run on several GPUs at once (default: the spec's gpus, else one GPU):\n"
+	"                  a slot per GPU, pinned with CUDA_VISIBLE_DEVICES; repeat r of every\n"
+	"                  variant runs on slot r % N, so each GPU times every variant alike\n"
+	"                  (repeats are raised to N when fewer).  N = the first N GPUs; one GPU\n"
+	"                  by index: --device.  On the host backend: N concurrent CPU slots\n"
+	"                  (all: one per CPU, a list: pinned to those CPUs)\n"
 	"  --no-progress   no progress line even on a terminal\n"
 	"\n";
 
@@ -111,7 +118,7 @@ int cmd_run(int argc, const char **argv)
 		printf("%s", exit_codes_text());
 		return EV_OK;
 	}
-	const char *store_arg = NULL, *cache_arg = NULL, *spec_path = NULL;
+	const char *store_arg = NULL, *cache_arg = NULL, *spec_path = NULL, *gpus = NULL;
 	const char **only = xcalloc((size_t)argc + 1, sizeof(char *));
 	size_t n_only = 0;
 	int dry = 0, progress = isatty(2), device = 0, rc = EV_USAGE;
@@ -126,6 +133,8 @@ int cmd_run(int argc, const char **argv)
 			only[n_only++] = argv[++i];
 		else if (!strcmp(a, "--device") && i + 1 < argc)
 			device = atoi(argv[++i]);
+		else if (!strcmp(a, "--gpus") && i + 1 < argc)
+			gpus = argv[++i];
 		else if (!strcmp(a, "--jobs") && i + 1 < argc)
 			jobs = atoi(argv[++i]);
 		else if (!strcmp(a, "--repeats") && i + 1 < argc) {
@@ -212,12 +221,14 @@ int cmd_run(int argc, const char **argv)
 		.device = device,
 		.jobs = jobs,
 		.repeats = repeats,
+		.gpus = gpus ? gpus : s.gpus,
 	};
 	struct run_totals t;
 	enum run_error why;
 	int r = run_experiment(&s, &o, &t, &why);
 	if (r < 0)
-		rc = why == RUN_NO_DEVICE ? EV_NO_DEVICE : why == RUN_STORE ? EV_STORE : EV_ENV;
+		rc = why == RUN_NO_DEVICE ? EV_NO_DEVICE : why == RUN_STORE ? EV_STORE
+			: why == RUN_USAGE ? (gpus ? EV_USAGE : EV_SPEC) : EV_ENV;
 	else if (t.interrupted)
 		rc = EV_INTERRUPTED;
 	else

@@ -208,6 +208,12 @@ static void show_where(const struct run_record *r)
 	if (r->gpu_uuid)
 		printf(", %s", r->gpu_uuid);
 	printf("\n");
+	if (r->exec.kind && strcmp(r->exec.kind, "local")) {
+		printf("executor   %s, slot %d of %d", r->exec.kind, r->exec.slot, r->exec.slots);
+		if (r->exec.pinned)
+			printf(", %s", r->exec.pinned);
+		printf("\n");
+	}
 	if (r->throttled == 1)
 		printf("  WARNING  the GPU was throttling during this run\n");
 	if (json_object_size(r->load)) {

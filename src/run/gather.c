@@ -100,29 +100,33 @@ static void add_note(json_t *notes, char *text)
 	free(text);
 }
 
-/* The aggregate outcome of a variant's repeats. */
+/* The aggregate outcome of a variant's repeats.  An aborted repeat is no
+ * evidence about the kernel: it counts as missing, not as a failure (else
+ * an interrupted batch would call good kernels flaky). */
 static void aggregate(struct batch_row *row, const struct vdata *d, char **reason_owned)
 {
-	size_t ok = 0;
-	const struct run_record *first_bad = NULL;
+	size_t ok = 0, aborted = 0;
+	const struct run_record *first_bad = NULL, *first_aborted = NULL;
 	for (size_t i = 0; i < d->n_runs; i++) {
 		if (d->runs[i].outcome == OUTCOME_OK)
 			ok++;
-		else if (!first_bad)
+		else if (d->runs[i].outcome == OUTCOME_ABORTED && aborted++ == 0)
+			first_aborted = &d->runs[i];
+		else if (d->runs[i].outcome != OUTCOME_ABORTED && !first_bad)
 			first_bad = &d->runs[i];
 	}
 	row->n_ok_runs = ok;
-	if (!d->n_runs) {
+	if (!d->n_runs || aborted == d->n_runs) {
 		row->outcome = OUTCOME_ABORTED;
 		row->outcome_text = outcome_name(OUTCOME_ABORTED);
-		row->reason = "no repeat of this variant was recorded";
+		row->reason = first_aborted ? first_aborted->reason : "no repeat of this variant was recorded";
 		return;
 	}
 	if (!first_bad) {
 		row->outcome = OUTCOME_OK;
 	} else if (ok) {
 		row->outcome = OUTCOME_FLAKY;
-		*reason_owned = xstrfmt("%zu of %zu repeats ok; repeat %d: %s%s%s", ok, d->n_runs, first_bad->repeat,
+		*reason_owned = xstrfmt("%zu of %zu repeats ok; repeat %d: %s%s%s", ok, d->n_runs - aborted, first_bad->repeat,
 					first_bad->outcome_text, first_bad->reason ? ": " : "",
 					first_bad->reason ? first_bad->reason : "");
 		row->reason = *reason_owned;
@@ -131,6 +135,40 @@ static void aggregate(struct batch_row *row, const struct vdata *d, char **reaso
 		row->reason = first_bad->reason;
 	}
 	row->outcome_text = outcome_name(row->outcome);
+}
+
+/* The slots the batch's runs were executed in, in slot order (plan.gpus). */
+static void collect_slots(const struct vdata *vd, size_t n_variants, struct batch_record *b)
+{
+	for (size_t vi = 0; vi < n_variants; vi++)
+		for (size_t i = 0; i < vd[vi].n_runs; i++) {
+			const struct run_record *r = &vd[vi].runs[i];
+			if (!r->exec.kind || r->exec.slot < 0)
+				continue;
+			size_t k = 0;
+			while (k < b->n_slots && b->slots[k].slot != r->exec.slot)
+				k++;
+			if (k == b->n_slots) {
+				b->slots = xrealloc(b->slots, (b->n_slots + 1) * sizeof(*b->slots));
+				struct rec_slot *x = &b->slots[b->n_slots++];
+				memset(x, 0, sizeof(*x));
+				x->slot = r->exec.slot;
+				x->device = r->exec.device;
+				x->uuid = r->gpu_uuid;
+				x->name = r->gpu_uuid ? r->device_name : NULL;
+				x->host = r->host;
+				/* keep slot order */
+				for (size_t j = b->n_slots - 1; j > 0 && b->slots[j - 1].slot > b->slots[j].slot; j--) {
+					struct rec_slot t = b->slots[j];
+					b->slots[j] = b->slots[j - 1];
+					b->slots[j - 1] = t;
+				}
+				k = 0;
+				while (b->slots[k].slot != r->exec.slot)
+					k++;
+			}
+			b->slots[k].runs++;
+		}
 }
 
 int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t)
@@ -185,6 +223,8 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 		size_t cap = 0;
 		for (size_t i = 0; row->outcome == OUTCOME_OK && i < d->n_runs; i++) {
 			size_t gcap = 0;
+			if (d->runs[i].outcome != OUTCOME_OK)
+				continue; /* aborted */
 			if (load_samples(&c->st, &d->runs[i], &d->x[d->n_groups], &d->nx[d->n_groups], &gcap) < 0)
 				goto out;
 			if (load_samples(&c->st, &d->runs[i], &d->pooled, &d->n_pooled, &cap) < 0)
@@ -246,6 +286,13 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 		}
 		if (row->health_note)
 			add_note(notes, xstrfmt("%s: %s", v->name, row->health_note));
+		size_t n_aborted = 0;
+		for (size_t i = 0; i < d->n_runs; i++)
+			n_aborted += d->runs[i].outcome == OUTCOME_ABORTED;
+		if (n_aborted && row->outcome != OUTCOME_ABORTED)
+			add_note(notes, xstrfmt("%s: %zu of %zu repeats aborted (interrupted), left out of its outcome "
+						"and statistics",
+						v->name, n_aborted, d->n_runs));
 		for (size_t i = 0; i < d->n_runs; i++)
 			if (d->runs[i].throttled > 0) {
 				add_note(notes, xstrfmt("%s: WARNING: the GPU was throttling when repeat %d finished "
@@ -324,6 +371,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	b->repeats = p->repeats;
 	b->order = "interleaved";
 	b->plan_seed = p->seed;
+	collect_slots(vd, p->n_variants, b);
 	double gpu_s = 0, usd = 0;
 	int have_usd = 1;
 	for (size_t vi = 0; vi < p->n_variants; vi++) {
@@ -366,6 +414,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 			for (size_t i = 0; i < b->n_rows; i++)
 				free(b->rows[i].runs);
 			free(b->rows);
+			free(b->slots);
 			*b = fresh;
 		} else {
 			rc = -1;
@@ -386,6 +435,7 @@ out:
 		for (size_t i = 0; i < b->n_rows; i++)
 			free(b->rows[i].runs);
 		free(b->rows);
+		free(b->slots);
 		memset(b, 0, sizeof(*b));
 	}
 	return rc;

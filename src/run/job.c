@@ -415,14 +415,14 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 		/* worker, main phase */
 		json_object_set_new(load, "before", read_load());
 		if (c->be->device_state)
-			before = c->be->device_state(c->o->device);
+			before = c->be->device_state(c->slot.device);
 		fill_job(c, pj, "main", &main_w.job);
 		progress_show(&c->prog, "starting");
 		if (run_worker(c, &main_w) < 0)
 			goto out;
 		gpu_s += c->be->uses_gpu ? main_w.rr.seconds : 0;
 		if (c->be->device_state)
-			after = c->be->device_state(c->o->device);
+			after = c->be->device_state(c->slot.device);
 		json_object_set_new(load, "after", read_load());
 		jr.worker = &main_w.rr;
 		jr.proto = &main_w.proto;
@@ -559,6 +559,9 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 	}
 
 	/* classify */
+	jr.interrupted = jr.interrupted || runcmd_interrupted != 0;
+	jr.interrupted_why = c->abort_why ? c->abort_why
+			     : runcmd_interrupted ? signal_name(runcmd_interrupted) : NULL;
 	outcome_classify(&jr, &r.outcome, &reason);
 	r.reason = reason;
 
@@ -571,7 +574,13 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 	r.variant = v->name;
 	r.repeat = pj->repeat;
 	r.repeats = p->repeats;
-	r.gpu_slot = c->be->uses_gpu ? c->o->device : -1;
+	int local = !strcmp(c->slot.kind, "local");
+	r.gpu_slot = !local ? c->slot.index : c->be->uses_gpu ? c->o->device : -1;
+	r.exec.kind = c->slot.kind;
+	r.exec.slot = c->slot.index;
+	r.exec.slots = c->slot.n;
+	r.exec.device = c->slot.device;
+	r.exec.pinned = c->slot.pinned;
 	r.is_baseline = pv->is_baseline;
 	r.is_reference = v->is_reference;
 	r.kernel = v->kernel;

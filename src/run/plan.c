@@ -121,6 +121,13 @@ int plan_make(struct run_ctx *c)
 		p->seed = strtoull(hx, NULL, 16);
 	}
 	p->repeats = c->o->repeats > 0 ? c->o->repeats : s->k.repeats;
+	if (c->pool.n > p->repeats) {
+		/* a slot per repeat at least (pool.c): none idle, every one fair */
+		warning("%d slots and %d repeat%s: running %d repeats, so that every slot times every variant "
+			"(repeat r on slot r %% %d)",
+			c->pool.n, p->repeats, p->repeats == 1 ? "" : "s", c->pool.n, c->pool.n);
+		p->repeats = c->pool.n;
+	}
 
 	p->variants = xcalloc(s->n_variants, sizeof(*p->variants));
 	for (size_t i = 0; i < s->n_variants; i++) {

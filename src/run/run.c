@@ -109,6 +109,13 @@ int run_experiment(const struct spec *s, const struct run_options *o, struct run
 	}
 	strbuf_release(&why);
 	int rc = -1;
+	c.slot.kind = "local";
+	c.slot.n = 1;
+	c.slot.device = c.be->uses_gpu ? o->device : -1;
+	if (pool_resolve(&c) < 0) {
+		*err = RUN_USAGE;
+		return -1;
+	}
 	if (store_open(&c.st, o->store_root, 1) < 0) {
 		*err = RUN_STORE;
 		goto out;
@@ -128,7 +135,7 @@ int run_experiment(const struct spec *s, const struct run_options *o, struct run
 	t->batch_id = xstrdup(c.plan.batch_id);
 	runcmd_trap_signals();
 	plan_prebuild(&c);
-	if (executor_local(&c) < 0) {
+	if ((c.pool.n ? executor_pool(&c) : executor_local(&c)) < 0) {
 		*err = RUN_STORE;
 		goto out;
 	}
@@ -149,5 +156,6 @@ out:
 	free(c.exe);
 	free(c.tmp_dir);
 	store_release(&c.st);
+	pool_release(&c.pool);
 	return rc;
 }

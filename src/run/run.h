@@ -21,6 +21,7 @@ struct run_options {
 	int device;                  /* CUDA device ordinal */
 	int jobs;                    /* parallel builds before running (<= 1: none) */
 	int repeats;                 /* > 0: override the spec's repeats */
+	const char *gpus;            /* a pool of slots (pool.c): "all", "2", "0,2,5"; NULL: serial */
 };
 
 struct run_totals {
@@ -30,13 +31,14 @@ struct run_totals {
 };
 
 /* Why a run stopped before it could record anything. */
-enum run_error { RUN_OK, RUN_NO_DEVICE, RUN_STORE, RUN_ENV };
+enum run_error { RUN_OK, RUN_NO_DEVICE, RUN_STORE, RUN_ENV, RUN_USAGE };
 
 /*
  * Run spec s (loaded and validated; the current directory is the
  * repository root).  Returns 0 when it ran (the totals say how it went),
  * or -1 after error() when it stopped before a record could be written
- * (*err says why: no device, the store, the environment).
+ * (*err says why: no device, the store, the environment, a bad option
+ * such as gpus).
  */
 int run_experiment(const struct spec *s, const struct run_options *o, struct run_totals *t,
 		   enum run_error *err);

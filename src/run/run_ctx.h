@@ -6,9 +6,9 @@
  *   plan.c      the spec -> the batch id, the variants and their builds,
  *               the jobs (variant x repeat) in a seeded interleaved order,
  *               their seeds, the problem plug-in and its tolerance
- *   executor.c  the seam that gets every planned job executed: here, one
- *               after another; a pool of GPUs or a Slurm array implement
- *               the same seam (scale-out)
+ *   executor.c  the seam that gets every planned job executed: one after
+ *               another (executor_local); pool.c: a slot per GPU (or CPU),
+ *               repeat r of every variant on slot r % n (executor_pool)
  *   job.c       one planned job, start to record: build, worker, checker,
  *               extra shape, sanitizers, outcome, the run record
  *   gather.c    the batch's run records -> statistics over repeats,
@@ -67,6 +67,22 @@ struct plan {
 	json_t *problem_sources;     /* the plug-in's sources with objects */
 };
 
+/* The slots of a pool (pool.c), resolved from --gpus / the spec's gpus. */
+struct pool {
+	int n;                       /* slots; 0: no pool (serial) */
+	int *devices;                /* per slot: the device index it holds, or -1 (host slots by count) */
+	int pin_cpus;                /* host backend with a list: slot k is pinned to CPU devices[k] */
+};
+
+/* The slot this process executes jobs in: what job.c records as the
+ * run's executor, and the device whose state it reads. */
+struct exec_slot {
+	const char *kind;            /* "local" | "pool" | "slurm" */
+	int index, n;                /* slot index, of n slots */
+	int device;                  /* NVML index of its GPU, or the CPU it is pinned to; -1 none */
+	char *pinned;                /* what pinned it (owned), or NULL */
+};
+
 struct progress {
 	int on;
 	size_t i, n;
@@ -89,6 +105,10 @@ struct run_ctx {
 	char *tmp_dir;               /* the store's tmp/ */
 	struct progress prog;
 	int interrupted;
+	struct pool pool;
+	struct exec_slot slot;
+	const char *abort_why;       /* what interrupts this runner, when known (a Slurm task's kill
+				        line): the reason of the job it aborts */
 };
 
 /* plan.c */
@@ -100,6 +120,23 @@ int plan_build(struct run_ctx *c, size_t vi);
 
 /* executor.c: get every job of the plan executed (job_execute each). */
 int executor_local(struct run_ctx *c);
+
+/* pool.c: the pool executor and its slots. */
+/* Parse gpus ("all", "N", "0,2,5") against a host of `count` devices
+ * (`what`: "GPU" or "CPU", for messages); *devices (caller frees) gets a
+ * device index per slot, -1 where a count names no particular device.
+ * allow_more: a count may exceed `count` (CPU slots).  Returns the number
+ * of slots, or -1 with the reason in why. */
+int pool_parse(const char *gpus, int count, const char *what, int allow_more, int **devices, struct strbuf *why);
+/* The slot that executes repeat r in a pool of n slots: r % n. */
+int pool_slot_of(int repeat, int n);
+/* Resolve c->o->gpus into c->pool (0, or -1 after error()). */
+int pool_resolve(struct run_ctx *c);
+void pool_release(struct pool *p);
+/* Build every variant here, then fork a process per slot, each running
+ * job_execute on its repeats; gather their results.  0, or -1 when a
+ * slot could not record (the store failed). */
+int executor_pool(struct run_ctx *c);
 
 /* job.c: one job start to record.  0, or -1 when its record could not be
  * written (the store failed). */
