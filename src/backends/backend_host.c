@@ -112,8 +112,10 @@ static int host_worker(const struct job *job)
 	strbuf_release(&why);
 	proto_w_send("device", json_pack("{s:s, s:i}", "backend", "host", "threads", worker_thread_count()));
 	const struct ev_kernel_desc *k = worker_load_kernel(job, "host");
-	if (!k)
+	if (!k) {
+		problem_release(&pl);
 		return 1;
+	}
 	const int n_in = pl.n_inputs, n_out = pl.n_outputs;
 	const long long *shape = job->shape;
 	size_t in_n[4], out_bytes[2];
@@ -228,6 +230,7 @@ out:
 	for (int o = 0; o < n_out; o++)
 		free(out[o]);
 	strbuf_release(&frame);
+	problem_release(&pl);
 	return rc;
 }
 

@@ -281,6 +281,7 @@ out_refs:
 	refs_release(&r);
 	strbuf_release(&cap);
 out:
+	problem_release(&pl);
 	json_decref(cj);
 	return rc;
 }
