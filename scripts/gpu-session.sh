@@ -10,11 +10,12 @@
 #   adversary  the CUDA adversarial suite (tests/fixtures/specs/cuda-adversary*.yaml)
 #   faults     experiments/cuda-faults.yaml
 #   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?)
+#   events     experiments/iter1-events.yaml (the CUDA-event clock, against older records)
 #   aa         experiments/aa.yaml (the same kernel as 8 variants: the A/A rate)
 #   problems   the new problems on the GPU (experiments/*-cuda.yaml)
-#   iter2      experiments/iter2.yaml (the fa_mma rung)
+#   iter2      experiments/iter2.yaml (the fa_mma rung; ITER2_REPEATS, default 2)
 #   sweep      experiments/sweep.yaml
-#   pool       experiments/iter1.yaml with --gpus all
+#   pool       experiments/iter1.yaml with --gpus all (not in the default list)
 #   reproduce  evident reproduce on the committed iter1 batch
 #   clock      scripts/clock-check (CUPTI and events vs Nsight Compute, every iter1 kernel)
 #   tests      the GPU CLI tests (tests/cli/t30*)
@@ -25,7 +26,7 @@ OUT=${OUT:-/tmp/gpu-out}
 mkdir -p "$OUT"
 export PATH=/usr/local/cuda/bin:$PATH
 E=$PWD/dist/evident/bin/evident
-steps=${*:-"state harness adversary faults iter1 aa problems iter2 sweep pool reproduce clock tests pack"}
+steps=${*:-"state harness adversary faults iter1 events aa problems iter2 reproduce clock tests pack"}
 log() { printf '\n=== %s\n' "$*" | tee -a "$OUT/session.log"; }
 has() { case " $steps " in *" $1 "*) return 0;; *) return 1;; esac; }
 T0=$(date +%s)
@@ -74,11 +75,12 @@ if has iter1; then
 	run_exp iter1-a experiments/iter1.yaml
 	run_exp iter1-b experiments/iter1.yaml
 fi
+has events && run_exp iter1-events experiments/iter1-events.yaml
 has aa && run_exp aa experiments/aa.yaml
 if has problems; then
 	for s in experiments/*-cuda.yaml; do run_exp "$(basename "$s" .yaml)" "$s"; done
 fi
-has iter2 && run_exp iter2 experiments/iter2.yaml
+has iter2 && run_exp iter2 experiments/iter2.yaml --repeats "${ITER2_REPEATS:-2}"
 has sweep && run_exp sweep experiments/sweep.yaml
 has pool && run_exp pool experiments/iter1.yaml --gpus all
 if has reproduce; then
@@ -93,12 +95,13 @@ print(rows[0]['run_id'] if rows else '')" 2>/dev/null)
 fi
 if has clock; then
 	log "clock-check: CUPTI and events vs Nsight Compute"
-	python3 scripts/clock-check "$E" "$OUT" > "$OUT/clock-check.txt" 2>&1
+	PATH=$(dirname "$E"):$PATH python3 scripts/clock-check --store artifacts "$OUT/clock" > "$OUT/clock-check.txt" 2>&1
 	tail -n 20 "$OUT/clock-check.txt" >> "$OUT/session.log"
 fi
 if has tests; then
 	log "GPU CLI tests"
 	EVIDENT=$E tests/cli/run.sh t30 > "$OUT/gpu-tests.txt" 2>&1
+	echo "exit $?" >> "$OUT/gpu-tests.txt"
 	tail -n 12 "$OUT/gpu-tests.txt" >> "$OUT/session.log"
 fi
 if has pack; then

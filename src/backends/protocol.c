@@ -5,6 +5,7 @@
  * end is a strict state machine fed with whatever bytes arrive.
  */
 #include "backends/protocol.h"
+#include "backends/scramble.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -177,7 +178,7 @@ static int on_output(struct proto *p, json_t *m)
 	c->timed = timed;
 	c->index = index;
 	c->global = timed ? p->warmup_samples + index : -1;
-	c->set = timed && p->n_sets > 0 ? (int)((p->first_set + c->global) % p->n_sets) : -1;
+	c->set = timed && p->n_sets > 0 ? evs_sample_set(p->first_set, p->n_sets, p->batch, c->global, 0) : -1;
 	c->batch = timed && p->batch > 1 ? p->batch : 1;
 	c->offset = p->capture_size;
 	c->bytes = (size_t)bytes;
@@ -196,8 +197,8 @@ static int on_sample(struct proto *p, json_t *m, int reply_fd)
 		return violate(p, "sample %lld where sample %zu was due",
 			       json_is_integer(iv) ? (long long)json_integer_value(iv) : -1LL, p->n_samples);
 	json_t *set = json_object_get(m, "set");
-	int want_set = p->n_sets > 0 ? (int)((p->first_set + p->warmup_samples + (long long)p->n_samples) % p->n_sets)
-				     : 0;
+	int want_set = evs_sample_set(p->first_set, p->n_sets, p->batch,
+				      p->warmup_samples + (long long)p->n_samples, 0);
 	if (!json_is_integer(set) || json_integer_value(set) != want_set)
 		return violate(p, "sample %zu used input set %lld, not the scheduled %d", p->n_samples,
 			       json_is_integer(set) ? (long long)json_integer_value(set) : -1LL, want_set);

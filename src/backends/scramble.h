@@ -56,6 +56,28 @@ EVS_FN uint64_t evs_key(uint64_t seed, uint64_t i, uint32_t j, uint32_t o)
 	return evs_mix64(k ^ (((uint64_t)j << 32) | o));
 }
 
+/* Graph mode captures at most this many graphs (the harness's
+ * EVC_MAX_GRAPHS is the same number). */
+#define EVS_MAX_GRAPHS 8
+
+/*
+ * The input set that launch j of the sample with global index `global`
+ * (warm-up samples first) reads, so that the harness, the parent's
+ * protocol check and the checker agree on it.  Stream mode (batch 1):
+ * (first_set + global) % n_sets.  Graph mode (batch > 1): the sample
+ * replays graph g = global % G, G = min(n_sets, EVS_MAX_GRAPHS), which was
+ * captured with its launch j on set (first_set + g * batch + j) % n_sets.
+ */
+EVS_FN int evs_sample_set(int first_set, int n_sets, int batch, long long global, int j)
+{
+	if (n_sets <= 0)
+		return 0;
+	if (batch <= 1)
+		return (int)(((long long)first_set + global) % n_sets);
+	long long G = n_sets < EVS_MAX_GRAPHS ? n_sets : EVS_MAX_GRAPHS;
+	return (int)(((long long)first_set + (global % G) * batch + j) % n_sets);
+}
+
 /* Word w (bytes 8w .. 8w+7, little-endian) of the stream with key k. */
 EVS_FN uint64_t evs_word(uint64_t key, uint64_t w)
 {

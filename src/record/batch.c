@@ -56,6 +56,7 @@ static void read_row(json_t *r, struct batch_row *row)
 {
 	memset(row, 0, sizeof(*row));
 	row->mde = NAN;
+	row->event_median_us = NAN;
 	row->variant = gs(r, "variant");
 	row->kernel = gs(r, "kernel");
 	json_t *p = go(r, "params");
@@ -102,6 +103,7 @@ static void read_row(json_t *r, struct batch_row *row)
 	}
 	row->have_cmp = record_comparison_read(go(r, "comparison"), &row->cmp) == 0;
 	row->mde = gn(r, "mde");
+	row->event_median_us = gn(r, "event_median_us");
 	row->health_note = gs(r, "health_note");
 }
 
@@ -240,6 +242,7 @@ static json_t *write_row(const struct batch_row *r)
 	}
 	json_object_set_new(o, "comparison", r->have_cmp ? record_comparison_json(&r->cmp) : json_null());
 	json_object_set_new(o, "mde", jnum(r->mde));
+	json_object_set_new(o, "event_median_us", jnum(r->event_median_us));
 	json_object_set_new(o, "health_note", jstr(r->health_note));
 	return o;
 }
@@ -305,6 +308,7 @@ void batch_row_from_run(const struct run_record *r, struct batch_row *row)
 {
 	memset(row, 0, sizeof(*row));
 	row->mde = NAN;
+	row->event_median_us = r->event_median_us;
 	row->variant = r->variant;
 	row->kernel = r->kernel;
 	if (r->n_params) {

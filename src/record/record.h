@@ -241,6 +241,8 @@ struct run_record {
 	const char *samples_object;        /* the preferred clock's samples, one per line */
 	const char *event_samples_object;  /* v2: CUDA-event samples when the kernel clock is preferred */
 	const char *host_samples_object;   /* v2: host launch latency of each sample */
+	double event_median_us;      /* v2: median CUDA-event time beside a kernel clock, NAN none */
+	double host_median_us;       /* v2: median host time of launch(), NAN none */
 	int have_stats;
 	struct stats_summary stats;  /* within this repeat */
 	unsigned long stats_seed;
@@ -280,6 +282,8 @@ struct batch_row {
 	int have_cmp;
 	struct stats_comparison cmp; /* p_adjusted is Holm over the batch */
 	double mde;                  /* v2: smallest detectable speedup change, NAN unknown */
+	double event_median_us;      /* v2: median over ok repeats of their CUDA-event medians (a
+	                              * kernel clock's row shows both), NAN none */
 	const char *health_note;     /* v2: timing health summary of its repeats, or NULL */
 };
 

@@ -390,20 +390,26 @@ static void gen_table(struct ctx *c, const struct batch_record *b, const char *r
 	int v2 = b->version >= 2;
 	struct tput tp;
 	table_tput(c->q, b, &tp);
+	/* a kernel clock's table shows the CUDA-event median of the same samples beside it */
+	int ev = 0;
+	for (size_t i = 0; v2 && i < b->n_rows; i++)
+		ev |= b->rows[i].have_stats && isfinite(b->rows[i].event_median_us);
 	strbuf_addstr(out, "\n");
 	add_dirty_note(b, out);
 	strbuf_addstr(out, "| variant | parameters | outcome |");
 	if (v2)
 		strbuf_addstr(out, " repeats ok |");
 	strbuf_addstr(out, " median us [95% CI] |");
+	if (ev)
+		strbuf_addstr(out, " events us |");
 	if (tp.flops)
 		strbuf_addf(out, " %s |", !strcmp(tp.flops_stat, "tflops") ? "TFLOP/s" : "GFLOP/s");
 	if (tp.bw)
 		strbuf_addstr(out, " GB/s |");
 	strbuf_addf(out, " speedup [95%% CI] | %s | Cliff's delta [95%% CI] | verdict | device | cost |\n",
 		    b->holm_comparisons > 1 ? "p (Holm)" : "p");
-	strbuf_addf(out, "|---|---|---|%s---:|%s%s---:|---:|---|---|---|---:|\n", v2 ? "---:|" : "",
-		    tp.flops ? "---:|" : "", tp.bw ? "---:|" : "");
+	strbuf_addf(out, "|---|---|---|%s---:|%s%s%s---:|---:|---|---|---|---:|\n", v2 ? "---:|" : "",
+		    ev ? "---:|" : "", tp.flops ? "---:|" : "", tp.bw ? "---:|" : "");
 	for (size_t i = 0; i < b->n_rows; i++) {
 		const struct batch_row *row = &b->rows[i];
 		const char *variant = row->variant;
@@ -435,6 +441,12 @@ static void gen_table(struct ctx *c, const struct batch_record *b, const char *r
 		static const double no_ci[2] = { NAN, NAN };
 		add_cell_ci(out, row->have_stats ? row->stats.median : NAN, row->have_stats ? row->stats.median_ci : no_ci,
 			    "%.2f", "%.2f");
+		if (ev) {
+			if (row->have_stats && isfinite(row->event_median_us))
+				strbuf_addf(out, " %.2f |", row->event_median_us);
+			else
+				strbuf_addstr(out, " |");
+		}
 		if (tp.flops)
 			add_tput_cell(c->q, b, row, tp.flops_stat, out);
 		if (tp.bw)

@@ -206,6 +206,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 		const struct spec_variant *v = p->variants[vi].v;
 		struct batch_row *row = &b->rows[vi];
 		row->mde = NAN;
+		row->event_median_us = NAN;
 		row->variant = v->name;
 		row->kernel = v->kernel;
 		row->params = v->params;
@@ -235,6 +236,17 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 				row->health_note = d->runs[i].health.note;
 		}
 		if (d->n_groups) {
+			/* the CUDA-event medians beside a kernel clock's: the median of the repeats' */
+			double *em = xcalloc(d->n_runs + 1, sizeof(double));
+			size_t ne_ok = 0;
+			for (size_t i = 0; i < d->n_runs; i++)
+				if (d->runs[i].outcome == OUTCOME_OK && isfinite(d->runs[i].event_median_us))
+					em[ne_ok++] = d->runs[i].event_median_us;
+			if (ne_ok) {
+				stats_sort(em, ne_ok);
+				row->event_median_us = stats_median_sorted(em, ne_ok);
+			}
+			free(em);
 			/* two levels: repeats, then samples within each (stats.h) */
 			struct stats_groups g = { d->n_groups, (const double *const *)d->x, d->nx };
 			struct stats_levels lv;

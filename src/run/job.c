@@ -161,7 +161,8 @@ static int run_worker(struct run_ctx *c, struct wrun *w)
 	w->proto.seeds = w->job.seeds;
 	w->proto.timed = w->job.timing;
 	w->proto.output_bytes = out_bytes;
-	w->proto.batch = w->job.timing && w->job.k.batch > 1 ? w->job.k.batch : 1;
+	/* graph mode is the CUDA harness's; the host worker times one launch a sample */
+	w->proto.batch = w->job.timing && c->be->uses_gpu && w->job.k.batch > 1 ? w->job.k.batch : 1;
 	w->proto.capture_fd = w->cap_fd;
 	w->proto.n_sets = w->job.n_sets;
 	w->proto.first_set = w->job.first_set;
@@ -346,6 +347,17 @@ static json_t *read_load(void)
 
 /* The preferred clock of the samples: the kernel clock where every sample
  * has it, else CUDA events, else the host clock. */
+/* The median of x[0..n) (n > 0), x left as it was. */
+static double median_of(const double *x, size_t n)
+{
+	double *tmp = xmalloc(n * sizeof(double));
+	memcpy(tmp, x, n * sizeof(double));
+	stats_sort(tmp, n);
+	double m = stats_median_sorted(tmp, n);
+	free(tmp);
+	return m;
+}
+
 static const char *pick_clock(const struct proto *p, const struct knobs *k, int uses_gpu)
 {
 	int all_kernel = p->n_samples > 0, all_event = p->n_samples > 0;
@@ -385,6 +397,7 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 	struct wrun main_w, shape_w;
 	struct judged_set main_j, shape_j;
 	memset(&r, 0, sizeof(r));
+	r.event_median_us = r.host_median_us = NAN;
 	memset(&jr, 0, sizeof(jr));
 	memset(&main_w, 0, sizeof(main_w));
 	memset(&shape_w, 0, sizeof(shape_w));
@@ -549,13 +562,8 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 		}
 		jr.floor_us = p->floor_us;
 		jr.median_us = NAN;
-		if (nx) {
-			double *tmp = xmalloc(nx * sizeof(double));
-			memcpy(tmp, xs, nx * sizeof(double));
-			stats_sort(tmp, nx);
-			jr.median_us = stats_median_sorted(tmp, nx);
-			free(tmp);
-		}
+		if (nx)
+			jr.median_us = median_of(xs, nx);
 	}
 
 	/* classify */
@@ -736,11 +744,13 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 			t = samples_text(ev, nx, "CUDA-event times");
 			r.event_samples_object = put_text(c, t, strlen(t), hex_e);
 			free(t);
+			r.event_median_us = median_of(ev, nx);
 		}
 		if (nx && isfinite(hs[0]) && (!r.clock || strcmp(r.clock, "host"))) {
 			t = samples_text(hs, nx, "host time of each launch() call");
 			r.host_samples_object = put_text(c, t, strlen(t), hex_h);
 			free(t);
+			r.host_median_us = median_of(hs, nx);
 		}
 		health_assess(&main_w.proto, xs, nx, &r.health);
 		r.escapes.other_stream = jr.other_stream;

@@ -39,8 +39,15 @@ void summary_print(const struct run_ctx *c, const struct batch_record *b)
 		printf("\n");
 	}
 	printf("\n");
-	printf("%-24s %-16s %12s %23s %10s %10s %22s %10s  %s\n", "variant", "outcome", "median us",
-	       "median 95% CI", "min us", "max us", "speedup [95% CI]", "p (Holm)", "verdict");
+	/* beside a kernel clock, the CUDA-event median of the same samples */
+	int ev = 0;
+	for (size_t i = 0; i < b->n_rows; i++)
+		ev |= isfinite(b->rows[i].event_median_us);
+	printf("%-24s %-16s %12s %23s %10s %10s", "variant", "outcome", "median us", "median 95% CI", "min us",
+	       "max us");
+	if (ev)
+		printf(" %10s", "events us");
+	printf(" %22s %10s  %s\n", "speedup [95% CI]", "p (Holm)", "verdict");
 	for (size_t i = 0; i < b->n_rows; i++) {
 		const struct batch_row *r = &b->rows[i];
 		char ci[64] = "", sp[64] = "", p[32] = "", med[32] = "", mn[32] = "", mx[32] = "";
@@ -58,9 +65,15 @@ void summary_print(const struct run_ctx *c, const struct batch_record *b)
 		} else if (is_base) {
 			snprintf(sp, sizeof(sp), "baseline");
 		}
-		printf("%-24s %s%-16s%s %12s %23s %10s %10s %22s %10s  %s%s\n", r->variant, col(c, r->outcome),
-		       r->outcome_text ? r->outcome_text : "?", c->o->color ? "\033[0m" : "", med, ci, mn, mx, sp,
-		       p, r->have_cmp && r->cmp.verdict ? r->cmp.verdict : "",
+		printf("%-24s %s%-16s%s %12s %23s %10s %10s", r->variant, col(c, r->outcome),
+		       r->outcome_text ? r->outcome_text : "?", c->o->color ? "\033[0m" : "", med, ci, mn, mx);
+		if (ev) {
+			char e[32] = "";
+			if (r->have_stats && isfinite(r->event_median_us))
+				snprintf(e, sizeof(e), "%.2f", r->event_median_us);
+			printf(" %10s", e);
+		}
+		printf(" %22s %10s  %s%s\n", sp, p, r->have_cmp && r->cmp.verdict ? r->cmp.verdict : "",
 		       r->have_cmp && r->cmp.small_n ? " (too few samples)" : "");
 	}
 	int notes = 0;

@@ -47,6 +47,7 @@
  */
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include <nvtx3/nvToolsExt.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
@@ -395,7 +396,11 @@ static int child_main(const char *path, int fd)
 			if (flush)
 				CK(cudaMemsetAsync(flush, i & 0xFF, flush_bytes, stream));
 			CK(cudaEventRecord(ev[0], stream));
+			/* only the timed launches, for Nsight Compute's --nvtx-include
+			 * "kcheck:timed/" (scripts/clock-check): not the flush, not the warm-up */
+			nvtxRangePushA("kcheck:timed");
 			int rc = desc->launch(&l);
+			nvtxRangePop();
 			if (rc != 0) {
 				snprintf(r.note, sizeof(r.note), "timing launch: %s",
 					 cudaGetErrorName((cudaError_t)rc));

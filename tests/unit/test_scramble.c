@@ -136,6 +136,26 @@ static void test_count_unwritten(void **state)
 	assert_true(evs_count_unwritten(h, sizeof(h), 2, evs_key(5, 18, 2, 0), NULL) < 5);
 }
 
+/* The set rule the harness, the protocol check and the checker share: in
+ * graph mode a sample replays one of at most EVS_MAX_GRAPHS graphs, each
+ * launch of it on its own set (the H100 run that treated graph samples like
+ * stream samples saw "sample 0 used input set 56, not the scheduled 49"). */
+static void test_sample_set(void **state)
+{
+	(void)state;
+	/* stream mode: one set per sample, rotating from first_set */
+	assert_int_equal(evs_sample_set(5, 64, 1, 0, 0), 5);
+	assert_int_equal(evs_sample_set(5, 64, 1, 60, 0), 1);
+	/* graph mode, batch 8, 64 sets: 8 graphs; sample i replays graph i % 8 */
+	assert_int_equal(evs_sample_set(49, 64, 8, 0, 0), 49);
+	assert_int_equal(evs_sample_set(49, 64, 8, 1, 0), (49 + 8) % 64);
+	assert_int_equal(evs_sample_set(49, 64, 8, 8, 0), 49);       /* graph 0 again */
+	assert_int_equal(evs_sample_set(49, 64, 8, 9, 3), (49 + 8 + 3) % 64);
+	/* fewer sets than graphs: G = n_sets */
+	assert_int_equal(evs_sample_set(0, 2, 4, 3, 1), (1 * 4 + 1) % 2);
+	assert_int_equal(evs_sample_set(0, 0, 4, 3, 1), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +165,7 @@ int main(void)
 		cmocka_unit_test(test_distinct_streams),
 		cmocka_unit_test(test_balance),
 		cmocka_unit_test(test_count_unwritten),
+		cmocka_unit_test(test_sample_set),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

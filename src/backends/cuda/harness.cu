@@ -49,6 +49,8 @@
 #include "evident_cuda.h"
 #include "../scramble.h"
 
+static_assert(EVC_MAX_GRAPHS == EVS_MAX_GRAPHS, "protocol.c and the checker count graphs as the harness does");
+
 /* The poison patterns, kept equal to problem.h (which is C, not included
  * here to keep its C declarations out of this C++ unit); a static_assert in
  * backend_cuda.c checks they agree. */
@@ -1228,8 +1230,7 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 	s->warmup = warm;
 	s->graph = g;
 	s->batch = T->batch;
-	s->set = (int)(((long long)T->first_set + (g >= 0 ? (long long)g * T->batch : index)) %
-		       T->n_sets);
+	s->set = evs_sample_set(T->first_set, T->n_sets, T->G ? T->batch : 1, index, 0);
 	if (g < 0)
 		point_launch(T, s->set, 0);
 	s->threads_before = count_threads();
@@ -1330,9 +1331,7 @@ static int capture_graphs(struct evc_ctx *c, struct tstate *T, struct evc_timing
 		CK(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal),
 		   "cudaStreamBeginCapture");
 		for (int j = 0; j < T->batch && !lr; j++) {
-			point_launch(T, (int)(((long long)T->first_set + (long long)g * T->batch + j) %
-					      T->n_sets),
-				     j);
+			point_launch(T, evs_sample_set(T->first_set, T->n_sets, T->batch, g, j), j);
 			lr = T->desc->launch(T->l);
 		}
 		ee = cudaStreamEndCapture(c->stream, &T->graph[g]);
