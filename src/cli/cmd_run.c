@@ -1,6 +1,8 @@
 /*
  * cmd_run.c - `evident run SPEC.yaml`: validate the spec, then build,
- * check, time and record every variant (run.c), print the summary.
+ * check, time and record every variant (run.c; a pool of GPUs with
+ * --gpus, pool.c), print the summary; or, with --slurm, submit the batch
+ * as a job array (slurm.c), and with --resume BATCH submit what it lacks.
  *
  * Paths: kernel paths in a spec are relative to the repository root (the
  * git work tree holding the spec, or the current directory outside git);
@@ -16,7 +18,6 @@
 #include <unistd.h>
 
 #include "cli/evident.h"
-#include "backends/problem.h"
 #include "run/run.h"
 
 static const char usage[] =
@@ -44,6 +45,19 @@ static const char usage[] =
 	"                  by index: --device.  On the host backend: N concurrent CPU slots\n"
 	"                  (all: one per CPU, a list: pinned to those CPUs)\n"
 	"  --no-progress   no progress line even on a terminal\n"
+	"\n"
+	"Slurm (evident run --slurm ... SPEC.yaml; evident run --resume BATCH):\n"
+	"  --slurm         build here, then submit one job array (sbatch --array --no-requeue),\n"
+	"                  a task per repeat, each running every variant of its repeat into\n"
+	"                  the store; prints the batch id.  Follow it with 'evident ls --batches',\n"
+	"                  gather it with 'evident wait BATCH'\n"
+	"  --partition P, --account A, --time T\n"
+	"                  passed to sbatch (--time: a task's limit, e.g. 30 or 2:00:00)\n"
+	"  --gpus-per-task N   GPUs per task (--gres=gpu:N; default 1 on cuda, none on host)\n"
+	"  --max-parallel K    at most K tasks at once (--array=0-N%K)\n"
+	"  --slurm-opt OPT     any other sbatch option, verbatim (repeatable): --slurm-opt --qos=high\n"
+	"  --resume BATCH  submit again the runs of a Slurm batch that are missing or aborted\n"
+	"                  (its tasks killed, timed out, preempted); options given replace its own\n"
 	"\n";
 
 /* Absolute form of p against the current directory (caller frees). */
@@ -86,22 +100,6 @@ static char *find_root(const char *spec_abs)
 	return root;
 }
 
-/* spec_env's problem_keys: build and load the problem's plug-in. */
-struct keys_ctx {
-	const char *cache_dir;
-	struct problem pr;
-};
-
-static const char *const *problem_keys(const char *problem, int *n, struct strbuf *why, void *ctx)
-{
-	struct keys_ctx *k = ctx;
-	problem_release(&k->pr);
-	if (problem_load(problem, k->cache_dir, &k->pr, why) < 0)
-		return NULL;
-	*n = k->pr.desc->n_keys;
-	return k->pr.desc->shape_keys;
-}
-
 /* p relative to root when it lies inside it (caller frees). */
 static char *relative_to(const char *p, const char *root)
 {
@@ -109,6 +107,72 @@ static char *relative_to(const char *p, const char *root)
 	if (!strncmp(p, root, n) && p[n] == '/')
 		return xstrdup(p + n + 1);
 	return xstrdup(p);
+}
+
+/*
+ * A Slurm option at argv[*i]: 1 consumed (into so, extra[]), 0 not one,
+ * -1 a bad value (after error()).
+ */
+static int slurm_flag(int argc, const char **argv, int *i, struct slurm_options *so, const char **extra,
+		      size_t *n_extra)
+{
+	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	const char **str = !strcmp(a, "--partition") ? &so->partition
+			   : !strcmp(a, "--account") ? &so->account
+			   : !strcmp(a, "--time")    ? &so->time
+						     : NULL;
+	int *num = !strcmp(a, "--gpus-per-task") ? &so->gpus_per_task : !strcmp(a, "--max-parallel") ? &so->max_parallel
+													  : NULL;
+	if (!str && !num && strcmp(a, "--slurm-opt"))
+		return 0;
+	if (!v)
+		return error("%s needs a value; see 'evident run --help'", a);
+	(*i)++;
+	if (str) {
+		*str = v;
+	} else if (num) {
+		char *end;
+		long n = strtol(v, &end, 10);
+		if (*end || n < 1 || n > 100000)
+			return error("%s must be a count (1 or more), not '%s'", a, v);
+		*num = (int)n;
+	} else {
+		extra[(*n_extra)++] = v;
+	}
+	return 1;
+}
+
+static int exit_of(enum run_error why, int gpus_flag)
+{
+	switch (why) {
+	case RUN_NO_DEVICE: return EV_NO_DEVICE;
+	case RUN_STORE: return EV_STORE;
+	case RUN_USAGE: return gpus_flag ? EV_USAGE : EV_SPEC;
+	case RUN_NOT_FOUND: return EV_NOT_FOUND;
+	case RUN_TIMEOUT: return EV_FAILURES;
+	default: return EV_ENV;
+	}
+}
+
+/* `evident run --resume BATCH`: the store as given, else the default one
+ * of the repository around the current directory. */
+static int resume(const char *batch, const char *store_arg, const struct slurm_options *so, int progress)
+{
+	const char *env_store = getenv("EVIDENT_STORE");
+	char *store = NULL;
+	if (store_arg || (env_store && *env_store)) {
+		store = absolute(store_arg ? store_arg : env_store);
+	} else {
+		char *here = absolute("x");
+		char *root = find_root(here);
+		store = xstrfmt("%s/%s", root, store_default_root(NULL));
+		free(root);
+		free(here);
+	}
+	enum run_error why;
+	int rc = run_slurm_resume(store, batch, so, progress, &why) < 0 ? exit_of(why, 1) : EV_OK;
+	free(store);
+	return rc;
 }
 
 int cmd_run(int argc, const char **argv)
@@ -122,10 +186,20 @@ int cmd_run(int argc, const char **argv)
 	const char **only = xcalloc((size_t)argc + 1, sizeof(char *));
 	size_t n_only = 0;
 	int dry = 0, progress = isatty(2), device = 0, rc = EV_USAGE;
-	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), repeats = 0;
+	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), repeats = 0, slurm = 0, f;
+	struct slurm_options so = { 0 };
+	const char **extra = xcalloc((size_t)argc + 1, sizeof(char *)), *resume_batch = NULL;
+	size_t n_extra = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (!strcmp(a, "--store") && i + 1 < argc)
+		if ((f = slurm_flag(argc, argv, &i, &so, extra, &n_extra)) != 0) {
+			if (f < 0)
+				goto out_usage;
+		} else if (!strcmp(a, "--slurm"))
+			slurm = 1;
+		else if (!strcmp(a, "--resume") && i + 1 < argc)
+			resume_batch = argv[++i];
+		else if (!strcmp(a, "--store") && i + 1 < argc)
 			store_arg = argv[++i];
 		else if (!strcmp(a, "--cache") && i + 1 < argc)
 			cache_arg = argv[++i];
@@ -158,6 +232,24 @@ int cmd_run(int argc, const char **argv)
 			goto out_usage;
 		}
 	}
+	so.extra = n_extra ? extra : NULL;
+	if (resume_batch) {
+		if (spec_path) {
+			error("--resume takes the batch's own spec, not '%s'", spec_path);
+			goto out_usage;
+		}
+		rc = resume(resume_batch, store_arg, &so, progress);
+		goto out_usage;
+	}
+	if (!slurm && (so.partition || so.account || so.time || so.gpus_per_task || so.max_parallel || n_extra)) {
+		error("--partition, --account, --time, --gpus-per-task, --max-parallel and --slurm-opt go with "
+		      "--slurm (or --resume)");
+		goto out_usage;
+	}
+	if (slurm && gpus) {
+		error("--gpus and --slurm: a Slurm task gets its GPUs from Slurm (--gpus-per-task)");
+		goto out_usage;
+	}
 	if (!spec_path) {
 		error("no spec given; usage: evident run [options] SPEC.yaml");
 		goto out_usage;
@@ -183,13 +275,7 @@ int cmd_run(int argc, const char **argv)
 	}
 	spec_rel = relative_to(spec_abs, root);
 	store_rel = store_abs ? relative_to(store_abs, root) : xstrdup(store_default_root(NULL));
-	char *cache_path = cache_abs ? xstrdup(cache_abs) : xstrdup("build/cache");
-	struct keys_ctx kc = { cache_path, PROBLEM_INIT };
-	struct spec_env env = { .check_files = 1, .problem_keys = problem_keys, .ctx = &kc };
-	int loaded = spec_load(spec_rel, &env, &s);
-	problem_release(&kc.pr);
-	free(cache_path);
-	if (loaded < 0) {
+	if (run_spec_load(spec_rel, NULL, cache_abs ? cache_abs : "build/cache", &s) < 0) {
 		rc = EV_SPEC;
 		goto out;
 	}
@@ -221,14 +307,20 @@ int cmd_run(int argc, const char **argv)
 		.device = device,
 		.jobs = jobs,
 		.repeats = repeats,
-		.gpus = gpus ? gpus : s.gpus,
+		.gpus = slurm ? NULL : gpus ? gpus : s.gpus,
 	};
 	struct run_totals t;
 	enum run_error why;
+	if (slurm) {
+		rc = run_slurm_submit(&s, &o, &so, &t, &why) < 0 ? exit_of(why, 1)
+		     : t.interrupted			       ? EV_INTERRUPTED
+							       : EV_OK;
+		free(t.batch_id);
+		goto out;
+	}
 	int r = run_experiment(&s, &o, &t, &why);
 	if (r < 0)
-		rc = why == RUN_NO_DEVICE ? EV_NO_DEVICE : why == RUN_STORE ? EV_STORE
-			: why == RUN_USAGE ? (gpus ? EV_USAGE : EV_SPEC) : EV_ENV;
+		rc = exit_of(why, gpus != NULL);
 	else if (t.interrupted)
 		rc = EV_INTERRUPTED;
 	else
@@ -245,8 +337,10 @@ out:
 	free(spec_rel);
 	free(store_rel);
 	free(only);
+	free(extra);
 	return rc;
 out_usage:
 	free(only);
+	free(extra);
 	return rc;
 }

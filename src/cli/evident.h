@@ -39,6 +39,8 @@ int cmd_audit(int argc, const char **argv);
 int cmd_export(int argc, const char **argv);
 int cmd_worker(int argc, const char **argv);
 int cmd_check(int argc, const char **argv);
+int cmd_task(int argc, const char **argv);
+int cmd_wait(int argc, const char **argv);
 
 /* The table, for `evident help`. */
 struct command {

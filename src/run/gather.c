@@ -171,7 +171,7 @@ static void collect_slots(const struct vdata *vd, size_t n_variants, struct batc
 		}
 }
 
-int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t)
+int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t, int commit)
 {
 	const struct spec *s = c->s;
 	struct plan *p = &c->plan;
@@ -410,19 +410,21 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	b->t_variants = t->variants;
 	b->t_ok = t->ok;
 	b->t_failed = t->failed;
-	b->t_wall_s = mono_now() - c->prog.t_start;
+	b->t_wall_s = c->wall_s > 0 ? c->wall_s : mono_now() - c->prog.t_start;
 	b->t_gpu_s = gpu_s;
 	b->t_have_usd = have_usd && gpu_s > 0;
 	b->t_usd = usd;
 	json_t *m = record_batch_json(b);
-	rc = store_commit(&c->st, p->batch_id, m);
-	json_decref(m);
+	rc = commit ? store_commit(&c->st, p->batch_id, m) : 0;
 	/* keep b readable for the summary: its strings borrow from the plan and
-	 * the spec; the runs' strings die with vd, so re-read from the manifest */
+	 * the spec; the runs' strings die with vd, so re-read from the manifest
+	 * (as stored; uncommitted, as made) */
 	if (rc == 0) {
 		json_t *stored = NULL;
 		struct batch_record fresh;
-		if (store_load(&c->st, p->batch_id, &stored) == 0 && record_batch_read(stored, &fresh) == 0) {
+		if (!commit)
+			stored = json_incref(m);
+		if ((stored || store_load(&c->st, p->batch_id, &stored) == 0) && record_batch_read(stored, &fresh) == 0) {
 			for (size_t i = 0; i < b->n_rows; i++)
 				free(b->rows[i].runs);
 			free(b->rows);
@@ -433,6 +435,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 		}
 		json_decref(stored);
 	}
+	json_decref(m);
 out:
 	json_decref(notes);
 	if (b->notes == notes && !b->raw)

@@ -25,8 +25,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backends/job.h"
@@ -136,6 +138,22 @@ static int write_json_file(json_t *j, const char *path)
 	return 0;
 }
 
+/*
+ * In a Slurm task slurmd signals the deepest processes first: a worker or
+ * the checker may die of SIGTERM a moment before this runner's own SIGTERM
+ * arrives (docs/slurm.md).  Wait for it (at most a second), so that the job
+ * is recorded aborted, as the interruption it is, not crashed.
+ */
+static void settle(const struct run_ctx *c, const struct run_result *rr)
+{
+	if (!c->slurm || !rr->signaled || rr->signo != SIGTERM)
+		return;
+	for (int i = 0; i < 100 && !runcmd_interrupted; i++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* Run one worker process for w->job.  0 when it was started and waited
  * for (however it ended), -1 when it could not be started. */
 static int run_worker(struct run_ctx *c, struct wrun *w)
@@ -177,6 +195,7 @@ static int run_worker(struct run_ctx *c, struct wrun *w)
 			       .err = &w->err, .on_chan = on_chan, .ctx = w };
 	if (run_command(&ro, &w->rr) < 0)
 		return -1;
+	settle(c, &w->rr);
 	proto_finish(&w->proto, w->rr.exited && w->rr.exit_code == 0);
 	return 0;
 }
@@ -247,6 +266,7 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 		if (run_command(&ro, &rr) < 0) {
 			rc = -1;
 		} else {
+			settle(c, &rr);
 			out->ran = 1;
 			if (!out->error && (!rr.exited || rr.exit_code != 0)) {
 				struct strbuf how = STRBUF_INIT;
@@ -382,6 +402,57 @@ static double sample_of(const struct proto_sample *s, const char *clock)
 	if (!strcmp(clock, "cuda_events"))
 		return s->event_us;
 	return s->us;
+}
+
+/* What every record of job pj says about itself: identity, where and how
+ * it was executed, the problem, the spec, git and the machine (r's
+ * outcome must be set: expect_met reads it). */
+static void record_identity(const struct run_ctx *c, const struct plan_job *pj, const char *run_id,
+			    const char *started, struct run_record *r)
+{
+	const struct spec *s = c->s;
+	const struct plan *p = &c->plan;
+	const struct plan_variant *pv = &p->variants[pj->variant];
+	const struct spec_variant *v = pv->v;
+	r->run_id = run_id;
+	r->batch_id = p->batch_id;
+	r->experiment = s->name;
+	r->question = s->question;
+	r->baseline = s->baseline;
+	r->variant = v->name;
+	r->repeat = pj->repeat;
+	r->repeats = p->repeats;
+	int local = !strcmp(c->slot.kind, "local");
+	r->gpu_slot = !local ? c->slot.index : c->be->uses_gpu ? c->o->device : -1;
+	r->exec.kind = c->slot.kind;
+	r->exec.slot = c->slot.index;
+	r->exec.slots = c->slot.n;
+	r->exec.device = c->slot.device;
+	r->exec.pinned = c->slot.pinned;
+	r->slurm = c->slurm;
+	r->is_baseline = pv->is_baseline;
+	r->is_reference = v->is_reference;
+	r->kernel = v->kernel;
+	r->params = v->params;
+	r->n_params = v->n_params;
+	r->expect = v->expect;
+	r->expect_met = v->expect && !strcmp(v->expect, outcome_name(r->outcome));
+	r->started_utc = started;
+	r->backend = s->backend;
+	r->problem.name = s->problem;
+	r->problem.dtype = s->dtype;
+	r->problem.n_dims = (size_t)s->n_dims;
+	for (int i = 0; i < s->n_dims; i++) {
+		r->problem.dim_names[i] = s->dim_names[i];
+		r->problem.dims[i] = s->dims[i];
+	}
+	r->problem.flops = p->flops;
+	r->problem.min_bytes = p->min_bytes;
+	r->problem.plugin_sha256 = json_string_value(json_object_get(p->problem.build, "binary_sha256"));
+	r->spec_path = s->path;
+	r->spec_object = c->spec_object;
+	r->git = c->git;
+	r->machine = c->machine;
 }
 
 /* ---- the job ----------------------------------------------------------------- */
@@ -568,50 +639,14 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 
 	/* classify */
 	jr.interrupted = jr.interrupted || runcmd_interrupted != 0;
-	jr.interrupted_why = c->abort_why ? c->abort_why
-			     : runcmd_interrupted ? signal_name(runcmd_interrupted) : NULL;
+	jr.interrupted_why = !runcmd_interrupted ? NULL
+			     : c->why_interrupted && c->why_interrupted(c) ? c->why_interrupted(c)
+									  : signal_name(runcmd_interrupted);
 	outcome_classify(&jr, &r.outcome, &reason);
 	r.reason = reason;
 
 	/* ---- the record ---- */
-	r.run_id = run_id;
-	r.batch_id = p->batch_id;
-	r.experiment = s->name;
-	r.question = s->question;
-	r.baseline = s->baseline;
-	r.variant = v->name;
-	r.repeat = pj->repeat;
-	r.repeats = p->repeats;
-	int local = !strcmp(c->slot.kind, "local");
-	r.gpu_slot = !local ? c->slot.index : c->be->uses_gpu ? c->o->device : -1;
-	r.exec.kind = c->slot.kind;
-	r.exec.slot = c->slot.index;
-	r.exec.slots = c->slot.n;
-	r.exec.device = c->slot.device;
-	r.exec.pinned = c->slot.pinned;
-	r.is_baseline = pv->is_baseline;
-	r.is_reference = v->is_reference;
-	r.kernel = v->kernel;
-	r.params = v->params;
-	r.n_params = v->n_params;
-	r.expect = v->expect;
-	r.expect_met = v->expect && !strcmp(v->expect, outcome_name(r.outcome));
-	r.started_utc = started;
-	r.backend = s->backend;
-	r.problem.name = s->problem;
-	r.problem.dtype = s->dtype;
-	r.problem.n_dims = (size_t)s->n_dims;
-	for (int i = 0; i < s->n_dims; i++) {
-		r.problem.dim_names[i] = s->dim_names[i];
-		r.problem.dims[i] = s->dims[i];
-	}
-	r.problem.flops = p->flops;
-	r.problem.min_bytes = p->min_bytes;
-	r.problem.plugin_sha256 = json_string_value(json_object_get(p->problem.build, "binary_sha256"));
-	r.spec_path = s->path;
-	r.spec_object = c->spec_object;
-	r.git = c->git;
-	r.machine = c->machine;
+	record_identity(c, pj, run_id, started, &r);
 
 	/* code and build */
 	char hex_log[SHA256_HEX_LEN + 1], hex_wlog[SHA256_HEX_LEN + 1], hex_s[SHA256_HEX_LEN + 1],
@@ -832,5 +867,39 @@ out:
 	free(reason);
 	free(shape_str);
 	free(run_id);
+	return rc;
+}
+
+int job_record_aborted(struct run_ctx *c, struct plan_job *pj, const char *why)
+{
+	struct run_record r;
+	memset(&r, 0, sizeof(r));
+	char *run_id = store_new_run_id(c->s->name);
+	char now[40];
+	utc_now_iso(now, sizeof(now));
+	r.outcome = OUTCOME_ABORTED;
+	r.reason = why;
+	record_identity(c, pj, run_id, now, &r);
+	r.finished_utc = now;
+	r.wall_s = 0;
+	r.throttled = -1;
+	r.extra_shape_status = "none";
+	r.atol = r.rtol = r.rel_l2 = NAN;
+	json_t *cost = cost_of_run(cost_price(c->o->price_table, c->be->uses_gpu ? "unknown GPU" : NULL,
+					      c->s->price_usd_per_h, c->s->price_source),
+				   0, 0);
+	record_read_cost(cost, &r.cost);
+	json_t *m = record_run_json(&r);
+	int rc = store_commit(&c->st, run_id, m);
+	json_decref(m);
+	json_decref(cost);
+	if (rc == 0) {
+		free(pj->run_id);
+		pj->run_id = run_id;
+		pj->outcome = OUTCOME_ABORTED;
+		pj->done = 1;
+	} else {
+		free(run_id);
+	}
 	return rc;
 }

@@ -109,11 +109,20 @@ int plan_make(struct run_ctx *c)
 		}
 	}
 
-	char *id = store_new_run_id(s->name);
-	p->batch_id = xstrfmt("%s-batch", id);
-	free(id);
-	utc_now_iso(p->started_utc, sizeof(p->started_utc));
-	if (s->seed_given) {
+	if (c->o->batch_id) {
+		p->batch_id = xstrdup(c->o->batch_id);
+	} else {
+		char *id = store_new_run_id(s->name);
+		p->batch_id = xstrfmt("%s-batch", id);
+		free(id);
+	}
+	if (c->o->started_utc)
+		snprintf(p->started_utc, sizeof(p->started_utc), "%s", c->o->started_utc);
+	else
+		utc_now_iso(p->started_utc, sizeof(p->started_utc));
+	if (c->o->seed_fixed) {
+		p->seed = c->o->seed;
+	} else if (s->seed_given) {
 		p->seed = s->seed;
 	} else {
 		char hx[13];

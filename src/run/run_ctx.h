@@ -107,9 +107,20 @@ struct run_ctx {
 	int interrupted;
 	struct pool pool;
 	struct exec_slot slot;
-	const char *abort_why;       /* what interrupts this runner, when known (a Slurm task's kill
-				        line): the reason of the job it aborts */
+	/* What interrupted this runner, when it can tell (a Slurm task reads
+	 * slurmstepd's kill line): the reason of the job it aborts; NULL
+	 * function or result: the signal's name. */
+	const char *(*why_interrupted)(struct run_ctx *c);
+	json_t *slurm;               /* a Slurm task's {job_id, array_job_id, ...} for its records, or NULL */
+	double wall_s;               /* > 0: the batch's wall time (Slurm: submission to last task end) */
 };
+
+/* run.c: the stages every executor shares, up to the plan (probe: check
+ * the backend can run here; a Slurm submit or gather host need not).
+ * 0, or -1 after error() with *err set.  run_close releases it either way. */
+int run_open(struct run_ctx *c, const struct spec *s, const struct run_options *o, int probe,
+	     enum run_error *err);
+void run_close(struct run_ctx *c);
 
 /* plan.c */
 int plan_make(struct run_ctx *c);
@@ -141,13 +152,32 @@ int executor_pool(struct run_ctx *c);
 /* job.c: one job start to record.  0, or -1 when its record could not be
  * written (the store failed). */
 int job_execute(struct run_ctx *c, struct plan_job *pj);
+/* A record that says job pj was never run to the end: outcome aborted,
+ * reason why (a Slurm task killed before its turn came); no build, no
+ * evidence.  0, or -1 when the store failed. */
+int job_record_aborted(struct run_ctx *c, struct plan_job *pj, const char *why);
 
-/* gather.c: the batch record from the batch's runs; commits it and fills
- * *b (released by the caller) and the totals. */
-int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t);
+/* gather.c: the batch record from the batch's runs; commits it (commit
+ * = 1; 0: a Slurm batch with runs missing, shown but not committed) and
+ * fills *b (released by the caller) and the totals. */
+int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t, int commit);
 
 /* summary.c */
 void summary_print(const struct run_ctx *c, const struct batch_record *b);
+
+/* slurm.c, for its tests: one line of `squeue -o '%K %A %T %r %N'` or of
+ * `sacct -P -o JobID,State,NodeList` per task; *out (caller frees). */
+struct slurm_task_info {
+	int task;
+	char job[32], state[32], reason[128], node[128];
+};
+int slurm_parse_squeue(const char *text, struct slurm_task_info **out);
+int slurm_parse_sacct(const char *text, struct slurm_task_info **out);
+/* "JOB 8 ON node CANCELLED AT T DUE TO TIME LIMIT" from the last kill
+ * line slurmstepd wrote into a task's stderr text, or NULL (malloc'd). */
+char *slurm_kill_line(const char *text);
+/* s quoted for sh: 'it'\''s' (malloc'd). */
+char *slurm_sh_quote(const char *s);
 
 /* progress (run.c) */
 void progress_show(struct progress *p, const char *phase);
