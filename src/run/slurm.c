@@ -365,7 +365,6 @@ static const char *const tstate_name[] = { "pending", "running", "done", "failed
 struct task_view {
 	int index, slot;
 	enum tstate state;
-	int hard;                    /* failed without its own end marker: its jobs need records */
 	char *reason;                /* malloc'd or NULL */
 	char job[32], node[128];
 	size_t n_jobs;
@@ -432,7 +431,6 @@ static struct task_view *task_views(const char *jobdir, json_t *sub, size_t *n)
 				t->reason = xstrdup(si->reason);
 		} else if (si) {
 			t->state = T_FAILED;
-			t->hard = 1;
 			t->reason = xstrfmt("Slurm: %s%s%s%s%s", si->state, strcmp(si->reason, "None") ? " (" : "",
 					    strcmp(si->reason, "None") ? si->reason : "",
 					    strcmp(si->reason, "None") ? ")" : "", line ? "; " : "");
@@ -443,7 +441,6 @@ static struct task_view *task_views(const char *jobdir, json_t *sub, size_t *n)
 			}
 		} else if (start) {
 			t->state = T_FAILED;
-			t->hard = 1;
 			t->reason = line ? xstrfmt("Slurm: %s", line)
 					 : xstrfmt("started on %s, left no end marker, and Slurm %s: killed for a "
 						   "reason Slurm no longer knows",
@@ -452,11 +449,9 @@ static struct task_view *task_views(const char *jobdir, json_t *sub, size_t *n)
 		} else if (known) {
 			/* listed by nobody, never started: Slurm dropped it */
 			t->state = T_FAILED;
-			t->hard = 1;
 			t->reason = xstrdup("never started, and Slurm no longer lists it");
 		} else {
 			t->state = T_FAILED;
-			t->hard = 1;
 			t->reason = xstrfmt("never started, and Slurm does not know job %s (squeue and sacct)",
 					    job ? job : "?");
 		}
@@ -627,8 +622,8 @@ static char *absolute_path(const char *p)
 	return xstrfmt("%s/%s", getcwd(cwd, sizeof(cwd)) ? cwd : ".", p);
 }
 
-/* Write sub-K/task.sh and submit the array of `tasks`; records the
- * submission in doc and saves it.  0, or -1 after error(). */
+/* Write sub-K/task.sh and submit the array of `tasks` (stolen); records
+ * the submission in doc and saves it.  0, or -1 after error(). */
 static int submit_array(const char *jobdir, json_t *doc, json_t *tasks, const struct slurm_options *so, int gpu)
 {
 	json_t *subs = json_object_get(doc, "submissions");
@@ -707,6 +702,7 @@ static int submit_array(const char *jobdir, json_t *doc, json_t *tasks, const st
 		      "cancel it (scancel %s)",
 		      jstr_of(doc, "batch_id"), out.buf, out.buf);
 out:
+	json_decref(tasks);
 	json_decref(argv_doc);
 	for (size_t i = 0; i < n_owned; i++)
 		free(owned[i]);
@@ -944,7 +940,14 @@ int run_slurm_task(const char *sub, int index)
 		j.o.device = 0; /* the first device Slurm gave the task */
 	enum run_error why;
 	if (run_open(&c, &j.s, &j.o, 1, &why) < 0 || plan_matches(&c, j.doc) < 0) {
-		end_marker(sub, index, "error", "the runner could not start here (task's stderr says why)", 0);
+		if (runcmd_interrupted) {
+			/* killed while starting: its runs are left to the gatherer */
+			const char *w = task_why(&c);
+			end_marker(sub, index, "killed", w ? w : signal_name(runcmd_interrupted), 0);
+			rc = 1;
+		} else {
+			end_marker(sub, index, "error", "the runner could not start here (task's stderr says why)", 0);
+		}
 		goto out;
 	}
 	c.slot.kind = "slurm";
@@ -1102,21 +1105,40 @@ int run_slurm_wait(const char *store_root, const char *batch, double timeout_s, 
 		views_release(v, nv);
 		goto out;
 	}
-	/* the jobs of tasks that died without a word: aborted, with Slurm's reason */
+	/* the runs failed tasks left unrecorded (a task that died without a
+	 * word, or was killed before it could plan): aborted, with Slurm's
+	 * reason, in the task's name */
+	char *subdir = xstrfmt("%s/%s", dir, jstr_of(sub, "dir") ? jstr_of(sub, "dir") : "?");
 	for (size_t i = 0; i < nv; i++) {
-		if (!v[i].hard)
+		if (v[i].state != T_FAILED)
 			continue;
 		json_t *jobs = json_object_get(json_array_get(json_object_get(sub, "tasks"), i), "jobs");
 		char *why = xstrfmt("not recorded by its task %s on %s: %s", v[i].job, v[i].node[0] ? v[i].node : "?",
 				    v[i].reason);
+		json_t *start = marker(subdir, (int)i, "start");
+		c.slurm = json_pack("{s:s?, s:s?, s:s%, s:s?, s:s?}", "job_id", jstr_of(start, "job_id"), "array_job_id",
+				    jstr_of(sub, "job_id"), "array_task_id", v[i].job + strcspn(v[i].job, "_") + 1,
+				    strlen(v[i].job + strcspn(v[i].job, "_") + 1), "node", v[i].node[0] ? v[i].node : NULL,
+				    "submission", jstr_of(sub, "dir"));
+		c.slot.kind = "slurm";
+		c.slot.device = -1;
+		c.slot.index = v[i].slot;
+		c.slot.n = (int)json_integer_value(json_object_get(j.doc, "n_tasks"));
 		for (size_t k = 0; k < json_array_size(jobs); k++) {
 			json_int_t ji = json_integer_value(json_array_get(jobs, k));
 			if (ji >= 0 && (size_t)ji < c.plan.n_jobs && !c.plan.jobs[ji].run_id &&
 			    job_record_aborted(&c, &c.plan.jobs[ji], why) < 0)
 				*err = RUN_STORE;
 		}
+		json_decref(c.slurm);
+		c.slurm = NULL;
+		json_decref(start);
 		free(why);
 	}
+	free(subdir);
+	c.slot.kind = "local";
+	c.slot.index = 0;
+	c.slot.n = 1;
 	views_release(v, nv);
 	if (*err == RUN_STORE)
 		goto out;
