@@ -247,8 +247,10 @@ int slurm_parse_sacct(const char *text, struct slurm_task_info **out)
 }
 
 /* What squeue (or, once squeue forgot the job, sacct) says about the tasks
- * of array job `job`; *n of them (caller frees).  known: 1 when either
- * answered. */
+ * of array job `job`; *n of them (caller frees).  *known: 1 when either
+ * answered, 0 when squeue no longer knows the job (and sacct does not
+ * either), -1 when Slurm could not be asked (the controller unreachable:
+ * nothing can be concluded). */
 static struct slurm_task_info *ask_slurm(const char *job, int *n, int *known)
 {
 	struct slurm_task_info *t = NULL;
@@ -263,8 +265,10 @@ static struct slurm_task_info *ask_slurm(const char *job, int *n, int *known)
 	if (run_command(&ro, &rr) == 0 && rr.exited && rr.exit_code == 0) {
 		*n = slurm_parse_squeue(out.buf ? out.buf : "", &t);
 		*known = 1;
+	} else if (!strstr(strbuf_str(&err), "Invalid job id")) {
+		*known = -1;
 	}
-	if (!*n) {
+	if (!*n && *known >= 0) {
 		strbuf_reset(&out);
 		strbuf_reset(&err);
 		const char *sa[] = { "sacct", "-X", "-n", "-P", "-j", job, "-o", "JobID,State,NodeList", NULL };
@@ -272,7 +276,7 @@ static struct slurm_task_info *ask_slurm(const char *job, int *n, int *known)
 		if (run_command(&ra, &rr) == 0 && rr.exited && rr.exit_code == 0) {
 			free(t);
 			*n = slurm_parse_sacct(out.buf ? out.buf : "", &t);
-			*known = *n > 0;
+			*known = *n > 0 || *known;
 		}
 	}
 	util_quiet = saved;
@@ -424,6 +428,10 @@ static struct task_view *task_views(const char *jobdir, json_t *sub, size_t *n)
 			t->state = st && !strcmp(st, "done") ? T_DONE : T_FAILED;
 			if (t->state == T_FAILED)
 				t->reason = xstrdup(jstr_of(end, "reason") ? jstr_of(end, "reason") : "failed");
+		} else if (known < 0) {
+			/* no word from Slurm: still running, as far as anyone can tell */
+			t->state = T_RUNNING;
+			t->reason = xstrdup("Slurm cannot be asked now (squeue failed)");
 		} else if (si && !final_state(si->state)) {
 			t->state = !strcmp(si->state, "PENDING") || !strncmp(si->state, "REQUEUE", 7) ? T_PENDING
 												  : T_RUNNING;
@@ -1066,11 +1074,15 @@ int run_slurm_wait(const char *store_root, const char *batch, double timeout_s, 
 	size_t nv = 0, cnt[4];
 	for (;;) {
 		views_release(v, nv);
-		v = task_views(dir, sub, &nv);
+		v = NULL;
+		nv = 0;
+		/* a signal kills squeue too: what it said then means nothing */
+		if (!runcmd_interrupted)
+			v = task_views(dir, sub, &nv);
 		count_states(v, nv, cnt);
-		if (!cnt[T_PENDING] && !cnt[T_RUNNING])
+		if (!runcmd_interrupted && !cnt[T_PENDING] && !cnt[T_RUNNING])
 			break;
-		if (progress) {
+		if (progress && !runcmd_interrupted) {
 			fprintf(stderr, "\r\033[K[%zu/%zu tasks] %s (job %s): %zu pending, %zu running, %zu done, %zu failed",
 				cnt[T_DONE] + cnt[T_FAILED], nv, j.o.batch_id, jstr_of(sub, "job_id"), cnt[T_PENDING],
 				cnt[T_RUNNING], cnt[T_DONE], cnt[T_FAILED]);
@@ -1102,6 +1114,11 @@ int run_slurm_wait(const char *store_root, const char *batch, double timeout_s, 
 	if (run_open(&c, &j.s, &j.o, 0, err) < 0 || plan_matches(&c, j.doc) < 0 || find_runs(&c) < 0) {
 		if (*err == RUN_OK)
 			*err = RUN_STORE;
+		if (runcmd_interrupted) {
+			/* what failed was stopped by the signal: nothing is gathered */
+			t->interrupted = 1;
+			rc = 0;
+		}
 		views_release(v, nv);
 		goto out;
 	}
