@@ -56,6 +56,7 @@ static const char usage[] =
 	"  --gpus-per-task N   GPUs per task (--gres=gpu:N; default 1 on cuda, none on host)\n"
 	"  --max-parallel K    at most K tasks at once (--array=0-N%K)\n"
 	"  --slurm-opt OPT     any other sbatch option, verbatim (repeatable): --slurm-opt --qos=high\n"
+	"                      or --slurm-opt=--qos=high\n"
 	"  --resume BATCH  submit again the runs of a Slurm batch that are missing or aborted\n"
 	"                  (its tasks killed, timed out, preempted); options given replace its own\n"
 	"\n";
@@ -123,6 +124,10 @@ static int slurm_flag(int argc, const char **argv, int *i, struct slurm_options 
 						     : NULL;
 	int *num = !strcmp(a, "--gpus-per-task") ? &so->gpus_per_task : !strcmp(a, "--max-parallel") ? &so->max_parallel
 													  : NULL;
+	if (!strncmp(a, "--slurm-opt=", 12)) {
+		extra[(*n_extra)++] = a + 12;
+		return 1;
+	}
 	if (!str && !num && strcmp(a, "--slurm-opt"))
 		return 0;
 	if (!v)

@@ -684,31 +684,42 @@ static int submit_array(const char *jobdir, json_t *doc, json_t *tasks, const st
 	argv[a] = NULL;
 	for (size_t i = 0; argv[i]; i++)
 		json_array_append_new(argv_doc, json_string(argv[i]));
+	/* the submission is in batch.json before any of its tasks can start */
+	json_t *entry = json_pack("{s:s, s:n, s:o, s:O, s:f}", "dir", subname, "job_id", "argv", argv_doc, "tasks",
+				  tasks, "submitted_epoch", epoch_now());
+	argv_doc = NULL;
+	json_array_append_new(subs, entry);
+	if (jobdir_save(jobdir, doc) < 0)
+		goto drop;
 	struct run_opts ro = { .argv = argv, .timeout_s = 120, .out = &out, .err = &err };
 	struct run_result rr;
 	if (run_command(&ro, &rr) < 0) {
 		error("cannot run sbatch: is Slurm's client installed here (slurm-client)?");
-		goto out;
+		goto drop;
 	}
 	rtrim(out.buf ? out.buf : (char *)"");
 	if (!rr.exited || rr.exit_code != 0 || !out.len) {
 		rtrim(err.buf ? err.buf : (char *)"");
 		error("sbatch refused batch %s: %s", jstr_of(doc, "batch_id"), err.len ? err.buf : "no reason given");
-		goto out;
+		goto drop;
 	}
 	/* --parsable: "ID" or "ID;CLUSTER" */
 	char *semi = strchr(out.buf, ';');
 	if (semi)
 		*semi = '\0';
-	json_array_append_new(subs, json_pack("{s:s, s:s, s:o, s:O, s:f, s:s?}", "dir", subname, "job_id", out.buf,
-					      "argv", argv_doc, "tasks", tasks, "submitted_epoch", epoch_now(),
-					      "cluster", semi ? semi + 1 : NULL));
-	argv_doc = NULL;
+	json_object_set_new(entry, "job_id", json_string(out.buf));
+	if (semi)
+		json_object_set_new(entry, "cluster", json_string(semi + 1));
 	rc = jobdir_save(jobdir, doc);
 	if (rc < 0)
 		error("batch %s was submitted as Slurm job %s, but its job directory could not be updated: "
 		      "cancel it (scancel %s)",
 		      jstr_of(doc, "batch_id"), out.buf, out.buf);
+	goto out;
+drop:
+	/* nothing submitted: no submission */
+	json_array_remove(subs, json_array_size(subs) - 1);
+	jobdir_save(jobdir, doc);
 out:
 	json_decref(tasks);
 	json_decref(argv_doc);
@@ -847,11 +858,21 @@ static char *task_err_path; /* this task's stderr file, for why_interrupted */
 static const char *task_why(struct run_ctx *c)
 {
 	static char *why;
-	if (!why && task_err_path) {
-		char *line = kill_line_of(task_err_path);
-		if (line)
-			why = xstrfmt("Slurm: %s", line);
-		free(line);
+	static int looked;
+	if (!why && task_err_path && !looked) {
+		/* slurmstepd writes its line before it signals; give a slow
+		 * filesystem a moment to show it */
+		looked = 1;
+		for (int i = 0; i < 20 && !why; i++) {
+			char *line = kill_line_of(task_err_path);
+			if (line)
+				why = xstrfmt("Slurm: %s", line);
+			free(line);
+			if (!why) {
+				struct timespec ts = { 0, 50 * 1000 * 1000 };
+				nanosleep(&ts, NULL);
+			}
+		}
 	}
 	return why;
 }
@@ -1164,13 +1185,17 @@ int run_slurm_wait(const char *store_root, const char *batch, double timeout_s, 
 		missing += !job_final(&c.plan.jobs[i]);
 	char *gathered = xstrfmt("%s/gathered", dir);
 	json_t *stored = NULL;
-	int have_batch = path_exists(gathered) && store_load(&c.st, c.plan.batch_id, &stored) == 0;
+	char *manifest = xstrfmt("%s/runs/%s.json", c.st.root, c.plan.batch_id);
+	int have_batch = path_exists(manifest) && store_load(&c.st, c.plan.batch_id, &stored) == 0;
+	free(manifest);
 	c.wall_s = batch_wall(dir, j.doc);
 	if (have_batch) {
 		/* gathered before: print what was committed */
 		if (record_batch_read(stored, &b) < 0) {
 			*err = RUN_STORE;
 		} else {
+			if (!path_exists(gathered))
+				write_text(gathered, c.plan.batch_id, 0644);
 			t->variants = (int)b.t_variants;
 			t->ok = (int)b.t_ok;
 			t->failed = (int)b.t_failed;

@@ -4,7 +4,7 @@
 # outlives it, and the store verifies.
 . "$REPO/tests/cli/lib.sh"
 mkrepo
-sed 's/SLEEP_US: 12000/SLEEP_US: 200000/' tests/fixtures/specs/pool.yaml >experiments/pool.yaml
+sed 's/SLEEP_US: 36000/SLEEP_US: 300000/' tests/fixtures/specs/pool.yaml >experiments/pool.yaml
 "$EVIDENT" run --no-progress --gpus 2 experiments/pool.yaml >out.txt 2>err.txt &
 pid=$!
 for i in $(seq 100); do

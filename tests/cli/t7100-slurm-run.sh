@@ -18,7 +18,7 @@ expect_exit 0 "$EVIDENT" run --no-progress "$spec"
 cp "$TEST_TMP/out" local.txt
 
 # submit: a task per repeat, at most 3 at once
-expect_exit 0 "$EVIDENT" run --no-progress --slurm --max-parallel 3 "$spec"
+expect_exit 0 "$EVIDENT" run --no-progress --slurm --max-parallel 3 --slurm-opt=--comment=evident-t7100 "$spec"
 expect_contains "$TEST_TMP/out" "submitted to Slurm as job array"
 expect_contains "$TEST_TMP/out" "3 task(s), one per repeat"
 batch=$(sed -n 's/^batch \([^:]*\): .*/\1/p' "$TEST_TMP/out")
@@ -26,6 +26,7 @@ job=$(sed -n 's/.* as job array \([0-9]*\),.*/\1/p' "$TEST_TMP/out")
 [ -n "$batch" ] && [ -n "$job" ] || { cat "$TEST_TMP/out"; fail "no batch or job id"; }
 jobdir=artifacts/pending/batches/$batch
 [ -f "$jobdir/batch.json" ] && [ -f "$jobdir/sub-1/task.sh" ] || fail "no job directory"
+expect_eq "$(slurm_field "${job}_0" Comment)" evident-t7100 "--slurm-opt reached sbatch"
 
 # cancel task 1 once it runs (each task sleeps for seconds in variant slow)
 for i in $(seq 150); do
