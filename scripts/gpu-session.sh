@@ -17,7 +17,8 @@
 #   sweep      experiments/sweep.yaml
 #   pool       experiments/iter1.yaml with --gpus all (not in the default list)
 #   reproduce  evident reproduce on the committed iter1 batch
-#   clock      scripts/clock-check (CUPTI and events vs Nsight Compute, every iter1 kernel)
+#   clock      experiments/clock.yaml, then scripts/clock-check on it (CUPTI and events vs
+#              Nsight Compute, every iter1 kernel and reference)
 #   tests      the GPU CLI tests (tests/cli/t30*)
 #   pack       new records into $OUT/artifacts.tgz
 # Usage: OUT=/some/dir scripts/gpu-session.sh [STEP...]
@@ -60,6 +61,12 @@ run_exp() {
 	"$E" run --store artifacts --no-progress --jobs 16 "$@" "$spec" > "$OUT/$name.txt" 2>&1
 	echo "exit $?" >> "$OUT/$name.txt"
 	grep -vE "machine was busy" "$OUT/$name.txt" | tail -n 45 >> "$OUT/session.log"
+	pack
+}
+# pack: every record so far into $OUT/artifacts.tgz, after each step, so a
+# call cut off by its time limit still brings back what finished
+pack() {
+	tar czf "$OUT/artifacts.tgz.new" artifacts/runs artifacts/objects 2>/dev/null && mv "$OUT/artifacts.tgz.new" "$OUT/artifacts.tgz"
 }
 if has harness; then
 	log "harness_check"
@@ -95,7 +102,9 @@ print(rows[0]['run_id'] if rows else '')" 2>/dev/null)
 fi
 if has clock; then
 	log "clock-check: CUPTI and events vs Nsight Compute"
-	PATH=$(dirname "$E"):$PATH python3 scripts/clock-check --store artifacts "$OUT/clock" > "$OUT/clock-check.txt" 2>&1
+	run_exp clock experiments/clock.yaml
+	python3 scripts/clock-check --store artifacts --experiment clock "$OUT/clock" > "$OUT/clock-check.txt" 2>&1
+	echo "exit $?" >> "$OUT/clock-check.txt"
 	tail -n 20 "$OUT/clock-check.txt" >> "$OUT/session.log"
 fi
 if has tests; then
@@ -106,7 +115,7 @@ if has tests; then
 fi
 if has pack; then
 	log "pack"
-	tar czf "$OUT/artifacts.tgz" artifacts/runs artifacts/objects 2>&1 | tail -2
+	pack
 	ls -la "$OUT" >> "$OUT/session.log"
 fi
 log "session took $(( $(date +%s) - T0 )) s"

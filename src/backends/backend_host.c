@@ -107,6 +107,7 @@ static int host_worker(const struct job *job)
 	if (problem_open_so(job->problem_so, job->problem, &pl, &why) < 0) {
 		proto_w_send("device", json_pack("{s:s}", "backend", "host"));
 		proto_w_failure("init_failed", "problem", why.buf, "load");
+		strbuf_release(&why);
 		return 1;
 	}
 	strbuf_release(&why);

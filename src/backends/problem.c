@@ -286,6 +286,16 @@ int problem_load(const char *name, const char *cache_dir, struct problem *p, str
 	return problem_load_at(".", name, cache_dir, p, why);
 }
 
+const char *const *problem_spec_keys(const char *problem, int *n, struct strbuf *why, void *ctx)
+{
+	struct problem_keys_ctx *k = ctx;
+	problem_release(&k->pr);
+	if (problem_load(problem, k->cache_dir, &k->pr, why) < 0)
+		return NULL;
+	*n = k->pr.desc->n_keys;
+	return k->pr.desc->shape_keys;
+}
+
 /* $CUDA_HOME of an nvcc path: the directory above its bin/. */
 static char *cuda_home_from(const char *nvcc)
 {

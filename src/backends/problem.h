@@ -73,6 +73,18 @@ struct problem {
  * released).  The caller releases p with problem_release().
  */
 int problem_load(const char *name, const char *cache_dir, struct problem *p, struct strbuf *why);
+/*
+ * The problem_keys of a spec_env (run/spec.h) that loads problems from
+ * problems/ under the current directory: the shape keys of `problem`, in
+ * its order, from its plug-in, loaded into ctx (a struct
+ * problem_keys_ctx; the caller releases ctx->pr with problem_release).
+ * NULL with the reason in why.
+ */
+struct problem_keys_ctx {
+	const char *cache_dir;
+	struct problem pr;
+};
+const char *const *problem_spec_keys(const char *problem, int *n, struct strbuf *why, void *ctx);
 /* In the worker and the checker: open the object the parent built (the
  * job's problem_so) without building anything.  Same contract. */
 int problem_open_so(const char *so_path, const char *name, struct problem *p, struct strbuf *why);

@@ -38,6 +38,7 @@ const char *exit_codes_text(void)
 	       "  5    the store cannot be read or written\n"
 	       "  6    a required tool is missing (compiler, library)\n"
 	       "  7    no such run or batch in the store\n"
+	       "  8    the recorded code cannot be restored here (reproduce: fetch its commit)\n"
 	       "  70   internal error (a bug in evident)\n"
 	       "  130  interrupted (finished records are kept)\n";
 }
@@ -78,7 +79,7 @@ int cmd_help(int argc, const char **argv)
 	printf("usage: evident <command> [options]\n\ncommands:\n");
 	for (unsigned i = 0; i < n_commands; i++)
 		if (commands[i].help)
-			printf("  %-8s %s\n", commands[i].name, commands[i].help);
+			printf("  %-10s %s\n", commands[i].name, commands[i].help);
 	printf("\n'evident <command> --help' describes one command; 'evident help problems' lists the\n"
 	       "problems (problems/*.c) and 'evident help outcomes' what a run can end as.\n\n%s",
 	       exit_codes_text());

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/evident.h"
+#include "backends/problem.h"
 #include "run/run.h"
 
 static const char usage[] =
@@ -280,7 +281,13 @@ int cmd_run(int argc, const char **argv)
 	}
 	spec_rel = relative_to(spec_abs, root);
 	store_rel = store_abs ? relative_to(store_abs, root) : xstrdup(store_default_root(NULL));
-	if (run_spec_load(spec_rel, NULL, cache_abs ? cache_abs : "build/cache", &s) < 0) {
+	char *cache_path = cache_abs ? xstrdup(cache_abs) : xstrdup("build/cache");
+	struct problem_keys_ctx kc = { cache_path, PROBLEM_INIT };
+	struct spec_env env = { .check_files = 1, .problem_keys = problem_spec_keys, .ctx = &kc };
+	int loaded = spec_load(spec_rel, &env, &s);
+	problem_release(&kc.pr);
+	free(cache_path);
+	if (loaded < 0) {
 		rc = EV_SPEC;
 		goto out;
 	}

@@ -16,7 +16,8 @@
  *
  * A batch prints its table (median, speedup, Holm-adjusted p, verdict and
  * its reason), repeats and variance by level, the MDE, health and notes,
- * and its runs.
+ * and its runs; a batch of `evident reproduce`, its verdicts per variant
+ * (run/reproduce.h prints them, for reproduce and show alike).
  *
  * --object HASH prints a stored object, --diff the record's working-tree
  * patch, --log the build and worker logs, --samples the timing samples
@@ -30,6 +31,7 @@
 #include "backends/knobs.h"
 #include "cli/evident.h"
 #include "record/record.h"
+#include "run/reproduce.h"
 #include "store/query.h"
 #include "store/store.h"
 
@@ -527,6 +529,12 @@ static void show_batch(struct query *q, const struct batch_record *b)
 	if (json_array_size(b->notes))
 		printf("\nnotes\n");
 	json_array_foreach(b->notes, i, n) printf("  - %s\n", json_string_value(n));
+	if (b->repro.have) {
+		struct strbuf sb = STRBUF_INIT;
+		repro_format(&b->repro, b->run_id, &sb);
+		printf("\n%s", strbuf_str(&sb));
+		strbuf_release(&sb);
+	}
 }
 
 /* ---------- samples ---------- */

@@ -24,6 +24,8 @@ enum ev_exit {
 	EV_STORE = 5,         /* the store cannot be read or written */
 	EV_ENV = 6,           /* the environment lacks a tool (compiler, library) */
 	EV_NOT_FOUND = 7,     /* no such run or batch in the store (evident show) */
+	EV_NO_CODE = 8,       /* the recorded code cannot be restored here (evident reproduce: its
+	                         commit is not in this repository, the patch does not apply...) */
 	EV_INTERRUPTED = 130, /* stopped by SIGINT/SIGTERM; finished records are kept */
 	EV_INTERNAL = 70,     /* a bug in evident */
 };
@@ -37,6 +39,7 @@ int cmd_stats(int argc, const char **argv);
 int cmd_paper(int argc, const char **argv);
 int cmd_audit(int argc, const char **argv);
 int cmd_export(int argc, const char **argv);
+int cmd_reproduce(int argc, const char **argv);
 int cmd_worker(int argc, const char **argv);
 int cmd_check(int argc, const char **argv);
 int cmd_task(int argc, const char **argv);

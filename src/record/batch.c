@@ -107,6 +107,97 @@ static void read_row(json_t *r, struct batch_row *row)
 	row->health_note = gs(r, "health_note");
 }
 
+/* ---- the reproduction (record.h) ---- */
+
+static const char *const repro_names[] = { "reproduced", "not_reproduced", "could_not_rebuild" };
+
+const char *repro_verdict_name(enum repro_verdict v)
+{
+	return (unsigned)v < ARRAY_SIZE(repro_names) ? repro_names[v] : "unknown";
+}
+
+static void read_repro_side(json_t *o, struct rec_repro_side *s)
+{
+	s->outcome_text = gs(o, "outcome");
+	if (!s->outcome_text || outcome_parse(s->outcome_text, &s->outcome) < 0)
+		s->outcome = OUTCOME_UNKNOWN;
+	s->median_us = gn(o, "median_us");
+	json_t *ci = json_object_get(o, "median_ci");
+	s->ci[0] = json_is_number(json_array_get(ci, 0)) ? json_number_value(json_array_get(ci, 0)) : NAN;
+	s->ci[1] = json_is_number(json_array_get(ci, 1)) ? json_number_value(json_array_get(ci, 1)) : NAN;
+	s->have_stats = !isnan(s->median_us) && !isnan(s->ci[0]) && !isnan(s->ci[1]);
+}
+
+static void read_repro(json_t *o, struct rec_reproduction *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->threshold = NAN;
+	if (!o)
+		return;
+	r->have = 1;
+	r->of = gs(o, "of");
+	r->commit = gs(o, "commit");
+	r->diff_object = gs(o, "diff_object");
+	r->threshold = gn(o, "threshold");
+	r->reproduced = json_is_true(json_object_get(o, "reproduced"));
+	r->warnings = json_object_get(o, "warnings");
+	if (!json_is_array(r->warnings))
+		r->warnings = NULL;
+	json_t *rows = json_object_get(o, "variants");
+	if (!json_array_size(rows))
+		return;
+	r->rows = xcalloc(json_array_size(rows), sizeof(*r->rows));
+	size_t i;
+	json_t *v;
+	json_array_foreach(rows, i, v)
+	{
+		struct rec_repro_row *row = &r->rows[r->n_rows++];
+		row->variant = gs(v, "variant");
+		row->verdict_text = gs(v, "verdict");
+		row->verdict = REPRO_UNKNOWN;
+		for (unsigned k = 0; row->verdict_text && k < ARRAY_SIZE(repro_names); k++)
+			if (!strcmp(row->verdict_text, repro_names[k]))
+				row->verdict = (enum repro_verdict)k;
+		row->reason = gs(v, "reason");
+		read_repro_side(go(v, "recorded"), &row->recorded);
+		read_repro_side(go(v, "now"), &row->now);
+	}
+}
+
+static json_t *write_repro_side(const struct rec_repro_side *s)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "outcome", s->outcome_text ? json_string(s->outcome_text)
+							   : json_string(outcome_name(s->outcome)));
+	json_object_set_new(o, "median_us", s->have_stats ? jnum(s->median_us) : json_null());
+	json_object_set_new(o, "median_ci",
+			    s->have_stats ? json_pack("[o, o]", jnum(s->ci[0]), jnum(s->ci[1])) : json_null());
+	return o;
+}
+
+static json_t *write_repro(const struct rec_reproduction *r)
+{
+	json_t *o = json_object(), *rows = json_array();
+	json_object_set_new(o, "of", jstr(r->of));
+	json_object_set_new(o, "commit", jstr(r->commit));
+	json_object_set_new(o, "diff_object", jstr(r->diff_object));
+	json_object_set_new(o, "threshold", jnum(r->threshold));
+	json_object_set_new(o, "reproduced", json_boolean(r->reproduced));
+	for (size_t i = 0; i < r->n_rows; i++) {
+		const struct rec_repro_row *row = &r->rows[i];
+		json_t *v = json_object();
+		json_object_set_new(v, "variant", jstr(row->variant));
+		json_object_set_new(v, "verdict", json_string(repro_verdict_name(row->verdict)));
+		json_object_set_new(v, "reason", jstr(row->reason));
+		json_object_set_new(v, "recorded", write_repro_side(&row->recorded));
+		json_object_set_new(v, "now", write_repro_side(&row->now));
+		json_array_append_new(rows, v);
+	}
+	json_object_set_new(o, "variants", rows);
+	json_object_set_new(o, "warnings", r->warnings ? json_incref(r->warnings) : json_array());
+	return o;
+}
+
 int record_batch_read(json_t *m, struct batch_record *b)
 {
 	memset(b, 0, sizeof(*b));
@@ -174,6 +265,7 @@ int record_batch_read(json_t *m, struct batch_record *b)
 	b->t_gpu_s = gn(t, "gpu_s");
 	b->t_usd = gn(t, "usd");
 	b->t_have_usd = !isnan(b->t_usd);
+	read_repro(go(m, "reproduction"), &b->repro);
 	b->prev = gs(m, "prev");
 	b->digest = gs(m, "digest");
 	return 0;
@@ -189,6 +281,7 @@ void batch_record_release(struct batch_record *b)
 	}
 	free(b->rows);
 	free(b->slots);
+	free(b->repro.rows);
 	json_decref(b->raw);
 	memset(b, 0, sizeof(*b));
 }
@@ -301,6 +394,9 @@ json_t *record_batch_json(const struct batch_record *b)
 	json_object_set_new(t, "gpu_s", jnum(b->t_gpu_s));
 	json_object_set_new(t, "usd", b->t_have_usd ? jnum(b->t_usd) : json_null());
 	json_object_set_new(m, "totals", t);
+	/* only a reproduction has one: other batches stay as they were written */
+	if (b->repro.have)
+		json_object_set_new(m, "reproduction", write_repro(&b->repro));
 	return m;
 }
 

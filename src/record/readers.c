@@ -2,9 +2,10 @@
  * readers.c - small named readers over a typed run record, for the code
  * that shows and judges records (show, audit, paper): a run's checks
  * grouped by phase, its float64 reference check, the source of its
- * kernel.  They live here, next to the reader that fills the struct, so
- * that no file outside the record module spells a key of the record or
- * of a document the record documents (record.h: reference_check).
+ * kernel, where a batch ran (reproduce).  They live here, next to the
+ * reader that fills the struct, so that no file outside the record module
+ * spells a key of the record or of a document the record documents
+ * (record.h: reference_check, the machine).
  * Contracts in record.h.
  */
 #include "record/record.h"
@@ -66,4 +67,14 @@ const struct rec_source *run_kernel_source(const struct run_record *r)
 		if (r->sources[i].path && !strcmp(r->sources[i].path, r->kernel))
 			return &r->sources[i];
 	return NULL;
+}
+
+void record_batch_env(const struct batch_record *b, struct rec_env *e)
+{
+	json_t *m = b->machine, *gpu = json_object_get(m, "gpu");
+	memset(e, 0, sizeof(*e));
+	e->cpu = json_string_value(json_object_get(m, "cpu"));
+	e->gpu = json_string_value(json_object_get(gpu, "name"));
+	e->driver = json_string_value(json_object_get(gpu, "driver_version"));
+	e->cuda = json_string_value(json_object_get(json_object_get(m, "compilers"), "nvcc"));
 }

@@ -261,6 +261,48 @@ struct run_record {
 	const char *prev, *digest;
 };
 
+/* ---- a reproduction (evident reproduce) ------------------------------- */
+
+/*
+ * A batch made by `evident reproduce BATCH` carries, besides its own rows,
+ * the verdict on each variant of BATCH (run/reproduce.h decides them):
+ *   reproduced          same outcome, and for ok variants each median lies
+ *                       within the other batch's 95% CI widened by the
+ *                       noise band: [lo (1 - t), hi (1 + t)]
+ *   not_reproduced      another outcome, or a median outside that band
+ *   could_not_rebuild   the recorded code built then and does not now
+ */
+enum repro_verdict { REPRO_REPRODUCED, REPRO_NOT_REPRODUCED, REPRO_COULD_NOT_REBUILD, REPRO_UNKNOWN };
+const char *repro_verdict_name(enum repro_verdict v);  /* "reproduced"; "unknown" */
+
+/* One side of a variant's comparison: what the batch recorded. */
+struct rec_repro_side {
+	enum outcome outcome;
+	const char *outcome_text;
+	int have_stats;
+	double median_us, ci[2];     /* the row's two-level median and 95% CI; NAN when none */
+};
+
+struct rec_repro_row {
+	const char *variant;
+	enum repro_verdict verdict;
+	const char *verdict_text;    /* as recorded */
+	const char *reason;          /* why not reproduced (the build error...), or NULL */
+	struct rec_repro_side recorded, now;
+};
+
+struct rec_reproduction {
+	int have;                    /* 0: this batch reproduces nothing */
+	const char *of;              /* the run id of the batch reproduced */
+	const char *commit;          /* the commit rebuilt */
+	const char *diff_object;     /* the recorded patch applied on it, NULL for a clean tree */
+	double threshold;            /* the noise band t */
+	int reproduced;              /* 1: every variant reproduced */
+	struct rec_repro_row *rows;  /* array owned by the record; strings borrowed */
+	size_t n_rows;
+	json_t *warnings;            /* array of strings (borrowed): what differed (GPU, driver...) */
+};
+
 /* ---- a batch (one `evident run`) -------------------------------------- */
 
 struct batch_row {
@@ -309,6 +351,7 @@ struct batch_record {
 	long long t_variants, t_ok, t_failed;
 	double t_wall_s, t_gpu_s, t_usd;
 	int t_have_usd;
+	struct rec_reproduction repro; /* `reproduction`: only in batches of evident reproduce */
 	const char *prev, *digest;
 };
 
@@ -349,6 +392,17 @@ const char *run_param(const struct run_record *r, const char *name);
 int record_run_setting(const struct run_record *r, const char *key, double *num, const char **str);
 /* "CPU: <model>" on the host backend, the GPU's name otherwise (malloc'd). */
 char *run_device_label(const struct run_record *r);
+
+/*
+ * Where a batch ran, as far as a reproduction compares it: the host's CPU
+ * model, the GPU's name and driver, the CUDA toolchain (nvcc's version
+ * line).  Read from the machine document the batch embeds; borrowed from
+ * b, NULL when not recorded (no GPU on the host backend).
+ */
+struct rec_env {
+	const char *cpu, *gpu, *driver, *cuda;
+};
+void record_batch_env(const struct batch_record *b, struct rec_env *e);
 
 /* ---- named readers (readers.c): for show, audit and paper ---------------- */
 

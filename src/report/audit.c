@@ -1207,6 +1207,66 @@ out:
 	free(batches);
 }
 
+/*
+ * reproduced: batch run= was reproduced by `evident reproduce` (a batch of
+ * the store records the verdicts: record.h, rec_reproduction).  The latest
+ * reproduction of it decides: every variant reproduced supports, any other
+ * verdict contradicts; none is unsupported.  Not stale: a reproduction
+ * rebuilds the recorded code, whatever the working tree holds now.
+ */
+static void claim_reproduced(struct actx *a, const struct md_marker *m)
+{
+	static const char *const allowed[] = { "run", "experiment", NULL };
+	static const char *const req[] = { "run", NULL };
+	if (keys_ok(a, m, allowed, req) < 0)
+		return;
+	const char *pin = md_attr(m, "run"), *e = md_attr(m, "experiment");
+	struct strbuf why = STRBUF_INIT, head = STRBUF_INIT, detail = STRBUF_INIT;
+	const struct batch_record **batches = NULL;
+	strbuf_addf(&head, "reproduced %s", pin);
+	const struct batch_record *old = query_batch(a->q, e, pin, NULL, &why);
+	if (!old) {
+		finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
+		goto out;
+	}
+	size_t n = query_batches(a->q, old->experiment, NULL, &batches);
+	const struct batch_record *latest = NULL;
+	for (size_t i = 0; i < n && !latest; i++) {
+		const struct rec_reproduction *r = &batches[i]->repro;
+		if (r->have && r->of && batches[i] != old &&
+		    (!strcmp(r->of, id_or(old->run_id)) || (old->batch_id && !strcmp(r->of, old->batch_id))))
+			latest = batches[i];
+	}
+	if (!latest) {
+		finding(a, m->line, "unsupported", "%s: batch %s has no reproduction in the store; run 'evident reproduce %s'",
+			head.buf, id_or(old->run_id), id_or(old->run_id));
+		goto out;
+	}
+	const struct rec_reproduction *r = &latest->repro;
+	size_t bad = 0;
+	for (size_t i = 0; i < r->n_rows; i++) {
+		const struct rec_repro_row *row = &r->rows[i];
+		if (row->verdict == REPRO_REPRODUCED || bad++ >= 3)
+			continue;
+		strbuf_addf(&detail, "%s%s %s", bad > 1 ? "; " : "", name_or(row->variant), repro_verdict_name(row->verdict));
+		if (row->reason)
+			strbuf_addf(&detail, ": %s", row->reason);
+	}
+	if (r->reproduced && r->n_rows)
+		finding(a, m->line, "supported", "%s: batch %s reproduced all %zu variant(s) (noise band %g%%)", head.buf,
+			id_or(latest->run_id), r->n_rows, 100 * r->threshold);
+	else
+		finding(a, m->line, "contradicted", "%s: the latest reproduction, batch %s, did not reproduce %zu of %zu "
+			"variant(s): %s%s",
+			head.buf, id_or(latest->run_id), bad, r->n_rows, r->n_rows ? detail.buf : "it has no variants",
+			bad > 3 ? "; ..." : "");
+out:
+	strbuf_release(&why);
+	strbuf_release(&head);
+	strbuf_release(&detail);
+	free(batches);
+}
+
 /* ---------- untraced numbers ---------- */
 
 /* A quantity a claim states, which a number in its paragraph may be. */
@@ -1686,9 +1746,12 @@ int audit_text(struct query *q, const char *file, const char *text, size_t len,
 			claim_measured_on(&a, m);
 		else if (!strcmp(m->name, "setting"))
 			claim_setting(&a, m);
+		else if (!strcmp(m->name, "reproduced"))
+			claim_reproduced(&a, m);
 		else
 			finding(&a, m->line, "error",
-				"unknown claim '%s' (known: validated, faster, slower, no-difference, value, measured-on, setting)",
+				"unknown claim '%s' (known: validated, faster, slower, no-difference, value, measured-on, "
+				"setting, reproduced)",
 				m->name);
 	}
 	if (o->untraced)

@@ -8,9 +8,12 @@
  *   <!-- claim: value experiment=E variant=V stat=median_us value=321us [tol=5%] -->
  *   <!-- claim: measured-on experiment=E gpu="H100" [variant=V] -->
  *   <!-- claim: setting experiment=E key=timing.samples value=300 [variant=V] -->
+ *   <!-- claim: reproduced run=BATCH [experiment=E] -->
  *
  * every one optionally pinned with run=RUN_ID (default: the latest
- * evidence).  Each claim is supported, contradicted (a recorded run says
+ * evidence; `reproduced` names its batch always).  `reproduced` is
+ * supported when the latest `evident reproduce` of BATCH reproduced every
+ * variant, contradicted when it did not, unsupported when there is none.  Each claim is supported, contradicted (a recorded run says
  * otherwise, even one of older code), stale (the runs agree but ran code
  * that has changed since) or unsupported (no run at all).  `validated`
  * means every check a run recorded passed: correctness seeds, the timed

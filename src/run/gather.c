@@ -126,8 +126,8 @@ static void aggregate(struct batch_row *row, const struct vdata *d, char **reaso
 		row->outcome = OUTCOME_OK;
 	} else if (ok) {
 		row->outcome = OUTCOME_FLAKY;
-		*reason_owned = xstrfmt("%zu of %zu repeats ok; repeat %d: %s%s%s", ok, d->n_runs - aborted, first_bad->repeat,
-					first_bad->outcome_text, first_bad->reason ? ": " : "",
+		*reason_owned = xstrfmt("%zu of %zu repeats ok; repeat %d: %s%s%s", ok, d->n_runs - aborted,
+					first_bad->repeat, first_bad->outcome_text, first_bad->reason ? ": " : "",
 					first_bad->reason ? first_bad->reason : "");
 		row->reason = *reason_owned;
 	} else {
@@ -171,150 +171,159 @@ static void collect_slots(const struct vdata *vd, size_t n_variants, struct batc
 		}
 }
 
-int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t, int commit)
+static int load_runs(struct run_ctx *c, struct vdata *vd)
 {
-	const struct spec *s = c->s;
-	struct plan *p = &c->plan;
-	memset(b, 0, sizeof(*b));
-	struct vdata *vd = xcalloc(p->n_variants, sizeof(*vd));
-	char **reasons = xcalloc(p->n_variants, sizeof(char *));
-	json_t *notes = json_array();
-	int rc = -1;
-	struct stats_opts so = STATS_OPTS_INIT;
-
-	/* the runs of each variant, from the store */
+	const struct plan *p = &c->plan;
 	for (size_t j = 0; j < p->n_jobs; j++) {
-		struct plan_job *pj = &p->jobs[j];
+		const struct plan_job *pj = &p->jobs[j];
 		if (!pj->run_id)
 			continue;
 		struct vdata *d = &vd[pj->variant];
 		json_t *m = NULL;
 		if (store_load(&c->st, pj->run_id, &m) < 0)
-			goto out;
+			return -1;
 		d->runs = xrealloc(d->runs, (d->n_runs + 1) * sizeof(*d->runs));
 		int bad = record_run_read(m, &d->runs[d->n_runs]) < 0;
 		json_decref(m);
 		if (bad)
-			goto out;
+			return -1;
 		d->n_runs++;
 	}
+	return 0;
+}
 
-	b->rows = xcalloc(p->n_variants, sizeof(*b->rows));
-	b->n_rows = p->n_variants;
-	for (size_t vi = 0; vi < p->n_variants; vi++) {
-		struct vdata *d = &vd[vi];
-		const struct spec_variant *v = p->variants[vi].v;
-		struct batch_row *row = &b->rows[vi];
-		row->mde = NAN;
-		row->event_median_us = NAN;
-		row->variant = v->name;
-		row->kernel = v->kernel;
-		row->params = v->params;
-		row->n_params = v->n_params;
-		row->expect = v->expect;
-		row->is_reference = v->is_reference;
-		row->runs = xcalloc(d->n_runs + 1, sizeof(char *));
-		for (size_t i = 0; i < d->n_runs; i++)
-			row->runs[row->n_runs++] = d->runs[i].run_id;
-		row->run_id = d->n_runs ? d->runs[0].run_id : NULL;
-		aggregate(row, d, &reasons[vi]);
-		/* samples of every ok repeat */
-		d->x = xcalloc(d->n_runs + 1, sizeof(double *));
-		d->nx = xcalloc(d->n_runs + 1, sizeof(size_t));
-		size_t cap = 0;
-		for (size_t i = 0; row->outcome == OUTCOME_OK && i < d->n_runs; i++) {
-			size_t gcap = 0;
-			if (d->runs[i].outcome != OUTCOME_OK)
-				continue; /* aborted */
-			if (load_samples(&c->st, &d->runs[i], &d->x[d->n_groups], &d->nx[d->n_groups], &gcap) < 0)
-				goto out;
-			if (load_samples(&c->st, &d->runs[i], &d->pooled, &d->n_pooled, &cap) < 0)
-				goto out;
-			d->n_groups++;
-			row->clock = d->runs[i].clock;
-			if (!row->health_note && d->runs[i].health.note)
-				row->health_note = d->runs[i].health.note;
-		}
-		if (d->n_groups) {
-			/* the CUDA-event medians beside a kernel clock's: the median of the repeats' */
-			double *em = xcalloc(d->n_runs + 1, sizeof(double));
-			size_t ne_ok = 0;
-			for (size_t i = 0; i < d->n_runs; i++)
-				if (d->runs[i].outcome == OUTCOME_OK && isfinite(d->runs[i].event_median_us))
-					em[ne_ok++] = d->runs[i].event_median_us;
-			if (ne_ok) {
-				stats_sort(em, ne_ok);
-				row->event_median_us = stats_median_sorted(em, ne_ok);
-			}
-			free(em);
-			/* two levels: repeats, then samples within each (stats.h) */
-			struct stats_groups g = { d->n_groups, (const double *const *)d->x, d->nx };
-			struct stats_levels lv;
-			row->have_stats = stats_summarize_groups(&g, &so, &row->stats, &lv) == 0;
-			if (row->have_stats && d->n_groups > 1) {
-				row->have_levels = 1;
-				row->levels.repeats = (int)lv.repeats;
-				row->levels.samples_per_repeat = (double)lv.samples / (double)lv.repeats;
-				row->levels.var_between = lv.between_var;
-				row->levels.var_within = lv.within_var;
-				double tot = lv.between_var + lv.within_var;
-				row->levels.frac_between = tot > 0 ? lv.between_var / tot : NAN;
-			}
-		}
-		/* notes from what the kernel echoed and what the build said */
-		const struct run_record *r0 = d->n_runs ? &d->runs[0] : NULL;
-		size_t k;
-		json_t *ne;
-		json_array_foreach(r0 ? r0->not_echoed : NULL, k, ne)
-		{
-			const char *name = json_string_value(ne);
-			char *near = nearest_echoed(name, r0->compiled_params);
-			if (near)
-				add_note(notes, xstrfmt("%s: parameter %s was not echoed by the kernel (did you mean %s?): "
-							"it may never reach the code", v->name, name, near));
-			else
-				add_note(notes, xstrfmt("%s: parameter %s was not echoed by the kernel "
-							"(compiled_params): it may never reach the code", v->name, name));
-			free(near);
-		}
-		if (r0 && r0->build_warnings)
-			add_note(notes, xstrfmt("%s: the compiler warned %lld time%s: %s", v->name, r0->build_warnings,
-						r0->build_warnings == 1 ? "" : "s",
-						r0->build_first_warning ? r0->build_first_warning : ""));
-		if (r0 && r0->extra_shape_status && !strcmp(r0->extra_shape_status, "specialised"))
-			add_note(notes, xstrfmt("%s: specialised: its init refused the extra shape (%s); it was "
-						"checked at the spec's shape only", v->name,
-						r0->extra_shape_reason ? r0->extra_shape_reason : "no reason given"));
-		for (size_t i = 0; i < d->n_runs; i++) {
-			json_t *lb = json_object_get(d->runs[i].load, "before");
-			double l1 = json_number_value(json_object_get(lb, "loadavg_1m"));
-			double cpus = (double)json_integer_value(json_object_get(lb, "cpus"));
-			if (!c->be->uses_gpu && cpus > 0 && l1 > 0.5 * cpus) {
-				add_note(notes, xstrfmt("%s: the machine was busy when repeat %d started (load %.2f on %.0f "
-							"CPUs): host times may be slow and noisy", v->name,
-							d->runs[i].repeat, l1, cpus));
-				break;
-			}
-		}
-		if (row->health_note)
-			add_note(notes, xstrfmt("%s: %s", v->name, row->health_note));
-		size_t n_aborted = 0;
-		for (size_t i = 0; i < d->n_runs; i++)
-			n_aborted += d->runs[i].outcome == OUTCOME_ABORTED;
-		if (n_aborted && row->outcome != OUTCOME_ABORTED)
-			add_note(notes, xstrfmt("%s: %zu of %zu repeats aborted (interrupted), left out of its outcome "
-						"and statistics",
-						v->name, n_aborted, d->n_runs));
-		for (size_t i = 0; i < d->n_runs; i++)
-			if (d->runs[i].throttled > 0) {
-				add_note(notes, xstrfmt("%s: WARNING: the GPU was throttling when repeat %d finished "
-							"(gpu_state.after in its record); its times may be slow",
-							v->name, d->runs[i].repeat));
-				break;
-			}
+/* The median over ok repeats of their CUDA-event medians (shown beside a
+ * kernel clock's), NAN when none has one. */
+static double event_median(const struct vdata *d)
+{
+	double *em = xcalloc(d->n_runs + 1, sizeof(double)), m = NAN;
+	size_t n = 0;
+	for (size_t i = 0; i < d->n_runs; i++)
+		if (d->runs[i].outcome == OUTCOME_OK && isfinite(d->runs[i].event_median_us))
+			em[n++] = d->runs[i].event_median_us;
+	if (n) {
+		stats_sort(em, n);
+		m = stats_median_sorted(em, n);
 	}
+	free(em);
+	return m;
+}
 
-	/* parameters that made no difference to the compiled code */
+/* One variant's row: identity, the aggregate outcome of its repeats, and
+ * for an ok variant the two-level statistics over every repeat's samples
+ * (kept in d for the comparisons). */
+static int gather_row(struct run_ctx *c, size_t vi, struct vdata *d, struct batch_row *row, char **reason,
+		      const struct stats_opts *so)
+{
+	const struct spec_variant *v = c->plan.variants[vi].v;
+	row->mde = NAN;
+	row->event_median_us = NAN;
+	row->variant = v->name;
+	row->kernel = v->kernel;
+	row->params = v->params;
+	row->n_params = v->n_params;
+	row->expect = v->expect;
+	row->is_reference = v->is_reference;
+	row->runs = xcalloc(d->n_runs + 1, sizeof(char *));
+	for (size_t i = 0; i < d->n_runs; i++)
+		row->runs[row->n_runs++] = d->runs[i].run_id;
+	row->run_id = d->n_runs ? d->runs[0].run_id : NULL;
+	aggregate(row, d, reason);
+	d->x = xcalloc(d->n_runs + 1, sizeof(double *));
+	d->nx = xcalloc(d->n_runs + 1, sizeof(size_t));
+	size_t cap = 0;
+	for (size_t i = 0; row->outcome == OUTCOME_OK && i < d->n_runs; i++) {
+		size_t gcap = 0;
+		if (d->runs[i].outcome != OUTCOME_OK)
+			continue; /* aborted */
+		if (load_samples(&c->st, &d->runs[i], &d->x[d->n_groups], &d->nx[d->n_groups], &gcap) < 0 ||
+		    load_samples(&c->st, &d->runs[i], &d->pooled, &d->n_pooled, &cap) < 0)
+			return -1;
+		d->n_groups++;
+		row->clock = d->runs[i].clock;
+		if (!row->health_note && d->runs[i].health.note)
+			row->health_note = d->runs[i].health.note;
+	}
+	if (!d->n_groups)
+		return 0;
+	row->event_median_us = event_median(d);
+	/* two levels: repeats, then samples within each (stats.h) */
+	struct stats_groups g = { d->n_groups, (const double *const *)d->x, d->nx };
+	struct stats_levels lv;
+	row->have_stats = stats_summarize_groups(&g, so, &row->stats, &lv) == 0;
+	if (row->have_stats && d->n_groups > 1) {
+		row->have_levels = 1;
+		row->levels.repeats = (int)lv.repeats;
+		row->levels.samples_per_repeat = (double)lv.samples / (double)lv.repeats;
+		row->levels.var_between = lv.between_var;
+		row->levels.var_within = lv.within_var;
+		double tot = lv.between_var + lv.within_var;
+		row->levels.frac_between = tot > 0 ? lv.between_var / tot : NAN;
+	}
+	return 0;
+}
+
+/* What a researcher must not miss about one variant: parameters the kernel
+ * never echoed, compiler warnings, a specialised kernel, a busy machine,
+ * unhealthy timing, throttling. */
+static void variant_notes(const struct run_ctx *c, const struct spec_variant *v, const struct vdata *d,
+			  const struct batch_row *row, json_t *notes)
+{
+	const struct run_record *r0 = d->n_runs ? &d->runs[0] : NULL;
+	size_t k;
+	json_t *ne;
+	json_array_foreach(r0 ? r0->not_echoed : NULL, k, ne)
+	{
+		const char *name = json_string_value(ne);
+		char *near = nearest_echoed(name, r0->compiled_params);
+		if (near)
+			add_note(notes, xstrfmt("%s: parameter %s was not echoed by the kernel (did you mean %s?): "
+						"it may never reach the code", v->name, name, near));
+		else
+			add_note(notes, xstrfmt("%s: parameter %s was not echoed by the kernel "
+						"(compiled_params): it may never reach the code", v->name, name));
+		free(near);
+	}
+	if (r0 && r0->build_warnings)
+		add_note(notes, xstrfmt("%s: the compiler warned %lld time%s: %s", v->name, r0->build_warnings,
+					r0->build_warnings == 1 ? "" : "s",
+					r0->build_first_warning ? r0->build_first_warning : ""));
+	if (r0 && r0->extra_shape_status && !strcmp(r0->extra_shape_status, "specialised"))
+		add_note(notes, xstrfmt("%s: specialised: its init refused the extra shape (%s); it was "
+					"checked at the spec's shape only", v->name,
+					r0->extra_shape_reason ? r0->extra_shape_reason : "no reason given"));
+	for (size_t i = 0; i < d->n_runs; i++) {
+		json_t *lb = json_object_get(d->runs[i].load, "before");
+		double l1 = json_number_value(json_object_get(lb, "loadavg_1m"));
+		double cpus = (double)json_integer_value(json_object_get(lb, "cpus"));
+		if (!c->be->uses_gpu && cpus > 0 && l1 > 0.5 * cpus) {
+			add_note(notes, xstrfmt("%s: the machine was busy when repeat %d started (load %.2f on %.0f "
+						"CPUs): host times may be slow and noisy", v->name,
+						d->runs[i].repeat, l1, cpus));
+			break;
+		}
+	}
+	if (row->health_note)
+		add_note(notes, xstrfmt("%s: %s", v->name, row->health_note));
+	size_t n_aborted = 0;
+	for (size_t i = 0; i < d->n_runs; i++)
+		n_aborted += d->runs[i].outcome == OUTCOME_ABORTED;
+	if (n_aborted && row->outcome != OUTCOME_ABORTED)
+		add_note(notes, xstrfmt("%s: %zu of %zu repeats aborted (interrupted), left out of its outcome and "
+					"statistics",
+					v->name, n_aborted, d->n_runs));
+	for (size_t i = 0; i < d->n_runs; i++)
+		if (d->runs[i].throttled > 0) {
+			add_note(notes, xstrfmt("%s: WARNING: the GPU was throttling when repeat %d finished "
+						"(gpu_state.after in its record); its times may be slow",
+						v->name, d->runs[i].repeat));
+			break;
+		}
+}
+
+/* Parameters that made no difference to the compiled code. */
+static void no_effect_notes(const struct plan *p, json_t *notes)
+{
 	for (size_t a = 0; a < p->n_variants; a++)
 		for (size_t bi = a + 1; bi < p->n_variants; bi++) {
 			const struct plan_variant *x = &p->variants[a], *y = &p->variants[bi];
@@ -330,8 +339,13 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 								y->v->params[k].name, x->v->name, y->v->name));
 			}
 		}
+}
 
-	/* comparisons with the baseline, then Holm over the batch */
+/* Comparisons with the baseline (two-level), then Holm over the batch.
+ * Returns the number of comparisons. */
+static size_t compare_rows(const struct plan *p, struct batch_record *b, const struct vdata *vd,
+			   const struct stats_opts *so)
+{
 	const struct batch_row *base = &b->rows[p->baseline];
 	const struct vdata *bd = &vd[p->baseline];
 	size_t nc = 0;
@@ -341,7 +355,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 			continue;
 		struct stats_groups ga = { bd->n_groups, (const double *const *)bd->x, bd->nx };
 		struct stats_groups gb = { vd[vi].n_groups, (const double *const *)vd[vi].x, vd[vi].nx };
-		row->have_cmp = stats_compare_groups(&ga, &gb, &so, &row->cmp) == 0;
+		row->have_cmp = stats_compare_groups(&ga, &gb, so, &row->cmp) == 0;
 		if (row->have_cmp)
 			row->mde = row->cmp.min_detectable_speedup;
 		nc += row->have_cmp;
@@ -350,13 +364,19 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	for (size_t vi = 0, j = 0; vi < p->n_variants; vi++)
 		if (b->rows[vi].have_cmp)
 			cs[j++] = b->rows[vi].cmp;
-	stats_holm_comparisons(cs, nc, so.alpha, so.threshold);
+	stats_holm_comparisons(cs, nc, so->alpha, so->threshold);
 	for (size_t vi = 0, j = 0; vi < p->n_variants; vi++)
 		if (b->rows[vi].have_cmp)
 			b->rows[vi].cmp = cs[j++];
 	free(cs);
+	return nc;
+}
 
-	/* the batch record */
+/* The batch's own facts: what ran, on what, under which correction. */
+static void batch_header(const struct run_ctx *c, struct batch_record *b, const struct stats_opts *so, size_t nc)
+{
+	const struct spec *s = c->s;
+	const struct plan *p = &c->plan;
 	b->run_id = p->batch_id;
 	b->batch_id = p->batch_id;
 	b->experiment = s->name;
@@ -375,18 +395,22 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	b->problem.min_bytes = p->min_bytes;
 	b->git = c->git;
 	b->machine = c->machine;
-	b->notes = notes;
 	b->interrupted = c->interrupted;
-	b->holm_alpha = so.alpha;
-	b->holm_threshold = so.threshold;
+	b->holm_alpha = so->alpha;
+	b->holm_threshold = so->threshold;
 	b->holm_comparisons = (long long)nc;
 	b->repeats = p->repeats;
 	b->order = "interleaved";
 	b->plan_seed = p->seed;
-	collect_slots(vd, p->n_variants, b);
+}
+
+/* Totals over the variants and the runs' costs, into b and t. */
+static void batch_totals(const struct run_ctx *c, struct batch_record *b, const struct vdata *vd,
+			 struct run_totals *t)
+{
 	double gpu_s = 0, usd = 0;
 	int have_usd = 1;
-	for (size_t vi = 0; vi < p->n_variants; vi++) {
+	for (size_t vi = 0; vi < c->plan.n_variants; vi++) {
 		const struct batch_row *row = &b->rows[vi];
 		for (size_t i = 0; i < vd[vi].n_runs; i++) {
 			const struct run_record *r = &vd[vi].runs[i];
@@ -414,28 +438,62 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	b->t_gpu_s = gpu_s;
 	b->t_have_usd = have_usd && gpu_s > 0;
 	b->t_usd = usd;
+}
+
+/* Commit the batch record (commit = 0: a Slurm batch with runs missing,
+ * shown but not written), then re-read it into b: its strings borrowed
+ * from the runs, which die with the variants' data. */
+static int commit_batch(struct run_ctx *c, struct batch_record *b, int commit)
+{
+	const char *id = c->plan.batch_id;
 	json_t *m = record_batch_json(b);
-	rc = commit ? store_commit(&c->st, p->batch_id, m) : 0;
-	/* keep b readable for the summary: its strings borrow from the plan and
-	 * the spec; the runs' strings die with vd, so re-read from the manifest
-	 * (as stored; uncommitted, as made) */
-	if (rc == 0) {
-		json_t *stored = NULL;
-		struct batch_record fresh;
-		if (!commit)
-			stored = json_incref(m);
-		if ((stored || store_load(&c->st, p->batch_id, &stored) == 0) && record_batch_read(stored, &fresh) == 0) {
-			for (size_t i = 0; i < b->n_rows; i++)
-				free(b->rows[i].runs);
-			free(b->rows);
-			free(b->slots);
-			*b = fresh;
-		} else {
-			rc = -1;
-		}
-		json_decref(stored);
-	}
+	int rc = commit ? store_commit(&c->st, id, m) : 0;
+	json_t *stored = commit ? NULL : json_incref(m);
 	json_decref(m);
+	if (rc < 0)
+		return -1;
+	struct batch_record fresh;
+	if ((stored || store_load(&c->st, id, &stored) == 0) && record_batch_read(stored, &fresh) == 0) {
+		for (size_t i = 0; i < b->n_rows; i++)
+			free(b->rows[i].runs);
+		free(b->rows);
+		free(b->slots);
+		*b = fresh;
+	} else {
+		rc = -1;
+	}
+	json_decref(stored);
+	return rc;
+}
+
+int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t, int commit)
+{
+	struct plan *p = &c->plan;
+	memset(b, 0, sizeof(*b));
+	struct vdata *vd = xcalloc(p->n_variants, sizeof(*vd));
+	char **reasons = xcalloc(p->n_variants, sizeof(char *));
+	json_t *notes = json_array();
+	int rc = -1;
+	struct stats_opts so = STATS_OPTS_INIT;
+
+	if (load_runs(c, vd) < 0)
+		goto out;
+	b->rows = xcalloc(p->n_variants, sizeof(*b->rows));
+	b->n_rows = p->n_variants;
+	for (size_t vi = 0; vi < p->n_variants; vi++) {
+		if (gather_row(c, vi, &vd[vi], &b->rows[vi], &reasons[vi], &so) < 0)
+			goto out;
+		variant_notes(c, p->variants[vi].v, &vd[vi], &b->rows[vi], notes);
+	}
+	no_effect_notes(p, notes);
+	size_t nc = compare_rows(p, b, vd, &so);
+	batch_header(c, b, &so, nc);
+	collect_slots(vd, p->n_variants, b);
+	b->notes = notes;
+	batch_totals(c, b, vd, t);
+	if (c->o->on_batch && c->o->on_batch(b, c->o->on_batch_ctx) < 0)
+		goto out;
+	rc = commit_batch(c, b, commit);
 out:
 	json_decref(notes);
 	if (b->notes == notes && !b->raw)

@@ -365,8 +365,6 @@ static json_t *read_load(void)
 			 "processes", total, "cpus", (json_int_t)cpus);
 }
 
-/* The preferred clock of the samples: the kernel clock where every sample
- * has it, else CUDA events, else the host clock. */
 /* The median of x[0..n) (n > 0), x left as it was. */
 static double median_of(const double *x, size_t n)
 {
@@ -378,6 +376,8 @@ static double median_of(const double *x, size_t n)
 	return m;
 }
 
+/* The preferred clock of the samples: the kernel clock where every sample
+ * has it, else CUDA events, else the host clock. */
 static const char *pick_clock(const struct proto *p, const struct knobs *k, int uses_gpu)
 {
 	int all_kernel = p->n_samples > 0, all_event = p->n_samples > 0;
@@ -404,40 +404,314 @@ static double sample_of(const struct proto_sample *s, const char *clock)
 	return s->us;
 }
 
-/* What every record of job pj says about itself: identity, where and how
- * it was executed, the problem, the spec, git and the machine (r's
- * outcome must be set: expect_met reads it). */
-static void record_identity(const struct run_ctx *c, const struct plan_job *pj, const char *run_id,
-			    const char *started, struct run_record *r)
+/* ---- the job ----------------------------------------------------------------- */
+
+/*
+ * Everything one job gathers on its way from the build to the record; the
+ * phases below fill it in order and job_state_release frees it.  The hex
+ * buffers hold the ids of objects put into the store, which the record
+ * points at until it is committed.
+ */
+struct job_state {
+	struct run_ctx *c;
+	struct plan_job *pj;
+	struct plan_variant *pv;
+	const struct spec_variant *v;
+	struct run_record r;
+	struct job_report jr;
+	struct wrun main_w, shape_w;
+	struct judged_set main_j, shape_j;
+	char *reason, *shape_str, *run_id;
+	char started[40], finished[40];
+	double t0, gpu_s;
+	json_t *load, *before, *after, *sanitize_docs, *echo_missing, *echo_mism, *cost;
+	struct strbuf wlog, how;
+	double *xs, *ev, *hs;   /* the samples by the preferred clock, CUDA events, host */
+	size_t nx;
+	long long xshape[JOB_MAX_DIMS];
+	struct rec_source *srcs;
+	char (*src_objs)[SHA256_HEX_LEN + 1];
+	char hex_log[SHA256_HEX_LEN + 1], hex_wlog[SHA256_HEX_LEN + 1], hex_s[SHA256_HEX_LEN + 1],
+		hex_e[SHA256_HEX_LEN + 1], hex_h[SHA256_HEX_LEN + 1], san_hex[8][SHA256_HEX_LEN + 1];
+};
+
+static void job_state_init(struct job_state *j, struct run_ctx *c, struct plan_job *pj)
 {
+	memset(j, 0, sizeof(*j));
+	j->c = c;
+	j->pj = pj;
+	j->pv = &c->plan.variants[pj->variant];
+	j->v = j->pv->v;
+	j->r.event_median_us = j->r.host_median_us = NAN;
+	j->main_w.cap_fd = j->shape_w.cap_fd = -1;
+	j->main_w.rng = pj->scramble_seed ^ 0x243f6a8885a308d3ULL;
+	j->main_w.prog = &c->prog;
+	j->run_id = store_new_run_id(c->s->name);
+	utc_now_iso(j->started, sizeof(j->started));
+	j->t0 = mono_now();
+	j->load = json_object();
+	j->sanitize_docs = json_array();
+	j->echo_missing = json_array();
+	j->echo_mism = json_array();
+	j->wlog = (struct strbuf)STRBUF_INIT;
+	j->how = (struct strbuf)STRBUF_INIT;
+}
+
+static void job_state_release(struct job_state *j)
+{
+	if (j->jr.shape_failure && j->jr.shape_failure != j->shape_j.error)
+		free((char *)j->jr.shape_failure);
+	json_decref(j->r.compiler);
+	json_decref(j->r.protocol);
+	json_decref(j->r.gpu_state);
+	json_decref(j->r.extra_shape);
+	json_decref(j->r.settings);
+	free(j->r.checks);
+	free(j->r.sanitize);
+	json_decref(j->load);
+	json_decref(j->before);
+	json_decref(j->after);
+	json_decref(j->sanitize_docs);
+	json_decref(j->echo_missing);
+	json_decref(j->echo_mism);
+	json_decref(j->cost);
+	strbuf_release(&j->wlog);
+	strbuf_release(&j->how);
+	judged_release(&j->main_j);
+	judged_release(&j->shape_j);
+	wrun_release(&j->main_w);
+	wrun_release(&j->shape_w);
+	free(j->srcs);
+	free(j->src_objs);
+	free(j->xs);
+	free(j->ev);
+	free(j->hs);
+	free(j->reason);
+	free(j->shape_str);
+	free(j->run_id);
+}
+
+/* Phase 1: the build (a cache hit after the prebuild). */
+static void job_build(struct job_state *j)
+{
+	progress_show(&j->c->prog, "building");
+	j->jr.build_attempted = plan_build(j->c, j->pj->variant) == 0;
+	j->jr.build_ok = j->jr.build_attempted && j->pv->br.ok;
+	if (j->jr.build_attempted && !j->pv->br.ok)
+		j->jr.build_reason = json_string_value(json_object_get(j->pv->br.info, "reason"));
+}
+
+/* Phase 2: the kernel's worker, with the machine's load and the device's
+ * state before and after it.  -1 only when it could not be started. */
+static int job_main_worker(struct job_state *j)
+{
+	struct run_ctx *c = j->c;
+	json_object_set_new(j->load, "before", read_load());
+	if (c->be->device_state)
+		j->before = c->be->device_state(c->slot.device);
+	fill_job(c, j->pj, "main", &j->main_w.job);
+	progress_show(&c->prog, "starting");
+	if (run_worker(c, &j->main_w) < 0)
+		return -1;
+	j->gpu_s += c->be->uses_gpu ? j->main_w.rr.seconds : 0;
+	if (c->be->device_state)
+		j->after = c->be->device_state(c->slot.device);
+	json_object_set_new(j->load, "after", read_load());
+	j->jr.worker = &j->main_w.rr;
+	j->jr.proto = &j->main_w.proto;
+	j->jr.interrupted = runcmd_interrupted != 0;
+	return 0;
+}
+
+/* Phase 3: the judge, for a worker that finished its protocol. */
+static int job_judge(struct job_state *j)
+{
+	struct run_ctx *c = j->c;
+	if (!j->main_w.proto.got_done || j->main_w.proto.violation)
+		return 0;
+	progress_show(&c->prog, "judging");
+	double tc = mono_now();
+	if (run_checker(c, &j->main_w, c->be->reference != NULL, &j->main_j) < 0)
+		return -1;
+	j->gpu_s += c->be->uses_gpu ? mono_now() - tc : 0;
+	j->jr.checker_ran = j->main_j.ran;
+	j->jr.checker_error = j->main_j.error;
+	j->jr.checks = j->main_j.checks;
+	j->jr.n_checks = j->main_j.n;
+	if (j->main_j.reference_check && json_is_false(json_object_get(j->main_j.reference_check, "pass")))
+		j->jr.reference_failed = "the GPU reference disagreed with the float64 reference at the "
+					 "small shape (correctness.reference_check): the judge is wrong";
+	return 0;
+}
+
+/* Phase 4: work that escaped the timed region, counted over the samples. */
+static void job_escapes(struct job_state *j)
+{
+	const struct proto *pr = &j->main_w.proto;
+	for (size_t i = 0; i < pr->n_samples; i++) {
+		j->jr.other_stream += pr->samples[i].other_stream > 0;
+		j->jr.late += pr->samples[i].late;
+		j->jr.host_threads += pr->samples[i].threads_delta > 0;
+		j->jr.block_timeouts += pr->samples[i].block_timeout;
+	}
+}
+
+/* The extra shape's worker did not finish: its failure, as an outcome. */
+static void extra_shape_failed(struct job_state *j)
+{
+	const struct proto *sp = &j->shape_w.proto;
+	const char *so = json_string_value(json_object_get(sp->failure, "outcome"));
+	if (so && !strcmp(so, "init_failed")) {
+		j->r.extra_shape_status = "specialised";
+		j->r.extra_shape_reason = json_string_value(json_object_get(sp->failure, "reason"));
+		return;
+	}
+	struct job_report sr = { .build_attempted = 1, .build_ok = 1, .worker = &j->shape_w.rr, .proto = sp,
+				 .checker_ran = 1, .n_checks = 1 };
+	static const struct rec_check dummy = { .phase = "shape", .pass = 1 };
+	sr.checks = &dummy;
+	char *why = NULL;
+	outcome_classify(&sr, &j->jr.shape_outcome, &why);
+	j->jr.shape_failure = why;
+	j->r.extra_shape_status = "failed";
+}
+
+/* Phase 5: worker and checker once more at the problem's extra shape
+ * (correctness only), for a variant right so far. */
+static int job_extra_shape(struct job_state *j)
+{
+	struct run_ctx *c = j->c;
 	const struct spec *s = c->s;
-	const struct plan *p = &c->plan;
-	const struct plan_variant *pv = &p->variants[pj->variant];
-	const struct spec_variant *v = pv->v;
-	r->run_id = run_id;
+	const struct ev_problem_desc *d = c->plan.problem.desc;
+	memcpy(j->xshape, s->dims, sizeof(long long) * (size_t)s->n_dims);
+	int worker_done = j->main_w.proto.got_done && !j->main_w.proto.violation;
+	int have_x = worker_done && j->main_j.ran && !j->main_j.error && d->extra_shape &&
+		     d->extra_shape(s->dims, j->xshape) == 0 &&
+		     memcmp(j->xshape, s->dims, sizeof(long long) * (size_t)s->n_dims);
+	int main_ok = 1;
+	for (size_t i = 0; i < j->main_j.n; i++)
+		main_ok &= j->main_j.checks[i].pass;
+	j->r.extra_shape_status = "none";
+	if (!have_x)
+		return 0;
+	if (!main_ok || !j->main_j.n) {
+		j->r.extra_shape_reason = "not run: the spec's shape failed its checks";
+		return 0;
+	}
+	progress_show(&c->prog, "extra shape");
+	j->shape_str = shape_text(s, j->xshape);
+	j->jr.shape_text = j->shape_str;
+	fill_job(c, j->pj, "shape", &j->shape_w.job);
+	memcpy(j->shape_w.job.shape, j->xshape, sizeof(j->xshape));
+	j->shape_w.job.seeds = d->n_dists; /* one launch per distribution */
+	j->shape_w.job.timing = 0;
+	j->shape_w.rng = j->pj->scramble_seed;
+	if (run_worker(c, &j->shape_w) < 0)
+		return -1;
+	j->gpu_s += c->be->uses_gpu ? j->shape_w.rr.seconds : 0;
+	j->r.extra_shape = json_object();
+	for (int i = 0; i < s->n_dims; i++)
+		json_object_set_new(j->r.extra_shape, s->dim_names[i], json_integer(j->xshape[i]));
+	const struct proto *sp = &j->shape_w.proto;
+	if (!sp->got_done || sp->violation || sp->failure) {
+		extra_shape_failed(j);
+		return 0;
+	}
+	if (run_checker(c, &j->shape_w, 0, &j->shape_j) < 0)
+		return -1;
+	j->r.extra_shape_status = "checked";
+	j->jr.shape_checks = j->shape_j.checks;
+	j->jr.n_shape_checks = j->shape_j.n;
+	for (size_t i = 0; i < j->shape_j.n; i++)
+		j->shape_j.checks[i].phase = "shape";
+	if (j->shape_j.error) {
+		j->jr.shape_failure = j->shape_j.error;
+		j->jr.shape_outcome = OUTCOME_REFERENCE_FAILED;
+	}
+	return 0;
+}
+
+/* Phase 6: each compute-sanitizer tool runs one more worker, one seed, no timing. */
+static void job_sanitize(struct job_state *j)
+{
+	struct run_ctx *c = j->c;
+	const struct spec *s = c->s;
+	for (char **t = s->sanitize; t && *t && !j->main_w.rr.timed_out && !runcmd_interrupted; t++) {
+		char ph[64];
+		snprintf(ph, sizeof(ph), "compute-sanitizer %s", *t);
+		progress_show(&c->prog, ph);
+		json_t *verdict = NULL;
+		double ts = mono_now();
+		if (sanitize_job(*t, c->exe, &j->main_w.job, c->tmp_dir, 10 * s->k.timeout_s, &verdict) == 0 &&
+		    verdict)
+			json_array_append_new(j->sanitize_docs, verdict);
+		j->gpu_s += mono_now() - ts;
+	}
+}
+
+/* Phase 7: the object must still be the one that was built. */
+static void job_tamper_check(struct job_state *j)
+{
+	char now[SHA256_HEX_LEN + 1];
+	struct plan_variant *pv = j->pv;
+	if (pv->so_sha256[0] && (sha256_file_hex(pv->br.so_path, now) < 0 || strcmp(now, pv->so_sha256)))
+		j->jr.tampered = "kernel.so changed while the kernel ran: it is not the object that was built";
+}
+
+/* Phase 8: the samples by the preferred clock (and the others), and the
+ * median the physical-floor check reads. */
+static void job_samples(struct job_state *j)
+{
+	const struct proto *pr = &j->main_w.proto;
+	j->jr.floor_us = j->c->plan.floor_us;
+	j->jr.median_us = NAN;
+	if (!pr->n_samples)
+		return;
+	const char *clock = pick_clock(pr, &j->c->s->k, j->c->be->uses_gpu);
+	j->nx = pr->n_samples;
+	j->xs = xcalloc(j->nx, sizeof(double));
+	j->ev = xcalloc(j->nx, sizeof(double));
+	j->hs = xcalloc(j->nx, sizeof(double));
+	for (size_t i = 0; i < j->nx; i++) {
+		j->xs[i] = sample_of(&pr->samples[i], clock);
+		j->ev[i] = pr->samples[i].event_us;
+		j->hs[i] = pr->samples[i].host_us;
+	}
+	j->r.clock = clock;
+	j->jr.median_us = median_of(j->xs, j->nx);
+}
+
+/* ---- the record, part by part ------------------------------------------------ */
+
+static void rec_identity(struct job_state *j)
+{
+	const struct spec *s = j->c->s;
+	const struct plan *p = &j->c->plan;
+	struct run_record *r = &j->r;
+	r->run_id = j->run_id;
 	r->batch_id = p->batch_id;
 	r->experiment = s->name;
 	r->question = s->question;
 	r->baseline = s->baseline;
-	r->variant = v->name;
-	r->repeat = pj->repeat;
+	r->variant = j->v->name;
+	r->repeat = j->pj->repeat;
 	r->repeats = p->repeats;
-	int local = !strcmp(c->slot.kind, "local");
-	r->gpu_slot = !local ? c->slot.index : c->be->uses_gpu ? c->o->device : -1;
-	r->exec.kind = c->slot.kind;
-	r->exec.slot = c->slot.index;
-	r->exec.slots = c->slot.n;
-	r->exec.device = c->slot.device;
-	r->exec.pinned = c->slot.pinned;
-	r->slurm = c->slurm;
-	r->is_baseline = pv->is_baseline;
-	r->is_reference = v->is_reference;
-	r->kernel = v->kernel;
-	r->params = v->params;
-	r->n_params = v->n_params;
-	r->expect = v->expect;
-	r->expect_met = v->expect && !strcmp(v->expect, outcome_name(r->outcome));
-	r->started_utc = started;
+	const struct exec_slot *sl = &j->c->slot;
+	r->gpu_slot = strcmp(sl->kind, "local") ? sl->index : j->c->be->uses_gpu ? j->c->o->device : -1;
+	r->exec.kind = sl->kind;
+	r->exec.slot = sl->index;
+	r->exec.slots = sl->n;
+	r->exec.device = sl->device;
+	r->exec.pinned = sl->pinned;
+	r->slurm = j->c->slurm;
+	r->is_baseline = j->pv->is_baseline;
+	r->is_reference = j->v->is_reference;
+	r->kernel = j->v->kernel;
+	r->params = j->v->params;
+	r->n_params = j->v->n_params;
+	r->expect = j->v->expect;
+	r->expect_met = j->v->expect && !strcmp(j->v->expect, outcome_name(r->outcome));
+	r->started_utc = j->started;
 	r->backend = s->backend;
 	r->problem.name = s->problem;
 	r->problem.dtype = s->dtype;
@@ -450,245 +724,57 @@ static void record_identity(const struct run_ctx *c, const struct plan_job *pj, 
 	r->problem.min_bytes = p->min_bytes;
 	r->problem.plugin_sha256 = json_string_value(json_object_get(p->problem.build, "binary_sha256"));
 	r->spec_path = s->path;
-	r->spec_object = c->spec_object;
-	r->git = c->git;
-	r->machine = c->machine;
+	r->spec_object = j->c->spec_object;
+	r->git = j->c->git;
+	r->machine = j->c->machine;
 }
 
-/* ---- the job ----------------------------------------------------------------- */
-
-int job_execute(struct run_ctx *c, struct plan_job *pj)
+/* Code and build: the build's facts and every source, put into the store. */
+static void rec_code(struct job_state *j)
 {
-	const struct spec *s = c->s;
-	struct plan *p = &c->plan;
-	struct plan_variant *pv = &p->variants[pj->variant];
-	const struct spec_variant *v = pv->v;
-	struct run_record r;
-	struct job_report jr;
-	struct wrun main_w, shape_w;
-	struct judged_set main_j, shape_j;
-	memset(&r, 0, sizeof(r));
-	r.event_median_us = r.host_median_us = NAN;
-	memset(&jr, 0, sizeof(jr));
-	memset(&main_w, 0, sizeof(main_w));
-	memset(&shape_w, 0, sizeof(shape_w));
-	memset(&main_j, 0, sizeof(main_j));
-	memset(&shape_j, 0, sizeof(shape_j));
-	main_w.cap_fd = shape_w.cap_fd = -1;
-	main_w.rng = pj->scramble_seed ^ 0x243f6a8885a308d3ULL;
-	main_w.prog = &c->prog;
-	char *reason = NULL, *shape_str = NULL, *run_id = store_new_run_id(s->name);
-	char started[40], finished[40];
-	utc_now_iso(started, sizeof(started));
-	double t0 = mono_now(), gpu_s = 0;
-	int rc = -1;
-	json_t *load = json_object(), *before = NULL, *after = NULL, *sanitize_docs = json_array();
-	struct strbuf wlog = STRBUF_INIT;
-	double *xs = NULL, *ev = NULL, *hs = NULL;
-	size_t nx = 0;
-	store_pending_begin(&c->st, run_id, s->name, v->name);
-
-	/* build */
-	progress_show(&c->prog, "building");
-	jr.build_attempted = plan_build(c, pj->variant) == 0;
-	jr.build_ok = jr.build_attempted && pv->br.ok;
-	if (jr.build_attempted && !pv->br.ok)
-		jr.build_reason = json_string_value(json_object_get(pv->br.info, "reason"));
-
-	if (jr.build_ok) {
-		/* worker, main phase */
-		json_object_set_new(load, "before", read_load());
-		if (c->be->device_state)
-			before = c->be->device_state(c->slot.device);
-		fill_job(c, pj, "main", &main_w.job);
-		progress_show(&c->prog, "starting");
-		if (run_worker(c, &main_w) < 0)
-			goto out;
-		gpu_s += c->be->uses_gpu ? main_w.rr.seconds : 0;
-		if (c->be->device_state)
-			after = c->be->device_state(c->slot.device);
-		json_object_set_new(load, "after", read_load());
-		jr.worker = &main_w.rr;
-		jr.proto = &main_w.proto;
-		jr.interrupted = runcmd_interrupted != 0;
-
-		/* the judge */
-		int worker_done = main_w.proto.got_done && !main_w.proto.violation;
-		if (worker_done) {
-			progress_show(&c->prog, "judging");
-			double tc = mono_now();
-			if (run_checker(c, &main_w, c->be->reference != NULL, &main_j) < 0)
-				goto out;
-			gpu_s += c->be->uses_gpu ? mono_now() - tc : 0;
-			jr.checker_ran = main_j.ran;
-			jr.checker_error = main_j.error;
-			jr.checks = main_j.checks;
-			jr.n_checks = main_j.n;
-			if (main_j.reference_check && json_is_false(json_object_get(main_j.reference_check, "pass")))
-				jr.reference_failed = "the GPU reference disagreed with the float64 reference at the "
-						      "small shape (correctness.reference_check): the judge is wrong";
-		}
-
-		/* escapes and health over the samples */
-		const struct proto *pr = &main_w.proto;
-		for (size_t i = 0; i < pr->n_samples; i++) {
-			jr.other_stream += pr->samples[i].other_stream > 0;
-			jr.late += pr->samples[i].late;
-			jr.host_threads += pr->samples[i].threads_delta > 0;
-			jr.block_timeouts += pr->samples[i].block_timeout;
-		}
-
-		/* the extra shape, for a variant right so far */
-		long long xshape[JOB_MAX_DIMS];
-		memcpy(xshape, s->dims, sizeof(long long) * (size_t)s->n_dims);
-		const struct ev_problem_desc *d = p->problem.desc;
-		int have_x = worker_done && main_j.ran && !main_j.error && d->extra_shape &&
-			     d->extra_shape(s->dims, xshape) == 0 &&
-			     memcmp(xshape, s->dims, sizeof(long long) * (size_t)s->n_dims);
-		int main_ok = 1;
-		for (size_t i = 0; i < main_j.n; i++)
-			main_ok &= main_j.checks[i].pass;
-		if (!have_x) {
-			r.extra_shape_status = "none";
-		} else if (main_ok && main_j.n) {
-			progress_show(&c->prog, "extra shape");
-			shape_str = shape_text(s, xshape);
-			jr.shape_text = shape_str;
-			fill_job(c, pj, "shape", &shape_w.job);
-			memcpy(shape_w.job.shape, xshape, sizeof(xshape));
-			shape_w.job.seeds = d->n_dists; /* one launch per distribution */
-			shape_w.job.timing = 0;
-			shape_w.rng = pj->scramble_seed;
-			if (run_worker(c, &shape_w) < 0)
-				goto out;
-			gpu_s += c->be->uses_gpu ? shape_w.rr.seconds : 0;
-			const struct proto *sp = &shape_w.proto;
-			const char *so = json_string_value(json_object_get(sp->failure, "outcome"));
-			if (so && !strcmp(so, "init_failed")) {
-				r.extra_shape_status = "specialised";
-				r.extra_shape_reason = json_string_value(json_object_get(sp->failure, "reason"));
-			} else if (!sp->got_done || sp->violation || sp->failure) {
-				struct job_report sr = { .build_attempted = 1, .build_ok = 1, .worker = &shape_w.rr,
-							 .proto = sp, .checker_ran = 1, .n_checks = 1 };
-				static const struct rec_check dummy = { .phase = "shape", .pass = 1 };
-				sr.checks = &dummy;
-				char *why = NULL;
-				outcome_classify(&sr, &jr.shape_outcome, &why);
-				jr.shape_failure = why;
-				r.extra_shape_status = "failed";
-			} else {
-				if (run_checker(c, &shape_w, 0, &shape_j) < 0)
-					goto out;
-				r.extra_shape_status = "checked";
-				jr.shape_checks = shape_j.checks;
-				jr.n_shape_checks = shape_j.n;
-				for (size_t i = 0; i < shape_j.n; i++)
-					shape_j.checks[i].phase = "shape";
-				if (shape_j.error) {
-					jr.shape_failure = shape_j.error;
-					jr.shape_outcome = OUTCOME_REFERENCE_FAILED;
-				}
-			}
-		} else {
-			r.extra_shape_status = "none";
-			r.extra_shape_reason = "not run: the spec's shape failed its checks";
-		}
-		if (shape_str) {
-			r.extra_shape = json_object();
-			for (int i = 0; i < s->n_dims; i++)
-				json_object_set_new(r.extra_shape, s->dim_names[i], json_integer(xshape[i]));
-		}
-
-		/* sanitizers: each tool runs one more worker, one seed, no timing */
-		for (char **t = s->sanitize; t && *t && !main_w.rr.timed_out && !runcmd_interrupted; t++) {
-			char ph[64];
-			snprintf(ph, sizeof(ph), "compute-sanitizer %s", *t);
-			progress_show(&c->prog, ph);
-			json_t *verdict = NULL;
-			double ts = mono_now();
-			if (sanitize_job(*t, c->exe, &main_w.job, c->tmp_dir, 10 * s->k.timeout_s, &verdict) == 0 &&
-			    verdict)
-				json_array_append_new(sanitize_docs, verdict);
-			gpu_s += mono_now() - ts;
-		}
-
-		/* the object must still be the one that was built */
-		char now[SHA256_HEX_LEN + 1];
-		if (pv->so_sha256[0] && (sha256_file_hex(pv->br.so_path, now) < 0 || strcmp(now, pv->so_sha256)))
-			jr.tampered = "kernel.so changed while the kernel ran: it is not the object that was built";
-
-		/* samples and the median, for the floor check */
-		if (pr->n_samples) {
-			const char *clock = pick_clock(pr, &s->k, c->be->uses_gpu);
-			nx = pr->n_samples;
-			xs = xcalloc(nx, sizeof(double));
-			ev = xcalloc(nx, sizeof(double));
-			hs = xcalloc(nx, sizeof(double));
-			for (size_t i = 0; i < nx; i++) {
-				xs[i] = sample_of(&pr->samples[i], clock);
-				ev[i] = pr->samples[i].event_us;
-				hs[i] = pr->samples[i].host_us;
-			}
-			r.clock = clock;
-		}
-		jr.floor_us = p->floor_us;
-		jr.median_us = NAN;
-		if (nx)
-			jr.median_us = median_of(xs, nx);
-	}
-
-	/* classify */
-	jr.interrupted = jr.interrupted || runcmd_interrupted != 0;
-	jr.interrupted_why = !runcmd_interrupted ? NULL
-			     : c->why_interrupted && c->why_interrupted(c) ? c->why_interrupted(c)
-									  : signal_name(runcmd_interrupted);
-	outcome_classify(&jr, &r.outcome, &reason);
-	r.reason = reason;
-
-	/* ---- the record ---- */
-	record_identity(c, pj, run_id, started, &r);
-
-	/* code and build */
-	char hex_log[SHA256_HEX_LEN + 1], hex_wlog[SHA256_HEX_LEN + 1], hex_s[SHA256_HEX_LEN + 1],
-		hex_e[SHA256_HEX_LEN + 1], hex_h[SHA256_HEX_LEN + 1];
-	struct rec_source *srcs = NULL;
-	char (*src_objs)[SHA256_HEX_LEN + 1] = NULL;
+	struct run_ctx *c = j->c;
+	struct plan_variant *pv = j->pv;
+	struct run_record *r = &j->r;
 	json_t *info = pv->br.info;
-	if (pv->build_state > 0 && info) {
-		r.have_build = 1;
-		r.build_status = json_string_value(json_object_get(info, "status"));
-		r.build_cached = json_is_true(json_object_get(info, "cached"));
-		r.build_seconds = json_number_value(json_object_get(info, "seconds"));
-		r.build_reason = json_string_value(json_object_get(info, "reason"));
-		r.build_resources = json_object_get(info, "resources");
-		r.build_log_object = put_text(c, pv->br.log ? pv->br.log : "", pv->br.log ? strlen(pv->br.log) : 0,
-					      hex_log);
-		r.build_key = json_string_value(json_object_get(info, "build_key"));
-		r.binary_sha256 = json_string_value(json_object_get(info, "binary_sha256"));
-		json_t *src = json_object_get(info, "sources");
-		srcs = xcalloc(json_array_size(src) + 1, sizeof(*srcs));
-		src_objs = xcalloc(json_array_size(src) + 1, sizeof(*src_objs));
-		size_t i;
-		json_t *e;
-		json_array_foreach(src, i, e)
-		{
-			struct rec_source *x = &srcs[r.n_sources++];
-			x->path = json_string_value(json_object_get(e, "path"));
-			x->sha256 = json_string_value(json_object_get(e, "sha256"));
-			struct strbuf body = STRBUF_INIT;
-			if (x->path && read_file(x->path, &body) == 0 &&
-			    store_put(&c->st, strbuf_str(&body), body.len, src_objs[i]) == 0)
-				x->object = src_objs[i];
-			strbuf_release(&body);
-		}
-		r.sources = srcs;
-		r.compiler = json_pack("{s:O, s:O}", "argv", json_object_get(info, "argv"), "version",
-				       json_object_get(info, "compiler_version"));
+	if (pv->build_state <= 0 || !info)
+		return;
+	r->have_build = 1;
+	r->build_status = json_string_value(json_object_get(info, "status"));
+	r->build_cached = json_is_true(json_object_get(info, "cached"));
+	r->build_seconds = json_number_value(json_object_get(info, "seconds"));
+	r->build_reason = json_string_value(json_object_get(info, "reason"));
+	r->build_resources = json_object_get(info, "resources");
+	r->build_log_object = put_text(c, pv->br.log ? pv->br.log : "", pv->br.log ? strlen(pv->br.log) : 0,
+				       j->hex_log);
+	r->build_key = json_string_value(json_object_get(info, "build_key"));
+	r->binary_sha256 = json_string_value(json_object_get(info, "binary_sha256"));
+	json_t *src = json_object_get(info, "sources");
+	j->srcs = xcalloc(json_array_size(src) + 1, sizeof(*j->srcs));
+	j->src_objs = xcalloc(json_array_size(src) + 1, sizeof(*j->src_objs));
+	size_t i;
+	json_t *e;
+	json_array_foreach(src, i, e)
+	{
+		struct rec_source *x = &j->srcs[r->n_sources++];
+		x->path = json_string_value(json_object_get(e, "path"));
+		x->sha256 = json_string_value(json_object_get(e, "sha256"));
+		struct strbuf body = STRBUF_INIT;
+		if (x->path && read_file(x->path, &body) == 0 &&
+		    store_put(&c->st, strbuf_str(&body), body.len, j->src_objs[i]) == 0)
+			x->object = j->src_objs[i];
+		strbuf_release(&body);
 	}
-	/* what the kernel said */
-	json_t *echo_missing = json_array(), *echo_mism = json_array();
-	const char *echo = json_string_value(json_object_get(main_w.proto.kernel, "compiled_params"));
-	r.compiled_params = echo;
+	r->sources = j->srcs;
+	r->compiler = json_pack("{s:O, s:O}", "argv", json_object_get(info, "argv"), "version",
+				json_object_get(info, "compiler_version"));
+}
+
+/* What the kernel said it was compiled with, against the spec's parameters. */
+static void rec_echo(struct job_state *j)
+{
+	const struct spec_variant *v = j->v;
+	const char *echo = json_string_value(json_object_get(j->main_w.proto.kernel, "compiled_params"));
+	j->r.compiled_params = echo;
 	for (size_t i = 0; i < v->n_params && echo; i++) {
 		const char *name = v->params[i].name, *found = NULL;
 		size_t nl = strlen(name);
@@ -703,108 +789,124 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 				q++;
 		}
 		if (!found) {
-			json_array_append_new(echo_missing, json_string(name));
+			json_array_append_new(j->echo_missing, json_string(name));
 			continue;
 		}
 		size_t vl = strcspn(found, " ");
 		if (strlen(v->params[i].value) != vl || strncmp(found, v->params[i].value, vl))
-			json_array_append_new(echo_mism, json_pack("{s:s, s:s, s:s%}", "param", name, "spec",
-								   v->params[i].value, "compiled", found, vl));
+			json_array_append_new(j->echo_mism, json_pack("{s:s, s:s, s:s%}", "param", name, "spec",
+								      v->params[i].value, "compiled", found, vl));
 	}
-	r.not_echoed = echo_missing;
-	r.mismatched = echo_mism;
+	j->r.not_echoed = j->echo_missing;
+	j->r.mismatched = j->echo_mism;
+}
 
-	/* worker */
-	strbuf_addf(&wlog, "# worker: %s __worker (job %s, phase main)\n", c->exe, run_id);
-	if (main_w.out.len) {
-		strbuf_addstr(&wlog, "# stdout (a log: never evidence):\n");
-		strbuf_addstr(&wlog, main_w.out.buf);
+/* The workers' logs (never evidence), how the worker ended, and where it ran. */
+static void rec_worker(struct job_state *j)
+{
+	struct run_ctx *c = j->c;
+	struct run_record *r = &j->r;
+	struct strbuf *wlog = &j->wlog;
+	strbuf_addf(wlog, "# worker: %s __worker (job %s, phase main)\n", c->exe, j->run_id);
+	if (j->main_w.out.len) {
+		strbuf_addstr(wlog, "# stdout (a log: never evidence):\n");
+		strbuf_addstr(wlog, j->main_w.out.buf);
 	}
-	strbuf_addstr(&wlog, "# stderr:\n");
-	strbuf_addstr(&wlog, strbuf_str(&main_w.err));
-	if (shape_w.job.phase) {
-		strbuf_addstr(&wlog, "# extra shape worker, stdout:\n");
-		strbuf_addstr(&wlog, strbuf_str(&shape_w.out));
-		strbuf_addstr(&wlog, "# extra shape worker, stderr:\n");
-		strbuf_addstr(&wlog, strbuf_str(&shape_w.err));
+	strbuf_addstr(wlog, "# stderr:\n");
+	strbuf_addstr(wlog, strbuf_str(&j->main_w.err));
+	if (j->shape_w.job.phase) {
+		strbuf_addstr(wlog, "# extra shape worker, stdout:\n");
+		strbuf_addstr(wlog, strbuf_str(&j->shape_w.out));
+		strbuf_addstr(wlog, "# extra shape worker, stderr:\n");
+		strbuf_addstr(wlog, strbuf_str(&j->shape_w.err));
 	}
-	r.worker_log_object = put_text(c, wlog.buf ? wlog.buf : "", wlog.len, hex_wlog);
-	struct strbuf how = STRBUF_INIT;
-	if (main_w.rr.started)
-		run_result_describe(&main_w.rr, &how);
-	r.worker_exit = main_w.rr.started ? how.buf : NULL;
-	r.worker_seconds = main_w.rr.seconds;
-	if (main_w.proto.violation)
-		r.protocol = json_pack("{s:s}", "violation", main_w.proto.violation);
+	r->worker_log_object = put_text(c, wlog->buf ? wlog->buf : "", wlog->len, j->hex_wlog);
+	if (j->main_w.rr.started)
+		run_result_describe(&j->main_w.rr, &j->how);
+	r->worker_exit = j->main_w.rr.started ? j->how.buf : NULL;
+	r->worker_seconds = j->main_w.rr.seconds;
+	if (j->main_w.proto.violation)
+		r->protocol = json_pack("{s:s}", "violation", j->main_w.proto.violation);
+	r->device = j->main_w.proto.device;
+	r->gpu_state = json_pack("{s:o?, s:o?}", "before", j->before, "after", j->after);
+	j->before = j->after = NULL;
+	r->throttled = !c->be->throttled ? -1 : c->be->throttled(json_object_get(r->gpu_state, "after"));
+	r->load = j->load;
+}
 
-	/* where */
-	r.device = main_w.proto.device;
-	r.gpu_state = json_pack("{s:o?, s:o?}", "before", before, "after", after);
-	before = after = NULL;
-	r.throttled = !c->be->throttled ? -1 : c->be->throttled(json_object_get(r.gpu_state, "after"));
-	r.load = load;
+/* Every setting the job ran with, and every check with the tolerance the checker used. */
+static void rec_settings_and_checks(struct job_state *j)
+{
+	const struct plan *p = &j->c->plan;
+	struct run_record *r = &j->r;
+	r->settings = knobs_to_json(&j->c->s->k);
+	json_object_set_new(r->settings, "atol", json_real(p->tol.atol));
+	json_object_set_new(r->settings, "rtol", json_real(p->tol.rtol));
+	json_object_set_new(r->settings, "rel_l2", json_real(p->tol.rel_l2));
+	json_object_set_new(r->settings, "repeats", json_integer(p->repeats));
+	r->atol = p->tol.atol;
+	r->rtol = p->tol.rtol;
+	r->rel_l2 = p->tol.rel_l2;
+	r->n_checks = j->main_j.n + j->shape_j.n;
+	r->checks = r->n_checks ? xcalloc(r->n_checks, sizeof(*r->checks)) : NULL;
+	for (size_t i = 0; i < j->main_j.n; i++)
+		r->checks[i] = j->main_j.checks[i];
+	for (size_t i = 0; i < j->shape_j.n; i++)
+		r->checks[j->main_j.n + i] = j->shape_j.checks[i];
+	r->reference_check = j->main_j.reference_check;
+	r->correctness_pass = r->outcome == OUTCOME_OK;
+	if (!r->extra_shape_status && r->outcome != OUTCOME_OK)
+		r->extra_shape_status = "none";
+}
 
-	r.settings = knobs_to_json(&s->k);
-	json_object_set_new(r.settings, "atol", json_real(p->tol.atol));
-	json_object_set_new(r.settings, "rtol", json_real(p->tol.rtol));
-	json_object_set_new(r.settings, "rel_l2", json_real(p->tol.rel_l2));
-	json_object_set_new(r.settings, "repeats", json_integer(p->repeats));
-
-	/* correctness: every check, the seeds', the timed launches', the extra shape's */
-	r.atol = p->tol.atol;
-	r.rtol = p->tol.rtol;
-	r.rel_l2 = p->tol.rel_l2;
-	r.n_checks = main_j.n + shape_j.n;
-	r.checks = r.n_checks ? xcalloc(r.n_checks, sizeof(*r.checks)) : NULL;
-	for (size_t i = 0; i < main_j.n; i++)
-		r.checks[i] = main_j.checks[i];
-	for (size_t i = 0; i < shape_j.n; i++)
-		r.checks[main_j.n + i] = shape_j.checks[i];
-	r.reference_check = main_j.reference_check;
-	r.correctness_pass = r.outcome == OUTCOME_OK;
-	if (!r.extra_shape_status && r.outcome != OUTCOME_OK)
-		r.extra_shape_status = "none";
-
-	/* timing */
+/* Timing: samples of every clock as objects, their medians, health, escapes, stats. */
+static void rec_timing(struct job_state *j)
+{
+	struct run_ctx *c = j->c;
+	struct run_record *r = &j->r;
+	size_t nx = j->nx;
 	struct stats_opts so = STATS_OPTS_INIT;
-	if (main_w.proto.method || nx) {
-		r.have_timing = 1;
-		r.cache = knob_values_cache[s->k.cache];
-		r.timing_method = main_w.proto.method;
-		r.n_samples = (long long)nx;
-		char *t = samples_text(xs, nx, r.clock ? r.clock : "samples");
-		r.samples_object = put_text(c, t, strlen(t), hex_s);
+	if (!j->main_w.proto.method && !nx)
+		return;
+	r->have_timing = 1;
+	r->cache = knob_values_cache[c->s->k.cache];
+	r->timing_method = j->main_w.proto.method;
+	r->n_samples = (long long)nx;
+	char *t = samples_text(j->xs, nx, r->clock ? r->clock : "samples");
+	r->samples_object = put_text(c, t, strlen(t), j->hex_s);
+	free(t);
+	if (r->clock && strcmp(r->clock, "cuda_events") && nx && isfinite(j->ev[0])) {
+		t = samples_text(j->ev, nx, "CUDA-event times");
+		r->event_samples_object = put_text(c, t, strlen(t), j->hex_e);
 		free(t);
-		if (r.clock && strcmp(r.clock, "cuda_events") && nx && isfinite(ev[0])) {
-			t = samples_text(ev, nx, "CUDA-event times");
-			r.event_samples_object = put_text(c, t, strlen(t), hex_e);
-			free(t);
-			r.event_median_us = median_of(ev, nx);
-		}
-		if (nx && isfinite(hs[0]) && (!r.clock || strcmp(r.clock, "host"))) {
-			t = samples_text(hs, nx, "host time of each launch() call");
-			r.host_samples_object = put_text(c, t, strlen(t), hex_h);
-			free(t);
-			r.host_median_us = median_of(hs, nx);
-		}
-		health_assess(&main_w.proto, xs, nx, &r.health);
-		r.escapes.other_stream = jr.other_stream;
-		r.escapes.late = jr.late;
-		r.escapes.host_threads = jr.host_threads;
-		r.escapes.block_timeouts = jr.block_timeouts;
-		if (r.outcome == OUTCOME_OK && nx)
-			r.have_stats = stats_summarize(xs, nx, &so, &r.stats) == 0;
-		r.stats_seed = so.seed;
-		r.stats_resamples = so.resamples;
+		r->event_median_us = median_of(j->ev, nx);
 	}
+	if (nx && isfinite(j->hs[0]) && (!r->clock || strcmp(r->clock, "host"))) {
+		t = samples_text(j->hs, nx, "host time of each launch() call");
+		r->host_samples_object = put_text(c, t, strlen(t), j->hex_h);
+		free(t);
+		r->host_median_us = median_of(j->hs, nx);
+	}
+	health_assess(&j->main_w.proto, j->xs, nx, &r->health);
+	r->escapes.other_stream = j->jr.other_stream;
+	r->escapes.late = j->jr.late;
+	r->escapes.host_threads = j->jr.host_threads;
+	r->escapes.block_timeouts = j->jr.block_timeouts;
+	if (r->outcome == OUTCOME_OK && nx)
+		r->have_stats = stats_summarize(j->xs, nx, &so, &r->stats) == 0;
+	r->stats_seed = so.seed;
+	r->stats_resamples = so.resamples;
+}
 
-	/* sanitizers */
-	r.n_sanitize = json_array_size(sanitize_docs);
-	r.sanitize = r.n_sanitize ? xcalloc(r.n_sanitize, sizeof(*r.sanitize)) : NULL;
-	char san_hex[8][SHA256_HEX_LEN + 1];
-	for (size_t i = 0; i < r.n_sanitize; i++) {
-		json_t *d = json_array_get(sanitize_docs, i);
-		struct rec_sanitize *z = &r.sanitize[i];
+/* The sanitizers' verdicts, each report as an object. */
+static void rec_sanitize(struct job_state *j)
+{
+	struct run_record *r = &j->r;
+	r->n_sanitize = json_array_size(j->sanitize_docs);
+	r->sanitize = r->n_sanitize ? xcalloc(r->n_sanitize, sizeof(*r->sanitize)) : NULL;
+	for (size_t i = 0; i < r->n_sanitize; i++) {
+		json_t *d = json_array_get(j->sanitize_docs, i);
+		struct rec_sanitize *z = &r->sanitize[i];
 		z->doc = d;
 		z->tool = json_string_value(json_object_get(d, "tool"));
 		json_t *pass = json_object_get(d, "passed");
@@ -812,94 +914,104 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 		z->errors = json_integer_value(json_object_get(d, "errors"));
 		json_t *rep = json_object_get(d, "report");
 		if (json_is_string(rep) && i < 8)
-			z->report_object = put_text(c, json_string_value(rep), json_string_length(rep), san_hex[i]);
+			z->report_object =
+				put_text(j->c, json_string_value(rep), json_string_length(rep), j->san_hex[i]);
 		json_object_del(d, "report");
 	}
+}
 
-	/* cost and time */
-	r.wall_s = mono_now() - t0;
-	const char *gpu = r.device ? json_string_value(json_object_get(r.device, "name")) : NULL;
-	json_t *cost = cost_of_run(cost_price(c->o->price_table, c->be->uses_gpu ? (gpu ? gpu : "unknown GPU") : NULL,
-					      s->price_usd_per_h, s->price_source),
-				   r.wall_s, gpu_s);
-	record_read_cost(cost, &r.cost);
-	utc_now_iso(finished, sizeof(finished));
-	r.finished_utc = finished;
+/* Cost and the finishing time. */
+static void rec_cost(struct job_state *j)
+{
+	struct run_ctx *c = j->c;
+	const struct spec *s = c->s;
+	struct run_record *r = &j->r;
+	r->wall_s = mono_now() - j->t0;
+	const char *gpu = r->device ? json_string_value(json_object_get(r->device, "name")) : NULL;
+	j->cost = cost_of_run(cost_price(c->o->price_table, c->be->uses_gpu ? (gpu ? gpu : "unknown GPU") : NULL,
+					 s->price_usd_per_h, s->price_source),
+			      r->wall_s, j->gpu_s);
+	record_read_cost(j->cost, &r->cost);
+	utc_now_iso(j->finished, sizeof(j->finished));
+	r->finished_utc = j->finished;
+}
 
-	json_t *m = record_run_json(&r);
-	rc = store_commit(&c->st, run_id, m);
+/* The record through the record module, committed; the plan job learns its run. */
+static int job_record(struct job_state *j)
+{
+	rec_identity(j);
+	rec_code(j);
+	rec_echo(j);
+	rec_worker(j);
+	rec_settings_and_checks(j);
+	rec_timing(j);
+	rec_sanitize(j);
+	rec_cost(j);
+	json_t *m = record_run_json(&j->r);
+	int rc = store_commit(&j->c->st, j->run_id, m);
 	json_decref(m);
-	json_decref(cost);
 	if (rc == 0) {
-		store_pending_end(&c->st, run_id);
-		pj->run_id = run_id;
-		run_id = NULL;
-		pj->outcome = r.outcome;
-		pj->done = 1;
+		store_pending_end(&j->c->st, j->run_id);
+		j->pj->run_id = j->run_id;
+		j->run_id = NULL;
+		j->pj->outcome = j->r.outcome;
+		j->pj->done = 1;
 	}
-	json_decref(echo_missing);
-	json_decref(echo_mism);
-	json_decref(r.compiler);
-	json_decref(r.protocol);
-	json_decref(r.gpu_state);
-	json_decref(r.extra_shape);
-	json_decref(r.settings);
-	free(srcs);
-	free(src_objs);
-	free(r.checks);
-	free(r.sanitize);
-	strbuf_release(&how);
+	return rc;
+}
+
+int job_execute(struct run_ctx *c, struct plan_job *pj)
+{
+	struct job_state j;
+	int rc = -1;
+	job_state_init(&j, c, pj);
+	store_pending_begin(&c->st, j.run_id, c->s->name, j.v->name);
+	job_build(&j);
+	if (j.jr.build_ok) {
+		if (job_main_worker(&j) < 0 || job_judge(&j) < 0)
+			goto out;
+		job_escapes(&j);
+		if (job_extra_shape(&j) < 0)
+			goto out;
+		job_sanitize(&j);
+		job_tamper_check(&j);
+		job_samples(&j);
+	}
+	j.jr.interrupted = j.jr.interrupted || runcmd_interrupted != 0;
+	j.jr.interrupted_why = !runcmd_interrupted ? NULL
+			       : c->why_interrupted && c->why_interrupted(c) ? c->why_interrupted(c)
+										: signal_name(runcmd_interrupted);
+	outcome_classify(&j.jr, &j.r.outcome, &j.reason);
+	j.r.reason = j.reason;
+	rc = job_record(&j);
 out:
-	if (jr.shape_failure && jr.shape_failure != shape_j.error)
-		free((char *)jr.shape_failure);
-	json_decref(load);
-	json_decref(before);
-	json_decref(after);
-	json_decref(sanitize_docs);
-	strbuf_release(&wlog);
-	judged_release(&main_j);
-	judged_release(&shape_j);
-	wrun_release(&main_w);
-	wrun_release(&shape_w);
-	free(xs);
-	free(ev);
-	free(hs);
-	free(reason);
-	free(shape_str);
-	free(run_id);
+	job_state_release(&j);
 	return rc;
 }
 
 int job_record_aborted(struct run_ctx *c, struct plan_job *pj, const char *why)
 {
-	struct run_record r;
-	memset(&r, 0, sizeof(r));
-	char *run_id = store_new_run_id(c->s->name);
-	char now[40];
-	utc_now_iso(now, sizeof(now));
-	r.outcome = OUTCOME_ABORTED;
-	r.reason = why;
-	record_identity(c, pj, run_id, now, &r);
-	r.finished_utc = now;
-	r.wall_s = 0;
-	r.throttled = -1;
-	r.extra_shape_status = "none";
-	r.atol = r.rtol = r.rel_l2 = NAN;
-	json_t *cost = cost_of_run(cost_price(c->o->price_table, c->be->uses_gpu ? "unknown GPU" : NULL,
-					      c->s->price_usd_per_h, c->s->price_source),
-				   0, 0);
-	record_read_cost(cost, &r.cost);
-	json_t *m = record_run_json(&r);
-	int rc = store_commit(&c->st, run_id, m);
+	struct job_state j;
+	job_state_init(&j, c, pj);
+	struct run_record *r = &j.r;
+	r->outcome = OUTCOME_ABORTED;
+	r->reason = why;
+	rec_identity(&j);
+	r->throttled = -1;
+	r->extra_shape_status = "none";
+	r->atol = r->rtol = r->rel_l2 = NAN;
+	rec_cost(&j);
+	r->wall_s = 0;
+	json_t *m = record_run_json(r);
+	int rc = store_commit(&c->st, j.run_id, m);
 	json_decref(m);
-	json_decref(cost);
 	if (rc == 0) {
 		free(pj->run_id);
-		pj->run_id = run_id;
+		pj->run_id = j.run_id;
+		j.run_id = NULL;
 		pj->outcome = OUTCOME_ABORTED;
 		pj->done = 1;
-	} else {
-		free(run_id);
 	}
+	job_state_release(&j);
 	return rc;
 }

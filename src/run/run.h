@@ -11,6 +11,8 @@
 #include "run/spec.h"
 #include "store/store.h"
 
+struct batch_record;
+
 struct run_options {
 	const char *store_root;
 	const char *cache_dir;       /* build cache, default build/cache */
@@ -27,6 +29,15 @@ struct run_options {
 	const char *batch_id, *started_utc;
 	int seed_fixed;
 	unsigned long long seed;
+	/*
+	 * Optional: called with the batch record once its rows, statistics
+	 * and comparisons are made and before it is committed, to add to it
+	 * (evident reproduce adds its verdicts, run/reproduce.h).  What it
+	 * sets must live until run_experiment returns.  0, or -1 after
+	 * error() (then no batch record is written).
+	 */
+	int (*on_batch)(struct batch_record *b, void *ctx);
+	void *on_batch_ctx;
 };
 
 struct run_totals {

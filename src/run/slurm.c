@@ -488,26 +488,10 @@ static json_t *last_submission(json_t *doc)
 
 /* ---- plans from a job directory ----------------------------------------------------- */
 
-/* spec_env's problem_keys for the job directory's spec. */
-struct keys_ctx {
-	const char *cache_dir;
-	struct problem pr;
-};
-
-static const char *const *problem_keys(const char *problem, int *n, struct strbuf *why, void *ctx)
-{
-	struct keys_ctx *k = ctx;
-	problem_release(&k->pr);
-	if (problem_load(problem, k->cache_dir, &k->pr, why) < 0)
-		return NULL;
-	*n = k->pr.desc->n_keys;
-	return k->pr.desc->shape_keys;
-}
-
 int run_spec_load(const char *path, const char *as_path, const char *cache_dir, struct spec *s)
 {
-	struct keys_ctx kc = { cache_dir, PROBLEM_INIT };
-	struct spec_env env = { .check_files = 1, .problem_keys = problem_keys, .ctx = &kc };
+	struct problem_keys_ctx kc = { cache_dir, PROBLEM_INIT };
+	struct spec_env env = { .check_files = 1, .problem_keys = problem_spec_keys, .ctx = &kc };
 	int rc = spec_load(path, &env, s);
 	problem_release(&kc.pr);
 	if (rc == 0 && as_path) {

@@ -257,6 +257,10 @@ const char *stats_verdict(struct stats_comparison *c, double alpha, double thres
 	double p = c->p_adjusted;
 	int s = ci_side(c->speedup_ci, 1), d = ci_side(c->delta_ci, 0);
 	int t = p < alpha ? c->test_sign : 0;
+	/* no_difference claims the two are alike: never while the speedup
+	 * estimate itself lies outside the noise band (a 0.92x estimate with CI
+	 * [0.84, 0.999] is not "no difference", it is undecided) */
+	int in_band = c->speedup >= 1 - threshold && c->speedup <= 1 + threshold;
 	const char *v = "no_difference", *why;
 
 	if (c->small_n) {
@@ -280,6 +284,11 @@ const char *stats_verdict(struct stats_comparison *c, double alpha, double thres
 		why = "Cliff's delta CI and the test's direction disagree in sign";
 	} else if (!(p < alpha)) {
 		why = "not significant";
+		if (!in_band) {
+			v = "inconclusive";
+			why = "not significant, but the speedup estimate is outside the noise band: the data "
+			      "allow an effect this large; more repeats or samples would decide";
+		}
 	} else if (c->speedup_ci[0] >= 1 - threshold && c->speedup_ci[1] <= 1 + threshold) {
 		why = "inside the noise band";
 	} else if (ci_side(c->speedup_ci, 1 + threshold) > 0 && d > 0) {
@@ -290,8 +299,17 @@ const char *stats_verdict(struct stats_comparison *c, double alpha, double thres
 		why = "significant, speedup CI below the noise band, Cliff's delta CI below 0";
 	} else if (ci_side(c->speedup_ci, 1 + threshold) > 0 || ci_side(c->speedup_ci, 1 - threshold) < 0) {
 		why = "Cliff's delta CI contains 0";
+		if (!in_band) {
+			v = "inconclusive";
+			why = "significant, speedup CI beyond the noise band, but Cliff's delta CI contains 0";
+		}
 	} else {
 		why = "speedup CI reaches into the noise band";
+		if (!in_band) {
+			v = "inconclusive";
+			why = "significant, but the speedup CI reaches from beyond the noise band into it: "
+			      "the effect may be noise-sized or large; more repeats or samples would decide";
+		}
 	}
 	c->verdict = v;
 	c->verdict_reason = why;

@@ -86,14 +86,18 @@
  *      sign of delta, as U - na nb / 2 = delta na nb / 2).  E.g. a 50/50
  *      bimodal candidate whose median is lower but most of whose values are
  *      higher: speedup [1.020, 1.039], delta [-0.43, -0.10] -> inconclusive.
- *   5. p >= alpha                            -> no_difference "not significant"
+ *   5. p >= alpha                            -> no_difference "not significant", but
+ *      inconclusive when the speedup estimate lies outside [1 - t, 1 + t]
+ *      (absence of evidence is not evidence of absence: a 0.92x estimate
+ *      that missed significance is undecided, not alike)
  *   6. speedup CI wholly inside [1 - t, 1 + t] -> no_difference "inside the noise band"
  *   7. speedup CI wholly above 1 + t and delta CI wholly above 0 -> faster;
  *      speedup CI wholly below 1 - t and delta CI wholly below 0 -> slower.
  *      (With 4 passed, p < alpha and delta's sign then agree as well: every
  *      reported measure agrees.)
  *   8. otherwise no_difference: the speedup CI reaches into the noise band,
- *      or delta's CI contains 0 (the reason says which).
+ *      or delta's CI contains 0 (the reason says which); again inconclusive
+ *      instead when the speedup estimate lies outside the noise band.
  *   "faster"/"slower" thus need: significant, speedup CI beyond the band,
  *   delta CI excluding 0, all in the same direction.  Over a sweep,
  *   stats_holm_comparisons() adjusts the p-values (Holm) and re-derives each

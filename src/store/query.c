@@ -270,7 +270,12 @@ const struct batch_record *query_batch(struct query *q, const char *experiment, 
 	if (!run || !strcmp(run, "latest")) {
 		const struct batch_record **all;
 		size_t n = query_batches(q, experiment, need, &all);
-		b = n ? all[0] : NULL;
+		/* the latest batch of an experiment is the newest one it ran for
+		 * itself: a batch of `evident reproduce` re-ran older code, and is
+		 * evidence for `reproduced` claims, not the experiment's result */
+		for (size_t k = 0; k < n && !b; k++)
+			if (!all[k]->repro.have)
+				b = all[k];
 		free(all);
 		if (!b) {
 			if (!experiment)

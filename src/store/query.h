@@ -84,7 +84,8 @@ const char **query_experiments(const struct query *q, size_t *n);
 /*
  * The batch a block or claim reads.  run: NULL or "latest" = the newest
  * batch of experiment in which every name in need[] (NULL-terminated, may
- * be NULL) has a row; otherwise a batch's run id or batch_id, or the run
+ * be NULL) has a row, leaving out batches of `evident reproduce` (they
+ * re-ran recorded code; name one by id to read it); otherwise a batch's run id or batch_id, or the run
  * id of a variant run (its batch), each or a unique prefix.  With
  * experiment non-NULL a batch of another experiment is refused.  NULL
  * with a lowercase reason in why when there is none.

@@ -10,7 +10,7 @@ python3 - "$TEST_TMP/out" <<'END' || fail "JSON check failed"
 import json, math, sys
 j = json.load(open(sys.argv[1]))
 assert list(j) == ["a", "b", "mann_whitney", "cliffs_delta", "speedup", "verdict", "small_n",
-                   "verdict_reason", "min_detectable_speedup", "repeats",
+                   "verdict_reason", "min_detectable_speedup", "repeats", "test_sign",
                    "resamples", "seed", "confidence", "alpha", "threshold"], list(j)
 for side in ("a", "b"):
     assert list(j[side])[:7] == ["n", "median", "mean", "min", "max", "stdev", "median_ci"], list(j[side])

@@ -7,7 +7,8 @@
  * heard of; for evident-run/2 records made by the record module's writer:
  * seeds, timed launches, the extra shape and its status, the float64
  * reference check), contradicted claims staying contradicted after a code
- * change, and which numbers a claim traces.
+ * change, which numbers a claim traces, and `reproduced` claims against
+ * batches of `evident reproduce` written by the record module.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -94,6 +95,60 @@ static void put_v2(struct store *st, const char *id, const char *variant, const 
 	json_decref(m);
 }
 
+/*
+ * A batch of experiment r through record_batch_json; with of non-NULL, a
+ * batch of `evident reproduce` of batch `of` whose verdicts are
+ * verdicts[0..n) (variants v0, v1, ...).
+ */
+static void put_repro(struct store *st, const char *id, const char *of, const enum repro_verdict *verdicts, size_t n)
+{
+	static const char *const names[] = { "v0", "v1", "v2" };
+	struct batch_row rows[3];
+	struct rec_repro_row rr[3];
+	struct batch_record b;
+	memset(&b, 0, sizeof(b));
+	memset(rows, 0, sizeof(rows));
+	memset(rr, 0, sizeof(rr));
+	b.run_id = b.batch_id = id;
+	b.experiment = "r";
+	b.baseline = "v0";
+	b.repeats = 1;
+	b.problem.flops = b.problem.min_bytes = NAN;
+	b.holm_alpha = b.holm_threshold = b.t_wall_s = b.t_gpu_s = b.t_usd = NAN;
+	b.rows = rows;
+	b.n_rows = n ? n : 1;
+	for (size_t i = 0; i < b.n_rows; i++) {
+		rows[i].variant = names[i];
+		rows[i].outcome = OUTCOME_OK;
+		rows[i].mde = NAN;
+	}
+	if (of) {
+		int all = 1;
+		for (size_t i = 0; i < n; i++) {
+			rr[i].variant = names[i];
+			rr[i].verdict = verdicts[i];
+			rr[i].reason = verdicts[i] == REPRO_REPRODUCED ? NULL : "median 100.000 us then, 500.000 us now (5.00x)";
+			rr[i].recorded.outcome = rr[i].now.outcome = OUTCOME_OK;
+			rr[i].recorded.have_stats = rr[i].now.have_stats = 1;
+			rr[i].recorded.median_us = 100;
+			rr[i].now.median_us = verdicts[i] == REPRO_REPRODUCED ? 100.5 : 500;
+			rr[i].recorded.ci[0] = 99, rr[i].recorded.ci[1] = 101;
+			rr[i].now.ci[0] = rr[i].now.median_us - 1, rr[i].now.ci[1] = rr[i].now.median_us + 1;
+			all &= verdicts[i] == REPRO_REPRODUCED;
+		}
+		b.repro.have = 1;
+		b.repro.of = of;
+		b.repro.commit = "0123456789abcdef0123456789abcdef01234567";
+		b.repro.threshold = 0.01;
+		b.repro.reproduced = all;
+		b.repro.rows = rr;
+		b.repro.n_rows = n;
+	}
+	json_t *m = record_batch_json(&b);
+	assert_int_equal(store_commit(st, id, m), 0);
+	json_decref(m);
+}
+
 static void put_variant(struct store *st, const char *id, const char *variant, const char *sha,
 			const char *samples, const char *outcome)
 {
@@ -156,6 +211,19 @@ static int setup(void **state)
 		"mann_whitney", "p", 0.8, "p_adjusted", 0.8, "verdict", "no_difference");
 	assert_int_equal(store_commit(&st, "20260101T000002Z-e-x-batch", b), 0);
 	json_decref(b);
+	/* batches of experiment r and their reproductions, oldest first */
+	const enum repro_verdict ok2[] = { REPRO_REPRODUCED, REPRO_REPRODUCED };
+	const enum repro_verdict bad2[] = { REPRO_REPRODUCED, REPRO_NOT_REPRODUCED };
+	const enum repro_verdict nobuild[] = { REPRO_COULD_NOT_REBUILD, REPRO_REPRODUCED };
+	put_repro(&st, "20260102T000000Z-r-old1-batch", NULL, NULL, 2);
+	put_repro(&st, "20260102T000001Z-r-old2-batch", NULL, NULL, 2);
+	put_repro(&st, "20260102T000002Z-r-alone-batch", NULL, NULL, 2);
+	put_repro(&st, "20260102T000003Z-r-rep1-batch", "20260102T000000Z-r-old1-batch", bad2, 2);
+	put_repro(&st, "20260102T000004Z-r-rep2-batch", "20260102T000000Z-r-old1-batch", ok2, 2);
+	put_repro(&st, "20260102T000005Z-r-rep3-batch", "20260102T000001Z-r-old2-batch", ok2, 2);
+	put_repro(&st, "20260102T000006Z-r-rep4-batch", "20260102T000001Z-r-old2-batch", bad2, 2);
+	put_repro(&st, "20260102T000007Z-r-old3-batch", NULL, NULL, 2);
+	put_repro(&st, "20260102T000008Z-r-rep5-batch", "20260102T000007Z-r-old3-batch", nobuild, 2);
 	store_release(&st);
 	(void)state;
 	return 0;
@@ -433,6 +501,42 @@ static void test_stale_keeps_contradicted(void **state)
 	fclose(k);
 }
 
+/* reproduced: the latest reproduction of the batch decides; none is unsupported */
+static void test_reproduced(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: reproduced run=20260102T000000Z-r-old1-batch -->\n"
+			"<!-- claim: reproduced run=20260102T000001Z-r-old2 -->\n"
+			"<!-- claim: reproduced run=20260102T000002Z-r-alone-batch -->\n"
+			"<!-- claim: reproduced run=20260102T000007Z-r-old3-batch experiment=r -->\n"
+			"<!-- claim: reproduced run=nope -->\n"
+			"<!-- claim: reproduced run=20260102T000000Z-r-old1-batch experiment=e -->\n"
+			"<!-- claim: reproduced experiment=r -->\n",
+			&c);
+	/* an earlier reproduction failed; the latest reproduced every variant */
+	assert_non_null(strstr(f, "t.md:1: supported: reproduced 20260102T000000Z-r-old1-batch: batch "
+				  "20260102T000004Z-r-rep2-batch reproduced all 2 variant(s) (noise band 1%)"));
+	/* the other way round: the latest did not, and it says which and why */
+	assert_non_null(strstr(f, "t.md:2: contradicted: reproduced 20260102T000001Z-r-old2: the latest reproduction, batch "
+				  "20260102T000006Z-r-rep4-batch, did not reproduce 1 of 2 variant(s): v1 not_reproduced: "
+				  "median 100.000 us then, 500.000 us now (5.00x)"));
+	assert_non_null(strstr(f, "t.md:3: unsupported: reproduced 20260102T000002Z-r-alone-batch: batch "
+				  "20260102T000002Z-r-alone-batch has no reproduction in the store; run 'evident reproduce"));
+	assert_non_null(strstr(f, "t.md:4: contradicted: reproduced 20260102T000007Z-r-old3-batch: the latest "
+				  "reproduction, batch 20260102T000008Z-r-rep5-batch, did not reproduce 1 of 2 variant(s): v0 "
+				  "could_not_rebuild"));
+	assert_non_null(strstr(f, "t.md:5: unsupported: reproduced nope: no run 'nope' in the store"));
+	assert_non_null(strstr(f, "t.md:6: unsupported: reproduced 20260102T000000Z-r-old1-batch: run "
+				  "'20260102T000000Z-r-old1-batch' is of experiment 'r', not 'e'"));
+	assert_non_null(strstr(f, "t.md:7: error: claim 'reproduced'"));
+	assert_int_equal(c.supported, 1);
+	assert_int_equal(c.contradicted, 2);
+	assert_int_equal(c.unsupported, 3);
+	assert_int_equal(c.errors, 1);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_validated_every_check),
 		cmocka_unit_test(test_validated_v2),
 		cmocka_unit_test(test_stale_keeps_contradicted),
+		cmocka_unit_test(test_reproduced),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -3,7 +3,7 @@
  * parsing `--gpus all|N|0,2,5` against the devices a host has, with clear
  * refusals, and the rule that keeps comparisons fair: repeat r of every
  * variant runs on slot r % n, so each slot times every variant equally
- * often.  The pool itself runs in tests/cli/t0070.
+ * often.  The pool itself runs in tests/cli/t0090.
  */
 #include <stdarg.h>
 #include <stddef.h>

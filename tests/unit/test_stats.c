@@ -559,14 +559,28 @@ static void test_verdict_rule(void **state)
 		0.01, 1.02, 1.10, 0.5, 0.3, 0.7);
 	VERDICT("slower", "significant, speedup CI below the noise band, Cliff's delta CI below 0",
 		0.01, 0.90, 0.98, -0.5, -0.7, -0.3);
-	/* significant, but the CI reaches into the noise band */
-	VERDICT("no_difference", "speedup CI reaches into the noise band", 0.01, 1.005, 1.10, 0.5, 0.3, 0.7);
-	VERDICT("no_difference", "speedup CI reaches into the noise band", 0.01, 0.90, 0.995, -0.5, -0.7, -0.3);
+	/* significant, but the CI reaches into the noise band: alike only
+	 * when the estimate itself is inside the band */
+	VERDICT("no_difference", "speedup CI reaches into the noise band", 0.01, 0.999, 1.015, 0.5, 0.3, 0.7);
+	VERDICT("inconclusive",
+		"significant, but the speedup CI reaches from beyond the noise band into it: the effect may be "
+		"noise-sized or large; more repeats or samples would decide",
+		0.01, 1.005, 1.10, 0.5, 0.3, 0.7);
+	/* the host run that said no_difference for 0.918x [0.840, 0.999], p 0.047 */
+	VERDICT("inconclusive",
+		"significant, but the speedup CI reaches from beyond the noise band into it: the effect may be "
+		"noise-sized or large; more repeats or samples would decide",
+		0.047, 0.840, 0.999, -0.3, -0.5, -0.1);
 	VERDICT("no_difference", "inside the noise band", 0.01, 0.995, 1.005, 0.2, 0.1, 0.3);
-	/* outside the band, but not significant */
-	VERDICT("no_difference", "not significant", 0.06, 1.02, 1.10, 0.1, -0.05, 0.3);
+	/* not significant: alike when the estimate is in the band, else undecided */
+	VERDICT("no_difference", "not significant", 0.06, 0.98, 1.02, 0.1, -0.05, 0.3);
+	VERDICT("inconclusive",
+		"not significant, but the speedup estimate is outside the noise band: the data allow an effect "
+		"this large; more repeats or samples would decide",
+		0.06, 1.02, 1.10, 0.1, -0.05, 0.3);
 	/* significant and beyond the band, but delta's CI contains 0 */
-	VERDICT("no_difference", "Cliff's delta CI contains 0", 0.04, 1.02, 1.10, 0.1, -0.01, 0.3);
+	VERDICT("inconclusive", "significant, speedup CI beyond the noise band, but Cliff's delta CI contains 0",
+		0.04, 1.02, 1.10, 0.1, -0.01, 0.3);
 	/* the bimodal case: the median moved one way, most values the other */
 	VERDICT("inconclusive", "speedup CI and Cliff's delta CI disagree in sign",
 		0.001, 1.020, 1.039, -0.274, -0.43, -0.10);
@@ -662,6 +676,7 @@ static void test_holm_comparisons_verdicts(void **state)
 	(void)state;
 	memset(c, 0, sizeof(c));
 	for (int i = 0; i < 3; i++) {
+		c[i].speedup = 1.25;
 		c[i].speedup_ci[0] = 1.2;
 		c[i].speedup_ci[1] = 1.3;
 		c[i].speedup_method = "bca";
@@ -671,16 +686,18 @@ static void test_holm_comparisons_verdicts(void **state)
 		c[i].verdict = "faster";
 	}
 	c[0].p = 0.01; /* 0.03 adjusted: still faster */
-	c[1].p = 0.03; /* 0.06: no longer */
+	c[1].p = 0.03; /* 0.06: no longer; a 1.25x estimate not significant is undecided */
 	c[2].p = 0.04; /* 0.06 (monotone) */
 	stats_holm_comparisons(c, 3, 0.05, 0.01);
 	assert_close(c[0].p_adjusted, 0.03, 1e-12, "holm 0");
 	assert_close(c[1].p_adjusted, 0.06, 1e-12, "holm 1");
 	assert_close(c[2].p_adjusted, 0.06, 1e-12, "holm 2");
 	assert_string_equal(c[0].verdict, "faster");
-	assert_string_equal(c[1].verdict, "no_difference");
-	assert_string_equal(c[1].verdict_reason, "not significant");
-	assert_string_equal(c[2].verdict, "no_difference");
+	assert_string_equal(c[1].verdict, "inconclusive");
+	assert_string_equal(c[1].verdict_reason,
+			    "not significant, but the speedup estimate is outside the noise band: the data allow an "
+			    "effect this large; more repeats or samples would decide");
+	assert_string_equal(c[2].verdict, "inconclusive");
 }
 
 static void test_reproducible_seed(void **state)
