@@ -100,6 +100,16 @@ struct backend {
 	 * freed by the caller; NULL when unavailable. */
 	json_t *(*device_info)(int device);
 	json_t *(*device_state)(int device);
+	/* For the pool of `evident run --gpus` (run/pool.c), optional (NULL:
+	 * the host's CPUs stand in for devices).  device_count: how many
+	 * devices this host has, by the index device_info and device_state
+	 * take (NVML's, nvidia-smi's), or -1 with the reason in why.
+	 * pin_device: in a pool slot's own process, before it starts any
+	 * worker, make every process it starts see device `index` alone, as
+	 * their device 0; returns what it set ("CUDA_VISIBLE_DEVICES=GPU-...",
+	 * malloc'd, for the record) or NULL after error(). */
+	int (*device_count)(struct strbuf *why);
+	char *(*pin_device)(int index);
 	/* Did the GPU throttle, by a state from device_state?  (NULL: never) */
 	int (*throttled)(json_t *state);
 };

@@ -801,6 +801,36 @@ static json_t *cuda_device_state(int device)
 	return gpu_nvml_state(device);
 }
 
+static int cuda_device_count(struct strbuf *why)
+{
+	int n = gpu_nvml_count();
+	if (n >= 0)
+		return n;
+	if (driver_query(0, &n, NULL, NULL, why) < 0)
+		return -1;
+	return n;
+}
+
+/*
+ * Pinned by UUID where NVML reads it: CUDA's own order of the devices
+ * (fastest first by default) need not be NVML's, a UUID names one GPU
+ * whatever the order.  Without NVML, by index in PCI bus order, which is
+ * NVML's.
+ */
+static char *cuda_pin_device(int index)
+{
+	char *uuid = gpu_nvml_uuid(index);
+	char *val = uuid ? uuid : xstrfmt("%d", index);
+	if (setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1) < 0 || setenv("CUDA_VISIBLE_DEVICES", val, 1) < 0) {
+		free(val);
+		error("cannot set CUDA_VISIBLE_DEVICES for GPU %d", index);
+		return NULL;
+	}
+	char *out = xstrfmt("CUDA_VISIBLE_DEVICES=%s", val);
+	free(val);
+	return out;
+}
+
 static const char *const cuda_dtypes[] = { "fp16", "bf16", "fp32", NULL };
 static const char *const cuda_compilers[] = { "cc", "nvcc", NULL };
 
@@ -826,4 +856,6 @@ const struct backend backend_cuda = {
 	.build = cuda_build,
 	.device_info = cuda_device_info,
 	.device_state = cuda_device_state,
+	.device_count = cuda_device_count,
+	.pin_device = cuda_pin_device,
 };

@@ -5,7 +5,8 @@
  * produced code, looks for <cache>/<key>/info.json, and only on a miss runs
  * the compiler in <cache>/tmp-<random>/, then renames that directory to
  * <cache>/<key>.  Two runners building the same key at once both succeed:
- * the loser of the rename finds the winner's entry and uses it.
+ * the loser of the rename finds the winner's entry and uses it (object,
+ * log and info), so every process runs and records the one object.
  */
 #include "backends/build.h"
 
@@ -383,12 +384,22 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	free(logp);
 	free(infop);
 	if (rename(tmpdir, entry) < 0) {
-		/* another runner published the same key first: use theirs */
+		/* another runner published the same key first: use theirs, all of
+		 * it (its object and its info: a compiler need not be bit-for-bit
+		 * reproducible, and the record must name the object that runs) */
+		int e = errno;
 		remove_flat_dir(tmpdir);
-		if (!path_exists(entry)) {
-			error("cannot publish build cache entry '%s': %s", entry, strerror(errno));
+		json_decref(res->info);
+		free(res->log);
+		res->info = NULL;
+		res->log = NULL;
+		if (!cache_hit(entry, res)) {
+			error("cannot publish build cache entry '%s': %s", entry, strerror(e));
 			goto out;
 		}
+		json_object_set_new(res->info, "cached", json_false());
+		rc = 0;
+		goto out;
 	}
 	res->so_path = xstrfmt("%s/kernel.so", entry);
 	res->ok = 1;

@@ -47,6 +47,7 @@ static struct {
 	nvmlReturn_t (*Init)(void);
 	const char *(*ErrorString)(nvmlReturn_t);
 	nvmlReturn_t (*GetHandleByIndex)(unsigned int, nvmlDevice_t *);
+	nvmlReturn_t (*GetCount)(unsigned int *);
 	nvmlReturn_t (*GetName)(nvmlDevice_t, char *, unsigned int);
 	nvmlReturn_t (*GetUUID)(nvmlDevice_t, char *, unsigned int);
 	nvmlReturn_t (*GetCudaComputeCapability)(nvmlDevice_t, int *, int *);
@@ -106,6 +107,7 @@ static int nvml_load(void)
 	*(void **)&nv.Init = sym("nvmlInit_v2", "nvmlInit");
 	*(void **)&nv.ErrorString = sym("nvmlErrorString", NULL);
 	*(void **)&nv.GetHandleByIndex = sym("nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
+	*(void **)&nv.GetCount = sym("nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
 	*(void **)&nv.GetName = sym("nvmlDeviceGetName", NULL);
 	*(void **)&nv.GetUUID = sym("nvmlDeviceGetUUID", NULL);
 	*(void **)&nv.GetCudaComputeCapability = sym("nvmlDeviceGetCudaComputeCapability", NULL);
@@ -154,6 +156,31 @@ static int nvml_device(int index, nvmlDevice_t *dev)
 		return -1;
 	}
 	return 0;
+}
+
+int gpu_nvml_count(void)
+{
+	unsigned n = 0;
+	if (nvml_load())
+		return -1;
+	if (!nv.GetCount || nv.GetCount(&n)) {
+		snprintf(nv.why, sizeof(nv.why), "NVML cannot count the GPUs");
+		return -1;
+	}
+	return (int)n;
+}
+
+char *gpu_nvml_uuid(int index)
+{
+	nvmlDevice_t dev;
+	char buf[96];
+	if (nvml_device(index, &dev))
+		return NULL;
+	if (!nv.GetUUID || nv.GetUUID(dev, buf, sizeof(buf))) {
+		snprintf(nv.why, sizeof(nv.why), "NVML cannot read the UUID of GPU %d", index);
+		return NULL;
+	}
+	return xstrdup(buf);
 }
 
 int gpu_nvml_compute_capability(int index, int *major, int *minor)

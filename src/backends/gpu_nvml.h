@@ -40,6 +40,11 @@ json_t *gpu_nvml_state(int index);
  */
 int gpu_nvml_clock(int index, double *sm_mhz, int *throttled);
 
+/* How many GPUs NVML sees (its indices, nvidia-smi's, are 0..n-1), or -1. */
+int gpu_nvml_count(void);
+/* The UUID of GPU `index` ("GPU-8a3c..."), malloc'd, or NULL. */
+char *gpu_nvml_uuid(int index);
+
 /* Compute capability through NVML (no CUDA context).  0 or -1. */
 int gpu_nvml_compute_capability(int index, int *major, int *minor);
 

@@ -15,6 +15,7 @@
 #include "cli/evident.h"
 #include "cli/options.h"
 #include "record/record.h"
+#include "run/run.h"
 #include "store/query.h"
 #include "store/store.h"
 
@@ -24,13 +25,68 @@ static const char synopsis[] =
 	"Lists recorded runs, oldest first, in the order paper and audit read them:\n"
 	"run id, experiment, variant, repeat, outcome, median, commit.  Runs that were\n"
 	"interrupted (the runner was killed) are listed as 'aborted': they have no\n"
-	"record, only the marker the runner left when it started them.\n";
+	"record, only the marker the runner left when it started them.  With --batches,\n"
+	"the batch records, then the Slurm batches not gathered yet (evident run\n"
+	"--slurm), a line per task: pending, running, done or failed (with Slurm's\n"
+	"reason), from squeue, sacct and the tasks' markers.\n";
 
 static const struct opt_usage usage = { "ls", synopsis, NULL };
 
 static void commit_label(const struct record_attrs *a, char *out, size_t n)
 {
 	snprintf(out, n, "%.10s%s", a->commit ? a->commit : "-", a->dirty ? "+dirty" : "");
+}
+
+/* Slurm batches not gathered yet (run/slurm.c's view: squeue, sacct and
+ * the tasks' markers), a line per task; into out as {kind: "slurm", ...}
+ * when listing JSON. */
+static void list_slurm(const char *store_root, const char *exp, json_t *out)
+{
+	json_t *sb = run_slurm_batches(store_root);
+	size_t i;
+	json_t *b;
+	int header = 0;
+	json_array_foreach(sb, i, b)
+	{
+		const char *e = json_string_value(json_object_get(b, "experiment"));
+		if (exp && (!e || strcmp(e, exp)))
+			continue;
+		if (out) {
+			json_t *row = json_deep_copy(b);
+			json_object_set_new(row, "kind", json_string("slurm"));
+			json_array_append_new(out, row);
+			continue;
+		}
+		if (!header++)
+			printf("\nSlurm batches not gathered yet (evident wait BATCH gathers one):\n");
+		json_t *tasks = json_object_get(b, "tasks");
+		size_t n[4] = { 0, 0, 0, 0 }, k;
+		json_t *t;
+		static const char *const names[] = { "pending", "running", "done", "failed" };
+		json_array_foreach(tasks, k, t)
+		{
+			const char *st = json_string_value(json_object_get(t, "state"));
+			for (int x = 0; x < 4; x++)
+				n[x] += st && !strcmp(st, names[x]);
+		}
+		printf("%-48s %-14s job %s (submission %lld): %zu pending, %zu running, %zu done, %zu failed\n",
+		       json_string_value(json_object_get(b, "batch_id")), e ? e : "-",
+		       json_string_value(json_object_get(b, "job_id")),
+		       (long long)json_integer_value(json_object_get(b, "submission")), n[0], n[1], n[2], n[3]);
+		json_array_foreach(tasks, k, t)
+		{
+			const char *node = json_string_value(json_object_get(t, "node"));
+			const char *why = json_string_value(json_object_get(t, "reason"));
+			printf("  task %-3lld %-12s %-8s %-12s %3lld run%s%s%s\n",
+			       (long long)json_integer_value(json_object_get(t, "task")),
+			       json_string_value(json_object_get(t, "job")),
+			       json_string_value(json_object_get(t, "state")), node ? node : "-",
+			       (long long)json_integer_value(json_object_get(t, "runs")),
+			       json_integer_value(json_object_get(t, "runs")) == 1 ? "" : "s", why ? "  " : "",
+			       why ? why : "");
+		}
+	}
+	json_decref(sb);
 }
 
 int cmd_ls(int argc, const char **argv)
@@ -123,6 +179,8 @@ int cmd_ls(int argc, const char **argv)
 		printf("%-42s %-14s %-22s %3s %-17s %12s  %s\n", id ? id : "?", e ? e : "-", v ? v : "-", "-", st ? st : "?",
 		       "-", "(no record)");
 	}
+	if (batches)
+		list_slurm(q.st.root, exp, json ? out : NULL);
 	if (json) {
 		char *s = json_dumps(out, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 		printf("%s\n", s);

@@ -113,6 +113,10 @@ int cmd_reproduce(int argc, const char **argv)
 		return EV_USAGE;
 	}
 	id = argv[0];
+	if (!is_safe_name(id)) {
+		error("'%s' is not a batch id (batch ids hold only letters, digits and _ . -; see 'evident ls --batches')", id);
+		return EV_USAGE;
+	}
 	char *store = absolute(store_default_root(store_arg));
 	char *cache = cache_arg ? absolute(cache_arg) : NULL;
 	struct query q = QUERY_INIT, after = QUERY_INIT;

@@ -1,6 +1,8 @@
 /*
  * cmd_run.c - `evident run SPEC.yaml`: validate the spec, then build,
- * check, time and record every variant (run.c), print the summary.
+ * check, time and record every variant (run.c; a pool of GPUs with
+ * --gpus, pool.c), print the summary; or, with --slurm, submit the batch
+ * as a job array (slurm.c), and with --resume BATCH submit what it lacks.
  *
  * Paths: kernel paths in a spec are relative to the repository root (the
  * git work tree holding the spec, or the current directory outside git);
@@ -27,7 +29,19 @@ static const char synopsis[] =
 	"fresh random inputs, times it, and records the result (failures included)\n"
 	"in the store.  Prints a summary table.  The default store is $EVIDENT_STORE,\n"
 	"else store/ in the repository; the study's committed store is artifacts/\n"
-	"(--store artifacts).\n";
+	"(--store artifacts).\n"
+	"\n"
+	"Several GPUs (--gpus): a slot per GPU, pinned with CUDA_VISIBLE_DEVICES;\n"
+	"repeat r of every variant runs on slot r % N, so each GPU times every variant\n"
+	"alike (repeats are raised to N when fewer).  On the host backend, N concurrent\n"
+	"CPU slots (all: one per CPU; a list: pinned to those CPUs).\n"
+	"\n"
+	"Slurm (evident run --slurm ... SPEC.yaml; evident run --resume BATCH): build\n"
+	"here, then submit one job array (sbatch --array --no-requeue), a task per\n"
+	"repeat, each running every variant of its repeat into the store; prints the\n"
+	"batch id.  Follow it with 'evident ls --batches', gather it with 'evident\n"
+	"wait BATCH'.  --resume submits again the runs of a Slurm batch that are\n"
+	"missing or aborted (tasks killed, timed out, preempted).\n";
 
 static struct opt_usage usage = { "run", synopsis, NULL };
 
@@ -80,12 +94,46 @@ static char *relative_to(const char *p, const char *root)
 	return xstrdup(p);
 }
 
+static int exit_of(enum run_error why, int gpus_flag)
+{
+	switch (why) {
+	case RUN_NO_DEVICE: return EV_NO_DEVICE;
+	case RUN_STORE: return EV_STORE;
+	case RUN_USAGE: return gpus_flag ? EV_USAGE : EV_SPEC;
+	case RUN_NOT_FOUND: return EV_NOT_FOUND;
+	case RUN_TIMEOUT: return EV_FAILURES;
+	default: return EV_ENV;
+	}
+}
+
+/* `evident run --resume BATCH`: the store as given, else the default one
+ * of the repository around the current directory. */
+static int resume(const char *batch, const char *store_arg, const struct slurm_options *so, int progress)
+{
+	const char *env_store = getenv("EVIDENT_STORE");
+	char *store = NULL;
+	if (store_arg || (env_store && *env_store)) {
+		store = absolute(store_arg ? store_arg : env_store);
+	} else {
+		char *here = absolute("x");
+		char *root = find_root(here);
+		store = xstrfmt("%s/%s", root, store_default_root(NULL));
+		free(root);
+		free(here);
+	}
+	enum run_error why;
+	int rc = run_slurm_resume(store, batch, so, progress, &why) < 0 ? exit_of(why, 1) : EV_OK;
+	free(store);
+	return rc;
+}
+
 int cmd_run(int argc, const char **argv)
 {
-	const char *store_arg = NULL, *cache_arg = NULL, *spec_path;
-	struct opt_list only = OPT_LIST_INIT;
-	int dry = 0, progress = isatty(2), device = 0, rc = EV_USAGE;
+	const char *store_arg = NULL, *cache_arg = NULL, *spec_path, *gpus = NULL, *resume_batch = NULL;
+	struct opt_list only = OPT_LIST_INIT, slurm_opts = OPT_LIST_INIT;
+	int dry = 0, progress = isatty(2), device = 0, rc = EV_USAGE, slurm = 0;
 	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), repeats = 0;
+	struct slurm_options so = { 0 };
 	const struct option opts[] = {
 		OPT_STORE(&store_arg),
 		OPT_STRING_LIST("only", &only, "NAME", "run only variant NAME, plus the baseline (repeatable)"),
@@ -97,13 +145,45 @@ int cmd_run(int argc, const char **argv)
 		OPT_INT("repeats", &repeats, "N", "[1, 1000]",
 			"worker processes per variant (default: the spec's repeats, else 3 on\n"
 			"cuda and 1 on host), interleaved with the other variants"),
+		OPT_STRING("gpus", &gpus, "all|N|0,2,5",
+			   "run on several GPUs (host: CPU slots) at once (default: the spec's gpus,\n"
+			   "else one); N = the first N, a list = those"),
 		OPT_NO_PROGRESS(&progress),
+		OPT_BOOL("slurm", &slurm, "submit the batch to Slurm as one job array"),
+		OPT_STRING("partition", &so.partition, "P", "sbatch --partition"),
+		OPT_STRING("account", &so.account, "A", "sbatch --account"),
+		OPT_STRING("time", &so.time, "T", "sbatch --time: a task's limit (30, 2:00:00)"),
+		OPT_INT("gpus-per-task", &so.gpus_per_task, "N", "[1, 100000]",
+			"GPUs per task (--gres=gpu:N; default 1 on cuda, none on host)"),
+		OPT_INT("max-parallel", &so.max_parallel, "K", "[1, 100000]", "at most K tasks at once (--array=0-N%K)"),
+		OPT_STRING_LIST("slurm-opt", &slurm_opts, "OPT",
+				"any other sbatch option, verbatim (repeatable): --slurm-opt --qos=high"),
+		OPT_STRING("resume", &resume_batch, "BATCH",
+			   "submit again the missing or aborted runs of a Slurm batch"),
 		OPT_END(),
 	};
 	usage.epilogue = exit_codes_text();
 	argc = parse_options(argc, argv, opts, &usage);
 	if (argc < 0) {
 		rc = argc == OPT_HELP ? EV_OK : EV_USAGE;
+		goto out_usage;
+	}
+	so.extra = slurm_opts.n ? slurm_opts.v : NULL;
+	if (resume_batch) {
+		if (argc) {
+			opt_usage_error(&usage, "--resume takes the batch's own spec, not '%s'", argv[0]);
+			goto out_usage;
+		}
+		rc = resume(resume_batch, store_arg, &so, progress);
+		goto out_usage;
+	}
+	if (!slurm && (so.partition || so.account || so.time || so.gpus_per_task || so.max_parallel || slurm_opts.n)) {
+		opt_usage_error(&usage, "--partition, --account, --time, --gpus-per-task, --max-parallel and "
+					"--slurm-opt go with --slurm (or --resume)");
+		goto out_usage;
+	}
+	if (slurm && gpus) {
+		opt_usage_error(&usage, "--gpus and --slurm: a Slurm task gets its GPUs from Slurm (--gpus-per-task)");
 		goto out_usage;
 	}
 	if (argc != 1) {
@@ -173,12 +253,20 @@ int cmd_run(int argc, const char **argv)
 		.device = device,
 		.jobs = jobs,
 		.repeats = repeats,
+		.gpus = slurm ? NULL : gpus ? gpus : s.gpus,
 	};
 	struct run_totals t;
 	enum run_error why;
+	if (slurm) {
+		rc = run_slurm_submit(&s, &o, &so, &t, &why) < 0 ? exit_of(why, 1)
+		     : t.interrupted			       ? EV_INTERRUPTED
+							       : EV_OK;
+		free(t.batch_id);
+		goto out;
+	}
 	int r = run_experiment(&s, &o, &t, &why);
 	if (r < 0)
-		rc = why == RUN_NO_DEVICE ? EV_NO_DEVICE : why == RUN_STORE ? EV_STORE : EV_ENV;
+		rc = exit_of(why, gpus != NULL);
 	else if (t.interrupted)
 		rc = EV_INTERRUPTED;
 	else
@@ -195,8 +283,10 @@ out:
 	free(spec_rel);
 	free(store_rel);
 	opt_list_release(&only);
+	opt_list_release(&slurm_opts);
 	return rc;
 out_usage:
 	opt_list_release(&only);
+	opt_list_release(&slurm_opts);
 	return rc;
 }

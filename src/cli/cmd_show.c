@@ -210,6 +210,12 @@ static void show_where(const struct run_record *r)
 	if (r->gpu_uuid)
 		printf(", %s", r->gpu_uuid);
 	printf("\n");
+	if (r->exec.kind && strcmp(r->exec.kind, "local")) {
+		printf("executor   %s, slot %d of %d", r->exec.kind, r->exec.slot, r->exec.slots);
+		if (r->exec.pinned)
+			printf(", %s", r->exec.pinned);
+		printf("\n");
+	}
 	if (r->throttled == 1)
 		printf("  WARNING  the GPU was throttling during this run\n");
 	if (json_object_size(r->load)) {
@@ -616,6 +622,10 @@ int cmd_show(int argc, const char **argv)
 		int rc = print_object(&st, object) < 0 ? EV_STORE : EV_OK;
 		store_release(&st);
 		return rc;
+	}
+	if (!is_safe_name(id)) {
+		error("'%s' is not a run id (run ids hold only letters, digits and _ . -; see 'evident ls')", id);
+		return EV_USAGE;
 	}
 	struct query q = QUERY_INIT;
 	struct strbuf why = STRBUF_INIT;

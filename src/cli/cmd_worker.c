@@ -6,14 +6,18 @@
  *                               the protocol of backends/protocol.h on fds 3/4
  *   evident __check CHECK.json  judges the outputs the worker shipped
  *                               (backends/checker.h); never loads the kernel
+ *   evident __task SUBDIR INDEX one task of a Slurm job array (run/slurm.c),
+ *                               started by the batch script sbatch was given
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "backends/backend.h"
 #include "backends/checker.h"
 #include "backends/job.h"
 #include "backends/protocol.h"
 #include "cli/evident.h"
+#include "run/run.h"
 
 int cmd_worker(int argc, const char **argv)
 {
@@ -46,4 +50,17 @@ int cmd_check(int argc, const char **argv)
 		return EV_USAGE;
 	}
 	return checker_main(argv[1]);
+}
+
+int cmd_task(int argc, const char **argv)
+{
+	char *end = NULL;
+	long index = argc == 3 ? strtol(argv[2], &end, 10) : -1;
+	if (argc != 3 || !end || *end || index < 0 || index > 1000000) {
+		error("usage: evident __task JOBDIR/sub-K INDEX (internal; the batch script of 'evident run --slurm' "
+		      "runs it)");
+		return EV_USAGE;
+	}
+	int rc = run_slurm_task(argv[1], (int)index);
+	return rc == 0 ? EV_OK : rc > 0 ? EV_INTERRUPTED : EV_FAILURES;
 }

@@ -31,7 +31,7 @@
 	X(EV_NO_DEVICE, 4, "no device: the experiment needs a GPU that is not here (nothing was written)")  \
 	X(EV_STORE, 5, "the store cannot be read or written")                                              \
 	X(EV_ENV, 6, "a required tool is missing (compiler, library)")                                     \
-	X(EV_NOT_FOUND, 7, "no such run or batch in the store (evident show, evident reproduce)")          \
+	X(EV_NOT_FOUND, 7, "no such run or batch in the store (evident show, reproduce, wait)")            \
 	X(EV_NO_CODE, 8, "the recorded code cannot be restored here (evident reproduce: its commit is not "  \
 			 "in this repository, fetch it; or it was recorded outside git, its patch does not "  \
 			 "apply, or the tree lacks what this evident needs)")                                 \
@@ -55,6 +55,8 @@ int cmd_export(int argc, const char **argv);
 int cmd_reproduce(int argc, const char **argv);
 int cmd_worker(int argc, const char **argv);
 int cmd_check(int argc, const char **argv);
+int cmd_task(int argc, const char **argv);
+int cmd_wait(int argc, const char **argv);
 
 /* The table, for `evident help`. */
 struct command {

@@ -13,6 +13,7 @@
 
 const struct command commands[] = {
 	{ "run", cmd_run, "run an experiment spec: build, check, time and record every variant" },
+	{ "wait", cmd_wait, "wait for a Slurm batch, then gather it and print its summary" },
 	{ "ls", cmd_ls, "list recorded runs" },
 	{ "show", cmd_show, "print one run record (provenance, correctness, timing)" },
 	{ "reproduce", cmd_reproduce, "rebuild a batch's recorded code, run it again, say per variant if it reproduced" },
@@ -24,6 +25,7 @@ const struct command commands[] = {
 	{ "help", cmd_help, "show commands, or the help of one" },
 	{ "__worker", cmd_worker, NULL }, /* internal: one job, in its own process */
 	{ "__check", cmd_check, NULL },   /* internal: the judge of a job's outputs */
+	{ "__task", cmd_task, NULL },     /* internal: one task of a Slurm job array */
 };
 const unsigned n_commands = sizeof(commands) / sizeof(commands[0]);
 

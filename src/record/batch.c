@@ -241,7 +241,22 @@ int record_batch_read(json_t *m, struct batch_record *b)
 	b->repeats = (int)gi(plan, "repeats", 1);
 	b->order = gs(plan, "order");
 	b->plan_seed = (unsigned long long)gi(plan, "seed", 0);
-	b->gpus = json_object_get(plan, "gpus");
+	json_t *gpus = json_object_get(plan, "gpus");
+	if (json_array_size(gpus)) {
+		b->slots = xcalloc(json_array_size(gpus), sizeof(*b->slots));
+		size_t i;
+		json_t *g;
+		json_array_foreach(gpus, i, g)
+		{
+			struct rec_slot *x = &b->slots[b->n_slots++];
+			x->slot = (int)gi(g, "slot", (long long)i);
+			x->device = (int)gi(g, "index", -1);
+			x->uuid = gs(g, "uuid");
+			x->name = gs(g, "name");
+			x->host = gs(g, "host");
+			x->runs = gi(g, "runs", 0);
+		}
+	}
 	json_t *t = go(m, "totals");
 	b->t_variants = gi(t, "variants", 0);
 	b->t_ok = gi(t, "ok", 0);
@@ -265,6 +280,7 @@ void batch_record_release(struct batch_record *b)
 		free(b->rows[i].runs);
 	}
 	free(b->rows);
+	free(b->slots);
 	free(b->repro.rows);
 	json_decref(b->raw);
 	memset(b, 0, sizeof(*b));
@@ -345,7 +361,19 @@ json_t *record_batch_json(const struct batch_record *b)
 	json_object_set_new(plan, "repeats", json_integer(b->repeats));
 	json_object_set_new(plan, "order", jstr(b->order));
 	json_object_set_new(plan, "seed", json_integer((json_int_t)b->plan_seed));
-	json_object_set_new(plan, "gpus", b->gpus ? json_incref(b->gpus) : json_array());
+	json_t *gpus = json_array();
+	for (size_t i = 0; i < b->n_slots; i++) {
+		const struct rec_slot *x = &b->slots[i];
+		json_t *g = json_object();
+		json_object_set_new(g, "slot", json_integer(x->slot));
+		json_object_set_new(g, "index", x->device >= 0 ? json_integer(x->device) : json_null());
+		json_object_set_new(g, "uuid", jstr(x->uuid));
+		json_object_set_new(g, "name", jstr(x->name));
+		json_object_set_new(g, "host", jstr(x->host));
+		json_object_set_new(g, "runs", json_integer(x->runs));
+		json_array_append_new(gpus, g);
+	}
+	json_object_set_new(plan, "gpus", gpus);
 	json_object_set_new(m, "plan", plan);
 	json_t *rows = json_array();
 	for (size_t i = 0; i < b->n_rows; i++)

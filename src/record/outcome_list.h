@@ -25,7 +25,7 @@
 	X(UNWRITTEN_OUTPUT, "unwritten_output", "output elements still holding the random bits written before the launch") \
 	X(FLAKY, "flaky", "some checks pass and others fail (seeds, distributions, timed launches)") \
 	X(NO_DEVICE, "no_device", "no GPU here (the whole run stops with exit 4)") \
-	X(ABORTED, "aborted", "interrupted while running (SIGINT/SIGTERM, or a Slurm task killed)") \
+	X(ABORTED, "aborted", "interrupted while running (SIGINT/SIGTERM, or a Slurm task killed: its reason is Slurm's line); left out of the batch's statistics") \
 	X(PROTOCOL_VIOLATION, "protocol_violation", "the worker's messages broke the protocol (a forged, extra, missing or late message)") \
 	X(ESCAPED_WORK, "escaped_work", "work outside the timed region: another stream, still running after the stop event, or a host thread") \
 	X(BELOW_FLOOR, "below_floor", "median faster than the hardware allows (bytes over peak bandwidth or FLOPs over peak)") \

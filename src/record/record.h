@@ -143,6 +143,27 @@ struct rec_escapes {
 	long long other_stream, late, host_threads, block_timeouts;
 };
 
+/* Where a run was executed (v2, scale-out): the executor of run/ that
+ * started it and the slot it held.  A pool (`--gpus`) gives repeat r of
+ * every variant to slot r % slots; a Slurm array task is a slot too. */
+struct rec_exec {
+	const char *kind;            /* "local" | "pool" | "slurm"; NULL in older records */
+	int slot, slots;             /* its slot, 0-based, of how many; -1 unknown */
+	int device;                  /* the GPU's index (NVML's, nvidia-smi's) or the CPU a host
+				        slot was pinned to; -1 none */
+	const char *pinned;          /* how it was pinned ("CUDA_VISIBLE_DEVICES=GPU-...",
+				        "cpu 3"), or NULL */
+};
+
+/* One slot of a batch (v2): the batch's plan.gpus, a row per slot used. */
+struct rec_slot {
+	int slot;
+	int device;                  /* as rec_exec.device */
+	const char *uuid, *name;     /* the GPU's (NULL on the host backend) */
+	const char *host;            /* the machine it was on */
+	long long runs;              /* runs of the batch it executed */
+};
+
 /* ---- a run (one worker execution) ------------------------------------- */
 
 struct run_record {
@@ -161,6 +182,7 @@ struct run_record {
 	double wall_s;
 	int repeat, repeats;         /* v2: 0-based repeat of `repeats`; v1: 0 of 1 */
 	int gpu_slot;                /* v2: the pool slot / device index it ran on, -1 unknown */
+	struct rec_exec exec;        /* v2: the executor and its slot (kind NULL when not recorded) */
 	struct rec_problem problem;
 	const char *spec_path, *spec_object;
 
@@ -324,7 +346,8 @@ struct batch_record {
 	int repeats;                 /* v2 */
 	const char *order;           /* v2: "interleaved" ... */
 	unsigned long long plan_seed;
-	json_t *gpus;                /* v2: the GPUs used, [{index, uuid, name}] */
+	struct rec_slot *slots;      /* v2: the slots used (plan.gpus; array owned, strings borrowed) */
+	size_t n_slots;
 	long long t_variants, t_ok, t_failed;
 	double t_wall_s, t_gpu_s, t_usd;
 	int t_have_usd;

@@ -407,6 +407,12 @@ int record_run_read(json_t *m, struct run_record *r)
 	r->repeat = (int)gi(m, "repeat", 0);
 	r->repeats = (int)gi(m, "repeats", 1);
 	r->gpu_slot = (int)gi(m, "gpu_slot", -1);
+	json_t *ex = go(m, "executor");
+	r->exec.kind = gs(ex, "kind");
+	r->exec.slot = (int)gi(ex, "slot", -1);
+	r->exec.slots = (int)gi(ex, "slots", -1);
+	r->exec.device = (int)gi(ex, "device", -1);
+	r->exec.pinned = gs(ex, "pinned");
 	record_read_problem(m, &r->problem);
 	json_t *spec = go(m, "spec");
 	r->spec_path = gs(spec, "path");
@@ -633,6 +639,17 @@ json_t *record_run_json(const struct run_record *r)
 	json_object_set_new(m, "repeat", json_integer(r->repeat));
 	json_object_set_new(m, "repeats", json_integer(r->repeats));
 	json_object_set_new(m, "gpu_slot", r->gpu_slot >= 0 ? json_integer(r->gpu_slot) : json_null());
+	if (r->exec.kind) {
+		json_t *ex = json_object();
+		json_object_set_new(ex, "kind", json_string(r->exec.kind));
+		json_object_set_new(ex, "slot", r->exec.slot >= 0 ? json_integer(r->exec.slot) : json_null());
+		json_object_set_new(ex, "slots", r->exec.slots >= 0 ? json_integer(r->exec.slots) : json_null());
+		json_object_set_new(ex, "device", r->exec.device >= 0 ? json_integer(r->exec.device) : json_null());
+		json_object_set_new(ex, "pinned", jstr(r->exec.pinned));
+		json_object_set_new(m, "executor", ex);
+	} else {
+		json_object_set_new(m, "executor", json_null());
+	}
 	json_object_set_new(m, "is_baseline", json_boolean(r->is_baseline));
 	json_object_set_new(m, "is_reference", json_boolean(r->is_reference));
 	json_object_set_new(m, "kernel", jstr(r->kernel));

@@ -100,30 +100,34 @@ static void add_note(json_t *notes, char *text)
 	free(text);
 }
 
-/* The aggregate outcome of a variant's repeats. */
+/* The aggregate outcome of a variant's repeats.  An aborted repeat is no
+ * evidence about the kernel: it counts as missing, not as a failure (else
+ * an interrupted batch would call good kernels flaky). */
 static void aggregate(struct batch_row *row, const struct vdata *d, char **reason_owned)
 {
-	size_t ok = 0;
-	const struct run_record *first_bad = NULL;
+	size_t ok = 0, aborted = 0;
+	const struct run_record *first_bad = NULL, *first_aborted = NULL;
 	for (size_t i = 0; i < d->n_runs; i++) {
 		if (d->runs[i].outcome == OUTCOME_OK)
 			ok++;
-		else if (!first_bad)
+		else if (d->runs[i].outcome == OUTCOME_ABORTED && aborted++ == 0)
+			first_aborted = &d->runs[i];
+		else if (d->runs[i].outcome != OUTCOME_ABORTED && !first_bad)
 			first_bad = &d->runs[i];
 	}
 	row->n_ok_runs = ok;
-	if (!d->n_runs) {
+	if (!d->n_runs || aborted == d->n_runs) {
 		row->outcome = OUTCOME_ABORTED;
 		row->outcome_text = outcome_name(OUTCOME_ABORTED);
-		row->reason = "no repeat of this variant was recorded";
+		row->reason = first_aborted ? first_aborted->reason : "no repeat of this variant was recorded";
 		return;
 	}
 	if (!first_bad) {
 		row->outcome = OUTCOME_OK;
 	} else if (ok) {
 		row->outcome = OUTCOME_FLAKY;
-		*reason_owned = xstrfmt("%zu of %zu repeats ok; repeat %d: %s%s%s", ok, d->n_runs, first_bad->repeat,
-					first_bad->outcome_text, first_bad->reason ? ": " : "",
+		*reason_owned = xstrfmt("%zu of %zu repeats ok; repeat %d: %s%s%s", ok, d->n_runs - aborted,
+					first_bad->repeat, first_bad->outcome_text, first_bad->reason ? ": " : "",
 					first_bad->reason ? first_bad->reason : "");
 		row->reason = *reason_owned;
 	} else {
@@ -133,7 +137,40 @@ static void aggregate(struct batch_row *row, const struct vdata *d, char **reaso
 	row->outcome_text = outcome_name(row->outcome);
 }
 
-/* The runs of each variant, from the store. */
+/* The slots the batch's runs were executed in, in slot order (plan.gpus). */
+static void collect_slots(const struct vdata *vd, size_t n_variants, struct batch_record *b)
+{
+	for (size_t vi = 0; vi < n_variants; vi++)
+		for (size_t i = 0; i < vd[vi].n_runs; i++) {
+			const struct run_record *r = &vd[vi].runs[i];
+			if (!r->exec.kind || r->exec.slot < 0)
+				continue;
+			size_t k = 0;
+			while (k < b->n_slots && b->slots[k].slot != r->exec.slot)
+				k++;
+			if (k == b->n_slots) {
+				b->slots = xrealloc(b->slots, (b->n_slots + 1) * sizeof(*b->slots));
+				struct rec_slot *x = &b->slots[b->n_slots++];
+				memset(x, 0, sizeof(*x));
+				x->slot = r->exec.slot;
+				x->device = r->exec.device;
+				x->uuid = r->gpu_uuid;
+				x->name = r->gpu_uuid ? r->device_name : NULL;
+				x->host = r->host;
+				/* keep slot order */
+				for (size_t j = b->n_slots - 1; j > 0 && b->slots[j - 1].slot > b->slots[j].slot; j--) {
+					struct rec_slot t = b->slots[j];
+					b->slots[j] = b->slots[j - 1];
+					b->slots[j - 1] = t;
+				}
+				k = 0;
+				while (b->slots[k].slot != r->exec.slot)
+					k++;
+			}
+			b->slots[k].runs++;
+		}
+}
+
 static int load_runs(struct run_ctx *c, struct vdata *vd)
 {
 	const struct plan *p = &c->plan;
@@ -197,6 +234,8 @@ static int gather_row(struct run_ctx *c, size_t vi, struct vdata *d, struct batc
 	size_t cap = 0;
 	for (size_t i = 0; row->outcome == OUTCOME_OK && i < d->n_runs; i++) {
 		size_t gcap = 0;
+		if (d->runs[i].outcome != OUTCOME_OK)
+			continue; /* aborted */
 		if (load_samples(&c->st, &d->runs[i], &d->x[d->n_groups], &d->nx[d->n_groups], &gcap) < 0 ||
 		    load_samples(&c->st, &d->runs[i], &d->pooled, &d->n_pooled, &cap) < 0)
 			return -1;
@@ -266,6 +305,13 @@ static void variant_notes(const struct run_ctx *c, const struct spec_variant *v,
 	}
 	if (row->health_note)
 		add_note(notes, xstrfmt("%s: %s", v->name, row->health_note));
+	size_t n_aborted = 0;
+	for (size_t i = 0; i < d->n_runs; i++)
+		n_aborted += d->runs[i].outcome == OUTCOME_ABORTED;
+	if (n_aborted && row->outcome != OUTCOME_ABORTED)
+		add_note(notes, xstrfmt("%s: %zu of %zu repeats aborted (interrupted), left out of its outcome and "
+					"statistics",
+					v->name, n_aborted, d->n_runs));
 	for (size_t i = 0; i < d->n_runs; i++)
 		if (d->runs[i].throttled > 0) {
 			add_note(notes, xstrfmt("%s: WARNING: the GPU was throttling when repeat %d finished "
@@ -388,28 +434,30 @@ static void batch_totals(const struct run_ctx *c, struct batch_record *b, const 
 	b->t_variants = t->variants;
 	b->t_ok = t->ok;
 	b->t_failed = t->failed;
-	b->t_wall_s = mono_now() - c->prog.t_start;
+	b->t_wall_s = c->wall_s > 0 ? c->wall_s : mono_now() - c->prog.t_start;
 	b->t_gpu_s = gpu_s;
 	b->t_have_usd = have_usd && gpu_s > 0;
 	b->t_usd = usd;
 }
 
-/* Commit the batch record, then re-read it into b: its strings borrowed
+/* Commit the batch record (commit = 0: a Slurm batch with runs missing,
+ * shown but not written), then re-read it into b: its strings borrowed
  * from the runs, which die with the variants' data. */
-static int commit_batch(struct run_ctx *c, struct batch_record *b)
+static int commit_batch(struct run_ctx *c, struct batch_record *b, int commit)
 {
 	const char *id = c->plan.batch_id;
 	json_t *m = record_batch_json(b);
-	int rc = store_commit(&c->st, id, m);
+	int rc = commit ? store_commit(&c->st, id, m) : 0;
+	json_t *stored = commit ? NULL : json_incref(m);
 	json_decref(m);
 	if (rc < 0)
 		return -1;
-	json_t *stored = NULL;
 	struct batch_record fresh;
-	if (store_load(&c->st, id, &stored) == 0 && record_batch_read(stored, &fresh) == 0) {
+	if ((stored || store_load(&c->st, id, &stored) == 0) && record_batch_read(stored, &fresh) == 0) {
 		for (size_t i = 0; i < b->n_rows; i++)
 			free(b->rows[i].runs);
 		free(b->rows);
+		free(b->slots);
 		*b = fresh;
 	} else {
 		rc = -1;
@@ -418,7 +466,7 @@ static int commit_batch(struct run_ctx *c, struct batch_record *b)
 	return rc;
 }
 
-int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t)
+int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t, int commit)
 {
 	struct plan *p = &c->plan;
 	memset(b, 0, sizeof(*b));
@@ -440,11 +488,12 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	no_effect_notes(p, notes);
 	size_t nc = compare_rows(p, b, vd, &so);
 	batch_header(c, b, &so, nc);
+	collect_slots(vd, p->n_variants, b);
 	b->notes = notes;
 	batch_totals(c, b, vd, t);
 	if (c->o->on_batch && c->o->on_batch(b, c->o->on_batch_ctx) < 0)
 		goto out;
-	rc = commit_batch(c, b);
+	rc = commit_batch(c, b, commit);
 out:
 	json_decref(notes);
 	if (b->notes == notes && !b->raw)
@@ -459,6 +508,7 @@ out:
 		for (size_t i = 0; i < b->n_rows; i++)
 			free(b->rows[i].runs);
 		free(b->rows);
+		free(b->slots);
 		memset(b, 0, sizeof(*b));
 	}
 	return rc;

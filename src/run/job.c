@@ -25,8 +25,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backends/job.h"
@@ -136,6 +138,22 @@ static int write_json_file(json_t *j, const char *path)
 	return 0;
 }
 
+/*
+ * In a Slurm task slurmd signals the deepest processes first: a worker or
+ * the checker may die of SIGTERM a moment before this runner's own SIGTERM
+ * arrives (docs/slurm.md).  Wait for it (at most a second), so that the job
+ * is recorded aborted, as the interruption it is, not crashed.
+ */
+static void settle(const struct run_ctx *c, const struct run_result *rr)
+{
+	if (!c->slurm || !rr->signaled || rr->signo != SIGTERM)
+		return;
+	for (int i = 0; i < 100 && !runcmd_interrupted; i++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* Run one worker process for w->job.  0 when it was started and waited
  * for (however it ended), -1 when it could not be started. */
 static int run_worker(struct run_ctx *c, struct wrun *w)
@@ -177,6 +195,7 @@ static int run_worker(struct run_ctx *c, struct wrun *w)
 			       .err = &w->err, .on_chan = on_chan, .ctx = w };
 	if (run_command(&ro, &w->rr) < 0)
 		return -1;
+	settle(c, &w->rr);
 	proto_finish(&w->proto, w->rr.exited && w->rr.exit_code == 0);
 	return 0;
 }
@@ -247,6 +266,7 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 		if (run_command(&ro, &rr) < 0) {
 			rc = -1;
 		} else {
+			settle(c, &rr);
 			out->ran = 1;
 			if (!out->error && (!rr.exited || rr.exit_code != 0)) {
 				struct strbuf how = STRBUF_INIT;
@@ -488,14 +508,14 @@ static int job_main_worker(struct job_state *j)
 	struct run_ctx *c = j->c;
 	json_object_set_new(j->load, "before", read_load());
 	if (c->be->device_state)
-		j->before = c->be->device_state(c->o->device);
+		j->before = c->be->device_state(c->slot.device);
 	fill_job(c, j->pj, "main", &j->main_w.job);
 	progress_show(&c->prog, "starting");
 	if (run_worker(c, &j->main_w) < 0)
 		return -1;
 	j->gpu_s += c->be->uses_gpu ? j->main_w.rr.seconds : 0;
 	if (c->be->device_state)
-		j->after = c->be->device_state(c->o->device);
+		j->after = c->be->device_state(c->slot.device);
 	json_object_set_new(j->load, "after", read_load());
 	j->jr.worker = &j->main_w.rr;
 	j->jr.proto = &j->main_w.proto;
@@ -676,7 +696,14 @@ static void rec_identity(struct job_state *j)
 	r->variant = j->v->name;
 	r->repeat = j->pj->repeat;
 	r->repeats = p->repeats;
-	r->gpu_slot = j->c->be->uses_gpu ? j->c->o->device : -1;
+	const struct exec_slot *sl = &j->c->slot;
+	r->gpu_slot = strcmp(sl->kind, "local") ? sl->index : j->c->be->uses_gpu ? j->c->o->device : -1;
+	r->exec.kind = sl->kind;
+	r->exec.slot = sl->index;
+	r->exec.slots = sl->n;
+	r->exec.device = sl->device;
+	r->exec.pinned = sl->pinned;
+	r->slurm = j->c->slurm;
 	r->is_baseline = j->pv->is_baseline;
 	r->is_reference = j->v->is_reference;
 	r->kernel = j->v->kernel;
@@ -950,10 +977,41 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 		job_tamper_check(&j);
 		job_samples(&j);
 	}
+	j.jr.interrupted = j.jr.interrupted || runcmd_interrupted != 0;
+	j.jr.interrupted_why = !runcmd_interrupted ? NULL
+			       : c->why_interrupted && c->why_interrupted(c) ? c->why_interrupted(c)
+										: signal_name(runcmd_interrupted);
 	outcome_classify(&j.jr, &j.r.outcome, &j.reason);
 	j.r.reason = j.reason;
 	rc = job_record(&j);
 out:
+	job_state_release(&j);
+	return rc;
+}
+
+int job_record_aborted(struct run_ctx *c, struct plan_job *pj, const char *why)
+{
+	struct job_state j;
+	job_state_init(&j, c, pj);
+	struct run_record *r = &j.r;
+	r->outcome = OUTCOME_ABORTED;
+	r->reason = why;
+	rec_identity(&j);
+	r->throttled = -1;
+	r->extra_shape_status = "none";
+	r->atol = r->rtol = r->rel_l2 = NAN;
+	rec_cost(&j);
+	r->wall_s = 0;
+	json_t *m = record_run_json(r);
+	int rc = store_commit(&c->st, j.run_id, m);
+	json_decref(m);
+	if (rc == 0) {
+		free(pj->run_id);
+		pj->run_id = j.run_id;
+		j.run_id = NULL;
+		pj->outcome = OUTCOME_ABORTED;
+		pj->done = 1;
+	}
 	job_state_release(&j);
 	return rc;
 }

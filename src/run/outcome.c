@@ -124,7 +124,7 @@ static int judge(const struct rec_check *c, size_t n, const char *where, enum ou
 	return 1;
 }
 
-void outcome_classify(const struct job_report *r, enum outcome *o, char **reason)
+static void classify(const struct job_report *r, enum outcome *o, char **reason)
 {
 	*reason = NULL;
 	*o = OUTCOME_OK;
@@ -221,4 +221,20 @@ void outcome_classify(const struct job_report *r, enum outcome *o, char **reason
 			    r->median_us, r->floor_us));
 		return;
 	}
+}
+
+void outcome_classify(const struct job_report *r, enum outcome *o, char **reason)
+{
+	classify(r, o, reason);
+	if (!r->interrupted || *o == OUTCOME_OK)
+		return;
+	char *was = *reason;
+	const char *why = r->interrupted_why ? r->interrupted_why : "a signal";
+	if (*o == OUTCOME_ABORTED)
+		*reason = xstrfmt("interrupted by %s: %s", why, was ? was : "");
+	else
+		*reason = xstrfmt("interrupted by %s before the job finished (so far: %s: %s)", why, outcome_name(*o),
+				  was ? was : "");
+	*o = OUTCOME_ABORTED;
+	free(was);
 }

@@ -21,7 +21,8 @@ struct job_report {
 	/* the worker */
 	const struct run_result *worker;
 	const struct proto *proto;
-	int interrupted;
+	int interrupted;                /* a signal stopped the runner while this job ran */
+	const char *interrupted_why;    /* what stopped it (a Slurm task's kill line), or NULL */
 	/* the checker: seed and timed checks of the main phase */
 	int checker_ran;
 	const char *checker_error;
@@ -41,7 +42,11 @@ struct job_report {
 	double floor_us, median_us;
 };
 
-/* The outcome and its reason (malloc'd, caller frees; NULL for ok). */
+/* The outcome and its reason (malloc'd, caller frees; NULL for ok).  A
+ * job the runner was interrupted in (SIGINT, SIGTERM, a Slurm task being
+ * killed) that has not earned ok is aborted, whatever its evidence so far
+ * (a worker or checker killed under it is no evidence about the kernel);
+ * the reason says what stopped it and what had been seen. */
 void outcome_classify(const struct job_report *r, enum outcome *o, char **reason);
 
 #endif /* EVIDENT_OUTCOME_H */

@@ -109,11 +109,20 @@ int plan_make(struct run_ctx *c)
 		}
 	}
 
-	char *id = store_new_run_id(s->name);
-	p->batch_id = xstrfmt("%s-batch", id);
-	free(id);
-	utc_now_iso(p->started_utc, sizeof(p->started_utc));
-	if (s->seed_given) {
+	if (c->o->batch_id) {
+		p->batch_id = xstrdup(c->o->batch_id);
+	} else {
+		char *id = store_new_run_id(s->name);
+		p->batch_id = xstrfmt("%s-batch", id);
+		free(id);
+	}
+	if (c->o->started_utc)
+		snprintf(p->started_utc, sizeof(p->started_utc), "%s", c->o->started_utc);
+	else
+		utc_now_iso(p->started_utc, sizeof(p->started_utc));
+	if (c->o->seed_fixed) {
+		p->seed = c->o->seed;
+	} else if (s->seed_given) {
 		p->seed = s->seed;
 	} else {
 		char hx[13];
@@ -121,6 +130,13 @@ int plan_make(struct run_ctx *c)
 		p->seed = strtoull(hx, NULL, 16);
 	}
 	p->repeats = c->o->repeats > 0 ? c->o->repeats : s->k.repeats;
+	if (c->pool.n > p->repeats) {
+		/* a slot per repeat at least (pool.c): none idle, every one fair */
+		warning("%d slots and %d repeat%s: running %d repeats, so that every slot times every variant "
+			"(repeat r on slot r %% %d)",
+			c->pool.n, p->repeats, p->repeats == 1 ? "" : "s", c->pool.n, c->pool.n);
+		p->repeats = c->pool.n;
+	}
 
 	p->variants = xcalloc(s->n_variants, sizeof(*p->variants));
 	for (size_t i = 0; i < s->n_variants; i++) {

@@ -83,24 +83,23 @@ static int shared_provenance(struct run_ctx *c)
 	return 0;
 }
 
-int run_experiment(const struct spec *s, const struct run_options *o, struct run_totals *t,
-		   enum run_error *err)
+int run_open(struct run_ctx *c, const struct spec *s, const struct run_options *o, int probe,
+	     enum run_error *err)
 {
-	struct run_ctx c;
-	struct batch_record b;
-	memset(&c, 0, sizeof(c));
-	memset(&b, 0, sizeof(b));
-	memset(t, 0, sizeof(*t));
+	memset(c, 0, sizeof(*c));
 	*err = RUN_OK;
-	c.s = s;
-	c.o = o;
-	c.be = backend_find(s->backend);
-	if (!c.be) {
+	c->s = s;
+	c->o = o;
+	c->slot.kind = "local";
+	c->slot.n = 1;
+	c->slot.device = -1;
+	c->be = backend_find(s->backend);
+	if (!c->be) {
 		*err = RUN_ENV;
 		return error("backend '%s' is not built into this evident", s->backend);
 	}
 	struct strbuf why = STRBUF_INIT;
-	if (c.be->probe(&why) < 0) {
+	if (probe && c->be->probe(&why) < 0) {
 		error("no_device: experiment '%s' needs the %s backend, which cannot run here: %s", s->name,
 		      s->backend, why.buf);
 		strbuf_release(&why);
@@ -108,46 +107,68 @@ int run_experiment(const struct spec *s, const struct run_options *o, struct run
 		return -1;
 	}
 	strbuf_release(&why);
-	int rc = -1;
-	if (store_open(&c.st, o->store_root, 1) < 0) {
+	c->slot.device = c->be->uses_gpu ? o->device : -1;
+	if (pool_resolve(c) < 0) {
+		*err = RUN_USAGE;
+		return -1;
+	}
+	if (store_open(&c->st, o->store_root, 1) < 0) {
 		*err = RUN_STORE;
-		goto out;
+		return -1;
 	}
-	c.tmp_dir = xstrfmt("%s/tmp", c.st.root);
-	c.exe = self_exe();
-	c.prog.on = o->progress;
-	c.prog.t_start = mono_now();
-	if (shared_provenance(&c) < 0) {
+	c->tmp_dir = xstrfmt("%s/tmp", c->st.root);
+	c->exe = self_exe();
+	c->prog.on = o->progress;
+	c->prog.t_start = mono_now();
+	if (shared_provenance(c) < 0 || plan_make(c) < 0) {
 		*err = RUN_ENV;
-		goto out;
+		return -1;
 	}
-	if (plan_make(&c) < 0) {
-		*err = RUN_ENV;
+	return 0;
+}
+
+void run_close(struct run_ctx *c)
+{
+	progress_clear(&c->prog);
+	plan_release(&c->plan);
+	prov_git_release(&c->prov);
+	json_decref(c->machine);
+	free(c->exe);
+	free(c->tmp_dir);
+	store_release(&c->st);
+	pool_release(&c->pool);
+	free(c->slot.pinned);
+	json_decref(c->slurm);
+	memset(c, 0, sizeof(*c));
+}
+
+int run_experiment(const struct spec *s, const struct run_options *o, struct run_totals *t,
+		   enum run_error *err)
+{
+	struct run_ctx c;
+	struct batch_record b;
+	memset(&b, 0, sizeof(b));
+	memset(t, 0, sizeof(*t));
+	int rc = -1;
+	if (run_open(&c, s, o, 1, err) < 0)
 		goto out;
-	}
 	t->batch_id = xstrdup(c.plan.batch_id);
 	runcmd_trap_signals();
 	plan_prebuild(&c);
-	if (executor_local(&c) < 0) {
+	if ((c.pool.n ? executor_pool(&c) : executor_local(&c)) < 0) {
 		*err = RUN_STORE;
 		goto out;
 	}
 	progress_clear(&c.prog);
 	t->interrupted = c.interrupted;
-	if (gather_batch(&c, &b, t) < 0) {
+	if (gather_batch(&c, &b, t, 1) < 0) {
 		*err = RUN_STORE;
 		goto out;
 	}
 	summary_print(&c, &b);
 	rc = 0;
 out:
-	progress_clear(&c.prog);
 	batch_record_release(&b);
-	plan_release(&c.plan);
-	prov_git_release(&c.prov);
-	json_decref(c.machine);
-	free(c.exe);
-	free(c.tmp_dir);
-	store_release(&c.st);
+	run_close(&c);
 	return rc;
 }

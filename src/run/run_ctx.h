@@ -6,9 +6,9 @@
  *   plan.c      the spec -> the batch id, the variants and their builds,
  *               the jobs (variant x repeat) in a seeded interleaved order,
  *               their seeds, the problem plug-in and its tolerance
- *   executor.c  the seam that gets every planned job executed: here, one
- *               after another; a pool of GPUs or a Slurm array implement
- *               the same seam (scale-out)
+ *   executor.c  the seam that gets every planned job executed: one after
+ *               another (executor_local); pool.c: a slot per GPU (or CPU),
+ *               repeat r of every variant on slot r % n (executor_pool)
  *   job.c       one planned job, start to record: build, worker, checker,
  *               extra shape, sanitizers, outcome, the run record
  *   gather.c    the batch's run records -> statistics over repeats,
@@ -67,6 +67,22 @@ struct plan {
 	json_t *problem_sources;     /* the plug-in's sources with objects */
 };
 
+/* The slots of a pool (pool.c), resolved from --gpus / the spec's gpus. */
+struct pool {
+	int n;                       /* slots; 0: no pool (serial) */
+	int *devices;                /* per slot: the device index it holds, or -1 (host slots by count) */
+	int pin_cpus;                /* host backend with a list: slot k is pinned to CPU devices[k] */
+};
+
+/* The slot this process executes jobs in: what job.c records as the
+ * run's executor, and the device whose state it reads. */
+struct exec_slot {
+	const char *kind;            /* "local" | "pool" | "slurm" */
+	int index, n;                /* slot index, of n slots */
+	int device;                  /* NVML index of its GPU, or the CPU it is pinned to; -1 none */
+	char *pinned;                /* what pinned it (owned), or NULL */
+};
+
 struct progress {
 	int on;
 	size_t i, n;
@@ -89,7 +105,22 @@ struct run_ctx {
 	char *tmp_dir;               /* the store's tmp/ */
 	struct progress prog;
 	int interrupted;
+	struct pool pool;
+	struct exec_slot slot;
+	/* What interrupted this runner, when it can tell (a Slurm task reads
+	 * slurmstepd's kill line): the reason of the job it aborts; NULL
+	 * function or result: the signal's name. */
+	const char *(*why_interrupted)(struct run_ctx *c);
+	json_t *slurm;               /* a Slurm task's {job_id, array_job_id, ...} for its records, or NULL */
+	double wall_s;               /* > 0: the batch's wall time (Slurm: submission to last task end) */
 };
+
+/* run.c: the stages every executor shares, up to the plan (probe: check
+ * the backend can run here; a Slurm submit or gather host need not).
+ * 0, or -1 after error() with *err set.  run_close releases it either way. */
+int run_open(struct run_ctx *c, const struct spec *s, const struct run_options *o, int probe,
+	     enum run_error *err);
+void run_close(struct run_ctx *c);
 
 /* plan.c */
 int plan_make(struct run_ctx *c);
@@ -101,16 +132,52 @@ int plan_build(struct run_ctx *c, size_t vi);
 /* executor.c: get every job of the plan executed (job_execute each). */
 int executor_local(struct run_ctx *c);
 
+/* pool.c: the pool executor and its slots. */
+/* Parse gpus ("all", "N", "0,2,5") against a host of `count` devices
+ * (`what`: "GPU" or "CPU", for messages); *devices (caller frees) gets a
+ * device index per slot, -1 where a count names no particular device.
+ * allow_more: a count may exceed `count` (CPU slots).  Returns the number
+ * of slots, or -1 with the reason in why. */
+int pool_parse(const char *gpus, int count, const char *what, int allow_more, int **devices, struct strbuf *why);
+/* The slot that executes repeat r in a pool of n slots: r % n. */
+int pool_slot_of(int repeat, int n);
+/* Resolve c->o->gpus into c->pool (0, or -1 after error()). */
+int pool_resolve(struct run_ctx *c);
+void pool_release(struct pool *p);
+/* Build every variant here, then fork a process per slot, each running
+ * job_execute on its repeats; gather their results.  0, or -1 when a
+ * slot could not record (the store failed). */
+int executor_pool(struct run_ctx *c);
+
 /* job.c: one job start to record.  0, or -1 when its record could not be
  * written (the store failed). */
 int job_execute(struct run_ctx *c, struct plan_job *pj);
+/* A record that says job pj was never run to the end: outcome aborted,
+ * reason why (a Slurm task killed before its turn came); no build, no
+ * evidence.  0, or -1 when the store failed. */
+int job_record_aborted(struct run_ctx *c, struct plan_job *pj, const char *why);
 
-/* gather.c: the batch record from the batch's runs; commits it and fills
- * *b (released by the caller) and the totals. */
-int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t);
+/* gather.c: the batch record from the batch's runs; commits it (commit
+ * = 1; 0: a Slurm batch with runs missing, shown but not committed) and
+ * fills *b (released by the caller) and the totals. */
+int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t, int commit);
 
 /* summary.c */
 void summary_print(const struct run_ctx *c, const struct batch_record *b);
+
+/* slurm.c, for its tests: one line of `squeue -o '%K %A %T %r %N'` or of
+ * `sacct -P -o JobID,State,NodeList` per task; *out (caller frees). */
+struct slurm_task_info {
+	int task;
+	char job[32], state[32], reason[128], node[128];
+};
+int slurm_parse_squeue(const char *text, struct slurm_task_info **out);
+int slurm_parse_sacct(const char *text, struct slurm_task_info **out);
+/* "JOB 8 ON node CANCELLED AT T DUE TO TIME LIMIT" from the last kill
+ * line slurmstepd wrote into a task's stderr text, or NULL (malloc'd). */
+char *slurm_kill_line(const char *text);
+/* s quoted for sh: 'it'\''s' (malloc'd). */
+char *slurm_sh_quote(const char *s);
 
 /* progress (run.c) */
 void progress_show(struct progress *p, const char *phase);

@@ -21,8 +21,24 @@ void summary_print(const struct run_ctx *c, const struct batch_record *b)
 	printf("\nexperiment %s: %s\n", b->experiment, b->question ? b->question : "");
 	printf("batch %s, commit %.12s%s, store %s\n", b->batch_id, b->git.commit ? b->git.commit : "(none)",
 	       b->git.dirty ? " (dirty)" : "", c->o->store_root);
-	printf("%d repeat%s per variant, interleaved; clock %s\n\n", b->repeats, b->repeats == 1 ? "" : "s",
+	printf("%d repeat%s per variant, interleaved; clock %s\n", b->repeats, b->repeats == 1 ? "" : "s",
 	       b->n_rows && b->rows[0].clock ? b->rows[0].clock : "-");
+	if (b->n_slots > 1) {
+		printf("%zu slots, repeat r on slot r %% %zu:", b->n_slots, b->n_slots);
+		for (size_t i = 0; i < b->n_slots; i++) {
+			const struct rec_slot *x = &b->slots[i];
+			printf("%s slot %d", i ? ";" : "", x->slot);
+			if (x->device >= 0)
+				printf(" %s %d", x->uuid ? "GPU" : "CPU", x->device);
+			if (x->name)
+				printf(" %s", x->name);
+			if (x->uuid)
+				printf(" (%s)", x->uuid);
+			printf(" %lld run%s", x->runs, x->runs == 1 ? "" : "s");
+		}
+		printf("\n");
+	}
+	printf("\n");
 	/* beside a kernel clock, the CUDA-event median of the same samples */
 	int ev = 0;
 	for (size_t i = 0; i < b->n_rows; i++)

@@ -14,7 +14,10 @@ variants:
 timing: {samples: 3, warmup_ms: 1}
 Y
 expect_exit 0 "$EVIDENT" run --no-progress experiments/d.yaml
-run=$(ls artifacts/runs | grep -v batch | head -1); run=${run%.json}
+"$EVIDENT" ls --json >"$TEST_TMP/ls.json" || fail "evident ls --json"
+# the run of variant a (attn_blocked.c); run ids do not sort by variant
+run=$(python3 -c "import json,sys; print([r['run_id'] for r in json.load(open(sys.argv[1])) if r['variant'] == 'a'][0])" "$TEST_TMP/ls.json") ||
+	fail "no run of variant a in evident ls"
 m=artifacts/runs/$run.json
 expect_eq "$(jget $m "d['code']['git']['dirty']")" True
 commit=$(jget $m "d['code']['git']['commit']")

@@ -8,3 +8,8 @@ for bad in ../../x ../x /etc/passwd "a/b" ".."; do
 	expect_contains "$TEST_TMP/err" "is not a run id"
 done
 expect_exit 2 "$EVIDENT" show --object ../../../etc/passwd
+# batch ids too: reproduce and wait refuse a path before touching the store
+for cmd in reproduce wait; do
+	expect_exit 2 "$EVIDENT" $cmd ../../x
+	expect_contains "$TEST_TMP/err" "is not a batch id"
+done

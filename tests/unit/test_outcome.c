@@ -185,12 +185,46 @@ static void test_extra_shape(void **state)
 	proto_release(&p);
 }
 
+/* Interrupted (SIGTERM, a Slurm task killed): whatever was cut short is
+ * aborted with what stopped it, never a fault of the kernel; ok stays ok. */
+static void test_interrupted(void **state)
+{
+	(void)state;
+	struct run_result ok = { .started = 1, .exited = 1 };
+	struct run_result killed = { .started = 1, .signaled = 1, .signo = 9 };
+	struct proto p;
+	proto_init(&p);
+	struct rec_check good[1] = { chk("seed", 1, 0, 0) };
+	struct job_report r = base(&killed, &p, NULL, 0);
+	assert_string_equal(cls(&r), "crashed");
+	r.interrupted = 1;
+	assert_string_equal(cls(&r), "aborted");
+	/* the checker killed under it: not reference_failed */
+	r = base(&ok, &p, NULL, 0);
+	r.checker_ran = 0;
+	assert_string_equal(cls(&r), "reference_failed");
+	r.interrupted = 1;
+	r.interrupted_why = "slurm: CANCELLED DUE TO TIME LIMIT";
+	enum outcome o;
+	char *why;
+	outcome_classify(&r, &o, &why);
+	assert_int_equal(o, OUTCOME_ABORTED);
+	assert_non_null(strstr(why, "slurm: CANCELLED DUE TO TIME LIMIT"));
+	assert_non_null(strstr(why, "reference_failed"));
+	free(why);
+	r = base(&ok, &p, good, 1);
+	r.interrupted = 1;
+	assert_string_equal(cls(&r), "ok");
+	proto_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order_of_evidence),
 		cmocka_unit_test(test_protocol_and_claims),
 		cmocka_unit_test(test_extra_shape),
+		cmocka_unit_test(test_interrupted),
 	};
 	return cmocka_run_group_tests_name("outcome", tests, NULL, NULL);
 }

@@ -1,0 +1,58 @@
+# --gpus 2 on the host backend (two CPU slots, the pool code GPUs use):
+# with fixed seeds it gives the outcomes and verdicts of the serial run,
+# records every variant once per repeat, each run names its slot, repeat r
+# ran on slot r % 2, and the store verifies.  The spec's times are sleeps
+# (tests/fixtures/host/sleepy.c), so a busy machine cannot turn a verdict.
+. "$REPO/tests/cli/lib.sh"
+mkrepo
+spec=tests/fixtures/specs/pool.yaml
+expect_exit 0 "$EVIDENT" run --no-progress "$spec"
+serial=$(sed -n 's/^records: .* batch \([^ ]*\) in .*/\1/p' "$TEST_TMP/out")
+expect_exit 0 "$EVIDENT" run --no-progress --gpus 2 "$spec"
+pool=$(sed -n 's/^records: .* batch \([^ ]*\) in .*/\1/p' "$TEST_TMP/out")
+expect_contains "$TEST_TMP/out" "2 slots, repeat r on slot r % 2: slot 0 12 runs; slot 1 12 runs"
+[ -n "$serial" ] && [ -n "$pool" ] || fail "no batch ids"
+
+cat >check.py <<'PY'
+import json, os, sys
+runs = 'artifacts/runs'
+def load(i): return json.load(open(os.path.join(runs, i + '.json')))
+def table(b):
+    out = {}
+    for r in load(b)['variants']:
+        c = r.get('comparison') or {}
+        out[r['variant']] = (r['outcome'], c.get('verdict'))
+    return out
+serial, pool = table(sys.argv[1]), table(sys.argv[2])
+print('serial', serial)
+print('pool  ', pool)
+assert serial == pool, 'the pool and the serial run differ'
+assert pool['fast'] == ('ok', 'faster') and pool['slow'] == ('ok', 'slower'), 'the planted speeds were not seen'
+assert pool['twin'] == ('ok', 'no_difference'), 'the twin of the baseline was called different'
+seen = {}
+for f in os.listdir(runs):
+    m = json.load(open(os.path.join(runs, f)))
+    if m.get('kind') != 'variant' or m['batch_id'] != sys.argv[2]:
+        continue
+    ex = m['executor']
+    assert ex['kind'] == 'pool' and ex['slots'] == 2, ex
+    assert ex['slot'] == m['repeat'] % 2 == m['gpu_slot'], (m['variant'], m['repeat'], ex)
+    key = (m['variant'], m['repeat'])
+    assert key not in seen, 'recorded twice: %s' % (key,)
+    seen[key] = 1
+assert len(seen) == 6 * 4, 'expected every variant once per repeat, got %d runs' % len(seen)
+PY
+python3 check.py "$serial" "$pool" >check.out 2>&1 || { cat check.out; fail "pool vs serial"; }
+expect_exit 0 "$EVIDENT" verify
+expect_contains "$TEST_TMP/out" "intact"
+expect_exit 0 "$EVIDENT" show "$pool"
+# a run names its slot in show
+run=$(python3 -c "import json; print(json.load(open('artifacts/runs/$pool.json'))['variants'][0]['runs'][1])")
+expect_exit 0 "$EVIDENT" show "$run"
+expect_contains "$TEST_TMP/out" "executor   pool, slot 1 of 2"
+
+# refusals: a bad --gpus is a usage error, a bad gpus: in a spec a spec error
+expect_exit 2 "$EVIDENT" run --gpus 0,0 "$spec"
+expect_contains "$TEST_TMP/err" "error: --gpus: gpus '0,0': CPU 0 is listed twice in '0,0'"
+sed 's/^repeats: 4/gpus: "1,x"/' "$spec" >experiments/badgpus.yaml
+expect_exit 3 "$EVIDENT" run experiments/badgpus.yaml
