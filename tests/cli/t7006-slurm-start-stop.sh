@@ -39,7 +39,11 @@ expect_exit 1 "$REPO/scripts/slurm/start" "$B"
 expect_contains "$TEST_TMP/err" "already has a cluster"
 # not root: skip
 if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && id nobody >/dev/null 2>&1; then
-	expect_exit 77 runuser -u nobody -- bash "$REPO/scripts/slurm/start" "$TEST_TMP/nobody"
+	# a copy nobody can read: $REPO may lie under a private folder (t0040's clone)
+	pub=$(mktemp -d /tmp/evident-t7006.XXXXXX) || fail "mktemp"
+	cp "$REPO/scripts/slurm/start" "$pub/start" && chmod 755 "$pub" && chmod 644 "$pub/start" || fail "copy start"
+	expect_exit 77 runuser -u nobody -- bash "$pub/start" "$pub/nobody"
+	rm -rf "$pub"
 	expect_contains "$TEST_TMP/out" "skip: slurm: needs root"
 fi
 
