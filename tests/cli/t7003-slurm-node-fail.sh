@@ -29,11 +29,12 @@ done
 expect_eq "$(slurm_field "$norequeue" Requeue)/$(slurm_field "$requeue" Requeue)" "0/1" "Requeue flags"
 scontrol update NodeName="$SLURM_NODE" State=DOWN Reason="simulated failure" || fail "scontrol update"
 slurm_wait_job "$norequeue" 20
-for _ in $(seq 50); do [ "$(slurm_field "$requeue" Restarts)" = 1 ] && break; sleep 0.2; done
+# slurmctld sets Restarts before the reason: wait for all three (seen: PENDING/None/1 for a moment)
+rq() { echo "$(slurm_field "$requeue" JobState)/$(slurm_field "$requeue" Reason)/$(slurm_field "$requeue" Restarts)"; }
+for _ in $(seq 50); do [ "$(rq)" = PENDING/BeginTime/1 ] && break; sleep 0.2; done
 
 expect_eq "$(slurm_field "$norequeue" JobState)/$(slurm_field "$norequeue" Reason)" "NODE_FAIL/NodeDown" "the --no-requeue job"
-expect_eq "$(slurm_field "$requeue" JobState)/$(slurm_field "$requeue" Reason)/$(slurm_field "$requeue" Restarts)" \
-	"PENDING/BeginTime/1" "the requeued job"
+expect_eq "$(rq)" "PENDING/BeginTime/1" "the requeued job"
 for j in $norequeue $requeue; do
 	for _ in $(seq 25); do [ -s "$SHARED/reason.$j" ] && break; sleep 0.2; done
 	grep -qE "^slurmstepd-[^ ]*: error: \*\*\* JOB $j ON $SLURM_NODE CANCELLED AT [0-9T:-]+ DUE TO NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS \*\*\*\$" \
