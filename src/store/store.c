@@ -262,15 +262,50 @@ char *store_canonical(json_t *m)
 	return r;
 }
 
-/* digest of m without its "digest" key */
-static void manifest_digest(json_t *m, char out[SHA256_HEX_LEN + 1])
+/* Compare the JSON key at k (up to its closing quote) with "digest"; 2
+ * when it holds an escape (its bytes are not its name). */
+static int key_vs_digest(const char *k)
 {
-	json_t *copy = json_copy(m);
-	json_object_del(copy, "digest");
-	char *text = store_canonical(copy);
-	sha256_hex(text, strlen(text), out);
-	free(text);
-	json_decref(copy);
+	const char *d = "digest";
+	for (; *k != '"'; k++, d++) {
+		if (!*k || *k == '\\')
+			return 2;
+		if (!*d || *k != *d)
+			return !*d || (unsigned char)*k > (unsigned char)*d ? 1 : -1;
+	}
+	return *d ? -1 : 0;
+}
+
+/*
+ * The canonical text of manifest m with the member "digest": dg, from the
+ * canonical text bare of m without it: the member goes on its own line
+ * before the first top-level member whose key sorts after "digest"
+ * (top-level members start a line at an indent of one space, deeper lines
+ * are indented more, a newline inside a string is escaped), or last.  The
+ * inverse of canonical_digest below; saves store_commit a copy and a second
+ * dump of every manifest.  A top-level key with an escape is compared by
+ * its name, not its bytes: then m is dumped again.  The caller frees it.
+ */
+static char *canonical_with_digest(json_t *m, const char *bare, const char *dg)
+{
+	const char *p = bare;
+	while ((p = strstr(p, "\n \"")) != NULL) {
+		int c = key_vs_digest(p + 3);
+		if (c == 2) {
+			json_t *copy = json_copy(m);
+			json_object_set_new(copy, "digest", json_string(dg));
+			char *text = store_canonical(copy);
+			json_decref(copy);
+			return text;
+		}
+		if (c > 0)
+			return xstrfmt("%.*s\n \"digest\": \"%s\",%s", (int)(p - bare), bare, dg, p);
+		p++;
+	}
+	size_t n = strlen(bare); /* "...\n}\n" */
+	if (n < 4 || strcmp(bare + n - 3, "\n}\n"))
+		die("store: a canonical manifest does not end in '}'");
+	return xstrfmt("%.*s,\n \"digest\": \"%s\"\n}\n", (int)(n - 3), bare, dg);
 }
 
 /*
@@ -304,19 +339,6 @@ static void canonical_digest(const char *canon, const char *dg, char out[SHA256_
 	free(last);
 }
 
-/* Compare the JSON key at k (up to its closing quote) with "digest"; 2
- * when it holds an escape (its bytes are not its name). */
-static int key_vs_digest(const char *k)
-{
-	const char *d = "digest";
-	for (; *k != '"'; k++, d++) {
-		if (!*k || *k == '\\')
-			return 2;
-		if (!*d || *k != *d)
-			return !*d || (unsigned char)*k > (unsigned char)*d ? 1 : -1;
-	}
-	return *d ? -1 : 0;
-}
 
 /*
  * verify's fast path: the digest of a manifest from its bytes alone.  When
@@ -521,13 +543,18 @@ int store_commit(struct store *st, const char *run_id, json_t *m)
 	}
 	json_object_set_new(m, "run_id", json_string(run_id));
 	json_object_set_new(m, "prev", prev[0] ? json_string(prev) : json_null());
+	/* the digest is of the canonical text without "digest"; the file is
+	 * that text with the member spliced in at its sorted place */
 	char dg[SHA256_HEX_LEN + 1];
-	manifest_digest(m, dg);
+	json_object_del(m, "digest");
+	char *bare = store_canonical(m);
+	sha256_hex(bare, strlen(bare), dg);
+	char *text = canonical_with_digest(m, bare, dg);
+	free(bare);
 	json_object_set_new(m, "digest", json_string(dg));
 	struct store_entry e = { (char *)run_id, "", "", index_attrs(m) };
 	strcpy(e.digest, dg);
 	strcpy(e.prev, prev);
-	char *text = store_canonical(m);
 	char *path = xstrfmt("%s/runs/%s.json", st->root, run_id);
 	int rc = store_write_once(st, path, text, strlen(text), 0);
 	free(path);

@@ -315,6 +315,58 @@ static void test_verify_detects_damage(void **state)
 /* verify judges most manifests from their bytes (store.c, text_digest);
  * every edit that keeps the JSON's meaning must still be caught, and a
  * nested "digest" key must not confuse it. */
+/* store_commit writes the digest member into the canonical text without a
+ * second dump: the file must be byte for byte the canonical dump of the
+ * manifest with its digest, wherever "digest" sorts among the top-level
+ * keys (first, middle, last, next to "digest-ish" keys, an escaped key),
+ * and its digest must be that of the dump without it. */
+static void test_commit_text_is_canonical(void **state)
+{
+	(void)state;
+	char *root = tmp_store();
+	struct store st = STORE_INIT;
+	assert_int_equal(store_open(&st, root, 1), 0);
+	const char *docs[] = {
+		"{\"a\": 1}",
+		"{\"zz\": {\"digest\": 1, \"b\": [1, 2]}, \"kind\": \"x\"}",
+		"{\"dig\": 1, \"digesta\": 2, \"digess\": 3, \"difz\": 4, \"e\": \"line\\n \\\"digest\\\": 0\"}",
+		"{\"a\\u00e9\": 1, \"d\\\"q\": 2, \"z\": 3}",
+		"{\"\\u0001\": 1, \"\": 2, \"~\": {\"x\": [{\"y\": 0.1}]}}",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(docs); i++) {
+		json_error_t jerr;
+		json_t *m = json_loads(docs[i], 0, &jerr);
+		assert_non_null(m);
+		char id[32];
+		snprintf(id, sizeof(id), "run-%zu", i);
+		assert_int_equal(store_commit(&st, id, m), 0);
+		char *path = xstrfmt("%s/runs/%s.json", root, id);
+		char *file = slurp(path);
+		assert_non_null(file);
+		char *dump = store_canonical(m); /* m now has run_id, prev and digest */
+		assert_string_equal(file, dump);
+		json_t *bare = json_copy(m);
+		json_object_del(bare, "digest");
+		char *text = store_canonical(bare), dg[65];
+		sha256_hex(text, strlen(text), dg);
+		assert_string_equal(dg, json_string_value(json_object_get(m, "digest")));
+		free(text);
+		json_decref(bare);
+		free(dump);
+		free(file);
+		free(path);
+		json_decref(m);
+	}
+	struct strbuf out = STRBUF_INIT;
+	int notes;
+	size_t no, nr;
+	assert_int_equal(store_verify(&st, &out, &notes, &no, &nr), 0);
+	assert_int_equal(nr, ARRAY_SIZE(docs));
+	strbuf_release(&out);
+	store_release(&st);
+	rm_store(root);
+}
+
 static void test_verify_canonical_form(void **state)
 {
 	(void)state;
@@ -908,6 +960,7 @@ int main(void)
 		cmocka_unit_test(test_fault_injection),
 		cmocka_unit_test(test_verify_detects_damage),
 		cmocka_unit_test(test_verify_canonical_form),
+		cmocka_unit_test(test_commit_text_is_canonical),
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_lock_stale_rules),
 		cmocka_unit_test(test_writer_killed_holding_lock),
