@@ -8,6 +8,7 @@
  * resolve).
  */
 #include "record/record.h"
+#include "record/json_get.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -18,39 +19,6 @@ void record_read_problem(json_t *m, struct rec_problem *p);
 json_t *record_write_problem(const struct rec_problem *p);
 void record_read_git(json_t *code, struct rec_git *g);
 json_t *record_write_git(const struct rec_git *g);
-
-static const char *gs(json_t *o, const char *k)
-{
-	return json_string_value(json_object_get(o, k));
-}
-
-static double gn(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static long long gi(json_t *o, const char *k, long long def)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_integer(v) ? (long long)json_integer_value(v) : def;
-}
-
-static json_t *go(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_object(v) ? v : NULL;
-}
-
-static json_t *jstr(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
 
 static void read_row(json_t *r, struct batch_row *row)
 {

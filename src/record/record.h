@@ -462,6 +462,17 @@ void record_read_cost(json_t *o, struct rec_cost *c);
 /* ---- the index (store.h's attrs) ---------------------------------------- */
 
 /*
+ * Samples objects (timing.samples_object and its siblings): a first line
+ * "# WHAT, microseconds, one per line, in the order taken", then one value
+ * a line as "%.17g".  record_samples_text returns that text (the caller
+ * frees it).  record_samples_parse appends the values of such a text to
+ * *x (capacity *cap, grown; the caller frees *x), skipping '#' lines and
+ * empty ones; 0, or -1 with the first line that is no finite number in why.
+ */
+char *record_samples_text(const double *x, size_t n, const char *what);
+int record_samples_parse(const char *text, double **x, size_t *n, size_t *cap, struct strbuf *why);
+
+/*
  * The one-line summary of a manifest the store keeps in its index, so
  * that ls, paper, audit and export find runs without opening manifests:
  * kind, experiment, variant, batch id, outcome, started, median, cost.

@@ -12,63 +12,42 @@
  * would mislead (kind and format).
  */
 #include "record/record.h"
+#include "record/json_get.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- small readers ------------------------------------------------------- */
+/* ---- samples objects -------------------------------------------------------- */
 
-static const char *gs(json_t *o, const char *k)
+char *record_samples_text(const double *x, size_t n, const char *what)
 {
-	return json_string_value(json_object_get(o, k));
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "# %s, microseconds, one per line, in the order taken\n", what);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&sb, "%.17g\n", x[i]);
+	return strbuf_detach(&sb, NULL);
 }
 
-static double gn(json_t *o, const char *k)
+int record_samples_parse(const char *text, double **x, size_t *n, size_t *cap, struct strbuf *why)
 {
-	json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static long long gi(json_t *o, const char *k, long long def)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_integer(v) ? (long long)json_integer_value(v) : def;
-}
-
-static int gb(json_t *o, const char *k)
-{
-	return json_is_true(json_object_get(o, k));
-}
-
-/* An array member, or NULL. */
-static json_t *ga(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_array(v) ? v : NULL;
-}
-
-static json_t *go(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_object(v) ? v : NULL;
-}
-
-/* ---- small writers -------------------------------------------------------- */
-
-static json_t *jstr(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *jref(json_t *v)
-{
-	return v ? json_incref(v) : json_null();
+	for (const char *line = text; line && *line;) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+		if (len && line[0] != '#') {
+			char *end;
+			double v = strtod(line, &end);
+			if (end == line || end != line + len || !isfinite(v)) {
+				strbuf_addf(why, "'%.*s' is not a number", (int)(len > 40 ? 40 : len), line);
+				return -1;
+			}
+			if (*n == *cap)
+				*x = xrealloc(*x, (*cap = *cap ? 2 * *cap : 256) * sizeof(double));
+			(*x)[(*n)++] = v;
+		}
+		line = eol ? eol + 1 : NULL;
+	}
+	return 0;
 }
 
 /* ---- shared pieces --------------------------------------------------------- */

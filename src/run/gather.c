@@ -23,28 +23,14 @@ static int load_samples(struct store *st, const struct run_record *r, double **x
 {
 	if (!r->samples_object)
 		return 0;
-	struct strbuf sb = STRBUF_INIT;
-	if (store_get(st, r->samples_object, &sb) < 0) {
-		strbuf_release(&sb);
-		return -1;
-	}
-	char *line = sb.buf, *next;
-	for (; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (line[0] == '#' || !line[0])
-			continue;
-		char *end;
-		double v = strtod(line, &end);
-		if (end == line || !isfinite(v))
-			continue;
-		if (*n == *cap)
-			*x = xrealloc(*x, (*cap = *cap ? 2 * *cap : 256) * sizeof(double));
-		(*x)[(*n)++] = v;
-	}
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+	int rc = store_get(st, r->samples_object, &sb);
+	if (rc == 0 && record_samples_parse(strbuf_str(&sb), x, n, cap, &why) < 0)
+		rc = error("samples object '%.12s' of run '%s': %s; run 'evident verify'", r->samples_object,
+			   r->run_id, strbuf_str(&why));
 	strbuf_release(&sb);
-	return 0;
+	strbuf_release(&why);
+	return rc;
 }
 
 struct vdata {

@@ -338,15 +338,6 @@ static char *shape_text(const struct spec *s, const long long *shape)
 	return strbuf_detach(&sb, NULL);
 }
 
-static char *samples_text(const double *x, size_t n, const char *what)
-{
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "# %s, microseconds, one per line, in the order taken\n", what);
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&sb, "%.17g\n", x[i]);
-	return strbuf_detach(&sb, NULL);
-}
-
 static const char *put_text(struct run_ctx *c, const char *text, size_t n, char hex[SHA256_HEX_LEN + 1])
 {
 	return store_put(&c->st, text, n, hex) == 0 ? hex : NULL;
@@ -872,17 +863,17 @@ static void rec_timing(struct job_state *j)
 	r->cache = knob_values_cache[c->s->k.cache];
 	r->timing_method = j->main_w.proto.method;
 	r->n_samples = (long long)nx;
-	char *t = samples_text(j->xs, nx, r->clock ? r->clock : "samples");
+	char *t = record_samples_text(j->xs, nx, r->clock ? r->clock : "samples");
 	r->samples_object = put_text(c, t, strlen(t), j->hex_s);
 	free(t);
 	if (r->clock && strcmp(r->clock, "cuda_events") && nx && isfinite(j->ev[0])) {
-		t = samples_text(j->ev, nx, "CUDA-event times");
+		t = record_samples_text(j->ev, nx, "CUDA-event times");
 		r->event_samples_object = put_text(c, t, strlen(t), j->hex_e);
 		free(t);
 		r->event_median_us = median_of(j->ev, nx);
 	}
 	if (nx && isfinite(j->hs[0]) && (!r->clock || strcmp(r->clock, "host"))) {
-		t = samples_text(j->hs, nx, "host time of each launch() call");
+		t = record_samples_text(j->hs, nx, "host time of each launch() call");
 		r->host_samples_object = put_text(c, t, strlen(t), j->hex_h);
 		free(t);
 		r->host_median_us = median_of(j->hs, nx);

@@ -415,31 +415,14 @@ static int parse_samples(struct query *q, const struct run_record *run, double *
 	const char *obj = run->samples_object;
 	if (!obj)
 		return 0;
-	struct strbuf sb = STRBUF_INIT;
-	if (store_get(&q->st, obj, &sb) < 0) {
-		strbuf_release(&sb);
-		return -1;
-	}
-	char *line = sb.buf, *next;
-	for (; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (line[0] == '#' || !line[0])
-			continue;
-		char *end;
-		double v = strtod(line, &end);
-		if (end == line || !isfinite(v)) {
-			strbuf_release(&sb);
-			return error("samples object '%.12s' of run '%s' holds '%s', not a number; run 'evident verify'",
-				     obj, run->run_id, line);
-		}
-		if (*n == *alloc)
-			*x = xrealloc(*x, (*alloc = *alloc ? 2 * *alloc : 256) * sizeof(double));
-		(*x)[(*n)++] = v;
-	}
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+	int rc = store_get(&q->st, obj, &sb);
+	if (rc == 0 && record_samples_parse(strbuf_str(&sb), x, n, alloc, &why) < 0)
+		rc = error("samples object '%.12s' of run '%s' holds %s; run 'evident verify'", obj, run->run_id,
+			   strbuf_str(&why));
 	strbuf_release(&sb);
-	return 0;
+	strbuf_release(&why);
+	return rc;
 }
 
 int query_samples(struct query *q, const struct run_record *run, double **x, size_t *n)
