@@ -33,14 +33,7 @@ static int host_probe(struct strbuf *why)
 /* First "error:" line of a gcc log, as the reason. */
 static char *host_classify(const char *log)
 {
-	const char *e = strstr(log, "error:");
-	if (!e)
-		return NULL;
-	const char *start = e;
-	while (start > log && start[-1] != '\n')
-		start--;
-	const char *end = strchr(e, '\n');
-	return xstrndup(start, end ? (size_t)(end - start) : strlen(start));
+	return line_with(log, "error:");
 }
 
 static const char *const host_flags[] = { "-O2", "-std=c11", "-shared", "-fPIC", NULL };

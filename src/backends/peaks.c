@@ -202,24 +202,15 @@ out:
 	return rc;
 }
 
-static int contains_ci(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (; *hay; hay++)
-		if (!strncasecmp(hay, needle, n))
-			return 1;
-	return 0;
-}
-
 const struct peak_entry *peak_table_find(const struct peak_table *t, const char *gpu_name)
 {
 	for (size_t i = 0; gpu_name && i < t->n; i++) {
 		const struct peak_entry *e = &t->e[i];
 		int ok = 1;
 		for (size_t k = 0; ok && e->match[k]; k++)
-			ok = contains_ci(gpu_name, e->match[k]);
+			ok = strcasestr(gpu_name, e->match[k]) != NULL;
 		for (size_t k = 0; ok && e->exclude && e->exclude[k]; k++)
-			ok = !contains_ci(gpu_name, e->exclude[k]);
+			ok = strcasestr(gpu_name, e->exclude[k]) == NULL;
 		if (ok)
 			return e;
 	}

@@ -32,19 +32,6 @@ static int name_ok(const char *s)
 	return 1;
 }
 
-/* The first line of a compiler log that says "error", malloc'd, or NULL. */
-static char *first_error_line(const char *log)
-{
-	const char *e = log ? strstr(log, "error") : NULL;
-	if (!e)
-		return NULL;
-	const char *start = e;
-	while (start > log && start[-1] != '\n')
-		start--;
-	const char *end = strchr(e, '\n');
-	return xstrndup(start, end ? (size_t)(end - start) : strlen(start));
-}
-
 void problem_release(struct problem *p)
 {
 	if (!p)
@@ -244,7 +231,7 @@ int problem_load_at(const char *repo_root, const char *name, const char *cache_d
 		goto out;
 	}
 	if (!br.ok) {
-		char *e = first_error_line(br.log);
+		char *e = line_with(br.log, "error");
 		strbuf_addf(why, "problem '%s' does not compile: %s", name,
 			    e ? e : "the compiler failed without an error line");
 		free(e);
@@ -384,7 +371,7 @@ int problem_build_gpu(struct problem *p, const char *repo_root, const char *cach
 		goto out;
 	}
 	if (!br.ok) {
-		char *e = first_error_line(br.log);
+		char *e = line_with(br.log, "error");
 		strbuf_addf(why, "the GPU reference '%s' does not compile: %s", p->gpu_source,
 			    e ? e : "nvcc failed without an error line");
 		free(e);

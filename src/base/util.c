@@ -373,6 +373,18 @@ void random_hex(char *out, size_t n)
 	out[n < 64 ? n : 64] = '\0';
 }
 
+char *line_with(const char *text, const char *word)
+{
+	const char *e = text ? strstr(text, word) : NULL;
+	if (!e)
+		return NULL;
+	const char *start = e;
+	while (start > text && start[-1] != '\n')
+		start--;
+	const char *end = strchr(e, '\n');
+	return xstrndup(start, end ? (size_t)(end - start) : strlen(start));
+}
+
 int is_safe_name(const char *s)
 {
 	if (!s || !*s || !strcmp(s, ".") || !strcmp(s, ".."))

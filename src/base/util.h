@@ -36,6 +36,9 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* printf into a new string; caller frees. */
 char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The whole first line of text that contains word (malloc'd: the caller
+ * frees it), or NULL when none does or text is NULL. */
+char *line_with(const char *text, const char *word);
 
 /* Growable NUL-terminated byte buffer.  STRBUF_INIT is a valid empty one. */
 struct strbuf {

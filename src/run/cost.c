@@ -32,16 +32,6 @@ static yaml_node_t *ynode(yaml_document_t *d, yaml_node_t *map, const char *key)
 	return NULL;
 }
 
-/* Case-insensitive substring test. */
-static int contains_ci(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (; *hay; hay++)
-		if (!strncasecmp(hay, needle, n))
-			return 1;
-	return 0;
-}
-
 static json_t *from_table(const char *path, const char *gpu)
 {
 	struct strbuf text = STRBUF_INIT;
@@ -72,7 +62,7 @@ static json_t *from_table(const char *path, const char *gpu)
 			if (e->type != YAML_MAPPING_NODE)
 				continue;
 			const char *m = yscalar(&d, e, "match"), *pr = yscalar(&d, e, "price_usd_per_h");
-			if (!m || !pr || !contains_ci(gpu, m))
+			if (!m || !pr || !strcasestr(gpu, m))
 				continue;
 			const char *src = yscalar(&d, e, "source"), *date = yscalar(&d, e, "date");
 			res = json_pack("{s:s, s:f, s:s, s:s?, s:s}", "gpu", gpu, "price_usd_per_h",

@@ -2,7 +2,10 @@
 # clone: `make exp/cpu-demo` then `make test`, then both again.  Every step
 # succeeds and the clone is left clean (`git status` prints nothing): the
 # demo's runs go to the user's store (store/, git-ignored), never into the
-# study's committed store artifacts/ that `make test` checks.
+# study's committed store artifacts/ that `make test` checks.  Inside the
+# clone, `make test` leaves its ASan+UBSan pass, check-kernels and the Slurm
+# clusters to this (outer) make test: same code, same tree, a quarter of the
+# time.
 . "$REPO/tests/cli/lib.sh"
 [ -z "${EVIDENT_QUICKSTART_INNER:-}" ] || skip "inside the quick-start test's own 'make test'"
 case "$EVIDENT" in *build-san*) skip "runs once, in the plain (not sanitized) pass";; esac
