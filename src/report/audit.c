@@ -579,16 +579,30 @@ static void conclude(struct actx *a, const struct md_marker *m, int agrees, int 
 }
 
 /*
- * The evidence batch among batches[0..n) (newest first): the newest whose
- * rows (names, or all when NULL) ran the current code; when none did, the
- * newest, with *stale = 1 and why saying what changed.  NULL when n is 0.
+ * The batches a claim may read (claim_batches): the pinned one, or those
+ * of the experiment with rows for the claim's names, newest first, read
+ * one at a time from the index as evidence_batch walks them (at 10^5
+ * records, reading every batch of an experiment cost seconds per claim).
  */
-static const struct batch_record *evidence_batch(struct actx *a, const struct batch_record **batches, size_t n,
-						 const char *const *names, int *stale, struct strbuf *why)
+struct blist {
+	const char *e;
+	const char *const *names;
+	const struct batch_record *pinned;   /* run=ID */
+	const struct batch_record *first;    /* the newest (or the pinned one) */
+	size_t pos;                          /* query_next_batch's cursor */
+};
+
+/*
+ * The evidence batch of bl: the newest whose rows (names, or all when
+ * NULL) ran the current code; when none did, the newest, with *stale = 1
+ * and why saying what changed.
+ */
+static const struct batch_record *evidence_batch(struct actx *a, struct blist *bl, const char *const *names,
+						 int *stale, struct strbuf *why)
 {
 	*stale = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct batch_record *b = batches[i];
+	const struct batch_record *b = bl->first;
+	for (size_t i = 0; b; i++) {
 		int cur = 1;
 		struct strbuf w = STRBUF_INIT;
 		for (size_t k = 0; k < b->n_rows && cur; k++) {
@@ -611,9 +625,10 @@ static const struct batch_record *evidence_batch(struct actx *a, const struct ba
 		strbuf_release(&w);
 		if (cur)
 			return b;
+		b = bl->pinned ? NULL : query_next_batch(a->q, bl->e, bl->names, &bl->pos);
 	}
-	*stale = n > 0;
-	return n ? batches[0] : NULL;
+	*stale = bl->first != NULL;
+	return bl->first;
 }
 
 /* ---------- claims ---------- */
@@ -829,21 +844,17 @@ static const char *invert_verdict(const char *v)
 	return v;
 }
 
-/* The batches a claim may read: the pinned one, or all of experiment with
- * rows for names (newest first).  *out is the caller's to free. */
+/* Start bl on the batches a claim may read (see struct blist); 0 with
+ * why when there is none. */
 static size_t claim_batches(struct actx *a, const char *e, const char *pin, const char *const *names,
-			    const struct batch_record ***out, struct strbuf *why)
+			    struct blist *bl, struct strbuf *why)
 {
-	if (pin && strcmp(pin, "latest")) {
-		const struct batch_record *b = query_batch(a->q, e, pin, names, why);
-		*out = xcalloc(2, sizeof(**out));
-		(*out)[0] = b;
-		return b != NULL;
-	}
-	size_t n = query_batches(a->q, e, names, out);
-	if (!n)
+	*bl = (struct blist){ e, names, NULL, NULL, a->q->n };
+	if (pin && strcmp(pin, "latest"))
+		bl->first = bl->pinned = query_batch(a->q, e, pin, names, why);
+	else if (!(bl->first = query_next_batch(a->q, e, names, &bl->pos)))
 		query_batch(a->q, e, "latest", names, why);
-	return n;
+	return bl->first != NULL;
 }
 
 /* faster | slower | no-difference: variant a against variant b */
@@ -861,7 +872,7 @@ static void claim_compare(struct actx *a, const struct md_marker *m)
 	struct strbuf why = STRBUF_INIT, msg = STRBUF_INIT, head = STRBUF_INIT;
 	double *xa = NULL, *xb = NULL, sv = 0, sulp = 0, pct = -1, amount = 0;
 	size_t na = 0, nb = 0, n_b = 0;
-	const struct batch_record **batches = NULL;
+	struct blist batches = { 0 };
 	strbuf_addf(&head, "%s %s vs %s", m->name, va, vb);
 	if (tol && !stated) {
 		finding(a, m->line, "error", "claim '%s': tol= needs speedup=X to apply to", m->name);
@@ -884,7 +895,7 @@ static void claim_compare(struct actx *a, const struct md_marker *m)
 	}
 	int stale;
 	strbuf_reset(&why);
-	const struct batch_record *b = evidence_batch(a, batches, n_b, need, &stale, &why);
+	const struct batch_record *b = evidence_batch(a, &batches, need, &stale, &why);
 	const struct batch_row *ra = batch_find_row(b, va), *rb = batch_find_row(b, vb);
 	const char *bid = id_or(b->run_id);
 	char *last = xstrfmt("batch %s", bid);
@@ -954,7 +965,6 @@ out:
 	strbuf_release(&why);
 	strbuf_release(&msg);
 	strbuf_release(&head);
-	free(batches);
 }
 
 static void claim_value(struct actx *a, const struct md_marker *m)
@@ -966,7 +976,7 @@ static void claim_value(struct actx *a, const struct md_marker *m)
 	const char *e = md_attr(m, "experiment"), *vn = md_attr(m, "variant"), *stat = md_attr(m, "stat");
 	const char *sval = md_attr(m, "value"), *tol = md_attr(m, "tol"), *pin = md_attr(m, "run");
 	struct strbuf why = STRBUF_INIT, head = STRBUF_INIT, detail = STRBUF_INIT;
-	const struct batch_record **batches = NULL;
+	struct blist batches = { 0 };
 	char *last = NULL;
 	double stated, ulp, pct = -1, amount = 0, scale;
 	const char *err;
@@ -1002,7 +1012,7 @@ static void claim_value(struct actx *a, const struct md_marker *m)
 			goto out;
 		}
 		strbuf_reset(&why);
-		b = evidence_batch(a, batches, n_b, need, &stale, &why);
+		b = evidence_batch(a, &batches, need, &stale, &why);
 		row = batch_find_row(b, vn);
 		last = xstrfmt("batch %s", id_or(b->run_id));
 	}
@@ -1048,7 +1058,6 @@ out:
 	strbuf_release(&why);
 	strbuf_release(&head);
 	strbuf_release(&detail);
-	free(batches);
 }
 
 static int contains_ci(const char *hay, const char *needle)
@@ -1070,7 +1079,7 @@ static void claim_measured_on(struct actx *a, const struct md_marker *m)
 	const char *need[] = { vn, NULL };
 	const char *const *names = vn ? need : NULL;
 	struct strbuf why = STRBUF_INIT, other = STRBUF_INIT, head = STRBUF_INIT, detail = STRBUF_INIT;
-	const struct batch_record **batches = NULL;
+	struct blist batches = { 0 };
 	strbuf_addf(&head, "measured-on %s \"%s\"", e, gpu);
 	size_t n_b = claim_batches(a, e, md_attr(m, "run"), names, &batches, &why);
 	if (!n_b) {
@@ -1079,7 +1088,7 @@ static void claim_measured_on(struct actx *a, const struct md_marker *m)
 	}
 	int stale;
 	strbuf_reset(&why);
-	const struct batch_record *b = evidence_batch(a, batches, n_b, names, &stale, &why);
+	const struct batch_record *b = evidence_batch(a, &batches, names, &stale, &why);
 	int n = 0, bad = 0;
 	char *first_dev = NULL;
 	for (size_t i = 0; i < b->n_rows; i++) {
@@ -1114,7 +1123,6 @@ out:
 	strbuf_release(&other);
 	strbuf_release(&head);
 	strbuf_release(&detail);
-	free(batches);
 }
 
 /* setting: a protocol setting (seeds, samples, warm-up, ...) as every run of the evidence recorded it */
@@ -1128,7 +1136,7 @@ static void claim_setting(struct actx *a, const struct md_marker *m)
 	const char *vn = md_attr(m, "variant");
 	struct setting s;
 	struct strbuf why = STRBUF_INIT, other = STRBUF_INIT, head = STRBUF_INIT, detail = STRBUF_INIT;
-	const struct batch_record **batches = NULL;
+	struct blist batches = { 0 };
 	double stated = 0, ulp;
 	if (!setting_find(key, &s)) {
 		finding(a, m->line, "error", "claim 'setting': unknown key '%s' (known: %s)", key, setting_names());
@@ -1152,7 +1160,7 @@ static void claim_setting(struct actx *a, const struct md_marker *m)
 	}
 	int stale;
 	strbuf_reset(&why);
-	const struct batch_record *b = evidence_batch(a, batches, n_b, names, &stale, &why);
+	const struct batch_record *b = evidence_batch(a, &batches, names, &stale, &why);
 	int n = 0, bad = 0;
 	struct strbuf rec = STRBUF_INIT;
 	for (size_t i = 0; i < b->n_rows; i++) {
@@ -1204,7 +1212,6 @@ out:
 	strbuf_release(&other);
 	strbuf_release(&head);
 	strbuf_release(&detail);
-	free(batches);
 }
 
 /*

@@ -262,11 +262,9 @@ static void add_provenance(struct ctx *c, const struct batch_record *b, const ch
 		strbuf_addstr(out, " **Warning: the variants of this batch ran on different devices.**");
 	free(dev);
 	/* a pinned batch that is not the newest says so */
-	const struct batch_record **all;
-	size_t n = query_batches(c->q, b->experiment, NULL, &all);
-	if (n && all[0] != b)
-		strbuf_addf(out, " A newer batch of `%s` exists: `%s`.", b->experiment, all[0]->run_id);
-	free(all);
+	const char *newest = query_newest_batch_id(c->q, b->experiment);
+	if (newest && strcmp(newest, b->run_id))
+		strbuf_addf(out, " A newer batch of `%s` exists: `%s`.", b->experiment, newest);
 	strbuf_addstr(out, "\n");
 }
 

@@ -235,6 +235,20 @@ static int of_experiment(const struct query_entry *e, const char *experiment)
 	return !experiment || (e->a.experiment && !strcmp(e->a.experiment, experiment));
 }
 
+const struct batch_record *query_next_batch(struct query *q, const char *experiment, const char *const *need,
+					    size_t *pos)
+{
+	while (*pos > 0) {
+		size_t i = --*pos;
+		if (!q->e[i].a.is_batch || !of_experiment(&q->e[i], experiment))
+			continue;
+		const struct batch_record *b = query_batch_at(q, i);
+		if (b && has_rows(b, need))
+			return b;
+	}
+	return NULL;
+}
+
 size_t query_batches(struct query *q, const char *experiment, const char *const *need,
 		     const struct batch_record ***out)
 {
@@ -248,6 +262,14 @@ size_t query_batches(struct query *q, const char *experiment, const char *const 
 			(*out)[n++] = b;
 	}
 	return n;
+}
+
+const char *query_newest_batch_id(const struct query *q, const char *experiment)
+{
+	for (size_t i = q->n; i-- > 0;)
+		if (q->e[i].a.is_batch && of_experiment(&q->e[i], experiment))
+			return q->e[i].run_id;
+	return NULL;
 }
 
 const struct batch_record *query_batch_of(struct query *q, const struct run_record *run)
@@ -268,15 +290,16 @@ const struct batch_record *query_batch(struct query *q, const char *experiment, 
 {
 	const struct batch_record *b = NULL;
 	if (!run || !strcmp(run, "latest")) {
-		const struct batch_record **all;
-		size_t n = query_batches(q, experiment, need, &all);
 		/* the latest batch of an experiment is the newest one it ran for
 		 * itself: a batch of `evident reproduce` re-ran older code, and is
-		 * evidence for `reproduced` claims, not the experiment's result */
-		for (size_t k = 0; k < n && !b; k++)
-			if (!all[k]->repro.have)
-				b = all[k];
-		free(all);
+		 * evidence for `reproduced` claims, not the experiment's result.
+		 * Newest first, each read only when its index entry matches, and
+		 * no further than the first that qualifies. */
+		size_t pos = q->n;
+		const struct batch_record *c;
+		while (!b && (c = query_next_batch(q, experiment, need, &pos)))
+			if (!c->repro.have)
+				b = c;
 		if (!b) {
 			if (!experiment)
 				strbuf_addstr(why, "no recorded batch");

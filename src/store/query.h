@@ -92,9 +92,17 @@ const char **query_experiments(const struct query *q, size_t *n);
  */
 const struct batch_record *query_batch(struct query *q, const char *experiment, const char *run,
 				       const char *const *need, struct strbuf *why);
+/* The next batch of experiment (NULL: all) with rows for need[], newest
+ * first, read only when its index entry matches: start with *pos = q->n;
+ * NULL when there is none left. */
+const struct batch_record *query_next_batch(struct query *q, const char *experiment, const char *const *need,
+					    size_t *pos);
 /* Every batch of experiment (NULL: all) with rows for need[], newest first. */
 size_t query_batches(struct query *q, const char *experiment, const char *const *need,
 		     const struct batch_record ***out);
+/* The run id of experiment's newest batch, from the index alone (nothing
+ * is read), or NULL; borrowed from q. */
+const char *query_newest_batch_id(const struct query *q, const char *experiment);
 /* The batch a run belongs to, or NULL. */
 const struct batch_record *query_batch_of(struct query *q, const struct run_record *run);
 /* The runs of a row's repeats that are in the store, in repeat order. */

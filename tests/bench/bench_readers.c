@@ -17,7 +17,7 @@
  * asserts nothing (speed goals are benchmarks, not tests).  Goals (issue
  * "One owner for the record"): commit < 1 ms a run at 10^5 runs; `ls`,
  * `paper --check` and `audit` < 2 s each; `verify` < 20 s.  The store is
- * deleted after.
+ * deleted after (kept, for profiling, when BENCH_KEEP is set).
  * Usage: bench_readers EVIDENT [N=100000] [DIR=/tmp] [SRC=artifacts] [EXPERIMENT=aa]
  */
 #include <ftw.h>
@@ -248,7 +248,9 @@ int main(int argc, char **argv)
 	timed("audit --strict", NULL, 3, audit);
 	timed("verify", NULL, 1, verify);
 
-	if (nftw(tmpd, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
+	if (getenv("BENCH_KEEP"))
+		printf("kept: %s (BENCH_KEEP)\n", tmpd);
+	else if (nftw(tmpd, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
 		fprintf(stderr, "bench: cannot remove '%s'\n", tmpd);
 	for (size_t i = 0; i < nt; i++) {
 		free(from[i]);

@@ -3,7 +3,9 @@
  * text the writer stores reads back to the same doubles bit for bit (the
  * statistics of a batch and of every reader are computed from it), values
  * append to what is already read, and a damaged line is an error that names
- * it, never a value silently dropped.
+ * it, never a value silently dropped.  And the index's attrs lines: the
+ * fast flat reader gives what jansson's reader gives, on every line shape
+ * record_index_attrs writes and on the ones it leaves to jansson.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -64,11 +66,61 @@ static void test_samples_damage_is_an_error(void **state)
 	}
 }
 
+static void check_attrs(const char *line, const char *exp, const char *variant, int is_batch, int dirty,
+			int repeat, double median, double usd, long long ok)
+{
+	struct record_attrs a;
+	assert_int_equal(record_attrs_parse(line, &a), 0);
+	if (exp)
+		assert_string_equal(a.experiment, exp);
+	else
+		assert_null(a.experiment);
+	if (variant)
+		assert_string_equal(a.variant, variant);
+	else
+		assert_null(a.variant);
+	assert_int_equal(a.is_batch, is_batch);
+	assert_int_equal(a.dirty, dirty);
+	assert_int_equal(a.repeat, repeat);
+	assert_true(isnan(median) ? isnan(a.median_us) : a.median_us == median);
+	assert_true(isnan(usd) ? isnan(a.usd) : a.usd == usd);
+	assert_int_equal(a.t_ok, ok);
+	record_attrs_release(&a);
+}
+
+static void test_attrs_lines(void **state)
+{
+	(void)state;
+	/* as record_index_attrs writes them (compact, sorted keys) */
+	check_attrs("{\"batch_id\":\"b-batch\",\"commit\":\"abc\",\"dirty\":true,\"experiment\":\"iter1\","
+		    "\"gpu_s\":0.5,\"kind\":\"run\",\"median_us\":112.58000000000001,\"outcome\":\"ok\","
+		    "\"repeat\":2,\"started_utc\":\"2026-11-23T15:00:06.000Z\",\"usd\":null,"
+		    "\"variant\":\"base\",\"wall_s\":1e-3}",
+		    "iter1", "base", 0, 1, 2, 112.58000000000001, NAN, 0);
+	check_attrs("{\"experiment\":\"aa\",\"failed\":1,\"kind\":\"batch\",\"ok\":17,\"usd\":-2.5E-2,"
+		    "\"variants\":18}",
+		    "aa", NULL, 1, 0, 0, NAN, -0.025, 17);
+	check_attrs("{}", NULL, NULL, 0, 0, 0, NAN, NAN, 0);
+	/* left to jansson: an escape, an unknown key, a nested value */
+	check_attrs("{\"experiment\":\"a\\u00e9\\\"b\",\"kind\":\"run\",\"variant\":\"v\"}", "a\xc3\xa9\"b", "v", 0,
+		    0, 0, NAN, NAN, 0);
+	check_attrs("{\"experiment\":\"x\",\"future\":[1,{\"a\":2}],\"kind\":\"batch\",\"ok\":3}", "x", NULL,
+		    1, 0, 0, NAN, NAN, 3);
+	/* not an object at all */
+	const char *bad[] = { "", "[]", "{\"kind\":\"run\"", "{\"kind\" \"run\"}", "{\"kind\":\"run\"} x", "nul" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct record_attrs a;
+		assert_int_equal(record_attrs_parse(bad[i], &a), -1);
+		record_attrs_release(&a);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples_round_trip),
 		cmocka_unit_test(test_samples_damage_is_an_error),
+		cmocka_unit_test(test_attrs_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
