@@ -811,11 +811,12 @@ static void verify_object(void *arg, size_t i)
 struct vmanifest {
 	struct store *st;
 	const char *id;
-	json_t *m;     /* intact: digest, form and run_id hold; NULL when not */
-	char *problem; /* the finding when not, one line */
+	json_t *m;     /* while judged: the parsed manifest (freed by the worker) */
+	char *problem; /* the finding when not intact, one line */
 	char dg[SHA256_HEX_LEN + 1];
-	const char **refs;
+	const char **refs; /* the objects it names (copies) */
 	size_t n_refs, a_refs;
+	struct store_entry e; /* its index entry, when intact */
 };
 
 static void collect_refs(json_t *v, struct vmanifest *j)
@@ -831,7 +832,7 @@ static void collect_refs(json_t *v, struct vmanifest *j)
 					j->a_refs = j->a_refs ? 2 * j->a_refs : 8;
 					j->refs = xrealloc(j->refs, j->a_refs * sizeof(char *));
 				}
-				j->refs[j->n_refs++] = json_string_value(x);
+				j->refs[j->n_refs++] = xstrdup(json_string_value(x));
 			} else {
 				collect_refs(x, j);
 			}
@@ -884,18 +885,22 @@ static void verify_manifest(void *arg, size_t i)
 		j->problem = xstrfmt("altered: %s: its run_id is '%s'\n", path, rid ? rid : "(none)");
 		goto out;
 	}
-	j->m = m;
-	m = NULL;
-	collect_refs(j->m, j);
+	/* its refs and index entry here, on the worker: the record module's
+	 * indexer reads the whole record, and the merge is one thread */
+	collect_refs(m, j);
+	struct strbuf why = STRBUF_INIT;
+	if (index_entry_from_manifest(m, j->id, &j->e, &why) < 0)
+		j->problem = xstrfmt("altered: %s: %s\n", path, strbuf_str(&why));
+	strbuf_release(&why);
 out:
 	json_decref(m);
 	strbuf_release(&buf);
 	free(path);
 }
 
-/* Manifests are judged in parallel a chunk at a time, then merged in
- * order by one thread (the indexer need not be thread-safe), so that only
- * a chunk of them is ever held parsed. */
+/* Manifests are judged in parallel a chunk at a time (digest, refs, index
+ * entry), then merged in order by one thread; only a chunk of results is
+ * ever held. */
 #define VERIFY_CHUNK 512
 
 int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_objects,
@@ -988,16 +993,14 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 		store_parallel_for(k, verify_manifest, jobs);
 		for (size_t i = 0; i < k; i++) {
 			struct vmanifest *j = &jobs[i];
-			struct strbuf why = STRBUF_INIT;
 			(*n_runs)++;
-			if (!j->problem && index_entry_from_manifest(j->m, j->id, &truth.e[truth.n], &why) < 0)
-				j->problem = xstrfmt("altered: %s/runs/%s.json: %s\n", st->root, j->id, strbuf_str(&why));
-			strbuf_release(&why);
 			if (j->problem) {
 				strbuf_addstr(out, j->problem);
 				problems++;
+				free(j->e.run_id);
+				free(j->e.attrs);
 			} else {
-				truth.n++;
+				truth.e[truth.n++] = j->e;
 				strset_add(&digests, j->dg);
 				for (size_t r = 0; r < j->n_refs; r++) {
 					const char *ref = j->refs[r];
@@ -1013,8 +1016,9 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 				}
 			}
 			free(j->problem);
+			for (size_t r = 0; r < j->n_refs; r++)
+				free((char *)j->refs[r]);
 			free(j->refs);
-			json_decref(j->m);
 		}
 	}
 	free(jobs);

@@ -132,7 +132,9 @@ char *store_canonical(json_t *m);
 /*
  * The record module's summary of a manifest for the index: a malloc'd
  * one-line text (the store frees it; newlines become spaces) or NULL for
- * none.  It must depend on the manifest alone.  attrs_version names the
+ * none.  It must depend on the manifest alone, and may be called from
+ * several threads at once on different manifests (verify computes entries
+ * in parallel).  attrs_version names the
  * text's format (no spaces): an index written under another version is
  * rebuilt.  Register once, in main, before any store call; until then
  * attrs are "" and version "".  The store never parses attrs.

@@ -35,8 +35,10 @@ int store_list_dir(struct store *st, char ***ids, size_t *n);
  * Run fn(arg, i) for every i < n on up to one thread per core (at most 8,
  * the caller's thread among them).  fn must touch nothing but item i:
  * verify and index rebuilds parse and hash in parallel, then merge on one
- * thread (so the indexer need not be thread-safe).  Seed jansson's hashes
- * (create one object) before workers parse.
+ * thread.  verify also computes index entries on the workers, so the
+ * indexer (store_set_indexer) must be safe to call from several threads
+ * at once on different manifests.  Seed jansson's hashes (create one
+ * object) before workers parse.
  */
 void store_parallel_for(size_t n, void (*fn)(void *arg, size_t i), void *arg);
 
