@@ -120,8 +120,12 @@ int cmd_ls(int argc, const char **argv)
 	if (q.no_store) {
 		if (json)
 			printf("[]\n");
-		else
-			printf("no runs yet (store '%s' does not exist)\n", q.st.root);
+		else {
+			struct strbuf sb = STRBUF_INIT;
+			store_hint_here(&sb);
+			printf("no runs yet (store '%s' does not exist); %s\n", q.st.root, sb.buf);
+			strbuf_release(&sb);
+		}
 		query_release(&q);
 		return EV_OK;
 	}

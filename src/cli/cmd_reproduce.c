@@ -68,10 +68,14 @@ static const struct batch_record *find_batch(struct query *q, const char *id, in
 		error("'%s' is ambiguous: it names %s; give more of the id", id, why.buf);
 		*rc = EV_USAGE;
 	} else if (i < 0) {
-		if (q->no_store)
-			error("no batch '%s': there is no store at '%s' (pass --store DIR)", id, q->st.root);
-		else
+		if (q->no_store) {
+			struct strbuf sb = STRBUF_INIT;
+			store_hint_here(&sb);
+			error("no batch '%s': there is no store at '%s'; %s", id, q->st.root, sb.buf);
+			strbuf_release(&sb);
+		} else {
 			error("no batch '%s' in '%s'; 'evident ls --batches' lists the batches", id, q->st.root);
+		}
 		*rc = EV_NOT_FOUND;
 	} else {
 		const struct run_record *r = query_run_at(q, (size_t)i);

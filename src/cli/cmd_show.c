@@ -641,11 +641,15 @@ int cmd_show(int argc, const char **argv)
 		goto out;
 	}
 	if (i < 0) {
-		if (q.no_store)
-			error("no run '%s': there is no store at '%s' (pass --store DIR)", id, q.st.root);
-		else
+		if (q.no_store) {
+			struct strbuf sb = STRBUF_INIT;
+			store_hint_here(&sb);
+			error("no run '%s': there is no store at '%s'; %s", id, q.st.root, sb.buf);
+			strbuf_release(&sb);
+		} else {
 			error("no run '%s' in '%s'; 'evident ls' lists the runs, 'evident ls --batches' the batches", id,
 			      q.st.root);
+		}
 		rc = EV_NOT_FOUND;
 		goto out;
 	}

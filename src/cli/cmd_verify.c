@@ -2,8 +2,11 @@
  * cmd_verify.c - `evident verify`: re-hash every object and manifest of the
  * store, follow every reference and the manifests' hash chain, and name
  * every file that is altered, truncated or missing (store.c does the work).
+ * Without --store or EVIDENT_STORE it checks every store in the current
+ * folder (the user's store/ and a repository's committed one alike).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/evident.h"
@@ -17,11 +20,44 @@ static const char synopsis[] =
 	"manifest must match its digest and be in canonical form, every object a\n"
 	"manifest refers to must exist, and every manifest's 'prev' must name an\n"
 	"intact manifest.  Prints one line per problem ('altered: PATH: why',\n"
-	"'missing: PATH ...'), notes (orphan objects, harmless), then a summary.\n";
+	"'missing: PATH ...'), notes (orphan objects, harmless), then a summary.\n"
+	"Without --store (or EVIDENT_STORE), every store in the current folder is\n"
+	"checked, a summary line each (in a clone of evident: artifacts/, and store/\n"
+	"once you have run an experiment).\n";
 
 static const struct opt_usage usage = {
-	"verify", synopsis, "Exit 0 when intact, 1 when anything is damaged, 5 when there is no store.\n"
+	"verify", synopsis, "Exit 0 when every store checked is intact, 1 when anything is damaged, 5 when there is\nno store.\n"
 };
+
+/* Verify the store at root, print its findings and summary line; an exit code. */
+static int verify_one(const char *root, int quiet)
+{
+	struct store st = STORE_INIT;
+	if (store_open(&st, root, 0) < 0) {
+		store_release(&st);
+		return EV_STORE;
+	}
+	struct strbuf out = STRBUF_INIT;
+	int notes;
+	size_t nobj, nruns;
+	int problems = store_verify(&st, &out, &notes, &nobj, &nruns);
+	if (problems < 0) {
+		strbuf_release(&out);
+		store_release(&st);
+		return EV_STORE;
+	}
+	if (!quiet || problems)
+		fputs(strbuf_str(&out), stdout);
+	printf("verify: %s: %zu objects, %zu runs: %s", st.root, nobj, nruns, problems ? "" : "intact");
+	if (problems)
+		printf("%d problem%s", problems, problems == 1 ? "" : "s");
+	if (notes)
+		printf(" (%d note%s)", notes, notes == 1 ? "" : "s");
+	printf("\n");
+	strbuf_release(&out);
+	store_release(&st);
+	return problems ? EV_FAILURES : EV_OK;
+}
 
 int cmd_verify(int argc, const char **argv)
 {
@@ -39,30 +75,20 @@ int cmd_verify(int argc, const char **argv)
 		opt_usage_error(&usage, "unexpected argument '%s' for 'evident verify'", argv[0]);
 		return EV_USAGE;
 	}
-	struct store st = STORE_INIT;
-	if (store_open(&st, store_default_root(dir), 0) < 0) {
-		store_release(&st);
-		return EV_STORE;
+	const char *env = getenv("EVIDENT_STORE");
+	if (dir || (env && *env))
+		return verify_one(store_default_root(dir), quiet);
+	size_t n;
+	char **here = store_dirs_in(".", &n);
+	if (!n) {
+		store_free_list(here, n);
+		return verify_one(store_default_root(NULL), quiet); /* says there is none, and what to do */
 	}
-	struct strbuf out = STRBUF_INIT;
-	int notes;
-	size_t nobj, nruns;
-	int problems = store_verify(&st, &out, &notes, &nobj, &nruns);
-	if (problems < 0) {
-		strbuf_release(&out);
-		store_release(&st);
-		return EV_STORE;
+	int rc = EV_OK;
+	for (size_t i = 0; i < n; i++) {
+		int r = verify_one(here[i], quiet);
+		rc = rc == EV_OK ? r : rc;
 	}
-	if (!quiet || problems)
-		fputs(strbuf_str(&out), stdout);
-	printf("verify: %s: %zu objects, %zu runs: %s", st.root, nobj, nruns,
-	       problems ? "" : "intact");
-	if (problems)
-		printf("%d problem%s", problems, problems == 1 ? "" : "s");
-	if (notes)
-		printf(" (%d note%s)", notes, notes == 1 ? "" : "s");
-	printf("\n");
-	strbuf_release(&out);
-	store_release(&st);
-	return problems ? EV_FAILURES : EV_OK;
+	store_free_list(here, n);
+	return rc;
 }

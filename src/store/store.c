@@ -61,9 +61,55 @@ int store_open(struct store *st, const char *root, int create)
 		store_ensure_gitignore(st);
 		return 0;
 	}
-	if (!is_dir(root))
-		return error("no store at '%s'; run an experiment first, or pass --store DIR", root);
+	if (!is_dir(root)) {
+		struct strbuf sb = STRBUF_INIT;
+		store_hint_here(&sb);
+		error("no store at '%s'; run an experiment first, or %s", root, sb.buf);
+		strbuf_release(&sb);
+		return -1;
+	}
 	return 0;
+}
+
+void store_hint_here(struct strbuf *sb)
+{
+	size_t n;
+	char **here = store_dirs_in(".", &n);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s'%s'", i ? ", " : "the stores here are ", here[i]);
+	if (n)
+		strbuf_addf(sb, ": pass --store %s", here[0]);
+	else
+		strbuf_addstr(sb, "pass --store DIR");
+	store_free_list(here, n);
+}
+
+static int cmp_str(const void *a, const void *b);
+
+char **store_dirs_in(const char *dir, size_t *n)
+{
+	char **out = NULL;
+	size_t cap = 0;
+	*n = 0;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *objs = xstrfmt("%s/%s/objects", dir, e->d_name), *runs = xstrfmt("%s/%s/runs", dir, e->d_name);
+		if (is_dir(objs) && is_dir(runs)) {
+			if (*n == cap)
+				out = xrealloc(out, (cap = cap ? 2 * cap : 4) * sizeof(char *));
+			out[(*n)++] = xstrdup(e->d_name);
+		}
+		free(objs);
+		free(runs);
+	}
+	if (d)
+		closedir(d);
+	if (*n)
+		qsort(out, *n, sizeof(char *), cmp_str);
+	return out;
 }
 
 /* What git must not see: scratch and the caches (store.h). */

@@ -114,8 +114,17 @@ struct store {
  * user's own runs, git-ignored; the study's committed store artifacts/ is
  * used only when asked for: --store artifacts, or a paper's store marker). */
 const char *store_default_root(const char *dir);
-/* Open (create = 1: create the directories and .gitignore).  Release with
- * store_release. */
+/* The stores in folder dir (its subfolders holding both objects/ and
+ * runs/), sorted by name; free with store_free_list.  Never fails: an
+ * unreadable dir has none. */
+char **store_dirs_in(const char *dir, size_t *n);
+/* What to tell a user whose store is missing, appended to sb: "the stores
+ * here are 'a', 'b': pass --store a" from store_dirs_in("."), or "pass
+ * --store DIR" when there are none. */
+void store_hint_here(struct strbuf *sb);
+/* Open (create = 1: create the directories and .gitignore).  A missing
+ * store (create = 0) is an error that names the stores in the current
+ * folder.  Release with store_release. */
 int store_open(struct store *st, const char *root, int create);
 void store_release(struct store *st);
 
