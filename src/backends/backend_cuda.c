@@ -91,7 +91,7 @@ char *cuda_find_tool(const char *name)
 }
 
 /* $CUDA_HOME of an nvcc path (".../bin/nvcc" -> "..."), malloc'd. */
-static char *cuda_home_of(const char *nvcc)
+char *cuda_home_of(const char *nvcc)
 {
 	const char *slash = strrchr(nvcc, '/');
 	char *home;

@@ -65,6 +65,9 @@ void cuda_directives_release(struct cuda_directives *d);
  * form sm_NN[a|f].
  */
 char *cuda_arch_flag(const char *arch);
+/* The CUDA installation an nvcc path belongs to (".../bin/nvcc" -> "..."),
+ * "/usr/local/cuda" for a bare name; malloc'd, the caller frees it. */
+char *cuda_home_of(const char *nvcc);
 
 /*
  * SHA-256 of the device code inside a shared object: the bytes of its

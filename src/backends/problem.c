@@ -283,22 +283,6 @@ const char *const *problem_spec_keys(const char *problem, int *n, struct strbuf 
 	return k->pr.desc->shape_keys;
 }
 
-/* $CUDA_HOME of an nvcc path: the directory above its bin/. */
-static char *cuda_home_from(const char *nvcc)
-{
-	char *home = xstrdup(nvcc);
-	char *slash = strrchr(home, '/');
-	if (!slash) {
-		free(home);
-		return xstrdup("/usr/local/cuda");
-	}
-	*slash = '\0';
-	slash = strrchr(home, '/');
-	if (slash && !strcmp(slash, "/bin"))
-		*slash = '\0';
-	return home;
-}
-
 int problem_build_gpu(struct problem *p, const char *repo_root, const char *cache_dir,
 		      const char *arch, struct strbuf *why)
 {
@@ -329,7 +313,7 @@ int problem_build_gpu(struct problem *p, const char *repo_root, const char *cach
 		strbuf_addf(why, "arch '%s' for '%s' is not of the form sm_NN or sm_NNa", want, p->gpu_source);
 		goto out;
 	}
-	home = cuda_home_from(nvcc);
+	home = cuda_home_of(nvcc);
 	rpath = xstrfmt("%s/lib64", home);
 	inc = xstrfmt("-I%s/problems", repo_root);
 	flags = xcalloc(20 + dir.n_libs, sizeof(char *));

@@ -67,14 +67,8 @@ char *record_index_attrs(json_t *m)
 
 static char *dup_or_null(json_t *o, const char *k)
 {
-	const char *s = json_string_value(json_object_get(o, k));
+	const char *s = gs(o, k);
 	return s ? xstrdup(s) : NULL;
-}
-
-static double num_or_nan(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 /* The general reader: any JSON object jansson reads. */
@@ -95,10 +89,10 @@ static int attrs_parse_json(const char *attrs, struct record_attrs *a)
 	a->commit = dup_or_null(o, "commit");
 	a->dirty = json_is_true(json_object_get(o, "dirty"));
 	a->repeat = (int)json_integer_value(json_object_get(o, "repeat"));
-	a->median_us = num_or_nan(o, "median_us");
-	a->wall_s = num_or_nan(o, "wall_s");
-	a->gpu_s = num_or_nan(o, "gpu_s");
-	a->usd = num_or_nan(o, "usd");
+	a->median_us = gn(o, "median_us");
+	a->wall_s = gn(o, "wall_s");
+	a->gpu_s = gn(o, "gpu_s");
+	a->usd = gn(o, "usd");
 	a->t_variants = json_integer_value(json_object_get(o, "variants"));
 	a->t_ok = json_integer_value(json_object_get(o, "ok"));
 	a->t_failed = json_integer_value(json_object_get(o, "failed"));

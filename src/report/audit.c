@@ -1229,20 +1229,19 @@ static void claim_reproduced(struct actx *a, const struct md_marker *m)
 		return;
 	const char *pin = md_attr(m, "run"), *e = md_attr(m, "experiment");
 	struct strbuf why = STRBUF_INIT, head = STRBUF_INIT, detail = STRBUF_INIT;
-	const struct batch_record **batches = NULL;
 	strbuf_addf(&head, "reproduced %s", pin);
 	const struct batch_record *old = query_batch(a->q, e, pin, NULL, &why);
 	if (!old) {
 		finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
 		goto out;
 	}
-	size_t n = query_batches(a->q, old->experiment, NULL, &batches);
-	const struct batch_record *latest = NULL;
-	for (size_t i = 0; i < n && !latest; i++) {
-		const struct rec_reproduction *r = &batches[i]->repro;
-		if (r->have && r->of && batches[i] != old &&
+	const struct batch_record *latest = NULL, *c;
+	size_t pos = a->q->n;
+	while (!latest && (c = query_next_batch(a->q, old->experiment, NULL, &pos))) {
+		const struct rec_reproduction *r = &c->repro;
+		if (r->have && r->of && c != old &&
 		    (!strcmp(r->of, id_or(old->run_id)) || (old->batch_id && !strcmp(r->of, old->batch_id))))
-			latest = batches[i];
+			latest = c;
 	}
 	if (!latest) {
 		finding(a, m->line, "unsupported", "%s: batch %s has no reproduction in the store; run 'evident reproduce %s'",
@@ -1271,7 +1270,6 @@ out:
 	strbuf_release(&why);
 	strbuf_release(&head);
 	strbuf_release(&detail);
-	free(batches);
 }
 
 /* ---------- untraced numbers ---------- */

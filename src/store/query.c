@@ -249,21 +249,6 @@ const struct batch_record *query_next_batch(struct query *q, const char *experim
 	return NULL;
 }
 
-size_t query_batches(struct query *q, const char *experiment, const char *const *need,
-		     const struct batch_record ***out)
-{
-	size_t n = 0;
-	*out = xcalloc(q->n + 1, sizeof(**out));
-	for (size_t i = q->n; i-- > 0;) {
-		if (!q->e[i].a.is_batch || !of_experiment(&q->e[i], experiment))
-			continue;
-		const struct batch_record *b = query_batch_at(q, i);
-		if (b && has_rows(b, need))
-			(*out)[n++] = b;
-	}
-	return n;
-}
-
 const char *query_newest_batch_id(const struct query *q, const char *experiment)
 {
 	for (size_t i = q->n; i-- > 0;)

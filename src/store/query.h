@@ -97,9 +97,6 @@ const struct batch_record *query_batch(struct query *q, const char *experiment, 
  * NULL when there is none left. */
 const struct batch_record *query_next_batch(struct query *q, const char *experiment, const char *const *need,
 					    size_t *pos);
-/* Every batch of experiment (NULL: all) with rows for need[], newest first. */
-size_t query_batches(struct query *q, const char *experiment, const char *const *need,
-		     const struct batch_record ***out);
 /* The run id of experiment's newest batch, from the index alone (nothing
  * is read), or NULL; borrowed from q. */
 const char *query_newest_batch_id(const struct query *q, const char *experiment);
