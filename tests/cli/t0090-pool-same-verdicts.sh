@@ -2,7 +2,10 @@
 # with fixed seeds it gives the outcomes and verdicts of the serial run,
 # records every variant once per repeat, each run names its slot, repeat r
 # ran on slot r % 2, and the store verifies.  The spec's times are sleeps
-# (tests/fixtures/host/sleepy.c), so a busy machine cannot turn a verdict.
+# (tests/fixtures/host/sleepy.c), so a busy machine cannot turn a verdict
+# between variants 3x apart.  It can widen the twin's CI: a twin of the
+# baseline may be 'no_difference' or 'inconclusive' (CI once saw the pool's
+# twin inconclusive on a loaded 2-CPU machine), but never faster or slower.
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 spec=tests/fixtures/specs/pool.yaml
@@ -26,9 +29,12 @@ def table(b):
 serial, pool = table(sys.argv[1]), table(sys.argv[2])
 print('serial', serial)
 print('pool  ', pool)
+for t in (serial, pool):
+    assert t['twin'][0] == 'ok' and t['twin'][1] in ('no_difference', 'inconclusive'), \
+        'the twin of the baseline was called different: %s' % (t['twin'],)
+    del t['twin']
 assert serial == pool, 'the pool and the serial run differ'
 assert pool['fast'] == ('ok', 'faster') and pool['slow'] == ('ok', 'slower'), 'the planted speeds were not seen'
-assert pool['twin'] == ('ok', 'no_difference'), 'the twin of the baseline was called different'
 seen = {}
 for f in os.listdir(runs):
     m = json.load(open(os.path.join(runs, f)))
