@@ -35,7 +35,7 @@ int main(int argc, const char **argv)
 		return cmd_help(1, (const char *[]){ "help", NULL });
 	const char *name = argv[1];
 	/* the store's index keeps the record module's one-line summary of each run */
-	store_set_indexer(record_index_attrs, RECORD_ATTRS_VERSION);
+	store_set_indexer(record_index_attrs, RECORD_ATTRS_VERSION, record_index_members);
 	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
 		name = "help";
 	if (!strcmp(name, "--version")) {

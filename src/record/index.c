@@ -12,6 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const record_index_members[] = {
+	"kind", "format", "run_id", "experiment", "variant", "repeat", "batch_id", "outcome",
+	"started_utc", "code", "timing", "wall_s", "cost", "totals", NULL,
+};
+
 char *record_index_attrs(json_t *m)
 {
 	json_t *a = json_object();

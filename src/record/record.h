@@ -479,6 +479,11 @@ int record_samples_parse(const char *text, double **x, size_t *n, size_t *cap, s
  * Returns a malloc'd line, or NULL for a manifest that is no record.
  */
 char *record_index_attrs(json_t *manifest);
+/* The top-level members record_index_attrs reads, NULL-terminated: the
+ * store may hand it a manifest holding only these (store_set_indexer).
+ * Reading another member there means adding it here (test_record checks
+ * every committed record both ways). */
+extern const char *const record_index_members[];
 /* The attrs' format version: an index written under another is rebuilt. */
 #define RECORD_ATTRS_VERSION "record-attrs/1"
 

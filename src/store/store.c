@@ -853,19 +853,27 @@ static void verify_object(void *arg, size_t i)
 	strbuf_release(&buf);
 }
 
-/* One manifest: parsed, judged, its references listed (pointing into m). */
+/* One manifest: judged, its references listed. */
 struct vmanifest {
 	struct store *st;
 	const char *id;
-	json_t *m;     /* while judged: the parsed manifest (freed by the worker) */
 	char *problem; /* the finding when not intact, one line */
 	char dg[SHA256_HEX_LEN + 1];
-	const char **refs; /* the objects it names (copies) */
+	char **refs; /* the objects it names (copies) */
 	size_t n_refs, a_refs;
 	struct store_entry e; /* its index entry, when intact */
 };
 
-static void collect_refs(json_t *v, struct vmanifest *j)
+static void push_ref(char ***refs, size_t *n, size_t *alloc, const char *s, size_t len)
+{
+	if (*n == *alloc) {
+		*alloc = *alloc ? 2 * *alloc : 8;
+		*refs = xrealloc(*refs, *alloc * sizeof(char *));
+	}
+	(*refs)[(*n)++] = xstrndup(s, len);
+}
+
+void manifest_refs(json_t *v, char ***refs, size_t *n_refs, size_t *alloc)
 {
 	const char *k;
 	json_t *x;
@@ -873,19 +881,119 @@ static void collect_refs(json_t *v, struct vmanifest *j)
 	if (json_is_object(v)) {
 		json_object_foreach(v, k, x)
 		{
-			if (key_is_ref(k) && json_is_string(x)) {
-				if (j->n_refs == j->a_refs) {
-					j->a_refs = j->a_refs ? 2 * j->a_refs : 8;
-					j->refs = xrealloc(j->refs, j->a_refs * sizeof(char *));
-				}
-				j->refs[j->n_refs++] = xstrdup(json_string_value(x));
-			} else {
-				collect_refs(x, j);
-			}
+			if (key_is_ref(k) && json_is_string(x))
+				push_ref(refs, n_refs, alloc, json_string_value(x), json_string_length(x));
+			else
+				manifest_refs(x, refs, n_refs, alloc);
 		}
 	} else if (json_is_array(v)) {
-		json_array_foreach(v, i, x) collect_refs(x, j);
+		json_array_foreach(v, i, x) manifest_refs(x, refs, n_refs, alloc);
 	}
+}
+
+/* The end of the JSON string whose body starts at s (its closing quote),
+ * or NULL when t ends first; *esc: it holds a backslash. */
+static const char *string_end(const char *s, const char *end, int *esc)
+{
+	*esc = 0;
+	for (; s < end; s++) {
+		if (*s == '"')
+			return s;
+		if (*s == '\\') {
+			*esc = 1;
+			s++;
+		}
+	}
+	return NULL;
+}
+
+int manifest_refs_text(const char *t, size_t n, char ***refs, size_t *n_refs)
+{
+	const char *end = t + n, *p = t;
+	size_t alloc = 0;
+	int esc, vesc;
+	*refs = NULL;
+	*n_refs = 0;
+	while ((p = memchr(p, '"', (size_t)(end - p)))) {
+		const char *s = p + 1, *q = string_end(s, end, &esc);
+		if (!q)
+			goto unsure;
+		p = q + 1;
+		/* a key is a string followed by ": " (canonical text) */
+		if (end - p < 2 || p[0] != ':' || p[1] != ' ')
+			continue;
+		size_t k = (size_t)(q - s);
+		if (esc) /* an escape could spell "_object": let jansson decode */
+			goto unsure;
+		if (!((k == 6 && !memcmp(s, "object", 6)) || (k > 7 && !memcmp(q - 7, "_object", 7))))
+			continue;
+		if (p + 2 < end && p[2] == '"') {
+			const char *vs = p + 3, *vq = string_end(vs, end, &vesc);
+			if (!vq || vesc)
+				goto unsure;
+			push_ref(refs, n_refs, &alloc, vs, (size_t)(vq - vs));
+			p = vq + 1;
+		}
+	}
+	return 0;
+unsure:
+	for (size_t i = 0; i < *n_refs; i++)
+		free((*refs)[i]);
+	free(*refs);
+	*refs = NULL;
+	*n_refs = 0;
+	return -1;
+}
+
+/*
+ * Canonical text (store_canonical) puts each top-level member on a line of
+ * its own at an indent of one space ("\n \"KEY\": VALUE,"), deeper lines
+ * at more, and no raw newline inside a string; so "\n \"" starts exactly
+ * the top-level members, and a member's value runs to the "," before the
+ * next one, the last one's to the "\n}" that closes the text.
+ */
+json_t *manifest_view(const char *t, size_t n, const char *const *members)
+{
+	static const char mark[] = "\n \"";
+	const char *end = t + n, *p;
+	json_t *v = json_object();
+	int esc;
+	if (n < 4 || t[0] != '{' || !(p = memmem(t, n, mark, 3)))
+		goto unsure;
+	while (p) {
+		const char *ks = p + 3, *kq = string_end(ks, end, &esc);
+		if (!kq || esc || end - kq < 3 || kq[1] != ':' || kq[2] != ' ')
+			goto unsure;
+		const char *vs = kq + 3, *next = memmem(vs, (size_t)(end - vs), mark, 3), *ve;
+		if (next) {
+			if (next[-1] != ',')
+				goto unsure;
+			ve = next - 1;
+		} else {
+			ve = end;
+			if (ve > vs && ve[-1] == '\n')
+				ve--;
+			if (ve - vs < 2 || ve[-1] != '}' || ve[-2] != '\n')
+				goto unsure;
+			ve -= 2;
+		}
+		size_t k = (size_t)(kq - ks);
+		for (const char *const *m = members; *m; m++) {
+			if (strlen(*m) != k || memcmp(*m, ks, k))
+				continue;
+			json_error_t jerr;
+			json_t *x = json_loadb(vs, (size_t)(ve - vs), JSON_DECODE_ANY, &jerr);
+			if (!x)
+				goto unsure;
+			json_object_set_new(v, *m, x);
+			break;
+		}
+		p = next;
+	}
+	return v;
+unsure:
+	json_decref(v);
+	return NULL;
 }
 
 static void verify_manifest(void *arg, size_t i)
@@ -894,6 +1002,7 @@ static void verify_manifest(void *arg, size_t i)
 	char *path = xstrfmt("%s/runs/%s.json", j->st->root, j->id);
 	struct strbuf buf = STRBUF_INIT;
 	char want[SHA256_HEX_LEN + 1] = "";
+	const char *const *members = index_view_members();
 	json_error_t jerr;
 	json_t *m = NULL;
 	if (read_quiet(path, &buf) < 0) {
@@ -904,7 +1013,19 @@ static void verify_manifest(void *arg, size_t i)
 	 * hold no duplicate key; where that fails, from a dump, which also
 	 * tells a bad digest from a bad form */
 	int intact = text_digest(strbuf_str(&buf), buf.len, j->dg, want) && !strcmp(j->dg, want);
-	m = json_loadb(strbuf_str(&buf), buf.len, intact ? 0 : JSON_REJECT_DUPLICATES, &jerr);
+	/* intact bytes are the committed canonical text: the refs and the
+	 * indexer's members are read from it without parsing the rest */
+	if (intact && members && manifest_refs_text(strbuf_str(&buf), buf.len, &j->refs, &j->n_refs) == 0 &&
+	    !(m = manifest_view(strbuf_str(&buf), buf.len, members))) {
+		for (size_t r = 0; r < j->n_refs; r++)
+			free(j->refs[r]);
+		free(j->refs);
+		j->refs = NULL;
+		j->n_refs = 0;
+	}
+	int viewed = m != NULL;
+	if (!m)
+		m = json_loadb(strbuf_str(&buf), buf.len, intact ? 0 : JSON_REJECT_DUPLICATES, &jerr);
 	if (!m || !json_is_object(m)) {
 		j->problem = xstrfmt("altered: %s: not valid JSON (line %d: %s)\n", path, m ? 1 : jerr.line,
 				     m ? "not an object" : jerr.text);
@@ -933,7 +1054,8 @@ static void verify_manifest(void *arg, size_t i)
 	}
 	/* its refs and index entry here, on the worker: the record module's
 	 * indexer reads the whole record, and the merge is one thread */
-	collect_refs(m, j);
+	if (!viewed)
+		manifest_refs(m, &j->refs, &j->n_refs, &j->a_refs);
 	struct strbuf why = STRBUF_INIT;
 	if (index_entry_from_manifest(m, j->id, &j->e, &why) < 0)
 		j->problem = xstrfmt("altered: %s: %s\n", path, strbuf_str(&why));
@@ -1063,7 +1185,7 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 			}
 			free(j->problem);
 			for (size_t r = 0; r < j->n_refs; r++)
-				free((char *)j->refs[r]);
+				free(j->refs[r]);
 			free(j->refs);
 		}
 	}

@@ -33,10 +33,15 @@ double store_lock_stale_s = STORE_LOCK_STALE_S;
 
 static store_indexer_fn indexer;
 static char indexer_version[64];
+/* the members a view of a manifest holds: the store's three, then the
+ * indexer's; [0] NULL when the indexer named none (no views) */
+#define VIEW_MAX 34
+static const char *view_members[VIEW_MAX];
 
-void store_set_indexer(store_indexer_fn fn, const char *attrs_version)
+void store_set_indexer(store_indexer_fn fn, const char *attrs_version, const char *const *members)
 {
 	const char *v = attrs_version ? attrs_version : "";
+	size_t k = 0;
 	if (strlen(v) >= sizeof(indexer_version))
 		die("store_set_indexer: attrs version '%s' is too long", v);
 	for (const char *p = v; *p; p++)
@@ -44,6 +49,22 @@ void store_set_indexer(store_indexer_fn fn, const char *attrs_version)
 			die("store_set_indexer: attrs version '%s' holds a space", v);
 	indexer = fn;
 	strcpy(indexer_version, v);
+	if (members) {
+		view_members[k++] = "digest";
+		view_members[k++] = "prev";
+		view_members[k++] = "run_id";
+		for (; *members; members++) {
+			if (k == VIEW_MAX - 1)
+				die("store_set_indexer: more than %d members", VIEW_MAX - 4);
+			view_members[k++] = *members;
+		}
+	}
+	view_members[k] = NULL;
+}
+
+const char *const *index_view_members(void)
+{
+	return view_members[0] ? view_members : NULL;
 }
 
 char *index_attrs(json_t *m)

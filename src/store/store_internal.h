@@ -72,6 +72,24 @@ int head_read(struct store *st, struct store_head *h);
 /* 0, or -1 with errno set (nothing printed). */
 int head_write(struct store *st, const char *digest, const char *run_id, const struct runs_sig *sig);
 
+/* The members a view of a manifest holds for the indexer (store.h,
+ * store_set_indexer), NULL-terminated; NULL when it named none. */
+const char *const *index_view_members(void);
+/*
+ * Views of a committed manifest from its canonical text t (n bytes),
+ * for verify once t matches its digest.  view: an object holding the
+ * listed top-level members, each parsed from its slice; NULL when t is
+ * not shaped as canonical text (a top-level key with an escape, say), or
+ * a slice does not parse: the caller parses the whole.  New reference.
+ * refs: the object references in t (store.h: string values of keys
+ * "object" or "*_object", at any depth), in text order, malloc'd copies
+ * in *refs (the caller frees each and the array); -1 when a ref key or
+ * its value holds an escape, or t ends inside a string: parse the whole.
+ * manifest_refs: the same from a parsed manifest, in member order.
+ */
+json_t *manifest_view(const char *t, size_t n, const char *const *members);
+int manifest_refs_text(const char *t, size_t n, char ***refs, size_t *n_refs);
+void manifest_refs(json_t *m, char ***refs, size_t *n_refs, size_t *alloc);
 /* The indexer's attrs for m: never NULL, one line; the caller frees. */
 char *index_attrs(json_t *m);
 /* Fill e from manifest m of run id (digest, prev, attrs): 0, or -1 with

@@ -127,7 +127,7 @@ int main(int argc, char **argv)
 	const char *base = argc > 3 ? argv[3] : "/tmp";
 	const char *srcroot = argc > 4 ? argv[4] : "artifacts";
 	const char *exp = argc > 5 ? argv[5] : "aa";
-	store_set_indexer(record_index_attrs, RECORD_ATTRS_VERSION);
+	store_set_indexer(record_index_attrs, RECORD_ATTRS_VERSION, record_index_members);
 
 	/* the template: the experiment's latest batch and its runs, batch last */
 	struct query q = QUERY_INIT;

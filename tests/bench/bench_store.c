@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 		die("bench: cannot make a directory under '%s'", argc > 2 ? argv[2] : "/tmp");
 	char *root = xstrfmt("%s/store", dir);
 	struct store st = STORE_INIT;
-	store_set_indexer(bench_indexer, "bench/1");
+	store_set_indexer(bench_indexer, "bench/1", NULL);
 	if (store_open(&st, root, 1) < 0)
 		return 1;
 	char spec[65], src[65];

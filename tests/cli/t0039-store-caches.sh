@@ -38,4 +38,13 @@ expect_exit 0 "$EVIDENT" verify
 expect_contains "$TEST_TMP/out" "1 line unlike the manifest (rebuilt from the manifests)"
 expect_exit 0 "$EVIDENT" verify
 expect_not_contains "$TEST_TMP/out" "note:"
+# one that lies in a run's attrs (its outcome, which ls prints): verify reads
+# the truth from the manifest (a view of its members, the bytes intact)
+grep -q "^$id2 .*\"outcome\":\"ok\"" artifacts/index || fail "no ok outcome in the index line of $id2"
+sed -i "/^$id2 /s/\"outcome\":\"ok\"/\"outcome\":\"crashed\"/" artifacts/index
+expect_exit 0 "$EVIDENT" verify
+expect_contains "$TEST_TMP/out" "1 line unlike the manifest (rebuilt from the manifests)"
+grep -q "^$id2 .*\"outcome\":\"ok\"" artifacts/index || fail "verify did not rebuild the line of $id2"
+expect_exit 0 "$EVIDENT" verify
+expect_not_contains "$TEST_TMP/out" "note:"
 [ -z "$(git status --porcelain --ignored=no -- artifacts | grep -v '^?? artifacts/runs/\|^?? artifacts/objects/')" ] || { git status --porcelain artifacts; fail "git sees a cache"; }

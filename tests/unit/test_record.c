@@ -17,6 +17,9 @@
 #include <string.h>
 
 #include "record/record.h"
+#include "store/store_internal.h"
+
+#include <dirent.h>
 
 static void test_samples_round_trip(void **state)
 {
@@ -115,12 +118,126 @@ static void test_attrs_lines(void **state)
 	}
 }
 
+/* The refs of t by the text scan and by a parse must agree, in order. */
+static void check_refs_agree(const char *t, json_t *m)
+{
+	char **a = NULL, **b = NULL;
+	size_t na = 0, nb = 0, alloc = 0;
+	assert_int_equal(manifest_refs_text(t, strlen(t), &a, &na), 0);
+	manifest_refs(m, &b, &nb, &alloc);
+	assert_int_equal(na, nb);
+	for (size_t i = 0; i < na; i++) {
+		assert_string_equal(a[i], b[i]);
+		free(a[i]);
+		free(b[i]);
+	}
+	free(a);
+	free(b);
+}
+
+/*
+ * verify reads the index line of an intact manifest from a view holding
+ * only record_index_members (and the store's three): for every committed
+ * record (both formats, runs and batches, host and CUDA, failures) the
+ * view must give the line the whole manifest gives, and the text scan of
+ * object references the refs a parse finds.
+ */
+static void test_index_views_match(void **state)
+{
+	(void)state;
+	const char *members[40] = { "digest", "prev", "run_id" };
+	size_t k = 3, n = 0, batches = 0, refs = 0;
+	for (const char *const *m = record_index_members; *m; m++)
+		members[k++] = *m;
+	DIR *d = opendir("artifacts/runs");
+	assert_non_null(d); /* run from the repository's root (make test does) */
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *path = xstrfmt("artifacts/runs/%s", e->d_name);
+		struct strbuf sb = STRBUF_INIT;
+		assert_int_equal(read_file(path, &sb), 0);
+		json_t *full = json_loads(strbuf_str(&sb), 0, NULL), *view;
+		assert_non_null(full);
+		view = manifest_view(strbuf_str(&sb), sb.len, members);
+		if (!view)
+			fail_msg("no view of %s", path);
+		char *a = record_index_attrs(full), *b = record_index_attrs(view);
+		assert_non_null(a);
+		assert_non_null(b);
+		if (strcmp(a, b))
+			fail_msg("%s: the whole gives\n%s\nthe view gives\n%s", path, a, b);
+		for (size_t i = 0; i < 3; i++)
+			assert_true(json_equal(json_object_get(full, members[i]), json_object_get(view, members[i])));
+		check_refs_agree(strbuf_str(&sb), full);
+		char **r;
+		size_t nr;
+		assert_int_equal(manifest_refs_text(strbuf_str(&sb), sb.len, &r, &nr), 0);
+		refs += nr;
+		for (size_t i = 0; i < nr; i++)
+			free(r[i]);
+		free(r);
+		batches += strstr(a, "\"kind\":\"batch\"") != NULL;
+		n++;
+		free(a);
+		free(b);
+		json_decref(view);
+		json_decref(full);
+		strbuf_release(&sb);
+		free(path);
+	}
+	closedir(d);
+	/* the committed store: 246 records, 14 of them batches, when written */
+	assert_true(n >= 200);
+	assert_true(batches >= 10);
+	assert_true(refs >= 1000);
+}
+
+/* Text the views cannot vouch for is left to a whole parse. */
+static void test_views_refuse_odd_text(void **state)
+{
+	(void)state;
+	const char *members[] = { "a", "b", NULL };
+	json_t *v;
+	/* canonical text: every member found, nested ones ignored */
+	json_t *m = json_pack("{s:i, s:{s:s, s:[{s:s}, {s:n}], s:s}, s:s, s:s, s:s}", "a", 1, "b", "log_object",
+			      "x1", "runs", "object", "x2", "samples_object", "samples_objects", "x3",
+			      "c_object", "x4", "notobject", "x5", "object", "x6");
+	char *t = store_canonical(m);
+	assert_non_null(v = manifest_view(t, strlen(t), members));
+	assert_int_equal(json_integer_value(json_object_get(v, "a")), 1);
+	assert_true(json_equal(json_object_get(v, "b"), json_object_get(m, "b")));
+	assert_int_equal(json_object_size(v), 2);
+	json_decref(v);
+	check_refs_agree(t, m);
+	free(t);
+	json_decref(m);
+	/* not canonical, or a key with an escape: no view */
+	const char *odd[] = { "{\"a\":1}", "{\n \"a\\u0062\": 1\n}\n", "{\n \"a\": 1\n \"b\": 2\n}\n",
+			      "{\n \"a\": 1,\n \"b\": [1,\n}\n", "[\n \"a\", 1\n]\n", "{\n \"a\": 1\n" };
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
+		if ((v = manifest_view(odd[i], strlen(odd[i]), members)))
+			fail_msg("a view of %s", odd[i]);
+	/* a ref key or value with an escape, or a string never closed: unsure */
+	const char *unsure[] = { "{\n \"x\\u005fobject\": \"ab\"\n}\n", "{\n \"log_object\": \"a\\\"b\"\n}\n",
+				 "{\n \"log_object\": \"ab\n", "{\n \"a\": \"b" };
+	for (size_t i = 0; i < sizeof(unsure) / sizeof(unsure[0]); i++) {
+		char **r;
+		size_t nr;
+		assert_int_equal(manifest_refs_text(unsure[i], strlen(unsure[i]), &r, &nr), -1);
+		assert_null(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples_round_trip),
 		cmocka_unit_test(test_samples_damage_is_an_error),
 		cmocka_unit_test(test_attrs_lines),
+		cmocka_unit_test(test_index_views_match),
+		cmocka_unit_test(test_views_refuse_odd_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -670,7 +670,7 @@ static void pull_in(struct store *st, const char *id, const char *prev)
 static void test_index_repairs(void **state)
 {
 	(void)state;
-	store_set_indexer(test_indexer, "test/1");
+	store_set_indexer(test_indexer, "test/1", NULL);
 	struct store st = STORE_INIT;
 	char *root = tmp_store(), id[64];
 	assert_int_equal(store_open(&st, root, 1), 0);
@@ -801,7 +801,7 @@ static void test_index_repairs(void **state)
 	assert_int_equal(notes, 0);
 	strbuf_release(&out);
 
-	store_set_indexer(NULL, NULL);
+	store_set_indexer(NULL, NULL, NULL);
 	free(good);
 	free(ipath);
 	store_release(&st);
