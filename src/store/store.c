@@ -996,6 +996,15 @@ unsure:
 	return NULL;
 }
 
+json_t *manifest_intact_view(const char *t, size_t n)
+{
+	const char *const *members = index_view_members();
+	char dg[SHA256_HEX_LEN + 1], want[SHA256_HEX_LEN + 1];
+	if (!members || !text_digest(t, n, dg, want) || strcmp(dg, want))
+		return NULL;
+	return manifest_view(t, n, members);
+}
+
 static void verify_manifest(void *arg, size_t i)
 {
 	struct vmanifest *j = (struct vmanifest *)arg + i;

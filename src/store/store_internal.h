@@ -88,6 +88,9 @@ const char *const *index_view_members(void);
  * manifest_refs: the same from a parsed manifest, in member order.
  */
 json_t *manifest_view(const char *t, size_t n, const char *const *members);
+/* The view of the indexer's members (index_view_members) when t matches
+ * its digest, else NULL (parse the whole).  New reference. */
+json_t *manifest_intact_view(const char *t, size_t n);
 int manifest_refs_text(const char *t, size_t n, char ***refs, size_t *n_refs);
 void manifest_refs(json_t *m, char ***refs, size_t *n_refs, size_t *alloc);
 /* The indexer's attrs for m: never NULL, one line; the caller frees. */
