@@ -814,8 +814,7 @@ void store_parallel_for(size_t n, void (*fn)(void *arg, size_t i), void *arg)
 		pthread_join(th[k], NULL);
 }
 
-/* Read a whole file, quietly (verify words its own findings). */
-static int read_quiet(const char *path, struct strbuf *sb)
+int store_read_quiet(const char *path, struct strbuf *sb)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -846,7 +845,7 @@ static void verify_object(void *arg, size_t i)
 	struct strbuf buf = STRBUF_INIT;
 	if (o->state)
 		return;
-	if (read_quiet(o->path, &buf) < 0)
+	if (store_read_quiet(o->path, &buf) < 0)
 		o->state = 2;
 	else if (sha256_hex(strbuf_str(&buf), buf.len, o->got), strcmp(o->got, o->name))
 		o->state = 1;
@@ -889,6 +888,13 @@ void manifest_refs(json_t *v, char ***refs, size_t *n_refs, size_t *alloc)
 	} else if (json_is_array(v)) {
 		json_array_foreach(v, i, x) manifest_refs(x, refs, n_refs, alloc);
 	}
+}
+
+static void refs_free(char **refs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(refs[i]);
+	free(refs);
 }
 
 /* The end of the JSON string whose body starts at s (its closing quote),
@@ -937,9 +943,7 @@ int manifest_refs_text(const char *t, size_t n, char ***refs, size_t *n_refs)
 	}
 	return 0;
 unsure:
-	for (size_t i = 0; i < *n_refs; i++)
-		free((*refs)[i]);
-	free(*refs);
+	refs_free(*refs, *n_refs);
 	*refs = NULL;
 	*n_refs = 0;
 	return -1;
@@ -1014,7 +1018,7 @@ static void verify_manifest(void *arg, size_t i)
 	const char *const *members = index_view_members();
 	json_error_t jerr;
 	json_t *m = NULL;
-	if (read_quiet(path, &buf) < 0) {
+	if (store_read_quiet(path, &buf) < 0) {
 		j->problem = xstrfmt("unreadable: %s: %s\n", path, strerror(errno));
 		goto out;
 	}
@@ -1026,9 +1030,7 @@ static void verify_manifest(void *arg, size_t i)
 	 * indexer's members are read from it without parsing the rest */
 	if (intact && members && manifest_refs_text(strbuf_str(&buf), buf.len, &j->refs, &j->n_refs) == 0 &&
 	    !(m = manifest_view(strbuf_str(&buf), buf.len, members))) {
-		for (size_t r = 0; r < j->n_refs; r++)
-			free(j->refs[r]);
-		free(j->refs);
+		refs_free(j->refs, j->n_refs);
 		j->refs = NULL;
 		j->n_refs = 0;
 	}
@@ -1193,9 +1195,7 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 				}
 			}
 			free(j->problem);
-			for (size_t r = 0; r < j->n_refs; r++)
-				free(j->refs[r]);
-			free(j->refs);
+			refs_free(j->refs, j->n_refs);
 		}
 	}
 	free(jobs);

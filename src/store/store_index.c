@@ -901,16 +901,12 @@ static void parse_one(void *arg, size_t i)
 	struct parsed *p = (struct parsed *)arg + i;
 	struct strbuf buf = STRBUF_INIT;
 	json_error_t jerr;
-	int fd = open(p->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || read_fd(fd, &buf) < 0) {
+	if (store_read_quiet(p->path, &buf) < 0) {
 		strbuf_addf(&p->why, "unreadable: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		strbuf_release(&buf);
 		p->m = NULL;
 		return;
 	}
-	close(fd);
 	p->m = manifest_intact_view(strbuf_str(&buf), buf.len);
 	if (!p->m)
 		p->m = json_loadb(strbuf_str(&buf), buf.len, 0, &jerr);

@@ -72,6 +72,9 @@ int head_read(struct store *st, struct store_head *h);
 /* 0, or -1 with errno set (nothing printed). */
 int head_write(struct store *st, const char *digest, const char *run_id, const struct runs_sig *sig);
 
+/* Read a whole file into sb, quietly (verify and index rebuilds word
+ * their own findings): 0, or -1 with errno set. */
+int store_read_quiet(const char *path, struct strbuf *sb);
 /* The members a view of a manifest holds for the indexer (store.h,
  * store_set_indexer), NULL-terminated; NULL when it named none. */
 const char *const *index_view_members(void);

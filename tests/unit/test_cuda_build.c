@@ -191,6 +191,20 @@ static void test_directives(void **state)
 	cuda_directives_release(NULL);
 }
 
+/* One cuda_home_of serves the kernel build and the problems' GPU references. */
+static void test_cuda_home_of(void **state)
+{
+	(void)state;
+	const char *cases[][2] = { { "/usr/local/cuda-13.0/bin/nvcc", "/usr/local/cuda-13.0" },
+				   { "/opt/nvcc", "/opt" },
+				   { "nvcc", "/usr/local/cuda" } };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *h = cuda_home_of(cases[i][0]);
+		assert_string_equal(h, cases[i][1]);
+		free(h);
+	}
+}
+
 static void test_arch_flag(void **state)
 {
 	char *f = cuda_arch_flag("sm_90");
@@ -249,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_classify_wgmma_on_sm90),
 		cmocka_unit_test(test_classify_other),
 		cmocka_unit_test(test_directives),
+		cmocka_unit_test(test_cuda_home_of),
 		cmocka_unit_test(test_arch_flag),
 		cmocka_unit_test(test_device_code_hash),
 	};

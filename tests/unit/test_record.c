@@ -118,8 +118,9 @@ static void test_attrs_lines(void **state)
 	}
 }
 
-/* The refs of t by the text scan and by a parse must agree, in order. */
-static void check_refs_agree(const char *t, json_t *m)
+/* The refs of t by the text scan and by a parse must agree, in order;
+ * returns how many there are. */
+static size_t check_refs_agree(const char *t, json_t *m)
 {
 	char **a = NULL, **b = NULL;
 	size_t na = 0, nb = 0, alloc = 0;
@@ -133,6 +134,7 @@ static void check_refs_agree(const char *t, json_t *m)
 	}
 	free(a);
 	free(b);
+	return na;
 }
 
 /*
@@ -170,14 +172,7 @@ static void test_index_views_match(void **state)
 			fail_msg("%s: the whole gives\n%s\nthe view gives\n%s", path, a, b);
 		for (size_t i = 0; i < 3; i++)
 			assert_true(json_equal(json_object_get(full, members[i]), json_object_get(view, members[i])));
-		check_refs_agree(strbuf_str(&sb), full);
-		char **r;
-		size_t nr;
-		assert_int_equal(manifest_refs_text(strbuf_str(&sb), sb.len, &r, &nr), 0);
-		refs += nr;
-		for (size_t i = 0; i < nr; i++)
-			free(r[i]);
-		free(r);
+		refs += check_refs_agree(strbuf_str(&sb), full);
 		batches += strstr(a, "\"kind\":\"batch\"") != NULL;
 		n++;
 		free(a);
