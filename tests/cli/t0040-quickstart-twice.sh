@@ -13,13 +13,23 @@ git -C "$REPO" rev-parse -q --verify HEAD >/dev/null || skip "REPO is not a git 
 # the commands README's Quick start shows, in its order
 steps=$(sed -n '/^## Quick start/,/^## /p' "$REPO/README.md" | sed -n '/^```/,/^```/p' | grep '^make ' | sed 's/ *#.*//')
 expect_eq "$(echo $steps)" "make exp/cpu-demo make test" "README's Quick start"
+# The runner shows a failing test's last 25 lines: of an inner make test's
+# log, the ok and skip lines would fill them, so what failed is shown alone.
+inner_failure() {
+	if grep -q '^FAIL ' "$1"; then
+		grep -v -e '^ok ' -e '^skip ' "$1" | grep -A17 -m1 '^FAIL '
+		grep -e '^failed:' -e '^cli:' "$1" | tail -2
+	else
+		tail -22 "$1"
+	fi
+}
 git clone -q "$REPO" clone || fail "git clone"
 cd clone || fail "cd clone"
 for round in 1 2; do
 	while read -r cmd; do
 		echo "== round $round: $cmd"
 		env -u EVIDENT -u EVIDENT_STORE -u TEST_TMP EVIDENT_QUICKSTART_INNER=1 $cmd > "$TEST_TMP/log" 2>&1 ||
-			{ tail -40 "$TEST_TMP/log"; fail "round $round: '$cmd' failed"; }
+			{ inner_failure "$TEST_TMP/log"; fail "round $round: '$cmd' failed"; }
 	done <<< "$steps"
 	st=$(git status --porcelain --ignored=no)
 	[ -z "$st" ] || fail "round $round left the clone dirty: $st"
