@@ -16,7 +16,7 @@
 #   iter2      experiments/iter2.yaml (the fa_mma rung; ITER2_REPEATS, default 2)
 #   sweep      experiments/sweep.yaml
 #   pool       experiments/iter1.yaml with --gpus all (not in the default list)
-#   reproduce  evident reproduce on the committed iter1 batch
+#   reproduce  evident reproduce on the newest committed iter1 batch that names a commit
 #   clock      experiments/clock.yaml, then scripts/clock-check on it (CUPTI and events vs
 #              Nsight Compute, every iter1 kernel and reference)
 #   tests      the GPU CLI tests (tests/cli/t30*)
@@ -94,8 +94,8 @@ if has reproduce; then
 	log "evident reproduce (the committed iter1 batch)"
 	b=$("$E" ls --store artifacts --batches --json 2>/dev/null | python3 -c "
 import json,sys
-rows=[r for r in json.load(sys.stdin) if r.get('experiment')=='iter1']
-print(rows[0]['run_id'] if rows else '')" 2>/dev/null)
+rows=[r for r in json.load(sys.stdin) if r.get('experiment')=='iter1' and r.get('commit')]
+print(rows[-1]['run_id'] if rows else '')" 2>/dev/null)
 	"$E" reproduce --store artifacts --no-progress "${REPRODUCE_BATCH:-$b}" > "$OUT/reproduce.txt" 2>&1
 	echo "exit $?" >> "$OUT/reproduce.txt"
 	tail -n 30 "$OUT/reproduce.txt" >> "$OUT/session.log"
