@@ -466,6 +466,45 @@ int query_row_samples(struct query *q, const struct batch_row *row, double **x, 
 	return rc;
 }
 
+void query_groups_free(double **x, size_t *n, size_t k)
+{
+	for (size_t r = 0; r < k; r++)
+		free(x[r]);
+	free(x);
+	free(n);
+}
+
+int query_row_groups(struct query *q, const struct batch_row *row, double ***x, size_t **n, size_t *k)
+{
+	const struct run_record **runs;
+	size_t nr = query_row_runs(q, row, &runs);
+	int rc = 0;
+	*x = xcalloc(nr + 1, sizeof(**x));
+	*n = xcalloc(nr + 1, sizeof(**n));
+	*k = 0;
+	for (size_t i = 0; i < nr && rc == 0; i++) {
+		double *g = NULL;
+		size_t ng = 0, alloc = 0;
+		if (runs[i]->outcome != OUTCOME_OK)
+			continue;
+		rc = parse_samples(q, runs[i], &g, &ng, &alloc);
+		if (rc == 0 && ng) {
+			(*x)[*k] = g;
+			(*n)[(*k)++] = ng;
+		} else {
+			free(g);
+		}
+	}
+	free(runs);
+	if (rc < 0) {
+		query_groups_free(*x, *n, *k);
+		*x = NULL;
+		*n = NULL;
+		*k = 0;
+	}
+	return rc;
+}
+
 int query_sources_current(const struct run_record *run, struct strbuf *why)
 {
 	if (!run->n_sources) {

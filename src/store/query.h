@@ -126,6 +126,14 @@ size_t query_variant_runs(struct query *q, const char *experiment, const char *v
 int query_samples(struct query *q, const struct run_record *run, double **x, size_t *n);
 /* Every repeat's samples of a row, pooled (same contract). */
 int query_row_samples(struct query *q, const struct batch_row *row, double **x, size_t *n);
+/*
+ * Every ok repeat's samples of a row, one group per run in the row's order:
+ * (*x)[r][0..(*n)[r]) for r < *k; a run without samples is left out.  The
+ * arrays are the caller's to free with query_groups_free.  0, or -1 after
+ * error() on damage (nothing to free then).
+ */
+int query_row_groups(struct query *q, const struct batch_row *row, double ***x, size_t **n, size_t *k);
+void query_groups_free(double **x, size_t *n, size_t k);
 
 /*
  * Is the code of run still the code in the working tree?  Compares every

@@ -7,8 +7,9 @@
  * heard of; for evident-run/2 records made by the record module's writer:
  * seeds, timed launches, the extra shape and its status, the float64
  * reference check), contradicted claims staying contradicted after a code
- * change, which numbers a claim traces, and `reproduced` claims against
- * batches of `evident reproduce` written by the record module.
+ * change, which numbers a claim traces, `reproduced` claims against
+ * batches of `evident reproduce` written by the record module, and a
+ * comparison of two non-baseline variants made by repeat, not pooled.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -210,6 +211,39 @@ static int setup(void **state)
 		"median_ci", 99.5, 100.5, "n", 3, "comparison", "speedup", "ratio", 1.0, "ci", 0.995, 1.005,
 		"mann_whitney", "p", 0.8, "p_adjusted", 0.8, "verdict", "no_difference");
 	assert_int_equal(store_commit(&st, "20260101T000002Z-e-x-batch", b), 0);
+	json_decref(b);
+	/* experiment d: x is steady at 95 us in each of 3 repeats; y's repeats
+	 * drift (80, 100, 120 us).  Pooled as independent samples, x beats y
+	 * (median 95 against 100, Mann-Whitney p tiny); by repeat, nothing
+	 * is shown.  Neither is the baseline, so the audit compares them. */
+	static const char *const drift_ids[3][3] = {
+		{ "20260103T000000Z-d-base0", "20260103T000001Z-d-base1", "20260103T000002Z-d-base2" },
+		{ "20260103T000003Z-d-x0", "20260103T000004Z-d-x1", "20260103T000005Z-d-x2" },
+		{ "20260103T000006Z-d-y0", "20260103T000007Z-d-y1", "20260103T000008Z-d-y2" },
+	};
+	static const char *const drift_names[3] = { "base", "x", "y" };
+	static const double drift_center[3][3] = { { 100, 100, 100 }, { 95, 95, 95 }, { 80, 100, 120 } };
+	json_t *dv = json_array();
+	for (int v = 0; v < 3; v++) {
+		json_t *runs = json_array();
+		for (int r = 0; r < 3; r++) {
+			struct strbuf sm = STRBUF_INIT;
+			strbuf_addstr(&sm, "# us\n");
+			for (int i = 0; i < 30; i++)
+				strbuf_addf(&sm, "%.2f\n", drift_center[v][r] - 0.5 + i / 29.0);
+			put_variant_x(&st, drift_ids[v][r], drift_names[v], sha, sm.buf, "ok",
+				      json_pack("{s:s, s:s}", "experiment", "d", "batch_id", "B2"));
+			strbuf_release(&sm);
+			json_array_append_new(runs, json_string(drift_ids[v][r]));
+		}
+		json_array_append_new(dv, json_pack("{s:s, s:s, s:s, s:o}", "variant", drift_names[v], "run_id",
+						    drift_ids[v][0], "outcome", "ok", "runs", runs));
+	}
+	b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f}, s:o}", "kind", "batch", "format",
+		      "evident-batch/1", "experiment", "d", "batch_id", "B2", "baseline", "base", "code", "git", "commit",
+		      "0123456789abcdef", "dirty", 0, "holm", "comparisons", (json_int_t)2, "alpha", 0.05, "threshold",
+		      0.01, "variants", dv);
+	assert_int_equal(store_commit(&st, "20260103T000009Z-d-x-batch", b), 0);
 	json_decref(b);
 	/* batches of experiment r and their reproductions, oldest first */
 	const enum repro_verdict ok2[] = { REPRO_REPRODUCED, REPRO_REPRODUCED };
@@ -537,6 +571,31 @@ static void test_reproduced(void **state)
 	free(f);
 }
 
+/*
+ * faster, between two variants neither of which is the baseline: compared
+ * by repeat, as the batch compares with its baseline.  Pooling y's
+ * drifting repeats as independent samples supported "x is faster" (p far
+ * below 0.05); by repeat it is inconclusive, so the claim is contradicted.
+ * The baseline comparisons of the same batch are unaffected.
+ */
+static void test_pair_by_repeat(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: faster experiment=d a=x b=y -->\n"
+			"<!-- claim: slower experiment=d a=y b=x -->\n"
+			"<!-- claim: faster experiment=d a=x b=base -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: faster x vs y: speedup of x over y "));
+	assert_non_null(strstr(f, "verdict inconclusive (3 and 3 repeats, two-level, not adjusted; runs "
+				  "20260103T000003Z-d-x0, 20260103T000006Z-d-y0)"));
+	assert_non_null(strstr(f, "t.md:2: contradicted: slower y vs x"));
+	assert_non_null(strstr(f, "t.md:3: supported: faster x vs base: speedup of x over base 1.05"));
+	assert_int_equal(c.contradicted, 2);
+	assert_int_equal(c.supported, 1);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -552,6 +611,7 @@ int main(void)
 		cmocka_unit_test(test_validated_v2),
 		cmocka_unit_test(test_stale_keeps_contradicted),
 		cmocka_unit_test(test_reproduced),
+		cmocka_unit_test(test_pair_by_repeat),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
