@@ -17,7 +17,7 @@ expect_eq "$(echo $steps)" "make exp/cpu-demo make test" "README's Quick start"
 # log, the ok and skip lines would fill them, so what failed is shown alone.
 inner_failure() {
 	if grep -q '^FAIL ' "$1"; then
-		grep -v -e '^ok ' -e '^skip ' "$1" | grep -A17 -m1 '^FAIL '
+		grep -v -e '^ok ' -e '^skip ' "$1" | grep -A17 -m1 '^FAIL ' | grep -e '^FAIL ' -e '^     |'
 		grep -e '^failed:' -e '^cli:' "$1" | tail -2
 	else
 		tail -22 "$1"
