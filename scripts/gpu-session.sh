@@ -18,7 +18,8 @@
 #   pool       experiments/iter1.yaml with --gpus all (not in the default list)
 #   reproduce  evident reproduce on the newest committed iter1 batch that names a commit
 #   clock      experiments/clock.yaml, then scripts/clock-check on it (CUPTI and events vs
-#              Nsight Compute, every iter1 kernel and reference)
+#              Nsight Compute, every iter1 kernel and reference), with ncu's cache
+#              control all, then none
 #   tests      the GPU CLI tests (tests/cli/t30*)
 #   pack       new records into $OUT/artifacts.tgz
 # Usage: OUT=/some/dir scripts/gpu-session.sh [STEP...]
@@ -106,6 +107,11 @@ if has clock; then
 	python3 scripts/clock-check --store artifacts --experiment clock "$OUT/clock" > "$OUT/clock-check.txt" 2>&1
 	echo "exit $?" >> "$OUT/clock-check.txt"
 	tail -n 20 "$OUT/clock-check.txt" >> "$OUT/session.log"
+	# the same objects with ncu's own flush off (kcheck --cold still flushes L2)
+	python3 scripts/clock-check --store artifacts --experiment clock --cache-control none "$OUT/clock-none" \
+		> "$OUT/clock-check-none.txt" 2>&1
+	echo "exit $?" >> "$OUT/clock-check-none.txt"
+	tail -n 20 "$OUT/clock-check-none.txt" >> "$OUT/session.log"
 fi
 if has tests; then
 	log "GPU CLI tests"
