@@ -106,7 +106,8 @@ test-repo: all
 
 # make test = repository checks, the suites, then the suites under ASan+UBSan.
 # Inside t0040 (the Quick start twice in a clone: EVIDENT_QUICKSTART_INNER)
-# the sanitized pass and check-kernels are left to the outer make test,
+# the sanitized pass, check-kernels and the timed or racing CLI tests
+# (tests/cli/lib.sh, outer_only) are left to the outer make test,
 # which runs the same code on the same tree.
 test: deps-check
 	$(MAKE) --no-print-directory test-repo

@@ -16,6 +16,12 @@ expect_match() { grep -qE -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'$1'
 expect_not_contains() { ! grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'$1' has: $2"; }; }
 expect_eq() { [ "$1" = "$2" ] || fail "expected '$2', got '$1'${3:+ ($3)}"; }
 # A GPU test calls need_gpu first: it skips with the reason when none is here.
+# outer_only WHY: a test that races the clock or other processes runs in
+# the outer make test (plain and sanitized) only, not again inside t0040's
+# clone, where a rare flake would only triple its chances and hide its name.
+outer_only() {
+	[ -z "${EVIDENT_QUICKSTART_INNER:-}" ] || skip "inside the quick-start test's own 'make test' ($*; the outer run runs it)"
+}
 need_gpu() {
 	command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || skip "no NVIDIA GPU on this machine (nvidia-smi -L failed)"
 }

@@ -3,9 +3,10 @@
 # succeeds and the clone is left clean (`git status` prints nothing): the
 # demo's runs go to the user's store (store/, git-ignored), never into the
 # study's committed store artifacts/ that `make test` checks.  Inside the
-# clone, `make test` leaves its ASan+UBSan pass, check-kernels and the Slurm
-# clusters to this (outer) make test: same code, same tree, a quarter of the
-# time.
+# clone, `make test` leaves its ASan+UBSan pass, check-kernels, the Slurm
+# clusters and the tests that race the clock or each other (lib.sh's
+# outer_only) to this (outer) make test: same code, same tree, a quarter of
+# the time, and a rare flake shows up out here, under its own name.
 . "$REPO/tests/cli/lib.sh"
 [ -z "${EVIDENT_QUICKSTART_INNER:-}" ] || skip "inside the quick-start test's own 'make test'"
 case "$EVIDENT" in *build-san*) skip "runs once, in the plain (not sanitized) pass";; esac
