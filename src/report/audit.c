@@ -938,15 +938,14 @@ static void claim_compare(struct actx *a, const struct md_marker *m)
 			so.alpha = b->holm_alpha;
 		if (isfinite(b->holm_threshold) && b->holm_threshold >= 0 && b->holm_threshold < 1)
 			so.threshold = b->holm_threshold;
-		if (query_row_groups(a->q, ra, &xa, &na, &ka) < 0 || query_row_groups(a->q, rb, &xb, &nb, &kb) < 0 ||
-		    !ka || !kb) {
-			finding(a, m->line, "unsupported", "%s: the samples of batch %s cannot be compared", head.buf,
-				bid);
-			free(last);
-			goto out;
+		int ok = query_row_groups(a->q, ra, &xa, &na, &ka) == 0 &&
+			 query_row_groups(a->q, rb, &xb, &nb, &kb) == 0 && ka && kb;
+		if (ok) {
+			struct stats_groups ga = { ka, (const double *const *)xa, na };
+			struct stats_groups gb = { kb, (const double *const *)xb, nb };
+			ok = stats_compare_groups(&gb, &ga, &so, &sc) == 0;
 		}
-		struct stats_groups ga = { ka, (const double *const *)xa, na }, gb = { kb, (const double *const *)xb, nb };
-		if (stats_compare_groups(&gb, &ga, &so, &sc) < 0) {
+		if (!ok) {
 			finding(a, m->line, "unsupported", "%s: the samples of batch %s cannot be compared", head.buf,
 				bid);
 			free(last);
