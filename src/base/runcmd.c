@@ -120,7 +120,7 @@ static void deliver_lines(struct strbuf *pending, const struct run_opts *o)
 int run_command(const struct run_opts *o, struct run_result *res)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, execp[2] = { -1, -1 };
-	int chp[2] = { -1, -1 }, ctlp[2] = { -1, -1 }, ch_child = -1, ctl_child = -1;
+	int chp[2] = { -1, -1 }, ctlp[2] = { -1, -1 }, ch_child = -1, ctl_child = -1, keep_child = -1;
 	int want_err = o->err && !o->merge_stderr;
 	char **env = build_env(o->env_set);
 	memset(res, 0, sizeof(*res));
@@ -142,6 +142,11 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			goto fail;
 		}
 	}
+	if (o->keep_fd_at > 4 && o->keep_fd >= 0 &&
+	    (keep_child = fcntl(o->keep_fd, F_DUPFD_CLOEXEC, 10)) < 0) {
+		error("cannot pass descriptor %d to '%s': %s", o->keep_fd, o->argv[0], strerror(errno));
+		goto fail;
+	}
 	pid_t pid = fork();
 	if (pid < 0) {
 		error("cannot fork to run '%s': %s", o->argv[0], strerror(errno));
@@ -162,6 +167,8 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			dup2(ch_child, 3);  /* dup2 clears close-on-exec on the copy */
 			dup2(ctl_child, 4);
 		}
+		if (keep_child >= 0)
+			dup2(keep_child, o->keep_fd_at);
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
@@ -179,6 +186,10 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		_exit(127);
 	}
 	setpgid(pid, pid); /* also from the parent, to win the race */
+	if (keep_child >= 0) {
+		close(keep_child);
+		keep_child = -1;
+	}
 	close(outp[1]);
 	outp[1] = -1;
 	if (o->on_chan) {
@@ -298,7 +309,11 @@ int run_command(const struct run_opts *o, struct run_result *res)
 	/* anything the child left behind in its group goes too */
 	kill(-pid, SIGKILL);
 	res->seconds = mono_now() - t0;
-	if (WIFEXITED(st)) {
+	if (WIFEXITED(st) && o->signal_in_exit_code && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + 65 &&
+	    !res->timed_out && !res->killed_by_parent) {
+		res->signaled = 1;
+		res->signo = WEXITSTATUS(st) - 128;
+	} else if (WIFEXITED(st)) {
 		res->exited = 1;
 		res->exit_code = WEXITSTATUS(st);
 	} else if (WIFSIGNALED(st)) {
@@ -309,6 +324,8 @@ int run_command(const struct run_opts *o, struct run_result *res)
 	return 0;
 
 fail:
+	if (keep_child >= 0)
+		close(keep_child);
 	if (ch_child >= 0)
 		close(ch_child);
 	if (ctl_child >= 0)

@@ -47,6 +47,14 @@ struct run_opts {
 	 * at fd 3 to write its protocol on and one at fd 4 to read answers
 	 * from (both opened before exec, so before any code it loads). */
 	chan_fn on_chan;
+	/* One more descriptor for the child: keep_fd (the parent's) appears
+	 * in the child at keep_fd_at (> 4), inherited across exec.  Off while
+	 * keep_fd_at is 0.  Used for the sandbox's seccomp filter. */
+	int keep_fd, keep_fd_at;
+	/* The child is a wrapper (bubblewrap) that reports its own child's
+	 * death by signal N as exit status 128 + N: turn that back into a
+	 * signal in run_result, so that a crash is classified as a crash. */
+	int signal_in_exit_code;
 };
 
 /*

@@ -217,6 +217,11 @@ struct run_record {
 	int throttled;               /* -1 unknown */
 	json_t *slurm;               /* v2: {job_id, array_job_id, array_task_id, node} or NULL */
 	json_t *load;                /* v2: host load and competing processes {before, after} */
+	/* v2: what the judge used: {sandbox: {tool, version, ...} (base/sandbox.h),
+	 * timed_checks: {asked, received}, tolerance: the parent's, applied by
+	 * the parent to the errors the checker reported} (borrowed), or NULL
+	 * in records older than the sandbox */
+	json_t *judge;
 
 	/* the settings the job ran with: the knob table's JSON (v2), as
 	 * backends/knobs.h writes it; read with record_run_setting */

@@ -447,6 +447,7 @@ int record_run_read(json_t *m, struct run_record *r)
 	read_device(m, r);
 	r->slurm = go(m, "slurm");
 	r->load = go(m, "load");
+	r->judge = go(m, "judge");
 	read_correctness(m, r);
 	read_timing(m, r);
 
@@ -707,6 +708,8 @@ json_t *record_run_json(const struct run_record *r)
 	json_object_set_new(m, "gpu_state", gs_);
 	json_object_set_new(m, "slurm", jref(r->slurm));
 	json_object_set_new(m, "load", jref(r->load));
+	if (r->judge)
+		json_object_set_new(m, "judge", jref(r->judge));
 	/* evidence */
 	json_object_set_new(m, "settings", jref(r->settings));
 	json_object_set_new(m, "correctness", write_correctness(r));

@@ -28,6 +28,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,53 +50,53 @@ struct wrun {
 	struct proto proto;
 	struct run_result rr;
 	struct strbuf out, err;      /* the worker's stdout and stderr: logs only */
-	/* which timed samples to have shipped */
-	unsigned char *chosen;       /* fixed sample count: a bitmap drawn up front */
-	long long n_fixed;
-	uint64_t rng;
+	/* which timed samples to have shipped: decided after each sample ran,
+	 * with OS randomness the worker cannot read or predict */
+	long long n_fixed;           /* > 0: a fixed sample count */
+	long long picks_left;        /* fixed count: checks still to draw among the rest */
 	int checks_wanted;
 	struct progress *prog;
 };
 
-static uint64_t rnd(uint64_t *st)
+/* A uniform double in [0, 1) from the kernel's random pool (getrandom):
+ * nothing in the worker's reach predicts it. */
+static double os_uniform(void)
 {
-	uint64_t z = (*st += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	uint64_t x = 0;
+	size_t got = 0;
+	while (got < sizeof(x)) {
+		ssize_t n = getrandom((char *)&x + got, sizeof(x) - got, 0);
+		if (n > 0)
+			got += (size_t)n;
+		else if (errno != EINTR)
+			die("getrandom failed: %s", strerror(errno));
+	}
+	return (double)(x >> 11) * (1.0 / 9007199254740992.0);
 }
 
 /*
  * The parent's choice, made after sample i ran, with random numbers the
- * worker never sees: with a fixed count, checks_wanted indices drawn up
- * front among all but the last; adaptive, each sample with probability
- * checks_wanted / (i + 1); and always the last sample.
+ * worker never sees (os_uniform).  With a fixed count n, selection
+ * sampling (Knuth's Algorithm S) over samples 0 .. n-2: sample i is
+ * picked with probability picks_left / (n - 1 - i), which draws exactly
+ * checks_wanted of them, each set equally likely, and decides each one
+ * only when it has run.  Adaptive: each sample with probability
+ * checks_wanted / (i + 1).  Always the last sample.
  */
 static int keep_sample(void *ctx, long long i, int last)
 {
 	struct wrun *w = ctx;
 	if (last)
 		return 1;
-	if (w->chosen)
-		return i < w->n_fixed && (w->chosen[i / 8] >> (i % 8) & 1);
-	double p = (double)w->checks_wanted / (double)(i + 1);
-	return (double)(rnd(&w->rng) >> 11) * (1.0 / 9007199254740992.0) < p;
-}
-
-static void draw_fixed(struct wrun *w, long long n, int want)
-{
-	if (n <= 1)
-		return;
-	w->n_fixed = n;
-	w->chosen = xcalloc((size_t)(n / 8 + 1), 1);
-	long long pool = n - 1, picks = want < pool ? want : pool;
-	for (long long k = 0; k < picks;) {
-		long long i = (long long)(rnd(&w->rng) % (uint64_t)pool);
-		if (!(w->chosen[i / 8] >> (i % 8) & 1)) {
-			w->chosen[i / 8] |= (unsigned char)(1 << (i % 8));
-			k++;
-		}
+	if (w->n_fixed > 0) {
+		long long pool = w->n_fixed - 1 - i;
+		if (pool <= 0 || w->picks_left <= 0)
+			return 0;
+		int pick = os_uniform() * (double)pool < (double)w->picks_left;
+		w->picks_left -= pick;
+		return pick;
 	}
+	return os_uniform() < (double)w->checks_wanted / (double)(i + 1);
 }
 
 static void on_progress(void *ctx, const char *what)
@@ -126,7 +127,6 @@ static void wrun_release(struct wrun *w)
 	proto_release(&w->proto);
 	strbuf_release(&w->out);
 	strbuf_release(&w->err);
-	free(w->chosen);
 	memset(w, 0, sizeof(*w));
 	w->cap_fd = -1;
 }
@@ -188,12 +188,25 @@ static int run_worker(struct run_ctx *c, struct wrun *w)
 	w->proto.keep_ctx = w;
 	w->proto.progress = on_progress;
 	w->checks_wanted = w->job.k.timed_checks;
-	if (w->job.timing && w->job.k.samples > 0)
-		draw_fixed(w, w->job.k.samples, w->checks_wanted);
+	if (w->job.timing && w->job.k.samples > 1) {
+		w->n_fixed = w->job.k.samples;
+		w->picks_left = w->checks_wanted < w->n_fixed - 1 ? w->checks_wanted : w->n_fixed - 1;
+	}
+	/* the kernel's process runs in the box (base/sandbox.h): its job file
+	 * is the one thing of the store it sees, read-only */
 	const char *argv[] = { c->exe, "__worker", w->job_path, NULL };
-	struct run_opts ro = { .argv = argv, .timeout_s = w->job.k.timeout_s, .out = &w->out,
-			       .err = &w->err, .on_chan = on_chan, .ctx = w };
-	if (run_command(&ro, &w->rr) < 0)
+	const char *ro_files[] = { w->job_path, NULL };
+	int filter_fd = -1;
+	char **boxed = sandbox_wrap(&c->sb, SANDBOX_STRICT, argv, ro_files, &filter_fd);
+	struct run_opts ro = { .argv = (const char *const *)boxed, .timeout_s = w->job.k.timeout_s,
+			       .out = &w->out, .err = &w->err, .on_chan = on_chan, .ctx = w,
+			       .keep_fd = filter_fd, .keep_fd_at = SANDBOX_SECCOMP_FD,
+			       .signal_in_exit_code = c->sb.on };
+	rc = run_command(&ro, &w->rr);
+	sandbox_argv_free(boxed);
+	if (filter_fd >= 0)
+		close(filter_fd);
+	if (rc < 0)
 		return -1;
 	settle(c, &w->rr);
 	proto_finish(&w->proto, w->rr.exited && w->rr.exit_code == 0);
@@ -302,6 +315,50 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 		k->pass = json_is_true(json_object_get(m, "pass"));
 	}
 	return rc;
+}
+
+/*
+ * The parent judges the checker's judgement (issue: a checker whose files
+ * were rewritten, or whose pass flag is taken as sent, decides nothing
+ * alone).  Every check must be one the parent asked for - each seed
+ * launch, each timed sample it had shipped, in order and no more - and
+ * each check's pass is recomputed from the errors it reports with the
+ * parent's own tolerance: no NaN, nothing unwritten, no element out of
+ * tolerance, rel L2 within bound, and max |err| within the loosest
+ * element bound (atol + rtol) x ref_scale.  A check the checker passed and
+ * the parent does not is failed (and counted); a count that differs is
+ * the checker's failure.  Returns the number of checks overturned.
+ */
+static int parent_rejudge(const struct plan *p, const struct wrun *w, struct judged_set *js,
+			  long long *asked_timed, long long *got_timed)
+{
+	long long want_seed = 0, want_timed = 0, seed_n = 0, timed_n = 0;
+	int overturned = 0;
+	for (size_t i = 0; i < w->proto.n_caps; i++) {
+		if (w->proto.caps[i].timed)
+			want_timed++;
+		else
+			want_seed++;
+	}
+	for (size_t i = 0; i < js->n; i++) {
+		struct rec_check *k = &js->checks[i];
+		int timed = k->phase && !strcmp(k->phase, "timed");
+		timed ? timed_n++ : seed_n++;
+		double bound = (p->tol.atol + p->tol.rtol) * (isfinite(k->ref_scale) && k->ref_scale > 0 ? k->ref_scale : 1);
+		int ok = !k->nan_count && !k->unwritten && !k->mismatches && isfinite(k->rel_l2) &&
+			 k->rel_l2 <= p->tol.rel_l2 && isfinite(k->max_abs_err) && k->max_abs_err <= bound;
+		if (k->pass && !ok) {
+			k->pass = 0;
+			overturned++;
+		}
+	}
+	*asked_timed = want_timed;
+	*got_timed = timed_n;
+	if (!js->error && js->ran && (seed_n != want_seed || timed_n != want_timed))
+		js->error = xstrfmt("the checker judged %lld seed and %lld timed outputs where the parent shipped "
+				    "%lld and %lld: its verdict is not about what ran",
+				    seed_n, timed_n, want_seed, want_timed);
+	return overturned;
 }
 
 /* ---- the pieces of a job --------------------------------------------------- */
@@ -416,6 +473,7 @@ struct job_state {
 	char started[40], finished[40];
 	double t0, gpu_s;
 	json_t *load, *before, *after, *sanitize_docs, *echo_missing, *echo_mism, *cost;
+	json_t *judge;               /* what the judge used (record.h run_record.judge) */
 	struct strbuf wlog, how;
 	double *xs, *ev, *hs;   /* the samples by the preferred clock, CUDA events, host */
 	size_t nx;
@@ -435,7 +493,6 @@ static void job_state_init(struct job_state *j, struct run_ctx *c, struct plan_j
 	j->v = j->pv->v;
 	j->r.event_median_us = j->r.host_median_us = NAN;
 	j->main_w.cap_fd = j->shape_w.cap_fd = -1;
-	j->main_w.rng = pj->scramble_seed ^ 0x243f6a8885a308d3ULL;
 	j->main_w.prog = &c->prog;
 	j->run_id = store_new_run_id(c->s->name);
 	utc_now_iso(j->started, sizeof(j->started));
@@ -460,6 +517,7 @@ static void job_state_release(struct job_state *j)
 	free(j->r.checks);
 	free(j->r.sanitize);
 	json_decref(j->load);
+	json_decref(j->judge);
 	json_decref(j->before);
 	json_decref(j->after);
 	json_decref(j->sanitize_docs);
@@ -525,6 +583,13 @@ static int job_judge(struct job_state *j)
 	if (run_checker(c, &j->main_w, c->be->reference != NULL, &j->main_j) < 0)
 		return -1;
 	j->gpu_s += c->be->uses_gpu ? mono_now() - tc : 0;
+	long long asked = 0, got = 0;
+	int over = parent_rejudge(&c->plan, &j->main_w, &j->main_j, &asked, &got);
+	j->judge = json_pack("{s:O, s:{s:I, s:I, s:i}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", c->judge_sandbox,
+			     "timed_checks", "asked", (json_int_t)asked, "received", (json_int_t)got, "wanted",
+			     j->main_w.checks_wanted, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
+			     "rel_l2", c->plan.tol.rel_l2, "overturned", over, "check_choice",
+			     "drawn by the parent after each sample ran (getrandom)");
 	j->jr.checker_ran = j->main_j.ran;
 	j->jr.checker_error = j->main_j.error;
 	j->jr.checks = j->main_j.checks;
@@ -596,7 +661,6 @@ static int job_extra_shape(struct job_state *j)
 	memcpy(j->shape_w.job.shape, j->xshape, sizeof(j->xshape));
 	j->shape_w.job.seeds = d->n_dists; /* one launch per distribution */
 	j->shape_w.job.timing = 0;
-	j->shape_w.rng = j->pj->scramble_seed;
 	if (run_worker(c, &j->shape_w) < 0)
 		return -1;
 	j->gpu_s += c->be->uses_gpu ? j->shape_w.rr.seconds : 0;
@@ -633,7 +697,7 @@ static void job_sanitize(struct job_state *j)
 		progress_show(&c->prog, ph);
 		json_t *verdict = NULL;
 		double ts = mono_now();
-		if (sanitize_job(*t, c->exe, &j->main_w.job, c->tmp_dir, 10 * s->k.timeout_s, &verdict) == 0 &&
+		if (sanitize_job(*t, c->exe, &j->main_w.job, c->tmp_dir, &c->sb, 10 * s->k.timeout_s, &verdict) == 0 &&
 		    verdict)
 			json_array_append_new(j->sanitize_docs, verdict);
 		j->gpu_s += mono_now() - ts;
@@ -823,6 +887,9 @@ static void rec_worker(struct job_state *j)
 	j->before = j->after = NULL;
 	r->throttled = !c->be->throttled ? -1 : c->be->throttled(json_object_get(r->gpu_state, "after"));
 	r->load = j->load;
+	r->judge = j->judge ? j->judge : j->c->judge_sandbox ? json_pack("{s:O}", "sandbox", j->c->judge_sandbox) : NULL;
+	if (!j->judge)
+		j->judge = r->judge;
 }
 
 /* Every setting the job ran with, and every check with the tolerance the checker used. */

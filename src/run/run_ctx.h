@@ -22,6 +22,7 @@
 
 #include "backends/backend.h"
 #include "base/runcmd.h"
+#include "base/sandbox.h"
 #include "record/record.h"
 #include "backends/problem.h"
 #include "run/provenance.h"
@@ -103,6 +104,8 @@ struct run_ctx {
 	char spec_object[SHA256_HEX_LEN + 1];
 	char *exe;                   /* this executable, for workers and the checker */
 	char *tmp_dir;               /* the store's tmp/ */
+	struct sandbox sb;           /* the box for every process that runs kernel code */
+	json_t *judge_sandbox;       /* sandbox_describe(&sb), for every record */
 	struct progress prog;
 	int interrupted;
 	struct pool pool;

@@ -551,6 +551,7 @@ static int jd_open(struct jd *j, const char *dir, int progress)
 	o->color = progress && isatty(1) && !getenv("NO_COLOR");
 	o->device = (int)json_integer_value(json_object_get(d, "device"));
 	o->repeats = (int)json_integer_value(json_object_get(d, "repeats"));
+	o->unsandboxed = json_is_true(json_object_get(d, "unsandboxed"));
 	o->batch_id = jstr_of(d, "batch_id");
 	o->started_utc = jstr_of(d, "started_utc");
 	o->seed_fixed = 1;
@@ -796,6 +797,8 @@ int run_slurm_submit(const struct spec *s, const struct run_options *o, const st
 			(json_int_t)p->seed, "started_utc", p->started_utc, "repeats", p->repeats, "n_jobs",
 			(json_int_t)p->n_jobs, "only", only, "device", o->device, "n_tasks", p->repeats,
 			"options", options_json(so), "submitted_epoch", epoch_now(), "submissions");
+	if (o->unsandboxed)
+		json_object_set_new(doc, "unsandboxed", json_true());
 	free(store_abs);
 	free(cache_abs);
 	if (mkdir_p(jobdir, 0755) < 0) {
