@@ -114,8 +114,7 @@ void proto_release(struct proto *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int violate(struct proto *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int violate(struct proto *p, const char *fmt, ...)
+int proto_violate(struct proto *p, const char *fmt, ...)
 {
 	if (!p->violation) {
 		struct strbuf sb = STRBUF_INIT;
@@ -148,6 +147,8 @@ static double num_or_nan(json_t *m, const char *k)
 	json_t *v = json_object_get(m, k);
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
+
+#define violate proto_violate
 
 static int on_output(struct proto *p, json_t *m)
 {
@@ -286,6 +287,16 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 		p->warmup_samples = json_is_integer(ws) && json_integer_value(ws) >= 0 ? json_integer_value(ws) : 0;
 		if (p->progress)
 			p->progress(p->keep_ctx, "timing");
+		return 0;
+	}
+	if (!strcmp(name, "timing_ready")) {
+		if (p->state != ST_SAMPLES || p->warmup || p->n_samples || !p->drive)
+			return violate(p, "timing_ready where %s was due", state_wants(p));
+		if (p->progress)
+			p->progress(p->keep_ctx, "timing");
+		if (p->drive(p, p->drive_ctx, reply_fd) < 0)
+			return p->failure ? 0 : -1;
+		p->state = ST_FINI;
 		return 0;
 	}
 	if (!strcmp(name, "sample"))

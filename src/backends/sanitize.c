@@ -151,8 +151,8 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
 		 * (processes allowed, all inside its PID namespace) */
 		boxed = sandbox_wrap(sb, SANDBOX_RELAXED, argv, ro_files, &filter_fd);
 		o.argv = (const char *const *)boxed;
-		o.keep_fd = filter_fd;
-		o.keep_fd_at = SANDBOX_SECCOMP_FD;
+		o.pass_fd[0] = filter_fd;
+		o.pass_fd_at[0] = SANDBOX_SECCOMP_FD;
 		o.signal_in_exit_code = 1;
 	}
 	o.timeout_s = timeout_s;

@@ -120,7 +120,7 @@ static void deliver_lines(struct strbuf *pending, const struct run_opts *o)
 int run_command(const struct run_opts *o, struct run_result *res)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, execp[2] = { -1, -1 };
-	int chp[2] = { -1, -1 }, ctlp[2] = { -1, -1 }, ch_child = -1, ctl_child = -1, keep_child = -1;
+	int chp[2] = { -1, -1 }, ctlp[2] = { -1, -1 }, ch_child = -1, ctl_child = -1, keep_child[2] = { -1, -1 };
 	int want_err = o->err && !o->merge_stderr;
 	char **env = build_env(o->env_set);
 	memset(res, 0, sizeof(*res));
@@ -142,11 +142,12 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			goto fail;
 		}
 	}
-	if (o->keep_fd_at > 4 && o->keep_fd >= 0 &&
-	    (keep_child = fcntl(o->keep_fd, F_DUPFD_CLOEXEC, 10)) < 0) {
-		error("cannot pass descriptor %d to '%s': %s", o->keep_fd, o->argv[0], strerror(errno));
-		goto fail;
-	}
+	for (int i = 0; i < 2; i++)
+		if (o->pass_fd_at[i] > 4 && o->pass_fd[i] >= 0 &&
+		    (keep_child[i] = fcntl(o->pass_fd[i], F_DUPFD_CLOEXEC, 10)) < 0) {
+			error("cannot pass descriptor %d to '%s': %s", o->pass_fd[i], o->argv[0], strerror(errno));
+			goto fail;
+		}
 	pid_t pid = fork();
 	if (pid < 0) {
 		error("cannot fork to run '%s': %s", o->argv[0], strerror(errno));
@@ -167,8 +168,9 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			dup2(ch_child, 3);  /* dup2 clears close-on-exec on the copy */
 			dup2(ctl_child, 4);
 		}
-		if (keep_child >= 0)
-			dup2(keep_child, o->keep_fd_at);
+		for (int i = 0; i < 2; i++)
+			if (keep_child[i] >= 0)
+				dup2(keep_child[i], o->pass_fd_at[i]);
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
@@ -186,10 +188,11 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		_exit(127);
 	}
 	setpgid(pid, pid); /* also from the parent, to win the race */
-	if (keep_child >= 0) {
-		close(keep_child);
-		keep_child = -1;
-	}
+	for (int i = 0; i < 2; i++)
+		if (keep_child[i] >= 0) {
+			close(keep_child[i]);
+			keep_child[i] = -1;
+		}
 	close(outp[1]);
 	outp[1] = -1;
 	if (o->on_chan) {
@@ -229,6 +232,8 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		return error("cannot run '%s': %s", o->argv[0], strerror(exec_err));
 	}
 	res->started = 1;
+	if (o->on_start)
+		o->on_start(pid, o->on_chan ? chp[0] : -1, o->ctx);
 
 	struct strbuf pending = STRBUF_INIT;
 	int open_fds = 1 + want_err + (o->on_chan != NULL);
@@ -324,8 +329,9 @@ int run_command(const struct run_opts *o, struct run_result *res)
 	return 0;
 
 fail:
-	if (keep_child >= 0)
-		close(keep_child);
+	for (int i = 0; i < 2; i++)
+		if (keep_child[i] >= 0)
+			close(keep_child[i]);
 	if (ch_child >= 0)
 		close(ch_child);
 	if (ctl_child >= 0)

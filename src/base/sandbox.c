@@ -182,7 +182,7 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 	int keep = -1;
 	char **argv = sandbox_wrap(sb, SANDBOX_STRICT, inner, NULL, &keep);
 	struct run_opts po = { .argv = (const char *const *)argv, .timeout_s = 20, .out = &out, .err = &err,
-			       .merge_stderr = 1, .keep_fd = keep, .keep_fd_at = SANDBOX_SECCOMP_FD };
+			       .merge_stderr = 1, .pass_fd = { keep }, .pass_fd_at = { SANDBOX_SECCOMP_FD } };
 	struct run_result pr;
 	int rc = run_command(&po, &pr);
 	sandbox_argv_free(argv);

@@ -86,7 +86,7 @@ void sandbox_release(struct sandbox *sb);
  * may be NULL) are bound read-only at their own paths even where they lie
  * under a hidden directory (made absolute).  *filter_fd is a new descriptor (the caller
  * closes it after the spawn) that the child must find at
- * SANDBOX_SECCOMP_FD (run_opts.keep_fd, keep_fd_at).  When sb->on is 0 the
+ * SANDBOX_SECCOMP_FD (run_opts.pass_fd, pass_fd_at).  When sb->on is 0 the
  * result is a plain copy of inner and *filter_fd is -1.
  */
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,

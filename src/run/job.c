@@ -28,6 +28,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,6 +36,7 @@
 #include "backends/job.h"
 #include "backends/protocol.h"
 #include "backends/sanitize.h"
+#include "backends/worker.h"
 #include "base/runcmd.h"
 #include "run/cost.h"
 #include "run/health.h"
@@ -55,6 +57,8 @@ struct wrun {
 	long long n_fixed;           /* > 0: a fixed sample count */
 	long long picks_left;        /* fixed count: checks still to draw among the rest */
 	int checks_wanted;
+	struct host_clock hc;        /* host backend: the parent's clock (host_clock.c) */
+	int shm_fd;
 	struct progress *prog;
 };
 
@@ -112,8 +116,19 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 	return proto_feed(&w->proto, buf, n, reply_fd);
 }
 
+static void on_start(int pid, int chan_fd, void *ctx)
+{
+	struct wrun *w = ctx;
+	w->hc.child = pid;
+	w->hc.chan_fd = chan_fd;
+}
+
 static void wrun_release(struct wrun *w)
 {
+	if (w->hc.shm)
+		munmap(w->hc.shm, w->hc.shm_bytes);
+	if (w->shm_fd > 0)
+		close(w->shm_fd);
 	if (w->job_path) {
 		unlink(w->job_path);
 		free(w->job_path);
@@ -129,6 +144,7 @@ static void wrun_release(struct wrun *w)
 	strbuf_release(&w->err);
 	memset(w, 0, sizeof(*w));
 	w->cap_fd = -1;
+	w->shm_fd = -1;
 }
 
 static int write_json_file(json_t *j, const char *path)
@@ -192,6 +208,26 @@ static int run_worker(struct run_ctx *c, struct wrun *w)
 		w->n_fixed = w->job.k.samples;
 		w->picks_left = w->checks_wanted < w->n_fixed - 1 ? w->checks_wanted : w->n_fixed - 1;
 	}
+	/* host: the parent times the samples, in memory it shares with the
+	 * worker (host_clock.c) */
+	if (w->job.timing && !c->be->uses_gpu) {
+		struct host_clock *hc = &w->hc;
+		hc->pr = pr;
+		hc->job = &w->job;
+		hc->shm_bytes = worker_shm_layout(pr, w->job.shape, hc->off);
+		w->shm_fd = memfd_create("evident-host-io", MFD_CLOEXEC);
+		if (w->shm_fd < 0 || ftruncate(w->shm_fd, (off_t)hc->shm_bytes) < 0 ||
+		    (hc->shm = mmap(NULL, hc->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, w->shm_fd, 0)) ==
+			    MAP_FAILED) {
+			hc->shm = NULL;
+			return error("cannot make the worker's shared memory (%zu bytes): %s", hc->shm_bytes,
+				     strerror(errno));
+		}
+		hc->boxed = c->sb.on;
+		hc->deadline = mono_now() + w->job.k.timeout_s;
+		w->proto.drive = host_clock_drive;
+		w->proto.drive_ctx = hc;
+	}
 	/* the kernel's process runs in the box (base/sandbox.h): its job file
 	 * is the one thing of the store it sees, read-only */
 	const char *argv[] = { c->exe, "__worker", w->job_path, NULL };
@@ -200,14 +236,18 @@ static int run_worker(struct run_ctx *c, struct wrun *w)
 	char **boxed = sandbox_wrap(&c->sb, SANDBOX_STRICT, argv, ro_files, &filter_fd);
 	struct run_opts ro = { .argv = (const char *const *)boxed, .timeout_s = w->job.k.timeout_s,
 			       .out = &w->out, .err = &w->err, .on_chan = on_chan, .ctx = w,
-			       .keep_fd = filter_fd, .keep_fd_at = SANDBOX_SECCOMP_FD,
-			       .signal_in_exit_code = c->sb.on };
+			       .pass_fd = { filter_fd, w->shm_fd }, .pass_fd_at = { SANDBOX_SECCOMP_FD, HOST_SHM_FD },
+			       .signal_in_exit_code = c->sb.on, .on_start = on_start };
 	rc = run_command(&ro, &w->rr);
 	sandbox_argv_free(boxed);
 	if (filter_fd >= 0)
 		close(filter_fd);
 	if (rc < 0)
 		return -1;
+	if (w->hc.timed_out) { /* the parent's clock ran out while the worker ran */
+		w->rr.timed_out = 1;
+		w->rr.killed_by_parent = 0;
+	}
 	settle(c, &w->rr);
 	proto_finish(&w->proto, w->rr.exited && w->rr.exit_code == 0);
 	return 0;
@@ -259,10 +299,14 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 	json_t *caps = json_array();
 	for (size_t i = 0; i < w->proto.n_caps; i++) {
 		const struct proto_capture *cp = &w->proto.caps[i];
-		json_array_append_new(caps, json_pack("{s:b, s:I, s:I, s:i, s:i, s:I, s:I}", "timed", cp->timed, "index",
-						      (json_int_t)cp->index, "global", (json_int_t)cp->global, "set",
-						      cp->set, "batch", cp->batch, "offset", (json_int_t)cp->offset,
-						      "bytes", (json_int_t)cp->bytes));
+		json_t *cj = json_pack("{s:b, s:I, s:I, s:i, s:i, s:I, s:I}", "timed", cp->timed, "index",
+				       (json_int_t)cp->index, "global", (json_int_t)cp->global, "set", cp->set, "batch",
+				       cp->batch, "offset", (json_int_t)cp->offset, "bytes", (json_int_t)cp->bytes);
+		if (cp->fresh) {
+			json_object_set_new(cj, "seed", json_integer((json_int_t)cp->seed));
+			json_object_set_new(cj, "dist", json_integer(cp->dist));
+		}
+		json_array_append_new(caps, cj);
 	}
 	json_t *cj = json_pack("{s:o, s:{s:f, s:f, s:f}, s:s, s:o, s:b}", "job", job_to_json(&w->job),
 			       "tolerance", "atol", p->tol.atol, "rtol", p->tol.rtol, "rel_l2", p->tol.rel_l2,
@@ -315,50 +359,6 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 		k->pass = json_is_true(json_object_get(m, "pass"));
 	}
 	return rc;
-}
-
-/*
- * The parent judges the checker's judgement (issue: a checker whose files
- * were rewritten, or whose pass flag is taken as sent, decides nothing
- * alone).  Every check must be one the parent asked for - each seed
- * launch, each timed sample it had shipped, in order and no more - and
- * each check's pass is recomputed from the errors it reports with the
- * parent's own tolerance: no NaN, nothing unwritten, no element out of
- * tolerance, rel L2 within bound, and max |err| within the loosest
- * element bound (atol + rtol) x ref_scale.  A check the checker passed and
- * the parent does not is failed (and counted); a count that differs is
- * the checker's failure.  Returns the number of checks overturned.
- */
-static int parent_rejudge(const struct plan *p, const struct wrun *w, struct judged_set *js,
-			  long long *asked_timed, long long *got_timed)
-{
-	long long want_seed = 0, want_timed = 0, seed_n = 0, timed_n = 0;
-	int overturned = 0;
-	for (size_t i = 0; i < w->proto.n_caps; i++) {
-		if (w->proto.caps[i].timed)
-			want_timed++;
-		else
-			want_seed++;
-	}
-	for (size_t i = 0; i < js->n; i++) {
-		struct rec_check *k = &js->checks[i];
-		int timed = k->phase && !strcmp(k->phase, "timed");
-		timed ? timed_n++ : seed_n++;
-		double bound = (p->tol.atol + p->tol.rtol) * (isfinite(k->ref_scale) && k->ref_scale > 0 ? k->ref_scale : 1);
-		int ok = !k->nan_count && !k->unwritten && !k->mismatches && isfinite(k->rel_l2) &&
-			 k->rel_l2 <= p->tol.rel_l2 && isfinite(k->max_abs_err) && k->max_abs_err <= bound;
-		if (k->pass && !ok) {
-			k->pass = 0;
-			overturned++;
-		}
-	}
-	*asked_timed = want_timed;
-	*got_timed = timed_n;
-	if (!js->error && js->ran && (seed_n != want_seed || timed_n != want_timed))
-		js->error = xstrfmt("the checker judged %lld seed and %lld timed outputs where the parent shipped "
-				    "%lld and %lld: its verdict is not about what ran",
-				    seed_n, timed_n, want_seed, want_timed);
-	return overturned;
 }
 
 /* ---- the pieces of a job --------------------------------------------------- */
@@ -584,7 +584,13 @@ static int job_judge(struct job_state *j)
 		return -1;
 	j->gpu_s += c->be->uses_gpu ? mono_now() - tc : 0;
 	long long asked = 0, got = 0;
-	int over = parent_rejudge(&c->plan, &j->main_w, &j->main_j, &asked, &got);
+	char *mismatch = NULL;
+	int over = outcome_rejudge(&c->plan.tol, j->main_w.proto.caps, j->main_w.proto.n_caps, j->main_j.checks,
+				   j->main_j.n, &mismatch, &asked, &got);
+	if (mismatch && j->main_j.ran && !j->main_j.error)
+		j->main_j.error = mismatch;
+	else
+		free(mismatch);
 	j->judge = json_pack("{s:O, s:{s:I, s:I, s:i}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", c->judge_sandbox,
 			     "timed_checks", "asked", (json_int_t)asked, "received", (json_int_t)got, "wanted",
 			     j->main_w.checks_wanted, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,

@@ -238,3 +238,41 @@ void outcome_classify(const struct job_report *r, enum outcome *o, char **reason
 	*o = OUTCOME_ABORTED;
 	free(was);
 }
+
+int outcome_rejudge(const struct ev_tolerance *tol, const struct proto_capture *caps, size_t n_caps,
+		    struct rec_check *checks, size_t n, char **error, long long *asked_timed,
+		    long long *got_timed)
+{
+	long long want_timed = 0, timed_n = 0;
+	int overturned = 0;
+	*error = NULL;
+	for (size_t i = 0; i < n_caps; i++)
+		want_timed += caps[i].timed;
+	for (size_t i = 0; i < n; i++) {
+		struct rec_check *k = &checks[i];
+		int timed = k->phase && !strcmp(k->phase, "timed");
+		timed_n += timed;
+		double scale = isfinite(k->ref_scale) && k->ref_scale > 0 ? k->ref_scale : 1;
+		int ok = !k->nan_count && !k->unwritten && !k->mismatches && isfinite(k->rel_l2) &&
+			 k->rel_l2 <= tol->rel_l2 && isfinite(k->max_abs_err) &&
+			 k->max_abs_err <= (tol->atol + tol->rtol) * scale;
+		if (k->pass && !ok) {
+			k->pass = 0;
+			overturned++;
+		}
+		if (*error || i >= n_caps)
+			continue;
+		const struct proto_capture *c = &caps[i];
+		if (timed != c->timed || (timed && (k->sample != c->index || (c->fresh && k->seed != c->seed))))
+			*error = xstrfmt("the checker's check %zu is of %s %lld, the parent shipped %s %lld there: "
+					 "its verdict is not about what ran",
+					 i, timed ? "timed sample" : "seed launch", timed ? k->sample : (long long)k->seed,
+					 c->timed ? "timed sample" : "seed launch", c->index);
+	}
+	*asked_timed = want_timed;
+	*got_timed = timed_n;
+	if (!*error && n != n_caps)
+		*error = xstrfmt("the checker judged %zu outputs where the parent shipped %zu: its verdict is not "
+				 "about what ran", n, n_caps);
+	return overturned;
+}

@@ -25,6 +25,7 @@
 #include "base/sandbox.h"
 #include "record/record.h"
 #include "backends/problem.h"
+#include "backends/protocol.h"
 #include "run/provenance.h"
 #include "run/run.h"
 #include "run/spec.h"
@@ -117,6 +118,25 @@ struct run_ctx {
 	json_t *slurm;               /* a Slurm task's {job_id, array_job_id, ...} for its records, or NULL */
 	double wall_s;               /* > 0: the batch's wall time (Slurm: submission to last task end) */
 };
+
+/* host_clock.c: the host backend's samples, timed by the parent (see
+ * the file's top).  The caller (job.c run_worker) fills pr, job, shm, off,
+ * deadline, boxed; runcmd's on_start gives child and chan_fd; the drive
+ * is protocol.h's proto.drive with this as drive_ctx. */
+struct host_clock {
+	const struct problem *pr;
+	const struct job *job;
+	unsigned char *shm;          /* the shared memory (parent's mapping) */
+	size_t shm_bytes, off[8];    /* worker_shm_layout */
+	int child, chan_fd;          /* the spawned process, its channel's read end */
+	int boxed;                   /* 1: child is bubblewrap, the worker its child */
+	int pid;                     /* the worker (found by the drive) */
+	double deadline;             /* mono_now() past which the worker has timed out */
+	int timed_out, interrupted;  /* why the drive stopped, when it was not the worker */
+	char *flush;                 /* cache: cold, the parent's eviction buffer */
+	size_t flush_bytes;
+};
+int host_clock_drive(struct proto *p, void *ctx, int reply_fd);
 
 /* run.c: the stages every executor shares, up to the plan (probe: check
  * the backend can run here; a Slurm submit or gather host need not).
