@@ -6,7 +6,8 @@
 # ok.  The same kernel with --unsandboxed finds them open, which shows the
 # probe can see what it claims to, and the record says it ran unboxed.
 . "$REPO/tests/cli/lib.sh"
-command -v bwrap >/dev/null 2>&1 || fail "bubblewrap is not installed (scripts/deps.sh installs it)"
+command -v bwrap >/dev/null 2>&1 || [ -x "$(dirname "$EVIDENT")/bwrap" ] ||
+	fail "bubblewrap is not installed (scripts/deps.sh installs it; make dist puts it beside evident)"
 mkrepo
 cat > experiments/probe.yaml <<'Y'
 name: probe
