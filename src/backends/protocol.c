@@ -150,6 +150,12 @@ static double num_or_nan(json_t *m, const char *k)
 
 #define violate proto_violate
 
+static double time_or_nan(json_t *m, const char *k)
+{
+	double v = num_or_nan(m, k);
+	return isfinite(v) && v >= 0 ? v : NAN;
+}
+
 static int on_output(struct proto *p, json_t *m)
 {
 	const char *phase = json_string_value(json_object_get(m, "phase"));
@@ -212,9 +218,11 @@ static int on_sample(struct proto *p, json_t *m, int reply_fd)
 	}
 	struct proto_sample *s = &p->samples[p->n_samples];
 	s->us = us;
-	s->event_us = num_or_nan(m, "event_us");
-	s->kernel_us = num_or_nan(m, "kernel_us");
-	s->host_us = num_or_nan(m, "host_us");
+	/* a clock the worker did not have (a harness without CUPTI says -1)
+	 * is missing, never a time: only finite, non-negative values count */
+	s->event_us = time_or_nan(m, "event_us");
+	s->kernel_us = time_or_nan(m, "kernel_us");
+	s->host_us = time_or_nan(m, "host_us");
 	s->set = want_set;
 	s->other_stream = (int)json_integer_value(json_object_get(m, "other_stream"));
 	s->late = json_is_true(json_object_get(m, "late"));
