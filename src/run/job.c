@@ -596,6 +596,9 @@ static int job_judge(struct job_state *j)
 			     j->main_w.checks_wanted, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
 			     "rel_l2", c->plan.tol.rel_l2, "overturned", over, "check_choice",
 			     "drawn by the parent after each sample ran (getrandom)");
+	if (isfinite(c->plan.floor_us))
+		json_object_set_new(j->judge, "floor", json_pack("{s:f, s:s?}", "us", c->plan.floor_us, "source",
+								 c->plan.peak_source));
 	j->jr.checker_ran = j->main_j.ran;
 	j->jr.checker_error = j->main_j.error;
 	j->jr.checks = j->main_j.checks;

@@ -216,8 +216,8 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 	}
 	if (isfinite(r->floor_us) && isfinite(r->median_us) && r->median_us < r->floor_us) {
 		set(o, reason, OUTCOME_BELOW_FLOOR,
-		    xstrfmt("median %.3g us is below the physical floor %.3g us (the problem's bytes at the GPU's "
-			    "peak bandwidth, or its FLOPs at peak): the time cannot be the work's",
+		    xstrfmt("median %.3g us is below the physical floor %.3g us (the problem's bytes at the device's "
+			    "peak bandwidth, or its FLOPs at its peak): the time cannot be the work's",
 			    r->median_us, r->floor_us));
 		return;
 	}

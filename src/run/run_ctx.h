@@ -66,6 +66,7 @@ struct plan {
 	double flops, min_bytes;
 	double floor_us;             /* the fastest time physics allows (peaks table), NAN unknown */
 	const char *peak_source;
+	char host_peak_source[160];  /* host: how peak_host_gflops derived the floor */
 	json_t *problem_sources;     /* the plug-in's sources with objects */
 };
 
