@@ -51,7 +51,7 @@ struct run_opts {
 	 * in the child at pass_fd_at[i] (> 4), inherited across exec; an
 	 * entry is off while its pass_fd_at is 0.  Used for the sandbox's
 	 * seccomp filter and the host worker's shared memory. */
-	int pass_fd[2], pass_fd_at[2];
+	int pass_fd[3], pass_fd_at[3];
 	/* Optional: called once the child runs (exec succeeded), with its pid
 	 * and the parent's read end of its protocol channel (-1 without
 	 * on_chan), for a caller that drives the child itself from on_chan. */

@@ -47,8 +47,8 @@
 
 struct wrun {
 	struct job job;              /* the parent's own copy */
-	char *job_path, *cap_path;
-	int cap_fd;
+	int job_fd;                  /* the job as the worker reads it (a memfd at WORKER_JOB_FD) */
+	int cap_fd;                  /* shipped outputs: a file with no name (O_TMPFILE) */
 	struct proto proto;
 	struct run_result rr;
 	struct strbuf out, err;      /* the worker's stdout and stderr: logs only */
@@ -129,30 +129,57 @@ static void wrun_release(struct wrun *w)
 		munmap(w->hc.shm, w->hc.shm_bytes);
 	if (w->shm_fd > 0)
 		close(w->shm_fd);
-	if (w->job_path) {
-		unlink(w->job_path);
-		free(w->job_path);
-	}
+	if (w->job_fd >= 0)
+		close(w->job_fd);
 	if (w->cap_fd >= 0)
 		close(w->cap_fd);
-	if (w->cap_path) {
-		unlink(w->cap_path);
-		free(w->cap_path);
-	}
 	proto_release(&w->proto);
 	strbuf_release(&w->out);
 	strbuf_release(&w->err);
 	memset(w, 0, sizeof(*w));
-	w->cap_fd = -1;
-	w->shm_fd = -1;
+	w->cap_fd = w->job_fd = w->shm_fd = -1;
 }
 
-static int write_json_file(json_t *j, const char *path)
+/*
+ * j as a file with no name (a memfd, offset 0), for a child that reads it
+ * at /proc/self/fd/N: no path in the store that anyone could name, read
+ * or rewrite between the parent's write and the child's read.  The fd, or
+ * -1 after error().
+ */
+static int json_memfd(json_t *j, const char *name)
 {
-	if (json_dump_file(j, path, JSON_INDENT(1) | JSON_SORT_KEYS) < 0)
-		return error("cannot write '%s' (is the store's tmp/ writable?)", path);
-	return 0;
+	int fd = memfd_create(name, MFD_CLOEXEC);
+	if (fd < 0 || json_dumpfd(j, fd, JSON_INDENT(1) | JSON_SORT_KEYS) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return error("cannot hand a child its %s: %s", name, strerror(e));
+	}
+	return fd;
 }
+
+/* Shipped outputs: a file with no name in the store's tmp/ (O_TMPFILE),
+ * else one unlinked at once.  The fd, or -1 after error(). */
+static int nameless_file(const char *dir)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	char r[17];
+	random_hex(r, 16);
+	char *path = xstrfmt("%s/out-%s.bin", dir, r);
+	fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		unlink(path);
+	else
+		error("cannot create '%s': %s", path, strerror(errno));
+	free(path);
+	return fd;
+}
+
+#define WORKER_JOB_FD 7
+#define CHECK_JOB_FD 5
+#define CHECK_CAPTURES_FD 6
 
 /*
  * In a Slurm task slurmd signals the deepest processes first: a worker or
@@ -174,17 +201,13 @@ static void settle(const struct run_ctx *c, const struct run_result *rr)
  * for (however it ended), -1 when it could not be started. */
 static int run_worker(struct run_ctx *c, struct wrun *w)
 {
-	char r[17];
-	random_hex(r, 16);
-	w->job_path = xstrfmt("%s/job-%s.json", c->tmp_dir, r);
-	w->cap_path = xstrfmt("%s/out-%s.bin", c->tmp_dir, r);
-	w->cap_fd = open(w->cap_path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+	w->cap_fd = nameless_file(c->tmp_dir);
 	if (w->cap_fd < 0)
-		return error("cannot create '%s': %s", w->cap_path, strerror(errno));
+		return -1;
 	json_t *jj = job_to_json(&w->job);
-	int rc = write_json_file(jj, w->job_path);
+	w->job_fd = json_memfd(jj, "evident-job");
 	json_decref(jj);
-	if (rc < 0)
+	if (w->job_fd < 0)
 		return -1;
 	const struct problem *pr = &c->plan.problem;
 	size_t elem = c->be->uses_gpu ? dtype_size(c->plan.dtype) : sizeof(float), out_bytes = 0;
@@ -228,17 +251,19 @@ static int run_worker(struct run_ctx *c, struct wrun *w)
 		w->proto.drive = host_clock_drive;
 		w->proto.drive_ctx = hc;
 	}
-	/* the kernel's process runs in the box (base/sandbox.h): its job file
-	 * is the one thing of the store it sees, read-only */
-	const char *argv[] = { c->exe, "__worker", w->job_path, NULL };
-	const char *ro_files[] = { w->job_path, NULL };
+	/* the kernel's process runs in the box (base/sandbox.h), where the
+	 * store is masked: its job comes as a descriptor */
+	char job_arg[32];
+	snprintf(job_arg, sizeof(job_arg), "/proc/self/fd/%d", WORKER_JOB_FD);
+	const char *argv[] = { c->exe, "__worker", job_arg, NULL };
 	int filter_fd = -1;
-	char **boxed = sandbox_wrap(&c->sb, SANDBOX_STRICT, argv, ro_files, &filter_fd);
+	char **boxed = sandbox_wrap(&c->sb, SANDBOX_STRICT, argv, NULL, &filter_fd);
 	struct run_opts ro = { .argv = (const char *const *)boxed, .timeout_s = w->job.k.timeout_s,
 			       .out = &w->out, .err = &w->err, .on_chan = on_chan, .ctx = w,
-			       .pass_fd = { filter_fd, w->shm_fd }, .pass_fd_at = { SANDBOX_SECCOMP_FD, HOST_SHM_FD },
+			       .pass_fd = { filter_fd, w->shm_fd, w->job_fd },
+			       .pass_fd_at = { SANDBOX_SECCOMP_FD, HOST_SHM_FD, WORKER_JOB_FD },
 			       .signal_in_exit_code = c->sb.on, .on_start = on_start };
-	rc = run_command(&ro, &w->rr);
+	int rc = run_command(&ro, &w->rr);
 	sandbox_argv_free(boxed);
 	if (filter_fd >= 0)
 		close(filter_fd);
@@ -310,16 +335,22 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 	}
 	json_t *cj = json_pack("{s:o, s:{s:f, s:f, s:f}, s:s, s:o, s:b}", "job", job_to_json(&w->job),
 			       "tolerance", "atol", p->tol.atol, "rtol", p->tol.rtol, "rel_l2", p->tol.rel_l2,
-			       "captures_file", w->cap_path, "captures", caps, "cross_check", cross_check);
-	char *path = xstrfmt("%s.check.json", w->job_path);
-	int rc = write_json_file(cj, path);
+			       "captures_file", "/proc/self/fd/" EV_STR(CHECK_CAPTURES_FD), "captures", caps,
+			       "cross_check", cross_check);
+	/* the checker's job and the captures come as descriptors: no path in
+	 * the store names them (the check JSON is a memfd, the captures a
+	 * file with no name) */
+	int check_fd = json_memfd(cj, "evident-check");
 	json_decref(cj);
+	int rc = check_fd < 0 ? -1 : 0;
 	if (rc == 0) {
-		const char *argv[] = { c->exe, "__check", path, NULL };
+		const char *argv[] = { c->exe, "__check", "/proc/self/fd/" EV_STR(CHECK_JOB_FD), NULL };
 		struct strbuf err = STRBUF_INIT;
 		struct run_result rr;
 		struct run_opts ro = { .argv = argv, .timeout_s = 600 + 4 * w->job.k.timeout_s, .err = &err,
-				       .on_line = on_checker_line, .ctx = out };
+				       .on_line = on_checker_line, .ctx = out,
+				       .pass_fd = { check_fd, w->cap_fd },
+				       .pass_fd_at = { CHECK_JOB_FD, CHECK_CAPTURES_FD } };
 		if (run_command(&ro, &rr) < 0) {
 			rc = -1;
 		} else {
@@ -334,8 +365,8 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 		}
 		strbuf_release(&err);
 	}
-	unlink(path);
-	free(path);
+	if (check_fd >= 0)
+		close(check_fd);
 	/* typed checks borrowing the messages' strings */
 	size_t n = json_array_size(out->msgs);
 	out->checks = n ? xcalloc(n, sizeof(*out->checks)) : NULL;
