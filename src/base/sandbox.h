@@ -19,7 +19,7 @@
  *     session (no terminal to inject into);
  *   - a seccomp filter (libseccomp, loaded by bubblewrap just before exec):
  *     no ptrace, process_vm_readv/writev, mount, namespaces, kernel
- *     modules, bpf, keyrings, clock setting; and, in the strict profile,
+ *     modules, bpf, keyrings, clock setting, io_uring; and, in the strict profile,
  *     no new processes: threads only (clone without CLONE_THREAD, fork and
  *     vfork fail with EPERM, clone3 with ENOSYS so that glibc falls back
  *     to clone for its threads).  The relaxed profile (compute-sanitizer,

@@ -2,7 +2,8 @@
 # whose init() tries every way out (tests/fixtures/adversary/host/
 # escape_probe.c) finds each one closed - no other process or its memory,
 # no ptrace, no fork (so no daemon outlives the worker), the store neither
-# listed nor written, the repository read-only, no network - and is still
+# listed nor written, the repository read-only, no network, no io_uring -
+# and is still
 # ok.  The same kernel with --unsandboxed finds them open, which shows the
 # probe can see what it claims to, and the record says it ran unboxed.
 . "$REPO/tests/cli/lib.sh"
@@ -45,7 +46,7 @@ probe_log() { # the worker log of the newest run of variant probe
 expect_exit 0 "$EVIDENT" run --no-progress experiments/probe.yaml
 expect_match "$TEST_TMP/out" "^probe +ok "
 r=$(probe_log)
-for p in procs mem ptrace fork store_ls store_w repo_w net; do
+for p in procs mem ptrace fork store_ls store_w repo_w net io_uring; do
 	expect_match "$TEST_TMP/log" "^probe $p: denied"
 done
 expect_eq "$(jget "$r" "d['judge']['sandbox']['tool']")" "bubblewrap" "the record names the box"
