@@ -21,6 +21,7 @@
 #define EVIDENT_RUN_CTX_H
 
 #include "backends/backend.h"
+#include "backends/build.h"
 #include "base/runcmd.h"
 #include "record/record.h"
 #include "backends/problem.h"
