@@ -21,6 +21,7 @@
 #define EVIDENT_RUN_CTX_H
 
 #include "backends/backend.h"
+#include "backends/build.h"
 #include "base/runcmd.h"
 #include "base/sandbox.h"
 #include "record/record.h"
@@ -185,6 +186,11 @@ int job_record_aborted(struct run_ctx *c, struct plan_job *pj, const char *why);
  * = 1; 0: a Slurm batch with runs missing, shown but not committed) and
  * fills *b (released by the caller) and the totals. */
 int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t, int commit);
+/* The variant counts of t (variants, ok, failed, expected failures,
+ * unexpected) from b's rows, by outcome_as_expected: for a batch just
+ * gathered and for one gathered before (evident wait, slurm.c).  The
+ * other fields of t are left as they are. */
+void gather_count(const struct batch_record *b, struct run_totals *t);
 
 /* summary.c */
 void summary_print(const struct run_ctx *c, const struct batch_record *b);

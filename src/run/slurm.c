@@ -1183,13 +1183,7 @@ int run_slurm_wait(const char *store_root, const char *batch, double timeout_s, 
 		} else {
 			if (!path_exists(gathered))
 				write_text(gathered, c.plan.batch_id, 0644);
-			t->variants = (int)b.t_variants;
-			t->ok = (int)b.t_ok;
-			t->failed = (int)b.t_failed;
-			for (size_t i = 0; i < b.n_rows; i++) {
-				const char *want = b.rows[i].expect ? b.rows[i].expect : "ok";
-				t->unexpected += strcmp(want, b.rows[i].outcome_text ? b.rows[i].outcome_text : "");
-			}
+			gather_count(&b, t);
 			summary_print(&c, &b);
 			rc = 0;
 		}
