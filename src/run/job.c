@@ -805,7 +805,6 @@ static void rec_identity(struct job_state *j)
 	r->params = j->v->params;
 	r->n_params = j->v->n_params;
 	r->expect = j->v->expect;
-	r->expect_met = j->v->expect && !strcmp(j->v->expect, outcome_name(r->outcome));
 	r->started_utc = j->started;
 	r->backend = s->backend;
 	r->problem.name = s->problem;
@@ -839,6 +838,7 @@ static void rec_code(struct job_state *j)
 	r->build_seconds = json_number_value(json_object_get(info, "seconds"));
 	r->build_reason = json_string_value(json_object_get(info, "reason"));
 	r->build_resources = json_object_get(info, "resources");
+	r->build_warnings = build_info_warnings(info, &r->build_first_warning);
 	r->build_log_object = put_text(c, pv->br.log ? pv->br.log : "", pv->br.log ? strlen(pv->br.log) : 0,
 				       j->hex_log);
 	r->build_key = json_string_value(json_object_get(info, "build_key"));

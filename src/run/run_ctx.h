@@ -135,6 +135,7 @@ struct host_clock {
 	int pid;                     /* the worker (found by the drive) */
 	double deadline;             /* mono_now() past which the worker has timed out */
 	int timed_out, interrupted;  /* why the drive stopped, when it was not the worker */
+	int worker_gone;             /* the channel closed mid-sample: the worker died */
 	char *flush;                 /* cache: cold, the parent's eviction buffer */
 	size_t flush_bytes;
 };
