@@ -33,7 +33,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,19 +44,10 @@
 #define NULL_ROUNDS 16
 #define MAX_TIDS 256
 
-/* 62 random bits (a JSON integer stays positive) from the kernel's pool. */
+/* 62 secret random bits (a JSON integer stays positive). */
 static unsigned long long os_seed(void)
 {
-	unsigned long long x = 0;
-	size_t got = 0;
-	while (got < sizeof(x)) {
-		ssize_t n = getrandom((char *)&x + got, sizeof(x) - got, 0);
-		if (n > 0)
-			got += (size_t)n;
-		else if (errno != EINTR)
-			die("getrandom failed: %s", strerror(errno));
-	}
-	return x >> 2;
+	return random_secret_u64() >> 2;
 }
 
 /* The state letter of /proc/PID/task/TID/stat, or 0. */
@@ -250,18 +240,6 @@ static int tids_now(struct host_clock *hc, int *ids)
 	return task_ids(hc->pid, ids, MAX_TIDS, &stopped);
 }
 
-static int new_tids(const int *a, int na, const int *b, int nb)
-{
-	int fresh = 0;
-	for (int i = 0; i < nb; i++) {
-		int seen = 0;
-		for (int k = 0; k < na && !seen; k++)
-			seen = a[k] == b[i];
-		fresh += !seen;
-	}
-	return fresh;
-}
-
 /* Copy sample i's outputs (the worker stopped) into the capture file. */
 static int capture(struct proto *p, struct host_clock *hc, long long i, long long g, unsigned long long seed,
 		   int dist)
@@ -349,7 +327,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		s->us = s->host_us = us;
 		s->event_us = s->kernel_us = s->clock_mhz = NAN;
 		s->set = -1;
-		s->threads_delta = nb >= 0 && na >= 0 ? new_tids(before, nb, after, na) : 0;
+		s->threads_delta = nb >= 0 && na >= 0 ? worker_new_threads(before, nb, after, na) : 0;
 		if (p->keep && p->keep(p->keep_ctx, i, stop) && capture(p, hc, i, g, seed, dist) < 0)
 			goto out;
 		if (stop)

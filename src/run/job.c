@@ -29,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -62,20 +61,10 @@ struct wrun {
 	struct progress *prog;
 };
 
-/* A uniform double in [0, 1) from the kernel's random pool (getrandom):
- * nothing in the worker's reach predicts it. */
+/* A uniform double in [0, 1) that the worker cannot predict. */
 static double os_uniform(void)
 {
-	uint64_t x = 0;
-	size_t got = 0;
-	while (got < sizeof(x)) {
-		ssize_t n = getrandom((char *)&x + got, sizeof(x) - got, 0);
-		if (n > 0)
-			got += (size_t)n;
-		else if (errno != EINTR)
-			die("getrandom failed: %s", strerror(errno));
-	}
-	return (double)(x >> 11) * (1.0 / 9007199254740992.0);
+	return (double)(random_secret_u64() >> 11) * (1.0 / 9007199254740992.0);
 }
 
 /*
