@@ -20,6 +20,8 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -117,6 +119,20 @@ static void deliver_lines(struct strbuf *pending, const struct run_opts *o)
 	pending->buf[rest] = '\0';
 }
 
+/* Mark every descriptor from lo up close-on-exec (async-signal-safe:
+ * system calls only). */
+static void cloexec_from(int lo)
+{
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, (unsigned)lo, ~0U, 4 /* CLOSE_RANGE_CLOEXEC */) == 0)
+		return;
+#endif
+	struct rlimit rl;
+	int max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (int)rl.rlim_cur : 65536;
+	for (int fd = lo; fd < max; fd++)
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
 int run_command(const struct run_opts *o, struct run_result *res)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, execp[2] = { -1, -1 };
@@ -156,6 +172,11 @@ int run_command(const struct run_opts *o, struct run_result *res)
 	if (pid == 0) {
 		/* child: async-signal-safe calls only */
 		setpgid(0, 0);
+		/* nothing inherited past stderr reaches the program (a shell's
+		 * redirection, make's jobserver, a CI log): the worker of a
+		 * kernel could write to it from inside its box.  Only what is
+		 * placed below (channels, pass_fd) survives the exec. */
+		cloexec_from(3);
 		dup2(outp[1], 1);
 		if (o->merge_stderr)
 			dup2(outp[1], 2);
