@@ -200,6 +200,9 @@ static int on_sample(struct proto *p, json_t *m, int reply_fd)
 	json_t *iv = json_object_get(m, "i");
 	if (p->state != ST_SAMPLES || p->wait_output >= 0)
 		return violate(p, "a sample where %s was due", state_wants(p));
+	if (p->max_samples > 0 && (long long)p->n_samples >= p->max_samples)
+		return violate(p, "a sample past the %lld the spec asked for (the parent picks checks among those)",
+			       p->max_samples);
 	if (!json_is_integer(iv) || json_integer_value(iv) != (json_int_t)p->n_samples)
 		return violate(p, "sample %lld where sample %zu was due",
 			       json_is_integer(iv) ? (long long)json_integer_value(iv) : -1LL, p->n_samples);

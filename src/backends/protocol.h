@@ -105,6 +105,7 @@ struct proto {
 	int batch;                  /* launches per timed sample (frames of timed outputs hold batch x) */
 	int capture_fd;             /* where shipped outputs go (parent-owned file) */
 	int n_sets, first_set;      /* the rotation the parent scheduled */
+	long long max_samples;      /* > 0: a fixed count, and a sample past it is a violation */
 	proto_keep_fn keep;
 	void *keep_ctx;
 	void (*progress)(void *ctx, const char *what); /* optional; gets keep_ctx */

@@ -211,6 +211,7 @@ static int run_worker(struct run_ctx *c, struct wrun *w)
 	w->proto.batch = w->job.timing && c->be->uses_gpu && w->job.k.batch > 1 ? w->job.k.batch : 1;
 	w->proto.capture_fd = w->cap_fd;
 	w->proto.n_sets = w->job.n_sets;
+	w->proto.max_samples = w->job.timing ? w->job.k.samples : 0;
 	w->proto.first_set = w->job.first_set;
 	w->proto.keep = keep_sample;
 	w->proto.keep_ctx = w;

@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -52,11 +53,44 @@ static void test_missing_kernel_clock_is_not_a_time(void **state)
 	close(fds[1]);
 }
 
+/* a fixed count is a bound: the parent draws its checks among the
+ * samples it asked for, and a flood past them (red team sample_flood:
+ * 2000 samples timed around nothing after 59 honest ones) is a violation */
+static void test_samples_past_the_count(void **state)
+{
+	(void)state;
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	struct proto p;
+	proto_init(&p);
+	p.phase = "main";
+	p.timed = 1;
+	p.n_sets = 1;
+	p.batch = 1;
+	p.keep = keep_none;
+	p.max_samples = 2;
+	feed(&p, "{\"msg\":\"hello\",\"protocol\":3,\"pid\":1}\n", fds[1]);
+	feed(&p, "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n", fds[1]);
+	feed(&p, "{\"msg\":\"warmup\",\"samples\":0}\n", fds[1]);
+	for (int i = 0; i < 2; i++) {
+		char line[128];
+		snprintf(line, sizeof(line), "{\"msg\":\"sample\",\"i\":%d,\"set\":0,\"us\":5.0}\n", i);
+		feed(&p, line, fds[1]);
+	}
+	const char *third = "{\"msg\":\"sample\",\"i\":2,\"set\":0,\"us\":5.0}\n";
+	assert_int_equal(proto_feed(&p, third, strlen(third), fds[1]), -1);
+	assert_non_null(strstr(p.violation, "past the 2"));
+	proto_release(&p);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 int main(void)
 {
 	assert_int_equal(PROTOCOL_VERSION, 3); /* the hello above speaks it */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missing_kernel_clock_is_not_a_time),
+		cmocka_unit_test(test_samples_past_the_count),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
