@@ -230,7 +230,10 @@ static void say(struct proto *p, int fd, const char *line, size_t bytes)
 	strbuf_addf(&sb, "%s\n", line);
 	for (size_t i = 0; i < bytes; i++)
 		strbuf_addch(&sb, 0);
-	assert_int_equal(proto_feed(p, strbuf_str(&sb), sb.len, fd), 0);
+	int rc_ = proto_feed(p, strbuf_str(&sb), sb.len, fd);
+	if (rc_)
+		print_error("%s: %s\n", line, p->violation ? p->violation : "?");
+	assert_int_equal(rc_, 0);
 	assert_null(p->violation);
 	strbuf_release(&sb);
 }
@@ -271,7 +274,9 @@ static void test_phase_of_death(void **state)
 	p.n_sets = 1;
 	p.capture_fd = fd;
 	EXPECT_DIED(&p, 0, "worker killed by SIGSEGV during load (before the worker's hello)");
-	say(&p, fd, "{\"msg\": \"hello\", \"protocol\": 2, \"pid\": 7}", 0);
+	char hello[80];
+	snprintf(hello, sizeof(hello), "{\"msg\": \"hello\", \"protocol\": %d, \"pid\": 7}", PROTOCOL_VERSION);
+	say(&p, fd, hello, 0);
 	say(&p, fd, "{\"msg\": \"device\", \"info\": {}}", 0);
 	EXPECT_DIED(&p, 0, "worker killed by SIGSEGV during load (the problem or the kernel; no kernel message yet)");
 	say(&p, fd, "{\"msg\": \"kernel\", \"name\": \"k\"}", 0);
