@@ -33,12 +33,13 @@ NVCC_HOST_FLAGS := -Xcompiler -fPIC,-fvisibility=hidden,-Wall,-Wextra,-Werror,-W
 ifneq ($(NVCC),)
 all: $(HARNESS)
 harness: $(HARNESS)
-$(HARNESS): src/backends/cuda/harness.cu src/backends/cuda/evident_cuda.h \
-		src/backends/scramble.h kernels/evident_kernel.h
+$(HARNESS): src/backends/cuda/harness.cu src/backends/cuda/seal.cu src/backends/cuda/seal.h \
+		src/backends/cuda/evident_cuda.h src/backends/scramble.h kernels/evident_kernel.h
 	@mkdir -p $(dir $@)
 	$(NVCC) -O3 -std=c++17 -shared $(NVCC_HOST_FLAGS) -cudart shared $(HARNESS_ARCHS) \
 		-I$(CUDA_HOME)/extras/CUPTI/include \
-		-Xlinker -rpath -Xlinker $(CUDA_HOME)/lib64 -o $@ $< -lcublas -ldl -lpthread
+		-Xlinker -rpath -Xlinker $(CUDA_HOME)/lib64 -o $@ src/backends/cuda/harness.cu \
+		src/backends/cuda/seal.cu -L$(CUDA_HOME)/lib64/stubs -lcuda -lcublas -ldl -lpthread
 else
 harness:
 	@echo "cuda.mk: nvcc not found (set NVCC or CUDA_HOME); the CUDA harness is not built"

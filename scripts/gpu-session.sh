@@ -8,6 +8,8 @@
 #   state      the GPU as found (never changed: no clocks, power or persistence)
 #   harness    tests/gpu/harness_check.sh (the harness's own checks)
 #   adversary  the CUDA adversarial suite (tests/fixtures/specs/cuda-adversary*.yaml)
+#   sealed     the sealed path's own suites (tests/fixtures/specs/cuda-sealed.yaml,
+#              cuda-cdp.yaml) and the adversary suite as trust: host
 #   faults     experiments/cuda-faults.yaml
 #   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?;
 #              ITER1_RUNS=1: once)
@@ -30,7 +32,7 @@ OUT=${OUT:-/tmp/gpu-out}
 mkdir -p "$OUT"
 export PATH=/usr/local/cuda/bin:$PATH
 E=$PWD/dist/evident/bin/evident
-steps=${*:-"state harness adversary faults iter1 events aa problems iter2 reproduce clock tests pack"}
+steps=${*:-"state harness sealed adversary faults iter1 events aa problems iter2 reproduce clock tests pack"}
 log() { printf '\n=== %s\n' "$*" | tee -a "$OUT/session.log"; }
 has() { case " $steps " in *" $1 "*) return 0;; *) return 1;; esac; }
 T0=$(date +%s)
@@ -79,6 +81,11 @@ fi
 if has adversary; then
 	run_exp adversary tests/fixtures/specs/cuda-adversary.yaml
 	run_exp adversary-graph tests/fixtures/specs/cuda-adversary-graph.yaml
+fi
+if has sealed; then
+	run_exp sealed tests/fixtures/specs/cuda-sealed.yaml
+	run_exp cdp tests/fixtures/specs/cuda-cdp.yaml
+	run_exp adversary-host tests/fixtures/specs/cuda-adversary-host.yaml
 fi
 has faults && run_exp faults experiments/cuda-faults.yaml
 if has iter1; then

@@ -37,6 +37,7 @@
 #include "backends/protocol.h"
 #include "backends/sampler.h"
 #include "backends/scramble.h"
+#include "backends/seal.h"
 #include "backends/worker.h"
 
 /* ---- the harness ----------------------------------------------------------- */
@@ -335,14 +336,92 @@ static int timing(struct cw *w)
 	return 0;
 }
 
+/*
+ * The sealed worker's kernel: the plan the parent handed over at
+ * SEAL_PLAN_FD, checked (seal.h), replayed from the object's device code,
+ * which is read as data: no host code of the kernel object runs here.
+ * NULL after a failure message.  sp and *fat stay alive with the kernel.
+ */
+static const struct ev_kernel_desc *sealed_kernel(struct cw *w, struct seal_plan *sp, unsigned char **fat)
+{
+	char path[32], *why = NULL;
+	json_error_t je;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", SEAL_PLAN_FD);
+	json_t *pj = json_load_file(path, 0, &je);
+	if (!pj) {
+		char *r = xstrfmt("the sealed worker has no plan at fd %d: %s", SEAL_PLAN_FD, je.text);
+		proto_w_failure("init_failed", "plan", r, "load");
+		free(r);
+		return NULL;
+	}
+	size_t in_bytes[4];
+	for (int t = 0; t < w->n_in; t++)
+		in_bytes[t] = w->in_n[t] * dtype_size(w->dtype);
+	int bad = seal_plan_parse(pj, in_bytes, w->n_in, w->out_bytes, w->n_out, sp, &why);
+	json_decref(pj);
+	if (bad) {
+		char *r = xstrfmt("the planner's plan is refused: %s", why);
+		proto_w_failure("init_failed", "plan", r, "load");
+		free(r);
+		free(why);
+		return NULL;
+	}
+	const void *imgs[16];
+	size_t img_bytes[16];
+	int n = seal_fatbin_images(w->job->kernel_so, fat, imgs, img_bytes, 16, &why);
+	if (n < 0) {
+		proto_w_failure("launch_failed", "fatbin", why, "load");
+		free(why);
+		return NULL;
+	}
+	const struct ev_kernel_desc *d = NULL;
+	int rc = w->api->plan_load(w->ctx, imgs, img_bytes, n, &sp->plan, &d, w->err, sizeof(w->err));
+	if (rc == -1) {
+		proto_w_failure("launch_failed", "sealed", w->err, "load");
+		return NULL;
+	} else if (rc) {
+		fail_cuda(w, rc, "load");
+		return NULL;
+	}
+	proto_w_send("kernel", json_pack("{s:s, s:s, s:i, s:b, s:i}", "name", sp->kernel_name, "compiled_params",
+					 sp->compiled_params, "threads", worker_thread_count(), "sealed", 1,
+					 "plan_steps", sp->plan.n_steps));
+	return d;
+}
+
+/* The planner: one launch of the kernel under capture, sent as a plan. */
+static int plan_phase(struct cw *w)
+{
+	char *text = NULL;
+	int rc = w->api->plan_capture(w->ctx, w->desc, &w->l, &text, w->err, sizeof(w->err));
+	if (rc == -1) {
+		proto_w_failure("launch_failed", "sealed", w->err, "plan");
+		return 1;
+	} else if (rc) {
+		return fail_cuda(w, rc, "plan");
+	}
+	json_error_t je;
+	json_t *pj = json_loads(text, 0, &je);
+	free(text);
+	if (!pj) {
+		proto_w_failure("crashed", "plan", "the harness wrote a plan that is not JSON", "plan");
+		return 1;
+	}
+	proto_w_send("plan", json_pack("{s:o}", "plan", pj));
+	return 0;
+}
+
 int cuda_worker(const struct job *job)
 {
 	struct cw w;
 	struct evc_device_info di;
 	struct strbuf why = STRBUF_INIT;
 	char *hpath = NULL;
-	int rc = 1;
+	int rc = 1, sealed = !strcmp(job->exec, "sealed");
+	struct seal_plan sp;
+	unsigned char *fat = NULL;
 
+	memset(&sp, 0, sizeof(sp));
 	memset(&w, 0, sizeof(w));
 	w.job = job;
 	w.pr = (struct problem)PROBLEM_INIT;
@@ -366,9 +445,6 @@ int cuda_worker(const struct job *job)
 		proto_w_failure("init_failed", "problem", why.buf, "load");
 		goto out;
 	}
-	w.desc = worker_load_kernel(job, "cuda");
-	if (!w.desc)
-		goto out;
 	w.dtype = worker_dtype(job);
 	w.n_in = w.pr.n_inputs;
 	w.n_out = w.pr.n_outputs;
@@ -380,6 +456,9 @@ int cuda_worker(const struct job *job)
 		w.out_bytes[o] = problem_tensor_numel(&w.pr, w.n_in + o, job->shape) * dtype_size(w.dtype);
 		w.launch_bytes += w.out_bytes[o];
 	}
+	w.desc = sealed ? sealed_kernel(&w, &sp, &fat) : worker_load_kernel(job, "cuda");
+	if (!w.desc)
+		goto out;
 	worker_launch_setup(&w.l, &w.pr, job, job->shape, w.dtype);
 	w.l.stream = w.api->stream(w.ctx);
 	if ((rc = alloc_all(&w)))
@@ -394,8 +473,12 @@ int cuda_worker(const struct job *job)
 		rc = fail_cuda(&w, rc, "init");
 		goto out;
 	}
-	if ((rc = correctness(&w)))
+	if (!strcmp(job->phase, "plan")) {
+		if ((rc = plan_phase(&w)))
+			goto out;
+	} else if ((rc = correctness(&w))) {
 		goto out;
+	}
 	if (job->timing && (rc = timing(&w)))
 		goto out;
 	if (w.desc->fini)
@@ -413,6 +496,8 @@ out:
 	free(w.outs);
 	problem_release(&w.pr);
 	strbuf_release(&why);
+	seal_plan_release(&sp);
+	free(fat);
 	/* the harness and the problem stay loaded: CUDA's exit handlers may run in them */
 	return rc;
 }

@@ -9,7 +9,12 @@
  *             timed samples (inputs rotating through n_sets sets, outputs
  *             scrambled before every launch), then fini;
  *   shape     the same correctness launches at the extra shape, no timing;
- *   sanitize  one correctness launch under compute-sanitizer, no timing.
+ *   sanitize  one correctness launch under compute-sanitizer, no timing;
+ *   plan      (cuda, sealed) load the kernel, init, capture one launch and
+ *             send its plan (backends/seal.h), no correctness, no timing.
+ * `exec` says how the kernel runs: "in_process" (its host code in the
+ * worker, sandboxed) or "sealed" (the worker never loads its host code:
+ * it replays the plan the parent hands it at fd SEAL_PLAN_FD).
  * The parent chooses every seed, the rotation and the scramble seed, and
  * keeps its own copy: the checker is given the parent's job, never a file
  * the worker could have rewritten.
@@ -45,7 +50,11 @@ struct job {
 	int first_set;                   /* sample i uses set (first_set + i) % n_sets */
 	unsigned long long scramble_seed;
 	int device;                      /* CUDA device ordinal */
+	const char *exec;                /* "in_process" (default) | "sealed" */
 };
+
+/* The sealed worker reads its plan (JSON) at /proc/self/fd/SEAL_PLAN_FD. */
+#define SEAL_PLAN_FD 8
 
 json_t *job_to_json(const struct job *j);
 /* 0, or -1 after error() naming what is wrong. */

@@ -107,6 +107,7 @@ void proto_release(struct proto *p)
 	json_decref(p->warmup);
 	json_decref(p->method);
 	json_decref(p->failure);
+	json_decref(p->plan);
 	free(p->samples);
 	free(p->caps);
 	free(p->violation);
@@ -322,6 +323,12 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 		p->timing_n = json_integer_value(n);
 		p->method = json_incref(json_object_get(m, "method"));
 		p->state = ST_FINI;
+		return 0;
+	}
+	if (!strcmp(name, "plan")) {
+		if (p->state != ST_FINI || !p->phase || strcmp(p->phase, "plan") || p->plan)
+			return violate(p, "plan where %s was due", state_wants(p));
+		p->plan = json_incref(json_object_get(m, "plan"));
 		return 0;
 	}
 	if (!strcmp(name, "fini")) {

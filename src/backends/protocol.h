@@ -119,6 +119,7 @@ struct proto {
 
 	/* what arrived */
 	json_t *device, *kernel, *warmup, *method, *failure;
+	json_t *plan;               /* phase "plan": the planner's plan (backends/seal.h), unchecked */
 	struct proto_sample *samples;
 	size_t n_samples, alloc;
 	struct proto_capture *caps;

@@ -136,7 +136,7 @@ static void cloexec_from(int lo)
 int run_command(const struct run_opts *o, struct run_result *res)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, execp[2] = { -1, -1 };
-	int chp[2] = { -1, -1 }, ctlp[2] = { -1, -1 }, ch_child = -1, ctl_child = -1, keep_child[3] = { -1, -1, -1 };
+	int chp[2] = { -1, -1 }, ctlp[2] = { -1, -1 }, ch_child = -1, ctl_child = -1, keep_child[RUN_MAX_PASS_FD] = { -1, -1, -1, -1 };
 	int want_err = o->err && !o->merge_stderr;
 	char **env = build_env(o->env_set);
 	memset(res, 0, sizeof(*res));
@@ -158,7 +158,7 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			goto fail;
 		}
 	}
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < RUN_MAX_PASS_FD; i++)
 		if (o->pass_fd_at[i] > 4 && o->pass_fd[i] >= 0 &&
 		    (keep_child[i] = fcntl(o->pass_fd[i], F_DUPFD_CLOEXEC, 10)) < 0) {
 			error("cannot pass descriptor %d to '%s': %s", o->pass_fd[i], o->argv[0], strerror(errno));
@@ -189,7 +189,7 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			dup2(ch_child, 3);  /* dup2 clears close-on-exec on the copy */
 			dup2(ctl_child, 4);
 		}
-		for (int i = 0; i < 3; i++)
+		for (int i = 0; i < RUN_MAX_PASS_FD; i++)
 			if (keep_child[i] >= 0)
 				dup2(keep_child[i], o->pass_fd_at[i]);
 		signal(SIGPIPE, SIG_DFL);
@@ -209,7 +209,7 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		_exit(127);
 	}
 	setpgid(pid, pid); /* also from the parent, to win the race */
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < RUN_MAX_PASS_FD; i++)
 		if (keep_child[i] >= 0) {
 			close(keep_child[i]);
 			keep_child[i] = -1;
@@ -350,7 +350,7 @@ int run_command(const struct run_opts *o, struct run_result *res)
 	return 0;
 
 fail:
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < RUN_MAX_PASS_FD; i++)
 		if (keep_child[i] >= 0)
 			close(keep_child[i]);
 	if (ch_child >= 0)

@@ -33,6 +33,8 @@ typedef void (*line_fn)(const char *line, void *ctx);
  */
 typedef int (*chan_fn)(const char *buf, size_t n, int reply_fd, void *ctx);
 
+#define RUN_MAX_PASS_FD 4
+
 struct run_opts {
 	const char *const *argv;  /* argv[0] is looked up in PATH (execvp) */
 	const char *cwd;          /* NULL: inherit */
@@ -51,7 +53,7 @@ struct run_opts {
 	 * in the child at pass_fd_at[i] (> 4), inherited across exec; an
 	 * entry is off while its pass_fd_at is 0.  Used for the sandbox's
 	 * seccomp filter and the host worker's shared memory. */
-	int pass_fd[3], pass_fd_at[3];
+	int pass_fd[RUN_MAX_PASS_FD], pass_fd_at[RUN_MAX_PASS_FD];
 	/* Optional: called once the child runs (exec succeeded), with its pid
 	 * and the parent's read end of its protocol channel (-1 without
 	 * on_chan), for a caller that drives the child itself from on_chan. */

@@ -39,27 +39,11 @@
 #include "base/runcmd.h"
 #include "run/cost.h"
 #include "run/health.h"
+#include "run/kexec.h"
 #include "run/outcome.h"
 #include "stats/stats.h"
 
 /* ---- one worker process ---------------------------------------------------- */
-
-struct wrun {
-	struct job job;              /* the parent's own copy */
-	int job_fd;                  /* the job as the worker reads it (a memfd at WORKER_JOB_FD) */
-	int cap_fd;                  /* shipped outputs: a file with no name (O_TMPFILE) */
-	struct proto proto;
-	struct run_result rr;
-	struct strbuf out, err;      /* the worker's stdout and stderr: logs only */
-	/* which timed samples to have shipped: decided after each sample ran,
-	 * with OS randomness the worker cannot read or predict */
-	long long n_fixed;           /* > 0: a fixed sample count */
-	long long picks_left;        /* fixed count: checks still to draw among the rest */
-	int checks_wanted;
-	struct host_clock hc;        /* host backend: the parent's clock (host_clock.c) */
-	int shm_fd;
-	struct progress *prog;
-};
 
 /* A uniform double in [0, 1) that the worker cannot predict. */
 static double os_uniform(void)
@@ -112,7 +96,7 @@ static void on_start(int pid, int chan_fd, void *ctx)
 	w->hc.chan_fd = chan_fd;
 }
 
-static void wrun_release(struct wrun *w)
+void wrun_release(struct wrun *w)
 {
 	if (w->hc.shm)
 		munmap(w->hc.shm, w->hc.shm_bytes);
@@ -122,11 +106,14 @@ static void wrun_release(struct wrun *w)
 		close(w->job_fd);
 	if (w->cap_fd >= 0)
 		close(w->cap_fd);
+	if (w->plan_fd >= 0)
+		close(w->plan_fd);
+	json_decref(w->plan);
 	proto_release(&w->proto);
 	strbuf_release(&w->out);
 	strbuf_release(&w->err);
 	memset(w, 0, sizeof(*w));
-	w->cap_fd = w->job_fd = w->shm_fd = -1;
+	w->cap_fd = w->job_fd = w->shm_fd = w->plan_fd = -1;
 }
 
 /*
@@ -135,7 +122,7 @@ static void wrun_release(struct wrun *w)
  * or rewrite between the parent's write and the child's read.  The fd, or
  * -1 after error().
  */
-static int json_memfd(json_t *j, const char *name)
+int json_memfd(json_t *j, const char *name)
 {
 	int fd = memfd_create(name, MFD_CLOEXEC);
 	if (fd < 0 || json_dumpfd(j, fd, JSON_INDENT(1) | JSON_SORT_KEYS) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
@@ -186,22 +173,15 @@ static void settle(const struct run_ctx *c, const struct run_result *rr)
 	}
 }
 
-/* Run one worker process for w->job.  0 when it was started and waited
- * for (however it ended), -1 when it could not be started. */
-static int run_worker(struct run_ctx *c, struct wrun *w)
+int run_worker(struct run_ctx *c, struct wrun *w)
 {
-	w->cap_fd = nameless_file(c->tmp_dir);
-	if (w->cap_fd < 0)
-		return -1;
-	json_t *jj = job_to_json(&w->job);
-	w->job_fd = json_memfd(jj, "evident-job");
-	json_decref(jj);
-	if (w->job_fd < 0)
-		return -1;
+	if (!w->exec)
+		w->exec = &kexec_in_process;
 	const struct problem *pr = &c->plan.problem;
 	size_t elem = c->be->uses_gpu ? dtype_size(c->plan.dtype) : sizeof(float), out_bytes = 0;
 	for (int t = pr->n_inputs; t < pr->desc->n_tensors; t++)
 		out_bytes += problem_tensor_numel(pr, t, w->job.shape) * elem;
+	w->job.exec = w->exec == &kexec_sealed ? "sealed" : "in_process";
 	proto_init(&w->proto);
 	w->proto.phase = w->job.phase;
 	w->proto.seeds = w->job.seeds;
@@ -209,7 +189,6 @@ static int run_worker(struct run_ctx *c, struct wrun *w)
 	w->proto.output_bytes = out_bytes;
 	/* graph mode is the CUDA harness's; the host worker times one launch a sample */
 	w->proto.batch = w->job.timing && c->be->uses_gpu && w->job.k.batch > 1 ? w->job.k.batch : 1;
-	w->proto.capture_fd = w->cap_fd;
 	w->proto.n_sets = w->job.n_sets;
 	w->proto.max_samples = w->job.timing ? w->job.k.samples : 0;
 	w->proto.first_set = w->job.first_set;
@@ -221,26 +200,20 @@ static int run_worker(struct run_ctx *c, struct wrun *w)
 		w->n_fixed = w->job.k.samples;
 		w->picks_left = w->checks_wanted < w->n_fixed - 1 ? w->checks_wanted : w->n_fixed - 1;
 	}
-	/* host: the parent times the samples, in memory it shares with the
-	 * worker (host_clock.c) */
-	if (w->job.timing && !c->be->uses_gpu) {
-		struct host_clock *hc = &w->hc;
-		hc->pr = pr;
-		hc->job = &w->job;
-		hc->shm_bytes = worker_shm_layout(pr, w->job.shape, hc->off);
-		w->shm_fd = memfd_create("evident-host-io", MFD_CLOEXEC);
-		if (w->shm_fd < 0 || ftruncate(w->shm_fd, (off_t)hc->shm_bytes) < 0 ||
-		    (hc->shm = mmap(NULL, hc->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, w->shm_fd, 0)) ==
-			    MAP_FAILED) {
-			hc->shm = NULL;
-			return error("cannot make the worker's shared memory (%zu bytes): %s", hc->shm_bytes,
-				     strerror(errno));
-		}
-		hc->boxed = c->sb.on;
-		hc->deadline = mono_now() + w->job.k.timeout_s;
-		w->proto.drive = host_clock_drive;
-		w->proto.drive_ctx = hc;
-	}
+	int pr_rc = w->exec->prepare(c, w);
+	if (pr_rc < 0)
+		return -1;
+	if (pr_rc == KEXEC_ENDED)
+		return 0;
+	w->cap_fd = nameless_file(c->tmp_dir);
+	if (w->cap_fd < 0)
+		return -1;
+	w->proto.capture_fd = w->cap_fd;
+	json_t *jj = job_to_json(&w->job);
+	w->job_fd = json_memfd(jj, "evident-job");
+	json_decref(jj);
+	if (w->job_fd < 0)
+		return -1;
 	/* the kernel's process runs in the box (base/sandbox.h), where the
 	 * store is masked: its job comes as a descriptor */
 	char job_arg[32];
@@ -250,8 +223,8 @@ static int run_worker(struct run_ctx *c, struct wrun *w)
 	char **boxed = sandbox_wrap(&c->sb, SANDBOX_STRICT, argv, NULL, &filter_fd);
 	struct run_opts ro = { .argv = (const char *const *)boxed, .timeout_s = w->job.k.timeout_s,
 			       .out = &w->out, .err = &w->err, .on_chan = on_chan, .ctx = w,
-			       .pass_fd = { filter_fd, w->shm_fd, w->job_fd },
-			       .pass_fd_at = { SANDBOX_SECCOMP_FD, HOST_SHM_FD, WORKER_JOB_FD },
+			       .pass_fd = { filter_fd, w->shm_fd, w->job_fd, w->plan_fd },
+			       .pass_fd_at = { SANDBOX_SECCOMP_FD, HOST_SHM_FD, WORKER_JOB_FD, SEAL_PLAN_FD },
 			       .signal_in_exit_code = c->sb.on, .on_start = on_start };
 	int rc = run_command(&ro, &w->rr);
 	sandbox_argv_free(boxed);
@@ -514,6 +487,8 @@ static void job_state_init(struct job_state *j, struct run_ctx *c, struct plan_j
 	j->v = j->pv->v;
 	j->r.event_median_us = j->r.host_median_us = NAN;
 	j->main_w.cap_fd = j->shape_w.cap_fd = -1;
+	j->main_w.job_fd = j->shape_w.job_fd = j->main_w.shm_fd = j->shape_w.shm_fd = -1;
+	j->main_w.plan_fd = j->shape_w.plan_fd = -1;
 	j->main_w.prog = &c->prog;
 	j->run_id = store_new_run_id(c->s->name);
 	utc_now_iso(j->started, sizeof(j->started));
@@ -580,10 +555,11 @@ static int job_main_worker(struct job_state *j)
 	if (c->be->device_state)
 		j->before = c->be->device_state(c->slot.device);
 	fill_job(c, j->pj, "main", &j->main_w.job);
+	j->main_w.exec = kexec_for(c->be, &j->main_w.job, spec_trust(c->s, j->v));
 	progress_show(&c->prog, "starting");
 	if (run_worker(c, &j->main_w) < 0)
 		return -1;
-	j->gpu_s += c->be->uses_gpu ? j->main_w.rr.seconds : 0;
+	j->gpu_s += c->be->uses_gpu ? j->main_w.rr.seconds + j->main_w.plan_seconds : 0;
 	if (c->be->device_state)
 		j->after = c->be->device_state(c->slot.device);
 	json_object_set_new(j->load, "after", read_load());
@@ -617,6 +593,18 @@ static int job_judge(struct job_state *j)
 			     j->main_w.checks_wanted, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
 			     "rel_l2", c->plan.tol.rel_l2, "overturned", over, "check_choice",
 			     "drawn by the parent after each sample ran (getrandom)");
+	json_object_set_new(j->judge, "executor", json_string(j->main_w.exec->name));
+	json_object_set_new(j->judge, "trust", json_string(j->main_w.exec->trust));
+	if (j->main_w.plan) {
+		char *text = json_dumps(j->main_w.plan, JSON_SORT_KEYS | JSON_COMPACT);
+		char hex[SHA256_HEX_LEN + 1];
+		if (text && put_text(c, text, strlen(text), hex))
+			json_object_set_new(j->judge, "plan", json_pack("{s:s, s:I, s:f}", "object", hex, "steps",
+								       (json_int_t)json_array_size(json_object_get(
+									       j->main_w.plan, "steps")),
+								       "planner_seconds", j->main_w.plan_seconds));
+		free(text);
+	}
 	if (isfinite(c->plan.floor_us))
 		json_object_set_new(j->judge, "floor", json_pack("{s:f, s:s?}", "us", c->plan.floor_us, "source",
 								 c->plan.peak_source));
@@ -640,6 +628,24 @@ static void job_escapes(struct job_state *j)
 		j->jr.host_threads += pr->samples[i].threads_delta > 0;
 		j->jr.block_timeouts += pr->samples[i].block_timeout;
 	}
+	/* the two GPU clocks of each sample against each other */
+	double *ev = xmalloc((pr->n_samples + 1) * sizeof(double)), *kn = xmalloc((pr->n_samples + 1) * sizeof(double));
+	size_t ng = 0;
+	for (size_t i = 0; i < pr->n_samples; i++) {
+		const struct proto_sample *s = &pr->samples[i];
+		if (!isfinite(s->event_us) || !isfinite(s->kernel_us))
+			continue;
+		j->jr.n_clocked++;
+		if (s->event_us - s->kernel_us > CLOCK_GAP_US + CLOCK_GAP_REL * s->event_us) {
+			j->jr.clock_gaps++;
+			ev[ng] = s->event_us;
+			kn[ng++] = s->kernel_us;
+		}
+	}
+	j->jr.gap_event_us = ng ? median_of(ev, ng) : NAN;
+	j->jr.gap_kernel_us = ng ? median_of(kn, ng) : NAN;
+	free(ev);
+	free(kn);
 }
 
 /* The extra shape's worker did not finish: its failure, as an outcome. */
@@ -721,13 +727,15 @@ static void job_sanitize(struct job_state *j)
 {
 	struct run_ctx *c = j->c;
 	const struct spec *s = c->s;
+	struct job sj = j->main_w.job;
+	sj.exec = "in_process"; /* the tools watch the kernel's own launches */
 	for (char **t = s->sanitize; t && *t && !j->main_w.rr.timed_out && !runcmd_interrupted; t++) {
 		char ph[64];
 		snprintf(ph, sizeof(ph), "compute-sanitizer %s", *t);
 		progress_show(&c->prog, ph);
 		json_t *verdict = NULL;
 		double ts = mono_now();
-		if (sanitize_job(*t, c->exe, &j->main_w.job, c->tmp_dir, &c->sb, 10 * s->k.timeout_s, &verdict) == 0 &&
+		if (sanitize_job(*t, c->exe, &sj, c->tmp_dir, &c->sb, 10 * s->k.timeout_s, &verdict) == 0 &&
 		    verdict)
 			json_array_append_new(j->sanitize_docs, verdict);
 		j->gpu_s += mono_now() - ts;

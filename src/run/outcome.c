@@ -236,6 +236,15 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 			    r->other_stream + r->late + r->host_threads, r->other_stream, r->late, r->host_threads));
 		return;
 	}
+	if (r->n_clocked && r->clock_gaps > CLOCK_GAP_FRAC * (double)r->n_clocked) {
+		set(o, reason, OUTCOME_CLOCK_DISAGREE,
+		    xstrfmt("in %lld of %lld samples the CUDA events saw more than %.0f us + %.0f%% over the kernel "
+			    "clock (there: %.2f us against %.2f us, medians): device work the kernel clock cannot "
+			    "see, such as kernels launched from the device",
+			    r->clock_gaps, r->n_clocked, CLOCK_GAP_US, 100 * CLOCK_GAP_REL, r->gap_event_us,
+			    r->gap_kernel_us));
+		return;
+	}
 	if (judge(r->checks, r->n_checks, "", o, reason))
 		return;
 	if (r->shape_failure) {

@@ -39,9 +39,22 @@ struct job_report {
 	const char *shape_text;         /* "S=397" for messages */
 	/* escapes over the timed samples */
 	long long other_stream, late, host_threads, block_timeouts;
+	/* the two GPU clocks: samples whose events exceed the kernel clock by
+	 * more than CLOCK_GAP_US + CLOCK_GAP_REL x events, of n_clocked with both */
+	long long clock_gaps, n_clocked;
+	double gap_event_us, gap_kernel_us;  /* medians over those samples */
 	/* the physical floor: a median below it is no speedup */
 	double floor_us, median_us;
 };
+
+/* The bound on the events clock over the kernel clock (CUPTI: kernels,
+ * copies, memsets of the launch).  Honest launches on the H100 show 0.5
+ * to 2.5 us (one kernel) and up to 6.2 us (cuBLAS attention, three
+ * kernels) of gap (artifacts, PAPER.md); more than CLOCK_GAP_FRAC of the
+ * samples past the bound is clock_disagree. */
+#define CLOCK_GAP_US 8.0
+#define CLOCK_GAP_REL 0.05
+#define CLOCK_GAP_FRAC 0.10
 
 /* The outcome and its reason (malloc'd, caller frees; NULL for ok).  A
  * job the runner was interrupted in (SIGINT, SIGTERM, a Slurm task being

@@ -25,6 +25,14 @@ struct ctx {
 	const struct spec_env *env;
 };
 
+static int in_list(const char *v, const char *const *list)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (!strcmp(v, list[i]))
+			return 1;
+	return 0;
+}
+
 static int node_err(struct ctx *c, yaml_node_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -231,6 +239,11 @@ const struct spec_key spec_keys[] = {
 	{ "variant", "expect", "an outcome", "ok",
 	  "the outcome this variant must end as (evident help outcomes); evident run exits 0 when every variant "
 	  "ends as expected" },
+	{ "variant", "trust", "sealed or host", "sealed on cuda (references: host)",
+	  "sealed: the kernel's host code runs only in a sandboxed planner, which records its launches; the "
+	  "timing worker replays them from the object's device code. host: the kernel's host code runs in the "
+	  "(sandboxed) timing worker, for launches that depend on data or library kernels; the record says "
+	  "which" },
 	{ "top", "grid", "mapping PARAM: [values]", "none",
 	  "more variants: the cartesian product of the lists, first key slowest, named PARAM-value_PARAM-value "
 	  "(at most 4096)" },
@@ -256,13 +269,6 @@ const struct spec_key spec_keys[] = {
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
-static int in_list(const char *v, const char *const *list)
-{
-	for (size_t i = 0; list[i]; i++)
-		if (!strcmp(v, list[i]))
-			return 1;
-	return 0;
-}
 
 /* The keys of spec_keys[] in section, then the knobs of section,
  * NULL-terminated, in buf (of cap entries). */
@@ -359,6 +365,14 @@ static int parse_variant_body(struct ctx *c, yaml_node_t *body, struct spec_vari
 		if (name && !strcmp(name, "kernel")) {
 			if (want_string(c, val, "kernel", &v->kernel) < 0)
 				return -1;
+			continue;
+		}
+		if (name && !strcmp(name, "trust")) {
+			static const char *const trusts[] = { "sealed", "host", NULL };
+			if (want_string(c, val, "trust", &v->trust) < 0)
+				return -1;
+			if (!in_list(v->trust, trusts))
+				return unknown_value(c, val, "trust", trusts);
 			continue;
 		}
 		if (name && !strcmp(name, "expect")) {
@@ -637,7 +651,7 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 	if ((n = lookup(c, root, "params", NULL))) {
 		base.name = "params";
 		rc = parse_variant_body(c, n, &base);
-		if (!rc && (base.kernel || base.expect))
+		if (!rc && (base.kernel || base.expect || base.trust))
 			rc = node_err(c, n, "'params' holds parameters only; 'kernel'/'expect' go at the top or in a variant");
 	}
 	yaml_node_t *vn = lookup(c, root, "variants", NULL), *gn = lookup(c, root, "grid", NULL);
@@ -1044,6 +1058,7 @@ void spec_release(struct spec *s)
 		free(v->name);
 		free(v->kernel);
 		free(v->expect);
+		free(v->trust);
 	}
 	free(s->variants);
 	free(s->path);
@@ -1063,4 +1078,14 @@ void spec_release(struct spec *s)
 	free_list(s->sanitize);
 	free_list(s->flags);
 	memset(s, 0, sizeof(*s));
+}
+
+const char *spec_trust(const struct spec *s, const struct spec_variant *v)
+{
+	const struct backend *be = backend_find(s->backend);
+	if (!be || !be->uses_gpu)
+		return "host";
+	if (v->trust)
+		return v->trust;
+	return v->is_reference ? "host" : "sealed";
 }

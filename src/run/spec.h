@@ -23,7 +23,16 @@ struct spec_variant {
 	size_t n_params;
 	char *expect;            /* expected outcome ("crashed", ...) or NULL */
 	int is_reference;        /* from references: */
+	char *trust;             /* "sealed" | "host" as written, or NULL (spec_trust gives the default) */
 };
+
+/* How a variant's kernel runs on the cuda backend: "sealed" (its host
+ * code never runs in the timing process: run/kexec.h) unless the variant
+ * says `trust: host` or is a reference (cuDNN, cuBLAS: library kernels a
+ * plan cannot replay).  On the host backend: "host" (the parent's clock
+ * times the kernel, whose code runs in the worker). */
+struct spec;
+const char *spec_trust(const struct spec *s, const struct spec_variant *v);
 
 #define SPEC_MAX_DIMS 8
 

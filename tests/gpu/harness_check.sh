@@ -39,7 +39,8 @@ if [ -z "${HC_HARNESS:-}" ]; then
 		-Xcompiler -fPIC,-fvisibility=hidden,-Wall,-Wextra,-Werror,-Wno-unused-parameter \
 		-cudart shared -arch="$ARCH" -I"$CUDA_HOME/extras/CUPTI/include" \
 		-Xlinker -rpath -Xlinker "$CUDA_HOME/lib64" -o "$HC_HARNESS" \
-		src/backends/cuda/harness.cu -lcublas -ldl -lpthread >"$B/harness.log" 2>&1 &
+		src/backends/cuda/harness.cu src/backends/cuda/seal.cu -L"$CUDA_HOME/lib64/stubs" -lcuda \
+		-lcublas -ldl -lpthread >"$B/harness.log" 2>&1 &
 	pids+=($!)
 fi
 for f in tests/gpu/hk/*.cu; do

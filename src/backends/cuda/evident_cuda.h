@@ -144,7 +144,8 @@ struct evc_sample {
 	int batch;             /* launches in this sample */
 	/* Times per launch (sample time / batch), microseconds. */
 	double event_us;       /* start to stop event */
-	double kernel_us;      /* CUPTI: sum of launch()'s kernel durations; NAN without CUPTI */
+	double kernel_us;      /* CUPTI: sum of launch()'s kernel, memcpy and memset durations
+				* (copy_us included); NAN without CUPTI */
 	double kernel_span_us; /* CUPTI: last kernel/copy end - first start; NAN without CUPTI */
 	double copy_us;        /* CUPTI: sum of launch()'s memcpy/memset durations; NAN without */
 	/* Counts over the whole sample (all batch launches); -1 without CUPTI. */
@@ -220,6 +221,76 @@ struct evc_timing_result {
 	int block;                /* the blocking kernel was used */
 	int block_timeouts;       /* samples whose blocking kernel timed out */
 	int threads_at_start;     /* /proc/self/task entries just before the first sample */
+};
+
+/* ---- the sealed path (additions to version 2) -----------------------
+ *
+ * A plan is what one launch() enqueued, as stream capture recorded it:
+ * kernels (device function name, grid, block, cluster, dynamic shared
+ * memory, the function attributes it needs, its parameter buffer),
+ * memsets and device-to-device copies, in an order that keeps every
+ * dependency.  Pointers into the tensors the harness handed the kernel, or
+ * into device memory the kernel allocated for itself (scratch), are not
+ * kept as numbers but as relocations: (byte offset in the parameter
+ * buffer, buffer id, offset in the buffer).  Buffer ids: input t is
+ * EVC_BUF_IN + t, output o is EVC_BUF_OUT + o, scratch k is
+ * EVC_BUF_SCRATCH + k.
+ *
+ * plan_capture runs in the planner (the sandboxed process that runs the
+ * kernel's host code) and returns the plan as JSON text; the runner
+ * parses and checks it (src/backends/seal.c) into struct evc_plan, and
+ * plan_load, in the sealed worker, which never loads the kernel's host
+ * code, loads the device code from the object's fatbin images and returns
+ * a kernel description whose launch() replays the plan with the
+ * ev_launch's current buffers.  Everything else (the timing loop, checks,
+ * scramble) is the same as for any kernel.
+ */
+enum evc_step_kind { EVC_STEP_KERNEL = 1, EVC_STEP_MEMSET = 2, EVC_STEP_COPY = 3 };
+#define EVC_BUF_IN 0
+#define EVC_BUF_OUT 8
+#define EVC_BUF_SCRATCH 16
+#define EVC_PLAN_MAX_STEPS 256
+#define EVC_PLAN_MAX_SCRATCH 16
+#define EVC_PLAN_MAX_PARAMS 128
+#define EVC_PLAN_MAX_ARGS 32768   /* bytes of one kernel's parameters (CUDA's limit is 32764) */
+
+struct evc_reloc {
+	uint32_t at;    /* byte offset in the parameter buffer of an 8-byte pointer */
+	uint32_t buf;   /* EVC_BUF_* id */
+	uint64_t off;   /* bytes into that buffer */
+};
+
+struct evc_step {
+	int kind;                      /* enum evc_step_kind */
+	/* kernel */
+	const char *name;              /* the device function's (mangled) name */
+	unsigned grid[3], block[3], cluster[3]; /* cluster all 0: none */
+	unsigned smem;                 /* dynamic shared memory, bytes */
+	int max_dynamic_smem;          /* function attributes to set, -1: leave */
+	int carveout;
+	int nonportable_cluster;
+	size_t args_bytes;             /* the parameter buffer */
+	const unsigned char *args;
+	unsigned n_params;
+	const size_t *param_off;       /* n_params offsets into args */
+	unsigned n_relocs;
+	const struct evc_reloc *relocs;
+	/* memset: dst, value, elem_size (1, 2, 4), width (elements), height, pitch (bytes) */
+	/* copy: dst, src, bytes */
+	uint32_t dst_buf, src_buf;
+	uint64_t dst_off, src_off;
+	unsigned value, elem_size;
+	size_t width, height, pitch, bytes;
+};
+
+struct evc_plan {
+	int n_steps;
+	const struct evc_step *steps;
+	int n_scratch;
+	const size_t *scratch_bytes;   /* allocated zeroed by plan_load */
+	const char *kernel_name;       /* the kernel description's name and */
+	const char *compiled_params;   /* compiled_params, as the planner read them */
+	const char *problem;
 };
 
 struct evc_ctx;
@@ -301,6 +372,27 @@ struct evc_api {
 	/* Copy bytes from the host as they are, synchronised. */
 	int (*upload)(struct evc_ctx *ctx, void *d_dst, const void *h_src, size_t bytes,
 		      char *err, size_t errlen);
+
+	/* ---- the sealed path ---- */
+	/* Run desc->launch(l) once under stream capture (nothing executes) and
+	 * describe what it enqueued as plan JSON (see above) in *json, which
+	 * the caller frees with free().  Returns 0, a cudaError_t or CUresult
+	 * value, or -1 when the launch did something a plan cannot hold (the
+	 * reason in err: host memory, a host callback, an event, a library
+	 * kernel is fine, a kernel's own stream outside the capture is not
+	 * seen and so is not replayed). */
+	int (*plan_capture)(struct evc_ctx *ctx, const struct ev_kernel_desc *desc,
+			    struct ev_launch *l, char **json, char *err, size_t errlen);
+	/* Load the device code of `n_images` fatbin images (the kernel object's
+	 * .nv_fatbin section, read as data: no host code of it runs), find
+	 * every function the plan names, set their attributes, allocate its
+	 * scratch, and return a description whose launch() replays the plan
+	 * on the launch's current buffers (valid until close()).  The plan is
+	 * copied.  Returns 0, a CUresult value, or -1 with the reason in err
+	 * (a function that is not in the images: a library's kernel). */
+	int (*plan_load)(struct evc_ctx *ctx, const void *const *images, const size_t *image_bytes,
+			 int n_images, const struct evc_plan *plan,
+			 const struct ev_kernel_desc **desc, char *err, size_t errlen);
 };
 
 typedef const struct evc_api *(*evc_api_fn)(void);

@@ -1,0 +1,624 @@
+/*
+ * seal.cu - the harness's half of the sealed path: capture what a kernel's
+ * launch() enqueues as a plan (in the planner), and replay a plan from the
+ * kernel object's device code alone (in the sealed worker).
+ *
+ * Why: a kernel's host code that runs in the process that keeps the clock
+ * can edit that process (its GOT, its pipes, its memory), start threads
+ * and streams the clock does not see, or precompute.  In the sealed worker
+ * none of it runs: the device code is loaded from the object's fatbin
+ * images as data (cuModuleLoadData), and launch() is replaced by a replay
+ * of the launches the planner recorded, with the worker's own buffers.
+ *
+ * Capture (seal_capture): launch() runs once under relaxed-mode stream
+ * capture, so nothing it enqueues on the capturing stream executes; the
+ * graph's nodes are walked in an order that keeps every edge.  Kernel
+ * nodes give the function (its name through cuFuncGetName), grid, block,
+ * cluster, dynamic shared memory and the parameter buffer, laid out as
+ * cuFuncGetParamInfo says; every 8-byte word of it that points into a
+ * tensor the kernel was handed, or into device memory the kernel
+ * allocated for itself, becomes a relocation (evident_cuda.h).  A pointer
+ * to host memory, a host node, an event, a child graph, a memcpy that is
+ * not device to device, parameters packed in `extra`: refused, with the
+ * reason (such a kernel runs as `trust: host`).  Work launch() put on a
+ * stream of its own is not captured, so it is not replayed: if it mattered
+ * the outputs are wrong, and the checks say so.
+ *
+ * Replay (seal_load, then the returned description's launch): functions
+ * are looked up by name in the loaded images, so a kernel of a library
+ * (cuBLAS, cuDNN) is refused at load with that reason; attributes the
+ * planner saw (the dynamic shared memory limit, the carveout, non-portable
+ * clusters) are set; scratch is allocated and zeroed once; each launch
+ * patches the relocations with the current buffers and enqueues with
+ * cuLaunchKernelEx, cuMemsetD*Async and cuMemcpyDtoDAsync on l->stream.
+ * Return values are CUresult values; for launch errors they equal the
+ * runtime's cudaError_t values, which the caller sorts (evc_kind).
+ */
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <string>
+#include <vector>
+
+#include "evident_cuda.h"
+#include "seal.h"
+
+/* ---- capture --------------------------------------------------------- */
+
+struct kbuf {
+	CUdeviceptr base;
+	size_t bytes;
+	uint32_t id;
+};
+
+static void appendf(std::string &s, const char *fmt, ...)
+{
+	char tmp[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(tmp)) {
+		s.append(tmp, (size_t)n);
+		return;
+	}
+	std::vector<char> big((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(big.data(), big.size(), fmt, ap);
+	va_end(ap);
+	s.append(big.data(), (size_t)n);
+}
+
+/* A JSON string of s (names are plain symbols; anything else is escaped). */
+static void append_str(std::string &out, const char *s)
+{
+	out += '"';
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			appendf(out, "\\%c", ch);
+		else if (ch < 0x20 || ch >= 0x7f)
+			appendf(out, "\\u%04x", ch);
+		else
+			out += (char)ch;
+	}
+	out += '"';
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static const char *cu_name(CUresult r)
+{
+	const char *s = NULL;
+	return cuGetErrorName(r, &s) == CUDA_SUCCESS && s ? s : "CUDA_ERROR_?";
+}
+
+#define CUCK(call, what)                                                                   \
+	do {                                                                               \
+		CUresult r_ = (call);                                                      \
+		if (r_ != CUDA_SUCCESS) {                                                  \
+			snprintf(err, errlen, "%s: %s (sealed capture)", cu_name(r_), what); \
+			return (int)r_;                                                    \
+		}                                                                          \
+	} while (0)
+
+/*
+ * Where v points: 1 with (*id, *off) when into a known buffer or into
+ * device memory (a new scratch buffer), 0 when it is no pointer the
+ * driver knows, -1 with the reason when it points into host memory.
+ */
+static int classify(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64_t *off, char *err,
+		    size_t errlen)
+{
+	if (!v)
+		return 0;
+	for (const kbuf &b : bufs)
+		if (v >= b.base && v <= b.base + b.bytes) {
+			*id = b.id;
+			*off = v - b.base;
+			return 1;
+		}
+	CUdeviceptr start = 0;
+	size_t size = 0;
+	unsigned type = 0;
+	if (cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, v) != CUDA_SUCCESS)
+		return 0;
+	if (type == CU_MEMORYTYPE_HOST)
+		return fail(err, errlen, "a launch argument points into host memory (0x%llx); a sealed "
+					 "replay cannot make it: run the variant with trust: host",
+			    (unsigned long long)v);
+	if (cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, v) != CUDA_SUCCESS ||
+	    cuPointerGetAttribute(&size, CU_POINTER_ATTRIBUTE_RANGE_SIZE, v) != CUDA_SUCCESS)
+		return 0;
+	int n_scratch = 0;
+	for (const kbuf &b : bufs)
+		n_scratch += b.id >= EVC_BUF_SCRATCH;
+	if (n_scratch >= EVC_PLAN_MAX_SCRATCH)
+		return fail(err, errlen, "the launch uses more than %d device allocations of its own",
+			    EVC_PLAN_MAX_SCRATCH);
+	bufs.push_back({ start, size, (uint32_t)(EVC_BUF_SCRATCH + n_scratch) });
+	*id = bufs.back().id;
+	*off = v - start;
+	return 1;
+}
+
+static int kernel_step(CUgraphNode node, std::vector<kbuf> &bufs, std::string &js, char *err, size_t errlen)
+{
+	CUDA_KERNEL_NODE_PARAMS p;
+	memset(&p, 0, sizeof(p));
+	CUCK(cuGraphKernelNodeGetParams(node, &p), "cuGraphKernelNodeGetParams");
+	CUfunction f = p.func;
+	if (!f && p.kern)
+		CUCK(cuKernelGetFunction(&f, p.kern), "cuKernelGetFunction");
+	if (!f)
+		return fail(err, errlen, "a kernel node without a function");
+	if (p.extra)
+		return fail(err, errlen, "a kernel launched with its parameters packed in 'extra' (cuLaunchKernel); "
+					 "a sealed replay needs kernelParams: run it with trust: host");
+	const char *name = NULL;
+	CUCK(cuFuncGetName(&name, f), "cuFuncGetName");
+	std::vector<size_t> offs, sizes;
+	size_t total = 0;
+	for (size_t i = 0;; i++) {
+		size_t o = 0, sz = 0;
+		if (cuFuncGetParamInfo(f, i, &o, &sz) != CUDA_SUCCESS)
+			break;
+		if (i >= EVC_PLAN_MAX_PARAMS)
+			return fail(err, errlen, "kernel %s has more than %d parameters", name, EVC_PLAN_MAX_PARAMS);
+		offs.push_back(o);
+		sizes.push_back(sz);
+		total = o + sz > total ? o + sz : total;
+	}
+	if (total > EVC_PLAN_MAX_ARGS)
+		return fail(err, errlen, "kernel %s has %zu bytes of parameters", name, total);
+	if (!offs.empty() && !p.kernelParams)
+		return fail(err, errlen, "kernel %s has parameters but the node holds none", name);
+	std::vector<unsigned char> args(total, 0);
+	for (size_t i = 0; i < offs.size(); i++)
+		memcpy(args.data() + offs[i], p.kernelParams[i], sizes[i]);
+	int dyn = 0, carve = -1, nonport = 0;
+	cuFuncGetAttribute(&dyn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f);
+	cuFuncGetAttribute(&carve, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, f);
+	cuFuncGetAttribute(&nonport, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, f);
+	CUlaunchAttributeValue cv;
+	memset(&cv, 0, sizeof(cv));
+	unsigned cl[3] = { 0, 0, 0 };
+	if (cuGraphKernelNodeGetAttribute(node, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &cv) == CUDA_SUCCESS) {
+		cl[0] = cv.clusterDim.x;
+		cl[1] = cv.clusterDim.y;
+		cl[2] = cv.clusterDim.z;
+	}
+	js += "{\"kind\": \"kernel\", \"name\": ";
+	append_str(js, name);
+	appendf(js, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"cluster\": [%u, %u, %u], \"smem\": %u",
+		p.gridDimX, p.gridDimY, p.gridDimZ, p.blockDimX, p.blockDimY, p.blockDimZ, cl[0], cl[1], cl[2],
+		p.sharedMemBytes);
+	appendf(js, ", \"attrs\": {\"max_dynamic_smem\": %d, \"carveout\": %d, \"nonportable_cluster\": %d}", dyn,
+		carve, nonport);
+	js += ", \"params\": [";
+	for (size_t i = 0; i < offs.size(); i++)
+		appendf(js, "%s%zu", i ? ", " : "", offs[i]);
+	js += "], \"relocs\": [";
+	int nr = 0;
+	for (size_t i = 0; i < offs.size(); i++)
+		for (size_t at = (offs[i] + 7) & ~(size_t)7; at + 8 <= offs[i] + sizes[i]; at += 8) {
+			uint64_t v;
+			memcpy(&v, args.data() + at, 8);
+			uint32_t id = 0;
+			uint64_t off = 0;
+			int c = classify(bufs, (CUdeviceptr)v, &id, &off, err, errlen);
+			if (c < 0)
+				return -1;
+			if (!c)
+				continue;
+			appendf(js, "%s[%zu, %u, %llu]", nr++ ? ", " : "", at, id, (unsigned long long)off);
+			memset(args.data() + at, 0, 8); /* no address of the planner's in the plan */
+		}
+	js += "], \"args\": \"";
+	for (unsigned char b : args)
+		appendf(js, "%02x", b);
+	js += "\"}";
+	return 0;
+}
+
+static int ptr_of(std::vector<kbuf> &bufs, CUdeviceptr v, std::string &js, const char *key, char *err,
+		  size_t errlen)
+{
+	uint32_t id = 0;
+	uint64_t off = 0;
+	int c = classify(bufs, v, &id, &off, err, errlen);
+	if (c < 0)
+		return -1;
+	if (!c)
+		return fail(err, errlen, "a %s of the launch is no device memory the plan knows (0x%llx)", key,
+			    (unsigned long long)v);
+	appendf(js, ", \"%s\": [%u, %llu]", key, id, (unsigned long long)off);
+	return 0;
+}
+
+static int memset_step(CUgraphNode node, std::vector<kbuf> &bufs, std::string &js, char *err, size_t errlen)
+{
+	CUDA_MEMSET_NODE_PARAMS p;
+	memset(&p, 0, sizeof(p));
+	CUCK(cuGraphMemsetNodeGetParams(node, &p), "cuGraphMemsetNodeGetParams");
+	js += "{\"kind\": \"memset\"";
+	if (ptr_of(bufs, p.dst, js, "dst", err, errlen) < 0)
+		return -1;
+	appendf(js, ", \"value\": %u, \"elem\": %u, \"width\": %zu, \"height\": %zu, \"pitch\": %zu}", p.value,
+		p.elementSize, p.width, p.height, p.pitch);
+	return 0;
+}
+
+static int copy_step(CUgraphNode node, std::vector<kbuf> &bufs, std::string &js, char *err, size_t errlen)
+{
+	CUDA_MEMCPY3D p;
+	memset(&p, 0, sizeof(p));
+	CUCK(cuGraphMemcpyNodeGetParams(node, &p), "cuGraphMemcpyNodeGetParams");
+	int dev = (p.srcMemoryType == CU_MEMORYTYPE_DEVICE || p.srcMemoryType == CU_MEMORYTYPE_UNIFIED) &&
+		  (p.dstMemoryType == CU_MEMORYTYPE_DEVICE || p.dstMemoryType == CU_MEMORYTYPE_UNIFIED);
+	if (!dev || p.Height > 1 || p.Depth > 1 || p.srcY || p.srcZ || p.dstY || p.dstZ)
+		return fail(err, errlen, "a copy that is not one device-to-device range (a host copy, or 2D/3D); "
+					 "run the variant with trust: host");
+	js += "{\"kind\": \"copy\"";
+	if (ptr_of(bufs, p.dstDevice + p.dstXInBytes, js, "dst", err, errlen) < 0 ||
+	    ptr_of(bufs, p.srcDevice + p.srcXInBytes, js, "src", err, errlen) < 0)
+		return -1;
+	appendf(js, ", \"bytes\": %zu}", p.WidthInBytes);
+	return 0;
+}
+
+static const char *node_type_name(CUgraphNodeType t)
+{
+	switch (t) {
+	case CU_GRAPH_NODE_TYPE_HOST: return "a host callback";
+	case CU_GRAPH_NODE_TYPE_GRAPH: return "a child graph";
+	case CU_GRAPH_NODE_TYPE_WAIT_EVENT: return "an event wait";
+	case CU_GRAPH_NODE_TYPE_EVENT_RECORD: return "an event record";
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC: return "a stream-ordered allocation";
+	case CU_GRAPH_NODE_TYPE_MEM_FREE: return "a stream-ordered free";
+	default: return "a graph node of an unsupported type";
+	}
+}
+
+/* The nodes in an order that keeps every edge (Kahn). */
+static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, char *err, size_t errlen)
+{
+	size_t n = 0, ne = 0;
+	CUCK(cuGraphGetNodes(g, NULL, &n), "cuGraphGetNodes");
+	std::vector<CUgraphNode> nodes(n);
+	if (n)
+		CUCK(cuGraphGetNodes(g, nodes.data(), &n), "cuGraphGetNodes");
+	CUCK(cuGraphGetEdges(g, NULL, NULL, NULL, &ne), "cuGraphGetEdges");
+	std::vector<CUgraphNode> from(ne), to(ne);
+	if (ne)
+		CUCK(cuGraphGetEdges(g, from.data(), to.data(), NULL, &ne), "cuGraphGetEdges");
+	std::vector<int> indeg(n, 0), done(n, 0);
+	auto idx = [&](CUgraphNode x) {
+		for (size_t i = 0; i < n; i++)
+			if (nodes[i] == x)
+				return (int)i;
+		return -1;
+	};
+	for (size_t e = 0; e < ne; e++) {
+		int t = idx(to[e]);
+		if (t >= 0)
+			indeg[t]++;
+	}
+	while (order.size() < n) {
+		size_t before = order.size();
+		for (size_t i = 0; i < n; i++) {
+			if (done[i] || indeg[i])
+				continue;
+			done[i] = 1;
+			order.push_back(nodes[i]);
+			for (size_t e = 0; e < ne; e++)
+				if (from[e] == nodes[i]) {
+					int t = idx(to[e]);
+					if (t >= 0)
+						indeg[t]--;
+				}
+		}
+		if (order.size() == before)
+			return fail(err, errlen, "the captured graph has a cycle");
+	}
+	return 0;
+}
+
+static size_t tensor_bytes_of(const struct ev_tensor *t)
+{
+	size_t n = t->dtype == EV_F32 ? 4 : t->dtype == EV_F64 ? 8 : 2;
+	for (int d = 0; d < t->ndim && d < 4; d++)
+		n *= (size_t)(t->dims[d] > 0 ? t->dims[d] : 0);
+	return n;
+}
+
+int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct ev_launch *l, char **json,
+		 char *err, size_t errlen)
+{
+	std::vector<kbuf> bufs;
+	for (int t = 0; t < l->n_inputs && t < 4; t++)
+		bufs.push_back({ (CUdeviceptr)l->inputs[t].data, tensor_bytes_of(&l->inputs[t]),
+				 (uint32_t)(EVC_BUF_IN + t) });
+	for (int o = 0; o < l->n_outputs && o < 2; o++)
+		bufs.push_back({ (CUdeviceptr)l->outputs[o].data, tensor_bytes_of(&l->outputs[o]),
+				 (uint32_t)(EVC_BUF_OUT + o) });
+	*json = NULL;
+	cudaGetLastError();
+	cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
+	if (e != cudaSuccess) {
+		snprintf(err, errlen, "%s: %s (cudaStreamBeginCapture)", cudaGetErrorName(e), cudaGetErrorString(e));
+		return (int)e;
+	}
+	int rc = desc->launch(l);
+	cudaGraph_t graph = NULL;
+	cudaError_t ee = cudaStreamEndCapture(stream, &graph);
+	if (rc || ee != cudaSuccess || !graph) {
+		cudaError_t why = rc ? (cudaError_t)rc : ee;
+		if (graph)
+			cudaGraphDestroy(graph);
+		cudaGetLastError();
+		return fail(err, errlen, "launch() could not be captured (%s: %s): it did something stream "
+					 "capture cannot record (a synchronisation, an allocation, the legacy "
+					 "stream); run the variant with trust: host",
+			    cudaGetErrorName(why), cudaGetErrorString(why));
+	}
+	std::vector<CUgraphNode> order;
+	std::string js = "{\"version\": 1, \"steps\": [";
+	int rcs = topo_order((CUgraph)graph, order, err, errlen);
+	int n_steps = 0;
+	for (size_t i = 0; !rcs && i < order.size(); i++) {
+		CUgraphNodeType t;
+		if (cuGraphNodeGetType(order[i], &t) != CUDA_SUCCESS) {
+			rcs = fail(err, errlen, "cuGraphNodeGetType failed");
+			break;
+		}
+		if (t == CU_GRAPH_NODE_TYPE_EMPTY)
+			continue;
+		if (n_steps >= EVC_PLAN_MAX_STEPS) {
+			rcs = fail(err, errlen, "launch() enqueued more than %d operations", EVC_PLAN_MAX_STEPS);
+			break;
+		}
+		if (n_steps++)
+			js += ", ";
+		if (t == CU_GRAPH_NODE_TYPE_KERNEL)
+			rcs = kernel_step(order[i], bufs, js, err, errlen);
+		else if (t == CU_GRAPH_NODE_TYPE_MEMSET)
+			rcs = memset_step(order[i], bufs, js, err, errlen);
+		else if (t == CU_GRAPH_NODE_TYPE_MEMCPY)
+			rcs = copy_step(order[i], bufs, js, err, errlen);
+		else
+			rcs = fail(err, errlen, "launch() enqueued %s; a sealed replay holds kernels, memsets and "
+						"device copies only: run the variant with trust: host",
+				   node_type_name(t));
+	}
+	cudaGraphDestroy(graph);
+	if (rcs)
+		return rcs;
+	if (!n_steps)
+		return fail(err, errlen, "launch() enqueued nothing on the stream it was given (work on a stream "
+					 "of its own is not captured)");
+	js += "], \"scratch\": [";
+	int ns = 0;
+	for (const kbuf &b : bufs)
+		if (b.id >= EVC_BUF_SCRATCH)
+			appendf(js, "%s%zu", ns++ ? ", " : "", b.bytes);
+	js += "], \"kernel\": ";
+	append_str(js, desc->name ? desc->name : "");
+	js += ", \"compiled_params\": ";
+	append_str(js, desc->compiled_params ? desc->compiled_params : "");
+	js += ", \"problem\": ";
+	append_str(js, desc->problem ? desc->problem : "");
+	js += "}";
+	*json = (char *)malloc(js.size() + 1);
+	if (!*json)
+		return fail(err, errlen, "out of memory");
+	memcpy(*json, js.c_str(), js.size() + 1);
+	return 0;
+}
+
+/* ---- replay ------------------------------------------------------------ */
+
+struct rstep {
+	struct evc_step s;
+	CUfunction f;
+	std::vector<unsigned char> args;
+	std::vector<void *> params;
+	std::vector<evc_reloc> relocs;
+};
+
+static struct {
+	std::vector<rstep> steps;
+	std::vector<CUdeviceptr> scratch;
+	std::vector<size_t> scratch_bytes;
+	std::vector<CUmodule> mods;
+	std::string name, params, problem;
+	struct ev_kernel_desc desc;
+	int loaded;
+} R;
+
+static CUdeviceptr base_of(const struct ev_launch *l, uint32_t buf)
+{
+	if (buf < EVC_BUF_OUT)
+		return (int)buf < l->n_inputs ? (CUdeviceptr)l->inputs[buf].data : 0;
+	if (buf < EVC_BUF_SCRATCH)
+		return (int)(buf - EVC_BUF_OUT) < l->n_outputs ? (CUdeviceptr)l->outputs[buf - EVC_BUF_OUT].data : 0;
+	return buf - EVC_BUF_SCRATCH < R.scratch.size() ? R.scratch[buf - EVC_BUF_SCRATCH] : 0;
+}
+
+static int replay(struct ev_launch *l)
+{
+	CUstream st = (CUstream)l->stream;
+	for (rstep &r : R.steps) {
+		const struct evc_step *s = &r.s;
+		CUresult rc = CUDA_SUCCESS;
+		if (s->kind == EVC_STEP_KERNEL) {
+			for (const evc_reloc &x : r.relocs) {
+				uint64_t v = (uint64_t)base_of(l, x.buf) + x.off;
+				memcpy(r.args.data() + x.at, &v, 8);
+			}
+			CUlaunchConfig cfg;
+			CUlaunchAttribute at[1];
+			memset(&cfg, 0, sizeof(cfg));
+			memset(at, 0, sizeof(at));
+			cfg.gridDimX = s->grid[0];
+			cfg.gridDimY = s->grid[1];
+			cfg.gridDimZ = s->grid[2];
+			cfg.blockDimX = s->block[0];
+			cfg.blockDimY = s->block[1];
+			cfg.blockDimZ = s->block[2];
+			cfg.sharedMemBytes = s->smem;
+			cfg.hStream = st;
+			if (s->cluster[0]) {
+				at[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+				at[0].value.clusterDim.x = s->cluster[0];
+				at[0].value.clusterDim.y = s->cluster[1] ? s->cluster[1] : 1;
+				at[0].value.clusterDim.z = s->cluster[2] ? s->cluster[2] : 1;
+				cfg.attrs = at;
+				cfg.numAttrs = 1;
+			}
+			rc = cuLaunchKernelEx(&cfg, r.f, r.params.empty() ? NULL : r.params.data(), NULL);
+		} else if (s->kind == EVC_STEP_MEMSET) {
+			CUdeviceptr d = base_of(l, s->dst_buf) + s->dst_off;
+			size_t h = s->height ? s->height : 1;
+			if (s->elem_size == 1)
+				rc = cuMemsetD2D8Async(d, s->pitch ? s->pitch : s->width, (unsigned char)s->value,
+						       s->width, h, st);
+			else if (s->elem_size == 2)
+				rc = cuMemsetD2D16Async(d, s->pitch ? s->pitch : s->width * 2,
+							(unsigned short)s->value, s->width, h, st);
+			else
+				rc = cuMemsetD2D32Async(d, s->pitch ? s->pitch : s->width * 4, s->value, s->width, h,
+							st);
+		} else {
+			rc = cuMemcpyDtoDAsync(base_of(l, s->dst_buf) + s->dst_off, base_of(l, s->src_buf) + s->src_off,
+					       s->bytes, st);
+		}
+		if (rc != CUDA_SUCCESS)
+			return (int)rc;
+	}
+	return 0;
+}
+
+void seal_unload(void)
+{
+	for (CUdeviceptr p : R.scratch)
+		if (p)
+			cuMemFree(p);
+	for (CUmodule m : R.mods)
+		cuModuleUnload(m);
+	R.steps.clear();
+	R.scratch.clear();
+	R.scratch_bytes.clear();
+	R.mods.clear();
+	R.loaded = 0;
+}
+
+#undef CUCK
+#define CUCK(call, what)                                                                  \
+	do {                                                                              \
+		CUresult r_ = (call);                                                     \
+		if (r_ != CUDA_SUCCESS) {                                                 \
+			snprintf(err, errlen, "%s: %s (sealed replay)", cu_name(r_), what); \
+			seal_unload();                                                    \
+			return (int)r_;                                                   \
+		}                                                                         \
+	} while (0)
+
+int seal_load(const void *const *images, const size_t *image_bytes, int n_images, const struct evc_plan *plan,
+	      const struct ev_kernel_desc **desc, char *err, size_t errlen)
+{
+	seal_unload();
+	std::string load_errs;
+	for (int i = 0; i < n_images; i++) {
+		CUmodule m = NULL;
+		(void)image_bytes;
+		CUresult r = cuModuleLoadData(&m, images[i]);
+		if (r == CUDA_SUCCESS)
+			R.mods.push_back(m);
+		else
+			appendf(load_errs, "%simage %d: %s", load_errs.empty() ? "" : "; ", i, cu_name(r));
+	}
+	if (R.mods.empty()) {
+		snprintf(err, errlen, "no device code of the kernel object loads (%s)",
+			 n_images ? load_errs.c_str() : "it has no .nv_fatbin images");
+		return -1;
+	}
+	for (int k = 0; k < plan->n_scratch; k++) {
+		CUdeviceptr p = 0;
+		CUCK(cuMemAlloc(&p, plan->scratch_bytes[k] ? plan->scratch_bytes[k] : 1), "cuMemAlloc scratch");
+		R.scratch.push_back(p);
+		R.scratch_bytes.push_back(plan->scratch_bytes[k]);
+		CUCK(cuMemsetD8(p, 0, plan->scratch_bytes[k]), "cuMemsetD8 scratch");
+	}
+	for (int i = 0; i < plan->n_steps; i++) {
+		rstep r;
+		r.s = plan->steps[i];
+		r.f = NULL;
+		if (r.s.kind == EVC_STEP_KERNEL) {
+			for (CUmodule m : R.mods)
+				if (cuModuleGetFunction(&r.f, m, r.s.name) == CUDA_SUCCESS)
+					break;
+			if (!r.f) {
+				snprintf(err, errlen, "kernel function '%s' is not in the kernel object's device code "
+						      "(a library's kernel, such as cuBLAS's or cuDNN's): run the "
+						      "variant with trust: host",
+					 r.s.name);
+				seal_unload();
+				return -1;
+			}
+			r.args.assign(r.s.args, r.s.args + r.s.args_bytes);
+			r.relocs.assign(r.s.relocs, r.s.relocs + r.s.n_relocs);
+			for (unsigned k = 0; k < r.s.n_params; k++)
+				r.params.push_back(r.args.data() + r.s.param_off[k]);
+			if (r.s.max_dynamic_smem > 0 || r.s.smem > 48 * 1024) {
+				int want = r.s.max_dynamic_smem > (int)r.s.smem ? r.s.max_dynamic_smem : (int)r.s.smem;
+				CUCK(cuFuncSetAttribute(r.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, want),
+				     "cuFuncSetAttribute max dynamic shared memory");
+			}
+			if (r.s.carveout >= 0)
+				cuFuncSetAttribute(r.f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, r.s.carveout);
+			if (r.s.nonportable_cluster > 0)
+				CUCK(cuFuncSetAttribute(r.f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+				     "cuFuncSetAttribute non-portable cluster size");
+			r.s.args = NULL; /* the copies above own the bytes */
+			r.s.param_off = NULL;
+			r.s.relocs = NULL;
+		}
+		r.s.name = NULL;
+		R.steps.push_back(std::move(r));
+	}
+	/* the vectors moved: re-point every parameter at its own step's bytes */
+	for (size_t i = 0; i < R.steps.size(); i++) {
+		rstep &r = R.steps[i];
+		for (unsigned k = 0; k < r.params.size(); k++)
+			r.params[k] = r.args.data() + plan->steps[i].param_off[k];
+	}
+	R.name = plan->kernel_name ? plan->kernel_name : "sealed";
+	R.params = plan->compiled_params ? plan->compiled_params : "";
+	R.problem = plan->problem ? plan->problem : "";
+	memset(&R.desc, 0, sizeof(R.desc));
+	R.desc.abi_version = EVIDENT_ABI_VERSION;
+	R.desc.struct_size = sizeof(R.desc);
+	R.desc.name = R.name.c_str();
+	R.desc.backend = "cuda";
+	R.desc.problem = R.problem.c_str();
+	R.desc.launch = replay;
+	R.desc.compiled_params = R.params.c_str();
+	R.loaded = 1;
+	*desc = &R.desc;
+	return 0;
+}

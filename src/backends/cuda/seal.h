@@ -1,0 +1,22 @@
+/*
+ * seal.h - the sealed path inside the harness (seal.cu): capture a launch
+ * as plan JSON, and load a plan for replay.  harness.cu wraps these as
+ * evc_api's plan_capture and plan_load (evident_cuda.h has the contract).
+ */
+#ifndef EVIDENT_CUDA_SEAL_H
+#define EVIDENT_CUDA_SEAL_H
+
+#include <cuda_runtime.h>
+
+#include "evident_cuda.h"
+
+/* *json is malloc'd; the caller frees it.  0, a cudaError_t/CUresult value,
+ * or -1 with the reason in err. */
+int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct ev_launch *l, char **json,
+		 char *err, size_t errlen);
+/* The description returned stays valid until seal_unload (harness close). */
+int seal_load(const void *const *images, const size_t *image_bytes, int n_images, const struct evc_plan *plan,
+	      const struct ev_kernel_desc **desc, char *err, size_t errlen);
+void seal_unload(void);
+
+#endif /* EVIDENT_CUDA_SEAL_H */

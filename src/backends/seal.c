@@ -1,0 +1,340 @@
+/*
+ * seal.c - the runner's half of the sealed path (seal.h): a plan from the
+ * planner checked before anything replays it, and a kernel object's
+ * device code read from its file as data.
+ *
+ * The plan is the planner's word, and the planner ran the kernel's host
+ * code, so every field is bounded here: buffer ids name a tensor of the
+ * launch or a scratch buffer of the plan, a relocation lies inside its
+ * kernel's parameter buffer and points inside its buffer, a memset or a
+ * copy stays inside the buffers it names.  What the device code does with
+ * its pointers is the device's business, as it is for any kernel; the
+ * replay itself never writes outside the worker's buffers.
+ */
+#include "backends/seal.h"
+
+#include <elf.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+#define FATBIN_MAGIC 0xBA55ED50u
+
+void seal_plan_release(struct seal_plan *p)
+{
+	if (p->names)
+		for (int i = 0; i < p->plan.n_steps; i++)
+			free(p->names[i]);
+	free(p->names);
+	free(p->steps);
+	free(p->scratch);
+	free(p->arena);
+	free(p->kernel_name);
+	free(p->compiled_params);
+	free(p->problem);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Size of buffer id, or 0 when no such buffer. */
+static size_t buf_bytes(uint32_t id, const size_t *in_bytes, int n_in, const size_t *out_bytes, int n_out,
+			const struct seal_plan *p)
+{
+	if (id < EVC_BUF_OUT)
+		return (int)id < n_in ? in_bytes[id] : 0;
+	if (id < EVC_BUF_SCRATCH)
+		return (int)(id - EVC_BUF_OUT) < n_out ? out_bytes[id - EVC_BUF_OUT] : 0;
+	return (int)(id - EVC_BUF_SCRATCH) < p->plan.n_scratch ? p->scratch[id - EVC_BUF_SCRATCH] : 0;
+}
+
+static int get_uint(json_t *v, unsigned long long max, unsigned long long *out)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || (unsigned long long)json_integer_value(v) > max)
+		return -1;
+	*out = (unsigned long long)json_integer_value(v);
+	return 0;
+}
+
+static int get_dim3(json_t *a, unsigned out[3], int allow_zero)
+{
+	if (!json_is_array(a) || json_array_size(a) != 3)
+		return -1;
+	for (int k = 0; k < 3; k++) {
+		unsigned long long x;
+		if (get_uint(json_array_get(a, (size_t)k), 0x7fffffffull, &x) || (!allow_zero && !x))
+			return -1;
+		out[k] = (unsigned)x;
+	}
+	return 0;
+}
+
+/* A [buffer id, offset] pair naming a range of `len` bytes inside its buffer. */
+static int get_ref(json_t *a, size_t len, const size_t *in_bytes, int n_in, const size_t *out_bytes, int n_out,
+		   const struct seal_plan *p, uint32_t *buf, uint64_t *off)
+{
+	unsigned long long id, o;
+	if (!json_is_array(a) || json_array_size(a) != 2 || get_uint(json_array_get(a, 0), 255, &id) ||
+	    get_uint(json_array_get(a, 1), ~0ull, &o))
+		return -1;
+	size_t n = buf_bytes((uint32_t)id, in_bytes, n_in, out_bytes, n_out, p);
+	if (!n || o > n || len > n - o)
+		return -1;
+	*buf = (uint32_t)id;
+	*off = o;
+	return 0;
+}
+
+static int hex_nibble(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+#define BAD(...)                                       \
+	do {                                           \
+		*why = xstrfmt(__VA_ARGS__);           \
+		seal_plan_release(out);                \
+		return -1;                             \
+	} while (0)
+
+int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *out_bytes, int n_out,
+		    struct seal_plan *out, char **why)
+{
+	memset(out, 0, sizeof(*out));
+	*why = NULL;
+	json_t *steps = json_object_get(j, "steps"), *scratch = json_object_get(j, "scratch");
+	if (!json_is_object(j) || json_integer_value(json_object_get(j, "version")) != 1)
+		BAD("the plan is not a version 1 plan object");
+	if (!json_is_array(steps) || !json_array_size(steps) || json_array_size(steps) > EVC_PLAN_MAX_STEPS)
+		BAD("the plan has %zu steps (1 to %d)", json_is_array(steps) ? json_array_size(steps) : 0,
+		    EVC_PLAN_MAX_STEPS);
+	if (!json_is_array(scratch) || json_array_size(scratch) > EVC_PLAN_MAX_SCRATCH)
+		BAD("the plan's scratch is not a list of at most %d sizes", EVC_PLAN_MAX_SCRATCH);
+	size_t ns = json_array_size(steps), nsc = json_array_size(scratch);
+	out->scratch = xcalloc(nsc ? nsc : 1, sizeof(size_t));
+	unsigned long long total_scratch = 0;
+	for (size_t k = 0; k < nsc; k++) {
+		unsigned long long b;
+		if (get_uint(json_array_get(scratch, k), 1ull << 36, &b) || (total_scratch += b) > (1ull << 36))
+			BAD("scratch buffer %zu has no size up to 64 GiB in all", k);
+		out->scratch[k] = (size_t)b;
+	}
+	out->plan.n_scratch = (int)nsc;
+	out->plan.scratch_bytes = out->scratch;
+	out->steps = xcalloc(ns, sizeof(*out->steps));
+	out->names = xcalloc(ns, sizeof(char *));
+	out->plan.steps = out->steps;
+	out->plan.n_steps = (int)ns;
+	/* one arena for every step's args, offsets and relocations */
+	size_t need = 0;
+	for (size_t i = 0; i < ns; i++) {
+		json_t *s = json_array_get(steps, i);
+		const char *a = json_string_value(json_object_get(s, "args"));
+		need += (a ? strlen(a) / 2 + 8 : 0) + json_array_size(json_object_get(s, "params")) * sizeof(size_t) +
+			json_array_size(json_object_get(s, "relocs")) * sizeof(struct evc_reloc) + 16;
+	}
+	out->arena = xcalloc(need ? need : 1, 1);
+	unsigned char *at = out->arena;
+	for (size_t i = 0; i < ns; i++) {
+		json_t *s = json_array_get(steps, i);
+		struct evc_step *st = &out->steps[i];
+		const char *kind = json_string_value(json_object_get(s, "kind"));
+		if (!kind)
+			BAD("step %zu has no kind", i);
+		if (!strcmp(kind, "kernel")) {
+			st->kind = EVC_STEP_KERNEL;
+			const char *name = json_string_value(json_object_get(s, "name"));
+			const char *args = json_string_value(json_object_get(s, "args"));
+			json_t *params = json_object_get(s, "params"), *relocs = json_object_get(s, "relocs"),
+			       *attrs = json_object_get(s, "attrs");
+			unsigned long long smem;
+			if (!name || !*name || strlen(name) > 4096)
+				BAD("step %zu: a kernel without a function name", i);
+			if (get_dim3(json_object_get(s, "grid"), st->grid, 0) ||
+			    get_dim3(json_object_get(s, "block"), st->block, 0) ||
+			    get_dim3(json_object_get(s, "cluster"), st->cluster, 1))
+				BAD("step %zu (%s): grid, block and cluster must be three whole numbers", i, name);
+			if (get_uint(json_object_get(s, "smem"), 1u << 20, &smem))
+				BAD("step %zu (%s): no valid dynamic shared memory size", i, name);
+			st->smem = (unsigned)smem;
+			if (!args || strlen(args) % 2 || strlen(args) / 2 > EVC_PLAN_MAX_ARGS)
+				BAD("step %zu (%s): the parameter bytes are not hex of at most %d bytes", i, name,
+				    EVC_PLAN_MAX_ARGS);
+			st->args_bytes = strlen(args) / 2;
+			unsigned char *ab = at;
+			for (size_t k = 0; k < st->args_bytes; k++) {
+				int hi = hex_nibble(args[2 * k]), lo = hex_nibble(args[2 * k + 1]);
+				if (hi < 0 || lo < 0)
+					BAD("step %zu (%s): the parameter bytes are not lower-case hex", i, name);
+				ab[k] = (unsigned char)(hi << 4 | lo);
+			}
+			st->args = ab;
+			at += (st->args_bytes + 7) & ~(size_t)7;
+			if (!json_is_array(params) || json_array_size(params) > EVC_PLAN_MAX_PARAMS)
+				BAD("step %zu (%s): params is not a list of offsets", i, name);
+			size_t *po = (size_t *)(void *)at;
+			for (size_t k = 0; k < json_array_size(params); k++) {
+				unsigned long long o;
+				if (get_uint(json_array_get(params, k), st->args_bytes, &o) ||
+				    (st->args_bytes && o >= st->args_bytes))
+					BAD("step %zu (%s): parameter %zu lies outside the parameter bytes", i, name, k);
+				po[k] = (size_t)o;
+			}
+			st->param_off = po;
+			st->n_params = (unsigned)json_array_size(params);
+			at += json_array_size(params) * sizeof(size_t);
+			if (!json_is_array(relocs) || json_array_size(relocs) > st->args_bytes / 8)
+				BAD("step %zu (%s): relocs is not a list of pointers in the parameters", i, name);
+			struct evc_reloc *rl = (struct evc_reloc *)(void *)at;
+			for (size_t k = 0; k < json_array_size(relocs); k++) {
+				json_t *r = json_array_get(relocs, k);
+				unsigned long long pos;
+				if (!json_is_array(r) || json_array_size(r) != 3 ||
+				    get_uint(json_array_get(r, 0), st->args_bytes, &pos) || pos % 8 ||
+				    pos + 8 > st->args_bytes)
+					BAD("step %zu (%s): relocation %zu is not at an aligned pointer in the "
+					    "parameters", i, name, k);
+				json_t *ref = json_pack("[O, O]", json_array_get(r, 1), json_array_get(r, 2));
+				int bad = get_ref(ref, 0, in_bytes, n_in, out_bytes, n_out, out, &rl[k].buf, &rl[k].off);
+				json_decref(ref);
+				if (bad)
+					BAD("step %zu (%s): relocation %zu names no buffer of the launch, or points "
+					    "past its end", i, name, k);
+				rl[k].at = (uint32_t)pos;
+			}
+			st->relocs = rl;
+			st->n_relocs = (unsigned)json_array_size(relocs);
+			at += json_array_size(relocs) * sizeof(struct evc_reloc);
+			json_t *v;
+			st->max_dynamic_smem = (v = json_object_get(attrs, "max_dynamic_smem")) && json_is_integer(v) &&
+							       json_integer_value(v) >= 0 && json_integer_value(v) <= (1 << 20)
+						       ? (int)json_integer_value(v)
+						       : -1;
+			st->carveout = (v = json_object_get(attrs, "carveout")) && json_is_integer(v) &&
+						       json_integer_value(v) >= -1 && json_integer_value(v) <= 100
+					       ? (int)json_integer_value(v)
+					       : -1;
+			st->nonportable_cluster = json_integer_value(json_object_get(attrs, "nonportable_cluster")) > 0;
+			out->names[i] = xstrdup(name);
+			st->name = out->names[i];
+		} else if (!strcmp(kind, "memset")) {
+			unsigned long long val, elem, w, h, pitch;
+			st->kind = EVC_STEP_MEMSET;
+			if (get_uint(json_object_get(s, "value"), 0xffffffffull, &val) ||
+			    get_uint(json_object_get(s, "elem"), 4, &elem) || (elem != 1 && elem != 2 && elem != 4) ||
+			    get_uint(json_object_get(s, "width"), 1ull << 40, &w) ||
+			    get_uint(json_object_get(s, "height"), 1ull << 40, &h) ||
+			    get_uint(json_object_get(s, "pitch"), 1ull << 40, &pitch))
+				BAD("step %zu: a memset without a valid value, element size, width, height or pitch", i);
+			if (!h)
+				h = 1;
+			if (h > 1 && pitch < w * elem)
+				BAD("step %zu: a memset whose pitch is narrower than its rows", i);
+			size_t span = (size_t)((h - 1) * (h > 1 ? pitch : 0) + w * elem);
+			if (get_ref(json_object_get(s, "dst"), span, in_bytes, n_in, out_bytes, n_out, out, &st->dst_buf,
+				    &st->dst_off))
+				BAD("step %zu: a memset that names no buffer of the launch or runs past its end", i);
+			st->value = (unsigned)val;
+			st->elem_size = (unsigned)elem;
+			st->width = (size_t)w;
+			st->height = (size_t)h;
+			st->pitch = (size_t)pitch;
+		} else if (!strcmp(kind, "copy")) {
+			unsigned long long b;
+			st->kind = EVC_STEP_COPY;
+			if (get_uint(json_object_get(s, "bytes"), 1ull << 40, &b))
+				BAD("step %zu: a copy without a valid size", i);
+			st->bytes = (size_t)b;
+			if (get_ref(json_object_get(s, "dst"), st->bytes, in_bytes, n_in, out_bytes, n_out, out,
+				    &st->dst_buf, &st->dst_off) ||
+			    get_ref(json_object_get(s, "src"), st->bytes, in_bytes, n_in, out_bytes, n_out, out,
+				    &st->src_buf, &st->src_off))
+				BAD("step %zu: a copy that names no buffer of the launch or runs past its end", i);
+		} else {
+			BAD("step %zu: unknown kind '%s'", i, kind);
+		}
+	}
+	const char *s;
+	out->kernel_name = xstrdup((s = json_string_value(json_object_get(j, "kernel"))) ? s : "");
+	out->compiled_params = xstrdup((s = json_string_value(json_object_get(j, "compiled_params"))) ? s : "");
+	out->problem = xstrdup((s = json_string_value(json_object_get(j, "problem"))) ? s : "");
+	out->plan.kernel_name = out->kernel_name;
+	out->plan.compiled_params = out->compiled_params;
+	out->plan.problem = out->problem;
+	return 0;
+}
+#undef BAD
+
+int seal_fatbin_images(const char *path, unsigned char **data, const void **images, size_t *image_bytes,
+		       int max_images, char **why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	*data = NULL;
+	*why = NULL;
+	if (read_file(path, &sb) < 0) {
+		*why = xstrfmt("cannot read the kernel object '%s'", path);
+		strbuf_release(&sb);
+		return -1;
+	}
+	const unsigned char *f = (const unsigned char *)sb.buf;
+	size_t n = sb.len;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(const void *)f;
+	if (n < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > n ||
+	    (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > n - eh->e_shoff || eh->e_shstrndx >= eh->e_shnum) {
+		*why = xstrfmt("'%s' is not a 64-bit ELF object with section headers", path);
+		strbuf_release(&sb);
+		return -1;
+	}
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(const void *)(f + eh->e_shoff);
+	const Elf64_Shdr *strs = &sh[eh->e_shstrndx];
+	if (strs->sh_offset > n || strs->sh_size > n - strs->sh_offset) {
+		*why = xstrfmt("'%s' has a broken section name table", path);
+		strbuf_release(&sb);
+		return -1;
+	}
+	const Elf64_Shdr *fat = NULL;
+	for (int i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_name >= strs->sh_size)
+			continue;
+		const char *nm = (const char *)f + strs->sh_offset + sh[i].sh_name;
+		size_t left = strs->sh_size - sh[i].sh_name;
+		if (strnlen(nm, left) < left && !strcmp(nm, ".nv_fatbin"))
+			fat = &sh[i];
+	}
+	if (!fat || fat->sh_type == SHT_NOBITS || fat->sh_offset > n || fat->sh_size > n - fat->sh_offset) {
+		*why = xstrfmt("'%s' has no .nv_fatbin section (no device code)", path);
+		strbuf_release(&sb);
+		return -1;
+	}
+	/* keep the section alone, 8-aligned (malloc's alignment) */
+	unsigned char *sec = xmalloc(fat->sh_size ? fat->sh_size : 1);
+	memcpy(sec, f + fat->sh_offset, fat->sh_size);
+	size_t len = fat->sh_size;
+	strbuf_release(&sb);
+	int k = 0;
+	size_t at = 0;
+	while (at + 16 <= len && k < max_images) {
+		uint32_t magic;
+		uint16_t hsize;
+		uint64_t fsize;
+		memcpy(&magic, sec + at, 4);
+		if (magic != FATBIN_MAGIC) {
+			at += 8; /* padding between images */
+			continue;
+		}
+		memcpy(&hsize, sec + at + 6, 2);
+		memcpy(&fsize, sec + at + 8, 8);
+		if (hsize < 16 || fsize > len || hsize + fsize > len - at) {
+			free(sec);
+			*why = xstrfmt("'%s': fatbin image %d at byte %zu runs past the section", path, k, at);
+			return -1;
+		}
+		images[k] = sec + at;
+		image_bytes[k] = hsize + fsize;
+		k++;
+		at += (hsize + fsize + 7) & ~(uint64_t)7;
+	}
+	*data = sec;
+	return k;
+}

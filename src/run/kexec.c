@@ -1,0 +1,115 @@
+/*
+ * kexec.c - the three kernel executors (kexec.h): in_process, the host
+ * backend's parent_clock, and the CUDA backend's sealed path with its
+ * planner.  Each prepare() runs in the parent before the worker starts.
+ */
+#include "run/kexec.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "backends/worker.h"
+
+/* ---- in_process ---------------------------------------------------------- */
+
+static int in_process_prepare(struct run_ctx *c, struct wrun *w)
+{
+	(void)c;
+	(void)w;
+	return KEXEC_GO;
+}
+
+const struct kexec kexec_in_process = { "in_process", "host", in_process_prepare };
+
+/* ---- parent_clock: the host backend's timed job ---------------------------- */
+
+/* The parent times the samples, in memory it shares with the worker
+ * (host_clock.c). */
+static int parent_clock_prepare(struct run_ctx *c, struct wrun *w)
+{
+	const struct problem *pr = &c->plan.problem;
+	struct host_clock *hc = &w->hc;
+	hc->pr = pr;
+	hc->job = &w->job;
+	hc->shm_bytes = worker_shm_layout(pr, w->job.shape, hc->off);
+	w->shm_fd = memfd_create("evident-host-io", MFD_CLOEXEC);
+	if (w->shm_fd < 0 || ftruncate(w->shm_fd, (off_t)hc->shm_bytes) < 0 ||
+	    (hc->shm = mmap(NULL, hc->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, w->shm_fd, 0)) == MAP_FAILED) {
+		hc->shm = NULL;
+		return error("cannot make the worker's shared memory (%zu bytes): %s", hc->shm_bytes, strerror(errno));
+	}
+	hc->boxed = c->sb.on;
+	hc->deadline = mono_now() + w->job.k.timeout_s;
+	w->proto.drive = host_clock_drive;
+	w->proto.drive_ctx = hc;
+	return KEXEC_GO;
+}
+
+const struct kexec kexec_parent_clock = { "parent_clock", "host", parent_clock_prepare };
+
+/* ---- sealed: a planner, then a worker that replays its plan ------------------- */
+
+/*
+ * The planner is a worker of phase "plan" (in_process: the kernel's host
+ * code runs there, in the box): it loads the kernel, runs init, captures
+ * one launch and sends the plan.  Its plan goes to the timing worker as a
+ * memfd at SEAL_PLAN_FD; the worker checks it (backends/seal.h) before
+ * replaying anything.  A planner that fails ends the job's worker part
+ * with its own evidence (its failure message names the phase "plan").
+ */
+static int sealed_prepare(struct run_ctx *c, struct wrun *w)
+{
+	struct wrun pw;
+	memset(&pw, 0, sizeof(pw));
+	pw.cap_fd = pw.job_fd = pw.shm_fd = pw.plan_fd = -1;
+	pw.job = w->job;
+	pw.job.phase = "plan";
+	pw.job.seeds = 0;
+	pw.job.timing = 0;
+	pw.exec = &kexec_in_process;
+	pw.prog = w->prog;
+	double t0 = mono_now();
+	if (run_worker(c, &pw) < 0) {
+		wrun_release(&pw);
+		return -1;
+	}
+	w->plan_seconds = mono_now() - t0;
+	strbuf_addf(&w->err, "planner (phase plan, exit %d%s):\n%s", pw.rr.exit_code,
+		    pw.rr.signaled ? ", signalled" : "", pw.err.buf ? pw.err.buf : "");
+	if (pw.out.len)
+		strbuf_addf(&w->err, "planner stdout:\n%s", pw.out.buf);
+	int planned = pw.proto.plan && pw.proto.got_done && !pw.proto.violation && !pw.proto.failure;
+	if (!planned) {
+		/* the planner's evidence is the job's: it ran the kernel's code */
+		struct proto keep = w->proto;
+		w->proto = pw.proto;
+		w->proto.phase = keep.phase;
+		w->proto.seeds = keep.seeds;
+		w->proto.timed = keep.timed;
+		memset(&pw.proto, 0, sizeof(pw.proto));
+		proto_release(&keep);
+		w->rr = pw.rr;
+		if (w->proto.got_done && !w->proto.failure && !w->proto.violation)
+			proto_violate(&w->proto, "the planner finished without sending a plan");
+		wrun_release(&pw);
+		return KEXEC_ENDED;
+	}
+	w->plan = json_incref(pw.proto.plan);
+	w->plan_fd = json_memfd(w->plan, "evident-plan");
+	wrun_release(&pw);
+	return w->plan_fd < 0 ? -1 : KEXEC_GO;
+}
+
+const struct kexec kexec_sealed = { "sealed", "sealed", sealed_prepare };
+
+const struct kexec *kexec_for(const struct backend *be, const struct job *job, const char *trust)
+{
+	int main_phase = !strcmp(job->phase, "main");
+	if (!be->uses_gpu)
+		return main_phase && job->timing ? &kexec_parent_clock : &kexec_in_process;
+	if (main_phase && trust && !strcmp(trust, "sealed"))
+		return &kexec_sealed;
+	return &kexec_in_process;
+}

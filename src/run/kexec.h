@@ -1,0 +1,85 @@
+/*
+ * kexec.h - kernel executors: how the kernel under test runs for one
+ * worker process of a job, behind one interface, so that the job's phases
+ * (job.c) never ask which backend or which trust they serve.
+ *
+ *   in_process    the kernel's host code runs in the worker (sandboxed),
+ *                 which reports its samples: the correctness-only phases
+ *                 (extra shape, sanitize), and cuda variants that say
+ *                 `trust: host` (library references, data-dependent
+ *                 launches)
+ *   parent_clock  host backend, timed: the worker runs the kernel but the
+ *                 parent times every sample in memory it shares with the
+ *                 worker, with inputs it draws (host_clock.c)
+ *   sealed        cuda, timed, the default: a planner process (sandboxed,
+ *                 the kernel's host code) records one launch as a plan;
+ *                 the timing worker never loads the kernel's host code and
+ *                 replays the plan from the object's device code
+ *                 (backends/seal.h, cuda/seal.cu)
+ *
+ * (Not to be confused with executor.c's executors, which decide where a
+ * batch's jobs run: one after another, a GPU pool, Slurm.)
+ *
+ * An executor's prepare() runs before the worker starts: it may set up
+ * what the worker needs (shared memory, the plan at SEAL_PLAN_FD) or end
+ * the worker's part itself (a planner that failed: its evidence becomes
+ * the worker's).  release() frees what prepare() made.
+ */
+#ifndef EVIDENT_KEXEC_H
+#define EVIDENT_KEXEC_H
+
+#include <jansson.h>
+
+#include "backends/job.h"
+#include "backends/protocol.h"
+#include "base/runcmd.h"
+#include "base/util.h"
+#include "run/run_ctx.h"
+
+/* One worker process of a job, as the parent runs and watches it. */
+struct wrun {
+	struct job job;              /* the parent's own copy */
+	const struct kexec *exec;    /* how it runs */
+	int job_fd;                  /* the job as the worker reads it (a memfd at WORKER_JOB_FD) */
+	int cap_fd;                  /* shipped outputs: a file with no name (O_TMPFILE) */
+	struct proto proto;
+	struct run_result rr;
+	struct strbuf out, err;      /* the worker's stdout and stderr: logs only */
+	/* which timed samples to have shipped: decided after each sample ran,
+	 * with OS randomness the worker cannot read or predict */
+	long long n_fixed;           /* > 0: a fixed sample count */
+	long long picks_left;        /* fixed count: checks still to draw among the rest */
+	int checks_wanted;
+	struct host_clock hc;        /* parent_clock: the parent's clock (host_clock.c) */
+	int shm_fd;
+	int plan_fd;                 /* sealed: the plan as the worker reads it (SEAL_PLAN_FD) */
+	json_t *plan;                /* sealed: the planner's plan (owned) */
+	double plan_seconds;         /* sealed: the planner's wall time */
+	struct progress *prog;
+};
+
+enum { KEXEC_GO = 0, KEXEC_ENDED = 1 };
+
+struct kexec {
+	const char *name;            /* recorded: judge.executor */
+	const char *trust;           /* recorded: "sealed" or "host" */
+	/* KEXEC_GO: start the worker; KEXEC_ENDED: its evidence is already in
+	 * w (proto, rr); -1 after error() (nothing could be started). */
+	int (*prepare)(struct run_ctx *c, struct wrun *w);
+};
+
+extern const struct kexec kexec_in_process, kexec_parent_clock, kexec_sealed;
+
+/* The executor for a job of this phase of a variant of this trust
+ * (spec_trust) on this backend. */
+const struct kexec *kexec_for(const struct backend *be, const struct job *job, const char *trust);
+
+/* job.c: run one worker process for w->job through w->exec.  0 when it
+ * was started and waited for (however it ended) or its executor ended it,
+ * -1 when it could not be started. */
+int run_worker(struct run_ctx *c, struct wrun *w);
+/* job.c: j as a memfd for a child (offset 0), or -1 after error(). */
+int json_memfd(json_t *j, const char *name);
+void wrun_release(struct wrun *w);
+
+#endif /* EVIDENT_KEXEC_H */
