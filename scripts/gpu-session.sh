@@ -86,6 +86,7 @@ if has sealed; then
 	run_exp sealed tests/fixtures/specs/cuda-sealed.yaml
 	run_exp cdp tests/fixtures/specs/cuda-cdp.yaml
 	run_exp adversary-host tests/fixtures/specs/cuda-adversary-host.yaml
+	run_exp iter1-unsealed experiments/iter1-unsealed.yaml
 fi
 has faults && run_exp faults experiments/cuda-faults.yaml
 if has iter1; then

@@ -154,6 +154,29 @@ out:
 	refs_release(&c);
 }
 
+/*
+ * The inputs of a timed CUDA sample (scramble.h, evs_mix_bit): r->in holds
+ * set `set`; each element becomes its partner set's where the key's bit
+ * says so, as the harness did on the device.  0, or -1 after fail().
+ */
+static int mix_inputs(const struct problem *pl, const struct job *job, long long set, unsigned long long key,
+		      int dtype, struct refs *r)
+{
+	int n_base = job->n_sets > 2 ? job->n_sets : 2;
+	long long partner = (set + 1) % n_base;
+	float *b[4] = { 0 };
+	for (int t = 0; t < r->n_in; t++)
+		b[t] = xmalloc(r->in_n[t] * sizeof(float) + 1);
+	problem_fill_rounded(pl, job->shape, 0, job->timing_seed + (unsigned long long)partner, dtype, b);
+	for (int t = 0; t < r->n_in; t++) {
+		for (size_t k = 0; k < r->in_n[t]; k++)
+			if (evs_mix_bit(key, (uint32_t)t, k))
+				r->in[t][k] = b[t][k];
+		free(b[t]);
+	}
+	return 0;
+}
+
 int checker_main(const char *path)
 {
 	json_error_t je;
@@ -229,6 +252,9 @@ int checker_main(const char *path)
 		/* a parent-timed host sample: inputs of its own seed and distribution */
 		json_t *fseed = json_object_get(c, "seed");
 		int fresh = timed && json_is_integer(fseed);
+		/* a timed CUDA sample: set A mixed with its partner under the sample's key */
+		json_t *mk = json_object_get(c, "mix_key");
+		unsigned long long mix_key = timed && json_is_integer(mk) ? (unsigned long long)json_integer_value(mk) : 0;
 		if (fresh) {
 			dist = (int)json_integer_value(json_object_get(c, "dist"));
 			if (dist < 0 || dist >= pl.desc->n_dists) {
@@ -238,11 +264,13 @@ int checker_main(const char *path)
 		}
 		for (long long j = 0; j < batch; j++) {
 			set = timed && !fresh && job.n_sets > 0 ? (set0 + j) % job.n_sets : -1;
-			long long key = fresh ? LLONG_MIN + (long long)i : timed ? -(set + 10) : index;
+			long long key = fresh || mix_key ? LLONG_MIN + (long long)i : timed ? -(set + 10) : index;
 			seed = fresh ? (unsigned long long)json_integer_value(fseed)
 			       : timed ? job.timing_seed + (unsigned long long)set : job.seed0 + (unsigned long long)index;
-			if (key != have) {
+			if (key != have || (mix_key && batch > 1)) {
 				problem_fill_rounded(&pl, job.shape, dist, seed, dtype, r.in);
+				if (mix_key && set >= 0 && mix_inputs(&pl, &job, set, mix_key, dtype, &r) < 0)
+					goto out_refs;
 				if (compute(be, &job, &pl, job.shape, &r, &method) < 0)
 					goto out_refs;
 				have = key;

@@ -90,6 +90,8 @@ struct cw {
 	size_t in_n[4], out_bytes[2], launch_bytes;
 	void **sets;         /* n_sets x n_in device pointers */
 	void **outs;         /* batch x n_out device pointers */
+	void **base;         /* n_base x n_in: pristine sets the fresh inputs mix (scramble.h) */
+	int n_base;
 	unsigned char *h_out;/* batch x launch_bytes */
 	float *h_in[4];
 	char err[1024];
@@ -185,13 +187,17 @@ static int on_sample(void *ctx, const struct evc_sample *s)
 	int stop = sampler_push(&w->sm, us);
 	int threads = s->threads_after - (s->threads_start > 0 ? s->threads_start : s->threads_before);
 	int other = s->other_stream_kernels > 0 ? s->other_stream_kernels : 0;
-	proto_w_send("sample", json_pack("{s:I, s:i, s:f, s:f, s:f, s:f, s:i, s:b, s:i, s:b, s:b, s:f, s:b, s:i, s:i}",
+	json_t *msg = json_pack("{s:I, s:i, s:f, s:f, s:f, s:f, s:i, s:b, s:i, s:b, s:b, s:f, s:b, s:i, s:i}",
 					  "i", (json_int_t)k, "set", s->set, "us", us, "event_us", s->event_us,
 					  "kernel_us", isfinite(s->kernel_us) ? s->kernel_us : -1.0, "host_us",
 					  s->host_launch_us, "other_stream", other + (s->stray > 0 ? s->stray : 0),
 					  "late", s->late > 0, "threads_delta", threads > 0 ? threads : 0,
 					  "block_timeout", s->block_timed_out, "throttled", w->throttled, "clock_mhz",
-					  w->clock_mhz, "last", stop, "kernels", s->kernels, "early", s->early));
+					  w->clock_mhz, "last", stop, "kernels", s->kernels, "early", s->early);
+	/* the fresh inputs' key (as the signed 64-bit JSON integer of its bits) */
+	if (s->key)
+		json_object_set_new(msg, "key", json_integer((json_int_t)s->key));
+	proto_w_send("sample", msg);
 	int keep = proto_w_decision();
 	if (keep < 0)
 		_exit(3);
@@ -270,14 +276,40 @@ static int correctness(struct cw *w)
 	return 0;
 }
 
+/* Each sample's mixing key: OS randomness, drawn as the sample starts. */
+static uint64_t sample_key(void *ctx, int index)
+{
+	(void)ctx;
+	(void)index;
+	uint64_t k = random_secret_u64();
+	return k ? k : 1;
+}
+
 static int timing(struct cw *w)
 {
 	const struct job *job = w->job;
 	int rc;
-	for (int s = 0; s < w->n_sets; s++) {
+	/* the base sets (at least two, so every set has a partner), and the
+	 * live sets the launches read, rewritten from them every sample */
+	w->n_base = w->n_sets > 2 ? w->n_sets : 2;
+	w->base = xcalloc((size_t)w->n_base * (size_t)w->n_in, sizeof(void *));
+	size_t in_bytes[4];
+	int in_elem[4];
+	for (int t = 0; t < w->n_in; t++) {
+		in_bytes[t] = w->in_n[t] * dtype_size(w->dtype);
+		in_elem[t] = (int)dtype_size(w->dtype);
+	}
+	for (int s = 0; s < w->n_base; s++) {
 		problem_fill_rounded(&w->pr, job->shape, 0, job->timing_seed + (unsigned long long)s, w->dtype,
 				     w->h_in);
-		if ((rc = upload_set(w, s)))
+		for (int t = 0; t < w->n_in; t++) {
+			void **b = &w->base[(size_t)s * w->n_in + t];
+			if ((rc = w->api->alloc(w->ctx, w->dtype, w->in_n[t], b, w->err, sizeof(w->err))) ||
+			    (rc = w->api->upload_floats(w->ctx, *b, w->dtype, w->h_in[t], w->in_n[t], w->err,
+							sizeof(w->err))))
+				return fail_cuda(w, rc, "upload");
+		}
+		if (s < w->n_sets && (rc = upload_set(w, s)))
 			return rc;
 	}
 	point(w, 0, 0);
@@ -300,6 +332,11 @@ static int timing(struct cw *w)
 	o.max_seconds = job->k.warmup_ms * 2e-3 + job->k.max_seconds + 30;
 	o.on_sample = on_sample;
 	o.cb_ctx = w;
+	o.base_inputs = w->base;
+	o.n_base = w->n_base;
+	o.input_bytes = in_bytes;
+	o.input_elem = in_elem;
+	o.sample_key = sample_key;
 	w->warm_t0 = mono_now();
 	rc = w->api->time_kernel(w->ctx, w->desc, &w->l, &o, &res, w->err, sizeof(w->err));
 	if (rc == -1 && !w->err[0])
@@ -494,6 +531,7 @@ out:
 	free(w.h_out);
 	free(w.sets);
 	free(w.outs);
+	free(w.base);
 	problem_release(&w.pr);
 	strbuf_release(&why);
 	seal_plan_release(&sp);

@@ -108,6 +108,7 @@ void proto_release(struct proto *p)
 	json_decref(p->method);
 	json_decref(p->failure);
 	json_decref(p->plan);
+	free(p->keys);
 	free(p->samples);
 	free(p->caps);
 	free(p->violation);
@@ -188,11 +189,39 @@ static int on_output(struct proto *p, json_t *m)
 	c->global = timed ? p->warmup_samples + index : -1;
 	c->set = timed && p->n_sets > 0 ? evs_sample_set(p->first_set, p->n_sets, p->batch, c->global, 0) : -1;
 	c->batch = timed && p->batch > 1 ? p->batch : 1;
+	c->mix_key = timed && index >= 0 && (size_t)index < p->n_samples ? p->samples[index].key : 0;
 	c->offset = p->capture_size;
 	c->bytes = (size_t)bytes;
 	p->capture_size += bytes;
 	p->data_left = (size_t)bytes;
 	p->cur = c;
+	return 0;
+}
+
+/* 1 when key was seen before (then or now it is remembered): an open
+ * addressing set kept at most half full. */
+static int key_seen(struct proto *p, unsigned long long key)
+{
+	if (2 * (p->n_keys + 1) > p->keys_cap) {
+		size_t cap = p->keys_cap ? 2 * p->keys_cap : 1024;
+		unsigned long long *t = xcalloc(cap, sizeof(*t));
+		for (size_t i = 0; i < p->keys_cap; i++)
+			if (p->keys[i]) {
+				size_t h = (size_t)(p->keys[i] * 0x9e3779b97f4a7c15ULL) & (cap - 1);
+				while (t[h])
+					h = (h + 1) & (cap - 1);
+				t[h] = p->keys[i];
+			}
+		free(p->keys);
+		p->keys = t;
+		p->keys_cap = cap;
+	}
+	size_t h = (size_t)(key * 0x9e3779b97f4a7c15ULL) & (p->keys_cap - 1);
+	for (; p->keys[h]; h = (h + 1) & (p->keys_cap - 1))
+		if (p->keys[h] == key)
+			return 1;
+	p->keys[h] = key;
+	p->n_keys++;
 	return 0;
 }
 
@@ -234,6 +263,15 @@ static int on_sample(struct proto *p, json_t *m, int reply_fd)
 	s->block_timeout = json_is_true(json_object_get(m, "block_timeout"));
 	s->throttled = json_is_true(json_object_get(m, "throttled"));
 	s->clock_mhz = num_or_nan(m, "clock_mhz");
+	json_t *kv = json_object_get(m, "key");
+	s->key = json_is_integer(kv) ? (unsigned long long)json_integer_value(kv) : 0;
+	if (p->fresh_keys) {
+		if (!s->key)
+			return violate(p, "sample %zu has no fresh-input key", p->n_samples);
+		/* a key seen before would repeat inputs a memo could answer */
+		if (key_seen(p, s->key))
+			return violate(p, "sample %zu repeats the fresh-input key of an earlier sample", p->n_samples);
+	}
 	long long i = (long long)p->n_samples++;
 	int keep = p->keep ? p->keep(p->keep_ctx, i, json_is_true(json_object_get(m, "last"))) : 0;
 	char c = keep ? 'k' : 's';

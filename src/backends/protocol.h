@@ -74,6 +74,7 @@ struct proto_sample {
 	double kernel_us;   /* CUPTI (NAN when off) */
 	double host_us;     /* host time of the launch() call */
 	int set;
+	unsigned long long key;  /* fresh CUDA inputs: the sample's mixing key (0: none) */
 	int other_stream, late, threads_delta, block_timeout, throttled;
 	double clock_mhz;
 };
@@ -88,6 +89,8 @@ struct proto_capture {
 	int fresh;          /* timed, parent-timed host: inputs drawn for this sample alone */
 	unsigned long long seed;  /* fresh: the inputs' seed (the parent's, drawn at the sample) */
 	int dist;           /* fresh: the inputs' distribution (index in the problem's list) */
+	unsigned long long mix_key; /* timed CUDA: the sample's key; its inputs mix set A with its
+				     * partner (scramble.h evs_mix_bit); 0: the set as it is */
 	long long offset;   /* in the capture file */
 	size_t bytes;
 };
@@ -106,6 +109,7 @@ struct proto {
 	int capture_fd;             /* where shipped outputs go (parent-owned file) */
 	int n_sets, first_set;      /* the rotation the parent scheduled */
 	long long max_samples;      /* > 0: a fixed count, and a sample past it is a violation */
+	int fresh_keys;             /* 1: every timed sample must carry a key of its own (CUDA) */
 	proto_keep_fn keep;
 	void *keep_ctx;
 	void (*progress)(void *ctx, const char *what); /* optional; gets keep_ctx */
@@ -122,6 +126,8 @@ struct proto {
 	json_t *plan;               /* phase "plan": the planner's plan (backends/seal.h), unchecked */
 	struct proto_sample *samples;
 	size_t n_samples, alloc;
+	unsigned long long *keys;   /* fresh_keys: the keys seen (an open addressing set) */
+	size_t n_keys, keys_cap;
 	struct proto_capture *caps;
 	size_t n_caps;
 	long long timing_n;         /* from the timing message, -1 before */

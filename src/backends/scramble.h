@@ -78,6 +78,20 @@ EVS_FN int evs_sample_set(int first_set, int n_sets, int batch, long long global
 	return (int)(((long long)first_set + (global % G) * batch + j) % n_sets);
 }
 
+/*
+ * Fresh inputs (the CUDA backend's timed samples): input t of a sample
+ * that drew key is, element by element, the element of input set A or of
+ * its partner set B (A + 1 mod n_sets): B where this bit is 1.  For the
+ * problems' independent element distributions the result has the same
+ * distribution, and with 2^N choices per sample no output can be kept
+ * from one sample for another.  The harness mixes on the device, the
+ * checker on the host, bit for bit the same.
+ */
+EVS_FN int evs_mix_bit(uint64_t key, uint32_t t, uint64_t k)
+{
+	return (int)((evs_mix64(key ^ ((uint64_t)t << 56) ^ ((k >> 6) * EVS_GAMMA)) >> (k & 63)) & 1);
+}
+
 /* Word w (bytes 8w .. 8w+7, little-endian) of the stream with key k. */
 EVS_FN uint64_t evs_word(uint64_t key, uint64_t w)
 {

@@ -191,6 +191,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	w->proto.batch = w->job.timing && c->be->uses_gpu && w->job.k.batch > 1 ? w->job.k.batch : 1;
 	w->proto.n_sets = w->job.n_sets;
 	w->proto.max_samples = w->job.timing ? w->job.k.samples : 0;
+	w->proto.fresh_keys = w->job.timing && c->be->uses_gpu;
 	w->proto.first_set = w->job.first_set;
 	w->proto.keep = keep_sample;
 	w->proto.keep_ctx = w;
@@ -294,6 +295,8 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 			json_object_set_new(cj, "seed", json_integer((json_int_t)cp->seed));
 			json_object_set_new(cj, "dist", json_integer(cp->dist));
 		}
+		if (cp->mix_key)
+			json_object_set_new(cj, "mix_key", json_integer((json_int_t)cp->mix_key));
 		json_array_append_new(caps, cj);
 	}
 	json_t *cj = json_pack("{s:o, s:{s:f, s:f, s:f}, s:s, s:o, s:b}", "job", job_to_json(&w->job),

@@ -167,6 +167,7 @@ struct evc_sample {
 	int threads_start;        /* ... just before the first sample */
 	int block_timed_out;      /* the blocking kernel hit block_timeout_ms */
 	unsigned flags;           /* enum evc_sample_flag */
+	uint64_t key;             /* fresh inputs: the sample's mixing key (0: none) */
 };
 
 /* Returns 0 to go on, EVC_STOP or EVC_ABORT.  When a timed sample's
@@ -198,6 +199,17 @@ struct evc_timing_opts {
 	double max_seconds;   /* hard cap on the whole call, warm-up included; <= 0: 60 */
 	evc_sample_fn on_sample; /* required */
 	void *cb_ctx;
+	/* Fresh inputs (additions to version 2): when base_inputs is set
+	 * (n_sets x n_inputs device pointers, pristine copies of set_inputs,
+	 * input_bytes[k] and input_elem[k] per input), every sample, warm-up
+	 * or timed, first asks sample_key for a key and rewrites each input
+	 * set A its launches use from base sets A and (A + 1) % n_base (scramble.h,
+	 * evs_mix_bit), outside the timed region.  The key is in s->key. */
+	void *const *base_inputs;
+	int n_base;           /* base sets: max(n_sets, 2); partner of A is (A + 1) % n_base */
+	const size_t *input_bytes;
+	const int *input_elem;
+	uint64_t (*sample_key)(void *cb_ctx, int index);
 };
 
 /* How the samples were taken.  Nothing in it is allocated. */

@@ -126,10 +126,18 @@ static int classify(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64
 {
 	if (!v)
 		return 0;
+	/* inside a buffer first: buffers may be adjacent, so one past the
+	 * end of one is the start of the next */
 	for (const kbuf &b : bufs)
-		if (v >= b.base && v <= b.base + b.bytes) {
+		if (v >= b.base && v < b.base + b.bytes) {
 			*id = b.id;
 			*off = v - b.base;
+			return 1;
+		}
+	for (const kbuf &b : bufs)
+		if (v == b.base + b.bytes) {
+			*id = b.id;
+			*off = b.bytes;
 			return 1;
 		}
 	CUdeviceptr start = 0;
@@ -584,7 +592,7 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 			r.relocs.assign(r.s.relocs, r.s.relocs + r.s.n_relocs);
 			for (unsigned k = 0; k < r.s.n_params; k++)
 				r.params.push_back(r.args.data() + r.s.param_off[k]);
-			if (r.s.max_dynamic_smem > 0 || r.s.smem > 48 * 1024) {
+			if (r.s.max_dynamic_smem > 48 * 1024 || r.s.smem > 48 * 1024) {
 				int want = r.s.max_dynamic_smem > (int)r.s.smem ? r.s.max_dynamic_smem : (int)r.s.smem;
 				CUCK(cuFuncSetAttribute(r.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, want),
 				     "cuFuncSetAttribute max dynamic shared memory");
