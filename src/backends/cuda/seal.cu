@@ -126,25 +126,28 @@ static int classify(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64
 {
 	if (!v)
 		return 0;
-	/* inside a buffer first: buffers may be adjacent, so one past the
-	 * end of one is the start of the next */
+	/* inside a buffer first (buffers may be adjacent: one past the end
+	 * of one is the start of the next, or of an allocation of the
+	 * kernel's own) */
 	for (const kbuf &b : bufs)
 		if (v >= b.base && v < b.base + b.bytes) {
 			*id = b.id;
 			*off = v - b.base;
 			return 1;
 		}
-	for (const kbuf &b : bufs)
-		if (v == b.base + b.bytes) {
-			*id = b.id;
-			*off = b.bytes;
-			return 1;
-		}
 	CUdeviceptr start = 0;
 	size_t size = 0;
 	unsigned type = 0;
-	if (cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, v) != CUDA_SUCCESS)
+	if (cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, v) != CUDA_SUCCESS) {
+		/* no allocation holds it: one past the end of a buffer, or no pointer */
+		for (const kbuf &b : bufs)
+			if (v == b.base + b.bytes) {
+				*id = b.id;
+				*off = b.bytes;
+				return 1;
+			}
 		return 0;
+	}
 	if (type == CU_MEMORYTYPE_HOST)
 		return fail(err, errlen, "a launch argument points into host memory (0x%llx); a sealed "
 					 "replay cannot make it: run the variant with trust: host",
