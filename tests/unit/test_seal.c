@@ -1,0 +1,255 @@
+/*
+ * test_seal.c - the runner's half of the sealed path (backends/seal.h):
+ * a planner's plan is checked field by field before a replay; a kernel
+ * object's device code is read from its .nv_fatbin section as data; the
+ * fresh-input mixing bit (scramble.h) the harness and the checker share;
+ * and the parent's rules for fresh-input keys (protocol.h).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backends/protocol.h"
+#include "backends/scramble.h"
+#include "backends/seal.h"
+
+static const size_t IN[3] = { 1024, 1024, 1024 }, OUT[1] = { 1024 };
+
+/* parse text; returns the parse's status, *why freed unless kept */
+static int parse(const char *text, struct seal_plan *sp, char **why)
+{
+	json_error_t je;
+	json_t *j = json_loads(text, 0, &je);
+	assert_non_null(j);
+	int rc = seal_plan_parse(j, IN, 3, OUT, 1, sp, why);
+	json_decref(j);
+	return rc;
+}
+
+#define KSTEP(relocs, args)                                                                              \
+	"{\"version\": 1, \"scratch\": [4096], \"kernel\": \"k\", \"compiled_params\": \"B=1\", "          \
+	"\"steps\": [{\"kind\": \"kernel\", \"name\": \"_Z1kPf\", \"grid\": [4, 1, 1], \"block\": [64, 1, 1], " \
+	"\"cluster\": [0, 0, 0], \"smem\": 0, \"attrs\": {\"max_dynamic_smem\": 0, \"carveout\": -1, "     \
+	"\"nonportable_cluster\": 0}, \"params\": [0, 8], \"relocs\": " relocs ", \"args\": \"" args "\"}]}"
+
+#define ARGS16 "00000000000000000000000000000000"
+
+static void test_plan_accepted(void **state)
+{
+	(void)state;
+	struct seal_plan sp;
+	char *why = NULL;
+	assert_int_equal(parse(KSTEP("[[0, 0, 0], [8, 16, 4000]]", ARGS16), &sp, &why), 0);
+	assert_null(why);
+	assert_int_equal(sp.plan.n_steps, 1);
+	assert_int_equal(sp.plan.n_scratch, 1);
+	const struct evc_step *s = &sp.plan.steps[0];
+	assert_int_equal(s->kind, EVC_STEP_KERNEL);
+	assert_string_equal(s->name, "_Z1kPf");
+	assert_int_equal(s->grid[0], 4);
+	assert_int_equal(s->args_bytes, 16);
+	assert_int_equal(s->n_relocs, 2);
+	assert_int_equal(s->relocs[1].buf, EVC_BUF_SCRATCH);
+	assert_int_equal(s->relocs[1].off, 4000);
+	assert_string_equal(sp.plan.compiled_params, "B=1");
+	seal_plan_release(&sp);
+	/* memsets and copies inside their buffers */
+	assert_int_equal(parse("{\"version\": 1, \"scratch\": [], \"steps\": ["
+			       "{\"kind\": \"memset\", \"dst\": [8, 0], \"value\": 0, \"elem\": 4, \"width\": 256, "
+			       "\"height\": 1, \"pitch\": 0},"
+			       "{\"kind\": \"copy\", \"dst\": [8, 512], \"src\": [0, 0], \"bytes\": 512}]}",
+			       &sp, &why),
+			 0);
+	assert_int_equal(sp.plan.steps[1].kind, EVC_STEP_COPY);
+	seal_plan_release(&sp);
+}
+
+/* every way a planner could make the replay write or point elsewhere */
+static void test_plan_refused(void **state)
+{
+	(void)state;
+	static const char *bad[] = {
+		/* a relocation past the parameter bytes, unaligned, or to no buffer */
+		KSTEP("[[16, 0, 0]]", ARGS16),
+		KSTEP("[[4, 0, 0]]", ARGS16),
+		KSTEP("[[0, 3, 0]]", ARGS16),
+		KSTEP("[[0, 17, 0]]", ARGS16),
+		/* pointing past its buffer's end */
+		KSTEP("[[0, 0, 1025]]", ARGS16),
+		KSTEP("[[0, 16, 4097]]", ARGS16),
+		/* parameter bytes that are not hex */
+		KSTEP("[]", "zz000000000000000000000000000000"),
+		/* a memset or copy past its buffer */
+		"{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], \"value\": 0, "
+		"\"elem\": 4, \"width\": 257, \"height\": 1, \"pitch\": 0}]}",
+		"{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"copy\", \"dst\": [8, 1], \"src\": [0, 0], "
+		"\"bytes\": 1024}]}",
+		/* a 2D memset whose rows run past the buffer */
+		"{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], \"value\": 0, "
+		"\"elem\": 1, \"width\": 16, \"height\": 3, \"pitch\": 512}]}",
+		/* no steps, another version, an unknown kind */
+		"{\"version\": 1, \"scratch\": [], \"steps\": []}",
+		"{\"version\": 2, \"scratch\": [], \"steps\": [{\"kind\": \"copy\"}]}",
+		"{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"host_callback\"}]}",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct seal_plan sp;
+		char *why = NULL;
+		if (parse(bad[i], &sp, &why) != -1)
+			print_error("plan %zu was accepted: %s\n", i, bad[i]);
+		assert_non_null(why);
+		free(why);
+		assert_null(sp.steps); /* released */
+	}
+}
+
+/* a minimal ELF64 object with a .nv_fatbin section of two images and padding */
+static void write_elf(const char *path, int with_fatbin)
+{
+	unsigned char sec[96];
+	memset(sec, 0, sizeof(sec));
+	uint32_t magic = 0xBA55ED50u;
+	uint16_t ver = 1, hs = 16;
+	uint64_t fs = 8; /* image 0: 16 + 8 bytes */
+	memcpy(sec, &magic, 4), memcpy(sec + 4, &ver, 2), memcpy(sec + 6, &hs, 2), memcpy(sec + 8, &fs, 8);
+	fs = 16; /* image 1 at 32 (8 bytes of padding), 16 + 16 bytes */
+	memcpy(sec + 32, &magic, 4), memcpy(sec + 36, &ver, 2), memcpy(sec + 38, &hs, 2), memcpy(sec + 40, &fs, 8);
+	const char names[] = "\0.nv_fatbin\0.shstrtab\0.other\0";
+	Elf64_Ehdr eh;
+	memset(&eh, 0, sizeof(eh));
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_DYN;
+	eh.e_ehsize = sizeof(eh);
+	eh.e_shentsize = sizeof(Elf64_Shdr);
+	eh.e_shnum = 3;
+	eh.e_shstrndx = 2;
+	size_t sec_at = sizeof(eh), names_at = sec_at + sizeof(sec), sh_at = names_at + sizeof(names);
+	eh.e_shoff = sh_at;
+	Elf64_Shdr sh[3];
+	memset(sh, 0, sizeof(sh));
+	sh[1].sh_name = with_fatbin ? 1 : 22;
+	sh[1].sh_type = SHT_PROGBITS;
+	sh[1].sh_offset = sec_at;
+	sh[1].sh_size = sizeof(sec);
+	sh[2].sh_name = 11;
+	sh[2].sh_type = SHT_STRTAB;
+	sh[2].sh_offset = names_at;
+	sh[2].sh_size = sizeof(names);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fwrite(&eh, sizeof(eh), 1, f);
+	fwrite(sec, sizeof(sec), 1, f);
+	fwrite(names, sizeof(names), 1, f);
+	fwrite(sh, sizeof(sh), 1, f);
+	fclose(f);
+}
+
+static void test_fatbin_images(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/evident-test-seal-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	write_elf(path, 1);
+	unsigned char *data = NULL;
+	const void *im[4];
+	size_t ib[4];
+	char *why = NULL;
+	assert_int_equal(seal_fatbin_images(path, &data, im, ib, 4, &why), 2);
+	assert_int_equal(ib[0], 24);
+	assert_int_equal(ib[1], 32);
+	assert_ptr_equal(im[1], data + 32);
+	free(data);
+	/* an object without device code says so */
+	write_elf(path, 0);
+	assert_int_equal(seal_fatbin_images(path, &data, im, ib, 4, &why), -1);
+	assert_non_null(strstr(why, "no .nv_fatbin"));
+	free(why);
+	/* not an ELF at all */
+	FILE *f = fopen(path, "w");
+	fputs("#!/bin/sh\n", f);
+	fclose(f);
+	assert_int_equal(seal_fatbin_images(path, &data, im, ib, 4, &why), -1);
+	assert_non_null(strstr(why, "not a 64-bit ELF"));
+	free(why);
+	unlink(path);
+}
+
+/* the mixing bit: the same for the same (key, tensor, element), about half
+ * ones, and another key or tensor gives another pattern */
+static void test_mix_bit(void **state)
+{
+	(void)state;
+	long ones = 0, same_key = 0, same_t = 0;
+	for (uint64_t k = 0; k < 100000; k++) {
+		int b = evs_mix_bit(0x1234, 0, k);
+		assert_int_equal(b, evs_mix_bit(0x1234, 0, k));
+		ones += b;
+		same_key += b == evs_mix_bit(0x1235, 0, k);
+		same_t += b == evs_mix_bit(0x1234, 1, k);
+	}
+	assert_true(ones > 49000 && ones < 51000);
+	assert_true(same_key > 49000 && same_key < 51000);
+	assert_true(same_t > 49000 && same_t < 51000);
+}
+
+static int keep_none(void *ctx, long long i, int last)
+{
+	(void)ctx, (void)i, (void)last;
+	return 0;
+}
+
+/* a CUDA worker whose samples repeat a key (a hooked getrandom handing out
+ * one key, so that inputs repeat and a memo answers) or carry none */
+static void test_fresh_keys(void **state)
+{
+	(void)state;
+	for (int variant = 0; variant < 2; variant++) {
+		int fds[2];
+		assert_int_equal(pipe(fds), 0);
+		struct proto p;
+		proto_init(&p);
+		p.phase = "main";
+		p.timed = 1;
+		p.n_sets = 1;
+		p.batch = 1;
+		p.keep = keep_none;
+		p.fresh_keys = 1;
+		char hello[80];
+		snprintf(hello, sizeof(hello), "{\"msg\":\"hello\",\"protocol\":%d,\"pid\":1}\n", PROTOCOL_VERSION);
+		const char *pre[] = { hello, "{\"msg\":\"device\",\"info\":{}}\n", "{\"msg\":\"kernel\",\"name\":\"k\"}\n",
+				      "{\"msg\":\"warmup\",\"samples\":0}\n",
+				      "{\"msg\":\"sample\",\"i\":0,\"set\":0,\"us\":5.0,\"key\":77}\n" };
+		for (size_t i = 0; i < 5; i++)
+			assert_int_equal(proto_feed(&p, pre[i], strlen(pre[i]), fds[1]), 0);
+		const char *next = variant ? "{\"msg\":\"sample\",\"i\":1,\"set\":0,\"us\":5.0}\n"
+					   : "{\"msg\":\"sample\",\"i\":1,\"set\":0,\"us\":5.0,\"key\":77}\n";
+		assert_int_equal(proto_feed(&p, next, strlen(next), fds[1]), -1);
+		assert_non_null(strstr(p.violation, variant ? "no fresh-input key" : "repeats the fresh-input key"));
+		proto_release(&p);
+		close(fds[0]);
+		close(fds[1]);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan_accepted),
+		cmocka_unit_test(test_plan_refused),
+		cmocka_unit_test(test_fatbin_images),
+		cmocka_unit_test(test_mix_bit),
+		cmocka_unit_test(test_fresh_keys),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
