@@ -252,6 +252,10 @@ int checker_main(const char *path)
 		/* a parent-timed host sample: inputs of its own seed and distribution */
 		json_t *fseed = json_object_get(c, "seed");
 		int fresh = timed && json_is_integer(fseed);
+		if (timed && !fresh && !strcmp(job.backend, "host")) {
+			fail("a timed host capture without the parent's seed (the parent draws every host input)");
+			goto out_refs;
+		}
 		/* a timed CUDA sample: set A mixed with its partner under the sample's key */
 		json_t *mk = json_object_get(c, "mix_key");
 		unsigned long long mix_key = timed && json_is_integer(mk) ? (unsigned long long)json_integer_value(mk) : 0;

@@ -329,6 +329,11 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 			p->state = p->timed ? ST_SAMPLES : ST_FINI;
 		return rc;
 	}
+	/* where the parent keeps the clock, the worker's own timing messages
+	 * are a forgery (red team downgrade: a worker that skipped
+	 * timing_ready and timed itself was recorded at 12x) */
+	if (p->drive && (!strcmp(name, "warmup") || !strcmp(name, "sample") || !strcmp(name, "timing")))
+		return violate(p, "'%s' from a worker the parent times (timing_ready was due)", name);
 	if (!strcmp(name, "warmup")) {
 		if (p->state != ST_SAMPLES || p->warmup || p->n_samples)
 			return violate(p, "warmup where %s was due", state_wants(p));

@@ -133,6 +133,19 @@ static void cloexec_from(int lo)
 		fcntl(fd, F_SETFD, FD_CLOEXEC);
 }
 
+/* A child's stdout or stderr is kept up to RUN_KEEP_BYTES and drained
+ * past it (a kernel that floods its log must not exhaust the runner's
+ * memory or the store: red team log_flood wrote 512 MiB); what was
+ * dropped is counted and said at the end. */
+static void keep_capped(struct strbuf *sb, const char *buf, size_t k, unsigned long long *dropped)
+{
+	size_t room = sb->len < RUN_KEEP_BYTES ? RUN_KEEP_BYTES - sb->len : 0;
+	size_t take = k < room ? k : room;
+	if (take)
+		strbuf_add(sb, buf, take);
+	*dropped += k - take;
+}
+
 int run_command(const struct run_opts *o, struct run_result *res)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, execp[2] = { -1, -1 };
@@ -158,6 +171,14 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			goto fail;
 		}
 	}
+	for (int i = 0; i < RUN_MAX_PASS_FD; i++)
+		if (o->pass_fd_at[i] > 4 && o->pass_fd[i] >= 0 && o->pass_fd[i] <= 2) {
+			/* the runner's own stdin/stdout/stderr never go to a child by
+			 * accident (red team stdin_fd6: an unset fd 0 was passed) */
+			error("refusing to pass descriptor %d (stdin, stdout or stderr) to '%s' at %d", o->pass_fd[i],
+			      o->argv[0], o->pass_fd_at[i]);
+			goto fail;
+		}
 	for (int i = 0; i < RUN_MAX_PASS_FD; i++)
 		if (o->pass_fd_at[i] > 4 && o->pass_fd[i] >= 0 &&
 		    (keep_child[i] = fcntl(o->pass_fd[i], F_DUPFD_CLOEXEC, 10)) < 0) {
@@ -257,6 +278,7 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		o->on_start(pid, o->on_chan ? chp[0] : -1, o->ctx);
 
 	struct strbuf pending = STRBUF_INIT;
+	unsigned long long dropped[2] = { 0, 0 };
 	int open_fds = 1 + want_err + (o->on_chan != NULL);
 	struct pollfd pfd[3] = { { outp[0], POLLIN, 0 },
 				 { want_err ? errp[0] : -1, POLLIN, 0 },
@@ -300,13 +322,13 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			}
 			if (i == 0) {
 				if (o->out)
-					strbuf_add(o->out, buf, (size_t)k);
+					keep_capped(o->out, buf, (size_t)k, &dropped[0]);
 				if (o->on_line) {
 					strbuf_add(&pending, buf, (size_t)k);
 					deliver_lines(&pending, o);
 				}
 			} else if (i == 1) {
-				strbuf_add(o->err, buf, (size_t)k);
+				keep_capped(o->err, buf, (size_t)k, &dropped[1]);
 			} else if (o->on_chan(buf, (size_t)k, ctlp[1], o->ctx) < 0) {
 				kill(-pid, SIGKILL);
 				res->killed_by_parent = 1;
@@ -318,6 +340,10 @@ int run_command(const struct run_opts *o, struct run_result *res)
 	}
 	if (o->on_line && pending.len)
 		o->on_line(pending.buf, o->ctx);
+	if (dropped[0] && o->out)
+		strbuf_addf(o->out, "\n[evident: %llu more bytes of stdout were dropped]\n", dropped[0]);
+	if (dropped[1] && o->err)
+		strbuf_addf(o->err, "\n[evident: %llu more bytes of stderr were dropped]\n", dropped[1]);
 	strbuf_release(&pending);
 	for (int i = 0; i < 3; i++)
 		if (pfd[i].fd >= 0)

@@ -91,8 +91,45 @@ static int task_ids(int pid, int *ids, int max, int *all_stopped)
 	return n;
 }
 
+/*
+ * The run time (ns, schedstat's first field) of all of pid's threads
+ * summed into *ns; 0, or -1 when /proc does not say.  A stopped worker's
+ * run time must not grow: a signal the worker arranged itself (a POSIX
+ * timer delivering SIGCONT) could resume it while the parent writes the
+ * next inputs (red team sigcont_timer).
+ */
+static int run_time(int pid, unsigned long long *ns)
+{
+	char path[320], buf[128];
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	*ns = 0;
+	int ok = 1;
+	struct dirent *e;
+	while ((e = readdir(d)) && ok) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/schedstat", pid, e->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (n <= 0) {
+			ok = 0;
+			break;
+		}
+		buf[n] = 0;
+		*ns += strtoull(buf, NULL, 10);
+	}
+	closedir(d);
+	return ok ? 0 : -1;
+}
+
 /* Stop the worker and wait (at most 2 s) until every thread is stopped.
- * 0, or -1 when it did not stop (gone, or stuck in the kernel). */
+ * 0, or -1 when it did not stop (gone, or stuck in the kernel).  Notes
+ * the stopped worker's run time. */
 static int freeze(struct host_clock *hc)
 {
 	if (kill(hc->pid, SIGSTOP) < 0)
@@ -102,8 +139,10 @@ static int freeze(struct host_clock *hc)
 	while (mono_now() - t0 < 2.0) {
 		if (task_ids(hc->pid, ids, MAX_TIDS, &stopped) < 0)
 			return -1;
-		if (stopped)
+		if (stopped) {
+			hc->have_runtime = run_time(hc->pid, &hc->frozen_ns) == 0;
 			return 0;
+		}
 		struct timespec ts = { 0, 20 * 1000 };
 		nanosleep(&ts, NULL);
 	}
@@ -159,6 +198,14 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 	const size_t dn = sizeof(done) - 1;
 	char buf[4096];
 	size_t have = 0;
+	/* still stopped, and it did not run since: nothing resumed it while
+	 * the parent wrote its inputs */
+	int ids[MAX_TIDS], stopped = 0;
+	unsigned long long ns = 0;
+	if (task_ids(hc->pid, ids, MAX_TIDS, &stopped) < 0 || !stopped ||
+	    (hc->have_runtime && (run_time(hc->pid, &ns) < 0 || ns != hc->frozen_ns)))
+		return proto_violate(p, "the worker ran while the parent held it stopped (a signal of its own "
+					"resumed it: %s)", !stopped ? "a thread was running" : "its run time grew");
 	double t0 = mono_now();
 	if (kill(hc->pid, SIGCONT) < 0 || write(reply_fd, &cmd, 1) != 1)
 		return proto_violate(p, "the worker stopped reading its go");
@@ -250,8 +297,10 @@ static int capture(struct proto *p, struct host_clock *hc, long long i, long lon
 	for (int o = 0; o < pr->n_outputs; o++) {
 		int t = pr->n_inputs + o;
 		size_t b = problem_tensor_numel(pr, t, hc->job->shape) * sizeof(float);
-		if (p->capture_fd >= 0 && write_all(p->capture_fd, hc->shm + hc->off[t], b) < 0)
-			return proto_violate(p, "the parent cannot store the worker's output (disk full?)");
+		/* kept in memory until the samples end: nothing the worker can
+		 * see between samples (the disk filling) depends on the draw
+		 * (red team check_spy watched statvfs) */
+		strbuf_add(&hc->kept, (const char *)hc->shm + hc->off[t], b);
 		bytes += b;
 	}
 	p->caps = xrealloc(p->caps, (p->n_caps + 1) * sizeof(*p->caps));
@@ -350,6 +399,9 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	}
 	rc = 0;
 out:
+	if (hc->kept.len && p->capture_fd >= 0 && write_all(p->capture_fd, hc->kept.buf, hc->kept.len) < 0 && rc == 0)
+		rc = proto_violate(p, "the parent cannot store the worker's output (disk full?)");
+	strbuf_release(&hc->kept);
 	if (rc < 0 && hc->worker_gone && !p->violation && !p->failure)
 		rc = 0; /* not the protocol's to judge: the exit status is the evidence */
 	if (rc < 0 && p->failure)

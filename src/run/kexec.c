@@ -6,6 +6,7 @@
 #include "run/kexec.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -34,8 +35,11 @@ static int parent_clock_prepare(struct run_ctx *c, struct wrun *w)
 	hc->pr = pr;
 	hc->job = &w->job;
 	hc->shm_bytes = worker_shm_layout(pr, w->job.shape, hc->off);
-	w->shm_fd = memfd_create("evident-host-io", MFD_CLOEXEC);
+	/* sealed at its size: a worker that shrinks it would kill the parent
+	 * with SIGBUS at its next read (red team shm_truncate) */
+	w->shm_fd = memfd_create("evident-host-io", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (w->shm_fd < 0 || ftruncate(w->shm_fd, (off_t)hc->shm_bytes) < 0 ||
+	    fcntl(w->shm_fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0 ||
 	    (hc->shm = mmap(NULL, hc->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, w->shm_fd, 0)) == MAP_FAILED) {
 		hc->shm = NULL;
 		return error("cannot make the worker's shared memory (%zu bytes): %s", hc->shm_bytes, strerror(errno));

@@ -138,6 +138,9 @@ struct host_clock {
 	int worker_gone;             /* the channel closed mid-sample: the worker died */
 	char *flush;                 /* cache: cold, the parent's eviction buffer */
 	size_t flush_bytes;
+	unsigned long long frozen_ns; /* the worker's threads' run time when last confirmed stopped */
+	int have_runtime;            /* 1: /proc gives that run time (schedstat) */
+	struct strbuf kept;          /* checked samples' outputs, written once the samples end */
 };
 int host_clock_drive(struct proto *p, void *ctx, int reply_fd);
 
