@@ -35,7 +35,7 @@ typedef int (*chan_fn)(const char *buf, size_t n, int reply_fd, void *ctx);
 
 #define RUN_MAX_PASS_FD 4
 /* stdout and stderr are each kept up to this; the rest is drained and counted */
-#define RUN_KEEP_BYTES ((size_t)64 << 20)
+#define RUN_KEEP_BYTES ((size_t)4 << 20)
 
 struct run_opts {
 	const char *const *argv;  /* argv[0] is looked up in PATH (execvp) */
