@@ -152,6 +152,9 @@ static void show_code(const struct run_record *r)
 		printf("  note     %s\n", g->note);
 	for (size_t i = 0; i < r->n_sources; i++)
 		printf("  source   %s  sha256 %.16s\n", s_or(r->sources[i].path, "?"), s_or(r->sources[i].sha256, "-"));
+	for (size_t i = 0; i < r->problem.n_sources; i++)
+		printf("  problem  %s  sha256 %.16s\n", s_or(r->problem.sources[i].path, "?"),
+		       s_or(r->problem.sources[i].sha256, "-"));
 	printf("  build key %.16s  device code sha256 %.16s\n", s_or(r->build_key, "-"), s_or(r->binary_sha256, "-"));
 	if (!r->have_build) {
 		printf("build      not recorded\n");

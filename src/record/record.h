@@ -123,7 +123,16 @@ struct rec_problem {
 	const char *dim_names[8];
 	long long dims[8];
 	double flops, min_bytes;     /* NAN when not recorded */
-	const char *plugin_sha256;   /* the problem plug-in's source hash (v2) */
+	const char *plugin_sha256;   /* the problem plug-in's object hash (v2; its built .so) */
+	/* The problem's code, as a kernel's code.sources: the plug-in
+	 * problems/NAME.c first, every header it includes from the repository,
+	 * then the GPU reference problems/NAME.cu and its headers when one was
+	 * built, each once.  A run record's (runs since problem provenance;
+	 * none in older records and in batches).  Read: the array is owned by
+	 * the record (freed by its release), strings borrowed; written:
+	 * borrowed from the caller. */
+	struct rec_source *sources;
+	size_t n_sources;
 };
 
 /* Timing health of one repeat (v2). */

@@ -505,14 +505,13 @@ int query_row_groups(struct query *q, const struct batch_row *row, double ***x, 
 	return rc;
 }
 
-int query_sources_current(const struct run_record *run, struct strbuf *why)
+/* Is every file of src[0..n) as recorded?  1, or 0 with the first that
+ * is not in why. */
+static int files_current(const struct run_record *run, const struct rec_source *src, size_t n,
+			 struct strbuf *why)
 {
-	if (!run->n_sources) {
-		strbuf_addf(why, "run '%s' recorded no source hashes", run->run_id);
-		return 0;
-	}
-	for (size_t i = 0; i < run->n_sources; i++) {
-		const char *path = run->sources[i].path, *sha = run->sources[i].sha256;
+	for (size_t i = 0; i < n; i++) {
+		const char *path = src[i].path, *sha = src[i].sha256;
 		char now[SHA256_HEX_LEN + 1];
 		if (!path || !sha)
 			continue;
@@ -526,6 +525,33 @@ int query_sources_current(const struct run_record *run, struct strbuf *why)
 		}
 	}
 	return 1;
+}
+
+int query_sources_current(const struct run_record *run, struct strbuf *why)
+{
+	if (!run->n_sources) {
+		strbuf_addf(why, "run '%s' recorded no source hashes", run->run_id);
+		return 0;
+	}
+	return files_current(run, run->sources, run->n_sources, why) &&
+	       files_current(run, run->problem.sources, run->problem.n_sources, why);
+}
+
+static int same_files(const struct rec_source *x, size_t nx, const struct rec_source *y, size_t ny)
+{
+	if (nx != ny)
+		return 0;
+	for (size_t i = 0; i < nx; i++)
+		if (!x[i].path || !y[i].path || !x[i].sha256 || !y[i].sha256 || strcmp(x[i].path, y[i].path) ||
+		    strcmp(x[i].sha256, y[i].sha256))
+			return 0;
+	return 1;
+}
+
+int query_runs_same_code(const struct run_record *a, const struct run_record *b)
+{
+	return same_files(a->sources, a->n_sources, b->sources, b->n_sources) &&
+	       same_files(a->problem.sources, a->problem.n_sources, b->problem.sources, b->problem.n_sources);
 }
 
 int query_stat(struct query *q, const struct batch_record *b, const struct batch_row *row,

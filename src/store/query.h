@@ -137,12 +137,17 @@ void query_groups_free(double **x, size_t *n, size_t k);
 
 /*
  * Is the code of run still the code in the working tree?  Compares every
- * source {path, sha256} with the file's bytes now (paths relative to the
- * repository root, the current directory).  1 when every file matches;
- * 0 with the reason in why when one differs, is missing, or none was
- * recorded.
+ * source {path, sha256} of its kernel (code.sources) and of its problem
+ * (problem.sources: the plug-in, its GPU reference and their headers)
+ * with the file's bytes now (paths relative to the repository root, the
+ * current directory).  1 when every file matches; 0 with the reason in
+ * why when one differs, is missing, or the run recorded no kernel source.
+ * A record older than problem provenance is judged by its kernel alone.
  */
 int query_sources_current(const struct run_record *run, struct strbuf *why);
+/* Did runs a and b record the same code: every kernel and problem source,
+ * path and hash, in the same order? */
+int query_runs_same_code(const struct run_record *a, const struct run_record *b);
 
 /* Statistic stat of a row of batch b (b NULL for a lone run's row): the
  * one table of record.h (record_stat) with the row's runs. */
