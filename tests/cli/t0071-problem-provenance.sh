@@ -38,6 +38,7 @@ mkdir -p kernels/axpy
 # a nap per launch: a time this shared host cannot blur
 cat > kernels/axpy/nap.c <<'C'
 /* nap.c - axpy on the CPU, then a nap of 2 ms per launch */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <time.h>
 
