@@ -125,11 +125,14 @@ expect_contains "$TEST_TMP/out" "claims.md:1: stale: validated ax/default: 'prob
 # --- (d) reproduce rebuilds the new problem from the recorded patch ---------
 rm -r problems/axpy_ref.h kernels/axpy experiments/ax.yaml
 [ -z "$(git status --porcelain -- . ':!artifacts' ':!build' ':!claims.md')" ] || fail "untracked files left: $(git status --porcelain)"
-expect_exit 0 "$EVIDENT" reproduce --no-progress --threshold 0.5 "$A"
+# (it runs: whether its naps match the recorded ones on this busy host is not the question)
+"$EVIDENT" reproduce --no-progress --threshold 0.5 "$A" > "$TEST_TMP/out" 2>&1
+rc=$?
+[ $rc = 0 ] || [ $rc = 1 ] || { cat "$TEST_TMP/out"; fail "reproduce exited $rc"; }
 expect_contains "$TEST_TMP/out" "reproducing batch $A: commit $(git rev-parse --short=12 HEAD) + its recorded patch"
-expect_contains "$TEST_TMP/out" "reproduced: all 1 variant(s) of $A"
 B=$(newest_batch)
 expect_eq "$(jget "artifacts/runs/$B.json" "d['reproduction']['of']")" "$A"
+expect_eq "$(jget "artifacts/runs/$B.json" "[v['now']['outcome'] for v in d['reproduction']['variants']]")" "['ok']"
 expect_eq "$(jget "artifacts/runs/$B.json" "d['reproduction']['warnings']")" "[]"
 problem_sources "$(first_run "$B")" > "$TEST_TMP/srcB"
 cmp -s "$TEST_TMP/srcA" "$TEST_TMP/srcB" || { diff "$TEST_TMP/srcA" "$TEST_TMP/srcB"; fail "the reproduction ran other problem sources"; }
