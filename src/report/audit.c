@@ -1245,14 +1245,14 @@ static void claim_reproduced(struct actx *a, const struct md_marker *m)
 		finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
 		goto out;
 	}
-	const struct batch_record *latest = NULL, *c;
-	size_t pos = a->q->n;
-	while (!latest && (c = query_next_batch(a->q, old->experiment, NULL, &pos))) {
-		const struct rec_reproduction *r = &c->repro;
-		if (r->have && r->of && c != old &&
-		    (!strcmp(r->of, id_or(old->run_id)) || (old->batch_id && !strcmp(r->of, old->batch_id))))
+	const struct batch_record *latest = NULL;
+	size_t *rx, nrx = query_reproductions_of(a->q, old->run_id, old->batch_id, &rx);
+	for (size_t k = 0; k < nrx && !latest; k++) {
+		const struct batch_record *c = query_batch_at(a->q, rx[k]);
+		if (c && c != old && c->repro.have)
 			latest = c;
 	}
+	free(rx);
 	if (!latest) {
 		finding(a, m->line, "unsupported", "%s: batch %s has no reproduction in the store; run 'evident reproduce %s'",
 			head.buf, id_or(old->run_id), id_or(old->run_id));
