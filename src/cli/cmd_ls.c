@@ -3,9 +3,12 @@
  * store's one order (query.h: the order paper and audit read, oldest
  * first), from the index attrs alone: no manifest is opened.  Variant
  * runs by default (with their repeat number), batches with --batches
- * (with their totals), then runs in progress or aborted (from the store's
- * pending markers).  --json prints the same rows as the record module
- * writes them (record_attrs_json).
+ * (with their totals, and which batch reproduced which: a batch of
+ * `evident reproduce` names the batch it reproduces and its verdict, a
+ * reproduced batch its reproductions), then runs in progress or aborted
+ * (from the store's pending markers).  --json prints the same rows as the
+ * record module writes them (record_attrs_json), a batch's with
+ * reproduced_by added.
  */
 #include <math.h>
 #include <stdio.h>
@@ -26,15 +29,45 @@ static const char synopsis[] =
 	"run id, experiment, variant, repeat, outcome, median, commit.  Runs that were\n"
 	"interrupted (the runner was killed) are listed as 'aborted': they have no\n"
 	"record, only the marker the runner left when it started them.  With --batches,\n"
-	"the batch records, then the Slurm batches not gathered yet (evident run\n"
-	"--slurm), a line per task: pending, running, done or failed (with Slurm's\n"
-	"reason), from squeue, sacct and the tasks' markers.\n";
+	"the batch records (a batch of 'evident reproduce' says which batch it\n"
+	"reproduces and whether it reproduced it; a reproduced batch, by which\n"
+	"batches), then the Slurm batches not gathered yet (evident run --slurm), a\n"
+	"line per task: pending, running, done or failed (with Slurm's reason), from\n"
+	"squeue, sacct and the tasks' markers.\n";
 
 static const struct opt_usage usage = { "ls", synopsis, NULL };
 
 static void commit_label(const struct record_attrs *a, char *out, size_t n)
 {
 	snprintf(out, n, "%.10s%s", a->commit ? a->commit : "-", a->dirty ? "+dirty" : "");
+}
+
+static const char *repro_word(int reproduced)
+{
+	return reproduced ? "reproduced" : "NOT reproduced";
+}
+
+/*
+ * What batch i says about reproductions, from the index: "reproduction of
+ * A: reproduced" for a batch of evident reproduce, "reproduced by B (NOT
+ * reproduced), C (reproduced)" for a batch others reproduced, oldest
+ * first, into out; its reproductions' ids also into by (a JSON array) when
+ * by is not NULL.
+ */
+static void repro_label(const struct query *q, size_t i, struct strbuf *out, json_t *by)
+{
+	const struct query_entry *e = &q->e[i];
+	if (e->a.reproduces)
+		strbuf_addf(out, "reproduction of %s: %s", e->a.reproduces, repro_word(e->a.reproduced));
+	size_t *rx, n = query_reproductions_of(q, e->run_id, e->a.batch_id, &rx);
+	for (size_t k = n; k-- > 0;) {
+		const struct query_entry *r = &q->e[rx[k]];
+		strbuf_addf(out, "%s%s (%s)", k == n - 1 ? (out->len ? "; reproduced by " : "reproduced by ") : ", ",
+			    r->run_id, repro_word(r->a.reproduced));
+		if (by)
+			json_array_append_new(by, json_string(r->run_id));
+	}
+	free(rx);
 }
 
 /* Slurm batches not gathered yet (run/slurm.c's view: squeue, sacct and
@@ -102,7 +135,8 @@ int cmd_ls(int argc, const char **argv)
 		OPT_BOOL("json", &json,
 			 "one JSON array of objects {run_id, kind (run, batch or pending),\n"
 			 "experiment, variant, repeat, batch_id, outcome, started_utc, commit,\n"
-			 "dirty, median_us, wall_s, gpu_s, usd; batches: variants, ok, failed}"),
+			 "dirty, median_us, wall_s, gpu_s, usd; batches: variants, ok, failed,\n"
+			 "reproduces, reproduced, reproduced_by}"),
 		OPT_END(),
 	};
 	argc = parse_options(argc, argv, opts, &usage);
@@ -132,7 +166,8 @@ int cmd_ls(int argc, const char **argv)
 	json_t *out = json_array();
 	if (!json) {
 		if (batches)
-			printf("%-48s %-14s %8s %4s %6s  %s\n", "batch", "experiment", "variants", "ok", "failed", "commit");
+			printf("%-48s %-14s %8s %4s %6s  %-16s %s\n", "batch", "experiment", "variants", "ok", "failed",
+			       "commit", "reproduction");
 		else
 			printf("%-42s %-14s %-22s %3s %-17s %12s  %s\n", "run id", "experiment", "variant", "rep", "outcome",
 			       "median us", "commit");
@@ -143,14 +178,29 @@ int cmd_ls(int argc, const char **argv)
 		if (batches != a->is_batch || (exp && (!a->experiment || strcmp(a->experiment, exp))))
 			continue;
 		if (json) {
-			json_array_append_new(out, record_attrs_json(e->run_id, a));
+			json_t *row = record_attrs_json(e->run_id, a);
+			if (batches) {
+				struct strbuf sb = STRBUF_INIT;
+				json_t *by = json_array();
+				repro_label(&q, i, &sb, by);
+				json_object_set_new(row, "reproduced_by", by);
+				strbuf_release(&sb);
+			}
+			json_array_append_new(out, row);
 			continue;
 		}
 		char c[24];
 		commit_label(a, c, sizeof(c));
 		if (batches) {
-			printf("%-48s %-14s %8lld %4lld %6lld  %s\n", e->run_id, a->experiment ? a->experiment : "-",
-			       a->t_variants, a->t_ok, a->t_failed, c);
+			struct strbuf sb = STRBUF_INIT;
+			repro_label(&q, i, &sb, NULL);
+			printf("%-48s %-14s %8lld %4lld %6lld  ", e->run_id, a->experiment ? a->experiment : "-",
+			       a->t_variants, a->t_ok, a->t_failed);
+			if (sb.len)
+				printf("%-16s %s\n", c, sb.buf);
+			else
+				printf("%s\n", c);
+			strbuf_release(&sb);
 			continue;
 		}
 		char ms[32] = "-";

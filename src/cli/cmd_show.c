@@ -16,8 +16,10 @@
  *
  * A batch prints its table (median, speedup, Holm-adjusted p, verdict and
  * its reason), repeats and variance by level, the MDE, health and notes,
- * and its runs; a batch of `evident reproduce`, its verdicts per variant
- * (run/reproduce.h prints them, for reproduce and show alike).
+ * and its runs; a batch of `evident reproduce`, the batch it reproduces
+ * and its verdicts per variant (run/reproduce.h prints them, for reproduce
+ * and show alike); a batch others reproduced, which and their verdicts
+ * (from the index); a run of a reproduction says so beside its batch.
  *
  * --object HASH prints a stored object, --diff the record's working-tree
  * patch, --log the build and worker logs, --samples the timing samples
@@ -125,8 +127,9 @@ static void show_identity(struct query *q, const struct run_record *r)
 	printf("run        %s (%s)\n", s_or(r->run_id, "?"), s_or(r->format, "?"));
 	printf("experiment %s%s%s\n", s_or(r->experiment, "?"), r->question ? ": " : "", s_or(r->question, ""));
 	if (r->batch_id)
-		printf("batch      %s, repeat %d of %d%s\n", b ? b->run_id : r->batch_id, r->repeat + 1,
-		       r->repeats > 0 ? r->repeats : 1, b ? "" : " (the batch record is not in this store)");
+		printf("batch      %s, repeat %d of %d%s%s%s\n", b ? b->run_id : r->batch_id, r->repeat + 1,
+		       r->repeats > 0 ? r->repeats : 1, b ? "" : " (the batch record is not in this store)",
+		       b && b->repro.have ? "; a reproduction of " : "", b && b->repro.have ? s_or(b->repro.of, "?") : "");
 	printf("variant    %s%s%s\n", s_or(r->variant, "?"), r->is_baseline ? " (baseline)" : "",
 	       r->is_reference ? " (reference)" : "");
 	printf("kernel     %s\n", s_or(r->kernel, "-"));
@@ -152,6 +155,9 @@ static void show_code(const struct run_record *r)
 		printf("  note     %s\n", g->note);
 	for (size_t i = 0; i < r->n_sources; i++)
 		printf("  source   %s  sha256 %.16s\n", s_or(r->sources[i].path, "?"), s_or(r->sources[i].sha256, "-"));
+	for (size_t i = 0; i < r->problem.n_sources; i++)
+		printf("  problem  %s  sha256 %.16s\n", s_or(r->problem.sources[i].path, "?"),
+		       s_or(r->problem.sources[i].sha256, "-"));
 	printf("  build key %.16s  device code sha256 %.16s\n", s_or(r->build_key, "-"), s_or(r->binary_sha256, "-"));
 	if (!r->have_build) {
 		printf("build      not recorded\n");
@@ -423,11 +429,28 @@ static void show_run(struct query *q, const struct run_record *r)
 
 /* ---------- a batch ---------- */
 
+/* Which batch b reproduces, and which batches reproduced it (oldest
+ * first), with their verdicts. */
+static void show_reproductions(struct query *q, const struct batch_record *b)
+{
+	if (b->repro.have)
+		printf("reproduces %s: %s (the verdicts are below)\n", s_or(b->repro.of, "?"),
+		       b->repro.reproduced ? "reproduced" : "NOT reproduced");
+	size_t *rx, n = query_reproductions_of(q, b->run_id, b->batch_id, &rx);
+	for (size_t k = n; k-- > 0;) {
+		const struct query_entry *e = &q->e[rx[k]];
+		printf("reproduced by %s: %s (evident show %s)\n", e->run_id,
+		       e->a.reproduced ? "reproduced" : "NOT reproduced", e->run_id);
+	}
+	free(rx);
+}
+
 static void show_batch(struct query *q, const struct batch_record *b)
 {
 	printf("batch      %s (%s)\n", s_or(b->run_id, "?"), s_or(b->format, "?"));
 	if (b->batch_id && b->run_id && strcmp(b->batch_id, b->run_id))
 		printf("  its runs name it %s\n", b->batch_id);
+	show_reproductions(q, b);
 	printf("experiment %s%s%s\n", s_or(b->experiment, "?"), b->question ? ": " : "", s_or(b->question, ""));
 	printf("baseline   %s; %s backend; started %s\n", s_or(b->baseline, "-"), s_or(b->backend, "?"),
 	       s_or(b->started_utc, "-"));

@@ -249,6 +249,7 @@ void batch_record_release(struct batch_record *b)
 	}
 	free(b->rows);
 	free(b->slots);
+	free(b->problem.sources);
 	free(b->repro.rows);
 	json_decref(b->raw);
 	memset(b, 0, sizeof(*b));

@@ -3,7 +3,9 @@
  * index (store.h's attrs), so that ls, paper, audit and export can find
  * runs, batches, outcomes and costs without opening every manifest.  The
  * store treats the line as opaque; this module writes and parses it, from
- * a manifest of any format it reads.
+ * a manifest of any format it reads.  A batch of `evident reproduce`
+ * carries the batch it reproduces and its verdict (query.h leaves such
+ * batches out of "latest" from this line alone).
  */
 #include "record/record.h"
 #include "record/json_get.h"
@@ -14,7 +16,7 @@
 
 const char *const record_index_members[] = {
 	"kind", "format", "run_id", "experiment", "variant", "repeat", "batch_id", "outcome",
-	"started_utc", "code", "timing", "wall_s", "cost", "totals", NULL,
+	"started_utc", "code", "timing", "wall_s", "cost", "totals", "reproduction", NULL,
 };
 
 char *record_index_attrs(json_t *m)
@@ -39,6 +41,10 @@ char *record_index_attrs(json_t *m)
 		json_object_set_new(a, "wall_s", jnum(b.t_wall_s));
 		json_object_set_new(a, "gpu_s", jnum(b.t_gpu_s));
 		json_object_set_new(a, "usd", b.t_have_usd ? jnum(b.t_usd) : json_null());
+		if (b.repro.have) {
+			json_object_set_new(a, "reproduces", jstr(b.repro.of));
+			json_object_set_new(a, "reproduced", json_boolean(b.repro.reproduced));
+		}
 		batch_record_release(&b);
 	} else if (record_is_run(m)) {
 		struct run_record r;
@@ -101,6 +107,8 @@ static int attrs_parse_json(const char *attrs, struct record_attrs *a)
 	a->t_variants = json_integer_value(json_object_get(o, "variants"));
 	a->t_ok = json_integer_value(json_object_get(o, "ok"));
 	a->t_failed = json_integer_value(json_object_get(o, "failed"));
+	a->reproduces = dup_or_null(o, "reproduces");
+	a->reproduced = json_is_true(json_object_get(o, "reproduced"));
 	json_decref(o);
 	return 0;
 }
@@ -206,6 +214,10 @@ static int attrs_parse_flat(const char *p, struct record_attrs *a)
 			a->t_ok = isfinite(num) ? (long long)num : 0;
 		else if (KEY("failed"))
 			a->t_failed = isfinite(num) ? (long long)num : 0;
+		else if (KEY("reproduces"))
+			STR(reproduces);
+		else if (KEY("reproduced"))
+			a->reproduced = boolv == 1;
 		else
 			return 1;
 #undef KEY
@@ -240,6 +252,7 @@ void record_attrs_release(struct record_attrs *a)
 	free(a->outcome);
 	free(a->started_utc);
 	free(a->commit);
+	free(a->reproduces);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -266,6 +279,8 @@ json_t *record_attrs_json(const char *run_id, const struct record_attrs *a)
 		json_object_set_new(o, "variants", json_integer(a->t_variants));
 		json_object_set_new(o, "ok", json_integer(a->t_ok));
 		json_object_set_new(o, "failed", json_integer(a->t_failed));
+		json_object_set_new(o, "reproduces", jstr(a->reproduces));
+		json_object_set_new(o, "reproduced", a->reproduces ? json_boolean(a->reproduced) : json_null());
 	}
 	return o;
 }

@@ -123,7 +123,16 @@ struct rec_problem {
 	const char *dim_names[8];
 	long long dims[8];
 	double flops, min_bytes;     /* NAN when not recorded */
-	const char *plugin_sha256;   /* the problem plug-in's source hash (v2) */
+	const char *plugin_sha256;   /* the problem plug-in's object hash (v2; its built .so) */
+	/* The problem's code, as a kernel's code.sources: the plug-in
+	 * problems/NAME.c first, every header it includes from the repository,
+	 * then the GPU reference problems/NAME.cu and its headers when one was
+	 * built, each once.  A run record's (runs since problem provenance;
+	 * none in older records and in batches).  Read: the array is owned by
+	 * the record (freed by its release), strings borrowed; written:
+	 * borrowed from the caller. */
+	struct rec_source *sources;
+	size_t n_sources;
 };
 
 /* Timing health of one repeat (v2). */
@@ -488,8 +497,11 @@ int record_samples_parse(const char *text, double **x, size_t *n, size_t *cap, s
 /*
  * The one-line summary of a manifest the store keeps in its index, so
  * that ls, paper, audit and export find runs without opening manifests:
- * kind, experiment, variant, batch id, outcome, started, median, cost.
- * Returns a malloc'd line, or NULL for a manifest that is no record.
+ * kind, experiment, variant, batch id, outcome, started, median, cost,
+ * and for a batch of `evident reproduce` the batch it reproduces and
+ * whether it reproduced it (so that "latest" can leave reproductions out
+ * without reading them).  Returns a malloc'd line, or NULL for a manifest
+ * that is no record.
  */
 char *record_index_attrs(json_t *manifest);
 /* The top-level members record_index_attrs reads, NULL-terminated: the
@@ -498,7 +510,7 @@ char *record_index_attrs(json_t *manifest);
  * every committed record both ways). */
 extern const char *const record_index_members[];
 /* The attrs' format version: an index written under another is rebuilt. */
-#define RECORD_ATTRS_VERSION "record-attrs/1"
+#define RECORD_ATTRS_VERSION "record-attrs/2"
 
 struct record_attrs {
 	int is_batch;
@@ -506,6 +518,9 @@ struct record_attrs {
 	int dirty, repeat;
 	double median_us, wall_s, gpu_s, usd;   /* NAN when absent */
 	long long t_variants, t_ok, t_failed;   /* batches */
+	char *reproduces;            /* a batch of evident reproduce: the run id of the batch it
+					reproduces (reproduction.of); NULL for any other record */
+	int reproduced;              /* with reproduces: 1 when every variant reproduced, else 0 */
 };
 /* Parse attrs (from record_index_attrs) into a; 0 or -1.  Release frees strings. */
 int record_attrs_parse(const char *attrs, struct record_attrs *a);
@@ -514,8 +529,9 @@ void record_attrs_release(struct record_attrs *a);
  * The attrs of run_id as one JSON object, `evident ls --json`'s row:
  * {run_id, kind ("run" | "batch"), experiment, batch_id, started_utc,
  * commit, dirty, wall_s, gpu_s, usd} and, for a run, {variant, repeat
- * (1-based), outcome, median_us}, for a batch {variants, ok, failed}.
- * New reference.
+ * (1-based), outcome, median_us}, for a batch {variants, ok, failed,
+ * reproduces, reproduced} (the last two null unless it is a batch of
+ * evident reproduce).  New reference.
  */
 json_t *record_attrs_json(const char *run_id, const struct record_attrs *a);
 

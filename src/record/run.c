@@ -92,6 +92,40 @@ static json_t *write_params(const struct param *p, size_t n)
 	return o;
 }
 
+/* [{path, sha256, object}] -> an array of struct rec_source borrowing the
+ * strings (the caller frees the array; NULL when empty) */
+static struct rec_source *read_sources(json_t *a, size_t *n)
+{
+	*n = 0;
+	if (!json_array_size(a))
+		return NULL;
+	struct rec_source *out = xcalloc(json_array_size(a), sizeof(*out));
+	size_t i;
+	json_t *s;
+	json_array_foreach(a, i, s)
+	{
+		out[*n].path = gs(s, "path");
+		out[*n].sha256 = gs(s, "sha256");
+		out[*n].object = gs(s, "object");
+		(*n)++;
+	}
+	return out;
+}
+
+static json_t *write_sources(const struct rec_source *src, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++) {
+		json_t *s = json_object();
+		json_object_set_new(s, "path", jstr(src[i].path));
+		json_object_set_new(s, "sha256", jstr(src[i].sha256));
+		json_object_set_new(s, "object", jstr(src[i].object));
+		json_array_append_new(a, s);
+	}
+	return a;
+}
+
+/* Fills p from m's "problem"; p->sources is then the caller's to free. */
 void record_read_problem(json_t *m, struct rec_problem *p);
 void record_read_problem(json_t *m, struct rec_problem *p)
 {
@@ -105,6 +139,7 @@ void record_read_problem(json_t *m, struct rec_problem *p)
 	p->flops = gn(pr, "flops");
 	p->min_bytes = gn(pr, "min_bytes");
 	p->plugin_sha256 = gs(pr, "plugin_sha256");
+	p->sources = read_sources(ga(pr, "sources"), &p->n_sources);
 	json_t *shape = go(pr, "shape");
 	/* v1 wrote B, H, S, D in that order of meaning but the store sorts
 	 * keys; keep the problem's own order where v2 records it (dims). */
@@ -145,6 +180,8 @@ json_t *record_write_problem(const struct rec_problem *p)
 	json_object_set_new(o, "flops", jnum(p->flops));
 	json_object_set_new(o, "min_bytes", jnum(p->min_bytes));
 	json_object_set_new(o, "plugin_sha256", jstr(p->plugin_sha256));
+	if (p->n_sources)
+		json_object_set_new(o, "sources", write_sources(p->sources, p->n_sources));
 	return o;
 }
 
@@ -399,19 +436,7 @@ int record_run_read(json_t *m, struct run_record *r)
 
 	json_t *code = go(m, "code");
 	record_read_git(code, &r->git);
-	json_t *src = ga(code, "sources");
-	if (json_array_size(src)) {
-		r->sources = xcalloc(json_array_size(src), sizeof(*r->sources));
-		size_t i;
-		json_t *s;
-		json_array_foreach(src, i, s)
-		{
-			r->sources[r->n_sources].path = gs(s, "path");
-			r->sources[r->n_sources].sha256 = gs(s, "sha256");
-			r->sources[r->n_sources].object = gs(s, "object");
-			r->n_sources++;
-		}
-	}
+	r->sources = read_sources(ga(code, "sources"), &r->n_sources);
 	r->build_key = gs(code, "build_key");
 	r->binary_sha256 = gs(code, "binary_sha256");
 	r->compiler = go(code, "compiler");
@@ -484,6 +509,7 @@ void run_record_release(struct run_record *r)
 		return;
 	free(r->params);
 	free(r->sources);
+	free(r->problem.sources);
 	free(r->checks);
 	free(r->sanitize);
 	json_decref(r->raw);
@@ -653,16 +679,9 @@ json_t *record_run_json(const struct run_record *r)
 	json_object_set_new(spec, "object", jstr(r->spec_object));
 	json_object_set_new(m, "spec", spec);
 	/* code */
-	json_t *code = json_object(), *src = json_array();
+	json_t *code = json_object();
 	json_object_set_new(code, "git", record_write_git(&r->git));
-	for (size_t i = 0; i < r->n_sources; i++) {
-		json_t *s = json_object();
-		json_object_set_new(s, "path", jstr(r->sources[i].path));
-		json_object_set_new(s, "sha256", jstr(r->sources[i].sha256));
-		json_object_set_new(s, "object", jstr(r->sources[i].object));
-		json_array_append_new(src, s);
-	}
-	json_object_set_new(code, "sources", src);
+	json_object_set_new(code, "sources", write_sources(r->sources, r->n_sources));
 	json_object_set_new(code, "build_key", jstr(r->build_key));
 	json_object_set_new(code, "binary_sha256", jstr(r->binary_sha256));
 	json_object_set_new(code, "compiler", jref(r->compiler));

@@ -13,7 +13,8 @@
  *                 ran on another device) - said even when the evidence is
  *                 stale, with "also stale" and what changed;
  *   stale         the evidence agrees, but it ran code that has changed
- *                 since (a code.sources[] hash differs);
+ *                 since (a hash of its kernel's code.sources[] or its
+ *                 problem's problem.sources[] differs: query.h);
  *   supported     the evidence agrees and ran the current code.
  * For `validated`, any failing run of the evidence contradicts, even if a
  * later one passed: an intermittent crash is exactly what must not be
@@ -270,20 +271,6 @@ static int row_comparison(const struct batch_row *row, const char **verdict, dou
 	*speedup = row->cmp.speedup;
 	ci[0] = row->cmp.speedup_ci[0];
 	ci[1] = row->cmp.speedup_ci[1];
-	return 1;
-}
-
-/* Did runs a and b record the same code (every source path and hash)? */
-static int runs_same_code(const struct run_record *a, const struct run_record *b)
-{
-	if (a->n_sources != b->n_sources)
-		return 0;
-	for (size_t i = 0; i < a->n_sources; i++) {
-		const struct rec_source *x = &a->sources[i], *y = &b->sources[i];
-		if (!x->path || !y->path || !x->sha256 || !y->sha256 || strcmp(x->path, y->path) ||
-		    strcmp(x->sha256, y->sha256))
-			return 0;
-	}
 	return 1;
 }
 
@@ -798,7 +785,7 @@ static void claim_validated(struct actx *a, const struct md_marker *m)
 	for (size_t i = 0; i < nr; i++) {
 		const struct run_record *r = runs[i];
 		struct strbuf w = STRBUF_INIT;
-		int in = stale ? runs_same_code(r, newest) : query_sources_current(r, &w);
+		int in = stale ? query_runs_same_code(r, newest) : query_sources_current(r, &w);
 		strbuf_release(&w);
 		if (!in)
 			continue;
@@ -1258,14 +1245,14 @@ static void claim_reproduced(struct actx *a, const struct md_marker *m)
 		finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
 		goto out;
 	}
-	const struct batch_record *latest = NULL, *c;
-	size_t pos = a->q->n;
-	while (!latest && (c = query_next_batch(a->q, old->experiment, NULL, &pos))) {
-		const struct rec_reproduction *r = &c->repro;
-		if (r->have && r->of && c != old &&
-		    (!strcmp(r->of, id_or(old->run_id)) || (old->batch_id && !strcmp(r->of, old->batch_id))))
+	const struct batch_record *latest = NULL;
+	size_t *rx, nrx = query_reproductions_of(a->q, old->run_id, old->batch_id, &rx);
+	for (size_t k = 0; k < nrx && !latest; k++) {
+		const struct batch_record *c = query_batch_at(a->q, rx[k]);
+		if (c && c != old && c->repro.have)
 			latest = c;
 	}
+	free(rx);
 	if (!latest) {
 		finding(a, m->line, "unsupported", "%s: batch %s has no reproduction in the store; run 'evident reproduce %s'",
 			head.buf, id_or(old->run_id), id_or(old->run_id));

@@ -818,6 +818,8 @@ static void rec_identity(struct job_state *j)
 	r->problem.flops = p->flops;
 	r->problem.min_bytes = p->min_bytes;
 	r->problem.plugin_sha256 = json_string_value(json_object_get(p->problem.build, "binary_sha256"));
+	r->problem.sources = p->problem_src;
+	r->problem.n_sources = p->n_problem_src;
 	r->spec_path = s->path;
 	r->spec_object = j->c->spec_object;
 	r->git = j->c->git;

@@ -50,6 +50,64 @@ static void resolve_tolerance(struct run_ctx *c)
 }
 
 /*
+ * The problem's code for every record of the batch (record.h,
+ * rec_problem.sources): the sources the plug-in's build hashed (the .c and
+ * every header it includes from the repository), then those of the GPU
+ * reference when one was built, each path once, with their bytes put into
+ * the store so that `show --object` gives them back.  The bytes are read
+ * again here; a file edited since the build hashed it gets no object (its
+ * recorded hash stays the build's: the code that ran).  0, or -1 when the
+ * store failed.
+ */
+static int problem_sources(struct run_ctx *c)
+{
+	struct plan *p = &c->plan;
+	json_t *builds[] = { p->problem.build, p->problem.gpu_build };
+	p->problem_sources = json_array();
+	for (size_t b = 0; b < ARRAY_SIZE(builds); b++) {
+		size_t i;
+		json_t *e;
+		json_array_foreach(json_object_get(builds[b], "sources"), i, e)
+		{
+			const char *path = json_string_value(json_object_get(e, "path"));
+			const char *sha = json_string_value(json_object_get(e, "sha256"));
+			int seen = 0;
+			size_t k;
+			json_t *x;
+			json_array_foreach(p->problem_sources, k, x)
+				seen |= path && !strcmp(json_string_value(json_object_get(x, "path")), path);
+			if (!path || !sha || seen)
+				continue;
+			char hex[SHA256_HEX_LEN + 1] = "";
+			struct strbuf body = STRBUF_INIT;
+			int saved = util_quiet, got;
+			util_quiet = 1;
+			got = read_file(path, &body) == 0;
+			util_quiet = saved;
+			if (got && store_put(&c->st, strbuf_str(&body), body.len, hex) < 0) {
+				strbuf_release(&body);
+				return -1;
+			}
+			strbuf_release(&body);
+			json_array_append_new(p->problem_sources,
+					      json_pack("{s:s, s:s, s:s?}", "path", path, "sha256", sha, "object",
+							got && !strcmp(hex, sha) ? hex : NULL));
+		}
+	}
+	size_t n = json_array_size(p->problem_sources), i;
+	json_t *e;
+	p->problem_src = xcalloc(n + 1, sizeof(*p->problem_src));
+	json_array_foreach(p->problem_sources, i, e)
+	{
+		p->problem_src[i].path = json_string_value(json_object_get(e, "path"));
+		p->problem_src[i].sha256 = json_string_value(json_object_get(e, "sha256"));
+		p->problem_src[i].object = json_string_value(json_object_get(e, "object"));
+	}
+	p->n_problem_src = n;
+	return 0;
+}
+
+/*
  * Cold: enough input sets to total more than any cache they could stay in.
  * Hot: two sets, which stay in cache; they still differ in pointers and
  * contents from one sample to the next, so a kernel that remembers its
@@ -115,6 +173,8 @@ int plan_make(struct run_ctx *c)
 			p->peak_source = p->host_peak_source;
 		}
 	}
+	if (problem_sources(c) < 0)
+		return -1;
 
 	if (c->o->batch_id) {
 		p->batch_id = xstrdup(c->o->batch_id);
@@ -199,6 +259,7 @@ void plan_release(struct plan *p)
 	free(p->jobs);
 	free(p->batch_id);
 	json_decref(p->problem_sources);
+	free(p->problem_src);
 	problem_release(&p->problem);
 	memset(p, 0, sizeof(*p));
 }

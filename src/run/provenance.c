@@ -4,11 +4,15 @@
  * prov_git() asks libgit2 for the commit, branch and dirty state of the
  * repository holding the current directory, and when dirty, produces the
  * patch that turns that commit into the working tree: tracked changes
- * (staged or not) plus untracked files under kernels/ and experiments/,
- * with binary content, so that `git apply` on the commit restores the
- * kernel sources byte for byte.  The store directory itself is left out
- * (records are added to it while the experiment runs).  Outside a git
- * repository the result says so and the run goes on.
+ * (staged or not) plus untracked files under kernels/, problems/ and
+ * experiments/, with binary content, so that `git apply` on the commit
+ * restores the kernel and problem sources byte for byte (a problem is code
+ * the run depends on like its kernel: its reference decides correctness).
+ * Files git ignores are in no patch; the records' source hashes still name
+ * them, and `evident reproduce` says which one the tree lacks.  The store
+ * directory itself is left out (records are added to it while the
+ * experiment runs).  Outside a git repository the result says so and the
+ * run goes on.
  *
  * prov_machine() describes the host: name, CPU, OS, kernel, compilers and
  * the environment variables that change what a GPU program does.
@@ -109,11 +113,11 @@ int prov_git(const char *store_prefix, struct prov_git *g)
 	}
 	git_diff_options u;
 	git_diff_options_init(&u, GIT_DIFF_OPTIONS_VERSION);
-	char *paths[] = { "kernels", "experiments" };
+	char *paths[] = { "kernels", "problems", "experiments" };
 	u.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
 		  GIT_DIFF_SHOW_UNTRACKED_CONTENT | GIT_DIFF_SHOW_BINARY;
 	u.pathspec.strings = paths;
-	u.pathspec.count = 2;
+	u.pathspec.count = ARRAY_SIZE(paths);
 	if (git_diff_index_to_workdir(&untracked, repo, NULL, &u) < 0) {
 		error("git: cannot list untracked files: %s", git_msg());
 		goto out;

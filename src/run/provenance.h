@@ -14,7 +14,7 @@ struct prov_git {
 	char *commit;      /* 40 hex, NULL before the first commit */
 	char *branch;      /* "main", or "(detached)" */
 	int dirty;
-	size_t n_changed;  /* changed tracked files + untracked kernel/experiment files */
+	size_t n_changed;  /* changed tracked files + untracked kernel/problem/experiment files */
 	char *diff;        /* patch against commit when dirty, else NULL */
 	size_t diff_len;
 	json_t *untracked; /* untracked paths included in diff */

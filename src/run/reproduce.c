@@ -17,10 +17,12 @@
  * record's patch would then differ from the recorded one.)
  *
  * The tree is what the batch ran: nothing is copied from today's tree.  If
- * it lacks what this evident needs (the problem plug-in problems/NAME.c,
- * kernels/evident_kernel.h), reproduction stops and says so; a missing data
- * file (price or peak table) only loses what it gives (cost, the physical
- * floor) and is a recorded warning.
+ * it lacks a file the batch's runs recorded as their code (a kernel's or a
+ * problem's source that git ignored, so no patch carried it) or what this
+ * evident needs (the problem plug-in problems/NAME.c,
+ * kernels/evident_kernel.h), reproduction stops and says which; a missing
+ * data file (price or peak table) only loses what it gives (cost, the
+ * physical floor) and is a recorded warning.
  */
 #include "run/reproduce.h"
 
@@ -170,21 +172,56 @@ out:
 	return rc;
 }
 
+/* The first source of src[0..n) missing from the tree, or NULL. */
+static const struct rec_source *missing_source(const struct rec_source *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (src[i].path && !path_exists(src[i].path))
+			return &src[i];
+	return NULL;
+}
+
 /*
- * What this evident needs from the tree it runs in (the current directory):
- * the problem's plug-in and the kernel ABI header are needed, the price and
- * peak tables only wanted.  0, or -1 after error().
+ * What this evident needs from the tree it runs in (the current directory).
+ * Every file the batch's runs recorded as their code (the kernel's and the
+ * problem's sources) must be there: one that is not was neither committed
+ * nor in the patch (git ignores it), and the code that ran cannot be
+ * rebuilt.  The problem's plug-in and the kernel ABI header are needed
+ * whatever was recorded (a batch older than problem provenance names no
+ * problem source); the price and peak tables are only wanted.  0, or -1
+ * after error().
  */
-static int tree_check(const struct batch_record *old, json_t *warnings)
+static int tree_check(struct query *q, const struct batch_record *old, json_t *warnings)
 {
 	const char *commit = old->git.commit;
+	for (size_t i = 0; i < old->n_rows; i++) {
+		const struct run_record *r = query_row_run(q, &old->rows[i]);
+		const struct rec_source *m = r ? missing_source(r->problem.sources, r->problem.n_sources) : NULL;
+		if (!m && r)
+			m = missing_source(r->sources, r->n_sources);
+		if (m) {
+			error("batch '%s' ran '%s' (sha256 %.16s), which neither commit %.12s nor its recorded patch "
+			      "holds (the patch carries untracked files under kernels/, problems/ and experiments/, "
+			      "never files git ignores): the code it ran cannot be rebuilt; nothing was run",
+			      old->run_id, m->path, m->sha256 ? m->sha256 : "not recorded", commit);
+			return -1;
+		}
+	}
 	char *plug = old->problem.name ? xstrfmt("problems/%s.c", old->problem.name) : NULL;
 	const char *need[] = { plug, "kernels/evident_kernel.h" };
 	for (size_t i = 0; i < ARRAY_SIZE(need); i++)
 		if (need[i] && !path_exists(need[i])) {
-			error("the recorded tree (commit %.12s) has no '%s', which this evident needs to run batch "
-			      "'%s': the batch predates it; nothing was run (reproduce it with an evident of its time)",
-			      commit, need[i], old->run_id);
+			if (i == 0)
+				error("the recorded tree (commit %.12s and its recorded patch) has no '%s', which this "
+				      "evident needs to run batch '%s': the batch predates the problem, or ran it from a "
+				      "file that was not committed, which records made before problem provenance "
+				      "left out of the patch (then the code it ran is not in the store); nothing was run",
+				      commit, need[i], old->run_id);
+			else
+				error("the recorded tree (commit %.12s) has no '%s', which this evident needs to run "
+				      "batch '%s': the batch predates it; nothing was run (reproduce it with an evident "
+				      "of its time)",
+				      commit, need[i], old->run_id);
 			free(plug);
 			return -1;
 		}
@@ -445,7 +482,7 @@ int reproduce_batch(struct query *q, const struct batch_record *old, const struc
 		goto out;
 	}
 	*err = REPRO_NO_CODE;
-	if (tree_check(old, h.warnings) < 0)
+	if (tree_check(q, old, h.warnings) < 0)
 		goto out;
 	for (size_t i = 0; i < old->n_rows; i++) {
 		const struct run_record *r = query_row_run(q, &old->rows[i]);

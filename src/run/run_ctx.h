@@ -68,7 +68,9 @@ struct plan {
 	double floor_us;             /* the fastest time physics allows (peaks table), NAN unknown */
 	const char *peak_source;
 	char host_peak_source[160];  /* host: how peak_host_gflops derived the floor */
-	json_t *problem_sources;     /* the plug-in's sources with objects */
+	json_t *problem_sources;     /* the problem's sources [{path, sha256, object}] (plan.c) */
+	struct rec_source *problem_src; /* the same for the records (strings borrowed from it) */
+	size_t n_problem_src;
 };
 
 /* The slots of a pool (pool.c), resolved from --gpus / the spec's gpus. */

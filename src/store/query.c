@@ -235,12 +235,37 @@ static int of_experiment(const struct query_entry *e, const char *experiment)
 	return !experiment || (e->a.experiment && !strcmp(e->a.experiment, experiment));
 }
 
+/* A batch of `evident reproduce`: its index attrs name the batch it
+ * reproduces. */
+static int is_reproduction(const struct query_entry *e)
+{
+	return e->a.is_batch && e->a.reproduces;
+}
+
+/* Does entry e, a batch, carry run id (or batch id) id? */
+static int batch_is(const struct query_entry *e, const char *id)
+{
+	return id && (!strcmp(e->run_id, id) || (e->a.batch_id && !strcmp(e->a.batch_id, id)));
+}
+
+size_t query_reproductions_of(const struct query *q, const char *run_id, const char *batch_id, size_t **out)
+{
+	size_t n = 0;
+	*out = xcalloc(q->n + 1, sizeof(**out));
+	for (size_t i = q->n; i-- > 0;) {
+		const char *of = q->e[i].a.reproduces;
+		if (is_reproduction(&q->e[i]) && ((run_id && !strcmp(of, run_id)) || (batch_id && !strcmp(of, batch_id))))
+			(*out)[n++] = i;
+	}
+	return n;
+}
+
 const struct batch_record *query_next_batch(struct query *q, const char *experiment, const char *const *need,
 					    size_t *pos)
 {
 	while (*pos > 0) {
 		size_t i = --*pos;
-		if (!q->e[i].a.is_batch || !of_experiment(&q->e[i], experiment))
+		if (!q->e[i].a.is_batch || !of_experiment(&q->e[i], experiment) || is_reproduction(&q->e[i]))
 			continue;
 		const struct batch_record *b = query_batch_at(q, i);
 		if (b && has_rows(b, need))
@@ -252,7 +277,7 @@ const struct batch_record *query_next_batch(struct query *q, const char *experim
 const char *query_newest_batch_id(const struct query *q, const char *experiment)
 {
 	for (size_t i = q->n; i-- > 0;)
-		if (q->e[i].a.is_batch && of_experiment(&q->e[i], experiment))
+		if (q->e[i].a.is_batch && of_experiment(&q->e[i], experiment) && !is_reproduction(&q->e[i]))
 			return q->e[i].run_id;
 	return NULL;
 }
@@ -277,14 +302,12 @@ const struct batch_record *query_batch(struct query *q, const char *experiment, 
 	if (!run || !strcmp(run, "latest")) {
 		/* the latest batch of an experiment is the newest one it ran for
 		 * itself: a batch of `evident reproduce` re-ran older code, and is
-		 * evidence for `reproduced` claims, not the experiment's result.
-		 * Newest first, each read only when its index entry matches, and
-		 * no further than the first that qualifies. */
+		 * evidence for `reproduced` claims, not the experiment's result
+		 * (query_next_batch leaves it out by its index entry).  Newest
+		 * first, each read only when its index entry matches, and no
+		 * further than the first that qualifies. */
 		size_t pos = q->n;
-		const struct batch_record *c;
-		while (!b && (c = query_next_batch(q, experiment, need, &pos)))
-			if (!c->repro.have)
-				b = c;
+		b = query_next_batch(q, experiment, need, &pos);
 		if (!b) {
 			if (!experiment)
 				strbuf_addstr(why, "no recorded batch");
@@ -403,16 +426,27 @@ int query_resolve(struct query *q, const char *experiment, const char *variant, 
 size_t query_variant_runs(struct query *q, const char *experiment, const char *variant,
 			  const struct run_record ***out)
 {
-	size_t n = 0;
+	size_t n = 0, n_repro = 0;
 	*out = xcalloc(q->n + 1, sizeof(**out));
+	/* the reproductions of experiment: their runs are left out */
+	const struct query_entry **repro = xcalloc(q->n + 1, sizeof(*repro));
+	for (size_t i = 0; i < q->n; i++)
+		if (is_reproduction(&q->e[i]) && of_experiment(&q->e[i], experiment))
+			repro[n_repro++] = &q->e[i];
 	for (size_t i = q->n; i-- > 0;) {
 		const struct query_entry *e = &q->e[i];
 		if (e->a.is_batch || !of_experiment(e, experiment) || !e->a.variant || strcmp(e->a.variant, variant))
+			continue;
+		int of_repro = 0;
+		for (size_t k = 0; k < n_repro && !of_repro; k++)
+			of_repro = batch_is(repro[k], e->a.batch_id);
+		if (of_repro)
 			continue;
 		const struct run_record *r = query_run_at(q, i);
 		if (r)
 			(*out)[n++] = r;
 	}
+	free(repro);
 	return n;
 }
 
@@ -505,14 +539,13 @@ int query_row_groups(struct query *q, const struct batch_row *row, double ***x, 
 	return rc;
 }
 
-int query_sources_current(const struct run_record *run, struct strbuf *why)
+/* Is every file of src[0..n) as recorded?  1, or 0 with the first that
+ * is not in why. */
+static int files_current(const struct run_record *run, const struct rec_source *src, size_t n,
+			 struct strbuf *why)
 {
-	if (!run->n_sources) {
-		strbuf_addf(why, "run '%s' recorded no source hashes", run->run_id);
-		return 0;
-	}
-	for (size_t i = 0; i < run->n_sources; i++) {
-		const char *path = run->sources[i].path, *sha = run->sources[i].sha256;
+	for (size_t i = 0; i < n; i++) {
+		const char *path = src[i].path, *sha = src[i].sha256;
 		char now[SHA256_HEX_LEN + 1];
 		if (!path || !sha)
 			continue;
@@ -526,6 +559,33 @@ int query_sources_current(const struct run_record *run, struct strbuf *why)
 		}
 	}
 	return 1;
+}
+
+int query_sources_current(const struct run_record *run, struct strbuf *why)
+{
+	if (!run->n_sources) {
+		strbuf_addf(why, "run '%s' recorded no source hashes", run->run_id);
+		return 0;
+	}
+	return files_current(run, run->sources, run->n_sources, why) &&
+	       files_current(run, run->problem.sources, run->problem.n_sources, why);
+}
+
+static int same_files(const struct rec_source *x, size_t nx, const struct rec_source *y, size_t ny)
+{
+	if (nx != ny)
+		return 0;
+	for (size_t i = 0; i < nx; i++)
+		if (!x[i].path || !y[i].path || !x[i].sha256 || !y[i].sha256 || strcmp(x[i].path, y[i].path) ||
+		    strcmp(x[i].sha256, y[i].sha256))
+			return 0;
+	return 1;
+}
+
+int query_runs_same_code(const struct run_record *a, const struct run_record *b)
+{
+	return same_files(a->sources, a->n_sources, b->sources, b->n_sources) &&
+	       same_files(a->problem.sources, a->problem.n_sources, b->problem.sources, b->problem.n_sources);
 }
 
 int query_stat(struct query *q, const struct batch_record *b, const struct batch_row *row,

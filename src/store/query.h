@@ -82,6 +82,19 @@ int query_has_experiment(const struct query *q, const char *experiment);
 const char **query_experiments(const struct query *q, size_t *n);
 
 /*
+ * Reproductions.  A batch of `evident reproduce` re-ran recorded code: it
+ * is evidence that the batch it reproduces holds up (`reproduced` claims,
+ * show, ls), never the experiment's own latest result.  So "latest",
+ * query_next_batch, query_newest_batch_id and query_variant_runs leave
+ * reproductions (and their runs) out, by the index alone; a reproduction
+ * is read when it is named by id.
+ */
+/* The reproductions of the batch with run id run_id (or batch id
+ * batch_id; either may be NULL), newest first, as entry indices into *out
+ * (the caller frees it); returns how many.  Reads no manifest. */
+size_t query_reproductions_of(const struct query *q, const char *run_id, const char *batch_id, size_t **out);
+
+/*
  * The batch a block or claim reads.  run: NULL or "latest" = the newest
  * batch of experiment in which every name in need[] (NULL-terminated, may
  * be NULL) has a row, leaving out batches of `evident reproduce` (they
@@ -93,12 +106,12 @@ const char **query_experiments(const struct query *q, size_t *n);
 const struct batch_record *query_batch(struct query *q, const char *experiment, const char *run,
 				       const char *const *need, struct strbuf *why);
 /* The next batch of experiment (NULL: all) with rows for need[], newest
- * first, read only when its index entry matches: start with *pos = q->n;
- * NULL when there is none left. */
+ * first, leaving out reproductions, read only when its index entry
+ * matches: start with *pos = q->n; NULL when there is none left. */
 const struct batch_record *query_next_batch(struct query *q, const char *experiment, const char *const *need,
 					    size_t *pos);
-/* The run id of experiment's newest batch, from the index alone (nothing
- * is read), or NULL; borrowed from q. */
+/* The run id of experiment's newest batch that is no reproduction, from
+ * the index alone (nothing is read), or NULL; borrowed from q. */
 const char *query_newest_batch_id(const struct query *q, const char *experiment);
 /* The batch a run belongs to, or NULL. */
 const struct batch_record *query_batch_of(struct query *q, const struct run_record *run);
@@ -117,7 +130,8 @@ const struct run_record *query_row_run(struct query *q, const struct batch_row *
 int query_resolve(struct query *q, const char *experiment, const char *variant, const char *run,
 		  const struct batch_record **b, const struct batch_row **row,
 		  const struct run_record **vrun, struct strbuf *why);
-/* Every run of (experiment, variant), newest first. */
+/* Every run of (experiment, variant), newest first, leaving out the runs
+ * of reproductions. */
 size_t query_variant_runs(struct query *q, const char *experiment, const char *variant,
 			  const struct run_record ***out);
 
@@ -137,12 +151,17 @@ void query_groups_free(double **x, size_t *n, size_t k);
 
 /*
  * Is the code of run still the code in the working tree?  Compares every
- * source {path, sha256} with the file's bytes now (paths relative to the
- * repository root, the current directory).  1 when every file matches;
- * 0 with the reason in why when one differs, is missing, or none was
- * recorded.
+ * source {path, sha256} of its kernel (code.sources) and of its problem
+ * (problem.sources: the plug-in, its GPU reference and their headers)
+ * with the file's bytes now (paths relative to the repository root, the
+ * current directory).  1 when every file matches; 0 with the reason in
+ * why when one differs, is missing, or the run recorded no kernel source.
+ * A record older than problem provenance is judged by its kernel alone.
  */
 int query_sources_current(const struct run_record *run, struct strbuf *why);
+/* Did runs a and b record the same code: every kernel and problem source,
+ * path and hash, in the same order? */
+int query_runs_same_code(const struct run_record *a, const struct run_record *b);
 
 /* Statistic stat of a row of batch b (b NULL for a lone run's row): the
  * one table of record.h (record_stat) with the row's runs. */

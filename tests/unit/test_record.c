@@ -106,6 +106,23 @@ static void test_attrs_lines(void **state)
 		    "\"variants\":18}",
 		    "aa", NULL, 1, 0, 0, NAN, -0.025, 17);
 	check_attrs("{}", NULL, NULL, 0, 0, 0, NAN, NAN, 0);
+	/* a batch of evident reproduce names the batch it reproduces, by
+	 * the fast reader and by jansson's (an unknown key sends it there) */
+	const char *repro[] = {
+		"{\"experiment\":\"r\",\"kind\":\"batch\",\"reproduced\":false,\"reproduces\":\"A-batch\"}",
+		"{\"experiment\":\"r\",\"future\":1,\"kind\":\"batch\",\"reproduced\":true,\"reproduces\":\"A-batch\"}",
+	};
+	for (size_t i = 0; i < 2; i++) {
+		struct record_attrs a;
+		assert_int_equal(record_attrs_parse(repro[i], &a), 0);
+		assert_string_equal(a.reproduces, "A-batch");
+		assert_int_equal(a.reproduced, (int)i);
+		json_t *row = record_attrs_json("B-batch", &a);
+		assert_string_equal(json_string_value(json_object_get(row, "reproduces")), "A-batch");
+		assert_true(json_is_boolean(json_object_get(row, "reproduced")));
+		json_decref(row);
+		record_attrs_release(&a);
+	}
 	/* left to jansson: an escape, an unknown key, a nested value */
 	check_attrs("{\"experiment\":\"a\\u00e9\\\"b\",\"kind\":\"run\",\"variant\":\"v\"}", "a\xc3\xa9\"b", "v", 0,
 		    0, 0, NAN, NAN, 0);
