@@ -286,22 +286,28 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 		strbuf_release(&sb);
 		return -1;
 	}
-	const Elf64_Shdr *sh = (const Elf64_Shdr *)(const void *)(f + eh->e_shoff);
+	/* copied out: a file's section table need not be aligned */
+	Elf64_Shdr *sh = xmalloc((size_t)eh->e_shnum * sizeof(Elf64_Shdr) + 1);
+	memcpy(sh, f + eh->e_shoff, (size_t)eh->e_shnum * sizeof(Elf64_Shdr));
 	const Elf64_Shdr *strs = &sh[eh->e_shstrndx];
 	if (strs->sh_offset > n || strs->sh_size > n - strs->sh_offset) {
 		*why = xstrfmt("'%s' has a broken section name table", path);
+		free(sh);
 		strbuf_release(&sb);
 		return -1;
 	}
-	const Elf64_Shdr *fat = NULL;
+	Elf64_Shdr fat_copy, *fat = NULL;
 	for (int i = 0; i < eh->e_shnum; i++) {
 		if (sh[i].sh_name >= strs->sh_size)
 			continue;
 		const char *nm = (const char *)f + strs->sh_offset + sh[i].sh_name;
 		size_t left = strs->sh_size - sh[i].sh_name;
-		if (strnlen(nm, left) < left && !strcmp(nm, ".nv_fatbin"))
-			fat = &sh[i];
+		if (strnlen(nm, left) < left && !strcmp(nm, ".nv_fatbin")) {
+			fat_copy = sh[i];
+			fat = &fat_copy;
+		}
 	}
+	free(sh);
 	if (!fat || fat->sh_type == SHT_NOBITS || fat->sh_offset > n || fat->sh_size > n - fat->sh_offset) {
 		*why = xstrfmt("'%s' has no .nv_fatbin section (no device code)", path);
 		strbuf_release(&sb);
