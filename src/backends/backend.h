@@ -30,6 +30,8 @@ struct param {
 	char *value;  /* its value as text, e.g. 64 */
 };
 
+struct sandbox;
+
 struct build_request {
 	const char *kernel_path;    /* source file, relative to repo_root or absolute */
 	const char *repo_root;      /* the kernels/ include path is derived from it */
@@ -38,6 +40,10 @@ struct build_request {
 	const char *arch;           /* cuda: "sm_90"; NULL means the device's own */
 	const char *cache_dir;      /* build cache root, e.g. build/cache */
 	const char *const *extra_flags; /* spec's build flags, NULL-terminated or NULL */
+	/* The box the compiler runs in (base/sandbox.h sandbox_wrap_build), or
+	 * NULL / off: the compiler runs with the runner's rights (the
+	 * repository's own problems; --unsandboxed, which the record says). */
+	const struct sandbox *sb;
 };
 
 /*

@@ -7,6 +7,31 @@
  * <cache>/<key>.  Two runners building the same key at once both succeed:
  * the loser of the rename finds the winner's entry and uses it (object,
  * log and info), so every process runs and records the one object.
+ *
+ * The kernel's source is an adversary's, and it steers what the compiler
+ * reads (`#include "/abs/path"`, a macro include, the assembler's
+ * `.incbin`).  So (issue 22, the red team's build_incbin):
+ *   - the compiler runs in the build box (base/sandbox.h
+ *     sandbox_wrap_build) when the request has one: the toolchain and the
+ *     repository read-only, the store and the build cache masked, the one
+ *     entry being built writable; under RLIMIT_AS and RLIMIT_FSIZE (an
+ *     `#include "/dev/zero"` stops at the limit) and the timeout;
+ *   - before compiling, a source that uses `.incbin` or includes an
+ *     absolute path outside the repository and the toolchain is refused
+ *     (build failed, with the reason) - the box would hide most such files,
+ *     but a refusal names the cause, and holds under --unsandboxed;
+ *   - the compiler writes its own dependency list (-MD -MF): every file
+ *     it read must lie in the repository or the toolchain, or the build
+ *     fails ("the kernel's build read '/tmp/x', outside the repository"),
+ *     and every repository file in it joins the entry's `sources`
+ *     manifest {path, sha256}.  A cache hit re-hashes that manifest, so a
+ *     header reached in a way the key's own walk cannot follow (a macro
+ *     include) that changed makes the entry stale: it is removed and
+ *     built afresh.
+ * What is left: `.incbin` spelled so that no text search finds it (string
+ * pasting in an asm statement) can still read a repository or toolchain
+ * file the box shows, which no key covers; it cannot read the store,
+ * /tmp, $HOME or anything else outside.
  */
 #include "backends/build.h"
 
@@ -14,10 +39,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/runcmd.h"
+#include "base/sandbox.h"
+
+/* The compiler's bounds: generous for nvcc on a large kernel, far below
+ * what an `#include "/dev/zero"` would take. */
+#define BUILD_LIMIT_AS_BYTES ((unsigned long long)8 << 30)
+#define BUILD_LIMIT_FSIZE_BYTES ((unsigned long long)1 << 30)
+#define BUILD_TIMEOUT_S 600
 
 char *build_compiler_version(const char *compiler, const char *version_flag)
 {
@@ -237,6 +270,283 @@ int build_hash_sources(const char *path, const char *const *include_dirs,
 	return rc;
 }
 
+/* ---- what the compiler may read ------------------------------------------------ */
+
+/* Where a build's reads may lie: the repository (keyed), the toolchain and
+ * the flags' own directories (not keyed: the compiler version and the argv
+ * stand for them).  The build cache lies inside the repository but is
+ * not part of it. */
+struct build_bounds {
+	char *repo, *cache, *tool;
+	char **flag_dirs; /* NULL-terminated */
+};
+
+static int under(const char *path, const char *dir)
+{
+	size_t n = dir ? strlen(dir) : 0;
+	if (!n)
+		return 0;
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+static const char *const toolchain_dirs[] = { "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/etc/alternatives",
+					      NULL };
+
+/* The install tree of the compiler (/usr for /usr/bin/cc, the CUDA home
+ * for nvcc), found through PATH when it has no '/'; malloc'd or NULL. */
+static char *compiler_prefix(const char *compiler)
+{
+	char *exe = NULL;
+	if (strchr(compiler, '/')) {
+		exe = realpath(compiler, NULL);
+	} else {
+		const char *path = getenv("PATH");
+		char *copy = xstrdup(path && *path ? path : "/usr/bin:/bin"), *save = NULL;
+		for (char *d = strtok_r(copy, ":", &save); d && !exe; d = strtok_r(NULL, ":", &save)) {
+			char *p = xstrfmt("%s/%s", d, compiler);
+			if (access(p, X_OK) == 0)
+				exe = realpath(p, NULL);
+			free(p);
+		}
+		free(copy);
+	}
+	for (int up = 0; exe && up < 2; up++) {
+		char *slash = strrchr(exe, '/');
+		if (slash && slash != exe)
+			*slash = '\0';
+		else {
+			free(exe);
+			exe = NULL;
+		}
+	}
+	return exe;
+}
+
+/* An absolute, symlink-free form of path (as is when it does not exist
+ * here: a file only the box had). */
+static char *resolved(const char *path)
+{
+	char *r = realpath(path, NULL), cwd[PATH_MAX];
+	if (r)
+		return r;
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return normalise_path(path);
+	char *joined = xstrfmt("%s/%s", cwd, path), *n = normalise_path(joined);
+	free(joined);
+	return n;
+}
+
+static void bounds_init(struct build_bounds *b, const struct build_request *rq, const char *compiler,
+			const char *const *argv)
+{
+	b->repo = resolved(rq->repo_root);
+	b->cache = resolved(rq->cache_dir);
+	b->tool = compiler_prefix(compiler);
+	size_t n = 0;
+	for (size_t i = 0; argv[i]; i++)
+		n++;
+	b->flag_dirs = xcalloc(n + 1, sizeof(char *));
+	size_t k = 0;
+	for (size_t i = 0; argv[i]; i++) {
+		const char *d = NULL;
+		if (!strncmp(argv[i], "-I", 2) || !strncmp(argv[i], "-L", 2))
+			d = argv[i][2] ? argv[i] + 2 : argv[i + 1];
+		else if (!strcmp(argv[i], "-isystem"))
+			d = argv[i + 1];
+		if (d && d[0]) {
+			char *r = resolved(d);
+			/* the flags' directories inside the repository are the repository's */
+			if (under(r, b->repo) && !under(r, b->cache))
+				free(r);
+			else
+				b->flag_dirs[k++] = r;
+		}
+	}
+}
+
+static void bounds_release(struct build_bounds *b)
+{
+	free(b->repo);
+	free(b->cache);
+	free(b->tool);
+	for (char **d = b->flag_dirs; d && *d; d++)
+		free(*d);
+	free(b->flag_dirs);
+}
+
+enum read_kind { READ_OUTSIDE = 0, READ_REPO, READ_TOOLCHAIN };
+
+static enum read_kind classify_read(const struct build_bounds *b, const char *abs)
+{
+	if (under(abs, b->repo) && !under(abs, b->cache))
+		return READ_REPO;
+	for (int i = 0; toolchain_dirs[i]; i++)
+		if (under(abs, toolchain_dirs[i]))
+			return READ_TOOLCHAIN;
+	if (b->tool && under(abs, b->tool))
+		return READ_TOOLCHAIN;
+	for (char **d = b->flag_dirs; d && *d; d++)
+		if (under(abs, *d))
+			return READ_TOOLCHAIN;
+	return READ_OUTSIDE;
+}
+
+/* Why a kernel source must not be compiled (malloc'd), or NULL: it uses
+ * the assembler's .incbin (any case: gas takes .INCBIN too), or it
+ * includes an absolute path outside the repository and the toolchain. */
+static char *refusal_of(const struct build_bounds *b, const char *path, const char *text)
+{
+	if (strcasestr(text, "incbin"))
+		return xstrfmt("'%s' uses .incbin: the assembler would read a file that neither the build key nor "
+			       "the record covers (put the data in a header of the repository)",
+			       path);
+	char *copy = xstrdup(text), *save = NULL, *why = NULL;
+	for (char *line = strtok_r(copy, "\n", &save); line && !why; line = strtok_r(NULL, "\n", &save)) {
+		char *inc = include_target(line);
+		if (inc && inc[0] == '/') {
+			char *abs = resolved(inc);
+			if (classify_read(b, abs) == READ_OUTSIDE)
+				why = xstrfmt("'%s' includes '%s', outside the repository", path, inc);
+			free(abs);
+		}
+		free(inc);
+	}
+	free(copy);
+	return why;
+}
+
+/* Refusal of any file in sources ([{path, sha256}]), or NULL. */
+static char *refusal_of_sources(const struct build_bounds *b, json_t *sources)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(sources, i, v)
+	{
+		const char *path = json_string_value(json_object_get(v, "path"));
+		struct strbuf sb = STRBUF_INIT;
+		char *why = read_file(path, &sb) < 0 ? NULL : refusal_of(b, path, strbuf_str(&sb));
+		strbuf_release(&sb);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
+/* The prerequisites of a make rule file as the compiler wrote it (gcc:
+ * "out: a b \", nvcc: "out : a \"), NULL-terminated; the caller frees it with
+ * free_strv.  NULL when the file cannot be read. */
+static char **parse_deps(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (read_file(path, &sb) < 0)
+		return NULL;
+	const char *p = strbuf_str(&sb);
+	char **v = xcalloc(1, sizeof(char *));
+	size_t n = 0;
+	int in_deps = 0;
+	struct strbuf tok = STRBUF_INIT;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
+		       (*p == '\\' && (p[1] == '\n' || (p[1] == '\r' && p[2] == '\n'))))
+			p += *p == '\\' ? (p[1] == '\n' ? 2 : 3) : 1;
+		if (!*p)
+			break;
+		strbuf_reset(&tok);
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
+			if (*p == '\\' && (p[1] == ' ' || p[1] == '#' || p[1] == '\\')) {
+				strbuf_addch(&tok, p[1]);
+				p += 2;
+			} else if (*p == '\\' && (p[1] == '\n' || p[1] == '\r')) {
+				break;
+			} else if (*p == '$' && p[1] == '$') {
+				strbuf_addch(&tok, '$');
+				p += 2;
+			} else {
+				strbuf_addch(&tok, *p++);
+			}
+		}
+		const char *t = strbuf_str(&tok);
+		size_t len = strlen(t);
+		if (len && t[len - 1] == ':') { /* a target ("out:" or ":") */
+			in_deps = 1;
+			continue;
+		}
+		if (in_deps && len) {
+			v = xrealloc(v, (n + 2) * sizeof(char *));
+			v[n++] = xstrdup(t);
+			v[n] = NULL;
+		}
+	}
+	strbuf_release(&tok);
+	strbuf_release(&sb);
+	return v;
+}
+
+static void free_strv(char **v)
+{
+	for (char **p = v; p && *p; p++)
+		free(*p);
+	free(v);
+}
+
+/*
+ * After a successful compile: every file in the dependency list at deps
+ * must lie in the repository or the toolchain; repository files join
+ * sources (hashed) and must not use .incbin.  NULL, or why the build
+ * fails (malloc'd).
+ */
+static char *check_deps(const struct build_bounds *b, const char *deps, json_t *sources)
+{
+	char **list = parse_deps(deps);
+	if (!list)
+		return xstrdup("the compiler wrote no dependency list (-MD), so what the build read is unknown");
+	char *why = NULL;
+	for (char **d = list; *d && !why; d++) {
+		char *abs = resolved(*d);
+		enum read_kind k = classify_read(b, abs);
+		if (k == READ_OUTSIDE) {
+			why = xstrfmt("the kernel's build read '%s', outside the repository", abs);
+		} else if (k == READ_REPO) {
+			char *norm = normalise_path(*d);
+			if (!seen_path(sources, norm)) {
+				struct strbuf sb = STRBUF_INIT;
+				if (read_file(norm, &sb) < 0) {
+					why = xstrfmt("cannot read '%s', which the build read", norm);
+				} else {
+					char hex[SHA256_HEX_LEN + 1];
+					sha256_hex(strbuf_str(&sb), sb.len, hex);
+					json_array_append_new(sources, json_pack("{s:s, s:s}", "path", norm, "sha256", hex));
+					why = refusal_of(b, norm, strbuf_str(&sb));
+				}
+				strbuf_release(&sb);
+			}
+			free(norm);
+		}
+		free(abs);
+	}
+	free_strv(list);
+	return why;
+}
+
+/* Does every file of an entry's sources manifest still hash as recorded?
+ * (1 yes; 0: a file changed or is gone, and the entry is stale.) */
+static int sources_current(const json_t *info)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(info, "sources"), i, v)
+	{
+		const char *path = json_string_value(json_object_get(v, "path"));
+		const char *want = json_string_value(json_object_get(v, "sha256"));
+		char now[SHA256_HEX_LEN + 1];
+		if (!path || !want || sha256_file_hex(path, now) < 0 || strcmp(now, want))
+			return 0;
+	}
+	return 1;
+}
+
 /* argv as a JSON array of strings (new reference). */
 static json_t *argv_json(const char *const *argv)
 {
@@ -245,6 +555,8 @@ static json_t *argv_json(const char *const *argv)
 		json_array_append_new(a, json_string(argv[i]));
 	return a;
 }
+
+static void remove_flat_dir(const char *dir);
 
 static int cache_hit(const char *entry, struct build_result *res)
 {
@@ -267,6 +579,20 @@ static int cache_hit(const char *entry, struct build_result *res)
 				"built; set aside as '%s', rebuilding", entry, aside);
 			if (rename(entry, aside) < 0)
 				warning("cannot move '%s' aside: %s", entry, strerror(errno));
+			free(aside);
+			json_decref(info);
+			info = NULL;
+		} else if (info && !sources_current(info)) {
+			/* a file the compiler read changed (one the key's own walk
+			 * cannot see, such as a macro include): the object is stale;
+			 * drop the entry, and the caller builds afresh */
+			char rnd[9];
+			random_hex(rnd, 8);
+			char *aside = xstrfmt("%s.stale-%s", entry, rnd);
+			if (rename(entry, aside) == 0)
+				remove_flat_dir(aside);
+			else
+				warning("cannot move the stale build cache entry '%s' aside: %s", entry, strerror(errno));
 			free(aside);
 			json_decref(info);
 			info = NULL;
@@ -293,7 +619,7 @@ static int cache_hit(const char *entry, struct build_result *res)
 /* rm -r of a directory we made ourselves (flat: files only). */
 static void remove_flat_dir(const char *dir)
 {
-	const char *names[] = { "kernel.so", "build.log", "info.json", NULL };
+	const char *names[] = { "kernel.so", "build.log", "info.json", "deps.d", NULL };
 	for (size_t i = 0; names[i]; i++) {
 		char *p = xstrfmt("%s/%s", dir, names[i]);
 		unlink(p);
@@ -315,8 +641,10 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	char *src = path_exists(rq->kernel_path) || rq->kernel_path[0] == '/'
 			    ? xstrdup(rq->kernel_path)
 			    : xstrfmt("%s/%s", rq->repo_root, rq->kernel_path);
-	char *version = NULL, *tmpdir = NULL, *entry = NULL, *out_path = NULL;
+	char *version = NULL, *tmpdir = NULL, *entry = NULL, *out_path = NULL, *deps_path = NULL;
+	char *refused = NULL;
 	const char **argv = NULL;
+	struct build_bounds bounds = { 0 };
 	char **dflags = NULL;
 	json_t *sources = json_array();
 	struct sha256_ctx *key = NULL;
@@ -336,7 +664,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		nb++;
 	while (rq->extra_flags && rq->extra_flags[ne])
 		ne++;
-	argv = xcalloc(nb + rq->n_params + ne + 8, sizeof(char *));
+	argv = xcalloc(nb + rq->n_params + ne + 11, sizeof(char *));
 	dflags = xcalloc(rq->n_params + 1, sizeof(char *));
 	size_t k = 0;
 	argv[k++] = recipe->compiler;
@@ -349,6 +677,11 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	}
 	for (size_t i = 0; i < ne; i++)
 		argv[k++] = rq->extra_flags[i];
+	/* the compiler's own list of every file it read (gcc and nvcc alike) */
+	argv[k++] = "-MD";
+	argv[k++] = "-MF";
+	size_t deps_slot = k;
+	argv[k++] = "@DEPS@";
 	argv[k++] = "-o";
 	size_t out_slot = k;
 	argv[k++] = "@OUT@";
@@ -366,6 +699,21 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	sha256_end(key, hex);
 	key = NULL;
 
+	bounds_init(&bounds, rq, recipe->compiler, argv);
+	refused = refusal_of_sources(&bounds, sources);
+	if (refused) {
+		/* not compiled at all: the record says why */
+		res->info = json_pack("{s:o, s:s, s:s, s:O, s:b, s:f, s:o, s:s, s:s, s:s, s:n}", "argv", argv_json(argv),
+				      "compiler_version", version, "build_key", hex, "sources", sources, "cached", 0,
+				      "seconds", 0.0, "resources", json_object(), "status", "failed", "exit",
+				      "refused before compiling", "reason", refused, "binary_sha256");
+		res->log = xstrfmt("evident: not compiled: %s\n", refused);
+		note_warnings(res->info, res->log);
+		res->ok = 0;
+		rc = 0;
+		goto out;
+	}
+
 	entry = xstrfmt("%s/%s", rq->cache_dir, hex);
 	if (cache_hit(entry, res)) {
 		rc = 0;
@@ -380,29 +728,78 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		goto out;
 	}
 	out_path = xstrfmt("%s/kernel.so", tmpdir);
+	deps_path = xstrfmt("%s/deps.d", tmpdir);
 	argv[out_slot] = out_path;
+	argv[deps_slot] = deps_path;
 
-	struct run_opts o = { .argv = argv, .timeout_s = 600, .merge_stderr = 1, .out = &log };
+	/* in the build box when the run has one (sandbox.h): the repository
+	 * and the compiler's tree read-only, the cache masked but for this
+	 * entry; the flags' directories outside the repository (a library's
+	 * -I, -L) are the spec's, not the kernel's, and are shown too */
+	static const struct sandbox no_box = SANDBOX_INIT;
+	const struct sandbox *box = rq->sb ? rq->sb : &no_box;
+	size_t nshow = 0;
+	for (char **d = bounds.flag_dirs; *d; d++)
+		nshow++;
+	const char **show = xcalloc(nshow + 3, sizeof(char *));
+	size_t ns = 0;
+	show[ns++] = bounds.repo;
+	if (bounds.tool)
+		show[ns++] = bounds.tool;
+	for (char **d = bounds.flag_dirs; *d; d++)
+		show[ns++] = *d;
+	const char *masks[] = { bounds.cache, NULL };
+	int filter_fd = -1;
+	char **boxed = sandbox_wrap_build(box, argv, show, masks, tmpdir, &filter_fd);
+	free(show);
+	struct run_opts o = { .argv = (const char *const *)boxed, .timeout_s = BUILD_TIMEOUT_S, .merge_stderr = 1,
+			      .out = &log, .pass_fd = { filter_fd }, .pass_fd_at = { box->on ? SANDBOX_SECCOMP_FD : 0 },
+			      .signal_in_exit_code = box->on, .limit_as_bytes = BUILD_LIMIT_AS_BYTES,
+			      .limit_fsize_bytes = BUILD_LIMIT_FSIZE_BYTES };
 	struct run_result rr;
 	double t0 = mono_now();
-	if (run_command(&o, &rr) < 0)
+	int spawned = run_command(&o, &rr);
+	sandbox_argv_free(boxed);
+	if (filter_fd >= 0)
+		close(filter_fd);
+	if (spawned < 0) {
+		remove_flat_dir(tmpdir);
 		goto out;
+	}
 	double secs = mono_now() - t0;
 
 	json_t *argv_rec = argv_json(argv);
-	/* record the argv with the placeholder: the temp dir name is noise */
+	/* record the argv with the placeholders: the temp dir name is noise */
 	json_array_set_new(argv_rec, out_slot, json_string("@OUT@"));
-	json_t *info = json_pack("{s:o, s:s, s:s, s:O, s:b, s:f, s:o}", "argv", argv_rec,
+	json_array_set_new(argv_rec, deps_slot, json_string("@DEPS@"));
+	int compiled = rr.exited && rr.exit_code == 0 && path_exists(out_path);
+	/* what the compiler read, by its own list: the repository's files join
+	 * the manifest, anything outside the repository and the toolchain
+	 * fails the build */
+	char *outside = compiled ? check_deps(&bounds, deps_path, sources) : NULL;
+	unlink(deps_path);
+	json_t *info = json_pack("{s:o, s:s, s:s, s:O, s:b, s:f, s:o, s:o}", "argv", argv_rec,
 				 "compiler_version", version, "build_key", hex, "sources", sources,
-				 "cached", 0, "seconds", secs, "resources", json_object());
+				 "cached", 0, "seconds", secs, "resources", json_object(), "limits",
+				 json_pack("{s:I, s:I, s:i, s:s}", "address_space_bytes",
+					   (json_int_t)BUILD_LIMIT_AS_BYTES, "file_size_bytes",
+					   (json_int_t)BUILD_LIMIT_FSIZE_BYTES, "timeout_s", BUILD_TIMEOUT_S, "box",
+					   box->on ? "bubblewrap build box" : "none"));
 	res->info = info;
 	res->log = xstrdup(strbuf_str(&log));
 	note_warnings(info, res->log);
 
-	if (!rr.exited || rr.exit_code != 0 || !path_exists(out_path)) {
+	if (!compiled || outside) {
 		struct strbuf how = STRBUF_INIT;
 		run_result_describe(&rr, &how);
-		char *reason = recipe->classify ? recipe->classify(strbuf_str(&log)) : NULL;
+		char *reason = outside ? outside : recipe->classify ? recipe->classify(strbuf_str(&log)) : NULL;
+		if (!reason && (strstr(strbuf_str(&log), "out of memory") ||
+				strstr(strbuf_str(&log), "virtual memory exhausted")))
+			reason = xstrfmt("the compiler ran out of memory (the build's limit: %llu GiB of address space)",
+					 BUILD_LIMIT_AS_BYTES >> 30);
+		else if (!reason && strstr(strbuf_str(&log), "File too large"))
+			reason = xstrfmt("the compiler wrote a file over the build's limit of %llu GiB",
+					 BUILD_LIMIT_FSIZE_BYTES >> 30);
 		json_object_set_new(info, "status", json_string("failed"));
 		json_object_set_new(info, "exit", json_string(how.buf));
 		json_object_set_new(info, "reason", reason ? json_string(reason) : json_null());
@@ -486,6 +883,9 @@ out:
 	free(tmpdir);
 	free(entry);
 	free(out_path);
+	free(deps_path);
+	free(refused);
+	bounds_release(&bounds);
 	free(src);
 	free(kernels_inc);
 	free(kernels_dir);

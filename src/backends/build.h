@@ -10,7 +10,13 @@
  * never seen.  A second build with nothing changed is a cache hit and runs
  * no compiler - after re-hashing kernel.so against the SHA-256 recorded
  * when it was built (info "so_sha256"): an entry whose object changed is
- * set aside (<key>.tampered-*) with a warning and built afresh.  Failed builds are not cached (the failure may be transient,
+ * set aside (<key>.tampered-*) with a warning and built afresh; an entry
+ * one of whose `sources` (the compiler's own -MD list of repository files
+ * it read, build.c) no longer hashes as recorded is stale and is built
+ * afresh too.  The compiler runs in the request's build box (sandbox.h)
+ * under memory and file-size limits; a source using .incbin, or reading
+ * outside the repository and the toolchain, is a failed build with the
+ * reason.  Failed builds are not cached (the failure may be transient,
  * e.g. out of memory), but their log is returned for the record.
  */
 #ifndef EVIDENT_BUILD_H
@@ -21,7 +27,7 @@
 /*
  * How a backend compiles.  build_run() forms the argv:
  *   compiler, base_flags..., -I<repo>/kernels, -DNAME=VALUE...,
- *   extra_flags..., -o <tmp>/kernel.so, source
+ *   extra_flags..., -MD -MF <tmp>/deps.d, -o <tmp>/kernel.so, source
  * `post` (optional) runs after a successful compile, in the temporary
  * directory, to add backend-specific facts to res->info (binary_sha256,
  * resources); when NULL, binary_sha256 is the hash of kernel.so.

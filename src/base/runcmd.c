@@ -3,7 +3,7 @@
  * a wall-clock limit (see runcmd.h for the contract).
  *
  * Between fork and exec the child calls only async-signal-safe functions
- * (dup2, close, chdir, setpgid, execvp, write, _exit).  The environment
+ * (dup2, close, chdir, setpgid, setrlimit, execvp, write, _exit).  The environment
  * additions are prepared in the parent.  An exec failure is reported on a
  * close-on-exec pipe: if the parent reads an errno from it, exec failed;
  * if it reads EOF, exec succeeded.  The child leads its own process group,
@@ -213,6 +213,16 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		for (int i = 0; i < RUN_MAX_PASS_FD; i++)
 			if (keep_child[i] >= 0)
 				dup2(keep_child[i], o->pass_fd_at[i]);
+		if (o->limit_as_bytes) {
+			struct rlimit rl = { o->limit_as_bytes, o->limit_as_bytes };
+			setrlimit(RLIMIT_AS, &rl);
+		}
+		if (o->limit_fsize_bytes) {
+			struct rlimit rl = { o->limit_fsize_bytes, o->limit_fsize_bytes };
+			setrlimit(RLIMIT_FSIZE, &rl);
+			/* over the limit a write fails with EFBIG, not SIGXFSZ */
+			signal(SIGXFSZ, SIG_IGN);
+		}
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);

@@ -64,6 +64,10 @@ struct run_opts {
 	 * death by signal N as exit status 128 + N: turn that back into a
 	 * signal in run_result, so that a crash is classified as a crash. */
 	int signal_in_exit_code;
+	/* Resource limits set in the child before exec (setrlimit), inherited
+	 * by everything it starts; 0: none.  RLIMIT_AS (bytes of address
+	 * space per process) and RLIMIT_FSIZE (bytes of one file written). */
+	unsigned long long limit_as_bytes, limit_fsize_bytes;
 };
 
 /*

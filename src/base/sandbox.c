@@ -230,24 +230,45 @@ static void push3(struct argvb *a, const char *x, const char *y, const char *z)
 		push(a, z);
 }
 
+/* The namespaces every box gets, before its mounts. */
+static void push_namespaces(struct argvb *a, const struct sandbox *sb)
+{
+	push(a, sb->bwrap);
+	push(a, "--die-with-parent");
+	push(a, "--new-session");
+	push(a, "--unshare-pid");
+	/* the worker is the namespace's pid 1: no reaper beside it to see,
+	 * and every process it may start (relaxed) dies with it */
+	push(a, "--as-pid-1");
+	push(a, "--unshare-ipc");
+	push(a, "--unshare-net");
+	push(a, "--unshare-uts");
+	push(a, "--unshare-cgroup-try");
+	push3(a, "--cap-drop", "ALL", NULL);
+}
+
+/* The seccomp argument, the end of bwrap's options, and the child's own
+ * descriptor of the profile's program in *filter_fd: bubblewrap reads
+ * the program to its end, and a dup would share the offset with every
+ * other spawn. */
+static void push_seccomp(struct argvb *a, const struct sandbox *sb, enum sandbox_profile prof, int *filter_fd)
+{
+	char fdtxt[16];
+	snprintf(fdtxt, sizeof(fdtxt), "%d", SANDBOX_SECCOMP_FD);
+	push3(a, "--seccomp", fdtxt, NULL);
+	push(a, "--");
+	char self[64];
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", sb->filter_fd[prof == SANDBOX_RELAXED]);
+	*filter_fd = open(self, O_RDONLY | O_CLOEXEC);
+}
+
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
 		    const char *const *ro_files, int *filter_fd)
 {
 	struct argvb a = { 0 };
 	*filter_fd = -1;
 	if (sb->on) {
-		push(&a, sb->bwrap);
-		push(&a, "--die-with-parent");
-		push(&a, "--new-session");
-		push(&a, "--unshare-pid");
-		/* the worker is the namespace's pid 1: no reaper beside it to see,
-		 * and every process it may start (relaxed) dies with it */
-		push(&a, "--as-pid-1");
-		push(&a, "--unshare-ipc");
-		push(&a, "--unshare-net");
-		push(&a, "--unshare-uts");
-		push(&a, "--unshare-cgroup-try");
-		push3(&a, "--cap-drop", "ALL", NULL);
+		push_namespaces(&a, sb);
 		push3(&a, "--ro-bind", "/", "/");
 		push3(&a, "--proc", "/proc", NULL);
 		push3(&a, "--dev", "/dev", NULL);
@@ -278,15 +299,81 @@ char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const c
 		for (char **h = sb->hide; h && *h; h++)
 			if (is_dir(*h))
 				push3(&a, "--remount-ro", *h, NULL);
-		char fdtxt[16];
-		snprintf(fdtxt, sizeof(fdtxt), "%d", SANDBOX_SECCOMP_FD);
-		push3(&a, "--seccomp", fdtxt, NULL);
-		push(&a, "--");
-		/* a description of its own: bubblewrap reads the program to its
-		 * end, and a dup would share the offset with every other spawn */
-		char self[64];
-		snprintf(self, sizeof(self), "/proc/self/fd/%d", sb->filter_fd[prof == SANDBOX_RELAXED]);
-		*filter_fd = open(self, O_RDONLY | O_CLOEXEC);
+		push_seccomp(&a, sb, prof, filter_fd);
+	}
+	for (int i = 0; inner[i]; i++)
+		push(&a, inner[i]);
+	return a.v;
+}
+
+/* The toolchain's part of the host's file system: what gcc and nvcc (and
+ * the cicc, ptxas, fatbinary, as and ld they start) load.  /etc is not
+ * shown whole (on the GPU hosts the runner is root, and /etc/shadow would
+ * be readable): only the dynamic loader's cache and the alternatives that
+ * /usr/bin/cc points through. */
+static const char *const toolchain[] = {
+	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", NULL,
+};
+
+char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, const char *const *ro_dirs,
+			  const char *const *hide_dirs, const char *rw_dir, int *filter_fd)
+{
+	struct argvb a = { 0 };
+	*filter_fd = -1;
+	if (sb->on) {
+		push_namespaces(&a, sb);
+		/* an empty root: only what is bound below exists */
+		push3(&a, "--tmpfs", "/", NULL);
+		for (int i = 0; toolchain[i]; i++) {
+			struct stat st;
+			if (lstat(toolchain[i], &st) < 0)
+				continue;
+			if (S_ISLNK(st.st_mode)) { /* merged /usr: /bin -> usr/bin */
+				char to[PATH_MAX];
+				ssize_t n = readlink(toolchain[i], to, sizeof(to) - 1);
+				if (n > 0) {
+					to[n] = 0;
+					push3(&a, "--symlink", to, toolchain[i]);
+				}
+			} else {
+				push3(&a, "--ro-bind", toolchain[i], toolchain[i]);
+			}
+		}
+		push3(&a, "--proc", "/proc", NULL);
+		push3(&a, "--dev", "/dev", NULL);
+		push3(&a, "--tmpfs", "/tmp", NULL);
+		for (int i = 0; ro_dirs && ro_dirs[i]; i++) {
+			char *d = abs_of(ro_dirs[i]);
+			if (access(d, F_OK) == 0)
+				push3(&a, "--ro-bind", d, d);
+			free(d);
+		}
+		/* the store (sb->hide) and the caller's masks, under what is shown */
+		struct argvb masks = { 0 };
+		for (char **h = sb->hide; h && *h; h++)
+			push(&masks, *h);
+		for (int i = 0; hide_dirs && hide_dirs[i]; i++) {
+			char *d = abs_of(hide_dirs[i]);
+			push(&masks, d);
+			free(d);
+		}
+		for (size_t i = 0; i < masks.n; i++)
+			if (is_dir(masks.v[i]))
+				push3(&a, "--tmpfs", masks.v[i], NULL);
+		char *rw = abs_of(rw_dir);
+		push3(&a, "--bind", rw, rw);
+		for (size_t i = 0; i < masks.n; i++)
+			if (is_dir(masks.v[i]))
+				push3(&a, "--remount-ro", masks.v[i], NULL);
+		sandbox_argv_free(masks.v);
+		char cwd[PATH_MAX];
+		if (getcwd(cwd, sizeof(cwd)))
+			push3(&a, "--chdir", cwd, NULL);
+		/* the root's tmpfs, read-only once its mount points are made */
+		push3(&a, "--remount-ro", "/", NULL);
+		free(rw);
+		push_seccomp(&a, sb, SANDBOX_RELAXED, filter_fd);
 	}
 	for (int i = 0; inner[i]; i++)
 		push(&a, inner[i]);

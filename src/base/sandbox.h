@@ -26,6 +26,17 @@
  *     which starts the worker itself) allows processes; the PID namespace
  *     still holds them.
  *
+ * The compiler (backends/build.c) runs in a box of its own, built by
+ * sandbox_wrap_build: a kernel's source steers what gcc, cc1, as and nvcc
+ * read (#include "/abs/path", .incbin), so they see an empty root with the
+ * toolchain (/usr and the loader's files), the repository and the
+ * compiler's own install tree read-only, a private /tmp, the store and the
+ * build cache masked, and one writable directory: the cache entry being
+ * built.  Its seccomp filter is the relaxed one (the same denied calls, but
+ * processes allowed): nvcc starts cicc, ptxas, fatbinary and gcc, gcc
+ * starts cc1, as and collect2, so the strict threads-only rule cannot
+ * hold; the PID namespace still ends every one of them with the build.
+ *
  * Why bubblewrap and libseccomp: both are small, audited and packaged
  * (Debian's bubblewrap, libseccomp2), bubblewrap works as root (the GPU
  * hosts run commands as root) and as a normal user, and it needs no daemon.
@@ -92,6 +103,17 @@ void sandbox_release(struct sandbox *sb);
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
 		    const char *const *ro_files, int *filter_fd);
 void sandbox_argv_free(char **argv);
+
+/*
+ * The argv that runs a compiler inside the build box (above): an empty
+ * root, the toolchain read-only, ro_dirs (the repository; the compiler's
+ * tree where it is outside /usr) read-only, hide_dirs (the build cache)
+ * and the store masked with empty read-only tmpfs, then rw_dir writable,
+ * a private /tmp, the current directory kept.  Filter as sandbox_wrap
+ * (relaxed profile).  When sb->on is 0: a plain copy of inner.
+ */
+char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, const char *const *ro_dirs,
+			  const char *const *hide_dirs, const char *rw_dir, int *filter_fd);
 
 /* What the record says of the box: {tool, version, seccomp, profile...}
  * or {tool: "none", reason: "--unsandboxed"}.  New reference. */

@@ -274,6 +274,10 @@ static void build_request_of(const struct run_ctx *c, const struct spec_variant 
 	rq->arch = c->s->arch;
 	rq->cache_dir = c->o->cache_dir;
 	rq->extra_flags = (const char *const *)c->s->flags;
+	/* the kernel's compiler runs in the box its worker will (off under
+	 * --unsandboxed, and where no box was opened: a slurm submission
+	 * builds on the login node without one) */
+	rq->sb = &c->sb;
 }
 
 int plan_build(struct run_ctx *c, size_t vi)

@@ -6,14 +6,14 @@
 # stdin.  Now: downgrade is a protocol violation, sigcont_timer is caught
 # or ok at an honest median, the runner survives shm_truncate and records
 # both variants, a flooded log is cut to RUN_KEEP_BYTES per stream, the
-# runner's stdin reaches no worker.  build_incbin (the compiler reads what
-# the box hides) is still open: the build does not run in the box.
+# runner's stdin reaches no worker, build_incbin is build_failed (t0055
+# has the build box itself).
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 echo "the runner's stdin" > "$TEST_TMP/stdin"
 cp "$TEST_TMP/stdin" "$TEST_TMP/stdin.orig"
 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam2.yaml 0<>"$TEST_TMP/stdin" > "$TEST_TMP/out" 2>&1
-grep "UNEXPECTED" "$TEST_TMP/out" | grep -v "^  - build_incbin:" && fail "a cheat did not get its expected outcome"
+grep "UNEXPECTED" "$TEST_TMP/out" && fail "a cheat did not get its expected outcome"
 expect_match "$TEST_TMP/out" "^downgrade +protocol_violation"
 cmp -s "$TEST_TMP/stdin" "$TEST_TMP/stdin.orig" || fail "a worker wrote to the runner's standard input"
 h=$(grep -l '"variant": "honest"' artifacts/runs/*.json | grep -v batch | head -1)
