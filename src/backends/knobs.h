@@ -19,7 +19,7 @@
  *            default's index in the NAME's value list knob_values_NAME)
  *   DEFAULT  NAN for "derived": the tolerance knobs default to the
  *            problem's rule for the dtype, timeout_s to 60 + 2 max_seconds,
- *            repeats to 3 on the cuda backend and 1 on the host
+ *            repeats to the backend's (3 on both: stats.h, rule 0)
  *   DOC      one line; a derived knob's ends with "(default: HOW)", which
  *            help prints as the default (test_spec checks the form)
  */
@@ -33,7 +33,7 @@ enum knob_type { KNOB_INT, KNOB_DOUBLE, KNOB_ENUM };
 
 #define KNOB_LIST(X)                                                                                       \
 	X(top, repeats, KNOB_INT, NAN, 1, 1000,                                                            \
-	  "worker processes per variant, interleaved with the other variants (default: the backend's: 3 on cuda, 1 on host)") \
+	  "worker processes per variant, interleaved with the other variants (default: the backend's, 3 on cuda and host)") \
 	X(correctness, seeds, KNOB_INT, 5, 1, 1000,                                                        \
 	  "fresh inputs checked before timing; seed i uses the problem's distribution i mod its count")      \
 	X(correctness, atol, KNOB_DOUBLE, NAN, 0, 1e6,                                                     \

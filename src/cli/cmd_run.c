@@ -20,6 +20,7 @@
 #include "cli/evident.h"
 #include "cli/options.h"
 #include "backends/problem.h"
+#include "run/cost.h"
 #include "run/run.h"
 
 static const char synopsis[] =
@@ -146,8 +147,8 @@ int cmd_run(int argc, const char **argv)
 		OPT_INT("jobs", &jobs, "N", "[1, 4096]",
 			"compile up to N variants at once before running (default: CPUs online)"),
 		OPT_INT("repeats", &repeats, "N", "[1, 1000]",
-			"worker processes per variant (default: the spec's repeats, else 3 on\n"
-			"cuda and 1 on host), interleaved with the other variants"),
+			"worker processes per variant (default: the spec's repeats, else 3),\n"
+			"interleaved with the other variants; with 1 no verdict is drawn"),
 		OPT_STRING("gpus", &gpus, "all|N|0,2,5",
 			   "run on several GPUs (host: CPU slots) at once (default: the spec's gpus,\n"
 			   "else one); N = the first N, a list = those"),
@@ -243,6 +244,23 @@ int cmd_run(int argc, const char **argv)
 				printf(" %s=%s", s.variants[i].params[j].name, s.variants[i].params[j].value);
 			printf("\n");
 		}
+		/* what the run would be and cost (run.c prints the same line before it starts) */
+		size_t nv = 0;
+		for (size_t i = 0; i < s.n_variants; i++) {
+			int want = !only.n || !strcmp(s.variants[i].name, s.baseline);
+			for (size_t j = 0; !want && j < only.n; j++)
+				want = !strcmp(only.v[j], s.variants[i].name);
+			nv += want;
+		}
+		int reps = repeats > 0 ? repeats : s.k.repeats;
+		struct cost_estimate e;
+		struct strbuf line = STRBUF_INIT;
+		cost_estimate(store_rel, s.name, nv * (size_t)reps, &e);
+		cost_plan_line(&line, s.name, nv, reps, &e);
+		printf("%s\n", line.buf);
+		if (reps == 1 && nv > 1)
+			printf("with 1 repeat per variant no comparison is decided (inconclusive); use --repeats 3 or more\n");
+		strbuf_release(&line);
 		rc = EV_OK;
 		goto out;
 	}

@@ -357,8 +357,11 @@ static void show_timing(struct query *q, const struct run_record *r)
 		printf("vs %-8s speedup %.3fx [%.3f, %.3f], Mann-Whitney p ", s_or(r->comparison_baseline, "baseline"),
 		       c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
 		print_p(c->p);
-		printf(" raw (%s), Cliff's delta %.2f %s, verdict %s\n", s_or(c->mwu_method, "?"), c->delta,
+		printf(" raw (%s), Cliff's delta %.2f %s, verdict %s", s_or(c->mwu_method, "?"), c->delta,
 		       s_or(c->magnitude, ""), s_or(c->verdict, "?"));
+		if (c->verdict_recorded)
+			printf(" (the record says %s, from one process a side)", c->verdict_recorded);
+		printf("\n");
 		printf("  the p-value above is not adjusted for the other comparisons; the batch's Holm-adjusted p: "
 		       "evident show %s\n", s_or(bid, "BATCH"));
 	} else if (bid && r->is_baseline) {
@@ -506,6 +509,9 @@ static void show_batch(struct query *q, const struct batch_record *b)
 			printf("%-9s %s", p, s_or(row->cmp.verdict, "?"));
 			if (row->cmp.verdict_reason)
 				printf(": %s", row->cmp.verdict_reason);
+			if (row->cmp.verdict_recorded)
+				printf(" (the record says %s: the evident that wrote it decided from one process a side)",
+				       row->cmp.verdict_recorded);
 			if (row->cmp.small_n)
 				printf(" (too few samples)");
 		}

@@ -38,7 +38,10 @@ static const char synopsis[] =
 	"independent across repeats: the median's CI and the speedup's CI come from a\n"
 	"two-level bootstrap (repeats, then samples within each), the p-value from\n"
 	"Welch's t test on the repeats' log medians, and the report shows the\n"
-	"run-to-run (between) and within-repeat variance of the median.\n"
+	"run-to-run (between) and within-repeat variance of the median.  One file a side\n"
+	"is taken as independent samples (from any tool): if each file holds one\n"
+	"process's samples, their CIs cover that process, not the next run, which is why\n"
+	"evident never draws a verdict from its own runs with one repeat a side.\n"
 	"\n"
 	"Reports per side n, min, max, mean, median (with a bootstrap CI), stdev, p5, p95,\n"
 	"MAD and Tukey outliers; then the two-sided Mann-Whitney U test (exact p when both\n"
@@ -303,6 +306,10 @@ int cmd_stats(int argc, const char **argv)
 	if (side_read(&sa) < 0 || side_read(&sb) < 0)
 		goto out;
 	struct stats_groups ga = side_groups(&sa), gb = side_groups(&sb);
+	/* one file a side: samples from any tool, taken as independent draws;
+	 * a side given as repeats is one process per file, and one a side
+	 * cannot happen here (a comma list has two files at least) */
+	o.samples_independent = sa.k == 1 && sb.k == 1;
 	if (stats_summarize_groups(&ga, &o, &sa.sum, &sa.lv) < 0 ||
 	    stats_summarize_groups(&gb, &o, &sb.sum, &sb.lv) < 0 || stats_compare_groups(&ga, &gb, &o, &c) < 0)
 		goto out;

@@ -476,6 +476,9 @@ json_t *record_batch_json(const struct batch_record *b);
 json_t *record_summary_json(const struct stats_summary *s);
 json_t *record_comparison_json(const struct stats_comparison *c);
 int record_summary_read(json_t *j, struct stats_summary *s);
+/* A record's comparison into c (strings borrowed from j), with rule 0 of
+ * the verdict table applied to records of any age: one repeat a side reads
+ * as inconclusive, the recorded verdict kept in c->verdict_recorded. */
 int record_comparison_read(json_t *j, struct stats_comparison *c);
 
 /* The cost document run/cost.c makes, read into c (strings borrowed). */

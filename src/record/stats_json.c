@@ -147,5 +147,20 @@ int record_comparison_read(json_t *j, struct stats_comparison *c)
 	c->ka = json_is_integer(json_array_get(k, 0)) ? (size_t)json_integer_value(json_array_get(k, 0)) : 1;
 	c->kb = json_is_integer(json_array_get(k, 1)) ? (size_t)json_integer_value(json_array_get(k, 1)) : 1;
 	c->test_sign = (int)json_integer_value(json_object_get(j, "test_sign"));
+	/*
+	 * Rule 0 of the verdict table (stats.h) on every record, whenever it
+	 * was written: a comparison of one worker process a side (repeats
+	 * [1, 1], or no repeats key: the records before repeats had one
+	 * process a variant) decides nothing, so the verdict read is
+	 * inconclusive with that reason.  What the record says is kept in
+	 * verdict_recorded when it differs; the record itself is unchanged.
+	 */
+	if (c->ka == 1 && c->kb == 1) {
+		c->one_process = 1;
+		if (c->verdict && strcmp(c->verdict, "inconclusive"))
+			c->verdict_recorded = c->verdict;
+		c->verdict = "inconclusive";
+		c->verdict_reason = STATS_REASON_ONE_PROCESS;
+	}
 	return 0;
 }

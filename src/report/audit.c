@@ -860,7 +860,7 @@ static void claim_compare(struct actx *a, const struct md_marker *m)
 	struct strbuf why = STRBUF_INIT, msg = STRBUF_INIT, head = STRBUF_INIT;
 	double **xa = NULL, **xb = NULL, sv = 0, sulp = 0, pct = -1, amount = 0;
 	size_t *na = NULL, *nb = NULL, ka = 0, kb = 0, n_b = 0;
-	char how_groups[80] = "";
+	char how_groups[160] = "";
 	struct blist batches = { 0 };
 	strbuf_addf(&head, "%s %s vs %s", m->name, va, vb);
 	if (tol && !stated) {
@@ -903,10 +903,15 @@ static void claim_compare(struct actx *a, const struct md_marker *m)
 	const char *verdict = NULL, *how = "Holm-adjusted over the sweep";
 	double sp = NAN, ci[2] = { NAN, NAN };
 	struct stats_comparison sc;
+	const struct stats_comparison *used = NULL; /* for rule 0's wording */
+	int inverted = 0;
 	if (base && !strcmp(base, vb) && row_comparison(ra, &verdict, &sp, ci)) {
 		/* as recorded */
+		used = &ra->cmp;
 	} else if (base && !strcmp(base, va) && row_comparison(rb, &verdict, &sp, ci)) {
 		double lo = ci[0];
+		used = &rb->cmp;
+		inverted = 1;
 		verdict = invert_verdict(verdict);
 		sp = 1 / sp;
 		ci[0] = 1 / ci[1];
@@ -944,6 +949,13 @@ static void claim_compare(struct actx *a, const struct md_marker *m)
 		ci[1] = sc.speedup_ci[1];
 		snprintf(how_groups, sizeof(how_groups), "%zu and %zu repeats, two-level, not adjusted", ka, kb);
 		how = ka > 1 || kb > 1 ? how_groups : "two-sided Mann-Whitney, not adjusted";
+		used = &sc;
+	}
+	if (used && used->one_process) {
+		const char *rec = used->verdict_recorded;
+		snprintf(how_groups, sizeof(how_groups), "1 repeat a side: the variance between processes is unknown%s%s",
+			 rec ? "; recorded as " : "", rec ? (inverted ? invert_verdict(rec) : rec) : "");
+		how = how_groups;
 	}
 	strbuf_addf(&msg, "speedup of %s over %s %.3fx [%.3f, %.3f], verdict %s (%s; runs %s, %s)", va, vb, sp, ci[0],
 		    ci[1], verdict ? verdict : "none", how, id_or(ra->run_id), id_or(rb->run_id));

@@ -509,12 +509,18 @@ static void gen_table(struct ctx *c, const struct batch_record *b, const char *r
 			const char *verdict = cmp->verdict;
 			int bold = verdict && strcmp(verdict, "no_difference");
 			strbuf_addf(out, " %s%s%s%s", bold ? "**" : "", verdict ? verdict : "", bold ? "**" : "",
-				    cmp->small_n ? " (too few samples)" : "");
-			if (v2 && verdict && !strcmp(verdict, "inconclusive") && cmp->verdict_reason) {
+				    cmp->one_process ? "" : cmp->small_n ? " (too few samples)" : "");
+			if (cmp->one_process) {
+				/* rule 0, on a record of any age: short, and saying what the record holds */
+				strbuf_addstr(out, ": 1 repeat a side, the variance between processes is unknown");
+				if (cmp->verdict_recorded)
+					strbuf_addf(out, " (recorded as %s)", cmp->verdict_recorded);
+			} else if (v2 && verdict && !strcmp(verdict, "inconclusive") && cmp->verdict_reason) {
 				strbuf_addstr(out, ": ");
 				add_clean(out, cmp->verdict_reason, 80, 1);
 			}
-			if (v2 && verdict && strcmp(verdict, "faster") && strcmp(verdict, "slower") && isfinite(row->mde))
+			if (v2 && verdict && strcmp(verdict, "faster") && strcmp(verdict, "slower") && isfinite(row->mde) &&
+			    !cmp->one_process)
 				strbuf_addf(out, " (MDE %.2fx)", row->mde);
 			strbuf_addstr(out, " |");
 		} else if (is_base) {

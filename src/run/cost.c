@@ -1,15 +1,20 @@
 /*
  * cost.c - prices and costs of runs (contract in cost.h).  The price table
- * is YAML (data/gpu-prices.yaml), read with libyaml's document API.
+ * is YAML (data/gpu-prices.yaml), read with libyaml's document API.  The
+ * estimate before a batch reads the store through the query module, the
+ * one read path of every reader.
  */
 #include "run/cost.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <yaml.h>
 
 #include "base/util.h"
+#include "store/query.h"
 
 static const char *yscalar(yaml_document_t *d, yaml_node_t *map, const char *key)
 {
@@ -112,4 +117,68 @@ json_t *cost_of_run(json_t *price, double wall_s, double gpu_s)
 	else
 		json_object_set_new(price, "usd", json_null());
 	return price;
+}
+
+void cost_estimate(const char *store_root, const char *experiment, size_t n_runs, struct cost_estimate *e)
+{
+	struct query q = QUERY_INIT;
+	memset(e, 0, sizeof(*e));
+	e->usd = NAN;
+	int saved = util_quiet;
+	util_quiet = 1; /* a store that cannot be read gives no estimate, not an error */
+	int rc = query_open(&q, store_root);
+	util_quiet = saved;
+	if (rc < 0 || !n_runs)
+		goto out;
+	size_t pos = q.n;
+	const struct batch_record *b;
+	while ((b = query_next_batch(&q, experiment, NULL, &pos))) {
+		size_t runs = 0;
+		for (size_t i = 0; i < b->n_rows; i++)
+			runs += b->rows[i].n_runs ? b->rows[i].n_runs : 1;
+		if (!runs || !(b->t_wall_s > 0))
+			continue;
+		double k = (double)n_runs / (double)runs;
+		e->have = 1;
+		e->per_run_s = b->t_wall_s / (double)runs;
+		e->wall_s = b->t_wall_s * k;
+		e->gpu_s = isfinite(b->t_gpu_s) ? b->t_gpu_s * k : 0;
+		if (b->t_have_usd)
+			e->usd = b->t_usd * k;
+		snprintf(e->from_batch, sizeof(e->from_batch), "%s", b->run_id ? b->run_id : "?");
+		break;
+	}
+out:
+	query_release(&q);
+}
+
+/* 95 s -> "1 min 35 s" */
+static void add_duration(struct strbuf *out, double s)
+{
+	if (s < 60)
+		strbuf_addf(out, "%.0f s", s < 1 ? 1 : s);
+	else if (s < 3600)
+		strbuf_addf(out, "%d min %d s", (int)(s / 60), (int)fmod(s, 60));
+	else
+		strbuf_addf(out, "%d h %d min", (int)(s / 3600), (int)fmod(s / 60, 60));
+}
+
+void cost_plan_line(struct strbuf *out, const char *experiment, size_t n_variants, int repeats,
+		    const struct cost_estimate *e)
+{
+	size_t runs = n_variants * (size_t)repeats;
+	strbuf_addf(out, "plan: %zu variant%s x %d repeat%s = %zu run%s, interleaved; ", n_variants,
+		    n_variants == 1 ? "" : "s", repeats, repeats == 1 ? "" : "s", runs, runs == 1 ? "" : "s");
+	if (!e->have) {
+		strbuf_addf(out, "no estimate yet: no earlier batch of %s in this store", experiment);
+		return;
+	}
+	strbuf_addstr(out, "estimated ");
+	add_duration(out, e->wall_s);
+	if (e->gpu_s > 0) {
+		strbuf_addf(out, ", %.0f GPU-s", e->gpu_s);
+		if (isfinite(e->usd))
+			strbuf_addf(out, ", $%.4f", e->usd);
+	}
+	strbuf_addf(out, " (%.1f s a run in batch %s)", e->per_run_s, e->from_batch);
 }

@@ -7,7 +7,8 @@
  * notes a researcher must not miss (a parameter the kernel never echoed,
  * with a did-you-mean; parameters that changed nothing in the compiled
  * code; compiler warnings; a busy machine; unhealthy timing); then Holm's
- * correction over the batch and the totals.
+ * correction over the batch, the note on comparisons of one repeat a side,
+ * and the totals.
  */
 #include "run/run_ctx.h"
 
@@ -358,6 +359,19 @@ static size_t compare_rows(const struct plan *p, struct batch_record *b, const s
 	return nc;
 }
 
+/* Once a batch: comparisons of one repeat a side decide nothing (rule 0). */
+static void one_process_note(const struct batch_record *b, json_t *notes)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < b->n_rows; i++)
+		n += b->rows[i].have_cmp && b->rows[i].cmp.one_process;
+	if (n)
+		add_note(notes, xstrfmt("%zu comparison%s of one repeat a side: the variance between processes is "
+					"unknown, so %s inconclusive (one process's CI does not cover the next run); "
+					"run with --repeats 3 or more",
+					n, n == 1 ? "" : "s", n == 1 ? "it is" : "each is"));
+}
+
 /* The batch's own facts: what ran, on what, under which correction. */
 static void batch_header(const struct run_ctx *c, struct batch_record *b, const struct stats_opts *so, size_t nc)
 {
@@ -473,13 +487,14 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 		goto out;
 	b->rows = xcalloc(p->n_variants, sizeof(*b->rows));
 	b->n_rows = p->n_variants;
-	for (size_t vi = 0; vi < p->n_variants; vi++) {
+	for (size_t vi = 0; vi < p->n_variants; vi++)
 		if (gather_row(c, vi, &vd[vi], &b->rows[vi], &reasons[vi], &so) < 0)
 			goto out;
-		variant_notes(c, p->variants[vi].v, &vd[vi], &b->rows[vi], notes);
-	}
-	no_effect_notes(p, notes);
 	size_t nc = compare_rows(p, b, vd, &so);
+	for (size_t vi = 0; vi < p->n_variants; vi++)
+		variant_notes(c, p->variants[vi].v, &vd[vi], &b->rows[vi], notes);
+	no_effect_notes(p, notes);
+	one_process_note(b, notes);
 	batch_header(c, b, &so, nc);
 	collect_slots(vd, p->n_variants, b);
 	b->notes = notes;

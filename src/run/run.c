@@ -5,6 +5,7 @@
  * print.  It returns success or failure; cmd_run decides the exit code.
  */
 #include "run/run_ctx.h"
+#include "run/cost.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +180,26 @@ void run_close(struct run_ctx *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/*
+ * Before the first job: the plan and its likely cost (cost.h), and, with
+ * one repeat, that no verdict will come of it (stats.h, rule 0).  On
+ * stderr, beside the progress line, so that stdout stays the summary.
+ */
+static void run_announce(const struct run_ctx *c)
+{
+	const struct plan *p = &c->plan;
+	struct cost_estimate e;
+	struct strbuf line = STRBUF_INIT;
+	cost_estimate(c->o->store_root, c->s->name, p->n_jobs, &e);
+	cost_plan_line(&line, c->s->name, p->n_variants, p->repeats, &e);
+	fprintf(stderr, "%s\n", line.buf);
+	strbuf_release(&line);
+	if (p->repeats == 1 && p->n_variants > 1)
+		warning("1 repeat per variant: the comparisons will be inconclusive, as one process a side "
+			"says nothing of the variance between processes; use --repeats 3 or more");
+	fflush(stderr);
+}
+
 int run_experiment(const struct spec *s, const struct run_options *o, struct run_totals *t,
 		   enum run_error *err)
 {
@@ -190,6 +211,7 @@ int run_experiment(const struct spec *s, const struct run_options *o, struct run
 	if (run_open(&c, s, o, 1, err) < 0)
 		goto out;
 	t->batch_id = xstrdup(c.plan.batch_id);
+	run_announce(&c);
 	runcmd_trap_signals();
 	plan_prebuild(&c);
 	if ((c.pool.n ? executor_pool(&c) : executor_local(&c)) < 0) {

@@ -74,7 +74,10 @@ void summary_print(const struct run_ctx *c, const struct batch_record *b)
 			printf(" %10s", e);
 		}
 		printf(" %22s %10s  %s%s\n", sp, p, r->have_cmp && r->cmp.verdict ? r->cmp.verdict : "",
-		       r->have_cmp && r->cmp.small_n ? " (too few samples)" : "");
+		       !r->have_cmp		   ? ""
+		       : r->cmp.one_process ? " (1 repeat)"
+		       : r->cmp.small_n	   ? " (too few samples)"
+					   : "");
 	}
 	int notes = 0;
 	for (size_t i = 0; i < b->n_rows; i++) {

@@ -263,7 +263,10 @@ const char *stats_verdict(struct stats_comparison *c, double alpha, double thres
 	int in_band = c->speedup >= 1 - threshold && c->speedup <= 1 + threshold;
 	const char *v = "no_difference", *why;
 
-	if (c->small_n) {
+	if (c->one_process) {
+		v = "inconclusive";
+		why = STATS_REASON_ONE_PROCESS;
+	} else if (c->small_n) {
 		v = "inconclusive";
 		why = "too few samples";
 	} else if (!c->speedup_method || !strcmp(c->speedup_method, "none") ||

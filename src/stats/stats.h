@@ -75,6 +75,14 @@
  *     Rounding is to nearest, as strtod (exact fast path for <= 15 digits).
  *
  * The verdict (stats_verdict; a decision table, in this order):
+ *   0. one_process (one repeat a side)       -> inconclusive STATS_REASON_ONE_PROCESS:
+ *      a worker process's samples share its state (placement, clocks,
+ *      cache, a neighbour), so their CI covers that process, not the next:
+ *      on a 2-CPU host identical code read 2.03x [1.89, 2.08] in one run and
+ *      0.88x in the next.  Only repeats measure the variance between
+ *      processes, so no verdict (faster, slower or no_difference) is drawn
+ *      from one process a side (stats_compare_groups; stats_compare, on
+ *      independent samples, never sets it)
  *   1. small_n                               -> inconclusive "too few samples"
  *   2. speedup undefined (a sample <= 0)     -> inconclusive
  *   3. p (p_adjusted after Holm) is NaN      -> inconclusive
@@ -133,8 +141,13 @@ struct stats_opts {
 	double alpha;         /* significance level of the verdict, in (0, 1) */
 	double threshold;     /* noise band t of the verdict: [1 - t, 1 + t], in [0, 1) */
 	unsigned long seed;   /* seed of GSL's mt19937 for the bootstrap */
+	int samples_independent; /* stats_compare_groups with one group a side: 0 (default) the
+				    group is one process (an evident repeat), so its samples say
+				    nothing of the variance between processes and the verdict is
+				    inconclusive (table rule 0); 1 the samples are independent
+				    draws (`evident stats` on one file a side from any tool) */
 };
-#define STATS_OPTS_INIT { 10000, 0.95, 0.05, 0.01, 1 }
+#define STATS_OPTS_INIT { 10000, 0.95, 0.05, 0.01, 1, 0 }
 
 struct stats_summary {
 	size_t n;
@@ -175,7 +188,18 @@ struct stats_comparison {
 	double min_detectable_speedup;  /* (1 + t) exp(h), see above; NaN without a speedup */
 	size_t ka, kb;                  /* repeats of a and b (1 for stats_compare) */
 	double test_df;                 /* degrees of freedom of the grouped t test; NaN otherwise */
+	int one_process;                /* 1: one repeat (worker process) a side, so the variance
+					   between processes is unknown: rule 0 of the table */
+	const char *verdict_recorded;   /* NULL, or the verdict a record holds when its reader
+					   applied the table's rule 0 to it (record_comparison_read):
+					   what the evident that wrote it said; borrowed */
 };
+
+/* The reason of rule 0 (static). */
+#define STATS_REASON_ONE_PROCESS                                                                      \
+	"1 repeat: the variance between processes is unknown, and one process's CI does not cover the " \
+	"next run; run with --repeats 3 or more"
+
 
 /*
  * a = baseline, b = candidate (n >= 1 each, finite values; not modified).
@@ -197,8 +221,8 @@ void stats_holm(const double *p, size_t n, double *adjusted);
 void stats_holm_comparisons(struct stats_comparison *c, size_t n, double alpha, double threshold);
 
 /*
- * The verdict table above, from c's p_adjusted, test_sign, speedup_ci,
- * speedup_method, delta_ci and small_n: sets c->verdict and
+ * The verdict table above, from c's one_process, p_adjusted, test_sign,
+ * speedup_ci, speedup_method, delta_ci and small_n: sets c->verdict and
  * c->verdict_reason (static strings) and returns c->verdict.
  */
 const char *stats_verdict(struct stats_comparison *c, double alpha, double threshold);
@@ -289,9 +313,11 @@ int stats_summarize_groups(const struct stats_groups *g, const struct stats_opts
  * from per-repeat sums (so run-to-run drift widens it) and the t quantile
  * with Welch-Satterthwaite df in place of z ("asymptotic_repeats").
  * small_n: a pooled side below STATS_MIN_N, or ka + kb < 4 (at most one
- * degree of freedom for the run-to-run variance).  When ka == kb == 1 the
- * result is exactly stats_compare's (there is no run-to-run variance to
- * estimate).  The verdict by the table above.  Returns 0 or -1 after error().
+ * degree of freedom for the run-to-run variance).  When ka == kb == 1 every
+ * number is exactly stats_compare's (there is no run-to-run variance to
+ * estimate), and so is the verdict when o->samples_independent; otherwise
+ * one_process is set and the verdict is inconclusive (rule 0).  The
+ * verdict by the table above.  Returns 0 or -1 after error().
  */
 int stats_compare_groups(const struct stats_groups *a, const struct stats_groups *b,
 			 const struct stats_opts *o, struct stats_comparison *out);

@@ -397,6 +397,11 @@ int stats_compare_groups(const struct stats_groups *a, const struct stats_groups
 	}
 	if (ha.k == 1 && hb.k == 1) { /* no run-to-run variance to estimate: the single-level comparison */
 		ret = stats_compare_sorted(ha.pool, ha.n_all, hb.pool, hb.n_all, o, out);
+		if (ret == 0 && !o->samples_independent) {
+			/* ...of one process a side, which no test here can see past (rule 0) */
+			out->one_process = 1;
+			stats_verdict(out, o->alpha, o->threshold);
+		}
 		goto out;
 	}
 	if (hier_check_size(&ha, "the baseline (a)") < 0 || hier_check_size(&hb, "the candidate (b)") < 0)

@@ -10,6 +10,7 @@ variants:
   good: {kernel: tests/fixtures/host/correct.c}
   boom: {kernel: tests/fixtures/host/segv.c}
 timing: {samples: 3, warmup_ms: 1}
+repeats: 1
 Y
 expect_exit 1 "$EVIDENT" run --no-progress experiments/bad.yaml
 expect_contains "$TEST_TMP/out" "boom: crashed - worker killed by SIGSEGV"

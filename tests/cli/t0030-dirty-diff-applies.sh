@@ -12,6 +12,7 @@ variants:
   a: {kernel: kernels/host/attn_blocked.c, BLOCK_M: 4, BLOCK_N: 8}
   b: {kernel: kernels/host/attn_new.c}
 timing: {samples: 3, warmup_ms: 1}
+repeats: 1
 Y
 expect_exit 0 "$EVIDENT" run --no-progress experiments/d.yaml
 "$EVIDENT" ls --json >"$TEST_TMP/ls.json" || fail "evident ls --json"

@@ -11,6 +11,7 @@ variants:
   u1: {UNUSED: 1}
   u2: {UNUSED: 2}
 timing: {samples: 3, warmup_ms: 1}
+repeats: 1
 Y
 expect_exit 0 "$EVIDENT" run --no-progress experiments/k.yaml
 expect_contains "$TEST_TMP/out" "parameter UNUSED has no effect on the compiled code (variants u1 and u2 differ in it, binaries identical)"

@@ -11,6 +11,7 @@ baseline: BLOCK_M-1_BLOCK_N-1
 grid: {BLOCK_M: [1, 2, 4, 8, 16], BLOCK_N: [1, 2]}
 correctness: {seeds: 1}
 timing: {samples: 2, warmup_ms: 0}
+repeats: 1
 Y
 pids=()
 for w in 1 2 3 4; do

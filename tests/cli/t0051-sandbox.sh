@@ -21,6 +21,7 @@ variants:
   probe: {kernel: tests/fixtures/adversary/host/escape_probe.c}
 correctness: {seeds: 2}
 timing: {warmup_ms: 1, samples: 5, cache: hot}
+repeats: 1
 Y
 # a listener on loopback for the network probe (stops by itself)
 python3 - "$TEST_TMP/port" <<'P' &

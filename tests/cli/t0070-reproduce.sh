@@ -57,6 +57,7 @@ variants:
   moody: {NAP_US: 2000, MOODY: 1}
 correctness: {seeds: 2}
 timing: {warmup_ms: 2, samples: 20, cache: hot}
+repeats: 1
 Y
 G add -A && G commit -qm spec || fail "commit"
 newest_batch() { ls artifacts/runs | grep -- '-batch.json$' | sort | tail -1 | sed 's/\.json$//'; }

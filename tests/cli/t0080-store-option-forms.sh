@@ -23,6 +23,7 @@ variants:
 correctness: {seeds: 1, atol: 1e-4, rtol: 1e-4}
 timing: {warmup_ms: 1, samples: 5, cache: hot}
 limits: {timeout_s: 20}
+repeats: 1
 EOF
 S=$TEST_TMP/s1
 

@@ -14,6 +14,7 @@ variants:
   clean: {kernel: tests/fixtures/host/correct.c}
   warns: {kernel: tests/fixtures/host/warns.c}
 timing: {samples: 3, warmup_ms: 1}
+repeats: 1
 Y
 first='tests/fixtures/host/warns.c:10:42: warning: unsigned conversion from'
 for pass in first again; do

@@ -7,17 +7,17 @@ setup_tiny_repo
 run_tiny tiny.yaml
 cp "$REPO/tests/fixtures/paper/PAPER.md" PAPER.md
 expect_exit 0 "$EVIDENT" paper PAPER.md
-expect_contains PAPER.md '| base (baseline) | REPEAT=1 | ok | 1/1 |'
-expect_contains PAPER.md '| slow | REPEAT=6 | ok | 1/1 |'
+expect_contains PAPER.md '| base (baseline) | REPEAT=1 | ok | 3/3 |'  # the host's default: 3 repeats
+expect_contains PAPER.md '| slow | REPEAT=6 | ok | 3/3 |'
 # an evident-batch/2 table: repeats, and the throughput where the problem has FLOPs and bytes
 expect_contains PAPER.md '| variant | parameters | outcome | repeats ok | median us [95% CI] | GFLOP/s | GB/s | speedup [95% CI] |'
 expect_contains PAPER.md '**slower**'
 expect_contains PAPER.md '*Provenance:* experiment `tiny`, batch `'
 expect_contains PAPER.md '(latest); no git commit recorded; CPU: '
 expect_contains PAPER.md 'attention_fwd B=1 H=1 S=64 D=32 fp32; runs `'
-expect_contains PAPER.md 'stat=n -->20<!-- /evident:value -->'
+expect_contains PAPER.md 'stat=n -->60<!-- /evident:value -->'
 expect_contains PAPER.md '![tiny: distribution of time per launch (ECDF)'
-expect_contains PAPER.md '| `tiny` | 1 | 2 | 0 |'
+expect_contains PAPER.md '| `tiny` | 1 | 6 | 0 |'
 expect_contains PAPER.md '- `slow`: **slower** than `base`: speedup 0.'
 # hand-written prose is untouched: no line of the fixture (bar the inline
 # values, rewritten in place) is lost or altered

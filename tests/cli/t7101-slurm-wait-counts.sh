@@ -19,6 +19,7 @@ variants:
   hoped:  {kernel: tests/fixtures/host/correct.c, expect: nan}
 timing: {samples: 3, warmup_ms: 1}
 limits: {timeout_s: 30}
+repeats: 1
 Y
 expect_exit 0 "$EVIDENT" run --no-progress --slurm experiments/mixed.yaml
 batch=$(sed -n 's/^batch \([^:]*\): .*/\1/p' "$TEST_TMP/out")

@@ -8,8 +8,9 @@
  * seeds, timed launches, the extra shape and its status, the float64
  * reference check), contradicted claims staying contradicted after a code
  * change, which numbers a claim traces, `reproduced` claims against
- * batches of `evident reproduce` written by the record module, and a
- * comparison of two non-baseline variants made by repeat, not pooled.
+ * batches of `evident reproduce` written by the record module, a
+ * comparison of two non-baseline variants made by repeat, not pooled, and
+ * claims on one process a side never supported (stats.h, rule 0).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -199,18 +200,40 @@ static int setup(void **state)
 	put_v2(&st, "20260101T000010Z-e-v2timed", "v2timed", sha, ok3, 6, "checked", NULL, ref_ok);
 	json_decref(ref_ok);
 	json_decref(ref_bad);
+	/* the comparison as one of 3 repeats a side would record it (one
+	 * repeat a side reads as inconclusive: stats.h, rule 0; batch B3) */
 	json_t *b = json_pack(
 		"{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I},"
 		" s:[{s:s, s:s, s:s, s:{s:f, s:[f, f], s:i}, s:n},"
-		"    {s:s, s:s, s:s, s:{s:f, s:[f, f], s:i}, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s}}]}",
+		"    {s:s, s:s, s:s, s:{s:f, s:[f, f], s:i}, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:[i, i]}}]}",
 		"kind", "batch", "format", "evident-batch/1", "experiment", "e", "batch_id", "B1", "baseline",
 		"base", "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm", "comparisons",
 		(json_int_t)1, "variants", "variant", "base", "run_id", "20260101T000000Z-e-base", "outcome",
 		"ok", "stats", "median", 100.0, "median_ci", 99.0, 101.0, "n", 3, "comparison", "variant",
 		"twin", "run_id", "20260101T000001Z-e-twin", "outcome", "ok", "stats", "median", 100.0,
 		"median_ci", 99.5, 100.5, "n", 3, "comparison", "speedup", "ratio", 1.0, "ci", 0.995, 1.005,
-		"mann_whitney", "p", 0.8, "p_adjusted", 0.8, "verdict", "no_difference");
+		"mann_whitney", "p", 0.8, "p_adjusted", 0.8, "verdict", "no_difference", "repeats", 3, 3);
 	assert_int_equal(store_commit(&st, "20260101T000002Z-e-x-batch", b), 0);
+	json_decref(b);
+	/* experiment o: one process a side, recorded "faster" by an evident
+	 * before rule 0 (as the first landing's and clock batches were), and a
+	 * pair of variants, neither the baseline, of one repeat each */
+	put_variant_x(&st, "20260104T000000Z-o-base", "base", sha, "# us\n200\n201\n199\n200.5\n199.5\n", "ok",
+		      json_pack("{s:s, s:s}", "experiment", "o", "batch_id", "B3"));
+	put_variant_x(&st, "20260104T000001Z-o-fast", "fast", sha, "# us\n100\n101\n99\n100.5\n99.5\n", "ok",
+		      json_pack("{s:s, s:s}", "experiment", "o", "batch_id", "B3"));
+	put_variant_x(&st, "20260104T000002Z-o-slow", "slow", sha, "# us\n400\n401\n399\n400.5\n399.5\n", "ok",
+		      json_pack("{s:s, s:s}", "experiment", "o", "batch_id", "B3"));
+	b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I},"
+		      " s:[{s:s, s:s, s:s, s:n}, {s:s, s:s, s:s, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s}},"
+		      "    {s:s, s:s, s:s, s:n}]}",
+		      "kind", "batch", "format", "evident-batch/1", "experiment", "o", "batch_id", "B3", "baseline", "base",
+		      "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm", "comparisons", (json_int_t)1,
+		      "variants", "variant", "base", "run_id", "20260104T000000Z-o-base", "outcome", "ok", "comparison",
+		      "variant", "fast", "run_id", "20260104T000001Z-o-fast", "outcome", "ok", "comparison", "speedup",
+		      "ratio", 2.0, "ci", 1.98, 2.02, "mann_whitney", "p", 0.008, "p_adjusted", 0.008, "verdict", "faster",
+		      "variant", "slow", "run_id", "20260104T000002Z-o-slow", "outcome", "ok", "comparison");
+	assert_int_equal(store_commit(&st, "20260104T000003Z-o-x-batch", b), 0);
 	json_decref(b);
 	/* experiment d: x is steady at 95 us in each of 3 repeats; y's repeats
 	 * drift (80, 100, 120 us).  Pooled as independent samples, x beats y
@@ -317,6 +340,34 @@ static void test_no_difference_supported(void **state)
 	assert_non_null(strstr(f, "t.md:2: contradicted: faster twin vs base"));
 	assert_int_equal(c.supported, 1);
 	assert_int_equal(c.contradicted, 1);
+	free(f);
+}
+
+/*
+ * Rule 0 in the audit: a claim whose evidence is one process a side is
+ * not supported, whatever the record says ("faster" here, as evident
+ * recorded before the rule) and whether the audit compares the pair
+ * itself (fast and slow, neither the baseline): the message says why.
+ */
+static void test_one_process_claims(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("Fast wins. <!-- claim: faster experiment=o a=fast b=base -->\n"
+			"Base loses. <!-- claim: slower experiment=o a=base b=fast -->\n"
+			"Slow loses. <!-- claim: slower experiment=o a=slow b=fast -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: faster fast vs base: speedup of fast over base 2.000x "
+				  "[1.980, 2.020], verdict inconclusive (1 repeat a side: the variance between processes "
+				  "is unknown; recorded as faster; runs "));
+	assert_non_null(strstr(f, "t.md:2: contradicted: slower base vs fast: "));
+	assert_non_null(strstr(f, "verdict inconclusive (1 repeat a side: the variance between processes is unknown; "
+				  "recorded as slower; runs "));
+	assert_non_null(strstr(f, "t.md:3: contradicted: slower slow vs fast: speedup of slow over fast 0.250x"));
+	assert_non_null(strstr(f, "verdict inconclusive (1 repeat a side: the variance between processes is unknown; "
+				  "runs 20260104T000002Z-o-slow, 20260104T000001Z-o-fast)"));
+	assert_int_equal(c.contradicted, 3);
+	assert_int_equal(c.supported, 0);
 	free(f);
 }
 
@@ -602,6 +653,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_number),
 		cmocka_unit_test(test_no_difference_supported),
+		cmocka_unit_test(test_one_process_claims),
 		cmocka_unit_test(test_value_rules),
 		cmocka_unit_test(test_measured_on_and_stale),
 		cmocka_unit_test(test_untraced),

@@ -7,7 +7,9 @@
  * fast flat reader gives what jansson's reader gives, on every line shape
  * record_index_attrs writes and on the ones it leaves to jansson.  And the
  * rule of a spec's expect: (outcome_as_expected), which the run record's
- * expect_met follows whatever its caller believed.
+ * expect_met follows whatever its caller believed.  And the comparison
+ * reader's rule 0 on records of any age: one repeat a side reads as
+ * inconclusive, the recorded verdict kept beside it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -288,10 +290,61 @@ static void test_expect_met_follows_the_rule(void **state)
 	json_decref(m);
 }
 
+/* A comparison as records hold it; repeats NULL: a record from before repeats. */
+static json_t *comparison(const char *verdict, const char *repeats)
+{
+	char *text = xstrfmt("{\"mann_whitney\": {\"u\": 0, \"p\": 1e-9, \"p_adjusted\": 3e-9, \"method\": \"normal\"},"
+			     " \"cliffs_delta\": {\"delta\": 1, \"ci\": [1, 1], \"magnitude\": \"large\"},"
+			     " \"speedup\": {\"ratio\": 2.027, \"ci\": [1.885, 2.083], \"method\": \"bca\"},"
+			     " \"verdict\": \"%s\", \"small_n\": false, \"verdict_reason\": \"significant\"%s%s}",
+			     verdict, repeats ? ", \"repeats\": " : "", repeats ? repeats : "");
+	json_error_t e;
+	json_t *j = json_loads(text, 0, &e);
+	free(text);
+	assert_non_null(j);
+	return j;
+}
+
+static void test_one_process_read_as_inconclusive(void **state)
+{
+	(void)state;
+	struct stats_comparison c;
+	const char *old[][2] = { { "faster", "[1, 1]" }, { "slower", NULL }, { "no_difference", "[1, 1]" } };
+	for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++) {
+		json_t *j = comparison(old[i][0], old[i][1]);
+		assert_int_equal(record_comparison_read(j, &c), 0);
+		assert_int_equal(c.one_process, 1);
+		assert_string_equal(c.verdict, "inconclusive");
+		assert_string_equal(c.verdict_reason, STATS_REASON_ONE_PROCESS);
+		assert_string_equal(c.verdict_recorded, old[i][0]);
+		assert_true(c.speedup == 2.027); /* the numbers are the record's */
+		json_decref(j);
+	}
+	/* repeats: as recorded */
+	json_t *j = comparison("faster", "[3, 3]");
+	assert_int_equal(record_comparison_read(j, &c), 0);
+	assert_int_equal(c.one_process, 0);
+	assert_string_equal(c.verdict, "faster");
+	assert_string_equal(c.verdict_reason, "significant");
+	assert_null(c.verdict_recorded);
+	json_decref(j);
+	j = comparison("faster", "[1, 3]");
+	assert_int_equal(record_comparison_read(j, &c), 0);
+	assert_string_equal(c.verdict, "faster");
+	json_decref(j);
+	/* already inconclusive: nothing to keep */
+	j = comparison("inconclusive", "[1, 1]");
+	assert_int_equal(record_comparison_read(j, &c), 0);
+	assert_string_equal(c.verdict, "inconclusive");
+	assert_null(c.verdict_recorded);
+	json_decref(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples_round_trip),
+		cmocka_unit_test(test_one_process_read_as_inconclusive),
 		cmocka_unit_test(test_outcome_as_expected),
 		cmocka_unit_test(test_expect_met_follows_the_rule),
 		cmocka_unit_test(test_samples_damage_is_an_error),

@@ -51,6 +51,22 @@ static void test_defaults(void **state)
 	free(p);
 }
 
+/* The host default is the cuda one: 3 repeats, the fewest whose verdicts
+ * can see past one process (stats.h, rule 0); one used to be the host's. */
+static void test_host_default_repeats(void **state)
+{
+	(void)state;
+	char *p = write_tmp("name: h\nproblem: attention_fwd\nbackend: host\nshape: {B: 1, H: 2, S: 3, D: 4}\n"
+			    "kernel: k.c\n");
+	struct spec s;
+	assert_int_equal(spec_load(p, NULL, &s), 0);
+	assert_string_equal(s.backend, "host");
+	assert_int_equal(s.k.repeats, 3);
+	spec_release(&s);
+	unlink(p);
+	free(p);
+}
+
 static void test_grid_and_params(void **state)
 {
 	(void)state;
@@ -157,6 +173,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_host_default_repeats),
 		cmocka_unit_test(test_knobs_and_typos),
 		cmocka_unit_test(test_grid_and_params),
 		cmocka_unit_test(test_error_leaves_no_state),

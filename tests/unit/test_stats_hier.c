@@ -98,9 +98,81 @@ static void test_one_repeat_is_single_level(void **state)
 	assert_int_equal(lv.samples, 60);
 	assert_true(isnan(lv.between_var) && lv.within_var > 0);
 
+	/* independent samples (evident stats, one file a side): exactly stats_compare */
+	o.samples_independent = 1;
 	assert_int_equal(stats_compare(a, 60, b, 50, &o, &c1), 0);
 	assert_int_equal(stats_compare_groups(&ga, &gb, &o, &c2), 0);
 	assert_memory_equal(&c1, &c2, sizeof(c1));
+	/* one process a side (the default): the same numbers, and rule 0 */
+	o.samples_independent = 0;
+	assert_int_equal(stats_compare_groups(&ga, &gb, &o, &c2), 0);
+	assert_int_equal(c2.one_process, 1);
+	assert_string_equal(c2.verdict, "inconclusive");
+	assert_string_equal(c2.verdict_reason, STATS_REASON_ONE_PROCESS);
+	c2.one_process = c1.one_process;
+	c2.verdict = c1.verdict;
+	c2.verdict_reason = c1.verdict_reason;
+	assert_memory_equal(&c1, &c2, sizeof(c1));
+}
+
+/*
+ * Rule 0: one worker process a side decides nothing, however clear its
+ * samples look.  Issue 23 saw identical code read "faster 2.027x [1.885,
+ * 2.083], p 1.1e-05" in one run and "slower 0.878x" in the next: the
+ * offset was the process's.  Here two processes of identical code, one
+ * landing 2x slower: taken as independent samples that is "faster"; as
+ * one process a side it is inconclusive, saying why, also after Holm; one
+ * repeat against three is decided again (Student's t sees the spread of
+ * the three).
+ */
+static void test_one_process_decides_nothing(void **state)
+{
+	struct stats_opts o = STATS_OPTS_INIT;
+	struct stats_comparison c[2];
+	double a[40], b[40];
+	(void)state;
+
+	o.resamples = 1000;
+	for (size_t i = 0; i < 40; i++) {
+		a[i] = 200 + 3 * sin((double)i * 1.7);
+		b[i] = 100 + 2 * cos((double)i * 0.9);
+	}
+	const double *xa[1] = { a }, *xb[1] = { b };
+	size_t na[1] = { 40 }, nb[1] = { 40 };
+	struct stats_groups ga = { 1, xa, na }, gb = { 1, xb, nb };
+
+	o.samples_independent = 1;
+	assert_int_equal(stats_compare_groups(&ga, &gb, &o, &c[0]), 0);
+	assert_string_equal(c[0].verdict, "faster");
+	assert_int_equal(c[0].one_process, 0);
+
+	o.samples_independent = 0;
+	assert_int_equal(stats_compare_groups(&ga, &gb, &o, &c[0]), 0);
+	assert_int_equal(c[0].one_process, 1);
+	assert_true(c[0].speedup > 1.9 && c[0].p < 1e-6); /* the numbers are as before... */
+	assert_string_equal(c[0].verdict, "inconclusive"); /* ...the verdict is not drawn */
+	assert_non_null(strstr(c[0].verdict_reason, "1 repeat: the variance between processes is unknown"));
+	assert_non_null(strstr(c[0].verdict_reason, "--repeats 3"));
+	c[1] = c[0];
+	stats_holm_comparisons(c, 2, o.alpha, o.threshold);
+	assert_string_equal(c[0].verdict, "inconclusive");
+	assert_string_equal(c[0].verdict_reason, STATS_REASON_ONE_PROCESS);
+	/* a record's fields alone (record_comparison_read) keep it so */
+	assert_string_equal(stats_verdict(&c[0], o.alpha, o.threshold), "inconclusive");
+
+	/* three repeats of the candidate: the spread between processes is seen */
+	double b2[40], b3[40];
+	for (size_t i = 0; i < 40; i++) {
+		b2[i] = 101 + 2 * cos((double)i * 0.5);
+		b3[i] = 99 + 2 * sin((double)i * 0.3);
+	}
+	const double *xb3[3] = { b, b2, b3 };
+	size_t nb3[3] = { 40, 40, 40 };
+	struct stats_groups gb3 = { 3, xb3, nb3 };
+	assert_int_equal(stats_compare_groups(&ga, &gb3, &o, &c[0]), 0);
+	assert_int_equal(c[0].one_process, 0);
+	assert_string_equal(c[0].mwu_method, "student_log_medians");
+	assert_string_equal(c[0].verdict, "faster");
 }
 
 /* ---- 2. the draw's distribution --------------------------------------------- */
@@ -478,6 +550,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_repeat_is_single_level),
+		cmocka_unit_test(test_one_process_decides_nothing),
 		cmocka_unit_test(test_draw_distribution_exact),
 		cmocka_unit_test(test_draw_distribution_explicit),
 		cmocka_unit_test(test_levels_recover_components),
