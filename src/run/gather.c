@@ -6,9 +6,9 @@
  * the statistics over all repeats, the comparison with the baseline, the
  * notes a researcher must not miss (a parameter the kernel never echoed,
  * with a did-you-mean; parameters that changed nothing in the compiled
- * code; compiler warnings; a busy machine; unhealthy timing); then Holm's
- * correction over the batch, the note on comparisons of one repeat a side,
- * and the totals.
+ * code; compiler warnings; unhealthy timing); then Holm's correction over
+ * the batch, the notes a verdict needs (a comparison that spans a busy
+ * period; comparisons of one repeat a side) and the totals.
  */
 #include "run/run_ctx.h"
 
@@ -251,8 +251,8 @@ static int gather_row(struct run_ctx *c, size_t vi, struct vdata *d, struct batc
 }
 
 /* What a researcher must not miss about one variant: parameters the kernel
- * never echoed, compiler warnings, a specialised kernel, a busy machine,
- * unhealthy timing, throttling. */
+ * never echoed, compiler warnings, a specialised kernel, unhealthy timing,
+ * throttling.  (A busy machine: busy_notes, per comparison.) */
 static void variant_notes(const struct run_ctx *c, const struct spec_variant *v, const struct vdata *d,
 			  const struct batch_row *row, json_t *notes)
 {
@@ -279,17 +279,6 @@ static void variant_notes(const struct run_ctx *c, const struct spec_variant *v,
 		add_note(notes, xstrfmt("%s: specialised: its init refused the extra shape (%s); it was "
 					"checked at the spec's shape only", v->name,
 					r0->extra_shape_reason ? r0->extra_shape_reason : "no reason given"));
-	for (size_t i = 0; i < d->n_runs; i++) {
-		json_t *lb = json_object_get(d->runs[i].load, "before");
-		double l1 = json_number_value(json_object_get(lb, "loadavg_1m"));
-		double cpus = (double)json_integer_value(json_object_get(lb, "cpus"));
-		if (!c->be->uses_gpu && cpus > 0 && l1 > 0.5 * cpus) {
-			add_note(notes, xstrfmt("%s: the machine was busy when repeat %d started (load %.2f on %.0f "
-						"CPUs): host times may be slow and noisy", v->name,
-						d->runs[i].repeat, l1, cpus));
-			break;
-		}
-	}
 	if (row->health_note)
 		add_note(notes, xstrfmt("%s: %s", v->name, row->health_note));
 	size_t n_aborted = 0;
@@ -306,6 +295,100 @@ static void variant_notes(const struct run_ctx *c, const struct spec_variant *v,
 						v->name, d->runs[i].repeat));
 			break;
 		}
+}
+
+/* The highest load of one run's record ("before" or "after" its worker):
+ * *when gets which; 0 when it recorded none. */
+static double run_peak_load(const struct run_record *r, const char **when, double *cpus)
+{
+	double peak = 0;
+	for (int k = 0; k < 2; k++) {
+		json_t *at = json_object_get(r->load, k ? "after" : "before");
+		json_t *l1 = json_object_get(at, "loadavg_1m"), *n = json_object_get(at, "cpus");
+		if (!json_is_number(l1) || !json_is_integer(n) || json_integer_value(n) < 1)
+			continue;
+		if (json_number_value(l1) > peak) {
+			peak = json_number_value(l1);
+			*cpus = (double)json_integer_value(n);
+			*when = k ? "end" : "start";
+		}
+	}
+	return peak;
+}
+
+char *gather_busy_note(const struct run_record *const *base, size_t nb, const struct run_record *const *var,
+		       size_t nv, const char *base_name, const char *var_name, const char *verdict)
+{
+	double peak = 0, peak_cpus = 0;
+	const struct run_record *at = NULL;
+	const char *when = NULL;
+	for (size_t i = 0; i < nb + nv; i++) {
+		const struct run_record *r = i < nb ? base[i] : var[i - nb];
+		const char *w = NULL;
+		double cpus = 0, l = run_peak_load(r, &w, &cpus);
+		/* above the CPU count: more runnable work than CPUs to run it */
+		if (l > cpus && cpus > 0 && l / cpus > (peak_cpus > 0 ? peak / peak_cpus : 0)) {
+			peak = l;
+			peak_cpus = cpus;
+			at = r;
+			when = w;
+		}
+	}
+	if (!at)
+		return NULL;
+	const char *who = at->variant ? at->variant : "?";
+	if (!var_name)
+		return xstrfmt("%s: ran in a busy period: load average %.2f on %.0f CPUs (repeat %d, at its %s), above "
+			       "the CPU count: its times may be slow and noisy",
+			       base_name, peak, peak_cpus, at->repeat, when);
+	return xstrfmt("%s vs %s: the comparison spans a busy period: load average up to %.2f on %.0f CPUs (%s, repeat "
+		       "%d, at its %s), above the CPU count: times may be slow and noisy, and the verdict (%s) may "
+		       "reflect the load rather than the kernels",
+		       var_name, base_name, peak, peak_cpus, who, at->repeat, when, verdict ? verdict : "none");
+}
+
+/* The ok runs of a variant (caller frees the array, not the runs). */
+static const struct run_record **ok_runs(const struct vdata *d, size_t *n)
+{
+	const struct run_record **r = xcalloc(d->n_runs + 1, sizeof(*r));
+	*n = 0;
+	for (size_t i = 0; i < d->n_runs; i++)
+		if (d->runs[i].outcome == OUTCOME_OK)
+			r[(*n)++] = &d->runs[i];
+	return r;
+}
+
+/*
+ * The busy-period note of every comparison (after Holm: its final
+ * verdict); where a batch has no comparison at all (one variant, or every
+ * other failed), of each ok variant alone.
+ */
+static void busy_notes(const struct plan *p, const struct batch_record *b, const struct vdata *vd, json_t *notes)
+{
+	size_t nb, nc = 0;
+	const struct run_record **rb = ok_runs(&vd[p->baseline], &nb);
+	for (size_t vi = 0; vi < p->n_variants; vi++) {
+		const struct batch_row *row = &b->rows[vi];
+		if (!row->have_cmp)
+			continue;
+		size_t nv;
+		const struct run_record **rv = ok_runs(&vd[vi], &nv);
+		char *note = gather_busy_note(rb, nb, rv, nv, b->rows[p->baseline].variant, row->variant,
+					      row->cmp.verdict);
+		if (note)
+			add_note(notes, note);
+		free(rv);
+		nc++;
+	}
+	for (size_t vi = 0; !nc && vi < p->n_variants; vi++) {
+		size_t nv;
+		const struct run_record **rv = ok_runs(&vd[vi], &nv);
+		char *note = gather_busy_note(rv, nv, NULL, 0, b->rows[vi].variant, NULL, NULL);
+		if (note)
+			add_note(notes, note);
+		free(rv);
+	}
+	free(rb);
 }
 
 /* Parameters that made no difference to the compiled code. */
@@ -494,6 +577,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	for (size_t vi = 0; vi < p->n_variants; vi++)
 		variant_notes(c, p->variants[vi].v, &vd[vi], &b->rows[vi], notes);
 	no_effect_notes(p, notes);
+	busy_notes(p, b, vd, notes);
 	one_process_note(b, notes);
 	batch_header(c, b, &so, nc);
 	collect_slots(vd, p->n_variants, b);

@@ -198,6 +198,17 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
  * other fields of t are left as they are. */
 void gather_count(const struct batch_record *b, struct run_totals *t);
 
+/*
+ * gather.c, for its tests: the note of a comparison that spans a busy
+ * period, from the load its runs recorded (load.before and load.after:
+ * loadavg_1m and cpus): the highest 1-minute load average above the CPU
+ * count, relative to it, among the runs of both sides, naming the variant,
+ * repeat and moment (start or end); NULL when none was above.  var_name
+ * NULL: the note of a lone variant (base[] its runs, nv 0).  Caller frees.
+ */
+char *gather_busy_note(const struct run_record *const *base, size_t nb, const struct run_record *const *var,
+		       size_t nv, const char *base_name, const char *var_name, const char *verdict);
+
 /* summary.c */
 void summary_print(const struct run_ctx *c, const struct batch_record *b);
 

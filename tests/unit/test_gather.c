@@ -1,0 +1,106 @@
+/*
+ * test_gather.c - unit tests of what the batch record says about the
+ * machine a comparison ran on (run/gather.c): every run records the
+ * 1-minute load average and the CPU count at the start and end of its
+ * worker (load.before, load.after), and a comparison whose repeats, on
+ * either side, saw a load above the CPU count gets a note saying so,
+ * naming the variant, repeat and moment, and the verdict it may have
+ * bent.  A quiet machine gets no note.  (The note reaches the summary,
+ * `show` and PAPER.md as every batch note does; the load of a real run
+ * cannot be set by a test, so the rule is tested here.)
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/run_ctx.h"
+
+/* A run record with only what the note reads: variant, repeat and load. */
+static struct run_record run_with_load(const char *variant, int repeat, double before, double after, int cpus)
+{
+	struct run_record r;
+	memset(&r, 0, sizeof(r));
+	r.variant = variant;
+	r.repeat = repeat;
+	r.load = json_pack("{s:{s:f, s:i}, s:{s:f, s:i}}", "before", "loadavg_1m", before, "cpus", cpus, "after",
+			   "loadavg_1m", after, "cpus", cpus);
+	assert_non_null(r.load);
+	return r;
+}
+
+static void test_quiet_machine_no_note(void **state)
+{
+	(void)state;
+	struct run_record b[3], v[3];
+	const struct run_record *pb[3], *pv[3];
+	for (int i = 0; i < 3; i++) {
+		b[i] = run_with_load("base", i, 0.4, 1.1, 2);
+		v[i] = run_with_load("fast", i, 1.0, 2.0, 2); /* at the CPU count: not above */
+		pb[i] = &b[i];
+		pv[i] = &v[i];
+	}
+	assert_null(gather_busy_note(pb, 3, pv, 3, "base", "fast", "faster"));
+	assert_null(gather_busy_note(pb, 3, NULL, 0, "base", NULL, NULL));
+	for (int i = 0; i < 3; i++) {
+		json_decref(b[i].load);
+		json_decref(v[i].load);
+	}
+}
+
+static void test_busy_period_named(void **state)
+{
+	(void)state;
+	struct run_record b[3], v[3];
+	const struct run_record *pb[3], *pv[3];
+	for (int i = 0; i < 3; i++) {
+		b[i] = run_with_load("base", i, 0.5, 0.7, 2);
+		v[i] = run_with_load("fast", i, 0.9, 1.2, 2);
+		pb[i] = &b[i];
+		pv[i] = &v[i];
+	}
+	json_decref(v[1].load);
+	v[1] = run_with_load("fast", 1, 1.5, 4.25, 2); /* a neighbour's build, mid-comparison */
+	char *note = gather_busy_note(pb, 3, pv, 3, "base", "fast", "faster");
+	assert_non_null(note);
+	assert_string_equal(note, "fast vs base: the comparison spans a busy period: load average up to 4.25 on 2 "
+				  "CPUs (fast, repeat 1, at its end), above the CPU count: times may be slow and noisy, "
+				  "and the verdict (faster) may reflect the load rather than the kernels");
+	free(note);
+	/* on the baseline's side too */
+	json_decref(b[2].load);
+	b[2] = run_with_load("base", 2, 9.0, 3.0, 8);
+	json_decref(v[1].load);
+	v[1] = run_with_load("fast", 1, 1.5, 1.7, 2);
+	note = gather_busy_note(pb, 3, pv, 3, "base", "fast", "inconclusive");
+	assert_non_null(note);
+	assert_non_null(strstr(note, "load average up to 9.00 on 8 CPUs (base, repeat 2, at its start)"));
+	assert_non_null(strstr(note, "the verdict (inconclusive) may reflect the load"));
+	free(note);
+	/* a lone variant (no comparison) */
+	note = gather_busy_note(pb, 3, NULL, 0, "base", NULL, NULL);
+	assert_non_null(note);
+	assert_non_null(strstr(note, "base: ran in a busy period: load average 9.00 on 8 CPUs (repeat 2, at its start)"));
+	free(note);
+	/* a run without a load record (older records, a run that never started) is no evidence either way */
+	json_decref(v[0].load);
+	v[0].load = NULL;
+	json_decref(b[2].load);
+	b[2] = run_with_load("base", 2, 0.1, 0.1, 8);
+	assert_null(gather_busy_note(pb, 3, pv, 3, "base", "fast", "faster"));
+	for (int i = 0; i < 3; i++) {
+		json_decref(b[i].load);
+		json_decref(v[i].load);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_quiet_machine_no_note),
+		cmocka_unit_test(test_busy_period_named),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
