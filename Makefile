@@ -5,7 +5,7 @@
 #   make exp/NAME        run experiments/NAME.yaml into store/ (STORE=artifacts: the study's)
 #   make test            unit tests (cmocka), CLI tests, then both again under ASan+UBSan
 #   make deps            install the Debian packages the build needs (or print the line)
-#   make paper | audit | export | verify | dist | bench-stats
+#   make paper | audit | export | verify | dist | bench-stats | bench-aa
 #
 # Layout of this file: variables, the runner, tests, then per-area fragments
 # in mk/*.mk (cuda.mk: the CUDA harness, kernels check and dist; stats.mk:
