@@ -35,6 +35,7 @@ variants:
 correctness: {seeds: 1}
 timing: {warmup_ms: 1, samples: 5}
 limits: {timeout_s: 30}
+repeats: 1
 EOF
 }
 rec() { grep -l "\"experiment\": \"$1\"" artifacts/runs/*.json | grep -v batch | sort | tail -1; }

@@ -66,6 +66,7 @@ kernel: kernels/axpy/nap.c
 shape: {N: 4096}
 correctness: {seeds: 2}
 timing: {warmup_ms: 2, samples: 20, cache: hot}
+repeats: 1
 Y
 mkdir -p "$TEST_TMP/saved" && cp problems/axpy.c problems/axpy_ref.h experiments/ax.yaml "$TEST_TMP/saved/" &&
 	cp -r kernels/axpy "$TEST_TMP/saved/" || fail "save the problem"
