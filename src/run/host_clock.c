@@ -129,19 +129,34 @@ static int run_time(int pid, unsigned long long *ns)
 
 /* Stop the worker and wait (at most 2 s) until every thread is stopped.
  * 0, or -1 when it did not stop (gone, or stuck in the kernel).  Notes
- * the stopped worker's run time. */
+ * the stopped worker's run time once it has settled: /proc says 'T' as
+ * soon as a thread is marked stopped, but its run time is only booked
+ * when it leaves the CPU, which on a loaded machine can be a while later
+ * (an honest worker then read as "its run time grew" in round_trip). */
 static int freeze(struct host_clock *hc)
 {
 	if (kill(hc->pid, SIGSTOP) < 0)
 		return -1;
 	double t0 = mono_now();
-	int ids[MAX_TIDS], stopped = 0;
+	int ids[MAX_TIDS], stopped = 0, have_prev = 0;
+	unsigned long long prev = 0, ns = 0;
 	while (mono_now() - t0 < 2.0) {
 		if (task_ids(hc->pid, ids, MAX_TIDS, &stopped) < 0)
 			return -1;
 		if (stopped) {
-			hc->have_runtime = run_time(hc->pid, &hc->frozen_ns) == 0;
-			return 0;
+			if (run_time(hc->pid, &ns) < 0) {
+				hc->have_runtime = 0;
+				return 0;
+			}
+			if (have_prev && ns == prev) {
+				hc->have_runtime = 1;
+				hc->frozen_ns = ns;
+				return 0;
+			}
+			prev = ns;
+			have_prev = 1;
+		} else {
+			have_prev = 0;
 		}
 		struct timespec ts = { 0, 20 * 1000 };
 		nanosleep(&ts, NULL);
