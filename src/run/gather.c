@@ -281,6 +281,11 @@ static void variant_notes(const struct run_ctx *c, const struct spec_variant *v,
 					r0->extra_shape_reason ? r0->extra_shape_reason : "no reason given"));
 	if (row->health_note)
 		add_note(notes, xstrfmt("%s: %s", v->name, row->health_note));
+	/* a GPU kernel that ran its host code in the timing worker: trust: host */
+	const char *ex = r0 ? json_string_value(json_object_get(r0->judge, "executor")) : NULL;
+	if (c->be->uses_gpu && ex && !strcmp(ex, "in_process"))
+		add_note(notes, xstrfmt("%s: trust: host: its host code ran in the (boxed) timing worker; sealed "
+					"variants' launches were replayed without it", v->name));
 	size_t n_aborted = 0;
 	for (size_t i = 0; i < d->n_runs; i++)
 		n_aborted += d->runs[i].outcome == OUTCOME_ABORTED;
