@@ -16,7 +16,7 @@ CC ?= gcc
 ifeq ($(origin CC),default)
 CC := gcc
 endif
-PKGS := libgit2 gsl jansson yaml-0.1 libcrypto
+PKGS := libgit2 gsl jansson yaml-0.1 libcrypto libseccomp
 NVCC ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 

@@ -34,6 +34,8 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
 cp "$bin" "$out/bin/evident"
 copied=()
+# copy_libs BIN: every non-glibc, non-CUDA library `ldd BIN` names, into lib/
+copy_libs() {
 while read -r name arrow path _; do
 	[ "$arrow" = "=>" ] || continue
 	[ -f "$path" ] || { echo "dist: $name is not found by ldd (is it installed?)" >&2; exit 1; }
@@ -44,7 +46,17 @@ while read -r name arrow path _; do
 	chmod u+w "$out/lib/$name"
 	patchelf --set-rpath '$ORIGIN' "$out/lib/$name"
 	copied+=("$name")
-done < <(ldd "$bin")
+done < <(ldd "$1")
+}
+copy_libs "$bin"
+# bubblewrap, the sandbox every worker runs in (src/base/sandbox.h): the
+# runner looks for it beside itself first; its libraries go to lib/ too
+bw=$(command -v bwrap || true)
+[ -n "$bw" ] || { echo "dist: bwrap not found (apt-get install bubblewrap): workers need it" >&2; exit 1; }
+cp "$bw" "$out/bin/bwrap"
+chmod u+w "$out/bin/bwrap"
+patchelf --set-rpath '$ORIGIN/../lib' "$out/bin/bwrap"
+copy_libs "$bw"
 if [ -n "$harness" ]; then
 	cp "$harness" "$out/lib/libevident_cuda.so"
 fi
@@ -55,7 +67,7 @@ if ! readelf -d "$out/bin/evident" | grep -q 'R.*PATH.*\$ORIGIN/../lib'; then
 fi
 # every library the loader picks must now come from lib/ (or be glibc/CUDA)
 libdir=$(realpath "$out/lib")
-outside=$(ldd "$out/bin/evident" | awk '$2 == "=>" { print $1, $3 }' | while read -r name path; do
+outside=$(cat <(ldd "$out/bin/evident") <(ldd "$out/bin/bwrap") | awk '$2 == "=>" { print $1, $3 }' | while read -r name path; do
 	[[ $name =~ $skip_re ]] || [[ $name =~ $cuda_re ]] || [[ $(realpath "$path") == "$libdir/"* ]] ||
 		echo "$name => $path"
 done)
@@ -70,4 +82,4 @@ fi
 	echo "lib/ holds libevident_cuda.so and copies of: ${copied[*]:-nothing}."
 	echo "The host provides glibc, the NVIDIA driver and the CUDA toolkit (nvcc, libcudart, cuBLAS)."
 } >"$out/README"
-echo "dist: $out (bin/evident, $((${#copied[@]})) libraries${harness:+, the CUDA harness})"
+echo "dist: $out (bin/evident, bin/bwrap, $((${#copied[@]})) libraries${harness:+, the CUDA harness})"

@@ -9,7 +9,8 @@
 #   harness    tests/gpu/harness_check.sh (the harness's own checks)
 #   adversary  the CUDA adversarial suite (tests/fixtures/specs/cuda-adversary*.yaml)
 #   faults     experiments/cuda-faults.yaml
-#   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?)
+#   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?;
+#              ITER1_RUNS=1: once)
 #   events     experiments/iter1-events.yaml (the CUDA-event clock, against older records)
 #   aa         experiments/aa.yaml (the same kernel as 8 variants: the A/A rate)
 #   problems   the new problems on the GPU (experiments/*-cuda.yaml)
@@ -20,7 +21,8 @@
 #   clock      experiments/clock.yaml, then scripts/clock-check on it (CUPTI and events vs
 #              Nsight Compute, every iter1 kernel and reference), with ncu's cache
 #              control all, then none
-#   tests      the GPU CLI tests (tests/cli/t30*)
+#   tests      the GPU CLI tests (tests/cli/t30*), and t0051/t0052 (the sandbox, the
+#              parent's host clock) on this host
 #   pack       new records into $OUT/artifacts.tgz
 # Usage: OUT=/some/dir scripts/gpu-session.sh [STEP...]
 set -u
@@ -81,7 +83,7 @@ fi
 has faults && run_exp faults experiments/cuda-faults.yaml
 if has iter1; then
 	run_exp iter1-a experiments/iter1.yaml
-	run_exp iter1-b experiments/iter1.yaml
+	[ "${ITER1_RUNS:-2}" -gt 1 ] && run_exp iter1-b experiments/iter1.yaml
 fi
 has events && run_exp iter1-events experiments/iter1-events.yaml
 has aa && run_exp aa experiments/aa.yaml
@@ -115,7 +117,8 @@ if has clock; then
 fi
 if has tests; then
 	log "GPU CLI tests"
-	EVIDENT=$E tests/cli/run.sh t30 > "$OUT/gpu-tests.txt" 2>&1
+	# t0051/t0052: the sandbox and the parent's host clock on this host too
+	EVIDENT=$E tests/cli/run.sh t30 t0051 t0052 > "$OUT/gpu-tests.txt" 2>&1
 	echo "exit $?" >> "$OUT/gpu-tests.txt"
 	tail -n 12 "$OUT/gpu-tests.txt" >> "$OUT/session.log"
 fi

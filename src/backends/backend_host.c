@@ -12,6 +12,8 @@
  * the exit status.
  */
 #include <dlfcn.h>
+#include <errno.h>
+#include <sys/mman.h>
 #include <math.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -50,12 +52,6 @@ static int host_build(const struct build_request *rq, struct build_result *res)
 	return build_run(rq, &r, res);
 }
 
-static void flush_cache(volatile char *buf, size_t n)
-{
-	for (size_t i = 0; i < n; i += 64)
-		buf[i] = (char)(buf[i] + 1);
-}
-
 /* Point l's inputs at set s and its outputs at out[]. */
 static void point(struct ev_launch *l, float **set, float **out, int n_in, int n_out)
 {
@@ -84,10 +80,49 @@ static void ship(const char *phase, long long i, float **out, const size_t *byte
 }
 
 /*
- * The host worker (protocol.h): correctness launches on fresh inputs, then
- * timed samples on inputs rotating through the parent's sets, every output
- * scrambled before its launch, each sample shipped when the parent asks
- * for it after the sample ran.  It never sees a reference.
+ * The timed samples, timed by the parent (worker.h, run/host_clock.c):
+ * this process only maps the parent's shared memory, points the launch at
+ * it, says timing_ready and then launches once per HOST_GO, answering
+ * HOST_DONE_LINE.  It keeps no clock, draws no input and ships nothing:
+ * the parent stops it between samples, writes the inputs, reads the
+ * outputs and times the round trip.  0, or -1 after a failure message.
+ */
+static int parent_timed(const struct problem *pl, const struct job *job, struct ev_launch *l,
+			const struct ev_kernel_desc *k)
+{
+	size_t off[8];
+	size_t bytes = worker_shm_layout(pl, job->shape, off);
+	unsigned char *shm = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, HOST_SHM_FD, 0);
+	if (shm == MAP_FAILED) {
+		proto_w_failure("launch_failed", "shm", "cannot map the parent's shared memory (fd 6)", "timing");
+		return -1;
+	}
+	for (int t = 0; t < pl->n_inputs; t++)
+		l->inputs[t].data = shm + off[t];
+	for (int o = 0; o < pl->n_outputs; o++)
+		l->outputs[o].data = shm + off[pl->n_inputs + o];
+	proto_w_send("timing_ready", json_pack("{s:I}", "bytes", (json_int_t)bytes));
+	static const char done[] = HOST_DONE_LINE;
+	for (;;) {
+		char c;
+		ssize_t r = read(PROTO_IN_FD, &c, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r != 1 || c == HOST_END)
+			return r == 1 ? 0 : -1;
+		if (c == HOST_GO && k->launch(l) != 0) {
+			proto_w_failure("launch_failed", "launch", "launch() returned non-zero", "timing");
+			return -1;
+		}
+		if (write(PROTO_OUT_FD, done, sizeof(done) - 1) != (ssize_t)(sizeof(done) - 1))
+			return -1;
+	}
+}
+
+/*
+ * The host worker (protocol.h): correctness launches on fresh inputs,
+ * every output scrambled before its launch and shipped, then the timed
+ * samples the parent drives (parent_timed).  It never sees a reference.
  */
 static int host_worker(const struct job *job)
 {
@@ -117,7 +152,7 @@ static int host_worker(const struct job *job)
 		in_n[t] = problem_tensor_numel(&pl, t, shape);
 	for (int o = 0; o < n_out; o++)
 		out_bytes[o] = problem_tensor_numel(&pl, n_in + o, shape) * sizeof(float);
-	int n_sets = job->timing ? job->n_sets : 1;
+	int n_sets = 1;
 	float **sets = xcalloc((size_t)n_sets * (size_t)n_in, sizeof(float *));
 	for (int s = 0; s < n_sets; s++)
 		for (int t = 0; t < n_in; t++)
@@ -148,70 +183,8 @@ static int host_worker(const struct job *job)
 		ship("seed", i, out, out_bytes, n_out, &frame);
 	}
 
-	if (job->timing) {
-		for (int s = 0; s < n_sets; s++)
-			problem_fill_rounded(&pl, shape, 0, job->timing_seed + (unsigned long long)s, EV_F32,
-					     sets + (size_t)s * n_in);
-		int cold = !strcmp(knob_values_cache[job->k.cache], "cold");
-		size_t flush_n = cold ? (size_t)64 << 20 : 0;
-		char *flush = flush_n ? xcalloc(flush_n, 1) : NULL;
-		long long warm = 0;
-		double t0 = mono_now();
-		while (sampler_warming(&job->k, t0, warm)) {
-			int s = (int)((job->first_set + warm) % n_sets);
-			point(&l, sets + (size_t)s * n_in, out, n_in, n_out);
-			k->launch(&l);
-			warm++;
-		}
-		proto_w_send("warmup", json_pack("{s:I, s:I, s:f}", "samples", (json_int_t)warm, "launches",
-						 (json_int_t)warm, "ms", (mono_now() - t0) * 1e3));
-		struct sampler sm;
-		sampler_init(&sm, &job->k);
-		int tid0[256], tid1[256];
-		for (long long i = 0;; i++) {
-			long long g = warm + i; /* the global sample index: warm-up first */
-			int s = (int)((job->first_set + g) % n_sets);
-			point(&l, sets + (size_t)s * n_in, out, n_in, n_out);
-			scramble_outputs(out, out_bytes, n_out, job->scramble_seed, 1, g);
-			if (flush)
-				flush_cache(flush, flush_n);
-			/* a thread that launch() started and left running: a thread id
-			 * after the launch that was not there before it (a thread pool
-			 * an honest kernel made in an earlier launch is not new) */
-			int n0 = worker_thread_ids(tid0, 256);
-			double a = mono_now();
-			int lr = k->launch(&l);
-			double b = mono_now();
-			int n1 = worker_thread_ids(tid1, 256);
-			int fresh = n0 >= 0 && n1 >= 0 ? worker_new_threads(tid0, n0, tid1, n1) : 0;
-			if (lr != 0) {
-				proto_w_failure("launch_failed", "launch", "launch() returned non-zero", "timing");
-				free(flush);
-				goto out;
-			}
-			double us = (b - a) * 1e6;
-			int stop = sampler_push(&sm, us);
-			proto_w_send("sample", json_pack("{s:I, s:i, s:f, s:f, s:i, s:b}", "i", (json_int_t)i, "set", s,
-							  "us", us, "host_us", us, "threads_delta", fresh,
-							  "last", stop));
-			int keep = proto_w_decision();
-			if (keep < 0)
-				_exit(3);
-			if (keep)
-				ship("timed", i, out, out_bytes, n_out, &frame);
-			if (stop)
-				break;
-		}
-		proto_w_send("timing", json_pack("{s:I, s:{s:s, s:s, s:f, s:s, s:i, s:I, s:f, s:I, s:i, s:b, s:b}}",
-						 "n", (json_int_t)sm.n, "method", "clock",
-						 "clock_gettime(CLOCK_MONOTONIC)", "cache",
-						 knob_values_cache[job->k.cache], "warmup_ms", job->k.warmup_ms, "mode",
-						 job->k.samples > 0 ? "fixed" : "adaptive", "batch", 1, "flush_bytes",
-						 (json_int_t)flush_n, "stdrel", sampler_stdrel(&sm), "warmup_launches",
-						 (json_int_t)warm, "input_sets", n_sets, "converged", sm.converged,
-						 "capped", sm.capped));
-		free(flush);
-	}
+	if (job->timing && parent_timed(&pl, job, &l, k) < 0)
+		goto out;
 	if (k->fini)
 		k->fini(&l);
 	proto_w_send("fini", NULL);

@@ -41,6 +41,69 @@ char *build_compiler_version(const char *compiler, const char *version_flag)
 	return s;
 }
 
+static int is_warning_line(const char *line, size_t len)
+{
+	static const char *const marks[] = { ": warning: ", ": warning #" };
+	if (!len || line[0] == ' ' || line[0] == '\t')
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
+		if (memmem(line, len, marks[i], strlen(marks[i])))
+			return 1;
+	/* "ptxas warning : ...": the tool's name, then the mark */
+	const char *sp = memchr(line, ' ', len);
+	return sp && (size_t)(line + len - sp) >= 11 && !memcmp(sp, " warning : ", 11);
+}
+
+long long build_count_warnings(const char *log, char **first)
+{
+	*first = NULL;
+	char **seen = NULL;
+	size_t n = 0, cap = 0;
+	for (const char *p = log; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len && p[len - 1] == '\r')
+			len--;
+		if (is_warning_line(p, len)) {
+			size_t i = 0;
+			while (i < n && (strlen(seen[i]) != len || memcmp(seen[i], p, len)))
+				i++;
+			if (i == n) {
+				if (n == cap) {
+					cap = cap ? 2 * cap : 8;
+					seen = xrealloc(seen, cap * sizeof(*seen));
+				}
+				seen[n++] = xstrndup(p, len);
+			}
+		}
+		p = nl ? nl + 1 : p + len;
+	}
+	if (n)
+		*first = strlen(seen[0]) > 300 ? xstrfmt("%.297s...", seen[0]) : xstrdup(seen[0]);
+	for (size_t i = 0; i < n; i++)
+		free(seen[i]);
+	free(seen);
+	return (long long)n;
+}
+
+long long build_info_warnings(const json_t *info, const char **first)
+{
+	json_t *w = json_object_get(info, "warnings");
+	*first = json_string_value(json_object_get(w, "first"));
+	return json_integer_value(json_object_get(w, "count"));
+}
+
+/* The log's warnings into info ({count, first}), for a fresh build and a
+ * cached one alike (an entry cached before they were counted has none). */
+static void note_warnings(json_t *info, const char *log)
+{
+	char *first;
+	long long n = build_count_warnings(log, &first);
+	json_object_set_new(info, "warnings",
+			    json_pack("{s:I, s:o}", "count", (json_int_t)n, "first", first ? json_string(first) : json_null()));
+	free(first);
+}
+
 /* Extract the target of #include "x" on this line, or NULL. */
 static char *include_target(const char *line)
 {
@@ -212,6 +275,7 @@ static int cache_hit(const char *entry, struct build_result *res)
 			struct strbuf log = STRBUF_INIT;
 			read_file(logp, &log);
 			json_object_set_new(info, "cached", json_true());
+			note_warnings(info, strbuf_str(&log));
 			res->info = info;
 			res->so_path = so;
 			so = NULL;
@@ -333,6 +397,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 				 "cached", 0, "seconds", secs, "resources", json_object());
 	res->info = info;
 	res->log = xstrdup(strbuf_str(&log));
+	note_warnings(info, res->log);
 
 	if (!rr.exited || rr.exit_code != 0 || !path_exists(out_path)) {
 		struct strbuf how = STRBUF_INIT;

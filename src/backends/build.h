@@ -55,6 +55,24 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 int build_hash_sources(const char *path, const char *const *include_dirs,
 		       struct sha256_ctx *key, json_t *sources);
 
+/*
+ * The compiler warnings in a build log, for the run record (build_run puts
+ * them into res->info, a cached build's too).  A warning is a line, not
+ * indented (gcc echoes the source beneath), that is one of
+ *   gcc, clang, cc1:     FILE:LINE:COL: warning: TEXT [-Wflag]
+ *   nvcc's front end:    FILE(LINE): warning #N-D: TEXT
+ *   nvcc, ptxas, nvlink: ptxas warning : TEXT
+ * counted once however often it appears (nvcc compiles a .cu once for the
+ * host and once per device arch, and repeats its front end's warnings).
+ * Returns the count; *first (caller frees) gets the first such line, cut
+ * to 300 bytes, or NULL when there is none.
+ */
+long long build_count_warnings(const char *log, char **first);
+/* What build_count_warnings found, as build_run left it in a build's info
+ * (0 and NULL for info from before it counted): *first is borrowed from
+ * info. */
+long long build_info_warnings(const json_t *info, const char **first);
+
 /* First line of `compiler version_flag`, malloc'd; NULL if it cannot run. */
 char *build_compiler_version(const char *compiler, const char *version_flag);
 

@@ -18,6 +18,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,10 +226,21 @@ int checker_main(const char *path)
 		int dist = timed ? 0 : (int)(index % pl.desc->n_dists);
 		unsigned long long seed = 0;
 		long long set = -1;
+		/* a parent-timed host sample: inputs of its own seed and distribution */
+		json_t *fseed = json_object_get(c, "seed");
+		int fresh = timed && json_is_integer(fseed);
+		if (fresh) {
+			dist = (int)json_integer_value(json_object_get(c, "dist"));
+			if (dist < 0 || dist >= pl.desc->n_dists) {
+				fail("a capture names an input distribution the problem does not have");
+				goto out_refs;
+			}
+		}
 		for (long long j = 0; j < batch; j++) {
-			set = timed && job.n_sets > 0 ? (set0 + j) % job.n_sets : -1;
-			long long key = timed ? -(set + 10) : index;
-			seed = timed ? job.timing_seed + (unsigned long long)set : job.seed0 + (unsigned long long)index;
+			set = timed && !fresh && job.n_sets > 0 ? (set0 + j) % job.n_sets : -1;
+			long long key = fresh ? LLONG_MIN + (long long)i : timed ? -(set + 10) : index;
+			seed = fresh ? (unsigned long long)json_integer_value(fseed)
+			       : timed ? job.timing_seed + (unsigned long long)set : job.seed0 + (unsigned long long)index;
 			if (key != have) {
 				problem_fill_rounded(&pl, job.shape, dist, seed, dtype, r.in);
 				if (compute(be, &job, &pl, job.shape, &r, &method) < 0)

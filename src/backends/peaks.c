@@ -8,7 +8,9 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 #include <yaml.h>
 
@@ -250,4 +252,41 @@ int peak_lookup(const char *gpu_name, const char *dtype, double *tflops, double 
 	if (source)
 		*source = e->source;
 	return 0;
+}
+
+double peak_host_gflops(char *source, size_t n)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return NAN;
+	char line[8192];
+	double mhz = 0;
+	int avx512 = 0, avx2 = 0, fma = 0, avx = 0;
+	while (fgets(line, sizeof(line), f)) {
+		double m;
+		if (sscanf(line, "cpu MHz : %lf", &m) == 1 || sscanf(line, "cpu MHz\t: %lf", &m) == 1)
+			mhz = m > mhz ? m : mhz;
+		if (!strncmp(line, "flags", 5)) {
+			avx512 |= strstr(line, " avx512f") != NULL;
+			avx2 |= strstr(line, " avx2") != NULL;
+			fma |= strstr(line, " fma") != NULL;
+			avx |= strstr(line, " avx") != NULL;
+		}
+	}
+	fclose(f);
+	FILE *cf = fopen("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "r");
+	long khz = 0;
+	if (cf) {
+		if (fscanf(cf, "%ld", &khz) == 1 && khz / 1000.0 > mhz)
+			mhz = khz / 1000.0;
+		fclose(cf);
+	}
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (mhz <= 0 || cpus <= 0)
+		return NAN;
+	int fpc = avx512 ? 64 : avx2 && fma ? 32 : avx ? 16 : 8;
+	double g = (double)cpus * mhz * 1e-3 * 2.0 * fpc;
+	snprintf(source, n, "%ld CPUs x %.0f MHz x 2 (boost margin) x %d fp32 FLOP/cycle (%s), from /proc/cpuinfo",
+		 cpus, mhz, fpc, avx512 ? "avx512f" : avx2 && fma ? "avx2+fma" : avx ? "avx" : "sse");
+	return g;
 }

@@ -61,4 +61,17 @@ const struct peak_entry *peak_table_find(const struct peak_table *t, const char 
 int peak_lookup(const char *gpu_name, const char *dtype, double *tflops, double *gbps,
 		const char **source);
 
+/*
+ * An upper bound on this machine's fp32 throughput for host kernels, from
+ * what the CPU says of itself (measured once per process, not a table: a
+ * host's CPU model names little of its clocks and vector units): online
+ * CPUs x the highest clock /proc/cpuinfo or cpufreq reports x 2 (a margin
+ * for boost clocks a VM does not report) x FLOP per cycle of its widest
+ * FMA (avx512f: 64, avx2+fma: 32, avx: 16, else 8).  A host kernel's time
+ * below flops / that is not its work.  Returns the GFLOP/s (> 0) and
+ * fills source (how it was derived), or returns NAN when /proc/cpuinfo
+ * cannot be read.
+ */
+double peak_host_gflops(char *source, size_t n);
+
 #endif /* EVIDENT_PEAKS_H */

@@ -192,6 +192,71 @@ static int open_so(struct problem *p, const char *so_path, struct strbuf *why)
 	return 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The problems under repo_root (problems/NAME.c), sorted: an array of
+ * names the caller frees (each and the array), *n of them; NULL when there
+ * is no problems/ directory. */
+static char **problem_names(const char *repo_root, size_t *n)
+{
+	char *dir = xstrfmt("%s/problems", repo_root);
+	DIR *dh = opendir(dir);
+	char **names = NULL;
+	*n = 0;
+	free(dir);
+	if (!dh)
+		return NULL;
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		size_t len = strlen(de->d_name);
+		if (len < 3 || strcmp(de->d_name + len - 2, ".c"))
+			continue;
+		names = xrealloc(names, (*n + 1) * sizeof(char *));
+		names[(*n)++] = xstrndup(de->d_name, len - 2);
+	}
+	closedir(dh);
+	if (!names)
+		names = xcalloc(1, sizeof(char *));
+	qsort(names, *n, sizeof(char *), cmp_str);
+	return names;
+}
+
+/* "unknown problem 'atention_fwd' (did you mean 'attention_fwd'?)", by
+ * the rule of the spec's keys (run/spec.c): the nearest name within 3
+ * edits, and fewer edits than the name is long; else the list. */
+static void unknown_problem(const char *repo_root, const char *name, const char *source_path,
+			    struct strbuf *why)
+{
+	size_t n;
+	char **names = problem_names(repo_root, &n);
+	const char *best = NULL;
+	int bestd = 1 << 30;
+	for (size_t i = 0; i < n; i++) {
+		int d = edit_distance(name, names[i]);
+		if (d < bestd) {
+			bestd = d;
+			best = names[i];
+		}
+	}
+	strbuf_addf(why, "unknown problem '%s'", name);
+	if (best && bestd <= 3 && bestd < (int)strlen(name)) {
+		strbuf_addf(why, " (did you mean '%s'?)", best);
+	} else if (n) {
+		strbuf_addstr(why, " (known: ");
+		for (size_t i = 0; i < n; i++)
+			strbuf_addf(why, "%s%s", i ? ", " : "", names[i]);
+		strbuf_addch(why, ')');
+	}
+	strbuf_addf(why, ": there is no '%s' (see 'evident help problems', docs/writing-a-problem.md adds one)",
+		    source_path);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 int problem_load_at(const char *repo_root, const char *name, const char *cache_dir,
 		    struct problem *p, struct strbuf *why)
 {
@@ -210,8 +275,7 @@ int problem_load_at(const char *repo_root, const char *name, const char *cache_d
 	p->source_path = !strcmp(repo_root, ".") ? xstrfmt("problems/%s.c", name)
 						  : xstrfmt("%s/problems/%s.c", repo_root, name);
 	if (!path_exists(p->source_path)) {
-		strbuf_addf(why, "unknown problem '%s': there is no '%s' (see 'evident help problems', "
-			    "docs/writing-a-problem.md adds one)", name, p->source_path);
+		unknown_problem(repo_root, name, p->source_path, why);
 		goto out;
 	}
 	inc = xstrfmt("-I%s/problems", repo_root);
@@ -706,11 +770,6 @@ void problem_check_output(const void *out, const void *before, int dtype, const 
 
 /* ---- evident help problems --------------------------------------------------- */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static void describe(const struct problem *p, struct strbuf *out)
 {
 	const struct ev_problem_desc *d = p->desc;
@@ -745,25 +804,14 @@ static void describe(const struct problem *p, struct strbuf *out)
 int problem_list_help(const char *repo_root, const char *cache_dir, struct strbuf *out)
 {
 	char *dir = xstrfmt("%s/problems", repo_root);
-	DIR *dh = opendir(dir);
-	char **names = NULL;
-	size_t n = 0;
+	size_t n;
+	char **names = problem_names(repo_root, &n);
 	int rc = 0;
-	if (!dh) {
+	if (!names) {
 		strbuf_addf(out, "no problems: there is no '%s' directory\n", dir);
 		free(dir);
 		return -1;
 	}
-	struct dirent *de;
-	while ((de = readdir(dh))) {
-		size_t len = strlen(de->d_name);
-		if (len < 3 || strcmp(de->d_name + len - 2, ".c"))
-			continue;
-		names = xrealloc(names, (n + 1) * sizeof(char *));
-		names[n++] = xstrndup(de->d_name, len - 2);
-	}
-	closedir(dh);
-	qsort(names, n, sizeof(char *), cmp_str);
 	strbuf_addstr(out, "problems (problems/NAME.c; docs/writing-a-problem.md adds one):\n");
 	for (size_t i = 0; i < n; i++) {
 		struct problem p = PROBLEM_INIT;

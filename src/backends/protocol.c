@@ -114,8 +114,7 @@ void proto_release(struct proto *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int violate(struct proto *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int violate(struct proto *p, const char *fmt, ...)
+int proto_violate(struct proto *p, const char *fmt, ...)
 {
 	if (!p->violation) {
 		struct strbuf sb = STRBUF_INIT;
@@ -147,6 +146,14 @@ static double num_or_nan(json_t *m, const char *k)
 {
 	json_t *v = json_object_get(m, k);
 	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+#define violate proto_violate
+
+static double time_or_nan(json_t *m, const char *k)
+{
+	double v = num_or_nan(m, k);
+	return isfinite(v) && v >= 0 ? v : NAN;
 }
 
 static int on_output(struct proto *p, json_t *m)
@@ -193,6 +200,9 @@ static int on_sample(struct proto *p, json_t *m, int reply_fd)
 	json_t *iv = json_object_get(m, "i");
 	if (p->state != ST_SAMPLES || p->wait_output >= 0)
 		return violate(p, "a sample where %s was due", state_wants(p));
+	if (p->max_samples > 0 && (long long)p->n_samples >= p->max_samples)
+		return violate(p, "a sample past the %lld the spec asked for (the parent picks checks among those)",
+			       p->max_samples);
 	if (!json_is_integer(iv) || json_integer_value(iv) != (json_int_t)p->n_samples)
 		return violate(p, "sample %lld where sample %zu was due",
 			       json_is_integer(iv) ? (long long)json_integer_value(iv) : -1LL, p->n_samples);
@@ -211,9 +221,11 @@ static int on_sample(struct proto *p, json_t *m, int reply_fd)
 	}
 	struct proto_sample *s = &p->samples[p->n_samples];
 	s->us = us;
-	s->event_us = num_or_nan(m, "event_us");
-	s->kernel_us = num_or_nan(m, "kernel_us");
-	s->host_us = num_or_nan(m, "host_us");
+	/* a clock the worker did not have (a harness without CUPTI says -1)
+	 * is missing, never a time: only finite, non-negative values count */
+	s->event_us = time_or_nan(m, "event_us");
+	s->kernel_us = time_or_nan(m, "kernel_us");
+	s->host_us = time_or_nan(m, "host_us");
 	s->set = want_set;
 	s->other_stream = (int)json_integer_value(json_object_get(m, "other_stream"));
 	s->late = json_is_true(json_object_get(m, "late"));
@@ -286,6 +298,16 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 		p->warmup_samples = json_is_integer(ws) && json_integer_value(ws) >= 0 ? json_integer_value(ws) : 0;
 		if (p->progress)
 			p->progress(p->keep_ctx, "timing");
+		return 0;
+	}
+	if (!strcmp(name, "timing_ready")) {
+		if (p->state != ST_SAMPLES || p->warmup || p->n_samples || !p->drive)
+			return violate(p, "timing_ready where %s was due", state_wants(p));
+		if (p->progress)
+			p->progress(p->keep_ctx, "timing");
+		if (p->drive(p, p->drive_ctx, reply_fd) < 0)
+			return p->failure ? 0 : -1;
+		p->state = ST_FINI;
 		return 0;
 	}
 	if (!strcmp(name, "sample"))

@@ -20,6 +20,8 @@
  *                                       sample k is global sample
  *                                       samples + k (its input set and
  *                                       scramble follow the global index)
+ *   (or, host backend: timing_ready {bytes}, after which the parent drives
+ *   the samples itself, see worker.h's HOST_*, then fini)
  *   sample {i, set, us, ...}            i = 0, 1, 2 ... ; after each the
  *                                       parent writes one byte on fd 4:
  *                                       'k' (ship it) or 's'
@@ -44,7 +46,7 @@
 
 #include "base/util.h"
 
-#define PROTOCOL_VERSION 2
+#define PROTOCOL_VERSION 3
 #define PROTO_OUT_FD 3
 #define PROTO_IN_FD 4
 
@@ -83,6 +85,9 @@ struct proto_capture {
 	long long global;   /* timed: the global sample index (warm-up first): the scramble's i */
 	int set;            /* timed: the rotation set of its launch 0 (the parent's schedule) */
 	int batch;          /* launches in the frame (graph mode: batch, else 1) */
+	int fresh;          /* timed, parent-timed host: inputs drawn for this sample alone */
+	unsigned long long seed;  /* fresh: the inputs' seed (the parent's, drawn at the sample) */
+	int dist;           /* fresh: the inputs' distribution (index in the problem's list) */
 	long long offset;   /* in the capture file */
 	size_t bytes;
 };
@@ -100,9 +105,17 @@ struct proto {
 	int batch;                  /* launches per timed sample (frames of timed outputs hold batch x) */
 	int capture_fd;             /* where shipped outputs go (parent-owned file) */
 	int n_sets, first_set;      /* the rotation the parent scheduled */
+	long long max_samples;      /* > 0: a fixed count, and a sample past it is a violation */
 	proto_keep_fn keep;
 	void *keep_ctx;
 	void (*progress)(void *ctx, const char *what); /* optional; gets keep_ctx */
+	/* Parent-timed samples (the host backend): called on timing_ready,
+	 * drives every sample itself (run/host_clock.c) and fills samples,
+	 * caps, warmup, method and timing_n.  0: go on to fini; -1: stop (the
+	 * violation, failure or the caller's own flag says why).  NULL:
+	 * timing_ready is a violation. */
+	int (*drive)(struct proto *p, void *ctx, int reply_fd);
+	void *drive_ctx;
 
 	/* what arrived */
 	json_t *device, *kernel, *warmup, *method, *failure;
@@ -126,6 +139,8 @@ struct proto {
 };
 
 void proto_init(struct proto *p);
+/* Record the first deviation (later ones are dropped); returns -1. */
+int proto_violate(struct proto *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void proto_release(struct proto *p);
 /*
  * Feed bytes from the worker's fd 3; answers go to reply_fd.  Returns 0,

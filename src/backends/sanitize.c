@@ -96,9 +96,11 @@ static int drain_channel(const char *buf, size_t n, int reply_fd, void *ctx)
 	return 0;
 }
 
-int sanitize_run(const char *tool, const char *const *worker_argv, double timeout_s,
-		 json_t **verdict)
+int sanitize_run(const char *tool, const char *const *worker_argv, const struct sandbox *sb,
+		 const char *const *ro_files, double timeout_s, json_t **verdict)
 {
+	char **boxed = NULL;
+	int filter_fd = -1;
 	char *cs;
 	const char **argv;
 	size_t n = 0, k = 0;
@@ -144,6 +146,15 @@ int sanitize_run(const char *tool, const char *const *worker_argv, double timeou
 	memset(&o, 0, sizeof(o));
 	memset(&r, 0, sizeof(r));
 	o.argv = argv;
+	if (sb && sb->on) {
+		/* compute-sanitizer starts the worker itself: the relaxed box
+		 * (processes allowed, all inside its PID namespace) */
+		boxed = sandbox_wrap(sb, SANDBOX_RELAXED, argv, ro_files, &filter_fd);
+		o.argv = (const char *const *)boxed;
+		o.pass_fd[0] = filter_fd;
+		o.pass_fd_at[0] = SANDBOX_SECCOMP_FD;
+		o.signal_in_exit_code = 1;
+	}
 	o.timeout_s = timeout_s;
 	/* the worker under the sanitizer speaks its protocol too; its one
 	 * seed launch is not judged here (the job's own run judged it), the
@@ -188,13 +199,16 @@ int sanitize_run(const char *tool, const char *const *worker_argv, double timeou
 done:
 	strbuf_release(&out);
 	strbuf_release(&how);
+	sandbox_argv_free(boxed);
+	if (filter_fd >= 0)
+		close(filter_fd);
 	free(argv);
 	free(cs);
 	return 0;
 }
 
 int sanitize_job(const char *tool, const char *exe, const struct job *job, const char *tmp_dir,
-		 double timeout_s, json_t **verdict)
+		 const struct sandbox *sb, double timeout_s, json_t **verdict)
 {
 	struct job sj = *job;
 	sj.phase = "sanitize";
@@ -207,7 +221,7 @@ int sanitize_job(const char *tool, const char *exe, const struct job *job, const
 
 	*verdict = NULL;
 	if (!sanitize_tool_known(tool))
-		return sanitize_run(tool, NULL, timeout_s, verdict);
+		return sanitize_run(tool, NULL, NULL, NULL, timeout_s, verdict);
 	random_hex(rnd, 16);
 	path = xstrfmt("%s/job-%s-%s.json", tmp_dir, rnd, tool);
 	jj = job_to_json(&sj);
@@ -220,7 +234,8 @@ int sanitize_job(const char *tool, const char *exe, const struct job *job, const
 	json_decref(jj);
 	{
 		const char *argv[] = { exe, "__worker", path, NULL };
-		rc = sanitize_run(tool, argv, timeout_s, verdict);
+		const char *ro[] = { path, NULL };
+		rc = sanitize_run(tool, argv, sb, ro, timeout_s, verdict);
 	}
 	unlink(path);
 	free(path);

@@ -13,6 +13,8 @@
 
 #include <jansson.h>
 
+#include "base/sandbox.h"
+
 /* The exit code compute-sanitizer is told to use when it finds errors. */
 #define SANITIZE_ERROR_EXIT 86
 
@@ -29,8 +31,10 @@ int sanitize_tool_known(const char *tool);
  * reason says why).  Returns 0 when a verdict was made, -1 (after
  * error()) for an unknown tool.
  */
-int sanitize_run(const char *tool, const char *const *worker_argv, double timeout_s,
-		 json_t **verdict);
+/* sb: the box to run it in (NULL or off: none); ro_files: what the box
+ * must show read-only (the job file), NULL-terminated or NULL. */
+int sanitize_run(const char *tool, const char *const *worker_argv, const struct sandbox *sb,
+		 const char *const *ro_files, double timeout_s, json_t **verdict);
 
 struct job;
 /*
@@ -43,7 +47,7 @@ struct job;
  *                   json_array_append_new(sanitize, v);
  */
 int sanitize_job(const char *tool, const char *exe, const struct job *job, const char *tmp_dir,
-		 double timeout_s, json_t **verdict);
+		 const struct sandbox *sb, double timeout_s, json_t **verdict);
 
 /* Errors counted in a sanitizer report: "ERROR SUMMARY: N errors" or
  * "RACECHECK SUMMARY: N hazards displayed"; -1 if there is no summary. */

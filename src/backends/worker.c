@@ -116,3 +116,13 @@ void worker_launch_setup(struct ev_launch *l, const struct problem *p, const str
 	}
 	l->scale = p->desc->scalar ? p->desc->scalar(shape) : 0;
 }
+
+size_t worker_shm_layout(const struct problem *p, const long long *shape, size_t *off)
+{
+	size_t at = 0;
+	for (int t = 0; t < p->desc->n_tensors && t < 8; t++) {
+		off[t] = at;
+		at += (problem_tensor_numel(p, t, shape) * sizeof(float) + 63) & ~(size_t)63;
+	}
+	return at ? at : 64;
+}

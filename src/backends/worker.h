@@ -24,4 +24,23 @@ int worker_dtype(const struct job *job);
 void worker_launch_setup(struct ev_launch *l, const struct problem *p, const struct job *job,
 			 const long long *shape, int dtype);
 
+/*
+ * The host worker's timed samples are timed by the parent (run/host_clock.c):
+ * the tensors of one launch live in shared memory the parent made (a memfd
+ * the worker finds at HOST_SHM_FD), inputs then outputs, each at a
+ * 64-byte aligned offset.  The parent writes the inputs and scrambles the
+ * outputs while the worker is stopped, sends HOST_GO on fd 4, and reads
+ * the outputs after the worker wrote HOST_DONE_LINE on fd 3 and was
+ * stopped again.  HOST_NULL asks for the done line without a launch (the
+ * handshake's own cost), HOST_END ends the samples.
+ */
+#define HOST_SHM_FD 6
+#define HOST_GO 'g'
+#define HOST_NULL 'n'
+#define HOST_END 'e'
+#define HOST_DONE_LINE "{\"msg\":\"d\"}\n"
+/* Offsets of the problem's tensors (inputs first) at shape into off[]
+ * (at most 8), float elements; returns the bytes of the whole region. */
+size_t worker_shm_layout(const struct problem *p, const long long *shape, size_t *off);
+
 #endif /* EVIDENT_WORKER_H */

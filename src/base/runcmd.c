@@ -20,6 +20,8 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -117,10 +119,24 @@ static void deliver_lines(struct strbuf *pending, const struct run_opts *o)
 	pending->buf[rest] = '\0';
 }
 
+/* Mark every descriptor from lo up close-on-exec (async-signal-safe:
+ * system calls only). */
+static void cloexec_from(int lo)
+{
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, (unsigned)lo, ~0U, 4 /* CLOSE_RANGE_CLOEXEC */) == 0)
+		return;
+#endif
+	struct rlimit rl;
+	int max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (int)rl.rlim_cur : 65536;
+	for (int fd = lo; fd < max; fd++)
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
 int run_command(const struct run_opts *o, struct run_result *res)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, execp[2] = { -1, -1 };
-	int chp[2] = { -1, -1 }, ctlp[2] = { -1, -1 }, ch_child = -1, ctl_child = -1;
+	int chp[2] = { -1, -1 }, ctlp[2] = { -1, -1 }, ch_child = -1, ctl_child = -1, keep_child[3] = { -1, -1, -1 };
 	int want_err = o->err && !o->merge_stderr;
 	char **env = build_env(o->env_set);
 	memset(res, 0, sizeof(*res));
@@ -142,6 +158,12 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			goto fail;
 		}
 	}
+	for (int i = 0; i < 3; i++)
+		if (o->pass_fd_at[i] > 4 && o->pass_fd[i] >= 0 &&
+		    (keep_child[i] = fcntl(o->pass_fd[i], F_DUPFD_CLOEXEC, 10)) < 0) {
+			error("cannot pass descriptor %d to '%s': %s", o->pass_fd[i], o->argv[0], strerror(errno));
+			goto fail;
+		}
 	pid_t pid = fork();
 	if (pid < 0) {
 		error("cannot fork to run '%s': %s", o->argv[0], strerror(errno));
@@ -150,6 +172,11 @@ int run_command(const struct run_opts *o, struct run_result *res)
 	if (pid == 0) {
 		/* child: async-signal-safe calls only */
 		setpgid(0, 0);
+		/* nothing inherited past stderr reaches the program (a shell's
+		 * redirection, make's jobserver, a CI log): the worker of a
+		 * kernel could write to it from inside its box.  Only what is
+		 * placed below (channels, pass_fd) survives the exec. */
+		cloexec_from(3);
 		dup2(outp[1], 1);
 		if (o->merge_stderr)
 			dup2(outp[1], 2);
@@ -162,6 +189,9 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			dup2(ch_child, 3);  /* dup2 clears close-on-exec on the copy */
 			dup2(ctl_child, 4);
 		}
+		for (int i = 0; i < 3; i++)
+			if (keep_child[i] >= 0)
+				dup2(keep_child[i], o->pass_fd_at[i]);
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
@@ -179,6 +209,11 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		_exit(127);
 	}
 	setpgid(pid, pid); /* also from the parent, to win the race */
+	for (int i = 0; i < 3; i++)
+		if (keep_child[i] >= 0) {
+			close(keep_child[i]);
+			keep_child[i] = -1;
+		}
 	close(outp[1]);
 	outp[1] = -1;
 	if (o->on_chan) {
@@ -218,6 +253,8 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		return error("cannot run '%s': %s", o->argv[0], strerror(exec_err));
 	}
 	res->started = 1;
+	if (o->on_start)
+		o->on_start(pid, o->on_chan ? chp[0] : -1, o->ctx);
 
 	struct strbuf pending = STRBUF_INIT;
 	int open_fds = 1 + want_err + (o->on_chan != NULL);
@@ -298,7 +335,11 @@ int run_command(const struct run_opts *o, struct run_result *res)
 	/* anything the child left behind in its group goes too */
 	kill(-pid, SIGKILL);
 	res->seconds = mono_now() - t0;
-	if (WIFEXITED(st)) {
+	if (WIFEXITED(st) && o->signal_in_exit_code && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + 65 &&
+	    !res->timed_out && !res->killed_by_parent) {
+		res->signaled = 1;
+		res->signo = WEXITSTATUS(st) - 128;
+	} else if (WIFEXITED(st)) {
 		res->exited = 1;
 		res->exit_code = WEXITSTATUS(st);
 	} else if (WIFSIGNALED(st)) {
@@ -309,6 +350,9 @@ int run_command(const struct run_opts *o, struct run_result *res)
 	return 0;
 
 fail:
+	for (int i = 0; i < 3; i++)
+		if (keep_child[i] >= 0)
+			close(keep_child[i]);
 	if (ch_child >= 0)
 		close(ch_child);
 	if (ctl_child >= 0)

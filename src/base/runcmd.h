@@ -47,6 +47,19 @@ struct run_opts {
 	 * at fd 3 to write its protocol on and one at fd 4 to read answers
 	 * from (both opened before exec, so before any code it loads). */
 	chan_fn on_chan;
+	/* More descriptors for the child: pass_fd[i] (the parent's) appears
+	 * in the child at pass_fd_at[i] (> 4), inherited across exec; an
+	 * entry is off while its pass_fd_at is 0.  Used for the sandbox's
+	 * seccomp filter and the host worker's shared memory. */
+	int pass_fd[3], pass_fd_at[3];
+	/* Optional: called once the child runs (exec succeeded), with its pid
+	 * and the parent's read end of its protocol channel (-1 without
+	 * on_chan), for a caller that drives the child itself from on_chan. */
+	void (*on_start)(int pid, int chan_fd, void *ctx);
+	/* The child is a wrapper (bubblewrap) that reports its own child's
+	 * death by signal N as exit status 128 + N: turn that back into a
+	 * signal in run_result, so that a crash is classified as a crash. */
+	int signal_in_exit_code;
 };
 
 /*

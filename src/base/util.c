@@ -10,6 +10,7 @@
 #include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -352,6 +353,20 @@ double mono_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+uint64_t random_secret_u64(void)
+{
+	uint64_t x = 0;
+	size_t got = 0;
+	while (got < sizeof(x)) {
+		ssize_t n = getrandom((char *)&x + got, sizeof(x) - got, 0);
+		if (n > 0)
+			got += (size_t)n;
+		else if (errno != EINTR)
+			die("getrandom failed: %s", strerror(errno));
+	}
+	return x;
 }
 
 void random_hex(char *out, size_t n)

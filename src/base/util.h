@@ -94,6 +94,11 @@ double mono_now(void);
 
 /* Random hex string of n chars from /dev/urandom (n < 64) into out. */
 void random_hex(char *out, size_t n);
+/* 64 bits from the kernel's random pool (getrandom): the parent's secret
+ * draws (inputs, checks), which nothing a worker reads can predict.  Dies
+ * if the pool cannot be read: such a draw must not fall back on anything
+ * guessable. */
+uint64_t random_secret_u64(void);
 
 /* Is s a safe single path component: [A-Za-z0-9._-], not "." or "..", not empty? */
 int is_safe_name(const char *s);

@@ -131,13 +131,16 @@ int cmd_run(int argc, const char **argv)
 {
 	const char *store_arg = NULL, *cache_arg = NULL, *spec_path, *gpus = NULL, *resume_batch = NULL;
 	struct opt_list only = OPT_LIST_INIT, slurm_opts = OPT_LIST_INIT;
-	int dry = 0, progress = isatty(2), device = 0, rc = EV_USAGE, slurm = 0;
+	int dry = 0, progress = isatty(2), device = 0, rc = EV_USAGE, slurm = 0, unsandboxed = 0;
 	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), repeats = 0;
 	struct slurm_options so = { 0 };
 	const struct option opts[] = {
 		OPT_STORE(&store_arg),
 		OPT_STRING_LIST("only", &only, "NAME", "run only variant NAME, plus the baseline (repeatable)"),
 		OPT_BOOL("dry-run", &dry, "validate the spec and list the variants; run and write nothing"),
+		OPT_BOOL("unsandboxed", &unsandboxed,
+			 "run the kernels' code without the sandbox (where namespaces are refused);\n"
+			 "every record says so"),
 		OPT_CACHE(&cache_arg),
 		OPT_INT("device", &device, "N", "[0, 1023]", "CUDA device ordinal (default 0)"),
 		OPT_INT("jobs", &jobs, "N", "[1, 4096]",
@@ -253,6 +256,7 @@ int cmd_run(int argc, const char **argv)
 		.device = device,
 		.jobs = jobs,
 		.repeats = repeats,
+		.unsandboxed = unsandboxed,
 		.gpus = slurm ? NULL : gpus ? gpus : s.gpus,
 	};
 	struct run_totals t;

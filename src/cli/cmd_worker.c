@@ -9,8 +9,11 @@
  *   evident __task SUBDIR INDEX one task of a Slurm job array (run/slurm.c),
  *                               started by the batch script sbatch was given
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "backends/backend.h"
 #include "backends/checker.h"
@@ -19,8 +22,53 @@
 #include "cli/evident.h"
 #include "run/run.h"
 
+/*
+ * In the sandbox the worker is its PID namespace's init (bubblewrap
+ * --as-pid-1, base/sandbox.h), and the kernel ignores a signal with the
+ * default action that an init sends itself: abort() would end in SIGSEGV
+ * and raise(SIGTERM) in nothing.  So, as pid 1 only, the fatal signals a
+ * process can send itself end the worker with status 128 + N, which
+ * bubblewrap passes on and the parent reads back as death by signal N
+ * (run_opts.signal_in_exit_code).  Faults (SIGSEGV, SIGBUS, SIGFPE,
+ * SIGILL) come from the CPU and kill an init as any process.
+ */
+static void die_as_signal(int sig)
+{
+	_exit(128 + sig);
+}
+
+static void pid1_signals(void)
+{
+	static const int sigs[] = { SIGABRT, SIGTERM, SIGINT, SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM,
+				    SIGPIPE, SIGXCPU, SIGXFSZ, SIGSYS, SIGTRAP, SIGVTALRM, SIGPROF };
+	if (getpid() != 1)
+		return;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = die_as_signal;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+/*
+ * LeakSanitizer's check at exit stops the world with ptrace and a clone
+ * of its own, both of which the sandbox's filter refuses (it then fails
+ * the worker with exit 1).  In a sanitized build the worker, and only the
+ * worker, turns it off through LSan's documented hook; the runner and the
+ * checker keep it.  In a plain build nothing calls this.
+ */
+static int lsan_off;
+int __lsan_is_turned_off(void);
+__attribute__((visibility("default"))) int __lsan_is_turned_off(void)
+{
+	return lsan_off;
+}
+
 int cmd_worker(int argc, const char **argv)
 {
+	lsan_off = 1;
+	pid1_signals();
 	if (argc != 2) {
 		error("usage: evident __worker JOB.json (internal; run experiments with 'evident run')");
 		return EV_USAGE;

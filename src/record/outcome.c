@@ -62,3 +62,11 @@ const char *outcome_suggest(const char *name)
 	}
 	return best;
 }
+
+int outcome_as_expected(enum outcome o, const char *expect)
+{
+	enum outcome want = OUTCOME_OK;
+	if (expect && outcome_parse(expect, &want) < 0)
+		return 0;
+	return o == want;            /* want is never OUTCOME_UNKNOWN */
+}

@@ -65,6 +65,14 @@ int outcome_parse(const char *name, enum outcome *o);
 const char *outcome_names(void);
 /* Did-you-mean for a misspelled outcome, or NULL. */
 const char *outcome_suggest(const char *name);
+/*
+ * The rule of a spec's `expect:`, in one place: 1 when outcome o is what
+ * expect names (an outcome name; NULL means "ok"), else 0.  An outcome
+ * this evident does not know (OUTCOME_UNKNOWN) is never as expected.
+ * The run record's expect_met, the totals of run, gather and wait (Slurm
+ * too) and the summary's notes all ask this.
+ */
+int outcome_as_expected(enum outcome o, const char *expect);
 
 /* ---- pieces ----------------------------------------------------------- */
 
@@ -177,7 +185,7 @@ struct run_record {
 	enum outcome outcome;
 	const char *outcome_text;    /* as recorded (also for unknown outcomes) */
 	const char *reason, *expect;
-	int expect_met;
+	int expect_met;              /* as read; record_run_json writes outcome_as_expected() instead */
 	const char *started_utc, *finished_utc;
 	double wall_s;
 	int repeat, repeats;         /* v2: 0-based repeat of `repeats`; v1: 0 of 1 */
@@ -217,6 +225,11 @@ struct run_record {
 	int throttled;               /* -1 unknown */
 	json_t *slurm;               /* v2: {job_id, array_job_id, array_task_id, node} or NULL */
 	json_t *load;                /* v2: host load and competing processes {before, after} */
+	/* v2: what the judge used: {sandbox: {tool, version, ...} (base/sandbox.h),
+	 * timed_checks: {asked, received}, tolerance: the parent's, applied by
+	 * the parent to the errors the checker reported} (borrowed), or NULL
+	 * in records older than the sandbox */
+	json_t *judge;
 
 	/* the settings the job ran with: the knob table's JSON (v2), as
 	 * backends/knobs.h writes it; read with record_run_setting */

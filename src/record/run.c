@@ -447,6 +447,7 @@ int record_run_read(json_t *m, struct run_record *r)
 	read_device(m, r);
 	r->slurm = go(m, "slurm");
 	r->load = go(m, "load");
+	r->judge = go(m, "judge");
 	read_correctness(m, r);
 	read_timing(m, r);
 
@@ -634,7 +635,10 @@ json_t *record_run_json(const struct run_record *r)
 	json_object_set_new(m, "kernel", jstr(r->kernel));
 	json_object_set_new(m, "params", write_params(r->params, r->n_params));
 	json_object_set_new(m, "expect", jstr(r->expect));
-	json_object_set_new(m, "expect_met", r->expect ? json_boolean(r->expect_met) : json_null());
+	/* derived here, not taken from the caller, so that no record can
+	 * disagree with the rule every total uses */
+	json_object_set_new(m, "expect_met",
+			    r->expect ? json_boolean(outcome_as_expected(r->outcome, r->expect)) : json_null());
 	/* outcome */
 	json_object_set_new(m, "outcome", json_string(outcome_name(r->outcome)));
 	json_object_set_new(m, "reason", jstr(r->reason));
@@ -707,6 +711,8 @@ json_t *record_run_json(const struct run_record *r)
 	json_object_set_new(m, "gpu_state", gs_);
 	json_object_set_new(m, "slurm", jref(r->slurm));
 	json_object_set_new(m, "load", jref(r->load));
+	if (r->judge)
+		json_object_set_new(m, "judge", jref(r->judge));
 	/* evidence */
 	json_object_set_new(m, "settings", jref(r->settings));
 	json_object_set_new(m, "correctness", write_correctness(r));

@@ -76,35 +76,56 @@ static void add_p(struct strbuf *out, double p)
 		strbuf_addf(out, "%.2g", p);
 }
 
-int paper_format_stat(struct strbuf *out, double v, const char *stat, const char *unit, int digits)
+/* The unit a statistic's value is written with after its number ("us",
+ * "x", "GFLOP/s"; unit: the value's unit= for a time), or NULL where it
+ * has none there ($0.0123, a p-value, a count). */
+static const char *stat_unit(const struct stat_def *d, const char *stat, const char *unit)
+{
+	switch (d->kind) {
+	case STAT_TIME:
+		return unit ? unit : "us";
+	case STAT_RATIO:
+		return "x";
+	case STAT_FLOPS:
+		return !strcmp(stat, "tflops") ? "TFLOP/s" : "GFLOP/s";
+	case STAT_BW:
+		return "GB/s";
+	default:
+		return NULL;
+	}
+}
+
+/* paper_format_stat, with its unit after the number or (with_unit = 0)
+ * the number alone. */
+static int format_stat(struct strbuf *out, double v, const char *stat, const char *unit, int digits,
+		       int with_unit)
 {
 	const struct stat_def *d = record_stat_def(stat);
 	if (!d)
 		return error("unknown statistic '%s' (known: %s)", stat, record_stat_names());
 	if (unit && d->kind != STAT_TIME)
 		return error("unit='%s' applies only to times (the *_us statistics), not to '%s'", unit, stat);
+	const char *u = stat_unit(d, stat, unit);
+	/* a ratio's x sticks to its number (1.34x); other units stand apart */
+	const char *sep = d->kind == STAT_RATIO ? "" : " ";
 	switch (d->kind) {
 	case STAT_TIME: {
 		double scale = 1;
-		const char *u = unit ? unit : "us";
 		if (!strcmp(u, "ms"))
 			scale = 1e-3;
 		else if (!strcmp(u, "s"))
 			scale = 1e-6;
 		else if (strcmp(u, "us"))
 			return error("unit='%s' is not a time unit (use us, ms or s)", u);
-		strbuf_addf(out, "%.*f %s", digits >= 0 ? digits : 2, v * scale, u);
+		strbuf_addf(out, "%.*f", digits >= 0 ? digits : 2, v * scale);
 		break;
 	}
 	case STAT_RATIO:
-		strbuf_addf(out, "%.*fx", digits >= 0 ? digits : 2, v);
+		strbuf_addf(out, "%.*f", digits >= 0 ? digits : 2, v);
 		break;
 	case STAT_FLOPS:
-		strbuf_addf(out, "%.*f %s", digits >= 0 ? digits : 1, v,
-			    !strcmp(stat, "tflops") ? "TFLOP/s" : "GFLOP/s");
-		break;
 	case STAT_BW:
-		strbuf_addf(out, "%.*f GB/s", digits >= 0 ? digits : 1, v);
+		strbuf_addf(out, "%.*f", digits >= 0 ? digits : 1, v);
 		break;
 	case STAT_USD:
 		strbuf_addf(out, "$%.*f", digits >= 0 ? digits : 4, v);
@@ -124,7 +145,31 @@ int paper_format_stat(struct strbuf *out, double v, const char *stat, const char
 			strbuf_addf(out, "%.*f", digits >= 0 ? digits : 2, v);
 		break;
 	}
+	if (u && with_unit)
+		strbuf_addf(out, "%s%s", sep, u);
 	return 0;
+}
+
+int paper_format_stat(struct strbuf *out, double v, const char *stat, const char *unit, int digits)
+{
+	return format_stat(out, v, stat, unit, digits, 1);
+}
+
+/* Does the prose right after a value block (text[0..len)) begin with the
+ * unit the value would print, as a word of its own, after blanks and at
+ * most one line break (markdown renders it as a space)?  Then the writer
+ * wrote the unit (-->6.6<!-- /evident:value --> GFLOP/s) and the value
+ * leaves it out, so it is never written twice. */
+static int prose_has_unit(const char *text, size_t len, const char *unit)
+{
+	size_t i = 0, n = unit ? strlen(unit) : 0;
+	int breaks = 0;
+	while (i < len && (text[i] == ' ' || text[i] == '\t' || (text[i] == '\n' && !breaks++)))
+		i++;
+	if (!n || len - i < n || memcmp(text + i, unit, n))
+		return 0;
+	i += n;
+	return i == len || !(isalnum((unsigned char)text[i]) || text[i] == '_');
 }
 
 static const char *basename_of(const char *p)
@@ -151,6 +196,8 @@ struct ctx {
 	struct paper_result *r;
 	const char *file;
 	int line;
+	const char *after;           /* the prose after the block being generated */
+	size_t after_len;
 };
 
 /* The kernel file of a row: the batch's (v2), else its run's (v1). */
@@ -861,7 +908,9 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 			missing(c, why.buf, out, 1);
 		else if (query_stat(c->q, b, row, stat, &v, ci, &have_ci, &why) < 0)
 			missing(c, why.buf, out, 1);
-		else if (paper_format_stat(out, v, stat, md_attr(m, "unit"), digits) < 0)
+		else if (format_stat(out, v, stat, md_attr(m, "unit"), digits,
+				     !prose_has_unit(c->after, c->after_len,
+						     stat_unit(record_stat_def(stat), stat, md_attr(m, "unit")))) < 0)
 			rc = -1;
 	} else if (!strcmp(name, "negative") || !strcmp(name, "cost")) {
 		if ((rc = check_keys(c, m, summary_keys, NULL)) < 0)
@@ -902,7 +951,7 @@ int paper_render(struct query *q, const char *file, const char *text, size_t len
 		 const struct paper_opts *o, struct strbuf *out, struct paper_result *r)
 {
 	struct md_doc d = MD_DOC_INIT;
-	struct ctx c = { q, o, r, file, 0 };
+	struct ctx c = { q, o, r, file, 0, NULL, 0 };
 	int rc = -1;
 	memset(r, 0, sizeof(*r));
 	if (md_parse(&d, file, text, len) < 0)
@@ -918,6 +967,9 @@ int paper_render(struct query *q, const char *file, const char *text, size_t len
 			goto fail;
 		}
 		long close = md_find_close(&d, i);
+		size_t after = close < 0 ? m->end : d.mk[close].end;
+		c.after = text + after;
+		c.after_len = len - after;
 		strbuf_add(out, text + pos, m->end - pos);
 		if (generate(&c, m, out) < 0)
 			goto fail;

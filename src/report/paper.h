@@ -10,6 +10,8 @@
  *   <!-- evident:cost -->...<!-- /evident:cost -->
  *   <!-- evident:figure experiment=E run=latest kind=ecdf path=figures/E-ecdf.svg -->...
  *
+ * A value prints its unit unless the prose right after the block already
+ * starts with it (-->6.6<!-- /evident:value --> GFLOP/s: the number alone).
  * Only the bytes between an opening marker and its closing marker change;
  * an opening marker without its closing one gets one.  Output depends only
  * on the markdown and the store: no generation time, fixed precision,

@@ -390,6 +390,23 @@ static void batch_header(const struct run_ctx *c, struct batch_record *b, const 
 	b->plan_seed = p->seed;
 }
 
+void gather_count(const struct batch_record *b, struct run_totals *t)
+{
+	t->variants = t->ok = t->failed = t->expected_failures = t->unexpected = 0;
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *row = &b->rows[i];
+		t->variants++;
+		if (row->outcome == OUTCOME_OK)
+			t->ok++;
+		else
+			t->failed++;
+		if (!outcome_as_expected(row->outcome, row->expect))
+			t->unexpected++;
+		else if (row->outcome != OUTCOME_OK)
+			t->expected_failures++;
+	}
+}
+
 /* Totals over the variants and the runs' costs, into b and t. */
 static void batch_totals(const struct run_ctx *c, struct batch_record *b, const struct vdata *vd,
 			 struct run_totals *t)
@@ -397,7 +414,6 @@ static void batch_totals(const struct run_ctx *c, struct batch_record *b, const 
 	double gpu_s = 0, usd = 0;
 	int have_usd = 1;
 	for (size_t vi = 0; vi < c->plan.n_variants; vi++) {
-		const struct batch_row *row = &b->rows[vi];
 		for (size_t i = 0; i < vd[vi].n_runs; i++) {
 			const struct run_record *r = &vd[vi].runs[i];
 			gpu_s += isfinite(r->cost.gpu_s) ? r->cost.gpu_s : 0;
@@ -406,17 +422,8 @@ static void batch_totals(const struct run_ctx *c, struct batch_record *b, const 
 			else if (r->cost.gpu_s > 0)
 				have_usd = 0;
 		}
-		t->variants++;
-		if (row->outcome == OUTCOME_OK)
-			t->ok++;
-		else
-			t->failed++;
-		const char *want = row->expect ? row->expect : "ok";
-		if (strcmp(want, outcome_name(row->outcome)))
-			t->unexpected++;
-		else if (row->expect && row->outcome != OUTCOME_OK)
-			t->expected_failures++;
 	}
+	gather_count(b, t);
 	b->t_variants = t->variants;
 	b->t_ok = t->ok;
 	b->t_failed = t->failed;

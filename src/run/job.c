@@ -28,12 +28,14 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "backends/job.h"
 #include "backends/protocol.h"
 #include "backends/sanitize.h"
+#include "backends/worker.h"
 #include "base/runcmd.h"
 #include "run/cost.h"
 #include "run/health.h"
@@ -44,58 +46,50 @@
 
 struct wrun {
 	struct job job;              /* the parent's own copy */
-	char *job_path, *cap_path;
-	int cap_fd;
+	int job_fd;                  /* the job as the worker reads it (a memfd at WORKER_JOB_FD) */
+	int cap_fd;                  /* shipped outputs: a file with no name (O_TMPFILE) */
 	struct proto proto;
 	struct run_result rr;
 	struct strbuf out, err;      /* the worker's stdout and stderr: logs only */
-	/* which timed samples to have shipped */
-	unsigned char *chosen;       /* fixed sample count: a bitmap drawn up front */
-	long long n_fixed;
-	uint64_t rng;
+	/* which timed samples to have shipped: decided after each sample ran,
+	 * with OS randomness the worker cannot read or predict */
+	long long n_fixed;           /* > 0: a fixed sample count */
+	long long picks_left;        /* fixed count: checks still to draw among the rest */
 	int checks_wanted;
+	struct host_clock hc;        /* host backend: the parent's clock (host_clock.c) */
+	int shm_fd;
 	struct progress *prog;
 };
 
-static uint64_t rnd(uint64_t *st)
+/* A uniform double in [0, 1) that the worker cannot predict. */
+static double os_uniform(void)
 {
-	uint64_t z = (*st += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return (double)(random_secret_u64() >> 11) * (1.0 / 9007199254740992.0);
 }
 
 /*
  * The parent's choice, made after sample i ran, with random numbers the
- * worker never sees: with a fixed count, checks_wanted indices drawn up
- * front among all but the last; adaptive, each sample with probability
- * checks_wanted / (i + 1); and always the last sample.
+ * worker never sees (os_uniform).  With a fixed count n, selection
+ * sampling (Knuth's Algorithm S) over samples 0 .. n-2: sample i is
+ * picked with probability picks_left / (n - 1 - i), which draws exactly
+ * checks_wanted of them, each set equally likely, and decides each one
+ * only when it has run.  Adaptive: each sample with probability
+ * checks_wanted / (i + 1).  Always the last sample.
  */
 static int keep_sample(void *ctx, long long i, int last)
 {
 	struct wrun *w = ctx;
 	if (last)
 		return 1;
-	if (w->chosen)
-		return i < w->n_fixed && (w->chosen[i / 8] >> (i % 8) & 1);
-	double p = (double)w->checks_wanted / (double)(i + 1);
-	return (double)(rnd(&w->rng) >> 11) * (1.0 / 9007199254740992.0) < p;
-}
-
-static void draw_fixed(struct wrun *w, long long n, int want)
-{
-	if (n <= 1)
-		return;
-	w->n_fixed = n;
-	w->chosen = xcalloc((size_t)(n / 8 + 1), 1);
-	long long pool = n - 1, picks = want < pool ? want : pool;
-	for (long long k = 0; k < picks;) {
-		long long i = (long long)(rnd(&w->rng) % (uint64_t)pool);
-		if (!(w->chosen[i / 8] >> (i % 8) & 1)) {
-			w->chosen[i / 8] |= (unsigned char)(1 << (i % 8));
-			k++;
-		}
+	if (w->n_fixed > 0) {
+		long long pool = w->n_fixed - 1 - i;
+		if (pool <= 0 || w->picks_left <= 0)
+			return 0;
+		int pick = os_uniform() * (double)pool < (double)w->picks_left;
+		w->picks_left -= pick;
+		return pick;
 	}
+	return os_uniform() < (double)w->checks_wanted / (double)(i + 1);
 }
 
 static void on_progress(void *ctx, const char *what)
@@ -111,32 +105,70 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 	return proto_feed(&w->proto, buf, n, reply_fd);
 }
 
+static void on_start(int pid, int chan_fd, void *ctx)
+{
+	struct wrun *w = ctx;
+	w->hc.child = pid;
+	w->hc.chan_fd = chan_fd;
+}
+
 static void wrun_release(struct wrun *w)
 {
-	if (w->job_path) {
-		unlink(w->job_path);
-		free(w->job_path);
-	}
+	if (w->hc.shm)
+		munmap(w->hc.shm, w->hc.shm_bytes);
+	if (w->shm_fd > 0)
+		close(w->shm_fd);
+	if (w->job_fd >= 0)
+		close(w->job_fd);
 	if (w->cap_fd >= 0)
 		close(w->cap_fd);
-	if (w->cap_path) {
-		unlink(w->cap_path);
-		free(w->cap_path);
-	}
 	proto_release(&w->proto);
 	strbuf_release(&w->out);
 	strbuf_release(&w->err);
-	free(w->chosen);
 	memset(w, 0, sizeof(*w));
-	w->cap_fd = -1;
+	w->cap_fd = w->job_fd = w->shm_fd = -1;
 }
 
-static int write_json_file(json_t *j, const char *path)
+/*
+ * j as a file with no name (a memfd, offset 0), for a child that reads it
+ * at /proc/self/fd/N: no path in the store that anyone could name, read
+ * or rewrite between the parent's write and the child's read.  The fd, or
+ * -1 after error().
+ */
+static int json_memfd(json_t *j, const char *name)
 {
-	if (json_dump_file(j, path, JSON_INDENT(1) | JSON_SORT_KEYS) < 0)
-		return error("cannot write '%s' (is the store's tmp/ writable?)", path);
-	return 0;
+	int fd = memfd_create(name, MFD_CLOEXEC);
+	if (fd < 0 || json_dumpfd(j, fd, JSON_INDENT(1) | JSON_SORT_KEYS) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return error("cannot hand a child its %s: %s", name, strerror(e));
+	}
+	return fd;
 }
+
+/* Shipped outputs: a file with no name in the store's tmp/ (O_TMPFILE),
+ * else one unlinked at once.  The fd, or -1 after error(). */
+static int nameless_file(const char *dir)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	char r[17];
+	random_hex(r, 16);
+	char *path = xstrfmt("%s/out-%s.bin", dir, r);
+	fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		unlink(path);
+	else
+		error("cannot create '%s': %s", path, strerror(errno));
+	free(path);
+	return fd;
+}
+
+#define WORKER_JOB_FD 7
+#define CHECK_JOB_FD 5
+#define CHECK_CAPTURES_FD 6
 
 /*
  * In a Slurm task slurmd signals the deepest processes first: a worker or
@@ -158,17 +190,13 @@ static void settle(const struct run_ctx *c, const struct run_result *rr)
  * for (however it ended), -1 when it could not be started. */
 static int run_worker(struct run_ctx *c, struct wrun *w)
 {
-	char r[17];
-	random_hex(r, 16);
-	w->job_path = xstrfmt("%s/job-%s.json", c->tmp_dir, r);
-	w->cap_path = xstrfmt("%s/out-%s.bin", c->tmp_dir, r);
-	w->cap_fd = open(w->cap_path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+	w->cap_fd = nameless_file(c->tmp_dir);
 	if (w->cap_fd < 0)
-		return error("cannot create '%s': %s", w->cap_path, strerror(errno));
+		return -1;
 	json_t *jj = job_to_json(&w->job);
-	int rc = write_json_file(jj, w->job_path);
+	w->job_fd = json_memfd(jj, "evident-job");
 	json_decref(jj);
-	if (rc < 0)
+	if (w->job_fd < 0)
 		return -1;
 	const struct problem *pr = &c->plan.problem;
 	size_t elem = c->be->uses_gpu ? dtype_size(c->plan.dtype) : sizeof(float), out_bytes = 0;
@@ -183,18 +211,58 @@ static int run_worker(struct run_ctx *c, struct wrun *w)
 	w->proto.batch = w->job.timing && c->be->uses_gpu && w->job.k.batch > 1 ? w->job.k.batch : 1;
 	w->proto.capture_fd = w->cap_fd;
 	w->proto.n_sets = w->job.n_sets;
+	w->proto.max_samples = w->job.timing ? w->job.k.samples : 0;
 	w->proto.first_set = w->job.first_set;
 	w->proto.keep = keep_sample;
 	w->proto.keep_ctx = w;
 	w->proto.progress = on_progress;
 	w->checks_wanted = w->job.k.timed_checks;
-	if (w->job.timing && w->job.k.samples > 0)
-		draw_fixed(w, w->job.k.samples, w->checks_wanted);
-	const char *argv[] = { c->exe, "__worker", w->job_path, NULL };
-	struct run_opts ro = { .argv = argv, .timeout_s = w->job.k.timeout_s, .out = &w->out,
-			       .err = &w->err, .on_chan = on_chan, .ctx = w };
-	if (run_command(&ro, &w->rr) < 0)
+	if (w->job.timing && w->job.k.samples > 1) {
+		w->n_fixed = w->job.k.samples;
+		w->picks_left = w->checks_wanted < w->n_fixed - 1 ? w->checks_wanted : w->n_fixed - 1;
+	}
+	/* host: the parent times the samples, in memory it shares with the
+	 * worker (host_clock.c) */
+	if (w->job.timing && !c->be->uses_gpu) {
+		struct host_clock *hc = &w->hc;
+		hc->pr = pr;
+		hc->job = &w->job;
+		hc->shm_bytes = worker_shm_layout(pr, w->job.shape, hc->off);
+		w->shm_fd = memfd_create("evident-host-io", MFD_CLOEXEC);
+		if (w->shm_fd < 0 || ftruncate(w->shm_fd, (off_t)hc->shm_bytes) < 0 ||
+		    (hc->shm = mmap(NULL, hc->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, w->shm_fd, 0)) ==
+			    MAP_FAILED) {
+			hc->shm = NULL;
+			return error("cannot make the worker's shared memory (%zu bytes): %s", hc->shm_bytes,
+				     strerror(errno));
+		}
+		hc->boxed = c->sb.on;
+		hc->deadline = mono_now() + w->job.k.timeout_s;
+		w->proto.drive = host_clock_drive;
+		w->proto.drive_ctx = hc;
+	}
+	/* the kernel's process runs in the box (base/sandbox.h), where the
+	 * store is masked: its job comes as a descriptor */
+	char job_arg[32];
+	snprintf(job_arg, sizeof(job_arg), "/proc/self/fd/%d", WORKER_JOB_FD);
+	const char *argv[] = { c->exe, "__worker", job_arg, NULL };
+	int filter_fd = -1;
+	char **boxed = sandbox_wrap(&c->sb, SANDBOX_STRICT, argv, NULL, &filter_fd);
+	struct run_opts ro = { .argv = (const char *const *)boxed, .timeout_s = w->job.k.timeout_s,
+			       .out = &w->out, .err = &w->err, .on_chan = on_chan, .ctx = w,
+			       .pass_fd = { filter_fd, w->shm_fd, w->job_fd },
+			       .pass_fd_at = { SANDBOX_SECCOMP_FD, HOST_SHM_FD, WORKER_JOB_FD },
+			       .signal_in_exit_code = c->sb.on, .on_start = on_start };
+	int rc = run_command(&ro, &w->rr);
+	sandbox_argv_free(boxed);
+	if (filter_fd >= 0)
+		close(filter_fd);
+	if (rc < 0)
 		return -1;
+	if (w->hc.timed_out) { /* the parent's clock ran out while the worker ran */
+		w->rr.timed_out = 1;
+		w->rr.killed_by_parent = 0;
+	}
 	settle(c, &w->rr);
 	proto_finish(&w->proto, w->rr.exited && w->rr.exit_code == 0);
 	return 0;
@@ -246,23 +314,33 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 	json_t *caps = json_array();
 	for (size_t i = 0; i < w->proto.n_caps; i++) {
 		const struct proto_capture *cp = &w->proto.caps[i];
-		json_array_append_new(caps, json_pack("{s:b, s:I, s:I, s:i, s:i, s:I, s:I}", "timed", cp->timed, "index",
-						      (json_int_t)cp->index, "global", (json_int_t)cp->global, "set",
-						      cp->set, "batch", cp->batch, "offset", (json_int_t)cp->offset,
-						      "bytes", (json_int_t)cp->bytes));
+		json_t *cj = json_pack("{s:b, s:I, s:I, s:i, s:i, s:I, s:I}", "timed", cp->timed, "index",
+				       (json_int_t)cp->index, "global", (json_int_t)cp->global, "set", cp->set, "batch",
+				       cp->batch, "offset", (json_int_t)cp->offset, "bytes", (json_int_t)cp->bytes);
+		if (cp->fresh) {
+			json_object_set_new(cj, "seed", json_integer((json_int_t)cp->seed));
+			json_object_set_new(cj, "dist", json_integer(cp->dist));
+		}
+		json_array_append_new(caps, cj);
 	}
 	json_t *cj = json_pack("{s:o, s:{s:f, s:f, s:f}, s:s, s:o, s:b}", "job", job_to_json(&w->job),
 			       "tolerance", "atol", p->tol.atol, "rtol", p->tol.rtol, "rel_l2", p->tol.rel_l2,
-			       "captures_file", w->cap_path, "captures", caps, "cross_check", cross_check);
-	char *path = xstrfmt("%s.check.json", w->job_path);
-	int rc = write_json_file(cj, path);
+			       "captures_file", "/proc/self/fd/" EV_STR(CHECK_CAPTURES_FD), "captures", caps,
+			       "cross_check", cross_check);
+	/* the checker's job and the captures come as descriptors: no path in
+	 * the store names them (the check JSON is a memfd, the captures a
+	 * file with no name) */
+	int check_fd = json_memfd(cj, "evident-check");
 	json_decref(cj);
+	int rc = check_fd < 0 ? -1 : 0;
 	if (rc == 0) {
-		const char *argv[] = { c->exe, "__check", path, NULL };
+		const char *argv[] = { c->exe, "__check", "/proc/self/fd/" EV_STR(CHECK_JOB_FD), NULL };
 		struct strbuf err = STRBUF_INIT;
 		struct run_result rr;
 		struct run_opts ro = { .argv = argv, .timeout_s = 600 + 4 * w->job.k.timeout_s, .err = &err,
-				       .on_line = on_checker_line, .ctx = out };
+				       .on_line = on_checker_line, .ctx = out,
+				       .pass_fd = { check_fd, w->cap_fd },
+				       .pass_fd_at = { CHECK_JOB_FD, CHECK_CAPTURES_FD } };
 		if (run_command(&ro, &rr) < 0) {
 			rc = -1;
 		} else {
@@ -277,8 +355,8 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 		}
 		strbuf_release(&err);
 	}
-	unlink(path);
-	free(path);
+	if (check_fd >= 0)
+		close(check_fd);
 	/* typed checks borrowing the messages' strings */
 	size_t n = json_array_size(out->msgs);
 	out->checks = n ? xcalloc(n, sizeof(*out->checks)) : NULL;
@@ -416,6 +494,7 @@ struct job_state {
 	char started[40], finished[40];
 	double t0, gpu_s;
 	json_t *load, *before, *after, *sanitize_docs, *echo_missing, *echo_mism, *cost;
+	json_t *judge;               /* what the judge used (record.h run_record.judge) */
 	struct strbuf wlog, how;
 	double *xs, *ev, *hs;   /* the samples by the preferred clock, CUDA events, host */
 	size_t nx;
@@ -435,7 +514,6 @@ static void job_state_init(struct job_state *j, struct run_ctx *c, struct plan_j
 	j->v = j->pv->v;
 	j->r.event_median_us = j->r.host_median_us = NAN;
 	j->main_w.cap_fd = j->shape_w.cap_fd = -1;
-	j->main_w.rng = pj->scramble_seed ^ 0x243f6a8885a308d3ULL;
 	j->main_w.prog = &c->prog;
 	j->run_id = store_new_run_id(c->s->name);
 	utc_now_iso(j->started, sizeof(j->started));
@@ -460,6 +538,7 @@ static void job_state_release(struct job_state *j)
 	free(j->r.checks);
 	free(j->r.sanitize);
 	json_decref(j->load);
+	json_decref(j->judge);
 	json_decref(j->before);
 	json_decref(j->after);
 	json_decref(j->sanitize_docs);
@@ -525,6 +604,22 @@ static int job_judge(struct job_state *j)
 	if (run_checker(c, &j->main_w, c->be->reference != NULL, &j->main_j) < 0)
 		return -1;
 	j->gpu_s += c->be->uses_gpu ? mono_now() - tc : 0;
+	long long asked = 0, got = 0;
+	char *mismatch = NULL;
+	int over = outcome_rejudge(&c->plan.tol, j->main_w.proto.caps, j->main_w.proto.n_caps, j->main_j.checks,
+				   j->main_j.n, &mismatch, &asked, &got);
+	if (mismatch && j->main_j.ran && !j->main_j.error)
+		j->main_j.error = mismatch;
+	else
+		free(mismatch);
+	j->judge = json_pack("{s:O, s:{s:I, s:I, s:i}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", c->judge_sandbox,
+			     "timed_checks", "asked", (json_int_t)asked, "received", (json_int_t)got, "wanted",
+			     j->main_w.checks_wanted, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
+			     "rel_l2", c->plan.tol.rel_l2, "overturned", over, "check_choice",
+			     "drawn by the parent after each sample ran (getrandom)");
+	if (isfinite(c->plan.floor_us))
+		json_object_set_new(j->judge, "floor", json_pack("{s:f, s:s?}", "us", c->plan.floor_us, "source",
+								 c->plan.peak_source));
 	j->jr.checker_ran = j->main_j.ran;
 	j->jr.checker_error = j->main_j.error;
 	j->jr.checks = j->main_j.checks;
@@ -596,7 +691,6 @@ static int job_extra_shape(struct job_state *j)
 	memcpy(j->shape_w.job.shape, j->xshape, sizeof(j->xshape));
 	j->shape_w.job.seeds = d->n_dists; /* one launch per distribution */
 	j->shape_w.job.timing = 0;
-	j->shape_w.rng = j->pj->scramble_seed;
 	if (run_worker(c, &j->shape_w) < 0)
 		return -1;
 	j->gpu_s += c->be->uses_gpu ? j->shape_w.rr.seconds : 0;
@@ -633,7 +727,7 @@ static void job_sanitize(struct job_state *j)
 		progress_show(&c->prog, ph);
 		json_t *verdict = NULL;
 		double ts = mono_now();
-		if (sanitize_job(*t, c->exe, &j->main_w.job, c->tmp_dir, 10 * s->k.timeout_s, &verdict) == 0 &&
+		if (sanitize_job(*t, c->exe, &j->main_w.job, c->tmp_dir, &c->sb, 10 * s->k.timeout_s, &verdict) == 0 &&
 		    verdict)
 			json_array_append_new(j->sanitize_docs, verdict);
 		j->gpu_s += mono_now() - ts;
@@ -701,7 +795,6 @@ static void rec_identity(struct job_state *j)
 	r->params = j->v->params;
 	r->n_params = j->v->n_params;
 	r->expect = j->v->expect;
-	r->expect_met = j->v->expect && !strcmp(j->v->expect, outcome_name(r->outcome));
 	r->started_utc = j->started;
 	r->backend = s->backend;
 	r->problem.name = s->problem;
@@ -735,6 +828,7 @@ static void rec_code(struct job_state *j)
 	r->build_seconds = json_number_value(json_object_get(info, "seconds"));
 	r->build_reason = json_string_value(json_object_get(info, "reason"));
 	r->build_resources = json_object_get(info, "resources");
+	r->build_warnings = build_info_warnings(info, &r->build_first_warning);
 	r->build_log_object = put_text(c, pv->br.log ? pv->br.log : "", pv->br.log ? strlen(pv->br.log) : 0,
 				       j->hex_log);
 	r->build_key = json_string_value(json_object_get(info, "build_key"));
@@ -823,6 +917,9 @@ static void rec_worker(struct job_state *j)
 	j->before = j->after = NULL;
 	r->throttled = !c->be->throttled ? -1 : c->be->throttled(json_object_get(r->gpu_state, "after"));
 	r->load = j->load;
+	r->judge = j->judge ? j->judge : j->c->judge_sandbox ? json_pack("{s:O}", "sandbox", j->c->judge_sandbox) : NULL;
+	if (!j->judge)
+		j->judge = r->judge;
 }
 
 /* Every setting the job ran with, and every check with the tolerance the checker used. */

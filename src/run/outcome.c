@@ -6,7 +6,8 @@
  *   2. the worker broke the protocol (a forged, extra, missing or late
  *      message: it cannot speak for its own record);
  *   3. a failure the worker reported (it knows the CUDA error's name);
- *      a timeout (we sent the kill); a signal; an exit without `done`;
+ *      a timeout (we sent the kill); a signal; an exit without `done`
+ *      (these three say how far the worker got: phase_seen);
  *   4. the judge could not judge (the checker failed, or its GPU
  *      reference disagreed with the float64 one);
  *   5. work that escaped the timed region, then correctness over every
@@ -124,6 +125,39 @@ static int judge(const struct rec_check *c, size_t n, const char *where, enum ou
 	return 1;
 }
 
+/*
+ * Where in its sequence (protocol.h) a worker that died had got to, from
+ * what the parent had read of it, for the reason of a crash or timeout:
+ * " during load (...)", " during correctness seed 2 (...)", " during
+ * timing (...)", " during fini (...)"; "" without a protocol.
+ * init() sends nothing, so a death after the kernel message and before
+ * the first seed output is init's or seed 0's.  Caller frees.
+ */
+static char *phase_seen(const struct proto *p)
+{
+	if (!p)
+		return xstrdup("");
+	if (!p->got_hello)
+		return xstrdup(" during load (before the worker's hello)");
+	if (!p->kernel)
+		return xstrdup(" during load (the problem or the kernel; no kernel message yet)");
+	if (p->next_seed < p->seeds) {
+		if (!p->next_seed)
+			return xstrdup(" during init or correctness seed 0 (the kernel loaded; no seed output yet)");
+		if (p->next_seed == 1)
+			return xstrdup(" during correctness seed 1 (seed 0 shipped)");
+		return xstrfmt(" during correctness seed %lld (seeds 0-%lld shipped)", p->next_seed, p->next_seed - 1);
+	}
+	if (p->timed && p->timing_n < 0) {
+		if (!p->warmup)
+			return xstrfmt(" during the timing warm-up (all %d correctness seeds shipped)", p->seeds);
+		return xstrfmt(" during timing (%zu sample%s reported)", p->n_samples, p->n_samples == 1 ? "" : "s");
+	}
+	if (!p->got_fini)
+		return xstrdup(" during fini (every check and sample reported)");
+	return xstrdup(p->got_done ? " after its done message" : " after fini, before done");
+}
+
 static void classify(const struct job_report *r, enum outcome *o, char **reason)
 {
 	*reason = NULL;
@@ -164,17 +198,22 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 		return;
 	}
 	if (w && w->timed_out) {
-		set(o, reason, OUTCOME_TIMEOUT, xstrfmt("no result within %.1f s; the worker was killed", w->seconds));
+		char *when = phase_seen(p);
+		set(o, reason, OUTCOME_TIMEOUT,
+		    xstrfmt("no result within %.1f s; the worker was killed%s", w->seconds, when));
+		free(when);
 		return;
 	}
-	if (w && w->signaled) {
-		set(o, reason, r->interrupted ? OUTCOME_ABORTED : OUTCOME_CRASHED,
-		    xstrfmt("worker killed by %s", signal_name(w->signo)));
-		return;
-	}
-	if (w && (!w->exited || w->exit_code != 0)) {
-		set(o, reason, r->interrupted ? OUTCOME_ABORTED : OUTCOME_CRASHED,
-		    xstrfmt("worker exited with status %d before it finished", w->exit_code));
+	if (w && (w->signaled || !w->exited || w->exit_code != 0)) {
+		char *when = phase_seen(p);
+		if (w->signaled)
+			set(o, reason, r->interrupted ? OUTCOME_ABORTED : OUTCOME_CRASHED,
+			    xstrfmt("worker killed by %s%s", signal_name(w->signo), when));
+		else
+			set(o, reason, r->interrupted ? OUTCOME_ABORTED : OUTCOME_CRASHED,
+			    xstrfmt("worker exited with status %d%s%s", w->exit_code,
+				    p && p->got_done ? "" : " before it finished", when));
+		free(when);
 		return;
 	}
 	if (!r->checker_ran || r->checker_error) {
@@ -216,8 +255,8 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 	}
 	if (isfinite(r->floor_us) && isfinite(r->median_us) && r->median_us < r->floor_us) {
 		set(o, reason, OUTCOME_BELOW_FLOOR,
-		    xstrfmt("median %.3g us is below the physical floor %.3g us (the problem's bytes at the GPU's "
-			    "peak bandwidth, or its FLOPs at peak): the time cannot be the work's",
+		    xstrfmt("median %.3g us is below the physical floor %.3g us (the problem's bytes at the device's "
+			    "peak bandwidth, or its FLOPs at its peak): the time cannot be the work's",
 			    r->median_us, r->floor_us));
 		return;
 	}
@@ -237,4 +276,42 @@ void outcome_classify(const struct job_report *r, enum outcome *o, char **reason
 				  was ? was : "");
 	*o = OUTCOME_ABORTED;
 	free(was);
+}
+
+int outcome_rejudge(const struct ev_tolerance *tol, const struct proto_capture *caps, size_t n_caps,
+		    struct rec_check *checks, size_t n, char **error, long long *asked_timed,
+		    long long *got_timed)
+{
+	long long want_timed = 0, timed_n = 0;
+	int overturned = 0;
+	*error = NULL;
+	for (size_t i = 0; i < n_caps; i++)
+		want_timed += caps[i].timed;
+	for (size_t i = 0; i < n; i++) {
+		struct rec_check *k = &checks[i];
+		int timed = k->phase && !strcmp(k->phase, "timed");
+		timed_n += timed;
+		double scale = isfinite(k->ref_scale) && k->ref_scale > 0 ? k->ref_scale : 1;
+		int ok = !k->nan_count && !k->unwritten && !k->mismatches && isfinite(k->rel_l2) &&
+			 k->rel_l2 <= tol->rel_l2 && isfinite(k->max_abs_err) &&
+			 k->max_abs_err <= (tol->atol + tol->rtol) * scale;
+		if (k->pass && !ok) {
+			k->pass = 0;
+			overturned++;
+		}
+		if (*error || i >= n_caps)
+			continue;
+		const struct proto_capture *c = &caps[i];
+		if (timed != c->timed || (timed && (k->sample != c->index || (c->fresh && k->seed != c->seed))))
+			*error = xstrfmt("the checker's check %zu is of %s %lld, the parent shipped %s %lld there: "
+					 "its verdict is not about what ran",
+					 i, timed ? "timed sample" : "seed launch", timed ? k->sample : (long long)k->seed,
+					 c->timed ? "timed sample" : "seed launch", c->index);
+	}
+	*asked_timed = want_timed;
+	*got_timed = timed_n;
+	if (!*error && n != n_caps)
+		*error = xstrfmt("the checker judged %zu outputs where the parent shipped %zu: its verdict is not "
+				 "about what ran", n, n_caps);
+	return overturned;
 }

@@ -7,6 +7,7 @@
 #ifndef EVIDENT_OUTCOME_H
 #define EVIDENT_OUTCOME_H
 
+#include "backends/problem.h"
 #include "backends/protocol.h"
 #include "base/runcmd.h"
 #include "record/record.h"
@@ -48,5 +49,23 @@ struct job_report {
  * (a worker or checker killed under it is no evidence about the kernel);
  * the reason says what stopped it and what had been seen. */
 void outcome_classify(const struct job_report *r, enum outcome *o, char **reason);
+
+/*
+ * The parent judges the checker's judgement: a checker whose pass flag is
+ * taken as sent, or that judged other outputs than those shipped, decides
+ * nothing alone.  checks[] (the checker's, in its order) must be one per
+ * capture in caps[] (what the parent shipped), in the same order: the
+ * same phase, the timed sample's index, and for a fresh sample its seed.
+ * Each check's pass is recomputed from the errors it reports with the
+ * parent's tolerance (no NaN, nothing unwritten, no element out of
+ * tolerance, rel L2 within bound, max |err| within the loosest element
+ * bound (atol + rtol) x ref_scale); a pass the parent does not share is
+ * failed.  Returns the number of passes overturned; *error gets a new
+ * string (caller frees) when the checks are not about what was shipped,
+ * else NULL.  *asked_timed / *got_timed: the timed counts, for the record.
+ */
+int outcome_rejudge(const struct ev_tolerance *tol, const struct proto_capture *caps, size_t n_caps,
+		    struct rec_check *checks, size_t n, char **error, long long *asked_timed,
+		    long long *got_timed);
 
 #endif /* EVIDENT_OUTCOME_H */

@@ -107,6 +107,13 @@ int plan_make(struct run_ctx *c)
 			double t_fl = tflops > 0 ? p->flops / (tflops * 1e6) : NAN;
 			p->floor_us = isnan(t_bw) ? t_fl : isnan(t_fl) ? t_bw : (t_bw > t_fl ? t_bw : t_fl);
 		}
+	} else {
+		/* host: every FLOP at the CPU's own upper bound (peaks.h) */
+		double g = peak_host_gflops(p->host_peak_source, sizeof(p->host_peak_source));
+		if (g > 0 && p->flops > 0) {
+			p->floor_us = p->flops / (g * 1e3);
+			p->peak_source = p->host_peak_source;
+		}
 	}
 
 	if (c->o->batch_id) {

@@ -83,6 +83,37 @@ static int shared_provenance(struct run_ctx *c)
 	return 0;
 }
 
+/*
+ * The box for kernel code (base/sandbox.h): the store is hidden from it.
+ * Where it cannot be set up the run stops with the reason, unless the
+ * user asked for --unsandboxed, which every record then says.
+ */
+static int open_sandbox(struct run_ctx *c, const struct run_options *o)
+{
+	if (o->unsandboxed) {
+		c->judge_sandbox = sandbox_describe(&c->sb);
+		return 0;
+	}
+	/* what a worker loads: the repository (kernels, problems), the build
+	 * cache, this executable and the libraries beside it (make dist) */
+	char *bindir = xstrdup(c->exe), *slash = strrchr(bindir, '/');
+	if (slash)
+		*slash = 0;
+	char *libdir = xstrfmt("%s/../lib", bindir);
+	const char *show[] = { ".", o->cache_dir ? o->cache_dir : "build/cache", bindir, libdir, NULL };
+	const char *hide[] = { c->st.root, NULL };
+	struct strbuf why = STRBUF_INIT;
+	int rc = sandbox_init(&c->sb, c->be->uses_gpu, show, hide, &why);
+	free(bindir);
+	free(libdir);
+	if (rc < 0)
+		error("cannot sandbox the kernel's code: %s", why.buf);
+	else
+		c->judge_sandbox = sandbox_describe(&c->sb);
+	strbuf_release(&why);
+	return rc;
+}
+
 int run_open(struct run_ctx *c, const struct spec *s, const struct run_options *o, int probe,
 	     enum run_error *err)
 {
@@ -118,6 +149,10 @@ int run_open(struct run_ctx *c, const struct spec *s, const struct run_options *
 	}
 	c->tmp_dir = xstrfmt("%s/tmp", c->st.root);
 	c->exe = self_exe();
+	if (probe && open_sandbox(c, o) < 0) {
+		*err = RUN_ENV;
+		return -1;
+	}
 	c->prog.on = o->progress;
 	c->prog.t_start = mono_now();
 	if (shared_provenance(c) < 0 || plan_make(c) < 0) {
@@ -129,6 +164,8 @@ int run_open(struct run_ctx *c, const struct spec *s, const struct run_options *
 
 void run_close(struct run_ctx *c)
 {
+	sandbox_release(&c->sb);
+	json_decref(c->judge_sandbox);
 	progress_clear(&c->prog);
 	plan_release(&c->plan);
 	prov_git_release(&c->prov);

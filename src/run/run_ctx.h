@@ -21,9 +21,12 @@
 #define EVIDENT_RUN_CTX_H
 
 #include "backends/backend.h"
+#include "backends/build.h"
 #include "base/runcmd.h"
+#include "base/sandbox.h"
 #include "record/record.h"
 #include "backends/problem.h"
+#include "backends/protocol.h"
 #include "run/provenance.h"
 #include "run/run.h"
 #include "run/spec.h"
@@ -64,6 +67,7 @@ struct plan {
 	double flops, min_bytes;
 	double floor_us;             /* the fastest time physics allows (peaks table), NAN unknown */
 	const char *peak_source;
+	char host_peak_source[160];  /* host: how peak_host_gflops derived the floor */
 	json_t *problem_sources;     /* the plug-in's sources with objects */
 };
 
@@ -103,6 +107,8 @@ struct run_ctx {
 	char spec_object[SHA256_HEX_LEN + 1];
 	char *exe;                   /* this executable, for workers and the checker */
 	char *tmp_dir;               /* the store's tmp/ */
+	struct sandbox sb;           /* the box for every process that runs kernel code */
+	json_t *judge_sandbox;       /* sandbox_describe(&sb), for every record */
 	struct progress prog;
 	int interrupted;
 	struct pool pool;
@@ -114,6 +120,26 @@ struct run_ctx {
 	json_t *slurm;               /* a Slurm task's {job_id, array_job_id, ...} for its records, or NULL */
 	double wall_s;               /* > 0: the batch's wall time (Slurm: submission to last task end) */
 };
+
+/* host_clock.c: the host backend's samples, timed by the parent (see
+ * the file's top).  The caller (job.c run_worker) fills pr, job, shm, off,
+ * deadline, boxed; runcmd's on_start gives child and chan_fd; the drive
+ * is protocol.h's proto.drive with this as drive_ctx. */
+struct host_clock {
+	const struct problem *pr;
+	const struct job *job;
+	unsigned char *shm;          /* the shared memory (parent's mapping) */
+	size_t shm_bytes, off[8];    /* worker_shm_layout */
+	int child, chan_fd;          /* the spawned process, its channel's read end */
+	int boxed;                   /* 1: child is bubblewrap, the worker its child */
+	int pid;                     /* the worker (found by the drive) */
+	double deadline;             /* mono_now() past which the worker has timed out */
+	int timed_out, interrupted;  /* why the drive stopped, when it was not the worker */
+	int worker_gone;             /* the channel closed mid-sample: the worker died */
+	char *flush;                 /* cache: cold, the parent's eviction buffer */
+	size_t flush_bytes;
+};
+int host_clock_drive(struct proto *p, void *ctx, int reply_fd);
 
 /* run.c: the stages every executor shares, up to the plan (probe: check
  * the backend can run here; a Slurm submit or gather host need not).
@@ -161,6 +187,11 @@ int job_record_aborted(struct run_ctx *c, struct plan_job *pj, const char *why);
  * = 1; 0: a Slurm batch with runs missing, shown but not committed) and
  * fills *b (released by the caller) and the totals. */
 int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t, int commit);
+/* The variant counts of t (variants, ok, failed, expected failures,
+ * unexpected) from b's rows, by outcome_as_expected: for a batch just
+ * gathered and for one gathered before (evident wait, slurm.c).  The
+ * other fields of t are left as they are. */
+void gather_count(const struct batch_record *b, struct run_totals *t);
 
 /* summary.c */
 void summary_print(const struct run_ctx *c, const struct batch_record *b);

@@ -551,6 +551,7 @@ static int jd_open(struct jd *j, const char *dir, int progress)
 	o->color = progress && isatty(1) && !getenv("NO_COLOR");
 	o->device = (int)json_integer_value(json_object_get(d, "device"));
 	o->repeats = (int)json_integer_value(json_object_get(d, "repeats"));
+	o->unsandboxed = json_is_true(json_object_get(d, "unsandboxed"));
 	o->batch_id = jstr_of(d, "batch_id");
 	o->started_utc = jstr_of(d, "started_utc");
 	o->seed_fixed = 1;
@@ -796,6 +797,8 @@ int run_slurm_submit(const struct spec *s, const struct run_options *o, const st
 			(json_int_t)p->seed, "started_utc", p->started_utc, "repeats", p->repeats, "n_jobs",
 			(json_int_t)p->n_jobs, "only", only, "device", o->device, "n_tasks", p->repeats,
 			"options", options_json(so), "submitted_epoch", epoch_now(), "submissions");
+	if (o->unsandboxed)
+		json_object_set_new(doc, "unsandboxed", json_true());
 	free(store_abs);
 	free(cache_abs);
 	if (mkdir_p(jobdir, 0755) < 0) {
@@ -1180,13 +1183,7 @@ int run_slurm_wait(const char *store_root, const char *batch, double timeout_s, 
 		} else {
 			if (!path_exists(gathered))
 				write_text(gathered, c.plan.batch_id, 0644);
-			t->variants = (int)b.t_variants;
-			t->ok = (int)b.t_ok;
-			t->failed = (int)b.t_failed;
-			for (size_t i = 0; i < b.n_rows; i++) {
-				const char *want = b.rows[i].expect ? b.rows[i].expect : "ok";
-				t->unexpected += strcmp(want, b.rows[i].outcome_text ? b.rows[i].outcome_text : "");
-			}
+			gather_count(&b, t);
 			summary_print(&c, &b);
 			rc = 0;
 		}

@@ -84,7 +84,7 @@ void summary_print(const struct run_ctx *c, const struct batch_record *b)
 		if (!notes++)
 			printf("\nnotes:\n");
 		printf("  - %s: %s%s%s", r->variant, r->outcome_text, r->reason ? " - " : "", r->reason ? r->reason : "");
-		if (r->expect && !strcmp(r->expect, r->outcome_text))
+		if (r->expect && outcome_as_expected(r->outcome, r->expect))
 			printf(" (expected)");
 		else if (r->expect)
 			printf(" (UNEXPECTED: expected %s)", r->expect);

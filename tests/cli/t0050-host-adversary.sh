@@ -5,12 +5,12 @@
 mkrepo
 expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/host-adversary.yaml
 grep -q "UNEXPECTED" "$TEST_TMP/out" && fail "a variant did not get its expected outcome"
-for v in honest honest_noise naive blocked content_memo; do
+# bin_swap cannot write its cached object from inside the box: it stays honest
+for v in honest honest_noise naive blocked content_memo bin_swap; do
 	grep -qE "^$v +ok " "$TEST_TMP/out" || fail "honest '$v' is not ok"
 done
 expect_contains "$TEST_TMP/out" "forged_msg: protocol_violation - protocol violation:"
 expect_contains "$TEST_TMP/out" "host_thread: escaped_work"
-expect_contains "$TEST_TMP/out" "bin_swap: tampered"
 expect_contains "$TEST_TMP/out" "at the extra shape"
 expect_contains "$TEST_TMP/out" "right when checked before timing, wrong in"
 # the record of tol_write shows the tolerance the checker used, not the one it wrote
@@ -21,7 +21,11 @@ r=$(grep -l '"variant": "honest_noise"' artifacts/runs/*.json | grep -v batch | 
 expect_eq "$(jget "$r" "d['timing']['n']")" "60" "honest_noise samples"
 "$EVIDENT" show --log "$(basename "$r" .json)" > "$TEST_TMP/log" || fail "show --log"
 expect_contains "$TEST_TMP/log" '{"msg":"timing","method":{},"samples_us":[0.5,0.5]}'
-# the tampered cache entry is set aside (and rebuilt) by the next run
+# unboxed (--unsandboxed), it rewrites its object: tampered, by the hash
+# taken after the worker ran; then the tampered cache entry is set aside
+# (and rebuilt) by the next run
+expect_exit 1 "$EVIDENT" run --no-progress --jobs 1 --unsandboxed --only bin_swap tests/fixtures/specs/host-adversary.yaml
+expect_contains "$TEST_TMP/out" "bin_swap: tampered"
 expect_exit 0 "$EVIDENT" run --no-progress --jobs 1 --only bin_swap tests/fixtures/specs/host-adversary.yaml
 expect_contains "$TEST_TMP/err" "does not match the hash recorded when it was built"
 ls build/cache | grep -q '\.tampered-' || fail "the tampered cache entry was not set aside"

@@ -52,7 +52,7 @@ static void test_missing_sanitizer(void **state)
 	}
 	setenv("PATH", "/nonexistent", 1);
 	setenv("CUDA_HOME", "/nonexistent", 1);
-	assert_int_equal(sanitize_run("memcheck", argv, 10, &v), 0);
+	assert_int_equal(sanitize_run("memcheck", argv, NULL, NULL, 10, &v), 0);
 	assert_non_null(v);
 	assert_string_equal(json_string_value(json_object_get(v, "tool")), "memcheck");
 	assert_true(json_is_null(json_object_get(v, "passed")));
@@ -73,7 +73,7 @@ static void test_unknown_tool(void **state)
 	const char *argv[] = { "/bin/true", NULL };
 	json_t *v = (json_t *)1;
 	util_quiet = 1;
-	assert_int_equal(sanitize_run("leakcheck", argv, 10, &v), -1);
+	assert_int_equal(sanitize_run("leakcheck", argv, NULL, NULL, 10, &v), -1);
 	util_quiet = 0;
 	assert_null(v);
 	assert_true(sanitize_tool_known("racecheck"));

@@ -2,16 +2,20 @@
  * test_outcome.c - unit tests of outcome classification (run/outcome.c):
  * the order of evidence (build, tampering, protocol, the worker's own
  * failure, timeouts before signals, the judge, correctness over seeds,
- * timed launches and the extra shape, escapes, the physical floor), and a
- * worker that claims an outcome it cannot know.
+ * timed launches and the extra shape, escapes, the physical floor), a
+ * worker that claims an outcome it cannot know, and how far a worker that
+ * died had got (the parent's protocol parser fed the worker's messages).
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run/outcome.h"
 
@@ -218,6 +222,97 @@ static void test_interrupted(void **state)
 	proto_release(&p);
 }
 
+/* Feed the parent's parser one message line (and, for an output, its
+ * bytes), as the worker writes them. */
+static void say(struct proto *p, int fd, const char *line, size_t bytes)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s\n", line);
+	for (size_t i = 0; i < bytes; i++)
+		strbuf_addch(&sb, 0);
+	int rc_ = proto_feed(p, strbuf_str(&sb), sb.len, fd);
+	if (rc_)
+		print_error("%s: %s\n", line, p->violation ? p->violation : "?");
+	assert_int_equal(rc_, 0);
+	assert_null(p->violation);
+	strbuf_release(&sb);
+}
+
+/* The reason of a worker killed by SIGSEGV (or, timeout = 1, by us)
+ * after the messages fed so far. */
+static char *died(const struct proto *p, int timeout)
+{
+	struct run_result seg = { .started = 1, .signaled = 1, .signo = 11 };
+	struct run_result to = { .started = 1, .timed_out = 1, .seconds = 3 };
+	struct job_report r = base(timeout ? &to : &seg, p, NULL, 0);
+	enum outcome o;
+	char *why;
+	outcome_classify(&r, &o, &why);
+	assert_int_equal(o, timeout ? OUTCOME_TIMEOUT : OUTCOME_CRASHED);
+	return why;
+}
+
+#define EXPECT_DIED(p, timeout, want)                 \
+	do {                                           \
+		char *why_ = died(p, timeout);         \
+		assert_string_equal(why_, want);       \
+		free(why_);                            \
+	} while (0)
+
+/* Issue 23: a crash said "worker killed by SIGSEGV" and not where. */
+static void test_phase_of_death(void **state)
+{
+	(void)state;
+	int fd = open("/dev/null", O_WRONLY);
+	assert_true(fd >= 0);
+	struct proto p;
+	proto_init(&p);
+	p.seeds = 3;
+	p.timed = 1;
+	p.output_bytes = 4;
+	p.batch = 1;
+	p.n_sets = 1;
+	p.capture_fd = fd;
+	EXPECT_DIED(&p, 0, "worker killed by SIGSEGV during load (before the worker's hello)");
+	char hello[80];
+	snprintf(hello, sizeof(hello), "{\"msg\": \"hello\", \"protocol\": %d, \"pid\": 7}", PROTOCOL_VERSION);
+	say(&p, fd, hello, 0);
+	say(&p, fd, "{\"msg\": \"device\", \"info\": {}}", 0);
+	EXPECT_DIED(&p, 0, "worker killed by SIGSEGV during load (the problem or the kernel; no kernel message yet)");
+	say(&p, fd, "{\"msg\": \"kernel\", \"name\": \"k\"}", 0);
+	EXPECT_DIED(&p, 0, "worker killed by SIGSEGV during init or correctness seed 0 (the kernel loaded; no seed "
+			   "output yet)");
+	say(&p, fd, "{\"msg\": \"output\", \"phase\": \"seed\", \"index\": 0, \"bytes\": 4}", 4);
+	EXPECT_DIED(&p, 0, "worker killed by SIGSEGV during correctness seed 1 (seed 0 shipped)");
+	EXPECT_DIED(&p, 1, "no result within 3.0 s; the worker was killed during correctness seed 1 (seed 0 shipped)");
+	say(&p, fd, "{\"msg\": \"output\", \"phase\": \"seed\", \"index\": 1, \"bytes\": 4}", 4);
+	EXPECT_DIED(&p, 0, "worker killed by SIGSEGV during correctness seed 2 (seeds 0-1 shipped)");
+	say(&p, fd, "{\"msg\": \"output\", \"phase\": \"seed\", \"index\": 2, \"bytes\": 4}", 4);
+	EXPECT_DIED(&p, 0, "worker killed by SIGSEGV during the timing warm-up (all 3 correctness seeds shipped)");
+	say(&p, fd, "{\"msg\": \"warmup\", \"samples\": 3}", 0);
+	EXPECT_DIED(&p, 0, "worker killed by SIGSEGV during timing (0 samples reported)");
+	say(&p, fd, "{\"msg\": \"sample\", \"i\": 0, \"set\": 0, \"us\": 1.5}", 0);
+	EXPECT_DIED(&p, 1, "no result within 3.0 s; the worker was killed during timing (1 sample reported)");
+	say(&p, fd, "{\"msg\": \"timing\", \"n\": 1, \"method\": {}}", 0);
+	EXPECT_DIED(&p, 0, "worker killed by SIGSEGV during fini (every check and sample reported)");
+	say(&p, fd, "{\"msg\": \"fini\"}", 0);
+	EXPECT_DIED(&p, 0, "worker killed by SIGSEGV after fini, before done");
+	say(&p, fd, "{\"msg\": \"done\"}", 0);
+	EXPECT_DIED(&p, 0, "worker killed by SIGSEGV after its done message");
+	/* an exit with an error status says the same */
+	struct run_result exit3 = { .started = 1, .exited = 1, .exit_code = 3 };
+	struct job_report r = base(&exit3, &p, NULL, 0);
+	enum outcome o;
+	char *why;
+	outcome_classify(&r, &o, &why);
+	assert_string_equal(why, "worker exited with status 3 after its done message");
+	free(why);
+	/* no protocol at all: the signal alone */
+	EXPECT_DIED(NULL, 0, "worker killed by SIGSEGV");
+	proto_release(&p);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_protocol_and_claims),
 		cmocka_unit_test(test_extra_shape),
 		cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_phase_of_death),
 	};
 	return cmocka_run_group_tests_name("outcome", tests, NULL, NULL);
 }

@@ -156,9 +156,25 @@ static void test_bad_tables(void **state)
 	free(y);
 }
 
+/* the host's bound comes from the CPU's own description, never 0 or a guess */
+static void test_host_bound(void **state)
+{
+	(void)state;
+	char src[160] = "";
+	double g = peak_host_gflops(src, sizeof(src));
+	if (isnan(g)) {
+		assert_string_equal(src, ""); /* no /proc/cpuinfo: no floor, and says nothing */
+		return;
+	}
+	assert_true(g > 1.0 && g < 1e6);
+	assert_non_null(strstr(src, "from /proc/cpuinfo"));
+	assert_non_null(strstr(src, "FLOP/cycle"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_host_bound),
 		cmocka_unit_test(test_nvml_names),
 		cmocka_unit_test(test_table_entries),
 		cmocka_unit_test(test_bad_tables),

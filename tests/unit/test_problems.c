@@ -619,6 +619,14 @@ static void test_load_errors(void **state)
 	assert_null(p.gpu_source); /* no rowsum.cu in the scratch root */
 	problem_release(&p);
 	strbuf_release(&why);
+
+	/* a misspelt name gets the nearest problem there is, as a misspelt
+	 * spec key gets its key; a name near none gets the list */
+	expect_load_error(root, "rowsun", cache,
+			  "unknown problem 'rowsun' (did you mean 'rowsum'?): there is no '");
+	expect_load_error(root, "Rowsum", cache, "(did you mean 'rowsum'?)");
+	expect_load_error(root, "attention_fwd", cache,
+			  "unknown problem 'attention_fwd' (known: broken, nosym, renamed, rowsum): there is no '");
 	rm_rf(root);
 	free(cache);
 	free(root);

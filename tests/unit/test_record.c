@@ -5,7 +5,9 @@
  * append to what is already read, and a damaged line is an error that names
  * it, never a value silently dropped.  And the index's attrs lines: the
  * fast flat reader gives what jansson's reader gives, on every line shape
- * record_index_attrs writes and on the ones it leaves to jansson.
+ * record_index_attrs writes and on the ones it leaves to jansson.  And the
+ * rule of a spec's expect: (outcome_as_expected), which the run record's
+ * expect_met follows whatever its caller believed.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -225,10 +227,56 @@ static void test_views_refuse_odd_text(void **state)
 	}
 }
 
+static void test_outcome_as_expected(void **state)
+{
+	(void)state;
+	/* no expect: only ok is as expected */
+	assert_true(outcome_as_expected(OUTCOME_OK, NULL));
+	assert_false(outcome_as_expected(OUTCOME_NAN, NULL));
+	assert_false(outcome_as_expected(OUTCOME_TIMEOUT, NULL));
+	/* an expect: that one outcome, and no other (ok included) */
+	assert_true(outcome_as_expected(OUTCOME_CRASHED, "crashed"));
+	assert_true(outcome_as_expected(OUTCOME_OK, "ok"));
+	assert_false(outcome_as_expected(OUTCOME_OK, "nan"));
+	assert_false(outcome_as_expected(OUTCOME_NAN, "timeout"));
+	/* names and outcomes nobody knows are never as expected */
+	assert_false(outcome_as_expected(OUTCOME_UNKNOWN, NULL));
+	assert_false(outcome_as_expected(OUTCOME_UNKNOWN, "unknown"));
+	assert_false(outcome_as_expected(OUTCOME_OK, "okay"));
+	assert_false(outcome_as_expected(OUTCOME_OK, ""));
+	for (int o = 0; o < OUTCOME_COUNT; o++)
+		assert_int_equal(outcome_as_expected((enum outcome)o, outcome_name((enum outcome)o)), 1);
+}
+
+static void test_expect_met_follows_the_rule(void **state)
+{
+	(void)state;
+	struct run_record r;
+	memset(&r, 0, sizeof(r));
+	r.gpu_slot = -1;
+	r.outcome = OUTCOME_OK;
+	r.expect = "nan";
+	r.expect_met = 1; /* what a caller may wrongly believe */
+	json_t *m = record_run_json(&r);
+	assert_true(json_is_false(json_object_get(m, "expect_met")));
+	json_decref(m);
+	r.outcome = OUTCOME_NAN;
+	r.expect_met = 0;
+	m = record_run_json(&r);
+	assert_true(json_is_true(json_object_get(m, "expect_met")));
+	json_decref(m);
+	r.expect = NULL;
+	m = record_run_json(&r);
+	assert_true(json_is_null(json_object_get(m, "expect_met")));
+	json_decref(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples_round_trip),
+		cmocka_unit_test(test_outcome_as_expected),
+		cmocka_unit_test(test_expect_met_follows_the_rule),
 		cmocka_unit_test(test_samples_damage_is_an_error),
 		cmocka_unit_test(test_attrs_lines),
 		cmocka_unit_test(test_index_views_match),

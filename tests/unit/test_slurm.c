@@ -2,8 +2,10 @@
  * test_slurm.c - unit tests of what the Slurm executor (run/slurm.c) reads
  * from Slurm without accounting: squeue's task lines, sacct's (once squeue
  * forgot the job), slurmstepd's kill line in a task's stderr (the reason
- * recorded on its aborted runs), and the quoting of the batch script.  The
- * executor itself runs on a real Slurm in tests/cli/t7100.
+ * recorded on its aborted runs), the quoting of the batch script, and the
+ * totals `evident wait` prints and exits by (gather_count): each variant not
+ * as expected counted once.  The executor itself runs on a real Slurm in
+ * tests/cli/t7100 and t7101.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -87,6 +89,46 @@ static void test_sh_quote(void **state)
 	free(q);
 }
 
+/* Issue 23: wait once summed strcmp(expect, outcome) over the rows, and
+ * one timeout (-5) with five nan (+1 each) made 0 unexpected: exit 0. */
+static void test_wait_counts(void **state)
+{
+	(void)state;
+	struct batch_row rows[8];
+	memset(rows, 0, sizeof(rows));
+	rows[0].outcome = OUTCOME_TIMEOUT;
+	for (int i = 1; i <= 5; i++)
+		rows[i].outcome = OUTCOME_NAN;
+	rows[6].outcome = OUTCOME_CRASHED;
+	rows[6].expect = "crashed";
+	rows[7].outcome = OUTCOME_OK;
+	rows[7].expect = "nan";
+	for (int i = 0; i < 8; i++)
+		rows[i].outcome_text = outcome_name(rows[i].outcome);
+	struct batch_record b;
+	memset(&b, 0, sizeof(b));
+	b.rows = rows;
+	b.n_rows = 6;
+	struct run_totals t;
+	memset(&t, 0, sizeof(t));
+	t.missing = 3;
+	gather_count(&b, &t);
+	assert_int_equal(t.variants, 6);
+	assert_int_equal(t.ok, 0);
+	assert_int_equal(t.failed, 6);
+	assert_int_equal(t.unexpected, 6);
+	assert_int_equal(t.expected_failures, 0);
+	assert_int_equal(t.missing, 3); /* not gather_count's to set */
+	/* counted again from zero, with a failure as expected and an ok that was not */
+	b.n_rows = 8;
+	gather_count(&b, &t);
+	assert_int_equal(t.variants, 8);
+	assert_int_equal(t.ok, 1);
+	assert_int_equal(t.failed, 7);
+	assert_int_equal(t.unexpected, 7);
+	assert_int_equal(t.expected_failures, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -94,6 +136,7 @@ int main(void)
 		cmocka_unit_test(test_sacct),
 		cmocka_unit_test(test_kill_line),
 		cmocka_unit_test(test_sh_quote),
+		cmocka_unit_test(test_wait_counts),
 	};
 	return cmocka_run_group_tests_name("slurm", tests, NULL, NULL);
 }

@@ -1,0 +1,315 @@
+/*
+ * sandbox.c - the box around processes that run kernel code (sandbox.h):
+ * bubblewrap's argv for the namespaces and mounts, libseccomp for the
+ * syscall filter, and one probe that proves both work on this machine.
+ */
+#include "base/sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/runcmd.h"
+
+/* Syscalls no kernel under test has a use for, in either profile: they
+ * reach other processes' memory, the mount table, namespaces, the kernel
+ * itself or the clocks. */
+static const char *const denied[] = {
+	"ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd", "mount", "umount2",
+	"pivot_root", "chroot", "setns", "unshare", "move_mount", "open_tree", "fsopen", "fsmount",
+	"fsconfig", "fspick", "mount_setattr", "kexec_load", "kexec_file_load", "init_module",
+	"finit_module", "delete_module", "bpf", "keyctl", "add_key", "request_key", "userfaultfd",
+	"reboot", "swapon", "swapoff", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
+	"acct", "quotactl", "open_by_handle_at", "name_to_handle_at", "lookup_dcookie", "fanotify_init",
+	"syslog", "vhangup", "iopl", "ioperm",
+	/* io_uring: its kernel-side workers are threads the freeze of a host
+	 * sample does not hold (run/host_clock.c) */
+	"io_uring_setup", "io_uring_enter", "io_uring_register", NULL,
+};
+
+int sandbox_filter_fd(enum sandbox_profile prof)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	int fd = -1, rc = 0;
+	if (!ctx)
+		return error("cannot set up a seccomp filter (libseccomp: seccomp_init failed)");
+	for (int i = 0; denied[i] && rc == 0; i++) {
+		int nr = seccomp_syscall_resolve_name(denied[i]);
+		if (nr != __NR_SCMP_ERROR)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+	}
+	if (rc == 0 && prof == SANDBOX_STRICT) {
+		/* threads only: a clone without CLONE_THREAD is a new process */
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(fork), 0);
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(vfork), 0);
+		/* clone3 passes its flags in memory a filter cannot read:
+		 * ENOSYS makes glibc fall back to clone, which is filtered */
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+	}
+	if (rc < 0) {
+		seccomp_release(ctx);
+		return error("cannot build the seccomp filter: %s", strerror(-rc));
+	}
+	fd = memfd_create("evident-seccomp", MFD_CLOEXEC);
+	if (fd < 0 || seccomp_export_bpf(ctx, fd) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		seccomp_release(ctx);
+		return error("cannot write the seccomp filter: %s", strerror(e));
+	}
+	seccomp_release(ctx);
+	return fd;
+}
+
+/* The bubblewrap to use (malloc'd), or NULL. */
+static char *find_bwrap(void)
+{
+	const char *env = getenv("EVIDENT_BWRAP");
+	if (env && *env)
+		return access(env, X_OK) == 0 ? xstrdup(env) : NULL;
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = 0;
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = 0;
+			char *beside = xstrfmt("%s/bwrap", self);
+			if (access(beside, X_OK) == 0)
+				return beside;
+			free(beside);
+		}
+	}
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/bin:/bin";
+	char *copy = xstrdup(path), *save = NULL;
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		char *p = xstrfmt("%s/bwrap", d);
+		if (access(p, X_OK) == 0) {
+			free(copy);
+			return p;
+		}
+		free(p);
+	}
+	free(copy);
+	return NULL;
+}
+
+void sandbox_release(struct sandbox *sb)
+{
+	free(sb->bwrap);
+	free(sb->version);
+	for (char **h = sb->hide; h && *h; h++)
+		free(*h);
+	free(sb->hide);
+	for (char **h = sb->show; h && *h; h++)
+		free(*h);
+	free(sb->show);
+	for (int i = 0; i < 2; i++)
+		if (sb->filter_fd[i] >= 0)
+			close(sb->filter_fd[i]);
+	struct sandbox z = SANDBOX_INIT;
+	*sb = z;
+}
+
+/* p made absolute (symlinks resolved where it exists); malloc'd. */
+static char *abs_of(const char *p)
+{
+	char *abs = realpath(p, NULL), cwd[PATH_MAX];
+	if (abs)
+		return abs;
+	return p[0] == '/' || !getcwd(cwd, sizeof(cwd)) ? xstrdup(p) : xstrfmt("%s/%s", cwd, p);
+}
+
+static char **abs_list(const char *const *l)
+{
+	size_t n = 0;
+	while (l && l[n])
+		n++;
+	char **v = xcalloc(n + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++)
+		v[i] = abs_of(l[i]);
+	return v;
+}
+
+int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const char *const *hide,
+		 struct strbuf *why)
+{
+	struct sandbox z = SANDBOX_INIT;
+	*sb = z;
+	sb->gpu = gpu;
+	sb->bwrap = find_bwrap();
+	if (!sb->bwrap) {
+		strbuf_addstr(why, "bubblewrap (bwrap) is not installed: apt-get install bubblewrap, or set "
+				   "EVIDENT_BWRAP, or pass --unsandboxed (the record will say so)");
+		return -1;
+	}
+	sb->hide = abs_list(hide);
+	sb->show = abs_list(show);
+	for (int p = 0; p < 2; p++) {
+		sb->filter_fd[p] = sandbox_filter_fd((enum sandbox_profile)p);
+		if (sb->filter_fd[p] < 0) {
+			strbuf_addstr(why, "libseccomp could not build the filter; pass --unsandboxed to time without it");
+			sandbox_release(sb);
+			return -1;
+		}
+	}
+	/* version, then the proof: `true` in the strict box */
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	const char *vargv[] = { sb->bwrap, "--version", NULL };
+	struct run_opts vo = { .argv = vargv, .timeout_s = 10, .out = &out, .err = &err };
+	struct run_result vr;
+	if (run_command(&vo, &vr) == 0 && vr.exited && vr.exit_code == 0)
+		sb->version = xstrdup(strbuf_str(&out));
+	else
+		sb->version = xstrdup("unknown");
+	sb->version[strcspn(sb->version, "\n")] = 0;
+	strbuf_reset(&out);
+	sb->on = 1;
+	const char *inner[] = { "true", NULL };
+	int keep = -1;
+	char **argv = sandbox_wrap(sb, SANDBOX_STRICT, inner, NULL, &keep);
+	struct run_opts po = { .argv = (const char *const *)argv, .timeout_s = 20, .out = &out, .err = &err,
+			       .merge_stderr = 1, .pass_fd = { keep }, .pass_fd_at = { SANDBOX_SECCOMP_FD } };
+	struct run_result pr;
+	int rc = run_command(&po, &pr);
+	sandbox_argv_free(argv);
+	if (keep >= 0)
+		close(keep);
+	if (rc < 0 || !pr.exited || pr.exit_code != 0) {
+		strbuf_addf(why, "bubblewrap '%s' cannot set up the sandbox here (%s); on a machine that forbids "
+				 "namespaces pass --unsandboxed (the record will say so)",
+			    sb->bwrap, out.len ? strbuf_str(&out) : "no reason given");
+		while (why->len && why->buf[why->len - 1] == '\n')
+			why->buf[--why->len] = 0;
+		strbuf_release(&out);
+		strbuf_release(&err);
+		sandbox_release(sb);
+		return -1;
+	}
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return 0;
+}
+
+struct argvb {
+	char **v;
+	size_t n, alloc;
+};
+
+static void push(struct argvb *a, const char *s)
+{
+	if (a->n + 2 > a->alloc) {
+		a->alloc = a->alloc ? 2 * a->alloc : 64;
+		a->v = xrealloc(a->v, a->alloc * sizeof(char *));
+	}
+	a->v[a->n++] = xstrdup(s);
+	a->v[a->n] = NULL;
+}
+
+static void push3(struct argvb *a, const char *x, const char *y, const char *z)
+{
+	push(a, x);
+	push(a, y);
+	if (z)
+		push(a, z);
+}
+
+char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
+		    const char *const *ro_files, int *filter_fd)
+{
+	struct argvb a = { 0 };
+	*filter_fd = -1;
+	if (sb->on) {
+		push(&a, sb->bwrap);
+		push(&a, "--die-with-parent");
+		push(&a, "--new-session");
+		push(&a, "--unshare-pid");
+		/* the worker is the namespace's pid 1: no reaper beside it to see,
+		 * and every process it may start (relaxed) dies with it */
+		push(&a, "--as-pid-1");
+		push(&a, "--unshare-ipc");
+		push(&a, "--unshare-net");
+		push(&a, "--unshare-uts");
+		push(&a, "--unshare-cgroup-try");
+		push3(&a, "--cap-drop", "ALL", NULL);
+		push3(&a, "--ro-bind", "/", "/");
+		push3(&a, "--proc", "/proc", NULL);
+		push3(&a, "--dev", "/dev", NULL);
+		if (sb->gpu) {
+			glob_t g;
+			if (glob("/dev/nvidia*", 0, NULL, &g) == 0) {
+				for (size_t i = 0; i < g.gl_pathc; i++)
+					push3(&a, "--dev-bind", g.gl_pathv[i], g.gl_pathv[i]);
+				globfree(&g);
+			}
+		}
+		static const char *const scratch[] = { "/tmp", "/var/tmp", "/run", NULL };
+		for (int i = 0; scratch[i]; i++)
+			if (is_dir(scratch[i]))
+				push3(&a, "--tmpfs", scratch[i], NULL);
+		for (char **h = sb->show; h && *h; h++)
+			if (access(*h, F_OK) == 0)
+				push3(&a, "--ro-bind", *h, *h);
+		for (char **h = sb->hide; h && *h; h++)
+			if (is_dir(*h))
+				push3(&a, "--tmpfs", *h, NULL);
+		for (int i = 0; ro_files && ro_files[i]; i++) {
+			char *f = abs_of(ro_files[i]);
+			push3(&a, "--ro-bind", f, f);
+			free(f);
+		}
+		/* then the masks become read-only (their mount points made) */
+		for (char **h = sb->hide; h && *h; h++)
+			if (is_dir(*h))
+				push3(&a, "--remount-ro", *h, NULL);
+		char fdtxt[16];
+		snprintf(fdtxt, sizeof(fdtxt), "%d", SANDBOX_SECCOMP_FD);
+		push3(&a, "--seccomp", fdtxt, NULL);
+		push(&a, "--");
+		/* a description of its own: bubblewrap reads the program to its
+		 * end, and a dup would share the offset with every other spawn */
+		char self[64];
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", sb->filter_fd[prof == SANDBOX_RELAXED]);
+		*filter_fd = open(self, O_RDONLY | O_CLOEXEC);
+	}
+	for (int i = 0; inner[i]; i++)
+		push(&a, inner[i]);
+	return a.v;
+}
+
+void sandbox_argv_free(char **argv)
+{
+	for (char **p = argv; p && *p; p++)
+		free(*p);
+	free(argv);
+}
+
+json_t *sandbox_describe(const struct sandbox *sb)
+{
+	if (!sb->on)
+		return json_pack("{s:s, s:s}", "tool", "none", "reason",
+				 "--unsandboxed: the kernel's code ran with the runner's rights");
+	json_t *hidden = json_array();
+	for (char **h = sb->hide; h && *h; h++)
+		json_array_append_new(hidden, json_string(*h));
+	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:s}", "tool", "bubblewrap", "version", sb->version,
+			 "seccomp", "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock; "
+				    "threads only (strict) or processes in the PID namespace (relaxed)",
+			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup");
+}

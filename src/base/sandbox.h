@@ -1,0 +1,104 @@
+/*
+ * sandbox.h - the box around every process that runs a kernel file's code
+ * (the host worker, the CUDA worker, the worker under compute-sanitizer).
+ *
+ * The kernel under test is an adversary: whatever runs its host code can
+ * be rewritten by it.  The sandbox takes away what it could reach outside
+ * its own process, so that the parent's clock, choices and files are out
+ * of reach:
+ *
+ *   - its own PID namespace (bubblewrap --unshare-pid, --die-with-parent):
+ *     it sees no other process, /proc/PPID/mem does not exist for it, and
+ *     every descendant dies with it (a double-forked daemon included);
+ *   - a read-only view of the file system, with the store (records, job
+ *     files, output captures, the checker's files) and /run, /tmp,
+ *     /var/tmp hidden under empty tmpfs mounts; its only writable places
+ *     are its own private /tmp and /dev/shm, gone when it ends; the files
+ *     it needs (its job) are bound read-only one by one;
+ *   - no network (its own empty network namespace), no capabilities, a new
+ *     session (no terminal to inject into);
+ *   - a seccomp filter (libseccomp, loaded by bubblewrap just before exec):
+ *     no ptrace, process_vm_readv/writev, mount, namespaces, kernel
+ *     modules, bpf, keyrings, clock setting, io_uring; and, in the strict profile,
+ *     no new processes: threads only (clone without CLONE_THREAD, fork and
+ *     vfork fail with EPERM, clone3 with ENOSYS so that glibc falls back
+ *     to clone for its threads).  The relaxed profile (compute-sanitizer,
+ *     which starts the worker itself) allows processes; the PID namespace
+ *     still holds them.
+ *
+ * Why bubblewrap and libseccomp: both are small, audited and packaged
+ * (Debian's bubblewrap, libseccomp2), bubblewrap works as root (the GPU
+ * hosts run commands as root) and as a normal user, and it needs no daemon.
+ * Landlock would give only the file-system part; hand-rolled namespaces
+ * would repeat what bubblewrap already gets right (mount propagation,
+ * /proc/sys read-only, pid 1 reaping).
+ *
+ * Where the sandbox cannot be set up (no bubblewrap, namespaces refused),
+ * sandbox_init fails with the reason and the runner refuses to time
+ * unless the user passed --unsandboxed, which every record then says.
+ *
+ * Ownership: sandbox_init fills a struct that sandbox_release frees
+ * (safe on a zeroed or released struct).  sandbox_wrap returns a new
+ * NULL-terminated argv that the caller frees with sandbox_argv_free.
+ */
+#ifndef EVIDENT_SANDBOX_H
+#define EVIDENT_SANDBOX_H
+
+#include <jansson.h>
+
+#include "base/util.h"
+
+#define SANDBOX_SECCOMP_FD 5  /* where the child finds the filter (bwrap --seccomp 5) */
+
+enum sandbox_profile {
+	SANDBOX_STRICT = 0,   /* threads only */
+	SANDBOX_RELAXED = 1,  /* processes allowed (compute-sanitizer) */
+};
+
+struct sandbox {
+	int on;                 /* 0: --unsandboxed (or not initialised) */
+	char *bwrap;            /* the bubblewrap binary */
+	char *version;          /* "bubblewrap 0.8.0" */
+	int gpu;                /* bind the NVIDIA device nodes */
+	char **show;            /* absolute paths bound read-only over the scratch mounts (NULL-terminated) */
+	char **hide;            /* absolute directories masked with tmpfs after them (NULL-terminated) */
+	int filter_fd[2];       /* memfds holding the BPF programs, by profile, or -1 */
+};
+
+#define SANDBOX_INIT { 0, NULL, NULL, 0, NULL, NULL, { -1, -1 } }
+
+/*
+ * Find bubblewrap (EVIDENT_BWRAP, else beside this executable, else PATH),
+ * build both seccomp programs and prove the box works by running `true`
+ * in it.  Mounts, in order: / read-only; empty tmpfs on /tmp, /var/tmp,
+ * /run; show (the repository, the build cache, this executable's folder
+ * and ../lib: what a worker loads, wherever it lies, /tmp included)
+ * read-only; hide (the store root) masked by tmpfs; then each spawn's
+ * ro_files.  Both lists NULL-terminated, made absolute here.  0, or -1
+ * with why filled (the reason and what to do).
+ */
+int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const char *const *hide,
+		 struct strbuf *why);
+void sandbox_release(struct sandbox *sb);
+
+/*
+ * The argv that runs inner[] inside the box: ro_files (NULL-terminated,
+ * may be NULL) are bound read-only at their own paths even where they lie
+ * under a hidden directory (made absolute).  *filter_fd is a new descriptor (the caller
+ * closes it after the spawn) that the child must find at
+ * SANDBOX_SECCOMP_FD (run_opts.pass_fd, pass_fd_at).  When sb->on is 0 the
+ * result is a plain copy of inner and *filter_fd is -1.
+ */
+char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
+		    const char *const *ro_files, int *filter_fd);
+void sandbox_argv_free(char **argv);
+
+/* What the record says of the box: {tool, version, seccomp, profile...}
+ * or {tool: "none", reason: "--unsandboxed"}.  New reference. */
+json_t *sandbox_describe(const struct sandbox *sb);
+
+/* The seccomp program for a profile, as a libseccomp filter exported to a
+ * memfd (for tests: the fd, or -1 after error()). */
+int sandbox_filter_fd(enum sandbox_profile prof);
+
+#endif /* EVIDENT_SANDBOX_H */

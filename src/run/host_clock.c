@@ -1,0 +1,360 @@
+/*
+ * host_clock.c - the host backend's timed samples, timed by the parent
+ * (contract in run_ctx.h; the worker's side is backend_host.c's
+ * parent_timed, the handshake's bytes are worker.h's HOST_*).
+ *
+ * A host kernel runs on the CPU in the worker, so its process could hold
+ * any clock it reports: its own code can rewrite the worker's timer, its
+ * messages and its output before they leave.  So the worker keeps no
+ * clock.  For every sample the parent, with the worker stopped (SIGSTOP,
+ * every thread seen stopped in /proc):
+ *   1. draws the sample's input seed and its distribution (among the
+ *      problem's) from getrandom, and writes the inputs into the
+ *      shared memory; scrambles the outputs there (the unwritten check);
+ *   2. reads its clock, SIGCONTs the worker and sends HOST_GO;
+ *   3. reads its clock when HOST_DONE_LINE arrives, stops the worker
+ *      again, and only then decides (getrandom, job.c keep_sample)
+ *      whether to check the sample, copying the outputs as they lie.
+ * Nothing in the worker's reach predicts an input before the go: the
+ * worker is stopped while they are written, and no earlier sample's
+ * inputs recur.  Threads a launch started and left running are counted
+ * from /proc (escaped work).  The handshake itself (SIGCONT, two pipe
+ * hops, the wake-ups) is timed with null rounds before the samples; its
+ * median is recorded beside the samples, which are the parent's raw
+ * round trips.
+ */
+#include "run/run_ctx.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends/sampler.h"
+#include "backends/scramble.h"
+#include "backends/worker.h"
+#include "stats/stats.h"
+
+#define NULL_ROUNDS 16
+#define MAX_TIDS 256
+
+/* 62 secret random bits (a JSON integer stays positive). */
+static unsigned long long os_seed(void)
+{
+	return random_secret_u64() >> 2;
+}
+
+/* The state letter of /proc/PID/task/TID/stat, or 0. */
+static char task_state(int pid, const char *tid)
+{
+	char path[384], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/task/%.255s/stat", pid, tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	char *rp = strrchr(buf, ')'); /* the name may hold spaces and parens */
+	return rp && rp[1] == ' ' ? rp[2] : 0;
+}
+
+/* The thread ids of pid (at most max) into ids; their count, or -1. */
+static int task_ids(int pid, int *ids, int max, int *all_stopped)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	int n = 0;
+	*all_stopped = 1;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char st = task_state(pid, e->d_name);
+		if (st != 'T' && st != 't' && st != 'Z' && st != 'X')
+			*all_stopped = 0;
+		if (n < max)
+			ids[n++] = atoi(e->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+/* Stop the worker and wait (at most 2 s) until every thread is stopped.
+ * 0, or -1 when it did not stop (gone, or stuck in the kernel). */
+static int freeze(struct host_clock *hc)
+{
+	if (kill(hc->pid, SIGSTOP) < 0)
+		return -1;
+	double t0 = mono_now();
+	int ids[MAX_TIDS], stopped = 0;
+	while (mono_now() - t0 < 2.0) {
+		if (task_ids(hc->pid, ids, MAX_TIDS, &stopped) < 0)
+			return -1;
+		if (stopped)
+			return 0;
+		struct timespec ts = { 0, 20 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	return -1;
+}
+
+/* The worker's pid: the child itself, or bubblewrap's one child (the
+ * sandbox's pid 1).  -1 if it cannot be found. */
+static int find_worker(int child, int boxed)
+{
+	if (!boxed)
+		return child;
+	char path[96];
+	struct strbuf sb = STRBUF_INIT;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", child, child);
+	int pid = -1;
+	if (read_file(path, &sb) == 0)
+		pid = atoi(sb.buf);
+	strbuf_release(&sb);
+	if (pid > 0)
+		return pid;
+	/* no /proc/.../children: the process whose parent is the child */
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	while (d && (e = readdir(d)) && pid < 0) {
+		int cand = atoi(e->d_name);
+		if (cand <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", cand);
+		if (read_file(path, &sb) == 0) {
+			char *rp = strrchr(sb.buf, ')');
+			int ppid = 0;
+			if (rp && sscanf(rp + 2, "%*c %d", &ppid) == 1 && ppid == child)
+				pid = cand;
+		}
+		strbuf_reset(&sb);
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&sb);
+	return pid;
+}
+
+/*
+ * One round: HOST_GO (or HOST_NULL) with the worker running, until its
+ * done line, then the worker stopped again.  *us: the round trip by the
+ * parent's clock.  0; -1 with the violation or failure set on p, or
+ * hc->timed_out / hc->interrupted.
+ */
+static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char cmd, double *us)
+{
+	static const char done[] = HOST_DONE_LINE;
+	const size_t dn = sizeof(done) - 1;
+	char buf[4096];
+	size_t have = 0;
+	double t0 = mono_now();
+	if (kill(hc->pid, SIGCONT) < 0 || write(reply_fd, &cmd, 1) != 1)
+		return proto_violate(p, "the worker stopped reading its go");
+	for (;;) {
+		double left = hc->deadline - mono_now();
+		if (left <= 0) {
+			hc->timed_out = 1;
+			return -1;
+		}
+		if (runcmd_interrupted) {
+			hc->interrupted = 1;
+			return -1;
+		}
+		struct pollfd pf = { hc->chan_fd, POLLIN, 0 };
+		int r = poll(&pf, 1, left > 0.2 ? 200 : (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;
+		ssize_t k = read(hc->chan_fd, buf + have, sizeof(buf) - 1 - have);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			/* the worker died (a crash in launch()): its exit says how */
+			hc->worker_gone = 1;
+			return -1;
+		}
+		have += (size_t)k;
+		if (have >= dn && !memcmp(buf, done, dn)) {
+			*us = (mono_now() - t0) * 1e6;
+			if (have > dn)
+				return proto_violate(p, "bytes after a sample's done line (a thread writing on the channel?)");
+			break;
+		}
+		if (memchr(buf, '\n', have)) {
+			/* not the done line: a failure the worker reports, or a violation */
+			buf[have] = 0;
+			json_t *m = json_loads(buf, 0, NULL);
+			const char *name = json_string_value(json_object_get(m, "msg"));
+			if (name && !strcmp(name, "failure") && !p->failure) {
+				p->failure = json_incref(m);
+				json_decref(m);
+				return -1;
+			}
+			json_decref(m);
+			return proto_violate(p, "a line other than the sample's done line during the timed samples");
+		}
+		if (have >= dn && memcmp(buf, done, dn))
+			return proto_violate(p, "a line other than the sample's done line during the timed samples");
+	}
+	if (freeze(hc) < 0)
+		return proto_violate(p, "the worker could not be stopped after a sample (a thread stuck in the kernel?)");
+	return 0;
+}
+
+/* Sample g's inputs (fresh seed, distribution dist) into the shared
+ * memory, its outputs scrambled. */
+static void prepare(struct host_clock *hc, long long g, unsigned long long seed, int dist)
+{
+	const struct problem *pr = hc->pr;
+	float *in[8];
+	for (int t = 0; t < pr->n_inputs; t++)
+		in[t] = (float *)(hc->shm + hc->off[t]);
+	problem_fill_rounded(pr, hc->job->shape, dist, seed, EV_F32, in);
+	for (int o = 0; o < pr->n_outputs; o++) {
+		int t = pr->n_inputs + o;
+		evs_fill(hc->shm + hc->off[t], problem_tensor_numel(pr, t, hc->job->shape) * sizeof(float),
+			 evs_key(hc->job->scramble_seed, (uint64_t)g, 0, (uint32_t)o));
+	}
+	if (hc->flush)
+		for (size_t i = 0; i < hc->flush_bytes; i += 64)
+			hc->flush[i] = (char)(hc->flush[i] + 1);
+}
+
+/* Threads of the worker now; *ok 0 when /proc could not tell. */
+static int tids_now(struct host_clock *hc, int *ids)
+{
+	int stopped;
+	return task_ids(hc->pid, ids, MAX_TIDS, &stopped);
+}
+
+/* Copy sample i's outputs (the worker stopped) into the capture file. */
+static int capture(struct proto *p, struct host_clock *hc, long long i, long long g, unsigned long long seed,
+		   int dist)
+{
+	const struct problem *pr = hc->pr;
+	size_t bytes = 0;
+	long long at = p->capture_size;
+	for (int o = 0; o < pr->n_outputs; o++) {
+		int t = pr->n_inputs + o;
+		size_t b = problem_tensor_numel(pr, t, hc->job->shape) * sizeof(float);
+		if (p->capture_fd >= 0 && write_all(p->capture_fd, hc->shm + hc->off[t], b) < 0)
+			return proto_violate(p, "the parent cannot store the worker's output (disk full?)");
+		bytes += b;
+	}
+	p->caps = xrealloc(p->caps, (p->n_caps + 1) * sizeof(*p->caps));
+	struct proto_capture *c = &p->caps[p->n_caps++];
+	memset(c, 0, sizeof(*c));
+	c->timed = 1;
+	c->index = i;
+	c->global = g;
+	c->set = -1;
+	c->batch = 1;
+	c->fresh = 1;
+	c->seed = seed;
+	c->dist = dist;
+	c->offset = at;
+	c->bytes = bytes;
+	p->capture_size += (long long)bytes;
+	return 0;
+}
+
+int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
+{
+	struct host_clock *hc = ctx;
+	const struct knobs *k = &hc->job->k;
+	int n_dists = hc->pr->desc->n_dists > 0 ? hc->pr->desc->n_dists : 1;
+	hc->pid = find_worker(hc->child, hc->boxed);
+	if (hc->pid <= 0 || freeze(hc) < 0)
+		return proto_violate(p, "the parent cannot find or stop the worker to time it");
+	int cold = !strcmp(knob_values_cache[k->cache], "cold");
+	hc->flush_bytes = cold ? (size_t)64 << 20 : 0;
+	hc->flush = cold ? xcalloc(hc->flush_bytes, 1) : NULL;
+	int rc = -1;
+
+	/* the handshake's own cost: null rounds */
+	double nul[NULL_ROUNDS];
+	for (int r = 0; r < NULL_ROUNDS; r++)
+		if (round_trip(p, hc, reply_fd, HOST_NULL, &nul[r]) < 0)
+			goto out;
+	stats_sort(nul, NULL_ROUNDS);
+	double handshake_us = stats_median_sorted(nul, NULL_ROUNDS);
+
+	/* warm-up: the same rounds, fresh inputs, not recorded */
+	long long warm = 0;
+	double us, t0 = mono_now();
+	while (sampler_warming(k, t0, warm)) {
+		prepare(hc, warm, os_seed(), (int)(os_seed() % (unsigned long long)n_dists));
+		if (round_trip(p, hc, reply_fd, HOST_GO, &us) < 0)
+			goto out;
+		warm++;
+	}
+	p->warmup = json_pack("{s:I, s:I, s:f}", "samples", (json_int_t)warm, "launches", (json_int_t)warm, "ms",
+			      (mono_now() - t0) * 1e3);
+	p->warmup_samples = warm;
+
+	struct sampler sm;
+	sampler_init(&sm, k);
+	int before[MAX_TIDS], after[MAX_TIDS];
+	for (long long i = 0;; i++) {
+		long long g = warm + i;
+		unsigned long long seed = os_seed();
+		int dist = (int)(os_seed() % (unsigned long long)n_dists); /* not a pattern in i */
+		prepare(hc, g, seed, dist);
+		int nb = tids_now(hc, before);
+		if (round_trip(p, hc, reply_fd, HOST_GO, &us) < 0)
+			goto out;
+		int na = tids_now(hc, after);
+		int stop = sampler_push(&sm, us);
+		if (p->n_samples == p->alloc) {
+			p->alloc = p->alloc ? 2 * p->alloc : 1024;
+			p->samples = xrealloc(p->samples, p->alloc * sizeof(*p->samples));
+		}
+		struct proto_sample *s = &p->samples[p->n_samples++];
+		memset(s, 0, sizeof(*s));
+		s->us = s->host_us = us;
+		s->event_us = s->kernel_us = s->clock_mhz = NAN;
+		s->set = -1;
+		s->threads_delta = nb >= 0 && na >= 0 ? worker_new_threads(before, nb, after, na) : 0;
+		if (p->keep && p->keep(p->keep_ctx, i, stop) && capture(p, hc, i, g, seed, dist) < 0)
+			goto out;
+		if (stop)
+			break;
+	}
+	p->timing_n = (long long)p->n_samples;
+	p->method = json_pack("{s:s, s:s, s:s, s:f, s:i, s:f, s:s, s:i, s:I, s:f, s:I, s:s, s:s, s:b, s:b}", "clock",
+			      "parent", "method", "the parent's CLOCK_MONOTONIC around go and done, the worker stopped "
+						  "(SIGSTOP) while the parent wrote its inputs and read its outputs",
+			      "cache", knob_values_cache[k->cache], "warmup_ms", k->warmup_ms, "batch", 1,
+			      "handshake_us", handshake_us, "handshake", "median of 16 null rounds (included in every sample)",
+			      "flush_bytes", (int)hc->flush_bytes, "warmup_launches", (json_int_t)warm, "stdrel",
+			      sampler_stdrel(&sm), "null_rounds", (json_int_t)NULL_ROUNDS, "mode",
+			      k->samples > 0 ? "fixed" : "adaptive", "inputs",
+			      "fresh every sample: seed and distribution from getrandom", "converged", sm.converged,
+			      "capped", sm.capped);
+	if (kill(hc->pid, SIGCONT) < 0 || write(reply_fd, &(char){ HOST_END }, 1) != 1) {
+		proto_violate(p, "the worker stopped reading its go");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc < 0 && hc->worker_gone && !p->violation && !p->failure)
+		rc = 0; /* not the protocol's to judge: the exit status is the evidence */
+	if (rc < 0 && p->failure)
+		kill(hc->pid, SIGCONT); /* it reported a failure: let it end */
+	free(hc->flush);
+	hc->flush = NULL;
+	return rc;
+}
