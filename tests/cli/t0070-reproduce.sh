@@ -17,7 +17,7 @@
 # is widened (--threshold 0.5) because this shared host's times drift
 # between runs by more than the default 1%; the planted 5x is far outside it.
 . "$REPO/tests/cli/lib.sh"
-outer_only "timed verdicts"
+runs_alone "timed verdicts"
 mkrepo git
 export TMPDIR="$TEST_TMP/tmp"
 mkdir -p "$TMPDIR"
