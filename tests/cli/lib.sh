@@ -15,9 +15,9 @@ expect_contains() { grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'
 expect_match() { grep -qE -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'$1' has no line matching: $2"; }; }
 expect_not_contains() { ! grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'$1' has: $2"; }; }
 expect_eq() { [ "$1" = "$2" ] || fail "expected '$2', got '$1'${3:+ ($3)}"; }
-# runs_alone WHY: a test whose checks race the clock, compare timings or
-# race other processes calls it first (as its first command after sourcing
-# this file: run.sh looks for the line).  run.sh runs such a test after the
+# runs_alone WHY: a test whose checks race the clock, compare timings
+# (a verdict, a ratio of medians) or race other processes calls it, on a
+# line of its own before it runs anything (run.sh looks for the line).  run.sh runs such a test after the
 # others, one at a time, holding CLI_LOCK exclusive, so nothing else of
 # make test (another test, a unit binary, a build, the kernels check) runs
 # beside it.  Inside t0040's clone (whose smoke run names its own tests)
