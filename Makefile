@@ -3,7 +3,8 @@
 # Entry points (README.md has the long form):
 #   make                 build bin/evident (and lib/libevident_cuda.so where nvcc exists)
 #   make exp/NAME        run experiments/NAME.yaml into store/ (STORE=artifacts: the study's)
-#   make test            unit tests (cmocka), CLI tests, then both again under ASan+UBSan
+#   make test            repository checks, unit tests (cmocka), CLI tests, and both
+#                        again under ASan+UBSan, at once (scripts/run-tests.sh)
 #   make deps            install the Debian packages the build needs (or print the line)
 #   make paper | audit | export | verify | dist | bench-stats | bench-aa
 #
@@ -39,7 +40,7 @@ SRCS := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 EVIDENT := $(if $(SAN),$(BUILD)/bin/evident,bin/evident)
 
-.PHONY: all deps deps-check test test-repo test-unit test-cli clean exp/% paper audit export verify dist bench-stats check-kernels
+.PHONY: all deps deps-check test test-build test-repo test-unit test-cli clean exp/% paper audit export verify dist bench-stats check-kernels
 .DEFAULT_GOAL := all
 all: deps-check $(EVIDENT)
 
@@ -81,8 +82,20 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libevident.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libevident.a $(LDLIBS) -lcmocka
 
+# Inside t0040's clone (README's Quick start, twice: EVIDENT_QUICKSTART_INNER)
+# make test is a smoke run: the runner and every unit binary are built, the
+# repository checks run (less check-kernels), and of the suites only these.
+SMOKE_UNIT := test_options test_record test_spec
+SMOKE_CLI := t0001 t0002 t0003
+INNER := $(if $(EVIDENT_QUICKSTART_INNER),1)
+
+# Everything the unit and CLI tests run, built (make test builds it for the
+# plain tree before any test starts, and with SAN=1 in the stream that runs
+# the sanitized tests, beside the plain ones).
+test-build: all $(UNIT_BINS)
+
 test-unit: all $(UNIT_BINS)
-	@scripts/run-unit-tests.sh $(UNIT_BINS)
+	@scripts/run-unit-tests.sh $(if $(INNER),$(SMOKE_UNIT:%=$(BUILD)/tests/%),$(UNIT_BINS))
 
 # Under ASan, let fatal signals reach the process: the fault fixtures crash
 # on purpose, and the runner must see SIGSEGV/SIGABRT, not ASan's exit 1.
@@ -90,30 +103,39 @@ test-unit: all $(UNIT_BINS)
 SAN_ENV := $(if $(SAN),ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigfpe=0:handle_sigill=0:allow_user_segv_handler=1)
 
 test-cli: all
-	@$(SAN_ENV) EVIDENT=$(abspath $(EVIDENT)) tests/cli/run.sh
+	@$(SAN_ENV) EVIDENT=$(abspath $(EVIDENT)) tests/cli/run.sh $(if $(INNER),$(SMOKE_CLI))
 
 # Checks of the committed repository itself: the store verifies, PAPER.md
 # regenerates from it without a diff, every claim in it is supported, and
 # every CUDA kernel compiles for sm_80 and sm_90 (where nvcc exists; the
-# GPU tests themselves skip without a GPU and say why).
+# GPU tests themselves skip without a GPU and say why).  Each line is one
+# check, counted by scripts/run-check.sh; every check runs, and the last
+# line prints "repo: N passed, N failed, N skipped" and fails if one did.
+REPO_CHECK = scripts/run-check.sh $(BUILD)/repo-checks
 test-repo: all
-	$(EVIDENT) verify --quiet --store $(STUDY_STORE)
-	$(EVIDENT) paper --check PAPER.md
-	$(EVIDENT) audit --strict -q PAPER.md
-	@if [ -n "$$EVIDENT_QUICKSTART_INNER" ]; then echo "check-kernels: skipped inside t0040 (the outer make test compiles them)"; \
-	elif [ -n "$(NVCC)" ]; then $(MAKE) --no-print-directory check-kernels; \
-	else echo "check-kernels: skipped, no nvcc on this machine"; fi
+	@rm -f $(BUILD)/repo-checks
+	@$(REPO_CHECK) verify $(EVIDENT) verify --quiet --store $(STUDY_STORE)
+	@$(REPO_CHECK) paper $(EVIDENT) paper --check PAPER.md
+	@$(REPO_CHECK) audit $(EVIDENT) audit --strict -q PAPER.md
+ifneq ($(INNER),)
+	@$(REPO_CHECK) --skip check-kernels "inside t0040's clone: the outer make test compiles them"
+else ifneq ($(NVCC),)
+	@$(REPO_CHECK) check-kernels $(CHECK_KERNELS)
+else
+	@$(REPO_CHECK) --skip check-kernels "no nvcc on this machine"
+endif
+	@$(REPO_CHECK) --total
 
-# make test = repository checks, the suites, then the suites under ASan+UBSan.
-# Inside t0040 (the Quick start twice in a clone: EVIDENT_QUICKSTART_INNER)
-# the sanitized pass, check-kernels and the timed or racing CLI tests
-# (tests/cli/lib.sh, outer_only) are left to the outer make test,
-# which runs the same code on the same tree.
+# make test = the repository checks, the unit and CLI tests, and the unit
+# and CLI tests built with ASan+UBSan, run at once as three streams by
+# scripts/run-tests.sh once the runner and the unit tests are built, and
+# ending with one line over them all: "test: N passed, N failed, N skipped".
+# Inside t0040 (README's Quick start, twice, in a clone:
+# EVIDENT_QUICKSTART_INNER) it is the smoke run SMOKE_UNIT and SMOKE_CLI,
+# without the sanitized pass and check-kernels: the outer make test runs
+# everything on the same code.
 test: deps-check
-	$(MAKE) --no-print-directory test-repo
-	$(MAKE) --no-print-directory test-unit test-cli
-	@if [ -n "$$EVIDENT_QUICKSTART_INNER" ]; then echo "test: the ASan+UBSan pass is skipped inside t0040 (the outer make test runs it)"; \
-	else $(MAKE) --no-print-directory SAN=1 test-unit test-cli; fi
+	@MAKE='$(MAKE)' scripts/run-tests.sh
 
 clean:
 	rm -rf build build-san bin lib dist

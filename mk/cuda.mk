@@ -47,11 +47,13 @@ endif
 
 # --- check-kernels -------------------------------------------------------
 KCHECK_SRCS := $(shell find kernels problems tests/fixtures/cuda -name '*.cu' 2>/dev/null | sort)
+# the command, also run by make test-repo
+CHECK_KERNELS = env NVCC=$(NVCC) scripts/check-kernels.sh build/kcheck $(KCHECK_SRCS)
 check-kernels:
 ifeq ($(NVCC),)
 	@echo "check-kernels: nvcc not found (set NVCC or CUDA_HOME)" >&2; exit 6
 else
-	@NVCC=$(NVCC) scripts/check-kernels.sh build/kcheck $(KCHECK_SRCS)
+	@$(CHECK_KERNELS)
 endif
 
 # --- dist ------------------------------------------------------------------

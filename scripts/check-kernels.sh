@@ -12,6 +12,15 @@
 # (never for sm_80); files with `// evident: libs a b` link -la -lb.  A
 # tunable kernel is compiled with its defaults.  Compiles run JOBS at a
 # time (default: the number of CPUs).  Exit 1 if any compile fails.
+#
+# A unit whose inputs are those of its last compile here is not compiled
+# again (make test runs this every time; 72 compiles cost a 2-CPU machine
+# a minute of CPU).  Its inputs' key - the sha256 of nvcc's and the host
+# compiler's versions, this script, the unit's arch and libraries, its .cu
+# and every header under kernels/ problems/ tests/fixtures/ src/ - is kept
+# in OUTDIR/<unit>.key beside the .so, .log and .status of that compile;
+# the table is read from the kept log either way.  KCHECK_FRESH=1 (or
+# removing OUTDIR) compiles every unit.
 set -uo pipefail
 out=${1:?usage: check-kernels.sh OUTDIR FILE.cu...}
 shift
@@ -29,8 +38,20 @@ for f in "$@"; do
 	done
 done
 
+# the inputs every unit shares: compilers, this script, the headers
+common_key=$(
+	{
+		"$nvcc" --version 2>&1
+		gcc --version 2>&1 | head -1
+		g++ --version 2>&1 | head -1
+		sha256sum "$0"
+		find kernels problems tests/fixtures src \( -name '*.h' -o -name '*.cuh' -o -name '*.hpp' \) -type f 2>/dev/null |
+			LC_ALL=C sort | xargs -r sha256sum
+	} | sha256sum | cut -c1-64
+)
+
 compile() { # file arch base
-	local f=$1 a=$2 base=$3 aflag libs l
+	local f=$1 a=$2 base=$3 aflag libs l key
 	local -a lflags=()
 	libs=$(sed -n 's|^[[:space:]]*//[[:space:]]*evident:[[:space:]]*libs[[:space:]]\{1,\}\(.*\)|\1|p' "$f" | head -1)
 	for l in $libs; do lflags+=("-l$l"); done
@@ -38,14 +59,23 @@ compile() { # file arch base
 	*a | *f) aflag="-gencode=arch=compute_${a#sm_},code=$a" ;;
 	*) aflag="-arch=$a" ;;
 	esac
+	key=$({ echo "$common_key $a ${lflags[*]}"; sha256sum <"$f"; } | sha256sum | cut -c1-64)
+	if [ "${KCHECK_FRESH:-}" != 1 ] && [ "$(cat "$base.key" 2>/dev/null)" = "$key" ] &&
+		[ "$(cat "$base.status" 2>/dev/null)" = ok ] && [ -s "$base.log" ] && [ -f "$base.so" ]; then
+		return 0
+	fi
+	rm -f "$base.key"
 	if "$nvcc" -O3 -shared -Xcompiler -fPIC -cudart shared "$aflag" -Xptxas -v -Ikernels \
 		-o "$base.so" "$f" "${lflags[@]}" >"$base.log" 2>&1; then
 		echo ok >"$base.status"
+		echo "$key" >"$base.key"
 	else
 		echo FAILED >"$base.status"
 	fi
+	echo "$base" >>"$out/.compiled"
 }
 
+rm -f "$out/.compiled"
 running=0
 for u in "${units[@]}"; do
 	# shellcheck disable=SC2086
@@ -57,6 +87,8 @@ for u in "${units[@]}"; do
 	fi
 done
 wait
+compiled=$(cat "$out/.compiled" 2>/dev/null | wc -l)
+rm -f "$out/.compiled"
 
 fail=0
 printf "$fmt" file arch function regs smem stack spill_st spill_ld status
@@ -83,4 +115,5 @@ for u in "${units[@]}"; do
 		grep -E 'error|fatal' "$base.log" | head -5 | sed 's/^/    /' >&2
 	fi
 done
+echo "check-kernels: ${#units[@]} units, $compiled compiled now, $((${#units[@]} - compiled)) unchanged since their last compile here"
 exit $fail

@@ -15,13 +15,17 @@ expect_contains() { grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'
 expect_match() { grep -qE -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'$1' has no line matching: $2"; }; }
 expect_not_contains() { ! grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'$1' has: $2"; }; }
 expect_eq() { [ "$1" = "$2" ] || fail "expected '$2', got '$1'${3:+ ($3)}"; }
-# A GPU test calls need_gpu first: it skips with the reason when none is here.
-# outer_only WHY: a test that races the clock or other processes runs in
-# the outer make test (plain and sanitized) only, not again inside t0040's
-# clone, where a rare flake would only triple its chances and hide its name.
-outer_only() {
+# runs_alone WHY: a test whose checks race the clock, compare timings
+# (a verdict, a ratio of medians) or race other processes calls it, on a
+# line of its own before it runs anything (run.sh looks for the line).  run.sh runs such a test after the
+# others, one at a time, holding CLI_LOCK exclusive, so nothing else of
+# make test (another test, a unit binary, a build, the kernels check) runs
+# beside it.  Inside t0040's clone (whose smoke run names its own tests)
+# it skips: that clone's lock is its own, and the outer make test runs it.
+runs_alone() {
 	[ -z "${EVIDENT_QUICKSTART_INNER:-}" ] || skip "inside the quick-start test's own 'make test' ($*; the outer run runs it)"
 }
+# A GPU test calls need_gpu first: it skips with the reason when none is here.
 need_gpu() {
 	command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || skip "no NVIDIA GPU on this machine (nvidia-smi -L failed)"
 }

@@ -7,6 +7,27 @@
 # 0 when the behaviour holds, 77 to skip (printing "skip: <reason>" first),
 # anything else on failure.  tests/cli/lib.sh has the assertion helpers.
 # Pass test names or numbers to run a subset: tests/cli/run.sh t0001 t0102.
+#
+# Tests run CLI_JOBS at a time (default: the number of CPUs, nproc), each
+# with its output in a file.  A test's ok/skip/FAIL line (and on failure the
+# last 25 lines of its output) is printed once it and every test listed
+# before it have ended, so the output reads as a one-at-a-time run would.
+# The tests whose checks race the clock or other processes (they call
+# lib.sh's runs_alone) run after the others, one at a time, and are listed
+# after them.  With CLI_LOCK=FILE (make test sets it) every test holds FILE
+# with flock(1): shared while it runs beside others, exclusive when it runs
+# alone.  Everything else make test runs at the same time (the unit tests,
+# the other pass of this script, the sanitized build, the repository
+# checks) holds FILE shared too, so a test that runs alone has the machine
+# to itself, other users aside.
+#
+# TEST_COUNTS=FILE appends the totals there as one line "cli PASSED FAILED
+# SKIPPED"; TEST_TIMES=FILE appends "SECONDS NAME" per test (its own run
+# time, not the wait for the lock).  With CLI_ORDER=FILE, lines "SECONDS
+# NAME" as TEST_TIMES writes them (an earlier run's), the tests that run
+# beside others start longest first, those it does not know (new ones)
+# before them, so a long test does not start last; the output stays in
+# name order.
 # The closing line is "cli: N passed, N failed, N skipped".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,29 +35,114 @@ REPO=$(cd "$here/../.." && pwd)
 export REPO
 : "${EVIDENT:=$REPO/bin/evident}"
 export EVIDENT
-pass=0 failn=0 skip=0 failed=()
+jobs=${CLI_JOBS:-$(nproc 2>/dev/null || echo 2)}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: CLI_JOBS is '$jobs', expected a whole number of at least 1" >&2; exit 2; }
+lock=${CLI_LOCK:-}
+if [ -n "$lock" ] && ! command -v flock >/dev/null; then
+	echo "run.sh: CLI_LOCK is set but flock(1) is not installed (util-linux); the tests that run alone may have company" >&2
+	lock=
+fi
+
 tests=()
 if [ $# -gt 0 ]; then
 	for p in "$@"; do for t in "$here"/${p}*.sh; do [ -e "$t" ] && tests+=("$t"); done; done
 else
 	for t in "$here"/t[0-9][0-9][0-9][0-9]-*.sh; do tests+=("$t"); done
 fi
+# Those beside others first, in name order, then those alone.
+side=() alone=()
 for t in "${tests[@]}"; do
-	name=$(basename "$t" .sh)
-	TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/evident-cli.XXXXXX")
+	if grep -q '^runs_alone ' "$t"; then alone+=("$t"); else side+=("$t"); fi
+done
+order=("${side[@]}" "${alone[@]}")
+n=${#order[@]} n_side=${#side[@]}
+
+# The order the tests beside others start in: indexes into order; with
+# CLI_ORDER, those it does not know, then the others longest first.
+starts=()
+if [ -n "${CLI_ORDER:-}" ] && [ -s "$CLI_ORDER" ] && [ "$n_side" -gt 0 ]; then
+	while read -r i; do starts+=("$i"); done < <(
+		for ((i = 0; i < n_side; i++)); do echo "$i $(basename "${order[$i]}" .sh)"; done |
+			awk 'NR == FNR { if ($1 + 0 > t[$2]) t[$2] = $1 + 0; next }
+			     { printf "%s %012.1f %06d\n", $1, ($2 in t) ? t[$2] : 1e9, $1 }' "$CLI_ORDER" - |
+			sort -k2,2r -k3,3n | cut -d' ' -f1)
+else
+	for ((i = 0; i < n_side; i++)); do starts+=("$i"); done
+fi
+
+res=$(mktemp -d "${TMPDIR:-/tmp}/evident-cli-run.XXXXXX") || { echo "run.sh: mktemp failed" >&2; exit 2; }
+trap 'rm -rf "$res"' EXIT
+
+# run_one I MODE: runs test I holding the lock with flock MODE (-s shared,
+# -x exclusive), leaving its output in $res/I.out, then its exit status in
+# $res/I.rc (renamed into place, so an .rc that exists is whole).  Meant to
+# run in a subshell of its own: the lock is held on descriptor 9 of that
+# subshell, which the test itself does not inherit (what a test leaves
+# running cannot keep the lock).
+run_one() {
+	local i=$1 mode=$2 t=${order[$1]} rc start
+	if [ -n "$lock" ]; then
+		exec 9>>"$lock" && flock "$mode" 9 ||
+			echo "run.sh: cannot lock '$lock'; running $(basename "$t" .sh) without it" >&2
+	fi
+	TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/evident-cli.XXXXXX") ||
+		{ echo "run.sh: mktemp failed" >"$res/$i.out"; echo 2 >"$res/$i.rc"; return; }
 	export TEST_TMP
-	out=$( cd "$TEST_TMP" && bash "$t" 2>&1 )
+	start=$EPOCHREALTIME
+	(cd "$TEST_TMP" && exec bash "$t" 9>&-) >"$res/$i.out" 2>&1 </dev/null
 	rc=$?
-	if [ $rc -eq 0 ]; then
+	[ -n "${TEST_TIMES:-}" ] && awk -v a="$start" -v b="$EPOCHREALTIME" -v t="$(basename "$t" .sh)" \
+		'BEGIN { printf "%.1f %s\n", b - a, t }' >>"$TEST_TIMES"
+	chmod -R u+w "$TEST_TMP" 2>/dev/null
+	rm -rf "$TEST_TMP"
+	echo $rc >"$res/$i.rc.tmp" && mv "$res/$i.rc.tmp" "$res/$i.rc"
+}
+
+pass=0 failn=0 skip=0 failed=()
+report() { # I: print test I's line and count it
+	local i=$1 name rc
+	name=$(basename "${order[$i]}" .sh)
+	rc=$(cat "$res/$i.rc")
+	if [ "$rc" -eq 0 ]; then
 		pass=$((pass + 1)); echo "ok   $name"
-	elif [ $rc -eq 77 ]; then
-		skip=$((skip + 1)); echo "skip $name ($(printf '%s\n' "$out" | grep -m1 '^skip:' | sed 's/^skip: *//'))"
+	elif [ "$rc" -eq 77 ]; then
+		skip=$((skip + 1)); echo "skip $name ($(grep -m1 '^skip:' "$res/$i.out" | sed 's/^skip: *//'))"
 	else
 		failn=$((failn + 1)); failed+=("$name"); echo "FAIL $name (exit $rc)"
-		printf '%s\n' "$out" | tail -25 | sed 's/^/     | /'
+		tail -25 "$res/$i.out" | sed 's/^/     | /'
 	fi
-	chmod -R u+w "$TEST_TMP" 2>/dev/null; rm -rf "$TEST_TMP"
+}
+printed=0
+flush() { # print, in order, every ended test not printed yet
+	while [ $printed -lt "$n" ] && [ -e "$res/$printed.rc" ]; do
+		report $printed
+		printed=$((printed + 1))
+	done
+}
+ended() { local f k=0; for f in "$res"/*.rc; do [ -e "$f" ] && k=$((k + 1)); done; echo $k; }
+
+# beside others: CLI_JOBS at a time
+started=0
+while [ $started -lt "$n_side" ]; do
+	if [ $((started - $(ended))) -lt "$jobs" ]; then
+		run_one "${starts[$started]}" -s &
+		started=$((started + 1))
+		continue
+	fi
+	wait -n
+	flush
 done
+wait
+flush
+# alone: one at a time
+[ ${#alone[@]} -gt 0 ] && [ "$n_side" -gt 0 ] && echo "-- one at a time (they race the clock or other processes):"
+for ((i = n_side; i < n; i++)); do
+	run_one $i -x &
+	wait $!
+	flush
+done
+
 [ $failn -gt 0 ] && echo "failed: ${failed[*]}"
+[ -n "${TEST_COUNTS:-}" ] && echo "cli $pass $failn $skip" >>"$TEST_COUNTS"
 echo "cli: $pass passed, $failn failed, $skip skipped"
 [ $failn -eq 0 ]

@@ -34,8 +34,8 @@
 
 slurm_up() {
 	local out rc
-	# t0040 runs the whole `make test` twice in a clone; the Slurm clusters
-	# (about 100 s a pass) are tested by the outer run
+	# inside t0040's clone (its smoke run, should one name a Slurm test)
+	# the clusters are left to the outer run
 	[ -z "${EVIDENT_QUICKSTART_INNER:-}" ] || skip "inside the quick-start test's own 'make test' (the outer run starts the clusters)"
 	SLURM_DIR=$TEST_TMP/slurm
 	out=$("$REPO/scripts/slurm/start" "$SLURM_DIR" "$@" 2>&1)

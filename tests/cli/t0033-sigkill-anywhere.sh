@@ -1,6 +1,6 @@
 # a runner killed with SIGKILL at many points leaves a store that verifies; the interrupted variant shows as aborted in ls
 . "$REPO/tests/cli/lib.sh"
-outer_only "kills at timed points"
+runs_alone "kills at timed points"
 mkrepo
 "$EVIDENT" run --no-progress tests/fixtures/specs/tiny.yaml >/dev/null 2>&1 || fail "warm-up run"
 for delay in 0.05 0.1 0.15 0.2 0.3 0.4 0.5 0.7 0.9 1.2; do

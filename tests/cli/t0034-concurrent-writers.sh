@@ -1,6 +1,6 @@
 # four runners writing to one store at the same time, 10 runs each: 40 variant records and 4 batches, verify passes, and the chain is a line (every prev distinct, one first manifest)
 . "$REPO/tests/cli/lib.sh"
-outer_only "four racing writers"
+runs_alone "four racing writers"
 mkrepo
 cat > experiments/c.yaml <<'Y'
 name: c

@@ -2,11 +2,19 @@
 # clone: `make exp/cpu-demo` then `make test`, then both again.  Every step
 # succeeds and the clone is left clean (`git status` prints nothing): the
 # demo's runs go to the user's store (store/, git-ignored), never into the
-# study's committed store artifacts/ that `make test` checks.  Inside the
-# clone, `make test` leaves its ASan+UBSan pass, check-kernels, the Slurm
-# clusters and the tests that race the clock or each other (lib.sh's
-# outer_only) to this (outer) make test: same code, same tree, a quarter of
-# the time, and a rare flake shows up out here, under its own name.
+# study's committed store artifacts/ that `make test` checks.
+#
+# Inside the clone, `make test` is the smoke run (EVIDENT_QUICKSTART_INNER,
+# scripts/run-tests.sh): it builds the runner and every unit test binary,
+# runs the repository checks (less check-kernels) and the Makefile's
+# SMOKE_UNIT and SMOKE_CLI, and ends with its "test: ..." line.  That is what
+# proves the Quick start works from a clone; this (outer) make test runs
+# every suite, sanitized pass and check-kernels on the same code and tree,
+# so running them all twice more in here (three quarters of make test's
+# time, when this test ran the whole suite) would prove nothing new.  Each
+# round checks the smoke run did run: the repository checks, unit and CLI
+# tests passed, none failed, and every unit test binary was built.  The
+# steps run as typed in a fresh shell (without this make test's variables).
 . "$REPO/tests/cli/lib.sh"
 [ -z "${EVIDENT_QUICKSTART_INNER:-}" ] || skip "inside the quick-start test's own 'make test'"
 case "$EVIDENT" in *build-san*) skip "runs once, in the plain (not sanitized) pass";; esac
@@ -29,8 +37,26 @@ cd clone || fail "cd clone"
 for round in 1 2; do
 	while read -r cmd; do
 		echo "== round $round: $cmd"
-		env -u EVIDENT -u EVIDENT_STORE -u TEST_TMP EVIDENT_QUICKSTART_INNER=1 $cmd > "$TEST_TMP/log" 2>&1 ||
+		# as typed in a fresh shell: none of this make test's settings
+		env -u EVIDENT -u EVIDENT_STORE -u TEST_TMP -u CLI_LOCK -u CLI_JOBS -u CLI_ORDER -u UNIT_JOBS \
+			-u TEST_COUNTS -u TEST_TIMES -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+			EVIDENT_QUICKSTART_INNER=1 $cmd > "$TEST_TMP/log" 2>&1 ||
 			{ inner_failure "$TEST_TMP/log"; fail "round $round: '$cmd' failed"; }
+		[ "$cmd" = "make test" ] || continue
+		# the smoke run ran: the repository checks (less check-kernels), unit
+		# and CLI tests passed, none failed, and its last line is the count
+		grep -qE '^repo: 3 passed, 0 failed, 1 skipped$' "$TEST_TMP/log" ||
+			{ tail -22 "$TEST_TMP/log"; fail "round $round: the repository checks did not pass in 'make test'"; }
+		grep -qE '^unit: [1-9][0-9]* passed, 0 failed' "$TEST_TMP/log" ||
+			{ tail -22 "$TEST_TMP/log"; fail "round $round: no unit test passed in 'make test'"; }
+		grep -qE '^cli: [1-9][0-9]* passed, 0 failed' "$TEST_TMP/log" ||
+			{ tail -22 "$TEST_TMP/log"; fail "round $round: no CLI test passed in 'make test'"; }
+		tail -1 "$TEST_TMP/log" | grep -qE '^test: [1-9][0-9]* passed, 0 failed, [0-9]+ skipped$' ||
+			{ tail -22 "$TEST_TMP/log"; fail "round $round: 'make test' did not end with its count"; }
+		for u in tests/unit/test_*.c; do
+			b=build/tests/$(basename "$u" .c)
+			[ -x "$b" ] || fail "round $round: 'make test' did not build $b"
+		done
 	done <<< "$steps"
 	st=$(git status --porcelain --ignored=no)
 	[ -z "$st" ] || fail "round $round left the clone dirty: $st"

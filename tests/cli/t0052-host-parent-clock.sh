@@ -6,6 +6,7 @@
 # checks, and the record says so: clock_hook is ok at a median within a
 # factor 3 of the honest kernel's (the load of a 2-CPU machine, not 100).
 . "$REPO/tests/cli/lib.sh"
+runs_alone "compares two variants' medians, each timed in its own moment"
 mkrepo
 expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/host-clock.yaml
 expect_match "$TEST_TMP/out" "^clock_hook +ok "

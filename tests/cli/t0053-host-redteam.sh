@@ -8,6 +8,7 @@
 # the others are ok at an honest median (within a factor 3: this machine's
 # noise, not 90), and nothing reaches the inherited descriptor.
 . "$REPO/tests/cli/lib.sh"
+runs_alone "compares the cheats' medians with the honest one's, each timed in its own moment"
 mkrepo
 : > "$TEST_TMP/leak"
 expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam.yaml 9>>"$TEST_TMP/leak"

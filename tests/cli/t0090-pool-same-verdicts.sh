@@ -9,7 +9,7 @@
 # agree with the planted speeds or be inconclusive, never the opposite, and
 # the medians must keep their order fast < base < slow in both runs.
 . "$REPO/tests/cli/lib.sh"
-outer_only "timed verdicts"
+runs_alone "timed verdicts"
 mkrepo
 spec=tests/fixtures/specs/pool.yaml
 expect_exit 0 "$EVIDENT" run --no-progress "$spec"

@@ -3,6 +3,7 @@
 # run changes nothing (markdown and SVG bytes).
 . "$REPO/tests/cli/lib.sh"
 . "$REPO/tests/cli/paper-lib.sh"
+runs_alone "the fixture's slow variant must be judged slower: a verdict timed on the CPU"
 setup_tiny_repo
 run_tiny tiny.yaml
 cp "$REPO/tests/fixtures/paper/PAPER.md" PAPER.md

@@ -5,6 +5,7 @@
 # (saying "also stale"), never hidden as merely stale.
 . "$REPO/tests/cli/lib.sh"
 . "$REPO/tests/cli/paper-lib.sh"
+runs_alone "the fixture's slow variant must be judged slower: a verdict timed on the CPU"
 setup_tiny_repo
 cp "$REPO/tests/fixtures/paper/claims.md" .
 f=claims.md

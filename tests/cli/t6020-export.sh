@@ -2,6 +2,7 @@
 # Google Benchmark JSON and a notebook, deterministically.
 . "$REPO/tests/cli/lib.sh"
 . "$REPO/tests/cli/paper-lib.sh"
+runs_alone "the fixture's slow variant must be judged slower: a verdict timed on the CPU"
 setup_tiny_repo
 run_tiny tiny.yaml
 expect_exit 0 "$EVIDENT" export --out ex

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# run-tests.sh - `make test`: builds what the tests need, then runs the
+# checks of the committed repository, the unit and CLI tests, and the unit
+# and CLI tests again under ASan+UBSan, and ends with one line that sums
+# them all: "test: N passed, N failed, N skipped".
+#
+#   MAKE=make scripts/run-tests.sh        (the Makefile's `test` runs it)
+#
+# First the runner and the unit test binaries are built (make -jNCPU
+# test-build).  Then five streams run at once, each into its own log:
+#   repo      make test-repo (verify, paper, audit, check-kernels)
+#   unit      make test-unit
+#   cli       make test-cli
+#   san-unit  make SAN=1 test-build, then make SAN=1 test-unit
+#   san-cli   make SAN=1 test-cli, once that build is done
+# and the logs are shown in that order, each as it is written once the ones
+# before it have ended, so the output reads as a one-after-another run
+# would.  Most CLI tests wait on sleeps, child processes or a Slurm
+# cluster, so running them beside the rest keeps the CPUs busy.  The CLI
+# tests that race the clock or other processes (lib.sh's runs_alone) still
+# run alone: the unit and CLI tests hold build/test.lock (CLI_LOCK, see
+# tests/cli/run.sh) shared, and so do the repository checks and the
+# sanitized build here; those tests take it exclusive, once the rest of
+# their pass is done.
+#
+# Each suite appends its count to its stream's TEST_COUNTS and each test
+# its time to TEST_TIMES.  The closing lines are the failures (if any), the
+# times (the build, each stream, the slowest tests, the load average
+# before and after), then the count.  A failure that no suite counted (a
+# build, a suite that died before its count) counts as one failed test and
+# is named.  The CLI tests' times are kept in build/test-times-{plain,san}
+# and the next run starts the longest first (CLI_ORDER).
+#
+# Inside t0040's clone (EVIDENT_QUICKSTART_INNER set: README's Quick start,
+# twice) `make test` is the smoke run that proves the Quick start works:
+# the build of the runner and of every unit test binary, the repository
+# checks (less check-kernels) and the Makefile's SMOKE_UNIT and SMOKE_CLI,
+# without the san- streams; the outer make test runs everything on the
+# same tree.
+#
+# Exit status 0 when nothing failed.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+make=${MAKE:-make}
+jobs=$(nproc 2>/dev/null || echo 2)
+inner=${EVIDENT_QUICKSTART_INNER:-}
+t_start=$EPOCHREALTIME
+load_start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
+logs=$(mktemp -d "${TMPDIR:-/tmp}/evident-make-test.XXXXXX") || { echo "run-tests.sh: mktemp failed" >&2; exit 2; }
+trap 'rm -rf "$logs"' EXIT
+mkdir -p build || exit 2
+export CLI_LOCK=$PWD/build/test.lock
+unset TEST_COUNTS TEST_TIMES CLI_ORDER
+# A -j of our own, unless make already shares its job slots with us.
+par=(-j"$jobs")
+[[ ${MAKEFLAGS:-} == *jobserver* ]] && par=()
+
+# shared CMD...: CMD holding the lock shared (flock -o: what CMD leaves
+# running does not hold it)
+shared() {
+	if command -v flock >/dev/null; then flock -o -s "$CLI_LOCK" "$@"; else "$@"; fi
+}
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", b - a }'; }
+
+# --- the build -------------------------------------------------------------
+"$make" --no-print-directory "${par[@]}" test-build
+rc=$?
+t_built=$EPOCHREALTIME
+if [ $rc -ne 0 ]; then
+	echo "failed: make test-build (exit $rc); no test ran"
+	echo "test: 0 passed, 1 failed, 0 skipped"
+	exit 1
+fi
+
+# --- the streams -----------------------------------------------------------
+names=(repo unit cli)
+titles=("repository checks: make test-repo" "unit tests: make test-unit" "CLI tests: make test-cli")
+[ -z "$inner" ] && {
+	names+=(san-unit san-cli)
+	titles+=("under ASan+UBSan: make SAN=1 test-build test-unit" "under ASan+UBSan: make SAN=1 test-cli")
+}
+# stream_body NAME: what stream NAME runs; each suite in it appends its
+# count ("repo|unit|cli P F S") to TEST_COUNTS
+stream_body() {
+	case $1 in
+	repo) shared "$make" --no-print-directory test-repo ;;
+	unit) "$make" --no-print-directory test-unit ;;
+	cli)
+		[ -s build/test-times-plain ] && export CLI_ORDER=$PWD/build/test-times-plain
+		"$make" --no-print-directory test-cli
+		;;
+	san-unit)
+		shared "$make" --no-print-directory "${par[@]}" SAN=1 test-build
+		rc=$?
+		echo $rc >"$logs/san-built"
+		if [ $rc -ne 0 ]; then
+			echo "build 0 1 0" >>"$TEST_COUNTS"
+			echo "failed: make SAN=1 test-build (exit $rc)"
+			return $rc
+		fi
+		"$make" --no-print-directory SAN=1 test-unit
+		;;
+	san-cli)
+		until [ -s "$logs/san-built" ]; do sleep 1; done
+		if [ "$(cat "$logs/san-built")" != 0 ]; then
+			echo "build 0 0 0" >>"$TEST_COUNTS" # counted in san-unit
+			echo "not run: the sanitized build failed"
+			return 0
+		fi
+		[ -s build/test-times-san ] && export CLI_ORDER=$PWD/build/test-times-san
+		"$make" --no-print-directory SAN=1 test-cli
+		;;
+	esac
+}
+stream() { # I: stream I; its log, counts, times and end time under $logs
+	local rc
+	export TEST_COUNTS=$logs/$1.counts TEST_TIMES=$logs/$1.times
+	stream_body "${names[$1]}"
+	rc=$?
+	echo "$EPOCHREALTIME" >"$logs/$1.end"
+	return $rc
+}
+pids=()
+for i in "${!names[@]}"; do
+	: >"$logs/$i.log" && : >"$logs/$i.counts" || exit 2
+	stream "$i" >>"$logs/$i.log" 2>&1 </dev/null &
+	pids+=($!)
+done
+
+# follow I: print stream I's log as it grows, to its end.  The stream's
+# last act is to write $logs/I.end, after everything it wrote to the log.
+follow() {
+	local i=$1 off=0 size done=0
+	while :; do
+		[ -e "$logs/$i.end" ] || ! kill -0 "${pids[$i]}" 2>/dev/null && done=1
+		size=$(stat -c %s "$logs/$i.log") || size=$off
+		if [ "$size" -gt "$off" ]; then
+			tail -c +$((off + 1)) "$logs/$i.log" | head -c $((size - off))
+			off=$size
+		elif [ $done -eq 1 ]; then
+			return
+		else
+			sleep 0.2
+		fi
+	done
+}
+rcs=()
+for i in "${!names[@]}"; do
+	echo "== ${titles[$i]}"
+	follow "$i"
+	wait "${pids[$i]}"
+	rcs[i]=$?
+done
+
+# --- the count -------------------------------------------------------------
+p=0 f=0 s=0 broken=() failures=()
+for i in "${!names[@]}"; do
+	sf=0
+	while read -r _ a b c; do
+		p=$((p + a)) f=$((f + b)) s=$((s + c)) sf=$((sf + b))
+	done <"$logs/$i.counts"
+	kind=${names[$i]#san-}
+	if ! grep -q -e "^$kind " -e '^build ' "$logs/$i.counts"; then
+		broken+=("${names[$i]}: ended (exit ${rcs[$i]}) without its count")
+	elif [ "${rcs[$i]}" -ne 0 ] && [ $sf -eq 0 ]; then
+		broken+=("${names[$i]}: exited ${rcs[$i]} with no failed test counted")
+	fi
+	while read -r line; do failures+=("${names[$i]}: ${line#failed: }"); done < <(grep '^failed: ' "$logs/$i.log")
+done
+f=$((f + ${#broken[@]}))
+
+# --- the times ---------------------------------------------------------------
+t_end=$EPOCHREALTIME
+[ -s "$logs/2.times" ] && cp "$logs/2.times" build/test-times-plain
+[ -n "$inner" ] || { [ -s "$logs/4.times" ] && cp "$logs/4.times" build/test-times-san; }
+line="times: build $(secs "$t_start" "$t_built") s"
+for i in "${!names[@]}"; do
+	line+=", ${names[$i]} $(secs "$t_built" "$(cat "$logs/$i.end" 2>/dev/null || echo "$t_end")") s"
+done
+line+="; total $(secs "$t_start" "$t_end") s; load average $load_start before, $(cut -d' ' -f1 /proc/loadavg 2>/dev/null) after"
+echo "$line"
+slow=$(for i in "${!names[@]}"; do
+	[ -s "$logs/$i.times" ] && awk -v s="${names[$i]}" '{ print $1, $2, s }' "$logs/$i.times"
+done | sort -rn | head -6 | awk '{ printf "%s%s (%s) %s s", (NR > 1 ? ", " : ""), $2, $3, $1 }')
+[ -n "$slow" ] && echo "slowest: $slow"
+
+for x in "${broken[@]}" "${failures[@]}"; do echo "failed: $x"; done
+echo "test: $p passed, $f failed, $s skipped"
+[ "$f" -eq 0 ]
