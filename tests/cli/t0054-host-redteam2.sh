@@ -9,6 +9,7 @@
 # runner's stdin reaches no worker, build_incbin is build_failed (t0055
 # has the build box itself).
 . "$REPO/tests/cli/lib.sh"
+runs_alone "compares a cheat's median with the honest one's"
 mkrepo
 echo "the runner's stdin" > "$TEST_TMP/stdin"
 cp "$TEST_TMP/stdin" "$TEST_TMP/stdin.orig"
@@ -17,7 +18,9 @@ grep "UNEXPECTED" "$TEST_TMP/out" && fail "a cheat did not get its expected outc
 expect_match "$TEST_TMP/out" "^downgrade +protocol_violation"
 cmp -s "$TEST_TMP/stdin" "$TEST_TMP/stdin.orig" || fail "a worker wrote to the runner's standard input"
 h=$(grep -l '"variant": "honest"' artifacts/runs/*.json | grep -v batch | head -1)
-for v in sigcont_timer check_spy stdin_fd6; do
+# only sigcont_timer's trick is speed; check_spy and stdin_fd6 compute
+# honestly, and one repeat's median says little on a loaded machine
+for v in sigcont_timer; do
 	r=$(grep -l "\"variant\": \"$v\"" artifacts/runs/*.json | grep -v batch | head -1)
 	python3 - "$r" "$h" <<'P' || fail "$v is ok at a median far below the honest one's: the cheat won"
 import json, sys

@@ -16,7 +16,7 @@
 #      the recorded commit and patch lack it, naming the file and its
 #      recorded hash, and exits 8 without running anything.
 . "$REPO/tests/cli/lib.sh"
-outer_only "a timed reproduction"
+runs_alone "a timed reproduction"
 mkrepo git
 export TMPDIR="$TEST_TMP/tmp"
 mkdir -p "$TMPDIR"

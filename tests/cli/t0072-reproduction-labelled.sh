@@ -17,7 +17,7 @@
 #  (e) a later `evident run` is the latest again, and a second reproduction
 #      is listed beside the first (whatever its verdict on this busy host).
 . "$REPO/tests/cli/lib.sh"
-outer_only "timed verdicts"
+runs_alone "timed verdicts"
 mkrepo git
 export TMPDIR="$TEST_TMP/tmp"
 mkdir -p "$TMPDIR"
