@@ -47,7 +47,7 @@ inner=${EVIDENT_QUICKSTART_INNER:-}
 t_start=$EPOCHREALTIME
 load_start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
 logs=$(mktemp -d "${TMPDIR:-/tmp}/evident-make-test.XXXXXX") || { echo "run-tests.sh: mktemp failed" >&2; exit 2; }
-trap 'rm -rf "$logs"' EXIT
+trap 'rm -rf "$logs" 2>/dev/null' EXIT # (on Ctrl-C a stream may still write its .end)
 mkdir -p build || exit 2
 export CLI_LOCK=$PWD/build/test.lock
 unset TEST_COUNTS TEST_TIMES CLI_ORDER
