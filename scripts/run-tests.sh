@@ -47,7 +47,7 @@ inner=${EVIDENT_QUICKSTART_INNER:-}
 t_start=$EPOCHREALTIME
 load_start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
 logs=$(mktemp -d "${TMPDIR:-/tmp}/evident-make-test.XXXXXX") || { echo "run-tests.sh: mktemp failed" >&2; exit 2; }
-trap 'rm -rf "$logs"' EXIT
+trap 'rm -rf "$logs" 2>/dev/null' EXIT # (on Ctrl-C a stream may still write its .end)
 mkdir -p build || exit 2
 export CLI_LOCK=$PWD/build/test.lock
 unset TEST_COUNTS TEST_TIMES CLI_ORDER
@@ -112,23 +112,28 @@ stream_body() {
 		;;
 	esac
 }
-stream() { # I: stream I; its log, counts, times and end time under $logs
-	local rc
-	export TEST_COUNTS=$logs/$1.counts TEST_TIMES=$logs/$1.times
-	stream_body "${names[$1]}"
-	rc=$?
-	echo "$EPOCHREALTIME" >"$logs/$1.end"
-	return $rc
-}
+# Stream I runs in a subshell of its own, into $logs/I.log, .counts and
+# .times; when it has ended, however it ended, its exit status and the time
+# are written to $logs/I.end.  That file, not `wait PID`, gives the status:
+# a machine that runs this many processes (pid_max 32768 here) reuses the
+# pid of a stream that ended minutes ago, and bash then forgets its status
+# (wait said 127 once).
 pids=()
 for i in "${!names[@]}"; do
 	: >"$logs/$i.log" && : >"$logs/$i.counts" || exit 2
-	stream "$i" >>"$logs/$i.log" 2>&1 </dev/null &
+	{
+		(
+			export TEST_COUNTS=$logs/$i.counts TEST_TIMES=$logs/$i.times
+			stream_body "${names[$i]}"
+		) >>"$logs/$i.log" 2>&1 </dev/null
+		echo "$? $EPOCHREALTIME" >"$logs/$i.end.tmp" && mv "$logs/$i.end.tmp" "$logs/$i.end"
+	} &
 	pids+=($!)
 done
 
-# follow I: print stream I's log as it grows, to its end.  The stream's
-# last act is to write $logs/I.end, after everything it wrote to the log.
+# follow I: print stream I's log as it grows, to its end ($logs/I.end is
+# written after everything the stream wrote to its log; kill -0 failing
+# means it has gone without one).
 follow() {
 	local i=$1 off=0 size done=0
 	while :; do
@@ -144,13 +149,13 @@ follow() {
 		fi
 	done
 }
-rcs=()
+rcs=() ends=()
 for i in "${!names[@]}"; do
 	echo "== ${titles[$i]}"
 	follow "$i"
-	wait "${pids[$i]}"
-	rcs[i]=$?
+	read -r "rcs[$i]" "ends[$i]" <"$logs/$i.end" 2>/dev/null || { rcs[i]="unknown (it left no status)" ends[i]=; }
 done
+wait
 
 # --- the count -------------------------------------------------------------
 p=0 f=0 s=0 broken=() failures=()
@@ -162,7 +167,7 @@ for i in "${!names[@]}"; do
 	kind=${names[$i]#san-}
 	if ! grep -q -e "^$kind " -e '^build ' "$logs/$i.counts"; then
 		broken+=("${names[$i]}: ended (exit ${rcs[$i]}) without its count")
-	elif [ "${rcs[$i]}" -ne 0 ] && [ $sf -eq 0 ]; then
+	elif [ "${rcs[$i]}" != 0 ] && [ $sf -eq 0 ]; then
 		broken+=("${names[$i]}: exited ${rcs[$i]} with no failed test counted")
 	fi
 	while read -r line; do failures+=("${names[$i]}: ${line#failed: }"); done < <(grep '^failed: ' "$logs/$i.log")
@@ -175,7 +180,7 @@ t_end=$EPOCHREALTIME
 [ -n "$inner" ] || { [ -s "$logs/4.times" ] && cp "$logs/4.times" build/test-times-san; }
 line="times: build $(secs "$t_start" "$t_built") s"
 for i in "${!names[@]}"; do
-	line+=", ${names[$i]} $(secs "$t_built" "$(cat "$logs/$i.end" 2>/dev/null || echo "$t_end")") s"
+	line+=", ${names[$i]} $(secs "$t_built" "${ends[$i]:-$t_end}") s"
 done
 line+="; total $(secs "$t_start" "$t_end") s; load average $load_start before, $(cut -d' ' -f1 /proc/loadavg 2>/dev/null) after"
 echo "$line"
