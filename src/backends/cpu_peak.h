@@ -37,9 +37,11 @@
  * Short trials and the fastest (or a high percentile) make it robust to
  * the machine being shared: a trial another process interrupted is slower,
  * and one in ten running undisturbed is enough.  The spread of the trials
- * is kept with the method.  Measured on the 2-CPU machine, ten runs in a
- * row: 104-118 GFLOP/s (nine of ten at 116-118) and 25-33 GB/s (nine of
- * ten at 31-33); with two busy-looping processes beside it, the same.
+ * is kept with the method.  Measured on the 2-CPU machine, ten times in
+ * a row: 118 GFLOP/s every time, near idle and with the load average
+ * near 9; 29-36 GB/s near idle, 26-31 GB/s (and 19 once) at load 9:
+ * other processes share the memory bandwidth, and no statistic of one
+ * core's trials can take that back.
  *
  * The cache: $XDG_CACHE_HOME/evident/cpu-peaks/ (else
  * ~/.cache/evident/cpu-peaks/), a JSON file per CPU model (the key is the
