@@ -8,14 +8,15 @@
  * echoed, where it ran, the checks grouped by phase (seeds and their
  * input distributions, timed launches checked after they ran, the extra
  * shape and its status, the float64 reference check), timing with the
- * clock that measured it and the statistics within this repeat, timing
+ * clock that measured it and the statistics within this repeat, its
+ * throughput and fraction of the machine's peak (and the peak), timing
  * health and escapes, sanitizers, the settings it ran with, cost and
  * Slurm.  A run carries no comparison: that is the batch's, Holm-adjusted
  * over the sweep; an evident-run/1 record's own comparison holds the raw
  * p, printed as raw, with a pointer to its batch.
  *
- * A batch prints its table (median, speedup, Holm-adjusted p, verdict and
- * its reason), repeats and variance by level, the MDE, health and notes,
+ * A batch prints its peak and its table (median, its throughput and
+ * fraction of peak, speedup, Holm-adjusted p, verdict and its reason), repeats and variance by level, the MDE, health and notes,
  * and its runs; a batch of `evident reproduce`, the batch it reproduces
  * and its verdicts per variant (run/reproduce.h prints them, for reproduce
  * and show alike); a batch others reproduced, which and their verdicts
@@ -47,9 +48,11 @@ static const char synopsis[] =
 	"id, a unique prefix of it, or a unique prefix of its hash part (the 8 hex\n"
 	"digits after the experiment: 4ce08165 of 20261122T042946.203Z-iter1-4ce08165).\n"
 	"A run prints its identity, outcome, code, build, checks by phase, timing and\n"
-	"its health, sanitizers, settings and cost; a batch prints its table (median,\n"
-	"speedup, Holm-adjusted p, verdict and why), repeats and variance by level,\n"
-	"the smallest detectable speedup (MDE), notes and its runs.\n";
+	"its health, throughput and fraction of the machine's peak, sanitizers,\n"
+	"settings and cost; a batch prints its peak and its table (median, GFLOP/s and\n"
+	"GB/s with their fractions of peak, speedup, Holm-adjusted p, verdict and why),\n"
+	"repeats and variance by level, the smallest detectable speedup (MDE), notes\n"
+	"and its runs.\n";
 
 static const struct opt_usage usage = {
 	"show", synopsis,
