@@ -39,7 +39,7 @@ typedef float v8f __attribute__((vector_size(32)));
 /* ---- compute: CHAINS FMA chains, iters times; returns their sum ---- */
 
 #if defined(__x86_64__)
-__attribute__((noipa, target("avx512f"))) static float fma_avx512(long iters, float m, float add)
+NO_SANITIZE __attribute__((noipa, target("avx512f"))) static float fma_avx512(long iters, float m, float add)
 {
 	__m512 a[CHAINS], b = _mm512_set1_ps(m), c = _mm512_set1_ps(add);
 	for (int k = 0; k < CHAINS; k++)
@@ -53,7 +53,7 @@ __attribute__((noipa, target("avx512f"))) static float fma_avx512(long iters, fl
 	return _mm512_reduce_add_ps(a[0]);
 }
 
-__attribute__((noipa, target("avx2,fma"))) static float fma_avx2(long iters, float m, float add)
+NO_SANITIZE __attribute__((noipa, target("avx2,fma"))) static float fma_avx2(long iters, float m, float add)
 {
 	__m256 a[CHAINS], b = _mm256_set1_ps(m), c = _mm256_set1_ps(add);
 	for (int k = 0; k < CHAINS; k++)
@@ -71,7 +71,7 @@ __attribute__((noipa, target("avx2,fma"))) static float fma_avx2(long iters, flo
 #endif
 
 /* Portable: a multiply and an add per lane (fused where the compiler may). */
-__attribute__((noipa)) static float fma_generic(long iters, float m, float add)
+NO_SANITIZE __attribute__((noipa)) static float fma_generic(long iters, float m, float add)
 {
 	v8f a[CHAINS], b, c;
 	for (int l = 0; l < 8; l++) {
