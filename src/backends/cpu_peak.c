@@ -26,6 +26,13 @@
 #define TRIAL_S 1e-3       /* seconds per FMA trial */
 #define CHUNK_BYTES (2u << 20)
 #define TRIAD_PASSES 4
+/* Wall-time budgets: on a machine shared by many processes a trial's
+ * millisecond of work can take fifteen; the measurement stops early
+ * (with at least FMA_MIN_TRIALS trials and one triad pass) rather than
+ * hold up the run, and its method says how many it took. */
+#define FMA_BUDGET_S 0.5   /* per vector width */
+#define FMA_MIN_TRIALS 8
+#define TRIAD_BUDGET_S 1.5
 #define CACHE_FORMAT "evident-cpu-peak/1"
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -110,8 +117,9 @@ static double quantile(const double *x, size_t n, double q)
 
 static volatile float sink; /* where every loop's result goes */
 
-/* One width: calibrate to TRIAL_S, then FMA_TRIALS trials; rates sorted into r. */
-static void fma_trials(const struct fma_kind *f, double *r)
+/* One width: calibrate to TRIAL_S, then up to FMA_TRIALS trials (fewer
+ * past FMA_BUDGET_S); their rates sorted into r; returns how many. */
+static size_t fma_trials(const struct fma_kind *f, double *r)
 {
 	const double flop_per_iter = 2.0 * CHAINS * f->lanes;
 	volatile float m = 0.9999f, add = 1e-4f; /* a fixed point at 1: no overflow, no denormals */
@@ -128,13 +136,16 @@ static void fma_trials(const struct fma_kind *f, double *r)
 	iters = (long)((double)iters * TRIAL_S / (t > 0 ? t : 1e-9));
 	if (iters < 1)
 		iters = 1;
-	for (int i = 0; i < FMA_TRIALS; i++) {
+	double start = mono_now();
+	size_t n = 0;
+	while (n < FMA_TRIALS && (n < FMA_MIN_TRIALS || mono_now() - start < FMA_BUDGET_S)) {
 		double t0 = mono_now();
 		sink = f->fn(iters, m, add);
 		t = mono_now() - t0;
-		r[i] = flop_per_iter * (double)iters / (t > 0 ? t : 1e-9) / 1e9;
+		r[n++] = flop_per_iter * (double)iters / (t > 0 ? t : 1e-9) / 1e9;
 	}
-	qsort(r, FMA_TRIALS, sizeof(double), cmp_double);
+	qsort(r, n, sizeof(double), cmp_double);
+	return n;
 }
 
 /* ---- bandwidth ---- */
@@ -236,7 +247,8 @@ static size_t triad_rates(size_t per, double **r, struct strbuf *why)
 	memset(a, 0, per);
 	*r = xmalloc(TRIAD_PASSES * (n / chunk) * sizeof(double));
 	volatile float s = 3.0f;
-	for (int p = 0; p < TRIAD_PASSES; p++)
+	double start = mono_now();
+	for (int p = 0; p < TRIAD_PASSES && (p == 0 || mono_now() - start < TRIAD_BUDGET_S); p++)
 		for (size_t o = 0; o + chunk <= n; o += chunk) {
 			double t0 = mono_now();
 			triad(a + o, b + o, c + o, chunk, s);
@@ -285,14 +297,16 @@ int cpu_peak_measure(const char *model, struct cpu_peak *p, struct strbuf *why)
 	if (!nk)
 		kinds[nk++] = (struct fma_kind){ "generic", 8, fma_generic };
 	double r[FMA_TRIALS], best_p10 = NAN, best_med = NAN;
+	size_t best_n = 0;
 	for (size_t i = 0; i < nk; i++) {
-		fma_trials(&kinds[i], r);
+		size_t nr = fma_trials(&kinds[i], r);
 		/* the fastest trial: registers only, nothing can make a trial
 		 * faster than the FMA pipes, only an interruption slower */
-		if (r[FMA_TRIALS - 1] > p->gflops) {
-			p->gflops = r[FMA_TRIALS - 1];
-			best_p10 = quantile(r, FMA_TRIALS, 0.1);
-			best_med = quantile(r, FMA_TRIALS, 0.5);
+		if (r[nr - 1] > p->gflops) {
+			p->gflops = r[nr - 1];
+			best_n = nr;
+			best_p10 = quantile(r, nr, 0.1);
+			best_med = quantile(r, nr, 0.5);
 			snprintf(p->isa, sizeof(p->isa), "%s", kinds[i].isa);
 		}
 	}
@@ -316,11 +330,11 @@ int cpu_peak_measure(const char *model, struct cpu_peak *p, struct strbuf *why)
 	p->gbps = quantile(tr, nt, 0.9);
 	p->seconds = mono_now() - t_start;
 	snprintf(p->method, sizeof(p->method),
-		 "fp32 FMA loop, %d chains, %s (of %zu widths tried), fastest of %d trials of ~1 ms "
+		 "fp32 FMA loop, %d chains, %s (of %zu widths tried), fastest of %zu trials of ~1 ms "
 		 "(10th percentile %.3g, median %.3g GFLOP/s); triad a=b+s*c, %s, 3 arrays of %zu MiB (last-level cache %zu MiB), "
 		 "90th percentile of %zu chunks of 2 MiB (10th %.3g, max %.3g GB/s), 12 bytes per element; "
 		 "one thread, %.2f s",
-		 CHAINS, p->isa, nk, FMA_TRIALS, best_p10, best_med, TRIAD_HOW, per >> 20, llc >> 20, nt,
+		 CHAINS, p->isa, nk, best_n, best_p10, best_med, TRIAD_HOW, per >> 20, llc >> 20, nt,
 		 quantile(tr, nt, 0.1), tr[nt - 1], p->seconds);
 	free(tr);
 	describe(p);

@@ -23,7 +23,9 @@
  *              two FMA pipes of latency 4 to 6), in every vector width the
  *              CPU has (AVX-512, AVX2+FMA on x86-64; generic vector code
  *              elsewhere), calibrated to trials of about 1 ms, 40 trials
- *              each; the rate is the fastest trial of the best width (2
+ *              each (at least 8, fewer past 0.5 s of wall time: on a
+ *              machine shared by many processes a millisecond of work can
+ *              take fifteen); the rate is the fastest trial of the best width (2
  *              FLOP per lane per FMA): the loop touches only registers,
  *              so nothing makes a trial faster than the FMA pipes, and an
  *              interrupted one is only slower.
@@ -31,7 +33,8 @@
  *              arrays of 4x the last-level cache each (32 to 256 MiB, at
  *              most 1/16 of memory), with non-temporal stores on x86-64
  *              (so the bytes counted are the bytes moved), timed per 2 MiB
- *              chunk over 4 passes; bytes counted as STREAM does (12 per
+ *              chunk over 4 passes (at least 1, no new one past 1.5 s);
+ *              bytes counted as STREAM does (12 per
  *              element, no write-allocate); the rate is the 90th
  *              percentile of the chunks.
  * Short trials and the fastest (or a high percentile) make it robust to

@@ -384,7 +384,9 @@ static void test_cpu_measurement(void **state)
 	assert_int_equal(measured, 1);
 	assert_true(p.gflops > 0.1 && p.gflops < 1e5);
 	assert_true(p.gbps > 0.1 && p.gbps < 1e4);
-	assert_true(p.seconds > 0 && p.seconds < 10);
+	/* about 0.5 s here; the budgets bound it on a crowded machine (10 s was
+	 * seen at load 30 on 2 CPUs before they existed) */
+	assert_true(p.seconds > 0 && p.seconds < 60);
 	assert_non_null(strstr(p.method, "FMA loop"));
 	assert_non_null(strstr(p.method, "triad"));
 	assert_non_null(strstr(p.source, "measured on host"));
