@@ -487,8 +487,14 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 		}
 		if (!(sv >= lo && sv <= hi)) {
 			struct strbuf s2 = STRBUF_INIT;
-			strbuf_addf(&s2, "stated speedup %s lies outside %s [%.3f, %.3f]; %s", stated,
-				    tol ? "the tolerance" : "the 95% CI", lo, hi, msg.buf);
+			/* one CI on the line: the recorded one, in msg; the
+			 * tolerance is another interval and says so */
+			if (tol)
+				strbuf_addf(&s2, "stated speedup %s lies outside the tolerance [%.3f, %.3f]; %s", stated,
+					    lo, hi, msg.buf);
+			else
+				strbuf_addf(&s2, "stated speedup %s lies outside the 95%% CI, even at the precision it "
+					    "is written to (+-%g); %s", stated, sulp, msg.buf);
 			strbuf_reset(&msg);
 			strbuf_addstr(&msg, s2.buf);
 			strbuf_release(&s2);

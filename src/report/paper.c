@@ -371,13 +371,6 @@ static void table_tput(struct query *q, const struct batch_record *b, struct tpu
 	}
 }
 
-/* a rate with three significant digits, never in exponent form */
-static void add_rate(struct strbuf *out, double v)
-{
-	int decimals = v >= 100 ? 0 : v >= 10 ? 1 : v >= 1 ? 2 : v >= 0.1 ? 3 : v >= 0.01 ? 4 : 5;
-	strbuf_addf(out, "%.*f", decimals, v);
-}
-
 static void add_tput_cell(struct query *q, const struct batch_record *b, const struct batch_row *row,
 			  const char *stat, struct strbuf *out)
 {
@@ -386,7 +379,7 @@ static void add_tput_cell(struct query *q, const struct batch_record *b, const s
 	struct strbuf why = STRBUF_INIT;
 	if (query_stat(q, b, row, stat, &v, ci, &have_ci, &why) == 0) {
 		strbuf_addch(out, ' ');
-		add_rate(out, v);
+		record_rate_add(out, v); /* three significant digits: record_throughput's number */
 	}
 	strbuf_addstr(out, " |");
 	strbuf_release(&why);

@@ -824,6 +824,7 @@ static void rec_identity(struct job_state *j)
 	r->spec_object = j->c->spec_object;
 	r->git = j->c->git;
 	r->machine = j->c->machine;
+	r->peak = p->peak;
 }
 
 /* Code and build: the build's facts and every source, put into the store. */
