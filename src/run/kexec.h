@@ -4,18 +4,19 @@
  * (job.c) never ask which backend or which trust they serve.
  *
  *   in_process    the kernel's host code runs in the worker (sandboxed),
- *                 which reports its samples: the correctness-only phases
- *                 (extra shape, sanitize), and cuda variants that say
+ *                 which reports its samples: the host backend's
+ *                 correctness-only phases (extra shape, sanitize), the
+ *                 sanitizers of a cuda variant, and cuda variants that say
  *                 `trust: host` (library references, data-dependent
  *                 launches)
  *   parent_clock  host backend, timed: the worker runs the kernel but the
  *                 parent times every sample in memory it shares with the
  *                 worker, with inputs it draws (host_clock.c)
- *   sealed        cuda, timed, the default: a planner process (sandboxed,
- *                 the kernel's host code) records one launch as a plan;
- *                 the timing worker never loads the kernel's host code and
- *                 replays the plan from the object's device code
- *                 (backends/seal.h, cuda/seal.cu)
+ *   sealed        cuda, the default, for the main phase and the extra
+ *                 shape: a planner process (sandboxed, the kernel's host
+ *                 code) records one launch as a plan; the worker never
+ *                 loads the kernel's host code and replays the plan from
+ *                 the object's device code (backends/seal.h, cuda/seal.cu)
  *
  * (Not to be confused with executor.c's executors, which decide where a
  * batch's jobs run: one after another, a GPU pool, Slurm.)
@@ -73,6 +74,14 @@ extern const struct kexec kexec_in_process, kexec_parent_clock, kexec_sealed;
 /* The executor for a job of this phase of a variant of this trust
  * (spec_trust) on this backend. */
 const struct kexec *kexec_for(const struct backend *be, const struct job *job, const char *trust);
+/*
+ * The sealed planner's job, from the job of the worker it plans for: phase
+ * "plan", no correctness launches, no timing, and none of the parent's
+ * seeds (seed0, timing_seed, scramble_seed, first_set are 0): the kernel's
+ * host code runs in the planner and needs none of them.  Strings are
+ * borrowed from *of.
+ */
+void kexec_planner_job(const struct job *of, struct job *out);
 
 /* job.c: run one worker process for w->job through w->exec.  0 when it
  * was started and waited for (however it ended) or its executor ended it,
