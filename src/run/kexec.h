@@ -37,6 +37,29 @@
 #include "base/util.h"
 #include "run/run_ctx.h"
 
+/*
+ * The parent's draw of the timed samples to have shipped and checked
+ * (job.c): of a fixed count n, `want` among samples 0 .. n-2 (the last is
+ * always checked), by selection sampling (Knuth's Algorithm S), each
+ * sample decided only once it has run, with a uniform u the worker cannot
+ * read or predict.  With strata > 1 the samples come in classes - sample
+ * i is of class (first + i) % strata, the distribution its CUDA inputs
+ * were drawn from (scramble.h evs_sample_dist) - and each class gets its
+ * share of the checks (want / strata, the first want % strata classes one
+ * more, at most as many as it has samples), so that no distribution goes
+ * unchecked by chance.  strata 1: one class, the plain draw.
+ */
+#define CHECK_MAX_STRATA 16
+struct check_draw {
+	long long n;
+	int strata;
+	long long first;
+	long long left[CHECK_MAX_STRATA]; /* checks still to draw, per class */
+};
+void check_draw_init(struct check_draw *d, long long n, long long want, int strata, long long first);
+/* 1 when sample i (0 <= i < n - 1, in order) is to be checked. */
+int check_draw_pick(struct check_draw *d, long long i, double u);
+
 /* One worker process of a job, as the parent runs and watches it. */
 struct wrun {
 	struct job job;              /* the parent's own copy */
@@ -49,7 +72,8 @@ struct wrun {
 	/* which timed samples to have shipped: decided after each sample ran,
 	 * with OS randomness the worker cannot read or predict */
 	long long n_fixed;           /* > 0: a fixed sample count */
-	long long picks_left;        /* fixed count: checks still to draw among the rest */
+	struct check_draw draw;      /* fixed count: the draw, begun at sample 0 */
+	int strata;                  /* its classes: the CUDA inputs' distributions, else 1 */
 	int checks_wanted;
 	struct host_clock hc;        /* parent_clock: the parent's clock (host_clock.c) */
 	int shm_fd;

@@ -3,8 +3,9 @@
  * (run/kexec.h): a sealed cuda variant is planned and replayed for its
  * main phase and for its extra shape (red team 3, rt3_capture_dispatch:
  * an extra shape run in process checks other code than the plan that is
- * timed); the host backend's timed phase keeps the parent's clock; and the
- * planner's job carries none of the parent's seeds.
+ * timed); the host backend's timed phase keeps the parent's clock; the
+ * planner's job carries none of the parent's seeds; and the parent's draw
+ * of timed checks gives every input distribution its share.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -71,9 +72,70 @@ static void test_planner_job(void **state)
 	assert_string_equal(p.kernel_so, "k.so");
 }
 
+/* a deterministic uniform in [0, 1) */
+static double uni(unsigned long long *st)
+{
+	*st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (double)(*st >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Every draw checks exactly `want` samples, each class its share: with the
+ * CUDA inputs rotating through 4 distributions, none goes unchecked. */
+static void test_check_draw_strata(void **state)
+{
+	(void)state;
+	unsigned long long st = 1;
+	long long hits[200] = { 0 };
+	for (int trial = 0; trial < 2000; trial++) {
+		struct check_draw d;
+		int per_class[4] = { 0 }, total = 0;
+		long long first = trial % 7;
+		check_draw_init(&d, 200, 10, 4, first);
+		for (long long i = 0; i < 200; i++) {
+			int p = check_draw_pick(&d, i, uni(&st));
+			assert_true(!p || i < 199); /* the last is keep_sample's, always */
+			if (p) {
+				per_class[(first + i) % 4]++;
+				hits[i]++;
+				total++;
+			}
+		}
+		assert_int_equal(total, 10);
+		for (int c = 0; c < 4; c++)
+			assert_int_equal(per_class[c], c < 2 ? 3 : 2);
+	}
+	/* and every sample is as likely as any other: about 2000 * 10 / 199 each */
+	for (int i = 0; i < 199; i++)
+		assert_true(hits[i] > 50 && hits[i] < 160);
+	assert_int_equal(hits[199], 0);
+}
+
+static void test_check_draw_edges(void **state)
+{
+	(void)state;
+	unsigned long long st = 7;
+	struct check_draw d;
+	/* fewer samples than checks: every sample but the last */
+	check_draw_init(&d, 5, 10, 4, 2);
+	for (long long i = 0; i < 4; i++)
+		assert_int_equal(check_draw_pick(&d, i, uni(&st)), 1);
+	assert_int_equal(check_draw_pick(&d, 4, 0.0), 0);
+	/* one class: the plain draw of exactly `want` */
+	check_draw_init(&d, 100, 7, 1, 5);
+	int total = 0;
+	for (long long i = 0; i < 100; i++)
+		total += check_draw_pick(&d, i, uni(&st));
+	assert_int_equal(total, 7);
+	/* more classes than the draw keeps: one */
+	check_draw_init(&d, 100, 7, CHECK_MAX_STRATA + 1, 5);
+	assert_int_equal(d.strata, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_check_draw_strata),
+		cmocka_unit_test(test_check_draw_edges),
 		cmocka_unit_test(test_cuda_executors),
 		cmocka_unit_test(test_host_executors),
 		cmocka_unit_test(test_planner_job),

@@ -200,16 +200,24 @@ struct evc_timing_opts {
 	evc_sample_fn on_sample; /* required */
 	void *cb_ctx;
 	/* Fresh inputs (additions to version 2): when base_inputs is set
-	 * (n_sets x n_inputs device pointers, pristine copies of set_inputs,
+	 * (n_base x n_inputs device pointers of pristine input sets,
 	 * input_bytes[k] and input_elem[k] per input), every sample, warm-up
 	 * or timed, first asks sample_key for a key and rewrites each input
-	 * set A its launches use from base sets A and (A + 1) % n_base (scramble.h,
-	 * evs_mix_bit), outside the timed region.  The key is in s->key. */
+	 * set A its launches use, element by element (scramble.h,
+	 * evs_mix_bit), outside the timed region: from base sets A and
+	 * (A + 1) % n_base, or with n_dists (below) from the pair of the
+	 * launch's distribution.  The key is in s->key. */
 	void *const *base_inputs;
-	int n_base;           /* base sets: max(n_sets, 2); partner of A is (A + 1) % n_base */
+	int n_base;           /* base sets: 2 n_dists; without n_dists at least max(n_sets, 2) */
 	const size_t *input_bytes;
 	const int *input_elem;
 	uint64_t (*sample_key)(void *cb_ctx, int index);
+	/* Distributions (a later addition; 0 keeps the partner rule above):
+	 * > 0 when base_inputs holds one pair of sets per distribution of the
+	 * problem (n_base == 2 n_dists, scramble.h): launch j of sample i
+	 * rewrites its set from bases 2d and 2d + 1, d = evs_sample_dist(i *
+	 * batch + j, n_dists), under evs_launch_key(key, j). */
+	int n_dists;
 };
 
 /* How the samples were taken.  Nothing in it is allocated. */
