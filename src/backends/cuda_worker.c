@@ -422,6 +422,19 @@ static const struct ev_kernel_desc *sealed_kernel(struct cw *w, struct seal_plan
 		free(why);
 		return NULL;
 	}
+	/* grids launched from the device: the kernel clock has no record of
+	 * them (red team 3, rt3_cdp_tail), the CUDA events do */
+	const char *dl = NULL;
+	if (w->job->timing && strcmp(knob_values_clock[w->job->k.clock], "events") &&
+	    seal_fatbin_device_launch(imgs, img_bytes, n, &dl)) {
+		char *r = xstrfmt("the kernel's device code launches grids from the device ('%s': dynamic "
+				  "parallelism); the kernel clock (CUPTI) has no record of them, so it would time "
+				  "less than ran: time it with `timing: {clock: events}`, which counts them",
+				  dl);
+		proto_w_failure("launch_failed", "device_launch", r, "load");
+		free(r);
+		return NULL;
+	}
 	const struct ev_kernel_desc *d = NULL;
 	int rc = w->api->plan_load(w->ctx, imgs, img_bytes, n, &sp->plan, &d, w->err, sizeof(w->err));
 	if (rc == -1) {

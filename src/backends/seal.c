@@ -21,6 +21,11 @@
 #include "base/util.h"
 
 #define FATBIN_MAGIC 0xBA55ED50u
+/* A fatbin image's entries (after its 16-byte header): kind (1 PTX, 2
+ * ELF) at 0, header size at 4, payload size at 8, flags at 40; flags
+ * 0x2000 (LZ4) or 0x8000 (newer nvcc) mark a compressed payload. */
+#define FATBIN_ENTRY_MIN 48
+#define FATBIN_COMPRESSED (0x2000ull | 0x8000ull)
 
 void seal_plan_release(struct seal_plan *p)
 {
@@ -343,4 +348,48 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 	}
 	*data = sec;
 	return k;
+}
+
+/* Is needle in hay[0..n)? */
+static int has_bytes(const unsigned char *hay, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+	for (size_t i = 0; k && i + k <= n; i++)
+		if (hay[i] == (unsigned char)needle[0] && !memcmp(hay + i, needle, k))
+			return 1;
+	return 0;
+}
+
+int seal_fatbin_device_launch(const void *const *images, const size_t *image_bytes, int n_images,
+			      const char **what)
+{
+	static const char *const names[] = { "cnpv2LaunchDevice", "CDP2LaunchDevice", "cudaLaunchDevice", NULL };
+	*what = NULL;
+	for (int i = 0; i < n_images; i++) {
+		const unsigned char *im = images[i];
+		size_t len = image_bytes[i];
+		uint16_t hsize;
+		if (len < 16)
+			continue;
+		memcpy(&hsize, im + 6, 2);
+		for (size_t at = hsize; at + FATBIN_ENTRY_MIN <= len;) {
+			uint16_t kind;
+			uint32_t ehs;
+			uint64_t size, flags;
+			memcpy(&kind, im + at, 2);
+			memcpy(&ehs, im + at + 4, 4);
+			memcpy(&size, im + at + 8, 8);
+			memcpy(&flags, im + at + 40, 8);
+			if (ehs < FATBIN_ENTRY_MIN || ehs > len - at || size > len - at - ehs)
+				break; /* not an entry we can read: the driver will say */
+			if ((kind == 1 || kind == 2) && !(flags & FATBIN_COMPRESSED))
+				for (int k = 0; names[k]; k++)
+					if (has_bytes(im + at + ehs, (size_t)size, names[k])) {
+						*what = names[k];
+						return 1;
+					}
+			at += ehs + size;
+		}
+	}
+	return 0;
 }

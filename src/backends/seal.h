@@ -46,4 +46,18 @@ void seal_plan_release(struct seal_plan *p);
 int seal_fatbin_images(const char *path, unsigned char **data, const void **images, size_t *image_bytes,
 		       int max_images, char **why);
 
+/*
+ * Does device code of these fatbin images (seal_fatbin_images) launch
+ * grids from the device (dynamic parallelism)?  Every entry that is not
+ * compressed - cubins (nvcc leaves SASS uncompressed unless told
+ * otherwise) and PTX - is searched for the device runtime's launch
+ * (cudaLaunchDevice*, the CDP2 syscall __cuda_syscall_cnpv2LaunchDevice*,
+ * __cudaCDP2LaunchDevice*), which a device-side launch must name for the
+ * loader to link it.  1 with the name found in *what (static), else 0.
+ * Why: the kernel clock (CUPTI) has no record of such grids, and only a
+ * bounded gap to the CUDA events gave them away (red team 3, rt3_cdp_tail).
+ */
+int seal_fatbin_device_launch(const void *const *images, const size_t *image_bytes, int n_images,
+			      const char **what);
+
 #endif /* EVIDENT_SEAL_H */

@@ -1,7 +1,8 @@
 /*
  * test_seal.c - the runner's half of the sealed path (backends/seal.h):
  * a planner's plan is checked field by field before a replay; a kernel
- * object's device code is read from its .nv_fatbin section as data; the
+ * object's device code is read from its .nv_fatbin section as data, and
+ * searched for launches from the device; the
  * fresh-input mixing bit (scramble.h) the harness and the checker share;
  * and the parent's rules for fresh-input keys (protocol.h).
  */
@@ -185,6 +186,50 @@ static void test_fatbin_images(void **state)
 	unlink(path);
 }
 
+/* One fatbin image of one entry of `kind` with `flags` whose payload
+ * holds text, into buf (at least 128 + strlen(text) bytes); its size. */
+static size_t one_entry_image(unsigned char *buf, uint16_t kind, uint64_t flags, const char *text)
+{
+	uint64_t payload = (strlen(text) + 7) & ~(size_t)7, fs = 64 + payload;
+	uint32_t magic = 0xBA55ED50u, ehs = 64;
+	uint16_t ver = 1, hs = 16;
+	memset(buf, 0, 16 + fs);
+	memcpy(buf, &magic, 4), memcpy(buf + 4, &ver, 2), memcpy(buf + 6, &hs, 2), memcpy(buf + 8, &fs, 8);
+	memcpy(buf + 16, &kind, 2), memcpy(buf + 20, &ehs, 4), memcpy(buf + 24, &payload, 8);
+	memcpy(buf + 16 + 40, &flags, 8);
+	memcpy(buf + 16 + 64, text, strlen(text));
+	return 16 + fs;
+}
+
+/* device code that launches from the device is seen (rt3_cdp_tail): the
+ * CDP2 syscall in a cubin, the runtime's name in PTX; not in device code
+ * without it, and not where the entry is compressed (nothing to read) */
+static void test_fatbin_device_launch(void **state)
+{
+	(void)state;
+	unsigned char a[256], b[256];
+	const void *im[2] = { a, b };
+	size_t ib[2];
+	const char *what = NULL;
+	ib[0] = one_entry_image(a, 2, 0x11, "\x7f" "ELF .text._Z6kernelPf");
+	ib[1] = one_entry_image(b, 2, 0x11, "__cuda_syscall_cnpv2LaunchDeviceV2");
+	assert_int_equal(seal_fatbin_device_launch(im, ib, 1, &what), 0);
+	assert_null(what);
+	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 1);
+	assert_string_equal(what, "cnpv2LaunchDevice");
+	ib[1] = one_entry_image(b, 1, 0x11, ".extern .func (.param .b32 r) cudaLaunchDeviceV2");
+	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 1);
+	assert_string_equal(what, "cudaLaunchDevice");
+	/* compressed: not readable here */
+	ib[1] = one_entry_image(b, 2, 0x8011, "__cuda_syscall_cnpv2LaunchDeviceV2");
+	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 0);
+	/* an entry whose sizes run past the image ends the scan */
+	ib[1] = one_entry_image(b, 2, 0x11, "__cuda_syscall_cnpv2LaunchDeviceV2");
+	uint64_t huge = 1ull << 40;
+	memcpy(b + 24, &huge, 8);
+	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 0);
+}
+
 /* the mixing bit: the same for the same (key, tensor, element), about half
  * ones, and another key or tensor gives another pattern */
 static void test_mix_bit(void **state)
@@ -248,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_plan_accepted),
 		cmocka_unit_test(test_plan_refused),
 		cmocka_unit_test(test_fatbin_images),
+		cmocka_unit_test(test_fatbin_device_launch),
 		cmocka_unit_test(test_mix_bit),
 		cmocka_unit_test(test_fresh_keys),
 	};
