@@ -220,6 +220,7 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 					       ? (int)json_integer_value(v)
 					       : -1;
 			st->nonportable_cluster = json_integer_value(json_object_get(attrs, "nonportable_cluster")) > 0;
+			st->cooperative = json_integer_value(json_object_get(attrs, "cooperative")) > 0;
 			out->names[i] = xstrdup(name);
 			st->name = out->names[i];
 		} else if (!strcmp(kind, "memset")) {

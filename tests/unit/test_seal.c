@@ -59,6 +59,17 @@ static void test_plan_accepted(void **state)
 	assert_int_equal(s->relocs[1].buf, EVC_BUF_SCRATCH);
 	assert_int_equal(s->relocs[1].off, 4000);
 	assert_string_equal(sp.plan.compiled_params, "B=1");
+	assert_int_equal(s->cooperative, 0);
+	seal_plan_release(&sp);
+	/* a cooperative launch stays one (rt3_coop) */
+	assert_int_equal(parse("{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"kernel\", \"name\": "
+			       "\"k\", \"grid\": [4, 1, 1], \"block\": [64, 1, 1], \"cluster\": [0, 0, 0], "
+			       "\"smem\": 0, \"attrs\": {\"max_dynamic_smem\": 0, \"carveout\": -1, "
+			       "\"nonportable_cluster\": 0, \"cooperative\": 1}, \"params\": [], \"relocs\": [], "
+			       "\"args\": \"\"}]}",
+			       &sp, &why),
+			 0);
+	assert_int_equal(sp.plan.steps[0].cooperative, 1);
 	seal_plan_release(&sp);
 	/* memsets and copies inside their buffers */
 	assert_int_equal(parse("{\"version\": 1, \"scratch\": [], \"steps\": ["

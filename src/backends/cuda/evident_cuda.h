@@ -247,7 +247,8 @@ struct evc_timing_result {
  *
  * A plan is what one launch() enqueued, as stream capture recorded it:
  * kernels (device function name, grid, block, cluster, dynamic shared
- * memory, the function attributes it needs, its parameter buffer),
+ * memory, the function attributes it needs, whether it was a cooperative
+ * launch, its parameter buffer),
  * memsets and device-to-device copies, in an order that keeps every
  * dependency.  Pointers into the tensors the harness handed the kernel, or
  * into device memory the kernel allocated for itself (scratch), are not
@@ -301,6 +302,9 @@ struct evc_step {
 	uint64_t dst_off, src_off;
 	unsigned value, elem_size;
 	size_t width, height, pitch, bytes;
+	/* kernel, an addition: launched cooperatively (its blocks may meet at
+	 * a grid-wide barrier: cudaLaunchCooperativeKernel) */
+	int cooperative;
 };
 
 struct evc_plan {

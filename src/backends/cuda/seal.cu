@@ -26,11 +26,15 @@
  *
  * Replay (seal_load, then the returned description's launch): functions
  * are looked up by name in the loaded images, so a kernel of a library
- * (cuBLAS, cuDNN) is refused at load with that reason; attributes the
- * planner saw (the dynamic shared memory limit, the carveout, non-portable
- * clusters) are set; scratch is allocated and zeroed once; each launch
- * patches the relocations with the current buffers and enqueues with
- * cuLaunchKernelEx, cuMemsetD*Async and cuMemcpyDtoDAsync on l->stream.
+ * (cuBLAS, cuDNN) is refused at load with that reason, and so is a name
+ * two images define; each function's parameter layout must be the plan's
+ * (cuFuncGetParamInfo: the same count and offsets, inside the bytes);
+ * attributes the planner saw (the dynamic shared memory limit, the
+ * carveout, non-portable clusters) are set; scratch is allocated and
+ * zeroed once; each launch patches the relocations with the current
+ * buffers and enqueues with cuLaunchKernelEx (cluster dimensions and a
+ * cooperative launch as captured), cuMemsetD*Async and cuMemcpyDtoDAsync
+ * on l->stream.
  * Return values are CUresult values; for launch errors they equal the
  * runtime's cudaError_t values, which the caller sorts (evc_kind).
  */
@@ -213,13 +217,22 @@ static int kernel_step(CUgraphNode node, std::vector<kbuf> &bufs, std::string &j
 		cl[1] = cv.clusterDim.y;
 		cl[2] = cv.clusterDim.z;
 	}
+	/* a cooperative launch (grid-wide barriers) replays as one (red team
+	 * 3, rt3_coop: replayed as an ordinary grid, its grid.sync() had no
+	 * barrier to meet at) */
+	int coop = 0;
+	memset(&cv, 0, sizeof(cv));
+	if (cuGraphKernelNodeGetAttribute(node, CU_LAUNCH_ATTRIBUTE_COOPERATIVE, &cv) == CUDA_SUCCESS)
+		coop = cv.cooperative != 0;
 	js += "{\"kind\": \"kernel\", \"name\": ";
 	append_str(js, name);
 	appendf(js, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"cluster\": [%u, %u, %u], \"smem\": %u",
 		p.gridDimX, p.gridDimY, p.gridDimZ, p.blockDimX, p.blockDimY, p.blockDimZ, cl[0], cl[1], cl[2],
 		p.sharedMemBytes);
-	appendf(js, ", \"attrs\": {\"max_dynamic_smem\": %d, \"carveout\": %d, \"nonportable_cluster\": %d}", dyn,
-		carve, nonport);
+	appendf(js,
+		", \"attrs\": {\"max_dynamic_smem\": %d, \"carveout\": %d, \"nonportable_cluster\": %d, "
+		"\"cooperative\": %d}",
+		dyn, carve, nonport, coop);
 	js += ", \"params\": [";
 	for (size_t i = 0; i < offs.size(); i++)
 		appendf(js, "%s%zu", i ? ", " : "", offs[i]);
@@ -482,7 +495,7 @@ static int replay(struct ev_launch *l)
 				memcpy(r.args.data() + x.at, &v, 8);
 			}
 			CUlaunchConfig cfg;
-			CUlaunchAttribute at[1];
+			CUlaunchAttribute at[2];
 			memset(&cfg, 0, sizeof(cfg));
 			memset(at, 0, sizeof(at));
 			cfg.gridDimX = s->grid[0];
@@ -493,14 +506,21 @@ static int replay(struct ev_launch *l)
 			cfg.blockDimZ = s->block[2];
 			cfg.sharedMemBytes = s->smem;
 			cfg.hStream = st;
+			unsigned na = 0;
 			if (s->cluster[0]) {
-				at[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-				at[0].value.clusterDim.x = s->cluster[0];
-				at[0].value.clusterDim.y = s->cluster[1] ? s->cluster[1] : 1;
-				at[0].value.clusterDim.z = s->cluster[2] ? s->cluster[2] : 1;
-				cfg.attrs = at;
-				cfg.numAttrs = 1;
+				at[na].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+				at[na].value.clusterDim.x = s->cluster[0];
+				at[na].value.clusterDim.y = s->cluster[1] ? s->cluster[1] : 1;
+				at[na].value.clusterDim.z = s->cluster[2] ? s->cluster[2] : 1;
+				na++;
 			}
+			if (s->cooperative) {
+				at[na].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+				at[na].value.cooperative = 1;
+				na++;
+			}
+			cfg.attrs = na ? at : NULL;
+			cfg.numAttrs = na;
 			rc = cuLaunchKernelEx(&cfg, r.f, r.params.empty() ? NULL : r.params.data(), NULL);
 		} else if (s->kind == EVC_STEP_MEMSET) {
 			CUdeviceptr d = base_of(l, s->dst_buf) + s->dst_off;
@@ -580,9 +600,18 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 		r.s = plan->steps[i];
 		r.f = NULL;
 		if (r.s.kind == EVC_STEP_KERNEL) {
-			for (CUmodule m : R.mods)
-				if (cuModuleGetFunction(&r.f, m, r.s.name) == CUDA_SUCCESS)
-					break;
+			/* the one image that defines it: with two, which one the
+			 * runtime ran for the planner (and runs for any phase in
+			 * process) is not the replay's to guess (red team 3,
+			 * rt3_fatbin_shadow: a second image ahead of nvcc's) */
+			int defs = 0;
+			for (CUmodule m : R.mods) {
+				CUfunction g = NULL;
+				if (cuModuleGetFunction(&g, m, r.s.name) == CUDA_SUCCESS && g) {
+					if (!defs++)
+						r.f = g;
+				}
+			}
 			if (!r.f) {
 				snprintf(err, errlen, "kernel function '%s' is not in the kernel object's device code "
 						      "(a library's kernel, such as cuBLAS's or cuDNN's): run the "
@@ -590,6 +619,36 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 					 r.s.name);
 				seal_unload();
 				return -1;
+			}
+			if (defs > 1) {
+				snprintf(err, errlen, "kernel function '%s' is defined by %d fatbin images of the kernel "
+						      "object: which one the runtime runs is not for a replay to guess",
+					 r.s.name, defs);
+				seal_unload();
+				return -1;
+			}
+			/* the parameter layout is the function's own, not the plan's word
+			 * (rt3_plan_params: a forged plan with fewer offsets made the
+			 * launch read parameter pointers past the worker's array) */
+			for (unsigned k = 0;; k++) {
+				size_t po = 0, ps = 0;
+				if (cuFuncGetParamInfo(r.f, k, &po, &ps) != CUDA_SUCCESS) {
+					if (k != r.s.n_params) {
+						snprintf(err, errlen, "the plan gives kernel '%s' %u parameters, the "
+								      "function has %u",
+							 r.s.name, r.s.n_params, k);
+						seal_unload();
+						return -1;
+					}
+					break;
+				}
+				if (k >= r.s.n_params || r.s.param_off[k] != po || po + ps > r.s.args_bytes) {
+					snprintf(err, errlen, "the plan's parameter %u of kernel '%s' is not the "
+							      "function's (offset %zu, %zu bytes, in %zu bytes of parameters)",
+						 k, r.s.name, po, ps, r.s.args_bytes);
+					seal_unload();
+					return -1;
+				}
 			}
 			r.args.assign(r.s.args, r.s.args + r.s.args_bytes);
 			r.relocs.assign(r.s.relocs, r.s.relocs + r.s.n_relocs);
