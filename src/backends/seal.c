@@ -7,9 +7,10 @@
  * code, so every field is bounded here: buffer ids name a tensor of the
  * launch or a scratch buffer of the plan, a relocation lies inside its
  * kernel's parameter buffer and points inside its buffer, a memset or a
- * copy stays inside the buffers it names.  What the device code does with
- * its pointers is the device's business, as it is for any kernel; the
- * replay itself never writes outside the worker's buffers.
+ * copy stays inside the buffers it names, scratch contents stay inside
+ * their buffer.  What the device code does with its pointers is the
+ * device's business, as it is for any kernel; the replay itself never
+ * writes outside the worker's buffers.
  */
 #include "backends/seal.h"
 
@@ -39,6 +40,8 @@ void seal_plan_release(struct seal_plan *p)
 	free(p->kernel_name);
 	free(p->compiled_params);
 	free(p->problem);
+	free(p->inits);
+	free(p->init_data);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -260,6 +263,42 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 			BAD("step %zu: unknown kind '%s'", i, kind);
 		}
 	}
+	/* what init() left in scratch: [scratch k, offset, hex], each inside
+	 * its buffer, EVC_PLAN_MAX_INIT bytes in all */
+	json_t *si = json_object_get(j, "scratch_init");
+	if (si && (!json_is_array(si) || json_array_size(si) > EVC_PLAN_MAX_INIT / 8))
+		BAD("the plan's scratch_init is not a list of [scratch, offset, bytes]");
+	size_t n_si = si ? json_array_size(si) : 0, total_init = 0;
+	for (size_t k = 0; k < n_si; k++) {
+		const char *hx = json_string_value(json_array_get(json_array_get(si, k), 2));
+		total_init += hx ? strlen(hx) / 2 : 0;
+	}
+	if (total_init > EVC_PLAN_MAX_INIT)
+		BAD("the plan carries %zu bytes of scratch contents (at most %d)", total_init, EVC_PLAN_MAX_INIT);
+	out->inits = xcalloc(n_si ? n_si : 1, sizeof(*out->inits));
+	out->init_data = xmalloc(total_init ? total_init : 1);
+	unsigned char *id = out->init_data;
+	for (size_t k = 0; k < n_si; k++) {
+		json_t *r = json_array_get(si, k);
+		unsigned long long sk, off;
+		const char *hx = json_string_value(json_array_get(r, 2));
+		size_t n = hx ? strlen(hx) : 0;
+		if (!json_is_array(r) || json_array_size(r) != 3 || get_uint(json_array_get(r, 0), 255, &sk) ||
+		    get_uint(json_array_get(r, 1), ~0ull, &off) || !hx || !n || n % 2)
+			BAD("scratch_init %zu is not [scratch, offset, hex bytes]", k);
+		if ((int)sk >= out->plan.n_scratch || off > out->scratch[sk] || n / 2 > out->scratch[sk] - off)
+			BAD("scratch_init %zu names no scratch buffer of the plan, or runs past its end", k);
+		for (size_t b = 0; b < n / 2; b++) {
+			int hi = hex_nibble(hx[2 * b]), lo = hex_nibble(hx[2 * b + 1]);
+			if (hi < 0 || lo < 0)
+				BAD("scratch_init %zu: the bytes are not lower-case hex", k);
+			id[b] = (unsigned char)(hi << 4 | lo);
+		}
+		out->inits[k] = (struct evc_init){ (uint32_t)sk, off, n / 2, id };
+		id += n / 2;
+	}
+	out->plan.n_inits = (int)n_si;
+	out->plan.inits = out->inits;
 	const char *s;
 	out->kernel_name = xstrdup((s = json_string_value(json_object_get(j, "kernel"))) ? s : "");
 	out->compiled_params = xstrdup((s = json_string_value(json_object_get(j, "compiled_params"))) ? s : "");

@@ -7,8 +7,9 @@
  * The planner, the sandboxed process that ran the kernel's host code,
  * sends its plan as untrusted JSON: seal_plan_parse accepts only what a
  * replay can do safely (known buffer ids, relocations inside the
- * parameter buffer, memsets and copies inside their buffers, bounded
- * counts and sizes) and says what is wrong otherwise.
+ * parameter buffer, memsets and copies inside their buffers, scratch
+ * contents inside their buffers, bounded counts and sizes) and says what
+ * is wrong otherwise.
  */
 #ifndef EVIDENT_SEAL_H
 #define EVIDENT_SEAL_H
@@ -26,6 +27,8 @@ struct seal_plan {
 	void *arena;    /* args, offsets and relocations of every step */
 	char **names;
 	char *kernel_name, *compiled_params, *problem;
+	struct evc_init *inits;
+	unsigned char *init_data; /* the bytes every init points into */
 };
 
 /*

@@ -82,6 +82,62 @@ static void test_plan_accepted(void **state)
 	seal_plan_release(&sp);
 }
 
+#define SINIT(init) \
+	"{\"version\": 1, \"scratch\": [4096, 64], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], " \
+	"\"value\": 0, \"elem\": 4, \"width\": 1, \"height\": 1, \"pitch\": 0}], \"scratch_init\": " init "}"
+
+/* what init() left in the launch's own allocations travels with the plan
+ * (rt3_init_table), inside those allocations only */
+static void test_plan_scratch_init(void **state)
+{
+	(void)state;
+	struct seal_plan sp;
+	char *why = NULL;
+	assert_int_equal(parse(SINIT("[[0, 8, \"00ff10\"], [1, 60, \"01020304\"]]"), &sp, &why), 0);
+	assert_int_equal(sp.plan.n_inits, 2);
+	assert_int_equal(sp.plan.inits[0].scratch, 0);
+	assert_int_equal(sp.plan.inits[0].off, 8);
+	assert_int_equal(sp.plan.inits[0].bytes, 3);
+	assert_int_equal(sp.plan.inits[0].data[1], 0xff);
+	assert_int_equal(sp.plan.inits[1].scratch, 1);
+	assert_int_equal(sp.plan.inits[1].data[3], 4);
+	seal_plan_release(&sp);
+	/* none at all is a plan as before */
+	assert_int_equal(parse(SINIT("[]"), &sp, &why), 0);
+	assert_int_equal(sp.plan.n_inits, 0);
+	seal_plan_release(&sp);
+	static const char *bad[] = {
+		SINIT("[[1, 62, \"01020304\"]]"),  /* past its buffer's end */
+		SINIT("[[2, 0, \"01\"]]"),         /* no such scratch buffer */
+		SINIT("[[0, 0, \"0g\"]]"),         /* not hex */
+		SINIT("[[0, 0, \"012\"]]"),        /* half a byte */
+		SINIT("[[0, 0]]"),                 /* no bytes */
+		SINIT("{\"0\": 1}"),               /* not a list */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (parse(bad[i], &sp, &why) != -1)
+			print_error("scratch_init %zu was accepted: %s\n", i, bad[i]);
+		assert_non_null(why);
+		free(why);
+		why = NULL;
+	}
+	/* more than a plan may carry */
+	size_t n = 2 * (EVC_PLAN_MAX_INIT + 8);
+	char *big = xmalloc(n + 256), *hex = xmalloc(n + 1);
+	memset(hex, '1', n);
+	hex[n] = 0;
+	snprintf(big, n + 256,
+		 "{\"version\": 1, \"scratch\": [%d], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], "
+		 "\"value\": 0, \"elem\": 4, \"width\": 1, \"height\": 1, \"pitch\": 0}], \"scratch_init\": "
+		 "[[0, 0, \"%s\"]]}",
+		 2 * EVC_PLAN_MAX_INIT, hex);
+	assert_int_equal(parse(big, &sp, &why), -1);
+	assert_non_null(strstr(why, "at most"));
+	free(why);
+	free(big);
+	free(hex);
+}
+
 /* every way a planner could make the replay write or point elsewhere */
 static void test_plan_refused(void **state)
 {
@@ -303,6 +359,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_accepted),
 		cmocka_unit_test(test_plan_refused),
+		cmocka_unit_test(test_plan_scratch_init),
 		cmocka_unit_test(test_fatbin_images),
 		cmocka_unit_test(test_fatbin_device_launch),
 		cmocka_unit_test(test_mix_bit),

@@ -255,7 +255,9 @@ struct evc_timing_result {
  * kept as numbers but as relocations: (byte offset in the parameter
  * buffer, buffer id, offset in the buffer).  Buffer ids: input t is
  * EVC_BUF_IN + t, output o is EVC_BUF_OUT + o, scratch k is
- * EVC_BUF_SCRATCH + k.
+ * EVC_BUF_SCRATCH + k.  What init() wrote into scratch (a table, a
+ * constant) travels with the plan, at most EVC_PLAN_MAX_INIT bytes of
+ * non-zero runs; a launch that needs more is refused.
  *
  * plan_capture runs in the planner (the sandboxed process that runs the
  * kernel's host code) and returns the plan as JSON text; the runner
@@ -274,6 +276,16 @@ enum evc_step_kind { EVC_STEP_KERNEL = 1, EVC_STEP_MEMSET = 2, EVC_STEP_COPY = 3
 #define EVC_PLAN_MAX_SCRATCH 16
 #define EVC_PLAN_MAX_PARAMS 128
 #define EVC_PLAN_MAX_ARGS 32768   /* bytes of one kernel's parameters (CUDA's limit is 32764) */
+#define EVC_PLAN_MAX_INIT (256 * 1024) /* bytes of scratch contents one plan may carry */
+
+/* What init() left in a scratch buffer: bytes at off of scratch k, which
+ * plan_load writes after zeroing the buffer. */
+struct evc_init {
+	uint32_t scratch;
+	uint64_t off;
+	size_t bytes;
+	const unsigned char *data;
+};
 
 struct evc_reloc {
 	uint32_t at;    /* byte offset in the parameter buffer of an 8-byte pointer */
@@ -315,6 +327,10 @@ struct evc_plan {
 	const char *kernel_name;       /* the kernel description's name and */
 	const char *compiled_params;   /* compiled_params, as the planner read them */
 	const char *problem;
+	/* an addition: the scratch buffers' contents as init() left them
+	 * (their non-zero runs), written by plan_load after the zeroing */
+	int n_inits;
+	const struct evc_init *inits;
 };
 
 struct evc_ctx;

@@ -31,7 +31,8 @@
  * (cuFuncGetParamInfo: the same count and offsets, inside the bytes);
  * attributes the planner saw (the dynamic shared memory limit, the
  * carveout, non-portable clusters) are set; scratch is allocated and
- * zeroed once; each launch patches the relocations with the current
+ * zeroed once, then given what init() left there (the plan's
+ * scratch_init); each launch patches the relocations with the current
  * buffers and enqueues with cuLaunchKernelEx (cluster dimensions and a
  * cooperative launch as captured), cuMemsetD*Async and cuMemcpyDtoDAsync
  * on l->stream.
@@ -362,6 +363,69 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, char *err, siz
 	return 0;
 }
 
+/*
+ * What init() left in the launch's own allocations, as [k, offset, hex]
+ * runs of the plan's scratch_init: the replay zeroes each scratch buffer
+ * and writes these back (red team 3, rt3_init_table: a table init built
+ * was zero in the replay, and an honest kernel was recorded wrong).  Runs
+ * are the non-zero 8-byte words, merged across gaps under 64 zero bytes;
+ * more than EVC_PLAN_MAX_INIT bytes in all is refused.  0, or -1 with the
+ * reason in err.
+ */
+static int scratch_contents(const std::vector<kbuf> &bufs, std::string &js, char *err, size_t errlen)
+{
+	const size_t chunk = (size_t)1 << 20, gap = 64;
+	std::vector<unsigned char> h(chunk);
+	size_t total = 0;
+	int nr = 0;
+	for (const kbuf &b : bufs) {
+		if (b.id < EVC_BUF_SCRATCH)
+			continue;
+		size_t run_at = 0, run_end = 0; /* [run_at, run_end): the open run, empty when equal */
+		std::string hex;
+		auto flush = [&](void) {
+			if (run_end > run_at) {
+				appendf(js, "%s[%u, %zu, \"%s\"]", nr++ ? ", " : "", b.id - EVC_BUF_SCRATCH, run_at,
+					hex.c_str());
+				total += run_end - run_at;
+			}
+			hex.clear();
+			run_at = run_end = 0;
+		};
+		for (size_t at = 0; at < b.bytes; at += chunk) {
+			size_t n = b.bytes - at < chunk ? b.bytes - at : chunk;
+			if (cuMemcpyDtoH(h.data(), b.base + at, n) != CUDA_SUCCESS)
+				return fail(err, errlen, "cannot read the launch's own device memory (%zu bytes at "
+							 "0x%llx) to carry what init() left there",
+					    b.bytes, (unsigned long long)b.base);
+			for (size_t w = 0; w < n; w += 8) {
+				size_t wn = n - w < 8 ? n - w : 8, pos = at + w;
+				int nz = 0;
+				for (size_t k = 0; k < wn; k++)
+					nz |= h[w + k] != 0;
+				if (!nz)
+					continue;
+				if (run_end > run_at && pos - run_end >= gap)
+					flush();
+				if (run_end == run_at)
+					run_at = run_end = pos;
+				for (; run_end < pos; run_end++) /* the zeros inside the run */
+					hex += "00";
+				for (size_t k = 0; k < wn; k++)
+					appendf(hex, "%02x", h[w + k]);
+				run_end = pos + wn;
+				if (total + (run_end - run_at) > EVC_PLAN_MAX_INIT)
+					return fail(err, errlen, "init() left more than %d bytes of data in device memory "
+								 "the launch uses (an allocation of %zu bytes); a sealed "
+								 "plan carries at most that: run the variant with trust: host",
+						    EVC_PLAN_MAX_INIT, b.bytes);
+			}
+		}
+		flush();
+	}
+	return 0;
+}
+
 static size_t tensor_bytes_of(const struct ev_tensor *t)
 {
 	size_t n = t->dtype == EV_F32 ? 4 : t->dtype == EV_F64 ? 8 : 2;
@@ -440,6 +504,9 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	for (const kbuf &b : bufs)
 		if (b.id >= EVC_BUF_SCRATCH)
 			appendf(js, "%s%zu", ns++ ? ", " : "", b.bytes);
+	js += "], \"scratch_init\": [";
+	if (scratch_contents(bufs, js, err, errlen))
+		return -1;
 	js += "], \"kernel\": ";
 	append_str(js, desc->name ? desc->name : "");
 	js += ", \"compiled_params\": ";
@@ -594,6 +661,17 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 		R.scratch.push_back(p);
 		R.scratch_bytes.push_back(plan->scratch_bytes[k]);
 		CUCK(cuMemsetD8(p, 0, plan->scratch_bytes[k]), "cuMemsetD8 scratch");
+	}
+	/* what init() left there (bounds checked by seal_plan_parse) */
+	for (int i = 0; i < plan->n_inits; i++) {
+		const struct evc_init *in = &plan->inits[i];
+		if (in->scratch >= R.scratch.size() || in->off > R.scratch_bytes[in->scratch] ||
+		    in->bytes > R.scratch_bytes[in->scratch] - in->off) {
+			snprintf(err, errlen, "scratch contents %d lie outside the plan's scratch", i);
+			seal_unload();
+			return -1;
+		}
+		CUCK(cuMemcpyHtoD(R.scratch[in->scratch] + in->off, in->data, in->bytes), "cuMemcpyHtoD scratch contents");
 	}
 	for (int i = 0; i < plan->n_steps; i++) {
 		rstep r;
