@@ -255,7 +255,7 @@ int checker_main(const char *path)
 			fail("a timed host capture without the parent's seed (the parent draws every host input)");
 			goto out_refs;
 		}
-		/* a timed CUDA sample: set A mixed with its partner under the sample's key */
+		/* a timed CUDA sample: the pair of its distribution mixed under the sample's key */
 		json_t *mk = json_object_get(c, "mix_key");
 		unsigned long long mix_key = timed && json_is_integer(mk) ? (unsigned long long)json_integer_value(mk) : 0;
 		if (fresh) {

@@ -79,9 +79,10 @@ EVS_FN int evs_sample_set(int first_set, int n_sets, int batch, long long global
 }
 
 /*
- * Fresh inputs (the CUDA backend's timed samples): input t of a sample
- * that drew key is, element by element, the element of input set A or of
- * its partner set B (A + 1 mod n_sets): B where this bit is 1.  For the
+ * Fresh inputs (the CUDA backend's timed samples): input t of a launch
+ * that drew key is, element by element, the element of base set A or of
+ * its partner B (the pair of its distribution, evs_sample_dist below): B
+ * where this bit is 1.  For the
  * problems' independent element distributions the result has the same
  * distribution, and with 2^N choices per sample no output can be kept
  * from one sample for another.  The harness mixes on the device, the
