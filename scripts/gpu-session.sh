@@ -10,6 +10,8 @@
 #   adversary  the CUDA adversarial suite (tests/fixtures/specs/cuda-adversary*.yaml)
 #   sealed     the sealed path's own suites (tests/fixtures/specs/cuda-sealed.yaml,
 #              cuda-cdp.yaml) and the adversary suite as trust: host
+#   redteam3   red team 3's suites (tests/fixtures/specs/cuda-redteam3.yaml,
+#              cuda-redteam3-cdp.yaml; docs/redteam3-cuda.md; not in the default list)
 #   faults     experiments/cuda-faults.yaml
 #   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?;
 #              ITER1_RUNS=1: once)
@@ -87,6 +89,10 @@ if has sealed; then
 	run_exp cdp tests/fixtures/specs/cuda-cdp.yaml
 	run_exp adversary-host tests/fixtures/specs/cuda-adversary-host.yaml
 	run_exp iter1-unsealed experiments/iter1-unsealed.yaml
+fi
+if has redteam3; then
+	run_exp redteam3 tests/fixtures/specs/cuda-redteam3.yaml
+	run_exp redteam3-cdp tests/fixtures/specs/cuda-redteam3-cdp.yaml
 fi
 has faults && run_exp faults experiments/cuda-faults.yaml
 if has iter1; then
