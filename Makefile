@@ -106,9 +106,11 @@ test-cli: all
 	@$(SAN_ENV) EVIDENT=$(abspath $(EVIDENT)) tests/cli/run.sh $(if $(INNER),$(SMOKE_CLI))
 
 # Checks of the committed repository itself: the store verifies, PAPER.md
-# regenerates from it without a diff, every claim in it is supported, and
-# every CUDA kernel compiles for sm_80 and sm_90 (where nvcc exists; the
-# GPU tests themselves skip without a GPU and say why).  Each line is one
+# regenerates from it without a diff, every claim in it is supported,
+# every CUDA kernel compiles for sm_80 and sm_90 (sm_90a where it says so)
+# and the tensor-core kernels' layout simulators agree with the PTX ISA
+# (scripts/layout-sims.sh; both where nvcc exists; the GPU tests
+# themselves skip without a GPU and say why).  Each line is one
 # check, counted by scripts/run-check.sh; every check runs, and the last
 # line prints "repo: N passed, N failed, N skipped" and fails if one did.
 REPO_CHECK = scripts/run-check.sh $(BUILD)/repo-checks
@@ -119,10 +121,13 @@ test-repo: all
 	@$(REPO_CHECK) audit $(EVIDENT) audit --strict -q PAPER.md
 ifneq ($(INNER),)
 	@$(REPO_CHECK) --skip check-kernels "inside t0040's clone: the outer make test compiles them"
+	@$(REPO_CHECK) --skip layout-sims "inside t0040's clone: the outer make test runs them"
 else ifneq ($(NVCC),)
 	@$(REPO_CHECK) check-kernels $(CHECK_KERNELS)
+	@$(REPO_CHECK) layout-sims env NVCC=$(NVCC) scripts/layout-sims.sh build/layout-sims
 else
 	@$(REPO_CHECK) --skip check-kernels "no nvcc on this machine"
+	@$(REPO_CHECK) --skip layout-sims "no nvcc on this machine"
 endif
 	@$(REPO_CHECK) --total
 

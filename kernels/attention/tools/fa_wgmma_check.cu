@@ -11,6 +11,8 @@
  *   ./fa_wgmma_check            every step, both head dims
  *   ./fa_wgmma_check 2 4        only steps 2 and 4
  * Exit: 0 every case ran and is correct, 1 not, 77 no usable GPU.
+ * (The line "// evident: arch sm_90a" below is for make check-kernels, which
+ * compiles every .cu under kernels/ and must build this one for sm_90a.)
  * The SASS it runs: cuobjdump -sass fa_wgmma_check | grep -cE 'HGMMA|UTMALDG'
  *
  * What it does.  The tensor-map case first: it encodes a map for one
@@ -45,6 +47,7 @@
  * reason), LAUNCH_FAILED / CRASHED (with the CUDA error), HANG (killed
  * after 20 s) or NOT_RUN (an earlier shape of the same child failed).
  */
+// evident: arch sm_90a
 #include "../fa_wgmma.cu"
 
 #include <errno.h>
