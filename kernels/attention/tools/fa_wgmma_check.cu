@@ -372,7 +372,7 @@ template <class C> static void run_child(const std::vector<shape> &shapes)
 				judge((const uint16_t *)d_o[0], d_ref, n, d_cmp, &r);
 				if (strcmp(r.status, "ok")) {
 					char s2[sizeof(r.status)];
-					snprintf(s2, sizeof(s2), "%s (%s inputs)", r.status, dist ? "large" : "uniform");
+					snprintf(s2, sizeof(s2), "%.150s (%s inputs)", r.status, dist ? "large" : "uniform");
 					memcpy(r.status, s2, sizeof(s2));
 					failed = true;
 					break;
@@ -395,7 +395,7 @@ template <class C> static void run_child(const std::vector<shape> &shapes)
 				judge((const uint16_t *)d_o[1], d_ref, n, d_cmp, &r2);
 				snprintf(r.moved, sizeof(r.moved), "%s", strcmp(r2.status, "ok") ? "STALE" : "ok");
 				if (strcmp(r2.status, "ok")) {
-					snprintf(r.status, sizeof(r.status), "WRONG after the tensors moved (%s)", r2.status);
+					snprintf(r.status, sizeof(r.status), "WRONG after the tensors moved (%.40s)", r2.status);
 					failed = true;
 					break;
 				}
