@@ -3,8 +3,9 @@
 # tensor-core kernels (no GPU needed): tests/gpu/mma_layout_sim.cu checks
 # fa_mma's mma.sync fragment math, tests/gpu/wgmma_layout_sim.cu checks
 # fa_wgmma's shared-memory layout, wgmma descriptors and fragments, each
-# against an emulation of the PTX ISA's tables.  make test-repo runs it
-# where nvcc exists.
+# against an emulation of the PTX ISA's tables, and
+# tests/gpu/wgmma_pipeline_sim.cu model-checks fa_wgmma's mbarrier/TMA
+# pipeline.  make test-repo runs it where nvcc exists.
 #
 #   NVCC=... scripts/layout-sims.sh OUTDIR
 #
@@ -34,4 +35,5 @@ sim() { # name source arch kernel
 }
 sim mma_layout_sim tests/gpu/mma_layout_sim.cu -arch=sm_80 kernels/attention/fa_mma.cu
 sim wgmma_layout_sim tests/gpu/wgmma_layout_sim.cu -gencode=arch=compute_90a,code=sm_90a kernels/attention/fa_wgmma.cu
+sim wgmma_pipeline_sim tests/gpu/wgmma_pipeline_sim.cu -gencode=arch=compute_90a,code=sm_90a kernels/attention/fa_wgmma.cu
 exit $fail

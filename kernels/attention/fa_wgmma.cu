@@ -87,10 +87,18 @@
  * slack + BLOCK_M*D*2 (Q) + 2*STAGES*BLOCK_N*D*2 (K, V) + 8 per mbarrier,
  * e.g. NUM_WG=2 BLOCK_N=128 STAGES=2: 82,992 B at D=64, 164,912 B at D=128.
  *
- * Seen: compiled without a GPU only (nvcc 13.0, -gencode
- * arch=compute_90a,code=sm_90a): every step emits HGMMA, steps 2-4
- * UTMALDG; registers and spills in the report of the commit that added it.
- * Not yet run on a GPU.
+ * Checked without a GPU only (nvcc 13.0, -gencode arch=compute_90a,code=
+ * sm_90a, 2026-11-25): the PTX of every step holds the wgmma.mma_async,
+ * and steps 2-4 the cp.async.bulk.tensor and mbarrier instructions; ptxas
+ * reports no spills and no wgmma serialisation at NUM_WG=2 BLOCK_N=128
+ * STAGES=2 (registers at D=64 / D=128: STEP=1 164 / 216, STEP=2 127 / 157,
+ * STEP=3 and 4 168 at the entry, the launch bound that setmaxnreg
+ * redistributes); NUM_WG=3 at D=128 spills in STEP=4 (160 registers for
+ * S, P and O).  The SASS was not inspected (no cuobjdump on the build
+ * machine).  tests/gpu/wgmma_layout_sim.cu checks the layouts and
+ * tests/gpu/wgmma_pipeline_sim.cu model-checks the mbarrier pipeline
+ * (tiles, stages, warp groups, every step).  Not yet run on a GPU:
+ * kernels/attention/tools/fa_wgmma_check.cu is the first thing to run.
  *
  * Versions in this file:
  *   attention_fwd_kernel6  STEP=1: wgmma, cp.async loads
@@ -219,6 +227,17 @@ __host__ __device__ constexpr int acc_row(int w, int lane, int i) { return 16 * 
 __host__ __device__ constexpr int acc_col(int lane, int i) { return 8 * (i / 4) + 2 * (lane % 4) + i % 2; }
 /* P's A register r of k-step kk packs S accumulators p_index(kk, r) and +1. */
 __host__ __device__ constexpr int p_index(int kk, int r) { return 8 * kk + 2 * r; }
+
+/*
+ * The K/V ring (tests/gpu/wgmma_pipeline_sim.cu model-checks it): tile t
+ * lives in stage t % STAGES and is that stage's (t / STAGES)-th fill, so
+ * its "full" barrier completes the phase of parity (t / STAGES) & 1; the
+ * producer refills a stage when the phase of parity ((t / STAGES) & 1) ^ 1
+ * of its "empty" barrier has completed (for t < STAGES, the phase before
+ * the first: a fresh barrier passes that wait at once).
+ */
+template <class C> __host__ __device__ constexpr int stage_of(int t) { return t % C::stages; }
+template <class C> __host__ __device__ constexpr uint32_t parity_of(int t) { return (uint32_t)(t / C::stages) & 1u; }
 
 /* ---- device primitives --------------------------------------------------- */
 
@@ -726,8 +745,8 @@ attention_fwd_kernel7(const __grid_constant__ CUtensorMap tm_q, const __grid_con
 				prefetch_tensormap(&tm_v);
 				tma_q<C>(&tm_q, s_q, bars.q(), m0, bh);
 				for (int t = 0; t < n_tiles; t++) {
-					const int s = t % C::stages;
-					const uint32_t ph = (uint32_t)(t / C::stages) & 1u;
+					const int s = stage_of<C>(t);
+					const uint32_t ph = parity_of<C>(t);
 					/* the consumers' release of the tile STAGES before (parity ph^1
 					 * passes at once on a fresh barrier: its preceding phase) */
 					mbar_wait(bars.empty_k(s), ph ^ 1u);
@@ -763,14 +782,14 @@ attention_fwd_kernel7(const __grid_constant__ CUtensorMap tm_q, const __grid_con
 
 	if constexpr (!C::overlap) {
 		for (int j = 0; j < n_tiles; j++) {
-			const int st = j % C::stages;
-			const uint32_t ph = (uint32_t)(j / C::stages) & 1u;
+			const int st = stage_of<C>(j);
+			const uint32_t ph = parity_of<C>(j);
 			if constexpr (!C::ws) {
 				/* every warp is done with tile j-1: refill its stage with j+STAGES-1 */
 				__syncthreads();
 				const int jn = j + C::stages - 1;
 				if (tid == 0 && jn < n_tiles) {
-					const int sn = jn % C::stages;
+					const int sn = stage_of<C>(jn);
 					tma_kv<C>(&tm_k, s_k + sn * C::kv_bytes, bars.full_k(sn), jn, bh);
 					tma_kv<C>(&tm_v, s_v + sn * C::kv_bytes, bars.full_v(sn), jn, bh);
 				}
@@ -814,8 +833,8 @@ attention_fwd_kernel7(const __grid_constant__ CUtensorMap tm_q, const __grid_con
 		convert_p<C>(s, p);
 
 		for (int j = 1; j < n_tiles; j++) {
-			const int st = j % C::stages, sp = (j - 1) % C::stages;
-			const uint32_t ph = (uint32_t)(j / C::stages) & 1u, php = (uint32_t)((j - 1) / C::stages) & 1u;
+			const int st = stage_of<C>(j), sp = stage_of<C>(j - 1);
+			const uint32_t ph = parity_of<C>(j), php = parity_of<C>(j - 1);
 			mbar_wait(bars.full_k(st), ph);
 			mbar_wait(bars.full_v(sp), php);
 			wgmma_fence();
@@ -836,8 +855,8 @@ attention_fwd_kernel7(const __grid_constant__ CUtensorMap tm_q, const __grid_con
 			rescale_o<C>(o, alpha);
 			convert_p<C>(s, p);
 		}
-		const int sl = (n_tiles - 1) % C::stages;
-		mbar_wait(bars.full_v(sl), (uint32_t)((n_tiles - 1) / C::stages) & 1u);
+		const int sl = stage_of<C>(n_tiles - 1);
+		mbar_wait(bars.full_v(sl), parity_of<C>(n_tiles - 1));
 		wgmma_fence();
 		issue_pv<C>(o, p, s_v + sl * C::kv_bytes);
 		wgmma_commit();
