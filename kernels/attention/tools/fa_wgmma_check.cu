@@ -18,9 +18,10 @@
  * What it does.  The tensor-map case first: it encodes a map for one
  * buffer and for another (cuTensorMapEncodeTiled, as the kernel does) and
  * says which 8-byte words of the 128-byte map change with the address; a
- * single word holding the address itself is what evident's sealed replay
- * relocates (it patches every parameter word that points into a tensor),
- * so steps 2-4 can run as trust: sealed; anything else means trust: host.
+ * single word holding the address (plus a constant smaller than the
+ * buffer) is what evident's sealed replay relocates (it patches every
+ * parameter word that points into a tensor, keeping its offset), so steps
+ * 2-4 can run as trust: sealed; anything else means trust: host.
  * Then one child process per (step, head dim) - a crash or a hang ends only
  * that child (the parent kills it after 20 s) - which for each shape: draws
  * fp16 Q, K, V on the GPU (uniform in [-1, 1), and for the first shape also
@@ -490,23 +491,29 @@ static void tensormap_child(void)
 	uint64_t wa[16], wb[16];
 	memcpy(wa, &ma, 128);
 	memcpy(wb, &mb, 128);
-	int n_diff = 0, plain = -1;
+	/* the seal relocates a word v in [base, base + bytes) as new_base + (v - base) */
+	const uint64_t pa = (uint64_t)(uintptr_t)a, pb = (uint64_t)(uintptr_t)b;
+	int n_diff = 0, reloc = -1;
+	uint64_t off = 0;
 	char diffs[200] = "";
 	for (int i = 0; i < 16; i++)
 		if (wa[i] != wb[i]) {
 			n_diff++;
 			size_t len = strlen(diffs);
 			snprintf(diffs + len, sizeof(diffs) - len, "%s%d", len ? "," : "", 8 * i);
-			if (wa[i] == (uint64_t)(uintptr_t)a && wb[i] == (uint64_t)(uintptr_t)b)
-				plain = 8 * i;
+			if (wa[i] - pa == wb[i] - pb && wa[i] - pa < (1u << 20)) {
+				reloc = 8 * i;
+				off = wa[i] - pa;
+			}
 		}
-	if (n_diff == 1 && plain >= 0)
-		printf("tensor map: the global address is a plain 64-bit word at byte %d, the only word that changes "
-		       "with it: evident's sealed replay relocates it, steps 2-4 can run as trust: sealed\n", plain);
+	if (n_diff == 1 && reloc >= 0)
+		printf("tensor map: the global address is the 64-bit word at byte %d (address + %llu), the only word "
+		       "that changes with it: evident's sealed replay relocates it, steps 2-4 can run as trust: sealed\n",
+		       reloc, (unsigned long long)off);
 	else
-		printf("tensor map: the address is not one plain word (words that change with it at bytes %s%s): a "
-		       "sealed replay would keep the planner's address; run steps 2-4 as trust: host\n",
-		       diffs, plain >= 0 ? "; a plain copy among them" : "");
+		printf("tensor map: the address is not one relocatable word (words that change with it at bytes %s): "
+		       "a sealed replay would keep the planner's address; run steps 2-4 as trust: host\n",
+		       diffs);
 	fflush(stdout);
 	child_exit(0);
 }
