@@ -84,7 +84,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libevident.a
 
 # Inside t0040's clone (README's Quick start, twice: EVIDENT_QUICKSTART_INNER)
 # make test is a smoke run: the runner and every unit binary are built, the
-# repository checks run (less check-kernels), and of the suites only these.
+# repository checks run (less check-kernels and layout-sims), and of the suites only these.
 SMOKE_UNIT := test_options test_record test_spec
 SMOKE_CLI := t0001 t0002 t0003
 INNER := $(if $(EVIDENT_QUICKSTART_INNER),1)
@@ -137,7 +137,7 @@ endif
 # ending with one line over them all: "test: N passed, N failed, N skipped".
 # Inside t0040 (README's Quick start, twice, in a clone:
 # EVIDENT_QUICKSTART_INNER) it is the smoke run SMOKE_UNIT and SMOKE_CLI,
-# without the sanitized pass and check-kernels: the outer make test runs
+# without the sanitized pass, check-kernels and layout-sims: the outer make test runs
 # everything on the same code.
 test: deps-check
 	@MAKE='$(MAKE)' scripts/run-tests.sh
