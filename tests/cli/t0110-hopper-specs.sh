@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t0097: the Hopper rung's experiments are there and valid (issue 24):
+# t0110: the Hopper rung's experiments are there and valid (issue 24):
 # every committed spec passes `evident run --dry-run`; iter3 names one
 # fa_wgmma variant per step (STEP=1..4) beside fa_mma (the baseline),
 # fa_wmma and cuDNN; the scaling specs cover S in {512..8192} x D in

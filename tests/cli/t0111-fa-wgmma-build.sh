@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t0098: fa_wgmma's bad builds say what is wrong and what to do (where nvcc
+# t0111: fa_wgmma's bad builds say what is wrong and what to do (where nvcc
 # exists): a tile the kernel cannot take is a static_assert naming the
 # allowed values; a target without the sm_90a features is an #error naming
 # the flag to use; and the kernel carries the arch line that the runner
