@@ -56,9 +56,10 @@ const struct peak_entry *peak_table_find(const struct peak_table *t, const char 
  * directory, loaded once per process.
  * Returns 0 when the GPU is in the table: *gbps and *source set (source
  * lives as long as the process), *tflops the dense peak or NAN when the GPU
- * has none for dtype (fp8 on A100).  Returns 1 when no entry matches
- * (*tflops and *gbps NAN, *source NULL).  Returns -1 after error() when
- * dtype is unknown or the table cannot be read.  Any output may be NULL.
+ * has none for dtype (fp8 on A100).  Returns 1 when no entry matches or
+ * there is no table here (*tflops and *gbps NAN, *source NULL).  Returns -1
+ * after error() when dtype is unknown or the table is there but cannot be
+ * read.  Any output may be NULL.
  */
 int peak_lookup(const char *gpu_name, const char *dtype, double *tflops, double *gbps,
 		const char **source);
