@@ -270,12 +270,16 @@ int checker_main(const char *path)
 			long long key = fresh || mix_key ? LLONG_MIN + (long long)i : timed ? -(set + 10) : index;
 			seed = fresh ? (unsigned long long)json_integer_value(fseed)
 			       : timed ? job.timing_seed + (unsigned long long)set : job.seed0 + (unsigned long long)index;
+			/* the launch whose mix launch j read: with more launches than
+			 * live sets, launch j read the set launch j % n_sets mixed
+			 * (harness.cu run_sample) */
+			long long u = mix_key && job.n_sets > 0 ? j % job.n_sets : j;
 			if (mix_key) /* the launch's distribution (scramble.h evs_sample_dist) */
-				dist = evs_sample_dist(global * batch + j, pl.desc->n_dists);
+				dist = evs_sample_dist(global * batch + u, pl.desc->n_dists);
 			if (key != have || (mix_key && batch > 1)) {
 				if (mix_key) {
 					seed = job.timing_seed + 2ULL * (unsigned long long)dist;
-					mix_inputs(&pl, &job, dist, evs_launch_key(mix_key, (uint32_t)j), dtype, &r);
+					mix_inputs(&pl, &job, dist, evs_launch_key(mix_key, (uint32_t)u), dtype, &r);
 				} else {
 					problem_fill_rounded(&pl, job.shape, dist, seed, dtype, r.in);
 				}

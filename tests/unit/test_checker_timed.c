@@ -175,6 +175,97 @@ static void test_timed_inputs_rotate_distributions(void **state)
 	rmdir(dir);
 }
 
+/* A graph-batched sample of more launches than live sets: launches j and
+ * j + n_sets read one set, which the harness mixed once, as launch
+ * j % n_sets (harness.cu run_sample); the checker must regenerate that mix
+ * for every launch (it failed every launch from n_sets on before). */
+static void test_batch_more_launches_than_sets(void **state)
+{
+	(void)state;
+	const long long shape[4] = { 1, 2, 16, 8 };
+	const int n_dists = attn.desc->n_dists, batch = 5;
+	struct job job;
+	memset(&job, 0, sizeof(job));
+	job.phase = "main";
+	job.backend = "cuda";
+	job.kernel_so = "none.so";
+	job.problem = "attention_fwd";
+	job.problem_so = attn.so_path;
+	job.n_dims = 4;
+	memcpy(job.shape, shape, sizeof(shape));
+	job.dtype = "fp16";
+	knobs_init(&job.k);
+	job.timing = 1;
+	job.timing_seed = 4242;
+	job.n_sets = 2;
+	job.first_set = 0;
+	job.scramble_seed = 7;
+	job.exec = "sealed";
+
+	char dir[] = "/tmp/evident-test-checker-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *cap_path = xstrfmt("%s/captures.bin", dir);
+	FILE *cap = fopen(cap_path, "wb");
+	assert_non_null(cap);
+	size_t n_out = problem_tensor_numel(&attn, 3, shape), bytes = n_out * 2;
+	float **in = problem_inputs_new(&attn, shape), **b = problem_inputs_new(&attn, shape);
+	double **ref = problem_outputs_new(&attn, shape);
+	float *o32 = xmalloc(n_out * sizeof(float));
+	unsigned char *o16 = xmalloc(bytes);
+	const long long g = 2;
+	uint64_t key = evs_mix64(0x777) | 1;
+	for (int j = 0; j < batch; j++) {
+		int u = j % job.n_sets, d = evs_sample_dist(g * batch + u, n_dists);
+		problem_fill_rounded(&attn, shape, d, job.timing_seed + 2ULL * d, EV_F16, in);
+		problem_fill_rounded(&attn, shape, d, job.timing_seed + 2ULL * d + 1, EV_F16, b);
+		for (int t = 0; t < 3; t++)
+			for (size_t e = 0; e < problem_tensor_numel(&attn, t, shape); e++)
+				if (evs_mix_bit(evs_launch_key(key, (uint32_t)u), (uint32_t)t, e))
+					in[t][e] = b[t][e];
+		problem_reference(&attn, shape, (const float *const *)in, ref);
+		for (size_t e = 0; e < n_out; e++)
+			o32[e] = (float)ref[0][e];
+		problem_pack(o32, o16, n_out, EV_F16);
+		assert_int_equal(fwrite(o16, 1, bytes, cap), bytes);
+	}
+	fclose(cap);
+	json_t *caps = json_array();
+	json_array_append_new(caps, json_pack("{s:b, s:I, s:I, s:i, s:i, s:I, s:I, s:I}", "timed", 1, "index",
+					      (json_int_t)0, "global", (json_int_t)g, "set", 0, "batch", batch,
+					      "offset", (json_int_t)0, "bytes", (json_int_t)(batch * bytes), "mix_key",
+					      (json_int_t)key));
+	struct ev_tolerance tol;
+	problem_tolerance(&attn, EV_F16, shape, &tol);
+	json_t *cj = json_pack("{s:o, s:{s:f, s:f, s:f}, s:s, s:o, s:b}", "job", job_to_json(&job), "tolerance",
+			       "atol", tol.atol, "rtol", tol.rtol, "rel_l2", tol.rel_l2, "captures_file", cap_path,
+			       "captures", caps, "cross_check", 0);
+	json_t *lines = run_checker(cj, dir);
+	json_decref(cj);
+	int checks = 0;
+	size_t i;
+	json_t *m;
+	json_array_foreach(lines, i, m)
+	{
+		const char *msg = json_string_value(json_object_get(m, "msg"));
+		if (!msg || strcmp(msg, "check"))
+			continue;
+		if (!json_is_true(json_object_get(m, "pass")))
+			print_error("batched sample failed: %s\n", json_dumps(m, JSON_COMPACT));
+		assert_true(json_is_true(json_object_get(m, "pass")));
+		checks++;
+	}
+	assert_int_equal(checks, 1);
+	json_decref(lines);
+	problem_buffers_free(in, 3);
+	problem_buffers_free(b, 3);
+	problem_buffers_free(ref, 1);
+	free(o32);
+	free(o16);
+	unlink(cap_path);
+	free(cap_path);
+	rmdir(dir);
+}
+
 static void test_sample_dist_and_launch_key(void **state)
 {
 	(void)state;
@@ -191,6 +282,7 @@ static void test_sample_dist_and_launch_key(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_batch_more_launches_than_sets),
 		cmocka_unit_test(test_sample_dist_and_launch_key),
 		cmocka_unit_test(test_timed_inputs_rotate_distributions),
 	};

@@ -1272,7 +1272,12 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 	if (o->base_inputs && T->n_sets > 0 && o->n_base >= 2 &&
 	    (o->n_dists > 0 ? o->n_base >= 2 * o->n_dists : o->n_base >= T->n_sets)) {
 		s->key = o->sample_key(o->cb_ctx, index);
-		for (int j = 0; j < T->batch; j++) {
+		/* Launch j reads live set (set + j) % n_sets: with more launches
+		 * than sets, launches j and j + n_sets read one set, so it is mixed
+		 * once, by launch j % n_sets, whose key and distribution both then
+		 * read (the checker maps j the same way) */
+		int n_mix = T->batch < T->n_sets ? T->batch : T->n_sets;
+		for (int j = 0; j < n_mix; j++) {
 			/* the set launch j reads, and the two base sets it is mixed from */
 			int live = (s->set + j) % T->n_sets, a = live, b = (a + 1) % o->n_base;
 			uint64_t key = s->key;
