@@ -34,12 +34,13 @@
 #include "cli/evident.h"
 #include "cli/options.h"
 #include "record/record.h"
+#include "report/lineage.h"
 #include "run/reproduce.h"
 #include "store/query.h"
 #include "store/store.h"
 
 static const char synopsis[] =
-	"usage: evident show [--store DIR] [--json | --diff | --log] ID\n"
+	"usage: evident show [--store DIR] [--json | --diff | --log | --lineage] ID\n"
 	"       evident show [--store DIR] --samples ID [VARIANT]\n"
 	"       evident show [--store DIR] --object HASH\n"
 	"\n"
@@ -59,7 +60,7 @@ static const struct opt_usage usage = {
 };
 
 /* What show prints; the last of --json, --diff, --log, --samples wins. */
-enum show_mode { SHOW_TEXT, SHOW_JSON, SHOW_DIFF, SHOW_LOG, SHOW_SAMPLES };
+enum show_mode { SHOW_TEXT, SHOW_JSON, SHOW_DIFF, SHOW_LOG, SHOW_SAMPLES, SHOW_LINEAGE };
 
 static const char *s_or(const char *s, const char *dflt)
 {
@@ -119,6 +120,28 @@ static void print_summary(const char *label, const struct stats_summary *s)
 	       s->outliers_extreme);
 }
 
+/* "parent P, mutation M, origin O, search S generation G" */
+static void lineage_line(struct strbuf *sb, const struct rec_lineage *l)
+{
+	const char *sep = "";
+	if (l->parent) {
+		strbuf_addf(sb, "parent %s", l->parent);
+		sep = ", ";
+	}
+	if (l->mutation) {
+		strbuf_addf(sb, "%smutation %s", sep, l->mutation);
+		sep = ", ";
+	}
+	if (l->origin) {
+		strbuf_addf(sb, "%sorigin %s", sep, l->origin);
+		sep = ", ";
+	}
+	if (l->search)
+		strbuf_addf(sb, "%ssearch %s", sep, l->search);
+	if (l->generation >= 0)
+		strbuf_addf(sb, "%sgeneration %lld", l->search ? " " : sep, l->generation);
+}
+
 /* ---------- a run ---------- */
 
 static void show_identity(struct query *q, const struct run_record *r)
@@ -137,10 +160,77 @@ static void show_identity(struct query *q, const struct run_record *r)
 	for (size_t i = 0; i < r->n_params; i++)
 		printf(" %s=%s", r->params[i].name, r->params[i].value);
 	printf("%s\n", r->n_params ? "" : " (none)");
+	if (r->lineage.have) {
+		struct strbuf l = STRBUF_INIT;
+		lineage_line(&l, &r->lineage);
+		printf("lineage    %s (evident show --lineage %s)\n", l.buf, s_or(r->run_id, "?"));
+		strbuf_release(&l);
+	}
 	printf("\noutcome    %s%s%s\n", s_or(r->outcome_text, "?"), r->reason ? ": " : "", s_or(r->reason, ""));
 	if (r->expect)
 		printf("  expected %s: %s\n", r->expect, r->expect_met ? "met" : "NOT met");
 	printf("when       %s .. %s (%.2f s)\n", s_or(r->started_utc, "?"), s_or(r->finished_utc, "?"), r->wall_s);
+}
+
+/* One run of a chain: id, variant, outcome and median, then its lineage. */
+static void chain_line(struct query *q, size_t i, int first)
+{
+	const struct query_entry *e = &q->e[i];
+	const struct run_record *r = query_run_at(q, i);
+	printf("%s%s  %s  %s", first ? "  " : "  <- ", e->run_id, s_or(e->a.variant, "?"), s_or(e->a.outcome, "?"));
+	if (!isnan(e->a.median_us))
+		printf(" %.2f us", e->a.median_us);
+	printf("\n");
+	if (r && r->lineage.have) {
+		struct strbuf l = STRBUF_INIT;
+		lineage_line(&l, &r->lineage);
+		printf("       %s\n", l.buf);
+		strbuf_release(&l);
+	} else {
+		printf("       (no lineage: a root)\n");
+	}
+}
+
+/* --lineage of a run: its chain of ancestors in this store. */
+static void show_run_lineage(struct query *q, size_t i)
+{
+	size_t *c, n;
+	struct strbuf why = STRBUF_INIT;
+	n = lineage_chain(q, i, &c, &why);
+	printf("lineage of %s (%zu run%s, child first)\n", q->e[i].run_id, n, n == 1 ? "" : "s");
+	for (size_t k = 0; k < n; k++)
+		chain_line(q, c[k], k == 0);
+	if (why.len)
+		printf("  the chain stops: %s\n", why.buf);
+	free(c);
+	strbuf_release(&why);
+}
+
+/* --lineage of a batch: each variant's lineage (its first run's) and the
+ * run its parent resolves to. */
+static void show_batch_lineage(struct query *q, const struct batch_record *b)
+{
+	printf("lineage of the variants of %s\n", s_or(b->run_id, "?"));
+	for (size_t k = 0; k < b->n_rows; k++) {
+		const struct batch_row *row = &b->rows[k];
+		const struct run_record *r = query_row_run(q, row);
+		printf("  %-24s ", s_or(row->variant, "?"));
+		if (!r || !r->lineage.have) {
+			printf("(no lineage)\n");
+			continue;
+		}
+		struct strbuf l = STRBUF_INIT, why = STRBUF_INIT;
+		lineage_line(&l, &r->lineage);
+		printf("%s\n", l.buf);
+		long self = r->run_id ? query_find(q, r->run_id, NULL) : -1;
+		long p = self >= 0 && r->lineage.parent ? lineage_parent(q, (size_t)self, &why) : -1;
+		if (p >= 0)
+			printf("  %-24s parent run %s (evident show --lineage %s)\n", "", q->e[p].run_id, r->run_id);
+		else if (r->lineage.parent)
+			printf("  %-24s %s\n", "", why.buf);
+		strbuf_release(&l);
+		strbuf_release(&why);
+	}
 }
 
 static void show_code(const struct run_record *r)
@@ -621,6 +711,9 @@ int cmd_show(int argc, const char **argv)
 			    "print a run's timing samples, one per line (microseconds); of a\n"
 			    "batch, every repeat of every variant (or of VARIANT), each run\n"
 			    "after a '# variant V, repeat K of R, run ID' line"),
+		OPT_SET_INT("lineage", &mode, SHOW_LINEAGE,
+			    "a run's chain of ancestors in this store (its lineage's parent,\n"
+			    "the parent's parent...); of a batch, each variant's lineage"),
 		OPT_STRING("object", &object, "HASH", "print stored object HASH"),
 		OPT_END(),
 	};
@@ -719,6 +812,11 @@ int cmd_show(int argc, const char **argv)
 			if (r->worker_log_object)
 				print_object(&q.st, r->worker_log_object);
 		}
+	} else if (mode == SHOW_LINEAGE) {
+		if (r)
+			show_run_lineage(&q, (size_t)i);
+		else
+			show_batch_lineage(&q, b);
 	} else if (mode == SHOW_SAMPLES) {
 		rc = r ? print_run_samples(&q, r, 0) : batch_samples(&q, b, variant);
 	} else if (r) {

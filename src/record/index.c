@@ -92,6 +92,7 @@ static int attrs_parse_json(const char *attrs, struct record_attrs *a)
 	}
 	const char *kind = json_string_value(json_object_get(o, "kind"));
 	a->is_batch = kind && !strcmp(kind, "batch");
+	a->is_search = kind && !strcmp(kind, "search");
 	a->experiment = dup_or_null(o, "experiment");
 	a->variant = dup_or_null(o, "variant");
 	a->batch_id = dup_or_null(o, "batch_id");
@@ -184,6 +185,7 @@ static int attrs_parse_flat(const char *p, struct record_attrs *a)
 			if (!sv)
 				return 1;
 			a->is_batch = sn == 5 && !memcmp(sv, "batch", 5);
+			a->is_search = sn == 6 && !memcmp(sv, "search", 6);
 		} else if (KEY("experiment"))
 			STR(experiment);
 		else if (KEY("variant"))

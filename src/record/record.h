@@ -181,6 +181,17 @@ struct rec_slot {
 	long long runs;              /* runs of the batch it executed */
 };
 
+/* Where a variant came from (its spec's `lineage:`, run/spec.h), in every
+ * run of it: "lineage" {parent, mutation, origin, search, generation}, or
+ * null when the spec gave none (and in records older than lineage).
+ * parent is as written: a run id, a search candidate's id or a variant's
+ * name; the read half resolves it in the store (evident show --lineage). */
+struct rec_lineage {
+	int have;
+	const char *parent, *mutation, *origin, *search;
+	long long generation;        /* -1 when not given */
+};
+
 /* ---- a run (one worker execution) ------------------------------------- */
 
 struct run_record {
@@ -202,6 +213,7 @@ struct run_record {
 	struct rec_exec exec;        /* v2: the executor and its slot (kind NULL when not recorded) */
 	struct rec_problem problem;
 	const char *spec_path, *spec_object;
+	struct rec_lineage lineage;  /* where the variant came from (have 0: none) */
 
 	/* code */
 	struct rec_git git;
@@ -517,6 +529,7 @@ extern const char *const record_index_members[];
 
 struct record_attrs {
 	int is_batch;
+	int is_search;               /* a search record (run/search.h); neither a run nor a batch */
 	char *experiment, *variant, *batch_id, *outcome, *started_utc, *commit;
 	int dirty, repeat;
 	double median_us, wall_s, gpu_s, usd;   /* NAN when absent */

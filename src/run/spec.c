@@ -234,7 +234,7 @@ const struct spec_key spec_keys[] = {
 	  "parameters of every variant, each compiled in as -DNAME=VALUE (a C macro name; a value of letters, "
 	  "digits and _ . + -); a variant's own value wins" },
 	{ "top", "variants", "mapping NAME: {PARAM: value, ...}", "one, named default, of kernel",
-	  "the variants to compare; besides parameters a variant may hold the two keys below" },
+	  "the variants to compare; besides parameters a variant may hold the keys below" },
 	{ "variant", "kernel", "path", "the top-level kernel", "this variant's kernel" },
 	{ "variant", "expect", "an outcome", "ok",
 	  "the outcome this variant must end as (evident help outcomes); evident run exits 0 when every variant "
@@ -244,6 +244,17 @@ const struct spec_key spec_keys[] = {
 	  "timing worker replays them from the object's device code. host: the kernel's host code runs in the "
 	  "(sandboxed) timing worker, for launches that depend on data or library kernels; the record says "
 	  "which" },
+	{ "variant", "lineage", "mapping {parent, mutation, origin, search, generation}", "none",
+	  "where this variant came from, recorded in each of its runs (evident show --lineage RUN follows the "
+	  "parents through the store); a search writes it for its candidates" },
+	{ "variant/lineage", "parent", "text", "none",
+	  "the parent: a run id (or a unique prefix), a search candidate's id, or a variant's name (of the same "
+	  "batch first, else the newest of the experiment)" },
+	{ "variant/lineage", "mutation", "text", "none", "what changed from the parent, e.g. \"BLOCK_M 64->128\"" },
+	{ "variant/lineage", "origin", "text", "none",
+	  "who or what proposed it, free-form: a prompt hash, a model's name, \"search gen 2\"" },
+	{ "variant/lineage", "search", "a search id", "none", "the search that made this candidate (set by a search)" },
+	{ "variant/lineage", "generation", "integer 0..1000000", "none", "the search's generation it belongs to" },
 	{ "top", "grid", "mapping PARAM: [values]", "none",
 	  "more variants: the cartesian product of the lists, first key slowest, named PARAM-value_PARAM-value "
 	  "(at most 4096)" },
@@ -353,6 +364,43 @@ static int parse_param_value(struct ctx *c, yaml_node_t *k, yaml_node_t *val, co
 	return 0;
 }
 
+static int check_keys(struct ctx *c, yaml_node_t *map, const char *where, const char *const *allowed);
+static yaml_node_t *lookup(struct ctx *c, yaml_node_t *map, const char *key, yaml_node_t **knode);
+
+/* A variant's lineage: {parent, mutation, origin, search, generation}. */
+static int parse_lineage(struct ctx *c, yaml_node_t *n, struct spec_variant *v)
+{
+	static const char *keys[8];
+	if (!keys[0])
+		section_keys("variant/lineage", keys, ARRAY_SIZE(keys));
+	char where[160];
+	snprintf(where, sizeof(where), " in 'lineage' of variant '%s'", v->name);
+	if (want_map(c, n, "lineage") < 0 || check_keys(c, n, where, keys) < 0)
+		return -1;
+	struct spec_lineage *l = xcalloc(1, sizeof(*l));
+	l->generation = -1;
+	v->lineage = l;
+	yaml_node_t *x;
+	if ((x = lookup(c, n, "parent", NULL)) && want_string(c, x, "parent", &l->parent) < 0)
+		return -1;
+	if ((x = lookup(c, n, "mutation", NULL)) && want_string(c, x, "mutation", &l->mutation) < 0)
+		return -1;
+	if ((x = lookup(c, n, "origin", NULL)) && want_string(c, x, "origin", &l->origin) < 0)
+		return -1;
+	if ((x = lookup(c, n, "search", NULL))) {
+		if (want_string(c, x, "search", &l->search) < 0)
+			return -1;
+		if (!is_safe_name(l->search))
+			return node_err(c, x, "'search' is a search id (letters, digits and _ . -), not '%s'", l->search);
+	}
+	if ((x = lookup(c, n, "generation", NULL)) && want_ll(c, x, "generation", 0, 1000000, &l->generation) < 0)
+		return -1;
+	if (!l->parent && !l->mutation && !l->origin && !l->search)
+		return node_err(c, n, "'lineage' of variant '%s' names nothing: give at least one of parent, mutation, "
+				"origin or search", v->name);
+	return 0;
+}
+
 static int parse_variant_body(struct ctx *c, yaml_node_t *body, struct spec_variant *v)
 {
 	if (body->type == YAML_SCALAR_NODE && !*scalar(body))
@@ -373,6 +421,11 @@ static int parse_variant_body(struct ctx *c, yaml_node_t *body, struct spec_vari
 				return -1;
 			if (!in_list(v->trust, trusts))
 				return unknown_value(c, val, "trust", trusts);
+			continue;
+		}
+		if (name && !strcmp(name, "lineage")) {
+			if (parse_lineage(c, val, v) < 0)
+				return -1;
 			continue;
 		}
 		if (name && !strcmp(name, "expect")) {
@@ -519,8 +572,10 @@ static const char *const *top_keys(void)
 	section_keys("top", keys, ARRAY_SIZE(keys) - 16);
 	while (keys[n])
 		n++;
+	/* a section with a slash is nested in another (variant/lineage): not top-level */
 	for (const struct spec_key *k = spec_keys; k->section && n + 1 < ARRAY_SIZE(keys); k++)
-		if (strcmp(k->section, "top") && strcmp(k->section, "variant") && !in_list(k->section, keys))
+		if (strcmp(k->section, "top") && strcmp(k->section, "variant") && !strchr(k->section, '/') &&
+		    !in_list(k->section, keys))
 			keys[n++] = k->section;
 	for (size_t i = 0; i < knob_count && n + 1 < ARRAY_SIZE(keys); i++)
 		if (strcmp(knob_defs[i].section, "top") && !in_list(knob_defs[i].section, keys))
@@ -651,8 +706,9 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 	if ((n = lookup(c, root, "params", NULL))) {
 		base.name = "params";
 		rc = parse_variant_body(c, n, &base);
-		if (!rc && (base.kernel || base.expect || base.trust))
-			rc = node_err(c, n, "'params' holds parameters only; 'kernel'/'expect' go at the top or in a variant");
+		if (!rc && (base.kernel || base.expect || base.trust || base.lineage))
+			rc = node_err(c, n, "'params' holds parameters only; 'kernel'/'expect'/'trust'/'lineage' go at "
+				      "the top or in a variant");
 	}
 	yaml_node_t *vn = lookup(c, root, "variants", NULL), *gn = lookup(c, root, "grid", NULL);
 	if (!rc && vn)
@@ -664,6 +720,7 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 		free(base.params[i].value);
 	}
 	free(base.params);
+	spec_lineage_free(base.lineage);
 	if (rc)
 		return -1;
 	if ((n = lookup(c, root, "references", NULL))) {
@@ -1037,6 +1094,17 @@ const char *spec_param(const struct spec_variant *v, const char *name)
 	return NULL;
 }
 
+void spec_lineage_free(struct spec_lineage *l)
+{
+	if (!l)
+		return;
+	free(l->parent);
+	free(l->mutation);
+	free(l->origin);
+	free(l->search);
+	free(l);
+}
+
 static void free_list(char **l)
 {
 	for (size_t i = 0; l && l[i]; i++)
@@ -1059,6 +1127,7 @@ void spec_release(struct spec *s)
 		free(v->kernel);
 		free(v->expect);
 		free(v->trust);
+		spec_lineage_free(v->lineage);
 	}
 	free(s->variants);
 	free(s->path);

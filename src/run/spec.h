@@ -16,6 +16,20 @@
 #include "backends/backend.h"
 #include "backends/knobs.h"
 
+/*
+ * Where a variant came from (its `lineage:` key), carried into every run
+ * record of it (record.h's rec_lineage): parent, a run id, a search
+ * candidate's id or a variant's name (evident show --lineage resolves it
+ * in the store); mutation, what changed from the parent ("BLOCK_M
+ * 64->128", "kernel file"); origin, free-form (a prompt hash, a model, a
+ * search); search and generation, set by a search (run/search.h) for its
+ * candidates.  Strings NULL when not given; generation -1 when not given.
+ */
+struct spec_lineage {
+	char *parent, *mutation, *origin, *search;
+	long long generation;
+};
+
 struct spec_variant {
 	char *name;
 	char *kernel;            /* path relative to the repository root */
@@ -24,6 +38,7 @@ struct spec_variant {
 	char *expect;            /* expected outcome ("crashed", ...) or NULL */
 	int is_reference;        /* from references: */
 	char *trust;             /* "sealed" | "host" as written, or NULL (spec_trust gives the default) */
+	struct spec_lineage *lineage; /* as written, or NULL (owned; spec_release frees it) */
 };
 
 /* How a variant's kernel runs on the cuda backend: "sealed" (its host
@@ -65,8 +80,9 @@ struct spec {
  * its default and its meaning.  spec.c accepts exactly these keys plus the
  * knobs, and `evident help spec` prints both in this order.  section is
  * "top" (a top-level key), "variant" (a key a variant reserves besides its
- * parameters: variants.NAME.kernel) or the mapping it lives in
- * ("correctness", "cost").  A row with name NULL places the knobs of its
+ * parameters: variants.NAME.kernel), "variant/lineage" (a key of a
+ * variant's lineage: variants.NAME.lineage.parent) or the mapping it lives
+ * in ("correctness", "cost").  A row with name NULL places the knobs of its
  * section (knobs.h) in the printed order.  The list ends with a row whose
  * section is NULL.
  */
@@ -97,6 +113,8 @@ struct spec_env {
  */
 int spec_load(const char *path, const struct spec_env *env, struct spec *s);
 void spec_release(struct spec *s);
+/* Free a lineage (NULL is fine). */
+void spec_lineage_free(struct spec_lineage *l);
 
 /* The variant called name, or NULL. */
 const struct spec_variant *spec_variant(const struct spec *s, const char *name);

@@ -141,6 +141,59 @@ static void test_knobs_and_typos(void **state)
 	free(p);
 }
 
+/* A variant's lineage is read whole; a misspelled key of it, a
+ * lineage that names nothing and a lineage in params: are refused. */
+static void test_lineage(void **state)
+{
+	(void)state;
+	char *p = write_tmp("name: l\nproblem: attention_fwd\nshape: {B: 1}\nkernel: k.c\nbaseline: a\n"
+			    "variants:\n  a: {X: 1}\n"
+			    "  b: {X: 2, lineage: {parent: a, mutation: 'X 1->2', origin: model-7, search: s-1, generation: 3}}\n");
+	struct spec s;
+	assert_int_equal(spec_load(p, NULL, &s), 0);
+	assert_null(s.variants[0].lineage);
+	const struct spec_lineage *l = s.variants[1].lineage;
+	assert_non_null(l);
+	assert_string_equal(l->parent, "a");
+	assert_string_equal(l->mutation, "X 1->2");
+	assert_string_equal(l->origin, "model-7");
+	assert_string_equal(l->search, "s-1");
+	assert_int_equal(l->generation, 3);
+	assert_int_equal(s.variants[1].n_params, 1); /* lineage is no parameter */
+	spec_release(&s);
+	unlink(p);
+	free(p);
+	static const char *const bad[] = {
+		"  b: {lineage: {parnet: a}}\n",
+		"  b: {lineage: {}}\n",
+		"  b: {lineage: {parent: a, generation: -1}}\n",
+		"  b: {lineage: {search: 'a b'}}\n",
+		"  b: {lineage: parent}\n",
+		"  b: {linage: {parent: a}}\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *t = xstrfmt("name: l\nproblem: attention_fwd\nshape: {B: 1}\nkernel: k.c\nbaseline: a\n"
+				  "variants:\n  a: {X: 1}\n%s", bad[i]);
+		p = write_tmp(t);
+		util_quiet = 1;
+		if (spec_load(p, NULL, &s) != -1)
+			fail_msg("accepted: %s", bad[i]);
+		util_quiet = 0;
+		spec_release(&s);
+		unlink(p);
+		free(p);
+		free(t);
+	}
+	p = write_tmp("name: l\nproblem: attention_fwd\nshape: {B: 1}\nkernel: k.c\n"
+		      "params: {lineage: {parent: a}}\n");
+	util_quiet = 1;
+	assert_int_equal(spec_load(p, NULL, &s), -1);
+	util_quiet = 0;
+	spec_release(&s);
+	unlink(p);
+	free(p);
+}
+
 /* The tables `evident help spec` prints (and README's spec reference is):
  * every row complete, every knob section placed exactly once, and every
  * derived knob's doc ending in "(default: HOW)", which help prints as its
@@ -178,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_grid_and_params),
 		cmocka_unit_test(test_error_leaves_no_state),
 		cmocka_unit_test(test_key_tables),
+		cmocka_unit_test(test_lineage),
 	};
 	return cmocka_run_group_tests_name("spec", tests, NULL, NULL);
 }
