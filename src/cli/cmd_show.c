@@ -46,7 +46,8 @@ static const char synopsis[] =
 	"\n"
 	"ID is a run id or a batch id ('evident ls', 'evident ls --batches'), the whole\n"
 	"id, a unique prefix of it, or a unique prefix of its hash part (the 8 hex\n"
-	"digits after the experiment: 4ce08165 of 20261122T042946.203Z-iter1-4ce08165).\n"
+	"digits after the experiment: 4ce08165 of 20261122T042946.203Z-iter1-4ce08165),\n"
+	"or a search's id ('evident ls --searches': its generations, candidates and tree).\n"
 	"A run prints its identity, outcome, code, build, checks by phase, timing and\n"
 	"its health, sanitizers, settings and cost; a batch prints its table (median,\n"
 	"speedup, Holm-adjusted p, verdict and why), repeats and variance by level,\n"
@@ -520,6 +521,109 @@ static void show_run(struct query *q, const struct run_record *r)
 	show_rest(r);
 }
 
+/* ---------- a search ---------- */
+
+static void print_ci_us(double v, const double ci[2])
+{
+	if (isnan(v)) {
+		printf("%-30s", "-");
+		return;
+	}
+	char buf[96];
+	if (isfinite(ci[0]))
+		snprintf(buf, sizeof(buf), "%.2f [%.2f, %.2f]", v, ci[0], ci[1]);
+	else
+		snprintf(buf, sizeof(buf), "%.2f", v);
+	printf("%-30s", buf);
+}
+
+static void show_search(struct query *q, const struct search_record *r, int tree_only)
+{
+	(void)q;
+	struct strbuf tree = STRBUF_INIT;
+	lineage_search_tree(r, 0, &tree);
+	if (tree_only) {
+		printf("search %s: %zu generation(s), best %s\n", s_or(r->run_id, "?"), r->n_gens, s_or(r->best_id, "-"));
+		fputs(tree.buf ? tree.buf : "", stdout);
+		strbuf_release(&tree);
+		return;
+	}
+	printf("search     %s (%s)\n", s_or(r->run_id, "?"), s_or(r->format, "?"));
+	printf("experiment %s%s%s\n", s_or(r->experiment, "?"), r->question ? ": " : "", s_or(r->question, ""));
+	printf("when       %s .. %s; %s backend; spec %s\n", s_or(r->started_utc, "?"), s_or(r->finished_utc, "?"),
+	       s_or(r->backend, "?"), s_or(r->spec_path, "?"));
+	printf("code       commit %s on %s, %s\n", s_or(r->git.commit, "-"), s_or(r->git.branch, "-"),
+	       r->git.dirty ? "dirty (evident show --diff prints the patch)" : "clean");
+	printf("settings   population %lld, generations %lld, elite %lld, mutations %lld, seed %llu%s\n", r->population,
+	       r->generations, r->elite, r->mutations, r->seed, r->seed_given ? "" : " (drawn)");
+	for (size_t i = 0; i < r->n_tunables; i++) {
+		const struct rec_search_tunable *t = &r->tunables[i];
+		printf("  tunable  %s: ", s_or(t->name, "?"));
+		if (t->is_range)
+			printf("%lld..%lld step %lld\n", t->lo, t->hi, t->step);
+		else
+			for (size_t k = 0; k < t->n_choices; k++)
+				printf("%s%s", t->choices[k], k + 1 < t->n_choices ? ", " : "\n");
+	}
+	for (size_t i = 0; i < r->n_kernels; i++)
+		printf("  kernel   %s\n", r->kernels[i]);
+	if (r->budget_unit)
+		printf("budget     %.4g of %.4g %s spent%s\n", r->budget_spent, r->budget_limit, r->budget_unit,
+		       r->budget_stopped ? "; it stopped the search" : "");
+	printf("stopped    %s: %s\n", s_or(r->stopped, "?"), s_or(r->stop_reason, ""));
+	printf("best       %s", s_or(r->best_id, "none"));
+	if (r->best_id && r->best_generation >= 0) {
+		printf(", measured in generation %d: %.2f us", r->best_generation, r->best_median_us);
+		if (isfinite(r->best_median_ci[0]))
+			printf(" [%.2f, %.2f]", r->best_median_ci[0], r->best_median_ci[1]);
+		printf(" (run %s)", s_or(r->best_run, "-"));
+	}
+	printf("\n");
+	for (size_t g = 0; g < r->n_gens; g++) {
+		const struct rec_generation *gen = &r->gens[g];
+		printf("\ngeneration %d: batch %s; %lld runs, %.1f s", gen->generation, s_or(gen->batch, "-"), gen->runs,
+		       gen->wall_s);
+		if (gen->gpu_s > 0)
+			printf(", %.1f GPU-s", gen->gpu_s);
+		if (isfinite(gen->usd) && gen->usd > 0)
+			printf(", $%.4f", gen->usd);
+		printf("\n  %-10s %-32s %-16s %-30s %-26s %-9s %s\n", "candidate", "mutation", "outcome", "median us [95% CI]",
+		       "speedup [95% CI]", "p (Holm)", "verdict");
+		for (size_t k = 0; k < gen->n; k++) {
+			const struct rec_candidate *c = &gen->c[k];
+			int elite = c->role && !strcmp(c->role, "elite");
+			printf("  %-10s %-32s %-16s ", s_or(c->id, "?"), elite ? "(the best so far)" : s_or(c->mutation, "-"),
+			       s_or(c->outcome, "?"));
+			print_ci_us(c->median_us, c->median_ci);
+			if (c->have_cmp) {
+				char sp[64];
+				snprintf(sp, sizeof(sp), "%.3fx [%.3f, %.3f]", c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
+				printf(" %-26s ", sp);
+				if (isnan(c->p_adjusted))
+					printf("%-9s", "n/a");
+				else
+					printf("%-9.2g", c->p_adjusted);
+				printf(" %s", s_or(c->verdict, "?"));
+			} else {
+				printf(" %-26s %-9s %s", elite ? "baseline" : "-", "", "");
+			}
+			if (c->promoted && !elite)
+				printf("  PROMOTED");
+			printf("\n");
+			if (c->no_effect)
+				printf("  %-10s no effect: %s; never promoted\n", "", c->no_effect);
+			if (c->note)
+				printf("  %-10s note: %s\n", "", c->note);
+		}
+		printf("  -> %s\n", s_or(gen->why, "not judged"));
+	}
+	for (size_t i = 0; i < json_array_size(r->notes); i++)
+		printf("note: %s\n", json_string_value(json_array_get(r->notes, i)));
+	printf("\ntree (evident show --lineage %s):\n", s_or(r->run_id, "?"));
+	fputs(tree.buf ? tree.buf : "", stdout);
+	strbuf_release(&tree);
+}
+
 /* ---------- a batch ---------- */
 
 /* Which batch b reproduces, and which batches reproduced it (oldest
@@ -777,6 +881,7 @@ int cmd_show(int argc, const char **argv)
 	}
 	const struct run_record *r = query_run_at(&q, (size_t)i);
 	const struct batch_record *b = r ? NULL : query_batch_at(&q, (size_t)i);
+	const struct search_record *sr = r || b ? NULL : query_search_at(&q, (size_t)i);
 	if (mode == SHOW_JSON) {
 		json_t *m = query_manifest_at(&q, (size_t)i);
 		char *s = m ? store_canonical(m) : NULL;
@@ -785,6 +890,21 @@ int cmd_show(int argc, const char **argv)
 		else
 			rc = EV_STORE;
 		free(s);
+		goto out;
+	}
+	if (sr) {
+		if (variant || mode == SHOW_LOG || mode == SHOW_SAMPLES) {
+			error("'%s' is a search: its batches hold the logs and samples ('evident show %s' lists them)",
+			      sr->run_id, sr->run_id);
+			rc = EV_USAGE;
+		} else if (mode == SHOW_DIFF) {
+			if (!sr->git.diff_object)
+				printf("# the tree was clean: the commit alone reproduces the sources\n");
+			else if (print_object(&q.st, sr->git.diff_object) < 0)
+				rc = EV_STORE;
+		} else {
+			show_search(&q, sr, mode == SHOW_LINEAGE);
+		}
 		goto out;
 	}
 	if (!r && !b) {

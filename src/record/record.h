@@ -515,7 +515,8 @@ int record_samples_parse(const char *text, double **x, size_t *n, size_t *cap, s
  * kind, experiment, variant, batch id, outcome, started, median, cost,
  * and for a batch of `evident reproduce` the batch it reproduces and
  * whether it reproduced it (so that "latest" can leave reproductions out
- * without reading them).  Returns a malloc'd line, or NULL for a manifest
+ * without reading them); a search record (record/search.h) gets kind
+ * "search" with its totals (variants: the candidates it judged).  Returns a malloc'd line, or NULL for a manifest
  * that is no record.
  */
 char *record_index_attrs(json_t *manifest);
@@ -525,7 +526,7 @@ char *record_index_attrs(json_t *manifest);
  * every committed record both ways). */
 extern const char *const record_index_members[];
 /* The attrs' format version: an index written under another is rebuilt. */
-#define RECORD_ATTRS_VERSION "record-attrs/2"
+#define RECORD_ATTRS_VERSION "record-attrs/3"
 
 struct record_attrs {
 	int is_batch;

@@ -92,6 +92,18 @@ static json_t *write_params(const struct param *p, size_t n)
 	return o;
 }
 
+/* The same two for the search record (search.c), as batch.c shares git's. */
+struct param *record_read_params(json_t *o, size_t *n);
+struct param *record_read_params(json_t *o, size_t *n)
+{
+	return read_params(o, n);
+}
+json_t *record_write_params(const struct param *p, size_t n);
+json_t *record_write_params(const struct param *p, size_t n)
+{
+	return write_params(p, n);
+}
+
 /* [{path, sha256, object}] -> an array of struct rec_source borrowing the
  * strings (the caller frees the array; NULL when empty) */
 static struct rec_source *read_sources(json_t *a, size_t *n)

@@ -39,4 +39,15 @@ long lineage_parent(struct query *q, size_t i, struct strbuf *why);
  */
 size_t lineage_chain(struct query *q, size_t i, size_t **out, struct strbuf *why);
 
+/*
+ * A search's tree (record/search.h), parent before child, each candidate
+ * once (where it was first judged), appended to out: as indented text
+ * with ASCII branches (markdown 0, for show) or as a nested markdown list
+ * (markdown 1, for PAPER.md).  Each node says its mutation, outcome,
+ * median with its CI, its speedup over the best of its generation with
+ * CI, p and verdict, a knob that never reached the binary, and the
+ * generations after which it was the best.
+ */
+void lineage_search_tree(const struct search_record *r, int markdown, struct strbuf *out);
+
 #endif /* EVIDENT_LINEAGE_H */

@@ -698,6 +698,8 @@ static void gen_cost(struct ctx *c, const char *only, struct strbuf *out)
 				nb++;
 				continue;
 			}
+			if (a->is_search)
+				continue; /* its runs are counted as runs */
 			nr++;
 			bad += a->outcome && strcmp(a->outcome, "ok");
 			wall += isnan(a->wall_s) ? 0 : a->wall_s;

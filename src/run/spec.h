@@ -51,6 +51,34 @@ const char *spec_trust(const struct spec *s, const struct spec_variant *v);
 
 #define SPEC_MAX_DIMS 8
 
+/*
+ * A search (`search:`, run/search.h): generations of candidates, each a
+ * mutation of a parent over the tunables below (and the kernel files),
+ * judged in one batch a generation against the best so far.
+ */
+struct spec_tunable {
+	char *name;                  /* a parameter (C macro name) */
+	int is_range;                /* 1: lo, lo + step, ..., hi; 0: choices */
+	long long lo, hi, step;
+	char **choices;              /* NULL-terminated values, or NULL for a range */
+	size_t n_choices;
+};
+
+struct spec_search {
+	long long population;        /* new candidates a generation */
+	long long generations;       /* at most */
+	long long elite;             /* parents kept: the best and elite - 1 runners-up */
+	long long mutations;         /* genes changed per candidate */
+	int seed_given;              /* 0: a random seed, drawn once and recorded */
+	unsigned long long seed;
+	struct spec_tunable *tunables;
+	size_t n_tunables;
+	char **kernels;              /* NULL-terminated kernel files a mutation may switch to, or NULL */
+	size_t n_kernels;
+	const char *budget_unit;     /* "cpu_s" | "gpu_s" | "usd" (static storage), NULL: no budget */
+	double budget;               /* in budget_unit */
+};
+
 struct spec {
 	char *path;              /* as given */
 	char *text;              /* the YAML source, byte for byte */
@@ -73,6 +101,7 @@ struct spec {
 	char **flags;            /* NULL-terminated extra compiler flags, or NULL */
 	double price_usd_per_h;  /* < 0: not overridden by the spec */
 	char *price_source;
+	struct spec_search *search; /* `search:`, or NULL: one batch (owned) */
 };
 
 /*
