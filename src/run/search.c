@@ -611,12 +611,33 @@ out:
 	return rc;
 }
 
-/* 1 when c may become the best: it ran ok, its knob reached the binary,
+/* 1 when v may become the best: it ran ok, its knob reached the binary,
  * and the batch's verdict against the best is faster. */
-static int promotable(const struct cand *c)
+static int promotable(const struct search_verdict *v)
 {
-	return !c->elite && c->outcome && !strcmp(c->outcome, "ok") && !c->no_effect && c->have_cmp && c->verdict &&
-	       !strcmp(c->verdict, "faster");
+	return v->outcome && !strcmp(v->outcome, "ok") && !v->no_effect && v->verdict && !strcmp(v->verdict, "faster");
+}
+
+size_t search_pick(const struct search_verdict *v, size_t n, size_t *n_faster)
+{
+	size_t best = 0;
+	*n_faster = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (!promotable(&v[i]))
+			continue;
+		(*n_faster)++;
+		if (best == 0 || v[i].speedup_lo > v[best].speedup_lo ||
+		    (v[i].speedup_lo == v[best].speedup_lo && v[i].speedup > v[best].speedup))
+			best = i;
+	}
+	return best;
+}
+
+static struct search_verdict verdict_of(const struct cand *c)
+{
+	struct search_verdict v = { c->outcome, c->have_cmp ? c->verdict : NULL, c->no_effect != NULL, c->speedup,
+				    c->speedup_ci[0] };
+	return v;
 }
 
 static void add_ratio(struct strbuf *sb, const struct cand *c)
@@ -665,21 +686,22 @@ static int judge(struct search *x, int gi, struct gen *g)
 		}
 	}
 	int elite_ok = e->outcome && !strcmp(e->outcome, "ok");
-	size_t best = 0, n_faster = 0;
+	size_t n_faster = 0;
 	size_t nd = 0, inc = 0, slow = 0, failed = 0, noeff = 0;
+	struct search_verdict *vs = xcalloc(g->n, sizeof(*vs));
+	for (size_t i = 0; i < g->n; i++)
+		vs[i] = verdict_of(&g->c[i]);
+	size_t best = search_pick(vs, g->n, &n_faster);
+	free(vs);
 	for (size_t i = 1; i < g->n; i++) {
 		const struct cand *c = &g->c[i];
 		if (c->no_effect)
 			noeff++;
 		else if (!c->outcome || strcmp(c->outcome, "ok"))
 			failed++;
-		else if (promotable(c)) {
-			n_faster++;
-			const struct cand *b = &g->c[best];
-			if (best == 0 || c->speedup_ci[0] > b->speedup_ci[0] ||
-			    (c->speedup_ci[0] == b->speedup_ci[0] && c->speedup > b->speedup))
-				best = i;
-		} else if (c->verdict && !strcmp(c->verdict, "no_difference"))
+		else if (c->have_cmp && c->verdict && !strcmp(c->verdict, "faster"))
+			; /* counted by search_pick */
+		else if (c->verdict && !strcmp(c->verdict, "no_difference"))
 			nd++;
 		else if (c->verdict && !strcmp(c->verdict, "slower"))
 			slow++;

@@ -84,6 +84,23 @@ void search_params_free(struct param *p, size_t n);
 char *search_key(const char *kernel, const struct param *params, size_t np);
 
 /*
+ * The selection rule, on what a generation's batch said of each candidate
+ * (v[0] is the elite, the best so far): the candidate that becomes the
+ * best is one that ended ok, whose knob reached the binary (no_effect 0)
+ * and whose verdict against the elite is "faster"; of several, the one
+ * with the largest lower bound of the speedup's CI (then the largest
+ * speedup).  Returns its index, or 0 when none may be promoted (the elite
+ * stays); *n_faster counts the promotable ones.
+ */
+struct search_verdict {
+	const char *outcome;         /* "ok", ... */
+	const char *verdict;         /* the batch's: faster, slower, no_difference, inconclusive; NULL none */
+	int no_effect;               /* its device code is the elite's */
+	double speedup, speedup_lo;
+};
+size_t search_pick(const struct search_verdict *v, size_t n, size_t *n_faster);
+
+/*
  * The text of a generation's spec: orig (the search's spec, block style)
  * without its variants, grid, baseline, params and search keys, then
  * `variants` as given (already formatted lines) and `baseline`.  0, or -1
