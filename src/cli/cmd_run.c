@@ -43,7 +43,13 @@ static const char synopsis[] =
 	"repeat, each running every variant of its repeat into the store; prints the\n"
 	"batch id.  Follow it with 'evident ls --batches', gather it with 'evident\n"
 	"wait BATCH'.  --resume submits again the runs of a Slurm batch that are\n"
-	"missing or aborted (tasks killed, timed out, preempted).\n";
+	"missing or aborted (tasks killed, timed out, preempted).\n"
+	"\n"
+	"A spec with search: runs a search (README \"Searches\"): generation after\n"
+	"generation, each one batch of the best so far and its mutated candidates, the\n"
+	"best replaced only by a candidate judged faster; then the search record.  It\n"
+	"exits 1 when the best failed on being measured again or a generation could\n"
+	"not run.\n";
 
 static struct opt_usage usage = { "run", synopsis, NULL };
 
@@ -340,7 +346,7 @@ int cmd_run(int argc, const char **argv)
 		else if (st.interrupted)
 			rc = EV_INTERRUPTED;
 		else
-			rc = st.elite_failed ? EV_FAILURES : EV_OK;
+			rc = st.failed ? EV_FAILURES : EV_OK;
 		if (r >= 0)
 			printf("records: search %s and its %d generation batch(es) in %s/runs/\n", st.search_id,
 			       st.generations, store_rel);

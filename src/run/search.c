@@ -994,6 +994,11 @@ int run_search(const struct spec *s, const struct run_options *o, struct search_
 	char *tmp_spec = NULL;
 	for (int gi = 0; gi < x.ss->generations; gi++) {
 		struct gen *g = &x.g[gi];
+		if (gi > 0 && runcmd_interrupted) { /* a signal between two generations */
+			t->interrupted = 1;
+			set_stop(&x, "interrupted", xstrfmt("interrupted before generation %d", gi));
+			break;
+		}
 		g->c = xcalloc((size_t)x.ss->population + 1, sizeof(*g->c));
 		g->n = 1;
 		if (gi == 0) {
@@ -1100,7 +1105,8 @@ int run_search(const struct spec *s, const struct run_options *o, struct search_
 			free(rt.batch_id);
 			*err = rerr;
 			x.n_gens = (size_t)gi;
-			set_stop(&x, "failed", xstrfmt("generation %d could not run (%s)", gi, "see the error above"));
+			t->failed = 1;
+			set_stop(&x, "failed", xstrfmt("generation %d could not run (the error was printed)", gi));
 			if (gi == 0)
 				goto out_parents; /* nothing ran: no record */
 			break;
@@ -1123,7 +1129,7 @@ int run_search(const struct spec *s, const struct run_options *o, struct search_
 		x.spent += gen_cost(&x, g);
 		print_generation(&x, gi, g);
 		if (jrc < 0) {
-			t->elite_failed = 1;
+			t->failed = 1;
 			set_stop(&x, "failed", xstrfmt("generation %d: %s", gi, g->why));
 			break;
 		}

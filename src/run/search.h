@@ -43,7 +43,8 @@
 struct search_totals {
 	int generations;             /* generations run */
 	int interrupted;             /* SIGINT/SIGTERM stopped it */
-	int elite_failed;            /* the best so far did not end ok when measured again */
+	int failed;                  /* stopped as failed: the best so far did not end ok when
+				        measured again, or a generation could not run */
 	char *search_id;             /* the record's id (caller frees); NULL when none was written */
 };
 
