@@ -648,6 +648,11 @@ static void show_batch(struct query *q, const struct batch_record *b)
 	if (b->batch_id && b->run_id && strcmp(b->batch_id, b->run_id))
 		printf("  its runs name it %s\n", b->batch_id);
 	show_reproductions(q, b);
+	/* a generation of a search says so: its runs carry the search in their lineage */
+	const struct run_record *r0 = b->n_rows ? query_row_run(q, &b->rows[0]) : NULL;
+	if (r0 && r0->lineage.have && r0->lineage.search)
+		printf("search     generation %lld of %s (evident show %s)\n", r0->lineage.generation, r0->lineage.search,
+		       r0->lineage.search);
 	printf("experiment %s%s%s\n", s_or(b->experiment, "?"), b->question ? ": " : "", s_or(b->question, ""));
 	printf("baseline   %s; %s backend; started %s\n", s_or(b->baseline, "-"), s_or(b->backend, "?"),
 	       s_or(b->started_utc, "-"));

@@ -61,6 +61,8 @@ expect_eq "$(jget $rec 'd["best"]["id"] in ("g0c0", "g1c0", "g1c1")')" True
 for g in 0 1; do
 	b=$(jget $rec "d['generations'][$g]['batch']")
 	[ -f "artifacts/runs/$b.json" ] || fail "generation $g's batch $b is not in the store"
+	expect_exit 0 "$EVIDENT" show "$b"
+	expect_contains "$TEST_TMP/out" "search     generation $g of $S (evident show $S)"
 done
 
 # lineage: a run of generation 1 names the search, its generation and its parent
