@@ -1092,9 +1092,10 @@ int run_search(const struct spec *s, const struct run_options *o, struct search_
 		printf("\nsearch %s, generation %d of %lld: %s (the best so far) and %zu candidate(s)\n", x.id, gi,
 		       x.ss->generations, g->c[0].id, g->n - 1);
 		fflush(stdout);
+		/* the plan's seed (order, correctness inputs) is drawn as for any
+		 * batch, never derived from the search's: the spec is readable by the
+		 * kernels it judges, and their inputs must not be predictable from it */
 		struct run_options go = *o;
-		go.seed_fixed = 1;
-		go.seed = (x.seed ^ (0x9E3779B97F4A7C15ULL * (unsigned long long)(gi + 1))) & ((1ULL << 62) - 1);
 		go.only = NULL;
 		go.on_batch = NULL;
 		struct run_totals rt;

@@ -21,10 +21,12 @@
  *
  * Reproducible: the candidates of generation g are drawn from a generator
  * seeded by (seed, g) and depend on nothing else but the parents, so the
- * same seed and the same verdicts give the same candidates; each
- * generation's plan seed (interleaving, input seeds) is fixed from the
- * search's seed too.  Each generation's spec, as run, is recorded with
- * its batch (spec.object), so `evident reproduce` re-runs a generation.
+ * same seed and the same verdicts give the same candidates.  Each
+ * generation's plan seed (interleaving, input seeds) is drawn afresh, as
+ * for any batch, and recorded in it: never derived from the search's
+ * seed, which the spec, readable by the kernels under test, holds.  Each
+ * generation's spec, as run, is recorded with its batch (spec.object), so
+ * `evident reproduce` re-runs a generation.
  *
  * Budget: before each generation the search estimates its cost at the
  * last generation's cost per run (the first: the newest batch of the
