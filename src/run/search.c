@@ -490,8 +490,10 @@ static void variant_lines(const struct search *x, int gi, const struct gen *g, s
 		const struct cand *c = &g->c[i];
 		strbuf_addf(out, "  %s: {kernel: ", c->id);
 		add_quoted(out, c->kernel);
-		for (size_t k = 0; k < c->n_params; k++)
-			strbuf_addf(out, ", %s: %s", c->params[k].name, c->params[k].value);
+		for (size_t k = 0; k < c->n_params; k++) { /* quoted: a value such as "-" is no plain scalar */
+			strbuf_addf(out, ", %s: ", c->params[k].name);
+			add_quoted(out, c->params[k].value);
+		}
 		strbuf_addstr(out, ", lineage: {");
 		const char *parent = c->parent_run ? c->parent_run : c->elite ? NULL : c->parent;
 		const char *mutation = c->mutation;
