@@ -84,7 +84,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libevident.a
 
 # Inside t0040's clone (README's Quick start, twice: EVIDENT_QUICKSTART_INNER)
 # make test is a smoke run: the runner and every unit binary are built, the
-# repository checks run (less check-kernels), and of the suites only these.
+# repository checks run (less check-kernels and layout-sims), and of the suites only these.
 SMOKE_UNIT := test_options test_record test_spec
 SMOKE_CLI := t0001 t0002 t0003
 INNER := $(if $(EVIDENT_QUICKSTART_INNER),1)
@@ -106,9 +106,11 @@ test-cli: all
 	@$(SAN_ENV) EVIDENT=$(abspath $(EVIDENT)) tests/cli/run.sh $(if $(INNER),$(SMOKE_CLI))
 
 # Checks of the committed repository itself: the store verifies, PAPER.md
-# regenerates from it without a diff, every claim in it is supported, and
-# every CUDA kernel compiles for sm_80 and sm_90 (where nvcc exists; the
-# GPU tests themselves skip without a GPU and say why).  Each line is one
+# regenerates from it without a diff, every claim in it is supported,
+# every CUDA kernel compiles for sm_80 and sm_90 (sm_90a where it says so)
+# and the tensor-core kernels' layout simulators agree with the PTX ISA
+# (scripts/layout-sims.sh; both where nvcc exists; the GPU tests
+# themselves skip without a GPU and say why).  Each line is one
 # check, counted by scripts/run-check.sh; every check runs, and the last
 # line prints "repo: N passed, N failed, N skipped" and fails if one did.
 REPO_CHECK = scripts/run-check.sh $(BUILD)/repo-checks
@@ -119,10 +121,13 @@ test-repo: all
 	@$(REPO_CHECK) audit $(EVIDENT) audit --strict -q PAPER.md
 ifneq ($(INNER),)
 	@$(REPO_CHECK) --skip check-kernels "inside t0040's clone: the outer make test compiles them"
+	@$(REPO_CHECK) --skip layout-sims "inside t0040's clone: the outer make test runs them"
 else ifneq ($(NVCC),)
 	@$(REPO_CHECK) check-kernels $(CHECK_KERNELS)
+	@$(REPO_CHECK) layout-sims env NVCC=$(NVCC) scripts/layout-sims.sh build/layout-sims
 else
 	@$(REPO_CHECK) --skip check-kernels "no nvcc on this machine"
+	@$(REPO_CHECK) --skip layout-sims "no nvcc on this machine"
 endif
 	@$(REPO_CHECK) --total
 
@@ -132,7 +137,7 @@ endif
 # ending with one line over them all: "test: N passed, N failed, N skipped".
 # Inside t0040 (README's Quick start, twice, in a clone:
 # EVIDENT_QUICKSTART_INNER) it is the smoke run SMOKE_UNIT and SMOKE_CLI,
-# without the sanitized pass and check-kernels: the outer make test runs
+# without the sanitized pass, check-kernels and layout-sims: the outer make test runs
 # everything on the same code.
 test: deps-check
 	@MAKE='$(MAKE)' scripts/run-tests.sh

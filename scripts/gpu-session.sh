@@ -10,6 +10,8 @@
 #   adversary  the CUDA adversarial suite (tests/fixtures/specs/cuda-adversary*.yaml)
 #   sealed     the sealed path's own suites (tests/fixtures/specs/cuda-sealed.yaml,
 #              cuda-cdp.yaml) and the adversary suite as trust: host
+#   redteam3   red team 3's suites (tests/fixtures/specs/cuda-redteam3.yaml,
+#              cuda-redteam3-cdp.yaml; docs/redteam3-cuda.md; not in the default list)
 #   faults     experiments/cuda-faults.yaml
 #   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?;
 #              ITER1_RUNS=1: once)
@@ -17,6 +19,9 @@
 #   aa         experiments/aa.yaml (the same kernel as 8 variants: the A/A rate)
 #   problems   the new problems on the GPU (experiments/*-cuda.yaml)
 #   iter2      experiments/iter2.yaml (the fa_mma rung; ITER2_REPEATS, default 2)
+#   iter3      experiments/iter3.yaml (the Hopper rung, fa_wgmma; ITER3_REPEATS, default 3)
+#   scaling    experiments/scaling-*.yaml (SCALING: the shapes, e.g. "d128-s4096 d64-s512";
+#              default all ten; SCALING_REPEATS, default 3)
 #   sweep      experiments/sweep.yaml
 #   pool       experiments/iter1.yaml with --gpus all (not in the default list)
 #   reproduce  evident reproduce on the newest committed iter1 batch that names a commit
@@ -88,6 +93,10 @@ if has sealed; then
 	run_exp adversary-host tests/fixtures/specs/cuda-adversary-host.yaml
 	run_exp iter1-unsealed experiments/iter1-unsealed.yaml
 fi
+if has redteam3; then
+	run_exp redteam3 tests/fixtures/specs/cuda-redteam3.yaml
+	run_exp redteam3-cdp tests/fixtures/specs/cuda-redteam3-cdp.yaml
+fi
 has faults && run_exp faults experiments/cuda-faults.yaml
 if has iter1; then
 	run_exp iter1-a experiments/iter1.yaml
@@ -99,6 +108,12 @@ if has problems; then
 	for s in experiments/*-cuda.yaml; do run_exp "$(basename "$s" .yaml)" "$s"; done
 fi
 has iter2 && run_exp iter2 experiments/iter2.yaml --repeats "${ITER2_REPEATS:-2}"
+has iter3 && run_exp iter3 experiments/iter3.yaml --repeats "${ITER3_REPEATS:-3}"
+if has scaling; then
+	for sh in ${SCALING:-d64-s512 d64-s1024 d64-s2048 d64-s4096 d64-s8192 d128-s512 d128-s1024 d128-s2048 d128-s4096 d128-s8192}; do
+		run_exp "scaling-$sh" "experiments/scaling-$sh.yaml" --repeats "${SCALING_REPEATS:-3}"
+	done
+fi
 has sweep && run_exp sweep experiments/sweep.yaml
 has pool && run_exp pool experiments/iter1.yaml --gpus all
 if has reproduce; then

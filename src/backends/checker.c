@@ -155,26 +155,25 @@ out:
 }
 
 /*
- * The inputs of a timed CUDA sample (scramble.h, evs_mix_bit): r->in holds
- * set `set`; each element becomes its partner set's where the key's bit
- * says so, as the harness did on the device.  0, or -1 after fail().
+ * The inputs of launch j of a timed CUDA sample (scramble.h): the pair of
+ * base sets of distribution `dist` (seeds timing_seed + 2 dist and + 2
+ * dist + 1), element by element as the launch's key's bit says, as the
+ * harness mixed them on the device.  Into r->in.
  */
-static int mix_inputs(const struct problem *pl, const struct job *job, long long set, unsigned long long key,
-		      int dtype, struct refs *r)
+static void mix_inputs(const struct problem *pl, const struct job *job, int dist, unsigned long long key,
+		       int dtype, struct refs *r)
 {
-	int n_base = job->n_sets > 2 ? job->n_sets : 2;
-	long long partner = (set + 1) % n_base;
 	float *b[4] = { 0 };
 	for (int t = 0; t < r->n_in; t++)
 		b[t] = xmalloc(r->in_n[t] * sizeof(float) + 1);
-	problem_fill_rounded(pl, job->shape, 0, job->timing_seed + (unsigned long long)partner, dtype, b);
+	problem_fill_rounded(pl, job->shape, dist, job->timing_seed + 2ULL * (unsigned long long)dist, dtype, r->in);
+	problem_fill_rounded(pl, job->shape, dist, job->timing_seed + 2ULL * (unsigned long long)dist + 1, dtype, b);
 	for (int t = 0; t < r->n_in; t++) {
 		for (size_t k = 0; k < r->in_n[t]; k++)
 			if (evs_mix_bit(key, (uint32_t)t, k))
 				r->in[t][k] = b[t][k];
 		free(b[t]);
 	}
-	return 0;
 }
 
 int checker_main(const char *path)
@@ -256,7 +255,7 @@ int checker_main(const char *path)
 			fail("a timed host capture without the parent's seed (the parent draws every host input)");
 			goto out_refs;
 		}
-		/* a timed CUDA sample: set A mixed with its partner under the sample's key */
+		/* a timed CUDA sample: the pair of its distribution mixed under the sample's key */
 		json_t *mk = json_object_get(c, "mix_key");
 		unsigned long long mix_key = timed && json_is_integer(mk) ? (unsigned long long)json_integer_value(mk) : 0;
 		if (fresh) {
@@ -271,10 +270,15 @@ int checker_main(const char *path)
 			long long key = fresh || mix_key ? LLONG_MIN + (long long)i : timed ? -(set + 10) : index;
 			seed = fresh ? (unsigned long long)json_integer_value(fseed)
 			       : timed ? job.timing_seed + (unsigned long long)set : job.seed0 + (unsigned long long)index;
+			if (mix_key) /* the launch's distribution (scramble.h evs_sample_dist) */
+				dist = evs_sample_dist(global * batch + j, pl.desc->n_dists);
 			if (key != have || (mix_key && batch > 1)) {
-				problem_fill_rounded(&pl, job.shape, dist, seed, dtype, r.in);
-				if (mix_key && set >= 0 && mix_inputs(&pl, &job, set, mix_key, dtype, &r) < 0)
-					goto out_refs;
+				if (mix_key) {
+					seed = job.timing_seed + 2ULL * (unsigned long long)dist;
+					mix_inputs(&pl, &job, dist, evs_launch_key(mix_key, (uint32_t)j), dtype, &r);
+				} else {
+					problem_fill_rounded(&pl, job.shape, dist, seed, dtype, r.in);
+				}
 				if (compute(be, &job, &pl, job.shape, &r, &method) < 0)
 					goto out_refs;
 				have = key;

@@ -7,8 +7,10 @@
  *     n (problem_fill_rounded, uploaded), outputs scrambled, one launch
  *     behind the blocking kernel, outputs shipped - never judged here;
  *   - timed samples: the harness's loop, inputs rotating through the
- *     parent's sets at different pointers, outputs scrambled before every
- *     sample, the blocking kernel holding the stream while launch()
+ *     parent's sets at different pointers, each rewritten before it is
+ *     read from the pair of base sets of the sample's input distribution
+ *     (all of the problem's in turn, scramble.h), outputs scrambled
+ *     before every sample, the blocking kernel holding the stream while launch()
  *     enqueues, CUDA events and CUPTI's kernel clock; after each sample
  *     the callback reports it (with the escapes the harness saw and the
  *     SM clock and throttling NVML reports every few ms), asks the parent
@@ -289,9 +291,12 @@ static int timing(struct cw *w)
 {
 	const struct job *job = w->job;
 	int rc;
-	/* the base sets (at least two, so every set has a partner), and the
-	 * live sets the launches read, rewritten from them every sample */
-	w->n_base = w->n_sets > 2 ? w->n_sets : 2;
+	/* the base sets, a pair per input distribution of the problem
+	 * (scramble.h, evs_sample_dist: the timed samples rotate through them
+	 * all), and the live sets the launches read, rewritten from a pair
+	 * every sample */
+	int n_dists = w->pr.desc->n_dists > 0 ? w->pr.desc->n_dists : 1;
+	w->n_base = 2 * n_dists;
 	w->base = xcalloc((size_t)w->n_base * (size_t)w->n_in, sizeof(void *));
 	size_t in_bytes[4];
 	int in_elem[4];
@@ -300,7 +305,7 @@ static int timing(struct cw *w)
 		in_elem[t] = (int)dtype_size(w->dtype);
 	}
 	for (int s = 0; s < w->n_base; s++) {
-		problem_fill_rounded(&w->pr, job->shape, 0, job->timing_seed + (unsigned long long)s, w->dtype,
+		problem_fill_rounded(&w->pr, job->shape, s / 2, job->timing_seed + (unsigned long long)s, w->dtype,
 				     w->h_in);
 		for (int t = 0; t < w->n_in; t++) {
 			void **b = &w->base[(size_t)s * w->n_in + t];
@@ -309,9 +314,14 @@ static int timing(struct cw *w)
 							sizeof(w->err))))
 				return fail_cuda(w, rc, "upload");
 		}
-		if (s < w->n_sets && (rc = upload_set(w, s)))
-			return rc;
 	}
+	/* every live set starts as a base (each is rewritten before it is read) */
+	for (int s = 0; s < w->n_sets; s++)
+		for (int t = 0; t < w->n_in; t++)
+			if ((rc = w->api->copy(w->ctx, w->sets[(size_t)s * w->n_in + t],
+					       w->base[(size_t)(s % w->n_base) * w->n_in + t], in_bytes[t], w->err,
+					       sizeof(w->err))))
+				return fail_cuda(w, rc, "upload");
 	point(w, 0, 0);
 	struct evc_timing_opts o;
 	struct evc_timing_result res;
@@ -337,6 +347,7 @@ static int timing(struct cw *w)
 	o.input_bytes = in_bytes;
 	o.input_elem = in_elem;
 	o.sample_key = sample_key;
+	o.n_dists = n_dists;
 	w->warm_t0 = mono_now();
 	rc = w->api->time_kernel(w->ctx, w->desc, &w->l, &o, &res, w->err, sizeof(w->err));
 	if (rc == -1 && !w->err[0])
@@ -409,6 +420,19 @@ static const struct ev_kernel_desc *sealed_kernel(struct cw *w, struct seal_plan
 	if (n < 0) {
 		proto_w_failure("launch_failed", "fatbin", why, "load");
 		free(why);
+		return NULL;
+	}
+	/* grids launched from the device: the kernel clock has no record of
+	 * them (red team 3, rt3_cdp_tail), the CUDA events do */
+	const char *dl = NULL;
+	if (w->job->timing && strcmp(knob_values_clock[w->job->k.clock], "events") &&
+	    seal_fatbin_device_launch(imgs, img_bytes, n, &dl)) {
+		char *r = xstrfmt("the kernel's device code launches grids from the device ('%s': dynamic "
+				  "parallelism); the kernel clock (CUPTI) has no record of them, so it would time "
+				  "less than ran: time it with `timing: {clock: events}`, which counts them",
+				  dl);
+		proto_w_failure("launch_failed", "device_launch", r, "load");
+		free(r);
 		return NULL;
 	}
 	const struct ev_kernel_desc *d = NULL;

@@ -45,7 +45,7 @@ struct job {
 	int seeds;                       /* correctness launches in this phase */
 	unsigned long long seed0;
 	int timing;                      /* 1: take timed samples (main phase) */
-	unsigned long long timing_seed;  /* rotation set s holds the inputs of seed timing_seed + s, distribution 0 */
+	unsigned long long timing_seed;  /* cuda: base set b holds seed timing_seed + b of distribution b / 2 (scramble.h) */
 	int n_sets;
 	int first_set;                   /* sample i uses set (first_set + i) % n_sets */
 	unsigned long long scramble_seed;

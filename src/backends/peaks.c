@@ -18,7 +18,7 @@
 
 const char *const peak_dtype_names[PEAK_NDTYPES] = { "fp32", "tf32", "fp16", "bf16", "fp8" };
 
-static int dtype_index(const char *name)
+int peak_dtype_index(const char *name)
 {
 	static const struct {
 		const char *alias;
@@ -167,7 +167,7 @@ int peak_table_load(const char *path, struct peak_table *t)
 		for (yaml_node_pair_t *kv = tf->data.mapping.pairs.start; kv < tf->data.mapping.pairs.top; kv++) {
 			const char *k = scalar(yaml_document_get_node(&d, kv->key));
 			const char *v = scalar(yaml_document_get_node(&d, kv->value));
-			int di = k ? dtype_index(k) : -1;
+			int di = k ? peak_dtype_index(k) : -1;
 			if (di < 0) {
 				error("%s:%zu: entry '%s': unknown dtype '%s' in tflops (known: fp32 tf32 fp16 bf16 fp8)",
 				      path, line, model, k ? k : "?");
@@ -219,14 +219,46 @@ const struct peak_entry *peak_table_find(const struct peak_table *t, const char 
 	return NULL;
 }
 
-/* The process's table: loaded on first use, kept until exit. */
+/* The process's table: loaded on first use, kept until exit; a table that
+ * failed to load is not read again (its error was printed once). */
 static struct peak_table process_table = PEAK_TABLE_INIT;
-static int process_table_loaded;
+static int process_table_state; /* 0 not tried, 1 loaded, -1 failed */
+static char *process_table_path;
+
+static int load_process_table(struct strbuf *why)
+{
+	const char *env = getenv("EVIDENT_PEAKS");
+	const char *path = env && *env ? env : "data/gpu-peaks.yaml";
+	if (process_table_state == 0) {
+		process_table_path = xstrdup(path);
+		if (!path_exists(path)) {
+			process_table_state = -2;
+		} else {
+			process_table_state = peak_table_load(path, &process_table) < 0 ? -1 : 1;
+		}
+	}
+	if (process_table_state == -2 && why)
+		strbuf_addf(why, "no GPU peak table '%s' here (run from the repository, or set EVIDENT_PEAKS)",
+			    process_table_path);
+	else if (process_table_state == -1 && why)
+		strbuf_addf(why, "the GPU peak table '%s' is not valid (the error above says where)", process_table_path);
+	return process_table_state == 1 ? 0 : -1;
+}
+
+const struct peak_entry *peak_find(const char *gpu_name, struct strbuf *why)
+{
+	if (load_process_table(why) < 0)
+		return NULL;
+	const struct peak_entry *e = peak_table_find(&process_table, gpu_name);
+	if (!e && why)
+		strbuf_addf(why, "GPU '%s' is not in '%s'", gpu_name ? gpu_name : "(unnamed)", process_table_path);
+	return e;
+}
 
 int peak_lookup(const char *gpu_name, const char *dtype, double *tflops, double *gbps,
 		const char **source)
 {
-	int di = dtype ? dtype_index(dtype) : -1;
+	int di = dtype ? peak_dtype_index(dtype) : -1;
 	if (tflops)
 		*tflops = NAN;
 	if (gbps)
@@ -236,11 +268,10 @@ int peak_lookup(const char *gpu_name, const char *dtype, double *tflops, double 
 	if (di < 0)
 		return error("unknown dtype '%s' for a GPU peak (known: fp32 tf32 fp16 bf16 fp8)",
 			     dtype ? dtype : "");
-	if (!process_table_loaded) {
-		const char *path = getenv("EVIDENT_PEAKS");
-		if (peak_table_load(path && *path ? path : "data/gpu-peaks.yaml", &process_table) < 0)
-			return -1;
-		process_table_loaded = 1;
+	if (load_process_table(NULL) < 0) {
+		if (process_table_state == -2)
+			return error("cannot open '%s': no GPU peak table", process_table_path);
+		return -1;
 	}
 	const struct peak_entry *e = peak_table_find(&process_table, gpu_name);
 	if (!e)

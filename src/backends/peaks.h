@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "base/util.h"
+
 /* The dtypes a table entry may give ("fp32" is the CUDA cores' rate, the
  * others are dense tensor-core rates with fp32 accumulation). */
 enum peak_dtype { PEAK_FP32, PEAK_TF32, PEAK_FP16, PEAK_BF16, PEAK_FP8, PEAK_NDTYPES };
@@ -60,6 +62,18 @@ const struct peak_entry *peak_table_find(const struct peak_table *t, const char 
  */
 int peak_lookup(const char *gpu_name, const char *dtype, double *tflops, double *gbps,
 		const char **source);
+
+/*
+ * The entry of gpu_name (an NVML device name) in the same process-wide
+ * table, or NULL with the reason appended to why (when why is not NULL):
+ * no entry matches, there is no table file here (nothing printed: a
+ * reader of old records may run anywhere), or the table is not valid
+ * (error() printed, once per process).  The entry lives as long as the
+ * process.
+ */
+const struct peak_entry *peak_find(const char *gpu_name, struct strbuf *why);
+/* The index into peak_entry.tflops of dtype ("fp16", "float16", ...), or -1. */
+int peak_dtype_index(const char *dtype);
 
 /*
  * An upper bound on this machine's fp32 throughput for host kernels, from

@@ -89,8 +89,9 @@ struct proto_capture {
 	int fresh;          /* timed, parent-timed host: inputs drawn for this sample alone */
 	unsigned long long seed;  /* fresh: the inputs' seed (the parent's, drawn at the sample) */
 	int dist;           /* fresh: the inputs' distribution (index in the problem's list) */
-	unsigned long long mix_key; /* timed CUDA: the sample's key; its inputs mix set A with its
-				     * partner (scramble.h evs_mix_bit); 0: the set as it is */
+	unsigned long long mix_key; /* timed CUDA: the sample's key; its inputs mix the pair of base
+				     * sets of its distribution (scramble.h evs_mix_bit,
+				     * evs_sample_dist); 0: the set as it is */
 	long long offset;   /* in the capture file */
 	size_t bytes;
 };

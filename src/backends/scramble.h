@@ -79,9 +79,10 @@ EVS_FN int evs_sample_set(int first_set, int n_sets, int batch, long long global
 }
 
 /*
- * Fresh inputs (the CUDA backend's timed samples): input t of a sample
- * that drew key is, element by element, the element of input set A or of
- * its partner set B (A + 1 mod n_sets): B where this bit is 1.  For the
+ * Fresh inputs (the CUDA backend's timed samples): input t of a launch
+ * that drew key is, element by element, the element of base set A or of
+ * its partner B (the pair of its distribution, evs_sample_dist below): B
+ * where this bit is 1.  For the
  * problems' independent element distributions the result has the same
  * distribution, and with 2^N choices per sample no output can be kept
  * from one sample for another.  The harness mixes on the device, the
@@ -90,6 +91,34 @@ EVS_FN int evs_sample_set(int first_set, int n_sets, int batch, long long global
 EVS_FN int evs_mix_bit(uint64_t key, uint32_t t, uint64_t k)
 {
 	return (int)((evs_mix64(key ^ ((uint64_t)t << 56) ^ ((k >> 6) * EVS_GAMMA)) >> (k & 63)) & 1);
+}
+
+/*
+ * Timed CUDA inputs rotate through the problem's distributions, so that
+ * the code that is timed meets every distribution the correctness seeds
+ * do (red team 3, rt3_dist_phase: a kernel that told the seeds from the
+ * timed samples by their input pointer was honest for the seeds and NaN
+ * on large scores while timed, where only `uniform` was ever drawn).  The
+ * base sets come in one pair per distribution: bases 2d and 2d + 1 hold
+ * the inputs of seeds timing_seed + 2d and timing_seed + 2d + 1, both of
+ * distribution d, so that their element-wise mix is again of distribution
+ * d (exactly so for distributions of independent elements; a structured
+ * one, attention's peaked, keeps its value ranges but not its structure).
+ * Launch j of the sample with global index g (warm-up samples first) of a
+ * batch of b mixes pair evs_sample_dist(g * b + j, n_dists) under the key
+ * evs_launch_key(key, j).  The harness mixes on the device, the checker on
+ * the host, and the parent draws its timed checks per distribution.
+ */
+EVS_FN int evs_sample_dist(long long launch, int n_dists)
+{
+	return n_dists > 0 && launch >= 0 ? (int)(launch % n_dists) : 0;
+}
+
+/* Launch j's mixing key within a sample of key `key` (launch 0: key itself),
+ * so that no two launches of one sample hold the same inputs. */
+EVS_FN uint64_t evs_launch_key(uint64_t key, uint32_t j)
+{
+	return j ? evs_mix64(key + (uint64_t)j * EVS_GAMMA) : key;
 }
 
 /* Word w (bytes 8w .. 8w+7, little-endian) of the stream with key k. */

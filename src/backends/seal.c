@@ -7,9 +7,10 @@
  * code, so every field is bounded here: buffer ids name a tensor of the
  * launch or a scratch buffer of the plan, a relocation lies inside its
  * kernel's parameter buffer and points inside its buffer, a memset or a
- * copy stays inside the buffers it names.  What the device code does with
- * its pointers is the device's business, as it is for any kernel; the
- * replay itself never writes outside the worker's buffers.
+ * copy stays inside the buffers it names, scratch contents stay inside
+ * their buffer.  What the device code does with its pointers is the
+ * device's business, as it is for any kernel; the replay itself never
+ * writes outside the worker's buffers.
  */
 #include "backends/seal.h"
 
@@ -21,6 +22,11 @@
 #include "base/util.h"
 
 #define FATBIN_MAGIC 0xBA55ED50u
+/* A fatbin image's entries (after its 16-byte header): kind (1 PTX, 2
+ * ELF) at 0, header size at 4, payload size at 8, flags at 40; flags
+ * 0x2000 (LZ4) or 0x8000 (newer nvcc) mark a compressed payload. */
+#define FATBIN_ENTRY_MIN 48
+#define FATBIN_COMPRESSED (0x2000ull | 0x8000ull)
 
 void seal_plan_release(struct seal_plan *p)
 {
@@ -34,6 +40,8 @@ void seal_plan_release(struct seal_plan *p)
 	free(p->kernel_name);
 	free(p->compiled_params);
 	free(p->problem);
+	free(p->inits);
+	free(p->init_data);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -215,6 +223,7 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 					       ? (int)json_integer_value(v)
 					       : -1;
 			st->nonportable_cluster = json_integer_value(json_object_get(attrs, "nonportable_cluster")) > 0;
+			st->cooperative = json_integer_value(json_object_get(attrs, "cooperative")) > 0;
 			out->names[i] = xstrdup(name);
 			st->name = out->names[i];
 		} else if (!strcmp(kind, "memset")) {
@@ -254,6 +263,42 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 			BAD("step %zu: unknown kind '%s'", i, kind);
 		}
 	}
+	/* what init() left in scratch: [scratch k, offset, hex], each inside
+	 * its buffer, EVC_PLAN_MAX_INIT bytes in all */
+	json_t *si = json_object_get(j, "scratch_init");
+	if (si && (!json_is_array(si) || json_array_size(si) > EVC_PLAN_MAX_INIT / 8))
+		BAD("the plan's scratch_init is not a list of [scratch, offset, bytes]");
+	size_t n_si = si ? json_array_size(si) : 0, total_init = 0;
+	for (size_t k = 0; k < n_si; k++) {
+		const char *hx = json_string_value(json_array_get(json_array_get(si, k), 2));
+		total_init += hx ? strlen(hx) / 2 : 0;
+	}
+	if (total_init > EVC_PLAN_MAX_INIT)
+		BAD("the plan carries %zu bytes of scratch contents (at most %d)", total_init, EVC_PLAN_MAX_INIT);
+	out->inits = xcalloc(n_si ? n_si : 1, sizeof(*out->inits));
+	out->init_data = xmalloc(total_init ? total_init : 1);
+	unsigned char *id = out->init_data;
+	for (size_t k = 0; k < n_si; k++) {
+		json_t *r = json_array_get(si, k);
+		unsigned long long sk, off;
+		const char *hx = json_string_value(json_array_get(r, 2));
+		size_t n = hx ? strlen(hx) : 0;
+		if (!json_is_array(r) || json_array_size(r) != 3 || get_uint(json_array_get(r, 0), 255, &sk) ||
+		    get_uint(json_array_get(r, 1), ~0ull, &off) || !hx || !n || n % 2)
+			BAD("scratch_init %zu is not [scratch, offset, hex bytes]", k);
+		if ((int)sk >= out->plan.n_scratch || off > out->scratch[sk] || n / 2 > out->scratch[sk] - off)
+			BAD("scratch_init %zu names no scratch buffer of the plan, or runs past its end", k);
+		for (size_t b = 0; b < n / 2; b++) {
+			int hi = hex_nibble(hx[2 * b]), lo = hex_nibble(hx[2 * b + 1]);
+			if (hi < 0 || lo < 0)
+				BAD("scratch_init %zu: the bytes are not lower-case hex", k);
+			id[b] = (unsigned char)(hi << 4 | lo);
+		}
+		out->inits[k] = (struct evc_init){ (uint32_t)sk, off, n / 2, id };
+		id += n / 2;
+	}
+	out->plan.n_inits = (int)n_si;
+	out->plan.inits = out->inits;
 	const char *s;
 	out->kernel_name = xstrdup((s = json_string_value(json_object_get(j, "kernel"))) ? s : "");
 	out->compiled_params = xstrdup((s = json_string_value(json_object_get(j, "compiled_params"))) ? s : "");
@@ -343,4 +388,48 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 	}
 	*data = sec;
 	return k;
+}
+
+/* Is needle in hay[0..n)? */
+static int has_bytes(const unsigned char *hay, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+	for (size_t i = 0; k && i + k <= n; i++)
+		if (hay[i] == (unsigned char)needle[0] && !memcmp(hay + i, needle, k))
+			return 1;
+	return 0;
+}
+
+int seal_fatbin_device_launch(const void *const *images, const size_t *image_bytes, int n_images,
+			      const char **what)
+{
+	static const char *const names[] = { "cnpv2LaunchDevice", "CDP2LaunchDevice", "cudaLaunchDevice", NULL };
+	*what = NULL;
+	for (int i = 0; i < n_images; i++) {
+		const unsigned char *im = images[i];
+		size_t len = image_bytes[i];
+		uint16_t hsize;
+		if (len < 16)
+			continue;
+		memcpy(&hsize, im + 6, 2);
+		for (size_t at = hsize; at + FATBIN_ENTRY_MIN <= len;) {
+			uint16_t kind;
+			uint32_t ehs;
+			uint64_t size, flags;
+			memcpy(&kind, im + at, 2);
+			memcpy(&ehs, im + at + 4, 4);
+			memcpy(&size, im + at + 8, 8);
+			memcpy(&flags, im + at + 40, 8);
+			if (ehs < FATBIN_ENTRY_MIN || ehs > len - at || size > len - at - ehs)
+				break; /* not an entry we can read: the driver will say */
+			if ((kind == 1 || kind == 2) && !(flags & FATBIN_COMPRESSED))
+				for (int k = 0; names[k]; k++)
+					if (has_bytes(im + at + ehs, (size_t)size, names[k])) {
+						*what = names[k];
+						return 1;
+					}
+			at += ehs + size;
+		}
+	}
+	return 0;
 }

@@ -7,8 +7,9 @@
  * The planner, the sandboxed process that ran the kernel's host code,
  * sends its plan as untrusted JSON: seal_plan_parse accepts only what a
  * replay can do safely (known buffer ids, relocations inside the
- * parameter buffer, memsets and copies inside their buffers, bounded
- * counts and sizes) and says what is wrong otherwise.
+ * parameter buffer, memsets and copies inside their buffers, scratch
+ * contents inside their buffers, bounded counts and sizes) and says what
+ * is wrong otherwise.
  */
 #ifndef EVIDENT_SEAL_H
 #define EVIDENT_SEAL_H
@@ -26,6 +27,8 @@ struct seal_plan {
 	void *arena;    /* args, offsets and relocations of every step */
 	char **names;
 	char *kernel_name, *compiled_params, *problem;
+	struct evc_init *inits;
+	unsigned char *init_data; /* the bytes every init points into */
 };
 
 /*
@@ -45,5 +48,19 @@ void seal_plan_release(struct seal_plan *p);
  */
 int seal_fatbin_images(const char *path, unsigned char **data, const void **images, size_t *image_bytes,
 		       int max_images, char **why);
+
+/*
+ * Does device code of these fatbin images (seal_fatbin_images) launch
+ * grids from the device (dynamic parallelism)?  Every entry that is not
+ * compressed - cubins (nvcc leaves SASS uncompressed unless told
+ * otherwise) and PTX - is searched for the device runtime's launch
+ * (cudaLaunchDevice*, the CDP2 syscall __cuda_syscall_cnpv2LaunchDevice*,
+ * __cudaCDP2LaunchDevice*), which a device-side launch must name for the
+ * loader to link it.  1 with the name found in *what (static), else 0.
+ * Why: the kernel clock (CUPTI) has no record of such grids, and only a
+ * bounded gap to the CUDA events gave them away (red team 3, rt3_cdp_tail).
+ */
+int seal_fatbin_device_launch(const void *const *images, const size_t *image_bytes, int n_images,
+			      const char **what);
 
 #endif /* EVIDENT_SEAL_H */

@@ -8,14 +8,15 @@
  * echoed, where it ran, the checks grouped by phase (seeds and their
  * input distributions, timed launches checked after they ran, the extra
  * shape and its status, the float64 reference check), timing with the
- * clock that measured it and the statistics within this repeat, timing
+ * clock that measured it and the statistics within this repeat, its
+ * throughput and fraction of the machine's peak (and the peak), timing
  * health and escapes, sanitizers, the settings it ran with, cost and
  * Slurm.  A run carries no comparison: that is the batch's, Holm-adjusted
  * over the sweep; an evident-run/1 record's own comparison holds the raw
  * p, printed as raw, with a pointer to its batch.
  *
- * A batch prints its table (median, speedup, Holm-adjusted p, verdict and
- * its reason), repeats and variance by level, the MDE, health and notes,
+ * A batch prints its peak and its table (median, its throughput and
+ * fraction of peak, speedup, Holm-adjusted p, verdict and its reason), repeats and variance by level, the MDE, health and notes,
  * and its runs; a batch of `evident reproduce`, the batch it reproduces
  * and its verdicts per variant (run/reproduce.h prints them, for reproduce
  * and show alike); a batch others reproduced, which and their verdicts
@@ -49,9 +50,11 @@ static const char synopsis[] =
 	"digits after the experiment: 4ce08165 of 20261122T042946.203Z-iter1-4ce08165),\n"
 	"or a search's id ('evident ls --searches': its generations, candidates and tree).\n"
 	"A run prints its identity, outcome, code, build, checks by phase, timing and\n"
-	"its health, sanitizers, settings and cost; a batch prints its table (median,\n"
-	"speedup, Holm-adjusted p, verdict and why), repeats and variance by level,\n"
-	"the smallest detectable speedup (MDE), notes and its runs.\n";
+	"its health, throughput and fraction of the machine's peak, sanitizers,\n"
+	"settings and cost; a batch prints its peak and its table (median, GFLOP/s and\n"
+	"GB/s with their fractions of peak, speedup, Holm-adjusted p, verdict and why),\n"
+	"repeats and variance by level, the smallest detectable speedup (MDE), notes\n"
+	"and its runs.\n";
 
 static const struct opt_usage usage = {
 	"show", synopsis,
@@ -412,8 +415,23 @@ static void show_timing(struct query *q, const struct run_record *r)
 	json_t *mode = json_object_get(r->timing_method, "mode"); /* the backend's timing method document */
 	printf("\ntiming     clock %s, cache %s%s%s, %lld samples\n", s_or(r->clock, "?"), s_or(r->cache, "?"),
 	       json_is_string(mode) ? ", mode " : "", json_is_string(mode) ? json_string_value(mode) : "", r->n_samples);
-	if (r->have_stats)
+	if (r->have_stats) {
 		print_summary(r->version >= 2 ? "  this repeat  " : "  stats    ", &r->stats);
+		/* what the median means against the machine (record_throughput) */
+		struct rec_peak pk;
+		struct rec_tput t;
+		record_run_peak(r, &pk);
+		record_throughput(&r->problem, r->stats.median, &pk, &t);
+		struct strbuf sb = STRBUF_INIT;
+		record_tput_text(&sb, &t);
+		if (sb.len) {
+			printf("  throughput %s\n", sb.buf);
+			strbuf_reset(&sb);
+			record_peak_text(&sb, &pk);
+			printf("  peak     %s\n", sb.buf);
+		}
+		strbuf_release(&sb);
+	}
 	const struct rec_health *h = &r->health;
 	if (h->have) {
 		printf("  health   %lld throttled sample%s, %lld excluded; %s", h->throttled_samples,
@@ -667,6 +685,21 @@ static void show_batch(struct query *q, const struct batch_record *b)
 	if (isfinite(b->problem.min_bytes))
 		printf("; %.4g bytes moved at least", b->problem.min_bytes);
 	printf("\n");
+	struct rec_peak pk;
+	record_batch_peak(b, &pk);
+	int fl = isfinite(b->problem.flops) && b->problem.flops > 0;
+	int bw = isfinite(b->problem.min_bytes) && b->problem.min_bytes > 0, tera = 0;
+	if (fl || bw) {
+		struct strbuf sb = STRBUF_INIT;
+		record_peak_text(&sb, &pk);
+		printf("peak       %s\n", sb.buf);
+		strbuf_release(&sb);
+	}
+	for (size_t i = 0; i < b->n_rows; i++) {
+		struct rec_tput t;
+		record_throughput(&b->problem, b->rows[i].have_stats ? b->rows[i].stats.median : NAN, &pk, &t);
+		tera |= t.gflops >= 1000;
+	}
 	printf("plan       %d repeat%s per variant%s%s%s\n", b->repeats, b->repeats == 1 ? "" : "s", b->order ? ", " : "",
 	       s_or(b->order, ""), b->order ? " order" : "");
 	printf("totals     %lld variants: %lld ok, %lld failed; wall %.1f s, GPU %.1f s, ", b->t_variants, b->t_ok,
@@ -685,8 +718,13 @@ static void show_batch(struct query *q, const struct batch_record *b)
 	for (size_t i = 0; i < b->n_rows; i++)
 		if (b->rows[i].variant && strlen(b->rows[i].variant) + 11 > w)
 			w = strlen(b->rows[i].variant) + 11;
-	printf("\n%-*s %-17s %-7s %-32s %-26s %-9s %s\n", (int)w, "variant", "outcome", "repeats", "median us [95% CI]",
-	       "speedup [95% CI]", "p (Holm)", "verdict");
+	/* throughput cells: rate and fraction of peak, GFLOP/s (TFLOP/s from 1000 on) and GB/s */
+	printf("\n%-*s %-17s %-7s %-32s ", (int)w, "variant", "outcome", "repeats", "median us [95% CI]");
+	if (fl)
+		printf("%-17s ", tera ? "TFLOP/s (%peak)" : "GFLOP/s (%peak)");
+	if (bw)
+		printf("%-17s ", "GB/s (%peak)");
+	printf("%-26s %-9s %s\n", "speedup [95% CI]", "p (Holm)", "verdict");
 	for (size_t i = 0; i < b->n_rows; i++) {
 		const struct batch_row *row = &b->rows[i];
 		int base = b->baseline && row->variant && !strcmp(b->baseline, row->variant);
@@ -701,7 +739,28 @@ static void show_batch(struct query *q, const struct batch_record *b)
 				 row->cmp.speedup_ci[1]);
 		else if (base)
 			snprintf(sp, sizeof(sp), "baseline");
-		printf("%-*s %-17s %-7s %-32s %-26s ", (int)w, name, s_or(row->outcome_text, "?"), reps, med, sp);
+		printf("%-*s %-17s %-7s %-32s ", (int)w, name, s_or(row->outcome_text, "?"), reps, med);
+		struct rec_tput t;
+		record_throughput(&b->problem, row->have_stats ? row->stats.median : NAN, &pk, &t);
+		for (int k = 0; k < 2; k++) {
+			double rate = k ? t.gbps : tera ? t.tflops : t.gflops, frac = k ? t.frac_bandwidth : t.frac_compute;
+			if (!(k ? bw : fl))
+				continue;
+			struct strbuf c = STRBUF_INIT;
+			if (isfinite(rate)) {
+				record_rate_add(&c, rate);
+				if (isfinite(frac)) {
+					strbuf_addstr(&c, " (");
+					record_frac_add(&c, frac);
+					strbuf_addch(&c, ')');
+				}
+			} else {
+				strbuf_addch(&c, '-');
+			}
+			printf("%-17s ", c.buf);
+			strbuf_release(&c);
+		}
+		printf("%-26s ", sp);
 		if (row->have_cmp) {
 			char p[32];
 			snprintf(p, sizeof(p), "%.3g", row->cmp.p_adjusted);

@@ -1,7 +1,7 @@
 /*
  * cmd_verify.c - `evident verify`: re-hash every object and manifest of the
  * store, follow every reference and the manifests' hash chain, and name
- * every file that is altered, truncated or missing (store.c does the work).
+ * every file that is altered, truncated or missing (store_verify.c does the work).
  * Without --store or EVIDENT_STORE it checks every store in the current
  * folder (the user's store/ and a repository's committed one alike).
  */

@@ -19,6 +19,10 @@ void record_read_problem(json_t *m, struct rec_problem *p);
 json_t *record_write_problem(const struct rec_problem *p);
 void record_read_git(json_t *code, struct rec_git *g);
 json_t *record_write_git(const struct rec_git *g);
+/* throughput.c's */
+void record_read_peak(json_t *tput, struct rec_peak *pk);
+json_t *record_write_peak(const struct rec_peak *pk, json_t *into);
+json_t *record_write_tput(const struct rec_tput *t, json_t *into);
 
 static void read_row(json_t *r, struct batch_row *row)
 {
@@ -234,6 +238,7 @@ int record_batch_read(json_t *m, struct batch_record *b)
 	b->t_usd = gn(t, "usd");
 	b->t_have_usd = !isnan(b->t_usd);
 	read_repro(go(m, "reproduction"), &b->repro);
+	record_read_peak(json_object_get(m, "throughput"), &b->peak);
 	b->prev = gs(m, "prev");
 	b->digest = gs(m, "digest");
 	return 0;
@@ -345,8 +350,14 @@ json_t *record_batch_json(const struct batch_record *b)
 	json_object_set_new(plan, "gpus", gpus);
 	json_object_set_new(m, "plan", plan);
 	json_t *rows = json_array();
-	for (size_t i = 0; i < b->n_rows; i++)
-		json_array_append_new(rows, write_row(&b->rows[i]));
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *r = &b->rows[i];
+		json_t *o = write_row(r);
+		struct rec_tput tp;
+		record_throughput(&b->problem, r->have_stats ? r->stats.median : NAN, &b->peak, &tp);
+		json_object_set_new(o, "throughput", record_write_tput(&tp, NULL));
+		json_array_append_new(rows, o);
+	}
 	json_object_set_new(m, "variants", rows);
 	json_object_set_new(m, "notes", b->notes ? json_incref(b->notes) : json_array());
 	json_object_set_new(m, "interrupted", json_boolean(b->interrupted));
@@ -363,6 +374,8 @@ json_t *record_batch_json(const struct batch_record *b)
 	json_object_set_new(t, "gpu_s", jnum(b->t_gpu_s));
 	json_object_set_new(t, "usd", b->t_have_usd ? jnum(b->t_usd) : json_null());
 	json_object_set_new(m, "totals", t);
+	/* the peak its rows' throughput is held against (the runs' own) */
+	json_object_set_new(m, "throughput", record_write_peak(&b->peak, NULL));
 	/* only a reproduction has one: other batches stay as they were written */
 	if (b->repro.have)
 		json_object_set_new(m, "reproduction", write_repro(&b->repro));

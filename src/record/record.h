@@ -192,6 +192,31 @@ struct rec_lineage {
 	long long generation;        /* -1 when not given */
 };
 
+/*
+ * The peak a time is held against (throughput.c): the GPU's, for the
+ * problem's dtype, from data/gpu-peaks.yaml (backends/peaks.h), or one
+ * core of the host's CPU, measured once per machine (backends/cpu_peak.h).
+ * A run and a batch record it as `throughput.peak`, or null with
+ * `throughput.no_peak` saying why; a record older than that has none
+ * recorded (PEAK_UNSET), and its readers look one up from the machine it
+ * recorded (record_run_peak, record_batch_peak: at_read).  Strings are
+ * borrowed: from the record, from the process-wide tables, or from what
+ * the writer was given.
+ */
+enum rec_peak_state { PEAK_UNSET, PEAK_NONE, PEAK_KNOWN };
+struct rec_peak {
+	enum rec_peak_state state;
+	int at_read;                 /* found when read, from the recorded machine */
+	double gflops;               /* compute peak for dtype, GFLOP/s; NAN: none for it (fp8 on A100) */
+	double gbps;                 /* memory bandwidth peak, GB/s (10^9 bytes/s) */
+	const char *dtype;           /* the compute peak's dtype */
+	const char *scope;           /* "GPU" | "one core" */
+	const char *device;          /* the GPU's table model, or the CPU's model name */
+	const char *source;          /* where the figures come from (datasheet, or where and when measured) */
+	const char *method;          /* how they were obtained */
+	const char *why;             /* PEAK_NONE: why there is no peak */
+};
+
 /* ---- a run (one worker execution) ------------------------------------- */
 
 struct run_record {
@@ -292,6 +317,7 @@ struct run_record {
 	struct rec_sanitize *sanitize;
 	size_t n_sanitize;
 	struct rec_cost cost;
+	struct rec_peak peak;        /* `throughput.peak` (v2 runs since throughput; else UNSET) */
 	const char *prev, *digest;
 };
 
@@ -386,6 +412,7 @@ struct batch_record {
 	double t_wall_s, t_gpu_s, t_usd;
 	int t_have_usd;
 	struct rec_reproduction repro; /* `reproduction`: only in batches of evident reproduce */
+	struct rec_peak peak;        /* `throughput.peak`: its runs' common peak (UNSET in older batches) */
 	const char *prev, *digest;
 };
 
@@ -583,5 +610,57 @@ const char *record_stat_names(void);
 int record_stat(const struct batch_record *b, const struct batch_row *row,
 		const struct run_record *const *runs, size_t n_runs, const char *stat, double *v,
 		double ci[2], int *have_ci, struct strbuf *why);
+
+/* ---- throughput and fraction of peak (throughput.c) --------------------- */
+
+/*
+ * What a time means against the machine: the one computation summary,
+ * show, export, paper and the records themselves use.
+ */
+struct rec_tput {
+	double gflops, tflops;       /* problem FLOPs / median time; NAN where the problem declares
+				        no FLOPs or there is no time */
+	double gbps;                 /* fewest bytes moved / median time; NAN likewise */
+	double frac_compute;         /* gflops / the compute peak; NAN where there is none (never 0) */
+	double frac_bandwidth;       /* gbps / the bandwidth peak; NAN likewise */
+};
+
+/*
+ * Throughput of problem pr (its shape's FLOPs and fewest bytes, as
+ * recorded; its dtype chose the peak) at median_us, against peak pk (may
+ * be NULL: no fractions).  Every field that cannot be known is NAN.
+ */
+void record_throughput(const struct rec_problem *pr, double median_us, const struct rec_peak *pk,
+		       struct rec_tput *t);
+
+/*
+ * The peak of a run or a batch: as recorded, or - for a record older than
+ * recorded peaks - looked up now from the machine it recorded (the GPU's
+ * name in data/gpu-peaks.yaml; for the host, the cached measurement of
+ * its CPU model on this machine, never measured while reading), with
+ * at_read set; PEAK_NONE with why when none can be found.
+ */
+void record_run_peak(const struct run_record *r, struct rec_peak *pk);
+void record_batch_peak(const struct batch_record *b, struct rec_peak *pk);
+/*
+ * The peak for a machine document (run/provenance.c's, with its "gpu"),
+ * on a GPU backend (gpu) or the host, for dtype; what the two above do for
+ * an older record, and what the runner records for a GPU.  Never measures.
+ */
+void record_peak_lookup(json_t *machine, const char *gpu_name, int gpu, const char *dtype, struct rec_peak *pk);
+/* The peak of one core, measured (backends/cpu_peak.h): strings borrowed from p. */
+struct cpu_peak;
+void record_peak_of_cpu(const struct cpu_peak *p, struct rec_peak *pk);
+
+/* v with three significant digits, never in exponent form ("118", "31.2", "0.0523"). */
+void record_rate_add(struct strbuf *out, double v);
+/* A fraction as a percentage with three significant digits: "10.4%". */
+void record_frac_add(struct strbuf *out, double frac);
+/* "12.3 GFLOP/s (10.4% of peak), 4.56 GB/s (14.6% of peak)": what is known
+ * of t, TFLOP/s from 1000 GFLOP/s on; nothing when neither rate is. */
+void record_tput_text(struct strbuf *out, const struct rec_tput *t);
+/* "118 GFLOP/s fp32 and 31.2 GB/s, one core of CPU 'AMD EPYC' (measured
+ * ...)", or "none: WHY"; says when it was looked up when read. */
+void record_peak_text(struct strbuf *out, const struct rec_peak *pk);
 
 #endif /* EVIDENT_RECORD_H */

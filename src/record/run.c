@@ -52,6 +52,11 @@ int record_samples_parse(const char *text, double **x, size_t *n, size_t *cap, s
 
 /* ---- shared pieces --------------------------------------------------------- */
 
+/* throughput.c's, shared with batch.c */
+void record_read_peak(json_t *tput, struct rec_peak *pk);
+json_t *record_write_peak(const struct rec_peak *pk, json_t *into);
+json_t *record_write_tput(const struct rec_tput *t, json_t *into);
+
 int record_is_batch(json_t *m)
 {
 	const char *k = gs(m, "kind");
@@ -517,6 +522,7 @@ int record_run_read(json_t *m, struct run_record *r)
 		}
 	}
 	record_read_cost(json_object_get(m, "cost"), &r->cost);
+	record_read_peak(json_object_get(m, "throughput"), &r->peak);
 	r->prev = gs(m, "prev");
 	r->digest = gs(m, "digest");
 	return 0;
@@ -779,5 +785,9 @@ json_t *record_run_json(const struct run_record *r)
 	}
 	json_object_set_new(m, "sanitize", san);
 	json_object_set_new(m, "cost", record_write_cost(&r->cost));
+	/* what this repeat's median means against the machine, and the peak it is held against */
+	struct rec_tput t;
+	record_throughput(&r->problem, r->have_stats ? r->stats.median : NAN, &r->peak, &t);
+	json_object_set_new(m, "throughput", record_write_peak(&r->peak, record_write_tput(&t, NULL)));
 	return m;
 }

@@ -29,6 +29,8 @@ const struct stat_def record_stats[] = {
 	{ "gflops", STAT_FLOPS, "problem FLOPs / median time, GFLOP/s" },
 	{ "tflops", STAT_FLOPS, "problem FLOPs / median time, TFLOP/s" },
 	{ "gbps", STAT_BW, "fewest bytes moved / median time, GB/s" },
+	{ "frac_compute_peak", STAT_PLAIN, "gflops / the machine's compute peak for the dtype (one core on the host)" },
+	{ "frac_bandwidth_peak", STAT_PLAIN, "gbps / the machine's memory bandwidth peak (one core on the host)" },
 	{ "usd", STAT_USD, "money for the variant's runs (GPU-seconds x price)" },
 	{ "gpu_s", STAT_PLAIN, "GPU-seconds held for the variant's runs" },
 	{ "max_abs_err", STAT_PLAIN, "largest |out - ref| of any check" },
@@ -146,21 +148,40 @@ int record_stat(const struct batch_record *b, const struct batch_row *row,
 		} else {
 			*v = row->mde;
 		}
-	} else if (d->kind == STAT_FLOPS || d->kind == STAT_BW) {
+	} else if (d->kind == STAT_FLOPS || d->kind == STAT_BW || !strcmp(stat, "frac_compute_peak") ||
+		   !strcmp(stat, "frac_bandwidth_peak")) {
+		/* record_throughput's, of the median and of its CI's ends */
 		const struct rec_problem *pr = b ? &b->problem : n_runs ? &runs[0]->problem : NULL;
-		double work = !pr ? NAN : d->kind == STAT_BW ? pr->min_bytes : pr->flops;
+		int bw = d->kind == STAT_BW || !strcmp(stat, "frac_bandwidth_peak");
+		double work = !pr ? NAN : bw ? pr->min_bytes : pr->flops;
 		if (isnan(work)) {
 			strbuf_addf(why, "the record of '%s' has no problem size", row->variant);
 			return -1;
 		}
 		if (!s || !(s->median > 0))
 			return not_recorded(why, row, stat);
-		double scale = !strcmp(stat, "tflops") ? 1e6 : 1e3; /* per us -> T or G per s */
-		*v = work / s->median / scale;
-		if (s->median_ci[0] > 0 && s->median_ci[1] > 0) {
-			ci[0] = work / s->median_ci[1] / scale;
-			ci[1] = work / s->median_ci[0] / scale;
+		struct rec_peak pk = { .state = PEAK_UNSET };
+		if (b)
+			record_batch_peak(b, &pk);
+		else if (n_runs)
+			record_run_peak(runs[0], &pk);
+		struct rec_tput t, lo, hi;
+		record_throughput(pr, s->median, &pk, &t);
+		record_throughput(pr, s->median_ci[1], &pk, &lo); /* the slower end: the lower rate */
+		record_throughput(pr, s->median_ci[0], &pk, &hi);
+#define PICK(x) (!strcmp(stat, "gflops") ? (x).gflops : !strcmp(stat, "tflops") ? (x).tflops \
+		 : !strcmp(stat, "gbps") ? (x).gbps : bw ? (x).frac_bandwidth : (x).frac_compute)
+		*v = PICK(t);
+		if (d->kind != STAT_PLAIN && s->median_ci[0] > 0 && s->median_ci[1] > 0) {
+			ci[0] = PICK(lo);
+			ci[1] = PICK(hi);
 			*have_ci = 1;
+		}
+#undef PICK
+		if (isnan(*v) && d->kind == STAT_PLAIN) {
+			strbuf_addf(why, "variant '%s' has no %s: no peak (%s)", row->variant, stat,
+				    pk.state == PEAK_KNOWN ? "none for this dtype" : pk.why ? pk.why : "not recorded");
+			return -1;
 		}
 	} else if (!strcmp(stat, "usd") || !strcmp(stat, "gpu_s")) {
 		int usd = !strcmp(stat, "usd");

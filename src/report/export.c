@@ -11,7 +11,9 @@
  * repeats).  Each row names its kernel file and the sha256 of the source
  * that ran.  Parameter columns are the union of every parameter name in
  * the store, sorted; a run without that parameter has an empty cell (null
- * in JSON).
+ * in JSON).  Beside the times: gflops, gbps and their fractions of the
+ * machine's peak (record_throughput), the peak, what it is of and its
+ * source, or no_peak saying why there is none.
  */
 #include "report/export.h"
 
@@ -101,7 +103,8 @@ static const char *const fixed_cols[] = {
 	"run_id", "experiment", "batch_id", "batch_run_id", "variant", "repeat", "repeats", "repeats_ok",
 	"is_baseline", "outcome", "reason", "kernel", "kernel_sha256", "clock", "sample_index", "value", "unit",
 	"n", "median_us", "median_ci_lo", "median_ci_hi", "mean_us", "min_us", "max_us", "p5_us", "p95_us",
-	"stdev_us", "speedup", "speedup_ci_lo", "speedup_ci_hi", "p", "p_raw", "cliffs_delta",
+	"stdev_us", "gflops", "gbps", "frac_compute_peak", "frac_bandwidth_peak", "peak_gflops", "peak_gbps",
+	"peak_of", "peak_source", "no_peak", "speedup", "speedup_ci_lo", "speedup_ci_hi", "p", "p_raw", "cliffs_delta",
 	"cliffs_delta_ci_lo", "cliffs_delta_ci_hi", "magnitude", "verdict", "verdict_reason", "mde", "device",
 	"commit", "dirty", "started_utc", "gpu_s", "usd",
 };
@@ -316,6 +319,26 @@ static json_t *summary_row(struct query *q, const struct pcols *p, const struct 
 	put_stat(row, q, b, r, "p5_us", "p5_us", NULL, NULL);
 	put_stat(row, q, b, r, "p95_us", "p95_us", NULL, NULL);
 	put_stat(row, q, b, r, "stdev_us", "stdev_us", NULL, NULL);
+	/* throughput and the fraction of peak (record_throughput through record_stat), and the peak */
+	put_stat(row, q, b, r, "gflops", "gflops", NULL, NULL);
+	put_stat(row, q, b, r, "gbps", "gbps", NULL, NULL);
+	put_stat(row, q, b, r, "frac_compute_peak", "frac_compute_peak", NULL, NULL);
+	put_stat(row, q, b, r, "frac_bandwidth_peak", "frac_bandwidth_peak", NULL, NULL);
+	struct rec_peak pk = { .state = PEAK_UNSET };
+	if (b)
+		record_batch_peak(b, &pk);
+	int known = pk.state == PEAK_KNOWN;
+	put_num(row, "peak_gflops", known ? pk.gflops : NAN);
+	put_num(row, "peak_gbps", known ? pk.gbps : NAN);
+	char *of = !known ? NULL : pk.scope && !strcmp(pk.scope, "one core") ? xstrfmt("one core of CPU %s", pk.device)
+					: xstrfmt("%s %s", pk.scope ? pk.scope : "", pk.device ? pk.device : "?");
+	put_str(row, "peak_of", of);
+	free(of);
+	char *src = !known ? NULL : xstrfmt("%s%s", pk.source ? pk.source : "",
+					     pk.at_read ? "; looked up when read: the record predates recorded peaks" : "");
+	put_str(row, "peak_source", src);
+	free(src);
+	put_str(row, "no_peak", b && !known ? pk.why ? pk.why : "not recorded" : NULL);
 	put_stat(row, q, b, r, "speedup", "speedup", "speedup_ci_lo", "speedup_ci_hi");
 	put_stat(row, q, b, r, "p", "p", NULL, NULL);
 	put_stat(row, q, b, r, "p_raw", "p_raw", NULL, NULL);
@@ -548,9 +571,12 @@ static int export_readme(const char *dir)
 		"  variant, repeat, outcome, kernel, kernel_sha256, one column per parameter, clock,\n"
 		"  sample_index, value, unit (us).\n"
 		"- `summaries.csv`, `summaries.jsonl`: one row per variant of every batch: its runs,\n"
-		"  kernel and kernel_sha256, summary statistics (over every repeat), speedup over the\n"
-		"  baseline with its CI, `p` (Holm-adjusted over the batch, as in PAPER.md) and `p_raw`,\n"
-		"  Cliff's delta, verdict and its reason, MDE, device, commit, cost.\n"
+		"  kernel and kernel_sha256, summary statistics (over every repeat), throughput of the\n"
+		"  median (`gflops`, `gbps`) and its fraction of the machine's peak\n"
+		"  (`frac_compute_peak`, `frac_bandwidth_peak`; one core on the host) with the peak\n"
+		"  (`peak_gflops`, `peak_gbps`, `peak_of`, `peak_source`, or `no_peak` saying why none),\n"
+		"  speedup over the baseline with its CI, `p` (Holm-adjusted over the batch, as in\n"
+		"  PAPER.md) and `p_raw`, Cliff's delta, verdict and its reason, MDE, device, commit, cost.\n"
 		"- `benchmark.json`: Google Benchmark JSON of the latest batch of each experiment (one\n"
 		"  iteration per sample, plus mean/median/stddev aggregates), for compare.py and CI\n"
 		"  benchmark dashboards.\n"

@@ -11,7 +11,10 @@
  *                                     runs, kernel and source hash, the summary,
  *                                     the comparison with the baseline (p is
  *                                     Holm-adjusted, p_raw the test's own,
- *                                     verdict and reason, MDE), device, commit
+ *                                     verdict and reason, MDE), throughput
+ *                                     (gflops, gbps, their fractions of the
+ *                                     peak; the peak and its source, or
+ *                                     no_peak), device, commit
  *   benchmark.json                    Google Benchmark JSON of the latest batch
  *                                     of each experiment (one "iteration" entry
  *                                     per sample, so compare.py's U test works,

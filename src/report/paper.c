@@ -372,13 +372,6 @@ static void table_tput(struct query *q, const struct batch_record *b, struct tpu
 	}
 }
 
-/* a rate with three significant digits, never in exponent form */
-static void add_rate(struct strbuf *out, double v)
-{
-	int decimals = v >= 100 ? 0 : v >= 10 ? 1 : v >= 1 ? 2 : v >= 0.1 ? 3 : v >= 0.01 ? 4 : 5;
-	strbuf_addf(out, "%.*f", decimals, v);
-}
-
 static void add_tput_cell(struct query *q, const struct batch_record *b, const struct batch_row *row,
 			  const char *stat, struct strbuf *out)
 {
@@ -387,7 +380,7 @@ static void add_tput_cell(struct query *q, const struct batch_record *b, const s
 	struct strbuf why = STRBUF_INIT;
 	if (query_stat(q, b, row, stat, &v, ci, &have_ci, &why) == 0) {
 		strbuf_addch(out, ' ');
-		add_rate(out, v);
+		record_rate_add(out, v); /* three significant digits: record_throughput's number */
 	}
 	strbuf_addstr(out, " |");
 	strbuf_release(&why);
@@ -674,6 +667,103 @@ static void gen_negative(struct ctx *c, const char *only, struct strbuf *out)
 	if (!any)
 		strbuf_addf(out, "No negative results recorded%s%s%s.\n\n", only ? " for `" : "", only ? only : "",
 			    only ? "`" : "");
+}
+
+static void missing(struct ctx *c, const char *why, struct strbuf *out, int inline_value);
+
+/* Wilson score interval of k successes in n trials, 95% */
+static void wilson95(long k, long n, double *lo, double *hi)
+{
+	const double z = 1.959963984540054;
+	double p = (double)k / n, d = 1 + z * z / n;
+	double mid = (p + z * z / (2.0 * n)) / d;
+	double h = z * sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / d;
+	*lo = mid - h < 0 ? 0 : mid - h;
+	*hi = mid + h > 1 ? 1 : mid + h;
+}
+
+/*
+ * The A/A calibration of an experiment whose variants are all the same
+ * code (the author says so by using this block): over every batch of it
+ * that is not a reproduction, the verdicts of the comparisons with the
+ * baseline, by repeats a side.  Every `faster` or `slower` there is a
+ * false positive; the rate comes with its 95% Wilson interval, and the
+ * batches and devices it counts are named, so the figure is traceable.
+ * Verdicts are read as the record module reads them today (one repeat a
+ * side is inconclusive whatever was recorded).
+ */
+static void gen_calibration(struct ctx *c, const char *exp, struct strbuf *out)
+{
+	enum { MAXG = 8 };
+	struct { int repeats; long batches, cmp, faster, slower, nodiff, inconcl; } g[MAXG];
+	size_t ng = 0;
+	struct strbuf ids = STRBUF_INIT, devs = STRBUF_INIT;
+	long nb = 0;
+	for (size_t i = 0; i < c->q->n; i++) {
+		const struct record_attrs *a = &c->q->e[i].a;
+		if (!a->is_batch || !a->experiment || strcmp(a->experiment, exp) || a->reproduces)
+			continue;
+		const struct batch_record *b = query_batch_at(c->q, i);
+		if (!b)
+			continue;
+		size_t k;
+		for (k = 0; k < ng && g[k].repeats != b->repeats; k++)
+			;
+		if (k == ng) {
+			if (ng == MAXG)
+				continue;
+			memset(&g[ng], 0, sizeof(g[ng]));
+			g[ng++].repeats = b->repeats;
+		}
+		g[k].batches++;
+		nb++;
+		strbuf_addf(&ids, "%s`%s`", ids.len ? ", " : "", b->run_id);
+		for (size_t r = 0; r < b->n_rows; r++) {
+			const struct batch_row *row = &b->rows[r];
+			if (!row->have_cmp || !row->cmp.verdict)
+				continue;
+			const char *v = row->cmp.verdict;
+			g[k].cmp++;
+			g[k].faster += !strcmp(v, "faster");
+			g[k].slower += !strcmp(v, "slower");
+			g[k].nodiff += !strcmp(v, "no_difference");
+			g[k].inconcl += !strcmp(v, "inconclusive");
+			char *d = row_device(c->q, row);
+			if (d && (!devs.len || !strstr(devs.buf, d)))
+				strbuf_addf(&devs, "%s%s", devs.len ? "; " : "", d);
+			free(d);
+		}
+	}
+	if (!nb) {
+		char *why = xstrfmt("no batch of experiment '%s' in the store", exp);
+		missing(c, why, out, 0);
+		free(why);
+		goto out;
+	}
+	strbuf_addstr(out, "\n| repeats a side | batches | comparisons | faster | slower | no_difference | "
+			   "inconclusive | false-positive rate [95% CI] |\n");
+	strbuf_addstr(out, "|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	for (size_t k = 0; k < ng; k++) {
+		strbuf_addf(out, "| %d | %ld | %ld | %ld | %ld | %ld | %ld | ", g[k].repeats, g[k].batches, g[k].cmp,
+			    g[k].faster, g[k].slower, g[k].nodiff, g[k].inconcl);
+		long fp = g[k].faster + g[k].slower, decided = g[k].cmp - g[k].inconcl;
+		if (!g[k].cmp)
+			strbuf_addstr(out, "no comparisons |\n");
+		else if (!decided)
+			strbuf_addstr(out, "none decided: every verdict inconclusive |\n");
+		else {
+			double lo, hi;
+			wilson95(fp, g[k].cmp, &lo, &hi);
+			strbuf_addf(out, "%ld/%ld = %.1f%% [%.1f%%, %.1f%%] |\n", fp, g[k].cmp, 100.0 * fp / g[k].cmp,
+				    100 * lo, 100 * hi);
+		}
+	}
+	strbuf_addf(out, "\n*Calibration:* experiment `%s`, every batch that is not a reproduction (%ld): %s; on %s. "
+			 "Verdicts as evident reads them now (one repeat a side is inconclusive).\n\n",
+		    exp, nb, ids.buf, devs.len ? devs.buf : "unknown device");
+out:
+	strbuf_release(&ids);
+	strbuf_release(&devs);
 }
 
 /* wall and GPU seconds and money per experiment, from the index attrs alone */
@@ -1059,6 +1149,11 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 			gen_negative(c, exp, out);
 		else
 			gen_cost(c, exp, out);
+	} else if (!strcmp(name, "calibration")) {
+		static const char *const req[] = { "experiment", NULL };
+		if ((rc = check_keys(c, m, summary_keys, req)) < 0)
+			goto out;
+		gen_calibration(c, exp, out);
 	} else if (!strcmp(name, "figure")) {
 		static const char *const req[] = { "experiment", "run", "kind", "path", NULL };
 		if ((rc = check_keys(c, m, figure_keys, req)) < 0)
@@ -1096,7 +1191,7 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 			rc = gen_search(c, sr, run, path, out);
 	} else {
 		rc = error("%s:%d: unknown block 'evident:%s' (known: table, provenance, value, figure, negative, cost, "
-			   "search)",
+			   "calibration, search)",
 			   c->file, m->line, name);
 	}
 out:

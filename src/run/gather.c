@@ -460,6 +460,42 @@ static void one_process_note(const struct batch_record *b, json_t *notes)
 					n, n == 1 ? "" : "s", n == 1 ? "it is" : "each is"));
 }
 
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static int same_num(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+/* The peak the batch's rows are held against: the one its runs recorded
+ * (where they ran, which for Slurm is not where the batch is gathered);
+ * none when they recorded different ones. */
+static void batch_peak(const struct plan *p, const struct vdata *vd, struct batch_record *b)
+{
+	const struct rec_peak *first = NULL;
+	memset(&b->peak, 0, sizeof(b->peak));
+	for (size_t vi = 0; vi < p->n_variants; vi++)
+		for (size_t i = 0; i < vd[vi].n_runs; i++) {
+			const struct rec_peak *x = &vd[vi].runs[i].peak;
+			if (x->state == PEAK_UNSET)
+				continue;
+			if (!first) {
+				first = x;
+				b->peak = *x;
+			} else if (x->state != first->state || !same_num(x->gflops, first->gflops) ||
+				   !same_num(x->gbps, first->gbps) || !same_str(x->device, first->device)) {
+				memset(&b->peak, 0, sizeof(b->peak));
+				b->peak.state = PEAK_NONE;
+				b->peak.gflops = b->peak.gbps = NAN;
+				b->peak.why = "its runs were held against different peaks (each run records its own)";
+				return;
+			}
+		}
+}
+
 /* The batch's own facts: what ran, on what, under which correction. */
 static void batch_header(const struct run_ctx *c, struct batch_record *b, const struct stats_opts *so, size_t nc)
 {
@@ -585,6 +621,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	busy_notes(p, b, vd, notes);
 	one_process_note(b, notes);
 	batch_header(c, b, &so, nc);
+	batch_peak(p, vd, b);
 	collect_slots(vd, p->n_variants, b);
 	b->notes = notes;
 	batch_totals(c, b, vd, t);

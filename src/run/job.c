@@ -51,28 +51,69 @@ static double os_uniform(void)
 	return (double)(random_secret_u64() >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* How many k in [lo, hi) have k % m == r (0 <= r < m). */
+static long long count_class(long long lo, long long hi, long long m, long long r)
+{
+	if (hi <= lo)
+		return 0;
+	long long below_hi = hi / m + (hi % m > r), below_lo = lo / m + (lo % m > r);
+	return below_hi - below_lo;
+}
+
+/* Samples of class s among samples lo .. n-2. */
+static long long class_pool(const struct check_draw *d, long long lo, int s)
+{
+	long long r = ((s - d->first) % d->strata + d->strata) % d->strata;
+	return count_class(lo, d->n - 1, d->strata, r);
+}
+
+void check_draw_init(struct check_draw *d, long long n, long long want, int strata, long long first)
+{
+	memset(d, 0, sizeof(*d));
+	d->n = n;
+	d->strata = strata >= 1 && strata <= CHECK_MAX_STRATA ? strata : 1;
+	d->first = first >= 0 ? first % d->strata : 0;
+	for (int s = 0; s < d->strata; s++) {
+		long long share = want / d->strata + (s < want % d->strata), pool = class_pool(d, 0, s);
+		d->left[s] = share < pool ? share : pool;
+	}
+}
+
+/*
+ * Within sample i's class, Algorithm S: picked with probability left /
+ * (the class's samples from i on), which draws exactly `left` of them,
+ * each set equally likely.
+ */
+int check_draw_pick(struct check_draw *d, long long i, double u)
+{
+	if (i < 0 || i >= d->n - 1)
+		return 0;
+	int s = (int)((d->first + i) % d->strata);
+	long long pool = class_pool(d, i, s);
+	if (pool <= 0 || d->left[s] <= 0)
+		return 0;
+	int pick = u * (double)pool < (double)d->left[s];
+	d->left[s] -= pick;
+	return pick;
+}
+
 /*
  * The parent's choice, made after sample i ran, with random numbers the
- * worker never sees (os_uniform).  With a fixed count n, selection
- * sampling (Knuth's Algorithm S) over samples 0 .. n-2: sample i is
- * picked with probability picks_left / (n - 1 - i), which draws exactly
- * checks_wanted of them, each set equally likely, and decides each one
- * only when it has run.  Adaptive: each sample with probability
+ * worker never sees (os_uniform).  With a fixed count: the draw of
+ * kexec.h (struct check_draw), begun at sample 0, when the worker has
+ * said how many warm-up samples came first (the class of a CUDA sample
+ * follows its global index).  Adaptive: each sample with probability
  * checks_wanted / (i + 1).  Always the last sample.
  */
 static int keep_sample(void *ctx, long long i, int last)
 {
 	struct wrun *w = ctx;
+	if (w->n_fixed > 0 && i == 0)
+		check_draw_init(&w->draw, w->n_fixed, w->checks_wanted, w->strata, w->proto.warmup_samples);
 	if (last)
 		return 1;
-	if (w->n_fixed > 0) {
-		long long pool = w->n_fixed - 1 - i;
-		if (pool <= 0 || w->picks_left <= 0)
-			return 0;
-		int pick = os_uniform() * (double)pool < (double)w->picks_left;
-		w->picks_left -= pick;
-		return pick;
-	}
+	if (w->n_fixed > 0)
+		return check_draw_pick(&w->draw, i, os_uniform());
 	return os_uniform() < (double)w->checks_wanted / (double)(i + 1);
 }
 
@@ -197,10 +238,11 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	w->proto.keep_ctx = w;
 	w->proto.progress = on_progress;
 	w->checks_wanted = w->job.k.timed_checks;
-	if (w->job.timing && w->job.k.samples > 1) {
+	if (w->job.timing && w->job.k.samples > 1)
 		w->n_fixed = w->job.k.samples;
-		w->picks_left = w->checks_wanted < w->n_fixed - 1 ? w->checks_wanted : w->n_fixed - 1;
-	}
+	/* CUDA samples rotate through the problem's input distributions
+	 * (scramble.h): the checks cover each; graph mode's samples mix them */
+	w->strata = w->proto.fresh_keys && w->proto.batch == 1 ? pr->desc->n_dists : 1;
 	int pr_rc = w->exec->prepare(c, w);
 	if (pr_rc < 0)
 		return -1;
@@ -700,9 +742,11 @@ static int job_extra_shape(struct job_state *j)
 	memcpy(j->shape_w.job.shape, j->xshape, sizeof(j->xshape));
 	j->shape_w.job.seeds = d->n_dists; /* one launch per distribution */
 	j->shape_w.job.timing = 0;
+	/* the way the main phase ran: a sealed variant is planned and replayed here too */
+	j->shape_w.exec = kexec_for(c->be, &j->shape_w.job, spec_trust(s, j->v));
 	if (run_worker(c, &j->shape_w) < 0)
 		return -1;
-	j->gpu_s += c->be->uses_gpu ? j->shape_w.rr.seconds : 0;
+	j->gpu_s += c->be->uses_gpu ? j->shape_w.rr.seconds + j->shape_w.plan_seconds : 0;
 	j->r.extra_shape = json_object();
 	for (int i = 0; i < s->n_dims; i++)
 		json_object_set_new(j->r.extra_shape, s->dim_names[i], json_integer(j->xshape[i]));
@@ -828,6 +872,7 @@ static void rec_identity(struct job_state *j)
 	r->spec_object = j->c->spec_object;
 	r->git = j->c->git;
 	r->machine = j->c->machine;
+	r->peak = p->peak;
 }
 
 /* Code and build: the build's facts and every source, put into the store. */

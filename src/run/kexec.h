@@ -4,18 +4,19 @@
  * (job.c) never ask which backend or which trust they serve.
  *
  *   in_process    the kernel's host code runs in the worker (sandboxed),
- *                 which reports its samples: the correctness-only phases
- *                 (extra shape, sanitize), and cuda variants that say
+ *                 which reports its samples: the host backend's
+ *                 correctness-only phases (extra shape, sanitize), the
+ *                 sanitizers of a cuda variant, and cuda variants that say
  *                 `trust: host` (library references, data-dependent
  *                 launches)
  *   parent_clock  host backend, timed: the worker runs the kernel but the
  *                 parent times every sample in memory it shares with the
  *                 worker, with inputs it draws (host_clock.c)
- *   sealed        cuda, timed, the default: a planner process (sandboxed,
- *                 the kernel's host code) records one launch as a plan;
- *                 the timing worker never loads the kernel's host code and
- *                 replays the plan from the object's device code
- *                 (backends/seal.h, cuda/seal.cu)
+ *   sealed        cuda, the default, for the main phase and the extra
+ *                 shape: a planner process (sandboxed, the kernel's host
+ *                 code) records one launch as a plan; the worker never
+ *                 loads the kernel's host code and replays the plan from
+ *                 the object's device code (backends/seal.h, cuda/seal.cu)
  *
  * (Not to be confused with executor.c's executors, which decide where a
  * batch's jobs run: one after another, a GPU pool, Slurm.)
@@ -36,6 +37,29 @@
 #include "base/util.h"
 #include "run/run_ctx.h"
 
+/*
+ * The parent's draw of the timed samples to have shipped and checked
+ * (job.c): of a fixed count n, `want` among samples 0 .. n-2 (the last is
+ * always checked), by selection sampling (Knuth's Algorithm S), each
+ * sample decided only once it has run, with a uniform u the worker cannot
+ * read or predict.  With strata > 1 the samples come in classes - sample
+ * i is of class (first + i) % strata, the distribution its CUDA inputs
+ * were drawn from (scramble.h evs_sample_dist) - and each class gets its
+ * share of the checks (want / strata, the first want % strata classes one
+ * more, at most as many as it has samples), so that no distribution goes
+ * unchecked by chance.  strata 1: one class, the plain draw.
+ */
+#define CHECK_MAX_STRATA 16
+struct check_draw {
+	long long n;
+	int strata;
+	long long first;
+	long long left[CHECK_MAX_STRATA]; /* checks still to draw, per class */
+};
+void check_draw_init(struct check_draw *d, long long n, long long want, int strata, long long first);
+/* 1 when sample i (0 <= i < n - 1, in order) is to be checked. */
+int check_draw_pick(struct check_draw *d, long long i, double u);
+
 /* One worker process of a job, as the parent runs and watches it. */
 struct wrun {
 	struct job job;              /* the parent's own copy */
@@ -48,7 +72,8 @@ struct wrun {
 	/* which timed samples to have shipped: decided after each sample ran,
 	 * with OS randomness the worker cannot read or predict */
 	long long n_fixed;           /* > 0: a fixed sample count */
-	long long picks_left;        /* fixed count: checks still to draw among the rest */
+	struct check_draw draw;      /* fixed count: the draw, begun at sample 0 */
+	int strata;                  /* its classes: the CUDA inputs' distributions, else 1 */
 	int checks_wanted;
 	struct host_clock hc;        /* parent_clock: the parent's clock (host_clock.c) */
 	int shm_fd;
@@ -73,6 +98,14 @@ extern const struct kexec kexec_in_process, kexec_parent_clock, kexec_sealed;
 /* The executor for a job of this phase of a variant of this trust
  * (spec_trust) on this backend. */
 const struct kexec *kexec_for(const struct backend *be, const struct job *job, const char *trust);
+/*
+ * The sealed planner's job, from the job of the worker it plans for: phase
+ * "plan", no correctness launches, no timing, and none of the parent's
+ * seeds (seed0, timing_seed, scramble_seed, first_set are 0): the kernel's
+ * host code runs in the planner and needs none of them.  Strings are
+ * borrowed from *of.
+ */
+void kexec_planner_job(const struct job *of, struct job *out);
 
 /* job.c: run one worker process for w->job through w->exec.  0 when it
  * was started and waited for (however it ended) or its executor ended it,

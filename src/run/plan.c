@@ -247,6 +247,33 @@ int plan_make(struct run_ctx *c)
 	return 0;
 }
 
+void plan_peak(struct run_ctx *c)
+{
+	struct plan *p = &c->plan;
+	if (c->be->uses_gpu) {
+		record_peak_lookup(c->machine, NULL, 1, c->s->dtype, &p->peak);
+		return;
+	}
+	/* the cache key is the CPU model as the records name it (machine.cpu) */
+	const char *model = json_string_value(json_object_get(c->machine, "cpu"));
+	const char *host = json_string_value(json_object_get(c->machine, "host"));
+	char key[sizeof(p->cpu.model)];
+	snprintf(key, sizeof(key), model ? "%s" : "host:%s", model ? model : host ? host : "?");
+	struct strbuf why = STRBUF_INIT;
+	int measured;
+	if (cpu_peak_here(key, &p->cpu, &measured, &why) == 0) {
+		record_peak_of_cpu(&p->cpu, &p->peak);
+	} else {
+		snprintf(p->peak_why, sizeof(p->peak_why), "this CPU's peak could not be measured: %s", why.buf);
+		memset(&p->peak, 0, sizeof(p->peak));
+		p->peak.state = PEAK_NONE;
+		p->peak.gflops = p->peak.gbps = NAN;
+		p->peak.why = p->peak_why;
+		warning("%s; the records will have throughput without a fraction of peak", p->peak_why);
+	}
+	strbuf_release(&why);
+}
+
 void plan_release(struct plan *p)
 {
 	for (size_t i = 0; i < p->n_variants; i++) {

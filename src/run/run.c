@@ -160,6 +160,8 @@ int run_open(struct run_ctx *c, const struct spec *s, const struct run_options *
 		*err = RUN_ENV;
 		return -1;
 	}
+	if (probe)
+		plan_peak(c);
 	return 0;
 }
 

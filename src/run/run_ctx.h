@@ -22,6 +22,7 @@
 
 #include "backends/backend.h"
 #include "backends/build.h"
+#include "backends/cpu_peak.h"
 #include "base/runcmd.h"
 #include "base/sandbox.h"
 #include "record/record.h"
@@ -68,6 +69,9 @@ struct plan {
 	double floor_us;             /* the fastest time physics allows (peaks table), NAN unknown */
 	const char *peak_source;
 	char host_peak_source[160];  /* host: how peak_host_gflops derived the floor */
+	struct rec_peak peak;        /* what every record's throughput is held against (plan_peak) */
+	struct cpu_peak cpu;         /* host: the measured peak peak borrows from */
+	char peak_why[320];          /* no peak: why (peak.why borrows it) */
 	json_t *problem_sources;     /* the problem's sources [{path, sha256, object}] (plan.c) */
 	struct rec_source *problem_src; /* the same for the records (strings borrowed from it) */
 	size_t n_problem_src;
@@ -155,6 +159,10 @@ void run_close(struct run_ctx *c);
 
 /* plan.c */
 int plan_make(struct run_ctx *c);
+/* The peak of the machine the jobs run on, into c->plan.peak: the GPU's
+ * from the table, or one core's, measured once per machine (cpu_peak.h).
+ * Only a process that executes jobs calls it (a gatherer takes the runs'). */
+void plan_peak(struct run_ctx *c);
 void plan_release(struct plan *p);
 void plan_prebuild(struct run_ctx *c);
 /* Build variant vi if not yet (cache); 0, or -1 when it could not be attempted. */

@@ -1,13 +1,30 @@
 /*
  * summary.c - the terminal summary of a batch, printed from the batch
  * record as it was stored (the same struct paper, show and export read),
- * so the table on the screen is the table in the record.
+ * so the table on the screen is the table in the record.  Beside each
+ * median, its throughput and the fraction of the machine's peak
+ * (record_throughput, as the record holds them), and under the table the
+ * peak itself and where it comes from.
  */
 #include "run/run_ctx.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* A rate or a percentage cell: record_rate_add's digits, "" when unknown. */
+static void cell(char *buf, size_t n, double v, int pct)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (isfinite(v)) {
+		if (pct)
+			record_frac_add(&sb, v);
+		else
+			record_rate_add(&sb, v);
+	}
+	snprintf(buf, n, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
 
 static const char *col(const struct run_ctx *c, enum outcome o)
 {
@@ -43,10 +60,24 @@ void summary_print(const struct run_ctx *c, const struct batch_record *b)
 	int ev = 0;
 	for (size_t i = 0; i < b->n_rows; i++)
 		ev |= isfinite(b->rows[i].event_median_us);
+	/* throughput columns where the problem declares FLOPs / bytes; one unit a table */
+	struct rec_peak pk;
+	record_batch_peak(b, &pk);
+	int fl = isfinite(b->problem.flops) && b->problem.flops > 0;
+	int bw = isfinite(b->problem.min_bytes) && b->problem.min_bytes > 0, tera = 0;
+	for (size_t i = 0; i < b->n_rows; i++) {
+		struct rec_tput t;
+		record_throughput(&b->problem, b->rows[i].have_stats ? b->rows[i].stats.median : NAN, &pk, &t);
+		tera |= t.gflops >= 1000;
+	}
 	printf("%-24s %-16s %12s %23s %10s %10s", "variant", "outcome", "median us", "median 95% CI", "min us",
 	       "max us");
 	if (ev)
 		printf(" %10s", "events us");
+	if (fl)
+		printf(" %9s %7s", tera ? "TFLOP/s" : "GFLOP/s", "%peak");
+	if (bw)
+		printf(" %9s %7s", "GB/s", "%peak");
 	printf(" %22s %10s  %s\n", "speedup [95% CI]", "p (Holm)", "verdict");
 	for (size_t i = 0; i < b->n_rows; i++) {
 		const struct batch_row *r = &b->rows[i];
@@ -73,11 +104,30 @@ void summary_print(const struct run_ctx *c, const struct batch_record *b)
 				snprintf(e, sizeof(e), "%.2f", r->event_median_us);
 			printf(" %10s", e);
 		}
+		struct rec_tput t;
+		char rate[32], frac[32];
+		record_throughput(&b->problem, r->have_stats ? r->stats.median : NAN, &pk, &t);
+		if (fl) {
+			cell(rate, sizeof(rate), tera ? t.tflops : t.gflops, 0);
+			cell(frac, sizeof(frac), t.frac_compute, 1);
+			printf(" %9s %7s", rate, frac);
+		}
+		if (bw) {
+			cell(rate, sizeof(rate), t.gbps, 0);
+			cell(frac, sizeof(frac), t.frac_bandwidth, 1);
+			printf(" %9s %7s", rate, frac);
+		}
 		printf(" %22s %10s  %s%s\n", sp, p, r->have_cmp && r->cmp.verdict ? r->cmp.verdict : "",
 		       !r->have_cmp		   ? ""
 		       : r->cmp.one_process ? " (1 repeat)"
 		       : r->cmp.small_n	   ? " (too few samples)"
 					   : "");
+	}
+	if (fl || bw) {
+		struct strbuf sb = STRBUF_INIT;
+		record_peak_text(&sb, &pk);
+		printf("\npeak: %s\n", sb.buf);
+		strbuf_release(&sb);
 	}
 	int notes = 0;
 	for (size_t i = 0; i < b->n_rows; i++) {

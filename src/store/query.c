@@ -204,9 +204,40 @@ static const char *hash_part(const char *id)
 	return p > id && p[-1] == '-' && end - p == 8 ? p : NULL;
 }
 
+/* Does entry i match id (of length len) in pass 0 (the id) or 1 (its hash part)? */
+static int id_matches(const struct query *q, size_t i, const char *id, size_t len, size_t pass)
+{
+	const char *h = pass ? hash_part(q->e[i].run_id) : q->e[i].run_id;
+	return h && !strncmp(h, id, len);
+}
+
+/* Of the matches of id in pass: the one batch, when every other match is
+ * one of its own runs; else -1. */
+static long batch_and_its_runs(const struct query *q, const char *id, size_t len, size_t pass)
+{
+	long batch = -1;
+	for (size_t i = 0; i < q->n; i++)
+		if (q->e[i].a.is_batch && id_matches(q, i, id, len, pass)) {
+			if (batch >= 0)
+				return -1;
+			batch = (long)i;
+		}
+	if (batch < 0)
+		return -1;
+	const struct query_entry *b = &q->e[batch];
+	for (size_t i = 0; i < q->n; i++) {
+		const char *of = q->e[i].a.batch_id;
+		if (q->e[i].a.is_batch || !id_matches(q, i, id, len, pass))
+			continue;
+		if (!of || (strcmp(of, b->run_id) && (!b->a.batch_id || strcmp(of, b->a.batch_id))))
+			return -1;
+	}
+	return batch;
+}
+
 long query_find(const struct query *q, const char *id, struct strbuf *why)
 {
-	size_t len = strlen(id), hits = 0;
+	size_t len = strlen(id), hits = 0, id_pass = 0;
 	long hit = -1;
 	if (!len)
 		return -1;
@@ -222,11 +253,19 @@ long query_find(const struct query *q, const char *id, struct strbuf *why)
 			    !strcmp(q->e[i].a.batch_id, id))
 				return (long)i;
 			if (match) {
+				id_pass = pass;
 				if (hits < 10 && why)
 					strbuf_addf(why, "%s%s", hits ? ", " : "", r);
 				hits++;
 				hit = (long)i;
 			}
+		}
+	}
+	if (hits > 1 && id_pass == 0) { /* a prefix of the id, not of a hash part */
+		long b = batch_and_its_runs(q, id, len, 0);
+		if (b >= 0) {
+			hits = 1;
+			hit = b;
 		}
 	}
 	if (hits == 1) {

@@ -80,6 +80,9 @@ json_t *query_manifest_at(struct query *q, size_t i);
  * prefix of its hash part (the 8 hex digits after the experiment, as in
  * 4ce08165 of 20261122T042946.203Z-iter1-4ce08165).  Returns its index,
  * -1 when nothing matches, -2 when several do (why lists the candidates).
+ * A prefix that names one batch and nothing else but runs of that batch
+ * names the batch: a batch's timestamp to the second is shared by its
+ * first runs, which started within that second, and the batch lists them.
  */
 long query_find(const struct query *q, const char *id, struct strbuf *why);
 

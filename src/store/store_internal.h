@@ -1,12 +1,16 @@
 /*
- * store_internal.h - what the store's two files share, and nobody else:
- * store.c (objects, records, commit, verify) and store_index.c (the lock,
- * HEAD and the index, the store's order and id resolution).  The formats
- * and rules are in store.h.
+ * store_internal.h - what the store's files share, and nobody else:
+ * store.c (open, list, load, commit, pending), store_write.c (tmp/ and
+ * write-once records, cache files, objects), store_manifest.c (canonical
+ * form, digests, views of a manifest's text), store_verify.c (verify, the
+ * parallel loop), store_lock.c (HEAD.lock) and store_index.c (HEAD and
+ * the index, the store's order and id resolution).  The formats and rules
+ * are in store.h.
  */
 #ifndef EVIDENT_STORE_INTERNAL_H
 #define EVIDENT_STORE_INTERNAL_H
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "store/store.h"
@@ -48,6 +52,9 @@ struct runs_sig {
 };
 int runs_sig_now(struct store *st, struct runs_sig *s); /* 0, or -1 when runs/ is absent */
 int runs_sig_eq(const struct runs_sig *a, const struct runs_sig *b);
+/* Read a small file whole, quietly (and its stat into *st when st is not
+ * NULL): 0, or -1 (errno).  store_index.c. */
+int store_read_small(const char *path, struct strbuf *sb, struct stat *st);
 
 /* HEAD.lock.  take: 0 when held; -1 after waiting wait_s (error() unless
  * quiet).  owned: is HEAD.lock still our file?  release: remove it if it
@@ -96,6 +103,23 @@ json_t *manifest_view(const char *t, size_t n, const char *const *members);
 json_t *manifest_intact_view(const char *t, size_t n);
 int manifest_refs_text(const char *t, size_t n, char ***refs, size_t *n_refs);
 void manifest_refs(json_t *m, char ***refs, size_t *n_refs, size_t *alloc);
+
+/* qsort/bsearch comparator of char * elements (strcmp). */
+int store_cmp_str(const void *a, const void *b);
+/* Is s 64 lowercase hex digits (an object's name)? */
+int store_is_hex64(const char *s);
+
+/* store_manifest.c: the canonical text of m with the member "digest": dg,
+ * from the canonical text bare of m without it (the caller frees);
+ * store_canonical_digest its inverse: the digest out of a manifest's
+ * canonical text canon whose "digest" is dg; store_text_digest verify's
+ * fast path: 1 with the recorded digest in dg and the digest of the text
+ * in want when t is shaped as canonical text, else 0. */
+char *store_canonical_with_digest(json_t *m, const char *bare, const char *dg);
+void store_canonical_digest(const char *canon, const char *dg, char out[SHA256_HEX_LEN + 1]);
+int store_text_digest(const char *t, size_t n, char dg[SHA256_HEX_LEN + 1], char want[SHA256_HEX_LEN + 1]);
+/* Frees refs[0..n) and refs (manifest_refs, manifest_refs_text). */
+void store_refs_free(char **refs, size_t n);
 /* The indexer's attrs for m: never NULL, one line; the caller frees. */
 char *index_attrs(json_t *m);
 /* Fill e from manifest m of run id (digest, prev, attrs): 0, or -1 with

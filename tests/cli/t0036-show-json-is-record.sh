@@ -33,6 +33,10 @@ expect_contains "$TEST_TMP/out" "batch      $b"
 expect_exit 7 "$EVIDENT" show nosuchrun
 expect_contains "$TEST_TMP/err" "no run 'nosuchrun'"
 expect_exit 7 "$EVIDENT" show --json nosuchrun
+# (a prefix naming one batch and only its own runs names the batch: t0098)
+expect_exit 0 "$EVIDENT" show 20
+expect_contains "$TEST_TMP/out" "batch      $b"
+"$EVIDENT" run --no-progress tests/fixtures/specs/tiny.yaml >/dev/null 2>&1 || fail "second run"
 expect_exit 2 "$EVIDENT" show 20
 expect_contains "$TEST_TMP/err" "'20' is ambiguous: it names "
 expect_contains "$TEST_TMP/err" "$id"

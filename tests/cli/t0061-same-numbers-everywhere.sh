@@ -2,7 +2,10 @@
 # the study (the newest of iter1 in artifacts/), p (Holm-adjusted over the
 # batch), the speedup and its CI, and the median and its CI are the same
 # in a paper's value blocks and its table, in `evident show BATCH`, in the
-# CSV export and in audit `value` claims - each to the precision it prints.
+# CSV export and in audit `value` claims - each to the precision it prints;
+# so are the throughput (TFLOP/s, GB/s) and its fraction of the GPU's peak
+# in the paper's table, `show` and the CSV (the batch predates recorded
+# peaks: show and export look the H100's up in data/gpu-peaks.yaml).
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 S="$REPO/artifacts"
@@ -13,14 +16,15 @@ B=$(python3 -c 'import json,sys; print(json.load(sys.stdin)[-1]["run_id"])' <"$T
 V=wmma   # an ok variant with a comparison (iter1 itself is wrong_output in the newest batch)
 
 # the CSV export: full precision
-expect_exit 0 "$EVIDENT" export --store "$S" --out ex
+(cd "$REPO" && "$EVIDENT" export --store "$S" --out "$TEST_TMP/ex") >/dev/null || fail "export"
 python3 - "$B" "$V" <<'PY' >csv.env || fail "no row of $V in batch $B in summaries.csv"
 import csv, sys
 b, v = sys.argv[1:]
 r = [r for r in csv.DictReader(open("ex/summaries.csv")) if r["batch_run_id"] == b and r["variant"] == v]
 assert len(r) == 1, r
 r = r[0]
-for k in ("p", "p_raw", "speedup", "speedup_ci_lo", "speedup_ci_hi", "median_us", "median_ci_lo", "median_ci_hi"):
+for k in ("p", "p_raw", "speedup", "speedup_ci_lo", "speedup_ci_hi", "median_us", "median_ci_lo", "median_ci_hi",
+          "gflops", "gbps", "frac_compute_peak", "frac_bandwidth_peak"):
     assert r[k], k
     print("%s=%s" % (k, r[k]))
 PY
@@ -38,9 +42,8 @@ median <!-- evident:value experiment=iter1 variant=$V run=$B stat=median_us digi
 EOF
 expect_exit 0 "$EVIDENT" paper --store "$S" paper.md
 
-# evident show BATCH
-expect_exit 0 "$EVIDENT" show --store "$S" "$B"
-cp "$TEST_TMP/out" show.txt
+# evident show BATCH (from the repository, where the GPU peak table is)
+(cd "$REPO" && "$EVIDENT" show --store "$S" "$B") >show.txt || fail "show"
 
 # audit value claims stating the CSV's numbers; run where the sources are, so nothing is stale
 cat >claims.md <<EOF
@@ -90,16 +93,23 @@ m = re.fullmatch(r"([\d.]+)x \[([\d.]+), ([\d.]+)\]", col("speedup [95% CI]"))
 for k, g in zip(("speedup", "speedup_ci_lo", "speedup_ci_hi"), m.groups()):
     same("paper table " + k, g, x[k], decimals=3)
 same("paper table p", col("p (Holm)") if "p (Holm)" in head else col("p"), x["p"], sig=2)
+same("paper table TFLOP/s", col("TFLOP/s"), x["gflops"] / 1e3, sig=3)
+same("paper table GB/s", col("GB/s"), x["gbps"], sig=3)
 
 # evident show BATCH: the variant's row of the table
 line = [l for l in open("show.txt") if re.match(r"%s\s" % re.escape(v), l)][0]
-m = re.search(r"([\d.]+) \[([\d.]+), ([\d.]+)\]\s+([\d.]+)x \[([\d.]+), ([\d.]+)\]\s+(\S+)\s", line)
+m = re.search(r"([\d.]+) \[([\d.]+), ([\d.]+)\]\s+([\d.]+) \(([\d.]+)%\)\s+([\d.]+) \(([\d.]+)%\)\s+"
+              r"([\d.]+)x \[([\d.]+), ([\d.]+)\]\s+(\S+)\s", line)
 assert m, line
 for k, g in zip(("median_us", "median_ci_lo", "median_ci_hi"), m.groups()[:3]):
     same("show " + k, g, x[k], decimals=2)
-for k, g in zip(("speedup", "speedup_ci_lo", "speedup_ci_hi"), m.groups()[3:6]):
+same("show TFLOP/s", m.group(4), x["gflops"] / 1e3, sig=3)
+same("show %peak FLOP/s", m.group(5), 100 * x["frac_compute_peak"], sig=3)
+same("show GB/s", m.group(6), x["gbps"], sig=3)
+same("show %peak GB/s", m.group(7), 100 * x["frac_bandwidth_peak"], sig=3)
+for k, g in zip(("speedup", "speedup_ci_lo", "speedup_ci_hi"), m.groups()[7:10]):
     same("show " + k, g, x[k], decimals=3)
-same("show p (Holm)", m.group(7), x["p"], sig=3)
+same("show p (Holm)", m.group(11), x["p"], sig=3)
 m = re.search(r"\b%s: .*p raw (\S+) " % re.escape(v), open("show.txt").read())
 same("show p raw", m.group(1), x["p_raw"], sig=3)
 

@@ -1,7 +1,8 @@
 /*
  * test_seal.c - the runner's half of the sealed path (backends/seal.h):
  * a planner's plan is checked field by field before a replay; a kernel
- * object's device code is read from its .nv_fatbin section as data; the
+ * object's device code is read from its .nv_fatbin section as data, and
+ * searched for launches from the device; the
  * fresh-input mixing bit (scramble.h) the harness and the checker share;
  * and the parent's rules for fresh-input keys (protocol.h).
  */
@@ -58,6 +59,17 @@ static void test_plan_accepted(void **state)
 	assert_int_equal(s->relocs[1].buf, EVC_BUF_SCRATCH);
 	assert_int_equal(s->relocs[1].off, 4000);
 	assert_string_equal(sp.plan.compiled_params, "B=1");
+	assert_int_equal(s->cooperative, 0);
+	seal_plan_release(&sp);
+	/* a cooperative launch stays one (rt3_coop) */
+	assert_int_equal(parse("{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"kernel\", \"name\": "
+			       "\"k\", \"grid\": [4, 1, 1], \"block\": [64, 1, 1], \"cluster\": [0, 0, 0], "
+			       "\"smem\": 0, \"attrs\": {\"max_dynamic_smem\": 0, \"carveout\": -1, "
+			       "\"nonportable_cluster\": 0, \"cooperative\": 1}, \"params\": [], \"relocs\": [], "
+			       "\"args\": \"\"}]}",
+			       &sp, &why),
+			 0);
+	assert_int_equal(sp.plan.steps[0].cooperative, 1);
 	seal_plan_release(&sp);
 	/* memsets and copies inside their buffers */
 	assert_int_equal(parse("{\"version\": 1, \"scratch\": [], \"steps\": ["
@@ -68,6 +80,62 @@ static void test_plan_accepted(void **state)
 			 0);
 	assert_int_equal(sp.plan.steps[1].kind, EVC_STEP_COPY);
 	seal_plan_release(&sp);
+}
+
+#define SINIT(init) \
+	"{\"version\": 1, \"scratch\": [4096, 64], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], " \
+	"\"value\": 0, \"elem\": 4, \"width\": 1, \"height\": 1, \"pitch\": 0}], \"scratch_init\": " init "}"
+
+/* what init() left in the launch's own allocations travels with the plan
+ * (rt3_init_table), inside those allocations only */
+static void test_plan_scratch_init(void **state)
+{
+	(void)state;
+	struct seal_plan sp;
+	char *why = NULL;
+	assert_int_equal(parse(SINIT("[[0, 8, \"00ff10\"], [1, 60, \"01020304\"]]"), &sp, &why), 0);
+	assert_int_equal(sp.plan.n_inits, 2);
+	assert_int_equal(sp.plan.inits[0].scratch, 0);
+	assert_int_equal(sp.plan.inits[0].off, 8);
+	assert_int_equal(sp.plan.inits[0].bytes, 3);
+	assert_int_equal(sp.plan.inits[0].data[1], 0xff);
+	assert_int_equal(sp.plan.inits[1].scratch, 1);
+	assert_int_equal(sp.plan.inits[1].data[3], 4);
+	seal_plan_release(&sp);
+	/* none at all is a plan as before */
+	assert_int_equal(parse(SINIT("[]"), &sp, &why), 0);
+	assert_int_equal(sp.plan.n_inits, 0);
+	seal_plan_release(&sp);
+	static const char *bad[] = {
+		SINIT("[[1, 62, \"01020304\"]]"),  /* past its buffer's end */
+		SINIT("[[2, 0, \"01\"]]"),         /* no such scratch buffer */
+		SINIT("[[0, 0, \"0g\"]]"),         /* not hex */
+		SINIT("[[0, 0, \"012\"]]"),        /* half a byte */
+		SINIT("[[0, 0]]"),                 /* no bytes */
+		SINIT("{\"0\": 1}"),               /* not a list */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (parse(bad[i], &sp, &why) != -1)
+			print_error("scratch_init %zu was accepted: %s\n", i, bad[i]);
+		assert_non_null(why);
+		free(why);
+		why = NULL;
+	}
+	/* more than a plan may carry */
+	size_t n = 2 * (EVC_PLAN_MAX_INIT + 8);
+	char *big = xmalloc(n + 256), *hex = xmalloc(n + 1);
+	memset(hex, '1', n);
+	hex[n] = 0;
+	snprintf(big, n + 256,
+		 "{\"version\": 1, \"scratch\": [%d], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], "
+		 "\"value\": 0, \"elem\": 4, \"width\": 1, \"height\": 1, \"pitch\": 0}], \"scratch_init\": "
+		 "[[0, 0, \"%s\"]]}",
+		 2 * EVC_PLAN_MAX_INIT, hex);
+	assert_int_equal(parse(big, &sp, &why), -1);
+	assert_non_null(strstr(why, "at most"));
+	free(why);
+	free(big);
+	free(hex);
 }
 
 /* every way a planner could make the replay write or point elsewhere */
@@ -185,6 +253,50 @@ static void test_fatbin_images(void **state)
 	unlink(path);
 }
 
+/* One fatbin image of one entry of `kind` with `flags` whose payload
+ * holds text, into buf (at least 128 + strlen(text) bytes); its size. */
+static size_t one_entry_image(unsigned char *buf, uint16_t kind, uint64_t flags, const char *text)
+{
+	uint64_t payload = (strlen(text) + 7) & ~(size_t)7, fs = 64 + payload;
+	uint32_t magic = 0xBA55ED50u, ehs = 64;
+	uint16_t ver = 1, hs = 16;
+	memset(buf, 0, 16 + fs);
+	memcpy(buf, &magic, 4), memcpy(buf + 4, &ver, 2), memcpy(buf + 6, &hs, 2), memcpy(buf + 8, &fs, 8);
+	memcpy(buf + 16, &kind, 2), memcpy(buf + 20, &ehs, 4), memcpy(buf + 24, &payload, 8);
+	memcpy(buf + 16 + 40, &flags, 8);
+	memcpy(buf + 16 + 64, text, strlen(text));
+	return 16 + fs;
+}
+
+/* device code that launches from the device is seen (rt3_cdp_tail): the
+ * CDP2 syscall in a cubin, the runtime's name in PTX; not in device code
+ * without it, and not where the entry is compressed (nothing to read) */
+static void test_fatbin_device_launch(void **state)
+{
+	(void)state;
+	unsigned char a[256], b[256];
+	const void *im[2] = { a, b };
+	size_t ib[2];
+	const char *what = NULL;
+	ib[0] = one_entry_image(a, 2, 0x11, "\x7f" "ELF .text._Z6kernelPf");
+	ib[1] = one_entry_image(b, 2, 0x11, "__cuda_syscall_cnpv2LaunchDeviceV2");
+	assert_int_equal(seal_fatbin_device_launch(im, ib, 1, &what), 0);
+	assert_null(what);
+	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 1);
+	assert_string_equal(what, "cnpv2LaunchDevice");
+	ib[1] = one_entry_image(b, 1, 0x11, ".extern .func (.param .b32 r) cudaLaunchDeviceV2");
+	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 1);
+	assert_string_equal(what, "cudaLaunchDevice");
+	/* compressed: not readable here */
+	ib[1] = one_entry_image(b, 2, 0x8011, "__cuda_syscall_cnpv2LaunchDeviceV2");
+	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 0);
+	/* an entry whose sizes run past the image ends the scan */
+	ib[1] = one_entry_image(b, 2, 0x11, "__cuda_syscall_cnpv2LaunchDeviceV2");
+	uint64_t huge = 1ull << 40;
+	memcpy(b + 24, &huge, 8);
+	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 0);
+}
+
 /* the mixing bit: the same for the same (key, tensor, element), about half
  * ones, and another key or tensor gives another pattern */
 static void test_mix_bit(void **state)
@@ -247,7 +359,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_accepted),
 		cmocka_unit_test(test_plan_refused),
+		cmocka_unit_test(test_plan_scratch_init),
 		cmocka_unit_test(test_fatbin_images),
+		cmocka_unit_test(test_fatbin_device_launch),
 		cmocka_unit_test(test_mix_bit),
 		cmocka_unit_test(test_fresh_keys),
 	};

@@ -312,7 +312,7 @@ static void test_verify_detects_damage(void **state)
 	rm_store(root);
 }
 
-/* verify judges most manifests from their bytes (store.c, text_digest);
+/* verify judges most manifests from their bytes (store_manifest.c, store_text_digest);
  * every edit that keeps the JSON's meaning must still be caught, and a
  * nested "digest" key must not confuse it. */
 /* store_commit writes the digest member into the canonical text without a

@@ -200,16 +200,24 @@ struct evc_timing_opts {
 	evc_sample_fn on_sample; /* required */
 	void *cb_ctx;
 	/* Fresh inputs (additions to version 2): when base_inputs is set
-	 * (n_sets x n_inputs device pointers, pristine copies of set_inputs,
+	 * (n_base x n_inputs device pointers of pristine input sets,
 	 * input_bytes[k] and input_elem[k] per input), every sample, warm-up
 	 * or timed, first asks sample_key for a key and rewrites each input
-	 * set A its launches use from base sets A and (A + 1) % n_base (scramble.h,
-	 * evs_mix_bit), outside the timed region.  The key is in s->key. */
+	 * set A its launches use, element by element (scramble.h,
+	 * evs_mix_bit), outside the timed region: from base sets A and
+	 * (A + 1) % n_base, or with n_dists (below) from the pair of the
+	 * launch's distribution.  The key is in s->key. */
 	void *const *base_inputs;
-	int n_base;           /* base sets: max(n_sets, 2); partner of A is (A + 1) % n_base */
+	int n_base;           /* base sets: 2 n_dists; without n_dists at least max(n_sets, 2) */
 	const size_t *input_bytes;
 	const int *input_elem;
 	uint64_t (*sample_key)(void *cb_ctx, int index);
+	/* Distributions (a later addition; 0 keeps the partner rule above):
+	 * > 0 when base_inputs holds one pair of sets per distribution of the
+	 * problem (n_base == 2 n_dists, scramble.h): launch j of sample i
+	 * rewrites its set from bases 2d and 2d + 1, d = evs_sample_dist(i *
+	 * batch + j, n_dists), under evs_launch_key(key, j). */
+	int n_dists;
 };
 
 /* How the samples were taken.  Nothing in it is allocated. */
@@ -239,14 +247,17 @@ struct evc_timing_result {
  *
  * A plan is what one launch() enqueued, as stream capture recorded it:
  * kernels (device function name, grid, block, cluster, dynamic shared
- * memory, the function attributes it needs, its parameter buffer),
+ * memory, the function attributes it needs, whether it was a cooperative
+ * launch, its parameter buffer),
  * memsets and device-to-device copies, in an order that keeps every
  * dependency.  Pointers into the tensors the harness handed the kernel, or
  * into device memory the kernel allocated for itself (scratch), are not
  * kept as numbers but as relocations: (byte offset in the parameter
  * buffer, buffer id, offset in the buffer).  Buffer ids: input t is
  * EVC_BUF_IN + t, output o is EVC_BUF_OUT + o, scratch k is
- * EVC_BUF_SCRATCH + k.
+ * EVC_BUF_SCRATCH + k.  What init() wrote into scratch (a table, a
+ * constant) travels with the plan, at most EVC_PLAN_MAX_INIT bytes of
+ * non-zero runs; a launch that needs more is refused.
  *
  * plan_capture runs in the planner (the sandboxed process that runs the
  * kernel's host code) and returns the plan as JSON text; the runner
@@ -265,6 +276,16 @@ enum evc_step_kind { EVC_STEP_KERNEL = 1, EVC_STEP_MEMSET = 2, EVC_STEP_COPY = 3
 #define EVC_PLAN_MAX_SCRATCH 16
 #define EVC_PLAN_MAX_PARAMS 128
 #define EVC_PLAN_MAX_ARGS 32768   /* bytes of one kernel's parameters (CUDA's limit is 32764) */
+#define EVC_PLAN_MAX_INIT (256 * 1024) /* bytes of scratch contents one plan may carry */
+
+/* What init() left in a scratch buffer: bytes at off of scratch k, which
+ * plan_load writes after zeroing the buffer. */
+struct evc_init {
+	uint32_t scratch;
+	uint64_t off;
+	size_t bytes;
+	const unsigned char *data;
+};
 
 struct evc_reloc {
 	uint32_t at;    /* byte offset in the parameter buffer of an 8-byte pointer */
@@ -293,6 +314,9 @@ struct evc_step {
 	uint64_t dst_off, src_off;
 	unsigned value, elem_size;
 	size_t width, height, pitch, bytes;
+	/* kernel, an addition: launched cooperatively (its blocks may meet at
+	 * a grid-wide barrier: cudaLaunchCooperativeKernel) */
+	int cooperative;
 };
 
 struct evc_plan {
@@ -303,6 +327,10 @@ struct evc_plan {
 	const char *kernel_name;       /* the kernel description's name and */
 	const char *compiled_params;   /* compiled_params, as the planner read them */
 	const char *problem;
+	/* an addition: the scratch buffers' contents as init() left them
+	 * (their non-zero runs), written by plan_load after the zeroing */
+	int n_inits;
+	const struct evc_init *inits;
 };
 
 struct evc_ctx;

@@ -1269,15 +1269,24 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 
 	/* outside the timed region, in stream order: fresh inputs, scramble,
 	 * flush, block; the last of them is the anchor */
-	if (o->base_inputs && T->n_sets > 0 && o->n_base >= T->n_sets && o->n_base >= 2) {
+	if (o->base_inputs && T->n_sets > 0 && o->n_base >= 2 &&
+	    (o->n_dists > 0 ? o->n_base >= 2 * o->n_dists : o->n_base >= T->n_sets)) {
 		s->key = o->sample_key(o->cb_ctx, index);
 		for (int j = 0; j < T->batch; j++) {
-			int a = (s->set + j) % T->n_sets, b = (a + 1) % o->n_base;
+			/* the set launch j reads, and the two base sets it is mixed from */
+			int live = (s->set + j) % T->n_sets, a = live, b = (a + 1) % o->n_base;
+			uint64_t key = s->key;
+			if (o->n_dists > 0) {
+				int d = evs_sample_dist((long long)index * T->batch + j, o->n_dists);
+				a = 2 * d;
+				b = 2 * d + 1;
+				key = evs_launch_key(s->key, (uint32_t)j);
+			}
 			for (int k = 0; k < T->n_in; k++) {
-				int rc = enqueue_mix(c, T->sets[(size_t)a * T->n_in + k],
+				int rc = enqueue_mix(c, T->sets[(size_t)live * T->n_in + k],
 						     o->base_inputs[(size_t)a * T->n_in + k],
 						     o->base_inputs[(size_t)b * T->n_in + k], o->input_bytes[k],
-						     o->input_elem[k], s->key, (uint32_t)k);
+						     o->input_elem[k], key, (uint32_t)k);
 				if (rc)
 					return set_err(rc, err, errlen, "mix_kernel launch");
 			}

@@ -26,11 +26,16 @@
  *
  * Replay (seal_load, then the returned description's launch): functions
  * are looked up by name in the loaded images, so a kernel of a library
- * (cuBLAS, cuDNN) is refused at load with that reason; attributes the
- * planner saw (the dynamic shared memory limit, the carveout, non-portable
- * clusters) are set; scratch is allocated and zeroed once; each launch
- * patches the relocations with the current buffers and enqueues with
- * cuLaunchKernelEx, cuMemsetD*Async and cuMemcpyDtoDAsync on l->stream.
+ * (cuBLAS, cuDNN) is refused at load with that reason, and so is a name
+ * two images define; each function's parameter layout must be the plan's
+ * (cuFuncGetParamInfo: the same count and offsets, inside the bytes);
+ * attributes the planner saw (the dynamic shared memory limit, the
+ * carveout, non-portable clusters) are set; scratch is allocated and
+ * zeroed once, then given what init() left there (the plan's
+ * scratch_init); each launch patches the relocations with the current
+ * buffers and enqueues with cuLaunchKernelEx (cluster dimensions and a
+ * cooperative launch as captured), cuMemsetD*Async and cuMemcpyDtoDAsync
+ * on l->stream.
  * Return values are CUresult values; for launch errors they equal the
  * runtime's cudaError_t values, which the caller sorts (evc_kind).
  */
@@ -213,13 +218,22 @@ static int kernel_step(CUgraphNode node, std::vector<kbuf> &bufs, std::string &j
 		cl[1] = cv.clusterDim.y;
 		cl[2] = cv.clusterDim.z;
 	}
+	/* a cooperative launch (grid-wide barriers) replays as one (red team
+	 * 3, rt3_coop: replayed as an ordinary grid, its grid.sync() had no
+	 * barrier to meet at) */
+	int coop = 0;
+	memset(&cv, 0, sizeof(cv));
+	if (cuGraphKernelNodeGetAttribute(node, CU_LAUNCH_ATTRIBUTE_COOPERATIVE, &cv) == CUDA_SUCCESS)
+		coop = cv.cooperative != 0;
 	js += "{\"kind\": \"kernel\", \"name\": ";
 	append_str(js, name);
 	appendf(js, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"cluster\": [%u, %u, %u], \"smem\": %u",
 		p.gridDimX, p.gridDimY, p.gridDimZ, p.blockDimX, p.blockDimY, p.blockDimZ, cl[0], cl[1], cl[2],
 		p.sharedMemBytes);
-	appendf(js, ", \"attrs\": {\"max_dynamic_smem\": %d, \"carveout\": %d, \"nonportable_cluster\": %d}", dyn,
-		carve, nonport);
+	appendf(js,
+		", \"attrs\": {\"max_dynamic_smem\": %d, \"carveout\": %d, \"nonportable_cluster\": %d, "
+		"\"cooperative\": %d}",
+		dyn, carve, nonport, coop);
 	js += ", \"params\": [";
 	for (size_t i = 0; i < offs.size(); i++)
 		appendf(js, "%s%zu", i ? ", " : "", offs[i]);
@@ -349,6 +363,69 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, char *err, siz
 	return 0;
 }
 
+/*
+ * What init() left in the launch's own allocations, as [k, offset, hex]
+ * runs of the plan's scratch_init: the replay zeroes each scratch buffer
+ * and writes these back (red team 3, rt3_init_table: a table init built
+ * was zero in the replay, and an honest kernel was recorded wrong).  Runs
+ * are the non-zero 8-byte words, merged across gaps under 64 zero bytes;
+ * more than EVC_PLAN_MAX_INIT bytes in all is refused.  0, or -1 with the
+ * reason in err.
+ */
+static int scratch_contents(const std::vector<kbuf> &bufs, std::string &js, char *err, size_t errlen)
+{
+	const size_t chunk = (size_t)1 << 20, gap = 64;
+	std::vector<unsigned char> h(chunk);
+	size_t total = 0;
+	int nr = 0;
+	for (const kbuf &b : bufs) {
+		if (b.id < EVC_BUF_SCRATCH)
+			continue;
+		size_t run_at = 0, run_end = 0; /* [run_at, run_end): the open run, empty when equal */
+		std::string hex;
+		auto flush = [&](void) {
+			if (run_end > run_at) {
+				appendf(js, "%s[%u, %zu, \"%s\"]", nr++ ? ", " : "", b.id - EVC_BUF_SCRATCH, run_at,
+					hex.c_str());
+				total += run_end - run_at;
+			}
+			hex.clear();
+			run_at = run_end = 0;
+		};
+		for (size_t at = 0; at < b.bytes; at += chunk) {
+			size_t n = b.bytes - at < chunk ? b.bytes - at : chunk;
+			if (cuMemcpyDtoH(h.data(), b.base + at, n) != CUDA_SUCCESS)
+				return fail(err, errlen, "cannot read the launch's own device memory (%zu bytes at "
+							 "0x%llx) to carry what init() left there",
+					    b.bytes, (unsigned long long)b.base);
+			for (size_t w = 0; w < n; w += 8) {
+				size_t wn = n - w < 8 ? n - w : 8, pos = at + w;
+				int nz = 0;
+				for (size_t k = 0; k < wn; k++)
+					nz |= h[w + k] != 0;
+				if (!nz)
+					continue;
+				if (run_end > run_at && pos - run_end >= gap)
+					flush();
+				if (run_end == run_at)
+					run_at = run_end = pos;
+				for (; run_end < pos; run_end++) /* the zeros inside the run */
+					hex += "00";
+				for (size_t k = 0; k < wn; k++)
+					appendf(hex, "%02x", h[w + k]);
+				run_end = pos + wn;
+				if (total + (run_end - run_at) > EVC_PLAN_MAX_INIT)
+					return fail(err, errlen, "init() left more than %d bytes of data in device memory "
+								 "the launch uses (an allocation of %zu bytes); a sealed "
+								 "plan carries at most that: run the variant with trust: host",
+						    EVC_PLAN_MAX_INIT, b.bytes);
+			}
+		}
+		flush();
+	}
+	return 0;
+}
+
 static size_t tensor_bytes_of(const struct ev_tensor *t)
 {
 	size_t n = t->dtype == EV_F32 ? 4 : t->dtype == EV_F64 ? 8 : 2;
@@ -427,6 +504,9 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	for (const kbuf &b : bufs)
 		if (b.id >= EVC_BUF_SCRATCH)
 			appendf(js, "%s%zu", ns++ ? ", " : "", b.bytes);
+	js += "], \"scratch_init\": [";
+	if (scratch_contents(bufs, js, err, errlen))
+		return -1;
 	js += "], \"kernel\": ";
 	append_str(js, desc->name ? desc->name : "");
 	js += ", \"compiled_params\": ";
@@ -482,7 +562,7 @@ static int replay(struct ev_launch *l)
 				memcpy(r.args.data() + x.at, &v, 8);
 			}
 			CUlaunchConfig cfg;
-			CUlaunchAttribute at[1];
+			CUlaunchAttribute at[2];
 			memset(&cfg, 0, sizeof(cfg));
 			memset(at, 0, sizeof(at));
 			cfg.gridDimX = s->grid[0];
@@ -493,14 +573,21 @@ static int replay(struct ev_launch *l)
 			cfg.blockDimZ = s->block[2];
 			cfg.sharedMemBytes = s->smem;
 			cfg.hStream = st;
+			unsigned na = 0;
 			if (s->cluster[0]) {
-				at[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-				at[0].value.clusterDim.x = s->cluster[0];
-				at[0].value.clusterDim.y = s->cluster[1] ? s->cluster[1] : 1;
-				at[0].value.clusterDim.z = s->cluster[2] ? s->cluster[2] : 1;
-				cfg.attrs = at;
-				cfg.numAttrs = 1;
+				at[na].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+				at[na].value.clusterDim.x = s->cluster[0];
+				at[na].value.clusterDim.y = s->cluster[1] ? s->cluster[1] : 1;
+				at[na].value.clusterDim.z = s->cluster[2] ? s->cluster[2] : 1;
+				na++;
 			}
+			if (s->cooperative) {
+				at[na].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+				at[na].value.cooperative = 1;
+				na++;
+			}
+			cfg.attrs = na ? at : NULL;
+			cfg.numAttrs = na;
 			rc = cuLaunchKernelEx(&cfg, r.f, r.params.empty() ? NULL : r.params.data(), NULL);
 		} else if (s->kind == EVC_STEP_MEMSET) {
 			CUdeviceptr d = base_of(l, s->dst_buf) + s->dst_off;
@@ -575,14 +662,34 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 		R.scratch_bytes.push_back(plan->scratch_bytes[k]);
 		CUCK(cuMemsetD8(p, 0, plan->scratch_bytes[k]), "cuMemsetD8 scratch");
 	}
+	/* what init() left there (bounds checked by seal_plan_parse) */
+	for (int i = 0; i < plan->n_inits; i++) {
+		const struct evc_init *in = &plan->inits[i];
+		if (in->scratch >= R.scratch.size() || in->off > R.scratch_bytes[in->scratch] ||
+		    in->bytes > R.scratch_bytes[in->scratch] - in->off) {
+			snprintf(err, errlen, "scratch contents %d lie outside the plan's scratch", i);
+			seal_unload();
+			return -1;
+		}
+		CUCK(cuMemcpyHtoD(R.scratch[in->scratch] + in->off, in->data, in->bytes), "cuMemcpyHtoD scratch contents");
+	}
 	for (int i = 0; i < plan->n_steps; i++) {
 		rstep r;
 		r.s = plan->steps[i];
 		r.f = NULL;
 		if (r.s.kind == EVC_STEP_KERNEL) {
-			for (CUmodule m : R.mods)
-				if (cuModuleGetFunction(&r.f, m, r.s.name) == CUDA_SUCCESS)
-					break;
+			/* the one image that defines it: with two, which one the
+			 * runtime ran for the planner (and runs for any phase in
+			 * process) is not the replay's to guess (red team 3,
+			 * rt3_fatbin_shadow: a second image ahead of nvcc's) */
+			int defs = 0;
+			for (CUmodule m : R.mods) {
+				CUfunction g = NULL;
+				if (cuModuleGetFunction(&g, m, r.s.name) == CUDA_SUCCESS && g) {
+					if (!defs++)
+						r.f = g;
+				}
+			}
 			if (!r.f) {
 				snprintf(err, errlen, "kernel function '%s' is not in the kernel object's device code "
 						      "(a library's kernel, such as cuBLAS's or cuDNN's): run the "
@@ -590,6 +697,36 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 					 r.s.name);
 				seal_unload();
 				return -1;
+			}
+			if (defs > 1) {
+				snprintf(err, errlen, "kernel function '%s' is defined by %d fatbin images of the kernel "
+						      "object: which one the runtime runs is not for a replay to guess",
+					 r.s.name, defs);
+				seal_unload();
+				return -1;
+			}
+			/* the parameter layout is the function's own, not the plan's word
+			 * (rt3_plan_params: a forged plan with fewer offsets made the
+			 * launch read parameter pointers past the worker's array) */
+			for (unsigned k = 0;; k++) {
+				size_t po = 0, ps = 0;
+				if (cuFuncGetParamInfo(r.f, k, &po, &ps) != CUDA_SUCCESS) {
+					if (k != r.s.n_params) {
+						snprintf(err, errlen, "the plan gives kernel '%s' %u parameters, the "
+								      "function has %u",
+							 r.s.name, r.s.n_params, k);
+						seal_unload();
+						return -1;
+					}
+					break;
+				}
+				if (k >= r.s.n_params || r.s.param_off[k] != po || po + ps > r.s.args_bytes) {
+					snprintf(err, errlen, "the plan's parameter %u of kernel '%s' is not the "
+							      "function's (offset %zu, %zu bytes, in %zu bytes of parameters)",
+						 k, r.s.name, po, ps, r.s.args_bytes);
+					seal_unload();
+					return -1;
+				}
 			}
 			r.args.assign(r.s.args, r.s.args + r.s.args_bytes);
 			r.relocs.assign(r.s.relocs, r.s.relocs + r.s.n_relocs);

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# layout-sims.sh - build and run the host-side layout simulators of the
+# tensor-core kernels (no GPU needed): tests/gpu/mma_layout_sim.cu checks
+# fa_mma's mma.sync fragment math, tests/gpu/wgmma_layout_sim.cu checks
+# fa_wgmma's shared-memory layout, wgmma descriptors and fragments, each
+# against an emulation of the PTX ISA's tables, and
+# tests/gpu/wgmma_pipeline_sim.cu model-checks fa_wgmma's mbarrier/TMA
+# pipeline.  make test-repo runs it where nvcc exists.
+#
+#   NVCC=... scripts/layout-sims.sh OUTDIR
+#
+# Prints each simulator's lines; exit 1 if one fails to build or reports a
+# mismatch.  A simulator whose sources are those of its last good build in
+# OUTDIR is not rebuilt (the key is the sha256 of nvcc's version, this
+# script and the .cu files it includes).
+set -uo pipefail
+out=${1:?usage: layout-sims.sh OUTDIR}
+nvcc=${NVCC:-nvcc}
+mkdir -p "$out" || exit 1
+fail=0
+sim() { # name source arch kernel
+	local name=$1 src=$2 arch=$3 kernel=$4 key
+	key=$({ "$nvcc" --version 2>&1; sha256sum "$0" "$src" "$kernel" kernels/evident_kernel.h; } | sha256sum | cut -c1-64)
+	if [ "$(cat "$out/$name.key" 2>/dev/null)" != "$key" ] || [ ! -x "$out/$name" ]; then
+		rm -f "$out/$name.key"
+		if ! "$nvcc" "$arch" -Ikernels -o "$out/$name" "$src" >"$out/$name.log" 2>&1; then
+			echo "layout-sims: $src failed to build (log: $out/$name.log):" >&2
+			grep -E 'error' "$out/$name.log" | head -5 | sed 's/^/    /' >&2
+			fail=1
+			return
+		fi
+		echo "$key" >"$out/$name.key"
+	fi
+	"$out/$name" || { echo "layout-sims: $name reported a mismatch" >&2; fail=1; }
+}
+sim mma_layout_sim tests/gpu/mma_layout_sim.cu -arch=sm_80 kernels/attention/fa_mma.cu
+sim wgmma_layout_sim tests/gpu/wgmma_layout_sim.cu -gencode=arch=compute_90a,code=sm_90a kernels/attention/fa_wgmma.cu
+sim wgmma_pipeline_sim tests/gpu/wgmma_pipeline_sim.cu -gencode=arch=compute_90a,code=sm_90a kernels/attention/fa_wgmma.cu
+exit $fail

@@ -1,0 +1,486 @@
+/*
+ * cpu_peak.c - one core's fp32 FMA rate and memory bandwidth, measured
+ * and cached per CPU model (contract, and why measured, in cpu_peak.h).
+ *
+ * The loops are written so that the compiler can neither fold nor hoist
+ * them: noipa keeps each call a call, the constants arrive as arguments,
+ * and every chain's value is summed into the result.  They are exempt from
+ * the sanitizers (an instrumented triad would measure the instrumentation,
+ * and the cache would keep that number for every later run).
+ */
+#include "backends/cpu_peak.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#define CHAINS 12          /* independent FMA chains: 2 pipes x latency 4..6 */
+#define FMA_TRIALS 40
+#define TRIAL_S 1e-3       /* seconds per FMA trial */
+#define CHUNK_BYTES (2u << 20)
+#define TRIAD_PASSES 4
+/* Wall-time budgets: on a machine shared by many processes a trial's
+ * millisecond of work can take fifteen; the measurement stops early
+ * (with at least FMA_MIN_TRIALS trials and one triad pass) rather than
+ * hold up the run, and its method says how many it took. */
+#define FMA_BUDGET_S 0.5   /* per vector width */
+#define FMA_MIN_TRIALS 8
+#define TRIAD_BUDGET_S 1.5
+#define CACHE_FORMAT "evident-cpu-peak/1"
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define NO_SANITIZE __attribute__((no_sanitize("address,undefined")))
+#else
+#define NO_SANITIZE
+#endif
+
+typedef float v8f __attribute__((vector_size(32)));
+
+/* ---- compute: CHAINS FMA chains, iters times; returns their sum ---- */
+
+#if defined(__x86_64__)
+NO_SANITIZE __attribute__((noipa, target("avx512f"))) static float fma_avx512(long iters, float m, float add)
+{
+	__m512 a[CHAINS], b = _mm512_set1_ps(m), c = _mm512_set1_ps(add);
+	for (int k = 0; k < CHAINS; k++)
+		a[k] = _mm512_set1_ps(1.0f + (float)k * 1e-3f);
+	for (long i = 0; i < iters; i++)
+#pragma GCC unroll 12
+		for (int k = 0; k < CHAINS; k++)
+			a[k] = _mm512_fmadd_ps(a[k], b, c);
+	for (int k = 1; k < CHAINS; k++)
+		a[0] = _mm512_add_ps(a[0], a[k]);
+	return _mm512_reduce_add_ps(a[0]);
+}
+
+NO_SANITIZE __attribute__((noipa, target("avx2,fma"))) static float fma_avx2(long iters, float m, float add)
+{
+	__m256 a[CHAINS], b = _mm256_set1_ps(m), c = _mm256_set1_ps(add);
+	for (int k = 0; k < CHAINS; k++)
+		a[k] = _mm256_set1_ps(1.0f + (float)k * 1e-3f);
+	for (long i = 0; i < iters; i++)
+#pragma GCC unroll 12
+		for (int k = 0; k < CHAINS; k++)
+			a[k] = _mm256_fmadd_ps(a[k], b, c);
+	for (int k = 1; k < CHAINS; k++)
+		a[0] = _mm256_add_ps(a[0], a[k]);
+	float out[8];
+	_mm256_storeu_ps(out, a[0]);
+	return out[0] + out[7];
+}
+#endif
+
+/* Portable: a multiply and an add per lane (fused where the compiler may). */
+NO_SANITIZE __attribute__((noipa)) static float fma_generic(long iters, float m, float add)
+{
+	v8f a[CHAINS], b, c;
+	for (int l = 0; l < 8; l++) {
+		b[l] = m;
+		c[l] = add;
+	}
+	for (int k = 0; k < CHAINS; k++)
+		for (int l = 0; l < 8; l++)
+			a[k][l] = 1.0f + (float)k * 1e-3f;
+	for (long i = 0; i < iters; i++)
+#pragma GCC unroll 12
+		for (int k = 0; k < CHAINS; k++)
+			a[k] = a[k] * b + c;
+	for (int k = 1; k < CHAINS; k++)
+		a[0] += a[k];
+	return a[0][0] + a[0][7];
+}
+
+struct fma_kind {
+	const char *isa;
+	int lanes;
+	float (*fn)(long, float, float);
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The q-quantile of sorted x[0..n) (nearest rank). */
+static double quantile(const double *x, size_t n, double q)
+{
+	return x[(size_t)floor(q * (double)(n - 1) + 0.5)];
+}
+
+static volatile float sink; /* where every loop's result goes */
+
+/* One width: calibrate to TRIAL_S, then up to FMA_TRIALS trials (fewer
+ * past FMA_BUDGET_S); their rates sorted into r; returns how many. */
+static size_t fma_trials(const struct fma_kind *f, double *r)
+{
+	const double flop_per_iter = 2.0 * CHAINS * f->lanes;
+	volatile float m = 0.9999f, add = 1e-4f; /* a fixed point at 1: no overflow, no denormals */
+	long iters = 256;
+	double t;
+	for (;;) {
+		double t0 = mono_now();
+		sink = f->fn(iters, m, add);
+		t = mono_now() - t0;
+		if (t >= 2e-4 || iters > (1L << 40))
+			break;
+		iters *= 2;
+	}
+	iters = (long)((double)iters * TRIAL_S / (t > 0 ? t : 1e-9));
+	if (iters < 1)
+		iters = 1;
+	double start = mono_now();
+	size_t n = 0;
+	while (n < FMA_TRIALS && (n < FMA_MIN_TRIALS || mono_now() - start < FMA_BUDGET_S)) {
+		double t0 = mono_now();
+		sink = f->fn(iters, m, add);
+		t = mono_now() - t0;
+		r[n++] = flop_per_iter * (double)iters / (t > 0 ? t : 1e-9) / 1e9;
+	}
+	qsort(r, n, sizeof(double), cmp_double);
+	return n;
+}
+
+/* ---- bandwidth ---- */
+
+#if defined(__x86_64__)
+/* SSE2 (every x86-64): non-temporal stores, so the bytes counted are the bytes moved */
+NO_SANITIZE __attribute__((noipa)) static void triad(float *a, const float *b, const float *c, size_t n, float s)
+{
+	__m128 sv = _mm_set1_ps(s);
+	for (size_t i = 0; i < n; i += 4)
+		_mm_stream_ps(a + i, _mm_add_ps(_mm_load_ps(b + i), _mm_mul_ps(sv, _mm_load_ps(c + i))));
+	_mm_sfence();
+}
+#define TRIAD_HOW "non-temporal stores"
+#else
+NO_SANITIZE __attribute__((noipa)) static void triad(float *a, const float *b, const float *c, size_t n, float s)
+{
+	v8f sv;
+	for (int l = 0; l < 8; l++)
+		sv[l] = s;
+	for (size_t i = 0; i < n; i += 8) {
+		v8f x, y;
+		memcpy(&x, b + i, sizeof(x));
+		memcpy(&y, c + i, sizeof(y));
+		x += sv * y;
+		memcpy(a + i, &x, sizeof(x));
+	}
+}
+#define TRIAD_HOW "plain stores"
+#endif
+
+/* "32768K" -> bytes; 0 when it is no size */
+static size_t parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (end == s)
+		return 0;
+	if (*end == 'K')
+		v <<= 10;
+	else if (*end == 'M')
+		v <<= 20;
+	else if (*end == 'G')
+		v <<= 30;
+	return (size_t)v;
+}
+
+/* The last-level cache of CPU 0 from sysfs (glibc's sysconf guesses on some
+ * VMs: 320 MiB for the 32 MiB L3 here), else sysconf, else 0. */
+static size_t llc_bytes(void)
+{
+	size_t best = 0;
+	int best_level = 0;
+	for (int i = 0; i < 16; i++) {
+		char path[128];
+		struct strbuf lv = STRBUF_INIT, sz = STRBUF_INIT;
+		int saved = util_quiet;
+		util_quiet = 1;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+		int ok = read_file(path, &lv) == 0;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		ok = ok && read_file(path, &sz) == 0;
+		util_quiet = saved;
+		if (ok) {
+			int level = atoi(strbuf_str(&lv));
+			size_t bytes = parse_size(strbuf_str(&sz));
+			if (level > best_level && bytes) {
+				best_level = level;
+				best = bytes;
+			}
+		}
+		strbuf_release(&lv);
+		strbuf_release(&sz);
+		if (!ok)
+			break;
+	}
+	if (!best) {
+		long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+		best = l3 > 0 ? (size_t)l3 : l2 > 0 ? (size_t)l2 : 0;
+	}
+	return best;
+}
+
+/* The triad's rates per chunk, sorted, into *r (malloc'd; the caller frees); their count. */
+static size_t triad_rates(size_t per, double **r, struct strbuf *why)
+{
+	const size_t chunk = CHUNK_BYTES / sizeof(float), n = per / sizeof(float);
+	float *a = aligned_alloc(64, per), *b = aligned_alloc(64, per), *c = aligned_alloc(64, per);
+	size_t k = 0;
+	*r = NULL;
+	if (!a || !b || !c) {
+		strbuf_addf(why, "cannot allocate 3 x %zu MiB for the bandwidth triad", per >> 20);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		b[i] = 1.0f;
+		c[i] = 2.0f;
+	}
+	memset(a, 0, per);
+	*r = xmalloc(TRIAD_PASSES * (n / chunk) * sizeof(double));
+	volatile float s = 3.0f;
+	double start = mono_now();
+	for (int p = 0; p < TRIAD_PASSES && (p == 0 || mono_now() - start < TRIAD_BUDGET_S); p++)
+		for (size_t o = 0; o + chunk <= n; o += chunk) {
+			double t0 = mono_now();
+			triad(a + o, b + o, c + o, chunk, s);
+			double t = mono_now() - t0;
+			(*r)[k++] = 3.0 * sizeof(float) * (double)chunk / (t > 0 ? t : 1e-9) / 1e9;
+		}
+	sink = a[n / 2];
+	qsort(*r, k, sizeof(double), cmp_double);
+out:
+	free(a);
+	free(b);
+	free(c);
+	return k;
+}
+
+/* p->source from its facts */
+static void describe(struct cpu_peak *p)
+{
+	char load[32] = "unknown";
+	if (isfinite(p->load1))
+		snprintf(load, sizeof(load), "%.2f", p->load1);
+	snprintf(p->source, sizeof(p->source), "measured on host %s at %s (%ld CPUs online, load %s)",
+		 p->host[0] ? p->host : "?", p->measured_utc[0] ? p->measured_utc : "?", p->cpus, load);
+}
+
+int cpu_peak_measure(const char *model, struct cpu_peak *p, struct strbuf *why)
+{
+	double t_start = mono_now();
+	memset(p, 0, sizeof(*p));
+	snprintf(p->model, sizeof(p->model), "%s", model);
+	gethostname(p->host, sizeof(p->host) - 1);
+	p->cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	double load[1];
+	p->load1 = getloadavg(load, 1) == 1 ? load[0] : NAN;
+	utc_now_iso(p->measured_utc, sizeof(p->measured_utc));
+
+	struct fma_kind kinds[3];
+	size_t nk = 0;
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512f"))
+		kinds[nk++] = (struct fma_kind){ "avx512f", 16, fma_avx512 };
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		kinds[nk++] = (struct fma_kind){ "avx2+fma", 8, fma_avx2 };
+#endif
+	if (!nk)
+		kinds[nk++] = (struct fma_kind){ "generic", 8, fma_generic };
+	double r[FMA_TRIALS], best_p10 = NAN, best_med = NAN;
+	size_t best_n = 0;
+	for (size_t i = 0; i < nk; i++) {
+		size_t nr = fma_trials(&kinds[i], r);
+		/* the fastest trial: registers only, nothing can make a trial
+		 * faster than the FMA pipes, only an interruption slower */
+		if (r[nr - 1] > p->gflops) {
+			p->gflops = r[nr - 1];
+			best_n = nr;
+			best_p10 = quantile(r, nr, 0.1);
+			best_med = quantile(r, nr, 0.5);
+			snprintf(p->isa, sizeof(p->isa), "%s", kinds[i].isa);
+		}
+	}
+
+	size_t llc = llc_bytes(), per = llc ? 4 * llc : 64u << 20;
+	long pages = sysconf(_SC_PHYS_PAGES), pagesz = sysconf(_SC_PAGESIZE);
+	size_t mem_cap = pages > 0 && pagesz > 0 ? (size_t)pages * (size_t)pagesz / 16 : (size_t)256 << 20;
+	per = per < (32u << 20) ? 32u << 20 : per > (256u << 20) ? 256u << 20 : per;
+	per = per > mem_cap ? mem_cap : per;
+	per -= per % CHUNK_BYTES;
+	if (per < CHUNK_BYTES) {
+		strbuf_addf(why, "too little memory for the bandwidth triad");
+		return -1;
+	}
+	double *tr;
+	size_t nt = triad_rates(per, &tr, why);
+	if (!nt) {
+		free(tr);
+		return -1;
+	}
+	p->gbps = quantile(tr, nt, 0.9);
+	p->seconds = mono_now() - t_start;
+	snprintf(p->method, sizeof(p->method),
+		 "fp32 FMA loop, %d chains, %s (of %zu widths tried), fastest of %zu trials of ~1 ms "
+		 "(10th percentile %.3g, median %.3g GFLOP/s); triad a=b+s*c, %s, 3 arrays of %zu MiB (last-level cache %zu MiB), "
+		 "90th percentile of %zu chunks of 2 MiB (10th %.3g, max %.3g GB/s), 12 bytes per element; "
+		 "one thread, %.2f s",
+		 CHAINS, p->isa, nk, best_n, best_p10, best_med, TRIAD_HOW, per >> 20, llc >> 20, nt,
+		 quantile(tr, nt, 0.1), tr[nt - 1], p->seconds);
+	free(tr);
+	describe(p);
+	return 0;
+}
+
+/* ---- the cache ---- */
+
+char *cpu_peak_cache_path(const char *model)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char hex[SHA256_HEX_LEN + 1];
+	if (sha256_hex(model, strlen(model), hex) < 0)
+		return NULL;
+	if (xdg && xdg[0] == '/')
+		return xstrfmt("%s/evident/cpu-peaks/%.16s.json", xdg, hex);
+	if (home && *home)
+		return xstrfmt("%s/.cache/evident/cpu-peaks/%.16s.json", home, hex);
+	return NULL;
+}
+
+static void copy_str(char *dst, size_t n, json_t *v)
+{
+	snprintf(dst, n, "%s", json_is_string(v) ? json_string_value(v) : "");
+}
+
+int cpu_peak_cached(const char *model, struct cpu_peak *p, struct strbuf *why)
+{
+	char *path = cpu_peak_cache_path(model);
+	struct strbuf text = STRBUF_INIT;
+	int rc = 0;
+	if (!path || !path_exists(path))
+		goto out;
+	int saved = util_quiet;
+	util_quiet = 1;
+	int rd = read_file(path, &text);
+	util_quiet = saved;
+	json_error_t err;
+	json_t *j = rd == 0 ? json_loads(strbuf_str(&text), 0, &err) : NULL;
+	json_t *f = json_object_get(j, "format"), *m = json_object_get(j, "model");
+	memset(p, 0, sizeof(*p));
+	p->gflops = json_number_value(json_object_get(j, "gflops"));
+	p->gbps = json_number_value(json_object_get(j, "gbps"));
+	if (!j || !json_is_string(f) || strcmp(json_string_value(f), CACHE_FORMAT) || !json_is_string(m) ||
+	    !(p->gflops > 0) || !(p->gbps > 0)) {
+		strbuf_addf(why, "the cached CPU peak '%s' is not a measurement (%s %s with positive gflops and gbps)",
+			    path, rd < 0 ? "cannot read it; expected" : "expected", CACHE_FORMAT);
+		rc = -1;
+	} else if (!strcmp(json_string_value(m), model)) {
+		copy_str(p->model, sizeof(p->model), m);
+		copy_str(p->isa, sizeof(p->isa), json_object_get(j, "isa"));
+		copy_str(p->method, sizeof(p->method), json_object_get(j, "method"));
+		copy_str(p->measured_utc, sizeof(p->measured_utc), json_object_get(j, "measured_utc"));
+		copy_str(p->host, sizeof(p->host), json_object_get(j, "host"));
+		p->cpus = (long)json_integer_value(json_object_get(j, "cpus"));
+		json_t *l = json_object_get(j, "load1");
+		p->load1 = json_is_number(l) ? json_number_value(l) : NAN;
+		p->seconds = json_number_value(json_object_get(j, "seconds"));
+		describe(p);
+		rc = 1;
+	} /* else another model hashed alike: not ours, measure ours */
+	json_decref(j);
+out:
+	strbuf_release(&text);
+	free(path);
+	return rc;
+}
+
+/* mkdir -p without messages: 0, or -1 with errno set */
+static int make_dirs(const char *dir)
+{
+	char *d = xstrdup(dir);
+	int rc = 0;
+	for (char *s = d + 1; rc == 0; s++) {
+		if (*s != '/' && *s)
+			continue;
+		char c = *s;
+		*s = '\0';
+		if (mkdir(d, 0755) < 0 && errno != EEXIST)
+			rc = -1;
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(d);
+	return rc;
+}
+
+int cpu_peak_save(const struct cpu_peak *p, struct strbuf *why)
+{
+	char *path = cpu_peak_cache_path(p->model);
+	if (!path) {
+		strbuf_addstr(why, "neither XDG_CACHE_HOME nor HOME is set");
+		return -1;
+	}
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	*slash = '\0';
+	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
+	json_t *j = json_pack("{s:s, s:s, s:f, s:f, s:s, s:s, s:s, s:s, s:I, s:o, s:f}", "format", CACHE_FORMAT,
+			      "model", p->model, "gflops", p->gflops, "gbps", p->gbps, "isa", p->isa, "method",
+			      p->method, "measured_utc", p->measured_utc, "host", p->host, "cpus", (json_int_t)p->cpus,
+			      "load1", isfinite(p->load1) ? json_real(p->load1) : json_null(), "seconds", p->seconds);
+	int rc = -1;
+	if (make_dirs(dir) < 0)
+		strbuf_addf(why, "cannot create '%s': %s", dir, strerror(errno));
+	else if (!j || json_dump_file(j, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) < 0)
+		strbuf_addf(why, "cannot write '%s'", tmp);
+	else if (rename(tmp, path) < 0)
+		strbuf_addf(why, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+	else
+		rc = 0;
+	if (rc < 0)
+		unlink(tmp);
+	json_decref(j);
+	free(tmp);
+	free(dir);
+	free(path);
+	return rc;
+}
+
+int cpu_peak_here(const char *model, struct cpu_peak *p, int *measured, struct strbuf *why)
+{
+	struct strbuf w = STRBUF_INIT;
+	*measured = 0;
+	int c = cpu_peak_cached(model, p, &w);
+	if (c == 1) {
+		strbuf_release(&w);
+		return 0;
+	}
+	if (c < 0)
+		warning("%s; measuring again", w.buf);
+	strbuf_reset(&w);
+	if (cpu_peak_measure(model, p, why) < 0) {
+		strbuf_release(&w);
+		return -1;
+	}
+	*measured = 1;
+	char *path = cpu_peak_cache_path(model);
+	if (cpu_peak_save(p, &w) < 0)
+		warning("cannot cache the CPU peak (%s): every run measures it again", w.buf);
+	else
+		fprintf(stderr,
+			"cpu peak: one core of '%s' reaches %.3g GFLOP/s fp32 and %.3g GB/s (measured once, %.2f s; "
+			"cached in %s: delete it to measure again)\n",
+			model, p->gflops, p->gbps, p->seconds, path);
+	free(path);
+	strbuf_release(&w);
+	return 0;
+}

@@ -1,0 +1,819 @@
+/*
+ * audit_claim.c - the claim rules: for each claim kind (audit.h), find its
+ * evidence in the store and conclude supported, contradicted, stale or
+ * unsupported; and the findings every part of the audit reports.
+ *
+ * Evidence rules, the same for every claim kind.  Unless run=RUN_ID pins
+ * it, a claim's evidence is the newest batch (for `validated`, every run
+ * of the variant) whose recorded sources are the code in the working tree;
+ * when no run of the current code exists, it is the newest recorded batch
+ * (runs) all the same, marked stale.  Then:
+ *   unsupported   no recorded run could back the claim at all;
+ *   contradicted  the evidence says otherwise (the variant crashed or
+ *                 failed a check, the verdict, value or setting differs, it
+ *                 ran on another device) - said even when the evidence is
+ *                 stale, with "also stale" and what changed;
+ *   stale         the evidence agrees, but it ran code that has changed
+ *                 since (a hash of its kernel's code.sources[] or its
+ *                 problem's problem.sources[] differs: query.h);
+ *   supported     the evidence agrees and ran the current code.
+ * For `validated`, any failing run of the evidence contradicts, even if a
+ * later one passed: an intermittent crash is exactly what must not be
+ * called validated.
+ *
+ * A stated tolerance is bounded (AUDIT_TOL_CAP_PCT): a wider one is a
+ * malformed claim, never a pass.  Values are record_stat's, the same
+ * numbers paper, show and export print.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "report/audit_internal.h"
+#include "stats/stats.h"
+
+/* ---------- findings ---------- */
+
+void audit_finding(struct actx *a, int line, const char *kind, const char *fmt, ...)
+{
+	if (!strcmp(kind, "supported"))
+		a->c->supported++;
+	else if (!strcmp(kind, "contradicted"))
+		a->c->contradicted++;
+	else if (!strcmp(kind, "stale"))
+		a->c->stale++;
+	else if (!strcmp(kind, "unsupported"))
+		a->c->unsupported++;
+	else if (!strcmp(kind, "untraced"))
+		a->c->untraced++;
+	else {
+		a->c->errors++;
+		if (a->malformed)
+			a->malformed[a->cur] = 1;
+	}
+	if (!strcmp(kind, "supported") && !a->o->show_supported)
+		return;
+	va_list ap;
+	strbuf_addf(a->out, "%s:%d: %s: ", a->file, line, kind);
+	va_start(ap, fmt);
+	strbuf_vaddf(a->out, fmt, ap);
+	va_end(ap);
+	strbuf_addch(a->out, '\n');
+}
+
+/*
+ * The one finding of a claim: contradicted when the evidence disagrees
+ * (adding "also stale" when it ran code that changed since), else stale,
+ * else supported.  head names the claim, detail says what the evidence
+ * showed, stale_why what changed, last the newest evidence.
+ */
+static void conclude(struct actx *a, const struct md_marker *m, int agrees, int stale, const char *head,
+		     const char *detail, const char *stale_why, const char *last)
+{
+	if (!agrees && stale)
+		audit_finding(a, m->line, "contradicted", "%s: %s; also stale: %s; rerun the experiment", head, detail,
+			stale_why);
+	else if (!agrees)
+		audit_finding(a, m->line, "contradicted", "%s: %s", head, detail);
+	else if (stale)
+		audit_finding(a, m->line, "stale", "%s: %s; rerun the experiment (last %s; the old runs agreed: %s)", head,
+			stale_why, last, detail);
+	else
+		audit_finding(a, m->line, "supported", "%s: %s", head, detail);
+}
+
+/*
+ * The batches a claim may read (claim_batches): the pinned one, or those
+ * of the experiment with rows for the claim's names, newest first, read
+ * one at a time from the index as evidence_batch walks them (at 10^5
+ * records, reading every batch of an experiment cost seconds per claim).
+ */
+struct blist {
+	const char *e;
+	const char *const *names;
+	const struct batch_record *pinned;   /* run=ID */
+	const struct batch_record *first;    /* the newest (or the pinned one) */
+	size_t pos;                          /* query_next_batch's cursor */
+};
+
+/*
+ * The evidence batch of bl: the newest whose rows (names, or all when
+ * NULL) ran the current code; when none did, the newest, with *stale = 1
+ * and why saying what changed.
+ */
+static const struct batch_record *evidence_batch(struct actx *a, struct blist *bl, const char *const *names,
+						 int *stale, struct strbuf *why)
+{
+	*stale = 0;
+	const struct batch_record *b = bl->first;
+	for (size_t i = 0; b; i++) {
+		int cur = 1;
+		struct strbuf w = STRBUF_INIT;
+		for (size_t k = 0; k < b->n_rows && cur; k++) {
+			const struct batch_row *row = &b->rows[k];
+			int wanted = !names;
+			for (size_t j = 0; names && names[j]; j++)
+				wanted |= !strcmp(names[j], audit_name_or(row->variant));
+			if (!wanted)
+				continue;
+			const struct run_record *run = query_row_run(a->q, row);
+			if (!run) {
+				strbuf_addf(&w, "run '%s' is missing from the store", audit_id_or(row->run_id));
+				cur = 0;
+			} else if (!query_sources_current(run, &w)) {
+				cur = 0;
+			}
+		}
+		if (!i && !cur)
+			strbuf_addstr(why, strbuf_str(&w));
+		strbuf_release(&w);
+		if (cur)
+			return b;
+		b = bl->pinned ? NULL : query_next_batch(a->q, bl->e, bl->names, &bl->pos);
+	}
+	*stale = bl->first != NULL;
+	return bl->first;
+}
+
+/* ---------- claims ---------- */
+
+static int keys_ok(struct actx *a, const struct md_marker *m, const char *const *allowed,
+		   const char *const *required)
+{
+	const char *bad = md_unknown_attr(m, allowed);
+	if (bad) {
+		audit_finding(a, m->line, "error", "claim '%s' takes no '%s'; see docs/paper.md", m->name, bad);
+		return -1;
+	}
+	for (size_t i = 0; required[i]; i++)
+		if (!md_attr(m, required[i]) || !*md_attr(m, required[i])) {
+			audit_finding(a, m->line, "error", "claim '%s' needs %s=...; see docs/paper.md", m->name,
+				required[i]);
+			return -1;
+		}
+	return 0;
+}
+
+/*
+ * A number a claim states (key=s) for a quantity of family fam whose bare
+ * numbers are in units of bare_scale: the whole of s must be a number,
+ * with a unit of that family or none.  Sets *base (in the family's base
+ * unit) and *ulp_base.  Returns 0, or -1 with *err set (static text).
+ */
+int audit_stated_number(const char *s, enum fam fam, double bare_scale, double *base, double *ulp_base,
+			 const char **err)
+{
+	struct num n;
+	if (!audit_parse_num(s, &n) || n.len != strlen(s)) {
+		*err = "is not a number (with an optional unit: 321us, 1.4x)";
+		return -1;
+	}
+	if (n.u && n.u->fam != fam) {
+		*err = audit_fam_names[fam];
+		return -2;
+	}
+	double sc = n.u ? n.u->scale : bare_scale;
+	*base = n.v * sc;
+	*ulp_base = n.ulp * sc;
+	return 0;
+}
+
+/* Reports a stated_number failure as a malformed claim. */
+static void stated_error(struct actx *a, const struct md_marker *m, const char *key, int rc, const char *err)
+{
+	if (rc == -2)
+		audit_finding(a, m->line, "error", "claim '%s': %s='%s' has a unit of another kind; it should be %s",
+			m->name, key, md_attr(m, key), err);
+	else
+		audit_finding(a, m->line, "error", "claim '%s': %s='%s' %s", m->name, key, md_attr(m, key), err);
+}
+
+/*
+ * tol= of a claim stating `stated` (base units): a percentage of the
+ * recorded value, or an amount of the stated value's family.  Bounded:
+ * more than AUDIT_TOL_CAP_PCT percent (of the stated value, for an amount)
+ * is a malformed claim.  Returns 0 with *pct (a percentage, or -1) and
+ * *amount (base units), or -1 after an error finding.
+ */
+static int claim_tol(struct actx *a, const struct md_marker *m, enum fam fam, double stated, double *pct,
+		     double *amount)
+{
+	const char *tol = md_attr(m, "tol");
+	struct num n;
+	*pct = -1;
+	*amount = 0;
+	if (!audit_parse_num(tol, &n) || n.len != strlen(tol) || n.v <= 0 ||
+	    (n.u && n.u->fam != F_PCT && n.u->fam != fam)) {
+		audit_finding(a, m->line, "error",
+			"claim '%s': tol='%s' is not a positive percentage (5%%) or amount of %s (docs/paper.md)", m->name,
+			tol, audit_fam_names[fam]);
+		return -1;
+	}
+	if (n.u && n.u->fam == F_PCT) {
+		if (n.v > AUDIT_TOL_CAP_PCT) {
+			audit_finding(a, m->line, "error",
+				"claim '%s': tol=%s is wider than the %g%% a claim may allow; state the value the record holds, or drop tol to use its 95%% CI (docs/paper.md)",
+				m->name, tol, AUDIT_TOL_CAP_PCT);
+			return -1;
+		}
+		*pct = n.v;
+		return 0;
+	}
+	*amount = n.v * (n.u ? n.u->scale : 1);
+	if (*amount > AUDIT_TOL_CAP_PCT / 100 * fabs(stated)) {
+		audit_finding(a, m->line, "error",
+			"claim '%s': tol=%s is more than %g%% of the stated value; state the value the record holds, or drop tol to use its 95%% CI (docs/paper.md)",
+			m->name, tol, AUDIT_TOL_CAP_PCT);
+		return -1;
+	}
+	return 0;
+}
+
+/* The runs a `validated` claim reads, newest first: every run of the
+ * variant, or those a run= pin names (a run of it, or its row's runs in a
+ * pinned batch).  *out is the caller's to free. */
+static size_t validated_runs(struct actx *a, const char *e, const char *v, const char *pin,
+			     const struct run_record ***out, struct strbuf *why)
+{
+	if (!pin || !strcmp(pin, "latest"))
+		return query_variant_runs(a->q, e, v, out);
+	*out = xcalloc(2, sizeof(**out));
+	struct strbuf amb = STRBUF_INIT;
+	long i = query_find(a->q, pin, &amb);
+	if (i == -2)
+		strbuf_addf(why, "run id '%s' is ambiguous (%s)", pin, amb.buf);
+	strbuf_release(&amb);
+	if (i < 0)
+		return 0;
+	const struct run_record *r = query_run_at(a->q, (size_t)i);
+	if (r) {
+		if (r->variant && !strcmp(r->variant, v))
+			(*out)[0] = r;
+		return (*out)[0] != NULL;
+	}
+	const struct batch_record *b = query_batch_at(a->q, (size_t)i);
+	const struct batch_row *row = b ? batch_find_row(b, v) : NULL;
+	if (!row)
+		return 0;
+	free(*out);
+	size_t n = query_row_runs(a->q, row, out);
+	for (size_t k = 0; k < n / 2; k++) { /* newest first */
+		const struct run_record *t = (*out)[k];
+		(*out)[k] = (*out)[n - 1 - k];
+		(*out)[n - 1 - k] = t;
+	}
+	return n;
+}
+
+void audit_claim_validated(struct actx *a, const struct md_marker *m)
+{
+	static const char *const allowed[] = { "experiment", "variant", "run", NULL };
+	static const char *const req[] = { "experiment", "variant", NULL };
+	if (keys_ok(a, m, allowed, req) < 0)
+		return;
+	const char *e = md_attr(m, "experiment"), *v = md_attr(m, "variant"), *pin = md_attr(m, "run");
+	const struct run_record **runs;
+	struct strbuf why = STRBUF_INIT, fails = STRBUF_INIT, ran = STRBUF_INIT, head = STRBUF_INIT,
+		      detail = STRBUF_INIT;
+	size_t nr = validated_runs(a, e, v, pin, &runs, &why);
+	strbuf_addf(&head, "validated %s/%s", e, v);
+	if (!nr) {
+		if (why.len)
+			audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
+		else
+			audit_finding(a, m->line, "unsupported", "%s: no recorded run%s", head.buf,
+				pin && strcmp(pin, "latest") ? " with that run id" : "");
+		goto out;
+	}
+	/* evidence: the runs of the current code, else those of the newest recorded code */
+	int stale = 1;
+	for (size_t i = 0; i < nr; i++) {
+		struct strbuf w = STRBUF_INIT;
+		if (query_sources_current(runs[i], &w))
+			stale = 0;
+		else if (!i)
+			strbuf_addstr(&why, strbuf_str(&w));
+		strbuf_release(&w);
+	}
+	const struct run_record *newest = runs[0], *pass = NULL;
+	size_t n_ev = 0, n_fail = 0;
+	for (size_t i = 0; i < nr; i++) {
+		const struct run_record *r = runs[i];
+		struct strbuf w = STRBUF_INIT;
+		int in = stale ? query_runs_same_code(r, newest) : query_sources_current(r, &w);
+		strbuf_release(&w);
+		if (!in)
+			continue;
+		n_ev++;
+		struct strbuf ok = STRBUF_INIT, bad = STRBUF_INIT;
+		if (audit_run_checks_passed(r, &ok, &bad)) {
+			if (!pass) {
+				pass = r;
+				strbuf_addstr(&ran, strbuf_str(&ok));
+			}
+		} else if (n_fail++ < 3) {
+			strbuf_addf(&fails, "%srun %s: %s", n_fail > 1 ? "; " : "", audit_id_or(r->run_id), strbuf_str(&bad));
+		}
+		strbuf_release(&ok);
+		strbuf_release(&bad);
+	}
+	const char *code = stale ? "the last recorded code" : "the current source";
+	if (n_fail)
+		strbuf_addf(&detail, "%zu of %zu run(s) of %s failed a check: %s%s", n_fail, n_ev, code, fails.buf,
+			    n_fail > 3 ? "; ..." : "");
+	else
+		strbuf_addf(&detail, "%zu run(s) of %s passed every check that ran: %s (latest %s)", n_ev, code, ran.buf,
+			    audit_id_or(pass ? pass->run_id : NULL));
+	char *last = xstrfmt("run %s", audit_id_or(newest->run_id));
+	conclude(a, m, !n_fail, stale, head.buf, detail.buf, strbuf_str(&why), last);
+	free(last);
+out:
+	strbuf_release(&why);
+	strbuf_release(&fails);
+	strbuf_release(&ran);
+	strbuf_release(&head);
+	strbuf_release(&detail);
+	free(runs);
+}
+
+static const char *invert_verdict(const char *v)
+{
+	if (!v)
+		return NULL;
+	if (!strcmp(v, "faster"))
+		return "slower";
+	if (!strcmp(v, "slower"))
+		return "faster";
+	return v;
+}
+
+/* Start bl on the batches a claim may read (see struct blist); 0 with
+ * why when there is none. */
+static size_t claim_batches(struct actx *a, const char *e, const char *pin, const char *const *names,
+			    struct blist *bl, struct strbuf *why)
+{
+	*bl = (struct blist){ e, names, NULL, NULL, a->q->n };
+	if (pin && strcmp(pin, "latest"))
+		bl->first = bl->pinned = query_batch(a->q, e, pin, names, why);
+	else if (!(bl->first = query_next_batch(a->q, e, names, &bl->pos)))
+		query_batch(a->q, e, "latest", names, why);
+	return bl->first != NULL;
+}
+
+/* faster | slower | no-difference: variant a against variant b */
+void audit_claim_compare(struct actx *a, const struct md_marker *m)
+{
+	static const char *const allowed[] = { "experiment", "a", "b", "run", "speedup", "tol", NULL };
+	static const char *const req[] = { "experiment", "a", "b", NULL };
+	if (keys_ok(a, m, allowed, req) < 0)
+		return;
+	const char *want = !strcmp(m->name, "no-difference") || !strcmp(m->name, "no_difference")
+				   ? "no_difference" : m->name;
+	const char *e = md_attr(m, "experiment"), *va = md_attr(m, "a"), *vb = md_attr(m, "b");
+	const char *stated = md_attr(m, "speedup"), *tol = md_attr(m, "tol");
+	const char *need[] = { va, vb, NULL };
+	struct strbuf why = STRBUF_INIT, msg = STRBUF_INIT, head = STRBUF_INIT;
+	double **xa = NULL, **xb = NULL, sv = 0, sulp = 0, pct = -1, amount = 0;
+	size_t *na = NULL, *nb = NULL, ka = 0, kb = 0, n_b = 0;
+	char how_groups[160] = "";
+	struct blist batches = { 0 };
+	strbuf_addf(&head, "%s %s vs %s", m->name, va, vb);
+	if (tol && !stated) {
+		audit_finding(a, m->line, "error", "claim '%s': tol= needs speedup=X to apply to", m->name);
+		goto out;
+	}
+	if (stated) {
+		const char *err;
+		int rc = audit_stated_number(stated, F_RATIO, 1, &sv, &sulp, &err);
+		if (rc < 0) {
+			stated_error(a, m, "speedup", rc, err);
+			goto out;
+		}
+		if (tol && claim_tol(a, m, F_RATIO, sv, &pct, &amount) < 0)
+			goto out;
+	}
+	n_b = claim_batches(a, e, md_attr(m, "run"), need, &batches, &why);
+	if (!n_b) {
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
+		goto out;
+	}
+	int stale;
+	strbuf_reset(&why);
+	const struct batch_record *b = evidence_batch(a, &batches, need, &stale, &why);
+	const struct batch_row *ra = batch_find_row(b, va), *rb = batch_find_row(b, vb);
+	const char *bid = audit_id_or(b->run_id);
+	char *last = xstrfmt("batch %s", bid);
+	for (int k = 0; k < 2; k++) {
+		const struct batch_row *row = k ? rb : ra;
+		if (row->outcome != OUTCOME_OK) {
+			strbuf_addf(&msg, "%s did not run cleanly: ", k ? vb : va);
+			audit_describe_failure(&msg, row->outcome_text, row->reason);
+			strbuf_addf(&msg, " (run %s, batch %s)", audit_id_or(row->run_id), bid);
+			conclude(a, m, 0, stale, head.buf, msg.buf, why.buf, last);
+			free(last);
+			goto out;
+		}
+	}
+	const char *base = b->baseline;
+	const char *verdict = NULL, *how = "Holm-adjusted over the sweep";
+	double sp = NAN, ci[2] = { NAN, NAN };
+	struct stats_comparison sc;
+	const struct stats_comparison *used = NULL; /* for rule 0's wording */
+	int inverted = 0;
+	if (base && !strcmp(base, vb) && audit_row_comparison(ra, &verdict, &sp, ci)) {
+		/* as recorded */
+		used = &ra->cmp;
+	} else if (base && !strcmp(base, va) && audit_row_comparison(rb, &verdict, &sp, ci)) {
+		double lo = ci[0];
+		used = &rb->cmp;
+		inverted = 1;
+		verdict = invert_verdict(verdict);
+		sp = 1 / sp;
+		ci[0] = 1 / ci[1];
+		ci[1] = 1 / lo;
+	} else {
+		/*
+		 * Neither is the baseline: compare their samples here, as the
+		 * batch compares a variant with its baseline, by repeat (two
+		 * levels; pooling the repeats' samples as independent would
+		 * call run-to-run drift a difference), with the batch's noise
+		 * band and alpha.  Not Holm-adjusted: the batch never made
+		 * this comparison.
+		 */
+		struct stats_opts so = STATS_OPTS_INIT;
+		if (isfinite(b->holm_alpha) && b->holm_alpha > 0 && b->holm_alpha < 1)
+			so.alpha = b->holm_alpha;
+		if (isfinite(b->holm_threshold) && b->holm_threshold >= 0 && b->holm_threshold < 1)
+			so.threshold = b->holm_threshold;
+		int ok = query_row_groups(a->q, ra, &xa, &na, &ka) == 0 &&
+			 query_row_groups(a->q, rb, &xb, &nb, &kb) == 0 && ka && kb;
+		if (ok) {
+			struct stats_groups ga = { ka, (const double *const *)xa, na };
+			struct stats_groups gb = { kb, (const double *const *)xb, nb };
+			ok = stats_compare_groups(&gb, &ga, &so, &sc) == 0;
+		}
+		if (!ok) {
+			audit_finding(a, m->line, "unsupported", "%s: the samples of batch %s cannot be compared", head.buf,
+				bid);
+			free(last);
+			goto out;
+		}
+		verdict = sc.verdict;
+		sp = sc.speedup;
+		ci[0] = sc.speedup_ci[0];
+		ci[1] = sc.speedup_ci[1];
+		snprintf(how_groups, sizeof(how_groups), "%zu and %zu repeats, two-level, not adjusted", ka, kb);
+		how = ka > 1 || kb > 1 ? how_groups : "two-sided Mann-Whitney, not adjusted";
+		used = &sc;
+	}
+	if (used && used->one_process) {
+		const char *rec = used->verdict_recorded;
+		snprintf(how_groups, sizeof(how_groups), "1 repeat a side: the variance between processes is unknown%s%s",
+			 rec ? "; recorded as " : "", rec ? (inverted ? invert_verdict(rec) : rec) : "");
+		how = how_groups;
+	}
+	strbuf_addf(&msg, "speedup of %s over %s %.3fx [%.3f, %.3f], verdict %s (%s; runs %s, %s)", va, vb, sp, ci[0],
+		    ci[1], verdict ? verdict : "none", how, audit_id_or(ra->run_id), audit_id_or(rb->run_id));
+	int agrees = verdict && !strcmp(verdict, want);
+	if (agrees && stated) {
+		double lo = ci[0] - sulp, hi = ci[1] + sulp;
+		if (tol) {
+			double t = pct >= 0 ? pct / 100 * sp : amount;
+			lo = sp - t;
+			hi = sp + t;
+		}
+		if (!(sv >= lo && sv <= hi)) {
+			struct strbuf s2 = STRBUF_INIT;
+			/* one CI on the line: the recorded one, in msg; the
+			 * tolerance is another interval and says so */
+			if (tol)
+				strbuf_addf(&s2, "stated speedup %s lies outside the tolerance [%.3f, %.3f]; %s", stated,
+					    lo, hi, msg.buf);
+			else
+				strbuf_addf(&s2, "stated speedup %s lies outside the 95%% CI, even at the precision it "
+					    "is written to (+-%g); %s", stated, sulp, msg.buf);
+			strbuf_reset(&msg);
+			strbuf_addstr(&msg, s2.buf);
+			strbuf_release(&s2);
+			agrees = 0;
+		}
+	}
+	conclude(a, m, agrees, stale, head.buf, msg.buf, why.buf, last);
+	free(last);
+out:
+	if (xa)
+		query_groups_free(xa, na, ka);
+	if (xb)
+		query_groups_free(xb, nb, kb);
+	strbuf_release(&why);
+	strbuf_release(&msg);
+	strbuf_release(&head);
+}
+
+void audit_claim_value(struct actx *a, const struct md_marker *m)
+{
+	static const char *const allowed[] = { "experiment", "variant", "run", "stat", "value", "tol", NULL };
+	static const char *const req[] = { "experiment", "variant", "stat", "value", NULL };
+	if (keys_ok(a, m, allowed, req) < 0)
+		return;
+	const char *e = md_attr(m, "experiment"), *vn = md_attr(m, "variant"), *stat = md_attr(m, "stat");
+	const char *sval = md_attr(m, "value"), *tol = md_attr(m, "tol"), *pin = md_attr(m, "run");
+	struct strbuf why = STRBUF_INIT, head = STRBUF_INIT, detail = STRBUF_INIT;
+	struct blist batches = { 0 };
+	char *last = NULL;
+	double stated, ulp, pct = -1, amount = 0, scale;
+	const char *err;
+	if (!record_stat_def(stat)) {
+		audit_finding(a, m->line, "error", "claim 'value': unknown stat '%s' (known: %s)", stat, record_stat_names());
+		goto out;
+	}
+	enum fam fam = audit_stat_fam(stat, &scale);
+	int rc = audit_stated_number(sval, fam, scale, &stated, &ulp, &err);
+	if (rc < 0) {
+		stated_error(a, m, "value", rc, err);
+		goto out;
+	}
+	if (tol && claim_tol(a, m, fam, stated, &pct, &amount) < 0)
+		goto out;
+	strbuf_addf(&head, "value %s/%s %s=%s", e, vn, stat, sval);
+	const struct batch_record *b = NULL;
+	const struct batch_row *row = NULL;
+	const struct run_record *run = NULL;
+	int stale = 0;
+	if (pin && strcmp(pin, "latest")) {
+		if (query_resolve(a->q, e, vn, pin, &b, &row, &run, &why) < 0) {
+			audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
+			goto out;
+		}
+		stale = !run || !query_sources_current(run, &why);
+		last = xstrfmt("run %s", audit_id_or(row->run_id));
+	} else {
+		const char *need[] = { vn, NULL };
+		size_t n_b = claim_batches(a, e, NULL, need, &batches, &why);
+		if (!n_b) {
+			audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
+			goto out;
+		}
+		strbuf_reset(&why);
+		b = evidence_batch(a, &batches, need, &stale, &why);
+		row = batch_find_row(b, vn);
+		last = xstrfmt("batch %s", audit_id_or(b->run_id));
+	}
+	if (row->outcome != OUTCOME_OK && strcmp(stat, "max_abs_err") && strcmp(stat, "usd") && strcmp(stat, "gpu_s")) {
+		strbuf_addstr(&detail, "the variant ");
+		audit_describe_failure(&detail, row->outcome_text, row->reason);
+		strbuf_addf(&detail, " (run %s)", audit_id_or(row->run_id));
+		conclude(a, m, 0, stale, head.buf, detail.buf, why.buf, last);
+		goto out;
+	}
+	double v, ci[2];
+	int have_ci;
+	struct strbuf w2 = STRBUF_INIT;
+	if (query_stat(a->q, b, row, stat, &v, ci, &have_ci, &w2) < 0) {
+		audit_finding(a, m->line, "unsupported", "%s: %s (run %s)", head.buf, w2.buf, audit_id_or(row->run_id));
+		strbuf_release(&w2);
+		goto out;
+	}
+	strbuf_release(&w2);
+	double lo, hi;
+	const char *rule;
+	if (tol) {
+		double t = pct >= 0 ? pct / 100 * fabs(v) : amount / scale;
+		lo = v - t;
+		hi = v + t;
+		rule = "the stated tolerance";
+	} else if (have_ci) {
+		lo = ci[0] - ulp / scale;
+		hi = ci[1] + ulp / scale;
+		rule = "the 95% CI";
+	} else {
+		lo = v - ulp / scale;
+		hi = v + ulp / scale;
+		rule = "the precision written";
+	}
+	double want = stated / scale;
+	int agrees = want >= lo && want <= hi;
+	strbuf_addf(&detail, "recorded %.6g, %s %s [%.6g, %.6g] (run %s)", v, agrees ? "within" : "outside", rule, lo, hi,
+		    audit_id_or(row->run_id));
+	conclude(a, m, agrees, stale, head.buf, detail.buf, why.buf, last);
+out:
+	free(last);
+	strbuf_release(&why);
+	strbuf_release(&head);
+	strbuf_release(&detail);
+}
+
+static int contains_ci(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return 1;
+	return n == 0;
+}
+
+void audit_claim_measured_on(struct actx *a, const struct md_marker *m)
+{
+	static const char *const allowed[] = { "experiment", "gpu", "variant", "run", NULL };
+	static const char *const req[] = { "experiment", "gpu", NULL };
+	if (keys_ok(a, m, allowed, req) < 0)
+		return;
+	const char *e = md_attr(m, "experiment"), *gpu = md_attr(m, "gpu"), *vn = md_attr(m, "variant");
+	const char *need[] = { vn, NULL };
+	const char *const *names = vn ? need : NULL;
+	struct strbuf why = STRBUF_INIT, other = STRBUF_INIT, head = STRBUF_INIT, detail = STRBUF_INIT;
+	struct blist batches = { 0 };
+	strbuf_addf(&head, "measured-on %s \"%s\"", e, gpu);
+	size_t n_b = claim_batches(a, e, md_attr(m, "run"), names, &batches, &why);
+	if (!n_b) {
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
+		goto out;
+	}
+	int stale;
+	strbuf_reset(&why);
+	const struct batch_record *b = evidence_batch(a, &batches, names, &stale, &why);
+	int n = 0, bad = 0;
+	char *first_dev = NULL;
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *row = &b->rows[i];
+		if (vn && strcmp(vn, audit_name_or(row->variant)))
+			continue;
+		const struct run_record **runs;
+		size_t nr = query_row_runs(a->q, row, &runs);
+		for (size_t k = 0; k < (nr ? nr : 1); k++) {
+			char *dev = nr ? run_device_label(runs[k]) : xstrdup("unknown device");
+			n++;
+			if (!contains_ci(dev, gpu) && bad++ < 3)
+				strbuf_addf(&other, "%s%s ran on %s (run %s)", other.len ? "; " : "", audit_name_or(row->variant),
+					    dev, audit_id_or(nr ? runs[k]->run_id : row->run_id));
+			if (!first_dev)
+				first_dev = dev;
+			else
+				free(dev);
+		}
+		free(runs);
+	}
+	if (bad)
+		strbuf_addf(&detail, "%s (batch %s)", other.buf, audit_id_or(b->run_id));
+	else
+		strbuf_addf(&detail, "%d run(s) on %s (batch %s)", n, first_dev ? first_dev : "?", audit_id_or(b->run_id));
+	free(first_dev);
+	char *last = xstrfmt("batch %s", audit_id_or(b->run_id));
+	conclude(a, m, !bad, stale, head.buf, detail.buf, why.buf, last);
+	free(last);
+out:
+	strbuf_release(&why);
+	strbuf_release(&other);
+	strbuf_release(&head);
+	strbuf_release(&detail);
+}
+
+/* setting: a protocol setting (seeds, samples, warm-up, ...) as every run of the evidence recorded it */
+void audit_claim_setting(struct actx *a, const struct md_marker *m)
+{
+	static const char *const allowed[] = { "experiment", "key", "value", "variant", "run", NULL };
+	static const char *const req[] = { "experiment", "key", "value", NULL };
+	if (keys_ok(a, m, allowed, req) < 0)
+		return;
+	const char *e = md_attr(m, "experiment"), *key = md_attr(m, "key"), *sval = md_attr(m, "value");
+	const char *vn = md_attr(m, "variant");
+	struct setting s;
+	struct strbuf why = STRBUF_INIT, other = STRBUF_INIT, head = STRBUF_INIT, detail = STRBUF_INIT;
+	struct blist batches = { 0 };
+	double stated = 0, ulp;
+	if (!audit_setting_find(key, &s)) {
+		audit_finding(a, m->line, "error", "claim 'setting': unknown key '%s' (known: %s)", key, audit_setting_names());
+		goto out;
+	}
+	if (!s.is_string) {
+		const char *err;
+		int rc = audit_stated_number(sval, s.fam, s.scale, &stated, &ulp, &err);
+		if (rc < 0) {
+			stated_error(a, m, "value", rc, err);
+			goto out;
+		}
+	}
+	strbuf_addf(&head, "setting %s%s%s %s=%s", e, vn ? "/" : "", vn ? vn : "", key, sval);
+	const char *need[] = { vn, NULL };
+	const char *const *names = vn ? need : NULL;
+	size_t n_b = claim_batches(a, e, md_attr(m, "run"), names, &batches, &why);
+	if (!n_b) {
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
+		goto out;
+	}
+	int stale;
+	strbuf_reset(&why);
+	const struct batch_record *b = evidence_batch(a, &batches, names, &stale, &why);
+	int n = 0, bad = 0;
+	struct strbuf rec = STRBUF_INIT;
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *row = &b->rows[i];
+		if (vn && strcmp(vn, audit_name_or(row->variant)))
+			continue;
+		const struct run_record **runs;
+		size_t nr = query_row_runs(a->q, row, &runs);
+		for (size_t k = 0; k < nr; k++) {
+			double num = 0;
+			const char *str = NULL;
+			if (!record_run_setting(runs[k], s.key, &num, &str) || !str != !s.is_string)
+				continue; /* it stopped before that setting applied (a crash before timing) */
+			if (!n++) {
+				if (s.is_string)
+					strbuf_addstr(&rec, str);
+				else
+					strbuf_addf(&rec, "%g", num);
+			}
+			int same = s.is_string ? !strcmp(str, sval) : audit_same_number(num * s.scale, stated);
+			if (!same && bad++ < 3) {
+				strbuf_addf(&other, "%s%s recorded ", other.len ? "; " : "", audit_name_or(row->variant));
+				if (s.is_string)
+					strbuf_addstr(&other, str);
+				else
+					strbuf_addf(&other, "%g", num);
+				strbuf_addf(&other, " (run %s)", audit_id_or(runs[k]->run_id));
+			}
+		}
+		free(runs);
+	}
+	if (!n) {
+		audit_finding(a, m->line, "unsupported", "%s: no run of batch %s recorded '%s'", head.buf, audit_id_or(b->run_id),
+			key);
+		strbuf_release(&rec);
+		goto out;
+	}
+	if (bad)
+		strbuf_addf(&detail, "%d of %d run(s) recorded another value: %s%s (batch %s)", bad, n, other.buf,
+			    bad > 3 ? "; ..." : "", audit_id_or(b->run_id));
+	else
+		strbuf_addf(&detail, "%d run(s) recorded %s=%s (batch %s)", n, key, rec.buf, audit_id_or(b->run_id));
+	strbuf_release(&rec);
+	char *last = xstrfmt("batch %s", audit_id_or(b->run_id));
+	conclude(a, m, !bad, stale, head.buf, detail.buf, why.buf, last);
+	free(last);
+out:
+	strbuf_release(&why);
+	strbuf_release(&other);
+	strbuf_release(&head);
+	strbuf_release(&detail);
+}
+
+/*
+ * reproduced: batch run= was reproduced by `evident reproduce` (a batch of
+ * the store records the verdicts: record.h, rec_reproduction).  The latest
+ * reproduction of it decides: every variant reproduced supports, any other
+ * verdict contradicts; none is unsupported.  Not stale: a reproduction
+ * rebuilds the recorded code, whatever the working tree holds now.
+ */
+void audit_claim_reproduced(struct actx *a, const struct md_marker *m)
+{
+	static const char *const allowed[] = { "run", "experiment", NULL };
+	static const char *const req[] = { "run", NULL };
+	if (keys_ok(a, m, allowed, req) < 0)
+		return;
+	const char *pin = md_attr(m, "run"), *e = md_attr(m, "experiment");
+	struct strbuf why = STRBUF_INIT, head = STRBUF_INIT, detail = STRBUF_INIT;
+	strbuf_addf(&head, "reproduced %s", pin);
+	const struct batch_record *old = query_batch(a->q, e, pin, NULL, &why);
+	if (!old) {
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
+		goto out;
+	}
+	const struct batch_record *latest = NULL;
+	size_t *rx, nrx = query_reproductions_of(a->q, old->run_id, old->batch_id, &rx);
+	for (size_t k = 0; k < nrx && !latest; k++) {
+		const struct batch_record *c = query_batch_at(a->q, rx[k]);
+		if (c && c != old && c->repro.have)
+			latest = c;
+	}
+	free(rx);
+	if (!latest) {
+		audit_finding(a, m->line, "unsupported", "%s: batch %s has no reproduction in the store; run 'evident reproduce %s'",
+			head.buf, audit_id_or(old->run_id), audit_id_or(old->run_id));
+		goto out;
+	}
+	const struct rec_reproduction *r = &latest->repro;
+	size_t bad = 0;
+	for (size_t i = 0; i < r->n_rows; i++) {
+		const struct rec_repro_row *row = &r->rows[i];
+		if (row->verdict == REPRO_REPRODUCED || bad++ >= 3)
+			continue;
+		strbuf_addf(&detail, "%s%s %s", bad > 1 ? "; " : "", audit_name_or(row->variant), repro_verdict_name(row->verdict));
+		if (row->reason)
+			strbuf_addf(&detail, ": %s", row->reason);
+	}
+	if (r->reproduced && r->n_rows)
+		audit_finding(a, m->line, "supported", "%s: batch %s reproduced all %zu variant(s) (noise band %g%%)", head.buf,
+			audit_id_or(latest->run_id), r->n_rows, 100 * r->threshold);
+	else
+		audit_finding(a, m->line, "contradicted", "%s: the latest reproduction, batch %s, did not reproduce %zu of %zu "
+			"variant(s): %s%s",
+			head.buf, audit_id_or(latest->run_id), bad, r->n_rows, r->n_rows ? detail.buf : "it has no variants",
+			bad > 3 ? "; ..." : "");
+out:
+	strbuf_release(&why);
+	strbuf_release(&head);
+	strbuf_release(&detail);
+}

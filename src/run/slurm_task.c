@@ -1,0 +1,204 @@
+/*
+ * slurm_task.c - one task of a Slurm job array (`evident __task SUBDIR
+ * INDEX`): runs its share of the plan with the same runner, committing
+ * into the shared store, between its start and end markers.  Killed by
+ * Slurm (scancel, time limit, preemption), it gets SIGTERM and records the
+ * job in flight and those not started as `aborted`, with slurmstepd's line
+ * from its own stderr as the reason.
+ */
+#include "run/slurm_internal.h"
+
+#include <ctype.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- a task ---------------------------------------------------------------------------- */
+
+static char *task_err_path; /* this task's stderr file, for why_interrupted */
+
+static const char *task_why(struct run_ctx *c)
+{
+	static char *why;
+	static int looked;
+	if (!why && task_err_path && !looked) {
+		/* slurmstepd writes its line before it signals; give a slow
+		 * filesystem a moment to show it */
+		looked = 1;
+		for (int i = 0; i < 20 && !why; i++) {
+			char *line = slurm_kill_line_of(task_err_path);
+			if (line)
+				why = xstrfmt("Slurm: %s", line);
+			free(line);
+			if (!why) {
+				struct timespec ts = { 0, 50 * 1000 * 1000 };
+				nanosleep(&ts, NULL);
+			}
+		}
+	}
+	return why;
+}
+
+static json_t *slurm_env_doc(const char *subname)
+{
+	json_t *d = json_object();
+	const char *keys[][2] = { { "job_id", "SLURM_JOB_ID" },
+				  { "array_job_id", "SLURM_ARRAY_JOB_ID" },
+				  { "array_task_id", "SLURM_ARRAY_TASK_ID" },
+				  { "node", "SLURMD_NODENAME" },
+				  { "cluster", "SLURM_CLUSTER_NAME" },
+				  { "partition", "SLURM_JOB_PARTITION" },
+				  { "restart_count", "SLURM_RESTART_COUNT" },
+				  { "cuda_visible_devices", "CUDA_VISIBLE_DEVICES" } };
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *v = getenv(keys[i][1]);
+		if (v && *v)
+			json_object_set_new(d, keys[i][0], json_string(v));
+	}
+	json_object_set_new(d, "submission", json_string(subname));
+	return d;
+}
+
+static void end_marker(const char *sub, int index, const char *state, const char *reason, size_t runs)
+{
+	char when[40];
+	utc_now_iso(when, sizeof(when));
+	json_t *m = json_pack("{s:s, s:s?, s:f, s:s, s:I, s:i}", "state", state, "reason", reason, "epoch",
+			      slurm_epoch_now(), "finished_utc", when, "runs", (json_int_t)runs, "pid", (int)getpid());
+	char *p = xstrfmt("%s/task-%d.end", sub, index);
+	slurm_write_json_atomic(p, m);
+	free(p);
+	json_decref(m);
+}
+
+/* The GPU index (NVML's) of the device Slurm gave the task, by
+ * CUDA_VISIBLE_DEVICES: its first entry when a number (no device cgroup:
+ * the node's numbering), else 0 (a cgroup shows the task its devices only). */
+static int task_gpu_index(void)
+{
+	const char *v = getenv("CUDA_VISIBLE_DEVICES");
+	if (!v || !isdigit((unsigned char)v[0]))
+		return 0;
+	return atoi(v);
+}
+
+int run_slurm_task(const char *sub, int index)
+{
+	char *jobdir = xstrdup(sub);
+	char *slash = strrchr(jobdir, '/');
+	if (!slash || index < 0) {
+		free(jobdir);
+		return error("usage: evident __task JOBDIR/sub-K INDEX (internal; see 'evident run --slurm')");
+	}
+	*slash = '\0';
+	const char *subname = slash + 1;
+	struct jd j;
+	struct run_ctx c;
+	memset(&c, 0, sizeof(c));
+	int rc = -1;
+	size_t done = 0;
+	char host[256] = "", when[40];
+	gethostname(host, sizeof(host) - 1);
+	utc_now_iso(when, sizeof(when));
+	task_err_path = xstrfmt("%s/task-%d.err", sub, index);
+	runcmd_trap_signals();
+	{
+		const char *node = getenv("SLURMD_NODENAME");
+		json_t *m = json_pack("{s:i, s:s, s:s, s:s?, s:s?, s:i, s:f, s:s}", "pid", (int)getpid(), "host", host,
+				      "node", node ? node : host, "job_id", getenv("SLURM_JOB_ID"), "array_job_id",
+				      getenv("SLURM_ARRAY_JOB_ID"), "task", index, "epoch", slurm_epoch_now(),
+				      "started_utc", when);
+		char *p = xstrfmt("%s/task-%d.start", sub, index);
+		slurm_write_json_atomic(p, m);
+		free(p);
+		json_decref(m);
+	}
+	if (slurm_jd_open(&j, jobdir, 0) < 0) {
+		end_marker(sub, index, "error", "the job directory or its spec could not be loaded (task's stderr)", 0);
+		goto out_jd;
+	}
+	json_t *subdoc = NULL, *subs = json_object_get(j.doc, "submissions");
+	for (size_t i = 0; i < json_array_size(subs); i++)
+		if (jstr_of(json_array_get(subs, i), "dir") && !strcmp(jstr_of(json_array_get(subs, i), "dir"), subname))
+			subdoc = json_array_get(subs, i);
+	json_t *task = json_array_get(json_object_get(subdoc, "tasks"), (size_t)index);
+	if (!task) {
+		error("task %d is not in submission '%s' of '%s'", index, subname, jobdir);
+		end_marker(sub, index, "error", "no such task in the job directory", 0);
+		goto out_jd;
+	}
+	if (getenv("CUDA_VISIBLE_DEVICES"))
+		j.o.device = 0; /* the first device Slurm gave the task */
+	enum run_error why;
+	if (run_open(&c, &j.s, &j.o, 1, &why) < 0 || slurm_plan_matches(&c, j.doc) < 0) {
+		if (runcmd_interrupted) {
+			/* killed while starting: its runs are left to the gatherer */
+			const char *w = task_why(&c);
+			end_marker(sub, index, "killed", w ? w : signal_name(runcmd_interrupted), 0);
+			rc = 1;
+		} else {
+			end_marker(sub, index, "error", "the runner could not start here (task's stderr says why)", 0);
+		}
+		goto out;
+	}
+	c.slot.kind = "slurm";
+	c.slot.index = (int)json_integer_value(json_object_get(task, "slot"));
+	c.slot.n = (int)json_integer_value(json_object_get(j.doc, "n_tasks"));
+	c.slot.device = c.be->uses_gpu ? task_gpu_index() : -1;
+	if (getenv("CUDA_VISIBLE_DEVICES"))
+		c.slot.pinned = xstrfmt("CUDA_VISIBLE_DEVICES=%s", getenv("CUDA_VISIBLE_DEVICES"));
+	if (c.be->device_info && c.slot.device >= 0) {
+		json_t *di = c.be->device_info(c.slot.device);
+		json_object_set_new(c.machine, "gpu", di ? di : json_null());
+	}
+	c.slurm = slurm_env_doc(subname);
+	c.why_interrupted = task_why;
+	json_t *jobs = json_object_get(task, "jobs");
+	size_t n = json_array_size(jobs), k = 0;
+	int store_failed = 0;
+	for (; k < n && !runcmd_interrupted; k++) {
+		json_int_t ji = json_integer_value(json_array_get(jobs, k));
+		if (ji < 0 || (size_t)ji >= c.plan.n_jobs)
+			continue;
+		if (job_execute(&c, &c.plan.jobs[ji]) < 0) {
+			store_failed = 1;
+			break;
+		}
+		done++;
+	}
+	if (store_failed) {
+		end_marker(sub, index, "error", "a record could not be written (the store failed; task's stderr)", done);
+		goto out;
+	}
+	if (runcmd_interrupted) {
+		const char *w = task_why(&c);
+		char *reason = w ? xstrdup(w) : xstrfmt("%s (no Slurm line in %s)", signal_name(runcmd_interrupted),
+							task_err_path);
+		/* the jobs it will not start: recorded aborted, with that reason */
+		char *not_started = xstrfmt("not started: %s", reason);
+		for (; k < n; k++) {
+			json_int_t ji = json_integer_value(json_array_get(jobs, k));
+			struct plan_job *pj = ji >= 0 && (size_t)ji < c.plan.n_jobs ? &c.plan.jobs[ji] : NULL;
+			if (pj && !pj->done && job_record_aborted(&c, pj, not_started) < 0)
+				break;
+		}
+		free(not_started);
+		end_marker(sub, index, "killed", reason, done);
+		free(reason);
+		rc = 1;
+		goto out;
+	}
+	end_marker(sub, index, "done", NULL, done);
+	rc = 0;
+out:
+	run_close(&c);
+out_jd:
+	slurm_jd_release(&j);
+	free(jobdir);
+	free(task_err_path);
+	task_err_path = NULL;
+	return rc;
+}

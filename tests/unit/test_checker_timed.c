@@ -1,0 +1,198 @@
+/*
+ * test_checker_timed.c - the checker's inputs for timed CUDA samples
+ * (checker.c, scramble.h): launch j of timed sample g is the element-wise
+ * mix, under evs_launch_key(key, j), of the pair of base sets of
+ * distribution evs_sample_dist(g * batch + j, n_dists), seeds timing_seed
+ * + 2d and + 2d + 1 (red team 3, rt3_dist_phase: every timed sample used
+ * to be of the first distribution, so code that was exact only there was
+ * never caught while timed).  The test plays the device: it mixes the
+ * inputs the harness would, computes the float64 answer, and hands the
+ * checker those outputs as captured; every check must pass, one per
+ * distribution in turn.  Runs on the CPU: without a GPU reference built
+ * the checker judges with the problem's float64 one.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backends/checker.h"
+#include "backends/job.h"
+#include "backends/problem.h"
+#include "backends/scramble.h"
+
+static const char *cache_dir(void)
+{
+	const char *c = getenv("EVIDENT_TEST_CACHE");
+	return c && *c ? c : "build/cache";
+}
+
+static struct problem attn = PROBLEM_INIT;
+
+static int setup(void **state)
+{
+	(void)state;
+	struct strbuf why = STRBUF_INIT;
+	int rc = problem_load("attention_fwd", cache_dir(), &attn, &why);
+	if (rc < 0)
+		fprintf(stderr, "cannot load attention_fwd: %s\n", strbuf_str(&why));
+	strbuf_release(&why);
+	return rc;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	problem_release(&attn);
+	return 0;
+}
+
+/* The checker's stdout lines, from running it on check JSON j. */
+static json_t *run_checker(json_t *j, const char *dir)
+{
+	char *jp = xstrfmt("%s/check.json", dir), *op = xstrfmt("%s/out.txt", dir);
+	assert_int_equal(json_dump_file(j, jp, 0), 0);
+	fflush(stdout);
+	int saved = dup(1);
+	FILE *f = fopen(op, "w");
+	assert_non_null(f);
+	dup2(fileno(f), 1);
+	int rc = checker_main(jp);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	fclose(f);
+	assert_int_equal(rc, 0);
+	json_t *lines = json_array();
+	struct strbuf sb = STRBUF_INIT;
+	assert_int_equal(read_file(op, &sb), 0);
+	for (char *save = NULL, *l = strtok_r(sb.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		json_array_append_new(lines, json_loads(l, 0, NULL));
+	strbuf_release(&sb);
+	unlink(jp);
+	unlink(op);
+	free(jp);
+	free(op);
+	return lines;
+}
+
+static void test_timed_inputs_rotate_distributions(void **state)
+{
+	(void)state;
+	const long long shape[4] = { 1, 2, 16, 8 };
+	const int n_dists = attn.desc->n_dists, n_samples = 2 * n_dists, warmup = 3;
+	assert_int_equal(n_dists, 4);
+	struct job job;
+	memset(&job, 0, sizeof(job));
+	job.phase = "main";
+	job.backend = "cuda";
+	job.kernel_so = "none.so";
+	job.problem = "attention_fwd";
+	job.problem_so = attn.so_path;
+	job.n_dims = 4;
+	memcpy(job.shape, shape, sizeof(shape));
+	job.dtype = "fp16";
+	knobs_init(&job.k);
+	job.timing = 1;
+	job.timing_seed = 1000123;
+	job.n_sets = 2;
+	job.first_set = 1;
+	job.scramble_seed = 99;
+	job.exec = "sealed";
+
+	char dir[] = "/tmp/evident-test-checker-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *cap_path = xstrfmt("%s/captures.bin", dir);
+	FILE *cap = fopen(cap_path, "wb");
+	assert_non_null(cap);
+	size_t n_out = problem_tensor_numel(&attn, 3, shape), bytes = n_out * 2;
+	float **in = problem_inputs_new(&attn, shape), **b = problem_inputs_new(&attn, shape);
+	double **ref = problem_outputs_new(&attn, shape);
+	float *o32 = xmalloc(n_out * sizeof(float));
+	unsigned char *o16 = xmalloc(bytes);
+	json_t *caps = json_array();
+	for (int k = 0; k < n_samples; k++) {
+		long long g = warmup + k;
+		int d = evs_sample_dist(g, n_dists);
+		uint64_t key = evs_mix64(0x1234 + (uint64_t)k) | 1;
+		/* what the harness puts in the set the launch reads */
+		problem_fill_rounded(&attn, shape, d, job.timing_seed + 2ULL * d, EV_F16, in);
+		problem_fill_rounded(&attn, shape, d, job.timing_seed + 2ULL * d + 1, EV_F16, b);
+		for (int t = 0; t < 3; t++)
+			for (size_t e = 0; e < problem_tensor_numel(&attn, t, shape); e++)
+				if (evs_mix_bit(evs_launch_key(key, 0), (uint32_t)t, e))
+					in[t][e] = b[t][e];
+		problem_reference(&attn, shape, (const float *const *)in, ref);
+		for (size_t e = 0; e < n_out; e++)
+			o32[e] = (float)ref[0][e];
+		problem_pack(o32, o16, n_out, EV_F16);
+		assert_int_equal(fwrite(o16, 1, bytes, cap), bytes);
+		json_array_append_new(caps, json_pack("{s:b, s:I, s:I, s:i, s:i, s:I, s:I, s:I}", "timed", 1, "index",
+						      (json_int_t)k, "global", (json_int_t)g, "set",
+						      evs_sample_set(job.first_set, job.n_sets, 1, g, 0), "batch", 1,
+						      "offset", (json_int_t)(k * bytes), "bytes", (json_int_t)bytes,
+						      "mix_key", (json_int_t)key));
+	}
+	fclose(cap);
+	struct ev_tolerance tol;
+	problem_tolerance(&attn, EV_F16, shape, &tol);
+	json_t *cj = json_pack("{s:o, s:{s:f, s:f, s:f}, s:s, s:o, s:b}", "job", job_to_json(&job), "tolerance",
+			       "atol", tol.atol, "rtol", tol.rtol, "rel_l2", tol.rel_l2, "captures_file", cap_path,
+			       "captures", caps, "cross_check", 0);
+	json_t *lines = run_checker(cj, dir);
+	json_decref(cj);
+	int checks = 0;
+	size_t i;
+	json_t *m;
+	json_array_foreach(lines, i, m)
+	{
+		const char *msg = json_string_value(json_object_get(m, "msg"));
+		assert_non_null(msg);
+		if (strcmp(msg, "check"))
+			continue;
+		int d = evs_sample_dist(warmup + checks, n_dists);
+		if (!json_is_true(json_object_get(m, "pass")))
+			print_error("timed sample %d (%s) failed: %s\n", checks, attn.desc->dists[d],
+				    json_dumps(m, JSON_COMPACT));
+		assert_true(json_is_true(json_object_get(m, "pass")));
+		/* the check names the distribution its inputs were drawn from */
+		assert_string_equal(json_string_value(json_object_get(m, "dist")), attn.desc->dists[d]);
+		checks++;
+	}
+	assert_int_equal(checks, n_samples);
+	json_decref(lines);
+	problem_buffers_free(in, 3);
+	problem_buffers_free(b, 3);
+	problem_buffers_free(ref, 1);
+	free(o32);
+	free(o16);
+	unlink(cap_path);
+	free(cap_path);
+	rmdir(dir);
+}
+
+static void test_sample_dist_and_launch_key(void **state)
+{
+	(void)state;
+	int seen[4] = { 0 };
+	for (long long g = 17; g < 21; g++)
+		seen[evs_sample_dist(g, 4)]++;
+	for (int d = 0; d < 4; d++)
+		assert_int_equal(seen[d], 1); /* any n_dists consecutive launches cover them all */
+	assert_int_equal(evs_sample_dist(5, 0), 0);
+	assert_int_equal(evs_launch_key(42, 0), 42);
+	assert_true(evs_launch_key(42, 1) != 42 && evs_launch_key(42, 1) != evs_launch_key(42, 2));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sample_dist_and_launch_key),
+		cmocka_unit_test(test_timed_inputs_rotate_distributions),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

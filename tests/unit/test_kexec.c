@@ -1,0 +1,144 @@
+/*
+ * test_kexec.c - which kernel executor runs each phase of a job
+ * (run/kexec.h): a sealed cuda variant is planned and replayed for its
+ * main phase and for its extra shape (red team 3, rt3_capture_dispatch:
+ * an extra shape run in process checks other code than the plan that is
+ * timed); the host backend's timed phase keeps the parent's clock; the
+ * planner's job carries none of the parent's seeds; and the parent's draw
+ * of timed checks gives every input distribution its share.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "backends/backend.h"
+#include "run/kexec.h"
+
+static struct job job_of(const char *phase, int timing)
+{
+	struct job j;
+	memset(&j, 0, sizeof(j));
+	j.phase = phase;
+	j.timing = timing;
+	return j;
+}
+
+static void test_cuda_executors(void **state)
+{
+	(void)state;
+	struct job main_j = job_of("main", 1), shape = job_of("shape", 0), san = job_of("sanitize", 0);
+	assert_ptr_equal(kexec_for(&backend_cuda, &main_j, "sealed"), &kexec_sealed);
+	/* the extra shape checks what is timed: sealed too */
+	assert_ptr_equal(kexec_for(&backend_cuda, &shape, "sealed"), &kexec_sealed);
+	assert_ptr_equal(kexec_for(&backend_cuda, &san, "sealed"), &kexec_in_process);
+	assert_ptr_equal(kexec_for(&backend_cuda, &main_j, "host"), &kexec_in_process);
+	assert_ptr_equal(kexec_for(&backend_cuda, &shape, "host"), &kexec_in_process);
+	assert_ptr_equal(kexec_for(&backend_cuda, &shape, NULL), &kexec_in_process);
+}
+
+static void test_host_executors(void **state)
+{
+	(void)state;
+	struct job main_j = job_of("main", 1), shape = job_of("shape", 0);
+	assert_ptr_equal(kexec_for(&backend_host, &main_j, "sealed"), &kexec_parent_clock);
+	assert_ptr_equal(kexec_for(&backend_host, &shape, "sealed"), &kexec_in_process);
+}
+
+static void test_planner_job(void **state)
+{
+	(void)state;
+	struct job w = job_of("shape", 0), p;
+	w.seeds = 4;
+	w.seed0 = 11;
+	w.timing_seed = 12;
+	w.scramble_seed = 13;
+	w.first_set = 5;
+	w.n_sets = 64;
+	w.shape[2] = 99;
+	w.kernel_so = "k.so";
+	kexec_planner_job(&w, &p);
+	assert_string_equal(p.phase, "plan");
+	assert_int_equal(p.seeds, 0);
+	assert_int_equal(p.timing, 0);
+	/* the kernel's host code runs in the planner: no seed of the parent's */
+	assert_int_equal(p.seed0, 0);
+	assert_int_equal(p.timing_seed, 0);
+	assert_int_equal(p.scramble_seed, 0);
+	assert_int_equal(p.first_set, 0);
+	/* what it needs to plan: the shape and the object */
+	assert_int_equal(p.shape[2], 99);
+	assert_string_equal(p.kernel_so, "k.so");
+}
+
+/* a deterministic uniform in [0, 1) */
+static double uni(unsigned long long *st)
+{
+	*st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (double)(*st >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Every draw checks exactly `want` samples, each class its share: with the
+ * CUDA inputs rotating through 4 distributions, none goes unchecked. */
+static void test_check_draw_strata(void **state)
+{
+	(void)state;
+	unsigned long long st = 1;
+	long long hits[200] = { 0 };
+	for (int trial = 0; trial < 2000; trial++) {
+		struct check_draw d;
+		int per_class[4] = { 0 }, total = 0;
+		long long first = trial % 7;
+		check_draw_init(&d, 200, 10, 4, first);
+		for (long long i = 0; i < 200; i++) {
+			int p = check_draw_pick(&d, i, uni(&st));
+			assert_true(!p || i < 199); /* the last is keep_sample's, always */
+			if (p) {
+				per_class[(first + i) % 4]++;
+				hits[i]++;
+				total++;
+			}
+		}
+		assert_int_equal(total, 10);
+		for (int c = 0; c < 4; c++)
+			assert_int_equal(per_class[c], c < 2 ? 3 : 2);
+	}
+	/* and every sample is as likely as any other: about 2000 * 10 / 199 each */
+	for (int i = 0; i < 199; i++)
+		assert_true(hits[i] > 50 && hits[i] < 160);
+	assert_int_equal(hits[199], 0);
+}
+
+static void test_check_draw_edges(void **state)
+{
+	(void)state;
+	unsigned long long st = 7;
+	struct check_draw d;
+	/* fewer samples than checks: every sample but the last */
+	check_draw_init(&d, 5, 10, 4, 2);
+	for (long long i = 0; i < 4; i++)
+		assert_int_equal(check_draw_pick(&d, i, uni(&st)), 1);
+	assert_int_equal(check_draw_pick(&d, 4, 0.0), 0);
+	/* one class: the plain draw of exactly `want` */
+	check_draw_init(&d, 100, 7, 1, 5);
+	int total = 0;
+	for (long long i = 0; i < 100; i++)
+		total += check_draw_pick(&d, i, uni(&st));
+	assert_int_equal(total, 7);
+	/* more classes than the draw keeps: one */
+	check_draw_init(&d, 100, 7, CHECK_MAX_STRATA + 1, 5);
+	assert_int_equal(d.strata, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_check_draw_strata),
+		cmocka_unit_test(test_check_draw_edges),
+		cmocka_unit_test(test_cuda_executors),
+		cmocka_unit_test(test_host_executors),
+		cmocka_unit_test(test_planner_job),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
