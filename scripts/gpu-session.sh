@@ -24,7 +24,8 @@
 #              default all ten; SCALING_REPEATS, default 3)
 #   sweep      experiments/sweep.yaml
 #   evo        experiments/evo.yaml: the seeds' sweep as a search (README "Searches"; 3
-#              generations of 4 candidates and the best, about 8 to 10 minutes; not in the
+#              generations of 4 candidates and the best: 45 runs and up to 12 builds, not yet
+#              timed; iter1 took about 7 s a run on the H100; not in the
 #              default list)
 #   pool       experiments/iter1.yaml with --gpus all (not in the default list)
 #   reproduce  evident reproduce on the newest committed iter1 batch that names a commit
