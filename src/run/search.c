@@ -947,6 +947,17 @@ int run_search(const struct spec *s, const struct run_options *o, struct search_
 		error("internal: run_search wants a spec with search: and one variant, and no --only");
 		goto out;
 	}
+	/* no device: say so before anything is written (run_open says it the same way) */
+	const struct backend *be = backend_find(s->backend);
+	struct strbuf pwhy = STRBUF_INIT;
+	if (be && be->probe(&pwhy) < 0) {
+		error("no_device: experiment '%s' needs the %s backend, which cannot run here: %s", s->name, s->backend,
+		      pwhy.buf);
+		strbuf_release(&pwhy);
+		*err = RUN_NO_DEVICE;
+		goto out;
+	}
+	strbuf_release(&pwhy);
 	x.seed = x.ss->seed_given ? x.ss->seed : random_secret_u64() & ((1ULL << 62) - 1);
 	char *rid = store_new_run_id(s->name);
 	x.id = xstrfmt("%s-search", rid);
@@ -1199,7 +1210,7 @@ out_parents:
 	free(tmp_spec);
 	cand_release(&start);
 out:
-	x.n_gens = x.ss ? (size_t)x.ss->generations : 0; /* release every generation planned */
+	x.n_gens = x.g ? (size_t)x.ss->generations : 0; /* release every generation planned */
 	search_release(&x);
 	return rc;
 }

@@ -1,8 +1,9 @@
 # t0123: what a search spec refuses before anything runs: --only and
 # --slurm (a search runs its generations here, one batch after another), a
 # misspelled key of search: (with a did-you-mean), a budget in a unit the
-# backend does not record; and what --dry-run prints (the start, the
-# tunables, a generation's size).  Nothing is written.
+# backend does not record, a GPU search where there is no GPU (exit 4);
+# and what --dry-run prints (the start, the tunables, a generation's
+# size).  Nothing is written.
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 cat > experiments/s.yaml <<'Y'
@@ -36,4 +37,22 @@ sed 's/budget: {cpu_s: 60}/budget: {usd: 2}/' experiments/s.yaml > experiments/u
 expect_exit 3 "$EVIDENT" run experiments/u.yaml
 expect_contains "$TEST_TMP/err" "experiments/u.yaml:13:12: the host backend records no GPU time or price: give the budget as cpu_s (the runs' wall time)"
 [ ! -e artifacts ] || fail "a refused search wrote to the store"
+# a GPU search on a machine without one: exit 4, and nothing written
+if ! { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; }; then
+	cat > experiments/g.yaml <<'Y'
+name: g
+problem: attention_fwd
+kernel: kernels/attention/fa_s512.cu
+shape: {B: 1, H: 1, S: 64, D: 64}
+variants:
+  base: {BLOCK_M: 64}
+search:
+  tunables:
+    BLOCK_M: {choices: [32, 64]}
+  budget: {gpu_s: 60}
+Y
+	expect_exit 4 "$EVIDENT" run experiments/g.yaml
+	expect_contains "$TEST_TMP/err" "error: no_device: experiment 'g' needs the cuda backend, which cannot run here"
+	[ ! -e artifacts ] || fail "a search without its device wrote to the store"
+fi
 exit 0
