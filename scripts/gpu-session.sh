@@ -23,6 +23,10 @@
 #   scaling    experiments/scaling-*.yaml (SCALING: the shapes, e.g. "d128-s4096 d64-s512";
 #              default all ten; SCALING_REPEATS, default 3)
 #   sweep      experiments/sweep.yaml
+#   evo        experiments/evo.yaml: the seeds' sweep as a search (README "Searches"; 3
+#              generations of 4 candidates and the best: 45 runs and up to 12 builds, not yet
+#              timed; iter1 took about 7 s a run on the H100; not in the
+#              default list)
 #   pool       experiments/iter1.yaml with --gpus all (not in the default list)
 #   reproduce  evident reproduce on the newest committed iter1 batch that names a commit
 #   clock      experiments/clock.yaml, then scripts/clock-check on it (CUPTI and events vs
@@ -115,6 +119,7 @@ if has scaling; then
 	done
 fi
 has sweep && run_exp sweep experiments/sweep.yaml
+has evo && run_exp evo experiments/evo.yaml
 has pool && run_exp pool experiments/iter1.yaml --gpus all
 if has reproduce; then
 	log "evident reproduce (the committed iter1 batch)"

@@ -162,9 +162,14 @@ static void spec_reference(struct strbuf *out, int markdown)
 					knob_row(out, markdown, &knob_defs[i]);
 			continue;
 		}
+		/* "variant" and its nested sections ("variant/lineage") live in each
+		 * variant; another nested section ("search/budget") under its parent */
 		char *key = !strcmp(k->section, "top")	   ? xstrdup(k->name)
 			    : !strcmp(k->section, "variant") ? xstrfmt("variants.NAME.%s", k->name)
+			    : !strncmp(k->section, "variant/", 8) ? xstrfmt("variants.NAME.%s.%s", k->section + 8, k->name)
 							     : xstrfmt("%s.%s", k->section, k->name);
+		for (char *c = key; *c; c++)
+			*c = *c == '/' ? '.' : *c;
 		table_row(out, markdown, key, k->type, k->def, k->doc);
 		free(key);
 	}

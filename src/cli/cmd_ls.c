@@ -6,7 +6,8 @@
  * (with their totals, and which batch reproduced which: a batch of
  * `evident reproduce` names the batch it reproduces and its verdict, a
  * reproduced batch its reproductions), then runs in progress or aborted
- * (from the store's pending markers).  --json prints the same rows as the
+ * (from the store's pending markers); searches with --searches (their
+ * candidates, ok and failed: record/search.h).  --json prints the same rows as the
  * record module writes them (record_attrs_json), a batch's with
  * reproduced_by added.
  */
@@ -23,7 +24,7 @@
 #include "store/store.h"
 
 static const char synopsis[] =
-	"usage: evident ls [--store DIR] [--experiment NAME] [--batches] [--json]\n"
+	"usage: evident ls [--store DIR] [--experiment NAME] [--batches | --searches] [--json]\n"
 	"\n"
 	"Lists recorded runs, oldest first, in the order paper and audit read them:\n"
 	"run id, experiment, variant, repeat, outcome, median, commit.  Runs that were\n"
@@ -125,13 +126,16 @@ static void list_slurm(const char *store_root, const char *exp, json_t *out)
 int cmd_ls(int argc, const char **argv)
 {
 	const char *store_dir = NULL, *exp = NULL;
-	int json = 0, batches = 0;
+	int json = 0, batches = 0, searches = 0;
 	const struct option opts[] = {
 		OPT_STORE(&store_dir),
 		OPT_STRING("experiment", &exp, "NAME", "only the runs of experiment NAME"),
 		OPT_BOOL("batches", &batches,
 			 "list batch records (one per 'evident run', with their totals)\n"
 			 "instead of variant runs"),
+		OPT_BOOL("searches", &searches,
+			 "list search records (one per search: its candidates, how many\n"
+			 "ended ok and how many failed; evident show ID prints its tree)"),
 		OPT_BOOL("json", &json,
 			 "one JSON array of objects {run_id, kind (run, batch or pending),\n"
 			 "experiment, variant, repeat, batch_id, outcome, started_utc, commit,\n"
@@ -144,6 +148,10 @@ int cmd_ls(int argc, const char **argv)
 		return argc == OPT_HELP ? EV_OK : EV_USAGE;
 	if (argc > 0) {
 		opt_usage_error(&usage, "unexpected argument '%s' for 'evident ls'", argv[0]);
+		return EV_USAGE;
+	}
+	if (batches && searches) {
+		opt_usage_error(&usage, "--batches or --searches, one at a time");
 		return EV_USAGE;
 	}
 	struct query q = QUERY_INIT;
@@ -165,7 +173,10 @@ int cmd_ls(int argc, const char **argv)
 	}
 	json_t *out = json_array();
 	if (!json) {
-		if (batches)
+		if (searches)
+			printf("%-49s %-14s %10s %4s %6s  %s\n", "search", "experiment", "candidates", "ok", "failed",
+			       "commit");
+		else if (batches)
 			printf("%-48s %-14s %8s %4s %6s  %-16s %s\n", "batch", "experiment", "variants", "ok", "failed",
 			       "commit", "reproduction");
 		else
@@ -175,7 +186,8 @@ int cmd_ls(int argc, const char **argv)
 	for (size_t i = 0; i < q.n; i++) {
 		const struct query_entry *e = &q.e[i];
 		const struct record_attrs *a = &e->a;
-		if (batches != a->is_batch || (exp && (!a->experiment || strcmp(a->experiment, exp))))
+		if (searches != a->is_search || batches != a->is_batch ||
+		    (exp && (!a->experiment || strcmp(a->experiment, exp))))
 			continue;
 		if (json) {
 			json_t *row = record_attrs_json(e->run_id, a);
@@ -191,6 +203,11 @@ int cmd_ls(int argc, const char **argv)
 		}
 		char c[24];
 		commit_label(a, c, sizeof(c));
+		if (searches) {
+			printf("%-49s %-14s %10lld %4lld %6lld  %s\n", e->run_id, a->experiment ? a->experiment : "-",
+			       a->t_variants, a->t_ok, a->t_failed, c);
+			continue;
+		}
 		if (batches) {
 			struct strbuf sb = STRBUF_INIT;
 			repro_label(&q, i, &sb, NULL);
@@ -210,7 +227,7 @@ int cmd_ls(int argc, const char **argv)
 		       a->variant ? a->variant : "-", a->repeat + 1, a->outcome ? a->outcome : "?", ms, c);
 	}
 	/* the store's pending markers (its own document: run_id, experiment, variant, started_utc, state) */
-	json_t *pend = batches ? json_array() : store_pending_list(&q.st);
+	json_t *pend = batches || searches ? json_array() : store_pending_list(&q.st);
 	size_t k;
 	json_t *p;
 	json_array_foreach(pend, k, p)

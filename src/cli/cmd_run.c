@@ -22,6 +22,7 @@
 #include "backends/problem.h"
 #include "run/cost.h"
 #include "run/run.h"
+#include "run/search.h"
 
 static const char synopsis[] =
 	"usage: evident run [options] SPEC.yaml\n"
@@ -42,7 +43,13 @@ static const char synopsis[] =
 	"repeat, each running every variant of its repeat into the store; prints the\n"
 	"batch id.  Follow it with 'evident ls --batches', gather it with 'evident\n"
 	"wait BATCH'.  --resume submits again the runs of a Slurm batch that are\n"
-	"missing or aborted (tasks killed, timed out, preempted).\n";
+	"missing or aborted (tasks killed, timed out, preempted).\n"
+	"\n"
+	"A spec with search: runs a search (README \"Searches\"): generation after\n"
+	"generation, each one batch of the best so far and its mutated candidates, the\n"
+	"best replaced only by a candidate judged faster; then the search record.  It\n"
+	"exits 1 when the best failed on being measured again or a generation could\n"
+	"not run.\n";
 
 static struct opt_usage usage = { "run", synopsis, NULL };
 
@@ -93,6 +100,40 @@ static char *relative_to(const char *p, const char *root)
 	if (!strncmp(p, root, n) && p[n] == '/')
 		return xstrdup(p + n + 1);
 	return xstrdup(p);
+}
+
+/* --dry-run of a search: the spec is valid, and what its generations
+ * would run (the candidates themselves depend on the verdicts). */
+static int search_dry_run(const struct spec *s, const char *spec_rel, const char *store_rel, int repeats)
+{
+	const struct spec_search *x = s->search;
+	int reps = repeats > 0 ? repeats : s->k.repeats;
+	printf("spec %s is valid: experiment %s, backend %s, a search from %s (%s", spec_rel, s->name, s->backend,
+	       s->variants[0].name, s->variants[0].kernel);
+	for (size_t j = 0; j < s->variants[0].n_params; j++)
+		printf(" %s=%s", s->variants[0].params[j].name, s->variants[0].params[j].value);
+	printf(")\n");
+	for (size_t i = 0; i < x->n_tunables; i++) {
+		const struct spec_tunable *t = &x->tunables[i];
+		printf("  tunable %-20s ", t->name);
+		if (t->is_range)
+			printf("%lld..%lld step %lld\n", t->lo, t->hi, t->step);
+		else
+			for (size_t k = 0; k < t->n_choices; k++)
+				printf("%s%s", t->choices[k], k + 1 < t->n_choices ? ", " : "\n");
+	}
+	for (size_t i = 0; i < x->n_kernels; i++)
+		printf("  kernel  %s\n", x->kernels[i]);
+	size_t per_gen = (size_t)(x->population + 1);
+	struct cost_estimate e;
+	struct strbuf line = STRBUF_INIT;
+	cost_estimate(store_rel, s->name, per_gen * (size_t)reps, &e);
+	cost_plan_line(&line, s->name, per_gen, reps, &e);
+	printf("up to %lld generation(s), each %s\n", x->generations, line.buf);
+	if (x->budget_unit)
+		printf("budget: %g %s; the seed %s\n", x->budget, x->budget_unit, x->seed_given ? "is fixed" : "will be drawn");
+	strbuf_release(&line);
+	return EV_OK;
 }
 
 static int exit_of(enum run_error why, int gpus_flag)
@@ -229,6 +270,17 @@ int cmd_run(int argc, const char **argv)
 		rc = EV_SPEC;
 		goto out;
 	}
+	if (s.search && (only.n || slurm)) {
+		error("%s: a search runs its generations here, one batch after another, so %s does not apply; drop "
+		      "it, or run the spec without 'search:'",
+		      spec_rel, only.n ? "--only" : "--slurm");
+		rc = EV_USAGE;
+		goto out;
+	}
+	if (s.search && dry) {
+		rc = search_dry_run(&s, spec_rel, store_rel, repeats);
+		goto out;
+	}
 	for (size_t i = 0; i < only.n; i++)
 		if (!spec_variant(&s, only.v[i])) {
 			error("--only '%s': no such variant in '%s'", only.v[i], spec_rel);
@@ -284,6 +336,21 @@ int cmd_run(int argc, const char **argv)
 		     : t.interrupted			       ? EV_INTERRUPTED
 							       : EV_OK;
 		free(t.batch_id);
+		goto out;
+	}
+	if (s.search) {
+		struct search_totals st;
+		int r = run_search(&s, &o, &st, &why);
+		if (r < 0)
+			rc = exit_of(why, gpus != NULL);
+		else if (st.interrupted)
+			rc = EV_INTERRUPTED;
+		else
+			rc = st.failed ? EV_FAILURES : EV_OK;
+		if (r >= 0)
+			printf("records: search %s and its %d generation batch(es) in %s/runs/\n", st.search_id,
+			       st.generations, store_rel);
+		free(st.search_id);
 		goto out;
 	}
 	int r = run_experiment(&s, &o, &t, &why);

@@ -35,18 +35,20 @@
 #include "cli/evident.h"
 #include "cli/options.h"
 #include "record/record.h"
+#include "report/lineage.h"
 #include "run/reproduce.h"
 #include "store/query.h"
 #include "store/store.h"
 
 static const char synopsis[] =
-	"usage: evident show [--store DIR] [--json | --diff | --log] ID\n"
+	"usage: evident show [--store DIR] [--json | --diff | --log | --lineage] ID\n"
 	"       evident show [--store DIR] --samples ID [VARIANT]\n"
 	"       evident show [--store DIR] --object HASH\n"
 	"\n"
 	"ID is a run id or a batch id ('evident ls', 'evident ls --batches'), the whole\n"
 	"id, a unique prefix of it, or a unique prefix of its hash part (the 8 hex\n"
-	"digits after the experiment: 4ce08165 of 20261122T042946.203Z-iter1-4ce08165).\n"
+	"digits after the experiment: 4ce08165 of 20261122T042946.203Z-iter1-4ce08165),\n"
+	"or a search's id ('evident ls --searches': its generations, candidates and tree).\n"
 	"A run prints its identity, outcome, code, build, checks by phase, timing and\n"
 	"its health, throughput and fraction of the machine's peak, sanitizers,\n"
 	"settings and cost; a batch prints its peak and its table (median, GFLOP/s and\n"
@@ -62,7 +64,7 @@ static const struct opt_usage usage = {
 };
 
 /* What show prints; the last of --json, --diff, --log, --samples wins. */
-enum show_mode { SHOW_TEXT, SHOW_JSON, SHOW_DIFF, SHOW_LOG, SHOW_SAMPLES };
+enum show_mode { SHOW_TEXT, SHOW_JSON, SHOW_DIFF, SHOW_LOG, SHOW_SAMPLES, SHOW_LINEAGE };
 
 static const char *s_or(const char *s, const char *dflt)
 {
@@ -122,6 +124,28 @@ static void print_summary(const char *label, const struct stats_summary *s)
 	       s->outliers_extreme);
 }
 
+/* "parent P, mutation M, origin O, search S generation G" */
+static void lineage_line(struct strbuf *sb, const struct rec_lineage *l)
+{
+	const char *sep = "";
+	if (l->parent) {
+		strbuf_addf(sb, "parent %s", l->parent);
+		sep = ", ";
+	}
+	if (l->mutation) {
+		strbuf_addf(sb, "%smutation %s", sep, l->mutation);
+		sep = ", ";
+	}
+	if (l->origin) {
+		strbuf_addf(sb, "%sorigin %s", sep, l->origin);
+		sep = ", ";
+	}
+	if (l->search)
+		strbuf_addf(sb, "%ssearch %s", sep, l->search);
+	if (l->generation >= 0)
+		strbuf_addf(sb, "%sgeneration %lld", l->search ? " " : sep, l->generation);
+}
+
 /* ---------- a run ---------- */
 
 static void show_identity(struct query *q, const struct run_record *r)
@@ -140,10 +164,77 @@ static void show_identity(struct query *q, const struct run_record *r)
 	for (size_t i = 0; i < r->n_params; i++)
 		printf(" %s=%s", r->params[i].name, r->params[i].value);
 	printf("%s\n", r->n_params ? "" : " (none)");
+	if (r->lineage.have) {
+		struct strbuf l = STRBUF_INIT;
+		lineage_line(&l, &r->lineage);
+		printf("lineage    %s (evident show --lineage %s)\n", l.buf, s_or(r->run_id, "?"));
+		strbuf_release(&l);
+	}
 	printf("\noutcome    %s%s%s\n", s_or(r->outcome_text, "?"), r->reason ? ": " : "", s_or(r->reason, ""));
 	if (r->expect)
 		printf("  expected %s: %s\n", r->expect, r->expect_met ? "met" : "NOT met");
 	printf("when       %s .. %s (%.2f s)\n", s_or(r->started_utc, "?"), s_or(r->finished_utc, "?"), r->wall_s);
+}
+
+/* One run of a chain: id, variant, outcome and median, then its lineage. */
+static void chain_line(struct query *q, size_t i, int first)
+{
+	const struct query_entry *e = &q->e[i];
+	const struct run_record *r = query_run_at(q, i);
+	printf("%s%s  %s  %s", first ? "  " : "  <- ", e->run_id, s_or(e->a.variant, "?"), s_or(e->a.outcome, "?"));
+	if (!isnan(e->a.median_us))
+		printf(" %.2f us", e->a.median_us);
+	printf("\n");
+	if (r && r->lineage.have) {
+		struct strbuf l = STRBUF_INIT;
+		lineage_line(&l, &r->lineage);
+		printf("       %s\n", l.buf);
+		strbuf_release(&l);
+	} else {
+		printf("       (no lineage: a root)\n");
+	}
+}
+
+/* --lineage of a run: its chain of ancestors in this store. */
+static void show_run_lineage(struct query *q, size_t i)
+{
+	size_t *c, n;
+	struct strbuf why = STRBUF_INIT;
+	n = lineage_chain(q, i, &c, &why);
+	printf("lineage of %s (%zu run%s, child first)\n", q->e[i].run_id, n, n == 1 ? "" : "s");
+	for (size_t k = 0; k < n; k++)
+		chain_line(q, c[k], k == 0);
+	if (why.len)
+		printf("  the chain stops: %s\n", why.buf);
+	free(c);
+	strbuf_release(&why);
+}
+
+/* --lineage of a batch: each variant's lineage (its first run's) and the
+ * run its parent resolves to. */
+static void show_batch_lineage(struct query *q, const struct batch_record *b)
+{
+	printf("lineage of the variants of %s\n", s_or(b->run_id, "?"));
+	for (size_t k = 0; k < b->n_rows; k++) {
+		const struct batch_row *row = &b->rows[k];
+		const struct run_record *r = query_row_run(q, row);
+		printf("  %-24s ", s_or(row->variant, "?"));
+		if (!r || !r->lineage.have) {
+			printf("(no lineage)\n");
+			continue;
+		}
+		struct strbuf l = STRBUF_INIT, why = STRBUF_INIT;
+		lineage_line(&l, &r->lineage);
+		printf("%s\n", l.buf);
+		long self = r->run_id ? query_find(q, r->run_id, NULL) : -1;
+		long p = self >= 0 && r->lineage.parent ? lineage_parent(q, (size_t)self, &why) : -1;
+		if (p >= 0)
+			printf("  %-24s parent run %s (evident show --lineage %s)\n", "", q->e[p].run_id, r->run_id);
+		else if (r->lineage.parent)
+			printf("  %-24s %s\n", "", why.buf);
+		strbuf_release(&l);
+		strbuf_release(&why);
+	}
 }
 
 static void show_code(const struct run_record *r)
@@ -448,6 +539,109 @@ static void show_run(struct query *q, const struct run_record *r)
 	show_rest(r);
 }
 
+/* ---------- a search ---------- */
+
+static void print_ci_us(double v, const double ci[2])
+{
+	if (isnan(v)) {
+		printf("%-30s", "-");
+		return;
+	}
+	char buf[96];
+	if (isfinite(ci[0]))
+		snprintf(buf, sizeof(buf), "%.2f [%.2f, %.2f]", v, ci[0], ci[1]);
+	else
+		snprintf(buf, sizeof(buf), "%.2f", v);
+	printf("%-30s", buf);
+}
+
+static void show_search(struct query *q, const struct search_record *r, int tree_only)
+{
+	(void)q;
+	struct strbuf tree = STRBUF_INIT;
+	lineage_search_tree(r, 0, &tree);
+	if (tree_only) {
+		printf("search %s: %zu generation(s), best %s\n", s_or(r->run_id, "?"), r->n_gens, s_or(r->best_id, "-"));
+		fputs(tree.buf ? tree.buf : "", stdout);
+		strbuf_release(&tree);
+		return;
+	}
+	printf("search     %s (%s)\n", s_or(r->run_id, "?"), s_or(r->format, "?"));
+	printf("experiment %s%s%s\n", s_or(r->experiment, "?"), r->question ? ": " : "", s_or(r->question, ""));
+	printf("when       %s .. %s; %s backend; spec %s\n", s_or(r->started_utc, "?"), s_or(r->finished_utc, "?"),
+	       s_or(r->backend, "?"), s_or(r->spec_path, "?"));
+	printf("code       commit %s on %s, %s\n", s_or(r->git.commit, "-"), s_or(r->git.branch, "-"),
+	       r->git.dirty ? "dirty (evident show --diff prints the patch)" : "clean");
+	printf("settings   population %lld, generations %lld, elite %lld, mutations %lld, seed %llu%s\n", r->population,
+	       r->generations, r->elite, r->mutations, r->seed, r->seed_given ? "" : " (drawn)");
+	for (size_t i = 0; i < r->n_tunables; i++) {
+		const struct rec_search_tunable *t = &r->tunables[i];
+		printf("  tunable  %s: ", s_or(t->name, "?"));
+		if (t->is_range)
+			printf("%lld..%lld step %lld\n", t->lo, t->hi, t->step);
+		else
+			for (size_t k = 0; k < t->n_choices; k++)
+				printf("%s%s", t->choices[k], k + 1 < t->n_choices ? ", " : "\n");
+	}
+	for (size_t i = 0; i < r->n_kernels; i++)
+		printf("  kernel   %s\n", r->kernels[i]);
+	if (r->budget_unit)
+		printf("budget     %.4g of %.4g %s spent%s\n", r->budget_spent, r->budget_limit, r->budget_unit,
+		       r->budget_stopped ? "; it stopped the search" : "");
+	printf("stopped    %s: %s\n", s_or(r->stopped, "?"), s_or(r->stop_reason, ""));
+	printf("best       %s", s_or(r->best_id, "none"));
+	if (r->best_id && r->best_generation >= 0) {
+		printf(", measured in generation %d: %.2f us", r->best_generation, r->best_median_us);
+		if (isfinite(r->best_median_ci[0]))
+			printf(" [%.2f, %.2f]", r->best_median_ci[0], r->best_median_ci[1]);
+		printf(" (run %s)", s_or(r->best_run, "-"));
+	}
+	printf("\n");
+	for (size_t g = 0; g < r->n_gens; g++) {
+		const struct rec_generation *gen = &r->gens[g];
+		printf("\ngeneration %d: batch %s; %lld runs, %.1f s", gen->generation, s_or(gen->batch, "-"), gen->runs,
+		       gen->wall_s);
+		if (gen->gpu_s > 0)
+			printf(", %.1f GPU-s", gen->gpu_s);
+		if (isfinite(gen->usd) && gen->usd > 0)
+			printf(", $%.4f", gen->usd);
+		printf("\n  %-10s %-32s %-16s %-30s %-26s %-9s %s\n", "candidate", "mutation", "outcome", "median us [95% CI]",
+		       "speedup [95% CI]", "p (Holm)", "verdict");
+		for (size_t k = 0; k < gen->n; k++) {
+			const struct rec_candidate *c = &gen->c[k];
+			int elite = c->role && !strcmp(c->role, "elite");
+			printf("  %-10s %-32s %-16s ", s_or(c->id, "?"), elite ? "(the best so far)" : s_or(c->mutation, "-"),
+			       s_or(c->outcome, "?"));
+			print_ci_us(c->median_us, c->median_ci);
+			if (c->have_cmp) {
+				char sp[64];
+				snprintf(sp, sizeof(sp), "%.3fx [%.3f, %.3f]", c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
+				printf(" %-26s ", sp);
+				if (isnan(c->p_adjusted))
+					printf("%-9s", "n/a");
+				else
+					printf("%-9.2g", c->p_adjusted);
+				printf(" %s", s_or(c->verdict, "?"));
+			} else {
+				printf(" %-26s %-9s %s", elite ? "baseline" : "-", "", "");
+			}
+			if (c->promoted && !elite)
+				printf("  PROMOTED");
+			printf("\n");
+			if (c->no_effect)
+				printf("  %-10s no effect: %s; never promoted\n", "", c->no_effect);
+			if (c->note)
+				printf("  %-10s note: %s\n", "", c->note);
+		}
+		printf("  -> %s\n", s_or(gen->why, "not judged"));
+	}
+	for (size_t i = 0; i < json_array_size(r->notes); i++)
+		printf("note: %s\n", json_string_value(json_array_get(r->notes, i)));
+	printf("\ntree (evident show --lineage %s):\n", s_or(r->run_id, "?"));
+	fputs(tree.buf ? tree.buf : "", stdout);
+	strbuf_release(&tree);
+}
+
 /* ---------- a batch ---------- */
 
 /* Which batch b reproduces, and which batches reproduced it (oldest
@@ -472,6 +666,11 @@ static void show_batch(struct query *q, const struct batch_record *b)
 	if (b->batch_id && b->run_id && strcmp(b->batch_id, b->run_id))
 		printf("  its runs name it %s\n", b->batch_id);
 	show_reproductions(q, b);
+	/* a generation of a search says so: its runs carry the search in their lineage */
+	const struct run_record *r0 = b->n_rows ? query_row_run(q, &b->rows[0]) : NULL;
+	if (r0 && r0->lineage.have && r0->lineage.search)
+		printf("search     generation %lld of %s (evident show %s)\n", r0->lineage.generation, r0->lineage.search,
+		       r0->lineage.search);
 	printf("experiment %s%s%s\n", s_or(b->experiment, "?"), b->question ? ": " : "", s_or(b->question, ""));
 	printf("baseline   %s; %s backend; started %s\n", s_or(b->baseline, "-"), s_or(b->backend, "?"),
 	       s_or(b->started_utc, "-"));
@@ -680,6 +879,9 @@ int cmd_show(int argc, const char **argv)
 			    "print a run's timing samples, one per line (microseconds); of a\n"
 			    "batch, every repeat of every variant (or of VARIANT), each run\n"
 			    "after a '# variant V, repeat K of R, run ID' line"),
+		OPT_SET_INT("lineage", &mode, SHOW_LINEAGE,
+			    "a run's chain of ancestors in this store (its lineage's parent,\n"
+			    "the parent's parent...); of a batch, each variant's lineage"),
 		OPT_STRING("object", &object, "HASH", "print stored object HASH"),
 		OPT_END(),
 	};
@@ -743,6 +945,7 @@ int cmd_show(int argc, const char **argv)
 	}
 	const struct run_record *r = query_run_at(&q, (size_t)i);
 	const struct batch_record *b = r ? NULL : query_batch_at(&q, (size_t)i);
+	const struct search_record *sr = r || b ? NULL : query_search_at(&q, (size_t)i);
 	if (mode == SHOW_JSON) {
 		json_t *m = query_manifest_at(&q, (size_t)i);
 		char *s = m ? store_canonical(m) : NULL;
@@ -751,6 +954,21 @@ int cmd_show(int argc, const char **argv)
 		else
 			rc = EV_STORE;
 		free(s);
+		goto out;
+	}
+	if (sr) {
+		if (variant || mode == SHOW_LOG || mode == SHOW_SAMPLES) {
+			error("'%s' is a search: its batches hold the logs and samples ('evident show %s' lists them)",
+			      sr->run_id, sr->run_id);
+			rc = EV_USAGE;
+		} else if (mode == SHOW_DIFF) {
+			if (!sr->git.diff_object)
+				printf("# the tree was clean: the commit alone reproduces the sources\n");
+			else if (print_object(&q.st, sr->git.diff_object) < 0)
+				rc = EV_STORE;
+		} else {
+			show_search(&q, sr, mode == SHOW_LINEAGE);
+		}
 		goto out;
 	}
 	if (!r && !b) {
@@ -778,6 +996,11 @@ int cmd_show(int argc, const char **argv)
 			if (r->worker_log_object)
 				print_object(&q.st, r->worker_log_object);
 		}
+	} else if (mode == SHOW_LINEAGE) {
+		if (r)
+			show_run_lineage(&q, (size_t)i);
+		else
+			show_batch_lineage(&q, b);
 	} else if (mode == SHOW_SAMPLES) {
 		rc = r ? print_run_samples(&q, r, 0) : batch_samples(&q, b, variant);
 	} else if (r) {

@@ -9,6 +9,7 @@
  */
 #include "record/record.h"
 #include "record/json_get.h"
+#include "record/search.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -67,6 +68,25 @@ char *record_index_attrs(json_t *m)
 		json_object_set_new(a, "gpu_s", jnum(r.cost.gpu_s));
 		json_object_set_new(a, "usd", r.cost.have_usd ? jnum(r.cost.usd) : json_null());
 		run_record_release(&r);
+	} else if (record_is_search(m)) {
+		struct search_record r;
+		if (record_search_read(m, &r) < 0) {
+			search_record_release(&r);
+			json_decref(a);
+			return NULL;
+		}
+		json_object_set_new(a, "kind", json_string("search"));
+		json_object_set_new(a, "experiment", jstr(r.experiment));
+		json_object_set_new(a, "started_utc", jstr(r.started_utc));
+		json_object_set_new(a, "commit", jstr(r.git.commit));
+		json_object_set_new(a, "dirty", json_boolean(r.git.dirty));
+		json_object_set_new(a, "variants", json_integer(r.t_candidates));
+		json_object_set_new(a, "ok", json_integer(r.t_ok));
+		json_object_set_new(a, "failed", json_integer(r.t_failed));
+		json_object_set_new(a, "wall_s", jnum(r.t_wall_s));
+		json_object_set_new(a, "gpu_s", jnum(r.t_gpu_s));
+		json_object_set_new(a, "usd", jnum(r.t_usd));
+		search_record_release(&r);
 	} else {
 		json_decref(a);
 		return NULL;
@@ -92,6 +112,7 @@ static int attrs_parse_json(const char *attrs, struct record_attrs *a)
 	}
 	const char *kind = json_string_value(json_object_get(o, "kind"));
 	a->is_batch = kind && !strcmp(kind, "batch");
+	a->is_search = kind && !strcmp(kind, "search");
 	a->experiment = dup_or_null(o, "experiment");
 	a->variant = dup_or_null(o, "variant");
 	a->batch_id = dup_or_null(o, "batch_id");
@@ -184,6 +205,7 @@ static int attrs_parse_flat(const char *p, struct record_attrs *a)
 			if (!sv)
 				return 1;
 			a->is_batch = sn == 5 && !memcmp(sv, "batch", 5);
+			a->is_search = sn == 6 && !memcmp(sv, "search", 6);
 		} else if (KEY("experiment"))
 			STR(experiment);
 		else if (KEY("variant"))
@@ -260,9 +282,9 @@ json_t *record_attrs_json(const char *run_id, const struct record_attrs *a)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "run_id", jstr(run_id));
-	json_object_set_new(o, "kind", json_string(a->is_batch ? "batch" : "run"));
+	json_object_set_new(o, "kind", json_string(a->is_batch ? "batch" : a->is_search ? "search" : "run"));
 	json_object_set_new(o, "experiment", jstr(a->experiment));
-	if (!a->is_batch) {
+	if (!a->is_batch && !a->is_search) {
 		json_object_set_new(o, "variant", jstr(a->variant));
 		json_object_set_new(o, "repeat", json_integer(a->repeat + 1));
 		json_object_set_new(o, "outcome", jstr(a->outcome));
@@ -275,6 +297,11 @@ json_t *record_attrs_json(const char *run_id, const struct record_attrs *a)
 	json_object_set_new(o, "wall_s", jnum(a->wall_s));
 	json_object_set_new(o, "gpu_s", jnum(a->gpu_s));
 	json_object_set_new(o, "usd", jnum(a->usd));
+	if (a->is_search) {
+		json_object_set_new(o, "candidates", json_integer(a->t_variants));
+		json_object_set_new(o, "ok", json_integer(a->t_ok));
+		json_object_set_new(o, "failed", json_integer(a->t_failed));
+	}
 	if (a->is_batch) {
 		json_object_set_new(o, "variants", json_integer(a->t_variants));
 		json_object_set_new(o, "ok", json_integer(a->t_ok));

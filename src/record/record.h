@@ -181,6 +181,17 @@ struct rec_slot {
 	long long runs;              /* runs of the batch it executed */
 };
 
+/* Where a variant came from (its spec's `lineage:`, run/spec.h), in every
+ * run of it: "lineage" {parent, mutation, origin, search, generation}, or
+ * null when the spec gave none (and in records older than lineage).
+ * parent is as written: a run id, a search candidate's id or a variant's
+ * name; the read half resolves it in the store (evident show --lineage). */
+struct rec_lineage {
+	int have;
+	const char *parent, *mutation, *origin, *search;
+	long long generation;        /* -1 when not given */
+};
+
 /*
  * The peak a time is held against (throughput.c): the GPU's, for the
  * problem's dtype, from data/gpu-peaks.yaml (backends/peaks.h), or one
@@ -227,6 +238,7 @@ struct run_record {
 	struct rec_exec exec;        /* v2: the executor and its slot (kind NULL when not recorded) */
 	struct rec_problem problem;
 	const char *spec_path, *spec_object;
+	struct rec_lineage lineage;  /* where the variant came from (have 0: none) */
 
 	/* code */
 	struct rec_git git;
@@ -530,7 +542,8 @@ int record_samples_parse(const char *text, double **x, size_t *n, size_t *cap, s
  * kind, experiment, variant, batch id, outcome, started, median, cost,
  * and for a batch of `evident reproduce` the batch it reproduces and
  * whether it reproduced it (so that "latest" can leave reproductions out
- * without reading them).  Returns a malloc'd line, or NULL for a manifest
+ * without reading them); a search record (record/search.h) gets kind
+ * "search" with its totals (variants: the candidates it judged).  Returns a malloc'd line, or NULL for a manifest
  * that is no record.
  */
 char *record_index_attrs(json_t *manifest);
@@ -540,10 +553,11 @@ char *record_index_attrs(json_t *manifest);
  * every committed record both ways). */
 extern const char *const record_index_members[];
 /* The attrs' format version: an index written under another is rebuilt. */
-#define RECORD_ATTRS_VERSION "record-attrs/2"
+#define RECORD_ATTRS_VERSION "record-attrs/3"
 
 struct record_attrs {
 	int is_batch;
+	int is_search;               /* a search record (run/search.h); neither a run nor a batch */
 	char *experiment, *variant, *batch_id, *outcome, *started_utc, *commit;
 	int dirty, repeat;
 	double median_us, wall_s, gpu_s, usd;   /* NAN when absent */

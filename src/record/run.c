@@ -97,6 +97,18 @@ static json_t *write_params(const struct param *p, size_t n)
 	return o;
 }
 
+/* The same two for the search record (search.c), as batch.c shares git's. */
+struct param *record_read_params(json_t *o, size_t *n);
+struct param *record_read_params(json_t *o, size_t *n)
+{
+	return read_params(o, n);
+}
+json_t *record_write_params(const struct param *p, size_t n);
+json_t *record_write_params(const struct param *p, size_t n)
+{
+	return write_params(p, n);
+}
+
 /* [{path, sha256, object}] -> an array of struct rec_source borrowing the
  * strings (the caller frees the array; NULL when empty) */
 static struct rec_source *read_sources(json_t *a, size_t *n)
@@ -416,6 +428,13 @@ int record_run_read(json_t *m, struct run_record *r)
 	r->is_baseline = gb(m, "is_baseline");
 	r->is_reference = gb(m, "is_reference");
 	r->params = read_params(json_object_get(m, "params"), &r->n_params);
+	json_t *lin = go(m, "lineage");
+	r->lineage.have = lin != NULL;
+	r->lineage.parent = gs(lin, "parent");
+	r->lineage.mutation = gs(lin, "mutation");
+	r->lineage.origin = gs(lin, "origin");
+	r->lineage.search = gs(lin, "search");
+	r->lineage.generation = gi(lin, "generation", -1);
 	r->outcome_text = gs(m, "outcome");
 	if (!r->outcome_text || outcome_parse(r->outcome_text, &r->outcome) < 0)
 		r->outcome = OUTCOME_UNKNOWN;
@@ -667,6 +686,18 @@ json_t *record_run_json(const struct run_record *r)
 	json_object_set_new(m, "kernel", jstr(r->kernel));
 	json_object_set_new(m, "params", write_params(r->params, r->n_params));
 	json_object_set_new(m, "expect", jstr(r->expect));
+	if (r->lineage.have) {
+		json_t *l = json_object();
+		json_object_set_new(l, "parent", jstr(r->lineage.parent));
+		json_object_set_new(l, "mutation", jstr(r->lineage.mutation));
+		json_object_set_new(l, "origin", jstr(r->lineage.origin));
+		json_object_set_new(l, "search", jstr(r->lineage.search));
+		json_object_set_new(l, "generation",
+				    r->lineage.generation >= 0 ? json_integer(r->lineage.generation) : json_null());
+		json_object_set_new(m, "lineage", l);
+	} else {
+		json_object_set_new(m, "lineage", json_null());
+	}
 	/* derived here, not taken from the caller, so that no record can
 	 * disagree with the rule every total uses */
 	json_object_set_new(m, "expect_met",

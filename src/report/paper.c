@@ -30,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/lineage.h"
 #include "report/mdscan.h"
 #include "report/svg.h"
 #include "stats/stats.h"
@@ -788,6 +789,8 @@ static void gen_cost(struct ctx *c, const char *only, struct strbuf *out)
 				nb++;
 				continue;
 			}
+			if (a->is_search)
+				continue; /* its runs are counted as runs */
 			nr++;
 			bad += a->outcome && strcmp(a->outcome, "ok");
 			wall += isnan(a->wall_s) ? 0 : a->wall_s;
@@ -922,12 +925,143 @@ out:
 	return rc;
 }
 
+/* ---------- a search ---------- */
+
+/* A search (record/search.h): what ran and why it stopped, a table of its
+ * generations, the tree of its candidates and the figure of the best time
+ * per generation with its CI. */
+static int gen_search(struct ctx *c, const struct search_record *r, const char *run_arg, const char *path,
+		      struct strbuf *out)
+{
+	strbuf_addf(out, "\n*Search:* experiment `%s`, search `%s` (%s); ", r->experiment ? r->experiment : "?",
+		    r->run_id ? r->run_id : "?", !strcmp(run_arg, "latest") ? "latest" : "pinned by id");
+	if (r->git.commit)
+		strbuf_addf(out, "commit `%.12s` (%s)", r->git.commit, r->git.dirty ? "**dirty**" : "clean");
+	else
+		strbuf_addstr(out, "no git commit recorded");
+	strbuf_addf(out, "; %s backend; recorded ", r->backend ? r->backend : "?");
+	add_date(out, r->started_utc);
+	strbuf_addf(out, "; %zu generation(s) of up to %lld candidate(s) and the best so far; seed %llu; mutations over",
+		    r->n_gens, r->population, r->seed);
+	for (size_t i = 0; i < r->n_tunables; i++)
+		strbuf_addf(out, "%s `%s`", i ? "," : "", r->tunables[i].name ? r->tunables[i].name : "?");
+	if (r->n_kernels)
+		strbuf_addf(out, "%s the kernel file", r->n_tunables ? " and" : "");
+	strbuf_addstr(out, "; stopped: ");
+	add_clean(out, r->stop_reason ? r->stop_reason : r->stopped, 300, 0);
+	if (r->budget_unit)
+		strbuf_addf(out, "; budget %.4g %s, %.4g spent", r->budget_limit, r->budget_unit, r->budget_spent);
+	strbuf_addstr(out, ".\n\n");
+	strbuf_addstr(out, "| generation | batch | best going in | candidates | faster | no_difference | inconclusive | "
+			   "slower | failed | knob missed the binary | best after | its median us [95% CI] |\n");
+	strbuf_addstr(out, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+	for (size_t g = 0; g < r->n_gens; g++) {
+		const struct rec_generation *gen = &r->gens[g];
+		size_t n = 0, fa = 0, nd = 0, inc = 0, sl = 0, fail = 0, ne = 0;
+		for (size_t k = 0; k < gen->n; k++) {
+			const struct rec_candidate *cd = &gen->c[k];
+			if (cd->role && !strcmp(cd->role, "elite"))
+				continue;
+			n++;
+			const char *v = cd->have_cmp ? cd->verdict : NULL;
+			if (cd->no_effect)
+				ne++;
+			else if (!cd->outcome || strcmp(cd->outcome, "ok"))
+				fail++;
+			else if (v && !strcmp(v, "faster"))
+				fa++;
+			else if (v && !strcmp(v, "no_difference"))
+				nd++;
+			else if (v && !strcmp(v, "slower"))
+				sl++;
+			else
+				inc++;
+		}
+		strbuf_addf(out, "| %d | `%s` | %s | %zu | %zu | %zu | %zu | %zu | %zu | %zu | %s%s%s |", gen->generation,
+			    gen->batch ? gen->batch : "-", gen->best_in ? gen->best_in : "-", n, fa, nd, inc, sl, fail, ne,
+			    gen->best_out ? gen->best_out : "-", gen->promoted ? " (promoted)" : "",
+			    gen->best_out && !gen->promoted ? " (kept)" : "");
+		add_cell_ci(out, gen->best_median_us, gen->best_median_ci, "%.2f", "%.2f");
+		strbuf_addstr(out, "\n");
+	}
+	strbuf_addstr(out, "\n");
+	for (size_t g = 0; g < r->n_gens; g++) {
+		strbuf_addf(out, "- generation %d: ", r->gens[g].generation);
+		add_clean(out, r->gens[g].why ? r->gens[g].why : "not judged", 600, 0);
+		strbuf_addstr(out, "\n");
+	}
+	strbuf_addstr(out, "\n*Tree* (each candidate where it was first judged; speedups are over the best of its "
+			   "generation, p Holm-adjusted over the generation):\n\n");
+	struct strbuf tree = STRBUF_INIT;
+	lineage_search_tree(r, 1, &tree);
+	/* the tree's lines are the record's words: made safe for markdown */
+	for (const char *l = tree.buf; l && *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		size_t ind = 0;
+		while (ind < len && l[ind] == ' ')
+			ind++;
+		strbuf_add(out, l, ind);
+		char *line = xstrndup(l + ind, len - ind);
+		/* keep the list marker and the bold and code marks the tree writes */
+		for (char *p = line; *p; p++)
+			if (*p == '<')
+				*p = '(';
+		strbuf_addstr(out, line);
+		strbuf_addch(out, '\n');
+		free(line);
+		l = e ? e + 1 : l + len;
+	}
+	strbuf_release(&tree);
+	for (size_t i = 0; i < json_array_size(r->notes); i++) {
+		strbuf_addstr(out, i ? "" : "\n");
+		strbuf_addstr(out, "*Note:* ");
+		add_clean(out, json_string_value(json_array_get(r->notes, i)), 400, 0);
+		strbuf_addstr(out, "\n");
+	}
+	/* the figure: the best so far per generation, the start as reference */
+	struct svg_point *pt = xcalloc(r->n_gens + 1, sizeof(*pt));
+	char **labels = xcalloc(r->n_gens + 1, sizeof(char *));
+	for (size_t g = 0; g < r->n_gens; g++) {
+		const struct rec_generation *gen = &r->gens[g];
+		labels[g] = xstrfmt("generation %d", gen->generation);
+		pt[g].label = labels[g];
+		pt[g].sub = gen->best_out;
+		pt[g].v = gen->best_median_us;
+		pt[g].lo = gen->best_median_ci[0];
+		pt[g].hi = gen->best_median_ci[1];
+	}
+	double ref = r->n_gens && r->gens[0].n ? r->gens[0].c[0].median_us : NAN;
+	char *ref_label = xstrfmt("start: %s", r->n_gens && r->gens[0].n && r->gens[0].c[0].id ? r->gens[0].c[0].id : "?");
+	struct strbuf svg = STRBUF_INIT, title = STRBUF_INIT, sub = STRBUF_INIT;
+	strbuf_addf(&title, "%s: the best so far per generation, median with 95%% CI",
+		    r->experiment ? r->experiment : "search");
+	strbuf_addf(&sub, "search %s; commit %.12s%s; each point measured in its generation's batch",
+		    r->run_id ? r->run_id : "?", r->git.commit ? r->git.commit : "none", r->git.dirty ? " (dirty)" : "");
+	svg_progress(&svg, title.buf, sub.buf, "time per launch (us)", pt, r->n_gens, ref, ref_label);
+	char *full = c->o->base_dir && path[0] != '/' ? xstrfmt("%s/%s", c->o->base_dir, path) : xstrdup(path);
+	int rc = write_if_changed(full, &svg, c->o->write_figures, &c->r->figures_changed);
+	free(full);
+	if (rc == 0)
+		strbuf_addf(out, "\n![%s (search %s)](%s)\n\n", title.buf, r->run_id ? r->run_id : "?", path);
+	for (size_t g = 0; g < r->n_gens; g++)
+		free(labels[g]);
+	free(labels);
+	free(pt);
+	free(ref_label);
+	strbuf_release(&svg);
+	strbuf_release(&title);
+	strbuf_release(&sub);
+	return rc;
+}
+
 /* ---------- the walk ---------- */
 
 static const char *const table_keys[] = { "experiment", "run", NULL };
 static const char *const value_keys[] = { "experiment", "variant", "run", "stat", "unit", "digits", NULL };
 static const char *const summary_keys[] = { "experiment", NULL };
 static const char *const figure_keys[] = { "experiment", "run", "kind", "path", NULL };
+static const char *const search_keys[] = { "experiment", "run", "path", NULL };
 
 static int check_keys(struct ctx *c, const struct md_marker *m, const char *const *allowed,
 		      const char *const *required)
@@ -1039,8 +1173,25 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 			missing(c, why.buf, out, 0);
 		else
 			rc = gen_figure(c, b, kind, path, out);
+	} else if (!strcmp(name, "search")) {
+		static const char *const req[] = { "experiment", "run", "path", NULL };
+		if ((rc = check_keys(c, m, search_keys, req)) < 0)
+			goto out;
+		const char *path = md_attr(m, "path");
+		if (strlen(path) < 5 || strcmp(path + strlen(path) - 4, ".svg") || strstr(path, "..")) {
+			rc = error("%s:%d: figure path '%s' must be a relative path ending in .svg, without '..'",
+				   c->file, m->line, path);
+			goto out;
+		}
+		long si = query_search(c->q, exp, run, &why);
+		const struct search_record *sr = si >= 0 ? query_search_at(c->q, (size_t)si) : NULL;
+		if (!sr)
+			missing(c, why.len ? why.buf : "the search record cannot be read", out, 0);
+		else
+			rc = gen_search(c, sr, run, path, out);
 	} else {
-		rc = error("%s:%d: unknown block 'evident:%s' (known: table, provenance, value, figure, negative, cost, calibration)",
+		rc = error("%s:%d: unknown block 'evident:%s' (known: table, provenance, value, figure, negative, cost, "
+			   "calibration, search)",
 			   c->file, m->line, name);
 	}
 out:

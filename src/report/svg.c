@@ -352,3 +352,101 @@ void svg_forest(struct strbuf *out, const char *title, const char *subtitle, con
 	strbuf_addstr(out, "</svg>\n");
 	free(labels);
 }
+
+void svg_progress(struct strbuf *out, const char *title, const char *subtitle, const char *ylabel,
+		  const struct svg_point *p, size_t n, double ref, const char *ref_label)
+{
+	double slot = 120;
+	struct frame f = { .y0 = 56, .x0 = 90 };
+	f.w = f.x0 + slot * (double)(n ? n : 1) + 150;
+	f.w = f.w < 640 ? 640 : f.w;
+	f.x1 = f.w - 150;
+	f.h = 440;
+	f.y1 = f.h - 90;
+	/* the y range (kept in lo, hi) */
+	f.lo = INFINITY;
+	f.hi = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		double v[3] = { p[i].v, p[i].lo, p[i].hi };
+		for (int k = 0; k < 3; k++)
+			if (isfinite(v[k])) {
+				f.lo = v[k] < f.lo ? v[k] : f.lo;
+				f.hi = v[k] > f.hi ? v[k] : f.hi;
+			}
+	}
+	if (isfinite(ref)) {
+		f.lo = ref < f.lo ? ref : f.lo;
+		f.hi = ref > f.hi ? ref : f.hi;
+	}
+	if (!isfinite(f.lo)) {
+		f.lo = 0;
+		f.hi = 1;
+	}
+	double pad = (f.hi - f.lo) * 0.1 + (f.hi > 0 ? f.hi * 0.01 : 0.01);
+	f.lo = f.lo - pad < 0 && f.lo >= 0 ? 0 : f.lo - pad;
+	f.hi += pad;
+#define FY(v) (f.y1 - ((v) - f.lo) / (f.hi - f.lo) * (f.y1 - f.y0))
+	begin(out, &f, title, subtitle);
+	double t[16];
+	size_t nt = svg_ticks(f.lo, f.hi, 7, t);
+	int dec = tick_decimals(t, nt);
+	for (size_t i = 0; i < nt; i++) {
+		double y = FY(t[i]);
+		strbuf_addf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#e5e5e5\"/>\n", f.x0, y,
+			    f.x1, y);
+		strbuf_addf(out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\" fill=\"#333333\">%.*f</text>\n",
+			    f.x0 - 6, y + 4, dec, t[i]);
+	}
+	strbuf_addf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" stroke=\"#999999\"/>\n",
+		    f.x0, f.y0, f.x1 - f.x0, f.y1 - f.y0);
+	strbuf_addf(out, "<text x=\"16\" y=\"%.2f\" transform=\"rotate(-90 16 %.2f)\" text-anchor=\"middle\">",
+		    (f.y0 + f.y1) / 2, (f.y0 + f.y1) / 2);
+	esc(out, ylabel);
+	strbuf_addstr(out, "</text>\n");
+	if (isfinite(ref)) {
+		strbuf_addf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333333\" stroke-dasharray=\"4 3\"/>\n",
+			    f.x0, FY(ref), f.x1, FY(ref));
+		strbuf_addf(out, "<text x=\"%.2f\" y=\"%.2f\" fill=\"#333333\">", f.x1 + 8, FY(ref) + 4);
+		esc(out, ref_label ? ref_label : "");
+		strbuf_addstr(out, "</text>\n");
+	}
+	double step = (f.x1 - f.x0) / (double)(n ? n : 1);
+	struct strbuf line = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		double x = f.x0 + step * ((double)i + 0.5);
+		if (isfinite(p[i].v))
+			strbuf_addf(&line, "%s%.2f,%.2f", line.len ? " " : "", x, FY(p[i].v));
+	}
+	if (line.len)
+		strbuf_addf(out, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>\n", line.buf,
+			    palette[5]);
+	strbuf_release(&line);
+	for (size_t i = 0; i < n; i++) {
+		double x = f.x0 + step * ((double)i + 0.5);
+		if (isfinite(p[i].v)) {
+			if (isfinite(p[i].lo) && isfinite(p[i].hi)) {
+				strbuf_addf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+					    x, FY(p[i].lo), x, FY(p[i].hi), palette[0]);
+				for (int e = 0; e < 2; e++)
+					strbuf_addf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+						    x - 6, FY(e ? p[i].hi : p[i].lo), x + 6, FY(e ? p[i].hi : p[i].lo), palette[0]);
+			}
+			strbuf_addf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"8\" height=\"8\" fill=\"%s\"/>\n", x - 4,
+				    FY(p[i].v) - 4, palette[0]);
+		} else {
+			strbuf_addf(out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" fill=\"#555555\">not measured</text>\n",
+				    x, (f.y0 + f.y1) / 2);
+		}
+		strbuf_addf(out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">", x, f.y1 + 18);
+		esc(out, p[i].label);
+		strbuf_addstr(out, "</text>\n");
+		if (p[i].sub) {
+			strbuf_addf(out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555555\">",
+				    x, f.y1 + 34);
+			esc(out, p[i].sub);
+			strbuf_addstr(out, "</text>\n");
+		}
+	}
+#undef FY
+	strbuf_addstr(out, "</svg>\n");
+}

@@ -1,8 +1,8 @@
 /*
  * svg.h - the figures of the paper, written as plain SVG 1.1 text (no
  * plotting library, no Python at paper time): an ECDF of each variant's
- * timing samples, a box plot of them, and a forest plot of speedups with
- * their confidence intervals.
+ * timing samples, a box plot of them, a forest plot of speedups with
+ * their confidence intervals, and a search's best time per generation.
  *
  * Output is a pure function of the inputs: fixed precision (two decimals
  * for coordinates), no timestamps, no random ids, so regenerating a figure
@@ -42,6 +42,21 @@ void svg_box(struct strbuf *out, const char *title, const char *subtitle, const 
 /* ref: the vertical reference line (1 for speedups). */
 void svg_forest(struct strbuf *out, const char *title, const char *subtitle, const char *xlabel,
 		const struct svg_interval *iv, size_t n, double ref);
+
+/* One point of a progress plot: a value with its interval, a label under
+ * the axis (the generation) and a second line (the best's name). */
+struct svg_point {
+	const char *label, *sub;
+	double v, lo, hi;        /* NaN v: "not measured" */
+};
+/*
+ * A search's best so far, one point per generation left to right, a time
+ * on the y axis (ylabel), each with its CI as an error bar, joined by a
+ * line; ref (NaN: none) a dashed horizontal line named ref_label (the
+ * start's time).
+ */
+void svg_progress(struct strbuf *out, const char *title, const char *subtitle, const char *ylabel,
+		  const struct svg_point *p, size_t n, double ref, const char *ref_label);
 
 /* "Nice" axis ticks covering [lo, hi]: at most max_ticks values into t. */
 size_t svg_ticks(double lo, double hi, size_t max_ticks, double *t);

@@ -850,6 +850,10 @@ static void rec_identity(struct job_state *j)
 	r->params = j->v->params;
 	r->n_params = j->v->n_params;
 	r->expect = j->v->expect;
+	if (j->v->lineage) {
+		const struct spec_lineage *l = j->v->lineage;
+		r->lineage = (struct rec_lineage){ 1, l->parent, l->mutation, l->origin, l->search, l->generation };
+	}
 	r->started_utc = j->started;
 	r->backend = s->backend;
 	r->problem.name = s->problem;

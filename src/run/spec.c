@@ -9,6 +9,7 @@
  */
 #include "run/spec.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -234,7 +235,7 @@ const struct spec_key spec_keys[] = {
 	  "parameters of every variant, each compiled in as -DNAME=VALUE (a C macro name; a value of letters, "
 	  "digits and _ . + -); a variant's own value wins" },
 	{ "top", "variants", "mapping NAME: {PARAM: value, ...}", "one, named default, of kernel",
-	  "the variants to compare; besides parameters a variant may hold the two keys below" },
+	  "the variants to compare; besides parameters a variant may hold the keys below" },
 	{ "variant", "kernel", "path", "the top-level kernel", "this variant's kernel" },
 	{ "variant", "expect", "an outcome", "ok",
 	  "the outcome this variant must end as (evident help outcomes); evident run exits 0 when every variant "
@@ -244,6 +245,17 @@ const struct spec_key spec_keys[] = {
 	  "timing worker replays them from the object's device code. host: the kernel's host code runs in the "
 	  "(sandboxed) timing worker, for launches that depend on data or library kernels; the record says "
 	  "which" },
+	{ "variant", "lineage", "mapping {parent, mutation, origin, search, generation}", "none",
+	  "where this variant came from, recorded in each of its runs (evident show --lineage RUN follows the "
+	  "parents through the store); a search writes it for its candidates" },
+	{ "variant/lineage", "parent", "text", "none",
+	  "the parent: a run id (or a unique prefix), a search candidate's id, or a variant's name (of the same "
+	  "batch first, else the newest of the experiment)" },
+	{ "variant/lineage", "mutation", "text", "none", "what changed from the parent, e.g. \"BLOCK_M 64->128\"" },
+	{ "variant/lineage", "origin", "text", "none",
+	  "who or what proposed it, free-form: a prompt hash, a model's name, \"search gen 2\"" },
+	{ "variant/lineage", "search", "a search id", "none", "the search that made this candidate (set by a search)" },
+	{ "variant/lineage", "generation", "integer 0..1000000", "none", "the search's generation it belongs to" },
 	{ "top", "grid", "mapping PARAM: [values]", "none",
 	  "more variants: the cartesian product of the lists, first key slowest, named PARAM-value_PARAM-value "
 	  "(at most 4096)" },
@@ -266,6 +278,32 @@ const struct spec_key spec_keys[] = {
 	{ "cost", "price_usd_per_h", "number 0..1e6", "data/gpu-prices.yaml for the GPU",
 	  "the GPU's price per hour, for the record's cost" },
 	{ "cost", "source", "text", "none", "where that price comes from, recorded beside it" },
+	{ "search", "population", "integer 1..64", "4",
+	  "a search (README \"Searches\"): new candidates per generation, each a mutation of a parent; the spec's "
+	  "one variant is where it starts" },
+	{ "search", "generations", "integer 1..100", "3",
+	  "generations at most, each one batch: the best so far (its baseline) and the candidates" },
+	{ "search", "seed", "integer 0..2^62", "random per search, recorded",
+	  "the mutations' seed: the same seed and the same verdicts give the same candidates" },
+	{ "search", "elite", "integer 1..population", "1",
+	  "parents of the next generation: the best so far and up to elite - 1 runners-up (ok, not slower, and "
+	  "not a knob that missed the binary)" },
+	{ "search", "mutations", "integer 1..8", "1", "tunables (and the kernel file) changed per candidate" },
+	{ "search", "tunables", "mapping NAME: {range: [lo, hi], step: s} or {choices: [...]}",
+	  "required (or kernels)", "the parameters a mutation may change, each compiled in as -DNAME=VALUE" },
+	{ "search/tunables/NAME", "range", "[lo, hi], integers", "none",
+	  "NAME takes lo, lo + step, ..., up to hi; a mutation moves one step, or jumps anywhere in the range" },
+	{ "search/tunables/NAME", "step", "integer 1..2^40", "1", "the range's step" },
+	{ "search/tunables/NAME", "choices", "list of values", "none",
+	  "NAME takes one of these (instead of a range), e.g. [0, 1] or [4, 8, 16]" },
+	{ "search", "kernels", "list of paths", "none",
+	  "kernel files a mutation may switch to, besides the start variant's own" },
+	{ "search", "budget", "mapping with one of cpu_s, gpu_s, usd", "none (the generations alone)",
+	  "no generation starts that would, at the last one's cost per run, take the total over it" },
+	{ "search/budget", "cpu_s", "number > 0", "none",
+	  "host: CPU-seconds, the wall time of the runs (each holds one CPU)" },
+	{ "search/budget", "gpu_s", "number > 0", "none", "cuda: GPU-seconds as the runs record them (cost.gpu_s)" },
+	{ "search/budget", "usd", "number > 0", "none", "cuda: dollars, from the runs' price (cost.usd)" },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
@@ -353,6 +391,43 @@ static int parse_param_value(struct ctx *c, yaml_node_t *k, yaml_node_t *val, co
 	return 0;
 }
 
+static int check_keys(struct ctx *c, yaml_node_t *map, const char *where, const char *const *allowed);
+static yaml_node_t *lookup(struct ctx *c, yaml_node_t *map, const char *key, yaml_node_t **knode);
+
+/* A variant's lineage: {parent, mutation, origin, search, generation}. */
+static int parse_lineage(struct ctx *c, yaml_node_t *n, struct spec_variant *v)
+{
+	static const char *keys[8];
+	if (!keys[0])
+		section_keys("variant/lineage", keys, ARRAY_SIZE(keys));
+	char where[160];
+	snprintf(where, sizeof(where), " in 'lineage' of variant '%s'", v->name);
+	if (want_map(c, n, "lineage") < 0 || check_keys(c, n, where, keys) < 0)
+		return -1;
+	struct spec_lineage *l = xcalloc(1, sizeof(*l));
+	l->generation = -1;
+	v->lineage = l;
+	yaml_node_t *x;
+	if ((x = lookup(c, n, "parent", NULL)) && want_string(c, x, "parent", &l->parent) < 0)
+		return -1;
+	if ((x = lookup(c, n, "mutation", NULL)) && want_string(c, x, "mutation", &l->mutation) < 0)
+		return -1;
+	if ((x = lookup(c, n, "origin", NULL)) && want_string(c, x, "origin", &l->origin) < 0)
+		return -1;
+	if ((x = lookup(c, n, "search", NULL))) {
+		if (want_string(c, x, "search", &l->search) < 0)
+			return -1;
+		if (!is_safe_name(l->search))
+			return node_err(c, x, "'search' is a search id (letters, digits and _ . -), not '%s'", l->search);
+	}
+	if ((x = lookup(c, n, "generation", NULL)) && want_ll(c, x, "generation", 0, 1000000, &l->generation) < 0)
+		return -1;
+	if (!l->parent && !l->mutation && !l->origin && !l->search)
+		return node_err(c, n, "'lineage' of variant '%s' names nothing: give at least one of parent, mutation, "
+				"origin or search", v->name);
+	return 0;
+}
+
 static int parse_variant_body(struct ctx *c, yaml_node_t *body, struct spec_variant *v)
 {
 	if (body->type == YAML_SCALAR_NODE && !*scalar(body))
@@ -373,6 +448,11 @@ static int parse_variant_body(struct ctx *c, yaml_node_t *body, struct spec_vari
 				return -1;
 			if (!in_list(v->trust, trusts))
 				return unknown_value(c, val, "trust", trusts);
+			continue;
+		}
+		if (name && !strcmp(name, "lineage")) {
+			if (parse_lineage(c, val, v) < 0)
+				return -1;
 			continue;
 		}
 		if (name && !strcmp(name, "expect")) {
@@ -519,8 +599,10 @@ static const char *const *top_keys(void)
 	section_keys("top", keys, ARRAY_SIZE(keys) - 16);
 	while (keys[n])
 		n++;
+	/* a section with a slash is nested in another (variant/lineage): not top-level */
 	for (const struct spec_key *k = spec_keys; k->section && n + 1 < ARRAY_SIZE(keys); k++)
-		if (strcmp(k->section, "top") && strcmp(k->section, "variant") && !in_list(k->section, keys))
+		if (strcmp(k->section, "top") && strcmp(k->section, "variant") && !strchr(k->section, '/') &&
+		    !in_list(k->section, keys))
 			keys[n++] = k->section;
 	for (size_t i = 0; i < knob_count && n + 1 < ARRAY_SIZE(keys); i++)
 		if (strcmp(knob_defs[i].section, "top") && !in_list(knob_defs[i].section, keys))
@@ -609,6 +691,174 @@ static int parse_knob_section(struct ctx *c, yaml_node_t *n, const char *section
 	return 0;
 }
 
+/* One tunable of search.tunables: {range: [lo, hi], step: s} or {choices: [...]}. */
+static int parse_tunable(struct ctx *c, yaml_node_t *k, yaml_node_t *v, struct spec_tunable *t)
+{
+	static const char *keys[8];
+	if (!keys[0])
+		section_keys("search/tunables/NAME", keys, ARRAY_SIZE(keys));
+	const char *name = scalar(k);
+	if (!is_identifier(name))
+		return node_err(c, k, "tunable '%s' is not a C macro name ([A-Za-z_][A-Za-z0-9_]*)", name ? name : "?");
+	t->name = xstrdup(name);
+	char where[160];
+	snprintf(where, sizeof(where), " in tunable '%s' of 'search'", name);
+	if (v->type != YAML_MAPPING_NODE)
+		return node_err(c, v, "tunable '%s' must be {range: [lo, hi], step: s} or {choices: [a, b, ...]}, not %s",
+				name, type_name(v));
+	if (check_keys(c, v, where, keys) < 0)
+		return -1;
+	yaml_node_t *r = lookup(c, v, "range", NULL), *st = lookup(c, v, "step", NULL),
+		    *ch = lookup(c, v, "choices", NULL);
+	if (r && ch)
+		return node_err(c, ch, "tunable '%s' has both 'range' and 'choices': give one", name);
+	if (!r && !ch)
+		return node_err(c, v, "tunable '%s' needs 'range: [lo, hi]' (with 'step') or 'choices: [a, b, ...]'", name);
+	if (ch) {
+		if (st)
+			return node_err(c, st, "tunable '%s': 'step' goes with 'range', not with 'choices'", name);
+		if (ch->type != YAML_SEQUENCE_NODE)
+			return node_err(c, ch, "'choices' of tunable '%s' must be a list like [4, 8, 16], not %s", name,
+					type_name(ch));
+		size_t len = (size_t)(ch->data.sequence.items.top - ch->data.sequence.items.start);
+		t->choices = xcalloc(len + 1, sizeof(char *));
+		for (size_t i = 0; i < len; i++) {
+			yaml_node_t *it = get(c, ch->data.sequence.items.start[i]);
+			const char *val;
+			if (parse_param_value(c, k, it, &val) < 0)
+				return -1;
+			for (size_t j = 0; j < t->n_choices; j++)
+				if (!strcmp(t->choices[j], val))
+					return node_err(c, it, "tunable '%s' lists '%s' twice", name, val);
+			t->choices[t->n_choices++] = xstrdup(val);
+		}
+		if (t->n_choices < 2)
+			return node_err(c, ch, "tunable '%s' needs at least two choices, or there is nothing to mutate", name);
+		return 0;
+	}
+	t->is_range = 1;
+	if (r->type != YAML_SEQUENCE_NODE || r->data.sequence.items.top - r->data.sequence.items.start != 2)
+		return node_err(c, r, "'range' of tunable '%s' must be [lo, hi], two integers", name);
+	if (want_ll(c, get(c, r->data.sequence.items.start[0]), "range", -(1LL << 40), 1LL << 40, &t->lo) < 0 ||
+	    want_ll(c, get(c, r->data.sequence.items.start[1]), "range", -(1LL << 40), 1LL << 40, &t->hi) < 0)
+		return -1;
+	t->step = 1;
+	if (st && want_ll(c, st, "step", 1, 1LL << 40, &t->step) < 0)
+		return -1;
+	if (t->hi <= t->lo)
+		return node_err(c, r, "'range' of tunable '%s' is [%lld, %lld]: hi must be above lo", name, t->lo, t->hi);
+	if ((t->hi - t->lo) / t->step < 1)
+		return node_err(c, st ? st : r, "tunable '%s' takes one value only ([%lld, %lld] by %lld): nothing to mutate",
+				name, t->lo, t->hi, t->step);
+	return 0;
+}
+
+/* search: (spec.h's struct spec_search); after the variants and the backend. */
+static int parse_search(struct ctx *c, yaml_node_t *root, yaml_node_t *n)
+{
+	struct spec *s = c->s;
+	const char *keys[24];
+	if (want_map(c, n, "search") < 0 || check_keys(c, n, " in 'search'", section_keys("search", keys, 24)) < 0)
+		return -1;
+	struct spec_search *x = xcalloc(1, sizeof(*x));
+	s->search = x;
+	x->population = 4;
+	x->generations = 3;
+	x->elite = 1;
+	x->mutations = 1;
+	yaml_node_t *v, *en = NULL;
+	if ((v = lookup(c, n, "population", NULL)) && want_ll(c, v, "population", 1, 64, &x->population) < 0)
+		return -1;
+	if ((v = lookup(c, n, "generations", NULL)) && want_ll(c, v, "generations", 1, 100, &x->generations) < 0)
+		return -1;
+	if ((en = lookup(c, n, "elite", NULL)) && want_ll(c, en, "elite", 1, 64, &x->elite) < 0)
+		return -1;
+	if (x->elite > x->population)
+		return node_err(c, en, "'elite' is %lld, above 'population' (%lld)", x->elite, x->population);
+	if ((v = lookup(c, n, "mutations", NULL)) && want_ll(c, v, "mutations", 1, 8, &x->mutations) < 0)
+		return -1;
+	long long seed;
+	if ((v = lookup(c, n, "seed", NULL))) {
+		if (want_ll(c, v, "seed", 0, (1LL << 62), &seed) < 0)
+			return -1;
+		x->seed = (unsigned long long)seed;
+		x->seed_given = 1;
+	}
+	yaml_node_t *tn = lookup(c, n, "tunables", NULL);
+	if (tn) {
+		if (want_map(c, tn, "tunables") < 0 || check_duplicates(c, tn, "tunable") < 0)
+			return -1;
+		size_t nt = (size_t)(tn->data.mapping.pairs.top - tn->data.mapping.pairs.start);
+		x->tunables = xcalloc(nt ? nt : 1, sizeof(*x->tunables));
+		for (yaml_node_pair_t *p = tn->data.mapping.pairs.start; p < tn->data.mapping.pairs.top; p++)
+			if (parse_tunable(c, get(c, p->key), get(c, p->value), &x->tunables[x->n_tunables++]) < 0)
+				return -1;
+	}
+	yaml_node_t *kn = lookup(c, n, "kernels", NULL);
+	if (kn) {
+		if (parse_string_list(c, kn, "kernels", NULL, &x->kernels) < 0)
+			return -1;
+		while (x->kernels[x->n_kernels])
+			x->n_kernels++;
+		if (!x->n_kernels)
+			return node_err(c, kn, "'kernels' of 'search' is empty: list the kernel files a mutation may switch to");
+	}
+	if (!x->n_tunables && !x->n_kernels)
+		return node_err(c, n, "'search' has nothing to mutate: give 'tunables' (or 'kernels')");
+	yaml_node_t *bn = lookup(c, n, "budget", NULL);
+	if (bn) {
+		const char *bk[8];
+		if (want_map(c, bn, "budget") < 0 ||
+		    check_keys(c, bn, " in 'budget' of 'search'", section_keys("search/budget", bk, 8)) < 0)
+			return -1;
+		size_t nb = (size_t)(bn->data.mapping.pairs.top - bn->data.mapping.pairs.start);
+		if (nb != 1)
+			return node_err(c, bn, "'budget' of 'search' takes one unit, not %zu: cpu_s (host), gpu_s or usd (cuda)", nb);
+		yaml_node_t *uk = get(c, bn->data.mapping.pairs.start->key);
+		static const char *const units[] = { "cpu_s", "gpu_s", "usd", NULL };
+		for (size_t i = 0; units[i]; i++)
+			if (!strcmp(scalar(uk), units[i]))
+				x->budget_unit = units[i];
+		if (want_double(c, get(c, bn->data.mapping.pairs.start->value), x->budget_unit, 1e-9, 1e12, &x->budget) < 0)
+			return -1;
+		const struct backend *be = backend_find(s->backend);
+		if (be->uses_gpu && !strcmp(x->budget_unit, "cpu_s"))
+			return node_err(c, uk, "a budget in cpu_s is for the host backend; on %s give gpu_s or usd (the cost "
+					"the runs record)", s->backend);
+		if (!be->uses_gpu && strcmp(x->budget_unit, "cpu_s"))
+			return node_err(c, uk, "the host backend records no GPU time or price: give the budget as cpu_s "
+					"(the runs' wall time)");
+	}
+	/* where it starts: one variant, no references */
+	size_t nv = 0;
+	for (size_t i = 0; i < s->n_variants; i++) {
+		if (s->variants[i].is_reference)
+			return node_err(c, lookup(c, root, "references", NULL),
+					"a search cannot carry references: each generation would run them again; compare "
+					"with a reference in a spec of its own");
+		nv++;
+	}
+	if (nv != 1)
+		return node_err(c, n, "a search starts from one variant, its baseline; the spec has %zu (keep one in "
+				"'variants', or no 'grid')", nv);
+	const char *b = s->baseline, *q = b;
+	if (*q == 'g' && isdigit((unsigned char)q[1])) {
+		for (q++; isdigit((unsigned char)*q); q++)
+			;
+		if (*q == 'c' && isdigit((unsigned char)q[1])) {
+			for (q++; isdigit((unsigned char)*q); q++)
+				;
+			if (!*q)
+				return node_err(c, n, "the start variant '%s' is named like a search's candidates (gNcK); "
+						"rename it", b);
+		}
+	}
+	for (size_t i = 0; i < x->n_tunables; i++)
+		if (!strcmp(x->tunables[i].name, "kernel"))
+			return node_err(c, tn, "'kernel' is no parameter: list kernel files under 'kernels' of 'search'");
+	return 0;
+}
+
 static int parse_sections(struct ctx *c, yaml_node_t *root)
 {
 	struct spec *s = c->s;
@@ -651,8 +901,9 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 	if ((n = lookup(c, root, "params", NULL))) {
 		base.name = "params";
 		rc = parse_variant_body(c, n, &base);
-		if (!rc && (base.kernel || base.expect || base.trust))
-			rc = node_err(c, n, "'params' holds parameters only; 'kernel'/'expect' go at the top or in a variant");
+		if (!rc && (base.kernel || base.expect || base.trust || base.lineage))
+			rc = node_err(c, n, "'params' holds parameters only; 'kernel'/'expect'/'trust'/'lineage' go at "
+				      "the top or in a variant");
 	}
 	yaml_node_t *vn = lookup(c, root, "variants", NULL), *gn = lookup(c, root, "grid", NULL);
 	if (!rc && vn)
@@ -664,6 +915,7 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 		free(base.params[i].value);
 	}
 	free(base.params);
+	spec_lineage_free(base.lineage);
 	if (rc)
 		return -1;
 	if ((n = lookup(c, root, "references", NULL))) {
@@ -816,6 +1068,8 @@ static int parse_sections(struct ctx *c, yaml_node_t *root)
 		if ((v = lookup(c, n, "source", NULL)) && want_string(c, v, "source", &s->price_source) < 0)
 			return -1;
 	}
+	if ((n = lookup(c, root, "search", NULL)) && parse_search(c, root, n) < 0)
+		return -1;
 	return 0;
 }
 
@@ -940,37 +1194,54 @@ static int parse_shape(struct ctx *c, yaml_node_t *root)
 	return 0;
 }
 
+/* One kernel path: inside the repository, relative, present, of the
+ * backend's kind.  who: "variant 'NAME'" or "'kernels' of 'search'". */
+static int check_kernel_file(struct ctx *c, yaml_node_t *root, yaml_node_t *at, const char *k, const char *who)
+{
+	struct spec *s = c->s;
+	char *target;
+	int place = kernel_place(k, &target);
+	if (place == 1) {
+		int leads = target && strcmp(target, k);
+		int rc = node_err(c, at,
+				  "kernel '%s' (%s) is outside the repository%s%s%s; code there has no commit or diff, so its runs could not be reproduced: move it under the repository root",
+				  k, who, leads ? " (it leads to '" : "", leads ? target : "", leads ? "')" : "");
+		free(target);
+		return rc;
+	}
+	if (place < 0)
+		return node_err(c, at, "kernel file '%s' (%s) does not exist; paths are relative to the repository root",
+				k, who);
+	if (k[0] == '/')
+		return node_err(c, at,
+				"kernel '%s' (%s) is an absolute path; give it relative to the repository root, as the records name it",
+				k, who);
+	const char *dot = strrchr(k, '.');
+	const struct backend *be = backend_find(s->backend);
+	if (!dot || strcmp(dot, be->source_ext)) {
+		yaml_node_t *n = lookup(c, root, "backend", NULL);
+		return node_err(c, n ? n : at, "kernel '%s' does not fit backend '%s' (it builds %s files)", k, s->backend,
+				be->source_ext);
+	}
+	return 0;
+}
+
 static int check_kernel_files(struct ctx *c, yaml_node_t *root)
 {
 	struct spec *s = c->s;
 	for (size_t i = 0; i < s->n_variants; i++) {
 		const struct spec_variant *v = &s->variants[i];
-		const char *k = v->kernel;
-		char *target;
-		int place = kernel_place(k, &target);
-		if (place == 1) {
-			int leads = target && strcmp(target, k);
-			int rc = node_err(c, kernel_node(c, root, v),
-					  "kernel '%s' (variant '%s') is outside the repository%s%s%s; code there has no commit or diff, so its runs could not be reproduced: move it under the repository root",
-					  k, v->name, leads ? " (it leads to '" : "", leads ? target : "", leads ? "')" : "");
-			free(target);
-			return rc;
-		}
-		if (place < 0)
-			return node_err(c, kernel_node(c, root, v),
-					"kernel file '%s' (variant '%s') does not exist; paths are relative to the repository root",
-					k, v->name);
-		if (k[0] == '/')
-			return node_err(c, kernel_node(c, root, v),
-					"kernel '%s' (variant '%s') is an absolute path; give it relative to the repository root, as the records name it",
-					k, v->name);
-		const char *dot = strrchr(k, '.');
-		const struct backend *be = backend_find(s->backend);
-		if (!dot || strcmp(dot, be->source_ext)) {
-			yaml_node_t *n = lookup(c, root, "backend", NULL);
-			return node_err(c, n ? n : root, "kernel '%s' does not fit backend '%s' (it builds %s files)",
-					k, s->backend, be->source_ext);
-		}
+		char *who = xstrfmt("variant '%s'", v->name);
+		int rc = check_kernel_file(c, root, kernel_node(c, root, v), v->kernel, who);
+		free(who);
+		if (rc < 0)
+			return -1;
+	}
+	if (s->search) {
+		yaml_node_t *sn = lookup(c, root, "search", NULL), *kn = sn ? lookup(c, sn, "kernels", NULL) : NULL;
+		for (size_t i = 0; i < s->search->n_kernels; i++)
+			if (check_kernel_file(c, root, kn ? kn : root, s->search->kernels[i], "'kernels' of 'search'") < 0)
+				return -1;
 	}
 	return 0;
 }
@@ -1037,6 +1308,17 @@ const char *spec_param(const struct spec_variant *v, const char *name)
 	return NULL;
 }
 
+void spec_lineage_free(struct spec_lineage *l)
+{
+	if (!l)
+		return;
+	free(l->parent);
+	free(l->mutation);
+	free(l->origin);
+	free(l->search);
+	free(l);
+}
+
 static void free_list(char **l)
 {
 	for (size_t i = 0; l && l[i]; i++)
@@ -1059,6 +1341,7 @@ void spec_release(struct spec *s)
 		free(v->kernel);
 		free(v->expect);
 		free(v->trust);
+		spec_lineage_free(v->lineage);
 	}
 	free(s->variants);
 	free(s->path);
@@ -1077,6 +1360,15 @@ void spec_release(struct spec *s)
 	free(s->price_source);
 	free_list(s->sanitize);
 	free_list(s->flags);
+	if (s->search) {
+		for (size_t i = 0; i < s->search->n_tunables; i++) {
+			free(s->search->tunables[i].name);
+			free_list(s->search->tunables[i].choices);
+		}
+		free(s->search->tunables);
+		free_list(s->search->kernels);
+		free(s->search);
+	}
 	memset(s, 0, sizeof(*s));
 }
 

@@ -16,6 +16,20 @@
 #include "backends/backend.h"
 #include "backends/knobs.h"
 
+/*
+ * Where a variant came from (its `lineage:` key), carried into every run
+ * record of it (record.h's rec_lineage): parent, a run id, a search
+ * candidate's id or a variant's name (evident show --lineage resolves it
+ * in the store); mutation, what changed from the parent ("BLOCK_M
+ * 64->128", "kernel file"); origin, free-form (a prompt hash, a model, a
+ * search); search and generation, set by a search (run/search.h) for its
+ * candidates.  Strings NULL when not given; generation -1 when not given.
+ */
+struct spec_lineage {
+	char *parent, *mutation, *origin, *search;
+	long long generation;
+};
+
 struct spec_variant {
 	char *name;
 	char *kernel;            /* path relative to the repository root */
@@ -24,6 +38,7 @@ struct spec_variant {
 	char *expect;            /* expected outcome ("crashed", ...) or NULL */
 	int is_reference;        /* from references: */
 	char *trust;             /* "sealed" | "host" as written, or NULL (spec_trust gives the default) */
+	struct spec_lineage *lineage; /* as written, or NULL (owned; spec_release frees it) */
 };
 
 /* How a variant's kernel runs on the cuda backend: "sealed" (its host
@@ -35,6 +50,34 @@ struct spec;
 const char *spec_trust(const struct spec *s, const struct spec_variant *v);
 
 #define SPEC_MAX_DIMS 8
+
+/*
+ * A search (`search:`, run/search.h): generations of candidates, each a
+ * mutation of a parent over the tunables below (and the kernel files),
+ * judged in one batch a generation against the best so far.
+ */
+struct spec_tunable {
+	char *name;                  /* a parameter (C macro name) */
+	int is_range;                /* 1: lo, lo + step, ..., hi; 0: choices */
+	long long lo, hi, step;
+	char **choices;              /* NULL-terminated values, or NULL for a range */
+	size_t n_choices;
+};
+
+struct spec_search {
+	long long population;        /* new candidates a generation */
+	long long generations;       /* at most */
+	long long elite;             /* parents kept: the best and elite - 1 runners-up */
+	long long mutations;         /* genes changed per candidate */
+	int seed_given;              /* 0: a random seed, drawn once and recorded */
+	unsigned long long seed;
+	struct spec_tunable *tunables;
+	size_t n_tunables;
+	char **kernels;              /* NULL-terminated kernel files a mutation may switch to, or NULL */
+	size_t n_kernels;
+	const char *budget_unit;     /* "cpu_s" | "gpu_s" | "usd" (static storage), NULL: no budget */
+	double budget;               /* in budget_unit */
+};
 
 struct spec {
 	char *path;              /* as given */
@@ -58,6 +101,7 @@ struct spec {
 	char **flags;            /* NULL-terminated extra compiler flags, or NULL */
 	double price_usd_per_h;  /* < 0: not overridden by the spec */
 	char *price_source;
+	struct spec_search *search; /* `search:`, or NULL: one batch (owned) */
 };
 
 /*
@@ -65,8 +109,9 @@ struct spec {
  * its default and its meaning.  spec.c accepts exactly these keys plus the
  * knobs, and `evident help spec` prints both in this order.  section is
  * "top" (a top-level key), "variant" (a key a variant reserves besides its
- * parameters: variants.NAME.kernel) or the mapping it lives in
- * ("correctness", "cost").  A row with name NULL places the knobs of its
+ * parameters: variants.NAME.kernel), "variant/lineage" (a key of a
+ * variant's lineage: variants.NAME.lineage.parent) or the mapping it lives
+ * in ("correctness", "cost").  A row with name NULL places the knobs of its
  * section (knobs.h) in the printed order.  The list ends with a row whose
  * section is NULL.
  */
@@ -97,6 +142,8 @@ struct spec_env {
  */
 int spec_load(const char *path, const struct spec_env *env, struct spec *s);
 void spec_release(struct spec *s);
+/* Free a lineage (NULL is fine). */
+void spec_lineage_free(struct spec_lineage *l);
 
 /* The variant called name, or NULL. */
 const struct spec_variant *spec_variant(const struct spec *s, const char *name);

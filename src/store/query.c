@@ -76,6 +76,10 @@ void query_release(struct query *q)
 			batch_record_release(e->batch);
 			free(e->batch);
 		}
+		if (e->search) {
+			search_record_release(e->search);
+			free(e->search);
+		}
 		json_decref(e->m);
 	}
 	for (size_t i = 0; i < q->n_lone; i++) {
@@ -110,6 +114,14 @@ static int load(struct query *q, size_t i)
 			e->batch = NULL;
 			return error("batch '%s' in '%s' cannot be read; run 'evident verify'", e->run_id, q->st.root);
 		}
+	} else if (record_is_search(e->m)) {
+		e->search = xcalloc(1, sizeof(*e->search));
+		if (record_search_read(e->m, e->search) < 0) {
+			search_record_release(e->search);
+			free(e->search);
+			e->search = NULL;
+			return error("search '%s' in '%s' cannot be read; run 'evident verify'", e->run_id, q->st.root);
+		}
 	} else if (record_is_run(e->m)) {
 		e->run = xcalloc(1, sizeof(*e->run));
 		if (record_run_read(e->m, e->run) < 0) {
@@ -124,7 +136,7 @@ static int load(struct query *q, size_t i)
 
 const struct run_record *query_run_at(struct query *q, size_t i)
 {
-	if (i >= q->n || q->e[i].a.is_batch || load(q, i) < 0)
+	if (i >= q->n || q->e[i].a.is_batch || q->e[i].a.is_search || load(q, i) < 0)
 		return NULL;
 	return q->e[i].run;
 }
@@ -134,6 +146,40 @@ const struct batch_record *query_batch_at(struct query *q, size_t i)
 	if (i >= q->n || !q->e[i].a.is_batch || load(q, i) < 0)
 		return NULL;
 	return q->e[i].batch;
+}
+
+static int of_experiment(const struct query_entry *e, const char *experiment);
+
+const struct search_record *query_search_at(struct query *q, size_t i)
+{
+	if (i >= q->n || !q->e[i].a.is_search || load(q, i) < 0)
+		return NULL;
+	return q->e[i].search;
+}
+
+long query_search(struct query *q, const char *experiment, const char *run, struct strbuf *why)
+{
+	if (run && strcmp(run, "latest")) {
+		struct strbuf amb = STRBUF_INIT;
+		long i = query_find(q, run, &amb);
+		if (i >= 0 && !q->e[i].a.is_search)
+			strbuf_addf(why, "'%s' is not a search", run);
+		else if (i >= 0 && experiment && !of_experiment(&q->e[i], experiment))
+			strbuf_addf(why, "search '%s' is of experiment '%s', not '%s'", q->e[i].run_id,
+				    q->e[i].a.experiment ? q->e[i].a.experiment : "?", experiment);
+		else if (i == -2)
+			strbuf_addf(why, "'%s' names several records: %s", run, amb.buf);
+		else if (i < 0)
+			strbuf_addf(why, "no search '%s' in '%s'", run, q->st.root);
+		strbuf_release(&amb);
+		return i >= 0 && !why->len ? i : -1;
+	}
+	for (size_t i = q->n; i-- > 0;)
+		if (q->e[i].a.is_search && of_experiment(&q->e[i], experiment))
+			return (long)i;
+	strbuf_addf(why, "no search%s%s%s in '%s'", experiment ? " of experiment '" : "", experiment ? experiment : "",
+		    experiment ? "'" : "", q->st.root);
+	return -1;
 }
 
 json_t *query_manifest_at(struct query *q, size_t i)
@@ -150,6 +196,8 @@ static const char *hash_part(const char *id)
 	const char *end = id + n;
 	if (n > 6 && !strcmp(end - 6, "-batch"))
 		end -= 6;
+	else if (n > 7 && !strcmp(end - 7, "-search"))
+		end -= 7;
 	const char *p = end;
 	while (p > id && isxdigit((unsigned char)p[-1]))
 		p--;

@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "record/record.h"
+#include "record/search.h"
 #include "store/store.h"
 
 struct query_entry {
@@ -35,6 +36,7 @@ struct query_entry {
 	json_t *m;
 	struct run_record *run;
 	struct batch_record *batch;
+	struct search_record *search; /* a search record (record/search.h) */
 };
 
 struct query {
@@ -65,6 +67,11 @@ void query_release(struct query *q);
  * the other kind, or after error() when its manifest is damaged. */
 const struct run_record *query_run_at(struct query *q, size_t i);
 const struct batch_record *query_batch_at(struct query *q, size_t i);
+const struct search_record *query_search_at(struct query *q, size_t i);
+/* The newest search of experiment (NULL: any), or with run not NULL and
+ * not "latest" the search of that id (or unique prefix); -1 with a reason
+ * in why when there is none.  Returns its entry index. */
+long query_search(struct query *q, const char *experiment, const char *run, struct strbuf *why);
 /* Its manifest as stored (for show --json), read on first use. */
 json_t *query_manifest_at(struct query *q, size_t i);
 

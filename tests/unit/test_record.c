@@ -290,6 +290,44 @@ static void test_expect_met_follows_the_rule(void **state)
 	json_decref(m);
 }
 
+/* A run's lineage is written and read back whole; a run without one
+ * writes null and reads as none. */
+static void test_lineage_round_trip(void **state)
+{
+	(void)state;
+	struct run_record r, back;
+	memset(&r, 0, sizeof(r));
+	r.gpu_slot = -1;
+	r.outcome = OUTCOME_OK;
+	json_t *m = record_run_json(&r);
+	assert_true(json_is_null(json_object_get(m, "lineage")));
+	assert_int_equal(record_run_read(m, &back), 0);
+	assert_false(back.lineage.have);
+	run_record_release(&back);
+	json_decref(m);
+	r.lineage = (struct rec_lineage){ 1, "20261125T000000.000Z-x-0123abcd", "BLOCK_M 64->128", "search gen 2",
+					  "20261125T000000.000Z-x-89abcdef-search", 2 };
+	m = record_run_json(&r);
+	assert_int_equal(record_run_read(m, &back), 0);
+	assert_true(back.lineage.have);
+	assert_string_equal(back.lineage.parent, "20261125T000000.000Z-x-0123abcd");
+	assert_string_equal(back.lineage.mutation, "BLOCK_M 64->128");
+	assert_string_equal(back.lineage.origin, "search gen 2");
+	assert_string_equal(back.lineage.search, "20261125T000000.000Z-x-89abcdef-search");
+	assert_int_equal(back.lineage.generation, 2);
+	run_record_release(&back);
+	json_decref(m);
+	r.lineage = (struct rec_lineage){ 1, NULL, NULL, "prompt 5f3a", NULL, -1 };
+	m = record_run_json(&r);
+	assert_true(json_is_null(json_object_get(json_object_get(m, "lineage"), "generation")));
+	assert_int_equal(record_run_read(m, &back), 0);
+	assert_true(back.lineage.have);
+	assert_null(back.lineage.parent);
+	assert_int_equal(back.lineage.generation, -1);
+	run_record_release(&back);
+	json_decref(m);
+}
+
 /* A comparison as records hold it; repeats NULL: a record from before repeats. */
 static json_t *comparison(const char *verdict, const char *repeats)
 {
@@ -347,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_one_process_read_as_inconclusive),
 		cmocka_unit_test(test_outcome_as_expected),
 		cmocka_unit_test(test_expect_met_follows_the_rule),
+		cmocka_unit_test(test_lineage_round_trip),
 		cmocka_unit_test(test_samples_damage_is_an_error),
 		cmocka_unit_test(test_attrs_lines),
 		cmocka_unit_test(test_index_views_match),

@@ -141,6 +141,139 @@ static void test_knobs_and_typos(void **state)
 	free(p);
 }
 
+/* A variant's lineage is read whole; a misspelled key of it, a
+ * lineage that names nothing and a lineage in params: are refused. */
+static void test_lineage(void **state)
+{
+	(void)state;
+	char *p = write_tmp("name: l\nproblem: attention_fwd\nshape: {B: 1}\nkernel: k.c\nbaseline: a\n"
+			    "variants:\n  a: {X: 1}\n"
+			    "  b: {X: 2, lineage: {parent: a, mutation: 'X 1->2', origin: model-7, search: s-1, generation: 3}}\n");
+	struct spec s;
+	assert_int_equal(spec_load(p, NULL, &s), 0);
+	assert_null(s.variants[0].lineage);
+	const struct spec_lineage *l = s.variants[1].lineage;
+	assert_non_null(l);
+	assert_string_equal(l->parent, "a");
+	assert_string_equal(l->mutation, "X 1->2");
+	assert_string_equal(l->origin, "model-7");
+	assert_string_equal(l->search, "s-1");
+	assert_int_equal(l->generation, 3);
+	assert_int_equal(s.variants[1].n_params, 1); /* lineage is no parameter */
+	spec_release(&s);
+	unlink(p);
+	free(p);
+	static const char *const bad[] = {
+		"  b: {lineage: {parnet: a}}\n",
+		"  b: {lineage: {}}\n",
+		"  b: {lineage: {parent: a, generation: -1}}\n",
+		"  b: {lineage: {search: 'a b'}}\n",
+		"  b: {lineage: parent}\n",
+		"  b: {linage: {parent: a}}\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *t = xstrfmt("name: l\nproblem: attention_fwd\nshape: {B: 1}\nkernel: k.c\nbaseline: a\n"
+				  "variants:\n  a: {X: 1}\n%s", bad[i]);
+		p = write_tmp(t);
+		util_quiet = 1;
+		if (spec_load(p, NULL, &s) != -1)
+			fail_msg("accepted: %s", bad[i]);
+		util_quiet = 0;
+		spec_release(&s);
+		unlink(p);
+		free(p);
+		free(t);
+	}
+	p = write_tmp("name: l\nproblem: attention_fwd\nshape: {B: 1}\nkernel: k.c\n"
+		      "params: {lineage: {parent: a}}\n");
+	util_quiet = 1;
+	assert_int_equal(spec_load(p, NULL, &s), -1);
+	util_quiet = 0;
+	spec_release(&s);
+	unlink(p);
+	free(p);
+}
+
+/* search: read whole; a search's spec starts from one variant, takes no
+ * references, and its budget's unit fits the backend. */
+static void test_search_block(void **state)
+{
+	(void)state;
+	const char *head = "name: s\nproblem: attention_fwd\nbackend: host\nshape: {B: 1}\nkernel: k.c\n";
+	char *t = xstrfmt("%svariants:\n  base: {BM: 16}\nsearch:\n  population: 3\n  generations: 2\n  seed: 9\n"
+			  "  elite: 2\n  tunables:\n    BM: {range: [16, 64], step: 16}\n    VW: {choices: [4, 8]}\n"
+			  "  kernels: [k2.c]\n  budget: {cpu_s: 30}\n", head);
+	char *p = write_tmp(t);
+	struct spec s;
+	assert_int_equal(spec_load(p, NULL, &s), 0);
+	const struct spec_search *x = s.search;
+	assert_non_null(x);
+	assert_int_equal(x->population, 3);
+	assert_int_equal(x->generations, 2);
+	assert_int_equal(x->elite, 2);
+	assert_int_equal(x->mutations, 1);
+	assert_true(x->seed_given && x->seed == 9);
+	assert_int_equal(x->n_tunables, 2);
+	assert_true(x->tunables[0].is_range && x->tunables[0].lo == 16 && x->tunables[0].hi == 64 &&
+		    x->tunables[0].step == 16);
+	assert_int_equal(x->tunables[1].n_choices, 2);
+	assert_string_equal(x->tunables[1].choices[1], "8");
+	assert_int_equal(x->n_kernels, 1);
+	assert_string_equal(x->budget_unit, "cpu_s");
+	assert_true(x->budget == 30);
+	spec_release(&s);
+	unlink(p);
+	free(p);
+	free(t);
+	/* each refused with its own reason (stderr caught in a file) */
+	static const char *const bad[][2] = {
+		{ "baseline: a\nvariants:\n  a: {BM: 1}\n  b: {BM: 2}\nsearch: {tunables: {BM: {choices: [1, 2]}}}\n",
+		  "a search starts from one variant, its baseline; the spec has 2" },
+		{ "variants:\n  a: {BM: 1}\nreferences: [r]\nbaseline: a\nsearch: {tunables: {BM: {choices: [1, 2]}}}\n",
+		  "a search cannot carry references" },
+		{ "variants:\n  a: {BM: 1}\nsearch: {tunables: {BM: {choices: [1, 2]}}, budget: {gpu_s: 5}}\n",
+		  "the host backend records no GPU time or price" },
+		{ "variants:\n  a: {BM: 1}\nsearch: {population: 2, elite: 3, tunables: {BM: {choices: [1, 2]}}}\n",
+		  "'elite' is 3, above 'population' (2)" },
+		{ "variants:\n  g0c1: {BM: 1}\nsearch: {tunables: {BM: {choices: [1, 2]}}}\n",
+		  "is named like a search's candidates" },
+		{ "variants:\n  a: {BM: 1}\nsearch: {tunables: {BM: {choices: [1, 2], range: [1, 4]}}}\n",
+		  "has both 'range' and 'choices'" },
+		{ "variants:\n  a: {BM: 1}\nsearch: {tunables: {BM: {range: [4, 4]}}}\n", "hi must be above lo" },
+		{ "variants:\n  a: {BM: 1}\nsearch: {tunables: {BM: {range: [1, 4], step: 4}}}\n", "takes one value only" },
+		{ "variants:\n  a: {BM: 1}\nsearch: {population: 2}\n", "'search' has nothing to mutate" },
+		{ "variants:\n  a: {BM: 1}\nsearch: {tunables: {BM: {choices: [1, 1]}}}\n", "lists '1' twice" },
+		{ "variants:\n  a: {BM: 1}\nsearch: {tunables: {BM: {choise: [1, 2]}}}\n", "(did you mean 'choices'?)" },
+		{ "variants:\n  a: {BM: 1}\nsearch: {tunables: {BM: {choices: [1, 2]}}, budget: {cpu_s: 1, usd: 2}}\n",
+		  "takes one unit, not 2" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		t = xstrfmt("%s%s", head, bad[i][0]);
+		p = write_tmp(t);
+		char errp[] = "/tmp/evident-spec-err-XXXXXX";
+		int efd = mkstemp(errp);
+		assert_true(efd >= 0);
+		fflush(stderr);
+		int saved = dup(2);
+		dup2(efd, 2);
+		int rc = spec_load(p, NULL, &s);
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+		close(efd);
+		struct strbuf err = STRBUF_INIT;
+		assert_int_equal(read_file(errp, &err), 0);
+		if (rc != -1 || !strstr(strbuf_str(&err), bad[i][1]))
+			fail_msg("case %zu: rc %d, wanted '%s' in: %s", i, rc, bad[i][1], strbuf_str(&err));
+		strbuf_release(&err);
+		unlink(errp);
+		spec_release(&s);
+		unlink(p);
+		free(p);
+		free(t);
+	}
+}
+
 /* The tables `evident help spec` prints (and README's spec reference is):
  * every row complete, every knob section placed exactly once, and every
  * derived knob's doc ending in "(default: HOW)", which help prints as its
@@ -178,6 +311,8 @@ int main(void)
 		cmocka_unit_test(test_grid_and_params),
 		cmocka_unit_test(test_error_leaves_no_state),
 		cmocka_unit_test(test_key_tables),
+		cmocka_unit_test(test_lineage),
+		cmocka_unit_test(test_search_block),
 	};
 	return cmocka_run_group_tests_name("spec", tests, NULL, NULL);
 }

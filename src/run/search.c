@@ -1,0 +1,1216 @@
+/*
+ * search.c - a search's loop (contract in search.h): plan a generation's
+ * candidates from its parents, write the generation's spec (the search's
+ * spec with the best so far as baseline and the candidates as variants,
+ * each with its lineage), run it as one batch through run_experiment,
+ * read the batch back from the store (query.h, as every reader does),
+ * judge it, choose the parents of the next one, and once the generations
+ * or the budget are spent commit the search record (record/search.h).
+ *
+ * Why a generation's spec is text rather than a struct: it is recorded
+ * with the batch byte for byte (spec.object), so the batch of generation
+ * g is an ordinary batch that `evident reproduce` can run again from its
+ * record, without knowing it came from a search.
+ */
+#include "run/search.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "base/runcmd.h"
+#include "record/search.h"
+#include "run/cost.h"
+#include "run/provenance.h"
+#include "store/query.h"
+#include "store/store.h"
+
+/* ---- the generator and the mutations ------------------------------------- */
+
+void search_rng_init(struct search_rng *r, unsigned long long seed, int g)
+{
+	r->s = (uint64_t)seed ^ (0xD1B54A32D192ED03ULL * (uint64_t)(g + 1));
+}
+
+uint64_t search_rng_next(struct search_rng *r)
+{
+	uint64_t z = (r->s += 0x9E3779B97F4A7C15ULL);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+/* uniform in [0, n) (n > 0; the modulo bias is below 2^-40 for n < 2^24) */
+static uint64_t below(struct search_rng *r, uint64_t n)
+{
+	return search_rng_next(r) % n;
+}
+
+void search_params_free(struct param *p, size_t n)
+{
+	for (size_t i = 0; p && i < n; i++) {
+		free(p[i].name);
+		free(p[i].value);
+	}
+	free(p);
+}
+
+static int cmp_param(const void *a, const void *b)
+{
+	return strcmp(((const struct param *)a)->name, ((const struct param *)b)->name);
+}
+
+char *search_key(const char *kernel, const struct param *params, size_t np)
+{
+	struct param *s = xcalloc(np ? np : 1, sizeof(*s));
+	memcpy(s, params, np * sizeof(*s));
+	qsort(s, np, sizeof(*s), cmp_param);
+	struct strbuf k = STRBUF_INIT;
+	strbuf_addstr(&k, kernel ? kernel : "");
+	for (size_t i = 0; i < np; i++)
+		strbuf_addf(&k, "\n%s=%s", s[i].name, s[i].value);
+	free(s);
+	return strbuf_detach(&k, NULL);
+}
+
+static const char *param_of(const struct param *p, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(p[i].name, name))
+			return p[i].value;
+	return NULL;
+}
+
+static void set_param(struct param **p, size_t *n, const char *name, const char *value)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*p)[i].name, name)) {
+			free((*p)[i].value);
+			(*p)[i].value = xstrdup(value);
+			return;
+		}
+	*p = xrealloc(*p, (*n + 1) * sizeof(**p));
+	(*p)[*n].name = xstrdup(name);
+	(*p)[*n].value = xstrdup(value);
+	(*n)++;
+}
+
+/* A new value of tunable t for current value cur (NULL: unset), malloc'd. */
+static char *mutate_value(const struct spec_tunable *t, const char *cur, struct search_rng *rng)
+{
+	if (!t->is_range) {
+		size_t skip = t->n_choices, k;
+		for (size_t i = 0; cur && i < t->n_choices; i++)
+			if (!strcmp(t->choices[i], cur))
+				skip = i;
+		size_t n = t->n_choices - (skip < t->n_choices);
+		k = (size_t)below(rng, n);
+		if (skip < t->n_choices && k >= skip)
+			k++;
+		return xstrdup(t->choices[k]);
+	}
+	long long steps = (t->hi - t->lo) / t->step; /* values: lo + i step, i in [0, steps] */
+	char *end;
+	errno = 0;
+	long long v = cur ? strtoll(cur, &end, 10) : 0;
+	int on_grid = cur && !errno && end != cur && !*end && v >= t->lo && v <= t->hi && (v - t->lo) % t->step == 0;
+	long long i;
+	if (on_grid && below(rng, 2) == 0) {
+		/* a neighbour: one step up or down, the other way at an end */
+		long long at = (v - t->lo) / t->step;
+		int up = at == 0 ? 1 : at == steps ? 0 : (int)below(rng, 2);
+		i = up ? at + 1 : at - 1;
+	} else {
+		/* anywhere in the range but where it is */
+		long long at = on_grid ? (v - t->lo) / t->step : -1;
+		i = (long long)below(rng, (uint64_t)(steps + (at < 0)));
+		if (at >= 0 && i >= at)
+			i++;
+	}
+	return xstrfmt("%lld", t->lo + i * t->step);
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+	return s ? s + 1 : p ? p : "?";
+}
+
+void search_mutate(const struct spec_search *ss, const char *start_kernel, const char *kernel,
+		   const struct param *params, size_t np, struct search_rng *rng, char **kernel_out,
+		   struct param **params_out, size_t *n_out, struct strbuf *mutation)
+{
+	*params_out = NULL;
+	*n_out = 0;
+	for (size_t i = 0; i < np; i++)
+		set_param(params_out, n_out, params[i].name, params[i].value);
+	*kernel_out = xstrdup(kernel);
+	/* the genes: each tunable, then the kernel file when there are others */
+	size_t n_genes = ss->n_tunables + (ss->n_kernels ? 1 : 0);
+	size_t want = (size_t)ss->mutations < n_genes ? (size_t)ss->mutations : n_genes;
+	int *picked = xcalloc(n_genes ? n_genes : 1, sizeof(int));
+	for (size_t m = 0; m < want; m++) {
+		size_t g = (size_t)below(rng, n_genes - m);
+		for (size_t k = 0; k < n_genes; k++) /* the g-th gene not yet picked */
+			if (!picked[k] && g-- == 0) {
+				g = k;
+				break;
+			}
+		picked[g] = 1;
+		if (mutation->len)
+			strbuf_addstr(mutation, ", ");
+		if (g < ss->n_tunables) {
+			const struct spec_tunable *t = &ss->tunables[g];
+			const char *cur = param_of(*params_out, *n_out, t->name);
+			char *nv = mutate_value(t, cur, rng);
+			strbuf_addf(mutation, "%s %s->%s", t->name, cur ? cur : "(unset)", nv);
+			set_param(params_out, n_out, t->name, nv);
+			free(nv);
+		} else {
+			/* the kernel files: the start's and the listed ones, each once */
+			const char **ks = xcalloc(ss->n_kernels + 1, sizeof(char *));
+			size_t nk = 0;
+			ks[nk++] = start_kernel;
+			for (size_t i = 0; i < ss->n_kernels; i++) {
+				int dup = 0;
+				for (size_t j = 0; j < nk; j++)
+					dup |= !strcmp(ks[j], ss->kernels[i]);
+				if (!dup)
+					ks[nk++] = ss->kernels[i];
+			}
+			size_t skip = nk;
+			for (size_t i = 0; i < nk; i++)
+				if (!strcmp(ks[i], *kernel_out))
+					skip = i;
+			size_t n = nk - (skip < nk);
+			if (n) {
+				size_t k = (size_t)below(rng, n);
+				if (skip < nk && k >= skip)
+					k++;
+				strbuf_addf(mutation, "kernel %s->%s", base_name(*kernel_out), base_name(ks[k]));
+				free(*kernel_out);
+				*kernel_out = xstrdup(ks[k]);
+			} else {
+				strbuf_addstr(mutation, "kernel (no other file)");
+			}
+			free(ks);
+		}
+	}
+	free(picked);
+}
+
+/* ---- the generation's spec text --------------------------------------------- */
+
+int search_spec_text(const char *orig, const char *header, const char *baseline, const char *variants,
+		     struct strbuf *out, struct strbuf *why)
+{
+	static const char *const drop[] = { "variants", "grid", "baseline", "params", "search", "references", NULL };
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	if (!yaml_parser_initialize(&parser)) {
+		strbuf_addstr(why, "libyaml: cannot initialise the parser");
+		return -1;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)orig, strlen(orig));
+	if (!yaml_parser_load(&parser, &doc)) {
+		strbuf_addf(why, "the spec is no YAML libyaml reads (%s)", parser.problem ? parser.problem : "?");
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	int rc = -1;
+	yaml_node_t *root = yaml_document_get_root_node(&doc);
+	if (!root || root->type != YAML_MAPPING_NODE || root->data.mapping.style == YAML_FLOW_MAPPING_STYLE) {
+		strbuf_addstr(why, "a search needs a block-style spec (one top-level key a line), not a flow mapping {...}");
+		goto out;
+	}
+	size_t np = (size_t)(root->data.mapping.pairs.top - root->data.mapping.pairs.start);
+	size_t *first = xcalloc(np + 1, sizeof(size_t));
+	int *keep = xcalloc(np + 1, sizeof(int));
+	for (size_t i = 0; i < np; i++) {
+		yaml_node_t *k = yaml_document_get_node(&doc, root->data.mapping.pairs.start[i].key);
+		first[i] = k->start_mark.line;
+		const char *name = k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "";
+		keep[i] = 1;
+		for (size_t d = 0; drop[d]; d++)
+			if (!strcmp(name, drop[d]))
+				keep[i] = 0;
+		if (k->start_mark.column != 0) {
+			strbuf_addf(why, "the spec's top-level key '%s' does not start its line (line %zu)", name,
+				    first[i] + 1);
+			free(first);
+			free(keep);
+			goto out;
+		}
+	}
+	strbuf_addstr(out, header);
+	size_t line = 0;
+	for (const char *p = orig; *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) + 1 : strlen(p);
+		/* the pair whose range holds this line: the last key at or before it */
+		long owner = -1;
+		for (size_t i = 0; i < np; i++)
+			if (first[i] <= line)
+				owner = (long)i;
+		if (owner < 0 || keep[owner]) {
+			strbuf_add(out, p, len);
+			if (!eol)
+				strbuf_addch(out, '\n');
+		}
+		p += len;
+		line++;
+	}
+	strbuf_addf(out, "baseline: %s\nvariants:\n%s", baseline, variants);
+	free(first);
+	free(keep);
+	rc = 0;
+out:
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+/* s as a YAML double-quoted scalar */
+static void add_quoted(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '"');
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			strbuf_addf(sb, "\\%c", c);
+		else if (c < 0x20)
+			strbuf_addf(sb, "\\x%02x", c);
+		else
+			strbuf_addch(sb, (char)c);
+	}
+	strbuf_addch(sb, '"');
+}
+
+/* ---- the search's state ---------------------------------------------------- */
+
+/* One candidate of one generation, planned, then judged from its batch. */
+struct cand {
+	char *id, *kernel;
+	struct param *params;
+	size_t n_params;
+	char *parent, *parent_run, *mutation;
+	int elite;                   /* 1: the best so far, the batch's baseline */
+	const struct spec_lineage *spec_lineage; /* generation 0's elite: the start variant's own */
+	/* judged */
+	int ran;                     /* its row is in the batch */
+	char *outcome, *reason, *run, *binary;
+	double median_us, median_ci[2];
+	int have_cmp;
+	double speedup, speedup_ci[2], p_adjusted;
+	char *verdict, *verdict_reason;
+	char *no_effect, *note;
+	int promoted;
+};
+
+struct gen {
+	struct cand *c;              /* c[0] the elite */
+	size_t n;
+	char *batch, *why;
+	int promoted;
+	size_t best_out;             /* index into c */
+	long long runs;
+	double wall_s, gpu_s, usd, cpu_s;
+	int unpriced;                /* runs with GPU time and no price */
+	long long holm_comparisons;
+};
+
+struct search {
+	const struct spec *s;
+	const struct spec_search *ss;
+	const struct run_options *o;
+	char *id;
+	unsigned long long seed;
+	char started[40];
+	struct store st;
+	char spec_object[SHA256_HEX_LEN + 1];
+	char diff_hex[SHA256_HEX_LEN + 1];
+	struct prov_git prov;
+	struct gen *g;
+	size_t n_gens;
+	char **seen;                 /* search_key of every candidate planned */
+	size_t n_seen;
+	char **bins;                 /* binary hash -> the first candidate id with it */
+	char **bin_ids;
+	size_t n_bins;
+	json_t *notes;
+	double spent;
+	int repeats;
+	const char *stopped;
+	char *stop_reason;
+	int budget_stopped;
+};
+
+static void cand_release(struct cand *c)
+{
+	free(c->id);
+	free(c->kernel);
+	search_params_free(c->params, c->n_params);
+	free(c->parent);
+	free(c->parent_run);
+	free(c->mutation);
+	free(c->outcome);
+	free(c->reason);
+	free(c->run);
+	free(c->binary);
+	free(c->verdict);
+	free(c->verdict_reason);
+	free(c->no_effect);
+	free(c->note);
+	memset(c, 0, sizeof(*c));
+}
+
+static void search_release(struct search *x)
+{
+	for (size_t i = 0; i < x->n_gens; i++) {
+		for (size_t k = 0; k < x->g[i].n; k++)
+			cand_release(&x->g[i].c[k]);
+		free(x->g[i].c);
+		free(x->g[i].batch);
+		free(x->g[i].why);
+	}
+	free(x->g);
+	for (size_t i = 0; i < x->n_seen; i++)
+		free(x->seen[i]);
+	free(x->seen);
+	for (size_t i = 0; i < x->n_bins; i++) {
+		free(x->bins[i]);
+		free(x->bin_ids[i]);
+	}
+	free(x->bins);
+	free(x->bin_ids);
+	free(x->id);
+	free(x->stop_reason);
+	json_decref(x->notes);
+	prov_git_release(&x->prov);
+	store_release(&x->st);
+}
+
+static int seen(const struct search *x, const char *key)
+{
+	for (size_t i = 0; i < x->n_seen; i++)
+		if (!strcmp(x->seen[i], key))
+			return 1;
+	return 0;
+}
+
+static void add_seen(struct search *x, char *key)
+{
+	x->seen = xrealloc(x->seen, (x->n_seen + 1) * sizeof(char *));
+	x->seen[x->n_seen++] = key;
+}
+
+static void note(struct search *x, char *text)
+{
+	json_array_append_new(x->notes, json_string(text));
+	free(text);
+}
+
+/* A copy of c as the next generation's elite: the same code, measured again. */
+static void elite_of(const struct cand *c, struct cand *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->id = xstrdup(c->id);
+	e->kernel = xstrdup(c->kernel);
+	for (size_t i = 0; i < c->n_params; i++)
+		set_param(&e->params, &e->n_params, c->params[i].name, c->params[i].value);
+	e->parent = xstrdup(c->id);
+	e->parent_run = c->run ? xstrdup(c->run) : NULL;
+	e->mutation = xstrdup("none: the best so far, measured again");
+	e->elite = 1;
+}
+
+/* ---- planning a generation -------------------------------------------------- */
+
+/*
+ * Generation gi's candidates, after its elite (already in g->c[0]), from
+ * parents[] (the elite first).  Parent k % n_parents is mutated until a
+ * candidate nobody has judged comes out (200 draws at most).
+ */
+static void plan_generation(struct search *x, int gi, struct gen *g, const struct cand *const *parents,
+			    size_t n_parents)
+{
+	struct search_rng rng;
+	search_rng_init(&rng, x->seed, gi);
+	const char *start_kernel = x->s->variants[0].kernel;
+	size_t made = 0;
+	for (long long k = 0; k < x->ss->population; k++) {
+		const struct cand *p = parents[(size_t)k % n_parents];
+		int ok = 0;
+		for (int attempt = 0; attempt < 200 && !ok; attempt++) {
+			char *kernel;
+			struct param *params;
+			size_t np;
+			struct strbuf mut = STRBUF_INIT;
+			search_mutate(x->ss, start_kernel, p->kernel, p->params, p->n_params, &rng, &kernel, &params, &np,
+				      &mut);
+			char *key = search_key(kernel, params, np);
+			if (seen(x, key)) {
+				free(key);
+				free(kernel);
+				search_params_free(params, np);
+				strbuf_release(&mut);
+				continue;
+			}
+			add_seen(x, key);
+			struct cand *c = &g->c[g->n++];
+			memset(c, 0, sizeof(*c));
+			c->id = xstrfmt("g%dc%zu", gi, made++);
+			c->kernel = kernel;
+			c->params = params;
+			c->n_params = np;
+			c->parent = xstrdup(p->id);
+			/* a parent in this batch (the elite) is named by its variant there;
+			 * a runner-up of the last generation by its run */
+			c->parent_run = p == parents[0] || !p->run ? NULL : xstrdup(p->run);
+			c->mutation = strbuf_detach(&mut, NULL);
+			ok = 1;
+		}
+	}
+	if ((long long)made < x->ss->population)
+		note(x, xstrfmt("generation %d: %zu new candidate(s) of %lld; the mutations of its parents gave "
+				"nothing that was not judged already",
+				gi, made, x->ss->population));
+}
+
+/* The generation's variants as spec lines (the elite first). */
+static void variant_lines(const struct search *x, int gi, const struct gen *g, struct strbuf *out)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		const struct cand *c = &g->c[i];
+		strbuf_addf(out, "  %s: {kernel: ", c->id);
+		add_quoted(out, c->kernel);
+		for (size_t k = 0; k < c->n_params; k++) { /* quoted: a value such as "-" is no plain scalar */
+			strbuf_addf(out, ", %s: ", c->params[k].name);
+			add_quoted(out, c->params[k].value);
+		}
+		strbuf_addstr(out, ", lineage: {");
+		const char *parent = c->parent_run ? c->parent_run : c->elite ? NULL : c->parent;
+		const char *mutation = c->mutation;
+		if (c->spec_lineage) { /* the start keeps what its spec said of it */
+			parent = c->spec_lineage->parent;
+			mutation = c->spec_lineage->mutation;
+		}
+		if (parent) {
+			strbuf_addstr(out, "parent: ");
+			add_quoted(out, parent);
+			strbuf_addstr(out, ", ");
+		}
+		if (mutation) {
+			strbuf_addstr(out, "mutation: ");
+			add_quoted(out, mutation);
+			strbuf_addstr(out, ", ");
+		}
+		struct strbuf origin = STRBUF_INIT;
+		if (c->spec_lineage && c->spec_lineage->origin)
+			strbuf_addf(&origin, "%s; ", c->spec_lineage->origin);
+		strbuf_addf(&origin, "search %s generation %d: %s", x->id, gi,
+			    c->elite ? (gi ? "the best so far" : "the start") : "a candidate");
+		strbuf_addstr(out, "origin: ");
+		add_quoted(out, origin.buf);
+		strbuf_release(&origin);
+		strbuf_addf(out, ", search: %s, generation: %d}}\n", x->id, gi);
+	}
+}
+
+/* ---- judging a generation from its batch ----------------------------------- */
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* The first candidate id the search saw with binary hash h, or NULL; records h for id. */
+static const char *binary_seen(struct search *x, const char *h, const char *id)
+{
+	for (size_t i = 0; i < x->n_bins; i++)
+		if (!strcmp(x->bins[i], h))
+			return x->bin_ids[i];
+	x->bins = xrealloc(x->bins, (x->n_bins + 1) * sizeof(char *));
+	x->bin_ids = xrealloc(x->bin_ids, (x->n_bins + 1) * sizeof(char *));
+	x->bins[x->n_bins] = xstrdup(h);
+	x->bin_ids[x->n_bins++] = xstrdup(id);
+	return NULL;
+}
+
+/* Fill g's candidates from batch batch_id; 0, or -1 after error(). */
+static int read_batch(struct search *x, struct gen *g, const char *batch_id)
+{
+	struct query q = QUERY_INIT;
+	struct strbuf why = STRBUF_INIT;
+	int rc = -1;
+	if (query_open(&q, x->o->store_root) < 0)
+		goto out;
+	long bi = query_find(&q, batch_id, &why);
+	const struct batch_record *b = bi >= 0 ? query_batch_at(&q, (size_t)bi) : NULL;
+	if (!b) {
+		error("the batch of this generation, '%s', cannot be read back from '%s'", batch_id, q.st.root);
+		goto out;
+	}
+	g->holm_comparisons = b->holm_comparisons;
+	for (size_t i = 0; i < g->n; i++) {
+		struct cand *c = &g->c[i];
+		const struct batch_row *row = batch_find_row(b, c->id);
+		if (!row)
+			continue;
+		c->ran = 1;
+		c->outcome = dup_or_null(row->outcome_text);
+		c->reason = dup_or_null(row->reason);
+		c->run = dup_or_null(row->n_runs ? row->runs[0] : row->run_id);
+		c->median_us = row->have_stats ? row->stats.median : NAN;
+		c->median_ci[0] = row->have_stats ? row->stats.median_ci[0] : NAN;
+		c->median_ci[1] = row->have_stats ? row->stats.median_ci[1] : NAN;
+		if (row->have_cmp) {
+			c->have_cmp = 1;
+			c->speedup = row->cmp.speedup;
+			c->speedup_ci[0] = row->cmp.speedup_ci[0];
+			c->speedup_ci[1] = row->cmp.speedup_ci[1];
+			c->p_adjusted = row->cmp.p_adjusted;
+			c->verdict = dup_or_null(row->cmp.verdict);
+			c->verdict_reason = dup_or_null(row->cmp.verdict_reason);
+		}
+		const struct run_record **runs;
+		size_t nr = query_row_runs(&q, row, &runs);
+		for (size_t k = 0; k < nr; k++) {
+			const struct run_record *r = runs[k];
+			g->runs++;
+			g->wall_s += isfinite(r->wall_s) ? r->wall_s : 0;
+			g->cpu_s += isfinite(r->wall_s) ? r->wall_s : 0;
+			g->gpu_s += isfinite(r->cost.gpu_s) ? r->cost.gpu_s : 0;
+			if (r->cost.have_usd)
+				g->usd += r->cost.usd;
+			else if (r->cost.gpu_s > 0)
+				g->unpriced++;
+			if (k == 0 && r->binary_sha256)
+				c->binary = xstrdup(r->binary_sha256);
+			if (k == 0 && json_array_size(r->not_echoed)) {
+				struct strbuf ne = STRBUF_INIT;
+				size_t j;
+				json_t *v;
+				json_array_foreach(r->not_echoed, j, v) if (json_is_string(v))
+					strbuf_addf(&ne, "%s%s", ne.len ? ", " : "", json_string_value(v));
+				if (ne.len)
+					c->note = xstrfmt("not echoed by the kernel (compiled_params): %s", ne.buf);
+				strbuf_release(&ne);
+			}
+		}
+		free(runs);
+	}
+	rc = 0;
+out:
+	strbuf_release(&why);
+	query_release(&q);
+	return rc;
+}
+
+/* 1 when v may become the best: it ran ok, its knob reached the binary,
+ * and the batch's verdict against the best is faster. */
+static int promotable(const struct search_verdict *v)
+{
+	return v->outcome && !strcmp(v->outcome, "ok") && !v->no_effect && v->verdict && !strcmp(v->verdict, "faster");
+}
+
+size_t search_pick(const struct search_verdict *v, size_t n, size_t *n_faster)
+{
+	size_t best = 0;
+	*n_faster = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (!promotable(&v[i]))
+			continue;
+		(*n_faster)++;
+		if (best == 0 || v[i].speedup_lo > v[best].speedup_lo ||
+		    (v[i].speedup_lo == v[best].speedup_lo && v[i].speedup > v[best].speedup))
+			best = i;
+	}
+	return best;
+}
+
+static struct search_verdict verdict_of(const struct cand *c)
+{
+	struct search_verdict v = { c->outcome, c->have_cmp ? c->verdict : NULL, c->no_effect != NULL, c->speedup,
+				    c->speedup_ci[0] };
+	return v;
+}
+
+static void add_ratio(struct strbuf *sb, const struct cand *c)
+{
+	strbuf_addf(sb, "%.3fx [%.3f, %.3f], p ", c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
+	if (isnan(c->p_adjusted))
+		strbuf_addstr(sb, "n/a");
+	else if (c->p_adjusted < 1e-3)
+		strbuf_addf(sb, "%.1e", c->p_adjusted);
+	else
+		strbuf_addf(sb, "%.2g", c->p_adjusted);
+}
+
+/*
+ * Judge generation g: knobs that missed the binary, the best after it and
+ * why.  Returns 0, or -1 when the elite did not run ok (nothing in the
+ * generation can be compared).
+ */
+static int judge(struct search *x, int gi, struct gen *g)
+{
+	struct cand *e = &g->c[0];
+	if (e->binary)
+		binary_seen(x, e->binary, e->id);
+	for (size_t i = 1; i < g->n; i++) {
+		struct cand *c = &g->c[i];
+		if (!c->binary)
+			continue;
+		if (e->binary && !strcmp(c->binary, e->binary) && !strcmp(c->kernel, e->kernel)) {
+			c->no_effect = xstrfmt("%s did not reach the binary: its device code is the best's (%s, "
+					       "binary %.12s)",
+					       c->mutation ? c->mutation : "its mutation", e->id, c->binary);
+			continue;
+		}
+		const char *twin = binary_seen(x, c->binary, c->id);
+		if (twin) {
+			char *more = xstrfmt("the same device code as %s: what differs between them never reached "
+					     "the binary",
+					     twin);
+			if (c->note) {
+				char *both = xstrfmt("%s; %s", c->note, more);
+				free(more);
+				free(c->note);
+				more = both;
+			}
+			c->note = more;
+		}
+	}
+	int elite_ok = e->outcome && !strcmp(e->outcome, "ok");
+	size_t n_faster = 0;
+	size_t nd = 0, inc = 0, slow = 0, failed = 0, noeff = 0;
+	struct search_verdict *vs = xcalloc(g->n, sizeof(*vs));
+	for (size_t i = 0; i < g->n; i++)
+		vs[i] = verdict_of(&g->c[i]);
+	size_t best = search_pick(vs, g->n, &n_faster);
+	free(vs);
+	for (size_t i = 1; i < g->n; i++) {
+		const struct cand *c = &g->c[i];
+		if (c->no_effect)
+			noeff++;
+		else if (!c->outcome || strcmp(c->outcome, "ok"))
+			failed++;
+		else if (c->have_cmp && c->verdict && !strcmp(c->verdict, "faster"))
+			; /* counted by search_pick */
+		else if (c->verdict && !strcmp(c->verdict, "no_difference"))
+			nd++;
+		else if (c->verdict && !strcmp(c->verdict, "slower"))
+			slow++;
+		else
+			inc++;
+	}
+	struct strbuf why = STRBUF_INIT;
+	if (!elite_ok) {
+		strbuf_addf(&why, "%s kept, unjudged: the best so far ended %s when measured again (%s), so no candidate "
+			    "could be compared with it",
+			    e->id, e->outcome ? e->outcome : "without a record", e->reason ? e->reason : "no reason recorded");
+		best = 0;
+	} else if (best) {
+		struct cand *c = &g->c[best];
+		c->promoted = 1;
+		g->promoted = 1;
+		strbuf_addf(&why, "%s promoted: faster than %s, ", c->id, e->id);
+		add_ratio(&why, c);
+		strbuf_addf(&why, " (Holm over %lld comparison%s); ", g->holm_comparisons,
+			    g->holm_comparisons == 1 ? "" : "s");
+		if (n_faster > 1)
+			strbuf_addf(&why, "the largest lower CI bound of %zu faster candidates", n_faster);
+		else
+			strbuf_addstr(&why, "the only faster candidate");
+	} else {
+		strbuf_addf(&why, "%s kept: no candidate was faster (", e->id);
+		const char *sep = "";
+#define COUNT(n, what)                                              \
+	if (n) {                                                    \
+		strbuf_addf(&why, "%s%zu %s", sep, (size_t)(n), what); \
+		sep = ", ";                                         \
+	}
+		COUNT(nd, "no_difference");
+		COUNT(inc, "inconclusive");
+		COUNT(slow, "slower");
+		COUNT(failed, "failed");
+		COUNT(noeff, noeff == 1 ? "knob that missed the binary" : "knobs that missed the binary");
+#undef COUNT
+		if (!*sep)
+			strbuf_addstr(&why, "no candidates");
+		strbuf_addch(&why, ')');
+	}
+	if (!elite_ok)
+		e->promoted = 0;
+	else if (!best)
+		e->promoted = 1; /* the elite stays the best */
+	g->best_out = best;
+	g->why = strbuf_detach(&why, NULL);
+	(void)gi;
+	return elite_ok ? 0 : -1;
+}
+
+/* ---- the record ------------------------------------------------------------ */
+
+static void fill_candidate(const struct cand *c, struct rec_candidate *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = c->id;
+	r->role = c->elite ? "elite" : "candidate";
+	r->kernel = c->kernel;
+	r->params = c->params;
+	r->n_params = c->n_params;
+	r->parent = c->elite && !c->parent_run ? (c->spec_lineage ? c->spec_lineage->parent : NULL) : c->parent;
+	r->parent_run = c->parent_run;
+	r->mutation = c->spec_lineage ? c->spec_lineage->mutation : c->mutation;
+	r->outcome = c->ran ? c->outcome : "not_run";
+	r->reason = c->ran ? c->reason : "its generation's batch has no row for it";
+	r->run = c->run;
+	r->binary_sha256 = c->binary;
+	r->median_us = c->median_us;
+	r->median_ci[0] = c->median_ci[0];
+	r->median_ci[1] = c->median_ci[1];
+	r->have_cmp = c->have_cmp;
+	r->speedup = c->speedup;
+	r->speedup_ci[0] = c->speedup_ci[0];
+	r->speedup_ci[1] = c->speedup_ci[1];
+	r->p_adjusted = c->p_adjusted;
+	r->verdict = c->verdict;
+	r->verdict_reason = c->verdict_reason;
+	r->no_effect = c->no_effect;
+	r->note = c->note;
+	r->promoted = c->promoted;
+}
+
+static int commit_record(struct search *x, char finished[40])
+{
+	const struct spec *s = x->s;
+	const struct spec_search *ss = x->ss;
+	struct search_record r;
+	memset(&r, 0, sizeof(r));
+	r.run_id = x->id;
+	r.experiment = s->name;
+	r.question = s->question;
+	r.backend = s->backend;
+	r.started_utc = x->started;
+	r.finished_utc = finished;
+	r.spec_path = s->path;
+	r.spec_object = x->spec_object;
+	r.git.is_repo = x->prov.is_repo;
+	r.git.commit = x->prov.commit;
+	r.git.branch = x->prov.branch;
+	r.git.dirty = x->prov.dirty;
+	r.git.n_changed = (long long)x->prov.n_changed;
+	r.git.untracked = x->prov.untracked;
+	r.git.note = x->prov.why;
+	r.git.diff_object = x->prov.diff ? x->diff_hex : NULL;
+	r.population = ss->population;
+	r.generations = ss->generations;
+	r.elite = ss->elite;
+	r.mutations = ss->mutations;
+	r.seed = x->seed;
+	r.seed_given = ss->seed_given;
+	r.tunables = xcalloc(ss->n_tunables + 1, sizeof(*r.tunables));
+	r.n_tunables = ss->n_tunables;
+	for (size_t i = 0; i < ss->n_tunables; i++) {
+		const struct spec_tunable *t = &ss->tunables[i];
+		r.tunables[i] = (struct rec_search_tunable){ t->name, t->is_range, t->lo, t->hi, t->step,
+							     (const char **)t->choices, t->n_choices };
+	}
+	r.kernels = (const char **)ss->kernels;
+	r.n_kernels = ss->n_kernels;
+	r.budget_unit = ss->budget_unit;
+	r.budget_limit = ss->budget;
+	r.budget_spent = x->spent;
+	r.budget_stopped = x->budget_stopped;
+	r.gens = xcalloc(x->n_gens + 1, sizeof(*r.gens));
+	r.n_gens = x->n_gens;
+	r.best_generation = -1;
+	r.best_median_us = r.best_median_ci[0] = r.best_median_ci[1] = NAN;
+	r.t_usd = 0;
+	int unpriced = 0;
+	for (size_t i = 0; i < x->n_gens; i++) {
+		const struct gen *g = &x->g[i];
+		struct rec_generation *rg = &r.gens[i];
+		rg->generation = (int)i;
+		rg->batch = g->batch;
+		rg->best_in = g->c[0].id;
+		rg->best_out = g->why ? g->c[g->best_out].id : NULL;
+		rg->promoted = g->promoted;
+		rg->why = g->why;
+		const struct cand *bo = &g->c[g->best_out];
+		rg->best_median_us = g->why ? bo->median_us : NAN;
+		rg->best_median_ci[0] = g->why ? bo->median_ci[0] : NAN;
+		rg->best_median_ci[1] = g->why ? bo->median_ci[1] : NAN;
+		rg->runs = g->runs;
+		rg->wall_s = g->wall_s;
+		rg->gpu_s = g->gpu_s;
+		rg->usd = g->unpriced ? NAN : g->usd;
+		rg->cpu_s = g->cpu_s;
+		rg->c = xcalloc(g->n + 1, sizeof(*rg->c));
+		rg->n = g->n;
+		for (size_t k = 0; k < g->n; k++)
+			fill_candidate(&g->c[k], &rg->c[k]);
+		for (size_t k = 1; k < g->n; k++) {
+			r.t_candidates++;
+			if (g->c[k].outcome && !strcmp(g->c[k].outcome, "ok"))
+				r.t_ok++;
+			else
+				r.t_failed++;
+		}
+		r.t_wall_s = (i ? r.t_wall_s : 0) + g->wall_s;
+		r.t_gpu_s = (i ? r.t_gpu_s : 0) + g->gpu_s;
+		r.t_usd += g->usd;
+		unpriced += g->unpriced;
+		if (g->why) {
+			r.best_id = bo->id;
+			r.best_run = bo->run;
+			r.best_generation = (int)i;
+			r.best_median_us = bo->median_us;
+			r.best_median_ci[0] = bo->median_ci[0];
+			r.best_median_ci[1] = bo->median_ci[1];
+		}
+	}
+	if (!x->n_gens)
+		r.t_wall_s = r.t_gpu_s = 0;
+	if (unpriced || !(r.t_gpu_s > 0))
+		r.t_usd = NAN;
+	r.stopped = x->stopped;
+	r.stop_reason = x->stop_reason;
+	r.notes = x->notes;
+	json_t *m = record_search_json(&r);
+	int rc = store_commit(&x->st, x->id, m);
+	json_decref(m);
+	for (size_t i = 0; i < r.n_gens; i++)
+		free(r.gens[i].c);
+	free(r.gens);
+	free(r.tunables);
+	return rc;
+}
+
+/* ---- the loop ----------------------------------------------------------------- */
+
+static double gen_cost(const struct search *x, const struct gen *g)
+{
+	const char *u = x->ss->budget_unit;
+	return !u ? 0 : !strcmp(u, "cpu_s") ? g->cpu_s : !strcmp(u, "gpu_s") ? g->gpu_s : g->usd;
+}
+
+static void print_generation(const struct search *x, int gi, const struct gen *g)
+{
+	printf("\nsearch %s, generation %d: %s\n", x->id, gi, g->why ? g->why : "not judged");
+	for (size_t i = 1; i < g->n; i++) {
+		const struct cand *c = &g->c[i];
+		printf("  %-8s %-34s %s", c->id, c->mutation ? c->mutation : "", c->ran ? c->outcome : "not run");
+		if (c->have_cmp && c->verdict)
+			printf(", %.3fx %s", c->speedup, c->verdict);
+		if (c->promoted)
+			printf(", PROMOTED");
+		printf("\n");
+		if (c->no_effect)
+			printf("           no effect: %s; never promoted\n", c->no_effect);
+		if (c->note)
+			printf("           note: %s\n", c->note);
+	}
+	if (x->ss->budget_unit)
+		printf("  cost %.4g %s (spent %.4g of %.4g)\n", gen_cost(x, g), x->ss->budget_unit, x->spent,
+		       x->ss->budget);
+	fflush(stdout);
+}
+
+static void set_stop(struct search *x, const char *why, char *reason)
+{
+	x->stopped = why;
+	free(x->stop_reason);
+	x->stop_reason = reason;
+}
+
+int run_search(const struct spec *s, const struct run_options *o, struct search_totals *t, enum run_error *err)
+{
+	struct search x;
+	memset(&x, 0, sizeof(x));
+	memset(t, 0, sizeof(*t));
+	*err = RUN_OK;
+	x.s = s;
+	x.ss = s->search;
+	x.o = o;
+	x.notes = json_array();
+	int rc = -1;
+	if (!x.ss || s->n_variants != 1 || o->only) {
+		*err = RUN_USAGE;
+		error("internal: run_search wants a spec with search: and one variant, and no --only");
+		goto out;
+	}
+	/* no device: say so before anything is written (run_open says it the same way) */
+	const struct backend *be = backend_find(s->backend);
+	struct strbuf pwhy = STRBUF_INIT;
+	if (be && be->probe(&pwhy) < 0) {
+		error("no_device: experiment '%s' needs the %s backend, which cannot run here: %s", s->name, s->backend,
+		      pwhy.buf);
+		strbuf_release(&pwhy);
+		*err = RUN_NO_DEVICE;
+		goto out;
+	}
+	strbuf_release(&pwhy);
+	x.seed = x.ss->seed_given ? x.ss->seed : random_secret_u64() & ((1ULL << 62) - 1);
+	char *rid = store_new_run_id(s->name);
+	x.id = xstrfmt("%s-search", rid);
+	free(rid);
+	utc_now_iso(x.started, sizeof(x.started));
+	x.repeats = o->repeats > 0 ? o->repeats : s->k.repeats;
+	if (store_open(&x.st, o->store_root, 1) < 0) {
+		*err = RUN_STORE;
+		goto out;
+	}
+	char *prefix = o->store_root[0] != '/' && strncmp(o->store_root, "..", 2) ? xstrfmt("%s/", o->store_root) : NULL;
+	int grc = prov_git(prefix, &x.prov);
+	free(prefix);
+	if (grc < 0 || store_put(&x.st, s->text, strlen(s->text), x.spec_object) < 0 ||
+	    (x.prov.diff && store_put(&x.st, x.prov.diff, x.prov.diff_len, x.diff_hex) < 0)) {
+		*err = RUN_STORE;
+		goto out;
+	}
+	fprintf(stderr, "search %s: up to %lld generations of %lld candidate(s) and the best so far, %d repeat(s) "
+			"each; seed %llu%s",
+		x.id, x.ss->generations, x.ss->population, x.repeats, x.seed, x.ss->seed_given ? "" : " (drawn)");
+	if (x.ss->budget_unit)
+		fprintf(stderr, "; budget %g %s", x.ss->budget, x.ss->budget_unit);
+	fprintf(stderr, "\n");
+	if (x.repeats < 2)
+		warning("1 repeat: every comparison is inconclusive (one process a side), so no candidate can be "
+			"promoted; use --repeats 3 or more");
+	fflush(stderr);
+
+	/* the start: the spec's one variant */
+	x.g = xcalloc((size_t)x.ss->generations, sizeof(*x.g));
+	struct cand start;
+	memset(&start, 0, sizeof(start));
+	start.id = xstrdup(s->variants[0].name);
+	start.kernel = xstrdup(s->variants[0].kernel);
+	for (size_t i = 0; i < s->variants[0].n_params; i++)
+		set_param(&start.params, &start.n_params, s->variants[0].params[i].name, s->variants[0].params[i].value);
+	start.elite = 1;
+	start.spec_lineage = s->variants[0].lineage;
+	add_seen(&x, search_key(start.kernel, start.params, start.n_params));
+	const struct cand **parents = xcalloc((size_t)x.ss->elite + 1, sizeof(*parents));
+	struct cand *elite = &start;
+	size_t n_parents = 1;
+	parents[0] = &start;
+	x.stopped = "generations";
+	x.stop_reason = xstrfmt("all %lld generation(s) ran", x.ss->generations);
+	char *tmp_spec = NULL;
+	for (int gi = 0; gi < x.ss->generations; gi++) {
+		struct gen *g = &x.g[gi];
+		if (gi > 0 && runcmd_interrupted) { /* a signal between two generations */
+			t->interrupted = 1;
+			set_stop(&x, "interrupted", xstrfmt("interrupted before generation %d", gi));
+			break;
+		}
+		g->c = xcalloc((size_t)x.ss->population + 1, sizeof(*g->c));
+		g->n = 1;
+		if (gi == 0) {
+			g->c[0] = start; /* moved: start's strings now belong to the generation */
+			memset(&start, 0, sizeof(start));
+			parents[0] = &g->c[0];
+		} else {
+			elite_of(elite, &g->c[0]);
+		}
+		plan_generation(&x, gi, g, parents, n_parents);
+		if (g->n == 1) {
+			cand_release(&g->c[0]);
+			free(g->c);
+			g->c = NULL;
+			g->n = 0;
+			set_stop(&x, "exhausted",
+				 xstrfmt("generation %d has no new candidate: every mutation of its parents was judged already", gi));
+			break;
+		}
+		/* the budget: this generation at the cost per run of the last one (or of the newest batch) */
+		if (x.ss->budget_unit) {
+			double per_run = NAN;
+			long long runs = (long long)g->n * x.repeats;
+			if (gi > 0 && x.g[gi - 1].runs > 0)
+				per_run = gen_cost(&x, &x.g[gi - 1]) / (double)x.g[gi - 1].runs;
+			else if (gi == 0) {
+				struct cost_estimate e;
+				cost_estimate(o->store_root, s->name, (size_t)runs, &e);
+				if (e.have) {
+					double v = !strcmp(x.ss->budget_unit, "cpu_s")	? e.wall_s
+						   : !strcmp(x.ss->budget_unit, "gpu_s") ? e.gpu_s
+											  : e.usd;
+					per_run = v / (double)runs;
+				}
+			}
+			double est = isfinite(per_run) ? per_run * (double)runs : 0;
+			if (x.spent + est > x.ss->budget) {
+				for (size_t k = 0; k < g->n; k++)
+					cand_release(&g->c[k]);
+				free(g->c);
+				g->c = NULL;
+				g->n = 0;
+				x.budget_stopped = 1;
+				set_stop(&x, "budget",
+					 xstrfmt("generation %d would take the spending to about %.4g %s (%.4g spent, %lld runs at "
+						 "%.4g %s a run), over the budget of %.4g",
+						 gi, x.spent + est, x.ss->budget_unit, x.spent, runs, per_run, x.ss->budget_unit,
+						 x.ss->budget));
+				break;
+			}
+		}
+		x.n_gens = (size_t)gi + 1;
+		/* the generation's spec, run as one batch */
+		struct strbuf vl = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT, hdr = STRBUF_INIT;
+		variant_lines(&x, gi, g, &vl);
+		strbuf_addf(&hdr, "# generation %d of search %s (seed %llu), written by evident from %s:\n"
+				  "# the best so far (the baseline) and %zu candidate(s), each a mutation of a parent\n",
+			    gi, x.id, x.seed, s->path, g->n - 1);
+		int trc = search_spec_text(s->text, hdr.buf, g->c[0].id, vl.buf, &text, &why);
+		strbuf_release(&vl);
+		strbuf_release(&hdr);
+		if (trc < 0) {
+			error("%s: %s", s->path, why.buf);
+			strbuf_release(&text);
+			strbuf_release(&why);
+			*err = RUN_USAGE;
+			x.n_gens = (size_t)gi;
+			goto out_parents;
+		}
+		strbuf_release(&why);
+		free(tmp_spec);
+		tmp_spec = xstrfmt("%s/tmp/%s-g%d.yaml", x.st.root, x.id, gi);
+		struct spec gs;
+		memset(&gs, 0, sizeof(gs));
+		int fd = open(tmp_spec, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int lrc = fd < 0 || write_all(fd, text.buf, text.len) < 0 ? -1 : 0;
+		if (fd >= 0 && close(fd) < 0)
+			lrc = -1;
+		if (lrc < 0)
+			error("cannot write '%s': %s", tmp_spec, strerror(errno));
+		strbuf_release(&text);
+		lrc = lrc < 0 ? -1 : run_spec_load(tmp_spec, s->path, o->cache_dir, &gs);
+		unlink(tmp_spec);
+		if (lrc < 0) {
+			spec_release(&gs);
+			error("generation %d of search %s: its spec could not be written or loaded (above)", gi, x.id);
+			*err = RUN_ENV;
+			x.n_gens = (size_t)gi;
+			goto out_parents;
+		}
+		printf("\nsearch %s, generation %d of %lld: %s (the best so far) and %zu candidate(s)\n", x.id, gi,
+		       x.ss->generations, g->c[0].id, g->n - 1);
+		fflush(stdout);
+		/* the plan's seed (order, correctness inputs) is drawn as for any
+		 * batch, never derived from the search's: the spec is readable by the
+		 * kernels it judges, and their inputs must not be predictable from it */
+		struct run_options go = *o;
+		go.only = NULL;
+		go.on_batch = NULL;
+		struct run_totals rt;
+		enum run_error rerr;
+		int r = run_experiment(&gs, &go, &rt, &rerr);
+		spec_release(&gs);
+		if (r < 0) {
+			free(rt.batch_id);
+			*err = rerr;
+			x.n_gens = (size_t)gi;
+			t->failed = 1;
+			set_stop(&x, "failed", xstrfmt("generation %d could not run (the error was printed)", gi));
+			if (gi == 0)
+				goto out_parents; /* nothing ran: no record */
+			break;
+		}
+		g->batch = rt.batch_id;
+		t->generations = gi + 1;
+		if (read_batch(&x, g, g->batch) < 0) {
+			*err = RUN_STORE;
+			goto out_parents;
+		}
+		if (rt.interrupted) {
+			t->interrupted = 1;
+			set_stop(&x, "interrupted", xstrfmt("interrupted during generation %d; its batch is partial and "
+							    "was not judged",
+							    gi));
+			x.spent += gen_cost(&x, g);
+			break;
+		}
+		int jrc = judge(&x, gi, g);
+		x.spent += gen_cost(&x, g);
+		print_generation(&x, gi, g);
+		if (jrc < 0) {
+			t->failed = 1;
+			set_stop(&x, "failed", xstrfmt("generation %d: %s", gi, g->why));
+			break;
+		}
+		if (x.ss->budget_unit && !strcmp(x.ss->budget_unit, "usd") && g->unpriced) {
+			set_stop(&x, "budget", xstrfmt("generation %d: %d run(s) have GPU time and no price, so a budget in "
+						       "usd cannot be kept; give cost.price_usd_per_h or a budget in gpu_s",
+						       gi, g->unpriced));
+			x.budget_stopped = 1;
+			break;
+		}
+		/* the parents of the next generation: the best, then runners-up */
+		elite = &g->c[g->best_out];
+		parents[0] = elite;
+		n_parents = 1;
+		for (long long k = 1; k < x.ss->elite; k++) {
+			const struct cand *pick = NULL;
+			for (size_t i = 1; i < g->n; i++) {
+				const struct cand *c = &g->c[i];
+				int taken = 0;
+				for (size_t j = 0; j < n_parents; j++)
+					taken |= parents[j] == c;
+				if (taken || c->promoted || c->no_effect || !c->outcome || strcmp(c->outcome, "ok") ||
+				    !c->have_cmp || (c->verdict && !strcmp(c->verdict, "slower")))
+					continue;
+				if (!pick || c->speedup > pick->speedup)
+					pick = c;
+			}
+			if (pick)
+				parents[n_parents++] = pick;
+		}
+	}
+	if (x.n_gens == 0 && !x.budget_stopped && strcmp(x.stopped, "exhausted")) {
+		error("search %s ran no generation", x.id);
+		*err = RUN_ENV;
+		goto out_parents;
+	}
+	char finished[40];
+	utc_now_iso(finished, sizeof(finished));
+	if (commit_record(&x, finished) < 0) {
+		*err = RUN_STORE;
+		goto out_parents;
+	}
+	t->search_id = xstrdup(x.id);
+	/* the summary */
+	printf("\nsearch %s: %zu generation(s); stopped: %s (%s)\n", x.id, x.n_gens, x.stopped, x.stop_reason);
+	for (size_t i = 0; i < x.n_gens; i++) {
+		const struct gen *g = &x.g[i];
+		if (!g->why)
+			continue;
+		const struct cand *b = &g->c[g->best_out];
+		printf("  generation %zu: best %s, %.2f us [%.2f, %.2f]%s\n", i, b->id, b->median_us, b->median_ci[0],
+		       b->median_ci[1], g->promoted ? " (promoted)" : " (kept)");
+	}
+	if (x.ss->budget_unit)
+		printf("  budget: %.4g of %.4g %s spent%s\n", x.spent, x.ss->budget, x.ss->budget_unit,
+		       x.budget_stopped ? "; it stopped the search" : "");
+	for (size_t i = 0; i < json_array_size(x.notes); i++)
+		printf("  note: %s\n", json_string_value(json_array_get(x.notes, i)));
+	printf("the tree: evident show --lineage %s\n", x.id);
+	fflush(stdout);
+	rc = 0;
+out_parents:
+	free(parents);
+	free(tmp_spec);
+	cand_release(&start);
+out:
+	x.n_gens = x.g ? (size_t)x.ss->generations : 0; /* release every generation planned */
+	search_release(&x);
+	return rc;
+}

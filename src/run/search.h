@@ -1,0 +1,115 @@
+/*
+ * search.h - a kernel search judged by evident: generations of candidates
+ * mutated over a spec's declared tunables (and kernel files), each
+ * generation one ordinary batch (run_experiment: the same planner,
+ * executor, judge and records as any `evident run`), selection made from
+ * the batch's verdicts, and the search itself a record in the store
+ * (record/search.h).
+ *
+ * A generation's batch holds the best so far as its baseline (the elite,
+ * measured again beside its challengers, so every comparison is within
+ * one batch) and `population` new candidates, each a mutation of a
+ * parent (the best, and with elite > 1 the runners-up of the last
+ * generation).  A candidate becomes the best only when its verdict
+ * against the best is `faster`: p < alpha after Holm's correction over
+ * the generation, the speedup's CI outside the noise band and Cliff's
+ * delta on the same side (stats.h); `no_difference` and `inconclusive`
+ * never promote.  A candidate whose device code is the best's (its
+ * mutated knob never reached the binary) is reported as such and never
+ * promoted, whatever its timing says.  Among the faster ones the largest
+ * lower bound of the speedup's CI wins.
+ *
+ * Reproducible: the candidates of generation g are drawn from a generator
+ * seeded by (seed, g) and depend on nothing else but the parents, so the
+ * same seed and the same verdicts give the same candidates.  Each
+ * generation's plan seed (interleaving, input seeds) is drawn afresh, as
+ * for any batch, and recorded in it: never derived from the search's
+ * seed, which the spec, readable by the kernels under test, holds.  Each
+ * generation's spec, as run, is recorded with its batch (spec.object), so
+ * `evident reproduce` re-runs a generation.
+ *
+ * Budget: before each generation the search estimates its cost at the
+ * last generation's cost per run (the first: the newest batch of the
+ * experiment in the store) and does not start it if the total would pass
+ * the budget: CPU-seconds on the host (the runs' wall time), GPU-seconds
+ * or dollars on a GPU (the runs' recorded cost).
+ */
+#ifndef EVIDENT_SEARCH_H
+#define EVIDENT_SEARCH_H
+
+#include <stdint.h>
+
+#include "run/run.h"
+#include "run/spec.h"
+
+struct search_totals {
+	int generations;             /* generations run */
+	int interrupted;             /* SIGINT/SIGTERM stopped it */
+	int failed;                  /* stopped as failed: the best so far did not end ok when
+				        measured again, or a generation could not run */
+	char *search_id;             /* the record's id (caller frees); NULL when none was written */
+};
+
+/*
+ * Run the search of spec s (s->search set; cwd the repository root) with
+ * options o (o->only must be NULL).  Prints each generation's summary and
+ * the search's, and commits the search record.  0 when the record is
+ * written (t says how it went), -1 after error() with *err set when the
+ * search could not start or its record could not be written.
+ */
+int run_search(const struct spec *s, const struct run_options *o, struct search_totals *t, enum run_error *err);
+
+/* ---- the mutation machinery, for its tests ------------------------------ */
+
+/* splitmix64: the search's one generator (deterministic, no libc state). */
+struct search_rng {
+	uint64_t s;
+};
+/* The generator of generation g of a search seeded with seed. */
+void search_rng_init(struct search_rng *r, unsigned long long seed, int g);
+uint64_t search_rng_next(struct search_rng *r);
+
+/*
+ * One mutation of a parent (kernel, params[0..np)) under ss: ss->mutations
+ * distinct genes (a tunable, or the kernel file when ss->kernels lists
+ * any; start_kernel is the start variant's, always one of the choices)
+ * changed.  Sets *kernel_out (malloc'd), *params_out (n_out entries, names
+ * and values malloc'd; the parent's order, a tunable it lacked appended)
+ * and appends to mutation what changed ("BLOCK_M 16->32, BLOCK_N
+ * 64->128").  The caller frees with search_params_free.
+ */
+void search_mutate(const struct spec_search *ss, const char *start_kernel, const char *kernel,
+		   const struct param *params, size_t np, struct search_rng *rng, char **kernel_out,
+		   struct param **params_out, size_t *n_out, struct strbuf *mutation);
+void search_params_free(struct param *p, size_t n);
+/* A candidate's identity for "already judged": its kernel and its
+ * parameters sorted by name (malloc'd). */
+char *search_key(const char *kernel, const struct param *params, size_t np);
+
+/*
+ * The selection rule, on what a generation's batch said of each candidate
+ * (v[0] is the elite, the best so far): the candidate that becomes the
+ * best is one that ended ok, whose knob reached the binary (no_effect 0)
+ * and whose verdict against the elite is "faster"; of several, the one
+ * with the largest lower bound of the speedup's CI (then the largest
+ * speedup).  Returns its index, or 0 when none may be promoted (the elite
+ * stays); *n_faster counts the promotable ones.
+ */
+struct search_verdict {
+	const char *outcome;         /* "ok", ... */
+	const char *verdict;         /* the batch's: faster, slower, no_difference, inconclusive; NULL none */
+	int no_effect;               /* its device code is the elite's */
+	double speedup, speedup_lo;
+};
+size_t search_pick(const struct search_verdict *v, size_t n, size_t *n_faster);
+
+/*
+ * The text of a generation's spec: orig (the search's spec, block style)
+ * without its variants, grid, baseline, params and search keys, then
+ * `variants` as given (already formatted lines) and `baseline`.  0, or -1
+ * with the reason in why (a flow-style spec, YAML it cannot read).
+ */
+int search_spec_text(const char *orig, const char *header, const char *baseline, const char *variants,
+		     struct strbuf *out, struct strbuf *why);
+
+#endif /* EVIDENT_SEARCH_H */

@@ -1,0 +1,198 @@
+/*
+ * test_search.c - unit tests of a search's machinery (run/search.h): the
+ * seeded generator, mutations over ranges, choices and kernel files, the
+ * identity of a candidate, the selection rule (a knob that missed the
+ * binary or a verdict short of faster never promotes), and the text of a
+ * generation's spec.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+#include "run/search.h"
+
+static void test_rng_is_seeded(void **state)
+{
+	(void)state;
+	struct search_rng a, b, c;
+	search_rng_init(&a, 42, 0);
+	search_rng_init(&b, 42, 0);
+	search_rng_init(&c, 42, 1);
+	int same_ab = 1, same_ac = 1;
+	for (int i = 0; i < 16; i++) {
+		uint64_t x = search_rng_next(&a), y = search_rng_next(&b), z = search_rng_next(&c);
+		same_ab &= x == y;
+		same_ac &= x == z;
+	}
+	assert_true(same_ab);
+	assert_false(same_ac); /* another generation, another stream */
+}
+
+static char *ch[] = { "4", "8", "16", NULL };
+static struct spec_tunable tun[2] = {
+	{ "BM", 1, 16, 64, 16, NULL, 0 },
+	{ "VW", 0, 0, 0, 0, ch, 3 },
+};
+
+static void test_mutations_stay_in_the_space(void **state)
+{
+	(void)state;
+	struct spec_search ss = { .population = 4, .generations = 2, .elite = 1, .mutations = 1,
+				  .tunables = tun, .n_tunables = 2 };
+	struct param parent[] = { { "BM", "32" }, { "VW", "8" }, { "OTHER", "x" } };
+	struct search_rng rng;
+	search_rng_init(&rng, 7, 0);
+	int moved_bm = 0, moved_vw = 0;
+	for (int i = 0; i < 400; i++) {
+		char *k;
+		struct param *p;
+		size_t n;
+		struct strbuf m = STRBUF_INIT;
+		search_mutate(&ss, "k.c", "k.c", parent, 3, &rng, &k, &p, &n, &m);
+		assert_string_equal(k, "k.c");
+		assert_int_equal(n, 3);
+		assert_string_equal(p[2].name, "OTHER"); /* untouched, in its place */
+		assert_string_equal(p[2].value, "x");
+		int changed = strcmp(p[0].value, "32") != 0;
+		changed += strcmp(p[1].value, "8") != 0;
+		assert_int_equal(changed, 1); /* mutations: 1 */
+		long bm = atol(p[0].value);
+		assert_true(bm >= 16 && bm <= 64 && bm % 16 == 0);
+		assert_true(!strcmp(p[1].value, "4") || !strcmp(p[1].value, "8") || !strcmp(p[1].value, "16"));
+		if (strcmp(p[0].value, "32")) {
+			moved_bm++;
+			char want[64];
+			snprintf(want, sizeof(want), "BM 32->%ld", bm);
+			assert_string_equal(m.buf, want);
+		} else {
+			moved_vw++;
+		}
+		strbuf_release(&m);
+		search_params_free(p, n);
+		free(k);
+	}
+	assert_true(moved_bm > 100 && moved_vw > 100); /* both genes drawn */
+}
+
+/* A tunable the parent does not set is added, and an off-grid value
+ * moves onto the grid; two mutations change two genes. */
+static void test_unset_and_two_mutations(void **state)
+{
+	(void)state;
+	struct spec_search ss = { .population = 1, .mutations = 2, .tunables = tun, .n_tunables = 2 };
+	struct param parent[] = { { "BM", "17" } };
+	struct search_rng rng;
+	search_rng_init(&rng, 1, 3);
+	char *k;
+	struct param *p;
+	size_t n;
+	struct strbuf m = STRBUF_INIT;
+	search_mutate(&ss, "k.c", "k.c", parent, 1, &rng, &k, &p, &n, &m);
+	assert_int_equal(n, 2);
+	assert_string_equal(p[1].name, "VW");
+	long bm = atol(p[0].value);
+	assert_true(bm >= 16 && bm <= 64 && bm % 16 == 0);
+	assert_non_null(strstr(m.buf, "BM 17->"));
+	assert_non_null(strstr(m.buf, "VW (unset)->"));
+	strbuf_release(&m);
+	search_params_free(p, n);
+	free(k);
+}
+
+/* The kernel file is a gene of its own; the start's kernel is one of its values. */
+static void test_kernel_gene(void **state)
+{
+	(void)state;
+	char *ks[] = { "kernels/b.c", NULL };
+	struct spec_search ss = { .mutations = 1, .kernels = ks, .n_kernels = 1 };
+	struct search_rng rng;
+	search_rng_init(&rng, 3, 0);
+	char *k;
+	struct param *p;
+	size_t n;
+	struct strbuf m = STRBUF_INIT;
+	search_mutate(&ss, "kernels/a.c", "kernels/a.c", NULL, 0, &rng, &k, &p, &n, &m);
+	assert_string_equal(k, "kernels/b.c");
+	assert_string_equal(m.buf, "kernel a.c->b.c");
+	strbuf_reset(&m);
+	char *k2;
+	search_mutate(&ss, "kernels/a.c", k, NULL, 0, &rng, &k2, &p, &n, &m);
+	assert_string_equal(k2, "kernels/a.c"); /* back to the start's */
+	strbuf_release(&m);
+	free(k);
+	free(k2);
+}
+
+static void test_key_ignores_order(void **state)
+{
+	(void)state;
+	struct param a[] = { { "A", "1" }, { "B", "2" } }, b[] = { { "B", "2" }, { "A", "1" } }, c[] = { { "A", "1" } };
+	char *ka = search_key("k.c", a, 2), *kb = search_key("k.c", b, 2), *kc = search_key("k.c", c, 1),
+	     *kd = search_key("l.c", a, 2);
+	assert_string_equal(ka, kb);
+	assert_string_not_equal(ka, kc);
+	assert_string_not_equal(ka, kd);
+	free(ka);
+	free(kb);
+	free(kc);
+	free(kd);
+}
+
+/* The selection: only ok, faster candidates whose knob reached the binary;
+ * the largest lower CI bound of them. */
+static void test_pick(void **state)
+{
+	(void)state;
+	size_t nf;
+	struct search_verdict v[] = {
+		{ "ok", NULL, 0, NAN, NAN },              /* the elite */
+		{ "ok", "faster", 1, 3.0, 2.5 },          /* fastest of all, but its knob missed the binary */
+		{ "ok", "no_difference", 0, 1.004, 0.995 },
+		{ "ok", "inconclusive", 0, 1.6, 0.9 },
+		{ "crashed", "faster", 0, 2.0, 1.8 },
+		{ "ok", "faster", 0, 1.5, 1.2 },
+		{ "ok", "faster", 0, 1.7, 1.1 },          /* larger speedup, smaller lower bound */
+	};
+	assert_int_equal(search_pick(v, 7, &nf), 5);
+	assert_int_equal(nf, 2);
+	assert_int_equal(search_pick(v, 5, &nf), 0); /* none promotable: the elite stays */
+	assert_int_equal(nf, 0);
+	v[6].speedup_lo = 1.2;
+	assert_int_equal(search_pick(v, 7, &nf), 6); /* a tie on the bound: the larger speedup */
+}
+
+static void test_spec_text(void **state)
+{
+	(void)state;
+	const char *orig = "# head\nname: x\nproblem: p\nvariants:\n  base: {A: 1}\n# about search\n"
+			   "search:\n  population: 2\n  tunables:\n    A: {choices: [1, 2]}\ntiming: {samples: 5}\n"
+			   "params: {B: 3}\nbaseline: base\n";
+	struct strbuf out = STRBUF_INIT, why = STRBUF_INIT;
+	assert_int_equal(search_spec_text(orig, "# gen\n", "base", "  base: {A: 1}\n  g0c0: {A: 2}\n", &out, &why), 0);
+	assert_string_equal(out.buf, "# gen\n# head\nname: x\nproblem: p\ntiming: {samples: 5}\n"
+				     "baseline: base\nvariants:\n  base: {A: 1}\n  g0c0: {A: 2}\n");
+	strbuf_reset(&out);
+	assert_int_equal(search_spec_text("{name: x, search: {}}", "", "b", "", &out, &why), -1);
+	assert_non_null(strstr(why.buf, "block-style"));
+	strbuf_release(&out);
+	strbuf_release(&why);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rng_is_seeded),
+		cmocka_unit_test(test_mutations_stay_in_the_space),
+		cmocka_unit_test(test_unset_and_two_mutations),
+		cmocka_unit_test(test_kernel_gene),
+		cmocka_unit_test(test_key_ignores_order),
+		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_spec_text),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
