@@ -129,8 +129,6 @@ static int want_text(const json_t *in, const char *key, size_t max, char **out, 
 	if (json_string_length(v) > max)
 		return fail_at(why, at, key,
 			       xstrfmt("'%s' is %zu bytes, more than the %zu accepted", key, json_string_length(v), max));
-	if (strlen(json_string_value(v)) != json_string_length(v))
-		return fail_at(why, at, key, xstrfmt("'%s' holds a NUL character", key));
 	*out = xstrdup(json_string_value(v));
 	return 0;
 }
@@ -247,8 +245,6 @@ int eval_request_parse(const json_t *in, const struct eval_rules *r, struct eval
 	    want_text(in, "origin", EVAL_MAX_TEXT_BYTES, &rq->origin, why, at) < 0 ||
 	    want_text(in, "mutation", EVAL_MAX_TEXT_BYTES, &rq->mutation, why, at) < 0)
 		return -1;
-	if (rq->source && json_string_length(json_object_get(in, "source")) > r->max_source_bytes)
-		return -1; /* (want_text said so) */
 	if (rq->name && !is_safe_name(rq->name))
 		return fail_at(why, at, "name",
 			       xstrfmt("'name' '%s' may only hold letters, digits and _ . -", rq->name));
