@@ -587,15 +587,25 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	const struct plan *p = &es->c.plan;
 	const struct batch_row *cand = batch_find_row(b, name), *ref = batch_find_row(b, es->ref.name);
 	const struct plan_variant *pc = &p->variants[1 - p->baseline], *pr = &p->variants[p->baseline];
-	int promoted = cand && ref && cand->outcome == OUTCOME_OK && ref->outcome == OUTCOME_OK && cand->have_cmp &&
-		       cand->cmp.verdict && !strcmp(cand->cmp.verdict, "faster");
+	/* an interrupted batch lacks repeats it planned: whatever it shows,
+	 * the candidate was not judged as asked, and is not promoted */
+	int interrupted = es->c.interrupted;
+	int promoted = !interrupted && cand && ref && cand->outcome == OUTCOME_OK && ref->outcome == OUTCOME_OK &&
+		       cand->have_cmp && cand->cmp.verdict && !strcmp(cand->cmp.verdict, "faster");
 	json_t *a = json_object();
 	json_object_set_new(a, "candidate", json_string(name));
 	json_object_set_new(a, "outcome", json_string(cand ? cand->outcome_text : "aborted"));
 	json_object_set_new(a, "reason", cand && cand->reason ? json_string(cand->reason) : json_null());
 	json_object_set_new(a, "promoted", json_boolean(promoted));
 	char *d = decision_text(cand, ref, promoted);
+	if (interrupted) {
+		const char *so_far = d + (!strncmp(d, "not promoted: ", 14) ? 14 : !strncmp(d, "promoted: ", 10) ? 10 : 0);
+		char *x = xstrfmt("not promoted: interrupted (SIGINT/SIGTERM) before every repeat ran; so far: %s", so_far);
+		free(d);
+		d = x;
+	}
 	json_object_set_new(a, "decision", json_string(d));
+	json_object_set_new(a, "interrupted", json_boolean(interrupted));
 	free(d);
 	int cs = cand && cand->have_stats;
 	json_object_set_new(a, "median_us", cs ? num(cand->stats.median) : json_null());

@@ -71,11 +71,11 @@ def check(cond, what):
 check([x["line"] for x in a] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18],
       "one answer per non-blank line, in order: %s" % [x["line"] for x in a])
 h = by[1]
-for k in ["candidate", "outcome", "reason", "promoted", "decision", "median_us", "median_ci_us", "speedup",
+for k in ["candidate", "outcome", "reason", "promoted", "decision", "interrupted", "median_us", "median_ci_us", "speedup",
           "speedup_ci", "verdict", "verdict_reason", "p", "clock", "runs", "reference", "repeats", "batch",
           "build", "kernel", "source_sha256", "lineage", "notes", "seconds"]:
     check(k in h, "the answer lacks '%s'" % k)
-check(h["outcome"] == "ok" and h["reason"] is None, "the honest candidate is ok: %s" % h["decision"])
+check(h["outcome"] == "ok" and h["reason"] is None and h["interrupted"] is False, "the honest candidate is ok: %s" % h["decision"])
 lo, hi = h["median_ci_us"]
 check(lo <= h["median_us"] <= hi and h["median_us"] > 0, "median inside its CI")
 check(h["speedup_ci"][0] <= h["speedup"] <= h["speedup_ci"][1], "speedup inside its CI")
