@@ -527,22 +527,26 @@ static char *content_name(const char *kernel, const char *kernel_sha, const stru
 	return xstrfmt("cand-%.12s", hex);
 }
 
+/* x as JSON, null when not finite (no statistics); a new reference. */
 static json_t *num(double x)
 {
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
+/* [lo, hi] as JSON, null when either end is not finite; a new reference. */
 static json_t *interval(const double ci[2])
 {
 	return isfinite(ci[0]) && isfinite(ci[1]) ? json_pack("[f, f]", ci[0], ci[1]) : json_null();
 }
 
+/* The answer to input that cannot be judged: a new object. */
 static json_t *refused(const char *why, const char *at)
 {
 	return json_pack("{s:s, s:s}", "error", why, "at", at);
 }
 
-/* The answer's run list of plan variant vi: {run, repeat, outcome} in repeat order. */
+/* The answer's run list of plan variant vi, in repeat order: {run,
+ * repeat, outcome} (detailed) or the run ids; a new array. */
 static json_t *runs_of(const struct plan *p, size_t vi, int detailed)
 {
 	json_t *a = json_array();
@@ -560,7 +564,7 @@ static json_t *runs_of(const struct plan *p, size_t vi, int detailed)
 	return a;
 }
 
-/* One line a proposer can act on: promoted, or why not. */
+/* One line a proposer can act on: promoted, or why not (malloc'd). */
 static char *decision_text(const struct batch_row *cand, const struct batch_row *ref, int promoted)
 {
 	if (!cand)
@@ -580,7 +584,8 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 		       c->verdict_reason ? c->verdict_reason : "");
 }
 
-/* The answer, from the batch record as stored and the plan that made it. */
+/* The answer, from the batch record as stored and the plan that made it:
+ * a new object (the caller's reference). */
 static json_t *answer_of(const struct eval_session *es, const struct batch_record *b, const char *name,
 			 const char *kernel, const char *source_sha, const struct spec_lineage *lin)
 {
