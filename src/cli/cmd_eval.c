@@ -290,7 +290,11 @@ int cmd_eval(int argc, const char **argv)
 		goto out;
 	}
 	if (reference && !spec_variant(&s, reference)) {
-		error("--reference '%s': no such variant in '%s'", reference, spec_rel);
+		struct strbuf names = STRBUF_INIT;
+		for (size_t i = 0; i < s.n_variants; i++)
+			strbuf_addf(&names, "%s%s", i ? ", " : "", s.variants[i].name);
+		error("--reference '%s': no such variant in '%s'; its variants: %s", reference, spec_rel, names.buf);
+		strbuf_release(&names);
 		rc = EV_USAGE;
 		goto out;
 	}

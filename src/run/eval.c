@@ -349,6 +349,22 @@ static void collect_declared(struct eval_session *es)
 		}
 }
 
+/* Is path dir itself or inside it?  (Both absolute and resolved.) */
+static int under_dir(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+/* Does the store at store_abs overlap repo_abs/EVAL_SRC_DIR? */
+static int overlaps_src(const char *repo_abs, const char *store_abs)
+{
+	char *src_abs = xstrfmt("%s/%s", repo_abs, EVAL_SRC_DIR);
+	int overlap = under_dir(src_abs, store_abs) || under_dir(store_abs, src_abs);
+	free(src_abs);
+	return overlap;
+}
+
 int eval_open(const struct spec *s, const struct eval_options *o, struct eval_session **out, enum run_error *err)
 {
 	*out = NULL;
@@ -377,18 +393,29 @@ int eval_open(const struct spec *s, const struct eval_options *o, struct eval_se
 	es->rules.reference = es->ref.name;
 	es->rules.declared = es->declared;
 	es->rules.max_source_bytes = o->max_source_bytes ? o->max_source_bytes : EVAL_MAX_SOURCE_BYTES;
+	/* candidates' texts never go where the store is, nor the store among
+	 * them: checked on the path as given before the store is made, and on
+	 * the resolved one after */
+	es->repo_abs = realpath(".", NULL);
+	const char *sr = store_default_root(o->store_root);
+	char *store_given = !es->repo_abs ? NULL : sr[0] == '/' ? xstrdup(sr) : xstrfmt("%s/%s", es->repo_abs, sr);
+	int overlap = store_given && overlaps_src(es->repo_abs, store_given);
+	free(store_given);
+	if (overlap)
+		goto overlapping;
 	int rc = run_open(&es->c, &es->base, &es->ro, 1, err);
 	es->opened = 1;
 	if (rc < 0)
 		goto fail;
 	es->rules.source_ext = es->c.be->source_ext;
-	es->repo_abs = realpath(".", NULL);
 	es->store_abs = realpath(es->c.st.root, NULL);
 	if (!es->repo_abs || !es->store_abs) {
 		*err = RUN_STORE;
 		error("cannot resolve the repository or the store '%s': %s", es->c.st.root, strerror(errno));
 		goto fail;
 	}
+	if (overlaps_src(es->repo_abs, es->store_abs))
+		goto overlapping;
 	/* the reference must build: without it no candidate can be judged */
 	if (plan_build(&es->c, es->c.plan.baseline) < 0 || !es->c.plan.variants[es->c.plan.baseline].br.ok) {
 		const struct build_result *br = &es->c.plan.variants[es->c.plan.baseline].br;
@@ -402,6 +429,10 @@ int eval_open(const struct spec *s, const struct eval_options *o, struct eval_se
 	runcmd_trap_signals();
 	*out = es;
 	return 0;
+overlapping:
+	*err = RUN_STORE;
+	error("the store '%s' and eval's source directory '%s' overlap: give the store another place (--store)",
+	      sr, EVAL_SRC_DIR);
 fail:
 	eval_close(es);
 	return -1;
@@ -419,12 +450,6 @@ void eval_close(struct eval_session *es)
 	free(es->repo_abs);
 	free(es->store_abs);
 	free(es);
-}
-
-static int under_dir(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
 }
 
 /* A kernel file the candidate names: a regular file in the repository,
