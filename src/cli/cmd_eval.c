@@ -55,7 +55,7 @@ static const char epilogue[] =
 	"  2    bad command line\n"
 	"  3    the spec is invalid, or its reference does not build\n"
 	"  4    no device: the spec needs a GPU that is not here\n"
-	"  5    the store cannot be read or written\n"
+	"  5    the store cannot be read or written, or overlaps build/eval-src\n"
 	"  6    a required tool is missing (the sandbox, the compiler)\n"
 	"  130  interrupted: the candidate in flight is recorded with what finished\n";
 
