@@ -8,6 +8,9 @@
 #                                 --check, audit and verify through the binary,
 #                                 on N real records (copies of artifacts/' aa batch)
 #   make bench-scramble           the per-sample cost of scrambling outputs (host)
+#   make bench-eval [K=5] [S=32]  what one candidate costs `evident eval` on the host:
+#                                 K that compile, then the same K again (build cache
+#                                 hits); scripts/bench-eval, temporary store and cache
 # Both fill a fresh store under /tmp (bench-store: under DIR; /dev/shm
 # shows the cost without fsync) and delete it after.
 
@@ -17,7 +20,7 @@ $(BUILD)/bench/bench_%: tests/bench/bench_%.c $(BUILD)/libevident.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libevident.a $(LDLIBS)
 
-.PHONY: bench-store bench-verify bench-scramble bench-readers
+.PHONY: bench-store bench-verify bench-scramble bench-readers bench-eval
 bench-store: $(BUILD)/bench/bench_store
 	$< $(or $(N),100000) $(or $(DIR),/tmp)
 
@@ -29,3 +32,6 @@ bench-verify: $(BUILD)/bench/bench_verify
 
 bench-scramble: $(BUILD)/bench/bench_scramble
 	$<
+
+bench-eval: all
+	scripts/bench-eval $(or $(K),5) $(or $(S),32)

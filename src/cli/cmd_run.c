@@ -54,7 +54,7 @@ static const char synopsis[] =
 static struct opt_usage usage = { "run", synopsis, NULL };
 
 /* Absolute form of p against the current directory (caller frees). */
-static char *absolute(const char *p)
+char *cli_absolute(const char *p)
 {
 	if (p[0] == '/')
 		return xstrdup(p);
@@ -65,7 +65,7 @@ static char *absolute(const char *p)
 }
 
 /* The repository root for spec_abs: git work tree, else the cwd (caller frees). */
-static char *find_root(const char *spec_abs)
+char *cli_repo_root(const char *spec_abs)
 {
 	char *dir = xstrdup(spec_abs);
 	char *slash = strrchr(dir, '/');
@@ -94,7 +94,7 @@ static char *find_root(const char *spec_abs)
 }
 
 /* p relative to root when it lies inside it (caller frees). */
-static char *relative_to(const char *p, const char *root)
+char *cli_relative_to(const char *p, const char *root)
 {
 	size_t n = strlen(root);
 	if (!strncmp(p, root, n) && p[n] == '/')
@@ -155,10 +155,10 @@ static int resume(const char *batch, const char *store_arg, const struct slurm_o
 	const char *env_store = getenv("EVIDENT_STORE");
 	char *store = NULL;
 	if (store_arg || (env_store && *env_store)) {
-		store = absolute(store_arg ? store_arg : env_store);
+		store = cli_absolute(store_arg ? store_arg : env_store);
 	} else {
-		char *here = absolute("x");
-		char *root = find_root(here);
+		char *here = cli_absolute("x");
+		char *root = cli_repo_root(here);
 		store = xstrfmt("%s/%s", root, store_default_root(NULL));
 		free(root);
 		free(here);
@@ -244,12 +244,12 @@ int cmd_run(int argc, const char **argv)
 		rc = EV_SPEC;
 		goto out_usage;
 	}
-	char *spec_abs = absolute(spec_path);
+	char *spec_abs = cli_absolute(spec_path);
 	const char *env_store = getenv("EVIDENT_STORE");
-	char *store_abs = store_arg ? absolute(store_arg)
-				    : env_store && *env_store ? absolute(env_store) : NULL;
-	char *cache_abs = cache_arg ? absolute(cache_arg) : NULL;
-	char *root = find_root(spec_abs);
+	char *store_abs = store_arg ? cli_absolute(store_arg)
+				    : env_store && *env_store ? cli_absolute(env_store) : NULL;
+	char *cache_abs = cache_arg ? cli_absolute(cache_arg) : NULL;
+	char *root = cli_repo_root(spec_abs);
 	char *spec_rel = NULL, *store_rel = NULL;
 	struct spec s;
 	memset(&s, 0, sizeof(s));
@@ -258,8 +258,8 @@ int cmd_run(int argc, const char **argv)
 		rc = EV_ENV;
 		goto out;
 	}
-	spec_rel = relative_to(spec_abs, root);
-	store_rel = store_abs ? relative_to(store_abs, root) : xstrdup(store_default_root(NULL));
+	spec_rel = cli_relative_to(spec_abs, root);
+	store_rel = store_abs ? cli_relative_to(store_abs, root) : xstrdup(store_default_root(NULL));
 	char *cache_path = cache_abs ? xstrdup(cache_abs) : xstrdup("build/cache");
 	struct problem_keys_ctx kc = { cache_path, PROBLEM_INIT };
 	struct spec_env env = { .check_files = 1, .problem_keys = problem_spec_keys, .ctx = &kc };

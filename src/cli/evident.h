@@ -57,6 +57,19 @@ int cmd_worker(int argc, const char **argv);
 int cmd_check(int argc, const char **argv);
 int cmd_task(int argc, const char **argv);
 int cmd_wait(int argc, const char **argv);
+int cmd_eval(int argc, const char **argv);
+
+/*
+ * Paths as `evident run` resolves them (cmd_run.c), shared with the
+ * commands that load a spec the same way (cmd_eval.c); each result is
+ * malloc'd, the caller frees it.  cli_absolute: p against the current
+ * directory.  cli_repo_root: the git work tree holding the file at the
+ * absolute path spec_abs, else the current directory.  cli_relative_to:
+ * p relative to root when it lies inside it, else p.
+ */
+char *cli_absolute(const char *p);
+char *cli_repo_root(const char *spec_abs);
+char *cli_relative_to(const char *p, const char *root);
 
 /* The table, for `evident help`. */
 struct command {

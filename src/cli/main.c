@@ -16,6 +16,7 @@ const struct command commands[] = {
 	{ "wait", cmd_wait, "wait for a Slurm batch, then gather it and print its summary" },
 	{ "ls", cmd_ls, "list recorded runs" },
 	{ "show", cmd_show, "print one run record (provenance, correctness, timing)" },
+	{ "eval", cmd_eval, "judge kernels proposed from outside (JSON lines in and out) against a reference" },
 	{ "reproduce", cmd_reproduce, "rebuild a batch's recorded code, run it again, say per variant if it reproduced" },
 	{ "verify", cmd_verify, "re-hash the store and check every reference" },
 	{ "stats", cmd_stats, "compare two sample files: bootstrap CIs, Mann-Whitney U, Cliff's delta" },

@@ -127,11 +127,10 @@ static int rotation_sets(const struct run_ctx *c)
 	return n < 2 ? 2 : n > 64 ? 64 : (int)n;
 }
 
-int plan_make(struct run_ctx *c)
+int plan_problem(struct run_ctx *c)
 {
 	const struct spec *s = c->s;
 	struct plan *p = &c->plan;
-	memset(p, 0, sizeof(*p));
 	struct strbuf why = STRBUF_INIT;
 	if (problem_load(s->problem, c->o->cache_dir, &p->problem, &why) < 0) {
 		error("%s", why.buf);
@@ -173,9 +172,13 @@ int plan_make(struct run_ctx *c)
 			p->peak_source = p->host_peak_source;
 		}
 	}
-	if (problem_sources(c) < 0)
-		return -1;
+	return problem_sources(c);
+}
 
+int plan_batch(struct run_ctx *c)
+{
+	const struct spec *s = c->s;
+	struct plan *p = &c->plan;
 	if (c->o->batch_id) {
 		p->batch_id = xstrdup(c->o->batch_id);
 	} else {
@@ -274,7 +277,13 @@ void plan_peak(struct run_ctx *c)
 	strbuf_release(&why);
 }
 
-void plan_release(struct plan *p)
+int plan_make(struct run_ctx *c)
+{
+	memset(&c->plan, 0, sizeof(c->plan));
+	return plan_problem(c) < 0 ? -1 : plan_batch(c);
+}
+
+void plan_batch_release(struct plan *p)
 {
 	for (size_t i = 0; i < p->n_variants; i++) {
 		build_result_release(&p->variants[i].br);
@@ -285,6 +294,18 @@ void plan_release(struct plan *p)
 	free(p->variants);
 	free(p->jobs);
 	free(p->batch_id);
+	p->variants = NULL;
+	p->jobs = NULL;
+	p->batch_id = NULL;
+	p->n_variants = p->n_jobs = p->baseline = 0;
+	p->started_utc[0] = 0;
+	p->seed = 0;
+	p->repeats = 0;
+}
+
+void plan_release(struct plan *p)
+{
+	plan_batch_release(p);
 	json_decref(p->problem_sources);
 	free(p->problem_src);
 	problem_release(&p->problem);

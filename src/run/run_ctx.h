@@ -157,12 +157,20 @@ int run_open(struct run_ctx *c, const struct spec *s, const struct run_options *
 	     enum run_error *err);
 void run_close(struct run_ctx *c);
 
-/* plan.c */
+/* plan.c: plan_make is plan_problem then plan_batch.  A runner that
+ * plans many batches of one spec's problem (evident eval, run/eval.h)
+ * calls plan_problem once (the plug-in, tolerance, FLOPs, floor, the
+ * problem's sources) and plan_batch per batch (its id, seed, variants and
+ * jobs, from c->s), with plan_batch_release between: it frees what
+ * plan_batch made and keeps the problem.  plan_release frees both. */
 int plan_make(struct run_ctx *c);
 /* The peak of the machine the jobs run on, into c->plan.peak: the GPU's
  * from the table, or one core's, measured once per machine (cpu_peak.h).
  * Only a process that executes jobs calls it (a gatherer takes the runs'). */
 void plan_peak(struct run_ctx *c);
+int plan_problem(struct run_ctx *c);
+int plan_batch(struct run_ctx *c);
+void plan_batch_release(struct plan *p);
 void plan_release(struct plan *p);
 void plan_prebuild(struct run_ctx *c);
 /* Build variant vi if not yet (cache); 0, or -1 when it could not be attempted. */

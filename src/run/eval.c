@@ -1,0 +1,780 @@
+/*
+ * eval.c - `evident eval`'s judge (contract in eval.h): a candidate from
+ * outside, checked key by key, becomes a batch of two variants (the
+ * reference and the candidate) run by the job path of `evident run`, and
+ * its batch record becomes the answer.
+ *
+ * The session holds one run context (run_ctx.h) for its whole life: the
+ * store, the sandbox, the provenance and the problem's plug-in are made
+ * once (run_open, plan_problem); each candidate gets a fresh plan of its
+ * own (plan_batch: batch id, seed, the interleaved jobs) over a spec that
+ * is the session's spec with its variants replaced by the reference and
+ * the candidate.  Nothing here times, checks or classifies: job.c does,
+ * as for every run, and gather.c writes the batch record this reads back.
+ *
+ * Why a batch per candidate rather than one reference timing for the
+ * session: a verdict compares repeats timed in the same period, in a
+ * random interleaved order (plan.c), so drift and a neighbour's load land
+ * on both sides; a reference timed once at the start would make every
+ * later candidate's verdict a comparison across time.  It costs the
+ * reference's repeats again per candidate (cached build, so seconds on
+ * the host at a small shape: README, "evident eval").
+ */
+#include "run/eval.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "run/run_ctx.h"
+
+/* ---- the candidate object --------------------------------------------------- */
+
+static const char *const request_keys[] = { "name", "source", "kernel", "params", "parent", "origin", "mutation",
+					    NULL };
+
+static int fail_at(char **why, char **at, const char *where, char *msg)
+{
+	*why = msg;
+	*at = xstrdup(where);
+	return -1;
+}
+
+/* The known word nearest to w (at most 2 edits away), or NULL. */
+static const char *nearest(const char *w, const char *const *known)
+{
+	const char *best = NULL;
+	int bd = 3;
+	for (size_t i = 0; known && known[i]; i++) {
+		int d = edit_distance(w, known[i]);
+		if (d < bd) {
+			bd = d;
+			best = known[i];
+		}
+	}
+	return best;
+}
+
+static int is_identifier(const char *s)
+{
+	if (!s || !*s || !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	return 1;
+}
+
+/* A value a -DNAME=VALUE may carry (spec.c's rule): [A-Za-z0-9_.+-]+. */
+static int is_macro_value(const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' ||
+		      *s == '.' || *s == '+' || *s == '-'))
+			return 0;
+	return 1;
+}
+
+/* A JSON parameter value as macro text (malloc'd), or NULL: a string as
+ * it is, an integer in decimal, a real in the fewest digits that read
+ * back as the same double. */
+static char *param_text(const json_t *v)
+{
+	if (json_is_string(v))
+		return xstrdup(json_string_value(v));
+	if (json_is_integer(v))
+		return xstrfmt("%lld", (long long)json_integer_value(v));
+	if (json_is_real(v)) {
+		double x = json_real_value(v);
+		for (int prec = 1; prec <= 17; prec++) {
+			char buf[40];
+			snprintf(buf, sizeof(buf), "%.*g", prec, x);
+			if (strtod(buf, NULL) == x || prec == 17)
+				return xstrdup(buf);
+		}
+	}
+	return NULL;
+}
+
+static const char *json_type_word(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+/* A string member of bounded length into *out (malloc'd); absent: NULL. */
+static int want_text(const json_t *in, const char *key, size_t max, char **out, char **why, char **at)
+{
+	json_t *v = json_object_get(in, key);
+	if (!v)
+		return 0;
+	if (!json_is_string(v))
+		return fail_at(why, at, key, xstrfmt("'%s' must be a string, not %s", key, json_type_word(v)));
+	if (json_string_length(v) > max)
+		return fail_at(why, at, key,
+			       xstrfmt("'%s' is %zu bytes, more than the %zu accepted", key, json_string_length(v), max));
+	*out = xstrdup(json_string_value(v));
+	return 0;
+}
+
+static int cmp_param(const void *a, const void *b)
+{
+	return strcmp(((const struct param *)a)->name, ((const struct param *)b)->name);
+}
+
+static int parse_params(const json_t *pv, const struct eval_rules *r, struct eval_request *rq, char **why, char **at)
+{
+	if (!json_is_object(pv))
+		return fail_at(why, at, "params",
+			       xstrfmt("'params' must be an object {NAME: value}, not %s", json_type_word(pv)));
+	rq->params = xcalloc(json_object_size(pv) + 1, sizeof(*rq->params));
+	const char *name;
+	json_t *v;
+	json_object_foreach((json_t *)pv, name, v)
+	{
+		char *where = xstrfmt("params.%s", name);
+		int known = 0;
+		for (size_t i = 0; r->declared && r->declared[i]; i++)
+			known |= !strcmp(r->declared[i], name);
+		if (!is_identifier(name) || !known) {
+			struct strbuf sb = STRBUF_INIT;
+			const char *near = nearest(name, r->declared);
+			strbuf_addf(&sb, "parameter '%s' is not declared by the spec", name);
+			if (near)
+				strbuf_addf(&sb, " (did you mean '%s'?)", near);
+			if (r->declared && r->declared[0]) {
+				strbuf_addstr(&sb, "; its variants declare ");
+				for (size_t i = 0; r->declared[i]; i++)
+					strbuf_addf(&sb, "%s%s", i ? ", " : "", r->declared[i]);
+			} else {
+				strbuf_addstr(&sb, "; it declares none (give the kernel its values in its source)");
+			}
+			int rc = fail_at(why, at, where, strbuf_detach(&sb, NULL));
+			free(where);
+			return rc;
+		}
+		char *text = param_text(v);
+		if (!text || !is_macro_value(text)) {
+			int rc = fail_at(why, at, where,
+					 text ? xstrfmt("parameter '%s' value '%s' may only hold letters, digits and _ . + -",
+							name, text)
+					      : xstrfmt("parameter '%s' must be a string or a number, not %s", name,
+							json_type_word(v)));
+			free(text);
+			free(where);
+			return rc;
+		}
+		free(where);
+		rq->params[rq->n_params].name = xstrdup(name);
+		rq->params[rq->n_params].value = text;
+		rq->n_params++;
+	}
+	qsort(rq->params, rq->n_params, sizeof(*rq->params), cmp_param);
+	return 0;
+}
+
+/* A kernel path as written: relative, no "..", the backend's extension
+ * (whether it exists is the session's check, eval_judge). */
+static int check_kernel_path(const char *k, const struct eval_rules *r, char **why, char **at)
+{
+	if (!*k || k[0] == '/')
+		return fail_at(why, at, "kernel",
+			       xstrfmt("'kernel' is a path relative to the repository root, not '%s'", k));
+	for (const char *p = k; *p;) {
+		size_t n = strcspn(p, "/");
+		if (n == 2 && !strncmp(p, "..", 2))
+			return fail_at(why, at, "kernel",
+				       xstrfmt("'kernel' '%s' climbs out with '..': name a file inside the repository", k));
+		p += n + (p[n] == '/');
+	}
+	size_t n = strlen(k), e = strlen(r->source_ext);
+	if (n <= e || strcmp(k + n - e, r->source_ext))
+		return fail_at(why, at, "kernel",
+			       xstrfmt("'kernel' '%s' is not a %s file, which this spec's backend builds", k, r->source_ext));
+	return 0;
+}
+
+int eval_request_parse(const json_t *in, const struct eval_rules *r, struct eval_request *rq, char **why, char **at)
+{
+	memset(rq, 0, sizeof(*rq));
+	*why = *at = NULL;
+	if (!json_is_object(in))
+		return fail_at(why, at, "", xstrfmt("a candidate is a JSON object, not %s", json_type_word(in)));
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)in, key, v)
+	{
+		int known = 0;
+		for (size_t i = 0; request_keys[i]; i++)
+			known |= !strcmp(request_keys[i], key);
+		if (known)
+			continue;
+		const char *near = nearest(key, request_keys);
+		if (!strcmp(key, "trust") || !strcmp(key, "expect"))
+			return fail_at(why, at, key,
+				       xstrfmt("unknown key '%s': a candidate is always judged as an adversary (sealed on "
+					       "cuda) and must end ok; keys: name, source, kernel, params, parent, origin, "
+					       "mutation",
+					       key));
+		return fail_at(why, at, key,
+			       near ? xstrfmt("unknown key '%s' (did you mean '%s'?)", key, near)
+				    : xstrfmt("unknown key '%s'; a candidate's keys are name, source, kernel, params, "
+					      "parent, origin, mutation",
+					      key));
+	}
+	if (want_text(in, "name", 64, &rq->name, why, at) < 0 ||
+	    want_text(in, "source", r->max_source_bytes, &rq->source, why, at) < 0 ||
+	    want_text(in, "kernel", PATH_MAX, &rq->kernel, why, at) < 0 ||
+	    want_text(in, "parent", EVAL_MAX_TEXT_BYTES, &rq->parent, why, at) < 0 ||
+	    want_text(in, "origin", EVAL_MAX_TEXT_BYTES, &rq->origin, why, at) < 0 ||
+	    want_text(in, "mutation", EVAL_MAX_TEXT_BYTES, &rq->mutation, why, at) < 0)
+		return -1;
+	if (rq->name && !is_safe_name(rq->name))
+		return fail_at(why, at, "name",
+			       xstrfmt("'name' '%s' may only hold letters, digits and _ . -", rq->name));
+	if (rq->name && !strcmp(rq->name, r->reference))
+		return fail_at(why, at, "name",
+			       xstrfmt("'name' '%s' is the reference's: name the candidate otherwise", rq->name));
+	if (rq->source && rq->kernel)
+		return fail_at(why, at, "kernel",
+			       xstrfmt("give 'source' (the kernel's text) or 'kernel' (a file), not both"));
+	if (rq->source && !*rq->source)
+		return fail_at(why, at, "source", xstrdup("'source' is empty"));
+	if (rq->source)
+		rq->source_len = strlen(rq->source);
+	if (rq->kernel && check_kernel_path(rq->kernel, r, why, at) < 0)
+		return -1;
+	json_t *pv = json_object_get(in, "params");
+	if (pv && parse_params(pv, r, rq, why, at) < 0)
+		return -1;
+	if (!rq->source && !rq->kernel && !rq->n_params)
+		return fail_at(why, at, "",
+			       xstrdup("the candidate names no code: give 'source' (the kernel's text), 'kernel' (a "
+				       "file of the repository) or 'params' (the reference's kernel with these values)"));
+	return 0;
+}
+
+void eval_request_release(struct eval_request *rq)
+{
+	for (size_t i = 0; i < rq->n_params; i++) {
+		free(rq->params[i].name);
+		free(rq->params[i].value);
+	}
+	free(rq->params);
+	free(rq->name);
+	free(rq->source);
+	free(rq->kernel);
+	free(rq->parent);
+	free(rq->origin);
+	free(rq->mutation);
+	memset(rq, 0, sizeof(*rq));
+}
+
+json_t *eval_parse_line(const char *text, size_t len, char **why)
+{
+	json_error_t e;
+	*why = NULL;
+	json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
+	if (!j) {
+		*why = xstrfmt("malformed JSON at column %d: %s", e.column, e.text);
+		return NULL;
+	}
+	if (!json_is_object(j)) {
+		*why = xstrfmt("expected one JSON object per line, got %s", json_type_word(j));
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+/* ---- the session -------------------------------------------------------------- */
+
+struct eval_session {
+	struct run_ctx c;
+	struct run_options ro;
+	const struct spec *orig;
+	struct spec base;             /* orig, its variants the reference alone (shallow: orig owns it all) */
+	struct spec_variant ref;      /* orig's reference variant (shallow) */
+	const char **declared;        /* the parameters orig's variants declare (strings borrowed) */
+	struct eval_rules rules;
+	char *repo_abs, *store_abs;   /* realpaths: a kernel file must lie in the one and not the other */
+	int opened;
+};
+
+const char *eval_reference(const struct eval_session *es)
+{
+	return es->ref.name;
+}
+
+int eval_repeats(const struct eval_session *es)
+{
+	return es->ro.repeats > 0 ? es->ro.repeats : es->orig->k.repeats;
+}
+
+static void collect_declared(struct eval_session *es)
+{
+	const struct spec *s = es->orig;
+	size_t n = 0, cap = 8;
+	es->declared = xcalloc(cap + 1, sizeof(char *));
+	for (size_t i = 0; i < s->n_variants; i++)
+		for (size_t k = 0; k < s->variants[i].n_params; k++) {
+			const char *name = s->variants[i].params[k].name;
+			size_t j = 0;
+			while (j < n && strcmp(es->declared[j], name))
+				j++;
+			if (j < n)
+				continue;
+			if (n == cap) {
+				cap *= 2;
+				es->declared = xrealloc(es->declared, (cap + 1) * sizeof(char *));
+			}
+			es->declared[n++] = name;
+			es->declared[n] = NULL;
+		}
+}
+
+/* Is path dir itself or inside it?  (Both absolute and resolved.) */
+static int under_dir(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+/* Does the store at store_abs overlap repo_abs/EVAL_SRC_DIR? */
+static int overlaps_src(const char *repo_abs, const char *store_abs)
+{
+	char *src_abs = xstrfmt("%s/%s", repo_abs, EVAL_SRC_DIR);
+	int overlap = under_dir(src_abs, store_abs) || under_dir(store_abs, src_abs);
+	free(src_abs);
+	return overlap;
+}
+
+int eval_open(const struct spec *s, const struct eval_options *o, struct eval_session **out, enum run_error *err)
+{
+	*out = NULL;
+	*err = RUN_OK;
+	const char *rname = o->reference ? o->reference : s->baseline;
+	const struct spec_variant *rv = spec_variant(s, rname);
+	if (!rv) {
+		*err = RUN_USAGE;
+		return error("the reference '%s' is not a variant of '%s'", rname, s->path);
+	}
+	struct eval_session *es = xcalloc(1, sizeof(*es));
+	es->orig = s;
+	es->ref = *rv;
+	es->base = *s;
+	es->base.variants = &es->ref;
+	es->base.n_variants = 1;
+	es->base.baseline = es->ref.name;
+	collect_declared(es);
+	es->ro.store_root = o->store_root;
+	es->ro.cache_dir = o->cache_dir;
+	es->ro.price_table = o->price_table;
+	es->ro.progress = o->progress;
+	es->ro.device = o->device;
+	es->ro.jobs = 1;
+	es->ro.repeats = o->repeats;
+	es->rules.reference = es->ref.name;
+	es->rules.declared = es->declared;
+	es->rules.max_source_bytes = o->max_source_bytes ? o->max_source_bytes : EVAL_MAX_SOURCE_BYTES;
+	/* candidates' texts never go where the store is, nor the store among
+	 * them: checked on the path as given before the store is made, and on
+	 * the resolved one after */
+	es->repo_abs = realpath(".", NULL);
+	const char *sr = store_default_root(o->store_root);
+	char *store_given = !es->repo_abs ? NULL : sr[0] == '/' ? xstrdup(sr) : xstrfmt("%s/%s", es->repo_abs, sr);
+	int overlap = store_given && overlaps_src(es->repo_abs, store_given);
+	free(store_given);
+	if (overlap)
+		goto overlapping;
+	int rc = run_open(&es->c, &es->base, &es->ro, 1, err);
+	es->opened = 1;
+	if (rc < 0)
+		goto fail;
+	es->rules.source_ext = es->c.be->source_ext;
+	es->store_abs = realpath(es->c.st.root, NULL);
+	if (!es->repo_abs || !es->store_abs) {
+		*err = RUN_STORE;
+		error("cannot resolve the repository or the store '%s': %s", es->c.st.root, strerror(errno));
+		goto fail;
+	}
+	if (overlaps_src(es->repo_abs, es->store_abs))
+		goto overlapping;
+	/* the reference must build: without it no candidate can be judged */
+	if (plan_build(&es->c, es->c.plan.baseline) < 0 || !es->c.plan.variants[es->c.plan.baseline].br.ok) {
+		const struct build_result *br = &es->c.plan.variants[es->c.plan.baseline].br;
+		const char *why = json_string_value(json_object_get(br->info, "reason"));
+		*err = RUN_USAGE;
+		error("the reference '%s' (%s) does not build%s%s: no candidate can be judged against it", es->ref.name,
+		      es->ref.kernel, why ? ": " : "", why ? why : "");
+		goto fail;
+	}
+	plan_batch_release(&es->c.plan);
+	runcmd_trap_signals();
+	*out = es;
+	return 0;
+overlapping:
+	*err = RUN_STORE;
+	error("the store '%s' and eval's source directory '%s' overlap: give the store another place (--store)",
+	      sr, EVAL_SRC_DIR);
+fail:
+	eval_close(es);
+	return -1;
+}
+
+void eval_close(struct eval_session *es)
+{
+	if (!es)
+		return;
+	if (es->opened) {
+		es->c.s = &es->base;
+		run_close(&es->c);
+	}
+	free(es->declared);
+	free(es->repo_abs);
+	free(es->store_abs);
+	free(es);
+}
+
+/* A kernel file the candidate names: a regular file in the repository,
+ * outside the store, within the size bound.  NULL, or why (malloc'd). */
+static char *kernel_file_problem(const struct eval_session *es, const char *path)
+{
+	char *real = realpath(path, NULL);
+	struct stat st;
+	char *why = NULL;
+	if (!real)
+		why = xstrfmt("'kernel' '%s': %s (a path relative to the repository root)", path, strerror(errno));
+	else if (!under_dir(real, es->repo_abs))
+		why = xstrfmt("'kernel' '%s' leads outside the repository (to '%s')", path, real);
+	else if (under_dir(real, es->store_abs))
+		why = xstrfmt("'kernel' '%s' lies in the store: a kernel is never read from there", path);
+	else if (stat(real, &st) < 0 || !S_ISREG(st.st_mode))
+		why = xstrfmt("'kernel' '%s' is not a regular file", path);
+	else if ((size_t)st.st_size > es->rules.max_source_bytes)
+		why = xstrfmt("'kernel' '%s' is %lld bytes, more than the %zu accepted (--max-source-bytes)", path,
+			      (long long)st.st_size, es->rules.max_source_bytes);
+	free(real);
+	return why;
+}
+
+/*
+ * The candidate's text as EVAL_SRC_DIR/SHA256.EXT, written once (another
+ * submission of the same text finds it, and its build, in place): into a
+ * temporary name, read-only, then renamed over whatever held the name
+ * (a file of other bytes is replaced).  *path (malloc'd).  0, or -1
+ * after error().
+ */
+static int write_source(const struct eval_session *es, const struct eval_request *rq, char **path,
+			char sha[SHA256_HEX_LEN + 1])
+{
+	sha256_hex(rq->source, rq->source_len, sha);
+	*path = xstrfmt("%s/%s%s", EVAL_SRC_DIR, sha, es->rules.source_ext);
+	char now[SHA256_HEX_LEN + 1];
+	int saved = util_quiet;
+	util_quiet = 1;
+	int same = path_exists(*path) && sha256_file_hex(*path, now) == 0 && !strcmp(now, sha);
+	util_quiet = saved;
+	if (same)
+		return 0;
+	if (mkdir_p(EVAL_SRC_DIR, 0755) < 0)
+		return -1;
+	char r[17];
+	random_hex(r, 16);
+	char *tmp = xstrfmt("%s/.tmp-%s", EVAL_SRC_DIR, r);
+	int fd = open(tmp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0444), rc = 0;
+	if (fd < 0 || write_all(fd, rq->source, rq->source_len) < 0 || close(fd) < 0 || rename(tmp, *path) < 0)
+		rc = error("cannot write the candidate's source '%s': %s", *path, strerror(errno));
+	if (rc < 0 && fd >= 0)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+/* The parameters of the candidate: over base (the reference's, when it
+ * reuses the reference's kernel; else none), the request's own win; new
+ * ones after, by name.  Caller frees the array and its strings. */
+static struct param *merge_params(const struct spec_variant *base, const struct eval_request *rq, size_t *n)
+{
+	size_t nb = base ? base->n_params : 0;
+	struct param *p = xcalloc(nb + rq->n_params + 1, sizeof(*p));
+	*n = 0;
+	for (size_t i = 0; i < nb; i++) {
+		p[*n].name = xstrdup(base->params[i].name);
+		p[*n].value = xstrdup(base->params[i].value);
+		(*n)++;
+	}
+	for (size_t i = 0; i < rq->n_params; i++) {
+		size_t k = 0;
+		while (k < *n && strcmp(p[k].name, rq->params[i].name))
+			k++;
+		if (k < *n) {
+			free(p[k].value);
+			p[k].value = xstrdup(rq->params[i].value);
+		} else {
+			p[*n].name = xstrdup(rq->params[i].name);
+			p[*n].value = xstrdup(rq->params[i].value);
+			(*n)++;
+		}
+	}
+	return p;
+}
+
+/* "cand-" and 12 hex digits of the hash of what determines the code: the
+ * kernel's path and bytes, and the parameters (malloc'd). */
+static char *content_name(const char *kernel, const char *kernel_sha, const struct param *p, size_t n)
+{
+	struct sha256_ctx *h = sha256_begin();
+	char hex[SHA256_HEX_LEN + 1];
+	sha256_update_field(h, "kernel", kernel, strlen(kernel));
+	sha256_update_field(h, "sha256", kernel_sha, strlen(kernel_sha));
+	for (size_t i = 0; i < n; i++) {
+		sha256_update_field(h, "name", p[i].name, strlen(p[i].name));
+		sha256_update_field(h, "value", p[i].value, strlen(p[i].value));
+	}
+	sha256_end(h, hex);
+	return xstrfmt("cand-%.12s", hex);
+}
+
+/* x as JSON, null when not finite (no statistics); a new reference. */
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* [lo, hi] as JSON, null when either end is not finite; a new reference. */
+static json_t *interval(const double ci[2])
+{
+	return isfinite(ci[0]) && isfinite(ci[1]) ? json_pack("[f, f]", ci[0], ci[1]) : json_null();
+}
+
+/* The answer to input that cannot be judged: a new object. */
+static json_t *refused(const char *why, const char *at)
+{
+	return json_pack("{s:s, s:s}", "error", why, "at", at);
+}
+
+/* The answer's run list of plan variant vi, in repeat order: {run,
+ * repeat, outcome} (detailed) or the run ids; a new array. */
+static json_t *runs_of(const struct plan *p, size_t vi, int detailed)
+{
+	json_t *a = json_array();
+	for (int r = 0; r < p->repeats; r++)
+		for (size_t j = 0; j < p->n_jobs; j++) {
+			const struct plan_job *pj = &p->jobs[j];
+			if (pj->variant != vi || pj->repeat != r || !pj->run_id)
+				continue;
+			if (detailed)
+				json_array_append_new(a, json_pack("{s:s, s:i, s:s}", "run", pj->run_id, "repeat", r,
+								   "outcome", outcome_name(pj->outcome)));
+			else
+				json_array_append_new(a, json_string(pj->run_id));
+		}
+	return a;
+}
+
+/* One line a proposer can act on: promoted, or why not (malloc'd). */
+static char *decision_text(const struct batch_row *cand, const struct batch_row *ref, int promoted)
+{
+	if (!cand)
+		return xstrdup("not promoted: the batch holds no row of the candidate");
+	if (cand->outcome != OUTCOME_OK)
+		return xstrfmt("not promoted: %s%s%s", cand->outcome_text, cand->reason ? ": " : "",
+			       cand->reason ? cand->reason : "");
+	if (!ref || ref->outcome != OUTCOME_OK)
+		return xstrfmt("not promoted: the reference was not ok in this batch (%s%s%s), so there is no verdict",
+			       ref ? ref->outcome_text : "missing", ref && ref->reason ? ": " : "",
+			       ref && ref->reason ? ref->reason : "");
+	if (!cand->have_cmp)
+		return xstrdup("not promoted: no comparison with the reference could be computed");
+	const struct stats_comparison *c = &cand->cmp;
+	return xstrfmt("%s: %s, %.3fx [%.3f, %.3f] over the reference%s%s", promoted ? "promoted" : "not promoted",
+		       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1], c->verdict_reason ? ": " : "",
+		       c->verdict_reason ? c->verdict_reason : "");
+}
+
+/* The answer, from the batch record as stored and the plan that made it:
+ * a new object (the caller's reference). */
+static json_t *answer_of(const struct eval_session *es, const struct batch_record *b, const char *name,
+			 const char *kernel, const char *source_sha, const struct spec_lineage *lin)
+{
+	const struct plan *p = &es->c.plan;
+	const struct batch_row *cand = batch_find_row(b, name), *ref = batch_find_row(b, es->ref.name);
+	const struct plan_variant *pc = &p->variants[1 - p->baseline], *pr = &p->variants[p->baseline];
+	/* an interrupted batch lacks repeats it planned: whatever it shows,
+	 * the candidate was not judged as asked, and is not promoted */
+	int interrupted = es->c.interrupted;
+	int promoted = !interrupted && cand && ref && cand->outcome == OUTCOME_OK && ref->outcome == OUTCOME_OK &&
+		       cand->have_cmp && cand->cmp.verdict && !strcmp(cand->cmp.verdict, "faster");
+	json_t *a = json_object();
+	json_object_set_new(a, "candidate", json_string(name));
+	json_object_set_new(a, "outcome", json_string(cand ? cand->outcome_text : "aborted"));
+	json_object_set_new(a, "reason", cand && cand->reason ? json_string(cand->reason) : json_null());
+	json_object_set_new(a, "promoted", json_boolean(promoted));
+	char *d = decision_text(cand, ref, promoted);
+	if (interrupted) {
+		const char *so_far = d + (!strncmp(d, "not promoted: ", 14) ? 14 : !strncmp(d, "promoted: ", 10) ? 10 : 0);
+		char *x = xstrfmt("not promoted: interrupted (SIGINT/SIGTERM) before every repeat ran; so far: %s", so_far);
+		free(d);
+		d = x;
+	}
+	json_object_set_new(a, "decision", json_string(d));
+	json_object_set_new(a, "interrupted", json_boolean(interrupted));
+	free(d);
+	int cs = cand && cand->have_stats;
+	json_object_set_new(a, "median_us", cs ? num(cand->stats.median) : json_null());
+	json_object_set_new(a, "median_ci_us", cs ? interval(cand->stats.median_ci) : json_null());
+	int cc = cand && cand->have_cmp;
+	json_object_set_new(a, "speedup", cc ? num(cand->cmp.speedup) : json_null());
+	json_object_set_new(a, "speedup_ci", cc ? interval(cand->cmp.speedup_ci) : json_null());
+	json_object_set_new(a, "verdict", cc && cand->cmp.verdict ? json_string(cand->cmp.verdict) : json_null());
+	json_object_set_new(a, "verdict_reason",
+			    cc && cand->cmp.verdict_reason ? json_string(cand->cmp.verdict_reason) : json_null());
+	json_object_set_new(a, "p", cc ? num(cand->cmp.p_adjusted) : json_null());
+	json_object_set_new(a, "clock", cand && cand->clock ? json_string(cand->clock) : json_null());
+	json_object_set_new(a, "runs", runs_of(p, 1 - p->baseline, 1));
+	int rs = ref && ref->have_stats;
+	json_object_set_new(a, "reference",
+			    json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "name", es->ref.name, "outcome",
+				      ref ? ref->outcome_text : "aborted", "reason",
+				      ref && ref->reason ? json_string(ref->reason) : json_null(), "median_us",
+				      rs ? num(ref->stats.median) : json_null(), "median_ci_us",
+				      rs ? interval(ref->stats.median_ci) : json_null(), "runs",
+				      runs_of(p, p->baseline, 0)));
+	json_object_set_new(a, "repeats", json_integer(p->repeats));
+	json_object_set_new(a, "batch", json_string(b->batch_id));
+	const json_t *info = pc->br.info;
+	const char *hc = json_string_value(json_object_get(info, "binary_sha256"));
+	const char *hr = json_string_value(json_object_get(pr->br.info, "binary_sha256"));
+	json_object_set_new(
+		a, "build",
+		json_pack("{s:o, s:b, s:o, s:o, s:o, s:b}", "status",
+			  pc->build_state > 0 ? json_string(pc->br.ok ? "ok" : "failed") : json_string("not_attempted"),
+			  "cache_hit", json_is_true(json_object_get(info, "cached")), "compile_seconds",
+			  num(json_number_value(json_object_get(info, "seconds"))), "reason",
+			  json_is_string(json_object_get(info, "reason")) ? json_incref(json_object_get(info, "reason"))
+									   : json_null(),
+			  "binary_sha256", hc ? json_string(hc) : json_null(), "same_binary_as_reference",
+			  hc && hr && !strcmp(hc, hr)));
+	json_object_set_new(a, "kernel", json_string(kernel));
+	json_object_set_new(a, "source_sha256", source_sha ? json_string(source_sha) : json_null());
+	json_object_set_new(a, "lineage",
+			    lin ? json_pack("{s:s?, s:s?, s:s?}", "parent", lin->parent, "origin", lin->origin,
+					    "mutation", lin->mutation)
+				: json_null());
+	json_object_set_new(a, "notes", b->notes ? json_deep_copy(b->notes) : json_array());
+	return a;
+}
+
+json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *status)
+{
+	double t0 = mono_now();
+	struct eval_request rq;
+	char *why = NULL, *at = NULL, *kernel = NULL, *name = NULL;
+	char sha[SHA256_HEX_LEN + 1] = "", ksha[SHA256_HEX_LEN + 1] = "";
+	struct spec_variant cv;
+	struct spec_lineage lin = { NULL, NULL, NULL, NULL, -1 };
+	struct batch_record b;
+	json_t *ans = NULL;
+	memset(&cv, 0, sizeof(cv));
+	memset(&b, 0, sizeof(b));
+	*status = EVAL_REFUSED;
+	if (eval_request_parse(in, &es->rules, &rq, &why, &at) < 0) {
+		ans = refused(why, at);
+		goto out;
+	}
+	/* the code: a text of its own, a file of the repository, or the reference's kernel */
+	const struct spec_variant *base = NULL;
+	if (rq.source) {
+		if (write_source(es, &rq, &kernel, sha) < 0) {
+			ans = refused("the judge could not write the candidate's source (see its stderr)", "source");
+			*status = EVAL_STORE_FAILED;
+			goto out;
+		}
+		memcpy(ksha, sha, sizeof(ksha));
+	} else {
+		if (rq.kernel) {
+			char *problem = kernel_file_problem(es, rq.kernel);
+			if (problem) {
+				ans = refused(problem, "kernel");
+				free(problem);
+				goto out;
+			}
+			kernel = xstrdup(rq.kernel);
+		} else {
+			base = &es->ref;
+			kernel = xstrdup(es->ref.kernel);
+		}
+		int saved = util_quiet;
+		util_quiet = 1;
+		if (sha256_file_hex(kernel, ksha) < 0)
+			ksha[0] = 0;
+		util_quiet = saved;
+	}
+	cv.params = merge_params(base, &rq, &cv.n_params);
+	name = rq.name ? xstrdup(rq.name) : content_name(kernel, ksha, cv.params, cv.n_params);
+	cv.name = name;
+	cv.kernel = kernel;
+	/* an outsider's kernel never runs its host code where it is timed */
+	cv.trust = es->c.be->uses_gpu ? "sealed" : NULL;
+	lin.parent = rq.parent;
+	lin.origin = rq.origin;
+	lin.mutation = rq.mutation;
+	if (lin.parent || lin.origin || lin.mutation)
+		cv.lineage = &lin;
+
+	/* the batch: the reference and the candidate, the session's plan rules */
+	struct spec_variant pair[2] = { es->ref, cv };
+	struct spec cs = es->base;
+	cs.variants = pair;
+	cs.n_variants = 2;
+	struct run_ctx *c = &es->c;
+	struct run_totals t = { 0 };
+	c->s = &cs;
+	c->prog.t_start = mono_now();
+	c->wall_s = 0;
+	c->interrupted = 0;
+	if (plan_batch(c) < 0 || executor_local(c) < 0 || gather_batch(c, &b, &t, 1) < 0) {
+		progress_clear(&c->prog);
+		ans = refused("the store failed while the candidate was judged (see stderr)", "");
+		*status = EVAL_STORE_FAILED;
+	} else {
+		progress_clear(&c->prog);
+		ans = answer_of(es, &b, name, kernel, rq.source ? sha : NULL, cv.lineage);
+		*status = c->interrupted ? EVAL_INTERRUPTED : EVAL_JUDGED;
+	}
+	free(t.batch_id);
+	batch_record_release(&b);
+	plan_batch_release(&c->plan);
+	c->s = &es->base;
+out:
+	if (ans && *status != EVAL_REFUSED)
+		json_object_set_new(ans, "seconds", json_real(mono_now() - t0));
+	for (size_t i = 0; i < cv.n_params; i++) {
+		free(cv.params[i].name);
+		free(cv.params[i].value);
+	}
+	free(cv.params);
+	free(name);
+	free(kernel);
+	free(why);
+	free(at);
+	eval_request_release(&rq);
+	return ans;
+}

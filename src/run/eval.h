@@ -1,0 +1,131 @@
+/*
+ * eval.h - `evident eval`: candidate kernels proposed from outside (a
+ * language model, a search script, a person) judged one at a time against
+ * a named reference, by a judge that stays up between candidates.
+ *
+ * A candidate is one JSON object (eval_request_parse says which keys):
+ * a kernel as source text or as a file of the repository, parameters the
+ * spec declares, and where it came from (parent, origin, mutation).  Each
+ * candidate becomes an ordinary batch of two variants, the reference and
+ * the candidate, with the spec's repeats (3 by default) interleaved in a
+ * seeded random order, judged by the job path of `evident run` (job.c:
+ * the sandbox, the parent's clock on the host, the sealed executor on
+ * cuda, fresh inputs, the checks, the extra shape) and recorded into the
+ * store with the candidate's lineage, so that `evident show`, `show
+ * --lineage`, `ls` and the audit see it like any run.  The answer is one
+ * JSON object: outcome and its reason, median with its CI, the speedup
+ * over the reference with its CI and verdict, whether it is promoted, the
+ * run and batch ids, and whether the build cache already held it.
+ *
+ * Every candidate is an adversary: its source text is written under the
+ * runner's own directory (EVAL_SRC_DIR, named by the text's SHA-256, so
+ * that a resubmitted candidate finds its build in the content-hash cache),
+ * never into kernels/ or the store; it is built in the build box and run in
+ * the worker's box, where the store is masked; on cuda it is always timed
+ * sealed (no `trust: host` for a candidate).  What lasts for the session
+ * (eval_open): the store, the box, the git and machine provenance, the
+ * problem's plug-in and tolerance, the reference's build.
+ */
+#ifndef EVIDENT_EVAL_H
+#define EVIDENT_EVAL_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "run/run.h"
+#include "run/spec.h"
+
+/* Where candidates' source texts are written, relative to the repository
+ * root (git-ignored build output; the compiler may read it, the store
+ * keeps each text as the run's code.sources object). */
+#define EVAL_SRC_DIR "build/eval-src"
+
+/* The default bound on a candidate's source text (--max-source-bytes). */
+#define EVAL_MAX_SOURCE_BYTES ((size_t)1 << 20)
+/* The bound on parent, origin and mutation, each. */
+#define EVAL_MAX_TEXT_BYTES 4096
+
+/* What a candidate may say, from the session's spec. */
+struct eval_rules {
+	const char *reference;        /* the reference's variant name, which no candidate may take */
+	const char *const *declared;  /* the parameters the spec declares, NULL-terminated */
+	const char *source_ext;       /* the backend's kernel files: ".c", ".cu" */
+	size_t max_source_bytes;      /* the longest source text accepted */
+};
+
+/*
+ * One candidate as asked for.  Keys of the JSON object:
+ *   name      its variant name (letters, digits, _ . -; default: "cand-"
+ *             and 12 hex digits of the hash of its code and parameters)
+ *   source    the kernel's text, or
+ *   kernel    a kernel file, relative to the repository root; neither:
+ *             the reference's kernel and parameters, params applied over
+ *   params    {NAME: value}: parameters the spec declares, each a string
+ *             of letters, digits and _ . + -, or a number
+ *   parent, origin, mutation   the lineage (text), recorded in every run
+ * Strings are owned; params sorted by name.
+ */
+struct eval_request {
+	char *name, *source, *kernel, *parent, *origin, *mutation;
+	size_t source_len;
+	struct param *params;
+	size_t n_params;
+};
+
+/*
+ * Check candidate object `in` against the rules into rq (released by the
+ * caller with eval_request_release either way).  0, or -1 with *why (what
+ * is wrong and what to do) and *at (where: the key, "params.BLOCK_Q", or
+ * "" for the object as a whole), both malloc'd for the caller to free.
+ */
+int eval_request_parse(const json_t *in, const struct eval_rules *r, struct eval_request *rq, char **why,
+		       char **at);
+void eval_request_release(struct eval_request *rq);
+
+/*
+ * One line of input (len bytes, no newline) as a JSON object: a new
+ * reference, or NULL with *why (malloc'd: "malformed JSON at column 17:
+ * ...", "expected a JSON object, got an array").
+ */
+json_t *eval_parse_line(const char *text, size_t len, char **why);
+
+/* The session's options (cmd_eval.c). */
+struct eval_options {
+	const char *store_root;       /* as run_options */
+	const char *cache_dir;
+	const char *price_table;
+	const char *reference;        /* the reference variant; NULL: the spec's baseline */
+	int repeats;                  /* > 0: override the spec's repeats */
+	size_t max_source_bytes;      /* 0: EVAL_MAX_SOURCE_BYTES */
+	int device;
+	int progress;
+};
+
+/* How one candidate went, for the command's exit code. */
+enum eval_status {
+	EVAL_JUDGED,                  /* judged and recorded, whatever its outcome */
+	EVAL_REFUSED,                 /* bad input: nothing ran, the answer says why */
+	EVAL_INTERRUPTED,             /* SIGINT/SIGTERM: the batch was recorded with what finished */
+	EVAL_STORE_FAILED,            /* the store failed: stop */
+};
+
+struct eval_session;
+
+/*
+ * Open a session on spec s (loaded for a run; cwd is the repository
+ * root): the reference must be a variant of it and must build.  *out
+ * (freed with eval_close) on 0; -1 after error() with *err set.
+ */
+int eval_open(const struct spec *s, const struct eval_options *o, struct eval_session **out,
+	      enum run_error *err);
+/* The reference's name and the repeats per side (for the command's banner). */
+const char *eval_reference(const struct eval_session *es);
+int eval_repeats(const struct eval_session *es);
+/*
+ * Judge candidate object `in`: a new JSON object, the answer (an error
+ * object {"error", "at"} when refused), and *status.
+ */
+json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *status);
+void eval_close(struct eval_session *es);
+
+#endif /* EVIDENT_EVAL_H */
