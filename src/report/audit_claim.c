@@ -364,6 +364,22 @@ static size_t claim_batches(struct actx *a, const char *e, const char *pin, cons
 }
 
 /* faster | slower | no-difference: variant a against variant b */
+/*
+ * Say on a comparison's line which side's GPU kernel ran `trust: host`
+ * (its host code in the timing worker, judge.executor "in_process"),
+ * as the batch's notes and PAPER.md's tables do: the claim may still be
+ * supported, but the reader should know the judge could not seal it.
+ */
+static void add_trust_note(struct actx *a, struct strbuf *msg, const struct batch_row *row, const char *name)
+{
+	const struct run_record *r = query_row_run(a->q, row);
+	if (!r || !r->backend || !strcmp(r->backend, "host") || !r->judge)
+		return;
+	const char *ex = json_string_value(json_object_get(r->judge, "executor"));
+	if (ex && !strcmp(ex, "in_process"))
+		strbuf_addf(msg, "; %s ran trust: host (its host code in the timing worker, not sealed)", name);
+}
+
 void audit_claim_compare(struct actx *a, const struct md_marker *m)
 {
 	static const char *const allowed[] = { "experiment", "a", "b", "run", "speedup", "tol", NULL };
@@ -477,6 +493,8 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 	}
 	strbuf_addf(&msg, "speedup of %s over %s %.3fx [%.3f, %.3f], verdict %s (%s; runs %s, %s)", va, vb, sp, ci[0],
 		    ci[1], verdict ? verdict : "none", how, audit_id_or(ra->run_id), audit_id_or(rb->run_id));
+	add_trust_note(a, &msg, ra, va);
+	add_trust_note(a, &msg, rb, vb);
 	int agrees = verdict && !strcmp(verdict, want);
 	if (agrees && stated) {
 		double lo = ci[0] - sulp, hi = ci[1] + sulp;

@@ -47,3 +47,11 @@ expect_exit 0 "$EVIDENT" paper --check PAPER.md
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -s --no-print-directory audit test-repo EVIDENT=bin/evident NVCC= >"$TEST_TMP/make.out" 2>&1
 [ "$(grep -c 'audit .*--strict.* PAPER.md' "$TEST_TMP/make.out")" = 2 ] ||
 	{ cat "$TEST_TMP/make.out"; fail "make audit and make test-repo must run 'evident audit --strict'"; }
+
+# 7. a comparison with a GPU kernel that ran trust: host says so on its line
+#    (cuDNN, a reference, and iter3's wg2_host); a sealed pair says nothing
+expect_exit 0 "$EVIDENT" audit PAPER.md
+expect_match $o 'supported: faster wg3 vs cudnn_sdpa: .*; cudnn_sdpa ran trust: host \(its host code in the timing worker, not sealed\)$'
+expect_match $o 'supported: no-difference wg2_host vs wg2: .*; wg2_host ran trust: host '
+grep 'supported: faster wg3 vs mma:' $o | grep -q 'trust: host' && fail "a sealed pair is marked trust: host"
+true
