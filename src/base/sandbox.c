@@ -247,6 +247,23 @@ static void push_namespaces(struct argvb *a, const struct sandbox *sb)
 	push3(a, "--cap-drop", "ALL", NULL);
 }
 
+/*
+ * A /proc of the box's own PID namespace, read-only.  Where the runner is
+ * root (the GPU hosts), so is the box's process: bubblewrap drops its
+ * capabilities, but the host kernel checks the files of /proc/sys by
+ * owner alone, and bubblewrap 0.8 covers /proc/sys only when the
+ * directory itself answers access(W_OK), which /proc/sys never does.  So
+ * from a writable /proc a kernel set the host's kernel.core_pattern, which
+ * runs a command of its choice as root outside every box at the next core
+ * dump (red team 3, sysctl_escape).  Nothing the box runs has a reason to
+ * write to /proc, so all of it is read-only, not a list of known knobs.
+ */
+static void push_proc(struct argvb *a)
+{
+	push3(a, "--proc", "/proc", NULL);
+	push3(a, "--remount-ro", "/proc", NULL);
+}
+
 /* The seccomp argument, the end of bwrap's options, and the child's own
  * descriptor of the profile's program in *filter_fd: bubblewrap reads
  * the program to its end, and a dup would share the offset with every
@@ -270,7 +287,7 @@ char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const c
 	if (sb->on) {
 		push_namespaces(&a, sb);
 		push3(&a, "--ro-bind", "/", "/");
-		push3(&a, "--proc", "/proc", NULL);
+		push_proc(&a);
 		push3(&a, "--dev", "/dev", NULL);
 		if (sb->gpu) {
 			glob_t g;
@@ -340,7 +357,7 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 				push3(&a, "--ro-bind", toolchain[i], toolchain[i]);
 			}
 		}
-		push3(&a, "--proc", "/proc", NULL);
+		push_proc(&a);
 		push3(&a, "--dev", "/dev", NULL);
 		push3(&a, "--tmpfs", "/tmp", NULL);
 		for (int i = 0; ro_dirs && ro_dirs[i]; i++) {
@@ -395,8 +412,9 @@ json_t *sandbox_describe(const struct sandbox *sb)
 	json_t *hidden = json_array();
 	for (char **h = sb->hide; h && *h; h++)
 		json_array_append_new(hidden, json_string(*h));
-	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:s}", "tool", "bubblewrap", "version", sb->version,
+	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:s, s:s}", "tool", "bubblewrap", "version", sb->version,
 			 "seccomp", "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock; "
 				    "threads only (strict) or processes in the PID namespace (relaxed)",
-			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup");
+			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup", "proc",
+			 "the box's own, read-only");
 }

@@ -15,6 +15,11 @@
  *     /var/tmp hidden under empty tmpfs mounts; its only writable places
  *     are its own private /tmp and /dev/shm, gone when it ends; the files
  *     it needs (its job) are bound read-only one by one;
+ *   - its own /proc, read-only as a whole: where the runner is root the
+ *     box's process is root without capabilities, and the host kernel
+ *     lets uid 0 write /proc/sys by ownership alone (kernel.core_pattern
+ *     would run a command of the kernel's choice as root on the host:
+ *     red team 3's sysctl_escape);
  *   - no network (its own empty network namespace), no capabilities, a new
  *     session (no terminal to inject into);
  *   - a seccomp filter (libseccomp, loaded by bubblewrap just before exec):
@@ -41,8 +46,11 @@
  * (Debian's bubblewrap, libseccomp2), bubblewrap works as root (the GPU
  * hosts run commands as root) and as a normal user, and it needs no daemon.
  * Landlock would give only the file-system part; hand-rolled namespaces
- * would repeat what bubblewrap already gets right (mount propagation,
- * /proc/sys read-only, pid 1 reaping).
+ * would repeat what bubblewrap already gets right (mount propagation, pid
+ * 1 reaping).  Not everything: bubblewrap 0.8 run by root leaves the new
+ * /proc/sys writable (it covers it only when access(W_OK) on the
+ * directory succeeds, which it never does), so the box remounts /proc
+ * read-only itself.
  *
  * Where the sandbox cannot be set up (no bubblewrap, namespaces refused),
  * sandbox_init fails with the reason and the runner refuses to time
