@@ -154,6 +154,7 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
 		o.pass_fd[0] = filter_fd;
 		o.pass_fd_at[0] = SANDBOX_SECCOMP_FD;
 		o.signal_in_exit_code = 1;
+		o.env_keep = sandbox_env_keep(sb);
 	}
 	o.timeout_s = timeout_s;
 	/* the worker under the sanitizer speaks its protocol too; its one

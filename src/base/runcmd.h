@@ -47,6 +47,12 @@ struct run_opts {
 	line_fn on_line;          /* optional: stdout lines as they arrive */
 	void *ctx;
 	const char *const *env_set; /* "NAME=VALUE" to add, NULL-terminated, or NULL */
+	/* NULL: the child inherits this process's whole environment.  Else
+	 * it gets only the variables whose names the list admits ("NAME"
+	 * admits NAME, "PREFIX*" every name starting with PREFIX), then
+	 * env_set: a boxed kernel must not read the runner's credentials
+	 * (sandbox.h sandbox_env_keep). */
+	const char *const *env_keep;
 	/* The worker's channels: when on_chan is set, the child gets a pipe
 	 * at fd 3 to write its protocol on and one at fd 4 to read answers
 	 * from (both opened before exec, so before any code it loads). */

@@ -185,7 +185,8 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 	int keep = -1;
 	char **argv = sandbox_wrap(sb, SANDBOX_STRICT, inner, NULL, &keep);
 	struct run_opts po = { .argv = (const char *const *)argv, .timeout_s = 20, .out = &out, .err = &err,
-			       .merge_stderr = 1, .pass_fd = { keep }, .pass_fd_at = { SANDBOX_SECCOMP_FD } };
+			       .merge_stderr = 1, .pass_fd = { keep }, .pass_fd_at = { SANDBOX_SECCOMP_FD },
+			       .env_keep = sandbox_env_keep(sb) };
 	struct run_result pr;
 	int rc = run_command(&po, &pr);
 	sandbox_argv_free(argv);
@@ -279,6 +280,86 @@ static void push_seccomp(struct argvb *a, const struct sandbox *sb, enum sandbox
 	*filter_fd = open(self, O_RDONLY | O_CLOEXEC);
 }
 
+/* The system's software: what gcc and nvcc (and the cicc, ptxas,
+ * fatbinary, as and ld they start), the runner and a kernel's libraries
+ * load.  /etc is not shown whole (on the GPU hosts the runner is root,
+ * and /etc/shadow would be readable): only the dynamic loader's cache and
+ * the alternatives that /usr/bin/cc points through. */
+static const char *const toolchain[] = {
+	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", NULL,
+};
+
+/* toolchain[] into an empty root, read-only; a symlink (merged /usr:
+ * /bin -> usr/bin) as the same symlink. */
+static void push_system(struct argvb *a)
+{
+	for (int i = 0; toolchain[i]; i++) {
+		struct stat st;
+		if (lstat(toolchain[i], &st) < 0)
+			continue;
+		if (S_ISLNK(st.st_mode)) {
+			char to[PATH_MAX];
+			ssize_t n = readlink(toolchain[i], to, sizeof(to) - 1);
+			if (n > 0) {
+				to[n] = 0;
+				push3(a, "--symlink", to, toolchain[i]);
+			}
+		} else {
+			push3(a, "--ro-bind", toolchain[i], toolchain[i]);
+		}
+	}
+}
+
+/* The directories of a path list ("a:b:c"), absolute and existing, read-only. */
+static void push_path_list(struct argvb *a, const char *list)
+{
+	if (!list || !*list)
+		return;
+	char *copy = xstrdup(list), *save = NULL;
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+		if (d[0] == '/' && is_dir(d)) {
+			char *r = abs_of(d);
+			push3(a, "--ro-bind", r, r);
+			free(r);
+		}
+	free(copy);
+}
+
+/* What a GPU worker may load from outside the system's directories: the
+ * CUDA toolkit where CUDA_HOME or CUDA_PATH put it (libcupti), and the
+ * harness that EVIDENT_CUDA_HARNESS names. */
+static void push_gpu_software(struct argvb *a)
+{
+	static const char *const dirs[] = { "CUDA_HOME", "CUDA_PATH", NULL };
+	for (int i = 0; dirs[i]; i++)
+		push_path_list(a, getenv(dirs[i]));
+	const char *h = getenv("EVIDENT_CUDA_HARNESS");
+	if (h && *h && access(h, R_OK) == 0) {
+		char *r = abs_of(h);
+		push3(a, "--ro-bind", r, r);
+		free(r);
+	}
+}
+
+/* The variables of the runner's environment a boxed process gets (runcmd.h
+ * env_keep): what the loader, the locale, the GPU's selection, a kernel's
+ * threading libraries, the sanitized build and evident itself read.  The
+ * rest (tokens, credentials, a CI's secrets) never reaches kernel code,
+ * which could print it into its stored log (red team 3, host_files). */
+static const char *const env_keep[] = {
+	"PATH", "LANG", "LANGUAGE", "LC_*", "TZ", "TERM", "LD_LIBRARY_PATH",
+	"CUDA_*", "NVIDIA_*",
+	"OMP_*", "GOMP_*", "KMP_*", "MKL_*", "OPENBLAS_*",
+	"ASAN_*", "UBSAN_*", "LSAN_*",
+	"EVIDENT_*", NULL,
+};
+
+const char *const *sandbox_env_keep(const struct sandbox *sb)
+{
+	return sb->on ? env_keep : NULL;
+}
+
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
 		    const char *const *ro_files, int *filter_fd)
 {
@@ -286,7 +367,19 @@ char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const c
 	*filter_fd = -1;
 	if (sb->on) {
 		push_namespaces(&a, sb);
-		push3(&a, "--ro-bind", "/", "/");
+		/* an empty root: the system's software, the machine's description
+		 * (/sys) and what the worker loads (show), nothing of the host's
+		 * data - no home directory, no /root, no /etc/shadow (red team 3,
+		 * host_files read them as root and printed them into its log) */
+		push3(&a, "--tmpfs", "/", NULL);
+		push_system(&a);
+		if (is_dir("/sys"))
+			push3(&a, "--ro-bind", "/sys", "/sys");
+		/* the loader's own search path, and the spec's library directories
+		 * (sandbox_init's show) */
+		push_path_list(&a, getenv("LD_LIBRARY_PATH"));
+		if (sb->gpu)
+			push_gpu_software(&a);
 		push_proc(&a);
 		push3(&a, "--dev", "/dev", NULL);
 		if (sb->gpu) {
@@ -316,22 +409,16 @@ char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const c
 		for (char **h = sb->hide; h && *h; h++)
 			if (is_dir(*h))
 				push3(&a, "--remount-ro", *h, NULL);
+		/* the runner's home is not in the box: caches go to its own /tmp */
+		push3(&a, "--setenv", "HOME", "/tmp");
+		/* the root's tmpfs, read-only once its mount points are made */
+		push3(&a, "--remount-ro", "/", NULL);
 		push_seccomp(&a, sb, prof, filter_fd);
 	}
 	for (int i = 0; inner[i]; i++)
 		push(&a, inner[i]);
 	return a.v;
 }
-
-/* The toolchain's part of the host's file system: what gcc and nvcc (and
- * the cicc, ptxas, fatbinary, as and ld they start) load.  /etc is not
- * shown whole (on the GPU hosts the runner is root, and /etc/shadow would
- * be readable): only the dynamic loader's cache and the alternatives that
- * /usr/bin/cc points through. */
-static const char *const toolchain[] = {
-	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", NULL,
-};
 
 char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, const char *const *ro_dirs,
 			  const char *const *hide_dirs, const char *rw_dir, int *filter_fd)
@@ -342,21 +429,7 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 		push_namespaces(&a, sb);
 		/* an empty root: only what is bound below exists */
 		push3(&a, "--tmpfs", "/", NULL);
-		for (int i = 0; toolchain[i]; i++) {
-			struct stat st;
-			if (lstat(toolchain[i], &st) < 0)
-				continue;
-			if (S_ISLNK(st.st_mode)) { /* merged /usr: /bin -> usr/bin */
-				char to[PATH_MAX];
-				ssize_t n = readlink(toolchain[i], to, sizeof(to) - 1);
-				if (n > 0) {
-					to[n] = 0;
-					push3(&a, "--symlink", to, toolchain[i]);
-				}
-			} else {
-				push3(&a, "--ro-bind", toolchain[i], toolchain[i]);
-			}
-		}
+		push_system(&a);
 		push_proc(&a);
 		push3(&a, "--dev", "/dev", NULL);
 		push3(&a, "--tmpfs", "/tmp", NULL);
@@ -412,9 +485,15 @@ json_t *sandbox_describe(const struct sandbox *sb)
 	json_t *hidden = json_array();
 	for (char **h = sb->hide; h && *h; h++)
 		json_array_append_new(hidden, json_string(*h));
-	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:s, s:s}", "tool", "bubblewrap", "version", sb->version,
+	json_t *env_list = json_array();
+	for (int i = 0; env_keep[i]; i++)
+		json_array_append_new(env_list, json_string(env_keep[i]));
+	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:s, s:o}", "tool", "bubblewrap", "version", sb->version,
 			 "seccomp", "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock; "
 				    "threads only (strict) or processes in the PID namespace (relaxed)",
 			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup", "proc",
-			 "the box's own, read-only");
+			 "the box's own, read-only", "root",
+			 "empty but for the system's software (/usr, /lib*, the loader's /etc files), /sys, "
+			 "what the worker loads (repository, build cache, runner) and its own /tmp, /run, /dev",
+			 "environment", env_list);
 }

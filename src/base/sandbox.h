@@ -10,11 +10,17 @@
  *   - its own PID namespace (bubblewrap --unshare-pid, --die-with-parent):
  *     it sees no other process, /proc/PPID/mem does not exist for it, and
  *     every descendant dies with it (a double-forked daemon included);
- *   - a read-only view of the file system, with the store (records, job
- *     files, output captures, the checker's files) and /run, /tmp,
- *     /var/tmp hidden under empty tmpfs mounts; its only writable places
- *     are its own private /tmp and /dev/shm, gone when it ends; the files
- *     it needs (its job) are bound read-only one by one;
+ *   - a read-only view of the file system that holds the system's
+ *     software, /sys and what the worker loads (the repository, the build
+ *     cache, the runner), nothing of the host's data (homes, /root,
+ *     /etc/shadow: red team 3's host_files read them as root), with the
+ *     store (records, job files, output captures, the checker's files)
+ *     hidden under an empty tmpfs; its only writable places are its own
+ *     private /tmp, /var/tmp, /run and /dev/shm, gone when it ends; the
+ *     files it needs (its job) are bound read-only one by one;
+ *   - of the runner's environment only what a worker reads (the loader's,
+ *     the locale's, CUDA_*, threading libraries', EVIDENT_*): a token in
+ *     the runner's environment would otherwise end in a stored log;
  *   - its own /proc, read-only as a whole: where the runner is root the
  *     box's process is root without capabilities, and the host kernel
  *     lets uid 0 write /proc/sys by ownership alone (kernel.core_pattern
@@ -89,12 +95,18 @@ struct sandbox {
 /*
  * Find bubblewrap (EVIDENT_BWRAP, else beside this executable, else PATH),
  * build both seccomp programs and prove the box works by running `true`
- * in it.  Mounts, in order: / read-only; empty tmpfs on /tmp, /var/tmp,
- * /run; show (the repository, the build cache, this executable's folder
- * and ../lib: what a worker loads, wherever it lies, /tmp included)
+ * in it.  Mounts, in order: an empty read-only root; the system's
+ * software read-only (/usr, /bin, /sbin, /lib*, the loader's /etc files),
+ * /sys, the directories of LD_LIBRARY_PATH and, with a GPU, the CUDA
+ * toolkit of CUDA_HOME / CUDA_PATH and the harness of
+ * EVIDENT_CUDA_HARNESS; the box's own /proc, read-only; a private /dev;
+ * empty tmpfs on /tmp, /var/tmp, /run; show (the repository, the build
+ * cache, this executable's folder and ../lib, the spec's library
+ * directories: what a worker loads, wherever it lies, /tmp included)
  * read-only; hide (the store root) masked by tmpfs; then each spawn's
- * ro_files.  Both lists NULL-terminated, made absolute here.  0, or -1
- * with why filled (the reason and what to do).
+ * ro_files.  Nothing else of the host's files: no home directory, no
+ * /root, no /etc/shadow.  Both lists NULL-terminated, made absolute here.
+ * 0, or -1 with why filled (the reason and what to do).
  */
 int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const char *const *hide,
 		 struct strbuf *why);
@@ -111,6 +123,13 @@ void sandbox_release(struct sandbox *sb);
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
 		    const char *const *ro_files, int *filter_fd);
 void sandbox_argv_free(char **argv);
+
+/* The runner's variables a boxed process may see, for run_opts.env_keep
+ * (runcmd.h): the loader's, the locale's, the GPU's selection (CUDA_*),
+ * threading libraries' (OMP_*, MKL_*...), the sanitizers' and evident's
+ * own (EVIDENT_*); never the rest (tokens, credentials).  NULL when the
+ * box is off (--unsandboxed: everything, as the record says).  Static. */
+const char *const *sandbox_env_keep(const struct sandbox *sb);
 
 /*
  * The argv that runs a compiler inside the build box (above): an empty

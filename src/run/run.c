@@ -101,10 +101,33 @@ static int open_sandbox(struct run_ctx *c, const struct run_options *o)
 	if (slash)
 		*slash = 0;
 	char *libdir = xstrfmt("%s/../lib", bindir);
-	const char *show[] = { ".", o->cache_dir ? o->cache_dir : "build/cache", bindir, libdir, NULL };
+	/* and the library directories the spec's flags name (-L DIR,
+	 * -Wl,-rpath,DIR): a kernel linked against them loads from there */
+	size_t nf = 0;
+	for (char **f = c->s->flags; f && *f; f++)
+		nf++;
+	const char **show = xcalloc(nf + 5, sizeof(char *));
+	size_t ns = 0;
+	show[ns++] = ".";
+	show[ns++] = o->cache_dir ? o->cache_dir : "build/cache";
+	show[ns++] = bindir;
+	show[ns++] = libdir;
+	for (size_t i = 0; i < nf; i++) {
+		const char *f = c->s->flags[i], *d = NULL;
+		if (!strncmp(f, "-L", 2))
+			d = f[2] ? f + 2 : c->s->flags[i + 1];
+		else if (!strncmp(f, "-Wl,-rpath,", 11))
+			d = f + 11;
+		else if (!strncmp(f, "-Wl,-rpath=", 11))
+			d = f + 11;
+		if (d && d[0] == '/' && !strchr(d, ','))
+			show[ns++] = d;
+	}
+	show[ns] = NULL;
 	const char *hide[] = { c->st.root, NULL };
 	struct strbuf why = STRBUF_INIT;
 	int rc = sandbox_init(&c->sb, c->be->uses_gpu, show, hide, &why);
+	free(show);
 	free(bindir);
 	free(libdir);
 	if (rc < 0)
