@@ -458,8 +458,11 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 				push3(&a, "--remount-ro", masks.v[i], NULL);
 		sandbox_argv_free(masks.v);
 		char cwd[PATH_MAX];
-		if (getcwd(cwd, sizeof(cwd)))
+		if (getcwd(cwd, sizeof(cwd))) {
+			/* there even when only some of its files are shown */
+			push3(&a, "--dir", cwd, NULL);
 			push3(&a, "--chdir", cwd, NULL);
+		}
 		/* the root's tmpfs, read-only once its mount points are made */
 		push3(&a, "--remount-ro", "/", NULL);
 		free(rw);
