@@ -311,7 +311,8 @@ static void push_system(struct argvb *a)
 	}
 }
 
-/* The directories of a path list ("a:b:c"), absolute and existing, read-only. */
+/* The directories of a path list ("a:b:c"), absolute and existing, read-only;
+ * never the root itself (that would show the host's whole file system). */
 static void push_path_list(struct argvb *a, const char *list)
 {
 	if (!list || !*list)
@@ -320,7 +321,8 @@ static void push_path_list(struct argvb *a, const char *list)
 	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
 		if (d[0] == '/' && is_dir(d)) {
 			char *r = abs_of(d);
-			push3(a, "--ro-bind", r, r);
+			if (strcmp(r, "/"))
+				push3(a, "--ro-bind", r, r);
 			free(r);
 		}
 	free(copy);
@@ -395,7 +397,7 @@ char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const c
 			if (is_dir(scratch[i]))
 				push3(&a, "--tmpfs", scratch[i], NULL);
 		for (char **h = sb->show; h && *h; h++)
-			if (access(*h, F_OK) == 0)
+			if (strcmp(*h, "/") && access(*h, F_OK) == 0)
 				push3(&a, "--ro-bind", *h, *h);
 		for (char **h = sb->hide; h && *h; h++)
 			if (is_dir(*h))
