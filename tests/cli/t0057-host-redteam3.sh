@@ -23,7 +23,8 @@ env_token="env-token-$$-$RANDOM$RANDOM"
 planted="$planted_dir/redteam3-secret-$$"
 echo "$file_token" > "$planted" || fail "cannot plant $planted"
 trap 'rm -f "$planted"' EXIT
-REDTEAM3_SECRET="$env_token" "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam3.yaml > "$TEST_TMP/out" 2>&1
+# (LD_LIBRARY_PATH's directories are shown to the box, but never / itself)
+REDTEAM3_SECRET="$env_token" LD_LIBRARY_PATH=/ "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam3.yaml > "$TEST_TMP/out" 2>&1
 rm -f "$planted"
 grep "UNEXPECTED" "$TEST_TMP/out" && fail "a cheat did not get its expected outcome"
 expect_match "$TEST_TMP/out" "^asm_paste +build_failed"
