@@ -1,16 +1,18 @@
 # The third red team's host cheats (tests/fixtures/adversary/host/
-# redteam3/README.md).  At 303dd36 all four were ok, and: sysctl_escape
+# redteam3/README.md).  At 303dd36 all five were ok, and: sysctl_escape
 # rewrote the host's kernel.core_pattern from the box (as root, the way
 # to run any command on the host), host_files copied /etc/shadow's size,
 # a file outside the box and a variable of the runner's environment into
 # its stored log, check_spy2 told the checked samples from the others by
 # the host's page-fault counter, asm_paste built a repository file its
-# record does not name into its binary.  Now: the box's /proc is
-# read-only, the box shows only the toolchain and what the worker loads,
-# the worker gets a few of the runner's variables, the parent's work
-# between samples does not depend on its draw, and the compiler sees only
-# the repository files its dependency list names (asm_paste:
-# build_failed).
+# record does not name into its binary, cache_borrow ran another
+# variant's object from the build cache as its own code.  Now: the box's
+# /proc is read-only, the box shows the system's software and the
+# worker's own objects (not the host's files, the cache or the
+# repository), the worker gets a few of the runner's variables, the
+# parent's work between samples does not depend on its draw, and the
+# compiler sees only the repository files its dependency list names
+# (asm_paste: build_failed).
 . "$REPO/tests/cli/lib.sh"
 runs_alone "reads the host's page-fault counter between samples, which other tests' work would move"
 mkrepo
@@ -37,6 +39,7 @@ expect_not_contains "$TEST_TMP/logs" "sysctl_escape: WROTE"
 expect_not_contains "$TEST_TMP/logs" "$file_token"
 expect_not_contains "$TEST_TMP/logs" "$env_token"
 expect_not_contains "$TEST_TMP/logs" "host_files: LEAK"
+grep -q "cache_borrow: nothing to borrow" "$TEST_TMP/logs" || fail "cache_borrow ran another kernel's object as its own"
 # check_spy2: the page faults between samples must not tell the checked
 # ones (the record's timed checks) from the others
 r=$(grep -l '"variant": "check_spy2"' artifacts/runs/*.json | grep -v batch | head -1)
