@@ -235,7 +235,7 @@ int sanitize_job(const char *tool, const char *exe, const struct job *job, const
 	json_decref(jj);
 	{
 		const char *argv[] = { exe, "__worker", path, NULL };
-		const char *ro[] = { path, NULL };
+		const char *ro[] = { path, job->kernel_so, job->problem_so, job->problem_gpu_so, NULL };
 		rc = sanitize_run(tool, argv, sb, ro, timeout_s, verdict);
 	}
 	unlink(path);

@@ -407,6 +407,13 @@ char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const c
 			push3(&a, "--ro-bind", f, f);
 			free(f);
 		}
+		/* the current directory, where the job's relative paths start
+		 * (empty but for what is bound under it) */
+		char cwd[PATH_MAX];
+		if (getcwd(cwd, sizeof(cwd))) {
+			push3(&a, "--dir", cwd, NULL);
+			push3(&a, "--chdir", cwd, NULL);
+		}
 		/* then the masks become read-only (their mount points made) */
 		for (char **h = sb->hide; h && *h; h++)
 			if (is_dir(*h))
@@ -499,6 +506,7 @@ json_t *sandbox_describe(const struct sandbox *sb)
 			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup", "proc",
 			 "the box's own, read-only", "root",
 			 "empty but for the system's software (/usr, /lib*, the loader's /etc files), /sys, "
-			 "what the worker loads (repository, build cache, runner) and its own /tmp, /run, /dev",
+			 "what the worker loads (the runner, its kernel's and its problem's objects) and its own "
+			 "/tmp, /run, /dev",
 			 "environment", env_list);
 }

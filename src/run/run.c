@@ -95,8 +95,11 @@ static int open_sandbox(struct run_ctx *c, const struct run_options *o)
 		c->judge_sandbox = sandbox_describe(&c->sb);
 		return 0;
 	}
-	/* what a worker loads: the repository (kernels, problems), the build
-	 * cache, this executable and the libraries beside it (make dist) */
+	/* what every worker loads: this executable and the libraries beside
+	 * it (make dist, the CUDA harness); each spawn adds its own job's
+	 * objects (its kernel, the problem's), never the whole build cache or
+	 * the repository, where any other object or blob could be run as this
+	 * kernel's code (red team 3, cache_borrow) */
 	char *bindir = xstrdup(c->exe), *slash = strrchr(bindir, '/');
 	if (slash)
 		*slash = 0;
@@ -106,10 +109,8 @@ static int open_sandbox(struct run_ctx *c, const struct run_options *o)
 	size_t nf = 0;
 	for (char **f = c->s->flags; f && *f; f++)
 		nf++;
-	const char **show = xcalloc(nf + 5, sizeof(char *));
+	const char **show = xcalloc(nf + 3, sizeof(char *));
 	size_t ns = 0;
-	show[ns++] = ".";
-	show[ns++] = o->cache_dir ? o->cache_dir : "build/cache";
 	show[ns++] = bindir;
 	show[ns++] = libdir;
 	for (size_t i = 0; i < nf; i++) {
@@ -120,8 +121,8 @@ static int open_sandbox(struct run_ctx *c, const struct run_options *o)
 			d = f + 11;
 		else if (!strncmp(f, "-Wl,-rpath=", 11))
 			d = f + 11;
-		if (d && d[0] == '/' && !strchr(d, ','))
-			show[ns++] = d;
+		if (d && *d && !strchr(d, ','))
+			show[ns++] = d; /* made absolute by sandbox_init */
 	}
 	show[ns] = NULL;
 	const char *hide[] = { c->st.root, NULL };
