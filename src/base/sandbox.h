@@ -11,13 +11,15 @@
  *     it sees no other process, /proc/PPID/mem does not exist for it, and
  *     every descendant dies with it (a double-forked daemon included);
  *   - a read-only view of the file system that holds the system's
- *     software, /sys and what the worker loads (the repository, the build
- *     cache, the runner), nothing of the host's data (homes, /root,
- *     /etc/shadow: red team 3's host_files read them as root), with the
- *     store (records, job files, output captures, the checker's files)
- *     hidden under an empty tmpfs; its only writable places are its own
- *     private /tmp, /var/tmp, /run and /dev/shm, gone when it ends; the
- *     files it needs (its job) are bound read-only one by one;
+ *     software, /sys, the runner and its job's own objects (its kernel,
+ *     the problem's), bound one by one: nothing of the host's data
+ *     (homes, /root, /etc/shadow: red team 3's host_files read them as
+ *     root), no other variant's object and no other file of the
+ *     repository (red team 3's cache_borrow ran another variant's object
+ *     as its own code), with the store (records, job files, output
+ *     captures, the checker's files) hidden under an empty tmpfs; its
+ *     only writable places are its own private /tmp, /var/tmp, /run and
+ *     /dev/shm, gone when it ends;
  *   - of the runner's environment only what a worker reads (the loader's,
  *     the locale's, CUDA_*, threading libraries', EVIDENT_*): a token in
  *     the runner's environment would otherwise end in a stored log;
@@ -100,13 +102,15 @@ struct sandbox {
  * /sys, the directories of LD_LIBRARY_PATH and, with a GPU, the CUDA
  * toolkit of CUDA_HOME / CUDA_PATH and the harness of
  * EVIDENT_CUDA_HARNESS; the box's own /proc, read-only; a private /dev;
- * empty tmpfs on /tmp, /var/tmp, /run; show (the repository, the build
- * cache, this executable's folder and ../lib, the spec's library
- * directories: what a worker loads, wherever it lies, /tmp included)
- * read-only; hide (the store root) masked by tmpfs; then each spawn's
- * ro_files.  Nothing else of the host's files: no home directory, no
- * /root, no /etc/shadow.  Both lists NULL-terminated, made absolute here.
- * 0, or -1 with why filled (the reason and what to do).
+ * empty tmpfs on /tmp, /var/tmp, /run; show (this executable's folder
+ * and ../lib, the spec's library directories: what every worker loads,
+ * wherever it lies, /tmp included; never / itself) read-only; hide (the
+ * store root) masked by tmpfs; then each spawn's ro_files (its job's
+ * objects) and the current directory, empty but for what is bound under
+ * it.  Nothing else of the host's files: no home directory, no /root, no
+ * /etc/shadow, no build cache, no repository.  Both lists
+ * NULL-terminated, made absolute here.  0, or -1 with why filled (the
+ * reason and what to do).
  */
 int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const char *const *hide,
 		 struct strbuf *why);
