@@ -1,18 +1,20 @@
 # The third red team's host cheats (tests/fixtures/adversary/host/
-# redteam3/README.md).  At 303dd36 all five were ok, and: sysctl_escape
+# redteam3/README.md).  At 303dd36 all six were ok, and: sysctl_escape
 # rewrote the host's kernel.core_pattern from the box (as root, the way
 # to run any command on the host), host_files copied /etc/shadow's size,
 # a file outside the box and a variable of the runner's environment into
 # its stored log, check_spy2 told the checked samples from the others by
 # the host's page-fault counter, asm_paste built a repository file its
 # record does not name into its binary, cache_borrow ran another
-# variant's object from the build cache as its own code.  Now: the box's
-# /proc is read-only, the box shows the system's software and the
-# worker's own objects (not the host's files, the cache or the
-# repository), the worker gets a few of the runner's variables, the
-# parent's work between samples does not depend on its draw, and the
+# variant's object from the build cache as its own code, mem_hide held
+# memory the OOM killer does not see (it would have killed the runner
+# first).  Now: the box's /proc is read-only, the box shows the system's
+# software and the worker's own objects (not the host's files, the cache
+# or the repository), the worker gets a few of the runner's variables,
+# the parent's work between samples does not depend on its draw, the
 # compiler sees only the repository files its dependency list names
-# (asm_paste: build_failed).
+# (asm_paste: build_failed), and a kernel's process is the OOM killer's
+# first choice.
 . "$REPO/tests/cli/lib.sh"
 runs_alone "reads the host's page-fault counter between samples, which other tests' work would move"
 mkrepo
@@ -40,6 +42,9 @@ expect_not_contains "$TEST_TMP/logs" "$file_token"
 expect_not_contains "$TEST_TMP/logs" "$env_token"
 expect_not_contains "$TEST_TMP/logs" "host_files: LEAK"
 grep -q "cache_borrow: nothing to borrow" "$TEST_TMP/logs" || fail "cache_borrow ran another kernel's object as its own"
+# mem_hide holds 128 MiB outside its resident size: it must be the OOM
+# killer's first choice (the highest oom_score_adj there is)
+grep -q "mem_hide: .*(oom_score_adj 1000)" "$TEST_TMP/logs" || fail "mem_hide, holding memory no resident size shows, is not the OOM killer's first choice"
 # check_spy2: the page faults between samples must not tell the checked
 # ones (the record's timed checks) from the others
 r=$(grep -l '"variant": "check_spy2"' artifacts/runs/*.json | grep -v batch | head -1)
