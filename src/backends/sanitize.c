@@ -157,6 +157,7 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
 		o.env_keep = sandbox_env_keep(sb);
 	}
 	o.timeout_s = timeout_s;
+	o.oom_score_adj = SANDBOX_OOM_SCORE_ADJ;
 	/* the worker under the sanitizer speaks its protocol too; its one
 	 * seed launch is not judged here (the job's own run judged it), the
 	 * channel is only drained */

@@ -3,7 +3,7 @@
  * a wall-clock limit (see runcmd.h for the contract).
  *
  * Between fork and exec the child calls only async-signal-safe functions
- * (dup2, close, chdir, setpgid, setrlimit, execvp, write, _exit).  The environment
+ * (dup2, open, close, chdir, setpgid, setrlimit, execvp, write, _exit).  The environment
  * additions are prepared in the parent.  An exec failure is reported on a
  * close-on-exec pipe: if the parent reads an errno from it, exec failed;
  * if it reads EOF, exec succeeded.  The child leads its own process group,
@@ -171,6 +171,8 @@ int run_command(const struct run_opts *o, struct run_result *res)
 	int chp[2] = { -1, -1 }, ctlp[2] = { -1, -1 }, ch_child = -1, ctl_child = -1, keep_child[RUN_MAX_PASS_FD] = { -1, -1, -1, -1 };
 	int want_err = o->err && !o->merge_stderr;
 	char **env = build_env(o->env_set, o->env_keep);
+	char oom_adj[16];
+	int oom_len = o->oom_score_adj > 0 ? snprintf(oom_adj, sizeof(oom_adj), "%d\n", o->oom_score_adj) : 0;
 	memset(res, 0, sizeof(*res));
 	double t0 = mono_now();
 
@@ -241,6 +243,14 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			setrlimit(RLIMIT_FSIZE, &rl);
 			/* over the limit a write fails with EFBIG, not SIGXFSZ */
 			signal(SIGXFSZ, SIG_IGN);
+		}
+		if (oom_len > 0) {
+			int fd = open("/proc/self/oom_score_adj", O_WRONLY);
+			if (fd >= 0) {
+				ssize_t w = write(fd, oom_adj, (size_t)oom_len);
+				(void)w;
+				close(fd);
+			}
 		}
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGINT, SIG_DFL);

@@ -74,6 +74,12 @@ struct run_opts {
 	 * by everything it starts; 0: none.  RLIMIT_AS (bytes of address
 	 * space per process) and RLIMIT_FSIZE (bytes of one file written). */
 	unsigned long long limit_as_bytes, limit_fsize_bytes;
+	/* 1..1000: the child's oom_score_adj, set before exec and inherited
+	 * by everything it starts (0: left alone).  A boxed kernel can hold
+	 * memory no resident size counts (tmpfs, memfd, SysV segments), so
+	 * the OOM killer must pick it first, whatever its size (red team 3,
+	 * mem_hide); its read-only /proc keeps it from lowering the value. */
+	int oom_score_adj;
 };
 
 /*

@@ -76,6 +76,11 @@
 #include "base/util.h"
 
 #define SANDBOX_SECCOMP_FD 5  /* where the child finds the filter (bwrap --seccomp 5) */
+/* Every process that runs a kernel file's code, or its compiler, is the
+ * OOM killer's first choice (runcmd.h run_opts.oom_score_adj): what it
+ * holds in its box's tmpfs mounts, memfds and SysV segments is in no
+ * resident size, and dies with it. */
+#define SANDBOX_OOM_SCORE_ADJ 1000
 
 enum sandbox_profile {
 	SANDBOX_STRICT = 0,   /* threads only */

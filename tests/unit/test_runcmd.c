@@ -64,6 +64,21 @@ static void test_env_keep(void **state)
 	unsetenv("RT3_EXACTLY");
 }
 
+/* oom_score_adj: set in the child before exec (the OOM killer's first
+ * choice); 0 leaves the parent's. */
+static void test_oom_score_adj(void **state)
+{
+	(void)state;
+	const char *argv[] = { "cat", "/proc/self/oom_score_adj", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 10, .oom_score_adj = 1000 };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_true(r.exited && r.exit_code == 0);
+	assert_string_equal(out.buf, "1000\n");
+	strbuf_release(&out);
+}
+
 static void test_signal(void **state)
 {
 	(void)state;
@@ -148,6 +163,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_capture_and_exit),
 		cmocka_unit_test(test_env_keep),
+		cmocka_unit_test(test_oom_score_adj),
 		cmocka_unit_test(test_signal),
 		cmocka_unit_test(test_timeout_kills_group),
 		cmocka_unit_test(test_exec_failure),
