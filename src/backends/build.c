@@ -27,11 +27,19 @@
  *     manifest {path, sha256}.  A cache hit re-hashes that manifest, so a
  *     header reached in a way the key's own walk cannot follow (a macro
  *     include) that changed makes the entry stale: it is removed and
- *     built afresh.
- * What is left: `.incbin` spelled so that no text search finds it (string
- * pasting in an asm statement) can still read a repository or toolchain
- * file the box shows, which no key covers; it cannot read the store,
- * /tmp, $HOME or anything else outside.
+ *     built afresh;
+ *   - the assembler's own reads are in no -MD list, and `.incbin` spelled
+ *     so that no text search finds it (string pasting in an asm
+ *     statement) passes the refusal above (red team 3, asm_paste built a
+ *     repository file its record did not name into its binary).  So a
+ *     boxed build runs in two passes: the preprocessor alone (-M) lists
+ *     what the source includes, with the repository in view; then the
+ *     compile sees the toolchain and only those repository files.  What
+ *     the assembler reads besides them is not there, and the build fails
+ *     saying so.  The key says that the object was made this way, so an
+ *     entry compiled with the whole repository in view is never a hit.
+ * What is left: a toolchain file (under /usr, the compiler's tree) can
+ * still be copied in; the compiler's version stands for those.
  */
 #include "backends/build.h"
 
@@ -530,6 +538,97 @@ static char *check_deps(const struct build_bounds *b, const char *deps, json_t *
 	return why;
 }
 
+/*
+ * Pass 1 of a boxed build: the compiler's own argv with -M in place of
+ * "-MD -MF DEPS -o OUT" (gcc and nvcc both print the make rule on stdout),
+ * run in the build box with the whole repository shown.  *files gets the
+ * repository files the rule names: absolute, NULL-terminated, the caller
+ * frees it with free_strv.  Pass 2, the compile itself, then sees those
+ * files and no other of the repository: what the assembler reads on its
+ * own (its include-binary directive, spelled so that no text search finds
+ * it) never appears in a -MD list, so a binary could hold a file its
+ * record does not name (red team 3, asm_paste).  0; 1 when the
+ * preprocessor failed (its messages in *log, its ending in *rr); -1 when
+ * it could not be run.
+ */
+static int included_files(const struct sandbox *box, const struct build_bounds *b, const char *const *argv,
+			  size_t deps_slot, const char *tmpdir, const char *const *show, const char *const *masks,
+			  char ***files, struct strbuf *log, struct run_result *rr)
+{
+	*files = NULL;
+	size_t n = 0;
+	while (argv[n])
+		n++;
+	/* argv: ... "-MD" "-MF" DEPS "-o" OUT SRC */
+	const char **pre = xcalloc(n + 1, sizeof(char *));
+	size_t k = 0;
+	for (size_t i = 0; i + 2 < deps_slot; i++)
+		pre[k++] = argv[i];
+	pre[k++] = "-M";
+	pre[k++] = argv[deps_slot + 3];
+	pre[k] = NULL;
+	struct strbuf rule = STRBUF_INIT;
+	int filter_fd = -1;
+	char **boxed = sandbox_wrap_build(box, pre, show, masks, tmpdir, &filter_fd);
+	struct run_opts o = { .argv = (const char *const *)boxed, .timeout_s = BUILD_TIMEOUT_S, .out = &rule,
+			      .err = log, .pass_fd = { filter_fd }, .pass_fd_at = { SANDBOX_SECCOMP_FD },
+			      .signal_in_exit_code = 1, .limit_as_bytes = BUILD_LIMIT_AS_BYTES,
+			      .limit_fsize_bytes = BUILD_LIMIT_FSIZE_BYTES, .oom_score_adj = SANDBOX_OOM_SCORE_ADJ };
+	int rc = run_command(&o, rr);
+	sandbox_argv_free(boxed);
+	if (filter_fd >= 0)
+		close(filter_fd);
+	free(pre);
+	if (rc < 0) {
+		strbuf_release(&rule);
+		return -1;
+	}
+	if (!rr->exited || rr->exit_code != 0) {
+		strbuf_release(&rule);
+		return 1;
+	}
+	char *rule_path = xstrfmt("%s/deps-pre.d", tmpdir);
+	FILE *f = fopen(rule_path, "w");
+	int wrote = f && fwrite(strbuf_str(&rule), 1, rule.len, f) == rule.len;
+	if (f && fclose(f) != 0)
+		wrote = 0;
+	char **list = wrote ? parse_deps(rule_path) : NULL;
+	unlink(rule_path);
+	free(rule_path);
+	strbuf_release(&rule);
+	if (!list)
+		return error("cannot read the preprocessor's dependency list of '%s'", argv[deps_slot + 3]);
+	size_t m = 0;
+	for (char **d = list; *d; d++)
+		m++;
+	char **v = xcalloc(m + 1, sizeof(char *));
+	size_t nv = 0;
+	for (char **d = list; *d; d++) {
+		char *abs = resolved(*d);
+		if (classify_read(b, abs) == READ_REPO)
+			v[nv++] = abs;
+		else
+			free(abs);
+	}
+	free_strv(list);
+	*files = v;
+	return 0;
+}
+
+/* The assembler's "file not found" (a file it was told to read that the
+ * build box does not show), as a reason; malloc'd or NULL. */
+static char *unseen_file(const char *log)
+{
+	const char *m = log ? strstr(log, "Error: file not found: ") : NULL;
+	if (!m)
+		return NULL;
+	m += strlen("Error: file not found: ");
+	size_t len = strcspn(m, "\n");
+	return xstrfmt("the assembler read '%.*s', which no #include names: the compiler sees only the "
+		       "repository files its dependency list names, so that the record's sources cover the binary",
+		       (int)len, m);
+}
+
 /* Does every file of an entry's sources manifest still hash as recorded?
  * (1 yes; 0: a file changed or is gone, and the entry is stale.) */
 static int sources_current(const json_t *info)
@@ -695,6 +794,11 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	for (size_t i = 0; argv[i]; i++)
 		sha256_update_field(key, "arg", argv[i], strlen(argv[i]));
 	sha256_update_field(key, "compiler", version, strlen(version));
+	/* how the object was made is part of what it is: an entry compiled
+	 * with the whole repository in view (before red team 3's asm_paste)
+	 * may hold a file no manifest names, so it is never a hit now */
+	if (rq->sb && rq->sb->on)
+		sha256_update_field(key, "view", "boxed: the dependency list's files", 34);
 	char hex[SHA256_HEX_LEN + 1];
 	sha256_end(key, hex);
 	key = NULL;
@@ -749,19 +853,48 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	for (char **d = bounds.flag_dirs; *d; d++)
 		show[ns++] = *d;
 	const char *masks[] = { bounds.cache, NULL };
-	int filter_fd = -1;
-	char **boxed = sandbox_wrap_build(box, argv, show, masks, tmpdir, &filter_fd);
-	free(show);
-	struct run_opts o = { .argv = (const char *const *)boxed, .timeout_s = BUILD_TIMEOUT_S, .merge_stderr = 1,
-			      .out = &log, .pass_fd = { filter_fd }, .pass_fd_at = { box->on ? SANDBOX_SECCOMP_FD : 0 },
-			      .signal_in_exit_code = box->on, .limit_as_bytes = BUILD_LIMIT_AS_BYTES,
-			      .limit_fsize_bytes = BUILD_LIMIT_FSIZE_BYTES };
 	struct run_result rr;
 	double t0 = mono_now();
-	int spawned = run_command(&o, &rr);
-	sandbox_argv_free(boxed);
-	if (filter_fd >= 0)
-		close(filter_fd);
+	int spawned = 0, pre_failed = 0;
+	/* boxed: pass 1 lists what the source includes, and the compile sees
+	 * those repository files instead of the whole repository */
+	char **view = NULL;
+	if (box->on) {
+		int prc = included_files(box, &bounds, argv, deps_slot, tmpdir, show, masks, &view, &log, &rr);
+		if (prc < 0)
+			spawned = -1;
+		pre_failed = prc == 1;
+		if (view) {
+			size_t nv = 0;
+			for (char **f = view; *f; f++)
+				nv++;
+			free(show);
+			show = xcalloc(nshow + nv + 2, sizeof(char *));
+			ns = 0;
+			if (bounds.tool)
+				show[ns++] = bounds.tool;
+			for (char **d = bounds.flag_dirs; *d; d++)
+				show[ns++] = *d;
+			for (char **f = view; *f; f++)
+				show[ns++] = *f;
+		}
+	}
+	if (spawned == 0 && !pre_failed) {
+		int filter_fd = -1;
+		char **boxed = sandbox_wrap_build(box, argv, show, masks, tmpdir, &filter_fd);
+		struct run_opts o = { .argv = (const char *const *)boxed, .timeout_s = BUILD_TIMEOUT_S,
+				      .merge_stderr = 1, .out = &log, .pass_fd = { filter_fd },
+				      .pass_fd_at = { box->on ? SANDBOX_SECCOMP_FD : 0 },
+				      .signal_in_exit_code = box->on, .limit_as_bytes = BUILD_LIMIT_AS_BYTES,
+				      .limit_fsize_bytes = BUILD_LIMIT_FSIZE_BYTES,
+				      .oom_score_adj = SANDBOX_OOM_SCORE_ADJ };
+		spawned = run_command(&o, &rr);
+		sandbox_argv_free(boxed);
+		if (filter_fd >= 0)
+			close(filter_fd);
+	}
+	free(show);
+	free_strv(view);
 	if (spawned < 0) {
 		remove_flat_dir(tmpdir);
 		goto out;
@@ -792,7 +925,9 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	if (!compiled || outside) {
 		struct strbuf how = STRBUF_INIT;
 		run_result_describe(&rr, &how);
-		char *reason = outside ? outside : recipe->classify ? recipe->classify(strbuf_str(&log)) : NULL;
+		char *reason = outside ? outside : unseen_file(strbuf_str(&log));
+		if (!reason && recipe->classify)
+			reason = recipe->classify(strbuf_str(&log));
 		if (!reason && (strstr(strbuf_str(&log), "out of memory") ||
 				strstr(strbuf_str(&log), "virtual memory exhausted")))
 			reason = xstrfmt("the compiler ran out of memory (the build's limit: %llu GiB of address space)",

@@ -154,8 +154,10 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
 		o.pass_fd[0] = filter_fd;
 		o.pass_fd_at[0] = SANDBOX_SECCOMP_FD;
 		o.signal_in_exit_code = 1;
+		o.env_keep = sandbox_env_keep(sb);
 	}
 	o.timeout_s = timeout_s;
+	o.oom_score_adj = SANDBOX_OOM_SCORE_ADJ;
 	/* the worker under the sanitizer speaks its protocol too; its one
 	 * seed launch is not judged here (the job's own run judged it), the
 	 * channel is only drained */
@@ -234,7 +236,7 @@ int sanitize_job(const char *tool, const char *exe, const struct job *job, const
 	json_decref(jj);
 	{
 		const char *argv[] = { exe, "__worker", path, NULL };
-		const char *ro[] = { path, NULL };
+		const char *ro[] = { path, job->kernel_so, job->problem_so, job->problem_gpu_so, NULL };
 		rc = sanitize_run(tool, argv, sb, ro, timeout_s, verdict);
 	}
 	unlink(path);

@@ -3,7 +3,7 @@
  * a wall-clock limit (see runcmd.h for the contract).
  *
  * Between fork and exec the child calls only async-signal-safe functions
- * (dup2, close, chdir, setpgid, setrlimit, execvp, write, _exit).  The environment
+ * (dup2, open, close, chdir, setpgid, setrlimit, execvp, write, _exit).  The environment
  * additions are prepared in the parent.  An exec failure is reported on a
  * close-on-exec pipe: if the parent reads an errno from it, exec failed;
  * if it reads EOF, exec succeeded.  The child leads its own process group,
@@ -75,10 +75,29 @@ void run_result_describe(const struct run_result *r, struct strbuf *sb)
 		strbuf_addf(sb, "exit %d", r->exit_code);
 }
 
-/* Build the child's environment before fork: environ plus env_set (which
- * overrides same-named entries).  Caller frees the array (not the strings,
- * which belong to environ or to env_set). */
-static char **build_env(const char *const *env_set)
+/* Does keep (run_opts.env_keep) admit the variable "NAME=VALUE" whose
+ * name is nl bytes long?  NULL admits all. */
+static int env_admits(const char *const *keep, const char *var, size_t nl)
+{
+	if (!keep)
+		return 1;
+	for (size_t i = 0; keep[i]; i++) {
+		size_t kl = strlen(keep[i]);
+		if (kl && keep[i][kl - 1] == '*') {
+			if (nl >= kl - 1 && !strncmp(var, keep[i], kl - 1))
+				return 1;
+		} else if (kl == nl && !strncmp(var, keep[i], nl)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Build the child's environment before fork: the variables of environ
+ * that env_keep admits, plus env_set (which overrides same-named
+ * entries).  Caller frees the array (not the strings, which belong to
+ * environ or to env_set). */
+static char **build_env(const char *const *env_set, const char *const *env_keep)
 {
 	size_t n = 0, m = 0;
 	while (environ[n])
@@ -90,7 +109,7 @@ static char **build_env(const char *const *env_set)
 	for (size_t i = 0; i < n; i++) {
 		const char *eq = strchr(environ[i], '=');
 		size_t nl = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
-		int overridden = 0;
+		int overridden = !env_admits(env_keep, environ[i], nl);
 		for (size_t j = 0; j < m; j++)
 			if (!strncmp(env_set[j], environ[i], nl) && env_set[j][nl] == '=')
 				overridden = 1;
@@ -151,7 +170,9 @@ int run_command(const struct run_opts *o, struct run_result *res)
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, execp[2] = { -1, -1 };
 	int chp[2] = { -1, -1 }, ctlp[2] = { -1, -1 }, ch_child = -1, ctl_child = -1, keep_child[RUN_MAX_PASS_FD] = { -1, -1, -1, -1 };
 	int want_err = o->err && !o->merge_stderr;
-	char **env = build_env(o->env_set);
+	char **env = build_env(o->env_set, o->env_keep);
+	char oom_adj[16];
+	int oom_len = o->oom_score_adj > 0 ? snprintf(oom_adj, sizeof(oom_adj), "%d\n", o->oom_score_adj) : 0;
 	memset(res, 0, sizeof(*res));
 	double t0 = mono_now();
 
@@ -222,6 +243,14 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			setrlimit(RLIMIT_FSIZE, &rl);
 			/* over the limit a write fails with EFBIG, not SIGXFSZ */
 			signal(SIGXFSZ, SIG_IGN);
+		}
+		if (oom_len > 0) {
+			int fd = open("/proc/self/oom_score_adj", O_WRONLY);
+			if (fd >= 0) {
+				ssize_t w = write(fd, oom_adj, (size_t)oom_len);
+				(void)w;
+				close(fd);
+			}
 		}
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGINT, SIG_DFL);

@@ -47,6 +47,12 @@ struct run_opts {
 	line_fn on_line;          /* optional: stdout lines as they arrive */
 	void *ctx;
 	const char *const *env_set; /* "NAME=VALUE" to add, NULL-terminated, or NULL */
+	/* NULL: the child inherits this process's whole environment.  Else
+	 * it gets only the variables whose names the list admits ("NAME"
+	 * admits NAME, "PREFIX*" every name starting with PREFIX), then
+	 * env_set: a boxed kernel must not read the runner's credentials
+	 * (sandbox.h sandbox_env_keep). */
+	const char *const *env_keep;
 	/* The worker's channels: when on_chan is set, the child gets a pipe
 	 * at fd 3 to write its protocol on and one at fd 4 to read answers
 	 * from (both opened before exec, so before any code it loads). */
@@ -68,6 +74,12 @@ struct run_opts {
 	 * by everything it starts; 0: none.  RLIMIT_AS (bytes of address
 	 * space per process) and RLIMIT_FSIZE (bytes of one file written). */
 	unsigned long long limit_as_bytes, limit_fsize_bytes;
+	/* 1..1000: the child's oom_score_adj, set before exec and inherited
+	 * by everything it starts (0: left alone).  A boxed kernel can hold
+	 * memory no resident size counts (tmpfs, memfd, SysV segments), so
+	 * the OOM killer must pick it first, whatever its size (red team 3,
+	 * mem_hide); its read-only /proc keeps it from lowering the value. */
+	int oom_score_adj;
 };
 
 /*

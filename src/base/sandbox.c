@@ -185,7 +185,8 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 	int keep = -1;
 	char **argv = sandbox_wrap(sb, SANDBOX_STRICT, inner, NULL, &keep);
 	struct run_opts po = { .argv = (const char *const *)argv, .timeout_s = 20, .out = &out, .err = &err,
-			       .merge_stderr = 1, .pass_fd = { keep }, .pass_fd_at = { SANDBOX_SECCOMP_FD } };
+			       .merge_stderr = 1, .pass_fd = { keep }, .pass_fd_at = { SANDBOX_SECCOMP_FD },
+			       .env_keep = sandbox_env_keep(sb) };
 	struct run_result pr;
 	int rc = run_command(&po, &pr);
 	sandbox_argv_free(argv);
@@ -247,6 +248,23 @@ static void push_namespaces(struct argvb *a, const struct sandbox *sb)
 	push3(a, "--cap-drop", "ALL", NULL);
 }
 
+/*
+ * A /proc of the box's own PID namespace, read-only.  Where the runner is
+ * root (the GPU hosts), so is the box's process: bubblewrap drops its
+ * capabilities, but the host kernel checks the files of /proc/sys by
+ * owner alone, and bubblewrap 0.8 covers /proc/sys only when the
+ * directory itself answers access(W_OK), which /proc/sys never does.  So
+ * from a writable /proc a kernel set the host's kernel.core_pattern, which
+ * runs a command of its choice as root outside every box at the next core
+ * dump (red team 3, sysctl_escape).  Nothing the box runs has a reason to
+ * write to /proc, so all of it is read-only, not a list of known knobs.
+ */
+static void push_proc(struct argvb *a)
+{
+	push3(a, "--proc", "/proc", NULL);
+	push3(a, "--remount-ro", "/proc", NULL);
+}
+
 /* The seccomp argument, the end of bwrap's options, and the child's own
  * descriptor of the profile's program in *filter_fd: bubblewrap reads
  * the program to its end, and a dup would share the offset with every
@@ -262,6 +280,88 @@ static void push_seccomp(struct argvb *a, const struct sandbox *sb, enum sandbox
 	*filter_fd = open(self, O_RDONLY | O_CLOEXEC);
 }
 
+/* The system's software: what gcc and nvcc (and the cicc, ptxas,
+ * fatbinary, as and ld they start), the runner and a kernel's libraries
+ * load.  /etc is not shown whole (on the GPU hosts the runner is root,
+ * and /etc/shadow would be readable): only the dynamic loader's cache and
+ * the alternatives that /usr/bin/cc points through. */
+static const char *const toolchain[] = {
+	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", NULL,
+};
+
+/* toolchain[] into an empty root, read-only; a symlink (merged /usr:
+ * /bin -> usr/bin) as the same symlink. */
+static void push_system(struct argvb *a)
+{
+	for (int i = 0; toolchain[i]; i++) {
+		struct stat st;
+		if (lstat(toolchain[i], &st) < 0)
+			continue;
+		if (S_ISLNK(st.st_mode)) {
+			char to[PATH_MAX];
+			ssize_t n = readlink(toolchain[i], to, sizeof(to) - 1);
+			if (n > 0) {
+				to[n] = 0;
+				push3(a, "--symlink", to, toolchain[i]);
+			}
+		} else {
+			push3(a, "--ro-bind", toolchain[i], toolchain[i]);
+		}
+	}
+}
+
+/* The directories of a path list ("a:b:c"), absolute and existing, read-only;
+ * never the root itself (that would show the host's whole file system). */
+static void push_path_list(struct argvb *a, const char *list)
+{
+	if (!list || !*list)
+		return;
+	char *copy = xstrdup(list), *save = NULL;
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+		if (d[0] == '/' && is_dir(d)) {
+			char *r = abs_of(d);
+			if (strcmp(r, "/"))
+				push3(a, "--ro-bind", r, r);
+			free(r);
+		}
+	free(copy);
+}
+
+/* What a GPU worker may load from outside the system's directories: the
+ * CUDA toolkit where CUDA_HOME or CUDA_PATH put it (libcupti), and the
+ * harness that EVIDENT_CUDA_HARNESS names. */
+static void push_gpu_software(struct argvb *a)
+{
+	static const char *const dirs[] = { "CUDA_HOME", "CUDA_PATH", NULL };
+	for (int i = 0; dirs[i]; i++)
+		push_path_list(a, getenv(dirs[i]));
+	const char *h = getenv("EVIDENT_CUDA_HARNESS");
+	if (h && *h && access(h, R_OK) == 0) {
+		char *r = abs_of(h);
+		push3(a, "--ro-bind", r, r);
+		free(r);
+	}
+}
+
+/* The variables of the runner's environment a boxed process gets (runcmd.h
+ * env_keep): what the loader, the locale, the GPU's selection, a kernel's
+ * threading libraries, the sanitized build and evident itself read.  The
+ * rest (tokens, credentials, a CI's secrets) never reaches kernel code,
+ * which could print it into its stored log (red team 3, host_files). */
+static const char *const env_keep[] = {
+	"PATH", "LANG", "LANGUAGE", "LC_*", "TZ", "TERM", "LD_LIBRARY_PATH",
+	"CUDA_*", "NVIDIA_*",
+	"OMP_*", "GOMP_*", "KMP_*", "MKL_*", "OPENBLAS_*",
+	"ASAN_*", "UBSAN_*", "LSAN_*",
+	"EVIDENT_*", NULL,
+};
+
+const char *const *sandbox_env_keep(const struct sandbox *sb)
+{
+	return sb->on ? env_keep : NULL;
+}
+
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
 		    const char *const *ro_files, int *filter_fd)
 {
@@ -269,8 +369,20 @@ char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const c
 	*filter_fd = -1;
 	if (sb->on) {
 		push_namespaces(&a, sb);
-		push3(&a, "--ro-bind", "/", "/");
-		push3(&a, "--proc", "/proc", NULL);
+		/* an empty root: the system's software, the machine's description
+		 * (/sys) and what the worker loads (show), nothing of the host's
+		 * data - no home directory, no /root, no /etc/shadow (red team 3,
+		 * host_files read them as root and printed them into its log) */
+		push3(&a, "--tmpfs", "/", NULL);
+		push_system(&a);
+		if (is_dir("/sys"))
+			push3(&a, "--ro-bind", "/sys", "/sys");
+		/* the loader's own search path, and the spec's library directories
+		 * (sandbox_init's show) */
+		push_path_list(&a, getenv("LD_LIBRARY_PATH"));
+		if (sb->gpu)
+			push_gpu_software(&a);
+		push_proc(&a);
 		push3(&a, "--dev", "/dev", NULL);
 		if (sb->gpu) {
 			glob_t g;
@@ -285,7 +397,7 @@ char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const c
 			if (is_dir(scratch[i]))
 				push3(&a, "--tmpfs", scratch[i], NULL);
 		for (char **h = sb->show; h && *h; h++)
-			if (access(*h, F_OK) == 0)
+			if (strcmp(*h, "/") && access(*h, F_OK) == 0)
 				push3(&a, "--ro-bind", *h, *h);
 		for (char **h = sb->hide; h && *h; h++)
 			if (is_dir(*h))
@@ -295,26 +407,27 @@ char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const c
 			push3(&a, "--ro-bind", f, f);
 			free(f);
 		}
+		/* the current directory, where the job's relative paths start
+		 * (empty but for what is bound under it) */
+		char cwd[PATH_MAX];
+		if (getcwd(cwd, sizeof(cwd))) {
+			push3(&a, "--dir", cwd, NULL);
+			push3(&a, "--chdir", cwd, NULL);
+		}
 		/* then the masks become read-only (their mount points made) */
 		for (char **h = sb->hide; h && *h; h++)
 			if (is_dir(*h))
 				push3(&a, "--remount-ro", *h, NULL);
+		/* the runner's home is not in the box: caches go to its own /tmp */
+		push3(&a, "--setenv", "HOME", "/tmp");
+		/* the root's tmpfs, read-only once its mount points are made */
+		push3(&a, "--remount-ro", "/", NULL);
 		push_seccomp(&a, sb, prof, filter_fd);
 	}
 	for (int i = 0; inner[i]; i++)
 		push(&a, inner[i]);
 	return a.v;
 }
-
-/* The toolchain's part of the host's file system: what gcc and nvcc (and
- * the cicc, ptxas, fatbinary, as and ld they start) load.  /etc is not
- * shown whole (on the GPU hosts the runner is root, and /etc/shadow would
- * be readable): only the dynamic loader's cache and the alternatives that
- * /usr/bin/cc points through. */
-static const char *const toolchain[] = {
-	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", NULL,
-};
 
 char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, const char *const *ro_dirs,
 			  const char *const *hide_dirs, const char *rw_dir, int *filter_fd)
@@ -325,22 +438,8 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 		push_namespaces(&a, sb);
 		/* an empty root: only what is bound below exists */
 		push3(&a, "--tmpfs", "/", NULL);
-		for (int i = 0; toolchain[i]; i++) {
-			struct stat st;
-			if (lstat(toolchain[i], &st) < 0)
-				continue;
-			if (S_ISLNK(st.st_mode)) { /* merged /usr: /bin -> usr/bin */
-				char to[PATH_MAX];
-				ssize_t n = readlink(toolchain[i], to, sizeof(to) - 1);
-				if (n > 0) {
-					to[n] = 0;
-					push3(&a, "--symlink", to, toolchain[i]);
-				}
-			} else {
-				push3(&a, "--ro-bind", toolchain[i], toolchain[i]);
-			}
-		}
-		push3(&a, "--proc", "/proc", NULL);
+		push_system(&a);
+		push_proc(&a);
 		push3(&a, "--dev", "/dev", NULL);
 		push3(&a, "--tmpfs", "/tmp", NULL);
 		for (int i = 0; ro_dirs && ro_dirs[i]; i++) {
@@ -368,8 +467,11 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 				push3(&a, "--remount-ro", masks.v[i], NULL);
 		sandbox_argv_free(masks.v);
 		char cwd[PATH_MAX];
-		if (getcwd(cwd, sizeof(cwd)))
+		if (getcwd(cwd, sizeof(cwd))) {
+			/* there even when only some of its files are shown */
+			push3(&a, "--dir", cwd, NULL);
 			push3(&a, "--chdir", cwd, NULL);
+		}
 		/* the root's tmpfs, read-only once its mount points are made */
 		push3(&a, "--remount-ro", "/", NULL);
 		free(rw);
@@ -395,8 +497,16 @@ json_t *sandbox_describe(const struct sandbox *sb)
 	json_t *hidden = json_array();
 	for (char **h = sb->hide; h && *h; h++)
 		json_array_append_new(hidden, json_string(*h));
-	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:s}", "tool", "bubblewrap", "version", sb->version,
+	json_t *env_list = json_array();
+	for (int i = 0; env_keep[i]; i++)
+		json_array_append_new(env_list, json_string(env_keep[i]));
+	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:s, s:o}", "tool", "bubblewrap", "version", sb->version,
 			 "seccomp", "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock; "
 				    "threads only (strict) or processes in the PID namespace (relaxed)",
-			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup");
+			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup", "proc",
+			 "the box's own, read-only", "root",
+			 "empty but for the system's software (/usr, /lib*, the loader's /etc files), /sys, "
+			 "what the worker loads (the runner, its kernel's and its problem's objects) and its own "
+			 "/tmp, /run, /dev",
+			 "environment", env_list);
 }

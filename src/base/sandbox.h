@@ -10,11 +10,24 @@
  *   - its own PID namespace (bubblewrap --unshare-pid, --die-with-parent):
  *     it sees no other process, /proc/PPID/mem does not exist for it, and
  *     every descendant dies with it (a double-forked daemon included);
- *   - a read-only view of the file system, with the store (records, job
- *     files, output captures, the checker's files) and /run, /tmp,
- *     /var/tmp hidden under empty tmpfs mounts; its only writable places
- *     are its own private /tmp and /dev/shm, gone when it ends; the files
- *     it needs (its job) are bound read-only one by one;
+ *   - a read-only view of the file system that holds the system's
+ *     software, /sys, the runner and its job's own objects (its kernel,
+ *     the problem's), bound one by one: nothing of the host's data
+ *     (homes, /root, /etc/shadow: red team 3's host_files read them as
+ *     root), no other variant's object and no other file of the
+ *     repository (red team 3's cache_borrow ran another variant's object
+ *     as its own code), with the store (records, job files, output
+ *     captures, the checker's files) hidden under an empty tmpfs; its
+ *     only writable places are its own private /tmp, /var/tmp, /run and
+ *     /dev/shm, gone when it ends;
+ *   - of the runner's environment only what a worker reads (the loader's,
+ *     the locale's, CUDA_*, threading libraries', EVIDENT_*): a token in
+ *     the runner's environment would otherwise end in a stored log;
+ *   - its own /proc, read-only as a whole: where the runner is root the
+ *     box's process is root without capabilities, and the host kernel
+ *     lets uid 0 write /proc/sys by ownership alone (kernel.core_pattern
+ *     would run a command of the kernel's choice as root on the host:
+ *     red team 3's sysctl_escape);
  *   - no network (its own empty network namespace), no capabilities, a new
  *     session (no terminal to inject into);
  *   - a seccomp filter (libseccomp, loaded by bubblewrap just before exec):
@@ -41,8 +54,11 @@
  * (Debian's bubblewrap, libseccomp2), bubblewrap works as root (the GPU
  * hosts run commands as root) and as a normal user, and it needs no daemon.
  * Landlock would give only the file-system part; hand-rolled namespaces
- * would repeat what bubblewrap already gets right (mount propagation,
- * /proc/sys read-only, pid 1 reaping).
+ * would repeat what bubblewrap already gets right (mount propagation, pid
+ * 1 reaping).  Not everything: bubblewrap 0.8 run by root leaves the new
+ * /proc/sys writable (it covers it only when access(W_OK) on the
+ * directory succeeds, which it never does), so the box remounts /proc
+ * read-only itself.
  *
  * Where the sandbox cannot be set up (no bubblewrap, namespaces refused),
  * sandbox_init fails with the reason and the runner refuses to time
@@ -60,6 +76,11 @@
 #include "base/util.h"
 
 #define SANDBOX_SECCOMP_FD 5  /* where the child finds the filter (bwrap --seccomp 5) */
+/* Every process that runs a kernel file's code, or its compiler, is the
+ * OOM killer's first choice (runcmd.h run_opts.oom_score_adj): what it
+ * holds in its box's tmpfs mounts, memfds and SysV segments is in no
+ * resident size, and dies with it. */
+#define SANDBOX_OOM_SCORE_ADJ 1000
 
 enum sandbox_profile {
 	SANDBOX_STRICT = 0,   /* threads only */
@@ -81,12 +102,20 @@ struct sandbox {
 /*
  * Find bubblewrap (EVIDENT_BWRAP, else beside this executable, else PATH),
  * build both seccomp programs and prove the box works by running `true`
- * in it.  Mounts, in order: / read-only; empty tmpfs on /tmp, /var/tmp,
- * /run; show (the repository, the build cache, this executable's folder
- * and ../lib: what a worker loads, wherever it lies, /tmp included)
- * read-only; hide (the store root) masked by tmpfs; then each spawn's
- * ro_files.  Both lists NULL-terminated, made absolute here.  0, or -1
- * with why filled (the reason and what to do).
+ * in it.  Mounts, in order: an empty read-only root; the system's
+ * software read-only (/usr, /bin, /sbin, /lib*, the loader's /etc files),
+ * /sys, the directories of LD_LIBRARY_PATH and, with a GPU, the CUDA
+ * toolkit of CUDA_HOME / CUDA_PATH and the harness of
+ * EVIDENT_CUDA_HARNESS; the box's own /proc, read-only; a private /dev;
+ * empty tmpfs on /tmp, /var/tmp, /run; show (this executable's folder
+ * and ../lib, the spec's library directories: what every worker loads,
+ * wherever it lies, /tmp included; never / itself) read-only; hide (the
+ * store root) masked by tmpfs; then each spawn's ro_files (its job's
+ * objects) and the current directory, empty but for what is bound under
+ * it.  Nothing else of the host's files: no home directory, no /root, no
+ * /etc/shadow, no build cache, no repository.  Both lists
+ * NULL-terminated, made absolute here.  0, or -1 with why filled (the
+ * reason and what to do).
  */
 int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const char *const *hide,
 		 struct strbuf *why);
@@ -103,6 +132,13 @@ void sandbox_release(struct sandbox *sb);
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
 		    const char *const *ro_files, int *filter_fd);
 void sandbox_argv_free(char **argv);
+
+/* The runner's variables a boxed process may see, for run_opts.env_keep
+ * (runcmd.h): the loader's, the locale's, the GPU's selection (CUDA_*),
+ * threading libraries' (OMP_*, MKL_*...), the sanitizers' and evident's
+ * own (EVIDENT_*); never the rest (tokens, credentials).  NULL when the
+ * box is off (--unsandboxed: everything, as the record says).  Static. */
+const char *const *sandbox_env_keep(const struct sandbox *sb);
 
 /*
  * The argv that runs a compiler inside the build box (above): an empty

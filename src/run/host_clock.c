@@ -302,23 +302,63 @@ static int tids_now(struct host_clock *hc, int *ids)
 	return task_ids(hc->pid, ids, MAX_TIDS, &stopped);
 }
 
-/* Copy sample i's outputs (the worker stopped) into the capture file. */
+/* The bytes of one sample's outputs. */
+static size_t output_bytes(const struct host_clock *hc)
+{
+	size_t bytes = 0;
+	for (int o = 0; o < hc->pr->n_outputs; o++)
+		bytes += problem_tensor_numel(hc->pr, hc->pr->n_inputs + o, hc->job->shape) * sizeof(float);
+	return bytes;
+}
+
+/*
+ * Room for `slots` more kept samples, in hc->kept and in the proto's
+ * caps array, with every page of it touched now.  Nothing the worker can
+ * see between two samples may depend on the parent's draw: red team 2's
+ * check_spy watched the disk fill with the kept outputs (so they stay in
+ * memory), red team 3's check_spy2 watched the machine's page-fault
+ * counter (/proc/vmstat) jump when a kept sample first touched the pages
+ * the buffer had just grown into.
+ */
+static void reserve_kept(struct proto *p, struct host_clock *hc, size_t slots)
+{
+	size_t bytes = output_bytes(hc), had = hc->kept.alloc;
+	strbuf_grow(&hc->kept, slots * bytes);
+	if (hc->kept.alloc > had)
+		memset(hc->kept.buf + hc->kept.len, 0, hc->kept.alloc - hc->kept.len);
+	if (p->n_caps + slots > hc->caps_cap) {
+		hc->caps_cap = p->n_caps + slots;
+		p->caps = xrealloc(p->caps, hc->caps_cap * sizeof(*p->caps));
+		memset(p->caps + p->n_caps, 0, slots * sizeof(*p->caps));
+	}
+}
+
+/*
+ * Copy sample i's outputs (the worker stopped) into the next free slot
+ * of hc->kept, whether or not it is kept: the parent's work is the same
+ * either way (the same copy into the same reserved, already touched
+ * memory), and only when keep is set does the slot become the sample's
+ * (a capture, written to the capture file once the samples end).
+ */
 static int capture(struct proto *p, struct host_clock *hc, long long i, long long g, unsigned long long seed,
-		   int dist)
+		   int dist, int keep)
 {
 	const struct problem *pr = hc->pr;
-	size_t bytes = 0;
+	size_t bytes = output_bytes(hc);
 	long long at = p->capture_size;
+	if (hc->kept.alloc < hc->kept.len + bytes + 1 || p->n_caps + 1 > hc->caps_cap)
+		reserve_kept(p, hc, (p->n_caps + 1) * 2); /* adaptive: more picks than reserved */
+	size_t put = hc->kept.len;
 	for (int o = 0; o < pr->n_outputs; o++) {
 		int t = pr->n_inputs + o;
 		size_t b = problem_tensor_numel(pr, t, hc->job->shape) * sizeof(float);
-		/* kept in memory until the samples end: nothing the worker can
-		 * see between samples (the disk filling) depends on the draw
-		 * (red team check_spy watched statvfs) */
-		strbuf_add(&hc->kept, (const char *)hc->shm + hc->off[t], b);
-		bytes += b;
+		memcpy(hc->kept.buf + put, (const char *)hc->shm + hc->off[t], b);
+		put += b;
 	}
-	p->caps = xrealloc(p->caps, (p->n_caps + 1) * sizeof(*p->caps));
+	if (!keep)
+		return 0;
+	hc->kept.len = put;
+	hc->kept.buf[put] = 0; /* room reserved above */
 	struct proto_capture *c = &p->caps[p->n_caps++];
 	memset(c, 0, sizeof(*c));
 	c->timed = 1;
@@ -371,6 +411,13 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 
 	struct sampler sm;
 	sampler_init(&sm, k);
+	/* every kept sample's room, before the first: with a fixed count the
+	 * picks are timed_checks of samples-1, and the last; adaptive, a
+	 * first guess that grows */
+	long long picks = k->timed_checks;
+	if (k->samples > 1 && picks > k->samples - 1)
+		picks = k->samples - 1;
+	reserve_kept(p, hc, (size_t)(k->samples > 0 ? picks + 1 : 4 * picks + 1));
 	int before[MAX_TIDS], after[MAX_TIDS];
 	for (long long i = 0;; i++) {
 		long long g = warm + i;
@@ -392,7 +439,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		s->event_us = s->kernel_us = s->clock_mhz = NAN;
 		s->set = -1;
 		s->threads_delta = nb >= 0 && na >= 0 ? worker_new_threads(before, nb, after, na) : 0;
-		if (p->keep && p->keep(p->keep_ctx, i, stop) && capture(p, hc, i, g, seed, dist) < 0)
+		int keep = p->keep && p->keep(p->keep_ctx, i, stop);
+		if (capture(p, hc, i, g, seed, dist, keep) < 0)
 			goto out;
 		if (stop)
 			break;

@@ -263,12 +263,15 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	snprintf(job_arg, sizeof(job_arg), "/proc/self/fd/%d", WORKER_JOB_FD);
 	const char *argv[] = { c->exe, "__worker", job_arg, NULL };
 	int filter_fd = -1;
-	char **boxed = sandbox_wrap(&c->sb, SANDBOX_STRICT, argv, NULL, &filter_fd);
+	/* the box shows the worker its own objects, not the cache */
+	const char *objects[] = { w->job.kernel_so, w->job.problem_so, w->job.problem_gpu_so, NULL };
+	char **boxed = sandbox_wrap(&c->sb, SANDBOX_STRICT, argv, objects, &filter_fd);
 	struct run_opts ro = { .argv = (const char *const *)boxed, .timeout_s = w->job.k.timeout_s,
 			       .out = &w->out, .err = &w->err, .on_chan = on_chan, .ctx = w,
 			       .pass_fd = { filter_fd, w->shm_fd, w->job_fd, w->plan_fd },
 			       .pass_fd_at = { SANDBOX_SECCOMP_FD, HOST_SHM_FD, WORKER_JOB_FD, SEAL_PLAN_FD },
-			       .signal_in_exit_code = c->sb.on, .on_start = on_start };
+			       .signal_in_exit_code = c->sb.on, .on_start = on_start,
+			       .env_keep = sandbox_env_keep(&c->sb), .oom_score_adj = SANDBOX_OOM_SCORE_ADJ };
 	int rc = run_command(&ro, &w->rr);
 	sandbox_argv_free(boxed);
 	if (filter_fd >= 0)

@@ -95,16 +95,40 @@ static int open_sandbox(struct run_ctx *c, const struct run_options *o)
 		c->judge_sandbox = sandbox_describe(&c->sb);
 		return 0;
 	}
-	/* what a worker loads: the repository (kernels, problems), the build
-	 * cache, this executable and the libraries beside it (make dist) */
+	/* what every worker loads: this executable and the libraries beside
+	 * it (make dist, the CUDA harness); each spawn adds its own job's
+	 * objects (its kernel, the problem's), never the whole build cache or
+	 * the repository, where any other object or blob could be run as this
+	 * kernel's code (red team 3, cache_borrow) */
 	char *bindir = xstrdup(c->exe), *slash = strrchr(bindir, '/');
 	if (slash)
 		*slash = 0;
 	char *libdir = xstrfmt("%s/../lib", bindir);
-	const char *show[] = { ".", o->cache_dir ? o->cache_dir : "build/cache", bindir, libdir, NULL };
+	/* and the library directories the spec's flags name (-L DIR,
+	 * -Wl,-rpath,DIR): a kernel linked against them loads from there */
+	size_t nf = 0;
+	for (char **f = c->s->flags; f && *f; f++)
+		nf++;
+	const char **show = xcalloc(nf + 3, sizeof(char *));
+	size_t ns = 0;
+	show[ns++] = bindir;
+	show[ns++] = libdir;
+	for (size_t i = 0; i < nf; i++) {
+		const char *f = c->s->flags[i], *d = NULL;
+		if (!strncmp(f, "-L", 2))
+			d = f[2] ? f + 2 : c->s->flags[i + 1];
+		else if (!strncmp(f, "-Wl,-rpath,", 11))
+			d = f + 11;
+		else if (!strncmp(f, "-Wl,-rpath=", 11))
+			d = f + 11;
+		if (d && *d && !strchr(d, ','))
+			show[ns++] = d; /* made absolute by sandbox_init */
+	}
+	show[ns] = NULL;
 	const char *hide[] = { c->st.root, NULL };
 	struct strbuf why = STRBUF_INIT;
 	int rc = sandbox_init(&c->sb, c->be->uses_gpu, show, hide, &why);
+	free(show);
 	free(bindir);
 	free(libdir);
 	if (rc < 0)

@@ -23,9 +23,14 @@ expect_eq "$(jget "$r" "d['timing']['n']")" "60" "honest_noise samples"
 expect_contains "$TEST_TMP/log" '{"msg":"timing","method":{},"samples_us":[0.5,0.5]}'
 # unboxed (--unsandboxed), it rewrites its object: tampered, by the hash
 # taken after the worker ran; then the tampered cache entry is set aside
-# (and rebuilt) by the next run
+# (and rebuilt) by the next run that builds the same key - an unboxed one
+# (an object compiled in the box has a key of its own, build.c), where
+# bin_swap rewrites its fresh object again
 expect_exit 1 "$EVIDENT" run --no-progress --jobs 1 --unsandboxed --only bin_swap tests/fixtures/specs/host-adversary.yaml
 expect_contains "$TEST_TMP/out" "bin_swap: tampered"
-expect_exit 0 "$EVIDENT" run --no-progress --jobs 1 --only bin_swap tests/fixtures/specs/host-adversary.yaml
+expect_exit 1 "$EVIDENT" run --no-progress --jobs 1 --unsandboxed --only bin_swap tests/fixtures/specs/host-adversary.yaml
 expect_contains "$TEST_TMP/err" "does not match the hash recorded when it was built"
 ls build/cache | grep -q '\.tampered-' || fail "the tampered cache entry was not set aside"
+# boxed, the object built in the box is the one that runs, untouched
+expect_exit 0 "$EVIDENT" run --no-progress --jobs 1 --only bin_swap tests/fixtures/specs/host-adversary.yaml
+grep -qE "^bin_swap +ok " "$TEST_TMP/out" || fail "boxed, bin_swap is not ok"

@@ -31,13 +31,14 @@ mkdir -p kernels/test
 # reproduced"); a wait of that size is well inside the 50% band of 10 ms.
 cat > kernels/test/nap.c <<'C'
 /* nap.c - correct attention, then a nap of NAP_US microseconds per launch;
- * with MOODY=1, five times as long when T0070_SLOW is set */
+ * with MOODY=1, five times as long when EVIDENT_T0070_SLOW is set (the box
+ * passes the runner's EVIDENT_* variables on: sandbox.h sandbox_env_keep) */
 #include <time.h>
 #include "../../tests/fixtures/host/fixture_common.h"
 
 static int launch_nap(struct ev_launch *l)
 {
-	long us = NAP_US * (MOODY && getenv("T0070_SLOW") ? 5 : 1);
+	long us = NAP_US * (MOODY && getenv("EVIDENT_T0070_SLOW") ? 5 : 1);
 	struct timespec ts = { us / 1000000, us % 1000000 * 1000 };
 	attn_ok(l, NULL);
 	nanosleep(&ts, NULL);
@@ -182,7 +183,7 @@ expect_contains "$TEST_TMP/err" "not inside a git repository"
 # --- (d) a planted non-reproduction ---------------------------------------
 expect_exit 0 "$EVIDENT" run --no-progress --only moody experiments/r.yaml
 M=$(newest_batch)
-expect_exit 1 env T0070_SLOW=1 "$EVIDENT" reproduce --no-progress --threshold 0.5 "$M"
+expect_exit 1 env EVIDENT_T0070_SLOW=1 "$EVIDENT" reproduce --no-progress --threshold 0.5 "$M"
 grep -qE "^  moody +NOT reproduced +ok [0-9.]+ us \[[0-9.]+, [0-9.]+\] +ok [0-9.]+ us \[[0-9.]+, [0-9.]+\]" "$TEST_TMP/out" ||
 	{ cat "$TEST_TMP/out"; fail "no 'NOT reproduced' line with both medians and CIs for moody"; }
 expect_contains "$TEST_TMP/out" "now ("

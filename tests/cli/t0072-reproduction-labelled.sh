@@ -25,15 +25,16 @@ G() { git -c user.email=t@t -c user.name=t "$@"; }
 mkdir -p kernels/test
 cat > kernels/test/nap.c <<'C'
 /* nap.c - correct attention, then a nap of NAP_US microseconds per launch;
- * when T0072_REPRO is set, a FRAGILE variant writes a wrong answer and the
- * others nap a tenth as long */
+ * when EVIDENT_T0072_REPRO is set, a FRAGILE variant writes a wrong answer
+ * and the others nap a tenth as long (the box passes the runner's
+ * EVIDENT_* variables on: sandbox.h sandbox_env_keep) */
 #define _POSIX_C_SOURCE 200809L
 #include <time.h>
 #include "../../tests/fixtures/host/fixture_common.h"
 
 static int launch_nap(struct ev_launch *l)
 {
-	int odd = getenv("T0072_REPRO") != NULL;
+	int odd = getenv("EVIDENT_T0072_REPRO") != NULL;
 	long us = NAP_US / (odd && !FRAGILE ? 10 : 1);
 	struct timespec ts = { us / 1000000, us % 1000000 * 1000 };
 	attn_ok(l, NULL);
@@ -81,7 +82,7 @@ MD
 expect_exit 0 "$EVIDENT" audit claims.md
 expect_contains "$TEST_TMP/out" 'audit: 4 claims: 4 supported, 0 contradicted, 0 stale, 0 unsupported'
 
-expect_exit 1 env T0072_REPRO=1 "$EVIDENT" reproduce --no-progress --threshold 0.5 --repeats 2 "$A"
+expect_exit 1 env EVIDENT_T0072_REPRO=1 "$EVIDENT" reproduce --no-progress --threshold 0.5 --repeats 2 "$A"
 expect_contains "$TEST_TMP/out" "NOT reproduced: 0 of 2 variant(s) reproduced, 2 not reproduced"
 B=$(newest_batch)
 expect_eq "$(jget "artifacts/runs/$B.json" "d['reproduction']['of']")" "$A"

@@ -148,7 +148,8 @@ expect_match "$TEST_TMP/out" "^kernel +build/eval-src/[0-9a-f]{64}\.c$"
 
 # a candidate whose init reaches for the store (read its HEAD, list its
 # runs, read and append to a manifest, create a file) finds nothing there;
-# it proves it can open a file of the repository first, so the probe works
+# it proves it can open a file first (its own /proc: the box shows no
+# repository file since red team 3), so the probe works
 STORE=$PWD/artifacts REPO_DIR=$PWD python3 - "$RUN" > "$TEST_TMP/probe.json" <<'P'
 import json, os, sys
 store, repo, run = os.environ["STORE"], os.environ["REPO_DIR"], sys.argv[1]
@@ -166,8 +167,8 @@ static int reach(const char *path, int flags)
 }
 static int store_probe(char *err, size_t n)
 {
-	if (!reach("REPO/kernels/evident_kernel.h", O_RDONLY)) {
-		snprintf(err, n, "probe broken: it cannot read the repository");
+	if (!reach("/proc/self/status", O_RDONLY)) {
+		snprintf(err, n, "probe broken: it cannot open a file");
 		return 1;
 	}
 	int listed = 0;

@@ -32,6 +32,53 @@ static void test_capture_and_exit(void **state)
 	strbuf_release(&err);
 }
 
+/* env_keep: only the admitted variables reach the child (exact names and
+ * "PREFIX*"), env_set still adds; without it the child gets everything. */
+static void test_env_keep(void **state)
+{
+	(void)state;
+	setenv("RT3_KEEP_A", "a", 1);
+	setenv("RT3_KEEPX", "x", 1);
+	setenv("RT3_DROP", "secret", 1);
+	setenv("RT3_EXACT", "e", 1);
+	setenv("RT3_EXACTLY", "no", 1);
+	const char *argv[] = { "sh", "-c", "env | grep '^RT3_' | sort", NULL };
+	const char *keep[] = { "PATH", "RT3_KEEP*", "RT3_EXACT", NULL };
+	const char *set[] = { "RT3_SET=s", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 10, .env_keep = keep, .env_set = set };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_true(r.exited && r.exit_code == 0);
+	assert_string_equal(out.buf, "RT3_EXACT=e\nRT3_KEEPX=x\nRT3_KEEP_A=a\nRT3_SET=s\n");
+	strbuf_reset(&out);
+	o.env_keep = NULL;
+	o.env_set = NULL;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_non_null(strstr(out.buf, "RT3_DROP=secret\n"));
+	strbuf_release(&out);
+	unsetenv("RT3_KEEP_A");
+	unsetenv("RT3_KEEPX");
+	unsetenv("RT3_DROP");
+	unsetenv("RT3_EXACT");
+	unsetenv("RT3_EXACTLY");
+}
+
+/* oom_score_adj: set in the child before exec (the OOM killer's first
+ * choice); 0 leaves the parent's. */
+static void test_oom_score_adj(void **state)
+{
+	(void)state;
+	const char *argv[] = { "cat", "/proc/self/oom_score_adj", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 10, .oom_score_adj = 1000 };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_true(r.exited && r.exit_code == 0);
+	assert_string_equal(out.buf, "1000\n");
+	strbuf_release(&out);
+}
+
 static void test_signal(void **state)
 {
 	(void)state;
@@ -115,6 +162,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_capture_and_exit),
+		cmocka_unit_test(test_env_keep),
+		cmocka_unit_test(test_oom_score_adj),
 		cmocka_unit_test(test_signal),
 		cmocka_unit_test(test_timeout_kills_group),
 		cmocka_unit_test(test_exec_failure),
