@@ -61,6 +61,15 @@ char *strbuf_detach(struct strbuf *sb, size_t *len);
 /* The buffer's string, "" if nothing was ever added. */
 const char *strbuf_str(const struct strbuf *sb);
 
+/*
+ * Appends n bytes of text that a kernel wrote (its log, its compiled
+ * parameters) so that a terminal shows them and obeys none of them: every
+ * control byte but newline and tab, and DEL, becomes a visible \xNN.  A
+ * kernel's output printed raw could clear the reader's screen, retitle or
+ * reprogram the terminal, or overwrite a line with a carriage return.
+ */
+void strbuf_add_printable(struct strbuf *sb, const char *s, size_t n);
+
 /* Reads a whole file into sb (appends).  Returns 0 or error(). */
 int read_file(const char *path, struct strbuf *sb);
 /* Reads a whole fd until EOF into sb (appends).  Returns 0 or -1 (errno). */

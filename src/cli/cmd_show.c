@@ -71,16 +71,29 @@ static const char *s_or(const char *s, const char *dflt)
 	return s ? s : dflt;
 }
 
-static int print_object(struct store *st, const char *hex)
+/* An object's bytes on stdout: raw (a patch must apply as it was), or
+ * printable when it is text a kernel or its compiler wrote (the logs). */
+static int print_object_as(struct store *st, const char *hex, int printable)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
 	if (!hex || store_get(st, hex, &sb) < 0) {
 		strbuf_release(&sb);
 		return -1;
 	}
-	fwrite(strbuf_str(&sb), 1, sb.len, stdout);
+	if (printable) {
+		strbuf_add_printable(&out, strbuf_str(&sb), sb.len);
+		fwrite(strbuf_str(&out), 1, out.len, stdout);
+	} else {
+		fwrite(strbuf_str(&sb), 1, sb.len, stdout);
+	}
 	strbuf_release(&sb);
+	strbuf_release(&out);
 	return 0;
+}
+
+static int print_object(struct store *st, const char *hex)
+{
+	return print_object_as(st, hex, 0);
 }
 
 /* "2026-11-22T04:04:57.123Z" stays as recorded; NULL prints "-" */
@@ -273,8 +286,15 @@ static void show_echo(const struct run_record *r)
 {
 	size_t i;
 	json_t *v;
-	printf("echo       %s%s\n", r->compiled_params ? "the kernel reports it was compiled with: " : "",
-	       r->compiled_params ? r->compiled_params : "the kernel reported no compiled parameters");
+	{
+		/* the kernel's own words: shown, never obeyed by the terminal */
+		struct strbuf e = STRBUF_INIT;
+		if (r->compiled_params)
+			strbuf_add_printable(&e, r->compiled_params, strlen(r->compiled_params));
+		printf("echo       %s%s\n", r->compiled_params ? "the kernel reports it was compiled with: " : "",
+		       r->compiled_params ? strbuf_str(&e) : "the kernel reported no compiled parameters");
+		strbuf_release(&e);
+	}
 	if (json_array_size(r->not_echoed)) {
 		printf("  not echoed");
 		json_array_foreach(r->not_echoed, i, v)
@@ -991,10 +1011,10 @@ int cmd_show(int argc, const char **argv)
 		} else {
 			printf("# build log\n");
 			if (r->build_log_object)
-				print_object(&q.st, r->build_log_object);
+				print_object_as(&q.st, r->build_log_object, 1);
 			printf("# worker log\n");
 			if (r->worker_log_object)
-				print_object(&q.st, r->worker_log_object);
+				print_object_as(&q.st, r->worker_log_object, 1);
 		}
 	} else if (mode == SHOW_LINEAGE) {
 		if (r)
