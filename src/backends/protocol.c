@@ -282,6 +282,19 @@ static int on_sample(struct proto *p, json_t *m, int reply_fd)
 	return 0;
 }
 
+json_t *proto_failure_kept(json_t *m)
+{
+	const char *r = json_string_value(json_object_get(m, "reason"));
+	if (r) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_add_printable(&sb, r, strlen(r));
+		if (strcmp(sb.buf ? sb.buf : "", r))
+			json_object_set_new(m, "reason", json_string(strbuf_str(&sb)));
+		strbuf_release(&sb);
+	}
+	return json_incref(m);
+}
+
 static int on_message(struct proto *p, json_t *m, int reply_fd)
 {
 	const char *name = json_string_value(json_object_get(m, "msg"));
@@ -291,7 +304,7 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 		return violate(p, "message '%s' after the worker had finished", name);
 	if (!strcmp(name, "failure")) {
 		if (!p->failure)
-			p->failure = json_incref(m);
+			p->failure = proto_failure_kept(m);
 		p->state = ST_END;
 		return 0;
 	}

@@ -149,6 +149,13 @@ struct proto {
 void proto_init(struct proto *p);
 /* Record the first deviation (later ones are dropped); returns -1. */
 int proto_violate(struct proto *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * A worker's failure message as the parent keeps it (a new reference to
+ * m): its reason is the kernel's own text (init's err buffer), so its
+ * control bytes become visible \xNN before it reaches a record, a summary
+ * or a terminal (util.h strbuf_add_printable).
+ */
+json_t *proto_failure_kept(json_t *m);
 void proto_release(struct proto *p);
 /*
  * Feed bytes from the worker's fd 3; answers go to reply_fd.  Returns 0,

@@ -261,7 +261,7 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 			json_t *m = json_loads(buf, 0, NULL);
 			const char *name = json_string_value(json_object_get(m, "msg"));
 			if (name && !strcmp(name, "failure") && !p->failure) {
-				p->failure = json_incref(m);
+				p->failure = proto_failure_kept(m);
 				json_decref(m);
 				return -1;
 			}

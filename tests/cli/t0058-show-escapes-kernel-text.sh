@@ -14,13 +14,22 @@ shape: {B: 1, H: 1, S: 16, D: 8}
 baseline: base
 variants:
   base: {kernel: tests/fixtures/host/term_escape.c}
+  refused: {kernel: tests/fixtures/host/term_escape.c, FAIL_INIT: 1, expect: init_failed}
 repeats: 1
 correctness: {seeds: 1}
 timing: {warmup_ms: 1, samples: 5, cache: hot}
 limits: {timeout_s: 20}
 EOF
 expect_exit 0 "$EVIDENT" run --repeats 1 t.yaml
-RUN=$("$EVIDENT" ls --json | python3 -c "import json,sys; print([r['run_id'] for r in json.load(sys.stdin) if r['kind']=='run'][-1])")
+# an init failure's reason is the kernel's text too: escaped in the summary
+expect_contains "$TEST_TMP/out" 'refused \x1b[2J\x1b]0;owned\x07 here'
+python3 - "$TEST_TMP/out" <<'PY' || fail "the summary printed a raw control byte"
+import sys
+b = open(sys.argv[1], "rb").read()
+bad = [c for c in b if (c < 0x20 and c not in (0x0a, 0x09)) or c == 0x7f]
+assert not bad, bad[:5]
+PY
+RUN=$("$EVIDENT" ls --json | python3 -c "import json,sys; print([r['run_id'] for r in json.load(sys.stdin) if r['kind']=='run' and r.get('variant')=='base'][-1])")
 [ -n "$RUN" ] || fail "no run recorded"
 expect_exit 0 "$EVIDENT" show "$RUN"
 expect_contains "$TEST_TMP/out" 'TERM=\x1b[2Jx'
