@@ -728,11 +728,12 @@ static void gen_calibration(struct ctx *c, const char *exp, struct strbuf *out)
 			g[k].slower += !strcmp(v, "slower");
 			g[k].nodiff += !strcmp(v, "no_difference");
 			g[k].inconcl += !strcmp(v, "inconclusive");
-			char *d = row_device(c->q, row);
-			if (d && (!devs.len || !strstr(devs.buf, d)))
-				strbuf_addf(&devs, "%s%s", devs.len ? "; " : "", d);
-			free(d);
 		}
+		/* the batch's device, from its first row's run (one manifest a batch) */
+		char *d = b->n_rows ? row_device(c->q, &b->rows[0]) : NULL;
+		if (d && (!devs.len || !strstr(devs.buf, d)))
+			strbuf_addf(&devs, "%s%s", devs.len ? "; " : "", d);
+		free(d);
 	}
 	if (!nb) {
 		char *why = xstrfmt("no batch of experiment '%s' in the store", exp);

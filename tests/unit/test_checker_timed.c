@@ -80,6 +80,28 @@ static json_t *run_checker(json_t *j, const char *dir)
 	return lines;
 }
 
+/* A timed sealed CUDA job of attention_fwd at shape, as the parent writes it. */
+static void timed_job(struct job *job, const long long shape[4], unsigned long long timing_seed, int first_set,
+		      unsigned long long scramble_seed)
+{
+	memset(job, 0, sizeof(*job));
+	job->phase = "main";
+	job->backend = "cuda";
+	job->kernel_so = "none.so";
+	job->problem = "attention_fwd";
+	job->problem_so = attn.so_path;
+	job->n_dims = 4;
+	memcpy(job->shape, shape, 4 * sizeof(long long));
+	job->dtype = "fp16";
+	knobs_init(&job->k);
+	job->timing = 1;
+	job->timing_seed = timing_seed;
+	job->n_sets = 2;
+	job->first_set = first_set;
+	job->scramble_seed = scramble_seed;
+	job->exec = "sealed";
+}
+
 static void test_timed_inputs_rotate_distributions(void **state)
 {
 	(void)state;
@@ -87,22 +109,7 @@ static void test_timed_inputs_rotate_distributions(void **state)
 	const int n_dists = attn.desc->n_dists, n_samples = 2 * n_dists, warmup = 3;
 	assert_int_equal(n_dists, 4);
 	struct job job;
-	memset(&job, 0, sizeof(job));
-	job.phase = "main";
-	job.backend = "cuda";
-	job.kernel_so = "none.so";
-	job.problem = "attention_fwd";
-	job.problem_so = attn.so_path;
-	job.n_dims = 4;
-	memcpy(job.shape, shape, sizeof(shape));
-	job.dtype = "fp16";
-	knobs_init(&job.k);
-	job.timing = 1;
-	job.timing_seed = 1000123;
-	job.n_sets = 2;
-	job.first_set = 1;
-	job.scramble_seed = 99;
-	job.exec = "sealed";
+	timed_job(&job, shape, 1000123, 1, 99);
 
 	char dir[] = "/tmp/evident-test-checker-XXXXXX";
 	assert_non_null(mkdtemp(dir));
@@ -185,22 +192,7 @@ static void test_batch_more_launches_than_sets(void **state)
 	const long long shape[4] = { 1, 2, 16, 8 };
 	const int n_dists = attn.desc->n_dists, batch = 5;
 	struct job job;
-	memset(&job, 0, sizeof(job));
-	job.phase = "main";
-	job.backend = "cuda";
-	job.kernel_so = "none.so";
-	job.problem = "attention_fwd";
-	job.problem_so = attn.so_path;
-	job.n_dims = 4;
-	memcpy(job.shape, shape, sizeof(shape));
-	job.dtype = "fp16";
-	knobs_init(&job.k);
-	job.timing = 1;
-	job.timing_seed = 4242;
-	job.n_sets = 2;
-	job.first_set = 0;
-	job.scramble_seed = 7;
-	job.exec = "sealed";
+	timed_job(&job, shape, 4242, 0, 7);
 
 	char dir[] = "/tmp/evident-test-checker-XXXXXX";
 	assert_non_null(mkdtemp(dir));
