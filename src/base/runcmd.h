@@ -78,7 +78,8 @@ struct run_opts {
 	 * by everything it starts (0: left alone).  A boxed kernel can hold
 	 * memory no resident size counts (tmpfs, memfd, SysV segments), so
 	 * the OOM killer must pick it first, whatever its size (red team 3,
-	 * mem_hide); its read-only /proc keeps it from lowering the value. */
+	 * mem_hide); lowering the value needs CAP_SYS_RESOURCE, which the box
+	 * drops. */
 	int oom_score_adj;
 };
 

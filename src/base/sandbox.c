@@ -5,6 +5,7 @@
  */
 #include "base/sandbox.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -249,20 +250,42 @@ static void push_namespaces(struct argvb *a, const struct sandbox *sb)
 }
 
 /*
- * A /proc of the box's own PID namespace, read-only.  Where the runner is
- * root (the GPU hosts), so is the box's process: bubblewrap drops its
- * capabilities, but the host kernel checks the files of /proc/sys by
- * owner alone, and bubblewrap 0.8 covers /proc/sys only when the
- * directory itself answers access(W_OK), which /proc/sys never does.  So
- * from a writable /proc a kernel set the host's kernel.core_pattern, which
- * runs a command of its choice as root outside every box at the next core
- * dump (red team 3, sysctl_escape).  Nothing the box runs has a reason to
- * write to /proc, so all of it is read-only, not a list of known knobs.
+ * A /proc of the box's own PID namespace where only the box's own
+ * processes' entries are writable.  Where the runner is root (the GPU
+ * hosts), so is the box's process: bubblewrap drops its capabilities, but
+ * the host kernel checks the files of /proc/sys by owner alone, and
+ * bubblewrap 0.8 covers /proc/sys only when the directory itself answers
+ * access(W_OK), which /proc/sys never does.  So from a writable /proc a
+ * kernel set the host's kernel.core_pattern, which runs a command of its
+ * choice as root outside every box at the next core dump (red team 3,
+ * sysctl_escape).  Every entry of /proc that is not a process (sys,
+ * sysrq-trigger, irq, driver, ...: whatever this kernel has, not a list of
+ * known knobs) is bound read-only over itself.  The process entries stay
+ * writable: they are only the box's own (its PID namespace), and the CUDA
+ * driver names its threads through /proc/self/task/N/comm - a read-only
+ * /proc as a whole made cuInit fail with "OS call failed" (measured on the
+ * H100).  Lowering oom_score_adj there needs a capability the box has not.
  */
 static void push_proc(struct argvb *a)
 {
 	push3(a, "--proc", "/proc", NULL);
-	push3(a, "--remount-ro", "/proc", NULL);
+	DIR *d = opendir("/proc");
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+		if (!strcmp(n, ".") || !strcmp(n, "..") || n[strspn(n, "0123456789")] == 0)
+			continue;
+		char path[PATH_MAX];
+		struct stat st;
+		snprintf(path, sizeof(path), "/proc/%s", n);
+		/* self, thread-self, mounts, net: links into the process entries */
+		if (lstat(path, &st) < 0 || S_ISLNK(st.st_mode))
+			continue;
+		push3(a, "--ro-bind-try", path, path);
+	}
+	closedir(d);
 }
 
 /* The seccomp argument, the end of bwrap's options, and the child's own
@@ -504,7 +527,7 @@ json_t *sandbox_describe(const struct sandbox *sb)
 			 "seccomp", "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock; "
 				    "threads only (strict) or processes in the PID namespace (relaxed)",
 			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup", "proc",
-			 "the box's own, read-only", "root",
+			 "the box's own; every entry but its processes' read-only", "root",
 			 "empty but for the system's software (/usr, /lib*, the loader's /etc files), /sys, "
 			 "what the worker loads (the runner, its kernel's and its problem's objects) and its own "
 			 "/tmp, /run, /dev",

@@ -23,11 +23,12 @@
  *   - of the runner's environment only what a worker reads (the loader's,
  *     the locale's, CUDA_*, threading libraries', EVIDENT_*): a token in
  *     the runner's environment would otherwise end in a stored log;
- *   - its own /proc, read-only as a whole: where the runner is root the
- *     box's process is root without capabilities, and the host kernel
- *     lets uid 0 write /proc/sys by ownership alone (kernel.core_pattern
- *     would run a command of the kernel's choice as root on the host:
- *     red team 3's sysctl_escape);
+ *   - its own /proc, every entry but its own processes' read-only: where
+ *     the runner is root the box's process is root without capabilities,
+ *     and the host kernel lets uid 0 write /proc/sys by ownership alone
+ *     (kernel.core_pattern would run a command of the kernel's choice as
+ *     root on the host: red team 3's sysctl_escape); the process entries
+ *     stay writable because the CUDA driver names its threads there;
  *   - no network (its own empty network namespace), no capabilities, a new
  *     session (no terminal to inject into);
  *   - a seccomp filter (libseccomp, loaded by bubblewrap just before exec):
@@ -106,7 +107,7 @@ struct sandbox {
  * software read-only (/usr, /bin, /sbin, /lib*, the loader's /etc files),
  * /sys, the directories of LD_LIBRARY_PATH and, with a GPU, the CUDA
  * toolkit of CUDA_HOME / CUDA_PATH and the harness of
- * EVIDENT_CUDA_HARNESS; the box's own /proc, read-only; a private /dev;
+ * EVIDENT_CUDA_HARNESS; the box's own /proc, read-only but for its processes; a private /dev;
  * empty tmpfs on /tmp, /var/tmp, /run; show (this executable's folder
  * and ../lib, the spec's library directories: what every worker loads,
  * wherever it lies, /tmp included; never / itself) read-only; hide (the

@@ -8,7 +8,7 @@
 # record does not name into its binary, cache_borrow ran another
 # variant's object from the build cache as its own code, mem_hide held
 # memory the OOM killer does not see (it would have killed the runner
-# first).  Now: the box's /proc is read-only, the box shows the system's
+# first).  Now: every entry of the box's /proc but its processes is read-only, the box shows the system's
 # software and the worker's own objects (not the host's files, the cache
 # or the repository), the worker gets a few of the runner's variables,
 # the parent's work between samples does not depend on its draw, the
