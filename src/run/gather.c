@@ -293,6 +293,14 @@ static void variant_notes(const struct run_ctx *c, const struct spec_variant *v,
 		add_note(notes, xstrfmt("%s: %zu of %zu repeats aborted (interrupted), left out of its outcome and "
 					"statistics",
 					v->name, n_aborted, d->n_runs));
+	{
+		const struct run_record *rs[d->n_runs ? d->n_runs : 1]; /* the runs of this variant */
+		for (size_t i = 0; i < d->n_runs; i++)
+			rs[i] = &d->runs[i];
+		char *shared = gather_gpu_shared_note(rs, d->n_runs, v->name);
+		if (shared)
+			add_note(notes, shared);
+	}
 	for (size_t i = 0; i < d->n_runs; i++)
 		if (d->runs[i].throttled > 0) {
 			add_note(notes, xstrfmt("%s: WARNING: the GPU was throttling when repeat %d finished "
@@ -300,6 +308,40 @@ static void variant_notes(const struct run_ctx *c, const struct spec_variant *v,
 						v->name, d->runs[i].repeat));
 			break;
 		}
+}
+
+char *gather_gpu_shared_note(const struct run_record *const *runs, size_t n, const char *variant)
+{
+	static const char *const moments[] = { "before", "after" };
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < 2; k++) {
+			json_t *procs = json_object_get(json_object_get(runs[i]->gpu_state, moments[k]),
+							"compute_processes");
+			struct strbuf who = STRBUF_INIT;
+			size_t size, others = 0;
+			json_t *p;
+			json_array_foreach(procs, size, p) {
+				if (json_is_true(json_object_get(p, "self")))
+					continue;
+				const char *nm = json_string_value(json_object_get(p, "name"));
+				if (others++ < 3)
+					strbuf_addf(&who, "%spid %lld%s%s%s", who.len ? ", " : "",
+						    (long long)json_integer_value(json_object_get(p, "pid")),
+						    nm ? " (" : "", nm ? nm : "", nm ? ")" : "");
+			}
+			if (!others) {
+				strbuf_release(&who);
+				continue;
+			}
+			char *note = xstrfmt("%s: WARNING: %zu other process%s used the GPU %s repeat %d ran (%s%s; "
+					     "gpu_state.%s in its record): their kernels share it with the timed samples, "
+					     "so its times and any late or escaped work may be theirs",
+					     variant, others, others == 1 ? "" : "es", k ? "after" : "before",
+					     runs[i]->repeat, who.buf, others > 3 ? ", ..." : "", moments[k]);
+			strbuf_release(&who);
+			return note;
+		}
+	return NULL;
 }
 
 /* The highest load of one run's record ("before" or "after" its worker):

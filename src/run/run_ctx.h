@@ -226,6 +226,17 @@ void gather_count(const struct batch_record *b, struct run_totals *t);
 char *gather_busy_note(const struct run_record *const *base, size_t nb, const struct run_record *const *var,
 		       size_t nv, const char *base_name, const char *var_name, const char *verdict);
 
+/*
+ * gather.c, for its tests: the note of a variant whose GPU had other
+ * processes on it (gpu_state.before/after compute_processes, taken with
+ * no worker of this run alive, so every process but the runner itself is
+ * someone else's): their kernels share the GPU with the timed samples,
+ * so a time, and a late or escaped-work count, may be theirs.  Names the
+ * first such repeat, the moment and the processes; NULL when none had
+ * any.  Caller frees.
+ */
+char *gather_gpu_shared_note(const struct run_record *const *runs, size_t n, const char *variant);
+
 /* summary.c */
 void summary_print(const struct run_ctx *c, const struct batch_record *b);
 

@@ -96,11 +96,41 @@ static void test_busy_period_named(void **state)
 	}
 }
 
+/* Other processes on the GPU at a run's start or end are named; the
+ * runner's own entry ("self") and a GPU to itself are not. */
+static void test_gpu_shared_note(void **state)
+{
+	(void)state;
+	struct run_record r[2];
+	const struct run_record *pr[2] = { &r[0], &r[1] };
+	memset(r, 0, sizeof(r));
+	r[0].repeat = 0;
+	r[1].repeat = 1;
+	r[0].gpu_state = json_pack("{s:{s:[{s:i, s:b}]}, s:{s:[]}}", "before", "compute_processes", "pid", 7, "self",
+				   1, "after", "compute_processes");
+	r[1].gpu_state = json_pack("{s:{s:[]}}", "before", "compute_processes");
+	assert_null(gather_gpu_shared_note(pr, 2, "base"));
+	json_decref(r[1].gpu_state);
+	r[1].gpu_state = json_pack("{s:{s:[]}, s:{s:[{s:i, s:s}, {s:i}]}}", "before", "compute_processes", "after",
+				   "compute_processes", "pid", 4242, "name", "python3", "pid", 99);
+	char *note = gather_gpu_shared_note(pr, 2, "base");
+	assert_non_null(note);
+	assert_non_null(strstr(note, "base: WARNING: 2 other processes used the GPU after repeat 1 ran "
+				     "(pid 4242 (python3), pid 99; gpu_state.after"));
+	free(note);
+	/* older records without a GPU state are no evidence either way */
+	json_decref(r[1].gpu_state);
+	r[1].gpu_state = NULL;
+	assert_null(gather_gpu_shared_note(pr, 2, "base"));
+	json_decref(r[0].gpu_state);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quiet_machine_no_note),
 		cmocka_unit_test(test_busy_period_named),
+		cmocka_unit_test(test_gpu_shared_note),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
