@@ -314,7 +314,8 @@ char *gather_gpu_shared_note(const struct run_record *const *runs, size_t n, con
 {
 	static const char *const moments[] = { "before", "after" };
 	for (size_t i = 0; i < n; i++)
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < 2 && runs[i]->outcome != OUTCOME_ABORTED; k++) {
+			/* (an interrupted run's "after" may still see its own dying worker) */
 			json_t *procs = json_object_get(json_object_get(runs[i]->gpu_state, moments[k]),
 							"compute_processes");
 			struct strbuf who = STRBUF_INIT;

@@ -627,7 +627,8 @@ static int job_judge(struct job_state *j)
 	double tc = mono_now();
 	if (run_checker(c, &j->main_w, c->be->reference != NULL, &j->main_j) < 0)
 		return -1;
-	j->gpu_s += c->be->uses_gpu ? mono_now() - tc : 0;
+	double checker_s = mono_now() - tc;
+	j->gpu_s += c->be->uses_gpu ? checker_s : 0;
 	long long asked = 0, got = 0;
 	char *mismatch = NULL;
 	int over = outcome_rejudge(&c->plan.tol, j->main_w.proto.caps, j->main_w.proto.n_caps, j->main_j.checks,
@@ -641,6 +642,8 @@ static int job_judge(struct job_state *j)
 			     j->main_w.checks_wanted, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
 			     "rel_l2", c->plan.tol.rel_l2, "overturned", over, "check_choice",
 			     "drawn by the parent after each sample ran (getrandom)");
+	/* where a job's time goes besides the worker (worker.seconds) */
+	json_object_set_new(j->judge, "checker_seconds", json_real(checker_s));
 	json_object_set_new(j->judge, "executor", json_string(j->main_w.exec->name));
 	json_object_set_new(j->judge, "trust", json_string(j->main_w.exec->trust));
 	if (j->main_w.plan) {
@@ -739,6 +742,7 @@ static int job_extra_shape(struct job_state *j)
 		return 0;
 	}
 	progress_show(&c->prog, "extra shape");
+	double tx = mono_now();
 	j->shape_str = shape_text(s, j->xshape);
 	j->jr.shape_text = j->shape_str;
 	fill_job(c, j->pj, "shape", &j->shape_w.job);
@@ -761,6 +765,8 @@ static int job_extra_shape(struct job_state *j)
 	if (run_checker(c, &j->shape_w, 0, &j->shape_j) < 0)
 		return -1;
 	j->r.extra_shape_status = "checked";
+	if (j->judge) /* its worker and checker, together */
+		json_object_set_new(j->judge, "extra_shape_seconds", json_real(mono_now() - tx));
 	j->jr.shape_checks = j->shape_j.checks;
 	j->jr.n_shape_checks = j->shape_j.n;
 	for (size_t i = 0; i < j->shape_j.n; i++)

@@ -233,7 +233,8 @@ char *gather_busy_note(const struct run_record *const *base, size_t nb, const st
  * someone else's): their kernels share the GPU with the timed samples,
  * so a time, and a late or escaped-work count, may be theirs.  Names the
  * first such repeat, the moment and the processes; NULL when none had
- * any.  Caller frees.
+ * any.  An interrupted (aborted) run is left out: its worker may not be
+ * gone yet when its "after" is taken.  Caller frees.
  */
 char *gather_gpu_shared_note(const struct run_record *const *runs, size_t n, const char *variant);
 

@@ -31,4 +31,6 @@ seeds = [c['seed'] for c in d['correctness']['checks'] if c['phase'] == 'timed']
 assert len(seeds) >= 2 and len(set(seeds)) == len(seeds), seeds
 j = d['judge']['timed_checks']
 assert j['asked'] == j['received'] == len(seeds), j
+# where the job's time went besides its worker
+assert 0 < d['judge']['checker_seconds'] < d['wall_s'], d['judge']
 P

@@ -118,6 +118,10 @@ static void test_gpu_shared_note(void **state)
 	assert_non_null(strstr(note, "base: WARNING: 2 other processes used the GPU after repeat 1 ran "
 				     "(pid 4242 (python3), pid 99; gpu_state.after"));
 	free(note);
+	/* an interrupted run's "after" may list its own dying worker */
+	r[1].outcome = OUTCOME_ABORTED;
+	assert_null(gather_gpu_shared_note(pr, 2, "base"));
+	r[1].outcome = OUTCOME_OK;
 	/* older records without a GPU state are no evidence either way */
 	json_decref(r[1].gpu_state);
 	r[1].gpu_state = NULL;
