@@ -113,6 +113,9 @@ enum evc_error_kind {
 #define EVC_ABORT (-1)      /* on_sample: end now; time_kernel returns -1 */
 #define EVC_MAX_GRAPHS 8
 #define EVC_MAX_SETS 4096
+/* Device buffers alloc() holds at once: the live input sets, each
+ * launch's outputs, the base sets (the plan checks a job fits). */
+#define EVC_MAX_BUFFERS 8192
 
 enum evc_clock {
 	EVC_CLOCK_AUTO = 0,   /* CUPTI when it loads, else events */
