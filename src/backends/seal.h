@@ -51,16 +51,34 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 
 /*
  * Does device code of these fatbin images (seal_fatbin_images) launch
- * grids from the device (dynamic parallelism)?  Every entry that is not
- * compressed - cubins (nvcc leaves SASS uncompressed unless told
- * otherwise) and PTX - is searched for the device runtime's launch
+ * grids from the device (dynamic parallelism)?  Every PTX and ELF entry
+ * it can read - uncompressed, or compressed and undone by libzstd or
+ * liblz4 where they load (nvcc leaves SASS uncompressed unless told
+ * otherwise) - is searched for the device runtime's launch
  * (cudaLaunchDevice*, the CDP2 syscall __cuda_syscall_cnpv2LaunchDevice*,
  * __cudaCDP2LaunchDevice*), which a device-side launch must name for the
  * loader to link it.  1 with the name found in *what (static), else 0.
  * Why: the kernel clock (CUPTI) has no record of such grids, and only a
  * bounded gap to the CUDA events gave them away (red team 3, rt3_cdp_tail).
+ * What it cannot read it does not judge: see seal_fatbin_readable.
  */
 int seal_fatbin_device_launch(const void *const *images, const size_t *image_bytes, int n_images,
 			      const char **what);
+
+/*
+ * The same images reduced to the entries seal_fatbin_device_launch reads,
+ * for a worker that loads only what it searched (red team 4,
+ * rt4_cdp_packed: a device launch in a second image whose one cubin was
+ * compressed, which the search skipped and cuModuleLoadData loaded).
+ * Each image keeps its header (its size patched) and those entries, in
+ * order; an entry of another kind, a compressed one no decompressor here
+ * undoes, and everything from an entry whose sizes run past its image on
+ * are left out and counted in *dropped; an image left with no entry is
+ * left out.  Returns how many images were written to out_images and
+ * out_bytes (at most n_images); they point into *data, which the caller
+ * frees after the last use of the images.
+ */
+int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, int n_images, unsigned char **data,
+			 const void **out_images, size_t *out_bytes, int *dropped);
 
 #endif /* EVIDENT_SEAL_H */

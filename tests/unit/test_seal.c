@@ -1,8 +1,9 @@
 /*
  * test_seal.c - the runner's half of the sealed path (backends/seal.h):
  * a planner's plan is checked field by field before a replay; a kernel
- * object's device code is read from its .nv_fatbin section as data, and
- * searched for launches from the device; the
+ * object's device code is read from its .nv_fatbin section as data,
+ * searched for launches from the device (compressed entries too), and
+ * only what the search read is loaded; the
  * fresh-input mixing bit (scramble.h) the harness and the checker share;
  * and the parent's rules for fresh-input keys (protocol.h).
  */
@@ -297,6 +298,123 @@ static void test_fatbin_device_launch(void **state)
 	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 0);
 }
 
+/*
+ * What the sealed worker loads is what the device-launch search read (red
+ * team 4, rt4_cdp_packed): entries it cannot read - compressed beyond
+ * the decompressors here, of another kind, or past an entry whose sizes
+ * run off the image - are left out of the images, and an image left
+ * empty is left out whole.
+ */
+static void test_fatbin_readable(void **state)
+{
+	(void)state;
+	unsigned char a[512], b[256], *data = NULL;
+	/* image a: an ELF entry, a "compressed" one that is no compressed
+	 * stream, an entry of kind 4, then another ELF entry */
+	size_t n0 = one_entry_image(a, 2, 0x11, "\x7f" "ELF first entry");
+	unsigned char e[256];
+	size_t ne = one_entry_image(e, 2, 0x8011, "this is no zstd frame at all");
+	uint32_t packed = 16;
+	uint64_t full = 64;
+	memcpy(e + 16 + 16, &packed, 4), memcpy(e + 16 + 56, &full, 8);
+	memcpy(a + n0, e + 16, ne - 16);
+	size_t n1 = n0 + ne - 16;
+	ne = one_entry_image(e, 4, 0x11, "some other kind");
+	memcpy(a + n1, e + 16, ne - 16);
+	size_t n2 = n1 + ne - 16;
+	ne = one_entry_image(e, 1, 0x11, ".version 8.0 second entry");
+	memcpy(a + n2, e + 16, ne - 16);
+	size_t n3 = n2 + ne - 16;
+	uint64_t fs = n3 - 16;
+	memcpy(a + 8, &fs, 8);
+	/* image b: only a compressed entry nothing here undoes */
+	size_t nb = one_entry_image(b, 2, 0x8011, "__cuda_syscall_cnpv2LaunchDeviceV2");
+	memcpy(b + 16 + 16, &packed, 4), memcpy(b + 16 + 56, &full, 8);
+
+	const void *im[2] = { a, b }, *out[2];
+	size_t ib[2] = { n3, nb }, ob[2];
+	int dropped = -1;
+	int k = seal_fatbin_readable(im, ib, 2, &data, out, ob, &dropped);
+	assert_int_equal(k, 1);
+	assert_int_equal(dropped, 3);
+	/* the first and the last entry, in order, behind a's header */
+	assert_int_equal(ob[0], 16 + (n0 - 16) + (n3 - n2));
+	const unsigned char *o = out[0];
+	uint64_t got;
+	memcpy(&got, o + 8, 8);
+	assert_int_equal(got, ob[0] - 16);
+	assert_memory_equal(o + 16, a + 16, n0 - 16);
+	assert_memory_equal(o + n0, a + n2, n3 - n2);
+	free(data);
+
+	/* every entry readable: the images as they were */
+	ib[0] = one_entry_image(a, 2, 0x11, "\x7f" "ELF plain");
+	k = seal_fatbin_readable(im, ib, 1, &data, out, ob, &dropped);
+	assert_int_equal(k, 1);
+	assert_int_equal(dropped, 0);
+	assert_int_equal(ob[0], ib[0]);
+	assert_memory_equal(out[0], a, ib[0]);
+	free(data);
+
+	/* an entry whose sizes run past the image: it and the rest left out */
+	n0 = one_entry_image(a, 2, 0x11, "\x7f" "ELF kept");
+	ne = one_entry_image(e, 2, 0x11, "__cuda_syscall_cnpv2LaunchDeviceV2");
+	uint64_t huge = 1ull << 40;
+	memcpy(e + 24, &huge, 8);
+	memcpy(a + n0, e + 16, ne - 16);
+	fs = n0 + ne - 32;
+	memcpy(a + 8, &fs, 8);
+	ib[0] = n0 + ne - 16;
+	k = seal_fatbin_readable(im, ib, 1, &data, out, ob, &dropped);
+	assert_int_equal(k, 1);
+	assert_int_equal(dropped, 1);
+	assert_int_equal(ob[0], n0);
+	free(data);
+}
+
+/* rt4_cdp_packed.h's image (its quads, read from the fixture): one zstd-
+ * compressed cubin that launches a grid from the device.  Where libzstd
+ * loads, the search reads it and finds the launch; where not, the image
+ * is not loaded at all - never loaded unsearched. */
+static void test_fatbin_packed_device_launch(void **state)
+{
+	(void)state;
+	FILE *f = fopen("tests/fixtures/adversary/cuda/rt4_cdp_packed.h", "r");
+	assert_non_null(f);
+	size_t cap = 1 << 16, n = 0;
+	uint64_t *q = malloc(cap * 8);
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, ".quad ");
+		if (!p)
+			continue;
+		for (p += 6; (p = strstr(p, "0x")); p += 2) {
+			assert_true(n < cap);
+			q[n++] = strtoull(p, NULL, 16);
+		}
+	}
+	fclose(f);
+	assert_true(n > 1000);
+	const void *im[1] = { q }, *out[1];
+	size_t ib[1] = { n * 8 }, ob[1];
+	const char *what = NULL;
+	int found = seal_fatbin_device_launch(im, ib, 1, &what);
+	unsigned char *data = NULL;
+	int dropped = -1;
+	int k = seal_fatbin_readable(im, ib, 1, &data, out, ob, &dropped);
+	if (found) {
+		assert_string_equal(what, "cnpv2LaunchDevice");
+		assert_int_equal(k, 1);
+		assert_int_equal(dropped, 0);
+	} else {
+		print_message("libzstd did not load: the packed image is left out instead\n");
+		assert_int_equal(k, 0);
+		assert_int_equal(dropped, 1);
+	}
+	free(data);
+	free(q);
+}
+
 /* the mixing bit: the same for the same (key, tensor, element), about half
  * ones, and another key or tensor gives another pattern */
 static void test_mix_bit(void **state)
@@ -362,6 +480,8 @@ int main(void)
 		cmocka_unit_test(test_plan_scratch_init),
 		cmocka_unit_test(test_fatbin_images),
 		cmocka_unit_test(test_fatbin_device_launch),
+		cmocka_unit_test(test_fatbin_readable),
+		cmocka_unit_test(test_fatbin_packed_device_launch),
 		cmocka_unit_test(test_mix_bit),
 		cmocka_unit_test(test_fresh_keys),
 	};
