@@ -140,8 +140,9 @@ static int keep_sample(void *ctx, long long i, int last)
 		return 1;
 	if (w->n_fixed > 0)
 		return check_draw_pick(&w->draw, i, os_uniform());
-	/* adaptive: the first max(want, strata) samples always, so every class */
-	int want = w->checks_wanted > w->strata ? w->checks_wanted : w->strata;
+	/* adaptive: the first max(want, strata) samples always, so every class
+	 * (one class: exactly what the spec asked, none when it asked none) */
+	int want = w->strata > 1 && w->checks_wanted < w->strata ? w->strata : w->checks_wanted;
 	return os_uniform() < (double)want / (double)(i + 1);
 }
 
