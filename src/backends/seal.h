@@ -44,7 +44,9 @@ void seal_plan_release(struct seal_plan *p);
  * The fatbin images of an ELF shared object's .nv_fatbin section, read
  * from the file (nothing of it is loaded or run).  *data holds the
  * section; images[i] point into it.  Returns the number of images (>= 0),
- * or -1 with the reason in *why (malloc'd).  The caller frees *data.
+ * or -1 with the reason in *why (malloc'd): no such section, an image
+ * running past it, or more than max_images images (never some of them).
+ * The caller frees *data.
  */
 int seal_fatbin_images(const char *path, unsigned char **data, const void **images, size_t *image_bytes,
 		       int max_images, char **why);

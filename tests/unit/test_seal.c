@@ -239,6 +239,11 @@ static void test_fatbin_images(void **state)
 	assert_int_equal(ib[1], 32);
 	assert_ptr_equal(im[1], data + 32);
 	free(data);
+	/* more images than the caller reads: refused, never a part of them
+	 * (a shadow image ahead of a crowd of others would be read alone) */
+	assert_int_equal(seal_fatbin_images(path, &data, im, ib, 1, &why), -1);
+	assert_non_null(strstr(why, "more than 1 fatbin images"));
+	free(why);
 	/* an object without device code says so */
 	write_elf(path, 0);
 	assert_int_equal(seal_fatbin_images(path, &data, im, ib, 4, &why), -1);
