@@ -481,6 +481,12 @@ static int plan_phase(struct cw *w)
 	if (rc == -1) {
 		proto_w_failure("launch_failed", "sealed", w->err, "plan");
 		return 1;
+	} else if (rc && w->api->kind(rc) == EVC_OTHER) {
+		/* an error of the capture's own reading of the graph, not a fault
+		 * of the kernel's (red team 4, rt4_pdl: CUDA_ERROR_LOSSY_QUERY was
+		 * recorded as the honest kernel's crash) */
+		proto_w_failure("launch_failed", w->api->error_name(rc), w->err, "plan");
+		return 1;
 	} else if (rc) {
 		return fail_cuda(w, rc, "plan");
 	}

@@ -225,6 +225,12 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 					       : -1;
 			st->nonportable_cluster = json_integer_value(json_object_get(attrs, "nonportable_cluster")) > 0;
 			st->cooperative = json_integer_value(json_object_get(attrs, "cooperative")) > 0;
+			/* PDL only on the kernel step just before: the first step must
+			 * not overlap the harness's own work before the start event */
+			st->programmatic = json_integer_value(json_object_get(attrs, "programmatic")) > 0;
+			if (st->programmatic && (i == 0 || out->steps[i - 1].kind != EVC_STEP_KERNEL))
+				BAD("step %zu (%s): a programmatic dependent launch on a step that is not a kernel "
+				    "of the plan", i, name);
 			out->names[i] = xstrdup(name);
 			st->name = out->names[i];
 		} else if (!strcmp(kind, "memset")) {

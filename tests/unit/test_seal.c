@@ -42,6 +42,12 @@ static int parse(const char *text, struct seal_plan *sp, char **why)
 
 #define ARGS16 "00000000000000000000000000000000"
 
+/* a kernel step without parameters, programmatic (PDL) or not */
+#define PSTEP(prog)                                                                                       \
+	"{\"kind\": \"kernel\", \"name\": \"k\", \"grid\": [4, 1, 1], \"block\": [64, 1, 1], "               \
+	"\"cluster\": [0, 0, 0], \"smem\": 0, \"attrs\": {\"max_dynamic_smem\": 0, \"carveout\": -1, "          \
+	"\"nonportable_cluster\": 0, \"programmatic\": " prog "}, \"params\": [], \"relocs\": [], \"args\": \"\"}"
+
 static void test_plan_accepted(void **state)
 {
 	(void)state;
@@ -71,6 +77,14 @@ static void test_plan_accepted(void **state)
 			       &sp, &why),
 			 0);
 	assert_int_equal(sp.plan.steps[0].cooperative, 1);
+	seal_plan_release(&sp);
+	/* a programmatic dependent launch on the kernel before it stays one
+	 * (red team 4, rt4_pdl) */
+	assert_int_equal(parse("{\"version\": 1, \"scratch\": [], \"steps\": [" PSTEP("0") ", " PSTEP("1") "]}", &sp,
+			       &why),
+			 0);
+	assert_int_equal(sp.plan.steps[0].programmatic, 0);
+	assert_int_equal(sp.plan.steps[1].programmatic, 1);
 	seal_plan_release(&sp);
 	/* memsets and copies inside their buffers */
 	assert_int_equal(parse("{\"version\": 1, \"scratch\": [], \"steps\": ["
@@ -166,6 +180,11 @@ static void test_plan_refused(void **state)
 		"{\"version\": 1, \"scratch\": [], \"steps\": []}",
 		"{\"version\": 2, \"scratch\": [], \"steps\": [{\"kind\": \"copy\"}]}",
 		"{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"host_callback\"}]}",
+		/* PDL on the first step (it would overlap the harness's work
+		 * before the start event) or on a step after a memset */
+		"{\"version\": 1, \"scratch\": [], \"steps\": [" PSTEP("1") "]}",
+		"{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], \"value\": 0, "
+		"\"elem\": 4, \"width\": 1, \"height\": 1, \"pitch\": 0}, " PSTEP("1") "]}",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct seal_plan sp;

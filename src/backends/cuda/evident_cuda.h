@@ -251,7 +251,8 @@ struct evc_timing_result {
  * A plan is what one launch() enqueued, as stream capture recorded it:
  * kernels (device function name, grid, block, cluster, dynamic shared
  * memory, the function attributes it needs, whether it was a cooperative
- * launch, its parameter buffer),
+ * launch or a programmatic dependent launch on the kernel before it, its
+ * parameter buffer),
  * memsets and device-to-device copies, in an order that keeps every
  * dependency.  Pointers into the tensors the harness handed the kernel, or
  * into device memory the kernel allocated for itself (scratch), are not
@@ -320,6 +321,10 @@ struct evc_step {
 	/* kernel, an addition: launched cooperatively (its blocks may meet at
 	 * a grid-wide barrier: cudaLaunchCooperativeKernel) */
 	int cooperative;
+	/* kernel, an addition: a programmatic dependent launch on the step
+	 * before it, itself a kernel (cudaLaunchAttributeProgrammaticStream-
+	 * Serialization: it may start while that one's blocks finish) */
+	int programmatic;
 };
 
 struct evc_plan {

@@ -14,13 +14,15 @@
  * capture, so nothing it enqueues on the capturing stream executes; the
  * graph's nodes are walked in an order that keeps every edge.  Kernel
  * nodes give the function (its name through cuFuncGetName), grid, block,
- * cluster, dynamic shared memory and the parameter buffer, laid out as
- * cuFuncGetParamInfo says; every 8-byte word of it that points into a
- * tensor the kernel was handed, or into device memory the kernel
- * allocated for itself, becomes a relocation (evident_cuda.h).  A pointer
- * to host memory, a host node, an event, a child graph, a memcpy that is
- * not device to device, parameters packed in `extra`: refused, with the
- * reason (such a kernel runs as `trust: host`).  Work launch() put on a
+ * cluster, dynamic shared memory, a cooperative launch, a programmatic
+ * dependent launch (PDL) on the kernel before it, and the parameter
+ * buffer, laid out as cuFuncGetParamInfo says; every 8-byte word of it
+ * that points into a tensor the kernel was handed, or into device memory
+ * the kernel allocated for itself, becomes a relocation (evident_cuda.h).
+ * A pointer to host memory, a host node, an event, a child graph, a memcpy
+ * that is not device to device, parameters packed in `extra`, a
+ * dependency other than plain or PDL: refused, with the reason (such a
+ * kernel runs as `trust: host`).  Work launch() put on a
  * stream of its own is not captured, so it is not replayed: if it mattered
  * the outputs are wrong, and the checks say so.
  *
@@ -33,9 +35,9 @@
  * carveout, non-portable clusters) are set; scratch is allocated and
  * zeroed once, then given what init() left there (the plan's
  * scratch_init); each launch patches the relocations with the current
- * buffers and enqueues with cuLaunchKernelEx (cluster dimensions and a
- * cooperative launch as captured), cuMemsetD*Async and cuMemcpyDtoDAsync
- * on l->stream.
+ * buffers and enqueues with cuLaunchKernelEx (cluster dimensions, a
+ * cooperative launch and PDL as captured), cuMemsetD*Async and
+ * cuMemcpyDtoDAsync on l->stream.
  * Return values are CUresult values; for launch errors they equal the
  * runtime's cudaError_t values, which the caller sorts (evc_kind).
  */
@@ -172,7 +174,8 @@ static int classify(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64
 	return 1;
 }
 
-static int kernel_step(CUgraphNode node, std::vector<kbuf> &bufs, std::string &js, char *err, size_t errlen)
+static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bufs, std::string &js, char *err,
+		       size_t errlen)
 {
 	CUDA_KERNEL_NODE_PARAMS p;
 	memset(&p, 0, sizeof(p));
@@ -232,8 +235,8 @@ static int kernel_step(CUgraphNode node, std::vector<kbuf> &bufs, std::string &j
 		p.sharedMemBytes);
 	appendf(js,
 		", \"attrs\": {\"max_dynamic_smem\": %d, \"carveout\": %d, \"nonportable_cluster\": %d, "
-		"\"cooperative\": %d}",
-		dyn, carve, nonport, coop);
+		"\"cooperative\": %d, \"programmatic\": %d}",
+		dyn, carve, nonport, coop, programmatic);
 	js += ", \"params\": [";
 	for (size_t i = 0; i < offs.size(); i++)
 		appendf(js, "%s%zu", i ? ", " : "", offs[i]);
@@ -319,8 +322,20 @@ static const char *node_type_name(CUgraphNodeType t)
 	}
 }
 
-/* The nodes in an order that keeps every edge (Kahn). */
-static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, char *err, size_t errlen)
+/*
+ * The nodes in an order that keeps every edge (Kahn), and for each node
+ * of the order its programmatic predecessor: a kernel node a programmatic
+ * dependent launch (PDL) let it overlap, -1 for none.  The edges are read
+ * with their data: a PDL launch under capture is an edge of type
+ * CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC, and asking without the data is
+ * refused (CUDA_ERROR_LOSSY_QUERY; red team 4, rt4_pdl: an honest PDL
+ * pair recorded crashed).  Any edge is a dependency for the order; only a
+ * programmatic edge from the kernel's own programmatic port is a PDL
+ * predecessor (a launch-order port, or an edge of a type this code does
+ * not know, is refused with the reason).
+ */
+static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, std::vector<int> &prog_pred, char *err,
+		      size_t errlen)
 {
 	size_t n = 0, ne = 0;
 	CUCK(cuGraphGetNodes(g, NULL, &n), "cuGraphGetNodes");
@@ -329,9 +344,12 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, char *err, siz
 		CUCK(cuGraphGetNodes(g, nodes.data(), &n), "cuGraphGetNodes");
 	CUCK(cuGraphGetEdges(g, NULL, NULL, NULL, &ne), "cuGraphGetEdges");
 	std::vector<CUgraphNode> from(ne), to(ne);
-	if (ne)
-		CUCK(cuGraphGetEdges(g, from.data(), to.data(), NULL, &ne), "cuGraphGetEdges");
-	std::vector<int> indeg(n, 0), done(n, 0);
+	std::vector<CUgraphEdgeData> data(ne);
+	if (ne) {
+		memset(data.data(), 0, ne * sizeof(CUgraphEdgeData));
+		CUCK(cuGraphGetEdges(g, from.data(), to.data(), data.data(), &ne), "cuGraphGetEdges");
+	}
+	std::vector<int> indeg(n, 0), done(n, 0), pred(n, -1);
 	auto idx = [&](CUgraphNode x) {
 		for (size_t i = 0; i < n; i++)
 			if (nodes[i] == x)
@@ -339,9 +357,20 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, char *err, siz
 		return -1;
 	};
 	for (size_t e = 0; e < ne; e++) {
-		int t = idx(to[e]);
+		int t = idx(to[e]), f = idx(from[e]);
 		if (t >= 0)
 			indeg[t]++;
+		if (data[e].type == CU_GRAPH_DEPENDENCY_TYPE_DEFAULT && !data[e].from_port && !data[e].to_port)
+			continue;
+		if (data[e].type != CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC ||
+		    data[e].from_port != CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC || data[e].to_port || t < 0 || f < 0 ||
+		    pred[t] >= 0)
+			return fail(err, errlen, "launch() made a dependency a sealed replay cannot keep (graph edge "
+						 "type %u, ports %u -> %u: a programmatic launch other than "
+						 "cudaLaunchAttributeProgrammaticStreamSerialization on the kernel "
+						 "before it); run the variant with trust: host",
+				    data[e].type, data[e].from_port, data[e].to_port);
+		pred[t] = f;
 	}
 	while (order.size() < n) {
 		size_t before = order.size();
@@ -350,6 +379,7 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, char *err, siz
 				continue;
 			done[i] = 1;
 			order.push_back(nodes[i]);
+			prog_pred.push_back(pred[i] >= 0 ? (int)pred[i] : -1);
 			for (size_t e = 0; e < ne; e++)
 				if (from[e] == nodes[i]) {
 					int t = idx(to[e]);
@@ -360,6 +390,15 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, char *err, siz
 		if (order.size() == before)
 			return fail(err, errlen, "the captured graph has a cycle");
 	}
+	/* prog_pred held indices into nodes: make them positions in order */
+	for (size_t k = 0; k < order.size(); k++)
+		if (prog_pred[k] >= 0) {
+			CUgraphNode p = nodes[(size_t)prog_pred[k]];
+			prog_pred[k] = -1;
+			for (size_t m = 0; m < k; m++)
+				if (order[m] == p)
+					prog_pred[k] = (int)m;
+		}
 	return 0;
 }
 
@@ -465,9 +504,11 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 			    cudaGetErrorName(why), cudaGetErrorString(why));
 	}
 	std::vector<CUgraphNode> order;
+	std::vector<int> prog_pred;
 	std::string js = "{\"version\": 1, \"steps\": [";
-	int rcs = topo_order((CUgraph)graph, order, err, errlen);
+	int rcs = topo_order((CUgraph)graph, order, prog_pred, err, errlen);
 	int n_steps = 0;
+	long last_kernel = -1; /* order position of the step before, when it is a kernel */
 	for (size_t i = 0; !rcs && i < order.size(); i++) {
 		CUgraphNodeType t;
 		if (cuGraphNodeGetType(order[i], &t) != CUDA_SUCCESS) {
@@ -482,8 +523,13 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 		}
 		if (n_steps++)
 			js += ", ";
+		/* a PDL launch replays as one on the kernel step just before it;
+		 * a programmatic edge from anything else replays as a full
+		 * dependency (correct: only the overlap is lost) */
+		int prog = t == CU_GRAPH_NODE_TYPE_KERNEL && prog_pred[i] >= 0 && prog_pred[i] == last_kernel;
+		last_kernel = t == CU_GRAPH_NODE_TYPE_KERNEL ? (long)i : -1;
 		if (t == CU_GRAPH_NODE_TYPE_KERNEL)
-			rcs = kernel_step(order[i], bufs, js, err, errlen);
+			rcs = kernel_step(order[i], prog, bufs, js, err, errlen);
 		else if (t == CU_GRAPH_NODE_TYPE_MEMSET)
 			rcs = memset_step(order[i], bufs, js, err, errlen);
 		else if (t == CU_GRAPH_NODE_TYPE_MEMCPY)
@@ -562,7 +608,7 @@ static int replay(struct ev_launch *l)
 				memcpy(r.args.data() + x.at, &v, 8);
 			}
 			CUlaunchConfig cfg;
-			CUlaunchAttribute at[2];
+			CUlaunchAttribute at[3];
 			memset(&cfg, 0, sizeof(cfg));
 			memset(at, 0, sizeof(at));
 			cfg.gridDimX = s->grid[0];
@@ -584,6 +630,11 @@ static int replay(struct ev_launch *l)
 			if (s->cooperative) {
 				at[na].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
 				at[na].value.cooperative = 1;
+				na++;
+			}
+			if (s->programmatic) { /* seal_plan_parse: the step before is a kernel */
+				at[na].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+				at[na].value.programmaticStreamSerializationAllowed = 1;
 				na++;
 			}
 			cfg.attrs = na ? at : NULL;
