@@ -43,6 +43,7 @@ void seal_plan_release(struct seal_plan *p)
 	free(p->problem);
 	free(p->inits);
 	free(p->init_data);
+	free(p->srelocs);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -306,6 +307,36 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 	}
 	out->plan.n_inits = (int)n_si;
 	out->plan.inits = out->inits;
+	/* the pointers init() left there: [scratch k, offset, scratch buffer
+	 * id, offset in it], each an aligned word inside its scratch buffer,
+	 * pointing inside a scratch buffer of the plan (never at a tensor:
+	 * those move every sample) */
+	json_t *sr = json_object_get(j, "scratch_relocs");
+	if (sr && (!json_is_array(sr) || json_array_size(sr) > EVC_PLAN_MAX_INIT / 8))
+		BAD("the plan's scratch_relocs is not a list of at most %d [scratch, offset, buffer, offset]",
+		    EVC_PLAN_MAX_INIT / 8);
+	size_t n_sr = sr ? json_array_size(sr) : 0;
+	out->srelocs = xcalloc(n_sr ? n_sr : 1, sizeof(*out->srelocs));
+	for (size_t k = 0; k < n_sr; k++) {
+		json_t *r = json_array_get(sr, k);
+		unsigned long long sk, at, id;
+		uint64_t off;
+		uint32_t buf;
+		if (!json_is_array(r) || json_array_size(r) != 4 || get_uint(json_array_get(r, 0), 255, &sk) ||
+		    get_uint(json_array_get(r, 1), ~0ull, &at) || get_uint(json_array_get(r, 2), 255, &id))
+			BAD("scratch_relocs %zu is not [scratch, offset, buffer, offset]", k);
+		if ((int)sk >= out->plan.n_scratch || at % 8 || at > out->scratch[sk] || out->scratch[sk] - at < 8)
+			BAD("scratch_relocs %zu is not an aligned word inside a scratch buffer of the plan", k);
+		json_t *ref = json_pack("[O, O]", json_array_get(r, 2), json_array_get(r, 3));
+		int bad = id < EVC_BUF_SCRATCH ||
+			  get_ref(ref, 0, in_bytes, n_in, out_bytes, n_out, out, &buf, &off);
+		json_decref(ref);
+		if (bad)
+			BAD("scratch_relocs %zu points at no scratch buffer of the plan, or past its end", k);
+		out->srelocs[k] = (struct evc_sreloc){ (uint32_t)sk, at, buf, off };
+	}
+	out->plan.n_srelocs = (int)n_sr;
+	out->plan.srelocs = out->srelocs;
 	const char *s;
 	out->kernel_name = xstrdup((s = json_string_value(json_object_get(j, "kernel"))) ? s : "");
 	out->compiled_params = xstrdup((s = json_string_value(json_object_get(j, "compiled_params"))) ? s : "");

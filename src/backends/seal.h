@@ -29,6 +29,7 @@ struct seal_plan {
 	char *kernel_name, *compiled_params, *problem;
 	struct evc_init *inits;
 	unsigned char *init_data; /* the bytes every init points into */
+	struct evc_sreloc *srelocs;
 };
 
 /*

@@ -153,6 +153,50 @@ static void test_plan_scratch_init(void **state)
 	free(hex);
 }
 
+#define SRELOC(relocs)                                                                                    \
+	"{\"version\": 1, \"scratch\": [4096, 64], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], "        \
+	"\"value\": 0, \"elem\": 4, \"width\": 1, \"height\": 1, \"pitch\": 0}], \"scratch_init\": [], "           \
+	"\"scratch_relocs\": " relocs "}"
+
+/* pointers init() left in scratch, to scratch of the plan, are relocated
+ * (red team 4, rt4_init_ptrtable); to tensors or outside, refused */
+static void test_plan_scratch_relocs(void **state)
+{
+	(void)state;
+	struct seal_plan sp;
+	char *why = NULL;
+	assert_int_equal(parse(SRELOC("[[1, 0, 16, 128], [1, 56, 17, 64], [0, 4088, 17, 0]]"), &sp, &why), 0);
+	assert_int_equal(sp.plan.n_srelocs, 3);
+	assert_int_equal(sp.plan.srelocs[0].scratch, 1);
+	assert_int_equal(sp.plan.srelocs[0].at, 0);
+	assert_int_equal(sp.plan.srelocs[0].buf, EVC_BUF_SCRATCH);
+	assert_int_equal(sp.plan.srelocs[0].off, 128);
+	assert_int_equal(sp.plan.srelocs[1].off, 64); /* one past the end of a buffer */
+	seal_plan_release(&sp);
+	/* a plan without any is a plan as before */
+	assert_int_equal(parse(SINIT("[]"), &sp, &why), 0);
+	assert_int_equal(sp.plan.n_srelocs, 0);
+	seal_plan_release(&sp);
+	static const char *bad[] = {
+		SRELOC("[[1, 60, 16, 0]]"),    /* the word runs past its scratch buffer */
+		SRELOC("[[0, 4, 16, 0]]"),     /* not aligned */
+		SRELOC("[[2, 0, 16, 0]]"),     /* no such scratch buffer */
+		SRELOC("[[0, 0, 0, 0]]"),      /* to an input: it moves every sample */
+		SRELOC("[[0, 0, 8, 0]]"),      /* to an output */
+		SRELOC("[[0, 0, 18, 0]]"),     /* to no scratch buffer */
+		SRELOC("[[0, 0, 17, 65]]"),    /* past the end of its target */
+		SRELOC("[[0, 0, 16]]"),        /* three fields */
+		SRELOC("{\"0\": 1}"),          /* not a list */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (parse(bad[i], &sp, &why) != -1)
+			print_error("scratch_relocs %zu was accepted: %s\n", i, bad[i]);
+		assert_non_null(why);
+		free(why);
+		why = NULL;
+	}
+}
+
 /* every way a planner could make the replay write or point elsewhere */
 static void test_plan_refused(void **state)
 {
@@ -502,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_plan_accepted),
 		cmocka_unit_test(test_plan_refused),
 		cmocka_unit_test(test_plan_scratch_init),
+		cmocka_unit_test(test_plan_scratch_relocs),
 		cmocka_unit_test(test_fatbin_images),
 		cmocka_unit_test(test_fatbin_device_launch),
 		cmocka_unit_test(test_fatbin_readable),

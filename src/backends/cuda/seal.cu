@@ -18,13 +18,15 @@
  * dependent launch (PDL) on the kernel before it, and the parameter
  * buffer, laid out as cuFuncGetParamInfo says; every 8-byte word of it
  * that points into a tensor the kernel was handed, or into device memory
- * the kernel allocated for itself, becomes a relocation (evident_cuda.h).
- * A pointer to host memory, a host node, an event, a child graph, a memcpy
- * that is not device to device, parameters packed in `extra`, a
- * dependency other than plain or PDL: refused, with the reason (such a
- * kernel runs as `trust: host`).  Work launch() put on a
- * stream of its own is not captured, so it is not replayed: if it mattered
- * the outputs are wrong, and the checks say so.
+ * the kernel allocated for itself, becomes a relocation (evident_cuda.h),
+ * and so does a word in what init() left there that points into memory
+ * of the kernel's own.  A pointer to host memory (or, left by init, to a
+ * tensor), a host node, an event, a child graph, a memcpy that is not
+ * device to device, parameters packed in `extra`, a dependency other than
+ * plain or PDL: refused, with the reason (such a kernel runs as
+ * `trust: host`).  Work launch() put on a stream of its own is not
+ * captured, so it is not replayed: if it mattered the outputs are wrong,
+ * and the checks say so.
  *
  * Replay (seal_load, then the returned description's launch): functions
  * are looked up by name in the loaded images, so a kernel of a library
@@ -34,7 +36,7 @@
  * attributes the planner saw (the dynamic shared memory limit, the
  * carveout, non-portable clusters) are set; scratch is allocated and
  * zeroed once, then given what init() left there (the plan's
- * scratch_init); each launch patches the relocations with the current
+ * scratch_init, its pointers relocated); each launch patches the relocations with the current
  * buffers and enqueues with cuLaunchKernelEx (cluster dimensions, a
  * cooperative launch and PDL as captured), cuMemsetD*Async and
  * cuMemcpyDtoDAsync on l->stream.
@@ -403,21 +405,63 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, std::vector<in
 }
 
 /*
+ * Where an 8-byte word init() left in scratch points, if anywhere: 1 with
+ * the scratch buffer (known, or added here: an allocation of the
+ * kernel's own that only this word reaches) and the offset, 0 when the
+ * word is no address the driver knows (data), -1 with the reason when it
+ * points at the launch's tensors or at host memory, which a replay cannot
+ * hand over (its tensors move every sample).
+ */
+static int classify_word(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64_t *off, char *err,
+			 size_t errlen)
+{
+	for (const kbuf &b : bufs)
+		if (v >= b.base && v < b.base + b.bytes) {
+			if (b.id < EVC_BUF_SCRATCH)
+				return fail(err, errlen, "init() left a pointer into the launch's %s %u (0x%llx) in "
+							 "device memory the launch reads; the replay's tensors move "
+							 "every sample: run the variant with trust: host",
+					    b.id < EVC_BUF_OUT ? "input" : "output",
+					    b.id < EVC_BUF_OUT ? b.id : b.id - EVC_BUF_OUT, (unsigned long long)v);
+			*id = b.id;
+			*off = v - b.base;
+			return 1;
+		}
+	unsigned type = 0;
+	if (cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, v) != CUDA_SUCCESS)
+		return 0;
+	if (type == CU_MEMORYTYPE_HOST)
+		return fail(err, errlen, "init() left a pointer into host memory (0x%llx) in device memory the "
+					 "launch reads; a sealed replay cannot make it: run the variant with trust: host",
+			    (unsigned long long)v);
+	return classify(bufs, v, id, off, err, errlen);
+}
+
+/*
  * What init() left in the launch's own allocations, as [k, offset, hex]
  * runs of the plan's scratch_init: the replay zeroes each scratch buffer
  * and writes these back (red team 3, rt3_init_table: a table init built
  * was zero in the replay, and an honest kernel was recorded wrong).  Runs
  * are the non-zero 8-byte words, merged across gaps under 64 zero bytes;
- * more than EVC_PLAN_MAX_INIT bytes in all is refused.  0, or -1 with the
- * reason in err.
+ * more than EVC_PLAN_MAX_INIT bytes in all is refused.  Every aligned
+ * word of those that points into device memory of the kernel's own is a
+ * scratch relocation [k, offset, buffer id, offset in it] (relocs_js),
+ * which the replay writes with its own address of that buffer (red team
+ * 4, rt4_init_ptrtable: a descriptor init wrote held the planner's
+ * address of a workspace, and an honest kernel faulted in the replay); an
+ * allocation reached only so becomes a scratch buffer of the plan, its
+ * contents carried too.  A word pointing at the launch's tensors or at
+ * host memory is refused.  0, or -1 with the reason in err.
  */
-static int scratch_contents(const std::vector<kbuf> &bufs, std::string &js, char *err, size_t errlen)
+static int scratch_contents(std::vector<kbuf> &bufs, std::string &js, std::string &relocs_js, char *err,
+			    size_t errlen)
 {
 	const size_t chunk = (size_t)1 << 20, gap = 64;
 	std::vector<unsigned char> h(chunk);
 	size_t total = 0;
-	int nr = 0;
-	for (const kbuf &b : bufs) {
+	int nr = 0, nrel = 0;
+	for (size_t bi = 0; bi < bufs.size(); bi++) { /* bufs grows as words reach new allocations */
+		const kbuf b = bufs[bi];
 		if (b.id < EVC_BUF_SCRATCH)
 			continue;
 		size_t run_at = 0, run_end = 0; /* [run_at, run_end): the open run, empty when equal */
@@ -444,6 +488,23 @@ static int scratch_contents(const std::vector<kbuf> &bufs, std::string &js, char
 					nz |= h[w + k] != 0;
 				if (!nz)
 					continue;
+				if (wn == 8 && !((b.base + pos) & 7)) {
+					uint64_t v;
+					uint32_t id = 0;
+					uint64_t off = 0;
+					memcpy(&v, h.data() + w, 8);
+					int c = classify_word(bufs, (CUdeviceptr)v, &id, &off, err, errlen);
+					if (c < 0)
+						return -1;
+					if (c) {
+						if (nrel >= EVC_PLAN_MAX_INIT / 8)
+							return fail(err, errlen, "init() left more than %d pointers in "
+										 "device memory the launch uses",
+								    EVC_PLAN_MAX_INIT / 8);
+						appendf(relocs_js, "%s[%u, %zu, %u, %llu]", nrel++ ? ", " : "",
+							b.id - EVC_BUF_SCRATCH, pos, id, (unsigned long long)off);
+					}
+				}
 				if (run_end > run_at && pos - run_end >= gap)
 					flush();
 				if (run_end == run_at)
@@ -545,14 +606,19 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	if (!n_steps)
 		return fail(err, errlen, "launch() enqueued nothing on the stream it was given (work on a stream "
 					 "of its own is not captured)");
+	/* first what init() left (it may add scratch buffers), then their sizes */
+	std::string init_js, relocs_js;
+	if (scratch_contents(bufs, init_js, relocs_js, err, errlen))
+		return -1;
 	js += "], \"scratch\": [";
 	int ns = 0;
 	for (const kbuf &b : bufs)
 		if (b.id >= EVC_BUF_SCRATCH)
 			appendf(js, "%s%zu", ns++ ? ", " : "", b.bytes);
 	js += "], \"scratch_init\": [";
-	if (scratch_contents(bufs, js, err, errlen))
-		return -1;
+	js += init_js;
+	js += "], \"scratch_relocs\": [";
+	js += relocs_js;
 	js += "], \"kernel\": ";
 	append_str(js, desc->name ? desc->name : "");
 	js += ", \"compiled_params\": ";
@@ -723,6 +789,20 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 			return -1;
 		}
 		CUCK(cuMemcpyHtoD(R.scratch[in->scratch] + in->off, in->data, in->bytes), "cuMemcpyHtoD scratch contents");
+	}
+	/* the pointers among them, to this worker's scratch (checked by seal_plan_parse) */
+	for (int i = 0; i < plan->n_srelocs; i++) {
+		const struct evc_sreloc *x = &plan->srelocs[i];
+		uint32_t t = x->buf - EVC_BUF_SCRATCH;
+		if (x->scratch >= R.scratch.size() || x->buf < EVC_BUF_SCRATCH || t >= R.scratch.size() ||
+		    x->at % 8 || x->at > R.scratch_bytes[x->scratch] || R.scratch_bytes[x->scratch] - x->at < 8 ||
+		    x->off > R.scratch_bytes[t]) {
+			snprintf(err, errlen, "scratch pointer %d lies outside the plan's scratch", i);
+			seal_unload();
+			return -1;
+		}
+		uint64_t v = (uint64_t)R.scratch[t] + x->off;
+		CUCK(cuMemcpyHtoD(R.scratch[x->scratch] + x->at, &v, 8), "cuMemcpyHtoD scratch pointer");
 	}
 	for (int i = 0; i < plan->n_steps; i++) {
 		rstep r;
