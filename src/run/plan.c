@@ -130,6 +130,13 @@ int plan_rotation_sets(int cold, int launches, double rotation_bytes, double set
 	return launches > n ? launches : n;
 }
 
+long long plan_device_buffers(int n_sets, int launches, int n_inputs, int n_outputs, int n_dists)
+{
+	/* the live sets, each launch's outputs, a pair of base sets per input distribution */
+	return (long long)n_sets * n_inputs + (long long)launches * n_outputs +
+	       2LL * (n_dists > 0 ? n_dists : 1) * n_inputs;
+}
+
 static int rotation_sets(const struct run_ctx *c, int *n_sets)
 {
 	const struct problem *pr = &c->plan.problem;
@@ -141,10 +148,7 @@ static int rotation_sets(const struct run_ctx *c, int *n_sets)
 	int launches = c->be->uses_gpu && c->s->k.batch > 1 ? c->s->k.batch : 1;
 	*n_sets = plan_rotation_sets(!strcmp(knob_values_cache[c->s->k.cache], "cold"), launches,
 				     c->be->rotation_bytes, set_bytes);
-	/* the harness's device buffers: the live sets, each launch's outputs,
-	 * a pair of base sets per input distribution */
-	long long buffers = (long long)*n_sets * pr->n_inputs + (long long)launches * pr->n_outputs +
-			    2LL * (pr->desc->n_dists > 0 ? pr->desc->n_dists : 1) * pr->n_inputs;
+	long long buffers = plan_device_buffers(*n_sets, launches, pr->n_inputs, pr->n_outputs, pr->desc->n_dists);
 	if (c->be->uses_gpu && (*n_sets > EVC_MAX_SETS || buffers > EVC_MAX_BUFFERS))
 		return error("%s: timing.batch %d needs %d input sets (one per launch of a sample) and %lld device "
 			     "buffers in all, more than the CUDA harness holds (%d sets, %d buffers): use a smaller "

@@ -177,6 +177,11 @@ int plan_problem(struct run_ctx *c);
  * of their own (graph mode's batch on the GPU, else 1).
  */
 int plan_rotation_sets(int cold, int launches, double rotation_bytes, double set_bytes);
+/* The device buffers a CUDA worker holds for that rotation: the live
+ * sets, each launch's outputs, a pair of base sets per input
+ * distribution (the plan refuses more than the harness's
+ * EVC_MAX_BUFFERS, and more sets than EVC_MAX_SETS). */
+long long plan_device_buffers(int n_sets, int launches, int n_inputs, int n_outputs, int n_dists);
 int plan_batch(struct run_ctx *c);
 void plan_batch_release(struct plan *p);
 void plan_release(struct plan *p);

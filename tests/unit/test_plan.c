@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "backends/cuda/evident_cuda.h"
 #include "run/run_ctx.h"
 
 #define MIB (1024.0 * 1024.0)
@@ -45,12 +46,27 @@ static void test_rotation_per_launch(void **state)
 	assert_int_equal(plan_rotation_sets(0, 2, 256 * MIB, 1 * MIB), 2);
 }
 
+/* what the worker will hold, against the harness's room: batch 8 of
+ * attention (3 inputs, 1 output, 4 distributions) fits, batch 3000 not */
+static void test_device_buffers(void **state)
+{
+	(void)state;
+	assert_int_equal(plan_device_buffers(8, 8, 3, 1, 4), 8 * 3 + 8 + 24);
+	assert_int_equal(plan_device_buffers(64, 1, 3, 1, 4), 64 * 3 + 1 + 24);
+	assert_int_equal(plan_device_buffers(2, 1, 2, 2, 0), 2 * 2 + 2 + 4);
+	int n = plan_rotation_sets(0, 3000, 256 * MIB, 1 * MIB);
+	assert_true(plan_device_buffers(n, 3000, 3, 1, 4) > EVC_MAX_BUFFERS);
+	n = plan_rotation_sets(0, 8, 256 * MIB, 1 * MIB);
+	assert_true(plan_device_buffers(n, 8, 3, 1, 4) <= EVC_MAX_BUFFERS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rotation_cold),
 		cmocka_unit_test(test_rotation_hot),
 		cmocka_unit_test(test_rotation_per_launch),
+		cmocka_unit_test(test_device_buffers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
