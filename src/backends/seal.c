@@ -8,9 +8,15 @@
  * launch or a scratch buffer of the plan, a relocation lies inside its
  * kernel's parameter buffer and points inside its buffer, a memset or a
  * copy stays inside the buffers it names, scratch contents stay inside
- * their buffer.  What the device code does with its pointers is the
- * device's business, as it is for any kernel; the replay itself never
- * writes outside the worker's buffers.
+ * their buffer, a pointer among them points inside scratch, a
+ * programmatic launch follows a kernel.  What the device code does with
+ * its pointers is the device's business, as it is for any kernel; the
+ * replay itself never writes outside the worker's buffers.
+ *
+ * The device code is searched for launches from the device (which the
+ * kernel clock cannot see), compressed entries decompressed through
+ * libzstd or liblz4 where they load, and the worker loads only what the
+ * search read (seal_fatbin_readable).
  */
 #include "backends/seal.h"
 

@@ -8,8 +8,8 @@
  * sends its plan as untrusted JSON: seal_plan_parse accepts only what a
  * replay can do safely (known buffer ids, relocations inside the
  * parameter buffer, memsets and copies inside their buffers, scratch
- * contents inside their buffers, bounded counts and sizes) and says what
- * is wrong otherwise.
+ * contents and the pointers among them inside scratch, bounded counts
+ * and sizes) and says what is wrong otherwise.
  */
 #ifndef EVIDENT_SEAL_H
 #define EVIDENT_SEAL_H
@@ -78,8 +78,9 @@ int seal_fatbin_device_launch(const void *const *images, const size_t *image_byt
  * undoes, and everything from an entry whose sizes run past its image on
  * are left out and counted in *dropped; an image left with no entry is
  * left out.  Returns how many images were written to out_images and
- * out_bytes (at most n_images); they point into *data, which the caller
- * frees after the last use of the images.
+ * out_bytes (at most n_images; they may be images and image_bytes
+ * themselves); they point into *data, which the caller frees after the
+ * last use of the images.
  */
 int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, int n_images, unsigned char **data,
 			 const void **out_images, size_t *out_bytes, int *dropped);

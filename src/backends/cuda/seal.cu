@@ -36,10 +36,10 @@
  * attributes the planner saw (the dynamic shared memory limit, the
  * carveout, non-portable clusters) are set; scratch is allocated and
  * zeroed once, then given what init() left there (the plan's
- * scratch_init, its pointers relocated); each launch patches the relocations with the current
- * buffers and enqueues with cuLaunchKernelEx (cluster dimensions, a
- * cooperative launch and PDL as captured), cuMemsetD*Async and
- * cuMemcpyDtoDAsync on l->stream.
+ * scratch_init, its pointers relocated); each launch patches the
+ * relocations with the current buffers and enqueues with
+ * cuLaunchKernelEx (cluster dimensions, a cooperative launch and PDL as
+ * captured), cuMemsetD*Async and cuMemcpyDtoDAsync on l->stream.
  * Return values are CUresult values; for launch errors they equal the
  * runtime's cudaError_t values, which the caller sorts (evc_kind).
  */
