@@ -12,6 +12,9 @@
 #              cuda-cdp.yaml) and the adversary suite as trust: host
 #   redteam3   red team 3's suites (tests/fixtures/specs/cuda-redteam3.yaml,
 #              cuda-redteam3-cdp.yaml; docs/redteam3-cuda.md; not in the default list)
+#   redteam4   red team 4's suites (tests/fixtures/specs/cuda-redteam4.yaml,
+#              cuda-redteam4-graph.yaml, cuda-redteam4-checks.yaml; docs/redteam4-cuda.md;
+#              not in the default list)
 #   faults     experiments/cuda-faults.yaml
 #   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?;
 #              ITER1_RUNS=1: once)
@@ -100,6 +103,11 @@ fi
 if has redteam3; then
 	run_exp redteam3 tests/fixtures/specs/cuda-redteam3.yaml
 	run_exp redteam3-cdp tests/fixtures/specs/cuda-redteam3-cdp.yaml
+fi
+if has redteam4; then
+	run_exp redteam4 tests/fixtures/specs/cuda-redteam4.yaml
+	run_exp redteam4-graph tests/fixtures/specs/cuda-redteam4-graph.yaml
+	run_exp redteam4-checks tests/fixtures/specs/cuda-redteam4-checks.yaml
 fi
 has faults && run_exp faults experiments/cuda-faults.yaml
 if has iter1; then

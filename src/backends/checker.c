@@ -350,7 +350,8 @@ int checker_main(const char *path)
 			       : timed ? job.timing_seed + (unsigned long long)set : job.seed0 + (unsigned long long)index;
 			/* the launch whose mix launch j read: with more launches than
 			 * live sets, launch j read the set launch j % n_sets mixed
-			 * (harness.cu run_sample) */
+			 * (harness.cu run_sample; the plan no longer makes such a job,
+			 * and the harness refuses one: red team 4, rt4_batch_reuse) */
 			long long u = mix_key && job.n_sets > 0 ? j % job.n_sets : j;
 			if (mix_key) /* the launch's distribution (scramble.h evs_sample_dist) */
 				dist = evs_sample_dist(global * batch + u, pl.desc->n_dists);

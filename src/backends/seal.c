@@ -8,12 +8,19 @@
  * launch or a scratch buffer of the plan, a relocation lies inside its
  * kernel's parameter buffer and points inside its buffer, a memset or a
  * copy stays inside the buffers it names, scratch contents stay inside
- * their buffer.  What the device code does with its pointers is the
- * device's business, as it is for any kernel; the replay itself never
- * writes outside the worker's buffers.
+ * their buffer, a pointer among them points inside scratch, a
+ * programmatic launch follows a kernel.  What the device code does with
+ * its pointers is the device's business, as it is for any kernel; the
+ * replay itself never writes outside the worker's buffers.
+ *
+ * The device code is searched for launches from the device (which the
+ * kernel clock cannot see), compressed entries decompressed through
+ * libzstd or liblz4 where they load, and the worker loads only what the
+ * search read (seal_fatbin_readable).
  */
 #include "backends/seal.h"
 
+#include <dlfcn.h>
 #include <elf.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,6 +49,7 @@ void seal_plan_release(struct seal_plan *p)
 	free(p->problem);
 	free(p->inits);
 	free(p->init_data);
+	free(p->srelocs);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -224,6 +232,12 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 					       : -1;
 			st->nonportable_cluster = json_integer_value(json_object_get(attrs, "nonportable_cluster")) > 0;
 			st->cooperative = json_integer_value(json_object_get(attrs, "cooperative")) > 0;
+			/* PDL only on the kernel step just before: the first step must
+			 * not overlap the harness's own work before the start event */
+			st->programmatic = json_integer_value(json_object_get(attrs, "programmatic")) > 0;
+			if (st->programmatic && (i == 0 || out->steps[i - 1].kind != EVC_STEP_KERNEL))
+				BAD("step %zu (%s): a programmatic dependent launch on a step that is not a kernel "
+				    "of the plan", i, name);
 			out->names[i] = xstrdup(name);
 			st->name = out->names[i];
 		} else if (!strcmp(kind, "memset")) {
@@ -299,6 +313,36 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 	}
 	out->plan.n_inits = (int)n_si;
 	out->plan.inits = out->inits;
+	/* the pointers init() left there: [scratch k, offset, scratch buffer
+	 * id, offset in it], each an aligned word inside its scratch buffer,
+	 * pointing inside a scratch buffer of the plan (never at a tensor:
+	 * those move every sample) */
+	json_t *sr = json_object_get(j, "scratch_relocs");
+	if (sr && (!json_is_array(sr) || json_array_size(sr) > EVC_PLAN_MAX_INIT / 8))
+		BAD("the plan's scratch_relocs is not a list of at most %d [scratch, offset, buffer, offset]",
+		    EVC_PLAN_MAX_INIT / 8);
+	size_t n_sr = sr ? json_array_size(sr) : 0;
+	out->srelocs = xcalloc(n_sr ? n_sr : 1, sizeof(*out->srelocs));
+	for (size_t k = 0; k < n_sr; k++) {
+		json_t *r = json_array_get(sr, k);
+		unsigned long long sk, at, id;
+		uint64_t off;
+		uint32_t buf;
+		if (!json_is_array(r) || json_array_size(r) != 4 || get_uint(json_array_get(r, 0), 255, &sk) ||
+		    get_uint(json_array_get(r, 1), ~0ull, &at) || get_uint(json_array_get(r, 2), 255, &id))
+			BAD("scratch_relocs %zu is not [scratch, offset, buffer, offset]", k);
+		if ((int)sk >= out->plan.n_scratch || at % 8 || at > out->scratch[sk] || out->scratch[sk] - at < 8)
+			BAD("scratch_relocs %zu is not an aligned word inside a scratch buffer of the plan", k);
+		json_t *ref = json_pack("[O, O]", json_array_get(r, 2), json_array_get(r, 3));
+		int bad = id < EVC_BUF_SCRATCH ||
+			  get_ref(ref, 0, in_bytes, n_in, out_bytes, n_out, out, &buf, &off);
+		json_decref(ref);
+		if (bad)
+			BAD("scratch_relocs %zu points at no scratch buffer of the plan, or past its end", k);
+		out->srelocs[k] = (struct evc_sreloc){ (uint32_t)sk, at, buf, off };
+	}
+	out->plan.n_srelocs = (int)n_sr;
+	out->plan.srelocs = out->srelocs;
 	const char *s;
 	out->kernel_name = xstrdup((s = json_string_value(json_object_get(j, "kernel"))) ? s : "");
 	out->compiled_params = xstrdup((s = json_string_value(json_object_get(j, "compiled_params"))) ? s : "");
@@ -365,7 +409,7 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 	strbuf_release(&sb);
 	int k = 0;
 	size_t at = 0;
-	while (at + 16 <= len && k < max_images) {
+	while (at + 16 <= len) {
 		uint32_t magic;
 		uint16_t hsize;
 		uint64_t fsize;
@@ -373,6 +417,16 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 		if (magic != FATBIN_MAGIC) {
 			at += 8; /* padding between images */
 			continue;
+		}
+		/* all or nothing: images left unread could hold the function the
+		 * runtime runs for a name the replay takes from another image
+		 * (red team 3's rt3_fatbin_shadow behind a crowd of images) */
+		if (k == max_images) {
+			free(sec);
+			*why = xstrfmt("'%s' holds more than %d fatbin images (another at byte %zu), more than a "
+				       "sealed worker reads: run the variant with trust: host",
+				       path, max_images, at);
+			return -1;
 		}
 		memcpy(&hsize, sec + at + 6, 2);
 		memcpy(&fsize, sec + at + 8, 8);
@@ -400,6 +454,113 @@ static int has_bytes(const unsigned char *hay, size_t n, const char *needle)
 	return 0;
 }
 
+/*
+ * The decompressors of compressed fatbin entries, loaded at run time (the
+ * runner has no build-time dependency on them; both are in every common
+ * distribution's base system): libzstd for flag 0x8000 (nvcc 12.8 and
+ * later), liblz4 for 0x2000.  A compressed entry no loaded decompressor
+ * reads is unreadable, and seal_fatbin_readable leaves it out.
+ */
+static struct {
+	int tried;
+	size_t (*zstd)(void *dst, size_t cap, const void *src, size_t n);
+	unsigned (*zstd_is_error)(size_t code);
+	int (*lz4)(const char *src, char *dst, int n, int cap);
+} unpack;
+
+static void unpack_load(void)
+{
+	if (unpack.tried)
+		return;
+	unpack.tried = 1;
+	void *z = dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (z) {
+		*(void **)&unpack.zstd = dlsym(z, "ZSTD_decompress");
+		*(void **)&unpack.zstd_is_error = dlsym(z, "ZSTD_isError");
+		if (!unpack.zstd || !unpack.zstd_is_error)
+			unpack.zstd = NULL;
+	}
+	void *l = dlopen("liblz4.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (l)
+		*(void **)&unpack.lz4 = dlsym(l, "LZ4_decompress_safe");
+}
+
+/* One entry of a fatbin image: its kind, header, payload and flags. */
+struct fat_entry {
+	size_t at;        /* offset in the image */
+	uint16_t kind;
+	uint32_t ehs;     /* header bytes */
+	uint64_t size;    /* payload bytes */
+	uint64_t flags;
+};
+
+/* The entry at `at` of im[0..len): 1 with *e, 0 when none or when the
+ * entry's sizes run past the image (the walk stops: nothing after it is
+ * read, nor loaded from what seal_fatbin_readable returns). */
+static int fat_entry_at(const unsigned char *im, size_t len, size_t at, struct fat_entry *e)
+{
+	if (at > len || len - at < FATBIN_ENTRY_MIN)
+		return 0;
+	e->at = at;
+	memcpy(&e->kind, im + at, 2);
+	memcpy(&e->ehs, im + at + 4, 4);
+	memcpy(&e->size, im + at + 8, 8);
+	memcpy(&e->flags, im + at + 40, 8);
+	return e->ehs >= FATBIN_ENTRY_MIN && e->ehs <= len - at && e->size <= len - at - e->ehs;
+}
+
+/*
+ * The bytes of entry e that the driver would load, to search: the
+ * payload of an uncompressed entry (*owned 0), or a compressed one
+ * decompressed into a malloc'd buffer (*owned 1: the caller frees).
+ * NULL when there is nothing to read: not PTX (kind 1) or ELF (kind 2),
+ * or compressed in a way no loaded decompressor undoes.  A compressed
+ * entry's header gives its compressed bytes (4 at offset 16) and the
+ * uncompressed size (8 at offset 56); more than FATBIN_MAX_UNPACKED is
+ * refused.
+ */
+#define FATBIN_MAX_UNPACKED ((uint64_t)1 << 30)
+static const unsigned char *fat_entry_text(const unsigned char *im, const struct fat_entry *e, size_t *n,
+					   int *owned)
+{
+	const unsigned char *pay = im + e->at + e->ehs;
+	*owned = 0;
+	*n = 0;
+	if (e->kind != 1 && e->kind != 2)
+		return NULL;
+	if (!(e->flags & FATBIN_COMPRESSED)) {
+		*n = (size_t)e->size;
+		return pay;
+	}
+	uint32_t packed = 0;
+	uint64_t full = 0;
+	if (e->ehs < 64)
+		return NULL;
+	memcpy(&packed, im + e->at + 16, 4);
+	memcpy(&full, im + e->at + 56, 8);
+	if (!packed || packed > e->size || !full || full > FATBIN_MAX_UNPACKED)
+		return NULL;
+	unpack_load();
+	unsigned char *out = malloc((size_t)full);
+	if (!out)
+		return NULL;
+	size_t got = 0;
+	if ((e->flags & 0x8000ull) && unpack.zstd) {
+		size_t r = unpack.zstd(out, (size_t)full, pay, packed);
+		got = unpack.zstd_is_error(r) ? 0 : r;
+	} else if ((e->flags & 0x2000ull) && unpack.lz4 && packed <= INT32_MAX && full <= INT32_MAX) {
+		int r = unpack.lz4((const char *)pay, (char *)out, (int)packed, (int)full);
+		got = r > 0 ? (size_t)r : 0;
+	}
+	if (got != full) {
+		free(out);
+		return NULL;
+	}
+	*owned = 1;
+	*n = got;
+	return out;
+}
+
 int seal_fatbin_device_launch(const void *const *images, const size_t *image_bytes, int n_images,
 			      const char **what)
 {
@@ -412,24 +573,78 @@ int seal_fatbin_device_launch(const void *const *images, const size_t *image_byt
 		if (len < 16)
 			continue;
 		memcpy(&hsize, im + 6, 2);
-		for (size_t at = hsize; at + FATBIN_ENTRY_MIN <= len;) {
-			uint16_t kind;
-			uint32_t ehs;
-			uint64_t size, flags;
-			memcpy(&kind, im + at, 2);
-			memcpy(&ehs, im + at + 4, 4);
-			memcpy(&size, im + at + 8, 8);
-			memcpy(&flags, im + at + 40, 8);
-			if (ehs < FATBIN_ENTRY_MIN || ehs > len - at || size > len - at - ehs)
-				break; /* not an entry we can read: the driver will say */
-			if ((kind == 1 || kind == 2) && !(flags & FATBIN_COMPRESSED))
-				for (int k = 0; names[k]; k++)
-					if (has_bytes(im + at + ehs, (size_t)size, names[k])) {
-						*what = names[k];
-						return 1;
-					}
-			at += ehs + size;
+		struct fat_entry e;
+		for (size_t at = hsize; fat_entry_at(im, len, at, &e); at += e.ehs + e.size) {
+			size_t n;
+			int owned;
+			const unsigned char *text = fat_entry_text(im, &e, &n, &owned);
+			if (!text)
+				continue; /* unreadable: seal_fatbin_readable leaves it out */
+			for (int k = 0; names[k] && !*what; k++)
+				if (has_bytes(text, n, names[k]))
+					*what = names[k];
+			if (owned)
+				free((void *)text);
+			if (*what)
+				return 1;
 		}
 	}
 	return 0;
+}
+
+int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, int n_images, unsigned char **data,
+			 const void **out_images, size_t *out_bytes, int *dropped)
+{
+	size_t total = 0;
+	*dropped = 0;
+	for (int i = 0; i < n_images; i++)
+		total += image_bytes[i] + 16;
+	unsigned char *buf = xmalloc(total ? total : 1);
+	size_t used = 0;
+	int k = 0;
+	for (int i = 0; i < n_images; i++) {
+		const unsigned char *im = images[i];
+		size_t len = image_bytes[i];
+		uint16_t hsize;
+		if (len < 16) {
+			(*dropped)++;
+			continue;
+		}
+		memcpy(&hsize, im + 6, 2);
+		if (hsize < 16 || hsize > len) {
+			(*dropped)++;
+			continue;
+		}
+		unsigned char *o = buf + used;
+		memcpy(o, im, hsize);
+		uint64_t kept = 0;
+		int entries = 0;
+		struct fat_entry e;
+		size_t at = hsize;
+		for (; fat_entry_at(im, len, at, &e); at += e.ehs + e.size) {
+			size_t n;
+			int owned;
+			const unsigned char *text = fat_entry_text(im, &e, &n, &owned);
+			if (!text) {
+				(*dropped)++;
+				continue;
+			}
+			if (owned)
+				free((void *)text);
+			memcpy(o + hsize + kept, im + e.at, e.ehs + e.size);
+			kept += e.ehs + e.size;
+			entries++;
+		}
+		if (at < len && len - at >= FATBIN_ENTRY_MIN)
+			(*dropped)++; /* the walk stopped at an entry it cannot read: the rest is left out */
+		if (!entries)
+			continue;
+		memcpy(o + 8, &kept, 8);
+		out_images[k] = o;
+		out_bytes[k] = hsize + kept;
+		k++;
+		used += (hsize + kept + 15) & ~(size_t)15;
+	}
+	*data = buf;
+	return k;
 }

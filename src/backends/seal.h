@@ -8,8 +8,8 @@
  * sends its plan as untrusted JSON: seal_plan_parse accepts only what a
  * replay can do safely (known buffer ids, relocations inside the
  * parameter buffer, memsets and copies inside their buffers, scratch
- * contents inside their buffers, bounded counts and sizes) and says what
- * is wrong otherwise.
+ * contents and the pointers among them inside scratch, bounded counts
+ * and sizes) and says what is wrong otherwise.
  */
 #ifndef EVIDENT_SEAL_H
 #define EVIDENT_SEAL_H
@@ -29,6 +29,7 @@ struct seal_plan {
 	char *kernel_name, *compiled_params, *problem;
 	struct evc_init *inits;
 	unsigned char *init_data; /* the bytes every init points into */
+	struct evc_sreloc *srelocs;
 };
 
 /*
@@ -44,23 +45,44 @@ void seal_plan_release(struct seal_plan *p);
  * The fatbin images of an ELF shared object's .nv_fatbin section, read
  * from the file (nothing of it is loaded or run).  *data holds the
  * section; images[i] point into it.  Returns the number of images (>= 0),
- * or -1 with the reason in *why (malloc'd).  The caller frees *data.
+ * or -1 with the reason in *why (malloc'd): no such section, an image
+ * running past it, or more than max_images images (never some of them).
+ * The caller frees *data.
  */
 int seal_fatbin_images(const char *path, unsigned char **data, const void **images, size_t *image_bytes,
 		       int max_images, char **why);
 
 /*
  * Does device code of these fatbin images (seal_fatbin_images) launch
- * grids from the device (dynamic parallelism)?  Every entry that is not
- * compressed - cubins (nvcc leaves SASS uncompressed unless told
- * otherwise) and PTX - is searched for the device runtime's launch
+ * grids from the device (dynamic parallelism)?  Every PTX and ELF entry
+ * it can read - uncompressed, or compressed and undone by libzstd or
+ * liblz4 where they load (nvcc leaves SASS uncompressed unless told
+ * otherwise) - is searched for the device runtime's launch
  * (cudaLaunchDevice*, the CDP2 syscall __cuda_syscall_cnpv2LaunchDevice*,
  * __cudaCDP2LaunchDevice*), which a device-side launch must name for the
  * loader to link it.  1 with the name found in *what (static), else 0.
  * Why: the kernel clock (CUPTI) has no record of such grids, and only a
  * bounded gap to the CUDA events gave them away (red team 3, rt3_cdp_tail).
+ * What it cannot read it does not judge: see seal_fatbin_readable.
  */
 int seal_fatbin_device_launch(const void *const *images, const size_t *image_bytes, int n_images,
 			      const char **what);
+
+/*
+ * The same images reduced to the entries seal_fatbin_device_launch reads,
+ * for a worker that loads only what it searched (red team 4,
+ * rt4_cdp_packed: a device launch in a second image whose one cubin was
+ * compressed, which the search skipped and cuModuleLoadData loaded).
+ * Each image keeps its header (its size patched) and those entries, in
+ * order; an entry of another kind, a compressed one no decompressor here
+ * undoes, and everything from an entry whose sizes run past its image on
+ * are left out and counted in *dropped; an image left with no entry is
+ * left out.  Returns how many images were written to out_images and
+ * out_bytes (at most n_images; they may be images and image_bytes
+ * themselves); they point into *data, which the caller frees after the
+ * last use of the images.
+ */
+int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, int n_images, unsigned char **data,
+			 const void **out_images, size_t *out_bytes, int *dropped);
 
 #endif /* EVIDENT_SEAL_H */

@@ -43,11 +43,12 @@
  * always checked), by selection sampling (Knuth's Algorithm S), each
  * sample decided only once it has run, with a uniform u the worker cannot
  * read or predict.  With strata > 1 the samples come in classes - sample
- * i is of class (first + i) % strata, the distribution its CUDA inputs
- * were drawn from (scramble.h evs_sample_dist) - and each class gets its
- * share of the checks (want / strata, the first want % strata classes one
- * more, at most as many as it has samples), so that no distribution goes
- * unchecked by chance.  strata 1: one class, the plain draw.
+ * i is of class (first + i) % strata, which says the distributions its
+ * CUDA inputs were drawn from (scramble.h evs_sample_dist, check_strata
+ * below) - and each class gets its share of the checks (want / strata,
+ * the first want % strata classes one more, at least one, at most as
+ * many as it has samples), so that no distribution goes unchecked by
+ * chance or for want of checks.  strata 1: one class, the plain draw.
  */
 #define CHECK_MAX_STRATA 16
 struct check_draw {
@@ -57,6 +58,16 @@ struct check_draw {
 	long long left[CHECK_MAX_STRATA]; /* checks still to draw, per class */
 };
 void check_draw_init(struct check_draw *d, long long n, long long want, int strata, long long first);
+/*
+ * The classes of timed CUDA samples for the draw: in stream mode sample g
+ * is of distribution g mod n_dists, so n_dists classes; in graph mode
+ * launch j of sample g is of distribution (g batch + j) mod n_dists, so a
+ * sample holds `batch` distributions in a row and samples repeat with
+ * period n_dists / gcd(batch, n_dists) (one class once batch >= n_dists,
+ * every sample holding them all).  Every class gets a check, and the
+ * classes' distributions are all of them.
+ */
+int check_strata(int n_dists, int batch);
 /* 1 when sample i (0 <= i < n - 1, in order) is to be checked. */
 int check_draw_pick(struct check_draw *d, long long i, double u);
 

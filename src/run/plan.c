@@ -9,6 +9,7 @@
  */
 #include "run/run_ctx.h"
 
+#include "backends/cuda/evident_cuda.h"
 #include "backends/peaks.h"
 
 #include <math.h>
@@ -112,19 +113,48 @@ static int problem_sources(struct run_ctx *c)
  * Hot: two sets, which stay in cache; they still differ in pointers and
  * contents from one sample to the next, so a kernel that remembers its
  * last inputs (or pointers) and skips its work leaves the scrambled
- * output behind.
+ * output behind.  Either way at least one set per launch of a sample
+ * (`launches`: graph mode's batch on the GPU, else 1): the harness
+ * rewrites each set once per sample, so two launches of one sample on one
+ * set would read the same inputs, and the second could copy the first's
+ * output (red team 4, rt4_batch_reuse: hot, batch 8, two sets, 6 launches
+ * of 8 a copy, ok and near 4x "faster").
  */
-static int rotation_sets(const struct run_ctx *c)
+int plan_rotation_sets(int cold, int launches, double rotation_bytes, double set_bytes)
 {
-	if (strcmp(knob_values_cache[c->s->k.cache], "cold"))
-		return 2;
+	int n = 2;
+	if (cold) {
+		double want = set_bytes > 0 ? ceil(rotation_bytes / set_bytes) : 2;
+		n = want < 2 ? 2 : want > 64 ? 64 : (int)want;
+	}
+	return launches > n ? launches : n;
+}
+
+long long plan_device_buffers(int n_sets, int launches, int n_inputs, int n_outputs, int n_dists)
+{
+	/* the live sets, each launch's outputs, a pair of base sets per input distribution */
+	return (long long)n_sets * n_inputs + (long long)launches * n_outputs +
+	       2LL * (n_dists > 0 ? n_dists : 1) * n_inputs;
+}
+
+static int rotation_sets(const struct run_ctx *c, int *n_sets)
+{
 	const struct problem *pr = &c->plan.problem;
 	size_t elem = c->be->uses_gpu ? dtype_size(c->plan.dtype) : sizeof(float);
 	double set_bytes = 0;
 	for (int t = 0; t < pr->n_inputs; t++)
 		set_bytes += (double)problem_tensor_numel(pr, t, c->s->dims) * (double)elem;
-	double n = set_bytes > 0 ? ceil(c->be->rotation_bytes / set_bytes) : 2;
-	return n < 2 ? 2 : n > 64 ? 64 : (int)n;
+	/* graph mode (CUDA, batch > 1): every launch of a sample on a set of its own */
+	int launches = c->be->uses_gpu && c->s->k.batch > 1 ? c->s->k.batch : 1;
+	*n_sets = plan_rotation_sets(!strcmp(knob_values_cache[c->s->k.cache], "cold"), launches,
+				     c->be->rotation_bytes, set_bytes);
+	long long buffers = plan_device_buffers(*n_sets, launches, pr->n_inputs, pr->n_outputs, pr->desc->n_dists);
+	if (c->be->uses_gpu && (*n_sets > EVC_MAX_SETS || buffers > EVC_MAX_BUFFERS))
+		return error("%s: timing.batch %d needs %d input sets (one per launch of a sample) and %lld device "
+			     "buffers in all, more than the CUDA harness holds (%d sets, %d buffers): use a smaller "
+			     "batch",
+			     c->s->path, c->s->k.batch, *n_sets, buffers, EVC_MAX_SETS, EVC_MAX_BUFFERS);
+	return 0;
 }
 
 int plan_problem(struct run_ctx *c)
@@ -146,7 +176,8 @@ int plan_problem(struct run_ctx *c)
 		return error("%s: problem '%s' refuses the shape: %s", s->path, s->problem, err);
 	p->flops = d->flops(s->dims);
 	p->min_bytes = d->min_bytes(s->dims, c->be->uses_gpu ? dtype_size(p->dtype) : sizeof(float));
-	p->n_sets = rotation_sets(c);
+	if (rotation_sets(c, &p->n_sets) < 0)
+		return -1;
 	p->floor_us = NAN;
 	if (c->be->uses_gpu) {
 		/* the GPU reference the checker will use; without one it uses the

@@ -170,6 +170,18 @@ int plan_make(struct run_ctx *c);
  * Only a process that executes jobs calls it (a gatherer takes the runs'). */
 void plan_peak(struct run_ctx *c);
 int plan_problem(struct run_ctx *c);
+/*
+ * How many input sets the timed samples rotate through: cold, enough of
+ * set_bytes each to exceed rotation_bytes (2 to 64); hot, 2; and never
+ * fewer than `launches`, the launches of one sample that each read a set
+ * of their own (graph mode's batch on the GPU, else 1).
+ */
+int plan_rotation_sets(int cold, int launches, double rotation_bytes, double set_bytes);
+/* The device buffers a CUDA worker holds for that rotation: the live
+ * sets, each launch's outputs, a pair of base sets per input
+ * distribution (the plan refuses more than the harness's
+ * EVC_MAX_BUFFERS, and more sets than EVC_MAX_SETS). */
+long long plan_device_buffers(int n_sets, int launches, int n_inputs, int n_outputs, int n_dists);
 int plan_batch(struct run_ctx *c);
 void plan_batch_release(struct plan *p);
 void plan_release(struct plan *p);

@@ -131,10 +131,68 @@ static void test_check_draw_edges(void **state)
 	assert_int_equal(d.strata, 1);
 }
 
+/* fewer checks than classes: every class still gets one (red team 4,
+ * cuda-redteam4-checks.yaml: timed_checks 2 of 4 distributions left
+ * large_scores unchecked but for the last sample's luck) */
+static void test_check_draw_few(void **state)
+{
+	(void)state;
+	unsigned long long st = 3;
+	for (long long want = 0; want <= 3; want++)
+		for (int trial = 0; trial < 200; trial++) {
+			struct check_draw d;
+			int per_class[4] = { 0 };
+			long long first = trial % 5;
+			check_draw_init(&d, 200, want, 4, first);
+			for (long long i = 0; i < 200; i++)
+				if (check_draw_pick(&d, i, uni(&st)))
+					per_class[(first + i) % 4]++;
+			for (int c = 0; c < 4; c++)
+				assert_int_equal(per_class[c], 1);
+		}
+	/* one class and no checks wanted: none (the last is keep_sample's) */
+	struct check_draw d;
+	check_draw_init(&d, 50, 0, 1, 0);
+	for (long long i = 0; i < 50; i++)
+		assert_int_equal(check_draw_pick(&d, i, uni(&st)), 0);
+}
+
+/* the classes of graph mode's samples: a sample's distributions depend on
+ * its class alone, and the classes hold every distribution */
+static void test_check_strata(void **state)
+{
+	(void)state;
+	assert_int_equal(check_strata(4, 1), 4);
+	assert_int_equal(check_strata(4, 2), 2);
+	assert_int_equal(check_strata(4, 3), 4);
+	assert_int_equal(check_strata(4, 8), 1);
+	assert_int_equal(check_strata(6, 4), 3);
+	assert_int_equal(check_strata(1, 5), 1);
+	assert_int_equal(check_strata(0, 1), 1);
+	for (int n = 1; n <= 8; n++)
+		for (int b = 1; b <= 10; b++) {
+			int k = check_strata(n, b), covered = 0;
+			assert_true(k >= 1 && k <= n);
+			for (long long g = 0; g < 3 * n * k; g++) {
+				/* sample g's distributions, as a bit set, against its class's first sample */
+				int mine = 0, cls = 0;
+				for (int j = 0; j < b; j++) {
+					mine |= 1 << ((g * b + j) % n);
+					cls |= 1 << (((g % k) * b + j) % n);
+				}
+				assert_int_equal(mine, cls);
+				covered |= mine;
+			}
+			assert_int_equal(covered, (1 << n) - 1);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check_draw_strata),
+		cmocka_unit_test(test_check_draw_few),
+		cmocka_unit_test(test_check_strata),
 		cmocka_unit_test(test_check_draw_edges),
 		cmocka_unit_test(test_cuda_executors),
 		cmocka_unit_test(test_host_executors),

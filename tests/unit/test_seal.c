@@ -1,8 +1,9 @@
 /*
  * test_seal.c - the runner's half of the sealed path (backends/seal.h):
  * a planner's plan is checked field by field before a replay; a kernel
- * object's device code is read from its .nv_fatbin section as data, and
- * searched for launches from the device; the
+ * object's device code is read from its .nv_fatbin section as data,
+ * searched for launches from the device (compressed entries too), and
+ * only what the search read is loaded; the
  * fresh-input mixing bit (scramble.h) the harness and the checker share;
  * and the parent's rules for fresh-input keys (protocol.h).
  */
@@ -41,6 +42,12 @@ static int parse(const char *text, struct seal_plan *sp, char **why)
 
 #define ARGS16 "00000000000000000000000000000000"
 
+/* a kernel step without parameters, programmatic (PDL) or not */
+#define PSTEP(prog)                                                                                       \
+	"{\"kind\": \"kernel\", \"name\": \"k\", \"grid\": [4, 1, 1], \"block\": [64, 1, 1], "               \
+	"\"cluster\": [0, 0, 0], \"smem\": 0, \"attrs\": {\"max_dynamic_smem\": 0, \"carveout\": -1, "          \
+	"\"nonportable_cluster\": 0, \"programmatic\": " prog "}, \"params\": [], \"relocs\": [], \"args\": \"\"}"
+
 static void test_plan_accepted(void **state)
 {
 	(void)state;
@@ -70,6 +77,14 @@ static void test_plan_accepted(void **state)
 			       &sp, &why),
 			 0);
 	assert_int_equal(sp.plan.steps[0].cooperative, 1);
+	seal_plan_release(&sp);
+	/* a programmatic dependent launch on the kernel before it stays one
+	 * (red team 4, rt4_pdl) */
+	assert_int_equal(parse("{\"version\": 1, \"scratch\": [], \"steps\": [" PSTEP("0") ", " PSTEP("1") "]}", &sp,
+			       &why),
+			 0);
+	assert_int_equal(sp.plan.steps[0].programmatic, 0);
+	assert_int_equal(sp.plan.steps[1].programmatic, 1);
 	seal_plan_release(&sp);
 	/* memsets and copies inside their buffers */
 	assert_int_equal(parse("{\"version\": 1, \"scratch\": [], \"steps\": ["
@@ -138,6 +153,50 @@ static void test_plan_scratch_init(void **state)
 	free(hex);
 }
 
+#define SRELOC(relocs)                                                                                    \
+	"{\"version\": 1, \"scratch\": [4096, 64], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], "        \
+	"\"value\": 0, \"elem\": 4, \"width\": 1, \"height\": 1, \"pitch\": 0}], \"scratch_init\": [], "           \
+	"\"scratch_relocs\": " relocs "}"
+
+/* pointers init() left in scratch, to scratch of the plan, are relocated
+ * (red team 4, rt4_init_ptrtable); to tensors or outside, refused */
+static void test_plan_scratch_relocs(void **state)
+{
+	(void)state;
+	struct seal_plan sp;
+	char *why = NULL;
+	assert_int_equal(parse(SRELOC("[[1, 0, 16, 128], [1, 56, 17, 64], [0, 4088, 17, 0]]"), &sp, &why), 0);
+	assert_int_equal(sp.plan.n_srelocs, 3);
+	assert_int_equal(sp.plan.srelocs[0].scratch, 1);
+	assert_int_equal(sp.plan.srelocs[0].at, 0);
+	assert_int_equal(sp.plan.srelocs[0].buf, EVC_BUF_SCRATCH);
+	assert_int_equal(sp.plan.srelocs[0].off, 128);
+	assert_int_equal(sp.plan.srelocs[1].off, 64); /* one past the end of a buffer */
+	seal_plan_release(&sp);
+	/* a plan without any is a plan as before */
+	assert_int_equal(parse(SINIT("[]"), &sp, &why), 0);
+	assert_int_equal(sp.plan.n_srelocs, 0);
+	seal_plan_release(&sp);
+	static const char *bad[] = {
+		SRELOC("[[1, 60, 16, 0]]"),    /* the word runs past its scratch buffer */
+		SRELOC("[[0, 4, 16, 0]]"),     /* not aligned */
+		SRELOC("[[2, 0, 16, 0]]"),     /* no such scratch buffer */
+		SRELOC("[[0, 0, 0, 0]]"),      /* to an input: it moves every sample */
+		SRELOC("[[0, 0, 8, 0]]"),      /* to an output */
+		SRELOC("[[0, 0, 18, 0]]"),     /* to no scratch buffer */
+		SRELOC("[[0, 0, 17, 65]]"),    /* past the end of its target */
+		SRELOC("[[0, 0, 16]]"),        /* three fields */
+		SRELOC("{\"0\": 1}"),          /* not a list */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (parse(bad[i], &sp, &why) != -1)
+			print_error("scratch_relocs %zu was accepted: %s\n", i, bad[i]);
+		assert_non_null(why);
+		free(why);
+		why = NULL;
+	}
+}
+
 /* every way a planner could make the replay write or point elsewhere */
 static void test_plan_refused(void **state)
 {
@@ -165,6 +224,11 @@ static void test_plan_refused(void **state)
 		"{\"version\": 1, \"scratch\": [], \"steps\": []}",
 		"{\"version\": 2, \"scratch\": [], \"steps\": [{\"kind\": \"copy\"}]}",
 		"{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"host_callback\"}]}",
+		/* PDL on the first step (it would overlap the harness's work
+		 * before the start event) or on a step after a memset */
+		"{\"version\": 1, \"scratch\": [], \"steps\": [" PSTEP("1") "]}",
+		"{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], \"value\": 0, "
+		"\"elem\": 4, \"width\": 1, \"height\": 1, \"pitch\": 0}, " PSTEP("1") "]}",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct seal_plan sp;
@@ -238,6 +302,11 @@ static void test_fatbin_images(void **state)
 	assert_int_equal(ib[1], 32);
 	assert_ptr_equal(im[1], data + 32);
 	free(data);
+	/* more images than the caller reads: refused, never a part of them
+	 * (a shadow image ahead of a crowd of others would be read alone) */
+	assert_int_equal(seal_fatbin_images(path, &data, im, ib, 1, &why), -1);
+	assert_non_null(strstr(why, "more than 1 fatbin images"));
+	free(why);
 	/* an object without device code says so */
 	write_elf(path, 0);
 	assert_int_equal(seal_fatbin_images(path, &data, im, ib, 4, &why), -1);
@@ -295,6 +364,123 @@ static void test_fatbin_device_launch(void **state)
 	uint64_t huge = 1ull << 40;
 	memcpy(b + 24, &huge, 8);
 	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 0);
+}
+
+/*
+ * What the sealed worker loads is what the device-launch search read (red
+ * team 4, rt4_cdp_packed): entries it cannot read - compressed beyond
+ * the decompressors here, of another kind, or past an entry whose sizes
+ * run off the image - are left out of the images, and an image left
+ * empty is left out whole.
+ */
+static void test_fatbin_readable(void **state)
+{
+	(void)state;
+	unsigned char a[512], b[256], *data = NULL;
+	/* image a: an ELF entry, a "compressed" one that is no compressed
+	 * stream, an entry of kind 4, then another ELF entry */
+	size_t n0 = one_entry_image(a, 2, 0x11, "\x7f" "ELF first entry");
+	unsigned char e[256];
+	size_t ne = one_entry_image(e, 2, 0x8011, "this is no zstd frame at all");
+	uint32_t packed = 16;
+	uint64_t full = 64;
+	memcpy(e + 16 + 16, &packed, 4), memcpy(e + 16 + 56, &full, 8);
+	memcpy(a + n0, e + 16, ne - 16);
+	size_t n1 = n0 + ne - 16;
+	ne = one_entry_image(e, 4, 0x11, "some other kind");
+	memcpy(a + n1, e + 16, ne - 16);
+	size_t n2 = n1 + ne - 16;
+	ne = one_entry_image(e, 1, 0x11, ".version 8.0 second entry");
+	memcpy(a + n2, e + 16, ne - 16);
+	size_t n3 = n2 + ne - 16;
+	uint64_t fs = n3 - 16;
+	memcpy(a + 8, &fs, 8);
+	/* image b: only a compressed entry nothing here undoes */
+	size_t nb = one_entry_image(b, 2, 0x8011, "__cuda_syscall_cnpv2LaunchDeviceV2");
+	memcpy(b + 16 + 16, &packed, 4), memcpy(b + 16 + 56, &full, 8);
+
+	const void *im[2] = { a, b }, *out[2];
+	size_t ib[2] = { n3, nb }, ob[2];
+	int dropped = -1;
+	int k = seal_fatbin_readable(im, ib, 2, &data, out, ob, &dropped);
+	assert_int_equal(k, 1);
+	assert_int_equal(dropped, 3);
+	/* the first and the last entry, in order, behind a's header */
+	assert_int_equal(ob[0], 16 + (n0 - 16) + (n3 - n2));
+	const unsigned char *o = out[0];
+	uint64_t got;
+	memcpy(&got, o + 8, 8);
+	assert_int_equal(got, ob[0] - 16);
+	assert_memory_equal(o + 16, a + 16, n0 - 16);
+	assert_memory_equal(o + n0, a + n2, n3 - n2);
+	free(data);
+
+	/* every entry readable: the images as they were */
+	ib[0] = one_entry_image(a, 2, 0x11, "\x7f" "ELF plain");
+	k = seal_fatbin_readable(im, ib, 1, &data, out, ob, &dropped);
+	assert_int_equal(k, 1);
+	assert_int_equal(dropped, 0);
+	assert_int_equal(ob[0], ib[0]);
+	assert_memory_equal(out[0], a, ib[0]);
+	free(data);
+
+	/* an entry whose sizes run past the image: it and the rest left out */
+	n0 = one_entry_image(a, 2, 0x11, "\x7f" "ELF kept");
+	ne = one_entry_image(e, 2, 0x11, "__cuda_syscall_cnpv2LaunchDeviceV2");
+	uint64_t huge = 1ull << 40;
+	memcpy(e + 24, &huge, 8);
+	memcpy(a + n0, e + 16, ne - 16);
+	fs = n0 + ne - 32;
+	memcpy(a + 8, &fs, 8);
+	ib[0] = n0 + ne - 16;
+	k = seal_fatbin_readable(im, ib, 1, &data, out, ob, &dropped);
+	assert_int_equal(k, 1);
+	assert_int_equal(dropped, 1);
+	assert_int_equal(ob[0], n0);
+	free(data);
+}
+
+/* rt4_cdp_packed.h's image (its quads, read from the fixture): one zstd-
+ * compressed cubin that launches a grid from the device.  Where libzstd
+ * loads, the search reads it and finds the launch; where not, the image
+ * is not loaded at all - never loaded unsearched. */
+static void test_fatbin_packed_device_launch(void **state)
+{
+	(void)state;
+	FILE *f = fopen("tests/fixtures/adversary/cuda/rt4_cdp_packed.h", "r");
+	assert_non_null(f);
+	size_t cap = 1 << 16, n = 0;
+	uint64_t *q = malloc(cap * 8);
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, ".quad ");
+		if (!p)
+			continue;
+		for (p += 6; (p = strstr(p, "0x")); p += 2) {
+			assert_true(n < cap);
+			q[n++] = strtoull(p, NULL, 16);
+		}
+	}
+	fclose(f);
+	assert_true(n > 1000);
+	const void *im[1] = { q }, *out[1];
+	size_t ib[1] = { n * 8 }, ob[1];
+	const char *what = NULL;
+	int found = seal_fatbin_device_launch(im, ib, 1, &what);
+	unsigned char *data = NULL;
+	int dropped = -1;
+	int k = seal_fatbin_readable(im, ib, 1, &data, out, ob, &dropped);
+	if (found) {
+		assert_string_equal(what, "cnpv2LaunchDevice");
+		assert_int_equal(k, 1);
+		assert_int_equal(dropped, 0);
+	} else {
+		print_message("libzstd did not load: the packed image is left out instead\n");
+		assert_int_equal(k, 0);
+		assert_int_equal(dropped, 1);
+	}
+	free(data);
+	free(q);
 }
 
 /* the mixing bit: the same for the same (key, tensor, element), about half
@@ -360,8 +546,11 @@ int main(void)
 		cmocka_unit_test(test_plan_accepted),
 		cmocka_unit_test(test_plan_refused),
 		cmocka_unit_test(test_plan_scratch_init),
+		cmocka_unit_test(test_plan_scratch_relocs),
 		cmocka_unit_test(test_fatbin_images),
 		cmocka_unit_test(test_fatbin_device_launch),
+		cmocka_unit_test(test_fatbin_readable),
+		cmocka_unit_test(test_fatbin_packed_device_launch),
 		cmocka_unit_test(test_mix_bit),
 		cmocka_unit_test(test_fresh_keys),
 	};

@@ -113,6 +113,9 @@ enum evc_error_kind {
 #define EVC_ABORT (-1)      /* on_sample: end now; time_kernel returns -1 */
 #define EVC_MAX_GRAPHS 8
 #define EVC_MAX_SETS 4096
+/* Device buffers alloc() holds at once: the live input sets, each
+ * launch's outputs, the base sets (the plan checks a job fits). */
+#define EVC_MAX_BUFFERS 8192
 
 enum evc_clock {
 	EVC_CLOCK_AUTO = 0,   /* CUPTI when it loads, else events */
@@ -248,7 +251,8 @@ struct evc_timing_result {
  * A plan is what one launch() enqueued, as stream capture recorded it:
  * kernels (device function name, grid, block, cluster, dynamic shared
  * memory, the function attributes it needs, whether it was a cooperative
- * launch, its parameter buffer),
+ * launch or a programmatic dependent launch on the kernel before it, its
+ * parameter buffer),
  * memsets and device-to-device copies, in an order that keeps every
  * dependency.  Pointers into the tensors the harness handed the kernel, or
  * into device memory the kernel allocated for itself (scratch), are not
@@ -257,7 +261,10 @@ struct evc_timing_result {
  * EVC_BUF_IN + t, output o is EVC_BUF_OUT + o, scratch k is
  * EVC_BUF_SCRATCH + k.  What init() wrote into scratch (a table, a
  * constant) travels with the plan, at most EVC_PLAN_MAX_INIT bytes of
- * non-zero runs; a launch that needs more is refused.
+ * non-zero runs; a launch that needs more is refused.  A pointer among
+ * those bytes to device memory of the kernel's own is a scratch
+ * relocation (the memory it reaches a scratch buffer of the plan); one
+ * to the launch's tensors or to host memory is refused.
  *
  * plan_capture runs in the planner (the sandboxed process that runs the
  * kernel's host code) and returns the plan as JSON text; the runner
@@ -285,6 +292,16 @@ struct evc_init {
 	uint64_t off;
 	size_t bytes;
 	const unsigned char *data;
+};
+
+/* A pointer init() left in scratch: the 8 bytes at `at` of scratch k hold
+ * the address `off` bytes into scratch buffer `buf` (an EVC_BUF_SCRATCH
+ * id), which plan_load writes with its own address of that buffer. */
+struct evc_sreloc {
+	uint32_t scratch;
+	uint64_t at;
+	uint32_t buf;
+	uint64_t off;
 };
 
 struct evc_reloc {
@@ -317,6 +334,10 @@ struct evc_step {
 	/* kernel, an addition: launched cooperatively (its blocks may meet at
 	 * a grid-wide barrier: cudaLaunchCooperativeKernel) */
 	int cooperative;
+	/* kernel, an addition: a programmatic dependent launch on the step
+	 * before it, itself a kernel (cudaLaunchAttributeProgrammaticStream-
+	 * Serialization: it may start while that one's blocks finish) */
+	int programmatic;
 };
 
 struct evc_plan {
@@ -331,6 +352,10 @@ struct evc_plan {
 	 * (their non-zero runs), written by plan_load after the zeroing */
 	int n_inits;
 	const struct evc_init *inits;
+	/* an addition: the pointers among them, to scratch buffers of the plan,
+	 * written by plan_load after the contents */
+	int n_srelocs;
+	const struct evc_sreloc *srelocs;
 };
 
 struct evc_ctx;

@@ -59,10 +59,6 @@ static_assert(EVC_MAX_GRAPHS == EVS_MAX_GRAPHS, "protocol.c and the checker coun
 #define EVC_POISON_F16 0x7e5bu
 #define EVC_POISON_BF16 0x7fdeu
 
-/* Room for the cold-cache rotation: up to 64 input sets (plan.c clamps the
- * count) of up to 16 tensors each. */
-#define EVC_MAX_BUFFERS 1024
-
 /* The blocking kernel's flag, in host memory mapped into the device. */
 struct evc_block_flag {
 	volatile unsigned release;   /* the host writes the generation to release */
@@ -1295,10 +1291,10 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 	if (o->base_inputs && T->n_sets > 0 && o->n_base >= 2 &&
 	    (o->n_dists > 0 ? o->n_base >= 2 * o->n_dists : o->n_base >= T->n_sets)) {
 		s->key = o->sample_key(o->cb_ctx, index);
-		/* Launch j reads live set (set + j) % n_sets: with more launches
-		 * than sets, launches j and j + n_sets read one set, so it is mixed
-		 * once, by launch j % n_sets, whose key and distribution both then
-		 * read (the checker maps j the same way) */
+		/* Launch j reads live set (set + j) % n_sets, each mixed once per
+		 * sample under launch j's key and distribution; tstate_init
+		 * refuses more launches than sets (which would read one set
+		 * twice; the checker still maps launch j to j % n_sets) */
 		int n_mix = T->batch < T->n_sets ? T->batch : T->n_sets;
 		for (int j = 0; j < n_mix; j++) {
 			/* the set launch j reads, and the two base sets it is mixed from */
@@ -1479,6 +1475,16 @@ static int tstate_init(struct tstate *T, const struct ev_kernel_desc *desc, stru
 	}
 	T->n_sets = o->n_sets > 0 ? o->n_sets : 1;
 	T->first_set = o->first_set % T->n_sets;
+	/* fresh inputs are mixed once per sample per set: two launches of a
+	 * sample on one set would read the same inputs, and the second could
+	 * copy the first's answer (red team 4, rt4_batch_reuse) */
+	if (o->base_inputs && T->batch > T->n_sets) {
+		snprintf(err, errlen,
+			 "time_kernel: %d launches a sample on %d input sets: launches of one sample would read "
+			 "the same inputs (the plan gives graph mode a set per launch)",
+			 T->batch, T->n_sets);
+		return -1;
+	}
 	T->sets = (void **)calloc((size_t)T->n_sets * (T->n_in ? T->n_in : 1), sizeof(void *));
 	T->outs = (void **)calloc((size_t)T->batch * T->n_out, sizeof(void *));
 	if (!T->sets || !T->outs) {

@@ -14,15 +14,19 @@
  * capture, so nothing it enqueues on the capturing stream executes; the
  * graph's nodes are walked in an order that keeps every edge.  Kernel
  * nodes give the function (its name through cuFuncGetName), grid, block,
- * cluster, dynamic shared memory and the parameter buffer, laid out as
- * cuFuncGetParamInfo says; every 8-byte word of it that points into a
- * tensor the kernel was handed, or into device memory the kernel
- * allocated for itself, becomes a relocation (evident_cuda.h).  A pointer
- * to host memory, a host node, an event, a child graph, a memcpy that is
- * not device to device, parameters packed in `extra`: refused, with the
- * reason (such a kernel runs as `trust: host`).  Work launch() put on a
- * stream of its own is not captured, so it is not replayed: if it mattered
- * the outputs are wrong, and the checks say so.
+ * cluster, dynamic shared memory, a cooperative launch, a programmatic
+ * dependent launch (PDL) on the kernel before it, and the parameter
+ * buffer, laid out as cuFuncGetParamInfo says; every 8-byte word of it
+ * that points into a tensor the kernel was handed, or into device memory
+ * the kernel allocated for itself, becomes a relocation (evident_cuda.h),
+ * and so does a word in what init() left there that points into memory
+ * of the kernel's own.  A pointer to host memory (or, left by init, to a
+ * tensor), a host node, an event, a child graph, a memcpy that is not
+ * device to device, parameters packed in `extra`, a dependency other than
+ * plain or PDL: refused, with the reason (such a kernel runs as
+ * `trust: host`).  Work launch() put on a stream of its own is not
+ * captured, so it is not replayed: if it mattered the outputs are wrong,
+ * and the checks say so.
  *
  * Replay (seal_load, then the returned description's launch): functions
  * are looked up by name in the loaded images, so a kernel of a library
@@ -32,10 +36,10 @@
  * attributes the planner saw (the dynamic shared memory limit, the
  * carveout, non-portable clusters) are set; scratch is allocated and
  * zeroed once, then given what init() left there (the plan's
- * scratch_init); each launch patches the relocations with the current
- * buffers and enqueues with cuLaunchKernelEx (cluster dimensions and a
- * cooperative launch as captured), cuMemsetD*Async and cuMemcpyDtoDAsync
- * on l->stream.
+ * scratch_init, its pointers relocated); each launch patches the
+ * relocations with the current buffers and enqueues with
+ * cuLaunchKernelEx (cluster dimensions, a cooperative launch and PDL as
+ * captured), cuMemsetD*Async and cuMemcpyDtoDAsync on l->stream.
  * Return values are CUresult values; for launch errors they equal the
  * runtime's cudaError_t values, which the caller sorts (evc_kind).
  */
@@ -172,7 +176,8 @@ static int classify(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64
 	return 1;
 }
 
-static int kernel_step(CUgraphNode node, std::vector<kbuf> &bufs, std::string &js, char *err, size_t errlen)
+static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bufs, std::string &js, char *err,
+		       size_t errlen)
 {
 	CUDA_KERNEL_NODE_PARAMS p;
 	memset(&p, 0, sizeof(p));
@@ -232,8 +237,8 @@ static int kernel_step(CUgraphNode node, std::vector<kbuf> &bufs, std::string &j
 		p.sharedMemBytes);
 	appendf(js,
 		", \"attrs\": {\"max_dynamic_smem\": %d, \"carveout\": %d, \"nonportable_cluster\": %d, "
-		"\"cooperative\": %d}",
-		dyn, carve, nonport, coop);
+		"\"cooperative\": %d, \"programmatic\": %d}",
+		dyn, carve, nonport, coop, programmatic);
 	js += ", \"params\": [";
 	for (size_t i = 0; i < offs.size(); i++)
 		appendf(js, "%s%zu", i ? ", " : "", offs[i]);
@@ -319,8 +324,20 @@ static const char *node_type_name(CUgraphNodeType t)
 	}
 }
 
-/* The nodes in an order that keeps every edge (Kahn). */
-static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, char *err, size_t errlen)
+/*
+ * The nodes in an order that keeps every edge (Kahn), and for each node
+ * of the order its programmatic predecessor: a kernel node a programmatic
+ * dependent launch (PDL) let it overlap, -1 for none.  The edges are read
+ * with their data: a PDL launch under capture is an edge of type
+ * CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC, and asking without the data is
+ * refused (CUDA_ERROR_LOSSY_QUERY; red team 4, rt4_pdl: an honest PDL
+ * pair recorded crashed).  Any edge is a dependency for the order; only a
+ * programmatic edge from the kernel's own programmatic port is a PDL
+ * predecessor (a launch-order port, or an edge of a type this code does
+ * not know, is refused with the reason).
+ */
+static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, std::vector<int> &prog_pred, char *err,
+		      size_t errlen)
 {
 	size_t n = 0, ne = 0;
 	CUCK(cuGraphGetNodes(g, NULL, &n), "cuGraphGetNodes");
@@ -329,9 +346,12 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, char *err, siz
 		CUCK(cuGraphGetNodes(g, nodes.data(), &n), "cuGraphGetNodes");
 	CUCK(cuGraphGetEdges(g, NULL, NULL, NULL, &ne), "cuGraphGetEdges");
 	std::vector<CUgraphNode> from(ne), to(ne);
-	if (ne)
-		CUCK(cuGraphGetEdges(g, from.data(), to.data(), NULL, &ne), "cuGraphGetEdges");
-	std::vector<int> indeg(n, 0), done(n, 0);
+	std::vector<CUgraphEdgeData> data(ne);
+	if (ne) {
+		memset(data.data(), 0, ne * sizeof(CUgraphEdgeData));
+		CUCK(cuGraphGetEdges(g, from.data(), to.data(), data.data(), &ne), "cuGraphGetEdges");
+	}
+	std::vector<int> indeg(n, 0), done(n, 0), pred(n, -1);
 	auto idx = [&](CUgraphNode x) {
 		for (size_t i = 0; i < n; i++)
 			if (nodes[i] == x)
@@ -339,9 +359,20 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, char *err, siz
 		return -1;
 	};
 	for (size_t e = 0; e < ne; e++) {
-		int t = idx(to[e]);
+		int t = idx(to[e]), f = idx(from[e]);
 		if (t >= 0)
 			indeg[t]++;
+		if (data[e].type == CU_GRAPH_DEPENDENCY_TYPE_DEFAULT && !data[e].from_port && !data[e].to_port)
+			continue;
+		if (data[e].type != CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC ||
+		    data[e].from_port != CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC || data[e].to_port || t < 0 || f < 0 ||
+		    pred[t] >= 0)
+			return fail(err, errlen, "launch() made a dependency a sealed replay cannot keep (graph edge "
+						 "type %u, ports %u -> %u: a programmatic launch other than "
+						 "cudaLaunchAttributeProgrammaticStreamSerialization on the kernel "
+						 "before it); run the variant with trust: host",
+				    data[e].type, data[e].from_port, data[e].to_port);
+		pred[t] = f;
 	}
 	while (order.size() < n) {
 		size_t before = order.size();
@@ -350,6 +381,7 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, char *err, siz
 				continue;
 			done[i] = 1;
 			order.push_back(nodes[i]);
+			prog_pred.push_back(pred[i] >= 0 ? (int)pred[i] : -1);
 			for (size_t e = 0; e < ne; e++)
 				if (from[e] == nodes[i]) {
 					int t = idx(to[e]);
@@ -360,7 +392,49 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, char *err, siz
 		if (order.size() == before)
 			return fail(err, errlen, "the captured graph has a cycle");
 	}
+	/* prog_pred held indices into nodes: make them positions in order */
+	for (size_t k = 0; k < order.size(); k++)
+		if (prog_pred[k] >= 0) {
+			CUgraphNode p = nodes[(size_t)prog_pred[k]];
+			prog_pred[k] = -1;
+			for (size_t m = 0; m < k; m++)
+				if (order[m] == p)
+					prog_pred[k] = (int)m;
+		}
 	return 0;
+}
+
+/*
+ * Where an 8-byte word init() left in scratch points, if anywhere: 1 with
+ * the scratch buffer (known, or added here: an allocation of the
+ * kernel's own that only this word reaches) and the offset, 0 when the
+ * word is no address the driver knows (data), -1 with the reason when it
+ * points at the launch's tensors or at host memory, which a replay cannot
+ * hand over (its tensors move every sample).
+ */
+static int classify_word(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64_t *off, char *err,
+			 size_t errlen)
+{
+	for (const kbuf &b : bufs)
+		if (v >= b.base && v < b.base + b.bytes) {
+			if (b.id < EVC_BUF_SCRATCH)
+				return fail(err, errlen, "init() left a pointer into the launch's %s %u (0x%llx) in "
+							 "device memory the launch reads; the replay's tensors move "
+							 "every sample: run the variant with trust: host",
+					    b.id < EVC_BUF_OUT ? "input" : "output",
+					    b.id < EVC_BUF_OUT ? b.id : b.id - EVC_BUF_OUT, (unsigned long long)v);
+			*id = b.id;
+			*off = v - b.base;
+			return 1;
+		}
+	unsigned type = 0;
+	if (cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, v) != CUDA_SUCCESS)
+		return 0;
+	if (type == CU_MEMORYTYPE_HOST)
+		return fail(err, errlen, "init() left a pointer into host memory (0x%llx) in device memory the "
+					 "launch reads; a sealed replay cannot make it: run the variant with trust: host",
+			    (unsigned long long)v);
+	return classify(bufs, v, id, off, err, errlen);
 }
 
 /*
@@ -369,16 +443,25 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, char *err, siz
  * and writes these back (red team 3, rt3_init_table: a table init built
  * was zero in the replay, and an honest kernel was recorded wrong).  Runs
  * are the non-zero 8-byte words, merged across gaps under 64 zero bytes;
- * more than EVC_PLAN_MAX_INIT bytes in all is refused.  0, or -1 with the
- * reason in err.
+ * more than EVC_PLAN_MAX_INIT bytes in all is refused.  Every aligned
+ * word of those that points into device memory of the kernel's own is a
+ * scratch relocation [k, offset, buffer id, offset in it] (relocs_js),
+ * which the replay writes with its own address of that buffer (red team
+ * 4, rt4_init_ptrtable: a descriptor init wrote held the planner's
+ * address of a workspace, and an honest kernel faulted in the replay); an
+ * allocation reached only so becomes a scratch buffer of the plan, its
+ * contents carried too.  A word pointing at the launch's tensors or at
+ * host memory is refused.  0, or -1 with the reason in err.
  */
-static int scratch_contents(const std::vector<kbuf> &bufs, std::string &js, char *err, size_t errlen)
+static int scratch_contents(std::vector<kbuf> &bufs, std::string &js, std::string &relocs_js, char *err,
+			    size_t errlen)
 {
 	const size_t chunk = (size_t)1 << 20, gap = 64;
 	std::vector<unsigned char> h(chunk);
 	size_t total = 0;
-	int nr = 0;
-	for (const kbuf &b : bufs) {
+	int nr = 0, nrel = 0;
+	for (size_t bi = 0; bi < bufs.size(); bi++) { /* bufs grows as words reach new allocations */
+		const kbuf b = bufs[bi];
 		if (b.id < EVC_BUF_SCRATCH)
 			continue;
 		size_t run_at = 0, run_end = 0; /* [run_at, run_end): the open run, empty when equal */
@@ -405,6 +488,23 @@ static int scratch_contents(const std::vector<kbuf> &bufs, std::string &js, char
 					nz |= h[w + k] != 0;
 				if (!nz)
 					continue;
+				if (wn == 8 && !((b.base + pos) & 7)) {
+					uint64_t v;
+					uint32_t id = 0;
+					uint64_t off = 0;
+					memcpy(&v, h.data() + w, 8);
+					int c = classify_word(bufs, (CUdeviceptr)v, &id, &off, err, errlen);
+					if (c < 0)
+						return -1;
+					if (c) {
+						if (nrel >= EVC_PLAN_MAX_INIT / 8)
+							return fail(err, errlen, "init() left more than %d pointers in "
+										 "device memory the launch uses",
+								    EVC_PLAN_MAX_INIT / 8);
+						appendf(relocs_js, "%s[%u, %zu, %u, %llu]", nrel++ ? ", " : "",
+							b.id - EVC_BUF_SCRATCH, pos, id, (unsigned long long)off);
+					}
+				}
 				if (run_end > run_at && pos - run_end >= gap)
 					flush();
 				if (run_end == run_at)
@@ -465,9 +565,11 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 			    cudaGetErrorName(why), cudaGetErrorString(why));
 	}
 	std::vector<CUgraphNode> order;
+	std::vector<int> prog_pred;
 	std::string js = "{\"version\": 1, \"steps\": [";
-	int rcs = topo_order((CUgraph)graph, order, err, errlen);
+	int rcs = topo_order((CUgraph)graph, order, prog_pred, err, errlen);
 	int n_steps = 0;
+	long last_kernel = -1; /* order position of the step before, when it is a kernel */
 	for (size_t i = 0; !rcs && i < order.size(); i++) {
 		CUgraphNodeType t;
 		if (cuGraphNodeGetType(order[i], &t) != CUDA_SUCCESS) {
@@ -482,8 +584,13 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 		}
 		if (n_steps++)
 			js += ", ";
+		/* a PDL launch replays as one on the kernel step just before it;
+		 * a programmatic edge from anything else replays as a full
+		 * dependency (correct: only the overlap is lost) */
+		int prog = t == CU_GRAPH_NODE_TYPE_KERNEL && prog_pred[i] >= 0 && prog_pred[i] == last_kernel;
+		last_kernel = t == CU_GRAPH_NODE_TYPE_KERNEL ? (long)i : -1;
 		if (t == CU_GRAPH_NODE_TYPE_KERNEL)
-			rcs = kernel_step(order[i], bufs, js, err, errlen);
+			rcs = kernel_step(order[i], prog, bufs, js, err, errlen);
 		else if (t == CU_GRAPH_NODE_TYPE_MEMSET)
 			rcs = memset_step(order[i], bufs, js, err, errlen);
 		else if (t == CU_GRAPH_NODE_TYPE_MEMCPY)
@@ -499,14 +606,19 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	if (!n_steps)
 		return fail(err, errlen, "launch() enqueued nothing on the stream it was given (work on a stream "
 					 "of its own is not captured)");
+	/* first what init() left (it may add scratch buffers), then their sizes */
+	std::string init_js, relocs_js;
+	if (scratch_contents(bufs, init_js, relocs_js, err, errlen))
+		return -1;
 	js += "], \"scratch\": [";
 	int ns = 0;
 	for (const kbuf &b : bufs)
 		if (b.id >= EVC_BUF_SCRATCH)
 			appendf(js, "%s%zu", ns++ ? ", " : "", b.bytes);
 	js += "], \"scratch_init\": [";
-	if (scratch_contents(bufs, js, err, errlen))
-		return -1;
+	js += init_js;
+	js += "], \"scratch_relocs\": [";
+	js += relocs_js;
 	js += "], \"kernel\": ";
 	append_str(js, desc->name ? desc->name : "");
 	js += ", \"compiled_params\": ";
@@ -562,7 +674,7 @@ static int replay(struct ev_launch *l)
 				memcpy(r.args.data() + x.at, &v, 8);
 			}
 			CUlaunchConfig cfg;
-			CUlaunchAttribute at[2];
+			CUlaunchAttribute at[3];
 			memset(&cfg, 0, sizeof(cfg));
 			memset(at, 0, sizeof(at));
 			cfg.gridDimX = s->grid[0];
@@ -584,6 +696,11 @@ static int replay(struct ev_launch *l)
 			if (s->cooperative) {
 				at[na].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
 				at[na].value.cooperative = 1;
+				na++;
+			}
+			if (s->programmatic) { /* seal_plan_parse: the step before is a kernel */
+				at[na].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+				at[na].value.programmaticStreamSerializationAllowed = 1;
 				na++;
 			}
 			cfg.attrs = na ? at : NULL;
@@ -672,6 +789,20 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 			return -1;
 		}
 		CUCK(cuMemcpyHtoD(R.scratch[in->scratch] + in->off, in->data, in->bytes), "cuMemcpyHtoD scratch contents");
+	}
+	/* the pointers among them, to this worker's scratch (checked by seal_plan_parse) */
+	for (int i = 0; i < plan->n_srelocs; i++) {
+		const struct evc_sreloc *x = &plan->srelocs[i];
+		uint32_t t = x->buf - EVC_BUF_SCRATCH;
+		if (x->scratch >= R.scratch.size() || x->buf < EVC_BUF_SCRATCH || t >= R.scratch.size() ||
+		    x->at % 8 || x->at > R.scratch_bytes[x->scratch] || R.scratch_bytes[x->scratch] - x->at < 8 ||
+		    x->off > R.scratch_bytes[t]) {
+			snprintf(err, errlen, "scratch pointer %d lies outside the plan's scratch", i);
+			seal_unload();
+			return -1;
+		}
+		uint64_t v = (uint64_t)R.scratch[t] + x->off;
+		CUCK(cuMemcpyHtoD(R.scratch[x->scratch] + x->at, &v, 8), "cuMemcpyHtoD scratch pointer");
 	}
 	for (int i = 0; i < plan->n_steps; i++) {
 		rstep r;
