@@ -54,7 +54,7 @@ enum knob_type { KNOB_INT, KNOB_DOUBLE, KNOB_ENUM };
 	X(timing, min_seconds, KNOB_DOUBLE, 0.5, 0, 86400, "adaptive: sample at least this long")          \
 	X(timing, stdrel, KNOB_DOUBLE, 0.005, 1e-6, 1, "adaptive: the relative standard deviation to reach") \
 	X(timing, batch, KNOB_INT, 1, 1, 100000,                                                           \
-	  "launches per sample (a CUDA graph of batch launches on rotating inputs; time / batch)")          \
+	  "launches per sample (a CUDA graph of batch launches on rotating inputs; time / batch; trust: host variants only)")          \
 	X(limits, timeout_s, KNOB_DOUBLE, NAN, 0.1, 86400,                                                 \
 	  "per worker process, wall clock (default: 60 + 2 max_seconds)")
 

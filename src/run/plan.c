@@ -157,6 +157,37 @@ static int rotation_sets(const struct run_ctx *c, int *n_sets)
 	return 0;
 }
 
+/*
+ * Graph mode (CUDA, timing.batch > 1) times `batch` launches as one graph
+ * and divides: every launch's inputs are written before the first launch
+ * runs, so device code can do the later launches' work in the first one,
+ * in one grid as wide as the GPU (red team 4, rt4_graph_batch: every
+ * output right, "ok" and about 7x faster, sealed).  No plan check can see
+ * that, so the sealed judge does not time graph mode: a variant must be
+ * trust: host (a reference, or a kernel whose code its author vouches
+ * for, which the record and the audit say) to be batched.  Under the
+ * kernel clock (CUPTI) a launch's host overhead is not counted anyway,
+ * which is what batching saves.
+ */
+int plan_graph_trust(const struct spec *s, const struct backend *be)
+{
+	if (!be->uses_gpu || s->k.batch <= 1)
+		return 0;
+	for (size_t i = 0; i < s->n_variants; i++) {
+		const struct spec_variant *v = &s->variants[i];
+		if (strcmp(spec_trust(s, v), "sealed"))
+			continue;
+		return error("%s: variant '%s': timing.batch %d (a CUDA graph of %d launches a sample) cannot be "
+			     "judged sealed: every launch's inputs exist before the first launch runs, so its "
+			     "device code could do the later launches' work in the first and the time / batch "
+			     "would not be one launch's (red team 4, rt4_graph_batch); use timing.batch 1 (the "
+			     "kernel clock does not count launch overhead), or `trust: host` on the variant if "
+			     "you vouch for its code (the record and the audit say so)",
+			     s->path, v->name, s->k.batch, s->k.batch);
+	}
+	return 0;
+}
+
 int plan_problem(struct run_ctx *c)
 {
 	const struct spec *s = c->s;

@@ -250,6 +250,15 @@ char *gather_busy_note(const struct run_record *const *base, size_t nb, const st
  */
 char *gather_gpu_shared_note(const struct run_record *const *runs, size_t n, const char *variant);
 
+/*
+ * plan.c: -1 (with the error printed) when the spec asks graph mode
+ * (timing.batch > 1 on a GPU backend) of a variant judged sealed: every
+ * launch's inputs exist before the first runs, so one launch could do the
+ * others' work (red team 4, rt4_graph_batch).  Such a variant must be
+ * trust: host, or batch 1.
+ */
+int plan_graph_trust(const struct spec *s, const struct backend *be);
+
 /* summary.c */
 void summary_print(const struct run_ctx *c, const struct batch_record *b);
 
