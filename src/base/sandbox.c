@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -46,6 +47,14 @@ int sandbox_filter_fd(enum sandbox_profile prof)
 		int nr = seccomp_syscall_resolve_name(denied[i]);
 		if (nr != __NR_SCMP_ERROR)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+	}
+	if (rc == 0 && prof == SANDBOX_STRICT) {
+		/* the box's pid 1 keeps the parent-death signal bubblewrap set
+		 * (--die-with-parent): cleared, it outlived a runner that killed
+		 * bubblewrap at a timeout or a violation, its box and threads
+		 * with it (red team 4, outlive) */
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
+				      SCMP_A0(SCMP_CMP_EQ, PR_SET_PDEATHSIG));
 	}
 	if (rc == 0 && prof == SANDBOX_STRICT) {
 		/* threads only: a clone without CLONE_THREAD is a new process */

@@ -9,7 +9,11 @@
  *
  *   - its own PID namespace (bubblewrap --unshare-pid, --die-with-parent):
  *     it sees no other process, /proc/PPID/mem does not exist for it, and
- *     every descendant dies with it (a double-forked daemon included);
+ *     every descendant dies with it (a double-forked daemon included); the
+ *     runner kills the box's pid 1 itself whenever it ends a job early
+ *     (runcmd.h kill_box), and the strict filter keeps its parent-death
+ *     signal (red team 4's outlive cleared it and lived on, in a session
+ *     of its own, after the runner had killed bubblewrap);
  *   - a read-only view of the file system that holds the system's
  *     software, /sys, the runner and its job's own objects (its kernel,
  *     the problem's), bound one by one: nothing of the host's data
@@ -36,7 +40,7 @@
  *     modules, bpf, keyrings, clock setting, io_uring; and, in the strict profile,
  *     no new processes: threads only (clone without CLONE_THREAD, fork and
  *     vfork fail with EPERM, clone3 with ENOSYS so that glibc falls back
- *     to clone for its threads).  The relaxed profile (compute-sanitizer,
+ *     to clone for its threads), and no prctl(PR_SET_PDEATHSIG).  The relaxed profile (compute-sanitizer,
  *     which starts the worker itself) allows processes; the PID namespace
  *     still holds them.
  *
