@@ -574,7 +574,7 @@ static int included_files(const struct sandbox *box, const struct build_bounds *
 			      .err = log, .pass_fd = { filter_fd }, .pass_fd_at = { SANDBOX_SECCOMP_FD },
 			      .signal_in_exit_code = 1, .limit_as_bytes = BUILD_LIMIT_AS_BYTES,
 			      .limit_fsize_bytes = BUILD_LIMIT_FSIZE_BYTES, .oom_score_adj = SANDBOX_OOM_SCORE_ADJ,
-			      .kill_box = box->on };
+			      .no_core = 1, .kill_box = box->on };
 	int rc = run_command(&o, rr);
 	sandbox_argv_free(boxed);
 	if (filter_fd >= 0)
@@ -888,7 +888,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 				      .pass_fd_at = { box->on ? SANDBOX_SECCOMP_FD : 0 },
 				      .signal_in_exit_code = box->on, .limit_as_bytes = BUILD_LIMIT_AS_BYTES,
 				      .limit_fsize_bytes = BUILD_LIMIT_FSIZE_BYTES,
-				      .oom_score_adj = SANDBOX_OOM_SCORE_ADJ, .kill_box = box->on };
+				      .oom_score_adj = SANDBOX_OOM_SCORE_ADJ, .no_core = 1, .kill_box = box->on };
 		spawned = run_command(&o, &rr);
 		sandbox_argv_free(boxed);
 		if (filter_fd >= 0)

@@ -345,6 +345,10 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			/* over the limit a write fails with EFBIG, not SIGXFSZ */
 			signal(SIGXFSZ, SIG_IGN);
 		}
+		if (o->no_core) {
+			struct rlimit rl = { 0, 0 };
+			setrlimit(RLIMIT_CORE, &rl);
+		}
 		if (oom_len > 0) {
 			int fd = open("/proc/self/oom_score_adj", O_WRONLY);
 			if (fd >= 0) {

@@ -84,6 +84,12 @@ struct run_opts {
 	 * mem_hide); lowering the value needs CAP_SYS_RESOURCE, which the box
 	 * drops. */
 	int oom_score_adj;
+	/* 1: RLIMIT_CORE 0, soft and hard, set before exec: no core dump of
+	 * the child, and none it can ask for (raising the hard limit needs
+	 * CAP_SYS_RESOURCE).  A dump is the host writing the process's memory
+	 * outside its box, through a pipe pattern (apport, systemd-coredump)
+	 * as root in the host's namespaces (red team 4, core_raise). */
+	int no_core;
 	/* 1: the child is bubblewrap and its one child the box's pid 1.
 	 * Whenever the child is killed (timeout, on_chan's -1, an interrupt)
 	 * the box's pid 1 is killed first, which ends its whole PID

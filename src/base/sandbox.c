@@ -532,7 +532,7 @@ json_t *sandbox_describe(const struct sandbox *sb)
 	json_t *env_list = json_array();
 	for (int i = 0; env_keep[i]; i++)
 		json_array_append_new(env_list, json_string(env_keep[i]));
-	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:s, s:o}", "tool", "bubblewrap", "version", sb->version,
+	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:s, s:o, s:s}", "tool", "bubblewrap", "version", sb->version,
 			 "seccomp", "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock; "
 				    "threads only (strict) or processes in the PID namespace (relaxed)",
 			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup", "proc",
@@ -540,5 +540,6 @@ json_t *sandbox_describe(const struct sandbox *sb)
 			 "empty but for the system's software (/usr, /lib*, the loader's /etc files), /sys, "
 			 "what the worker loads (the runner, its kernel's and its problem's objects) and its own "
 			 "/tmp, /run, /dev",
-			 "environment", env_list);
+			 "environment", env_list, "core",
+			 "RLIMIT_CORE 0, soft and hard: no core dump, and none the kernel can ask for");
 }

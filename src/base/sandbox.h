@@ -33,6 +33,9 @@
  *     (kernel.core_pattern would run a command of the kernel's choice as
  *     root on the host: red team 3's sysctl_escape); the process entries
  *     stay writable because the CUDA driver names its threads there;
+ *   - no core dump (RLIMIT_CORE 0, soft and hard, runcmd.h no_core): a
+ *     dump is the host writing the process's memory outside the box, as
+ *     root through a pipe pattern (red team 4, core_raise);
  *   - no network (its own empty network namespace), no capabilities, a new
  *     session (no terminal to inject into);
  *   - a seccomp filter (libseccomp, loaded by bubblewrap just before exec):

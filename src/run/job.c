@@ -302,7 +302,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 			       .pass_fd_at = { SANDBOX_SECCOMP_FD, HOST_SHM_FD, WORKER_JOB_FD, SEAL_PLAN_FD },
 			       .signal_in_exit_code = c->sb.on, .on_start = on_start,
 			       .env_keep = sandbox_env_keep(&c->sb), .oom_score_adj = SANDBOX_OOM_SCORE_ADJ,
-			       .kill_box = c->sb.on };
+			       .no_core = 1, .kill_box = c->sb.on };
 	int rc = run_command(&ro, &w->rr);
 	sandbox_argv_free(boxed);
 	if (filter_fd >= 0)

@@ -1,8 +1,9 @@
 /*
  * test_runcmd.c - unit tests of process spawning: output capture, exit
  * codes, signals, timeouts (the whole process group dies), exec failure
- * reported on the close-on-exec pipe, and line callbacks; a box's pid 1
- * killed with the child, the time limit after the child shut its output.
+ * reported on the close-on-exec pipe, and line callbacks; the core limit,
+ * a box's pid 1 killed with the child, the time limit after the child
+ * shut its output.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -78,6 +79,20 @@ static void test_oom_score_adj(void **state)
 	assert_int_equal(run_command(&o, &r), 0);
 	assert_true(r.exited && r.exit_code == 0);
 	assert_string_equal(out.buf, "1000\n");
+	strbuf_release(&out);
+}
+
+/* no_core: RLIMIT_CORE 0, soft and hard, which the child cannot raise
+ * (red team 4, core_raise) */
+static void test_no_core(void **state)
+{
+	(void)state;
+	const char *argv[] = { "sh", "-c", "ulimit -S -c; ulimit -H -c; ulimit -S -c unlimited 2>/dev/null && echo raised", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 10, .no_core = 1 };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_string_equal(out.buf, "0\n0\n");
 	strbuf_release(&out);
 }
 
@@ -257,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_capture_and_exit),
 		cmocka_unit_test(test_env_keep),
 		cmocka_unit_test(test_oom_score_adj),
+		cmocka_unit_test(test_no_core),
 		cmocka_unit_test(test_kill_box),
 		cmocka_unit_test(test_timeout_after_close),
 		cmocka_unit_test(test_child_pid),
