@@ -259,25 +259,38 @@ static void push_namespaces(struct argvb *a, const struct sandbox *sb)
 }
 
 /*
- * A /proc of the box's own PID namespace where only the box's own
- * processes' entries are writable.  Where the runner is root (the GPU
- * hosts), so is the box's process: bubblewrap drops its capabilities, but
- * the host kernel checks the files of /proc/sys by owner alone, and
- * bubblewrap 0.8 covers /proc/sys only when the directory itself answers
- * access(W_OK), which /proc/sys never does.  So from a writable /proc a
- * kernel set the host's kernel.core_pattern, which runs a command of its
- * choice as root outside every box at the next core dump (red team 3,
- * sysctl_escape).  Every entry of /proc that is not a process (sys,
- * sysrq-trigger, irq, driver, ...: whatever this kernel has, not a list of
- * known knobs) is bound read-only over itself.  The process entries stay
- * writable: they are only the box's own (its PID namespace), and the CUDA
- * driver names its threads through /proc/self/task/N/comm - a read-only
- * /proc as a whole made cuInit fail with "OS call failed" (measured on the
- * H100).  Lowering oom_score_adj there needs a capability the box has not.
+ * The box's own /proc (its PID namespace's), read-only.  Where the runner
+ * is root (the GPU hosts), so is the box's process: bubblewrap drops its
+ * capabilities, but the host kernel checks the files of /proc/sys by
+ * owner alone, and bubblewrap 0.8 covers /proc/sys only when the
+ * directory itself answers access(W_OK), which /proc/sys never does.  So
+ * from a writable /proc a kernel set the host's kernel.core_pattern,
+ * which runs a command of its choice as root outside every box at the
+ * next core dump (red team 3, sysctl_escape).
+ *
+ * A host box (gpu 0) gets the whole /proc read-only: nothing it runs
+ * writes there, and its own process entries are no exception - through
+ * /proc/self/oom_score_adj a kernel lowered the score that makes it the
+ * OOM killer's first choice, wherever the runner lacks CAP_SYS_RESOURCE
+ * (red team 4, oom_undo).
+ *
+ * A GPU box keeps its own processes' entries writable and binds every
+ * other entry (sys, sysrq-trigger, irq, driver, ...: whatever this kernel
+ * has, not a list of known knobs) read-only over itself: the CUDA driver
+ * names its threads through /proc/self/task/N/comm, and a wholly
+ * read-only /proc made cuInit fail with "OS call failed" (measured on the
+ * H100).  There a kernel can lower its own oom_score_adj only where the
+ * runner lacks CAP_SYS_RESOURCE (run as root, the runner's write of 1000
+ * raised the floor too); the record says what the worker had
+ * (judge.sandbox.oom_score_adj).
  */
-static void push_proc(struct argvb *a)
+static void push_proc(struct argvb *a, int gpu)
 {
 	push3(a, "--proc", "/proc", NULL);
+	if (!gpu) {
+		push3(a, "--remount-ro", "/proc", NULL);
+		return;
+	}
 	DIR *d = opendir("/proc");
 	if (!d)
 		return;
@@ -414,7 +427,7 @@ char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const c
 		push_path_list(&a, getenv("LD_LIBRARY_PATH"));
 		if (sb->gpu)
 			push_gpu_software(&a);
-		push_proc(&a);
+		push_proc(&a, sb->gpu);
 		push3(&a, "--dev", "/dev", NULL);
 		if (sb->gpu) {
 			glob_t g;
@@ -471,7 +484,7 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 		/* an empty root: only what is bound below exists */
 		push3(&a, "--tmpfs", "/", NULL);
 		push_system(&a);
-		push_proc(&a);
+		push_proc(&a, sb->gpu);
 		push3(&a, "--dev", "/dev", NULL);
 		push3(&a, "--tmpfs", "/tmp", NULL);
 		for (int i = 0; ro_dirs && ro_dirs[i]; i++) {
@@ -536,7 +549,9 @@ json_t *sandbox_describe(const struct sandbox *sb)
 			 "seccomp", "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock; "
 				    "threads only (strict) or processes in the PID namespace (relaxed)",
 			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup", "proc",
-			 "the box's own; every entry but its processes' read-only", "root",
+			 sb->gpu ? "the box's own; every entry but its processes' read-only"
+				 : "the box's own, read-only",
+			 "root",
 			 "empty but for the system's software (/usr, /lib*, the loader's /etc files), /sys, "
 			 "what the worker loads (the runner, its kernel's and its problem's objects) and its own "
 			 "/tmp, /run, /dev",

@@ -27,12 +27,14 @@
  *   - of the runner's environment only what a worker reads (the loader's,
  *     the locale's, CUDA_*, threading libraries', EVIDENT_*): a token in
  *     the runner's environment would otherwise end in a stored log;
- *   - its own /proc, every entry but its own processes' read-only: where
- *     the runner is root the box's process is root without capabilities,
- *     and the host kernel lets uid 0 write /proc/sys by ownership alone
- *     (kernel.core_pattern would run a command of the kernel's choice as
- *     root on the host: red team 3's sysctl_escape); the process entries
- *     stay writable because the CUDA driver names its threads there;
+ *   - its own /proc, read-only (a GPU box: every entry but its own
+ *     processes'): where the runner is root the box's process is root
+ *     without capabilities, and the host kernel lets uid 0 write /proc/sys
+ *     by ownership alone (kernel.core_pattern would run a command of the
+ *     kernel's choice as root on the host: red team 3's sysctl_escape); a
+ *     GPU box's process entries stay writable because the CUDA driver
+ *     names its threads there, a host box's are read-only too (red team
+ *     4's oom_undo lowered its own oom_score_adj there);
  *   - no core dump (RLIMIT_CORE 0, soft and hard, runcmd.h no_core): a
  *     dump is the host writing the process's memory outside the box, as
  *     root through a pipe pattern (red team 4, core_raise);
@@ -114,7 +116,8 @@ struct sandbox {
  * software read-only (/usr, /bin, /sbin, /lib*, the loader's /etc files),
  * /sys, the directories of LD_LIBRARY_PATH and, with a GPU, the CUDA
  * toolkit of CUDA_HOME / CUDA_PATH and the harness of
- * EVIDENT_CUDA_HARNESS; the box's own /proc, read-only but for its processes; a private /dev;
+ * EVIDENT_CUDA_HARNESS; the box's own /proc, read-only (with a GPU, but
+ * for its processes); a private /dev;
  * empty tmpfs on /tmp, /var/tmp, /run; show (this executable's folder
  * and ../lib, the spec's library directories: what every worker loads,
  * wherever it lies, /tmp included; never / itself) read-only; hide (the

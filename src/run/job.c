@@ -153,10 +153,36 @@ static void on_progress(void *ctx, const char *what)
 		progress_show(w->prog, what);
 }
 
+/* The worker's oom_score_adj now, into w's lowest (kexec.h struct wrun):
+ * its box may not lower it (red team 4, oom_undo), and the record says
+ * what it had. */
+static void note_oom(struct wrun *w)
+{
+	int pid = w->boxed ? run_child_pid(w->hc.child) : w->hc.child;
+	char path[64];
+	struct strbuf sb = STRBUF_INIT;
+	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", pid);
+	if (pid > 0 && read_file(path, &sb) == 0 && sb.len) {
+		int v = atoi(sb.buf);
+		if (!w->oom_reads++ || v < w->oom_score_adj)
+			w->oom_score_adj = v;
+	}
+	strbuf_release(&sb);
+}
+
 static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 {
 	struct wrun *w = ctx;
-	return proto_feed(&w->proto, buf, n, reply_fd);
+	if (!w->oom_reads)
+		note_oom(w); /* the first bytes: the worker runs */
+	int rc = proto_feed(&w->proto, buf, n, reply_fd);
+	if (w->proto.state != w->oom_state) {
+		/* after each step of the protocol (the kernel loaded, its init,
+		 * its launches, its fini), while the worker is there to read */
+		w->oom_state = w->proto.state;
+		note_oom(w);
+	}
+	return rc;
 }
 
 static void on_start(int pid, int chan_fd, void *ctx)
@@ -273,6 +299,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	 * (scramble.h): the checks cover each, by the class of sample that
 	 * holds it (graph mode: a sample holds batch of them in a row) */
 	w->strata = w->proto.fresh_keys ? check_strata(pr->desc->n_dists, w->proto.batch) : 1;
+	w->boxed = c->sb.on;
 	int pr_rc = w->exec->prepare(c, w);
 	if (pr_rc < 0)
 		return -1;
@@ -648,6 +675,19 @@ static int job_main_worker(struct job_state *j)
 	return 0;
 }
 
+/* The record's judge.sandbox: the batch's box (run.c), and the worker's
+ * oom_score_adj as the parent read it while the kernel ran (the lowest
+ * seen).  A new reference, or NULL when the batch has none. */
+static json_t *job_sandbox(const struct job_state *j)
+{
+	if (!j->c->judge_sandbox)
+		return NULL;
+	json_t *s = json_deep_copy(j->c->judge_sandbox);
+	if (j->main_w.oom_reads)
+		json_object_set_new(s, "oom_score_adj", json_integer(j->main_w.oom_score_adj));
+	return s;
+}
+
 /* Phase 3: the judge, for a worker that finished its protocol. */
 static int job_judge(struct job_state *j)
 {
@@ -668,7 +708,7 @@ static int job_judge(struct job_state *j)
 		j->main_j.error = mismatch;
 	else
 		free(mismatch);
-	j->judge = json_pack("{s:O, s:{s:I, s:I, s:i}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", c->judge_sandbox,
+	j->judge = json_pack("{s:o?, s:{s:I, s:I, s:i}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", job_sandbox(j),
 			     "timed_checks", "asked", (json_int_t)asked, "received", (json_int_t)got, "wanted",
 			     j->main_w.checks_wanted, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
 			     "rel_l2", c->plan.tol.rel_l2, "overturned", over, "check_choice",
@@ -1019,7 +1059,7 @@ static void rec_worker(struct job_state *j)
 	j->before = j->after = NULL;
 	r->throttled = !c->be->throttled ? -1 : c->be->throttled(json_object_get(r->gpu_state, "after"));
 	r->load = j->load;
-	r->judge = j->judge ? j->judge : j->c->judge_sandbox ? json_pack("{s:O}", "sandbox", j->c->judge_sandbox) : NULL;
+	r->judge = j->judge ? j->judge : j->c->judge_sandbox ? json_pack("{s:o}", "sandbox", job_sandbox(j)) : NULL;
 	if (!j->judge)
 		j->judge = r->judge;
 }

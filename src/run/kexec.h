@@ -92,6 +92,13 @@ struct wrun {
 	json_t *plan;                /* sealed: the planner's plan (owned) */
 	double plan_seconds;         /* sealed: the planner's wall time */
 	struct progress *prog;
+	/* The worker's oom_score_adj as the parent read it from /proc while
+	 * the worker ran (after each step of its protocol): the lowest value
+	 * seen, the number of reads that succeeded (0: none), and the state
+	 * of the protocol at the last read.  Recorded as
+	 * judge.sandbox.oom_score_adj (red team 4, oom_undo). */
+	int oom_score_adj, oom_reads, oom_state;
+	int boxed;                   /* the worker runs in a box: bubblewrap's child is its pid 1 */
 };
 
 enum { KEXEC_GO = 0, KEXEC_ENDED = 1 };
