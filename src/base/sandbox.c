@@ -37,17 +37,38 @@ static const char *const denied[] = {
 	"io_uring_setup", "io_uring_enter", "io_uring_register", NULL,
 };
 
-int sandbox_filter_fd(enum sandbox_profile prof)
+/* System V IPC and POSIX message queues: objects that outlive the call
+ * that made them, in the box's IPC namespace, holding memory no resident
+ * size counts; nothing a host kernel needs (red team 4, ipc_linger).
+ * Refused in host boxes only: the CUDA stack's use of them is not known
+ * well enough to refuse them under a GPU (shm_open is a file of /dev/shm,
+ * not these). */
+static const char *const denied_host[] = {
+	"shmget", "shmat", "shmdt", "shmctl", "semget", "semop", "semtimedop", "semctl", "msgget",
+	"msgsnd", "msgrcv", "msgctl", "ipc", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
+	"mq_notify", "mq_getsetattr", NULL,
+};
+
+static int deny_all(scmp_filter_ctx ctx, const char *const *names)
+{
+	int rc = 0;
+	for (int i = 0; names[i] && rc == 0; i++) {
+		int nr = seccomp_syscall_resolve_name(names[i]);
+		if (nr != __NR_SCMP_ERROR)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+	}
+	return rc;
+}
+
+int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	int fd = -1, rc = 0;
 	if (!ctx)
 		return error("cannot set up a seccomp filter (libseccomp: seccomp_init failed)");
-	for (int i = 0; denied[i] && rc == 0; i++) {
-		int nr = seccomp_syscall_resolve_name(denied[i]);
-		if (nr != __NR_SCMP_ERROR)
-			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
-	}
+	rc = deny_all(ctx, denied);
+	if (rc == 0 && !gpu)
+		rc = deny_all(ctx, denied_host);
 	if (rc == 0 && prof == SANDBOX_STRICT) {
 		/* the box's pid 1 keeps the parent-death signal bubblewrap set
 		 * (--die-with-parent): cleared, it outlived a runner that killed
@@ -172,7 +193,7 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 	sb->hide = abs_list(hide);
 	sb->show = abs_list(show);
 	for (int p = 0; p < 2; p++) {
-		sb->filter_fd[p] = sandbox_filter_fd((enum sandbox_profile)p);
+		sb->filter_fd[p] = sandbox_filter_fd((enum sandbox_profile)p, gpu);
 		if (sb->filter_fd[p] < 0) {
 			strbuf_addstr(why, "libseccomp could not build the filter; pass --unsandboxed to time without it");
 			sandbox_release(sb);
@@ -546,8 +567,13 @@ json_t *sandbox_describe(const struct sandbox *sb)
 	for (int i = 0; env_keep[i]; i++)
 		json_array_append_new(env_list, json_string(env_keep[i]));
 	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:s, s:o, s:s}", "tool", "bubblewrap", "version", sb->version,
-			 "seccomp", "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock; "
-				    "threads only (strict) or processes in the PID namespace (relaxed)",
+			 "seccomp",
+			 sb->gpu ? "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock; "
+				   "threads only, parent-death signal kept (strict) or processes in the PID namespace "
+				   "(relaxed)"
+				 : "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock/SysV "
+				   "IPC/POSIX message queues; threads only, parent-death signal kept (strict) or "
+				   "processes in the PID namespace (relaxed)",
 			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup", "proc",
 			 sb->gpu ? "the box's own; every entry but its processes' read-only"
 				 : "the box's own, read-only",

@@ -42,12 +42,15 @@
  *     session (no terminal to inject into);
  *   - a seccomp filter (libseccomp, loaded by bubblewrap just before exec):
  *     no ptrace, process_vm_readv/writev, mount, namespaces, kernel
- *     modules, bpf, keyrings, clock setting, io_uring; and, in the strict profile,
- *     no new processes: threads only (clone without CLONE_THREAD, fork and
- *     vfork fail with EPERM, clone3 with ENOSYS so that glibc falls back
- *     to clone for its threads), and no prctl(PR_SET_PDEATHSIG).  The relaxed profile (compute-sanitizer,
- *     which starts the worker itself) allows processes; the PID namespace
- *     still holds them.
+ *     modules, bpf, keyrings, clock setting, io_uring; in a host box
+ *     System V IPC and POSIX message queues (objects that outlive their
+ *     maker, holding memory no resident size counts: red team 4's
+ *     ipc_linger); and, in the strict profile, no new processes: threads
+ *     only (clone without CLONE_THREAD, fork and vfork fail with EPERM,
+ *     clone3 with ENOSYS so that glibc falls back to clone for its
+ *     threads), and no prctl(PR_SET_PDEATHSIG).  The relaxed profile
+ *     (compute-sanitizer, which starts the worker itself; the compiler)
+ *     allows processes; the PID namespace still holds them.
  *
  * The compiler (backends/build.c) runs in a box of its own, built by
  * sandbox_wrap_build: a kernel's source steers what gcc, cc1, as and nvcc
@@ -167,7 +170,9 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 json_t *sandbox_describe(const struct sandbox *sb);
 
 /* The seccomp program for a profile, as a libseccomp filter exported to a
- * memfd (for tests: the fd, or -1 after error()). */
-int sandbox_filter_fd(enum sandbox_profile prof);
+ * memfd (for tests: the fd, or -1 after error()).  gpu 0 (a host
+ * box) also refuses System V IPC and POSIX message queues. */
+int sandbox_filter_fd(enum sandbox_profile prof, int gpu);
+
 
 #endif /* EVIDENT_SANDBOX_H */
