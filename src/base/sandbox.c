@@ -94,8 +94,10 @@ int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 		seccomp_release(ctx);
 		return error("cannot build the seccomp filter: %s", strerror(-rc));
 	}
-	fd = memfd_create("evident-seccomp", MFD_CLOEXEC);
-	if (fd < 0 || seccomp_export_bpf(ctx, fd) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+	/* sealed once written: every box of the batch loads its program from
+	 * this one object (sandbox_memfd_seal) */
+	fd = memfd_create("evident-seccomp", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0 || seccomp_export_bpf(ctx, fd) < 0 || lseek(fd, 0, SEEK_SET) < 0 || sandbox_memfd_seal(fd) < 0) {
 		int e = errno;
 		if (fd >= 0)
 			close(fd);
@@ -104,6 +106,11 @@ int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 	}
 	seccomp_release(ctx);
 	return fd;
+}
+
+int sandbox_memfd_seal(int fd)
+{
+	return fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL);
 }
 
 /* The bubblewrap to use (malloc'd), or NULL. */

@@ -38,6 +38,8 @@
  *   - no core dump (RLIMIT_CORE 0, soft and hard, runcmd.h no_core): a
  *     dump is the host writing the process's memory outside the box, as
  *     root through a pipe pattern (red team 4, core_raise);
+ *   - the memfds the parent hands over (the seccomp program, the job, a
+ *     plan) sealed against writes (sandbox_memfd_seal, red team 4);
  *   - no network (its own empty network namespace), no capabilities, a new
  *     session (no terminal to inject into);
  *   - a seccomp filter (libseccomp, loaded by bubblewrap just before exec):
@@ -170,9 +172,18 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 json_t *sandbox_describe(const struct sandbox *sb);
 
 /* The seccomp program for a profile, as a libseccomp filter exported to a
- * memfd (for tests: the fd, or -1 after error()).  gpu 0 (a host
+ * sealed memfd (for tests: the fd, or -1 after error()).  gpu 0 (a host
  * box) also refuses System V IPC and POSIX message queues. */
 int sandbox_filter_fd(enum sandbox_profile prof, int gpu);
 
+/*
+ * Seal a memfd (made with MFD_ALLOW_SEALING) that the parent has written
+ * and hands to a boxed process: no more writes, no size change, no more
+ * seals.  Reopened through /proc/self/fd/N a memfd is writable whatever
+ * the descriptor passed (the inode's mode decides), so an unsealed one is
+ * the kernel's to rewrite for whoever reads it next (red team 4,
+ * job_pin).  0, or -1 with errno.
+ */
+int sandbox_memfd_seal(int fd);
 
 #endif /* EVIDENT_SANDBOX_H */

@@ -215,13 +215,16 @@ void wrun_release(struct wrun *w)
 /*
  * j as a file with no name (a memfd, offset 0), for a child that reads it
  * at /proc/self/fd/N: no path in the store that anyone could name, read
- * or rewrite between the parent's write and the child's read.  The fd, or
- * -1 after error().
+ * or rewrite between the parent's write and the child's read.  Sealed
+ * once written: the worker that reads it runs the kernel's code, which
+ * could reopen it for writing through /proc/self/fd/N (red team 4,
+ * job_pin).  The fd, or -1 after error().
  */
 int json_memfd(json_t *j, const char *name)
 {
-	int fd = memfd_create(name, MFD_CLOEXEC);
-	if (fd < 0 || json_dumpfd(j, fd, JSON_INDENT(1) | JSON_SORT_KEYS) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0 || json_dumpfd(j, fd, JSON_INDENT(1) | JSON_SORT_KEYS) < 0 || lseek(fd, 0, SEEK_SET) < 0 ||
+	    sandbox_memfd_seal(fd) < 0) {
 		int e = errno;
 		if (fd >= 0)
 			close(fd);

@@ -129,7 +129,8 @@ void kexec_planner_job(const struct job *of, struct job *out);
  * was started and waited for (however it ended) or its executor ended it,
  * -1 when it could not be started. */
 int run_worker(struct run_ctx *c, struct wrun *w);
-/* job.c: j as a memfd for a child (offset 0), or -1 after error(). */
+/* job.c: j as a sealed memfd for a child (offset 0: no more writes, no
+ * resize; base/sandbox.h sandbox_memfd_seal), or -1 after error(). */
 int json_memfd(json_t *j, const char *name);
 void wrun_release(struct wrun *w);
 

@@ -2,7 +2,8 @@
  * test_sandbox.c - the box's parts that need no bubblewrap run
  * (base/sandbox.h): the seccomp programs, loaded into a child of the test
  * (a host box refuses the parent-death signal's reset, System V IPC and
- * POSIX message queues; a GPU box only the first), and the argv of a host box (whole /proc read-only) against a GPU box
+ * POSIX message queues; a GPU box only the first), their memfds sealed,
+ * and the argv of a host box (whole /proc read-only) against a GPU box
  * (its processes' entries writable).
  */
 #include <stdarg.h>
@@ -93,6 +94,28 @@ static void test_relaxed_filter(void **state)
 	assert_int_equal(refused_in_child(SANDBOX_RELAXED, 1), 0);
 }
 
+/* every box loads its program from one memfd: sealed, so that no box can
+ * rewrite it for the next (red team 4, job_pin) */
+static void test_filter_sealed(void **state)
+{
+	(void)state;
+	int fd = sandbox_filter_fd(SANDBOX_STRICT, 0);
+	assert_true(fd >= 0);
+	int seals = fcntl(fd, F_GET_SEALS);
+	assert_true(seals >= 0);
+	assert_true((seals & (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)) ==
+		    (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL));
+	char self[64];
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	int rw = open(self, O_RDWR);
+	if (rw >= 0) { /* reopened for writing, still no write */
+		assert_int_equal(write(rw, "x", 1), -1);
+		assert_int_equal(errno, EPERM);
+		close(rw);
+	}
+	close(fd);
+}
+
 /* The index of the first "a b" pair in argv, or -1. */
 static int pair_at(char **argv, const char *a, const char *b)
 {
@@ -143,7 +166,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_filter),	 cmocka_unit_test(test_gpu_filter),
-		cmocka_unit_test(test_relaxed_filter),
+		cmocka_unit_test(test_relaxed_filter), cmocka_unit_test(test_filter_sealed),
 		cmocka_unit_test(test_proc_by_box),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
