@@ -125,7 +125,10 @@ static int open_sandbox(struct run_ctx *c, const struct run_options *o)
 			show[ns++] = d; /* made absolute by sandbox_init */
 	}
 	show[ns] = NULL;
-	const char *hide[] = { c->st.root, NULL };
+	/* the store, and the build cache: a spec's -L naming the cache (or a
+	 * directory above it) would show every variant's object again (red
+	 * team 4, cache_flag); a job's own objects are bound over the mask */
+	const char *hide[] = { c->st.root, c->o->cache_dir, NULL };
 	struct strbuf why = STRBUF_INIT;
 	int rc = sandbox_init(&c->sb, c->be->uses_gpu, show, hide, &why);
 	free(show);
