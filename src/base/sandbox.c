@@ -417,6 +417,33 @@ static void push_gpu_software(struct argvb *a)
 	}
 }
 
+/* Does name look like a shared object: "x.so" or "x.so.N..."? */
+static int shared_object_name(const char *name)
+{
+	size_t n = strlen(name);
+	if (n > 3 && !strcmp(name + n - 3, ".so"))
+		return 1;
+	for (const char *p = strstr(name, ".so."); p; p = strstr(p + 1, ".so."))
+		if (p[4] >= '0' && p[4] <= '9')
+			return 1;
+	return 0;
+}
+
+int sandbox_lib_dir(const char *dir)
+{
+	char *abs = abs_of(dir);
+	int ok = strcmp(abs, "/") != 0;
+	DIR *d = ok ? opendir(abs) : NULL;
+	struct dirent *e;
+	ok = 0;
+	while (d && !ok && (e = readdir(d)))
+		ok = shared_object_name(e->d_name);
+	if (d)
+		closedir(d);
+	free(abs);
+	return ok;
+}
+
 /* The variables of the runner's environment a boxed process gets (runcmd.h
  * env_keep): what the loader, the locale, the GPU's selection, a kernel's
  * threading libraries, the sanitized build and evident itself read.  The

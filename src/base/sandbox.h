@@ -149,6 +149,15 @@ char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const c
 		    const char *const *ro_files, int *filter_fd);
 void sandbox_argv_free(char **argv);
 
+/*
+ * May dir be shown to a box as a library directory (a spec's -L or
+ * -rpath)?  1 when it holds a shared object itself ("*.so", "*.so.N"),
+ * else 0: a directory is shown whole, and one that holds no library is
+ * a place of other files (-L /etc showed /etc/shadow to a root runner's
+ * kernel, -L . the repository: red team 4, lib_dir); / never.
+ */
+int sandbox_lib_dir(const char *dir);
+
 /* The runner's variables a boxed process may see, for run_opts.env_keep
  * (runcmd.h): the loader's, the locale's, the GPU's selection (CUDA_*),
  * threading libraries' (OMP_*, MKL_*...), the sanitizers' and evident's

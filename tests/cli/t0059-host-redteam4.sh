@@ -7,13 +7,15 @@
 # its core limit, the ctl_* variants printed raw control bytes into the
 # run's summary, show and show --lineage, and cache_flag (red team 3's
 # cache_borrow under a spec with -Lbuild/cache) ran another variant's
-# object again.  Now: nothing of a job
+# object again, and lib_dir (red team 3's host_files under -L/etc) read
+# /etc/shadow.  Now: nothing of a job
 # outlives it (the runner kills the box's pid 1; PR_SET_PDEATHSIG is
 # refused), a host box refuses IPC objects, its /proc is read-only and
 # the record has the worker's oom_score_adj, the memfds handed over are
 # sealed, the core limit is 0 and cannot be raised, every text a kernel
-# or its compiler wrote reaches the reader escaped, and the build cache is
-# masked in every box (a job's own objects bound over the mask).
+# or its compiler wrote reaches the reader escaped, the build cache is
+# masked in every box (a job's own objects bound over the mask), and a
+# library directory of the spec is shown only if it holds a library.
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam4.yaml > "$TEST_TMP/out" 2>&1
@@ -64,6 +66,8 @@ grep -E "job_pin: .* seals 0x[0-9a-f]+ rewritable" "$TEST_TMP/logs" && fail "job
 expect_match "$TEST_TMP/logs" "job_pin: fd 7 memfd:evident-job .* not rewritable"
 expect_match "$TEST_TMP/logs" "core_raise: RLIMIT_CORE soft 0, hard 0; raise refused"
 grep -q "cache_borrow: nothing to borrow" "$TEST_TMP/logs" || fail "cache_flag ran another variant's object through the spec's -L directory"
+grep -q "host_files: looked" "$TEST_TMP/logs" || fail "lib_dir left no log"
+expect_not_contains "$TEST_TMP/logs" "host_files: LEAK"
 # the record says what OOM score the worker had after the kernel ran
 r=$(grep -l '"variant": "oom_undo"' artifacts/runs/*.json | grep -v batch | head -1)
 [ -n "$r" ] || fail "no record of oom_undo"

@@ -3,8 +3,9 @@
  * (base/sandbox.h): the seccomp programs, loaded into a child of the test
  * (a host box refuses the parent-death signal's reset, System V IPC and
  * POSIX message queues; a GPU box only the first), their memfds sealed,
- * and the argv of a host box (whole /proc read-only) against a GPU box
- * (its processes' entries writable).
+ * the argv of a host box (whole /proc read-only) against a GPU box (its
+ * processes' entries writable), and which library directories a box may
+ * be shown.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <mqueue.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
@@ -162,12 +164,38 @@ static void test_proc_by_box(void **state)
 	sandbox_argv_free(gpu);
 }
 
+/* a spec's library directory is shown only when it holds a library
+ * (red team 4, lib_dir: -L/etc showed /etc/shadow) */
+static void test_lib_dir(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/evident-test-libdir-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[256];
+	snprintf(path, sizeof(path), "%s/ld.so.cache", dir);
+	int fd = open(path, O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(sandbox_lib_dir(dir), 0); /* ld.so.cache is no library */
+	char lib[256];
+	snprintf(lib, sizeof(lib), "%s/libx.so.1", dir);
+	fd = open(lib, O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(sandbox_lib_dir(dir), 1);
+	unlink(lib);
+	unlink(path);
+	rmdir(dir);
+	assert_int_equal(sandbox_lib_dir("/"), 0);
+	assert_int_equal(sandbox_lib_dir(dir), 0); /* gone */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_filter),	 cmocka_unit_test(test_gpu_filter),
 		cmocka_unit_test(test_relaxed_filter), cmocka_unit_test(test_filter_sealed),
-		cmocka_unit_test(test_proc_by_box),
+		cmocka_unit_test(test_proc_by_box),	 cmocka_unit_test(test_lib_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
