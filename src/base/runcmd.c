@@ -325,7 +325,7 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			dup2(outp[1], 2);
 		else if (want_err)
 			dup2(errp[1], 2);
-		int devnull = open("/dev/null", O_RDONLY);
+		int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC); /* its copy at 0 stays, this one goes */
 		if (devnull >= 0)
 			dup2(devnull, 0);
 		if (ch_child >= 0) {
