@@ -87,7 +87,8 @@ static void test_oom_score_adj(void **state)
 static void test_no_core(void **state)
 {
 	(void)state;
-	const char *argv[] = { "sh", "-c", "ulimit -S -c; ulimit -H -c; ulimit -S -c unlimited 2>/dev/null && echo raised", NULL };
+	const char *argv[] = { "sh", "-c",
+			       "ulimit -S -c; ulimit -H -c; ulimit -S -c unlimited 2>/dev/null && echo raised", NULL };
 	struct strbuf out = STRBUF_INIT;
 	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 10, .no_core = 1 };
 	struct run_result r;
