@@ -140,9 +140,13 @@ static void note_warnings(json_t *info, const char *log)
 {
 	char *first;
 	long long n = build_count_warnings(log, &first);
+	/* the compiler's line quotes the source (a #line file name, a
+	 * #warning's text): the batch's notes and show print it */
+	char *shown = first ? printable_line(first) : NULL;
 	json_object_set_new(info, "warnings",
-			    json_pack("{s:I, s:o}", "count", (json_int_t)n, "first", first ? json_string(first) : json_null()));
+			    json_pack("{s:I, s:o}", "count", (json_int_t)n, "first", shown ? json_string(shown) : json_null()));
 	free(first);
+	free(shown);
 }
 
 /* Extract the target of #include "x" on this line, or NULL. */
@@ -573,7 +577,8 @@ static int included_files(const struct sandbox *box, const struct build_bounds *
 	struct run_opts o = { .argv = (const char *const *)boxed, .timeout_s = BUILD_TIMEOUT_S, .out = &rule,
 			      .err = log, .pass_fd = { filter_fd }, .pass_fd_at = { SANDBOX_SECCOMP_FD },
 			      .signal_in_exit_code = 1, .limit_as_bytes = BUILD_LIMIT_AS_BYTES,
-			      .limit_fsize_bytes = BUILD_LIMIT_FSIZE_BYTES, .oom_score_adj = SANDBOX_OOM_SCORE_ADJ };
+			      .limit_fsize_bytes = BUILD_LIMIT_FSIZE_BYTES, .oom_score_adj = SANDBOX_OOM_SCORE_ADJ,
+			      .no_core = 1, .kill_box = box->on };
 	int rc = run_command(&o, rr);
 	sandbox_argv_free(boxed);
 	if (filter_fd >= 0)
@@ -806,6 +811,9 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	bounds_init(&bounds, rq, recipe->compiler, argv);
 	refused = refusal_of_sources(&bounds, sources);
 	if (refused) {
+		char *shown = printable_line(refused); /* it quotes the source's include */
+		free(refused);
+		refused = shown;
 		/* not compiled at all: the record says why */
 		res->info = json_pack("{s:o, s:s, s:s, s:O, s:b, s:f, s:o, s:s, s:s, s:s, s:n}", "argv", argv_json(argv),
 				      "compiler_version", version, "build_key", hex, "sources", sources, "cached", 0,
@@ -887,7 +895,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 				      .pass_fd_at = { box->on ? SANDBOX_SECCOMP_FD : 0 },
 				      .signal_in_exit_code = box->on, .limit_as_bytes = BUILD_LIMIT_AS_BYTES,
 				      .limit_fsize_bytes = BUILD_LIMIT_FSIZE_BYTES,
-				      .oom_score_adj = SANDBOX_OOM_SCORE_ADJ };
+				      .oom_score_adj = SANDBOX_OOM_SCORE_ADJ, .no_core = 1, .kill_box = box->on };
 		spawned = run_command(&o, &rr);
 		sandbox_argv_free(boxed);
 		if (filter_fd >= 0)
@@ -937,8 +945,13 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 					 BUILD_LIMIT_FSIZE_BYTES >> 30);
 		json_object_set_new(info, "status", json_string("failed"));
 		json_object_set_new(info, "exit", json_string(how.buf));
-		json_object_set_new(info, "reason", reason ? json_string(reason) : json_null());
+		/* the compiler's own line, which quotes the source (a #line file
+		 * name, an #error's text): one line, its control bytes visible
+		 * in the summary, show and PAPER.md (red team 4, ctl_bytes) */
+		char *shown = reason ? printable_line(reason) : NULL;
+		json_object_set_new(info, "reason", shown ? json_string(shown) : json_null());
 		json_object_set_new(info, "binary_sha256", json_null());
+		free(shown);
 		free(reason);
 		strbuf_release(&how);
 		res->ok = 0;

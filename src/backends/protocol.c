@@ -124,7 +124,11 @@ int proto_violate(struct proto *p, const char *fmt, ...)
 		va_start(ap, fmt);
 		strbuf_vaddf(&sb, fmt, ap);
 		va_end(ap);
-		p->violation = strbuf_detach(&sb, NULL);
+		/* it may quote the worker (a message's name, an output's
+		 * phase): one line, its control bytes visible (red team 4,
+		 * ctl_bytes) */
+		p->violation = printable_line(strbuf_str(&sb));
+		strbuf_release(&sb);
 	}
 	return -1;
 }
@@ -284,12 +288,23 @@ static int on_sample(struct proto *p, json_t *m, int reply_fd)
 
 json_t *proto_failure_kept(json_t *m)
 {
-	const char *r = json_string_value(json_object_get(m, "reason"));
-	if (r) {
+	const char *key;
+	json_t *v;
+	void *tmp;
+	json_object_foreach_safe(m, tmp, key, v)
+	{
+		const char *t = json_string_value(v);
+		if (!t)
+			continue;
+		/* the reason may run over lines (init's own text); every other
+		 * field (outcome, error, phase) is one line */
 		struct strbuf sb = STRBUF_INIT;
-		strbuf_add_printable(&sb, r, strlen(r));
-		if (strcmp(sb.buf ? sb.buf : "", r))
-			json_object_set_new(m, "reason", json_string(strbuf_str(&sb)));
+		if (!strcmp(key, "reason"))
+			strbuf_add_printable(&sb, t, json_string_length(v));
+		else
+			strbuf_add_printable_line(&sb, t, json_string_length(v));
+		if (sb.len != json_string_length(v) || memcmp(strbuf_str(&sb), t, sb.len))
+			json_object_set_new(m, key, json_string(strbuf_str(&sb)));
 		strbuf_release(&sb);
 	}
 	return json_incref(m);

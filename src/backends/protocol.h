@@ -151,9 +151,12 @@ void proto_init(struct proto *p);
 int proto_violate(struct proto *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
  * A worker's failure message as the parent keeps it (a new reference to
- * m): its reason is the kernel's own text (init's err buffer), so its
- * control bytes become visible \xNN before it reaches a record, a summary
- * or a terminal (util.h strbuf_add_printable).
+ * m, changed in place): every string in it is the kernel's to write
+ * (init's err buffer is the reason; a kernel may forge the whole
+ * message), so their control bytes become visible \xNN before they reach
+ * a record, a summary or a terminal (util.h strbuf_add_printable; every
+ * field but the reason kept to one line).  Violations (proto_violate) are
+ * kept the same way: they may quote the worker.
  */
 json_t *proto_failure_kept(json_t *m);
 void proto_release(struct proto *p);

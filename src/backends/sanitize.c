@@ -158,6 +158,8 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
 	}
 	o.timeout_s = timeout_s;
 	o.oom_score_adj = SANDBOX_OOM_SCORE_ADJ;
+	o.no_core = 1;
+	o.kill_box = sb && sb->on;
 	/* the worker under the sanitizer speaks its protocol too; its one
 	 * seed launch is not judged here (the job's own run judged it), the
 	 * channel is only drained */

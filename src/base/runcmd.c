@@ -12,12 +12,15 @@
  */
 #include "base/runcmd.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
@@ -165,6 +168,104 @@ static void keep_capped(struct strbuf *sb, const char *buf, size_t k, unsigned l
 	*dropped += k - take;
 }
 
+/* The first n - 1 bytes of a /proc file into buf, NUL-terminated; the
+ * count, or -1 (quietly: a process may be gone by now). */
+static ssize_t proc_read(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t k = fd >= 0 ? read(fd, buf, n - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	buf[k > 0 ? k : 0] = 0;
+	return k;
+}
+
+int run_child_pid(int pid)
+{
+	char path[96], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", pid, pid);
+	int child = proc_read(path, buf, sizeof(buf)) > 0 ? atoi(buf) : -1;
+	if (child > 0)
+		return child;
+	child = -1;
+	/* no /proc/.../children (CONFIG_PROC_CHILDREN): the process whose
+	 * parent is pid */
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	while (d && (e = readdir(d)) && child < 0) {
+		int cand = atoi(e->d_name);
+		if (cand <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", cand);
+		if (proc_read(path, buf, sizeof(buf)) > 0) {
+			char *rp = strrchr(buf, ')');
+			int ppid = 0;
+			if (rp && sscanf(rp + 2, "%*c %d", &ppid) == 1 && ppid == pid)
+				child = cand;
+		}
+	}
+	if (d)
+		closedir(d);
+	return child;
+}
+
+/* Kill the child and all of it: with kill_box the box's pid 1 first (its
+ * whole PID namespace dies with it; it is in no process group of ours),
+ * then the child's process group. */
+static void kill_child(const struct run_opts *o, pid_t pid)
+{
+	int box = o->kill_box ? run_child_pid(pid) : -1;
+	if (box > 0 && kill(box, SIGKILL) == 0) {
+		/* bubblewrap reaps its child and ends: a moment (at most 1 s)
+		 * for that, so that the box's pid 1 is not left a zombie to an
+		 * init that may not reap it (the status stays to be read) */
+		for (int i = 0; i < 100; i++) {
+			siginfo_t si;
+			memset(&si, 0, sizeof(si));
+			if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid == pid)
+				break;
+			struct timespec ts = { 0, 10 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	kill(-pid, SIGKILL);
+}
+
+/*
+ * Wait for the child after its descriptors closed.  A child that closed
+ * them and lives on (its stdout, stderr and channel shut, the work going
+ * on) is still held to the time limit: killed at it, and timed out.
+ */
+static void wait_child(const struct run_opts *o, pid_t pid, double t0, int killed, int *st,
+		       struct run_result *res)
+{
+	long nap_us = 500;
+	for (;;) {
+		int bounded = o->timeout_s > 0 && !killed;
+		pid_t w = waitpid(pid, st, bounded ? WNOHANG : 0);
+		if (w == pid)
+			return;
+		if (w < 0 && errno != EINTR)
+			return;
+		if (runcmd_interrupted && !killed) {
+			kill_child(o, pid);
+			killed = 1;
+		}
+		if (w == 0 && bounded) {
+			if (mono_now() - t0 >= o->timeout_s) {
+				kill_child(o, pid);
+				res->timed_out = 1;
+				killed = 1;
+				continue;
+			}
+			struct timespec ts = { 0, nap_us * 1000 };
+			nanosleep(&ts, NULL);
+			if (nap_us < 50000)
+				nap_us *= 2;
+		}
+	}
+}
+
 int run_command(const struct run_opts *o, struct run_result *res)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, execp[2] = { -1, -1 };
@@ -224,7 +325,7 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			dup2(outp[1], 2);
 		else if (want_err)
 			dup2(errp[1], 2);
-		int devnull = open("/dev/null", O_RDONLY);
+		int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC); /* its copy at 0 stays, this one goes */
 		if (devnull >= 0)
 			dup2(devnull, 0);
 		if (ch_child >= 0) {
@@ -243,6 +344,10 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			setrlimit(RLIMIT_FSIZE, &rl);
 			/* over the limit a write fails with EFBIG, not SIGXFSZ */
 			signal(SIGXFSZ, SIG_IGN);
+		}
+		if (o->no_core) {
+			struct rlimit rl = { 0, 0 };
+			setrlimit(RLIMIT_CORE, &rl);
 		}
 		if (oom_len > 0) {
 			int fd = open("/proc/self/oom_score_adj", O_WRONLY);
@@ -328,14 +433,14 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		if (o->timeout_s > 0) {
 			double left = o->timeout_s - (mono_now() - t0);
 			if (left <= 0) {
-				kill(-pid, SIGKILL);
+				kill_child(o, pid);
 				res->timed_out = 1;
 				break;
 			}
 			wait_ms = (int)(left * 1000) + 1;
 		}
 		if (runcmd_interrupted) {
-			kill(-pid, SIGKILL);
+			kill_child(o, pid);
 			break;
 		}
 		if (wait_ms < 0 || wait_ms > 200)
@@ -369,7 +474,7 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			} else if (i == 1) {
 				keep_capped(o->err, buf, (size_t)k, &dropped[1]);
 			} else if (o->on_chan(buf, (size_t)k, ctlp[1], o->ctx) < 0) {
-				kill(-pid, SIGKILL);
+				kill_child(o, pid);
 				res->killed_by_parent = 1;
 				stop = 1;
 			}
@@ -391,13 +496,9 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		close(ctlp[1]);
 
 	int st = 0;
-	while (waitpid(pid, &st, 0) < 0) {
-		if (errno != EINTR)
-			break;
-		if (runcmd_interrupted)
-			kill(-pid, SIGKILL);
-	}
-	/* anything the child left behind in its group goes too */
+	wait_child(o, pid, t0, res->timed_out || res->killed_by_parent || runcmd_interrupted, &st, res);
+	/* anything the child left behind in its group goes too (a box's pid 1
+	 * is gone by now: bubblewrap ends when it does) */
 	kill(-pid, SIGKILL);
 	res->seconds = mono_now() - t0;
 	if (WIFEXITED(st) && o->signal_in_exit_code && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + 65 &&

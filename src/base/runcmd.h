@@ -3,7 +3,10 @@
  * its output, enforce a wall-clock limit.  Follows git's run-command.c:
  * only async-signal-safe calls between fork and exec, exec errors travel
  * back to the parent on a close-on-exec pipe, and the child runs in its own
- * process group so that a timeout kills it and everything it started.
+ * process group so that a timeout kills it and everything it started (a
+ * sandbox's pid 1, in a session of its own, too: kill_box).  The time
+ * limit holds until the child has exited, not only while its output is
+ * open.
  */
 #ifndef EVIDENT_RUNCMD_H
 #define EVIDENT_RUNCMD_H
@@ -81,7 +84,25 @@ struct run_opts {
 	 * mem_hide); lowering the value needs CAP_SYS_RESOURCE, which the box
 	 * drops. */
 	int oom_score_adj;
+	/* 1: RLIMIT_CORE 0, soft and hard, set before exec: no core dump of
+	 * the child, and none it can ask for (raising the hard limit needs
+	 * CAP_SYS_RESOURCE).  A dump is the host writing the process's memory
+	 * outside its box, through a pipe pattern (apport, systemd-coredump)
+	 * as root in the host's namespaces (red team 4, core_raise). */
+	int no_core;
+	/* 1: the child is bubblewrap and its one child the box's pid 1.
+	 * Whenever the child is killed (timeout, on_chan's -1, an interrupt)
+	 * the box's pid 1 is killed first, which ends its whole PID
+	 * namespace: the box runs in a session of its own, out of the
+	 * child's process group, and a pid 1 that cleared its parent-death
+	 * signal outlived bubblewrap (red team 4, outlive). */
+	int kill_box;
 };
+
+/* The one child of process pid (the box's pid 1 under bubblewrap), from
+ * /proc/PID/task/PID/children, else by a scan of /proc for its parent;
+ * -1 when it has none (or /proc cannot tell). */
+int run_child_pid(int pid);
 
 /*
  * Run and wait.  Returns 0 when the child was started and waited for

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,16 +37,45 @@ static const char *const denied[] = {
 	"io_uring_setup", "io_uring_enter", "io_uring_register", NULL,
 };
 
-int sandbox_filter_fd(enum sandbox_profile prof)
+/* System V IPC and POSIX message queues: objects that outlive the call
+ * that made them, in the box's IPC namespace, holding memory no resident
+ * size counts; nothing a host kernel needs (red team 4, ipc_linger).
+ * Refused in host boxes only: the CUDA stack's use of them is not known
+ * well enough to refuse them under a GPU (shm_open is a file of /dev/shm,
+ * not these). */
+static const char *const denied_host[] = {
+	"shmget", "shmat", "shmdt", "shmctl", "semget", "semop", "semtimedop", "semctl", "msgget",
+	"msgsnd", "msgrcv", "msgctl", "ipc", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
+	"mq_notify", "mq_getsetattr", NULL,
+};
+
+static int deny_all(scmp_filter_ctx ctx, const char *const *names)
+{
+	int rc = 0;
+	for (int i = 0; names[i] && rc == 0; i++) {
+		int nr = seccomp_syscall_resolve_name(names[i]);
+		if (nr != __NR_SCMP_ERROR)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+	}
+	return rc;
+}
+
+int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	int fd = -1, rc = 0;
 	if (!ctx)
 		return error("cannot set up a seccomp filter (libseccomp: seccomp_init failed)");
-	for (int i = 0; denied[i] && rc == 0; i++) {
-		int nr = seccomp_syscall_resolve_name(denied[i]);
-		if (nr != __NR_SCMP_ERROR)
-			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+	rc = deny_all(ctx, denied);
+	if (rc == 0 && !gpu)
+		rc = deny_all(ctx, denied_host);
+	if (rc == 0 && prof == SANDBOX_STRICT) {
+		/* the box's pid 1 keeps the parent-death signal bubblewrap set
+		 * (--die-with-parent): cleared, it outlived a runner that killed
+		 * bubblewrap at a timeout or a violation, its box and threads
+		 * with it (red team 4, outlive) */
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
+				      SCMP_A0(SCMP_CMP_EQ, PR_SET_PDEATHSIG));
 	}
 	if (rc == 0 && prof == SANDBOX_STRICT) {
 		/* threads only: a clone without CLONE_THREAD is a new process */
@@ -64,8 +94,10 @@ int sandbox_filter_fd(enum sandbox_profile prof)
 		seccomp_release(ctx);
 		return error("cannot build the seccomp filter: %s", strerror(-rc));
 	}
-	fd = memfd_create("evident-seccomp", MFD_CLOEXEC);
-	if (fd < 0 || seccomp_export_bpf(ctx, fd) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+	/* sealed once written: every box of the batch loads its program from
+	 * this one object (sandbox_memfd_seal) */
+	fd = memfd_create("evident-seccomp", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0 || seccomp_export_bpf(ctx, fd) < 0 || lseek(fd, 0, SEEK_SET) < 0 || sandbox_memfd_seal(fd) < 0) {
 		int e = errno;
 		if (fd >= 0)
 			close(fd);
@@ -74,6 +106,11 @@ int sandbox_filter_fd(enum sandbox_profile prof)
 	}
 	seccomp_release(ctx);
 	return fd;
+}
+
+int sandbox_memfd_seal(int fd)
+{
+	return fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL);
 }
 
 /* The bubblewrap to use (malloc'd), or NULL. */
@@ -163,7 +200,7 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 	sb->hide = abs_list(hide);
 	sb->show = abs_list(show);
 	for (int p = 0; p < 2; p++) {
-		sb->filter_fd[p] = sandbox_filter_fd((enum sandbox_profile)p);
+		sb->filter_fd[p] = sandbox_filter_fd((enum sandbox_profile)p, gpu);
 		if (sb->filter_fd[p] < 0) {
 			strbuf_addstr(why, "libseccomp could not build the filter; pass --unsandboxed to time without it");
 			sandbox_release(sb);
@@ -250,25 +287,38 @@ static void push_namespaces(struct argvb *a, const struct sandbox *sb)
 }
 
 /*
- * A /proc of the box's own PID namespace where only the box's own
- * processes' entries are writable.  Where the runner is root (the GPU
- * hosts), so is the box's process: bubblewrap drops its capabilities, but
- * the host kernel checks the files of /proc/sys by owner alone, and
- * bubblewrap 0.8 covers /proc/sys only when the directory itself answers
- * access(W_OK), which /proc/sys never does.  So from a writable /proc a
- * kernel set the host's kernel.core_pattern, which runs a command of its
- * choice as root outside every box at the next core dump (red team 3,
- * sysctl_escape).  Every entry of /proc that is not a process (sys,
- * sysrq-trigger, irq, driver, ...: whatever this kernel has, not a list of
- * known knobs) is bound read-only over itself.  The process entries stay
- * writable: they are only the box's own (its PID namespace), and the CUDA
- * driver names its threads through /proc/self/task/N/comm - a read-only
- * /proc as a whole made cuInit fail with "OS call failed" (measured on the
- * H100).  Lowering oom_score_adj there needs a capability the box has not.
+ * The box's own /proc (its PID namespace's), read-only.  Where the runner
+ * is root (the GPU hosts), so is the box's process: bubblewrap drops its
+ * capabilities, but the host kernel checks the files of /proc/sys by
+ * owner alone, and bubblewrap 0.8 covers /proc/sys only when the
+ * directory itself answers access(W_OK), which /proc/sys never does.  So
+ * from a writable /proc a kernel set the host's kernel.core_pattern,
+ * which runs a command of its choice as root outside every box at the
+ * next core dump (red team 3, sysctl_escape).
+ *
+ * A host box (gpu 0) gets the whole /proc read-only: nothing it runs
+ * writes there, and its own process entries are no exception - through
+ * /proc/self/oom_score_adj a kernel lowered the score that makes it the
+ * OOM killer's first choice, wherever the runner lacks CAP_SYS_RESOURCE
+ * (red team 4, oom_undo).
+ *
+ * A GPU box keeps its own processes' entries writable and binds every
+ * other entry (sys, sysrq-trigger, irq, driver, ...: whatever this kernel
+ * has, not a list of known knobs) read-only over itself: the CUDA driver
+ * names its threads through /proc/self/task/N/comm, and a wholly
+ * read-only /proc made cuInit fail with "OS call failed" (measured on the
+ * H100).  There a kernel can lower its own oom_score_adj only where the
+ * runner lacks CAP_SYS_RESOURCE (run as root, the runner's write of 1000
+ * raised the floor too); the record says what the worker had
+ * (judge.sandbox.oom_score_adj).
  */
-static void push_proc(struct argvb *a)
+static void push_proc(struct argvb *a, int gpu)
 {
 	push3(a, "--proc", "/proc", NULL);
+	if (!gpu) {
+		push3(a, "--remount-ro", "/proc", NULL);
+		return;
+	}
 	DIR *d = opendir("/proc");
 	if (!d)
 		return;
@@ -367,6 +417,33 @@ static void push_gpu_software(struct argvb *a)
 	}
 }
 
+/* Does name look like a shared object: "x.so" or "x.so.N..."? */
+static int shared_object_name(const char *name)
+{
+	size_t n = strlen(name);
+	if (n > 3 && !strcmp(name + n - 3, ".so"))
+		return 1;
+	for (const char *p = strstr(name, ".so."); p; p = strstr(p + 1, ".so."))
+		if (p[4] >= '0' && p[4] <= '9')
+			return 1;
+	return 0;
+}
+
+int sandbox_lib_dir(const char *dir)
+{
+	char *abs = abs_of(dir);
+	int ok = strcmp(abs, "/") != 0;
+	DIR *d = ok ? opendir(abs) : NULL;
+	struct dirent *e;
+	ok = 0;
+	while (d && !ok && (e = readdir(d)))
+		ok = shared_object_name(e->d_name);
+	if (d)
+		closedir(d);
+	free(abs);
+	return ok;
+}
+
 /* The variables of the runner's environment a boxed process gets (runcmd.h
  * env_keep): what the loader, the locale, the GPU's selection, a kernel's
  * threading libraries, the sanitized build and evident itself read.  The
@@ -405,7 +482,7 @@ char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const c
 		push_path_list(&a, getenv("LD_LIBRARY_PATH"));
 		if (sb->gpu)
 			push_gpu_software(&a);
-		push_proc(&a);
+		push_proc(&a, sb->gpu);
 		push3(&a, "--dev", "/dev", NULL);
 		if (sb->gpu) {
 			glob_t g;
@@ -462,7 +539,7 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 		/* an empty root: only what is bound below exists */
 		push3(&a, "--tmpfs", "/", NULL);
 		push_system(&a);
-		push_proc(&a);
+		push_proc(&a, sb->gpu);
 		push3(&a, "--dev", "/dev", NULL);
 		push3(&a, "--tmpfs", "/tmp", NULL);
 		for (int i = 0; ro_dirs && ro_dirs[i]; i++) {
@@ -523,13 +600,21 @@ json_t *sandbox_describe(const struct sandbox *sb)
 	json_t *env_list = json_array();
 	for (int i = 0; env_keep[i]; i++)
 		json_array_append_new(env_list, json_string(env_keep[i]));
-	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:s, s:o}", "tool", "bubblewrap", "version", sb->version,
-			 "seccomp", "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock; "
-				    "threads only (strict) or processes in the PID namespace (relaxed)",
+	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:s, s:o, s:s}", "tool", "bubblewrap", "version", sb->version,
+			 "seccomp",
+			 sb->gpu ? "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock; "
+				   "threads only, parent-death signal kept (strict) or processes in the PID namespace "
+				   "(relaxed)"
+				 : "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock/SysV "
+				   "IPC/POSIX message queues; threads only, parent-death signal kept (strict) or "
+				   "processes in the PID namespace (relaxed)",
 			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup", "proc",
-			 "the box's own; every entry but its processes' read-only", "root",
+			 sb->gpu ? "the box's own; every entry but its processes' read-only"
+				 : "the box's own, read-only",
+			 "root",
 			 "empty but for the system's software (/usr, /lib*, the loader's /etc files), /sys, "
 			 "what the worker loads (the runner, its kernel's and its problem's objects) and its own "
 			 "/tmp, /run, /dev",
-			 "environment", env_list);
+			 "environment", env_list, "core",
+			 "RLIMIT_CORE 0, soft and hard: no core dump, and none the kernel can ask for");
 }

@@ -9,7 +9,11 @@
  *
  *   - its own PID namespace (bubblewrap --unshare-pid, --die-with-parent):
  *     it sees no other process, /proc/PPID/mem does not exist for it, and
- *     every descendant dies with it (a double-forked daemon included);
+ *     every descendant dies with it (a double-forked daemon included); the
+ *     runner kills the box's pid 1 itself whenever it ends a job early
+ *     (runcmd.h kill_box), and the strict filter keeps its parent-death
+ *     signal (red team 4's outlive cleared it and lived on, in a session
+ *     of its own, after the runner had killed bubblewrap);
  *   - a read-only view of the file system that holds the system's
  *     software, /sys, the runner and its job's own objects (its kernel,
  *     the problem's), bound one by one: nothing of the host's data
@@ -23,22 +27,32 @@
  *   - of the runner's environment only what a worker reads (the loader's,
  *     the locale's, CUDA_*, threading libraries', EVIDENT_*): a token in
  *     the runner's environment would otherwise end in a stored log;
- *   - its own /proc, every entry but its own processes' read-only: where
- *     the runner is root the box's process is root without capabilities,
- *     and the host kernel lets uid 0 write /proc/sys by ownership alone
- *     (kernel.core_pattern would run a command of the kernel's choice as
- *     root on the host: red team 3's sysctl_escape); the process entries
- *     stay writable because the CUDA driver names its threads there;
+ *   - its own /proc, read-only (a GPU box: every entry but its own
+ *     processes'): where the runner is root the box's process is root
+ *     without capabilities, and the host kernel lets uid 0 write /proc/sys
+ *     by ownership alone (kernel.core_pattern would run a command of the
+ *     kernel's choice as root on the host: red team 3's sysctl_escape); a
+ *     GPU box's process entries stay writable because the CUDA driver
+ *     names its threads there, a host box's are read-only too (red team
+ *     4's oom_undo lowered its own oom_score_adj there);
+ *   - no core dump (RLIMIT_CORE 0, soft and hard, runcmd.h no_core): a
+ *     dump is the host writing the process's memory outside the box, as
+ *     root through a pipe pattern (red team 4, core_raise);
+ *   - the memfds the parent hands over (the seccomp program, the job, a
+ *     plan) sealed against writes (sandbox_memfd_seal, red team 4);
  *   - no network (its own empty network namespace), no capabilities, a new
  *     session (no terminal to inject into);
  *   - a seccomp filter (libseccomp, loaded by bubblewrap just before exec):
  *     no ptrace, process_vm_readv/writev, mount, namespaces, kernel
- *     modules, bpf, keyrings, clock setting, io_uring; and, in the strict profile,
- *     no new processes: threads only (clone without CLONE_THREAD, fork and
- *     vfork fail with EPERM, clone3 with ENOSYS so that glibc falls back
- *     to clone for its threads).  The relaxed profile (compute-sanitizer,
- *     which starts the worker itself) allows processes; the PID namespace
- *     still holds them.
+ *     modules, bpf, keyrings, clock setting, io_uring; in a host box
+ *     System V IPC and POSIX message queues (objects that outlive their
+ *     maker, holding memory no resident size counts: red team 4's
+ *     ipc_linger); and, in the strict profile, no new processes: threads
+ *     only (clone without CLONE_THREAD, fork and vfork fail with EPERM,
+ *     clone3 with ENOSYS so that glibc falls back to clone for its
+ *     threads), and no prctl(PR_SET_PDEATHSIG).  The relaxed profile
+ *     (compute-sanitizer, which starts the worker itself; the compiler)
+ *     allows processes; the PID namespace still holds them.
  *
  * The compiler (backends/build.c) runs in a box of its own, built by
  * sandbox_wrap_build: a kernel's source steers what gcc, cc1, as and nvcc
@@ -107,7 +121,8 @@ struct sandbox {
  * software read-only (/usr, /bin, /sbin, /lib*, the loader's /etc files),
  * /sys, the directories of LD_LIBRARY_PATH and, with a GPU, the CUDA
  * toolkit of CUDA_HOME / CUDA_PATH and the harness of
- * EVIDENT_CUDA_HARNESS; the box's own /proc, read-only but for its processes; a private /dev;
+ * EVIDENT_CUDA_HARNESS; the box's own /proc, read-only (with a GPU, but
+ * for its processes); a private /dev;
  * empty tmpfs on /tmp, /var/tmp, /run; show (this executable's folder
  * and ../lib, the spec's library directories: what every worker loads,
  * wherever it lies, /tmp included; never / itself) read-only; hide (the
@@ -134,6 +149,15 @@ char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const c
 		    const char *const *ro_files, int *filter_fd);
 void sandbox_argv_free(char **argv);
 
+/*
+ * May dir be shown to a box as a library directory (a spec's -L or
+ * -rpath)?  1 when it holds a shared object itself ("*.so", "*.so.N"),
+ * else 0: a directory is shown whole, and one that holds no library is
+ * a place of other files (-L /etc showed /etc/shadow to a root runner's
+ * kernel, -L . the repository: red team 4, lib_dir); / never.
+ */
+int sandbox_lib_dir(const char *dir);
+
 /* The runner's variables a boxed process may see, for run_opts.env_keep
  * (runcmd.h): the loader's, the locale's, the GPU's selection (CUDA_*),
  * threading libraries' (OMP_*, MKL_*...), the sanitizers' and evident's
@@ -157,7 +181,18 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 json_t *sandbox_describe(const struct sandbox *sb);
 
 /* The seccomp program for a profile, as a libseccomp filter exported to a
- * memfd (for tests: the fd, or -1 after error()). */
-int sandbox_filter_fd(enum sandbox_profile prof);
+ * sealed memfd (for tests: the fd, or -1 after error()).  gpu 0 (a host
+ * box) also refuses System V IPC and POSIX message queues. */
+int sandbox_filter_fd(enum sandbox_profile prof, int gpu);
+
+/*
+ * Seal a memfd (made with MFD_ALLOW_SEALING) that the parent has written
+ * and hands to a boxed process: no more writes, no size change, no more
+ * seals.  Reopened through /proc/self/fd/N a memfd is writable whatever
+ * the descriptor passed (the inode's mode decides), so an unsealed one is
+ * the kernel's to rewrite for whoever reads it next (red team 4,
+ * job_pin).  0, or -1 with errno.
+ */
+int sandbox_memfd_seal(int fd);
 
 #endif /* EVIDENT_SANDBOX_H */

@@ -442,13 +442,59 @@ void rtrim(char *s)
 		s[--n] = '\0';
 }
 
+/* The length of the well-formed UTF-8 sequence at s (at most n bytes),
+ * or 0 when the bytes there are not one. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	size_t k = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+		 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	if (!k || k > n)
+		return 0;
+	for (size_t i = 1; i < k; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* no overlong forms, surrogates or code points past U+10FFFF */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) || (s[0] == 0xf0 && s[1] < 0x90) ||
+	    (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return k;
+}
+
+static void add_escaped(struct strbuf *sb, const char *s, size_t n, int keep_lines)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		unsigned char c = u[i];
+		size_t k = utf8_seq(u + i, n - i);
+		if (k == 0) {
+			strbuf_addf(sb, "\\x%02x", c); /* not UTF-8: a byte a terminal may take as a control */
+			i++;
+		} else if (k == 2 && c == 0xc2 && u[i + 1] <= 0x9f) {
+			strbuf_addf(sb, "\\xc2\\x%02x", u[i + 1]); /* a C1 control */
+			i += 2;
+		} else if (k == 1 && ((c < 0x20 && !(keep_lines && (c == '\n' || c == '\t'))) || c == 0x7f)) {
+			strbuf_addf(sb, "\\x%02x", c);
+			i++;
+		} else {
+			strbuf_add(sb, s + i, k);
+			i += k;
+		}
+	}
+}
+
 void strbuf_add_printable(struct strbuf *sb, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
-			strbuf_addf(sb, "\\x%02x", c);
-		else
-			strbuf_addch(sb, (char)c);
-	}
+	add_escaped(sb, s, n, 1);
+}
+
+void strbuf_add_printable_line(struct strbuf *sb, const char *s, size_t n)
+{
+	add_escaped(sb, s, n, 0);
+}
+
+char *printable_line(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_add_printable_line(&sb, s ? s : "", s ? strlen(s) : 0);
+	return strbuf_detach(&sb, NULL);
 }

@@ -64,11 +64,22 @@ const char *strbuf_str(const struct strbuf *sb);
 /*
  * Appends n bytes of text that a kernel wrote (its log, its compiled
  * parameters) so that a terminal shows them and obeys none of them: every
- * control byte but newline and tab, and DEL, becomes a visible \xNN.  A
+ * control byte but newline and tab, and DEL, becomes a visible \xNN, and
+ * so do the C1 controls as UTF-8 spells them (U+0080..U+009F: C2 80..C2
+ * 9F; U+009B is a CSI to a terminal that takes 8-bit controls) and every
+ * byte that is not part of well-formed UTF-8 (the result is valid UTF-8,
+ * which a JSON record can hold).  A
  * kernel's output printed raw could clear the reader's screen, retitle or
  * reprogram the terminal, or overwrite a line with a carriage return.
  */
 void strbuf_add_printable(struct strbuf *sb, const char *s, size_t n);
+/* The same for text that must stay one line (a reason, a name, a
+ * violation): newline and tab become \x0a and \x09 too, so that a kernel
+ * cannot start a line of its own in a summary (red team 4, ctl_bytes). */
+void strbuf_add_printable_line(struct strbuf *sb, const char *s, size_t n);
+/* s (NUL-terminated) escaped as strbuf_add_printable_line; malloc'd,
+ * the caller frees. */
+char *printable_line(const char *s);
 
 /* Reads a whole file into sb (appends).  Returns 0 or error(). */
 int read_file(const char *path, struct strbuf *sb);

@@ -27,6 +27,7 @@
  * (of a batch: every repeat of every variant, or of one with VARIANT).
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,31 @@ static const struct opt_usage usage = {
 /* What show prints; the last of --json, --diff, --log, --samples wins. */
 enum show_mode { SHOW_TEXT, SHOW_JSON, SHOW_DIFF, SHOW_LOG, SHOW_SAMPLES, SHOW_LINEAGE };
 
+/*
+ * Everything show prints in its text modes goes through out(): a record
+ * holds text that kernels, their compilers and the authors of specs wrote
+ * (a reason, a compiler's warning, a lineage, a question, a note), and a
+ * control byte printed raw could clear the reader's screen, retitle the
+ * terminal or overwrite the line that says a variant failed (red team 4,
+ * ctl_bytes).  show's own text has no control byte but newline and tab,
+ * so every other one becomes a visible \xNN (util.h
+ * strbuf_add_printable).  --json (JSON escapes them), --diff (a patch
+ * must apply as it was) and --object print through print_object_as.
+ */
+static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void out(const char *fmt, ...)
+{
+	struct strbuf raw = STRBUF_INIT, shown = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&raw, fmt, ap);
+	va_end(ap);
+	strbuf_add_printable(&shown, strbuf_str(&raw), raw.len);
+	fwrite(strbuf_str(&shown), 1, shown.len, stdout);
+	strbuf_release(&raw);
+	strbuf_release(&shown);
+}
+
 static const char *s_or(const char *s, const char *dflt)
 {
 	return s ? s : dflt;
@@ -75,19 +101,19 @@ static const char *s_or(const char *s, const char *dflt)
  * printable when it is text a kernel or its compiler wrote (the logs). */
 static int print_object_as(struct store *st, const char *hex, int printable)
 {
-	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, shown = STRBUF_INIT;
 	if (!hex || store_get(st, hex, &sb) < 0) {
 		strbuf_release(&sb);
 		return -1;
 	}
 	if (printable) {
-		strbuf_add_printable(&out, strbuf_str(&sb), sb.len);
-		fwrite(strbuf_str(&out), 1, out.len, stdout);
+		strbuf_add_printable(&shown, strbuf_str(&sb), sb.len);
+		fwrite(strbuf_str(&shown), 1, shown.len, stdout);
 	} else {
 		fwrite(strbuf_str(&sb), 1, sb.len, stdout);
 	}
 	strbuf_release(&sb);
-	strbuf_release(&out);
+	strbuf_release(&shown);
 	return 0;
 }
 
@@ -100,7 +126,7 @@ static int print_object(struct store *st, const char *hex)
 static void print_compact(const char *label, json_t *v)
 {
 	char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-	printf("%s%s\n", label, s ? s : "?");
+	out("%s%s\n", label, s ? s : "?");
 	free(s);
 }
 
@@ -115,7 +141,7 @@ static void print_pairs(json_t *o)
 		k = json_object_iter_key(it);
 		v = json_object_iter_value(it);
 		char *s = json_is_string(v) ? NULL : json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-		printf(" %s=%s", k, json_is_string(v) ? json_string_value(v) : s ? s : "?");
+		out(" %s=%s", k, json_is_string(v) ? json_string_value(v) : s ? s : "?");
 		free(s);
 	}
 }
@@ -123,14 +149,14 @@ static void print_pairs(json_t *o)
 static void print_p(double p)
 {
 	if (isnan(p))
-		printf("n/a");
+		out("n/a");
 	else
-		printf("%.3g", p);
+		out("%.3g", p);
 }
 
 static void print_summary(const char *label, const struct stats_summary *s)
 {
-	printf("%smedian %.3f us [%.3f, %.3f]%s%s%s, mean %.3f, min %.3f, max %.3f, p5 %.3f, p95 %.3f, stdev %.3f, "
+	out("%smedian %.3f us [%.3f, %.3f]%s%s%s, mean %.3f, min %.3f, max %.3f, p5 %.3f, p95 %.3f, stdev %.3f, "
 	       "MAD %.3f; n %zu; outliers %zu mild, %zu extreme\n",
 	       label, s->median, s->median_ci[0], s->median_ci[1], s->ci_method ? " (" : "", s_or(s->ci_method, ""),
 	       s->ci_method ? ")" : "", s->mean, s->min, s->max, s->p5, s->p95, s->stdev, s->mad, s->n, s->outliers_mild,
@@ -164,29 +190,29 @@ static void lineage_line(struct strbuf *sb, const struct rec_lineage *l)
 static void show_identity(struct query *q, const struct run_record *r)
 {
 	const struct batch_record *b = query_batch_of(q, r);
-	printf("run        %s (%s)\n", s_or(r->run_id, "?"), s_or(r->format, "?"));
-	printf("experiment %s%s%s\n", s_or(r->experiment, "?"), r->question ? ": " : "", s_or(r->question, ""));
+	out("run        %s (%s)\n", s_or(r->run_id, "?"), s_or(r->format, "?"));
+	out("experiment %s%s%s\n", s_or(r->experiment, "?"), r->question ? ": " : "", s_or(r->question, ""));
 	if (r->batch_id)
-		printf("batch      %s, repeat %d of %d%s%s%s\n", b ? b->run_id : r->batch_id, r->repeat + 1,
+		out("batch      %s, repeat %d of %d%s%s%s\n", b ? b->run_id : r->batch_id, r->repeat + 1,
 		       r->repeats > 0 ? r->repeats : 1, b ? "" : " (the batch record is not in this store)",
 		       b && b->repro.have ? "; a reproduction of " : "", b && b->repro.have ? s_or(b->repro.of, "?") : "");
-	printf("variant    %s%s%s\n", s_or(r->variant, "?"), r->is_baseline ? " (baseline)" : "",
+	out("variant    %s%s%s\n", s_or(r->variant, "?"), r->is_baseline ? " (baseline)" : "",
 	       r->is_reference ? " (reference)" : "");
-	printf("kernel     %s\n", s_or(r->kernel, "-"));
-	printf("params    ");
+	out("kernel     %s\n", s_or(r->kernel, "-"));
+	out("params    ");
 	for (size_t i = 0; i < r->n_params; i++)
-		printf(" %s=%s", r->params[i].name, r->params[i].value);
-	printf("%s\n", r->n_params ? "" : " (none)");
+		out(" %s=%s", r->params[i].name, r->params[i].value);
+	out("%s\n", r->n_params ? "" : " (none)");
 	if (r->lineage.have) {
 		struct strbuf l = STRBUF_INIT;
 		lineage_line(&l, &r->lineage);
-		printf("lineage    %s (evident show --lineage %s)\n", l.buf, s_or(r->run_id, "?"));
+		out("lineage    %s (evident show --lineage %s)\n", l.buf, s_or(r->run_id, "?"));
 		strbuf_release(&l);
 	}
-	printf("\noutcome    %s%s%s\n", s_or(r->outcome_text, "?"), r->reason ? ": " : "", s_or(r->reason, ""));
+	out("\noutcome    %s%s%s\n", s_or(r->outcome_text, "?"), r->reason ? ": " : "", s_or(r->reason, ""));
 	if (r->expect)
-		printf("  expected %s: %s\n", r->expect, r->expect_met ? "met" : "NOT met");
-	printf("when       %s .. %s (%.2f s)\n", s_or(r->started_utc, "?"), s_or(r->finished_utc, "?"), r->wall_s);
+		out("  expected %s: %s\n", r->expect, r->expect_met ? "met" : "NOT met");
+	out("when       %s .. %s (%.2f s)\n", s_or(r->started_utc, "?"), s_or(r->finished_utc, "?"), r->wall_s);
 }
 
 /* One run of a chain: id, variant, outcome and median, then its lineage. */
@@ -194,17 +220,17 @@ static void chain_line(struct query *q, size_t i, int first)
 {
 	const struct query_entry *e = &q->e[i];
 	const struct run_record *r = query_run_at(q, i);
-	printf("%s%s  %s  %s", first ? "  " : "  <- ", e->run_id, s_or(e->a.variant, "?"), s_or(e->a.outcome, "?"));
+	out("%s%s  %s  %s", first ? "  " : "  <- ", e->run_id, s_or(e->a.variant, "?"), s_or(e->a.outcome, "?"));
 	if (!isnan(e->a.median_us))
-		printf(" %.2f us", e->a.median_us);
-	printf("\n");
+		out(" %.2f us", e->a.median_us);
+	out("\n");
 	if (r && r->lineage.have) {
 		struct strbuf l = STRBUF_INIT;
 		lineage_line(&l, &r->lineage);
-		printf("       %s\n", l.buf);
+		out("       %s\n", l.buf);
 		strbuf_release(&l);
 	} else {
-		printf("       (no lineage: a root)\n");
+		out("       (no lineage: a root)\n");
 	}
 }
 
@@ -214,11 +240,11 @@ static void show_run_lineage(struct query *q, size_t i)
 	size_t *c, n;
 	struct strbuf why = STRBUF_INIT;
 	n = lineage_chain(q, i, &c, &why);
-	printf("lineage of %s (%zu run%s, child first)\n", q->e[i].run_id, n, n == 1 ? "" : "s");
+	out("lineage of %s (%zu run%s, child first)\n", q->e[i].run_id, n, n == 1 ? "" : "s");
 	for (size_t k = 0; k < n; k++)
 		chain_line(q, c[k], k == 0);
 	if (why.len)
-		printf("  the chain stops: %s\n", why.buf);
+		out("  the chain stops: %s\n", why.buf);
 	free(c);
 	strbuf_release(&why);
 }
@@ -227,24 +253,24 @@ static void show_run_lineage(struct query *q, size_t i)
  * run its parent resolves to. */
 static void show_batch_lineage(struct query *q, const struct batch_record *b)
 {
-	printf("lineage of the variants of %s\n", s_or(b->run_id, "?"));
+	out("lineage of the variants of %s\n", s_or(b->run_id, "?"));
 	for (size_t k = 0; k < b->n_rows; k++) {
 		const struct batch_row *row = &b->rows[k];
 		const struct run_record *r = query_row_run(q, row);
-		printf("  %-24s ", s_or(row->variant, "?"));
+		out("  %-24s ", s_or(row->variant, "?"));
 		if (!r || !r->lineage.have) {
-			printf("(no lineage)\n");
+			out("(no lineage)\n");
 			continue;
 		}
 		struct strbuf l = STRBUF_INIT, why = STRBUF_INIT;
 		lineage_line(&l, &r->lineage);
-		printf("%s\n", l.buf);
+		out("%s\n", l.buf);
 		long self = r->run_id ? query_find(q, r->run_id, NULL) : -1;
 		long p = self >= 0 && r->lineage.parent ? lineage_parent(q, (size_t)self, &why) : -1;
 		if (p >= 0)
-			printf("  %-24s parent run %s (evident show --lineage %s)\n", "", q->e[p].run_id, r->run_id);
+			out("  %-24s parent run %s (evident show --lineage %s)\n", "", q->e[p].run_id, r->run_id);
 		else if (r->lineage.parent)
-			printf("  %-24s %s\n", "", why.buf);
+			out("  %-24s %s\n", "", why.buf);
 		strbuf_release(&l);
 		strbuf_release(&why);
 	}
@@ -253,33 +279,33 @@ static void show_batch_lineage(struct query *q, const struct batch_record *b)
 static void show_code(const struct run_record *r)
 {
 	const struct rec_git *g = &r->git;
-	printf("\ncode       commit %s on %s", s_or(g->commit, "-"), s_or(g->branch, "-"));
+	out("\ncode       commit %s on %s", s_or(g->commit, "-"), s_or(g->branch, "-"));
 	if (g->dirty)
-		printf(", DIRTY (%lld changed file(s); patch: evident show --diff %s)\n", g->n_changed, r->run_id);
+		out(", DIRTY (%lld changed file(s); patch: evident show --diff %s)\n", g->n_changed, r->run_id);
 	else
-		printf(", clean\n");
+		out(", clean\n");
 	if (g->note)
-		printf("  note     %s\n", g->note);
+		out("  note     %s\n", g->note);
 	for (size_t i = 0; i < r->n_sources; i++)
-		printf("  source   %s  sha256 %.16s\n", s_or(r->sources[i].path, "?"), s_or(r->sources[i].sha256, "-"));
+		out("  source   %s  sha256 %.16s\n", s_or(r->sources[i].path, "?"), s_or(r->sources[i].sha256, "-"));
 	for (size_t i = 0; i < r->problem.n_sources; i++)
-		printf("  problem  %s  sha256 %.16s\n", s_or(r->problem.sources[i].path, "?"),
+		out("  problem  %s  sha256 %.16s\n", s_or(r->problem.sources[i].path, "?"),
 		       s_or(r->problem.sources[i].sha256, "-"));
-	printf("  build key %.16s  device code sha256 %.16s\n", s_or(r->build_key, "-"), s_or(r->binary_sha256, "-"));
+	out("  build key %.16s  device code sha256 %.16s\n", s_or(r->build_key, "-"), s_or(r->binary_sha256, "-"));
 	if (!r->have_build) {
-		printf("build      not recorded\n");
+		out("build      not recorded\n");
 		return;
 	}
-	printf("build      %s%s, %.2f s, %lld compiler warning%s", s_or(r->build_status, "?"), r->build_cached ? " (cached)" : "",
+	out("build      %s%s, %.2f s, %lld compiler warning%s", s_or(r->build_status, "?"), r->build_cached ? " (cached)" : "",
 	       r->build_seconds, r->build_warnings, r->build_warnings == 1 ? "" : "s");
 	if (r->build_first_warning)
-		printf(" (first: %s)", r->build_first_warning);
+		out(" (first: %s)", r->build_first_warning);
 	if (json_object_size(r->build_resources))
 		print_compact("; resources ", r->build_resources);
 	else
-		printf("\n");
+		out("\n");
 	if (r->build_reason)
-		printf("  reason   %s\n", r->build_reason);
+		out("  reason   %s\n", r->build_reason);
 }
 
 static void show_echo(const struct run_record *r)
@@ -291,19 +317,19 @@ static void show_echo(const struct run_record *r)
 		struct strbuf e = STRBUF_INIT;
 		if (r->compiled_params)
 			strbuf_add_printable(&e, r->compiled_params, strlen(r->compiled_params));
-		printf("echo       %s%s\n", r->compiled_params ? "the kernel reports it was compiled with: " : "",
+		out("echo       %s%s\n", r->compiled_params ? "the kernel reports it was compiled with: " : "",
 		       r->compiled_params ? strbuf_str(&e) : "the kernel reported no compiled parameters");
 		strbuf_release(&e);
 	}
 	if (json_array_size(r->not_echoed)) {
-		printf("  not echoed");
+		out("  not echoed");
 		json_array_foreach(r->not_echoed, i, v)
 		{
 			char *s = json_is_string(v) ? NULL : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-			printf("%s %s", i ? "," : "", json_is_string(v) ? json_string_value(v) : s ? s : "?");
+			out("%s %s", i ? "," : "", json_is_string(v) ? json_string_value(v) : s ? s : "?");
 			free(s);
 		}
-		printf(" (the kernel never said it saw these: they may not reach its code)\n");
+		out(" (the kernel never said it saw these: they may not reach its code)\n");
 	}
 	json_array_foreach(r->mismatched, i, v) print_compact("  MISMATCH ", v);
 	json_array_foreach(r->echo_suggestions, i, v) print_compact("  hint     ", v);
@@ -313,61 +339,61 @@ static void show_echo(const struct run_record *r)
 
 static void show_where(const struct run_record *r)
 {
-	printf("\nworker     %s, %.2f s", s_or(r->worker_exit, "?"), r->worker_seconds);
+	out("\nworker     %s, %.2f s", s_or(r->worker_exit, "?"), r->worker_seconds);
 	if (r->worker_log_object)
-		printf(" (log: evident show --log %s)", r->run_id);
-	printf("\n");
+		out(" (log: evident show --log %s)", r->run_id);
+	out("\n");
 	if (json_object_size(r->protocol))
 		print_compact("  protocol ", r->protocol);
-	printf("machine    host %s, CPU %s\n", s_or(r->host, "?"), s_or(r->cpu, "?"));
+	out("machine    host %s, CPU %s\n", s_or(r->host, "?"), s_or(r->cpu, "?"));
 	char *dev = run_device_label(r);
-	printf("device     %s", dev);
+	out("device     %s", dev);
 	free(dev);
 	if (r->driver)
-		printf(", driver %s", r->driver);
+		out(", driver %s", r->driver);
 	if (r->gpu_slot >= 0)
-		printf(", slot %d", r->gpu_slot);
+		out(", slot %d", r->gpu_slot);
 	if (r->gpu_uuid)
-		printf(", %s", r->gpu_uuid);
-	printf("\n");
+		out(", %s", r->gpu_uuid);
+	out("\n");
 	if (r->exec.kind && strcmp(r->exec.kind, "local")) {
-		printf("executor   %s, slot %d of %d", r->exec.kind, r->exec.slot, r->exec.slots);
+		out("executor   %s, slot %d of %d", r->exec.kind, r->exec.slot, r->exec.slots);
 		if (r->exec.pinned)
-			printf(", %s", r->exec.pinned);
-		printf("\n");
+			out(", %s", r->exec.pinned);
+		out("\n");
 	}
 	if (r->throttled == 1)
-		printf("  WARNING  the GPU was throttling during this run\n");
+		out("  WARNING  the GPU was throttling during this run\n");
 	if (json_object_size(r->load)) {
-		printf("load      ");
+		out("load      ");
 		print_pairs(r->load);
-		printf("\n");
+		out("\n");
 	}
 	if (json_object_size(r->slurm)) {
-		printf("slurm     ");
+		out("slurm     ");
 		print_pairs(r->slurm);
-		printf("\n");
+		out("\n");
 	}
 }
 
 static void print_check(const struct rec_check *c)
 {
-	printf("    %s", !strcmp(c->phase, "timed") ? "sample " : "seed ");
+	out("    %s", !strcmp(c->phase, "timed") ? "sample " : "seed ");
 	if (!strcmp(c->phase, "timed"))
-		printf("%-6lld seed %-16llu", c->sample, c->seed);
+		out("%-6lld seed %-16llu", c->sample, c->seed);
 	else
-		printf("%-16llu", c->seed);
-	printf(" %-13s max|err| %-10.3g rel L2 %-10.3g NaN %lld unwritten %lld out of tolerance %lld %s\n",
+		out("%-16llu", c->seed);
+	out(" %-13s max|err| %-10.3g rel L2 %-10.3g NaN %lld unwritten %lld out of tolerance %lld %s\n",
 	       s_or(c->dist, "-"), c->max_abs_err, c->rel_l2, c->nan_count, c->unwritten, c->mismatches,
 	       c->pass ? "pass" : "FAIL");
 }
 
 static void show_correctness(const struct run_record *r)
 {
-	printf("\ncorrectness %s; tolerance atol %g, rtol %g", r->correctness_pass ? "pass" : "FAIL", r->atol, r->rtol);
+	out("\ncorrectness %s; tolerance atol %g, rtol %g", r->correctness_pass ? "pass" : "FAIL", r->atol, r->rtol);
 	if (isfinite(r->rel_l2))
-		printf(", rel_l2 %g", r->rel_l2);
-	printf("\n");
+		out(", rel_l2 %g", r->rel_l2);
+	out("\n");
 	struct rec_phase ph[16];
 	size_t np = record_check_phases(r, ph, ARRAY_SIZE(ph));
 	for (size_t k = 0; k < np; k++) {
@@ -377,12 +403,12 @@ static void show_correctness(const struct run_record *r)
 				   : !strcmp(p->phase, "shape")	  ? "checks at the extra shape"
 				   : !strcmp(p->phase, "recheck") ? "re-check after timing"
 								  : "checks";
-		printf("  %-12s %zu %s: %s", p->phase, p->n, what, p->failed ? "" : "all pass");
+		out("  %-12s %zu %s: %s", p->phase, p->n, what, p->failed ? "" : "all pass");
 		if (p->failed)
-			printf("%zu FAILED", p->failed);
+			out("%zu FAILED", p->failed);
 		if (!isnan(p->max_abs_err))
-			printf("; max|err| %.3g", p->max_abs_err);
-		printf("\n");
+			out("; max|err| %.3g", p->max_abs_err);
+		out("\n");
 		int timed = !strcmp(p->phase, "timed");
 		for (size_t i = 0; i < r->n_checks; i++) {
 			const struct rec_check *c = &r->checks[i];
@@ -393,47 +419,47 @@ static void show_correctness(const struct run_record *r)
 			print_check(c);
 		}
 		if (timed && p->n > 12 && !p->failed)
-			printf("    (every one passed; samples %lld .. %lld)\n", p->first->sample,
+			out("    (every one passed; samples %lld .. %lld)\n", p->first->sample,
 			       r->checks[r->n_checks - 1].sample);
 	}
 	if (r->extra_shape_status) {
-		printf("  extra shape %s", r->extra_shape_status);
+		out("  extra shape %s", r->extra_shape_status);
 		if (json_object_size(r->extra_shape)) {
-			printf(" at");
+			out(" at");
 			for (size_t i = 0; i < r->problem.n_dims; i++) { /* in the problem's order of dimensions */
 				json_t *v = json_object_get(r->extra_shape, r->problem.dim_names[i]);
 				if (json_is_integer(v))
-					printf(" %s=%lld", r->problem.dim_names[i], (long long)json_integer_value(v));
+					out(" %s=%lld", r->problem.dim_names[i], (long long)json_integer_value(v));
 			}
 		}
 		if (r->extra_shape_reason)
-			printf(": %s", r->extra_shape_reason);
-		printf("\n");
+			out(": %s", r->extra_shape_reason);
+		out("\n");
 	}
 	struct rec_refcheck rc;
 	record_reference_check(r, &rc);
 	if (rc.have) {
-		printf("  reference  float64 check of the judge's reference: %s", rc.pass == 1 ? "pass" : rc.done ? "FAIL" : "not done");
+		out("  reference  float64 check of the judge's reference: %s", rc.pass == 1 ? "pass" : rc.done ? "FAIL" : "not done");
 		if (isfinite(rc.max_abs_diff))
-			printf(", max |diff| %.3g, rel L2 %.3g", rc.max_abs_diff, rc.rel_l2);
+			out(", max |diff| %.3g, rel L2 %.3g", rc.max_abs_diff, rc.rel_l2);
 		if (rc.against)
-			printf(" (against %s)", rc.against);
+			out(" (against %s)", rc.against);
 		if (rc.why)
-			printf(": %s", rc.why);
-		printf("\n");
+			out(": %s", rc.why);
+		out("\n");
 	} else if (r->version >= 2) {
-		printf("  reference  no float64 check recorded\n");
+		out("  reference  no float64 check recorded\n");
 	}
 }
 
 static void show_timing(struct query *q, const struct run_record *r)
 {
 	if (!r->have_timing) {
-		printf("\ntiming     none (the run stopped before timing)\n");
+		out("\ntiming     none (the run stopped before timing)\n");
 		return;
 	}
 	json_t *mode = json_object_get(r->timing_method, "mode"); /* the backend's timing method document */
-	printf("\ntiming     clock %s, cache %s%s%s, %lld samples\n", s_or(r->clock, "?"), s_or(r->cache, "?"),
+	out("\ntiming     clock %s, cache %s%s%s, %lld samples\n", s_or(r->clock, "?"), s_or(r->cache, "?"),
 	       json_is_string(mode) ? ", mode " : "", json_is_string(mode) ? json_string_value(mode) : "", r->n_samples);
 	if (r->have_stats) {
 		print_summary(r->version >= 2 ? "  this repeat  " : "  stats    ", &r->stats);
@@ -445,81 +471,81 @@ static void show_timing(struct query *q, const struct run_record *r)
 		struct strbuf sb = STRBUF_INIT;
 		record_tput_text(&sb, &t);
 		if (sb.len) {
-			printf("  throughput %s\n", sb.buf);
+			out("  throughput %s\n", sb.buf);
 			strbuf_reset(&sb);
 			record_peak_text(&sb, &pk);
-			printf("  peak     %s\n", sb.buf);
+			out("  peak     %s\n", sb.buf);
 		}
 		strbuf_release(&sb);
 	}
 	const struct rec_health *h = &r->health;
 	if (h->have) {
-		printf("  health   %lld throttled sample%s, %lld excluded; %s", h->throttled_samples,
+		out("  health   %lld throttled sample%s, %lld excluded; %s", h->throttled_samples,
 		       h->throttled_samples == 1 ? "" : "s", h->excluded_samples, h->trend ? "TREND" : "no significant trend");
 		if (isfinite(h->trend_pct))
-			printf(" (%+.1f%% over the run)", h->trend_pct);
-		printf("; %d mode%s", h->modes, h->modes == 1 ? "" : "s");
+			out(" (%+.1f%% over the run)", h->trend_pct);
+		out("; %d mode%s", h->modes, h->modes == 1 ? "" : "s");
 		if (isfinite(h->clock_mhz_min))
-			printf("; clock %.0f-%.0f MHz", h->clock_mhz_min, h->clock_mhz_max);
+			out("; clock %.0f-%.0f MHz", h->clock_mhz_min, h->clock_mhz_max);
 		if (h->note)
-			printf(": %s", h->note);
-		printf("\n");
+			out(": %s", h->note);
+		out("\n");
 	}
 	const struct rec_escapes *e = &r->escapes;
 	if (r->version >= 2) {
 		if (e->other_stream || e->late || e->host_threads || e->block_timeouts)
-			printf("  ESCAPES  other stream %lld, late %lld, host threads %lld, block timeouts %lld\n",
+			out("  ESCAPES  other stream %lld, late %lld, host threads %lld, block timeouts %lld\n",
 			       e->other_stream, e->late, e->host_threads, e->block_timeouts);
 		else
-			printf("  escapes  none\n");
+			out("  escapes  none\n");
 	}
 	if (r->samples_object)
-		printf("  samples  evident show --samples %s\n", r->run_id);
+		out("  samples  evident show --samples %s\n", r->run_id);
 	if (r->event_samples_object)
-		printf("  CUDA-event samples: evident show --object %s\n", r->event_samples_object);
+		out("  CUDA-event samples: evident show --object %s\n", r->event_samples_object);
 	if (r->host_samples_object)
-		printf("  host launch latency: evident show --object %s\n", r->host_samples_object);
+		out("  host launch latency: evident show --object %s\n", r->host_samples_object);
 	const struct batch_record *b = query_batch_of(q, r);
 	const char *bid = b ? b->run_id : r->batch_id;
 	if (r->have_comparison) {
 		const struct stats_comparison *c = &r->comparison;
-		printf("vs %-8s speedup %.3fx [%.3f, %.3f], Mann-Whitney p ", s_or(r->comparison_baseline, "baseline"),
+		out("vs %-8s speedup %.3fx [%.3f, %.3f], Mann-Whitney p ", s_or(r->comparison_baseline, "baseline"),
 		       c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
 		print_p(c->p);
-		printf(" raw (%s), Cliff's delta %.2f %s, verdict %s", s_or(c->mwu_method, "?"), c->delta,
+		out(" raw (%s), Cliff's delta %.2f %s, verdict %s", s_or(c->mwu_method, "?"), c->delta,
 		       s_or(c->magnitude, ""), s_or(c->verdict, "?"));
 		if (c->verdict_recorded)
-			printf(" (the record says %s, from one process a side)", c->verdict_recorded);
-		printf("\n");
-		printf("  the p-value above is not adjusted for the other comparisons; the batch's Holm-adjusted p: "
+			out(" (the record says %s, from one process a side)", c->verdict_recorded);
+		out("\n");
+		out("  the p-value above is not adjusted for the other comparisons; the batch's Holm-adjusted p: "
 		       "evident show %s\n", s_or(bid, "BATCH"));
 	} else if (bid && r->is_baseline) {
-		printf("  the baseline: the comparisons with it are the batch's (every repeat, Holm-adjusted): evident show %s\n",
+		out("  the baseline: the comparisons with it are the batch's (every repeat, Holm-adjusted): evident show %s\n",
 		       bid);
 	} else if (bid) {
-		printf("  the comparison with the baseline is the batch's (every repeat, Holm-adjusted): evident show %s\n",
+		out("  the comparison with the baseline is the batch's (every repeat, Holm-adjusted): evident show %s\n",
 		       bid);
 	}
 }
 
 static void show_rest(const struct run_record *r)
 {
-	printf("\nsanitizers");
+	out("\nsanitizers");
 	if (!r->n_sanitize)
-		printf(" none ran\n");
+		out(" none ran\n");
 	else
-		printf("\n");
+		out("\n");
 	for (size_t i = 0; i < r->n_sanitize; i++) {
 		const struct rec_sanitize *z = &r->sanitize[i];
-		printf("  %-10s %s", s_or(z->tool, "?"), z->passed == 1 ? "passed" : z->passed == 0 ? "FAILED" : "could not run");
+		out("  %-10s %s", s_or(z->tool, "?"), z->passed == 1 ? "passed" : z->passed == 0 ? "FAILED" : "could not run");
 		if (z->passed == 0)
-			printf(", %lld error(s)", z->errors);
+			out(", %lld error(s)", z->errors);
 		if (z->report_object)
-			printf(" (report: evident show --object %s)", z->report_object);
-		printf("\n");
+			out(" (report: evident show --object %s)", z->report_object);
+		out("\n");
 	}
 	/* the settings it ran with, named as in the spec (v1 records hold a few) */
-	printf("settings  ");
+	out("settings  ");
 	int any = 0;
 	for (size_t i = 0; i < knob_count; i++) {
 		const struct knob_def *k = &knob_defs[i];
@@ -534,18 +560,18 @@ static void show_rest(const struct run_record *r)
 			continue;
 		any = 1;
 		if (str)
-			printf(" %s=%s", key, str);
+			out(" %s=%s", key, str);
 		else
-			printf(" %s=%g", key, num);
+			out(" %s=%g", key, num);
 	}
-	printf("%s\n", any ? "" : " not recorded");
+	out("%s\n", any ? "" : " not recorded");
 	const struct rec_cost *c = &r->cost;
-	printf("cost       wall %.2f s, GPU %.2f s, ", c->wall_s, c->gpu_s);
+	out("cost       wall %.2f s, GPU %.2f s, ", c->wall_s, c->gpu_s);
 	if (c->have_usd)
-		printf("$%.5f at $%.2f/h (%s%s%s)\n", c->usd, c->price_usd_per_h, s_or(c->source, "?"), c->date ? ", " : "",
+		out("$%.5f at $%.2f/h (%s%s%s)\n", c->usd, c->price_usd_per_h, s_or(c->source, "?"), c->date ? ", " : "",
 		       s_or(c->date, ""));
 	else
-		printf("n/a (%s)\n", s_or(c->reason, "no price"));
+		out("n/a (%s)\n", s_or(c->reason, "no price"));
 }
 
 static void show_run(struct query *q, const struct run_record *r)
@@ -564,7 +590,7 @@ static void show_run(struct query *q, const struct run_record *r)
 static void print_ci_us(double v, const double ci[2])
 {
 	if (isnan(v)) {
-		printf("%-30s", "-");
+		out("%-30s", "-");
 		return;
 	}
 	char buf[96];
@@ -572,7 +598,7 @@ static void print_ci_us(double v, const double ci[2])
 		snprintf(buf, sizeof(buf), "%.2f [%.2f, %.2f]", v, ci[0], ci[1]);
 	else
 		snprintf(buf, sizeof(buf), "%.2f", v);
-	printf("%-30s", buf);
+	out("%-30s", buf);
 }
 
 static void show_search(struct query *q, const struct search_record *r, int tree_only)
@@ -581,84 +607,84 @@ static void show_search(struct query *q, const struct search_record *r, int tree
 	struct strbuf tree = STRBUF_INIT;
 	lineage_search_tree(r, 0, &tree);
 	if (tree_only) {
-		printf("search %s: %zu generation(s), best %s\n", s_or(r->run_id, "?"), r->n_gens, s_or(r->best_id, "-"));
-		fputs(tree.buf ? tree.buf : "", stdout);
+		out("search %s: %zu generation(s), best %s\n", s_or(r->run_id, "?"), r->n_gens, s_or(r->best_id, "-"));
+		out("%s", tree.buf ? tree.buf : "");
 		strbuf_release(&tree);
 		return;
 	}
-	printf("search     %s (%s)\n", s_or(r->run_id, "?"), s_or(r->format, "?"));
-	printf("experiment %s%s%s\n", s_or(r->experiment, "?"), r->question ? ": " : "", s_or(r->question, ""));
-	printf("when       %s .. %s; %s backend; spec %s\n", s_or(r->started_utc, "?"), s_or(r->finished_utc, "?"),
+	out("search     %s (%s)\n", s_or(r->run_id, "?"), s_or(r->format, "?"));
+	out("experiment %s%s%s\n", s_or(r->experiment, "?"), r->question ? ": " : "", s_or(r->question, ""));
+	out("when       %s .. %s; %s backend; spec %s\n", s_or(r->started_utc, "?"), s_or(r->finished_utc, "?"),
 	       s_or(r->backend, "?"), s_or(r->spec_path, "?"));
-	printf("code       commit %s on %s, %s\n", s_or(r->git.commit, "-"), s_or(r->git.branch, "-"),
+	out("code       commit %s on %s, %s\n", s_or(r->git.commit, "-"), s_or(r->git.branch, "-"),
 	       r->git.dirty ? "dirty (evident show --diff prints the patch)" : "clean");
-	printf("settings   population %lld, generations %lld, elite %lld, mutations %lld, seed %llu%s\n", r->population,
+	out("settings   population %lld, generations %lld, elite %lld, mutations %lld, seed %llu%s\n", r->population,
 	       r->generations, r->elite, r->mutations, r->seed, r->seed_given ? "" : " (drawn)");
 	for (size_t i = 0; i < r->n_tunables; i++) {
 		const struct rec_search_tunable *t = &r->tunables[i];
-		printf("  tunable  %s: ", s_or(t->name, "?"));
+		out("  tunable  %s: ", s_or(t->name, "?"));
 		if (t->is_range)
-			printf("%lld..%lld step %lld\n", t->lo, t->hi, t->step);
+			out("%lld..%lld step %lld\n", t->lo, t->hi, t->step);
 		else
 			for (size_t k = 0; k < t->n_choices; k++)
-				printf("%s%s", t->choices[k], k + 1 < t->n_choices ? ", " : "\n");
+				out("%s%s", t->choices[k], k + 1 < t->n_choices ? ", " : "\n");
 	}
 	for (size_t i = 0; i < r->n_kernels; i++)
-		printf("  kernel   %s\n", r->kernels[i]);
+		out("  kernel   %s\n", r->kernels[i]);
 	if (r->budget_unit)
-		printf("budget     %.4g of %.4g %s spent%s\n", r->budget_spent, r->budget_limit, r->budget_unit,
+		out("budget     %.4g of %.4g %s spent%s\n", r->budget_spent, r->budget_limit, r->budget_unit,
 		       r->budget_stopped ? "; it stopped the search" : "");
-	printf("stopped    %s: %s\n", s_or(r->stopped, "?"), s_or(r->stop_reason, ""));
-	printf("best       %s", s_or(r->best_id, "none"));
+	out("stopped    %s: %s\n", s_or(r->stopped, "?"), s_or(r->stop_reason, ""));
+	out("best       %s", s_or(r->best_id, "none"));
 	if (r->best_id && r->best_generation >= 0) {
-		printf(", measured in generation %d: %.2f us", r->best_generation, r->best_median_us);
+		out(", measured in generation %d: %.2f us", r->best_generation, r->best_median_us);
 		if (isfinite(r->best_median_ci[0]))
-			printf(" [%.2f, %.2f]", r->best_median_ci[0], r->best_median_ci[1]);
-		printf(" (run %s)", s_or(r->best_run, "-"));
+			out(" [%.2f, %.2f]", r->best_median_ci[0], r->best_median_ci[1]);
+		out(" (run %s)", s_or(r->best_run, "-"));
 	}
-	printf("\n");
+	out("\n");
 	for (size_t g = 0; g < r->n_gens; g++) {
 		const struct rec_generation *gen = &r->gens[g];
-		printf("\ngeneration %d: batch %s; %lld runs, %.1f s", gen->generation, s_or(gen->batch, "-"), gen->runs,
+		out("\ngeneration %d: batch %s; %lld runs, %.1f s", gen->generation, s_or(gen->batch, "-"), gen->runs,
 		       gen->wall_s);
 		if (gen->gpu_s > 0)
-			printf(", %.1f GPU-s", gen->gpu_s);
+			out(", %.1f GPU-s", gen->gpu_s);
 		if (isfinite(gen->usd) && gen->usd > 0)
-			printf(", $%.4f", gen->usd);
-		printf("\n  %-10s %-32s %-16s %-30s %-26s %-9s %s\n", "candidate", "mutation", "outcome", "median us [95% CI]",
+			out(", $%.4f", gen->usd);
+		out("\n  %-10s %-32s %-16s %-30s %-26s %-9s %s\n", "candidate", "mutation", "outcome", "median us [95% CI]",
 		       "speedup [95% CI]", "p (Holm)", "verdict");
 		for (size_t k = 0; k < gen->n; k++) {
 			const struct rec_candidate *c = &gen->c[k];
 			int elite = c->role && !strcmp(c->role, "elite");
-			printf("  %-10s %-32s %-16s ", s_or(c->id, "?"), elite ? "(the best so far)" : s_or(c->mutation, "-"),
+			out("  %-10s %-32s %-16s ", s_or(c->id, "?"), elite ? "(the best so far)" : s_or(c->mutation, "-"),
 			       s_or(c->outcome, "?"));
 			print_ci_us(c->median_us, c->median_ci);
 			if (c->have_cmp) {
 				char sp[64];
 				snprintf(sp, sizeof(sp), "%.3fx [%.3f, %.3f]", c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
-				printf(" %-26s ", sp);
+				out(" %-26s ", sp);
 				if (isnan(c->p_adjusted))
-					printf("%-9s", "n/a");
+					out("%-9s", "n/a");
 				else
-					printf("%-9.2g", c->p_adjusted);
-				printf(" %s", s_or(c->verdict, "?"));
+					out("%-9.2g", c->p_adjusted);
+				out(" %s", s_or(c->verdict, "?"));
 			} else {
-				printf(" %-26s %-9s %s", elite ? "baseline" : "-", "", "");
+				out(" %-26s %-9s %s", elite ? "baseline" : "-", "", "");
 			}
 			if (c->promoted && !elite)
-				printf("  PROMOTED");
-			printf("\n");
+				out("  PROMOTED");
+			out("\n");
 			if (c->no_effect)
-				printf("  %-10s no effect: %s; never promoted\n", "", c->no_effect);
+				out("  %-10s no effect: %s; never promoted\n", "", c->no_effect);
 			if (c->note)
-				printf("  %-10s note: %s\n", "", c->note);
+				out("  %-10s note: %s\n", "", c->note);
 		}
-		printf("  -> %s\n", s_or(gen->why, "not judged"));
+		out("  -> %s\n", s_or(gen->why, "not judged"));
 	}
 	for (size_t i = 0; i < json_array_size(r->notes); i++)
-		printf("note: %s\n", json_string_value(json_array_get(r->notes, i)));
-	printf("\ntree (evident show --lineage %s):\n", s_or(r->run_id, "?"));
-	fputs(tree.buf ? tree.buf : "", stdout);
+		out("note: %s\n", json_string_value(json_array_get(r->notes, i)));
+	out("\ntree (evident show --lineage %s):\n", s_or(r->run_id, "?"));
+	out("%s", tree.buf ? tree.buf : "");
 	strbuf_release(&tree);
 }
 
@@ -669,12 +695,12 @@ static void show_search(struct query *q, const struct search_record *r, int tree
 static void show_reproductions(struct query *q, const struct batch_record *b)
 {
 	if (b->repro.have)
-		printf("reproduces %s: %s (the verdicts are below)\n", s_or(b->repro.of, "?"),
+		out("reproduces %s: %s (the verdicts are below)\n", s_or(b->repro.of, "?"),
 		       b->repro.reproduced ? "reproduced" : "NOT reproduced");
 	size_t *rx, n = query_reproductions_of(q, b->run_id, b->batch_id, &rx);
 	for (size_t k = n; k-- > 0;) {
 		const struct query_entry *e = &q->e[rx[k]];
-		printf("reproduced by %s: %s (evident show %s)\n", e->run_id,
+		out("reproduced by %s: %s (evident show %s)\n", e->run_id,
 		       e->a.reproduced ? "reproduced" : "NOT reproduced", e->run_id);
 	}
 	free(rx);
@@ -682,29 +708,29 @@ static void show_reproductions(struct query *q, const struct batch_record *b)
 
 static void show_batch(struct query *q, const struct batch_record *b)
 {
-	printf("batch      %s (%s)\n", s_or(b->run_id, "?"), s_or(b->format, "?"));
+	out("batch      %s (%s)\n", s_or(b->run_id, "?"), s_or(b->format, "?"));
 	if (b->batch_id && b->run_id && strcmp(b->batch_id, b->run_id))
-		printf("  its runs name it %s\n", b->batch_id);
+		out("  its runs name it %s\n", b->batch_id);
 	show_reproductions(q, b);
 	/* a generation of a search says so: its runs carry the search in their lineage */
 	const struct run_record *r0 = b->n_rows ? query_row_run(q, &b->rows[0]) : NULL;
 	if (r0 && r0->lineage.have && r0->lineage.search)
-		printf("search     generation %lld of %s (evident show %s)\n", r0->lineage.generation, r0->lineage.search,
+		out("search     generation %lld of %s (evident show %s)\n", r0->lineage.generation, r0->lineage.search,
 		       r0->lineage.search);
-	printf("experiment %s%s%s\n", s_or(b->experiment, "?"), b->question ? ": " : "", s_or(b->question, ""));
-	printf("baseline   %s; %s backend; started %s\n", s_or(b->baseline, "-"), s_or(b->backend, "?"),
+	out("experiment %s%s%s\n", s_or(b->experiment, "?"), b->question ? ": " : "", s_or(b->question, ""));
+	out("baseline   %s; %s backend; started %s\n", s_or(b->baseline, "-"), s_or(b->backend, "?"),
 	       s_or(b->started_utc, "-"));
-	printf("code       commit %s on %s, %s\n", s_or(b->git.commit, "-"), s_or(b->git.branch, "-"),
+	out("code       commit %s on %s, %s\n", s_or(b->git.commit, "-"), s_or(b->git.branch, "-"),
 	       b->git.dirty ? "DIRTY" : "clean");
-	printf("problem    %s", s_or(b->problem.name, "?"));
+	out("problem    %s", s_or(b->problem.name, "?"));
 	for (size_t i = 0; i < b->problem.n_dims; i++)
-		printf(" %s=%lld", b->problem.dim_names[i], b->problem.dims[i]);
-	printf(" %s", s_or(b->problem.dtype, ""));
+		out(" %s=%lld", b->problem.dim_names[i], b->problem.dims[i]);
+	out(" %s", s_or(b->problem.dtype, ""));
 	if (isfinite(b->problem.flops))
-		printf("; %.4g FLOP", b->problem.flops);
+		out("; %.4g FLOP", b->problem.flops);
 	if (isfinite(b->problem.min_bytes))
-		printf("; %.4g bytes moved at least", b->problem.min_bytes);
-	printf("\n");
+		out("; %.4g bytes moved at least", b->problem.min_bytes);
+	out("\n");
 	struct rec_peak pk;
 	record_batch_peak(b, &pk);
 	int fl = isfinite(b->problem.flops) && b->problem.flops > 0;
@@ -712,7 +738,7 @@ static void show_batch(struct query *q, const struct batch_record *b)
 	if (fl || bw) {
 		struct strbuf sb = STRBUF_INIT;
 		record_peak_text(&sb, &pk);
-		printf("peak       %s\n", sb.buf);
+		out("peak       %s\n", sb.buf);
 		strbuf_release(&sb);
 	}
 	for (size_t i = 0; i < b->n_rows; i++) {
@@ -720,31 +746,31 @@ static void show_batch(struct query *q, const struct batch_record *b)
 		record_throughput(&b->problem, b->rows[i].have_stats ? b->rows[i].stats.median : NAN, &pk, &t);
 		tera |= t.gflops >= 1000;
 	}
-	printf("plan       %d repeat%s per variant%s%s%s\n", b->repeats, b->repeats == 1 ? "" : "s", b->order ? ", " : "",
+	out("plan       %d repeat%s per variant%s%s%s\n", b->repeats, b->repeats == 1 ? "" : "s", b->order ? ", " : "",
 	       s_or(b->order, ""), b->order ? " order" : "");
-	printf("totals     %lld variants: %lld ok, %lld failed; wall %.1f s, GPU %.1f s, ", b->t_variants, b->t_ok,
+	out("totals     %lld variants: %lld ok, %lld failed; wall %.1f s, GPU %.1f s, ", b->t_variants, b->t_ok,
 	       b->t_failed, b->t_wall_s, b->t_gpu_s);
 	if (b->t_have_usd)
-		printf("$%.4f\n", b->t_usd);
+		out("$%.4f\n", b->t_usd);
 	else
-		printf("cost n/a\n");
-	printf("holm       %lld comparison%s with the baseline, alpha %g", b->holm_comparisons,
+		out("cost n/a\n");
+	out("holm       %lld comparison%s with the baseline, alpha %g", b->holm_comparisons,
 	       b->holm_comparisons == 1 ? "" : "s", b->holm_alpha);
 	if (isfinite(b->holm_threshold))
-		printf(", noise band of the verdict [%.3g, %.3g]", 1 - b->holm_threshold, 1 + b->holm_threshold);
-	printf("\n%s", b->interrupted ? "  INTERRUPTED: variants after the last row never ran\n" : "");
+		out(", noise band of the verdict [%.3g, %.3g]", 1 - b->holm_threshold, 1 + b->holm_threshold);
+	out("\n%s", b->interrupted ? "  INTERRUPTED: variants after the last row never ran\n" : "");
 
 	size_t w = 8;
 	for (size_t i = 0; i < b->n_rows; i++)
 		if (b->rows[i].variant && strlen(b->rows[i].variant) + 11 > w)
 			w = strlen(b->rows[i].variant) + 11;
 	/* throughput cells: rate and fraction of peak, GFLOP/s (TFLOP/s from 1000 on) and GB/s */
-	printf("\n%-*s %-17s %-7s %-32s ", (int)w, "variant", "outcome", "repeats", "median us [95% CI]");
+	out("\n%-*s %-17s %-7s %-32s ", (int)w, "variant", "outcome", "repeats", "median us [95% CI]");
 	if (fl)
-		printf("%-17s ", tera ? "TFLOP/s (%peak)" : "GFLOP/s (%peak)");
+		out("%-17s ", tera ? "TFLOP/s (%peak)" : "GFLOP/s (%peak)");
 	if (bw)
-		printf("%-17s ", "GB/s (%peak)");
-	printf("%-26s %-9s %s\n", "speedup [95% CI]", "p (Holm)", "verdict");
+		out("%-17s ", "GB/s (%peak)");
+	out("%-26s %-9s %s\n", "speedup [95% CI]", "p (Holm)", "verdict");
 	for (size_t i = 0; i < b->n_rows; i++) {
 		const struct batch_row *row = &b->rows[i];
 		int base = b->baseline && row->variant && !strcmp(b->baseline, row->variant);
@@ -759,7 +785,7 @@ static void show_batch(struct query *q, const struct batch_record *b)
 				 row->cmp.speedup_ci[1]);
 		else if (base)
 			snprintf(sp, sizeof(sp), "baseline");
-		printf("%-*s %-17s %-7s %-32s ", (int)w, name, s_or(row->outcome_text, "?"), reps, med);
+		out("%-*s %-17s %-7s %-32s ", (int)w, name, s_or(row->outcome_text, "?"), reps, med);
 		struct rec_tput t;
 		record_throughput(&b->problem, row->have_stats ? row->stats.median : NAN, &pk, &t);
 		for (int k = 0; k < 2; k++) {
@@ -777,48 +803,48 @@ static void show_batch(struct query *q, const struct batch_record *b)
 			} else {
 				strbuf_addch(&c, '-');
 			}
-			printf("%-17s ", c.buf);
+			out("%-17s ", c.buf);
 			strbuf_release(&c);
 		}
-		printf("%-26s ", sp);
+		out("%-26s ", sp);
 		if (row->have_cmp) {
 			char p[32];
 			snprintf(p, sizeof(p), "%.3g", row->cmp.p_adjusted);
-			printf("%-9s %s", p, s_or(row->cmp.verdict, "?"));
+			out("%-9s %s", p, s_or(row->cmp.verdict, "?"));
 			if (row->cmp.verdict_reason)
-				printf(": %s", row->cmp.verdict_reason);
+				out(": %s", row->cmp.verdict_reason);
 			if (row->cmp.verdict_recorded)
-				printf(" (the record says %s: the evident that wrote it decided from one process a side)",
+				out(" (the record says %s: the evident that wrote it decided from one process a side)",
 				       row->cmp.verdict_recorded);
 			if (row->cmp.small_n)
-				printf(" (too few samples)");
+				out(" (too few samples)");
 		}
-		printf("\n");
+		out("\n");
 	}
 
-	printf("\nby variant\n");
+	out("\nby variant\n");
 	for (size_t i = 0; i < b->n_rows; i++) {
 		const struct batch_row *row = &b->rows[i];
-		printf("  %s:", s_or(row->variant, "?"));
+		out("  %s:", s_or(row->variant, "?"));
 		if (row->outcome != OUTCOME_OK)
-			printf(" %s%s%s;", s_or(row->outcome_text, "?"), row->reason ? ": " : "", s_or(row->reason, ""));
+			out(" %s%s%s;", s_or(row->outcome_text, "?"), row->reason ? ": " : "", s_or(row->reason, ""));
 		if (row->have_levels)
-			printf(" %d repeat%s x %.0f samples; variance between repeats %.3g, within %.3g us^2 (%.0f%% between);",
+			out(" %d repeat%s x %.0f samples; variance between repeats %.3g, within %.3g us^2 (%.0f%% between);",
 			       row->levels.repeats, row->levels.repeats == 1 ? "" : "s", row->levels.samples_per_repeat,
 			       row->levels.var_between, row->levels.var_within, 100 * row->levels.frac_between);
 		if (row->have_stats)
-			printf(" n %zu over %zu repeat%s;", row->stats.n, row->stats.repeats, row->stats.repeats == 1 ? "" : "s");
+			out(" n %zu over %zu repeat%s;", row->stats.n, row->stats.repeats, row->stats.repeats == 1 ? "" : "s");
 		if (row->have_cmp) {
-			printf(" Cliff's delta %.2f [%.2f, %.2f] %s; p raw ", row->cmp.delta, row->cmp.delta_ci[0],
+			out(" Cliff's delta %.2f [%.2f, %.2f] %s; p raw ", row->cmp.delta, row->cmp.delta_ci[0],
 			       row->cmp.delta_ci[1], s_or(row->cmp.magnitude, ""));
 			print_p(row->cmp.p);
-			printf(" (%s);", s_or(row->cmp.mwu_method, "?"));
+			out(" (%s);", s_or(row->cmp.mwu_method, "?"));
 		}
 		if (isfinite(row->mde))
-			printf(" MDE %.3fx (the smallest speedup this comparison could detect);", row->mde);
+			out(" MDE %.3fx (the smallest speedup this comparison could detect);", row->mde);
 		if (row->health_note)
-			printf(" timing health: %s;", row->health_note);
-		printf("\n    runs");
+			out(" timing health: %s;", row->health_note);
+		out("\n    runs");
 		const struct run_record **runs;
 		size_t n = query_row_runs(q, row, &runs);
 		for (size_t k = 0; k < row->n_runs; k++) {
@@ -826,20 +852,20 @@ static void show_batch(struct query *q, const struct batch_record *b)
 			for (size_t j = 0; j < n && !r; j++)
 				if (runs[j]->run_id && !strcmp(runs[j]->run_id, row->runs[k]))
 					r = runs[j];
-			printf("%s %s (%s)", k ? "," : "", row->runs[k], r ? s_or(r->outcome_text, "?") : "not in this store");
+			out("%s %s (%s)", k ? "," : "", row->runs[k], r ? s_or(r->outcome_text, "?") : "not in this store");
 		}
 		free(runs);
-		printf("\n");
+		out("\n");
 	}
 	size_t i;
 	json_t *n;
 	if (json_array_size(b->notes))
-		printf("\nnotes\n");
-	json_array_foreach(b->notes, i, n) printf("  - %s\n", json_string_value(n));
+		out("\nnotes\n");
+	json_array_foreach(b->notes, i, n) out("  - %s\n", json_string_value(n));
 	if (b->repro.have) {
 		struct strbuf sb = STRBUF_INIT;
 		repro_format(&b->repro, b->run_id, &sb);
-		printf("\n%s", strbuf_str(&sb));
+		out("\n%s", strbuf_str(&sb));
 		strbuf_release(&sb);
 	}
 }
@@ -854,7 +880,7 @@ static int print_run_samples(struct query *q, const struct run_record *r, int he
 		return header ? 0 : EV_FAILURES;
 	}
 	if (header)
-		printf("# variant %s, repeat %d of %d, run %s\n", s_or(r->variant, "?"), r->repeat + 1,
+		out("# variant %s, repeat %d of %d, run %s\n", s_or(r->variant, "?"), r->repeat + 1,
 		       r->repeats > 0 ? r->repeats : 1, r->run_id);
 	return print_object(&q->st, r->samples_object) < 0 ? EV_STORE : EV_OK;
 }
@@ -983,7 +1009,7 @@ int cmd_show(int argc, const char **argv)
 			rc = EV_USAGE;
 		} else if (mode == SHOW_DIFF) {
 			if (!sr->git.diff_object)
-				printf("# the tree was clean: the commit alone reproduces the sources\n");
+				out("# the tree was clean: the commit alone reproduces the sources\n");
 			else if (print_object(&q.st, sr->git.diff_object) < 0)
 				rc = EV_STORE;
 		} else {
@@ -1001,7 +1027,7 @@ int cmd_show(int argc, const char **argv)
 	} else if (mode == SHOW_DIFF) {
 		const struct rec_git *g = r ? &r->git : &b->git;
 		if (!g->diff_object)
-			printf("# the tree was clean: the commit alone reproduces the sources\n");
+			out("# the tree was clean: the commit alone reproduces the sources\n");
 		else if (print_object(&q.st, g->diff_object) < 0)
 			rc = EV_STORE;
 	} else if (mode == SHOW_LOG) {
@@ -1009,10 +1035,10 @@ int cmd_show(int argc, const char **argv)
 			error("'%s' is a batch: logs belong to its runs ('evident show %s' lists them)", b->run_id, b->run_id);
 			rc = EV_USAGE;
 		} else {
-			printf("# build log\n");
+			out("# build log\n");
 			if (r->build_log_object)
 				print_object_as(&q.st, r->build_log_object, 1);
-			printf("# worker log\n");
+			out("# worker log\n");
 			if (r->worker_log_object)
 				print_object_as(&q.st, r->worker_log_object, 1);
 		}

@@ -81,9 +81,14 @@ static char *nearest_echoed(const char *name, const char *echo)
 	return best;
 }
 
+/* A note of the batch (takes text): one line, with the control bytes of
+ * what it quotes (a kernel's compiled parameters, its compiler's words)
+ * made visible (red team 4, ctl_bytes). */
 static void add_note(json_t *notes, char *text)
 {
-	json_array_append_new(notes, json_string(text));
+	char *shown = printable_line(text);
+	json_array_append_new(notes, json_string(shown));
+	free(shown);
 	free(text);
 }
 

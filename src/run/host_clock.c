@@ -168,37 +168,7 @@ static int freeze(struct host_clock *hc)
  * sandbox's pid 1).  -1 if it cannot be found. */
 static int find_worker(int child, int boxed)
 {
-	if (!boxed)
-		return child;
-	char path[96];
-	struct strbuf sb = STRBUF_INIT;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", child, child);
-	int pid = -1;
-	if (read_file(path, &sb) == 0)
-		pid = atoi(sb.buf);
-	strbuf_release(&sb);
-	if (pid > 0)
-		return pid;
-	/* no /proc/.../children: the process whose parent is the child */
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	while (d && (e = readdir(d)) && pid < 0) {
-		int cand = atoi(e->d_name);
-		if (cand <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/stat", cand);
-		if (read_file(path, &sb) == 0) {
-			char *rp = strrchr(sb.buf, ')');
-			int ppid = 0;
-			if (rp && sscanf(rp + 2, "%*c %d", &ppid) == 1 && ppid == child)
-				pid = cand;
-		}
-		strbuf_reset(&sb);
-	}
-	if (d)
-		closedir(d);
-	strbuf_release(&sb);
-	return pid;
+	return boxed ? run_child_pid(child) : child;
 }
 
 /*

@@ -153,10 +153,36 @@ static void on_progress(void *ctx, const char *what)
 		progress_show(w->prog, what);
 }
 
+/* The worker's oom_score_adj now, into w's lowest (kexec.h struct wrun):
+ * its box may not lower it (red team 4, oom_undo), and the record says
+ * what it had. */
+static void note_oom(struct wrun *w)
+{
+	int pid = w->boxed ? run_child_pid(w->hc.child) : w->hc.child;
+	char path[64];
+	struct strbuf sb = STRBUF_INIT;
+	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", pid);
+	if (pid > 0 && read_file(path, &sb) == 0 && sb.len) {
+		int v = atoi(sb.buf);
+		if (!w->oom_reads++ || v < w->oom_score_adj)
+			w->oom_score_adj = v;
+	}
+	strbuf_release(&sb);
+}
+
 static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 {
 	struct wrun *w = ctx;
-	return proto_feed(&w->proto, buf, n, reply_fd);
+	if (!w->oom_reads)
+		note_oom(w); /* the first bytes: the worker runs */
+	int rc = proto_feed(&w->proto, buf, n, reply_fd);
+	if (w->proto.state != w->oom_state) {
+		/* after each step of the protocol (the kernel loaded, its init,
+		 * its launches, its fini), while the worker is there to read */
+		w->oom_state = w->proto.state;
+		note_oom(w);
+	}
+	return rc;
 }
 
 static void on_start(int pid, int chan_fd, void *ctx)
@@ -189,13 +215,16 @@ void wrun_release(struct wrun *w)
 /*
  * j as a file with no name (a memfd, offset 0), for a child that reads it
  * at /proc/self/fd/N: no path in the store that anyone could name, read
- * or rewrite between the parent's write and the child's read.  The fd, or
- * -1 after error().
+ * or rewrite between the parent's write and the child's read.  Sealed
+ * once written: the worker that reads it runs the kernel's code, which
+ * could reopen it for writing through /proc/self/fd/N (red team 4,
+ * job_pin).  The fd, or -1 after error().
  */
 int json_memfd(json_t *j, const char *name)
 {
-	int fd = memfd_create(name, MFD_CLOEXEC);
-	if (fd < 0 || json_dumpfd(j, fd, JSON_INDENT(1) | JSON_SORT_KEYS) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0 || json_dumpfd(j, fd, JSON_INDENT(1) | JSON_SORT_KEYS) < 0 || lseek(fd, 0, SEEK_SET) < 0 ||
+	    sandbox_memfd_seal(fd) < 0) {
 		int e = errno;
 		if (fd >= 0)
 			close(fd);
@@ -273,6 +302,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	 * (scramble.h): the checks cover each, by the class of sample that
 	 * holds it (graph mode: a sample holds batch of them in a row) */
 	w->strata = w->proto.fresh_keys ? check_strata(pr->desc->n_dists, w->proto.batch) : 1;
+	w->boxed = c->sb.on;
 	int pr_rc = w->exec->prepare(c, w);
 	if (pr_rc < 0)
 		return -1;
@@ -301,7 +331,8 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 			       .pass_fd = { filter_fd, w->shm_fd, w->job_fd, w->plan_fd },
 			       .pass_fd_at = { SANDBOX_SECCOMP_FD, HOST_SHM_FD, WORKER_JOB_FD, SEAL_PLAN_FD },
 			       .signal_in_exit_code = c->sb.on, .on_start = on_start,
-			       .env_keep = sandbox_env_keep(&c->sb), .oom_score_adj = SANDBOX_OOM_SCORE_ADJ };
+			       .env_keep = sandbox_env_keep(&c->sb), .oom_score_adj = SANDBOX_OOM_SCORE_ADJ,
+			       .no_core = 1, .kill_box = c->sb.on };
 	int rc = run_command(&ro, &w->rr);
 	sandbox_argv_free(boxed);
 	if (filter_fd >= 0)
@@ -647,6 +678,19 @@ static int job_main_worker(struct job_state *j)
 	return 0;
 }
 
+/* The record's judge.sandbox: the batch's box (run.c), and the worker's
+ * oom_score_adj as the parent read it while the kernel ran (the lowest
+ * seen).  A new reference, or NULL when the batch has none. */
+static json_t *job_sandbox(const struct job_state *j)
+{
+	if (!j->c->judge_sandbox)
+		return NULL;
+	json_t *s = json_deep_copy(j->c->judge_sandbox);
+	if (j->main_w.oom_reads)
+		json_object_set_new(s, "oom_score_adj", json_integer(j->main_w.oom_score_adj));
+	return s;
+}
+
 /* Phase 3: the judge, for a worker that finished its protocol. */
 static int job_judge(struct job_state *j)
 {
@@ -667,7 +711,7 @@ static int job_judge(struct job_state *j)
 		j->main_j.error = mismatch;
 	else
 		free(mismatch);
-	j->judge = json_pack("{s:O, s:{s:I, s:I, s:i}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", c->judge_sandbox,
+	j->judge = json_pack("{s:o?, s:{s:I, s:I, s:i}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", job_sandbox(j),
 			     "timed_checks", "asked", (json_int_t)asked, "received", (json_int_t)got, "wanted",
 			     j->main_w.checks_wanted, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
 			     "rel_l2", c->plan.tol.rel_l2, "overturned", over, "check_choice",
@@ -1018,7 +1062,7 @@ static void rec_worker(struct job_state *j)
 	j->before = j->after = NULL;
 	r->throttled = !c->be->throttled ? -1 : c->be->throttled(json_object_get(r->gpu_state, "after"));
 	r->load = j->load;
-	r->judge = j->judge ? j->judge : j->c->judge_sandbox ? json_pack("{s:O}", "sandbox", j->c->judge_sandbox) : NULL;
+	r->judge = j->judge ? j->judge : j->c->judge_sandbox ? json_pack("{s:o}", "sandbox", job_sandbox(j)) : NULL;
 	if (!j->judge)
 		j->judge = r->judge;
 }

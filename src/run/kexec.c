@@ -87,6 +87,11 @@ static int sealed_prepare(struct run_ctx *c, struct wrun *w)
 		return -1;
 	}
 	w->plan_seconds = mono_now() - t0;
+	/* the planner ran the kernel's host code: its OOM score is the job's */
+	if (pw.oom_reads && (!w->oom_reads || pw.oom_score_adj < w->oom_score_adj)) {
+		w->oom_score_adj = pw.oom_score_adj;
+		w->oom_reads += pw.oom_reads;
+	}
 	strbuf_addf(&w->err, "planner (phase plan, exit %d%s):\n%s", pw.rr.exit_code,
 		    pw.rr.signaled ? ", signalled" : "", pw.err.buf ? pw.err.buf : "");
 	if (pw.out.len)

@@ -92,6 +92,13 @@ struct wrun {
 	json_t *plan;                /* sealed: the planner's plan (owned) */
 	double plan_seconds;         /* sealed: the planner's wall time */
 	struct progress *prog;
+	/* The worker's oom_score_adj as the parent read it from /proc while
+	 * the worker ran (after each step of its protocol): the lowest value
+	 * seen, the number of reads that succeeded (0: none), and the state
+	 * of the protocol at the last read.  Recorded as
+	 * judge.sandbox.oom_score_adj (red team 4, oom_undo). */
+	int oom_score_adj, oom_reads, oom_state;
+	int boxed;                   /* the worker runs in a box: bubblewrap's child is its pid 1 */
 };
 
 enum { KEXEC_GO = 0, KEXEC_ENDED = 1 };
@@ -122,7 +129,8 @@ void kexec_planner_job(const struct job *of, struct job *out);
  * was started and waited for (however it ended) or its executor ended it,
  * -1 when it could not be started. */
 int run_worker(struct run_ctx *c, struct wrun *w);
-/* job.c: j as a memfd for a child (offset 0), or -1 after error(). */
+/* job.c: j as a sealed memfd for a child (offset 0: no more writes, no
+ * resize; base/sandbox.h sandbox_memfd_seal), or -1 after error(). */
 int json_memfd(json_t *j, const char *name);
 void wrun_release(struct wrun *w);
 

@@ -121,11 +121,21 @@ static int open_sandbox(struct run_ctx *c, const struct run_options *o)
 			d = f + 11;
 		else if (!strncmp(f, "-Wl,-rpath=", 11))
 			d = f + 11;
-		if (d && *d && !strchr(d, ','))
+		if (!d || !*d || strchr(d, ','))
+			continue;
+		if (sandbox_lib_dir(d))
 			show[ns++] = d; /* made absolute by sandbox_init */
+		else
+			warning("the spec's library directory '%s' holds no shared object: the kernel's box does not "
+				"show it (a directory is shown whole, so it must be one of libraries, not /etc, a home "
+				"or the repository)",
+				d);
 	}
 	show[ns] = NULL;
-	const char *hide[] = { c->st.root, NULL };
+	/* the store, and the build cache: a spec's -L naming the cache (or a
+	 * directory above it) would show every variant's object again (red
+	 * team 4, cache_flag); a job's own objects are bound over the mask */
+	const char *hide[] = { c->st.root, c->o->cache_dir, NULL };
 	struct strbuf why = STRBUF_INIT;
 	int rc = sandbox_init(&c->sb, c->be->uses_gpu, show, hide, &why);
 	free(show);

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A rate or a percentage cell: record_rate_add's digits, "" when unknown. */
@@ -33,9 +34,23 @@ static const char *col(const struct run_ctx *c, enum outcome o)
 	return o == OUTCOME_OK ? "\033[32m" : "\033[31m";
 }
 
+/* Text of the record that someone other than evident wrote (the spec's
+ * question, a reason quoting a kernel or its compiler, a note), on one
+ * line with its control bytes visible (util.h printable_line): printed
+ * raw, it could clear the screen or overwrite the line that says a
+ * variant failed (red team 4, ctl_bytes). */
+static void put_text(const char *s)
+{
+	char *e = printable_line(s);
+	fputs(e, stdout);
+	free(e);
+}
+
 void summary_print(const struct run_ctx *c, const struct batch_record *b)
 {
-	printf("\nexperiment %s: %s\n", b->experiment, b->question ? b->question : "");
+	printf("\nexperiment %s: ", b->experiment);
+	put_text(b->question);
+	printf("\n");
 	printf("batch %s, commit %.12s%s, store %s\n", b->batch_id, b->git.commit ? b->git.commit : "(none)",
 	       b->git.dirty ? " (dirty)" : "", c->o->store_root);
 	printf("%d repeat%s per variant, interleaved; clock %s\n", b->repeats, b->repeats == 1 ? "" : "s",
@@ -136,7 +151,8 @@ void summary_print(const struct run_ctx *c, const struct batch_record *b)
 			continue;
 		if (!notes++)
 			printf("\nnotes:\n");
-		printf("  - %s: %s%s%s", r->variant, r->outcome_text, r->reason ? " - " : "", r->reason ? r->reason : "");
+		printf("  - %s: %s%s", r->variant, r->outcome_text, r->reason ? " - " : "");
+		put_text(r->reason);
 		if (r->expect && outcome_as_expected(r->outcome, r->expect))
 			printf(" (expected)");
 		else if (r->expect)
@@ -149,7 +165,9 @@ void summary_print(const struct run_ctx *c, const struct batch_record *b)
 	{
 		if (!notes++)
 			printf("\nnotes:\n");
-		printf("  - %s\n", json_string_value(n));
+		printf("  - ");
+		put_text(json_string_value(n));
+		printf("\n");
 	}
 	printf("\n%zu variants, %lld runs; wall %.1f s; GPU %.1f s; cost ", b->n_rows,
 	       (long long)c->plan.n_jobs, b->t_wall_s, isfinite(b->t_gpu_s) ? b->t_gpu_s : 0);

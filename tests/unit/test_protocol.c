@@ -1,6 +1,7 @@
 /*
  * test_protocol.c - the parent's end of the worker protocol
- * (backends/protocol.h): what a sample's clocks may be.
+ * (backends/protocol.h): what a sample's clocks may be, and what of the
+ * worker's own text reaches a record (escaped).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -85,12 +86,44 @@ static void test_samples_past_the_count(void **state)
 	close(fds[1]);
 }
 
+/* what the worker writes reaches the record escaped: a message named with
+ * control bytes (the violation quotes it), a failure whose every field
+ * is the kernel's (red team 4, ctl_bytes) */
+static void test_worker_text_escaped(void **state)
+{
+	(void)state;
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	struct proto p;
+	proto_init(&p);
+	p.phase = "main";
+	const char *forged = "{\"msg\":\"\\u001b[2J\\r\\nok\"}\n";
+	assert_int_equal(proto_feed(&p, forged, strlen(forged), fds[1]), -1);
+	assert_string_equal(p.violation, "unknown message '\\x1b[2J\\x0d\\x0aok'");
+	proto_release(&p);
+
+	proto_init(&p);
+	p.phase = "main";
+	feed(&p, "{\"msg\":\"failure\",\"outcome\":\"init_failed\",\"error\":\"e\\u001b]0;x\\u0007\\n\","
+		 "\"reason\":\"line 1\\nline \\u001b2\",\"phase\":\"in\\tit\"}\n",
+	     fds[1]);
+	assert_non_null(p.failure);
+	assert_string_equal(json_string_value(json_object_get(p.failure, "error")), "e\\x1b]0;x\\x07\\x0a");
+	assert_string_equal(json_string_value(json_object_get(p.failure, "reason")), "line 1\nline \\x1b2");
+	assert_string_equal(json_string_value(json_object_get(p.failure, "phase")), "in\\x09it");
+	assert_string_equal(json_string_value(json_object_get(p.failure, "outcome")), "init_failed");
+	proto_release(&p);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 int main(void)
 {
 	assert_int_equal(PROTOCOL_VERSION, 3); /* the hello above speaks it */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missing_kernel_clock_is_not_a_time),
 		cmocka_unit_test(test_samples_past_the_count),
+		cmocka_unit_test(test_worker_text_escaped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

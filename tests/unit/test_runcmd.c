@@ -1,7 +1,9 @@
 /*
  * test_runcmd.c - unit tests of process spawning: output capture, exit
  * codes, signals, timeouts (the whole process group dies), exec failure
- * reported on the close-on-exec pipe, and line callbacks.
+ * reported on the close-on-exec pipe, and line callbacks; the core limit,
+ * a box's pid 1 killed with the child, the time limit after the child
+ * shut its output.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/runcmd.h"
@@ -77,6 +80,112 @@ static void test_oom_score_adj(void **state)
 	assert_true(r.exited && r.exit_code == 0);
 	assert_string_equal(out.buf, "1000\n");
 	strbuf_release(&out);
+}
+
+/* no_core: RLIMIT_CORE 0, soft and hard, which the child cannot raise
+ * (red team 4, core_raise) */
+static void test_no_core(void **state)
+{
+	(void)state;
+	const char *argv[] = { "sh", "-c",
+			       "ulimit -S -c; ulimit -H -c; ulimit -S -c unlimited 2>/dev/null && echo raised", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 10, .no_core = 1 };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_string_equal(out.buf, "0\n0\n");
+	strbuf_release(&out);
+}
+
+/* Is pid gone (or a zombie), within 5 s? */
+static int gone(int pid)
+{
+	for (int tries = 0; tries < 500; tries++) {
+		char path[64], st[256] = "";
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			return 1;
+		if (!fgets(st, sizeof(st), f))
+			st[0] = '\0';
+		fclose(f);
+		char *close_paren = strrchr(st, ')');
+		if (!close_paren || close_paren[2] == 'Z' || close_paren[2] == 'X')
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/* kill_box: the child's one child runs in a session of its own (as the
+ * box's pid 1 does under bubblewrap --new-session), out of the child's
+ * process group; killing the child must kill it first (red team 4,
+ * outlive: it lived on after the runner killed bubblewrap) */
+static void test_kill_box(void **state)
+{
+	(void)state;
+	for (int box = 0; box <= 1; box++) {
+		const char *argv[] = { "sh", "-c", "setsid sleep 30 & echo $!; wait", NULL };
+		struct strbuf out = STRBUF_INIT;
+		struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 0.5, .kill_box = box };
+		struct run_result r;
+		assert_int_equal(run_command(&o, &r), 0);
+		assert_true(r.timed_out);
+		int pid = atoi(out.buf);
+		assert_true(pid > 0);
+		if (!box) { /* the case kill_box is for: it outlives the group's kill */
+			usleep(200000);
+			assert_int_equal(kill(pid, 0), 0);
+			kill(pid, SIGKILL);
+		} else {
+			assert_true(gone(pid));
+		}
+		strbuf_release(&out);
+	}
+}
+
+/* a child that shut its stdout and stderr and goes on is still held to
+ * the time limit (before, the parent waited for it without one) */
+static void test_timeout_after_close(void **state)
+{
+	(void)state;
+	const char *argv[] = { "sh", "-c", "exec >&- 2>&-; sleep 30", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 0.5 };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_true(r.timed_out);
+	assert_true(r.seconds < 5);
+	strbuf_release(&out);
+}
+
+/* run_child_pid finds a process's one child */
+static void test_child_pid(void **state)
+{
+	(void)state;
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		pid_t g = fork();
+		if (g == 0) {
+			sleep(30);
+			_exit(0);
+		}
+		sleep(30);
+		_exit(0);
+	}
+	int g = -1;
+	for (int tries = 0; tries < 500 && g <= 0; tries++) {
+		g = run_child_pid(c);
+		if (g <= 0)
+			usleep(10000);
+	}
+	assert_true(g > 0);
+	assert_int_not_equal(g, c);
+	kill(g, SIGKILL);
+	kill(c, SIGKILL);
+	waitpid(c, NULL, 0);
+	assert_int_equal(run_child_pid(1 << 22), -1); /* past any pid_max: no such process */
 }
 
 static void test_signal(void **state)
@@ -164,6 +273,10 @@ int main(void)
 		cmocka_unit_test(test_capture_and_exit),
 		cmocka_unit_test(test_env_keep),
 		cmocka_unit_test(test_oom_score_adj),
+		cmocka_unit_test(test_no_core),
+		cmocka_unit_test(test_kill_box),
+		cmocka_unit_test(test_timeout_after_close),
+		cmocka_unit_test(test_child_pid),
 		cmocka_unit_test(test_signal),
 		cmocka_unit_test(test_timeout_kills_group),
 		cmocka_unit_test(test_exec_failure),

@@ -1,0 +1,201 @@
+/*
+ * test_sandbox.c - the box's parts that need no bubblewrap run
+ * (base/sandbox.h): the seccomp programs, loaded into a child of the test
+ * (a host box refuses the parent-death signal's reset, System V IPC and
+ * POSIX message queues; a GPU box only the first), their memfds sealed,
+ * the argv of a host box (whole /proc read-only) against a GPU box (its
+ * processes' entries writable), and which library directories a box may
+ * be shown.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <mqueue.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/prctl.h>
+#include <sys/shm.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/sandbox.h"
+
+/* In a child with the program of (prof, gpu) loaded: bit 0 set when
+ * prctl(PR_SET_PDEATHSIG) was refused with EPERM, bit 1 shmget, bit 2
+ * mq_open, bit 3 a thread-only clone rule (fork refused). */
+static int refused_in_child(enum sandbox_profile prof, int gpu)
+{
+	int fd = sandbox_filter_fd(prof, gpu);
+	assert_true(fd >= 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static struct sock_filter prog[4096];
+		ssize_t n = read(fd, prog, sizeof(prog));
+		struct sock_fprog fp = { (unsigned short)(n / (ssize_t)sizeof(prog[0])), prog };
+		if (n <= 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp, 0, 0) < 0)
+			_exit(100);
+		int bits = 0;
+		if (prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0) < 0 && errno == EPERM)
+			bits |= 1;
+		int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+		if (id < 0 && errno == EPERM)
+			bits |= 2;
+		else if (id >= 0)
+			shmctl(id, IPC_RMID, NULL);
+		mqd_t q = mq_open("/evident-test-sandbox", O_CREAT | O_RDONLY, 0600, NULL);
+		if (q == (mqd_t)-1 && errno == EPERM)
+			bits |= 4;
+		else if (q != (mqd_t)-1)
+			mq_unlink("/evident-test-sandbox");
+		pid_t c = fork();
+		if (c == 0)
+			_exit(0);
+		if (c < 0 && errno == EPERM)
+			bits |= 8;
+		else if (c > 0)
+			waitpid(c, NULL, 0);
+		_exit(bits);
+	}
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	close(fd);
+	assert_true(WIFEXITED(st));
+	assert_int_not_equal(WEXITSTATUS(st), 100);
+	return WEXITSTATUS(st);
+}
+
+/* a host box: the parent-death signal stays, no IPC objects, threads only */
+static void test_host_filter(void **state)
+{
+	(void)state;
+	assert_int_equal(refused_in_child(SANDBOX_STRICT, 0), 1 | 2 | 4 | 8);
+}
+
+/* a GPU box: the parent-death signal stays, IPC as the CUDA stack may
+ * need it, threads only */
+static void test_gpu_filter(void **state)
+{
+	(void)state;
+	assert_int_equal(refused_in_child(SANDBOX_STRICT, 1), 1 | 8);
+}
+
+/* the relaxed profile (compute-sanitizer, the compiler) starts processes
+ * and leaves the parent-death signal to its pid 1's own tools */
+static void test_relaxed_filter(void **state)
+{
+	(void)state;
+	assert_int_equal(refused_in_child(SANDBOX_RELAXED, 1), 0);
+}
+
+/* every box loads its program from one memfd: sealed, so that no box can
+ * rewrite it for the next (red team 4, job_pin) */
+static void test_filter_sealed(void **state)
+{
+	(void)state;
+	int fd = sandbox_filter_fd(SANDBOX_STRICT, 0);
+	assert_true(fd >= 0);
+	int seals = fcntl(fd, F_GET_SEALS);
+	assert_true(seals >= 0);
+	assert_true((seals & (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)) ==
+		    (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL));
+	char self[64];
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	int rw = open(self, O_RDWR);
+	if (rw >= 0) { /* reopened for writing, still no write */
+		assert_int_equal(write(rw, "x", 1), -1);
+		assert_int_equal(errno, EPERM);
+		close(rw);
+	}
+	close(fd);
+}
+
+/* The index of the first "a b" pair in argv, or -1. */
+static int pair_at(char **argv, const char *a, const char *b)
+{
+	for (int i = 0; argv[i] && argv[i + 1]; i++)
+		if (!strcmp(argv[i], a) && !strcmp(argv[i + 1], b))
+			return i;
+	return -1;
+}
+
+static char **wrap(int gpu)
+{
+	struct sandbox sb = SANDBOX_INIT;
+	sb.on = 1;
+	sb.gpu = gpu;
+	sb.bwrap = "bwrap";
+	sb.filter_fd[0] = sandbox_filter_fd(SANDBOX_STRICT, gpu);
+	sb.filter_fd[1] = sandbox_filter_fd(SANDBOX_RELAXED, gpu);
+	const char *inner[] = { "true", NULL };
+	int keep = -1;
+	char **argv = sandbox_wrap(&sb, SANDBOX_STRICT, inner, NULL, &keep);
+	if (keep >= 0)
+		close(keep);
+	close(sb.filter_fd[0]);
+	close(sb.filter_fd[1]);
+	return argv;
+}
+
+/* a host box's /proc is read-only as a whole (red team 4, oom_undo: its
+ * own oom_score_adj was writable); a GPU box keeps its processes' entries
+ * writable (the CUDA driver names its threads there) and binds the rest
+ * read-only over itself */
+static void test_proc_by_box(void **state)
+{
+	(void)state;
+	char **host = wrap(0), **gpu = wrap(1);
+	int at = pair_at(host, "--proc", "/proc");
+	assert_true(at >= 0);
+	assert_int_equal(pair_at(host, "--remount-ro", "/proc"), at + 2);
+	assert_int_equal(pair_at(host, "--ro-bind-try", "/proc/sys"), -1);
+	assert_true(pair_at(gpu, "--proc", "/proc") >= 0);
+	assert_int_equal(pair_at(gpu, "--remount-ro", "/proc"), -1);
+	assert_true(pair_at(gpu, "--ro-bind-try", "/proc/sys") >= 0);
+	sandbox_argv_free(host);
+	sandbox_argv_free(gpu);
+}
+
+/* a spec's library directory is shown only when it holds a library
+ * (red team 4, lib_dir: -L/etc showed /etc/shadow) */
+static void test_lib_dir(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/evident-test-libdir-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[256];
+	snprintf(path, sizeof(path), "%s/ld.so.cache", dir);
+	int fd = open(path, O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(sandbox_lib_dir(dir), 0); /* ld.so.cache is no library */
+	char lib[256];
+	snprintf(lib, sizeof(lib), "%s/libx.so.1", dir);
+	fd = open(lib, O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(sandbox_lib_dir(dir), 1);
+	unlink(lib);
+	unlink(path);
+	rmdir(dir);
+	assert_int_equal(sandbox_lib_dir("/"), 0);
+	assert_int_equal(sandbox_lib_dir(dir), 0); /* gone */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_host_filter),	 cmocka_unit_test(test_gpu_filter),
+		cmocka_unit_test(test_relaxed_filter), cmocka_unit_test(test_filter_sealed),
+		cmocka_unit_test(test_proc_by_box),	 cmocka_unit_test(test_lib_dir),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

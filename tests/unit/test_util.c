@@ -1,0 +1,66 @@
+/*
+ * test_util.c - how text that kernels, compilers and specs wrote is made
+ * fit for a terminal (base/util.h strbuf_add_printable and its one-line
+ * form): control bytes, C1 controls and bytes that are not UTF-8 become
+ * visible \xNN; printable text and well-formed UTF-8 stay as they are;
+ * escaping twice changes nothing.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+static char *printable(const char *s, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_add_printable(&sb, s, n);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void test_controls(void **state)
+{
+	(void)state;
+	const char in[] = "a\033[2J\033]0;owned\007b\rc\x7f" "d\ne\tf";
+	char *p = printable(in, sizeof(in) - 1);
+	assert_string_equal(p, "a\\x1b[2J\\x1b]0;owned\\x07b\\x0dc\\x7f" "d\ne\tf");
+	free(p);
+	/* one line: newline and tab too (a reason cannot start a line of a summary) */
+	p = printable_line("ok\n  - honest: ok\tx");
+	assert_string_equal(p, "ok\\x0a  - honest: ok\\x09x");
+	free(p);
+	p = printable_line(NULL);
+	assert_string_equal(p, "");
+	free(p);
+}
+
+/* U+009B (C2 9B) is a CSI to a terminal that takes 8-bit controls; a lone
+ * 0x9b or a cut sequence is no UTF-8 at all; é and a 4-byte emoji stay */
+static void test_utf8(void **state)
+{
+	(void)state;
+	const char in[] = "x\xc2\x9b" "2Jy \xc3\xa9 \xf0\x9f\x98\x80 \x9b\xff\xe2\x82";
+	char *p = printable(in, sizeof(in) - 1);
+	assert_string_equal(p, "x\\xc2\\x9b" "2Jy \xc3\xa9 \xf0\x9f\x98\x80 \\x9b\\xff\\xe2\\x82");
+	char *again = printable(p, strlen(p));
+	assert_string_equal(again, p);
+	free(again);
+	free(p);
+	/* overlong and surrogate forms are not UTF-8 either */
+	const char bad[] = "\xc0\xaf\xed\xa0\x80";
+	p = printable(bad, sizeof(bad) - 1);
+	assert_string_equal(p, "\\xc0\\xaf\\xed\\xa0\\x80");
+	free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_controls),
+		cmocka_unit_test(test_utf8),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
