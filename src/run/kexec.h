@@ -56,8 +56,21 @@ struct check_draw {
 	int strata;
 	long long first;
 	long long left[CHECK_MAX_STRATA]; /* checks still to draw, per class */
+	double floor[CHECK_MAX_STRATA];   /* memoryless: each sample's least chance, per class */
 };
 void check_draw_init(struct check_draw *d, long long n, long long want, int strata, long long first);
+/*
+ * Where the worker can tell a checked sample from the others after it ran
+ * (a CUDA worker downloads only the checked outputs, and device code sees
+ * the gap between launches grow by that copy), a fixed count leaks the
+ * future: once a class's share was seen drawn, none of its later samples
+ * is checked, and a kernel may skip them unseen (red team 5,
+ * rt5_check_count).  check_draw_memoryless gives every later sample of a
+ * class at least the chance its class started with (share / its samples),
+ * whatever was drawn before: at least the share in all, about one more
+ * per class on average, and no sample the worker can know unchecked.
+ */
+void check_draw_memoryless(struct check_draw *d);
 /*
  * The classes of timed CUDA samples for the draw: in stream mode sample g
  * is of distribution g mod n_dists, so n_dists classes; in graph mode
