@@ -49,6 +49,8 @@
  * the first want % strata classes one more, at least one, at most as
  * many as it has samples), so that no distribution goes unchecked by
  * chance or for want of checks.  strata 1: one class, the plain draw.
+ * A fixed count tells a worker that sees the draw's effects when the
+ * checks are spent; check_draw_memoryless (below) adds a floor.
  */
 #define CHECK_MAX_STRATA 16
 struct check_draw {
