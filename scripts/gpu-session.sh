@@ -15,6 +15,8 @@
 #   redteam4   red team 4's suites (tests/fixtures/specs/cuda-redteam4.yaml,
 #              cuda-redteam4-graph.yaml, cuda-redteam4-checks.yaml; docs/redteam4-cuda.md;
 #              not in the default list)
+#   redteam5   red team 5's suite (tests/fixtures/specs/cuda-redteam5.yaml;
+#              docs/redteam5-cuda.md; not in the default list)
 #   faults     experiments/cuda-faults.yaml
 #   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?;
 #              ITER1_RUNS=1: once)
@@ -109,6 +111,7 @@ if has redteam4; then
 	run_exp redteam4-graph tests/fixtures/specs/cuda-redteam4-graph.yaml
 	run_exp redteam4-checks tests/fixtures/specs/cuda-redteam4-checks.yaml
 fi
+has redteam5 && run_exp redteam5 tests/fixtures/specs/cuda-redteam5.yaml
 has faults && run_exp faults experiments/cuda-faults.yaml
 if has iter1; then
 	run_exp iter1-a experiments/iter1.yaml

@@ -253,7 +253,16 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 				h = 1;
 			if (h > 1 && pitch < w * elem)
 				BAD("step %zu: a memset whose pitch is narrower than its rows", i);
-			size_t span = (size_t)((h - 1) * (h > 1 ? pitch : 0) + w * elem);
+			/* in 64 bits (h - 1) * pitch wraps: height 2^24 + 1 at pitch
+			 * 2^40 measured as one row, and the replay wrote rows a TiB
+			 * apart (red team 5, rt5_memset_wrap); no buffer holds 2^40
+			 * rows past its first, so a product above that is refused */
+			unsigned long long rows_span = 0;
+			if (h > 1 && __builtin_mul_overflow(h - 1, pitch, &rows_span))
+				BAD("step %zu: a memset whose rows span more than 64 bits of addresses", i);
+			if (rows_span > (1ull << 40))
+				BAD("step %zu: a memset whose rows span more than 1 TiB", i);
+			size_t span = (size_t)(rows_span + w * elem);
 			if (get_ref(json_object_get(s, "dst"), span, in_bytes, n_in, out_bytes, n_out, out, &st->dst_buf,
 				    &st->dst_off))
 				BAD("step %zu: a memset that names no buffer of the launch or runs past its end", i);

@@ -220,6 +220,13 @@ static void test_plan_refused(void **state)
 		/* a 2D memset whose rows run past the buffer */
 		"{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], \"value\": 0, "
 		"\"elem\": 1, \"width\": 16, \"height\": 3, \"pitch\": 512}]}",
+		/* rows whose span wraps 64 bits to the width alone: 2^24 rows of
+		 * 2^40 bytes (red team 5, rt5_memset_wrap), or wraps to a span
+		 * inside the buffer */
+		"{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], \"value\": 0, "
+		"\"elem\": 1, \"width\": 64, \"height\": 16777217, \"pitch\": 1099511627776}]}",
+		"{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], \"value\": 0, "
+		"\"elem\": 4, \"width\": 4, \"height\": 549755813889, \"pitch\": 33554432}]}",
 		/* no steps, another version, an unknown kind */
 		"{\"version\": 1, \"scratch\": [], \"steps\": []}",
 		"{\"version\": 2, \"scratch\": [], \"steps\": [{\"kind\": \"copy\"}]}",
