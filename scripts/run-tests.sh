@@ -15,12 +15,7 @@
 #   san-cli   make SAN=1 test-cli, once that build is done
 # and the logs are shown in that order, each as it is written once the ones
 # before it have ended, so the output reads as a one-after-another run
-# would.  All but one of the tests run at nice 5 (CLI_NICE for the CLI
-# tests beside others, nice(1) for the rest): the longest CLI test of each
-# pass by the last run's times (t0040 in the plain pass: the critical path)
-# runs at the normal priority, so that it is not starved by the others and
-# ends before them rather than alone at the end, one CPU idle beside it;
-# the tests that run alone run at the normal priority too.  Most CLI tests wait on sleeps, child processes or a Slurm
+# would.  Most CLI tests wait on sleeps, child processes or a Slurm
 # cluster, so running them beside the rest keeps the CPUs busy.  The CLI
 # tests that race the clock or other processes (lib.sh's runs_alone) still
 # run alone: the unit and CLI tests hold build/test.lock (CLI_LOCK, see
@@ -56,7 +51,7 @@ logs=$(mktemp -d "${TMPDIR:-/tmp}/evident-make-test.XXXXXX") || { echo "run-test
 trap 'rm -rf "$logs" 2>/dev/null' EXIT # (on Ctrl-C a stream may still write its .end)
 mkdir -p build || exit 2
 export CLI_LOCK=$PWD/build/test.lock
-unset TEST_COUNTS TEST_TIMES CLI_ORDER CLI_NICE
+unset TEST_COUNTS TEST_TIMES CLI_ORDER
 # A -j of our own, unless make already shares its job slots with us.
 par=(-j"$jobs")
 [[ ${MAKEFLAGS:-} == *jobserver* ]] && par=()
@@ -89,15 +84,14 @@ titles=("repository checks: make test-repo" "unit tests: make test-unit" "CLI te
 # count ("repo|unit|cli P F S") to TEST_COUNTS
 stream_body() {
 	case $1 in
-	repo) shared nice -n 5 "$make" --no-print-directory test-repo ;;
-	unit) nice -n 5 "$make" --no-print-directory test-unit ;;
+	repo) shared "$make" --no-print-directory test-repo ;;
+	unit) "$make" --no-print-directory test-unit ;;
 	cli)
 		[ -s build/test-times-plain ] && export CLI_ORDER=$PWD/build/test-times-plain
-		export CLI_NICE=5
 		"$make" --no-print-directory test-cli
 		;;
 	san-unit)
-		shared nice -n 5 "$make" --no-print-directory "${par[@]}" SAN=1 test-build
+		shared "$make" --no-print-directory "${par[@]}" SAN=1 test-build
 		rc=$?
 		echo $rc >"$logs/san-built"
 		if [ $rc -ne 0 ]; then
@@ -105,7 +99,7 @@ stream_body() {
 			echo "failed: make SAN=1 test-build (exit $rc)"
 			return $rc
 		fi
-		nice -n 5 "$make" --no-print-directory SAN=1 test-unit
+		"$make" --no-print-directory SAN=1 test-unit
 		;;
 	san-cli)
 		until [ -s "$logs/san-built" ]; do sleep 1; done
@@ -115,7 +109,6 @@ stream_body() {
 			return 0
 		fi
 		[ -s build/test-times-san ] && export CLI_ORDER=$PWD/build/test-times-san
-		export CLI_NICE=5
 		"$make" --no-print-directory SAN=1 test-cli
 		;;
 	esac

@@ -30,12 +30,6 @@
 # beside others start longest first, those it does not know (new ones)
 # before them, so a long test does not start last; the output stays in
 # name order.
-# With CLI_NICE=N (make test sets 5) the tests that run beside others run
-# at nice N, except the first one started when CLI_ORDER is set (the
-# longest of the last run): on a machine whose CPUs make test keeps busy,
-# the longest test (t0040, the critical path) then gets a CPU rather than
-# its share among all the others, and ends before them, not after.  The
-# tests that run alone run at this script's own priority.
 # The closing line is "cli: N passed, N failed, N skipped".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,8 +39,6 @@ export REPO
 export EVIDENT
 jobs=${CLI_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: CLI_JOBS is '$jobs', expected a whole number of at least 1" >&2; exit 2; }
-niceness=${CLI_NICE:-0}
-[[ $niceness =~ ^[0-9]+$ ]] || { echo "run.sh: CLI_NICE is '$niceness', expected a whole number" >&2; exit 2; }
 lock=${CLI_LOCK:-}
 if [ -n "$lock" ] && ! command -v flock >/dev/null; then
 	echo "run.sh: CLI_LOCK is set but flock(1) is not installed (util-linux); the tests that run alone may have company" >&2
@@ -89,14 +81,14 @@ cpu_awk='function s(x) { split(x, p, "m"); return p[1] * 60 + p[2] }
 	NR == 2 { cpu = s($1) + s($2) }
 	END { printf "%.1f %s %.1f\n", b - a, t, cpu }'
 
-# run_one I MODE [NICE]: runs test I (at nice NICE, default 0) holding the
-# lock with flock MODE (-s shared, -x exclusive), leaving its output in $res/I.out, then its exit status in
+# run_one I MODE: runs test I holding the lock with flock MODE (-s shared,
+# -x exclusive), leaving its output in $res/I.out, then its exit status in
 # $res/I.rc (renamed into place, so an .rc that exists is whole).  Meant to
 # run in a subshell of its own: the lock is held on descriptor 9 of that
 # subshell, which the test itself does not inherit (what a test leaves
 # running cannot keep the lock).
 run_one() {
-	local i=$1 mode=$2 prio=${3:-0} t=${order[$1]} rc start
+	local i=$1 mode=$2 t=${order[$1]} rc start
 	if [ -n "$lock" ]; then
 		exec 9>>"$lock" && flock "$mode" 9 ||
 			echo "run.sh: cannot lock '$lock'; running $(basename "$t" .sh) without it" >&2
@@ -105,7 +97,7 @@ run_one() {
 		{ echo "run.sh: mktemp failed" >"$res/$i.out"; echo 2 >"$res/$i.rc"; return; }
 	export TEST_TMP
 	start=$EPOCHREALTIME
-	(cd "$TEST_TMP" && exec nice -n "$prio" bash "$t" 9>&-) >"$res/$i.out" 2>&1 </dev/null
+	(cd "$TEST_TMP" && exec bash "$t" 9>&-) >"$res/$i.out" 2>&1 </dev/null
 	rc=$?
 	# times' second line: the CPU of this subshell's children, the test
 	# (fork started it at 0; flock and mktemp add milliseconds)
@@ -144,9 +136,7 @@ ended() { local f k=0; for f in "$res"/*.rc; do [ -e "$f" ] && k=$((k + 1)); don
 started=0
 while [ $started -lt "$n_side" ]; do
 	if [ $((started - $(ended))) -lt "$jobs" ]; then
-		prio=$niceness
-		[ $started -eq 0 ] && [ -n "${CLI_ORDER:-}" ] && prio=0 # the longest: see the top
-		run_one "${starts[$started]}" -s $prio &
+		run_one "${starts[$started]}" -s &
 		started=$((started + 1))
 		continue
 	fi
