@@ -24,9 +24,10 @@
 # their pass is done.
 #
 # Each suite appends its count to its stream's TEST_COUNTS and each test
-# its time to TEST_TIMES.  The closing lines are the failures (if any), the
-# times (the build, each stream, the slowest tests, the load average
-# before and after), then the count.  A failure that no suite counted (a
+# its time and CPU to TEST_TIMES.  The closing lines are the failures (if
+# any), the times (the build, each stream, the slowest tests, the load
+# average before and after), the CPU (all of make test's, user and sys,
+# and the tests that used most), then the count.  A failure that no suite counted (a
 # build, a suite that died before its count) counts as one failed test and
 # is named.  The CLI tests' times are kept in build/test-times-{plain,san}
 # and the next run starts the longest first (CLI_ORDER).
@@ -188,6 +189,17 @@ slow=$(for i in "${!names[@]}"; do
 	[ -s "$logs/$i.times" ] && awk -v s="${names[$i]}" '{ print $1, $2, s }' "$logs/$i.times"
 done | sort -rn | head -6 | awk '{ printf "%s%s (%s) %s s", (NR > 1 ? ", " : ""), $2, $3, $1 }')
 [ -n "$slow" ] && echo "slowest: $slow"
+# The CPU: of everything this script ran and waited for (times' second
+# line: its children's user and sys), and of the tests that used most
+# (TEST_TIMES' third field).  On a shared machine the wall times above
+# stretch with the load; these move far less.
+times >"$logs/cpu"
+cpu=$(awk 'function s(x) { split(x, p, "m"); return p[1] * 60 + p[2] }
+	NR == 2 { printf "cpu: %.0f s (user %.0f s, sys %.0f s)", s($1) + s($2), s($1), s($2) }' "$logs/cpu")
+most=$(for i in "${!names[@]}"; do
+	[ -s "$logs/$i.times" ] && awk -v s="${names[$i]}" 'NF >= 3 { print $3, $2, s }' "$logs/$i.times"
+done | sort -rn | head -6 | awk '{ printf "%s%s (%s) %s s", (NR > 1 ? ", " : ""), $2, $3, $1 }')
+echo "$cpu${most:+; most: $most}"
 
 for x in "${broken[@]}" "${failures[@]}"; do echo "failed: $x"; done
 echo "test: $p passed, $f failed, $s skipped"

@@ -14,7 +14,8 @@
 # cmocka's summaries; a binary that exits non-zero with no failed test in
 # its summary (a crash, a sanitizer report at exit) counts as one more
 # failed test.  TEST_COUNTS=FILE appends "unit PASSED FAILED SKIPPED"
-# there; TEST_TIMES=FILE appends "SECONDS NAME" per binary.
+# there; TEST_TIMES=FILE appends "SECONDS NAME CPU" per binary (CPU: its
+# user + sys seconds).
 set -u
 jobs=${UNIT_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run-unit-tests.sh: UNIT_JOBS is '$jobs', expected a whole number of at least 1" >&2; exit 2; }
@@ -39,8 +40,13 @@ run_one() {
 	start=$EPOCHREALTIME
 	"${bins[$1]}" >"$res/$1.out" 2>&1 </dev/null 9>&-
 	rc=$?
-	[ -n "${TEST_TIMES:-}" ] && awk -v a="$start" -v b="$EPOCHREALTIME" -v t="$(basename "${bins[$1]}")" \
-		'BEGIN { printf "%.1f %s\n", b - a, t }' >>"$TEST_TIMES"
+	# times' second line: this subshell's children's CPU, the binary's
+	# (fork started it at 0; flock adds milliseconds)
+	times >"$res/$1.cpu"
+	[ -n "${TEST_TIMES:-}" ] && awk -v a="$start" -v b="$EPOCHREALTIME" -v t="$(basename "${bins[$1]}")" '
+		function s(x) { split(x, p, "m"); return p[1] * 60 + p[2] }
+		NR == 2 { cpu = s($1) + s($2) }
+		END { printf "%.1f %s %.1f\n", b - a, t, cpu }' "$res/$1.cpu" >>"$TEST_TIMES"
 	echo $rc >"$res/$1.rc.tmp" && mv "$res/$1.rc.tmp" "$res/$1.rc"
 }
 

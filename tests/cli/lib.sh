@@ -25,6 +25,14 @@ expect_eq() { [ "$1" = "$2" ] || fail "expected '$2', got '$1'${3:+ ($3)}"; }
 runs_alone() {
 	[ -z "${EVIDENT_QUICKSTART_INNER:-}" ] || skip "inside the quick-start test's own 'make test' ($*; the outer run runs it)"
 }
+# plain_pass_only WHY: a test that never runs $EVIDENT (it checks sources,
+# documents or what nvcc makes of a kernel) calls it first.  make test's
+# sanitized pass differs from the plain one only in $EVIDENT (built under
+# build-san/ with ASan+UBSan), so there such a test would repeat itself
+# unchanged; it skips, saying why.
+plain_pass_only() {
+	case "$EVIDENT" in *build-san/*) skip "runs once, in the plain pass: $*" ;; esac
+}
 # A GPU test calls need_gpu first: it skips with the reason when none is here.
 need_gpu() {
 	command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || skip "no NVIDIA GPU on this machine (nvidia-smi -L failed)"

@@ -22,8 +22,10 @@
 # to itself, other users aside.
 #
 # TEST_COUNTS=FILE appends the totals there as one line "cli PASSED FAILED
-# SKIPPED"; TEST_TIMES=FILE appends "SECONDS NAME" per test (its own run
-# time, not the wait for the lock).  With CLI_ORDER=FILE, lines "SECONDS
+# SKIPPED"; TEST_TIMES=FILE appends "SECONDS NAME CPU" per test: its own
+# run time (not the wait for the lock), and the CPU seconds (user + sys)
+# of the processes it ran and waited for, which, unlike the time, the load
+# of a shared machine barely moves.  With CLI_ORDER=FILE, lines "SECONDS
 # NAME" as TEST_TIMES writes them (an earlier run's), the tests that run
 # beside others start longest first, those it does not know (new ones)
 # before them, so a long test does not start last; the output stays in
@@ -73,6 +75,12 @@ fi
 res=$(mktemp -d "${TMPDIR:-/tmp}/evident-cli-run.XXXXXX") || { echo "run.sh: mktemp failed" >&2; exit 2; }
 trap 'rm -rf "$res"' EXIT
 
+# prints "SECONDS NAME CPU" from bash's `times` (lines "0m1.250s 0m0.031s";
+# the second is the children's user and sys) and awk -v a=START b=END t=NAME
+cpu_awk='function s(x) { split(x, p, "m"); return p[1] * 60 + p[2] }
+	NR == 2 { cpu = s($1) + s($2) }
+	END { printf "%.1f %s %.1f\n", b - a, t, cpu }'
+
 # run_one I MODE: runs test I holding the lock with flock MODE (-s shared,
 # -x exclusive), leaving its output in $res/I.out, then its exit status in
 # $res/I.rc (renamed into place, so an .rc that exists is whole).  Meant to
@@ -91,8 +99,11 @@ run_one() {
 	start=$EPOCHREALTIME
 	(cd "$TEST_TMP" && exec bash "$t" 9>&-) >"$res/$i.out" 2>&1 </dev/null
 	rc=$?
-	[ -n "${TEST_TIMES:-}" ] && awk -v a="$start" -v b="$EPOCHREALTIME" -v t="$(basename "$t" .sh)" \
-		'BEGIN { printf "%.1f %s\n", b - a, t }' >>"$TEST_TIMES"
+	# times' second line: the CPU of this subshell's children, the test
+	# (fork started it at 0; flock and mktemp add milliseconds)
+	times >"$res/$i.cpu"
+	[ -n "${TEST_TIMES:-}" ] && awk -v a="$start" -v b="$EPOCHREALTIME" -v t="$(basename "$t" .sh)" "$cpu_awk" \
+		"$res/$i.cpu" >>"$TEST_TIMES"
 	chmod -R u+w "$TEST_TMP" 2>/dev/null
 	rm -rf "$TEST_TMP"
 	echo $rc >"$res/$i.rc.tmp" && mv "$res/$i.rc.tmp" "$res/$i.rc"

@@ -1,6 +1,12 @@
 # four runners writing to one store at the same time, 10 runs each: 40 variant records and 4 batches, verify passes, and the chain is a line (every prev distinct, one first manifest)
+#
+# It runs beside other tests (not runs_alone): every check is an invariant
+# of the store (counts, the chain, verify, no lock left), none a time or a
+# verdict.  The four writers start together and each commits ten runs over
+# seconds, so they race for HEAD.lock however busy the machine is; a busy
+# machine stretches all four alike, and a commit holds the lock for
+# milliseconds against store_lock_wait_s (120 s) and STORE_LOCK_STALE_S (60 s).
 . "$REPO/tests/cli/lib.sh"
-runs_alone "four racing writers"
 mkrepo
 cat > experiments/c.yaml <<'Y'
 name: c

@@ -2,6 +2,7 @@
 # README's source tour names every file of src/ (in a code span), and names
 # no file that does not exist: the tour is `ls src`, kept current.
 . "$REPO/tests/cli/lib.sh"
+plain_pass_only "it reads README.md and src/, never runs evident"
 cd "$REPO" || fail "no repository"
 tour=$(sed -n '/^## Source tour/,$p' README.md)
 [ -n "$tour" ] || fail "README has no '## Source tour' section"
