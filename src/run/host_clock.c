@@ -127,12 +127,51 @@ static int run_time(int pid, unsigned long long *ns)
 	return ok ? 0 : -1;
 }
 
-/* Stop the worker and wait (at most 2 s) until every thread is stopped.
+/*
+ * Whether every thread of pid is off its run queue: 1, 0, or -1 when
+ * /proc does not say (no wchan).  A thread's wchan names where it sleeps
+ * ("do_signal_stop" for a stopped one) once the scheduler has taken it
+ * off the CPU, and reads "0" while it is still queued or running; its run
+ * time is booked when it is taken off, so only then is it final.
+ */
+static int all_off_cpu(int pid)
+{
+	char path[320], buf[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	int off = 1;
+	struct dirent *e;
+	while ((e = readdir(d)) && off == 1) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/wchan", pid, e->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (n < 0)
+			off = -1;
+		else if (n == 0 || (n == 1 && buf[0] == '0'))
+			off = 0;
+	}
+	closedir(d);
+	return off;
+}
+
+/*
+ * Stop the worker and wait (at most 2 s) until every thread is stopped.
  * 0, or -1 when it did not stop (gone, or stuck in the kernel).  Notes
- * the stopped worker's run time once it has settled: /proc says 'T' as
- * soon as a thread is marked stopped, but its run time is only booked
- * when it leaves the CPU, which on a loaded machine can be a while later
- * (an honest worker then read as "its run time grew" in round_trip). */
+ * the stopped worker's run time once it is final: /proc says 'T' as soon
+ * as a thread is marked stopped, but its run time is only booked when the
+ * scheduler takes it off the CPU, which on a loaded machine can be a while
+ * later (an honest worker then read as "its run time grew" in round_trip).
+ * So the run time is noted once every thread's wchan says it is off the
+ * CPU (all_off_cpu) and two readings agree; where /proc has no wchan, or
+ * it still reads "0" after 0.2 s (a kernel that does not name the place),
+ * two equal readings 20 us apart alone, as before.
+ */
 static int freeze(struct host_clock *hc)
 {
 	if (kill(hc->pid, SIGSTOP) < 0)
@@ -143,7 +182,8 @@ static int freeze(struct host_clock *hc)
 	while (mono_now() - t0 < 2.0) {
 		if (task_ids(hc->pid, ids, MAX_TIDS, &stopped) < 0)
 			return -1;
-		if (stopped) {
+		int off = stopped ? all_off_cpu(hc->pid) : 0;
+		if (stopped && (off != 0 || mono_now() - t0 > 0.2)) {
 			if (run_time(hc->pid, &ns) < 0) {
 				hc->have_runtime = 0;
 				return 0;
