@@ -388,6 +388,16 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		close(ctl_child);
 		chp[1] = ctlp[0] = ch_child = ctl_child = -1;
 		signal(SIGPIPE, SIG_IGN); /* a dead worker must not kill the parent's reply */
+		/* a full pipe is the child's doing, never a wait: its fd 4,
+		 * reopened for writing through /proc/self/fd/4, is the pipe's
+		 * write end, and a kernel filled it so that the parent's next
+		 * answer blocked in write() past every time limit (red team 5,
+		 * pipe_block) */
+		int fl = fcntl(ctlp[1], F_GETFL);
+		if (fl < 0 || fcntl(ctlp[1], F_SETFL, fl | O_NONBLOCK) < 0) {
+			close(ctlp[1]); /* fail closed: every answer fails, a violation */
+			ctlp[1] = -1;
+		}
 	}
 	close(execp[1]);
 	execp[1] = -1;

@@ -3,7 +3,7 @@
  * codes, signals, timeouts (the whole process group dies), exec failure
  * reported on the close-on-exec pipe, and line callbacks; the core limit,
  * a box's pid 1 killed with the child, the time limit after the child
- * shut its output.
+ * shut its output, an answer into a pipe the child filled.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -144,6 +144,50 @@ static void test_kill_box(void **state)
 	}
 }
 
+/* the child fills the pipe of its answers itself (its fd 4 reopened for
+ * writing) and asks for one: the parent's answer fails at once with
+ * EAGAIN instead of blocking past the time limit (red team 5,
+ * pipe_block: a blocking write hung the runner until it was killed) */
+struct full_pipe {
+	int calls, rc, err;
+};
+
+static int answer_once(const char *buf, size_t n, int reply_fd, void *ctx)
+{
+	(void)buf;
+	(void)n;
+	struct full_pipe *f = ctx;
+	if (f->calls++)
+		return 0;
+	f->rc = (int)write(reply_fd, "g", 1);
+	f->err = errno;
+	return f->rc < 0 ? -1 : 0;
+}
+
+static void test_answer_pipe_full(void **state)
+{
+	(void)state;
+	/* head blocks once the pipe is full, whatever its size; then the
+	 * line on fd 3 asks for an answer */
+	const char *argv[] = { "sh", "-c",
+			       "timeout 15 head -c 4194304 /dev/zero >/proc/self/fd/4 2>/dev/null & "
+			       "sleep 0.3; echo x >&3; sleep 30",
+			       NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct full_pipe f = { 0, 0, 0 };
+	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 10, .on_chan = answer_once, .ctx = &f };
+	struct run_result r;
+	alarm(20); /* a blocking write would hang the test: SIGALRM fails it */
+	assert_int_equal(run_command(&o, &r), 0);
+	alarm(0);
+	assert_int_equal(f.calls, 1);
+	assert_int_equal(f.rc, -1);
+	assert_int_equal(f.err, EAGAIN);
+	assert_true(r.killed_by_parent);
+	assert_false(r.timed_out);
+	strbuf_release(&out);
+}
+
 /* a child that shut its stdout and stderr and goes on is still held to
  * the time limit (before, the parent waited for it without one) */
 static void test_timeout_after_close(void **state)
@@ -281,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_timeout_kills_group),
 		cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_answer_pipe_full),
 	};
 	return cmocka_run_group_tests_name("runcmd", tests, NULL, NULL);
 }
