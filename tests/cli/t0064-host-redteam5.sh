@@ -1,0 +1,22 @@
+# The fifth red team's host cheats (tests/fixtures/adversary/host/
+# redteam5/README.md).  At 100f89f: pipe_block reopened its fd 4 (the
+# read end of the pipe the parent answers on) for writing through
+# /proc/self/fd/4, filled the pipe and waited; the parent's next go
+# blocked in write() with no time limit around it, and `evident run`
+# hung until it was killed (here after 60 s: no record of pipe_block or
+# of the variant after it).  Now the parent's end of that pipe is
+# non-blocking: the go fails at once, a protocol violation, and the
+# batch goes on.
+. "$REPO/tests/cli/lib.sh"
+mkrepo
+timeout -s KILL 60 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam5.yaml > "$TEST_TMP/out" 2>&1
+rc=$?
+[ "$rc" != 137 ] || fail "pipe_block: evident run still ran after 60 s (the job's limit is 10 s): the runner hung in a write to the worker"
+grep "UNEXPECTED" "$TEST_TMP/out" && fail "a cheat did not get its expected outcome"
+expect_match "$TEST_TMP/out" "^pipe_block +protocol_violation"
+expect_contains "$TEST_TMP/out" "pipe_block: protocol_violation - protocol violation: the worker stopped reading its go"
+expect_match "$TEST_TMP/out" "^after +ok"
+# (the violation is the fill's: the parent's go found the pipe full; the
+# cheat's own stderr goes with the worker it got killed)
+r=$(grep -l '"variant": "pipe_block"' artifacts/runs/*.json | grep -v batch | head -1)
+[ -n "$r" ] || fail "no record of pipe_block"
