@@ -232,6 +232,54 @@ static void kill_child(const struct run_opts *o, pid_t pid)
 }
 
 /*
+ * After the parent killed the child (a timeout, on_chan's -1): what it
+ * had already written on stdout and stderr, kept as any output is, for
+ * at most 1 s.  The loop that reads them stops at the kill, and a host
+ * worker's last words before a violation sat unread in its stderr pipe
+ * while the parent drove its samples from on_chan (red team 5,
+ * pipe_block: its log lacked the line that said what it had done).  The
+ * child is dead, so EOF comes as soon as the pipes are empty.
+ */
+static void drain_killed(struct pollfd *pfd, const struct run_opts *o, struct strbuf *pending,
+			 unsigned long long *dropped)
+{
+	char buf[65536];
+	double t0 = mono_now();
+	for (;;) {
+		double left = 1.0 - (mono_now() - t0);
+		if (left <= 0 || (pfd[0].fd < 0 && pfd[1].fd < 0))
+			return;
+		int n = poll(pfd, 2, (int)(left * 1000) + 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		for (int i = 0; i < 2; i++) {
+			if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			ssize_t k = read(pfd[i].fd, buf, sizeof(buf));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0) {
+				close(pfd[i].fd);
+				pfd[i].fd = -1;
+				continue;
+			}
+			if (i == 1) {
+				keep_capped(o->err, buf, (size_t)k, &dropped[1]);
+				continue;
+			}
+			if (o->out)
+				keep_capped(o->out, buf, (size_t)k, &dropped[0]);
+			if (o->on_line) {
+				strbuf_add(pending, buf, (size_t)k);
+				deliver_lines(pending, o);
+			}
+		}
+	}
+}
+
+/*
  * Wait for the child after its descriptors closed.  A child that closed
  * them and lives on (its stdout, stderr and channel shut, the work going
  * on) is still held to the time limit: killed at it, and timed out.
@@ -492,6 +540,8 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		if (stop)
 			break;
 	}
+	if (res->timed_out || res->killed_by_parent)
+		drain_killed(pfd, o, &pending, dropped);
 	if (o->on_line && pending.len)
 		o->on_line(pending.buf, o->ctx);
 	if (dropped[0] && o->out)

@@ -6,7 +6,8 @@
 # hung until it was killed (here after 60 s: no record of pipe_block or
 # of the variant after it).  Now the parent's end of that pipe is
 # non-blocking: the go fails at once, a protocol violation, and the
-# batch goes on.
+# batch goes on; and what the worker wrote on stderr before the kill is
+# kept in its log (before, the kill dropped it).
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 timeout -s KILL 60 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam5.yaml > "$TEST_TMP/out" 2>&1
@@ -16,7 +17,10 @@ grep "UNEXPECTED" "$TEST_TMP/out" && fail "a cheat did not get its expected outc
 expect_match "$TEST_TMP/out" "^pipe_block +protocol_violation"
 expect_contains "$TEST_TMP/out" "pipe_block: protocol_violation - protocol violation: the worker stopped reading its go"
 expect_match "$TEST_TMP/out" "^after +ok"
-# (the violation is the fill's: the parent's go found the pipe full; the
-# cheat's own stderr goes with the worker it got killed)
 r=$(grep -l '"variant": "pipe_block"' artifacts/runs/*.json | grep -v batch | head -1)
 [ -n "$r" ] || fail "no record of pipe_block"
+# the cheat did fill the pipe, and its last words before the violation
+# are in its log (they sat unread in its stderr pipe while the parent
+# drove its samples, and were dropped at the kill)
+"$EVIDENT" show --log "$(basename "$r" .json)" > "$TEST_TMP/logs" 2>&1
+expect_match "$TEST_TMP/logs" "pipe_block: filled the parent's pipe with [0-9]+ bytes"

@@ -3,7 +3,8 @@
  * codes, signals, timeouts (the whole process group dies), exec failure
  * reported on the close-on-exec pipe, and line callbacks; the core limit,
  * a box's pid 1 killed with the child, the time limit after the child
- * shut its output, an answer into a pipe the child filled.
+ * shut its output, an answer into a pipe the child filled, a killed
+ * child's last output kept.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -188,6 +189,34 @@ static void test_answer_pipe_full(void **state)
 	strbuf_release(&out);
 }
 
+/* on_chan kills the child while the parent is busy (as a host worker's
+ * timed samples keep it in on_chan): what the child wrote on stderr in
+ * the meantime is still kept (red team 5, pipe_block's last words were
+ * lost from its log) */
+static int kill_later(const char *buf, size_t n, int reply_fd, void *ctx)
+{
+	(void)buf;
+	(void)n;
+	(void)reply_fd;
+	(void)ctx;
+	usleep(400000);
+	return -1;
+}
+
+static void test_last_words(void **state)
+{
+	(void)state;
+	const char *argv[] = { "sh", "-c", "echo x >&3; sleep 0.1; echo last words >&2; sleep 30", NULL };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .out = &out, .err = &err, .timeout_s = 10, .on_chan = kill_later };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_true(r.killed_by_parent);
+	assert_non_null(strstr(strbuf_str(&err), "last words"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 /* a child that shut its stdout and stderr and goes on is still held to
  * the time limit (before, the parent waited for it without one) */
 static void test_timeout_after_close(void **state)
@@ -326,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_answer_pipe_full),
+		cmocka_unit_test(test_last_words),
 	};
 	return cmocka_run_group_tests_name("runcmd", tests, NULL, NULL);
 }
