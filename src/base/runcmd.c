@@ -231,6 +231,17 @@ static void kill_child(const struct run_opts *o, pid_t pid)
 	kill(-pid, SIGKILL);
 }
 
+/* O_NONBLOCK on each of the parent's read ends that is open (>= 0). */
+static void nonblock_reads(int a, int b, int c)
+{
+	int fds[3] = { a, b, c };
+	for (int i = 0; i < 3; i++) {
+		int fl = fds[i] >= 0 ? fcntl(fds[i], F_GETFL) : -1;
+		if (fl >= 0)
+			fcntl(fds[i], F_SETFL, fl | O_NONBLOCK);
+	}
+}
+
 /*
  * After the parent killed the child (a timeout, on_chan's -1): what it
  * had already written on stdout and stderr, kept as any output is, for
@@ -258,8 +269,8 @@ static void drain_killed(struct pollfd *pfd, const struct run_opts *o, struct st
 			if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			ssize_t k = read(pfd[i].fd, buf, sizeof(buf));
-			if (k < 0 && errno == EINTR)
-				continue;
+			if (k < 0 && (errno == EINTR || errno == EAGAIN))
+				continue; /* EAGAIN: taken back by the child (nonblock_reads) */
 			if (k <= 0) {
 				close(pfd[i].fd);
 				pfd[i].fd = -1;
@@ -476,6 +487,12 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		return error("cannot run '%s': %s", o->argv[0], strerror(exec_err));
 	}
 	res->started = 1;
+	/* every pipe the parent reads the child on is non-blocking: the child
+	 * can reopen its own end through /proc/self/fd/N as a read end too,
+	 * and take back the bytes that woke the parent's poll before the
+	 * parent reads them; a blocking read() then waited past every time
+	 * limit (red team 5, chan_steal: evident run hung for good) */
+	nonblock_reads(outp[0], want_err ? errp[0] : -1, o->on_chan ? chp[0] : -1);
 	if (o->on_start)
 		o->on_start(pid, o->on_chan ? chp[0] : -1, o->ctx);
 
@@ -514,8 +531,8 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			ssize_t k = read(pfd[i].fd, buf, sizeof(buf));
-			if (k < 0 && errno == EINTR)
-				continue;
+			if (k < 0 && (errno == EINTR || errno == EAGAIN))
+				continue; /* EAGAIN: taken back by the child (nonblock_reads) */
 			if (k <= 0) {
 				close(pfd[i].fd);
 				pfd[i].fd = -1;

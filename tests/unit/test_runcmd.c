@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -217,6 +218,41 @@ static void test_last_words(void **state)
 	strbuf_release(&err);
 }
 
+/* the parent's read end of the channel is non-blocking: the child can
+ * reopen its fd 3 for reading and take back the bytes that woke the
+ * parent's poll, and a blocking read() then waited past every limit
+ * (red team 5, chan_steal) */
+static int chan_flags = -1;
+
+static void note_chan(int pid, int chan_fd, void *ctx)
+{
+	(void)pid;
+	(void)ctx;
+	chan_flags = fcntl(chan_fd, F_GETFL);
+}
+
+static int chan_ok(const char *buf, size_t n, int reply_fd, void *ctx)
+{
+	(void)buf;
+	(void)n;
+	(void)reply_fd;
+	(void)ctx;
+	return 0;
+}
+
+static void test_chan_nonblocking(void **state)
+{
+	(void)state;
+	const char *argv[] = { "sh", "-c", "echo x >&3", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 10, .on_chan = chan_ok, .on_start = note_chan };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_true(chan_flags >= 0);
+	assert_true(chan_flags & O_NONBLOCK);
+	strbuf_release(&out);
+}
+
 /* a child that shut its stdout and stderr and goes on is still held to
  * the time limit (before, the parent waited for it without one) */
 static void test_timeout_after_close(void **state)
@@ -356,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_answer_pipe_full),
 		cmocka_unit_test(test_last_words),
+		cmocka_unit_test(test_chan_nonblocking),
 	};
 	return cmocka_run_group_tests_name("runcmd", tests, NULL, NULL);
 }
