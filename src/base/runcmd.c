@@ -231,6 +231,65 @@ static void kill_child(const struct run_opts *o, pid_t pid)
 	kill(-pid, SIGKILL);
 }
 
+/* O_NONBLOCK on each of the parent's read ends that is open (>= 0). */
+static void nonblock_reads(int a, int b, int c)
+{
+	int fds[3] = { a, b, c };
+	for (int i = 0; i < 3; i++) {
+		int fl = fds[i] >= 0 ? fcntl(fds[i], F_GETFL) : -1;
+		if (fl >= 0)
+			fcntl(fds[i], F_SETFL, fl | O_NONBLOCK);
+	}
+}
+
+/*
+ * After the parent killed the child (a timeout, on_chan's -1): what it
+ * had already written on stdout and stderr, kept as any output is, for
+ * at most 1 s.  The loop that reads them stops at the kill, and a host
+ * worker's last words before a violation sat unread in its stderr pipe
+ * while the parent drove its samples from on_chan (red team 5,
+ * pipe_block: its log lacked the line that said what it had done).  The
+ * child is dead, so EOF comes as soon as the pipes are empty.
+ */
+static void drain_killed(struct pollfd *pfd, const struct run_opts *o, struct strbuf *pending,
+			 unsigned long long *dropped)
+{
+	char buf[65536];
+	double t0 = mono_now();
+	for (;;) {
+		double left = 1.0 - (mono_now() - t0);
+		if (left <= 0 || (pfd[0].fd < 0 && pfd[1].fd < 0))
+			return;
+		int n = poll(pfd, 2, (int)(left * 1000) + 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		for (int i = 0; i < 2; i++) {
+			if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			ssize_t k = read(pfd[i].fd, buf, sizeof(buf));
+			if (k < 0 && (errno == EINTR || errno == EAGAIN))
+				continue; /* EAGAIN: taken back by the child (nonblock_reads) */
+			if (k <= 0) {
+				close(pfd[i].fd);
+				pfd[i].fd = -1;
+				continue;
+			}
+			if (i == 1) {
+				keep_capped(o->err, buf, (size_t)k, &dropped[1]);
+				continue;
+			}
+			if (o->out)
+				keep_capped(o->out, buf, (size_t)k, &dropped[0]);
+			if (o->on_line) {
+				strbuf_add(pending, buf, (size_t)k);
+				deliver_lines(pending, o);
+			}
+		}
+	}
+}
+
 /*
  * Wait for the child after its descriptors closed.  A child that closed
  * them and lives on (its stdout, stderr and channel shut, the work going
@@ -388,6 +447,16 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		close(ctl_child);
 		chp[1] = ctlp[0] = ch_child = ctl_child = -1;
 		signal(SIGPIPE, SIG_IGN); /* a dead worker must not kill the parent's reply */
+		/* a full pipe is the child's doing, never a wait: its fd 4,
+		 * reopened for writing through /proc/self/fd/4, is the pipe's
+		 * write end, and a kernel filled it so that the parent's next
+		 * answer blocked in write() past every time limit (red team 5,
+		 * pipe_block) */
+		int fl = fcntl(ctlp[1], F_GETFL);
+		if (fl < 0 || fcntl(ctlp[1], F_SETFL, fl | O_NONBLOCK) < 0) {
+			close(ctlp[1]); /* fail closed: every answer fails, a violation */
+			ctlp[1] = -1;
+		}
 	}
 	close(execp[1]);
 	execp[1] = -1;
@@ -418,6 +487,12 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		return error("cannot run '%s': %s", o->argv[0], strerror(exec_err));
 	}
 	res->started = 1;
+	/* every pipe the parent reads the child on is non-blocking: the child
+	 * can reopen its own end through /proc/self/fd/N as a read end too,
+	 * and take back the bytes that woke the parent's poll before the
+	 * parent reads them; a blocking read() then waited past every time
+	 * limit (red team 5, chan_steal: evident run hung for good) */
+	nonblock_reads(outp[0], want_err ? errp[0] : -1, o->on_chan ? chp[0] : -1);
 	if (o->on_start)
 		o->on_start(pid, o->on_chan ? chp[0] : -1, o->ctx);
 
@@ -456,8 +531,8 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			ssize_t k = read(pfd[i].fd, buf, sizeof(buf));
-			if (k < 0 && errno == EINTR)
-				continue;
+			if (k < 0 && (errno == EINTR || errno == EAGAIN))
+				continue; /* EAGAIN: taken back by the child (nonblock_reads) */
 			if (k <= 0) {
 				close(pfd[i].fd);
 				pfd[i].fd = -1;
@@ -482,6 +557,8 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		if (stop)
 			break;
 	}
+	if (res->timed_out || res->killed_by_parent)
+		drain_killed(pfd, o, &pending, dropped);
 	if (o->on_line && pending.len)
 		o->on_line(pending.buf, o->ctx);
 	if (dropped[0] && o->out)

@@ -30,7 +30,11 @@ typedef void (*line_fn)(const char *line, void *ctx);
 /*
  * Called with bytes the child wrote on its protocol channel (fd 3), as
  * they arrive; reply_fd is the parent's end of the child's fd 4, for
- * answers.  Return 0 to go on, or -1 to kill the child now (a protocol
+ * answers.  reply_fd is non-blocking: a write into a pipe the child
+ * stopped reading (or filled itself, reopening its fd 4 for writing
+ * through /proc/self/fd/4) fails with EAGAIN at once instead of waiting
+ * past every time limit (red team 5, pipe_block); a protocol that
+ * answers one byte per message never fills it.  Return 0 to go on, or -1 to kill the child now (a protocol
  * violation): its process group gets SIGKILL and run_command returns as
  * for any ending (res->killed_by_parent = 1).
  */

@@ -251,7 +251,10 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		if (r <= 0)
 			continue;
 		ssize_t k = read(hc->chan_fd, buf + have, sizeof(buf) - 1 - have);
-		if (k < 0 && errno == EINTR)
+		/* EAGAIN: the channel is non-blocking (runcmd.c), and the worker
+		 * can take back through /proc/self/fd/3 the bytes that woke the
+		 * poll (red team 5, chan_steal) */
+		if (k < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (k <= 0) {
 			/* the worker died (a crash in launch()): its exit says how */

@@ -3,13 +3,15 @@
  * codes, signals, timeouts (the whole process group dies), exec failure
  * reported on the close-on-exec pipe, and line callbacks; the core limit,
  * a box's pid 1 killed with the child, the time limit after the child
- * shut its output.
+ * shut its output, an answer into a pipe the child filled, a killed
+ * child's last output kept.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -142,6 +144,113 @@ static void test_kill_box(void **state)
 		}
 		strbuf_release(&out);
 	}
+}
+
+/* the child fills the pipe of its answers itself (its fd 4 reopened for
+ * writing) and asks for one: the parent's answer fails at once with
+ * EAGAIN instead of blocking past the time limit (red team 5,
+ * pipe_block: a blocking write hung the runner until it was killed) */
+struct full_pipe {
+	int calls, rc, err;
+};
+
+static int answer_once(const char *buf, size_t n, int reply_fd, void *ctx)
+{
+	(void)buf;
+	(void)n;
+	struct full_pipe *f = ctx;
+	if (f->calls++)
+		return 0;
+	f->rc = (int)write(reply_fd, "g", 1);
+	f->err = errno;
+	return f->rc < 0 ? -1 : 0;
+}
+
+static void test_answer_pipe_full(void **state)
+{
+	(void)state;
+	/* head blocks once the pipe is full, whatever its size; then the
+	 * line on fd 3 asks for an answer */
+	const char *argv[] = { "sh", "-c",
+			       "timeout 15 head -c 4194304 /dev/zero >/proc/self/fd/4 2>/dev/null & "
+			       "sleep 0.3; echo x >&3; sleep 30",
+			       NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct full_pipe f = { 0, 0, 0 };
+	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 10, .on_chan = answer_once, .ctx = &f };
+	struct run_result r;
+	alarm(20); /* a blocking write would hang the test: SIGALRM fails it */
+	assert_int_equal(run_command(&o, &r), 0);
+	alarm(0);
+	assert_int_equal(f.calls, 1);
+	assert_int_equal(f.rc, -1);
+	assert_int_equal(f.err, EAGAIN);
+	assert_true(r.killed_by_parent);
+	assert_false(r.timed_out);
+	strbuf_release(&out);
+}
+
+/* on_chan kills the child while the parent is busy (as a host worker's
+ * timed samples keep it in on_chan): what the child wrote on stderr in
+ * the meantime is still kept (red team 5, pipe_block's last words were
+ * lost from its log) */
+static int kill_later(const char *buf, size_t n, int reply_fd, void *ctx)
+{
+	(void)buf;
+	(void)n;
+	(void)reply_fd;
+	(void)ctx;
+	usleep(400000);
+	return -1;
+}
+
+static void test_last_words(void **state)
+{
+	(void)state;
+	const char *argv[] = { "sh", "-c", "echo x >&3; sleep 0.1; echo last words >&2; sleep 30", NULL };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .out = &out, .err = &err, .timeout_s = 10, .on_chan = kill_later };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_true(r.killed_by_parent);
+	assert_non_null(strstr(strbuf_str(&err), "last words"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+/* the parent's read end of the channel is non-blocking: the child can
+ * reopen its fd 3 for reading and take back the bytes that woke the
+ * parent's poll, and a blocking read() then waited past every limit
+ * (red team 5, chan_steal) */
+static int chan_flags = -1;
+
+static void note_chan(int pid, int chan_fd, void *ctx)
+{
+	(void)pid;
+	(void)ctx;
+	chan_flags = fcntl(chan_fd, F_GETFL);
+}
+
+static int chan_ok(const char *buf, size_t n, int reply_fd, void *ctx)
+{
+	(void)buf;
+	(void)n;
+	(void)reply_fd;
+	(void)ctx;
+	return 0;
+}
+
+static void test_chan_nonblocking(void **state)
+{
+	(void)state;
+	const char *argv[] = { "sh", "-c", "echo x >&3", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 10, .on_chan = chan_ok, .on_start = note_chan };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_true(chan_flags >= 0);
+	assert_true(chan_flags & O_NONBLOCK);
+	strbuf_release(&out);
 }
 
 /* a child that shut its stdout and stderr and goes on is still held to
@@ -281,6 +390,9 @@ int main(void)
 		cmocka_unit_test(test_timeout_kills_group),
 		cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_answer_pipe_full),
+		cmocka_unit_test(test_last_words),
+		cmocka_unit_test(test_chan_nonblocking),
 	};
 	return cmocka_run_group_tests_name("runcmd", tests, NULL, NULL);
 }
