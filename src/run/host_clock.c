@@ -170,8 +170,13 @@ static int all_off_cpu(int pid)
  * So the run time is noted once every thread's wchan says it is off the
  * CPU (all_off_cpu) and two readings agree; where /proc has no wchan, or
  * it still reads "0" after 0.2 s (a kernel that does not name the place),
- * two equal readings 20 us apart alone, as before.
+ * two equal readings 20 us apart alone, as before.  A kernel that never
+ * names the place (no kallsyms: every wchan reads "0") would cost 0.2 s a
+ * sample, so after three freezes in a row that had to wait it out, the
+ * runner stops asking for the rest of its life (wchan_mute).
  */
+static int wchan_mute, wchan_misses;
+
 static int freeze(struct host_clock *hc)
 {
 	if (kill(hc->pid, SIGSTOP) < 0)
@@ -182,8 +187,12 @@ static int freeze(struct host_clock *hc)
 	while (mono_now() - t0 < 2.0) {
 		if (task_ids(hc->pid, ids, MAX_TIDS, &stopped) < 0)
 			return -1;
-		int off = stopped ? all_off_cpu(hc->pid) : 0;
+		int off = !stopped ? 0 : wchan_mute ? -1 : all_off_cpu(hc->pid);
 		if (stopped && (off != 0 || mono_now() - t0 > 0.2)) {
+			if (off == 0 && !have_prev && ++wchan_misses >= 3)
+				wchan_mute = 1;
+			else if (off == 1)
+				wchan_misses = 0;
 			if (run_time(hc->pid, &ns) < 0) {
 				hc->have_runtime = 0;
 				return 0;
