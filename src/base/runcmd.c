@@ -168,23 +168,11 @@ static void keep_capped(struct strbuf *sb, const char *buf, size_t k, unsigned l
 	*dropped += k - take;
 }
 
-/* The first n - 1 bytes of a /proc file into buf, NUL-terminated; the
- * count, or -1 (quietly: a process may be gone by now). */
-static ssize_t proc_read(const char *path, char *buf, size_t n)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t k = fd >= 0 ? read(fd, buf, n - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	buf[k > 0 ? k : 0] = 0;
-	return k;
-}
-
 int run_child_pid(int pid)
 {
 	char path[96], buf[512];
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", pid, pid);
-	int child = proc_read(path, buf, sizeof(buf)) > 0 ? atoi(buf) : -1;
+	int child = read_small(path, buf, sizeof(buf)) > 0 ? atoi(buf) : -1;
 	if (child > 0)
 		return child;
 	child = -1;
@@ -197,7 +185,7 @@ int run_child_pid(int pid)
 		if (cand <= 0)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/stat", cand);
-		if (proc_read(path, buf, sizeof(buf)) > 0) {
+		if (read_small(path, buf, sizeof(buf)) > 0) {
 			char *rp = strrchr(buf, ')');
 			int ppid = 0;
 			if (rp && sscanf(rp + 2, "%*c %d", &ppid) == 1 && ppid == pid)
@@ -243,6 +231,45 @@ static void nonblock_reads(int a, int b, int c)
 }
 
 /*
+ * Read what woke the poll on p (a pipe the parent reads the child on)
+ * into buf: the count (> 0); 0 when there is nothing after all (EINTR,
+ * or EAGAIN: the child took back the bytes that woke the poll,
+ * nonblock_reads); -1 when the pipe has ended (EOF or an error), closed
+ * and marked -1.
+ */
+static ssize_t read_ready(struct pollfd *p, char *buf, size_t n)
+{
+	if (p->fd < 0 || !(p->revents & (POLLIN | POLLHUP | POLLERR)))
+		return 0;
+	ssize_t k = read(p->fd, buf, n);
+	if (k < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (k <= 0) {
+		close(p->fd);
+		p->fd = -1;
+		return -1;
+	}
+	return k;
+}
+
+/* k bytes the child wrote on stdout (i 0) or stderr (i 1), kept as
+ * run_opts asks: capped into out/err, stdout's whole lines to on_line. */
+static void keep_output(int i, const char *buf, size_t k, const struct run_opts *o, struct strbuf *pending,
+			unsigned long long *dropped)
+{
+	if (i == 1) {
+		keep_capped(o->err, buf, k, &dropped[1]);
+		return;
+	}
+	if (o->out)
+		keep_capped(o->out, buf, k, &dropped[0]);
+	if (o->on_line) {
+		strbuf_add(pending, buf, k);
+		deliver_lines(pending, o);
+	}
+}
+
+/*
  * After the parent killed the child (a timeout, on_chan's -1): what it
  * had already written on stdout and stderr, kept as any output is, for
  * at most 1 s.  The loop that reads them stops at the kill, and a host
@@ -266,26 +293,9 @@ static void drain_killed(struct pollfd *pfd, const struct run_opts *o, struct st
 		if (n <= 0)
 			return;
 		for (int i = 0; i < 2; i++) {
-			if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			ssize_t k = read(pfd[i].fd, buf, sizeof(buf));
-			if (k < 0 && (errno == EINTR || errno == EAGAIN))
-				continue; /* EAGAIN: taken back by the child (nonblock_reads) */
-			if (k <= 0) {
-				close(pfd[i].fd);
-				pfd[i].fd = -1;
-				continue;
-			}
-			if (i == 1) {
-				keep_capped(o->err, buf, (size_t)k, &dropped[1]);
-				continue;
-			}
-			if (o->out)
-				keep_capped(o->out, buf, (size_t)k, &dropped[0]);
-			if (o->on_line) {
-				strbuf_add(pending, buf, (size_t)k);
-				deliver_lines(pending, o);
-			}
+			ssize_t k = read_ready(&pfd[i], buf, sizeof(buf));
+			if (k > 0)
+				keep_output(i, buf, (size_t)k, o, pending, dropped);
 		}
 	}
 }
@@ -528,26 +538,13 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		}
 		int stop = 0;
 		for (int i = 0; i < 3 && !stop; i++) {
-			if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			ssize_t k = read(pfd[i].fd, buf, sizeof(buf));
-			if (k < 0 && (errno == EINTR || errno == EAGAIN))
-				continue; /* EAGAIN: taken back by the child (nonblock_reads) */
-			if (k <= 0) {
-				close(pfd[i].fd);
-				pfd[i].fd = -1;
+			ssize_t k = read_ready(&pfd[i], buf, sizeof(buf));
+			if (k < 0)
 				open_fds--;
+			if (k <= 0)
 				continue;
-			}
-			if (i == 0) {
-				if (o->out)
-					keep_capped(o->out, buf, (size_t)k, &dropped[0]);
-				if (o->on_line) {
-					strbuf_add(&pending, buf, (size_t)k);
-					deliver_lines(&pending, o);
-				}
-			} else if (i == 1) {
-				keep_capped(o->err, buf, (size_t)k, &dropped[1]);
+			if (i < 2) {
+				keep_output(i, buf, (size_t)k, o, &pending, dropped);
 			} else if (o->on_chan(buf, (size_t)k, ctlp[1], o->ctx) < 0) {
 				kill_child(o, pid);
 				res->killed_by_parent = 1;

@@ -217,6 +217,16 @@ int read_file(const char *path, struct strbuf *sb)
 	return 0;
 }
 
+ssize_t read_small(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t k = fd >= 0 ? read(fd, buf, n - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	buf[k > 0 ? k : 0] = 0;
+	return k;
+}
+
 int write_all(int fd, const void *data, size_t n)
 {
 	const char *p = data;

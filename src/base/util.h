@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -83,6 +84,10 @@ char *printable_line(const char *s);
 
 /* Reads a whole file into sb (appends).  Returns 0 or error(). */
 int read_file(const char *path, struct strbuf *sb);
+/* The first n - 1 bytes of a small file (a /proc entry) into buf,
+ * NUL-terminated, with one read(); the count, or -1, quietly (a process
+ * may be gone by now: no error() printed). */
+ssize_t read_small(const char *path, char *buf, size_t n);
 /* Reads a whole fd until EOF into sb (appends).  Returns 0 or -1 (errno). */
 int read_fd(int fd, struct strbuf *sb);
 /* Writes all n bytes, retrying on EINTR/short writes.  Returns 0 or -1. */

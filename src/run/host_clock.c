@@ -50,19 +50,20 @@ static unsigned long long os_seed(void)
 	return random_secret_u64() >> 2;
 }
 
+/* /proc/PID/task/TID/LEAF into buf as read_small does: the count, or -1. */
+static ssize_t task_file(int pid, const char *tid, const char *leaf, char *buf, size_t n)
+{
+	char path[384];
+	snprintf(path, sizeof(path), "/proc/%d/task/%.255s/%s", pid, tid, leaf);
+	return read_small(path, buf, n);
+}
+
 /* The state letter of /proc/PID/task/TID/stat, or 0. */
 static char task_state(int pid, const char *tid)
 {
-	char path[384], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/task/%.255s/stat", pid, tid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	char buf[512];
+	if (task_file(pid, tid, "stat", buf, sizeof(buf)) <= 0)
 		return 0;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
 	char *rp = strrchr(buf, ')'); /* the name may hold spaces and parens */
 	return rp && rp[1] == ' ' ? rp[2] : 0;
 }
@@ -111,16 +112,10 @@ static int run_time(int pid, unsigned long long *ns)
 	while ((e = readdir(d)) && ok) {
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/schedstat", pid, e->d_name);
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		if (n <= 0) {
+		if (task_file(pid, e->d_name, "schedstat", buf, sizeof(buf)) <= 0) {
 			ok = 0;
 			break;
 		}
-		buf[n] = 0;
 		*ns += strtoull(buf, NULL, 10);
 	}
 	closedir(d);
@@ -146,11 +141,7 @@ static int all_off_cpu(int pid)
 	while ((e = readdir(d)) && off == 1) {
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/wchan", pid, e->d_name);
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-		if (fd >= 0)
-			close(fd);
+		ssize_t n = task_file(pid, e->d_name, "wchan", buf, sizeof(buf));
 		if (n < 0)
 			off = -1;
 		else if (n == 0 || (n == 1 && buf[0] == '0'))

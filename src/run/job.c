@@ -177,16 +177,17 @@ static void on_progress(void *ctx, const char *what)
  * what it had. */
 static void note_oom(struct wrun *w)
 {
-	int pid = w->boxed ? run_child_pid(w->hc.child) : w->hc.child;
-	char path[64];
-	struct strbuf sb = STRBUF_INIT;
-	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", pid);
-	if (pid > 0 && read_file(path, &sb) == 0 && sb.len) {
-		int v = atoi(sb.buf);
+	/* the box's pid 1 is looked for once (without /proc/PID/task/PID/
+	 * children that is a walk of /proc), quietly: the worker may be gone */
+	if (w->oom_pid <= 0)
+		w->oom_pid = w->boxed ? run_child_pid(w->hc.child) : w->hc.child;
+	char path[64], buf[32];
+	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", w->oom_pid);
+	if (w->oom_pid > 0 && read_small(path, buf, sizeof(buf)) > 0) {
+		int v = atoi(buf);
 		if (!w->oom_reads++ || v < w->oom_score_adj)
 			w->oom_score_adj = v;
 	}
-	strbuf_release(&sb);
 }
 
 static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
@@ -209,6 +210,7 @@ static void on_start(int pid, int chan_fd, void *ctx)
 	struct wrun *w = ctx;
 	w->hc.child = pid;
 	w->hc.chan_fd = chan_fd;
+	w->oom_pid = 0; /* a new child: its box's pid 1 is looked for again */
 }
 
 void wrun_release(struct wrun *w)
