@@ -33,6 +33,10 @@
 #              timed; iter1 took about 7 s a run on the H100; not in the
 #              default list)
 #   pool       experiments/iter1.yaml with --gpus all (not in the default list)
+#   ab         OLD_E=path/to/an/older/evident: iter1 (--only iter1 --only wmma, one
+#              repeat) with the older runner and this one, twice in turn, into a
+#              scratch store ab-store (not packed): do the medians move with the
+#              runner? (not in the default list)
 #   reproduce  evident reproduce on the newest committed iter1 batch that names a commit
 #   clock      experiments/clock.yaml, then scripts/clock-check on it (CUPTI and events vs
 #              Nsight Compute, every iter1 kernel and reference), with ncu's cache
@@ -111,7 +115,30 @@ if has redteam4; then
 	run_exp redteam4-graph tests/fixtures/specs/cuda-redteam4-graph.yaml
 	run_exp redteam4-checks tests/fixtures/specs/cuda-redteam4-checks.yaml
 fi
-has redteam5 && run_exp redteam5 tests/fixtures/specs/cuda-redteam5.yaml
+if has redteam5; then
+	run_exp redteam5 tests/fixtures/specs/cuda-redteam5.yaml
+	run_exp redteam5-r3 tests/fixtures/specs/cuda-redteam5.yaml --repeats 3
+	# rt5_check_count skips a sample only where it believes the sample's
+	# class has had its checks: its timed samples far under the honest
+	# kernel's (its bookkeeping kernel alone, a few us) are the skips
+	log "rt5_check_count: timed samples under half the honest median"
+	for f in redteam5 redteam5-r3; do
+		b=$(sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/$f.txt" | head -n 1)
+		[ -n "$b" ] || continue
+		"$E" show --store artifacts --samples "$b" honest > "$OUT/$f-honest.samples" 2>&1
+		"$E" show --store artifacts --samples "$b" check_count > "$OUT/$f-cc.samples" 2>&1
+		python3 - "$OUT/$f-honest.samples" "$OUT/$f-cc.samples" <<'PY' | tee -a "$OUT/session.log"
+import statistics, sys
+def us(path):
+    return [float(l) for l in open(path) if l.strip() and not l.startswith("#")]
+h, c = us(sys.argv[1]), us(sys.argv[2])
+if h and c:
+    half = statistics.median(h) / 2
+    print(f"{sys.argv[2]}: honest median {2 * half:.2f} us; check_count {len(c)} samples, "
+          f"{sum(x < half for x in c)} under {half:.2f} us, min {min(c):.2f} us")
+PY
+	done
+fi
 has faults && run_exp faults experiments/cuda-faults.yaml
 if has iter1; then
 	run_exp iter1-a experiments/iter1.yaml
@@ -132,6 +159,19 @@ fi
 has sweep && run_exp sweep experiments/sweep.yaml
 has evo && run_exp evo experiments/evo.yaml
 has pool && run_exp pool experiments/iter1.yaml --gpus all
+if has ab && [ -n "${OLD_E:-}" ]; then
+	for r in 1 2; do
+		for who in old new; do
+			x=$E
+			[ "$who" = old ] && x=$OLD_E
+			log "A/B $who $r: $("$x" --version 2>&1 | head -n 1)"
+			"$x" run --store ab-store --no-progress --jobs 16 --repeats 1 --only iter1 --only wmma \
+				experiments/iter1.yaml > "$OUT/ab-$who-$r.txt" 2>&1
+			echo "exit $?" >> "$OUT/ab-$who-$r.txt"
+			sed -n '/^variant /,/^$/p' "$OUT/ab-$who-$r.txt" | tee -a "$OUT/session.log"
+		done
+	done
+fi
 if has reproduce; then
 	log "evident reproduce (the committed iter1 batch)"
 	b=$("$E" ls --store artifacts --batches --json 2>/dev/null | python3 -c "

@@ -200,15 +200,15 @@ static int on_sample(void *ctx, const struct evc_sample *s)
 	if (s->key)
 		json_object_set_new(msg, "key", json_integer((json_int_t)s->key));
 	proto_w_send("sample", msg);
-	int keep = proto_w_decision();
-	if (keep < 0)
+	/* every sample's outputs, checked or not: the parent draws its checks
+	 * after they arrived and never says which (protocol.h), so nothing the
+	 * kernel can time between launches depends on the draw */
+	for (int j = 0; j < w->batch; j++)
+		if (fetch(w, j, w->outs + (size_t)j * w->n_out))
+			return EVC_ABORT;
+	proto_w_output("timed", k, w->h_out, w->launch_bytes * (size_t)w->batch);
+	if (proto_w_wait_go() < 0)
 		_exit(3);
-	if (keep) {
-		for (int j = 0; j < w->batch; j++)
-			if (fetch(w, j, w->outs + (size_t)j * w->n_out))
-				return EVC_ABORT;
-		proto_w_output("timed", k, w->h_out, w->launch_bytes * (size_t)w->batch);
-	}
 	w->stopped = stop;
 	return stop ? EVC_STOP : 0;
 }

@@ -65,13 +65,13 @@ void proto_w_failure(const char *outcome, const char *error_name, const char *re
 					  error_name, "reason", reason, "phase", phase));
 }
 
-int proto_w_decision(void)
+int proto_w_wait_go(void)
 {
 	char c;
 	for (;;) {
 		ssize_t r = read(PROTO_IN_FD, &c, 1);
 		if (r == 1)
-			return c == 'k';
+			return c == 'g' ? 0 : -1;
 		if (r < 0 && errno == EINTR)
 			continue;
 		return -1;
@@ -98,6 +98,7 @@ void proto_init(struct proto *p)
 	p->wait_output = -1;
 	p->capture_fd = -1;
 	p->line = (struct strbuf)STRBUF_INIT;
+	p->kept = (struct strbuf)STRBUF_INIT;
 }
 
 void proto_release(struct proto *p)
@@ -111,6 +112,7 @@ void proto_release(struct proto *p)
 	free(p->keys);
 	free(p->samples);
 	free(p->caps);
+	strbuf_release(&p->kept);
 	free(p->violation);
 	strbuf_release(&p->line);
 	memset(p, 0, sizeof(*p));
@@ -162,6 +164,76 @@ static double time_or_nan(json_t *m, const char *k)
 	return isfinite(v) && v >= 0 ? v : NAN;
 }
 
+/* ---- the kept room (protocol.h) ---- */
+
+size_t proto_room_slots(long long samples, long long checks, int strata)
+{
+	long long picks = checks > 0 ? checks : 0;
+	if (strata > 1 && picks < strata)
+		picks = strata; /* every class at least one (run/kexec.h check_draw_init) */
+	if (samples > 1 && picks > samples - 1)
+		picks = samples - 1;
+	if (samples > 0)
+		return (size_t)(picks + 1 < samples ? picks + 1 : samples); /* and the last */
+	return (size_t)(4 * picks + 1);
+}
+
+/* Room for one more capture in caps (seed outputs, one at a time). */
+static struct proto_capture *new_capture(struct proto *p)
+{
+	if (p->n_caps + 1 > p->caps_cap) {
+		p->caps_cap = p->caps_cap ? 2 * p->caps_cap : 16;
+		p->caps = xrealloc(p->caps, p->caps_cap * sizeof(*p->caps));
+	}
+	struct proto_capture *c = &p->caps[p->n_caps++];
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
+void proto_reserve_kept(struct proto *p, size_t frame_bytes, size_t slots)
+{
+	size_t had = p->kept.alloc;
+	strbuf_grow(&p->kept, slots * frame_bytes);
+	if (p->kept.alloc > had)
+		memset(p->kept.buf + p->kept.len, 0, p->kept.alloc - p->kept.len);
+	if (p->n_caps + slots > p->caps_cap) {
+		p->caps_cap = p->n_caps + slots;
+		p->caps = xrealloc(p->caps, p->caps_cap * sizeof(*p->caps));
+		memset(p->caps + p->n_caps, 0, slots * sizeof(*p->caps));
+	}
+}
+
+char *proto_kept_slot(struct proto *p, size_t frame_bytes)
+{
+	if (p->kept.alloc < p->kept.len + frame_bytes + 1 || p->n_caps + 1 > p->caps_cap)
+		proto_reserve_kept(p, frame_bytes, (p->n_caps + 1) * 2); /* more picks than reserved */
+	return p->kept.buf + p->kept.len;
+}
+
+struct proto_capture *proto_keep_slot(struct proto *p, size_t frame_bytes)
+{
+	struct proto_capture *c = &p->caps[p->n_caps++]; /* room reserved by proto_kept_slot */
+	memset(c, 0, sizeof(*c));
+	c->timed = 1;
+	c->offset = p->capture_size;
+	c->bytes = frame_bytes;
+	p->kept.len += frame_bytes;
+	p->kept.buf[p->kept.len] = 0;
+	p->capture_size += (long long)frame_bytes;
+	return c;
+}
+
+int proto_store_kept(struct proto *p)
+{
+	size_t n = p->kept.len - p->kept_stored;
+	if (!n)
+		return 0;
+	if (p->capture_fd >= 0 && write_all(p->capture_fd, p->kept.buf + p->kept_stored, n) < 0)
+		return violate(p, "the parent cannot store the worker's output (disk full?)");
+	p->kept_stored = p->kept.len;
+	return 0;
+}
+
 static int on_output(struct proto *p, json_t *m)
 {
 	const char *phase = json_string_value(json_object_get(m, "phase"));
@@ -176,29 +248,56 @@ static int on_output(struct proto *p, json_t *m)
 		return violate(p, "an output of %lld bytes where the outputs hold %zu", bytes, want);
 	if (!timed && strcmp(phase, "seed"))
 		return violate(p, "an output of unknown phase '%s'", phase);
+	struct proto_capture *c = &p->frame;
+	memset(c, 0, sizeof(*c));
+	p->frame_to = NULL;
 	if (!timed) {
 		if (p->state != ST_SEEDS || index != p->next_seed)
 			return violate(p, "output of seed launch %lld where %s was due", index, state_wants(p));
 		p->next_seed++;
+		c->offset = p->capture_size;
+		p->capture_size += bytes; /* seed frames go to the capture file as they come */
 	} else {
 		if (p->state != ST_SAMPLES || p->wait_output != index)
 			return violate(p, "output of sample %lld, which the parent did not ask for", index);
-		p->wait_output = -1;
+		p->frame_to = proto_kept_slot(p, want);
 	}
-	p->caps = xrealloc(p->caps, (p->n_caps + 1) * sizeof(*p->caps));
-	struct proto_capture *c = &p->caps[p->n_caps++];
-	memset(c, 0, sizeof(*c));
 	c->timed = timed;
 	c->index = index;
 	c->global = timed ? p->warmup_samples + index : -1;
 	c->set = timed && p->n_sets > 0 ? evs_sample_set(p->first_set, p->n_sets, p->batch, c->global, 0) : -1;
 	c->batch = timed && p->batch > 1 ? p->batch : 1;
 	c->mix_key = timed && index >= 0 && (size_t)index < p->n_samples ? p->samples[index].key : 0;
-	c->offset = p->capture_size;
 	c->bytes = (size_t)bytes;
-	p->capture_size += bytes;
 	p->data_left = (size_t)bytes;
-	p->cur = c;
+	return 0;
+}
+
+/*
+ * A frame has arrived whole.  A seed output is a capture already (its
+ * bytes are in the capture file).  A timed one: the go first, so nothing
+ * the parent does next can lengthen the worker's gap, then the draw, with
+ * randomness the worker never sees; a kept frame stays in its slot, a
+ * skipped one is overwritten by the next.
+ */
+static int frame_done(struct proto *p, int reply_fd)
+{
+	if (!p->frame_to) {
+		*new_capture(p) = p->frame;
+		return 0;
+	}
+	long long i = p->wait_output;
+	int last = p->wait_last;
+	p->wait_output = -1;
+	p->frame_to = NULL;
+	if (write_all(reply_fd, "g", 1) < 0)
+		return violate(p, "the worker stopped reading its answers");
+	if (p->keep && p->keep(p->keep_ctx, i, last)) {
+		struct proto_capture f = p->frame;
+		struct proto_capture *c = proto_keep_slot(p, f.bytes);
+		f.offset = c->offset;
+		*c = f;
+	}
 	return 0;
 }
 
@@ -229,11 +328,13 @@ static int key_seen(struct proto *p, unsigned long long key)
 	return 0;
 }
 
-static int on_sample(struct proto *p, json_t *m, int reply_fd)
+static int on_sample(struct proto *p, json_t *m)
 {
 	json_t *iv = json_object_get(m, "i");
 	if (p->state != ST_SAMPLES || p->wait_output >= 0)
 		return violate(p, "a sample where %s was due", state_wants(p));
+	if (p->got_last)
+		return violate(p, "a sample after the one the worker said was its last");
 	if (p->max_samples > 0 && (long long)p->n_samples >= p->max_samples)
 		return violate(p, "a sample past the %lld the spec asked for (the parent picks checks among those)",
 			       p->max_samples);
@@ -276,13 +377,10 @@ static int on_sample(struct proto *p, json_t *m, int reply_fd)
 		if (key_seen(p, s->key))
 			return violate(p, "sample %zu repeats the fresh-input key of an earlier sample", p->n_samples);
 	}
-	long long i = (long long)p->n_samples++;
-	int keep = p->keep ? p->keep(p->keep_ctx, i, json_is_true(json_object_get(m, "last"))) : 0;
-	char c = keep ? 'k' : 's';
-	if (write_all(reply_fd, &c, 1) < 0)
-		return violate(p, "the worker stopped reading its answers");
-	if (keep)
-		p->wait_output = i;
+	/* its outputs come next, whether the parent checks them or not */
+	p->wait_output = (long long)p->n_samples++;
+	p->wait_last = json_is_true(json_object_get(m, "last"));
+	p->got_last = p->wait_last;
 	return 0;
 }
 
@@ -353,6 +451,8 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 	}
 	if (!strcmp(name, "output")) {
 		int rc = on_output(p, m);
+		if (!rc && !p->data_left)
+			rc = frame_done(p, reply_fd); /* an empty frame */
 		if (!rc && p->state == ST_SEEDS && p->next_seed == p->seeds)
 			p->state = p->timed ? ST_SAMPLES : ST_FINI;
 		return rc;
@@ -368,6 +468,9 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 		p->warmup = json_incref(m);
 		json_t *ws = json_object_get(m, "samples");
 		p->warmup_samples = json_is_integer(ws) && json_integer_value(ws) >= 0 ? json_integer_value(ws) : 0;
+		/* every kept frame's room, before the first sample */
+		if (p->room_slots)
+			proto_reserve_kept(p, p->output_bytes * (size_t)(p->batch > 1 ? p->batch : 1), p->room_slots);
 		if (p->progress)
 			p->progress(p->keep_ctx, "timing");
 		return 0;
@@ -383,7 +486,7 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 		return 0;
 	}
 	if (!strcmp(name, "sample"))
-		return on_sample(p, m, reply_fd);
+		return on_sample(p, m);
 	if (!strcmp(name, "timing")) {
 		if (p->state != ST_SAMPLES || p->wait_output >= 0)
 			return violate(p, "timing where %s was due", state_wants(p));
@@ -394,7 +497,7 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 		p->timing_n = json_integer_value(n);
 		p->method = json_incref(json_object_get(m, "method"));
 		p->state = ST_FINI;
-		return 0;
+		return proto_store_kept(p);
 	}
 	if (!strcmp(name, "plan")) {
 		if (p->state != ST_FINI || !p->phase || strcmp(p->phase, "plan") || p->plan)
@@ -426,11 +529,15 @@ int proto_feed(struct proto *p, const char *buf, size_t n, int reply_fd)
 	while (n) {
 		if (p->data_left) {
 			size_t k = n < p->data_left ? n : p->data_left;
-			if (p->capture_fd >= 0 && write_all(p->capture_fd, buf, k) < 0)
+			if (p->frame_to)
+				memcpy(p->frame_to + (p->frame.bytes - p->data_left), buf, k);
+			else if (p->capture_fd >= 0 && write_all(p->capture_fd, buf, k) < 0)
 				return violate(p, "the parent cannot store the worker's output (disk full?)");
 			p->data_left -= k;
 			buf += k;
 			n -= k;
+			if (!p->data_left && frame_done(p, reply_fd) < 0)
+				return -1;
 			continue;
 		}
 		const char *nl = memchr(buf, '\n', n);

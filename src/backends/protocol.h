@@ -22,10 +22,11 @@
  *                                       scramble follow the global index)
  *   (or, host backend: timing_ready {bytes}, after which the parent drives
  *   the samples itself, see worker.h's HOST_*, then fini)
- *   sample {i, set, us, ...}            i = 0, 1, 2 ... ; after each the
- *                                       parent writes one byte on fd 4:
- *                                       'k' (ship it) or 's'
- *   output {phase: "timed", index: i, bytes: N} + bytes, right after a 'k'
+ *   sample {i, set, us, ...}            i = 0, 1, 2 ... ; each followed by
+ *   output {phase: "timed", index: i, bytes: N} + N raw bytes: every timed
+ *                                       sample's outputs; after the frame
+ *                                       the parent writes one byte, 'g',
+ *                                       on fd 4, and the worker goes on
  *   timing {n, method}                  exactly once, n = samples sent
  *   fini                                after the kernel's fini() returned
  *   done                                last; then end of file
@@ -34,8 +35,15 @@
  * Anything else - a line that is not one JSON object, an unknown message,
  * one out of order or repeated, an output of the wrong size or for a
  * sample not asked for, a message after done - is a violation.  The
- * decision which samples are shipped (and so checked) is the parent's,
- * made after the sample ran, with its own random numbers.
+ * decision which samples are checked is the parent's, made after the
+ * sample's outputs arrived, with its own random numbers, and never told
+ * to the worker: every sample costs the worker the same download and the
+ * same transfer, and the parent keeps every frame in the same reserved,
+ * already touched room, whether it is checked or not (red team 5,
+ * rt5_check_count: when only checked samples were downloaded, device code
+ * timed the gaps between launches, counted the checks and skipped the
+ * samples it knew would not be).  The kept frames reach the capture file
+ * once the samples end.
  */
 #ifndef EVIDENT_PROTOCOL_H
 #define EVIDENT_PROTOCOL_H
@@ -46,7 +54,7 @@
 
 #include "base/util.h"
 
-#define PROTOCOL_VERSION 3
+#define PROTOCOL_VERSION 4
 #define PROTO_OUT_FD 3
 #define PROTO_IN_FD 4
 
@@ -61,9 +69,9 @@ void proto_w_send(const char *name, json_t *msg);
 void proto_w_output(const char *phase, long long index, const void *data, size_t bytes);
 void proto_w_failure(const char *outcome, const char *error_name, const char *reason,
 		     const char *phase);
-/* Wait for the parent's answer to a sample: 1 = ship it, 0 = not,
- * -1 = the parent is gone. */
-int proto_w_decision(void);
+/* Wait for the parent's go after a timed sample's output: 0, or -1 when
+ * the parent is gone or answered anything else. */
+int proto_w_wait_go(void);
 
 /* ---- the parent's end -------------------------------------------------- */
 
@@ -79,7 +87,8 @@ struct proto_sample {
 	double clock_mhz;
 };
 
-/* An output the worker shipped, copied into the parent's capture file. */
+/* An output the worker shipped, copied into the parent's capture file
+ * (seed outputs as they arrive; kept timed outputs once the samples end). */
 struct proto_capture {
 	int timed;          /* 0: seed launch, 1: timed sample */
 	long long index;    /* seed index or timed sample index */
@@ -110,6 +119,7 @@ struct proto {
 	int capture_fd;             /* where shipped outputs go (parent-owned file) */
 	int n_sets, first_set;      /* the rotation the parent scheduled */
 	long long max_samples;      /* > 0: a fixed count, and a sample past it is a violation */
+	size_t room_slots;          /* timed frames: the kept room reserved at warmup (proto_room_slots) */
 	int fresh_keys;             /* 1: every timed sample must carry a key of its own (CUDA) */
 	proto_keep_fn keep;
 	void *keep_ctx;
@@ -130,7 +140,12 @@ struct proto {
 	unsigned long long *keys;   /* fresh_keys: the keys seen (an open addressing set) */
 	size_t n_keys, keys_cap;
 	struct proto_capture *caps;
-	size_t n_caps;
+	size_t n_caps, caps_cap;
+	/* the kept timed outputs, in memory until the samples end (then
+	 * proto_store_kept writes them to capture_fd); kept.len is the end of
+	 * the last kept frame, the room after it reserved and touched */
+	struct strbuf kept;
+	size_t kept_stored;         /* bytes of kept already in the capture file */
 	long long timing_n;         /* from the timing message, -1 before */
 	long long warmup_samples;   /* from the warmup message, 0 before */
 	int got_hello, got_fini, got_done;
@@ -140,8 +155,11 @@ struct proto {
 	int state;
 	long long next_seed;
 	long long wait_output;      /* sample index whose output must come next, or -1 */
+	int wait_last;              /* that sample was the worker's last */
+	int got_last;               /* a sample said it was the last: no more may come */
 	size_t data_left;           /* bytes of a frame still to come */
-	struct proto_capture *cur;
+	struct proto_capture frame; /* the frame arriving */
+	char *frame_to;             /* a timed frame: its slot in kept (else NULL: to capture_fd) */
 	long long capture_size;
 	struct strbuf line;
 };
@@ -166,6 +184,27 @@ void proto_release(struct proto *p);
  * kills the worker.  Never trusts a length or an index it did not expect.
  */
 int proto_feed(struct proto *p, const char *buf, size_t n, int reply_fd);
+/*
+ * The kept room.  Nothing a worker can see between two samples may depend
+ * on the parent's draw, so every timed sample's outputs go to the same
+ * place: the next free slot of p->kept, reserved and touched before the
+ * samples (red team 2's check_spy watched the disk fill with kept outputs,
+ * red team 3's check_spy2 the page-fault counter jump when a kept sample
+ * touched new pages).  proto_room_slots: the slots a job's draw needs
+ * (fixed count: its checks and the last, never more than its samples;
+ * adaptive: a first guess that grows, where a pick tells nothing about
+ * the next).  proto_reserve_kept: room for `slots` more frames of
+ * frame_bytes, in kept and in caps, every page touched now.
+ * proto_kept_slot: the next free slot (growing the room by doubling when
+ * a draw picked more than reserved).  proto_keep_slot: that slot becomes
+ * sample i's capture.  proto_store_kept: the kept frames not yet stored,
+ * written to capture_fd (0, or -1 with a violation).
+ */
+size_t proto_room_slots(long long samples, long long checks, int strata);
+void proto_reserve_kept(struct proto *p, size_t frame_bytes, size_t slots);
+char *proto_kept_slot(struct proto *p, size_t frame_bytes);
+struct proto_capture *proto_keep_slot(struct proto *p, size_t frame_bytes);
+int proto_store_kept(struct proto *p);
 /* After end of file: complete?  Sets a violation for a worker that ended
  * mid-sequence without a failure message only when it exited 0 (a crash
  * is the crash's outcome). */

@@ -325,30 +325,8 @@ static size_t output_bytes(const struct host_clock *hc)
 }
 
 /*
- * Room for `slots` more kept samples, in hc->kept and in the proto's
- * caps array, with every page of it touched now.  Nothing the worker can
- * see between two samples may depend on the parent's draw: red team 2's
- * check_spy watched the disk fill with the kept outputs (so they stay in
- * memory), red team 3's check_spy2 watched the machine's page-fault
- * counter (/proc/vmstat) jump when a kept sample first touched the pages
- * the buffer had just grown into.
- */
-static void reserve_kept(struct proto *p, struct host_clock *hc, size_t slots)
-{
-	size_t bytes = output_bytes(hc), had = hc->kept.alloc;
-	strbuf_grow(&hc->kept, slots * bytes);
-	if (hc->kept.alloc > had)
-		memset(hc->kept.buf + hc->kept.len, 0, hc->kept.alloc - hc->kept.len);
-	if (p->n_caps + slots > hc->caps_cap) {
-		hc->caps_cap = p->n_caps + slots;
-		p->caps = xrealloc(p->caps, hc->caps_cap * sizeof(*p->caps));
-		memset(p->caps + p->n_caps, 0, slots * sizeof(*p->caps));
-	}
-}
-
-/*
  * Copy sample i's outputs (the worker stopped) into the next free slot
- * of hc->kept, whether or not it is kept: the parent's work is the same
+ * of the kept room (protocol.h), whether or not it is kept: the parent's work is the same
  * either way (the same copy into the same reserved, already touched
  * memory), and only when keep is set does the slot become the sample's
  * (a capture, written to the capture file once the samples end).
@@ -358,23 +336,16 @@ static int capture(struct proto *p, struct host_clock *hc, long long i, long lon
 {
 	const struct problem *pr = hc->pr;
 	size_t bytes = output_bytes(hc);
-	long long at = p->capture_size;
-	if (hc->kept.alloc < hc->kept.len + bytes + 1 || p->n_caps + 1 > hc->caps_cap)
-		reserve_kept(p, hc, (p->n_caps + 1) * 2); /* adaptive: more picks than reserved */
-	size_t put = hc->kept.len;
+	char *put = proto_kept_slot(p, bytes);
 	for (int o = 0; o < pr->n_outputs; o++) {
 		int t = pr->n_inputs + o;
 		size_t b = problem_tensor_numel(pr, t, hc->job->shape) * sizeof(float);
-		memcpy(hc->kept.buf + put, (const char *)hc->shm + hc->off[t], b);
+		memcpy(put, (const char *)hc->shm + hc->off[t], b);
 		put += b;
 	}
 	if (!keep)
 		return 0;
-	hc->kept.len = put;
-	hc->kept.buf[put] = 0; /* room reserved above */
-	struct proto_capture *c = &p->caps[p->n_caps++];
-	memset(c, 0, sizeof(*c));
-	c->timed = 1;
+	struct proto_capture *c = proto_keep_slot(p, bytes);
 	c->index = i;
 	c->global = g;
 	c->set = -1;
@@ -382,9 +353,6 @@ static int capture(struct proto *p, struct host_clock *hc, long long i, long lon
 	c->fresh = 1;
 	c->seed = seed;
 	c->dist = dist;
-	c->offset = at;
-	c->bytes = bytes;
-	p->capture_size += (long long)bytes;
 	return 0;
 }
 
@@ -424,13 +392,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 
 	struct sampler sm;
 	sampler_init(&sm, k);
-	/* every kept sample's room, before the first: with a fixed count the
-	 * picks are timed_checks of samples-1, and the last; adaptive, a
-	 * first guess that grows */
-	long long picks = k->timed_checks;
-	if (k->samples > 1 && picks > k->samples - 1)
-		picks = k->samples - 1;
-	reserve_kept(p, hc, (size_t)(k->samples > 0 ? picks + 1 : 4 * picks + 1));
+	/* every kept sample's room, before the first (protocol.h) */
+	proto_reserve_kept(p, output_bytes(hc), proto_room_slots(k->samples, k->timed_checks, 1));
 	int before[MAX_TIDS], after[MAX_TIDS];
 	for (long long i = 0;; i++) {
 		long long g = warm + i;
@@ -475,9 +438,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	}
 	rc = 0;
 out:
-	if (hc->kept.len && p->capture_fd >= 0 && write_all(p->capture_fd, hc->kept.buf, hc->kept.len) < 0 && rc == 0)
-		rc = proto_violate(p, "the parent cannot store the worker's output (disk full?)");
-	strbuf_release(&hc->kept);
+	if (proto_store_kept(p) < 0 && rc == 0)
+		rc = -1;
 	if (rc < 0 && hc->worker_gone && !p->violation && !p->failure)
 		rc = 0; /* not the protocol's to judge: the exit status is the evidence */
 	if (rc < 0 && p->failure)

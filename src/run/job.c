@@ -81,15 +81,6 @@ void check_draw_init(struct check_draw *d, long long n, long long want, int stra
 		if (share < 1 && d->strata > 1)
 			share = 1;
 		d->left[s] = share < pool ? share : pool;
-		d->floor[s] = 0;
-	}
-}
-
-void check_draw_memoryless(struct check_draw *d)
-{
-	for (int s = 0; s < d->strata; s++) {
-		long long pool = class_pool(d, 0, s);
-		d->floor[s] = pool > 0 ? (double)d->left[s] / (double)pool : 0;
 	}
 }
 
@@ -117,9 +108,7 @@ int check_strata(int n_dists, int batch)
 /*
  * Within sample i's class, Algorithm S: picked with probability left /
  * (the class's samples from i on), which draws exactly `left` of them,
- * each set equally likely.  With a floor (check_draw_memoryless) the
- * chance is never below it: still every one of the `left` (the chance is
- * 1 once as many samples remain), and others besides.
+ * each set equally likely.
  */
 int check_draw_pick(struct check_draw *d, long long i, double u)
 {
@@ -129,9 +118,8 @@ int check_draw_pick(struct check_draw *d, long long i, double u)
 	long long pool = class_pool(d, i, s);
 	if (pool <= 0)
 		return 0;
-	double p = d->left[s] > 0 ? (double)d->left[s] / (double)pool : 0;
-	int pick = u < (p > d->floor[s] ? p : d->floor[s]);
-	if (pick && d->left[s] > 0)
+	int pick = d->left[s] > 0 && u < (double)d->left[s] / (double)pool;
+	if (pick)
 		d->left[s]--;
 	return pick;
 }
@@ -141,20 +129,16 @@ int check_draw_pick(struct check_draw *d, long long i, double u)
  * worker never sees (os_uniform).  With a fixed count: the draw of
  * kexec.h (struct check_draw), begun at sample 0, when the worker has
  * said how many warm-up samples came first (the class of a CUDA sample
- * follows its global index); for CUDA memoryless too, since its worker
- * downloads only the checked outputs and can time that.  Adaptive: each
+ * follows its global index).  Nothing the worker sees depends on it
+ * (protocol.h: every sample's outputs arrive the same way).  Adaptive: each
  * sample with probability
  * max(checks_wanted, strata) / (i + 1).  Always the last sample.
  */
 static int keep_sample(void *ctx, long long i, int last)
 {
 	struct wrun *w = ctx;
-	if (w->n_fixed > 0 && i == 0) {
+	if (w->n_fixed > 0 && i == 0)
 		check_draw_init(&w->draw, w->n_fixed, w->checks_wanted, w->strata, w->proto.warmup_samples);
-		/* a CUDA worker downloads only what is checked: it can tell */
-		if (w->proto.fresh_keys)
-			check_draw_memoryless(&w->draw);
-	}
 	if (last)
 		return 1;
 	if (w->n_fixed > 0)
@@ -323,6 +307,9 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	 * (scramble.h): the checks cover each, by the class of sample that
 	 * holds it (graph mode: a sample holds batch of them in a row) */
 	w->strata = w->proto.fresh_keys ? check_strata(pr->desc->n_dists, w->proto.batch) : 1;
+	/* CUDA: every timed frame lands in the kept room (protocol.h) */
+	if (w->job.timing && c->be->uses_gpu)
+		w->proto.room_slots = proto_room_slots(w->job.k.samples, w->checks_wanted, w->strata);
 	w->boxed = c->sb.on;
 	int pr_rc = w->exec->prepare(c, w);
 	if (pr_rc < 0)
@@ -736,7 +723,7 @@ static int job_judge(struct job_state *j)
 			     "timed_checks", "asked", (json_int_t)asked, "received", (json_int_t)got, "wanted",
 			     j->main_w.checks_wanted, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
 			     "rel_l2", c->plan.tol.rel_l2, "overturned", over, "check_choice",
-			     "drawn by the parent after each sample ran (getrandom)");
+			     "drawn by the parent after each sample ran (getrandom), never told to the worker");
 	/* where a job's time goes besides the worker (worker.seconds) */
 	json_object_set_new(j->judge, "checker_seconds", json_real(checker_s));
 	json_object_set_new(j->judge, "executor", json_string(j->main_w.exec->name));

@@ -50,7 +50,11 @@
  * many as it has samples), so that no distribution goes unchecked by
  * chance or for want of checks.  strata 1: one class, the plain draw.
  * A fixed count tells a worker that sees the draw's effects when the
- * checks are spent; check_draw_memoryless (below) adds a floor.
+ * checks are spent (once a class's share came, none of its later samples
+ * is checked), so nothing a worker can see may depend on the draw: every
+ * timed sample's outputs reach the parent the same way (protocol.h, the
+ * kept room; red team 5, rt5_check_count, timed the downloads of checked
+ * samples alone from device code).
  */
 #define CHECK_MAX_STRATA 16
 struct check_draw {
@@ -58,21 +62,8 @@ struct check_draw {
 	int strata;
 	long long first;
 	long long left[CHECK_MAX_STRATA]; /* checks still to draw, per class */
-	double floor[CHECK_MAX_STRATA];   /* memoryless: each sample's least chance, per class */
 };
 void check_draw_init(struct check_draw *d, long long n, long long want, int strata, long long first);
-/*
- * Where the worker can tell a checked sample from the others after it ran
- * (a CUDA worker downloads only the checked outputs, and device code sees
- * the gap between launches grow by that copy), a fixed count leaks the
- * future: once a class's share was seen drawn, none of its later samples
- * is checked, and a kernel may skip them unseen (red team 5,
- * rt5_check_count).  check_draw_memoryless gives every later sample of a
- * class at least the chance its class started with (share / its samples),
- * whatever was drawn before: at least the share in all, about one more
- * per class on average, and no sample the worker can know unchecked.
- */
-void check_draw_memoryless(struct check_draw *d);
 /*
  * The classes of timed CUDA samples for the draw: in stream mode sample g
  * is of distribution g mod n_dists, so n_dists classes; in graph mode

@@ -146,8 +146,6 @@ struct host_clock {
 	size_t flush_bytes;
 	unsigned long long frozen_ns; /* the worker's threads' run time when last confirmed stopped */
 	int have_runtime;            /* 1: /proc gives that run time (schedstat) */
-	struct strbuf kept;          /* checked samples' outputs, written once the samples end */
-	size_t caps_cap;             /* room in the proto's caps array, reserved before the samples */
 };
 int host_clock_drive(struct proto *p, void *ctx, int reply_fd);
 

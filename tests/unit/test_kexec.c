@@ -157,52 +157,31 @@ static void test_check_draw_few(void **state)
 		assert_int_equal(check_draw_pick(&d, i, uni(&st)), 0);
 }
 
-/* Where the worker sees which samples were checked (CUDA: only those are
- * downloaded), a draw of a fixed count tells it that, once a class's share
- * came, no later sample of the class is checked (red team 5,
- * rt5_check_count skipped those).  Memoryless, every sample keeps at least
- * its class's starting chance, the share still comes, and the last sample
- * stays keep_sample's. */
-static void test_check_draw_memoryless(void **state)
+/* A draw of a fixed count is exact, so it tells whoever sees it when a
+ * class's checks are spent: once its share came, no later sample of the
+ * class is picked.  That is why no worker may see it (protocol.h; red
+ * team 5, rt5_check_count, saw it from device code when only checked
+ * samples were downloaded; test_protocol test_draw_unseen). */
+static void test_check_draw_exact_share(void **state)
 {
 	(void)state;
 	unsigned long long st = 11;
-	long long after = 0, picked_after = 0;
 	for (int trial = 0; trial < 4000; trial++) {
-		struct check_draw d, plain;
-		int per_class[4] = { 0 }, seen[4] = { 0 };
+		struct check_draw d;
+		int seen[4] = { 0 };
 		long long first = trial % 3;
 		check_draw_init(&d, 200, 10, 4, first);
-		check_draw_memoryless(&d);
-		check_draw_init(&plain, 200, 10, 4, first);
 		for (long long i = 0; i < 200; i++) {
 			int c = (int)((first + i) % 4), share = c < 2 ? 3 : 2;
-			double u = uni(&st);
-			int p = check_draw_pick(&d, i, u), q = check_draw_pick(&plain, i, u);
-			assert_true(!p || i < 199);
-			/* the plain draw: nothing once the share came */
+			int q = check_draw_pick(&d, i, uni(&st));
+			assert_true(!q || i < 199);
 			if (seen[c] >= share)
 				assert_int_equal(q, 0);
 			seen[c] += q;
-			if (per_class[c] >= share && i < 199) {
-				after++;
-				picked_after += p;
-			}
-			per_class[c] += p;
 		}
 		for (int c = 0; c < 4; c++)
-			assert_true(per_class[c] >= (c < 2 ? 3 : 2));
+			assert_int_equal(seen[c], c < 2 ? 3 : 2);
 	}
-	/* after the share, about the class's starting chance (2 or 3 in 50) */
-	double rate = (double)picked_after / (double)after;
-	assert_true(after > 10000);
-	assert_true(rate > 0.035 && rate < 0.065);
-	/* no checks wanted in one class: none, floor or not */
-	struct check_draw d;
-	check_draw_init(&d, 50, 0, 1, 0);
-	check_draw_memoryless(&d);
-	for (long long i = 0; i < 50; i++)
-		assert_int_equal(check_draw_pick(&d, i, uni(&st)), 0);
 }
 
 /* the classes of graph mode's samples: a sample's distributions depend on
@@ -240,7 +219,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check_draw_strata),
 		cmocka_unit_test(test_check_draw_few),
-		cmocka_unit_test(test_check_draw_memoryless),
+		cmocka_unit_test(test_check_draw_exact_share),
 		cmocka_unit_test(test_check_strata),
 		cmocka_unit_test(test_check_draw_edges),
 		cmocka_unit_test(test_cuda_executors),

@@ -293,6 +293,7 @@ static void test_phase_of_death(void **state)
 	EXPECT_DIED(&p, 0, "worker killed by SIGSEGV during timing (0 samples reported)");
 	say(&p, fd, "{\"msg\": \"sample\", \"i\": 0, \"set\": 0, \"us\": 1.5}", 0);
 	EXPECT_DIED(&p, 1, "no result within 3.0 s; the worker was killed during timing (1 sample reported)");
+	say(&p, fd, "{\"msg\": \"output\", \"phase\": \"timed\", \"index\": 0, \"bytes\": 4}", 4);
 	say(&p, fd, "{\"msg\": \"timing\", \"n\": 1, \"method\": {}}", 0);
 	EXPECT_DIED(&p, 0, "worker killed by SIGSEGV during fini (every check and sample reported)");
 	say(&p, fd, "{\"msg\": \"fini\"}", 0);

@@ -10,6 +10,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "backends/protocol.h"
@@ -39,7 +41,7 @@ static void test_missing_kernel_clock_is_not_a_time(void **state)
 	p.n_sets = 1;
 	p.batch = 1;
 	p.keep = keep_none;
-	feed(&p, "{\"msg\":\"hello\",\"protocol\":" "3" ",\"pid\":1}\n", fds[1]);
+	feed(&p, "{\"msg\":\"hello\",\"protocol\":" "4" ",\"pid\":1}\n", fds[1]);
 	feed(&p, "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n", fds[1]);
 	feed(&p, "{\"msg\":\"warmup\",\"samples\":0}\n", fds[1]);
 	feed(&p, "{\"msg\":\"sample\",\"i\":0,\"set\":0,\"us\":5.0,\"event_us\":5.0,\"kernel_us\":-1,\"host_us\":-3}\n",
@@ -70,12 +72,15 @@ static void test_samples_past_the_count(void **state)
 	p.batch = 1;
 	p.keep = keep_none;
 	p.max_samples = 2;
-	feed(&p, "{\"msg\":\"hello\",\"protocol\":3,\"pid\":1}\n", fds[1]);
+	feed(&p, "{\"msg\":\"hello\",\"protocol\":4,\"pid\":1}\n", fds[1]);
 	feed(&p, "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n", fds[1]);
 	feed(&p, "{\"msg\":\"warmup\",\"samples\":0}\n", fds[1]);
 	for (int i = 0; i < 2; i++) {
-		char line[128];
-		snprintf(line, sizeof(line), "{\"msg\":\"sample\",\"i\":%d,\"set\":0,\"us\":5.0}\n", i);
+		char line[256];
+		snprintf(line, sizeof(line),
+			 "{\"msg\":\"sample\",\"i\":%d,\"set\":0,\"us\":5.0}\n"
+			 "{\"msg\":\"output\",\"phase\":\"timed\",\"index\":%d,\"bytes\":0}\n",
+			 i, i);
 		feed(&p, line, fds[1]);
 	}
 	const char *third = "{\"msg\":\"sample\",\"i\":2,\"set\":0,\"us\":5.0}\n";
@@ -117,13 +122,161 @@ static void test_worker_text_escaped(void **state)
 	close(fds[1]);
 }
 
+/* which samples the parent checks: its keep function's choice */
+struct keeper {
+	int mode;           /* 0: none, 1: every sample, 2: samples 1 and 3 (and the last) */
+	long long kept[16];
+	int n;
+};
+
+static int keep_by(void *ctx, long long i, int last)
+{
+	struct keeper *k = ctx;
+	int keep = k->mode == 1 || (k->mode == 2 && (i == 1 || i == 3 || last));
+	if (keep)
+		k->kept[k->n++] = i;
+	return keep;
+}
+
+/* Six timed samples of 8-byte outputs through the parent's end; the
+ * parent's answers and what reached the capture file before and after
+ * the timing message. */
+static void six_samples(struct keeper *k, char *replies, size_t *stored_early, struct strbuf *cap,
+			size_t *grew)
+{
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	int cap_fd = memfd_create("cap", 0);
+	assert_true(cap_fd >= 0);
+	struct proto p;
+	proto_init(&p);
+	p.phase = "main";
+	p.timed = 1;
+	p.n_sets = 1;
+	p.batch = 1;
+	p.output_bytes = 8;
+	p.max_samples = 6;
+	p.keep = keep_by;
+	p.keep_ctx = k;
+	p.capture_fd = cap_fd;
+	p.room_slots = proto_room_slots(6, 2, 1);
+	assert_int_equal(p.room_slots, 3);
+	feed(&p, "{\"msg\":\"hello\",\"protocol\":4,\"pid\":1}\n", fds[1]);
+	feed(&p, "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n", fds[1]);
+	feed(&p, "{\"msg\":\"warmup\",\"samples\":0}\n", fds[1]);
+	size_t room = p.kept.alloc;
+	assert_true(room >= 3 * 8);
+	for (int i = 0; i < 6; i++) {
+		char line[256], frame[9];
+		snprintf(line, sizeof(line),
+			 "{\"msg\":\"sample\",\"i\":%d,\"set\":0,\"us\":5.0,\"last\":%s}\n"
+			 "{\"msg\":\"output\",\"phase\":\"timed\",\"index\":%d,\"bytes\":8}\n",
+			 i, i == 5 ? "true" : "false", i);
+		feed(&p, line, fds[1]);
+		snprintf(frame, sizeof(frame), "frame%03d", i);
+		/* no answer until the whole frame is in */
+		assert_int_equal(proto_feed(&p, frame, 3, fds[1]), 0);
+		assert_int_equal(p.wait_output, i);
+		assert_int_equal(proto_feed(&p, frame + 3, 5, fds[1]), 0);
+		assert_int_equal(read(fds[0], &replies[i], 1), 1);
+	}
+	replies[6] = 0;
+	struct stat st;
+	assert_int_equal(fstat(cap_fd, &st), 0);
+	*stored_early = (size_t)st.st_size;
+	*grew = p.kept.alloc != room;
+	feed(&p, "{\"msg\":\"timing\",\"n\":6,\"method\":{}}\n", fds[1]);
+	assert_null(p.violation);
+	assert_int_equal(p.n_caps, (size_t)k->n);
+	for (int c = 0; c < k->n; c++) {
+		assert_int_equal(p.caps[c].index, k->kept[c]);
+		assert_int_equal(p.caps[c].offset, 8 * c);
+		assert_int_equal(p.caps[c].bytes, 8);
+		assert_int_equal(p.caps[c].timed, 1);
+	}
+	assert_int_equal(fstat(cap_fd, &st), 0);
+	strbuf_reset(cap);
+	strbuf_grow(cap, (size_t)st.st_size);
+	assert_int_equal(pread(cap_fd, cap->buf, (size_t)st.st_size, 0), st.st_size);
+	cap->len = (size_t)st.st_size;
+	cap->buf[cap->len] = 0;
+	proto_release(&p);
+	close(cap_fd);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+/* Nothing the worker can see depends on which samples are checked (red
+ * team 5, rt5_check_count: device code timed the downloads of checked
+ * samples alone): every timed sample's outputs come the same way, the
+ * answer to each is the same byte, nothing reaches the capture file
+ * before the samples end, and with no more checks than reserved the
+ * room never grows. */
+static void test_draw_unseen(void **state)
+{
+	(void)state;
+	struct strbuf cap = STRBUF_INIT;
+	char replies[3][8];
+	for (int mode = 0; mode < 3; mode++) {
+		struct keeper k = { .mode = mode };
+		size_t early, grew;
+		six_samples(&k, replies[mode], &early, &cap, &grew);
+		assert_string_equal(replies[mode], "gggggg");
+		assert_int_equal(early, 0);
+		if (mode == 0)
+			assert_int_equal(cap.len, 0);
+		if (mode == 1)
+			assert_string_equal(strbuf_str(&cap), "frame000frame001frame002frame003frame004frame005");
+		if (mode == 2) {
+			assert_string_equal(strbuf_str(&cap), "frame001frame003frame005");
+			assert_int_equal(grew, 0); /* three checks, three slots */
+		}
+	}
+	strbuf_release(&cap);
+}
+
+/* the outputs of a sample are due before the next sample, and a sample
+ * said to be the last is the last */
+static void test_sample_order(void **state)
+{
+	(void)state;
+	const char *bad[] = {
+		"{\"msg\":\"sample\",\"i\":0,\"set\":0,\"us\":5.0}\n{\"msg\":\"sample\",\"i\":1,\"set\":0,\"us\":5.0}\n",
+		"{\"msg\":\"sample\",\"i\":0,\"set\":0,\"us\":5.0,\"last\":true}\n"
+		"{\"msg\":\"output\",\"phase\":\"timed\",\"index\":0,\"bytes\":0}\n"
+		"{\"msg\":\"sample\",\"i\":1,\"set\":0,\"us\":5.0}\n",
+	};
+	const char *why[] = { "the output of the sample just asked for", "said was its last" };
+	for (int b = 0; b < 2; b++) {
+		int fds[2];
+		assert_int_equal(pipe(fds), 0);
+		struct proto p;
+		proto_init(&p);
+		p.phase = "main";
+		p.timed = 1;
+		p.n_sets = 1;
+		p.batch = 1;
+		p.keep = keep_none;
+		feed(&p, "{\"msg\":\"hello\",\"protocol\":4,\"pid\":1}\n", fds[1]);
+		feed(&p, "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n", fds[1]);
+		feed(&p, "{\"msg\":\"warmup\",\"samples\":0}\n", fds[1]);
+		assert_int_equal(proto_feed(&p, bad[b], strlen(bad[b]), fds[1]), -1);
+		assert_non_null(strstr(p.violation, why[b]));
+		proto_release(&p);
+		close(fds[0]);
+		close(fds[1]);
+	}
+}
+
 int main(void)
 {
-	assert_int_equal(PROTOCOL_VERSION, 3); /* the hello above speaks it */
+	assert_int_equal(PROTOCOL_VERSION, 4); /* the hello above speaks it */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missing_kernel_clock_is_not_a_time),
 		cmocka_unit_test(test_samples_past_the_count),
 		cmocka_unit_test(test_worker_text_escaped),
+		cmocka_unit_test(test_draw_unseen),
+		cmocka_unit_test(test_sample_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

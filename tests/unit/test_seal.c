@@ -537,6 +537,8 @@ static void test_fresh_keys(void **state)
 				      "{\"msg\":\"sample\",\"i\":0,\"set\":0,\"us\":5.0,\"key\":77}\n" };
 		for (size_t i = 0; i < 5; i++)
 			assert_int_equal(proto_feed(&p, pre[i], strlen(pre[i]), fds[1]), 0);
+		const char *out0 = "{\"msg\":\"output\",\"phase\":\"timed\",\"index\":0,\"bytes\":0}\n";
+		assert_int_equal(proto_feed(&p, out0, strlen(out0), fds[1]), 0);
 		const char *next = variant ? "{\"msg\":\"sample\",\"i\":1,\"set\":0,\"us\":5.0}\n"
 					   : "{\"msg\":\"sample\",\"i\":1,\"set\":0,\"us\":5.0,\"key\":77}\n";
 		assert_int_equal(proto_feed(&p, next, strlen(next), fds[1]), -1);
