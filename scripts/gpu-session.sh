@@ -33,6 +33,10 @@
 #              timed; iter1 took about 7 s a run on the H100; not in the
 #              default list)
 #   pool       experiments/iter1.yaml with --gpus all (not in the default list)
+#   gapprobe   tests/fixtures/specs/cuda-gap-probe.yaml, then scripts/gap-probe: is the
+#              sample after a checked one slower (a gap that tells the worker
+#              the draw)?  With OLD_E also the older runner, into ab-store (not
+#              in the default list)
 #   ab         OLD_E=path/to/an/older/evident: iter1 (--only iter1 --only wmma, one
 #              repeat) with the older runner and this one, twice in turn, into a
 #              scratch store ab-store (not packed): do the medians move with the
@@ -159,6 +163,19 @@ fi
 has sweep && run_exp sweep experiments/sweep.yaml
 has evo && run_exp evo experiments/evo.yaml
 has pool && run_exp pool experiments/iter1.yaml --gpus all
+if has gapprobe; then
+	run_exp gapprobe tests/fixtures/specs/cuda-gap-probe.yaml
+	b=$(sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/gapprobe.txt" | head -n 1)
+	log "gap-probe, this runner"
+	[ -n "$b" ] && scripts/gap-probe "$E" artifacts "$b" 2>&1 | tee -a "$OUT/session.log"
+	if [ -n "${OLD_E:-}" ]; then
+		log "gap-probe, the older runner ($("$OLD_E" --version 2>&1 | head -n 1))"
+		"$OLD_E" run --store ab-store --no-progress --jobs 16 tests/fixtures/specs/cuda-gap-probe.yaml \
+			> "$OUT/gapprobe-old.txt" 2>&1
+		b=$(sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/gapprobe-old.txt" | head -n 1)
+		[ -n "$b" ] && scripts/gap-probe "$OLD_E" ab-store "$b" 2>&1 | tee -a "$OUT/session.log"
+	fi
+fi
 if has ab && [ -n "${OLD_E:-}" ]; then
 	for r in 1 2; do
 		for who in old new; do
