@@ -127,7 +127,11 @@ static int run_time(int pid, unsigned long long *ns)
  * /proc does not say (no wchan).  A thread's wchan names where it sleeps
  * ("do_signal_stop" for a stopped one) once the scheduler has taken it
  * off the CPU, and reads "0" while it is still queued or running; its run
- * time is booked when it is taken off, so only then is it final.
+ * time is booked when it is taken off, so only then is it final.  A dead
+ * thread (a zombie: a leader that ended with SYS_exit while its other
+ * threads live on) reads "0" for good, its stack gone, and it will never
+ * run again: it is off the CPU (red team 6, zombie_lead: a zombie leader
+ * made every freeze wait its 0.2 s out and muted this rule).
  */
 static int all_off_cpu(int pid)
 {
@@ -142,10 +146,13 @@ static int all_off_cpu(int pid)
 		if (e->d_name[0] == '.')
 			continue;
 		ssize_t n = task_file(pid, e->d_name, "wchan", buf, sizeof(buf));
-		if (n < 0)
+		if (n < 0) {
 			off = -1;
-		else if (n == 0 || (n == 1 && buf[0] == '0'))
-			off = 0;
+		} else if (n == 0 || (n == 1 && buf[0] == '0')) {
+			char st = task_state(pid, e->d_name);
+			if (st != 'Z' && st != 'X')
+				off = 0;
+		}
 	}
 	closedir(d);
 	return off;
@@ -164,11 +171,13 @@ static int all_off_cpu(int pid)
  * two equal readings 20 us apart alone, as before.  A kernel that never
  * names the place (no kallsyms: every wchan reads "0") would cost 0.2 s a
  * sample, so after three freezes in a row that had to wait it out, the
- * runner stops asking for the rest of its life (wchan_mute).
+ * freeze stops asking for the rest of this worker's samples.  That is the
+ * worker's own state (hc->wchan_mute), never the runner's: as a static it
+ * let one kernel's threads choose how every later variant of the batch was
+ * frozen (red team 6, zombie_lead).  hc->freezes counts how each freeze
+ * was settled, for the record.
  */
-static int wchan_mute, wchan_misses;
-
-static int freeze(struct host_clock *hc)
+int host_clock_freeze(struct host_clock *hc)
 {
 	if (kill(hc->pid, SIGSTOP) < 0)
 		return -1;
@@ -178,19 +187,21 @@ static int freeze(struct host_clock *hc)
 	while (mono_now() - t0 < 2.0) {
 		if (task_ids(hc->pid, ids, MAX_TIDS, &stopped) < 0)
 			return -1;
-		int off = !stopped ? 0 : wchan_mute ? -1 : all_off_cpu(hc->pid);
+		int off = !stopped ? 0 : hc->wchan_mute ? -1 : all_off_cpu(hc->pid);
 		if (stopped && (off != 0 || mono_now() - t0 > 0.2)) {
-			if (off == 0 && !have_prev && ++wchan_misses >= 3)
-				wchan_mute = 1;
+			if (off == 0 && !have_prev && ++hc->wchan_misses >= 3)
+				hc->wchan_mute = 1;
 			else if (off == 1)
-				wchan_misses = 0;
+				hc->wchan_misses = 0;
 			if (run_time(hc->pid, &ns) < 0) {
 				hc->have_runtime = 0;
+				hc->freezes[2]++;
 				return 0;
 			}
 			if (have_prev && ns == prev) {
 				hc->have_runtime = 1;
 				hc->frozen_ns = ns;
+				hc->freezes[off == 1 ? 0 : 1]++;
 				return 0;
 			}
 			prev = ns;
@@ -284,7 +295,7 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		if (have >= dn && memcmp(buf, done, dn))
 			return proto_violate(p, "a line other than the sample's done line during the timed samples");
 	}
-	if (freeze(hc) < 0)
+	if (host_clock_freeze(hc) < 0)
 		return proto_violate(p, "the worker could not be stopped after a sample (a thread stuck in the kernel?)");
 	return 0;
 }
@@ -362,7 +373,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	const struct knobs *k = &hc->job->k;
 	int n_dists = hc->pr->desc->n_dists > 0 ? hc->pr->desc->n_dists : 1;
 	hc->pid = find_worker(hc->child, hc->boxed);
-	if (hc->pid <= 0 || freeze(hc) < 0)
+	if (hc->pid <= 0 || host_clock_freeze(hc) < 0)
 		return proto_violate(p, "the parent cannot find or stop the worker to time it");
 	int cold = !strcmp(knob_values_cache[k->cache], "cold");
 	hc->flush_bytes = cold ? (size_t)64 << 20 : 0;
@@ -432,6 +443,11 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			      k->samples > 0 ? "fixed" : "adaptive", "inputs",
 			      "fresh every sample: seed and distribution from getrandom", "converged", sm.converged,
 			      "capped", sm.capped);
+	/* how each freeze knew the stopped worker's run time was final: the
+	 * worker's own (red team 6, zombie_lead) */
+	json_object_set_new(p->method, "freezes",
+			    json_pack("{s:I, s:I, s:I}", "off_cpu", (json_int_t)hc->freezes[0], "run_time_twice",
+				      (json_int_t)hc->freezes[1], "no_run_time", (json_int_t)hc->freezes[2]));
 	if (kill(hc->pid, SIGCONT) < 0 || write(reply_fd, &(char){ HOST_END }, 1) != 1) {
 		proto_violate(p, "the worker stopped reading its go");
 		goto out;

@@ -146,8 +146,15 @@ struct host_clock {
 	size_t flush_bytes;
 	unsigned long long frozen_ns; /* the worker's threads' run time when last confirmed stopped */
 	int have_runtime;            /* 1: /proc gives that run time (schedstat) */
+	int wchan_misses, wchan_mute; /* this worker's freezes that waited out a wchan of "0" (host_clock_freeze) */
+	long long freezes[3];        /* freezes settled: every thread off the CPU (wchan), two equal run
+				      * times alone, no run time in /proc */
 };
 int host_clock_drive(struct proto *p, void *ctx, int reply_fd);
+/* Stop hc->pid and wait until every thread is stopped and its run time is
+ * final (noted in hc->frozen_ns); 0, or -1 when it did not stop within
+ * 2 s.  host_clock_drive's, declared for its unit test. */
+int host_clock_freeze(struct host_clock *hc);
 
 /* run.c: the stages every executor shares, up to the plan (probe: check
  * the backend can run here; a Slurm submit or gather host need not).
