@@ -309,7 +309,8 @@ static void push_namespaces(struct argvb *a, const struct sandbox *sb)
  * read-only /proc made cuInit fail with "OS call failed" (measured on the
  * H100).  There a kernel can lower its own oom_score_adj only where the
  * runner lacks CAP_SYS_RESOURCE (run as root, the runner's write of 1000
- * raised the floor too); the record says what the worker had
+ * raised the floor too), and the parent makes that a protocol violation
+ * (run/job.c note_oom); the record says what the worker had
  * (judge.sandbox.oom_score_adj).
  */
 static void push_proc(struct argvb *a, int gpu)

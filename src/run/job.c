@@ -158,8 +158,12 @@ static void on_progress(void *ctx, const char *what)
 
 /* The worker's oom_score_adj now, into w's lowest (kexec.h struct wrun):
  * its box may not lower it (red team 4, oom_undo), and the record says
- * what it had. */
-static void note_oom(struct wrun *w)
+ * what it had.  The first read comes with the worker's first bytes, before
+ * any kernel code ran; a later read below it means the kernel lowered the
+ * score that makes it the OOM killer's first choice (where the runner
+ * lacks CAP_SYS_RESOURCE a GPU box, or an unsandboxed worker, can): a
+ * protocol violation, -1. */
+static int note_oom(struct wrun *w)
 {
 	/* the box's pid 1 is looked for once (without /proc/PID/task/PID/
 	 * children that is a walk of /proc), quietly: the worker may be gone */
@@ -167,11 +171,21 @@ static void note_oom(struct wrun *w)
 		w->oom_pid = w->boxed ? run_child_pid(w->hc.child) : w->hc.child;
 	char path[64], buf[32];
 	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", w->oom_pid);
-	if (w->oom_pid > 0 && read_small(path, buf, sizeof(buf)) > 0) {
-		int v = atoi(buf);
-		if (!w->oom_reads++ || v < w->oom_score_adj)
-			w->oom_score_adj = v;
+	if (w->oom_pid <= 0 || read_small(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	int v = atoi(buf);
+	if (!w->oom_reads++) {
+		w->oom_score_adj = w->oom_first = v;
+		return 0;
 	}
+	if (v < w->oom_score_adj)
+		w->oom_score_adj = v;
+	if (v < w->oom_first)
+		return proto_violate(&w->proto,
+				     "the worker lowered its oom_score_adj from %d to %d: a kernel may not make "
+				     "another process the OOM killer's first choice",
+				     w->oom_first, v);
+	return 0;
 }
 
 static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
@@ -184,7 +198,8 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 		/* after each step of the protocol (the kernel loaded, its init,
 		 * its launches, its fini), while the worker is there to read */
 		w->oom_state = w->proto.state;
-		note_oom(w);
+		if (note_oom(w) < 0)
+			rc = -1;
 	}
 	return rc;
 }

@@ -72,3 +72,21 @@ expect_not_contains "$TEST_TMP/logs" "host_files: LEAK"
 r=$(grep -l '"variant": "oom_undo"' artifacts/runs/*.json | grep -v batch | head -1)
 [ -n "$r" ] || fail "no record of oom_undo"
 expect_eq "$(jget "$r" "d['judge']['sandbox']['oom_score_adj']")" "1000" "oom_undo's worker's oom_score_adj"
+# Unsandboxed (or in a GPU box, whose own /proc entries are writable), a
+# kernel can lower its OOM score wherever the runner lacks
+# CAP_SYS_RESOURCE: the parent reads it before any kernel code runs and
+# after each step, and a lower value is a protocol violation.  With the
+# capability the write is refused, and the kernel computes: ok.
+"$EVIDENT" run --no-progress --unsandboxed --store unboxed --only oom_undo tests/fixtures/specs/host-redteam4.yaml \
+	> "$TEST_TMP/unboxed" 2>&1
+r=$(grep -l '"variant": "oom_undo"' unboxed/runs/*.json | grep -v batch | head -1)
+[ -n "$r" ] || fail "no unsandboxed record of oom_undo"
+"$EVIDENT" show --store unboxed --log "$(basename "$r" .json)" > "$TEST_TMP/unboxed-log" 2>&1
+if grep -q "oom_undo: oom_score_adj 1000, write 0: written" "$TEST_TMP/unboxed-log"; then
+	expect_eq "$(jget "$r" "d['outcome']")" "protocol_violation" "oom_undo lowered its OOM score unsandboxed"
+	jget "$r" "d['reason']" > "$TEST_TMP/reason"
+	expect_contains "$TEST_TMP/reason" "lowered its oom_score_adj from 1000 to 0"
+else
+	expect_match "$TEST_TMP/unboxed-log" "oom_undo: oom_score_adj 1000, write 0: refused"
+	expect_eq "$(jget "$r" "d['outcome']")" "ok" "oom_undo, its write refused"
+fi
