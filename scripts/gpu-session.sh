@@ -26,7 +26,7 @@
 #   iter2      experiments/iter2.yaml (the fa_mma rung; ITER2_REPEATS, default 2)
 #   iter3      experiments/iter3.yaml (the Hopper rung, fa_wgmma; ITER3_REPEATS, default 3)
 #   scaling    experiments/scaling-*.yaml (SCALING: the shapes, e.g. "d128-s4096 d64-s512";
-#              default all ten; SCALING_REPEATS, default 3)
+#              default all ten; SCALING_REPEATS, default 3; SCALING_GPUS: --gpus, e.g. all)
 #   sweep      experiments/sweep.yaml
 #   evo        experiments/evo.yaml: the seeds' sweep as a search (README "Searches"; 3
 #              generations of 4 candidates and the best: 45 runs and up to 12 builds, not yet
@@ -157,7 +157,7 @@ has iter2 && run_exp iter2 experiments/iter2.yaml --repeats "${ITER2_REPEATS:-2}
 has iter3 && run_exp iter3 experiments/iter3.yaml --repeats "${ITER3_REPEATS:-3}"
 if has scaling; then
 	for sh in ${SCALING:-d64-s512 d64-s1024 d64-s2048 d64-s4096 d64-s8192 d128-s512 d128-s1024 d128-s2048 d128-s4096 d128-s8192}; do
-		run_exp "scaling-$sh" "experiments/scaling-$sh.yaml" --repeats "${SCALING_REPEATS:-3}"
+		run_exp "scaling-$sh" "experiments/scaling-$sh.yaml" --repeats "${SCALING_REPEATS:-3}" ${SCALING_GPUS:+--gpus "$SCALING_GPUS"}
 	done
 fi
 has sweep && run_exp sweep experiments/sweep.yaml
