@@ -17,6 +17,10 @@
 #              not in the default list)
 #   redteam5   red team 5's suite (tests/fixtures/specs/cuda-redteam5.yaml;
 #              docs/redteam5-cuda.md; not in the default list)
+#   redteam6   red team 6's suite (tests/fixtures/specs/cuda-redteam6.yaml;
+#              docs/redteam6-cuda.md): slot_count's skipped samples, gap_probe at
+#              lags 1 and 2 there and on cuda-gap-probe.yaml (with OLD_E, the
+#              older runner too, into ab-store; not in the default list)
 #   faults     experiments/cuda-faults.yaml
 #   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?;
 #              ITER1_RUNS=1: once)
@@ -142,6 +146,43 @@ if h and c:
           f"{sum(x < half for x in c)} under {half:.2f} us, min {min(c):.2f} us")
 PY
 	done
+fi
+if has redteam6; then
+	run_exp redteam6 tests/fixtures/specs/cuda-redteam6.yaml
+	run_exp redteam6-gap tests/fixtures/specs/cuda-gap-probe.yaml
+	# rt6_slot_count skips a sample only where it believes the sample's
+	# class has had its checks: its timed samples far under honest's are
+	# the skips (none where the parent's work before the 'g' is the same
+	# whatever it drew)
+	log "rt6_slot_count: timed samples under half the honest median"
+	b=$(sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/redteam6.txt" | head -n 1)
+	if [ -n "$b" ]; then
+		"$E" show --store artifacts --samples "$b" honest > "$OUT/redteam6-honest.samples" 2>&1
+		"$E" show --store artifacts --samples "$b" slot_count > "$OUT/redteam6-sc.samples" 2>&1
+		python3 - "$OUT/redteam6-honest.samples" "$OUT/redteam6-sc.samples" <<'PY' | tee -a "$OUT/session.log"
+import statistics, sys
+def us(path):
+    return [float(l) for l in open(path) if l.strip() and not l.startswith("#")]
+h, c = us(sys.argv[1]), us(sys.argv[2])
+if h and c:
+    half = statistics.median(h) / 2
+    print(f"{sys.argv[2]}: honest median {2 * half:.2f} us; slot_count {len(c)} samples, "
+          f"{sum(x < half for x in c)} under {half:.2f} us, min {min(c):.2f} us")
+PY
+	fi
+	log "gap-probe lags 1 and 2, this runner (cuda-redteam6: 2 MiB frames; cuda-gap-probe: 128 KiB, 50 checks)"
+	for f in redteam6 redteam6-gap; do
+		b=$(sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/$f.txt" | head -n 1)
+		[ -n "$b" ] || continue
+		for lag in 1 2; do scripts/gap-probe --lag $lag "$E" artifacts "$b" 2>&1 | tee -a "$OUT/session.log"; done
+	done
+	if [ -n "${OLD_E:-}" ]; then
+		log "gap-probe lags 1 and 2, the older runner ($("$OLD_E" --version 2>&1 | head -n 1))"
+		"$OLD_E" run --store ab-store --no-progress --jobs 16 tests/fixtures/specs/cuda-gap-probe.yaml \
+			> "$OUT/redteam6-gap-old.txt" 2>&1
+		b=$(sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/redteam6-gap-old.txt" | head -n 1)
+		[ -n "$b" ] && for lag in 1 2; do scripts/gap-probe --lag $lag "$OLD_E" ab-store "$b" 2>&1 | tee -a "$OUT/session.log"; done
+	fi
 fi
 has faults && run_exp faults experiments/cuda-faults.yaml
 if has iter1; then

@@ -99,6 +99,7 @@ void proto_init(struct proto *p)
 	p->capture_fd = -1;
 	p->line = (struct strbuf)STRBUF_INIT;
 	p->kept = (struct strbuf)STRBUF_INIT;
+	p->stage = (struct strbuf)STRBUF_INIT;
 }
 
 void proto_release(struct proto *p)
@@ -113,6 +114,7 @@ void proto_release(struct proto *p)
 	free(p->samples);
 	free(p->caps);
 	strbuf_release(&p->kept);
+	strbuf_release(&p->stage);
 	free(p->violation);
 	strbuf_release(&p->line);
 	memset(p, 0, sizeof(*p));
@@ -223,6 +225,18 @@ struct proto_capture *proto_keep_slot(struct proto *p, size_t frame_bytes)
 	return c;
 }
 
+/* The stage for a timed frame of `bytes` (protocol.h: stage), grown and
+ * touched when it is too small (at the warmup message, before the first
+ * sample); owned by p, freed by proto_release. */
+static char *stage_for(struct proto *p, size_t bytes)
+{
+	size_t had = p->stage.alloc;
+	strbuf_grow(&p->stage, bytes + 1);
+	if (p->stage.alloc > had)
+		memset(p->stage.buf, 0, p->stage.alloc);
+	return p->stage.buf;
+}
+
 int proto_store_kept(struct proto *p)
 {
 	size_t n = p->kept.len - p->kept_stored;
@@ -260,7 +274,7 @@ static int on_output(struct proto *p, json_t *m)
 	} else {
 		if (p->state != ST_SAMPLES || p->wait_output != index)
 			return violate(p, "output of sample %lld, which the parent did not ask for", index);
-		p->frame_to = proto_kept_slot(p, want);
+		p->frame_to = stage_for(p, want);
 	}
 	c->timed = timed;
 	c->index = index;
@@ -277,8 +291,11 @@ static int on_output(struct proto *p, json_t *m)
  * A frame has arrived whole.  A seed output is a capture already (its
  * bytes are in the capture file).  A timed one: the go first, so nothing
  * the parent does next can lengthen the worker's gap, then the draw, with
- * randomness the worker never sees; a kept frame stays in its slot, a
- * skipped one is overwritten by the next.
+ * randomness the worker never sees; a kept frame is copied from the stage
+ * into the room's next slot, a skipped one is overwritten by the next.
+ * Every frame arrived in the same stage, so what the worker waits on (the
+ * parent's copy of the frame before the 'g') does not depend on what was
+ * drawn before (red team 6, rt6_slot_count).
  */
 static int frame_done(struct proto *p, int reply_fd)
 {
@@ -294,6 +311,7 @@ static int frame_done(struct proto *p, int reply_fd)
 		return violate(p, "the worker stopped reading its answers");
 	if (p->keep && p->keep(p->keep_ctx, i, last)) {
 		struct proto_capture f = p->frame;
+		memcpy(proto_kept_slot(p, f.bytes), p->stage.buf, f.bytes);
 		struct proto_capture *c = proto_keep_slot(p, f.bytes);
 		f.offset = c->offset;
 		*c = f;
@@ -469,8 +487,11 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 		json_t *ws = json_object_get(m, "samples");
 		p->warmup_samples = json_is_integer(ws) && json_integer_value(ws) >= 0 ? json_integer_value(ws) : 0;
 		/* every kept frame's room, before the first sample */
-		if (p->room_slots)
-			proto_reserve_kept(p, p->output_bytes * (size_t)(p->batch > 1 ? p->batch : 1), p->room_slots);
+		if (p->room_slots) {
+			size_t frame = p->output_bytes * (size_t)(p->batch > 1 ? p->batch : 1);
+			proto_reserve_kept(p, frame, p->room_slots);
+			stage_for(p, frame);
+		}
 		if (p->progress)
 			p->progress(p->keep_ctx, "timing");
 		return 0;

@@ -159,7 +159,14 @@ struct proto {
 	int got_last;               /* a sample said it was the last: no more may come */
 	size_t data_left;           /* bytes of a frame still to come */
 	struct proto_capture frame; /* the frame arriving */
-	char *frame_to;             /* a timed frame: its slot in kept (else NULL: to capture_fd) */
+	char *frame_to;             /* a timed frame: stage.buf (else NULL: to capture_fd) */
+	/* every timed frame arrives here, the same touched bytes whatever was
+	 * drawn before; a kept one is copied into kept's next slot only after
+	 * the 'g' (red team 6, rt6_slot_count: frames received straight into
+	 * the next free slot landed in fresh memory after a kept sample and in
+	 * the slot just written after a skipped one, and the worker's gap two
+	 * samples later showed the draw) */
+	struct strbuf stage;
 	long long capture_size;
 	struct strbuf line;
 };
@@ -187,7 +194,9 @@ int proto_feed(struct proto *p, const char *buf, size_t n, int reply_fd);
 /*
  * The kept room.  Nothing a worker can see between two samples may depend
  * on the parent's draw, so every timed sample's outputs go to the same
- * place: the next free slot of p->kept, reserved and touched before the
+ * place: the CUDA frames to p->stage (then a kept one to the next free slot
+ * of p->kept, after the 'g'), the host path's to the next free slot of
+ * p->kept, reserved and touched before the
  * samples (red team 2's check_spy watched the disk fill with kept outputs,
  * red team 3's check_spy2 the page-fault counter jump when a kept sample
  * touched new pages).  proto_room_slots: the slots a job's draw needs

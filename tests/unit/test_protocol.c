@@ -142,7 +142,7 @@ static int keep_by(void *ctx, long long i, int last)
  * parent's answers and what reached the capture file before and after
  * the timing message. */
 static void six_samples(struct keeper *k, char *replies, size_t *stored_early, struct strbuf *cap,
-			size_t *grew)
+			size_t *grew, int *moved)
 {
 	int fds[2];
 	assert_int_equal(pipe(fds), 0);
@@ -173,6 +173,12 @@ static void six_samples(struct keeper *k, char *replies, size_t *stored_early, s
 			 "{\"msg\":\"output\",\"phase\":\"timed\",\"index\":%d,\"bytes\":8}\n",
 			 i, i == 5 ? "true" : "false", i);
 		feed(&p, line, fds[1]);
+		/* where the frame is received: the same place whatever was drawn */
+		static const char *first_to;
+		if (i == 0)
+			first_to = p.frame_to;
+		else if (p.frame_to != first_to)
+			*moved = 1;
 		snprintf(frame, sizeof(frame), "frame%03d", i);
 		/* no answer until the whole frame is in */
 		assert_int_equal(proto_feed(&p, frame, 3, fds[1]), 0);
@@ -208,7 +214,8 @@ static void six_samples(struct keeper *k, char *replies, size_t *stored_early, s
 
 /* Nothing the worker can see depends on which samples are checked (red
  * team 5, rt5_check_count: device code timed the downloads of checked
- * samples alone): every timed sample's outputs come the same way, the
+ * samples alone): every timed sample's outputs come the same way and are
+ * received into the same memory (red team 6, rt6_slot_count), the
  * answer to each is the same byte, nothing reaches the capture file
  * before the samples end, and with no more checks than reserved the
  * room never grows. */
@@ -220,8 +227,14 @@ static void test_draw_unseen(void **state)
 	for (int mode = 0; mode < 3; mode++) {
 		struct keeper k = { .mode = mode };
 		size_t early, grew;
-		six_samples(&k, replies[mode], &early, &cap, &grew);
+		int moved = 0;
+		six_samples(&k, replies[mode], &early, &cap, &grew, &moved);
 		assert_string_equal(replies[mode], "gggggg");
+		/* red team 6, rt6_slot_count: a frame received into the room's
+		 * next free slot went to fresh memory after a kept sample and to
+		 * the slot just written after a skipped one, which the worker saw
+		 * two samples later */
+		assert_int_equal(moved, 0);
 		assert_int_equal(early, 0);
 		if (mode == 0)
 			assert_int_equal(cap.len, 0);
