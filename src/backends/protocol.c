@@ -100,6 +100,7 @@ void proto_init(struct proto *p)
 	p->line = (struct strbuf)STRBUF_INIT;
 	p->kept = (struct strbuf)STRBUF_INIT;
 	p->stage = (struct strbuf)STRBUF_INIT;
+	p->spill = (struct strbuf)STRBUF_INIT;
 }
 
 void proto_release(struct proto *p)
@@ -115,6 +116,7 @@ void proto_release(struct proto *p)
 	free(p->caps);
 	strbuf_release(&p->kept);
 	strbuf_release(&p->stage);
+	strbuf_release(&p->spill);
 	free(p->violation);
 	strbuf_release(&p->line);
 	memset(p, 0, sizeof(*p));
@@ -192,6 +194,24 @@ static struct proto_capture *new_capture(struct proto *p)
 	return c;
 }
 
+/* The spill ring for frames of frame_bytes (protocol.h), touched now;
+ * nothing when it is there already.  Owned by p, freed by proto_release. */
+static void reserve_spill(struct proto *p, size_t frame_bytes)
+{
+	if (p->spill_slots && p->spill_frame == frame_bytes)
+		return;
+	size_t f = frame_bytes ? frame_bytes : 1;
+	size_t slots = (PROTO_SPILL_BYTES + f - 1) / f;
+	if (slots < 2)
+		slots = 2;
+	strbuf_release(&p->spill);
+	strbuf_grow(&p->spill, slots * f);
+	memset(p->spill.buf, 0, p->spill.alloc);
+	p->spill_frame = frame_bytes;
+	p->spill_slots = slots;
+	p->spill_next = 0;
+}
+
 void proto_reserve_kept(struct proto *p, size_t frame_bytes, size_t slots)
 {
 	size_t had = p->kept.alloc;
@@ -203,6 +223,17 @@ void proto_reserve_kept(struct proto *p, size_t frame_bytes, size_t slots)
 		p->caps = xrealloc(p->caps, p->caps_cap * sizeof(*p->caps));
 		memset(p->caps + p->n_caps, 0, slots * sizeof(*p->caps));
 	}
+	reserve_spill(p, frame_bytes); /* after the room: it evicts it */
+}
+
+char *proto_stash_slot(struct proto *p, size_t frame_bytes, int keep)
+{
+	if (keep)
+		return proto_kept_slot(p, frame_bytes);
+	reserve_spill(p, frame_bytes);
+	char *d = p->spill.buf + p->spill_next * (frame_bytes ? frame_bytes : 1);
+	p->spill_next = (p->spill_next + 1) % p->spill_slots;
+	return d;
 }
 
 char *proto_kept_slot(struct proto *p, size_t frame_bytes)
@@ -291,8 +322,9 @@ static int on_output(struct proto *p, json_t *m)
  * A frame has arrived whole.  A seed output is a capture already (its
  * bytes are in the capture file).  A timed one: the go first, so nothing
  * the parent does next can lengthen the worker's gap, then the draw, with
- * randomness the worker never sees; a kept frame is copied from the stage
- * into the room's next slot, a skipped one is overwritten by the next.
+ * randomness the worker never sees; the frame is copied from the stage
+ * into the room's next slot when kept, into the spill ring when not
+ * (proto_stash_slot: the same copy into memory as cold).
  * Every frame arrived in the same stage, so what the worker waits on (the
  * parent's copy of the frame before the 'g') does not depend on what was
  * drawn before (red team 6, rt6_slot_count).
@@ -309,9 +341,11 @@ static int frame_done(struct proto *p, int reply_fd)
 	p->frame_to = NULL;
 	if (write_all(reply_fd, "g", 1) < 0)
 		return violate(p, "the worker stopped reading its answers");
-	if (p->keep && p->keep(p->keep_ctx, i, last)) {
-		struct proto_capture f = p->frame;
-		memcpy(proto_kept_slot(p, f.bytes), p->stage.buf, f.bytes);
+	/* the same copy, kept or not, into memory as cold either way */
+	int keep = p->keep && p->keep(p->keep_ctx, i, last);
+	struct proto_capture f = p->frame;
+	memcpy(proto_stash_slot(p, f.bytes, keep), p->stage.buf, f.bytes);
+	if (keep) {
 		struct proto_capture *c = proto_keep_slot(p, f.bytes);
 		f.offset = c->offset;
 		*c = f;

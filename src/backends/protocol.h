@@ -167,6 +167,11 @@ struct proto {
 	 * the slot just written after a skipped one, and the worker's gap two
 	 * samples later showed the draw) */
 	struct strbuf stage;
+	/* where a skipped frame's bytes go (proto_stash_slot): a ring of
+	 * touched memory, PROTO_SPILL_BYTES at least, so that a skipped frame
+	 * is written to memory as cold as a kept frame's room slot */
+	struct strbuf spill;
+	size_t spill_frame, spill_slots, spill_next;
 	long long capture_size;
 	struct strbuf line;
 };
@@ -210,6 +215,19 @@ int proto_feed(struct proto *p, const char *buf, size_t n, int reply_fd);
  * written to capture_fd (0, or -1 with a violation).
  */
 size_t proto_room_slots(long long samples, long long checks, int strata);
+/*
+ * proto_stash_slot: where a frame of frame_bytes goes once the draw is
+ * known: keep, the room's next free slot (proto_kept_slot; the caller then
+ * calls proto_keep_slot); else the next slot of the spill ring.  Both are
+ * memory touched before the samples and not written since (the room's
+ * slot) or not for PROTO_SPILL_BYTES of frames (the ring, touched after the
+ * room so that it evicts the room from the caches), so the copy into
+ * either costs the same (red team 6, rt6_slot_count: a skipped frame
+ * overwrote the slot just written, warm, and a kept one went on to fresh
+ * memory, and the worker saw the difference two samples later).
+ */
+#define PROTO_SPILL_BYTES ((size_t)64 << 20)
+char *proto_stash_slot(struct proto *p, size_t frame_bytes, int keep);
 void proto_reserve_kept(struct proto *p, size_t frame_bytes, size_t slots);
 char *proto_kept_slot(struct proto *p, size_t frame_bytes);
 struct proto_capture *proto_keep_slot(struct proto *p, size_t frame_bytes);

@@ -347,7 +347,7 @@ static int capture(struct proto *p, struct host_clock *hc, long long i, long lon
 {
 	const struct problem *pr = hc->pr;
 	size_t bytes = output_bytes(hc);
-	char *put = proto_kept_slot(p, bytes);
+	char *put = proto_stash_slot(p, bytes, keep);
 	for (int o = 0; o < pr->n_outputs; o++) {
 		int t = pr->n_inputs + o;
 		size_t b = problem_tensor_numel(pr, t, hc->job->shape) * sizeof(float);
