@@ -65,32 +65,6 @@ int worker_thread_count(void)
 	return n;
 }
 
-int worker_thread_ids(int *ids, int max)
-{
-	DIR *d = opendir("/proc/self/task");
-	int n = 0;
-	if (!d)
-		return -1;
-	struct dirent *e;
-	while ((e = readdir(d)) && n < max)
-		if (e->d_name[0] != '.')
-			ids[n++] = atoi(e->d_name);
-	closedir(d);
-	return n;
-}
-
-int worker_new_threads(const int *before, int nb, const int *after, int na)
-{
-	int fresh = 0;
-	for (int i = 0; i < na; i++) {
-		int seen = 0;
-		for (int k = 0; k < nb && !seen; k++)
-			seen = before[k] == after[i];
-		fresh += !seen;
-	}
-	return fresh;
-}
-
 int worker_dtype(const struct job *job)
 {
 	return dtype_from_name(job->dtype);

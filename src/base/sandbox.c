@@ -49,6 +49,22 @@ static const char *const denied_host[] = {
 	"mq_notify", "mq_getsetattr", NULL,
 };
 
+/*
+ * Sockets of any family, refused in host boxes (with EAFNOSUPPORT, what a
+ * kernel built without the family answers, so that a library probing for
+ * one carries on).  The box has a network namespace of its own, but as
+ * root (the runner is root on the GPU hosts, and bubblewrap makes no user
+ * namespace) that namespace is owned by the initial user namespace, and a
+ * netlink socket there still hears the host's own kernel: a
+ * NETLINK_KOBJECT_UEVENT socket bound to group 1 received the machine's
+ * device events (hot-plug, module loads, other containers' network
+ * devices; red team 6, gap_probe6).  A host kernel computes on memory
+ * it is given: it has no use for any socket, a socketpair of its own
+ * included.  GPU boxes keep them: the CUDA driver's use of AF_UNIX (MPS,
+ * the persistence daemon) and netlink is not known well enough.
+ */
+static const char *const denied_host_sockets[] = { "socket", "socketpair", "socketcall", NULL };
+
 static int deny_all(scmp_filter_ctx ctx, const char *const *names)
 {
 	int rc = 0;
@@ -69,6 +85,11 @@ int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 	rc = deny_all(ctx, denied);
 	if (rc == 0 && !gpu)
 		rc = deny_all(ctx, denied_host);
+	for (int i = 0; rc == 0 && !gpu && denied_host_sockets[i]; i++) {
+		int nr = seccomp_syscall_resolve_name(denied_host_sockets[i]);
+		if (nr != __NR_SCMP_ERROR)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), nr, 0);
+	}
 	if (rc == 0 && prof == SANDBOX_STRICT) {
 		/* the box's pid 1 keeps the parent-death signal bubblewrap set
 		 * (--die-with-parent): cleared, it outlived a runner that killed
@@ -607,7 +628,7 @@ json_t *sandbox_describe(const struct sandbox *sb)
 				   "threads only, parent-death signal kept (strict) or processes in the PID namespace "
 				   "(relaxed)"
 				 : "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock/SysV "
-				   "IPC/POSIX message queues; threads only, parent-death signal kept (strict) or "
+				   "IPC/POSIX message queues/sockets; threads only, parent-death signal kept (strict) or "
 				   "processes in the PID namespace (relaxed)",
 			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup", "proc",
 			 sb->gpu ? "the box's own; every entry but its processes' read-only"

@@ -42,7 +42,6 @@
 #include "stats/stats.h"
 
 #define NULL_ROUNDS 16
-#define MAX_TIDS 256
 
 /* 62 secret random bits (a JSON integer stays positive). */
 static unsigned long long os_seed(void)
@@ -68,8 +67,20 @@ static char task_state(int pid, const char *tid)
 	return rp && rp[1] == ' ' ? rp[2] : 0;
 }
 
-/* The thread ids of pid (at most max) into ids; their count, or -1. */
-static int task_ids(int pid, int *ids, int max, int *all_stopped)
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Every thread of pid: their count, or -1; *all_stopped whether each is
+ * stopped (or dead).  With ids, their ids too, sorted, in *ids (grown as
+ * needed, *cap its room; the caller frees it).  No cap on the count: a list
+ * cut at 256 let a kernel that made 256 threads in init start a thread in
+ * launch() that no sample counted as escaped work (red team 6, left open).
+ */
+static int task_ids(int pid, int **ids, size_t *cap, int *all_stopped)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
@@ -85,11 +96,36 @@ static int task_ids(int pid, int *ids, int max, int *all_stopped)
 		char st = task_state(pid, e->d_name);
 		if (st != 'T' && st != 't' && st != 'Z' && st != 'X')
 			*all_stopped = 0;
-		if (n < max)
-			ids[n++] = atoi(e->d_name);
+		if (ids) {
+			if ((size_t)n == *cap) {
+				*cap = *cap ? 2 * *cap : 64;
+				*ids = xrealloc(*ids, *cap * sizeof(int));
+			}
+			(*ids)[n] = atoi(e->d_name);
+		}
+		n++;
 	}
 	closedir(d);
+	if (ids && n > 1)
+		qsort(*ids, (size_t)n, sizeof(int), int_cmp);
 	return n;
+}
+
+int host_clock_threads(int pid, int **ids, size_t *cap)
+{
+	int stopped;
+	return task_ids(pid, ids, cap, &stopped);
+}
+
+int host_clock_new_threads(const int *before, int nb, const int *after, int na)
+{
+	int fresh = 0, k = 0;
+	for (int i = 0; i < na; i++) {
+		while (k < nb && before[k] < after[i])
+			k++;
+		fresh += !(k < nb && before[k] == after[i]);
+	}
+	return fresh;
 }
 
 /*
@@ -175,17 +211,23 @@ static int all_off_cpu(int pid)
  * worker's own state (hc->wchan_mute), never the runner's: as a static it
  * let one kernel's threads choose how every later variant of the batch was
  * frozen (red team 6, zombie_lead).  hc->freezes counts how each freeze
- * was settled, for the record.
+ * was settled, for the record.  The wait ends at the job's deadline
+ * (hc->deadline, when set) if that comes first, with hc->timed_out set: a
+ * thread held in the kernel (uninterruptible) for just under 2 s each
+ * sample made every freeze that long, past the job's time limit until the
+ * next round_trip looked (red team 6, left open).
  */
 int host_clock_freeze(struct host_clock *hc)
 {
 	if (kill(hc->pid, SIGSTOP) < 0)
 		return -1;
-	double t0 = mono_now();
-	int ids[MAX_TIDS], stopped = 0, have_prev = 0;
+	double t0 = mono_now(), until = t0 + 2.0;
+	if (hc->deadline > 0 && hc->deadline < until)
+		until = hc->deadline;
+	int stopped = 0, have_prev = 0;
 	unsigned long long prev = 0, ns = 0;
-	while (mono_now() - t0 < 2.0) {
-		if (task_ids(hc->pid, ids, MAX_TIDS, &stopped) < 0)
+	while (mono_now() < until) {
+		if (task_ids(hc->pid, NULL, NULL, &stopped) < 0)
 			return -1;
 		int off = !stopped ? 0 : hc->wchan_mute ? -1 : all_off_cpu(hc->pid);
 		if (stopped && (off != 0 || mono_now() - t0 > 0.2)) {
@@ -212,6 +254,8 @@ int host_clock_freeze(struct host_clock *hc)
 		struct timespec ts = { 0, 20 * 1000 };
 		nanosleep(&ts, NULL);
 	}
+	if (hc->deadline > 0 && mono_now() >= hc->deadline)
+		hc->timed_out = 1;
 	return -1;
 }
 
@@ -236,9 +280,9 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 	size_t have = 0;
 	/* still stopped, and it did not run since: nothing resumed it while
 	 * the parent wrote its inputs */
-	int ids[MAX_TIDS], stopped = 0;
+	int stopped = 0;
 	unsigned long long ns = 0;
-	if (task_ids(hc->pid, ids, MAX_TIDS, &stopped) < 0 || !stopped ||
+	if (task_ids(hc->pid, NULL, NULL, &stopped) < 0 || !stopped ||
 	    (hc->have_runtime && (run_time(hc->pid, &ns) < 0 || ns != hc->frozen_ns)))
 		return proto_violate(p, "the worker ran while the parent held it stopped (a signal of its own "
 					"resumed it: %s)", !stopped ? "a thread was running" : "its run time grew");
@@ -296,7 +340,9 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 			return proto_violate(p, "a line other than the sample's done line during the timed samples");
 	}
 	if (host_clock_freeze(hc) < 0)
-		return proto_violate(p, "the worker could not be stopped after a sample (a thread stuck in the kernel?)");
+		return hc->timed_out ? -1
+				     : proto_violate(p, "the worker could not be stopped after a sample (a thread stuck "
+							"in the kernel?)");
 	return 0;
 }
 
@@ -317,13 +363,6 @@ static void prepare(struct host_clock *hc, long long g, unsigned long long seed,
 	if (hc->flush)
 		for (size_t i = 0; i < hc->flush_bytes; i += 64)
 			hc->flush[i] = (char)(hc->flush[i] + 1);
-}
-
-/* Threads of the worker now; *ok 0 when /proc could not tell. */
-static int tids_now(struct host_clock *hc, int *ids)
-{
-	int stopped;
-	return task_ids(hc->pid, ids, MAX_TIDS, &stopped);
 }
 
 /* The bytes of one sample's outputs. */
@@ -374,11 +413,13 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	int n_dists = hc->pr->desc->n_dists > 0 ? hc->pr->desc->n_dists : 1;
 	hc->pid = find_worker(hc->child, hc->boxed);
 	if (hc->pid <= 0 || host_clock_freeze(hc) < 0)
-		return proto_violate(p, "the parent cannot find or stop the worker to time it");
+		return hc->timed_out ? -1 : proto_violate(p, "the parent cannot find or stop the worker to time it");
 	int cold = !strcmp(knob_values_cache[k->cache], "cold");
 	hc->flush_bytes = cold ? (size_t)64 << 20 : 0;
 	hc->flush = cold ? xcalloc(hc->flush_bytes, 1) : NULL;
 	int rc = -1;
+	int *before = NULL, *after = NULL; /* the worker's threads around a sample, freed at out */
+	size_t before_cap = 0, after_cap = 0;
 
 	/* the handshake's own cost: null rounds */
 	double nul[NULL_ROUNDS];
@@ -405,16 +446,15 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	sampler_init(&sm, k);
 	/* every kept sample's room, before the first (protocol.h) */
 	proto_reserve_kept(p, output_bytes(hc), proto_room_slots(k->samples, k->timed_checks, 1));
-	int before[MAX_TIDS], after[MAX_TIDS];
 	for (long long i = 0;; i++) {
 		long long g = warm + i;
 		unsigned long long seed = os_seed();
 		int dist = (int)(os_seed() % (unsigned long long)n_dists); /* not a pattern in i */
 		prepare(hc, g, seed, dist);
-		int nb = tids_now(hc, before);
+		int nb = host_clock_threads(hc->pid, &before, &before_cap);
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us) < 0)
 			goto out;
-		int na = tids_now(hc, after);
+		int na = host_clock_threads(hc->pid, &after, &after_cap);
 		int stop = sampler_push(&sm, us);
 		if (p->n_samples == p->alloc) {
 			p->alloc = p->alloc ? 2 * p->alloc : 1024;
@@ -425,7 +465,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		s->us = s->host_us = us;
 		s->event_us = s->kernel_us = s->clock_mhz = NAN;
 		s->set = -1;
-		s->threads_delta = nb >= 0 && na >= 0 ? worker_new_threads(before, nb, after, na) : 0;
+		s->threads_delta = nb >= 0 && na >= 0 ? host_clock_new_threads(before, nb, after, na) : 0;
 		int keep = p->keep && p->keep(p->keep_ctx, i, stop);
 		if (capture(p, hc, i, g, seed, dist, keep) < 0)
 			goto out;
@@ -462,5 +502,7 @@ out:
 		kill(hc->pid, SIGCONT); /* it reported a failure: let it end */
 	free(hc->flush);
 	hc->flush = NULL;
+	free(before);
+	free(after);
 	return rc;
 }

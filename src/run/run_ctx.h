@@ -153,8 +153,16 @@ struct host_clock {
 int host_clock_drive(struct proto *p, void *ctx, int reply_fd);
 /* Stop hc->pid and wait until every thread is stopped and its run time is
  * final (noted in hc->frozen_ns); 0, or -1 when it did not stop within
- * 2 s.  host_clock_drive's, declared for its unit test. */
+ * 2 s or by hc->deadline (when > 0; then hc->timed_out is set).
+ * host_clock_drive's, declared for its unit test. */
 int host_clock_freeze(struct host_clock *hc);
+/* Every thread of pid, however many: their count, or -1 when /proc does
+ * not say; their ids, sorted, in *ids (grown with realloc, *cap its room:
+ * start both at NULL and 0; the caller frees *ids). */
+int host_clock_threads(int pid, int **ids, size_t *cap);
+/* How many of after's na ids are not among before's nb (both sorted, as
+ * host_clock_threads gives them): the threads a sample started. */
+int host_clock_new_threads(const int *before, int nb, const int *after, int na);
 
 /* run.c: the stages every executor shares, up to the plan (probe: check
  * the backend can run here; a Slurm submit or gather host need not).

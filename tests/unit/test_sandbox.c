@@ -1,8 +1,9 @@
 /*
  * test_sandbox.c - the box's parts that need no bubblewrap run
  * (base/sandbox.h): the seccomp programs, loaded into a child of the test
- * (a host box refuses the parent-death signal's reset, System V IPC and
- * POSIX message queues; a GPU box only the first), their memfds sealed,
+ * (a host box refuses the parent-death signal's reset, System V IPC,
+ * POSIX message queues and sockets of every family; a GPU box only the
+ * first), their memfds sealed,
  * the argv of a host box (whole /proc read-only) against a GPU box (its
  * processes' entries writable), and which library directories a box may
  * be shown.
@@ -22,6 +23,8 @@
 #include <sys/ipc.h>
 #include <sys/prctl.h>
 #include <sys/shm.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,7 +32,16 @@
 
 /* In a child with the program of (prof, gpu) loaded: bit 0 set when
  * prctl(PR_SET_PDEATHSIG) was refused with EPERM, bit 1 shmget, bit 2
- * mq_open, bit 3 a thread-only clone rule (fork refused). */
+ * mq_open, bit 3 a thread-only clone rule (fork refused), bit 4 a netlink
+ * uevent socket (the host's device events), bit 5 an AF_INET socket, bit 6
+ * a socketpair: each socket refused with EAFNOSUPPORT. */
+static int socket_refused(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 && errno == EAFNOSUPPORT;
+}
+
 static int refused_in_child(enum sandbox_profile prof, int gpu)
 {
 	int fd = sandbox_filter_fd(prof, gpu);
@@ -56,6 +68,17 @@ static int refused_in_child(enum sandbox_profile prof, int gpu)
 			bits |= 4;
 		else if (q != (mqd_t)-1)
 			mq_unlink("/evident-test-sandbox");
+		if (socket_refused(socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT)))
+			bits |= 16;
+		if (socket_refused(socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)))
+			bits |= 32;
+		int sv[2];
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0) {
+			close(sv[0]);
+			close(sv[1]);
+		} else if (errno == EAFNOSUPPORT) {
+			bits |= 64;
+		}
 		pid_t c = fork();
 		if (c == 0)
 			_exit(0);
@@ -73,11 +96,21 @@ static int refused_in_child(enum sandbox_profile prof, int gpu)
 	return WEXITSTATUS(st);
 }
 
-/* a host box: the parent-death signal stays, no IPC objects, threads only */
+/* a host box: the parent-death signal stays, no IPC objects, threads
+ * only, no socket of any family (red team 6, gap_probe6: a netlink uevent
+ * socket heard the host's device events) */
 static void test_host_filter(void **state)
 {
 	(void)state;
-	assert_int_equal(refused_in_child(SANDBOX_STRICT, 0), 1 | 2 | 4 | 8);
+	assert_int_equal(refused_in_child(SANDBOX_STRICT, 0), 1 | 2 | 4 | 8 | 16 | 32 | 64);
+}
+
+/* a host build box (the compiler): processes, but no IPC objects and no
+ * socket either */
+static void test_host_relaxed_filter(void **state)
+{
+	(void)state;
+	assert_int_equal(refused_in_child(SANDBOX_RELAXED, 0), 2 | 4 | 16 | 32 | 64);
 }
 
 /* a GPU box: the parent-death signal stays, IPC as the CUDA stack may
@@ -193,7 +226,8 @@ static void test_lib_dir(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_host_filter),	 cmocka_unit_test(test_gpu_filter),
+		cmocka_unit_test(test_host_filter),	 cmocka_unit_test(test_host_relaxed_filter),
+		cmocka_unit_test(test_gpu_filter),
 		cmocka_unit_test(test_relaxed_filter), cmocka_unit_test(test_filter_sealed),
 		cmocka_unit_test(test_proc_by_box),	 cmocka_unit_test(test_lib_dir),
 	};
