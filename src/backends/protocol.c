@@ -223,7 +223,7 @@ void proto_reserve_kept(struct proto *p, size_t frame_bytes, size_t slots)
 		p->caps = xrealloc(p->caps, p->caps_cap * sizeof(*p->caps));
 		memset(p->caps + p->n_caps, 0, slots * sizeof(*p->caps));
 	}
-	reserve_spill(p, frame_bytes); /* after the room: it evicts it */
+	reserve_spill(p, frame_bytes);
 }
 
 char *proto_stash_slot(struct proto *p, size_t frame_bytes, int keep)

@@ -220,13 +220,15 @@ size_t proto_room_slots(long long samples, long long checks, int strata);
  * known: keep, the room's next free slot (proto_kept_slot; the caller then
  * calls proto_keep_slot); else the next slot of the spill ring.  Both are
  * memory touched before the samples and not written since (the room's
- * slot) or not for PROTO_SPILL_BYTES of frames (the ring, touched after the
- * room so that it evicts the room from the caches), so the copy into
- * either costs the same (red team 6, rt6_slot_count: a skipped frame
- * overwrote the slot just written, warm, and a kept one went on to fresh
- * memory, and the worker saw the difference two samples later).
+ * slot) or not for PROTO_SPILL_BYTES of frames (the ring), out of the
+ * core's own caches either way, so the copy into either costs about the
+ * same (red team 6, rt6_slot_count: a skipped frame overwrote the slot
+ * just written, in the core's cache, and a kept one went on to fresh
+ * memory, and the worker saw the difference two samples later).  16 MiB
+ * is eight times a 2 MiB L2; both destinations may sit in a last-level
+ * cache larger than that (105 MiB on the CI host), or both not.
  */
-#define PROTO_SPILL_BYTES ((size_t)64 << 20)
+#define PROTO_SPILL_BYTES ((size_t)16 << 20)
 char *proto_stash_slot(struct proto *p, size_t frame_bytes, int keep);
 void proto_reserve_kept(struct proto *p, size_t frame_bytes, size_t slots);
 char *proto_kept_slot(struct proto *p, size_t frame_bytes);

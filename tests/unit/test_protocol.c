@@ -281,6 +281,41 @@ static void test_sample_order(void **state)
 	}
 }
 
+/* Where a frame's copy goes once the draw is known (proto_stash_slot):
+ * kept, the room's next free slot; skipped, a ring of touched memory at
+ * least PROTO_SPILL_BYTES long, never the slot just written, so that the
+ * copy of a skipped frame is no cheaper than a kept one's (red team 6,
+ * rt6_slot_count). */
+static void test_stash_cold(void **state)
+{
+	(void)state;
+	size_t frames[] = { 8, 128 << 10, (size_t)48 << 20 };
+	for (int f = 0; f < 3; f++) {
+		struct proto p;
+		proto_init(&p);
+		size_t fb = frames[f];
+		proto_reserve_kept(&p, fb, 3);
+		assert_true(p.spill_slots >= 2);
+		assert_true(p.spill_slots * fb >= PROTO_SPILL_BYTES);
+		char *room = p.kept.buf, *prev = NULL;
+		size_t n = p.spill_slots < 64 ? p.spill_slots : 64;
+		for (size_t k = 0; k < n; k++) {
+			char *d = proto_stash_slot(&p, fb, 0);
+			assert_true(d != prev);
+			assert_true(d < room || d >= room + p.kept.alloc); /* never the room */
+			assert_true(d >= p.spill.buf && d + fb <= p.spill.buf + p.spill.alloc);
+			if (k)
+				assert_true(d == prev + fb); /* the next slot, not the one just written */
+			prev = d;
+		}
+		char *k1 = proto_stash_slot(&p, fb, 1);
+		assert_ptr_equal(k1, p.kept.buf + p.kept.len);
+		proto_keep_slot(&p, fb);
+		assert_ptr_equal(proto_stash_slot(&p, fb, 1), p.kept.buf + fb);
+		proto_release(&p);
+	}
+}
+
 int main(void)
 {
 	assert_int_equal(PROTOCOL_VERSION, 4); /* the hello above speaks it */
@@ -290,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_worker_text_escaped),
 		cmocka_unit_test(test_draw_unseen),
 		cmocka_unit_test(test_sample_order),
+		cmocka_unit_test(test_stash_cold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
