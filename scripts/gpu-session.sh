@@ -178,10 +178,13 @@ PY
 	done
 	if [ -n "${OLD_E:-}" ]; then
 		log "gap-probe lags 1 and 2, the older runner ($("$OLD_E" --version 2>&1 | head -n 1))"
-		"$OLD_E" run --store ab-store --no-progress --jobs 16 tests/fixtures/specs/cuda-gap-probe.yaml \
-			> "$OUT/redteam6-gap-old.txt" 2>&1
-		b=$(sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/redteam6-gap-old.txt" | head -n 1)
-		[ -n "$b" ] && for lag in 1 2; do scripts/gap-probe --lag $lag "$OLD_E" ab-store "$b" 2>&1 | tee -a "$OUT/session.log"; done
+		for spec in cuda-redteam6 cuda-gap-probe; do
+			"$OLD_E" run --store ab-store --no-progress --jobs 16 "tests/fixtures/specs/$spec.yaml" \
+				> "$OUT/$spec-old.txt" 2>&1
+			sed -n '/^variant /,/^$/p' "$OUT/$spec-old.txt" | tee -a "$OUT/session.log"
+			b=$(sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/$spec-old.txt" | head -n 1)
+			[ -n "$b" ] && for lag in 1 2; do scripts/gap-probe --lag $lag "$OLD_E" ab-store "$b" 2>&1 | tee -a "$OUT/session.log"; done
+		done
 	fi
 fi
 has faults && run_exp faults experiments/cuda-faults.yaml
