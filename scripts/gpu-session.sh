@@ -85,6 +85,29 @@ if has state; then
 	nvcc --version | tail -2 | tee -a "$OUT/session.log"
 fi
 # run_exp NAME SPEC [ARGS...]: one experiment into the study's store
+# The batch a run_exp output names (its "batch ID, ..." line), or nothing.
+batch_of() { sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/$1.txt" | head -n 1; }
+# skips NAME VARIANT: a red-team fixture that computes nothing on the
+# samples it believes unchecked (its bookkeeping kernel alone, a few us):
+# how many of VARIANT's timed samples in run_exp NAME's batch are under
+# half the honest kernel's median
+skips() {
+	local b
+	b=$(batch_of "$1")
+	[ -n "$b" ] || return 0
+	"$E" show --store artifacts --samples "$b" honest > "$OUT/$1-honest.samples" 2>&1
+	"$E" show --store artifacts --samples "$b" "$2" > "$OUT/$1-$2.samples" 2>&1
+	python3 - "$OUT/$1-honest.samples" "$OUT/$1-$2.samples" "$2" <<'PY' | tee -a "$OUT/session.log"
+import statistics, sys
+def us(path):
+    return [float(l) for l in open(path) if l.strip() and not l.startswith("#")]
+h, c = us(sys.argv[1]), us(sys.argv[2])
+if h and c:
+    half = statistics.median(h) / 2
+    print(f"{sys.argv[2]}: honest median {2 * half:.2f} us; {sys.argv[3]} {len(c)} samples, "
+          f"{sum(x < half for x in c)} under {half:.2f} us, min {min(c):.2f} us")
+PY
+}
 run_exp() {
 	local name=$1 spec=$2
 	shift 2
@@ -130,22 +153,7 @@ if has redteam5; then
 	# class has had its checks: its timed samples far under the honest
 	# kernel's (its bookkeeping kernel alone, a few us) are the skips
 	log "rt5_check_count: timed samples under half the honest median"
-	for f in redteam5 redteam5-r3; do
-		b=$(sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/$f.txt" | head -n 1)
-		[ -n "$b" ] || continue
-		"$E" show --store artifacts --samples "$b" honest > "$OUT/$f-honest.samples" 2>&1
-		"$E" show --store artifacts --samples "$b" check_count > "$OUT/$f-cc.samples" 2>&1
-		python3 - "$OUT/$f-honest.samples" "$OUT/$f-cc.samples" <<'PY' | tee -a "$OUT/session.log"
-import statistics, sys
-def us(path):
-    return [float(l) for l in open(path) if l.strip() and not l.startswith("#")]
-h, c = us(sys.argv[1]), us(sys.argv[2])
-if h and c:
-    half = statistics.median(h) / 2
-    print(f"{sys.argv[2]}: honest median {2 * half:.2f} us; check_count {len(c)} samples, "
-          f"{sum(x < half for x in c)} under {half:.2f} us, min {min(c):.2f} us")
-PY
-	done
+	for f in redteam5 redteam5-r3; do skips "$f" check_count; done
 fi
 if has redteam6; then
 	run_exp redteam6 tests/fixtures/specs/cuda-redteam6.yaml
@@ -155,24 +163,10 @@ if has redteam6; then
 	# the skips (none where the parent's work before the 'g' is the same
 	# whatever it drew)
 	log "rt6_slot_count: timed samples under half the honest median"
-	b=$(sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/redteam6.txt" | head -n 1)
-	if [ -n "$b" ]; then
-		"$E" show --store artifacts --samples "$b" honest > "$OUT/redteam6-honest.samples" 2>&1
-		"$E" show --store artifacts --samples "$b" slot_count > "$OUT/redteam6-sc.samples" 2>&1
-		python3 - "$OUT/redteam6-honest.samples" "$OUT/redteam6-sc.samples" <<'PY' | tee -a "$OUT/session.log"
-import statistics, sys
-def us(path):
-    return [float(l) for l in open(path) if l.strip() and not l.startswith("#")]
-h, c = us(sys.argv[1]), us(sys.argv[2])
-if h and c:
-    half = statistics.median(h) / 2
-    print(f"{sys.argv[2]}: honest median {2 * half:.2f} us; slot_count {len(c)} samples, "
-          f"{sum(x < half for x in c)} under {half:.2f} us, min {min(c):.2f} us")
-PY
-	fi
+	skips redteam6 slot_count
 	log "gap-probe lags 1 and 2, this runner (cuda-redteam6: 2 MiB frames; cuda-gap-probe: 128 KiB, 50 checks)"
 	for f in redteam6 redteam6-gap; do
-		b=$(sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/$f.txt" | head -n 1)
+		b=$(batch_of "$f")
 		[ -n "$b" ] || continue
 		for lag in 1 2; do scripts/gap-probe --lag $lag "$E" artifacts "$b" 2>&1 | tee -a "$OUT/session.log"; done
 	done
@@ -182,7 +176,7 @@ PY
 			"$OLD_E" run --store ab-store --no-progress --jobs 16 "tests/fixtures/specs/$spec.yaml" \
 				> "$OUT/$spec-old.txt" 2>&1
 			sed -n '/^variant /,/^$/p' "$OUT/$spec-old.txt" | tee -a "$OUT/session.log"
-			b=$(sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/$spec-old.txt" | head -n 1)
+			b=$(batch_of "$spec-old")
 			[ -n "$b" ] && for lag in 1 2; do scripts/gap-probe --lag $lag "$OLD_E" ab-store "$b" 2>&1 | tee -a "$OUT/session.log"; done
 		done
 	fi
@@ -209,14 +203,14 @@ has evo && run_exp evo experiments/evo.yaml
 has pool && run_exp pool experiments/iter1.yaml --gpus all
 if has gapprobe; then
 	run_exp gapprobe tests/fixtures/specs/cuda-gap-probe.yaml
-	b=$(sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/gapprobe.txt" | head -n 1)
+	b=$(batch_of "gapprobe")
 	log "gap-probe, this runner"
 	[ -n "$b" ] && scripts/gap-probe "$E" artifacts "$b" 2>&1 | tee -a "$OUT/session.log"
 	if [ -n "${OLD_E:-}" ]; then
 		log "gap-probe, the older runner ($("$OLD_E" --version 2>&1 | head -n 1))"
 		"$OLD_E" run --store ab-store --no-progress --jobs 16 tests/fixtures/specs/cuda-gap-probe.yaml \
 			> "$OUT/gapprobe-old.txt" 2>&1
-		b=$(sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/gapprobe-old.txt" | head -n 1)
+		b=$(batch_of "gapprobe-old")
 		[ -n "$b" ] && scripts/gap-probe "$OLD_E" ab-store "$b" 2>&1 | tee -a "$OUT/session.log"
 	fi
 fi

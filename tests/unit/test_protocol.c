@@ -27,6 +27,21 @@ static void feed(struct proto *p, const char *text, int reply_fd)
 	assert_int_equal(proto_feed(p, text, strlen(text), reply_fd), 0);
 }
 
+/* p set up for a timed main job of one set, fed up to its warm-up (0
+ * samples): hello in this protocol, device, kernel.  Answers go to reply_fd. */
+static void timed_to_warmup(struct proto *p, int reply_fd)
+{
+	p->phase = "main";
+	p->timed = 1;
+	p->n_sets = 1;
+	p->batch = 1;
+	char hello[80];
+	snprintf(hello, sizeof(hello), "{\"msg\":\"hello\",\"protocol\":%d,\"pid\":1}\n", PROTOCOL_VERSION);
+	feed(p, hello, reply_fd);
+	feed(p, "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n", reply_fd);
+	feed(p, "{\"msg\":\"warmup\",\"samples\":0}\n", reply_fd);
+}
+
 /* a worker without CUPTI sends kernel_us -1: a missing clock, never a
  * time (issue 23: the parent took it as one, and the kernel clock won) */
 static void test_missing_kernel_clock_is_not_a_time(void **state)
@@ -36,14 +51,8 @@ static void test_missing_kernel_clock_is_not_a_time(void **state)
 	assert_int_equal(pipe(fds), 0);
 	struct proto p;
 	proto_init(&p);
-	p.phase = "main";
-	p.timed = 1;
-	p.n_sets = 1;
-	p.batch = 1;
 	p.keep = keep_none;
-	feed(&p, "{\"msg\":\"hello\",\"protocol\":" "4" ",\"pid\":1}\n", fds[1]);
-	feed(&p, "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n", fds[1]);
-	feed(&p, "{\"msg\":\"warmup\",\"samples\":0}\n", fds[1]);
+	timed_to_warmup(&p, fds[1]);
 	feed(&p, "{\"msg\":\"sample\",\"i\":0,\"set\":0,\"us\":5.0,\"event_us\":5.0,\"kernel_us\":-1,\"host_us\":-3}\n",
 	     fds[1]);
 	assert_null(p.violation);
@@ -66,15 +75,9 @@ static void test_samples_past_the_count(void **state)
 	assert_int_equal(pipe(fds), 0);
 	struct proto p;
 	proto_init(&p);
-	p.phase = "main";
-	p.timed = 1;
-	p.n_sets = 1;
-	p.batch = 1;
 	p.keep = keep_none;
 	p.max_samples = 2;
-	feed(&p, "{\"msg\":\"hello\",\"protocol\":4,\"pid\":1}\n", fds[1]);
-	feed(&p, "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n", fds[1]);
-	feed(&p, "{\"msg\":\"warmup\",\"samples\":0}\n", fds[1]);
+	timed_to_warmup(&p, fds[1]);
 	for (int i = 0; i < 2; i++) {
 		char line[256];
 		snprintf(line, sizeof(line),
@@ -265,14 +268,8 @@ static void test_sample_order(void **state)
 		assert_int_equal(pipe(fds), 0);
 		struct proto p;
 		proto_init(&p);
-		p.phase = "main";
-		p.timed = 1;
-		p.n_sets = 1;
-		p.batch = 1;
 		p.keep = keep_none;
-		feed(&p, "{\"msg\":\"hello\",\"protocol\":4,\"pid\":1}\n", fds[1]);
-		feed(&p, "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n", fds[1]);
-		feed(&p, "{\"msg\":\"warmup\",\"samples\":0}\n", fds[1]);
+		timed_to_warmup(&p, fds[1]);
 		assert_int_equal(proto_feed(&p, bad[b], strlen(bad[b]), fds[1]), -1);
 		assert_non_null(strstr(p.violation, why[b]));
 		proto_release(&p);
