@@ -177,8 +177,12 @@ size_t proto_room_slots(long long samples, long long checks, int strata)
 		picks = strata; /* every class at least one (run/kexec.h check_draw_init) */
 	if (samples > 1 && picks > samples - 1)
 		picks = samples - 1;
-	if (samples > 0)
-		return (size_t)(picks + 1 < samples ? picks + 1 : samples); /* and the last */
+	if (samples > 0) {
+		/* and the last, and the memoryless draw's extra picks (about one
+		 * a class: run/kexec.h check_draw_memoryless), twice that */
+		long long room = picks + 1 + 2 * (strata > 1 ? strata : 1);
+		return (size_t)(room < samples ? room : samples);
+	}
 	return (size_t)(4 * picks + 1);
 }
 

@@ -81,6 +81,15 @@ void check_draw_init(struct check_draw *d, long long n, long long want, int stra
 		if (share < 1 && d->strata > 1)
 			share = 1;
 		d->left[s] = share < pool ? share : pool;
+		d->floor[s] = 0;
+	}
+}
+
+void check_draw_memoryless(struct check_draw *d)
+{
+	for (int s = 0; s < d->strata; s++) {
+		long long pool = class_pool(d, 0, s);
+		d->floor[s] = pool > 0 ? (double)d->left[s] / (double)pool : 0;
 	}
 }
 
@@ -108,7 +117,9 @@ int check_strata(int n_dists, int batch)
 /*
  * Within sample i's class, Algorithm S: picked with probability left /
  * (the class's samples from i on), which draws exactly `left` of them,
- * each set equally likely.
+ * each set equally likely.  With a floor (check_draw_memoryless) the
+ * chance is never below it: still every one of the `left` (the chance is
+ * 1 once as many samples remain), and others besides.
  */
 int check_draw_pick(struct check_draw *d, long long i, double u)
 {
@@ -118,8 +129,9 @@ int check_draw_pick(struct check_draw *d, long long i, double u)
 	long long pool = class_pool(d, i, s);
 	if (pool <= 0)
 		return 0;
-	int pick = d->left[s] > 0 && u < (double)d->left[s] / (double)pool;
-	if (pick)
+	double p = d->left[s] > 0 ? (double)d->left[s] / (double)pool : 0;
+	int pick = u < (p > d->floor[s] ? p : d->floor[s]);
+	if (pick && d->left[s] > 0)
 		d->left[s]--;
 	return pick;
 }
@@ -129,16 +141,20 @@ int check_draw_pick(struct check_draw *d, long long i, double u)
  * worker never sees (os_uniform).  With a fixed count: the draw of
  * kexec.h (struct check_draw), begun at sample 0, when the worker has
  * said how many warm-up samples came first (the class of a CUDA sample
- * follows its global index).  Nothing the worker sees depends on it
- * (protocol.h: every sample's outputs arrive the same way).  Adaptive: each
+ * follows its global index), with a floor (check_draw_memoryless):
+ * nothing the worker sees should depend on the draw (protocol.h: every
+ * sample's outputs arrive and are copied the same way), and if something
+ * still does, no later sample is safe to skip.  Adaptive: each
  * sample with probability
  * max(checks_wanted, strata) / (i + 1).  Always the last sample.
  */
 static int keep_sample(void *ctx, long long i, int last)
 {
 	struct wrun *w = ctx;
-	if (w->n_fixed > 0 && i == 0)
+	if (w->n_fixed > 0 && i == 0) {
 		check_draw_init(&w->draw, w->n_fixed, w->checks_wanted, w->strata, w->proto.warmup_samples);
+		check_draw_memoryless(&w->draw); /* kexec.h: insurance */
+	}
 	if (last)
 		return 1;
 	if (w->n_fixed > 0)

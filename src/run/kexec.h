@@ -62,6 +62,7 @@ struct check_draw {
 	int strata;
 	long long first;
 	long long left[CHECK_MAX_STRATA]; /* checks still to draw, per class */
+	double floor[CHECK_MAX_STRATA];   /* each sample's least chance, per class (check_draw_memoryless) */
 };
 void check_draw_init(struct check_draw *d, long long n, long long want, int strata, long long first);
 /*
@@ -74,6 +75,18 @@ void check_draw_init(struct check_draw *d, long long n, long long want, int stra
  * classes' distributions are all of them.
  */
 int check_strata(int n_dists, int batch);
+/*
+ * Insurance for whatever may still tell a worker which samples were
+ * checked: with an exact count, once a class's share was drawn none of its
+ * later samples is checked, so any such channel makes the rest of the class
+ * free to skip (red team 5's rt5_check_count, red team 6's rt6_slot_count,
+ * both closed at their cause).  check_draw_memoryless gives every later
+ * sample of a class at least the chance its class started with (share /
+ * its samples), whatever was drawn before: at least the share in all,
+ * about one check more per class on average, and no sample a worker could
+ * know unchecked.  keep_sample (run/job.c) uses it for every fixed count.
+ */
+void check_draw_memoryless(struct check_draw *d);
 /* 1 when sample i (0 <= i < n - 1, in order) is to be checked. */
 int check_draw_pick(struct check_draw *d, long long i, double u);
 

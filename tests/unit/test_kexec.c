@@ -184,6 +184,51 @@ static void test_check_draw_exact_share(void **state)
 	}
 }
 
+/* The memoryless draw (kexec.h, insurance): every sample keeps at least
+ * its class's starting chance whatever was drawn before, the share still
+ * comes, and the last sample stays keep_sample's. */
+static void test_check_draw_memoryless(void **state)
+{
+	(void)state;
+	unsigned long long st = 11;
+	long long after = 0, picked_after = 0;
+	for (int trial = 0; trial < 4000; trial++) {
+		struct check_draw d, plain;
+		int per_class[4] = { 0 }, seen[4] = { 0 };
+		long long first = trial % 3;
+		check_draw_init(&d, 200, 10, 4, first);
+		check_draw_memoryless(&d);
+		check_draw_init(&plain, 200, 10, 4, first);
+		for (long long i = 0; i < 200; i++) {
+			int c = (int)((first + i) % 4), share = c < 2 ? 3 : 2;
+			double u = uni(&st);
+			int p = check_draw_pick(&d, i, u), q = check_draw_pick(&plain, i, u);
+			assert_true(!p || i < 199);
+			/* the plain draw: nothing once the share came */
+			if (seen[c] >= share)
+				assert_int_equal(q, 0);
+			seen[c] += q;
+			if (per_class[c] >= share && i < 199) {
+				after++;
+				picked_after += p;
+			}
+			per_class[c] += p;
+		}
+		for (int c = 0; c < 4; c++)
+			assert_true(per_class[c] >= (c < 2 ? 3 : 2));
+	}
+	/* after the share, about the class's starting chance (2 or 3 in 50) */
+	double rate = (double)picked_after / (double)after;
+	assert_true(after > 10000);
+	assert_true(rate > 0.035 && rate < 0.065);
+	/* no checks wanted in one class: none, floor or not */
+	struct check_draw d;
+	check_draw_init(&d, 50, 0, 1, 0);
+	check_draw_memoryless(&d);
+	for (long long i = 0; i < 50; i++)
+		assert_int_equal(check_draw_pick(&d, i, uni(&st)), 0);
+}
+
 /* the classes of graph mode's samples: a sample's distributions depend on
  * its class alone, and the classes hold every distribution */
 static void test_check_strata(void **state)
@@ -220,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_check_draw_strata),
 		cmocka_unit_test(test_check_draw_few),
 		cmocka_unit_test(test_check_draw_exact_share),
+		cmocka_unit_test(test_check_draw_memoryless),
 		cmocka_unit_test(test_check_strata),
 		cmocka_unit_test(test_check_draw_edges),
 		cmocka_unit_test(test_cuda_executors),
