@@ -11,11 +11,13 @@
 #include <glob.h>
 #include <limits.h>
 #include <sched.h>
+#include <linux/netlink.h>
 #include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,8 +62,9 @@ static const char *const denied_host[] = {
  * device events (hot-plug, module loads, other containers' network
  * devices; red team 6, gap_probe6).  A host kernel computes on memory
  * it is given: it has no use for any socket, a socketpair of its own
- * included.  GPU boxes keep them: the CUDA driver's use of AF_UNIX (MPS,
- * the persistence daemon) and netlink is not known well enough.
+ * included.  GPU boxes keep them (the CUDA driver's use of AF_UNIX: MPS,
+ * the persistence daemon), all but a netlink socket of the kernel's
+ * device events (NETLINK_KOBJECT_UEVENT).
  */
 static const char *const denied_host_sockets[] = { "socket", "socketpair", "socketcall", NULL };
 
@@ -90,6 +93,12 @@ int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 		if (nr != __NR_SCMP_ERROR)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), nr, 0);
 	}
+	/* a GPU box keeps its sockets, but not the host kernel's device
+	 * events (the CUDA driver, NVML and CUPTI ran with this rule on an
+	 * H200: data/gpu-evidence) */
+	if (rc == 0 && gpu)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 2,
+				      SCMP_A0(SCMP_CMP_EQ, AF_NETLINK), SCMP_A2(SCMP_CMP_EQ, NETLINK_KOBJECT_UEVENT));
 	if (rc == 0 && prof == SANDBOX_STRICT) {
 		/* the box's pid 1 keeps the parent-death signal bubblewrap set
 		 * (--die-with-parent): cleared, it outlived a runner that killed
