@@ -21,6 +21,9 @@
 #              docs/redteam6-cuda.md): slot_count's skipped samples, gap_probe at
 #              lags 1 and 2 there and on cuda-gap-probe.yaml (with OLD_E, the
 #              older runner too, into ab-store; not in the default list)
+#   redteam7   red team 7's suite (tests/fixtures/specs/cuda-redteam7.yaml;
+#              docs/redteam7-cuda.md): cap_truncate's timed samples, checks and the
+#              capped flag (one 16 s stall; not in the default list)
 #   faults     experiments/cuda-faults.yaml
 #   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?;
 #              ITER1_RUNS=1: once)
@@ -179,6 +182,38 @@ if has redteam6; then
 			b=$(batch_of "$spec-old")
 			[ -n "$b" ] && for lag in 1 2; do scripts/gap-probe --lag $lag "$OLD_E" ab-store "$b" 2>&1 | tee -a "$OUT/session.log"; done
 		done
+	fi
+fi
+if has redteam7; then
+	run_exp redteam7 tests/fixtures/specs/cuda-redteam7.yaml
+	# rt7_cap_truncate ends the run with one long sample after 10: the
+	# record's timed samples, its checks and the capped flag say whether
+	# the time cap cut the exact draw short
+	log "rt7_cap_truncate: timed samples, checks, capped"
+	sed -n '/^variant /,/^$/p' "$OUT/redteam7.txt" | tee -a "$OUT/session.log"
+	b=$(sed -n 's/^batch \([^,]*\),.*/\1/p' "$OUT/redteam7.txt" | head -n 1)
+	if [ -n "$b" ]; then
+		for v in honest cap_truncate; do
+			"$E" show --store artifacts --samples "$b" "$v" > "$OUT/redteam7-$v.samples" 2>&1
+		done
+		# the run itself: its checks by phase, the sampling (capped?)
+		r=$("$E" ls --store artifacts --experiment cuda-redteam7 | awk '$3 == "cap_truncate" { id = $1 } END { print id }')
+		if [ -n "$r" ]; then
+			"$E" show --store artifacts "$r" > "$OUT/redteam7-cap_truncate.show" 2>&1
+			"$E" show --store artifacts --json "$r" > "$OUT/redteam7-cap_truncate.json" 2>&1
+			grep -i -E 'capped|timed|outcome|samples' "$OUT/redteam7-cap_truncate.show" | head -n 20 | tee -a "$OUT/session.log"
+			grep -o -E '"(capped|samples_requested|warmup_samples|asked_timed|got_timed|n)": *[^,}]+' \
+				"$OUT/redteam7-cap_truncate.json" | head -n 12 | tee -a "$OUT/session.log"
+		fi
+		python3 - "$OUT/redteam7-honest.samples" "$OUT/redteam7-cap_truncate.samples" <<'PY' | tee -a "$OUT/session.log"
+import statistics, sys
+def us(path):
+    return [float(l) for l in open(path) if l.strip() and not l.startswith("#")]
+h, c = us(sys.argv[1]), us(sys.argv[2])
+if h and c:
+    print(f"honest: {len(h)} samples, median {statistics.median(h):.2f} us; cap_truncate: {len(c)} "
+          f"samples, median {statistics.median(c):.2f} us, max {max(c):.0f} us")
+PY
 	fi
 fi
 has faults && run_exp faults experiments/cuda-faults.yaml
