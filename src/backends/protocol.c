@@ -117,6 +117,7 @@ void proto_release(struct proto *p)
 	strbuf_release(&p->kept);
 	strbuf_release(&p->stage);
 	strbuf_release(&p->spill);
+	free(p->spill_meta);
 	free(p->violation);
 	strbuf_release(&p->line);
 	memset(p, 0, sizeof(*p));
@@ -200,17 +201,30 @@ static struct proto_capture *new_capture(struct proto *p)
 
 /* The spill ring for frames of frame_bytes (protocol.h), touched now;
  * nothing when it is there already.  Owned by p, freed by proto_release. */
+/* A spill slot's stride: the frame, at least a page (so that tiny frames
+ * still spread over PROTO_SPILL_BYTES in few slots, each on its own page). */
+static size_t spill_stride(size_t frame_bytes)
+{
+	return frame_bytes > 4096 ? (frame_bytes + 63) / 64 * 64 : 4096;
+}
+
 static void reserve_spill(struct proto *p, size_t frame_bytes)
 {
 	if (p->spill_slots && p->spill_frame == frame_bytes)
 		return;
-	size_t f = frame_bytes ? frame_bytes : 1;
+	size_t f = spill_stride(frame_bytes);
 	size_t slots = (PROTO_SPILL_BYTES + f - 1) / f;
+	/* a fixed count: every skipped frame, as far as the cap allows */
+	size_t all = p->max_samples > 0 ? (size_t)p->max_samples : 0, cap = PROTO_SPILL_MAX_BYTES / f;
+	if (all > slots)
+		slots = all < cap ? all : cap;
 	if (slots < 2)
 		slots = 2;
 	strbuf_release(&p->spill);
 	strbuf_grow(&p->spill, slots * f);
 	memset(p->spill.buf, 0, p->spill.alloc);
+	free(p->spill_meta);
+	p->spill_meta = xcalloc(slots, sizeof(*p->spill_meta));
 	p->spill_frame = frame_bytes;
 	p->spill_slots = slots;
 	p->spill_next = 0;
@@ -230,14 +244,53 @@ void proto_reserve_kept(struct proto *p, size_t frame_bytes, size_t slots)
 	reserve_spill(p, frame_bytes);
 }
 
-char *proto_stash_slot(struct proto *p, size_t frame_bytes, int keep)
+char *proto_stash_slot(struct proto *p, size_t frame_bytes, int keep, struct proto_capture **meta)
 {
+	if (meta)
+		*meta = NULL;
 	if (keep)
 		return proto_kept_slot(p, frame_bytes);
 	reserve_spill(p, frame_bytes);
-	char *d = p->spill.buf + p->spill_next * (frame_bytes ? frame_bytes : 1);
+	size_t slot = p->spill_next;
+	char *d = p->spill.buf + slot * spill_stride(frame_bytes);
 	p->spill_next = (p->spill_next + 1) % p->spill_slots;
+	if (meta)
+		*meta = &p->spill_meta[slot];
 	return d;
+}
+
+void proto_late_checks(struct proto *p)
+{
+	if (!p->late || !p->spill_slots)
+		return;
+	/* the ring's skipped samples, oldest first */
+	size_t n = 0;
+	long long *idx = xcalloc(p->spill_slots, sizeof(*idx));
+	size_t *slot = xcalloc(p->spill_slots, sizeof(*slot));
+	for (size_t k = 0; k < p->spill_slots; k++) {
+		size_t s = (p->spill_next + k) % p->spill_slots;
+		if (p->spill_meta[s].timed && p->spill_meta[s].bytes) {
+			idx[n] = p->spill_meta[s].index;
+			slot[n++] = s;
+		}
+	}
+	char *pick = xcalloc(n ? n : 1, 1);
+	if (n)
+		p->late(p->keep_ctx, idx, n, pick);
+	for (size_t k = 0; k < n; k++) {
+		if (!pick[k])
+			continue;
+		struct proto_capture f = p->spill_meta[slot[k]];
+		memcpy(proto_kept_slot(p, f.bytes), p->spill.buf + slot[k] * spill_stride(p->spill_frame), f.bytes);
+		struct proto_capture *c = proto_keep_slot(p, f.bytes);
+		f.offset = c->offset;
+		*c = f;
+		p->spill_meta[slot[k]].bytes = 0;
+		p->late_checks++;
+	}
+	free(pick);
+	free(slot);
+	free(idx);
 }
 
 char *proto_kept_slot(struct proto *p, size_t frame_bytes)
@@ -347,8 +400,10 @@ static int frame_done(struct proto *p, int reply_fd)
 		return violate(p, "the worker stopped reading its answers");
 	/* the same copy, kept or not, into memory as cold either way */
 	int keep = p->keep && p->keep(p->keep_ctx, i, last);
-	struct proto_capture f = p->frame;
-	memcpy(proto_stash_slot(p, f.bytes, keep), p->stage.buf, f.bytes);
+	struct proto_capture f = p->frame, *meta;
+	memcpy(proto_stash_slot(p, f.bytes, keep, &meta), p->stage.buf, f.bytes);
+	if (meta)
+		*meta = f; /* a skipped frame: proto_late_checks may still want it */
 	if (keep) {
 		struct proto_capture *c = proto_keep_slot(p, f.bytes);
 		f.offset = c->offset;
@@ -556,6 +611,7 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 		p->timing_n = json_integer_value(n);
 		p->method = json_incref(json_object_get(m, "method"));
 		p->state = ST_FINI;
+		proto_late_checks(p);
 		return proto_store_kept(p);
 	}
 	if (!strcmp(name, "plan")) {

@@ -108,6 +108,10 @@ struct proto_capture {
 /* Chooses whether the parent wants sample i shipped (last: the worker
  * says it stops after this one). */
 typedef int (*proto_keep_fn)(void *ctx, long long i, int last);
+/* After the samples: which of the n skipped timed samples still held
+ * (their indices in idx, in order) the parent checks after all; sets
+ * pick[k] to 1 for those.  (proto_late_checks) */
+typedef void (*proto_late_fn)(void *ctx, const long long *idx, size_t n, char *pick);
 
 struct proto {
 	/* set by the caller */
@@ -122,6 +126,7 @@ struct proto {
 	size_t room_slots;          /* timed frames: the kept room reserved at warmup (proto_room_slots) */
 	int fresh_keys;             /* 1: every timed sample must carry a key of its own (CUDA) */
 	proto_keep_fn keep;
+	proto_late_fn late;         /* optional: checks owed when the samples ended early */
 	void *keep_ctx;
 	void (*progress)(void *ctx, const char *what); /* optional; gets keep_ctx */
 	/* Parent-timed samples (the host backend): called on timing_ready,
@@ -172,6 +177,8 @@ struct proto {
 	 * is written to memory as cold as a kept frame's room slot */
 	struct strbuf spill;
 	size_t spill_frame, spill_slots, spill_next;
+	struct proto_capture *spill_meta; /* what each ring slot holds (bytes 0: nothing) */
+	size_t late_checks;         /* checks drawn after the samples ended early (proto_late_checks) */
 	long long capture_size;
 	struct strbuf line;
 };
@@ -229,7 +236,20 @@ size_t proto_room_slots(long long samples, long long checks, int strata);
  * cache larger than that (105 MiB on the CI host), or both not.
  */
 #define PROTO_SPILL_BYTES ((size_t)16 << 20)
-char *proto_stash_slot(struct proto *p, size_t frame_bytes, int keep);
+/*
+ * With a fixed count the ring also holds every skipped frame, up to
+ * PROTO_SPILL_MAX_BYTES, so that a run that ends before its count (the
+ * time cap: a kernel that makes one sample take max_seconds ends the run
+ * where it likes, and the checks the draw still owed were never drawn;
+ * red team 7, rt7_cap_truncate) can still be checked where it was
+ * skipped: proto_late_checks, at the end of the samples, hands the
+ * skipped samples the ring still holds to p->late and moves those it
+ * picks into the room (no worker is waiting then).  *meta, for a skipped
+ * frame, is where its description goes (NULL for a kept one).
+ */
+#define PROTO_SPILL_MAX_BYTES ((size_t)1 << 30)
+char *proto_stash_slot(struct proto *p, size_t frame_bytes, int keep, struct proto_capture **meta);
+void proto_late_checks(struct proto *p);
 void proto_reserve_kept(struct proto *p, size_t frame_bytes, size_t slots);
 char *proto_kept_slot(struct proto *p, size_t frame_bytes);
 struct proto_capture *proto_keep_slot(struct proto *p, size_t frame_bytes);

@@ -386,16 +386,20 @@ static int capture(struct proto *p, struct host_clock *hc, long long i, long lon
 {
 	const struct problem *pr = hc->pr;
 	size_t bytes = output_bytes(hc);
-	char *put = proto_stash_slot(p, bytes, keep);
+	struct proto_capture *meta;
+	char *put = proto_stash_slot(p, bytes, keep, &meta);
 	for (int o = 0; o < pr->n_outputs; o++) {
 		int t = pr->n_inputs + o;
 		size_t b = problem_tensor_numel(pr, t, hc->job->shape) * sizeof(float);
 		memcpy(put, (const char *)hc->shm + hc->off[t], b);
 		put += b;
 	}
-	if (!keep)
-		return 0;
-	struct proto_capture *c = proto_keep_slot(p, bytes);
+	struct proto_capture *c = meta ? meta : proto_keep_slot(p, bytes);
+	if (meta) {
+		memset(meta, 0, sizeof(*meta));
+		meta->timed = 1;
+		meta->bytes = bytes;
+	}
 	c->index = i;
 	c->global = g;
 	c->set = -1;
@@ -494,6 +498,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	}
 	rc = 0;
 out:
+	if (rc == 0)
+		proto_late_checks(p); /* a run that ended before its count */
 	if (proto_store_kept(p) < 0 && rc == 0)
 		rc = -1;
 	if (rc < 0 && hc->worker_gone && !p->violation && !p->failure)

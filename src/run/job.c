@@ -165,6 +165,41 @@ static int keep_sample(void *ctx, long long i, int last)
 	return os_uniform() < (double)want / (double)(i + 1);
 }
 
+/*
+ * The checks a fixed count still owed when its samples ended early (the
+ * time cap, which a kernel can reach when it likes: red team 7,
+ * rt7_cap_truncate): for each class, as many of its skipped samples the
+ * parent still holds (idx, protocol.h proto_late_checks) as the draw had
+ * left, chosen uniformly with OS randomness; all of them when fewer are
+ * held.  Nothing when the count was reached or the draw is adaptive.
+ */
+static void late_checks(void *ctx, const long long *idx, size_t n, char *pick)
+{
+	struct wrun *w = ctx;
+	if (w->n_fixed <= 0 || (long long)w->proto.n_samples >= w->n_fixed)
+		return;
+	struct check_draw *d = &w->draw;
+	for (int s = 0; s < d->strata; s++) {
+		long long owed = d->left[s];
+		size_t seen = 0;
+		/* selection sampling over the class's held samples: each picked
+		 * with probability owed / (those of the class not yet seen) */
+		size_t of_class = 0;
+		for (size_t k = 0; k < n; k++)
+			of_class += (int)((d->first + idx[k]) % d->strata) == s;
+		for (size_t k = 0; k < n && owed > 0; k++) {
+			if ((int)((d->first + idx[k]) % d->strata) != s)
+				continue;
+			if (os_uniform() * (double)(of_class - seen) < (double)owed) {
+				pick[k] = 1;
+				owed--;
+			}
+			seen++;
+		}
+		d->left[s] = owed;
+	}
+}
+
 static void on_progress(void *ctx, const char *what)
 {
 	struct wrun *w = ctx;
@@ -329,6 +364,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	w->proto.fresh_keys = w->job.timing && c->be->uses_gpu;
 	w->proto.first_set = w->job.first_set;
 	w->proto.keep = keep_sample;
+	w->proto.late = late_checks;
 	w->proto.keep_ctx = w;
 	w->proto.progress = on_progress;
 	w->checks_wanted = w->job.k.timed_checks;
@@ -750,9 +786,9 @@ static int job_judge(struct job_state *j)
 		j->main_j.error = mismatch;
 	else
 		free(mismatch);
-	j->judge = json_pack("{s:o?, s:{s:I, s:I, s:i}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", job_sandbox(j),
+	j->judge = json_pack("{s:o?, s:{s:I, s:I, s:i, s:I}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", job_sandbox(j),
 			     "timed_checks", "asked", (json_int_t)asked, "received", (json_int_t)got, "wanted",
-			     j->main_w.checks_wanted, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
+			     j->main_w.checks_wanted, "late", (json_int_t)j->main_w.proto.late_checks, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
 			     "rel_l2", c->plan.tol.rel_l2, "overturned", over, "check_choice",
 			     "drawn by the parent after each sample ran (getrandom), never told to the worker");
 	/* where a job's time goes besides the worker (worker.seconds) */

@@ -292,25 +292,93 @@ static void test_stash_cold(void **state)
 		proto_init(&p);
 		size_t fb = frames[f];
 		proto_reserve_kept(&p, fb, 3);
+		size_t stride = fb > 4096 ? fb : 4096;
 		assert_true(p.spill_slots >= 2);
-		assert_true(p.spill_slots * fb >= PROTO_SPILL_BYTES);
+		assert_true(p.spill_slots * stride >= PROTO_SPILL_BYTES);
 		char *room = p.kept.buf, *prev = NULL;
 		size_t n = p.spill_slots < 64 ? p.spill_slots : 64;
 		for (size_t k = 0; k < n; k++) {
-			char *d = proto_stash_slot(&p, fb, 0);
+			char *d = proto_stash_slot(&p, fb, 0, NULL);
 			assert_true(d != prev);
 			assert_true(d < room || d >= room + p.kept.alloc); /* never the room */
 			assert_true(d >= p.spill.buf && d + fb <= p.spill.buf + p.spill.alloc);
 			if (k)
-				assert_true(d == prev + fb); /* the next slot, not the one just written */
+				assert_true(d == prev + stride); /* the next slot, not the one just written */
 			prev = d;
 		}
-		char *k1 = proto_stash_slot(&p, fb, 1);
+		char *k1 = proto_stash_slot(&p, fb, 1, NULL);
 		assert_ptr_equal(k1, p.kept.buf + p.kept.len);
 		proto_keep_slot(&p, fb);
-		assert_ptr_equal(proto_stash_slot(&p, fb, 1), p.kept.buf + fb);
+		assert_ptr_equal(proto_stash_slot(&p, fb, 1, NULL), p.kept.buf + fb);
 		proto_release(&p);
 	}
+}
+
+/* the late pick: the skipped samples still held, and sample 2 of them */
+static long long late_seen[8];
+static size_t late_n;
+static void late_two(void *ctx, const long long *idx, size_t n, char *pick)
+{
+	(void)ctx;
+	late_n = n;
+	for (size_t k = 0; k < n && k < 8; k++) {
+		late_seen[k] = idx[k];
+		pick[k] = idx[k] == 2;
+	}
+}
+
+/* A fixed count that ends early (the worker says its sixth sample of 20
+ * was its last: the time cap, which a kernel can reach when it likes; red
+ * team 7, rt7_cap_truncate): at the timing message the parent hands its
+ * late draw the skipped samples it still holds, and a late pick reaches
+ * the capture file after the samples kept on the way, with its index. */
+static void test_late_checks(void **state)
+{
+	(void)state;
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	int cap_fd = memfd_create("cap", 0);
+	assert_true(cap_fd >= 0);
+	struct keeper k = { .mode = 2 };
+	struct proto p;
+	proto_init(&p);
+	p.output_bytes = 8;
+	p.max_samples = 20;
+	p.keep = keep_by;
+	p.late = late_two;
+	p.keep_ctx = &k;
+	p.capture_fd = cap_fd;
+	p.room_slots = proto_room_slots(20, 2, 1);
+	timed_to_warmup(&p, fds[1]);
+	assert_true(p.spill_slots >= 20); /* a fixed count: every skipped frame held */
+	for (int i = 0; i < 6; i++) {
+		char line[256], frame[9], g;
+		snprintf(line, sizeof(line),
+			 "{\"msg\":\"sample\",\"i\":%d,\"set\":0,\"us\":5.0,\"last\":%s}\n"
+			 "{\"msg\":\"output\",\"phase\":\"timed\",\"index\":%d,\"bytes\":8}\n",
+			 i, i == 5 ? "true" : "false", i);
+		feed(&p, line, fds[1]);
+		snprintf(frame, sizeof(frame), "frame%03d", i);
+		feed(&p, frame, fds[1]);
+		assert_int_equal(read(fds[0], &g, 1), 1);
+	}
+	feed(&p, "{\"msg\":\"timing\",\"n\":6,\"method\":{}}\n", fds[1]);
+	assert_null(p.violation);
+	assert_int_equal(late_n, 3);
+	assert_int_equal(late_seen[0], 0);
+	assert_int_equal(late_seen[1], 2);
+	assert_int_equal(late_seen[2], 4);
+	assert_int_equal(p.late_checks, 1);
+	assert_int_equal(p.n_caps, 4);
+	assert_int_equal(p.caps[3].index, 2);
+	assert_int_equal(p.caps[3].offset, 24);
+	char buf[64] = { 0 };
+	assert_int_equal(pread(cap_fd, buf, sizeof(buf) - 1, 0), 32);
+	assert_string_equal(buf, "frame001frame003frame005frame002");
+	proto_release(&p);
+	close(cap_fd);
+	close(fds[0]);
+	close(fds[1]);
 }
 
 int main(void)
@@ -323,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_draw_unseen),
 		cmocka_unit_test(test_sample_order),
 		cmocka_unit_test(test_stash_cold),
+		cmocka_unit_test(test_late_checks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
