@@ -79,6 +79,18 @@ static int deny_all(scmp_filter_ctx ctx, const char *const *names)
 	return rc;
 }
 
+int sandbox_runner_pinned(void)
+{
+	cpu_set_t mine;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	if (sched_getaffinity(0, sizeof(mine), &mine) < 0 || online <= 0)
+		return 0;
+	for (long c = 0; c < online && c < CPU_SETSIZE; c++)
+		if (!CPU_ISSET(c, &mine))
+			return 1;
+	return 0;
+}
+
 int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -99,6 +111,14 @@ int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 	if (rc == 0 && gpu)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 2,
 				      SCMP_A0(SCMP_CMP_EQ, AF_NETLINK), SCMP_A2(SCMP_CMP_EQ, NETLINK_KOBJECT_UEVENT));
+	if (rc == 0 && !gpu && sandbox_runner_pinned()) {
+		/* the runner was given fewer CPUs than the machine has (a pool
+		 * slot pinned to its CPU, or taskset): a mask is no bound, any
+		 * thread may set its own to every CPU, so a kernel widened it in
+		 * init and ran half of each launch on the other slot's CPU while
+		 * the record said "cpu 0" (red team 8, cpu_widen) */
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setaffinity), 0);
+	}
 	if (rc == 0 && prof == SANDBOX_STRICT) {
 		/* the box's pid 1 keeps the parent-death signal bubblewrap set
 		 * (--die-with-parent): cleared, it outlived a runner that killed
@@ -176,6 +196,20 @@ static char *find_bwrap(void)
 	}
 	free(copy);
 	return NULL;
+}
+
+int sandbox_refilter(struct sandbox *sb)
+{
+	for (int p = 0; p < 2; p++) {
+		if (sb->filter_fd[p] < 0)
+			continue; /* unsandboxed: no program to rebuild */
+		int fd = sandbox_filter_fd((enum sandbox_profile)p, sb->gpu);
+		if (fd < 0)
+			return -1;
+		close(sb->filter_fd[p]);
+		sb->filter_fd[p] = fd;
+	}
+	return 0;
 }
 
 void sandbox_release(struct sandbox *sb)

@@ -186,6 +186,19 @@ json_t *sandbox_describe(const struct sandbox *sb);
 int sandbox_filter_fd(enum sandbox_profile prof, int gpu);
 
 /*
+ * Whether this process may run on fewer CPUs than are online (its
+ * affinity mask leaves one out: a pool slot pinned to its CPU, or a runner
+ * started under taskset).  A host box's program built then refuses
+ * sched_setaffinity (EPERM), so that a kernel keeps to the CPUs its job
+ * was given (red team 8, cpu_widen).
+ */
+int sandbox_runner_pinned(void);
+
+/* Rebuild sb's programs (after this process's CPUs changed: a pool slot
+ * pins itself after sandbox_init).  0, or -1 after error(). */
+int sandbox_refilter(struct sandbox *sb);
+
+/*
  * Seal a memfd (made with MFD_ALLOW_SEALING) that the parent has written
  * and hands to a boxed process: no more writes, no size change, no more
  * seals.  Reopened through /proc/self/fd/N a memfd is writable whatever

@@ -194,6 +194,11 @@ static int slot_pin(struct run_ctx *c, struct run_options *o)
 		if (sched_setaffinity(0, sizeof(set), &set) < 0)
 			return error("slot %d: cannot pin to CPU %d: %s", c->slot.index, dev, strerror(errno));
 		c->slot.pinned = xstrfmt("cpu %d", dev);
+		/* the boxes' programs were built before the pin: rebuilt, a host
+		 * box may no longer set its affinity off this CPU (red team 8,
+		 * cpu_widen) */
+		if (c->sb.on && sandbox_refilter(&c->sb) < 0)
+			return error("slot %d: cannot rebuild the box's filter for CPU %d", c->slot.index, dev);
 	}
 	if (c->be->device_info) {
 		/* the machine document names the slot's GPU, not the parent's */

@@ -17,6 +17,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <mqueue.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,57 @@ static void test_relaxed_filter(void **state)
 	assert_int_equal(refused_in_child(SANDBOX_RELAXED, 1), 16);
 }
 
+/* In a child, pinned to CPU 0 first when pin is set: whether the host
+ * program built then refuses a widening sched_setaffinity (1), allows it
+ * (0); 2 when the machine has one CPU (nothing to widen to). */
+static int widen_refused(int pin, enum sandbox_profile prof)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		long online = sysconf(_SC_NPROCESSORS_ONLN);
+		if (online < 2)
+			_exit(2);
+		cpu_set_t one, all;
+		CPU_ZERO(&one);
+		CPU_SET(0, &one);
+		CPU_ZERO(&all);
+		for (long c = 0; c < online && c < CPU_SETSIZE; c++)
+			CPU_SET(c, &all);
+		if (sched_setaffinity(0, sizeof(all), &all) < 0 || (pin && sched_setaffinity(0, sizeof(one), &one) < 0))
+			_exit(100);
+		int fd = sandbox_filter_fd(prof, 0);
+		static struct sock_filter prog[4096];
+		ssize_t n = fd < 0 ? -1 : read(fd, prog, sizeof(prog));
+		struct sock_fprog fp = { (unsigned short)(n / (ssize_t)sizeof(prog[0])), prog };
+		if (n <= 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp, 0, 0) < 0)
+			_exit(100);
+		/* narrowing is widening too when unpinned: try all, then one */
+		int r = sched_setaffinity(0, sizeof(all), &all);
+		_exit(r < 0 && errno == EPERM ? 1 : r == 0 ? 0 : 101);
+	}
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_true(WEXITSTATUS(st) <= 2);
+	return WEXITSTATUS(st);
+}
+
+/* a host box of a runner pinned to fewer CPUs than the machine has (a
+ * pool slot, taskset) keeps to them: a kernel set its mask to every CPU
+ * and ran half of each launch on the other slot's CPU (red team 8,
+ * cpu_widen); an unpinned runner's box may still pin its threads */
+static void test_host_keeps_its_cpus(void **state)
+{
+	(void)state;
+	if (widen_refused(1, SANDBOX_STRICT) == 2)
+		skip();
+	assert_int_equal(widen_refused(1, SANDBOX_STRICT), 1);
+	assert_int_equal(widen_refused(1, SANDBOX_RELAXED), 1);
+	assert_int_equal(widen_refused(0, SANDBOX_STRICT), 0);
+}
+
 /* every box loads its program from one memfd: sealed, so that no box can
  * rewrite it for the next (red team 4, job_pin) */
 static void test_filter_sealed(void **state)
@@ -228,7 +280,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_filter),	 cmocka_unit_test(test_host_relaxed_filter),
-		cmocka_unit_test(test_gpu_filter),
+		cmocka_unit_test(test_gpu_filter),	 cmocka_unit_test(test_host_keeps_its_cpus),
 		cmocka_unit_test(test_relaxed_filter), cmocka_unit_test(test_filter_sealed),
 		cmocka_unit_test(test_proc_by_box),	 cmocka_unit_test(test_lib_dir),
 	};
