@@ -786,9 +786,17 @@ static int job_judge(struct job_state *j)
 		j->main_j.error = mismatch;
 	else
 		free(mismatch);
-	j->judge = json_pack("{s:o?, s:{s:I, s:I, s:i, s:I}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", job_sandbox(j),
+	/* a fixed count that ended early: the checks its draw still owed after
+	 * the late draw (none held to draw from: frames past the ring's reach) */
+	long long owed = 0;
+	if (j->main_w.n_fixed > 0 && (long long)j->main_w.proto.n_samples < j->main_w.n_fixed &&
+	    j->main_w.proto.n_samples > 0)
+		for (int s = 0; s < j->main_w.draw.strata; s++)
+			owed += j->main_w.draw.left[s];
+	j->judge = json_pack("{s:o?, s:{s:I, s:I, s:i, s:I, s:I}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", job_sandbox(j),
 			     "timed_checks", "asked", (json_int_t)asked, "received", (json_int_t)got, "wanted",
-			     j->main_w.checks_wanted, "late", (json_int_t)j->main_w.proto.late_checks, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
+			     j->main_w.checks_wanted, "late", (json_int_t)j->main_w.proto.late_checks, "owed",
+			     (json_int_t)owed, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
 			     "rel_l2", c->plan.tol.rel_l2, "overturned", over, "check_choice",
 			     "drawn by the parent after each sample ran (getrandom), never told to the worker");
 	/* where a job's time goes besides the worker (worker.seconds) */
