@@ -107,7 +107,7 @@ int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 	}
 	/* a GPU box keeps its sockets, but not the host kernel's device
 	 * events (the CUDA driver, NVML and CUPTI ran with this rule on an
-	 * H200: data/gpu-evidence) */
+	 * H200 pair: data/gpu-evidence/h200x2-redteam7-20261128.txt) */
 	if (rc == 0 && gpu)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 2,
 				      SCMP_A0(SCMP_CMP_EQ, AF_NETLINK), SCMP_A2(SCMP_CMP_EQ, NETLINK_KOBJECT_UEVENT));

@@ -1,0 +1,27 @@
+# Red team 7's time-cap cut on the host backend (tests/fixtures/adversary/
+# host/cap/cap_cut.c, docs/redteam7-cuda.md): cap_cut skips six of its
+# first ten timed samples and makes the tenth outlast max_seconds, so a
+# fixed count of 200 ends at 10 samples.  Before the late draw (30980f0)
+# the checks the draw still owed were never drawn: ok in 4 of 6 runs.
+# Now the parent draws them among the skipped samples it still holds:
+# every timed sample checked, unwritten_output, and the record says how
+# many checks came late.
+. "$REPO/tests/cli/lib.sh"
+mkrepo
+"$EVIDENT" run --no-progress tests/fixtures/specs/host-cap.yaml > "$TEST_TMP/out" 2>&1
+grep "UNEXPECTED" "$TEST_TMP/out" && fail "cap_cut did not get its expected outcome"
+expect_match "$TEST_TMP/out" "^honest +ok"
+expect_match "$TEST_TMP/out" "^cap_cut +unwritten_output"
+r=$(grep -l '"variant": "cap_cut"' artifacts/runs/*.json | grep -v batch | head -1)
+[ -n "$r" ] || fail "no record of cap_cut"
+python3 - "$r" <<'P' || fail "cap_cut's record"
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = r["timing"]
+assert t["n"] == 10 and t["method"]["capped"], (t["n"], t["method"].get("capped"))
+checked = sorted(c["sample"] for c in r["correctness"]["checks"] if c["phase"] == "timed")
+assert all(k in checked for k in range(6)), checked  # every skipped sample
+tc = r["judge"]["timed_checks"]
+assert tc["late"] >= 1 and tc["asked"] == tc["received"] == len(checked), tc
+P
+exit 0
