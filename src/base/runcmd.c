@@ -417,6 +417,10 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		if (o->no_core) {
 			struct rlimit rl = { 0, 0 };
 			setrlimit(RLIMIT_CORE, &rl);
+			/* and no real-time class or nice below the runner's, where
+			 * the runner's limits allowed them (red team 8) */
+			setrlimit(RLIMIT_RTPRIO, &rl);
+			setrlimit(RLIMIT_NICE, &rl);
 		}
 		if (oom_len > 0) {
 			int fd = open("/proc/self/oom_score_adj", O_WRONLY);

@@ -92,7 +92,11 @@ struct run_opts {
 	 * the child, and none it can ask for (raising the hard limit needs
 	 * CAP_SYS_RESOURCE).  A dump is the host writing the process's memory
 	 * outside its box, through a pipe pattern (apport, systemd-coredump)
-	 * as root in the host's namespaces (red team 4, core_raise). */
+	 * as root in the host's namespaces (red team 4, core_raise).  Also
+	 * RLIMIT_RTPRIO and RLIMIT_NICE 0: the box drops CAP_SYS_NICE, so a
+	 * kernel can then neither take a real-time class nor a nice below 0
+	 * and be scheduled ahead of everything else, whatever limits the
+	 * runner was given (red team 8, judged from the code). */
 	int no_core;
 	/* 1: the child is bubblewrap and its one child the box's pid 1.
 	 * Whenever the child is killed (timeout, on_chan's -1, an interrupt)

@@ -85,7 +85,7 @@ static void test_oom_score_adj(void **state)
 }
 
 /* no_core: RLIMIT_CORE 0, soft and hard, which the child cannot raise
- * (red team 4, core_raise) */
+ * (red team 4, core_raise), and RLIMIT_RTPRIO and RLIMIT_NICE 0 */
 static void test_no_core(void **state)
 {
 	(void)state;
@@ -96,6 +96,13 @@ static void test_no_core(void **state)
 	struct run_result r;
 	assert_int_equal(run_command(&o, &r), 0);
 	assert_string_equal(out.buf, "0\n0\n");
+	/* and no real-time class or lower nice, soft and hard (red team 8) */
+	const char *argv2[] = { "sh", "-c", "grep -E '^Max (realtime|nice) priority' /proc/self/limits | tr -s ' '",
+				NULL };
+	strbuf_reset(&out);
+	o.argv = argv2;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_string_equal(out.buf, "Max nice priority 0 0 \nMax realtime priority 0 0 \n");
 	strbuf_release(&out);
 }
 
