@@ -253,6 +253,17 @@ char *proto_stash_slot(struct proto *p, size_t frame_bytes, int keep, struct pro
 	reserve_spill(p, frame_bytes);
 	size_t slot = p->spill_next;
 	char *d = p->spill.buf + slot * spill_stride(frame_bytes);
+	struct proto_capture *old = &p->spill_meta[slot];
+	if (old->timed && old->bytes && p->evict && p->evict(p->keep_ctx, old->index, p->spill_slots)) {
+		/* the frame the ring is about to lose: checked after all */
+		struct proto_capture f = *old;
+		memcpy(proto_kept_slot(p, f.bytes), d, f.bytes);
+		struct proto_capture *c = proto_keep_slot(p, f.bytes);
+		f.offset = c->offset;
+		*c = f;
+		p->evict_checks++;
+	}
+	old->bytes = 0; /* lost now (or kept): no late draw of it */
 	p->spill_next = (p->spill_next + 1) % p->spill_slots;
 	if (meta)
 		*meta = &p->spill_meta[slot];

@@ -112,6 +112,10 @@ typedef int (*proto_keep_fn)(void *ctx, long long i, int last);
  * (their indices in idx, in order) the parent checks after all; sets
  * pick[k] to 1 for those.  (proto_late_checks) */
 typedef void (*proto_late_fn)(void *ctx, const long long *idx, size_t n, char *pick);
+/* A skipped timed sample i about to leave the spill ring (a new frame
+ * takes its slot; ring: the ring's slots): 1 when the parent checks it
+ * after all (it moves into the room).  (proto_stash_slot) */
+typedef int (*proto_evict_fn)(void *ctx, long long i, size_t ring);
 
 struct proto {
 	/* set by the caller */
@@ -127,6 +131,7 @@ struct proto {
 	int fresh_keys;             /* 1: every timed sample must carry a key of its own (CUDA) */
 	proto_keep_fn keep;
 	proto_late_fn late;         /* optional: checks owed when the samples ended early */
+	proto_evict_fn evict;       /* optional: a skipped frame the ring is about to lose */
 	void *keep_ctx;
 	void (*progress)(void *ctx, const char *what); /* optional; gets keep_ctx */
 	/* Parent-timed samples (the host backend): called on timing_ready,
@@ -179,6 +184,7 @@ struct proto {
 	size_t spill_frame, spill_slots, spill_next;
 	struct proto_capture *spill_meta; /* what each ring slot holds (bytes 0: nothing) */
 	size_t late_checks;         /* checks drawn after the samples ended early (proto_late_checks) */
+	size_t evict_checks;        /* skipped frames checked as the ring let them go (p->evict) */
 	long long capture_size;
 	struct strbuf line;
 };
@@ -246,6 +252,14 @@ size_t proto_room_slots(long long samples, long long checks, int strata);
  * skipped samples the ring still holds to p->late and moves those it
  * picks into the room (no worker is waiting then).  *meta, for a skipped
  * frame, is where its description goes (NULL for a kept one).
+ *
+ * Where the ring cannot hold every skipped frame (big frames, a long
+ * count: 1 GiB / frame slots), a frame that leaves it could never be
+ * drawn late, and a kernel that skips work early, then fills the ring
+ * with honest samples and ends the run at the cap, leaves the late draw
+ * honest frames only (red team 9, ring_outrun).  So a skipped timed frame
+ * about to be overwritten goes to p->evict, and into the room when it
+ * says so (before the new frame takes its slot; the worker is stopped).
  */
 #define PROTO_SPILL_MAX_BYTES ((size_t)1 << 30)
 char *proto_stash_slot(struct proto *p, size_t frame_bytes, int keep, struct proto_capture **meta);

@@ -200,6 +200,34 @@ static void late_checks(void *ctx, const long long *idx, size_t n, char *pick)
 	}
 }
 
+/*
+ * A skipped sample i of a fixed count leaving the spill ring (ring: its
+ * slots; protocol.h PROTO_SPILL_MAX_BYTES): checked with chance
+ * want / (i + ring + 1), want as the adaptive draw's.  A run whose ring
+ * let sample i go has at least i + ring + 1 samples, so whenever the run
+ * ends, each frame it could no longer draw late was checked with at least
+ * the chance a uniform draw of `want` over the samples that exist would
+ * give it (red team 9, ring_outrun).  Extra checks, about
+ * want ln(N / ring) in a run of N, outside the draw's counts.  Never when
+ * the ring held every frame of the count.
+ */
+double check_evict_chance(long long i, size_t ring, int want)
+{
+	if (i < 0 || want <= 0)
+		return 0;
+	double p = (double)want / ((double)i + (double)ring + 1);
+	return p < 1 ? p : 1;
+}
+
+static int evict_check(void *ctx, long long i, size_t ring)
+{
+	struct wrun *w = ctx;
+	if (w->n_fixed <= 0)
+		return 0; /* adaptive: every sample's draw was final */
+	int want = w->strata > 1 && w->checks_wanted < w->strata ? w->strata : w->checks_wanted;
+	return os_uniform() < check_evict_chance(i, ring, want);
+}
+
 static void on_progress(void *ctx, const char *what)
 {
 	struct wrun *w = ctx;
@@ -365,6 +393,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	w->proto.first_set = w->job.first_set;
 	w->proto.keep = keep_sample;
 	w->proto.late = late_checks;
+	w->proto.evict = evict_check;
 	w->proto.keep_ctx = w;
 	w->proto.progress = on_progress;
 	w->checks_wanted = w->job.k.timed_checks;
@@ -793,10 +822,10 @@ static int job_judge(struct job_state *j)
 	    j->main_w.proto.n_samples > 0)
 		for (int s = 0; s < j->main_w.draw.strata; s++)
 			owed += j->main_w.draw.left[s];
-	j->judge = json_pack("{s:o?, s:{s:I, s:I, s:i, s:I, s:I}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", job_sandbox(j),
+	j->judge = json_pack("{s:o?, s:{s:I, s:I, s:i, s:I, s:I, s:I}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", job_sandbox(j),
 			     "timed_checks", "asked", (json_int_t)asked, "received", (json_int_t)got, "wanted",
-			     j->main_w.checks_wanted, "late", (json_int_t)j->main_w.proto.late_checks, "owed",
-			     (json_int_t)owed, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
+			     j->main_w.checks_wanted, "late", (json_int_t)j->main_w.proto.late_checks, "evicted",
+			     (json_int_t)j->main_w.proto.evict_checks, "owed", (json_int_t)owed, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
 			     "rel_l2", c->plan.tol.rel_l2, "overturned", over, "check_choice",
 			     "drawn by the parent after each sample ran (getrandom), never told to the worker");
 	/* where a job's time goes besides the worker (worker.seconds) */

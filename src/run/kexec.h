@@ -87,6 +87,10 @@ int check_strata(int n_dists, int batch);
  * know unchecked.  keep_sample (run/job.c) uses it for every fixed count.
  */
 void check_draw_memoryless(struct check_draw *d);
+/* The chance that skipped sample i of a fixed count is checked as it
+ * leaves a spill ring of `ring` slots (job.c evict_check): want / (i +
+ * ring + 1), at most 1; 0 when want is 0. */
+double check_evict_chance(long long i, size_t ring, int want);
 /* 1 when sample i (0 <= i < n - 1, in order) is to be checked. */
 int check_draw_pick(struct check_draw *d, long long i, double u);
 

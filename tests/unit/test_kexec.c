@@ -259,6 +259,25 @@ static void test_check_strata(void **state)
 		}
 }
 
+/* Red team 9, ring_outrun: a skipped frame that leaves the spill ring can
+ * never be drawn late, so it is checked as it goes with a chance that is
+ * never below want over the samples a run that let it go must have. */
+static void test_evicted_frames_checked(void **state)
+{
+	(void)state;
+	assert_true(check_evict_chance(0, 64, 10) >= 10.0 / 65 - 1e-12);
+	for (long long i = 0; i < 5000; i += 7)
+		assert_true(check_evict_chance(i, 64, 10) * (double)(i + 65) >= 10 - 1e-9);
+	assert_true(check_evict_chance(0, 2, 10) == 1);
+	assert_true(check_evict_chance(100, 64, 0) == 0);
+	/* the attack's 80 early frames, ring 64: escape all eviction checks
+	 * with chance below 0.1% */
+	double escape = 1;
+	for (long long i = 0; i < 80; i++)
+		escape *= 1 - check_evict_chance(i, 64, 10);
+	assert_true(escape < 1e-3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_cuda_executors),
 		cmocka_unit_test(test_host_executors),
 		cmocka_unit_test(test_planner_job),
+		cmocka_unit_test(test_evicted_frames_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
