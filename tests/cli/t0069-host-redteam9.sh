@@ -6,7 +6,9 @@
 # a skipped frame leaving the ring is checked with chance want / (i +
 # ring + 1): it must be unwritten_output.
 . "$REPO/tests/cli/lib.sh"
-runs_alone "16 MiB frames, a 12 s time cap"
+# Not run alone: what it checks holds under load too (a slower run ends
+# at the cap before the ring is outrun, and the late draw finds the
+# wrong frames; a faster one has them checked as they leave the ring).
 mkrepo
 timeout -s KILL 200 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam9.yaml > "$TEST_TMP/out" 2>&1
 rc=$?
