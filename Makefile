@@ -28,11 +28,20 @@ BUILD := build-san
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
 
+# ccache (scripts/deps.sh installs it; CCACHE= builds without): a compile
+# whose source, headers and flags it has seen takes the object from its
+# cache (~/.cache/ccache), so t0040's fresh clone of this tree and a build
+# after make clean cost seconds, not a minute of CPU.  ccache checks every
+# header's content (or reruns the preprocessor), so a clone that lacks a
+# file still fails to build.  -fdebug-prefix-map writes the tree's
+# directory as "." into the debug information, so the objects, and the
+# cache's key, do not depend on where the tree is.
+CCACHE ?= $(shell command -v ccache 2>/dev/null)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
-	$(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -Isrc -MMD -MP
+	$(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -Isrc -MMD -MP -fdebug-prefix-map=$(CURDIR)=.
 LDLIBS = $(PKG_LIBS) -ldl -lm -lpthread
 LDFLAGS += $(SANFLAGS) -Wl,-rpath,'$$ORIGIN/../lib'
 
@@ -51,7 +60,7 @@ deps-check:
 
 $(BUILD)/obj/%.o: src/%.c | deps-check
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CCACHE) $(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/libevident.a: $(OBJS)
 	@rm -f $@
@@ -78,9 +87,15 @@ verify: all
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libevident.a
+# compiled, then linked: ccache keeps compiles only (and the objects are
+# kept, not removed as intermediates)
+.SECONDARY: $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/obj/%.o)
+$(BUILD)/tests/obj/%.o: tests/unit/%.c | deps-check
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libevident.a $(LDLIBS) -lcmocka
+	$(CCACHE) $(CC) $(ALL_CFLAGS) -c -o $@ $<
+$(BUILD)/tests/%: $(BUILD)/tests/obj/%.o $(BUILD)/libevident.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libevident.a $(LDLIBS) -lcmocka
 
 # Inside t0040's clone (README's Quick start, twice: EVIDENT_QUICKSTART_INNER)
 # make test is a smoke run: the runner and every unit binary are built, the
@@ -146,4 +161,4 @@ clean:
 	rm -rf build build-san bin lib dist
 
 -include mk/*.mk
--include $(OBJS:.o=.d) $(BUILD)/obj/cli/main.d
+-include $(OBJS:.o=.d) $(BUILD)/obj/cli/main.d $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/obj/%.d)

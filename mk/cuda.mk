@@ -33,13 +33,21 @@ NVCC_HOST_FLAGS := -Xcompiler -fPIC,-fvisibility=hidden,-Wall,-Wextra,-Werror,-W
 ifneq ($(NVCC),)
 all: $(HARNESS)
 harness: $(HARNESS)
-$(HARNESS): src/backends/cuda/harness.cu src/backends/cuda/seal.cu src/backends/cuda/seal.h \
-		src/backends/cuda/evident_cuda.h src/backends/scramble.h kernels/evident_kernel.h
+# Each .cu compiled on its own (through ccache, as the C sources: a clone's
+# build takes them from its cache), then linked.  For nvcc ccache hashes
+# the directory unless told not to (CCACHE_NOHASHDIR): there is no -g, so
+# no directory in the objects.
+HARNESS_HDRS := src/backends/cuda/seal.h src/backends/cuda/evident_cuda.h src/backends/scramble.h \
+	kernels/evident_kernel.h
+$(CUDA_LIB_DIR)/obj/%.o: src/backends/cuda/%.cu $(HARNESS_HDRS)
 	@mkdir -p $(dir $@)
-	$(NVCC) -O3 -std=c++17 -shared $(NVCC_HOST_FLAGS) -cudart shared $(HARNESS_ARCHS) \
-		-I$(CUDA_HOME)/extras/CUPTI/include \
-		-Xlinker -rpath -Xlinker $(CUDA_HOME)/lib64 -o $@ src/backends/cuda/harness.cu \
-		src/backends/cuda/seal.cu -L$(CUDA_HOME)/lib64/stubs -lcuda -lcublas -ldl -lpthread
+	$(if $(CCACHE),CCACHE_NOHASHDIR=1 $(CCACHE)) $(NVCC) -O3 -std=c++17 $(NVCC_HOST_FLAGS) $(HARNESS_ARCHS) \
+		-I$(CUDA_HOME)/extras/CUPTI/include -c -o $@ $<
+$(HARNESS): $(CUDA_LIB_DIR)/obj/harness.o $(CUDA_LIB_DIR)/obj/seal.o
+	@mkdir -p $(dir $@)
+	$(NVCC) -shared -cudart shared $(HARNESS_ARCHS) \
+		-Xlinker -rpath -Xlinker $(CUDA_HOME)/lib64 -o $@ $^ \
+		-L$(CUDA_HOME)/lib64/stubs -lcuda -lcublas -ldl -lpthread
 else
 harness:
 	@echo "cuda.mk: nvcc not found (set NVCC or CUDA_HOME); the CUDA harness is not built"

@@ -11,9 +11,10 @@
 set -euo pipefail
 
 # build + unit tests
-# (libseccomp-dev and bubblewrap: the sandbox around kernel code, base/sandbox.h)
+# (libseccomp-dev and bubblewrap: the sandbox around kernel code, base/sandbox.h;
+# ccache: a tree's objects compiled once, Makefile's CCACHE)
 PKGS=(gcc make pkg-config libgit2-dev libgsl-dev libjansson-dev libyaml-dev
-      libssl-dev libcmocka-dev libseccomp-dev bubblewrap git patchelf)
+      libssl-dev libcmocka-dev libseccomp-dev bubblewrap git patchelf ccache)
 # optional extras used by some tests when present (never required):
 #   jupyter-nbconvert python3-pandas python3-matplotlib  (notebook test)
 #   r-base-core python3-scipy                           (regenerate stats references)

@@ -15,7 +15,9 @@
 # Each check runs whatever came before it failed, so one broken check does
 # not hide the others.  The Makefile keeps the checks' command lines (so
 # `make -n test-repo` shows them); this script only counts.  With
-# TEST_COUNTS=FILE, --total appends "repo PASSED FAILED SKIPPED" there.
+# TEST_COUNTS=FILE, --total appends "repo PASSED FAILED SKIPPED" there;
+# with TEST_TIMES=FILE each check appends "SECONDS NAME CPU" (CPU: the
+# user + sys seconds of CMD and what it waited for), as the suites do.
 set -u
 tally=${1:?usage: run-check.sh TALLY NAME CMD... | TALLY --skip NAME WHY | TALLY --total}
 shift
@@ -38,8 +40,17 @@ case ${1:-} in
 *)
 	name=$1
 	shift
+	start=$EPOCHREALTIME
 	"$@"
 	rc=$?
+	if [ -n "${TEST_TIMES:-}" ]; then
+		# times' second line: the children's CPU, CMD's (times in this
+		# shell, not in a pipe's subshell, which has no children)
+		cpu=$(mktemp) && times >"$cpu" && awk -v a="$start" -v b="$EPOCHREALTIME" -v t="$name" '
+			function s(x) { split(x, p, "m"); return p[1] * 60 + p[2] }
+			NR == 2 { printf "%.1f %s %.1f\n", b - a, t, s($1) + s($2) }' "$cpu" >>"$TEST_TIMES"
+		rm -f "$cpu"
+	fi
 	if [ $rc -eq 0 ]; then
 		echo "ok   $name"
 		echo "ok $name" >>"$tally"

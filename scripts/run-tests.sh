@@ -30,7 +30,9 @@
 # and the tests that used most), then the count.  A failure that no suite counted (a
 # build, a suite that died before its count) counts as one failed test and
 # is named.  The CLI tests' times are kept in build/test-times-{plain,san}
-# and the next run starts the longest first (CLI_ORDER).
+# and the next run starts the longest first (CLI_ORDER); the unit
+# binaries' in build/test-times-unit and -san-unit, the repository
+# checks' in build/test-times-repo.
 #
 # Inside t0040's clone (EVIDENT_QUICKSTART_INNER set: README's Quick start,
 # twice) `make test` is the smoke run that proves the Quick start works:
@@ -178,7 +180,12 @@ f=$((f + ${#broken[@]}))
 # --- the times ---------------------------------------------------------------
 t_end=$EPOCHREALTIME
 [ -s "$logs/2.times" ] && cp "$logs/2.times" build/test-times-plain
-[ -n "$inner" ] || { [ -s "$logs/4.times" ] && cp "$logs/4.times" build/test-times-san; }
+[ -s "$logs/0.times" ] && cp "$logs/0.times" build/test-times-repo
+[ -s "$logs/1.times" ] && cp "$logs/1.times" build/test-times-unit
+[ -n "$inner" ] || {
+	[ -s "$logs/4.times" ] && cp "$logs/4.times" build/test-times-san
+	[ -s "$logs/3.times" ] && cp "$logs/3.times" build/test-times-san-unit
+}
 line="times: build $(secs "$t_start" "$t_built") s"
 for i in "${!names[@]}"; do
 	line+=", ${names[$i]} $(secs "$t_built" "${ends[$i]:-$t_end}") s"

@@ -7,6 +7,10 @@
 # 0 when the behaviour holds, 77 to skip (printing "skip: <reason>" first),
 # anything else on failure.  tests/cli/lib.sh has the assertion helpers.
 # Pass test names or numbers to run a subset: tests/cli/run.sh t0001 t0102.
+# With EVIDENT built under build-san/ (make test's ASan+UBSan pass), the
+# tests listed in tests/cli/san-skip.txt are counted as skipped without
+# running: the lines of src/ they run, other tests run sanitized (that file
+# says how it was measured; SAN_CLI_ALL=1 runs them all).
 #
 # Tests run CLI_JOBS at a time (default: the number of CPUs, nproc), each
 # with its output in a file.  A test's ok/skip/FAIL line (and on failure the
@@ -51,10 +55,22 @@ if [ $# -gt 0 ]; then
 else
 	for t in "$here"/t[0-9][0-9][0-9][0-9]-*.sh; do tests+=("$t"); done
 fi
-# Those beside others first, in name order, then those alone.
+# The sanitized pass (EVIDENT built under build-san/) skips the tests
+# listed in tests/cli/san-skip.txt without running them: every line of
+# src/ each runs is run there by the sanitized unit tests or by a CLI test
+# it does run (that file says how this was measured).  SAN_CLI_ALL=1 runs
+# them all.
+declare -A san_skip=()
+if [[ $EVIDENT == */build-san/* ]] && [ -z "${SAN_CLI_ALL:-}" ] && [ -f "$here/san-skip.txt" ]; then
+	while read -r name _; do
+		[[ $name == t[0-9]* ]] && san_skip[$name]=1
+	done <"$here/san-skip.txt"
+fi
+# Those beside others first, in name order, then those alone (a test the
+# sanitized pass skips is beside others: it does not run).
 side=() alone=()
 for t in "${tests[@]}"; do
-	if grep -q '^runs_alone ' "$t"; then alone+=("$t"); else side+=("$t"); fi
+	if [ -z "${san_skip[$(basename "$t" .sh)]:-}" ] && grep -q '^runs_alone ' "$t"; then alone+=("$t"); else side+=("$t"); fi
 done
 order=("${side[@]}" "${alone[@]}")
 n=${#order[@]} n_side=${#side[@]}
@@ -89,6 +105,11 @@ cpu_awk='function s(x) { split(x, p, "m"); return p[1] * 60 + p[2] }
 # running cannot keep the lock).
 run_one() {
 	local i=$1 mode=$2 t=${order[$1]} rc start
+	if [ -n "${san_skip[$(basename "$t" .sh)]:-}" ]; then
+		echo "skip: sanitized pass: what it runs of src/ is run sanitized by other tests (tests/cli/san-skip.txt)" >"$res/$i.out"
+		echo 77 >"$res/$i.rc"
+		return
+	fi
 	if [ -n "$lock" ]; then
 		exec 9>>"$lock" && flock "$mode" 9 ||
 			echo "run.sh: cannot lock '$lock'; running $(basename "$t" .sh) without it" >&2
