@@ -449,11 +449,15 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	struct sampler sm;
 	sampler_init(&sm, k);
 	/* every kept sample's room, before the first (protocol.h) */
-	proto_reserve_kept(p, output_bytes(hc), proto_room_slots(k->samples, k->timed_checks, 1));
+	proto_reserve_kept(p, output_bytes(hc), proto_room_slots(k->samples, k->timed_checks, n_dists));
+	hc->dist_first = (long long)(os_seed() % (unsigned long long)n_dists);
 	for (long long i = 0;; i++) {
 		long long g = warm + i;
 		unsigned long long seed = os_seed();
-		int dist = (int)(os_seed() % (unsigned long long)n_dists); /* not a pattern in i */
+		/* the distributions in turn from a random first, so that the
+		 * draw's classes cover each (job.c: strata); the kernel learns
+		 * nothing from the order it would not read in its inputs */
+		int dist = (int)((hc->dist_first + i) % n_dists);
 		prepare(hc, g, seed, dist);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us) < 0)
@@ -485,7 +489,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			      "flush_bytes", (int)hc->flush_bytes, "warmup_launches", (json_int_t)warm, "stdrel",
 			      sampler_stdrel(&sm), "null_rounds", (json_int_t)NULL_ROUNDS, "mode",
 			      k->samples > 0 ? "fixed" : "adaptive", "inputs",
-			      "fresh every sample: seed and distribution from getrandom", "converged", sm.converged,
+			      "fresh every sample: seed from getrandom, distributions in turn from one drawn by getrandom", "converged", sm.converged,
 			      "capped", sm.capped);
 	/* how each freeze knew the stopped worker's run time was final: the
 	 * worker's own (red team 6, zombie_lead) */

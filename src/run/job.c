@@ -152,7 +152,10 @@ static int keep_sample(void *ctx, long long i, int last)
 {
 	struct wrun *w = ctx;
 	if (w->n_fixed > 0 && i == 0) {
-		check_draw_init(&w->draw, w->n_fixed, w->checks_wanted, w->strata, w->proto.warmup_samples);
+		/* the class of sample i is (first + i) mod strata: CUDA's global
+		 * index; the host clock's rotation from its random first */
+		long long first = w->proto.drive ? w->hc.dist_first : w->proto.warmup_samples;
+		check_draw_init(&w->draw, w->n_fixed, w->checks_wanted, w->strata, first);
 		check_draw_memoryless(&w->draw); /* kexec.h: insurance */
 	}
 	if (last)
@@ -403,6 +406,12 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	 * (scramble.h): the checks cover each, by the class of sample that
 	 * holds it (graph mode: a sample holds batch of them in a row) */
 	w->strata = w->proto.fresh_keys ? check_strata(pr->desc->n_dists, w->proto.batch) : 1;
+	/* the parent's host clock rotates its samples through the
+	 * distributions from a random first one (host_clock.c): a class
+	 * each, as on CUDA (red team 10: drawn at random, a distribution
+	 * could go unchecked) */
+	if (w->exec == &kexec_parent_clock && pr->desc->n_dists > 1)
+		w->strata = pr->desc->n_dists < CHECK_MAX_STRATA ? pr->desc->n_dists : CHECK_MAX_STRATA;
 	/* CUDA: every timed frame lands in the kept room (protocol.h) */
 	if (w->job.timing && c->be->uses_gpu)
 		w->proto.room_slots = proto_room_slots(w->job.k.samples, w->checks_wanted, w->strata);

@@ -147,6 +147,7 @@ struct host_clock {
 	unsigned long long frozen_ns; /* the worker's threads' run time when last confirmed stopped */
 	int have_runtime;            /* 1: /proc gives that run time (schedstat) */
 	int wchan_misses, wchan_mute; /* this worker's freezes that waited out a wchan of "0" (host_clock_freeze) */
+	long long dist_first;        /* timed sample i has distribution (dist_first + i) mod n_dists */
 	long long freezes[3];        /* freezes settled: every thread off the CPU (wchan), two equal run
 				      * times alone, no run time in /proc */
 };
