@@ -4,8 +4,8 @@
 # fixed count of 200 ends at 10 samples.  Before the late draw (30980f0)
 # the checks the draw still owed were never drawn: ok in 4 of 6 runs.
 # Now the parent draws them among the skipped samples it still holds:
-# every timed sample checked, unwritten_output, and the record says how
-# many checks came late.
+# nearly every timed sample checked, unwritten_output, and the record
+# says how many checks came late.
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 "$EVIDENT" run --no-progress tests/fixtures/specs/host-cap.yaml > "$TEST_TMP/out" 2>&1
@@ -20,7 +20,10 @@ r = json.load(open(sys.argv[1]))
 t = r["timing"]
 assert t["n"] == 10 and t["method"]["capped"], (t["n"], t["method"].get("capped"))
 checked = sorted(c["sample"] for c in r["correctness"]["checks"] if c["phase"] == "timed")
-assert all(k in checked for k in range(6)), checked  # every skipped sample
+# each distribution's owed checks among its skipped samples: all of a
+# class's samples but where its share is smaller than its samples (a
+# class of 3 samples with a share of 2), so at least 4 of the 6 skipped
+assert sum(k in checked for k in range(6)) >= 4, checked
 tc = r["judge"]["timed_checks"]
 assert tc["late"] >= 1 and tc["asked"] == tc["received"] == len(checked), tc
 P
