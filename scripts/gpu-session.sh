@@ -33,7 +33,12 @@
 #   iter2      experiments/iter2.yaml (the fa_mma rung; ITER2_REPEATS, default 2)
 #   iter3      experiments/iter3.yaml (the Hopper rung, fa_wgmma; ITER3_REPEATS, default 3)
 #   scaling    experiments/scaling-*.yaml (SCALING: the shapes, e.g. "d128-s4096 d64-s512";
-#              default all ten; SCALING_REPEATS, default 3; SCALING_GPUS: --gpus, e.g. all)
+#              default all ten; SCALING_REPEATS, default 3; SCALING_GPUS: --gpus, e.g. all;
+#              SCALING_FLAGS: more options, e.g. "--only wg4 --only cudnn_sdpa")
+#   profile    scripts/ncu-profile on the newest batch of each PROFILE experiment (default
+#              scaling-d128-s4096; PROFILE_ONLY: variants, e.g. "wg4 cudnn_sdpa"): Nsight
+#              Compute's sections for the objects the batch timed (run it after the step
+#              that recorded the batch, in the same call: the build cache is this host's)
 #   sweep      experiments/sweep.yaml
 #   evo        experiments/evo.yaml: the seeds' sweep as a search (README "Searches"; 3
 #              generations of 4 candidates and the best: 45 runs and up to 12 builds, not yet
@@ -230,7 +235,19 @@ has iter2 && run_exp iter2 experiments/iter2.yaml --repeats "${ITER2_REPEATS:-2}
 has iter3 && run_exp iter3 experiments/iter3.yaml --repeats "${ITER3_REPEATS:-3}"
 if has scaling; then
 	for sh in ${SCALING:-d64-s512 d64-s1024 d64-s2048 d64-s4096 d64-s8192 d128-s512 d128-s1024 d128-s2048 d128-s4096 d128-s8192}; do
-		run_exp "scaling-$sh" "experiments/scaling-$sh.yaml" --repeats "${SCALING_REPEATS:-3}" ${SCALING_GPUS:+--gpus "$SCALING_GPUS"}
+		# shellcheck disable=SC2086  # SCALING_FLAGS is a list of options
+		run_exp "scaling-$sh" "experiments/scaling-$sh.yaml" --repeats "${SCALING_REPEATS:-3}" ${SCALING_GPUS:+--gpus "$SCALING_GPUS"} ${SCALING_FLAGS:-}
+	done
+fi
+if has profile; then
+	for ex in ${PROFILE:-scaling-d128-s4096}; do
+		log "ncu-profile $ex ${PROFILE_ONLY:-}"
+		only=()
+		for v in ${PROFILE_ONLY:-}; do only+=(--only "$v"); done
+		python3 scripts/ncu-profile --store artifacts --experiment "$ex" "${only[@]}" "$OUT/profile-$ex" \
+			> "$OUT/profile-$ex.txt" 2>&1
+		echo "exit $?" >> "$OUT/profile-$ex.txt"
+		tail -n 40 "$OUT/profile-$ex.txt" >> "$OUT/session.log"
 	done
 fi
 has sweep && run_exp sweep experiments/sweep.yaml
