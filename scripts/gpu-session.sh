@@ -72,17 +72,34 @@ has() { case " $steps " in *" $1 "*) return 0;; *) return 1;; esac; }
 T0=$(date +%s)
 "$E" --version >/dev/null 2>&1 || { echo "dist/evident/bin/evident does not run here: $("$E" --version 2>&1)"; exit 1; }
 
-# The tree arrives with a .git that holds no objects, refs or index.
-# build/git-bundle/head.bundle (`git bundle create build/git-bundle/head.bundle
-# HEAD main`, carried) brings the commit that was sent; fetch it and fill the
-# index from it, leaving the working tree alone, so provenance names the
-# commit and any difference is recorded as dirty with its patch.
+# The tree arrives with a .git that holds no objects, refs or index.  What
+# `scripts/gpu-carry` made (carried in build/git-bundle/) brings the commit
+# that was sent, leaving the working tree alone, so provenance names the
+# commit and any difference is recorded as dirty with its patch:
+#   head.pack + head.commit  the commit and its trees only (half a MB; the
+#       whole history's bundle no longer fits the call's 64 MiB beside the
+#       study's store): the blobs are the working tree's own files, hashed
+#       in here by `git add -A`; the commit's parents are marked shallow.  A
+#       file that differs from the commit has no blob of the commit's
+#       version here, so a dirty tree's patch cannot be made: send commits.
+#   head.bundle  (`git bundle create build/git-bundle/head.bundle HEAD main`)
+#       the whole history, where it fits (`evident reproduce` needs it).
 log "git here"
 if [ -f build/git-bundle/head.bundle ]; then
 	# always the bundle's main: a skeleton may carry a stale HEAD from elsewhere
 	git fetch -q --update-head-ok build/git-bundle/head.bundle "+refs/heads/main:refs/heads/main" 2>&1 | tee -a "$OUT/session.log"
 	git symbolic-ref HEAD refs/heads/main
 	git read-tree HEAD 2>&1 | tee -a "$OUT/session.log"
+elif [ -f build/git-bundle/head.pack ] && [ -f build/git-bundle/head.commit ]; then
+	c=$(cat build/git-bundle/head.commit)
+	git unpack-objects -q < build/git-bundle/head.pack 2>&1 | tee -a "$OUT/session.log"
+	git cat-file -p "$c" | sed -n 's/^parent //p' > "$(git rev-parse --git-dir)/shallow"
+	git update-ref refs/heads/main "$c"
+	git symbolic-ref HEAD refs/heads/main
+	git read-tree HEAD 2>&1 | tee -a "$OUT/session.log"
+	git add -A 2>&1 | tee -a "$OUT/session.log"
+	git read-tree HEAD 2>&1 | tee -a "$OUT/session.log"
+	git diff --quiet HEAD 2>/dev/null || echo "WARNING: the tree differs from $c: records will say dirty, and its patch cannot be made from head.pack (send a commit)" | tee -a "$OUT/session.log"
 fi
 echo "HEAD: $(git rev-parse HEAD 2>&1 | head -1)" | tee -a "$OUT/session.log"
 git status --short | head -5 | tee -a "$OUT/session.log"
