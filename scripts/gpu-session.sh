@@ -79,9 +79,9 @@ T0=$(date +%s)
 #   head.pack + head.commit  the commit and its trees only (half a MB; the
 #       whole history's bundle no longer fits the call's 64 MiB beside the
 #       study's store): the blobs are the working tree's own files, hashed
-#       in here by `git add -A`; the commit's parents are marked shallow.  A
-#       file that differs from the commit has no blob of the commit's
-#       version here, so a dirty tree's patch cannot be made: send commits.
+#       in here by `git add -A`, and the pack holds the commit's version of
+#       the files that differed when it was made (a dirty tree's patch);
+#       the commit is marked shallow (its parents are not sent).
 #   head.bundle  (`git bundle create build/git-bundle/head.bundle HEAD main`)
 #       the whole history, where it fits (`evident reproduce` needs it).
 log "git here"
@@ -93,13 +93,13 @@ if [ -f build/git-bundle/head.bundle ]; then
 elif [ -f build/git-bundle/head.pack ] && [ -f build/git-bundle/head.commit ]; then
 	c=$(cat build/git-bundle/head.commit)
 	git unpack-objects -q < build/git-bundle/head.pack 2>&1 | tee -a "$OUT/session.log"
-	git cat-file -p "$c" | sed -n 's/^parent //p' > "$(git rev-parse --git-dir)/shallow"
+	echo "$c" > "$(git rev-parse --git-dir)/shallow"   # its parents are not here
 	git update-ref refs/heads/main "$c"
 	git symbolic-ref HEAD refs/heads/main
 	git read-tree HEAD 2>&1 | tee -a "$OUT/session.log"
 	git add -A 2>&1 | tee -a "$OUT/session.log"
 	git read-tree HEAD 2>&1 | tee -a "$OUT/session.log"
-	git diff --quiet HEAD 2>/dev/null || echo "WARNING: the tree differs from $c: records will say dirty, and its patch cannot be made from head.pack (send a commit)" | tee -a "$OUT/session.log"
+	git diff --quiet HEAD 2>/dev/null || echo "note: the tree differs from $c: records will say dirty" | tee -a "$OUT/session.log"
 fi
 echo "HEAD: $(git rev-parse HEAD 2>&1 | head -1)" | tee -a "$OUT/session.log"
 git status --short | head -5 | tee -a "$OUT/session.log"
