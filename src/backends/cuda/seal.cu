@@ -550,8 +550,9 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
  * The module globals a plan carries (red team 3, rt3_init_symbol: init()
  * wrote a __constant__ table with cudaMemcpyToSymbol, the worker loaded
  * the module afresh and the table was zero): for each module that holds
- * a captured kernel's function (cuFuncGetModule), the first time a step
- * names it, every name plan_globals gave (the object's cubins' symbol
+ * a captured kernel's function (cuFuncGetModule; its library,
+ * cuKernelGetLibrary, where the driver gives no module), the first time
+ * a step names it, every name plan_globals gave (the object's cubins' symbol
  * tables) that the module defines (cuModuleGetGlobal), as [step, name,
  * bytes] in js, and added to bufs as EVC_BUF_GLOBAL + j so that
  * scratch_contents reads them and a pointer into one relocates.  Step
@@ -565,6 +566,7 @@ static int module_globals(const std::vector<CUgraphNode> &order, std::vector<kbu
 			  int *n_globals, char *err, size_t errlen)
 {
 	std::vector<CUmodule> mods;
+	std::vector<CUlibrary> libs;
 	int step = -1, ng = 0;
 	*n_globals = 0;
 	for (CUgraphNode node : order) {
@@ -581,19 +583,33 @@ static int module_globals(const std::vector<CUgraphNode> &order, std::vector<kbu
 		CUfunction f = p.func;
 		if (!f && p.kern)
 			CUCK(cuKernelGetFunction(&f, p.kern), "cuKernelGetFunction");
+		/* the function's module; where the driver gives none (a function
+		 * of the runtime's context-independent loading), its library */
 		CUmodule m = NULL;
-		if (!f || cuFuncGetModule(&m, f) != CUDA_SUCCESS || !m)
+		CUlibrary lib = NULL;
+		if (!f)
 			continue; /* kernel_step says what is wrong with it */
+		if (cuFuncGetModule(&m, f) != CUDA_SUCCESS || !m) {
+			m = NULL;
+			if (!p.kern || cuKernelGetLibrary(&lib, p.kern) != CUDA_SUCCESS || !lib)
+				return fail(err, errlen, "the module of kernel function %p is unknown to the driver "
+							 "(cuFuncGetModule, cuKernelGetLibrary): its globals cannot be "
+							 "carried",
+					    (void *)f);
+		}
 		int seen = 0;
-		for (CUmodule x : mods)
-			seen |= x == m;
+		for (size_t k = 0; k < mods.size(); k++)
+			seen |= m ? mods[k] == m : libs[k] == lib;
 		if (seen)
 			continue;
 		mods.push_back(m);
+		libs.push_back(lib);
 		for (const std::string &name : global_names) {
 			CUdeviceptr d = 0;
 			size_t sz = 0;
-			if (cuModuleGetGlobal(&d, &sz, m, name.c_str()) != CUDA_SUCCESS || !d || !sz)
+			CUresult r = m ? cuModuleGetGlobal(&d, &sz, m, name.c_str())
+				       : cuLibraryGetGlobal(&d, &sz, lib, name.c_str());
+			if (r != CUDA_SUCCESS || !d || !sz)
 				continue; /* another image's, or not a global the driver gives out */
 			if (ng >= EVC_PLAN_MAX_GLOBALS)
 				return fail(err, errlen, "the kernel's modules have more than %d globals; a sealed plan "
