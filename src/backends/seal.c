@@ -8,8 +8,12 @@
  * launch or a scratch buffer of the plan, a relocation lies inside its
  * kernel's parameter buffer and points inside its buffer, a memset or a
  * copy stays inside the buffers it names, scratch contents stay inside
- * their buffer, a pointer among them points inside scratch, a
- * programmatic launch follows a kernel.  What the device code does with
+ * their buffer, a pointer among them points inside scratch, a module
+ * global has a symbol's name, a size and a kernel step, and its contents
+ * and pointers stay inside it (the worker checks the name and size
+ * against the loaded module), a programmatic launch follows a kernel.
+ * The names of the module globals come from the object's cubins' symbol
+ * tables (seal_fatbin_globals), for the planner.  What the device code does with
  * its pointers is the device's business, as it is for any kernel; the
  * replay itself never writes outside the worker's buffers.
  *

@@ -8,8 +8,9 @@
  * sends its plan as untrusted JSON: seal_plan_parse accepts only what a
  * replay can do safely (known buffer ids, relocations inside the
  * parameter buffer, memsets and copies inside their buffers, scratch
- * contents and the pointers among them inside scratch, bounded counts
- * and sizes) and says what is wrong otherwise.
+ * contents and the pointers among them inside scratch, module globals
+ * by a symbol's name and size with their contents and pointers inside
+ * them, bounded counts and sizes) and says what is wrong otherwise.
  */
 #ifndef EVIDENT_SEAL_H
 #define EVIDENT_SEAL_H
