@@ -473,10 +473,56 @@ static const struct ev_kernel_desc *sealed_kernel(struct cw *w, struct seal_plan
 	return d;
 }
 
+/*
+ * The names of the kernel object's module globals, for the capture to
+ * carry (red team 3, rt3_init_symbol): read from its cubins' symbol
+ * tables (seal_fatbin_globals), as the sealed worker reads its device
+ * code.  An object whose images cannot be read gives none here (the
+ * worker then says why it cannot load them).  0, or 1 after a failure
+ * message.
+ */
+#define PLAN_MAX_GLOBAL_NAMES 4096
+static int plan_global_names(struct cw *w)
+{
+	const void *imgs[16];
+	size_t img_bytes[16];
+	unsigned char *fat = NULL;
+	char *why = NULL, **names = NULL;
+	int unreadable = 0, rc = 0;
+	int n = seal_fatbin_images(w->job->kernel_so, &fat, imgs, img_bytes, 16, &why);
+	free(why);
+	if (n <= 0) {
+		free(fat);
+		return 0;
+	}
+	int nn = seal_fatbin_globals(imgs, img_bytes, n, &names, PLAN_MAX_GLOBAL_NAMES, &unreadable);
+	free(fat);
+	if (nn < 0) {
+		char *r = xstrfmt("the kernel object's device code names more than %d module globals, more than a "
+				  "sealed plan reads: run the variant with trust: host",
+				  PLAN_MAX_GLOBAL_NAMES);
+		proto_w_failure("launch_failed", "sealed", r, "plan");
+		free(r);
+		return 1;
+	}
+	if (unreadable)
+		fprintf(stderr, "evident planner: %d cubins of the kernel object are unreadable here (compressed "
+				"beyond libzstd/liblz4): module globals their init() writes are not carried\n",
+			unreadable);
+	if (w->api->plan_globals(w->ctx, (const char *const *)names, nn, w->err, sizeof(w->err))) {
+		proto_w_failure("launch_failed", "sealed", w->err, "plan");
+		rc = 1;
+	}
+	seal_names_free(names, nn);
+	return rc;
+}
+
 /* The planner: one launch of the kernel under capture, sent as a plan. */
 static int plan_phase(struct cw *w)
 {
 	char *text = NULL;
+	if (plan_global_names(w))
+		return 1;
 	int rc = w->api->plan_capture(w->ctx, w->desc, &w->l, &text, w->err, sizeof(w->err));
 	if (rc == -1) {
 		proto_w_failure("launch_failed", "sealed", w->err, "plan");

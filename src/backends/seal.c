@@ -8,8 +8,12 @@
  * launch or a scratch buffer of the plan, a relocation lies inside its
  * kernel's parameter buffer and points inside its buffer, a memset or a
  * copy stays inside the buffers it names, scratch contents stay inside
- * their buffer, a pointer among them points inside scratch, a
- * programmatic launch follows a kernel.  What the device code does with
+ * their buffer, a pointer among them points inside scratch, a module
+ * global has a symbol's name, a size and a kernel step, and its contents
+ * and pointers stay inside it (the worker checks the name and size
+ * against the loaded module), a programmatic launch follows a kernel.
+ * The names of the module globals come from the object's cubins' symbol
+ * tables (seal_fatbin_globals), for the planner.  What the device code does with
  * its pointers is the device's business, as it is for any kernel; the
  * replay itself never writes outside the worker's buffers.
  *
@@ -50,6 +54,14 @@ void seal_plan_release(struct seal_plan *p)
 	free(p->inits);
 	free(p->init_data);
 	free(p->srelocs);
+	if (p->gnames)
+		for (int i = 0; i < p->plan.n_globals; i++)
+			free(p->gnames[i]);
+	free(p->gnames);
+	free(p->globals);
+	free(p->ginits);
+	free(p->ginit_data);
+	free(p->grelocs);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -61,6 +73,8 @@ static size_t buf_bytes(uint32_t id, const size_t *in_bytes, int n_in, const siz
 		return (int)id < n_in ? in_bytes[id] : 0;
 	if (id < EVC_BUF_SCRATCH)
 		return (int)(id - EVC_BUF_OUT) < n_out ? out_bytes[id - EVC_BUF_OUT] : 0;
+	if (id >= EVC_BUF_GLOBAL)
+		return (int)(id - EVC_BUF_GLOBAL) < p->plan.n_globals ? p->globals[id - EVC_BUF_GLOBAL].bytes : 0;
 	return (int)(id - EVC_BUF_SCRATCH) < p->plan.n_scratch ? p->scratch[id - EVC_BUF_SCRATCH] : 0;
 }
 
@@ -106,6 +120,151 @@ static int hex_nibble(char c)
 	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
+int seal_global_name_ok(const char *name, size_t len)
+{
+	if (!len || len > EVC_PLAN_MAX_GLOBAL_NAME)
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = name[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+		      c == '$' || c == '.'))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The plan's module globals: a list of at most EVC_PLAN_MAX_GLOBALS
+ * [step, name, bytes], each name seal_global_name_ok, each size 1 to
+ * EVC_PLAN_MAX_GLOBAL_BYTES (the worker's module must agree on it
+ * exactly).  Absent is none (a plan of before globals were carried).
+ * NULL, or the reason (malloc'd; the caller frees it and releases p).
+ */
+static char *parse_globals(json_t *gs, struct seal_plan *p)
+{
+	if (!gs)
+		return NULL;
+	if (!json_is_array(gs) || json_array_size(gs) > EVC_PLAN_MAX_GLOBALS)
+		return xstrfmt("the plan's globals are not a list of at most %d [step, name, bytes]",
+			       EVC_PLAN_MAX_GLOBALS);
+	size_t n = json_array_size(gs);
+	p->globals = xcalloc(n ? n : 1, sizeof(*p->globals));
+	p->gnames = xcalloc(n ? n : 1, sizeof(char *));
+	p->plan.globals = p->globals;
+	for (size_t g = 0; g < n; g++) {
+		json_t *e = json_array_get(gs, g), *nm = json_array_get(e, 1);
+		unsigned long long step, bytes;
+		if (!json_is_array(e) || json_array_size(e) != 3 || get_uint(json_array_get(e, 0), EVC_PLAN_MAX_STEPS, &step) ||
+		    !json_is_string(nm) || get_uint(json_array_get(e, 2), EVC_PLAN_MAX_GLOBAL_BYTES, &bytes) || !bytes)
+			return xstrfmt("module global %zu is not [step, name, bytes] with 1 to %zu bytes", g,
+				       (size_t)EVC_PLAN_MAX_GLOBAL_BYTES);
+		if (!seal_global_name_ok(json_string_value(nm), json_string_length(nm)) ||
+		    strlen(json_string_value(nm)) != json_string_length(nm))
+			return xstrfmt("module global %zu has no name of 1 to %d characters of A-Z, a-z, 0-9, _, $ "
+				       "and .", g, EVC_PLAN_MAX_GLOBAL_NAME);
+		p->gnames[g] = xstrdup(json_string_value(nm));
+		p->globals[g] = (struct evc_global){ (uint32_t)step, p->gnames[g], (size_t)bytes };
+		p->plan.n_globals = (int)g + 1; /* the names so far, for seal_plan_release */
+	}
+	return NULL;
+}
+
+/*
+ * Contents runs [k, offset, hex] of scratch buffer k (global 0:
+ * scratch_init, at most EVC_PLAN_MAX_INIT bytes) or module global k
+ * (global 1: global_init, at most EVC_PLAN_MAX_GLOBAL_INIT bytes), each
+ * inside its buffer.  *runs and *data are the caller's (in p) to free.
+ * NULL, or the reason (malloc'd).
+ */
+static char *parse_runs(json_t *si, int global, struct seal_plan *p, struct evc_init **runs, unsigned char **data,
+			int *n_runs)
+{
+	const char *key = global ? "global_init" : "scratch_init", *what = global ? "module global" : "scratch buffer";
+	size_t max = global ? EVC_PLAN_MAX_GLOBAL_INIT : EVC_PLAN_MAX_INIT;
+	*runs = NULL;
+	*data = NULL;
+	*n_runs = 0;
+	if (si && (!json_is_array(si) || json_array_size(si) > max / 8))
+		return xstrfmt("the plan's %s is not a list of at most %zu [%s, offset, bytes]", key, max / 8, what);
+	size_t n_si = si ? json_array_size(si) : 0, total = 0;
+	for (size_t k = 0; k < n_si; k++) {
+		const char *hx = json_string_value(json_array_get(json_array_get(si, k), 2));
+		total += hx ? strlen(hx) / 2 : 0;
+	}
+	if (total > max)
+		return xstrfmt("the plan carries %zu bytes of %s contents (at most %zu)", total, what, max);
+	*runs = xcalloc(n_si ? n_si : 1, sizeof(**runs));
+	*data = xmalloc(total ? total : 1);
+	unsigned char *id = *data;
+	for (size_t k = 0; k < n_si; k++) {
+		json_t *r = json_array_get(si, k);
+		unsigned long long sk, off;
+		const char *hx = json_string_value(json_array_get(r, 2));
+		size_t n = hx ? strlen(hx) : 0;
+		if (!json_is_array(r) || json_array_size(r) != 3 || get_uint(json_array_get(r, 0), 255, &sk) ||
+		    get_uint(json_array_get(r, 1), ~0ull, &off) || !hx || !n || n % 2)
+			return xstrfmt("%s %zu is not [%s, offset, hex bytes]", key, k, what);
+		size_t cap = global ? ((int)sk < p->plan.n_globals ? p->globals[sk].bytes : 0)
+				    : ((int)sk < p->plan.n_scratch ? p->scratch[sk] : 0);
+		if ((global ? (int)sk >= p->plan.n_globals : (int)sk >= p->plan.n_scratch) || off > cap ||
+		    n / 2 > cap - off)
+			return xstrfmt("%s %zu names no %s of the plan, or runs past its end", key, k, what);
+		for (size_t b = 0; b < n / 2; b++) {
+			int hi = hex_nibble(hx[2 * b]), lo = hex_nibble(hx[2 * b + 1]);
+			if (hi < 0 || lo < 0)
+				return xstrfmt("%s %zu: the bytes are not lower-case hex", key, k);
+			id[b] = (unsigned char)(hi << 4 | lo);
+		}
+		(*runs)[k] = (struct evc_init){ (uint32_t)sk, off, n / 2, id };
+		id += n / 2;
+		*n_runs = (int)k + 1;
+	}
+	return NULL;
+}
+
+/*
+ * The pointers init() left in scratch buffer k (global 0: scratch_relocs)
+ * or module global k (global 1: global_relocs): [k, offset, buffer id,
+ * offset in it], each an aligned word inside its buffer, pointing inside
+ * a scratch buffer or module global of the plan (never at a tensor: those
+ * move every sample).  NULL, or the reason (malloc'd).
+ */
+static char *parse_relocs(json_t *sr, int global, const size_t *in_bytes, int n_in, const size_t *out_bytes,
+			  int n_out, struct seal_plan *p, struct evc_sreloc **xs, int *n_xs)
+{
+	const char *key = global ? "global_relocs" : "scratch_relocs", *what = global ? "module global" : "scratch buffer";
+	size_t max = (global ? EVC_PLAN_MAX_GLOBAL_INIT : EVC_PLAN_MAX_INIT) / 8;
+	*xs = NULL;
+	*n_xs = 0;
+	if (sr && (!json_is_array(sr) || json_array_size(sr) > max))
+		return xstrfmt("the plan's %s is not a list of at most %zu [%s, offset, buffer, offset]", key, max,
+			       what);
+	size_t n_sr = sr ? json_array_size(sr) : 0;
+	*xs = xcalloc(n_sr ? n_sr : 1, sizeof(**xs));
+	for (size_t k = 0; k < n_sr; k++) {
+		json_t *r = json_array_get(sr, k);
+		unsigned long long sk, at, id;
+		uint64_t off;
+		uint32_t buf;
+		if (!json_is_array(r) || json_array_size(r) != 4 || get_uint(json_array_get(r, 0), 255, &sk) ||
+		    get_uint(json_array_get(r, 1), ~0ull, &at) || get_uint(json_array_get(r, 2), 255, &id))
+			return xstrfmt("%s %zu is not [%s, offset, buffer, offset]", key, k, what);
+		size_t cap = global ? ((int)sk < p->plan.n_globals ? p->globals[sk].bytes : 0)
+				    : ((int)sk < p->plan.n_scratch ? p->scratch[sk] : 0);
+		if (!cap || at % 8 || at > cap || cap - at < 8)
+			return xstrfmt("%s %zu is not an aligned word inside a %s of the plan", key, k, what);
+		json_t *ref = json_pack("[O, O]", json_array_get(r, 2), json_array_get(r, 3));
+		int bad = id < EVC_BUF_SCRATCH || get_ref(ref, 0, in_bytes, n_in, out_bytes, n_out, p, &buf, &off);
+		json_decref(ref);
+		if (bad)
+			return xstrfmt("%s %zu points at no scratch buffer or module global of the plan, or past "
+				       "its end", key, k);
+		(*xs)[k] = (struct evc_sreloc){ (uint32_t)sk, at, buf, off };
+		*n_xs = (int)k + 1;
+	}
+	return NULL;
+}
+
 #define BAD(...)                                       \
 	do {                                           \
 		*why = xstrfmt(__VA_ARGS__);           \
@@ -137,6 +296,14 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 	}
 	out->plan.n_scratch = (int)nsc;
 	out->plan.scratch_bytes = out->scratch;
+	/* the module globals, before the steps: a parameter may point into
+	 * one; the step each names is checked after the steps */
+	char *gbad = parse_globals(json_object_get(j, "globals"), out);
+	if (gbad) {
+		seal_plan_release(out);
+		*why = gbad;
+		return -1;
+	}
 	out->steps = xcalloc(ns, sizeof(*out->steps));
 	out->names = xcalloc(ns, sizeof(char *));
 	out->plan.steps = out->steps;
@@ -286,72 +453,34 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 			BAD("step %zu: unknown kind '%s'", i, kind);
 		}
 	}
-	/* what init() left in scratch: [scratch k, offset, hex], each inside
-	 * its buffer, EVC_PLAN_MAX_INIT bytes in all */
-	json_t *si = json_object_get(j, "scratch_init");
-	if (si && (!json_is_array(si) || json_array_size(si) > EVC_PLAN_MAX_INIT / 8))
-		BAD("the plan's scratch_init is not a list of [scratch, offset, bytes]");
-	size_t n_si = si ? json_array_size(si) : 0, total_init = 0;
-	for (size_t k = 0; k < n_si; k++) {
-		const char *hx = json_string_value(json_array_get(json_array_get(si, k), 2));
-		total_init += hx ? strlen(hx) / 2 : 0;
-	}
-	if (total_init > EVC_PLAN_MAX_INIT)
-		BAD("the plan carries %zu bytes of scratch contents (at most %d)", total_init, EVC_PLAN_MAX_INIT);
-	out->inits = xcalloc(n_si ? n_si : 1, sizeof(*out->inits));
-	out->init_data = xmalloc(total_init ? total_init : 1);
-	unsigned char *id = out->init_data;
-	for (size_t k = 0; k < n_si; k++) {
-		json_t *r = json_array_get(si, k);
-		unsigned long long sk, off;
-		const char *hx = json_string_value(json_array_get(r, 2));
-		size_t n = hx ? strlen(hx) : 0;
-		if (!json_is_array(r) || json_array_size(r) != 3 || get_uint(json_array_get(r, 0), 255, &sk) ||
-		    get_uint(json_array_get(r, 1), ~0ull, &off) || !hx || !n || n % 2)
-			BAD("scratch_init %zu is not [scratch, offset, hex bytes]", k);
-		if ((int)sk >= out->plan.n_scratch || off > out->scratch[sk] || n / 2 > out->scratch[sk] - off)
-			BAD("scratch_init %zu names no scratch buffer of the plan, or runs past its end", k);
-		for (size_t b = 0; b < n / 2; b++) {
-			int hi = hex_nibble(hx[2 * b]), lo = hex_nibble(hx[2 * b + 1]);
-			if (hi < 0 || lo < 0)
-				BAD("scratch_init %zu: the bytes are not lower-case hex", k);
-			id[b] = (unsigned char)(hi << 4 | lo);
-		}
-		out->inits[k] = (struct evc_init){ (uint32_t)sk, off, n / 2, id };
-		id += n / 2;
-	}
-	out->plan.n_inits = (int)n_si;
+	/* what init() left in scratch and in the module globals, and the
+	 * pointers among them */
+	char *bad = parse_runs(json_object_get(j, "scratch_init"), 0, out, &out->inits, &out->init_data,
+			       &out->plan.n_inits);
+	if (!bad)
+		bad = parse_runs(json_object_get(j, "global_init"), 1, out, &out->ginits, &out->ginit_data,
+				 &out->plan.n_ginits);
+	if (!bad)
+		bad = parse_relocs(json_object_get(j, "scratch_relocs"), 0, in_bytes, n_in, out_bytes, n_out, out,
+				   &out->srelocs, &out->plan.n_srelocs);
+	if (!bad)
+		bad = parse_relocs(json_object_get(j, "global_relocs"), 1, in_bytes, n_in, out_bytes, n_out, out,
+				   &out->grelocs, &out->plan.n_grelocs);
 	out->plan.inits = out->inits;
-	/* the pointers init() left there: [scratch k, offset, scratch buffer
-	 * id, offset in it], each an aligned word inside its scratch buffer,
-	 * pointing inside a scratch buffer of the plan (never at a tensor:
-	 * those move every sample) */
-	json_t *sr = json_object_get(j, "scratch_relocs");
-	if (sr && (!json_is_array(sr) || json_array_size(sr) > EVC_PLAN_MAX_INIT / 8))
-		BAD("the plan's scratch_relocs is not a list of at most %d [scratch, offset, buffer, offset]",
-		    EVC_PLAN_MAX_INIT / 8);
-	size_t n_sr = sr ? json_array_size(sr) : 0;
-	out->srelocs = xcalloc(n_sr ? n_sr : 1, sizeof(*out->srelocs));
-	for (size_t k = 0; k < n_sr; k++) {
-		json_t *r = json_array_get(sr, k);
-		unsigned long long sk, at, id;
-		uint64_t off;
-		uint32_t buf;
-		if (!json_is_array(r) || json_array_size(r) != 4 || get_uint(json_array_get(r, 0), 255, &sk) ||
-		    get_uint(json_array_get(r, 1), ~0ull, &at) || get_uint(json_array_get(r, 2), 255, &id))
-			BAD("scratch_relocs %zu is not [scratch, offset, buffer, offset]", k);
-		if ((int)sk >= out->plan.n_scratch || at % 8 || at > out->scratch[sk] || out->scratch[sk] - at < 8)
-			BAD("scratch_relocs %zu is not an aligned word inside a scratch buffer of the plan", k);
-		json_t *ref = json_pack("[O, O]", json_array_get(r, 2), json_array_get(r, 3));
-		int bad = id < EVC_BUF_SCRATCH ||
-			  get_ref(ref, 0, in_bytes, n_in, out_bytes, n_out, out, &buf, &off);
-		json_decref(ref);
-		if (bad)
-			BAD("scratch_relocs %zu points at no scratch buffer of the plan, or past its end", k);
-		out->srelocs[k] = (struct evc_sreloc){ (uint32_t)sk, at, buf, off };
-	}
-	out->plan.n_srelocs = (int)n_sr;
+	out->plan.ginits = out->ginits;
 	out->plan.srelocs = out->srelocs;
+	out->plan.grelocs = out->grelocs;
+	if (bad) {
+		seal_plan_release(out);
+		*why = bad;
+		return -1;
+	}
+	/* a global lives in the module of a kernel step's function */
+	for (int g = 0; g < out->plan.n_globals; g++)
+		if ((int)out->globals[g].step >= out->plan.n_steps ||
+		    out->steps[out->globals[g].step].kind != EVC_STEP_KERNEL)
+			BAD("module global %d ('%s') names step %u, which is no kernel step of the plan", g,
+			    out->globals[g].name, out->globals[g].step);
 	const char *s;
 	out->kernel_name = xstrdup((s = json_string_value(json_object_get(j, "kernel"))) ? s : "");
 	out->compiled_params = xstrdup((s = json_string_value(json_object_get(j, "compiled_params"))) ? s : "");
@@ -656,4 +785,124 @@ int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, i
 	}
 	*data = buf;
 	return k;
+}
+
+/* ---- the module globals' names (seal_fatbin_globals) ----------------- */
+
+struct name_list {
+	char **v;
+	int n, cap, max, over;
+};
+
+static void name_add(struct name_list *l, const char *s, size_t len)
+{
+	for (int i = 0; i < l->n; i++)
+		if (strlen(l->v[i]) == len && !memcmp(l->v[i], s, len))
+			return;
+	if (l->n == l->max) {
+		l->over = 1;
+		return;
+	}
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = xrealloc(l->v, (size_t)l->cap * sizeof(char *));
+	}
+	l->v[l->n++] = xstrndup(s, len);
+}
+
+/* A NUL-terminated string at off of the section sh of f[0..n), or NULL. */
+static const char *elf_str(const unsigned char *f, size_t n, const Elf64_Shdr *sh, uint64_t off, size_t *len)
+{
+	if (sh->sh_offset > n || sh->sh_size > n - sh->sh_offset || off >= sh->sh_size)
+		return NULL;
+	const char *s = (const char *)f + sh->sh_offset + off;
+	size_t left = (size_t)(sh->sh_size - off);
+	*len = strnlen(s, left);
+	return *len < left ? s : NULL;
+}
+
+/*
+ * The globals of one cubin (a 64-bit ELF) into l.  0, or -1 when it is no
+ * ELF this reads (then nothing of it is added).  Every offset and size is
+ * checked against the bytes: the object is the kernel author's.
+ */
+static int cubin_globals(const unsigned char *f, size_t n, struct name_list *l)
+{
+	Elf64_Ehdr eh;
+	if (n < sizeof(eh))
+		return -1;
+	memcpy(&eh, f, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > n || !eh.e_shnum ||
+	    (size_t)eh.e_shnum * sizeof(Elf64_Shdr) > n - eh.e_shoff || eh.e_shstrndx >= eh.e_shnum)
+		return -1;
+	Elf64_Shdr *sh = xmalloc((size_t)eh.e_shnum * sizeof(Elf64_Shdr));
+	memcpy(sh, f + eh.e_shoff, (size_t)eh.e_shnum * sizeof(Elf64_Shdr));
+	for (int s = 0; s < eh.e_shnum; s++) {
+		if (sh[s].sh_type != SHT_SYMTAB || sh[s].sh_entsize != sizeof(Elf64_Sym) || sh[s].sh_link >= eh.e_shnum ||
+		    sh[s].sh_offset > n || sh[s].sh_size > n - sh[s].sh_offset)
+			continue;
+		const Elf64_Shdr *strs = &sh[sh[s].sh_link];
+		size_t nsym = (size_t)(sh[s].sh_size / sizeof(Elf64_Sym));
+		for (size_t k = 0; k < nsym; k++) {
+			Elf64_Sym sym;
+			memcpy(&sym, f + sh[s].sh_offset + k * sizeof(Elf64_Sym), sizeof(sym));
+			if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || !sym.st_size || sym.st_shndx == SHN_UNDEF ||
+			    sym.st_shndx >= SHN_LORESERVE || sym.st_shndx >= eh.e_shnum)
+				continue;
+			size_t sl, nl;
+			const char *sec = elf_str(f, n, &sh[eh.e_shstrndx], sh[sym.st_shndx].sh_name, &sl);
+			if (!sec || !((sl >= 10 && !memcmp(sec, ".nv.global", 10)) ||
+				      (sl >= 12 && !memcmp(sec, ".nv.constant", 12) && strncmp(sec, ".nv.constant0", 13))))
+				continue;
+			const char *name = elf_str(f, n, strs, sym.st_name, &nl);
+			if (name && seal_global_name_ok(name, nl))
+				name_add(l, name, nl);
+		}
+	}
+	free(sh);
+	return 0;
+}
+
+int seal_fatbin_globals(const void *const *images, const size_t *image_bytes, int n_images, char ***names,
+			int max_names, int *unreadable)
+{
+	struct name_list l = { NULL, 0, 0, max_names, 0 };
+	*unreadable = 0;
+	for (int i = 0; i < n_images; i++) {
+		const unsigned char *im = images[i];
+		size_t len = image_bytes[i];
+		uint16_t hsize;
+		if (len < 16)
+			continue;
+		memcpy(&hsize, im + 6, 2);
+		struct fat_entry e;
+		for (size_t at = hsize; fat_entry_at(im, len, at, &e); at += e.ehs + e.size) {
+			if (e.kind != 2)
+				continue; /* PTX: its globals are the cubin's of the same source */
+			size_t n;
+			int owned;
+			const unsigned char *text = fat_entry_text(im, &e, &n, &owned);
+			if (!text || cubin_globals(text, n, &l))
+				(*unreadable)++;
+			if (owned)
+				free((void *)text);
+		}
+	}
+	if (l.over) {
+		seal_names_free(l.v, l.n);
+		*names = NULL;
+		return -1;
+	}
+	*names = l.v;
+	return l.n;
+}
+
+void seal_names_free(char **names, int n)
+{
+	if (!names)
+		return;
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }

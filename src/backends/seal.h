@@ -8,8 +8,9 @@
  * sends its plan as untrusted JSON: seal_plan_parse accepts only what a
  * replay can do safely (known buffer ids, relocations inside the
  * parameter buffer, memsets and copies inside their buffers, scratch
- * contents and the pointers among them inside scratch, bounded counts
- * and sizes) and says what is wrong otherwise.
+ * contents and the pointers among them inside scratch, module globals
+ * by a symbol's name and size with their contents and pointers inside
+ * them, bounded counts and sizes) and says what is wrong otherwise.
  */
 #ifndef EVIDENT_SEAL_H
 #define EVIDENT_SEAL_H
@@ -30,6 +31,11 @@ struct seal_plan {
 	struct evc_init *inits;
 	unsigned char *init_data; /* the bytes every init points into */
 	struct evc_sreloc *srelocs;
+	struct evc_global *globals; /* the module globals, names in gnames */
+	char **gnames;
+	struct evc_init *ginits;
+	unsigned char *ginit_data;
+	struct evc_sreloc *grelocs;
 };
 
 /*
@@ -40,6 +46,27 @@ struct seal_plan {
 int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *out_bytes, int n_out,
 		    struct seal_plan *out, char **why);
 void seal_plan_release(struct seal_plan *p);
+
+/* Is name[0..len) a module global's name a plan may carry: 1 to
+ * EVC_PLAN_MAX_GLOBAL_NAME characters of A-Z, a-z, 0-9, '_', '$', '.'
+ * (what nvcc's symbol names are made of, mangled or not)? */
+int seal_global_name_ok(const char *name, size_t len);
+
+/*
+ * The names of the module globals in these fatbin images' cubins (ELF
+ * entries, uncompressed or undone as seal_fatbin_device_launch undoes
+ * them): the STT_OBJECT symbols of a section named .nv.global* or
+ * .nv.constant* other than .nv.constant0* (a kernel's parameters), local
+ * or not, each name once, in the order found, those seal_global_name_ok
+ * accepts.  *names (and each name) is malloc'd; free with
+ * seal_names_free.  *unreadable counts the ELF entries it could not
+ * read (compressed beyond the decompressors here, or no ELF of its
+ * shape).  Returns how many names, or -1 when there are more than
+ * max_names (*names NULL).
+ */
+int seal_fatbin_globals(const void *const *images, const size_t *image_bytes, int n_images, char ***names,
+			int max_names, int *unreadable);
+void seal_names_free(char **names, int n);
 
 /*
  * The fatbin images of an ELF shared object's .nv_fatbin section, read

@@ -3,7 +3,9 @@
  * a planner's plan is checked field by field before a replay; a kernel
  * object's device code is read from its .nv_fatbin section as data,
  * searched for launches from the device (compressed entries too), and
- * only what the search read is loaded; the
+ * only what the search read is loaded; the module globals its cubins
+ * name are found (in a hand-made cubin, and in one nvcc makes where nvcc
+ * exists) and a plan's globals are checked like its scratch; the
  * fresh-input mixing bit (scramble.h) the harness and the checker share;
  * and the parent's rules for fresh-input keys (protocol.h).
  */
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include "backends/protocol.h"
+#include "base/runcmd.h"
 #include "backends/scramble.h"
 #include "backends/seal.h"
 
@@ -329,6 +332,346 @@ static void test_fatbin_images(void **state)
 	unlink(path);
 }
 
+#define GPLAN(globals, init, relocs, krelocs, srelocs)                                                    \
+	"{\"version\": 1, \"scratch\": [64], \"steps\": [{\"kind\": \"kernel\", \"name\": \"_Z1kPf\", "      \
+	"\"grid\": [4, 1, 1], \"block\": [64, 1, 1], \"cluster\": [0, 0, 0], \"smem\": 0, \"attrs\": {}, "      \
+	"\"params\": [0, 8], \"relocs\": " krelocs ", \"args\": \"" ARGS16 "\"}, {\"kind\": \"memset\", "       \
+	"\"dst\": [8, 0], \"value\": 0, \"elem\": 4, \"width\": 1, \"height\": 1, \"pitch\": 0}], "             \
+	"\"scratch_relocs\": " srelocs ", \"globals\": " globals ", \"global_init\": " init ", "              \
+	"\"global_relocs\": " relocs "}"
+#define G3 "[[0, \"is_qscale\", 256], [0, \"_ZN2ns2ndE\", 8], [0, \"$str.1\", 16]]"
+
+/* module globals init() wrote travel with the plan (red team 3,
+ * rt3_init_symbol): named, sized, their runs and pointers inside them,
+ * pointers to them relocated; every other shape is refused */
+static void test_plan_globals(void **state)
+{
+	(void)state;
+	struct seal_plan sp;
+	char *why = NULL;
+	assert_int_equal(parse(GPLAN(G3, "[[0, 0, \"0000803e\"], [2, 8, \"41\"]]", "[[1, 0, 32, 16], [2, 8, 16, 0]]",
+				     "[[8, 32, 4]]", "[[0, 8, 33, 0]]"),
+			       &sp, &why),
+			 0);
+	assert_null(why);
+	assert_int_equal(sp.plan.n_globals, 3);
+	assert_string_equal(sp.plan.globals[0].name, "is_qscale");
+	assert_int_equal(sp.plan.globals[0].bytes, 256);
+	assert_int_equal(sp.plan.globals[2].step, 0);
+	assert_int_equal(sp.plan.n_ginits, 2);
+	assert_int_equal(sp.plan.ginits[0].scratch, 0);
+	assert_int_equal(sp.plan.ginits[0].bytes, 4);
+	assert_int_equal(sp.plan.ginits[0].data[3], 0x3e);
+	assert_int_equal(sp.plan.ginits[1].off, 8);
+	assert_int_equal(sp.plan.n_grelocs, 2);
+	assert_int_equal(sp.plan.grelocs[0].scratch, 1);
+	assert_int_equal(sp.plan.grelocs[0].buf, EVC_BUF_GLOBAL);
+	assert_int_equal(sp.plan.grelocs[0].off, 16);
+	assert_int_equal(sp.plan.grelocs[1].buf, EVC_BUF_SCRATCH);
+	assert_int_equal(sp.plan.steps[0].relocs[0].buf, EVC_BUF_GLOBAL);
+	assert_int_equal(sp.plan.srelocs[0].buf, EVC_BUF_GLOBAL + 1);
+	seal_plan_release(&sp);
+	/* a plan without globals is a plan as before */
+	assert_int_equal(parse(SINIT("[]"), &sp, &why), 0);
+	assert_int_equal(sp.plan.n_globals, 0);
+	assert_int_equal(sp.plan.n_ginits, 0);
+	assert_int_equal(sp.plan.n_grelocs, 0);
+	seal_plan_release(&sp);
+	static const char *bad[] = {
+		/* names: not of a symbol's characters, empty, not a string (a NUL
+		 * inside does not get this far: jansson refuses it) */
+		GPLAN("[[0, \"a b\", 8]]", "[]", "[]", "[]", "[]"),
+		GPLAN("[[0, \"../x\", 8]]", "[]", "[]", "[]", "[]"),
+		GPLAN("[[0, \"\", 8]]", "[]", "[]", "[]", "[]"),
+		GPLAN("[[0, 5, 8]]", "[]", "[]", "[]", "[]"),
+		/* sizes: none, over 4 GiB, negative */
+		GPLAN("[[0, \"g\", 0]]", "[]", "[]", "[]", "[]"),
+		GPLAN("[[0, \"g\", 4294967297]]", "[]", "[]", "[]", "[]"),
+		GPLAN("[[0, \"g\", -8]]", "[]", "[]", "[]", "[]"),
+		/* the step: a memset, none such, negative; two fields; not a list */
+		GPLAN("[[1, \"g\", 8]]", "[]", "[]", "[]", "[]"),
+		GPLAN("[[2, \"g\", 8]]", "[]", "[]", "[]", "[]"),
+		GPLAN("[[-1, \"g\", 8]]", "[]", "[]", "[]", "[]"),
+		GPLAN("[[0, \"g\"]]", "[]", "[]", "[]", "[]"),
+		GPLAN("{\"g\": 8}", "[]", "[]", "[]", "[]"),
+		/* contents: no such global, past its end, not hex, no bytes */
+		GPLAN(G3, "[[3, 0, \"01\"]]", "[]", "[]", "[]"),
+		GPLAN(G3, "[[1, 6, \"010203\"]]", "[]", "[]", "[]"),
+		GPLAN(G3, "[[1, 0, \"0G\"]]", "[]", "[]", "[]"),
+		GPLAN(G3, "[[1, 0, \"\"]]", "[]", "[]", "[]"),
+		/* pointers: unaligned, past its global, to a tensor, to no global,
+		 * past the end of the global they point into */
+		GPLAN(G3, "[]", "[[0, 4, 16, 0]]", "[]", "[]"),
+		GPLAN(G3, "[]", "[[1, 8, 16, 0]]", "[]", "[]"),
+		GPLAN(G3, "[]", "[[0, 0, 0, 0]]", "[]", "[]"),
+		GPLAN(G3, "[]", "[[0, 0, 8, 0]]", "[]", "[]"),
+		GPLAN(G3, "[]", "[[0, 0, 35, 0]]", "[]", "[]"),
+		GPLAN(G3, "[]", "[[0, 0, 32, 257]]", "[]", "[]"),
+		GPLAN(G3, "[]", "[[5, 0, 32, 0]]", "[]", "[]"),
+		/* a parameter or scratch pointer past a global */
+		GPLAN(G3, "[]", "[]", "[[8, 33, 9]]", "[]"),
+		GPLAN(G3, "[]", "[]", "[]", "[[0, 0, 34, 17]]"),
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (parse(bad[i], &sp, &why) != -1)
+			print_error("globals %zu were accepted: %s\n", i, bad[i]);
+		assert_non_null(why);
+		free(why);
+		why = NULL;
+		assert_null(sp.globals); /* released */
+	}
+	/* a name over the limit, more globals than a plan carries, more
+	 * contents than it carries */
+	size_t cap = 64 * 1024 + 2 * (EVC_PLAN_MAX_GLOBAL_INIT + 8);
+	char *text = xmalloc(cap), *long_name = xmalloc(EVC_PLAN_MAX_GLOBAL_NAME + 2);
+	memset(long_name, 'a', EVC_PLAN_MAX_GLOBAL_NAME + 1);
+	long_name[EVC_PLAN_MAX_GLOBAL_NAME + 1] = 0;
+	for (int variant = 0; variant < 4; variant++) {
+		struct strbuf g = STRBUF_INIT, in = STRBUF_INIT;
+		if (variant == 0)
+			strbuf_addf(&g, "[[0, \"%s\", 8]]", long_name);
+		else if (variant == 1)
+			strbuf_addf(&g, "[[0, \"%s\", 8]]", long_name + 1); /* at the limit: accepted */
+		else
+			for (int k = 0; k < (variant == 2 ? EVC_PLAN_MAX_GLOBALS + 1 : 1); k++)
+				strbuf_addf(&g, "%s[0, \"g%d\", %d]", k ? ", " : "[", k, 2 * EVC_PLAN_MAX_GLOBAL_INIT);
+		if (variant >= 2)
+			strbuf_addstr(&g, "]");
+		strbuf_addstr(&in, "[");
+		if (variant == 3) {
+			strbuf_addstr(&in, "[0, 0, \"");
+			for (int k = 0; k < EVC_PLAN_MAX_GLOBAL_INIT + 1; k++)
+				strbuf_addstr(&in, "11");
+			strbuf_addstr(&in, "\"]");
+		}
+		strbuf_addstr(&in, "]");
+		snprintf(text, cap,
+			 "{\"version\": 1, \"scratch\": [], \"steps\": [" PSTEP("0") "], \"globals\": %s, "
+			 "\"global_init\": %s}",
+			 g.buf, in.buf);
+		int rc = parse(text, &sp, &why);
+		if (variant == 1) {
+			assert_int_equal(rc, 0);
+			seal_plan_release(&sp);
+		} else {
+			assert_int_equal(rc, -1);
+			assert_non_null(why);
+			free(why);
+			why = NULL;
+		}
+		strbuf_release(&g);
+		strbuf_release(&in);
+	}
+	free(text);
+	free(long_name);
+}
+
+/* A cubin-like ELF: sections .nv.global, .nv.constant3, .nv.constant0.k,
+ * .nv.shared.k, .nv.global.init and a symbol table over them; *len. */
+static unsigned char *write_cubin(size_t *len)
+{
+	static const char shstr[] = "\0.shstrtab\0.strtab\0.symtab\0.nv.global\0.nv.constant3\0.nv.constant0._Z1kPf"
+				    "\0.nv.shared._Z1kPf\0.nv.global.init";
+	static const char str[] = "\0g_counter\0c_table\0p0\0sh\0_Z1kPf\0bad name\0zero\0undef\0idx\0$str";
+	/* offsets of the names above */
+	enum { S_SHSTR = 1, S_STR = 11, S_SYM = 19, S_GLOBAL = 27, S_CONST3 = 38, S_CONST0 = 52, S_SHARED = 73,
+	       S_GINIT = 91 };
+	enum { N_G = 1, N_C = 11, N_P0 = 19, N_SH = 22, N_K = 25, N_BAD = 32, N_ZERO = 41, N_UNDEF = 46, N_IDX = 52,
+	       N_STR = 56 };
+	const struct { uint32_t name; unsigned char type; uint16_t shndx; uint64_t size; } syms[] = {
+		{ 0, 0, 0, 0 },
+		{ N_G, STT_OBJECT, 4, 4 },        /* .nv.global: in */
+		{ N_C, STT_OBJECT, 5, 256 },      /* .nv.constant3: in */
+		{ N_P0, STT_OBJECT, 6, 8 },       /* a kernel's parameters: out */
+		{ N_SH, STT_OBJECT, 7, 4 },       /* shared memory: out */
+		{ N_K, STT_FUNC, 5, 64 },         /* a function: out */
+		{ N_BAD, STT_OBJECT, 4, 4 },      /* no symbol's name: out */
+		{ N_G, STT_OBJECT, 8, 4 },        /* the same name again: once */
+		{ 4000, STT_OBJECT, 4, 4 },       /* its name past the table: out */
+		{ N_ZERO, STT_OBJECT, 4, 0 },     /* no bytes: out */
+		{ N_UNDEF, STT_OBJECT, 0, 4 },    /* undefined: out */
+		{ N_IDX, STT_OBJECT, 99, 4 },     /* no such section: out */
+		{ N_STR, STT_OBJECT, 8, 16 },     /* .nv.global.init: in */
+	};
+	assert_string_equal(shstr + S_SHARED, ".nv.shared._Z1kPf");
+	assert_string_equal(shstr + S_GINIT, ".nv.global.init");
+	assert_string_equal(shstr + S_CONST0, ".nv.constant0._Z1kPf");
+	assert_string_equal(str + N_IDX, "idx");
+	assert_string_equal(str + N_STR, "$str");
+	size_t nsym = sizeof(syms) / sizeof(syms[0]), at = sizeof(Elf64_Ehdr);
+	size_t o_shstr = at, o_str = o_shstr + sizeof(shstr), o_sym = (o_str + sizeof(str) + 7) & ~(size_t)7;
+	size_t o_sh = o_sym + nsym * sizeof(Elf64_Sym);
+	*len = o_sh + 9 * sizeof(Elf64_Shdr);
+	unsigned char *f = xcalloc(*len, 1);
+	Elf64_Ehdr eh;
+	memset(&eh, 0, sizeof(eh));
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_shoff = o_sh;
+	eh.e_shentsize = sizeof(Elf64_Shdr);
+	eh.e_shnum = 9;
+	eh.e_shstrndx = 1;
+	memcpy(f, &eh, sizeof(eh));
+	memcpy(f + o_shstr, shstr, sizeof(shstr));
+	memcpy(f + o_str, str, sizeof(str));
+	for (size_t k = 0; k < nsym; k++) {
+		Elf64_Sym sy;
+		memset(&sy, 0, sizeof(sy));
+		sy.st_name = syms[k].name;
+		sy.st_info = ELF64_ST_INFO(STB_LOCAL, syms[k].type);
+		sy.st_shndx = syms[k].shndx;
+		sy.st_size = syms[k].size;
+		memcpy(f + o_sym + k * sizeof(sy), &sy, sizeof(sy));
+	}
+	Elf64_Shdr sh[9];
+	memset(sh, 0, sizeof(sh));
+	const uint32_t names[9] = { 0, S_SHSTR, S_STR, S_SYM, S_GLOBAL, S_CONST3, S_CONST0, S_SHARED, S_GINIT };
+	for (int k = 0; k < 9; k++) {
+		sh[k].sh_name = names[k];
+		sh[k].sh_type = SHT_PROGBITS;
+	}
+	sh[1].sh_type = sh[2].sh_type = SHT_STRTAB;
+	sh[1].sh_offset = o_shstr, sh[1].sh_size = sizeof(shstr);
+	sh[2].sh_offset = o_str, sh[2].sh_size = sizeof(str);
+	sh[3].sh_type = SHT_SYMTAB;
+	sh[3].sh_offset = o_sym, sh[3].sh_size = nsym * sizeof(Elf64_Sym);
+	sh[3].sh_entsize = sizeof(Elf64_Sym);
+	sh[3].sh_link = 2;
+	sh[4].sh_type = SHT_NOBITS;
+	memcpy(f + o_sh, sh, sizeof(sh));
+	return f;
+}
+
+/* One fatbin image of one entry of `kind` holding bytes, malloc'd; *len. */
+static unsigned char *entry_image(uint16_t kind, const unsigned char *bytes, size_t n, size_t *len)
+{
+	uint64_t payload = (n + 7) & ~(size_t)7, fs = 64 + payload, flags = 0;
+	uint32_t magic = 0xBA55ED50u, ehs = 64;
+	uint16_t ver = 1, hs = 16;
+	unsigned char *buf = xcalloc(16 + fs, 1);
+	memcpy(buf, &magic, 4), memcpy(buf + 4, &ver, 2), memcpy(buf + 6, &hs, 2), memcpy(buf + 8, &fs, 8);
+	memcpy(buf + 16, &kind, 2), memcpy(buf + 20, &ehs, 4), memcpy(buf + 24, &payload, 8);
+	memcpy(buf + 16 + 40, &flags, 8);
+	memcpy(buf + 16 + 64, bytes, n);
+	*len = 16 + fs;
+	return buf;
+}
+
+/* the globals a cubin names, and only those: objects of .nv.global* and
+ * .nv.constant* (not a kernel's parameter bank), each once */
+static void test_fatbin_globals(void **state)
+{
+	(void)state;
+	size_t clen, ilen;
+	unsigned char *cubin = write_cubin(&clen);
+	unsigned char *im = entry_image(2, cubin, clen, &ilen);
+	const void *ims[2] = { im, im };
+	size_t ibs[2] = { ilen, ilen };
+	char **names = NULL;
+	int unreadable = -1;
+	int n = seal_fatbin_globals(ims, ibs, 2, &names, 64, &unreadable);
+	assert_int_equal(n, 3);
+	assert_int_equal(unreadable, 0);
+	assert_string_equal(names[0], "g_counter");
+	assert_string_equal(names[1], "c_table");
+	assert_string_equal(names[2], "$str");
+	seal_names_free(names, n);
+	/* more than the caller takes: none */
+	assert_int_equal(seal_fatbin_globals(ims, ibs, 1, &names, 2, &unreadable), -1);
+	assert_null(names);
+	free(im);
+	/* a PTX entry is not read; a cut cubin is counted, not read */
+	im = entry_image(1, cubin, clen, &ilen);
+	ims[0] = im, ibs[0] = ilen;
+	assert_int_equal(seal_fatbin_globals(ims, ibs, 1, &names, 64, &unreadable), 0);
+	assert_int_equal(unreadable, 0);
+	seal_names_free(names, 0);
+	free(im);
+	im = entry_image(2, cubin, clen - sizeof(Elf64_Shdr), &ilen);
+	ims[0] = im, ibs[0] = ilen;
+	assert_int_equal(seal_fatbin_globals(ims, ibs, 1, &names, 64, &unreadable), 0);
+	assert_int_equal(unreadable, 1);
+	seal_names_free(names, 0);
+	free(im);
+	/* a symbol table running past the cubin is not read (the rest is) */
+	Elf64_Ehdr eh;
+	memcpy(&eh, cubin, sizeof(eh));
+	Elf64_Shdr st;
+	memcpy(&st, cubin + eh.e_shoff + 3 * sizeof(Elf64_Shdr), sizeof(st));
+	st.sh_size = clen;
+	memcpy(cubin + eh.e_shoff + 3 * sizeof(Elf64_Shdr), &st, sizeof(st));
+	im = entry_image(2, cubin, clen, &ilen);
+	ims[0] = im, ibs[0] = ilen;
+	assert_int_equal(seal_fatbin_globals(ims, ibs, 1, &names, 64, &unreadable), 0);
+	seal_names_free(names, 0);
+	free(im);
+	free(cubin);
+}
+
+/* what nvcc makes: every kind of module global a kernel can have, found
+ * in a real fatbin (skipped where there is no nvcc) */
+static void test_fatbin_globals_nvcc(void **state)
+{
+	(void)state;
+	const char *nvcc = getenv("NVCC");
+	if (!nvcc || !*nvcc)
+		nvcc = access("/usr/local/cuda/bin/nvcc", X_OK) ? "nvcc" : "/usr/local/cuda/bin/nvcc";
+	char dir[] = "/tmp/evident-test-seal-nvcc-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *src = xstrfmt("%s/g.cu", dir), *out = xstrfmt("%s/g.fatbin", dir);
+	FILE *f = fopen(src, "w");
+	assert_non_null(f);
+	fputs("__constant__ float cq[64];\n"
+	      "__device__ int dev_counter;\n"
+	      "__device__ float dinit[4] = {1, 2, 3, 4};\n"
+	      "__device__ float *dptr = dinit;\n"
+	      "static __constant__ int scst[3] = {7, 8, 9};\n"
+	      "namespace ns { __device__ double nd; }\n"
+	      "__global__ void k(float *o) { o[threadIdx.x] = cq[threadIdx.x] + dev_counter + dinit[0] + *dptr + "
+	      "scst[1] + ns::nd; }\n",
+	      f);
+	fclose(f);
+	const char *argv[] = { nvcc, "-fatbin", "-arch=sm_90", "-o", out, src, NULL };
+	struct run_opts o;
+	memset(&o, 0, sizeof(o));
+	o.argv = argv;
+	o.timeout_s = 300;
+	o.merge_stderr = 1;
+	struct strbuf log = STRBUF_INIT, fat = STRBUF_INIT;
+	o.out = &log;
+	struct run_result r;
+	run_command(&o, &r);
+	int built = r.started && r.exited && !r.exit_code && read_file(out, &fat) >= 0;
+	unlink(src);
+	unlink(out);
+	rmdir(dir);
+	free(src);
+	free(out);
+	strbuf_release(&log);
+	if (!built) {
+		strbuf_release(&fat);
+		skip(); /* no nvcc here */
+	}
+	const void *ims[1] = { fat.buf };
+	size_t ibs[1] = { fat.len };
+	char **names = NULL;
+	int unreadable = -1;
+	int n = seal_fatbin_globals(ims, ibs, 1, &names, 64, &unreadable);
+	static const char *const want[] = { "cq", "dev_counter", "dinit", "dptr", "scst", "_ZN2ns2ndE" };
+	assert_int_equal(n, 6);
+	assert_int_equal(unreadable, 0);
+	for (size_t w = 0; w < 6; w++) {
+		int found = 0;
+		for (int k = 0; k < n; k++)
+			found |= !strcmp(names[k], want[w]);
+		if (!found)
+			print_error("nvcc's cubin has no global '%s'\n", want[w]);
+		assert_true(found);
+	}
+	seal_names_free(names, n);
+	strbuf_release(&fat);
+}
+
 /* One fatbin image of one entry of `kind` with `flags` whose payload
  * holds text, into buf (at least 128 + strlen(text) bytes); its size. */
 static size_t one_entry_image(unsigned char *buf, uint16_t kind, uint64_t flags, const char *text)
@@ -556,6 +899,9 @@ int main(void)
 		cmocka_unit_test(test_plan_refused),
 		cmocka_unit_test(test_plan_scratch_init),
 		cmocka_unit_test(test_plan_scratch_relocs),
+		cmocka_unit_test(test_plan_globals),
+		cmocka_unit_test(test_fatbin_globals),
+		cmocka_unit_test(test_fatbin_globals_nvcc),
 		cmocka_unit_test(test_fatbin_images),
 		cmocka_unit_test(test_fatbin_device_launch),
 		cmocka_unit_test(test_fatbin_readable),

@@ -266,6 +266,23 @@ struct evc_timing_result {
  * relocation (the memory it reaches a scratch buffer of the plan); one
  * to the launch's tensors or to host memory is refused.
  *
+ * Module globals (an addition; red team 3, rt3_init_symbol): a kernel's
+ * init() may write a __constant__ or __device__ global of its module
+ * (cudaMemcpyToSymbol), which the sealed worker, loading the module
+ * afresh, would hold at its static initialiser.  So the plan carries the
+ * globals of the modules of its kernels as the planner read them after
+ * init() and the capture: each as (kernel step whose module holds it,
+ * name, bytes), the names from the cubins' symbol tables
+ * (seal_fatbin_globals), their non-zero runs (at most
+ * EVC_PLAN_MAX_GLOBAL_INIT bytes in all) and their pointers as
+ * relocations, like scratch contents.  Global j of the plan is buffer id
+ * EVC_BUF_GLOBAL + j: a pointer into it (in parameters, scratch, another
+ * global) relocates to the worker's own address of that global.
+ * plan_load checks each name is a global of that step's function's module
+ * of exactly that size, zeroes it and writes the runs and pointers, once,
+ * before the first replay; launches that write globals then change them
+ * as they would in process.
+ *
  * plan_capture runs in the planner (the sandboxed process that runs the
  * kernel's host code) and returns the plan as JSON text; the runner
  * parses and checks it (src/backends/seal.c) into struct evc_plan, and
@@ -279,11 +296,16 @@ enum evc_step_kind { EVC_STEP_KERNEL = 1, EVC_STEP_MEMSET = 2, EVC_STEP_COPY = 3
 #define EVC_BUF_IN 0
 #define EVC_BUF_OUT 8
 #define EVC_BUF_SCRATCH 16
+#define EVC_BUF_GLOBAL 32  /* scratch ids end below it (EVC_PLAN_MAX_SCRATCH) */
 #define EVC_PLAN_MAX_STEPS 256
 #define EVC_PLAN_MAX_SCRATCH 16
 #define EVC_PLAN_MAX_PARAMS 128
 #define EVC_PLAN_MAX_ARGS 32768   /* bytes of one kernel's parameters (CUDA's limit is 32764) */
 #define EVC_PLAN_MAX_INIT (256 * 1024) /* bytes of scratch contents one plan may carry */
+#define EVC_PLAN_MAX_GLOBALS 192  /* module globals one plan may carry (ids up to 223) */
+#define EVC_PLAN_MAX_GLOBAL_INIT (256 * 1024) /* bytes of their non-zero runs, in all */
+#define EVC_PLAN_MAX_GLOBAL_NAME 1024 /* characters of a global's name: [A-Za-z0-9_$.] */
+#define EVC_PLAN_MAX_GLOBAL_BYTES ((size_t)1 << 32) /* the size of one global */
 
 /* What init() left in a scratch buffer: bytes at off of scratch k, which
  * plan_load writes after zeroing the buffer. */
@@ -302,6 +324,16 @@ struct evc_sreloc {
 	uint64_t at;
 	uint32_t buf;
 	uint64_t off;
+};
+
+/* A module global the plan carries: `name`, `bytes` long, in the module
+ * of the function of kernel step `step`.  Its contents are evc_init runs
+ * and its pointers evc_sreloc entries whose `scratch` field is the index
+ * of the global in the plan (not of a scratch buffer). */
+struct evc_global {
+	uint32_t step;
+	const char *name;
+	size_t bytes;
 };
 
 struct evc_reloc {
@@ -356,6 +388,15 @@ struct evc_plan {
 	 * written by plan_load after the contents */
 	int n_srelocs;
 	const struct evc_sreloc *srelocs;
+	/* an addition: module globals as init() left them (see above); their
+	 * runs and pointers index globals, and plan_load writes them after
+	 * zeroing each global, before the first replay */
+	int n_globals;
+	const struct evc_global *globals;
+	int n_ginits;
+	const struct evc_init *ginits;
+	int n_grelocs;
+	const struct evc_sreloc *grelocs;
 };
 
 struct evc_ctx;
@@ -458,6 +499,13 @@ struct evc_api {
 	int (*plan_load)(struct evc_ctx *ctx, const void *const *images, const size_t *image_bytes,
 			 int n_images, const struct evc_plan *plan,
 			 const struct ev_kernel_desc **desc, char *err, size_t errlen);
+	/* An addition: the names of the module globals the next plan_capture
+	 * reads (from the modules of the functions it captures) and carries;
+	 * the runner takes them from the kernel object's cubins
+	 * (seal_fatbin_globals).  The names are copied; n_names 0 forgets
+	 * them.  0, or -1 with the reason in err. */
+	int (*plan_globals)(struct evc_ctx *ctx, const char *const *names, int n_names, char *err,
+			    size_t errlen);
 };
 
 typedef const struct evc_api *(*evc_api_fn)(void);

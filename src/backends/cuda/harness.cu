@@ -1644,6 +1644,12 @@ static int evc_plan_load(struct evc_ctx *c, const void *const *images, const siz
 	return seal_load(images, image_bytes, n_images, plan, desc, err, errlen);
 }
 
+static int evc_plan_globals(struct evc_ctx *c, const char *const *names, int n_names, char *err, size_t errlen)
+{
+	(void)c;
+	return seal_set_globals(names, n_names, err, errlen);
+}
+
 static const struct evc_api api = {
 	EVC_API_VERSION,
 	sizeof(struct evc_api),
@@ -1668,6 +1674,7 @@ static const struct evc_api api = {
 	evc_upload,
 	evc_plan_capture,
 	evc_plan_load,
+	evc_plan_globals,
 };
 
 extern "C" __attribute__((visibility("default"))) const struct evc_api *evident_cuda_api(void)

@@ -24,7 +24,11 @@
  * tensor), a host node, an event, a child graph, a memcpy that is not
  * device to device, parameters packed in `extra`, a dependency other than
  * plain or PDL: refused, with the reason (such a kernel runs as
- * `trust: host`).  Work launch() put on a stream of its own is not
+ * `trust: host`).  The module globals the runner named (plan_globals:
+ * the object's cubins' symbol tables) that a captured function's module
+ * defines are read after the capture, as init() (and launch()'s host
+ * code) left them, and carried like scratch contents, their pointers
+ * relocated (module_globals).  Work launch() put on a stream of its own is not
  * captured, so it is not replayed: if it mattered the outputs are wrong,
  * and the checks say so.
  *
@@ -36,7 +40,9 @@
  * attributes the planner saw (the dynamic shared memory limit, the
  * carveout, non-portable clusters) are set; scratch is allocated and
  * zeroed once, then given what init() left there (the plan's
- * scratch_init, its pointers relocated); each launch patches the
+ * scratch_init, its pointers relocated), and so are the module globals
+ * the plan names, found in the module of the function of the step that
+ * names them (their size must be the plan's); each launch patches the
  * relocations with the current buffers and enqueues with
  * cuLaunchKernelEx (cluster dimensions, a cooperative launch and PDL as
  * captured), cuMemsetD*Async and cuMemcpyDtoDAsync on l->stream.
@@ -166,7 +172,7 @@ static int classify(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64
 		return 0;
 	int n_scratch = 0;
 	for (const kbuf &b : bufs)
-		n_scratch += b.id >= EVC_BUF_SCRATCH;
+		n_scratch += b.id >= EVC_BUF_SCRATCH && b.id < EVC_BUF_GLOBAL;
 	if (n_scratch >= EVC_PLAN_MAX_SCRATCH)
 		return fail(err, errlen, "the launch uses more than %d device allocations of its own",
 			    EVC_PLAN_MAX_SCRATCH);
@@ -451,26 +457,40 @@ static int classify_word(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, u
  * address of a workspace, and an honest kernel faulted in the replay); an
  * allocation reached only so becomes a scratch buffer of the plan, its
  * contents carried too.  A word pointing at the launch's tensors or at
- * host memory is refused.  0, or -1 with the reason in err.
+ * host memory is refused.
+ *
+ * The module globals in bufs (ids from EVC_BUF_GLOBAL, module_globals)
+ * are walked the same way into g->js and g->relocs (global_init,
+ * global_relocs; EVC_PLAN_MAX_GLOBAL_INIT bytes in all): a global that
+ * holds a pointer to an allocation of the kernel's makes it a scratch
+ * buffer, one to a global (its own module's, as `__device__ int *p =
+ * &x;` does) relocates to the worker's address of that global.  Globals
+ * come first in bufs, so scratch they reach is walked after them.  0, or
+ * -1 with the reason in err.
  */
-static int scratch_contents(std::vector<kbuf> &bufs, std::string &js, std::string &relocs_js, char *err,
-			    size_t errlen)
+struct contents_out {
+	std::string js, relocs;
+	int nr, nrel;
+	size_t total, max;
+	const char *what;
+};
+
+static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_out *gl, char *err, size_t errlen)
 {
 	const size_t chunk = (size_t)1 << 20, gap = 64;
 	std::vector<unsigned char> h(chunk);
-	size_t total = 0;
-	int nr = 0, nrel = 0;
 	for (size_t bi = 0; bi < bufs.size(); bi++) { /* bufs grows as words reach new allocations */
 		const kbuf b = bufs[bi];
 		if (b.id < EVC_BUF_SCRATCH)
 			continue;
+		contents_out *o = b.id >= EVC_BUF_GLOBAL ? gl : sc;
+		uint32_t k = b.id >= EVC_BUF_GLOBAL ? b.id - EVC_BUF_GLOBAL : b.id - EVC_BUF_SCRATCH;
 		size_t run_at = 0, run_end = 0; /* [run_at, run_end): the open run, empty when equal */
 		std::string hex;
 		auto flush = [&](void) {
 			if (run_end > run_at) {
-				appendf(js, "%s[%u, %zu, \"%s\"]", nr++ ? ", " : "", b.id - EVC_BUF_SCRATCH, run_at,
-					hex.c_str());
-				total += run_end - run_at;
+				appendf(o->js, "%s[%u, %zu, \"%s\"]", o->nr++ ? ", " : "", k, run_at, hex.c_str());
+				o->total += run_end - run_at;
 			}
 			hex.clear();
 			run_at = run_end = 0;
@@ -478,14 +498,14 @@ static int scratch_contents(std::vector<kbuf> &bufs, std::string &js, std::strin
 		for (size_t at = 0; at < b.bytes; at += chunk) {
 			size_t n = b.bytes - at < chunk ? b.bytes - at : chunk;
 			if (cuMemcpyDtoH(h.data(), b.base + at, n) != CUDA_SUCCESS)
-				return fail(err, errlen, "cannot read the launch's own device memory (%zu bytes at "
-							 "0x%llx) to carry what init() left there",
-					    b.bytes, (unsigned long long)b.base);
+				return fail(err, errlen, "cannot read %s (%zu bytes at 0x%llx) to carry what init() "
+							 "left there",
+					    o->what, b.bytes, (unsigned long long)b.base);
 			for (size_t w = 0; w < n; w += 8) {
 				size_t wn = n - w < 8 ? n - w : 8, pos = at + w;
 				int nz = 0;
-				for (size_t k = 0; k < wn; k++)
-					nz |= h[w + k] != 0;
+				for (size_t q = 0; q < wn; q++)
+					nz |= h[w + q] != 0;
 				if (!nz)
 					continue;
 				if (wn == 8 && !((b.base + pos) & 7)) {
@@ -497,12 +517,12 @@ static int scratch_contents(std::vector<kbuf> &bufs, std::string &js, std::strin
 					if (c < 0)
 						return -1;
 					if (c) {
-						if (nrel >= EVC_PLAN_MAX_INIT / 8)
-							return fail(err, errlen, "init() left more than %d pointers in "
-										 "device memory the launch uses",
-								    EVC_PLAN_MAX_INIT / 8);
-						appendf(relocs_js, "%s[%u, %zu, %u, %llu]", nrel++ ? ", " : "",
-							b.id - EVC_BUF_SCRATCH, pos, id, (unsigned long long)off);
+						if (o->nrel >= (int)(o->max / 8))
+							return fail(err, errlen, "init() left more than %zu pointers in "
+										 "%s",
+								    o->max / 8, o->what);
+						appendf(o->relocs, "%s[%u, %zu, %u, %llu]", o->nrel++ ? ", " : "", k,
+							pos, id, (unsigned long long)off);
 					}
 				}
 				if (run_end > run_at && pos - run_end >= gap)
@@ -511,17 +531,115 @@ static int scratch_contents(std::vector<kbuf> &bufs, std::string &js, std::strin
 					run_at = run_end = pos;
 				for (; run_end < pos; run_end++) /* the zeros inside the run */
 					hex += "00";
-				for (size_t k = 0; k < wn; k++)
-					appendf(hex, "%02x", h[w + k]);
+				for (size_t q = 0; q < wn; q++)
+					appendf(hex, "%02x", h[w + q]);
 				run_end = pos + wn;
-				if (total + (run_end - run_at) > EVC_PLAN_MAX_INIT)
-					return fail(err, errlen, "init() left more than %d bytes of data in device memory "
-								 "the launch uses (an allocation of %zu bytes); a sealed "
-								 "plan carries at most that: run the variant with trust: host",
-						    EVC_PLAN_MAX_INIT, b.bytes);
+				if (o->total + (run_end - run_at) > o->max)
+					return fail(err, errlen, "init() left more than %zu bytes of data in %s (one of "
+								 "%zu bytes); a sealed plan carries at most that: run "
+								 "the variant with trust: host",
+						    o->max, o->what, b.bytes);
 			}
 		}
 		flush();
+	}
+	return 0;
+}
+
+/*
+ * The module globals a plan carries (red team 3, rt3_init_symbol: init()
+ * wrote a __constant__ table with cudaMemcpyToSymbol, the worker loaded
+ * the module afresh and the table was zero): for each module that holds
+ * a captured kernel's function (cuFuncGetModule; its library,
+ * cuKernelGetLibrary, where the driver gives no module), the first time
+ * a step names it, every name plan_globals gave (the object's cubins' symbol
+ * tables) that the module defines (cuModuleGetGlobal), as [step, name,
+ * bytes] in js, and added to bufs as EVC_BUF_GLOBAL + j so that
+ * scratch_contents reads them and a pointer into one relocates.  Step
+ * numbers count the nodes seal_capture makes steps of.  More than
+ * EVC_PLAN_MAX_GLOBALS globals, or one over EVC_PLAN_MAX_GLOBAL_BYTES,
+ * is refused.  0, a CUresult, or -1 with the reason in err.
+ */
+static std::vector<std::string> global_names;
+
+static int module_globals(const std::vector<CUgraphNode> &order, std::vector<kbuf> &bufs, std::string &js,
+			  int *n_globals, char *err, size_t errlen)
+{
+	std::vector<CUmodule> mods;
+	std::vector<CUlibrary> libs;
+	int step = -1, ng = 0;
+	*n_globals = 0;
+	for (CUgraphNode node : order) {
+		CUgraphNodeType t;
+		CUCK(cuGraphNodeGetType(node, &t), "cuGraphNodeGetType");
+		if (t == CU_GRAPH_NODE_TYPE_EMPTY)
+			continue;
+		step++;
+		if (t != CU_GRAPH_NODE_TYPE_KERNEL || global_names.empty())
+			continue;
+		CUDA_KERNEL_NODE_PARAMS p;
+		memset(&p, 0, sizeof(p));
+		CUCK(cuGraphKernelNodeGetParams(node, &p), "cuGraphKernelNodeGetParams");
+		CUfunction f = p.func;
+		if (!f && p.kern)
+			CUCK(cuKernelGetFunction(&f, p.kern), "cuKernelGetFunction");
+		/* the function's module; where the driver gives none (a function
+		 * of the runtime's context-independent loading), its library */
+		CUmodule m = NULL;
+		CUlibrary lib = NULL;
+		if (!f)
+			continue; /* kernel_step says what is wrong with it */
+		if (cuFuncGetModule(&m, f) != CUDA_SUCCESS || !m) {
+			m = NULL;
+			if (!p.kern || cuKernelGetLibrary(&lib, p.kern) != CUDA_SUCCESS || !lib)
+				return fail(err, errlen, "the module of kernel function %p is unknown to the driver "
+							 "(cuFuncGetModule, cuKernelGetLibrary): its globals cannot be "
+							 "carried",
+					    (void *)f);
+		}
+		int seen = 0;
+		for (size_t k = 0; k < mods.size(); k++)
+			seen |= m ? mods[k] == m : libs[k] == lib;
+		if (seen)
+			continue;
+		mods.push_back(m);
+		libs.push_back(lib);
+		for (const std::string &name : global_names) {
+			CUdeviceptr d = 0;
+			size_t sz = 0;
+			CUresult r = m ? cuModuleGetGlobal(&d, &sz, m, name.c_str())
+				       : cuLibraryGetGlobal(&d, &sz, lib, name.c_str());
+			if (r != CUDA_SUCCESS || !d || !sz)
+				continue; /* another image's, or not a global the driver gives out */
+			if (ng >= EVC_PLAN_MAX_GLOBALS)
+				return fail(err, errlen, "the kernel's modules have more than %d globals; a sealed plan "
+							 "carries at most that: run the variant with trust: host",
+					    EVC_PLAN_MAX_GLOBALS);
+			if (sz > EVC_PLAN_MAX_GLOBAL_BYTES)
+				return fail(err, errlen, "module global '%s' has %zu bytes, more than a sealed plan "
+							 "carries: run the variant with trust: host",
+					    name.c_str(), sz);
+			appendf(js, "%s[%d, ", ng ? ", " : "", step);
+			append_str(js, name.c_str());
+			appendf(js, ", %zu]", sz);
+			bufs.push_back({ d, sz, (uint32_t)(EVC_BUF_GLOBAL + ng) });
+			ng++;
+		}
+	}
+	*n_globals = ng;
+	return 0;
+}
+
+int seal_set_globals(const char *const *names, int n_names, char *err, size_t errlen)
+{
+	global_names.clear();
+	if (n_names < 0 || (n_names && !names))
+		return fail(err, errlen, "no list of global names");
+	for (int i = 0; i < n_names; i++) {
+		if (!names[i] || !*names[i] || strlen(names[i]) > EVC_PLAN_MAX_GLOBAL_NAME)
+			return fail(err, errlen, "global name %d is empty or longer than %d characters", i,
+				    EVC_PLAN_MAX_GLOBAL_NAME);
+		global_names.push_back(names[i]);
 	}
 	return 0;
 }
@@ -566,8 +684,12 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	}
 	std::vector<CUgraphNode> order;
 	std::vector<int> prog_pred;
-	std::string js = "{\"version\": 1, \"steps\": [";
+	std::string js = "{\"version\": 1, \"steps\": [", globals_js;
+	int n_globals = 0;
 	int rcs = topo_order((CUgraph)graph, order, prog_pred, err, errlen);
+	/* the globals first: a kernel parameter may point into one */
+	if (!rcs)
+		rcs = module_globals(order, bufs, globals_js, &n_globals, err, errlen);
 	int n_steps = 0;
 	long last_kernel = -1; /* order position of the step before, when it is a kernel */
 	for (size_t i = 0; !rcs && i < order.size(); i++) {
@@ -607,18 +729,30 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 		return fail(err, errlen, "launch() enqueued nothing on the stream it was given (work on a stream "
 					 "of its own is not captured)");
 	/* first what init() left (it may add scratch buffers), then their sizes */
-	std::string init_js, relocs_js;
-	if (scratch_contents(bufs, init_js, relocs_js, err, errlen))
+	contents_out sc, gl;
+	sc.nr = sc.nrel = gl.nr = gl.nrel = 0;
+	sc.total = gl.total = 0;
+	sc.max = EVC_PLAN_MAX_INIT;
+	sc.what = "device memory the launch uses";
+	gl.max = EVC_PLAN_MAX_GLOBAL_INIT;
+	gl.what = "the module's globals";
+	if (scratch_contents(bufs, &sc, &gl, err, errlen))
 		return -1;
 	js += "], \"scratch\": [";
 	int ns = 0;
 	for (const kbuf &b : bufs)
-		if (b.id >= EVC_BUF_SCRATCH)
+		if (b.id >= EVC_BUF_SCRATCH && b.id < EVC_BUF_GLOBAL)
 			appendf(js, "%s%zu", ns++ ? ", " : "", b.bytes);
 	js += "], \"scratch_init\": [";
-	js += init_js;
+	js += sc.js;
 	js += "], \"scratch_relocs\": [";
-	js += relocs_js;
+	js += sc.relocs;
+	js += "], \"globals\": [";
+	js += globals_js;
+	js += "], \"global_init\": [";
+	js += gl.js;
+	js += "], \"global_relocs\": [";
+	js += gl.relocs;
 	js += "], \"kernel\": ";
 	append_str(js, desc->name ? desc->name : "");
 	js += ", \"compiled_params\": ";
@@ -648,18 +782,49 @@ static struct {
 	std::vector<CUdeviceptr> scratch;
 	std::vector<size_t> scratch_bytes;
 	std::vector<CUmodule> mods;
+	std::vector<CUdeviceptr> gptr; /* the plan's module globals, in this worker's modules */
+	std::vector<size_t> gbytes;
 	std::string name, params, problem;
 	struct ev_kernel_desc desc;
 	int loaded;
 } R;
 
+/* Scratch k (global 0) or module global k (global 1) as an id, or
+ * UINT32_MAX (no buffer) when the plan has no such one. */
+static uint32_t own_id(int global, uint32_t k)
+{
+	if (global)
+		return k < R.gptr.size() ? EVC_BUF_GLOBAL + k : UINT32_MAX;
+	return k < R.scratch.size() ? EVC_BUF_SCRATCH + k : UINT32_MAX;
+}
+
+/* The worker's address and size of a scratch buffer or module global id;
+ * 0 when the plan has none such. */
+static CUdeviceptr own_base(uint32_t buf, size_t *bytes)
+{
+	*bytes = 0;
+	if (buf == UINT32_MAX)
+		return 0;
+	if (buf >= EVC_BUF_GLOBAL) {
+		if (buf - EVC_BUF_GLOBAL >= R.gptr.size())
+			return 0;
+		*bytes = R.gbytes[buf - EVC_BUF_GLOBAL];
+		return R.gptr[buf - EVC_BUF_GLOBAL];
+	}
+	if (buf < EVC_BUF_SCRATCH || buf - EVC_BUF_SCRATCH >= R.scratch.size())
+		return 0;
+	*bytes = R.scratch_bytes[buf - EVC_BUF_SCRATCH];
+	return R.scratch[buf - EVC_BUF_SCRATCH];
+}
+
 static CUdeviceptr base_of(const struct ev_launch *l, uint32_t buf)
 {
+	size_t bytes;
 	if (buf < EVC_BUF_OUT)
 		return (int)buf < l->n_inputs ? (CUdeviceptr)l->inputs[buf].data : 0;
 	if (buf < EVC_BUF_SCRATCH)
 		return (int)(buf - EVC_BUF_OUT) < l->n_outputs ? (CUdeviceptr)l->outputs[buf - EVC_BUF_OUT].data : 0;
-	return buf - EVC_BUF_SCRATCH < R.scratch.size() ? R.scratch[buf - EVC_BUF_SCRATCH] : 0;
+	return own_base(buf, &bytes);
 }
 
 static int replay(struct ev_launch *l)
@@ -738,6 +903,8 @@ void seal_unload(void)
 	R.steps.clear();
 	R.scratch.clear();
 	R.scratch_bytes.clear();
+	R.gptr.clear(); /* the modules' own memory: freed with them */
+	R.gbytes.clear();
 	R.mods.clear();
 	R.loaded = 0;
 }
@@ -778,31 +945,6 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 		R.scratch.push_back(p);
 		R.scratch_bytes.push_back(plan->scratch_bytes[k]);
 		CUCK(cuMemsetD8(p, 0, plan->scratch_bytes[k]), "cuMemsetD8 scratch");
-	}
-	/* what init() left there (bounds checked by seal_plan_parse) */
-	for (int i = 0; i < plan->n_inits; i++) {
-		const struct evc_init *in = &plan->inits[i];
-		if (in->scratch >= R.scratch.size() || in->off > R.scratch_bytes[in->scratch] ||
-		    in->bytes > R.scratch_bytes[in->scratch] - in->off) {
-			snprintf(err, errlen, "scratch contents %d lie outside the plan's scratch", i);
-			seal_unload();
-			return -1;
-		}
-		CUCK(cuMemcpyHtoD(R.scratch[in->scratch] + in->off, in->data, in->bytes), "cuMemcpyHtoD scratch contents");
-	}
-	/* the pointers among them, to this worker's scratch (checked by seal_plan_parse) */
-	for (int i = 0; i < plan->n_srelocs; i++) {
-		const struct evc_sreloc *x = &plan->srelocs[i];
-		uint32_t t = x->buf - EVC_BUF_SCRATCH;
-		if (x->scratch >= R.scratch.size() || x->buf < EVC_BUF_SCRATCH || t >= R.scratch.size() ||
-		    x->at % 8 || x->at > R.scratch_bytes[x->scratch] || R.scratch_bytes[x->scratch] - x->at < 8 ||
-		    x->off > R.scratch_bytes[t]) {
-			snprintf(err, errlen, "scratch pointer %d lies outside the plan's scratch", i);
-			seal_unload();
-			return -1;
-		}
-		uint64_t v = (uint64_t)R.scratch[t] + x->off;
-		CUCK(cuMemcpyHtoD(R.scratch[x->scratch] + x->at, &v, 8), "cuMemcpyHtoD scratch pointer");
 	}
 	for (int i = 0; i < plan->n_steps; i++) {
 		rstep r;
@@ -885,6 +1027,69 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 		rstep &r = R.steps[i];
 		for (unsigned k = 0; k < r.params.size(); k++)
 			r.params[k] = r.args.data() + plan->steps[i].param_off[k];
+	}
+	/* the module globals: each a global of its step's function's module
+	 * of the plan's size (a name or size that is not is refused: the
+	 * planner's word), zeroed, then given what init() left there */
+	for (int i = 0; i < plan->n_globals; i++) {
+		const struct evc_global *g = &plan->globals[i];
+		CUmodule m = NULL;
+		CUdeviceptr d = 0;
+		size_t sz = 0;
+		if (g->step >= R.steps.size() || !R.steps[g->step].f) {
+			snprintf(err, errlen, "module global %d of the plan names step %u, which is no kernel", i,
+				 g->step);
+			seal_unload();
+			return -1;
+		}
+		CUCK(cuFuncGetModule(&m, R.steps[g->step].f), "cuFuncGetModule");
+		if (cuModuleGetGlobal(&d, &sz, m, g->name) != CUDA_SUCCESS || !d || sz != g->bytes) {
+			snprintf(err, errlen, "the plan's module global '%s' (%zu bytes) is not a global of that size "
+					      "in the module of kernel '%s' (%zu bytes there)",
+				 g->name, g->bytes, plan->steps[g->step].name, sz);
+			seal_unload();
+			return -1;
+		}
+		R.gptr.push_back(d);
+		R.gbytes.push_back(sz);
+		CUCK(cuMemsetD8(d, 0, sz), "cuMemsetD8 module global");
+	}
+	/* what init() left in scratch and globals (bounds checked by
+	 * seal_plan_parse, again here), then the pointers among them, to this
+	 * worker's scratch and globals */
+	for (int pass = 0; pass < 2; pass++) {
+		int n = pass ? plan->n_ginits : plan->n_inits;
+		const struct evc_init *ins = pass ? plan->ginits : plan->inits;
+		for (int i = 0; i < n; i++) {
+			const struct evc_init *in = &ins[i];
+			size_t cap = 0;
+			CUdeviceptr base = own_base(own_id(pass, in->scratch), &cap);
+			if (!base || in->off > cap || in->bytes > cap - in->off) {
+				snprintf(err, errlen, "%s contents %d lie outside the plan's %s", pass ? "global" : "scratch",
+					 i, pass ? "globals" : "scratch");
+				seal_unload();
+				return -1;
+			}
+			CUCK(cuMemcpyHtoD(base + in->off, in->data, in->bytes), "cuMemcpyHtoD contents");
+		}
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		int n = pass ? plan->n_grelocs : plan->n_srelocs;
+		const struct evc_sreloc *xs = pass ? plan->grelocs : plan->srelocs;
+		for (int i = 0; i < n; i++) {
+			const struct evc_sreloc *x = &xs[i];
+			size_t cap = 0, tcap = 0;
+			CUdeviceptr base = own_base(own_id(pass, x->scratch), &cap);
+			CUdeviceptr t = x->buf >= EVC_BUF_SCRATCH ? own_base(x->buf, &tcap) : 0;
+			if (!base || !t || x->at % 8 || x->at > cap || cap - x->at < 8 || x->off > tcap) {
+				snprintf(err, errlen, "%s pointer %d lies outside the plan's scratch and globals",
+					 pass ? "global" : "scratch", i);
+				seal_unload();
+				return -1;
+			}
+			uint64_t v = (uint64_t)t + x->off;
+			CUCK(cuMemcpyHtoD(base + x->at, &v, 8), "cuMemcpyHtoD pointer");
+		}
 	}
 	R.name = plan->kernel_name ? plan->kernel_name : "sealed";
 	R.params = plan->compiled_params ? plan->compiled_params : "";
