@@ -155,6 +155,18 @@ static void gemm_small_shape(const long long *s, long long *o)
 	o[KK] = s[KK] < 1024 ? s[KK] : 1024;
 }
 
+/* cancel's pairs (column k and k + K/2 of A, row k and k + K/2 of B) come
+ * from one base set in a timed mix, or they no longer cancel (red team 8,
+ * rt8_mix_cancel: fp16 accumulation passed every timed `cancel`) */
+static int gemm_mix_fold(const long long *s, int dist, int input, int *dim, long long *modulus)
+{
+	if (dist != 2 || s[KK] < 2)
+		return 0;
+	*dim = input == 0 ? 1 : 0; /* A [M,K]: K is dimension 1; B [K,N]: dimension 0 */
+	*modulus = s[KK] / 2;
+	return 1;
+}
+
 static const struct ev_problem_desc gemm = {
 	.abi_version = EVIDENT_PROBLEM_ABI_VERSION,
 	.struct_size = sizeof(struct ev_problem_desc),
@@ -185,6 +197,7 @@ static const struct ev_problem_desc gemm = {
 	.tolerance = gemm_tolerance,
 	.extra_shape = gemm_extra_shape,
 	.small_shape = gemm_small_shape,
+	.mix_fold = gemm_mix_fold,
 };
 
 EVIDENT_DEFINE_PROBLEM(gemm)

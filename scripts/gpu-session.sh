@@ -24,6 +24,10 @@
 #   redteam7   red team 7's suite (tests/fixtures/specs/cuda-redteam7.yaml;
 #              docs/redteam7-cuda.md): cap_truncate's timed samples, checks and the
 #              capped flag (one 16 s stall; not in the default list)
+#   redteam8   red team 8's suite (tests/fixtures/specs/cuda-redteam8.yaml;
+#              docs/redteam8-cuda.md): the outcomes, each variant's median, and
+#              mix_cancel's checks on gemm's `cancel` distribution, seed and timed
+#              (about 30 s; not in the default list)
 #   faults     experiments/cuda-faults.yaml
 #   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?;
 #              ITER1_RUNS=1: once)
@@ -235,6 +239,35 @@ h, c = us(sys.argv[1]), us(sys.argv[2])
 if h and c:
     print(f"honest: {len(h)} samples, median {statistics.median(h):.2f} us; cap_truncate: {len(c)} "
           f"samples, median {statistics.median(c):.2f} us, max {max(c):.0f} us")
+PY
+	fi
+fi
+if has redteam8; then
+	run_exp redteam8 tests/fixtures/specs/cuda-redteam8.yaml
+	# rt8_mix_cancel: fp16 accumulation after the seeds; its timed checks
+	# of `cancel` (mixes of two bases) against the `cancel` seed (as filled)
+	log "rt8_mix_cancel: outcomes, medians, the cancel checks"
+	sed -n '/^variant /,/^$/p' "$OUT/redteam8.txt" | tee -a "$OUT/session.log"
+	for v in mix_cancel always_fp16 honest; do
+		r=$("$E" ls --store artifacts --experiment cuda-redteam8 | awk -v v="$v" '$3 == v { id = $1 } END { print id }')
+		[ -n "$r" ] || continue
+		"$E" show --store artifacts "$r" > "$OUT/redteam8-$v.show" 2>&1
+		log "$v: $(grep -m 1 '^outcome' "$OUT/redteam8-$v.show")"
+		grep -E '^  (seed|timed) |cancel' "$OUT/redteam8-$v.show" | head -n 16 | tee -a "$OUT/session.log"
+	done
+	b=$(batch_of redteam8)
+	if [ -n "$b" ]; then
+		for v in honest mix_cancel; do
+			"$E" show --store artifacts --samples "$b" "$v" > "$OUT/redteam8-$v.samples" 2>&1
+		done
+		python3 - "$OUT/redteam8-honest.samples" "$OUT/redteam8-mix_cancel.samples" <<'PY' | tee -a "$OUT/session.log"
+import statistics, sys
+def us(path):
+    return [float(l) for l in open(path) if l.strip() and not l.startswith("#")]
+h, c = us(sys.argv[1]), us(sys.argv[2])
+if h and c:
+    print(f"honest: {len(h)} samples, median {statistics.median(h):.2f} us; mix_cancel: {len(c)} "
+          f"samples, median {statistics.median(c):.2f} us ({statistics.median(h) / statistics.median(c):.2f}x)")
 PY
 	fi
 fi

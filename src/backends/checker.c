@@ -237,19 +237,25 @@ static const struct base_pair *base_cache_get(struct base_cache *bc, const struc
 /*
  * The inputs of launch j of a timed CUDA sample (scramble.h): the pair of
  * base sets of distribution `dist` (seeds timing_seed + 2 dist and + 2
- * dist + 1), element by element as the launch's key's bit says, as the
- * harness mixed them on the device.  Into r->in.
+ * dist + 1), element by element as the launch's key's bit says (the
+ * problem's fold: elements it relates share a bit, scramble.h
+ * evs_mix_elem), as the harness mixed them on the device.  Into r->in.
+ * 0, or -1 when the problem's fold is out of range.
  */
-static void mix_inputs(struct base_cache *bc, const struct problem *pl, const struct job *job, int dist,
+static int mix_inputs(struct base_cache *bc, const struct problem *pl, const struct job *job, int dist,
 		       unsigned long long key, int dtype, struct refs *r)
 {
 	const struct base_pair *bp = base_cache_get(bc, pl, job, dist, dtype, r);
 	for (int t = 0; t < r->n_in; t++) {
 		const float *a = bp->a[t], *b = bp->b[t];
 		float *x = r->in[t];
+		uint64_t f[3];
+		if (problem_mix_fold(pl, job->shape, dist, t, f) < 0)
+			return -1;
 		for (size_t k = 0; k < r->in_n[t]; k++)
-			x[k] = evs_mix_bit(key, (uint32_t)t, k) ? b[k] : a[k];
+			x[k] = evs_mix_bit(key, (uint32_t)t, evs_mix_elem(k, f[0], f[1], f[2])) ? b[k] : a[k];
 	}
+	return 0;
 }
 
 int checker_main(const char *path)
@@ -358,7 +364,12 @@ int checker_main(const char *path)
 			if (key != have || (mix_key && batch > 1)) {
 				if (mix_key) {
 					seed = job.timing_seed + 2ULL * (unsigned long long)dist;
-					mix_inputs(&bc, &pl, &job, dist, evs_launch_key(mix_key, (uint32_t)u), dtype, &r);
+					if (mix_inputs(&bc, &pl, &job, dist, evs_launch_key(mix_key, (uint32_t)u), dtype,
+						       &r) < 0) {
+						fail("the problem's mix_fold names no dimension of an input, or a "
+						     "modulus outside 1 .. its extent");
+						goto out_refs;
+					}
 				} else {
 					problem_fill_rounded(&pl, job.shape, dist, seed, dtype, r.in);
 				}

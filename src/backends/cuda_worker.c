@@ -348,8 +348,25 @@ static int timing(struct cw *w)
 	o.input_elem = in_elem;
 	o.sample_key = sample_key;
 	o.n_dists = n_dists;
+	/* the problem's folds: elements a distribution relates share their
+	 * mixing bit (red team 8, rt8_mix_cancel), on the device as in the
+	 * checker */
+	uint64_t *fold = xcalloc((size_t)n_dists * (size_t)(w->n_in > 0 ? w->n_in : 1) * 3, sizeof(uint64_t));
+	for (int d = 0; d < n_dists; d++)
+		for (int t = 0; t < w->n_in; t++)
+			if (problem_mix_fold(&w->pr, job->shape, d, t, fold + ((size_t)d * w->n_in + t) * 3) < 0) {
+				char *r = xstrfmt("the problem's mix_fold for distribution %d, input %d names no "
+						  "dimension of the input, or a modulus outside 1 .. its extent",
+						  d, t);
+				proto_w_failure("init_failed", "problem", r, "timing");
+				free(r);
+				free(fold);
+				return 1;
+			}
+	o.mix_fold = fold;
 	w->warm_t0 = mono_now();
 	rc = w->api->time_kernel(w->ctx, w->desc, &w->l, &o, &res, w->err, sizeof(w->err));
+	free(fold);
 	if (rc == -1 && !w->err[0])
 		snprintf(w->err, sizeof(w->err), "the sample callback stopped the timing");
 	if (rc)

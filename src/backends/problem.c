@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -78,7 +79,7 @@ int problem_validate_desc(const struct ev_problem_desc *d, const char *name, str
 		    d->abi_version, EVIDENT_PROBLEM_ABI_VERSION);
 	/* Every field of version 1 is required.  When fields are added at the
 	 * end, accept the older size here and default the missing ones. */
-	if (d->struct_size < sizeof(struct ev_problem_desc))
+	if (d->struct_size < offsetof(struct ev_problem_desc, mix_fold))
 		BAD("struct_size %u is smaller than this evident's struct ev_problem_desc (%zu): "
 		    "set it to sizeof(struct ev_problem_desc)", d->struct_size, sizeof(struct ev_problem_desc));
 	const char *pn = name ? name : "?";
@@ -556,6 +557,33 @@ size_t problem_tensor_numel(const struct problem *p, int t, const long long *sha
 	long long dims[4];
 	problem_tensor_dims(p, t, shape, dims);
 	return (size_t)dims[0] * (size_t)dims[1] * (size_t)dims[2] * (size_t)dims[3];
+}
+
+int problem_mix_fold(const struct problem *p, const long long *shape, int dist, int input, uint64_t fold[3])
+{
+	const struct ev_problem_desc *d = p->desc;
+	fold[0] = fold[1] = fold[2] = 0;
+	/* mix_fold came after version 1's fields: a problem built before it has none */
+	if (d->struct_size < offsetof(struct ev_problem_desc, mix_fold) + sizeof(d->mix_fold) || !d->mix_fold ||
+	    input < 0 || input >= p->n_inputs)
+		return 0;
+	int dim = -1;
+	long long mod = 0;
+	if (d->mix_fold(shape, dist, input, &dim, &mod) != 1)
+		return 0;
+	long long dims[4];
+	int nd = problem_tensor_dims(p, input, shape, dims);
+	if (dim < 0 || dim >= nd || mod < 1 || mod > dims[dim]) {
+		fold[0] = fold[1] = fold[2] = 0;
+		return -1;
+	}
+	uint64_t inner = 1;
+	for (int k = dim + 1; k < nd; k++)
+		inner *= (uint64_t)dims[k];
+	fold[0] = inner;
+	fold[1] = (uint64_t)dims[dim];
+	fold[2] = (uint64_t)mod < (uint64_t)dims[dim] ? (uint64_t)mod : 0;
+	return fold[2] ? 1 : 0;
 }
 
 double problem_scalar(const struct problem *p, const long long *shape)

@@ -131,6 +131,17 @@ int problem_shape_from_keys(const struct problem *p, const char *const *keys,
 /* Validate a shape array as problem_shape_from_keys does. */
 int problem_check_shape(const struct problem *p, const long long *shape, struct strbuf *why);
 
+/*
+ * Input `input`'s mixing fold for distribution dist at shape (the
+ * problem's mix_fold, evident_problem.h), as scramble.h evs_mix_elem
+ * takes it: fold[0] the elements per step of the folded dimension,
+ * fold[1] its extent, fold[2] the modulus.  1 with a fold; 0 without one
+ * (fold all 0: every element mixed alone); -1 when the problem's answer
+ * is out of range (a bug of the problem: no dimension of the input, or a
+ * modulus outside 1 .. its extent), fold all 0.
+ */
+int problem_mix_fold(const struct problem *p, const long long *shape, int dist, int input, uint64_t fold[3]);
+
 /* Tensor t's dimensions at shape into dims (unused ones 1); returns ndim. */
 int problem_tensor_dims(const struct problem *p, int t, const long long *shape, long long dims[4]);
 /* Elements of tensor t at shape. */

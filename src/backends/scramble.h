@@ -84,13 +84,34 @@ EVS_FN int evs_sample_set(int first_set, int n_sets, int batch, long long global
  * its partner B (the pair of its distribution, evs_sample_dist below): B
  * where this bit is 1.  For the
  * problems' independent element distributions the result has the same
- * distribution, and with 2^N choices per sample no output can be kept
+ * distribution (for relations between elements, evs_mix_elem below), and with 2^N choices per sample no output can be kept
  * from one sample for another.  The harness mixes on the device, the
  * checker on the host, bit for bit the same.
  */
 EVS_FN int evs_mix_bit(uint64_t key, uint32_t t, uint64_t k)
 {
 	return (int)((evs_mix64(key ^ ((uint64_t)t << 56) ^ ((k >> 6) * EVS_GAMMA)) >> (k & 63)) & 1);
+}
+
+/*
+ * A distribution whose point is a relation between elements of one input
+ * (gemm's `cancel`: column k + K/2 of A is column k times (1 + d)) loses
+ * it when related elements come from different bases (red team 8,
+ * rt8_mix_cancel: an fp16 accumulator that fails `cancel` as filled
+ * passed every timed mix of it).  The problem's fold (evident_problem.h
+ * mix_fold) names a dimension of the input and a modulus: elements whose
+ * index along it agrees modulo the modulus take one bit, that of the
+ * element at the index reduced.  The fold here: inner = elements per step
+ * of the dimension (the product of the later dimensions), len = its
+ * extent, mod = the modulus; mod 0 (or >= len) folds nothing.  Element k
+ * of the input takes evs_mix_bit(key, t, evs_mix_elem(k, ...)).
+ */
+EVS_FN uint64_t evs_mix_elem(uint64_t k, uint64_t inner, uint64_t len, uint64_t mod)
+{
+	if (!mod || !inner || mod >= len)
+		return k;
+	uint64_t in = k % inner, c = (k / inner) % len, out = k / inner / len;
+	return (out * len + c % mod) * inner + in;
 }
 
 /*

@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define EVC_API_VERSION 2
+#define EVC_API_VERSION 3
 #define EVC_API_SYMBOL "evident_cuda_api"
 
 /* What the harness read off the device (cudaGetDeviceProperties etc.). */
@@ -221,6 +221,14 @@ struct evc_timing_opts {
 	 * rewrites its set from bases 2d and 2d + 1, d = evs_sample_dist(i *
 	 * batch + j, n_dists), under evs_launch_key(key, j). */
 	int n_dists;
+	/* Version 3: NULL, or with n_dists, n_dists x n_inputs x 3 words:
+	 * input k of distribution d mixes element e under the bit of element
+	 * evs_mix_elem(e, f[0], f[1], f[2]) with f = mix_fold + (d n_inputs +
+	 * k) 3 (the problem's fold, problem.h problem_mix_fold: related
+	 * elements share a bit; red team 8, rt8_mix_cancel).  Version 3 so
+	 * that a harness that would ignore it (and mix what the checker folds)
+	 * is refused, not believed. */
+	const uint64_t *mix_fold;
 };
 
 /* How the samples were taken.  Nothing in it is allocated. */

@@ -549,31 +549,34 @@ fail:
 
 /* Fill bytes at p with the scramble stream of key (scramble.h): 8-byte
  * stores when p is 8-byte aligned (cudaMalloc's always are), else bytes. */
-/* dst[k] = evs_mix_bit(key, t, k) ? b[k] : a[k], element by element (fresh inputs) */
+/* dst[k] = evs_mix_bit(key, t, k') ? b[k] : a[k], element by element (fresh
+ * inputs), k' = evs_mix_elem(k, fold): the problem's fold (all 0: k' = k) */
 template <typename E>
-__global__ void mix_kernel(E *dst, const E *a, const E *b, size_t n, uint64_t key, uint32_t t)
+__global__ void mix_kernel(E *dst, const E *a, const E *b, size_t n, uint64_t key, uint32_t t, uint64_t inner,
+			   uint64_t len, uint64_t mod)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
 	for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < n; k += stride)
-		dst[k] = evs_mix_bit(key, t, k) ? b[k] : a[k];
+		dst[k] = evs_mix_bit(key, t, evs_mix_elem(k, inner, len, mod)) ? b[k] : a[k];
 }
 
 static int enqueue_mix(struct evc_ctx *c, void *dst, const void *a, const void *b, size_t bytes, int elem,
-		       uint64_t key, uint32_t t)
+		       uint64_t key, uint32_t t, const uint64_t *fold)
 {
+	const uint64_t none[3] = { 0, 0, 0 }, *f = fold ? fold : none;
 	size_t n = bytes / (size_t)elem;
 	int blocks = (int)((n + 255) / 256 < (size_t)c->sm_count * 8 ? (n + 255) / 256 : (size_t)c->sm_count * 8);
 	if (blocks < 1)
 		blocks = 1;
 	if (elem == 2)
 		mix_kernel<uint16_t><<<blocks, 256, 0, c->stream>>>((uint16_t *)dst, (const uint16_t *)a,
-								   (const uint16_t *)b, n, key, t);
+								   (const uint16_t *)b, n, key, t, f[0], f[1], f[2]);
 	else if (elem == 4)
 		mix_kernel<uint32_t><<<blocks, 256, 0, c->stream>>>((uint32_t *)dst, (const uint32_t *)a,
-								   (const uint32_t *)b, n, key, t);
+								   (const uint32_t *)b, n, key, t, f[0], f[1], f[2]);
 	else
 		mix_kernel<uint64_t><<<blocks, 256, 0, c->stream>>>((uint64_t *)dst, (const uint64_t *)a,
-								   (const uint64_t *)b, n, key, t);
+								   (const uint64_t *)b, n, key, t, f[0], f[1], f[2]);
 	return (int)cudaGetLastError();
 }
 
@@ -1307,10 +1310,14 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 				key = evs_launch_key(s->key, (uint32_t)j);
 			}
 			for (int k = 0; k < T->n_in; k++) {
+				const uint64_t *fold =
+					o->n_dists > 0 && o->mix_fold
+						? o->mix_fold + ((size_t)(a / 2) * T->n_in + k) * 3
+						: NULL;
 				int rc = enqueue_mix(c, T->sets[(size_t)live * T->n_in + k],
 						     o->base_inputs[(size_t)a * T->n_in + k],
 						     o->base_inputs[(size_t)b * T->n_in + k], o->input_bytes[k],
-						     o->input_elem[k], key, (uint32_t)k);
+						     o->input_elem[k], key, (uint32_t)k, fold);
 				if (rc)
 					return set_err(rc, err, errlen, "mix_kernel launch");
 			}
