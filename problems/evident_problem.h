@@ -141,20 +141,6 @@ struct ev_problem_desc {
 	 * second at most), for cross-checking the GPU reference every run.
 	 */
 	void (*small_shape)(const long long *shape, long long *out);
-
-	/*
-	 * Optional (NULL, or a problem built before it: none); read only when
-	 * struct_size covers it.  Timed CUDA inputs are element-wise mixes of
-	 * two sets of a distribution, each element from one or the other by a
-	 * fresh random bit a sample.  A distribution whose point is a relation
-	 * between elements of one input (gemm's `cancel`: column k + K/2 of A
-	 * is column k times (1 + d)) loses it when related elements come from
-	 * different sets.  Returns 1 with *dim (0 .. ndim - 1 of input
-	 * `input`) and *modulus (1 .. the dimension's extent) when elements
-	 * whose index along *dim is equal modulo *modulus must come from one
-	 * set (they share a bit); 0 when every element may be mixed alone.
-	 */
-	int (*mix_fold)(const long long *shape, int dist, int input, int *dim, long long *modulus);
 };
 
 /* The one symbol a problem object exports. */

@@ -30,6 +30,7 @@
 #include <stdio.h>
 
 #include "evident_problem.h"
+#include "evident_mix_fold.h"
 
 enum { KM, KN, KK };
 
@@ -197,7 +198,7 @@ static const struct ev_problem_desc gemm = {
 	.tolerance = gemm_tolerance,
 	.extra_shape = gemm_extra_shape,
 	.small_shape = gemm_small_shape,
-	.mix_fold = gemm_mix_fold,
 };
 
 EVIDENT_DEFINE_PROBLEM(gemm)
+EVIDENT_DEFINE_MIX_FOLD(gemm_mix_fold)

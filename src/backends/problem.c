@@ -79,7 +79,7 @@ int problem_validate_desc(const struct ev_problem_desc *d, const char *name, str
 		    d->abi_version, EVIDENT_PROBLEM_ABI_VERSION);
 	/* Every field of version 1 is required.  When fields are added at the
 	 * end, accept the older size here and default the missing ones. */
-	if (d->struct_size < offsetof(struct ev_problem_desc, mix_fold))
+	if (d->struct_size < sizeof(struct ev_problem_desc))
 		BAD("struct_size %u is smaller than this evident's struct ev_problem_desc (%zu): "
 		    "set it to sizeof(struct ev_problem_desc)", d->struct_size, sizeof(struct ev_problem_desc));
 	const char *pn = name ? name : "?";
@@ -184,6 +184,8 @@ static int open_so(struct problem *p, const char *so_path, struct strbuf *why)
 	p->desc = fn();
 	if (problem_validate_desc(p->desc, p->name, why) < 0)
 		return -1;
+	/* optional (evident_mix_fold.h): NULL when the problem has no fold */
+	p->mix_fold = (ev_mix_fold_fn)(uintptr_t)dlsym(p->handle, EVIDENT_MIX_FOLD_SYMBOL);
 	for (int t = 0; t < p->desc->n_tensors; t++) {
 		if (p->desc->tensors[t].is_output)
 			p->n_outputs++;
@@ -561,15 +563,12 @@ size_t problem_tensor_numel(const struct problem *p, int t, const long long *sha
 
 int problem_mix_fold(const struct problem *p, const long long *shape, int dist, int input, uint64_t fold[3])
 {
-	const struct ev_problem_desc *d = p->desc;
 	fold[0] = fold[1] = fold[2] = 0;
-	/* mix_fold came after version 1's fields: a problem built before it has none */
-	if (d->struct_size < offsetof(struct ev_problem_desc, mix_fold) + sizeof(d->mix_fold) || !d->mix_fold ||
-	    input < 0 || input >= p->n_inputs)
+	if (!p->mix_fold || input < 0 || input >= p->n_inputs)
 		return 0;
 	int dim = -1;
 	long long mod = 0;
-	if (d->mix_fold(shape, dist, input, &dim, &mod) != 1)
+	if (p->mix_fold(shape, dist, input, &dim, &mod) != 1)
 		return 0;
 	long long dims[4];
 	int nd = problem_tensor_dims(p, input, shape, dims);

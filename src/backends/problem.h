@@ -32,6 +32,7 @@
 
 #include "../../kernels/evident_kernel.h"
 #include "../../problems/evident_problem.h"
+#include "../../problems/evident_mix_fold.h"
 #include "base/util.h"
 
 /* ---- problem plug-ins ------------------------------------------------ */
@@ -58,8 +59,9 @@ struct problem {
 	char *gpu_so_path;                  /* set by problem_build_gpu(), else NULL */
 	json_t *gpu_build;                  /* its provenance (same keys + "arch", "libs"), or NULL */
 	void *handle;                       /* dlopen() handle of so_path */
+	ev_mix_fold_fn mix_fold;            /* its evident_problem_mix_fold, or NULL */
 };
-#define PROBLEM_INIT { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+#define PROBLEM_INIT { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 
 /*
  * Load problem `name` from problems/NAME.c under the current directory
@@ -133,7 +135,7 @@ int problem_check_shape(const struct problem *p, const long long *shape, struct 
 
 /*
  * Input `input`'s mixing fold for distribution dist at shape (the
- * problem's mix_fold, evident_problem.h), as scramble.h evs_mix_elem
+ * problem's mix_fold, problems/evident_mix_fold.h), as scramble.h evs_mix_elem
  * takes it: fold[0] the elements per step of the folded dimension,
  * fold[1] its extent, fold[2] the modulus.  1 with a fold; 0 without one
  * (fold all 0: every element mixed alone); -1 when the problem's answer

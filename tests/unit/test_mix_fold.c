@@ -5,7 +5,7 @@
  * k times (1 + d), row k + K/2 of B is minus row k) lost its cancellation
  * in the mix, so a kernel that accumulates in fp16 - which `cancel` exists
  * to fail - passed every timed check of it.  The problem's fold
- * (evident_problem.h mix_fold, problem.h problem_mix_fold, scramble.h
+ * (evident_mix_fold.h EVIDENT_DEFINE_MIX_FOLD, problem.h problem_mix_fold, scramble.h
  * evs_mix_elem) makes the elements of a pair share their mixing bit.
  * The tests play the harness (the same scramble.h functions its
  * mix_kernel calls), then hand the checker a timed `cancel` sample
@@ -252,9 +252,9 @@ static void test_checker_fails_fp16_accumulation_on_cancel(void **state)
 	problem_buffers_free(x, 2);
 }
 
-/* A fold out of range is the problem's bug (-1, no fold); a problem built
- * against the header before mix_fold (a smaller struct_size) is accepted
- * and has none, whatever lies past its end. */
+/* A fold out of range is the problem's bug (-1, no fold); a problem that
+ * exports no evident_problem_mix_fold has none, and its descriptor is the
+ * one every problem had before (struct_size unchanged). */
 static long long bad_mod;
 static int bad_fold(const long long *s, int dist, int input, int *dim, long long *modulus)
 {
@@ -272,7 +272,8 @@ static void test_fold_bounds_and_older_problems(void **state)
 	struct ev_problem_desc d = *gemm.desc;
 	struct problem p = gemm;
 	p.desc = &d;
-	d.mix_fold = bad_fold;
+	assert_non_null(gemm.mix_fold); /* gemm's EVIDENT_DEFINE_MIX_FOLD was found */
+	p.mix_fold = bad_fold;
 	uint64_t f[3] = { 7, 7, 7 };
 	bad_mod = 5;
 	assert_int_equal(problem_mix_fold(&p, shape, 0, 0, f), 1); /* A's K (10) modulo 5 */
@@ -286,8 +287,8 @@ static void test_fold_bounds_and_older_problems(void **state)
 	bad_mod = 10;
 	assert_int_equal(problem_mix_fold(&p, shape, 0, 0, f), 0); /* the whole extent: nothing folded */
 	assert_int_equal(problem_mix_fold(&p, shape, 0, 2, f), 0);  /* not an input */
-	/* the older header's size */
-	d.struct_size = (uint32_t)offsetof(struct ev_problem_desc, mix_fold);
+	/* a problem without the symbol */
+	p.mix_fold = NULL;
 	bad_mod = 5;
 	assert_int_equal(problem_mix_fold(&p, shape, 0, 0, f), 0);
 	struct strbuf why = STRBUF_INIT;
