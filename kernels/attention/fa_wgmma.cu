@@ -31,12 +31,26 @@
  *           iteration issues S(j) = Q K(j)^T and O += P(j-1) V(j-1) as two
  *           wgmma groups, waits for the first only, computes the softmax
  *           of S(j) while P V runs, then waits for it, rescales O and
- *           converts P(j) (FA3's intra-warpgroup overlap; its inter-
- *           warpgroup ping-pong is not done here).
+ *           converts P(j) (FA3's intra-warpgroup overlap).
+ *   STEP=5  + the warp groups take turns at the tensor cores (FA3's inter-
+ *           warpgroup "ping-pong", Shah et al. 2024, section 3.1): in
+ *           iteration j a consumer warp group issues its two wgmma groups
+ *           only in its turn (a named barrier, bar.sync), then hands the
+ *           turn to the next warp group (bar.arrive) and computes its
+ *           softmax while the next one's S(j) and P V run; the round is
+ *           warp group 0, 1, .., NUM_WG-1 (NUM_WG >= 2).  Without turns
+ *           the warp groups, fed by the same K/V stages, tend to issue
+ *           together and then all compute their softmax together, with
+ *           only their P V left on the tensor cores to hide it; with
+ *           turns one warp group's exp2s (the MUFU's 16 a clock per SM:
+ *           about half the tensor cores' time per tile at D=128) run
+ *           beside another's matrix multiplies.  Every instruction of
+ *           step 4 is kept, in the same order within each warp group:
+ *           only when a warp group issues changes.
  * Every step keeps the same numerics: fp32 scores and accumulators, online
  * softmax in fp32 with exp2 (scores scaled by scale*log2(e), the running
  * max per row), P rounded to fp16 for P V, O divided by the row sum and
- * rounded to fp16 at the end.
+ * rounded to fp16 at the end (step 5's output is bit for bit step 4's).
  *
  * Shared-memory layout (the contract between the loads and the
  * descriptors; PTX ISA 9.7.15.5.1.2 "Shared Memory Matrix Layout", canonical
@@ -81,13 +95,13 @@
  * the tensor maps are right under it only if the driver keeps the global
  * address as a plain word in the 128-byte map, which the checker
  * kernels/attention/tools/fa_wgmma_check.cu tells on the GPU ("tensor map"
- * line); otherwise steps 2-4 must run as trust: host.
+ * line); otherwise steps 2-5 must run as trust: host.
  *
  * Shared memory (dynamic; init raises the limit): 1024 bytes of alignment
  * slack + BLOCK_M*D*2 (Q) + 2*STAGES*BLOCK_N*D*2 (K, V) + 8 per mbarrier,
  * e.g. NUM_WG=2 BLOCK_N=128 STAGES=2: 82,992 B at D=64, 164,912 B at D=128.
  *
- * Checked without a GPU only (nvcc 13.0, -gencode arch=compute_90a,code=
+ * Checked without a GPU first (nvcc 13.0, -gencode arch=compute_90a,code=
  * sm_90a, 2026-11-25): the PTX of every step holds the wgmma.mma_async,
  * and steps 2-4 the cp.async.bulk.tensor and mbarrier instructions; ptxas
  * reports no spills and no wgmma serialisation at NUM_WG=2 BLOCK_N=128
@@ -97,20 +111,27 @@
  * S, P and O).  The SASS was not inspected (no cuobjdump on the build
  * machine).  tests/gpu/wgmma_layout_sim.cu checks the layouts and
  * tests/gpu/wgmma_pipeline_sim.cu model-checks the mbarrier pipeline
- * (tiles, stages, warp groups, every step).  Not yet run on a GPU:
- * kernels/attention/tools/fa_wgmma_check.cu is the first thing to run.
+ * (tiles, stages, warp groups, every step).  Steps 1-4 then ran right on
+ * an H100 (kernels/attention/tools/fa_wgmma_check.cu, data/gpu-evidence/
+ * fa_wgmma_check-2026-11-25.txt) and in evident's batches (PAPER.md
+ * section 3).  Step 5 (2026-11-28, without a GPU): ptxas reports 168
+ * registers at the entry at D=64 and D=128, no spills, no wgmma
+ * serialisation; the pipeline model-check covers its turns; it has not
+ * yet run on a GPU: fa_wgmma_check 4 5 is the first thing to run.
  *
  * Versions in this file:
  *   attention_fwd_kernel6  STEP=1: wgmma, cp.async loads
- *   attention_fwd_kernel7  STEP=2..4: wgmma, TMA loads, mbarrier pipeline
- *                          (STEP=3: + producer warp group; STEP=4: + overlap)
+ *   attention_fwd_kernel7  STEP=2..5: wgmma, TMA loads, mbarrier pipeline
+ *                          (STEP=3: + producer warp group; STEP=4: + overlap;
+ *                          STEP=5: + turns)
  *
  * Tunables (-DNAME=VALUE, echoed in compiled_params; invalid combinations
  * are static_asserts):
- *   STEP      1..4, the rung (default 2)
+ *   STEP      1..5, the rung (default 2)
  *   HEAD_DIM  D compiled for: 64 or 128 (default 64)
  *   BLOCK_N   keys per K/V tile: 64 or 128 (default 128)
- *   NUM_WG    consumer warp groups, 1..3; BLOCK_M = 64*NUM_WG (default 2)
+ *   NUM_WG    consumer warp groups, 1..3 (STEP=5: 2..3); BLOCK_M = 64*NUM_WG
+ *             (default 2)
  *   STAGES    K/V tiles in the ring, 2..4 (default 2)
  */
 // evident: arch sm_90a
@@ -156,6 +177,7 @@ template <int STEP_, int D_, int BN_, int NWG_, int ST_> struct fa_cfg {
 	static constexpr bool tma = STEP_ >= 2;              /* TMA loads, mbarriers */
 	static constexpr bool ws = STEP_ >= 3;               /* producer warp group */
 	static constexpr bool overlap = STEP_ >= 4;          /* softmax beside P V */
+	static constexpr bool pingpong = STEP_ >= 5;         /* warp groups take turns at the tensor cores */
 	static constexpr int threads = (NWG_ + (ws ? 1 : 0)) * 128;
 	/* setmaxnreg: producer 24/32, consumers 240/160 (<= 65536 per SM in all) */
 	static constexpr bool regs_moved = ws && NWG_ >= 2;
@@ -168,7 +190,8 @@ template <int STEP_, int D_, int BN_, int NWG_, int ST_> struct fa_cfg {
 	static constexpr int n_bars = 1 + 4 * ST_; /* Q; full K, full V, empty K, empty V per stage */
 	static constexpr size_t smem_bytes = 1024 + (size_t)off_bar + 8 * (size_t)n_bars;
 
-	static_assert(STEP_ >= 1 && STEP_ <= 4, "STEP must be 1, 2, 3 or 4");
+	static_assert(STEP_ >= 1 && STEP_ <= 5, "STEP must be 1, 2, 3, 4 or 5");
+	static_assert(!pingpong || NWG_ >= 2, "STEP=5 (ping-pong) needs NUM_WG >= 2: the warp groups take turns");
 	static_assert(D_ == 64 || D_ == 128, "HEAD_DIM must be 64 or 128 (one or two 128-byte panels)");
 	static_assert(BN_ == 64 || BN_ == 128, "BLOCK_N must be 64 or 128 (wgmma n of Q K^T)");
 	static_assert(NWG_ >= 1 && NWG_ <= 3, "NUM_WG must be 1, 2 or 3 (BLOCK_M = 64, 128 or 192)");
@@ -238,6 +261,29 @@ __host__ __device__ constexpr int p_index(int kk, int r) { return 8 * kk + 2 * r
  */
 template <class C> __host__ __device__ constexpr int stage_of(int t) { return t % C::stages; }
 template <class C> __host__ __device__ constexpr uint32_t parity_of(int t) { return (uint32_t)(t / C::stages) & 1u; }
+
+/*
+ * The ping-pong (STEP=5; tests/gpu/wgmma_pipeline_sim.cu model-checks it
+ * with the ring): in iteration j = 1..n_tiles-1 a consumer warp group
+ * issues its two wgmma groups, S(j) and P(j-1) V(j-1), only in its turn,
+ * and the turns go round warp group 0, 1, .., NUM_WG-1, 0, 1, ...  The
+ * turn of warp group wg is named barrier sched_bar(wg) of 256 threads:
+ * wg's 128 threads bar.sync on it, and the warp group before wg in the
+ * round bar.arrive on it (128 threads, no wait) once it has issued its
+ * own.  Warp group 0's first turn is given by the last warp group before
+ * the loop; the last warp group gives none after its last turn (no one
+ * would take it): every barrier's arrivals then match its syncs, and none
+ * is left half-complete when the block exits.  The turns order only the
+ * issue; each warp group still waits for its own tiles' mbarriers.
+ */
+template <class C> __host__ __device__ constexpr int sched_bar(int wg) { return 4 + wg; } /* 1..3: store_o's */
+template <class C> __host__ __device__ constexpr int sched_next(int wg) { return (wg + 1) % C::nwg; }
+/* Whether warp group wg gives the next turn after its turn of iteration j. */
+template <class C> __host__ __device__ constexpr bool sched_gives(int wg, int j, int n_tiles)
+{
+	return !(wg == C::nwg - 1 && j == n_tiles - 1);
+}
+#define SCHED_THREADS 256 /* a turn's barrier: the warp group taking it and the one giving it */
 
 /* ---- device primitives --------------------------------------------------- */
 
@@ -395,6 +441,11 @@ __device__ __forceinline__ void fence_proxy_async_smem(void)
 __device__ __forceinline__ void named_barrier_sync(int id, int n)
 {
 	asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory");
+}
+/* bar.arrive: counts this warp's threads towards barrier id's n, without waiting. */
+__device__ __forceinline__ void named_barrier_arrive(int id, int n)
+{
+	asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory");
 }
 
 __device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count)
@@ -666,7 +717,7 @@ attention_fwd_kernel6(const __half *__restrict__ d_q, const __half *__restrict__
 	store_o<C>(o, l_run, gbase + C::off_q, d_o + head, m0, wg, S);
 }
 
-/* ---- STEP=2..4: TMA, mbarriers, (3) a producer warp group, (4) overlap ---- */
+/* ---- STEP=2..5: TMA, mbarriers, (3) a producer warp group, (4) overlap, (5) turns */
 
 /* mbarrier addresses: Q, then per stage full K, full V, empty K, empty V. */
 template <class C> struct fa_bars {
@@ -779,6 +830,9 @@ attention_fwd_kernel7(const __grid_constant__ CUtensorMap tm_q, const __grid_con
 	float s[C::bn / 2];
 	uint32_t p[C::bn / 16][4];
 	mbar_wait(bars.q(), 0);
+	if constexpr (C::pingpong)
+		if (wg == C::nwg - 1 && n_tiles > 1)
+			named_barrier_arrive(sched_bar<C>(0), SCHED_THREADS); /* warp group 0's first turn */
 
 	if constexpr (!C::overlap) {
 		for (int j = 0; j < n_tiles; j++) {
@@ -837,11 +891,16 @@ attention_fwd_kernel7(const __grid_constant__ CUtensorMap tm_q, const __grid_con
 			const uint32_t ph = parity_of<C>(j), php = parity_of<C>(j - 1);
 			mbar_wait(bars.full_k(st), ph);
 			mbar_wait(bars.full_v(sp), php);
+			if constexpr (C::pingpong)
+				named_barrier_sync(sched_bar<C>(wg), SCHED_THREADS); /* this warp group's turn */
 			wgmma_fence();
 			issue_qk<C>(s, s_q, wg, s_k + st * C::kv_bytes); /* group 1: S(j) */
 			wgmma_commit();
 			issue_pv<C>(o, p, s_v + sp * C::kv_bytes); /* group 2: O += P(j-1) V(j-1) */
 			wgmma_commit();
+			if constexpr (C::pingpong)
+				if (sched_gives<C>(wg, j, n_tiles)) /* the next warp group's turn */
+					named_barrier_arrive(sched_bar<C>(sched_next<C>(wg)), SCHED_THREADS);
 			wgmma_wait<1>(); /* S(j) is done; P V may still run */
 			fence_regs(s);
 			if (lane == 0)

@@ -9,7 +9,7 @@
  *        -o fa_wgmma_check kernels/attention/tools/fa_wgmma_check.cu
  * Run:
  *   ./fa_wgmma_check            every step, both head dims
- *   ./fa_wgmma_check 2 4        only steps 2 and 4
+ *   ./fa_wgmma_check 4 5        only steps 4 and 5
  * Exit: 0 every case ran and is correct, 1 not, 77 no usable GPU.
  * (The line "// evident: arch sm_90a" below is for make check-kernels, which
  * compiles every .cu under kernels/ and must build this one for sm_90a.)
@@ -21,7 +21,7 @@
  * single word holding the address (plus a constant smaller than the
  * buffer) is what evident's sealed replay relocates (it patches every
  * parameter word that points into a tensor, keeping its offset), so steps
- * 2-4 can run as trust: sealed; anything else means trust: host.
+ * 2-5 can run as trust: sealed; anything else means trust: host.
  * Then one child process per (step, head dim) - a crash or a hang ends only
  * that child (the parent kills it after 20 s) - which for each shape: draws
  * fp16 Q, K, V on the GPU (uniform in [-1, 1), and for the first shape also
@@ -508,11 +508,11 @@ static void tensormap_child(void)
 		}
 	if (n_diff == 1 && reloc >= 0)
 		printf("tensor map: the global address is the 64-bit word at byte %d (address + %llu), the only word "
-		       "that changes with it: evident's sealed replay relocates it, steps 2-4 can run as trust: sealed\n",
+		       "that changes with it: evident's sealed replay relocates it, steps 2-5 can run as trust: sealed\n",
 		       reloc, (unsigned long long)off);
 	else
 		printf("tensor map: the address is not one relocatable word (words that change with it at bytes %s): "
-		       "a sealed replay would keep the planner's address; run steps 2-4 as trust: host\n",
+		       "a sealed replay would keep the planner's address; run steps 2-5 as trust: host\n",
 		       diffs);
 	fflush(stdout);
 	child_exit(0);
@@ -570,11 +570,11 @@ template <class C64, class C128> static int run_step(bool want)
 
 int main(int argc, char **argv)
 {
-	bool want[5] = {false, argc == 1, argc == 1, argc == 1, argc == 1};
+	bool want[6] = {false, argc == 1, argc == 1, argc == 1, argc == 1, argc == 1};
 	for (int i = 1; i < argc; i++) {
 		const int s = atoi(argv[i]);
-		if (s < 1 || s > 4) {
-			fprintf(stderr, "usage: %s [STEP...]   (steps 1..4; none: all)\n", argv[0]);
+		if (s < 1 || s > 5) {
+			fprintf(stderr, "usage: %s [STEP...]   (steps 1..5; none: all)\n", argv[0]);
 			return 2;
 		}
 		want[s] = true;
@@ -608,6 +608,7 @@ int main(int argc, char **argv)
 	bad |= run_step<fa_cfg<2, 64, 128, 2, 2>, fa_cfg<2, 128, 128, 2, 2>>(want[2]);
 	bad |= run_step<fa_cfg<3, 64, 128, 2, 2>, fa_cfg<3, 128, 128, 2, 2>>(want[3]);
 	bad |= run_step<fa_cfg<4, 64, 128, 2, 2>, fa_cfg<4, 128, 128, 2, 2>>(want[4]);
+	bad |= run_step<fa_cfg<5, 64, 128, 2, 2>, fa_cfg<5, 128, 128, 2, 2>>(want[5]);
 	printf("\nlegend: max_err = max |O - ref| over all elements (fp32 reference, exact expf); rel_l2 = ||O - ref|| / "
 	       "||ref||;\n  nan / unwr = NaN / never-written outputs; outside = elements beyond evident's fp16 tolerance "
 	       "|err| <= 5e-3 + 5e-3 |ref|;\n  moved = the same inputs at new addresses give the right answer (maps "
