@@ -99,7 +99,9 @@
  *
  * Shared memory (dynamic; init raises the limit): 1024 bytes of alignment
  * slack + BLOCK_M*D*2 (Q) + 2*STAGES*BLOCK_N*D*2 (K, V) + 8 per mbarrier,
- * e.g. NUM_WG=2 BLOCK_N=128 STAGES=2: 82,992 B at D=64, 164,912 B at D=128.
+ * e.g. NUM_WG=2 BLOCK_N=128 STAGES=2: 82,992 B at D=64, 164,912 B at D=128;
+ * BLOCK_N=176 at D=128: 214,064 B.  Named barriers: 1..NUM_WG, store_o's
+ * (one per consumer warp group); 4..3+NUM_WG, the turns of STEP=5.
  *
  * Checked without a GPU first (nvcc 13.0, -gencode arch=compute_90a,code=
  * sm_90a, 2026-11-25): the PTX of every step holds the wgmma.mma_async,
@@ -114,10 +116,13 @@
  * (tiles, stages, warp groups, every step).  Steps 1-4 then ran right on
  * an H100 (kernels/attention/tools/fa_wgmma_check.cu, data/gpu-evidence/
  * fa_wgmma_check-2026-11-25.txt) and in evident's batches (PAPER.md
- * section 3).  Step 5 (2026-11-28, without a GPU): ptxas reports 168
- * registers at the entry at D=64 and D=128, no spills, no wgmma
- * serialisation; the pipeline model-check covers its turns; it has not
- * yet run on a GPU: fa_wgmma_check 4 5 is the first thing to run.
+ * section 3).  Step 5 and the wider tiles (2026-11-28, without a GPU):
+ * ptxas reports 168 registers at the entry, no stack frame, no spills and
+ * no wgmma serialisation for STEP=5 at D=64 and D=128 (BLOCK_N=128) and
+ * for STEP=4 and 5 at D=128 with BLOCK_N=160, 176, 192; the pipeline
+ * model-check covers the turns, the layout sim the wider tiles; none of
+ * it has yet run on a GPU: "fa_wgmma_check 4 5 n176" is the first thing
+ * to run.
  *
  * Versions in this file:
  *   attention_fwd_kernel6  STEP=1: wgmma, cp.async loads
@@ -129,7 +134,12 @@
  * are static_asserts):
  *   STEP      1..5, the rung (default 2)
  *   HEAD_DIM  D compiled for: 64 or 128 (default 64)
- *   BLOCK_N   keys per K/V tile: 64 or 128 (default 128)
+ *   BLOCK_N   keys per K/V tile: 64 or 128 (default 128); from STEP=4 on
+ *             also 80..192 in steps of 16 (FA3 takes 176 at D=128: fewer
+ *             rounds of the online softmax, larger wgmma per turn), while
+ *             the shared memory holds it (BLOCK_N=192 at D=128 is the most:
+ *             230,472 B) and the registers do (S is BLOCK_N/2 floats a
+ *             thread)
  *   NUM_WG    consumer warp groups, 1..3 (STEP=5: 2..3); BLOCK_M = 64*NUM_WG
  *             (default 2)
  *   STAGES    K/V tiles in the ring, 2..4 (default 2)
@@ -193,7 +203,8 @@ template <int STEP_, int D_, int BN_, int NWG_, int ST_> struct fa_cfg {
 	static_assert(STEP_ >= 1 && STEP_ <= 5, "STEP must be 1, 2, 3, 4 or 5");
 	static_assert(!pingpong || NWG_ >= 2, "STEP=5 (ping-pong) needs NUM_WG >= 2: the warp groups take turns");
 	static_assert(D_ == 64 || D_ == 128, "HEAD_DIM must be 64 or 128 (one or two 128-byte panels)");
-	static_assert(BN_ == 64 || BN_ == 128, "BLOCK_N must be 64 or 128 (wgmma n of Q K^T)");
+	static_assert(BN_ == 64 || BN_ == 128 || (STEP_ >= 4 && BN_ % 16 == 0 && BN_ >= 80 && BN_ <= 192),
+		      "BLOCK_N must be 64 or 128 (wgmma n of Q K^T); from STEP=4 on also 80..192 in steps of 16");
 	static_assert(NWG_ >= 1 && NWG_ <= 3, "NUM_WG must be 1, 2 or 3 (BLOCK_M = 64, 128 or 192)");
 	static_assert(ST_ >= 2 && ST_ <= 4, "STAGES must be 2, 3 or 4");
 	static_assert(smem_bytes <= 232448, "tiles need more than sm_90's 227 KB of shared memory per block");
@@ -390,12 +401,178 @@ __device__ __forceinline__ void wgmma_rs_n128(float (&d)[64], const uint32_t (&a
 }
 
 
+/*
+ * The other widths of Q K^T that BLOCK_N may take from STEP=4 on (a
+ * multiple of 16 from 80 to 192; P V's k-steps are 16 keys): the same
+ * instruction at n = BLOCK_N, S's BLOCK_N/2 accumulators per thread.
+ */
+/* d (+)= A B, m64n80k16, A and B from shared memory (descriptors), fp32 d. */
+__device__ __forceinline__ void wgmma_ss_n80(float (&d)[40], uint64_t desc_a, uint64_t desc_b, uint32_t accumulate)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %42, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n80k16.f32.f16.f16 "
+		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39}, "
+		     "%40, %41, p, 1, 1, 0, 0;\n}\n"
+		     :
+		       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])
+		     : "l"(desc_a), "l"(desc_b), "r"(accumulate)
+		     : "memory");
+}
+
+/* d (+)= A B, m64n96k16, A and B from shared memory (descriptors), fp32 d. */
+__device__ __forceinline__ void wgmma_ss_n96(float (&d)[48], uint64_t desc_a, uint64_t desc_b, uint32_t accumulate)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %50, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n96k16.f32.f16.f16 "
+		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47}, "
+		     "%48, %49, p, 1, 1, 0, 0;\n}\n"
+		     :
+		       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
+		     : "l"(desc_a), "l"(desc_b), "r"(accumulate)
+		     : "memory");
+}
+
+/* d (+)= A B, m64n112k16, A and B from shared memory (descriptors), fp32 d. */
+__device__ __forceinline__ void wgmma_ss_n112(float (&d)[56], uint64_t desc_a, uint64_t desc_b, uint32_t accumulate)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %58, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n112k16.f32.f16.f16 "
+		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55}, "
+		     "%56, %57, p, 1, 1, 0, 0;\n}\n"
+		     :
+		       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55])
+		     : "l"(desc_a), "l"(desc_b), "r"(accumulate)
+		     : "memory");
+}
+
+/* d (+)= A B, m64n144k16, A and B from shared memory (descriptors), fp32 d. */
+__device__ __forceinline__ void wgmma_ss_n144(float (&d)[72], uint64_t desc_a, uint64_t desc_b, uint32_t accumulate)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %74, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n144k16.f32.f16.f16 "
+		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71}, "
+		     "%72, %73, p, 1, 1, 0, 0;\n}\n"
+		     :
+		       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+		       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71])
+		     : "l"(desc_a), "l"(desc_b), "r"(accumulate)
+		     : "memory");
+}
+
+/* d (+)= A B, m64n160k16, A and B from shared memory (descriptors), fp32 d. */
+__device__ __forceinline__ void wgmma_ss_n160(float (&d)[80], uint64_t desc_a, uint64_t desc_b, uint32_t accumulate)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %82, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n160k16.f32.f16.f16 "
+		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79}, "
+		     "%80, %81, p, 1, 1, 0, 0;\n}\n"
+		     :
+		       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+		       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+		       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79])
+		     : "l"(desc_a), "l"(desc_b), "r"(accumulate)
+		     : "memory");
+}
+
+/* d (+)= A B, m64n176k16, A and B from shared memory (descriptors), fp32 d. */
+__device__ __forceinline__ void wgmma_ss_n176(float (&d)[88], uint64_t desc_a, uint64_t desc_b, uint32_t accumulate)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %90, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n176k16.f32.f16.f16 "
+		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87}, "
+		     "%88, %89, p, 1, 1, 0, 0;\n}\n"
+		     :
+		       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+		       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+		       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+		       "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87])
+		     : "l"(desc_a), "l"(desc_b), "r"(accumulate)
+		     : "memory");
+}
+
+/* d (+)= A B, m64n192k16, A and B from shared memory (descriptors), fp32 d. */
+__device__ __forceinline__ void wgmma_ss_n192(float (&d)[96], uint64_t desc_a, uint64_t desc_b, uint32_t accumulate)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 "
+		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}, "
+		     "%96, %97, p, 1, 1, 0, 0;\n}\n"
+		     :
+		       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+		       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+		       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+		       "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+		       "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
+		     : "l"(desc_a), "l"(desc_b), "r"(accumulate)
+		     : "memory");
+}
+
 template <int N> __device__ __forceinline__ void wgmma_ss(float (&d)[N / 2], uint64_t da, uint64_t db, bool accumulate)
 {
+	const uint32_t acc = accumulate ? 1u : 0u;
 	if constexpr (N == 64)
-		wgmma_ss_n64(d, da, db, accumulate ? 1u : 0u);
+		wgmma_ss_n64(d, da, db, acc);
+	else if constexpr (N == 128)
+		wgmma_ss_n128(d, da, db, acc);
+	else if constexpr (N == 80)
+		wgmma_ss_n80(d, da, db, acc);
+	else if constexpr (N == 96)
+		wgmma_ss_n96(d, da, db, acc);
+	else if constexpr (N == 112)
+		wgmma_ss_n112(d, da, db, acc);
+	else if constexpr (N == 144)
+		wgmma_ss_n144(d, da, db, acc);
+	else if constexpr (N == 160)
+		wgmma_ss_n160(d, da, db, acc);
+	else if constexpr (N == 176)
+		wgmma_ss_n176(d, da, db, acc);
+	else if constexpr (N == 192)
+		wgmma_ss_n192(d, da, db, acc);
 	else
-		wgmma_ss_n128(d, da, db, accumulate ? 1u : 0u);
+		static_assert(N == 64, "no wgmma wrapper for this BLOCK_N");
 }
 
 template <int N> __device__ __forceinline__ void wgmma_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t db)
