@@ -99,8 +99,9 @@
  *
  * Shared memory (dynamic; init raises the limit): 1024 bytes of alignment
  * slack + BLOCK_M*D*2 (Q) + 2*STAGES*BLOCK_N*D*2 (K, V) + 8 per mbarrier,
- * e.g. NUM_WG=2 BLOCK_N=128 STAGES=2: 82,992 B at D=64, 164,912 B at D=128;
- * BLOCK_N=176 at D=128: 214,064 B.  Named barriers: 1..NUM_WG, store_o's
+ * e.g. NUM_WG=2 BLOCK_N=128 STAGES=2: 83,016 B at D=64, 164,936 B at D=128
+ * (this line said 82,992 and 164,912 before 2026-11-28: 3 mbarriers too
+ * few); BLOCK_N=176 at D=128: 214,088 B.  Named barriers: 1..NUM_WG, store_o's
  * (one per consumer warp group); 4..3+NUM_WG, the turns of STEP=5.
  *
  * Checked without a GPU first (nvcc 13.0, -gencode arch=compute_90a,code=
