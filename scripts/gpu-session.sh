@@ -35,6 +35,10 @@
 #   aa         experiments/aa.yaml (the same kernel as 8 variants: the A/A rate)
 #   problems   the new problems on the GPU (experiments/*-cuda.yaml)
 #   iter2      experiments/iter2.yaml (the fa_mma rung; ITER2_REPEATS, default 2)
+#   wgcheck    builds kernels/attention/tools/fa_wgmma_check (its header's command) and
+#              runs it: fa_wgmma's steps against an fp32 reference, event times
+#              (WGCHECK: its arguments, default "4 5 n176"; all steps: WGCHECK=all; about
+#              20 s of GPU a step and head dim; not in the default list)
 #   iter3      experiments/iter3.yaml (the Hopper rung, fa_wgmma; ITER3_REPEATS, default 3)
 #   scaling    experiments/scaling-*.yaml (SCALING: the shapes, e.g. "d128-s4096 d64-s512";
 #              default all ten; SCALING_REPEATS, default 3; SCALING_GPUS: --gpus, e.g. all;
@@ -282,6 +286,19 @@ if has problems; then
 	for s in experiments/*-cuda.yaml; do run_exp "$(basename "$s" .yaml)" "$s"; done
 fi
 has iter2 && run_exp iter2 experiments/iter2.yaml --repeats "${ITER2_REPEATS:-2}"
+if has wgcheck; then
+	wa=${WGCHECK:-4 5 n176}
+	[ "$wa" = all ] && wa=
+	log "fa_wgmma_check $wa"
+	mkdir -p build
+	# shellcheck disable=SC2086  # WGCHECK is a list of arguments
+	if nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Ikernels -o build/fa_wgmma_check \
+		kernels/attention/tools/fa_wgmma_check.cu > "$OUT/fa_wgmma_check.txt" 2>&1; then
+		build/fa_wgmma_check $wa >> "$OUT/fa_wgmma_check.txt" 2>&1
+	fi
+	echo "exit $?" >> "$OUT/fa_wgmma_check.txt"
+	cat "$OUT/fa_wgmma_check.txt" >> "$OUT/session.log"
+fi
 has iter3 && run_exp iter3 experiments/iter3.yaml --repeats "${ITER3_REPEATS:-3}"
 if has scaling; then
 	for sh in ${SCALING:-d64-s512 d64-s1024 d64-s2048 d64-s4096 d64-s8192 d128-s512 d128-s1024 d128-s2048 d128-s4096 d128-s8192}; do

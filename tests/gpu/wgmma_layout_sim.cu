@@ -305,6 +305,13 @@ int main(void)
 	run_config<fa_cfg<2, 128, 64, 1, 2>>();
 	run_config<fa_cfg<2, 128, 128, 2, 2>>();
 	run_config<fa_cfg<2, 128, 128, 3, 2>>();
+	/* the widths BLOCK_N may also take from STEP=4 on */
+	run_config<fa_cfg<5, 64, 96, 2, 2>>();
+	run_config<fa_cfg<5, 64, 192, 2, 2>>();
+	run_config<fa_cfg<5, 128, 80, 2, 2>>();
+	run_config<fa_cfg<5, 128, 144, 2, 2>>();
+	run_config<fa_cfg<5, 128, 176, 2, 2>>();
+	run_config<fa_cfg<5, 128, 192, 2, 2>>();
 	if (failures) {
 		fprintf(stderr, "wgmma_layout_sim: %d mismatches\n", failures);
 		return 1;

@@ -1,7 +1,8 @@
 /*
  * wgmma_pipeline_sim.cu - model-checks, on the host, the K/V pipeline of
- * kernels/attention/fa_wgmma.cu (STEP=2..4): the mbarriers, the producer's
- * TMA loads and the consumer warps' reads, under many random interleavings.
+ * kernels/attention/fa_wgmma.cu (STEP=2..5): the mbarriers, the producer's
+ * TMA loads and the consumer warps' reads, and STEP=5's turns (named
+ * barriers), under many random interleavings.
  *
  * The model: an mbarrier has an expected arrival count, pending arrivals,
  * a transaction count and a phase; arrive and arrive.expect_tx count
@@ -14,14 +15,22 @@
  * for line after attention_fwd_kernel7, with the kernel's stage_of and
  * parity_of), a wgmma read of a K or V stage lasting from its issue to the
  * wgmma.wait_group that covers it; __syncthreads (STEP=2) is a barrier of
- * all consumer warps.  A random scheduler runs whoever can run.
+ * all consumer warps.  A named barrier (STEP=5's turns, PTX ISA bar.sync /
+ * bar.arrive) counts arriving warps and completes when SCHED_THREADS / 32
+ * have arrived; bar.sync is an arrival and then a wait for that
+ * completion, bar.arrive an arrival only.  A random scheduler runs whoever
+ * can run.
  *
- * Checked, for STEP 2, 3, 4 x STAGES 2..4 x NUM_WG 1..3 x 1..9 tiles x
- * many seeds: no deadlock (someone can always run until all are done);
- * every read of stage s for tile t finds tile t there, with no load into
- * that stage in flight, from the read's issue to its wait; no load is
- * issued into a stage that a warp is reading; every warp reads every tile
- * of K and V once, in order; every load lands.
+ * Checked, for STEP 2, 3, 4, 5 x STAGES 2..4 x NUM_WG 1..3 (STEP=5: 2..3)
+ * x 1..9 tiles x many seeds: no deadlock (someone can always run until all
+ * are done); every read of stage s for tile t finds tile t there, with no
+ * load into that stage in flight, from the read's issue to its wait; no
+ * load is issued into a stage that a warp is reading; every warp reads
+ * every tile of K and V once, in order; every load lands; and at STEP=5,
+ * a warp group issues iteration j's wgmma only after every warp of the
+ * warp group before it in the round has issued its own (warp group 0:
+ * after the last one's iteration j-1), and no named barrier is left
+ * half-complete at the end.
  *
  * Build and run (scripts/layout-sims.sh does, for make test-repo):
  *   nvcc -gencode=arch=compute_90a,code=sm_90a -Ikernels -o wgmma_pipeline_sim tests/gpu/wgmma_pipeline_sim.cu
@@ -65,12 +74,12 @@ struct mbar {
 	bool try_wait_parity(unsigned p) const { return (phase & 1u) != p; }
 };
 
-enum op_kind { WAIT, ARRIVE, LOAD, READ_BEGIN, READ_END, SYNC };
+enum op_kind { WAIT, ARRIVE, LOAD, READ_BEGIN, READ_END, SYNC, NB_ARRIVE, NB_WAIT };
 enum { Q = 0, K = 1, V = 2 };
 
 struct op {
 	op_kind kind;
-	int bar;      /* WAIT, ARRIVE, LOAD: barrier index */
+	int bar;      /* WAIT, ARRIVE, LOAD: barrier index; NB_*: named barrier id */
 	unsigned par; /* WAIT */
 	int what;     /* LOAD, READ_*: Q, K or V */
 	int stage, tile;
@@ -84,6 +93,8 @@ struct world {
 	int readers[3][4];           /* warps reading it now */
 	struct tma { int what, stage, tile, bar; long long bytes; };
 	std::vector<tma> pending;
+	int nb_arrived[16] = {};     /* named barriers: warps arrived in the current phase */
+	unsigned nb_phase[16] = {};  /* and phases completed */
 	std::string error;
 };
 
@@ -95,7 +106,7 @@ static int b_empty_k(int st, int s) { return 1 + 2 * st + s; }
 static int b_empty_v(int st, int s) { return 1 + 3 * st + s; }
 
 /* One warp's program, after attention_fwd_kernel7<C>; warp0_thread0 adds STEP=2's loads. */
-template <class C> static std::vector<op> consumer_program(int n_tiles, bool warp0)
+template <class C> static std::vector<op> consumer_program(int n_tiles, bool warp0, int wg)
 {
 	std::vector<op> p;
 	const int ST = C::stages;
@@ -135,6 +146,8 @@ template <class C> static std::vector<op> consumer_program(int n_tiles, bool war
 				p.push_back({ARRIVE, b_empty_v(ST, st), 0, V, st, j});
 		}
 	} else {
+		if (C::pingpong && wg == C::nwg - 1 && n_tiles > 1) /* warp group 0's first turn */
+			p.push_back({NB_ARRIVE, sched_bar<C>(0), 0, 0, 0, 0});
 		p.push_back({WAIT, b_full_k(ST, 0), 0, K, 0, 0});
 		p.push_back({READ_BEGIN, 0, 0, K, 0, 0});
 		p.push_back({READ_END, 0, 0, K, 0, 0});
@@ -144,8 +157,14 @@ template <class C> static std::vector<op> consumer_program(int n_tiles, bool war
 			const unsigned ph = parity_of<C>(j), php = parity_of<C>(j - 1);
 			p.push_back({WAIT, b_full_k(ST, st), ph, K, st, j});
 			p.push_back({WAIT, b_full_v(ST, sp), php, V, sp, j - 1});
+			if (C::pingpong) { /* bar.sync: arrive, then wait for the phase */
+				p.push_back({NB_ARRIVE, sched_bar<C>(wg), 1, 0, 0, j});
+				p.push_back({NB_WAIT, sched_bar<C>(wg), 0, 0, 0, j});
+			}
 			p.push_back({READ_BEGIN, 0, 0, K, st, j});     /* group 1: S(j) */
 			p.push_back({READ_BEGIN, 0, 0, V, sp, j - 1}); /* group 2: P(j-1) V(j-1) */
+			if (C::pingpong && sched_gives<C>(wg, j, n_tiles))
+				p.push_back({NB_ARRIVE, sched_bar<C>(sched_next<C>(wg)), 0, 0, 0, j});
 			p.push_back({READ_END, 0, 0, K, st, j});       /* wgmma_wait<1> */
 			p.push_back({ARRIVE, b_empty_k(ST, st), 0, K, st, j});
 			p.push_back({READ_END, 0, 0, V, sp, j - 1}); /* wgmma_wait<0> */
@@ -206,11 +225,14 @@ template <class C> static std::string run_once(int n_tiles, unsigned long long s
 
 	std::vector<std::vector<op>> prog;
 	for (int i = 0; i < n_warps; i++)
-		prog.push_back(consumer_program<C>(n_tiles, i == 0));
+		prog.push_back(consumer_program<C>(n_tiles, i == 0, i / 4));
 	if (C::ws)
 		prog.push_back(producer_program<C>(n_tiles));
 	std::vector<size_t> pc(prog.size(), 0);
 	std::vector<int> next_k(n_warps, 0), next_v(n_warps, 0);
+	std::vector<unsigned> nb_seen(prog.size(), 0);                  /* the phase a bar.sync waits past */
+	std::vector<std::vector<int>> issued(C::nwg, std::vector<int>(n_tiles, 0)); /* warps that issued S(j) */
+	const int nb_warps = SCHED_THREADS / 32;
 	int at_sync = 0;
 	std::vector<int> waiting_sync(prog.size(), 0);
 	const long long box_bytes[3] = {(long long)C::q_bytes, (long long)C::kv_bytes, (long long)C::kv_bytes};
@@ -225,6 +247,8 @@ template <class C> static std::string run_once(int n_tiles, unsigned long long s
 				continue;
 			const op &o = prog[a][pc[a]];
 			if (o.kind == WAIT && !w.bars[o.bar].try_wait_parity(o.par))
+				continue;
+			if (o.kind == NB_WAIT && w.nb_phase[o.bar] == nb_seen[a])
 				continue;
 			ready.push_back((int)a);
 		}
@@ -255,6 +279,15 @@ template <class C> static std::string run_once(int n_tiles, unsigned long long s
 		char buf[200];
 		switch (o.kind) {
 		case WAIT:
+		case NB_WAIT:
+			break;
+		case NB_ARRIVE:
+			if (o.par)
+				nb_seen[(size_t)a] = w.nb_phase[o.bar];
+			if (++w.nb_arrived[o.bar] == nb_warps) {
+				w.nb_arrived[o.bar] = 0;
+				w.nb_phase[o.bar]++;
+			}
 			break;
 		case ARRIVE:
 			w.bars[o.bar].arrive(0);
@@ -272,6 +305,16 @@ template <class C> static std::string run_once(int n_tiles, unsigned long long s
 					 a, o.what == K ? "K" : "V", o.tile, o.stage, w.tag[o.what][o.stage],
 					 w.in_flight[o.what][o.stage]);
 				return buf;
+			}
+			if (is_warp && C::pingpong && o.what == K && o.tile >= 1) {
+				const int g = a / 4, prev = (g + C::nwg - 1) % C::nwg, pt = g > 0 ? o.tile : o.tile - 1;
+				if (pt >= 1 && issued[(size_t)prev][(size_t)pt] != 4) {
+					snprintf(buf, sizeof(buf), "warp group %d issued iteration %d before warp group %d's "
+						 "iteration %d was issued (%d of 4 warps)", g, o.tile, prev, pt,
+						 issued[(size_t)prev][(size_t)pt]);
+					return buf;
+				}
+				issued[(size_t)g][(size_t)o.tile]++;
 			}
 			if (is_warp) {
 				int &next = o.what == K ? next_k[(size_t)a] : next_v[(size_t)a];
@@ -305,6 +348,9 @@ template <class C> static std::string run_once(int n_tiles, unsigned long long s
 			return "a warp did not read every tile";
 	if (!w.pending.empty())
 		return "loads left in flight";
+	for (int b = 0; b < 16; b++)
+		if (w.nb_arrived[b])
+			return "a named barrier was left half-complete";
 	return "";
 }
 
@@ -325,15 +371,17 @@ template <int STEP_> static void check_step(void)
 			}
 	};
 	const int f0 = failures;
-	one(fa_cfg<STEP_, 64, 64, 1, 2>{});
+	constexpr int wg1 = STEP_ >= 5 ? 2 : 1; /* ping-pong needs two warp groups */
+	one(fa_cfg<STEP_, 64, 64, wg1, 2>{});
 	one(fa_cfg<STEP_, 64, 64, 2, 2>{});
 	one(fa_cfg<STEP_, 64, 64, 3, 2>{});
 	one(fa_cfg<STEP_, 64, 64, 2, 3>{});
-	one(fa_cfg<STEP_, 64, 64, 1, 4>{});
+	one(fa_cfg<STEP_, 64, 64, wg1, 4>{});
 	one(fa_cfg<STEP_, 64, 64, 3, 4>{});
-	printf("%s STEP=%d: %lld interleavings (STAGES 2..4, NUM_WG 1..3, 1..9 tiles): no deadlock, no stage "
-	       "overwritten or read early\n",
-	       failures == f0 ? "ok" : "FAILED", STEP_, runs);
+	printf("%s STEP=%d: %lld interleavings (STAGES 2..4, NUM_WG %d..3, 1..9 tiles): no deadlock, no stage "
+	       "overwritten or read early%s\n",
+	       failures == f0 ? "ok" : "FAILED", STEP_, runs, wg1,
+	       STEP_ >= 5 ? ", the warp groups' turns in order, no named barrier left half-complete" : "");
 }
 
 int main(void)
@@ -341,6 +389,7 @@ int main(void)
 	check_step<2>();
 	check_step<3>();
 	check_step<4>();
+	check_step<5>();
 	if (failures) {
 		fprintf(stderr, "wgmma_pipeline_sim: %d failing runs\n", failures);
 		return 1;

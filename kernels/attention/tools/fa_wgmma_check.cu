@@ -8,8 +8,10 @@
  *   nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Ikernels \
  *        -o fa_wgmma_check kernels/attention/tools/fa_wgmma_check.cu
  * Run:
- *   ./fa_wgmma_check            every step, both head dims
- *   ./fa_wgmma_check 2 4        only steps 2 and 4
+ *   ./fa_wgmma_check            every step, both head dims, and the wide tiles
+ *   ./fa_wgmma_check 4 5        only steps 4 and 5
+ *   ./fa_wgmma_check 5 n176     step 5, and steps 4 and 5 with BLOCK_N=176 at
+ *                               D=128 (rows "4n176", "5n176"; FA3's tile there)
  * Exit: 0 every case ran and is correct, 1 not, 77 no usable GPU.
  * (The line "// evident: arch sm_90a" below is for make check-kernels, which
  * compiles every .cu under kernels/ and must build this one for sm_90a.)
@@ -21,7 +23,7 @@
  * single word holding the address (plus a constant smaller than the
  * buffer) is what evident's sealed replay relocates (it patches every
  * parameter word that points into a tensor, keeping its offset), so steps
- * 2-4 can run as trust: sealed; anything else means trust: host.
+ * 2-5 can run as trust: sealed; anything else means trust: host.
  * Then one child process per (step, head dim) - a crash or a hang ends only
  * that child (the parent kills it after 20 s) - which for each shape: draws
  * fp16 Q, K, V on the GPU (uniform in [-1, 1), and for the first shape also
@@ -445,7 +447,12 @@ template <class C> static void run_child(const std::vector<shape> &shapes)
 		const double flops = 4.0 * sh.B * sh.H * (double)sh.S * sh.S * sh.D;
 		char shape_txt[40];
 		snprintf(shape_txt, sizeof(shape_txt), "B%d H%d S%d D%d", sh.B, sh.H, sh.S, sh.D);
-		printf("%-4d %-20s %-8.2e %-8.2e %-5llu %-5llu %-7llu %-6s %9.2f %9.2f %7.1f  %s\n", C::step, shape_txt,
+		char label[16];
+		if (C::bn == 128)
+			snprintf(label, sizeof(label), "%d", C::step);
+		else
+			snprintf(label, sizeof(label), "%dn%d", C::step, C::bn);
+		printf("%-5s %-20s %-8.2e %-8.2e %-5llu %-5llu %-7llu %-6s %9.2f %9.2f %7.1f  %s\n", label, shape_txt,
 		       r.max_err, r.rel_l2, r.nan, r.unwritten, r.outside, r.moved, r.hot_us, r.cold_us,
 		       r.cold_us > 0 ? flops / (r.cold_us * 1e-6) / 1e12 : NAN, r.status);
 		fflush(stdout);
@@ -508,11 +515,11 @@ static void tensormap_child(void)
 		}
 	if (n_diff == 1 && reloc >= 0)
 		printf("tensor map: the global address is the 64-bit word at byte %d (address + %llu), the only word "
-		       "that changes with it: evident's sealed replay relocates it, steps 2-4 can run as trust: sealed\n",
+		       "that changes with it: evident's sealed replay relocates it, steps 2-5 can run as trust: sealed\n",
 		       reloc, (unsigned long long)off);
 	else
 		printf("tensor map: the address is not one relocatable word (words that change with it at bytes %s): "
-		       "a sealed replay would keep the planner's address; run steps 2-4 as trust: host\n",
+		       "a sealed replay would keep the planner's address; run steps 2-5 as trust: host\n",
 		       diffs);
 	fflush(stdout);
 	child_exit(0);
@@ -542,16 +549,27 @@ template <class F> static int in_child(const char *what, F fn)
 		if (time(NULL) - t0 > CHILD_TIMEOUT_S) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
-			printf("%-4s %-20s HANG: killed after %d s (%s)\n", "", "", CHILD_TIMEOUT_S, what);
+			printf("%-5s %-20s HANG: killed after %d s (%s)\n", "", "", CHILD_TIMEOUT_S, what);
 			return 1;
 		}
 		poll(NULL, 0, 20);
 	}
 	if (WIFSIGNALED(status)) {
-		printf("%-4s %-20s CRASHED: the process died of signal %d (%s)\n", "", "", WTERMSIG(status), what);
+		printf("%-5s %-20s CRASHED: the process died of signal %d (%s)\n", "", "", WTERMSIG(status), what);
 		return 1;
 	}
 	return WEXITSTATUS(status) != 0;
+}
+
+static const std::vector<shape> s128 = {{4, 16, 4096, 128, true}, {1, 2, 397, 128, false}};
+
+template <class C> static int run_d128(bool want)
+{
+	if (!want)
+		return 0;
+	char what[64];
+	snprintf(what, sizeof(what), "step %d BLOCK_N=%d, D=128", C::step, C::bn);
+	return in_child(what, [&] { run_child<C>(s128); });
 }
 
 template <class C64, class C128> static int run_step(bool want)
@@ -559,22 +577,24 @@ template <class C64, class C128> static int run_step(bool want)
 	if (!want)
 		return 0;
 	const std::vector<shape> s64 = {{4, 8, 512, 64, true}, {1, 2, 397, 64, false}, {1, 1, 77, 64, false}};
-	const std::vector<shape> s128 = {{4, 16, 4096, 128, true}, {1, 2, 397, 128, false}};
 	char what[64];
 	snprintf(what, sizeof(what), "step %d, D=64", C64::step);
 	int bad = in_child(what, [&] { run_child<C64>(s64); });
-	snprintf(what, sizeof(what), "step %d, D=128", C128::step);
-	bad |= in_child(what, [&] { run_child<C128>(s128); });
-	return bad;
+	return bad | run_d128<C128>(true);
 }
 
 int main(int argc, char **argv)
 {
-	bool want[5] = {false, argc == 1, argc == 1, argc == 1, argc == 1};
+	bool want[6] = {false, argc == 1, argc == 1, argc == 1, argc == 1, argc == 1}, wide = argc == 1;
 	for (int i = 1; i < argc; i++) {
 		const int s = atoi(argv[i]);
-		if (s < 1 || s > 4) {
-			fprintf(stderr, "usage: %s [STEP...]   (steps 1..4; none: all)\n", argv[0]);
+		if (!strcmp(argv[i], "n176")) {
+			wide = true;
+			continue;
+		}
+		if (s < 1 || s > 5) {
+			fprintf(stderr, "usage: %s [STEP...] [n176]   (steps 1..5, n176: steps 4 and 5 with "
+				"BLOCK_N=176 at D=128; none: all)\n", argv[0]);
 			return 2;
 		}
 		want[s] = true;
@@ -601,13 +621,17 @@ int main(int argc, char **argv)
 	if (dev_rc)
 		return 77;
 	int bad = in_child("tensor map", tensormap_child);
-	printf("configuration of every step: BLOCK_N=128 NUM_WG=2 (BLOCK_M=128) STAGES=2\n");
-	printf("%-4s %-20s %-8s %-8s %-5s %-5s %-7s %-6s %9s %9s %7s  %s\n", "step", "shape", "max_err", "rel_l2",
+	printf("configuration of every step: BLOCK_N=128 NUM_WG=2 (BLOCK_M=128) STAGES=2 (rows \"4n176\", \"5n176\": "
+	       "BLOCK_N=176)\n");
+	printf("%-5s %-20s %-8s %-8s %-5s %-5s %-7s %-6s %9s %9s %7s  %s\n", "step", "shape", "max_err", "rel_l2",
 	       "nan", "unwr", "outside", "moved", "hot_us", "cold_us", "TFLOP/s", "status");
 	bad |= run_step<fa_cfg<1, 64, 128, 2, 2>, fa_cfg<1, 128, 128, 2, 2>>(want[1]);
 	bad |= run_step<fa_cfg<2, 64, 128, 2, 2>, fa_cfg<2, 128, 128, 2, 2>>(want[2]);
 	bad |= run_step<fa_cfg<3, 64, 128, 2, 2>, fa_cfg<3, 128, 128, 2, 2>>(want[3]);
 	bad |= run_step<fa_cfg<4, 64, 128, 2, 2>, fa_cfg<4, 128, 128, 2, 2>>(want[4]);
+	bad |= run_step<fa_cfg<5, 64, 128, 2, 2>, fa_cfg<5, 128, 128, 2, 2>>(want[5]);
+	bad |= run_d128<fa_cfg<4, 128, 176, 2, 2>>(wide);
+	bad |= run_d128<fa_cfg<5, 128, 176, 2, 2>>(wide);
 	printf("\nlegend: max_err = max |O - ref| over all elements (fp32 reference, exact expf); rel_l2 = ||O - ref|| / "
 	       "||ref||;\n  nan / unwr = NaN / never-written outputs; outside = elements beyond evident's fp16 tolerance "
 	       "|err| <= 5e-3 + 5e-3 |ref|;\n  moved = the same inputs at new addresses give the right answer (maps "
