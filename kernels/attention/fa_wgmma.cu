@@ -31,26 +31,12 @@
  *           iteration issues S(j) = Q K(j)^T and O += P(j-1) V(j-1) as two
  *           wgmma groups, waits for the first only, computes the softmax
  *           of S(j) while P V runs, then waits for it, rescales O and
- *           converts P(j) (FA3's intra-warpgroup overlap).
- *   STEP=5  + the warp groups take turns at the tensor cores (FA3's inter-
- *           warpgroup "ping-pong", Shah et al. 2024, section 3.1): in
- *           iteration j a consumer warp group issues its two wgmma groups
- *           only in its turn (a named barrier, bar.sync), then hands the
- *           turn to the next warp group (bar.arrive) and computes its
- *           softmax while the next one's S(j) and P V run; the round is
- *           warp group 0, 1, .., NUM_WG-1 (NUM_WG >= 2).  Without turns
- *           the warp groups, fed by the same K/V stages, tend to issue
- *           together and then all compute their softmax together, with
- *           only their P V left on the tensor cores to hide it; with
- *           turns one warp group's exp2s (the MUFU's 16 a clock per SM:
- *           about half the tensor cores' time per tile at D=128) run
- *           beside another's matrix multiplies.  Every instruction of
- *           step 4 is kept, in the same order within each warp group:
- *           only when a warp group issues changes.
+ *           converts P(j) (FA3's intra-warpgroup overlap; its inter-
+ *           warpgroup ping-pong is not done here).
  * Every step keeps the same numerics: fp32 scores and accumulators, online
  * softmax in fp32 with exp2 (scores scaled by scale*log2(e), the running
  * max per row), P rounded to fp16 for P V, O divided by the row sum and
- * rounded to fp16 at the end (step 5's output is bit for bit step 4's).
+ * rounded to fp16 at the end.
  *
  * Shared-memory layout (the contract between the loads and the
  * descriptors; PTX ISA 9.7.15.5.1.2 "Shared Memory Matrix Layout", canonical
@@ -95,16 +81,13 @@
  * the tensor maps are right under it only if the driver keeps the global
  * address as a plain word in the 128-byte map, which the checker
  * kernels/attention/tools/fa_wgmma_check.cu tells on the GPU ("tensor map"
- * line); otherwise steps 2-5 must run as trust: host.
+ * line); otherwise steps 2-4 must run as trust: host.
  *
  * Shared memory (dynamic; init raises the limit): 1024 bytes of alignment
  * slack + BLOCK_M*D*2 (Q) + 2*STAGES*BLOCK_N*D*2 (K, V) + 8 per mbarrier,
- * e.g. NUM_WG=2 BLOCK_N=128 STAGES=2: 83,016 B at D=64, 164,936 B at D=128
- * (this line said 82,992 and 164,912 before 2026-11-28: 3 mbarriers too
- * few); BLOCK_N=176 at D=128: 214,088 B.  Named barriers: 1..NUM_WG, store_o's
- * (one per consumer warp group); 4..3+NUM_WG, the turns of STEP=5.
+ * e.g. NUM_WG=2 BLOCK_N=128 STAGES=2: 82,992 B at D=64, 164,912 B at D=128.
  *
- * Checked without a GPU first (nvcc 13.0, -gencode arch=compute_90a,code=
+ * Checked without a GPU only (nvcc 13.0, -gencode arch=compute_90a,code=
  * sm_90a, 2026-11-25): the PTX of every step holds the wgmma.mma_async,
  * and steps 2-4 the cp.async.bulk.tensor and mbarrier instructions; ptxas
  * reports no spills and no wgmma serialisation at NUM_WG=2 BLOCK_N=128
@@ -114,35 +97,20 @@
  * S, P and O).  The SASS was not inspected (no cuobjdump on the build
  * machine).  tests/gpu/wgmma_layout_sim.cu checks the layouts and
  * tests/gpu/wgmma_pipeline_sim.cu model-checks the mbarrier pipeline
- * (tiles, stages, warp groups, every step).  Steps 1-4 then ran right on
- * an H100 (kernels/attention/tools/fa_wgmma_check.cu, data/gpu-evidence/
- * fa_wgmma_check-2026-11-25.txt) and in evident's batches (PAPER.md
- * section 3).  Step 5 and the wider tiles (2026-11-28, without a GPU):
- * ptxas reports 168 registers at the entry, no stack frame, no spills and
- * no wgmma serialisation for STEP=5 at D=64 and D=128 (BLOCK_N=128) and
- * for STEP=4 and 5 at D=128 with BLOCK_N=160, 176, 192; the pipeline
- * model-check covers the turns, the layout sim the wider tiles; none of
- * it has yet run on a GPU: "fa_wgmma_check 4 5 n176" is the first thing
- * to run.
+ * (tiles, stages, warp groups, every step).  Not yet run on a GPU:
+ * kernels/attention/tools/fa_wgmma_check.cu is the first thing to run.
  *
  * Versions in this file:
  *   attention_fwd_kernel6  STEP=1: wgmma, cp.async loads
- *   attention_fwd_kernel7  STEP=2..5: wgmma, TMA loads, mbarrier pipeline
- *                          (STEP=3: + producer warp group; STEP=4: + overlap;
- *                          STEP=5: + turns)
+ *   attention_fwd_kernel7  STEP=2..4: wgmma, TMA loads, mbarrier pipeline
+ *                          (STEP=3: + producer warp group; STEP=4: + overlap)
  *
  * Tunables (-DNAME=VALUE, echoed in compiled_params; invalid combinations
  * are static_asserts):
- *   STEP      1..5, the rung (default 2)
+ *   STEP      1..4, the rung (default 2)
  *   HEAD_DIM  D compiled for: 64 or 128 (default 64)
- *   BLOCK_N   keys per K/V tile: 64 or 128 (default 128); from STEP=4 on
- *             also 80..192 in steps of 16 (FA3 takes 176 at D=128: fewer
- *             rounds of the online softmax, larger wgmma per turn), while
- *             the shared memory holds it (BLOCK_N=192 at D=128 is the most:
- *             230,472 B) and the registers do (S is BLOCK_N/2 floats a
- *             thread)
- *   NUM_WG    consumer warp groups, 1..3 (STEP=5: 2..3); BLOCK_M = 64*NUM_WG
- *             (default 2)
+ *   BLOCK_N   keys per K/V tile: 64 or 128 (default 128)
+ *   NUM_WG    consumer warp groups, 1..3; BLOCK_M = 64*NUM_WG (default 2)
  *   STAGES    K/V tiles in the ring, 2..4 (default 2)
  */
 // evident: arch sm_90a
@@ -188,7 +156,6 @@ template <int STEP_, int D_, int BN_, int NWG_, int ST_> struct fa_cfg {
 	static constexpr bool tma = STEP_ >= 2;              /* TMA loads, mbarriers */
 	static constexpr bool ws = STEP_ >= 3;               /* producer warp group */
 	static constexpr bool overlap = STEP_ >= 4;          /* softmax beside P V */
-	static constexpr bool pingpong = STEP_ >= 5;         /* warp groups take turns at the tensor cores */
 	static constexpr int threads = (NWG_ + (ws ? 1 : 0)) * 128;
 	/* setmaxnreg: producer 24/32, consumers 240/160 (<= 65536 per SM in all) */
 	static constexpr bool regs_moved = ws && NWG_ >= 2;
@@ -201,11 +168,9 @@ template <int STEP_, int D_, int BN_, int NWG_, int ST_> struct fa_cfg {
 	static constexpr int n_bars = 1 + 4 * ST_; /* Q; full K, full V, empty K, empty V per stage */
 	static constexpr size_t smem_bytes = 1024 + (size_t)off_bar + 8 * (size_t)n_bars;
 
-	static_assert(STEP_ >= 1 && STEP_ <= 5, "STEP must be 1, 2, 3, 4 or 5");
-	static_assert(!pingpong || NWG_ >= 2, "STEP=5 (ping-pong) needs NUM_WG >= 2: the warp groups take turns");
+	static_assert(STEP_ >= 1 && STEP_ <= 4, "STEP must be 1, 2, 3 or 4");
 	static_assert(D_ == 64 || D_ == 128, "HEAD_DIM must be 64 or 128 (one or two 128-byte panels)");
-	static_assert(BN_ == 64 || BN_ == 128 || (STEP_ >= 4 && BN_ % 16 == 0 && BN_ >= 80 && BN_ <= 192),
-		      "BLOCK_N must be 64 or 128 (wgmma n of Q K^T); from STEP=4 on also 80..192 in steps of 16");
+	static_assert(BN_ == 64 || BN_ == 128, "BLOCK_N must be 64 or 128 (wgmma n of Q K^T)");
 	static_assert(NWG_ >= 1 && NWG_ <= 3, "NUM_WG must be 1, 2 or 3 (BLOCK_M = 64, 128 or 192)");
 	static_assert(ST_ >= 2 && ST_ <= 4, "STAGES must be 2, 3 or 4");
 	static_assert(smem_bytes <= 232448, "tiles need more than sm_90's 227 KB of shared memory per block");
@@ -273,29 +238,6 @@ __host__ __device__ constexpr int p_index(int kk, int r) { return 8 * kk + 2 * r
  */
 template <class C> __host__ __device__ constexpr int stage_of(int t) { return t % C::stages; }
 template <class C> __host__ __device__ constexpr uint32_t parity_of(int t) { return (uint32_t)(t / C::stages) & 1u; }
-
-/*
- * The ping-pong (STEP=5; tests/gpu/wgmma_pipeline_sim.cu model-checks it
- * with the ring): in iteration j = 1..n_tiles-1 a consumer warp group
- * issues its two wgmma groups, S(j) and P(j-1) V(j-1), only in its turn,
- * and the turns go round warp group 0, 1, .., NUM_WG-1, 0, 1, ...  The
- * turn of warp group wg is named barrier sched_bar(wg) of 256 threads:
- * wg's 128 threads bar.sync on it, and the warp group before wg in the
- * round bar.arrive on it (128 threads, no wait) once it has issued its
- * own.  Warp group 0's first turn is given by the last warp group before
- * the loop; the last warp group gives none after its last turn (no one
- * would take it): every barrier's arrivals then match its syncs, and none
- * is left half-complete when the block exits.  The turns order only the
- * issue; each warp group still waits for its own tiles' mbarriers.
- */
-template <class C> __host__ __device__ constexpr int sched_bar(int wg) { return 4 + wg; } /* 1..3: store_o's */
-template <class C> __host__ __device__ constexpr int sched_next(int wg) { return (wg + 1) % C::nwg; }
-/* Whether warp group wg gives the next turn after its turn of iteration j. */
-template <class C> __host__ __device__ constexpr bool sched_gives(int wg, int j, int n_tiles)
-{
-	return !(wg == C::nwg - 1 && j == n_tiles - 1);
-}
-#define SCHED_THREADS 256 /* a turn's barrier: the warp group taking it and the one giving it */
 
 /* ---- device primitives --------------------------------------------------- */
 
@@ -402,178 +344,12 @@ __device__ __forceinline__ void wgmma_rs_n128(float (&d)[64], const uint32_t (&a
 }
 
 
-/*
- * The other widths of Q K^T that BLOCK_N may take from STEP=4 on (a
- * multiple of 16 from 80 to 192; P V's k-steps are 16 keys): the same
- * instruction at n = BLOCK_N, S's BLOCK_N/2 accumulators per thread.
- */
-/* d (+)= A B, m64n80k16, A and B from shared memory (descriptors), fp32 d. */
-__device__ __forceinline__ void wgmma_ss_n80(float (&d)[40], uint64_t desc_a, uint64_t desc_b, uint32_t accumulate)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %42, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n80k16.f32.f16.f16 "
-		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39}, "
-		     "%40, %41, p, 1, 1, 0, 0;\n}\n"
-		     :
-		       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])
-		     : "l"(desc_a), "l"(desc_b), "r"(accumulate)
-		     : "memory");
-}
-
-/* d (+)= A B, m64n96k16, A and B from shared memory (descriptors), fp32 d. */
-__device__ __forceinline__ void wgmma_ss_n96(float (&d)[48], uint64_t desc_a, uint64_t desc_b, uint32_t accumulate)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %50, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n96k16.f32.f16.f16 "
-		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47}, "
-		     "%48, %49, p, 1, 1, 0, 0;\n}\n"
-		     :
-		       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
-		     : "l"(desc_a), "l"(desc_b), "r"(accumulate)
-		     : "memory");
-}
-
-/* d (+)= A B, m64n112k16, A and B from shared memory (descriptors), fp32 d. */
-__device__ __forceinline__ void wgmma_ss_n112(float (&d)[56], uint64_t desc_a, uint64_t desc_b, uint32_t accumulate)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %58, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n112k16.f32.f16.f16 "
-		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55}, "
-		     "%56, %57, p, 1, 1, 0, 0;\n}\n"
-		     :
-		       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55])
-		     : "l"(desc_a), "l"(desc_b), "r"(accumulate)
-		     : "memory");
-}
-
-/* d (+)= A B, m64n144k16, A and B from shared memory (descriptors), fp32 d. */
-__device__ __forceinline__ void wgmma_ss_n144(float (&d)[72], uint64_t desc_a, uint64_t desc_b, uint32_t accumulate)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %74, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n144k16.f32.f16.f16 "
-		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71}, "
-		     "%72, %73, p, 1, 1, 0, 0;\n}\n"
-		     :
-		       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-		       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71])
-		     : "l"(desc_a), "l"(desc_b), "r"(accumulate)
-		     : "memory");
-}
-
-/* d (+)= A B, m64n160k16, A and B from shared memory (descriptors), fp32 d. */
-__device__ __forceinline__ void wgmma_ss_n160(float (&d)[80], uint64_t desc_a, uint64_t desc_b, uint32_t accumulate)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %82, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n160k16.f32.f16.f16 "
-		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79}, "
-		     "%80, %81, p, 1, 1, 0, 0;\n}\n"
-		     :
-		       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-		       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-		       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79])
-		     : "l"(desc_a), "l"(desc_b), "r"(accumulate)
-		     : "memory");
-}
-
-/* d (+)= A B, m64n176k16, A and B from shared memory (descriptors), fp32 d. */
-__device__ __forceinline__ void wgmma_ss_n176(float (&d)[88], uint64_t desc_a, uint64_t desc_b, uint32_t accumulate)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %90, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n176k16.f32.f16.f16 "
-		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87}, "
-		     "%88, %89, p, 1, 1, 0, 0;\n}\n"
-		     :
-		       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-		       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-		       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-		       "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87])
-		     : "l"(desc_a), "l"(desc_b), "r"(accumulate)
-		     : "memory");
-}
-
-/* d (+)= A B, m64n192k16, A and B from shared memory (descriptors), fp32 d. */
-__device__ __forceinline__ void wgmma_ss_n192(float (&d)[96], uint64_t desc_a, uint64_t desc_b, uint32_t accumulate)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 "
-		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}, "
-		     "%96, %97, p, 1, 1, 0, 0;\n}\n"
-		     :
-		       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-		       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-		       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-		       "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-		       "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
-		     : "l"(desc_a), "l"(desc_b), "r"(accumulate)
-		     : "memory");
-}
-
 template <int N> __device__ __forceinline__ void wgmma_ss(float (&d)[N / 2], uint64_t da, uint64_t db, bool accumulate)
 {
-	const uint32_t acc = accumulate ? 1u : 0u;
 	if constexpr (N == 64)
-		wgmma_ss_n64(d, da, db, acc);
-	else if constexpr (N == 128)
-		wgmma_ss_n128(d, da, db, acc);
-	else if constexpr (N == 80)
-		wgmma_ss_n80(d, da, db, acc);
-	else if constexpr (N == 96)
-		wgmma_ss_n96(d, da, db, acc);
-	else if constexpr (N == 112)
-		wgmma_ss_n112(d, da, db, acc);
-	else if constexpr (N == 144)
-		wgmma_ss_n144(d, da, db, acc);
-	else if constexpr (N == 160)
-		wgmma_ss_n160(d, da, db, acc);
-	else if constexpr (N == 176)
-		wgmma_ss_n176(d, da, db, acc);
-	else if constexpr (N == 192)
-		wgmma_ss_n192(d, da, db, acc);
+		wgmma_ss_n64(d, da, db, accumulate ? 1u : 0u);
 	else
-		static_assert(N == 64, "no wgmma wrapper for this BLOCK_N");
+		wgmma_ss_n128(d, da, db, accumulate ? 1u : 0u);
 }
 
 template <int N> __device__ __forceinline__ void wgmma_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t db)
@@ -619,11 +395,6 @@ __device__ __forceinline__ void fence_proxy_async_smem(void)
 __device__ __forceinline__ void named_barrier_sync(int id, int n)
 {
 	asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory");
-}
-/* bar.arrive: counts this warp's threads towards barrier id's n, without waiting. */
-__device__ __forceinline__ void named_barrier_arrive(int id, int n)
-{
-	asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory");
 }
 
 __device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count)
@@ -895,7 +666,7 @@ attention_fwd_kernel6(const __half *__restrict__ d_q, const __half *__restrict__
 	store_o<C>(o, l_run, gbase + C::off_q, d_o + head, m0, wg, S);
 }
 
-/* ---- STEP=2..5: TMA, mbarriers, (3) a producer warp group, (4) overlap, (5) turns */
+/* ---- STEP=2..4: TMA, mbarriers, (3) a producer warp group, (4) overlap ---- */
 
 /* mbarrier addresses: Q, then per stage full K, full V, empty K, empty V. */
 template <class C> struct fa_bars {
@@ -1008,9 +779,6 @@ attention_fwd_kernel7(const __grid_constant__ CUtensorMap tm_q, const __grid_con
 	float s[C::bn / 2];
 	uint32_t p[C::bn / 16][4];
 	mbar_wait(bars.q(), 0);
-	if constexpr (C::pingpong)
-		if (wg == C::nwg - 1 && n_tiles > 1)
-			named_barrier_arrive(sched_bar<C>(0), SCHED_THREADS); /* warp group 0's first turn */
 
 	if constexpr (!C::overlap) {
 		for (int j = 0; j < n_tiles; j++) {
@@ -1069,16 +837,11 @@ attention_fwd_kernel7(const __grid_constant__ CUtensorMap tm_q, const __grid_con
 			const uint32_t ph = parity_of<C>(j), php = parity_of<C>(j - 1);
 			mbar_wait(bars.full_k(st), ph);
 			mbar_wait(bars.full_v(sp), php);
-			if constexpr (C::pingpong)
-				named_barrier_sync(sched_bar<C>(wg), SCHED_THREADS); /* this warp group's turn */
 			wgmma_fence();
 			issue_qk<C>(s, s_q, wg, s_k + st * C::kv_bytes); /* group 1: S(j) */
 			wgmma_commit();
 			issue_pv<C>(o, p, s_v + sp * C::kv_bytes); /* group 2: O += P(j-1) V(j-1) */
 			wgmma_commit();
-			if constexpr (C::pingpong)
-				if (sched_gives<C>(wg, j, n_tiles)) /* the next warp group's turn */
-					named_barrier_arrive(sched_bar<C>(sched_next<C>(wg)), SCHED_THREADS);
 			wgmma_wait<1>(); /* S(j) is done; P V may still run */
 			fence_regs(s);
 			if (lane == 0)

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# t0111: fa_wgmma's bad builds say what is wrong and what to do (where nvcc
-# exists): a tile or step the kernel cannot take is a static_assert naming
-# the allowed values (STEP=5's ping-pong needs two warp groups); a target
-# without the sm_90a features is an #error naming the flag to use; and
-# the kernel carries the arch line that the runner builds it with (before
-# the spec's arch).
+# t0111: fa_wgmma's and fa_wgmma2's bad builds say what is wrong and what to do (where nvcc
+# exists): a tile the kernel cannot take is a static_assert naming the
+# allowed values; a target without the sm_90a features is an #error naming
+# the flag to use; and the kernel carries the arch line that the runner
+# builds it with (before the spec's arch).
 . "$REPO/tests/cli/lib.sh"
 plain_pass_only "it runs nvcc, never evident"
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -15,9 +14,19 @@ k=kernels/attention/fa_wgmma.cu
 expect_eq "$(grep -cx '// evident: arch sm_90a' "$k")" 1 "fa_wgmma.cu's arch directive"
 expect_exit 1 "$nvcc" -c -gencode=arch=compute_90a,code=sm_90a -Ikernels -DBLOCK_N=96 -o "$TEST_TMP/x.o" "$k"
 expect_contains "$TEST_TMP/err" 'BLOCK_N must be 64 or 128'
+expect_exit 1 "$nvcc" -c -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=5 -o "$TEST_TMP/x.o" "$k"
+expect_contains "$TEST_TMP/err" 'STEP must be 1, 2, 3 or 4'
+expect_exit 1 "$nvcc" -c -arch=sm_90 -Ikernels -o "$TEST_TMP/x.o" "$k"
+expect_contains "$TEST_TMP/err" 'fa_wgmma.cu needs sm_90a (wgmma, setmaxnreg): compile with -gencode arch=compute_90a,code=sm_90a'
+# fa_wgmma2.cu, the ladder's continuation (step 5, the wider tiles): the
+# same refusals with its own bounds, and its own name in the #error
+k=kernels/attention/fa_wgmma2.cu
+expect_eq "$(grep -cx '// evident: arch sm_90a' "$k")" 1 "fa_wgmma2.cu's arch directive"
 expect_exit 1 "$nvcc" -c -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=6 -o "$TEST_TMP/x.o" "$k"
 expect_contains "$TEST_TMP/err" 'STEP must be 1, 2, 3, 4 or 5'
 expect_exit 1 "$nvcc" -c -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=5 -DNUM_WG=1 -o "$TEST_TMP/x.o" "$k"
 expect_contains "$TEST_TMP/err" 'STEP=5 (ping-pong) needs NUM_WG >= 2'
+expect_exit 1 "$nvcc" -c -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=2 -DBLOCK_N=96 -o "$TEST_TMP/x.o" "$k"
+expect_contains "$TEST_TMP/err" 'BLOCK_N'
 expect_exit 1 "$nvcc" -c -arch=sm_90 -Ikernels -o "$TEST_TMP/x.o" "$k"
-expect_contains "$TEST_TMP/err" 'fa_wgmma.cu needs sm_90a (wgmma, setmaxnreg): compile with -gencode arch=compute_90a,code=sm_90a'
+expect_contains "$TEST_TMP/err" 'fa_wgmma2.cu needs sm_90a (wgmma, setmaxnreg): compile with -gencode arch=compute_90a,code=sm_90a'

@@ -1,6 +1,6 @@
 /*
  * wgmma_layout_sim.cu - checks, on the host and without a GPU, the layout
- * math of kernels/attention/fa_wgmma.cu: where the loads put Q, K and V in
+ * math of kernels/attention/fa_wgmma2.cu (fa_wgmma.cu's, with wider tiles): where the loads put Q, K and V in
  * shared memory, the wgmma matrix descriptors that read them, the register
  * fragments of the accumulators and of P, and the O staging of the
  * epilogue.
@@ -35,7 +35,7 @@
  *   nvcc -gencode=arch=compute_90a,code=sm_90a -Ikernels -o wgmma_layout_sim tests/gpu/wgmma_layout_sim.cu
  *   ./wgmma_layout_sim      prints "ok ..." per configuration and exits 0, or names a mismatch
  */
-#include "../../kernels/attention/fa_wgmma.cu"
+#include "../../kernels/attention/fa_wgmma2.cu"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
  * wgmma_pipeline_sim.cu - model-checks, on the host, the K/V pipeline of
- * kernels/attention/fa_wgmma.cu (STEP=2..5): the mbarriers, the producer's
+ * kernels/attention/fa_wgmma2.cu (STEP=2..5; fa_wgmma.cu's steps 2..4 are the same code): the mbarriers, the producer's
  * TMA loads and the consumer warps' reads, and STEP=5's turns (named
  * barriers), under many random interleavings.
  *
@@ -36,7 +36,7 @@
  *   nvcc -gencode=arch=compute_90a,code=sm_90a -Ikernels -o wgmma_pipeline_sim tests/gpu/wgmma_pipeline_sim.cu
  *   ./wgmma_pipeline_sim     prints one "ok" line per step and exits 0, or the first violation
  */
-#include "../../kernels/attention/fa_wgmma.cu"
+#include "../../kernels/attention/fa_wgmma2.cu"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /*
  * fa_wgmma_check.cu - a quick, standalone check of every step of
- * kernels/attention/fa_wgmma.cu on an H100, in well under a minute, before
+ * kernels/attention/fa_wgmma2.cu (fa_wgmma.cu's steps and step 5) on an H100, in well under a minute, before
  * any evident run: is each step right, how fast is it, and can evident's
  * sealed replay relocate its tensor maps.
  *
@@ -51,7 +51,7 @@
  * after 20 s) or NOT_RUN (an earlier shape of the same child failed).
  */
 // evident: arch sm_90a
-#include "../fa_wgmma.cu"
+#include "../fa_wgmma2.cu"
 
 #include <errno.h>
 #include <poll.h>
