@@ -490,13 +490,13 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us) < 0)
 			goto out;
 		int na = host_clock_threads(hc->pid, &after, &after_cap);
-		if ((size_t)i == late_cap) {
+		if (p->n_samples == late_cap) { /* late[k] is p->samples[k]'s */
 			late_cap = late_cap ? 2 * late_cap : 1024;
 			late = xrealloc(late, late_cap * sizeof(double));
 		}
 		/* the bound grows with the threads that each wake to take the stop */
 		int extra = na > 1 ? na - 1 : 0;
-		late[i] = after_us - HOST_LATE_CPU_THREAD_US * (extra < HOST_LATE_CPU_THREADS ? extra : HOST_LATE_CPU_THREADS);
+		late[p->n_samples] = after_us - HOST_LATE_CPU_THREAD_US * (extra < HOST_LATE_CPU_THREADS ? extra : HOST_LATE_CPU_THREADS);
 		int stop = sampler_push(&sm, us);
 		if (p->n_samples == p->alloc) {
 			p->alloc = p->alloc ? 2 * p->alloc : 1024;
