@@ -15,6 +15,10 @@
  *   3. reads its clock when HOST_DONE_LINE arrives, stops the worker
  *      again, and only then decides (getrandom, job.c keep_sample)
  *      whether to check the sample, copying the outputs as they lie.
+ *      The worker's process CPU clock (every thread, those that ended
+ *      too) is read at the done line and once it is stopped: what it used
+ *      in between was not timed, and past a bound in more than a few
+ *      samples it is work after the done line (escaped work).
  * Nothing in the worker's reach predicts an input before the go: the
  * worker is stopped while they are written, and no earlier sample's
  * inputs recur.  Threads a launch started and left running are counted
@@ -259,6 +263,16 @@ int host_clock_freeze(struct host_clock *hc)
 	return -1;
 }
 
+/* The worker's process CPU time in us (all its threads, those that ended
+ * included), or NAN when its clock does not read. */
+static double cpu_us(const struct host_clock *hc)
+{
+	struct timespec ts;
+	if (!hc->have_cpu_clock || clock_gettime(hc->cpu_clock, &ts) < 0)
+		return NAN;
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
 /* The worker's pid: the child itself, or bubblewrap's one child (the
  * sandbox's pid 1).  -1 if it cannot be found. */
 static int find_worker(int child, int boxed)
@@ -269,10 +283,18 @@ static int find_worker(int child, int boxed)
 /*
  * One round: HOST_GO (or HOST_NULL) with the worker running, until its
  * done line, then the worker stopped again.  *us: the round trip by the
- * parent's clock.  0; -1 with the violation or failure set on p, or
- * hc->timed_out / hc->interrupted.
+ * parent's clock; *after_us: the CPU time the worker used from the done
+ * line until it was seen stopped (NAN when its CPU clock does not read).
+ * The clock stops at the done line, but the freeze that follows waits (up
+ * to 2 s) for every thread to stop, and the SIGSTOP is taken by the
+ * leader: one waiting on its vfork (state D) takes it only when the child
+ * is done, and that child computed the whole sample untimed (red team 11,
+ * vfork_after: ok, 4.7x faster than the honest kernel at a7fbf2b).  0; -1
+ * with the violation or failure set on p, or hc->timed_out /
+ * hc->interrupted.
  */
-static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char cmd, double *us)
+static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char cmd, double *us,
+		      double *after_us)
 {
 	static const char done[] = HOST_DONE_LINE;
 	const size_t dn = sizeof(done) - 1;
@@ -319,6 +341,7 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		have += (size_t)k;
 		if (have >= dn && !memcmp(buf, done, dn)) {
 			*us = (mono_now() - t0) * 1e6;
+			*after_us = cpu_us(hc);
 			if (have > dn)
 				return proto_violate(p, "bytes after a sample's done line (a thread writing on the channel?)");
 			break;
@@ -343,6 +366,7 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		return hc->timed_out ? -1
 				     : proto_violate(p, "the worker could not be stopped after a sample (a thread stuck "
 							"in the kernel?)");
+	*after_us = cpu_us(hc) - *after_us; /* NAN stays NAN */
 	return 0;
 }
 
@@ -416,6 +440,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	const struct knobs *k = &hc->job->k;
 	int n_dists = hc->pr->desc->n_dists > 0 ? hc->pr->desc->n_dists : 1;
 	hc->pid = find_worker(hc->child, hc->boxed);
+	hc->have_cpu_clock = hc->pid > 0 && clock_getcpuclockid(hc->pid, &hc->cpu_clock) == 0;
 	if (hc->pid <= 0 || host_clock_freeze(hc) < 0)
 		return hc->timed_out ? -1 : proto_violate(p, "the parent cannot find or stop the worker to time it");
 	int cold = !strcmp(knob_values_cache[k->cache], "cold");
@@ -424,11 +449,13 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	int rc = -1;
 	int *before = NULL, *after = NULL; /* the worker's threads around a sample, freed at out */
 	size_t before_cap = 0, after_cap = 0;
+	double *late = NULL; /* each timed sample's CPU after its done line, freed at out */
+	size_t late_cap = 0;
 
 	/* the handshake's own cost: null rounds */
-	double nul[NULL_ROUNDS];
+	double nul[NULL_ROUNDS], after_us;
 	for (int r = 0; r < NULL_ROUNDS; r++)
-		if (round_trip(p, hc, reply_fd, HOST_NULL, &nul[r]) < 0)
+		if (round_trip(p, hc, reply_fd, HOST_NULL, &nul[r], &after_us) < 0)
 			goto out;
 	stats_sort(nul, NULL_ROUNDS);
 	double handshake_us = stats_median_sorted(nul, NULL_ROUNDS);
@@ -438,7 +465,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	double us, t0 = mono_now();
 	while (sampler_warming(k, t0, warm)) {
 		prepare(hc, warm, os_seed(), (int)(os_seed() % (unsigned long long)n_dists));
-		if (round_trip(p, hc, reply_fd, HOST_GO, &us) < 0)
+		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us) < 0)
 			goto out;
 		warm++;
 	}
@@ -460,9 +487,16 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		int dist = (int)((hc->dist_first + i) % n_dists);
 		prepare(hc, g, seed, dist);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
-		if (round_trip(p, hc, reply_fd, HOST_GO, &us) < 0)
+		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us) < 0)
 			goto out;
 		int na = host_clock_threads(hc->pid, &after, &after_cap);
+		if (p->n_samples == late_cap) { /* late[k] is p->samples[k]'s */
+			late_cap = late_cap ? 2 * late_cap : 1024;
+			late = xrealloc(late, late_cap * sizeof(double));
+		}
+		/* the bound grows with the threads that each wake to take the stop */
+		int extra = na > 1 ? na - 1 : 0;
+		late[p->n_samples] = after_us - HOST_LATE_CPU_THREAD_US * (extra < HOST_LATE_CPU_THREADS ? extra : HOST_LATE_CPU_THREADS);
 		int stop = sampler_push(&sm, us);
 		if (p->n_samples == p->alloc) {
 			p->alloc = p->alloc ? 2 * p->alloc : 1024;
@@ -481,6 +515,16 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			break;
 	}
 	p->timing_n = (long long)p->n_samples;
+	/* work after the done line (round_trip): a few samples past the bound
+	 * cannot move a median, many are escaped work (outcome.c) */
+	size_t n_late = 0, n_read = 0;
+	for (size_t i = 0; i < p->n_samples; i++) {
+		n_read += isfinite(late[i]);
+		n_late += isfinite(late[i]) && late[i] > HOST_LATE_CPU_US;
+	}
+	int escaped = n_late > HOST_LATE_FRAC * (double)p->n_samples;
+	for (size_t i = 0; escaped && i < p->n_samples; i++)
+		p->samples[i].late = isfinite(late[i]) && late[i] > HOST_LATE_CPU_US;
 	p->method = json_pack("{s:s, s:s, s:s, s:f, s:i, s:f, s:s, s:i, s:I, s:f, s:I, s:s, s:s, s:b, s:b}", "clock",
 			      "parent", "method", "the parent's CLOCK_MONOTONIC around go and done, the worker stopped "
 						  "(SIGSTOP) while the parent wrote its inputs and read its outputs",
@@ -493,6 +537,26 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			      "capped", sm.capped);
 	/* how each freeze knew the stopped worker's run time was final: the
 	 * worker's own (red team 6, zombie_lead) */
+	{
+		double *v = xmalloc((n_read + 1) * sizeof(double));
+		size_t m = 0;
+		for (size_t i = 0; i < p->n_samples; i++)
+			if (isfinite(late[i]))
+				v[m++] = late[i];
+		stats_sort(v, m);
+		json_object_set_new(
+			p->method, "after_done",
+			hc->have_cpu_clock
+				? json_pack("{s:s, s:f, s:f, s:f, s:i, s:f, s:I, s:I, s:b}", "clock",
+					    "the worker's process CPU clock (clock_getcpuclockid), from its done line to its "
+					    "stop, less the stop's own cost per thread",
+					    "median_cpu_us", m ? stats_median_sorted(v, m) : 0.0, "max_cpu_us",
+					    m ? v[m - 1] : 0.0, "bound_us", HOST_LATE_CPU_US, "bound_per_thread_us",
+					    (int)HOST_LATE_CPU_THREAD_US, "frac", HOST_LATE_FRAC, "samples_past_bound",
+					    (json_int_t)n_late, "samples_read", (json_int_t)n_read, "escaped", escaped)
+				: json_pack("{s:s}", "clock", "none: the worker's CPU clock did not read"));
+		free(v);
+	}
 	json_object_set_new(p->method, "freezes",
 			    json_pack("{s:I, s:I, s:I}", "off_cpu", (json_int_t)hc->freezes[0], "run_time_twice",
 				      (json_int_t)hc->freezes[1], "no_run_time", (json_int_t)hc->freezes[2]));
@@ -514,5 +578,6 @@ out:
 	hc->flush = NULL;
 	free(before);
 	free(after);
+	free(late);
 	return rc;
 }

@@ -26,7 +26,8 @@
  *   6. a median below the physical floor;
  *   7. ok.
  * Work that escaped the timed region (another stream, still running after
- * the stop event, a host thread started by launch()) is judged just before
+ * the stop event or, on the host, computing after the done line: run_ctx.h
+ * HOST_LATE_CPU_US; a host thread started by launch()) is judged just before
  * correctness: it explains the wrong answers it usually causes.
  */
 #include "run/outcome.h"
@@ -232,7 +233,8 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 	if (r->other_stream || r->late || r->host_threads) {
 		set(o, reason, OUTCOME_ESCAPED_WORK,
 		    xstrfmt("work outside the timed region in %lld sample(s): %lld on another stream, %lld still "
-			    "running after the stop event, %lld that started a host thread",
+			    "running after the stop event (on the host: computing after the done line), %lld that "
+			    "started a host thread",
 			    r->other_stream + r->late + r->host_threads, r->other_stream, r->late, r->host_threads));
 		return;
 	}

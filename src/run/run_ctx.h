@@ -20,6 +20,8 @@
 #ifndef EVIDENT_RUN_CTX_H
 #define EVIDENT_RUN_CTX_H
 
+#include <time.h>
+
 #include "backends/backend.h"
 #include "backends/build.h"
 #include "backends/cpu_peak.h"
@@ -150,7 +152,28 @@ struct host_clock {
 	long long dist_first;        /* timed sample i has distribution (dist_first + i) mod n_dists */
 	long long freezes[3];        /* freezes settled: every thread off the CPU (wchan), two equal run
 				      * times alone, no run time in /proc */
+	clockid_t cpu_clock;         /* the worker's process CPU clock (clock_getcpuclockid) */
+	int have_cpu_clock;          /* 1: cpu_clock reads */
 };
+/*
+ * CPU time a worker may use between its done line and its stop, in us,
+ * before the sample counts as work after the done line (red team 11,
+ * vfork_after: the parent's clock stops at the done line, and a thread
+ * that holds off the SIGSTOP, such as one waiting on its vfork, lets
+ * another compute the whole sample before the freeze sees the worker
+ * stopped).  An honest worker returns from its write into its read and
+ * takes the stop: a median of 4 to 9 us a sample on the project's 2-CPU
+ * machine at load 6, past 50 us in at most 5 of 300 samples (85 us at
+ * most: the host's own work charged to whatever runs); each more thread
+ * wakes to take the stop too (HOST_LATE_CPU_THREAD_US, for at most
+ * HOST_LATE_CPU_THREADS of them).  More than HOST_LATE_FRAC of the timed
+ * samples past the bound is escaped_work (the fraction of
+ * CLOCK_GAP_FRAC's rule); a tenth of the samples cannot move a median far.
+ */
+#define HOST_LATE_CPU_US 50.0
+#define HOST_LATE_CPU_THREAD_US 5.0
+#define HOST_LATE_CPU_THREADS 15
+#define HOST_LATE_FRAC 0.10
 int host_clock_drive(struct proto *p, void *ctx, int reply_fd);
 /* Stop hc->pid and wait until every thread is stopped and its run time is
  * final (noted in hc->frozen_ns); 0, or -1 when it did not stop within
