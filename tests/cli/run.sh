@@ -17,13 +17,22 @@
 # last 25 lines of its output) is printed once it and every test listed
 # before it have ended, so the output reads as a one-at-a-time run would.
 # The tests whose checks race the clock or other processes (they call
-# lib.sh's runs_alone) run after the others, one at a time, and are listed
-# after them.  With CLI_LOCK=FILE (make test sets it) every test holds FILE
-# with flock(1): shared while it runs beside others, exclusive when it runs
-# alone.  Everything else make test runs at the same time (the unit tests,
-# the other pass of this script, the sanitized build, the repository
-# checks) holds FILE shared too, so a test that runs alone has the machine
-# to itself, other users aside.
+# lib.sh's runs_alone or runs_alone_machine) run after the others, one at a
+# time, and are listed after them (those of runs_alone_machine last).  With
+# CLI_LOCK=FILE (make test sets it) every test holds FILE with flock(1):
+# shared while it runs beside others, exclusive when it runs alone.
+# Everything else make test runs at the same time (the unit tests, the
+# other pass of this script, the sanitized build, the repository checks)
+# holds FILE shared too, so a test that runs alone has the machine to
+# itself, other users aside.
+# make test (scripts/run-tests.sh) runs its two passes' alone tests side by
+# side instead, one of each pass at a time, a CPU each: with
+# CLI_SIDE_DONE=FILE and CLI_ALONE_GO=FILE, once the tests beside others
+# have ended this script creates the first and waits for the second, which
+# run-tests.sh creates once nothing but the alone tests is left of make
+# test; then a runs_alone test holds FILE.pair shared (its one companion
+# is the other pass's alone test) and a runs_alone_machine test (a pool of
+# a slot per CPU, a GPU) holds it exclusive, alone with the machine.
 #
 # TEST_COUNTS=FILE appends the totals there as one line "cli PASSED FAILED
 # SKIPPED"; TEST_TIMES=FILE appends "SECONDS NAME CPU" per test: its own
@@ -43,7 +52,7 @@ export REPO
 export EVIDENT
 jobs=${CLI_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: CLI_JOBS is '$jobs', expected a whole number of at least 1" >&2; exit 2; }
-lock=${CLI_LOCK:-}
+lock=${CLI_LOCK:-} pair=
 if [ -n "$lock" ] && ! command -v flock >/dev/null; then
 	echo "run.sh: CLI_LOCK is set but flock(1) is not installed (util-linux); the tests that run alone may have company" >&2
 	lock=
@@ -68,11 +77,20 @@ if [[ $EVIDENT == */build-san/* ]] && [ -z "${SAN_CLI_ALL:-}" ] && [ -f "$here/s
 fi
 # Those beside others first, in name order, then those alone (a test the
 # sanitized pass skips is beside others: it does not run).
-side=() alone=()
+side=() alone=() machine=()
+declare -A whole=()
 for t in "${tests[@]}"; do
-	if [ -z "${san_skip[$(basename "$t" .sh)]:-}" ] && grep -q '^runs_alone ' "$t"; then alone+=("$t"); else side+=("$t"); fi
+	if [ -n "${san_skip[$(basename "$t" .sh)]:-}" ]; then
+		side+=("$t")
+	elif grep -q '^runs_alone_machine ' "$t"; then
+		machine+=("$t") whole[$t]=1
+	elif grep -q '^runs_alone ' "$t"; then
+		alone+=("$t")
+	else
+		side+=("$t")
+	fi
 done
-order=("${side[@]}" "${alone[@]}")
+order=("${side[@]}" "${alone[@]}" "${machine[@]}")
 n=${#order[@]} n_side=${#side[@]}
 
 # The order the tests beside others start in: indexes into order; with
@@ -113,6 +131,13 @@ run_one() {
 	if [ -n "$lock" ]; then
 		exec 9>>"$lock" && flock "$mode" 9 ||
 			echo "run.sh: cannot lock '$lock'; running $(basename "$t" .sh) without it" >&2
+	elif [ -n "$pair" ] && [ "$mode" != -s ]; then
+		# after make test's barrier: a CPU each for the two passes' alone
+		# tests, the machine for a runs_alone_machine one
+		local m=-s
+		[ -n "${whole[$t]:-}" ] && m=-x
+		exec 9>>"$pair" && flock "$m" 9 ||
+			echo "run.sh: cannot lock '$pair'; running $(basename "$t" .sh) without it" >&2
 	fi
 	TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/evident-cli.XXXXXX") ||
 		{ echo "run.sh: mktemp failed" >"$res/$i.out"; echo 2 >"$res/$i.rc"; return; }
@@ -166,8 +191,16 @@ while [ $started -lt "$n_side" ]; do
 done
 wait
 flush
-# alone: one at a time
-[ ${#alone[@]} -gt 0 ] && [ "$n_side" -gt 0 ] && echo "-- one at a time (they race the clock or other processes):"
+# alone: one at a time; under make test's barrier (see the top), once
+# nothing else of make test is left, beside the other pass's
+if [ -n "$lock" ] && [ -n "${CLI_SIDE_DONE:-}" ] && [ -n "${CLI_ALONE_GO:-}" ]; then
+	: >"$CLI_SIDE_DONE"
+	if [ "$n" -gt "$n_side" ]; then
+		until [ -e "$CLI_ALONE_GO" ]; do sleep 0.5; done
+		pair=$lock.pair lock=
+	fi
+fi
+[ "$n" -gt "$n_side" ] && [ "$n_side" -gt 0 ] && echo "-- one at a time (they race the clock or other processes):"
 for ((i = n_side; i < n; i++)); do
 	run_one $i -x &
 	wait $!
