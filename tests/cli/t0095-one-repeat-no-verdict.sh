@@ -5,8 +5,7 @@
 # between processes is unknown); by default the host runs 3 repeats, and
 # then the same variant is decided.
 . "$REPO/tests/cli/lib.sh"
-# It runs beside other tests (it ran alone until 2026-11-28): its times are
-# sleeps six times apart, which no load turns around.
+runs_alone "timed verdicts"
 mkrepo
 # times that are sleeps (sleepy.c), six times apart: no load turns them around
 cat >tiny.yaml <<'EOF'

@@ -11,8 +11,7 @@
 # search, and, in a second store, the same candidates from the same seed
 # and a budget that stops the search before generation 1.
 . "$REPO/tests/cli/lib.sh"
-# It runs beside other tests (it ran alone until 2026-11-28): its verdicts
-# are between sleeps four times apart, which held at a load average of 27.
+runs_alone "the selection rests on verdicts between sleeps of 16 and 4 ms"
 mkrepo
 cat > experiments/evo.yaml <<'Y'
 name: evo
