@@ -18,12 +18,11 @@
 # would.  Most CLI tests wait on sleeps, child processes or a Slurm
 # cluster, so running them beside the rest keeps the CPUs busy.  The CLI
 # tests that race the clock or other processes (lib.sh's runs_alone) run
-# once everything else has ended, the plain pass's beside the sanitized
-# pass's, one of each at a time (a CPU each; a runs_alone_machine test
-# with the machine to itself): each CLI pass creates its CLI_SIDE_DONE
-# file when its tests beside others have ended, and CLI_ALONE_GO is
-# created here once every stream has ended or done that (see
-# tests/cli/run.sh).
+# once everything else has ended, two at a time from both passes, a CPU
+# each (a runs_alone_machine test with the machine to itself): each CLI
+# pass creates its CLI_SIDE_DONE file when its tests beside others have
+# ended, and CLI_ALONE_GO is created here once every stream has ended or
+# done that (see tests/cli/run.sh).
 #
 # Each suite appends its count to its stream's TEST_COUNTS and each test
 # its time and CPU to TEST_TIMES.  The closing lines are the failures (if

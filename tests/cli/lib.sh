@@ -22,9 +22,9 @@ expect_eq() { [ "$1" = "$2" ] || fail "expected '$2', got '$1'${3:+ ($3)}"; }
 # make test (another test, a unit binary, a build, the kernels check) runs
 # beside it.  Inside t0040's clone (whose smoke run names its own tests)
 # it skips: that clone's lock is its own, and the outer make test runs it.
-# make test runs the plain and the sanitized pass's alone tests side by
-# side, one of each at a time (nothing else of make test runs then): a
-# runs_alone test has a CPU to itself, not the machine.
+# make test runs the alone tests of both passes two at a time, a CPU each,
+# once nothing else of make test is left (tests/cli/run.sh): a runs_alone
+# test has a CPU to itself, not the machine.
 runs_alone() {
 	[ -z "${EVIDENT_QUICKSTART_INNER:-}" ] || skip "inside the quick-start test's own 'make test' ($*; the outer run runs it)"
 }
