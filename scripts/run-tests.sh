@@ -17,11 +17,12 @@
 # before it have ended, so the output reads as a one-after-another run
 # would.  Most CLI tests wait on sleeps, child processes or a Slurm
 # cluster, so running them beside the rest keeps the CPUs busy.  The CLI
-# tests that race the clock or other processes (lib.sh's runs_alone) still
-# run alone: the unit and CLI tests hold build/test.lock (CLI_LOCK, see
-# tests/cli/run.sh) shared, and so do the repository checks and the
-# sanitized build here; those tests take it exclusive, once the rest of
-# their pass is done.
+# tests that race the clock or other processes (lib.sh's runs_alone) run
+# once everything else has ended, two at a time from both passes, a CPU
+# each (a runs_alone_machine test with the machine to itself): each CLI
+# pass creates its CLI_SIDE_DONE file when its tests beside others have
+# ended, and CLI_ALONE_GO is created here once every stream has ended or
+# done that (see tests/cli/run.sh).
 #
 # Each suite appends its count to its stream's TEST_COUNTS and each test
 # its time and CPU to TEST_TIMES.  The closing lines are the failures (if
@@ -52,7 +53,7 @@ load_start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
 logs=$(mktemp -d "${TMPDIR:-/tmp}/evident-make-test.XXXXXX") || { echo "run-tests.sh: mktemp failed" >&2; exit 2; }
 trap 'rm -rf "$logs" 2>/dev/null' EXIT # (on Ctrl-C a stream may still write its .end)
 mkdir -p build || exit 2
-export CLI_LOCK=$PWD/build/test.lock
+export CLI_LOCK=$PWD/build/test.lock CLI_ALONE_GO=$logs/alone-go
 unset TEST_COUNTS TEST_TIMES CLI_ORDER
 # A -j of our own, unless make already shares its job slots with us.
 par=(-j"$jobs")
@@ -126,13 +127,24 @@ for i in "${!names[@]}"; do
 	: >"$logs/$i.log" && : >"$logs/$i.counts" || exit 2
 	{
 		(
-			export TEST_COUNTS=$logs/$i.counts TEST_TIMES=$logs/$i.times
+			export TEST_COUNTS=$logs/$i.counts TEST_TIMES=$logs/$i.times CLI_SIDE_DONE=$logs/$i.side-done
 			stream_body "${names[$i]}"
 		) >>"$logs/$i.log" 2>&1 </dev/null
 		echo "$? $EPOCHREALTIME" >"$logs/$i.end.tmp" && mv "$logs/$i.end.tmp" "$logs/$i.end"
 	} &
 	pids+=($!)
 done
+
+# The barrier before the alone tests: CLI_ALONE_GO once every stream has
+# ended or, a CLI pass, ended its tests beside others.
+{
+	for i in "${!names[@]}"; do
+		until [ -e "$logs/$i.end" ] || [ -e "$logs/$i.side-done" ] || ! kill -0 "${pids[$i]}" 2>/dev/null; do
+			sleep 0.5
+		done
+	done
+	: >"$CLI_ALONE_GO"
+} &
 
 # follow I: print stream I's log as it grows, to its end ($logs/I.end is
 # written after everything the stream wrote to its log; kill -0 failing

@@ -22,9 +22,17 @@ expect_eq() { [ "$1" = "$2" ] || fail "expected '$2', got '$1'${3:+ ($3)}"; }
 # make test (another test, a unit binary, a build, the kernels check) runs
 # beside it.  Inside t0040's clone (whose smoke run names its own tests)
 # it skips: that clone's lock is its own, and the outer make test runs it.
+# make test runs the alone tests of both passes two at a time, a CPU each,
+# once nothing else of make test is left (tests/cli/run.sh): a runs_alone
+# test has a CPU to itself, not the machine.
 runs_alone() {
 	[ -z "${EVIDENT_QUICKSTART_INNER:-}" ] || skip "inside the quick-start test's own 'make test' ($*; the outer run runs it)"
 }
+# runs_alone_machine WHY: as runs_alone, for a test that needs (or would
+# disturb) the whole machine: a pool of a slot per CPU, the one GPU.  It
+# runs with nothing else of make test beside it, not even the other pass's
+# alone test.
+runs_alone_machine() { runs_alone "$@"; }
 # plain_pass_only WHY: a test that never runs $EVIDENT (it checks sources,
 # documents or what nvcc makes of a kernel) calls it first.  make test's
 # sanitized pass differs from the plain one only in $EVIDENT (built under

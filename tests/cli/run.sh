@@ -17,13 +17,23 @@
 # last 25 lines of its output) is printed once it and every test listed
 # before it have ended, so the output reads as a one-at-a-time run would.
 # The tests whose checks race the clock or other processes (they call
-# lib.sh's runs_alone) run after the others, one at a time, and are listed
-# after them.  With CLI_LOCK=FILE (make test sets it) every test holds FILE
-# with flock(1): shared while it runs beside others, exclusive when it runs
-# alone.  Everything else make test runs at the same time (the unit tests,
-# the other pass of this script, the sanitized build, the repository
-# checks) holds FILE shared too, so a test that runs alone has the machine
-# to itself, other users aside.
+# lib.sh's runs_alone or runs_alone_machine) run after the others, one at a
+# time, and are listed after them (those of runs_alone_machine last).  With
+# CLI_LOCK=FILE (make test sets it) every test holds FILE with flock(1):
+# shared while it runs beside others, exclusive when it runs alone.
+# Everything else make test runs at the same time (the unit tests, the
+# other pass of this script, the sanitized build, the repository checks)
+# holds FILE shared too, so a test that runs alone has the machine to
+# itself, other users aside.
+# make test (scripts/run-tests.sh) runs its two passes' alone tests side by
+# side instead, a CPU each: with CLI_SIDE_DONE=FILE and CLI_ALONE_GO=FILE,
+# once the tests beside others have ended this script creates the first
+# and waits for the second, which run-tests.sh creates once nothing but
+# the alone tests is left of make test.  Then each runs_alone test holds
+# one of CLI_JOBS slots, FILE.slot0, FILE.slot1, ... (flock -x; both
+# passes share them, so neither pass's tail leaves a CPU idle), longest
+# first by CLI_ORDER; a runs_alone_machine test (a pool of a slot per CPU,
+# a GPU) holds them all, alone with the machine.
 #
 # TEST_COUNTS=FILE appends the totals there as one line "cli PASSED FAILED
 # SKIPPED"; TEST_TIMES=FILE appends "SECONDS NAME CPU" per test: its own
@@ -43,7 +53,7 @@ export REPO
 export EVIDENT
 jobs=${CLI_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: CLI_JOBS is '$jobs', expected a whole number of at least 1" >&2; exit 2; }
-lock=${CLI_LOCK:-}
+lock=${CLI_LOCK:-} pair=
 if [ -n "$lock" ] && ! command -v flock >/dev/null; then
 	echo "run.sh: CLI_LOCK is set but flock(1) is not installed (util-linux); the tests that run alone may have company" >&2
 	lock=
@@ -68,11 +78,20 @@ if [[ $EVIDENT == */build-san/* ]] && [ -z "${SAN_CLI_ALL:-}" ] && [ -f "$here/s
 fi
 # Those beside others first, in name order, then those alone (a test the
 # sanitized pass skips is beside others: it does not run).
-side=() alone=()
+side=() alone=() machine=()
+declare -A whole=()
 for t in "${tests[@]}"; do
-	if [ -z "${san_skip[$(basename "$t" .sh)]:-}" ] && grep -q '^runs_alone ' "$t"; then alone+=("$t"); else side+=("$t"); fi
+	if [ -n "${san_skip[$(basename "$t" .sh)]:-}" ]; then
+		side+=("$t")
+	elif grep -q '^runs_alone_machine ' "$t"; then
+		machine+=("$t") whole[$t]=1
+	elif grep -q '^runs_alone ' "$t"; then
+		alone+=("$t")
+	else
+		side+=("$t")
+	fi
 done
-order=("${side[@]}" "${alone[@]}")
+order=("${side[@]}" "${alone[@]}" "${machine[@]}")
 n=${#order[@]} n_side=${#side[@]}
 
 # The order the tests beside others start in: indexes into order; with
@@ -113,12 +132,35 @@ run_one() {
 	if [ -n "$lock" ]; then
 		exec 9>>"$lock" && flock "$mode" 9 ||
 			echo "run.sh: cannot lock '$lock'; running $(basename "$t" .sh) without it" >&2
+	elif [ -n "$pair" ] && [ "$mode" != -s ]; then
+		# after make test's barrier: a slot (a CPU) for an alone test, all
+		# of them (the machine) for a runs_alone_machine one, taken in
+		# order; descriptors 20 and up, which the test does not inherit
+		local k fd
+		if [ -n "${whole[$t]:-}" ]; then
+			for ((k = 0; k < jobs; k++)); do
+				fd=$((20 + k))
+				eval "exec $fd>>\"\$pair.slot\$k\"" && flock -x $fd ||
+					echo "run.sh: cannot lock '$pair.slot$k'; running $(basename "$t" .sh) without it" >&2
+			done
+		else
+			until
+				for ((k = 0; k < jobs; k++)); do
+					eval "exec 20>>\"\$pair.slot\$k\"" && flock -n -x 20 && break
+					exec 20>&-
+				done
+				[ $k -lt "$jobs" ]
+			do sleep 0.2; done
+		fi
 	fi
 	TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/evident-cli.XXXXXX") ||
 		{ echo "run.sh: mktemp failed" >"$res/$i.out"; echo 2 >"$res/$i.rc"; return; }
 	export TEST_TMP
 	start=$EPOCHREALTIME
-	(cd "$TEST_TMP" && exec bash "$t" 9>&-) >"$res/$i.out" 2>&1 </dev/null
+	(
+		for ((k = 20; k < 20 + jobs; k++)); do eval "exec $k>&-"; done
+		cd "$TEST_TMP" && exec bash "$t" 9>&-
+	) >"$res/$i.out" 2>&1 </dev/null
 	rc=$?
 	# times' second line: the CPU of this subshell's children, the test
 	# (fork started it at 0; flock and mktemp add milliseconds)
@@ -166,13 +208,51 @@ while [ $started -lt "$n_side" ]; do
 done
 wait
 flush
-# alone: one at a time
-[ ${#alone[@]} -gt 0 ] && [ "$n_side" -gt 0 ] && echo "-- one at a time (they race the clock or other processes):"
-for ((i = n_side; i < n; i++)); do
-	run_one $i -x &
-	wait $!
+# alone: one at a time; under make test's barrier (see the top), once
+# nothing else of make test is left, beside the other pass's
+if [ -n "$lock" ] && [ -n "${CLI_SIDE_DONE:-}" ] && [ -n "${CLI_ALONE_GO:-}" ]; then
+	: >"$CLI_SIDE_DONE"
+	if [ "$n" -gt "$n_side" ]; then
+		until [ -e "$CLI_ALONE_GO" ]; do sleep 0.5; done
+		pair=$lock lock=
+	fi
+fi
+[ "$n" -gt "$n_side" ] && [ "$n_side" -gt 0 ] && echo "-- one at a time (they race the clock or other processes):"
+if [ -n "$pair" ]; then
+	# CLI_JOBS at a time, each holding a slot (see the top): longest first
+	# by CLI_ORDER, the runs_alone_machine ones last
+	alone_starts=()
+	n_alone=${#alone[@]}
+	if [ -n "${CLI_ORDER:-}" ] && [ -s "$CLI_ORDER" ]; then
+		while read -r i; do alone_starts+=("$i"); done < <(
+			for ((i = n_side; i < n_side + n_alone; i++)); do echo "$i $(basename "${order[$i]}" .sh)"; done |
+				awk 'NR == FNR { if ($1 + 0 > t[$2]) t[$2] = $1 + 0; next }
+				     { printf "%s %012.1f %06d\n", $1, ($2 in t) ? t[$2] : 1e9, $1 }' "$CLI_ORDER" - |
+				sort -k2,2r -k3,3n | cut -d' ' -f1)
+	else
+		for ((i = n_side; i < n_side + n_alone; i++)); do alone_starts+=("$i"); done
+	fi
+	for ((i = n_side + n_alone; i < n; i++)); do alone_starts+=("$i"); done
+	started=0
+	for i in "${alone_starts[@]}"; do
+		while [ $((n_side + started - $(ended))) -ge "$jobs" ]; do
+			wait -n
+			flush
+		done
+		# a machine test waits for those of this pass before it
+		[ -n "${whole[${order[$i]}]:-}" ] && { wait; flush; }
+		run_one "$i" -x &
+		started=$((started + 1))
+	done
+	wait
 	flush
-done
+else
+	for ((i = n_side; i < n; i++)); do
+		run_one $i -x &
+		wait $!
+		flush
+	done
+fi
 
 [ $failn -gt 0 ] && echo "failed: ${failed[*]}"
 [ -n "${TEST_COUNTS:-}" ] && echo "cli $pass $failn $skip" >>"$TEST_COUNTS"

@@ -5,7 +5,7 @@
 # its record said "cpu N".  Now a host box of a pinned runner refuses
 # sched_setaffinity (the slot rebuilds its boxes' filters after pinning).
 . "$REPO/tests/cli/lib.sh"
-runs_alone "a pool of one slot per CPU: both CPUs busy"
+runs_alone_machine "a pool of one slot per CPU: both CPUs busy"
 [ "$(nproc)" -ge 2 ] || skip "one CPU: a pool slot has nothing to widen to"
 mkrepo
 timeout -s KILL 120 "$EVIDENT" run --no-progress --gpus all tests/fixtures/specs/host-redteam8.yaml > "$TEST_TMP/out" 2>&1

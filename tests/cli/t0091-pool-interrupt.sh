@@ -3,7 +3,7 @@
 # waits for them, gathers what finished and exits 130; no slot or worker
 # outlives it, and the store verifies.
 . "$REPO/tests/cli/lib.sh"
-runs_alone "a signal at a timed point"
+runs_alone_machine "a signal at a timed point; a pool of a slot per CPU"
 mkrepo
 sed 's/SLEEP_US: 36000/SLEEP_US: 300000/' tests/fixtures/specs/pool.yaml >experiments/pool.yaml
 "$EVIDENT" run --no-progress --gpus 2 experiments/pool.yaml >out.txt 2>err.txt &

@@ -2,7 +2,7 @@
 # launches records its method (its clock, hot cache, adaptive, graph, batch
 # 10, the stdrel reached), the event clock beside it, and at least 10 samples
 . "$REPO/tests/cli/lib.sh"
-runs_alone "shares the one GPU: another process's kernels beside its timed samples read as escaped or late work"
+runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples read as escaped or late work"
 need_gpu
 [ -f "$REPO/tests/fixtures/cuda/correct.cu" ] || skip "tests/fixtures/cuda/ fault fixtures are not in this tree"
 mkrepo git

@@ -1,7 +1,7 @@
 # t3004 - on a GPU: the fp32 GPU reference (cuBLAS, no TF32) is itself checked
 # against the float64 CPU reference at a small shape, and the record says so
 . "$REPO/tests/cli/lib.sh"
-runs_alone "shares the one GPU: another process's kernels beside its timed samples read as escaped or late work"
+runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples read as escaped or late work"
 need_gpu
 mkrepo git
 cat > experiments/r.yaml <<'Y'
