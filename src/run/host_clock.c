@@ -263,6 +263,13 @@ int host_clock_freeze(struct host_clock *hc)
 	return -1;
 }
 
+int host_clock_late_escaped(size_t n_late, size_t n)
+{
+	if (2 * n_late > n && n_late > 0)
+		return 1;
+	return n_late >= HOST_LATE_MIN && (double)n_late > HOST_LATE_FRAC * (double)n;
+}
+
 /* The worker's process CPU time in us (all its threads, those that ended
  * included), or NAN when its clock does not read. */
 static double cpu_us(const struct host_clock *hc)
@@ -522,7 +529,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		n_read += isfinite(late[i]);
 		n_late += isfinite(late[i]) && late[i] > HOST_LATE_CPU_US;
 	}
-	int escaped = n_late > HOST_LATE_FRAC * (double)p->n_samples;
+	int escaped = host_clock_late_escaped(n_late, p->n_samples);
 	for (size_t i = 0; escaped && i < p->n_samples; i++)
 		p->samples[i].late = isfinite(late[i]) && late[i] > HOST_LATE_CPU_US;
 	p->method = json_pack("{s:s, s:s, s:s, s:f, s:i, s:f, s:s, s:i, s:I, s:f, s:I, s:s, s:s, s:b, s:b}", "clock",
