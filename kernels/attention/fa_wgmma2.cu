@@ -54,6 +54,27 @@
  *           beside another's matrix multiplies.  Every instruction of
  *           step 4 is kept, in the same order within each warp group:
  *           only when a warp group issues changes.
+ *   PERSIST=1 (a knob from STEP=3 on; 0, the default, compiles every
+ *           step to exactly the code it had before the knob: the PTX of
+ *           STEP=4 and 5 at D=64 and 128 was compared): persistent CTAs,
+ *           attention_fwd_kernel8, as cuDNN's kernel at B4 H16 S4096 D128
+ *           on the H200 is (grid 132, one wave; ours was 2048 CTAs, 15.5
+ *           waves).  launch() starts min(SMs x CTAs per SM, tiles) CTAs
+ *           (cudaDevAttrMultiProcessorCount and the occupancy, asked at
+ *           every launch: host calls, so a sealed replay keeps the grid
+ *           the planner captured, right on the same GPU model); CTA b
+ *           takes tiles b, b + gridDim.x, ... with the query tile fastest,
+ *           then the head, then the batch (the CTAs running at once share
+ *           a few heads' K/V in L2).  The producer runs on into the next
+ *           tile: its Q as soon as every consumer warp's last Q K^T of
+ *           this tile has completed (a "Q empty" mbarrier), its K/V as the
+ *           ring frees stages (the ring's count runs on across tiles), so
+ *           both are in flight while the consumers finish the last P V
+ *           and store O, which goes through its own staging tile (BLOCK_M
+ *           x D fp16 more shared memory: 198,656 B at D=128, BLOCK_N=128;
+ *           BLOCK_N=176 no longer fits at D=128).  Per tile the consumers
+ *           run the non-persistent kernel's instructions in its order, so
+ *           the output is bit for bit the same (fa_wgmma_check compares).
  * Every step keeps the same numerics: fp32 scores and accumulators, online
  * softmax in fp32 with exp2 (scores scaled by scale*log2(e), the running
  * max per row), P rounded to fp16 for P V, O divided by the row sum and
@@ -130,13 +151,18 @@
  * for STEP=4 and 5 at D=128 with BLOCK_N=160, 176, 192; the pipeline
  * model-check covers the turns, the layout sim the wider tiles; none of
  * it has yet run on a GPU: "fa_wgmma_check 4 5 n176" is the first thing
- * to run.
+ * to run.  PERSIST=1 (2026-11-28, without a GPU): ptxas reports 168
+ * registers at the entry, no stack frame, no spills, no wgmma
+ * serialisation for STEP=3, 4, 5 at D=64 and D=128 (BLOCK_N=128); the
+ * pipeline model-check covers 1..4 query tiles per CTA; "fa_wgmma_check 5
+ * 5p" is the first thing to run on a GPU.
  *
  * Versions in this file:
  *   attention_fwd_kernel6  STEP=1: wgmma, cp.async loads
  *   attention_fwd_kernel7  STEP=2..5: wgmma, TMA loads, mbarrier pipeline
  *                          (STEP=3: + producer warp group; STEP=4: + overlap;
  *                          STEP=5: + turns)
+ *   attention_fwd_kernel8  STEP=3..5 with PERSIST=1: kernel7's, by persistent CTAs
  *
  * Tunables (-DNAME=VALUE, echoed in compiled_params; invalid combinations
  * are static_asserts):
@@ -151,6 +177,8 @@
  *   NUM_WG    consumer warp groups, 1..3 (STEP=5: 2..3); BLOCK_M = 64*NUM_WG
  *             (default 2)
  *   STAGES    K/V tiles in the ring, 2..4 (default 2)
+ *   PERSIST   0 or 1 (default 0): 1 = persistent CTAs, from STEP=3 on
+ *             (the shared memory must hold the O staging tile as well)
  */
 // evident: arch sm_90a
 #include <cuda.h>         /* CUtensorMap and its enums: types only, no -lcuda */
