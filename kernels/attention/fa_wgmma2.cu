@@ -1541,9 +1541,10 @@ template <class C> static int fa_wgmma_launch_t(struct ev_launch *l)
 #ifndef PERSIST
 #define PERSIST 0
 #endif
-static_assert(PERSIST == 0 || PERSIST == 1, "PERSIST must be 0 or 1");
-static_assert(PERSIST == 0 || STEP >= 3, "PERSIST=1 needs STEP >= 3 (a producer warp group)");
-#if PERSIST
+#if PERSIST != 0 && PERSIST != 1
+#error "PERSIST must be 0 or 1"
+#endif
+#if PERSIST /* fa_cfg_persist's static_asserts: STEP >= 3, the shared memory */
 typedef fa_cfg_persist<fa_cfg<STEP, HEAD_DIM, BLOCK_N, NUM_WG, STAGES>> fa_wgmma_cfg;
 #else
 typedef fa_cfg<STEP, HEAD_DIM, BLOCK_N, NUM_WG, STAGES> fa_wgmma_cfg;
