@@ -54,6 +54,27 @@
  *           beside another's matrix multiplies.  Every instruction of
  *           step 4 is kept, in the same order within each warp group:
  *           only when a warp group issues changes.
+ *   PERSIST=1 (a knob from STEP=3 on; 0, the default, compiles every
+ *           step to exactly the code it had before the knob: the PTX of
+ *           STEP=4 and 5 at D=64 and 128 was compared): persistent CTAs,
+ *           attention_fwd_kernel8, as cuDNN's kernel at B4 H16 S4096 D128
+ *           on the H200 is (grid 132, one wave; ours was 2048 CTAs, 15.5
+ *           waves).  launch() starts min(SMs x CTAs per SM, tiles) CTAs
+ *           (cudaDevAttrMultiProcessorCount and the occupancy, asked at
+ *           every launch: host calls, so a sealed replay keeps the grid
+ *           the planner captured, right on the same GPU model); CTA b
+ *           takes tiles b, b + gridDim.x, ... with the query tile fastest,
+ *           then the head, then the batch (the CTAs running at once share
+ *           a few heads' K/V in L2).  The producer runs on into the next
+ *           tile: its Q as soon as every consumer warp's last Q K^T of
+ *           this tile has completed (a "Q empty" mbarrier), its K/V as the
+ *           ring frees stages (the ring's count runs on across tiles), so
+ *           both are in flight while the consumers finish the last P V
+ *           and store O, which goes through its own staging tile (BLOCK_M
+ *           x D fp16 more shared memory: 198,656 B at D=128, BLOCK_N=128;
+ *           BLOCK_N=176 no longer fits at D=128).  Per tile the consumers
+ *           run the non-persistent kernel's instructions in its order, so
+ *           the output is bit for bit the same (fa_wgmma_check compares).
  * Every step keeps the same numerics: fp32 scores and accumulators, online
  * softmax in fp32 with exp2 (scores scaled by scale*log2(e), the running
  * max per row), P rounded to fp16 for P V, O divided by the row sum and
@@ -130,13 +151,18 @@
  * for STEP=4 and 5 at D=128 with BLOCK_N=160, 176, 192; the pipeline
  * model-check covers the turns, the layout sim the wider tiles; none of
  * it has yet run on a GPU: "fa_wgmma_check 4 5 n176" is the first thing
- * to run.
+ * to run.  PERSIST=1 (2026-11-28, without a GPU): ptxas reports 168
+ * registers at the entry, no stack frame, no spills, no wgmma
+ * serialisation for STEP=3, 4, 5 at D=64 and D=128 (BLOCK_N=128); the
+ * pipeline model-check covers 1..4 query tiles per CTA; "fa_wgmma_check 5
+ * 5p" is the first thing to run on a GPU.
  *
  * Versions in this file:
  *   attention_fwd_kernel6  STEP=1: wgmma, cp.async loads
  *   attention_fwd_kernel7  STEP=2..5: wgmma, TMA loads, mbarrier pipeline
  *                          (STEP=3: + producer warp group; STEP=4: + overlap;
  *                          STEP=5: + turns)
+ *   attention_fwd_kernel8  STEP=3..5 with PERSIST=1: kernel7's, by persistent CTAs
  *
  * Tunables (-DNAME=VALUE, echoed in compiled_params; invalid combinations
  * are static_asserts):
@@ -151,6 +177,8 @@
  *   NUM_WG    consumer warp groups, 1..3 (STEP=5: 2..3); BLOCK_M = 64*NUM_WG
  *             (default 2)
  *   STAGES    K/V tiles in the ring, 2..4 (default 2)
+ *   PERSIST   0 or 1 (default 0): 1 = persistent CTAs, from STEP=3 on
+ *             (the shared memory must hold the O staging tile as well)
  */
 // evident: arch sm_90a
 #include <cuda.h>         /* CUtensorMap and its enums: types only, no -lcuda */
@@ -196,6 +224,7 @@ template <int STEP_, int D_, int BN_, int NWG_, int ST_> struct fa_cfg {
 	static constexpr bool ws = STEP_ >= 3;               /* producer warp group */
 	static constexpr bool overlap = STEP_ >= 4;          /* softmax beside P V */
 	static constexpr bool pingpong = STEP_ >= 5;         /* warp groups take turns at the tensor cores */
+	static constexpr bool persist = false;               /* fa_cfg_persist<> below: persistent CTAs */
 	static constexpr int threads = (NWG_ + (ws ? 1 : 0)) * 128;
 	/* setmaxnreg: producer 24/32, consumers 240/160 (<= 65536 per SM in all) */
 	static constexpr bool regs_moved = ws && NWG_ >= 2;
@@ -216,6 +245,24 @@ template <int STEP_, int D_, int BN_, int NWG_, int ST_> struct fa_cfg {
 	static_assert(NWG_ >= 1 && NWG_ <= 3, "NUM_WG must be 1, 2 or 3 (BLOCK_M = 64, 128 or 192)");
 	static_assert(ST_ >= 2 && ST_ <= 4, "STAGES must be 2, 3 or 4");
 	static_assert(smem_bytes <= 232448, "tiles need more than sm_90's 227 KB of shared memory per block");
+};
+
+/*
+ * PERSIST=1 (STEP >= 3): the same configuration run by persistent CTAs
+ * (attention_fwd_kernel8).  Two things are added to the shared memory: a
+ * "Q empty" mbarrier after the others (4*NUM_WG arrivals: the consumer
+ * warps' release of the Q tile once their last Q K^T has completed) and
+ * an O staging tile of BLOCK_M x D fp16 (store_o writes there, not over
+ * Q, so the next tile's Q can land while this tile's O is stored).
+ */
+template <class C> struct fa_cfg_persist : C {
+	typedef C base;
+	static constexpr bool persist = true;
+	static constexpr uint32_t off_q_empty = C::off_bar + 8u * C::n_bars;
+	static constexpr uint32_t off_o = (off_q_empty + 8u + 1023u) & ~1023u;
+	static constexpr size_t smem_bytes = 1024 + (size_t)off_o + C::q_bytes;
+	static_assert(C::ws, "PERSIST=1 needs STEP >= 3 (a producer warp group)");
+	static_assert(smem_bytes <= 232448, "PERSIST=1 adds an O staging tile: more than sm_90's 227 KB of shared memory");
 };
 
 /* ---- layout math, host-callable (tests/gpu/wgmma_layout_sim.cu) -------- */
@@ -1113,6 +1160,203 @@ attention_fwd_kernel7(const __grid_constant__ CUtensorMap tm_q, const __grid_con
 	store_o<C>(o, l_run, gbase + C::off_q, d_o + (size_t)bh * S * C::d, m0, wg, S);
 }
 
+/*
+ * PERSIST=1: attention_fwd_kernel7's work done by persistent CTAs.
+ * grid: min(SMs x CTAs per SM, tiles), 1-D; a CTA takes tiles blockIdx.x,
+ * blockIdx.x + gridDim.x, ... of the ceil(S/BLOCK_M) * H * B tiles, the
+ * query tile fastest, then the head, then the batch (the CTAs running at
+ * once hold a few heads' K/V in L2 between them, as the 3-D grid's order
+ * did).  Per tile the consumers run kernel7's instructions in kernel7's
+ * order (the same numerics, bit for bit), the state (O, the row max and
+ * sum) reset at each tile.  Across tiles:
+ *   the K/V ring continues: the c-th tile of this CTA reads K/V tiles
+ *     g0 + j, g0 = c * n_tiles, through stage_of / parity_of of that global
+ *     count, so the producer runs ahead into the next tile's K/V while the
+ *     consumers finish this one;
+ *   Q: the c-th fill of Q completes the Q barrier's phase c (parity c & 1);
+ *     the producer refills Q after the "Q empty" phase c-1 has completed,
+ *     i.e. every consumer warp's last Q K^T of tile c-1 is done;
+ *   O is staged in its own tile, so the store never touches Q;
+ *   the turns (STEP=5) are kernel7's per tile: each tile's arrivals match
+ *     its syncs, and the last warp group's first give of tile c+1 comes
+ *     after warp group 0's last turn of tile c (it follows its own last
+ *     turn of tile c, which that one's turn gave).
+ */
+template <class C>
+__global__ void __launch_bounds__(C::threads, 1)
+attention_fwd_kernel8(const __grid_constant__ CUtensorMap tm_q, const __grid_constant__ CUtensorMap tm_k,
+		      const __grid_constant__ CUtensorMap tm_v, __half *__restrict__ d_o, int H, int S,
+		      int n_work, float scale_log2)
+{
+	extern __shared__ unsigned char smem_raw[];
+	const uint32_t raw = (uint32_t)__cvta_generic_to_shared(smem_raw);
+	const uint32_t base = (raw + 1023u) & ~1023u;
+	unsigned char *const gbase = smem_raw + (base - raw);
+	const uint32_t s_q = base + C::off_q, s_k = base + C::off_k, s_v = base + C::off_v;
+	const fa_bars<C> bars{base + C::off_bar};
+	const uint32_t q_empty = base + C::off_q_empty;
+
+	const int tid = threadIdx.x, lane = tid % 32;
+	const int n_tiles = (S + C::bn - 1) / C::bn;
+	const int n_m = (S + C::bm - 1) / C::bm;
+	(void)H;
+
+	if (tid == 0) {
+		mbar_init(bars.q(), 1);
+		for (int s = 0; s < C::stages; s++) {
+			mbar_init(bars.full_k(s), 1);
+			mbar_init(bars.full_v(s), 1);
+			mbar_init(bars.empty_k(s), 4 * C::nwg); /* one arrival per consumer warp */
+			mbar_init(bars.empty_v(s), 4 * C::nwg);
+		}
+		mbar_init(q_empty, 4 * C::nwg);
+		fence_mbar_init();
+	}
+	__syncthreads();
+
+	if (tid < 128) {
+		/* the producer warp group: one thread issues every load */
+		if constexpr (C::regs_moved)
+			setmaxnreg_dec<C::producer_regs>();
+		if (tid == 0) {
+			prefetch_tensormap(&tm_q);
+			prefetch_tensormap(&tm_k);
+			prefetch_tensormap(&tm_v);
+			int g = 0; /* K/V tiles loaded so far by this CTA */
+			uint32_t c = 0;
+			for (int w = blockIdx.x; w < n_work; w += gridDim.x, c++) {
+				const int m0 = (w % n_m) * C::bm, bh = w / n_m;
+				/* the consumers' release of the previous tile's Q (parity 1 on a
+				 * fresh barrier passes at once: the phase before the first) */
+				mbar_wait(q_empty, (c & 1u) ^ 1u);
+				tma_q<C>(&tm_q, s_q, bars.q(), m0, bh);
+				for (int t = 0; t < n_tiles; t++, g++) {
+					const int s = stage_of<C>(g);
+					const uint32_t ph = parity_of<C>(g);
+					mbar_wait(bars.empty_k(s), ph ^ 1u);
+					tma_kv<C>(&tm_k, s_k + s * C::kv_bytes, bars.full_k(s), t, bh);
+					mbar_wait(bars.empty_v(s), ph ^ 1u);
+					tma_kv<C>(&tm_v, s_v + s * C::kv_bytes, bars.full_v(s), t, bh);
+				}
+			}
+		}
+		return;
+	}
+	if constexpr (C::regs_moved)
+		setmaxnreg_inc<C::consumer_regs>();
+	const int wg = tid / 128 - 1;
+
+	int g0 = 0; /* this tile's first K/V tile in the CTA's count */
+	uint32_t c = 0;
+	for (int w = blockIdx.x; w < n_work; w += gridDim.x, c++, g0 += n_tiles) {
+		const int m0 = (w % n_m) * C::bm, bh = w / n_m;
+		float o[C::d / 2];
+#pragma unroll
+		for (int i = 0; i < C::d / 2; i++)
+			o[i] = 0.0f;
+		float m_run[2] = {-INFINITY, -INFINITY}, l_run[2] = {0.0f, 0.0f}, alpha[2];
+		float s[C::bn / 2];
+		uint32_t p[C::bn / 16][4];
+		mbar_wait(bars.q(), c & 1u);
+		if constexpr (C::pingpong)
+			if (wg == C::nwg - 1 && n_tiles > 1)
+				named_barrier_arrive(sched_bar<C>(0), SCHED_THREADS); /* warp group 0's first turn */
+
+		if constexpr (!C::overlap) {
+			for (int j = 0; j < n_tiles; j++) {
+				const int st = stage_of<C>(g0 + j);
+				const uint32_t ph = parity_of<C>(g0 + j);
+				mbar_wait(bars.full_k(st), ph);
+				wgmma_fence();
+				issue_qk<C>(s, s_q, wg, s_k + st * C::kv_bytes);
+				wgmma_commit();
+				wgmma_wait<0>();
+				fence_regs(s);
+				if (lane == 0) {
+					mbar_arrive(bars.empty_k(st));
+					if (j == n_tiles - 1)
+						mbar_arrive(q_empty); /* this warp's last read of Q */
+				}
+
+				online_softmax<C>(s, m_run, l_run, alpha, j * C::bn, S, scale_log2, lane);
+				convert_p<C>(s, p);
+				rescale_o<C>(o, alpha);
+
+				mbar_wait(bars.full_v(st), ph);
+				wgmma_fence();
+				issue_pv<C>(o, p, s_v + st * C::kv_bytes);
+				wgmma_commit();
+				wgmma_wait<0>();
+				fence_regs(o);
+				fence_regs(p);
+				if (lane == 0)
+					mbar_arrive(bars.empty_v(st));
+			}
+		} else {
+			/* tile 0: S(0), its softmax and P(0) */
+			const int s0 = stage_of<C>(g0);
+			mbar_wait(bars.full_k(s0), parity_of<C>(g0));
+			wgmma_fence();
+			issue_qk<C>(s, s_q, wg, s_k + s0 * C::kv_bytes);
+			wgmma_commit();
+			wgmma_wait<0>();
+			fence_regs(s);
+			if (lane == 0) {
+				mbar_arrive(bars.empty_k(s0));
+				if (n_tiles == 1)
+					mbar_arrive(q_empty); /* this warp's last read of Q */
+			}
+			online_softmax<C>(s, m_run, l_run, alpha, 0, S, scale_log2, lane); /* O = 0: alpha unused */
+			convert_p<C>(s, p);
+
+			for (int j = 1; j < n_tiles; j++) {
+				const int st = stage_of<C>(g0 + j), sp = stage_of<C>(g0 + j - 1);
+				const uint32_t ph = parity_of<C>(g0 + j), php = parity_of<C>(g0 + j - 1);
+				mbar_wait(bars.full_k(st), ph);
+				mbar_wait(bars.full_v(sp), php);
+				if constexpr (C::pingpong)
+					named_barrier_sync(sched_bar<C>(wg), SCHED_THREADS); /* this warp group's turn */
+				wgmma_fence();
+				issue_qk<C>(s, s_q, wg, s_k + st * C::kv_bytes); /* group 1: S(j) */
+				wgmma_commit();
+				issue_pv<C>(o, p, s_v + sp * C::kv_bytes); /* group 2: O += P(j-1) V(j-1) */
+				wgmma_commit();
+				if constexpr (C::pingpong)
+					if (sched_gives<C>(wg, j, n_tiles)) /* the next warp group's turn */
+						named_barrier_arrive(sched_bar<C>(sched_next<C>(wg)), SCHED_THREADS);
+				wgmma_wait<1>(); /* S(j) is done; P V may still run */
+				fence_regs(s);
+				if (lane == 0) {
+					mbar_arrive(bars.empty_k(st));
+					if (j == n_tiles - 1)
+						mbar_arrive(q_empty); /* this warp's last read of Q */
+				}
+				online_softmax<C>(s, m_run, l_run, alpha, j * C::bn, S, scale_log2, lane);
+				wgmma_wait<0>(); /* P(j-1) V(j-1) is done: O and P may be touched */
+				fence_regs(o);
+				fence_regs(p);
+				if (lane == 0)
+					mbar_arrive(bars.empty_v(sp));
+				rescale_o<C>(o, alpha);
+				convert_p<C>(s, p);
+			}
+			const int sl = stage_of<C>(g0 + n_tiles - 1);
+			mbar_wait(bars.full_v(sl), parity_of<C>(g0 + n_tiles - 1));
+			wgmma_fence();
+			issue_pv<C>(o, p, s_v + sl * C::kv_bytes);
+			wgmma_commit();
+			wgmma_wait<0>();
+			fence_regs(o);
+			fence_regs(p);
+			if (lane == 0)
+				mbar_arrive(bars.empty_v(sl));
+		}
+		/* O through its own staging tile (each warp writes and reads back only
+		 * its own 16 rows there, so tile c+1's store cannot race tile c's) */
+		store_o<C>(o, l_run, gbase + C::off_o, d_o + (size_t)bh * S * C::d, m0, wg, S);
+	}
+}
+
 /* ---- host side ------------------------------------------------------------- */
 
 /* cuTensorMapEncodeTiled from the driver, found once by init (no -lcuda). */
@@ -1139,7 +1383,9 @@ static inline int fa_wgmma_tensor_map(CUtensorMap *m, const void *ptr, long long
 
 template <class C> static const void *fa_wgmma_kernel_fn(void)
 {
-	if constexpr (C::tma)
+	if constexpr (C::persist)
+		return (const void *)attention_fwd_kernel8<C>;
+	else if constexpr (C::tma)
 		return (const void *)attention_fwd_kernel7<C>;
 	else
 		return (const void *)attention_fwd_kernel6<C>;
@@ -1182,6 +1428,11 @@ template <class C> static int fa_wgmma_init_t(struct ev_launch *l, char *err, si
 	}
 	if (B < 1 || H < 1 || S < 1 || B > 65535 || H > 65535 || S > INT32_MAX - C::bm) {
 		snprintf(err, errlen, "shape B=%lld H=%lld S=%lld out of range for the grid", B, H, S);
+		return 1;
+	}
+	if (C::persist && (S + C::bm - 1) / C::bm * H * B > INT32_MAX) {
+		snprintf(err, errlen, "shape B=%lld H=%lld S=%lld has more than 2^31-1 tiles (PERSIST=1 counts them in an int)",
+			 B, H, S);
 		return 1;
 	}
 	if (!(l->scale > 0.0 && l->scale < 1e30)) {
@@ -1254,8 +1505,29 @@ template <class C> static int fa_wgmma_launch_t(struct ev_launch *l)
 		    fa_wgmma_tensor_map(&tk, l->inputs[1].data, (long long)B * H, S, C::d, C::bn) ||
 		    fa_wgmma_tensor_map(&tv, l->inputs[2].data, (long long)B * H, S, C::d, C::bn))
 			return (int)cudaErrorInvalidValue;
-		attention_fwd_kernel7<C><<<grid, C::threads, C::smem_bytes, st>>>(tq, tk, tv, (__half *)l->outputs[0].data,
-										   H, S, scale_log2);
+		if constexpr (C::persist) {
+			/* one CTA per tile up to what the GPU runs at once: asked at every
+			 * launch (host calls only: a sealed replay keeps the planner's grid) */
+			const int n_work = (S + C::bm - 1) / C::bm * H * B;
+			int dev = 0, sms = 0, per_sm = 0;
+			cudaError_t e = cudaGetDevice(&dev);
+			if (e == cudaSuccess)
+				e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+			if (e == cudaSuccess)
+				e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, attention_fwd_kernel8<C>, C::threads,
+										  C::smem_bytes);
+			if (e != cudaSuccess)
+				return (int)e;
+			if (per_sm < 1)
+				return (int)cudaErrorInvalidConfiguration;
+			const long long ctas = (long long)sms * per_sm;
+			const unsigned g1 = (unsigned)(ctas < n_work ? ctas : n_work);
+			attention_fwd_kernel8<C><<<g1, C::threads, C::smem_bytes, st>>>(
+				tq, tk, tv, (__half *)l->outputs[0].data, H, S, n_work, scale_log2);
+		} else {
+			attention_fwd_kernel7<C><<<grid, C::threads, C::smem_bytes, st>>>(
+				tq, tk, tv, (__half *)l->outputs[0].data, H, S, scale_log2);
+		}
 	} else {
 		attention_fwd_kernel6<C><<<grid, C::threads, C::smem_bytes, st>>>(
 			(const __half *)l->inputs[0].data, (const __half *)l->inputs[1].data,
@@ -1266,7 +1538,17 @@ template <class C> static int fa_wgmma_launch_t(struct ev_launch *l)
 
 /* ---- the evident entry point: the variant the macros name ------------------ */
 
+#ifndef PERSIST
+#define PERSIST 0
+#endif
+#if PERSIST != 0 && PERSIST != 1
+#error "PERSIST must be 0 or 1"
+#endif
+#if PERSIST /* fa_cfg_persist's static_asserts: STEP >= 3, the shared memory */
+typedef fa_cfg_persist<fa_cfg<STEP, HEAD_DIM, BLOCK_N, NUM_WG, STAGES>> fa_wgmma_cfg;
+#else
 typedef fa_cfg<STEP, HEAD_DIM, BLOCK_N, NUM_WG, STAGES> fa_wgmma_cfg;
+#endif
 
 static int fa_wgmma_init(struct ev_launch *l, char *err, size_t errlen)
 {
@@ -1277,4 +1559,4 @@ static int fa_wgmma_launch(struct ev_launch *l) { return fa_wgmma_launch_t<fa_wg
 
 EVIDENT_DEFINE_KERNEL("fa_wgmma2", "cuda", "attention_fwd", fa_wgmma_init, fa_wgmma_launch, NULL,
 		      EV_PARAM(STEP) " " EV_PARAM(HEAD_DIM) " " EV_PARAM(BLOCK_N) " " EV_PARAM(NUM_WG) " "
-		      EV_PARAM(STAGES))
+		      EV_PARAM(STAGES) " " EV_PARAM(PERSIST))

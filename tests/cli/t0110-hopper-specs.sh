@@ -18,6 +18,7 @@ for step in 1 2 3 4; do
 	expect_match "$TEST_TMP/out" "^  wg$step +kernels/attention/fa_wgmma.cu STEP=$step HEAD_DIM=64 "
 done
 expect_match "$TEST_TMP/out" "^  wg5 +kernels/attention/fa_wgmma2.cu STEP=5 HEAD_DIM=64 "
+expect_match "$TEST_TMP/out" "^  wg5p +kernels/attention/fa_wgmma2.cu STEP=5 PERSIST=1 HEAD_DIM=64 "
 expect_match "$TEST_TMP/out" "^  mma +kernels/attention/fa_mma.cu BLOCK_M=128 BLOCK_N=128 NUM_WARPS=8 STAGES=2$"
 expect_match "$TEST_TMP/out" "^  wmma +kernels/attention/fa_wmma.cu$"
 expect_match "$TEST_TMP/out" "^  cudnn_sdpa +kernels/reference/cudnn_sdpa.cu$"
@@ -42,3 +43,6 @@ for D in 64 128; do
 	done
 done
 expect_eq "$(ls experiments/scaling-*.yaml | wc -l)" "$n" "scaling specs beyond the S x D grid"
+# step 5 by persistent CTAs beside cuDNN's (grid 132) at S4096 D128
+expect_exit 0 "$EVIDENT" run --dry-run experiments/scaling-d128-s4096.yaml
+expect_match "$TEST_TMP/out" "^  wg5p +kernels/attention/fa_wgmma2.cu STEP=5 PERSIST=1 HEAD_DIM=128 BLOCK_N=128 "

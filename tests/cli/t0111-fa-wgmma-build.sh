@@ -30,3 +30,11 @@ expect_exit 1 "$nvcc" -c -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=
 expect_contains "$TEST_TMP/err" 'BLOCK_N'
 expect_exit 1 "$nvcc" -c -arch=sm_90 -Ikernels -o "$TEST_TMP/x.o" "$k"
 expect_contains "$TEST_TMP/err" 'fa_wgmma2.cu needs sm_90a (wgmma, setmaxnreg): compile with -gencode arch=compute_90a,code=sm_90a'
+# PERSIST=1 (persistent CTAs) needs the producer warp group (STEP >= 3) and
+# room for its O staging tile (BLOCK_N=176 at D=128 has none)
+expect_exit 1 "$nvcc" -c -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=2 -DPERSIST=1 -o "$TEST_TMP/x.o" "$k"
+expect_contains "$TEST_TMP/err" 'PERSIST=1 needs STEP >= 3'
+expect_exit 1 "$nvcc" -c -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=5 -DHEAD_DIM=128 -DBLOCK_N=176 -DPERSIST=1 -o "$TEST_TMP/x.o" "$k"
+expect_contains "$TEST_TMP/err" 'PERSIST=1 adds an O staging tile'
+expect_exit 1 "$nvcc" -c -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=4 -DPERSIST=2 -o "$TEST_TMP/x.o" "$k"
+expect_contains "$TEST_TMP/err" 'PERSIST must be 0 or 1'

@@ -32,6 +32,12 @@
  * after the last one's iteration j-1), and no named barrier is left
  * half-complete at the end.
  *
+ * PERSIST=1 (attention_fwd_kernel8, STEP 3..5): the same checks over 1..4
+ * query tiles per CTA (1..5 K/V tiles each): the K/V ring counted across
+ * them, Q's refill after the "Q empty" barrier (no Q load issued or
+ * landing while a warp's Q K^T reads Q; every Q K^T reads its own tile's
+ * Q), and the turns of consecutive tiles in order.
+ *
  * Build and run (scripts/layout-sims.sh does, for make test-repo):
  *   nvcc -gencode=arch=compute_90a,code=sm_90a -Ikernels -o wgmma_pipeline_sim tests/gpu/wgmma_pipeline_sim.cu
  *   ./wgmma_pipeline_sim     prints one "ok" line per step and exits 0, or the first violation
@@ -83,6 +89,7 @@ struct op {
 	unsigned par; /* WAIT */
 	int what;     /* LOAD, READ_*: Q, K or V */
 	int stage, tile;
+	int turn; /* STEP=5's turns: which iteration (query tile c, iteration j: c * n_tiles + j) */
 };
 
 struct world {
@@ -196,6 +203,105 @@ template <class C> static std::vector<op> producer_program(int n_tiles)
 	return p;
 }
 
+/* PERSIST=1: the "Q empty" barrier, after the others. */
+static int b_q_empty(int st) { return 1 + 4 * st; }
+
+/*
+ * One consumer warp's program after attention_fwd_kernel8<C> (PERSIST=1):
+ * n_work query tiles, each n_tiles K/V tiles of the CTA's running count
+ * g = c * n_tiles + j; Q's reads (Q K^T) are modelled too, as its refill
+ * now happens while the CTA runs.
+ */
+template <class C> static std::vector<op> consumer_program_p(int n_tiles, int n_work, int wg)
+{
+	std::vector<op> p;
+	const int ST = C::stages;
+	for (int c = 0; c < n_work; c++) {
+		const int g0 = c * n_tiles;
+		p.push_back({WAIT, b_q(ST), (unsigned)c & 1u, Q, 0, c, 0});
+		if (C::pingpong && wg == C::nwg - 1 && n_tiles > 1) /* warp group 0's first turn */
+			p.push_back({NB_ARRIVE, sched_bar<C>(0), 0, 0, 0, 0, 0});
+		if (!C::overlap) {
+			for (int j = 0; j < n_tiles; j++) {
+				const int g = g0 + j, st = stage_of<C>(g);
+				const unsigned ph = parity_of<C>(g);
+				p.push_back({WAIT, b_full_k(ST, st), ph, K, st, g, 0});
+				p.push_back({READ_BEGIN, 0, 0, Q, 0, c, 0});
+				p.push_back({READ_BEGIN, 0, 0, K, st, g, 0});
+				p.push_back({READ_END, 0, 0, K, st, g, 0});
+				p.push_back({READ_END, 0, 0, Q, 0, c, 0});
+				p.push_back({ARRIVE, b_empty_k(ST, st), 0, K, st, g, 0});
+				if (j == n_tiles - 1)
+					p.push_back({ARRIVE, b_q_empty(ST), 0, Q, 0, c, 0});
+				p.push_back({WAIT, b_full_v(ST, st), ph, V, st, g, 0});
+				p.push_back({READ_BEGIN, 0, 0, V, st, g, 0});
+				p.push_back({READ_END, 0, 0, V, st, g, 0});
+				p.push_back({ARRIVE, b_empty_v(ST, st), 0, V, st, g, 0});
+			}
+			continue;
+		}
+		const int s0 = stage_of<C>(g0);
+		p.push_back({WAIT, b_full_k(ST, s0), parity_of<C>(g0), K, s0, g0, 0});
+		p.push_back({READ_BEGIN, 0, 0, Q, 0, c, 0});
+		p.push_back({READ_BEGIN, 0, 0, K, s0, g0, 0});
+		p.push_back({READ_END, 0, 0, K, s0, g0, 0});
+		p.push_back({READ_END, 0, 0, Q, 0, c, 0});
+		p.push_back({ARRIVE, b_empty_k(ST, s0), 0, K, s0, g0, 0});
+		if (n_tiles == 1)
+			p.push_back({ARRIVE, b_q_empty(ST), 0, Q, 0, c, 0});
+		for (int j = 1; j < n_tiles; j++) {
+			const int g = g0 + j, st = stage_of<C>(g), sp = stage_of<C>(g - 1);
+			const unsigned ph = parity_of<C>(g), php = parity_of<C>(g - 1);
+			const int turn = c * n_tiles + j;
+			p.push_back({WAIT, b_full_k(ST, st), ph, K, st, g, 0});
+			p.push_back({WAIT, b_full_v(ST, sp), php, V, sp, g - 1, 0});
+			if (C::pingpong) {
+				p.push_back({NB_ARRIVE, sched_bar<C>(wg), 1, 0, 0, 0, turn});
+				p.push_back({NB_WAIT, sched_bar<C>(wg), 0, 0, 0, 0, turn});
+			}
+			p.push_back({READ_BEGIN, 0, 0, Q, 0, c, turn});
+			p.push_back({READ_BEGIN, 0, 0, K, st, g, turn});
+			p.push_back({READ_BEGIN, 0, 0, V, sp, g - 1, turn});
+			if (C::pingpong && sched_gives<C>(wg, j, n_tiles))
+				p.push_back({NB_ARRIVE, sched_bar<C>(sched_next<C>(wg)), 0, 0, 0, 0, turn});
+			p.push_back({READ_END, 0, 0, K, st, g, 0});
+			p.push_back({READ_END, 0, 0, Q, 0, c, 0});
+			p.push_back({ARRIVE, b_empty_k(ST, st), 0, K, st, g, 0});
+			if (j == n_tiles - 1)
+				p.push_back({ARRIVE, b_q_empty(ST), 0, Q, 0, c, 0});
+			p.push_back({READ_END, 0, 0, V, sp, g - 1, 0});
+			p.push_back({ARRIVE, b_empty_v(ST, sp), 0, V, sp, g - 1, 0});
+		}
+		const int gl = g0 + n_tiles - 1, sl = stage_of<C>(gl);
+		p.push_back({WAIT, b_full_v(ST, sl), parity_of<C>(gl), V, sl, gl, 0});
+		p.push_back({READ_BEGIN, 0, 0, V, sl, gl, 0});
+		p.push_back({READ_END, 0, 0, V, sl, gl, 0});
+		p.push_back({ARRIVE, b_empty_v(ST, sl), 0, V, sl, gl, 0});
+	}
+	return p;
+}
+
+/* The producer thread of attention_fwd_kernel8<C>. */
+template <class C> static std::vector<op> producer_program_p(int n_tiles, int n_work)
+{
+	std::vector<op> p;
+	const int ST = C::stages;
+	int g = 0;
+	for (int c = 0; c < n_work; c++) {
+		p.push_back({WAIT, b_q_empty(ST), ((unsigned)c & 1u) ^ 1u, Q, 0, c, 0});
+		p.push_back({LOAD, b_q(ST), 0, Q, 0, c, 0});
+		for (int t = 0; t < n_tiles; t++, g++) {
+			const int s = stage_of<C>(g);
+			const unsigned ph = parity_of<C>(g);
+			p.push_back({WAIT, b_empty_k(ST, s), ph ^ 1u, K, s, g, 0});
+			p.push_back({LOAD, b_full_k(ST, s), 0, K, s, g, 0});
+			p.push_back({WAIT, b_empty_v(ST, s), ph ^ 1u, V, s, g, 0});
+			p.push_back({LOAD, b_full_v(ST, s), 0, V, s, g, 0});
+		}
+	}
+	return p;
+}
+
 static unsigned long long rng_state;
 static unsigned rnd(unsigned n)
 {
@@ -204,15 +310,19 @@ static unsigned rnd(unsigned n)
 }
 
 /* One run; "" if every check held, else the first violation. */
-template <class C> static std::string run_once(int n_tiles, unsigned long long seed)
+template <class C> static std::string run_once(int n_tiles, unsigned long long seed, int n_work = 0)
 {
+	const bool persist = n_work > 0; /* PERSIST=1: attention_fwd_kernel8, n_work query tiles */
+	const int n_turns = (persist ? n_work : 1) * n_tiles, n_kv = (persist ? n_work : 1) * n_tiles;
 	rng_state = seed;
 	const int ST = C::stages, n_warps = 4 * C::nwg;
 	world w;
 	w.stages = ST;
 	w.n_tiles = n_tiles;
-	w.bars.resize(1 + 4 * ST);
+	w.bars.resize(1 + 4 * ST + (persist ? 1 : 0));
 	w.bars[0].init(1);
+	if (persist)
+		w.bars[b_q_empty(ST)].init(n_warps);
 	for (int s = 0; s < ST; s++) {
 		w.bars[b_full_k(ST, s)].init(1);
 		w.bars[b_full_v(ST, s)].init(1);
@@ -225,13 +335,14 @@ template <class C> static std::string run_once(int n_tiles, unsigned long long s
 
 	std::vector<std::vector<op>> prog;
 	for (int i = 0; i < n_warps; i++)
-		prog.push_back(consumer_program<C>(n_tiles, i == 0, i / 4));
+		prog.push_back(persist ? consumer_program_p<C>(n_tiles, n_work, i / 4)
+				       : consumer_program<C>(n_tiles, i == 0, i / 4));
 	if (C::ws)
-		prog.push_back(producer_program<C>(n_tiles));
+		prog.push_back(persist ? producer_program_p<C>(n_tiles, n_work) : producer_program<C>(n_tiles));
 	std::vector<size_t> pc(prog.size(), 0);
 	std::vector<int> next_k(n_warps, 0), next_v(n_warps, 0);
 	std::vector<unsigned> nb_seen(prog.size(), 0);                  /* the phase a bar.sync waits past */
-	std::vector<std::vector<int>> issued(C::nwg, std::vector<int>(n_tiles, 0)); /* warps that issued S(j) */
+	std::vector<std::vector<int>> issued(C::nwg, std::vector<int>(n_turns, 0)); /* warps that issued S(j) */
 	const int nb_warps = SCHED_THREADS / 32;
 	int at_sync = 0;
 	std::vector<int> waiting_sync(prog.size(), 0);
@@ -302,11 +413,23 @@ template <class C> static std::string run_once(int n_tiles, unsigned long long s
 		case READ_BEGIN:
 			if (w.tag[o.what][o.stage] != o.tile || w.in_flight[o.what][o.stage]) {
 				snprintf(buf, sizeof(buf), "warp %d reads %s tile %d in stage %d, which holds tile %d (%d loads in flight)",
-					 a, o.what == K ? "K" : "V", o.tile, o.stage, w.tag[o.what][o.stage],
+					 a, o.what == K ? "K" : o.what == V ? "V" : "Q", o.tile, o.stage, w.tag[o.what][o.stage],
 					 w.in_flight[o.what][o.stage]);
 				return buf;
 			}
-			if (is_warp && C::pingpong && o.what == K && o.tile >= 1) {
+			if (persist && is_warp && C::pingpong && o.what == K && o.turn % n_tiles >= 1) {
+				/* turn c * n_tiles + j: the warp group before in the round has issued
+				 * the same iteration (warp group 0: the last one's iteration j-1) */
+				const int g = a / 4, prev = (g + C::nwg - 1) % C::nwg, pt = g > 0 ? o.turn : o.turn - 1;
+				if (pt % n_tiles >= 1 && issued[(size_t)prev][(size_t)pt] != 4) {
+					snprintf(buf, sizeof(buf), "warp group %d issued turn %d before warp group %d's "
+						 "turn %d was issued (%d of 4 warps)", g, o.turn, prev, pt,
+						 issued[(size_t)prev][(size_t)pt]);
+					return buf;
+				}
+				issued[(size_t)g][(size_t)o.turn]++;
+			}
+			if (!persist && is_warp && C::pingpong && o.what == K && o.tile >= 1) {
 				const int g = a / 4, prev = (g + C::nwg - 1) % C::nwg, pt = g > 0 ? o.tile : o.tile - 1;
 				if (pt >= 1 && issued[(size_t)prev][(size_t)pt] != 4) {
 					snprintf(buf, sizeof(buf), "warp group %d issued iteration %d before warp group %d's "
@@ -316,7 +439,7 @@ template <class C> static std::string run_once(int n_tiles, unsigned long long s
 				}
 				issued[(size_t)g][(size_t)o.tile]++;
 			}
-			if (is_warp) {
+			if (is_warp && o.what != Q) {
 				int &next = o.what == K ? next_k[(size_t)a] : next_v[(size_t)a];
 				if (o.tile != next)
 					return "a warp read the tiles out of order";
@@ -344,7 +467,7 @@ template <class C> static std::string run_once(int n_tiles, unsigned long long s
 		pc[(size_t)a]++;
 	}
 	for (int a = 0; a < n_warps; a++)
-		if (next_k[(size_t)a] != n_tiles || next_v[(size_t)a] != n_tiles)
+		if (next_k[(size_t)a] != n_kv || next_v[(size_t)a] != n_kv)
 			return "a warp did not read every tile";
 	if (!w.pending.empty())
 		return "loads left in flight";
@@ -382,6 +505,32 @@ template <int STEP_> static void check_step(void)
 	       "overwritten or read early%s\n",
 	       failures == f0 ? "ok" : "FAILED", STEP_, runs, wg1,
 	       STEP_ >= 5 ? ", the warp groups' turns in order, no named barrier left half-complete" : "");
+	if constexpr (STEP_ >= 3) {
+		/* PERSIST=1: 1..4 query tiles per CTA, the ring, Q and the turns across them */
+		long long runs_p = 0;
+		const int f1 = failures;
+		auto onep = [&](auto cfg) {
+			using C = decltype(cfg);
+			for (int nw = 1; nw <= 4; nw++)
+				for (int n = 1; n <= 5; n++)
+					for (unsigned long long seed = 1; seed <= 30; seed++) {
+						const std::string e = run_once<C>(n, seed * 7919 + (unsigned long long)(n + 16 * nw), nw);
+						runs_p++;
+						if (!e.empty() && failures++ < 10)
+							fprintf(stderr, "STEP=%d PERSIST=1 STAGES=%d NUM_WG=%d tiles=%d query tiles=%d "
+								"seed=%llu: %s\n", C::step, C::stages, C::nwg, n, nw, seed, e.c_str());
+					}
+		};
+		onep(fa_cfg<STEP_, 64, 64, wg1, 2>{});
+		onep(fa_cfg<STEP_, 64, 64, 2, 2>{});
+		onep(fa_cfg<STEP_, 64, 64, 3, 2>{});
+		onep(fa_cfg<STEP_, 64, 64, 2, 3>{});
+		onep(fa_cfg<STEP_, 64, 64, 3, 4>{});
+		printf("%s STEP=%d PERSIST=1: %lld interleavings (1..4 query tiles a CTA, 1..5 K/V tiles each): no "
+		       "deadlock, no K/V stage or Q overwritten or read early%s\n",
+		       failures == f1 ? "ok" : "FAILED", STEP_, runs_p,
+		       STEP_ >= 5 ? ", turns in order across tiles, no named barrier left half-complete" : "");
+	}
 }
 
 int main(void)

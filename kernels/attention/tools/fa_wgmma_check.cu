@@ -12,6 +12,11 @@
  *   ./fa_wgmma_check 4 5        only steps 4 and 5
  *   ./fa_wgmma_check 5 n176     step 5, and steps 4 and 5 with BLOCK_N=176 at
  *                               D=128 (rows "4n176", "5n176"; FA3's tile there)
+ *   ./fa_wgmma_check 5 5p       step 5, and step 5 with PERSIST=1 (row "5p";
+ *                               also 3p, 4p): persistent CTAs, checked at the
+ *                               seed shapes, the tails, S4096 D128 and shapes
+ *                               with several tiles per CTA, and its O
+ *                               compared bit for bit with the step's own
  * Exit: 0 every case ran and is correct, 1 not, 77 no usable GPU.
  * (The line "// evident: arch sm_90a" below is for make check-kernels, which
  * compiles every .cu under kernels/ and must build this one for sm_90a.)
@@ -25,7 +30,7 @@
  * parameter word that points into a tensor, keeping its offset), so steps
  * 2-5 can run as trust: sealed; anything else means trust: host.
  * Then one child process per (step, head dim) - a crash or a hang ends only
- * that child (the parent kills it after 20 s) - which for each shape: draws
+ * that child (the parent kills it after 40 s) - which for each shape: draws
  * fp16 Q, K, V on the GPU (uniform in [-1, 1), and for the first shape also
  * "large": Q, K in [-8, 8), scores up to ~|50| that overflow exp() without
  * the row max), computes an fp32 reference on the GPU (exact expf, one
@@ -48,7 +53,7 @@
  * and cold TFLOP/s (4 B H S^2 D flops); then a legend.  Status is ok,
  * WRONG (outside tolerance), NAN, UNWRITTEN, INIT_REFUSED (with init's
  * reason), LAUNCH_FAILED / CRASHED (with the CUDA error), HANG (killed
- * after 20 s) or NOT_RUN (an earlier shape of the same child failed).
+ * after 40 s) or NOT_RUN (an earlier shape of the same child failed).
  */
 // evident: arch sm_90a
 #include "../fa_wgmma2.cu"
@@ -65,7 +70,7 @@
 #include <algorithm>
 #include <vector>
 
-#define CHILD_TIMEOUT_S 20
+#define CHILD_TIMEOUT_S 40 /* 5p at D=128: S4096 twice more (the bit-for-bit comparison) */
 #define TIMED_ITERS 50
 #define WARMUP_ITERS 5
 #define TOL_ABS 5e-3
@@ -380,6 +385,37 @@ template <class C> static void run_child(const std::vector<shape> &shapes)
 					failed = true;
 					break;
 				}
+				if constexpr (C::persist) {
+					/* the persistent kernel's O is the 3-D grid's, bit for bit */
+					typedef typename C::base Cb;
+					struct ev_launch lb = l;
+					lb.outputs[0].data = d_o[1];
+					if (fa_wgmma_init_t<Cb>(&lb, err, sizeof(err)) != 0) {
+						snprintf(r.status, sizeof(r.status), "INIT_REFUSED (the non-persistent kernel): %s", err);
+						failed = true;
+						break;
+					}
+					le = fa_wgmma_launch_t<Cb>(&lb);
+					se = le ? (cudaError_t)le : cudaDeviceSynchronize();
+					if (se != cudaSuccess) {
+						launch_status(r.status, sizeof(r.status), se);
+						failed = true;
+						break;
+					}
+					std::vector<uint16_t> h0(n), h1(n);
+					CK(cudaMemcpy(h0.data(), d_o[0], n * 2, cudaMemcpyDeviceToHost));
+					CK(cudaMemcpy(h1.data(), d_o[1], n * 2, cudaMemcpyDeviceToHost));
+					size_t ndiff = 0;
+					for (size_t i = 0; i < n; i++)
+						ndiff += h0[i] != h1[i];
+					if (ndiff) {
+						snprintf(r.status, sizeof(r.status),
+							 "DIFFERS from the non-persistent kernel in %zu of %zu elements (%s inputs)", ndiff,
+							 n, dist ? "large" : "uniform");
+						failed = true;
+						break;
+					}
+				}
 				/* the same inputs at new addresses, a fresh poisoned O */
 				for (int t = 0; t < 3; t++)
 					l.inputs[t].data = d_in[1][t];
@@ -449,9 +485,9 @@ template <class C> static void run_child(const std::vector<shape> &shapes)
 		snprintf(shape_txt, sizeof(shape_txt), "B%d H%d S%d D%d", sh.B, sh.H, sh.S, sh.D);
 		char label[16];
 		if (C::bn == 128)
-			snprintf(label, sizeof(label), "%d", C::step);
+			snprintf(label, sizeof(label), "%d%s", C::step, C::persist ? "p" : "");
 		else
-			snprintf(label, sizeof(label), "%dn%d", C::step, C::bn);
+			snprintf(label, sizeof(label), "%dn%d%s", C::step, C::bn, C::persist ? "p" : "");
 		printf("%-5s %-20s %-8.2e %-8.2e %-5llu %-5llu %-7llu %-6s %9.2f %9.2f %7.1f  %s\n", label, shape_txt,
 		       r.max_err, r.rel_l2, r.nan, r.unwritten, r.outside, r.moved, r.hot_us, r.cold_us,
 		       r.cold_us > 0 ? flops / (r.cold_us * 1e-6) / 1e12 : NAN, r.status);
@@ -562,42 +598,56 @@ template <class F> static int in_child(const char *what, F fn)
 }
 
 static const std::vector<shape> s128 = {{4, 16, 4096, 128, true}, {1, 2, 397, 128, false}};
+/* PERSIST=1 also: shapes with several tiles per CTA (on 132 SMs), tails in
+ * both directions, and one K/V tile per query tile (the ring's count then
+ * moves by one per tile) */
+static const std::vector<shape> s128p = {{4, 16, 4096, 128, true}, {1, 2, 397, 128, false},
+					 {3, 40, 397, 128, false}, {1, 300, 77, 128, false}};
 
 template <class C> static int run_d128(bool want)
 {
 	if (!want)
 		return 0;
 	char what[64];
-	snprintf(what, sizeof(what), "step %d BLOCK_N=%d, D=128", C::step, C::bn);
-	return in_child(what, [&] { run_child<C>(s128); });
+	snprintf(what, sizeof(what), "step %d%s BLOCK_N=%d, D=128", C::step, C::persist ? " PERSIST" : "", C::bn);
+	return in_child(what, [&] { run_child<C>(C::persist ? s128p : s128); });
 }
 
 template <class C64, class C128> static int run_step(bool want)
 {
 	if (!want)
 		return 0;
-	const std::vector<shape> s64 = {{4, 8, 512, 64, true}, {1, 2, 397, 64, false}, {1, 1, 77, 64, false}};
+	std::vector<shape> s64 = {{4, 8, 512, 64, true}, {1, 2, 397, 64, false}, {1, 1, 77, 64, false}};
+	if (C64::persist) {
+		s64.push_back({2, 16, 1000, 64, false});
+		s64.push_back({1, 300, 77, 64, false});
+		s64.push_back({4, 32, 2048, 64, false});
+	}
 	char what[64];
-	snprintf(what, sizeof(what), "step %d, D=64", C64::step);
+	snprintf(what, sizeof(what), "step %d%s, D=64", C64::step, C64::persist ? " PERSIST" : "");
 	int bad = in_child(what, [&] { run_child<C64>(s64); });
 	return bad | run_d128<C128>(true);
 }
+template <int ST> using fa_p64 = fa_cfg_persist<fa_cfg<ST, 64, 128, 2, 2>>;
+template <int ST> using fa_p128 = fa_cfg_persist<fa_cfg<ST, 128, 128, 2, 2>>;
 
 int main(int argc, char **argv)
 {
 	bool want[6] = {false, argc == 1, argc == 1, argc == 1, argc == 1, argc == 1}, wide = argc == 1;
+	bool want_p[6] = {false, false, false, argc == 1, argc == 1, argc == 1};
 	for (int i = 1; i < argc; i++) {
 		const int s = atoi(argv[i]);
 		if (!strcmp(argv[i], "n176")) {
 			wide = true;
 			continue;
 		}
-		if (s < 1 || s > 5) {
-			fprintf(stderr, "usage: %s [STEP...] [n176]   (steps 1..5, n176: steps 4 and 5 with "
-				"BLOCK_N=176 at D=128; none: all)\n", argv[0]);
+		const bool p = s >= 3 && s <= 5 && argv[i][1] == 'p' && argv[i][2] == 0;
+		if (!p && (s < 1 || s > 5 || argv[i][1] != 0)) {
+			fprintf(stderr, "usage: %s [STEP...] [3p|4p|5p...] [n176]   (steps 1..5; Np: step N with "
+				"PERSIST=1; n176: steps 4 and 5 with BLOCK_N=176 at D=128; none: all)\n", argv[0]);
 			return 2;
 		}
-		want[s] = true;
+		(p ? want_p : want)[s] = true;
 	}
 	/* the device, asked in a child: the parent stays without a CUDA context (fork) */
 	const int dev_rc = in_child("device", [] {
@@ -622,7 +672,7 @@ int main(int argc, char **argv)
 		return 77;
 	int bad = in_child("tensor map", tensormap_child);
 	printf("configuration of every step: BLOCK_N=128 NUM_WG=2 (BLOCK_M=128) STAGES=2 (rows \"4n176\", \"5n176\": "
-	       "BLOCK_N=176)\n");
+	       "BLOCK_N=176; \"3p\", \"4p\", \"5p\": PERSIST=1, its O also compared bit for bit with the step's)\n");
 	printf("%-5s %-20s %-8s %-8s %-5s %-5s %-7s %-6s %9s %9s %7s  %s\n", "step", "shape", "max_err", "rel_l2",
 	       "nan", "unwr", "outside", "moved", "hot_us", "cold_us", "TFLOP/s", "status");
 	bad |= run_step<fa_cfg<1, 64, 128, 2, 2>, fa_cfg<1, 128, 128, 2, 2>>(want[1]);
@@ -630,6 +680,9 @@ int main(int argc, char **argv)
 	bad |= run_step<fa_cfg<3, 64, 128, 2, 2>, fa_cfg<3, 128, 128, 2, 2>>(want[3]);
 	bad |= run_step<fa_cfg<4, 64, 128, 2, 2>, fa_cfg<4, 128, 128, 2, 2>>(want[4]);
 	bad |= run_step<fa_cfg<5, 64, 128, 2, 2>, fa_cfg<5, 128, 128, 2, 2>>(want[5]);
+	bad |= run_step<fa_p64<3>, fa_p128<3>>(want_p[3]);
+	bad |= run_step<fa_p64<4>, fa_p128<4>>(want_p[4]);
+	bad |= run_step<fa_p64<5>, fa_p128<5>>(want_p[5]);
 	bad |= run_d128<fa_cfg<4, 128, 176, 2, 2>>(wide);
 	bad |= run_d128<fa_cfg<5, 128, 176, 2, 2>>(wide);
 	printf("\nlegend: max_err = max |O - ref| over all elements (fp32 reference, exact expf); rel_l2 = ||O - ref|| / "
