@@ -240,11 +240,15 @@ static void on_progress(void *ctx, const char *what)
 
 /* The worker's oom_score_adj now, into w's lowest (kexec.h struct wrun):
  * its box may not lower it (red team 4, oom_undo), and the record says
- * what it had.  The first read comes with the worker's first bytes, before
- * any kernel code ran; a later read below it means the kernel lowered the
+ * what it had.  The spawn set it (run_worker: SANDBOX_OOM_SCORE_ADJ, in
+ * the child before exec, inherited by the box's pid 1; raising it is
+ * always allowed), so any read below that means the kernel lowered the
  * score that makes it the OOM killer's first choice (where the runner
  * lacks CAP_SYS_RESOURCE a GPU box, or an unsandboxed worker, can): a
- * protocol violation, -1. */
+ * protocol violation, -1.  The floor is the value set, not the first
+ * read: under load the parent's first read, at the worker's first bytes,
+ * came after the kernel's init had already lowered it (t0059's oom_undo
+ * recorded ok at load 5). */
 static int note_oom(struct wrun *w)
 {
 	/* the box's pid 1 is looked for once (without /proc/PID/task/PID/
@@ -257,8 +261,8 @@ static int note_oom(struct wrun *w)
 		return 0;
 	int v = atoi(buf);
 	if (!w->oom_reads++) {
-		w->oom_score_adj = w->oom_first = v;
-		return 0;
+		w->oom_first = SANDBOX_OOM_SCORE_ADJ;
+		w->oom_score_adj = v;
 	}
 	if (v < w->oom_score_adj)
 		w->oom_score_adj = v;

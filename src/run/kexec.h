@@ -121,7 +121,7 @@ struct wrun {
 	 * of the protocol at the last read.  Recorded as
 	 * judge.sandbox.oom_score_adj (red team 4, oom_undo). */
 	int oom_score_adj, oom_reads, oom_state;
-	int oom_first;               /* the first read, before any kernel code ran */
+	int oom_first;               /* its floor: what the spawn set (SANDBOX_OOM_SCORE_ADJ) */
 	int oom_pid;                 /* whose /proc entry that is: found once, 0 until then */
 	int boxed;                   /* the worker runs in a box: bubblewrap's child is its pid 1 */
 };
