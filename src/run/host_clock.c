@@ -265,9 +265,8 @@ int host_clock_freeze(struct host_clock *hc)
 
 int host_clock_late_escaped(size_t n_late, size_t n)
 {
-	if (2 * n_late > n && n_late > 0)
-		return 1;
-	return n_late >= HOST_LATE_MIN && (double)n_late > HOST_LATE_FRAC * (double)n;
+	return n_late >= (n < HOST_LATE_MIN ? n : HOST_LATE_MIN) && n_late > 0 &&
+	       (double)n_late > HOST_LATE_FRAC * (double)n;
 }
 
 /* The worker's process CPU time in us (all its threads, those that ended

@@ -167,18 +167,20 @@ struct host_clock {
  * most: the host's own work charged to whatever runs); each more thread
  * wakes to take the stop too (HOST_LATE_CPU_THREAD_US, for at most
  * HOST_LATE_CPU_THREADS of them).  More than HOST_LATE_FRAC of the timed
- * samples past the bound, and at least HOST_LATE_MIN of them, is
- * escaped_work (the fraction of CLOCK_GAP_FRAC's rule); so is more than
- * half of them, however few (host_clock_late_escaped).  A tenth of the
- * samples cannot move a median far, and the floor of three keeps a loaded
- * machine's one or two slow stops from failing a short honest run (make
- * test at load 7 gave 7 such runs of 8 to 40 samples with 1 or 2 past the
- * bound: sleepy, tiny.yaml, the build-box and lineage specs).
+ * samples past the bound, and at least HOST_LATE_MIN of them (or all of
+ * fewer), is escaped_work (host_clock_late_escaped).  A cheat that moves
+ * the median must do so in over half of the samples, so a quarter catches
+ * every such cheat (vfork_after: all 300), while the CPU clock's spikes on
+ * a loaded machine (interrupts charged to whatever runs) stay below it:
+ * with a tenth and no floor, make test at load 7 failed 7 honest runs of
+ * 8 to 40 samples on one or two slow stops (sleepy, tiny.yaml, the
+ * build-box and lineage specs), and with a tenth and a floor of three,
+ * the sanitized pass's tiny paper run (20 samples) once more.
  */
 #define HOST_LATE_CPU_US 50.0
 #define HOST_LATE_CPU_THREAD_US 5.0
 #define HOST_LATE_CPU_THREADS 15
-#define HOST_LATE_FRAC 0.10
+#define HOST_LATE_FRAC 0.25
 #define HOST_LATE_MIN 3
 /* 1 when n_late of n timed samples past the bound are escaped work (the
  * rule above), else 0. */
