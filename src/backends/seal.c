@@ -699,11 +699,17 @@ static const unsigned char *fat_entry_text(const unsigned char *im, const struct
 	return out;
 }
 
-int seal_fatbin_device_launch(const void *const *images, const size_t *image_bytes, int n_images,
-			      const char **what)
+/*
+ * The walk both searches make: every entry of kind `kind` (1 PTX, 2 ELF;
+ * 0 both) of every image, in order, its text as the driver would load it
+ * (fat_entry_text), handed to fn(text, n, ctx) until fn returns nonzero,
+ * which ends the walk and is returned (0 when it ran to the end).  An
+ * entry of that kind with no readable text counts in *unreadable (when
+ * not NULL) and is skipped.
+ */
+static int fat_each_text(const void *const *images, const size_t *image_bytes, int n_images, uint16_t kind,
+			 int (*fn)(const unsigned char *text, size_t n, void *ctx), void *ctx, int *unreadable)
 {
-	static const char *const names[] = { "cnpv2LaunchDevice", "CDP2LaunchDevice", "cudaLaunchDevice", NULL };
-	*what = NULL;
 	for (int i = 0; i < n_images; i++) {
 		const unsigned char *im = images[i];
 		size_t len = image_bytes[i];
@@ -713,21 +719,45 @@ int seal_fatbin_device_launch(const void *const *images, const size_t *image_byt
 		memcpy(&hsize, im + 6, 2);
 		struct fat_entry e;
 		for (size_t at = hsize; fat_entry_at(im, len, at, &e); at += e.ehs + e.size) {
+			if (kind && e.kind != kind)
+				continue;
 			size_t n;
 			int owned;
 			const unsigned char *text = fat_entry_text(im, &e, &n, &owned);
-			if (!text)
-				continue; /* unreadable: seal_fatbin_readable leaves it out */
-			for (int k = 0; names[k] && !*what; k++)
-				if (has_bytes(text, n, names[k]))
-					*what = names[k];
+			if (!text) {
+				if (unreadable)
+					(*unreadable)++;
+				continue;
+			}
+			int r = fn(text, n, ctx);
 			if (owned)
 				free((void *)text);
-			if (*what)
-				return 1;
+			if (r)
+				return r;
 		}
 	}
 	return 0;
+}
+
+/* fat_each_text's fn for seal_fatbin_device_launch: *ctx is the name found */
+static int find_device_launch(const unsigned char *text, size_t n, void *ctx)
+{
+	static const char *const names[] = { "cnpv2LaunchDevice", "CDP2LaunchDevice", "cudaLaunchDevice", NULL };
+	const char **what = ctx;
+	for (int k = 0; names[k]; k++)
+		if (has_bytes(text, n, names[k])) {
+			*what = names[k];
+			return 1;
+		}
+	return 0;
+}
+
+int seal_fatbin_device_launch(const void *const *images, const size_t *image_bytes, int n_images,
+			      const char **what)
+{
+	*what = NULL;
+	/* unreadable entries: seal_fatbin_readable leaves them out */
+	return fat_each_text(images, image_bytes, n_images, 0, find_device_launch, (void *)what, NULL);
 }
 
 int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, int n_images, unsigned char **data,
@@ -864,38 +894,34 @@ static int cubin_globals(const unsigned char *f, size_t n, struct name_list *l)
 	return 0;
 }
 
+/* fat_each_text's fn for seal_fatbin_globals: a cubin whose symbols do not
+ * read counts as unreadable (ctx: struct globals_walk) */
+struct globals_walk {
+	struct name_list l;
+	int *unreadable;
+};
+static int add_cubin_globals(const unsigned char *text, size_t n, void *ctx)
+{
+	struct globals_walk *w = ctx;
+	if (cubin_globals(text, n, &w->l))
+		(*w->unreadable)++;
+	return 0;
+}
+
 int seal_fatbin_globals(const void *const *images, const size_t *image_bytes, int n_images, char ***names,
 			int max_names, int *unreadable)
 {
-	struct name_list l = { NULL, 0, 0, max_names, 0 };
+	struct globals_walk w = { { NULL, 0, 0, max_names, 0 }, unreadable };
 	*unreadable = 0;
-	for (int i = 0; i < n_images; i++) {
-		const unsigned char *im = images[i];
-		size_t len = image_bytes[i];
-		uint16_t hsize;
-		if (len < 16)
-			continue;
-		memcpy(&hsize, im + 6, 2);
-		struct fat_entry e;
-		for (size_t at = hsize; fat_entry_at(im, len, at, &e); at += e.ehs + e.size) {
-			if (e.kind != 2)
-				continue; /* PTX: its globals are the cubin's of the same source */
-			size_t n;
-			int owned;
-			const unsigned char *text = fat_entry_text(im, &e, &n, &owned);
-			if (!text || cubin_globals(text, n, &l))
-				(*unreadable)++;
-			if (owned)
-				free((void *)text);
-		}
-	}
-	if (l.over) {
-		seal_names_free(l.v, l.n);
+	/* ELF only: a PTX entry's globals are the cubin's of the same source */
+	fat_each_text(images, image_bytes, n_images, 2, add_cubin_globals, &w, unreadable);
+	if (w.l.over) {
+		seal_names_free(w.l.v, w.l.n);
 		*names = NULL;
 		return -1;
 	}
-	*names = l.v;
-	return l.n;
+	*names = w.l.v;
+	return w.l.n;
 }
 
 void seal_names_free(char **names, int n)

@@ -541,8 +541,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			      k->samples > 0 ? "fixed" : "adaptive", "inputs",
 			      "fresh every sample: seed from getrandom, distributions in turn from one drawn by getrandom", "converged", sm.converged,
 			      "capped", sm.capped);
-	/* how each freeze knew the stopped worker's run time was final: the
-	 * worker's own (red team 6, zombie_lead) */
+	/* what the worker used after its done lines (round_trip) */
 	{
 		double *v = xmalloc((n_read + 1) * sizeof(double));
 		size_t m = 0;
@@ -563,6 +562,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 				: json_pack("{s:s}", "clock", "none: the worker's CPU clock did not read"));
 		free(v);
 	}
+	/* how each freeze knew the stopped worker's run time was final: the
+	 * worker's own (red team 6, zombie_lead) */
 	json_object_set_new(p->method, "freezes",
 			    json_pack("{s:I, s:I, s:I}", "off_cpu", (json_int_t)hc->freezes[0], "run_time_twice",
 				      (json_int_t)hc->freezes[1], "no_run_time", (json_int_t)hc->freezes[2]));
