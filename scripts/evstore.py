@@ -1,5 +1,5 @@
 """evstore.py - what the GPU-side Python scripts (clock-check, ncu-profile)
-need from an evident store: its run and batch manifests, the newest batch of
+need from an evident store, and the checker they run its objects through: its run and batch manifests, the newest batch of
 an experiment, and the kernel object a run timed, found in the build cache
 and checked against the run's record (the device code's hash and the file's
 hash), so a profile is never of another object than the one evident timed.
@@ -9,6 +9,8 @@ Only reading: nothing here writes to the store or the cache.
 import hashlib
 import json
 import os
+import shutil
+import subprocess
 
 
 class StoreError(Exception):
@@ -76,3 +78,16 @@ def shape_arg(run):
     """The run's attention shape as kcheck's --shape value, B,H,S,D."""
     sh = run["problem"]["shape"]
     return "%d,%d,%d,%d" % (sh["B"], sh["H"], sh["S"], sh["D"])
+
+
+def build_kcheck(outdir):
+    """Builds tests/gpu/kcheck (the standalone checker both scripts run the
+    objects through) into OUTDIR; its path, or raises StoreError with
+    nvcc's errors."""
+    kcheck = os.path.join(outdir, "kcheck")
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    r = subprocess.run([nvcc, "-O2", "-Xcompiler", "-fopenmp", "-Ikernels", "-o", kcheck,
+                        "tests/gpu/kcheck.cu", "-ldl", "-lgomp"], capture_output=True, text=True)
+    if r.returncode:
+        raise StoreError("cannot build tests/gpu/kcheck.cu:\n" + r.stderr)
+    return kcheck
