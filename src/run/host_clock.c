@@ -279,6 +279,63 @@ static double cpu_us(const struct host_clock *hc)
 	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+/*
+ * The time on the CPU (ns) of every thread of pid other than its leader,
+ * from /proc/PID/task/TID/schedstat: their ids into hc->st_ids and times
+ * into hc->st_ns (grown as needed; host_clock_drive frees them).  The
+ * count, or -1 when a thread's schedstat does not read.
+ */
+static int threads_cpu(struct host_clock *hc)
+{
+	char path[64], buf[128];
+	snprintf(path, sizeof(path), "/proc/%d/task", hc->pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || atoi(e->d_name) == hc->pid)
+			continue;
+		if (task_file(hc->pid, e->d_name, "schedstat", buf, sizeof(buf)) <= 0)
+			continue; /* it ended since the listing: no credit */
+		if ((size_t)n == hc->st_cap) {
+			hc->st_cap = hc->st_cap ? 2 * hc->st_cap : 64;
+			hc->st_ids = xrealloc(hc->st_ids, hc->st_cap * sizeof(int));
+			hc->st_ns = xrealloc(hc->st_ns, hc->st_cap * sizeof(unsigned long long));
+		}
+		char *end;
+		hc->st_ns[n] = strtoull(buf, &end, 10);
+		if (end == buf) {
+			closedir(d);
+			return -1;
+		}
+		hc->st_ids[n++] = atoi(e->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * What the threads listed by threads_cpu (n of them) used since, each
+ * counted up to HOST_LATE_CPU_THREAD_US: the credit, in us, for the stops
+ * of the threads other than the leader.  A thread that ended gets none.
+ */
+static double threads_credit(struct host_clock *hc, int n)
+{
+	char buf[128], tid[16];
+	double credit = 0;
+	for (int i = 0; i < n; i++) {
+		snprintf(tid, sizeof(tid), "%d", hc->st_ids[i]);
+		if (task_file(hc->pid, tid, "schedstat", buf, sizeof(buf)) <= 0)
+			continue;
+		unsigned long long now = strtoull(buf, NULL, 10);
+		double used = now > hc->st_ns[i] ? (double)(now - hc->st_ns[i]) / 1e3 : 0.0;
+		credit += used < HOST_LATE_CPU_THREAD_US ? used : HOST_LATE_CPU_THREAD_US;
+	}
+	return credit;
+}
+
 /* The worker's pid: the child itself, or bubblewrap's one child (the
  * sandbox's pid 1).  -1 if it cannot be found. */
 static int find_worker(int child, int boxed)
@@ -290,7 +347,10 @@ static int find_worker(int child, int boxed)
  * One round: HOST_GO (or HOST_NULL) with the worker running, until its
  * done line, then the worker stopped again.  *us: the round trip by the
  * parent's clock; *after_us: the CPU time the worker used from the done
- * line until it was seen stopped (NAN when its CPU clock does not read).
+ * line until it was seen stopped (NAN when its CPU clock does not read);
+ * with credit_us, what the threads other than the leader used in that
+ * time, each up to HOST_LATE_CPU_THREAD_US (threads_credit; NAN when /proc
+ * has no per-thread schedstat).
  * The clock stops at the done line, but the freeze that follows waits (up
  * to 2 s) for every thread to stop, and the SIGSTOP is taken by the
  * leader: one waiting on its vfork (state D) takes it only when the child
@@ -300,8 +360,9 @@ static int find_worker(int child, int boxed)
  * hc->interrupted.
  */
 static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char cmd, double *us,
-		      double *after_us)
+		      double *after_us, double *credit_us)
 {
+	int n_threads = -1;
 	static const char done[] = HOST_DONE_LINE;
 	const size_t dn = sizeof(done) - 1;
 	char buf[4096];
@@ -348,6 +409,8 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		if (have >= dn && !memcmp(buf, done, dn)) {
 			*us = (mono_now() - t0) * 1e6;
 			*after_us = cpu_us(hc);
+			if (credit_us)
+				n_threads = threads_cpu(hc);
 			if (have > dn)
 				return proto_violate(p, "bytes after a sample's done line (a thread writing on the channel?)");
 			break;
@@ -373,6 +436,8 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				     : proto_violate(p, "the worker could not be stopped after a sample (a thread stuck "
 							"in the kernel?)");
 	*after_us = cpu_us(hc) - *after_us; /* NAN stays NAN */
+	if (credit_us)
+		*credit_us = n_threads < 0 ? NAN : threads_credit(hc, n_threads);
 	return 0;
 }
 
@@ -457,11 +522,12 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	size_t before_cap = 0, after_cap = 0;
 	double *late = NULL; /* each timed sample's CPU after its done line, freed at out */
 	size_t late_cap = 0;
+	long long n_flat = 0; /* samples whose threads got the flat credit (no per-thread schedstat) */
 
 	/* the handshake's own cost: null rounds */
 	double nul[NULL_ROUNDS], after_us;
 	for (int r = 0; r < NULL_ROUNDS; r++)
-		if (round_trip(p, hc, reply_fd, HOST_NULL, &nul[r], &after_us) < 0)
+		if (round_trip(p, hc, reply_fd, HOST_NULL, &nul[r], &after_us, NULL) < 0)
 			goto out;
 	stats_sort(nul, NULL_ROUNDS);
 	double handshake_us = stats_median_sorted(nul, NULL_ROUNDS);
@@ -471,7 +537,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	double us, t0 = mono_now();
 	while (sampler_warming(k, t0, warm)) {
 		prepare(hc, warm, os_seed(), (int)(os_seed() % (unsigned long long)n_dists));
-		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us) < 0)
+		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, NULL) < 0)
 			goto out;
 		warm++;
 	}
@@ -493,16 +559,22 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		int dist = (int)((hc->dist_first + i) % n_dists);
 		prepare(hc, g, seed, dist);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
-		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us) < 0)
+		double credit_us;
+		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, &credit_us) < 0)
 			goto out;
 		int na = host_clock_threads(hc->pid, &after, &after_cap);
 		if (p->n_samples == late_cap) { /* late[k] is p->samples[k]'s */
 			late_cap = late_cap ? 2 * late_cap : 1024;
 			late = xrealloc(late, late_cap * sizeof(double));
 		}
-		/* the bound grows with the threads that each wake to take the stop */
+		/* the bound grows with what the threads that each wake to take
+		 * the stop measurably used (run_ctx.h), else by a flat credit */
 		int extra = na > 1 ? na - 1 : 0;
-		late[p->n_samples] = after_us - HOST_LATE_CPU_THREAD_US * (extra < HOST_LATE_CPU_THREADS ? extra : HOST_LATE_CPU_THREADS);
+		if (isnan(credit_us)) {
+			credit_us = HOST_LATE_CPU_THREAD_US * (extra < HOST_LATE_CPU_THREADS ? extra : HOST_LATE_CPU_THREADS);
+			n_flat++;
+		}
+		late[p->n_samples] = after_us - credit_us;
 		int stop = sampler_push(&sm, us);
 		if (p->n_samples == p->alloc) {
 			p->alloc = p->alloc ? 2 * p->alloc : 1024;
@@ -552,13 +624,17 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		json_object_set_new(
 			p->method, "after_done",
 			hc->have_cpu_clock
-				? json_pack("{s:s, s:f, s:f, s:f, s:i, s:f, s:I, s:I, s:b}", "clock",
+				? json_pack("{s:s, s:f, s:f, s:f, s:i, s:f, s:I, s:I, s:b, s:s, s:I}", "clock",
 					    "the worker's process CPU clock (clock_getcpuclockid), from its done line to its "
 					    "stop, less the stop's own cost per thread",
 					    "median_cpu_us", m ? stats_median_sorted(v, m) : 0.0, "max_cpu_us",
 					    m ? v[m - 1] : 0.0, "bound_us", HOST_LATE_CPU_US, "bound_per_thread_us",
 					    (int)HOST_LATE_CPU_THREAD_US, "frac", HOST_LATE_FRAC, "samples_past_bound",
-					    (json_int_t)n_late, "samples_read", (json_int_t)n_read, "escaped", escaped)
+					    (json_int_t)n_late, "samples_read", (json_int_t)n_read, "escaped", escaped,
+					    "credit",
+					    "each thread other than the leader: what it used (its schedstat), up to "
+					    "bound_per_thread_us; flat: bound_per_thread_us each",
+					    "samples_flat_credit", (json_int_t)n_flat)
 				: json_pack("{s:s}", "clock", "none: the worker's CPU clock did not read"));
 		free(v);
 	}
@@ -586,5 +662,10 @@ out:
 	free(before);
 	free(after);
 	free(late);
+	free(hc->st_ids);
+	free(hc->st_ns);
+	hc->st_ids = NULL;
+	hc->st_ns = NULL;
+	hc->st_cap = 0;
 	return rc;
 }

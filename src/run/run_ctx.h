@@ -154,6 +154,9 @@ struct host_clock {
 				      * times alone, no run time in /proc */
 	clockid_t cpu_clock;         /* the worker's process CPU clock (clock_getcpuclockid) */
 	int have_cpu_clock;          /* 1: cpu_clock reads */
+	int *st_ids;                 /* the worker's threads other than its leader at a sample's done line, */
+	unsigned long long *st_ns;   /* and each one's time on the CPU then (schedstat, ns): round_trip's; */
+	size_t st_cap;               /* freed by host_clock_drive */
 };
 /*
  * CPU time a worker may use between its done line and its stop, in us,
@@ -165,8 +168,13 @@ struct host_clock {
  * takes the stop: a median of 4 to 9 us a sample on the project's 2-CPU
  * machine at load 6, past 50 us in at most 5 of 300 samples (85 us at
  * most: the host's own work charged to whatever runs); each more thread
- * wakes to take the stop too (HOST_LATE_CPU_THREAD_US, for at most
- * HOST_LATE_CPU_THREADS of them).  More than HOST_LATE_FRAC of the timed
+ * wakes to take the stop too, and is credited what it measurably used
+ * from the done line to the stop (its own schedstat), up to
+ * HOST_LATE_CPU_THREAD_US: a flat credit per thread gave a kernel with 15
+ * threads idle in pause() 30 to 55 us a sample of room beyond what their
+ * stops cost (red team 12, idle_t15).  Where /proc has no per-thread
+ * schedstat the credit is the flat one, for at most HOST_LATE_CPU_THREADS
+ * threads, and the record says which (timing.method.after_done.credit).  More than HOST_LATE_FRAC of the timed
  * samples past the bound, and at least HOST_LATE_MIN of them (or all of
  * fewer), is escaped_work (host_clock_late_escaped).  A cheat that moves
  * the median must do so in over half of the samples, so a quarter catches
