@@ -39,7 +39,8 @@
 #              runs it: fa_wgmma's steps against an fp32 reference, event times
 #              (WGCHECK: its arguments, default "4 5 n176"; all steps: WGCHECK=all; about
 #              20 s of GPU a step and head dim; not in the default list)
-#   iter3      experiments/iter3.yaml (the Hopper rung, fa_wgmma; ITER3_REPEATS, default 3)
+#   iter3      experiments/iter3.yaml (the Hopper rung, fa_wgmma; ITER3_REPEATS, default 3;
+#              ITER3_FLAGS: more options, e.g. "--only wg5 --only cudnn_sdpa")
 #   scaling    experiments/scaling-*.yaml (SCALING: the shapes, e.g. "d128-s4096 d64-s512";
 #              default all ten; SCALING_REPEATS, default 3; SCALING_GPUS: --gpus, e.g. all;
 #              SCALING_FLAGS: more options, e.g. "--only wg4 --only cudnn_sdpa")
@@ -299,7 +300,8 @@ if has wgcheck; then
 	echo "exit $?" >> "$OUT/fa_wgmma_check.txt"
 	cat "$OUT/fa_wgmma_check.txt" >> "$OUT/session.log"
 fi
-has iter3 && run_exp iter3 experiments/iter3.yaml --repeats "${ITER3_REPEATS:-3}"
+# shellcheck disable=SC2086  # ITER3_FLAGS is a list of options
+has iter3 && run_exp iter3 experiments/iter3.yaml --repeats "${ITER3_REPEATS:-3}" ${ITER3_FLAGS:-}
 if has scaling; then
 	for sh in ${SCALING:-d64-s512 d64-s1024 d64-s2048 d64-s4096 d64-s8192 d128-s512 d128-s1024 d128-s2048 d128-s4096 d128-s8192}; do
 		# shellcheck disable=SC2086  # SCALING_FLAGS is a list of options
