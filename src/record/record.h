@@ -302,6 +302,12 @@ struct run_record {
 	const char *host_samples_object;   /* v2: host launch latency of each sample */
 	double event_median_us;      /* v2: median CUDA-event time beside a kernel clock, NAN none */
 	double host_median_us;       /* v2: median host time of launch(), NAN none */
+	/* v2, since timing distributions: {DIST: {n, median_us, timing}} for
+	 * every input distribution the timed samples had (scramble.h
+	 * evs_sample_dist); the samples objects, n and stats hold only those
+	 * of the distributions with timing true.  NULL in older records and
+	 * when the problem has one distribution. */
+	json_t *timing_by_dist;
 	int have_stats;
 	struct stats_summary stats;  /* within this repeat */
 	unsigned long stats_seed;
@@ -387,6 +393,10 @@ struct batch_row {
 	double event_median_us;      /* v2: median over ok repeats of their CUDA-event medians (a
 	                              * kernel clock's row shows both), NAN none */
 	const char *health_note;     /* v2: timing health summary of its repeats, or NULL */
+	/* v2, since timing distributions: what its time was measured on,
+	 * from its runs' timing.by_dist ("uniform: 150 of 200 samples a
+	 * run"), or NULL (one distribution, or an older batch) */
+	const char *timed_on;
 };
 
 struct batch_record {

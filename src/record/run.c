@@ -377,6 +377,7 @@ static void read_timing(json_t *m, struct run_record *r)
 	r->host_samples_object = gs(t, "host_samples_object");
 	r->event_median_us = gn(t, "event_median_us");
 	r->host_median_us = gn(t, "host_median_us");
+	r->timing_by_dist = go(t, "by_dist");
 	r->have_stats = record_summary_read(go(t, "stats"), &r->stats) == 0;
 	r->stats_seed = (unsigned long)gi(t, "stats_seed", 1);
 	r->stats_resamples = (int)gi(t, "resamples", 0);
@@ -628,6 +629,8 @@ static json_t *write_timing(const struct run_record *r)
 	json_object_set_new(t, "host_samples_object", jstr(r->host_samples_object));
 	json_object_set_new(t, "event_median_us", jnum(r->event_median_us));
 	json_object_set_new(t, "host_median_us", jnum(r->host_median_us));
+	if (r->timing_by_dist)
+		json_object_set_new(t, "by_dist", jref(r->timing_by_dist));
 	json_object_set_new(t, "stats", r->have_stats ? record_summary_json(&r->stats) : json_null());
 	json_object_set_new(t, "stats_seed", json_integer((json_int_t)r->stats_seed));
 	json_object_set_new(t, "resamples", json_integer(r->stats_resamples));

@@ -15,6 +15,10 @@
 
 #include "backends/backend.h"
 #include "run/kexec.h"
+#include "backends/scramble.h"
+
+/* every distribution a timing one: the classes (first + i) % strata */
+#define ALL 0xffu
 
 static struct job job_of(const char *phase, int timing)
 {
@@ -90,7 +94,7 @@ static void test_check_draw_strata(void **state)
 		struct check_draw d;
 		int per_class[4] = { 0 }, total = 0;
 		long long first = trial % 7;
-		check_draw_init(&d, 200, 10, 4, first);
+		check_draw_init(&d, 200, 10, 4, ALL, first);
 		for (long long i = 0; i < 200; i++) {
 			int p = check_draw_pick(&d, i, uni(&st));
 			assert_true(!p || i < 199); /* the last is keep_sample's, always */
@@ -116,18 +120,18 @@ static void test_check_draw_edges(void **state)
 	unsigned long long st = 7;
 	struct check_draw d;
 	/* fewer samples than checks: every sample but the last */
-	check_draw_init(&d, 5, 10, 4, 2);
+	check_draw_init(&d, 5, 10, 4, ALL, 2);
 	for (long long i = 0; i < 4; i++)
 		assert_int_equal(check_draw_pick(&d, i, uni(&st)), 1);
 	assert_int_equal(check_draw_pick(&d, 4, 0.0), 0);
 	/* one class: the plain draw of exactly `want` */
-	check_draw_init(&d, 100, 7, 1, 5);
+	check_draw_init(&d, 100, 7, 1, ALL, 5);
 	int total = 0;
 	for (long long i = 0; i < 100; i++)
 		total += check_draw_pick(&d, i, uni(&st));
 	assert_int_equal(total, 7);
 	/* more classes than the draw keeps: one */
-	check_draw_init(&d, 100, 7, CHECK_MAX_STRATA + 1, 5);
+	check_draw_init(&d, 100, 7, CHECK_MAX_STRATA + 1, ALL, 5);
 	assert_int_equal(d.strata, 1);
 }
 
@@ -143,7 +147,7 @@ static void test_check_draw_few(void **state)
 			struct check_draw d;
 			int per_class[4] = { 0 };
 			long long first = trial % 5;
-			check_draw_init(&d, 200, want, 4, first);
+			check_draw_init(&d, 200, want, 4, ALL, first);
 			for (long long i = 0; i < 200; i++)
 				if (check_draw_pick(&d, i, uni(&st)))
 					per_class[(first + i) % 4]++;
@@ -152,7 +156,7 @@ static void test_check_draw_few(void **state)
 		}
 	/* one class and no checks wanted: none (the last is keep_sample's) */
 	struct check_draw d;
-	check_draw_init(&d, 50, 0, 1, 0);
+	check_draw_init(&d, 50, 0, 1, ALL, 0);
 	for (long long i = 0; i < 50; i++)
 		assert_int_equal(check_draw_pick(&d, i, uni(&st)), 0);
 }
@@ -170,7 +174,7 @@ static void test_check_draw_exact_share(void **state)
 		struct check_draw d;
 		int seen[4] = { 0 };
 		long long first = trial % 3;
-		check_draw_init(&d, 200, 10, 4, first);
+		check_draw_init(&d, 200, 10, 4, ALL, first);
 		for (long long i = 0; i < 200; i++) {
 			int c = (int)((first + i) % 4), share = c < 2 ? 3 : 2;
 			int q = check_draw_pick(&d, i, uni(&st));
@@ -196,9 +200,9 @@ static void test_check_draw_memoryless(void **state)
 		struct check_draw d, plain;
 		int per_class[4] = { 0 }, seen[4] = { 0 };
 		long long first = trial % 3;
-		check_draw_init(&d, 200, 10, 4, first);
+		check_draw_init(&d, 200, 10, 4, ALL, first);
 		check_draw_memoryless(&d);
-		check_draw_init(&plain, 200, 10, 4, first);
+		check_draw_init(&plain, 200, 10, 4, ALL, first);
 		for (long long i = 0; i < 200; i++) {
 			int c = (int)((first + i) % 4), share = c < 2 ? 3 : 2;
 			double u = uni(&st);
@@ -223,40 +227,36 @@ static void test_check_draw_memoryless(void **state)
 	assert_true(rate > 0.035 && rate < 0.065);
 	/* no checks wanted in one class: none, floor or not */
 	struct check_draw d;
-	check_draw_init(&d, 50, 0, 1, 0);
+	check_draw_init(&d, 50, 0, 1, ALL, 0);
 	check_draw_memoryless(&d);
 	for (long long i = 0; i < 50; i++)
 		assert_int_equal(check_draw_pick(&d, i, uni(&st)), 0);
 }
 
-/* the classes of graph mode's samples: a sample's distributions depend on
- * its class alone, and the classes hold every distribution */
-static void test_check_strata(void **state)
+/* Classes under the 3:1 schedule (one timing distribution of four): each
+ * class is the distribution its samples are of, the stress classes (a
+ * sample in four) get their share too, and the draw's pools count them
+ * right (every share is drawn exactly). */
+static void test_check_draw_schedule(void **state)
 {
 	(void)state;
-	assert_int_equal(check_strata(4, 1), 4);
-	assert_int_equal(check_strata(4, 2), 2);
-	assert_int_equal(check_strata(4, 3), 4);
-	assert_int_equal(check_strata(4, 8), 1);
-	assert_int_equal(check_strata(6, 4), 3);
-	assert_int_equal(check_strata(1, 5), 1);
-	assert_int_equal(check_strata(0, 1), 1);
-	for (int n = 1; n <= 8; n++)
-		for (int b = 1; b <= 10; b++) {
-			int k = check_strata(n, b), covered = 0;
-			assert_true(k >= 1 && k <= n);
-			for (long long g = 0; g < 3 * n * k; g++) {
-				/* sample g's distributions, as a bit set, against its class's first sample */
-				int mine = 0, cls = 0;
-				for (int j = 0; j < b; j++) {
-					mine |= 1 << ((g * b + j) % n);
-					cls |= 1 << (((g % k) * b + j) % n);
-				}
-				assert_int_equal(mine, cls);
-				covered |= mine;
-			}
-			assert_int_equal(covered, (1 << n) - 1);
+	unsigned long long st = 5;
+	for (int trial = 0; trial < 500; trial++) {
+		struct check_draw d;
+		int per_class[4] = { 0 }, n_class[4] = { 0 };
+		long long first = trial % 13;
+		check_draw_init(&d, 300, 12, 4, 1u, first);
+		assert_int_equal(d.period, 12);
+		for (long long i = 0; i < 300; i++) {
+			int c = evs_sample_dist(first % 12 + i, 4, 1u);
+			n_class[c] += i < 299;
+			if (check_draw_pick(&d, i, uni(&st)))
+				per_class[c]++;
 		}
+		assert_true(n_class[0] > 3 * (n_class[1] + n_class[2] + n_class[3]) - 8);
+		for (int c = 0; c < 4; c++)
+			assert_int_equal(per_class[c], 3);
+	}
 }
 
 /* Red team 9, ring_outrun: a skipped frame that leaves the spill ring can
@@ -285,7 +285,7 @@ int main(void)
 		cmocka_unit_test(test_check_draw_few),
 		cmocka_unit_test(test_check_draw_exact_share),
 		cmocka_unit_test(test_check_draw_memoryless),
-		cmocka_unit_test(test_check_strata),
+		cmocka_unit_test(test_check_draw_schedule),
 		cmocka_unit_test(test_check_draw_edges),
 		cmocka_unit_test(test_cuda_executors),
 		cmocka_unit_test(test_host_executors),
