@@ -86,14 +86,42 @@ void check_draw_init(struct check_draw *d, long long n, long long want, int stra
 	d->mask = evs_timing_mask(d->strata, mask);
 	d->period = evs_dist_period(d->strata, d->mask);
 	d->first = first >= 0 ? first % d->period : 0;
+	if (d->strata == 1) {
+		long long pool = class_pool(d, 0, 0);
+		d->left[0] = want < pool ? want : pool;
+		return;
+	}
+	/* every class at least one: with fewer checks than classes the last
+	 * classes had none (red team 4: timed_checks 2 of 4 distributions left
+	 * large_scores to the last sample's luck); the rest in proportion to
+	 * the classes' samples (largest remainders, ties to the first), so
+	 * that a sample's chance does not depend on its class: the timing
+	 * distributions have three samples in four (scramble.h), and equal
+	 * shares left a time-capped run's uniform samples half unchecked (red
+	 * team 7's cap_cut, t0068).  Equal classes: want / strata each, the
+	 * first want % strata one more. */
+	long long pool[CHECK_MAX_STRATA], total = 0, rest = want > d->strata ? want - d->strata : 0, given = 0;
+	long long frac[CHECK_MAX_STRATA];
 	for (int s = 0; s < d->strata; s++) {
-		long long share = want / d->strata + (s < want % d->strata), pool = class_pool(d, 0, s);
-		/* every class at least one: with fewer checks than classes the
-		 * last classes had none (red team 4: timed_checks 2 of 4
-		 * distributions left large_scores to the last sample's luck) */
-		if (share < 1 && d->strata > 1)
-			share = 1;
-		d->left[s] = share < pool ? share : pool;
+		pool[s] = class_pool(d, 0, s);
+		total += pool[s];
+	}
+	for (int s = 0; s < d->strata; s++) {
+		long long q = total ? rest * pool[s] / total : 0;
+		frac[s] = total ? rest * pool[s] % total : 0;
+		d->left[s] = 1 + q;
+		given += q;
+	}
+	for (; given < rest && total; given++) {
+		int best = 0;
+		for (int s = 1; s < d->strata; s++)
+			if (frac[s] > frac[best])
+				best = s;
+		d->left[best]++;
+		frac[best] = -1;
+	}
+	for (int s = 0; s < d->strata; s++) {
+		d->left[s] = d->left[s] < pool[s] ? d->left[s] : pool[s];
 		d->floor[s] = 0;
 	}
 }

@@ -47,10 +47,12 @@
  * the distribution its inputs were drawn from, on CUDA and on the host's
  * parent clock alike; with every distribution a timing one that is
  * (first + i) % strata - and each class gets its share of the checks
- * (want / strata, the first want % strata classes one more, at least
- * one, at most as many as it has samples), so that no distribution goes
+ * (one, and of the rest of `want` a part in proportion to its samples;
+ * at most as many as it has samples; equal classes: want / strata, the
+ * first want % strata classes one more), so that no distribution goes
  * unchecked by chance or for want of checks, the stress ones (a sample in
- * four) included.  strata 1: one class, the plain draw.
+ * four) included, and a sample's chance does not depend on its class.
+ * strata 1: one class, the plain draw.
  * A fixed count tells a worker that sees the draw's effects when the
  * checks are spent (once a class's share came, none of its later samples
  * is checked), so nothing a worker can see may depend on the draw: every
