@@ -461,12 +461,10 @@ static void show_timing(struct query *q, const struct run_record *r)
 	json_t *mode = json_object_get(r->timing_method, "mode"); /* the backend's timing method document */
 	out("\ntiming     clock %s, cache %s%s%s, %lld samples", s_or(r->clock, "?"), s_or(r->cache, "?"),
 	       json_is_string(mode) ? ", mode " : "", json_is_string(mode) ? json_string_value(mode) : "", r->n_samples);
-	if (r->timing_by_dist) { /* the time's samples are the timing distributions' (job.c job_samples) */
+	if (r->n_by_dist) { /* the time's samples are the timing distributions' (job.c job_samples) */
 		long long all = 0;
-		const char *name;
-		json_t *e;
-		json_object_foreach(r->timing_by_dist, name, e)
-			all += json_integer_value(json_object_get(e, "n"));
+		for (size_t k = 0; k < r->n_by_dist; k++)
+			all += r->by_dist[k].n;
 		out(" (the timing distributions' of %lld timed)", all);
 	}
 	out("\n");
@@ -487,24 +485,18 @@ static void show_timing(struct query *q, const struct run_record *r)
 		}
 		strbuf_release(&sb);
 	}
-	if (r->timing_by_dist) {
+	if (r->n_by_dist) {
 		/* which samples the time is (job.c job_samples): the timing
 		 * distributions'; the others timed and checked apart */
-		const char *name;
-		json_t *e;
 		out("  by dist ");
-		int k = 0;
-		json_object_foreach(r->timing_by_dist, name, e)
-		{
-			double med = json_number_value(json_object_get(e, "median_us"));
-			out("%s %s %lld sample%s, median ", k++ ? ";" : "", name,
-			    (long long)json_integer_value(json_object_get(e, "n")),
-			    json_integer_value(json_object_get(e, "n")) == 1 ? "" : "s");
-			if (json_is_number(json_object_get(e, "median_us")))
-				out("%.2f us", med);
+		for (size_t k = 0; k < r->n_by_dist; k++) {
+			const struct rec_dist *x = &r->by_dist[k];
+			out("%s %s %lld sample%s, median ", k ? ";" : "", x->name, x->n, x->n == 1 ? "" : "s");
+			if (isfinite(x->median_us))
+				out("%.2f us", x->median_us);
 			else
 				out("-");
-			out(" (%s)", json_is_true(json_object_get(e, "timing")) ? "timing" : "stress: not in the time");
+			out(" (%s)", x->timing ? "timing" : "stress: not in the time");
 		}
 		out("\n");
 	}

@@ -214,19 +214,16 @@ static char *timed_on_text(const struct vdata *d)
 	struct strbuf names = STRBUF_INIT;
 	for (size_t i = 0; i < d->n_runs; i++) {
 		const struct run_record *r = &d->runs[i];
-		if (r->outcome != OUTCOME_OK || !r->timing_by_dist)
+		if (r->outcome != OUTCOME_OK || !r->n_by_dist)
 			continue;
 		long long rt = 0, rn = 0;
-		const char *name;
-		json_t *e;
-		json_object_foreach(r->timing_by_dist, name, e)
-		{
-			long long k = json_integer_value(json_object_get(e, "n"));
-			rn += k;
-			if (json_is_true(json_object_get(e, "timing"))) {
-				rt += k;
+		for (size_t k = 0; k < r->n_by_dist; k++) {
+			const struct rec_dist *x = &r->by_dist[k];
+			rn += x->n;
+			if (x->timing) {
+				rt += x->n;
 				if (!runs)
-					strbuf_addf(&names, "%s%s", names.len ? ", " : "", name);
+					strbuf_addf(&names, "%s%s", names.len ? ", " : "", x->name);
 			}
 		}
 		if (!runs) {
@@ -252,6 +249,15 @@ static char *timed_on_text(const struct vdata *d)
  * has (red team 12, cancel_half at 0.3x on gemm's `cancel`). */
 #define DIST_NOTE_RATIO 0.67
 
+/* The distribution of r's by_dist named name, or NULL. */
+static const struct rec_dist *by_dist_of(const struct run_record *r, const char *name)
+{
+	for (size_t k = 0; k < r->n_by_dist; k++)
+		if (!strcmp(r->by_dist[k].name, name))
+			return &r->by_dist[k];
+	return NULL;
+}
+
 /*
  * The notes on a variant's speed by distribution: for each stress
  * distribution of its ok runs' timing.by_dist, the median over runs of its
@@ -263,37 +269,31 @@ static void dist_speed_notes(const struct spec_variant *v, const struct vdata *d
 {
 	const struct run_record *r0 = NULL;
 	for (size_t i = 0; i < d->n_runs && !r0; i++)
-		if (d->runs[i].outcome == OUTCOME_OK && d->runs[i].timing_by_dist)
+		if (d->runs[i].outcome == OUTCOME_OK && d->runs[i].n_by_dist)
 			r0 = &d->runs[i];
-	if (!r0)
-		return;
-	const char *sname;
-	json_t *se;
-	json_object_foreach(r0->timing_by_dist, sname, se)
-	{
-		if (json_is_true(json_object_get(se, "timing")))
+	for (size_t s = 0; r0 && s < r0->n_by_dist; s++) {
+		const char *sname = r0->by_dist[s].name;
+		if (r0->by_dist[s].timing)
 			continue;
 		double *ratio = xcalloc(d->n_runs + 1, sizeof(double));
 		size_t m = 0;
 		const char *against = NULL;
 		for (size_t i = 0; i < d->n_runs; i++) {
 			const struct run_record *r = &d->runs[i];
-			if (r->outcome != OUTCOME_OK || !r->timing_by_dist)
+			const struct rec_dist *sd = r->outcome == OUTCOME_OK ? by_dist_of(r, sname) : NULL;
+			if (!sd)
 				continue;
-			double sm = json_number_value(json_object_get(json_object_get(r->timing_by_dist, sname), "median_us"));
 			double tm = NAN;
-			const char *tn = NULL, *name;
-			json_t *e;
-			json_object_foreach(r->timing_by_dist, name, e)
-			{
-				double x = json_number_value(json_object_get(e, "median_us"));
-				if (json_is_true(json_object_get(e, "timing")) && x > 0 && !(tm <= x)) {
+			const char *tn = NULL;
+			for (size_t k = 0; k < r->n_by_dist; k++) {
+				double x = r->by_dist[k].median_us;
+				if (r->by_dist[k].timing && x > 0 && !(tm <= x)) {
 					tm = x;
-					tn = name;
+					tn = r->by_dist[k].name;
 				}
 			}
-			if (sm > 0 && tm > 0) {
-				ratio[m++] = sm / tm;
+			if (sd->median_us > 0 && tm > 0) {
+				ratio[m++] = sd->median_us / tm;
 				against = against ? against : tn;
 			}
 		}

@@ -769,7 +769,6 @@ static void job_state_release(struct job_state *j)
 	json_decref(j->r.protocol);
 	json_decref(j->r.gpu_state);
 	json_decref(j->r.extra_shape);
-	json_decref(j->r.timing_by_dist);
 	json_decref(j->r.settings);
 	free(j->r.checks);
 	free(j->r.sanitize);
@@ -1070,24 +1069,21 @@ size_t timing_keep(const int *dist, size_t n, int n_dists, unsigned mask, char *
 	return k;
 }
 
-json_t *timing_by_dist(const double *x, const int *dist, size_t n, int n_dists, const char *const *names,
-		       unsigned mask)
+size_t timing_by_dist(const double *x, const int *dist, size_t n, int n_dists, const char *const *names,
+		      unsigned mask, struct rec_dist *out)
 {
-	json_t *o = json_object();
 	double *v = xmalloc((n + 1) * sizeof(double));
-	for (int d = 0; d < n_dists; d++) {
+	int k = n_dists < REC_MAX_DISTS ? n_dists : REC_MAX_DISTS;
+	for (int d = 0; d < k; d++) {
 		size_t m = 0;
 		for (size_t i = 0; i < n; i++)
 			if (dist[i] == d && isfinite(x[i]))
 				v[m++] = x[i];
-		double med = m ? median_of(v, m) : NAN;
-		json_object_set_new(o, names[d],
-				    json_pack("{s:I, s:o, s:b}", "n", (json_int_t)m, "median_us",
-					      isfinite(med) ? json_real(med) : json_null(), "timing",
-					      evs_dist_timing(d, n_dists, mask)));
+		out[d] = (struct rec_dist){ names[d], (long long)m, m ? median_of(v, m) : NAN,
+					    evs_dist_timing(d, n_dists, mask) };
 	}
 	free(v);
-	return o;
+	return (size_t)(k > 0 ? k : 0);
 }
 
 static void job_samples(struct job_state *j)
@@ -1128,15 +1124,15 @@ static void job_samples(struct job_state *j)
 	j->r.clock = clock;
 	j->jr.median_us = j->nx ? median_of(j->xs, j->nx) : NAN;
 	if (scheduled) {
-		j->r.timing_by_dist = timing_by_dist(all, dist, n, n_dists, pb->desc->dists, mask);
+		struct run_record *r = &j->r;
+		r->n_by_dist = timing_by_dist(all, dist, n, n_dists, pb->desc->dists, mask, r->by_dist);
 		/* the floor holds for every distribution's median */
-		for (int d = 0; d < n_dists; d++) {
-			double med = json_number_value(
-				json_object_get(json_object_get(j->r.timing_by_dist, pb->desc->dists[d]), "median_us"));
-			if (!evs_dist_timing(d, n_dists, mask) && isfinite(j->jr.floor_us) && med > 0 &&
-			    med < j->jr.floor_us && !(j->jr.median_us < med)) {
+		for (size_t d = 0; d < r->n_by_dist; d++) {
+			double med = r->by_dist[d].median_us;
+			if (!r->by_dist[d].timing && isfinite(j->jr.floor_us) && med > 0 && med < j->jr.floor_us &&
+			    !(j->jr.median_us < med)) {
 				j->jr.median_us = med;
-				j->jr.floor_dist = pb->desc->dists[d];
+				j->jr.floor_dist = r->by_dist[d].name;
 			}
 		}
 	}

@@ -104,13 +104,14 @@ int check_draw_pick(struct check_draw *d, long long i, double u);
  */
 size_t timing_keep(const int *dist, size_t n, int n_dists, unsigned mask, char *keep);
 /*
- * The record's timing.by_dist: {NAME: {n, median_us (null when n is 0),
- * timing}} for each of the n_dists distributions (names: the problem's),
- * from the samples x[i] of distribution dist[i] (NAN samples left out).
- * The caller owns the object (json_decref).
+ * The record's timing.by_dist (record.h struct rec_dist): out[d] for each
+ * of the n_dists distributions (at most REC_MAX_DISTS; names: the
+ * problem's, borrowed), from the samples x[i] of distribution dist[i]
+ * (NAN samples left out): count, median (NAN when none), and whether it
+ * is a timing distribution under mask.  Returns how many it wrote.
  */
-json_t *timing_by_dist(const double *x, const int *dist, size_t n, int n_dists, const char *const *names,
-		       unsigned mask);
+size_t timing_by_dist(const double *x, const int *dist, size_t n, int n_dists, const char *const *names,
+		      unsigned mask, struct rec_dist *out);
 
 /* One worker process of a job, as the parent runs and watches it. */
 struct wrun {
