@@ -194,6 +194,8 @@ EVS_FN long long evs_dist_period(int n_dists, unsigned mask)
 	return ns ? (long long)EVS_STRESS_EVERY * nt * ns : nt;
 }
 
+/* The distribution of timed sample g under the schedule above (mask: the
+ * problem's timing distributions, problem.h problem_timing_dists). */
 EVS_FN int evs_sample_dist(long long g, int n_dists, unsigned mask)
 {
 	if (n_dists <= 1 || g < 0)
