@@ -28,6 +28,10 @@
 #              docs/redteam8-cuda.md): the outcomes, each variant's median, and
 #              mix_cancel's checks on gemm's `cancel` distribution, seed and timed
 #              (about 30 s; not in the default list)
+#   redteam12  red team 12's gemm probe (tests/fixtures/specs/cuda-redteam12.yaml, graph
+#              mode, trust: host, and cuda-redteam12-sealed.yaml): cancel_half's verdict,
+#              each run's timing.by_dist and the batch's notes (a speed only `cancel`
+#              has must not reach the time; about 1 min; not in the default list)
 #   faults     experiments/cuda-faults.yaml
 #   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?;
 #              ITER1_RUNS=1: once)
@@ -275,6 +279,18 @@ if h and c:
           f"samples, median {statistics.median(c):.2f} us ({statistics.median(h) / statistics.median(c):.2f}x)")
 PY
 	fi
+fi
+if has redteam12; then
+	# cancel_half: half the work on `cancel`; expected ok, not faster, `cancel`
+	# about 0.5x in timing.by_dist and named in the notes (the specs' headers)
+	for x in cuda-redteam12 cuda-redteam12-sealed; do
+		run_exp "$x" "tests/fixtures/specs/$x.yaml"
+		log "$x: table, timed on, notes, by_dist"
+		grep -E "^(honest|cancel_half) |timed on|: cancel [0-9.]+x" "$OUT/$x.txt" | tee -a "$OUT/session.log"
+		for r in $("$E" ls --store artifacts --experiment "$x" | awk '$3 == "cancel_half" || $3 == "honest" { print $1 }' | tail -n 6); do
+			"$E" show --store artifacts "$r" | grep -E "^(variant|outcome)|by dist" | tee -a "$OUT/session.log"
+		done
+	done
 fi
 has faults && run_exp faults experiments/cuda-faults.yaml
 if has iter1; then

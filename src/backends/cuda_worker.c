@@ -292,9 +292,9 @@ static int timing(struct cw *w)
 	const struct job *job = w->job;
 	int rc;
 	/* the base sets, a pair per input distribution of the problem
-	 * (scramble.h, evs_sample_dist: the timed samples rotate through them
-	 * all), and the live sets the launches read, rewritten from a pair
-	 * every sample */
+	 * (scramble.h, evs_sample_dist: the timed samples meet them all),
+	 * and the live sets the launches read, rewritten from a pair every
+	 * sample */
 	int n_dists = w->pr.desc->n_dists > 0 ? w->pr.desc->n_dists : 1;
 	w->n_base = 2 * n_dists;
 	w->base = xcalloc((size_t)w->n_base * (size_t)w->n_in, sizeof(void *));
@@ -348,6 +348,7 @@ static int timing(struct cw *w)
 	o.input_elem = in_elem;
 	o.sample_key = sample_key;
 	o.n_dists = n_dists;
+	o.timing_dists = problem_timing_dists(&w->pr);
 	/* the problem's folds: elements a distribution relates share their
 	 * mixing bit (red team 8, rt8_mix_cancel), on the device as in the
 	 * checker */

@@ -45,7 +45,8 @@ enum knob_type { KNOB_INT, KNOB_DOUBLE, KNOB_ENUM };
 	  "timed launches checked at least, drawn after they ran (plus the last; on CUDA at least one of each input distribution)")                          \
 	X(timing, warmup_ms, KNOB_DOUBLE, 25, 0, 600000, "launches before timing, by time")                \
 	X(timing, samples, KNOB_INT, 100, 0, 10000000,                                                     \
-	  "samples per repeat; 0 = adaptive: stop when stdev/mean <= stdrel after min_seconds")             \
+	  "timed samples per repeat, of every input distribution (the time is the timing ones', 3 in 4); "   \
+	  "0 = adaptive: stop when stdev/mean <= stdrel after min_seconds")                                   \
 	X(timing, cache, KNOB_ENUM, 0, 0, 0,                                                               \
 	  "cold: flush L2 (GPU) / a 64 MiB buffer (CPU) before every sample, outside the timed region")     \
 	X(timing, clock, KNOB_ENUM, 0, 0, 0,                                                               \

@@ -186,6 +186,20 @@ static int open_so(struct problem *p, const char *so_path, struct strbuf *why)
 		return -1;
 	/* optional (evident_mix_fold.h): NULL when the problem has no fold */
 	p->mix_fold = (ev_mix_fold_fn)(uintptr_t)dlsym(p->handle, EVIDENT_MIX_FOLD_SYMBOL);
+	/* optional (evident_timing_dists.h): distribution 0 when absent */
+	ev_timing_dists_fn td = (ev_timing_dists_fn)(uintptr_t)dlsym(p->handle, EVIDENT_TIMING_DISTS_SYMBOL);
+	p->timing_dists = 1;
+	if (td) {
+		unsigned m = td(), all = p->desc->n_dists >= 32 ? ~0u : (1u << p->desc->n_dists) - 1;
+		if (!m || (m & ~all)) {
+			strbuf_addf(why, "problem '%s': evident_problem_timing_dists() returns 0x%x, which %s; "
+				    "set bit d for each timing distribution d of its %d",
+				    p->name, m, m ? "names distributions it does not have" : "names no distribution",
+				    p->desc->n_dists);
+			return -1;
+		}
+		p->timing_dists = m;
+	}
 	for (int t = 0; t < p->desc->n_tensors; t++) {
 		if (p->desc->tensors[t].is_output)
 			p->n_outputs++;
@@ -583,6 +597,11 @@ int problem_mix_fold(const struct problem *p, const long long *shape, int dist, 
 	fold[1] = (uint64_t)dims[dim];
 	fold[2] = (uint64_t)mod < (uint64_t)dims[dim] ? (uint64_t)mod : 0;
 	return fold[2] ? 1 : 0;
+}
+
+unsigned problem_timing_dists(const struct problem *p)
+{
+	return p && p->timing_dists ? p->timing_dists : 1;
 }
 
 double problem_scalar(const struct problem *p, const long long *shape)

@@ -33,6 +33,7 @@
 #include "../../kernels/evident_kernel.h"
 #include "../../problems/evident_problem.h"
 #include "../../problems/evident_mix_fold.h"
+#include "../../problems/evident_timing_dists.h"
 #include "base/util.h"
 
 /* ---- problem plug-ins ------------------------------------------------ */
@@ -60,8 +61,9 @@ struct problem {
 	json_t *gpu_build;                  /* its provenance (same keys + "arch", "libs"), or NULL */
 	void *handle;                       /* dlopen() handle of so_path */
 	ev_mix_fold_fn mix_fold;            /* its evident_problem_mix_fold, or NULL */
+	unsigned timing_dists;              /* its timing distributions (problem_timing_dists) */
 };
-#define PROBLEM_INIT { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+#define PROBLEM_INIT { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
 
 /*
  * Load problem `name` from problems/NAME.c under the current directory
@@ -143,6 +145,14 @@ int problem_check_shape(const struct problem *p, const long long *shape, struct 
  * modulus outside 1 .. its extent), fold all 0.
  */
 int problem_mix_fold(const struct problem *p, const long long *shape, int dist, int input, uint64_t fold[3]);
+/*
+ * The distributions the reported time is measured on, as a bit mask over
+ * the problem's distributions (problems/evident_timing_dists.h): its
+ * evident_problem_timing_dists() when it exports one (problem_load
+ * checked it), else distribution 0 alone.  Never 0.  The timed samples
+ * follow scramble.h evs_sample_dist under it.
+ */
+unsigned problem_timing_dists(const struct problem *p);
 
 /* Tensor t's dimensions at shape into dims (unused ones 1); returns ndim. */
 int problem_tensor_dims(const struct problem *p, int t, const long long *shape, long long dims[4]);

@@ -490,6 +490,7 @@ static int on_sample(struct proto *p, json_t *m)
 	s->block_timeout = json_is_true(json_object_get(m, "block_timeout"));
 	s->throttled = json_is_true(json_object_get(m, "throttled"));
 	s->clock_mhz = num_or_nan(m, "clock_mhz");
+	s->dist = -1; /* the parent's schedule says (run/job.c job_samples) */
 	json_t *kv = json_object_get(m, "key");
 	s->key = json_is_integer(kv) ? (unsigned long long)json_integer_value(kv) : 0;
 	if (p->fresh_keys) {

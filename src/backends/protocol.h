@@ -85,6 +85,7 @@ struct proto_sample {
 	unsigned long long key;  /* fresh CUDA inputs: the sample's mixing key (0: none) */
 	int other_stream, late, threads_delta, block_timeout, throttled;
 	double clock_mhz;
+	int dist;           /* its inputs' distribution (scramble.h evs_sample_dist); -1 unknown */
 };
 
 /* An output the worker shipped, copied into the parent's capture file

@@ -115,24 +115,99 @@ EVS_FN uint64_t evs_mix_elem(uint64_t k, uint64_t inner, uint64_t len, uint64_t 
 }
 
 /*
- * Timed CUDA inputs rotate through the problem's distributions, so that
- * the code that is timed meets every distribution the correctness seeds
- * do (red team 3, rt3_dist_phase: a kernel that told the seeds from the
- * timed samples by their input pointer was honest for the seeds and NaN
- * on large scores while timed, where only `uniform` was ever drawn).  The
- * base sets come in one pair per distribution: bases 2d and 2d + 1 hold
- * the inputs of seeds timing_seed + 2d and timing_seed + 2d + 1, both of
- * distribution d, so that their element-wise mix is again of distribution
- * d (exactly so for distributions of independent elements; a structured
- * one, attention's peaked, keeps its value ranges but not its structure).
- * Launch j of the sample with global index g (warm-up samples first) of a
- * batch of b mixes pair evs_sample_dist(g * b + j, n_dists) under the key
- * evs_launch_key(key, j).  The harness mixes on the device, the checker on
- * the host, and the parent draws its timed checks per distribution.
+ * Which distribution each timed sample's inputs are of, for the CUDA
+ * harness, the host's parent clock, the checker and the parent's check
+ * draw alike (run/kexec.h check_draw).  Timed samples meet every
+ * distribution of the problem, so that the code that is timed meets every
+ * distribution the correctness seeds do (red team 3, rt3_dist_phase: a
+ * kernel that told the seeds from the timed samples by their input
+ * pointer was honest for the seeds and NaN on large scores while timed,
+ * where only `uniform` was ever drawn).  But only the timing
+ * distributions (problems/evident_timing_dists.h, a bit mask; bit 0
+ * alone by default) make the reported time: a stress distribution can be
+ * exactly structured, and a speed only it has is not the kernel's (red
+ * team 12, cancel_half: gemm's `cancel` at half the FLOPs).
+ *
+ * The schedule: every sample is of one distribution (a CUDA sample's
+ * `batch` launches all of it).  With stress distributions, of every
+ * EVS_STRESS_EVERY samples in a row the first EVS_STRESS_EVERY - 1 are of
+ * the timing distributions, in turn, and the last of the stress ones, in
+ * turn; without any, every sample is a timing one, in turn.  Sample g
+ * counts from a phase: the CUDA harness's global index (warm-up first),
+ * the host clock's dist_first + i (drawn by the parent).  It repeats with
+ * period evs_dist_period.  A mask with no bit among the n_dists
+ * distributions means distribution 0.
+ *
+ * CUDA inputs: the base sets come in one pair per distribution: bases 2d
+ * and 2d + 1 hold the inputs of seeds timing_seed + 2d and timing_seed +
+ * 2d + 1, both of distribution d, so that their element-wise mix is again
+ * of distribution d (exactly so for distributions of independent
+ * elements; related elements share a bit, evs_mix_elem).  Launch j of
+ * sample g mixes pair evs_sample_dist(g, n_dists, mask) under the key
+ * evs_launch_key(key, j).
  */
-EVS_FN int evs_sample_dist(long long launch, int n_dists)
+#define EVS_STRESS_EVERY 4
+
+/* The distributions of mask that are among n_dists (never none). */
+EVS_FN unsigned evs_timing_mask(int n_dists, unsigned mask)
 {
-	return n_dists > 0 && launch >= 0 ? (int)(launch % n_dists) : 0;
+	unsigned all = n_dists >= 32 ? ~0u : n_dists > 0 ? (1u << n_dists) - 1 : 1u;
+	return (mask & all) ? (mask & all) : 1u;
+}
+
+/* How many bits of m are set. */
+EVS_FN int evs_bits(unsigned m)
+{
+	int n = 0;
+	for (; m; m &= m - 1)
+		n++;
+	return n;
+}
+
+/* The index of the k-th set bit of m (k < evs_bits(m)). */
+EVS_FN int evs_nth_bit(unsigned m, int k)
+{
+	for (int d = 0; d < 32; d++)
+		if ((m >> d) & 1u) {
+			if (!k)
+				return d;
+			k--;
+		}
+	return 0;
+}
+
+/* 1 when distribution d is a timing distribution under mask. */
+EVS_FN int evs_dist_timing(int d, int n_dists, unsigned mask)
+{
+	return d >= 0 && d < 32 && ((evs_timing_mask(n_dists, mask) >> d) & 1u);
+}
+
+/* The schedule's period in samples (a multiple of it): sample g and
+ * sample g + period are of one distribution. */
+EVS_FN long long evs_dist_period(int n_dists, unsigned mask)
+{
+	if (n_dists <= 1)
+		return 1;
+	unsigned t = evs_timing_mask(n_dists, mask);
+	unsigned all = n_dists >= 32 ? ~0u : (1u << n_dists) - 1;
+	int nt = evs_bits(t), ns = evs_bits(all & ~t);
+	return ns ? (long long)EVS_STRESS_EVERY * nt * ns : nt;
+}
+
+/* The distribution of timed sample g under the schedule above (mask: the
+ * problem's timing distributions, problem.h problem_timing_dists). */
+EVS_FN int evs_sample_dist(long long g, int n_dists, unsigned mask)
+{
+	if (n_dists <= 1 || g < 0)
+		return 0;
+	unsigned t = evs_timing_mask(n_dists, mask);
+	unsigned all = n_dists >= 32 ? ~0u : (1u << n_dists) - 1, s = all & ~t;
+	if (!s)
+		return evs_nth_bit(t, (int)(g % evs_bits(t)));
+	long long block = g / EVS_STRESS_EVERY, r = g % EVS_STRESS_EVERY;
+	if (r < EVS_STRESS_EVERY - 1)
+		return evs_nth_bit(t, (int)((block * (EVS_STRESS_EVERY - 1) + r) % evs_bits(t)));
+	return evs_nth_bit(s, (int)(block % evs_bits(s)));
 }
 
 /* Launch j's mixing key within a sample of key `key` (launch 0: key itself),

@@ -459,8 +459,15 @@ static void show_timing(struct query *q, const struct run_record *r)
 		return;
 	}
 	json_t *mode = json_object_get(r->timing_method, "mode"); /* the backend's timing method document */
-	out("\ntiming     clock %s, cache %s%s%s, %lld samples\n", s_or(r->clock, "?"), s_or(r->cache, "?"),
+	out("\ntiming     clock %s, cache %s%s%s, %lld samples", s_or(r->clock, "?"), s_or(r->cache, "?"),
 	       json_is_string(mode) ? ", mode " : "", json_is_string(mode) ? json_string_value(mode) : "", r->n_samples);
+	if (r->n_by_dist) { /* the time's samples are the timing distributions' (job.c job_samples) */
+		long long all = 0;
+		for (size_t k = 0; k < r->n_by_dist; k++)
+			all += r->by_dist[k].n;
+		out(" (the timing distributions' of %lld timed)", all);
+	}
+	out("\n");
 	if (r->have_stats) {
 		print_summary(r->version >= 2 ? "  this repeat  " : "  stats    ", &r->stats);
 		/* what the median means against the machine (record_throughput) */
@@ -477,6 +484,21 @@ static void show_timing(struct query *q, const struct run_record *r)
 			out("  peak     %s\n", sb.buf);
 		}
 		strbuf_release(&sb);
+	}
+	if (r->n_by_dist) {
+		/* which samples the time is (job.c job_samples): the timing
+		 * distributions'; the others timed and checked apart */
+		out("  by dist ");
+		for (size_t k = 0; k < r->n_by_dist; k++) {
+			const struct rec_dist *x = &r->by_dist[k];
+			out("%s %s %lld sample%s, median ", k ? ";" : "", x->name, x->n, x->n == 1 ? "" : "s");
+			if (isfinite(x->median_us))
+				out("%.2f us", x->median_us);
+			else
+				out("-");
+			out(" (%s)", x->timing ? "timing" : "stress: not in the time");
+		}
+		out("\n");
 	}
 	const struct rec_health *h = &r->health;
 	if (h->have) {
@@ -844,6 +866,8 @@ static void show_batch(struct query *q, const struct batch_record *b)
 			out(" MDE %.3fx (the smallest speedup this comparison could detect);", row->mde);
 		if (row->health_note)
 			out(" timing health: %s;", row->health_note);
+		if (row->timed_on)
+			out(" timed on %s;", row->timed_on);
 		out("\n    runs");
 		const struct run_record **runs;
 		size_t n = query_row_runs(q, row, &runs);

@@ -77,6 +77,7 @@ static void read_row(json_t *r, struct batch_row *row)
 	row->mde = gn(r, "mde");
 	row->event_median_us = gn(r, "event_median_us");
 	row->health_note = gs(r, "health_note");
+	row->timed_on = gs(r, "timed_on");
 }
 
 /* ---- the reproduction (record.h) ---- */
@@ -311,6 +312,8 @@ static json_t *write_row(const struct batch_row *r)
 	json_object_set_new(o, "mde", jnum(r->mde));
 	json_object_set_new(o, "event_median_us", jnum(r->event_median_us));
 	json_object_set_new(o, "health_note", jstr(r->health_note));
+	if (r->timed_on)
+		json_object_set_new(o, "timed_on", json_string(r->timed_on));
 	return o;
 }
 

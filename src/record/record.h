@@ -155,6 +155,15 @@ struct rec_levels {
 	double frac_between;         /* var_between / (var_between + var_within) */
 };
 
+/* One input distribution of a run's timed samples (`timing.by_dist`). */
+#define REC_MAX_DISTS 8
+struct rec_dist {
+	const char *name;   /* the problem's distribution (borrowed) */
+	long long n;        /* its timed samples */
+	double median_us;   /* their median by the record's clock; NAN when n is 0 */
+	int timing;         /* 1: its samples are the time (samples_object); 0: a stress one */
+};
+
 /* Escapes seen during timing (v2). */
 struct rec_escapes {
 	long long other_stream, late, host_threads, block_timeouts;
@@ -302,6 +311,13 @@ struct run_record {
 	const char *host_samples_object;   /* v2: host launch latency of each sample */
 	double event_median_us;      /* v2: median CUDA-event time beside a kernel clock, NAN none */
 	double host_median_us;       /* v2: median host time of launch(), NAN none */
+	/* v2, since timing distributions (`timing.by_dist`): every input
+	 * distribution the timed samples had (scramble.h evs_sample_dist);
+	 * the samples objects, n and stats hold only those of the ones with
+	 * timing set.  None (n_by_dist 0) in older records and when the
+	 * problem has one distribution. */
+	struct rec_dist by_dist[REC_MAX_DISTS];
+	size_t n_by_dist;
 	int have_stats;
 	struct stats_summary stats;  /* within this repeat */
 	unsigned long stats_seed;
@@ -387,6 +403,10 @@ struct batch_row {
 	double event_median_us;      /* v2: median over ok repeats of their CUDA-event medians (a
 	                              * kernel clock's row shows both), NAN none */
 	const char *health_note;     /* v2: timing health summary of its repeats, or NULL */
+	/* v2, since timing distributions: what its time was measured on,
+	 * from its runs' timing.by_dist ("uniform: 150 of 200 samples a
+	 * run"), or NULL (one distribution, or an older batch) */
+	const char *timed_on;
 };
 
 struct batch_record {

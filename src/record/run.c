@@ -377,6 +377,18 @@ static void read_timing(json_t *m, struct run_record *r)
 	r->host_samples_object = gs(t, "host_samples_object");
 	r->event_median_us = gn(t, "event_median_us");
 	r->host_median_us = gn(t, "host_median_us");
+	const char *dn;
+	json_t *de;
+	json_object_foreach(go(t, "by_dist"), dn, de)
+	{
+		if (r->n_by_dist == REC_MAX_DISTS || !json_is_object(de))
+			break;
+		struct rec_dist *x = &r->by_dist[r->n_by_dist++];
+		x->name = dn;
+		x->n = gi(de, "n", 0);
+		x->median_us = gn(de, "median_us");
+		x->timing = gb(de, "timing");
+	}
 	r->have_stats = record_summary_read(go(t, "stats"), &r->stats) == 0;
 	r->stats_seed = (unsigned long)gi(t, "stats_seed", 1);
 	r->stats_resamples = (int)gi(t, "resamples", 0);
@@ -628,6 +640,18 @@ static json_t *write_timing(const struct run_record *r)
 	json_object_set_new(t, "host_samples_object", jstr(r->host_samples_object));
 	json_object_set_new(t, "event_median_us", jnum(r->event_median_us));
 	json_object_set_new(t, "host_median_us", jnum(r->host_median_us));
+	if (r->n_by_dist) {
+		json_t *bd = json_object();
+		for (size_t i = 0; i < r->n_by_dist; i++) {
+			const struct rec_dist *x = &r->by_dist[i];
+			json_t *o = json_object();
+			json_object_set_new(o, "n", json_integer(x->n));
+			json_object_set_new(o, "median_us", jnum(x->median_us));
+			json_object_set_new(o, "timing", json_boolean(x->timing));
+			json_object_set_new(bd, x->name, o);
+		}
+		json_object_set_new(t, "by_dist", bd);
+	}
 	json_object_set_new(t, "stats", r->have_stats ? record_summary_json(&r->stats) : json_null());
 	json_object_set_new(t, "stats_seed", json_integer((json_int_t)r->stats_seed));
 	json_object_set_new(t, "resamples", json_integer(r->stats_resamples));

@@ -201,11 +201,120 @@ static double event_median(const struct vdata *d)
 	return m;
 }
 
+/*
+ * What a variant's time was measured on, from its ok runs' timing.by_dist
+ * (job.c job_samples): "uniform: 150 of 200 samples a run" (or "in N
+ * runs" when the runs differ), NULL when no run has one.  The caller frees.
+ */
+static char *timed_on_text(const struct vdata *d)
+{
+	long long nt = 0, n = 0, first_nt = -1, first_n = -1;
+	size_t runs = 0;
+	int same = 1;
+	struct strbuf names = STRBUF_INIT;
+	for (size_t i = 0; i < d->n_runs; i++) {
+		const struct run_record *r = &d->runs[i];
+		if (r->outcome != OUTCOME_OK || !r->n_by_dist)
+			continue;
+		long long rt = 0, rn = 0;
+		for (size_t k = 0; k < r->n_by_dist; k++) {
+			const struct rec_dist *x = &r->by_dist[k];
+			rn += x->n;
+			if (x->timing) {
+				rt += x->n;
+				if (!runs)
+					strbuf_addf(&names, "%s%s", names.len ? ", " : "", x->name);
+			}
+		}
+		if (!runs) {
+			first_nt = rt;
+			first_n = rn;
+		}
+		same &= rt == first_nt && rn == first_n;
+		nt += rt;
+		n += rn;
+		runs++;
+	}
+	char *t = NULL;
+	if (runs && same)
+		t = xstrfmt("%s: %lld of %lld samples a run", strbuf_str(&names), first_nt, first_n);
+	else if (runs)
+		t = xstrfmt("%s: %lld of %lld samples in %zu runs", strbuf_str(&names), nt, n, runs);
+	strbuf_release(&names);
+	return t;
+}
+
+/* A stress distribution whose median, over the variant's ok runs, is
+ * below DIST_NOTE_RATIO of the timing median: a speed no timing input
+ * has (red team 12, cancel_half at 0.3x on gemm's `cancel`). */
+#define DIST_NOTE_RATIO 0.67
+
+/* The distribution of r's by_dist named name, or NULL. */
+static const struct rec_dist *by_dist_of(const struct run_record *r, const char *name)
+{
+	for (size_t k = 0; k < r->n_by_dist; k++)
+		if (!strcmp(r->by_dist[k].name, name))
+			return &r->by_dist[k];
+	return NULL;
+}
+
+/*
+ * The notes on a variant's speed by distribution: for each stress
+ * distribution of its ok runs' timing.by_dist, the median over runs of its
+ * median over the fastest timing distribution's median in the same run;
+ * below DIST_NOTE_RATIO, a note naming it (it is not in the time: job.c
+ * job_samples).  An honest kernel's is about 1.
+ */
+static void dist_speed_notes(const struct spec_variant *v, const struct vdata *d, json_t *notes)
+{
+	const struct run_record *r0 = NULL;
+	for (size_t i = 0; i < d->n_runs && !r0; i++)
+		if (d->runs[i].outcome == OUTCOME_OK && d->runs[i].n_by_dist)
+			r0 = &d->runs[i];
+	for (size_t s = 0; r0 && s < r0->n_by_dist; s++) {
+		const char *sname = r0->by_dist[s].name;
+		if (r0->by_dist[s].timing)
+			continue;
+		double *ratio = xcalloc(d->n_runs + 1, sizeof(double));
+		size_t m = 0;
+		const char *against = NULL;
+		for (size_t i = 0; i < d->n_runs; i++) {
+			const struct run_record *r = &d->runs[i];
+			const struct rec_dist *sd = r->outcome == OUTCOME_OK ? by_dist_of(r, sname) : NULL;
+			if (!sd)
+				continue;
+			double tm = NAN;
+			const char *tn = NULL;
+			for (size_t k = 0; k < r->n_by_dist; k++) {
+				double x = r->by_dist[k].median_us;
+				if (r->by_dist[k].timing && x > 0 && !(tm <= x)) {
+					tm = x;
+					tn = r->by_dist[k].name;
+				}
+			}
+			if (sd->median_us > 0 && tm > 0) {
+				ratio[m++] = sd->median_us / tm;
+				against = against ? against : tn;
+			}
+		}
+		if (m) {
+			stats_sort(ratio, m);
+			double q = stats_median_sorted(ratio, m);
+			if (q < DIST_NOTE_RATIO)
+				add_note(notes, xstrfmt("%s: %s %.2fx of %s's median: speed depends on the input; not in "
+							"the time (timing.by_dist; the time is the timing distributions' alone)",
+							v->name, sname, q, against));
+		}
+		free(ratio);
+	}
+}
+
 /* One variant's row: identity, the aggregate outcome of its repeats, and
  * for an ok variant the two-level statistics over every repeat's samples
- * (kept in d for the comparisons). */
+ * (kept in d for the comparisons) and what they were measured on
+ * (*timed_on, which the caller frees). */
 static int gather_row(struct run_ctx *c, size_t vi, struct vdata *d, struct batch_row *row, char **reason,
-		      const struct stats_opts *so)
+		      char **timed_on, const struct stats_opts *so)
 {
 	const struct spec_variant *v = c->plan.variants[vi].v;
 	row->mde = NAN;
@@ -239,6 +348,8 @@ static int gather_row(struct run_ctx *c, size_t vi, struct vdata *d, struct batc
 	if (!d->n_groups)
 		return 0;
 	row->event_median_us = event_median(d);
+	*timed_on = timed_on_text(d);
+	row->timed_on = *timed_on;
 	/* two levels: repeats, then samples within each (stats.h) */
 	struct stats_groups g = { d->n_groups, (const double *const *)d->x, d->nx };
 	struct stats_levels lv;
@@ -286,6 +397,7 @@ static void variant_notes(const struct run_ctx *c, const struct spec_variant *v,
 					r0->extra_shape_reason ? r0->extra_shape_reason : "no reason given"));
 	if (row->health_note)
 		add_note(notes, xstrfmt("%s: %s", v->name, row->health_note));
+	dist_speed_notes(v, d, notes);
 	/* a GPU kernel that ran its host code in the timing worker: trust: host */
 	const char *ex = r0 ? json_string_value(json_object_get(r0->judge, "executor")) : NULL;
 	if (c->be->uses_gpu && ex && !strcmp(ex, "in_process"))
@@ -651,6 +763,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	memset(b, 0, sizeof(*b));
 	struct vdata *vd = xcalloc(p->n_variants, sizeof(*vd));
 	char **reasons = xcalloc(p->n_variants, sizeof(char *));
+	char **timed_on = xcalloc(p->n_variants, sizeof(char *));
 	json_t *notes = json_array();
 	int rc = -1;
 	struct stats_opts so = STATS_OPTS_INIT;
@@ -660,7 +773,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	b->rows = xcalloc(p->n_variants, sizeof(*b->rows));
 	b->n_rows = p->n_variants;
 	for (size_t vi = 0; vi < p->n_variants; vi++)
-		if (gather_row(c, vi, &vd[vi], &b->rows[vi], &reasons[vi], &so) < 0)
+		if (gather_row(c, vi, &vd[vi], &b->rows[vi], &reasons[vi], &timed_on[vi], &so) < 0)
 			goto out;
 	size_t nc = compare_rows(p, b, vd, &so);
 	for (size_t vi = 0; vi < p->n_variants; vi++)
@@ -683,9 +796,11 @@ out:
 	for (size_t vi = 0; vi < p->n_variants; vi++) {
 		vdata_release(&vd[vi]);
 		free(reasons[vi]);
+		free(timed_on[vi]);
 	}
 	free(vd);
 	free(reasons);
+	free(timed_on);
 	if (rc < 0 && !b->raw) {
 		for (size_t i = 0; i < b->n_rows; i++)
 			free(b->rows[i].runs);

@@ -549,14 +549,17 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	sampler_init(&sm, k);
 	/* every kept sample's room, before the first (protocol.h) */
 	proto_reserve_kept(p, output_bytes(hc), proto_room_slots(k->samples, k->timed_checks, n_dists));
-	hc->dist_first = (long long)(os_seed() % (unsigned long long)n_dists);
+	unsigned mask = problem_timing_dists(hc->pr);
+	hc->dist_first = (long long)(os_seed() % (unsigned long long)evs_dist_period(n_dists, mask));
 	for (long long i = 0;; i++) {
 		long long g = warm + i;
 		unsigned long long seed = os_seed();
-		/* the distributions in turn from a random first, so that the
-		 * draw's classes cover each (job.c: strata); the kernel learns
-		 * nothing from the order it would not read in its inputs */
-		int dist = (int)((hc->dist_first + i) % n_dists);
+		/* the problem's schedule (scramble.h evs_sample_dist: the timing
+		 * distributions three samples in four, the stress ones the
+		 * fourth) from a random phase, so that the draw's classes cover
+		 * each (job.c: strata); the kernel learns nothing from the order
+		 * it would not read in its inputs */
+		int dist = evs_sample_dist(hc->dist_first + i, n_dists, mask);
 		prepare(hc, g, seed, dist);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
 		double credit_us;
@@ -586,6 +589,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		s->event_us = s->kernel_us = s->clock_mhz = NAN;
 		s->set = -1;
 		s->threads_delta = nb >= 0 && na >= 0 ? host_clock_new_threads(before, nb, after, na) : 0;
+		s->dist = dist;
 		int keep = p->keep && p->keep(p->keep_ctx, i, stop);
 		if (capture(p, hc, i, g, seed, dist, keep) < 0)
 			goto out;
@@ -611,7 +615,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			      "flush_bytes", (int)hc->flush_bytes, "warmup_launches", (json_int_t)warm, "stdrel",
 			      sampler_stdrel(&sm), "null_rounds", (json_int_t)NULL_ROUNDS, "mode",
 			      k->samples > 0 ? "fixed" : "adaptive", "inputs",
-			      "fresh every sample: seed from getrandom, distributions in turn from one drawn by getrandom", "converged", sm.converged,
+			      "fresh every sample: seed from getrandom, distributions by the problem's schedule (three samples in four on its timing distributions) from a phase drawn by getrandom", "converged", sm.converged,
 			      "capped", sm.capped);
 	/* what the worker used after its done lines (round_trip) */
 	{

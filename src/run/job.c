@@ -35,6 +35,7 @@
 #include "backends/job.h"
 #include "backends/protocol.h"
 #include "backends/sanitize.h"
+#include "backends/scramble.h"
 #include "backends/worker.h"
 #include "base/runcmd.h"
 #include "run/cost.h"
@@ -51,36 +52,76 @@ static double os_uniform(void)
 	return (double)(random_secret_u64() >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/* How many k in [lo, hi) have k % m == r (0 <= r < m). */
-static long long count_class(long long lo, long long hi, long long m, long long r)
+/* The class (distribution) of sample i of the draw (scramble.h). */
+static int draw_class(const struct check_draw *d, long long i)
 {
-	if (hi <= lo)
-		return 0;
-	long long below_hi = hi / m + (hi % m > r), below_lo = lo / m + (lo % m > r);
-	return below_hi - below_lo;
+	return d->strata > 1 ? evs_sample_dist(d->first + i, d->strata, d->mask) : 0;
 }
 
-/* Samples of class s among samples lo .. n-2. */
+/* Samples of class s among samples lo .. n-2: whole periods of the
+ * schedule, then the rest one by one. */
 static long long class_pool(const struct check_draw *d, long long lo, int s)
 {
-	long long r = ((s - d->first) % d->strata + d->strata) % d->strata;
-	return count_class(lo, d->n - 1, d->strata, r);
+	long long hi = d->n - 1;
+	if (hi <= lo)
+		return 0;
+	if (d->strata <= 1)
+		return s == 0 ? hi - lo : 0;
+	long long per = d->period, in_period = 0, count = 0;
+	for (long long k = 0; k < per; k++)
+		in_period += draw_class(d, lo + k) == s;
+	long long whole = (hi - lo) / per;
+	count = whole * in_period;
+	for (long long i = lo + whole * per; i < hi; i++)
+		count += draw_class(d, i) == s;
+	return count;
 }
 
-void check_draw_init(struct check_draw *d, long long n, long long want, int strata, long long first)
+void check_draw_init(struct check_draw *d, long long n, long long want, int strata, unsigned mask,
+		     long long first)
 {
 	memset(d, 0, sizeof(*d));
 	d->n = n;
 	d->strata = strata >= 1 && strata <= CHECK_MAX_STRATA ? strata : 1;
-	d->first = first >= 0 ? first % d->strata : 0;
+	d->mask = evs_timing_mask(d->strata, mask);
+	d->period = evs_dist_period(d->strata, d->mask);
+	d->first = first >= 0 ? first % d->period : 0;
+	if (d->strata == 1) {
+		long long pool = class_pool(d, 0, 0);
+		d->left[0] = want < pool ? want : pool;
+		return;
+	}
+	/* every class at least one: with fewer checks than classes the last
+	 * classes had none (red team 4: timed_checks 2 of 4 distributions left
+	 * large_scores to the last sample's luck); the rest in proportion to
+	 * the classes' samples (largest remainders, ties to the first), so
+	 * that a sample's chance does not depend on its class: the timing
+	 * distributions have three samples in four (scramble.h), and equal
+	 * shares left a time-capped run's uniform samples half unchecked (red
+	 * team 7's cap_cut, t0068).  Equal classes: want / strata each, the
+	 * first want % strata one more. */
+	long long pool[CHECK_MAX_STRATA], total = 0, rest = want > d->strata ? want - d->strata : 0, given = 0;
+	long long frac[CHECK_MAX_STRATA];
 	for (int s = 0; s < d->strata; s++) {
-		long long share = want / d->strata + (s < want % d->strata), pool = class_pool(d, 0, s);
-		/* every class at least one: with fewer checks than classes the
-		 * last classes had none (red team 4: timed_checks 2 of 4
-		 * distributions left large_scores to the last sample's luck) */
-		if (share < 1 && d->strata > 1)
-			share = 1;
-		d->left[s] = share < pool ? share : pool;
+		pool[s] = class_pool(d, 0, s);
+		total += pool[s];
+	}
+	for (int s = 0; s < d->strata; s++) {
+		long long q = total ? rest * pool[s] / total : 0;
+		frac[s] = total ? rest * pool[s] % total : 0;
+		d->left[s] = 1 + q;
+		given += q;
+	}
+	for (; given < rest && total; given++) {
+		int best = 0;
+		for (int s = 1; s < d->strata; s++)
+			if (frac[s] > frac[best])
+				best = s;
+		d->left[best]++;
+		frac[best] = -1;
+	}
+	for (int s = 0; s < d->strata; s++) {
+		d->left[s] = d->left[s] < pool[s] ? d->left[s] : pool[s];
 		d->floor[s] = 0;
 	}
 }
@@ -91,27 +132,6 @@ void check_draw_memoryless(struct check_draw *d)
 		long long pool = class_pool(d, 0, s);
 		d->floor[s] = pool > 0 ? (double)d->left[s] / (double)pool : 0;
 	}
-}
-
-static int gcd_int(int a, int b)
-{
-	while (b) {
-		int t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-int check_strata(int n_dists, int batch)
-{
-	if (n_dists <= 1)
-		return 1;
-	if (batch <= 1)
-		return n_dists;
-	if (batch >= n_dists)
-		return 1;
-	return n_dists / gcd_int(batch, n_dists);
 }
 
 /*
@@ -125,7 +145,7 @@ int check_draw_pick(struct check_draw *d, long long i, double u)
 {
 	if (i < 0 || i >= d->n - 1)
 		return 0;
-	int s = (int)((d->first + i) % d->strata);
+	int s = draw_class(d, i);
 	long long pool = class_pool(d, i, s);
 	if (pool <= 0)
 		return 0;
@@ -134,6 +154,13 @@ int check_draw_pick(struct check_draw *d, long long i, double u)
 	if (pick && d->left[s] > 0)
 		d->left[s]--;
 	return pick;
+}
+
+/* The schedule's phase of timed sample 0 (scramble.h evs_sample_dist):
+ * the host clock's random first; CUDA's global index, warm-up first. */
+static long long wrun_dist_first(const struct wrun *w)
+{
+	return w->proto.drive ? w->hc.dist_first : w->proto.warmup_samples;
 }
 
 /*
@@ -152,19 +179,27 @@ static int keep_sample(void *ctx, long long i, int last)
 {
 	struct wrun *w = ctx;
 	if (w->n_fixed > 0 && i == 0) {
-		/* the class of sample i is (first + i) mod strata: CUDA's global
-		 * index; the host clock's rotation from its random first */
-		long long first = w->proto.drive ? w->hc.dist_first : w->proto.warmup_samples;
-		check_draw_init(&w->draw, w->n_fixed, w->checks_wanted, w->strata, first);
+		/* the class of sample i is its distribution, evs_sample_dist(first
+		 * + i): CUDA's global index; the host clock's from its random first */
+		check_draw_init(&w->draw, w->n_fixed, w->checks_wanted, w->strata, w->dist_mask, wrun_dist_first(w));
 		check_draw_memoryless(&w->draw); /* kexec.h: insurance */
 	}
 	if (last)
 		return 1;
 	if (w->n_fixed > 0)
 		return check_draw_pick(&w->draw, i, os_uniform());
-	/* adaptive: the first max(want, strata) samples always, so every class
-	 * (one class: exactly what the spec asked, none when it asked none) */
+	/* adaptive: the first max(want, strata) samples always, and the
+	 * first of each class (the stress classes come once in four), so
+	 * every class (one class: exactly what the spec asked, none when it
+	 * asked none) */
 	int want = w->strata > 1 && w->checks_wanted < w->strata ? w->strata : w->checks_wanted;
+	if (w->strata > 1) {
+		int cls = evs_sample_dist(wrun_dist_first(w) + i, w->strata, w->dist_mask);
+		if (!(w->classes_seen & (1u << cls))) {
+			w->classes_seen |= 1u << cls;
+			return 1;
+		}
+	}
 	return os_uniform() < (double)want / (double)(i + 1);
 }
 
@@ -189,9 +224,9 @@ static void late_checks(void *ctx, const long long *idx, size_t n, char *pick)
 		 * with probability owed / (those of the class not yet seen) */
 		size_t of_class = 0;
 		for (size_t k = 0; k < n; k++)
-			of_class += (int)((d->first + idx[k]) % d->strata) == s;
+			of_class += draw_class(d, idx[k]) == s;
 		for (size_t k = 0; k < n && owed > 0; k++) {
-			if ((int)((d->first + idx[k]) % d->strata) != s)
+			if (draw_class(d, idx[k]) != s)
 				continue;
 			if (os_uniform() * (double)(of_class - seen) < (double)owed) {
 				pick[k] = 1;
@@ -406,15 +441,14 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	w->checks_wanted = w->job.k.timed_checks;
 	if (w->job.timing && w->job.k.samples > 1)
 		w->n_fixed = w->job.k.samples;
-	/* CUDA samples rotate through the problem's input distributions
-	 * (scramble.h): the checks cover each, by the class of sample that
-	 * holds it (graph mode: a sample holds batch of them in a row) */
-	w->strata = w->proto.fresh_keys ? check_strata(pr->desc->n_dists, w->proto.batch) : 1;
-	/* the parent's host clock rotates its samples through the
-	 * distributions from a random first one (host_clock.c): a class
-	 * each, as on CUDA (red team 10: drawn at random, a distribution
-	 * could go unchecked) */
-	if (w->exec == &kexec_parent_clock && pr->desc->n_dists > 1)
+	/* CUDA samples, and the parent's host clock's from a random first
+	 * one (host_clock.c), follow the problem's schedule of input
+	 * distributions (scramble.h evs_sample_dist, every sample of one):
+	 * the checks cover each, a class a distribution (red team 10: drawn
+	 * at random, a distribution could go unchecked) */
+	w->dist_mask = problem_timing_dists(pr);
+	w->strata = 1;
+	if ((w->proto.fresh_keys || w->exec == &kexec_parent_clock) && pr->desc->n_dists > 1)
 		w->strata = pr->desc->n_dists < CHECK_MAX_STRATA ? pr->desc->n_dists : CHECK_MAX_STRATA;
 	/* CUDA: every timed frame lands in the kept room (protocol.h) */
 	if (w->job.timing && c->be->uses_gpu)
@@ -1009,27 +1043,102 @@ static void job_tamper_check(struct job_state *j)
 		j->jr.tampered = "kernel.so changed while the kernel ran: it is not the object that was built";
 }
 
-/* Phase 8: the samples by the preferred clock (and the others), and the
- * median the physical-floor check reads. */
+/*
+ * Phase 8: the samples by the preferred clock (and the others), and the
+ * median the physical-floor check reads.
+ *
+ * The one place the record's samples are assembled: where the timed
+ * inputs follow the problem's schedule of distributions (scramble.h
+ * evs_sample_dist), only the samples of its timing distributions go on
+ * (j->xs, ev, hs: the samples objects, medians, CIs, comparisons, paper
+ * and audit all read them); every sample's distribution's count and
+ * median go to timing.by_dist.  A speed only a stress distribution has
+ * (red team 12, cancel_half: gemm's `cancel` at half the FLOPs) is thus
+ * not the reported time.  The stress samples were timed, checked and
+ * counted for every escape rule all the same (job_escapes reads the
+ * protocol's samples, all of them), and the floor holds for each
+ * distribution's median (a stress median below it is below_floor).
+ */
+size_t timing_keep(const int *dist, size_t n, int n_dists, unsigned mask, char *keep)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		keep[i] = n_dists <= 1 || dist[i] < 0 || evs_dist_timing(dist[i], n_dists, mask);
+		k += keep[i];
+	}
+	return k;
+}
+
+size_t timing_by_dist(const double *x, const int *dist, size_t n, int n_dists, const char *const *names,
+		      unsigned mask, struct rec_dist *out)
+{
+	double *v = xmalloc((n + 1) * sizeof(double));
+	int k = n_dists < REC_MAX_DISTS ? n_dists : REC_MAX_DISTS;
+	for (int d = 0; d < k; d++) {
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++)
+			if (dist[i] == d && isfinite(x[i]))
+				v[m++] = x[i];
+		out[d] = (struct rec_dist){ names[d], (long long)m, m ? median_of(v, m) : NAN,
+					    evs_dist_timing(d, n_dists, mask) };
+	}
+	free(v);
+	return (size_t)(k > 0 ? k : 0);
+}
+
 static void job_samples(struct job_state *j)
 {
 	const struct proto *pr = &j->main_w.proto;
+	const struct problem *pb = &j->c->plan.problem;
 	j->jr.floor_us = j->c->plan.floor_us;
 	j->jr.median_us = NAN;
 	if (!pr->n_samples)
 		return;
 	const char *clock = pick_clock(pr, &j->c->s->k, j->c->be->uses_gpu);
-	j->nx = pr->n_samples;
-	j->xs = xcalloc(j->nx, sizeof(double));
-	j->ev = xcalloc(j->nx, sizeof(double));
-	j->hs = xcalloc(j->nx, sizeof(double));
-	for (size_t i = 0; i < j->nx; i++) {
-		j->xs[i] = sample_of(&pr->samples[i], clock);
-		j->ev[i] = pr->samples[i].event_us;
-		j->hs[i] = pr->samples[i].host_us;
+	int n_dists = pb->desc ? pb->desc->n_dists : 1;
+	int scheduled = n_dists > 1 && n_dists <= EV_PROBLEM_MAX_DISTS && (pr->fresh_keys || pr->drive);
+	unsigned mask = problem_timing_dists(pb);
+	size_t n = pr->n_samples;
+	int *dist = xcalloc(n, sizeof(int));
+	double *all = xcalloc(n, sizeof(double));
+	char *keep = xcalloc(n, 1);
+	for (size_t i = 0; i < n; i++) {
+		int d = pr->samples[i].dist;
+		if (scheduled && (d < 0 || d >= n_dists))
+			d = evs_sample_dist(wrun_dist_first(&j->main_w) + (long long)i, n_dists, mask);
+		dist[i] = scheduled ? d : -1;
+		all[i] = sample_of(&pr->samples[i], clock);
+	}
+	timing_keep(dist, n, n_dists, mask, keep);
+	j->xs = xcalloc(n, sizeof(double));
+	j->ev = xcalloc(n, sizeof(double));
+	j->hs = xcalloc(n, sizeof(double));
+	j->nx = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!keep[i])
+			continue;
+		j->xs[j->nx] = all[i];
+		j->ev[j->nx] = pr->samples[i].event_us;
+		j->hs[j->nx++] = pr->samples[i].host_us;
 	}
 	j->r.clock = clock;
-	j->jr.median_us = median_of(j->xs, j->nx);
+	j->jr.median_us = j->nx ? median_of(j->xs, j->nx) : NAN;
+	if (scheduled) {
+		struct run_record *r = &j->r;
+		r->n_by_dist = timing_by_dist(all, dist, n, n_dists, pb->desc->dists, mask, r->by_dist);
+		/* the floor holds for every distribution's median */
+		for (size_t d = 0; d < r->n_by_dist; d++) {
+			double med = r->by_dist[d].median_us;
+			if (!r->by_dist[d].timing && isfinite(j->jr.floor_us) && med > 0 && med < j->jr.floor_us &&
+			    !(j->jr.median_us < med)) {
+				j->jr.median_us = med;
+				j->jr.floor_dist = r->by_dist[d].name;
+			}
+		}
+	}
+	free(dist);
+	free(all);
+	free(keep);
 }
 
 /* ---- the record, part by part ------------------------------------------------ */

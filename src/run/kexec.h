@@ -43,12 +43,16 @@
  * always checked), by selection sampling (Knuth's Algorithm S), each
  * sample decided only once it has run, with a uniform u the worker cannot
  * read or predict.  With strata > 1 the samples come in classes - sample
- * i is of class (first + i) % strata, which says the distributions its
- * CUDA inputs were drawn from (scramble.h evs_sample_dist, check_strata
- * below) - and each class gets its share of the checks (want / strata,
- * the first want % strata classes one more, at least one, at most as
- * many as it has samples), so that no distribution goes unchecked by
- * chance or for want of checks.  strata 1: one class, the plain draw.
+ * i is of class evs_sample_dist(first + i, strata, mask) (scramble.h),
+ * the distribution its inputs were drawn from, on CUDA and on the host's
+ * parent clock alike; with every distribution a timing one that is
+ * (first + i) % strata - and each class gets its share of the checks
+ * (one, and of the rest of `want` a part in proportion to its samples;
+ * at most as many as it has samples; equal classes: want / strata, the
+ * first want % strata classes one more), so that no distribution goes
+ * unchecked by chance or for want of checks, the stress ones (a sample in
+ * four) included, and a sample's chance does not depend on its class.
+ * strata 1: one class, the plain draw.
  * A fixed count tells a worker that sees the draw's effects when the
  * checks are spent (once a class's share came, none of its later samples
  * is checked), so nothing a worker can see may depend on the draw: every
@@ -60,21 +64,16 @@
 struct check_draw {
 	long long n;
 	int strata;
+	unsigned mask;                    /* the timing distributions (scramble.h evs_timing_mask) */
+	long long period;                 /* the schedule's (evs_dist_period) */
 	long long first;
 	long long left[CHECK_MAX_STRATA]; /* checks still to draw, per class */
 	double floor[CHECK_MAX_STRATA];   /* each sample's least chance, per class (check_draw_memoryless) */
 };
-void check_draw_init(struct check_draw *d, long long n, long long want, int strata, long long first);
-/*
- * The classes of timed CUDA samples for the draw: in stream mode sample g
- * is of distribution g mod n_dists, so n_dists classes; in graph mode
- * launch j of sample g is of distribution (g batch + j) mod n_dists, so a
- * sample holds `batch` distributions in a row and samples repeat with
- * period n_dists / gcd(batch, n_dists) (one class once batch >= n_dists,
- * every sample holding them all).  Every class gets a check, and the
- * classes' distributions are all of them.
- */
-int check_strata(int n_dists, int batch);
+/* mask: the problem's timing distributions (problem.h
+ * problem_timing_dists); first: the phase of sample 0 in the schedule. */
+void check_draw_init(struct check_draw *d, long long n, long long want, int strata, unsigned mask,
+		     long long first);
 /*
  * Insurance for whatever may still tell a worker which samples were
  * checked: with an exact count, once a class's share was drawn none of its
@@ -94,6 +93,26 @@ double check_evict_chance(long long i, size_t ring, int want);
 /* 1 when sample i (0 <= i < n - 1, in order) is to be checked. */
 int check_draw_pick(struct check_draw *d, long long i, double u);
 
+/*
+ * The samples the reported time is made of (job.c job_samples, the one
+ * place the record's samples are assembled): sample i's inputs were of
+ * distribution dist[i] (scramble.h evs_sample_dist; -1 unknown: an
+ * unscheduled run), and it stays (keep[i] = 1) when that is one of the
+ * problem's timing distributions under mask, or unknown, or the problem
+ * has one distribution.  Returns how many stay.  Stress samples are timed
+ * and checked, never the time (red team 12, cancel_half).
+ */
+size_t timing_keep(const int *dist, size_t n, int n_dists, unsigned mask, char *keep);
+/*
+ * The record's timing.by_dist (record.h struct rec_dist): out[d] for each
+ * of the n_dists distributions (at most REC_MAX_DISTS; names: the
+ * problem's, borrowed), from the samples x[i] of distribution dist[i]
+ * (NAN samples left out): count, median (NAN when none), and whether it
+ * is a timing distribution under mask.  Returns how many it wrote.
+ */
+size_t timing_by_dist(const double *x, const int *dist, size_t n, int n_dists, const char *const *names,
+		      unsigned mask, struct rec_dist *out);
+
 /* One worker process of a job, as the parent runs and watches it. */
 struct wrun {
 	struct job job;              /* the parent's own copy */
@@ -107,7 +126,9 @@ struct wrun {
 	 * with OS randomness the worker cannot read or predict */
 	long long n_fixed;           /* > 0: a fixed sample count */
 	struct check_draw draw;      /* fixed count: the draw, begun at sample 0 */
-	int strata;                  /* its classes: the CUDA inputs' distributions, else 1 */
+	int strata;                  /* its classes: the timed inputs' distributions, else 1 */
+	unsigned dist_mask;          /* the problem's timing distributions (problem_timing_dists) */
+	unsigned classes_seen;       /* adaptive: the classes a sample of which was checked */
 	int checks_wanted;
 	struct host_clock hc;        /* parent_clock: the parent's clock (host_clock.c) */
 	int shm_fd;

@@ -266,9 +266,10 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 	}
 	if (isfinite(r->floor_us) && isfinite(r->median_us) && r->median_us < r->floor_us) {
 		set(o, reason, OUTCOME_BELOW_FLOOR,
-		    xstrfmt("median %.3g us is below the physical floor %.3g us (the problem's bytes at the device's "
-			    "peak bandwidth, or its FLOPs at its peak): the time cannot be the work's",
-			    r->median_us, r->floor_us));
+		    xstrfmt("median %.3g us%s%s%s is below the physical floor %.3g us (the problem's bytes at the "
+			    "device's peak bandwidth, or its FLOPs at its peak): the time cannot be the work's",
+			    r->median_us, r->floor_dist ? " (of its '" : "", r->floor_dist ? r->floor_dist : "",
+			    r->floor_dist ? "' samples)" : "", r->floor_us));
 		return;
 	}
 }

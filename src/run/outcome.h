@@ -45,6 +45,7 @@ struct job_report {
 	double gap_event_us, gap_kernel_us;  /* medians over those samples */
 	/* the physical floor: a median below it is no speedup */
 	double floor_us, median_us;
+	const char *floor_dist;      /* median_us is this stress distribution's (job_samples), or NULL */
 };
 
 /* The bound on the events clock over the kernel clock (CUPTI: kernels,

@@ -53,8 +53,23 @@ void summary_print(const struct run_ctx *c, const struct batch_record *b)
 	printf("\n");
 	printf("batch %s, commit %.12s%s, store %s\n", b->batch_id, b->git.commit ? b->git.commit : "(none)",
 	       b->git.dirty ? " (dirty)" : "", c->o->store_root);
-	printf("%d repeat%s per variant, interleaved; clock %s\n", b->repeats, b->repeats == 1 ? "" : "s",
+	printf("%d repeat%s per variant, interleaved; clock %s", b->repeats, b->repeats == 1 ? "" : "s",
 	       b->n_rows && b->rows[0].clock ? b->rows[0].clock : "-");
+	/* what the medians were measured on (gather.c timed_on_text): one
+	 * line when every variant's agrees, else one a variant */
+	const char *on = NULL;
+	int on_same = 1;
+	for (size_t i = 0; i < b->n_rows; i++)
+		if (b->rows[i].timed_on) {
+			on_same &= !on || !strcmp(on, b->rows[i].timed_on);
+			on = on ? on : b->rows[i].timed_on;
+		}
+	if (on && on_same)
+		printf("; timed on %s (the other distributions' samples timed and checked, not in the time)", on);
+	printf("\n");
+	for (size_t i = 0; on && !on_same && i < b->n_rows; i++)
+		if (b->rows[i].timed_on)
+			printf("%s: timed on %s\n", b->rows[i].variant, b->rows[i].timed_on);
 	if (b->n_slots > 1) {
 		printf("%zu slots, repeat r on slot r %% %zu:", b->n_slots, b->n_slots);
 		for (size_t i = 0; i < b->n_slots; i++) {

@@ -54,7 +54,9 @@ python3 - "$r" "$TEST_TMP/gaps" <<'P' || fail "check_spy2 told the checked sampl
 import json, sys
 d = json.load(open(sys.argv[1]))
 gaps = [int(x) for x in open(sys.argv[2]).read().split()[2:]]
-n = d['timing']['n']
+# every timed sample (the stress distributions' too: timing.by_dist), not just the time's
+bd = d['timing'].get('by_dist')
+n = sum(x['n'] for x in bd.values()) if bd else d['timing']['n']
 warm = d['timing']['method']['warmup_launches']
 checked = {c['sample'] for c in d['correctness']['checks'] if c['phase'] == 'timed'} - {n - 1}
 after = {s: gaps[warm + s] for s in range(n - 1) if warm + s < len(gaps)}

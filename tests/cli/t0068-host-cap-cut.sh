@@ -18,7 +18,9 @@ python3 - "$r" <<'P' || fail "cap_cut's record"
 import json, sys
 r = json.load(open(sys.argv[1]))
 t = r["timing"]
-assert t["n"] == 10 and t["method"]["capped"], (t["n"], t["method"].get("capped"))
+# 10 timed samples, those of uniform (three in four) the time
+n = sum(x["n"] for x in t["by_dist"].values())
+assert n == 10 and t["n"] == t["by_dist"]["uniform"]["n"] and t["method"]["capped"], (t, t["method"].get("capped"))
 checked = sorted(c["sample"] for c in r["correctness"]["checks"] if c["phase"] == "timed")
 # each distribution's owed checks among its skipped samples: all of a
 # class's samples but where its share is smaller than its samples (a

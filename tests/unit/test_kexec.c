@@ -15,6 +15,10 @@
 
 #include "backends/backend.h"
 #include "run/kexec.h"
+#include "backends/scramble.h"
+
+/* every distribution a timing one: the classes (first + i) % strata */
+#define ALL 0xffu
 
 static struct job job_of(const char *phase, int timing)
 {
@@ -90,7 +94,14 @@ static void test_check_draw_strata(void **state)
 		struct check_draw d;
 		int per_class[4] = { 0 }, total = 0;
 		long long first = trial % 7;
-		check_draw_init(&d, 200, 10, 4, first);
+		check_draw_init(&d, 200, 10, 4, ALL, first);
+		long long share[4], sum = 0;
+		for (int c = 0; c < 4; c++) {
+			share[c] = d.left[c];
+			sum += share[c];
+			assert_true(share[c] == 2 || share[c] == 3); /* 10 over 4 classes of 49 or 50 */
+		}
+		assert_int_equal(sum, 10);
 		for (long long i = 0; i < 200; i++) {
 			int p = check_draw_pick(&d, i, uni(&st));
 			assert_true(!p || i < 199); /* the last is keep_sample's, always */
@@ -102,7 +113,7 @@ static void test_check_draw_strata(void **state)
 		}
 		assert_int_equal(total, 10);
 		for (int c = 0; c < 4; c++)
-			assert_int_equal(per_class[c], c < 2 ? 3 : 2);
+			assert_int_equal(per_class[c], share[c]);
 	}
 	/* and every sample is as likely as any other: about 2000 * 10 / 199 each */
 	for (int i = 0; i < 199; i++)
@@ -116,18 +127,18 @@ static void test_check_draw_edges(void **state)
 	unsigned long long st = 7;
 	struct check_draw d;
 	/* fewer samples than checks: every sample but the last */
-	check_draw_init(&d, 5, 10, 4, 2);
+	check_draw_init(&d, 5, 10, 4, ALL, 2);
 	for (long long i = 0; i < 4; i++)
 		assert_int_equal(check_draw_pick(&d, i, uni(&st)), 1);
 	assert_int_equal(check_draw_pick(&d, 4, 0.0), 0);
 	/* one class: the plain draw of exactly `want` */
-	check_draw_init(&d, 100, 7, 1, 5);
+	check_draw_init(&d, 100, 7, 1, ALL, 5);
 	int total = 0;
 	for (long long i = 0; i < 100; i++)
 		total += check_draw_pick(&d, i, uni(&st));
 	assert_int_equal(total, 7);
 	/* more classes than the draw keeps: one */
-	check_draw_init(&d, 100, 7, CHECK_MAX_STRATA + 1, 5);
+	check_draw_init(&d, 100, 7, CHECK_MAX_STRATA + 1, ALL, 5);
 	assert_int_equal(d.strata, 1);
 }
 
@@ -143,7 +154,7 @@ static void test_check_draw_few(void **state)
 			struct check_draw d;
 			int per_class[4] = { 0 };
 			long long first = trial % 5;
-			check_draw_init(&d, 200, want, 4, first);
+			check_draw_init(&d, 200, want, 4, ALL, first);
 			for (long long i = 0; i < 200; i++)
 				if (check_draw_pick(&d, i, uni(&st)))
 					per_class[(first + i) % 4]++;
@@ -152,7 +163,7 @@ static void test_check_draw_few(void **state)
 		}
 	/* one class and no checks wanted: none (the last is keep_sample's) */
 	struct check_draw d;
-	check_draw_init(&d, 50, 0, 1, 0);
+	check_draw_init(&d, 50, 0, 1, ALL, 0);
 	for (long long i = 0; i < 50; i++)
 		assert_int_equal(check_draw_pick(&d, i, uni(&st)), 0);
 }
@@ -170,9 +181,12 @@ static void test_check_draw_exact_share(void **state)
 		struct check_draw d;
 		int seen[4] = { 0 };
 		long long first = trial % 3;
-		check_draw_init(&d, 200, 10, 4, first);
+		check_draw_init(&d, 200, 10, 4, ALL, first);
+		long long shares[4];
+		for (int c = 0; c < 4; c++)
+			shares[c] = d.left[c];
 		for (long long i = 0; i < 200; i++) {
-			int c = (int)((first + i) % 4), share = c < 2 ? 3 : 2;
+			int c = (int)((first + i) % 4), share = (int)shares[c];
 			int q = check_draw_pick(&d, i, uni(&st));
 			assert_true(!q || i < 199);
 			if (seen[c] >= share)
@@ -180,7 +194,7 @@ static void test_check_draw_exact_share(void **state)
 			seen[c] += q;
 		}
 		for (int c = 0; c < 4; c++)
-			assert_int_equal(seen[c], c < 2 ? 3 : 2);
+			assert_int_equal(seen[c], shares[c]);
 	}
 }
 
@@ -196,11 +210,14 @@ static void test_check_draw_memoryless(void **state)
 		struct check_draw d, plain;
 		int per_class[4] = { 0 }, seen[4] = { 0 };
 		long long first = trial % 3;
-		check_draw_init(&d, 200, 10, 4, first);
+		check_draw_init(&d, 200, 10, 4, ALL, first);
 		check_draw_memoryless(&d);
-		check_draw_init(&plain, 200, 10, 4, first);
+		check_draw_init(&plain, 200, 10, 4, ALL, first);
+		long long shares[4];
+		for (int c = 0; c < 4; c++)
+			shares[c] = plain.left[c];
 		for (long long i = 0; i < 200; i++) {
-			int c = (int)((first + i) % 4), share = c < 2 ? 3 : 2;
+			int c = (int)((first + i) % 4), share = (int)shares[c];
 			double u = uni(&st);
 			int p = check_draw_pick(&d, i, u), q = check_draw_pick(&plain, i, u);
 			assert_true(!p || i < 199);
@@ -215,7 +232,7 @@ static void test_check_draw_memoryless(void **state)
 			per_class[c] += p;
 		}
 		for (int c = 0; c < 4; c++)
-			assert_true(per_class[c] >= (c < 2 ? 3 : 2));
+			assert_true(per_class[c] >= shares[c]);
 	}
 	/* after the share, about the class's starting chance (2 or 3 in 50) */
 	double rate = (double)picked_after / (double)after;
@@ -223,40 +240,41 @@ static void test_check_draw_memoryless(void **state)
 	assert_true(rate > 0.035 && rate < 0.065);
 	/* no checks wanted in one class: none, floor or not */
 	struct check_draw d;
-	check_draw_init(&d, 50, 0, 1, 0);
+	check_draw_init(&d, 50, 0, 1, ALL, 0);
 	check_draw_memoryless(&d);
 	for (long long i = 0; i < 50; i++)
 		assert_int_equal(check_draw_pick(&d, i, uni(&st)), 0);
 }
 
-/* the classes of graph mode's samples: a sample's distributions depend on
- * its class alone, and the classes hold every distribution */
-static void test_check_strata(void **state)
+/* Classes under the 3:1 schedule (one timing distribution of four): each
+ * class is the distribution its samples are of, the stress classes (a
+ * sample in four) get their share too, in proportion to their samples
+ * with one at least, and the draw's pools count them right (every share
+ * is drawn exactly). */
+static void test_check_draw_schedule(void **state)
 {
 	(void)state;
-	assert_int_equal(check_strata(4, 1), 4);
-	assert_int_equal(check_strata(4, 2), 2);
-	assert_int_equal(check_strata(4, 3), 4);
-	assert_int_equal(check_strata(4, 8), 1);
-	assert_int_equal(check_strata(6, 4), 3);
-	assert_int_equal(check_strata(1, 5), 1);
-	assert_int_equal(check_strata(0, 1), 1);
-	for (int n = 1; n <= 8; n++)
-		for (int b = 1; b <= 10; b++) {
-			int k = check_strata(n, b), covered = 0;
-			assert_true(k >= 1 && k <= n);
-			for (long long g = 0; g < 3 * n * k; g++) {
-				/* sample g's distributions, as a bit set, against its class's first sample */
-				int mine = 0, cls = 0;
-				for (int j = 0; j < b; j++) {
-					mine |= 1 << ((g * b + j) % n);
-					cls |= 1 << (((g % k) * b + j) % n);
-				}
-				assert_int_equal(mine, cls);
-				covered |= mine;
-			}
-			assert_int_equal(covered, (1 << n) - 1);
+	unsigned long long st = 5;
+	for (int trial = 0; trial < 500; trial++) {
+		struct check_draw d;
+		int per_class[4] = { 0 }, n_class[4] = { 0 };
+		long long first = trial % 13;
+		check_draw_init(&d, 300, 12, 4, 1u, first);
+		assert_int_equal(d.period, 12);
+		for (long long i = 0; i < 300; i++) {
+			int c = evs_sample_dist(first % 12 + i, 4, 1u);
+			n_class[c] += i < 299;
+			if (check_draw_pick(&d, i, uni(&st)))
+				per_class[c]++;
 		}
+		assert_true(n_class[0] > 3 * (n_class[1] + n_class[2] + n_class[3]) - 8);
+		/* one each, the other 8 in proportion (224 or 225 of 299
+		 * uniform, about 25 each stress): 7 and 1 + 0 or 1 */
+		assert_int_equal(per_class[0], 7);
+		assert_int_equal(per_class[1] + per_class[2] + per_class[3], 5);
+		for (int c = 1; c < 4; c++)
+			assert_true(per_class[c] == 1 || per_class[c] == 2);
+	}
 }
 
 /* Red team 9, ring_outrun: a skipped frame that leaves the spill ring can
@@ -285,7 +303,7 @@ int main(void)
 		cmocka_unit_test(test_check_draw_few),
 		cmocka_unit_test(test_check_draw_exact_share),
 		cmocka_unit_test(test_check_draw_memoryless),
-		cmocka_unit_test(test_check_strata),
+		cmocka_unit_test(test_check_draw_schedule),
 		cmocka_unit_test(test_check_draw_edges),
 		cmocka_unit_test(test_cuda_executors),
 		cmocka_unit_test(test_host_executors),

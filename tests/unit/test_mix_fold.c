@@ -128,7 +128,7 @@ static void timed_job(struct job *job, const long long shape[3])
 }
 
 /* The checker's verdicts on captures (fp16 outputs, one timed sample each
- * of global index 2: `cancel`); 1 per pass in pass[]. */
+ * of global index 7 + 8k: `cancel`); 1 per pass in pass[]. */
 static void check_captures(const struct job *job, const unsigned char *const *outs, int n, size_t bytes,
 			   const uint64_t *keys, int *pass)
 {
@@ -141,7 +141,10 @@ static void check_captures(const struct job *job, const unsigned char *const *ou
 	json_t *caps = json_array();
 	for (int k = 0; k < n; k++) {
 		assert_int_equal(fwrite(outs[k], 1, bytes, cap), bytes);
-		long long g = 2 + 3LL * k; /* every one of distribution g % 3 = 2 */
+		/* every one `cancel` (2): the schedule's stress sample (g % 4 ==
+		 * 3) of an odd block (scramble.h evs_sample_dist) */
+		long long g = 7 + 8LL * k;
+		assert_int_equal(evs_sample_dist(g, 3, problem_timing_dists(&gemm)), CANCEL);
 		json_array_append_new(caps, json_pack("{s:b, s:I, s:I, s:i, s:i, s:I, s:I, s:I}", "timed", 1, "index",
 						      (json_int_t)(3 * k), "global", (json_int_t)g, "set",
 						      evs_sample_set(job->first_set, job->n_sets, 1, g, 0), "batch", 1,

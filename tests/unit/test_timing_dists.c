@@ -1,0 +1,262 @@
+/*
+ * test_timing_dists.c - a speed that only a stress distribution has does
+ * not reach the reported time (red team 12, cancel_half: gemm's `cancel`
+ * makes row k + K/2 of B minus row k, and a kernel that sees it does half
+ * the FLOPs, exactly).  Timed samples meet every distribution (red teams
+ * 3 and 8), so the schedule (scramble.h evs_sample_dist) puts three
+ * samples in four on the problem's timing distributions
+ * (problems/evident_timing_dists.h; distribution 0 alone by default) and
+ * the fourth on a stress one, every sample of one distribution; and the
+ * record's samples are only the timing ones (run/job.c timing_keep,
+ * timing_by_dist).  Tested here: the schedule (3:1, in turn, one
+ * distribution a sample, its phase and period, n_dists 1 to 4, masks), a
+ * problem's symbol (found, defaulted, refused when it names no
+ * distribution or one past n_dists), and the filter.  Before the fix
+ * evs_sample_dist rotated every distribution in turn (a third of gemm's
+ * samples `cancel`) and every sample went into the time.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backends/problem.h"
+#include "backends/scramble.h"
+#include "run/kexec.h"
+
+/* the schedule over a window: per-distribution counts */
+static void counts(long long g0, long long n, int n_dists, unsigned mask, int *c)
+{
+	memset(c, 0, sizeof(int) * 8);
+	for (long long g = g0; g < g0 + n; g++) {
+		int d = evs_sample_dist(g, n_dists, mask);
+		assert_true(d >= 0 && d < (n_dists > 0 ? n_dists : 1));
+		c[d]++;
+	}
+}
+
+/* one timing distribution of three (gemm: uniform; large, cancel stress) */
+static void test_three_to_one(void **state)
+{
+	(void)state;
+	int c[8];
+	for (long long phase = 0; phase < 30; phase++) {
+		counts(phase, 240, 3, 1u, c);
+		assert_int_equal(c[0], 180);         /* three in four */
+		assert_int_equal(c[1] + c[2], 60);   /* the fourth */
+		assert_int_equal(c[1], 30);          /* the stress ones in turn */
+		assert_int_equal(c[2], 30);
+		/* in any window of four samples exactly one stress sample */
+		for (long long g = phase; g < phase + 100; g++) {
+			int s = 0;
+			for (long long k = 0; k < 4; k++)
+				s += evs_sample_dist(g + k, 3, 1u) != 0;
+			assert_int_equal(s, 1);
+		}
+	}
+	/* the positions: g % 4 == 3 is the stress one */
+	for (long long g = 0; g < 48; g++)
+		assert_int_equal(evs_sample_dist(g, 3, 1u) != 0, g % 4 == 3);
+	assert_int_equal(evs_sample_dist(3, 3, 1u), 1);
+	assert_int_equal(evs_sample_dist(7, 3, 1u), 2);
+	assert_int_equal(evs_sample_dist(11, 3, 1u), 1);
+}
+
+/* masks: several timing distributions in turn among the three in four;
+ * every one timing: plain rotation (the schedule before, for such a
+ * problem); a mask naming nothing real: distribution 0 */
+static void test_masks(void **state)
+{
+	(void)state;
+	int c[8];
+	/* timing {0, 2} of 4: 3/8 each, stress {1, 3}: 1/8 each */
+	counts(5, 640, 4, 0x5u, c);
+	assert_int_equal(c[0], 240);
+	assert_int_equal(c[2], 240);
+	assert_int_equal(c[1], 80);
+	assert_int_equal(c[3], 80);
+	/* every distribution timing: g mod n, no stress */
+	for (int n = 1; n <= 4; n++)
+		for (long long g = 0; g < 40; g++)
+			assert_int_equal(evs_sample_dist(g, n, (1u << n) - 1), (int)(g % n));
+	/* bits past n_dists are ignored; none left: distribution 0 */
+	assert_int_equal(evs_timing_mask(3, 0x8u), 1u);
+	assert_int_equal(evs_timing_mask(3, 0xau), 2u);
+	assert_int_equal(evs_timing_mask(3, 0), 1u);
+	for (long long g = 0; g < 40; g++)
+		assert_int_equal(evs_sample_dist(g, 3, 0x8u), evs_sample_dist(g, 3, 1u));
+	/* timing distribution 2 alone: it takes the three in four */
+	counts(0, 400, 4, 0x4u, c);
+	assert_int_equal(c[2], 300);
+	assert_int_equal(c[0] + c[1] + c[3], 100);
+	assert_true(evs_dist_timing(2, 4, 0x4u) && !evs_dist_timing(0, 4, 0x4u));
+	assert_true(!evs_dist_timing(-1, 4, 0x4u) && !evs_dist_timing(4, 4, 0xfu));
+}
+
+/* n_dists 1..4 with the default mask: one distribution, every sample it;
+ * the period is a period; a negative index or no distributions: 0 */
+static void test_n_dists_and_period(void **state)
+{
+	(void)state;
+	for (int n = 1; n <= 4; n++) {
+		long long per = evs_dist_period(n, 1u);
+		assert_int_equal(per, n == 1 ? 1 : 4 * (n - 1));
+		for (long long g = 0; g < 200; g++)
+			assert_int_equal(evs_sample_dist(g, n, 1u), evs_sample_dist(g + per, n, 1u));
+		int c[8];
+		counts(0, per, n, 1u, c);
+		for (int d = 0; d < n; d++)
+			assert_true(c[d] > 0); /* every distribution within a period */
+	}
+	for (long long g = 0; g < 10; g++)
+		assert_int_equal(evs_sample_dist(g, 1, 1u), 0);
+	assert_int_equal(evs_sample_dist(-1, 3, 1u), 0);
+	assert_int_equal(evs_sample_dist(9, 0, 1u), 0);
+	assert_int_equal(evs_dist_period(4, 0x5u), 16);
+	assert_int_equal(evs_dist_period(4, 0xfu), 4);
+}
+
+/* The filter: the record's samples are the timing distributions' (and a
+ * run without a schedule keeps all); by_dist counts each and takes its
+ * median.  The numbers play cancel_half: `cancel` three times as fast. */
+static void test_filter_and_by_dist(void **state)
+{
+	(void)state;
+	enum { N = 200 };
+	int dist[N];
+	double x[N];
+	char keep[N];
+	for (int i = 0; i < N; i++) {
+		dist[i] = evs_sample_dist(i + 7, 3, 1u);
+		x[i] = dist[i] == 2 ? 100.0 : 300.0 + (i % 3);
+	}
+	size_t k = timing_keep(dist, N, 3, 1u, keep);
+	assert_int_equal(k, 150);
+	for (int i = 0; i < N; i++)
+		assert_int_equal(keep[i], dist[i] == 0);
+	const char *names[] = { "uniform", "large", "cancel" };
+	struct rec_dist bd[REC_MAX_DISTS];
+	assert_int_equal(timing_by_dist(x, dist, N, 3, names, 1u, bd), 3);
+	assert_string_equal(bd[0].name, "uniform");
+	assert_string_equal(bd[2].name, "cancel");
+	assert_int_equal(bd[0].n, 150);
+	assert_int_equal(bd[1].n + bd[2].n, 50);
+	assert_true(bd[0].timing && !bd[1].timing && !bd[2].timing);
+	assert_true(fabs(bd[2].median_us - 100.0) < 1e-9);
+	assert_true(fabs(bd[0].median_us - 301.0) < 1e-9);
+	/* unscheduled (dist -1) or one distribution: every sample stays */
+	for (int i = 0; i < N; i++)
+		dist[i] = -1;
+	assert_int_equal(timing_keep(dist, N, 3, 1u, keep), N);
+	for (int i = 0; i < N; i++)
+		dist[i] = 0;
+	assert_int_equal(timing_keep(dist, N, 1, 1u, keep), N);
+	/* a distribution with no sample: n 0, median NAN (null in the record) */
+	const char *one[] = { "uniform", "peaked" };
+	assert_int_equal(timing_by_dist(x, dist, 4, 2, one, 1u, bd), 2);
+	assert_int_equal(bd[1].n, 0);
+	assert_true(isnan(bd[1].median_us));
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void write_file_at(const char *dir, const char *rel, const char *text)
+{
+	char *p = xstrfmt("%s/%s", dir, rel);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	free(p);
+}
+
+/* A problem's symbol: gemm has none (distribution 0); gemm with
+ * EVIDENT_DEFINE_TIMING_DISTS appended has its mask; a mask of none or
+ * past its distributions is refused with a reason. */
+static void test_problem_symbol(void **state)
+{
+	(void)state;
+	const char *cache = getenv("EVIDENT_TEST_CACHE");
+	char tmpl[] = "/tmp/evident-timing-dists-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	char *pdir = xstrfmt("%s/problems", tmpl);
+	assert_int_equal(mkdir(pdir, 0755), 0);
+	struct strbuf src = STRBUF_INIT, hdr = STRBUF_INIT;
+	char *kdir = xstrfmt("%s/kernels", tmpl);
+	assert_int_equal(mkdir(kdir, 0755), 0);
+	free(kdir);
+	const char *headers[] = { "problems/evident_problem.h", "problems/evident_mix_fold.h",
+				  "problems/evident_timing_dists.h", "kernels/evident_kernel.h" };
+	for (size_t i = 0; i < ARRAY_SIZE(headers); i++) {
+		strbuf_reset(&hdr);
+		assert_int_equal(read_file(headers[i], &hdr), 0);
+		write_file_at(tmpl, headers[i], strbuf_str(&hdr));
+	}
+	assert_int_equal(read_file("problems/gemm.c", &src), 0);
+	char *cdir = xstrfmt("%s/cache", tmpl);
+	struct problem p = PROBLEM_INIT;
+	struct strbuf why = STRBUF_INIT;
+
+	write_file_at(tmpl, "problems/gemm.c", strbuf_str(&src));
+	if (problem_load_at(tmpl, "gemm", cache && *cache ? cache : cdir, &p, &why) < 0)
+		fprintf(stderr, "gemm: %s\n", strbuf_str(&why));
+	assert_non_null(p.desc);
+	assert_int_equal(problem_timing_dists(&p), 1u); /* no symbol: uniform alone */
+	problem_release(&p);
+
+	static const struct {
+		const char *mask;
+		int ok;
+		unsigned want;
+	} cases[] = { { "0x5u", 1, 5u }, { "0x3u", 1, 3u }, { "0u", 0, 0 }, { "0x9u", 0, 0 } };
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *text = xstrfmt("%s\n#include \"evident_timing_dists.h\"\nEVIDENT_DEFINE_TIMING_DISTS(%s)\n",
+				     strbuf_str(&src), cases[i].mask);
+		write_file_at(tmpl, "problems/gemm.c", text);
+		free(text);
+		strbuf_reset(&why);
+		int rc = problem_load_at(tmpl, "gemm", cdir, &p, &why);
+		if (cases[i].ok) {
+			if (rc < 0)
+				fprintf(stderr, "mask %s: %s\n", cases[i].mask, strbuf_str(&why));
+			assert_int_equal(rc, 0);
+			assert_int_equal(problem_timing_dists(&p), cases[i].want);
+			problem_release(&p);
+		} else {
+			assert_int_equal(rc, -1);
+			assert_non_null(strstr(strbuf_str(&why), "evident_problem_timing_dists()"));
+		}
+	}
+	strbuf_release(&why);
+	strbuf_release(&src);
+	strbuf_release(&hdr);
+	nftw(tmpl, rm_one, 16, FTW_DEPTH | FTW_PHYS); /* best effort */
+	free(pdir);
+	free(cdir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_three_to_one),
+		cmocka_unit_test(test_masks),
+		cmocka_unit_test(test_n_dists_and_period),
+		cmocka_unit_test(test_filter_and_by_dist),
+		cmocka_unit_test(test_problem_symbol),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
