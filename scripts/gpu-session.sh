@@ -32,6 +32,11 @@
 #              mode, trust: host, and cuda-redteam12-sealed.yaml): cancel_half's verdict,
 #              each run's timing.by_dist and the batch's notes (a speed only `cancel`
 #              has must not reach the time; about 1 min; not in the default list)
+#   redteam13  red team 13's CUDA suites (docs/redteam13-cuda.md): the distribution sniffers
+#              (cuda-redteam13.yaml gemm, -softmax, -layernorm; a cheat's `ok` is the hole
+#              shown) and, where the host has two GPUs or more, the cross-slot hog
+#              (cuda-redteam13-pool.yaml with --gpus all, then the hog's planner lines);
+#              about 3 min, not in the default list)
 #   faults     experiments/cuda-faults.yaml
 #   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?;
 #              ITER1_RUNS=1: once)
@@ -291,6 +296,20 @@ if has redteam12; then
 			"$E" show --store artifacts "$r" | grep -E "^(variant|outcome)|by dist" | tee -a "$OUT/session.log"
 		done
 	done
+fi
+if has redteam13; then
+	for x in cuda-redteam13 cuda-redteam13-softmax cuda-redteam13-layernorm; do
+		run_exp "$x" "tests/fixtures/specs/$x.yaml"
+		grep -E "^[a-z_0-9]+ +[a-z_]+ |timed on|UNEXPECTED" "$OUT/$x.txt" | tee -a "$OUT/session.log"
+	done
+	if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')" -ge 2 ]; then
+		run_exp cuda-redteam13-pool tests/fixtures/specs/cuda-redteam13-pool.yaml --gpus all
+		for r in $("$E" ls --store artifacts --experiment cuda-redteam13-pool | awk '{ print $1 }' | tail -n 8); do
+			"$E" show --store artifacts --log "$r" 2>/dev/null | grep "rt13_slot_hog" | head -n 5 | tee -a "$OUT/session.log"
+		done
+	else
+		log "redteam13: one GPU here, the cross-slot hog (cuda-redteam13-pool.yaml) needs two: not run"
+	fi
 fi
 has faults && run_exp faults experiments/cuda-faults.yaml
 if has iter1; then
