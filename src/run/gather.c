@@ -556,6 +556,103 @@ static void busy_notes(const struct plan *p, const struct batch_record *b, const
 	free(rb);
 }
 
+/*
+ * Precision against the baseline's, by input distribution.  A kernel
+ * that recognises the stress distribution built to expose a cheaper
+ * method (gemm's `cancel` against fp16 accumulation) can use that method
+ * everywhere else, where the problem's tolerance lets it pass, and be
+ * exact where it would be caught (red team 13, rt13_fp16_sniff: ok and
+ * 1.44x "faster" on an H200, 11x the honest kernel's error on `uniform`
+ * and the same error on `cancel`).  For each distribution both variants'
+ * passing checks cover, the ratio of the medians of their rel L2 errors:
+ * PRECISION_NOTE_RATIO or more on one distribution and PRECISION_SPREAD
+ * between its largest and smallest ratio is a note that the precision
+ * depends on the input unlike the baseline's; the largest ratio alone at
+ * PRECISION_NOTE_RATIO or more is a note that the variant is less precise.
+ * Errors below PRECISION_FLOOR (relative) are taken at the floor, so that
+ * exact results do not make ratios of noise.
+ */
+#define PRECISION_NOTE_RATIO 4.0
+#define PRECISION_SPREAD 4.0
+#define PRECISION_FLOOR 1e-7
+
+/* The median rel L2 of v's passing seed and timed checks of distribution
+ * dist over its ok runs, or NAN when there are none. */
+static double dist_error(const struct run_record *const *r, size_t n, const char *dist)
+{
+	size_t m = 0, cap = 0;
+	double *e = NULL; /* freed here */
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < r[i]->n_checks; k++) {
+			const struct rec_check *c = &r[i]->checks[k];
+			if (!c->pass || !c->dist || strcmp(c->dist, dist) || !isfinite(c->rel_l2) ||
+			    (c->phase && !strcmp(c->phase, "shape")))
+				continue;
+			if (m == cap) {
+				cap = cap ? 2 * cap : 32;
+				e = xrealloc(e, cap * sizeof(double));
+			}
+			e[m++] = c->rel_l2 > PRECISION_FLOOR ? c->rel_l2 : PRECISION_FLOOR;
+		}
+	double q = NAN;
+	if (m) {
+		stats_sort(e, m);
+		q = stats_median_sorted(e, m);
+	}
+	free(e);
+	return q;
+}
+
+static void precision_notes(const struct plan *p, const struct batch_record *b, const struct vdata *vd,
+			    json_t *notes)
+{
+	size_t nb;
+	const struct run_record **rb = ok_runs(&vd[p->baseline], &nb);
+	for (size_t vi = 0; nb && vi < p->n_variants; vi++) {
+		if (vi == p->baseline || b->rows[vi].outcome != OUTCOME_OK)
+			continue;
+		size_t nv;
+		const struct run_record **rv = ok_runs(&vd[vi], &nv);
+		/* the distributions, in the order the variant's first run checked them */
+		const char *hi_d = NULL, *lo_d = NULL;
+		double hi = 0, lo = INFINITY, hi_v = NAN, hi_b = NAN;
+		for (size_t k = 0; nv && k < rv[0]->n_checks; k++) {
+			const char *dn = rv[0]->checks[k].dist;
+			int seen = 0;
+			for (size_t j = 0; dn && j < k; j++)
+				seen |= rv[0]->checks[j].dist && !strcmp(rv[0]->checks[j].dist, dn);
+			if (!dn || seen)
+				continue;
+			double ev = dist_error(rv, nv, dn), eb = dist_error(rb, nb, dn);
+			if (!isfinite(ev) || !isfinite(eb))
+				continue;
+			double ratio = ev / eb;
+			if (ratio > hi) {
+				hi = ratio;
+				hi_d = dn;
+				hi_v = ev;
+				hi_b = eb;
+			}
+			if (ratio < lo) {
+				lo = ratio;
+				lo_d = dn;
+			}
+		}
+		const char *name = b->rows[vi].variant, *base = b->rows[p->baseline].variant;
+		if (hi_d && lo_d && hi >= PRECISION_NOTE_RATIO && hi / lo >= PRECISION_SPREAD)
+			add_note(notes, xstrfmt("%s: its error against %s's depends on the input: %.1fx on %s (rel L2 "
+						"%.2g against %.2g), %.1fx on %s: a method less precise where no "
+						"check exposes it? (the checks' errors by distribution)",
+						name, base, hi, hi_d, hi_v, hi_b, lo, lo_d));
+		else if (hi_d && hi >= PRECISION_NOTE_RATIO)
+			add_note(notes, xstrfmt("%s: %.1fx %s's error on %s (rel L2 %.2g against %.2g): less precise "
+						"than the baseline, within the tolerance",
+						name, hi, base, hi_d, hi_v, hi_b));
+		free(rv);
+	}
+	free(rb);
+}
+
 /* Parameters that made no difference to the compiled code. */
 static void no_effect_notes(const struct plan *p, json_t *notes)
 {
@@ -780,6 +877,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 		variant_notes(c, p->variants[vi].v, &vd[vi], &b->rows[vi], notes);
 	no_effect_notes(p, notes);
 	busy_notes(p, b, vd, notes);
+	precision_notes(p, b, vd, notes);
 	one_process_note(b, notes);
 	batch_header(c, b, &so, nc);
 	batch_peak(p, vd, b);
