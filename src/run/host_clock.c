@@ -280,10 +280,11 @@ static double cpu_us(const struct host_clock *hc)
 }
 
 /*
- * The time on the CPU (ns) of every thread of pid other than its leader,
- * from /proc/PID/task/TID/schedstat: their ids into hc->st_ids and times
- * into hc->st_ns (grown as needed; host_clock_drive frees them).  The
- * count, or -1 when a thread's schedstat does not read.
+ * The time on the CPU (ns) of every thread of the worker, from
+ * /proc/PID/task/TID/schedstat: their ids into hc->st_ids and times into
+ * hc->st_ns (grown as needed; host_clock_drive frees them), the leader's
+ * among them (its id is hc->pid).  The count, or -1 when the task list or
+ * a thread's schedstat does not parse.
  */
 static int threads_cpu(struct host_clock *hc)
 {
@@ -295,7 +296,7 @@ static int threads_cpu(struct host_clock *hc)
 	int n = 0;
 	struct dirent *e;
 	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || atoi(e->d_name) == hc->pid)
+		if (e->d_name[0] == '.')
 			continue;
 		if (task_file(hc->pid, e->d_name, "schedstat", buf, sizeof(buf)) <= 0)
 			continue; /* it ended since the listing: no credit */
@@ -317,23 +318,33 @@ static int threads_cpu(struct host_clock *hc)
 }
 
 /*
- * What the threads listed by threads_cpu (n of them) used since, each
- * counted up to HOST_LATE_CPU_THREAD_US: the credit, in us, for the stops
- * of the threads other than the leader.  A thread that ended gets none.
+ * What the threads listed by threads_cpu (n of them) used since, as the
+ * credit, in us, for their stops (run_ctx.h): each thread other than the
+ * leader up to HOST_LATE_CPU_THREAD_US; the leader, which takes the group
+ * stop and wakes every other thread into it, up to
+ * HOST_LATE_LEADER_PER_THREAD_US for each of them (its first stop is in
+ * HOST_LATE_CPU_US).  A thread that ended gets none.
  */
 static double threads_credit(struct host_clock *hc, int n)
 {
 	char buf[128], tid[16];
-	double credit = 0;
+	double credit = 0, leader = 0;
+	int others = 0;
 	for (int i = 0; i < n; i++) {
 		snprintf(tid, sizeof(tid), "%d", hc->st_ids[i]);
 		if (task_file(hc->pid, tid, "schedstat", buf, sizeof(buf)) <= 0)
 			continue;
 		unsigned long long now = strtoull(buf, NULL, 10);
 		double used = now > hc->st_ns[i] ? (double)(now - hc->st_ns[i]) / 1e3 : 0.0;
+		if (hc->st_ids[i] == hc->pid) {
+			leader = used;
+			continue;
+		}
+		others++;
 		credit += used < HOST_LATE_CPU_THREAD_US ? used : HOST_LATE_CPU_THREAD_US;
 	}
-	return credit;
+	double lcap = HOST_LATE_LEADER_PER_THREAD_US * others;
+	return credit + (leader < lcap ? leader : lcap);
 }
 
 /* The worker's pid: the child itself, or bubblewrap's one child (the
@@ -348,9 +359,8 @@ static int find_worker(int child, int boxed)
  * done line, then the worker stopped again.  *us: the round trip by the
  * parent's clock; *after_us: the CPU time the worker used from the done
  * line until it was seen stopped (NAN when its CPU clock does not read);
- * with credit_us, what the threads other than the leader used in that
- * time, each up to HOST_LATE_CPU_THREAD_US (threads_credit; NAN when /proc
- * has no per-thread schedstat).
+ * with credit_us, what the threads' stops may have cost of that time
+ * (threads_credit; NAN when /proc has no per-thread schedstat).
  * The clock stops at the done line, but the freeze that follows waits (up
  * to 2 s) for every thread to stop, and the SIGSTOP is taken by the
  * leader: one waiting on its vfork (state D) takes it only when the child

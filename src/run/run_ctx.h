@@ -172,7 +172,13 @@ struct host_clock {
  * from the done line to the stop (its own schedstat), up to
  * HOST_LATE_CPU_THREAD_US: a flat credit per thread gave a kernel with 15
  * threads idle in pause() 30 to 55 us a sample of room beyond what their
- * stops cost (red team 12, idle_t15).  Where /proc has no per-thread
+ * stops cost (red team 12, idle_t15).  The leader takes the group stop and
+ * wakes every other thread into it, which costs it about 0.8 to 0.9 us a
+ * thread (red team 13's stop_cost: 6.5 us alone, 20 us beside 16 threads,
+ * 57 us beside 64), so it is credited what it used up to
+ * HOST_LATE_LEADER_PER_THREAD_US for each other thread: without it an
+ * honest kernel with 32 idle threads was escaped_work in 4 of 6 repeats
+ * (red team 13, idle32_ctl, crowd64_ctl).  Where /proc has no per-thread
  * schedstat the credit is the flat one, for at most HOST_LATE_CPU_THREADS
  * threads, and the record says which (timing.method.after_done.credit).  More than HOST_LATE_FRAC of the timed
  * samples past the bound, and at least HOST_LATE_MIN of them (or all of
@@ -188,6 +194,7 @@ struct host_clock {
 #define HOST_LATE_CPU_US 50.0
 #define HOST_LATE_CPU_THREAD_US 5.0
 #define HOST_LATE_CPU_THREADS 15
+#define HOST_LATE_LEADER_PER_THREAD_US 1.0
 #define HOST_LATE_FRAC 0.25
 #define HOST_LATE_MIN 3
 /* 1 when n_late of n timed samples past the bound are escaped work (the
