@@ -293,6 +293,7 @@ struct run_record {
 	/* correctness */
 	int correctness_pass;
 	double atol, rtol, rel_l2;   /* the tolerance the checker used */
+	double problem_atol, problem_rtol, problem_rel_l2; /* the problem's own rule before the spec's; NAN before it was recorded */
 	struct rec_check *checks;
 	size_t n_checks;
 	const char *extra_shape_status; /* v2: "checked" | "specialised" | "none" */

@@ -335,6 +335,7 @@ static void read_correctness(json_t *m, struct run_record *r)
 {
 	json_t *c = go(m, "correctness");
 	r->atol = r->rtol = r->rel_l2 = NAN;
+	r->problem_atol = r->problem_rtol = r->problem_rel_l2 = NAN;
 	if (!c)
 		return;
 	r->correctness_pass = gb(c, "pass");
@@ -343,6 +344,12 @@ static void read_correctness(json_t *m, struct run_record *r)
 	r->atol = gn(from, "atol");
 	r->rtol = gn(from, "rtol");
 	r->rel_l2 = gn(from, "rel_l2");
+	json_t *own = tol ? go(tol, "problem") : NULL;
+	if (own) {
+		r->problem_atol = gn(own, "atol");
+		r->problem_rtol = gn(own, "rtol");
+		r->problem_rel_l2 = gn(own, "rel_l2");
+	}
 	json_t *checks = ga(c, "checks"), *results = ga(c, "results"), *recheck = ga(c, "recheck");
 	size_t n = json_array_size(checks) + json_array_size(results) + json_array_size(recheck);
 	r->checks = n ? xcalloc(n, sizeof(*r->checks)) : NULL;
@@ -611,6 +618,10 @@ static json_t *write_correctness(const struct run_record *r)
 	json_object_set_new(tol, "atol", jnum(r->atol));
 	json_object_set_new(tol, "rtol", jnum(r->rtol));
 	json_object_set_new(tol, "rel_l2", jnum(r->rel_l2));
+	if (r->problem_rel_l2 > 0) /* NAN (not recorded) and 0 (never filled) write nothing */
+		json_object_set_new(tol, "problem",
+				    json_pack("{s:o, s:o, s:o}", "atol", jnum(r->problem_atol), "rtol",
+					      jnum(r->problem_rtol), "rel_l2", jnum(r->problem_rel_l2)));
 	json_object_set_new(c, "tolerance", tol);
 	for (size_t i = 0; i < r->n_checks; i++)
 		json_array_append_new(checks, write_check(&r->checks[i]));

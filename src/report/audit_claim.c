@@ -268,6 +268,25 @@ static size_t validated_runs(struct actx *a, const char *e, const char *v, const
 	return n;
 }
 
+/*
+ * Whether r was checked under a spec tolerance more than 10 times the
+ * problem's own in some field (gather.c tolerance_note; red team 13's
+ * const_out: 1/C everywhere passed at rel_l2 1 against the problem's
+ * 1e-5); what, into why.  Records from before the problem's rule was
+ * recorded give 0.
+ */
+static int tolerance_loosened(const struct run_record *r, struct strbuf *why)
+{
+	const double spec[3] = { r->atol, r->rtol, r->rel_l2 };
+	const double own[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
+	static const char *const name[3] = { "atol", "rtol", "rel_l2" };
+	int n = 0;
+	for (int i = 0; i < 3; i++)
+		if (own[i] > 0 && spec[i] > 10.0 * own[i])
+			strbuf_addf(why, "%s%s %g against the problem's %g", n++ ? ", " : "", name[i], spec[i], own[i]);
+	return n > 0;
+}
+
 void audit_claim_validated(struct actx *a, const struct md_marker *m)
 {
 	static const char *const allowed[] = { "experiment", "variant", "run", NULL };
@@ -321,6 +340,16 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		strbuf_release(&bad);
 	}
 	const char *code = stale ? "the last recorded code" : "the current source";
+	struct strbuf loose = STRBUF_INIT;
+	if (pass && !n_fail && tolerance_loosened(pass, &loose)) {
+		audit_finding(a, m->line, "unsupported",
+			      "%s: checked under a spec tolerance looser than the problem's (%s, run %s): the "
+			      "problem's own rule was never applied",
+			      head.buf, loose.buf, audit_id_or(pass->run_id));
+		strbuf_release(&loose);
+		goto out;
+	}
+	strbuf_release(&loose);
 	if (n_fail)
 		strbuf_addf(&detail, "%zu of %zu run(s) of %s failed a check: %s%s", n_fail, n_ev, code, fails.buf,
 			    n_fail > 3 ? "; ..." : "");

@@ -653,6 +653,33 @@ static void precision_notes(const struct plan *p, const struct batch_record *b, 
 	free(rb);
 }
 
+/*
+ * A spec may set its own tolerance; one far looser than the problem's lets
+ * checks pass outputs the problem would fail (red team 13, const_out: a
+ * softmax that writes 1/C everywhere, ok and 3.8x "faster" under
+ * `correctness: {atol: 1, rtol: 1, rel_l2: 1}`, the problem's 1e-5, with
+ * nothing in the summary or the batch saying so).  Any field more than
+ * TOL_NOTE_RATIO times the problem's is a note naming each.
+ */
+#define TOL_NOTE_RATIO 10.0
+
+static void tolerance_note(const struct plan *p, json_t *notes)
+{
+	const double spec[3] = { p->tol.atol, p->tol.rtol, p->tol.rel_l2 };
+	const double own[3] = { p->tol_problem.atol, p->tol_problem.rtol, p->tol_problem.rel_l2 };
+	static const char *const name[3] = { "atol", "rtol", "rel_l2" };
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < 3; i++)
+		if (own[i] > 0 && spec[i] > TOL_NOTE_RATIO * own[i])
+			strbuf_addf(&sb, "%s%s %g against %g (%.3gx)", sb.len ? ", " : "", name[i], spec[i], own[i],
+				    spec[i] / own[i]);
+	if (sb.len)
+		add_note(notes, xstrfmt("the spec loosens the problem's tolerance: %s: its checks pass outputs the "
+					"problem's own rule would fail, and every verdict holds only under it",
+					sb.buf));
+	strbuf_release(&sb);
+}
+
 /* Parameters that made no difference to the compiled code. */
 static void no_effect_notes(const struct plan *p, json_t *notes)
 {
@@ -876,6 +903,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	for (size_t vi = 0; vi < p->n_variants; vi++)
 		variant_notes(c, p->variants[vi].v, &vd[vi], &b->rows[vi], notes);
 	no_effect_notes(p, notes);
+	tolerance_note(p, notes);
 	busy_notes(p, b, vd, notes);
 	precision_notes(p, b, vd, notes);
 	one_process_note(b, notes);

@@ -1317,6 +1317,9 @@ static void rec_settings_and_checks(struct job_state *j)
 	r->atol = p->tol.atol;
 	r->rtol = p->tol.rtol;
 	r->rel_l2 = p->tol.rel_l2;
+	r->problem_atol = p->tol_problem.atol;
+	r->problem_rtol = p->tol_problem.rtol;
+	r->problem_rel_l2 = p->tol_problem.rel_l2;
 	r->n_checks = j->main_j.n + j->shape_j.n;
 	r->checks = r->n_checks ? xcalloc(r->n_checks, sizeof(*r->checks)) : NULL;
 	for (size_t i = 0; i < j->main_j.n; i++)

@@ -42,6 +42,7 @@ static void resolve_tolerance(struct run_ctx *c)
 	struct plan *p = &c->plan;
 	const struct spec *s = c->s;
 	problem_tolerance(&p->problem, p->dtype, s->dims, &p->tol);
+	p->tol_problem = p->tol;
 	if (!isnan(s->k.atol))
 		p->tol.atol = s->k.atol;
 	if (!isnan(s->k.rtol))

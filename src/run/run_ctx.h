@@ -65,6 +65,7 @@ struct plan {
 	size_t n_jobs;
 	struct problem problem;      /* the plug-in, built and loaded (backends/problem.h) */
 	struct ev_tolerance tol;     /* the checker's rule: the problem's by dtype, or the spec's */
+	struct ev_tolerance tol_problem; /* the problem's own rule for the dtype, before the spec's */
 	int dtype;
 	int n_sets;                  /* rotating input sets per timed job */
 	double flops, min_bytes;

@@ -1,0 +1,23 @@
+# A spec's tolerance far looser than the problem's (red team 13, const_out:
+# a softmax that writes 1/C everywhere was ok and 3.8x "faster" under
+# `correctness: {atol: 1, rtol: 1, rel_l2: 1}`, the problem's 1e-5, and
+# nothing but `show` said so).  Now the batch notes it, the record keeps
+# the problem's own rule (correctness.tolerance.problem), and the audit
+# does not call such a run validated.  Before: no note, "supported".
+. "$REPO/tests/cli/lib.sh"
+mkrepo
+sed 's/samples: 100/samples: 20/; s/repeats: 3/repeats: 1/' tests/fixtures/specs/host-redteam13-tol.yaml > "$TEST_TMP/tol.yaml"
+"$EVIDENT" run --no-progress "$TEST_TMP/tol.yaml" > "$TEST_TMP/out" 2>&1 || fail "evident run exited $?"
+expect_match "$TEST_TMP/out" "the spec loosens the problem's tolerance: atol 1 against 1e-05"
+python3 - "$EVIDENT_STORE"/runs/*.json <<'PY' || fail "the problem's tolerance in the record"
+import json, sys
+runs = [json.load(open(f)) for f in sys.argv[1:] if not f.endswith("-batch.json")]
+assert len(runs) == 2, len(runs)
+for r in runs:
+    t = r["correctness"]["tolerance"]
+    assert t["rel_l2"] == 1 and t["problem"]["rel_l2"] == 1e-5, t
+PY
+printf 'x <!-- claim: validated experiment=host-redteam13-tol variant=const_out -->\n' > "$TEST_TMP/c.md"
+"$EVIDENT" audit "$TEST_TMP/c.md" > "$TEST_TMP/audit" 2>&1
+expect_match "$TEST_TMP/audit" "unsupported: validated host-redteam13-tol/const_out: checked under a spec tolerance looser"
+exit 0
