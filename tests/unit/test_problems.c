@@ -258,7 +258,10 @@ static void softmax_kernel(const struct inst *s, int dtype, int no_max, float *y
 	}
 }
 
-enum ln_kind { LN_TWO_PASS, LN_ONE_PASS, LN_NO_EPS };
+/* LN_SHIFTED: one pass over x - x[0] (the textbook shifted-data
+ * variance); LN_SNIFF: red team 13's rt13_onepass_sniff, one pass unless
+ * |x[0]| > 4, then two */
+enum ln_kind { LN_TWO_PASS, LN_ONE_PASS, LN_NO_EPS, LN_SHIFTED, LN_SNIFF };
 
 static void ln_kernel(const struct inst *s, int dtype, enum ln_kind kind, float *y)
 {
@@ -266,14 +269,16 @@ static void ln_kernel(const struct inst *s, int dtype, enum ln_kind kind, float 
 	const float eps = (float)s->scalar, *g = s->in[1], *b = s->in[2];
 	for (long long r = 0; r < R; r++) {
 		const float *x = s->in[0] + r * C;
-		float sum = 0, sq = 0, mean, var = 0;
+		float sum = 0, sq = 0, mean, var = 0, k = kind == LN_SHIFTED ? x[0] : 0;
+		int one = kind == LN_ONE_PASS || kind == LN_SHIFTED || (kind == LN_SNIFF && fabsf(x[0]) <= 4);
 		for (long long c = 0; c < C; c++) {
-			sum += x[c];
-			sq += x[c] * x[c];
+			sum += x[c] - k;
+			sq += (x[c] - k) * (x[c] - k);
 		}
 		mean = sum / (float)C;
-		if (kind == LN_ONE_PASS) {
+		if (one) {
 			var = fmaxf(sq / (float)C - mean * mean, 0.0f);
+			mean += k;
 		} else {
 			for (long long c = 0; c < C; c++)
 				var += (x[c] - mean) * (x[c] - mean);
@@ -457,6 +462,20 @@ static void test_layernorm_rule(void **state)
 				snprintf(what, sizeof(what), "layernorm C%lld %s %s one-pass variance",
 					 shapes[si][1], probs[LAYERNORM].desc->dists[dist], dtype_name(dt));
 				measured(what, &r, dist == 1 && dt == EV_F32 ? MUST_REJECT : EITHER);
+				/* red team 13's question (docs/redteam13-cuda.md): is a
+				 * per-row choice of one-pass a cheat?  The shifted one
+				 * pass, which reads x[0] as the sniff does, is honest on
+				 * every distribution, and the sniff's choice with it */
+				ln_kernel(&s, dt, LN_SHIFTED, y);
+				judge(&s, y, dt, &r);
+				snprintf(what, sizeof(what), "layernorm C%lld %s %s one pass shifted by x[0]",
+					 shapes[si][1], probs[LAYERNORM].desc->dists[dist], dtype_name(dt));
+				measured(what, &r, MUST_PASS);
+				ln_kernel(&s, dt, LN_SNIFF, y);
+				judge(&s, y, dt, &r);
+				snprintf(what, sizeof(what), "layernorm C%lld %s %s one pass unless |x[0]| > 4",
+					 shapes[si][1], probs[LAYERNORM].desc->dists[dist], dtype_name(dt));
+				measured(what, &r, MUST_PASS);
 				ln_kernel(&s, dt, LN_NO_EPS, y);
 				judge(&s, y, dt, &r);
 				snprintf(what, sizeof(what), "layernorm C%lld %s %s without eps", shapes[si][1],
