@@ -23,8 +23,25 @@
  * because an honest sequential fp32 sum's rounding error does (measured in
  * tests/unit/test_problems.c), fp16/bf16 are dominated by rounding C itself:
  *   fp32  atol = rtol = rel_l2 = 1e-5 * max(1, sqrt(K / 256))
- *   fp16  atol 5e-3  rtol 5e-3  rel_l2 5e-3
+ *   fp16  atol 5e-3  rtol 5e-3  rel_l2 1e-3
  *   bf16  atol 2e-2  rtol 2e-2  rel_l2 1.5e-2
+ * fp16's rel_l2 was 5e-3 until red team 13 (docs/redteam13-cuda.md): an
+ * fp16 accumulator errs 2.4e-3 (K 256) to 3.2e-3 (K 512) on `uniform` and
+ * `large`, inside it, so only `cancel` refused it, and a kernel that
+ * recognised `cancel` passed every check.  An honest kernel (fp32
+ * accumulation, C rounded to fp16 once) errs about 2.1e-4 whatever K,
+ * the rounding of C: measured, the worst rel_l2 of every check of every
+ * ok CUDA gemm fp16 record in artifacts/ (H100/H200: naive.cu at 2048^3,
+ * 60+8+8 checks; rt8_mix_cancel.cu's honest path at 2048x1024x256,
+ * 55+39+36 checks) is 2.08e-4 on each of uniform, large and cancel, max
+ * |err| / max |ref| 4.2e-4; test_problems.c (host, fp16-rounded inputs)
+ * 1.9e-4 to 2.3e-4 at K 99, 256, 512 and 4096.  At 1e-3 (4.4x the
+ * honest worst) an fp16 accumulator fails every distribution from K 99
+ * (the extra shape of the smallest K in experiments/, 128) up
+ * (test_problems.c test_gemm_rule, uniform: K 99 1.5e-3, K 256 2.4e-3,
+ * K 512 3.2e-3, K 4096 9.4e-3); below K about 50 it would pass
+ * `uniform` again, where it also gains little.  atol and rtol stay: the element rule
+ * is for single bad elements, rel_l2 for a slightly wrong whole.
  */
 #include <math.h>
 #include <stdio.h>
@@ -122,7 +139,7 @@ static void gemm_reference(const long long *s, double scalar, const float *const
 static void gemm_tolerance(int dtype, const long long *s, struct ev_tolerance *t)
 {
 	if (dtype == EV_F16) {
-		*t = (struct ev_tolerance){ 5e-3, 5e-3, 5e-3 };
+		*t = (struct ev_tolerance){ 5e-3, 5e-3, 1e-3 }; /* rel_l2: the header's figures */
 	} else if (dtype == EV_BF16) {
 		*t = (struct ev_tolerance){ 2e-2, 2e-2, 1.5e-2 };
 	} else {

@@ -5,10 +5,19 @@
  *
  * Distributions (correctness seed i uses distribution i % 3):
  *   uniform  X uniform in [-1, 1)
- *   large    each row is offset by +-(80..120), X = o_r + U[-4, 4): exp()
- *            overflows (o_r > 88.7) or underflows to 0/0 (o_r < -87) in
- *            fp32 without subtracting the row maximum; within a row the
- *            weights still span e^8
+ *   large    each row, at random, one of two kinds.  Offset: X = o_r +
+ *            U[-4, 4), o_r = +-(80..120): exp() overflows (o_r > 88.7)
+ *            or underflows to 0/0 (o_r < -87) in fp32 without subtracting
+ *            the row maximum; within a row the weights still span e^8.
+ *            Hidden: X = U[-4, 4) except 1..8 elements at random columns
+ *            set to 80 + U[0, 40): exp() of those overflows without the
+ *            max.  The hidden kind is there so that no O(1) read of a
+ *            row tells whether it needs the max (red team 13,
+ *            rt13_nomax_sniff: when every row was offset, |x[0]| >= 32
+ *            told a kernel when to be honest); finding the large
+ *            elements is the max pass itself.  A timed sample's
+ *            element-wise mix of two such sets keeps both kinds'
+ *            large elements (each with chance 1/2)
  *   peaked   X uniform in [-1, 1) plus 12 at one random column per row: the
  *            top weight is ~1/(1 + C e^-12), the rest ~1e-5 (fp16 can hold it)
  *
@@ -51,12 +60,22 @@ static void softmax_fill(const long long *s, int dist, uint64_t seed, float *con
 	uint64_t st = seed * 0x2545f4914f6cdd1dULL + 1;
 	for (long long r = 0; r < R; r++) {
 		float *x = X + r * C;
-		if (dist == 1) {
+		if (dist == 1 && (ev_splitmix64(&st) & 1)) {
+			/* offset: every element far from zero */
 			double o = 100.0 + 20.0 * ev_uniform_pm1(&st);
 			if (ev_splitmix64(&st) & 1)
 				o = -o;
 			for (long long c = 0; c < C; c++)
 				x[c] = (float)(o + 4.0 * ev_uniform_pm1(&st));
+		} else if (dist == 1) {
+			/* hidden: small elements, a few huge ones anywhere */
+			for (long long c = 0; c < C; c++)
+				x[c] = (float)(4.0 * ev_uniform_pm1(&st));
+			int k = 1 + (int)(ev_splitmix64(&st) % 8);
+			for (int j = 0; j < k; j++) {
+				long long c = (long long)(ev_splitmix64(&st) % (uint64_t)C);
+				x[c] = (float)(100.0 + 20.0 * ev_uniform_pm1(&st));
+			}
 		} else {
 			for (long long c = 0; c < C; c++)
 				x[c] = (float)ev_uniform_pm1(&st);
@@ -136,7 +155,8 @@ static const struct ev_problem_desc softmax = {
 	.dists = { "uniform", "large", "peaked" },
 	.dist_docs = {
 		"X uniform in [-1, 1)",
-		"each row offset by +-(80..120) plus U[-4, 4): exp over- or underflows without the row max",
+		"each row offset by +-(80..120) plus U[-4, 4), or U[-4, 4) with 1..8 elements at 80..120 "
+		"in random columns: exp over- or underflows without the row max, and no one element tells which",
 		"X uniform in [-1, 1) plus 12 at one column per row: nearly one-hot",
 	},
 	.check = softmax_check,

@@ -359,8 +359,8 @@ int checker_main(const char *path)
 			 * (harness.cu run_sample; the plan no longer makes such a job,
 			 * and the harness refuses one: red team 4, rt4_batch_reuse) */
 			long long u = mix_key && job.n_sets > 0 ? j % job.n_sets : j;
-			if (mix_key) /* the sample's distribution (scramble.h evs_sample_dist) */
-				dist = evs_sample_dist(global, pl.desc->n_dists, problem_timing_dists(&pl));
+			if (mix_key) /* the sample's distribution, from its key (scramble.h evs_sample_dist) */
+				dist = evs_sample_dist(mix_key, pl.desc->n_dists, problem_timing_dists(&pl));
 			if (key != have || (mix_key && batch > 1)) {
 				if (mix_key) {
 					seed = job.timing_seed + 2ULL * (unsigned long long)dist;

@@ -490,7 +490,7 @@ static int on_sample(struct proto *p, json_t *m)
 	s->block_timeout = json_is_true(json_object_get(m, "block_timeout"));
 	s->throttled = json_is_true(json_object_get(m, "throttled"));
 	s->clock_mhz = num_or_nan(m, "clock_mhz");
-	s->dist = -1; /* the parent's schedule says (run/job.c job_samples) */
+	s->dist = -1;
 	json_t *kv = json_object_get(m, "key");
 	s->key = json_is_integer(kv) ? (unsigned long long)json_integer_value(kv) : 0;
 	if (p->fresh_keys) {
@@ -499,6 +499,10 @@ static int on_sample(struct proto *p, json_t *m)
 		/* a key seen before would repeat inputs a memo could answer */
 		if (key_seen(p, s->key))
 			return violate(p, "sample %zu repeats the fresh-input key of an earlier sample", p->n_samples);
+		/* its inputs' distribution, as the harness and the checker draw
+		 * it from the same key (scramble.h) */
+		if (p->n_dists > 1)
+			s->dist = evs_sample_dist(s->key, p->n_dists, p->dist_mask);
 	}
 	/* its outputs come next, whether the parent checks them or not */
 	p->wait_output = (long long)p->n_samples++;

@@ -85,7 +85,8 @@ struct proto_sample {
 	unsigned long long key;  /* fresh CUDA inputs: the sample's mixing key (0: none) */
 	int other_stream, late, threads_delta, block_timeout, throttled;
 	double clock_mhz;
-	int dist;           /* its inputs' distribution (scramble.h evs_sample_dist); -1 unknown */
+	int dist;           /* its inputs' distribution (scramble.h evs_sample_dist: CUDA from
+			     * the key, the host clock's its own draw); -1 unknown */
 };
 
 /* An output the worker shipped, copied into the parent's capture file
@@ -130,6 +131,8 @@ struct proto {
 	long long max_samples;      /* > 0: a fixed count, and a sample past it is a violation */
 	size_t room_slots;          /* timed frames: the kept room reserved at warmup (proto_room_slots) */
 	int fresh_keys;             /* 1: every timed sample must carry a key of its own (CUDA) */
+	int n_dists;                /* fresh_keys: the problem's distributions, and */
+	unsigned dist_mask;         /* its timing ones: a sample's dist is drawn from its key */
 	proto_keep_fn keep;
 	proto_late_fn late;         /* optional: checks owed when the samples ended early */
 	proto_evict_fn evict;       /* optional: a skipped frame the ring is about to lose */

@@ -128,23 +128,27 @@ EVS_FN uint64_t evs_mix_elem(uint64_t k, uint64_t inner, uint64_t len, uint64_t 
  * exactly structured, and a speed only it has is not the kernel's (red
  * team 12, cancel_half: gemm's `cancel` at half the FLOPs).
  *
- * The schedule: every sample is of one distribution (a CUDA sample's
- * `batch` launches all of it).  With stress distributions, of every
- * EVS_STRESS_EVERY samples in a row the first EVS_STRESS_EVERY - 1 are of
- * the timing distributions, in turn, and the last of the stress ones, in
- * turn; without any, every sample is a timing one, in turn.  Sample g
- * counts from a phase: the CUDA harness's global index (warm-up first),
- * the host clock's dist_first + i (drawn by the parent).  It repeats with
- * period evs_dist_period.  A mask with no bit among the n_dists
- * distributions means distribution 0.
+ * The draw: every sample is of one distribution (a CUDA sample's `batch`
+ * launches all of it), drawn from secret randomness of that sample alone:
+ * with stress distributions, a timing one with probability
+ * (EVS_STRESS_EVERY - 1) / EVS_STRESS_EVERY, else a stress one, uniformly
+ * within each group; without any, a timing one, uniformly.  A fixed
+ * rotation (g mod n, as until red team 13) let a kernel count its
+ * launches and be honest exactly on the stress samples (rt13_fp16_sniff,
+ * MODE 2); nothing a kernel can count predicts this draw.  The randomness
+ * r: on CUDA the sample's key (the worker's getrandom, shipped with the
+ * sample, so the parent's protocol and the checker derive the very same
+ * distribution from it), on the host a word the parent draws (host_clock.c
+ * os_seed).  A mask with no bit among the n_dists distributions means
+ * distribution 0.
  *
  * CUDA inputs: the base sets come in one pair per distribution: bases 2d
  * and 2d + 1 hold the inputs of seeds timing_seed + 2d and timing_seed +
  * 2d + 1, both of distribution d, so that their element-wise mix is again
  * of distribution d (exactly so for distributions of independent
- * elements; related elements share a bit, evs_mix_elem).  Launch j of
- * sample g mixes pair evs_sample_dist(g, n_dists, mask) under the key
- * evs_launch_key(key, j).
+ * elements; related elements share a bit, evs_mix_elem).  Launch j of a
+ * sample of key k mixes pair evs_sample_dist(k, n_dists, mask) under the
+ * key evs_launch_key(k, j).
  */
 #define EVS_STRESS_EVERY 4
 
@@ -182,32 +186,40 @@ EVS_FN int evs_dist_timing(int d, int n_dists, unsigned mask)
 	return d >= 0 && d < 32 && ((evs_timing_mask(n_dists, mask) >> d) & 1u);
 }
 
-/* The schedule's period in samples (a multiple of it): sample g and
- * sample g + period are of one distribution. */
-EVS_FN long long evs_dist_period(int n_dists, unsigned mask)
+/* The chance that a sample is of distribution d under the draw above
+ * (0 for a distribution outside n_dists); they sum to 1. */
+EVS_FN double evs_dist_chance(int d, int n_dists, unsigned mask)
 {
 	if (n_dists <= 1)
-		return 1;
+		return d == 0 ? 1.0 : 0.0;
+	if (d < 0 || d >= n_dists || d >= 32)
+		return 0.0;
 	unsigned t = evs_timing_mask(n_dists, mask);
-	unsigned all = n_dists >= 32 ? ~0u : (1u << n_dists) - 1;
-	int nt = evs_bits(t), ns = evs_bits(all & ~t);
-	return ns ? (long long)EVS_STRESS_EVERY * nt * ns : nt;
+	unsigned all = n_dists >= 32 ? ~0u : (1u << n_dists) - 1, s = all & ~t;
+	double pt = s ? (double)(EVS_STRESS_EVERY - 1) / EVS_STRESS_EVERY : 1.0;
+	if ((t >> d) & 1u)
+		return pt / evs_bits(t);
+	return (1.0 - pt) / evs_bits(s);
 }
 
-/* The distribution of timed sample g under the schedule above (mask: the
- * problem's timing distributions, problem.h problem_timing_dists). */
-EVS_FN int evs_sample_dist(long long g, int n_dists, unsigned mask)
+/* The distribution of a timed sample whose secret randomness is r (the
+ * CUDA sample's key; the host parent's draw) under the draw above (mask:
+ * the problem's timing distributions, problem.h problem_timing_dists).
+ * r is hashed first, so that the key's own use as the mixing key (evs_mix_bit)
+ * shares nothing visible with it. */
+EVS_FN int evs_sample_dist(uint64_t r, int n_dists, unsigned mask)
 {
-	if (n_dists <= 1 || g < 0)
+	if (n_dists <= 1)
 		return 0;
 	unsigned t = evs_timing_mask(n_dists, mask);
 	unsigned all = n_dists >= 32 ? ~0u : (1u << n_dists) - 1, s = all & ~t;
+	uint64_t h = evs_mix64(evs_mix64(r + 0x64697374ULL * EVS_GAMMA)); /* "dist" */
 	if (!s)
-		return evs_nth_bit(t, (int)(g % evs_bits(t)));
-	long long block = g / EVS_STRESS_EVERY, r = g % EVS_STRESS_EVERY;
-	if (r < EVS_STRESS_EVERY - 1)
-		return evs_nth_bit(t, (int)((block * (EVS_STRESS_EVERY - 1) + r) % evs_bits(t)));
-	return evs_nth_bit(s, (int)(block % evs_bits(s)));
+		return evs_nth_bit(t, (int)(h % (uint64_t)evs_bits(t)));
+	uint64_t pick = h % EVS_STRESS_EVERY, rest = h / EVS_STRESS_EVERY;
+	if (pick < EVS_STRESS_EVERY - 1)
+		return evs_nth_bit(t, (int)(rest % (uint64_t)evs_bits(t)));
+	return evs_nth_bit(s, (int)(rest % (uint64_t)evs_bits(s)));
 }
 
 /* Launch j's mixing key within a sample of key `key` (launch 0: key itself),

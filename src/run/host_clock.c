@@ -546,7 +546,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	long long warm = 0;
 	double us, t0 = mono_now();
 	while (sampler_warming(k, t0, warm)) {
-		prepare(hc, warm, os_seed(), (int)(os_seed() % (unsigned long long)n_dists));
+		prepare(hc, warm, os_seed(), evs_sample_dist(os_seed(), n_dists, problem_timing_dists(hc->pr)));
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, NULL) < 0)
 			goto out;
 		warm++;
@@ -560,16 +560,14 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	/* every kept sample's room, before the first (protocol.h) */
 	proto_reserve_kept(p, output_bytes(hc), proto_room_slots(k->samples, k->timed_checks, n_dists));
 	unsigned mask = problem_timing_dists(hc->pr);
-	hc->dist_first = (long long)(os_seed() % (unsigned long long)evs_dist_period(n_dists, mask));
 	for (long long i = 0;; i++) {
 		long long g = warm + i;
 		unsigned long long seed = os_seed();
-		/* the problem's schedule (scramble.h evs_sample_dist: the timing
-		 * distributions three samples in four, the stress ones the
-		 * fourth) from a random phase, so that the draw's classes cover
-		 * each (job.c: strata); the kernel learns nothing from the order
-		 * it would not read in its inputs */
-		int dist = evs_sample_dist(hc->dist_first + i, n_dists, mask);
+		/* the sample's distribution, drawn now from a secret word
+		 * (scramble.h evs_sample_dist: a timing distribution with
+		 * chance 3/4, else a stress one): the kernel cannot tell it
+		 * before it reads its inputs (red team 13, rt13 MODE 2) */
+		int dist = evs_sample_dist(os_seed(), n_dists, mask);
 		prepare(hc, g, seed, dist);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
 		double credit_us;

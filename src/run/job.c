@@ -52,115 +52,118 @@ static double os_uniform(void)
 	return (double)(random_secret_u64() >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/* The class (distribution) of sample i of the draw (scramble.h). */
-static int draw_class(const struct check_draw *d, long long i)
+/* The chance that a sample is of class s (scramble.h evs_dist_chance:
+ * a class is a distribution, drawn at random for each sample). */
+static double class_chance(const struct check_draw *d, int s)
 {
-	return d->strata > 1 ? evs_sample_dist(d->first + i, d->strata, d->mask) : 0;
+	if (d->strata <= 1)
+		return s == 0 ? 1.0 : 0.0;
+	return evs_dist_chance(s, d->strata, d->mask);
 }
 
-/* Samples of class s among samples lo .. n-2: whole periods of the
- * schedule, then the rest one by one. */
-static long long class_pool(const struct check_draw *d, long long lo, int s)
+/* The samples of class s expected among samples lo .. n-2 (every class is
+ * drawn afresh for each sample, so only the expectation is known ahead). */
+static double class_expect(const struct check_draw *d, long long lo, int s)
 {
 	long long hi = d->n - 1;
-	if (hi <= lo)
-		return 0;
-	if (d->strata <= 1)
-		return s == 0 ? hi - lo : 0;
-	long long per = d->period, in_period = 0, count = 0;
-	for (long long k = 0; k < per; k++)
-		in_period += draw_class(d, lo + k) == s;
-	long long whole = (hi - lo) / per;
-	count = whole * in_period;
-	for (long long i = lo + whole * per; i < hi; i++)
-		count += draw_class(d, i) == s;
-	return count;
+	return hi > lo ? (double)(hi - lo) * class_chance(d, s) : 0.0;
 }
 
-void check_draw_init(struct check_draw *d, long long n, long long want, int strata, unsigned mask,
-		     long long first)
+void check_draw_init(struct check_draw *d, long long n, long long want, int strata, unsigned mask)
 {
 	memset(d, 0, sizeof(*d));
 	d->n = n;
 	d->strata = strata >= 1 && strata <= CHECK_MAX_STRATA ? strata : 1;
 	d->mask = evs_timing_mask(d->strata, mask);
-	d->period = evs_dist_period(d->strata, d->mask);
-	d->first = first >= 0 ? first % d->period : 0;
+	long long pool = n > 1 ? n - 1 : 0;
+	d->all = want >= pool;
 	if (d->strata == 1) {
-		long long pool = class_pool(d, 0, 0);
+		/* one class, nothing random about it: Algorithm S (d->plain) */
 		d->left[0] = want < pool ? want : pool;
+		d->plain = 1;
 		return;
 	}
 	/* every class at least one: with fewer checks than classes the last
 	 * classes had none (red team 4: timed_checks 2 of 4 distributions left
 	 * large_scores to the last sample's luck); the rest in proportion to
-	 * the classes' samples (largest remainders, ties to the first), so
-	 * that a sample's chance does not depend on its class: the timing
-	 * distributions have three samples in four (scramble.h), and equal
-	 * shares left a time-capped run's uniform samples half unchecked (red
-	 * team 7's cap_cut, t0068).  Equal classes: want / strata each, the
-	 * first want % strata one more. */
-	long long pool[CHECK_MAX_STRATA], total = 0, rest = want > d->strata ? want - d->strata : 0, given = 0;
-	long long frac[CHECK_MAX_STRATA];
+	 * the classes' expected samples (largest remainders, ties to the
+	 * first), so that a sample's chance does not depend on its class: the
+	 * timing distributions have three samples in four (scramble.h), and
+	 * equal shares left a time-capped run's uniform samples half
+	 * unchecked (red team 7's cap_cut, t0068).  Equal classes: want /
+	 * strata each, the first want % strata one more. */
+	long long rest = want > d->strata ? want - d->strata : 0, given = 0;
+	double frac[CHECK_MAX_STRATA];
 	for (int s = 0; s < d->strata; s++) {
-		pool[s] = class_pool(d, 0, s);
-		total += pool[s];
-	}
-	for (int s = 0; s < d->strata; s++) {
-		long long q = total ? rest * pool[s] / total : 0;
-		frac[s] = total ? rest * pool[s] % total : 0;
+		double x = (double)rest * class_chance(d, s);
+		long long q = (long long)(x + 1e-9);
+		frac[s] = x - (double)q;
 		d->left[s] = 1 + q;
 		given += q;
 	}
-	for (; given < rest && total; given++) {
+	for (; given < rest; given++) {
 		int best = 0;
 		for (int s = 1; s < d->strata; s++)
-			if (frac[s] > frac[best])
+			if (frac[s] > frac[best] + 1e-9)
 				best = s;
 		d->left[best]++;
 		frac[best] = -1;
 	}
 	for (int s = 0; s < d->strata; s++) {
-		d->left[s] = d->left[s] < pool[s] ? d->left[s] : pool[s];
-		d->floor[s] = 0;
+		double others = class_expect(d, 0, s) - 1;
+		double c = others > 0 ? (double)(d->left[s] - 1) / others : 1;
+		d->chance[s] = c < 0 ? 0 : c > 1 ? 1 : c;
 	}
 }
 
 void check_draw_memoryless(struct check_draw *d)
 {
 	for (int s = 0; s < d->strata; s++) {
-		long long pool = class_pool(d, 0, s);
-		d->floor[s] = pool > 0 ? (double)d->left[s] / (double)pool : 0;
+		double pool = class_expect(d, 0, s);
+		d->floor[s] = pool > 0 ? (double)d->left[s] / pool : 0;
 	}
 }
 
 /*
- * Within sample i's class, Algorithm S: picked with probability left /
- * (the class's samples from i on), which draws exactly `left` of them,
- * each set equally likely.  With a floor (check_draw_memoryless) the
- * chance is never below it: still every one of the `left` (the chance is
- * 1 once as many samples remain), and others besides.
+ * The class's first sample is always picked, so that a class with any
+ * sample has a check (a class the draw gave no sample has none: there is
+ * nothing of it to check); each later one with the class's constant
+ * chance (check_draw_init: its share after the first over its other
+ * expected samples), so that the checks spread evenly over the run
+ * whatever the class's count turns out to be (an exact count over random
+ * pools would pile the owed checks at the end).  With a floor
+ * (check_draw_memoryless) the chance is never below it.
  */
-int check_draw_pick(struct check_draw *d, long long i, double u)
+int check_draw_pick(struct check_draw *d, long long i, int s, double u)
 {
-	if (i < 0 || i >= d->n - 1)
+	if (i < 0 || i >= d->n - 1 || s < 0 || s >= d->strata)
 		return 0;
-	int s = draw_class(d, i);
-	long long pool = class_pool(d, i, s);
-	if (pool <= 0)
-		return 0;
-	double p = d->left[s] > 0 ? (double)d->left[s] / (double)pool : 0;
-	int pick = u < (p > d->floor[s] ? p : d->floor[s]);
+	int pick;
+	if (d->plain) {
+		/* Algorithm S: left of the samples from i on, exactly */
+		double pool = (double)(d->n - 1 - i);
+		double p = d->left[0] > 0 ? (double)d->left[0] / pool : 0;
+		pick = u < (p > d->floor[0] ? p : d->floor[0]);
+	} else if (d->all || !(d->seen & (1u << s))) {
+		pick = 1;
+	} else {
+		double p = d->chance[s];
+		pick = u < (p > d->floor[s] ? p : d->floor[s]);
+	}
+	d->seen |= 1u << s;
 	if (pick && d->left[s] > 0)
 		d->left[s]--;
 	return pick;
 }
 
-/* The schedule's phase of timed sample 0 (scramble.h evs_sample_dist):
- * the host clock's random first; CUDA's global index, warm-up first. */
-static long long wrun_dist_first(const struct wrun *w)
+/* The class of timed sample i: its distribution (protocol.h
+ * proto_sample.dist, drawn at the sample), 0 with one class or none known. */
+static int wrun_class(const struct wrun *w, long long i)
 {
-	return w->proto.drive ? w->hc.dist_first : w->proto.warmup_samples;
+	if (w->strata <= 1 || i < 0 || (size_t)i >= w->proto.n_samples)
+		return 0;
+	int d = w->proto.samples[i].dist;
+	return d >= 0 && d < w->strata ? d : 0;
 }
 
 /*
@@ -179,22 +182,23 @@ static int keep_sample(void *ctx, long long i, int last)
 {
 	struct wrun *w = ctx;
 	if (w->n_fixed > 0 && i == 0) {
-		/* the class of sample i is its distribution, evs_sample_dist(first
-		 * + i): CUDA's global index; the host clock's from its random first */
-		check_draw_init(&w->draw, w->n_fixed, w->checks_wanted, w->strata, w->dist_mask, wrun_dist_first(w));
+		/* the class of sample i is its distribution (scramble.h
+		 * evs_sample_dist), drawn at the sample: CUDA's from its key, the
+		 * host clock's by the parent */
+		check_draw_init(&w->draw, w->n_fixed, w->checks_wanted, w->strata, w->dist_mask);
 		check_draw_memoryless(&w->draw); /* kexec.h: insurance */
 	}
 	if (last)
 		return 1;
 	if (w->n_fixed > 0)
-		return check_draw_pick(&w->draw, i, os_uniform());
+		return check_draw_pick(&w->draw, i, wrun_class(w, i), os_uniform());
 	/* adaptive: the first max(want, strata) samples always, and the
 	 * first of each class (the stress classes come once in four), so
 	 * every class (one class: exactly what the spec asked, none when it
 	 * asked none) */
 	int want = w->strata > 1 && w->checks_wanted < w->strata ? w->strata : w->checks_wanted;
 	if (w->strata > 1) {
-		int cls = evs_sample_dist(wrun_dist_first(w) + i, w->strata, w->dist_mask);
+		int cls = wrun_class(w, i);
 		if (!(w->classes_seen & (1u << cls))) {
 			w->classes_seen |= 1u << cls;
 			return 1;
@@ -224,9 +228,9 @@ static void late_checks(void *ctx, const long long *idx, size_t n, char *pick)
 		 * with probability owed / (those of the class not yet seen) */
 		size_t of_class = 0;
 		for (size_t k = 0; k < n; k++)
-			of_class += draw_class(d, idx[k]) == s;
+			of_class += wrun_class(w, idx[k]) == s;
 		for (size_t k = 0; k < n && owed > 0; k++) {
-			if (draw_class(d, idx[k]) != s)
+			if (wrun_class(w, idx[k]) != s)
 				continue;
 			if (os_uniform() * (double)(of_class - seen) < (double)owed) {
 				pick[k] = 1;
@@ -441,15 +445,17 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	w->checks_wanted = w->job.k.timed_checks;
 	if (w->job.timing && w->job.k.samples > 1)
 		w->n_fixed = w->job.k.samples;
-	/* CUDA samples, and the parent's host clock's from a random first
-	 * one (host_clock.c), follow the problem's schedule of input
-	 * distributions (scramble.h evs_sample_dist, every sample of one):
-	 * the checks cover each, a class a distribution (red team 10: drawn
-	 * at random, a distribution could go unchecked) */
+	/* CUDA samples, and the parent's host clock's (host_clock.c), are
+	 * each of one input distribution drawn at the sample (scramble.h
+	 * evs_sample_dist: from the CUDA sample's key, by the host parent):
+	 * the checks cover each, a class a distribution (red team 10: with
+	 * unstratified checks a distribution could go unchecked) */
 	w->dist_mask = problem_timing_dists(pr);
 	w->strata = 1;
 	if ((w->proto.fresh_keys || w->exec == &kexec_parent_clock) && pr->desc->n_dists > 1)
 		w->strata = pr->desc->n_dists < CHECK_MAX_STRATA ? pr->desc->n_dists : CHECK_MAX_STRATA;
+	w->proto.n_dists = pr->desc->n_dists;
+	w->proto.dist_mask = w->dist_mask;
 	/* CUDA: every timed frame lands in the kept room (protocol.h) */
 	if (w->job.timing && c->be->uses_gpu)
 		w->proto.room_slots = proto_room_slots(w->job.k.samples, w->checks_wanted, w->strata);
@@ -1104,9 +1110,9 @@ static void job_samples(struct job_state *j)
 	char *keep = xcalloc(n, 1);
 	for (size_t i = 0; i < n; i++) {
 		int d = pr->samples[i].dist;
-		if (scheduled && (d < 0 || d >= n_dists))
-			d = evs_sample_dist(wrun_dist_first(&j->main_w) + (long long)i, n_dists, mask);
-		dist[i] = scheduled ? d : -1;
+		/* drawn at the sample (protocol.c from a CUDA key, the host
+		 * clock's own draw); unknown stays -1, kept (timing_keep) */
+		dist[i] = scheduled && d >= 0 && d < n_dists ? d : -1;
 		all[i] = sample_of(&pr->samples[i], clock);
 	}
 	timing_keep(dist, n, n_dists, mask, keep);

@@ -43,15 +43,19 @@
  * always checked), by selection sampling (Knuth's Algorithm S), each
  * sample decided only once it has run, with a uniform u the worker cannot
  * read or predict.  With strata > 1 the samples come in classes - sample
- * i is of class evs_sample_dist(first + i, strata, mask) (scramble.h),
- * the distribution its inputs were drawn from, on CUDA and on the host's
- * parent clock alike; with every distribution a timing one that is
- * (first + i) % strata - and each class gets its share of the checks
- * (one, and of the rest of `want` a part in proportion to its samples;
- * at most as many as it has samples; equal classes: want / strata, the
- * first want % strata classes one more), so that no distribution goes
- * unchecked by chance or for want of checks, the stress ones (a sample in
- * four) included, and a sample's chance does not depend on its class.
+ * i's class is the distribution its inputs were drawn from, drawn at the
+ * sample (scramble.h evs_sample_dist: from the CUDA sample's key, by the
+ * host parent), so its count is random - and each class gets its share of
+ * the checks (one, and of the rest of `want` a part in proportion to its
+ * chance, evs_dist_chance; equal classes: want / strata, the first want %
+ * strata classes one more): the first sample of each class is always
+ * checked, so that no distribution that had a sample goes unchecked, the
+ * stress ones (a sample in four on average) included, and each later one
+ * with a constant chance, its share after the first over its other
+ * expected samples, so that a sample's chance depends neither on its
+ * class nor on its place.  The count of checks is then `want` on
+ * average, not exactly; a class that got no sample (a short run) has
+ * nothing to check and its share is not drawn elsewhere.
  * strata 1: one class, the plain draw.
  * A fixed count tells a worker that sees the draw's effects when the
  * checks are spent (once a class's share came, none of its later samples
@@ -65,15 +69,16 @@ struct check_draw {
 	long long n;
 	int strata;
 	unsigned mask;                    /* the timing distributions (scramble.h evs_timing_mask) */
-	long long period;                 /* the schedule's (evs_dist_period) */
-	long long first;
+	int all;                          /* want >= n - 1: every sample */
+	int plain;                        /* one class: Algorithm S, exactly `want` */
+	unsigned seen;                    /* the classes a sample of which came */
+	double chance[CHECK_MAX_STRATA];  /* a later sample's chance, per class */
 	long long left[CHECK_MAX_STRATA]; /* checks still to draw, per class */
 	double floor[CHECK_MAX_STRATA];   /* each sample's least chance, per class (check_draw_memoryless) */
 };
 /* mask: the problem's timing distributions (problem.h
- * problem_timing_dists); first: the phase of sample 0 in the schedule. */
-void check_draw_init(struct check_draw *d, long long n, long long want, int strata, unsigned mask,
-		     long long first);
+ * problem_timing_dists). */
+void check_draw_init(struct check_draw *d, long long n, long long want, int strata, unsigned mask);
 /*
  * Insurance for whatever may still tell a worker which samples were
  * checked: with an exact count, once a class's share was drawn none of its
@@ -90,8 +95,9 @@ void check_draw_memoryless(struct check_draw *d);
  * leaves a spill ring of `ring` slots (job.c evict_check): want / (i +
  * ring + 1), at most 1; 0 when want is 0. */
 double check_evict_chance(long long i, size_t ring, int want);
-/* 1 when sample i (0 <= i < n - 1, in order) is to be checked. */
-int check_draw_pick(struct check_draw *d, long long i, double u);
+/* 1 when sample i (0 <= i < n - 1, in order), of class cls, is to be
+ * checked. */
+int check_draw_pick(struct check_draw *d, long long i, int cls, double u);
 
 /*
  * The samples the reported time is made of (job.c job_samples, the one

@@ -150,7 +150,6 @@ struct host_clock {
 	unsigned long long frozen_ns; /* the worker's threads' run time when last confirmed stopped */
 	int have_runtime;            /* 1: /proc gives that run time (schedstat) */
 	int wchan_misses, wchan_mute; /* this worker's freezes that waited out a wchan of "0" (host_clock_freeze) */
-	long long dist_first;        /* timed sample i has distribution evs_sample_dist(dist_first + i) */
 	long long freezes[3];        /* freezes settled: every thread off the CPU (wchan), two equal run
 				      * times alone, no run time in /proc */
 	clockid_t cpu_clock;         /* the worker's process CPU clock (clock_getcpuclockid) */

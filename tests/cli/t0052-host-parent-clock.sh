@@ -31,9 +31,11 @@ seeds = [c['seed'] for c in d['correctness']['checks'] if c['phase'] == 'timed']
 assert len(seeds) >= 2 and len(set(seeds)) == len(seeds), seeds
 j = d['judge']['timed_checks']
 assert j['asked'] == j['received'] == len(seeds), j
-# the distributions in turn, so the checks cover each (red team 10)
+# each distribution drawn at the sample; the checks cover every one the
+# samples had (red team 10), whatever the draw gave each (red team 13)
 dists = {c['dist'] for c in d['correctness']['checks'] if c['phase'] == 'timed'}
-assert dists == {'uniform', 'peaked', 'large_scores', 'large_v'}, dists
+had = {k for k, x in d['timing']['by_dist'].items() if x['n'] > 0}
+assert 'uniform' in had and dists == had, (dists, had)
 # where the job's time went besides its worker
 assert 0 < d['judge']['checker_seconds'] < d['wall_s'], d['judge']
 P

@@ -5,7 +5,8 @@
 # and every sample was in the time: ok, and its median moved by the
 # cancel samples (a third at about a third of the time; "faster" in low
 # load).  Now only the problem's timing distributions (gemm: uniform, the
-# default) make the time, three samples in four; the stress samples are
+# default) make the time, three samples in four on average (each sample's
+# distribution drawn at random since red team 13); the stress samples are
 # timed, checked and recorded apart (timing.by_dist), and a stress
 # distribution that is fast is named in a note.  The checks below are on
 # what was recorded and filtered, not on close timings: `cancel` at about
@@ -19,11 +20,11 @@ rc=$?
 expect_match "$TEST_TMP/out" "^honest +ok"
 expect_match "$TEST_TMP/out" "^cancel_half +ok"
 # the summary says what the time was measured on, and names the fast stress distribution
-expect_contains "$TEST_TMP/out" "timed on uniform: 225 of 300 samples a run"
+expect_match "$TEST_TMP/out" "timed on uniform: [0-9]+ of (300 samples a run|900 samples in 3 runs)"
 expect_match "$TEST_TMP/out" "cancel_half: cancel 0\.[0-9]+x of uniform's median: speed depends on the input; not in the time"
 expect_not_contains "$TEST_TMP/out" "honest: cancel"
 python3 - "$EVIDENT_STORE"/runs/*.json <<'PY' || fail "timing.by_dist and the filtered samples in the records"
-import json, sys
+import json, re, sys
 files = sys.argv[1:]
 runs = [json.load(open(f)) for f in files if not f.endswith("-batch.json")]
 batch = [json.load(open(f)) for f in files if f.endswith("-batch.json")][0]
@@ -33,11 +34,12 @@ for r in runs:
     t = r["timing"]
     bd = t["by_dist"]
     assert set(bd) == {"uniform", "large", "cancel"}, bd
-    # the time is uniform's samples alone: three in four of the 300
+    # the time is uniform's samples alone: three in four of the 300 on
+    # average (binomial: 225 +- 7.5, so 185 .. 265 is over 5 sd)
     assert bd["uniform"]["timing"] and not bd["cancel"]["timing"] and not bd["large"]["timing"], bd
-    assert bd["uniform"]["n"] == 225 and bd["large"]["n"] + bd["cancel"]["n"] == 75, bd
-    assert abs(bd["large"]["n"] - bd["cancel"]["n"]) <= 1, bd
-    assert t["n"] == 225, t["n"]
+    assert 185 <= bd["uniform"]["n"] <= 265 and bd["uniform"]["n"] + bd["large"]["n"] + bd["cancel"]["n"] == 300, bd
+    assert bd["large"]["n"] > 0 and bd["cancel"]["n"] > 0, bd
+    assert t["n"] == bd["uniform"]["n"], t["n"]
     assert abs(t["stats"]["median"] - bd["uniform"]["median_us"]) < 1e-6 * bd["uniform"]["median_us"], (t["stats"]["median"], bd)
     # the stress samples were checked too (the draw's classes: every distribution)
     timed = {c["dist"] for c in r["correctness"]["checks"] if c.get("phase") == "timed"}
@@ -46,7 +48,7 @@ for r in runs:
         fast += bd["cancel"]["median_us"] < 0.67 * bd["uniform"]["median_us"]
 assert fast >= 2, fast  # the cheat's speed is there, in by_dist
 for row in batch["variants"]:
-    assert row["timed_on"] == "uniform: 225 of 300 samples a run", row
+    assert re.fullmatch(r"uniform: [0-9]+ of (300 samples a run|900 samples in 3 runs)", row["timed_on"]), row
     c = row.get("comparison") or {}
     if row["variant"] == "cancel_half":
         # uniform is the naive product for both: no speed to find
@@ -56,7 +58,7 @@ PY
 # show says it too
 run=$(python3 -c 'import json,sys; [print(json.load(open(f))["run_id"]) for f in sys.argv[1:] if not f.endswith("-batch.json") and json.load(open(f))["variant"] == "cancel_half"]' "$EVIDENT_STORE"/runs/*.json | head -1)
 expect_exit 0 "$EVIDENT" show "$run"
-expect_match "$TEST_TMP/out" "^  by dist  cancel 3[78] samples, median [0-9.]+ us \(stress: not in the time\); large 3[78] samples"
-expect_contains "$TEST_TMP/out" "uniform 225 samples, median"
-expect_contains "$TEST_TMP/out" "225 samples (the timing distributions' of 300 timed)"
+expect_match "$TEST_TMP/out" "^  by dist  cancel [0-9]+ samples, median [0-9.]+ us \(stress: not in the time\); large [0-9]+ samples"
+expect_match "$TEST_TMP/out" "uniform [0-9]+ samples, median"
+expect_match "$TEST_TMP/out" "[0-9]+ samples \(the timing distributions' of 300 timed\)"
 exit 0

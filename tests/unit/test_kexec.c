@@ -11,13 +11,14 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <math.h>
 #include <string.h>
 
 #include "backends/backend.h"
 #include "run/kexec.h"
 #include "backends/scramble.h"
 
-/* every distribution a timing one: the classes (first + i) % strata */
+/* every distribution a timing one: each class equally likely */
 #define ALL 0xffu
 
 static struct job job_of(const char *phase, int timing)
@@ -83,198 +84,229 @@ static double uni(unsigned long long *st)
 	return (double)(*st >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/* Every draw checks exactly `want` samples, each class its share: with the
- * CUDA inputs rotating through 4 distributions, none goes unchecked. */
+/* A sample's class as the parent learns it after the sample ran: the
+ * distribution drawn from its key (scramble.h evs_sample_dist). */
+static int draw_cls(unsigned long long *st, int strata, unsigned mask)
+{
+	*st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+	return evs_sample_dist(*st, strata, mask);
+}
+
+/* Each class is drawn at random per sample, so its count is random: every
+ * class that had a sample gets a check (the first of it), the total is
+ * `want` on average, and every sample but the first few (a class's first
+ * is always checked) is as likely as any other to be checked, early or
+ * late. */
 static void test_check_draw_strata(void **state)
 {
 	(void)state;
-	unsigned long long st = 1;
-	long long hits[200] = { 0 };
-	for (int trial = 0; trial < 2000; trial++) {
+	unsigned long long st = 1, ks = 99;
+	long long hits[200] = { 0 }, total = 0;
+	enum { TRIALS = 4000 };
+	for (int trial = 0; trial < TRIALS; trial++) {
 		struct check_draw d;
-		int per_class[4] = { 0 }, total = 0;
-		long long first = trial % 7;
-		check_draw_init(&d, 200, 10, 4, ALL, first);
+		int per_class[4] = { 0 }, n_class[4] = { 0 };
+		check_draw_init(&d, 200, 10, 4, ALL);
 		long long share[4], sum = 0;
 		for (int c = 0; c < 4; c++) {
 			share[c] = d.left[c];
 			sum += share[c];
-			assert_true(share[c] == 2 || share[c] == 3); /* 10 over 4 classes of 49 or 50 */
+			assert_true(share[c] == 2 || share[c] == 3); /* 10 over 4 equal classes */
 		}
 		assert_int_equal(sum, 10);
 		for (long long i = 0; i < 200; i++) {
-			int p = check_draw_pick(&d, i, uni(&st));
+			int c = draw_cls(&ks, 4, ALL);
+			int p = check_draw_pick(&d, i, c, uni(&st));
 			assert_true(!p || i < 199); /* the last is keep_sample's, always */
+			n_class[c] += i < 199;
 			if (p) {
-				per_class[(first + i) % 4]++;
+				per_class[c]++;
 				hits[i]++;
 				total++;
 			}
 		}
-		assert_int_equal(total, 10);
 		for (int c = 0; c < 4; c++)
-			assert_int_equal(per_class[c], share[c]);
+			assert_true(per_class[c] >= (n_class[c] > 0));
 	}
-	/* and every sample is as likely as any other: about 2000 * 10 / 199 each */
-	for (int i = 0; i < 199; i++)
-		assert_true(hits[i] > 50 && hits[i] < 160);
+	/* about want a draw */
+	assert_true(total > TRIALS * 9.5 && total < TRIALS * 10.5);
+	/* every later sample about as likely as any other: (10 - 4) / (199 -
+	 * 4) a sample, 4000 of them: about 123 each */
+	long long early = 0, late = 0;
+	for (int i = 20; i < 199; i++) {
+		assert_true(hits[i] > 70 && hits[i] < 190);
+		early += i < 110 ? hits[i] : 0;
+		late += i >= 110 ? hits[i] : 0;
+	}
+	assert_true(late < early * 1.15 && early < late * 1.15);
 	assert_int_equal(hits[199], 0);
 }
 
 static void test_check_draw_edges(void **state)
 {
 	(void)state;
-	unsigned long long st = 7;
+	unsigned long long st = 7, ks = 3;
 	struct check_draw d;
 	/* fewer samples than checks: every sample but the last */
-	check_draw_init(&d, 5, 10, 4, ALL, 2);
+	check_draw_init(&d, 5, 10, 4, ALL);
 	for (long long i = 0; i < 4; i++)
-		assert_int_equal(check_draw_pick(&d, i, uni(&st)), 1);
-	assert_int_equal(check_draw_pick(&d, 4, 0.0), 0);
+		assert_int_equal(check_draw_pick(&d, i, draw_cls(&ks, 4, ALL), uni(&st)), 1);
+	assert_int_equal(check_draw_pick(&d, 4, 0, 0.0), 0);
 	/* one class: the plain draw of exactly `want` */
-	check_draw_init(&d, 100, 7, 1, ALL, 5);
+	check_draw_init(&d, 100, 7, 1, ALL);
 	int total = 0;
 	for (long long i = 0; i < 100; i++)
-		total += check_draw_pick(&d, i, uni(&st));
+		total += check_draw_pick(&d, i, 0, uni(&st));
 	assert_int_equal(total, 7);
 	/* more classes than the draw keeps: one */
-	check_draw_init(&d, 100, 7, CHECK_MAX_STRATA + 1, ALL, 5);
+	check_draw_init(&d, 100, 7, CHECK_MAX_STRATA + 1, ALL);
 	assert_int_equal(d.strata, 1);
+	/* a class out of range is never picked */
+	check_draw_init(&d, 100, 7, 4, ALL);
+	assert_int_equal(check_draw_pick(&d, 0, 4, 0.0), 0);
+	assert_int_equal(check_draw_pick(&d, 0, -1, 0.0), 0);
+	/* a class that never comes (a short run): its share is not drawn
+	 * elsewhere, the others have their first */
+	check_draw_init(&d, 100, 8, 4, ALL);
+	int per[4] = { 0 };
+	for (long long i = 0; i < 100; i++)
+		per[i % 3] += check_draw_pick(&d, i, (int)(i % 3), uni(&st));
+	assert_int_equal(per[3], 0);
+	assert_int_equal(d.left[3], 2);
+	for (int c = 0; c < 3; c++)
+		assert_true(per[c] >= 1);
 }
 
-/* fewer checks than classes: every class still gets one (red team 4,
- * cuda-redteam4-checks.yaml: timed_checks 2 of 4 distributions left
- * large_scores unchecked but for the last sample's luck) */
+/* fewer checks than classes: every class that came still gets one (red
+ * team 4, cuda-redteam4-checks.yaml: timed_checks 2 of 4 distributions
+ * left large_scores unchecked but for the last sample's luck) */
 static void test_check_draw_few(void **state)
 {
 	(void)state;
-	unsigned long long st = 3;
+	unsigned long long st = 3, ks = 5;
 	for (long long want = 0; want <= 3; want++)
 		for (int trial = 0; trial < 200; trial++) {
 			struct check_draw d;
-			int per_class[4] = { 0 };
-			long long first = trial % 5;
-			check_draw_init(&d, 200, want, 4, ALL, first);
-			for (long long i = 0; i < 200; i++)
-				if (check_draw_pick(&d, i, uni(&st)))
-					per_class[(first + i) % 4]++;
+			int per_class[4] = { 0 }, n_class[4] = { 0 };
+			check_draw_init(&d, 200, want, 4, ALL);
+			for (long long i = 0; i < 200; i++) {
+				int c = draw_cls(&ks, 4, ALL);
+				n_class[c] += i < 199;
+				if (check_draw_pick(&d, i, c, uni(&st)))
+					per_class[c]++;
+			}
 			for (int c = 0; c < 4; c++)
-				assert_int_equal(per_class[c], 1);
+				assert_int_equal(per_class[c], n_class[c] > 0); /* no floor: one each */
 		}
 	/* one class and no checks wanted: none (the last is keep_sample's) */
 	struct check_draw d;
-	check_draw_init(&d, 50, 0, 1, ALL, 0);
+	check_draw_init(&d, 50, 0, 1, ALL);
 	for (long long i = 0; i < 50; i++)
-		assert_int_equal(check_draw_pick(&d, i, uni(&st)), 0);
+		assert_int_equal(check_draw_pick(&d, i, 0, uni(&st)), 0);
 }
 
-/* A draw of a fixed count is exact, so it tells whoever sees it when a
- * class's checks are spent: once its share came, no later sample of the
- * class is picked.  That is why no worker may see it (protocol.h; red
- * team 5, rt5_check_count, saw it from device code when only checked
- * samples were downloaded; test_protocol test_draw_unseen). */
+/* The plain draw (one class, Algorithm S) is exact, so it tells whoever
+ * sees it when the checks are spent: once `want` came, no later sample is
+ * picked.  That is why no worker may see it (protocol.h; red team 5,
+ * rt5_check_count, saw it from device code when only checked samples
+ * were downloaded; test_protocol test_draw_unseen), and why keep_sample
+ * adds the floor.  With classes, each later sample's chance is constant. */
 static void test_check_draw_exact_share(void **state)
 {
 	(void)state;
 	unsigned long long st = 11;
 	for (int trial = 0; trial < 4000; trial++) {
 		struct check_draw d;
-		int seen[4] = { 0 };
-		long long first = trial % 3;
-		check_draw_init(&d, 200, 10, 4, ALL, first);
-		long long shares[4];
-		for (int c = 0; c < 4; c++)
-			shares[c] = d.left[c];
+		int seen = 0;
+		check_draw_init(&d, 200, 10, 1, ALL);
 		for (long long i = 0; i < 200; i++) {
-			int c = (int)((first + i) % 4), share = (int)shares[c];
-			int q = check_draw_pick(&d, i, uni(&st));
+			int q = check_draw_pick(&d, i, 0, uni(&st));
 			assert_true(!q || i < 199);
-			if (seen[c] >= share)
+			if (seen >= 10)
 				assert_int_equal(q, 0);
-			seen[c] += q;
+			seen += q;
 		}
-		for (int c = 0; c < 4; c++)
-			assert_int_equal(seen[c], shares[c]);
+		assert_int_equal(seen, 10);
 	}
+	struct check_draw d;
+	check_draw_init(&d, 200, 10, 4, ALL);
+	for (int c = 0; c < 4; c++) /* (share - 1) / (49.75 - 1) */
+		assert_true(fabs(d.chance[c] - (double)(d.left[c] - 1) / 48.75) < 1e-9);
 }
 
 /* The memoryless draw (kexec.h, insurance): every sample keeps at least
- * its class's starting chance whatever was drawn before, the share still
- * comes, and the last sample stays keep_sample's. */
+ * its class's starting chance whatever was drawn before, and the last
+ * sample stays keep_sample's. */
 static void test_check_draw_memoryless(void **state)
 {
 	(void)state;
 	unsigned long long st = 11;
 	long long after = 0, picked_after = 0;
 	for (int trial = 0; trial < 4000; trial++) {
-		struct check_draw d, plain;
-		int per_class[4] = { 0 }, seen[4] = { 0 };
-		long long first = trial % 3;
-		check_draw_init(&d, 200, 10, 4, ALL, first);
+		struct check_draw d;
+		int per_class[4] = { 0 };
+		check_draw_init(&d, 200, 10, 1, ALL);
 		check_draw_memoryless(&d);
-		check_draw_init(&plain, 200, 10, 4, ALL, first);
 		long long shares[4];
-		for (int c = 0; c < 4; c++)
-			shares[c] = plain.left[c];
+		for (int c = 0; c < 1; c++)
+			shares[c] = d.left[c];
 		for (long long i = 0; i < 200; i++) {
-			int c = (int)((first + i) % 4), share = (int)shares[c];
-			double u = uni(&st);
-			int p = check_draw_pick(&d, i, u), q = check_draw_pick(&plain, i, u);
+			int c = 0, share = (int)shares[c];
+			int p = check_draw_pick(&d, i, c, uni(&st));
 			assert_true(!p || i < 199);
-			/* the plain draw: nothing once the share came */
-			if (seen[c] >= share)
-				assert_int_equal(q, 0);
-			seen[c] += q;
 			if (per_class[c] >= share && i < 199) {
 				after++;
 				picked_after += p;
 			}
 			per_class[c] += p;
 		}
-		for (int c = 0; c < 4; c++)
-			assert_true(per_class[c] >= shares[c]);
 	}
-	/* after the share, about the class's starting chance (2 or 3 in 50) */
+	/* after the share, about the starting chance (10 in 199) */
 	double rate = (double)picked_after / (double)after;
 	assert_true(after > 10000);
-	assert_true(rate > 0.035 && rate < 0.065);
+	assert_true(rate > 0.04 && rate < 0.06);
 	/* no checks wanted in one class: none, floor or not */
 	struct check_draw d;
-	check_draw_init(&d, 50, 0, 1, ALL, 0);
+	check_draw_init(&d, 50, 0, 1, ALL);
 	check_draw_memoryless(&d);
 	for (long long i = 0; i < 50; i++)
-		assert_int_equal(check_draw_pick(&d, i, uni(&st)), 0);
+		assert_int_equal(check_draw_pick(&d, i, 0, uni(&st)), 0);
 }
 
-/* Classes under the 3:1 schedule (one timing distribution of four): each
- * class is the distribution its samples are of, the stress classes (a
- * sample in four) get their share too, in proportion to their samples
- * with one at least, and the draw's pools count them right (every share
- * is drawn exactly). */
+/* Classes under the 3:1 draw (one timing distribution of four): each class
+ * is the distribution its samples are of; the stress classes (a sample in
+ * four on average) get their share too, in proportion to their chance
+ * with one at least: 12 checks = 4 + 8 in proportion to 3/4, 1/12 x 3:
+ * uniform 1 + 6, each stress 1 + 0 or 1 (largest remainders, ties to the
+ * first: 2/3 each, so the first two). */
 static void test_check_draw_schedule(void **state)
 {
 	(void)state;
-	unsigned long long st = 5;
-	for (int trial = 0; trial < 500; trial++) {
+	unsigned long long st = 5, ks = 41;
+	long long got[4] = { 0 };
+	enum { TRIALS = 2000 };
+	for (int trial = 0; trial < TRIALS; trial++) {
 		struct check_draw d;
 		int per_class[4] = { 0 }, n_class[4] = { 0 };
-		long long first = trial % 13;
-		check_draw_init(&d, 300, 12, 4, 1u, first);
-		assert_int_equal(d.period, 12);
+		check_draw_init(&d, 300, 12, 4, 1u);
+		assert_int_equal(d.left[0], 7);
+		assert_int_equal(d.left[1] + d.left[2] + d.left[3], 5);
 		for (long long i = 0; i < 300; i++) {
-			int c = evs_sample_dist(first % 12 + i, 4, 1u);
+			int c = draw_cls(&ks, 4, 1u);
 			n_class[c] += i < 299;
-			if (check_draw_pick(&d, i, uni(&st)))
+			if (check_draw_pick(&d, i, c, uni(&st)))
 				per_class[c]++;
 		}
-		assert_true(n_class[0] > 3 * (n_class[1] + n_class[2] + n_class[3]) - 8);
-		/* one each, the other 8 in proportion (224 or 225 of 299
-		 * uniform, about 25 each stress): 7 and 1 + 0 or 1 */
-		assert_int_equal(per_class[0], 7);
-		assert_int_equal(per_class[1] + per_class[2] + per_class[3], 5);
-		for (int c = 1; c < 4; c++)
-			assert_true(per_class[c] == 1 || per_class[c] == 2);
+		for (int c = 0; c < 4; c++) {
+			assert_true(per_class[c] >= (n_class[c] > 0));
+			got[c] += per_class[c];
+		}
 	}
+	/* on average the shares: 7, then 2, 2, 1 */
+	assert_true(fabs((double)got[0] / TRIALS - 7) < 0.2);
+	assert_true(fabs((double)got[1] / TRIALS - 2) < 0.15);
+	assert_true(fabs((double)got[2] / TRIALS - 2) < 0.15);
+	assert_true(fabs((double)got[3] / TRIALS - 1) < 0.15);
 }
 
 /* Red team 9, ring_outrun: a skipped frame that leaves the spill ring can

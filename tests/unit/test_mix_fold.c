@@ -127,8 +127,8 @@ static void timed_job(struct job *job, const long long shape[3])
 	job->exec = "sealed";
 }
 
-/* The checker's verdicts on captures (fp16 outputs, one timed sample each
- * of global index 7 + 8k: `cancel`); 1 per pass in pass[]. */
+/* The checker's verdicts on captures (fp16 outputs, one timed sample each,
+ * every key one that draws `cancel`); 1 per pass in pass[]. */
 static void check_captures(const struct job *job, const unsigned char *const *outs, int n, size_t bytes,
 			   const uint64_t *keys, int *pass)
 {
@@ -141,10 +141,10 @@ static void check_captures(const struct job *job, const unsigned char *const *ou
 	json_t *caps = json_array();
 	for (int k = 0; k < n; k++) {
 		assert_int_equal(fwrite(outs[k], 1, bytes, cap), bytes);
-		/* every one `cancel` (2): the schedule's stress sample (g % 4 ==
-		 * 3) of an odd block (scramble.h evs_sample_dist) */
+		/* every one `cancel` (2), drawn from its key (scramble.h
+		 * evs_sample_dist) */
 		long long g = 7 + 8LL * k;
-		assert_int_equal(evs_sample_dist(g, 3, problem_timing_dists(&gemm)), CANCEL);
+		assert_int_equal(evs_sample_dist(keys[k], 3, problem_timing_dists(&gemm)), CANCEL);
 		json_array_append_new(caps, json_pack("{s:b, s:I, s:I, s:i, s:i, s:I, s:I, s:I}", "timed", 1, "index",
 						      (json_int_t)(3 * k), "global", (json_int_t)g, "set",
 						      evs_sample_set(job->first_set, job->n_sets, 1, g, 0), "batch", 1,
@@ -213,7 +213,12 @@ static void test_checker_fails_fp16_accumulation_on_cancel(void **state)
 	unsigned char *honest[N_MIX], *cheat[N_MIX];
 	uint64_t keys[N_MIX];
 	for (int s = 0; s < N_MIX; s++) {
-		keys[s] = evs_mix64(0xc0ffee + (uint64_t)s) | 1;
+		/* keys that draw `cancel` (scramble.h evs_sample_dist: the
+		 * distribution comes from the key) */
+		uint64_t c = 0xc0ffee + 1000 * (uint64_t)s;
+		do
+			keys[s] = evs_mix64(c++) | 1;
+		while (evs_sample_dist(keys[s], 3, problem_timing_dists(&gemm)) != CANCEL);
 		harness_mix(shape, CANCEL, evs_launch_key(keys[s], 0), a, b, x);
 		for (long long i = 0; i < M; i++)
 			for (long long j = 0; j < N; j++) {

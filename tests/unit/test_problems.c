@@ -215,7 +215,9 @@ static void attn_kernel(const struct inst *s, int dtype, enum attn_kind kind, fl
 	free(q);
 }
 
-enum gemm_kind { GEMM_HONEST, GEMM_TF32, GEMM_ACC16 };
+/* GEMM_HFMA: the running sum kept in dtype, one rounding an FMA (red
+ * team 8 and 13's __hfma2 loop) */
+enum gemm_kind { GEMM_HONEST, GEMM_TF32, GEMM_ACC16, GEMM_HFMA };
 
 static void gemm_kernel(const struct inst *s, int dtype, enum gemm_kind kind, float *c)
 {
@@ -229,6 +231,8 @@ static void gemm_kernel(const struct inst *s, int dtype, enum gemm_kind kind, fl
 					acc += rtf32(a) * rtf32(b);
 				else if (kind == GEMM_ACC16)
 					acc = rdt(acc + rdt(a * b, dtype), dtype);
+				else if (kind == GEMM_HFMA)
+					acc = rdt((float)fma((double)a, (double)b, (double)acc), dtype);
 				else
 					acc += a * b;
 			}
@@ -236,6 +240,8 @@ static void gemm_kernel(const struct inst *s, int dtype, enum gemm_kind kind, fl
 		}
 }
 
+/* no_max 1: exp(x) without the row max; 2: the max only where |x[0]| >= 32
+ * (red team 13's sniff) */
 static void softmax_kernel(const struct inst *s, int dtype, int no_max, float *y)
 {
 	const long long R = s->shape[0], C = s->shape[1];
@@ -244,14 +250,18 @@ static void softmax_kernel(const struct inst *s, int dtype, int no_max, float *y
 		float m = -INFINITY, sum = 0;
 		for (long long c = 0; c < C; c++)
 			m = fmaxf(m, x[c]);
+		int skip = no_max == 1 || (no_max == 2 && fabsf(x[0]) < 32);
 		for (long long c = 0; c < C; c++)
-			sum += expf(no_max ? x[c] : x[c] - m);
+			sum += expf(skip ? x[c] : x[c] - m);
 		for (long long c = 0; c < C; c++)
-			y[r * C + c] = rdt(expf(no_max ? x[c] : x[c] - m) / sum, dtype);
+			y[r * C + c] = rdt(expf(skip ? x[c] : x[c] - m) / sum, dtype);
 	}
 }
 
-enum ln_kind { LN_TWO_PASS, LN_ONE_PASS, LN_NO_EPS };
+/* LN_SHIFTED: one pass over x - x[0] (the textbook shifted-data
+ * variance); LN_SNIFF: red team 13's rt13_onepass_sniff, one pass unless
+ * |x[0]| > 4, then two */
+enum ln_kind { LN_TWO_PASS, LN_ONE_PASS, LN_NO_EPS, LN_SHIFTED, LN_SNIFF };
 
 static void ln_kernel(const struct inst *s, int dtype, enum ln_kind kind, float *y)
 {
@@ -259,14 +269,16 @@ static void ln_kernel(const struct inst *s, int dtype, enum ln_kind kind, float 
 	const float eps = (float)s->scalar, *g = s->in[1], *b = s->in[2];
 	for (long long r = 0; r < R; r++) {
 		const float *x = s->in[0] + r * C;
-		float sum = 0, sq = 0, mean, var = 0;
+		float sum = 0, sq = 0, mean, var = 0, k = kind == LN_SHIFTED ? x[0] : 0;
+		int one = kind == LN_ONE_PASS || kind == LN_SHIFTED || (kind == LN_SNIFF && fabsf(x[0]) <= 4);
 		for (long long c = 0; c < C; c++) {
-			sum += x[c];
-			sq += x[c] * x[c];
+			sum += x[c] - k;
+			sq += (x[c] - k) * (x[c] - k);
 		}
 		mean = sum / (float)C;
-		if (kind == LN_ONE_PASS) {
+		if (one) {
 			var = fmaxf(sq / (float)C - mean * mean, 0.0f);
+			mean += k;
 		} else {
 			for (long long c = 0; c < C; c++)
 				var += (x[c] - mean) * (x[c] - mean);
@@ -345,10 +357,12 @@ static void test_attention_rule(void **state)
 static void test_gemm_rule(void **state)
 {
 	(void)state;
-	long long shapes[2][3] = { { 48, 40, 512 }, { 16, 16, 4096 } };
+	/* K 512 and 4096; 256 (red team 13's shape) and 99 (the extra shape
+	 * of K 128, the smallest K of experiments/) */
+	long long shapes[4][3] = { { 48, 40, 512 }, { 16, 16, 4096 }, { 64, 64, 256 }, { 64, 64, 99 } };
 	struct check_result r;
 	char what[128];
-	for (int si = 0; si < 2; si++)
+	for (int si = 0; si < 4; si++)
 		for (int dist = 0; dist < 3; dist++)
 			for (size_t di = 0; di < ARRAY_SIZE(dtypes); di++) {
 				int dt = dtypes[di];
@@ -372,7 +386,16 @@ static void test_gemm_rule(void **state)
 					snprintf(what, sizeof(what), "gemm K%lld %s %s accumulating in %s",
 						 shapes[si][2], probs[GEMM].desc->dists[dist], dtype_name(dt),
 						 dtype_name(dt));
-					measured(what, &r, dist == 2 ? MUST_REJECT : EITHER); /* cancel catches it */
+					/* cancel catches it; fp16 everywhere since red team 13
+					 * (gemm.c: rel_l2 1e-3 against an honest 2.1e-4) */
+					measured(what, &r, dist == 2 || dt == EV_F16 ? MUST_REJECT : EITHER);
+					if (dt == EV_F16) {
+						gemm_kernel(&s, dt, GEMM_HFMA, c);
+						judge(&s, c, dt, &r);
+						snprintf(what, sizeof(what), "gemm K%lld %s fp16 accumulating by hfma",
+							 shapes[si][2], probs[GEMM].desc->dists[dist]);
+						measured(what, &r, MUST_REJECT);
+					}
 				}
 				free(c);
 				inst_free(&s);
@@ -400,6 +423,14 @@ static void test_softmax_rule(void **state)
 				softmax_kernel(&s, dt, 1, y);
 				judge(&s, y, dt, &r);
 				snprintf(what, sizeof(what), "softmax large %s no max-subtraction", dtype_name(dt));
+				measured(what, &r, MUST_REJECT);
+				assert_true(r.nan_count > 0);
+				/* red team 13's rt13_nomax_sniff: the max only where the
+				 * row's first element is large; `large` hides half its
+				 * rows' large elements in random columns since */
+				softmax_kernel(&s, dt, 2, y);
+				judge(&s, y, dt, &r);
+				snprintf(what, sizeof(what), "softmax large %s max only if |x[0]| >= 32", dtype_name(dt));
 				measured(what, &r, MUST_REJECT);
 				assert_true(r.nan_count > 0);
 			}
@@ -431,6 +462,20 @@ static void test_layernorm_rule(void **state)
 				snprintf(what, sizeof(what), "layernorm C%lld %s %s one-pass variance",
 					 shapes[si][1], probs[LAYERNORM].desc->dists[dist], dtype_name(dt));
 				measured(what, &r, dist == 1 && dt == EV_F32 ? MUST_REJECT : EITHER);
+				/* red team 13's question (docs/redteam13-cuda.md): is a
+				 * per-row choice of one-pass a cheat?  The shifted one
+				 * pass, which reads x[0] as the sniff does, is honest on
+				 * every distribution, and the sniff's choice with it */
+				ln_kernel(&s, dt, LN_SHIFTED, y);
+				judge(&s, y, dt, &r);
+				snprintf(what, sizeof(what), "layernorm C%lld %s %s one pass shifted by x[0]",
+					 shapes[si][1], probs[LAYERNORM].desc->dists[dist], dtype_name(dt));
+				measured(what, &r, MUST_PASS);
+				ln_kernel(&s, dt, LN_SNIFF, y);
+				judge(&s, y, dt, &r);
+				snprintf(what, sizeof(what), "layernorm C%lld %s %s one pass unless |x[0]| > 4",
+					 shapes[si][1], probs[LAYERNORM].desc->dists[dist], dtype_name(dt));
+				measured(what, &r, MUST_PASS);
 				ln_kernel(&s, dt, LN_NO_EPS, y);
 				judge(&s, y, dt, &r);
 				snprintf(what, sizeof(what), "layernorm C%lld %s %s without eps", shapes[si][1],
@@ -996,16 +1041,34 @@ static void test_other_distributions(void **state)
 	assert_true(ill > 1024 * 9 / 10);
 	inst_free(&s);
 
-	/* softmax large: offsets beyond exp's fp32 range both ways; peaked */
+	/* softmax large: offsets beyond exp's fp32 range both ways, or rows
+	 * of small elements with 1..8 beyond it in random columns (red team
+	 * 13: no one element tells the kind); peaked */
 	const long long sm[2] = { 64, 1000 };
 	inst_make(&s, SOFTMAX, sm, 1, 2, EV_F16);
 	double hi = -INFINITY, lo = INFINITY;
-	for (size_t i = 0; i < 64000; i++) {
-		hi = fmax(hi, s.in[0][i]);
-		lo = fmin(lo, s.in[0][i]);
-		assert_true(fabs(s.in[0][i]) >= 75);
+	int offset_rows = 0, hidden_rows = 0, hidden_first_small = 0;
+	for (long long r = 0; r < 64; r++) {
+		const float *x = s.in[0] + r * 1000;
+		int far = 0, big = 0;
+		for (long long c = 0; c < 1000; c++) {
+			hi = fmax(hi, x[c]);
+			lo = fmin(lo, x[c]);
+			far += fabs(x[c]) >= 75;
+			big += x[c] >= 79.9;
+			assert_true(fabs(x[c]) >= 75 || fabs(x[c]) <= 4);
+		}
+		if (far == 1000) {
+			offset_rows++;
+		} else {
+			assert_true(big >= 1 && big <= 8 && far == big);
+			hidden_rows++;
+			hidden_first_small += fabs(x[0]) <= 4;
+		}
 	}
 	assert_true(hi > 88.8 && lo < -87.4);
+	assert_true(offset_rows >= 16 && hidden_rows >= 16);
+	assert_true(hidden_first_small >= hidden_rows - 1);
 	inst_free(&s);
 	inst_make(&s, SOFTMAX, sm, 2, 2, EV_F16);
 	for (long long r = 0; r < 64; r++) {
@@ -1095,7 +1158,7 @@ static void test_flops_bytes(void **state)
 	problem_tolerance(&probs[GEMM], EV_F32, g, &t);
 	assert_true(fabs(t.rel_l2 - 1e-5 * sqrt(2.0)) < 1e-12);
 	problem_tolerance(&probs[GEMM], EV_F16, g, &t);
-	assert_true(t.atol == 5e-3 && t.rtol == 5e-3 && t.rel_l2 == 5e-3);
+	assert_true(t.atol == 5e-3 && t.rtol == 5e-3 && t.rel_l2 == 1e-3); /* red team 13: gemm.c */
 	problem_tolerance(&probs[ATTN], EV_BF16, a, &t);
 	assert_true(t.atol == 2e-2 && t.rel_l2 == 8e-3);
 	problem_tolerance(&probs[ATTN], EV_F32, a, &t);

@@ -3,13 +3,14 @@
  * not reach the reported time (red team 12, cancel_half: gemm's `cancel`
  * makes row k + K/2 of B minus row k, and a kernel that sees it does half
  * the FLOPs, exactly).  Timed samples meet every distribution (red teams
- * 3 and 8), so the schedule (scramble.h evs_sample_dist) puts three
- * samples in four on the problem's timing distributions
- * (problems/evident_timing_dists.h; distribution 0 alone by default) and
- * the fourth on a stress one, every sample of one distribution; and the
- * record's samples are only the timing ones (run/job.c timing_keep,
- * timing_by_dist).  Tested here: the schedule (3:1, in turn, one
- * distribution a sample, its phase and period, n_dists 1 to 4, masks), a
+ * 3 and 8), so the draw (scramble.h evs_sample_dist) puts a sample on the
+ * problem's timing distributions (problems/evident_timing_dists.h;
+ * distribution 0 alone by default) with chance 3/4, else on a stress one,
+ * every sample of one distribution, drawn from the sample's own secret
+ * word (red team 13: not from its place in the run); and the record's
+ * samples are only the timing ones (run/job.c timing_keep,
+ * timing_by_dist).  Tested here: the draw (3:1 on average, not periodic,
+ * one distribution a key, n_dists 1 to 4, masks), a
  * problem's symbol (found, defaulted, refused when it names no
  * distribution or one past n_dists), and the filter.  Before the fix
  * evs_sample_dist rotated every distribution in turn (a third of gemm's
@@ -31,96 +32,141 @@
 #include "backends/scramble.h"
 #include "run/kexec.h"
 
-/* the schedule over a window: per-distribution counts */
-static void counts(long long g0, long long n, int n_dists, unsigned mask, int *c)
+/* the draw over n keys (a fixed sequence of words, as a getrandom key
+ * or the host parent's os_seed would give): per-distribution counts */
+static void counts(uint64_t k0, long long n, int n_dists, unsigned mask, int *c)
 {
 	memset(c, 0, sizeof(int) * 8);
-	for (long long g = g0; g < g0 + n; g++) {
-		int d = evs_sample_dist(g, n_dists, mask);
+	for (long long g = 0; g < n; g++) {
+		int d = evs_sample_dist(evs_mix64(k0 + (uint64_t)g), n_dists, mask);
 		assert_true(d >= 0 && d < (n_dists > 0 ? n_dists : 1));
 		c[d]++;
 	}
 }
 
-/* one timing distribution of three (gemm: uniform; large, cancel stress) */
+/* |c - n p| within 5 standard deviations of a binomial */
+static void near(int c, long long n, double p)
+{
+	double sd = sqrt((double)n * p * (1 - p));
+	if (fabs((double)c - (double)n * p) > 5 * sd + 1)
+		fail_msg("count %d where %.1f was expected (p %.4f of %lld)", c, (double)n * p, p, n);
+}
+
+/* one timing distribution of three (gemm: uniform; large, cancel stress):
+ * three in four on average, the stress ones an eighth each */
 static void test_three_to_one(void **state)
 {
 	(void)state;
 	int c[8];
-	for (long long phase = 0; phase < 30; phase++) {
-		counts(phase, 240, 3, 1u, c);
-		assert_int_equal(c[0], 180);         /* three in four */
-		assert_int_equal(c[1] + c[2], 60);   /* the fourth */
-		assert_int_equal(c[1], 30);          /* the stress ones in turn */
-		assert_int_equal(c[2], 30);
-		/* in any window of four samples exactly one stress sample */
-		for (long long g = phase; g < phase + 100; g++) {
-			int s = 0;
-			for (long long k = 0; k < 4; k++)
-				s += evs_sample_dist(g + k, 3, 1u) != 0;
-			assert_int_equal(s, 1);
-		}
+	for (uint64_t k0 = 0; k0 < 5; k0++) {
+		counts(k0 * 1000003u, 24000, 3, 1u, c);
+		near(c[0], 24000, 0.75);
+		near(c[1], 24000, 0.125);
+		near(c[2], 24000, 0.125);
 	}
-	/* the positions: g % 4 == 3 is the stress one */
-	for (long long g = 0; g < 48; g++)
-		assert_int_equal(evs_sample_dist(g, 3, 1u) != 0, g % 4 == 3);
-	assert_int_equal(evs_sample_dist(3, 3, 1u), 1);
-	assert_int_equal(evs_sample_dist(7, 3, 1u), 2);
-	assert_int_equal(evs_sample_dist(11, 3, 1u), 1);
+	assert_true(fabs(evs_dist_chance(0, 3, 1u) - 0.75) < 1e-12);
+	assert_true(fabs(evs_dist_chance(2, 3, 1u) - 0.125) < 1e-12);
+	assert_true(evs_dist_chance(3, 3, 1u) == 0 && evs_dist_chance(-1, 3, 1u) == 0);
+	/* one key, one distribution: the harness, the parent and the checker
+	 * derive the same from it */
+	for (uint64_t k = 1; k < 100; k++)
+		assert_int_equal(evs_sample_dist(k * EVS_GAMMA, 3, 1u), evs_sample_dist(k * EVS_GAMMA, 3, 1u));
 }
 
-/* masks: several timing distributions in turn among the three in four;
- * every one timing: plain rotation (the schedule before, for such a
- * problem); a mask naming nothing real: distribution 0 */
+/* Red team 13 (rt13_fp16_sniff MODE 2): the distribution of a sample must
+ * not follow from its place in the run.  With keys drawn per sample, the
+ * stress samples are where the keys put them: a quarter of the samples at
+ * every position mod 4 (the rotation put all of them at g % 4 == 3), and
+ * runs of four with no stress sample or with two are common (the rotation
+ * had exactly one in every window of four).  Before red team 13's fix the
+ * argument was the sample's index g and this failed. */
+static void test_not_from_counts(void **state)
+{
+	(void)state;
+	enum { N = 40000 };
+	int pos[4] = { 0 }, none = 0, two = 0;
+	static int st[N];
+	for (long long g = 0; g < N; g++)
+		st[g] = evs_sample_dist((uint64_t)g, 3, 1u) != 0; /* keys 0, 1, 2 ...: the worst case */
+	for (long long g = 0; g < N; g++)
+		pos[g % 4] += st[g];
+	for (int r = 0; r < 4; r++)
+		near(pos[r], N / 4, 0.25);
+	for (long long g = 0; g + 4 <= N; g += 4) {
+		int s = st[g] + st[g + 1] + st[g + 2] + st[g + 3];
+		none += s == 0;
+		two += s >= 2;
+	}
+	near(none, N / 4, 0.31640625); /* (3/4)^4 */
+	assert_true(two > N / 4 / 5);
+	/* the next stress distribution does not follow the last one (the
+	 * rotation alternated large, cancel): a repeat about half the time */
+	int last = -1, rep = 0, pairs = 0;
+	for (long long g = 0; g < N; g++) {
+		int d = evs_sample_dist((uint64_t)g, 3, 1u);
+		if (!d)
+			continue;
+		if (last > 0) {
+			pairs++;
+			rep += d == last;
+		}
+		last = d;
+	}
+	near(rep, pairs, 0.5);
+}
+
+/* masks: several timing distributions among the three in four; every one
+ * timing: uniform among all; a mask naming nothing real: distribution 0 */
 static void test_masks(void **state)
 {
 	(void)state;
 	int c[8];
 	/* timing {0, 2} of 4: 3/8 each, stress {1, 3}: 1/8 each */
-	counts(5, 640, 4, 0x5u, c);
-	assert_int_equal(c[0], 240);
-	assert_int_equal(c[2], 240);
-	assert_int_equal(c[1], 80);
-	assert_int_equal(c[3], 80);
-	/* every distribution timing: g mod n, no stress */
-	for (int n = 1; n <= 4; n++)
-		for (long long g = 0; g < 40; g++)
-			assert_int_equal(evs_sample_dist(g, n, (1u << n) - 1), (int)(g % n));
+	counts(5, 32000, 4, 0x5u, c);
+	near(c[0], 32000, 0.375);
+	near(c[2], 32000, 0.375);
+	near(c[1], 32000, 0.125);
+	near(c[3], 32000, 0.125);
+	/* every distribution timing: uniform, no stress */
+	for (int n = 1; n <= 4; n++) {
+		counts(77, 8000, n, (1u << n) - 1, c);
+		for (int d = 0; d < n; d++) {
+			near(c[d], 8000, 1.0 / n);
+			assert_true(fabs(evs_dist_chance(d, n, (1u << n) - 1) - 1.0 / n) < 1e-12);
+		}
+	}
 	/* bits past n_dists are ignored; none left: distribution 0 */
 	assert_int_equal(evs_timing_mask(3, 0x8u), 1u);
 	assert_int_equal(evs_timing_mask(3, 0xau), 2u);
 	assert_int_equal(evs_timing_mask(3, 0), 1u);
-	for (long long g = 0; g < 40; g++)
-		assert_int_equal(evs_sample_dist(g, 3, 0x8u), evs_sample_dist(g, 3, 1u));
+	for (uint64_t k = 0; k < 40; k++)
+		assert_int_equal(evs_sample_dist(k, 3, 0x8u), evs_sample_dist(k, 3, 1u));
 	/* timing distribution 2 alone: it takes the three in four */
-	counts(0, 400, 4, 0x4u, c);
-	assert_int_equal(c[2], 300);
-	assert_int_equal(c[0] + c[1] + c[3], 100);
+	counts(0, 40000, 4, 0x4u, c);
+	near(c[2], 40000, 0.75);
+	near(c[0] + c[1] + c[3], 40000, 0.25);
 	assert_true(evs_dist_timing(2, 4, 0x4u) && !evs_dist_timing(0, 4, 0x4u));
 	assert_true(!evs_dist_timing(-1, 4, 0x4u) && !evs_dist_timing(4, 4, 0xfu));
 }
 
 /* n_dists 1..4 with the default mask: one distribution, every sample it;
- * the period is a period; a negative index or no distributions: 0 */
-static void test_n_dists_and_period(void **state)
+ * the chances sum to 1; no distributions: 0 */
+static void test_n_dists(void **state)
 {
 	(void)state;
 	for (int n = 1; n <= 4; n++) {
-		long long per = evs_dist_period(n, 1u);
-		assert_int_equal(per, n == 1 ? 1 : 4 * (n - 1));
-		for (long long g = 0; g < 200; g++)
-			assert_int_equal(evs_sample_dist(g, n, 1u), evs_sample_dist(g + per, n, 1u));
-		int c[8];
-		counts(0, per, n, 1u, c);
+		double sum = 0;
 		for (int d = 0; d < n; d++)
-			assert_true(c[d] > 0); /* every distribution within a period */
+			sum += evs_dist_chance(d, n, 1u);
+		assert_true(fabs(sum - 1) < 1e-12);
+		int c[8];
+		counts(3, 4000, n, 1u, c);
+		for (int d = 0; d < n; d++)
+			assert_true(c[d] > 0);
 	}
-	for (long long g = 0; g < 10; g++)
-		assert_int_equal(evs_sample_dist(g, 1, 1u), 0);
-	assert_int_equal(evs_sample_dist(-1, 3, 1u), 0);
+	for (uint64_t k = 0; k < 10; k++)
+		assert_int_equal(evs_sample_dist(k, 1, 1u), 0);
 	assert_int_equal(evs_sample_dist(9, 0, 1u), 0);
-	assert_int_equal(evs_dist_period(4, 0x5u), 16);
-	assert_int_equal(evs_dist_period(4, 0xfu), 4);
 }
 
 /* The filter: the record's samples are the timing distributions' (and a
@@ -134,7 +180,7 @@ static void test_filter_and_by_dist(void **state)
 	double x[N];
 	char keep[N];
 	for (int i = 0; i < N; i++) {
-		dist[i] = evs_sample_dist(i + 7, 3, 1u);
+		dist[i] = i % 4 == 3 ? 1 + (i / 4) % 2 : 0; /* a fixed 3:1 pattern */
 		x[i] = dist[i] == 2 ? 100.0 : 300.0 + (i % 3);
 	}
 	size_t k = timing_keep(dist, N, 3, 1u, keep);
@@ -253,8 +299,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_three_to_one),
+		cmocka_unit_test(test_not_from_counts),
 		cmocka_unit_test(test_masks),
-		cmocka_unit_test(test_n_dists_and_period),
+		cmocka_unit_test(test_n_dists),
 		cmocka_unit_test(test_filter_and_by_dist),
 		cmocka_unit_test(test_problem_symbol),
 	};

@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define EVC_API_VERSION 4
+#define EVC_API_VERSION 5
 #define EVC_API_SYMBOL "evident_cuda_api"
 
 /* What the harness read off the device (cudaGetDeviceProperties etc.). */
@@ -218,7 +218,7 @@ struct evc_timing_opts {
 	/* Distributions (a later addition; 0 keeps the partner rule above):
 	 * > 0 when base_inputs holds one pair of sets per distribution of the
 	 * problem (n_base == 2 n_dists, scramble.h): launch j of sample i
-	 * rewrites its set from bases 2d and 2d + 1, d = evs_sample_dist(i,
+	 * rewrites its set from bases 2d and 2d + 1, d = evs_sample_dist(key,
 	 * n_dists, timing_dists) (every launch of a sample of one
 	 * distribution), under evs_launch_key(key, j). */
 	int n_dists;
@@ -231,10 +231,12 @@ struct evc_timing_opts {
 	 * is refused, not believed. */
 	const uint64_t *mix_fold;
 	/* Version 4: the problem's timing distributions (problem.h
-	 * problem_timing_dists), which the schedule evs_sample_dist reads:
-	 * three samples of every four on them.  Version 4 so that a harness
+	 * problem_timing_dists), which the draw evs_sample_dist reads:
+	 * three samples in four on them, on average.  Version 4 so that a harness
 	 * with the older schedule (a sample's launches rotating through the
-	 * distributions) is refused, not checked against the wrong inputs. */
+	 * distributions) is refused, not checked against the wrong inputs;
+	 * version 5 the same for the fixed rotation g mod n (the distribution
+	 * is now drawn from the sample's key; red team 13). */
 	unsigned timing_dists;
 };
 

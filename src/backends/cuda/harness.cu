@@ -1304,8 +1304,9 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 			int live = (s->set + j) % T->n_sets, a = live, b = (a + 1) % o->n_base;
 			uint64_t key = s->key;
 			if (o->n_dists > 0) {
-				/* every launch of the sample: the sample's distribution */
-				int d = evs_sample_dist((long long)index, o->n_dists, o->timing_dists);
+				/* every launch of the sample: the sample's distribution,
+				 * drawn from its key (scramble.h) */
+				int d = evs_sample_dist(s->key, o->n_dists, o->timing_dists);
 				a = 2 * d;
 				b = 2 * d + 1;
 				key = evs_launch_key(s->key, (uint32_t)j);
