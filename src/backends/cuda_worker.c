@@ -595,6 +595,15 @@ int cuda_worker(const struct job *job)
 		goto out;
 	}
 	proto_w_send("device", json_pack("{s:o}", "info", device_json(&di, hpath)));
+	/* the driver is up (cuInit read CUDA_VISIBLE_DEVICES at open) and no
+	 * kernel code is loaded yet: from here no other program may take this
+	 * process's place (the harness's later dlopen of libcupti, and NVML's,
+	 * run no program: the strict box has refused them new processes all
+	 * along) */
+	if (worker_no_exec() < 0) {
+		rc = 1;
+		goto out;
+	}
 	if (problem_open_so(job->problem_so, job->problem, &w.pr, &why) < 0) {
 		proto_w_failure("init_failed", "problem", why.buf, "load");
 		goto out;
