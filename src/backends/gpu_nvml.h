@@ -45,6 +45,11 @@ int gpu_nvml_count(void);
 /* The UUID of GPU `index` ("GPU-8a3c..."), malloc'd, or NULL. */
 char *gpu_nvml_uuid(int index);
 
+/* The minor number of the GPU of this UUID: its device node is
+ * /dev/nvidia<minor> (nvmlDeviceGetHandleByUUID, nvmlDeviceGetMinorNumber).
+ * -1 with gpu_nvml_error() set when NVML cannot tell. */
+int gpu_nvml_minor(const char *uuid);
+
 /* Compute capability through NVML (no CUDA context).  0 or -1. */
 int gpu_nvml_compute_capability(int index, int *major, int *minor);
 
