@@ -104,7 +104,7 @@ static int sealed_prepare(struct run_ctx *c, struct wrun *w)
 	int planned = pw.proto.plan && !pw.proto.violation && !pw.proto.failure;
 	if (planned)
 		w->planner_end = pw.rr.killed_at_end ? "killed when its plan arrived: no kernel code runs after it"
-						     : "exited by itself before its plan was read";
+						     : "had ended by itself when its plan was read";
 	if (!planned) {
 		/* the planner's evidence is the job's: it ran the kernel's code */
 		struct proto keep = w->proto;
