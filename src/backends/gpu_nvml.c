@@ -187,6 +187,22 @@ char *gpu_nvml_uuid(int index)
 	return xstrdup(buf);
 }
 
+int gpu_nvml_index_of(const char *uuid)
+{
+	unsigned int n = 0;
+	if (nvml_load() || nv.GetCount(&n) || !nv.GetUUID)
+		return -1;
+	for (unsigned int i = 0; i < n; i++) {
+		nvmlDevice_t dev;
+		char buf[96];
+		/* a GPU whose node the box lacks answers no permission: not ours */
+		if (nv.GetHandleByIndex(i, &dev) == 0 && nv.GetUUID(dev, buf, sizeof(buf)) == 0 && !strcmp(buf, uuid))
+			return (int)i;
+	}
+	snprintf(nv.why, sizeof(nv.why), "NVML has no GPU %s", uuid);
+	return -1;
+}
+
 int gpu_nvml_minor(const char *uuid)
 {
 	nvmlDevice_t dev;
