@@ -32,6 +32,12 @@
 #              mode, trust: host, and cuda-redteam12-sealed.yaml): cancel_half's verdict,
 #              each run's timing.by_dist and the batch's notes (a speed only `cancel`
 #              has must not reach the time; about 1 min; not in the default list)
+#   gpubox     the slot hog's closure (docs/redteam13-cuda.md, "Closed since"):
+#              tests/fixtures/specs/cuda-gpubox-probe.yaml plainly and with --gpus all
+#              (each box's nodes, NVML's openable GPUs, CUDA's count; execve refused),
+#              then cuda-redteam13-pool.yaml with --gpus all (its planners killed at their
+#              plans); judge.sandbox's gpu_nodes, planner_end and worker_end of each
+#              record (about 3 min on two GPUs; not in the default list)
 #   faults     experiments/cuda-faults.yaml
 #   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?;
 #              ITER1_RUNS=1: once)
@@ -289,6 +295,19 @@ if has redteam12; then
 		grep -E "^(honest|cancel_half) |timed on|: cancel [0-9.]+x" "$OUT/$x.txt" | tee -a "$OUT/session.log"
 		for r in $("$E" ls --store artifacts --experiment "$x" | awk '$3 == "cancel_half" || $3 == "honest" { print $1 }' | tail -n 6); do
 			"$E" show --store artifacts "$r" | grep -E "^(variant|outcome)|by dist" | tee -a "$OUT/session.log"
+		done
+	done
+fi
+if has gpubox; then
+	run_exp gpubox-probe tests/fixtures/specs/cuda-gpubox-probe.yaml
+	run_exp gpubox-probe-pool tests/fixtures/specs/cuda-gpubox-probe.yaml --gpus all
+	run_exp gpubox-hog tests/fixtures/specs/cuda-redteam13-pool.yaml --gpus all
+	for x in cuda-gpubox-probe cuda-redteam13-pool; do
+		for r in $("$E" ls --store artifacts --experiment "$x" | awk '{ print $1 }' | grep -v batch | tail -n 12); do
+			log "$x $r"
+			"$E" show --store artifacts --log "$r" 2>&1 | grep -E "rt13_|planner \\(" | tee -a "$OUT/session.log"
+			python3 -c "import json,sys; d=json.load(open(sys.argv[1])); s=d.get('judge',{}).get('sandbox',{}); print(d.get('variant'), d.get('outcome'), (d.get('executor') or {}).get('pinned'), '|', s.get('gpu_nodes'), '|', s.get('planner_end'), '|', s.get('worker_end'))" \
+				"artifacts/runs/$r.json" 2>&1 | tee -a "$OUT/session.log"
 		done
 	done
 fi
