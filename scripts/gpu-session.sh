@@ -37,6 +37,12 @@
 #              shown) and, where the host has two GPUs or more, the cross-slot hog
 #              (cuda-redteam13-pool.yaml with --gpus all, then the hog's planner lines);
 #              about 3 min, not in the default list)
+#   gpubox     the slot hog's closure (docs/redteam13-cuda.md, "Closed since"):
+#              tests/fixtures/specs/cuda-gpubox-probe.yaml plainly and with --gpus all
+#              (each box's nodes, NVML's openable GPUs, CUDA's count; execve refused),
+#              then cuda-redteam13-pool.yaml with --gpus all (its planners killed at their
+#              plans); judge.sandbox's gpu_nodes, planner_end and worker_end of each
+#              record (about 3 min on two GPUs; not in the default list)
 #   faults     experiments/cuda-faults.yaml
 #   iter1      experiments/iter1.yaml, twice (repeats 3 each: do the CIs cover each other?;
 #              ITER1_RUNS=1: once)
@@ -310,6 +316,19 @@ if has redteam13; then
 	else
 		log "redteam13: one GPU here, the cross-slot hog (cuda-redteam13-pool.yaml) needs two: not run"
 	fi
+fi
+if has gpubox; then
+	run_exp gpubox-probe tests/fixtures/specs/cuda-gpubox-probe.yaml
+	run_exp gpubox-probe-pool tests/fixtures/specs/cuda-gpubox-probe.yaml --gpus all
+	run_exp gpubox-hog tests/fixtures/specs/cuda-redteam13-pool.yaml --gpus all
+	for x in cuda-gpubox-probe cuda-redteam13-pool; do
+		for r in $("$E" ls --store artifacts --experiment "$x" | awk '{ print $1 }' | grep -v batch | tail -n 12); do
+			log "$x $r"
+			"$E" show --store artifacts --log "$r" 2>&1 | grep -E "rt13_|planner \\(" | tee -a "$OUT/session.log"
+			python3 -c "import json,sys; d=json.load(open(sys.argv[1])); s=d.get('judge',{}).get('sandbox',{}); print(d.get('variant'), d.get('outcome'), (d.get('executor') or {}).get('pinned'), '|', s.get('gpu_nodes'), '|', s.get('planner_end'), '|', s.get('worker_end'))" \
+				"artifacts/runs/$r.json" 2>&1 | tee -a "$OUT/session.log"
+		done
+	done
 fi
 has faults && run_exp faults experiments/cuda-faults.yaml
 if has iter1; then

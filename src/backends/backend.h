@@ -113,9 +113,12 @@ struct backend {
 	 * pin_device: in a pool slot's own process, before it starts any
 	 * worker, make every process it starts see device `index` alone, as
 	 * their device 0; returns what it set ("CUDA_VISIBLE_DEVICES=GPU-...",
-	 * malloc'd, for the record) or NULL after error(). */
+	 * malloc'd, for the record) or NULL after error().  *minor: the
+	 * device's node number (/dev/nvidia<minor>: the one GPU node its
+	 * boxes get, base/sandbox.h), or -1 with why (static text, or NULL)
+	 * when it cannot be told. */
 	int (*device_count)(struct strbuf *why);
-	char *(*pin_device)(int index);
+	char *(*pin_device)(int index, int *minor, const char **why);
 	/* Did the GPU throttle, by a state from device_state?  (NULL: never) */
 	int (*throttled)(json_t *state);
 };

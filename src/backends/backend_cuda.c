@@ -817,10 +817,22 @@ static int cuda_device_count(struct strbuf *why)
  * whatever the order.  Without NVML, by index in PCI bus order, which is
  * NVML's.
  */
-static char *cuda_pin_device(int index)
+static char *cuda_pin_device(int index, int *minor, const char **why)
 {
+	static char why_buf[256];
 	char *uuid = gpu_nvml_uuid(index);
 	char *val = uuid ? uuid : xstrfmt("%d", index);
+	/* the one GPU node its boxes bind (base/sandbox.h): by the UUID, the
+	 * GPU CUDA_VISIBLE_DEVICES names.  The variable stays the UUID: with
+	 * one GPU's node in the box it names the one device the driver can
+	 * open, whether the driver counts the others (then unopenable) or
+	 * not, where an ordinal 0 would be right only in the second case. */
+	*minor = uuid ? gpu_nvml_minor(uuid) : -1;
+	if (*minor < 0) {
+		snprintf(why_buf, sizeof(why_buf), "the slot's GPU %d has no minor number from NVML (%s)", index,
+			 gpu_nvml_error());
+		*why = why_buf;
+	}
 	if (setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1) < 0 || setenv("CUDA_VISIBLE_DEVICES", val, 1) < 0) {
 		free(val);
 		error("cannot set CUDA_VISIBLE_DEVICES for GPU %d", index);

@@ -140,7 +140,7 @@ static int host_worker(const struct job *job)
 	}
 	strbuf_release(&why);
 	proto_w_send("device", json_pack("{s:s, s:i}", "backend", "host", "threads", worker_thread_count()));
-	const struct ev_kernel_desc *k = worker_load_kernel(job, "host");
+	const struct ev_kernel_desc *k = worker_no_exec() < 0 ? NULL : worker_load_kernel(job, "host");
 	if (!k) {
 		problem_release(&pl);
 		return 1;

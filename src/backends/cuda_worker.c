@@ -104,7 +104,21 @@ struct cw {
 	int warm_sent, stopped;
 	double clock_mhz;
 	int throttled;
+	char uuid[64];       /* the device's, from the harness */
+	int nvml_index;      /* NVML's index of it: -2 not yet looked up */
 };
+
+/* The NVML index of the worker's GPU: by its UUID (NVML ignores
+ * CUDA_VISIBLE_DEVICES, so in a pool slot CUDA's device 0 is not NVML's
+ * GPU 0), else the job's device as before. */
+static int nvml_index(struct cw *w)
+{
+	if (w->nvml_index == -2) {
+		int i = w->uuid[0] ? gpu_nvml_index_of(w->uuid) : -1;
+		w->nvml_index = i >= 0 ? i : w->job->device;
+	}
+	return w->nvml_index;
+}
 
 static int fail_cuda(struct cw *w, int code, const char *phase)
 {
@@ -157,7 +171,7 @@ static int on_sample(void *ctx, const struct evc_sample *s)
 		if (now - w->last_nvml > 0.005) {
 			double mhz;
 			int thr;
-			if (gpu_nvml_clock(job->device, &mhz, &thr) == 0) {
+			if (gpu_nvml_clock(nvml_index(w), &mhz, &thr) == 0) {
 				int settled = w->clock_mhz > 0 && fabs(mhz - w->clock_mhz) < 0.01 * mhz;
 				w->clock_mhz = mhz;
 				w->throttled = thr;
@@ -178,7 +192,7 @@ static int on_sample(void *ctx, const struct evc_sample *s)
 	if (now - w->last_nvml > 0.02) {
 		double mhz;
 		int thr;
-		if (gpu_nvml_clock(job->device, &mhz, &thr) == 0) {
+		if (gpu_nvml_clock(nvml_index(w), &mhz, &thr) == 0) {
 			w->clock_mhz = mhz;
 			w->throttled = thr;
 		}
@@ -595,6 +609,17 @@ int cuda_worker(const struct job *job)
 		goto out;
 	}
 	proto_w_send("device", json_pack("{s:o}", "info", device_json(&di, hpath)));
+	snprintf(w.uuid, sizeof(w.uuid), "%s", di.uuid);
+	w.nvml_index = -2;
+	/* the driver is up (cuInit read CUDA_VISIBLE_DEVICES at open) and no
+	 * kernel code is loaded yet: from here no other program may take this
+	 * process's place (the harness's later dlopen of libcupti, and NVML's,
+	 * run no program: the strict box has refused them new processes all
+	 * along) */
+	if (worker_no_exec() < 0) {
+		rc = 1;
+		goto out;
+	}
 	if (problem_open_so(job->problem_so, job->problem, &w.pr, &why) < 0) {
 		proto_w_failure("init_failed", "problem", why.buf, "load");
 		goto out;

@@ -68,6 +68,8 @@ static struct {
 	nvmlReturn_t (*GetComputeProcs)(nvmlDevice_t, unsigned int *, nvmlProcessInfo_t *);
 	nvmlReturn_t (*GetPerformanceState)(nvmlDevice_t, int *);
 	nvmlReturn_t (*GetUtilization)(nvmlDevice_t, nvmlUtilization_t *);
+	nvmlReturn_t (*GetHandleByUUID)(const char *, nvmlDevice_t *);
+	nvmlReturn_t (*GetMinorNumber)(nvmlDevice_t, unsigned int *);
 } nv;
 
 const char *gpu_nvml_error(void)
@@ -128,6 +130,8 @@ static int nvml_load(void)
 	*(void **)&nv.GetComputeProcs = sym("nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2");
 	*(void **)&nv.GetPerformanceState = sym("nvmlDeviceGetPerformanceState", NULL);
 	*(void **)&nv.GetUtilization = sym("nvmlDeviceGetUtilizationRates", NULL);
+	*(void **)&nv.GetHandleByUUID = sym("nvmlDeviceGetHandleByUUID", NULL);
+	*(void **)&nv.GetMinorNumber = sym("nvmlDeviceGetMinorNumber", NULL);
 	if (!nv.Init || !nv.GetHandleByIndex) {
 		snprintf(nv.why, sizeof(nv.why), "NVML library '%s' lacks nvmlInit_v2 (too old a driver?)",
 			 name);
@@ -181,6 +185,41 @@ char *gpu_nvml_uuid(int index)
 		return NULL;
 	}
 	return xstrdup(buf);
+}
+
+int gpu_nvml_index_of(const char *uuid)
+{
+	unsigned int n = 0;
+	if (nvml_load() || nv.GetCount(&n) || !nv.GetUUID)
+		return -1;
+	for (unsigned int i = 0; i < n; i++) {
+		nvmlDevice_t dev;
+		char buf[96];
+		/* a GPU whose node the box lacks answers no permission: not ours */
+		if (nv.GetHandleByIndex(i, &dev) == 0 && nv.GetUUID(dev, buf, sizeof(buf)) == 0 && !strcmp(buf, uuid))
+			return (int)i;
+	}
+	snprintf(nv.why, sizeof(nv.why), "NVML has no GPU %s", uuid);
+	return -1;
+}
+
+int gpu_nvml_minor(const char *uuid)
+{
+	nvmlDevice_t dev;
+	unsigned int m = 0;
+	nvmlReturn_t r;
+	if (nvml_load())
+		return -1;
+	if (!nv.GetHandleByUUID || !nv.GetMinorNumber) {
+		snprintf(nv.why, sizeof(nv.why), "this NVML lacks nvmlDeviceGetHandleByUUID or nvmlDeviceGetMinorNumber");
+		return -1;
+	}
+	if ((r = nv.GetHandleByUUID(uuid, &dev)) || (r = nv.GetMinorNumber(dev, &m))) {
+		snprintf(nv.why, sizeof(nv.why), "NVML cannot read the minor number of %s: %s", uuid,
+			 nv.ErrorString ? nv.ErrorString(r) : "error");
+		return -1;
+	}
+	return (int)m;
 }
 
 int gpu_nvml_compute_capability(int index, int *major, int *minor)

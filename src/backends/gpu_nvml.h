@@ -45,6 +45,16 @@ int gpu_nvml_count(void);
 /* The UUID of GPU `index` ("GPU-8a3c..."), malloc'd, or NULL. */
 char *gpu_nvml_uuid(int index);
 
+/* NVML's index of the GPU of this UUID (NVML ignores CUDA_VISIBLE_DEVICES:
+ * a pool slot's worker, whose CUDA device 0 is the slot's GPU, must not
+ * read NVML's GPU 0), or -1. */
+int gpu_nvml_index_of(const char *uuid);
+
+/* The minor number of the GPU of this UUID: its device node is
+ * /dev/nvidia<minor> (nvmlDeviceGetHandleByUUID, nvmlDeviceGetMinorNumber).
+ * -1 with gpu_nvml_error() set when NVML cannot tell. */
+int gpu_nvml_minor(const char *uuid);
+
 /* Compute capability through NVML (no CUDA context).  0 or -1. */
 int gpu_nvml_compute_capability(int index, int *major, int *minor);
 

@@ -10,9 +10,12 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backends/protocol.h"
+#include "base/sandbox.h"
 
 const struct ev_kernel_desc *worker_load_kernel(const struct job *job, const char *backend)
 {
@@ -50,6 +53,18 @@ const struct ev_kernel_desc *worker_load_kernel(const struct job *job, const cha
 					 "compiled_params", k->compiled_params ? k->compiled_params : "",
 					 "threads", worker_thread_count()));
 	return k;
+}
+
+int worker_no_exec(void)
+{
+	if (sandbox_no_exec() == 0)
+		return 0;
+	if (getpid() != 1) {
+		fprintf(stderr, "evident worker: unboxed, and without the exec filter\n");
+		return 0;
+	}
+	proto_w_failure("crashed", "exec_filter", "the worker could not refuse execve to itself (seccomp)", "load");
+	return -1;
 }
 
 int worker_thread_count(void)

@@ -12,6 +12,16 @@
 /* dlopen the kernel, check its ABI, backend and problem; send `kernel`
  * (or a failure, then NULL).  The handle is never closed. */
 const struct ev_kernel_desc *worker_load_kernel(const struct job *job, const char *backend);
+/*
+ * From here on this process runs no other program (base/sandbox.h
+ * sandbox_no_exec: execve ends it with SIGSYS).  Called by every worker
+ * once its own runtime is up (the CUDA worker after cuInit) and before
+ * any of a kernel's code is loaded: a constructor runs at dlopen.  In a
+ * box (the worker is its PID namespace's pid 1) a filter that cannot be
+ * loaded is the worker's failure (sent; -1); unboxed (--unsandboxed) it
+ * is a line on stderr and the worker goes on (0).
+ */
+int worker_no_exec(void);
 /* Threads of this process now (/proc/self/task), -1 if unknown. */
 int worker_thread_count(void);
 /* enum ev_dtype of the job's dtype. */

@@ -72,6 +72,8 @@ void run_result_describe(const struct run_result *r, struct strbuf *sb)
 		strbuf_addf(sb, "could not start: %s", strerror(r->exec_errno));
 	else if (r->timed_out)
 		strbuf_addf(sb, "timeout after %.1f s", r->seconds);
+	else if (r->killed_at_end)
+		strbuf_addf(sb, "killed %.1f s after its last message (still running)", r->seconds - r->end_seconds);
 	else if (r->signaled)
 		strbuf_addf(sb, "%s (signal %d)", signal_name(r->signo), r->signo);
 	else
@@ -310,7 +312,7 @@ static void wait_child(const struct run_opts *o, pid_t pid, double t0, int kille
 {
 	long nap_us = 500;
 	for (;;) {
-		int bounded = o->timeout_s > 0 && !killed;
+		int bounded = (o->timeout_s > 0 || res->end_seconds > 0) && !killed;
 		pid_t w = waitpid(pid, st, bounded ? WNOHANG : 0);
 		if (w == pid)
 			return;
@@ -321,7 +323,13 @@ static void wait_child(const struct run_opts *o, pid_t pid, double t0, int kille
 			killed = 1;
 		}
 		if (w == 0 && bounded) {
-			if (mono_now() - t0 >= o->timeout_s) {
+			if (res->end_seconds > 0 && mono_now() - t0 >= res->end_seconds + o->end_grace_s) {
+				kill_child(o, pid);
+				res->killed_at_end = 1;
+				killed = 1;
+				continue;
+			}
+			if (o->timeout_s > 0 && mono_now() - t0 >= o->timeout_s) {
 				kill_child(o, pid);
 				res->timed_out = 1;
 				killed = 1;
@@ -519,6 +527,15 @@ int run_command(const struct run_opts *o, struct run_result *res)
 	char buf[65536];
 	while (open_fds > 0) {
 		int wait_ms = -1;
+		if (res->end_seconds > 0) {
+			double left = res->end_seconds + o->end_grace_s - (mono_now() - t0);
+			if (left <= 0) {
+				kill_child(o, pid);
+				res->killed_at_end = 1;
+				break;
+			}
+			wait_ms = (int)(left * 1000) + 1;
+		}
 		if (o->timeout_s > 0) {
 			double left = o->timeout_s - (mono_now() - t0);
 			if (left <= 0) {
@@ -526,7 +543,8 @@ int run_command(const struct run_opts *o, struct run_result *res)
 				res->timed_out = 1;
 				break;
 			}
-			wait_ms = (int)(left * 1000) + 1;
+			if (wait_ms < 0 || (int)(left * 1000) + 1 < wait_ms)
+				wait_ms = (int)(left * 1000) + 1;
 		}
 		if (runcmd_interrupted) {
 			kill_child(o, pid);
@@ -549,16 +567,24 @@ int run_command(const struct run_opts *o, struct run_result *res)
 				continue;
 			if (i < 2) {
 				keep_output(i, buf, (size_t)k, o, &pending, dropped);
-			} else if (o->on_chan(buf, (size_t)k, ctlp[1], o->ctx) < 0) {
-				kill_child(o, pid);
-				res->killed_by_parent = 1;
-				stop = 1;
+			} else {
+				int r = o->on_chan(buf, (size_t)k, ctlp[1], o->ctx);
+				if (r < 0) {
+					kill_child(o, pid);
+					res->killed_by_parent = 1;
+					stop = 1;
+				} else if (r > 0 && res->end_seconds <= 0) {
+					/* the job is over: what is left is its grace */
+					res->end_seconds = mono_now() - t0;
+					if (res->end_seconds <= 0)
+						res->end_seconds = 1e-9;
+				}
 			}
 		}
 		if (stop)
 			break;
 	}
-	if (res->timed_out || res->killed_by_parent)
+	if (res->timed_out || res->killed_by_parent || res->killed_at_end)
 		drain_killed(pfd, o, &pending, dropped);
 	if (o->on_line && pending.len)
 		o->on_line(pending.buf, o->ctx);
@@ -574,20 +600,22 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		close(ctlp[1]);
 
 	int st = 0;
-	wait_child(o, pid, t0, res->timed_out || res->killed_by_parent || runcmd_interrupted, &st, res);
+	wait_child(o, pid, t0, res->timed_out || res->killed_by_parent || res->killed_at_end || runcmd_interrupted,
+		   &st, res);
 	/* anything the child left behind in its group goes too (a box's pid 1
 	 * is gone by now: bubblewrap ends when it does) */
 	kill(-pid, SIGKILL);
 	res->seconds = mono_now() - t0;
+	int ours = res->timed_out || res->killed_by_parent || res->killed_at_end;
 	if (WIFEXITED(st) && o->signal_in_exit_code && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + 65 &&
-	    !res->timed_out && !res->killed_by_parent) {
+	    !ours) {
 		res->signaled = 1;
 		res->signo = WEXITSTATUS(st) - 128;
 	} else if (WIFEXITED(st)) {
 		res->exited = 1;
 		res->exit_code = WEXITSTATUS(st);
 	} else if (WIFSIGNALED(st)) {
-		res->signaled = !res->timed_out && !res->killed_by_parent;
+		res->signaled = !ours;
 		res->signo = WTERMSIG(st);
 	}
 	free(env);

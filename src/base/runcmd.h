@@ -22,6 +22,11 @@ struct run_result {
 	int signo;
 	int timed_out;    /* 1: killed by us at the time limit */
 	int killed_by_parent; /* 1: on_chan asked for it */
+	/* 1: on_chan said the child's job was over (its last message in) and
+	 * the child was still there end_grace_s later: killed then, not a
+	 * crash (run_opts.end_grace_s) */
+	int killed_at_end;
+	double end_seconds; /* when on_chan said so, since the start; 0: it never did */
 	double seconds;   /* wall-clock */
 };
 
@@ -36,7 +41,9 @@ typedef void (*line_fn)(const char *line, void *ctx);
  * past every time limit (red team 5, pipe_block); a protocol that
  * answers one byte per message never fills it.  Return 0 to go on, or -1 to kill the child now (a protocol
  * violation): its process group gets SIGKILL and run_command returns as
- * for any ending (res->killed_by_parent = 1).
+ * for any ending (res->killed_by_parent = 1), or 1 when the child's job is
+ * over (its last message is in): it then has run_opts.end_grace_s to end
+ * by itself, and is killed after that (res->killed_at_end).
  */
 typedef int (*chan_fn)(const char *buf, size_t n, int reply_fd, void *ctx);
 
@@ -105,6 +112,12 @@ struct run_opts {
 	 * child's process group, and a pid 1 that cleared its parent-death
 	 * signal outlived bubblewrap (red team 4, outlive). */
 	int kill_box;
+	/* Seconds a child may still run once on_chan returned 1 (its job is
+	 * over), 0: none (it is killed at once).  Nothing a kernel's code does
+	 * after its job's last message is evidence, and a box that runs on
+	 * runs beside the next job (another pool slot's timed samples: red
+	 * team 13, rt13_slot_hog). */
+	double end_grace_s;
 };
 
 /* The one child of process pid (the box's pid 1 under bubblewrap), from

@@ -216,6 +216,7 @@ void sandbox_release(struct sandbox *sb)
 {
 	free(sb->bwrap);
 	free(sb->version);
+	free(sb->gpu_nodes_why);
 	for (char **h = sb->hide; h && *h; h++)
 		free(*h);
 	free(sb->hide);
@@ -527,6 +528,61 @@ const char *const *sandbox_env_keep(const struct sandbox *sb)
 	return sb->on ? env_keep : NULL;
 }
 
+/* "/dev/nvidiaN" with N digits: one GPU's own node (not nvidiactl,
+ * nvidia-uvm, nvidia-modeset, nvidia-caps, nvidia-nvswitchN...).  Its N in
+ * *minor. */
+static int gpu_node(const char *path, int *minor)
+{
+	const char *n = strncmp(path, "/dev/nvidia", 11) ? NULL : path + 11;
+	if (!n || !*n || n[strspn(n, "0123456789")] || strlen(n) > 6)
+		return 0;
+	*minor = atoi(n);
+	return 1;
+}
+
+char **sandbox_gpu_binds(const char *const *nodes, int minor, int *one)
+{
+	struct argvb a = { 0 };
+	int found = 0, m;
+	for (int i = 0; minor >= 0 && nodes && nodes[i]; i++)
+		found |= gpu_node(nodes[i], &m) && m == minor;
+	for (int i = 0; nodes && nodes[i]; i++)
+		if (!found || !gpu_node(nodes[i], &m) || m == minor)
+			push3(&a, "--dev-bind", nodes[i], nodes[i]);
+	if (!a.v)
+		a.v = xcalloc(1, sizeof(char *));
+	if (one)
+		*one = found;
+	return a.v;
+}
+
+void sandbox_pin_gpu(struct sandbox *sb, int minor, const char *why)
+{
+	sb->gpu_minor = minor < 0 ? -1 : minor;
+	free(sb->gpu_nodes_why);
+	sb->gpu_nodes_why = minor < 0 && why ? xstrdup(why) : NULL;
+}
+
+int sandbox_no_exec(void)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx)
+		return error("cannot set up the worker's exec filter (libseccomp: seccomp_init failed)");
+	/* every thread: the CUDA driver's threads exist before the filter,
+	 * and a kernel's host callback runs in one of them */
+	int rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(execve), 0);
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(execveat), 0);
+	if (rc == 0)
+		rc = seccomp_load(ctx);
+	seccomp_release(ctx);
+	if (rc < 0)
+		return error("cannot load the worker's exec filter: %s", strerror(-rc));
+	return 0;
+}
+
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
 		    const char *const *ro_files, int *filter_fd)
 {
@@ -552,8 +608,10 @@ char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const c
 		if (sb->gpu) {
 			glob_t g;
 			if (glob("/dev/nvidia*", 0, NULL, &g) == 0) {
-				for (size_t i = 0; i < g.gl_pathc; i++)
-					push3(&a, "--dev-bind", g.gl_pathv[i], g.gl_pathv[i]);
+				char **binds = sandbox_gpu_binds((const char *const *)g.gl_pathv, sb->gpu_minor, NULL);
+				for (char **b = binds; *b; b++)
+					push(&a, *b);
+				sandbox_argv_free(binds);
 				globfree(&g);
 			}
 		}
@@ -665,7 +723,7 @@ json_t *sandbox_describe(const struct sandbox *sb)
 	json_t *env_list = json_array();
 	for (int i = 0; env_keep[i]; i++)
 		json_array_append_new(env_list, json_string(env_keep[i]));
-	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:s, s:o, s:s}", "tool", "bubblewrap", "version", sb->version,
+	json_t *d = json_pack("{s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:s, s:o, s:s, s:s}", "tool", "bubblewrap", "version", sb->version,
 			 "seccomp",
 			 sb->gpu ? "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock; "
 				   "threads only, parent-death signal kept (strict) or processes in the PID namespace "
@@ -681,5 +739,19 @@ json_t *sandbox_describe(const struct sandbox *sb)
 			 "what the worker loads (the runner, its kernel's and its problem's objects) and its own "
 			 "/tmp, /run, /dev",
 			 "environment", env_list, "core",
-			 "RLIMIT_CORE 0, soft and hard: no core dump, and none the kernel can ask for");
+			 "RLIMIT_CORE 0, soft and hard: no core dump, and none the kernel can ask for", "exec",
+			 "refused once the worker's runtime is up, before a kernel's code loads: execve and "
+			 "execveat end the worker with SIGSYS");
+	if (d && sb->gpu) {
+		char *n = sb->gpu_minor >= 0
+				  ? xstrfmt("/dev/nvidia%d (the slot's GPU, its minor number from NVML) and the "
+					    "driver's control nodes",
+					    sb->gpu_minor)
+				  : xstrfmt("every /dev/nvidia*: %s",
+					    sb->gpu_nodes_why ? sb->gpu_nodes_why
+							      : "the runner is pinned to no one GPU (no pool slot)");
+		json_object_set_new(d, "gpu_nodes", json_string(n));
+		free(n);
+	}
+	return d;
 }

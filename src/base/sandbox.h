@@ -52,7 +52,24 @@
  *     clone3 with ENOSYS so that glibc falls back to clone for its
  *     threads), and no prctl(PR_SET_PDEATHSIG).  The relaxed profile
  *     (compute-sanitizer, which starts the worker itself; the compiler)
- *     allows processes; the PID namespace still holds them.
+ *     allows processes; the PID namespace still holds them;
+ *   - no other program in its place: once its own runtime is up (after
+ *     cuInit on the GPU path) and before the first byte of a kernel's code
+ *     is loaded, every worker adds a second filter to itself
+ *     (sandbox_no_exec): execve and execveat end the whole worker with
+ *     SIGSYS, in every thread (TSYNC: the CUDA driver's threads, which a
+ *     kernel can borrow through a host callback, included).  Bubblewrap
+ *     must exec the worker, so the box's own filter cannot say it.  A
+ *     kernel that re-executed /proc/self/exe chose its own environment
+ *     (another CUDA_VISIBLE_DEVICES, LD_PRELOAD) for a process the box
+ *     still counted as the worker (red team 13, rt13_slot_hog);
+ *   - in a GPU box pinned to one GPU (a pool slot), that GPU's device
+ *     node only (/dev/nvidiaN, N its minor number from NVML) beside the
+ *     driver's control nodes, as docker's --gpus device=N binds it:
+ *     CUDA_VISIBLE_DEVICES is read by the process it pins, so it was no
+ *     bound (red team 13, rt13_slot_hog reached every GPU of the host).
+ *     Where the minor cannot be read, every node, and the record says
+ *     why (judge.sandbox.gpu_nodes).
  *
  * The compiler (backends/build.c) runs in a box of its own, built by
  * sandbox_wrap_build: a kernel's source steers what gcc, cc1, as and nvcc
@@ -107,12 +124,14 @@ struct sandbox {
 	char *bwrap;            /* the bubblewrap binary */
 	char *version;          /* "bubblewrap 0.8.0" */
 	int gpu;                /* bind the NVIDIA device nodes */
+	int gpu_minor;          /* >= 0: bind only /dev/nvidia<minor> of the GPUs' nodes (a pinned slot); -1: all */
+	char *gpu_nodes_why;    /* why every GPU's node is bound (a pin whose minor was not found), or NULL */
 	char **show;            /* absolute paths bound read-only over the scratch mounts (NULL-terminated) */
 	char **hide;            /* absolute directories masked with tmpfs after them (NULL-terminated) */
 	int filter_fd[2];       /* memfds holding the BPF programs, by profile, or -1 */
 };
 
-#define SANDBOX_INIT { 0, NULL, NULL, 0, NULL, NULL, { -1, -1 } }
+#define SANDBOX_INIT { 0, NULL, NULL, 0, -1, NULL, NULL, NULL, { -1, -1 } }
 
 /*
  * Find bubblewrap (EVIDENT_BWRAP, else beside this executable, else PATH),
@@ -193,6 +212,33 @@ int sandbox_filter_fd(enum sandbox_profile prof, int gpu);
  * was given (red team 8, cpu_widen).
  */
 int sandbox_runner_pinned(void);
+
+/*
+ * The bubblewrap arguments ("--dev-bind", path, path, ...) that put a GPU
+ * box's NVIDIA device nodes in its /dev, from nodes (the host's
+ * /dev/nvidia* paths, NULL-terminated).  minor >= 0: of the GPUs' own
+ * nodes (/dev/nvidiaN, N digits) only /dev/nvidia<minor>, with every node
+ * that is no one GPU's (nvidiactl, nvidia-uvm, nvidia-uvm-tools,
+ * nvidia-modeset, nvidia-caps, nvswitch...); minor < 0, or no node
+ * /dev/nvidia<minor> among nodes: all of them.  *one (may be NULL) is 1
+ * when one GPU's node was chosen.  A NULL-terminated argv (never NULL)
+ * that the caller frees with sandbox_argv_free.
+ */
+char **sandbox_gpu_binds(const char *const *nodes, int minor, int *one);
+
+/* Bind only the GPU of this minor number into sb's GPU boxes (a pool
+ * slot pinned to it), or, minor < 0, every GPU with why (what the record
+ * says: judge.sandbox.gpu_nodes; copied). */
+void sandbox_pin_gpu(struct sandbox *sb, int minor, const char *why);
+
+/*
+ * Refuse execve and execveat to this process, every thread it has (the
+ * filter is synchronised to all of them) and all it may start, from now
+ * on: the call ends the whole process with SIGSYS (SECCOMP_RET_KILL_PROCESS).
+ * A worker calls it once its own runtime is set up and before it loads
+ * a kernel's code.  0, or -1 after error().
+ */
+int sandbox_no_exec(void);
 
 /* Rebuild sb's programs (after this process's CPUs changed: a pool slot
  * pins itself after sandbox_init).  0, or -1 after error(). */

@@ -313,9 +313,32 @@ static int note_oom(struct wrun *w)
 	return 0;
 }
 
+/*
+ * A worker's job is over once the parent has its last message: a
+ * planner's plan (nothing after it is evidence: its fini() never runs, the
+ * box is killed at once), any other worker's done (a short grace, for its
+ * own runtime's teardown: CUDA's exit handlers).  What a kernel's code
+ * does after that is no part of its job, and it would run beside the
+ * next job: the pool's other slot's timed samples (red team 13,
+ * rt13_slot_hog spun grids on the other GPU from a planner's fini() for
+ * 12 s after its plan).  runcmd.h end_grace_s; the record says when a
+ * worker had to be killed (judge.sandbox.worker_end, planner_end).
+ */
+#define WORKER_END_GRACE_HOST_S 1.0
+#define WORKER_END_GRACE_GPU_S 3.0
+
+static int job_over(const struct wrun *w)
+{
+	if (!strcmp(w->job.phase, "plan"))
+		return w->proto.plan != NULL && !w->proto.violation && !w->proto.failure;
+	return w->proto.got_done;
+}
+
 static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 {
 	struct wrun *w = ctx;
+	if (w->over)
+		return 1; /* a planner's bytes after its plan: not read */
 	if (!w->oom_reads)
 		note_oom(w); /* the first bytes: the worker runs */
 	int rc = proto_feed(&w->proto, buf, n, reply_fd);
@@ -325,6 +348,10 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 		w->oom_state = w->proto.state;
 		if (note_oom(w) < 0)
 			rc = -1;
+	}
+	if (rc == 0 && job_over(w)) {
+		w->over = !strcmp(w->job.phase, "plan");
+		return 1;
 	}
 	return rc;
 }
@@ -489,7 +516,10 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 			       .pass_fd_at = { SANDBOX_SECCOMP_FD, HOST_SHM_FD, WORKER_JOB_FD, SEAL_PLAN_FD },
 			       .signal_in_exit_code = c->sb.on, .on_start = on_start,
 			       .env_keep = sandbox_env_keep(&c->sb), .oom_score_adj = SANDBOX_OOM_SCORE_ADJ,
-			       .no_core = 1, .kill_box = c->sb.on };
+			       .no_core = 1, .kill_box = c->sb.on,
+			       .end_grace_s = !strcmp(w->job.phase, "plan") ? 0
+					      : c->be->uses_gpu	     ? WORKER_END_GRACE_GPU_S
+								     : WORKER_END_GRACE_HOST_S };
 	int rc = run_command(&ro, &w->rr);
 	sandbox_argv_free(boxed);
 	if (filter_fd >= 0)
@@ -845,6 +875,15 @@ static json_t *job_sandbox(const struct job_state *j)
 	json_t *s = json_deep_copy(j->c->judge_sandbox);
 	if (j->main_w.oom_reads)
 		json_object_set_new(s, "oom_score_adj", json_integer(j->main_w.oom_score_adj));
+	const struct run_result *rr = &j->main_w.rr;
+	if (rr->killed_at_end) {
+		char *t = xstrfmt("still running %.1f s after its last message: killed (its box, every process in it)",
+				  rr->seconds - rr->end_seconds);
+		json_object_set_new(s, "worker_end", json_string(t));
+		free(t);
+	}
+	if (j->main_w.planner_end)
+		json_object_set_new(s, "planner_end", json_string(j->main_w.planner_end));
 	return s;
 }
 

@@ -92,11 +92,19 @@ static int sealed_prepare(struct run_ctx *c, struct wrun *w)
 		w->oom_score_adj = pw.oom_score_adj;
 		w->oom_reads += pw.oom_reads;
 	}
-	strbuf_addf(&w->err, "planner (phase plan, exit %d%s):\n%s", pw.rr.exit_code,
-		    pw.rr.signaled ? ", signalled" : "", pw.err.buf ? pw.err.buf : "");
+	struct strbuf how = STRBUF_INIT;
+	run_result_describe(&pw.rr, &how);
+	strbuf_addf(&w->err, "planner (phase plan, %s):\n%s", strbuf_str(&how), pw.err.buf ? pw.err.buf : "");
+	strbuf_release(&how);
 	if (pw.out.len)
 		strbuf_addf(&w->err, "planner stdout:\n%s", pw.out.buf);
-	int planned = pw.proto.plan && pw.proto.got_done && !pw.proto.violation && !pw.proto.failure;
+	/* planned once the plan is in: the parent then kills the planner's box
+	 * (job.c on_chan, end_grace_s 0), its fini() and whatever else its
+	 * kernel's code had left to run with it (red team 13, rt13_slot_hog) */
+	int planned = pw.proto.plan && !pw.proto.violation && !pw.proto.failure;
+	if (planned)
+		w->planner_end = pw.rr.killed_at_end ? "killed when its plan arrived: no kernel code runs after it"
+						     : "had ended by itself when its plan was read";
 	if (!planned) {
 		/* the planner's evidence is the job's: it ran the kernel's code */
 		struct proto keep = w->proto;

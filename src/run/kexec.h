@@ -141,6 +141,8 @@ struct wrun {
 	int plan_fd;                 /* sealed: the plan as the worker reads it (SEAL_PLAN_FD) */
 	json_t *plan;                /* sealed: the planner's plan (owned) */
 	double plan_seconds;         /* sealed: the planner's wall time */
+	const char *planner_end;     /* sealed: how the planner ended (static text), or NULL */
+	int over;                    /* a planner whose plan is in: its later bytes are not read (job.c on_chan) */
 	struct progress *prog;
 	/* The worker's oom_score_adj as the parent read it from /proc while
 	 * the worker ran (after each step of its protocol): the lowest value

@@ -33,6 +33,7 @@
 #include "run/outcome.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,9 +206,19 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 		free(when);
 		return;
 	}
-	if (w && (w->signaled || !w->exited || w->exit_code != 0)) {
+	/* killed_at_end: its job's last message was in, and the parent ended
+	 * what still ran after it (job.c WORKER_END_GRACE_S); recorded in
+	 * judge.sandbox, no crash */
+	if (w && !w->killed_at_end && (w->signaled || !w->exited || w->exit_code != 0)) {
 		char *when = phase_seen(p);
-		if (w->signaled)
+		if (w->signaled && w->signo == SIGSYS && !r->interrupted)
+			/* only the worker's exec filter sends it (base/sandbox.h
+			 * sandbox_no_exec), or the kernel itself */
+			set(o, reason, OUTCOME_CRASHED,
+			    xstrfmt("worker killed by SIGSYS%s: the box refuses execve and execveat to kernel code "
+				    "(no other program may take the worker's place)",
+				    when));
+		else if (w->signaled)
 			set(o, reason, r->interrupted ? OUTCOME_ABORTED : OUTCOME_CRASHED,
 			    xstrfmt("worker killed by %s%s", signal_name(w->signo), when));
 		else

@@ -183,10 +183,19 @@ static int slot_pin(struct run_ctx *c, struct run_options *o)
 	if (dev < 0)
 		return 0;
 	if (c->be->pin_device) {
-		c->slot.pinned = c->be->pin_device(dev);
+		int minor = -1;
+		const char *why = NULL;
+		c->slot.pinned = c->be->pin_device(dev, &minor, &why);
 		if (!c->slot.pinned)
 			return -1;
 		o->device = 0; /* the one device its workers see */
+		/* and the one GPU node its boxes get: CUDA_VISIBLE_DEVICES is read
+		 * by the process it pins, which could run with another (red team
+		 * 13, rt13_slot_hog); the record says which (judge.sandbox) */
+		if (c->sb.on && c->sb.gpu) {
+			sandbox_pin_gpu(&c->sb, minor, why);
+			c->judge_sandbox = sandbox_describe(&c->sb); /* the parent's copy is the parent's to free */
+		}
 	} else if (c->pool.pin_cpus) {
 		cpu_set_t set;
 		CPU_ZERO(&set);

@@ -275,6 +275,52 @@ static void test_timeout_after_close(void **state)
 	strbuf_release(&out);
 }
 
+/* on_chan's 1: the child's job is over (a worker's done, a planner's
+ * plan).  It gets end_grace_s to end by itself, then is killed, which is
+ * no crash and no timeout (red team 13: rt13_slot_hog's planner ran 12 s
+ * after its plan); one that ends in time is left alone */
+static int over_at_first(const char *buf, size_t n, int reply_fd, void *ctx)
+{
+	(void)buf;
+	(void)n;
+	(void)reply_fd;
+	(void)ctx;
+	return 1;
+}
+
+static void test_end_grace(void **state)
+{
+	(void)state;
+	const char *argv[] = { "sh", "-c", "echo done >&3; exec 3>&- 1>&- 2>&-; sleep 30", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 20, .on_chan = over_at_first,
+			      .end_grace_s = 0.3 };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_true(r.killed_at_end);
+	assert_false(r.timed_out);
+	assert_false(r.signaled);
+	assert_false(r.killed_by_parent);
+	assert_true(r.end_seconds > 0);
+	assert_true(r.seconds < 5);
+	/* grace 0 (a planner): killed at once, its output still open */
+	const char *argv0[] = { "sh", "-c", "echo plan >&3; sleep 30", NULL };
+	o.argv = argv0;
+	o.end_grace_s = 0;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_true(r.killed_at_end);
+	assert_true(r.seconds < 5);
+	/* one that ends within its grace: exited, not killed */
+	const char *argv1[] = { "sh", "-c", "echo done >&3; sleep 0.1; exit 0", NULL };
+	o.argv = argv1;
+	o.end_grace_s = 5;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_false(r.killed_at_end);
+	assert_true(r.exited);
+	assert_int_equal(r.exit_code, 0);
+	strbuf_release(&out);
+}
+
 /* run_child_pid finds a process's one child */
 static void test_child_pid(void **state)
 {
@@ -400,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_answer_pipe_full),
 		cmocka_unit_test(test_last_words),
 		cmocka_unit_test(test_chan_nonblocking),
+		cmocka_unit_test(test_end_grace),
 	};
 	return cmocka_run_group_tests_name("runcmd", tests, NULL, NULL);
 }

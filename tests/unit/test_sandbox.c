@@ -26,6 +26,9 @@
 #include <sys/shm.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -252,6 +255,128 @@ static void test_proc_by_box(void **state)
 
 /* a spec's library directory is shown only when it holds a library
  * (red team 4, lib_dir: -L/etc showed /etc/shadow) */
+/* A GPU box pinned to one GPU binds that GPU's node and the driver's
+ * control nodes, not the other GPUs' (red team 13, rt13_slot_hog reached
+ * every GPU of the host); without a minor, or with one no node has, all */
+static int has_bind(char **v, const char *path)
+{
+	for (int i = 0; v[i]; i++)
+		if (!strcmp(v[i], "--dev-bind") && v[i + 1] && !strcmp(v[i + 1], path) && v[i + 2] &&
+		    !strcmp(v[i + 2], path))
+			return 1;
+	return 0;
+}
+
+static int count_binds(char **v)
+{
+	int n = 0;
+	for (int i = 0; v[i]; i++)
+		n += !strcmp(v[i], "--dev-bind");
+	return n;
+}
+
+static void test_gpu_binds(void **state)
+{
+	(void)state;
+	const char *nodes[] = { "/dev/nvidia0", "/dev/nvidia1", "/dev/nvidia10", "/dev/nvidia-caps", "/dev/nvidia-modeset",
+				"/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidiactl", "/dev/nvidia-nvswitch0",
+				NULL };
+	int one = -1;
+	char **v = sandbox_gpu_binds(nodes, 1, &one);
+	assert_int_equal(one, 1);
+	assert_true(has_bind(v, "/dev/nvidia1"));
+	assert_false(has_bind(v, "/dev/nvidia0"));
+	assert_false(has_bind(v, "/dev/nvidia10"));
+	static const char *const ctl[] = { "/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools",
+					   "/dev/nvidia-modeset", "/dev/nvidia-caps", "/dev/nvidia-nvswitch0", NULL };
+	for (int i = 0; ctl[i]; i++)
+		assert_true(has_bind(v, ctl[i]));
+	assert_int_equal(count_binds(v), 7);
+	sandbox_argv_free(v);
+	v = sandbox_gpu_binds(nodes, 10, &one);
+	assert_true(has_bind(v, "/dev/nvidia10") && !has_bind(v, "/dev/nvidia1"));
+	assert_int_equal(count_binds(v), 7);
+	sandbox_argv_free(v);
+	/* not pinned, or a minor with no node: every node, as before */
+	v = sandbox_gpu_binds(nodes, -1, &one);
+	assert_int_equal(one, 0);
+	assert_int_equal(count_binds(v), 9);
+	sandbox_argv_free(v);
+	v = sandbox_gpu_binds(nodes, 7, &one);
+	assert_int_equal(one, 0);
+	assert_int_equal(count_binds(v), 9);
+	sandbox_argv_free(v);
+	v = sandbox_gpu_binds(NULL, 0, &one);
+	assert_non_null(v);
+	assert_null(v[0]);
+	sandbox_argv_free(v);
+	/* the record says which */
+	struct sandbox sb = SANDBOX_INIT;
+	sb.on = 1;
+	sb.gpu = 1;
+	sb.version = strdup("bubblewrap test");
+	sandbox_pin_gpu(&sb, 3, NULL);
+	json_t *d = sandbox_describe(&sb);
+	assert_non_null(strstr(json_string_value(json_object_get(d, "gpu_nodes")), "/dev/nvidia3"));
+	json_decref(d);
+	sandbox_pin_gpu(&sb, -1, "no NVML");
+	d = sandbox_describe(&sb);
+	assert_non_null(strstr(json_string_value(json_object_get(d, "gpu_nodes")), "every /dev/nvidia*: no NVML"));
+	json_decref(d);
+	sandbox_release(&sb);
+}
+
+/* After sandbox_no_exec a process runs no other program: execve ends it
+ * with SIGSYS, from any thread, one started before the filter included
+ * (TSYNC: the CUDA driver's threads; red team 13, rt13_slot_hog
+ * re-executed /proc/self/exe with its own CUDA_VISIBLE_DEVICES) */
+static void *exec_later(void *arg)
+{
+	volatile int *go = arg;
+	while (!*go)
+		usleep(1000);
+	char *const argv[] = { (char *)"true", NULL };
+	execve("/bin/true", argv, environ);
+	_exit(42); /* refused without killing: not what is asked */
+}
+
+static int exec_status(int from_old_thread)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static volatile int go;
+		pthread_t t;
+		if (from_old_thread && pthread_create(&t, NULL, exec_later, (void *)&go) != 0)
+			_exit(100);
+		if (sandbox_no_exec() < 0)
+			_exit(101);
+		if (from_old_thread) {
+			go = 1;
+			pthread_join(t, NULL);
+			_exit(102);
+		}
+		char *const argv[] = { (char *)"true", NULL };
+		execve("/bin/true", argv, environ);
+		syscall(SYS_execveat, AT_FDCWD, "/bin/true", argv, environ, 0);
+		_exit(42);
+	}
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return st;
+}
+
+static void test_no_exec(void **state)
+{
+	(void)state;
+	int st = exec_status(0);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSYS);
+	st = exec_status(1);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSYS);
+}
+
 static void test_lib_dir(void **state)
 {
 	(void)state;
@@ -283,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_filter),	 cmocka_unit_test(test_host_keeps_its_cpus),
 		cmocka_unit_test(test_relaxed_filter), cmocka_unit_test(test_filter_sealed),
 		cmocka_unit_test(test_proc_by_box),	 cmocka_unit_test(test_lib_dir),
+		cmocka_unit_test(test_gpu_binds),	 cmocka_unit_test(test_no_exec),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,36 @@
+# Red team 13's rt13_slot_hog on the host (tests/fixtures/adversary/host/
+# redteam13/exec_linger.c): kernel code that re-executes the worker
+# (/proc/self/exe) from init() or launch() - another program in the
+# worker's place, with an environment of the kernel's choosing - and
+# kernel code that runs on after the worker's done message (a destructor
+# of its object, 20 s).  At ddab007 the exec succeeded (protocol_violation:
+# evident --version ended the box with status 0) and the lingering
+# destructor held the job for its whole 20 s, unrecorded.  Now the worker's
+# exec filter (base/sandbox.h sandbox_no_exec) ends it with SIGSYS, a
+# crash whose reason names execve, and the parent kills the box a second
+# after done and says so in judge.sandbox.worker_end.
+. "$REPO/tests/cli/lib.sh"
+command -v bwrap >/dev/null 2>&1 || [ -x "$(dirname "$EVIDENT")/bwrap" ] ||
+	fail "bubblewrap is not installed (scripts/deps.sh installs it; make dist puts it beside evident)"
+mkrepo
+t0=$(date +%s)
+"$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam13-exec.yaml > "$TEST_TMP/out" 2>&1
+t1=$(date +%s)
+grep "UNEXPECTED" "$TEST_TMP/out" && fail "a variant did not get its expected outcome"
+expect_match "$TEST_TMP/out" "^honest +ok "
+expect_match "$TEST_TMP/out" "^linger +ok "
+for v in exec_init exec_launch; do
+	expect_match "$TEST_TMP/out" "^$v +crashed "
+	expect_match "$TEST_TMP/out" "$v: crashed - worker killed by SIGSYS .*refuses execve and execveat to kernel code"
+done
+r=$(grep -l '"variant": "linger"' artifacts/runs/*.json | grep -v batch | head -1)
+[ -n "$r" ] || fail "no record of linger"
+expect_match <(jget "$r" "d['judge']['sandbox']['worker_end']") "^still running [0-9.]+ s after its last message: killed"
+expect_match <(jget "$r" "d['worker']['exit']") "^killed [0-9.]+ s after its last message"
+w=$(jget "$r" "d['worker']['seconds']")
+python3 -c "import sys; sys.exit(0 if float('$w') < 10 else 1)" || fail "linger's worker ran ${w} s: its destructor was not cut short"
+[ $((t1 - t0)) -lt 20 ] || fail "the batch took $((t1 - t0)) s: a kernel's code ran on after its job"
+# the honest kernel's worker ends by itself, and the record says nothing
+h=$(grep -l '"variant": "honest"' artifacts/runs/*.json | grep -v batch | head -1)
+expect_eq "$(jget "$h" "d['judge']['sandbox'].get('worker_end')")" "None" "an honest worker is not killed at its end"
+expect_match <(jget "$h" "d['judge']['sandbox']['exec']") "execve and execveat end the worker"
