@@ -6,6 +6,8 @@
 #   t0053  a worker that speaks during the timed samples (sample_flood)
 #   t0066  a worker stuck in vfork past its time limit (vfork_stall)
 #   t0057  an assembler told to read a file no #include names (asm_paste)
+#   t0059  control bytes in a kernel's messages, warnings and build
+#          errors (ctl_*), shown escaped; oom_undo boxed and unboxed
 #   t0050  a kernel that rewrites its own object, unboxed: tampered, and
 #          the cache entry set aside by the next build of its key
 #   t0090  --gpus 2 on the host (a pool), show naming a run's slot, and
@@ -50,6 +52,41 @@ expect_match "$TEST_TMP/out" "^vfork_stall +timeout"
 "$EVIDENT" run --no-progress --only asm_paste $S/host-redteam3.yaml >"$TEST_TMP/out" 2>&1
 expect_match "$TEST_TMP/out" "^asm_paste +build_failed"
 expect_contains "$TEST_TMP/out" "which no #include names"
+
+# t0059: the control bytes, the OOM score, the spec's library directories
+"$EVIDENT" run --no-progress --only ctl_msg --only ctl_warn --only ctl_build --only oom_undo \
+	$S/host-redteam4.yaml >"$TEST_TMP/out" 2>&1
+grep "UNEXPECTED" "$TEST_TMP/out" && fail "a cheat did not get its expected outcome"
+expect_match "$TEST_TMP/out" "^ctl_build +build_failed"
+expect_contains "$TEST_TMP/out" "ctl_msg: protocol_violation - protocol violation: unknown message '\x1b[2J\x1b]0;owned\x07\x0dok'"
+no_raw() { # FILE WHAT: no control byte but newline and tab in FILE
+	python3 - "$1" <<'PY' || fail "$2 printed a raw control byte"
+import sys
+b = open(sys.argv[1], "rb").read()
+bad = [c for c in b if (c < 0x20 and c not in (0x0a, 0x09)) or c == 0x7f]
+assert not bad, bad[:5]
+PY
+}
+no_raw "$TEST_TMP/out" "the run's summary"
+for r in $(grep -l '"experiment": "host-redteam4"' artifacts/runs/*.json | grep -v batch); do
+	id=$(basename "$r" .json)
+	"$EVIDENT" show "$id" >"$TEST_TMP/show" 2>&1 || fail "show $id"
+	no_raw "$TEST_TMP/show" "show $id"
+	"$EVIDENT" show --lineage "$id" >"$TEST_TMP/show" 2>&1 || fail "show --lineage $id"
+	no_raw "$TEST_TMP/show" "show --lineage $id"
+done
+b=$(grep -l '"experiment": "host-redteam4"' artifacts/runs/*.json | grep batch | head -1)
+"$EVIDENT" show --lineage "$(basename "$b" .json)" >"$TEST_TMP/show" 2>&1 || fail "show --lineage of the batch"
+expect_contains "$TEST_TMP/show" 'mutation \x1b[2J\x1b]0;owned\x07'
+"$EVIDENT" run --no-progress --unsandboxed --store unboxed --only oom_undo $S/host-redteam4.yaml >"$TEST_TMP/unboxed" 2>&1
+r=$(grep -l '"variant": "oom_undo"' unboxed/runs/*.json | grep -v batch | head -1)
+[ -n "$r" ] || fail "no unsandboxed record of oom_undo"
+"$EVIDENT" show --store unboxed --log "$(basename "$r" .json)" >"$TEST_TMP/unboxed-log" 2>&1
+if grep -q "oom_undo: oom_score_adj 1000, write 0: written" "$TEST_TMP/unboxed-log"; then
+	expect_eq "$(jget "$r" "d['outcome']")" "protocol_violation" "oom_undo lowered its OOM score unsandboxed"
+else
+	expect_eq "$(jget "$r" "d['outcome']")" "ok" "oom_undo, its write refused"
+fi
 
 # t0050
 for i in 1 2; do
