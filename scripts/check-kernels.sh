@@ -14,13 +14,20 @@
 # time (default: the number of CPUs).  Exit 1 if any compile fails.
 #
 # A unit whose inputs are those of its last compile here is not compiled
-# again (make test runs this every time; 72 compiles cost a 2-CPU machine
-# a minute of CPU).  Its inputs' key - the sha256 of nvcc's and the host
-# compiler's versions, this script, the unit's arch and libraries, its .cu
-# and every header under kernels/ problems/ tests/fixtures/ src/ - is kept
-# in OUTDIR/<unit>.key beside the .so, .log and .status of that compile;
-# the table is read from the kept log either way.  KCHECK_FRESH=1 (or
-# removing OUTDIR) compiles every unit.
+# again (make test runs this every time; its 51 compiles cost a 2-CPU machine
+# three minutes of CPU).  Its inputs' key - the sha256 of nvcc's and the
+# host compiler's versions, this script, the unit's arch and libraries,
+# and the content of its .cu and of every file it includes, directly or
+# not, by #include "..." (looked up beside the including file, then in
+# kernels/, the -I directory; a <...> include found in kernels/ too) - is
+# kept in OUTDIR/<unit>.key beside the .so, .log and .status of that
+# compile; the table is read from the kept log either way.  An include
+# found in neither place is the toolkit's or the system's, which the
+# compilers' versions stand for.  So a change to one header recompiles
+# the units that include it, not all 51 (the key once held every header
+# under kernels/ problems/ tests/fixtures/ src/, and missed a .cu
+# included by another: tools/fa_wgmma_check.cu includes fa_wgmma2.cu).
+# KCHECK_FRESH=1 (or removing OUTDIR) compiles every unit.
 set -uo pipefail
 out=${1:?usage: check-kernels.sh OUTDIR FILE.cu...}
 shift
@@ -38,17 +45,40 @@ for f in "$@"; do
 	done
 done
 
-# the inputs every unit shares: compilers, this script, the headers
+# the inputs every unit shares: the compilers, this script
 common_key=$(
 	{
 		"$nvcc" --version 2>&1
 		gcc --version 2>&1 | head -1
 		g++ --version 2>&1 | head -1
-		sha256sum "$0"
-		find kernels problems tests/fixtures src \( -name '*.h' -o -name '*.cuh' -o -name '*.hpp' \) -type f 2>/dev/null |
-			LC_ALL=C sort | xargs -r sha256sum
+		sha256sum <"$0"
 	} | sha256sum | cut -c1-64
 )
+
+# includes FILE: FILE and every file it includes, directly or not, by
+# #include "..." (beside the including file, else in kernels/) or <...>
+# (in kernels/), one path a line, each once, FILE first
+includes() {
+	local -a todo=("$1")
+	local -A seen=()
+	local f inc d p
+	while [ ${#todo[@]} -gt 0 ]; do
+		f=${todo[0]} todo=("${todo[@]:1}")
+		[ -n "${seen[$f]:-}" ] && continue
+		seen[$f]=1
+		echo "$f"
+		d=$(dirname "$f")
+		while read -r inc; do
+			for p in "$d/$inc" "kernels/$inc"; do
+				[ -f "$p" ] || continue
+				case $p in *..*) p=$(realpath -m --relative-to=. "$p") ;; esac
+				todo+=("$p")
+				break
+			done
+		done < <(sed -n -e 's|^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*|\1|p' \
+			-e 's|^[[:space:]]*#[[:space:]]*include[[:space:]]*<\([^>]*\)>.*|\1|p' "$f")
+	done
+}
 
 compile() { # file arch base
 	local f=$1 a=$2 base=$3 aflag libs l key
@@ -59,7 +89,7 @@ compile() { # file arch base
 	*a | *f) aflag="-gencode=arch=compute_${a#sm_},code=$a" ;;
 	*) aflag="-arch=$a" ;;
 	esac
-	key=$({ echo "$common_key $a ${lflags[*]}"; sha256sum <"$f"; } | sha256sum | cut -c1-64)
+	key=$({ echo "$common_key $a ${lflags[*]}"; includes "$f" | xargs -r -d '\n' sha256sum; } | sha256sum | cut -c1-64)
 	if [ "${KCHECK_FRESH:-}" != 1 ] && [ "$(cat "$base.key" 2>/dev/null)" = "$key" ] &&
 		[ "$(cat "$base.status" 2>/dev/null)" = ok ] && [ -s "$base.log" ] && [ -f "$base.so" ]; then
 		return 0

@@ -9,7 +9,8 @@
 #
 # It builds evident and the unit tests with --coverage into OUTDIR/build-cov,
 # runs every unit binary (their coverage merged into OUTDIR/cov/unit) and
-# each CLI test (OUTDIR/cov/tNNNN, two at a time) with GCOV_PREFIX, and
+# each CLI test (OUTDIR/cov/tNNNN, two at a time; CLI_COVERAGE=1, so the
+# sanitized_pass_only ones run too) with GCOV_PREFIX, and
 # through a bubblewrap wrapper (EVIDENT_BWRAP) that lets the boxed worker
 # write its counts too.  Then scripts/cli-coverage.py reads the counts and
 # prints, greedily by lines gained per second of the sanitized pass's CPU
@@ -53,7 +54,7 @@ if [ $# -gt 0 ]; then tests=("$@"); else
 	tests=()
 	for t in tests/cli/t[0-9][0-9][0-9][0-9]-*.sh; do tests+=("$(basename "$t" .sh)"); done
 fi
-printf '%s\n' "${tests[@]}" | xargs -P 2 -I{} env GCOV_PREFIX="$out/cov/{}" EVIDENT_COV_PREFIX="$out/cov/{}" EVIDENT_BWRAP="$out/bwrap" \
+printf '%s\n' "${tests[@]}" | xargs -P 2 -I{} env CLI_COVERAGE=1 GCOV_PREFIX="$out/cov/{}" EVIDENT_COV_PREFIX="$out/cov/{}" EVIDENT_BWRAP="$out/bwrap" \
 	EVIDENT="$b/bin/evident" CLI_JOBS=1 tests/cli/run.sh {} | grep -E '^(ok|FAIL|skip) ' >"$out/cli.log"
 cat "$out/cli.log"
 # gcov, per test and object directory, into OUTDIR/lines/NAME (lines "FILE:LINE" run)

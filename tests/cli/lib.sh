@@ -41,6 +41,17 @@ runs_alone_machine() { runs_alone "$@"; }
 plain_pass_only() {
 	case "$EVIDENT" in *build-san/*) skip "runs once, in the plain pass: $*" ;; esac
 }
+# sanitized_pass_only WHY: a test that runs, cheaply and under ASan+UBSan,
+# the lines of src/ that only long tests reach, so that the sanitized pass
+# may skip those (tests/cli/san-skip.txt); the plain pass runs the long
+# tests themselves, so there it skips.  scripts/cli-coverage.sh runs it
+# (CLI_COVERAGE=1) to count its lines.
+sanitized_pass_only() {
+	case "$EVIDENT" in
+	*build-san/*) ;;
+	*) [ -n "${CLI_COVERAGE:-}" ] || skip "runs in the sanitized pass only: $*" ;;
+	esac
+}
 # A GPU test calls need_gpu first: it skips with the reason when none is here.
 need_gpu() {
 	command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || skip "no NVIDIA GPU on this machine (nvidia-smi -L failed)"

@@ -3,17 +3,22 @@
  * (build_count_warnings, backends/build.h), on gcc's output and on real
  * nvcc 13.0 output captured into tests/fixtures/nvcc/ (its front end's
  * "FILE(L): warning #N-D:" lines, repeated for the host and device passes,
- * and ptxas's "ptxas warning :" lines), and what build_run leaves in the
- * build's info for the run record.  Runs from the repository root (make
- * test-unit).
+ * and ptxas's "ptxas warning :" lines), what build_run leaves in the
+ * build's info for the run record, and build_run's race with another
+ * runner that publishes the same key first.  Runs from the repository
+ * root (make test-unit).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <dirent.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "backends/build.h"
 #include "base/util.h"
@@ -120,6 +125,101 @@ static void test_info(void **state)
 	json_decref(info);
 }
 
+/* ---- the race to publish a cache entry ----------------------------------- */
+
+static const char *const race_flags[] = { "-O2", "-std=c11", "-shared", "-fPIC", NULL };
+static const struct build_request *race_rq;
+
+/* The other runner: while this one's compile sits in its temporary
+ * directory (the recipe's post hook runs there), it builds and publishes
+ * the same key, as a plain build (no hook, the same key). */
+static int publish_first(const char *tmpdir, const char *log, json_t *info)
+{
+	(void)tmpdir;
+	(void)log;
+	(void)info;
+	struct build_recipe r = { .compiler = "cc", .base_flags = race_flags, .version_flag = "--version" };
+	struct build_result res = { 0 };
+	assert_int_equal(build_run(race_rq, &r, &res), 0);
+	assert_true(res.ok);
+	assert_true(json_is_false(json_object_get(res.info, "cached")));
+	build_result_release(&res);
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* The entries of dir, less . and .. */
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/*
+ * Another runner publishes the key first (t0034's four writers race for it
+ * now and then, so only some runs of that test reach this): the rename
+ * into place fails, this build's directory is removed, and it takes the
+ * published entry whole, its object and its info (a compiler need not be
+ * bit-for-bit reproducible), recorded as not cached: it was compiled for
+ * this run.  The next build of the key is a cache hit of that entry.
+ */
+static void test_publish_race(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/evident-test-build-XXXXXX";
+	char *root = mkdtemp(tmpl);
+	assert_non_null(root);
+	char *kdir = xstrfmt("%s/kernels", root);
+	char *src = xstrfmt("%s/kernels/k.c", root);
+	char *cache = xstrfmt("%s/cache", root);
+	assert_int_equal(mkdir(kdir, 0755), 0);
+	FILE *f = fopen(src, "w");
+	assert_non_null(f);
+	fputs("int evident_k(void) { return 1; }\n", f);
+	assert_int_equal(fclose(f), 0);
+	struct build_request rq = { .kernel_path = src, .repo_root = root, .cache_dir = cache };
+	race_rq = &rq;
+	struct build_recipe r = { .compiler = "cc", .base_flags = race_flags, .version_flag = "--version",
+				  .post = publish_first };
+	struct build_result res = { 0 };
+	assert_int_equal(build_run(&rq, &r, &res), 0);
+	assert_true(res.ok);
+	assert_true(json_is_false(json_object_get(res.info, "cached")));
+	assert_string_equal(json_string_value(json_object_get(res.info, "status")), "ok");
+	/* the published entry's object, and nothing else left in the cache */
+	assert_int_equal(count_entries(cache), 1);
+	char *entry = xstrfmt("%s/%s", cache, json_string_value(json_object_get(res.info, "build_key")));
+	char *so = xstrfmt("%s/kernel.so", entry);
+	assert_string_equal(res.so_path, so);
+	build_result_release(&res);
+	/* the next build of the key: a hit of that entry */
+	r.post = NULL;
+	struct build_result again = { 0 };
+	assert_int_equal(build_run(&rq, &r, &again), 0);
+	assert_true(again.ok);
+	assert_true(json_is_true(json_object_get(again.info, "cached")));
+	assert_string_equal(again.so_path, so);
+	build_result_release(&again);
+	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+	free(so);
+	free(entry);
+	free(cache);
+	free(src);
+	free(kdir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -128,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_nvcc),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_info),
+		cmocka_unit_test(test_publish_race),
 	};
 	return cmocka_run_group_tests_name("build", tests, NULL, NULL);
 }

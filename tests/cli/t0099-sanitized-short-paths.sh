@@ -1,0 +1,124 @@
+# The sanitized pass's short way through the lines of src/ that only long
+# tests reach (tests/cli/san-skip.txt lists those; the plain pass runs
+# them in full).  Each step is one of theirs on fewer variants (--only,
+# the baseline with it) or fewer repeats, with that test's checks of it:
+#   t0004  a worker killed by SIGABRT, and by SIGSEGV in the timed samples
+#   t0053  a worker that speaks during the timed samples (sample_flood)
+#   t0066  a worker stuck in vfork past its time limit (vfork_stall)
+#   t0057  an assembler told to read a file no #include names (asm_paste)
+#   t0059  control bytes in a kernel's messages, warnings and build
+#          errors (ctl_*), shown escaped; oom_undo boxed and unboxed
+#   t0050  a kernel that rewrites its own object, unboxed: tampered, and
+#          the cache entry set aside by the next build of its key
+#   t0090  --gpus 2 on the host (a pool), show naming a run's slot, and
+#          the refusals of a bad --gpus and a bad gpus:
+#   t0096  a dry run's estimate with --only
+#   t0097  a damaged CPU peak cache, and one that cannot be written
+#   t0041  evident help problems
+# The build cache's race between two runners publishing the same key
+# (t0034's four writers) is test_build's test_publish_race.  Under ASan
+# and UBSan the point is that these lines run at all: what they decide is
+# the long tests' to check, and is checked here only as far as the steps
+# go.  Measured with scripts/cli-coverage.sh: see san-skip.txt.
+. "$REPO/tests/cli/lib.sh"
+sanitized_pass_only "the plain pass runs the long tests it stands for"
+mkrepo
+S=tests/fixtures/specs
+num='[0-9][0-9.e+-]*'
+# the CPU peak's cache (t0097): the first run that needs the peak writes it
+export XDG_CACHE_HOME=$TEST_TMP/xdg
+
+# t0041
+expect_exit 0 "$EVIDENT" help problems
+expect_contains "$TEST_TMP/out" "gemm - C = A B"
+
+# t0004
+expect_exit 0 "$EVIDENT" run --no-progress --only abort --only segv_timed $S/host-faults.yaml
+expect_contains "$TEST_TMP/out" "abort: crashed - worker killed by SIGABRT during init or correctness seed 0 (the kernel loaded; no seed output yet) (expected)"
+expect_match "$TEST_TMP/out" "segv_timed: crashed - worker killed by SIGSEGV .*(warm-up|timing)"
+
+# t0053
+expect_exit 0 "$EVIDENT" run --no-progress --only sample_flood $S/host-redteam.yaml
+grep -q "UNEXPECTED" "$TEST_TMP/out" && fail "sample_flood did not get its expected outcome"
+expect_match "$TEST_TMP/out" "^sample_flood +protocol_violation"
+
+# t0066
+timeout -s KILL 120 "$EVIDENT" run --no-progress --only vfork_stall $S/host-redteam7.yaml >"$TEST_TMP/out" 2>&1
+[ $? != 137 ] || fail "evident run still ran after 120 s"
+grep "UNEXPECTED" "$TEST_TMP/out" && fail "vfork_stall did not get its expected outcome"
+expect_match "$TEST_TMP/out" "^vfork_stall +timeout"
+
+# t0057
+"$EVIDENT" run --no-progress --only asm_paste $S/host-redteam3.yaml >"$TEST_TMP/out" 2>&1
+expect_match "$TEST_TMP/out" "^asm_paste +build_failed"
+expect_contains "$TEST_TMP/out" "which no #include names"
+
+# t0059: the control bytes, the OOM score, the spec's library directories
+"$EVIDENT" run --no-progress --only ctl_msg --only ctl_warn --only ctl_build --only oom_undo \
+	$S/host-redteam4.yaml >"$TEST_TMP/out" 2>&1
+grep "UNEXPECTED" "$TEST_TMP/out" && fail "a cheat did not get its expected outcome"
+expect_match "$TEST_TMP/out" "^ctl_build +build_failed"
+expect_contains "$TEST_TMP/out" "ctl_msg: protocol_violation - protocol violation: unknown message '\x1b[2J\x1b]0;owned\x07\x0dok'"
+no_raw() { # FILE WHAT: no control byte but newline and tab in FILE
+	python3 - "$1" <<'PY' || fail "$2 printed a raw control byte"
+import sys
+b = open(sys.argv[1], "rb").read()
+bad = [c for c in b if (c < 0x20 and c not in (0x0a, 0x09)) or c == 0x7f]
+assert not bad, bad[:5]
+PY
+}
+no_raw "$TEST_TMP/out" "the run's summary"
+for r in $(grep -l '"experiment": "host-redteam4"' artifacts/runs/*.json | grep -v batch); do
+	id=$(basename "$r" .json)
+	"$EVIDENT" show "$id" >"$TEST_TMP/show" 2>&1 || fail "show $id"
+	no_raw "$TEST_TMP/show" "show $id"
+	"$EVIDENT" show --lineage "$id" >"$TEST_TMP/show" 2>&1 || fail "show --lineage $id"
+	no_raw "$TEST_TMP/show" "show --lineage $id"
+done
+b=$(grep -l '"experiment": "host-redteam4"' artifacts/runs/*.json | grep batch | head -1)
+"$EVIDENT" show --lineage "$(basename "$b" .json)" >"$TEST_TMP/show" 2>&1 || fail "show --lineage of the batch"
+expect_contains "$TEST_TMP/show" 'mutation \x1b[2J\x1b]0;owned\x07'
+"$EVIDENT" run --no-progress --unsandboxed --store unboxed --only oom_undo $S/host-redteam4.yaml >"$TEST_TMP/unboxed" 2>&1
+r=$(grep -l '"variant": "oom_undo"' unboxed/runs/*.json | grep -v batch | head -1)
+[ -n "$r" ] || fail "no unsandboxed record of oom_undo"
+"$EVIDENT" show --store unboxed --log "$(basename "$r" .json)" >"$TEST_TMP/unboxed-log" 2>&1
+if grep -q "oom_undo: oom_score_adj 1000, write 0: written" "$TEST_TMP/unboxed-log"; then
+	expect_eq "$(jget "$r" "d['outcome']")" "protocol_violation" "oom_undo lowered its OOM score unsandboxed"
+else
+	expect_eq "$(jget "$r" "d['outcome']")" "ok" "oom_undo, its write refused"
+fi
+
+# t0050
+for i in 1 2; do
+	expect_exit 1 "$EVIDENT" run --no-progress --jobs 1 --unsandboxed --only bin_swap $S/host-adversary.yaml
+	expect_contains "$TEST_TMP/out" "bin_swap: tampered"
+done
+expect_contains "$TEST_TMP/err" "does not match the hash recorded when it was built"
+ls build/cache | grep -q '\.tampered-' || fail "the tampered cache entry was not set aside"
+
+# t0090, with t0097's damaged CPU peak cache: named, measured again
+cache=$(ls "$TEST_TMP"/xdg/evident/cpu-peaks/*.json)
+[ -f "$cache" ] || fail "no CPU peak cache"
+echo '{"format": "evident-cpu-peak/1", "gflops": "fast"}' >"$cache"
+expect_exit 0 "$EVIDENT" run --no-progress --gpus 2 --repeats 2 $S/tiny.yaml
+expect_contains "$TEST_TMP/err" "warning: the cached CPU peak '$cache' is not a measurement (expected evident-cpu-peak/1 with positive gflops and gbps); measuring again"
+pool=$(sed -n 's/^records: .* batch \([^ ]*\) in .*/\1/p' "$TEST_TMP/out")
+[ -n "$pool" ] || fail "no batch id"
+run=$(python3 -c "import json; print(json.load(open('artifacts/runs/$pool.json'))['variants'][0]['runs'][1])")
+expect_exit 0 "$EVIDENT" show "$run"
+expect_contains "$TEST_TMP/out" "executor   pool, slot 1 of 2"
+expect_exit 2 "$EVIDENT" run --gpus 0,0 $S/tiny.yaml
+expect_contains "$TEST_TMP/err" "error: --gpus: gpus '0,0': CPU 0 is listed twice in '0,0'"
+sed 's/^repeats: 1 .*/gpus: "1,x"/' $S/tiny.yaml >experiments/badgpus.yaml
+expect_exit 3 "$EVIDENT" run experiments/badgpus.yaml
+
+# t0096
+expect_exit 0 "$EVIDENT" run --dry-run --only blocked --repeats 2 $S/tiny.yaml
+expect_match "$TEST_TMP/out" "^plan: 2 variants x 2 repeats = 4 runs, interleaved; estimated [0-9]+ (s|min [0-9]+ s) \\([0-9.]+ s a run in batch .*-tiny-.*-batch\\)\$"
+
+# t0097: a CPU peak cache that cannot be written
+touch notadir
+XDG_CACHE_HOME="$TEST_TMP/repo/notadir" expect_exit 0 "$EVIDENT" run --no-progress --only blocked $S/tiny.yaml
+expect_contains "$TEST_TMP/err" "warning: cannot cache the CPU peak (cannot create '$TEST_TMP/repo/notadir/evident"
+expect_match "$TEST_TMP/out" "^peak: $num GFLOP/s fp32 and $num GB/s, one core of CPU"
+exit 0
