@@ -102,6 +102,10 @@ struct cw {
 	double warm_t0, last_nvml;
 	long long warm_samples;
 	int warm_sent, stopped;
+	int warm_over;               /* the warm-up has ended: samples from warm_samples on are timed */
+	uint64_t block_secret;       /* the current block's place of its stress sample (sample_key) */
+	int n_dists;                 /* the problem's distributions and timing mask, for sample_key */
+	unsigned timing_dists;
 	double clock_mhz;
 	int throttled;
 	char uuid[64];       /* the device's, from the harness */
@@ -180,7 +184,10 @@ static int on_sample(void *ctx, const struct evc_sample *s)
 			}
 			w->last_nvml = now;
 		}
-		return sampler_warming(&job->k, w->warm_t0, w->warm_samples) ? 0 : EVC_STOP;
+		if (sampler_warming(&job->k, w->warm_t0, w->warm_samples))
+			return 0;
+		w->warm_over = 1; /* the next sample is the first timed one (sample_key) */
+		return EVC_STOP;
 	}
 	if (!w->warm_sent) {
 		w->warm_sent = 1;
@@ -292,13 +299,24 @@ static int correctness(struct cw *w)
 	return 0;
 }
 
-/* Each sample's mixing key: OS randomness, drawn as the sample starts. */
+/* Each sample's mixing key: OS randomness, drawn as the sample starts;
+ * a timed sample's, drawn until its distribution (scramble.h
+ * evs_sample_dist) is of the class its block wants there (evs_word_fits:
+ * one stress sample a block of EVS_STRESS_EVERY, at a place drawn here at
+ * the block's first sample), so that a fixed count of samples holds a
+ * fixed count of timing ones.  The harness calls this only after the
+ * previous sample's on_sample, so w->warm_over is current. */
 static uint64_t sample_key(void *ctx, int index)
 {
-	(void)ctx;
-	(void)index;
-	uint64_t k = random_secret_u64();
-	return k ? k : 1;
+	struct cw *w = ctx;
+	long long k = w->warm_over ? index - w->warm_samples : -1;
+	if (k >= 0 && k % EVS_STRESS_EVERY == 0)
+		w->block_secret = random_secret_u64();
+	for (;;) {
+		uint64_t key = random_secret_u64();
+		if (key && (k < 0 || evs_word_fits(key, k, w->block_secret, w->n_dists, w->timing_dists)))
+			return key;
+	}
 }
 
 static int timing(struct cw *w)
@@ -363,6 +381,8 @@ static int timing(struct cw *w)
 	o.sample_key = sample_key;
 	o.n_dists = n_dists;
 	o.timing_dists = problem_timing_dists(&w->pr);
+	w->n_dists = n_dists;
+	w->timing_dists = o.timing_dists;
 	/* the problem's folds: elements a distribution relates share their
 	 * mixing bit (red team 8, rt8_mix_cancel), on the device as in the
 	 * checker */

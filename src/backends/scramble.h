@@ -222,6 +222,40 @@ EVS_FN int evs_sample_dist(uint64_t r, int n_dists, unsigned mask)
 	return evs_nth_bit(s, (int)(rest % (uint64_t)evs_bits(s)));
 }
 
+/*
+ * The draw's blocks: the timed samples go in blocks of EVS_STRESS_EVERY,
+ * of which exactly one is of a stress distribution (where the problem has
+ * one), at a place drawn secretly for each block (block_secret, drawn by
+ * the sample's owner at the block's first sample: the host parent, the
+ * CUDA worker), so that a fixed count of timed samples makes a fixed
+ * count of timing ones (the time's n: `samples: 20` gives 15 a run, not
+ * 13 or 17), while which sample of a block is the stress one stays
+ * secret.  The owner then draws the sample's secret word until
+ * evs_sample_dist gives a distribution of the wanted class
+ * (evs_word_fits), so that the checker and the parent, which know only
+ * the word, derive the same distribution.  Timed sample k counts from 0
+ * at the first timed sample.  1 when sample k is its block's stress one.
+ */
+EVS_FN int evs_block_stress(long long k, uint64_t block_secret)
+{
+	return k >= 0 && (uint64_t)(k % EVS_STRESS_EVERY) == block_secret % EVS_STRESS_EVERY;
+}
+
+/* 1 when a sample whose word is r, drawn for timed sample k of the block
+ * whose secret is block_secret, may stand (its distribution is of the
+ * class the block wants there); a problem without stress distributions
+ * takes every word. */
+EVS_FN int evs_word_fits(uint64_t r, long long k, uint64_t block_secret, int n_dists, unsigned mask)
+{
+	if (n_dists <= 1)
+		return 1;
+	unsigned t = evs_timing_mask(n_dists, mask);
+	unsigned all = n_dists >= 32 ? ~0u : (1u << n_dists) - 1;
+	if (!(all & ~t))
+		return 1;
+	return evs_dist_timing(evs_sample_dist(r, n_dists, mask), n_dists, mask) != evs_block_stress(k, block_secret);
+}
+
 /* Launch j's mixing key within a sample of key `key` (launch 0: key itself),
  * so that no two launches of one sample hold the same inputs. */
 EVS_FN uint64_t evs_launch_key(uint64_t key, uint32_t j)

@@ -560,14 +560,22 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	/* every kept sample's room, before the first (protocol.h) */
 	proto_reserve_kept(p, output_bytes(hc), proto_room_slots(k->samples, k->timed_checks, n_dists));
 	unsigned mask = problem_timing_dists(hc->pr);
+	uint64_t block = 0; /* this block's secret place of its stress sample (scramble.h) */
 	for (long long i = 0;; i++) {
 		long long g = warm + i;
 		unsigned long long seed = os_seed();
 		/* the sample's distribution, drawn now from a secret word
-		 * (scramble.h evs_sample_dist: a timing distribution with
-		 * chance 3/4, else a stress one): the kernel cannot tell it
-		 * before it reads its inputs (red team 13, rt13 MODE 2) */
-		int dist = evs_sample_dist(os_seed(), n_dists, mask);
+		 * (scramble.h evs_sample_dist), one stress sample in each block
+		 * of EVS_STRESS_EVERY at a secret place (evs_word_fits): the
+		 * kernel cannot tell it before it reads its inputs (red team 13,
+		 * rt13 MODE 2), and a fixed count gives a fixed count of timing
+		 * samples */
+		if (i % EVS_STRESS_EVERY == 0)
+			block = os_seed();
+		uint64_t word = os_seed();
+		while (!evs_word_fits(word, i, block, n_dists, mask))
+			word = os_seed();
+		int dist = evs_sample_dist(word, n_dists, mask);
 		prepare(hc, g, seed, dist);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
 		double credit_us;

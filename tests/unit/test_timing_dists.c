@@ -52,6 +52,38 @@ static void near(int c, long long n, double p)
 		fail_msg("count %d where %.1f was expected (p %.4f of %lld)", c, (double)n * p, p, n);
 }
 
+/* The blocks (evs_block_stress, evs_word_fits): words drawn as the host
+ * parent and the CUDA worker draw them, one stress sample in each block of
+ * EVS_STRESS_EVERY, so that 400 timed samples hold exactly 300 timing ones
+ * (with the plain draw the count varied: 13 to 17 of 20 a run), the stress
+ * sample's place in its block varying with the block's secret, and every
+ * stress distribution met. */
+static void test_blocks(void **state)
+{
+	(void)state;
+	uint64_t x = 12345, block = 0;
+	int place_seen[EVS_STRESS_EVERY] = { 0 }, c[8] = { 0 };
+	for (long long k = 0; k < 400; k++) {
+		if (k % EVS_STRESS_EVERY == 0)
+			block = evs_mix64(x++);
+		uint64_t w = evs_mix64(x++);
+		while (!evs_word_fits(w, k, block, 3, 1u))
+			w = evs_mix64(x++);
+		int d = evs_sample_dist(w, 3, 1u);
+		c[d]++;
+		assert_int_equal(d != 0, evs_block_stress(k, block));
+		if (d != 0)
+			place_seen[k % EVS_STRESS_EVERY]++;
+	}
+	assert_int_equal(c[0], 300);
+	assert_int_equal(c[1] + c[2], 100);
+	assert_true(c[1] > 20 && c[2] > 20);
+	for (int i = 0; i < EVS_STRESS_EVERY; i++)
+		assert_true(place_seen[i] > 5);
+	/* no stress distribution: every word fits, every sample a timing one */
+	assert_true(evs_word_fits(7, 3, 3, 2, 3u) && evs_word_fits(7, 0, 0, 1, 1u));
+}
+
 /* one timing distribution of three (gemm: uniform; large, cancel stress):
  * three in four on average, the stress ones an eighth each */
 static void test_three_to_one(void **state)
@@ -300,6 +332,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_three_to_one),
 		cmocka_unit_test(test_not_from_counts),
+		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_masks),
 		cmocka_unit_test(test_n_dists),
 		cmocka_unit_test(test_filter_and_by_dist),
