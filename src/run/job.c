@@ -52,23 +52,6 @@ static double os_uniform(void)
 	return (double)(random_secret_u64() >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/* The chance that a sample is of class s (scramble.h evs_dist_chance:
- * a class is a distribution, drawn at random for each sample). */
-static double class_chance(const struct check_draw *d, int s)
-{
-	if (d->strata <= 1)
-		return s == 0 ? 1.0 : 0.0;
-	return evs_dist_chance(s, d->strata, d->mask);
-}
-
-/* The samples of class s expected among samples lo .. n-2 (every class is
- * drawn afresh for each sample, so only the expectation is known ahead). */
-static double class_expect(const struct check_draw *d, long long lo, int s)
-{
-	long long hi = d->n - 1;
-	return hi > lo ? (double)(hi - lo) * class_chance(d, s) : 0.0;
-}
-
 void check_draw_init(struct check_draw *d, long long n, long long want, int strata, unsigned mask)
 {
 	memset(d, 0, sizeof(*d));
@@ -77,82 +60,45 @@ void check_draw_init(struct check_draw *d, long long n, long long want, int stra
 	d->mask = evs_timing_mask(d->strata, mask);
 	long long pool = n > 1 ? n - 1 : 0;
 	d->all = want >= pool;
-	if (d->strata == 1) {
-		/* one class, nothing random about it: Algorithm S (d->plain) */
-		d->left[0] = want < pool ? want : pool;
-		d->plain = 1;
-		return;
-	}
-	/* every class at least one: with fewer checks than classes the last
-	 * classes had none (red team 4: timed_checks 2 of 4 distributions left
-	 * large_scores to the last sample's luck); the rest in proportion to
-	 * the classes' expected samples (largest remainders, ties to the
-	 * first), so that a sample's chance does not depend on its class: the
-	 * timing distributions have three samples in four (scramble.h), and
-	 * equal shares left a time-capped run's uniform samples half
-	 * unchecked (red team 7's cap_cut, t0068).  Equal classes: want /
-	 * strata each, the first want % strata one more. */
-	long long rest = want > d->strata ? want - d->strata : 0, given = 0;
-	double frac[CHECK_MAX_STRATA];
-	for (int s = 0; s < d->strata; s++) {
-		double x = (double)rest * class_chance(d, s);
-		long long q = (long long)(x + 1e-9);
-		frac[s] = x - (double)q;
-		d->left[s] = 1 + q;
-		given += q;
-	}
-	for (; given < rest; given++) {
-		int best = 0;
-		for (int s = 1; s < d->strata; s++)
-			if (frac[s] > frac[best] + 1e-9)
-				best = s;
-		d->left[best]++;
-		frac[best] = -1;
-	}
-	for (int s = 0; s < d->strata; s++) {
-		double others = class_expect(d, 0, s) - 1;
-		double c = others > 0 ? (double)(d->left[s] - 1) / others : 1;
-		d->chance[s] = c < 0 ? 0 : c > 1 ? 1 : c;
-	}
+	/* one exact draw over every sample, whatever its class: Algorithm S
+	 * gives each sample the same chance, so each class its share in
+	 * proportion to its samples, and a kernel that skips a fraction f of
+	 * some class's samples meets about want f of the checks, exactly
+	 * drawn (a draw that always checked each class's first sample and the
+	 * later ones at a constant chance let red team 14's first_skip, which
+	 * computed the first uniform sample and skipped 60% of the rest, pass
+	 * 9 of 18 repeats).  Every class that had samples but no check gets
+	 * one at the end, among its skipped samples the parent holds
+	 * (check_draw_cover, job.c late_checks). */
+	d->left[0] = want < pool ? want : pool;
 }
 
 void check_draw_memoryless(struct check_draw *d)
 {
-	for (int s = 0; s < d->strata; s++) {
-		double pool = class_expect(d, 0, s);
-		d->floor[s] = pool > 0 ? (double)d->left[s] / pool : 0;
-	}
+	long long pool = d->n > 1 ? d->n - 1 : 0;
+	d->floor[0] = pool > 0 ? (double)d->left[0] / (double)pool : 0;
 }
 
 /*
- * The class's first sample is always picked, so that a class with any
- * sample has a check (a class the draw gave no sample has none: there is
- * nothing of it to check); each later one with the class's constant
- * chance (check_draw_init: its share after the first over its other
- * expected samples), so that the checks spread evenly over the run
- * whatever the class's count turns out to be (an exact count over random
- * pools would pile the owed checks at the end).  With a floor
- * (check_draw_memoryless) the chance is never below it.
+ * Algorithm S over samples 0 .. n-2: sample i picked with chance left /
+ * (n - 1 - i), never below the floor (check_draw_memoryless); its class
+ * counted, for the cover at the end.
  */
 int check_draw_pick(struct check_draw *d, long long i, int s, double u)
 {
-	if (i < 0 || i >= d->n - 1 || s < 0 || s >= d->strata)
+	if (i < 0 || i >= d->n - 1)
 		return 0;
-	int pick;
-	if (d->plain) {
-		/* Algorithm S: left of the samples from i on, exactly */
-		double pool = (double)(d->n - 1 - i);
-		double p = d->left[0] > 0 ? (double)d->left[0] / pool : 0;
-		pick = u < (p > d->floor[0] ? p : d->floor[0]);
-	} else if (d->all || !(d->seen & (1u << s))) {
-		pick = 1;
-	} else {
-		double p = d->chance[s];
-		pick = u < (p > d->floor[s] ? p : d->floor[s]);
-	}
+	if (s < 0 || s >= d->strata)
+		s = 0;
+	double pool = (double)(d->n - 1 - i);
+	double p = d->all ? 1.0 : d->left[0] > 0 ? (double)d->left[0] / pool : 0;
+	int pick = u < (p > d->floor[0] ? p : d->floor[0]);
 	d->seen |= 1u << s;
-	if (pick && d->left[s] > 0)
-		d->left[s]--;
+	if (pick) {
+		if (d->left[0] > 0)
+			d->left[0]--;
+		d->checked[s]++;
+	}
 	return pick;
 }
 
@@ -184,7 +130,8 @@ static int keep_sample(void *ctx, long long i, int last)
 	if (w->n_fixed > 0 && i == 0) {
 		/* the class of sample i is its distribution (scramble.h
 		 * evs_sample_dist), drawn at the sample: CUDA's from its key, the
-		 * host clock's by the parent */
+		 * host clock's by the parent; the draw is one over every class,
+		 * the cover at the end (late_checks) */
 		check_draw_init(&w->draw, w->n_fixed, w->checks_wanted, w->strata, w->dist_mask);
 		check_draw_memoryless(&w->draw); /* kexec.h: insurance */
 	}
@@ -207,39 +154,68 @@ static int keep_sample(void *ctx, long long i, int last)
 	return os_uniform() < (double)want / (double)(i + 1);
 }
 
+static double draw_uniform(void *ctx)
+{
+	(void)ctx;
+	return os_uniform();
+}
+
+void check_draw_cover(struct check_draw *d, const int *cls, size_t n, char *pick, double (*uniform)(void *),
+		      void *ctx)
+{
+	for (int s = 0; d->strata > 1 && s < d->strata; s++) {
+		if (d->checked[s])
+			continue;
+		size_t of_class = 0;
+		for (size_t k = 0; k < n; k++)
+			of_class += !pick[k] && cls[k] == s;
+		if (!of_class)
+			continue;
+		size_t nth = (size_t)(uniform(ctx) * (double)of_class);
+		for (size_t k = 0; k < n; k++)
+			if (!pick[k] && cls[k] == s && nth-- == 0) {
+				pick[k] = 1;
+				d->checked[s]++;
+				d->covered++;
+				break;
+			}
+	}
+}
+
 /*
- * The checks a fixed count still owed when its samples ended early (the
- * time cap, which a kernel can reach when it likes: red team 7,
- * rt7_cap_truncate): for each class, as many of its skipped samples the
- * parent still holds (idx, protocol.h proto_late_checks) as the draw had
- * left, chosen uniformly with OS randomness; all of them when fewer are
- * held.  Nothing when the count was reached or the draw is adaptive.
+ * At the end of a fixed count, among the skipped samples the parent still
+ * holds (idx, protocol.h proto_late_checks), chosen with OS randomness:
+ * the checks the draw still owed when the samples ended early (the time
+ * cap, which a kernel can reach when it likes: red team 7,
+ * rt7_cap_truncate), uniformly over them; then, for each class (input
+ * distribution) that had samples but got no check, one of its held
+ * samples, uniformly (the cover: no distribution of the timed samples
+ * goes unchecked, and which of its samples is checked is drawn last, so
+ * no sample of it is known safe beforehand).  Nothing for the adaptive
+ * draw.
  */
 static void late_checks(void *ctx, const long long *idx, size_t n, char *pick)
 {
 	struct wrun *w = ctx;
-	if (w->n_fixed <= 0 || (long long)w->proto.n_samples >= w->n_fixed)
+	if (w->n_fixed <= 0)
 		return;
 	struct check_draw *d = &w->draw;
-	for (int s = 0; s < d->strata; s++) {
-		long long owed = d->left[s];
-		size_t seen = 0;
-		/* selection sampling over the class's held samples: each picked
-		 * with probability owed / (those of the class not yet seen) */
-		size_t of_class = 0;
-		for (size_t k = 0; k < n; k++)
-			of_class += wrun_class(w, idx[k]) == s;
-		for (size_t k = 0; k < n && owed > 0; k++) {
-			if (wrun_class(w, idx[k]) != s)
-				continue;
-			if (os_uniform() * (double)(of_class - seen) < (double)owed) {
+	if ((long long)w->proto.n_samples < w->n_fixed) {
+		long long owed = d->left[0];
+		/* selection sampling: each picked with probability owed / (those not yet seen) */
+		for (size_t k = 0; k < n && owed > 0; k++)
+			if (os_uniform() * (double)(n - k) < (double)owed) {
 				pick[k] = 1;
 				owed--;
+				d->checked[wrun_class(w, idx[k])]++;
 			}
-			seen++;
-		}
-		d->left[s] = owed;
+		d->left[0] = owed;
 	}
+	int *cls = xcalloc(n ? n : 1, sizeof(int)); /* freed here */
+	for (size_t k = 0; k < n; k++)
+		cls[k] = wrun_class(w, idx[k]);
+	check_draw_cover(d, cls, n, pick, draw_uniform, NULL);
+	free(cls);
 }
 
 /*
@@ -914,10 +890,11 @@ static int job_judge(struct job_state *j)
 	    j->main_w.proto.n_samples > 0)
 		for (int s = 0; s < j->main_w.draw.strata; s++)
 			owed += j->main_w.draw.left[s];
-	j->judge = json_pack("{s:o?, s:{s:I, s:I, s:i, s:I, s:I, s:I}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", job_sandbox(j),
+	j->judge = json_pack("{s:o?, s:{s:I, s:I, s:i, s:I, s:I, s:I, s:I}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", job_sandbox(j),
 			     "timed_checks", "asked", (json_int_t)asked, "received", (json_int_t)got, "wanted",
 			     j->main_w.checks_wanted, "late", (json_int_t)j->main_w.proto.late_checks, "evicted",
-			     (json_int_t)j->main_w.proto.evict_checks, "owed", (json_int_t)owed, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
+			     (json_int_t)j->main_w.proto.evict_checks, "owed", (json_int_t)owed, "covered",
+			     (json_int_t)j->main_w.draw.covered, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
 			     "rel_l2", c->plan.tol.rel_l2, "overturned", over, "check_choice",
 			     "drawn by the parent after each sample ran (getrandom), never told to the worker");
 	/* where a job's time goes besides the worker (worker.seconds) */

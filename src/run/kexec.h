@@ -42,27 +42,20 @@
  * (job.c): of a fixed count n, `want` among samples 0 .. n-2 (the last is
  * always checked), by selection sampling (Knuth's Algorithm S), each
  * sample decided only once it has run, with a uniform u the worker cannot
- * read or predict.  With strata > 1 the samples come in classes - sample
- * i's class is the distribution its inputs were drawn from, drawn at the
- * sample (scramble.h evs_sample_dist: from the CUDA sample's key, by the
- * host parent), so its count is random - and each class gets its share of
- * the checks (one, and of the rest of `want` a part in proportion to its
- * chance, evs_dist_chance; equal classes: want / strata, the first want %
- * strata classes one more): the first sample of each class is always
- * checked, so that no distribution that had a sample goes unchecked, the
- * stress ones (a sample in four on average) included, and each later one
- * with a constant chance, its share after the first over its other
- * expected samples, so that a sample's chance depends neither on its
- * class nor on its place.  The count of checks is then `want` on
- * average, not exactly; a class that got no sample (a short run) has
- * nothing to check and its share is not drawn elsewhere.
- * strata 1: one class, the plain draw.
+ * read or predict, every sample with the same chance whatever its class
+ * (its input distribution, drawn at the sample: scramble.h), so each class
+ * gets checks in proportion to its samples.  At the end, each class that
+ * had samples but no check gets one among its skipped samples the parent
+ * holds (the cover, job.c late_checks; `covered` counts them), so no
+ * distribution of the timed samples goes unchecked and none of its
+ * samples is known safe beforehand (a draw that always checked each
+ * class's first sample let red team 14's first_skip compute that one and
+ * skip most of the rest).  strata only names the classes for the cover.
  * A fixed count tells a worker that sees the draw's effects when the
- * checks are spent (once a class's share came, none of its later samples
- * is checked), so nothing a worker can see may depend on the draw: every
- * timed sample's outputs reach the parent the same way (protocol.h, the
- * kept room; red team 5, rt5_check_count, timed the downloads of checked
- * samples alone from device code).
+ * checks are spent, so nothing a worker can see may depend on the draw:
+ * every timed sample's outputs reach the parent the same way (protocol.h,
+ * the kept room; red team 5, rt5_check_count, timed the downloads of
+ * checked samples alone from device code).
  */
 #define CHECK_MAX_STRATA 16
 struct check_draw {
@@ -70,11 +63,11 @@ struct check_draw {
 	int strata;
 	unsigned mask;                    /* the timing distributions (scramble.h evs_timing_mask) */
 	int all;                          /* want >= n - 1: every sample */
-	int plain;                        /* one class: Algorithm S, exactly `want` */
 	unsigned seen;                    /* the classes a sample of which came */
-	double chance[CHECK_MAX_STRATA];  /* a later sample's chance, per class */
-	long long left[CHECK_MAX_STRATA]; /* checks still to draw, per class */
-	double floor[CHECK_MAX_STRATA];   /* each sample's least chance, per class (check_draw_memoryless) */
+	long long left[CHECK_MAX_STRATA]; /* [0]: checks still to draw */
+	double floor[CHECK_MAX_STRATA];   /* [0]: each sample's least chance (check_draw_memoryless) */
+	long long checked[CHECK_MAX_STRATA]; /* checks drawn, per class */
+	long long covered;                /* the cover's checks at the end (job.c late_checks) */
 };
 /* mask: the problem's timing distributions (problem.h
  * problem_timing_dists). */
@@ -98,6 +91,12 @@ double check_evict_chance(long long i, size_t ring, int want);
 /* 1 when sample i (0 <= i < n - 1, in order), of class cls, is to be
  * checked. */
 int check_draw_pick(struct check_draw *d, long long i, int cls, double u);
+/* The cover at the end of a fixed count: of the n held skipped samples
+ * (cls[k]: each one's class; pick[k]: already picked), one more, chosen
+ * with uniform(ctx) in [0, 1), for each class that had no check and has a
+ * held sample not picked. */
+void check_draw_cover(struct check_draw *d, const int *cls, size_t n, char *pick, double (*uniform)(void *),
+		      void *ctx);
 
 /*
  * The samples the reported time is made of (job.c job_samples, the one

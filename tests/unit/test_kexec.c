@@ -92,54 +92,55 @@ static int draw_cls(unsigned long long *st, int strata, unsigned mask)
 	return evs_sample_dist(*st, strata, mask);
 }
 
-/* Each class is drawn at random per sample, so its count is random: every
- * class that had a sample gets a check (the first of it), the total is
- * `want` on average, and every sample but the first few (a class's first
- * is always checked) is as likely as any other to be checked, early or
- * late. */
+static double uni_cb(void *ctx)
+{
+	return uni((unsigned long long *)ctx);
+}
+
+/* One exact draw over every sample whatever its class: exactly `want`
+ * checks a run, every sample as likely as any other (a class's first
+ * sample included: red team 14's first_skip computed the first uniform
+ * sample, which the draw before always checked, and skipped 60% of the
+ * rest, ok in 9 of 18 repeats), each class checked in proportion to its
+ * samples. */
 static void test_check_draw_strata(void **state)
 {
 	(void)state;
 	unsigned long long st = 1, ks = 99;
-	long long hits[200] = { 0 }, total = 0;
+	long long hits[200] = { 0 }, first_hits = 0, per_class_all[4] = { 0 };
 	enum { TRIALS = 4000 };
 	for (int trial = 0; trial < TRIALS; trial++) {
 		struct check_draw d;
-		int per_class[4] = { 0 }, n_class[4] = { 0 };
-		check_draw_init(&d, 200, 10, 4, ALL);
-		long long share[4], sum = 0;
-		for (int c = 0; c < 4; c++) {
-			share[c] = d.left[c];
-			sum += share[c];
-			assert_true(share[c] == 2 || share[c] == 3); /* 10 over 4 equal classes */
-		}
-		assert_int_equal(sum, 10);
+		int seen[4] = { 0 }, total = 0;
+		check_draw_init(&d, 200, 10, 4, 1u);
 		for (long long i = 0; i < 200; i++) {
-			int c = draw_cls(&ks, 4, ALL);
+			int c = draw_cls(&ks, 4, 1u);
 			int p = check_draw_pick(&d, i, c, uni(&st));
 			assert_true(!p || i < 199); /* the last is keep_sample's, always */
-			n_class[c] += i < 199;
+			if (c == 0 && !seen[0] && i < 199)
+				first_hits += p; /* uniform's first sample: nothing special */
+			seen[c] = 1;
 			if (p) {
-				per_class[c]++;
 				hits[i]++;
 				total++;
+				per_class_all[c]++;
 			}
 		}
+		assert_int_equal(total, 10);
+		long long sum = 0;
 		for (int c = 0; c < 4; c++)
-			assert_true(per_class[c] >= (n_class[c] > 0));
+			sum += d.checked[c];
+		assert_int_equal(sum, 10);
 	}
-	/* about want a draw */
-	assert_true(total > TRIALS * 9.5 && total < TRIALS * 10.5);
-	/* every later sample about as likely as any other: (10 - 4) / (199 -
-	 * 4) a sample, 4000 of them: about 123 each */
-	long long early = 0, late = 0;
-	for (int i = 20; i < 199; i++) {
-		assert_true(hits[i] > 70 && hits[i] < 190);
-		early += i < 110 ? hits[i] : 0;
-		late += i >= 110 ? hits[i] : 0;
-	}
-	assert_true(late < early * 1.15 && early < late * 1.15);
+	/* every sample about 10 / 199 of the time: about 201 of 4000 */
+	for (int i = 0; i < 199; i++)
+		assert_true(hits[i] > 130 && hits[i] < 280);
+	assert_true(first_hits > 130 && first_hits < 280);
 	assert_int_equal(hits[199], 0);
+	/* in proportion to the classes' samples: 3/4 uniform, 1/12 each stress */
+	assert_true(fabs((double)per_class_all[0] / (TRIALS * 10.0) - 0.75) < 0.02);
+	for (int c = 1; c < 4; c++)
+		assert_true(fabs((double)per_class_all[c] / (TRIALS * 10.0) - 1.0 / 12) < 0.01);
 }
 
 static void test_check_draw_edges(void **state)
@@ -152,7 +153,7 @@ static void test_check_draw_edges(void **state)
 	for (long long i = 0; i < 4; i++)
 		assert_int_equal(check_draw_pick(&d, i, draw_cls(&ks, 4, ALL), uni(&st)), 1);
 	assert_int_equal(check_draw_pick(&d, 4, 0, 0.0), 0);
-	/* one class: the plain draw of exactly `want` */
+	/* one class: exactly `want` */
 	check_draw_init(&d, 100, 7, 1, ALL);
 	int total = 0;
 	for (long long i = 0; i < 100; i++)
@@ -161,43 +162,53 @@ static void test_check_draw_edges(void **state)
 	/* more classes than the draw keeps: one */
 	check_draw_init(&d, 100, 7, CHECK_MAX_STRATA + 1, ALL);
 	assert_int_equal(d.strata, 1);
-	/* a class out of range is never picked */
+	/* a class out of range counts as the first; nothing is lost */
 	check_draw_init(&d, 100, 7, 4, ALL);
-	assert_int_equal(check_draw_pick(&d, 0, 4, 0.0), 0);
-	assert_int_equal(check_draw_pick(&d, 0, -1, 0.0), 0);
-	/* a class that never comes (a short run): its share is not drawn
-	 * elsewhere, the others have their first */
-	check_draw_init(&d, 100, 8, 4, ALL);
-	int per[4] = { 0 };
-	for (long long i = 0; i < 100; i++)
-		per[i % 3] += check_draw_pick(&d, i, (int)(i % 3), uni(&st));
-	assert_int_equal(per[3], 0);
-	assert_int_equal(d.left[3], 2);
-	for (int c = 0; c < 3; c++)
-		assert_true(per[c] >= 1);
+	assert_int_equal(check_draw_pick(&d, 0, 4, 0.0), 1);
+	assert_int_equal(d.checked[0], 1);
 }
 
-/* fewer checks than classes: every class that came still gets one (red
- * team 4, cuda-redteam4-checks.yaml: timed_checks 2 of 4 distributions
- * left large_scores unchecked but for the last sample's luck) */
+/* The cover: fewer checks than classes, or a class the draw missed, gets
+ * one at the end among its held skipped samples, uniformly (red team 4,
+ * cuda-redteam4-checks.yaml: timed_checks 2 of 4 distributions). */
 static void test_check_draw_few(void **state)
 {
 	(void)state;
 	unsigned long long st = 3, ks = 5;
+	long long cover_at[200] = { 0 };
 	for (long long want = 0; want <= 3; want++)
-		for (int trial = 0; trial < 200; trial++) {
+		for (int trial = 0; trial < 400; trial++) {
 			struct check_draw d;
-			int per_class[4] = { 0 }, n_class[4] = { 0 };
+			int cls[200], n_class[4] = { 0 };
+			char pick[200] = { 0 };
 			check_draw_init(&d, 200, want, 4, ALL);
+			int total = 0;
 			for (long long i = 0; i < 200; i++) {
-				int c = draw_cls(&ks, 4, ALL);
-				n_class[c] += i < 199;
-				if (check_draw_pick(&d, i, c, uni(&st)))
-					per_class[c]++;
+				cls[i] = draw_cls(&ks, 4, ALL);
+				n_class[cls[i]] += i < 199;
+				pick[i] = (char)check_draw_pick(&d, i, cls[i], uni(&st));
+				total += pick[i];
 			}
+			assert_int_equal(total, want);
+			char before[200];
+			memcpy(before, pick, sizeof(before));
+			check_draw_cover(&d, cls, 199, pick, uni_cb, &st);
 			for (int c = 0; c < 4; c++)
-				assert_int_equal(per_class[c], n_class[c] > 0); /* no floor: one each */
+				assert_true(d.checked[c] == 0 ? n_class[c] == 0 : 1);
+			int extra = 0;
+			for (int i = 0; i < 199; i++)
+				if (pick[i] && !before[i]) {
+					extra++;
+					cover_at[i]++;
+				}
+			assert_int_equal(extra, (int)d.covered);
+			assert_true(extra <= 4);
 		}
+	/* the cover's picks spread over the run, not at its start */
+	long long early = 0, late = 0;
+	for (int i = 0; i < 199; i++)
+		*(i < 100 ? &early : &late) += cover_at[i];
+	assert_true(late > early / 2 && early > late / 2);
 	/* one class and no checks wanted: none (the last is keep_sample's) */
 	struct check_draw d;
 	check_draw_init(&d, 50, 0, 1, ALL);
@@ -205,22 +216,21 @@ static void test_check_draw_few(void **state)
 		assert_int_equal(check_draw_pick(&d, i, 0, uni(&st)), 0);
 }
 
-/* The plain draw (one class, Algorithm S) is exact, so it tells whoever
- * sees it when the checks are spent: once `want` came, no later sample is
- * picked.  That is why no worker may see it (protocol.h; red team 5,
- * rt5_check_count, saw it from device code when only checked samples
- * were downloaded; test_protocol test_draw_unseen), and why keep_sample
- * adds the floor.  With classes, each later sample's chance is constant. */
+/* The draw is exact, so it tells whoever sees it when the checks are
+ * spent: once `want` came, no later sample is picked.  That is why no
+ * worker may see it (protocol.h; red team 5, rt5_check_count, saw it from
+ * device code when only checked samples were downloaded; test_protocol
+ * test_draw_unseen), and why keep_sample adds the floor. */
 static void test_check_draw_exact_share(void **state)
 {
 	(void)state;
-	unsigned long long st = 11;
+	unsigned long long st = 11, ks = 4;
 	for (int trial = 0; trial < 4000; trial++) {
 		struct check_draw d;
 		int seen = 0;
-		check_draw_init(&d, 200, 10, 1, ALL);
+		check_draw_init(&d, 200, 10, trial % 2 ? 1 : 4, ALL);
 		for (long long i = 0; i < 200; i++) {
-			int q = check_draw_pick(&d, i, 0, uni(&st));
+			int q = check_draw_pick(&d, i, draw_cls(&ks, d.strata, ALL), uni(&st));
 			assert_true(!q || i < 199);
 			if (seen >= 10)
 				assert_int_equal(q, 0);
@@ -228,85 +238,41 @@ static void test_check_draw_exact_share(void **state)
 		}
 		assert_int_equal(seen, 10);
 	}
-	struct check_draw d;
-	check_draw_init(&d, 200, 10, 4, ALL);
-	for (int c = 0; c < 4; c++) /* (share - 1) / (49.75 - 1) */
-		assert_true(fabs(d.chance[c] - (double)(d.left[c] - 1) / 48.75) < 1e-9);
 }
 
 /* The memoryless draw (kexec.h, insurance): every sample keeps at least
- * its class's starting chance whatever was drawn before, and the last
- * sample stays keep_sample's. */
+ * the starting chance whatever was drawn before, and the last sample
+ * stays keep_sample's. */
 static void test_check_draw_memoryless(void **state)
 {
 	(void)state;
-	unsigned long long st = 11;
+	unsigned long long st = 11, ks = 8;
 	long long after = 0, picked_after = 0;
 	for (int trial = 0; trial < 4000; trial++) {
 		struct check_draw d;
-		int per_class[4] = { 0 };
-		check_draw_init(&d, 200, 10, 1, ALL);
+		int got = 0;
+		check_draw_init(&d, 200, 10, 4, 1u);
 		check_draw_memoryless(&d);
-		long long shares[4];
-		for (int c = 0; c < 1; c++)
-			shares[c] = d.left[c];
 		for (long long i = 0; i < 200; i++) {
-			int c = 0, share = (int)shares[c];
-			int p = check_draw_pick(&d, i, c, uni(&st));
+			int p = check_draw_pick(&d, i, draw_cls(&ks, 4, 1u), uni(&st));
 			assert_true(!p || i < 199);
-			if (per_class[c] >= share && i < 199) {
+			if (got >= 10 && i < 199) {
 				after++;
 				picked_after += p;
 			}
-			per_class[c] += p;
+			got += p;
 		}
 	}
 	/* after the share, about the starting chance (10 in 199) */
 	double rate = (double)picked_after / (double)after;
 	assert_true(after > 10000);
 	assert_true(rate > 0.04 && rate < 0.06);
-	/* no checks wanted in one class: none, floor or not */
+	/* no checks wanted: none, floor or not */
 	struct check_draw d;
 	check_draw_init(&d, 50, 0, 1, ALL);
 	check_draw_memoryless(&d);
 	for (long long i = 0; i < 50; i++)
 		assert_int_equal(check_draw_pick(&d, i, 0, uni(&st)), 0);
-}
-
-/* Classes under the 3:1 draw (one timing distribution of four): each class
- * is the distribution its samples are of; the stress classes (a sample in
- * four on average) get their share too, in proportion to their chance
- * with one at least: 12 checks = 4 + 8 in proportion to 3/4, 1/12 x 3:
- * uniform 1 + 6, each stress 1 + 0 or 1 (largest remainders, ties to the
- * first: 2/3 each, so the first two). */
-static void test_check_draw_schedule(void **state)
-{
-	(void)state;
-	unsigned long long st = 5, ks = 41;
-	long long got[4] = { 0 };
-	enum { TRIALS = 2000 };
-	for (int trial = 0; trial < TRIALS; trial++) {
-		struct check_draw d;
-		int per_class[4] = { 0 }, n_class[4] = { 0 };
-		check_draw_init(&d, 300, 12, 4, 1u);
-		assert_int_equal(d.left[0], 7);
-		assert_int_equal(d.left[1] + d.left[2] + d.left[3], 5);
-		for (long long i = 0; i < 300; i++) {
-			int c = draw_cls(&ks, 4, 1u);
-			n_class[c] += i < 299;
-			if (check_draw_pick(&d, i, c, uni(&st)))
-				per_class[c]++;
-		}
-		for (int c = 0; c < 4; c++) {
-			assert_true(per_class[c] >= (n_class[c] > 0));
-			got[c] += per_class[c];
-		}
-	}
-	/* on average the shares: 7, then 2, 2, 1 */
-	assert_true(fabs((double)got[0] / TRIALS - 7) < 0.2);
-	assert_true(fabs((double)got[1] / TRIALS - 2) < 0.15);
-	assert_true(fabs((double)got[2] / TRIALS - 2) < 0.15);
-	assert_true(fabs((double)got[3] / TRIALS - 1) < 0.15);
 }
 
 /* Red team 9, ring_outrun: a skipped frame that leaves the spill ring can
@@ -335,7 +301,6 @@ int main(void)
 		cmocka_unit_test(test_check_draw_few),
 		cmocka_unit_test(test_check_draw_exact_share),
 		cmocka_unit_test(test_check_draw_memoryless),
-		cmocka_unit_test(test_check_draw_schedule),
 		cmocka_unit_test(test_check_draw_edges),
 		cmocka_unit_test(test_cuda_executors),
 		cmocka_unit_test(test_host_executors),
