@@ -269,8 +269,9 @@ static size_t validated_runs(struct actx *a, const char *e, const char *v, const
 }
 
 /*
- * Whether r was checked under a spec tolerance more than 10 times the
- * problem's own in some field (gather.c tolerance_note; red team 13's
+ * Whether r was checked under a spec tolerance looser than the problem's
+ * own in some field (a threshold of 10x let red team 14's tol9_deg3
+ * through at 9.9x) (gather.c tolerance_note; red team 13's
  * const_out: 1/C everywhere passed at rel_l2 1 against the problem's
  * 1e-5); what, into why.  Records from before the problem's rule was
  * recorded give 0.
@@ -282,7 +283,7 @@ static int tolerance_loosened(const struct run_record *r, struct strbuf *why)
 	static const char *const name[3] = { "atol", "rtol", "rel_l2" };
 	int n = 0;
 	for (int i = 0; i < 3; i++)
-		if (own[i] > 0 && spec[i] > 10.0 * own[i])
+		if (own[i] > 0 && spec[i] > own[i] * (1 + 1e-9))
 			strbuf_addf(why, "%s%s %g against the problem's %g", n++ ? ", " : "", name[i], spec[i], own[i]);
 	return n > 0;
 }
