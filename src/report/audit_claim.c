@@ -270,22 +270,39 @@ static size_t validated_runs(struct actx *a, const char *e, const char *v, const
 
 /*
  * Whether r was checked under a spec tolerance looser than the problem's
- * own in some field (a threshold of 10x let red team 14's tol9_deg3
- * through at 9.9x) (gather.c tolerance_note; red team 13's
- * const_out: 1/C everywhere passed at rel_l2 1 against the problem's
- * 1e-5); what, into why.  Records from before the problem's rule was
- * recorded give 0.
+ * own (red team 13's const_out: 1/C everywhere passed at rel_l2 1 against
+ * the problem's 1e-5; red team 14's tol9_deg3: a degree-3 exp at 9.9x) and
+ * its checks' recorded errors do not show that it passes the problem's
+ * rule too: a check whose rel L2 is above the problem's, or whose largest
+ * error is above what the problem allows any element ((atol + rtol) x the
+ * reference's scale).  Then `validated` means only the spec's rule; what,
+ * into why.  Records from before the problem's rule was recorded give 0.
  */
 static int tolerance_loosened(const struct run_record *r, struct strbuf *why)
 {
 	const double spec[3] = { r->atol, r->rtol, r->rel_l2 };
 	const double own[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
-	static const char *const name[3] = { "atol", "rtol", "rel_l2" };
-	int n = 0;
+	int loose = 0;
 	for (int i = 0; i < 3; i++)
-		if (own[i] > 0 && spec[i] > own[i] * (1 + 1e-9))
-			strbuf_addf(why, "%s%s %g against the problem's %g", n++ ? ", " : "", name[i], spec[i], own[i]);
-	return n > 0;
+		loose |= own[i] > 0 && spec[i] > own[i] * (1 + 1e-9);
+	if (!loose)
+		return 0;
+	for (size_t k = 0; k < r->n_checks; k++) {
+		const struct rec_check *c = &r->checks[k];
+		if (!c->pass)
+			continue;
+		double allowed = (r->problem_atol + r->problem_rtol) * c->ref_scale;
+		if ((isfinite(c->rel_l2) && c->rel_l2 > r->problem_rel_l2) ||
+		    (isfinite(c->max_abs_err) && isfinite(allowed) && c->max_abs_err > allowed)) {
+			strbuf_addf(why,
+				    "the spec's atol %g, rtol %g, rel_l2 %g against the problem's %g, %g, %g; a %s check "
+				    "at rel L2 %.3g, largest error %.3g, fails the problem's",
+				    r->atol, r->rtol, r->rel_l2, r->problem_atol, r->problem_rtol, r->problem_rel_l2,
+				    c->phase ? c->phase : "", c->rel_l2, c->max_abs_err);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 void audit_claim_validated(struct actx *a, const struct md_marker *m)
@@ -344,8 +361,8 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 	struct strbuf loose = STRBUF_INIT;
 	if (pass && !n_fail && tolerance_loosened(pass, &loose)) {
 		audit_finding(a, m->line, "unsupported",
-			      "%s: checked under a spec tolerance looser than the problem's (%s, run %s): the "
-			      "problem's own rule was never applied",
+			      "%s: checked under a spec tolerance looser than the problem's (%s, run %s): by the "
+			      "problem's own rule it would have failed",
 			      head.buf, loose.buf, audit_id_or(pass->run_id));
 		strbuf_release(&loose);
 		goto out;

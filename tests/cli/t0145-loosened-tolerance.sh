@@ -20,4 +20,14 @@ PY
 printf 'x <!-- claim: validated experiment=host-redteam13-tol variant=const_out -->\n' > "$TEST_TMP/c.md"
 "$EVIDENT" audit "$TEST_TMP/c.md" > "$TEST_TMP/audit" 2>&1
 expect_match "$TEST_TMP/audit" "unsupported: validated host-redteam13-tol/const_out: checked under a spec tolerance looser"
+# red team 14's tol9_deg3: a degree-3 exp under 9.9x the problem's rule
+# (under a 10x threshold it was validated); its twin tol9_deg5 passes the
+# problem's own rule, and so stays validated under the same spec
+sed 's/samples: 300/samples: 20/; s/repeats: 3/repeats: 1/; s/samples: 100/samples: 20/' \
+	tests/fixtures/specs/host-redteam14-tol.yaml > "$TEST_TMP/tol9.yaml"
+"$EVIDENT" run --no-progress "$TEST_TMP/tol9.yaml" > "$TEST_TMP/out9" 2>&1 || fail "evident run (tol9) exited $?"
+printf 'x <!-- claim: validated experiment=host-redteam14-tol variant=tol9_deg3 -->\n\ny <!-- claim: validated experiment=host-redteam14-tol variant=tol9_deg5 -->\n' > "$TEST_TMP/c9.md"
+"$EVIDENT" audit "$TEST_TMP/c9.md" > "$TEST_TMP/audit9" 2>&1
+expect_match "$TEST_TMP/audit9" "unsupported: validated host-redteam14-tol/tol9_deg3: checked under a spec tolerance looser"
+expect_match "$TEST_TMP/audit9" "supported: validated host-redteam14-tol/tol9_deg5: "
 exit 0
