@@ -263,10 +263,18 @@ int host_clock_freeze(struct host_clock *hc)
 	return -1;
 }
 
-int host_clock_late_escaped(size_t n_late, size_t n)
+int host_clock_late_escaped(size_t n_late, size_t n, int busy)
 {
 	return n_late >= (n < HOST_LATE_MIN ? n : HOST_LATE_MIN) && n_late > 0 &&
-	       (double)n_late > HOST_LATE_FRAC * (double)n;
+	       (double)n_late > (busy ? HOST_LATE_FRAC_BUSY : HOST_LATE_FRAC) * (double)n;
+}
+
+/* 1 when the host's load average (one minute) is above its CPUs online. */
+static int host_busy(void)
+{
+	double la[1];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return getloadavg(la, 1) == 1 && cpus > 0 && la[0] > (double)cpus;
 }
 
 /* The worker's process CPU time in us (all its threads, those that ended
@@ -561,6 +569,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	proto_reserve_kept(p, output_bytes(hc), proto_room_slots(k->samples, k->timed_checks, n_dists));
 	unsigned mask = problem_timing_dists(hc->pr);
 	uint64_t block = 0; /* this block's secret place of its stress sample (scramble.h) */
+	int busy_start = host_busy();
 	for (long long i = 0;; i++) {
 		long long g = warm + i;
 		unsigned long long seed = os_seed();
@@ -620,7 +629,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		n_read += isfinite(late[i]);
 		n_late += isfinite(late[i]) && late[i] > HOST_LATE_CPU_US;
 	}
-	int escaped = host_clock_late_escaped(n_late, p->n_samples);
+	int busy = busy_start || host_busy();
+	int escaped = host_clock_late_escaped(n_late, p->n_samples, busy);
 	for (size_t i = 0; escaped && i < p->n_samples; i++)
 		p->samples[i].late = isfinite(late[i]) && late[i] > HOST_LATE_CPU_US;
 	p->method = json_pack("{s:s, s:s, s:s, s:f, s:i, s:f, s:s, s:i, s:I, s:f, s:I, s:s, s:s, s:b, s:b}", "clock",
@@ -649,7 +659,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 					    "stop, less the stop's own cost per thread",
 					    "median_cpu_us", m ? stats_median_sorted(v, m) : 0.0, "max_cpu_us",
 					    m ? v[m - 1] : 0.0, "bound_us", HOST_LATE_CPU_US, "bound_per_thread_us",
-					    (int)HOST_LATE_CPU_THREAD_US, "frac", HOST_LATE_FRAC, "samples_past_bound",
+					    (int)HOST_LATE_CPU_THREAD_US, "frac", busy ? HOST_LATE_FRAC_BUSY : HOST_LATE_FRAC, "samples_past_bound",
 					    (json_int_t)n_late, "samples_read", (json_int_t)n_read, "escaped", escaped,
 					    "credit",
 					    "each thread other than the leader: what it used (its schedstat), up to "

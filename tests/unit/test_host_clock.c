@@ -242,21 +242,26 @@ static void test_threads_counted_exactly(void **state)
 static void test_late_rule(void **state)
 {
 	(void)state;
-	assert_int_equal(host_clock_late_escaped(0, 8), 0);
-	assert_int_equal(host_clock_late_escaped(1, 8), 0);
-	assert_int_equal(host_clock_late_escaped(2, 8), 0);
-	assert_int_equal(host_clock_late_escaped(3, 8), 1);
-	assert_int_equal(host_clock_late_escaped(3, 20), 0);
-	assert_int_equal(host_clock_late_escaped(5, 20), 0);
-	assert_int_equal(host_clock_late_escaped(6, 20), 1);
-	assert_int_equal(host_clock_late_escaped(5, 300), 0);
-	assert_int_equal(host_clock_late_escaped(75, 300), 0);
-	assert_int_equal(host_clock_late_escaped(76, 300), 1);
-	assert_int_equal(host_clock_late_escaped(300, 300), 1);
-	assert_int_equal(host_clock_late_escaped(2, 2), 1);
-	assert_int_equal(host_clock_late_escaped(1, 1), 1);
-	assert_int_equal(host_clock_late_escaped(1, 2), 0);
-	assert_int_equal(host_clock_late_escaped(0, 0), 0);
+	assert_int_equal(host_clock_late_escaped(0, 8, 0), 0);
+	assert_int_equal(host_clock_late_escaped(1, 8, 0), 0);
+	assert_int_equal(host_clock_late_escaped(2, 8, 0), 0);
+	assert_int_equal(host_clock_late_escaped(3, 8, 0), 1);
+	assert_int_equal(host_clock_late_escaped(3, 20, 0), 0);
+	assert_int_equal(host_clock_late_escaped(5, 20, 0), 0);
+	assert_int_equal(host_clock_late_escaped(6, 20, 0), 1);
+	assert_int_equal(host_clock_late_escaped(5, 300, 0), 0);
+	assert_int_equal(host_clock_late_escaped(75, 300, 0), 0);
+	assert_int_equal(host_clock_late_escaped(76, 300, 0), 1);
+	assert_int_equal(host_clock_late_escaped(300, 300, 0), 1);
+	assert_int_equal(host_clock_late_escaped(2, 2, 0), 1);
+	assert_int_equal(host_clock_late_escaped(1, 1, 0), 1);
+	assert_int_equal(host_clock_late_escaped(1, 2, 0), 0);
+	assert_int_equal(host_clock_late_escaped(0, 0, 0), 0);
+	/* a busy period: more than half */
+	assert_int_equal(host_clock_late_escaped(5, 10, 1), 0);
+	assert_int_equal(host_clock_late_escaped(6, 10, 1), 1);
+	assert_int_equal(host_clock_late_escaped(3, 10, 1), 0);
+	assert_int_equal(host_clock_late_escaped(300, 300, 1), 1);
 }
 
 int main(void)
