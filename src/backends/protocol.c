@@ -697,6 +697,11 @@ int proto_feed(struct proto *p, const char *buf, size_t n, int reply_fd)
 	return 0;
 }
 
+int proto_samples_over(const struct proto *p)
+{
+	return p->timed && p->state >= ST_FINI;
+}
+
 void proto_finish(struct proto *p, int exited_zero)
 {
 	if (p->violation)

@@ -302,12 +302,19 @@ static int note_oom(struct wrun *w)
  */
 #define WORKER_END_GRACE_HOST_S 1.0
 #define WORKER_END_GRACE_GPU_S 3.0
+/* A timed job is over once its samples are in: its kernel's fini() and
+ * the worker's teardown then have this long, or the box is killed and the
+ * run is a protocol violation (red team 14: a fini() that ran on for as
+ * long as the job's timeout, beside the pool's other slot, was bounded by
+ * nothing, since the grace after done starts only when fini() returns). */
+#define WORKER_FINI_GRACE_HOST_S 3.0
+#define WORKER_FINI_GRACE_GPU_S 8.0
 
 static int job_over(const struct wrun *w)
 {
 	if (!strcmp(w->job.phase, "plan"))
 		return w->proto.plan != NULL && !w->proto.violation && !w->proto.failure;
-	return w->proto.got_done;
+	return w->proto.got_done || proto_samples_over(&w->proto);
 }
 
 static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
@@ -494,6 +501,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 			       .env_keep = sandbox_env_keep(&c->sb), .oom_score_adj = SANDBOX_OOM_SCORE_ADJ,
 			       .no_core = 1, .kill_box = c->sb.on,
 			       .end_grace_s = !strcmp(w->job.phase, "plan") ? 0
+					      : w->job.timing ? (c->be->uses_gpu ? WORKER_FINI_GRACE_GPU_S : WORKER_FINI_GRACE_HOST_S)
 					      : c->be->uses_gpu	     ? WORKER_END_GRACE_GPU_S
 								     : WORKER_END_GRACE_HOST_S };
 	int rc = run_command(&ro, &w->rr);
@@ -507,6 +515,12 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 		w->rr.killed_by_parent = 0;
 	}
 	settle(c, &w->rr);
+	if (w->rr.killed_at_end && !w->proto.got_done && strcmp(w->job.phase, "plan") && !w->proto.violation &&
+	    !w->proto.failure)
+		proto_violate(&w->proto, "the worker was still running %.1f s after its timed samples ended, "
+					 "without its done message (its kernel's fini() or later): killed, since no "
+					 "kernel code may run beside the next job",
+			      w->rr.seconds - w->rr.end_seconds);
 	proto_finish(&w->proto, w->rr.exited && w->rr.exit_code == 0);
 	return 0;
 }

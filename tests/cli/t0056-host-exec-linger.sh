@@ -19,6 +19,11 @@ t1=$(date +%s)
 grep "UNEXPECTED" "$TEST_TMP/out" && fail "a variant did not get its expected outcome"
 expect_match "$TEST_TMP/out" "^honest +ok "
 expect_match "$TEST_TMP/out" "^linger +ok "
+# a fini() that runs on before its done message: the grace from the end of
+# the samples bounds it (job.c WORKER_FINI_GRACE_HOST_S); before, it ran
+# its whole 20 s, as long as the job's timeout allowed
+expect_match "$TEST_TMP/out" "^fini_linger +protocol_violation "
+expect_match "$TEST_TMP/out" "fini_linger: protocol_violation - protocol violation: the worker was still running [0-9.]+ s after its timed samples ended"
 for v in exec_init exec_launch; do
 	expect_match "$TEST_TMP/out" "^$v +crashed "
 	expect_match "$TEST_TMP/out" "$v: crashed - worker killed by SIGSYS .*refuses execve and execveat to kernel code"
