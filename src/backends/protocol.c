@@ -699,7 +699,7 @@ int proto_feed(struct proto *p, const char *buf, size_t n, int reply_fd)
 
 int proto_samples_over(const struct proto *p)
 {
-	return p->timed && p->state >= ST_FINI;
+	return p->state >= ST_FINI;
 }
 
 void proto_finish(struct proto *p, int exited_zero)

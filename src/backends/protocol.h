@@ -276,9 +276,9 @@ int proto_store_kept(struct proto *p);
  * mid-sequence without a failure message only when it exited 0 (a crash
  * is the crash's outcome). */
 void proto_finish(struct proto *p, int exited_zero);
-/* 1 when a timed job's samples are all in (the protocol is at fini or
- * later): what the worker still has to do is its kernel's fini() and its
- * own teardown (run/job.c job_over). */
+/* 1 when a job's outputs are all in, its seeds' and its timed samples'
+ * (the protocol is at fini or later): what the worker still has to do is
+ * its kernel's fini() and its own teardown (run/job.c job_over). */
 int proto_samples_over(const struct proto *p);
 
 #endif /* EVIDENT_PROTOCOL_H */

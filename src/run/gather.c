@@ -247,6 +247,8 @@ static char *timed_on_text(const struct vdata *d)
 /* A stress distribution whose median, over the variant's ok runs, is
  * below DIST_NOTE_RATIO of the timing median: a speed no timing input
  * has (red team 12, cancel_half at 0.3x on gemm's `cancel`). */
+/* seconds a worker may run after its last output before a note says so */
+#define WORKER_AFTER_NOTE_S 0.5
 #define DIST_NOTE_RATIO 0.67
 
 /* The distribution of r's by_dist named name, or NULL. */
@@ -398,6 +400,20 @@ static void variant_notes(const struct run_ctx *c, const struct spec_variant *v,
 	if (row->health_note)
 		add_note(notes, xstrfmt("%s: %s", v->name, row->health_note));
 	dist_speed_notes(v, d, notes);
+	/* a worker that ran on after its last output (job.c job_over): its
+	 * kernel's fini() or teardown, beside whatever the pool runs next */
+	for (size_t i = 0; i < d->n_runs; i++) {
+		json_t *sb = json_object_get(d->runs[i].judge, "sandbox");
+		double a = json_number_value(json_object_get(sb, "after_outputs_s")),
+		       b = json_number_value(json_object_get(sb, "shape_after_outputs_s"));
+		double m = a > b ? a : b;
+		if (m > WORKER_AFTER_NOTE_S) {
+			add_note(notes, xstrfmt("%s: a worker ran %.1f s after its last output (its fini() or teardown; "
+						"judge.sandbox.after_outputs_s): in a pool, beside the other slot's jobs",
+						v->name, m));
+			break;
+		}
+	}
 	/* a GPU kernel that ran its host code in the timing worker: trust: host */
 	const char *ex = r0 ? json_string_value(json_object_get(r0->judge, "executor")) : NULL;
 	if (c->be->uses_gpu && ex && !strcmp(ex, "in_process"))

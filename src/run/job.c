@@ -290,24 +290,28 @@ static int note_oom(struct wrun *w)
 }
 
 /*
- * A worker's job is over once the parent has its last message: a
+ * A worker's job is over once the parent has what it needs from it: a
  * planner's plan (nothing after it is evidence: its fini() never runs, the
- * box is killed at once), any other worker's done (a short grace, for its
- * own runtime's teardown: CUDA's exit handlers).  What a kernel's code
- * does after that is no part of its job, and it would run beside the
- * next job: the pool's other slot's timed samples (red team 13,
- * rt13_slot_hog spun grids on the other GPU from a planner's fini() for
- * 12 s after its plan).  runcmd.h end_grace_s; the record says when a
- * worker had to be killed (judge.sandbox.worker_end, planner_end).
+ * box is killed at once), any other worker's last output (then a short
+ * grace for its kernel's fini(), its done message and its runtime's
+ * teardown: CUDA's exit handlers).  What a kernel's code does after that
+ * is no part of its job, and it would run beside the next job: the pool's
+ * other slot's timed samples (red team 13, rt13_slot_hog spun grids on
+ * the other GPU from a planner's fini() for 12 s after its plan).
+ * runcmd.h end_grace_s; the record says when a worker had to be killed
+ * (judge.sandbox.worker_end, planner_end).
  */
-#define WORKER_END_GRACE_HOST_S 1.0
-#define WORKER_END_GRACE_GPU_S 3.0
-/* A timed job is over once its samples are in: its kernel's fini() and
- * the worker's teardown then have this long, or the box is killed and the
- * run is a protocol violation (red team 14: a fini() that ran on for as
- * long as the job's timeout, beside the pool's other slot, was bounded by
- * nothing, since the grace after done starts only when fini() returns). */
-#define WORKER_FINI_GRACE_HOST_S 3.0
+/* A job is over once its outputs are in (its seeds', its timed
+ * samples'): its kernel's fini() and the worker's teardown then have this
+ * long, or the box is killed and the run is a protocol violation (red
+ * team 14: a fini() that ran on for as long as the job's timeout, beside
+ * the pool's other slot, was bounded by nothing, since the grace after
+ * done starts only when fini() returns; red team 15: the same in the
+ * extra shape's worker, which times nothing, 20 s).  What a worker used of
+ * it is recorded (judge.sandbox.after_outputs_s) and, past
+ * WORKER_AFTER_NOTE_S, named in a note: 1.3 s of spinning there slowed
+ * the pool's other slot 3x (red team 15, fini_spin). */
+#define WORKER_FINI_GRACE_HOST_S 1.0
 #define WORKER_FINI_GRACE_GPU_S 8.0
 
 static int job_over(const struct wrun *w)
@@ -501,9 +505,8 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 			       .env_keep = sandbox_env_keep(&c->sb), .oom_score_adj = SANDBOX_OOM_SCORE_ADJ,
 			       .no_core = 1, .kill_box = c->sb.on,
 			       .end_grace_s = !strcmp(w->job.phase, "plan") ? 0
-					      : w->job.timing ? (c->be->uses_gpu ? WORKER_FINI_GRACE_GPU_S : WORKER_FINI_GRACE_HOST_S)
-					      : c->be->uses_gpu	     ? WORKER_END_GRACE_GPU_S
-								     : WORKER_END_GRACE_HOST_S };
+					      : c->be->uses_gpu ? WORKER_FINI_GRACE_GPU_S
+								: WORKER_FINI_GRACE_HOST_S };
 	int rc = run_command(&ro, &w->rr);
 	sandbox_argv_free(boxed);
 	if (filter_fd >= 0)
@@ -517,9 +520,9 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	settle(c, &w->rr);
 	if (w->rr.killed_at_end && !w->proto.got_done && strcmp(w->job.phase, "plan") && !w->proto.violation &&
 	    !w->proto.failure)
-		proto_violate(&w->proto, "the worker was still running %.1f s after its timed samples ended, "
-					 "without its done message (its kernel's fini() or later): killed, since no "
-					 "kernel code may run beside the next job",
+		proto_violate(&w->proto, "the worker was still running %.1f s after its last output, without its "
+					 "done message (its kernel's fini() or later): killed, since no kernel code may "
+					 "run beside the next job",
 			      w->rr.seconds - w->rr.end_seconds);
 	proto_finish(&w->proto, w->rr.exited && w->rr.exit_code == 0);
 	return 0;
@@ -874,6 +877,12 @@ static json_t *job_sandbox(const struct job_state *j)
 	}
 	if (j->main_w.planner_end)
 		json_object_set_new(s, "planner_end", json_string(j->main_w.planner_end));
+	/* how long each worker ran after its last output (job_over) */
+	if (rr->end_seconds > 0 && rr->seconds >= rr->end_seconds)
+		json_object_set_new(s, "after_outputs_s", json_real(rr->seconds - rr->end_seconds));
+	const struct run_result *sr = &j->shape_w.rr;
+	if (sr->end_seconds > 0 && sr->seconds >= sr->end_seconds)
+		json_object_set_new(s, "shape_after_outputs_s", json_real(sr->seconds - sr->end_seconds));
 	return s;
 }
 

@@ -20,10 +20,10 @@ grep "UNEXPECTED" "$TEST_TMP/out" && fail "a variant did not get its expected ou
 expect_match "$TEST_TMP/out" "^honest +ok "
 expect_match "$TEST_TMP/out" "^linger +ok "
 # a fini() that runs on before its done message: the grace from the end of
-# the samples bounds it (job.c WORKER_FINI_GRACE_HOST_S); before, it ran
+# the outputs bounds it (job.c WORKER_FINI_GRACE_HOST_S); before, it ran
 # its whole 20 s, as long as the job's timeout allowed
 expect_match "$TEST_TMP/out" "^fini_linger +protocol_violation "
-expect_match "$TEST_TMP/out" "fini_linger: protocol_violation - protocol violation: the worker was still running [0-9.]+ s after its timed samples ended"
+expect_match "$TEST_TMP/out" "fini_linger: protocol_violation - protocol violation: the worker was still running [0-9.]+ s after its last output"
 for v in exec_init exec_launch; do
 	expect_match "$TEST_TMP/out" "^$v +crashed "
 	expect_match "$TEST_TMP/out" "$v: crashed - worker killed by SIGSYS .*refuses execve and execveat to kernel code"
@@ -39,3 +39,13 @@ python3 -c "import sys; sys.exit(0 if float('$w') < 10 else 1)" || fail "linger'
 h=$(grep -l '"variant": "honest"' artifacts/runs/*.json | grep -v batch | head -1)
 expect_eq "$(jget "$h" "d['judge']['sandbox'].get('worker_end')")" "None" "an honest worker is not killed at its end"
 expect_match <(jget "$h" "d['judge']['sandbox']['exec']") "execve and execveat end the worker"
+# red team 15: a fini() that spins 1.3 s (fini_spin), and one that spins
+# 20 s only in the extra shape's worker, which times nothing (fini_extra):
+# ok both before (the grace covered only timed workers, and was 3 s); now
+# each worker has 1 s after its last output
+for sp in fini fini-extra; do
+	"$EVIDENT" run --no-progress --repeats 1 tests/fixtures/specs/host-redteam15-$sp.yaml > "$TEST_TMP/out15" 2>&1
+	grep "UNEXPECTED" "$TEST_TMP/out15" && fail "host-redteam15-$sp: a variant did not get its expected outcome"
+	expect_match "$TEST_TMP/out15" "protocol violation: the worker was still running [0-9.]+ s after its last output"
+done
+exit 0
