@@ -78,8 +78,9 @@ static int int_cmp(const void *a, const void *b)
 }
 
 /*
- * Every thread of pid: their count, or -1; *all_stopped whether each is
- * stopped (or dead).  With ids, their ids too, sorted, in *ids (grown as
+ * Every thread of pid: their count, or -1; with all_stopped, whether each
+ * is stopped (or dead), from each one's stat (without, nothing more is
+ * read than the task list).  With ids, their ids too, sorted, in *ids (grown as
  * needed, *cap its room; the caller frees it).  No cap on the count: a list
  * cut at 256 let a kernel that made 256 threads in init start a thread in
  * launch() that no sample counted as escaped work (red team 6, left open).
@@ -92,14 +93,17 @@ static int task_ids(int pid, int **ids, size_t *cap, int *all_stopped)
 	if (!d)
 		return -1;
 	int n = 0;
-	*all_stopped = 1;
+	if (all_stopped)
+		*all_stopped = 1;
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		char st = task_state(pid, e->d_name);
-		if (st != 'T' && st != 't' && st != 'Z' && st != 'X')
-			*all_stopped = 0;
+		if (all_stopped) {
+			char st = task_state(pid, e->d_name);
+			if (st != 'T' && st != 't' && st != 'Z' && st != 'X')
+				*all_stopped = 0;
+		}
 		if (ids) {
 			if ((size_t)n == *cap) {
 				*cap = *cap ? 2 * *cap : 64;
@@ -117,8 +121,7 @@ static int task_ids(int pid, int **ids, size_t *cap, int *all_stopped)
 
 int host_clock_threads(int pid, int **ids, size_t *cap)
 {
-	int stopped;
-	return task_ids(pid, ids, cap, &stopped);
+	return task_ids(pid, ids, cap, NULL); /* the list alone: no thread's stat */
 }
 
 int host_clock_new_threads(const int *before, int nb, const int *after, int na)
@@ -296,33 +299,28 @@ static double cpu_us(const struct host_clock *hc)
  */
 static int threads_cpu(struct host_clock *hc)
 {
-	char path[64], buf[128];
-	snprintf(path, sizeof(path), "/proc/%d/task", hc->pid);
-	DIR *d = opendir(path);
-	if (!d)
+	char buf[128], tid[16];
+	size_t cap = hc->st_cap;
+	int n = task_ids(hc->pid, &hc->st_ids, &cap, NULL);
+	if (n < 0)
 		return -1;
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (task_file(hc->pid, e->d_name, "schedstat", buf, sizeof(buf)) <= 0)
-			continue; /* it ended since the listing: no credit */
-		if ((size_t)n == hc->st_cap) {
-			hc->st_cap = hc->st_cap ? 2 * hc->st_cap : 64;
-			hc->st_ids = xrealloc(hc->st_ids, hc->st_cap * sizeof(int));
-			hc->st_ns = xrealloc(hc->st_ns, hc->st_cap * sizeof(unsigned long long));
-		}
-		char *end;
-		hc->st_ns[n] = strtoull(buf, &end, 10);
-		if (end == buf) {
-			closedir(d);
-			return -1;
-		}
-		hc->st_ids[n++] = atoi(e->d_name);
+	if (cap != hc->st_cap) {
+		hc->st_ns = xrealloc(hc->st_ns, cap * sizeof(unsigned long long));
+		hc->st_cap = cap;
 	}
-	closedir(d);
-	return n;
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		snprintf(tid, sizeof(tid), "%d", hc->st_ids[i]);
+		if (task_file(hc->pid, tid, "schedstat", buf, sizeof(buf)) <= 0)
+			continue; /* it ended since the listing: no credit */
+		char *end;
+		unsigned long long ns = strtoull(buf, &end, 10);
+		if (end == buf)
+			return -1;
+		hc->st_ids[m] = hc->st_ids[i];
+		hc->st_ns[m++] = ns;
+	}
+	return m;
 }
 
 /*

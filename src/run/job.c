@@ -52,12 +52,11 @@ static double os_uniform(void)
 	return (double)(random_secret_u64() >> 11) * (1.0 / 9007199254740992.0);
 }
 
-void check_draw_init(struct check_draw *d, long long n, long long want, int strata, unsigned mask)
+void check_draw_init(struct check_draw *d, long long n, long long want, int strata)
 {
 	memset(d, 0, sizeof(*d));
 	d->n = n;
 	d->strata = strata >= 1 && strata <= CHECK_MAX_STRATA ? strata : 1;
-	d->mask = evs_timing_mask(d->strata, mask);
 	long long pool = n > 1 ? n - 1 : 0;
 	d->all = want >= pool;
 	/* one exact draw over every sample, whatever its class: Algorithm S
@@ -70,13 +69,13 @@ void check_draw_init(struct check_draw *d, long long n, long long want, int stra
 	 * 9 of 18 repeats).  Every class that had samples but no check gets
 	 * one at the end, among its skipped samples the parent holds
 	 * (check_draw_cover, job.c late_checks). */
-	d->left[0] = want < pool ? want : pool;
+	d->left = want < pool ? want : pool;
 }
 
 void check_draw_memoryless(struct check_draw *d)
 {
 	long long pool = d->n > 1 ? d->n - 1 : 0;
-	d->floor[0] = pool > 0 ? (double)d->left[0] / (double)pool : 0;
+	d->floor = pool > 0 ? (double)d->left / (double)pool : 0;
 }
 
 /*
@@ -91,12 +90,11 @@ int check_draw_pick(struct check_draw *d, long long i, int s, double u)
 	if (s < 0 || s >= d->strata)
 		s = 0;
 	double pool = (double)(d->n - 1 - i);
-	double p = d->all ? 1.0 : d->left[0] > 0 ? (double)d->left[0] / pool : 0;
-	int pick = u < (p > d->floor[0] ? p : d->floor[0]);
-	d->seen |= 1u << s;
+	double p = d->all ? 1.0 : d->left > 0 ? (double)d->left / pool : 0;
+	int pick = u < (p > d->floor ? p : d->floor);
 	if (pick) {
-		if (d->left[0] > 0)
-			d->left[0]--;
+		if (d->left > 0)
+			d->left--;
 		d->checked[s]++;
 	}
 	return pick;
@@ -132,7 +130,7 @@ static int keep_sample(void *ctx, long long i, int last)
 		 * evs_sample_dist), drawn at the sample: CUDA's from its key, the
 		 * host clock's by the parent; the draw is one over every class,
 		 * the cover at the end (late_checks) */
-		check_draw_init(&w->draw, w->n_fixed, w->checks_wanted, w->strata, w->dist_mask);
+		check_draw_init(&w->draw, w->n_fixed, w->checks_wanted, w->strata);
 		check_draw_memoryless(&w->draw); /* kexec.h: insurance */
 	}
 	if (last)
@@ -201,7 +199,7 @@ static void late_checks(void *ctx, const long long *idx, size_t n, char *pick)
 		return;
 	struct check_draw *d = &w->draw;
 	if ((long long)w->proto.n_samples < w->n_fixed) {
-		long long owed = d->left[0];
+		long long owed = d->left;
 		/* selection sampling: each picked with probability owed / (those not yet seen) */
 		for (size_t k = 0; k < n && owed > 0; k++)
 			if (os_uniform() * (double)(n - k) < (double)owed) {
@@ -209,7 +207,7 @@ static void late_checks(void *ctx, const long long *idx, size_t n, char *pick)
 				owed--;
 				d->checked[wrun_class(w, idx[k])]++;
 			}
-		d->left[0] = owed;
+		d->left = owed;
 	}
 	int *cls = xcalloc(n ? n : 1, sizeof(int)); /* freed here */
 	for (size_t k = 0; k < n; k++)
@@ -911,8 +909,7 @@ static int job_judge(struct job_state *j)
 	long long owed = 0;
 	if (j->main_w.n_fixed > 0 && (long long)j->main_w.proto.n_samples < j->main_w.n_fixed &&
 	    j->main_w.proto.n_samples > 0)
-		for (int s = 0; s < j->main_w.draw.strata; s++)
-			owed += j->main_w.draw.left[s];
+		owed = j->main_w.draw.left;
 	j->judge = json_pack("{s:o?, s:{s:I, s:I, s:i, s:I, s:I, s:I, s:I}, s:{s:f, s:f, s:f}, s:i, s:s}", "sandbox", job_sandbox(j),
 			     "timed_checks", "asked", (json_int_t)asked, "received", (json_int_t)got, "wanted",
 			     j->main_w.checks_wanted, "late", (json_int_t)j->main_w.proto.late_checks, "evicted",

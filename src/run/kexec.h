@@ -61,17 +61,15 @@
 struct check_draw {
 	long long n;
 	int strata;
-	unsigned mask;                    /* the timing distributions (scramble.h evs_timing_mask) */
 	int all;                          /* want >= n - 1: every sample */
-	unsigned seen;                    /* the classes a sample of which came */
-	long long left[CHECK_MAX_STRATA]; /* [0]: checks still to draw */
-	double floor[CHECK_MAX_STRATA];   /* [0]: each sample's least chance (check_draw_memoryless) */
-	long long checked[CHECK_MAX_STRATA]; /* checks drawn, per class */
+	long long left;                   /* checks still to draw */
+	double floor;                     /* each sample's least chance (check_draw_memoryless) */
+	long long checked[CHECK_MAX_STRATA]; /* checks drawn, per class (the cover's too) */
 	long long covered;                /* the cover's checks at the end (job.c late_checks) */
 };
-/* mask: the problem's timing distributions (problem.h
- * problem_timing_dists). */
-void check_draw_init(struct check_draw *d, long long n, long long want, int strata, unsigned mask);
+/* n: the fixed count; want: the checks asked; strata: the classes (input
+ * distributions) the cover looks after. */
+void check_draw_init(struct check_draw *d, long long n, long long want, int strata);
 /*
  * Insurance for whatever may still tell a worker which samples were
  * checked: with an exact count, once a class's share was drawn none of its

@@ -112,7 +112,7 @@ static void test_check_draw_strata(void **state)
 	for (int trial = 0; trial < TRIALS; trial++) {
 		struct check_draw d;
 		int seen[4] = { 0 }, total = 0;
-		check_draw_init(&d, 200, 10, 4, 1u);
+		check_draw_init(&d, 200, 10, 4);
 		for (long long i = 0; i < 200; i++) {
 			int c = draw_cls(&ks, 4, 1u);
 			int p = check_draw_pick(&d, i, c, uni(&st));
@@ -149,21 +149,21 @@ static void test_check_draw_edges(void **state)
 	unsigned long long st = 7, ks = 3;
 	struct check_draw d;
 	/* fewer samples than checks: every sample but the last */
-	check_draw_init(&d, 5, 10, 4, ALL);
+	check_draw_init(&d, 5, 10, 4);
 	for (long long i = 0; i < 4; i++)
 		assert_int_equal(check_draw_pick(&d, i, draw_cls(&ks, 4, ALL), uni(&st)), 1);
 	assert_int_equal(check_draw_pick(&d, 4, 0, 0.0), 0);
 	/* one class: exactly `want` */
-	check_draw_init(&d, 100, 7, 1, ALL);
+	check_draw_init(&d, 100, 7, 1);
 	int total = 0;
 	for (long long i = 0; i < 100; i++)
 		total += check_draw_pick(&d, i, 0, uni(&st));
 	assert_int_equal(total, 7);
 	/* more classes than the draw keeps: one */
-	check_draw_init(&d, 100, 7, CHECK_MAX_STRATA + 1, ALL);
+	check_draw_init(&d, 100, 7, CHECK_MAX_STRATA + 1);
 	assert_int_equal(d.strata, 1);
 	/* a class out of range counts as the first; nothing is lost */
-	check_draw_init(&d, 100, 7, 4, ALL);
+	check_draw_init(&d, 100, 7, 4);
 	assert_int_equal(check_draw_pick(&d, 0, 4, 0.0), 1);
 	assert_int_equal(d.checked[0], 1);
 }
@@ -181,7 +181,7 @@ static void test_check_draw_few(void **state)
 			struct check_draw d;
 			int cls[200], n_class[4] = { 0 };
 			char pick[200] = { 0 };
-			check_draw_init(&d, 200, want, 4, ALL);
+			check_draw_init(&d, 200, want, 4);
 			int total = 0;
 			for (long long i = 0; i < 200; i++) {
 				cls[i] = draw_cls(&ks, 4, ALL);
@@ -211,7 +211,7 @@ static void test_check_draw_few(void **state)
 	assert_true(late > early / 2 && early > late / 2);
 	/* one class and no checks wanted: none (the last is keep_sample's) */
 	struct check_draw d;
-	check_draw_init(&d, 50, 0, 1, ALL);
+	check_draw_init(&d, 50, 0, 1);
 	for (long long i = 0; i < 50; i++)
 		assert_int_equal(check_draw_pick(&d, i, 0, uni(&st)), 0);
 }
@@ -228,7 +228,7 @@ static void test_check_draw_exact_share(void **state)
 	for (int trial = 0; trial < 4000; trial++) {
 		struct check_draw d;
 		int seen = 0;
-		check_draw_init(&d, 200, 10, trial % 2 ? 1 : 4, ALL);
+		check_draw_init(&d, 200, 10, trial % 2 ? 1 : 4);
 		for (long long i = 0; i < 200; i++) {
 			int q = check_draw_pick(&d, i, draw_cls(&ks, d.strata, ALL), uni(&st));
 			assert_true(!q || i < 199);
@@ -251,7 +251,7 @@ static void test_check_draw_memoryless(void **state)
 	for (int trial = 0; trial < 4000; trial++) {
 		struct check_draw d;
 		int got = 0;
-		check_draw_init(&d, 200, 10, 4, 1u);
+		check_draw_init(&d, 200, 10, 4);
 		check_draw_memoryless(&d);
 		for (long long i = 0; i < 200; i++) {
 			int p = check_draw_pick(&d, i, draw_cls(&ks, 4, 1u), uni(&st));
@@ -269,7 +269,7 @@ static void test_check_draw_memoryless(void **state)
 	assert_true(rate > 0.04 && rate < 0.06);
 	/* no checks wanted: none, floor or not */
 	struct check_draw d;
-	check_draw_init(&d, 50, 0, 1, ALL);
+	check_draw_init(&d, 50, 0, 1);
 	check_draw_memoryless(&d);
 	for (long long i = 0; i < 50; i++)
 		assert_int_equal(check_draw_pick(&d, i, 0, uni(&st)), 0);
