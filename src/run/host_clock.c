@@ -268,7 +268,10 @@ int host_clock_freeze(struct host_clock *hc)
 
 int host_clock_late_escaped(size_t n_late, size_t n, int busy)
 {
-	return n_late >= (n < HOST_LATE_MIN ? n : HOST_LATE_MIN) && n_late > 0 &&
+	/* at least HOST_LATE_MIN, but never more than a median-moving cheat
+	 * must have (over half of n) */
+	size_t least = n / 2 + 1 < HOST_LATE_MIN ? n / 2 + 1 : HOST_LATE_MIN;
+	return n_late >= least && n_late > 0 &&
 	       (double)n_late > (busy ? HOST_LATE_FRAC_BUSY : HOST_LATE_FRAC) * (double)n;
 }
 

@@ -245,7 +245,10 @@ static void test_late_rule(void **state)
 	assert_int_equal(host_clock_late_escaped(0, 8, 0), 0);
 	assert_int_equal(host_clock_late_escaped(1, 8, 0), 0);
 	assert_int_equal(host_clock_late_escaped(2, 8, 0), 0);
-	assert_int_equal(host_clock_late_escaped(3, 8, 0), 1);
+	assert_int_equal(host_clock_late_escaped(3, 8, 0), 0); /* 3 was the floor before HOST_LATE_MIN 5 */
+	assert_int_equal(host_clock_late_escaped(4, 8, 0), 0);
+	assert_int_equal(host_clock_late_escaped(5, 8, 0), 1); /* over half: the median moved */
+	assert_int_equal(host_clock_late_escaped(4, 6, 0), 1);
 	assert_int_equal(host_clock_late_escaped(3, 20, 0), 0);
 	assert_int_equal(host_clock_late_escaped(5, 20, 0), 0);
 	assert_int_equal(host_clock_late_escaped(6, 20, 0), 1);
