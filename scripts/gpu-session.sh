@@ -37,6 +37,11 @@
 #              shown) and, where the host has two GPUs or more, the cross-slot hog
 #              (cuda-redteam13-pool.yaml with --gpus all, then the hog's planner lines);
 #              about 3 min, not in the default list)
+#   redteam16  red team 16's CUDA probe (tests/fixtures/specs/cuda-redteam16.yaml;
+#              docs/redteam16-cuda.md): attention with fp16 scores on the samples a
+#              learned value dictionary calls timing ones; each variant's outcome,
+#              median, timed checks by distribution and the batch's notes (10 jobs,
+#              about 2-3 min on one H200; not in the default list)
 #   gpubox     the slot hog's closure (docs/redteam13-cuda.md, "Closed since"):
 #              tests/fixtures/specs/cuda-gpubox-probe.yaml plainly and with --gpus all
 #              (each box's nodes, NVML's openable GPUs, CUDA's count; execve refused),
@@ -316,6 +321,18 @@ if has redteam13; then
 	else
 		log "redteam13: one GPU here, the cross-slot hog (cuda-redteam13-pool.yaml) needs two: not run"
 	fi
+fi
+if has redteam16; then
+	# dict and rowsniff ok (and faster) is the hole shown; always and
+	# inverse wrong_output (the control, and the dictionary finding the
+	# stress samples); the spec's header says what each outcome means
+	run_exp cuda-redteam16 tests/fixtures/specs/cuda-redteam16.yaml
+	log "cuda-redteam16: table, notes, each run's checks and by_dist"
+	grep -E "^[a-z_0-9]+ +[a-z_]+ |timed on|UNEXPECTED|precision|x of " "$OUT/cuda-redteam16.txt" | tee -a "$OUT/session.log"
+	for r in $("$E" ls --store artifacts --experiment cuda-redteam16 | awk '{ print $1 }' | grep -v batch | tail -n 10); do
+		log "cuda-redteam16 $r"
+		"$E" show --store artifacts "$r" 2>&1 | grep -iE "^(variant|outcome)|by dist|timed check|check|median|note" | head -n 20 | tee -a "$OUT/session.log"
+	done
 fi
 if has gpubox; then
 	run_exp gpubox-probe tests/fixtures/specs/cuda-gpubox-probe.yaml
