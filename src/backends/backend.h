@@ -119,6 +119,14 @@ struct backend {
 	 * when it cannot be told. */
 	int (*device_count)(struct strbuf *why);
 	char *(*pin_device)(int index, int *minor, const char **why);
+	/* pin_ordinal: in a run on one device (a plain run, a Slurm task),
+	 * before it starts any worker, the same for the device its workers
+	 * would use, `ordinal` in this process's own numbering (CUDA's, under
+	 * CUDA_VISIBLE_DEVICES); *index: its index as device_info takes it,
+	 * or -1.  NULL with *why set where it cannot tell which device that
+	 * is (nothing changed: the run goes on unpinned), NULL with *why NULL
+	 * after error(). */
+	char *(*pin_ordinal)(int ordinal, int *index, int *minor, const char **why);
 	/* Did the GPU throttle, by a state from device_state?  (NULL: never) */
 	int (*throttled)(json_t *state);
 };

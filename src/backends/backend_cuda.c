@@ -843,6 +843,95 @@ static char *cuda_pin_device(int index, int *minor, const char **why)
 	return out;
 }
 
+/*
+ * "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (NVML's and nvidia-smi's
+ * spelling) of the 16 bytes of a CUuuid, into out (at least 41 bytes).
+ */
+void cuda_uuid_text(const unsigned char b[16], char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *o = out + sprintf(out, "GPU-");
+	for (int i = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			*o++ = '-';
+		*o++ = hex[b[i] >> 4];
+		*o++ = hex[b[i] & 15];
+	}
+	*o = 0;
+}
+
+typedef int (*cu_devget_fn)(int *, int);
+typedef int (*cu_uuid_fn)(unsigned char *, int);
+
+/* The UUID of CUDA's device `ordinal` as this process's environment
+ * (CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER) numbers them, malloc'd, or
+ * NULL with the reason in why (static text). */
+static char *driver_uuid(int ordinal, const char **why)
+{
+	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	cu_init_fn cu_init;
+	cu_devget_fn cu_devget;
+	cu_uuid_fn cu_uuid;
+	int dev = 0;
+	unsigned char b[16];
+	char text[48];
+	if (!lib) {
+		*why = "no CUDA driver (libcuda.so.1 not found)";
+		return NULL;
+	}
+	*(void **)&cu_init = dlsym(lib, "cuInit");
+	*(void **)&cu_devget = dlsym(lib, "cuDeviceGet");
+	*(void **)&cu_uuid = dlsym(lib, "cuDeviceGetUuid_v2");
+	if (!cu_uuid)
+		*(void **)&cu_uuid = dlsym(lib, "cuDeviceGetUuid");
+	if (!cu_init || !cu_devget || !cu_uuid) {
+		*why = "the CUDA driver lacks cuDeviceGetUuid";
+		return NULL; /* the library stays loaded: unloading the driver is never safe */
+	}
+	if (cu_init(0) || cu_devget(&dev, ordinal) || cu_uuid(b, dev)) {
+		*why = "the CUDA driver cannot read the device's UUID";
+		return NULL;
+	}
+	cuda_uuid_text(b, text);
+	return xstrdup(text);
+}
+
+/*
+ * A plain run's (and a Slurm task's) pin: the GPU is CUDA's device
+ * `ordinal` under this process's environment, as the workers would
+ * number it; found by its UUID, it becomes what every process started
+ * from now on sees alone (CUDA_VISIBLE_DEVICES=<UUID>), as in a pool slot,
+ * so that the box can bind its one node.  *index: its NVML index (for
+ * device_info), or -1; *minor and *why as pin_device.  Returns what it
+ * set, malloc'd, or NULL where the UUID cannot be read (*why says, and
+ * nothing changed) or after error().
+ */
+static char *cuda_pin_ordinal(int ordinal, int *index, int *minor, const char **why)
+{
+	static char why_buf[256];
+	char *uuid = driver_uuid(ordinal, why);
+	*index = -1;
+	*minor = -1;
+	if (!uuid)
+		return NULL;
+	*index = gpu_nvml_index_of(uuid);
+	*minor = gpu_nvml_minor(uuid);
+	if (*minor < 0) {
+		snprintf(why_buf, sizeof(why_buf), "the run's GPU %s has no minor number from NVML (%s)", uuid,
+			 gpu_nvml_error());
+		*why = why_buf;
+	}
+	if (setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1) < 0 || setenv("CUDA_VISIBLE_DEVICES", uuid, 1) < 0) {
+		error("cannot set CUDA_VISIBLE_DEVICES for GPU %s", uuid);
+		free(uuid);
+		*why = NULL;
+		return NULL;
+	}
+	char *out = xstrfmt("CUDA_VISIBLE_DEVICES=%s", uuid);
+	free(uuid);
+	return out;
+}
+
 static const char *const cuda_dtypes[] = { "fp16", "bf16", "fp32", NULL };
 static const char *const cuda_compilers[] = { "cc", "nvcc", NULL };
 
@@ -870,4 +959,5 @@ const struct backend backend_cuda = {
 	.device_state = cuda_device_state,
 	.device_count = cuda_device_count,
 	.pin_device = cuda_pin_device,
+	.pin_ordinal = cuda_pin_ordinal,
 };

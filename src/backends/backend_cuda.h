@@ -68,6 +68,9 @@ char *cuda_arch_flag(const char *arch);
 /* The CUDA installation an nvcc path belongs to (".../bin/nvcc" -> "..."),
  * "/usr/local/cuda" for a bare name; malloc'd, the caller frees it. */
 char *cuda_home_of(const char *nvcc);
+/* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (NVML's and nvidia-smi's
+ * spelling) of a CUDA device's 16 UUID bytes, into out (41 bytes or more). */
+void cuda_uuid_text(const unsigned char b[16], char *out);
 
 /*
  * SHA-256 of the device code inside a shared object: the bytes of its

@@ -744,12 +744,12 @@ json_t *sandbox_describe(const struct sandbox *sb)
 			 "execveat end the worker with SIGSYS");
 	if (d && sb->gpu) {
 		char *n = sb->gpu_minor >= 0
-				  ? xstrfmt("/dev/nvidia%d (the slot's GPU, its minor number from NVML) and the "
+				  ? xstrfmt("/dev/nvidia%d (the GPU the workers use, its minor number from NVML) and the "
 					    "driver's control nodes",
 					    sb->gpu_minor)
 				  : xstrfmt("every /dev/nvidia*: %s",
 					    sb->gpu_nodes_why ? sb->gpu_nodes_why
-							      : "the runner is pinned to no one GPU (no pool slot)");
+							      : "the runner is pinned to no one GPU");
 		json_object_set_new(d, "gpu_nodes", json_string(n));
 		free(n);
 	}

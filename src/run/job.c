@@ -1199,7 +1199,7 @@ static void rec_identity(struct job_state *j)
 	r->repeat = j->pj->repeat;
 	r->repeats = p->repeats;
 	const struct exec_slot *sl = &j->c->slot;
-	r->gpu_slot = strcmp(sl->kind, "local") ? sl->index : j->c->be->uses_gpu ? j->c->o->device : -1;
+	r->gpu_slot = strcmp(sl->kind, "local") ? sl->index : j->c->be->uses_gpu ? sl->device : -1;
 	r->exec.kind = sl->kind;
 	r->exec.slot = sl->index;
 	r->exec.slots = sl->n;

@@ -265,6 +265,12 @@ int plan_build(struct run_ctx *c, size_t vi);
 
 /* executor.c: get every job of the plan executed (job_execute each). */
 int executor_local(struct run_ctx *c);
+/* Pin a run on one GPU (a plain run, a Slurm task) to it, as a pool slot
+ * is: every process it starts sees that GPU alone as device 0 (o->device
+ * becomes 0) and its boxes bind only that GPU's node; where the GPU cannot
+ * be told, every node, and judge.sandbox.gpu_nodes says why.  Nothing to
+ * do without a box or a GPU.  0, or -1 after error(). */
+int run_pin_local(struct run_ctx *c, struct run_options *o);
 
 /* pool.c: the pool executor and its slots. */
 /* Parse gpus ("all", "N", "0,2,5") against a host of `count` devices

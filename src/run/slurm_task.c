@@ -154,6 +154,11 @@ int run_slurm_task(const char *sub, int index)
 		json_t *di = c.be->device_info(c.slot.device);
 		json_object_set_new(c.machine, "gpu", di ? di : json_null());
 	}
+	/* the task's GPU alone in its boxes, as a plain run's (run_pin_local) */
+	if (run_pin_local(&c, &j.o) < 0) {
+		end_marker(sub, index, "error", "the runner could not pin its GPU (task's stderr says why)", 0);
+		goto out;
+	}
 	c.slurm = slurm_env_doc(subname);
 	c.why_interrupted = task_why;
 	json_t *jobs = json_object_get(task, "jobs");

@@ -205,6 +205,23 @@ static void test_cuda_home_of(void **state)
 	}
 }
 
+/* A plain run pins its GPU by the UUID the driver gives its ordinal,
+ * spelled as NVML spells it (NVML finds the node's minor by that text). */
+static void test_uuid_text(void **state)
+{
+	(void)state;
+	unsigned char b[16];
+	char out[48];
+	for (int i = 0; i < 16; i++)
+		b[i] = (unsigned char)(i + 1);
+	cuda_uuid_text(b, out);
+	assert_string_equal(out, "GPU-01020304-0506-0708-090a-0b0c0d0e0f10");
+	for (int i = 0; i < 16; i++)
+		b[i] = (unsigned char)(0xf0 | i);
+	cuda_uuid_text(b, out);
+	assert_string_equal(out, "GPU-f0f1f2f3-f4f5-f6f7-f8f9-fafbfcfdfeff");
+}
+
 static void test_arch_flag(void **state)
 {
 	char *f = cuda_arch_flag("sm_90");
@@ -264,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_classify_other),
 		cmocka_unit_test(test_directives),
 		cmocka_unit_test(test_cuda_home_of),
+		cmocka_unit_test(test_uuid_text),
 		cmocka_unit_test(test_arch_flag),
 		cmocka_unit_test(test_device_code_hash),
 	};
