@@ -1,14 +1,38 @@
 /*
- * fa_wgmma2.cu - FlashAttention-3's structure for this ABI, attention_fwd on
+ * fa_wgmma3.cu - FlashAttention-3's structure for this ABI, attention_fwd on
  * Hopper (sm_90a): the rung after fa_mma.cu, built up in steps so that each
  * step is its own variant and the ladder can say which step gave what.
  *
- * fa_wgmma.cu holds steps 1 to 4 as they were recorded on the H100 and the
- * H200 (PAPER.md section 3): every record names its kernel file's hash, and
- * a changed file makes every claim on those records stale, so it stays as
- * it is.  This file continues the ladder: steps 1 to 4 are that file's
- * (their PTX at D=128 is identical), then STEP=5 (the ping-pong between
- * consumer warp groups) and a BLOCK_N other than 64 or 128 from STEP=4 on.
+ * fa_wgmma.cu holds steps 1 to 4 and fa_wgmma2.cu step 5 and PERSIST as
+ * they were recorded on the H100 and the H200 (PAPER.md section 3): every
+ * record names its kernel file's hash, and a changed file makes every
+ * claim on those records stale, so both stay as they are.  This file is
+ * fa_wgmma2.cu with two more knobs, OSTORE and SMX (below), aimed at the
+ * 1.8% that step 5 with PERSIST=1 (wg5p) still lost to cuDNN at B4 H16
+ * S4096 D128 on the H200 (840.93 against 825.87 us).  With both knobs 0
+ * (the default) every kernel is fa_wgmma2.cu's own: the same template
+ * types, and the same PTX, compared for steps 1, 3p, 4 (BLOCK_N=176), 5
+ * and 5p (2026-11-29, nvcc 13.0).
+ *
+ * Why these knobs (Nsight Compute, data/gpu-evidence/h200x2-wg5-20261128.txt,
+ * step 5 against cuDNN at S4096 D128): the same registers and occupancy;
+ * tensor-pipe activity 73.5% against 75.7%; stalls per issued instruction
+ * "wait" (a fixed-latency dependency) 1.46 against cuDNN's 0.88, "barrier"
+ * (ours: waiting for the turn) 1.04 against 1.44.  So cuDNN's warp groups
+ * reach their turn and wait there more, ours arrive late, held by chains
+ * of dependent instructions between two turns: the row max and the row
+ * sum (2 chains of BLOCK_N/4 dependent FMNMX and FADD a thread), and O's
+ * rescale after P V completes.  SMX shortens that path.  cuDNN's kernel
+ * runs one CTA per SM with 230,400 B of shared memory, 7 tiles of 32 KB +
+ * 1 KB: Q and 3 K/V stages at BLOCK_N=128, or the like; wg5p holds Q, 2
+ * stages and its O staging tile (198,656 B), and a third stage does not
+ * fit beside that tile.  OSTORE=1 drops the tile, so STAGES=3 (more room
+ * for the K/V loads' L2 latency: "more L2 traffic" than cuDNN, 38.6%
+ * against 30.1% of L2 throughput) or FA3's BLOCK_N=176 fits with PERSIST=1.
+ * Not done here: TMA multicast of K/V to a cluster of 2 CTAs (it halves
+ * the L2 reads, but L2 is not what is saturated - 39% - and it ties two
+ * CTAs' schedules together), tile order (DRAM throughput is 6%: the K/V
+ * already come from L2).
  *
  * The ideas over fa_mma (mma.sync, one warp per 16 query rows):
  *   STEP=1  wgmma.mma_async (PTX, sm_90a): one warp group (4 warps, 128
@@ -54,6 +78,24 @@
  *           beside another's matrix multiplies.  Every instruction of
  *           step 4 is kept, in the same order within each warp group:
  *           only when a warp group issues changes.
+ *   OSTORE=1 (fa_wgmma3.cu; any step) O / l is stored from the accumulator
+ *           registers straight to global memory (store_o_regs: a quad of
+ *           lanes writes 16 contiguous bytes of a row) instead of through
+ *           a shared-memory tile; the same values, bit for bit.  With
+ *           PERSIST=1 the O staging tile is gone: 164,944 B at D=128
+ *           BLOCK_N=128 STAGES=2, room for STAGES=3 (230,512 B) or
+ *           BLOCK_N=176 (214,096 B).
+ *   SMX=1   (fa_wgmma3.cu; any step) the row max and the row sum of the
+ *           online softmax each in 4 independent chains a row, joined by
+ *           a tree: a dependency chain of BLOCK_N/16 + 2 where it was
+ *           BLOCK_N/4 (at BLOCK_N=128: 10 against 32).  The max is the
+ *           same; the sum is added in another order (not bit for bit with
+ *           SMX=0; well inside the tolerance).
+ *   SMX=2   (STEP >= 4) SMX=1, and FA3's place for O's rescale: O *=
+ *           alpha(j-1) between issuing S(j) and P(j-1) V(j-1), while S(j)
+ *           runs, rather than O *= alpha(j) after P(j-1) V(j-1) has
+ *           completed, between the softmax and the next turn; O =
+ *           O alpha + P V instead of (O + P V) alpha (another rounding).
  *   PERSIST=1 (a knob from STEP=3 on; 0, the default, compiles every
  *           step to exactly the code it had before the knob: the PTX of
  *           STEP=4 and 5 at D=64 and 128 was compared): persistent CTAs,
@@ -163,6 +205,8 @@
  *                          (STEP=3: + producer warp group; STEP=4: + overlap;
  *                          STEP=5: + turns)
  *   attention_fwd_kernel8  STEP=3..5 with PERSIST=1: kernel7's, by persistent CTAs
+ * (OSTORE and SMX are compile-time branches inside these; fa_cfg_opt
+ * carries them, and only when one is not 0.)
  *
  * Tunables (-DNAME=VALUE, echoed in compiled_params; invalid combinations
  * are static_asserts):
@@ -178,7 +222,21 @@
  *             (default 2)
  *   STAGES    K/V tiles in the ring, 2..4 (default 2)
  *   PERSIST   0 or 1 (default 0): 1 = persistent CTAs, from STEP=3 on
- *             (the shared memory must hold the O staging tile as well)
+ *             (the shared memory must hold the O staging tile as well,
+ *             unless OSTORE=1)
+ *   OSTORE    0 or 1 (default 0): 1 = O from registers, no staging tile
+ *   SMX       0, 1 or 2 (default 0): the softmax's dependency chains (1),
+ *             and O's rescale beside Q K^T (2, STEP >= 4)
+ *
+ * Checked without a GPU (2026-11-29, nvcc 13.0, -Xptxas -v, D=128,
+ * STEP=5 PERSIST=1): 168 registers at the entry, no stack frame, no
+ * spills, no wgmma serialisation warning, for OSTORE=1 STAGES=3, OSTORE=1
+ * BLOCK_N=176, SMX=2, and OSTORE=1 STAGES=3 SMX=2 (the PTX: 32 st.global
+ * and no st.shared of O with OSTORE=1; with SMX=2 the 64 multiplies of O
+ * between the two wgmma groups' commits, before a second wgmma.fence).
+ * No cuobjdump on the build machine: the SASS was not read.  Nothing of
+ * OSTORE or SMX has run on a GPU yet: "fa_wgmma_check 5p 6" is the first
+ * thing to run (tools/fa_wgmma_check.cu).
  */
 // evident: arch sm_90a
 #include <cuda.h>         /* CUtensorMap and its enums: types only, no -lcuda */
@@ -799,7 +857,7 @@ __device__ __forceinline__ void online_softmax(float (&s)[C::bn / 2], float (&m_
 		/* SMX >= 1: SMX_CHAINS independent maxima per row (element i of
 		 * row r goes to chain (i / 4) % SMX_CHAINS), then a tree: the
 		 * same max (fmax is exact in any order), a dependency chain of
-		 * BLOCK_N/8 + 2 instead of BLOCK_N/2 */
+		 * BLOCK_N/16 + 2 instead of BLOCK_N/4 */
 		float mc[2][SMX_CHAINS];
 #pragma unroll
 		for (int r = 0; r < 2; r++)
@@ -1053,7 +1111,10 @@ attention_fwd_kernel6(const __half *__restrict__ d_q, const __half *__restrict__
 		fence_regs(p);
 	}
 	cp_async_wait<0>(); /* only empty groups can be left; drain them anyway */
-	store_o<C>(o, l_run, gbase + C::off_q, d_o + head, m0, wg, S);
+	if constexpr (C::ostore)
+		store_o_regs<C>(o, l_run, d_o + head, m0, wg, S);
+	else
+		store_o<C>(o, l_run, gbase + C::off_q, d_o + head, m0, wg, S);
 }
 
 /* ---- STEP=2..5: TMA, mbarriers, (3) a producer warp group, (4) overlap, (5) turns */
@@ -1269,7 +1330,10 @@ attention_fwd_kernel7(const __grid_constant__ CUtensorMap tm_q, const __grid_con
 		if (lane == 0)
 			mbar_arrive(bars.empty_v(sl));
 	}
-	store_o<C>(o, l_run, gbase + C::off_q, d_o + (size_t)bh * S * C::d, m0, wg, S);
+	if constexpr (C::ostore)
+		store_o_regs<C>(o, l_run, d_o + (size_t)bh * S * C::d, m0, wg, S);
+	else
+		store_o<C>(o, l_run, gbase + C::off_q, d_o + (size_t)bh * S * C::d, m0, wg, S);
 }
 
 /*
@@ -1470,7 +1534,10 @@ attention_fwd_kernel8(const __grid_constant__ CUtensorMap tm_q, const __grid_con
 		}
 		/* O through its own staging tile (each warp writes and reads back only
 		 * its own 16 rows there, so tile c+1's store cannot race tile c's) */
-		store_o<C>(o, l_run, gbase + C::off_o, d_o + (size_t)bh * S * C::d, m0, wg, S);
+		if constexpr (C::ostore)
+			store_o_regs<C>(o, l_run, d_o + (size_t)bh * S * C::d, m0, wg, S);
+		else
+			store_o<C>(o, l_run, gbase + C::off_o, d_o + (size_t)bh * S * C::d, m0, wg, S);
 	}
 }
 
