@@ -1,8 +1,12 @@
 /*
  * fa_wgmma_check.cu - a quick, standalone check of every step of
- * kernels/attention/fa_wgmma2.cu (fa_wgmma.cu's steps and step 5) on an H100, in well under a minute, before
- * any evident run: is each step right, how fast is it, and can evident's
- * sealed replay relocate its tensor maps.
+ * kernels/attention/fa_wgmma3.cu (fa_wgmma.cu's steps, fa_wgmma2.cu's step 5
+ * and PERSIST: with its knobs at 0, fa_wgmma3.cu compiles to fa_wgmma2.cu's
+ * PTX; and its knobs OSTORE, SMX) on an H100 or H200, in well under a
+ * minute a step, before any evident run: is each step right, how fast is
+ * it, and can evident's sealed replay relocate its tensor maps.  (Until
+ * 2026-11-29 it included fa_wgmma2.cu; the rows of data/gpu-evidence up to
+ * then are that file's.)
  *
  * Build (from the repository root; one command, no library beyond cudart):
  *   nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Ikernels \
@@ -17,6 +21,14 @@
  *                               seed shapes, the tails, S4096 D128 and shapes
  *                               with several tiles per CTA, and its O
  *                               compared bit for bit with the step's own
+ *   ./fa_wgmma_check 5p 6       step 5 with PERSIST=1, and fa_wgmma3.cu's
+ *                               knobs on it (the rows after "p": k3 =
+ *                               STAGES=3, o = OSTORE=1, s1/s2 = SMX=1/2):
+ *                               5pok3s2 (wg6p in the specs) at D=64 and
+ *                               128, then at D=128 5po, 5ps1, 5ps2, 5pok3,
+ *                               5n176po, 5n176pos2; each persistent row's O
+ *                               also compared bit for bit with the
+ *                               non-persistent kernel of the same knobs
  * Exit: 0 every case ran and is correct, 1 not, 77 no usable GPU.
  * (The line "// evident: arch sm_90a" below is for make check-kernels, which
  * compiles every .cu under kernels/ and must build this one for sm_90a.)
