@@ -28,7 +28,10 @@
  *                               128, then at D=128 5po, 5ps1, 5ps2, 5pok3,
  *                               5n176po, 5n176pos2; each persistent row's O
  *                               also compared bit for bit with the
- *                               non-persistent kernel of the same knobs
+ *                               non-persistent kernel of the same knobs,
+ *                               and with SMX=0 an "o" row's O with the
+ *                               kernel that stages O (OSTORE=0, not
+ *                               persistent: the same bits, by design)
  * Exit: 0 every case ran and is correct, 1 not, 77 no usable GPU.
  * (The line "// evident: arch sm_90a" below is for make check-kernels, which
  * compiles every .cu under kernels/ and must build this one for sm_90a.)
@@ -321,6 +324,42 @@ template <class C> static void cfg_label(char *label, size_t n)
 	snprintf(label, n, "%d%s%s%s%s%s", C::step, bn, C::persist ? "p" : "", st, C::ostore ? "o" : "", sm);
 }
 
+/*
+ * Runs configuration Cb on l's inputs into d_other and compares its O with
+ * d_o bit for bit; false (r's status says why) if it is refused, fails or
+ * differs in any element.
+ */
+template <class Cb>
+static bool same_bits(const struct ev_launch &l, const __half *d_o, __half *d_other, size_t n, int dist,
+		      const char *what, case_result *r)
+{
+	char err[512];
+	struct ev_launch lb = l;
+	lb.outputs[0].data = d_other;
+	if (fa_wgmma_init_t<Cb>(&lb, err, sizeof(err)) != 0) {
+		snprintf(r->status, sizeof(r->status), "INIT_REFUSED (%s): %.150s", what, err);
+		return false;
+	}
+	const int le = fa_wgmma_launch_t<Cb>(&lb);
+	const cudaError_t se = le ? (cudaError_t)le : cudaDeviceSynchronize();
+	if (se != cudaSuccess) {
+		launch_status(r->status, sizeof(r->status), se);
+		return false;
+	}
+	std::vector<uint16_t> h0(n), h1(n);
+	CK(cudaMemcpy(h0.data(), d_o, n * 2, cudaMemcpyDeviceToHost));
+	CK(cudaMemcpy(h1.data(), d_other, n * 2, cudaMemcpyDeviceToHost));
+	size_t ndiff = 0;
+	for (size_t i = 0; i < n; i++)
+		ndiff += h0[i] != h1[i];
+	if (ndiff) {
+		snprintf(r->status, sizeof(r->status), "DIFFERS from %s in %zu of %zu elements (%s inputs)", what, ndiff, n,
+			 dist ? "large" : "uniform");
+		return false;
+	}
+	return true;
+}
+
 template <class C> static void run_child(const std::vector<shape> &shapes)
 {
 	char err[512];
@@ -417,31 +456,15 @@ template <class C> static void run_child(const std::vector<shape> &shapes)
 				}
 				if constexpr (C::persist) {
 					/* the persistent kernel's O is the 3-D grid's, bit for bit */
-					typedef typename C::base Cb;
-					struct ev_launch lb = l;
-					lb.outputs[0].data = d_o[1];
-					if (fa_wgmma_init_t<Cb>(&lb, err, sizeof(err)) != 0) {
-						snprintf(r.status, sizeof(r.status), "INIT_REFUSED (the non-persistent kernel): %s", err);
+					if (!same_bits<typename C::base>(l, d_o[0], d_o[1], n, dist, "the non-persistent kernel", &r)) {
 						failed = true;
 						break;
 					}
-					le = fa_wgmma_launch_t<Cb>(&lb);
-					se = le ? (cudaError_t)le : cudaDeviceSynchronize();
-					if (se != cudaSuccess) {
-						launch_status(r.status, sizeof(r.status), se);
-						failed = true;
-						break;
-					}
-					std::vector<uint16_t> h0(n), h1(n);
-					CK(cudaMemcpy(h0.data(), d_o[0], n * 2, cudaMemcpyDeviceToHost));
-					CK(cudaMemcpy(h1.data(), d_o[1], n * 2, cudaMemcpyDeviceToHost));
-					size_t ndiff = 0;
-					for (size_t i = 0; i < n; i++)
-						ndiff += h0[i] != h1[i];
-					if (ndiff) {
-						snprintf(r.status, sizeof(r.status),
-							 "DIFFERS from the non-persistent kernel in %zu of %zu elements (%s inputs)", ndiff,
-							 n, dist ? "large" : "uniform");
+				}
+				if constexpr (C::ostore && C::smx == 0) {
+					/* OSTORE=1 stores the values OSTORE=0 stages: fa_wgmma2.cu's kernel, bit for bit */
+					typedef fa_cfg<C::step, C::d, C::bn, C::nwg, C::stages> Cs;
+					if (!same_bits<Cs>(l, d_o[0], d_o[1], n, dist, "OSTORE=0 (O staged)", &r)) {
 						failed = true;
 						break;
 					}
@@ -713,7 +736,7 @@ int main(int argc, char **argv)
 	printf("configuration of every step: BLOCK_N=128 NUM_WG=2 (BLOCK_M=128) STAGES=2 (rows \"4n176\", \"5n176\": "
 	       "BLOCK_N=176; \"3p\", \"4p\", \"5p\": PERSIST=1, its O also compared bit for bit with the step's; "
 	       "after p: k3 = STAGES=3, o = OSTORE=1, s1/s2 = SMX=1/2, its O compared bit for bit with the "
-	       "non-persistent kernel of the same knobs)\n");
+	       "non-persistent kernel of the same knobs, and an o row's without s with OSTORE=0's)\n");
 	printf("%-9s %-20s %-8s %-8s %-5s %-5s %-7s %-6s %9s %9s %7s  %s\n", "step", "shape", "max_err", "rel_l2",
 	       "nan", "unwr", "outside", "moved", "hot_us", "cold_us", "TFLOP/s", "status");
 	bad |= run_step<fa_cfg<1, 64, 128, 2, 2>, fa_cfg<1, 128, 128, 2, 2>>(want[1]);
