@@ -58,7 +58,9 @@
 #   wgcheck    builds kernels/attention/tools/fa_wgmma_check (its header's command) and
 #              runs it: fa_wgmma's steps against an fp32 reference, event times
 #              (WGCHECK: its arguments, default "4 5 n176"; all steps: WGCHECK=all; about
-#              20 s of GPU a step and head dim; not in the default list)
+#              20 s of GPU a step and head dim; not in the default list; WGCHECK_BIN=FILE:
+#              run FILE, built on the CPU host by the same command and carried with the
+#              call, instead of building here: the build takes about 2 min of one CPU)
 #   iter3      experiments/iter3.yaml (the Hopper rung, fa_wgmma; ITER3_REPEATS, default 3;
 #              ITER3_FLAGS: more options, e.g. "--only wg5 --only cudnn_sdpa")
 #   scaling    experiments/scaling-*.yaml (SCALING: the shapes, e.g. "d128-s4096 d64-s512";
@@ -363,11 +365,16 @@ if has wgcheck; then
 	[ "$wa" = all ] && wa=
 	log "fa_wgmma_check $wa"
 	mkdir -p build
-	# shellcheck disable=SC2086  # WGCHECK is a list of arguments
-	if nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Ikernels -o build/fa_wgmma_check \
+	wb=build/fa_wgmma_check
+	if [ -n "${WGCHECK_BIN:-}" ]; then
+		wb=$WGCHECK_BIN
+		echo "fa_wgmma_check: the carried $wb (sha256 $(sha256sum < "$wb" | cut -c1-16)), not built here" > "$OUT/fa_wgmma_check.txt"
+	elif ! nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Ikernels -o "$wb" \
 		kernels/attention/tools/fa_wgmma_check.cu > "$OUT/fa_wgmma_check.txt" 2>&1; then
-		build/fa_wgmma_check $wa >> "$OUT/fa_wgmma_check.txt" 2>&1
+		wb=
 	fi
+	# shellcheck disable=SC2086  # WGCHECK is a list of arguments
+	[ -n "$wb" ] && "$wb" $wa >> "$OUT/fa_wgmma_check.txt" 2>&1
 	echo "exit $?" >> "$OUT/fa_wgmma_check.txt"
 	cat "$OUT/fa_wgmma_check.txt" >> "$OUT/session.log"
 fi

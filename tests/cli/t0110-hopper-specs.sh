@@ -46,3 +46,11 @@ expect_eq "$(ls experiments/scaling-*.yaml | wc -l)" "$n" "scaling specs beyond 
 # step 5 by persistent CTAs beside cuDNN's (grid 132) at S4096 D128
 expect_exit 0 "$EVIDENT" run --dry-run experiments/scaling-d128-s4096.yaml
 expect_match "$TEST_TMP/out" "^  wg5p +kernels/attention/fa_wgmma2.cu STEP=5 PERSIST=1 HEAD_DIM=128 BLOCK_N=128 "
+# fa_wgmma3.cu's knobs on wg5p (issue 24's last 1.8%): all of them, and each alone
+expect_match "$TEST_TMP/out" "^  wg6p +kernels/attention/fa_wgmma3.cu STEP=5 PERSIST=1 OSTORE=1 SMX=2 HEAD_DIM=128 BLOCK_N=128 NUM_WG=2 STAGES=3$"
+for v in wg6p_o wg6p_k3 wg6p_s2 wg6p_n176; do
+	expect_match "$TEST_TMP/out" "^  $v +kernels/attention/fa_wgmma3.cu STEP=5 PERSIST=1 "
+done
+expect_exit 0 "$EVIDENT" run --dry-run experiments/iter3.yaml
+expect_match "$TEST_TMP/out" "^  wg6p +kernels/attention/fa_wgmma3.cu STEP=5 PERSIST=1 OSTORE=1 SMX=2 HEAD_DIM=64 "
+expect_match "$TEST_TMP/out" "^  wg6 +kernels/attention/fa_wgmma3.cu STEP=5 PERSIST=0 OSTORE=1 SMX=2 HEAD_DIM=64 "

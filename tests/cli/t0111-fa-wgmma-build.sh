@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t0111: fa_wgmma's and fa_wgmma2's bad builds say what is wrong and what to do (where nvcc
+# t0111: fa_wgmma's, fa_wgmma2's and fa_wgmma3's bad builds say what is wrong and what to do (where nvcc
 # exists): a tile the kernel cannot take is a static_assert naming the
 # allowed values; a target without the sm_90a features is an #error naming
 # the flag to use; and the kernel carries the arch line that the runner
@@ -38,3 +38,20 @@ expect_exit 1 "$nvcc" -c -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=
 expect_contains "$TEST_TMP/err" 'PERSIST=1 adds an O staging tile'
 expect_exit 1 "$nvcc" -c -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=4 -DPERSIST=2 -o "$TEST_TMP/x.o" "$k"
 expect_contains "$TEST_TMP/err" 'PERSIST must be 0 or 1'
+# fa_wgmma3.cu, fa_wgmma2.cu with the knobs OSTORE and SMX: its own name in
+# the #error, the knobs' values refused with what is allowed, SMX=2 only
+# with the overlap (STEP >= 4), and the 176-key tile with persistent CTAs
+# refused while O is staged, with the knob that makes room named, and
+# built with OSTORE=1 (-ptx: the static_asserts are the front end's)
+k=kernels/attention/fa_wgmma3.cu
+expect_eq "$(grep -cx '// evident: arch sm_90a' "$k")" 1 "fa_wgmma3.cu's arch directive"
+expect_exit 1 "$nvcc" -c -arch=sm_90 -Ikernels -o "$TEST_TMP/x.o" "$k"
+expect_contains "$TEST_TMP/err" 'fa_wgmma3.cu needs sm_90a (wgmma, setmaxnreg): compile with -gencode arch=compute_90a,code=sm_90a'
+expect_exit 1 "$nvcc" -ptx -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=5 -DOSTORE=2 -o "$TEST_TMP/x.ptx" "$k"
+expect_contains "$TEST_TMP/err" 'OSTORE must be 0 (O through shared memory) or 1 (from registers)'
+expect_exit 1 "$nvcc" -ptx -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=3 -DSMX=2 -o "$TEST_TMP/x.ptx" "$k"
+expect_contains "$TEST_TMP/err" 'SMX=2 (O rescaled beside Q K^T) needs STEP >= 4'
+expect_exit 1 "$nvcc" -ptx -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=5 -DHEAD_DIM=128 -DBLOCK_N=176 -DPERSIST=1 -o "$TEST_TMP/x.ptx" "$k"
+expect_contains "$TEST_TMP/err" 'OSTORE=1 stores O from registers, without it'
+expect_exit 0 "$nvcc" -ptx -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=5 -DHEAD_DIM=128 -DBLOCK_N=176 -DPERSIST=1 -DOSTORE=1 -DSMX=2 -o "$TEST_TMP/x.ptx" "$k"
+expect_eq "$(grep -c 'st.shared' "$TEST_TMP/x.ptx")" 0 "OSTORE=1: O staged in shared memory (st.shared in the PTX)"

@@ -1,8 +1,12 @@
 /*
  * fa_wgmma_check.cu - a quick, standalone check of every step of
- * kernels/attention/fa_wgmma2.cu (fa_wgmma.cu's steps and step 5) on an H100, in well under a minute, before
- * any evident run: is each step right, how fast is it, and can evident's
- * sealed replay relocate its tensor maps.
+ * kernels/attention/fa_wgmma3.cu (fa_wgmma.cu's steps, fa_wgmma2.cu's step 5
+ * and PERSIST: with its knobs at 0, fa_wgmma3.cu compiles to fa_wgmma2.cu's
+ * PTX; and its knobs OSTORE, SMX) on an H100 or H200, in well under a
+ * minute a step, before any evident run: is each step right, how fast is
+ * it, and can evident's sealed replay relocate its tensor maps.  (Until
+ * 2026-11-29 it included fa_wgmma2.cu; the rows of data/gpu-evidence up to
+ * then are that file's.)
  *
  * Build (from the repository root; one command, no library beyond cudart):
  *   nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Ikernels \
@@ -17,6 +21,17 @@
  *                               seed shapes, the tails, S4096 D128 and shapes
  *                               with several tiles per CTA, and its O
  *                               compared bit for bit with the step's own
+ *   ./fa_wgmma_check 5p 6       step 5 with PERSIST=1, and fa_wgmma3.cu's
+ *                               knobs on it (the rows after "p": k3 =
+ *                               STAGES=3, o = OSTORE=1, s1/s2 = SMX=1/2):
+ *                               5pok3s2 (wg6p in the specs) at D=64 and
+ *                               128, then at D=128 5po, 5ps1, 5ps2, 5pok3,
+ *                               5n176po, 5n176pos2; each persistent row's O
+ *                               also compared bit for bit with the
+ *                               non-persistent kernel of the same knobs,
+ *                               and with SMX=0 an "o" row's O with the
+ *                               kernel that stages O (OSTORE=0, not
+ *                               persistent: the same bits, by design)
  * Exit: 0 every case ran and is correct, 1 not, 77 no usable GPU.
  * (The line "// evident: arch sm_90a" below is for make check-kernels, which
  * compiles every .cu under kernels/ and must build this one for sm_90a.)
@@ -56,7 +71,7 @@
  * after 40 s) or NOT_RUN (an earlier shape of the same child failed).
  */
 // evident: arch sm_90a
-#include "../fa_wgmma2.cu"
+#include "../fa_wgmma3.cu"
 
 #include <errno.h>
 #include <poll.h>
@@ -291,6 +306,60 @@ static void judge(const uint16_t *d_o, const float *d_ref, size_t n, cmp_out *d_
 		snprintf(r->status, sizeof(r->status), "ok");
 }
 
+/*
+ * A row's label: the step, "n<BLOCK_N>" unless 128, "p" for PERSIST=1, then
+ * fa_wgmma3.cu's knobs where not their defaults: "k<STAGES>" unless 2, "o"
+ * for OSTORE=1, "s<SMX>" (e.g. "5pok3s2": step 5, persistent, O from
+ * registers, 3 stages, SMX=2).
+ */
+template <class C> static void cfg_label(char *label, size_t n)
+{
+	char bn[8] = "", st[8] = "", sm[8] = "";
+	if (C::bn != 128)
+		snprintf(bn, sizeof(bn), "n%d", C::bn);
+	if (C::stages != 2)
+		snprintf(st, sizeof(st), "k%d", C::stages);
+	if (C::smx)
+		snprintf(sm, sizeof(sm), "s%d", C::smx);
+	snprintf(label, n, "%d%s%s%s%s%s", C::step, bn, C::persist ? "p" : "", st, C::ostore ? "o" : "", sm);
+}
+
+/*
+ * Runs configuration Cb on l's inputs into d_other and compares its O with
+ * d_o bit for bit; false (r's status says why) if it is refused, fails or
+ * differs in any element.
+ */
+template <class Cb>
+static bool same_bits(const struct ev_launch &l, const __half *d_o, __half *d_other, size_t n, int dist,
+		      const char *what, case_result *r)
+{
+	char err[512];
+	struct ev_launch lb = l;
+	lb.outputs[0].data = d_other;
+	if (fa_wgmma_init_t<Cb>(&lb, err, sizeof(err)) != 0) {
+		snprintf(r->status, sizeof(r->status), "INIT_REFUSED (%s): %.150s", what, err);
+		return false;
+	}
+	const int le = fa_wgmma_launch_t<Cb>(&lb);
+	const cudaError_t se = le ? (cudaError_t)le : cudaDeviceSynchronize();
+	if (se != cudaSuccess) {
+		launch_status(r->status, sizeof(r->status), se);
+		return false;
+	}
+	std::vector<uint16_t> h0(n), h1(n);
+	CK(cudaMemcpy(h0.data(), d_o, n * 2, cudaMemcpyDeviceToHost));
+	CK(cudaMemcpy(h1.data(), d_other, n * 2, cudaMemcpyDeviceToHost));
+	size_t ndiff = 0;
+	for (size_t i = 0; i < n; i++)
+		ndiff += h0[i] != h1[i];
+	if (ndiff) {
+		snprintf(r->status, sizeof(r->status), "DIFFERS from %s in %zu of %zu elements (%s inputs)", what, ndiff, n,
+			 dist ? "large" : "uniform");
+		return false;
+	}
+	return true;
+}
+
 template <class C> static void run_child(const std::vector<shape> &shapes)
 {
 	char err[512];
@@ -387,31 +456,15 @@ template <class C> static void run_child(const std::vector<shape> &shapes)
 				}
 				if constexpr (C::persist) {
 					/* the persistent kernel's O is the 3-D grid's, bit for bit */
-					typedef typename C::base Cb;
-					struct ev_launch lb = l;
-					lb.outputs[0].data = d_o[1];
-					if (fa_wgmma_init_t<Cb>(&lb, err, sizeof(err)) != 0) {
-						snprintf(r.status, sizeof(r.status), "INIT_REFUSED (the non-persistent kernel): %s", err);
+					if (!same_bits<typename C::base>(l, d_o[0], d_o[1], n, dist, "the non-persistent kernel", &r)) {
 						failed = true;
 						break;
 					}
-					le = fa_wgmma_launch_t<Cb>(&lb);
-					se = le ? (cudaError_t)le : cudaDeviceSynchronize();
-					if (se != cudaSuccess) {
-						launch_status(r.status, sizeof(r.status), se);
-						failed = true;
-						break;
-					}
-					std::vector<uint16_t> h0(n), h1(n);
-					CK(cudaMemcpy(h0.data(), d_o[0], n * 2, cudaMemcpyDeviceToHost));
-					CK(cudaMemcpy(h1.data(), d_o[1], n * 2, cudaMemcpyDeviceToHost));
-					size_t ndiff = 0;
-					for (size_t i = 0; i < n; i++)
-						ndiff += h0[i] != h1[i];
-					if (ndiff) {
-						snprintf(r.status, sizeof(r.status),
-							 "DIFFERS from the non-persistent kernel in %zu of %zu elements (%s inputs)", ndiff,
-							 n, dist ? "large" : "uniform");
+				}
+				if constexpr (C::ostore && C::smx == 0) {
+					/* OSTORE=1 stores the values OSTORE=0 stages: fa_wgmma2.cu's kernel, bit for bit */
+					typedef fa_cfg<C::step, C::d, C::bn, C::nwg, C::stages> Cs;
+					if (!same_bits<Cs>(l, d_o[0], d_o[1], n, dist, "OSTORE=0 (O staged)", &r)) {
 						failed = true;
 						break;
 					}
@@ -483,12 +536,9 @@ template <class C> static void run_child(const std::vector<shape> &shapes)
 		const double flops = 4.0 * sh.B * sh.H * (double)sh.S * sh.S * sh.D;
 		char shape_txt[40];
 		snprintf(shape_txt, sizeof(shape_txt), "B%d H%d S%d D%d", sh.B, sh.H, sh.S, sh.D);
-		char label[16];
-		if (C::bn == 128)
-			snprintf(label, sizeof(label), "%d%s", C::step, C::persist ? "p" : "");
-		else
-			snprintf(label, sizeof(label), "%dn%d%s", C::step, C::bn, C::persist ? "p" : "");
-		printf("%-5s %-20s %-8.2e %-8.2e %-5llu %-5llu %-7llu %-6s %9.2f %9.2f %7.1f  %s\n", label, shape_txt,
+		char label[24];
+		cfg_label<C>(label, sizeof(label));
+		printf("%-9s %-20s %-8.2e %-8.2e %-5llu %-5llu %-7llu %-6s %9.2f %9.2f %7.1f  %s\n", label, shape_txt,
 		       r.max_err, r.rel_l2, r.nan, r.unwritten, r.outside, r.moved, r.hot_us, r.cold_us,
 		       r.cold_us > 0 ? flops / (r.cold_us * 1e-6) / 1e12 : NAN, r.status);
 		fflush(stdout);
@@ -585,13 +635,13 @@ template <class F> static int in_child(const char *what, F fn)
 		if (time(NULL) - t0 > CHILD_TIMEOUT_S) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
-			printf("%-5s %-20s HANG: killed after %d s (%s)\n", "", "", CHILD_TIMEOUT_S, what);
+			printf("%-9s %-20s HANG: killed after %d s (%s)\n", "", "", CHILD_TIMEOUT_S, what);
 			return 1;
 		}
 		poll(NULL, 0, 20);
 	}
 	if (WIFSIGNALED(status)) {
-		printf("%-5s %-20s CRASHED: the process died of signal %d (%s)\n", "", "", WTERMSIG(status), what);
+		printf("%-9s %-20s CRASHED: the process died of signal %d (%s)\n", "", "", WTERMSIG(status), what);
 		return 1;
 	}
 	return WEXITSTATUS(status) != 0;
@@ -609,7 +659,10 @@ template <class C> static int run_d128(bool want)
 	if (!want)
 		return 0;
 	char what[64];
-	snprintf(what, sizeof(what), "step %d%s BLOCK_N=%d, D=128", C::step, C::persist ? " PERSIST" : "", C::bn);
+	char label[24];
+	cfg_label<C>(label, sizeof(label));
+	snprintf(what, sizeof(what), "%s (step %d%s BLOCK_N=%d), D=128", label, C::step, C::persist ? " PERSIST" : "",
+		 C::bn);
 	return in_child(what, [&] { run_child<C>(C::persist ? s128p : s128); });
 }
 
@@ -623,28 +676,37 @@ template <class C64, class C128> static int run_step(bool want)
 		s64.push_back({1, 300, 77, 64, false});
 		s64.push_back({4, 32, 2048, 64, false});
 	}
-	char what[64];
-	snprintf(what, sizeof(what), "step %d%s, D=64", C64::step, C64::persist ? " PERSIST" : "");
+	char what[64], label[24];
+	cfg_label<C64>(label, sizeof(label));
+	snprintf(what, sizeof(what), "%s (step %d%s), D=64", label, C64::step, C64::persist ? " PERSIST" : "");
 	int bad = in_child(what, [&] { run_child<C64>(s64); });
 	return bad | run_d128<C128>(true);
 }
 template <int ST> using fa_p64 = fa_cfg_persist<fa_cfg<ST, 64, 128, 2, 2>>;
 template <int ST> using fa_p128 = fa_cfg_persist<fa_cfg<ST, 128, 128, 2, 2>>;
+/* "6": fa_wgmma3.cu's knobs on step 5 with PERSIST=1 (rows 5po.., 5n176po..):
+ * BN keys a tile, ST stages, OSTORE OS, SMX SM */
+template <int D, int BN, int ST, int OS, int SM> using fa_p6 = fa_cfg_persist<fa_cfg_opt<fa_cfg<5, D, BN, 2, ST>, OS, SM>>;
 
 int main(int argc, char **argv)
 {
 	bool want[6] = {false, argc == 1, argc == 1, argc == 1, argc == 1, argc == 1}, wide = argc == 1;
-	bool want_p[6] = {false, false, false, argc == 1, argc == 1, argc == 1};
+	bool want_p[6] = {false, false, false, argc == 1, argc == 1, argc == 1}, six = argc == 1;
 	for (int i = 1; i < argc; i++) {
 		const int s = atoi(argv[i]);
 		if (!strcmp(argv[i], "n176")) {
 			wide = true;
 			continue;
 		}
+		if (!strcmp(argv[i], "6")) {
+			six = true;
+			continue;
+		}
 		const bool p = s >= 3 && s <= 5 && argv[i][1] == 'p' && argv[i][2] == 0;
 		if (!p && (s < 1 || s > 5 || argv[i][1] != 0)) {
-			fprintf(stderr, "usage: %s [STEP...] [3p|4p|5p...] [n176]   (steps 1..5; Np: step N with "
-				"PERSIST=1; n176: steps 4 and 5 with BLOCK_N=176 at D=128; none: all)\n", argv[0]);
+			fprintf(stderr, "usage: %s [STEP...] [3p|4p|5p...] [n176] [6]   (steps 1..5; Np: step N with "
+				"PERSIST=1; n176: steps 4 and 5 with BLOCK_N=176 at D=128; 6: fa_wgmma3.cu's knobs "
+				"on 5p; none: all)\n", argv[0]);
 			return 2;
 		}
 		(p ? want_p : want)[s] = true;
@@ -672,8 +734,10 @@ int main(int argc, char **argv)
 		return 77;
 	int bad = in_child("tensor map", tensormap_child);
 	printf("configuration of every step: BLOCK_N=128 NUM_WG=2 (BLOCK_M=128) STAGES=2 (rows \"4n176\", \"5n176\": "
-	       "BLOCK_N=176; \"3p\", \"4p\", \"5p\": PERSIST=1, its O also compared bit for bit with the step's)\n");
-	printf("%-5s %-20s %-8s %-8s %-5s %-5s %-7s %-6s %9s %9s %7s  %s\n", "step", "shape", "max_err", "rel_l2",
+	       "BLOCK_N=176; \"3p\", \"4p\", \"5p\": PERSIST=1, its O also compared bit for bit with the step's; "
+	       "after p: k3 = STAGES=3, o = OSTORE=1, s1/s2 = SMX=1/2, its O compared bit for bit with the "
+	       "non-persistent kernel of the same knobs, and an o row's without s with OSTORE=0's)\n");
+	printf("%-9s %-20s %-8s %-8s %-5s %-5s %-7s %-6s %9s %9s %7s  %s\n", "step", "shape", "max_err", "rel_l2",
 	       "nan", "unwr", "outside", "moved", "hot_us", "cold_us", "TFLOP/s", "status");
 	bad |= run_step<fa_cfg<1, 64, 128, 2, 2>, fa_cfg<1, 128, 128, 2, 2>>(want[1]);
 	bad |= run_step<fa_cfg<2, 64, 128, 2, 2>, fa_cfg<2, 128, 128, 2, 2>>(want[2]);
@@ -685,6 +749,15 @@ int main(int argc, char **argv)
 	bad |= run_step<fa_p64<5>, fa_p128<5>>(want_p[5]);
 	bad |= run_d128<fa_cfg<4, 128, 176, 2, 2>>(wide);
 	bad |= run_d128<fa_cfg<5, 128, 176, 2, 2>>(wide);
+	/* "6" (wg6p in the specs: 5pok3s2), both head dims; then, at D=128, each
+	 * knob alone (5po, 5ps1, 5ps2), the stages (5pok3) and FA3's tile (5n176po, 5n176pos2) */
+	bad |= run_step<fa_p6<64, 128, 3, 1, 2>, fa_p6<128, 128, 3, 1, 2>>(six);
+	bad |= run_d128<fa_p6<128, 128, 2, 1, 0>>(six);
+	bad |= run_d128<fa_p6<128, 128, 2, 0, 1>>(six);
+	bad |= run_d128<fa_p6<128, 128, 2, 0, 2>>(six);
+	bad |= run_d128<fa_p6<128, 128, 3, 1, 0>>(six);
+	bad |= run_d128<fa_p6<128, 176, 2, 1, 0>>(six);
+	bad |= run_d128<fa_p6<128, 176, 2, 1, 2>>(six);
 	printf("\nlegend: max_err = max |O - ref| over all elements (fp32 reference, exact expf); rel_l2 = ||O - ref|| / "
 	       "||ref||;\n  nan / unwr = NaN / never-written outputs; outside = elements beyond evident's fp16 tolerance "
 	       "|err| <= 5e-3 + 5e-3 |ref|;\n  moved = the same inputs at new addresses give the right answer (maps "
