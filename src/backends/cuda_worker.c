@@ -381,7 +381,7 @@ static int fresh_inputs(void *ctx, int index, uint64_t key, int j, void *const *
 }
 
 /* Host threads for the fresh fills: the CPUs this worker may use, less
- * one for the thread that drives the GPU; 1 to 3 (fresh_pool_size). */
+ * one for the thread that drives the GPU (fresh_pool_size caps them). */
 static int fill_threads(void)
 {
 	cpu_set_t cs;
@@ -470,7 +470,7 @@ static int timing(struct cw *w)
 			}
 	o.mix_fold = fold;
 	/* stream mode: every timed sample's inputs fresh, filled ahead on a
-	 * few threads, at most 4 sets and 2 GiB in flight (fresh.h); started
+	 * few threads, at most 8 sets and 2 GiB in flight (fresh.h); started
 	 * before time_kernel counts the process's threads, stopped after */
 	w->fresh = fresh_job_timed(job) && w->batch == 1;
 	int nt = 0, ns = 0;

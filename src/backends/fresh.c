@@ -45,9 +45,9 @@ void fresh_pool_size(size_t set_bytes, size_t float_bytes, int dtype_is_f32, int
 	if (max_threads < 1)
 		max_threads = 1;
 	/* one slot more than threads, so that one set uploads while every
-	 * thread fills: at most 3 threads for the 4 slots */
-	for (int nt = max_threads < 3 ? max_threads : 3; nt >= 1; nt--) {
-		int ns = nt + 1 < 4 ? nt + 1 : 4;
+	 * thread fills: at most FRESH_MAX_THREADS threads, one slot more */
+	for (int nt = max_threads < FRESH_MAX_THREADS ? max_threads : FRESH_MAX_THREADS; nt >= 1; nt--) {
+		int ns = nt + 1;
 		for (; ns >= nt; ns--)
 			if ((double)ns * (double)set_bytes + (double)nt * (double)scratch <= (double)max_bytes) {
 				*n_threads = nt;

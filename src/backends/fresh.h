@@ -100,10 +100,14 @@ struct fresh_pool {
 
 /*
  * The pool's size for sets of set_bytes at the dtype and float_bytes as
- * floats: threads (at most max_threads, at least 1) and slots (at least
- * threads, at most 4), the whole under max_bytes where it can be (one
- * thread and one slot otherwise).
+ * floats (each thread's scratch, none for fp32): threads (at most
+ * max_threads and FRESH_MAX_THREADS, at least 1) and slots (one more than
+ * threads where it fits, else as many), the whole under max_bytes where it
+ * can be (one thread and one slot otherwise).  Attention fp16 at iter1's
+ * shape (6.3 MB a set) gets 7 threads and 8 sets; at B32 H32 S512 D64
+ * (201 MB) 3 threads and 4 sets under 2 GiB.
  */
+#define FRESH_MAX_THREADS 7
 void fresh_pool_size(size_t set_bytes, size_t float_bytes, int dtype_is_f32, int max_threads, size_t max_bytes,
 		     int *n_threads, int *n_slots);
 

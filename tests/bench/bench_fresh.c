@@ -6,7 +6,7 @@
  * problem plug-in; no GPU.
  *
  *   make build/bench/bench_fresh
- *   build/bench/bench_fresh attention_fwd fp16 4 8 512 64 [samples] [threads]
+ *   build/bench/bench_fresh attention_fwd fp16 4 8 512 64 [-n samples] [-t threads]
  *
  * (the shape in the problem's key order: attention B H S D).
  */
@@ -83,7 +83,8 @@ int main(int argc, char **argv)
 		printf("  %-14s fill+round+pack, one thread: %.4f s CPU a sample (best of %d; mean %.4f)\n",
 		       pr.desc->dists[d], best, reps, sum / reps);
 	}
-	int nt = threads, ns = threads + 1 < 4 ? threads + 1 : 4;
+	int nt, ns; /* as the worker sizes it, with `threads` CPUs to spare */
+	fresh_pool_size(bytes, elems * sizeof(float), dtype == EV_F32, threads, (size_t)2 << 30, &nt, &ns);
 	struct fresh_pool fp;
 	double t0 = mono_now();
 	if (fresh_pool_start(&fp, &pr, shape, dtype, nt, ns, draw, NULL) < 0)

@@ -294,13 +294,17 @@ static void test_pool_size(void **state)
 	const size_t gib2 = (size_t)2 << 30;
 	int nt, ns;
 	size_t set = 3ull * 32 * 32 * 512 * 64 * 2;
-	fresh_pool_size(set, 2 * set, 0, 4, gib2, &nt, &ns);
-	assert_true(nt >= 1 && ns >= nt && ns <= 4);
+	fresh_pool_size(set, 2 * set, 0, 15, gib2, &nt, &ns);
+	assert_int_equal(nt, 3);
+	assert_int_equal(ns, 4);
 	assert_true((double)ns * set + (double)nt * 2 * set <= (double)gib2);
 	set = 3ull * 4 * 8 * 512 * 64 * 2;
-	fresh_pool_size(set, 2 * set, 0, 4, gib2, &nt, &ns);
-	assert_int_equal(nt, 3); /* 3 threads, 4 slots: one uploads while three fill */
-	assert_int_equal(ns, 4);
+	fresh_pool_size(set, 2 * set, 0, 15, gib2, &nt, &ns);
+	assert_int_equal(nt, FRESH_MAX_THREADS); /* one slot more: one uploads while every thread fills */
+	assert_int_equal(ns, FRESH_MAX_THREADS + 1);
+	fresh_pool_size(set, 2 * set, 0, 2, gib2, &nt, &ns);
+	assert_int_equal(nt, 2);
+	assert_int_equal(ns, 3);
 	/* nothing fits: one of each */
 	fresh_pool_size(gib2, 2 * gib2, 0, 4, gib2, &nt, &ns);
 	assert_int_equal(nt, 1);
