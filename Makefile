@@ -97,6 +97,11 @@ $(BUILD)/tests/%: $(BUILD)/tests/obj/%.o $(BUILD)/libevident.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libevident.a $(LDLIBS) -lcmocka
 
+# host-only microbenchmarks (tests/bench), built on request: make build/bench/NAME
+$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libevident.a | deps-check
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libevident.a $(LDLIBS)
+
 # Inside t0040's clone (README's Quick start, twice: EVIDENT_QUICKSTART_INNER)
 # make test is a smoke run: the runner and every unit binary are built, the
 # repository checks run (less check-kernels and layout-sims), and of the suites only these.

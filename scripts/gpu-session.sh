@@ -42,6 +42,12 @@
 #              learned value dictionary calls timing ones; each variant's outcome,
 #              median, timed checks by distribution and the batch's notes (10 jobs,
 #              about 2-3 min on one H200; not in the default list)
+#   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
+#              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
+#              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
+#              and fresh_inputs (fill CPU, upload and wait per sample), samples and capped,
+#              for it and for the runs of sealed, adversary, redteam12 and redteam16 in this
+#              session (about 2 min; not in the default list)
 #   gpubox     the slot hog's closure (docs/redteam13-cuda.md, "Closed since"):
 #              tests/fixtures/specs/cuda-gpubox-probe.yaml plainly and with --gpus all
 #              (each box's nodes, NVML's openable GPUs, CUDA's count; execve refused),
@@ -334,6 +340,18 @@ if has redteam16; then
 	for r in $("$E" ls --store artifacts --experiment cuda-redteam16 | awk '{ print $1 }' | grep -v batch | tail -n 10); do
 		log "cuda-redteam16 $r"
 		"$E" show --store artifacts "$r" 2>&1 | grep -iE "^(variant|outcome)|by dist|timed check|check|median|note" | head -n 20 | tee -a "$OUT/session.log"
+	done
+fi
+if has fresh16; then
+	# the fill's cost at the scaling shape: is timing.samples (100) reached
+	# within max_seconds, or capped?
+	run_exp fresh16-scaling experiments/scaling-d64-s512.yaml --only mma --repeats 1
+	log "fresh16: each run's timed inputs (timing.method.inputs, fresh_inputs), samples, capped"
+	for x in scaling-d64-s512 cuda-sealed cuda-adversary cuda-redteam12 cuda-redteam12-sealed cuda-redteam16; do
+		for r in $("$E" ls --store artifacts --experiment "$x" | awk '{ print $1 }' | grep -v batch | tail -n 12); do
+			python3 -c "import json,sys; d=json.load(open(sys.argv[1])); t=d.get('timing') or {}; m=t.get('method') or {}; print(sys.argv[2], d.get('variant'), d.get('outcome'), m.get('inputs'), json.dumps(m.get('fresh_inputs')), 'n', t.get('n'), 'capped', m.get('capped'))" \
+				"artifacts/runs/$r.json" "$x" 2>&1 | tee -a "$OUT/session.log"
+		done
 	done
 fi
 if has gpubox; then

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "backends/backend.h"
+#include "backends/fresh.h"
 #include "backends/job.h"
 #include "backends/problem.h"
 #include "backends/scramble.h"
@@ -156,7 +157,8 @@ out:
 }
 
 /*
- * The base pairs of timed CUDA samples, kept across checks: each pair is
+ * The base pairs of graph-mode timed CUDA samples (batch > 1; a
+ * stream-mode sample's inputs are fresh, fresh.h), kept across checks: each pair is
  * two full input sets drawn by the problem's fill (seeds timing_seed + 2
  * dist and + 2 dist + 1), the same for every sample of a distribution,
  * and drawing them per check cost two fills of every input per timed
@@ -339,7 +341,9 @@ int checker_main(const char *path)
 			fail("a timed host capture without the parent's seed (the parent draws every host input)");
 			goto out_refs;
 		}
-		/* a timed CUDA sample: the pair of its distribution mixed under the sample's key */
+		/* a timed CUDA sample: its inputs from the sample's key, the problem's
+		 * fill (stream mode, fresh.h) or, in graph mode, the pair of its
+		 * distribution mixed under it */
 		json_t *mk = json_object_get(c, "mix_key");
 		unsigned long long mix_key = timed && json_is_integer(mk) ? (unsigned long long)json_integer_value(mk) : 0;
 		if (fresh) {
@@ -362,7 +366,18 @@ int checker_main(const char *path)
 			if (mix_key) /* the sample's distribution, from its key (scramble.h evs_sample_dist) */
 				dist = evs_sample_dist(mix_key, pl.desc->n_dists, problem_timing_dists(&pl));
 			if (key != have || (mix_key && batch > 1)) {
-				if (mix_key) {
+				if (mix_key && fresh_job_timed(&job)) {
+					/* stream mode: the problem's own fill, of the
+					 * distribution and seed the key gives (fresh.h),
+					 * as the worker's pool filled it */
+					uint64_t fs;
+					if (fresh_inputs_fill(&pl, job.shape, mix_key, (uint32_t)u, dtype, r.in, &fs) < 0) {
+						fail("the problem's fill of a timed sample's inputs failed (a value not "
+						     "finite at the dtype)");
+						goto out_refs;
+					}
+					seed = fs;
+				} else if (mix_key) {
 					seed = job.timing_seed + 2ULL * (unsigned long long)dist;
 					if (mix_inputs(&bc, &pl, &job, dist, evs_launch_key(mix_key, (uint32_t)u), dtype,
 						       &r) < 0) {

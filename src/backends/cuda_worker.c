@@ -8,8 +8,11 @@
  *     behind the blocking kernel, outputs shipped - never judged here;
  *   - timed samples: the harness's loop, inputs rotating through the
  *     parent's sets at different pointers, each rewritten before it is
- *     read from the pair of base sets of the sample's input distribution
- *     (all of the problem's in turn, scramble.h), outputs scrambled
+ *     read: in stream mode with the problem's own fill of the sample's
+ *     distribution under a seed of its own, both from the sample's key,
+ *     filled ahead on a few host threads (fresh.h: red team 16), in graph
+ *     mode and in the warm-up mixed on the device from the pair of base
+ *     sets of the sample's distribution (scramble.h), outputs scrambled
  *     before every sample, the blocking kernel holding the stream while launch()
  *     enqueues, CUDA events and CUPTI's kernel clock; after each sample
  *     the callback reports it (with the escapes the harness saw and the
@@ -28,12 +31,14 @@
 
 #include <dlfcn.h>
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "backends/backend_cuda.h"
 #include "backends/cuda/evident_cuda.h"
+#include "backends/fresh.h"
 #include "backends/gpu_nvml.h"
 #include "backends/problem.h"
 #include "backends/protocol.h"
@@ -106,6 +111,12 @@ struct cw {
 	uint64_t block_secret;       /* the current block's place of its stress sample (sample_key) */
 	int n_dists;                 /* the problem's distributions and timing mask, for sample_key */
 	unsigned timing_dists;
+	/* fresh timed inputs (fresh.h): stream mode; warm-up samples mix */
+	int fresh;
+	struct fresh_pool pool;
+	struct fresh_set *cur;       /* the set the current timed sample's key came with */
+	double upload_s;             /* the fresh sets' uploads, summed */
+	int fresh_failed;            /* a fill or upload failed: the reason in w->err */
 	double clock_mhz;
 	int throttled;
 	char uuid[64];       /* the device's, from the harness */
@@ -306,10 +317,8 @@ static int correctness(struct cw *w)
  * the block's first sample), so that a fixed count of samples holds a
  * fixed count of timing ones.  The harness calls this only after the
  * previous sample's on_sample, so w->warm_over is current. */
-static uint64_t sample_key(void *ctx, int index)
+static uint64_t draw_key(struct cw *w, long long k)
 {
-	struct cw *w = ctx;
-	long long k = w->warm_over ? index - w->warm_samples : -1;
 	if (k >= 0 && k % EVS_STRESS_EVERY == 0)
 		w->block_secret = random_secret_u64();
 	for (;;) {
@@ -317,6 +326,67 @@ static uint64_t sample_key(void *ctx, int index)
 		if (key && (k < 0 || evs_word_fits(key, k, w->block_secret, w->n_dists, w->timing_dists)))
 			return key;
 	}
+}
+
+/* The pool's draw of timed sample k's key, ahead of the sample, in
+ * sample order under the pool's lock (fresh.h): the same schedule. */
+static uint64_t pool_draw(void *ctx, long long k)
+{
+	return draw_key(ctx, k);
+}
+
+/* With fresh inputs a timed sample's key is the one its set was filled
+ * under: taken from the pool here (in order), uploaded by fresh_inputs. */
+static uint64_t sample_key(void *ctx, int index)
+{
+	struct cw *w = ctx;
+	long long k = w->warm_over ? index - w->warm_samples : -1;
+	if (k < 0 || !w->fresh)
+		return draw_key(w, k);
+	w->cur = fresh_pool_take(&w->pool);
+	if (!w->cur)
+		return random_secret_u64() | 1; /* fresh_inputs says why */
+	if (w->cur->k != k) {
+		/* the harness asks for every sample in order; anything else
+		 * would pair a key with another sample's inputs */
+		fresh_pool_put(&w->pool, w->cur);
+		w->cur = NULL;
+		return random_secret_u64() | 1;
+	}
+	return w->cur->key;
+}
+
+/* Upload the current timed sample's fresh set into the set its launch
+ * reads (evident_cuda.h fresh_inputs: stream mode, one launch). */
+static int fresh_inputs(void *ctx, int index, uint64_t key, int j, void *const *d_inputs, char *err, size_t errlen)
+{
+	struct cw *w = ctx;
+	(void)index;
+	if (!w->cur || w->cur->key != key || j != 0) {
+		snprintf(err, errlen, "%s",
+			 w->pool.failed ? w->pool.why
+					: "fresh inputs: the sample's set is not the one its key was drawn for "
+					  "(an internal error)");
+		w->fresh_failed = 1;
+		return -1;
+	}
+	double t0 = mono_now();
+	int rc = 0;
+	for (int t = 0; t < w->n_in && !rc; t++)
+		rc = w->api->upload(w->ctx, d_inputs[t], w->cur->data[t], w->pool.bytes[t], err, errlen);
+	w->upload_s += mono_now() - t0;
+	fresh_pool_put(&w->pool, w->cur);
+	w->cur = NULL;
+	return rc;
+}
+
+/* Host threads for the fresh fills: the CPUs this worker may use, less
+ * one for the thread that drives the GPU (fresh_pool_size caps them). */
+static int fill_threads(void)
+{
+	cpu_set_t cs;
+	int n = sched_getaffinity(0, sizeof(cs), &cs) == 0 ? CPU_COUNT(&cs) : 2;
+	return n - 1 < 1 ? 1 : n - 1;
 }
 
 static int timing(struct cw *w)
@@ -399,9 +469,42 @@ static int timing(struct cw *w)
 				return 1;
 			}
 	o.mix_fold = fold;
+	/* stream mode: every timed sample's inputs fresh, filled ahead on a
+	 * few threads, at most 8 sets and 2 GiB in flight (fresh.h); started
+	 * before time_kernel counts the process's threads, stopped after */
+	w->fresh = fresh_job_timed(job) && w->batch == 1;
+	int nt = 0, ns = 0;
+	if (w->fresh) {
+		size_t set_bytes = 0, float_bytes = 0;
+		for (int t = 0; t < w->n_in; t++) {
+			set_bytes += in_bytes[t];
+			float_bytes += w->in_n[t] * sizeof(float);
+		}
+		fresh_pool_size(set_bytes, float_bytes, w->dtype == EV_F32, fill_threads(), (size_t)2 << 30, &nt, &ns);
+		if (fresh_pool_start(&w->pool, &w->pr, job->shape, w->dtype, nt, ns, pool_draw, w) < 0) {
+			fresh_pool_stop(&w->pool);
+			free(fold);
+			proto_w_failure("init_failed", "fresh_inputs",
+					"cannot start the fresh-input fill threads or their buffers", "timing");
+			return 1;
+		}
+		o.fresh_inputs = fresh_inputs;
+	}
 	w->warm_t0 = mono_now();
 	rc = w->api->time_kernel(w->ctx, w->desc, &w->l, &o, &res, w->err, sizeof(w->err));
 	free(fold);
+	long long fresh_taken = w->pool.taken;
+	double fill_cpu_s = w->pool.fill_cpu_s, wait_s = w->pool.wait_s;
+	if (w->fresh) {
+		if (w->cur)
+			fresh_pool_put(&w->pool, w->cur);
+		w->cur = NULL;
+		fresh_pool_stop(&w->pool);
+	}
+	if (rc && w->fresh_failed) {
+		proto_w_failure("init_failed", "fresh_inputs", w->err, "timing");
+		return 1;
+	}
 	if (rc == -1 && !w->err[0])
 		snprintf(w->err, sizeof(w->err), "the sample callback stopped the timing");
 	if (rc)
@@ -427,6 +530,27 @@ static int timing(struct cw *w)
 				   res.block_timeouts, "graphs", nodes, "samples_requested", job->k.samples, "stdrel",
 				   sampler_stdrel(&w->sm), "converged", w->sm.converged, "capped",
 				   w->sm.capped || res.capped);
+	/* what the timed samples read (fresh.h) */
+	json_object_set_new(method, "inputs", json_string(w->fresh ? "fresh" : "mixed"));
+	if (w->fresh) {
+		double n = fresh_taken > 0 ? (double)fresh_taken : 1;
+		json_object_set_new(
+			method, "fresh_inputs",
+			json_pack("{s:s, s:i, s:i, s:I, s:f, s:f, s:f}", "how",
+				  "every timed sample's inputs are the problem's fill of the sample's distribution "
+				  "under a seed of its own, both from the sample's key (fresh.h), filled ahead on "
+				  "host threads and uploaded before the sample; the warm-up mixes two base sets a "
+				  "distribution on the device",
+				  "fill_threads", nt, "sets_in_flight", ns, "sets", (json_int_t)fresh_taken,
+				  "fill_cpu_s_per_sample", fill_cpu_s / n, "upload_s_per_sample", w->upload_s / n,
+				  "wait_s_per_sample", wait_s / n));
+	} else {
+		json_object_set_new(method, "mixed_inputs",
+				    json_string("graph mode: each launch's inputs mix, element by element under the "
+						"sample's key, two base sets of the sample's distribution filled once a "
+						"worker (scramble.h evs_mix_bit): a finite codebook a kernel can learn "
+						"(docs/redteam16-cuda.md)"));
+	}
 	if (res.graph)
 		json_object_set_new(method, "per_launch",
 				    json_string("each sample is one replay of a CUDA graph of `batch` launches on "

@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "backends/backend.h"
 #include "backends/backend_cuda.h"
@@ -640,6 +643,59 @@ static float round_to(float x, int dtype)
 	return x;
 }
 
+/*
+ * fp16 rounding and packing of whole arrays by the CPU's F16C
+ * instructions where it has them (x86-64 since 2012): the same
+ * round-to-nearest-even as f32_to_f16 bit for bit (test_problem checks
+ * every fp16 value, every tie between two and their neighbours), several
+ * times faster.  A fresh timed CUDA sample fills, rounds and packs every
+ * input each sample (fresh.h), where the scalar conversions were three
+ * quarters of the host's time (bench_fresh).
+ */
+#if defined(__x86_64__)
+__attribute__((target("avx,f16c"))) static void f16c_round(float *x, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		__m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT);
+		_mm256_storeu_ps(x + i, _mm256_cvtph_ps(h));
+	}
+	for (; i < n; i++)
+		x[i] = f16_to_f32(f32_to_f16(x[i]));
+}
+
+__attribute__((target("avx,f16c"))) static void f16c_pack(const float *src, uint16_t *dst, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8)
+		_mm_storeu_si128((__m128i *)(dst + i),
+				 _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT));
+	for (; i < n; i++)
+		dst[i] = f32_to_f16(src[i]);
+}
+
+static int have_f16c(void)
+{
+	static int have = -1;
+	if (have < 0)
+		have = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+	return have;
+}
+#endif
+
+void problem_round_n(float *x, size_t n, int dtype)
+{
+#if defined(__x86_64__)
+	if (dtype == EV_F16 && have_f16c()) {
+		f16c_round(x, n);
+		return;
+	}
+#endif
+	if (dtype == EV_F16 || dtype == EV_BF16)
+		for (size_t i = 0; i < n; i++)
+			x[i] = round_to(x[i], dtype);
+}
+
 int problem_fill_rounded(const struct problem *p, const long long *shape, int dist,
 			 uint64_t seed, int dtype, float **inputs)
 {
@@ -652,8 +708,8 @@ int problem_fill_rounded(const struct problem *p, const long long *shape, int di
 	for (int t = 0; t < p->n_inputs; t++) {
 		size_t n = problem_tensor_numel(p, t, shape);
 		float *x = inputs[t];
+		problem_round_n(x, n, dtype);
 		for (size_t i = 0; i < n; i++) {
-			x[i] = round_to(x[i], dtype);
 			if (!isfinite(x[i]))
 				return error("problem '%s', distribution '%s': input '%s'[%zu] is not finite "
 					     "after rounding to %s; fix its fill() (values must stay in range)",
@@ -699,6 +755,12 @@ void problem_pack(const float *src, void *dst, size_t n, int dtype)
 {
 	switch (dtype) {
 	case EV_F16:
+#if defined(__x86_64__)
+		if (have_f16c()) {
+			f16c_pack(src, dst, n);
+			break;
+		}
+#endif
 		for (size_t i = 0; i < n; i++)
 			((uint16_t *)dst)[i] = f32_to_f16(src[i]);
 		break;

@@ -188,6 +188,9 @@ void problem_buffers_free(void *bufs, int n);
 void problem_reference(const struct problem *p, const long long *shape,
 		       const float *const *inputs, double *const *outputs);
 
+/* Round n floats in place to the nearest value of dtype (fp16, bf16:
+ * round to nearest even; fp32: as they are), as problem_fill_rounded does. */
+void problem_round_n(float *x, size_t n, int dtype);
 /* n floats -> n elements of dtype (raw bits, as a kernel reads them), and back. */
 void problem_pack(const float *src, void *dst, size_t n, int dtype);
 void problem_unpack(const void *src, float *dst, size_t n, int dtype);

@@ -1,16 +1,19 @@
 /*
  * test_checker_timed.c - the checker's inputs for timed CUDA samples
- * (checker.c, scramble.h): launch j of timed sample g is the element-wise
- * mix, under evs_launch_key(key, j), of the pair of base sets of
- * distribution evs_sample_dist(key, n_dists, mask) (every launch of a sample
- * of one distribution; mask the problem's timing ones), seeds timing_seed
- * + 2d and + 2d + 1 (red team 3, rt3_dist_phase: every timed sample used
- * to be of the first distribution, so code that was exact only there was
- * never caught while timed).  The test plays the device: it mixes the
- * inputs the harness would, computes the float64 answer, and hands the
- * checker those outputs as captured; every check must pass, over keys
- * that draw every distribution.  Runs on the CPU: without a GPU reference built
- * the checker judges with the problem's float64 one.
+ * (checker.c, fresh.h, scramble.h): a stream-mode sample's inputs are the
+ * problem's fill of distribution evs_sample_dist(key, n_dists, mask) under
+ * seed evs_fresh_seed(key, 0) (red team 16: fresh every sample); in graph
+ * mode launch j of timed sample g is the element-wise mix, under
+ * evs_launch_key(key, j), of the pair of base sets of that distribution,
+ * seeds timing_seed + 2d and + 2d + 1 (every launch of a sample of one
+ * distribution; mask the problem's timing ones; red team 3,
+ * rt3_dist_phase: every timed sample used to be of the first
+ * distribution, so code that was exact only there was never caught while
+ * timed).  The test plays the device: it makes the inputs the worker and
+ * harness would, computes the float64 answer, and hands the checker those
+ * outputs as captured; every check must pass, over keys that draw every
+ * distribution.  Runs on the CPU: without a GPU reference built the
+ * checker judges with the problem's float64 one.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -144,13 +147,10 @@ static void test_timed_inputs_rotate_distributions(void **state)
 		long long g = warmup + k;
 		int d = kd[k];
 		uint64_t key = keys[k];
-		/* what the harness puts in the set the launch reads */
-		problem_fill_rounded(&attn, shape, d, job.timing_seed + 2ULL * d, EV_F16, in);
-		problem_fill_rounded(&attn, shape, d, job.timing_seed + 2ULL * d + 1, EV_F16, b);
-		for (int t = 0; t < 3; t++)
-			for (size_t e = 0; e < problem_tensor_numel(&attn, t, shape); e++)
-				if (evs_mix_bit(evs_launch_key(key, 0), (uint32_t)t, e))
-					in[t][e] = b[t][e];
+		/* what the worker uploads into the set the launch reads (stream
+		 * mode: the problem's fill under the key's seed, fresh.h; the
+		 * distribution is the key's) */
+		assert_int_equal(problem_fill_rounded(&attn, shape, d, evs_fresh_seed(key, 0), EV_F16, in), 0);
 		problem_reference(&attn, shape, (const float *const *)in, ref);
 		for (size_t e = 0; e < n_out; e++)
 			o32[e] = (float)ref[0][e];
@@ -211,6 +211,7 @@ static void test_batch_more_launches_than_sets(void **state)
 	const int n_dists = attn.desc->n_dists, batch = 5;
 	struct job job;
 	timed_job(&job, shape, 4242, 0, 7);
+	job.k.batch = batch; /* graph mode: the mix (stream mode is fresh, test_fresh.c) */
 
 	char dir[] = "/tmp/evident-test-checker-XXXXXX";
 	assert_non_null(mkdtemp(dir));

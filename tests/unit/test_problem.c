@@ -89,10 +89,63 @@ static void test_check_classifies(void **state)
 	assert_true(fabs(r.max_abs_err - 0.5) < 1e-9);
 }
 
+/* The array rounding and packing (problem_round_n, problem_pack: F16C
+ * where the CPU has it) give the scalar f32_to_f16's bits: at every fp16
+ * value, every tie halfway between two neighbours and one float either
+ * side of it, both signs, the overflow edge, and a million random
+ * finite floats. */
+static void test_f16_array_paths_match_scalar(void **state)
+{
+	(void)state;
+	size_t cap = 65536 * 8 + (1u << 20) + 64, n = 0;
+	float *x = malloc(cap * sizeof(float));
+	assert_non_null(x);
+	for (uint32_t h = 0; h < 0x7c00u; h++) {
+		float a = f16_to_f32((uint16_t)h), b = f16_to_f32((uint16_t)(h + 1));
+		float mid = (float)(((double)a + (double)b) / 2); /* exact: 11 bits in a float */
+		float v[4] = { a, mid, nextafterf(mid, 0.0f), nextafterf(mid, INFINITY) };
+		for (int k = 0; k < 4; k++) {
+			x[n++] = v[k];
+			x[n++] = -v[k];
+		}
+	}
+	x[n++] = 65519.996f;
+	x[n++] = 65520.0f;
+	x[n++] = 1e30f;
+	x[n++] = -INFINITY;
+	uint64_t st = 12345;
+	for (int i = 0; i < (1 << 20); i++) {
+		st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+		uint32_t bits = (uint32_t)(st >> 32);
+		float f;
+		memcpy(&f, &bits, 4);
+		if (isfinite(f))
+			x[n++] = f;
+	}
+	float *r = malloc(n * sizeof(float));
+	uint16_t *p = malloc(n * sizeof(uint16_t));
+	assert_non_null(r);
+	assert_non_null(p);
+	memcpy(r, x, n * sizeof(float));
+	problem_round_n(r, n, EV_F16);
+	problem_pack(x, p, n, EV_F16);
+	for (size_t i = 0; i < n; i++) {
+		uint16_t want = f32_to_f16(x[i]);
+		float wr = f16_to_f32(want);
+		if (p[i] != want || memcmp(&r[i], &wr, 4))
+			fail_msg("x = %a: pack 0x%04x, round %a; scalar 0x%04x, %a", (double)x[i], p[i], (double)r[i],
+				 want, (double)wr);
+	}
+	free(x);
+	free(r);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_f16_conversions),
+		cmocka_unit_test(test_f16_array_paths_match_scalar),
 		cmocka_unit_test(test_inputs_seeded_nonzero),
 		cmocka_unit_test(test_reference_by_hand),
 		cmocka_unit_test(test_check_classifies),

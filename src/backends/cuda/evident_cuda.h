@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define EVC_API_VERSION 5
+#define EVC_API_VERSION 6
 #define EVC_API_SYMBOL "evident_cuda_api"
 
 /* What the harness read off the device (cudaGetDeviceProperties etc.). */
@@ -238,6 +238,18 @@ struct evc_timing_opts {
 	 * version 5 the same for the fixed rotation g mod n (the distribution
 	 * is now drawn from the sample's key; red team 13). */
 	unsigned timing_dists;
+	/* Version 6: NULL, or fresh timed inputs (red team 16: the mix of
+	 * two base sets per distribution is a codebook a kernel learns):
+	 * every timed sample (warm-up samples still mix) calls it in place of
+	 * the mix, after sample_key, once for each launch j < min(batch,
+	 * n_sets) with the sample's key and the device pointers of the n_inputs
+	 * inputs of the set launch j reads; it writes them (synchronously,
+	 * outside the timed region; no CUDA work of its own may be left
+	 * pending) and returns 0, or a cudaError_t value, or -1 with err set.
+	 * Version 6 so that a harness that would ignore it (and time the mix
+	 * the checker does not regenerate) is refused, not believed. */
+	int (*fresh_inputs)(void *cb_ctx, int index, uint64_t key, int j, void *const *d_inputs, char *err,
+			    size_t errlen);
 };
 
 /* How the samples were taken.  Nothing in it is allocated. */

@@ -1299,7 +1299,15 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 		 * refuses more launches than sets (which would read one set
 		 * twice; the checker still maps launch j to j % n_sets) */
 		int n_mix = T->batch < T->n_sets ? T->batch : T->n_sets;
-		for (int j = 0; j < n_mix; j++) {
+		/* a timed sample with fresh inputs: the caller writes each set
+		 * (evident_cuda.h, version 6), no mix */
+		for (int j = 0; !warm && o->fresh_inputs && j < n_mix; j++) {
+			int rc = o->fresh_inputs(o->cb_ctx, index, s->key, j,
+						 &T->sets[(size_t)((s->set + j) % T->n_sets) * T->n_in], err, errlen);
+			if (rc)
+				return rc;
+		}
+		for (int j = 0; (warm || !o->fresh_inputs) && j < n_mix; j++) {
 			/* the set launch j reads, and the two base sets it is mixed from */
 			int live = (s->set + j) % T->n_sets, a = live, b = (a + 1) % o->n_base;
 			uint64_t key = s->key;
