@@ -157,6 +157,8 @@ struct host_clock {
 	int *st_ids;                 /* the worker's threads other than its leader at a sample's done line, */
 	unsigned long long *st_ns;   /* and each one's time on the CPU then (schedstat, ns): round_trip's; */
 	size_t st_cap;               /* freed by host_clock_drive */
+	unsigned char *snap;         /* the outputs as they were at a sample's done line (round_trip), */
+	size_t snap_bytes;           /* compared with them once the worker is stopped; freed by host_clock_drive */
 };
 /*
  * CPU time a worker may use between its done line and its stop, in us,
