@@ -2,8 +2,10 @@
  * runcmd.c - spawn a program with an argv array, capture its output under
  * a wall-clock limit (see runcmd.h for the contract).
  *
- * Between fork and exec the child calls only async-signal-safe functions
- * (dup2, open, close, chdir, setpgid, setrlimit, execvp, write, _exit).  The environment
+ * Between vfork and exec the child (child_exec) calls only
+ * async-signal-safe functions (dup2, open, close, chdir, setpgid,
+ * setrlimit, sigaction, sigprocmask, execvp, write, _exit), with every
+ * signal blocked until its handlers are the default again.  The environment
  * additions are prepared in the parent.  An exec failure is reported on a
  * close-on-exec pipe: if the parent reads an errno from it, exec failed;
  * if it reads EOF, exec succeeded.  The child leads its own process group,
@@ -343,10 +345,107 @@ static void wait_child(const struct run_opts *o, pid_t pid, double t0, int kille
 	}
 }
 
+/* What the child of run_command needs, prepared by the parent: the
+ * child writes nothing the parent reads (it runs on the parent's memory,
+ * vfork), but environ, which the parent restores. */
+struct child_plan {
+	const struct run_opts *o;
+	int out_w, err_w, exec_w, ch, ctl;
+	const int *keep;
+	const char *oom_adj;
+	int oom_len;
+	char **env;
+	sigset_t mask; /* the parent's signal mask before it blocked all */
+};
+
+/* The child between vfork and exec: async-signal-safe calls only, on its
+ * own frame (none of run_command's variables is written); every signal is
+ * blocked on entry.  Never returns. */
+static void __attribute__((noreturn, noinline)) child_exec(const struct child_plan *c)
+{
+	const struct run_opts *o = c->o;
+	setpgid(0, 0);
+	/* nothing inherited past stderr reaches the program (a shell's
+	 * redirection, make's jobserver, a CI log): the worker of a
+	 * kernel could write to it from inside its box.  Only what is
+	 * placed below (channels, pass_fd) survives the exec. */
+	cloexec_from(3);
+	dup2(c->out_w, 1);
+	if (o->merge_stderr)
+		dup2(c->out_w, 2);
+	else if (c->err_w >= 0)
+		dup2(c->err_w, 2);
+	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC); /* its copy at 0 stays, this one goes */
+	if (devnull >= 0)
+		dup2(devnull, 0);
+	if (c->ch >= 0) {
+		dup2(c->ch, 3);  /* dup2 clears close-on-exec on the copy */
+		dup2(c->ctl, 4);
+	}
+	for (int i = 0; i < RUN_MAX_PASS_FD; i++)
+		if (c->keep[i] >= 0)
+			dup2(c->keep[i], o->pass_fd_at[i]);
+	if (o->limit_as_bytes) {
+		struct rlimit rl = { o->limit_as_bytes, o->limit_as_bytes };
+		setrlimit(RLIMIT_AS, &rl);
+	}
+	if (o->limit_fsize_bytes) {
+		struct rlimit rl = { o->limit_fsize_bytes, o->limit_fsize_bytes };
+		setrlimit(RLIMIT_FSIZE, &rl);
+		/* over the limit a write fails with EFBIG, not SIGXFSZ */
+		signal(SIGXFSZ, SIG_IGN);
+	}
+	if (o->no_core) {
+		struct rlimit rl = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &rl);
+		/* and no real-time class or nice below the runner's, where
+		 * the runner's limits allowed them (red team 8) */
+		setrlimit(RLIMIT_RTPRIO, &rl);
+		setrlimit(RLIMIT_NICE, &rl);
+	}
+	if (c->oom_len > 0) {
+		int fd = open("/proc/self/oom_score_adj", O_WRONLY);
+		if (fd >= 0) {
+			ssize_t w = write(fd, c->oom_adj, (size_t)c->oom_len);
+			(void)w;
+			close(fd);
+		}
+	}
+	/* every handler back to the default (the runner's SIGINT and SIGTERM
+	 * among them), SIGPIPE, SIGINT and SIGTERM even where ignored, then
+	 * the parent's mask: a signal that comes now acts on this process
+	 * alone */
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+		if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN) {
+			sa.sa_handler = SIG_DFL;
+			sa.sa_flags = 0;
+			sigaction(sig, &sa, NULL);
+		}
+	}
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	sigprocmask(SIG_SETMASK, &c->mask, NULL);
+	if (o->cwd && chdir(o->cwd) < 0) {
+		int e = errno;
+		ssize_t w = write(c->exec_w, &e, sizeof(e));
+		(void)w;
+		_exit(127);
+	}
+	environ = c->env; /* the parent puts its own back */
+	execvp(o->argv[0], (char *const *)o->argv);
+	int e = errno;
+	ssize_t w = write(c->exec_w, &e, sizeof(e));
+	(void)w;
+	_exit(127);
+}
+
 int run_command(const struct run_opts *o, struct run_result *res)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, execp[2] = { -1, -1 };
-	int chp[2] = { -1, -1 }, ctlp[2] = { -1, -1 }, ch_child = -1, ctl_child = -1, keep_child[RUN_MAX_PASS_FD] = { -1, -1, -1, -1 };
+	int chp[2] = { -1, -1 }, ctlp[2] = { -1, -1 }, keep_child[RUN_MAX_PASS_FD] = { -1, -1, -1, -1 };
+	volatile int ch_child = -1, ctl_child = -1; /* set again after the vfork: in memory, not a register */
 	int want_err = o->err && !o->merge_stderr;
 	char **env = build_env(o->env_set, o->env_keep);
 	char oom_adj[16];
@@ -384,75 +483,30 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			error("cannot pass descriptor %d to '%s': %s", o->pass_fd[i], o->argv[0], strerror(errno));
 			goto fail;
 		}
-	pid_t pid = fork();
+	struct child_plan cp = { .o = o, .out_w = outp[1], .err_w = errp[1], .exec_w = execp[1], .ch = ch_child,
+				 .ctl = ctl_child, .keep = keep_child, .oom_adj = oom_adj, .oom_len = oom_len, .env = env };
+	/* vfork: the child borrows the parent's memory until its exec, so
+	 * nothing is copied (a fork copied the page tables of the whole
+	 * runner, then the exec threw them away: a fifth of a sanitized run's
+	 * CPU, whose shadow memory made them large).  The parent waits
+	 * meanwhile.  Every signal stays blocked until the child has put
+	 * the runner's handlers back to the default (child_exec), so no
+	 * handler of the parent's ever runs in the child, on memory the two
+	 * share; the child sets environ for execvp's PATH, and the parent
+	 * puts its own back. */
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &cp.mask);
+	char **parent_environ = environ;
+	pid_t pid = vfork();
+	int fork_errno = errno;
+	if (pid == 0)
+		child_exec(&cp);
+	environ = parent_environ;
+	sigprocmask(SIG_SETMASK, &cp.mask, NULL);
 	if (pid < 0) {
-		error("cannot fork to run '%s': %s", o->argv[0], strerror(errno));
+		error("cannot fork to run '%s': %s", o->argv[0], strerror(fork_errno));
 		goto fail;
-	}
-	if (pid == 0) {
-		/* child: async-signal-safe calls only */
-		setpgid(0, 0);
-		/* nothing inherited past stderr reaches the program (a shell's
-		 * redirection, make's jobserver, a CI log): the worker of a
-		 * kernel could write to it from inside its box.  Only what is
-		 * placed below (channels, pass_fd) survives the exec. */
-		cloexec_from(3);
-		dup2(outp[1], 1);
-		if (o->merge_stderr)
-			dup2(outp[1], 2);
-		else if (want_err)
-			dup2(errp[1], 2);
-		int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC); /* its copy at 0 stays, this one goes */
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		if (ch_child >= 0) {
-			dup2(ch_child, 3);  /* dup2 clears close-on-exec on the copy */
-			dup2(ctl_child, 4);
-		}
-		for (int i = 0; i < RUN_MAX_PASS_FD; i++)
-			if (keep_child[i] >= 0)
-				dup2(keep_child[i], o->pass_fd_at[i]);
-		if (o->limit_as_bytes) {
-			struct rlimit rl = { o->limit_as_bytes, o->limit_as_bytes };
-			setrlimit(RLIMIT_AS, &rl);
-		}
-		if (o->limit_fsize_bytes) {
-			struct rlimit rl = { o->limit_fsize_bytes, o->limit_fsize_bytes };
-			setrlimit(RLIMIT_FSIZE, &rl);
-			/* over the limit a write fails with EFBIG, not SIGXFSZ */
-			signal(SIGXFSZ, SIG_IGN);
-		}
-		if (o->no_core) {
-			struct rlimit rl = { 0, 0 };
-			setrlimit(RLIMIT_CORE, &rl);
-			/* and no real-time class or nice below the runner's, where
-			 * the runner's limits allowed them (red team 8) */
-			setrlimit(RLIMIT_RTPRIO, &rl);
-			setrlimit(RLIMIT_NICE, &rl);
-		}
-		if (oom_len > 0) {
-			int fd = open("/proc/self/oom_score_adj", O_WRONLY);
-			if (fd >= 0) {
-				ssize_t w = write(fd, oom_adj, (size_t)oom_len);
-				(void)w;
-				close(fd);
-			}
-		}
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		if (o->cwd && chdir(o->cwd) < 0) {
-			int e = errno;
-			ssize_t w = write(execp[1], &e, sizeof(e));
-			(void)w;
-			_exit(127);
-		}
-		environ = env;
-		execvp(o->argv[0], (char *const *)o->argv);
-		int e = errno;
-		ssize_t w = write(execp[1], &e, sizeof(e));
-		(void)w;
-		_exit(127);
 	}
 	setpgid(pid, pid); /* also from the parent, to win the race */
 	for (int i = 0; i < RUN_MAX_PASS_FD; i++)

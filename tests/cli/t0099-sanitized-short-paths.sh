@@ -15,6 +15,10 @@
 #   t0096  a dry run's estimate with --only
 #   t0097  a damaged CPU peak cache, and one that cannot be written
 #   t0041  evident help problems
+#   t0054  a worker that times itself where the parent keeps the clock
+#          (downgrade), and one that floods its stdout past the kept
+#          bytes (log_flood, 8 MiB of it here, not 64), each beside the
+#          honest baseline at 5 hot samples (not 60 cold ones)
 # The build cache's race between two runners publishing the same key
 # (t0034's four writers) is test_build's test_publish_race.  Under ASan
 # and UBSan the point is that these lines run at all: what they decide is
@@ -87,6 +91,19 @@ if grep -q "oom_undo: oom_score_adj 1000, write 0: written" "$TEST_TMP/unboxed-l
 else
 	expect_eq "$(jget "$r" "d['outcome']")" "ok" "oom_undo, its write refused"
 fi
+
+# t0054: on 5 hot samples (the cheats act from the first), a flood of 8 MiB
+sed -e 's/samples: 60, cache: cold/samples: 5, cache: hot/' $S/host-redteam2.yaml >experiments/rt2.yaml
+sed -e 's/samples: 20,/samples: 5,/' -e 's/FLOOD_MB: 64/FLOOD_MB: 8/' $S/host-redteam2-runner.yaml >experiments/rt2-runner.yaml
+grep -q 'samples: 5, cache: hot' experiments/rt2.yaml && grep -q 'FLOOD_MB: 8}' experiments/rt2-runner.yaml ||
+	fail "the t0054 specs did not take the smaller settings"
+"$EVIDENT" run --no-progress --only downgrade experiments/rt2.yaml >"$TEST_TMP/out" 2>&1
+expect_match "$TEST_TMP/out" "^downgrade +protocol_violation"
+"$EVIDENT" run --no-progress --only log_flood experiments/rt2-runner.yaml >"$TEST_TMP/out" 2>&1
+r=$(grep -l '"variant": "log_flood"' artifacts/runs/*.json | grep -v batch | head -1)
+[ -n "$r" ] || fail "no record of log_flood"
+"$EVIDENT" show --log "$(basename "$r" .json)" >"$TEST_TMP/log" 2>&1
+expect_match "$TEST_TMP/log" "more bytes of stdout were dropped"
 
 # t0050
 for i in 1 2; do

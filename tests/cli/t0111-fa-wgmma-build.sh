@@ -4,6 +4,10 @@
 # allowed values; a target without the sm_90a features is an #error naming
 # the flag to use; and the kernel carries the arch line that the runner
 # builds it with (before the spec's arch).
+# The #error of a target without sm_90a is the preprocessor's, so those three
+# compiles stop after it (-E, the device pass's preprocessing, where it
+# fires: 0.3 s of CPU against 1.1 s for -c, which preprocesses the same way
+# first); the static_asserts need the front end, so they compile (-c).
 . "$REPO/tests/cli/lib.sh"
 plain_pass_only "it runs nvcc, never evident"
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -16,7 +20,7 @@ expect_exit 1 "$nvcc" -c -gencode=arch=compute_90a,code=sm_90a -Ikernels -DBLOCK
 expect_contains "$TEST_TMP/err" 'BLOCK_N must be 64 or 128'
 expect_exit 1 "$nvcc" -c -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=5 -o "$TEST_TMP/x.o" "$k"
 expect_contains "$TEST_TMP/err" 'STEP must be 1, 2, 3 or 4'
-expect_exit 1 "$nvcc" -c -arch=sm_90 -Ikernels -o "$TEST_TMP/x.o" "$k"
+expect_exit 1 "$nvcc" -E -arch=sm_90 -Ikernels -o /dev/null "$k"
 expect_contains "$TEST_TMP/err" 'fa_wgmma.cu needs sm_90a (wgmma, setmaxnreg): compile with -gencode arch=compute_90a,code=sm_90a'
 # fa_wgmma2.cu, the ladder's continuation (step 5, the wider tiles): the
 # same refusals with its own bounds, and its own name in the #error
@@ -28,7 +32,7 @@ expect_exit 1 "$nvcc" -c -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=
 expect_contains "$TEST_TMP/err" 'STEP=5 (ping-pong) needs NUM_WG >= 2'
 expect_exit 1 "$nvcc" -c -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=2 -DBLOCK_N=96 -o "$TEST_TMP/x.o" "$k"
 expect_contains "$TEST_TMP/err" 'BLOCK_N'
-expect_exit 1 "$nvcc" -c -arch=sm_90 -Ikernels -o "$TEST_TMP/x.o" "$k"
+expect_exit 1 "$nvcc" -E -arch=sm_90 -Ikernels -o /dev/null "$k"
 expect_contains "$TEST_TMP/err" 'fa_wgmma2.cu needs sm_90a (wgmma, setmaxnreg): compile with -gencode arch=compute_90a,code=sm_90a'
 # PERSIST=1 (persistent CTAs) needs the producer warp group (STEP >= 3) and
 # room for its O staging tile (BLOCK_N=176 at D=128 has none)
@@ -45,7 +49,7 @@ expect_contains "$TEST_TMP/err" 'PERSIST must be 0 or 1'
 # built with OSTORE=1 (-ptx: the static_asserts are the front end's)
 k=kernels/attention/fa_wgmma3.cu
 expect_eq "$(grep -cx '// evident: arch sm_90a' "$k")" 1 "fa_wgmma3.cu's arch directive"
-expect_exit 1 "$nvcc" -c -arch=sm_90 -Ikernels -o "$TEST_TMP/x.o" "$k"
+expect_exit 1 "$nvcc" -E -arch=sm_90 -Ikernels -o /dev/null "$k"
 expect_contains "$TEST_TMP/err" 'fa_wgmma3.cu needs sm_90a (wgmma, setmaxnreg): compile with -gencode arch=compute_90a,code=sm_90a'
 expect_exit 1 "$nvcc" -ptx -gencode=arch=compute_90a,code=sm_90a -Ikernels -DSTEP=5 -DOSTORE=2 -o "$TEST_TMP/x.ptx" "$k"
 expect_contains "$TEST_TMP/err" 'OSTORE must be 0 (O through shared memory) or 1 (from registers)'

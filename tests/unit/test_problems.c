@@ -185,8 +185,15 @@ static void attn_kernel(const struct inst *s, int dtype, enum attn_kind kind, fl
 {
 	const long long S = s->shape[2], D = s->shape[3], BH = s->shape[0] * s->shape[1];
 	float *p = malloc((size_t)S * sizeof(float)), *q = malloc((size_t)D * sizeof(float));
+	/* fp8_qk: K rounded once a head, not once a query row (the same values) */
+	float *kr = kind == ATTN_FP8_QK ? malloc((size_t)(S * D) * sizeof(float)) : NULL;
 	for (long long bh = 0; bh < BH; bh++) {
 		const float *Q = s->in[0] + bh * S * D, *K = s->in[1] + bh * S * D, *V = s->in[2] + bh * S * D;
+		if (kr) {
+			for (long long n = 0; n < S * D; n++)
+				kr[n] = re4m3(K[n]);
+			K = kr;
+		}
 		for (long long i = 0; i < S; i++) {
 			float m = -INFINITY, l = 0;
 			for (long long d = 0; d < D; d++)
@@ -194,7 +201,7 @@ static void attn_kernel(const struct inst *s, int dtype, enum attn_kind kind, fl
 			for (long long j = 0; j < S; j++) {
 				float acc = 0;
 				for (long long d = 0; d < D; d++)
-					acc += q[d] * (kind == ATTN_FP8_QK ? re4m3(K[j * D + d]) : K[j * D + d]);
+					acc += q[d] * K[j * D + d];
 				p[j] = acc * (float)s->scalar;
 				m = fmaxf(m, p[j]);
 			}
@@ -211,6 +218,7 @@ static void attn_kernel(const struct inst *s, int dtype, enum attn_kind kind, fl
 			}
 		}
 	}
+	free(kr);
 	free(p);
 	free(q);
 }
