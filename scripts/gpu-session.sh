@@ -42,6 +42,13 @@
 #              learned value dictionary calls timing ones; each variant's outcome,
 #              median, timed checks by distribution and the batch's notes (10 jobs,
 #              about 2-3 min on one H200; not in the default list)
+#   redteam17  red team 17's CUDA probe (tests/fixtures/specs/cuda-redteam17.yaml;
+#              docs/redteam17-cuda.md): attention with fp16 scores on the timed samples
+#              after their block's stress sample, the block found from the warm-up's
+#              recurring inputs (after) or learned from the stress samples alone
+#              (learn); each run's outcome, checks by distribution, median, and the
+#              share of its timing samples under 0.95x honest's median (6 jobs, about
+#              1.5-2 min on one H200; not in the default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -341,6 +348,46 @@ if has redteam16; then
 		log "cuda-redteam16 $r"
 		"$E" show --store artifacts "$r" 2>&1 | grep -iE "^(variant|outcome)|by dist|timed check|check|median|note" | head -n 20 | tee -a "$OUT/session.log"
 	done
+fi
+if has redteam17; then
+	# after and learn ok (every check passing, a share of fast samples near
+	# 1/2 and 1/3) is the hole shown; always and window wrong_output (the
+	# control, and a kernel blind to the block phase); hmm ok unless device
+	# code can read pageable host memory; the spec's header says more
+	run_exp cuda-redteam17 tests/fixtures/specs/cuda-redteam17.yaml
+	log "cuda-redteam17: table, notes, each run's checks, median and fast share"
+	grep -E "^[a-z_0-9]+ +[a-z_]+ |timed on|UNEXPECTED|precision|x of " "$OUT/cuda-redteam17.txt" | tee -a "$OUT/session.log"
+	rt17=$("$E" ls --store artifacts --experiment cuda-redteam17 | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 6)
+	for r in $rt17; do
+		log "cuda-redteam17 $r"
+		"$E" show --store artifacts "$r" 2>&1 | grep -iE "^(variant|outcome)|by dist|timed check|check|median|note" | head -n 20 | tee -a "$OUT/session.log"
+	done
+	# the share of each run's timing samples (in the order taken) under
+	# 0.95x the honest run's median: the fp16 path's samples
+	python3 - artifacts $rt17 <<'PY' 2>&1 | tee -a "$OUT/session.log"
+import json, statistics, sys
+store, runs = sys.argv[1], sys.argv[2:]
+rec = {}
+for r in runs:
+    d = json.load(open(f"{store}/runs/{r}.json"))
+    t = d.get("timing") or {}
+    h = t.get("samples_object")
+    xs = []
+    if h:
+        for line in open(f"{store}/objects/{h[:2]}/{h[2:]}"):
+            if line.strip() and not line.startswith("#"):
+                xs.append(float(line))
+    rec[r] = (d.get("variant"), d.get("outcome"), xs, t.get("by_dist"))
+hon = [x for v, o, x, b in rec.values() if v == "honest"]
+ref = statistics.median(hon[0]) if hon and hon[0] else None
+print("honest median", ref)
+for r, (v, o, xs, bd) in rec.items():
+    if not xs:
+        print(v, o, "no samples"); continue
+    med = statistics.median(xs)
+    fast = sum(x < 0.95 * ref for x in xs) / len(xs) if ref else float("nan")
+    print(f"{v:8s} {o:14s} n {len(xs):4d} median {med:9.2f} us  honest/median {ref / med if ref else float('nan'):.3f}  fast share {fast:.2f}  by_dist {json.dumps(bd)}")
+PY
 fi
 if has fresh16; then
 	# the fill's cost at the scaling shape: is timing.samples (100) reached
