@@ -4,7 +4,7 @@
  *
  * The pool is a ring of n_slots sets.  A thread takes the next sample
  * number under the lock, draws its key there (so keys are drawn in sample
- * order, as the worker's block schedule needs), fills outside the lock,
+ * order, so that each key goes with its sample), fills outside the lock,
  * and marks the set ready; the consumer takes sets strictly in sample
  * order and hands each back once uploaded, which frees its slot for
  * sample k + n_slots.

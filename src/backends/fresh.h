@@ -25,8 +25,8 @@
  *
  * The pool (struct fresh_pool) fills the next samples' inputs on a few
  * host threads while the GPU runs, in sample order, each under a key its
- * draw callback gives it (the worker's block schedule: scramble.h
- * evs_word_fits), at most n_slots sets in flight.  Its threads make no
+ * draw callback gives it (the worker's draw: fresh randomness a sample,
+ * scramble.h evs_sample_dist), at most n_slots sets in flight.  Its threads make no
  * CUDA call and live from fresh_pool_start to fresh_pool_stop (the
  * harness counts the process's threads around every sample: they must
  * not come and go).  The keys drawn ahead sit in the worker's heap, which

@@ -223,38 +223,18 @@ EVS_FN int evs_sample_dist(uint64_t r, int n_dists, unsigned mask)
 }
 
 /*
- * The draw's blocks: the timed samples go in blocks of EVS_STRESS_EVERY,
- * of which exactly one is of a stress distribution (where the problem has
- * one), at a place drawn secretly for each block (block_secret, drawn by
- * the sample's owner at the block's first sample: the host parent, the
- * CUDA worker), so that a fixed count of timed samples makes a fixed
- * count of timing ones (the time's n: `samples: 20` gives 15 a run, not
- * 13 or 17), while which sample of a block is the stress one stays
- * secret.  The owner then draws the sample's secret word until
- * evs_sample_dist gives a distribution of the wanted class
- * (evs_word_fits), so that the checker and the parent, which know only
- * the word, derive the same distribution.  Timed sample k counts from 0
- * at the first timed sample.  1 when sample k is its block's stress one.
+ * A timed sample's class (timing or stress) depends on its own secret
+ * word alone: every sample's is drawn afresh (the CUDA worker's
+ * getrandom, the host parent's), independently of every other, so that
+ * no class a kernel has seen tells it the class of the next.  Until red
+ * team 17 the timed samples went in blocks of EVS_STRESS_EVERY with
+ * exactly one stress sample each (so that `samples: 20` made exactly 15
+ * timing samples): once honest work had shown a kernel its block's stress
+ * sample (attention's large scores, in its own registers), it knew the
+ * rest of the block were timing ones and took a cheaper path on those
+ * alone, every check passing (rt17_phase_fp16qk, docs/redteam17-cuda.md).
+ * Now `samples: 20` makes 15 timing samples on average (binomially).
  */
-EVS_FN int evs_block_stress(long long k, uint64_t block_secret)
-{
-	return k >= 0 && (uint64_t)(k % EVS_STRESS_EVERY) == block_secret % EVS_STRESS_EVERY;
-}
-
-/* 1 when a sample whose word is r, drawn for timed sample k of the block
- * whose secret is block_secret, may stand (its distribution is of the
- * class the block wants there); a problem without stress distributions
- * takes every word. */
-EVS_FN int evs_word_fits(uint64_t r, long long k, uint64_t block_secret, int n_dists, unsigned mask)
-{
-	if (n_dists <= 1)
-		return 1;
-	unsigned t = evs_timing_mask(n_dists, mask);
-	unsigned all = n_dists >= 32 ? ~0u : (1u << n_dists) - 1;
-	if (!(all & ~t))
-		return 1;
-	return evs_dist_timing(evs_sample_dist(r, n_dists, mask), n_dists, mask) != evs_block_stress(k, block_secret);
-}
 
 /* Launch j's mixing key within a sample of key `key` (launch 0: key itself),
  * so that no two launches of one sample hold the same inputs. */

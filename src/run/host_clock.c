@@ -404,12 +404,14 @@ static int outputs_snap(struct host_clock *hc, int to)
  * the stop; *late_write (NULL: not wanted) 1 when the outputs changed
  * between the done line and the stop (the outputs are copied as soon as
  * the clock is read, and compared once the worker is stopped: work on
- * them after the done line, exactly, whatever the CPU says).
+ * them after the done line, exactly, whatever the CPU says), or the worker
+ * used over HOST_LATE_CPU_US of CPU while the parent copied them (rows
+ * that landed before the copy, where the parent was preempted).
  */
 static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char cmd, double *us,
 		      double *after_us, double *credit_us, int *late_write)
 {
-	int n_threads = -1;
+	int n_threads = -1, window_late = 0;
 	static const char done[] = HOST_DONE_LINE;
 	const size_t dn = sizeof(done) - 1;
 	char buf[4096];
@@ -456,8 +458,15 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		if (have >= dn && !memcmp(buf, done, dn)) {
 			*us = (mono_now() - t0) * 1e6;
 			*after_us = cpu_us(hc);
-			if (late_write)
+			if (late_write) {
 				outputs_snap(hc, 1);
+				/* the worker's CPU while the parent copied: a parent
+				 * preempted between its clock and its copy lets late
+				 * rows land before the copy, but not without CPU
+				 * (an honest worker is on its way into its read) */
+				double during = cpu_us(hc) - *after_us;
+				window_late = isfinite(during) && during > HOST_LATE_CPU_US;
+			}
 			if (credit_us)
 				n_threads = threads_cpu(hc);
 			if (have > dn)
@@ -486,7 +495,7 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 							"in the kernel?)");
 	*after_us = cpu_us(hc) - *after_us; /* NAN stays NAN */
 	if (late_write)
-		*late_write = outputs_snap(hc, 0);
+		*late_write = outputs_snap(hc, 0) || window_late;
 	if (credit_us)
 		*credit_us = n_threads < 0 ? NAN : threads_credit(hc, n_threads);
 	return 0;
@@ -604,22 +613,16 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	/* every kept sample's room, before the first (protocol.h) */
 	proto_reserve_kept(p, output_bytes(hc), proto_room_slots(k->samples, k->timed_checks, n_dists));
 	unsigned mask = problem_timing_dists(hc->pr);
-	uint64_t block = 0; /* this block's secret place of its stress sample (scramble.h) */
 	int busy_start = host_busy();
 	for (long long i = 0;; i++) {
 		long long g = warm + i;
 		unsigned long long seed = os_seed();
-		/* the sample's distribution, drawn now from a secret word
-		 * (scramble.h evs_sample_dist), one stress sample in each block
-		 * of EVS_STRESS_EVERY at a secret place (evs_word_fits): the
-		 * kernel cannot tell it before it reads its inputs (red team 13,
-		 * rt13 MODE 2), and a fixed count gives a fixed count of timing
-		 * samples */
-		if (i % EVS_STRESS_EVERY == 0)
-			block = os_seed();
+		/* the sample's distribution, drawn now from a secret word of its
+		 * own (scramble.h evs_sample_dist): the kernel cannot tell it
+		 * before it reads its inputs (red team 13, rt13 MODE 2), nor from
+		 * the classes of the samples before it (red team 17: blocks of
+		 * four with one stress sample each told the rest of a block) */
 		uint64_t word = os_seed();
-		while (!evs_word_fits(word, i, block, n_dists, mask))
-			word = os_seed();
 		int dist = evs_sample_dist(word, n_dists, mask);
 		prepare(hc, g, seed, dist);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
@@ -720,8 +723,9 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 					    "samples_flat_credit", (json_int_t)n_flat, "late_writes", (json_int_t)n_written,
 					    "outputs",
 					    "copied as soon as the parent's clock reads the done line and compared once the "
-					    "worker is stopped: a sample whose outputs changed in between (late_writes) is "
-					    "work after the done line; samples_past_bound counts the timing samples only")
+					    "worker is stopped: a sample whose outputs changed in between, or whose worker used "
+					    "over bound_us of CPU while the parent copied them, is work after the done line "
+					    "(late_writes); samples_past_bound counts the timing samples only")
 				: json_pack("{s:s}", "clock", "none: the worker's CPU clock did not read"));
 		free(v);
 	}

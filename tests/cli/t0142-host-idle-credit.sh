@@ -20,8 +20,9 @@ runs = [json.load(open(f)) for f in sys.argv[1:] if not f.endswith("-batch.json"
 assert len(runs) == 1, len(runs)
 a = runs[0]["timing"]["method"]["after_done"]
 assert a["samples_flat_credit"] == 0, a
-# 60 samples, 45 of them timing ones (the rule counts those alone)
-assert a["samples_read"] == a["samples_timing"] == 45, a
+# 60 samples, about 45 of them timing ones (each drawn on its own; the
+# rule counts those alone)
+assert a["samples_read"] == a["samples_timing"] == runs[0]["timing"]["n"] and 30 <= a["samples_timing"] <= 58, a
 assert a["median_cpu_us"] >= -1.0, a
 PY
 exit 0

@@ -24,30 +24,38 @@ shape: {R: 64, C: 512}
 baseline: held_twin_b
 variants:
   held_twin_b:  {kernel: tests/fixtures/adversary/host/redteam16/held_twin_b.c, expect: ok}
-  held29b: {kernel: tests/fixtures/adversary/host/redteam16/held29b.c, expect: escaped_work}
+  held29b: {kernel: tests/fixtures/adversary/host/redteam16/held29b.c}
   omp:          {kernel: tests/fixtures/adversary/host/redteam16/omp_honest.c, expect: ok}
 flags: [-fopenmp]
 correctness: {seeds: 3, seed: 1}
 timing: {warmup_ms: 0, samples: 120, cache: hot}
 limits: {timeout_s: 120}
-repeats: 2
+repeats: 3
 Y
 env -u OMP_WAIT_POLICY timeout -s KILL 240 "$EVIDENT" run --no-progress "$TEST_TMP/held.yaml" > "$TEST_TMP/out" 2>&1
 rc=$?
 [ "$rc" != 137 ] || fail "evident run still ran after 240 s"
 grep "UNEXPECTED" "$TEST_TMP/out" && fail "a variant did not get its expected outcome"
-expect_match "$TEST_TMP/out" "^held29b +escaped_work"
+# held29b: escaped_work by its late writes (or by the worker's CPU while
+# the parent copied the outputs, where the parent was preempted between its
+# clock and its copy).  Not every repeat under a heavy load: where the
+# parent wakes for the done line only after the rows are written, they
+# were timed, and an ok is the truth (4 of these tests at once on 2 CPUs:
+# one repeat in about eight); so of three repeats, at least one
+expect_match "$TEST_TMP/out" "^held29b +(escaped_work|flaky)"
 python3 - "$EVIDENT_STORE"/runs/*.json <<'PY' || fail "late_writes in the records"
 import json, sys
 runs = [json.load(open(f)) for f in sys.argv[1:] if not f.endswith("-batch.json")]
+caught = 0
 for r in runs:
     a = r["timing"]["method"]["after_done"]
     if r["variant"] == "held29b":
-        assert r["outcome"] == "escaped_work" and a["late_writes"] > 0, (r["outcome"], a)
+        caught += r["outcome"] == "escaped_work" and a["late_writes"] > 0
     else:
         assert r["outcome"] == "ok" and a["late_writes"] == 0, (r["variant"], r["outcome"], a)
     if r["variant"] == "omp":
         assert r["timing"]["method"]["omp_wait_policy"].startswith("passive"), r["timing"]["method"]
-assert len(runs) == 6, len(runs)
+assert caught >= 1, "no repeat of held29b was escaped_work by its late writes"
+assert len(runs) == 9, len(runs)
 PY
 exit 0

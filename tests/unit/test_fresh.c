@@ -51,11 +51,11 @@ static int teardown(void **state)
 }
 
 /* The draw: keys of one distribution only (want >= 0), or the worker's
- * block schedule over all of them (want < 0), from a fixed stream so the
+ * worker's draw over all of them (want < 0), from a fixed stream so the
  * test is repeatable; records the keys in order. */
 struct draw {
 	int want;
-	uint64_t c, block;
+	uint64_t c;
 	uint64_t keys[256];
 	long long n;
 };
@@ -66,12 +66,9 @@ static uint64_t draw_key(void *ctx, long long k)
 	int n_dists = attn.desc->n_dists;
 	unsigned mask = problem_timing_dists(&attn);
 	assert_int_equal(k, d->n); /* in sample order */
-	if (k % EVS_STRESS_EVERY == 0)
-		d->block = evs_mix64(0xb10c + (uint64_t)k);
 	for (;;) {
 		uint64_t key = evs_mix64(0x5eed0000 + d->c++) | 1;
-		if (d->want >= 0 ? evs_sample_dist(key, n_dists, mask) == d->want
-				 : evs_word_fits(key, k, d->block, n_dists, mask)) {
+		if (d->want < 0 || evs_sample_dist(key, n_dists, mask) == d->want) {
 			if (d->n < 256)
 				d->keys[d->n] = key;
 			d->n++;
