@@ -43,11 +43,11 @@ expect_contains ex/benchmark.json '"name": "tiny/base"'
 expect_contains ex/benchmark.json '"aggregate_name": "median"'
 expect_contains ex/evident.ipynb '"nbformat": 4'
 if command -v python3 >/dev/null; then
-	python3 - <<'PY' || fail "export is not valid JSON"
-import json
+	python3 - "$n_time" <<'PY' || fail "export is not valid JSON"
+import json, sys
 for l in open("ex/samples.jsonl"): json.loads(l)
 b = json.load(open("ex/benchmark.json"))
-assert sum(1 for x in b["benchmarks"] if x["run_type"] == "iteration") == 90
+assert sum(1 for x in b["benchmarks"] if x["run_type"] == "iteration") == int(sys.argv[1])
 nb = json.load(open("ex/evident.ipynb"))
 assert nb["nbformat"] == 4 and all("source" in c for c in nb["cells"])
 PY

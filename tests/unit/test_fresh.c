@@ -51,7 +51,7 @@ static int teardown(void **state)
 }
 
 /* The draw: keys of one distribution only (want >= 0), or the worker's
- * worker's draw over all of them (want < 0), from a fixed stream so the
+ * draw over all of them (want < 0), from a fixed stream so the
  * test is repeatable; records the keys in order. */
 struct draw {
 	int want;
