@@ -37,6 +37,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -404,14 +405,18 @@ static int outputs_snap(struct host_clock *hc, int to)
  * the stop; *late_write (NULL: not wanted) 1 when the outputs changed
  * between the done line and the stop (the outputs are copied as soon as
  * the clock is read, and compared once the worker is stopped: work on
- * them after the done line, exactly, whatever the CPU says), or the worker
- * used over HOST_LATE_CPU_US of CPU while the parent copied them (rows
- * that landed before the copy, where the parent was preempted).
+ * them after the done line, exactly, whatever the CPU says).  For that
+ * copy the parent stops the worker first, every thread by its own signal:
+ * what lands before the copy is what a thread wrote between the clock and
+ * its stop (microseconds, unless the parent is preempted there: then only
+ * the CPU rule bounds it).  The worker's CPU clock cannot say more: it
+ * lags a running thread by up to a tick, so CPU used before the done line
+ * can show after it (red team 17 saw an honest twin past 50 us so).
  */
 static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char cmd, double *us,
 		      double *after_us, double *credit_us, int *late_write)
 {
-	int n_threads = -1, window_late = 0;
+	int n_threads = -1;
 	static const char done[] = HOST_DONE_LINE;
 	const size_t dn = sizeof(done) - 1;
 	char buf[4096];
@@ -458,17 +463,20 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		if (have >= dn && !memcmp(buf, done, dn)) {
 			*us = (mono_now() - t0) * 1e6;
 			*after_us = cpu_us(hc);
-			if (late_write) {
-				outputs_snap(hc, 1);
-				/* the worker's CPU while the parent copied: a parent
-				 * preempted between its clock and its copy lets late
-				 * rows land before the copy, but not without CPU
-				 * (an honest worker is on its way into its read) */
-				double during = cpu_us(hc) - *after_us;
-				window_late = isfinite(during) && during > HOST_LATE_CPU_US;
-			}
 			if (credit_us)
 				n_threads = threads_cpu(hc);
+			if (late_write) {
+				/* stop first, then copy (red team 17: a copy beside a
+				 * running worker let a thread's last rows land ahead of
+				 * it, and a pool's spin after its work ran on until the
+				 * freeze): every thread is sent its own SIGSTOP, so that
+				 * one starved thread cannot hold off the group stop (red
+				 * team 16's held_stop) */
+				kill(hc->pid, SIGSTOP);
+				for (int t = 0; t < n_threads; t++)
+					syscall(SYS_tgkill, hc->pid, hc->st_ids[t], SIGSTOP);
+				outputs_snap(hc, 1);
+			}
 			if (have > dn)
 				return proto_violate(p, "bytes after a sample's done line (a thread writing on the channel?)");
 			break;
@@ -495,7 +503,7 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 							"in the kernel?)");
 	*after_us = cpu_us(hc) - *after_us; /* NAN stays NAN */
 	if (late_write)
-		*late_write = outputs_snap(hc, 0) || window_late;
+		*late_write = outputs_snap(hc, 0);
 	if (credit_us)
 		*credit_us = n_threads < 0 ? NAN : threads_credit(hc, n_threads);
 	return 0;
@@ -723,9 +731,9 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 					    "samples_flat_credit", (json_int_t)n_flat, "late_writes", (json_int_t)n_written,
 					    "outputs",
 					    "copied as soon as the parent's clock reads the done line and compared once the "
-					    "worker is stopped: a sample whose outputs changed in between, or whose worker used "
-					    "over bound_us of CPU while the parent copied them, is work after the done line "
-					    "(late_writes); samples_past_bound counts the timing samples only")
+					    "worker is stopped (the stop sent to every thread before the copy): a sample whose "
+					    "outputs changed in between is work after the done line (late_writes); "
+					    "samples_past_bound counts the timing samples only")
 				: json_pack("{s:s}", "clock", "none: the worker's CPU clock did not read"));
 		free(v);
 	}

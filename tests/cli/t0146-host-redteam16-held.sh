@@ -1,14 +1,16 @@
-# The sixteenth red team's host finds (tests/fixtures/adversary/host/
-# redteam16/README.md).  held29b: the parent's one SIGSTOP goes to
-# the leader thread, which the kernel starves (nice 19, a SCHED_BATCH
-# thread pinned to its CPU) while that thread writes the sample's rows
-# after the done line, on 29% of the timing samples (22% of all: under
-# the CPU rule's quarter; red team 16's held85b_busy did 85% under the
-# busy period's half, which its init's spinning made).  Before the fix:
-# ok in 2 of 2 repeats here.  Now the parent copies the outputs as soon as its clock reads
-# the done line and compares them once the worker is stopped: any sample
-# whose outputs changed in between is escaped_work, in every repeat, and
-# the honest twin has none (timing.method.after_done.late_writes).
+# The sixteenth and seventeenth red teams' host finds (tests/fixtures/
+# adversary/host/redteam16/README.md, redteam17/README.md).  held29b: the
+# parent's one process-directed SIGSTOP went to the leader thread, which
+# the kernel starves (nice 19, a SCHED_BATCH thread pinned to its CPU)
+# while that thread writes the sample's rows after the done line, on 29%
+# of the timing samples (22% of all: under the CPU rule's quarter).
+# Before the fix: ok in some repeats with the rows' CPU after the done
+# line in a fifth of the samples, untimed.  Now, at the done line, the
+# parent sends every thread its own SIGSTOP, then copies the outputs and
+# compares them once the worker is stopped (late_writes): the rows are cut
+# (unwritten_output where a check meets one) or seen written late
+# (escaped_work); a repeat that is still ok shows no hidden CPU (no more
+# samples past the after-done bound than an honest run's few).
 # omp_honest: a plain OpenMP softmax, escaped_work 4 of 4 before (libgomp
 # spins after each region: CPU after the done line); the worker now gets
 # OMP_WAIT_POLICY=passive unless the runner's environment sets it.
@@ -36,26 +38,18 @@ env -u OMP_WAIT_POLICY timeout -s KILL 240 "$EVIDENT" run --no-progress "$TEST_T
 rc=$?
 [ "$rc" != 137 ] || fail "evident run still ran after 240 s"
 grep "UNEXPECTED" "$TEST_TMP/out" && fail "a variant did not get its expected outcome"
-# held29b: escaped_work by its late writes (or by the worker's CPU while
-# the parent copied the outputs, where the parent was preempted between its
-# clock and its copy).  Not every repeat under a heavy load: where the
-# parent wakes for the done line only after the rows are written, they
-# were timed, and an ok is the truth (4 of these tests at once on 2 CPUs:
-# one repeat in about eight); so of three repeats, at least one
-expect_match "$TEST_TMP/out" "^held29b +(escaped_work|flaky)"
 python3 - "$EVIDENT_STORE"/runs/*.json <<'PY' || fail "late_writes in the records"
 import json, sys
 runs = [json.load(open(f)) for f in sys.argv[1:] if not f.endswith("-batch.json")]
-caught = 0
 for r in runs:
     a = r["timing"]["method"]["after_done"]
     if r["variant"] == "held29b":
-        caught += r["outcome"] == "escaped_work" and a["late_writes"] > 0
+        # cut, caught, or ok with nothing hidden after the done line
+        assert r["outcome"] != "ok" or a["samples_past_bound"] <= max(3, 0.05 * a.get("samples_timing", a["samples_read"])), (r["outcome"], a)
     else:
         assert r["outcome"] == "ok" and a["late_writes"] == 0, (r["variant"], r["outcome"], a)
     if r["variant"] == "omp":
         assert r["timing"]["method"]["omp_wait_policy"].startswith("passive"), r["timing"]["method"]
-assert caught >= 1, "no repeat of held29b was escaped_work by its late writes"
 assert len(runs) == 9, len(runs)
 PY
 exit 0
