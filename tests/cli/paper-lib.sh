@@ -15,3 +15,22 @@ run_tiny() {
 	local rc=$?
 	[ $rc -le 1 ] || { cat "$TEST_TMP/run.out"; fail "'evident run $1' exited $rc"; }
 }
+# tiny_n: the pooled count of timing samples of tiny/base in the newest
+# batch that ran it (what a claim "stat=n" reads): each timed sample's
+# distribution is drawn on its own (a timing one with chance 3/4), so
+# 3 repeats of 20 samples make about 45, not exactly
+tiny_n() {
+	python3 - "$EVIDENT_STORE" <<'PY'
+import glob, json, sys
+runs = [json.load(open(f)) for f in glob.glob(sys.argv[1] + "/runs/*.json") if not f.endswith("-batch.json")]
+base = [r for r in runs if r.get("variant") == "base"]
+last = max(r["batch_id"] for r in base)
+print(sum(r["timing"]["n"] for r in base if r["batch_id"] == last and r.get("outcome") == "ok"))
+PY
+}
+# tiny_fix_n FILE N: a fixture's written count of tiny/base's timing
+# samples (45, and what a claim says of it) made N, the recorded one
+tiny_fix_n() {
+	sed -i -e "s/stat=n value=45 /stat=n value=$2 /g" -e "s/\b45 timing samples/$2 timing samples/g" \
+		-e "s/on 45 samples/on $2 samples/g" -e "s/\b45 samples per/$2 samples per/g" "$1"
+}

@@ -16,7 +16,7 @@ expect_contains PAPER.md '**slower**'
 expect_contains PAPER.md '*Provenance:* experiment `tiny`, batch `'
 expect_contains PAPER.md '(latest); no git commit recorded; CPU: '
 expect_contains PAPER.md 'attention_fwd B=1 H=1 S=64 D=32 fp32; runs `'
-expect_contains PAPER.md 'stat=n -->45<!-- /evident:value -->'
+expect_contains PAPER.md "stat=n -->$(tiny_n)<!-- /evident:value -->"
 expect_contains PAPER.md '![tiny: distribution of time per launch (ECDF)'
 expect_contains PAPER.md '| `tiny` | 1 | 6 | 0 |'
 expect_contains PAPER.md '- `slow`: **slower** than `base`: speedup 0.'

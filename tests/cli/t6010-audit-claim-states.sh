@@ -17,8 +17,10 @@ expect_contains "$TEST_TMP/out" "$f:2: unsupported: validated tiny/slow: no reco
 expect_contains "$TEST_TMP/out" "$f:9: unsupported: measured-on tiny \"CPU\": no recorded run of experiment 'tiny'"
 expect_contains "$TEST_TMP/out" 'audit: 9 claims: 0 supported, 0 contradicted, 0 stale, 9 unsupported; 0 untraced numbers'
 
-# 2. one clean run
+# 2. one clean run (the claim on n says what it recorded: about 45)
 run_tiny tiny.yaml
+n=$(tiny_n)
+tiny_fix_n $f "$n"
 expect_exit 1 "$EVIDENT" audit $f
 o="$TEST_TMP/out"
 expect_contains $o "$f:2: supported: validated tiny/slow: 3 run(s) of the current source passed every check that ran: 2 seeds, "
@@ -28,19 +30,22 @@ expect_contains $o "$f:4: supported: slower slow vs base: speedup of slow over b
 expect_contains $o "$f:5: contradicted: faster slow vs base: "
 expect_contains $o "verdict slower (Holm-adjusted over the sweep; runs "
 expect_contains $o "$f:6: contradicted: no-difference slow vs base: "
-expect_contains $o "$f:7: supported: value tiny/base n=45: recorded 45, within the precision written"
-expect_contains $o "$f:8: contradicted: value tiny/base n=25: recorded 45, outside the precision written"
+expect_contains $o "$f:7: supported: value tiny/base n=$n: recorded $n, within the precision written"
+expect_contains $o "$f:8: contradicted: value tiny/base n=25: recorded $n, outside the precision written"
 expect_contains $o "$f:9: supported: measured-on tiny \"CPU\": 6 run(s) on CPU: "
 expect_contains $o "$f:10: contradicted: measured-on tiny \"H100\": base ran on CPU: "
 expect_contains $o 'audit: 9 claims: 5 supported, 4 contradicted, 0 stale, 0 unsupported'
 
 # 3. the same source crashes in a later run: 'validated' and the comparisons are contradicted
 run_tiny tiny-crash.yaml
+n2=$(tiny_n)
+sed -i "s/stat=n value=$n /stat=n value=$n2 /" $f
+n=$n2
 expect_exit 1 "$EVIDENT" audit $f
 expect_contains $o "$f:2: contradicted: validated tiny/slow: 3 of 6 run(s) of the current source failed a check: run "
 expect_contains $o ": crashed (worker "  # killed by SIGSEGV; under ASan the worker exits 1
 expect_contains $o "$f:3: contradicted: faster base vs slow: slow did not run cleanly: crashed"
-expect_contains $o "$f:7: supported: value tiny/base n=45"
+expect_contains $o "$f:7: supported: value tiny/base n=$n"
 
 # 4. edit the kernel: claims the old runs back are stale; claims they
 # contradict are still contradicted, and also stale
@@ -52,9 +57,9 @@ for l in 2 3 4 5 6 8 10; do
 	grep "^$f:$l: " $o | grep -q "; also stale: 'kernels/tiny_attn.c' changed since run '.*'; rerun the experiment$" ||
 		fail "line $l does not say it is also stale"
 done
-expect_contains $o "$f:7: stale: value tiny/base n=45: 'kernels/tiny_attn.c' changed since run '"
+expect_contains $o "$f:7: stale: value tiny/base n=$n: 'kernels/tiny_attn.c' changed since run '"
 expect_contains $o "; rerun the experiment (last batch "
-expect_contains $o "; the old runs agreed: recorded 45, within the precision written"
+expect_contains $o "; the old runs agreed: recorded $n, within the precision written"
 expect_contains $o "$f:2: contradicted: validated tiny/slow: 3 of 6 run(s) of the last recorded code failed a check: run "
 expect_contains $o "$f:5: contradicted: faster slow vs base: slow did not run cleanly: crashed"
 expect_contains $o "$f:10: contradicted: measured-on tiny \"H100\": base ran on CPU: "

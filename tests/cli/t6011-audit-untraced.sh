@@ -5,6 +5,7 @@
 setup_tiny_repo
 run_tiny tiny.yaml
 cp "$REPO/tests/fixtures/paper/notebook.md" .
+tiny_fix_n notebook.md "$(tiny_n)"
 expect_exit 0 "$EVIDENT" audit -q notebook.md
 cat >want <<'W'
 notebook.md:3: untraced: '321 us' is neither generated nor covered by a claim about the same quantity; generate it with <!-- evident:value ... --> or back it with a <!-- claim: value|setting ... --> in its paragraph (docs/paper.md)

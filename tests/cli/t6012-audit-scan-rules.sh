@@ -7,6 +7,7 @@
 setup_tiny_repo
 run_tiny tiny.yaml
 cp "$REPO/tests/fixtures/paper/labreport.md" .
+tiny_fix_n labreport.md "$(tiny_n)"
 expect_exit 1 "$EVIDENT" audit -q labreport.md
 tail='is neither generated nor covered by a claim about the same quantity; generate it with <!-- evident:value ... --> or back it with a <!-- claim: value|setting ... --> in its paragraph (docs/paper.md)'
 grep ': untraced: ' "$TEST_TMP/out" | while IFS= read -r l; do printf '%s\n' "${l% "$tail"}"; done >got
