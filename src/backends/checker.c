@@ -46,17 +46,6 @@ static void fail(const char *why)
 	emit(json_pack("{s:s, s:s}", "msg", "error", "reason", why));
 }
 
-/* Zero then free (a reference never survives in freed memory). */
-static void clear_free(void *p, size_t bytes)
-{
-	if (!p)
-		return;
-	volatile unsigned char *v = p;
-	for (size_t i = 0; i < bytes; i++)
-		v[i] = 0;
-	free(p);
-}
-
 struct refs {
 	int n_in, n_out;
 	size_t in_n[4], out_n[2];

@@ -200,16 +200,6 @@ void fresh_pool_put(struct fresh_pool *fp, struct fresh_set *s)
 	pthread_mutex_unlock(&fp->mu);
 }
 
-static void clear_free(void *p, size_t bytes)
-{
-	if (!p)
-		return;
-	volatile unsigned char *v = p;
-	for (size_t i = 0; i < bytes; i++)
-		v[i] = 0;
-	free(p);
-}
-
 void fresh_pool_stop(struct fresh_pool *fp)
 {
 	if (!fp->slot && !fp->thread)

@@ -62,6 +62,16 @@ void *xmalloc(size_t n)
 	return p;
 }
 
+void clear_free(void *p, size_t bytes)
+{
+	if (!p)
+		return;
+	volatile unsigned char *v = p;
+	for (size_t i = 0; i < bytes; i++)
+		v[i] = 0;
+	free(p);
+}
+
 void *xcalloc(size_t nmemb, size_t size)
 {
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);

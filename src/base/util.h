@@ -33,6 +33,10 @@ extern int util_quiet;
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
+/* Zero the first `bytes` of p (writes the compiler keeps), then free it;
+ * NULL is ignored.  For buffers that held inputs or references a later
+ * allocation must not find. */
+void clear_free(void *p, size_t bytes);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* printf into a new string; caller frees. */
