@@ -407,7 +407,7 @@ if has redteam18; then
 		# each distribution's median rel L2 of its passing checks (what the precision notes compare)
 		python3 -c "import json,sys,statistics as S; d=json.load(open(sys.argv[1])); c=d.get('correctness') or {}; ch=c.get('checks') or d.get('checks') or []; by={}
 for x in ch:
-    if isinstance(x, dict) and x.get('pass') and x.get('rel_l2') is not None: by.setdefault(x.get('dist'), []).append(x['rel_l2'])
+    if isinstance(x, dict) and x.get('pass') and x.get('rel_l2') is not None and x.get('phase') != 'shape': by.setdefault(x.get('dist'), []).append(x['rel_l2'])
 print(d.get('variant'), d.get('outcome'), {k: '%.3g (%d)' % (S.median(v), len(v)) for k, v in by.items()})" "artifacts/runs/$r.json" 2>&1 | tee -a "$OUT/session.log"
 	done
 fi
