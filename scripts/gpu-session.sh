@@ -49,6 +49,11 @@
 #              (learn); each run's outcome, checks by distribution, median, and the
 #              share of its timing samples under 0.95x honest's median (6 jobs, about
 #              1.5-2 min on one H200; not in the default list)
+#   redteam18  red team 18's CUDA probe (tests/fixtures/specs/cuda-redteam18.yaml;
+#              docs/redteam18-cuda.md): gemm fp16 accumulating in fp16 chunks flushed
+#              into fp32, except on `cancel`; each variant's outcome, checks by
+#              distribution, median, and the batch's precision notes (12 jobs, about
+#              1-1.5 min on one H200; not in the default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -388,6 +393,23 @@ for r, (v, o, xs, bd) in rec.items():
     fast = sum(x < 0.95 * ref for x in xs) / len(xs) if ref else float("nan")
     print(f"{v:8s} {o:14s} n {len(xs):4d} median {med:9.2f} us  honest/median {ref / med if ref else float('nan'):.3f}  fast share {fast:.2f}  by_dist {json.dumps(bd)}")
 PY
+fi
+if has redteam18; then
+	# chunk8 and chunk16 ok (every check passing, no precision note, a
+	# median below honest's) is the hole shown; blind16 wrong_output (the
+	# control: chunked fp16 on `cancel`); the spec's header says more
+	run_exp cuda-redteam18 tests/fixtures/specs/cuda-redteam18.yaml
+	log "cuda-redteam18: table, notes (precision), each run's checks by distribution and median"
+	grep -E "^[a-z_0-9]+ +[a-z_]+ |timed on|UNEXPECTED|precision|error|x of " "$OUT/cuda-redteam18.txt" | tee -a "$OUT/session.log"
+	for r in $("$E" ls --store artifacts --experiment cuda-redteam18 | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 12); do
+		log "cuda-redteam18 $r"
+		"$E" show --store artifacts "$r" 2>&1 | grep -iE "^(variant|outcome)|by dist|timed check|check|median|note" | head -n 20 | tee -a "$OUT/session.log"
+		# each distribution's median rel L2 of its passing checks (what the precision notes compare)
+		python3 -c "import json,sys,statistics as S; d=json.load(open(sys.argv[1])); c=d.get('correctness') or {}; ch=c.get('checks') or d.get('checks') or []; by={}
+for x in ch:
+    if isinstance(x, dict) and x.get('pass') and x.get('rel_l2') is not None and x.get('phase') != 'shape': by.setdefault(x.get('dist'), []).append(x['rel_l2'])
+print(d.get('variant'), d.get('outcome'), {k: '%.3g (%d)' % (S.median(v), len(v)) for k, v in by.items()})" "artifacts/runs/$r.json" 2>&1 | tee -a "$OUT/session.log"
+	done
 fi
 if has fresh16; then
 	# the fill's cost at the scaling shape: is timing.samples (100) reached
