@@ -315,10 +315,8 @@ static int correctness(struct cw *w)
  * independently of every other sample's (red team 17: blocks of four with
  * one stress sample each told a kernel the rest of a block once it had
  * seen the stress one). */
-static uint64_t draw_key(struct cw *w, long long k)
+static uint64_t draw_key(void)
 {
-	(void)w;
-	(void)k;
 	for (;;) {
 		uint64_t key = random_secret_u64();
 		if (key)
@@ -327,10 +325,12 @@ static uint64_t draw_key(struct cw *w, long long k)
 }
 
 /* The pool's draw of timed sample k's key, ahead of the sample, in
- * sample order under the pool's lock (fresh.h): the same schedule. */
+ * sample order under the pool's lock (fresh.h): the same draw. */
 static uint64_t pool_draw(void *ctx, long long k)
 {
-	return draw_key(ctx, k);
+	(void)ctx;
+	(void)k;
+	return draw_key();
 }
 
 /* With fresh inputs a timed sample's key is the one its set was filled
@@ -340,7 +340,7 @@ static uint64_t sample_key(void *ctx, int index)
 	struct cw *w = ctx;
 	long long k = w->warm_over ? index - w->warm_samples : -1;
 	if (k < 0 || !w->fresh)
-		return draw_key(w, k);
+		return draw_key();
 	w->cur = fresh_pool_take(&w->pool);
 	if (!w->cur)
 		return random_secret_u64() | 1; /* fresh_inputs says why */

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "backends/checker.h"
+#include "checker_run.h"
 #include "backends/job.h"
 #include "backends/problem.h"
 #include "backends/scramble.h"
@@ -55,34 +56,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* The checker's stdout lines, from running it on check JSON j. */
-static json_t *run_checker(json_t *j, const char *dir)
-{
-	char *jp = xstrfmt("%s/check.json", dir), *op = xstrfmt("%s/out.txt", dir);
-	assert_int_equal(json_dump_file(j, jp, 0), 0);
-	fflush(stdout);
-	int saved = dup(1);
-	FILE *f = fopen(op, "w");
-	assert_non_null(f);
-	dup2(fileno(f), 1);
-	int rc = checker_main(jp);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	fclose(f);
-	assert_int_equal(rc, 0);
-	json_t *lines = json_array();
-	struct strbuf sb = STRBUF_INIT;
-	assert_int_equal(read_file(op, &sb), 0);
-	for (char *save = NULL, *l = strtok_r(sb.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		json_array_append_new(lines, json_loads(l, 0, NULL));
-	strbuf_release(&sb);
-	unlink(jp);
-	unlink(op);
-	free(jp);
-	free(op);
-	return lines;
-}
 
 /* A timed sealed CUDA job of attention_fwd at shape, as the parent writes it. */
 static void timed_job(struct job *job, const long long shape[4], unsigned long long timing_seed, int first_set,

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "backends/checker.h"
+#include "checker_run.h"
 #include "backends/fresh.h"
 #include "backends/job.h"
 #include "backends/problem.h"
@@ -123,34 +124,6 @@ static void test_value_at_a_position_is_fresh(void **state)
 	}
 }
 
-/* The checker's process, run on check JSON j: its stdout lines. */
-static json_t *run_checker(json_t *j, const char *dir)
-{
-	char *jp = xstrfmt("%s/check.json", dir), *op = xstrfmt("%s/out.txt", dir);
-	assert_int_equal(json_dump_file(j, jp, 0), 0);
-	fflush(stdout);
-	int saved = dup(1);
-	FILE *f = fopen(op, "w");
-	assert_non_null(f);
-	dup2(fileno(f), 1);
-	int rc = checker_main(jp);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	fclose(f);
-	assert_int_equal(rc, 0);
-	json_t *lines = json_array();
-	struct strbuf sb = STRBUF_INIT;
-	assert_int_equal(read_file(op, &sb), 0);
-	for (char *save = NULL, *l = strtok_r(sb.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		json_array_append_new(lines, json_loads(l, 0, NULL));
-	strbuf_release(&sb);
-	unlink(jp);
-	unlink(op);
-	free(jp);
-	free(op);
-	return lines;
-}
 
 /* What the pool hands the upload is, byte for byte, what the key
  * regenerates (fresh_inputs_fill, packed); and the checker, given only
