@@ -34,6 +34,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,6 +277,22 @@ int host_clock_late_escaped(size_t n_late, size_t n, int busy)
 	       (double)n_late > (busy ? HOST_LATE_FRAC_BUSY : HOST_LATE_FRAC) * (double)n;
 }
 
+int host_clock_cpus(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	return online > 0 ? (int)online : 1;
+}
+
+double host_clock_cpu_floor(double cpu_us, double allow_us, int cpus)
+{
+	if (!isfinite(cpu_us) || !isfinite(allow_us) || cpus < 1)
+		return NAN;
+	return (cpu_us - allow_us) / cpus;
+}
+
 /* 1 when the host's load average (one minute) is above its CPUs online. */
 static int host_busy(void)
 {
@@ -414,7 +431,7 @@ static int outputs_snap(struct host_clock *hc, int to)
  * can show after it (red team 17 saw an honest twin past 50 us so).
  */
 static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char cmd, double *us,
-		      double *after_us, double *credit_us, int *late_write)
+		      double *after_us, double *credit_us, int *late_write, double *cpu_all)
 {
 	int n_threads = -1;
 	static const char done[] = HOST_DONE_LINE;
@@ -429,6 +446,11 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 	    (hc->have_runtime && (run_time(hc->pid, &ns) < 0 || ns != hc->frozen_ns)))
 		return proto_violate(p, "the worker ran while the parent held it stopped (a signal of its own "
 					"resumed it: %s)", !stopped ? "a thread was running" : "its run time grew");
+	/* the worker is stopped and off its CPU here and after the freeze, so
+	 * its CPU clock is final at both ends: cpu_all is exact (at the done
+	 * line it is not, a running thread's time is booked only at its next
+	 * tick or switch) */
+	double cpu0 = cpu_all ? cpu_us(hc) : NAN;
 	double t0 = mono_now();
 	if (kill(hc->pid, SIGCONT) < 0 || write(reply_fd, &cmd, 1) != 1)
 		return proto_violate(p, "the worker stopped reading its go");
@@ -501,7 +523,10 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		return hc->timed_out ? -1
 				     : proto_violate(p, "the worker could not be stopped after a sample (a thread stuck "
 							"in the kernel?)");
-	*after_us = cpu_us(hc) - *after_us; /* NAN stays NAN */
+	double cpu1 = cpu_us(hc);
+	*after_us = cpu1 - *after_us; /* NAN stays NAN */
+	if (cpu_all)
+		*cpu_all = cpu1 - cpu0;
 	if (late_write)
 		*late_write = outputs_snap(hc, 0);
 	if (credit_us)
@@ -598,7 +623,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	/* the handshake's own cost: null rounds */
 	double nul[NULL_ROUNDS], after_us;
 	for (int r = 0; r < NULL_ROUNDS; r++)
-		if (round_trip(p, hc, reply_fd, HOST_NULL, &nul[r], &after_us, NULL, NULL) < 0)
+		if (round_trip(p, hc, reply_fd, HOST_NULL, &nul[r], &after_us, NULL, NULL, NULL) < 0)
 			goto out;
 	stats_sort(nul, NULL_ROUNDS);
 	double handshake_us = stats_median_sorted(nul, NULL_ROUNDS);
@@ -608,7 +633,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	double us, t0 = mono_now();
 	while (sampler_warming(k, t0, warm)) {
 		prepare(hc, warm, os_seed(), evs_sample_dist(os_seed(), n_dists, problem_timing_dists(hc->pr)));
-		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, NULL, NULL) < 0)
+		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, NULL, NULL, NULL) < 0)
 			goto out;
 		warm++;
 	}
@@ -622,6 +647,9 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	proto_reserve_kept(p, output_bytes(hc), proto_room_slots(k->samples, k->timed_checks, n_dists));
 	unsigned mask = problem_timing_dists(hc->pr);
 	int busy_start = host_busy();
+	int cpus = host_clock_cpus();
+	size_t n_charged = 0;
+	double charged_sum = 0, charged_max = 0;
 	for (long long i = 0;; i++) {
 		long long g = warm + i;
 		unsigned long long seed = os_seed();
@@ -634,9 +662,9 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		int dist = evs_sample_dist(word, n_dists, mask);
 		prepare(hc, g, seed, dist);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
-		double credit_us;
+		double credit_us, cpu_all = NAN;
 		int late_write = 0;
-		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, &credit_us, &late_write) < 0)
+		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, &credit_us, &late_write, &cpu_all) < 0)
 			goto out;
 		int na = host_clock_threads(hc->pid, &after, &after_cap);
 		if (p->n_samples == late_cap) { /* late[k] is p->samples[k]'s */
@@ -653,6 +681,18 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			n_flat++;
 		}
 		late[p->n_samples] = after_us - credit_us;
+		/* no sample is faster than the CPU it used spread over every CPU
+		 * it could run on: work after the done line, in whatever window
+		 * (a held stop, a preempted parent, a few samples under the
+		 * rule's fraction), is charged to the sample's time */
+		double floor_us = host_clock_cpu_floor(cpu_all, HOST_LATE_CPU_US + credit_us, cpus);
+		if (floor_us > us) {
+			n_charged++;
+			charged_sum += floor_us - us;
+			if (floor_us - us > charged_max)
+				charged_max = floor_us - us;
+			us = floor_us;
+		}
 		int stop = sampler_push(&sm, us);
 		if (p->n_samples == p->alloc) {
 			p->alloc = p->alloc ? 2 * p->alloc : 1024;
@@ -735,6 +775,14 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 					    "outputs changed in between is work after the done line (late_writes); "
 					    "samples_past_bound counts the timing samples only")
 				: json_pack("{s:s}", "clock", "none: the worker's CPU clock did not read"));
+		if (hc->have_cpu_clock)
+			json_object_set_new(
+				json_object_get(p->method, "after_done"), "charged",
+				json_pack("{s:I, s:f, s:f, s:i, s:s}", "samples", (json_int_t)n_charged, "total_us", charged_sum,
+					  "max_us", charged_max, "cpus", cpus, "rule",
+					  "a sample's time is at least the CPU the worker used from its go to its stop (exact: "
+					  "stopped at both ends), less bound_us and the stop's credit, over the CPUs it may run "
+					  "on; a sample under that floor is timed at it (work after its done line)"));
 		free(v);
 	}
 	json_object_set_new(p->method, "omp_wait_policy",

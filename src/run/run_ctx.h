@@ -213,6 +213,24 @@ struct host_clock {
 /* 1 when n_late of n timed samples past the bound are escaped work (the
  * rule above; busy: a busy period), else 0. */
 int host_clock_late_escaped(size_t n_late, size_t n, int busy);
+/*
+ * The CPUs a host worker may run on: the parent's own affinity (the
+ * worker inherits it, and a pinned runner's box refuses sched_setaffinity:
+ * sandbox.h sandbox_runner_pinned), at least 1.
+ */
+int host_clock_cpus(void);
+/*
+ * The least time (us) a sample can have taken that used cpu_us of CPU
+ * from its go to its stop on at most cpus CPUs, allow_us of it being the
+ * stop's own cost: (cpu_us - allow_us) / cpus, or NAN when cpu_us or
+ * allow_us is not finite or cpus < 1.  The CPU clock is exact there (the
+ * worker stopped at both ends), unlike at the done line, where a running
+ * thread's last slice is not yet booked: so an honest sample never
+ * exceeds its wall time by this floor (C <= cpus x wall + its stop), and
+ * a sample that does did work after its done line, which the host clock
+ * charges to its time.
+ */
+double host_clock_cpu_floor(double cpu_us, double allow_us, int cpus);
 int host_clock_drive(struct proto *p, void *ctx, int reply_fd);
 /* Stop hc->pid and wait until every thread is stopped and its run time is
  * final (noted in hc->frozen_ns); 0, or -1 when it did not stop within

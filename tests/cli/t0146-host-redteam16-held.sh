@@ -9,8 +9,12 @@
 # parent sends every thread its own SIGSTOP, then copies the outputs and
 # compares them once the worker is stopped (late_writes): the rows are cut
 # (unwritten_output where a check meets one) or seen written late
-# (escaped_work); a repeat that is still ok shows no hidden CPU (no more
-# samples past the after-done bound than an honest run's few).
+# (escaped_work); rows written before the stop took are CPU after the
+# done line, charged to the sample (after_done.charged: no sample is timed
+# under its CPU, exact from go to stop, over the CPUs it may use).  The
+# CPU clock read at the done line lags a running thread's last slice, so
+# samples_past_bound is noisy (an honest twin had 10 of 87 on this 2-CPU
+# machine, CI's held29b 6 of 98 while ok): the test no longer bounds it.
 # omp_honest: a plain OpenMP softmax, escaped_work 4 of 4 before (libgomp
 # spins after each region: CPU after the done line); the worker now gets
 # OMP_WAIT_POLICY=passive unless the runner's environment sets it.
@@ -38,18 +42,25 @@ env -u OMP_WAIT_POLICY timeout -s KILL 240 "$EVIDENT" run --no-progress "$TEST_T
 rc=$?
 [ "$rc" != 137 ] || fail "evident run still ran after 240 s"
 grep "UNEXPECTED" "$TEST_TMP/out" && fail "a variant did not get its expected outcome"
-python3 - "$EVIDENT_STORE"/runs/*.json <<'PY' || fail "late_writes in the records"
+python3 - "$EVIDENT_STORE"/runs/*.json <<'PY' || fail "work after the done line not judged or not charged"
 import json, sys
 runs = [json.load(open(f)) for f in sys.argv[1:] if not f.endswith("-batch.json")]
+seen = 0
 for r in runs:
     a = r["timing"]["method"]["after_done"]
+    c = a["charged"]
+    assert c["cpus"] >= 1, c
     if r["variant"] == "held29b":
-        # cut, caught, or ok with nothing hidden after the done line
-        assert r["outcome"] != "ok" or a["samples_past_bound"] <= max(3, 0.05 * a.get("samples_timing", a["samples_read"])), (r["outcome"], a)
+        # a late write is never ok; rows the stop did not cut are charged
+        assert r["outcome"] != "ok" or a["late_writes"] == 0, (r["outcome"], a)
+        seen += r["outcome"] != "ok" or c["samples"] > 0
     else:
-        assert r["outcome"] == "ok" and a["late_writes"] == 0, (r["variant"], r["outcome"], a)
+        # an honest worker is never charged: its CPU from go to stop,
+        # exact at both ends, is within its wall time on the CPUs it has
+        assert r["outcome"] == "ok" and a["late_writes"] == 0 and c["samples"] == 0, (r["variant"], r["outcome"], a)
     if r["variant"] == "omp":
         assert r["timing"]["method"]["omp_wait_policy"].startswith("passive"), r["timing"]["method"]
+assert seen >= 1, "held29b: ok and uncharged in every repeat"
 assert len(runs) == 9, len(runs)
 PY
 exit 0

@@ -16,7 +16,9 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,6 +269,31 @@ static void test_late_rule(void **state)
 	assert_int_equal(host_clock_late_escaped(300, 300, 1), 1);
 }
 
+/* The CPU floor of a sample's time: what it used from go to stop, less
+ * the stop's allowance, over the CPUs it may run on; and those CPUs are
+ * the runner's affinity (a pinned runner's worker cannot widen it). */
+static void test_cpu_floor(void **state)
+{
+	(void)state;
+	assert_true(host_clock_cpu_floor(500.0, 50.0, 2) == 225.0); /* held_stop: 24 us wall, 500 us of rows */
+	assert_true(host_clock_cpu_floor(500.0, 50.0, 1) == 450.0);
+	assert_true(host_clock_cpu_floor(40.0, 50.0, 2) < 0); /* an honest tail: never above the wall */
+	assert_true(isnan(host_clock_cpu_floor(NAN, 50.0, 2)));
+	assert_true(isnan(host_clock_cpu_floor(500.0, NAN, 2)));
+	assert_true(isnan(host_clock_cpu_floor(500.0, 50.0, 0)));
+	cpu_set_t all, one;
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	assert_int_equal(host_clock_cpus(), CPU_COUNT(&all));
+	int first = 0;
+	while (!CPU_ISSET(first, &all))
+		first++;
+	CPU_ZERO(&one);
+	CPU_SET(first, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	assert_int_equal(host_clock_cpus(), 1);
+	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_freeze_held_to_deadline),
 		cmocka_unit_test(test_threads_counted_exactly),
 		cmocka_unit_test(test_late_rule),
+		cmocka_unit_test(test_cpu_floor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
