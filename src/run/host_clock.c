@@ -312,15 +312,14 @@ static double cpu_us(const struct host_clock *hc)
 }
 
 /*
- * The time on the CPU (ns) of every thread of the worker, from
- * /proc/PID/task/TID/schedstat: their ids into hc->st_ids and times into
- * hc->st_ns (grown as needed; host_clock_drive frees them), the leader's
- * among them (its id is hc->pid).  The count, or -1 when the task list or
- * a thread's schedstat does not parse.
+ * List the worker's threads into hc->st_ids (grown as needed;
+ * host_clock_drive frees them) and send each its own SIGSTOP (tgkill), so
+ * that one starved thread cannot hold off the group stop (red team 16's
+ * held_stop) and a thread made since the last sample is stopped too.  The
+ * count, or -1 when the task list does not read.
  */
-static int threads_cpu(struct host_clock *hc)
+static int threads_stop(struct host_clock *hc)
 {
-	char buf[128], tid[16];
 	size_t cap = hc->st_cap;
 	int n = task_ids(hc->pid, &hc->st_ids, &cap, NULL);
 	if (n < 0)
@@ -329,6 +328,21 @@ static int threads_cpu(struct host_clock *hc)
 		hc->st_ns = xrealloc(hc->st_ns, cap * sizeof(unsigned long long));
 		hc->st_cap = cap;
 	}
+	for (int t = 0; t < n; t++)
+		syscall(SYS_tgkill, hc->pid, hc->st_ids[t], SIGSTOP);
+	return n;
+}
+
+/*
+ * The time on the CPU (ns) of each of the n threads threads_stop listed,
+ * from /proc/PID/task/TID/schedstat, into hc->st_ns (a thread that ended
+ * since is dropped from hc->st_ids); hc->st_n is then their count, which
+ * the next sample's stop reads.  The count, or -1 when a thread's
+ * schedstat does not parse.
+ */
+static int threads_cpu(struct host_clock *hc, int n)
+{
+	char buf[128], tid[16];
 	int m = 0;
 	for (int i = 0; i < n; i++) {
 		snprintf(tid, sizeof(tid), "%d", hc->st_ids[i]);
@@ -341,6 +355,7 @@ static int threads_cpu(struct host_clock *hc)
 		hc->st_ids[m] = hc->st_ids[i];
 		hc->st_ns[m++] = ns;
 	}
+	hc->st_n = m;
 	return m;
 }
 
@@ -484,21 +499,29 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		have += (size_t)k;
 		if (have >= dn && !memcmp(buf, done, dn)) {
 			*us = (mono_now() - t0) * 1e6;
-			*after_us = cpu_us(hc);
-			if (credit_us)
-				n_threads = threads_cpu(hc);
 			if (late_write) {
-				/* stop first, then copy (red team 17: a copy beside a
+				/* stop first, then measure, then copy.  The process
+				 * SIGSTOP and each thread of the last sample its own
+				 * at once: any one of them that runs starts the group
+				 * stop for all; the listing (6-8 ms at 1000 threads)
+				 * comes after, not before (red team 18, crowd tails),
+				 * and stops a thread made since.  A copy beside a
 				 * running worker let a thread's last rows land ahead of
-				 * it, and a pool's spin after its work ran on until the
-				 * freeze): every thread is sent its own SIGSTOP, so that
-				 * one starved thread cannot hold off the group stop (red
-				 * team 16's held_stop) */
+				 * it (red team 17) */
 				kill(hc->pid, SIGSTOP);
-				for (int t = 0; t < n_threads; t++)
+				for (int t = 0; t < hc->st_n; t++)
 					syscall(SYS_tgkill, hc->pid, hc->st_ids[t], SIGSTOP);
-				outputs_snap(hc, 1);
+				n_threads = threads_stop(hc);
+				if (n_threads >= 0 && credit_us)
+					n_threads = threads_cpu(hc, n_threads);
 			}
+			/* the CPU after the stops were sent: what escaped them
+			 * (a thread in the kernel, one that does not take its
+			 * stop); what ran before them is charged by the exact
+			 * floor (host_clock_cpu_floor) */
+			*after_us = cpu_us(hc);
+			if (late_write)
+				outputs_snap(hc, 1);
 			if (have > dn)
 				return proto_violate(p, "bytes after a sample's done line (a thread writing on the channel?)");
 			break;
@@ -821,5 +844,6 @@ out:
 	hc->st_ids = NULL;
 	hc->st_ns = NULL;
 	hc->st_cap = 0;
+	hc->st_n = 0;
 	return rc;
 }
