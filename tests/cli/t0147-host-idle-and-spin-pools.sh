@@ -1,0 +1,42 @@
+# Honest pools, red teams 17 and 18.  An honest layernorm with 32 threads
+# idle on a futex (crowd_twin32) and one whose pool spins 200 us after
+# each job (spin_pool_s200) were escaped_work: the stops' own cost, and
+# the spin before the done line that the CPU clock books late, counted as
+# work after the done line (twin32 3 of 3, s200 37 of 150 samples past the
+# bound).  Now the parent sends its stops first and reads the CPU after
+# them, so both are ok; and no honest kernel is charged by the CPU floor
+# (its CPU from go to stop never exceeds its wall time on the CPUs it has,
+# plus the stop's allowance).
+. "$REPO/tests/cli/lib.sh"
+runs_alone "the stops' cost races the parent's clock"
+mkrepo
+cat > "$TEST_TMP/pools.yaml" <<'Y'
+name: t0147-pools
+question: Are honest idle and spinning thread pools judged ok and never charged?
+problem: layernorm
+backend: host
+shape: {R: 256, C: 1024}
+baseline: plain
+variants:
+  plain:  {kernel: tests/fixtures/adversary/host/redteam18/crowd_plain.c, expect: ok}
+  idle32: {kernel: tests/fixtures/adversary/host/redteam18/crowd_twin32.c, expect: ok}
+  spin:   {kernel: tests/fixtures/adversary/host/redteam17/spin_pool_s200.c, expect: ok}
+correctness: {seeds: 2, seed: 1}
+timing: {warmup_ms: 0, samples: 80, cache: hot}
+limits: {timeout_s: 120}
+repeats: 2
+Y
+timeout -s KILL 240 "$EVIDENT" run --no-progress "$TEST_TMP/pools.yaml" > "$TEST_TMP/out" 2>&1
+rc=$?
+[ "$rc" != 137 ] || fail "evident run still ran after 240 s"
+grep "UNEXPECTED" "$TEST_TMP/out" && fail "an honest pool did not get ok"
+python3 - "$EVIDENT_STORE"/runs/*.json <<'PY' || fail "an honest pool judged or charged"
+import json, sys
+runs = [json.load(open(f)) for f in sys.argv[1:] if not f.endswith("-batch.json")]
+assert len(runs) == 6, len(runs)
+for r in runs:
+    a = r["timing"]["method"]["after_done"]
+    assert r["outcome"] == "ok" and not a["escaped"] and a["late_writes"] == 0, (r["variant"], r["outcome"], a)
+    assert a["charged"]["samples"] == 0, (r["variant"], a["charged"])
+PY
+exit 0
