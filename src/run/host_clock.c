@@ -268,13 +268,13 @@ int host_clock_freeze(struct host_clock *hc)
 	return -1;
 }
 
-int host_clock_late_escaped(size_t n_late, size_t n, int busy)
+int host_clock_late_escaped(size_t n_late, size_t n)
 {
 	/* at least HOST_LATE_MIN, but never more than a median-moving cheat
 	 * must have (over half of n) */
 	size_t least = n / 2 + 1 < HOST_LATE_MIN ? n / 2 + 1 : HOST_LATE_MIN;
 	return n_late >= least && n_late > 0 &&
-	       (double)n_late > (busy ? HOST_LATE_FRAC_BUSY : HOST_LATE_FRAC) * (double)n;
+	       (double)n_late > HOST_LATE_FRAC * (double)n;
 }
 
 int host_clock_cpus(void)
@@ -753,8 +753,12 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		n_read += isfinite(late[i]);
 		n_late += isfinite(late[i]) && late[i] > HOST_LATE_CPU_US;
 	}
+	/* recorded, no longer a looser rule: a kernel's own threads raise
+	 * the load average (red team 18: 1000 threads woken by each stop
+	 * took it from 1.2 to 145), and since the CPU is read after the
+	 * stops, honest kernels at load 5 had 0-1 of ~75 past the bound */
 	int busy = busy_start || host_busy();
-	int escaped_cpu = host_clock_late_escaped(n_late, n_timing, busy);
+	int escaped_cpu = host_clock_late_escaped(n_late, n_timing);
 	int escaped = escaped_cpu || n_written > 0;
 	for (size_t i = 0; escaped && i < p->n_samples; i++)
 		p->samples[i].late = written[i] || (escaped_cpu && (mask >> p->samples[i].dist & 1u) &&
@@ -786,7 +790,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 					    "stop, less the stop's own cost per thread",
 					    "median_cpu_us", m ? stats_median_sorted(v, m) : 0.0, "max_cpu_us",
 					    m ? v[m - 1] : 0.0, "bound_us", HOST_LATE_CPU_US, "bound_per_thread_us",
-					    (int)HOST_LATE_CPU_THREAD_US, "frac", busy ? HOST_LATE_FRAC_BUSY : HOST_LATE_FRAC, "samples_past_bound",
+					    (int)HOST_LATE_CPU_THREAD_US, "frac", HOST_LATE_FRAC, "load_busy", busy, "samples_past_bound",
 					    (json_int_t)n_late, "samples_read", (json_int_t)n_read, "samples_timing", (json_int_t)n_timing, "escaped", escaped,
 					    "credit",
 					    "each thread other than the leader: what it used (its schedstat), up to "
