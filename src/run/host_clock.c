@@ -785,7 +785,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		json_object_set_new(
 			p->method, "after_done",
 			hc->have_cpu_clock
-				? json_pack("{s:s, s:f, s:f, s:f, s:i, s:f, s:I, s:I, s:I, s:b, s:s, s:I, s:I, s:s}", "clock",
+				? json_pack("{s:s, s:f, s:f, s:f, s:i, s:f, s:b, s:I, s:I, s:I, s:b, s:s, s:I, s:I, s:s}", "clock",
 					    "the worker's process CPU clock (clock_getcpuclockid), from its done line to its "
 					    "stop, less the stop's own cost per thread",
 					    "median_cpu_us", m ? stats_median_sorted(v, m) : 0.0, "max_cpu_us",
