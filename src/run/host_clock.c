@@ -465,6 +465,16 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 	 * its CPU clock is final at both ends: cpu_all is exact (at the done
 	 * line it is not, a running thread's time is booked only at its next
 	 * tick or switch) */
+	/* nothing on the channel while the worker was held: a done line a
+	 * thread wrote after the one the parent read, before its stop took,
+	 * would end this sample at its go (red team 19, echo_done) */
+	struct pollfd pq = { hc->chan_fd, POLLIN, 0 };
+	if (poll(&pq, 1, 0) > 0 && (pq.revents & POLLIN)) {
+		char junk[64];
+		if (read(hc->chan_fd, junk, sizeof(junk)) > 0)
+			return proto_violate(p, "bytes on the channel while the worker was held stopped (a done line "
+						"written after the one the parent read?)");
+	}
 	double cpu0 = cpu_all ? cpu_us(hc) : NAN;
 	double t0 = mono_now();
 	if (kill(hc->pid, SIGCONT) < 0 || write(reply_fd, &cmd, 1) != 1)
@@ -708,7 +718,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		 * it could run on: work after the done line, in whatever window
 		 * (a held stop, a preempted parent, a few samples under the
 		 * rule's fraction), is charged to the sample's time */
-		double floor_us = host_clock_cpu_floor(cpu_all, HOST_LATE_CPU_US + credit_us, cpus);
+		double floor_us = host_clock_cpu_floor(cpu_all, HOST_LATE_CPU_US + credit_us + HOST_FLOOR_THREAD_US * extra,
+						       cpus);
 		if (floor_us > us) {
 			n_charged++;
 			charged_sum += floor_us - us;
@@ -805,11 +816,12 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		if (hc->have_cpu_clock)
 			json_object_set_new(
 				json_object_get(p->method, "after_done"), "charged",
-				json_pack("{s:I, s:f, s:f, s:i, s:s}", "samples", (json_int_t)n_charged, "total_us", charged_sum,
-					  "max_us", charged_max, "cpus", cpus, "rule",
+				json_pack("{s:I, s:f, s:f, s:i, s:f, s:s}", "samples", (json_int_t)n_charged, "total_us", charged_sum,
+					  "max_us", charged_max, "cpus", cpus, "per_thread_us", HOST_FLOOR_THREAD_US, "rule",
 					  "a sample's time is at least the CPU the worker used from its go to its stop (exact: "
-					  "stopped at both ends), less bound_us and the stop's credit, over the CPUs it may run "
-					  "on; a sample under that floor is timed at it (work after its done line)"));
+					  "stopped at both ends), less bound_us, the stop's credit and per_thread_us for each "
+					  "thread but the leader, over the CPUs it may run on; a sample under that floor is "
+					  "timed at it (work after its done line)"));
 		free(v);
 	}
 	json_object_set_new(p->method, "omp_wait_policy",
