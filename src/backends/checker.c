@@ -416,8 +416,8 @@ int checker_main(const char *path)
 						     &jd);
 				if (o == 0 && f_n > 0) {
 					double w = 0;
-					focus_out += problem_focus_judge(cap.buf + off + pos, dtype, r.out_n[o], f_idx, f_val,
-									 f_bound, f_n, &jd, &w);
+					focus_out += problem_focus_judge(cap.buf + off + pos, bits, dtype, r.out_n[o], f_idx,
+									 f_val, f_bound, f_n, &jd, &w);
 					focus_n += f_n;
 					focus_worst = w > focus_worst ? w : focus_worst;
 				}

@@ -169,15 +169,18 @@ long long problem_focus(const struct problem *p, const long long *shape, int dis
 			const float *const *inputs, long long *index, double *value, double *bound);
 /*
  * Judge the focus entries of one output (numel elements of dtype as the
- * kernel wrote them): each out of its bound, or not finite, adds one to
- * res->mismatches (res->first_mismatch the first such index when it had
- * none) and clears res->pass.  Returns how many were out; *worst (may be
- * NULL) gets the largest |out - value| / bound (Inf for a non-finite out).
+ * kernel wrote them; before: its bytes before the launch, or NULL), after
+ * problem_check_output judged it into res: each written, finite entry out
+ * of its bound adds one to res->mismatches (res->first_mismatch the first
+ * such index when it had none) and clears res->pass.  Unwritten and
+ * non-finite entries are left to problem_check_output's counts.  Returns
+ * how many were out; *worst (may be NULL) gets the largest |out - value|
+ * / bound over the entries judged.
  */
 struct check_result;
-long long problem_focus_judge(const void *out, int dtype, size_t numel, const long long *index,
-			      const double *value, const double *bound, long long n, struct check_result *res,
-			      double *worst);
+long long problem_focus_judge(const void *out, const void *before, int dtype, size_t numel,
+			      const long long *index, const double *value, const double *bound, long long n,
+			      struct check_result *res, double *worst);
 
 /* Tensor t's dimensions at shape into dims (unused ones 1); returns ndim. */
 int problem_tensor_dims(const struct problem *p, int t, const long long *shape, long long dims[4]);
