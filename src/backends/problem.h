@@ -10,7 +10,8 @@
  * and the build's provenance.  The helpers below turn a spec's shape
  * key/value pairs into a shape, size the tensors, draw the inputs rounded
  * to the experiment's dtype, run the float64 reference and judge one
- * output against it under the problem's tolerance rule, counting elements
+ * output against it under the problem's tolerance rule (and, where the
+ * problem names some, its entries one by one: problem_focus), counting elements
  * the kernel left unwritten by comparing against the random bits the output
  * held before the launch (scramble, not a fixed poison).
  *
