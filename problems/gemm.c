@@ -8,14 +8,71 @@
  *   large    A uniform in [-100, 100), B uniform in [-b, b) with
  *            b = min(100, 120/sqrt(K)): entries as large as activations with
  *            outliers, while |C| stays ~4000 (largest ~2e4), inside fp16
- *   cancel   cancellation-prone: column k + K/2 of A is column k times
- *            (1 + d), d uniform in [-1/4, 1/4), and row k + K/2 of B is minus
- *            row k, with magnitudes spread over 2^-3..2^3 and mixed signs.
- *            C = -sum d a b is ~10x smaller than the partial sums any
- *            summation order holds at its midpoint, and the partner of every
- *            term is K/2 away, so no tile of K sees both: accumulating in
- *            fp16 (or TF32 inputs) fails, fp32 accumulation passes
- *   (if K is odd, the last column of A and row of B are uniform)
+ *   cancel   A, B drawn as `uniform` (their own stream); what makes it a
+ *            stress is the judge: a secret sample of entries of C is judged
+ *            one by one, each against its own terms (evident_focus.h,
+ *            gemm_focus below), so every entry must be summed at fp32
+ *            accumulation's precision, the small ones too
+ *
+ * Why `cancel` is filled like `uniform` (red teams 13 and 18).  Until red
+ * team 19 `cancel` paired column k + K/2 of A with column k times
+ * (1 + d) and row k + K/2 of B with minus row k, so that every entry of C
+ * was ~10x smaller than its partial sums and any fp16 partial sum failed
+ * it; but a kernel saw that from 8 values of B (rt13_fp16_sniff,
+ * rt18_chunk_fp16: fp32 there alone, fp16 in chunks elsewhere, every
+ * check passing, since a chunked fp16 accumulator errs ~4.4e-4 of |C|
+ * at any K, inside the 1e-3 rule).  Any structure in the inputs that
+ * the judge relies on is a structure a kernel can test.  Considered and
+ * set aside:
+ *   - pairs at a secret permutation, or row k + K/2 = -row k (1 + e):
+ *     still every entry cancels, so computing one entry in fp32 and
+ *     seeing it small against its terms (O(K)) tells `cancel` apart;
+ *   - cancellation planted at a secret subset of entries (column j of B
+ *     made nearly orthogonal to row i of A for a secret matching), the
+ *     rest ordinary: the planted entries are small against their terms,
+ *     so the kernel's own cheap fp16 product finds them (|C| below ~1/64
+ *     of its terms' scale, about 1% of entries besides the planted ones,
+ *     and their scale from the row and column norms, O(M K + K N)) and
+ *     it recomputes those ~1% in fp32 - fp16 for the other 99%, every
+ *     planted entry right; besides, projecting a column moves its values
+ *     past [-1, 1), an O(K N) sniff unless the planting keeps the
+ *     marginals exactly.
+ * So the inputs carry nothing: `cancel` is distributed exactly as
+ * `uniform`, and no test of the inputs at any cost tells them apart (a
+ * quarter of the timed samples are stress ones, drawn in secret per
+ * sample: scramble.h evs_sample_dist).  The judge carries it: about
+ * 1024 entries (all of C when smaller) at positions drawn from a key
+ * derived from the inputs' seed, each within
+ *     rho |C_ij| + phi T_ij,   T_ij = sqrt(sum_k (A_ik B_kj)^2)
+ * (T: the scale of the entry's terms, the size of an ordinary entry;
+ * C_ij and T_ij in float64 from the inputs as rounded), with
+ *     fp16  rho 2^-9 (4x the output's rounding), phi 1e-4
+ *     bf16  rho 2^-6 (4x),                       phi 1e-4
+ *     fp32  rho 2^-21,                           phi 1e-5 max(1, sqrt(K / 256))
+ * The bound is ~1e-4 T where C cancels (|C_ij| < T_ij / 100 in about 1
+ * entry in 125, naturally) and ~2e-3 |C| elsewhere; an fp16 partial sum
+ * errs ~4e-4 T (chunks of 8; ~1.4e-4 T for fp16 products summed in fp32)
+ * whatever C is, fp32 accumulation ~1e-7 .. 1e-6 T.  Measured
+ * (tests/unit/test_problems.c test_gemm_focus: 1024 entries at K 64, 99,
+ * 256, 1024, 4096 and 397^3, the extra shape of a 2048 x 1024 x 1024
+ * spec; r = the worst error / bound):
+ *   fp16  sequential fp32, C to nearest r 0.22 .. 0.24; C toward zero
+ *         0.45 .. 0.46; tensor-core-like (the exact products of 16 summed
+ *         into an fp32 accumulator) 0.22 .. 0.24; fp16 in chunks of 8:
+ *         95 .. 127 entries out; fp16 products: 24 .. 40; whole-K fp16:
+ *         226 .. 866; chunks of 8 with every entry its fp16 value shows
+ *         below 1/8 of its scale refined in fp32: 32 .. 57
+ *   fp32  sequential fp32 r 0.07 .. 0.23, tensor-core-like 0.02 .. 0.04;
+ *         TF32 inputs, fp16 chunks, refined or not: 860 .. 1011 out
+ * A kernel that computes a fraction f of the entries at fp32 precision
+ * and the rest in fp16 chunks passes one `cancel` launch with
+ * probability about (1 - (1 - f) / 10)^1024, e^-10 at f = 90%, and each
+ * checked `cancel` launch draws other positions.
+ * The positions are as secret as the inputs' seed (or, for a timed CUDA
+ * mix, the launch's mixing key), which only the parent and the checker
+ * hold: a kernel that recovered a seed from the values it was given
+ * (SplitMix64 through fp16 rounding) would know them.
+ *   (if K is odd nothing changes: no distribution pairs columns now)
  *
  * FLOPs: 2 M N K.  Fewest bytes: (M K + K N + M N) elements.
  *
@@ -41,12 +98,18 @@
  * (test_problems.c test_gemm_rule, uniform: K 99 1.5e-3, K 256 2.4e-3,
  * K 512 3.2e-3, K 4096 9.4e-3); below K about 50 it would pass
  * `uniform` again, where it also gains little.  atol and rtol stay: the element rule
- * is for single bad elements, rel_l2 for a slightly wrong whole.
+ * is for single bad elements, rel_l2 for a slightly wrong whole.  An fp16
+ * accumulator flushed into fp32 in chunks errs ~4.9e-4 at any K and
+ * passes this rule on `uniform` and `large` (red team 18); `cancel`'s
+ * entries (above) refuse it, and a kernel cannot tell `cancel` from
+ * `uniform`.  A spec's own tolerance changes the rule, not those entries'
+ * bounds: they are the problem's.
  */
 #include <math.h>
 #include <stdio.h>
 
 #include "evident_problem.h"
+#include "evident_focus.h"
 #include "evident_mix_fold.h"
 
 enum { KM, KN, KK };
@@ -70,12 +133,6 @@ static double gemm_min_bytes(const long long *s, size_t elem_bytes)
 	return (M * K + K * N + M * N) * (double)elem_bytes;
 }
 
-/* 2^(3u), u uniform in [-1, 1): a magnitude in [1/8, 8). */
-static double magnitude(uint64_t *st)
-{
-	return exp2(3.0 * ev_uniform_pm1(st));
-}
-
 static void gemm_fill(const long long *s, int dist, uint64_t seed, float *const *in)
 {
 	const long long M = s[KM], N = s[KN], K = s[KK];
@@ -93,27 +150,13 @@ static void gemm_fill(const long long *s, int dist, uint64_t seed, float *const 
 			B[i] = (float)(b * ev_uniform_pm1(&st));
 		return;
 	}
-	/* cancel */
-	const long long h = K / 2;
-	for (long long i = 0; i < M; i++) {
-		float *row = A + i * K;
-		for (long long k = 0; k < h; k++) {
-			double a = magnitude(&st) * ev_uniform_pm1(&st);
-			row[k] = (float)a;
-			row[k + h] = (float)(a * (1.0 + 0.25 * ev_uniform_pm1(&st)));
-		}
-		if (K % 2)
-			row[K - 1] = (float)ev_uniform_pm1(&st);
-	}
-	for (long long k = 0; k < h; k++)
-		for (long long j = 0; j < N; j++) {
-			double b = magnitude(&st) * ev_uniform_pm1(&st);
-			B[k * N + j] = (float)b;
-			B[(k + h) * N + j] = (float)-b;
-		}
-	if (K % 2)
-		for (long long j = 0; j < N; j++)
-			B[(K - 1) * N + j] = (float)ev_uniform_pm1(&st);
+	/* cancel: drawn as uniform, on a stream of its own (the judge is what
+	 * differs: gemm_focus) */
+	st ^= 0x63616e63656cULL; /* "cancel" */
+	for (long long i = 0; i < M * K; i++)
+		A[i] = (float)ev_uniform_pm1(&st);
+	for (long long i = 0; i < K * N; i++)
+		B[i] = (float)ev_uniform_pm1(&st);
 }
 
 static void gemm_reference(const long long *s, double scalar, const float *const *in,
@@ -173,9 +216,57 @@ static void gemm_small_shape(const long long *s, long long *o)
 	o[KK] = s[KK] < 1024 ? s[KK] : 1024;
 }
 
-/* cancel's pairs (column k and k + K/2 of A, row k and k + K/2 of B) come
- * from one base set in a timed mix, or they no longer cancel (red team 8,
- * rt8_mix_cancel: fp16 accumulation passed every timed `cancel`) */
+/*
+ * The entries of C judged one by one on `cancel` (the header: about 1024
+ * positions from the key, each within rho |C| + phi T).  O(entries K).
+ */
+#define GEMM_FOCUS_ENTRIES 1024
+static long long gemm_focus(const long long *s, int dist, int dtype, uint64_t key, const float *const *in,
+			    long long max, long long *index, double *value, double *bound)
+{
+	const long long M = s[KM], N = s[KN], K = s[KK];
+	if (dist != 2)
+		return 0;
+	double rho, phi;
+	if (dtype == EV_F16) {
+		rho = 0x1p-9;
+		phi = 1e-4;
+	} else if (dtype == EV_BF16) {
+		rho = 0x1p-6;
+		phi = 1e-4;
+	} else {
+		double f = sqrt((double)K / 256.0);
+		rho = 0x1p-21;
+		phi = 1e-5 * (f > 1 ? f : 1);
+	}
+	long long n = GEMM_FOCUS_ENTRIES < max ? GEMM_FOCUS_ENTRIES : max;
+	const int all = M * N <= n;
+	if (all)
+		n = M * N;
+	uint64_t st = (key ^ 0x666f637573ULL) * 0x2545f4914f6cdd1dULL + 1; /* "focus" */
+	const float *A = in[0], *B = in[1];
+	for (long long e = 0; e < n; e++) {
+		long long at = all ? e : (long long)(ev_splitmix64(&st) % (uint64_t)(M * N));
+		long long i = at / N, j = at % N;
+		double c = 0, t = 0;
+		for (long long k = 0; k < K; k++) {
+			double p = (double)A[i * K + k] * (double)B[k * N + j];
+			c += p;
+			t += p * p;
+		}
+		index[e] = at;
+		value[e] = c;
+		/* 2^-24: fp16's rounding below its normal range, where rho is not relative */
+		bound[e] = rho * fabs(c) + phi * sqrt(t) + (dtype == EV_F16 ? 0x1p-24 : 0);
+	}
+	return n;
+}
+
+/* cancel's pairs (column k and k + K/2 of A, row k and k + K/2 of B) came
+ * from one base set in a timed mix until red team 19, or they no longer
+ * cancelled (red team 8, rt8_mix_cancel).  `cancel`'s elements are
+ * independent now, so sharing a bit changes nothing in its distribution;
+ * the fold stays so that the harness's folding keeps a user (test_mix_fold). */
 static int gemm_mix_fold(const long long *s, int dist, int input, int *dim, long long *modulus)
 {
 	if (dist != 2 || s[KK] < 2)
@@ -204,7 +295,7 @@ static const struct ev_problem_desc gemm = {
 	.dist_docs = {
 		"A, B uniform in [-1, 1)",
 		"A uniform in [-100, 100), B in [-b, b), b = min(100, 120/sqrt(K)): |C| ~ 4000, inside fp16",
-		"column k+K/2 of A is column k times (1 + U[-1/4,1/4)), row k+K/2 of B is minus row k: fp16 accumulation loses",
+		"A, B as uniform; ~1024 secret entries judged each against its own terms: every entry at fp32 accumulation",
 	},
 	.check = gemm_check,
 	.scalar = NULL,
@@ -219,3 +310,4 @@ static const struct ev_problem_desc gemm = {
 
 EVIDENT_DEFINE_PROBLEM(gemm)
 EVIDENT_DEFINE_MIX_FOLD(gemm_mix_fold)
+EVIDENT_DEFINE_FOCUS(gemm_focus)

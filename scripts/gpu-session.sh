@@ -53,7 +53,10 @@
 #              docs/redteam18-cuda.md): gemm fp16 accumulating in fp16 chunks flushed
 #              into fp32, except on `cancel`; each variant's outcome, checks by
 #              distribution, median, and the batch's precision notes (12 jobs, about
-#              1-1.5 min on one H200; not in the default list)
+#              1-1.5 min on one H200; not in the default list).  Since red team 19
+#              `cancel` is filled as `uniform` and judged entry by entry
+#              (problems/gemm.c): the sniff finds nothing, chunk8 and chunk16 should
+#              be wrong_output on their `cancel` checks alone
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -397,7 +400,10 @@ fi
 if has redteam18; then
 	# chunk8 and chunk16 ok (every check passing, no precision note, a
 	# median below honest's) is the hole shown; blind16 wrong_output (the
-	# control: chunked fp16 on `cancel`); the spec's header says more
+	# control: chunked fp16 on `cancel`); the spec's header says more.
+	# Since red team 19 (`cancel` filled as `uniform`, ~1024 entries judged
+	# each against its terms): all three wrong_output, failing on `cancel`
+	# checks only (mismatches: entries out of their bounds), honest ok
 	run_exp cuda-redteam18 tests/fixtures/specs/cuda-redteam18.yaml
 	log "cuda-redteam18: table, notes (precision), each run's checks by distribution and median"
 	grep -E "^[a-z_0-9]+ +[a-z_]+ |timed on|UNEXPECTED|precision|error|x of " "$OUT/cuda-redteam18.txt" | tee -a "$OUT/session.log"

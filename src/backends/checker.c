@@ -6,7 +6,9 @@
  * parent's seeds, computes the reference only now - after the candidate's
  * output exists - and judges each output with the problem's tolerance rule
  * (or the spec's), telling an unwritten element from a wrong one by the
- * scramble bits the parent scheduled.  It reports on its stdout, which
+ * scramble bits the parent scheduled; where the problem names entries to
+ * judge one by one (problems/evident_focus.h), it judges those too, each
+ * against its own bound, under a key the kernel never sees.  It reports on its stdout, which
  * only the parent reads: one `check` line per output, a `reference_check`
  * of the GPU reference against the float64 one at the problem's small
  * shape when the backend has a GPU reference, then `done`.
@@ -299,6 +301,9 @@ int checker_main(const char *path)
 		max_out = r.out_n[o] > max_out ? r.out_n[o] : max_out;
 	unsigned char *bits = xmalloc(max_out * elem + 8);
 	const char *method = NULL;
+	/* the entries judged alone (evident_focus.h) of the inputs in r */
+	long long *f_idx = xmalloc(EV_FOCUS_MAX * sizeof(long long)), f_n = 0;
+	double *f_val = xmalloc(EV_FOCUS_MAX * sizeof(double)), *f_bound = xmalloc(EV_FOCUS_MAX * sizeof(double));
 	json_array_foreach(json_object_get(cj, "captures"), i, c)
 	{
 		int timed = json_is_true(json_object_get(c, "timed"));
@@ -317,6 +322,8 @@ int checker_main(const char *path)
 		/* every launch of the sample (graph mode: launch j on set set0 + j) */
 		size_t pos = 0;
 		struct check_result agg;
+		long long focus_n = 0, focus_out = 0;
+		double focus_worst = 0;
 		memset(&agg, 0, sizeof(agg));
 		agg.first_mismatch = -1;
 		agg.pass = 1;
@@ -379,6 +386,19 @@ int checker_main(const char *path)
 				}
 				if (compute(be, &job, &pl, job.shape, &r, &method) < 0)
 					goto out_refs;
+				/* the focus's secret: the seed of the inputs, or for a
+				 * device mix the launch's mixing key (one seed serves
+				 * every mix of a distribution) */
+				uint64_t fkey = mix_key && !fresh_job_timed(&job)
+							? evs_launch_key(mix_key, (uint32_t)u)
+							: (uint64_t)seed;
+				f_n = problem_focus(&pl, job.shape, dist, dtype, fkey, (const float *const *)r.in, f_idx,
+						    f_val, f_bound);
+				if (f_n < 0) {
+					fail("the problem's focus names an entry outside its output, or a value or bound "
+					     "that is not finite");
+					goto out_refs;
+				}
 				have = key;
 			}
 			/* all outputs of the launch are judged as one */
@@ -394,6 +414,13 @@ int checker_main(const char *path)
 				struct check_result jd;
 				problem_check_output(cap.buf + off + pos, bits, dtype, r.out[o], NULL, r.out_n[o], &tol,
 						     &jd);
+				if (o == 0 && f_n > 0) {
+					double w = 0;
+					focus_out += problem_focus_judge(cap.buf + off + pos, bits, dtype, r.out_n[o], f_idx,
+									 f_val, f_bound, f_n, &jd, &w);
+					focus_n += f_n;
+					focus_worst = w > focus_worst ? w : focus_worst;
+				}
 				pos += ob;
 				agg.max_abs_err = jd.max_abs_err > agg.max_abs_err ? jd.max_abs_err : agg.max_abs_err;
 				agg.ref_scale = jd.ref_scale > agg.ref_scale ? jd.ref_scale : agg.ref_scale;
@@ -411,19 +438,27 @@ int checker_main(const char *path)
 			fail("a capture's size does not match the problem's outputs");
 			goto out_refs;
 		}
-		emit(json_pack("{s:s, s:s, s:s?, s:I, s:I, s:s, s:I, s:I, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:b}", "msg",
+		json_t *line = json_pack("{s:s, s:s, s:s?, s:I, s:I, s:s, s:I, s:I, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:b}", "msg",
 			       "check", "reference", method, "phase", timed ? "timed" : "seed", "index",
 			       (json_int_t)index, "seed", (json_int_t)seed, "dist", pl.desc->dists[dist], "set",
 			       (json_int_t)(timed ? set0 : -1), "launches", (json_int_t)batch, "max_abs_err",
 			       agg.max_abs_err, "rel_l2", agg.rel_l2, "ref_scale", agg.ref_scale, "nan_count",
 			       (json_int_t)agg.nan_count, "unwritten", (json_int_t)agg.unwritten, "mismatches",
 			       (json_int_t)agg.mismatches, "first_mismatch", (json_int_t)agg.first_mismatch, "pass",
-			       agg.pass));
+			       agg.pass);
+		if (focus_n) /* the entries judged alone: how many, how many out, the worst error / bound */
+			json_object_set_new(line, "focus", json_pack("{s:I, s:I, s:f}", "entries", (json_int_t)focus_n,
+								   "out", (json_int_t)focus_out, "worst",
+								   isfinite(focus_worst) ? focus_worst : 1e308));
+		emit(line);
 	}
 	emit(json_pack("{s:s}", "msg", "done"));
 	rc = 0;
 out_refs:
 	free(bits);
+	clear_free(f_val, EV_FOCUS_MAX * sizeof(double));
+	free(f_idx);
+	free(f_bound);
 	base_cache_release(&bc, &r);
 	refs_release(&r);
 	strbuf_release(&cap);

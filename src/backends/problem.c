@@ -189,6 +189,8 @@ static int open_so(struct problem *p, const char *so_path, struct strbuf *why)
 		return -1;
 	/* optional (evident_mix_fold.h): NULL when the problem has no fold */
 	p->mix_fold = (ev_mix_fold_fn)(uintptr_t)dlsym(p->handle, EVIDENT_MIX_FOLD_SYMBOL);
+	/* optional (evident_focus.h): NULL when no entry is judged alone */
+	p->focus = (ev_focus_fn)(uintptr_t)dlsym(p->handle, EVIDENT_FOCUS_SYMBOL);
 	/* optional (evident_timing_dists.h): distribution 0 when absent */
 	ev_timing_dists_fn td = (ev_timing_dists_fn)(uintptr_t)dlsym(p->handle, EVIDENT_TIMING_DISTS_SYMBOL);
 	p->timing_dists = 1;
@@ -605,6 +607,64 @@ int problem_mix_fold(const struct problem *p, const long long *shape, int dist, 
 unsigned problem_timing_dists(const struct problem *p)
 {
 	return p && p->timing_dists ? p->timing_dists : 1;
+}
+
+long long problem_focus(const struct problem *p, const long long *shape, int dist, int dtype, uint64_t key,
+			const float *const *inputs, long long *index, double *value, double *bound)
+{
+	if (!p->focus || p->n_outputs < 1)
+		return 0;
+	long long n = p->focus(shape, dist, dtype, key, inputs, EV_FOCUS_MAX, index, value, bound);
+	if (n < 0 || n > EV_FOCUS_MAX)
+		return -1;
+	long long numel = (long long)problem_tensor_numel(p, p->n_inputs, shape);
+	for (long long i = 0; i < n; i++)
+		if (index[i] < 0 || index[i] >= numel || !isfinite(value[i]) || !isfinite(bound[i]) || bound[i] < 0)
+			return -1;
+	return n;
+}
+
+/* Element i of a buffer of dtype, as a double. */
+static double elem_at(const void *buf, int dtype, size_t i)
+{
+	if (dtype == EV_F16)
+		return f16_to_f32(((const uint16_t *)buf)[i]);
+	if (dtype == EV_BF16)
+		return bf16_to_f32(((const uint16_t *)buf)[i]);
+	return ((const float *)buf)[i];
+}
+
+long long problem_focus_judge(const void *out, const void *before, int dtype, size_t numel,
+			      const long long *index, const double *value, const double *bound, long long n,
+			      struct check_result *res, double *worst)
+{
+	const size_t es = dtype_size(dtype);
+	long long bad = 0;
+	double w = 0;
+	for (long long i = 0; i < n; i++) {
+		if (index[i] < 0 || (size_t)index[i] >= numel)
+			continue;
+		size_t at = (size_t)index[i];
+		double o = elem_at(out, dtype, at), e = fabs(o - value[i]);
+		/* unwritten and non-finite elements are problem_check_output's
+		 * faults already: counting them again as mismatches would turn
+		 * an unwritten output into a wrong one (outcome.c) */
+		if (!isfinite(o) ||
+		    (before && !memcmp((const char *)out + at * es, (const char *)before + at * es, es)))
+			continue;
+		double r = bound[i] > 0 ? e / bound[i] : e > 0 ? INFINITY : 0;
+		w = r > w ? r : w;
+		if (r <= 1)
+			continue;
+		bad++;
+		res->mismatches++;
+		if (res->first_mismatch < 0)
+			res->first_mismatch = index[i];
+		res->pass = 0;
+	}
+	if (worst)
+		*worst = w;
+	return bad;
 }
 
 double problem_scalar(const struct problem *p, const long long *shape)

@@ -10,7 +10,8 @@
  * and the build's provenance.  The helpers below turn a spec's shape
  * key/value pairs into a shape, size the tensors, draw the inputs rounded
  * to the experiment's dtype, run the float64 reference and judge one
- * output against it under the problem's tolerance rule, counting elements
+ * output against it under the problem's tolerance rule (and, where the
+ * problem names some, its entries one by one: problem_focus), counting elements
  * the kernel left unwritten by comparing against the random bits the output
  * held before the launch (scramble, not a fixed poison).
  *
@@ -32,6 +33,7 @@
 
 #include "../../kernels/evident_kernel.h"
 #include "../../problems/evident_problem.h"
+#include "../../problems/evident_focus.h"
 #include "../../problems/evident_mix_fold.h"
 #include "../../problems/evident_timing_dists.h"
 #include "base/util.h"
@@ -62,8 +64,9 @@ struct problem {
 	void *handle;                       /* dlopen() handle of so_path */
 	ev_mix_fold_fn mix_fold;            /* its evident_problem_mix_fold, or NULL */
 	unsigned timing_dists;              /* its timing distributions (problem_timing_dists) */
+	ev_focus_fn focus;                  /* its evident_problem_focus, or NULL */
 };
-#define PROBLEM_INIT { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
+#define PROBLEM_INIT { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL }
 
 /*
  * Load problem `name` from problems/NAME.c under the current directory
@@ -153,6 +156,32 @@ int problem_mix_fold(const struct problem *p, const long long *shape, int dist, 
  * follow scramble.h evs_sample_dist under it.
  */
 unsigned problem_timing_dists(const struct problem *p);
+/*
+ * The entries of output 0 judged one by one (problems/evident_focus.h) for
+ * a launch of distribution dist whose inputs (as the kernel saw them) are
+ * `inputs`, under the secret key: at most EV_FOCUS_MAX indices, values and
+ * bounds into index/value/bound (the caller's, EV_FOCUS_MAX each).
+ * Returns how many (0: the problem has no focus here), or -1 when the
+ * problem's answer is out of range (a count above EV_FOCUS_MAX, an index
+ * outside output 0, a value or bound not finite or a bound below 0: a bug
+ * of the problem).
+ */
+long long problem_focus(const struct problem *p, const long long *shape, int dist, int dtype, uint64_t key,
+			const float *const *inputs, long long *index, double *value, double *bound);
+/*
+ * Judge the focus entries of one output (numel elements of dtype as the
+ * kernel wrote them; before: its bytes before the launch, or NULL), after
+ * problem_check_output judged it into res: each written, finite entry out
+ * of its bound adds one to res->mismatches (res->first_mismatch the first
+ * such index when it had none) and clears res->pass.  Unwritten and
+ * non-finite entries are left to problem_check_output's counts.  Returns
+ * how many were out; *worst (may be NULL) gets the largest |out - value|
+ * / bound over the entries judged.
+ */
+struct check_result;
+long long problem_focus_judge(const void *out, const void *before, int dtype, size_t numel,
+			      const long long *index, const double *value, const double *bound, long long n,
+			      struct check_result *res, double *worst);
 
 /* Tensor t's dimensions at shape into dims (unused ones 1); returns ndim. */
 int problem_tensor_dims(const struct problem *p, int t, const long long *shape, long long dims[4]);

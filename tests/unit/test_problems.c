@@ -114,6 +114,8 @@ struct inst {
 	double **ref;
 	size_t out_n;
 	double scalar;
+	int dist;
+	uint64_t seed;
 };
 
 static void inst_make(struct inst *s, int prob, const long long *shape, int dist, uint64_t seed,
@@ -127,6 +129,8 @@ static void inst_make(struct inst *s, int prob, const long long *shape, int dist
 	problem_reference(s->p, s->shape, (const float *const *)s->in, s->ref);
 	s->out_n = problem_tensor_numel(s->p, s->p->n_inputs, s->shape);
 	s->scalar = problem_scalar(s->p, s->shape);
+	s->dist = dist;
+	s->seed = seed;
 }
 
 static void inst_free(struct inst *s)
@@ -135,7 +139,26 @@ static void inst_free(struct inst *s)
 	problem_buffers_free(s->ref, s->p->n_outputs);
 }
 
-/* Judge float results (already rounded to dtype) as a kernel's output. */
+/* The entries a problem judges alone (evident_focus.h) for s under key,
+ * judged into r as the checker does; returns how many were out of their
+ * bound, *worst the largest error / bound, *n how many were judged. */
+static long long judge_focus(const struct inst *s, const void *raw, int dtype, uint64_t key,
+			     struct check_result *r, double *worst, long long *n)
+{
+	long long *idx = malloc(EV_FOCUS_MAX * sizeof(long long));
+	double *val = malloc(EV_FOCUS_MAX * sizeof(double)), *bd = malloc(EV_FOCUS_MAX * sizeof(double));
+	*n = problem_focus(s->p, s->shape, s->dist, dtype, key, (const float *const *)s->in, idx, val, bd);
+	assert_true(*n >= 0);
+	long long out = problem_focus_judge(raw, NULL, dtype, s->out_n, idx, val, bd, *n, r, worst);
+	free(idx);
+	free(val);
+	free(bd);
+	return out;
+}
+
+/* Judge float results (already rounded to dtype) as a kernel's output, as
+ * the checker does: the rule, then the entries judged alone (under a key
+ * from the inst's seed; the checker's is the seed of the inputs). */
 static void judge(const struct inst *s, const float *out, int dtype, struct check_result *r)
 {
 	struct ev_tolerance tol;
@@ -143,6 +166,9 @@ static void judge(const struct inst *s, const float *out, int dtype, struct chec
 	problem_pack(out, raw, s->out_n, dtype);
 	problem_tolerance(s->p, dtype, s->shape, &tol);
 	problem_check_output(raw, NULL, dtype, s->ref[0], NULL, s->out_n, &tol, r);
+	double worst;
+	long long n;
+	judge_focus(s, raw, dtype, s->seed, r, &worst, &n);
 	free(raw);
 }
 
@@ -225,27 +251,86 @@ static void attn_kernel(const struct inst *s, int dtype, enum attn_kind kind, fl
 
 /* GEMM_HFMA: the running sum kept in dtype, one rounding an FMA (red
  * team 8 and 13's __hfma2 loop) */
-enum gemm_kind { GEMM_HONEST, GEMM_TF32, GEMM_ACC16, GEMM_HFMA };
+/* GEMM_CHUNK1/8: red team 18's fp16 accumulator flushed into fp32 every 1
+ * or 8 steps (each step an exact FMA rounded to fp16: HFMA2); GEMM_TC: a
+ * tensor core's fp32 accumulation (the exact products of 16 k summed,
+ * rounded once into the fp32 accumulator); GEMM_RZ: honest, C rounded
+ * toward zero; GEMM_REFINE: chunks of 8, then every entry whose fp16 value
+ * is below 1/8 of its terms' scale (from the row and column norms)
+ * recomputed in fp32 (the attack on a planted `cancel`, gemm.c) */
+enum gemm_kind { GEMM_HONEST, GEMM_TF32, GEMM_ACC16, GEMM_HFMA, GEMM_CHUNK1, GEMM_CHUNK8, GEMM_TC, GEMM_RZ,
+		 GEMM_REFINE };
+
+static float rz16(float x)
+{
+	float r = r16(x);
+	if (fabsf(r) > fabsf(x)) { /* one fp16 step toward zero */
+		uint16_t h = f32_to_f16(r);
+		h--;
+		r = f16_to_f32(h);
+	}
+	return r;
+}
+
+static float gemm_chunked(const float *a, const float *B, long long N, long long K, int chunk)
+{
+	float acc = 0, part = 0;
+	for (long long k = 0; k < K; k++) {
+		part = r16((float)fma((double)a[k], (double)B[k * N], (double)part));
+		if ((k + 1) % chunk == 0) {
+			acc += part;
+			part = 0;
+		}
+	}
+	return acc + part;
+}
+
+/* Entry (i, j) of C as a kernel of kind computes it, rounded to dtype. */
+static float gemm_entry(const struct inst *s, int dtype, enum gemm_kind kind, long long i, long long j)
+{
+	const long long N = s->shape[1], K = s->shape[2];
+	const float *a = s->in[0] + i * K, *B = s->in[1] + j;
+	float acc = 0;
+	if (kind == GEMM_CHUNK1 || kind == GEMM_CHUNK8 || kind == GEMM_REFINE) {
+		acc = gemm_chunked(a, B, N, K, kind == GEMM_CHUNK1 ? 1 : 8);
+		if (kind == GEMM_REFINE) {
+			double na = 0, nb = 0;
+			for (long long k = 0; k < K; k++) {
+				na += (double)a[k] * a[k];
+				nb += (double)B[k * N] * B[k * N];
+			}
+			if (fabsf(rdt(acc, dtype)) < sqrt(na * nb / (double)K) / 8)
+				return gemm_entry(s, dtype, GEMM_HONEST, i, j);
+		}
+	} else if (kind == GEMM_TC) {
+		for (long long k0 = 0; k0 < K; k0 += 16) {
+			double g = 0;
+			for (long long k = k0; k < k0 + 16 && k < K; k++)
+				g += (double)a[k] * (double)B[k * N];
+			acc = (float)((double)acc + g);
+		}
+	} else {
+		for (long long k = 0; k < K; k++) {
+			float x = a[k], b = B[k * N];
+			if (kind == GEMM_TF32)
+				acc += rtf32(x) * rtf32(b);
+			else if (kind == GEMM_ACC16)
+				acc = rdt(acc + rdt(x * b, dtype), dtype);
+			else if (kind == GEMM_HFMA)
+				acc = rdt((float)fma((double)x, (double)b, (double)acc), dtype);
+			else
+				acc += x * b;
+		}
+	}
+	return kind == GEMM_RZ && dtype == EV_F16 ? rz16(acc) : rdt(acc, dtype);
+}
 
 static void gemm_kernel(const struct inst *s, int dtype, enum gemm_kind kind, float *c)
 {
-	const long long M = s->shape[0], N = s->shape[1], K = s->shape[2];
+	const long long M = s->shape[0], N = s->shape[1];
 	for (long long i = 0; i < M; i++)
-		for (long long j = 0; j < N; j++) {
-			float acc = 0;
-			for (long long k = 0; k < K; k++) {
-				float a = s->in[0][i * K + k], b = s->in[1][k * N + j];
-				if (kind == GEMM_TF32)
-					acc += rtf32(a) * rtf32(b);
-				else if (kind == GEMM_ACC16)
-					acc = rdt(acc + rdt(a * b, dtype), dtype);
-				else if (kind == GEMM_HFMA)
-					acc = rdt((float)fma((double)a, (double)b, (double)acc), dtype);
-				else
-					acc += a * b;
-			}
-			c[i * N + j] = rdt(acc, dtype);
-		}
+		for (long long j = 0; j < N; j++)
+			c[i * N + j] = gemm_entry(s, dtype, kind, i, j);
 }
 
 /* no_max 1: exp(x) without the row max; 2: the max only where |x[0]| >= 32
@@ -394,9 +479,18 @@ static void test_gemm_rule(void **state)
 					snprintf(what, sizeof(what), "gemm K%lld %s %s accumulating in %s",
 						 shapes[si][2], probs[GEMM].desc->dists[dist], dtype_name(dt),
 						 dtype_name(dt));
-					/* cancel catches it; fp16 everywhere since red team 13
-					 * (gemm.c: rel_l2 1e-3 against an honest 2.1e-4) */
+					/* cancel catches it (its entries judged alone); fp16
+					 * everywhere since red team 13 (gemm.c: rel_l2 1e-3
+					 * against an honest 2.1e-4) */
 					measured(what, &r, dist == 2 || dt == EV_F16 ? MUST_REJECT : EITHER);
+					/* red team 18's chunked fp16 accumulator: inside the
+					 * rule on uniform and large (~4.9e-4), refused by
+					 * cancel's entries (red team 19) */
+					gemm_kernel(&s, dt, GEMM_CHUNK8, c);
+					judge(&s, c, dt, &r);
+					snprintf(what, sizeof(what), "gemm K%lld %s %s fp16 in chunks of 8", shapes[si][2],
+						 probs[GEMM].desc->dists[dist], dtype_name(dt));
+					measured(what, &r, dist == 2 ? MUST_REJECT : EITHER);
 					if (dt == EV_F16) {
 						gemm_kernel(&s, dt, GEMM_HFMA, c);
 						judge(&s, c, dt, &r);
@@ -408,6 +502,91 @@ static void test_gemm_rule(void **state)
 				free(c);
 				inst_free(&s);
 			}
+}
+
+/*
+ * gemm's `cancel` focus (red team 19, problems/gemm.c): at K 64 .. 4096 and
+ * the extra shape of a 2048 x 1024 x 1024 spec (397^3), in fp16 and fp32,
+ * the honest methods (sequential fp32, C rounded to nearest or toward
+ * zero; a tensor core's fp32 accumulation) stay well inside every judged
+ * entry's bound (worst error / bound <= 0.5), and every fp16 partial sum
+ * - in chunks of 8 or 1, whole-K, and chunks of 8 with the entries that
+ * look small refined in fp32 - leaves entries out.  The numbers are the
+ * header's.
+ */
+static void test_gemm_focus(void **state)
+{
+	(void)state;
+	long long shapes[6][3] = { { 32, 32, 64 }, { 32, 32, 99 }, { 32, 32, 256 }, { 32, 32, 1024 },
+				   { 32, 32, 4096 }, { 397, 397, 397 } };
+	const struct {
+		enum gemm_kind kind;
+		const char *name;
+		int honest;
+	} kinds[] = {
+		{ GEMM_HONEST, "sequential fp32", 1 },   { GEMM_RZ, "fp32, C toward zero", 1 },
+		{ GEMM_TC, "tensor-core fp32", 1 },       { GEMM_CHUNK8, "fp16 chunks of 8", 0 },
+		{ GEMM_CHUNK1, "fp16 products", 0 },      { GEMM_HFMA, "fp16 whole K", 0 },
+		{ GEMM_REFINE, "chunks of 8, small refined", 0 }, { GEMM_TF32, "TF32 inputs", 0 },
+	};
+	const int dts[2] = { EV_F16, EV_F32 };
+	for (int si = 0; si < 6; si++)
+		for (int di = 0; di < 2; di++) {
+			int dt = dts[di];
+			struct inst s;
+			inst_make(&s, GEMM, shapes[si], 2, 40 + (uint64_t)si, dt);
+			float *c = malloc(s.out_n * sizeof(float));
+			void *raw = malloc(s.out_n * 8);
+			long long *fidx = malloc(EV_FOCUS_MAX * sizeof(long long));
+			double *fv = malloc(EV_FOCUS_MAX * sizeof(double)), *fb = malloc(EV_FOCUS_MAX * sizeof(double));
+			long long nf = problem_focus(s.p, s.shape, 2, dt, 99, (const float *const *)s.in, fidx, fv, fb);
+			for (size_t ki = 0; ki < ARRAY_SIZE(kinds); ki++) {
+				if ((kinds[ki].kind == GEMM_RZ || kinds[ki].kind == GEMM_HFMA) && dt != EV_F16)
+					continue; /* HFMA at fp32 is fp32 accumulation */
+				if (kinds[ki].kind == GEMM_TF32 && dt != EV_F32)
+					continue; /* fp16 inputs are TF32's already */
+				/* only the judged entries (the rest: the reference, rounded) */
+				for (size_t e = 0; e < s.out_n; e++)
+					c[e] = rdt((float)s.ref[0][e], dt);
+				for (long long e = 0; e < nf; e++)
+					c[fidx[e]] = gemm_entry(&s, dt, kinds[ki].kind, fidx[e] / shapes[si][1],
+								fidx[e] % shapes[si][1]);
+				problem_pack(c, raw, s.out_n, dt);
+				struct check_result r;
+				memset(&r, 0, sizeof(r));
+				r.first_mismatch = -1;
+				r.pass = 1;
+				double worst;
+				long long n, out = judge_focus(&s, raw, dt, 99, &r, &worst, &n);
+				printf("measured: gemm cancel focus %lldx%lldx%lld %s %-27s %4lld/%lld entries out, worst "
+				       "error/bound %.3g\n",
+				       shapes[si][0], shapes[si][1], shapes[si][2], dtype_name(dt), kinds[ki].name, out, n,
+				       worst);
+				assert_int_equal(n, 1024);
+				if (kinds[ki].honest) {
+					assert_int_equal(out, 0);
+					assert_true(worst <= 0.5); /* twice the margin at least */
+				} else {
+					assert_true(out > 0);
+				}
+			}
+			/* an unwritten output (still the launch's scramble) is
+			 * problem_check_output's fault alone: the focus adds no
+			 * mismatch, so the outcome stays unwritten_output */
+			problem_scramble(raw, s.out_n * dtype_size(dt), 5);
+			struct check_result r;
+			memset(&r, 0, sizeof(r));
+			r.first_mismatch = -1;
+			r.pass = 1;
+			assert_int_equal(problem_focus_judge(raw, raw, dt, s.out_n, fidx, fv, fb, nf, &r, NULL), 0);
+			assert_int_equal(r.mismatches, 0);
+			free(c);
+			free(raw);
+			free(fidx);
+			free(fv);
+			free(fb);
+			inst_free(&s);
+		}
 }
 
 static void test_softmax_rule(void **state)
@@ -1032,21 +1211,77 @@ static void test_other_distributions(void **state)
 	assert_true(fmax_abs(s.in[1], 512 * 32) <= 120.0 / sqrt(512.0));
 	assert_true(mc > 1000 && mc < 65504);
 	inst_free(&s);
-	/* gemm cancel: B's halves are opposite, and |C| << sum |a b| */
-	inst_make(&s, GEMM, g, 2, 2, EV_F32);
-	for (long long k = 0; k < 256; k++)
-		for (long long j = 0; j < 32; j++)
-			assert_true(s.in[1][(k + 256) * 32 + j] == -s.in[1][k * 32 + j]);
-	int ill = 0;
-	for (long long i = 0; i < 32; i++)
-		for (long long j = 0; j < 32; j++) {
-			double sa = 0;
-			for (long long k = 0; k < 512; k++)
-				sa += fabs((double)s.in[0][i * 512 + k] * s.in[1][k * 32 + j]);
-			ill += sa > 5 * fabs(s.ref[0][i * 32 + j]);
+	/* gemm cancel (red team 19): drawn as uniform, so nothing in the
+	 * inputs tells it apart - every value in [-1, 1), no row of B minus
+	 * another at K/2 (red team 13's sniff), uniform's mean and spread -
+	 * and its focus: about 1024 entries of C, their values the
+	 * reference's, each bound rho |C| + phi T; some entries cancel (small
+	 * against their terms), most do not */
+	inst_make(&s, GEMM, g, 2, 2, EV_F16);
+	double sum = 0, sq = 0;
+	int negated = 1;
+	for (long long k = 0; k < 32 * 512; k++) {
+		sum += s.in[0][k];
+		sq += (double)s.in[0][k] * s.in[0][k];
+	}
+	for (long long j = 0; j < 8; j++)
+		negated &= s.in[1][256 * 32 + j] == -s.in[1][j];
+	assert_true(fmax_abs(s.in[0], 32 * 512) <= 1 && fmax_abs(s.in[1], 512 * 32) <= 1);
+	assert_false(negated);
+	assert_true(fabs(sum / (32 * 512)) < 0.02 && fabs(sq / (32 * 512) - 1.0 / 3) < 0.02);
+	{
+		long long *idx = malloc(EV_FOCUS_MAX * sizeof(long long)), n, n2;
+		long long *idx2 = malloc(EV_FOCUS_MAX * sizeof(long long));
+		double *val = malloc(EV_FOCUS_MAX * sizeof(double)), *bd = malloc(EV_FOCUS_MAX * sizeof(double));
+		/* 32 x 32 is 1024 entries: all of them */
+		n = problem_focus(s.p, s.shape, 2, EV_F16, 7, (const float *const *)s.in, idx, val, bd);
+		assert_int_equal(n, 1024);
+		int small = 0, moderate = 0;
+		for (long long e = 0; e < n; e++) {
+			long long i = idx[e] / 32, j = idx[e] % 32;
+			double t = 0;
+			for (long long k = 0; k < 512; k++) {
+				double p = (double)s.in[0][i * 512 + k] * s.in[1][k * 32 + j];
+				t += p * p;
+			}
+			t = sqrt(t);
+			assert_true(fabs(val[e] - s.ref[0][idx[e]]) <= 1e-9 * t);
+			assert_true(fabs(bd[e] - (0x1p-9 * fabs(val[e]) + 1e-4 * t + 0x1p-24)) <= 1e-12 * t);
+			small += fabs(val[e]) < t / 16;
+			moderate += fabs(val[e]) > t / 2;
 		}
-	printf("measured: gemm cancel: %d/1024 outputs with sum|a b| > 5 |C|\n", ill);
-	assert_true(ill > 1024 * 9 / 10);
+		printf("measured: gemm cancel 32x32 K512: %d/1024 entries below 1/16 of their terms' scale, %d "
+		       "above 1/2\n", small, moderate);
+		assert_true(small > 10 && moderate > 400);
+		/* no focus on the other distributions */
+		assert_int_equal(problem_focus(s.p, s.shape, 0, EV_F16, 7, (const float *const *)s.in, idx, val, bd), 0);
+		assert_int_equal(problem_focus(s.p, s.shape, 1, EV_F16, 7, (const float *const *)s.in, idx, val, bd), 0);
+		inst_free(&s);
+		/* a larger C: 1024 positions drawn from the key (the same key, the
+		 * same positions; another key, others), spread over C */
+		const long long gb[3] = { 128, 96, 64 };
+		inst_make(&s, GEMM, gb, 2, 3, EV_F16);
+		n = problem_focus(s.p, s.shape, 2, EV_F16, 7, (const float *const *)s.in, idx, val, bd);
+		n2 = problem_focus(s.p, s.shape, 2, EV_F16, 7, (const float *const *)s.in, idx2, val, bd);
+		assert_int_equal(n, 1024);
+		assert_int_equal(n2, 1024);
+		assert_memory_equal(idx, idx2, (size_t)n * sizeof(long long));
+		n2 = problem_focus(s.p, s.shape, 2, EV_F16, 8, (const float *const *)s.in, idx2, val, bd);
+		int same = 0, rows_seen = 0;
+		char seen[128] = { 0 };
+		for (long long e = 0; e < n; e++) {
+			same += idx[e] == idx2[e];
+			seen[idx[e] / 96] = 1;
+		}
+		for (int i = 0; i < 128; i++)
+			rows_seen += seen[i];
+		assert_true(same < 10);
+		assert_true(rows_seen > 110);
+		free(idx);
+		free(idx2);
+		free(val);
+		free(bd);
+	}
 	inst_free(&s);
 
 	/* softmax large: offsets beyond exp's fp32 range both ways, or rows
@@ -1561,6 +1796,7 @@ int main(void)
 		cmocka_unit_test(test_host_naive_kernels),
 		cmocka_unit_test(test_attention_rule),
 		cmocka_unit_test(test_gemm_rule),
+		cmocka_unit_test(test_gemm_focus),
 		cmocka_unit_test(test_softmax_rule),
 		cmocka_unit_test(test_layernorm_rule),
 		cmocka_unit_test(test_rowsum_rule),

@@ -283,7 +283,8 @@ static void test_problem_symbol(void **state)
 	assert_int_equal(mkdir(kdir, 0755), 0);
 	free(kdir);
 	const char *headers[] = { "problems/evident_problem.h", "problems/evident_mix_fold.h",
-				  "problems/evident_timing_dists.h", "kernels/evident_kernel.h" };
+				  "problems/evident_timing_dists.h", "problems/evident_focus.h",
+				  "kernels/evident_kernel.h" };
 	for (size_t i = 0; i < ARRAY_SIZE(headers); i++) {
 		strbuf_reset(&hdr);
 		assert_int_equal(read_file(headers[i], &hdr), 0);

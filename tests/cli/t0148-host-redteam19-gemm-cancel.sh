@@ -1,0 +1,42 @@
+# Red team 19's gemm probe (tests/fixtures/adversary/host/redteam19g/
+# README.md, docs/redteam18-cuda.md): red team 18's fp16 accumulator in
+# chunks of 8 passes gemm's fp16 rule on `uniform` and `large` at any K
+# (~4.9e-4 against 1e-3), and `cancel`, the distribution that refused it,
+# was recognisable from 8 values of B.  old_sniff sums in fp32 only there:
+# at 4737322c it was ok (the spec's expect unmet, exit 1).  Now `cancel`
+# is filled as `uniform` and ~1024 entries at positions from the seed are
+# judged each against its own terms (problems/evident_focus.h, gemm.c):
+# old_sniff, the O(K) look at one entry (entry_sniff) and the refining of
+# the entries that look small (refine_small) fail there, on `cancel` alone
+# (their `uniform` and `large` checks pass), and the fp32 twin is ok.
+. "$REPO/tests/cli/lib.sh"
+mkrepo
+timeout -s KILL 200 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam19-gemm.yaml > "$TEST_TMP/out" 2>&1
+rc=$?
+[ "$rc" != 137 ] || fail "evident run still ran after 200 s"
+[ "$rc" = 0 ] || { cat "$TEST_TMP/out"; fail "evident run exited $rc: a variant did not end as expected"; }
+expect_match "$TEST_TMP/out" "^honest +ok"
+expect_match "$TEST_TMP/out" "^old_sniff +wrong_output"
+expect_match "$TEST_TMP/out" "^entry_sniff +wrong_output"
+expect_match "$TEST_TMP/out" "^refine_small +wrong_output"
+expect_match "$TEST_TMP/out" "old_sniff: wrong_output - .*\(cancel inputs\): .* [1-9][0-9]* out of tolerance"
+python3 - "$EVIDENT_STORE"/runs/*.json <<'PY' || fail "the checks by distribution in the records"
+import json, sys
+runs = [json.load(open(f)) for f in sys.argv[1:] if not f.endswith("-batch.json")]
+assert len(runs) == 4, len(runs)
+for r in runs:
+    checks = r["correctness"]["checks"]
+    bad = [c for c in checks if not c["pass"]]
+    if r["variant"] == "honest":
+        assert not bad, bad
+        assert any(c["dist"] == "cancel" for c in checks), checks
+        continue
+    # refused on `cancel` alone, by entries out of their bounds: the
+    # chunked fp16 sums pass the rule on the other distributions
+    assert bad, r["variant"]
+    assert all(c["dist"] == "cancel" and c["mismatches"] > 0 for c in bad), (r["variant"], bad)
+    assert any(c["pass"] and c["dist"] == "uniform" for c in checks), (r["variant"], checks)
+    seed = [c for c in checks if c.get("phase") == "seed" and c["dist"] == "cancel"]
+    assert seed and not seed[0]["pass"], (r["variant"], seed)
+PY
+exit 0
