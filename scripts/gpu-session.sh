@@ -54,6 +54,11 @@
 #              into fp32, except on `cancel`; each variant's outcome, checks by
 #              distribution, median, and the batch's precision notes (12 jobs, about
 #              1-1.5 min on one H200; not in the default list)
+#   redteam19  red team 19's CUDA probe (tests/fixtures/specs/cuda-redteam19.yaml;
+#              docs/redteam19-cuda.md): attention fp16 summing P V in fp16 chunks of 8
+#              keys, no sniff; each variant's outcome, checks by distribution, median,
+#              its median against chunk32's, and the batch's precision notes (8 jobs,
+#              about 1-1.5 min on one H200; not in the default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -410,6 +415,50 @@ for x in ch:
     if isinstance(x, dict) and x.get('pass') and x.get('rel_l2') is not None and x.get('phase') != 'shape': by.setdefault(x.get('dist'), []).append(x['rel_l2'])
 print(d.get('variant'), d.get('outcome'), {k: '%.3g (%d)' % (S.median(v), len(v)) for k, v in by.items()})" "artifacts/runs/$r.json" 2>&1 | tee -a "$OUT/session.log"
 	done
+fi
+if has redteam19; then
+	# pv16 ok (every check passing, no precision note, a median below
+	# chunk32's) is the hole shown; whole16 wrong_output (the control: one
+	# fp16 sum over all of S); the spec's header says more
+	run_exp cuda-redteam19 tests/fixtures/specs/cuda-redteam19.yaml
+	log "cuda-redteam19: table, notes (precision), each run's checks by distribution and median"
+	grep -E "^[a-z_0-9]+ +[a-z_]+ |timed on|UNEXPECTED|precision|error|x of " "$OUT/cuda-redteam19.txt" | tee -a "$OUT/session.log"
+	rt19=$("$E" ls --store artifacts --experiment cuda-redteam19 | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 8)
+	for r in $rt19; do
+		log "cuda-redteam19 $r"
+		"$E" show --store artifacts "$r" 2>&1 | grep -iE "^(variant|outcome)|by dist|timed check|check|median|note" | head -n 20 | tee -a "$OUT/session.log"
+	done
+	# each run's median rel L2 of its passing checks by distribution (what
+	# the precision notes compare), its timing median and that against
+	# chunk32's (the median of chunk32's runs' medians)
+	python3 - artifacts $rt19 <<'PY' 2>&1 | tee -a "$OUT/session.log"
+import json, statistics as S, sys
+store, runs = sys.argv[1], sys.argv[2:]
+rec = []
+for r in runs:
+    d = json.load(open(f"{store}/runs/{r}.json"))
+    t = d.get("timing") or {}
+    h = t.get("samples_object")
+    xs = []
+    if h:
+        for line in open(f"{store}/objects/{h[:2]}/{h[2:]}"):
+            if line.strip() and not line.startswith("#"):
+                xs.append(float(line))
+    c = d.get("correctness") or {}
+    by = {}
+    for x in c.get("checks") or d.get("checks") or []:
+        if isinstance(x, dict) and x.get("pass") and x.get("rel_l2") is not None and x.get("phase") != "shape":
+            by.setdefault(x.get("dist"), []).append(x["rel_l2"])
+    rec.append((d.get("variant"), d.get("outcome"), S.median(xs) if xs else None, len(xs),
+                {k: "%.3g (%d)" % (S.median(v), len(v)) for k, v in by.items()}))
+base = [m for v, o, m, n, b in rec if v == "chunk32" and m]
+ref = S.median(base) if base else None
+print("chunk32 median of run medians (us)", ref)
+for v, o, m, n, by in rec:
+    rel = "%.3f" % (ref / m) if ref and m else "-"
+    med = "%.2f" % m if m else "-"
+    print(f"{v:8s} {o:14s} n {n:4d} median {med} us  chunk32/median {rel}  rel_l2 by dist {json.dumps(by)}")
+PY
 fi
 if has fresh16; then
 	# the fill's cost at the scaling shape: is timing.samples (100) reached
