@@ -54,11 +54,12 @@
 #              into fp32, except on `cancel`; each variant's outcome, checks by
 #              distribution, median, and the batch's precision notes (12 jobs, about
 #              1-1.5 min on one H200; not in the default list)
-#   redteam19  red team 19's CUDA probe (tests/fixtures/specs/cuda-redteam19.yaml;
-#              docs/redteam19-cuda.md): attention fp16 summing P V in fp16 chunks of 8
-#              keys, no sniff; each variant's outcome, checks by distribution, median,
-#              its median against chunk32's, and the batch's precision notes (8 jobs,
-#              about 1-1.5 min on one H200; not in the default list)
+#   redteam19  red team 19's CUDA probe (tests/fixtures/specs/cuda-redteam19.yaml and
+#              cuda-redteam19-bf16.yaml; docs/redteam19-cuda.md): attention fp16 and
+#              bf16 summing P V in fp16 (chunks of 8 keys, or one sum), no sniff; each
+#              variant's outcome, checks' rel L2 by distribution, median against
+#              chunk32's, and the batches' precision notes (12 jobs, about 1-1.5 min
+#              on one H200; not in the default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -417,15 +418,17 @@ print(d.get('variant'), d.get('outcome'), {k: '%.3g (%d)' % (S.median(v), len(v)
 	done
 fi
 if has redteam19; then
-	# pv16 ok (every check passing, no precision note, a median below
+	# fp16: pv16 ok (every check passing, no precision note, a median below
 	# chunk32's) is the hole shown; whole16 wrong_output (the control: one
-	# fp16 sum over all of S); the spec's header says more
-	run_exp cuda-redteam19 tests/fixtures/specs/cuda-redteam19.yaml
-	log "cuda-redteam19: table, notes (precision), each run's checks by distribution and median"
-	grep -E "^[a-z_0-9]+ +[a-z_]+ |timed on|UNEXPECTED|precision|error|x of " "$OUT/cuda-redteam19.txt" | tee -a "$OUT/session.log"
-	rt19=$("$E" ls --store artifacts --experiment cuda-redteam19 | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 8)
+	# fp16 sum over all of S).  bf16: pv16 and whole16 ok is the hole shown.
+	# The specs' headers say more.
+	for x in cuda-redteam19 cuda-redteam19-bf16; do
+	run_exp $x tests/fixtures/specs/$x.yaml
+	log "$x: table, notes (precision), each run's checks by distribution and median"
+	grep -E "^[a-z_0-9]+ +[a-z_]+ |timed on|UNEXPECTED|precision|error|x of " "$OUT/$x.txt" | tee -a "$OUT/session.log"
+	rt19=$("$E" ls --store artifacts --experiment $x | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 6)
 	for r in $rt19; do
-		log "cuda-redteam19 $r"
+		log "$x $r"
 		"$E" show --store artifacts "$r" 2>&1 | grep -iE "^(variant|outcome)|by dist|timed check|check|median|note" | head -n 20 | tee -a "$OUT/session.log"
 	done
 	# each run's median rel L2 of its passing checks by distribution (what
@@ -459,6 +462,7 @@ for v, o, m, n, by in rec:
     med = "%.2f" % m if m else "-"
     print(f"{v:8s} {o:14s} n {n:4d} median {med} us  chunk32/median {rel}  rel_l2 by dist {json.dumps(by)}")
 PY
+	done
 fi
 if has fresh16; then
 	# the fill's cost at the scaling shape: is timing.samples (100) reached
