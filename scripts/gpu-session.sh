@@ -57,6 +57,12 @@
 #              `cancel` is filled as `uniform` and judged entry by entry
 #              (problems/gemm.c): the sniff finds nothing, chunk8 and chunk16 should
 #              be wrong_output on their `cancel` checks alone
+#   redteam19  red team 19's CUDA probe (tests/fixtures/specs/cuda-redteam19.yaml and
+#              cuda-redteam19-bf16.yaml; docs/redteam19-cuda.md): attention fp16 and
+#              bf16 summing P V in fp16 (chunks of 8 keys, or one sum), no sniff; each
+#              variant's outcome, checks' rel L2 by distribution, median against
+#              chunk32's, and the batches' precision notes (12 jobs, about 1-1.5 min
+#              on one H200; not in the default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -415,6 +421,53 @@ if has redteam18; then
 for x in ch:
     if isinstance(x, dict) and x.get('pass') and x.get('rel_l2') is not None and x.get('phase') != 'shape': by.setdefault(x.get('dist'), []).append(x['rel_l2'])
 print(d.get('variant'), d.get('outcome'), {k: '%.3g (%d)' % (S.median(v), len(v)) for k, v in by.items()})" "artifacts/runs/$r.json" 2>&1 | tee -a "$OUT/session.log"
+	done
+fi
+if has redteam19; then
+	# fp16: pv16 ok (every check passing, no precision note, a median below
+	# chunk32's) is the hole shown; whole16 wrong_output (the control: one
+	# fp16 sum over all of S).  bf16: pv16 and whole16 ok is the hole shown.
+	# The specs' headers say more.
+	for x in cuda-redteam19 cuda-redteam19-bf16; do
+	run_exp $x tests/fixtures/specs/$x.yaml
+	log "$x: table, notes (precision), each run's checks by distribution and median"
+	grep -E "^[a-z_0-9]+ +[a-z_]+ |timed on|UNEXPECTED|precision|error|x of " "$OUT/$x.txt" | tee -a "$OUT/session.log"
+	rt19=$("$E" ls --store artifacts --experiment $x | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 6)
+	for r in $rt19; do
+		log "$x $r"
+		"$E" show --store artifacts "$r" 2>&1 | grep -iE "^(variant|outcome)|by dist|timed check|check|median|note" | head -n 20 | tee -a "$OUT/session.log"
+	done
+	# each run's median rel L2 of its passing checks by distribution (what
+	# the precision notes compare), its timing median and that against
+	# chunk32's (the median of chunk32's runs' medians)
+	python3 - artifacts $rt19 <<'PY' 2>&1 | tee -a "$OUT/session.log"
+import json, statistics as S, sys
+store, runs = sys.argv[1], sys.argv[2:]
+rec = []
+for r in runs:
+    d = json.load(open(f"{store}/runs/{r}.json"))
+    t = d.get("timing") or {}
+    h = t.get("samples_object")
+    xs = []
+    if h:
+        for line in open(f"{store}/objects/{h[:2]}/{h[2:]}"):
+            if line.strip() and not line.startswith("#"):
+                xs.append(float(line))
+    c = d.get("correctness") or {}
+    by = {}
+    for x in c.get("checks") or d.get("checks") or []:
+        if isinstance(x, dict) and x.get("pass") and x.get("rel_l2") is not None and x.get("phase") != "shape":
+            by.setdefault(x.get("dist"), []).append(x["rel_l2"])
+    rec.append((d.get("variant"), d.get("outcome"), S.median(xs) if xs else None, len(xs),
+                {k: "%.3g (%d)" % (S.median(v), len(v)) for k, v in by.items()}))
+base = [m for v, o, m, n, b in rec if v == "chunk32" and m]
+ref = S.median(base) if base else None
+print("chunk32 median of run medians (us)", ref)
+for v, o, m, n, by in rec:
+    rel = "%.3f" % (ref / m) if ref and m else "-"
+    med = "%.2f" % m if m else "-"
+    print(f"{v:8s} {o:14s} n {n:4d} median {med} us  chunk32/median {rel}  rel_l2 by dist {json.dumps(by)}")
+PY
 	done
 fi
 if has fresh16; then
