@@ -1085,6 +1085,25 @@ static void test_reference_bruteforce(void **state)
 
 /* ---- inputs -------------------------------------------------------------- */
 
+/* gemm's `cancel` is `uniform` itself, seed for seed: a kernel that
+ * recovers its inputs' seed from their values (SplitMix64 runs backwards:
+ * red team 20's dist_oracle) learns nothing of which it was given.  Fails
+ * on a stream of its own (red team 19's first version). */
+static void test_gemm_cancel_is_uniform(void **state)
+{
+	(void)state;
+	struct problem *p = &probs[GEMM];
+	for (uint64_t seed = 1; seed < 200; seed += 37) {
+		float **a = problem_inputs_new(p, tiny[GEMM]), **b = problem_inputs_new(p, tiny[GEMM]);
+		assert_int_equal(problem_fill_rounded(p, tiny[GEMM], 0, seed, EV_F32, a), 0);
+		assert_int_equal(problem_fill_rounded(p, tiny[GEMM], 2, seed, EV_F32, b), 0);
+		for (int t = 0; t < p->n_inputs; t++)
+			assert_memory_equal(a[t], b[t], problem_tensor_numel(p, t, tiny[GEMM]) * sizeof(float));
+		problem_buffers_free(a, p->n_inputs);
+		problem_buffers_free(b, p->n_inputs);
+	}
+}
+
 static void test_fill_deterministic(void **state)
 {
 	(void)state;
@@ -1797,6 +1816,7 @@ int main(void)
 		cmocka_unit_test(test_attention_rule),
 		cmocka_unit_test(test_gemm_rule),
 		cmocka_unit_test(test_gemm_focus),
+		cmocka_unit_test(test_gemm_cancel_is_uniform),
 		cmocka_unit_test(test_softmax_rule),
 		cmocka_unit_test(test_layernorm_rule),
 		cmocka_unit_test(test_rowsum_rule),
