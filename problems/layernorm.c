@@ -7,7 +7,12 @@
  * Distributions (correctness seed i uses distribution i % 3); gamma is
  * uniform in [0.5, 1.5) and beta in [-0.5, 0.5) in all three:
  *   uniform  X uniform in [-1, 1)
- *   offset   each row has a large mean, X = m_r + U[-1, 1) with
+ *   offset   X as `uniform` (the same values for the same seed) except
+ *            1..8 rows at places from the seed's high bits, which the
+ *            base's values do not carry (red team 21's ln_rowzero: when
+ *            every row was offset, row 0 named the launch, and a one-pass
+ *            variance wherever row 0 looked `uniform` was ok and 1.49x
+ *            "faster"); each such row has a large mean, X = m_r + U[-1, 1) with
  *            |m_r| in [8, 16): mean/stdev ~ 21, so a one-pass variance
  *            E[x^2] - E[x]^2 in fp32 cancels (rel L2 2.6e-4, 28x a
  *            two-pass kernel's 9e-6 at C = 768) and fails fp32.  A larger
@@ -16,7 +21,8 @@
  *            mean/stdev 80), and one distribution serves every dtype, so in
  *            fp16/bf16 runs the one-pass error (3e-4..1.2e-3) stays inside
  *            the output's own rounding and passes
- *   tiny     X = m_r + U[-1, 1) * 2e-3, |m_r| < 4e-3: var ~1.3e-6 < eps,
+ *   tiny     X as `uniform` except 1..8 secret rows (as offset's) with
+ *            X = m_r + U[-1, 1) * 2e-3, |m_r| < 4e-3: var ~1.3e-6 < eps,
  *            so eps matters (forgetting it, or adding it to the stdev,
  *            fails)
  *
@@ -61,28 +67,41 @@ static double ln_min_bytes(const long long *s, size_t elem_bytes)
 	return (2.0 * (double)s[KR] * (double)s[KC] + 2.0 * (double)s[KC]) * (double)elem_bytes;
 }
 
+/*
+ * X's base, shared by every distribution: uniform in [-1, 1) from the low
+ * 40 bits of the seed alone (softmax.c says why); the stress rows' places
+ * come from every bit.
+ */
+#define LN_BASE_BITS 40
 static void ln_fill(const long long *s, int dist, uint64_t seed, float *const *in)
 {
 	const long long R = s[KR], C = s[KC];
 	float *X = in[0], *gamma = in[1], *beta = in[2];
-	uint64_t st = seed * 0x2545f4914f6cdd1dULL + 1;
+	uint64_t st = (seed & ((1ULL << LN_BASE_BITS) - 1)) * 0x2545f4914f6cdd1dULL + 1;
 	for (long long c = 0; c < C; c++)
 		gamma[c] = (float)(1.0 + 0.5 * ev_uniform_pm1(&st));
 	for (long long c = 0; c < C; c++)
 		beta[c] = (float)(0.5 * ev_uniform_pm1(&st));
-	for (long long r = 0; r < R; r++) {
-		float *x = X + r * C;
-		double m = 0, w = 1;
+	for (long long i = 0; i < R * C; i++)
+		X[i] = (float)ev_uniform_pm1(&st);
+	if (dist == 0)
+		return;
+	/* 1..8 stress rows at secret places */
+	uint64_t sx = (seed ^ 0x6f6666736574ULL) * 0x9e3779b97f4a7c15ULL + 7; /* "offset" */
+	int rows = 1 + (int)(ev_splitmix64(&sx) % 8);
+	for (int k = 0; k < rows; k++) {
+		float *x = X + (long long)(ev_splitmix64(&sx) % (uint64_t)R) * C;
+		double m, w = 1;
 		if (dist == 1) {
-			m = 12.0 + 4.0 * ev_uniform_pm1(&st);
-			if (ev_splitmix64(&st) & 1)
+			m = 12.0 + 4.0 * ev_uniform_pm1(&sx);
+			if (ev_splitmix64(&sx) & 1)
 				m = -m;
-		} else if (dist == 2) {
-			m = 4e-3 * ev_uniform_pm1(&st);
+		} else {
+			m = 4e-3 * ev_uniform_pm1(&sx);
 			w = 2e-3;
 		}
 		for (long long c = 0; c < C; c++)
-			x[c] = (float)(m + w * ev_uniform_pm1(&st));
+			x[c] = (float)(m + w * ev_uniform_pm1(&sx));
 	}
 }
 
@@ -159,8 +178,10 @@ static const struct ev_problem_desc layernorm = {
 	.dists = { "uniform", "offset", "tiny" },
 	.dist_docs = {
 		"X uniform in [-1, 1); gamma in [0.5, 1.5), beta in [-0.5, 0.5)",
-		"row mean +-(8..16), spread U[-1, 1): a one-pass fp32 variance cancels (fails fp32)",
-		"row mean below 4e-3, spread 2e-3: the variance is below eps, so eps matters",
+		"as uniform except 1..8 secret rows of mean +-(8..16), spread U[-1, 1): a one-pass fp32 variance "
+		"cancels (fails fp32); no row names the launch",
+		"as uniform except 1..8 secret rows of mean below 4e-3, spread 2e-3: the variance is below eps, so "
+		"eps matters",
 	},
 	.check = ln_check,
 	.scalar = ln_scalar,

@@ -5,19 +5,21 @@
  *
  * Distributions (correctness seed i uses distribution i % 3):
  *   uniform  X uniform in [-1, 1)
- *   large    each row, at random, one of two kinds.  Offset: X = o_r +
- *            U[-4, 4), o_r = +-(80..120): exp() overflows (o_r > 88.7)
- *            or underflows to 0/0 (o_r < -87) in fp32 without subtracting
- *            the row maximum; within a row the weights still span e^8.
- *            Hidden: X = U[-4, 4) except 1..8 elements at random columns
- *            set to 80 + U[0, 40): exp() of those overflows without the
- *            max.  The hidden kind is there so that no O(1) read of a
- *            row tells whether it needs the max (red team 13,
- *            rt13_nomax_sniff: when every row was offset, |x[0]| >= 32
- *            told a kernel when to be honest); finding the large
- *            elements is the max pass itself.  A timed sample's
- *            element-wise mix of two such sets keeps both kinds'
- *            large elements (each with chance 1/2)
+ *   large    X as `uniform` (the same values for the same seed) except
+ *            1..4 rows offset, X = o + U[-4, 4) with o = +-(80..120), and
+ *            1..8 elements anywhere set to 80 + U[0, 40): exp() of those
+ *            over- or underflows (0/0) in fp32 without the row maximum,
+ *            and a cheap exp (a polynomial good on [-1, 1]) is wrong
+ *            there.  Where they are comes from the seed's high bits,
+ *            which the base's values do not carry (red team 21's
+ *            rowzero_poly: when every row of a `large` launch was of a
+ *            large kind, row 0 named the distribution of the whole
+ *            launch, and a kernel that was cheap whenever row 0 looked
+ *            `uniform` was ok and 4.7x to 5.9x "faster"; red team 13's
+ *            nomax_sniff before it read one element a row).  Only
+ *            reading every row finds them, which is the max pass itself.
+ *            A timed sample's element-wise mix of two such sets keeps
+ *            each large element with chance 1/2
  *   peaked   X uniform in [-1, 1) plus 12 at one random column per row: the
  *            top weight is ~1/(1 + C e^-12), the rest ~1e-5 (fp16 can hold it)
  *
@@ -53,35 +55,38 @@ static double softmax_min_bytes(const long long *s, size_t elem_bytes)
 	return 2.0 * (double)s[KR] * (double)s[KC] * (double)elem_bytes;
 }
 
+/*
+ * The base every distribution shares: uniform in [-1, 1) from the low 40
+ * bits of the seed alone, so that a kernel which recovers the base's
+ * state from its values (SplitMix64 runs backwards: red team 20) learns
+ * nothing of the high bits, which place the stress rows and elements.
+ */
+#define SM_BASE_BITS 40
 static void softmax_fill(const long long *s, int dist, uint64_t seed, float *const *in)
 {
 	const long long R = s[KR], C = s[KC];
 	float *X = in[0];
-	uint64_t st = seed * 0x2545f4914f6cdd1dULL + 1;
-	for (long long r = 0; r < R; r++) {
-		float *x = X + r * C;
-		if (dist == 1 && (ev_splitmix64(&st) & 1)) {
-			/* offset: every element far from zero */
-			double o = 100.0 + 20.0 * ev_uniform_pm1(&st);
-			if (ev_splitmix64(&st) & 1)
+	uint64_t st = (seed & ((1ULL << SM_BASE_BITS) - 1)) * 0x2545f4914f6cdd1dULL + 1;
+	for (long long i = 0; i < R * C; i++)
+		X[i] = (float)ev_uniform_pm1(&st);
+	/* the stress, from every bit of the seed */
+	uint64_t sx = (seed ^ 0x6c61726765ULL) * 0x9e3779b97f4a7c15ULL + 7; /* "large" */
+	if (dist == 1) {
+		/* 1..4 offset rows and 1..8 huge elements, at secret places */
+		int rows = 1 + (int)(ev_splitmix64(&sx) % 4), els = 1 + (int)(ev_splitmix64(&sx) % 8);
+		for (int k = 0; k < rows; k++) {
+			float *x = X + (long long)(ev_splitmix64(&sx) % (uint64_t)R) * C;
+			double o = 100.0 + 20.0 * ev_uniform_pm1(&sx);
+			if (ev_splitmix64(&sx) & 1)
 				o = -o;
 			for (long long c = 0; c < C; c++)
-				x[c] = (float)(o + 4.0 * ev_uniform_pm1(&st));
-		} else if (dist == 1) {
-			/* hidden: small elements, a few huge ones anywhere */
-			for (long long c = 0; c < C; c++)
-				x[c] = (float)(4.0 * ev_uniform_pm1(&st));
-			int k = 1 + (int)(ev_splitmix64(&st) % 8);
-			for (int j = 0; j < k; j++) {
-				long long c = (long long)(ev_splitmix64(&st) % (uint64_t)C);
-				x[c] = (float)(100.0 + 20.0 * ev_uniform_pm1(&st));
-			}
-		} else {
-			for (long long c = 0; c < C; c++)
-				x[c] = (float)ev_uniform_pm1(&st);
-			if (dist == 2)
-				x[ev_splitmix64(&st) % (uint64_t)C] += 12.0f;
+				x[c] = (float)(o + 4.0 * ev_uniform_pm1(&sx));
 		}
+		for (int k = 0; k < els; k++)
+			X[ev_splitmix64(&sx) % (uint64_t)(R * C)] = (float)(100.0 + 20.0 * ev_uniform_pm1(&sx));
+	} else if (dist == 2) {
+		for (long long r = 0; r < R; r++)
+			X[r * C + (long long)(ev_splitmix64(&sx) % (uint64_t)C)] += 12.0f;
 	}
 }
 
@@ -155,8 +160,8 @@ static const struct ev_problem_desc softmax = {
 	.dists = { "uniform", "large", "peaked" },
 	.dist_docs = {
 		"X uniform in [-1, 1)",
-		"each row offset by +-(80..120) plus U[-4, 4), or U[-4, 4) with 1..8 elements at 80..120 "
-		"in random columns: exp over- or underflows without the row max, and no one element tells which",
+		"as uniform except 1..4 rows offset by +-(80..120) plus U[-4, 4) and 1..8 elements at 80..120, "
+		"at places from the seed's high bits: exp over- or underflows without the row max; no row names it",
 		"X uniform in [-1, 1) plus 12 at one column per row: nearly one-hot",
 	},
 	.check = softmax_check,
