@@ -8,9 +8,9 @@
 # Each FILE is compiled with the flags the cuda backend uses
 # (-O3 -shared -Xcompiler -fPIC -cudart shared -Xptxas -v) into
 # OUTDIR/<path with / as _>.so (every arch's code in it), its log beside
-# it (.log).  Files
-# with a `// evident: arch sm_XXa` line are compiled for that arch only
-# (never for sm_80); files with `// evident: libs a b` link -la -lb.  A
+# it (.log).  Files with a `// evident: arch sm_XXa` line are compiled for
+# that arch only (never for sm_80); files with `// evident: libs a b` link
+# -la -lb.  A
 # tunable kernel is compiled with its defaults.  Compiles run JOBS at a
 # time (default: the number of CPUs).  Exit 1 if any compile fails.
 #
