@@ -54,6 +54,16 @@ harness:
 endif
 
 # --- check-kernels -------------------------------------------------------
+# What it costs (a fresh tree, as CI's: 52 units, 28 nvcc calls, one a
+# file for all its archs, scripts/check-kernels.sh says why): 184 s of
+# CPU on the project's 2-CPU machine (2026-11-29; 245 s as 52 calls).
+# Half of it is one file, kernels/attention/tools/fa_wgmma_check.cu
+# (sm_90a only, 90 to 106 s): it instantiates 35 configurations of
+# fa_wgmma3.cu's kernels, each compiled by cicc (64 s) and ptxas (19 s),
+# and nothing else compiles them; the rest is about 3 s a file.  Every
+# arch keeps its own cicc and ptxas pass: the sm_80 and sm_90 code differ
+# (the registers of 23 of the 32 kernels compiled for both differ in the
+# table), so neither stands for the other.
 KCHECK_SRCS := $(shell find kernels problems tests/fixtures/cuda -name '*.cu' 2>/dev/null | sort)
 # the command, also run by make test-repo
 CHECK_KERNELS = env NVCC=$(NVCC) scripts/check-kernels.sh build/kcheck $(KCHECK_SRCS)

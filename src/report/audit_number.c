@@ -47,14 +47,17 @@ const struct unit audit_units[] = {
 const size_t audit_n_units = ARRAY_SIZE(audit_units);
 const struct unit audit_unit_dollar = { "$", F_USD, 1, 0 };
 
-/* Width of a space we accept between number and unit (ASCII, NBSP, thin, narrow NBSP). */
+/* Width of a space we accept between number and unit (ASCII, NBSP, thin,
+ * narrow NBSP).  strncmp, not memcmp: s may end (its NUL) before the 2 or
+ * 3 bytes compared, and memcmp may read them all (ASan at -O1 caught it on
+ * "12%"; -O2's inlined compare stopped at the first byte). */
 static size_t space_len(const char *s)
 {
 	if (*s == ' ')
 		return 1;
-	if (!memcmp(s, "\xc2\xa0", 2))
+	if (!strncmp(s, "\xc2\xa0", 2))
 		return 2;
-	if (!memcmp(s, "\xe2\x80\x89", 3) || !memcmp(s, "\xe2\x80\xaf", 3))
+	if (!strncmp(s, "\xe2\x80\x89", 3) || !strncmp(s, "\xe2\x80\xaf", 3))
 		return 3;
 	return 0;
 }
