@@ -270,11 +270,12 @@ int host_clock_freeze(struct host_clock *hc)
 
 int host_clock_late_escaped(size_t n_late, size_t n)
 {
-	/* at least HOST_LATE_MIN, but never more than a median-moving cheat
-	 * must have (over half of n) */
-	size_t least = n / 2 + 1 < HOST_LATE_MIN ? n / 2 + 1 : HOST_LATE_MIN;
-	return n_late >= least && n_late > 0 &&
-	       (double)n_late > HOST_LATE_FRAC * (double)n;
+	/* at least HOST_LATE_MIN, whatever n: in runs of 2 to 7 timing
+	 * samples "over half" was 2 to 4 samples, and an honest sleeping
+	 * kernel had 2 of 4 past the bound at load 1.5 (t0121's evo: 25 to
+	 * 80 us of stop costs booked after the CPU read); under 5 samples a
+	 * run has the CPU floor and the late writes, not this rule */
+	return n_late >= HOST_LATE_MIN && (double)n_late > HOST_LATE_FRAC * (double)n;
 }
 
 int host_clock_cpus(void)
@@ -336,7 +337,7 @@ static int threads_stop(struct host_clock *hc)
 /*
  * The time on the CPU (ns) of each of the n threads threads_stop listed,
  * from /proc/PID/task/TID/schedstat, into hc->st_ns (a thread that ended
- * since is dropped from hc->st_ids); hc->st_n is then their count, which
+ * since is dropped from hc->st_ids); their count, which
  * the next sample's stop reads.  The count, or -1 when a thread's
  * schedstat does not parse.
  */
@@ -355,7 +356,6 @@ static int threads_cpu(struct host_clock *hc, int n)
 		hc->st_ids[m] = hc->st_ids[i];
 		hc->st_ns[m++] = ns;
 	}
-	hc->st_n = m;
 	return m;
 }
 
@@ -445,8 +445,24 @@ static int outputs_snap(struct host_clock *hc, int to)
  * lags a running thread by up to a tick, so CPU used before the done line
  * can show after it (red team 17 saw an honest twin past 50 us so).
  */
+/* How many of the n sorted ids in a are also among the m sorted ids in b. */
+static int ids_common(const int *a, int n, const int *b, int m)
+{
+	int i = 0, j = 0, c = 0;
+	while (i < n && j < m) {
+		if (a[i] < b[j])
+			i++;
+		else if (a[i] > b[j])
+			j++;
+		else
+			c++, i++, j++;
+	}
+	return c;
+}
+
 static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char cmd, double *us,
-		      double *after_us, double *credit_us, int *late_write, double *cpu_all)
+		      double *after_us, double *credit_us, int *late_write, double *cpu_all, const int *known,
+		      int n_known, int *n_old)
 {
 	int n_threads = -1;
 	static const char done[] = HOST_DONE_LINE;
@@ -519,9 +535,11 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				 * running worker let a thread's last rows land ahead of
 				 * it (red team 17) */
 				kill(hc->pid, SIGSTOP);
-				for (int t = 0; t < hc->st_n; t++)
-					syscall(SYS_tgkill, hc->pid, hc->st_ids[t], SIGSTOP);
+				for (int t = 0; t < n_known; t++)
+					syscall(SYS_tgkill, hc->pid, known[t], SIGSTOP);
 				n_threads = threads_stop(hc);
+				if (n_old)
+					*n_old = n_threads < 0 ? 0 : ids_common(hc->st_ids, n_threads, known, n_known);
 				if (n_threads >= 0 && credit_us)
 					n_threads = threads_cpu(hc, n_threads);
 			}
@@ -656,7 +674,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	/* the handshake's own cost: null rounds */
 	double nul[NULL_ROUNDS], after_us;
 	for (int r = 0; r < NULL_ROUNDS; r++)
-		if (round_trip(p, hc, reply_fd, HOST_NULL, &nul[r], &after_us, NULL, NULL, NULL) < 0)
+		if (round_trip(p, hc, reply_fd, HOST_NULL, &nul[r], &after_us, NULL, NULL, NULL, NULL, 0, NULL) < 0)
 			goto out;
 	stats_sort(nul, NULL_ROUNDS);
 	double handshake_us = stats_median_sorted(nul, NULL_ROUNDS);
@@ -666,7 +684,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	double us, t0 = mono_now();
 	while (sampler_warming(k, t0, warm)) {
 		prepare(hc, warm, os_seed(), evs_sample_dist(os_seed(), n_dists, problem_timing_dists(hc->pr)));
-		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, NULL, NULL, NULL) < 0)
+		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, NULL, NULL, NULL, NULL, 0, NULL) < 0)
 			goto out;
 		warm++;
 	}
@@ -696,8 +714,9 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		prepare(hc, g, seed, dist);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
 		double credit_us, cpu_all = NAN;
-		int late_write = 0;
-		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, &credit_us, &late_write, &cpu_all) < 0)
+		int late_write = 0, n_old = 0;
+		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, &credit_us, &late_write, &cpu_all, before,
+			       nb > 0 ? nb : 0, &n_old) < 0)
 			goto out;
 		int na = host_clock_threads(hc->pid, &after, &after_cap);
 		if (p->n_samples == late_cap) { /* late[k] is p->samples[k]'s */
@@ -718,8 +737,12 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		 * it could run on: work after the done line, in whatever window
 		 * (a held stop, a preempted parent, a few samples under the
 		 * rule's fraction), is charged to the sample's time */
-		double floor_us = host_clock_cpu_floor(cpu_all, HOST_LATE_CPU_US + credit_us + HOST_FLOOR_THREAD_US * extra,
-						       cpus);
+		/* the allowance goes to threads that existed at the go, which the
+		 * first stops reached at once (a thread made during the sample
+		 * runs until the listing finds it: none) */
+		int old_others = n_old > 1 ? n_old - 1 : 0;
+		double floor_us = host_clock_cpu_floor(
+			cpu_all, HOST_LATE_CPU_US + credit_us + HOST_FLOOR_THREAD_US * old_others, cpus);
 		if (floor_us > us) {
 			n_charged++;
 			charged_sum += floor_us - us;
@@ -820,7 +843,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 					  "max_us", charged_max, "cpus", cpus, "per_thread_us", HOST_FLOOR_THREAD_US, "rule",
 					  "a sample's time is at least the CPU the worker used from its go to its stop (exact: "
 					  "stopped at both ends), less bound_us, the stop's credit and per_thread_us for each "
-					  "thread but the leader, over the CPUs it may run on; a sample under that floor is "
+					  "thread but the leader that existed at its go, over the CPUs it may run on; a sample "
+					  "under that floor is "
 					  "timed at it (work after its done line)"));
 		free(v);
 	}
@@ -860,6 +884,5 @@ out:
 	hc->st_ids = NULL;
 	hc->st_ns = NULL;
 	hc->st_cap = 0;
-	hc->st_n = 0;
 	return rc;
 }

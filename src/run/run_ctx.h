@@ -157,7 +157,6 @@ struct host_clock {
 	int *st_ids;                 /* the worker's threads other than its leader at a sample's done line, */
 	unsigned long long *st_ns;   /* and each one's time on the CPU then (schedstat, ns): round_trip's; */
 	size_t st_cap;               /* freed by host_clock_drive */
-	int st_n;                    /* how many of st_ids the last sample listed: the next one's first stops */
 	unsigned char *snap;         /* the outputs as they were at a sample's done line (round_trip), */
 	size_t snap_bytes;           /* compared with them once the worker is stopped; freed by host_clock_drive */
 };
@@ -184,7 +183,7 @@ struct host_clock {
  * (red team 13, idle32_ctl, crowd64_ctl).  Where /proc has no per-thread
  * schedstat the credit is the flat one, for at most HOST_LATE_CPU_THREADS
  * threads, and the record says which (timing.method.after_done.credit).  More than HOST_LATE_FRAC of the timed
- * samples past the bound, and at least min(HOST_LATE_MIN, n/2 + 1) of them (or all of
+ * samples past the bound, and at least HOST_LATE_MIN of them (since red team 19's session; min(HOST_LATE_MIN, n/2 + 1) before, or all of
  * fewer), is escaped_work (host_clock_late_escaped).  A cheat that moves
  * the median must do so in over half of the samples, so a quarter catches
  * every such cheat (vfork_after: all 300), while the CPU clock's spikes on
@@ -198,11 +197,21 @@ struct host_clock {
 #define HOST_LATE_CPU_THREAD_US 5.0
 #define HOST_LATE_CPU_THREADS 15
 #define HOST_LATE_LEADER_PER_THREAD_US 1.0
-#define HOST_LATE_FRAC 0.25
+/* A half since red team 19's session (a quarter before): the CPU read
+ * after the stops lags a thread that was still on its CPU, so on a VM
+ * whose vCPUs the host takes away (steal) an honest kernel's compute shows
+ * after its done line in bursts: 17 to 26 of ~93 samples for an honest
+ * softmax and an OpenMP one (escaped_work once).  A cheat that moves the
+ * median still needs over half its samples late, work late in every
+ * sample shows in every sample, and the exact CPU floor
+ * (host_clock_cpu_floor) charges what ran after the done line on the
+ * CPUs the worker has. */
+#define HOST_LATE_FRAC 0.5
 /* 5, not 3: short honest runs (10 to 20 samples) had 3 or 4 samples past
  * the bound under make test's load (evo, t0122; tiny, t0006), and a cheat
- * that moves the median needs over half its samples late, which the
- * rule's floor, min(HOST_LATE_MIN, n/2 + 1), never exceeds */
+ * that moves the median needs over half its samples late.  Runs of fewer
+ * than 2 x HOST_LATE_MIN timing samples once needed only over half of
+ * them; see host_clock_late_escaped */
 #define HOST_LATE_MIN 5
 /* A busy period (the host's load average above its CPUs at the start or
  * the end of the samples) once made the fraction a half, for honest short
@@ -243,11 +252,14 @@ double host_clock_cpu_floor(double cpu_us, double allow_us, int cpus);
  * sent).  Red team 19: honest kernels with 100 and 300 idle threads were
  * raised to the floor in up to 27 of ~75 samples, by up to 1.5 ms (about
  * 5 us a thread past the credit on one CPU, 10 on two, at load 3 to 13).
- * A cheat gets this room only against a twin with the same idle crowd:
- * waking the crowd costs more timed time than the room it buys (round
- * 19's laststop), and the stop is sent first.
+ * Under make test's load (the sanitized pass, one CPU) 100 idle threads
+ * still overran 20 us a thread (2 samples, 2.5 ms), so it is 100 us, for
+ * the threads that existed at the sample's go only: the first stops reach
+ * those at once (the process SIGSTOP and a tgkill each), so the room is
+ * their stop's latency, not work; a thread made during the sample gets
+ * none (it runs until the listing finds it).
  */
-#define HOST_FLOOR_THREAD_US 20.0
+#define HOST_FLOOR_THREAD_US 100.0
 int host_clock_drive(struct proto *p, void *ctx, int reply_fd);
 /* Stop hc->pid and wait until every thread is stopped and its run time is
  * final (noted in hc->frozen_ns); 0, or -1 when it did not stop within

@@ -9,6 +9,10 @@ mkrepo
 "$EVIDENT" run --no-progress tests/fixtures/specs/host-precision.yaml > "$TEST_TMP/out" 2>&1 ||
 	fail "evident run exited $? (all three variants should be ok)"
 expect_match "$TEST_TMP/out" "^sniff +ok"
-expect_match "$TEST_TMP/out" "sniff: its error against honest's depends on the input: [0-9.]+x on uniform"
+# since softmax `large` is `uniform` but for a few secret rows (red team
+# 21), the sniff's cheap path runs on most of `large` too: the note names
+# its error on uniform alone, or by distribution where the stress rows
+# showed
+expect_match "$TEST_TMP/out" "sniff: (its error against honest's depends on the input: [0-9.]+x on uniform|[0-9.]+x honest's error on uniform)"
 grep -q "honest2: .*error" "$TEST_TMP/out" && fail "an identical kernel got a precision note"
 exit 0

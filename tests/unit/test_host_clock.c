@@ -249,22 +249,25 @@ static void test_late_rule(void **state)
 	assert_int_equal(host_clock_late_escaped(2, 8), 0);
 	assert_int_equal(host_clock_late_escaped(3, 8), 0); /* 3 was the floor before HOST_LATE_MIN 5 */
 	assert_int_equal(host_clock_late_escaped(4, 8), 0);
-	assert_int_equal(host_clock_late_escaped(5, 8), 1); /* over half: the median moved */
-	assert_int_equal(host_clock_late_escaped(4, 6), 1);
+	assert_int_equal(host_clock_late_escaped(5, 8), 1); /* five, and over half */
+	assert_int_equal(host_clock_late_escaped(4, 6), 0); /* under five: not this rule's (t0121) */
 	assert_int_equal(host_clock_late_escaped(3, 20), 0);
 	assert_int_equal(host_clock_late_escaped(5, 20), 0);
-	assert_int_equal(host_clock_late_escaped(6, 20), 1);
+	assert_int_equal(host_clock_late_escaped(6, 20), 0); /* a quarter no more (VM steal) */
+	assert_int_equal(host_clock_late_escaped(11, 20), 1);
 	assert_int_equal(host_clock_late_escaped(5, 300), 0);
 	assert_int_equal(host_clock_late_escaped(75, 300), 0);
-	assert_int_equal(host_clock_late_escaped(76, 300), 1);
+	assert_int_equal(host_clock_late_escaped(150, 300), 0);
+	assert_int_equal(host_clock_late_escaped(151, 300), 1);
 	assert_int_equal(host_clock_late_escaped(300, 300), 1);
-	assert_int_equal(host_clock_late_escaped(2, 2), 1);
-	assert_int_equal(host_clock_late_escaped(1, 1), 1);
+	assert_int_equal(host_clock_late_escaped(2, 2), 0);
+	assert_int_equal(host_clock_late_escaped(1, 1), 0);
 	assert_int_equal(host_clock_late_escaped(1, 2), 0);
 	assert_int_equal(host_clock_late_escaped(0, 0), 0);
 	/* no busy half any more (red team 18: a kernel raises the load):
 	 * 5 of 10 was ok under it */
-	assert_int_equal(host_clock_late_escaped(5, 10), 1);
+	assert_int_equal(host_clock_late_escaped(5, 10), 0);
+	assert_int_equal(host_clock_late_escaped(6, 10), 1);
 	assert_int_equal(host_clock_late_escaped(3, 10), 0);
 }
 
