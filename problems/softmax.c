@@ -6,20 +6,19 @@
  * Distributions (correctness seed i uses distribution i % 3):
  *   uniform  X uniform in [-1, 1)
  *   large    X as `uniform` (the same values for the same seed) except
- *            1..4 rows offset, X = o + U[-4, 4) with o = +-(80..120), and
- *            1..8 elements anywhere set to 80 + U[0, 40): exp() of those
- *            over- or underflows (0/0) in fp32 without the row maximum,
- *            and a cheap exp (a polynomial good on [-1, 1]) is wrong
- *            there.  Where they are comes from the seed's high bits,
- *            which the base's values do not carry (red team 21's
- *            rowzero_poly: when every row of a `large` launch was of a
- *            large kind, row 0 named the distribution of the whole
- *            launch, and a kernel that was cheap whenever row 0 looked
- *            `uniform` was ok and 4.7x to 5.9x "faster"; red team 13's
- *            nomax_sniff before it read one element a row).  Only
- *            reading every row finds them, which is the max pass itself.
- *            A timed sample's element-wise mix of two such sets keeps
- *            each large element with chance 1/2
+ *            4..16 lone elements, a third each at 80..120 (exp() overflows
+ *            in fp32 without the row maximum), at -(80..120) and at
+ *            +-(4..12) (a cheap exp, a polynomial good on [-1, 1], is wrong
+ *            at both), and in half the launches 1..4 rows offset, X = o +
+ *            U[-4, 4), o = +-(80..120) (0/0 or inf/inf without the max).
+ *            Where they are comes from the seed's high bits, which the
+ *            base's values do not carry.  Red team 21's rowzero_poly (a
+ *            polynomial exp and no max wherever row 0 looked `uniform`:
+ *            every row of a launch was then of a large kind) was ok and
+ *            4.7x to 5.9x "faster"; red team 22's colscan_poly (the same
+ *            wherever column 0 showed no offset row: every launch had
+ *            one) 4.6x to 5.4x.  A lone element is found only by reading
+ *            its row, which is the max pass itself
  *   peaked   X uniform in [-1, 1) plus 12 at one random column per row: the
  *            top weight is ~1/(1 + C e^-12), the rest ~1e-5 (fp16 can hold it)
  *
@@ -72,8 +71,31 @@ static void softmax_fill(const long long *s, int dist, uint64_t seed, float *con
 	/* the stress, from every bit of the seed */
 	uint64_t sx = (seed ^ 0x6c61726765ULL) * 0x9e3779b97f4a7c15ULL + 7; /* "large" */
 	if (dist == 1) {
-		/* 1..4 offset rows and 1..8 huge elements, at secret places */
-		int rows = 1 + (int)(ev_splitmix64(&sx) % 4), els = 1 + (int)(ev_splitmix64(&sx) % 8);
+		/* 4..16 lone elements at secret places, of three kinds: above
+		 * exp's fp32 range (no row max: inf / inf), far below it (a
+		 * polynomial exp is wrong there), and +-(4..12) (so is it: 4^11 /
+		 * 11! is 0.1; above 12 an honest fp32 sum would drop the row's
+		 * other terms, under half an ulp of the top one); and, in
+		 * half the launches, 1..4 offset rows.  A lone element is found
+		 * only by reading its row; an offset row by one element of it,
+		 * so the rows come in half the launches alone (red team 22's
+		 * colscan: when every launch had one, column 0 named it) */
+		int els = 4 + (int)(ev_splitmix64(&sx) % 13);
+		for (int k = 0; k < els; k++) {
+			long long at = (long long)(ev_splitmix64(&sx) % (uint64_t)(R * C));
+			double v = ev_uniform_pm1(&sx);
+			switch (k % 3) {
+			case 0:
+				X[at] = (float)(100.0 + 20.0 * v);
+				break;
+			case 1:
+				X[at] = (float)(-100.0 + 20.0 * v);
+				break;
+			default:
+				X[at] = (float)(8.0 + 4.0 * v) * (ev_splitmix64(&sx) & 1 ? 1.0f : -1.0f);
+			}
+		}
+		int rows = ev_splitmix64(&sx) & 1 ? 1 + (int)(ev_splitmix64(&sx) % 4) : 0;
 		for (int k = 0; k < rows; k++) {
 			float *x = X + (long long)(ev_splitmix64(&sx) % (uint64_t)R) * C;
 			double o = 100.0 + 20.0 * ev_uniform_pm1(&sx);
@@ -82,8 +104,6 @@ static void softmax_fill(const long long *s, int dist, uint64_t seed, float *con
 			for (long long c = 0; c < C; c++)
 				x[c] = (float)(o + 4.0 * ev_uniform_pm1(&sx));
 		}
-		for (int k = 0; k < els; k++)
-			X[ev_splitmix64(&sx) % (uint64_t)(R * C)] = (float)(100.0 + 20.0 * ev_uniform_pm1(&sx));
 	} else if (dist == 2) {
 		for (long long r = 0; r < R; r++)
 			X[r * C + (long long)(ev_splitmix64(&sx) % (uint64_t)C)] += 12.0f;
@@ -160,8 +180,8 @@ static const struct ev_problem_desc softmax = {
 	.dists = { "uniform", "large", "peaked" },
 	.dist_docs = {
 		"X uniform in [-1, 1)",
-		"as uniform except 1..4 rows offset by +-(80..120) plus U[-4, 4) and 1..8 elements at 80..120, "
-		"at places from the seed's high bits: exp over- or underflows without the row max; no row names it",
+		"as uniform except 4..16 lone elements at +-(80..120) or +-(4..12) and, in half the launches, 1..4 "
+		"rows offset by +-(80..120), at secret places: exp fails without the row max, a cheap exp fails",
 		"X uniform in [-1, 1) plus 12 at one column per row: nearly one-hot",
 	},
 	.check = softmax_check,
