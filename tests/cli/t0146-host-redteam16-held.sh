@@ -56,7 +56,9 @@ for r in runs:
     if r["variant"] == "held29b":
         # a late write is never ok; rows the stop did not cut are charged
         assert r["outcome"] != "ok" or a["late_writes"] == 0, (r["outcome"], a)
-        assert r["outcome"] in ("ok", "unwritten_output", "wrong_output", "escaped_work"), r["outcome"]
+        # nan: a late thread resumed on the next sample's inputs with the row max of
+        # the last (softmax `large` has elements at 80..120 in every launch)
+        assert r["outcome"] in ("ok", "unwritten_output", "wrong_output", "escaped_work", "nan", "flaky"), r["outcome"]
     else:
         # an honest worker is never charged: its CPU from go to stop,
         # exact at both ends, is within its wall time on the CPUs it has
