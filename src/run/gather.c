@@ -250,6 +250,11 @@ static char *timed_on_text(const struct vdata *d)
 /* seconds a worker may run after its last output before a note says so */
 #define WORKER_AFTER_NOTE_S 0.5
 #define DIST_NOTE_RATIO 0.67
+/* ... and only from this many of the distribution's samples over the
+ * variant's ok runs: from 1 to 7 an honest OpenMP attention's `large_v`,
+ * whose work is `uniform`'s, read 0.56x to 0.73x (red team 23's
+ * attn_twin_mt) */
+#define DIST_NOTE_MIN_SAMPLES 8
 
 /* The distribution of r's by_dist named name, or NULL. */
 static const struct rec_dist *by_dist_of(const struct run_record *r, const char *name)
@@ -279,6 +284,7 @@ static void dist_speed_notes(const struct spec_variant *v, const struct vdata *d
 			continue;
 		double *ratio = xcalloc(d->n_runs + 1, sizeof(double));
 		size_t m = 0;
+		long long seen = 0;
 		const char *against = NULL;
 		for (size_t i = 0; i < d->n_runs; i++) {
 			const struct run_record *r = &d->runs[i];
@@ -295,11 +301,12 @@ static void dist_speed_notes(const struct spec_variant *v, const struct vdata *d
 				}
 			}
 			if (sd->median_us > 0 && tm > 0) {
+				seen += sd->n;
 				ratio[m++] = sd->median_us / tm;
 				against = against ? against : tn;
 			}
 		}
-		if (m) {
+		if (m && seen >= DIST_NOTE_MIN_SAMPLES) {
 			stats_sort(ratio, m);
 			double q = stats_median_sorted(ratio, m);
 			if (q < DIST_NOTE_RATIO)

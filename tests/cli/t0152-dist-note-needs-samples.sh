@@ -1,0 +1,35 @@
+# The note on a stress distribution's speed (gather.c dist_speed_notes)
+# reads a median of per-run medians; from 1 to 7 samples of a
+# distribution an honest OpenMP attention, whose `large_v` work is
+# `uniform`'s, was named "0.64x of uniform's median: speed depends on the
+# input" (red team 23's attn_twin_mt).  It now needs 8 samples of the
+# distribution over the variant's ok runs.  Here large_once (fast only on
+# gemm's `large`: t0141 sees its note from 300 samples a run) gets a
+# sample or two of `large` in 12 and no note; before, it had the note
+# whenever it met `large` at all.
+. "$REPO/tests/cli/lib.sh"
+mkrepo
+cat > "$TEST_TMP/few.yaml" <<'Y'
+name: t0152-few
+question: Is a speed by distribution named from a sample or two?
+problem: gemm
+backend: host
+shape: {M: 64, N: 64, K: 128}
+baseline: honest
+variants:
+  honest:     {kernel: kernels/gemm/naive.c, expect: ok}
+  large_once: {kernel: tests/fixtures/adversary/host/redteam19g/large_once.c, expect: ok}
+correctness: {seeds: 3, seed: 1}
+timing: {warmup_ms: 0, samples: 12, cache: hot}
+limits: {timeout_s: 60}
+Y
+expect_exit 0 "$EVIDENT" run --no-progress "$TEST_TMP/few.yaml"
+expect_not_contains "$TEST_TMP/out" "speed depends on the input"
+python3 - "$EVIDENT_STORE"/runs/*.json <<'PY' || fail "by_dist in the records"
+import json, sys
+runs = [json.load(open(f)) for f in sys.argv[1:] if not f.endswith("-batch.json")]
+for r in runs:
+    n = sum(d["n"] for k, d in r["timing"]["by_dist"].items() if k == "large")
+    assert n < 8, (r["variant"], r["timing"]["by_dist"])
+PY
+exit 0
