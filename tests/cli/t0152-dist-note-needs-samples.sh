@@ -22,6 +22,7 @@ variants:
 correctness: {seeds: 3, seed: 1}
 timing: {warmup_ms: 0, samples: 12, cache: hot}
 limits: {timeout_s: 60}
+repeats: 1
 Y
 expect_exit 0 "$EVIDENT" run --no-progress "$TEST_TMP/few.yaml"
 expect_not_contains "$TEST_TMP/out" "speed depends on the input"
