@@ -396,21 +396,6 @@ static int find_worker(int child, int boxed)
 	return boxed ? run_child_pid(child) : child;
 }
 
-/*
- * One round: HOST_GO (or HOST_NULL) with the worker running, until its
- * done line, then the worker stopped again.  *us: the round trip by the
- * parent's clock; *after_us: the CPU time the worker used from the done
- * line until it was seen stopped (NAN when its CPU clock does not read);
- * with credit_us, what the threads' stops may have cost of that time
- * (threads_credit; NAN when /proc has no per-thread schedstat).
- * The clock stops at the done line, but the freeze that follows waits (up
- * to 2 s) for every thread to stop, and the SIGSTOP is taken by the
- * leader: one waiting on its vfork (state D) takes it only when the child
- * is done, and that child computed the whole sample untimed (red team 11,
- * vfork_after: ok, 4.7x faster than the honest kernel at a7fbf2b).  0; -1
- * with the violation or failure set on p, or hc->timed_out /
- * hc->interrupted.
- */
 /* Copy (to 1) or compare (to 0: 1 when they differ) the sample's outputs
  * in the shared memory against hc->snap. */
 static int outputs_snap(struct host_clock *hc, int to)
@@ -430,21 +415,6 @@ static int outputs_snap(struct host_clock *hc, int to)
 	return differ;
 }
 
-/*
- * One round: go, the done line, the stop.  *us: the parent's time from
- * go to done; *after_us: the worker's CPU from its done line to its stop;
- * *credit_us (NULL: not wanted) what its other threads may use to take
- * the stop; *late_write (NULL: not wanted) 1 when the outputs changed
- * between the done line and the stop (the outputs are copied as soon as
- * the clock is read, and compared once the worker is stopped: work on
- * them after the done line, exactly, whatever the CPU says).  For that
- * copy the parent stops the worker first, every thread by its own signal:
- * what lands before the copy is what a thread wrote between the clock and
- * its stop (microseconds, unless the parent is preempted there: then only
- * the CPU rule bounds it).  The worker's CPU clock cannot say more: it
- * lags a running thread by up to a tick, so CPU used before the done line
- * can show after it (red team 17 saw an honest twin past 50 us so).
- */
 /* How many of the n sorted ids in a are also among the m sorted ids in b. */
 static int ids_common(const int *a, int n, const int *b, int m)
 {
@@ -460,9 +430,35 @@ static int ids_common(const int *a, int n, const int *b, int m)
 	return c;
 }
 
+/* What a timed sample's round also measures (round_trip): in, the
+ * threads that existed at its go (sorted ids); out, the rest. */
+struct trip_timed {
+	const int *known;
+	int n_known;
+	double credit_us; /* what its threads may use to take the stop (threads_credit), NAN: no schedstat */
+	double cpu_all;   /* the worker's CPU from just before its go to its freeze, exact (NAN: no clock) */
+	int late_write;   /* 1: the outputs changed between the copy and the freeze */
+	int n_old;        /* threads listed at the done line that existed at the go */
+};
+
+/*
+ * One round: go, the done line, the stop.  *us: the parent's time from go
+ * to the done line; *after_us: the worker's CPU from once its stops are
+ * sent to its freeze (NAN when its CPU clock does not read).  With tt (a
+ * timed sample: NULL for the null and warm-up rounds) the parent stops the
+ * worker first at the done line, the process and each known thread by its
+ * own signal, then lists the threads and stops any new one, reads their
+ * baselines and the CPU clock, and copies the outputs, which it compares
+ * once the worker is frozen: work on them after the done line, exactly,
+ * whatever the CPU says.  The freeze waits (up to 2 s) for every thread to
+ * stop: one in state D takes its stop late (red team 11's vfork_after).
+ * The CPU read after the stops still lags a thread that was on its CPU
+ * (its last slice is booked at its switch), which tt->cpu_all does not:
+ * the worker is stopped at both of its ends.  0; -1 with the violation or
+ * failure set on p, or hc->timed_out / hc->interrupted.
+ */
 static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char cmd, double *us,
-		      double *after_us, double *credit_us, int *late_write, double *cpu_all, const int *known,
-		      int n_known, int *n_old)
+		      double *after_us, struct trip_timed *tt)
 {
 	int n_threads = -1;
 	static const char done[] = HOST_DONE_LINE;
@@ -491,7 +487,7 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 			return proto_violate(p, "bytes on the channel while the worker was held stopped (a done line "
 						"written after the one the parent read?)");
 	}
-	double cpu0 = cpu_all ? cpu_us(hc) : NAN;
+	double cpu0 = tt ? cpu_us(hc) : NAN;
 	double t0 = mono_now();
 	if (kill(hc->pid, SIGCONT) < 0 || write(reply_fd, &cmd, 1) != 1)
 		return proto_violate(p, "the worker stopped reading its go");
@@ -525,7 +521,7 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		have += (size_t)k;
 		if (have >= dn && !memcmp(buf, done, dn)) {
 			*us = (mono_now() - t0) * 1e6;
-			if (late_write) {
+			if (tt) {
 				/* stop first, then measure, then copy.  The process
 				 * SIGSTOP and each thread of the last sample its own
 				 * at once: any one of them that runs starts the group
@@ -535,12 +531,11 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				 * running worker let a thread's last rows land ahead of
 				 * it (red team 17) */
 				kill(hc->pid, SIGSTOP);
-				for (int t = 0; t < n_known; t++)
-					syscall(SYS_tgkill, hc->pid, known[t], SIGSTOP);
+				for (int t = 0; t < tt->n_known; t++)
+					syscall(SYS_tgkill, hc->pid, tt->known[t], SIGSTOP);
 				n_threads = threads_stop(hc);
-				if (n_old)
-					*n_old = n_threads < 0 ? 0 : ids_common(hc->st_ids, n_threads, known, n_known);
-				if (n_threads >= 0 && credit_us)
+				tt->n_old = n_threads < 0 ? 0 : ids_common(hc->st_ids, n_threads, tt->known, tt->n_known);
+				if (n_threads >= 0)
 					n_threads = threads_cpu(hc, n_threads);
 			}
 			/* the CPU after the stops were sent: what escaped them
@@ -548,7 +543,7 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 			 * stop); what ran before them is charged by the exact
 			 * floor (host_clock_cpu_floor) */
 			*after_us = cpu_us(hc);
-			if (late_write)
+			if (tt)
 				outputs_snap(hc, 1);
 			if (have > dn)
 				return proto_violate(p, "bytes after a sample's done line (a thread writing on the channel?)");
@@ -576,12 +571,11 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 							"in the kernel?)");
 	double cpu1 = cpu_us(hc);
 	*after_us = cpu1 - *after_us; /* NAN stays NAN */
-	if (cpu_all)
-		*cpu_all = cpu1 - cpu0;
-	if (late_write)
-		*late_write = outputs_snap(hc, 0);
-	if (credit_us)
-		*credit_us = n_threads < 0 ? NAN : threads_credit(hc, n_threads);
+	if (tt) {
+		tt->cpu_all = cpu1 - cpu0;
+		tt->late_write = outputs_snap(hc, 0);
+		tt->credit_us = n_threads < 0 ? NAN : threads_credit(hc, n_threads);
+	}
 	return 0;
 }
 
@@ -674,7 +668,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	/* the handshake's own cost: null rounds */
 	double nul[NULL_ROUNDS], after_us;
 	for (int r = 0; r < NULL_ROUNDS; r++)
-		if (round_trip(p, hc, reply_fd, HOST_NULL, &nul[r], &after_us, NULL, NULL, NULL, NULL, 0, NULL) < 0)
+		if (round_trip(p, hc, reply_fd, HOST_NULL, &nul[r], &after_us, NULL) < 0)
 			goto out;
 	stats_sort(nul, NULL_ROUNDS);
 	double handshake_us = stats_median_sorted(nul, NULL_ROUNDS);
@@ -684,7 +678,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	double us, t0 = mono_now();
 	while (sampler_warming(k, t0, warm)) {
 		prepare(hc, warm, os_seed(), evs_sample_dist(os_seed(), n_dists, problem_timing_dists(hc->pr)));
-		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, NULL, NULL, NULL, NULL, 0, NULL) < 0)
+		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, NULL) < 0)
 			goto out;
 		warm++;
 	}
@@ -713,18 +707,17 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		int dist = evs_sample_dist(word, n_dists, mask);
 		prepare(hc, g, seed, dist);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
-		double credit_us, cpu_all = NAN;
-		int late_write = 0, n_old = 0;
-		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, &credit_us, &late_write, &cpu_all, before,
-			       nb > 0 ? nb : 0, &n_old) < 0)
+		struct trip_timed tt = { .known = before, .n_known = nb > 0 ? nb : 0, .cpu_all = NAN };
+		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, &tt) < 0)
 			goto out;
+		double credit_us = tt.credit_us;
 		int na = host_clock_threads(hc->pid, &after, &after_cap);
 		if (p->n_samples == late_cap) { /* late[k] is p->samples[k]'s */
 			late_cap = late_cap ? 2 * late_cap : 1024;
 			late = xrealloc(late, late_cap * sizeof(double));
 			written = xrealloc(written, late_cap);
 		}
-		written[p->n_samples] = (unsigned char)late_write;
+		written[p->n_samples] = (unsigned char)tt.late_write;
 		/* the bound grows with what the threads that each wake to take
 		 * the stop measurably used (run_ctx.h), else by a flat credit */
 		int extra = na > 1 ? na - 1 : 0;
@@ -736,13 +729,13 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		/* no sample is faster than the CPU it used spread over every CPU
 		 * it could run on: work after the done line, in whatever window
 		 * (a held stop, a preempted parent, a few samples under the
-		 * rule's fraction), is charged to the sample's time */
-		/* the allowance goes to threads that existed at the go, which the
+		 * rule's fraction), is charged to the sample's time.  The
+		 * allowance goes to threads that existed at the go, which the
 		 * first stops reached at once (a thread made during the sample
 		 * runs until the listing finds it: none) */
-		int old_others = n_old > 1 ? n_old - 1 : 0;
+		int old_others = tt.n_old > 1 ? tt.n_old - 1 : 0;
 		double floor_us = host_clock_cpu_floor(
-			cpu_all, HOST_LATE_CPU_US + credit_us + HOST_FLOOR_THREAD_US * old_others, cpus);
+			tt.cpu_all, HOST_LATE_CPU_US + credit_us + HOST_FLOOR_THREAD_US * old_others, cpus);
 		if (floor_us > us) {
 			n_charged++;
 			charged_sum += floor_us - us;
