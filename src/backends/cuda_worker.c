@@ -110,6 +110,7 @@ struct cw {
 	int warm_over;               /* the warm-up has ended: samples from warm_samples on are timed */
 	int n_dists;                 /* the problem's distributions and timing mask, for sample_key */
 	unsigned timing_dists;
+	long long keys_timing;       /* timed samples' keys drawn so far of a timing distribution (timed_key) */
 	/* fresh timed inputs (fresh.h): stream mode; warm-up samples mix */
 	int fresh;
 	struct fresh_pool pool;
@@ -324,13 +325,28 @@ static uint64_t draw_key(void)
 	}
 }
 
+/* Timed sample k's key, drawn in sample order: draw_key's, redrawn while
+ * it names a stress distribution where the last sample of a fixed count
+ * must be a timing one (scramble.h evs_force_timing), so that the parent
+ * and the checker, which read the distribution from the key alone, agree. */
+static uint64_t timed_key(struct cw *w, long long k)
+{
+	int force = evs_force_timing(k, w->job->k.samples, w->keys_timing), timing;
+	uint64_t key;
+	do {
+		key = draw_key();
+		timing = evs_dist_timing(evs_sample_dist(key, w->n_dists, w->timing_dists), w->n_dists,
+					 w->timing_dists);
+	} while (force && !timing);
+	w->keys_timing += timing;
+	return key;
+}
+
 /* The pool's draw of timed sample k's key, ahead of the sample, in
  * sample order under the pool's lock (fresh.h): the same draw. */
 static uint64_t pool_draw(void *ctx, long long k)
 {
-	(void)ctx;
-	(void)k;
-	return draw_key();
+	return timed_key(ctx, k);
 }
 
 /* With fresh inputs a timed sample's key is the one its set was filled
@@ -339,8 +355,10 @@ static uint64_t sample_key(void *ctx, int index)
 {
 	struct cw *w = ctx;
 	long long k = w->warm_over ? index - w->warm_samples : -1;
-	if (k < 0 || !w->fresh)
+	if (k < 0)
 		return draw_key();
+	if (!w->fresh)
+		return timed_key(w, k);
 	w->cur = fresh_pool_take(&w->pool);
 	if (!w->cur)
 		return random_secret_u64() | 1; /* fresh_inputs says why */

@@ -223,6 +223,32 @@ EVS_FN int evs_sample_dist(uint64_t r, int n_dists, unsigned mask)
 }
 
 /*
+ * The one exception to that draw: the last sample of a fixed count of n
+ * (sample k = n - 1) is a timing one when none before it was.  Else a run
+ * of few samples could have no time at all: `samples: 4` draws four
+ * stress samples in 1 run of 256, and CI's t0122 recorded a search's base
+ * `ok` with no median.  The last sample of a fixed count is always checked
+ * (run/kexec.h check_draw), so a kernel that foresaw it gains nothing.
+ * timing_before: the timing samples among 0 .. k - 1.
+ */
+EVS_FN int evs_force_timing(long long k, long long n, long long timing_before)
+{
+	return n > 0 && k == n - 1 && timing_before == 0;
+}
+
+/* A timing distribution drawn from r, uniformly among them (the forced
+ * last sample's, on the host; CUDA redraws its key instead, so that the
+ * parent and the checker still read the distribution from the key). */
+EVS_FN int evs_timing_dist(uint64_t r, int n_dists, unsigned mask)
+{
+	if (n_dists <= 1)
+		return 0;
+	unsigned t = evs_timing_mask(n_dists, mask);
+	uint64_t h = evs_mix64(evs_mix64(r + 0x74696d65ULL * EVS_GAMMA)); /* "time" */
+	return evs_nth_bit(t, (int)(h % (uint64_t)evs_bits(t)));
+}
+
+/*
  * A timed sample's class (timing or stress) depends on its own secret
  * word alone: every sample's is drawn afresh (the CUDA worker's
  * getrandom, the host parent's), independently of every other, so that

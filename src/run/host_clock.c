@@ -694,6 +694,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	int busy_start = host_busy();
 	int cpus = host_clock_cpus();
 	size_t n_charged = 0;
+	long long n_timed = 0; /* timing samples so far (evs_force_timing) */
 	double charged_sum = 0, charged_max = 0;
 	for (long long i = 0;; i++) {
 		long long g = warm + i;
@@ -704,7 +705,9 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		 * the classes of the samples before it (red team 17: blocks of
 		 * four with one stress sample each told the rest of a block) */
 		uint64_t word = os_seed();
-		int dist = evs_sample_dist(word, n_dists, mask);
+		int dist = evs_force_timing(i, k->samples, n_timed) ? evs_timing_dist(word, n_dists, mask)
+								     : evs_sample_dist(word, n_dists, mask);
+		n_timed += evs_dist_timing(dist, n_dists, mask);
 		prepare(hc, g, seed, dist);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
 		struct trip_timed tt = { .known = before, .n_known = nb > 0 ? nb : 0, .cpu_all = NAN };

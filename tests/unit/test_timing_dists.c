@@ -206,6 +206,41 @@ static void test_n_dists(void **state)
 	assert_int_equal(evs_sample_dist(9, 0, 1u), 0);
 }
 
+/* The last sample of a fixed count is a timing one when none before it
+ * was (evs_force_timing): only then, and the forced draw names a timing
+ * distribution, each of them (CI's t0122 recorded a search's base `ok`
+ * with no time after four stress samples of four). */
+static void test_last_forced(void **state)
+{
+	(void)state;
+	assert_true(evs_force_timing(3, 4, 0));
+	assert_true(evs_force_timing(0, 1, 0));
+	assert_false(evs_force_timing(3, 4, 1));
+	assert_false(evs_force_timing(2, 4, 0));
+	assert_false(evs_force_timing(4, 4, 0));
+	assert_false(evs_force_timing(5, 0, 0)); /* adaptive: no last sample known */
+	int seen[4] = { 0 };
+	for (uint64_t k = 0; k < 4000; k++) {
+		int d = evs_timing_dist(evs_mix64(k), 4, 0x5u);
+		assert_true(evs_dist_timing(d, 4, 0x5u));
+		seen[d]++;
+		assert_int_equal(evs_timing_dist(k, 3, 1u), 0);
+		assert_int_equal(evs_timing_dist(k, 1, 1u), 0);
+	}
+	near(seen[0], 4000, 0.5);
+	near(seen[2], 4000, 0.5);
+	/* the host loop's draw over runs of four: every run has a timing sample */
+	for (uint64_t run = 0; run < 4096; run++) {
+		long long timed = 0;
+		for (long long i = 0; i < 4; i++) {
+			uint64_t w = evs_mix64(run * 4 + (uint64_t)i);
+			int d = evs_force_timing(i, 4, timed) ? evs_timing_dist(w, 3, 1u) : evs_sample_dist(w, 3, 1u);
+			timed += evs_dist_timing(d, 3, 1u);
+		}
+		assert_true(timed >= 1);
+	}
+}
+
 /* The filter: the record's samples are the timing distributions' (and a
  * run without a schedule keeps all); by_dist counts each and takes its
  * median.  The numbers play cancel_half: `cancel` three times as fast. */
@@ -341,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_independent),
 		cmocka_unit_test(test_masks),
 		cmocka_unit_test(test_n_dists),
+		cmocka_unit_test(test_last_forced),
 		cmocka_unit_test(test_filter_and_by_dist),
 		cmocka_unit_test(test_problem_symbol),
 	};
