@@ -175,12 +175,16 @@ struct host_clock {
  * HOST_LATE_CPU_THREAD_US: a flat credit per thread gave a kernel with 15
  * threads idle in pause() 30 to 55 us a sample of room beyond what their
  * stops cost (red team 12, idle_t15).  The leader takes the group stop and
- * wakes every other thread into it, which costs it about 0.8 to 0.9 us a
- * thread (red team 13's stop_cost: 6.5 us alone, 20 us beside 16 threads,
- * 57 us beside 64), so it is credited what it used up to
- * HOST_LATE_LEADER_PER_THREAD_US for each other thread: without it an
- * honest kernel with 32 idle threads was escaped_work in 4 of 6 repeats
- * (red team 13, idle32_ctl, crowd64_ctl).  Where /proc has no per-thread
+ * wakes every other thread into it (about 0.8 to 0.9 us a thread: red
+ * team 13's stop_cost; an honest kernel with 32 idle threads was
+ * escaped_work in 4 of 6 repeats before the leader had a credit), and,
+ * its stop sent first, does no user work after it; what its own
+ * schedstat says it used since its baseline is all credited (until this
+ * session up to 1 us a thread): a slice it was still running when the
+ * baselines were read, booked only at its stop, is CPU from before the
+ * done line (an honest single-threaded kernel was escaped_work 6 of 6 in
+ * a burst of VM steal under make test's load; host_clock.c
+ * threads_credit).  Where /proc has no per-thread
  * schedstat the credit is the flat one, for at most HOST_LATE_CPU_THREADS
  * threads, and the record says which (timing.method.after_done.credit).  More than HOST_LATE_FRAC of the timed
  * samples past the bound, and at least HOST_LATE_MIN of them (since red team 19's session; min(HOST_LATE_MIN, n/2 + 1) before, or all of
@@ -196,7 +200,6 @@ struct host_clock {
 #define HOST_LATE_CPU_US 50.0
 #define HOST_LATE_CPU_THREAD_US 5.0
 #define HOST_LATE_CPU_THREADS 15
-#define HOST_LATE_LEADER_PER_THREAD_US 1.0
 /* A half since red team 19's session (a quarter before): the CPU read
  * after the stops lags a thread that was still on its CPU, so on a VM
  * whose vCPUs the host takes away (steal) an honest kernel's compute shows
