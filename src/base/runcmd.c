@@ -326,6 +326,8 @@ static void wait_child(const struct run_opts *o, pid_t pid, double t0, int kille
 		}
 		if (w == 0 && bounded) {
 			if (res->end_seconds > 0 && mono_now() - t0 >= res->end_seconds + o->end_grace_s) {
+				if (o->on_end_kill)
+					o->on_end_kill(o->ctx);
 				kill_child(o, pid);
 				res->killed_at_end = 1;
 				killed = 1;
@@ -584,6 +586,8 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		if (res->end_seconds > 0) {
 			double left = res->end_seconds + o->end_grace_s - (mono_now() - t0);
 			if (left <= 0) {
+				if (o->on_end_kill)
+					o->on_end_kill(o->ctx);
 				kill_child(o, pid);
 				res->killed_at_end = 1;
 				break;

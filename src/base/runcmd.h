@@ -118,6 +118,10 @@ struct run_opts {
 	 * runs beside the next job (another pool slot's timed samples: red
 	 * team 13, rt13_slot_hog). */
 	double end_grace_s;
+	/* Optional: called with ctx just before the child is killed at the
+	 * end of that grace, while it is still there to be read (job.c reads
+	 * the worker's CPU clock: how much of the grace it used). */
+	void (*on_end_kill)(void *ctx);
 };
 
 /* The one child of process pid (the box's pid 1 under bubblewrap), from

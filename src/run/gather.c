@@ -415,9 +415,14 @@ static void variant_notes(const struct run_ctx *c, const struct spec_variant *v,
 		       b = json_number_value(json_object_get(sb, "shape_after_outputs_s"));
 		double m = a > b ? a : b;
 		if (m > WORKER_AFTER_NOTE_S) {
+			int killed = json_object_get(sb, "worker_end") || json_object_get(sb, "shape_worker_end");
 			add_note(notes, xstrfmt("%s: a worker ran %.1f s after its last output (its fini() or teardown; "
-						"judge.sandbox.after_outputs_s): in a pool, beside the other slot's jobs",
-						v->name, m));
+						"judge.sandbox.after_outputs_s)%s; in a pool that time runs beside the "
+						"other slot's jobs",
+						v->name, m,
+						killed ? " and was killed there, at the end of its grace; the run is "
+							 "judged by its samples and checks, all in before it"
+						       : ""));
 			break;
 		}
 	}

@@ -319,6 +319,60 @@ static int job_over(const struct wrun *w)
 	return w->proto.got_done || proto_samples_over(&w->proto);
 }
 
+/* The CPU a worker may use in its end grace and still be judged by its
+ * samples when the grace runs out (worker_finished): an idle teardown's. */
+#define WORKER_FINI_IDLE_CPU_S 0.05
+
+/* The worker's CPU clock in us, or NAN. */
+static double end_cpu_read(const struct wrun *w)
+{
+	struct timespec ts;
+	if (!w->end_clock_ok || clock_gettime(w->end_clock, &ts) < 0)
+		return NAN;
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* The CPU a worker killed at the end of its grace used after its job's
+ * last output, in seconds; NAN when not killed there or not measured. */
+static double end_grace_cpu_s(const struct wrun *w)
+{
+	if (!w->rr.killed_at_end)
+		return NAN;
+	return (w->kill_cpu_us - w->over_cpu_us) / 1e6;
+}
+
+/*
+ * 1 when a worker gave the parent all its job's evidence: its done
+ * message, or every output and message up to its kernel's fini() (the
+ * protocol past ST_FINI: seeds, samples, the timing message) before the
+ * grace above ran out and its boxed worker was killed having used almost
+ * no CPU after that last output (WORKER_FINI_IDLE_CPU_S, on its process
+ * CPU clock: a strict box has threads only).  fini() and the done line
+ * carry nothing the judge reads, and a teardown that sleeps slows nothing
+ * beside it: an honest rowsum whose fini() slept 1.5 s was
+ * protocol_violation (red team 24, fini_sleep1500); now the kill is in
+ * judge.sandbox.worker_end with its CPU, and a note says so.  One that
+ * computes there (red team 15's fini_spin slowed the pool's other slot)
+ * is still a violation (run_worker).
+ */
+static int worker_finished(const struct wrun *w)
+{
+	if (w->proto.violation || w->proto.failure)
+		return 0;
+	if (w->proto.got_done)
+		return 1;
+	double cpu = end_grace_cpu_s(w);
+	return w->boxed && strcmp(w->job.phase, "plan") && proto_samples_over(&w->proto) && isfinite(cpu) &&
+	       cpu < WORKER_FINI_IDLE_CPU_S;
+}
+
+/* run_opts.on_end_kill: the worker's CPU as its end grace runs out. */
+static void on_end_kill(void *ctx)
+{
+	struct wrun *w = ctx;
+	w->kill_cpu_us = end_cpu_read(w);
+}
+
 static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 {
 	struct wrun *w = ctx;
@@ -336,6 +390,13 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 	}
 	if (rc == 0 && job_over(w)) {
 		w->over = !strcmp(w->job.phase, "plan");
+		if (!w->over && !w->end_looked) {
+			/* its last output: what it uses from here on is its teardown's */
+			int pid = w->boxed ? run_child_pid(w->hc.child) : w->hc.child;
+			w->end_looked = 1;
+			w->end_clock_ok = pid > 0 && clock_getcpuclockid(pid, &w->end_clock) == 0;
+			w->over_cpu_us = end_cpu_read(w);
+		}
 		return 1;
 	}
 	return rc;
@@ -508,6 +569,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 			       .signal_in_exit_code = c->sb.on, .on_start = on_start,
 			       .env_keep = sandbox_env_keep(&c->sb), .oom_score_adj = SANDBOX_OOM_SCORE_ADJ,
 			       .no_core = 1, .kill_box = c->sb.on,
+			       .on_end_kill = on_end_kill,
 			       .end_grace_s = !strcmp(w->job.phase, "plan") ? 0
 					      : c->be->uses_gpu ? WORKER_FINI_GRACE_GPU_S
 								: WORKER_FINI_GRACE_HOST_S };
@@ -522,12 +584,19 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 		w->rr.killed_by_parent = 0;
 	}
 	settle(c, &w->rr);
-	if (w->rr.killed_at_end && !w->proto.got_done && strcmp(w->job.phase, "plan") && !w->proto.violation &&
-	    !w->proto.failure)
-		proto_violate(&w->proto, "the worker was still running %.1f s after its last output, without its "
+	if (w->rr.killed_at_end && strcmp(w->job.phase, "plan") && !worker_finished(w) && !w->proto.violation &&
+	    !w->proto.failure) {
+		double cpu = end_grace_cpu_s(w);
+		char used[96];
+		if (isfinite(cpu))
+			snprintf(used, sizeof(used), ", using %.2f s of CPU there,", cpu);
+		else
+			snprintf(used, sizeof(used), "%s", "");
+		proto_violate(&w->proto, "the worker was still running %.1f s after its last output%s without its "
 					 "done message (its kernel's fini() or later): killed, since no kernel code may "
-					 "run beside the next job",
-			      w->rr.seconds - w->rr.end_seconds);
+					 "work beside the next job",
+			      w->rr.seconds - w->rr.end_seconds, used);
+	}
 	proto_finish(&w->proto, w->rr.exited && w->rr.exit_code == 0);
 	return 0;
 }
@@ -879,10 +948,13 @@ static json_t *job_sandbox(const struct job_state *j)
 		json_object_set_new(s, "oom_score_adj", json_integer(j->main_w.oom_score_adj));
 	const struct run_result *rr = &j->main_w.rr;
 	if (rr->killed_at_end) {
+		double cpu = end_grace_cpu_s(&j->main_w);
 		char *t = xstrfmt("still running %.1f s after its last message: killed (its box, every process in it)",
 				  rr->seconds - rr->end_seconds);
 		json_object_set_new(s, "worker_end", json_string(t));
 		free(t);
+		if (isfinite(cpu))
+			json_object_set_new(s, "end_grace_cpu_s", json_real(cpu));
 	}
 	if (j->main_w.planner_end)
 		json_object_set_new(s, "planner_end", json_string(j->main_w.planner_end));
@@ -890,6 +962,12 @@ static json_t *job_sandbox(const struct job_state *j)
 	if (rr->end_seconds > 0 && rr->seconds >= rr->end_seconds)
 		json_object_set_new(s, "after_outputs_s", json_real(rr->seconds - rr->end_seconds));
 	const struct run_result *sr = &j->shape_w.rr;
+	if (sr->killed_at_end) {
+		char *t = xstrfmt("still running %.1f s after its last message: killed (its box, every process in it)",
+				  sr->seconds - sr->end_seconds);
+		json_object_set_new(s, "shape_worker_end", json_string(t));
+		free(t);
+	}
 	if (sr->end_seconds > 0 && sr->seconds >= sr->end_seconds)
 		json_object_set_new(s, "shape_after_outputs_s", json_real(sr->seconds - sr->end_seconds));
 	return s;
@@ -899,7 +977,7 @@ static json_t *job_sandbox(const struct job_state *j)
 static int job_judge(struct job_state *j)
 {
 	struct run_ctx *c = j->c;
-	if (!j->main_w.proto.got_done || j->main_w.proto.violation)
+	if (!worker_finished(&j->main_w))
 		return 0;
 	progress_show(&c->prog, "judging");
 	double tc = mono_now();
@@ -1016,7 +1094,7 @@ static int job_extra_shape(struct job_state *j)
 	const struct spec *s = c->s;
 	const struct ev_problem_desc *d = c->plan.problem.desc;
 	memcpy(j->xshape, s->dims, sizeof(long long) * (size_t)s->n_dims);
-	int worker_done = j->main_w.proto.got_done && !j->main_w.proto.violation;
+	int worker_done = worker_finished(&j->main_w);
 	int have_x = worker_done && j->main_j.ran && !j->main_j.error && d->extra_shape &&
 		     d->extra_shape(s->dims, j->xshape) == 0 &&
 		     memcmp(j->xshape, s->dims, sizeof(long long) * (size_t)s->n_dims);
@@ -1046,8 +1124,7 @@ static int job_extra_shape(struct job_state *j)
 	j->r.extra_shape = json_object();
 	for (int i = 0; i < s->n_dims; i++)
 		json_object_set_new(j->r.extra_shape, s->dim_names[i], json_integer(j->xshape[i]));
-	const struct proto *sp = &j->shape_w.proto;
-	if (!sp->got_done || sp->violation || sp->failure) {
+	if (!worker_finished(&j->shape_w)) {
 		extra_shape_failed(j);
 		return 0;
 	}

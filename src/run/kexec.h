@@ -150,6 +150,14 @@ struct wrun {
 	int oom_first;               /* its floor: what the spawn set (SANDBOX_OOM_SCORE_ADJ) */
 	int oom_pid;                 /* whose /proc entry that is: found once, 0 until then */
 	int boxed;                   /* the worker runs in a box: bubblewrap's child is its pid 1 */
+	/* What it did after its job's last output (job.c end_cpu_read): its
+	 * process CPU clock (a strict box has threads only, so all its code)
+	 * when the job was over and just before the end grace's kill, in us;
+	 * end_looked: the clock was looked for (once, when the job was over);
+	 * end_clock_ok: and it reads. */
+	clockid_t end_clock;
+	int end_looked, end_clock_ok;
+	double over_cpu_us, kill_cpu_us;
 };
 
 enum { KEXEC_GO = 0, KEXEC_ENDED = 1 };

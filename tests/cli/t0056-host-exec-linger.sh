@@ -21,9 +21,15 @@ expect_match "$TEST_TMP/out" "^honest +ok "
 expect_match "$TEST_TMP/out" "^linger +ok "
 # a fini() that runs on before its done message: the grace from the end of
 # the outputs bounds it (job.c WORKER_FINI_GRACE_HOST_S); before, it ran
-# its whole 20 s, as long as the job's timeout allowed
-expect_match "$TEST_TMP/out" "^fini_linger +protocol_violation "
-expect_match "$TEST_TMP/out" "fini_linger: protocol_violation - protocol violation: the worker was still running [0-9.]+ s after its last output"
+# its whole 20 s, as long as the job's timeout allowed.  It sleeps: killed
+# with no CPU used in its grace, it is judged by its samples (red team 24:
+# an honest rowsum whose fini() slept 1.5 s was protocol_violation)
+expect_match "$TEST_TMP/out" "^fini_linger +ok "
+expect_match "$TEST_TMP/out" "fini_linger: a worker ran [0-9.]+ s after its last output .* and was killed there, at the end of its grace; the run is judged by its samples"
+f=$(grep -l '"variant": "fini_linger"' artifacts/runs/*.json | grep -v batch | head -1)
+expect_match <(jget "$f" "d['judge']['sandbox']['worker_end']") "^still running [0-9.]+ s after its last message: killed"
+python3 -c "import sys; sys.exit(0 if float('$(jget "$f" "d['judge']['sandbox']['end_grace_cpu_s']")') < 0.05 else 1)" ||
+	fail "fini_linger's grace CPU is not recorded as idle"
 for v in exec_init exec_launch; do
 	expect_match "$TEST_TMP/out" "^$v +crashed "
 	expect_match "$TEST_TMP/out" "$v: crashed - worker killed by SIGSYS .*refuses execve and execveat to kernel code"
@@ -42,10 +48,17 @@ expect_match <(jget "$h" "d['judge']['sandbox']['exec']") "execve and execveat e
 # red team 15: a fini() that spins 1.3 s (fini_spin), and one that spins
 # 20 s only in the extra shape's worker, which times nothing (fini_extra):
 # ok both before (the grace covered only timed workers, and was 3 s); now
-# each worker has 1 s after its last output
+# each worker has 1 s after its last output, and one that computes there
+# until it is killed is a violation whose reason gives that CPU
 for sp in fini fini-extra; do
 	"$EVIDENT" run --no-progress --repeats 1 tests/fixtures/specs/host-redteam15-$sp.yaml > "$TEST_TMP/out15" 2>&1
 	grep "UNEXPECTED" "$TEST_TMP/out15" && fail "host-redteam15-$sp: a variant did not get its expected outcome"
-	expect_match "$TEST_TMP/out15" "protocol violation: the worker was still running [0-9.]+ s after its last output"
+	expect_match "$TEST_TMP/out15" "protocol violation: the worker was still running [0-9.]+ s after its last output, using [0-9.]+ s of CPU there,"
 done
+# red team 24: honest rowsums whose fini() sleeps 0.7 s (inside the grace)
+# and 1.5 s (past it): both ok, judged by their samples; before, the
+# second was protocol_violation 2 of 2
+"$EVIDENT" run --no-progress --repeats 1 tests/fixtures/specs/host-redteam24-fini.yaml > "$TEST_TMP/out24" 2>&1
+grep "UNEXPECTED" "$TEST_TMP/out24" && fail "host-redteam24-fini: a variant did not get its expected outcome"
+expect_match "$TEST_TMP/out24" "^sleep1500 +ok "
 exit 0

@@ -288,16 +288,36 @@ static int over_at_first(const char *buf, size_t n, int reply_fd, void *ctx)
 	return 1;
 }
 
+/* on_end_kill: counts its calls, and whether the child was still there */
+struct end_kill_seen {
+	int calls, pid, alive;
+};
+static void on_start_pid(int pid, int chan_fd, void *ctx)
+{
+	(void)chan_fd;
+	((struct end_kill_seen *)ctx)->pid = pid;
+}
+static void saw_end_kill(void *ctx)
+{
+	struct end_kill_seen *e = ctx;
+	e->calls++;
+	e->alive = e->pid > 0 && kill(e->pid, 0) == 0;
+}
+
 static void test_end_grace(void **state)
 {
 	(void)state;
 	const char *argv[] = { "sh", "-c", "echo done >&3; exec 3>&- 1>&- 2>&-; sleep 30", NULL };
 	struct strbuf out = STRBUF_INIT;
+	struct end_kill_seen seen = { 0, 0, 0 };
 	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 20, .on_chan = over_at_first,
-			      .end_grace_s = 0.3 };
+			      .end_grace_s = 0.3, .on_end_kill = saw_end_kill, .on_start = on_start_pid, .ctx = &seen };
 	struct run_result r;
 	assert_int_equal(run_command(&o, &r), 0);
 	assert_true(r.killed_at_end);
+	/* the hook ran once, before the kill (job.c reads the worker's CPU there) */
+	assert_int_equal(seen.calls, 1);
+	assert_true(seen.alive);
 	assert_false(r.timed_out);
 	assert_false(r.signaled);
 	assert_false(r.killed_by_parent);
