@@ -357,12 +357,12 @@ static double end_grace_cpu_s(const struct wrun *w)
  */
 static int worker_finished(const struct wrun *w)
 {
-	if (w->proto.violation || w->proto.failure)
+	if (w->proto.violation)
 		return 0;
 	if (w->proto.got_done)
 		return 1;
 	double cpu = end_grace_cpu_s(w);
-	return w->boxed && strcmp(w->job.phase, "plan") && proto_samples_over(&w->proto) && isfinite(cpu) &&
+	return !w->proto.failure && w->boxed && strcmp(w->job.phase, "plan") && proto_samples_over(&w->proto) && isfinite(cpu) &&
 	       cpu < WORKER_FINI_IDLE_CPU_S;
 }
 
@@ -1124,7 +1124,7 @@ static int job_extra_shape(struct job_state *j)
 	j->r.extra_shape = json_object();
 	for (int i = 0; i < s->n_dims; i++)
 		json_object_set_new(j->r.extra_shape, s->dim_names[i], json_integer(j->xshape[i]));
-	if (!worker_finished(&j->shape_w)) {
+	if (!worker_finished(&j->shape_w) || j->shape_w.proto.failure) {
 		extra_shape_failed(j);
 		return 0;
 	}
