@@ -6,8 +6,11 @@
  * Distributions (correctness seed i uses distribution i % 3):
  *   uniform  X uniform in [-1, 1)
  *   large    X as `uniform` (the same values for the same seed) except
- *            4..16 lone elements, a third each at 80..120 (exp() overflows
- *            in fp32 without the row maximum), at -(80..120) and at
+ *            4..16 lone elements, a third each at 90..120 (exp() overflows
+ *            in fp32 above 88.72, so without the row maximum inf / inf:
+ *            80..120 until this session, and a launch whose every such
+ *            element fell under 88.72 passed red team 21's nomax_all, which
+ *            was then flaky, not nan), at -(80..120) and at
  *            +-(4..12) (a cheap exp, a polynomial good on [-1, 1], is wrong
  *            at both), and in half the launches 1..4 rows offset, X = o +
  *            U[-4, 4), o = +-(80..120) (0/0 or inf/inf without the max).
@@ -72,7 +75,7 @@ static void softmax_fill(const long long *s, int dist, uint64_t seed, float *con
 	uint64_t sx = (seed ^ 0x6c61726765ULL) * 0x9e3779b97f4a7c15ULL + 7; /* "large" */
 	if (dist == 1) {
 		/* 4..16 lone elements at secret places, of three kinds: above
-		 * exp's fp32 range (no row max: inf / inf), far below it (a
+		 * exp's fp32 range (90..120; no row max: inf / inf), far below it (a
 		 * polynomial exp is wrong there), and +-(4..12) (so is it: 4^11 /
 		 * 11! is 0.1; above 12 an honest fp32 sum would drop the row's
 		 * other terms, under half an ulp of the top one); and, in
@@ -80,21 +83,8 @@ static void softmax_fill(const long long *s, int dist, uint64_t seed, float *con
 		 * only by reading its row; an offset row by one element of it,
 		 * so the rows come in half the launches alone (red team 22's
 		 * colscan: when every launch had one, column 0 named it) */
-		int els = 4 + (int)(ev_splitmix64(&sx) % 13);
-		for (int k = 0; k < els; k++) {
-			long long at = (long long)(ev_splitmix64(&sx) % (uint64_t)(R * C));
-			double v = ev_uniform_pm1(&sx);
-			switch (k % 3) {
-			case 0:
-				X[at] = (float)(100.0 + 20.0 * v);
-				break;
-			case 1:
-				X[at] = (float)(-100.0 + 20.0 * v);
-				break;
-			default:
-				X[at] = (float)(8.0 + 4.0 * v) * (ev_splitmix64(&sx) & 1 ? 1.0f : -1.0f);
-			}
-		}
+		/* the rows first, then the lone elements, element 0 (above
+		 * exp's range) last: no later write removes it */
 		int rows = ev_splitmix64(&sx) & 1 ? 1 + (int)(ev_splitmix64(&sx) % 4) : 0;
 		for (int k = 0; k < rows; k++) {
 			float *x = X + (long long)(ev_splitmix64(&sx) % (uint64_t)R) * C;
@@ -103,6 +93,21 @@ static void softmax_fill(const long long *s, int dist, uint64_t seed, float *con
 				o = -o;
 			for (long long c = 0; c < C; c++)
 				x[c] = (float)(o + 4.0 * ev_uniform_pm1(&sx));
+		}
+		int els = 4 + (int)(ev_splitmix64(&sx) % 13);
+		for (int k = els - 1; k >= 0; k--) { /* k 0 last: nothing overwrites it */
+			long long at = (long long)(ev_splitmix64(&sx) % (uint64_t)(R * C));
+			double v = ev_uniform_pm1(&sx);
+			switch (k % 3) {
+			case 0: /* 90..120: exp overflows fp32 past 88.72 */
+				X[at] = (float)(105.0 + 15.0 * v);
+				break;
+			case 1:
+				X[at] = (float)(-100.0 + 20.0 * v);
+				break;
+			default:
+				X[at] = (float)(8.0 + 4.0 * v) * (ev_splitmix64(&sx) & 1 ? 1.0f : -1.0f);
+			}
 		}
 	} else if (dist == 2) {
 		for (long long r = 0; r < R; r++)
@@ -180,7 +185,7 @@ static const struct ev_problem_desc softmax = {
 	.dists = { "uniform", "large", "peaked" },
 	.dist_docs = {
 		"X uniform in [-1, 1)",
-		"as uniform except 4..16 lone elements at +-(80..120) or +-(4..12) and, in half the launches, 1..4 "
+		"as uniform except 4..16 lone elements at 90..120, -(80..120) or +-(4..12) and, in half the launches, 1..4 "
 		"rows offset by +-(80..120), at secret places: exp fails without the row max, a cheap exp fails",
 		"X uniform in [-1, 1) plus 12 at one column per row: nearly one-hot",
 	},
