@@ -134,93 +134,41 @@ static void attn_fill(const long long *s, int dist, uint64_t seed, float *const 
 	}
 }
 
-/*
- * The float64 reference.  Every score and every output element is the
- * same sum, in the same order, as the textbook loops
- *     p[j] = scale * sum_d Q[i,d] K[j,d]          (d = 0, 1, .., D-1)
- *     O[i,d] = sum_j exp(p[j] - max p) V[j,d] / sum_j exp(p[j] - max p)
- *                                                  (j = 0, 1, .., S-1)
- * so it gives their numbers bit for bit (a product of two floats is exact
- * in a double, and C11 contracts no multiply-add).  Only the work is
- * grouped: REF_W scores (keys j..j+3) or outputs (d..d+3) are summed side
- * by side in registers, REF_W independent chains of additions instead of
- * one, which the CPU overlaps (one chain waits on each addition's latency):
- * about half the CPU the checker spent here at S 256 D 64
- * (tests/unit/test_problems.c test_legacy_agrees holds it to the textbook
- * loops, src/backends/problem.c attn_reference_cpu, bit for bit, on every
- * distribution and at shapes with and without a partial group).
- */
-#define REF_W 4
 static void attn_reference(const long long *s, double scale, const float *const *in,
 			   double *const *out)
 {
 	const long long S = s[KS], D = s[KD], BH = s[KB] * s[KH];
 	double *p = malloc((size_t)S * sizeof(double));
 	if (!p)
-		abort(); /* reference() has no error path */
+		abort();
 	for (long long bh = 0; bh < BH; bh++) {
 		const float *Q = in[0] + bh * S * D, *K = in[1] + bh * S * D, *V = in[2] + bh * S * D;
 		double *O = out[0] + bh * S * D;
 		for (long long i = 0; i < S; i++) {
-			const float *q = Q + i * D;
-			long long j = 0;
-			for (; j + REF_W <= S; j += REF_W) {
-				const float *k = K + j * D;
-				double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-				for (long long d = 0; d < D; d++) {
-					const double x = q[d];
-					a0 += x * (double)k[d];
-					a1 += x * (double)k[D + d];
-					a2 += x * (double)k[2 * D + d];
-					a3 += x * (double)k[3 * D + d];
-				}
-				p[j] = a0 * scale;
-				p[j + 1] = a1 * scale;
-				p[j + 2] = a2 * scale;
-				p[j + 3] = a3 * scale;
-			}
-			for (; j < S; j++) {
-				double a = 0;
-				for (long long d = 0; d < D; d++)
-					a += (double)q[d] * (double)K[j * D + d];
-				p[j] = a * scale;
-			}
 			double m = -INFINITY;
-			for (j = 0; j < S; j++)
+			for (long long j = 0; j < S; j++) {
+				double acc = 0;
+				for (long long d = 0; d < D; d++)
+					acc += (double)Q[i * D + d] * (double)K[j * D + d];
+				p[j] = acc * scale;
 				if (p[j] > m)
 					m = p[j];
+			}
 			double sum = 0;
-			for (j = 0; j < S; j++) {
+			for (long long j = 0; j < S; j++) {
 				p[j] = exp(p[j] - m);
 				sum += p[j];
 			}
-			long long d = 0;
-			for (; d + REF_W <= D; d += REF_W) {
-				double o0 = 0, o1 = 0, o2 = 0, o3 = 0;
-				for (j = 0; j < S; j++) {
-					const double w = p[j];
-					const float *v = V + j * D + d;
-					o0 += w * (double)v[0];
-					o1 += w * (double)v[1];
-					o2 += w * (double)v[2];
-					o3 += w * (double)v[3];
-				}
-				O[i * D + d] = o0 / sum;
-				O[i * D + d + 1] = o1 / sum;
-				O[i * D + d + 2] = o2 / sum;
-				O[i * D + d + 3] = o3 / sum;
-			}
-			for (; d < D; d++) {
-				double a = 0;
-				for (j = 0; j < S; j++)
-					a += p[j] * (double)V[j * D + d];
-				O[i * D + d] = a / sum;
+			for (long long d = 0; d < D; d++) {
+				double acc = 0;
+				for (long long j = 0; j < S; j++)
+					acc += p[j] * (double)V[j * D + d];
+				O[i * D + d] = acc / sum;
 			}
 		}
 	}
 	free(p);
 }
-#undef REF_W
 
 static void attn_tolerance(int dtype, const long long *s, struct ev_tolerance *t)
 {
