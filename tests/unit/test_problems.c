@@ -1615,10 +1615,11 @@ static void test_pack_unpack(void **state)
 
 /* ---- the old attention interface agrees with the plug-in -------------------- */
 
-/* The plug-in's reference sums in groups (problems/attention_fwd.c); the
- * old interface's is the textbook triple loop: the same numbers, bit for
- * bit, on every distribution, at shapes whose S and D are and are not
- * multiples of the group (17 x 8; 33 x 13; 3 x 3, smaller than one). */
+/* The plug-in's reference (problems/attention_fwd.c) and the old
+ * interface's textbook triple loop give the same numbers, bit for bit, on
+ * every distribution, at shapes whose S and D are and are not multiples of
+ * 4 (17 x 8; 33 x 13; 3 x 3): whatever grouping of the sums a faster
+ * reference would use must keep their order. */
 static void test_legacy_agrees(void **state)
 {
 	(void)state;
