@@ -21,7 +21,7 @@ baseline: base
 variants:
   base: {BLOCK_M: 4, BLOCK_N: 2}
 correctness: {seeds: 1}
-timing: {samples: 2, warmup_ms: 0}
+timing: {samples: 2, warmup_ms: 0, cache: hot}
 repeats: 10
 Y
 pids=()
