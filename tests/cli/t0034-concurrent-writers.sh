@@ -8,7 +8,8 @@
 # milliseconds against store_lock_wait_s (120 s) and STORE_LOCK_STALE_S (60 s).
 # The ten runs are ten repeats of one variant: one build, which the four
 # writers race to publish into the build cache, where a grid of ten cost
-# forty compiles (13 to 16 s of CPU, 8 now) and checked nothing more here
+# forty compiles (13 to 16 s of CPU, 8 now; 5 with cache: hot, since a cold
+# host run flushes 64 MiB a sample) and checked nothing more here
 # (grids have tests of their own).
 . "$REPO/tests/cli/lib.sh"
 mkrepo
