@@ -1,0 +1,25 @@
+# Red team 25 (tests/fixtures/adversary/host/redteam25/README.md).
+# leader_zero: a thread writes the done line while the leader thread sits
+# in a pread of a memfd of holes into its 64 MiB scratch (a kernel-side
+# copy that takes its stop only when it returns): while the leader was
+# credited all the CPU it used after the parent's baselines (one day, for
+# its clock's lag), ok 4 of 4 and 5.9x "faster" than its twin, which
+# zeroes the scratch in launch().  Now the leader is credited at most what
+# it can have run since the go and not booked: escaped_work.
+# done_spin: a fini() that writes the fini and done messages itself, then
+# spins past the 1 s end grace: ok while a done message exempted a worker
+# from the grace's CPU test; now protocol_violation.
+. "$REPO/tests/cli/lib.sh"
+runs_alone "its cheat races the parent's stop"
+mkrepo
+for sp in leader grace; do
+	timeout -s KILL 200 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam25-$sp.yaml > "$TEST_TMP/$sp" 2>&1
+	[ $? != 137 ] || fail "evident run ($sp) still ran after 200 s"
+	grep "UNEXPECTED" "$TEST_TMP/$sp" && fail "a host-redteam25-$sp variant did not get its expected outcome"
+done
+expect_match "$TEST_TMP/leader" "^twin +ok "
+expect_match "$TEST_TMP/leader" "^leader +escaped_work "
+expect_match "$TEST_TMP/grace" "^naive +ok "
+expect_match "$TEST_TMP/grace" "^done_spin +protocol_violation "
+expect_match "$TEST_TMP/grace" "done_spin: protocol_violation - protocol violation: the worker was still running [0-9.]+ s after its last output, using [0-9.]+ s of CPU there, after its done message"
+exit 0
