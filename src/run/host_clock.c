@@ -360,53 +360,78 @@ static int threads_cpu(struct host_clock *hc, int n)
 }
 
 /*
- * What the threads listed by threads_cpu (n of them) used since, as the
- * credit, in us, for their stops (run_ctx.h): each thread other than the
- * leader up to HOST_LATE_CPU_THREAD_US; the leader up to lead_room_us +
- * HOST_LATE_CPU_THREAD_US.  The leader's clock lags: a slice it was still
- * running when the parent read the baselines (its vCPU held by the host)
- * is booked only at its stop, so an honest single-threaded kernel showed
- * hundreds of microseconds "after its done line" in every sample of a
- * burst (t0097's naive, escaped_work 6 of 6 under make test's load; CI's
- * t0146, an honest OpenMP kernel raised to the floor).  That slice is at
- * most what the leader could have run since the go and not yet booked:
- * lead_room_us (round_trip: the wall time from the go to the baselines
- * less what its clock booked in between).  All it used was credited for
- * a day, and red team 25's leader_zero hid a 64 MiB kernel-side copy
- * after its done line there (a thread wrote the line while the leader
- * sat in a pread of holes): ok and 5.9x "faster".  A thread that ended
- * gets none.
+ * What the threads listed by threads_cpu (n of them) other than the
+ * leader used since their baselines, as the credit for their stops, in us
+ * (run_ctx.h): each up to HOST_LATE_CPU_THREAD_US.  The leader's share is
+ * round_trip's (leader_late).  A thread that ended gets none.
  */
-static double threads_credit(struct host_clock *hc, int n, double lead_room_us)
+static double threads_credit(struct host_clock *hc, int n)
 {
 	char buf[128], tid[16];
-	double credit = 0, leader = 0;
+	double credit = 0;
 	for (int i = 0; i < n; i++) {
+		if (hc->st_ids[i] == hc->pid)
+			continue;
 		snprintf(tid, sizeof(tid), "%d", hc->st_ids[i]);
 		if (task_file(hc->pid, tid, "schedstat", buf, sizeof(buf)) <= 0)
 			continue;
 		unsigned long long now = strtoull(buf, NULL, 10);
 		double used = now > hc->st_ns[i] ? (double)(now - hc->st_ns[i]) / 1e3 : 0.0;
-		if (hc->st_ids[i] == hc->pid) {
-			leader = used;
-			continue;
-		}
 		credit += used < HOST_LATE_CPU_THREAD_US ? used : HOST_LATE_CPU_THREAD_US;
 	}
-	double lcap = (lead_room_us > 0 ? lead_room_us : 0) + HOST_LATE_CPU_THREAD_US;
-	return credit + (leader < lcap ? leader : lcap);
+	return credit;
 }
 
-/* The leader's booked run time in ns from its schedstat, or -1. */
-static long long leader_ns(const struct host_clock *hc)
+/* The leader's schedstat: its booked run time and runqueue wait (ns) and
+ * how many times it was put on a CPU; 0, or -1 where it does not read. */
+struct lead_stat {
+	unsigned long long run_ns, wait_ns, slices;
+};
+static int leader_stat(const struct host_clock *hc, struct lead_stat *ls)
 {
 	char buf[128], tid[16];
 	snprintf(tid, sizeof(tid), "%d", hc->pid);
 	if (task_file(hc->pid, tid, "schedstat", buf, sizeof(buf)) <= 0)
 		return -1;
-	char *end;
-	unsigned long long ns = strtoull(buf, &end, 10);
-	return end == buf ? -1 : (long long)ns;
+	return sscanf(buf, "%llu %llu %llu", &ls->run_ns, &ls->wait_ns, &ls->slices) == 3 ? 0 : -1;
+}
+
+/*
+ * The leader (it runs launch() and writes the done line) is measured by
+ * its own schedstat, read first at the done line (right after the stops
+ * are sent, before the other threads are listed: red team 26's crowd256
+ * made 2000 idle threads' listing the room in which its leader's
+ * kernel-side copy finished unseen), again where the process clock is
+ * read, and at the freeze.  What it used from that first read to the
+ * freeze, less the slice its clock can have left unbooked (lead_room) and
+ * HOST_LATE_CPU_THREAD_US, is work after the done line (leader_late): its
+ * clock lags a slice it was still running (booked at its stop; a vCPU the
+ * host holds makes that hundreds of microseconds: an honest
+ * single-threaded kernel showed it after its done line in 6 of 6 samples
+ * under make test's load), and once all of it was credited, red team 25's
+ * leader_zero hid a 64 MiB kernel-side copy after its done line there (ok,
+ * 5.9x "faster").
+ *
+ * What the leader can have run between its go (lead0, read while it was
+ * stopped) and the baseline read (lb, at wall time wall_us after the go)
+ * without its clock booking it yet, in us: the wall time less what it
+ * booked and what it waited on a runqueue.  That holds for a leader put on
+ * a CPU once (at its SIGCONT) that never left it; one put on a CPU again
+ * may have slept, which books nothing (red team 26's leader_nap slept
+ * through the sample, then sat in a kernel-side copy after its done line,
+ * with the whole sample as its room), so its room is at most
+ * HOST_LEAD_ROOM_SLEPT_US.  NAN where either read failed.
+ */
+static double lead_room(const struct lead_stat *lead0, const struct lead_stat *lb, double wall_us)
+{
+	if (lb->run_ns < lead0->run_ns || lb->wait_ns < lead0->wait_ns || lb->slices < lead0->slices)
+		return 0;
+	double room = wall_us - (double)(lb->run_ns - lead0->run_ns) / 1e3 - (double)(lb->wait_ns - lead0->wait_ns) / 1e3;
+	if (room < 0)
+		room = 0;
+	if (lb->slices - lead0->slices > 1 && room > HOST_LEAD_ROOM_SLEPT_US)
+		room = HOST_LEAD_ROOM_SLEPT_US;
+	return room;
 }
 
 /* The worker's pid: the child itself, or bubblewrap's one child (the
@@ -459,6 +484,7 @@ struct trip_timed {
 	double cpu_all;   /* the worker's CPU from just before its go to its freeze, exact (NAN: no clock) */
 	int late_write;   /* 1: the outputs changed between the copy and the freeze */
 	int n_old;        /* threads listed at the done line that existed at the go */
+	double leader_late_us; /* the leader's use from the done line on past its unbooked slice (leader_stat) */
 };
 
 /*
@@ -508,8 +534,9 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 						"written after the one the parent read?)");
 	}
 	double cpu0 = tt ? cpu_us(hc) : NAN;
-	long long lead0 = tt ? leader_ns(hc) : -1; /* exact: it is stopped */
-	double lead_room_us = NAN;
+	struct lead_stat lead0, lb, la, lf; /* at the go (exact: it is stopped), the done line, the CPU read, the freeze */
+	int have_lead0 = tt && leader_stat(hc, &lead0) == 0, have_lb = 0;
+	double lead_room_us = 0;
 	double t0 = mono_now();
 	if (kill(hc->pid, SIGCONT) < 0 || write(reply_fd, &cmd, 1) != 1)
 		return proto_violate(p, "the worker stopped reading its go");
@@ -555,23 +582,24 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				kill(hc->pid, SIGSTOP);
 				for (int t = 0; t < tt->n_known; t++)
 					syscall(SYS_tgkill, hc->pid, tt->known[t], SIGSTOP);
+				/* the leader's baseline first, before the listing and the
+				 * other threads' (red team 26's crowd256: 2000 idle
+				 * threads made the parent's own reads its room) */
+				double wall_b = (mono_now() - t0) * 1e6;
+				have_lb = have_lead0 && leader_stat(hc, &lb) == 0;
 				n_threads = threads_stop(hc);
 				tt->n_old = n_threads < 0 ? 0 : ids_common(hc->st_ids, n_threads, tt->known, tt->n_known);
 				if (n_threads >= 0)
 					n_threads = threads_cpu(hc, n_threads);
-				/* what the leader can have run since the go and not yet
-				 * booked: the wall time since, less what it booked */
-				long long lead_b = -1;
-				for (int t = 0; n_threads > 0 && t < n_threads; t++)
-					if (hc->st_ids[t] == hc->pid)
-						lead_b = (long long)hc->st_ns[t];
-				lead_room_us = (mono_now() - t0) * 1e6 -
-					       (lead0 >= 0 && lead_b >= lead0 ? (double)(lead_b - lead0) / 1e3 : 0.0);
+				if (have_lb)
+					lead_room_us = lead_room(&lead0, &lb, wall_b);
 			}
 			/* the CPU after the stops were sent: what escaped them
 			 * (a thread in the kernel, one that does not take its
 			 * stop); what ran before them is charged by the exact
 			 * floor (host_clock_cpu_floor) */
+			if (have_lb && leader_stat(hc, &la) < 0)
+				have_lb = 0;
 			*after_us = cpu_us(hc);
 			if (tt)
 				outputs_snap(hc, 1);
@@ -604,7 +632,17 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 	if (tt) {
 		tt->cpu_all = cpu1 - cpu0;
 		tt->late_write = outputs_snap(hc, 0);
-		tt->credit_us = n_threads < 0 ? NAN : threads_credit(hc, n_threads, lead_room_us);
+		tt->credit_us = n_threads < 0 ? NAN : threads_credit(hc, n_threads);
+		/* the leader: its use in the CPU read's window is its stop, less
+		 * what it did from the done line on beyond its unbooked slice */
+		if (have_lb && isfinite(tt->credit_us) && leader_stat(hc, &lf) == 0 && lf.run_ns >= la.run_ns &&
+		    la.run_ns >= lb.run_ns) {
+			double late = (double)(lf.run_ns - lb.run_ns) / 1e3 - lead_room_us - HOST_LATE_CPU_THREAD_US;
+			tt->leader_late_us = late > 0 ? late : 0;
+			tt->credit_us += (double)(lf.run_ns - la.run_ns) / 1e3 - tt->leader_late_us;
+		} else if (isfinite(tt->credit_us)) {
+			tt->credit_us = NAN; /* no leader reads: the flat credit */
+		}
 	}
 	return 0;
 }
@@ -845,17 +883,19 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		json_object_set_new(
 			p->method, "after_done",
 			hc->have_cpu_clock
-				? json_pack("{s:s, s:f, s:f, s:f, s:i, s:f, s:b, s:I, s:I, s:I, s:b, s:s, s:I, s:I, s:s}", "clock",
+				? json_pack("{s:s, s:f, s:f, s:f, s:f, s:i, s:f, s:b, s:I, s:I, s:I, s:b, s:s, s:I, s:I, s:s}", "clock",
 					    "the worker's process CPU clock (clock_getcpuclockid), from its done line to its "
 					    "stop, less the stop's own cost per thread",
 					    "median_cpu_us", m ? stats_median_sorted(v, m) : 0.0, "max_cpu_us",
-					    m ? v[m - 1] : 0.0, "bound_us", HOST_LATE_CPU_US, "bound_per_thread_us",
+					    m ? v[m - 1] : 0.0, "bound_us", HOST_LATE_CPU_US, "lead_room_slept_us",
+					    HOST_LEAD_ROOM_SLEPT_US, "bound_per_thread_us",
 					    (int)HOST_LATE_CPU_THREAD_US, "frac", HOST_LATE_FRAC, "load_busy", busy, "samples_past_bound",
 					    (json_int_t)n_late, "samples_read", (json_int_t)n_read, "samples_timing", (json_int_t)n_timing, "escaped", escaped,
 					    "credit",
 					    "each thread other than the leader: what it used (its schedstat), up to "
-					    "bound_per_thread_us; the leader up to the wall time from the go to the baselines "
-					    "less what its clock booked in between (its unbooked slice), plus "
+					    "bound_per_thread_us; the leader up to what it can have run since the go and not "
+					    "booked at its baseline (read first: the wall time less what it booked and waited "
+					    "for, at most lead_room_slept_us where it left its CPU in between), plus "
 					    "bound_per_thread_us; flat: bound_per_thread_us each",
 					    "samples_flat_credit", (json_int_t)n_flat, "late_writes", (json_int_t)n_written,
 					    "outputs",

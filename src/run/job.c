@@ -363,8 +363,11 @@ static int worker_finished(const struct wrun *w)
 	/* killed at the end of its grace having computed there: a violation
 	 * whether or not a done message came first, which kernel code can
 	 * write itself (red team 25's done_spin sent fini and done from its
-	 * fini() and spun on: ok before) */
-	if (w->rr.killed_at_end && strcmp(w->job.phase, "plan") && isfinite(cpu) && cpu >= WORKER_FINI_IDLE_CPU_S)
+	 * fini() and spun on: ok before).  A GPU worker's runtime tears down
+	 * after its done message (the driver, CUPTI): there the done message
+	 * still closes the job, as before */
+	if (w->rr.killed_at_end && strcmp(w->job.phase, "plan") && isfinite(cpu) && cpu >= WORKER_FINI_IDLE_CPU_S &&
+	    (!w->proto.got_done || !w->gpu))
 		return 0;
 	if (w->proto.got_done)
 		return 1;
@@ -568,6 +571,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	 * red team 16's omp_honest was escaped_work 4 of 4) */
 	static const char *const host_env[] = { "OMP_WAIT_POLICY=passive", NULL };
 	const char *const *env_set = !c->be->uses_gpu && !getenv("OMP_WAIT_POLICY") ? host_env : NULL;
+	w->gpu = c->be->uses_gpu;
 	struct run_opts ro = { .argv = (const char *const *)boxed, .timeout_s = w->job.k.timeout_s, .env_set = env_set,
 			       .out = &w->out, .err = &w->err, .on_chan = on_chan, .ctx = w,
 			       .pass_fd = { filter_fd, w->shm_fd, w->job_fd, w->plan_fd },

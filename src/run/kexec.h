@@ -150,6 +150,7 @@ struct wrun {
 	int oom_first;               /* its floor: what the spawn set (SANDBOX_OOM_SCORE_ADJ) */
 	int oom_pid;                 /* whose /proc entry that is: found once, 0 until then */
 	int boxed;                   /* the worker runs in a box: bubblewrap's child is its pid 1 */
+	int gpu;                     /* its backend uses a GPU (job.c worker_finished) */
 	/* What it did after its job's last output (job.c end_cpu_read): its
 	 * process CPU clock (a strict box has threads only, so all its code)
 	 * when the job was over and just before the end grace's kill, in us;

@@ -197,6 +197,11 @@ struct host_clock {
  * build-box and lineage specs), and with a tenth and a floor of three,
  * the sanitized pass's tiny paper run (20 samples) once more.
  */
+/* The most the leader's unbooked slice is credited (host_clock.c
+ * lead_room) where it left its CPU during the sample: it may have slept,
+ * which books nothing, and a sleeping leader's room was the whole sample
+ * (red team 26's leader_nap). */
+#define HOST_LEAD_ROOM_SLEPT_US 50.0
 #define HOST_LATE_CPU_US 50.0
 #define HOST_LATE_CPU_THREAD_US 5.0
 #define HOST_LATE_CPU_THREADS 15

@@ -1,0 +1,26 @@
+# Red team 26 (tests/fixtures/adversary/host/redteam26/README.md), after
+# round 25's bound on the leader's credit (what it can have run since the
+# go and not booked).  crowd256: 2000 idle threads made in init(); the
+# parent listed them and read their baselines before it read the
+# leader's, so that listing (tens of milliseconds) was the leader's room,
+# and a 256 MiB kernel-side copy after the done line finished inside it:
+# ok and 1.50x "faster".  Now the leader's schedstat is read first, right
+# after the stops: escaped_work.  leader_nap sleeps through the sample
+# (its room was the whole sample): a leader that left its CPU during the
+# sample is credited at most 50 us.  Its 8 MiB copy after the done line
+# runs while the parent wakes to read the line, which the time includes,
+# so it is ok at its twin's time or escaped_work where the parent reads
+# the line before the copy ends; nap64 (64 MiB) is escaped_work.
+. "$REPO/tests/cli/lib.sh"
+runs_alone "its cheat races the parent's stop"
+mkrepo
+timeout -s KILL 300 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam26-crowd256.yaml > "$TEST_TMP/crowd" 2>&1
+[ $? != 137 ] || fail "evident run (crowd256) still ran after 300 s"
+grep "UNEXPECTED" "$TEST_TMP/crowd" && fail "a host-redteam26-crowd256 variant did not get its expected outcome"
+expect_match "$TEST_TMP/crowd" "^crowd +escaped_work "
+timeout -s KILL 200 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam26-nap.yaml > "$TEST_TMP/nap" 2>&1
+[ $? != 137 ] || fail "evident run (nap) still ran after 200 s"
+expect_match "$TEST_TMP/nap" "^twin +ok "
+expect_match "$TEST_TMP/nap" "^nap +(ok|escaped_work) "
+expect_match "$TEST_TMP/nap" "^nap64 +escaped_work "
+exit 0
