@@ -360,15 +360,44 @@ static int threads_cpu(struct host_clock *hc, int n)
 }
 
 /*
+ * Each of the n threads known at a sample's go (ids, sorted: the worker
+ * is stopped) its time on the CPU then, from /proc/PID/task/TID/schedstat,
+ * into hc->go_ns[i] (grown to n; 0 for one that does not read): exact, as
+ * none of them runs.  threads_credit reads them again at the freeze for
+ * the floor's allowance (what each used in the sample, up to
+ * HOST_FLOOR_THREAD_US): a flat 100 us for each thread known at the go let
+ * red team 27's 2000 idle threads switch the floor off (200 ms a sample).
+ */
+static void go_baselines(struct host_clock *hc, const int *ids, int n)
+{
+	char buf[128], tid[16];
+	if ((size_t)n > hc->go_cap) {
+		hc->go_ns = xrealloc(hc->go_ns, (size_t)n * sizeof(unsigned long long));
+		hc->go_cap = (size_t)n;
+	}
+	for (int i = 0; i < n; i++) {
+		snprintf(tid, sizeof(tid), "%d", ids[i]);
+		hc->go_ns[i] = 0;
+		if (task_file(hc->pid, tid, "schedstat", buf, sizeof(buf)) > 0)
+			hc->go_ns[i] = strtoull(buf, NULL, 10);
+	}
+}
+
+/*
  * What the threads listed by threads_cpu (n of them) other than the
  * leader used since their baselines, as the credit for their stops, in us
  * (run_ctx.h): each up to HOST_LATE_CPU_THREAD_US.  The leader's share is
  * round_trip's (leader_late).  A thread that ended gets none.
+ * *floor_allow: the CPU floor's allowance for the same threads that were
+ * known at the go (known, n_known: go_baselines), what each used in the
+ * sample up to HOST_FLOOR_THREAD_US.
  */
-static double threads_credit(struct host_clock *hc, int n)
+static double threads_credit(struct host_clock *hc, int n, const int *known, int n_known, double *floor_allow)
 {
 	char buf[128], tid[16];
 	double credit = 0;
+	int k = 0;
+	*floor_allow = 0;
 	for (int i = 0; i < n; i++) {
 		if (hc->st_ids[i] == hc->pid)
 			continue;
@@ -378,6 +407,14 @@ static double threads_credit(struct host_clock *hc, int n)
 		unsigned long long now = strtoull(buf, NULL, 10);
 		double used = now > hc->st_ns[i] ? (double)(now - hc->st_ns[i]) / 1e3 : 0.0;
 		credit += used < HOST_LATE_CPU_THREAD_US ? used : HOST_LATE_CPU_THREAD_US;
+		/* the floor's allowance: what it used from the go, for a
+		 * thread known then (st_ids and known are both sorted) */
+		while (k < n_known && known[k] < hc->st_ids[i])
+			k++;
+		if (k < n_known && known[k] == hc->st_ids[i] && hc->go_ns[k]) {
+			double sample = now > hc->go_ns[k] ? (double)(now - hc->go_ns[k]) / 1e3 : 0.0;
+			*floor_allow += sample < HOST_FLOOR_THREAD_US ? sample : HOST_FLOOR_THREAD_US;
+		}
 	}
 	return credit;
 }
@@ -485,6 +522,7 @@ struct trip_timed {
 	int late_write;   /* 1: the outputs changed between the copy and the freeze */
 	int n_old;        /* threads listed at the done line that existed at the go */
 	double leader_late_us; /* the leader's use from the done line on past its unbooked slice (leader_stat) */
+	double floor_allow_us; /* the floor's allowance for the threads known at the go (threads_credit), NAN: none read */
 };
 
 /*
@@ -533,6 +571,8 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 			return proto_violate(p, "bytes on the channel while the worker was held stopped (a done line "
 						"written after the one the parent read?)");
 	}
+	if (tt)
+		go_baselines(hc, tt->known, tt->n_known);
 	double cpu0 = tt ? cpu_us(hc) : NAN;
 	struct lead_stat lead0, lb, la, lf; /* at the go (exact: it is stopped), the done line, the CPU read, the freeze */
 	int have_lead0 = tt && leader_stat(hc, &lead0) == 0, have_lb = 0;
@@ -580,13 +620,15 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				 * running worker let a thread's last rows land ahead of
 				 * it (red team 17) */
 				kill(hc->pid, SIGSTOP);
-				for (int t = 0; t < tt->n_known; t++)
-					syscall(SYS_tgkill, hc->pid, tt->known[t], SIGSTOP);
-				/* the leader's baseline first, before the listing and the
-				 * other threads' (red team 26's crowd256: 2000 idle
-				 * threads made the parent's own reads its room) */
+				syscall(SYS_tgkill, hc->pid, hc->pid, SIGSTOP);
+				/* the leader's baseline first, before the other threads'
+				 * stops, the listing and their baselines (red team 26's
+				 * crowd256: 2000 idle threads made the parent's own work
+				 * there the room of its leader's kernel-side copy) */
 				double wall_b = (mono_now() - t0) * 1e6;
 				have_lb = have_lead0 && leader_stat(hc, &lb) == 0;
+				for (int t = 0; t < tt->n_known; t++)
+					syscall(SYS_tgkill, hc->pid, tt->known[t], SIGSTOP);
 				n_threads = threads_stop(hc);
 				tt->n_old = n_threads < 0 ? 0 : ids_common(hc->st_ids, n_threads, tt->known, tt->n_known);
 				if (n_threads >= 0)
@@ -632,7 +674,9 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 	if (tt) {
 		tt->cpu_all = cpu1 - cpu0;
 		tt->late_write = outputs_snap(hc, 0);
-		tt->credit_us = n_threads < 0 ? NAN : threads_credit(hc, n_threads);
+		tt->floor_allow_us = NAN;
+		tt->credit_us = n_threads < 0 ? NAN
+					      : threads_credit(hc, n_threads, tt->known, tt->n_known, &tt->floor_allow_us);
 		/* the leader: its use in the CPU read's window is its stop, less
 		 * what it did from the done line on beyond its unbooked slice */
 		if (have_lb && isfinite(tt->credit_us) && leader_stat(hc, &lf) == 0 && lf.run_ns >= la.run_ns &&
@@ -778,7 +822,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		n_timed += evs_dist_timing(dist, n_dists, mask);
 		prepare(hc, g, seed, dist);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
-		struct trip_timed tt = { .known = before, .n_known = nb > 0 ? nb : 0, .cpu_all = NAN };
+		struct trip_timed tt = { .known = before, .n_known = nb > 0 ? nb : 0, .cpu_all = NAN, .floor_allow_us = NAN };
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, &tt) < 0)
 			goto out;
 		double credit_us = tt.credit_us;
@@ -805,8 +849,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		 * first stops reached at once (a thread made during the sample
 		 * runs until the listing finds it: none) */
 		int old_others = tt.n_old > 1 ? tt.n_old - 1 : 0;
-		double floor_us = host_clock_cpu_floor(
-			tt.cpu_all, HOST_LATE_CPU_US + credit_us + HOST_FLOOR_THREAD_US * old_others, cpus);
+		double allow = isfinite(tt.floor_allow_us) ? tt.floor_allow_us : HOST_FLOOR_THREAD_US * old_others;
+		double floor_us = host_clock_cpu_floor(tt.cpu_all, HOST_LATE_CPU_US + credit_us + allow, cpus);
 		if (floor_us > us) {
 			n_charged++;
 			charged_sum += floor_us - us;
@@ -910,10 +954,10 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 				json_pack("{s:I, s:f, s:f, s:i, s:f, s:s}", "samples", (json_int_t)n_charged, "total_us", charged_sum,
 					  "max_us", charged_max, "cpus", cpus, "per_thread_us", HOST_FLOOR_THREAD_US, "rule",
 					  "a sample's time is at least the CPU the worker used from its go to its stop (exact: "
-					  "stopped at both ends), less bound_us, the stop's credit and per_thread_us for each "
-					  "thread but the leader that existed at its go, over the CPUs it may run on; a sample "
-					  "under that floor is "
-					  "timed at it (work after its done line)"));
+					  "stopped at both ends), less bound_us, the stop's credit and, for each thread but "
+					  "the leader that existed at its go, what it used in the sample up to per_thread_us, "
+					  "over the CPUs it may run on; a sample under that floor is timed at it (work after "
+					  "its done line)"));
 		free(v);
 	}
 	json_object_set_new(p->method, "omp_wait_policy",
@@ -949,6 +993,9 @@ out:
 	hc->snap = NULL;
 	free(hc->st_ids);
 	free(hc->st_ns);
+	free(hc->go_ns);
+	hc->go_ns = NULL;
+	hc->go_cap = 0;
 	hc->st_ids = NULL;
 	hc->st_ns = NULL;
 	hc->st_cap = 0;

@@ -157,6 +157,8 @@ struct host_clock {
 	int *st_ids;                 /* the worker's threads other than its leader at a sample's done line, */
 	unsigned long long *st_ns;   /* and each one's time on the CPU then (schedstat, ns): round_trip's; */
 	size_t st_cap;               /* freed by host_clock_drive */
+	unsigned long long *go_ns;   /* each thread known at a sample's go: its time on the CPU then (go_baselines), */
+	size_t go_cap;               /* freed by host_clock_drive */
 	unsigned char *snap;         /* the outputs as they were at a sample's done line (round_trip), */
 	size_t snap_bytes;           /* compared with them once the worker is stopped; freed by host_clock_drive */
 };
