@@ -22,6 +22,7 @@ done
 expect_match "$TEST_TMP/21-softmax" "^rowzero_poly +(wrong_output|flaky|nan) "
 expect_match "$TEST_TMP/21-softmax" "^rowzero_nomax +(wrong_output|flaky|nan) "
 expect_match "$TEST_TMP/21-layernorm" "^ln_rowzero +(wrong_output|flaky) "
+expect_match "$TEST_TMP/21-layernorm" "^ln_onepass_all +(wrong_output|flaky) "
 expect_match "$TEST_TMP/22-softmax" "^colscan_poly +(wrong_output|flaky|nan) "
 expect_match "$TEST_TMP/21-softmax" "^honest +ok "
 expect_match "$TEST_TMP/21-layernorm" "^honest +ok "
