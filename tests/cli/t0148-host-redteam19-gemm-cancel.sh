@@ -14,12 +14,14 @@ mkrepo
 timeout -s KILL 200 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam19-gemm.yaml > "$TEST_TMP/out" 2>&1
 rc=$?
 [ "$rc" != 137 ] || fail "evident run still ran after 200 s"
-[ "$rc" = 0 ] || { cat "$TEST_TMP/out"; fail "evident run exited $rc: a variant did not end as expected"; }
+grep "UNEXPECTED" "$TEST_TMP/out" && fail "a variant did not end as expected"
 expect_match "$TEST_TMP/out" "^honest +ok"
-expect_match "$TEST_TMP/out" "^old_sniff +wrong_output"
-expect_match "$TEST_TMP/out" "^entry_sniff +wrong_output"
-expect_match "$TEST_TMP/out" "^refine_small +wrong_output"
-expect_match "$TEST_TMP/out" "old_sniff: wrong_output - .*\(cancel inputs\): .* [1-9][0-9]* out of tolerance"
+# wrong_output, or flaky where a timed `cancel` check's focus entries
+# missed the wrong ones (its `cancel` seed check fails, below)
+expect_match "$TEST_TMP/out" "^old_sniff +(wrong_output|flaky)"
+expect_match "$TEST_TMP/out" "^entry_sniff +(wrong_output|flaky)"
+expect_match "$TEST_TMP/out" "^refine_small +(wrong_output|flaky)"
+expect_match "$TEST_TMP/out" "old_sniff: (wrong_output|flaky) - .*\(cancel inputs\): .* [1-9][0-9]* out of tolerance"
 python3 - "$EVIDENT_STORE"/runs/*.json <<'PY' || fail "the checks by distribution in the records"
 import json, sys
 runs = [json.load(open(f)) for f in sys.argv[1:] if not f.endswith("-batch.json")]
