@@ -321,35 +321,51 @@ static int job_over(const struct wrun *w)
 
 /* The CPU a worker may use in its end grace and still be judged by its
  * samples when the grace runs out (worker_finished): an idle teardown's,
- * plus WORKER_FINI_FREE_CPU_S_GIB for each GiB its resident memory fell by
- * in the grace: unmapping touched memory is charged to the process that
- * frees it, about 0.07 to 0.09 s a GiB here, and an honest rowsum that
- * freed a 14 GiB workspace at its exit (after its done message) was a
- * protocol_violation at 0.93 s of CPU (red team 28, exit_free14g). */
+ * plus what freeing its anonymous memory costs: unmapping touched small
+ * pages is charged to the process that frees them, about 0.07 to 0.09 s a
+ * GiB here, and an honest rowsum that freed a 14 GiB workspace at its exit
+ * (after its done message) was a protocol_violation at 0.93 s of CPU (red
+ * team 28, exit_free14g).  Huge pages cost about 0.003 s a GiB: priced as
+ * small ones, 4 GiB of them bought red team 29's thp_spin 0.5 s of
+ * spinning in its fini() (ok). */
 #define WORKER_FINI_IDLE_CPU_S 0.05
 #define WORKER_FINI_FREE_CPU_S_GIB 0.15
+#define WORKER_FINI_FREE_HUGE_CPU_S_GIB 0.005
 
-/* The worker's resident memory in KiB (/proc/PID/statm), or -1. */
-static long long resident_kib(int pid)
+/* A worker's anonymous memory in KiB, small pages and huge ones, from
+ * /proc/PID/smaps_rollup (Anonymous, AnonHugePages); 0, or -1. */
+static int anon_kib(int pid, struct anon_mem *m)
 {
-	char path[64], buf[128];
-	snprintf(path, sizeof(path), "/proc/%d/statm", pid);
+	char path[64], buf[4096];
+	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", pid);
+	m->small_kib = m->huge_kib = -1;
 	if (pid <= 0 || read_small(path, buf, sizeof(buf)) <= 0)
 		return -1;
-	unsigned long long size = 0, res = 0;
-	if (sscanf(buf, "%llu %llu", &size, &res) != 2)
+	long long anon = -1, huge = -1;
+	for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (!strncmp(l, "Anonymous:", 10))
+			anon = atoll(l + 10);
+		else if (!strncmp(l, "AnonHugePages:", 14))
+			huge = atoll(l + 14);
+	}
+	if (anon < 0 || huge < 0 || huge > anon)
 		return -1;
-	return (long long)(res * (unsigned long long)(sysconf(_SC_PAGESIZE) / 1024));
+	m->small_kib = anon - huge;
+	m->huge_kib = huge;
+	return 0;
 }
 
 /* The CPU a worker killed at the end of its grace may have used there
- * and be idle: the flat allowance and its memory freed. */
+ * and be idle: the flat allowance and the anonymous memory it freed. */
 static double end_grace_allowed_s(const struct wrun *w)
 {
-	double freed_gib = w->over_rss_kib > 0 && w->kill_rss_kib >= 0 && w->kill_rss_kib < w->over_rss_kib
-				   ? (double)(w->over_rss_kib - w->kill_rss_kib) / (1024.0 * 1024.0)
-				   : 0;
-	return WORKER_FINI_IDLE_CPU_S + WORKER_FINI_FREE_CPU_S_GIB * freed_gib;
+	const struct anon_mem *a = &w->over_mem, *b = &w->kill_mem;
+	double small = 0, huge = 0;
+	if (a->small_kib >= 0 && b->small_kib >= 0 && b->small_kib < a->small_kib)
+		small = (double)(a->small_kib - b->small_kib) / (1024.0 * 1024.0);
+	if (a->huge_kib >= 0 && b->huge_kib >= 0 && b->huge_kib < a->huge_kib)
+		huge = (double)(a->huge_kib - b->huge_kib) / (1024.0 * 1024.0);
+	return WORKER_FINI_IDLE_CPU_S + WORKER_FINI_FREE_CPU_S_GIB * small + WORKER_FINI_FREE_HUGE_CPU_S_GIB * huge;
 }
 
 /* The worker's CPU clock in us, or NAN. */
@@ -409,7 +425,7 @@ static void on_end_kill(void *ctx)
 {
 	struct wrun *w = ctx;
 	w->kill_cpu_us = end_cpu_read(w);
-	w->kill_rss_kib = resident_kib(w->end_pid);
+	anon_kib(w->end_pid, &w->kill_mem);
 }
 
 static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
@@ -436,7 +452,7 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 			w->end_pid = pid;
 			w->end_clock_ok = pid > 0 && clock_getcpuclockid(pid, &w->end_clock) == 0;
 			w->over_cpu_us = end_cpu_read(w);
-			w->over_rss_kib = resident_kib(pid);
+			anon_kib(pid, &w->over_mem);
 		}
 		return 1;
 	}
@@ -998,9 +1014,12 @@ static json_t *job_sandbox(const struct job_state *j)
 		free(t);
 		if (isfinite(cpu))
 			json_object_set_new(s, "end_grace_cpu_s", json_real(cpu));
-		if (j->main_w.over_rss_kib > 0 && j->main_w.kill_rss_kib >= 0)
+		const struct anon_mem *a = &j->main_w.over_mem, *b = &j->main_w.kill_mem;
+		if (a->small_kib >= 0 && b->small_kib >= 0 && a->huge_kib >= 0 && b->huge_kib >= 0)
 			json_object_set_new(s, "end_grace_freed_mib",
-					    json_real((double)(j->main_w.over_rss_kib - j->main_w.kill_rss_kib) / 1024.0));
+					    json_pack("{s:f, s:f}", "small_pages",
+						      (double)(a->small_kib - b->small_kib) / 1024.0, "huge_pages",
+						      (double)(a->huge_kib - b->huge_kib) / 1024.0));
 	}
 	if (j->main_w.planner_end)
 		json_object_set_new(s, "planner_end", json_string(j->main_w.planner_end));

@@ -160,7 +160,8 @@ struct wrun {
 	int end_looked, end_clock_ok;
 	double over_cpu_us, kill_cpu_us;
 	int end_pid;                 /* whose clock and memory those are */
-	long long over_rss_kib, kill_rss_kib; /* its resident memory then (KiB, -1: unread) */
+	struct anon_mem { long long small_kib, huge_kib; } over_mem, kill_mem; /* its anonymous memory then
+									       (job.c anon_kib; -1: unread) */
 };
 
 enum { KEXEC_GO = 0, KEXEC_ENDED = 1 };

@@ -8,7 +8,8 @@
 # it can have run since the go and not booked: escaped_work.
 # done_spin: a fini() that writes the fini and done messages itself, then
 # spins past the 1 s end grace: ok while a done message exempted a worker
-# from the grace's CPU test; now protocol_violation.
+# from the grace's CPU test; now protocol_violation.  Red team 29's
+# thp_spin, below.
 . "$REPO/tests/cli/lib.sh"
 runs_alone "its cheat races the parent's stop"
 mkrepo
@@ -22,4 +23,14 @@ expect_match "$TEST_TMP/leader" "^leader +escaped_work "
 expect_match "$TEST_TMP/grace" "^naive +ok "
 expect_match "$TEST_TMP/grace" "^done_spin +protocol_violation "
 expect_match "$TEST_TMP/grace" "done_spin: protocol_violation - protocol violation: the worker was still running [0-9.]+ s after its last output, using [0-9.]+ s of CPU there, after its done message"
+# red team 29: a teardown may use CPU for the anonymous memory it frees
+# (red team 28: an honest 14 GiB free was a violation), but priced by
+# small pages 4 GiB of huge pages bought thp_spin 0.5 s of spinning in
+# its fini(): ok before; keep_spin, the same spin freeing nothing, was
+# and is a violation; thp_free, the freeing alone, ok
+timeout -s KILL 200 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam29-fini.yaml > "$TEST_TMP/thp" 2>&1
+[ $? != 137 ] || fail "evident run (thp) still ran after 200 s"
+grep "UNEXPECTED" "$TEST_TMP/thp" && fail "a host-redteam29-fini variant did not get its expected outcome"
+expect_match "$TEST_TMP/thp" "^thp_free +ok "
+expect_match "$TEST_TMP/thp" "^thp_spin +protocol_violation "
 exit 0
