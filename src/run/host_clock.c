@@ -811,7 +811,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	unsigned mask = problem_timing_dists(hc->pr);
 	int busy_start = host_busy();
 	int cpus = host_clock_cpus();
-	size_t n_charged = 0;
+	size_t n_charged = 0, n_allow = 0;
+	double allow_sum = 0; /* the floor's per-thread allowance, summed over the samples */
 	long long n_timed = 0; /* timing samples so far (evs_force_timing) */
 	double charged_sum = 0, charged_max = 0;
 	for (long long i = 0;; i++) {
@@ -856,6 +857,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		 * runs until the listing finds it: none) */
 		int old_others = tt.n_old > 1 ? tt.n_old - 1 : 0;
 		double allow = isfinite(tt.floor_allow_us) ? tt.floor_allow_us : HOST_FLOOR_THREAD_US * old_others;
+		allow_sum += allow;
+		n_allow++;
 		double floor_us = host_clock_cpu_floor(tt.cpu_all, HOST_LATE_CPU_US + credit_us + allow, cpus);
 		if (floor_us > us) {
 			n_charged++;
@@ -957,8 +960,9 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		if (hc->have_cpu_clock)
 			json_object_set_new(
 				json_object_get(p->method, "after_done"), "charged",
-				json_pack("{s:I, s:f, s:f, s:i, s:f, s:s}", "samples", (json_int_t)n_charged, "total_us", charged_sum,
-					  "max_us", charged_max, "cpus", cpus, "per_thread_us", HOST_FLOOR_THREAD_US, "rule",
+				json_pack("{s:I, s:f, s:f, s:i, s:f, s:f, s:s}", "samples", (json_int_t)n_charged, "total_us",
+					  charged_sum, "max_us", charged_max, "cpus", cpus, "per_thread_us", HOST_FLOOR_THREAD_US,
+					  "allowance_mean_us", n_allow ? allow_sum / (double)n_allow : 0.0, "rule",
 					  "a sample's time is at least the CPU the worker used from its go to its stop (exact: "
 					  "stopped at both ends), less bound_us, the stop's credit and, for each thread but "
 					  "the leader that existed at its go, what it used in the sample up to per_thread_us, "

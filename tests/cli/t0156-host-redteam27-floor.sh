@@ -5,8 +5,8 @@
 # out of reach"), and the CPU floor allowed a flat 100 us for each thread
 # known at the go: 200 ms a sample, so the floor was off (0 samples
 # charged, ok).  Now each thread is allowed what it used in the sample, up
-# to 100 us, read at the go and at the freeze: the copy's CPU is charged
-# to most samples.
+# to 100 us, read at the go and at the freeze (after_done.charged.
+# allowance_mean_us), and the copy's CPU is charged to samples.
 . "$REPO/tests/cli/lib.sh"
 runs_alone "its cheat races the parent's stop"
 mkrepo
@@ -21,9 +21,13 @@ runs = [json.load(open(f)) for f in sys.argv[1:] if not f.endswith("-batch.json"
 runs = [r for r in runs if r["variant"] == "crowd"]
 assert len(runs) == 1, len(runs)
 r = runs[0]
-if r["outcome"] != "escaped_work":
-    a = r["timing"]["method"]["after_done"]
-    c = a["charged"]
-    assert c["samples"] * 2 > a["samples_read"], (c, a["samples_read"])
+a = r["timing"]["method"]["after_done"]
+c = a["charged"]
+# the threads' allowance is what they used in the sample (2000 idle
+# threads' wake-ups and stops: 170 ms at load 5 here, up to 100 us each),
+# under the flat 2000 x 100 us = 200 ms; what it charges then depends on
+# the sample's wall time, which load stretches (4 to 28 of 30 samples)
+assert 0 < c["allowance_mean_us"] < 200000, c
+assert r["outcome"] == "escaped_work" or c["samples"] >= 1, c
 PY
 exit 0
