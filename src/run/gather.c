@@ -416,13 +416,16 @@ static void variant_notes(const struct run_ctx *c, const struct spec_variant *v,
 		double m = a > b ? a : b;
 		if (m > WORKER_AFTER_NOTE_S) {
 			int killed = json_object_get(sb, "worker_end") || json_object_get(sb, "shape_worker_end");
+			int judged = d->runs[i].outcome != OUTCOME_PROTOCOL_VIOLATION;
 			add_note(notes, xstrfmt("%s: a worker ran %.1f s after its last output (its fini() or teardown; "
 						"judge.sandbox.after_outputs_s)%s; in a pool that time runs beside the "
 						"other slot's jobs",
 						v->name, m,
-						killed ? " and was killed there, at the end of its grace; the run is "
-							 "judged by its samples and checks, all in before it"
-						       : ""));
+						killed && judged ? " and was killed there, at the end of its grace; the "
+								   "run is judged by its samples and checks, all in "
+								   "before it"
+						: killed ? " and was killed there, at the end of its grace"
+							 : ""));
 			break;
 		}
 	}

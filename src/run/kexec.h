@@ -160,8 +160,7 @@ struct wrun {
 	int end_looked, end_clock_ok;
 	double over_cpu_us, kill_cpu_us;
 	int end_pid;                 /* whose clock and memory those are */
-	struct anon_mem { long long small_kib, huge_kib; } over_mem, kill_mem; /* its anonymous memory then
-									       (job.c anon_kib; -1: unread) */
+	double over_user_s, kill_user_s; /* its user-mode CPU then (job.c user_cpu_s; NAN: unread) */
 };
 
 enum { KEXEC_GO = 0, KEXEC_ENDED = 1 };
