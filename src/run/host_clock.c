@@ -334,6 +334,22 @@ static int threads_stop(struct host_clock *hc)
 	return n;
 }
 
+/* A thread's /proc/PID/task/TID/schedstat: its booked run time and
+ * runqueue wait (ns) and how many times it was put on a CPU.  1 when read,
+ * 0 when the thread is gone (or the file does not read), -1 when it does
+ * not parse. */
+struct sched_stat {
+	unsigned long long run_ns, wait_ns, slices;
+};
+static int sched_stat_read(int pid, int tid, struct sched_stat *ss)
+{
+	char buf[128], name[16];
+	snprintf(name, sizeof(name), "%d", tid);
+	if (task_file(pid, name, "schedstat", buf, sizeof(buf)) <= 0)
+		return 0;
+	return sscanf(buf, "%llu %llu %llu", &ss->run_ns, &ss->wait_ns, &ss->slices) == 3 ? 1 : -1;
+}
+
 /*
  * The time on the CPU (ns) of each of the n threads threads_stop listed,
  * from /proc/PID/task/TID/schedstat, into hc->st_ns (a thread that ended
@@ -343,18 +359,16 @@ static int threads_stop(struct host_clock *hc)
  */
 static int threads_cpu(struct host_clock *hc, int n)
 {
-	char buf[128], tid[16];
 	int m = 0;
 	for (int i = 0; i < n; i++) {
-		snprintf(tid, sizeof(tid), "%d", hc->st_ids[i]);
-		if (task_file(hc->pid, tid, "schedstat", buf, sizeof(buf)) <= 0)
-			continue; /* it ended since the listing: no credit */
-		char *end;
-		unsigned long long ns = strtoull(buf, &end, 10);
-		if (end == buf)
+		struct sched_stat ss;
+		int rc = sched_stat_read(hc->pid, hc->st_ids[i], &ss);
+		if (rc < 0)
 			return -1;
+		if (!rc)
+			continue; /* it ended since the listing: no credit */
 		hc->st_ids[m] = hc->st_ids[i];
-		hc->st_ns[m++] = ns;
+		hc->st_ns[m++] = ss.run_ns;
 	}
 	return m;
 }
@@ -367,20 +381,25 @@ static int threads_cpu(struct host_clock *hc, int n)
  * the floor's allowance (what each used in the sample, up to
  * HOST_FLOOR_THREAD_US): a flat 100 us for each thread known at the go let
  * red team 27's 2000 idle threads switch the floor off (200 ms a sample).
+ * The leader's whole schedstat goes to *leader (round_trip's lead0); 1
+ * when it was read.
  */
-static void go_baselines(struct host_clock *hc, const int *ids, int n)
+static int go_baselines(struct host_clock *hc, const int *ids, int n, struct sched_stat *leader)
 {
-	char buf[128], tid[16];
+	int have_leader = 0;
 	if ((size_t)n > hc->go_cap) {
 		hc->go_ns = xrealloc(hc->go_ns, (size_t)n * sizeof(unsigned long long));
 		hc->go_cap = (size_t)n;
 	}
 	for (int i = 0; i < n; i++) {
-		snprintf(tid, sizeof(tid), "%d", ids[i]);
-		hc->go_ns[i] = 0;
-		if (task_file(hc->pid, tid, "schedstat", buf, sizeof(buf)) > 0)
-			hc->go_ns[i] = strtoull(buf, NULL, 10);
+		struct sched_stat ss;
+		hc->go_ns[i] = sched_stat_read(hc->pid, ids[i], &ss) > 0 ? ss.run_ns : 0;
+		if (ids[i] == hc->pid && hc->go_ns[i]) {
+			*leader = ss;
+			have_leader = 1;
+		}
 	}
+	return have_leader;
 }
 
 /*
@@ -394,17 +413,14 @@ static void go_baselines(struct host_clock *hc, const int *ids, int n)
  */
 static double threads_credit(struct host_clock *hc, int n, const int *known, int n_known, double *floor_allow)
 {
-	char buf[128], tid[16];
 	double credit = 0;
 	int k = 0;
 	*floor_allow = 0;
 	for (int i = 0; i < n; i++) {
-		if (hc->st_ids[i] == hc->pid)
+		struct sched_stat ss;
+		if (hc->st_ids[i] == hc->pid || sched_stat_read(hc->pid, hc->st_ids[i], &ss) <= 0)
 			continue;
-		snprintf(tid, sizeof(tid), "%d", hc->st_ids[i]);
-		if (task_file(hc->pid, tid, "schedstat", buf, sizeof(buf)) <= 0)
-			continue;
-		unsigned long long now = strtoull(buf, NULL, 10);
+		unsigned long long now = ss.run_ns;
 		double used = now > hc->st_ns[i] ? (double)(now - hc->st_ns[i]) / 1e3 : 0.0;
 		credit += used < HOST_LATE_CPU_THREAD_US ? used : HOST_LATE_CPU_THREAD_US;
 		/* the floor's allowance: what it used from the go, for a
@@ -419,18 +435,10 @@ static double threads_credit(struct host_clock *hc, int n, const int *known, int
 	return credit;
 }
 
-/* The leader's schedstat: its booked run time and runqueue wait (ns) and
- * how many times it was put on a CPU; 0, or -1 where it does not read. */
-struct lead_stat {
-	unsigned long long run_ns, wait_ns, slices;
-};
-static int leader_stat(const struct host_clock *hc, struct lead_stat *ls)
+/* The leader's schedstat (sched_stat_read); 0, or -1 where it does not read. */
+static int leader_stat(const struct host_clock *hc, struct sched_stat *ls)
 {
-	char buf[128], tid[16];
-	snprintf(tid, sizeof(tid), "%d", hc->pid);
-	if (task_file(hc->pid, tid, "schedstat", buf, sizeof(buf)) <= 0)
-		return -1;
-	return sscanf(buf, "%llu %llu %llu", &ls->run_ns, &ls->wait_ns, &ls->slices) == 3 ? 0 : -1;
+	return sched_stat_read(hc->pid, hc->pid, ls) > 0 ? 0 : -1;
 }
 
 /*
@@ -459,7 +467,7 @@ static int leader_stat(const struct host_clock *hc, struct lead_stat *ls)
  * with the whole sample as its room), so its room is at most
  * HOST_LEAD_ROOM_SLEPT_US.  NAN where either read failed.
  */
-static double lead_room(const struct lead_stat *lead0, const struct lead_stat *lb, double wall_us)
+static double lead_room(const struct sched_stat *lead0, const struct sched_stat *lb, double wall_us)
 {
 	if (lb->run_ns < lead0->run_ns || lb->wait_ns < lead0->wait_ns || lb->slices < lead0->slices)
 		return 0;
@@ -571,11 +579,9 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 			return proto_violate(p, "bytes on the channel while the worker was held stopped (a done line "
 						"written after the one the parent read?)");
 	}
-	if (tt)
-		go_baselines(hc, tt->known, tt->n_known);
+	struct sched_stat lead0 = { 0, 0, 0 }, lb, la, lf; /* at the go (exact: stopped), the done line, the CPU read, the freeze */
+	int have_lead0 = tt && go_baselines(hc, tt->known, tt->n_known, &lead0), have_lb = 0;
 	double cpu0 = tt ? cpu_us(hc) : NAN;
-	struct lead_stat lead0, lb, la, lf; /* at the go (exact: it is stopped), the done line, the CPU read, the freeze */
-	int have_lead0 = tt && leader_stat(hc, &lead0) == 0, have_lb = 0;
 	double lead_room_us = 0;
 	double t0 = mono_now();
 	if (kill(hc->pid, SIGCONT) < 0 || write(reply_fd, &cmd, 1) != 1)
