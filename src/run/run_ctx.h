@@ -290,6 +290,11 @@ int host_clock_threads(int pid, int **ids, size_t *cap);
 /* How many of after's na ids are not among before's nb (both sorted, as
  * host_clock_threads gives them): the threads a sample started. */
 int host_clock_new_threads(const int *before, int nb, const int *after, int na);
+/* The same, their ids written to out (room for na; NULL: the count alone). */
+int host_clock_new_thread_ids(const int *before, int nb, const int *after, int na, int *out);
+/* How many of ids' n are among now's nn (both sorted): the threads a sample
+ * started that are still alive at the next sample's freeze. */
+int host_clock_still_alive(const int *ids, int n, const int *now, int nn);
 
 /* run.c: the stages every executor shares, up to the plan (probe: check
  * the backend can run here; a Slurm submit or gather host need not).

@@ -236,6 +236,26 @@ static void test_threads_counted_exactly(void **state)
 	assert_int_equal(fresh, 1);
 }
 
+/* The ids a sample started, and which of them live at the next freeze
+ * (red team 31: a detached helper frozen mid-exit is gone by then, a
+ * thread left running, red team 7's thread_crowd, is not). */
+static void test_new_thread_ids_still_alive(void **state)
+{
+	(void)state;
+	const int before[] = { 10, 20, 30 }, after[] = { 10, 15, 20, 25, 30, 35 };
+	int ids[6];
+	assert_int_equal(host_clock_new_thread_ids(before, 3, after, 6, ids), 3);
+	assert_int_equal(ids[0], 15);
+	assert_int_equal(ids[1], 25);
+	assert_int_equal(ids[2], 35);
+	assert_int_equal(host_clock_new_thread_ids(before, 3, after, 6, NULL), 3);
+	const int next[] = { 10, 20, 25, 30, 40 }; /* 15 and 35 exited, 25 lives on */
+	assert_int_equal(host_clock_still_alive(ids, 3, next, 5), 1);
+	assert_int_equal(host_clock_still_alive(ids, 3, next, 0), 0);
+	assert_int_equal(host_clock_still_alive(ids, 0, next, 5), 0);
+	assert_int_equal(host_clock_still_alive(ids, 3, after, 6), 3);
+}
+
 /* Work after the done line: the rule that makes late samples escaped work
  * (run_ctx.h).  A loaded machine's few slow stops in a short honest run
  * are not (make test at load 7 failed honest runs of 8 to 40 samples on
@@ -303,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_mute_is_per_worker),
 		cmocka_unit_test(test_freeze_held_to_deadline),
 		cmocka_unit_test(test_threads_counted_exactly),
+		cmocka_unit_test(test_new_thread_ids_still_alive),
 		cmocka_unit_test(test_late_rule),
 		cmocka_unit_test(test_cpu_floor),
 	};
