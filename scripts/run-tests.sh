@@ -136,14 +136,15 @@ for i in "${!names[@]}"; do
 done
 
 # The barrier before the alone tests: CLI_ALONE_GO once every stream has
-# ended or, a CLI pass, ended its tests beside others.
+# ended or, a CLI pass, ended its tests beside others (it holds the time,
+# which the times line shows: "alone tests from N s", after the build).
 {
 	for i in "${!names[@]}"; do
 		until [ -e "$logs/$i.end" ] || [ -e "$logs/$i.side-done" ] || ! kill -0 "${pids[$i]}" 2>/dev/null; do
 			sleep 0.5
 		done
 	done
-	: >"$CLI_ALONE_GO"
+	echo "$EPOCHREALTIME" >"$CLI_ALONE_GO.tmp" && mv "$CLI_ALONE_GO.tmp" "$CLI_ALONE_GO"
 } &
 
 # follow I: print stream I's log as it grows, to its end ($logs/I.end is
@@ -202,6 +203,9 @@ line="times: build $(secs "$t_start" "$t_built") s"
 for i in "${!names[@]}"; do
 	line+=", ${names[$i]} $(secs "$t_built" "${ends[$i]:-$t_end}") s"
 done
+# the alone tests' barrier (the CLI tests that race the clock ran after it)
+t_alone=$(cat "$CLI_ALONE_GO" 2>/dev/null)
+[ -n "$t_alone" ] && line+=", alone tests from $(secs "$t_built" "$t_alone") s"
 line+="; total $(secs "$t_start" "$t_end") s; load average $load_start before, $(cut -d' ' -f1 /proc/loadavg 2>/dev/null) after"
 echo "$line"
 slow=$(for i in "${!names[@]}"; do
