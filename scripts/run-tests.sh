@@ -32,8 +32,8 @@
 # build, a suite that died before its count) counts as one failed test and
 # is named.  The CLI tests' times are kept in build/test-times-{plain,san}
 # and the next run starts the longest first (CLI_ORDER); the unit
-# binaries' in build/test-times-unit and -san-unit, the repository
-# checks' in build/test-times-repo.
+# binaries' in build/test-times-unit and -san-unit (UNIT_ORDER, the
+# same), the repository checks' in build/test-times-repo.
 #
 # Inside t0040's clone (EVIDENT_QUICKSTART_INNER set: README's Quick start,
 # twice) `make test` is the smoke run that proves the Quick start works:
@@ -54,7 +54,7 @@ logs=$(mktemp -d "${TMPDIR:-/tmp}/evident-make-test.XXXXXX") || { echo "run-test
 trap 'rm -rf "$logs" 2>/dev/null' EXIT # (on Ctrl-C a stream may still write its .end)
 mkdir -p build || exit 2
 export CLI_LOCK=$PWD/build/test.lock CLI_ALONE_GO=$logs/alone-go
-unset TEST_COUNTS TEST_TIMES CLI_ORDER
+unset TEST_COUNTS TEST_TIMES CLI_ORDER UNIT_ORDER
 # A -j of our own, unless make already shares its job slots with us.
 par=(-j"$jobs")
 [[ ${MAKEFLAGS:-} == *jobserver* ]] && par=()
@@ -88,7 +88,10 @@ titles=("repository checks: make test-repo" "unit tests: make test-unit" "CLI te
 stream_body() {
 	case $1 in
 	repo) shared "$make" --no-print-directory test-repo ;;
-	unit) "$make" --no-print-directory test-unit ;;
+	unit)
+		[ -s build/test-times-unit ] && export UNIT_ORDER=$PWD/build/test-times-unit
+		"$make" --no-print-directory test-unit
+		;;
 	cli)
 		[ -s build/test-times-plain ] && export CLI_ORDER=$PWD/build/test-times-plain
 		"$make" --no-print-directory test-cli
@@ -102,6 +105,7 @@ stream_body() {
 			echo "failed: make SAN=1 test-build (exit $rc)"
 			return $rc
 		fi
+		[ -s build/test-times-san-unit ] && export UNIT_ORDER=$PWD/build/test-times-san-unit
 		"$make" --no-print-directory SAN=1 test-unit
 		;;
 	san-cli)
@@ -136,14 +140,15 @@ for i in "${!names[@]}"; do
 done
 
 # The barrier before the alone tests: CLI_ALONE_GO once every stream has
-# ended or, a CLI pass, ended its tests beside others.
+# ended or, a CLI pass, ended its tests beside others (it holds the time,
+# which the times line shows: "alone tests from N s", after the build).
 {
 	for i in "${!names[@]}"; do
 		until [ -e "$logs/$i.end" ] || [ -e "$logs/$i.side-done" ] || ! kill -0 "${pids[$i]}" 2>/dev/null; do
 			sleep 0.5
 		done
 	done
-	: >"$CLI_ALONE_GO"
+	echo "$EPOCHREALTIME" >"$CLI_ALONE_GO.tmp" && mv "$CLI_ALONE_GO.tmp" "$CLI_ALONE_GO"
 } &
 
 # follow I: print stream I's log as it grows, to its end ($logs/I.end is
@@ -202,6 +207,9 @@ line="times: build $(secs "$t_start" "$t_built") s"
 for i in "${!names[@]}"; do
 	line+=", ${names[$i]} $(secs "$t_built" "${ends[$i]:-$t_end}") s"
 done
+# the alone tests' barrier (the CLI tests that race the clock ran after it)
+t_alone=$(cat "$CLI_ALONE_GO" 2>/dev/null)
+[ -n "$t_alone" ] && line+=", alone tests from $(secs "$t_built" "$t_alone") s"
 line+="; total $(secs "$t_start" "$t_end") s; load average $load_start before, $(cut -d' ' -f1 /proc/loadavg 2>/dev/null) after"
 echo "$line"
 slow=$(for i in "${!names[@]}"; do

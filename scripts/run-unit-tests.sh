@@ -15,7 +15,11 @@
 # its summary (a crash, a sanitizer report at exit) counts as one more
 # failed test.  TEST_COUNTS=FILE appends "unit PASSED FAILED SKIPPED"
 # there; TEST_TIMES=FILE appends "SECONDS NAME CPU" per binary (CPU: its
-# user + sys seconds).
+# user + sys seconds).  With UNIT_ORDER=FILE, lines "SECONDS NAME" as
+# TEST_TIMES writes them (an earlier run's), the binaries start longest
+# first, those it does not know (new ones) before them, so a long one does
+# not start last (make test: test_stats_hier, a fifth of the unit tests'
+# time, came last in name order); the output stays in the given order.
 set -u
 jobs=${UNIT_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run-unit-tests.sh: UNIT_JOBS is '$jobs', expected a whole number of at least 1" >&2; exit 2; }
@@ -76,10 +80,23 @@ flush() {
 }
 ended() { local f k=0; for f in "$res"/*.rc; do [ -e "$f" ] && k=$((k + 1)); done; echo $k; }
 
+# the order the binaries start in: indexes into bins; with UNIT_ORDER,
+# those it does not know, then the others longest first
+starts=()
+if [ -n "${UNIT_ORDER:-}" ] && [ -s "$UNIT_ORDER" ] && [ "$n" -gt 0 ]; then
+	while read -r i; do starts+=("$i"); done < <(
+		for ((i = 0; i < n; i++)); do echo "$i $(basename "${bins[$i]}")"; done |
+			awk 'NR == FNR { if ($1 + 0 > t[$2]) t[$2] = $1 + 0; next }
+			     { printf "%s %012.1f %06d\n", $1, ($2 in t) ? t[$2] : 1e9, $1 }' "$UNIT_ORDER" - |
+			sort -k2,2r -k3,3n | cut -d' ' -f1)
+else
+	for ((i = 0; i < n; i++)); do starts+=("$i"); done
+fi
+
 started=0
 while [ $started -lt $n ]; do
 	if [ $((started - $(ended))) -lt "$jobs" ]; then
-		run_one $started &
+		run_one "${starts[$started]}" &
 		started=$((started + 1))
 		continue
 	fi

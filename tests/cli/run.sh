@@ -36,10 +36,11 @@
 # a GPU) holds them all, alone with the machine.
 #
 # TEST_COUNTS=FILE appends the totals there as one line "cli PASSED FAILED
-# SKIPPED"; TEST_TIMES=FILE appends "SECONDS NAME CPU" per test: its own
-# run time (not the wait for the lock), and the CPU seconds (user + sys)
+# SKIPPED"; TEST_TIMES=FILE appends "SECONDS NAME CPU START" per test: its
+# own run time (not the wait for the lock), the CPU seconds (user + sys)
 # of the processes it ran and waited for, which, unlike the time, the load
-# of a shared machine barely moves.  With CLI_ORDER=FILE, lines "SECONDS
+# of a shared machine barely moves, and when it started (seconds since the
+# epoch: make test's build/test-times-* give its timeline).  With CLI_ORDER=FILE, lines "SECONDS
 # NAME" as TEST_TIMES writes them (an earlier run's), the tests that run
 # beside others start longest first, those it does not know (new ones)
 # before them, so a long test does not start last; the output stays in
@@ -121,11 +122,12 @@ if py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$py
 		chmod +x "$res/bin/python3" && export PATH="$res/bin:$PATH"
 fi
 
-# prints "SECONDS NAME CPU" from bash's `times` (lines "0m1.250s 0m0.031s";
-# the second is the children's user and sys) and awk -v a=START b=END t=NAME
+# prints "SECONDS NAME CPU START" from bash's `times` (lines "0m1.250s
+# 0m0.031s"; the second is the children's user and sys) and awk -v
+# a=START b=END t=NAME
 cpu_awk='function s(x) { split(x, p, "m"); return p[1] * 60 + p[2] }
 	NR == 2 { cpu = s($1) + s($2) }
-	END { printf "%.1f %s %.1f\n", b - a, t, cpu }'
+	END { printf "%.1f %s %.1f %.1f\n", b - a, t, cpu, a }'
 
 # run_one I MODE: runs test I holding the lock with flock MODE (-s shared,
 # -x exclusive), leaving its output in $res/I.out, then its exit status in

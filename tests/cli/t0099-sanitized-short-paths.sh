@@ -19,6 +19,9 @@
 #          (downgrade), and one that floods its stdout past the kept
 #          bytes (log_flood, 8 MiB of it here, not 64), each beside the
 #          honest baseline at 5 hot samples (not 60 cold ones)
+#   t0147  a runner pinned to one CPU (taskset, as t0147 runs its pools):
+#          the box then refuses sched_setaffinity (sandbox.c
+#          sandbox_runner_pinned; on a machine of one CPU a pin is no pin)
 # The build cache's race between two runners publishing the same key
 # (t0034's four writers) is test_build's test_publish_race.  Under ASan
 # and UBSan the point is that these lines run at all: what they decide is
@@ -138,4 +141,10 @@ touch notadir
 XDG_CACHE_HOME="$TEST_TMP/repo/notadir" expect_exit 0 "$EVIDENT" run --no-progress --only blocked $S/tiny.yaml
 expect_contains "$TEST_TMP/err" "warning: cannot cache the CPU peak (cannot create '$TEST_TMP/repo/notadir/evident"
 expect_match "$TEST_TMP/out" "^peak: $num GFLOP/s fp32 and $num GB/s, one core of CPU"
+
+# t0147: the runner pinned to the CPU it runs on, a run of the blocked kernel
+command -v taskset >/dev/null || fail "taskset (util-linux) is not installed"
+cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[-,].*//')
+expect_exit 0 taskset -c "$cpu" "$EVIDENT" run --no-progress --only blocked $S/tiny.yaml
+expect_match "$TEST_TMP/out" "^blocked +ok "
 exit 0
