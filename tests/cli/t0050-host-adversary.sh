@@ -10,7 +10,11 @@ for v in honest honest_noise naive blocked content_memo bin_swap; do
 	grep -qE "^$v +ok " "$TEST_TMP/out" || fail "honest '$v' is not ok"
 done
 expect_contains "$TEST_TMP/out" "forged_msg: protocol_violation - protocol violation:"
-expect_contains "$TEST_TMP/out" "host_thread: escaped_work"
+# host_thread's thread still computes when the parent captures the outputs:
+# its checks find them unwritten (until red team 31 the thread count made it
+# escaped_work; a thread gone by the next sample's freeze no longer counts,
+# and its leftover work runs inside that sample's time)
+expect_match "$TEST_TMP/out" "host_thread: flaky - .* [1-9][0-9]* unwritten"
 expect_contains "$TEST_TMP/out" "at the extra shape"
 expect_contains "$TEST_TMP/out" "right when checked before timing, wrong in"
 # the record of tol_write shows the tolerance the checker used, not the one it wrote
