@@ -18,6 +18,7 @@
  */
 #include "backends/checker.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -536,7 +537,7 @@ static int checker_jobs(const struct judge *x, size_t n_caps, char *why, size_t 
 		char *end;
 		errno = 0;
 		long v = strtol(env, &end, 10);
-		if (errno || *end || end == env || v < 1 || v > CHECK_JOBS_MAX) {
+		if (errno || *end || !isdigit((unsigned char)*env) || v < 1 || v > CHECK_JOBS_MAX) {
 			snprintf(why, whylen, "EVIDENT_CHECK_JOBS is '%s', not a whole number from 1 to %d (unset it to "
 					      "let the checker choose)",
 				 env, CHECK_JOBS_MAX);
