@@ -282,7 +282,9 @@ struct judge {
 	uint64_t focus_secret;
 	json_t *caps;
 	int jobs;             /* processes judging: the base cache's share of memory is 1 / jobs */
-	long long fault_kill; /* -1, or the capture whose child kills itself (tests) */
+	long long fault_kill; /* -1, or the capture whose child kills itself before judging it,
+			       * or the number of captures: every child, after its last line
+			       * (EVIDENT_CHECK_FAULT_KILL, for the tests; children only) */
 };
 
 /*
@@ -467,6 +469,8 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 		if (emit(line) < 0)
 			goto out_refs; /* nobody reads: the parent stopped (an earlier error) */
 	}
+	if (x->fault_kill == (long long)n)
+		raise(SIGKILL); /* fault injection: a child that dies after its last line */
 	rc = 0;
 out_refs:
 	free(bits);

@@ -301,10 +301,23 @@ static void test_killed_process_is_an_error(void **state)
 	assert_string_equal(par.buf + head,
 			    "{\"msg\":\"error\",\"reason\":\"the checker's process 3 of 3 (captures 2, 2 + 3, ...) was "
 			    "killed by signal 9 (Killed) before its line for capture 5\"}\n");
+	/* every process killed after its last line: all ten lines, then the
+	 * error, never done */
+	setenv("EVIDENT_CHECK_FAULT_KILL", "10", 1);
+	assert_int_equal(run_with(cj, dir, 3, &par), 1);
+	unsetenv("EVIDENT_CHECK_FAULT_KILL");
+	int jobs;
+	cut_done(&one, &jobs);
+	assert_int_equal(jobs, 1);
+	assert_true(par.len > one.len);
+	assert_memory_equal(par.buf, one.buf, one.len);
+	assert_string_equal(par.buf + one.len, "{\"msg\":\"error\",\"reason\":\"the checker's process 1 of 3 was killed "
+					       "by signal 9 (Killed) after its last capture's line\"}\n");
 	/* K = 1 ignores the fault: one process has no child to kill */
 	setenv("EVIDENT_CHECK_FAULT_KILL", "5", 1);
 	assert_int_equal(run_with(cj, dir, 1, &par), 0);
 	unsetenv("EVIDENT_CHECK_FAULT_KILL");
+	cut_done(&par, &jobs);
 	assert_int_equal(par.len, one.len);
 	strbuf_release(&one);
 	strbuf_release(&par);
