@@ -15,6 +15,17 @@
  *
  * Every buffer that held a reference is cleared before it is freed, so no
  * later process on this machine can find one in recycled memory.
+ *
+ * Each capture is judged alone (its inputs from its own seed or key), so
+ * where the checks are large it judges them in K processes (checker_jobs):
+ * forked before anything here touches CUDA (the cross-check's reference
+ * and every judge's open their own context; one does not survive a fork),
+ * process c judging captures c, c + K, ... onto a pipe, the parent copying
+ * their lines to stdout in capture order, so its reader sees byte for byte
+ * what one process writes.  Processes rather than threads: the GPU
+ * reference keeps one context in a static (cuda_worker.c cuda_reference)
+ * and the problems' plug-ins were never promised to be thread-safe.  K = 1
+ * is the one-process path, unchanged.  The `done` line says K.
  */
 #include "backends/checker.h"
 
