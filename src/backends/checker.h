@@ -10,7 +10,9 @@
  * Output on stdout, one JSON object a line: `check` per capture (phase,
  * index, seed, dist, set, max_abs_err, rel_l2, ref_scale, nan_count,
  * unwritten, mismatches, first_mismatch, pass, reference), optionally
- * `reference_check`, then `done`; `error` {reason} when it cannot judge.
+ * `reference_check`, then `done` {jobs: the processes that judged}; `error`
+ * {reason} when it cannot judge (then no more lines).  EVIDENT_CHECK_JOBS=N
+ * forces N processes (checker.c checker_jobs).
  */
 #ifndef EVIDENT_CHECKER_H
 #define EVIDENT_CHECKER_H

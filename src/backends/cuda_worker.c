@@ -886,7 +886,7 @@ int cuda_reference(const struct job *job, const long long *shape, const float *c
 	struct strbuf why = STRBUF_INIT;
 	int rc = -1;
 	void *d_in[4] = { 0 }, *d_out[2] = { 0 };
-	size_t n_out[2] = { 0 };
+	size_t n_out[2] = { 0 }, h_n = 0;
 	float *h = NULL;
 	if (problem_open_so(job->problem_so, job->problem, &pr, &why) < 0) {
 		snprintf(err, errlen, "%s", why.buf);
@@ -909,8 +909,12 @@ int cuda_reference(const struct job *job, const long long *shape, const float *c
 	if (g.gpu->reference(shape, scalar, (const float *const *)d_in, (float *const *)d_out,
 			     g.api->stream(g.ctx), err, errlen))
 		goto out;
+	/* one host copy for every output (a realloc could free a reference
+	 * uncleared), cleared before it is freed below */
+	for (int o = 0; o < pr.n_outputs; o++)
+		h_n = n_out[o] > h_n ? n_out[o] : h_n;
+	h = xmalloc(h_n * sizeof(float));
 	for (int o = 0; o < pr.n_outputs; o++) {
-		h = xrealloc(h, n_out[o] * sizeof(float));
 		if (g.api->download(g.ctx, h, d_out[o], n_out[o] * sizeof(float), err, errlen))
 			goto out;
 		for (size_t i = 0; i < n_out[o]; i++)
@@ -925,7 +929,7 @@ out:
 	for (int o = 0; o < 2; o++)
 		if (d_out[o])
 			g.api->free_buffer(g.ctx, d_out[o]);
-	free(h);
+	clear_free(h, h_n * sizeof(float));
 	problem_release(&pr);
 	strbuf_release(&why);
 	return rc;

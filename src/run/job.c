@@ -665,6 +665,7 @@ struct judged_set {
 	json_t *reference_check;
 	char *error;
 	int ran;
+	int jobs;                    /* the processes that judged (its done line), 0 if not said */
 };
 
 static void judged_release(struct judged_set *j)
@@ -687,6 +688,8 @@ static void on_checker_line(const char *line, void *ctx)
 		json_decref(j->reference_check);
 		json_object_del(m, "msg");
 		j->reference_check = json_incref(m);
+	} else if (k && !strcmp(k, "done")) {
+		j->jobs = (int)json_integer_value(json_object_get(m, "jobs"));
 	} else if (k && !strcmp(k, "error") && !j->error) {
 		const char *r = json_string_value(json_object_get(m, "reason"));
 		j->error = xstrdup(r ? r : "unknown error");
@@ -1066,6 +1069,8 @@ static int job_judge(struct job_state *j)
 			     "drawn by the parent after each sample ran (getrandom), never told to the worker");
 	/* where a job's time goes besides the worker (worker.seconds) */
 	json_object_set_new(j->judge, "checker_seconds", json_real(checker_s));
+	if (j->main_j.jobs > 0) /* the processes that judged in parallel (checker.c checker_jobs) */
+		json_object_set_new(j->judge, "checker_jobs", json_integer(j->main_j.jobs));
 	json_object_set_new(j->judge, "executor", json_string(j->main_w.exec->name));
 	json_object_set_new(j->judge, "trust", json_string(j->main_w.exec->trust));
 	if (j->main_w.plan) {
