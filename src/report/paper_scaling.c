@@ -138,7 +138,7 @@ static int variant_rate(struct query *q, const struct batch_record *b, const cha
 	return rc;
 }
 
-/* The cell of one variant in one row: "648 (0.33)", "648" (no peak), the
+/* The cell of one variant in one row: "648 (0.33)", "2.05 (0.0021)", "648" (no peak), the
  * outcome when it did not end ok, "n/a" without a rate, "-" when the
  * batch has no such variant. */
 static void add_cell(struct query *q, const struct batch_record *b, const char *variant, const char *stat,
@@ -151,8 +151,10 @@ static void add_cell(struct query *q, const struct batch_record *b, const char *
 	if (variant_rate(q, b, variant, stat, &row, &v) == 0) {
 		struct strbuf why = STRBUF_INIT;
 		record_rate_add(out, v);
+		/* two decimals, as a fraction is read; two significant digits below 0.1, so a
+		 * naive kernel's 0.0021 does not print as 0.00 */
 		if (query_stat(q, b, row, "frac_compute_peak", &frac, ci, &have_ci, &why) == 0 && isfinite(frac))
-			strbuf_addf(out, " (%.2f)", frac);
+			strbuf_addf(out, frac >= 0.095 || frac <= 0 ? " (%.2f)" : " (%.2g)", frac);
 		strbuf_release(&why);
 	} else if (!row) {
 		strbuf_addstr(out, "-");
@@ -182,12 +184,16 @@ static int scaling_figure(struct paper_ctx *c, struct sc_row *rows, size_t n, co
 		if (!rows[i].b)
 			continue;
 		nb++;
-		if (batch_dim(rows[i].b, xdim, &xs[i]) < 0 || batch_dim(rows[i].b, pdim, &ps[i]) < 0) {
-			error("%s:%d: the shape of experiment '%s' has no dimension '%s' for the figure (x=%s panel=%s; "
-			      "it has:%s%s)",
-			      c->file, c->line, rows[i].exp, batch_dim(rows[i].b, xdim, &xs[i]) < 0 ? xdim : pdim, xdim,
-			      pdim, rows[i].b->problem.n_dims ? " " : " none",
-			      rows[i].b->problem.n_dims ? rows[i].b->problem.dim_names[0] : "");
+		int no_x = batch_dim(rows[i].b, xdim, &xs[i]) < 0, no_p = batch_dim(rows[i].b, pdim, &ps[i]) < 0;
+		if (no_x || no_p) {
+			struct strbuf dims = STRBUF_INIT;
+			for (size_t k = 0; k < rows[i].b->problem.n_dims; k++)
+				strbuf_addf(&dims, "%s%s", k ? ", " : "", rows[i].b->problem.dim_names[k]);
+			error("%s:%d: the shape of experiment '%s' has no dimension '%s' for the figure's %s (it has: %s; "
+			      "name one with %s=)",
+			      c->file, c->line, rows[i].exp, no_x ? xdim : pdim, no_x ? "x axis" : "panels",
+			      dims.len ? dims.buf : "none", no_x ? "x" : "panel");
+			strbuf_release(&dims);
 			goto out;
 		}
 		for (size_t j = 0; j < i; j++)
