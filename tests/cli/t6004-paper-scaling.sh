@@ -166,6 +166,7 @@ printf '<!-- evident:scaling experiments=scaling-d64-s512,scaling-d64-s1024 runs
 expect_exit 1 paper "$TEST_TMP/E2.md"
 expect_contains "$TEST_TMP/err" "error: $TEST_TMP/E2.md:1: experiment 'scaling-d64-s1024' (latest): no recorded run of experiment 'scaling-d64-s1024'"
 expect_contains E2.md '| `scaling-d64-s1024` | **no recorded batch** |'
+expect_contains "$TEST_TMP/err" "1 block names an experiment or run with no record"
 printf '<!-- evident:scaling experiments=scaling-d64-s512,iter1,scaling-d128-s4096 runs=latest,%s -->\n' "$D128" >E3.md
 cp E3.md E3.orig
 expect_exit 1 paper "$TEST_TMP/E3.md"
