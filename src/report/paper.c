@@ -32,13 +32,14 @@
 
 #include "report/lineage.h"
 #include "report/mdscan.h"
+#include "report/paper_internal.h"
 #include "report/svg.h"
 #include "stats/stats.h"
 
 /* ---------- formatting ---------- */
 
 /* text made safe for a table cell or a line: one line, no '|' or '`', at most max bytes */
-static void add_clean(struct strbuf *out, const char *s, size_t max, int cell)
+void paper_clean(struct strbuf *out, const char *s, size_t max, int cell)
 {
 	size_t n = 0;
 	int space = 0;
@@ -180,7 +181,7 @@ static const char *basename_of(const char *p)
 }
 
 /* "2026-11-22T04:04:57.123Z" -> "2026-11-22 04:04:57 UTC" */
-static void add_date(struct strbuf *out, const char *iso)
+void paper_add_date(struct strbuf *out, const char *iso)
 {
 	if (!iso || strlen(iso) < 19) {
 		strbuf_addstr(out, "unknown date");
@@ -190,16 +191,6 @@ static void add_date(struct strbuf *out, const char *iso)
 }
 
 /* ---------- blocks ---------- */
-
-struct ctx {
-	struct query *q;
-	const struct paper_opts *o;
-	struct paper_result *r;
-	const char *file;
-	int line;
-	const char *after;           /* the prose after the block being generated */
-	size_t after_len;
-};
 
 /* The kernel file of a row: the batch's (v2), else its run's (v1). */
 static const char *row_kernel(struct query *q, const struct batch_row *row)
@@ -212,7 +203,7 @@ static const char *row_kernel(struct query *q, const struct batch_row *row)
 }
 
 /* The device label of a row's first run (malloc'd), or NULL without a run. */
-static char *row_device(struct query *q, const struct batch_row *row)
+char *paper_row_device(struct query *q, const struct batch_row *row)
 {
 	const struct run_record *run = query_row_run(q, row);
 	return run ? run_device_label(run) : NULL;
@@ -265,7 +256,7 @@ static const char **differing_params(struct query *q, const struct batch_record 
 	return out;
 }
 
-static void add_provenance(struct ctx *c, const struct batch_record *b, const char *run_arg, struct strbuf *out)
+static void add_provenance(struct paper_ctx *c, const struct batch_record *b, const char *run_arg, struct strbuf *out)
 {
 	const struct run_record *first = b->n_rows ? query_row_run(c->q, &b->rows[0]) : NULL;
 	strbuf_addf(out, "*Provenance:* experiment `%s`, batch `%s` (%s); ", b->experiment, b->run_id,
@@ -281,7 +272,7 @@ static void add_provenance(struct ctx *c, const struct batch_record *b, const ch
 	if (b->backend)
 		strbuf_addf(out, " (%s backend)", b->backend);
 	strbuf_addstr(out, "; recorded ");
-	add_date(out, first ? first->started_utc : NULL);
+	paper_add_date(out, first ? first->started_utc : NULL);
 	if (b->problem.name || b->problem.n_dims) {
 		strbuf_addf(out, "; %s", b->problem.name ? b->problem.name : "");
 		for (size_t i = 0; i < b->problem.n_dims; i++)
@@ -421,7 +412,7 @@ static int in_notes(const struct batch_record *b, const char *text)
 	return 0;
 }
 
-static void gen_table(struct ctx *c, const struct batch_record *b, const char *run_arg, struct strbuf *out)
+static void gen_table(struct paper_ctx *c, const struct batch_record *b, const char *run_arg, struct strbuf *out)
 {
 	size_t n_diff;
 	const char **diff = differing_params(c->q, b, &n_diff);
@@ -454,7 +445,7 @@ static void gen_table(struct ctx *c, const struct batch_record *b, const char *r
 		const char *variant = row->variant;
 		int is_base = baseline && variant && !strcmp(baseline, variant);
 		strbuf_addstr(out, "| ");
-		add_clean(out, variant, 80, 1);
+		paper_clean(out, variant, 80, 1);
 		if (is_base)
 			strbuf_addstr(out, " (baseline)");
 		strbuf_addstr(out, " |");
@@ -462,9 +453,9 @@ static void gen_table(struct ctx *c, const struct batch_record *b, const char *r
 			const char *k = diff[j];
 			const char *v = !strcmp(k, "kernel") ? basename_of(row_kernel(c->q, row)) : row_param(row, k);
 			strbuf_addstr(out, j ? ", " : " ");
-			add_clean(out, k, 40, 1);
+			paper_clean(out, k, 40, 1);
 			strbuf_addch(out, '=');
-			add_clean(out, v ? v : "-", 60, 1);
+			paper_clean(out, v ? v : "-", 60, 1);
 		}
 		strbuf_addstr(out, " |");
 		const char *oc = row->outcome_text;
@@ -472,7 +463,7 @@ static void gen_table(struct ctx *c, const struct batch_record *b, const char *r
 		strbuf_addf(out, " %s%s%s", bad ? "**" : "", oc ? oc : "?", bad ? "**" : "");
 		if (bad && row->reason) {
 			strbuf_addstr(out, ": ");
-			add_clean(out, row->reason, 60, 1);
+			paper_clean(out, row->reason, 60, 1);
 		}
 		strbuf_addstr(out, " |");
 		if (v2)
@@ -511,7 +502,7 @@ static void gen_table(struct ctx *c, const struct batch_record *b, const char *r
 					strbuf_addf(out, " (recorded as %s)", cmp->verdict_recorded);
 			} else if (v2 && verdict && !strcmp(verdict, "inconclusive") && cmp->verdict_reason) {
 				strbuf_addstr(out, ": ");
-				add_clean(out, cmp->verdict_reason, 80, 1);
+				paper_clean(out, cmp->verdict_reason, 80, 1);
 			}
 			if (v2 && verdict && strcmp(verdict, "faster") && strcmp(verdict, "slower") && isfinite(row->mde) &&
 			    !cmp->one_process)
@@ -522,9 +513,9 @@ static void gen_table(struct ctx *c, const struct batch_record *b, const char *r
 		} else {
 			strbuf_addstr(out, " | | | |");
 		}
-		char *dev = row_device(c->q, row);
+		char *dev = paper_row_device(c->q, row);
 		strbuf_addch(out, ' ');
-		add_clean(out, dev ? dev : "?", 60, 1);
+		paper_clean(out, dev ? dev : "?", 60, 1);
 		free(dev);
 		add_cost_cell(c->q, row, out);
 	}
@@ -542,7 +533,7 @@ static void gen_table(struct ctx *c, const struct batch_record *b, const char *r
 					    "Share of the variance between repeats:",
 					    b->repeats, b->repeats == 1 ? "" : "es", b->order ? b->order : "planned");
 			strbuf_addf(out, "%s `", any > 1 ? "," : "");
-			add_clean(out, row->variant, 80, 0);
+			paper_clean(out, row->variant, 80, 0);
 			strbuf_addf(out, "` %.0f%%", 100 * row->levels.frac_between);
 		}
 		if (any)
@@ -554,7 +545,7 @@ static void gen_table(struct ctx *c, const struct batch_record *b, const char *r
 	json_array_foreach(b->notes, i, n)
 	{
 		strbuf_addstr(out, "- note: ");
-		add_clean(out, json_string_value(n), 400, 0);
+		paper_clean(out, json_string_value(n), 400, 0);
 		strbuf_addstr(out, "\n");
 		any_note = 1;
 	}
@@ -563,9 +554,9 @@ static void gen_table(struct ctx *c, const struct batch_record *b, const char *r
 		if (!row->health_note || in_notes(b, row->health_note))
 			continue;
 		strbuf_addstr(out, "- timing health of `");
-		add_clean(out, row->variant, 80, 0);
+		paper_clean(out, row->variant, 80, 0);
 		strbuf_addstr(out, "`: ");
-		add_clean(out, row->health_note, 400, 0);
+		paper_clean(out, row->health_note, 400, 0);
 		strbuf_addstr(out, "\n");
 		any_note = 1;
 	}
@@ -581,13 +572,13 @@ static void gen_table(struct ctx *c, const struct batch_record *b, const char *r
 static void add_failed_run(const struct run_record *r, struct strbuf *sec)
 {
 	strbuf_addstr(sec, "- `");
-	add_clean(sec, r->variant, 80, 0);
+	paper_clean(sec, r->variant, 80, 0);
 	strbuf_addf(sec, "`: **%s**", r->outcome_text ? r->outcome_text : "?");
 	if (r->expect_met)
 		strbuf_addstr(sec, " (expected)");
 	if (r->reason) {
 		strbuf_addstr(sec, ": ");
-		add_clean(sec, r->reason, 300, 0);
+		paper_clean(sec, r->reason, 300, 0);
 	}
 	struct rec_phase ph[8];
 	size_t np = record_check_phases(r, ph, ARRAY_SIZE(ph));
@@ -598,7 +589,7 @@ static void add_failed_run(const struct run_record *r, struct strbuf *sec)
 	strbuf_addf(sec, " (run `%s`, ", r->run_id);
 	if (r->repeats > 1)
 		strbuf_addf(sec, "repeat %d of %d, ", r->repeat + 1, r->repeats);
-	add_date(sec, r->started_utc);
+	paper_add_date(sec, r->started_utc);
 	strbuf_addf(sec, ", commit `%.12s`%s)\n", r->git.commit ? r->git.commit : "none", r->git.dirty ? " dirty" : "");
 }
 
@@ -610,9 +601,9 @@ static void add_slower_rows(const struct batch_record *b, struct strbuf *sec)
 		if (!vd || strcmp(vd, "slower"))
 			continue;
 		strbuf_addstr(sec, "- `");
-		add_clean(sec, row->variant, 80, 0);
+		paper_clean(sec, row->variant, 80, 0);
 		strbuf_addstr(sec, "`: **slower** than `");
-		add_clean(sec, b->baseline, 80, 0);
+		paper_clean(sec, b->baseline, 80, 0);
 		strbuf_addf(sec, "`: speedup %.3fx [%.3f, %.3f], p (Holm) ", row->cmp.speedup, row->cmp.speedup_ci[0],
 			    row->cmp.speedup_ci[1]);
 		add_p(sec, row->cmp.p_adjusted);
@@ -626,13 +617,13 @@ static void add_slower_rows(const struct batch_record *b, struct strbuf *sec)
 	json_array_foreach(b->notes, i, n)
 	{
 		strbuf_addstr(sec, "- note: ");
-		add_clean(sec, json_string_value(n), 400, 0);
+		paper_clean(sec, json_string_value(n), 400, 0);
 		strbuf_addf(sec, " (batch `%s`)\n", b->run_id);
 	}
 }
 
 /* one line per failure or significant slowdown, grouped by experiment */
-static void gen_negative(struct ctx *c, const char *only, struct strbuf *out)
+static void gen_negative(struct paper_ctx *c, const char *only, struct strbuf *out)
 {
 	size_t ne;
 	const char **exps = query_experiments(c->q, &ne);
@@ -669,8 +660,6 @@ static void gen_negative(struct ctx *c, const char *only, struct strbuf *out)
 			    only ? "`" : "");
 }
 
-static void missing(struct ctx *c, const char *why, struct strbuf *out, int inline_value);
-
 /* Wilson score interval of k successes in n trials, 95% */
 static void wilson95(long k, long n, double *lo, double *hi)
 {
@@ -692,7 +681,7 @@ static void wilson95(long k, long n, double *lo, double *hi)
  * Verdicts are read as the record module reads them today (one repeat a
  * side is inconclusive whatever was recorded).
  */
-static void gen_calibration(struct ctx *c, const char *exp, struct strbuf *out)
+static void gen_calibration(struct paper_ctx *c, const char *exp, struct strbuf *out)
 {
 	enum { MAXG = 8 };
 	struct { int repeats; long batches, cmp, faster, slower, nodiff, inconcl; } g[MAXG];
@@ -730,14 +719,14 @@ static void gen_calibration(struct ctx *c, const char *exp, struct strbuf *out)
 			g[k].inconcl += !strcmp(v, "inconclusive");
 		}
 		/* the batch's device, from its first row's run (one manifest a batch) */
-		char *d = b->n_rows ? row_device(c->q, &b->rows[0]) : NULL;
+		char *d = b->n_rows ? paper_row_device(c->q, &b->rows[0]) : NULL;
 		if (d && (!devs.len || !strstr(devs.buf, d)))
 			strbuf_addf(&devs, "%s%s", devs.len ? "; " : "", d);
 		free(d);
 	}
 	if (!nb) {
 		char *why = xstrfmt("no batch of experiment '%s' in the store", exp);
-		missing(c, why, out, 0);
+		paper_missing(c, why, out, 0);
 		free(why);
 		goto out;
 	}
@@ -768,7 +757,7 @@ out:
 }
 
 /* wall and GPU seconds and money per experiment, from the index attrs alone */
-static void gen_cost(struct ctx *c, const char *only, struct strbuf *out)
+static void gen_cost(struct paper_ctx *c, const char *only, struct strbuf *out)
 {
 	size_t ne;
 	const char **exps = query_experiments(c->q, &ne);
@@ -821,7 +810,7 @@ static void gen_cost(struct ctx *c, const char *only, struct strbuf *out)
 }
 
 /* Write bytes to path only when they differ from what is there (atomic). */
-static int write_if_changed(const char *path, const struct strbuf *body, int write, int *changed)
+int paper_write_if_changed(const char *path, const struct strbuf *body, int write, int *changed)
 {
 	struct strbuf old = STRBUF_INIT;
 	int same = path_exists(path) && read_file(path, &old) == 0 && old.len == body->len &&
@@ -855,7 +844,7 @@ static int write_if_changed(const char *path, const struct strbuf *body, int wri
 	return rc;
 }
 
-static int gen_figure(struct ctx *c, const struct batch_record *b, const char *kind, const char *path,
+static int gen_figure(struct paper_ctx *c, const struct batch_record *b, const char *kind, const char *path,
 		      struct strbuf *out)
 {
 	size_t n = b->n_rows;
@@ -866,7 +855,7 @@ static int gen_figure(struct ctx *c, const struct batch_record *b, const char *k
 	double **xs = xcalloc(n + 1, sizeof(double *));
 	struct strbuf svg = STRBUF_INIT, sub = STRBUF_INIT, title = STRBUF_INIT;
 	int rc = -1, ni = 0;
-	char *dev = n ? row_device(c->q, &b->rows[0]) : NULL;
+	char *dev = n ? paper_row_device(c->q, &b->rows[0]) : NULL;
 	strbuf_addf(&sub, "batch %s; commit %.12s%s; %s", b->run_id, b->git.commit ? b->git.commit : "none",
 		    b->git.dirty ? " (dirty)" : "", dev ? dev : "unknown device");
 	free(dev);
@@ -905,7 +894,7 @@ static int gen_figure(struct ctx *c, const struct batch_record *b, const char *k
 			   (size_t)ni, 1.0);
 	}
 	char *full = c->o->base_dir && path[0] != '/' ? xstrfmt("%s/%s", c->o->base_dir, path) : xstrdup(path);
-	rc = write_if_changed(full, &svg, c->o->write_figures, &c->r->figures_changed);
+	rc = paper_write_if_changed(full, &svg, c->o->write_figures, &c->r->figures_changed);
 	free(full);
 	if (rc == 0)
 		strbuf_addf(out, "\n![%s (batch %s)](%s)\n\n", title.buf, b->run_id, path);
@@ -931,7 +920,7 @@ out:
 /* A search (record/search.h): what ran and why it stopped, a table of its
  * generations, the tree of its candidates and the figure of the best time
  * per generation with its CI. */
-static int gen_search(struct ctx *c, const struct search_record *r, const char *run_arg, const char *path,
+static int gen_search(struct paper_ctx *c, const struct search_record *r, const char *run_arg, const char *path,
 		      struct strbuf *out)
 {
 	strbuf_addf(out, "\n*Search:* experiment `%s`, search `%s` (%s); ", r->experiment ? r->experiment : "?",
@@ -941,7 +930,7 @@ static int gen_search(struct ctx *c, const struct search_record *r, const char *
 	else
 		strbuf_addstr(out, "no git commit recorded");
 	strbuf_addf(out, "; %s backend; recorded ", r->backend ? r->backend : "?");
-	add_date(out, r->started_utc);
+	paper_add_date(out, r->started_utc);
 	strbuf_addf(out, "; %zu generation(s) of up to %lld candidate(s) and the best so far; seed %llu; mutations over",
 		    r->n_gens, r->population, r->seed);
 	for (size_t i = 0; i < r->n_tunables; i++)
@@ -949,7 +938,7 @@ static int gen_search(struct ctx *c, const struct search_record *r, const char *
 	if (r->n_kernels)
 		strbuf_addf(out, "%s the kernel file", r->n_tunables ? " and" : "");
 	strbuf_addstr(out, "; stopped: ");
-	add_clean(out, r->stop_reason ? r->stop_reason : r->stopped, 300, 0);
+	paper_clean(out, r->stop_reason ? r->stop_reason : r->stopped, 300, 0);
 	if (r->budget_unit)
 		strbuf_addf(out, "; budget %.4g %s, %.4g spent", r->budget_limit, r->budget_unit, r->budget_spent);
 	strbuf_addstr(out, ".\n\n");
@@ -988,7 +977,7 @@ static int gen_search(struct ctx *c, const struct search_record *r, const char *
 	strbuf_addstr(out, "\n");
 	for (size_t g = 0; g < r->n_gens; g++) {
 		strbuf_addf(out, "- generation %d: ", r->gens[g].generation);
-		add_clean(out, r->gens[g].why ? r->gens[g].why : "not judged", 600, 0);
+		paper_clean(out, r->gens[g].why ? r->gens[g].why : "not judged", 600, 0);
 		strbuf_addstr(out, "\n");
 	}
 	strbuf_addstr(out, "\n*Tree* (each candidate where it was first judged; speedups are over the best of its "
@@ -1017,7 +1006,7 @@ static int gen_search(struct ctx *c, const struct search_record *r, const char *
 	for (size_t i = 0; i < json_array_size(r->notes); i++) {
 		strbuf_addstr(out, i ? "" : "\n");
 		strbuf_addstr(out, "*Note:* ");
-		add_clean(out, json_string_value(json_array_get(r->notes, i)), 400, 0);
+		paper_clean(out, json_string_value(json_array_get(r->notes, i)), 400, 0);
 		strbuf_addstr(out, "\n");
 	}
 	/* the figure: the best so far per generation, the start as reference */
@@ -1041,7 +1030,7 @@ static int gen_search(struct ctx *c, const struct search_record *r, const char *
 		    r->run_id ? r->run_id : "?", r->git.commit ? r->git.commit : "none", r->git.dirty ? " (dirty)" : "");
 	svg_progress(&svg, title.buf, sub.buf, "time per launch (us)", pt, r->n_gens, ref, ref_label);
 	char *full = c->o->base_dir && path[0] != '/' ? xstrfmt("%s/%s", c->o->base_dir, path) : xstrdup(path);
-	int rc = write_if_changed(full, &svg, c->o->write_figures, &c->r->figures_changed);
+	int rc = paper_write_if_changed(full, &svg, c->o->write_figures, &c->r->figures_changed);
 	free(full);
 	if (rc == 0)
 		strbuf_addf(out, "\n![%s (search %s)](%s)\n\n", title.buf, r->run_id ? r->run_id : "?", path);
@@ -1063,8 +1052,9 @@ static const char *const value_keys[] = { "experiment", "variant", "run", "stat"
 static const char *const summary_keys[] = { "experiment", NULL };
 static const char *const figure_keys[] = { "experiment", "run", "kind", "path", NULL };
 static const char *const search_keys[] = { "experiment", "run", "path", NULL };
+static const char *const scaling_keys[] = { "experiments", "runs", "path", "x", "panel", NULL };
 
-static int check_keys(struct ctx *c, const struct md_marker *m, const char *const *allowed,
+static int check_keys(struct paper_ctx *c, const struct md_marker *m, const char *const *allowed,
 		      const char *const *required)
 {
 	const char *bad = md_unknown_attr(m, allowed);
@@ -1081,7 +1071,7 @@ static int check_keys(struct ctx *c, const struct md_marker *m, const char *cons
 	return 0;
 }
 
-static void missing(struct ctx *c, const char *why, struct strbuf *out, int inline_value)
+void paper_missing(struct paper_ctx *c, const char *why, struct strbuf *out, int inline_value)
 {
 	error("%s:%d: %s", c->file, c->line, why);
 	c->r->missing++;
@@ -1092,7 +1082,7 @@ static void missing(struct ctx *c, const char *why, struct strbuf *out, int inli
 }
 
 /* Generate the content of marker m into out.  Returns 0 or -1 (malformed). */
-static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out)
+static int generate(struct paper_ctx *c, const struct md_marker *m, struct strbuf *out)
 {
 	struct strbuf why = STRBUF_INIT;
 	const char *name = m->name;
@@ -1106,7 +1096,7 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 			goto out;
 		const struct batch_record *b = query_batch(c->q, exp, run, NULL, &why);
 		if (!b)
-			missing(c, why.buf, out, 0);
+			paper_missing(c, why.buf, out, 0);
 		else if (!strcmp(name, "table"))
 			gen_table(c, b, run, out);
 		else {
@@ -1136,9 +1126,9 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 		double v, ci[2];
 		int have_ci;
 		if (query_resolve(c->q, exp, md_attr(m, "variant"), run, &b, &row, &vr, &why) < 0)
-			missing(c, why.buf, out, 1);
+			paper_missing(c, why.buf, out, 1);
 		else if (query_stat(c->q, b, row, stat, &v, ci, &have_ci, &why) < 0)
-			missing(c, why.buf, out, 1);
+			paper_missing(c, why.buf, out, 1);
 		else if (format_stat(out, v, stat, md_attr(m, "unit"), digits,
 				     !prose_has_unit(c->after, c->after_len,
 						     stat_unit(record_stat_def(stat), stat, md_attr(m, "unit")))) < 0)
@@ -1171,7 +1161,7 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 		}
 		const struct batch_record *b = query_batch(c->q, exp, run, NULL, &why);
 		if (!b)
-			missing(c, why.buf, out, 0);
+			paper_missing(c, why.buf, out, 0);
 		else
 			rc = gen_figure(c, b, kind, path, out);
 	} else if (!strcmp(name, "search")) {
@@ -1187,12 +1177,17 @@ static int generate(struct ctx *c, const struct md_marker *m, struct strbuf *out
 		long si = query_search(c->q, exp, run, &why);
 		const struct search_record *sr = si >= 0 ? query_search_at(c->q, (size_t)si) : NULL;
 		if (!sr)
-			missing(c, why.len ? why.buf : "the search record cannot be read", out, 0);
+			paper_missing(c, why.len ? why.buf : "the search record cannot be read", out, 0);
 		else
 			rc = gen_search(c, sr, run, path, out);
+	} else if (!strcmp(name, "scaling")) {
+		static const char *const req[] = { "experiments", "runs", NULL };
+		if ((rc = check_keys(c, m, scaling_keys, req)) < 0)
+			goto out;
+		rc = paper_gen_scaling(c, m, out);
 	} else {
 		rc = error("%s:%d: unknown block 'evident:%s' (known: table, provenance, value, figure, negative, cost, "
-			   "calibration, search)",
+			   "calibration, search, scaling)",
 			   c->file, m->line, name);
 	}
 out:
@@ -1204,7 +1199,7 @@ int paper_render(struct query *q, const char *file, const char *text, size_t len
 		 const struct paper_opts *o, struct strbuf *out, struct paper_result *r)
 {
 	struct md_doc d = MD_DOC_INIT;
-	struct ctx c = { q, o, r, file, 0, NULL, 0 };
+	struct paper_ctx c = { q, o, r, file, 0, NULL, 0 };
 	int rc = -1;
 	memset(r, 0, sizeof(*r));
 	if (md_parse(&d, file, text, len) < 0)

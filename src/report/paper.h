@@ -9,6 +9,7 @@
  *   <!-- evident:negative -->...<!-- /evident:negative -->
  *   <!-- evident:cost -->...<!-- /evident:cost -->
  *   <!-- evident:figure experiment=E run=latest kind=ecdf path=figures/E-ecdf.svg -->...
+ *   <!-- evident:scaling experiments=E1,E2 runs=latest path=figures/s.svg -->...  (one batch each)
  *
  * A value prints its unit unless the prose right after the block already
  * starts with it (-->6.6<!-- /evident:value --> GFLOP/s: the number alone).

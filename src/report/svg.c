@@ -450,3 +450,163 @@ void svg_progress(struct strbuf *out, const char *title, const char *subtitle, c
 #undef FY
 	strbuf_addstr(out, "</svg>\n");
 }
+
+/* A series' marker at (x, y): circle, square, triangle, diamond by index,
+ * so the lines are told apart without colour too. */
+static void marker(struct strbuf *out, size_t k, double x, double y, const char *c)
+{
+	switch (k % 4) {
+	case 0:
+		strbuf_addf(out, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"%s\"/>\n", x, y, c);
+		break;
+	case 1:
+		strbuf_addf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"8\" height=\"8\" fill=\"%s\"/>\n", x - 4, y - 4, c);
+		break;
+	case 2:
+		strbuf_addf(out, "<path d=\"M%.2f %.2f L%.2f %.2f L%.2f %.2f Z\" fill=\"%s\"/>\n", x, y - 5, x + 5, y + 4,
+			    x - 5, y + 4, c);
+		break;
+	default:
+		strbuf_addf(out, "<path d=\"M%.2f %.2f L%.2f %.2f L%.2f %.2f L%.2f %.2f Z\" fill=\"%s\"/>\n", x, y - 5,
+			    x + 5, y, x, y + 5, x - 5, y, c);
+	}
+}
+
+void svg_lines(struct strbuf *out, const char *title, const char *subtitle, const char *xlabel,
+	       const char *ylabel, const char *const *series, size_t n_series, const struct svg_panel *p,
+	       size_t n_panels, int log2_x)
+{
+	const double pw = 360, gap = 56;
+	size_t np = n_panels ? n_panels : 1;
+	/* the shared ranges: x over every panel (log2 when asked), y from 0 */
+	double xlo = INFINITY, xhi = -INFINITY, yhi = 0;
+	for (size_t k = 0; k < n_panels; k++)
+		for (size_t i = 0; i < p[k].n_x; i++) {
+			double x = p[k].x[i];
+			if (!isfinite(x) || (log2_x && !(x > 0)))
+				continue;
+			x = log2_x ? log2(x) : x;
+			xlo = x < xlo ? x : xlo;
+			xhi = x > xhi ? x : xhi;
+			for (size_t s = 0; s < n_series; s++) {
+				double y = p[k].y[s * p[k].n_x + i];
+				if (isfinite(y) && y > yhi)
+					yhi = y;
+			}
+		}
+	if (!isfinite(xlo)) {
+		xlo = 0;
+		xhi = 1;
+	}
+	double xpad = log2_x ? 0.35 : (xhi - xlo) * 0.06;
+	if (!(xpad > 0))
+		xpad = 0.5;
+	xlo -= xpad;
+	xhi += xpad;
+	yhi = yhi > 0 ? yhi * 1.08 : 1;
+	size_t maxlen = 6;
+	for (size_t s = 0; s < n_series; s++)
+		if (series[s] && strlen(series[s]) > maxlen)
+			maxlen = strlen(series[s]);
+	double lw = 50 + 7.0 * (double)maxlen;
+	struct frame f = { .x0 = 72, .y0 = 80, .h = 440 };
+	f.y1 = f.h - 60;
+	double plots = pw * (double)np + gap * (double)(np - 1);
+	f.w = frame_width(0, f.x0, plots, lw + 16, title);
+	f.lo = 0;
+	f.hi = yhi;
+#define FY(v) (f.y1 - (v) / f.hi * (f.y1 - f.y0))
+	begin(out, &f, title, subtitle);
+	double yt[16];
+	size_t nyt = svg_ticks(0, yhi, 7, yt);
+	int ydec = tick_decimals(yt, nyt);
+	strbuf_addf(out, "<text x=\"16\" y=\"%.2f\" transform=\"rotate(-90 16 %.2f)\" text-anchor=\"middle\">",
+		    (f.y0 + f.y1) / 2, (f.y0 + f.y1) / 2);
+	esc(out, ylabel);
+	strbuf_addstr(out, "</text>\n");
+	/* the x ticks: powers of two (every other one when there are many), or nice ones */
+	double xt[16];
+	size_t nxt = 0;
+	int xdec = 0;
+	if (log2_x) {
+		double k0 = ceil(xlo - 1e-9), k1 = floor(xhi + 1e-9);
+		double step = k1 - k0 > 8 ? 2 : 1;
+		for (double k = k0; k <= k1 && nxt < 16; k += step)
+			xt[nxt++] = k;
+	} else {
+		nxt = svg_ticks(xlo, xhi, 6, xt);
+		xdec = tick_decimals(xt, nxt);
+	}
+	for (size_t k = 0; k < np; k++) {
+		double px0 = f.x0 + (pw + gap) * (double)k, px1 = px0 + pw;
+#define FX(v) (px0 + ((v) - xlo) / (xhi - xlo) * pw)
+		for (size_t i = 0; i < nyt; i++) {
+			strbuf_addf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#e5e5e5\"/>\n", px0,
+				    FY(yt[i]), px1, FY(yt[i]));
+			if (!k)
+				strbuf_addf(out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\" fill=\"#333333\">%.*f</text>\n",
+					    px0 - 6, FY(yt[i]) + 4, ydec, yt[i]);
+		}
+		for (size_t i = 0; i < nxt; i++) {
+			double x = FX(xt[i]);
+			strbuf_addf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#e5e5e5\"/>\n", x,
+				    f.y0, x, f.y1);
+			if (log2_x)
+				strbuf_addf(out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" fill=\"#333333\">%.0f</text>\n",
+					    x, f.y1 + 16, exp2(xt[i]));
+			else
+				strbuf_addf(out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" fill=\"#333333\">%.*f</text>\n",
+					    x, f.y1 + 16, xdec, xt[i]);
+		}
+		strbuf_addf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" stroke=\"#999999\"/>\n",
+			    px0, f.y0, pw, f.y1 - f.y0);
+		strbuf_addf(out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" font-weight=\"bold\">", (px0 + px1) / 2,
+			    f.y0 - 8);
+		esc(out, k < n_panels ? p[k].label : "no data");
+		strbuf_addstr(out, "</text>\n");
+		strbuf_addf(out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">", (px0 + px1) / 2, f.y1 + 36);
+		esc(out, xlabel);
+		strbuf_addstr(out, "</text>\n");
+		if (k >= n_panels)
+			continue;
+		for (size_t s = 0; s < n_series; s++) {
+			const char *c = palette[s % N_PALETTE];
+			const double *y = p[k].y + s * p[k].n_x;
+			/* the line, broken where a point is missing */
+			struct strbuf line = STRBUF_INIT;
+			for (size_t i = 0; i <= p[k].n_x; i++) {
+				double x = i < p[k].n_x ? p[k].x[i] : NAN;
+				int have = i < p[k].n_x && isfinite(y[i]) && isfinite(x) && (!log2_x || x > 0);
+				if (have) {
+					strbuf_addf(&line, "%s%.2f,%.2f", line.len ? " " : "", FX(log2_x ? log2(x) : x),
+						    FY(y[i]));
+					continue;
+				}
+				if (strchr(line.buf ? line.buf : "", ' '))
+					strbuf_addf(out, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+						    line.buf, c);
+				strbuf_reset(&line);
+			}
+			strbuf_release(&line);
+			for (size_t i = 0; i < p[k].n_x; i++) {
+				double x = p[k].x[i];
+				if (isfinite(y[i]) && isfinite(x) && (!log2_x || x > 0))
+					marker(out, s, FX(log2_x ? log2(x) : x), FY(y[i]), c);
+			}
+		}
+#undef FX
+	}
+	double lx = f.x0 + plots + 20;
+	for (size_t s = 0; s < n_series; s++) {
+		const char *c = palette[s % N_PALETTE];
+		double ly = f.y0 + 8 + 18.0 * (double)s;
+		strbuf_addf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+			    lx, ly, lx + 24, ly, c);
+		marker(out, s, lx + 12, ly, c);
+		strbuf_addf(out, "<text x=\"%.2f\" y=\"%.2f\">", lx + 30, ly + 4);
+		esc(out, series[s]);
+		strbuf_addstr(out, "</text>\n");
+	}
+#undef FY
+	strbuf_addstr(out, "</svg>\n");
+}

@@ -2,7 +2,8 @@
  * svg.h - the figures of the paper, written as plain SVG 1.1 text (no
  * plotting library, no Python at paper time): an ECDF of each variant's
  * timing samples, a box plot of them, a forest plot of speedups with
- * their confidence intervals, and a search's best time per generation.
+ * their confidence intervals, a search's best time per generation, and
+ * lines of a rate against a size across experiments (svg_lines).
  *
  * Output is a pure function of the inputs: fixed precision (two decimals
  * for coordinates), no timestamps, no random ids, so regenerating a figure
@@ -57,6 +58,25 @@ struct svg_point {
  */
 void svg_progress(struct strbuf *out, const char *title, const char *subtitle, const char *ylabel,
 		  const struct svg_point *p, size_t n, double ref, const char *ref_label);
+
+/* One panel of a line plot: x positions (ascending) and, for each series
+ * of the plot, one y per position, y[series * n_x + i]; NaN: no point. */
+struct svg_panel {
+	const char *label;       /* above the panel, e.g. "D=64" */
+	const double *x;
+	size_t n_x;
+	const double *y;
+};
+/*
+ * y against x, side by side panels that share both axes (y from 0), one
+ * colour and marker per series (named in a legend on the right, the same
+ * in every panel).  log2_x: a base-2 logarithmic x axis, ticks at powers
+ * of two.  A NaN breaks a series' line; a series with no point in a
+ * panel is absent there.
+ */
+void svg_lines(struct strbuf *out, const char *title, const char *subtitle, const char *xlabel,
+	       const char *ylabel, const char *const *series, size_t n_series, const struct svg_panel *p,
+	       size_t n_panels, int log2_x);
 
 /* "Nice" axis ticks covering [lo, hi]: at most max_ticks values into t. */
 size_t svg_ticks(double lo, double hi, size_t max_ticks, double *t);

@@ -1,7 +1,8 @@
 /*
  * test_svg.c - the SVG figures: nice ticks, XML escaping of labels, and
  * byte-identical output for the same input (figures are committed and
- * 'make paper' must not rewrite them).
+ * 'make paper' must not rewrite them); the line plot's log2 axis, panels,
+ * legend and broken lines.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -49,11 +50,45 @@ static void test_deterministic_and_escaped(void **state)
 	strbuf_release(&y);
 }
 
+/* svg_lines: a panel per entry, ticks at powers of two, a marker per
+ * point and per legend entry, a NaN breaking its series' line. */
+static void test_lines(void **state)
+{
+	(void)state;
+	const char *const series[] = { "mma", "a<b" };
+	double x64[] = { 512, 1024, 2048, 4096 }, y64[] = { 100, 200, NAN, 400, /* a<b */ 50, 60, 70, 80 };
+	double x128[] = { 4096 }, y128[] = { 300, NAN };
+	struct svg_panel p[] = { { "D=64", x64, 4, y64 }, { "D=128", x128, 1, y128 } };
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	svg_lines(&x, "t", "sub", "S", "TFLOP/s", series, 2, p, 2, 1);
+	svg_lines(&y, "t", "sub", "S", "TFLOP/s", series, 2, p, 2, 1);
+	assert_string_equal(x.buf, y.buf);
+	assert_null(strstr(x.buf, "nan"));
+	assert_non_null(strstr(x.buf, ">D=64<"));
+	assert_non_null(strstr(x.buf, ">D=128<"));
+	assert_non_null(strstr(x.buf, "a&lt;b"));
+	for (const char *t = ">512<\0>1024<\0>2048<\0>4096<\0"; *t; t += strlen(t) + 1)
+		assert_non_null(strstr(x.buf, t));
+	assert_null(strstr(x.buf, ">768<")); /* powers of two only */
+	/* lines: mma's 512-1024 (broken at 2048; 4096 alone is no line), a<b's
+	 * four points; none in the D=128 panel (one point each) */
+	size_t lines = 0, marks = 0;
+	for (const char *s = x.buf; (s = strstr(s, "<polyline")); s++)
+		lines++;
+	for (const char *s = x.buf; (s = strstr(s, "<circle")); s++)
+		marks++;
+	assert_int_equal(lines, 2);
+	assert_int_equal(marks, 3 + 1 + 1); /* mma's points and its legend entry */
+	strbuf_release(&x);
+	strbuf_release(&y);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ticks),
 		cmocka_unit_test(test_deterministic_and_escaped),
+		cmocka_unit_test(test_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
