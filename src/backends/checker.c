@@ -53,8 +53,15 @@
  * parallel judge's parent that stopped reading, EPIPE). */
 static int emit(json_t *m)
 {
-	char *s = json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
-	int rc = 0;
+	/* a message json_pack refused (a number it cannot write: an error that
+	 * overflowed to inf) must not vanish: the merge would read the next
+	 * capture's line in its place (red team 32, from the code).  An error
+	 * line stands in for it, and the run fails as on any checker error. */
+	if (!m)
+		m = json_pack("{s:s, s:s}", "msg", "error", "reason",
+			      "the checker could not write a message (a value json cannot hold)");
+	char *s = m ? json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
+	int rc = s ? 0 : -1;
 	if (s) {
 		if (fputs(s, stdout) < 0 || fputc('\n', stdout) == EOF)
 			rc = -1;

@@ -402,7 +402,7 @@ static void add_cost_cell(struct query *q, const struct batch_row *row, struct s
 }
 
 /* Does one of the batch's notes already say text? */
-static int in_notes(const struct batch_record *b, const char *text)
+int paper_in_notes(const struct batch_record *b, const char *text)
 {
 	for (size_t i = 0; i < json_array_size(b->notes); i++) {
 		const char *n = json_string_value(json_array_get(b->notes, i));
@@ -410,6 +410,44 @@ static int in_notes(const struct batch_record *b, const char *text)
 			return 1;
 	}
 	return 0;
+}
+
+int paper_batch_notes(const struct batch_record *b, const char *exp, struct strbuf *out)
+{
+	size_t i;
+	json_t *n;
+	int any = 0;
+	json_array_foreach(b->notes, i, n)
+	{
+		strbuf_addstr(out, "- ");
+		if (exp) {
+			strbuf_addch(out, '`');
+			paper_clean(out, exp, 120, 0);
+			strbuf_addstr(out, "`, ");
+		}
+		strbuf_addstr(out, "note: ");
+		paper_clean(out, json_string_value(n), 400, 0);
+		strbuf_addstr(out, "\n");
+		any = 1;
+	}
+	for (size_t k = 0; b->version >= 2 && k < b->n_rows; k++) {
+		const struct batch_row *row = &b->rows[k];
+		if (!row->health_note || paper_in_notes(b, row->health_note))
+			continue;
+		strbuf_addstr(out, "- ");
+		if (exp) {
+			strbuf_addch(out, '`');
+			paper_clean(out, exp, 120, 0);
+			strbuf_addstr(out, "`, ");
+		}
+		strbuf_addstr(out, "timing health of `");
+		paper_clean(out, row->variant, 80, 0);
+		strbuf_addstr(out, "`: ");
+		paper_clean(out, row->health_note, 400, 0);
+		strbuf_addstr(out, "\n");
+		any = 1;
+	}
+	return any;
 }
 
 static void gen_table(struct paper_ctx *c, const struct batch_record *b, const char *run_arg, struct strbuf *out)
@@ -539,28 +577,7 @@ static void gen_table(struct paper_ctx *c, const struct batch_record *b, const c
 		if (any)
 			strbuf_addstr(out, ".\n\n");
 	}
-	size_t i;
-	json_t *n;
-	int any_note = 0;
-	json_array_foreach(b->notes, i, n)
-	{
-		strbuf_addstr(out, "- note: ");
-		paper_clean(out, json_string_value(n), 400, 0);
-		strbuf_addstr(out, "\n");
-		any_note = 1;
-	}
-	for (size_t k = 0; v2 && k < b->n_rows; k++) {
-		const struct batch_row *row = &b->rows[k];
-		if (!row->health_note || in_notes(b, row->health_note))
-			continue;
-		strbuf_addstr(out, "- timing health of `");
-		paper_clean(out, row->variant, 80, 0);
-		strbuf_addstr(out, "`: ");
-		paper_clean(out, row->health_note, 400, 0);
-		strbuf_addstr(out, "\n");
-		any_note = 1;
-	}
-	if (any_note)
+	if (paper_batch_notes(b, NULL, out))
 		strbuf_addstr(out, "\n");
 	if (b->interrupted)
 		strbuf_addstr(out, "*This batch was interrupted: variants after the last row never ran.*\n\n");

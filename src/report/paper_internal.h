@@ -37,6 +37,14 @@ int paper_write_if_changed(const char *path, const struct strbuf *body, int writ
  * counted in r->missing, and said in the text. */
 void paper_missing(struct paper_ctx *c, const char *why, struct strbuf *out, int inline_value);
 
+/* Does one of batch b's notes say text (a substring)? */
+int paper_in_notes(const struct batch_record *b, const char *text);
+/* Batch b's notes and its rows' timing-health notes not already among them,
+ * a "- note: ..." line each (with exp, "- `EXP`, note: ..."): what qualifies
+ * every number a block shows of b (a loosened tolerance, a precision note,
+ * a capped or charged run).  1 when it wrote a line. */
+int paper_batch_notes(const struct batch_record *b, const char *exp, struct strbuf *out);
+
 /*
  * The scaling block (paper_scaling.c; docs/paper.md): one batch of each
  * experiment of m's experiments=, a table of FLOP rates and fractions of

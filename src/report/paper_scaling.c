@@ -155,6 +155,10 @@ static void add_cell(struct query *q, const struct batch_record *b, const char *
 		 * naive kernel's 0.0021 does not print as 0.00 */
 		if (query_stat(q, b, row, "frac_compute_peak", &frac, ci, &have_ci, &why) == 0 && isfinite(frac))
 			strbuf_addf(out, frac >= 0.095 || frac <= 0 ? " (%.2f)" : " (%.2g)", frac);
+		/* a rate from fewer repeats than the batch ran says so (red team 32: a row
+		 * whose other repeats aborted read as any other) */
+		if (row->n_ok_runs < row->n_runs)
+			strbuf_addf(out, ", %zu of %zu repeats ok", row->n_ok_runs, row->n_runs);
 		strbuf_release(&why);
 	} else if (!row) {
 		strbuf_addstr(out, "-");
@@ -398,6 +402,10 @@ int paper_gen_scaling(struct paper_ctx *c, const struct md_marker *m, struct str
 			strbuf_addf(out, "%s%s=%lld", k ? " " : " ", b->problem.dim_names[k], b->problem.dims[k]);
 		if (b->problem.dtype)
 			strbuf_addf(out, " %s", b->problem.dtype);
+		/* every cell of the row passed only a rule the spec loosened (red team
+		 * 32: a constant output at 1e5x the problem's tolerance showed as a rate) */
+		if (paper_in_notes(b, "loosens the problem's tolerance"))
+			strbuf_addstr(out, " **(the spec loosens the problem's tolerance: see the notes)**");
 		strbuf_addstr(out, " |");
 		for (size_t s = 0; s < nv; s++)
 			add_cell(c->q, b, variants[s], stat, out);
@@ -458,6 +466,13 @@ int paper_gen_scaling(struct paper_ctx *c, const struct md_marker *m, struct str
 			strbuf_addf(out, " A newer batch of `%s` exists: `%s`.", b->experiment, newest);
 		strbuf_addstr(out, "\n");
 	}
+	/* what qualifies the numbers: each batch's notes, as its own table prints
+	 * them (a loosened tolerance, precision, timing health; red team 32) */
+	int any_note = 0;
+	for (size_t i = 0; i < ne; i++)
+		if (rows[i].b)
+			any_note |= paper_batch_notes(rows[i].b, rows[i].exp, out);
+	(void)any_note;
 	strbuf_addstr(out, "\n");
 	if (path) {
 		struct strbuf label = STRBUF_INIT;
