@@ -432,6 +432,86 @@ static void add_trust_note(struct actx *a, struct strbuf *msg, const struct batc
 		strbuf_addf(msg, "; %s ran trust: host (its host code in the timing worker, not sealed)", name);
 }
 
+/*
+ * The recorded verdict of va against vb in batch b, where one of them is
+ * b's baseline and the comparison is not of one process a side; NULL
+ * otherwise (a pair the batch never compared is not recomputed here).
+ */
+static const char *recorded_pair_verdict(const struct batch_record *b, const struct batch_row *ra,
+					 const struct batch_row *rb, const char *va, const char *vb)
+{
+	const char *base = b->baseline, *v = NULL;
+	double sp, ci[2];
+	if (base && !strcmp(base, vb) && audit_row_comparison(ra, &v, &sp, ci) && !ra->cmp.one_process)
+		return v;
+	if (base && !strcmp(base, va) && audit_row_comparison(rb, &v, &sp, ci) && !rb->cmp.one_process)
+		return invert_verdict(v);
+	return NULL;
+}
+
+/* The first run's binary hash and device (the GPU's name, else the CPU's
+ * model on the host backend) of a row, both non-NULL, or 0. */
+static int row_identity(struct actx *a, const struct batch_row *row, const char **bin, const char **dev)
+{
+	const struct run_record *r = query_row_run(a->q, row);
+	if (!r || !r->binary_sha256)
+		return 0;
+	*bin = r->binary_sha256;
+	*dev = r->device_name ? r->device_name : r->cpu;
+	return *dev != NULL;
+}
+
+/*
+ * A verdict one batch gives that the experiment's other batches of the
+ * same binaries on the same device do not (red team 33: an A/A experiment
+ * run 58 times, 57 batches inconclusive or no_difference, the 58th
+ * "faster 1.484x, p 0.023"; a claim on that batch was supported).  Over
+ * every batch of experiment e (reproductions left out) whose rows va and
+ * vb both ended ok, ran the evidence batch's binaries on its device, and
+ * recorded the pair's comparison with more than one process a side, count
+ * those giving want.  Fewer than half: the claim is contested, and *agrees
+ * is cleared with the counts in msg; otherwise the counts are added to msg
+ * when there is more than one such batch.
+ */
+static void across_batches(struct actx *a, const char *e, const char *const *need, const struct batch_record *eb,
+			   const struct batch_row *ra, const struct batch_row *rb, const char *va, const char *vb,
+			   const char *want, int *agrees, struct strbuf *msg)
+{
+	const char *bin_a, *bin_b, *dev, *dev_b;
+	if (!row_identity(a, ra, &bin_a, &dev) || !row_identity(a, rb, &bin_b, &dev_b) || strcmp(dev, dev_b))
+		return;
+	size_t n = 0, k = 0, pos = a->q->n;
+	struct strbuf others = STRBUF_INIT;
+	const struct batch_record *b;
+	while ((b = query_next_batch(a->q, e, need, &pos))) {
+		const struct batch_row *xa = batch_find_row(b, va), *xb = batch_find_row(b, vb);
+		const char *ba, *bb, *da, *db;
+		if (!xa || !xb || xa->outcome != OUTCOME_OK || xb->outcome != OUTCOME_OK)
+			continue;
+		if (!row_identity(a, xa, &ba, &da) || !row_identity(a, xb, &bb, &db) || strcmp(ba, bin_a) ||
+		    strcmp(bb, bin_b) || strcmp(da, dev) || strcmp(db, dev))
+			continue;
+		const char *v = recorded_pair_verdict(b, xa, xb, va, vb);
+		if (!v)
+			continue;
+		n++;
+		if (!strcmp(v, want)) {
+			k++;
+		} else if (b != eb) {
+			strbuf_addf(&others, "%s%s (%s)", others.len ? ", " : "", v, audit_id_or(b->run_id));
+		}
+	}
+	if (n >= 2 && 2 * k < n) {
+		*agrees = 0;
+		strbuf_addf(msg, "; but only %zu of %zu batches of the same binaries on %s give %s, the others: %s: a "
+				 "verdict the next run reverses (cite the batches together, or rerun with more repeats)",
+			    k, n, dev, want, others.buf);
+	} else if (n >= 2) {
+		strbuf_addf(msg, "; %zu of %zu batches of the same binaries on %s give %s", k, n, dev, want);
+	}
+	strbuf_release(&others);
+}
+
 void audit_claim_compare(struct actx *a, const struct md_marker *m)
 {
 	static const char *const allowed[] = { "experiment", "a", "b", "run", "speedup", "tol", NULL };
@@ -548,6 +628,8 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 	add_trust_note(a, &msg, ra, va);
 	add_trust_note(a, &msg, rb, vb);
 	int agrees = verdict && !strcmp(verdict, want);
+	if (agrees && !stale && used && !used->one_process)
+		across_batches(a, e, need, b, ra, rb, va, vb, want, &agrees, &msg);
 	if (agrees && stated) {
 		double lo = ci[0] - sulp, hi = ci[1] + sulp;
 		if (tol) {

@@ -26,12 +26,21 @@ const char *const audit_fam_names[] = {
 const struct unit audit_units[] = {
 	{ "GFLOP/s", F_FLOPS, 1, 0 }, { "TFLOP/s", F_FLOPS, 1e3, 0 },
 	{ "GFLOPS", F_FLOPS, 1, 0 }, { "TFLOPS", F_FLOPS, 1e3, 0 },
+	/* other spellings of the same units (red team 33: "9.5 Gflop/s" passed
+	 * the scan unseen) */
+	{ "Gflop/s", F_FLOPS, 1, 0 }, { "Tflop/s", F_FLOPS, 1e3, 0 },
+	{ "GFlop/s", F_FLOPS, 1, 0 }, { "TFlop/s", F_FLOPS, 1e3, 0 },
+	{ "Gflops", F_FLOPS, 1, 0 }, { "Tflops", F_FLOPS, 1e3, 0 },
+	{ "GFlops", F_FLOPS, 1, 0 }, { "TFlops", F_FLOPS, 1e3, 0 },
 	{ "GB/s", F_BW, 1, 0 }, { "TB/s", F_BW, 1e3, 0 }, { "MB/s", F_BW, 1e-3, 0 },
 	{ "bytes", F_BYTES, 1, 0 }, { "KiB", F_BYTES, 1024.0, 0 }, { "MiB", F_BYTES, 1048576.0, 0 },
 	{ "GiB", F_BYTES, 1073741824.0, 0 }, { "KB", F_BYTES, 1e3, 0 }, { "MB", F_BYTES, 1e6, 0 },
 	{ "GB", F_BYTES, 1e9, 0 },
 	{ "\xce\xbcs" /* μs */, F_TIME, 1, 0 }, { "\xc2\xb5s" /* µs */, F_TIME, 1, 0 }, { "us", F_TIME, 1, 0 },
 	{ "ns", F_TIME, 1e-3, 0 }, { "ms", F_TIME, 1e3, 0 },
+	{ "microseconds", F_TIME, 1, 0 }, { "microsecond", F_TIME, 1, 0 }, { "usec", F_TIME, 1, 0 },
+	{ "milliseconds", F_TIME, 1e3, 0 }, { "millisecond", F_TIME, 1e3, 0 }, { "msec", F_TIME, 1e3, 0 },
+	{ "nanoseconds", F_TIME, 1e-3, 0 }, { "nanosecond", F_TIME, 1e-3, 0 },
 	{ "seconds", F_TIME, 1e6, 0 }, { "second", F_TIME, 1e6, 0 }, { "secs", F_TIME, 1e6, 0 },
 	{ "sec", F_TIME, 1e6, 0 }, { "s", F_TIME, 1e6, 0 },
 	{ "minutes", F_TIME, 6e7, 0 }, { "minute", F_TIME, 6e7, 0 }, { "mins", F_TIME, 6e7, 0 },
@@ -41,6 +50,7 @@ const struct unit audit_units[] = {
 	{ "days", F_TIME, 8.64e10, 0 }, { "day", F_TIME, 8.64e10, 0 },
 	{ "USD", F_USD, 1, 0 },
 	{ "\xc3\x97" /* × */, F_RATIO, 1, 0 }, { "x", F_RATIO, 1, 1 }, { "%", F_PCT, 1, 0 },
+	{ "-fold", F_RATIO, 1, 1 }, { "fold", F_RATIO, 1, 0 },
 	{ "seeds", F_SEEDS, 1, 0 }, { "seed", F_SEEDS, 1, 0 },
 	{ "samples", F_SAMPLES, 1, 0 }, { "sample", F_SAMPLES, 1, 0 },
 };

@@ -20,6 +20,7 @@
 struct qty {
 	enum fam fam;
 	double base;             /* in the family's base unit */
+	double ulp;              /* the claim's written precision, in the base unit */
 	double bare_scale;       /* from a number written without a unit */
 	const char *name;        /* statistic ("median_us") or setting leaf ("samples") */
 };
@@ -28,7 +29,6 @@ struct qty {
 static int claim_qty(const struct md_marker *m, struct qty *q)
 {
 	const char *err, *s;
-	double ulp;
 	struct setting st;
 	if (!strcmp(m->name, "value") && (s = md_attr(m, "value")) && md_attr(m, "stat")) {
 		q->name = md_attr(m, "stat");
@@ -46,7 +46,7 @@ static int claim_qty(const struct md_marker *m, struct qty *q)
 	} else {
 		return 0;
 	}
-	return audit_stated_number(s, q->fam, q->bare_scale, &q->base, &ulp, &err) == 0;
+	return audit_stated_number(s, q->fam, q->bare_scale, &q->base, &q->ulp, &err) == 0;
 }
 
 /* Is name a statistic or a setting's name, i.e. does code "NAME: N" say which quantity N is? */
@@ -63,24 +63,34 @@ struct found {
 	char keybuf[64];
 };
 
+/*
+ * Does claim quantity q trace the number f?  The same quantity, the same
+ * number, and a claim written at least as precisely as the text's number:
+ * a claim checked at its own precision backs no finer digits (red team
+ * 33: `value=1e5us`, checked to +-5e4 us, traced "100000 us" beside medians
+ * of 135378 and 107660 us).
+ */
 static int qty_matches(const struct found *f, const struct qty *q)
 {
-	double nb;
+	double nb, scale;
 	if (f->key && quantity_name(f->key)) {
 		if (strcmp(f->key, q->name))
 			return 0;
 		if (f->u && f->u->fam != q->fam)
 			return 0;
-		nb = f->n.v * (f->u ? f->u->scale : q->bare_scale);
+		scale = f->u ? f->u->scale : q->bare_scale;
 	} else if (f->u) {
 		if (f->u->fam != q->fam)
 			return 0;
-		nb = f->n.v * f->u->scale;
+		scale = f->u->scale;
 	} else {
 		if (q->fam != F_NONE && q->fam != F_SEEDS && q->fam != F_SAMPLES)
 			return 0; /* a bare number says nothing of a time or a ratio */
-		nb = f->n.v;
+		scale = 1;
 	}
+	nb = f->n.v * scale;
+	if (q->ulp > f->n.ulp * scale * (1 + 1e-9))
+		return 0;
 	return audit_same_number(nb, q->base);
 }
 
@@ -296,7 +306,11 @@ static void scan_number(struct scan *s, size_t *pi)
 	size_t i = *pi, start = i;
 	struct found f;
 	memset(&f, 0, sizeof(f));
-	if (glued_to_name(t, i)) {
+	/* "KEY=3.8x": a value with a unit is a quantity, whatever names it (red
+	 * team 33's "speedup=3.8x"); "B=4", "STAGES=2" stay names' values */
+	struct num eqn;
+	int eq_unit = i > 0 && t[i - 1] == '=' && (audit_parse_num(t + i, &eqn), eqn.u != NULL);
+	if (!eq_unit && glued_to_name(t, i)) {
 		while (i + 1 < d->len && (audit_is_name_byte((unsigned char)t[i + 1]) || t[i + 1] == '.'))
 			i++;
 		*pi = i;

@@ -22,3 +22,13 @@ expect_exit 1 "$EVIDENT" audit --strict -q notebook.md
 expect_contains "$TEST_TMP/out" '7 untraced numbers (--strict: failing)'
 expect_exit 0 "$EVIDENT" audit --no-untraced notebook.md
 expect_contains "$TEST_TMP/out" '; 0 untraced numbers'
+
+# a claim traces no finer digits than it is checked to (red team 33: a
+# claim written `1e5us`, checked to +-5e4 us, traced "100000 us"); whether
+# the claim itself holds (the median within 0.01 s +- 0.005) is not the point
+printf 'The baseline takes 0.01 s. <!-- claim: value experiment=tiny variant=base stat=median_us value=0.01s -->\n' > vague.md
+"$EVIDENT" audit -q vague.md > "$TEST_TMP/v1" 2>&1
+expect_not_contains "$TEST_TMP/v1" "untraced: '0.01 s'"
+printf 'The baseline takes 10000 us. <!-- claim: value experiment=tiny variant=base stat=median_us value=0.01s -->\n' > vague2.md
+"$EVIDENT" audit -q vague2.md > "$TEST_TMP/v2" 2>&1
+expect_contains "$TEST_TMP/v2" "vague2.md:1: untraced: '10000 us' is neither generated"

@@ -52,3 +52,18 @@ grep -q ': untraced: .* is neither generated' "$TEST_TMP/out" || fail "the messa
 # the claims that trace the numbers of lines 37-38 hold; the malformed one is an error
 expect_contains "$TEST_TMP/out" "labreport.md:49: error: claim 'value': tol=50% is wider than the 5% a claim may allow"
 expect_contains "$TEST_TMP/out" 'audit: 7 claims: 6 supported, 0 contradicted, 0 stale, 0 unsupported, 1 malformed; 34 untraced numbers'
+
+# other spellings of the units (red team 33: none of these was seen), and
+# a unit after "KEY=" (a name's value has none: "B=4" stays a name's)
+mkdir -p sp/store
+cat > sp/s.md <<'M'
+It ran 3.8-fold faster, at 9.5 Gflop/s and 2.1 TFlops, a median of 21 milliseconds
+against 1.3e2 microseconds, so speedup=3.8x at B=4 with STAGES=2.
+M
+"$EVIDENT" audit --store sp/store sp/s.md > "$TEST_TMP/sp.out" 2>&1
+for n in "'3.8-fold'" "'9.5 Gflop/s'" "'2.1 TFlops'" "'21 milliseconds'" "'1.3e2 microseconds'" "'3.8x'"; do
+	expect_contains "$TEST_TMP/sp.out" "untraced: $n"
+done
+expect_not_contains "$TEST_TMP/sp.out" "untraced: '4'"
+expect_not_contains "$TEST_TMP/sp.out" "untraced: '2'"
+expect_contains "$TEST_TMP/sp.out" "; 6 untraced numbers"

@@ -1,0 +1,55 @@
+# Red team 33 (tests/fixtures/adversary/host/redteam33/README.md, finding
+# 4): an A/A experiment run 58 times gave 57 batches inconclusive or
+# no_difference and one "faster 1.484x, p 0.023"; a claim on that batch
+# was supported and audit --strict passed.  Now a verdict claim is
+# weighed against every batch of the experiment that ran the same
+# binaries on the same device with more than one process a side: fewer
+# than half giving the claimed verdict contradicts it ("only k of n").
+# Here the same binary is made slower in one batch only (its sleep from
+# the runner's environment), then measured alike in two more.
+. "$REPO/tests/cli/lib.sh"
+. "$REPO/tests/cli/paper-lib.sh"
+runs_alone "verdicts timed on the CPU"
+setup_tiny_repo
+EVIDENT_TINY_EXTRA_MS=30 run_tiny tiny-env.yaml
+b1=$(ls "$EVIDENT_STORE"/runs/*-batch.json | xargs -n1 basename | sed 's/\.json$//')
+run_tiny tiny-env.yaml
+run_tiny tiny-env.yaml
+printf 'Slower. <!-- claim: slower experiment=tiny-env a=envslow b=base run=%s -->\n' "$b1" > c.md
+"$EVIDENT" audit --no-untraced c.md > "$TEST_TMP/audit" 2>&1
+rc=$?
+# what the records say: batch 1's verdict, and how many of the three give slower
+read -r v1 k n <<<"$(python3 - "$EVIDENT_STORE" "$b1" <<'PY'
+import glob, json, sys
+st, b1 = sys.argv[1:]
+k = n = 0
+v1 = None
+for f in glob.glob(st + "/runs/*-batch.json"):
+    b = json.load(open(f))
+    v = [x for x in b["variants"] if x["variant"] == "envslow"][0]
+    verdict = (v.get("comparison") or {}).get("verdict")
+    n += 1
+    k += verdict == "slower"
+    if b["run_id"] == b1:
+        v1 = verdict
+print(v1, k, n)
+PY
+)"
+expect_eq "$v1" "slower" "batch 1 (30 ms more a launch) finds envslow slower"
+if [ $((2 * k)) -lt "$n" ]; then
+	expect_eq "$rc" 1 "audit exit (only $k of $n batches slower)"
+	expect_contains "$TEST_TMP/audit" "c.md:1: contradicted: slower envslow vs base: "
+	expect_contains "$TEST_TMP/audit" "but only $k of $n batches of the same binaries on "
+	expect_contains "$TEST_TMP/audit" "a verdict the next run reverses"
+else
+	# the two later batches found it slower too, by chance (each about 1 in 40)
+	expect_eq "$rc" 0 "audit exit ($k of $n batches slower)"
+	expect_contains "$TEST_TMP/audit" "; $k of $n batches of the same binaries on "
+fi
+# one more batch with the sleep: two of four say slower, half: supported, with the counts
+EVIDENT_TINY_EXTRA_MS=30 run_tiny tiny-env.yaml
+b4=$(ls "$EVIDENT_STORE"/runs/*-batch.json | xargs -n1 basename | sed 's/\.json$//' | sort | tail -1)
+printf 'Slower. <!-- claim: slower experiment=tiny-env a=envslow b=base run=%s -->\n' "$b4" > d.md
+"$EVIDENT" audit --no-untraced d.md > "$TEST_TMP/audit2" 2>&1 || { cat "$TEST_TMP/audit2"; fail "the claim on batch 4 is not supported"; }
+expect_match "$TEST_TMP/audit2" "d.md:1: supported: slower envslow vs base: .*; [234] of 4 batches of the same binaries on "
+exit 0
