@@ -96,6 +96,11 @@ struct rec_check {
 	double max_abs_err, rel_l2, ref_scale;
 	long long nan_count, unwritten, mismatches, first_mismatch;
 	int pass;
+	/* the entries judged one by one (problems/evident_focus.h): how many,
+	 * how many out of their bounds, the worst error / bound; entries 0 and
+	 * worst NAN where the check had none (and in records before this key) */
+	long long focus_entries, focus_out;
+	double focus_worst;
 };
 
 /* A compute-sanitizer verdict; doc is the embedded document sanitize.c

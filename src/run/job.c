@@ -776,6 +776,11 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 		k->mismatches = json_integer_value(json_object_get(m, "mismatches"));
 		k->first_mismatch = json_integer_value(json_object_get(m, "first_mismatch"));
 		k->pass = json_is_true(json_object_get(m, "pass"));
+		/* the checker's entries judged one by one, kept in the record */
+		json_t *f = json_object_get(m, "focus");
+		k->focus_entries = json_is_object(f) ? json_integer_value(json_object_get(f, "entries")) : 0;
+		k->focus_out = json_is_object(f) ? json_integer_value(json_object_get(f, "out")) : 0;
+		k->focus_worst = json_is_object(f) ? json_number_value(json_object_get(f, "worst")) : NAN;
 	}
 	return rc;
 }

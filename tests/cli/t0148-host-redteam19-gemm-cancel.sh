@@ -9,6 +9,7 @@
 # old_sniff, the O(K) look at one entry (entry_sniff) and the refining of
 # the entries that look small (refine_small) fail there, on `cancel` alone
 # (their `uniform` and `large` checks pass), and the fp32 twin is ok.
+# Each `cancel` check's record keeps the focus: entries, out, worst.
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 timeout -s KILL 200 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam19-gemm.yaml > "$TEST_TMP/out" 2>&1
@@ -29,9 +30,21 @@ assert len(runs) == 4, len(runs)
 for r in runs:
     checks = r["correctness"]["checks"]
     bad = [c for c in checks if not c["pass"]]
+    # every `cancel` check keeps its focus: how many entries were judged
+    # one by one, how many out of their bounds, the worst error / bound
+    # (red team 33: the record dropped it); no other distribution has one
+    for c in checks:
+        if c["dist"] == "cancel":
+            f = c["focus"]
+            assert f["entries"] > 0 and 0 <= f["out"] <= f["entries"], c
+            assert (f["out"] > 0) == (f["worst"] > 1), c
+        else:
+            assert "focus" not in c, c
     if r["variant"] == "honest":
         assert not bad, bad
         assert any(c["dist"] == "cancel" for c in checks), checks
+        # fp32 accumulation: well inside the bound (test_gemm_focus: under half)
+        assert all(c["focus"]["worst"] < 0.5 for c in checks if c["dist"] == "cancel"), checks
         continue
     # refused on `cancel` alone, by entries out of their bounds: the
     # chunked fp16 sums pass the rule on the other distributions
