@@ -46,6 +46,16 @@ else
 	expect_eq "$rc" 0 "audit exit ($k of $n batches slower)"
 	expect_contains "$TEST_TMP/audit" "; $k of $n batches of the same binaries on "
 fi
+# a pair the batch never compared (neither is the baseline) is weighed as
+# one of the batch's 3 pairs (red team 34: 1 of 30 pairs of 7 copies of one
+# kernel came out "faster 1.768x" unadjusted)
+printf 'Slower. <!-- claim: slower experiment=tiny-env a=envslow b=twin run=%s -->\n' "$b1" > p.md
+"$EVIDENT" audit --no-untraced p.md > "$TEST_TMP/pair" 2>&1
+expect_contains "$TEST_TMP/pair" "adjusted over the batch's 3 pairs"
+# a batch at another shape (the same binaries: the shape is a launch
+# argument) measures something else and is not counted (red team 34)
+sed 's/S: 64, D: 32/S: 32, D: 32/' tiny-env.yaml > tiny-env-s32.yaml
+run_tiny tiny-env-s32.yaml
 # one more batch with the sleep: two of four say slower, half: supported, with the counts
 EVIDENT_TINY_EXTRA_MS=30 run_tiny tiny-env.yaml
 b4=$(ls "$EVIDENT_STORE"/runs/*-batch.json | xargs -n1 basename | sed 's/\.json$//' | sort | tail -1)
