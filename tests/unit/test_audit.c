@@ -628,7 +628,8 @@ static void test_reproduced(void **state)
  * drifting repeats as independent samples supported "x is faster" (p far
  * below 0.05); by repeat it is inconclusive, so the claim is contradicted.
  * x against the baseline (this hand-made batch recorded no comparisons,
- * so it is judged the same way) is a real difference and stays supported.
+ * so it is judged the same way) is a real difference and stays supported,
+ * its p adjusted over the batch's 3 pairs too.
  */
 static void test_pair_by_repeat(void **state)
 {
@@ -639,7 +640,9 @@ static void test_pair_by_repeat(void **state)
 			"<!-- claim: faster experiment=d a=x b=base -->\n",
 			&c);
 	assert_non_null(strstr(f, "t.md:1: contradicted: faster x vs y: speedup of x over y "));
-	assert_non_null(strstr(f, "verdict inconclusive (3 and 3 repeats, two-level, not adjusted; runs "
+	/* its p adjusted over the batch's 3 pairs (red team 34) */
+	assert_non_null(strstr(f, "verdict inconclusive (3 and 3 repeats, two-level, p "));
+	assert_non_null(strstr(f, " adjusted over the batch's 3 pairs; runs "
 				  "20260103T000003Z-d-x0, 20260103T000006Z-d-y0)"));
 	assert_non_null(strstr(f, "t.md:2: contradicted: slower y vs x"));
 	assert_non_null(strstr(f, "t.md:3: supported: faster x vs base: speedup of x over base 1.05"));
