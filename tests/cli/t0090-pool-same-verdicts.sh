@@ -9,9 +9,14 @@
 # agree with the planted speeds or be inconclusive, never the opposite, and
 # the medians must keep their order fast < base < slow in both runs.
 . "$REPO/tests/cli/lib.sh"
-# It runs beside other tests (it ran alone until 2026-11-28): its times are
-# sleeps three times apart, and a stretched repeat may make a verdict
-# inconclusive, never the opposite (checked below).
+# It ran beside other tests from 2026-11-28 (its times are sleeps three
+# times apart, and a stretched repeat may make a verdict inconclusive,
+# never the opposite, checked below), until a full make test at load 6.15
+# on 2026-11-29 recorded `fast` (3 ms sleeps) escaped_work in one repeat:
+# 5 samples with CPU past the bound after the done line, an honest
+# kernel judged by the host clock under a load three times the CPUs
+# (open: README, "Still out of reach").  It runs alone again.
+runs_alone "a sleeping kernel's samples under a load of 6 on 2 CPUs were judged escaped_work"
 mkrepo
 spec=tests/fixtures/specs/pool.yaml
 expect_exit 0 "$EVIDENT" run --no-progress "$spec"
