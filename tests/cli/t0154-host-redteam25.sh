@@ -11,7 +11,7 @@
 # from the grace's CPU test; now protocol_violation.  Red team 29's
 # thp_spin, below.
 . "$REPO/tests/cli/lib.sh"
-runs_alone "its cheat races the parent's stop"
+runs_alone_machine "its cheat races the parent's stop, and its thousands of threads load the whole machine (a load average past 100): t0147, an alone test beside it, had an honest sample charged (2026-11-29)"
 mkrepo
 for sp in leader grace; do
 	timeout -s KILL 200 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam25-$sp.yaml > "$TEST_TMP/$sp" 2>&1

@@ -12,7 +12,7 @@
 # so it is ok at its twin's time or escaped_work where the parent reads
 # the line before the copy ends; nap64 (64 MiB) is escaped_work.
 . "$REPO/tests/cli/lib.sh"
-runs_alone "its cheat races the parent's stop"
+runs_alone_machine "its cheat races the parent's stop, and its thousands of threads load the whole machine (a load average past 100): t0147, an alone test beside it, had an honest sample charged (2026-11-29)"
 mkrepo
 # 12 samples, not the specs' 30: each sample of crowd256 copies 256 MiB
 # beside 2000 threads, and the rule needs 5 of the ~9 timing ones

@@ -9,7 +9,7 @@
 # allowance_mean_us, recorded), and the copy's CPU is charged to samples
 # where the load leaves the sample's wall time short.
 . "$REPO/tests/cli/lib.sh"
-runs_alone "its cheat races the parent's stop"
+runs_alone_machine "its cheat races the parent's stop, and its thousands of threads load the whole machine (a load average past 100): t0147, an alone test beside it, had an honest sample charged (2026-11-29)"
 mkrepo
 # 12 samples, not the spec's 30 (each copies 256 MiB beside 2000 threads)
 sed 's/samples: 30/samples: 12/' tests/fixtures/specs/host-redteam27-helper256.yaml > "$TEST_TMP/h.yaml" || fail "sed"
