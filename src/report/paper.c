@@ -412,6 +412,17 @@ int paper_in_notes(const struct batch_record *b, const char *text)
 	return 0;
 }
 
+/* A note line's start: "- ", and with exp "- `EXP`, ". */
+static void note_lead(struct strbuf *out, const char *exp)
+{
+	strbuf_addstr(out, "- ");
+	if (exp) {
+		strbuf_addch(out, '`');
+		paper_clean(out, exp, 120, 0);
+		strbuf_addstr(out, "`, ");
+	}
+}
+
 int paper_batch_notes(const struct batch_record *b, const char *exp, struct strbuf *out)
 {
 	size_t i;
@@ -419,12 +430,7 @@ int paper_batch_notes(const struct batch_record *b, const char *exp, struct strb
 	int any = 0;
 	json_array_foreach(b->notes, i, n)
 	{
-		strbuf_addstr(out, "- ");
-		if (exp) {
-			strbuf_addch(out, '`');
-			paper_clean(out, exp, 120, 0);
-			strbuf_addstr(out, "`, ");
-		}
+		note_lead(out, exp);
 		strbuf_addstr(out, "note: ");
 		paper_clean(out, json_string_value(n), 400, 0);
 		strbuf_addstr(out, "\n");
@@ -434,12 +440,7 @@ int paper_batch_notes(const struct batch_record *b, const char *exp, struct strb
 		const struct batch_row *row = &b->rows[k];
 		if (!row->health_note || paper_in_notes(b, row->health_note))
 			continue;
-		strbuf_addstr(out, "- ");
-		if (exp) {
-			strbuf_addch(out, '`');
-			paper_clean(out, exp, 120, 0);
-			strbuf_addstr(out, "`, ");
-		}
+		note_lead(out, exp);
 		strbuf_addstr(out, "timing health of `");
 		paper_clean(out, row->variant, 80, 0);
 		strbuf_addstr(out, "`: ");

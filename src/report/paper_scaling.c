@@ -468,11 +468,9 @@ int paper_gen_scaling(struct paper_ctx *c, const struct md_marker *m, struct str
 	}
 	/* what qualifies the numbers: each batch's notes, as its own table prints
 	 * them (a loosened tolerance, precision, timing health; red team 32) */
-	int any_note = 0;
 	for (size_t i = 0; i < ne; i++)
 		if (rows[i].b)
-			any_note |= paper_batch_notes(rows[i].b, rows[i].exp, out);
-	(void)any_note;
+			paper_batch_notes(rows[i].b, rows[i].exp, out);
 	strbuf_addstr(out, "\n");
 	if (path) {
 		struct strbuf label = STRBUF_INIT;
