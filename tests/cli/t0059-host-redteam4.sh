@@ -82,11 +82,16 @@ expect_eq "$(jget "$r" "d['judge']['sandbox']['oom_score_adj']")" "1000" "oom_un
 r=$(grep -l '"variant": "oom_undo"' unboxed/runs/*.json | grep -v batch | head -1)
 [ -n "$r" ] || fail "no unsandboxed record of oom_undo"
 "$EVIDENT" show --store unboxed --log "$(basename "$r" .json)" > "$TEST_TMP/unboxed-log" 2>&1
-if grep -q "oom_undo: oom_score_adj 1000, write 0: written" "$TEST_TMP/unboxed-log"; then
-	expect_eq "$(jget "$r" "d['outcome']")" "protocol_violation" "oom_undo lowered its OOM score unsandboxed"
+# The outcome decides, not the log: the parent reads the score at each step
+# of the protocol while the kernel's init may still run, so it can kill the
+# worker between init's write and init's line (3 of 8 runs at load 0.5 had
+# no line; the log alone decided before, and the test failed then).
+if [ "$(jget "$r" "d['outcome']")" = protocol_violation ]; then
 	jget "$r" "d['reason']" > "$TEST_TMP/reason"
 	expect_contains "$TEST_TMP/reason" "lowered its oom_score_adj from 1000 to 0"
+	expect_not_contains "$TEST_TMP/unboxed-log" "write 0: refused"
 else
 	expect_match "$TEST_TMP/unboxed-log" "oom_undo: oom_score_adj 1000, write 0: refused"
 	expect_eq "$(jget "$r" "d['outcome']")" "ok" "oom_undo, its write refused"
+	expect_eq "$(jget "$r" "d['judge']['sandbox']['oom_score_adj']")" "1000" "oom_undo's unsandboxed worker's oom_score_adj"
 fi
