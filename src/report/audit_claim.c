@@ -433,20 +433,93 @@ static void add_trust_note(struct actx *a, struct strbuf *msg, const struct batc
 }
 
 /*
- * The recorded verdict of va against vb in batch b, where one of them is
- * b's baseline and the comparison is not of one process a side; NULL
- * otherwise (a pair the batch never compared is not recomputed here).
+ * The comparison of variant va (row ra) against vb (row rb) in batch b.
+ * When one of them is b's baseline: as b recorded it (Holm-adjusted over
+ * its sweep), inverted when the baseline is va.  Otherwise the samples
+ * are compared here, as the batch compares a variant with its baseline,
+ * by repeat (two levels: pooling the repeats' samples as independent
+ * would call run-to-run drift a difference), with the batch's noise band
+ * and alpha; and since such a pair is one of the m pairs of the batch's
+ * variants that ended ok, any of which a writer could have picked, its p
+ * is adjusted over all of them (Bonferroni) and the verdict drawn again
+ * (red team 34: among 7 copies of one kernel, 1 of 30 ordered pairs came
+ * out "faster 1.768x", unadjusted, from one batch).  Returns 1 with pc
+ * filled (pc->used points into pc or into a row of b), 0 when the
+ * samples cannot be compared.
  */
-static const char *recorded_pair_verdict(const struct batch_record *b, const struct batch_row *ra,
-					 const struct batch_row *rb, const char *va, const char *vb)
-{
-	const char *base = b->baseline, *v = NULL;
+struct pair_cmp {
+	const char *verdict;                  /* static or borrowed from b */
 	double sp, ci[2];
-	if (base && !strcmp(base, vb) && audit_row_comparison(ra, &v, &sp, ci) && !ra->cmp.one_process)
-		return v;
-	if (base && !strcmp(base, va) && audit_row_comparison(rb, &v, &sp, ci) && !rb->cmp.one_process)
-		return invert_verdict(v);
-	return NULL;
+	int inverted;                         /* the recorded comparison was of vb against va */
+	const struct stats_comparison *used;  /* the comparison drawn on */
+	const char *how;                      /* how the p was adjusted: static or how_buf */
+	char how_buf[160];
+	struct stats_comparison sc;           /* a comparison made here */
+};
+
+static int pair_compare(struct actx *a, const struct batch_record *b, const struct batch_row *ra,
+			const struct batch_row *rb, const char *va, const char *vb, struct pair_cmp *pc)
+{
+	const char *base = b->baseline;
+	memset(pc, 0, sizeof(*pc));
+	pc->how = "Holm-adjusted over the sweep";
+	if (base && !strcmp(base, vb) && audit_row_comparison(ra, &pc->verdict, &pc->sp, pc->ci)) {
+		pc->used = &ra->cmp;
+		return 1;
+	}
+	if (base && !strcmp(base, va) && audit_row_comparison(rb, &pc->verdict, &pc->sp, pc->ci)) {
+		double lo = pc->ci[0];
+		pc->used = &rb->cmp;
+		pc->inverted = 1;
+		pc->verdict = invert_verdict(pc->verdict);
+		pc->sp = 1 / pc->sp;
+		pc->ci[0] = 1 / pc->ci[1];
+		pc->ci[1] = 1 / lo;
+		return 1;
+	}
+	struct stats_opts so = STATS_OPTS_INIT;
+	struct stats_comparison *sc = &pc->sc;
+	if (isfinite(b->holm_alpha) && b->holm_alpha > 0 && b->holm_alpha < 1)
+		so.alpha = b->holm_alpha;
+	if (isfinite(b->holm_threshold) && b->holm_threshold >= 0 && b->holm_threshold < 1)
+		so.threshold = b->holm_threshold;
+	double **xa = NULL, **xb = NULL;
+	size_t *na = NULL, *nb = NULL, ka = 0, kb = 0;
+	int ok = query_row_groups(a->q, ra, &xa, &na, &ka) == 0 && query_row_groups(a->q, rb, &xb, &nb, &kb) == 0 &&
+		 ka && kb;
+	if (ok) {
+		struct stats_groups ga = { ka, (const double *const *)xa, na };
+		struct stats_groups gb = { kb, (const double *const *)xb, nb };
+		ok = stats_compare_groups(&gb, &ga, &so, sc) == 0;
+	}
+	if (xa)
+		query_groups_free(xa, na, ka);
+	if (xb)
+		query_groups_free(xb, nb, kb);
+	if (!ok)
+		return 0;
+	size_t n_ok = 0;
+	for (size_t k = 0; k < b->n_rows; k++)
+		n_ok += b->rows[k].outcome == OUTCOME_OK;
+	double m_pairs = n_ok >= 2 ? (double)n_ok * (double)(n_ok - 1) / 2 : 1;
+	if (m_pairs > 1 && isfinite(sc->p)) {
+		sc->p_adjusted = sc->p * m_pairs < 1 ? sc->p * m_pairs : 1;
+		stats_verdict(sc, so.alpha, so.threshold);
+	}
+	pc->verdict = sc->verdict;
+	pc->sp = sc->speedup;
+	pc->ci[0] = sc->speedup_ci[0];
+	pc->ci[1] = sc->speedup_ci[1];
+	pc->used = sc;
+	if (m_pairs > 1)
+		snprintf(pc->how_buf, sizeof(pc->how_buf), "%zu and %zu repeats, two-level, p %.2g adjusted over the "
+			 "batch's %.0f pairs", ka, kb, sc->p_adjusted, m_pairs);
+	else
+		snprintf(pc->how_buf, sizeof(pc->how_buf), "%zu and %zu repeats, two-level, not adjusted", ka, kb);
+	pc->how = ka > 1 || kb > 1 ? pc->how_buf
+		  : m_pairs > 1    ? "two-sided Mann-Whitney, adjusted over the batch's pairs"
+				   : "two-sided Mann-Whitney, not adjusted";
+	return 1;
 }
 
 /* The same problem, shape and dtype (as the records name them). */
@@ -475,20 +548,47 @@ static int row_identity(struct actx *a, const struct batch_row *row, const char 
 }
 
 /*
- * A verdict one batch gives that the experiment's other batches of the
- * same binaries on the same device do not (red team 33: an A/A experiment
- * run 58 times, 57 batches inconclusive or no_difference, the 58th
- * "faster 1.484x, p 0.023"; a claim on that batch was supported).  Over
- * every batch of experiment e (reproductions left out) whose rows va and
- * vb both ended ok, ran the evidence batch's binaries on its device, and
- * recorded the pair's comparison with more than one process a side, count
- * those giving want.  Fewer than half: the claim is contested, and *agrees
- * is cleared with the counts in msg; otherwise the counts are added to msg
- * when there is more than one such batch.
+ * The row of batch b that ran binary bin on device dev and ended ok,
+ * preferring the one named want, never skip; NULL when there is none.
+ * By binary, not by name: the same code under another variant or spec
+ * name is the same evidence (red team 34, finding 3: a new spec name for
+ * the same binaries had no other batch to be weighed against).
  */
-static void across_batches(struct actx *a, const char *e, const char *const *need, const struct batch_record *eb,
-			   const struct batch_row *ra, const struct batch_row *rb, const char *va, const char *vb,
-			   const char *want, int *agrees, struct strbuf *msg)
+static const struct batch_row *row_of_binary(struct actx *a, const struct batch_record *b, const char *bin,
+					     const char *dev, const char *want, const struct batch_row *skip)
+{
+	const struct batch_row *found = NULL;
+	for (size_t k = 0; k < b->n_rows; k++) {
+		const struct batch_row *row = &b->rows[k];
+		const char *rbin, *rdev;
+		if (row == skip || row->outcome != OUTCOME_OK || !row_identity(a, row, &rbin, &rdev) ||
+		    strcmp(rbin, bin) || strcmp(rdev, dev))
+			continue;
+		if (row->variant && !strcmp(row->variant, want))
+			return row;
+		if (!found)
+			found = row;
+	}
+	return found;
+}
+
+/*
+ * A verdict one batch gives that the other batches of the same binaries
+ * on the same device at the same shape do not (red team 33: an A/A
+ * experiment run 58 times, 57 batches inconclusive or no_difference, the
+ * 58th "faster 1.484x, p 0.023"; a claim on that batch was supported).
+ * Over every batch in the store, of any experiment (reproductions left
+ * out), with rows that ran the evidence's two binaries on its device and
+ * ended ok, compare the pair as the claim's own batch is compared
+ * (pair_compare: recorded when one side is the baseline, else computed
+ * and adjusted over the batch's pairs), leave out comparisons of one
+ * process a side, and count those giving want.  Fewer than half: the claim
+ * is contested, and *agrees is cleared with the counts in msg; otherwise
+ * the counts are added to msg when there is more than one such batch.
+ */
+static void across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *ra,
+			   const struct batch_row *rb, const char *va, const char *vb, const char *want, int *agrees,
+			   struct strbuf *msg)
 {
 	const char *bin_a, *bin_b, *dev, *dev_b;
 	if (!row_identity(a, ra, &bin_a, &dev) || !row_identity(a, rb, &bin_b, &dev_b) || strcmp(dev, dev_b))
@@ -496,27 +596,22 @@ static void across_batches(struct actx *a, const char *e, const char *const *nee
 	size_t n = 0, k = 0, pos = a->q->n;
 	struct strbuf others = STRBUF_INIT;
 	const struct batch_record *b;
-	while ((b = query_next_batch(a->q, e, need, &pos))) {
-		const struct batch_row *xa = batch_find_row(b, va), *xb = batch_find_row(b, vb);
-		const char *ba, *bb, *da, *db;
-		if (!xa || !xb || xa->outcome != OUTCOME_OK || xb->outcome != OUTCOME_OK)
-			continue;
+	while ((b = query_next_batch(a->q, NULL, NULL, &pos))) {
 		/* the same problem: a batch at another shape (a launch argument,
 		 * so the same binaries) measures another thing (red team 34) */
 		if (!same_problem(&b->problem, &eb->problem))
 			continue;
-		if (!row_identity(a, xa, &ba, &da) || !row_identity(a, xb, &bb, &db) || strcmp(ba, bin_a) ||
-		    strcmp(bb, bin_b) || strcmp(da, dev) || strcmp(db, dev))
-			continue;
-		const char *v = recorded_pair_verdict(b, xa, xb, va, vb);
-		if (!v)
+		const struct batch_row *xa = b == eb ? ra : row_of_binary(a, b, bin_a, dev, va, NULL);
+		const struct batch_row *xb = b == eb ? rb : xa ? row_of_binary(a, b, bin_b, dev, vb, xa) : NULL;
+		struct pair_cmp pc;
+		if (!xa || !xb || !pair_compare(a, b, xa, xb, xa->variant, xb->variant, &pc) || !pc.verdict ||
+		    pc.used->one_process)
 			continue;
 		n++;
-		if (!strcmp(v, want)) {
+		if (!strcmp(pc.verdict, want))
 			k++;
-		} else if (b != eb) {
-			strbuf_addf(&others, "%s%s (%s)", others.len ? ", " : "", v, audit_id_or(b->run_id));
-		}
+		else if (b != eb)
+			strbuf_addf(&others, "%s%s (%s)", others.len ? ", " : "", pc.verdict, audit_id_or(b->run_id));
 	}
 	if (n >= 2 && 2 * k < n) {
 		*agrees = 0;
@@ -541,8 +636,8 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 	const char *stated = md_attr(m, "speedup"), *tol = md_attr(m, "tol");
 	const char *need[] = { va, vb, NULL };
 	struct strbuf why = STRBUF_INIT, msg = STRBUF_INIT, head = STRBUF_INIT;
-	double **xa = NULL, **xb = NULL, sv = 0, sulp = 0, pct = -1, amount = 0;
-	size_t *na = NULL, *nb = NULL, ka = 0, kb = 0, n_b = 0;
+	double sv = 0, sulp = 0, pct = -1, amount = 0;
+	size_t n_b = 0;
 	char how_groups[160] = "";
 	struct blist batches = { 0 };
 	strbuf_addf(&head, "%s %s vs %s", m->name, va, vb);
@@ -582,81 +677,19 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 			goto out;
 		}
 	}
-	const char *base = b->baseline;
-	const char *verdict = NULL, *how = "Holm-adjusted over the sweep";
-	double sp = NAN, ci[2] = { NAN, NAN };
-	struct stats_comparison sc;
-	const struct stats_comparison *used = NULL; /* for rule 0's wording */
-	int inverted = 0;
-	if (base && !strcmp(base, vb) && audit_row_comparison(ra, &verdict, &sp, ci)) {
-		/* as recorded */
-		used = &ra->cmp;
-	} else if (base && !strcmp(base, va) && audit_row_comparison(rb, &verdict, &sp, ci)) {
-		double lo = ci[0];
-		used = &rb->cmp;
-		inverted = 1;
-		verdict = invert_verdict(verdict);
-		sp = 1 / sp;
-		ci[0] = 1 / ci[1];
-		ci[1] = 1 / lo;
-	} else {
-		/*
-		 * Neither is the baseline: compare their samples here, as the
-		 * batch compares a variant with its baseline, by repeat (two
-		 * levels; pooling the repeats' samples as independent would
-		 * call run-to-run drift a difference), with the batch's noise
-		 * band and alpha.  Not Holm-adjusted: the batch never made
-		 * this comparison.
-		 */
-		struct stats_opts so = STATS_OPTS_INIT;
-		if (isfinite(b->holm_alpha) && b->holm_alpha > 0 && b->holm_alpha < 1)
-			so.alpha = b->holm_alpha;
-		if (isfinite(b->holm_threshold) && b->holm_threshold >= 0 && b->holm_threshold < 1)
-			so.threshold = b->holm_threshold;
-		int ok = query_row_groups(a->q, ra, &xa, &na, &ka) == 0 &&
-			 query_row_groups(a->q, rb, &xb, &nb, &kb) == 0 && ka && kb;
-		if (ok) {
-			struct stats_groups ga = { ka, (const double *const *)xa, na };
-			struct stats_groups gb = { kb, (const double *const *)xb, nb };
-			ok = stats_compare_groups(&gb, &ga, &so, &sc) == 0;
-		}
-		/* A pair the batch never compared is one of the m pairs of its
-		 * variants that ended ok, any of which a writer could have
-		 * picked: its p is adjusted over all of them (Bonferroni), and
-		 * the verdict drawn again (red team 34: among 7 copies of one
-		 * kernel, 1 of 30 ordered pairs came out "faster 1.768x",
-		 * unadjusted, from one batch). */
-		size_t n_ok = 0;
-		for (size_t k = 0; k < b->n_rows; k++)
-			n_ok += b->rows[k].outcome == OUTCOME_OK;
-		double m_pairs = n_ok >= 2 ? (double)n_ok * (double)(n_ok - 1) / 2 : 1;
-		if (ok && m_pairs > 1 && isfinite(sc.p)) {
-			sc.p_adjusted = sc.p * m_pairs < 1 ? sc.p * m_pairs : 1;
-			stats_verdict(&sc, so.alpha, so.threshold);
-		}
-		if (!ok) {
-			audit_finding(a, m->line, "unsupported", "%s: the samples of batch %s cannot be compared", head.buf,
-				bid);
-			free(last);
-			goto out;
-		}
-		verdict = sc.verdict;
-		sp = sc.speedup;
-		ci[0] = sc.speedup_ci[0];
-		ci[1] = sc.speedup_ci[1];
-		if (m_pairs > 1)
-			snprintf(how_groups, sizeof(how_groups), "%zu and %zu repeats, two-level, p %.2g adjusted over the "
-				 "batch's %.0f pairs", ka, kb, sc.p_adjusted, m_pairs);
-		else
-			snprintf(how_groups, sizeof(how_groups), "%zu and %zu repeats, two-level, not adjusted", ka, kb);
-		how = ka > 1 || kb > 1 ? how_groups : m_pairs > 1 ? "two-sided Mann-Whitney, adjusted over the batch's pairs"
-								    : "two-sided Mann-Whitney, not adjusted";
-		used = &sc;
+	struct pair_cmp pc;
+	if (!pair_compare(a, b, ra, rb, va, vb, &pc)) {
+		audit_finding(a, m->line, "unsupported", "%s: the samples of batch %s cannot be compared", head.buf, bid);
+		free(last);
+		goto out;
 	}
-	if (used && used->one_process) {
+	const char *verdict = pc.verdict, *how = pc.how;
+	double sp = pc.sp, ci[2] = { pc.ci[0], pc.ci[1] };
+	const struct stats_comparison *used = pc.used; /* for rule 0's wording */
+	if (used->one_process) {
 		const char *rec = used->verdict_recorded;
 		snprintf(how_groups, sizeof(how_groups), "1 repeat a side: the variance between processes is unknown%s%s",
-			 rec ? "; recorded as " : "", rec ? (inverted ? invert_verdict(rec) : rec) : "");
+			 rec ? "; recorded as " : "", rec ? (pc.inverted ? invert_verdict(rec) : rec) : "");
 		how = how_groups;
 	}
 	strbuf_addf(&msg, "speedup of %s over %s %.3fx [%.3f, %.3f], verdict %s (%s; runs %s, %s)", va, vb, sp, ci[0],
@@ -664,8 +697,8 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 	add_trust_note(a, &msg, ra, va);
 	add_trust_note(a, &msg, rb, vb);
 	int agrees = verdict && !strcmp(verdict, want);
-	if (agrees && !stale && used && !used->one_process)
-		across_batches(a, e, need, b, ra, rb, va, vb, want, &agrees, &msg);
+	if (agrees && !stale && !used->one_process)
+		across_batches(a, b, ra, rb, va, vb, want, &agrees, &msg);
 	if (agrees && stated) {
 		double lo = ci[0] - sulp, hi = ci[1] + sulp;
 		if (tol) {
@@ -692,10 +725,6 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 	conclude(a, m, agrees, stale, head.buf, msg.buf, why.buf, last);
 	free(last);
 out:
-	if (xa)
-		query_groups_free(xa, na, ka);
-	if (xb)
-		query_groups_free(xb, nb, kb);
 	strbuf_release(&why);
 	strbuf_release(&msg);
 	strbuf_release(&head);

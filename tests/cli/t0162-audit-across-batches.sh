@@ -62,4 +62,18 @@ b4=$(ls "$EVIDENT_STORE"/runs/*-batch.json | xargs -n1 basename | sed 's/\.json$
 printf 'Slower. <!-- claim: slower experiment=tiny-env a=envslow b=base run=%s -->\n' "$b4" > d.md
 "$EVIDENT" audit --no-untraced d.md > "$TEST_TMP/audit2" 2>&1 || { cat "$TEST_TMP/audit2"; fail "the claim on batch 4 is not supported"; }
 expect_match "$TEST_TMP/audit2" "d.md:1: supported: slower envslow vs base: .*; [234] of 4 batches of the same binaries on "
+# The same binaries under another spec and other variant names are the
+# same evidence (red team 34, finding 3: a renamed spec had no other batch
+# to be weighed against), and a pair neither side of which is the baseline
+# is compared in every batch as in its own (before, such a pair counted
+# no batch at all, its own included).
+sed -e 's/^name: tiny-env/name: tiny-renamed/' -e 's/^baseline: base/baseline: ref/' -e 's/^  base: /  ref:  /' \
+	-e 's/^  envslow: /  late:    /' -e 's/^  twin: /  copy: /' tiny-env.yaml > tiny-renamed.yaml
+run_tiny tiny-renamed.yaml
+"$EVIDENT" audit --no-untraced d.md > "$TEST_TMP/audit3" 2>&1
+expect_match "$TEST_TMP/audit3" "d.md:1: [a-z]+: slower envslow vs base: .* of 5 batches of the same binaries on "
+printf 'Slower. <!-- claim: slower experiment=tiny-env a=envslow b=twin run=%s -->\n' "$b4" > q.md
+"$EVIDENT" audit --no-untraced q.md > "$TEST_TMP/pair2" 2>&1
+expect_contains "$TEST_TMP/pair2" "verdict slower (3 and 3 repeats, two-level, p "
+expect_match "$TEST_TMP/pair2" "q.md:1: [a-z]+: slower envslow vs twin: .* of 5 batches of the same binaries on "
 exit 0
