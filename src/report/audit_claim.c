@@ -522,12 +522,27 @@ static int pair_compare(struct actx *a, const struct batch_record *b, const stru
 	return 1;
 }
 
-/* The same problem, shape and dtype (as the records name them). */
+static int same_str(const char *x, const char *y)
+{
+	return x == y || (x && y && !strcmp(x, y));
+}
+
+/* The same problem, shape and dtype (as the records name them), and the
+ * same plug-in where both batches recorded its hash: a batch run before
+ * the problem's inputs or rule changed measured another thing (red team
+ * 35, finding 2). */
+static int same_kind(const struct rec_problem *x, const struct rec_problem *y)
+{
+	if (!x->name || !y->name || strcmp(x->name, y->name))
+		return 0;
+	if ((x->dtype || y->dtype) && !same_str(x->dtype, y->dtype))
+		return 0;
+	return !x->plugin_sha256 || !y->plugin_sha256 || !strcmp(x->plugin_sha256, y->plugin_sha256);
+}
+
 static int same_problem(const struct rec_problem *x, const struct rec_problem *y)
 {
-	if (!x->name || !y->name || strcmp(x->name, y->name) || x->n_dims != y->n_dims)
-		return 0;
-	if ((x->dtype || y->dtype) && (!x->dtype || !y->dtype || strcmp(x->dtype, y->dtype)))
+	if (!same_kind(x, y) || x->n_dims != y->n_dims)
 		return 0;
 	for (size_t i = 0; i < x->n_dims && i < 8; i++)
 		if (x->dims[i] != y->dims[i])
@@ -535,34 +550,51 @@ static int same_problem(const struct rec_problem *x, const struct rec_problem *y
 	return 1;
 }
 
-/* The first run's binary hash and device (the GPU's name, else the CPU's
- * model on the host backend) of a row, both non-NULL, or 0. */
-static int row_identity(struct actx *a, const struct batch_row *row, const char **bin, const char **dev)
+/*
+ * What a row measured, from its first run: the binary's hash, the device
+ * (the GPU's name, else the CPU's model on the host backend), the cache
+ * mode of its timing (hot and cold time different things: red team 35,
+ * finding 2) and the executor (a sealed replay or the kernel's host code
+ * in the worker).  0 when the run or its binary or device is unknown.
+ */
+struct row_id {
+	const char *bin, *dev, *cache, *executor; /* borrowed; cache and executor may be NULL */
+};
+
+static int row_identity(struct actx *a, const struct batch_row *row, struct row_id *id)
 {
 	const struct run_record *r = query_row_run(a->q, row);
 	if (!r || !r->binary_sha256)
 		return 0;
-	*bin = r->binary_sha256;
-	*dev = r->device_name ? r->device_name : r->cpu;
-	return *dev != NULL;
+	id->bin = r->binary_sha256;
+	id->dev = r->device_name ? r->device_name : r->cpu;
+	id->cache = r->cache;
+	id->executor = r->judge ? json_string_value(json_object_get(r->judge, "executor")) : NULL;
+	return id->dev != NULL;
+}
+
+/* The same binary, device, cache mode and executor. */
+static int same_identity(const struct row_id *x, const struct row_id *y)
+{
+	return !strcmp(x->bin, y->bin) && !strcmp(x->dev, y->dev) && same_str(x->cache, y->cache) &&
+	       same_str(x->executor, y->executor);
 }
 
 /*
- * The row of batch b that ran binary bin on device dev and ended ok,
- * preferring the one named want, never skip; NULL when there is none.
- * By binary, not by name: the same code under another variant or spec
- * name is the same evidence (red team 34, finding 3: a new spec name for
- * the same binaries had no other batch to be weighed against).
+ * The row of batch b that measured what id names (same_identity) and
+ * ended ok, preferring the one named want, never skip; NULL when there is
+ * none.  By binary, not by name: the same code under another variant or
+ * spec name is the same evidence (red team 34, finding 3: a new spec name
+ * for the same binaries had no other batch to be weighed against).
  */
-static const struct batch_row *row_of_binary(struct actx *a, const struct batch_record *b, const char *bin,
-					     const char *dev, const char *want, const struct batch_row *skip)
+static const struct batch_row *row_of_binary(struct actx *a, const struct batch_record *b, const struct row_id *id,
+					     const char *want, const struct batch_row *skip)
 {
 	const struct batch_row *found = NULL;
 	for (size_t k = 0; k < b->n_rows; k++) {
 		const struct batch_row *row = &b->rows[k];
-		const char *rbin, *rdev;
-		if (row == skip || row->outcome != OUTCOME_OK || !row_identity(a, row, &rbin, &rdev) ||
-		    strcmp(rbin, bin) || strcmp(rdev, dev))
+		struct row_id rid;
+		if (row == skip || row->outcome != OUTCOME_OK || !row_identity(a, row, &rid) || !same_identity(&rid, id))
 			continue;
 		if (row->variant && !strcmp(row->variant, want))
 			return row;
@@ -573,39 +605,58 @@ static const struct batch_row *row_of_binary(struct actx *a, const struct batch_
 }
 
 /*
- * A verdict one batch gives that the other batches of the same binaries
- * on the same device at the same shape do not (red team 33: an A/A
- * experiment run 58 times, 57 batches inconclusive or no_difference, the
- * 58th "faster 1.484x, p 0.023"; a claim on that batch was supported).
- * Over every batch in the store, of any experiment (reproductions left
- * out), with rows that ran the evidence's two binaries on its device and
- * ended ok, compare the pair as the claim's own batch is compared
- * (pair_compare: recorded when one side is the baseline, else computed
- * and adjusted over the batch's pairs), leave out comparisons of one
- * process a side, and count those giving want.  Fewer than half: the claim
- * is contested, and *agrees is cleared with the counts in msg; otherwise
- * the counts are added to msg when there is more than one such batch.
+ * The evidence of a verdict claim beyond its own batch: every batch in
+ * the store, of any experiment (reproductions left out), with ok rows
+ * that measured what the claim's two rows did (row_of_binary).
+ *
+ * Across batches at the claim's shape (same_problem): those are reruns.
+ * Each pair is compared as the claim's own batch is (pair_compare:
+ * recorded when one side is the baseline, else computed and adjusted
+ * over the batch's pairs), comparisons of one process a side left out,
+ * and those giving want counted.  Fewer than half: the claim is
+ * contested (red team 33: an A/A experiment run 58 times, 57 batches
+ * inconclusive or no_difference, the 58th "faster 1.484x, p 0.023"; a
+ * claim on that batch was supported): *agrees is cleared, with the counts
+ * in msg; otherwise the counts are added to msg when there is more than
+ * one such batch.
+ *
+ * Across shapes (the same problem and plug-in at other dims): each shape
+ * is one more chance to find a verdict in noise (red team 35: the same
+ * kernel twice at 71 shapes, one "slower, p 0.0056", and a claim on it
+ * supported).  *shapes is the number of distinct shapes, the claim's
+ * included, at which the pair ran ok; the caller adjusts over them.
  */
 static void across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *ra,
 			   const struct batch_row *rb, const char *va, const char *vb, const char *want, int *agrees,
-			   struct strbuf *msg)
+			   size_t *shapes, struct strbuf *msg)
 {
-	const char *bin_a, *bin_b, *dev, *dev_b;
-	if (!row_identity(a, ra, &bin_a, &dev) || !row_identity(a, rb, &bin_b, &dev_b) || strcmp(dev, dev_b))
+	struct row_id ia, ib;
+	*shapes = 1;
+	if (!row_identity(a, ra, &ia) || !row_identity(a, rb, &ib) || strcmp(ia.dev, ib.dev))
 		return;
-	size_t n = 0, k = 0, pos = a->q->n;
+	size_t n = 0, k = 0, pos = a->q->n, n_seen = 0;
+	const struct rec_problem **seen = NULL;
 	struct strbuf others = STRBUF_INIT;
 	const struct batch_record *b;
 	while ((b = query_next_batch(a->q, NULL, NULL, &pos))) {
-		/* the same problem: a batch at another shape (a launch argument,
-		 * so the same binaries) measures another thing (red team 34) */
-		if (!same_problem(&b->problem, &eb->problem))
+		if (!same_kind(&b->problem, &eb->problem))
 			continue;
-		const struct batch_row *xa = b == eb ? ra : row_of_binary(a, b, bin_a, dev, va, NULL);
-		const struct batch_row *xb = b == eb ? rb : xa ? row_of_binary(a, b, bin_b, dev, vb, xa) : NULL;
+		const struct batch_row *xa = b == eb ? ra : row_of_binary(a, b, &ia, va, NULL);
+		const struct batch_row *xb = b == eb ? rb : xa ? row_of_binary(a, b, &ib, vb, xa) : NULL;
+		if (!xa || !xb)
+			continue;
+		if (!same_problem(&b->problem, &eb->problem)) {
+			size_t i = 0;
+			while (i < n_seen && !same_problem(seen[i], &b->problem))
+				i++;
+			if (i == n_seen) {
+				seen = xrealloc(seen, (n_seen + 1) * sizeof(*seen));
+				seen[n_seen++] = &b->problem;
+			}
+			continue;
+		}
 		struct pair_cmp pc;
-		if (!xa || !xb || !pair_compare(a, b, xa, xb, xa->variant, xb->variant, &pc) || !pc.verdict ||
-		    pc.used->one_process)
+		if (!pair_compare(a, b, xa, xb, xa->variant, xb->variant, &pc) || !pc.verdict || pc.used->one_process)
 			continue;
 		n++;
 		if (!strcmp(pc.verdict, want))
@@ -613,15 +664,72 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 		else if (b != eb)
 			strbuf_addf(&others, "%s%s (%s)", others.len ? ", " : "", pc.verdict, audit_id_or(b->run_id));
 	}
+	*shapes = 1 + n_seen;
+	free(seen);
 	if (n >= 2 && 2 * k < n) {
 		*agrees = 0;
 		strbuf_addf(msg, "; but only %zu of %zu batches of the same binaries on %s give %s, the others: %s: a "
 				 "verdict the next run reverses (cite the batches together, or rerun with more repeats)",
-			    k, n, dev, want, others.buf);
+			    k, n, ia.dev, want, others.buf);
 	} else if (n >= 2) {
-		strbuf_addf(msg, "; %zu of %zu batches of the same binaries on %s give %s", k, n, dev, want);
+		strbuf_addf(msg, "; %zu of %zu batches of the same binaries on %s give %s", k, n, ia.dev, want);
 	}
 	strbuf_release(&others);
+}
+
+/*
+ * A claimed verdict drawn again with its p adjusted (Bonferroni) over
+ * the shapes the pair ran at (across_batches): *agrees cleared, with why
+ * in msg, when it no longer gives want; the adjusted p said otherwise.
+ */
+static void adjust_over_shapes(const struct batch_record *b, const struct pair_cmp *pc, size_t shapes,
+			       const char *want, int *agrees, struct strbuf *msg)
+{
+	if (shapes < 2 || !isfinite(pc->used->p_adjusted))
+		return;
+	struct stats_comparison c = *pc->used;
+	double alpha = isfinite(b->holm_alpha) && b->holm_alpha > 0 && b->holm_alpha < 1 ? b->holm_alpha : 0.05;
+	double thr = isfinite(b->holm_threshold) && b->holm_threshold >= 0 && b->holm_threshold < 1 ? b->holm_threshold
+												  : 0.01;
+	/* the table redrawn at the recorded p must give the recorded verdict
+	 * (an older record may lack what it reads, test_sign); where it does
+	 * not, the adjusted p alone decides between it and inconclusive */
+	const char *was = pc->used->verdict, *v;
+	int redraws = was && !strcmp(stats_verdict(&c, alpha, thr), was);
+	c.p_adjusted = c.p_adjusted * (double)shapes < 1 ? c.p_adjusted * (double)shapes : 1;
+	if (redraws)
+		v = stats_verdict(&c, alpha, thr);
+	else
+		v = c.p_adjusted < alpha ? was : "inconclusive";
+	if (pc->inverted)
+		v = invert_verdict(v);
+	if (v && !strcmp(v, want)) {
+		strbuf_addf(msg, "; p %.2g adjusted over the %zu shapes the pair ran at", c.p_adjusted, shapes);
+		return;
+	}
+	*agrees = 0;
+	strbuf_addf(msg, "; but the pair ran at %zu shapes, any of which could have been cited: with p adjusted over "
+			 "them (%.2g) the verdict is %s (cite the sweep, or rerun this shape with more repeats)",
+		    shapes, c.p_adjusted, v ? v : "none");
+}
+
+/*
+ * The two sides ran the same binary the same way: any difference between
+ * them is the machine's, never the code's (red team 35: an A/A pair
+ * cited as "faster 1.44x").  1 with why in msg for a faster/slower claim.
+ */
+static int same_code_both_sides(struct actx *a, const struct batch_row *ra, const struct batch_row *rb,
+				const char *want, struct strbuf *msg)
+{
+	struct row_id ia, ib;
+	if (strcmp(want, "faster") && strcmp(want, "slower"))
+		return 0;
+	if (!row_identity(a, ra, &ia) || !row_identity(a, rb, &ib) || !same_identity(&ia, &ib))
+		return 0;
+	strbuf_addf(msg, "; but both sides ran the same binary (sha256 %.12s) the same way: a difference between them "
+			 "is the machine's, not the code's",
+		    ia.bin);
+	return 1;
 }
 
 void audit_claim_compare(struct actx *a, const struct md_marker *m)
@@ -697,8 +805,14 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 	add_trust_note(a, &msg, ra, va);
 	add_trust_note(a, &msg, rb, vb);
 	int agrees = verdict && !strcmp(verdict, want);
-	if (agrees && !stale && !used->one_process)
-		across_batches(a, b, ra, rb, va, vb, want, &agrees, &msg);
+	if (agrees && same_code_both_sides(a, ra, rb, want, &msg))
+		agrees = 0;
+	if (agrees && !stale && !used->one_process) {
+		size_t shapes = 1;
+		across_batches(a, b, ra, rb, va, vb, want, &agrees, &shapes, &msg);
+		if (agrees)
+			adjust_over_shapes(b, &pc, shapes, want, &agrees, &msg);
+	}
 	if (agrees && stated) {
 		double lo = ci[0] - sulp, hi = ci[1] + sulp;
 		if (tol) {

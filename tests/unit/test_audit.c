@@ -268,6 +268,46 @@ static int setup(void **state)
 		      0.01, "variants", dv);
 	assert_int_equal(store_commit(&st, "20260103T000009Z-d-x-batch", b), 0);
 	json_decref(b);
+	/* experiment sh: the pair (fast, base) of two binaries at two shapes,
+	 * recorded faster at p 0.03 (S 64) and p 0.001 (S 128); experiment
+	 * aa: one binary on both sides, recorded faster */
+	static const struct {
+		const char *exp, *batch, *ids[2], *bins[2];
+		int s;
+		double p;
+	} sb[] = {
+		{ "sh", "20260105T000002Z-sh-x-batch", { "20260105T000000Z-sh-base", "20260105T000001Z-sh-fast" },
+		  { "aaaa", "bbbb" }, 64, 0.03 },
+		{ "sh", "20260105T000005Z-sh-y-batch", { "20260105T000003Z-sh-base", "20260105T000004Z-sh-fast" },
+		  { "aaaa", "bbbb" }, 128, 0.001 },
+		{ "aa", "20260105T000008Z-aa-x-batch", { "20260105T000006Z-aa-base", "20260105T000007Z-aa-fast" },
+		  { "cccc", "cccc" }, 64, 0.001 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(sb); i++) {
+		json_t *rows = json_array();
+		for (int v = 0; v < 2; v++) {
+			put_variant_x(&st, sb[i].ids[v], v ? "fast" : "base", sha, "# us\n100\n", "ok",
+				      json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s}, s:{s:s, s:s, s:{s:i}, s:[s]}}",
+						"experiment", sb[i].exp, "batch_id", sb[i].batch, "code", "sources", "path",
+						"k.c", "sha256", sha, "binary_sha256", sb[i].bins[v], "problem", "name",
+						"p", "dtype", "fp16", "shape", "S", sb[i].s, "dims", "S"));
+			json_array_append_new(
+				rows, v ? json_pack("{s:s, s:s, s:s, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:[i, i]}}",
+						    "variant", "fast", "run_id", sb[i].ids[v], "outcome", "ok",
+						    "comparison", "speedup", "ratio", 1.5, "ci", 1.3, 1.7, "mann_whitney",
+						    "p", sb[i].p, "p_adjusted", sb[i].p, "verdict", "faster", "repeats", 3, 3)
+					: json_pack("{s:s, s:s, s:s, s:n}", "variant", "base", "run_id", sb[i].ids[v],
+						    "outcome", "ok", "comparison"));
+		}
+		b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f}, s:{s:s, s:s, s:{s:i}, "
+			      "s:[s]}, s:o}",
+			      "kind", "batch", "format", "evident-batch/1", "experiment", sb[i].exp, "batch_id", sb[i].batch,
+			      "baseline", "base", "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm",
+			      "comparisons", (json_int_t)1, "alpha", 0.05, "threshold", 0.01, "problem", "name", "p", "dtype",
+			      "fp16", "shape", "S", sb[i].s, "dims", "S", "variants", rows);
+		assert_int_equal(store_commit(&st, sb[i].batch, b), 0);
+		json_decref(b);
+	}
 	/* batches of experiment r and their reproductions, oldest first */
 	const enum repro_verdict ok2[] = { REPRO_REPRODUCED, REPRO_REPRODUCED };
 	const enum repro_verdict bad2[] = { REPRO_REPRODUCED, REPRO_NOT_REPRODUCED };
@@ -651,6 +691,30 @@ static void test_pair_by_repeat(void **state)
 	free(f);
 }
 
+/* A verdict picked from many shapes is adjusted over them, and one
+ * binary on both sides never supports faster (red team 35). */
+static void test_shapes_and_same_binary(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: faster experiment=sh a=fast b=base run=20260105T000002Z-sh-x-batch -->\n"
+			"<!-- claim: faster experiment=sh a=fast b=base run=20260105T000005Z-sh-y-batch -->\n"
+			"<!-- claim: faster experiment=aa a=fast b=base -->\n"
+			"<!-- claim: slower experiment=aa a=base b=fast -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: faster fast vs base: "));
+	assert_non_null(strstr(f, "but the pair ran at 2 shapes, any of which could have been cited: with p adjusted "
+				  "over them (0.06) the verdict is inconclusive"));
+	assert_non_null(strstr(f, "t.md:2: supported: faster fast vs base: "));
+	assert_non_null(strstr(f, "; p 0.002 adjusted over the 2 shapes the pair ran at"));
+	assert_non_null(strstr(f, "t.md:3: contradicted: faster fast vs base: "));
+	assert_non_null(strstr(f, "but both sides ran the same binary (sha256 cccc) the same way"));
+	assert_non_null(strstr(f, "t.md:4: contradicted: slower base vs fast: "));
+	assert_int_equal(c.contradicted, 3);
+	assert_int_equal(c.supported, 1);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -668,6 +732,7 @@ int main(void)
 		cmocka_unit_test(test_stale_keeps_contradicted),
 		cmocka_unit_test(test_reproduced),
 		cmocka_unit_test(test_pair_by_repeat),
+		cmocka_unit_test(test_shapes_and_same_binary),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
