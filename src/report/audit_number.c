@@ -51,6 +51,10 @@ const struct unit audit_units[] = {
 	{ "USD", F_USD, 1, 0 },
 	{ "\xc3\x97" /* × */, F_RATIO, 1, 0 }, { "x", F_RATIO, 1, 1 }, { "%", F_PCT, 1, 0 },
 	{ "-fold", F_RATIO, 1, 1 }, { "fold", F_RATIO, 1, 0 },
+	/* "3.8 times": a ratio when decimal or followed by a comparison
+	 * ("3 times faster", "2 times the baseline"), else a count ("ran 3
+	 * times"): times_is_ratio */
+	{ "times", F_RATIO, 1, 0 },
 	{ "seeds", F_SEEDS, 1, 0 }, { "seed", F_SEEDS, 1, 0 },
 	{ "samples", F_SAMPLES, 1, 0 }, { "sample", F_SAMPLES, 1, 0 },
 };
@@ -69,6 +73,29 @@ static size_t space_len(const char *s)
 		return 2;
 	if (!strncmp(s, "\xe2\x80\x89", 3) || !strncmp(s, "\xe2\x80\xaf", 3))
 		return 3;
+	return 0;
+}
+
+/*
+ * "N times" at u (the unit "times", ul its length) of number n: a ratio
+ * when n is written with a decimal point or the next word compares
+ * (red team 33: "3.8 times faster" passed the scan unseen); otherwise a
+ * count ("ran 3 times"), which is no unit.
+ */
+static int times_is_ratio(const struct num *n, const char *after)
+{
+	static const char *const cmp[] = { "faster", "slower", "quicker", "more", "less", "fewer", "higher",
+					   "lower", "larger", "smaller", "bigger", "greater", "longer", "shorter",
+					   "better", "worse", "as", "the", "that", "its", "their", NULL };
+	if (n->decimal)
+		return 1;
+	while (*after == ' ')
+		after++;
+	for (size_t i = 0; cmp[i]; i++) {
+		size_t l = strlen(cmp[i]);
+		if (!strncmp(after, cmp[i], l) && !isalnum((unsigned char)after[l]))
+			return 1;
+	}
 	return 0;
 }
 
@@ -147,6 +174,8 @@ size_t audit_parse_num(const char *s, struct num *n)
 				continue; /* "5 stages", "128x64" */
 			if (audit_units[i].fam == F_RATIO && ((next == ' ' && isdigit((unsigned char)u[ul + 1])) || isdigit(next)))
 				continue; /* "4 x 4", "3 × 3": a dimension */
+			if (!strcmp(audit_units[i].text, "times") && !times_is_ratio(n, u + ul))
+				continue;
 			n->u = &audit_units[i];
 			n->unit_off = (size_t)(u - s);
 			n->len = (size_t)(u + ul - s);

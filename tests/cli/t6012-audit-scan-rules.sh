@@ -67,3 +67,17 @@ done
 expect_not_contains "$TEST_TMP/sp.out" "untraced: '4'"
 expect_not_contains "$TEST_TMP/sp.out" "untraced: '2'"
 expect_contains "$TEST_TMP/sp.out" "; 6 untraced numbers"
+
+# "N times": a ratio when written with a decimal point or followed by a
+# comparison, a count otherwise (red team 33: "3.8 times" was unseen)
+cat > sp/t.md <<'M'
+It was 3.8 times faster, then 2 times the baseline's rate, and 2.5 times in all.
+We ran it 3 times, and 4 times over three days.
+M
+"$EVIDENT" audit --store sp/store sp/t.md > "$TEST_TMP/tm.out" 2>&1
+for n in "'3.8 times'" "'2 times'" "'2.5 times'"; do
+	expect_contains "$TEST_TMP/tm.out" "untraced: $n"
+done
+expect_not_contains "$TEST_TMP/tm.out" "untraced: '3 times'"
+expect_not_contains "$TEST_TMP/tm.out" "untraced: '4 times'"
+expect_contains "$TEST_TMP/tm.out" "; 3 untraced numbers"
