@@ -181,6 +181,12 @@ run_one() {
 	[ -n "${TEST_TIMES:-}" ] && awk -v a="$start" -v b="$EPOCHREALTIME" -v t="$(basename "$t" .sh)" "$cpu_awk" \
 		"$res/$i.cpu" >>"$TEST_TIMES"
 	chmod -R u+w "$TEST_TMP" 2>/dev/null
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; then
+		# a failure keeps what the test made (its store, logs, records):
+		# flakes under load are diagnosed from it or not at all
+		kept="${TMPDIR:-/tmp}/evident-failed-$(basename "$t" .sh)-$$-$i"
+		rm -rf "$kept" && mv "$TEST_TMP" "$kept" && echo "kept: $kept" >>"$res/$i.out"
+	fi
 	rm -rf "$TEST_TMP"
 	echo $rc >"$res/$i.rc.tmp" && mv "$res/$i.rc.tmp" "$res/$i.rc"
 }
