@@ -63,12 +63,13 @@
 #              variant's outcome, checks' rel L2 by distribution, median against
 #              chunk32's, and the batches' precision notes (12 jobs, about 1-1.5 min
 #              on one H200; not in the default list)
-#   redteam20  red team 20's CUDA probe (tests/fixtures/specs/cuda-redteam20.yaml;
-#              docs/redteam20-cuda.md): a bf16 gemm in fp16 chunks that redoes in fp32
+#   redteam20  red team 20's CUDA probe (tests/fixtures/specs/cuda-redteam20.yaml and
+#              cuda-redteam20-fp16.yaml; docs/redteam20-cuda.md): a bf16 (and fp16) gemm
+#              in fp16 chunks that redoes in fp32
 #              only the entries its own result shows cancel (gemm's `cancel` focus);
 #              each variant's outcome, every check's focus (entries, out, worst
 #              error/bound), rel L2 by distribution, median against honest's
-#              (8 jobs, about 1 min on one H200; not in the default list)
+#              (12 jobs, about 1-1.5 min on one H200; not in the default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -482,12 +483,13 @@ if has redteam20; then
 	# honest's is what it buys; blind16 wrong_output on `cancel` checks
 	# alone (the control: the focus reaches the kernel).  The spec's header
 	# says more
-	run_exp cuda-redteam20 tests/fixtures/specs/cuda-redteam20.yaml
-	log "cuda-redteam20: table, notes (precision), each run's checks, cancel focus and median"
-	grep -E "^[a-z_0-9]+ +[a-z_]+ |timed on|UNEXPECTED|precision|error|x of " "$OUT/cuda-redteam20.txt" | tee -a "$OUT/session.log"
-	rt20=$("$E" ls --store artifacts --experiment cuda-redteam20 | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 8)
+	for x in cuda-redteam20 cuda-redteam20-fp16; do
+	run_exp $x tests/fixtures/specs/$x.yaml
+	log "$x: table, notes (precision), each run's checks, cancel focus and median"
+	grep -E "^[a-z_0-9]+ +[a-z_]+ |timed on|UNEXPECTED|precision|error|x of " "$OUT/$x.txt" | tee -a "$OUT/session.log"
+	rt20=$("$E" ls --store artifacts --experiment $x | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 8)
 	for r in $rt20; do
-		log "cuda-redteam20 $r"
+		log "$x $r"
 		"$E" show --store artifacts "$r" 2>&1 | grep -iE "^(variant|outcome)|by dist|timed check|check|median|note" | head -n 20 | tee -a "$OUT/session.log"
 	done
 	# each run: outcome, timing median and honest's over it, the median rel
@@ -528,6 +530,7 @@ for v, o, m, n, by, foc in rec:
     print(f"{v:8s} {o:14s} n {n:4d} median {med} us  honest/median {rel}  rel_l2 by dist {json.dumps(by)}")
     print(f"         focus (phase:out/entries worst): {' '.join(foc) or '-'}")
 PY
+	done
 fi
 if has fresh16; then
 	# the fill's cost at the scaling shape: is timing.samples (100) reached
