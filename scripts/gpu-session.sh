@@ -63,6 +63,13 @@
 #              variant's outcome, checks' rel L2 by distribution, median against
 #              chunk32's, and the batches' precision notes (12 jobs, about 1-1.5 min
 #              on one H200; not in the default list)
+#   redteam20  red team 20's CUDA probe (tests/fixtures/specs/cuda-redteam20.yaml and
+#              cuda-redteam20-fp16.yaml; docs/redteam20-cuda.md): a bf16 (and fp16) gemm
+#              in fp16 chunks that redoes in fp32
+#              only the entries its own result shows cancel (gemm's `cancel` focus);
+#              each variant's outcome, every check's focus (entries, out, worst
+#              error/bound), rel L2 by distribution, median against honest's
+#              (12 jobs, about 1-1.5 min on one H200; not in the default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -467,6 +474,61 @@ for v, o, m, n, by in rec:
     rel = "%.3f" % (ref / m) if ref and m else "-"
     med = "%.2f" % m if m else "-"
     print(f"{v:8s} {o:14s} n {n:4d} median {med} us  chunk32/median {rel}  rel_l2 by dist {json.dumps(by)}")
+PY
+	done
+fi
+if has redteam20; then
+	# dodge8 and dodge16 ok (every check passing, each `cancel` check's
+	# focus 0 out, no precision note) is the hole shown, and a median below
+	# honest's is what it buys; blind16 wrong_output on `cancel` checks
+	# alone (the control: the focus reaches the kernel).  The spec's header
+	# says more
+	for x in cuda-redteam20 cuda-redteam20-fp16; do
+	run_exp $x tests/fixtures/specs/$x.yaml
+	log "$x: table, notes (precision), each run's checks, cancel focus and median"
+	grep -E "^[a-z_0-9]+ +[a-z_]+ |timed on|UNEXPECTED|precision|error|x of " "$OUT/$x.txt" | tee -a "$OUT/session.log"
+	rt20=$("$E" ls --store artifacts --experiment $x | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 8)
+	for r in $rt20; do
+		log "$x $r"
+		"$E" show --store artifacts "$r" 2>&1 | grep -iE "^(variant|outcome)|by dist|timed check|check|median|note" | head -n 20 | tee -a "$OUT/session.log"
+	done
+	# each run: outcome, timing median and honest's over it, the median rel
+	# L2 of its passing checks by distribution (what the precision notes
+	# compare), and every check's focus (phase:out/entries, worst error/bound)
+	python3 - artifacts $rt20 <<'PY' 2>&1 | tee -a "$OUT/session.log"
+import json, statistics as S, sys
+store, runs = sys.argv[1], sys.argv[2:]
+rec = []
+for r in runs:
+    d = json.load(open(f"{store}/runs/{r}.json"))
+    t = d.get("timing") or {}
+    h = t.get("samples_object")
+    xs = []
+    if h:
+        for line in open(f"{store}/objects/{h[:2]}/{h[2:]}"):
+            if line.strip() and not line.startswith("#"):
+                xs.append(float(line))
+    c = d.get("correctness") or {}
+    by, foc = {}, []
+    for x in c.get("checks") or d.get("checks") or []:
+        if not isinstance(x, dict):
+            continue
+        if x.get("pass") and x.get("rel_l2") is not None and x.get("phase") != "shape":
+            by.setdefault(x.get("dist"), []).append(x["rel_l2"])
+        f = x.get("focus")
+        if f:
+            foc.append("%s:%s/%s w%.3g%s" % (x.get("phase"), f.get("out"), f.get("entries"), f.get("worst") or 0,
+                                            "" if x.get("pass") else " FAIL"))
+    rec.append((d.get("variant"), d.get("outcome"), S.median(xs) if xs else None, len(xs),
+                {k: "%.3g (%d)" % (S.median(v), len(v)) for k, v in by.items()}, foc))
+base = [m for v, o, m, n, b, f in rec if v == "honest" and m]
+ref = S.median(base) if base else None
+print("honest median of run medians (us)", ref)
+for v, o, m, n, by, foc in rec:
+    rel = "%.3f" % (ref / m) if ref and m else "-"
+    med = "%.2f" % m if m else "-"
+    print(f"{v:8s} {o:14s} n {n:4d} median {med} us  honest/median {rel}  rel_l2 by dist {json.dumps(by)}")
+    print(f"         focus (phase:out/entries worst): {' '.join(foc) or '-'}")
 PY
 	done
 fi
