@@ -551,15 +551,39 @@ static int same_problem(const struct rec_problem *x, const struct rec_problem *y
 }
 
 /*
- * What a row measured, from its first run: the binary's hash, the device
- * (the GPU's name, else the CPU's model on the host backend), the cache
- * mode of its timing (hot and cold time different things: red team 35,
- * finding 2) and the executor (a sealed replay or the kernel's host code
- * in the worker).  0 when the run or its binary or device is unknown.
+ * What a row measured, from its first run: the binary's hash; the code
+ * (a hash of its sources' contents, whatever their names, and of its
+ * parameters: a byte-identical copy of a kernel under another file name
+ * builds another binary, the file's name being in it: red team 36) and
+ * its family (the sources alone: the same kernel at any parameters); the
+ * device (the GPU's name, else the CPU's model on the host backend); the
+ * cache mode of its timing (hot and cold time different things: red team
+ * 35); the executor (a sealed replay or the kernel's host code in the
+ * worker) and how it was run (plain, a pool of N slots, Slurm: a pool's
+ * slots share the machine; red team 36).  0 when the run or its binary
+ * or device is unknown.
  */
 struct row_id {
-	const char *bin, *dev, *cache, *executor; /* borrowed; cache and executor may be NULL */
+	const char *bin, *dev, *cache, *executor, *exec_kind; /* borrowed; the last three may be NULL */
+	int slots;
+	char code[SHA256_HEX_LEN + 1], family[SHA256_HEX_LEN + 1];
 };
+
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* into out: the hash of the sorted lines of sorted[0..n) */
+static void hash_sorted(const char **v, size_t n, char out[SHA256_HEX_LEN + 1])
+{
+	struct strbuf sb = STRBUF_INIT;
+	qsort(v, n, sizeof(*v), cmp_str);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s\n", v[i]);
+	sha256_hex(sb.buf ? sb.buf : "", sb.len, out);
+	strbuf_release(&sb);
+}
 
 static int row_identity(struct actx *a, const struct batch_row *row, struct row_id *id)
 {
@@ -570,31 +594,56 @@ static int row_identity(struct actx *a, const struct batch_row *row, struct row_
 	id->dev = r->device_name ? r->device_name : r->cpu;
 	id->cache = r->cache;
 	id->executor = r->judge ? json_string_value(json_object_get(r->judge, "executor")) : NULL;
+	id->exec_kind = r->exec.kind && strcmp(r->exec.kind, "local") ? r->exec.kind : NULL;
+	id->slots = id->exec_kind ? r->exec.slots : 1;
+	const char **v = xcalloc(r->n_sources + row->n_params + 1, sizeof(*v));
+	char **owned = xcalloc(row->n_params + 1, sizeof(*owned));
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_sources; i++)
+		if (r->sources[i].sha256)
+			v[n++] = r->sources[i].sha256;
+	hash_sorted(v, n, id->family);
+	for (size_t i = 0; i < row->n_params; i++)
+		v[n++] = owned[i] = xstrfmt("%s=%s", row->params[i].name, row->params[i].value);
+	hash_sorted(v, n, id->code);
+	for (size_t i = 0; i < row->n_params; i++)
+		free(owned[i]);
+	free(owned);
+	free(v);
 	return id->dev != NULL;
 }
 
-/* The same binary, device, cache mode and executor. */
+/* The same code (binary, or sources and parameters), run the same way. */
+static int same_code_same_way(const struct row_id *x, const struct row_id *y)
+{
+	return (!strcmp(x->bin, y->bin) || !strcmp(x->code, y->code)) && same_str(x->cache, y->cache) &&
+	       same_str(x->executor, y->executor) && same_str(x->exec_kind, y->exec_kind) && x->slots == y->slots;
+}
+
+/* A rerun's row: the same code run the same way on the same device. */
 static int same_identity(const struct row_id *x, const struct row_id *y)
 {
-	return !strcmp(x->bin, y->bin) && !strcmp(x->dev, y->dev) && same_str(x->cache, y->cache) &&
-	       same_str(x->executor, y->executor);
+	return !strcmp(x->dev, y->dev) && same_code_same_way(x, y);
 }
 
 /*
- * The row of batch b that measured what id names (same_identity) and
- * ended ok, preferring the one named want, never skip; NULL when there is
- * none.  By binary, not by name: the same code under another variant or
- * spec name is the same evidence (red team 34, finding 3: a new spec name
- * for the same binaries had no other batch to be weighed against).
+ * The row of batch b that ended ok and matches id, preferring the one
+ * named want, never skip; NULL when there is none.  match is
+ * same_identity (a rerun of the same code) or same_family (the same
+ * kernel, any parameters).  By content, not by name: the same code under
+ * another variant or spec name is the same evidence (red team 34: a new
+ * spec name for the same binaries had no other batch to be weighed
+ * against).
  */
-static const struct batch_row *row_of_binary(struct actx *a, const struct batch_record *b, const struct row_id *id,
-					     const char *want, const struct batch_row *skip)
+static const struct batch_row *row_matching(struct actx *a, const struct batch_record *b, const struct row_id *id,
+					    int (*match)(const struct row_id *, const struct row_id *), const char *want,
+					    const struct batch_row *skip)
 {
 	const struct batch_row *found = NULL;
 	for (size_t k = 0; k < b->n_rows; k++) {
 		const struct batch_row *row = &b->rows[k];
 		struct row_id rid;
-		if (row == skip || row->outcome != OUTCOME_OK || !row_identity(a, row, &rid) || !same_identity(&rid, id))
+		if (row == skip || row->outcome != OUTCOME_OK || !row_identity(a, row, &rid) || !match(&rid, id))
 			continue;
 		if (row->variant && !strcmp(row->variant, want))
 			return row;
@@ -604,89 +653,115 @@ static const struct batch_row *row_of_binary(struct actx *a, const struct batch_
 	return found;
 }
 
+static int same_family(const struct row_id *x, const struct row_id *y)
+{
+	return !strcmp(x->dev, y->dev) && !strcmp(x->family, y->family);
+}
+
 /*
  * The evidence of a verdict claim beyond its own batch: every batch in
- * the store, of any experiment (reproductions left out), with ok rows
- * that measured what the claim's two rows did (row_of_binary).
+ * the store, of any experiment (reproductions left out), of the same
+ * problem, dtype and plug-in on the same device.
  *
- * Across batches at the claim's shape (same_problem): those are reruns.
- * Each pair is compared as the claim's own batch is (pair_compare:
- * recorded when one side is the baseline, else computed and adjusted
- * over the batch's pairs), comparisons of one process a side left out,
- * and those giving want counted.  Fewer than half: the claim is
- * contested (red team 33: an A/A experiment run 58 times, 57 batches
- * inconclusive or no_difference, the 58th "faster 1.484x, p 0.023"; a
- * claim on that batch was supported): *agrees is cleared, with the counts
- * in msg; otherwise the counts are added to msg when there is more than
- * one such batch.
+ * Reruns: batches at the claim's shape (same_problem) with ok rows of the
+ * same code run the same way as the claim's two (same_identity).  Each
+ * pair is compared as the claim's own batch is (pair_compare: recorded
+ * when one side is the baseline, else computed and adjusted over the
+ * batch's pairs), comparisons of one process a side left out, and those
+ * giving want counted.  Fewer than half: the claim is contested (red team
+ * 33: an A/A experiment run 58 times, 57 batches inconclusive or
+ * no_difference, the 58th "faster 1.484x, p 0.023"; a claim on that batch
+ * was supported): *agrees is cleared, with the counts in msg; otherwise
+ * the counts are added to msg when there is more than one such batch.
  *
- * Across shapes (the same problem and plug-in at other dims): each shape
- * is one more chance to find a verdict in noise (red team 35: the same
- * kernel twice at 71 shapes, one "slower, p 0.0056", and a claim on it
- * supported).  *shapes is the number of distinct shapes, the claim's
- * included, at which the pair ran ok; the caller adjusts over them.
+ * Other tries: a batch with ok rows of the same two kernels (their
+ * sources, same_family) in another configuration (another shape, other
+ * parameters, another way of running) is one more chance to find a
+ * verdict in noise (red team 35: one kernel twice at 71 shapes, one
+ * "slower, p 0.0056"; red team 36: a parameter the code only echoes, a
+ * new one each batch, 161 batches each a clean slate).  *tries is 1 plus
+ * the number of distinct such configurations outside the claim's batch
+ * (its own are adjusted over by its Holm); the caller adjusts over them.
  */
 static void across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *ra,
 			   const struct batch_row *rb, const char *va, const char *vb, const char *want, int *agrees,
-			   size_t *shapes, struct strbuf *msg)
+			   size_t *tries, struct strbuf *msg)
 {
 	struct row_id ia, ib;
-	*shapes = 1;
+	*tries = 1;
 	if (!row_identity(a, ra, &ia) || !row_identity(a, rb, &ib) || strcmp(ia.dev, ib.dev))
 		return;
 	size_t n = 0, k = 0, pos = a->q->n, n_seen = 0;
-	const struct rec_problem **seen = NULL;
-	struct strbuf others = STRBUF_INIT;
+	char **seen = NULL; /* the configurations tried, as "dims code_a code_b how" */
+	struct strbuf others = STRBUF_INIT, key = STRBUF_INIT;
 	const struct batch_record *b;
 	while ((b = query_next_batch(a->q, NULL, NULL, &pos))) {
 		if (!same_kind(&b->problem, &eb->problem))
 			continue;
-		const struct batch_row *xa = b == eb ? ra : row_of_binary(a, b, &ia, va, NULL);
-		const struct batch_row *xb = b == eb ? rb : xa ? row_of_binary(a, b, &ib, vb, xa) : NULL;
-		if (!xa || !xb)
-			continue;
-		if (!same_problem(&b->problem, &eb->problem)) {
-			size_t i = 0;
-			while (i < n_seen && !same_problem(seen[i], &b->problem))
-				i++;
-			if (i == n_seen) {
-				seen = xrealloc(seen, (n_seen + 1) * sizeof(*seen));
-				seen[n_seen++] = &b->problem;
-			}
+		int here = same_problem(&b->problem, &eb->problem);
+		const struct batch_row *xa = b == eb ? ra : here ? row_matching(a, b, &ia, same_identity, va, NULL) : NULL;
+		const struct batch_row *xb = b == eb ? rb : xa ? row_matching(a, b, &ib, same_identity, vb, xa) : NULL;
+		if (xa && xb) {
+			struct pair_cmp pc;
+			if (!pair_compare(a, b, xa, xb, xa->variant, xb->variant, &pc) || !pc.verdict ||
+			    pc.used->one_process)
+				continue;
+			n++;
+			if (!strcmp(pc.verdict, want))
+				k++;
+			else if (b != eb)
+				strbuf_addf(&others, "%s%s (%s)", others.len ? ", " : "", pc.verdict,
+					    audit_id_or(b->run_id));
 			continue;
 		}
-		struct pair_cmp pc;
-		if (!pair_compare(a, b, xa, xb, xa->variant, xb->variant, &pc) || !pc.verdict || pc.used->one_process)
+		if (b == eb)
 			continue;
-		n++;
-		if (!strcmp(pc.verdict, want))
-			k++;
-		else if (b != eb)
-			strbuf_addf(&others, "%s%s (%s)", others.len ? ", " : "", pc.verdict, audit_id_or(b->run_id));
+		/* another configuration of the same two kernels */
+		xa = row_matching(a, b, &ia, same_family, va, NULL);
+		xb = xa ? row_matching(a, b, &ib, same_family, vb, xa) : NULL;
+		struct row_id ja, jb;
+		if (!xb || !row_identity(a, xa, &ja) || !row_identity(a, xb, &jb))
+			continue;
+		strbuf_reset(&key);
+		for (size_t i = 0; i < b->problem.n_dims && i < 8; i++)
+			strbuf_addf(&key, "%lld,", b->problem.dims[i]);
+		strbuf_addf(&key, " %s %s %s %s %d", ja.code, jb.code, ja.cache ? ja.cache : "-",
+			    ja.exec_kind ? ja.exec_kind : "-", ja.slots);
+		size_t i = 0;
+		while (i < n_seen && strcmp(seen[i], key.buf))
+			i++;
+		if (i == n_seen) {
+			seen = xrealloc(seen, (n_seen + 1) * sizeof(*seen));
+			seen[n_seen++] = xstrdup(key.buf);
+		}
 	}
-	*shapes = 1 + n_seen;
+	*tries = 1 + n_seen;
+	for (size_t i = 0; i < n_seen; i++)
+		free(seen[i]);
 	free(seen);
+	strbuf_release(&key);
 	if (n >= 2 && 2 * k < n) {
 		*agrees = 0;
-		strbuf_addf(msg, "; but only %zu of %zu batches of the same binaries on %s give %s, the others: %s: a "
+		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s give %s, the others: %s: a "
 				 "verdict the next run reverses (cite the batches together, or rerun with more repeats)",
 			    k, n, ia.dev, want, others.buf);
 	} else if (n >= 2) {
-		strbuf_addf(msg, "; %zu of %zu batches of the same binaries on %s give %s", k, n, ia.dev, want);
+		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s give %s", k, n, ia.dev, want);
 	}
 	strbuf_release(&others);
 }
 
 /*
  * A claimed verdict drawn again with its p adjusted (Bonferroni) over
- * the shapes the pair ran at (across_batches): *agrees cleared, with why
- * in msg, when it no longer gives want; the adjusted p said otherwise.
+ * the configurations the two kernels were tried in (across_batches):
+ * *agrees cleared, with why in msg, when it no longer gives want; the
+ * adjusted p said otherwise.
  */
-static void adjust_over_shapes(const struct batch_record *b, const struct pair_cmp *pc, size_t shapes,
-			       const char *want, int *agrees, struct strbuf *msg)
+static void adjust_over_tries(const struct batch_record *b, const struct pair_cmp *pc, size_t tries,
+			      const char *want, int *agrees, struct strbuf *msg)
 {
-	if (shapes < 2 || !isfinite(pc->used->p_adjusted))
-		return;
+	if (tries < 2 || !isfinite(pc->used->p_adjusted) || (strcmp(want, "faster") && strcmp(want, "slower")))
+		return; /* more tries make no_difference no likelier */
 	struct stats_comparison c = *pc->used;
 	double alpha = isfinite(b->holm_alpha) && b->holm_alpha > 0 && b->holm_alpha < 1 ? b->holm_alpha : 0.05;
 	double thr = isfinite(b->holm_threshold) && b->holm_threshold >= 0 && b->holm_threshold < 1 ? b->holm_threshold
@@ -696,7 +771,7 @@ static void adjust_over_shapes(const struct batch_record *b, const struct pair_c
 	 * not, the adjusted p alone decides between it and inconclusive */
 	const char *was = pc->used->verdict, *v;
 	int redraws = was && !strcmp(stats_verdict(&c, alpha, thr), was);
-	c.p_adjusted = c.p_adjusted * (double)shapes < 1 ? c.p_adjusted * (double)shapes : 1;
+	c.p_adjusted = c.p_adjusted * (double)tries < 1 ? c.p_adjusted * (double)tries : 1;
 	if (redraws)
 		v = stats_verdict(&c, alpha, thr);
 	else
@@ -704,19 +779,22 @@ static void adjust_over_shapes(const struct batch_record *b, const struct pair_c
 	if (pc->inverted)
 		v = invert_verdict(v);
 	if (v && !strcmp(v, want)) {
-		strbuf_addf(msg, "; p %.2g adjusted over the %zu shapes the pair ran at", c.p_adjusted, shapes);
+		strbuf_addf(msg, "; p %.2g adjusted over the %zu configurations the two kernels were tried in", c.p_adjusted,
+			    tries);
 		return;
 	}
 	*agrees = 0;
-	strbuf_addf(msg, "; but the pair ran at %zu shapes, any of which could have been cited: with p adjusted over "
-			 "them (%.2g) the verdict is %s (cite the sweep, or rerun this shape with more repeats)",
-		    shapes, c.p_adjusted, v ? v : "none");
+	strbuf_addf(msg, "; but the two kernels were tried in %zu configurations (shapes, parameters, batches), any of "
+			 "which could have been cited: with p adjusted over them (%.2g) the verdict is %s (cite the "
+			 "sweep, or rerun this configuration with more repeats)",
+		    tries, c.p_adjusted, v ? v : "none");
 }
 
 /*
- * The two sides ran the same binary the same way: any difference between
+ * The two sides ran the same code the same way: any difference between
  * them is the machine's, never the code's (red team 35: an A/A pair
- * cited as "faster 1.44x").  1 with why in msg for a faster/slower claim.
+ * cited as "faster 1.44x"; red team 36: a byte-identical copy under
+ * another name).  1 with why in msg for a faster/slower claim.
  */
 static int same_code_both_sides(struct actx *a, const struct batch_row *ra, const struct batch_row *rb,
 				const char *want, struct strbuf *msg)
@@ -724,11 +802,11 @@ static int same_code_both_sides(struct actx *a, const struct batch_row *ra, cons
 	struct row_id ia, ib;
 	if (strcmp(want, "faster") && strcmp(want, "slower"))
 		return 0;
-	if (!row_identity(a, ra, &ia) || !row_identity(a, rb, &ib) || !same_identity(&ia, &ib))
+	if (!row_identity(a, ra, &ia) || !row_identity(a, rb, &ib) || !same_code_same_way(&ia, &ib))
 		return 0;
-	strbuf_addf(msg, "; but both sides ran the same binary (sha256 %.12s) the same way: a difference between them "
-			 "is the machine's, not the code's",
-		    ia.bin);
+	strbuf_addf(msg, "; but both sides ran the same code (binary %.12s, sources and parameters %.12s) the same way: "
+			 "a difference between them is the machine's, not the code's",
+		    ia.bin, ia.code);
 	return 1;
 }
 
@@ -808,10 +886,10 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 	if (agrees && same_code_both_sides(a, ra, rb, want, &msg))
 		agrees = 0;
 	if (agrees && !stale && !used->one_process) {
-		size_t shapes = 1;
-		across_batches(a, b, ra, rb, va, vb, want, &agrees, &shapes, &msg);
+		size_t tries = 1;
+		across_batches(a, b, ra, rb, va, vb, want, &agrees, &tries, &msg);
 		if (agrees)
-			adjust_over_shapes(b, &pc, shapes, want, &agrees, &msg);
+			adjust_over_tries(b, &pc, tries, want, &agrees, &msg);
 	}
 	if (agrees && stated) {
 		double lo = ci[0] - sulp, hi = ci[1] + sulp;

@@ -268,36 +268,53 @@ static int setup(void **state)
 		      0.01, "variants", dv);
 	assert_int_equal(store_commit(&st, "20260103T000009Z-d-x-batch", b), 0);
 	json_decref(b);
-	/* experiment sh: the pair (fast, base) of two binaries at two shapes,
-	 * recorded faster at p 0.03 (S 64) and p 0.001 (S 128); experiment
-	 * aa: one binary on both sides, recorded faster */
+	/* experiment sh: the pair (fast, base) of two kernels (sources k.c
+	 * and f.c), recorded faster at p 0.03 (S 64) and p 0.001 (S 128), and
+	 * a third batch at S 64 where fast has a parameter TRY=1 (another
+	 * configuration of the same kernels, no_difference); experiment aa:
+	 * two binaries of one source (a byte-identical copy under another
+	 * name), recorded faster */
+	f = fopen("f.c", "w");
+	fputs("int f;\n", f);
+	fclose(f);
+	char fsha[SHA256_HEX_LEN + 1];
+	assert_int_equal(sha256_file_hex("f.c", fsha), 0);
 	static const struct {
-		const char *exp, *batch, *ids[2], *bins[2];
+		const char *exp, *batch, *ids[2], *bins[2], *src_fast, *try_;
 		int s;
 		double p;
+		const char *verdict;
 	} sb[] = {
+		/* src_fast: fast's source is f.c (else k.c, base's) */
 		{ "sh", "20260105T000002Z-sh-x-batch", { "20260105T000000Z-sh-base", "20260105T000001Z-sh-fast" },
-		  { "aaaa", "bbbb" }, 64, 0.03 },
+		  { "aaaa", "bbbb" }, "f00d", NULL, 64, 0.03, "faster" },
 		{ "sh", "20260105T000005Z-sh-y-batch", { "20260105T000003Z-sh-base", "20260105T000004Z-sh-fast" },
-		  { "aaaa", "bbbb" }, 128, 0.001 },
+		  { "aaaa", "bbbb" }, "f00d", NULL, 128, 0.001, "faster" },
+		{ "sh", "20260105T000011Z-sh-z-batch", { "20260105T000009Z-sh-base", "20260105T000010Z-sh-fast" },
+		  { "aaaa", "bbbe" }, "f00d", "1", 64, 0.5, "no_difference" },
 		{ "aa", "20260105T000008Z-aa-x-batch", { "20260105T000006Z-aa-base", "20260105T000007Z-aa-fast" },
-		  { "cccc", "cccc" }, 64, 0.001 },
+		  { "cccc", "dddd" }, NULL, NULL, 64, 0.001, "faster" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(sb); i++) {
 		json_t *rows = json_array();
 		for (int v = 0; v < 2; v++) {
+			int other = v && sb[i].src_fast;
 			put_variant_x(&st, sb[i].ids[v], v ? "fast" : "base", sha, "# us\n100\n", "ok",
 				      json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s}, s:{s:s, s:s, s:{s:i}, s:[s]}}",
 						"experiment", sb[i].exp, "batch_id", sb[i].batch, "code", "sources", "path",
-						"k.c", "sha256", sha, "binary_sha256", sb[i].bins[v], "problem", "name",
+						other ? "f.c" : "k.c", "sha256", other ? fsha : sha, "binary_sha256",
+						sb[i].bins[v], "problem", "name",
 						"p", "dtype", "fp16", "shape", "S", sb[i].s, "dims", "S"));
-			json_array_append_new(
-				rows, v ? json_pack("{s:s, s:s, s:s, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:[i, i]}}",
+			json_t *row = v ? json_pack("{s:s, s:s, s:s, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:[i, i]}}",
 						    "variant", "fast", "run_id", sb[i].ids[v], "outcome", "ok",
 						    "comparison", "speedup", "ratio", 1.5, "ci", 1.3, 1.7, "mann_whitney",
-						    "p", sb[i].p, "p_adjusted", sb[i].p, "verdict", "faster", "repeats", 3, 3)
+						    "p", sb[i].p, "p_adjusted", sb[i].p, "verdict", sb[i].verdict, "repeats",
+						    3, 3)
 					: json_pack("{s:s, s:s, s:s, s:n}", "variant", "base", "run_id", sb[i].ids[v],
-						    "outcome", "ok", "comparison"));
+						    "outcome", "ok", "comparison");
+			if (v && sb[i].try_)
+				json_object_set_new(row, "params", json_pack("{s:s}", "TRY", sb[i].try_));
+			json_array_append_new(rows, row);
 		}
 		b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f}, s:{s:s, s:s, s:{s:i}, "
 			      "s:[s]}, s:o}",
@@ -691,9 +708,10 @@ static void test_pair_by_repeat(void **state)
 	free(f);
 }
 
-/* A verdict picked from many shapes is adjusted over them, and one
- * binary on both sides never supports faster (red team 35). */
-static void test_shapes_and_same_binary(void **state)
+/* A verdict picked from many configurations of two kernels (shapes,
+ * parameters) is adjusted over them, and one code on both sides never
+ * supports faster (red teams 35 and 36). */
+static void test_tries_and_same_code(void **state)
 {
 	struct audit_counts c;
 	(void)state;
@@ -703,12 +721,13 @@ static void test_shapes_and_same_binary(void **state)
 			"<!-- claim: slower experiment=aa a=base b=fast -->\n",
 			&c);
 	assert_non_null(strstr(f, "t.md:1: contradicted: faster fast vs base: "));
-	assert_non_null(strstr(f, "but the pair ran at 2 shapes, any of which could have been cited: with p adjusted "
-				  "over them (0.06) the verdict is inconclusive"));
+	assert_non_null(strstr(f, "but the two kernels were tried in 3 configurations (shapes, parameters, batches), any "
+				  "of which could have been cited: with p adjusted over them (0.09) the verdict is "
+				  "inconclusive"));
 	assert_non_null(strstr(f, "t.md:2: supported: faster fast vs base: "));
-	assert_non_null(strstr(f, "; p 0.002 adjusted over the 2 shapes the pair ran at"));
+	assert_non_null(strstr(f, "; p 0.003 adjusted over the 3 configurations the two kernels were tried in"));
 	assert_non_null(strstr(f, "t.md:3: contradicted: faster fast vs base: "));
-	assert_non_null(strstr(f, "but both sides ran the same binary (sha256 cccc) the same way"));
+	assert_non_null(strstr(f, "but both sides ran the same code (binary dddd"));
 	assert_non_null(strstr(f, "t.md:4: contradicted: slower base vs fast: "));
 	assert_int_equal(c.contradicted, 3);
 	assert_int_equal(c.supported, 1);
@@ -732,7 +751,7 @@ int main(void)
 		cmocka_unit_test(test_stale_keeps_contradicted),
 		cmocka_unit_test(test_reproduced),
 		cmocka_unit_test(test_pair_by_repeat),
-		cmocka_unit_test(test_shapes_and_same_binary),
+		cmocka_unit_test(test_tries_and_same_code),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
