@@ -157,6 +157,20 @@ int host_clock_still_alive(const int *ids, int n, const int *now, int nn)
 	return alive;
 }
 
+int host_clock_still_working(const int *ids, const unsigned long long *ns0, const unsigned long long *ns1, int n,
+			     const int *now, int nn, unsigned long long min_ns)
+{
+	int working = 0, k = 0;
+	for (int i = 0; i < n; i++) {
+		while (k < nn && now[k] < ids[i])
+			k++;
+		if (!(k < nn && now[k] == ids[i]))
+			continue;
+		working += !ns1[i] || ns1[i] < ns0[i] || ns1[i] - ns0[i] > min_ns;
+	}
+	return working;
+}
+
 /*
  * The run time (ns, schedstat's first field) of all of pid's threads
  * summed into *ns; 0, or -1 when /proc does not say.  A stopped worker's
@@ -542,6 +556,16 @@ static int ids_common(const int *a, int n, const int *b, int m)
 
 /* What a timed sample's round also measures (round_trip): in, the
  * threads that existed at its go (sorted ids); out, the rest. */
+/* The CPU time (ns) of each of the n threads ids into ns; 0 where it
+ * does not read (the thread ended, or /proc refused). */
+static void fresh_cpu(const struct host_clock *hc, const int *ids, int n, unsigned long long *ns)
+{
+	for (int i = 0; i < n; i++) {
+		struct sched_stat ss;
+		ns[i] = sched_stat_read(hc->pid, ids[i], &ss) == 1 ? ss.run_ns : 0;
+	}
+}
+
 struct trip_timed {
 	const int *known;
 	int n_known;
@@ -807,6 +831,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	/* the threads the previous sample started that were alive at its
 	 * freeze, judged at this sample's (freed at out) */
 	int *fresh = NULL, n_fresh = 0;
+	unsigned long long *fresh_ns0 = NULL, *fresh_ns1 = NULL; /* their CPU at this freeze and the next */
 	size_t fresh_cap = 0;
 	double *late = NULL; /* each timed sample's CPU after its done line, freed at out */
 	unsigned char *written = NULL; /* each timed sample's outputs changed after its done line, freed at out */
@@ -908,26 +933,35 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		s->event_us = s->kernel_us = s->clock_mhz = NAN;
 		s->set = -1;
 		/* A thread the sample started and left alive at its freeze is
-		 * work outside the timed region only if it lives on: one still
-		 * there at the next sample's freeze ran through a whole sample
-		 * of someone else's (red team 7's thread_crowd), and what it
-		 * did after the done line the CPU rule and the floor already
-		 * see.  A detached helper that has signalled its last act may
+		 * work outside the timed region only if it works on: one still
+		 * there at the next sample's freeze that ran more than
+		 * HOST_FRESH_THREAD_RAN_NS since ran through a whole sample of
+		 * someone else's (red team 7's thread_crowd), and what it did
+		 * after the done line the CPU rule and the floor already see.
+		 * One that only sleeps on (a pool's helper waiting out its
+		 * keep-alive, red team 36's lazy_pool: escaped_work in 2 of 2
+		 * honest batches when its existence counted) did nothing.  A detached helper that has signalled its last act may
 		 * be frozen a few microseconds before its exit completes
 		 * (red team 31's spawn_detach: escaped_work in 6 of 8 honest
 		 * runs, one sample of 30 each): it is gone by then.  After the
 		 * last sample no sample is left to take its work: the end
 		 * grace judges what the worker does then (job.c). */
 		s->threads_delta = 0;
-		if (n_fresh > 0 && na >= 0 && p->n_samples >= 2)
-			p->samples[p->n_samples - 2].threads_delta = host_clock_still_alive(fresh, n_fresh, after, na);
+		if (n_fresh > 0 && na >= 0 && p->n_samples >= 2) {
+			fresh_cpu(hc, fresh, n_fresh, fresh_ns1);
+			p->samples[p->n_samples - 2].threads_delta = host_clock_still_working(
+				fresh, fresh_ns0, fresh_ns1, n_fresh, after, na, HOST_FRESH_THREAD_RAN_NS);
+		}
 		n_fresh = 0;
 		if (nb >= 0 && na >= 0) {
 			if ((size_t)na > fresh_cap) {
 				fresh_cap = (size_t)na;
 				fresh = xrealloc(fresh, fresh_cap * sizeof(int));
+				fresh_ns0 = xrealloc(fresh_ns0, fresh_cap * sizeof(*fresh_ns0));
+				fresh_ns1 = xrealloc(fresh_ns1, fresh_cap * sizeof(*fresh_ns1));
 			}
 			n_fresh = host_clock_new_thread_ids(before, nb, after, na, fresh);
+			fresh_cpu(hc, fresh, n_fresh, fresh_ns0);
 		}
 		s->dist = dist;
 		int keep = p->keep && p->keep(p->keep_ctx, i, stop);
@@ -1049,6 +1083,8 @@ out:
 	free(before);
 	free(after);
 	free(fresh);
+	free(fresh_ns0);
+	free(fresh_ns1);
 	free(late);
 	free(written);
 	free(hc->snap);

@@ -295,6 +295,17 @@ int host_clock_new_thread_ids(const int *before, int nb, const int *after, int n
 /* How many of ids' n are among now's nn (both sorted): the threads a sample
  * started that are still alive at the next sample's freeze. */
 int host_clock_still_alive(const int *ids, int n, const int *now, int nn);
+/* How many of ids' n are among now's nn (both sorted) and ran more than
+ * min_ns since: ns0[i] is id i's CPU time (schedstat, ns) at its own
+ * sample's freeze, ns1[i] at the next one's (0 when it did not read: a
+ * thread alive that cannot be read counts).  The threads a sample
+ * started that worked on through the next sample. */
+int host_clock_still_working(const int *ids, const unsigned long long *ns0, const unsigned long long *ns1, int n,
+			     const int *now, int nn, unsigned long long min_ns);
+/* What a thread the sample started may run, between its sample's freeze
+ * and the next one's, before it counts as working on (a detached helper
+ * waking from its keep-alive timeout to exit: red team 36's lazy_pool). */
+#define HOST_FRESH_THREAD_RAN_NS (50ull * 1000)
 
 /* run.c: the stages every executor shares, up to the plan (probe: check
  * the backend can run here; a Slurm submit or gather host need not).

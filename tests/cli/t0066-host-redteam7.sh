@@ -8,7 +8,10 @@
 # behind 300 idle ones (the parent listed 256) and was recorded ok.  Now
 # a host box refuses every socket, the freeze ends at the job's deadline
 # (timeout), and a sample's new threads are counted however many there
-# are (escaped_work).
+# are.  Since red team 36 a new thread counts when it works on through the
+# next sample (crowd_work: escaped_work), not for living on asleep
+# (thread_crowd's idle threads: ok; lazy_pool, an honest pool's helper in
+# its keep-alive, was escaped_work when existence counted).
 . "$REPO/tests/cli/lib.sh"
 runs_alone "vfork_stall's wall time is held against its time limit"
 mkrepo
@@ -18,7 +21,8 @@ rc=$?
 grep "UNEXPECTED" "$TEST_TMP/out" && fail "a cheat did not get its expected outcome"
 for v in honest uevent_ear after; do expect_match "$TEST_TMP/out" "^$v +ok"; done
 expect_match "$TEST_TMP/out" "^vfork_stall +timeout"
-expect_match "$TEST_TMP/out" "^thread_crowd +escaped_work"
+expect_match "$TEST_TMP/out" "^crowd_work +escaped_work"
+expect_match "$TEST_TMP/out" "^thread_crowd +ok"
 # uevent_ear's sockets: every one refused in the box
 r=$(grep -l '"variant": "uevent_ear"' artifacts/runs/*.json | grep -v batch | head -1)
 [ -n "$r" ] || fail "no record of uevent_ear"

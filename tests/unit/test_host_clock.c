@@ -254,6 +254,16 @@ static void test_new_thread_ids_still_alive(void **state)
 	assert_int_equal(host_clock_still_alive(ids, 3, next, 0), 0);
 	assert_int_equal(host_clock_still_alive(ids, 0, next, 5), 0);
 	assert_int_equal(host_clock_still_alive(ids, 3, after, 6), 3);
+	/* ... and counts only if it worked on: 25 alive but asleep (a pool's
+	 * helper in its keep-alive, red team 36's lazy_pool) is nothing, 25
+	 * having run 60 us is a thread_crowd; one that cannot be read counts */
+	const unsigned long long ns0[] = { 1000, 5000, 9000 };
+	const unsigned long long asleep[] = { 0, 5000 + 2000, 0 }, ran[] = { 0, 5000 + 60000, 0 },
+				 unread[] = { 0, 0, 0 };
+	assert_int_equal(host_clock_still_working(ids, ns0, asleep, 3, next, 5, HOST_FRESH_THREAD_RAN_NS), 0);
+	assert_int_equal(host_clock_still_working(ids, ns0, ran, 3, next, 5, HOST_FRESH_THREAD_RAN_NS), 1);
+	assert_int_equal(host_clock_still_working(ids, ns0, unread, 3, next, 5, HOST_FRESH_THREAD_RAN_NS), 1);
+	assert_int_equal(host_clock_still_working(ids, ns0, ran, 3, next, 0, HOST_FRESH_THREAD_RAN_NS), 0);
 }
 
 /* Work after the done line: the rule that makes late samples escaped work
