@@ -280,6 +280,64 @@ out:
 	return rc;
 }
 
+/*
+ * A column joins its variant's cells by name alone, so say where that name
+ * is not one kernel (another kernel file in some row: red team 36 drew one
+ * line through naive.c at C 256 and a kernel doing twice the work at C
+ * 512), and where two columns of one row ran the same binary (two names
+ * for one code).  A kernel edited between the rows' commits keeps its
+ * path: each row's commit is in the provenance lines.
+ */
+static void code_warnings(struct query *q, const struct sc_row *rows, size_t ne, const char *const *variants,
+			  size_t nv, struct strbuf *out)
+{
+	for (size_t s = 0; s < nv; s++) {
+		const char *first = NULL;
+		size_t fi = 0;
+		for (size_t i = 0; i < ne; i++) {
+			const struct batch_row *row = rows[i].b ? batch_find_row(rows[i].b, variants[s]) : NULL;
+			if (!row || !row->kernel)
+				continue;
+			if (!first) {
+				first = row->kernel;
+				fi = i;
+			} else if (strcmp(first, row->kernel)) {
+				strbuf_addstr(out, "**Warning: column `");
+				paper_clean(out, variants[s], 80, 0);
+				strbuf_addstr(out, "` is not one kernel**: `");
+				paper_clean(out, first, 200, 0);
+				strbuf_addstr(out, "` in `");
+				paper_clean(out, rows[fi].exp, 120, 0);
+				strbuf_addstr(out, "`, `");
+				paper_clean(out, row->kernel, 200, 0);
+				strbuf_addstr(out, "` in `");
+				paper_clean(out, rows[i].exp, 120, 0);
+				strbuf_addstr(out, "`: its cells and its line join different code under one name.\n\n");
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < ne; i++) {
+		const struct batch_record *b = rows[i].b;
+		for (size_t x = 0; b && x < b->n_rows; x++) {
+			const struct run_record *rx = query_row_run(q, &b->rows[x]);
+			for (size_t y = x + 1; rx && rx->binary_sha256 && y < b->n_rows; y++) {
+				const struct run_record *ry = query_row_run(q, &b->rows[y]);
+				if (!ry || !ry->binary_sha256 || strcmp(rx->binary_sha256, ry->binary_sha256))
+					continue;
+				strbuf_addstr(out, "**Note: `");
+				paper_clean(out, b->rows[x].variant ? b->rows[x].variant : "?", 80, 0);
+				strbuf_addstr(out, "` and `");
+				paper_clean(out, b->rows[y].variant ? b->rows[y].variant : "?", 80, 0);
+				strbuf_addstr(out, "` ran the same binary in `");
+				paper_clean(out, rows[i].exp, 120, 0);
+				strbuf_addstr(out, "`**: two names for one code; a difference between their cells is the "
+						   "machine's.\n\n");
+			}
+		}
+	}
+}
+
 int paper_gen_scaling(struct paper_ctx *c, const struct md_marker *m, struct strbuf *out)
 {
 	const char *exps_arg = md_attr(m, "experiments"), *runs_arg = md_attr(m, "runs");
@@ -414,6 +472,7 @@ int paper_gen_scaling(struct paper_ctx *c, const struct md_marker *m, struct str
 		strbuf_addstr(out, " |\n");
 	}
 	strbuf_addstr(out, "\n");
+	code_warnings(c->q, rows, ne, variants, nv, out);
 	if (mixed)
 		strbuf_addstr(out, "**Warning: the rows of this block ran on different devices** (each row names its "
 				   "own): their rates are not one machine's, and each fraction is of its own device's peak.\n\n");

@@ -21,4 +21,16 @@ expect_match S.md "^- \`host-redteam32-scal-c256\`, note: the spec loosens the p
 # the precision note on const_out's error against the baseline's comes with it
 expect_match S.md "^- \`host-redteam32-scal-c128\`, note: .*const_out"
 expect_exit 0 "$EVIDENT" paper --check S.md
+# Red team 36: a column joins its cells by variant name alone; `opt` is
+# naive.c at C 256 and a kernel doing twice the work at C 512, and at C 256
+# `z` and `opt` are one binary.  The block now says both.
+for c in 256 512; do
+	"$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam36-scale-c$c.yaml > "$TEST_TMP/r36" 2>&1 ||
+		{ cat "$TEST_TMP/r36"; fail "host-redteam36-scale-c$c"; }
+done
+printf '# t\n<!-- evident:scaling experiments=host-redteam36-scale-c256,host-redteam36-scale-c512 runs=latest x=C panel=R -->\n<!-- /evident:scaling -->\n' > T.md
+expect_exit 0 "$EVIDENT" paper T.md
+expect_contains T.md '**Warning: column `opt` is not one kernel**: `kernels/softmax/naive.c` in `host-redteam36-scale-c256`, `tests/fixtures/adversary/host/redteam36/twice.c` in `host-redteam36-scale-c512`'
+expect_contains T.md '**Note: `z` and `opt` ran the same binary in `host-redteam36-scale-c256`**'
+[ "$(grep -c "ran the same binary" T.md)" = 1 ] || fail "only the C 256 row has one binary twice"
 exit 0
