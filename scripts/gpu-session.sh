@@ -447,34 +447,7 @@ if has redteam19; then
 	# each run's median rel L2 of its passing checks by distribution (what
 	# the precision notes compare), its timing median and that against
 	# chunk32's (the median of chunk32's runs' medians)
-	python3 - artifacts $rt19 <<'PY' 2>&1 | tee -a "$OUT/session.log"
-import json, statistics as S, sys
-store, runs = sys.argv[1], sys.argv[2:]
-rec = []
-for r in runs:
-    d = json.load(open(f"{store}/runs/{r}.json"))
-    t = d.get("timing") or {}
-    h = t.get("samples_object")
-    xs = []
-    if h:
-        for line in open(f"{store}/objects/{h[:2]}/{h[2:]}"):
-            if line.strip() and not line.startswith("#"):
-                xs.append(float(line))
-    c = d.get("correctness") or {}
-    by = {}
-    for x in c.get("checks") or d.get("checks") or []:
-        if isinstance(x, dict) and x.get("pass") and x.get("rel_l2") is not None and x.get("phase") != "shape":
-            by.setdefault(x.get("dist"), []).append(x["rel_l2"])
-    rec.append((d.get("variant"), d.get("outcome"), S.median(xs) if xs else None, len(xs),
-                {k: "%.3g (%d)" % (S.median(v), len(v)) for k, v in by.items()}))
-base = [m for v, o, m, n, b in rec if v == "chunk32" and m]
-ref = S.median(base) if base else None
-print("chunk32 median of run medians (us)", ref)
-for v, o, m, n, by in rec:
-    rel = "%.3f" % (ref / m) if ref and m else "-"
-    med = "%.2f" % m if m else "-"
-    print(f"{v:8s} {o:14s} n {n:4d} median {med} us  chunk32/median {rel}  rel_l2 by dist {json.dumps(by)}")
-PY
+	python3 scripts/redteam-runs.py artifacts chunk32 $rt19 2>&1 | tee -a "$OUT/session.log"
 	done
 fi
 if has redteam20; then
@@ -495,41 +468,7 @@ if has redteam20; then
 	# each run: outcome, timing median and honest's over it, the median rel
 	# L2 of its passing checks by distribution (what the precision notes
 	# compare), and every check's focus (phase:out/entries, worst error/bound)
-	python3 - artifacts $rt20 <<'PY' 2>&1 | tee -a "$OUT/session.log"
-import json, statistics as S, sys
-store, runs = sys.argv[1], sys.argv[2:]
-rec = []
-for r in runs:
-    d = json.load(open(f"{store}/runs/{r}.json"))
-    t = d.get("timing") or {}
-    h = t.get("samples_object")
-    xs = []
-    if h:
-        for line in open(f"{store}/objects/{h[:2]}/{h[2:]}"):
-            if line.strip() and not line.startswith("#"):
-                xs.append(float(line))
-    c = d.get("correctness") or {}
-    by, foc = {}, []
-    for x in c.get("checks") or d.get("checks") or []:
-        if not isinstance(x, dict):
-            continue
-        if x.get("pass") and x.get("rel_l2") is not None and x.get("phase") != "shape":
-            by.setdefault(x.get("dist"), []).append(x["rel_l2"])
-        f = x.get("focus")
-        if f:
-            foc.append("%s:%s/%s w%.3g%s" % (x.get("phase"), f.get("out"), f.get("entries"), f.get("worst") or 0,
-                                            "" if x.get("pass") else " FAIL"))
-    rec.append((d.get("variant"), d.get("outcome"), S.median(xs) if xs else None, len(xs),
-                {k: "%.3g (%d)" % (S.median(v), len(v)) for k, v in by.items()}, foc))
-base = [m for v, o, m, n, b, f in rec if v == "honest" and m]
-ref = S.median(base) if base else None
-print("honest median of run medians (us)", ref)
-for v, o, m, n, by, foc in rec:
-    rel = "%.3f" % (ref / m) if ref and m else "-"
-    med = "%.2f" % m if m else "-"
-    print(f"{v:8s} {o:14s} n {n:4d} median {med} us  honest/median {rel}  rel_l2 by dist {json.dumps(by)}")
-    print(f"         focus (phase:out/entries worst): {' '.join(foc) or '-'}")
-PY
+	python3 scripts/redteam-runs.py artifacts honest $rt20 2>&1 | tee -a "$OUT/session.log"
 	done
 fi
 if has fresh16; then
