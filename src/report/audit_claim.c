@@ -33,6 +33,7 @@
 #include <strings.h>
 
 #include "report/audit_internal.h"
+#include "report/code_identity.h"
 #include "stats/stats.h"
 
 /* ---------- findings ---------- */
@@ -550,80 +551,11 @@ static int same_problem(const struct rec_problem *x, const struct rec_problem *y
 	return 1;
 }
 
-/*
- * What a row measured, from its first run: the binary's hash; the code
- * (a hash of its sources' contents, whatever their names, and of its
- * parameters: a byte-identical copy of a kernel under another file name
- * builds another binary, the file's name being in it: red team 36) and
- * its family (the sources alone: the same kernel at any parameters); the
- * device (the GPU's name, else the CPU's model on the host backend); the
- * cache mode of its timing (hot and cold time different things: red team
- * 35); the executor (a sealed replay or the kernel's host code in the
- * worker) and how it was run (plain, a pool of N slots, Slurm: a pool's
- * slots share the machine; red team 36).  0 when the run or its binary
- * or device is unknown.
- */
-struct row_id {
-	const char *bin, *dev, *cache, *executor, *exec_kind; /* borrowed; the last three may be NULL */
-	int slots;
-	char code[SHA256_HEX_LEN + 1], family[SHA256_HEX_LEN + 1];
-};
-
-static int cmp_str(const void *x, const void *y)
+/* A rerun's row: the same code run the same way on the same device
+ * (code_identity.h). */
+static int same_identity(const struct code_id *x, const struct code_id *y)
 {
-	return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
-/* into out: the hash of the sorted lines of sorted[0..n) */
-static void hash_sorted(const char **v, size_t n, char out[SHA256_HEX_LEN + 1])
-{
-	struct strbuf sb = STRBUF_INIT;
-	qsort(v, n, sizeof(*v), cmp_str);
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&sb, "%s\n", v[i]);
-	sha256_hex(sb.buf ? sb.buf : "", sb.len, out);
-	strbuf_release(&sb);
-}
-
-static int row_identity(struct actx *a, const struct batch_row *row, struct row_id *id)
-{
-	const struct run_record *r = query_row_run(a->q, row);
-	if (!r || !r->binary_sha256)
-		return 0;
-	id->bin = r->binary_sha256;
-	id->dev = r->device_name ? r->device_name : r->cpu;
-	id->cache = r->cache;
-	id->executor = r->judge ? json_string_value(json_object_get(r->judge, "executor")) : NULL;
-	id->exec_kind = r->exec.kind && strcmp(r->exec.kind, "local") ? r->exec.kind : NULL;
-	id->slots = id->exec_kind ? r->exec.slots : 1;
-	const char **v = xcalloc(r->n_sources + row->n_params + 1, sizeof(*v));
-	char **owned = xcalloc(row->n_params + 1, sizeof(*owned));
-	size_t n = 0;
-	for (size_t i = 0; i < r->n_sources; i++)
-		if (r->sources[i].sha256)
-			v[n++] = r->sources[i].sha256;
-	hash_sorted(v, n, id->family);
-	for (size_t i = 0; i < row->n_params; i++)
-		v[n++] = owned[i] = xstrfmt("%s=%s", row->params[i].name, row->params[i].value);
-	hash_sorted(v, n, id->code);
-	for (size_t i = 0; i < row->n_params; i++)
-		free(owned[i]);
-	free(owned);
-	free(v);
-	return id->dev != NULL;
-}
-
-/* The same code (binary, or sources and parameters), run the same way. */
-static int same_code_same_way(const struct row_id *x, const struct row_id *y)
-{
-	return (!strcmp(x->bin, y->bin) || !strcmp(x->code, y->code)) && same_str(x->cache, y->cache) &&
-	       same_str(x->executor, y->executor) && same_str(x->exec_kind, y->exec_kind) && x->slots == y->slots;
-}
-
-/* A rerun's row: the same code run the same way on the same device. */
-static int same_identity(const struct row_id *x, const struct row_id *y)
-{
-	return !strcmp(x->dev, y->dev) && same_code_same_way(x, y);
+	return !strcmp(x->dev, y->dev) && code_same_way(x, y);
 }
 
 /*
@@ -635,15 +567,15 @@ static int same_identity(const struct row_id *x, const struct row_id *y)
  * spec name for the same binaries had no other batch to be weighed
  * against).
  */
-static const struct batch_row *row_matching(struct actx *a, const struct batch_record *b, const struct row_id *id,
-					    int (*match)(const struct row_id *, const struct row_id *), const char *want,
+static const struct batch_row *row_matching(struct actx *a, const struct batch_record *b, const struct code_id *id,
+					    int (*match)(const struct code_id *, const struct code_id *), const char *want,
 					    const struct batch_row *skip)
 {
 	const struct batch_row *found = NULL;
 	for (size_t k = 0; k < b->n_rows; k++) {
 		const struct batch_row *row = &b->rows[k];
-		struct row_id rid;
-		if (row == skip || row->outcome != OUTCOME_OK || !row_identity(a, row, &rid) || !match(&rid, id))
+		struct code_id rid;
+		if (row == skip || row->outcome != OUTCOME_OK || !code_identity(a->q, row, &rid) || !match(&rid, id))
 			continue;
 		if (row->variant && !strcmp(row->variant, want))
 			return row;
@@ -653,7 +585,7 @@ static const struct batch_row *row_matching(struct actx *a, const struct batch_r
 	return found;
 }
 
-static int same_family(const struct row_id *x, const struct row_id *y)
+static int same_family(const struct code_id *x, const struct code_id *y)
 {
 	return !strcmp(x->dev, y->dev) && !strcmp(x->family, y->family);
 }
@@ -668,15 +600,18 @@ static int same_family(const struct row_id *x, const struct row_id *y)
  * pair is compared as the claim's own batch is (pair_compare: recorded
  * when one side is the baseline, else computed and adjusted over the
  * batch's pairs), comparisons of one process a side left out, and those
- * giving want counted.  Fewer than half: the claim is contested (red team
+ * giving want counted; an inconclusive one whose CI holds the claim's
+ * estimate is left out (too few repeats to say either way: red team 37's
+ * pilots).  Fewer than half: the claim is contested (red team
  * 33: an A/A experiment run 58 times, 57 batches inconclusive or
  * no_difference, the 58th "faster 1.484x, p 0.023"; a claim on that batch
  * was supported): *agrees is cleared, with the counts in msg; otherwise
  * the counts are added to msg when there is more than one such batch.
  *
- * Other tries: a batch with ok rows of the same two kernels (their
- * sources, same_family) in another configuration (another shape, other
- * parameters, another way of running) is one more chance to find a
+ * Other tries: a batch with ok rows of the same two kernels (their kernel
+ * files' contents, same_family) in another configuration (another shape,
+ * other parameters, flags or headers, another way of running) is one more
+ * chance to find a
  * verdict in noise (red team 35: one kernel twice at 71 shapes, one
  * "slower, p 0.0056"; red team 36: a parameter the code only echoes, a
  * new one each batch, 161 batches each a clean slate).  *tries is 1 plus
@@ -684,14 +619,14 @@ static int same_family(const struct row_id *x, const struct row_id *y)
  * (its own are adjusted over by its Holm); the caller adjusts over them.
  */
 static void across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *ra,
-			   const struct batch_row *rb, const char *va, const char *vb, const char *want, int *agrees,
-			   size_t *tries, struct strbuf *msg)
+			   const struct batch_row *rb, const char *va, const char *vb, const char *want, double sp,
+			   int *agrees, size_t *tries, struct strbuf *msg)
 {
-	struct row_id ia, ib;
+	struct code_id ia, ib;
 	*tries = 1;
-	if (!row_identity(a, ra, &ia) || !row_identity(a, rb, &ib) || strcmp(ia.dev, ib.dev))
+	if (!code_identity(a->q, ra, &ia) || !code_identity(a->q, rb, &ib) || strcmp(ia.dev, ib.dev))
 		return;
-	size_t n = 0, k = 0, pos = a->q->n, n_seen = 0;
+	size_t n = 0, k = 0, pos = a->q->n, n_seen = 0, n_neutral = 0;
 	char **seen = NULL; /* the configurations tried, as "dims code_a code_b how" */
 	struct strbuf others = STRBUF_INIT, key = STRBUF_INIT;
 	const struct batch_record *b;
@@ -706,6 +641,15 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 			if (!pair_compare(a, b, xa, xb, xa->variant, xb->variant, &pc) || !pc.verdict ||
 			    pc.used->one_process)
 				continue;
+			/* an undecided rerun whose CI holds the claim's estimate
+			 * neither agrees nor disagrees: too few repeats to tell
+			 * (red team 37: three 2-repeat pilots, each inconclusive
+			 * around the same slowdown, outvoted a 12-repeat one) */
+			if (b != eb && !strcmp(pc.verdict, "inconclusive") && isfinite(sp) && pc.ci[0] <= sp &&
+			    sp <= pc.ci[1]) {
+				n_neutral++;
+				continue;
+			}
 			n++;
 			if (!strcmp(pc.verdict, want))
 				k++;
@@ -719,8 +663,8 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 		/* another configuration of the same two kernels */
 		xa = row_matching(a, b, &ia, same_family, va, NULL);
 		xb = xa ? row_matching(a, b, &ib, same_family, vb, xa) : NULL;
-		struct row_id ja, jb;
-		if (!xb || !row_identity(a, xa, &ja) || !row_identity(a, xb, &jb))
+		struct code_id ja, jb;
+		if (!xb || !code_identity(a->q, xa, &ja) || !code_identity(a->q, xb, &jb))
 			continue;
 		strbuf_reset(&key);
 		for (size_t i = 0; i < b->problem.n_dims && i < 8; i++)
@@ -748,6 +692,8 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 	} else if (n >= 2) {
 		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s give %s", k, n, ia.dev, want);
 	}
+	if (n_neutral)
+		strbuf_addf(msg, "; %zu more undecided, their CIs holding this estimate", n_neutral);
 	strbuf_release(&others);
 }
 
@@ -799,10 +745,10 @@ static void adjust_over_tries(const struct batch_record *b, const struct pair_cm
 static int same_code_both_sides(struct actx *a, const struct batch_row *ra, const struct batch_row *rb,
 				const char *want, struct strbuf *msg)
 {
-	struct row_id ia, ib;
+	struct code_id ia, ib;
 	if (strcmp(want, "faster") && strcmp(want, "slower"))
 		return 0;
-	if (!row_identity(a, ra, &ia) || !row_identity(a, rb, &ib) || !same_code_same_way(&ia, &ib))
+	if (!code_identity(a->q, ra, &ia) || !code_identity(a->q, rb, &ib) || !code_same_way(&ia, &ib))
 		return 0;
 	strbuf_addf(msg, "; but both sides ran the same code (binary %.12s, sources and parameters %.12s) the same way: "
 			 "a difference between them is the machine's, not the code's",
@@ -887,7 +833,7 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 		agrees = 0;
 	if (agrees && !stale && !used->one_process) {
 		size_t tries = 1;
-		across_batches(a, b, ra, rb, va, vb, want, &agrees, &tries, &msg);
+		across_batches(a, b, ra, rb, va, vb, want, sp, &agrees, &tries, &msg);
 		if (agrees)
 			adjust_over_tries(b, &pc, tries, want, &agrees, &msg);
 	}

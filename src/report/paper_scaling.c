@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "report/paper_internal.h"
+#include "report/code_identity.h"
 #include "report/svg.h"
 
 /* One experiment of the block: its batch (NULL: none, said in its row). */
@@ -282,54 +283,76 @@ out:
 
 /*
  * A column joins its variant's cells by name alone, so say where that name
- * is not one kernel (another kernel file in some row: red team 36 drew one
- * line through naive.c at C 256 and a kernel doing twice the work at C
- * 512), and where two columns of one row ran the same binary (two names
- * for one code).  A kernel edited between the rows' commits keeps its
- * path: each row's commit is in the provenance lines.
+ * is not one code (code_identity.h): another kernel file in some row (red
+ * team 36 drew one line through naive.c at C 256 and a kernel doing twice
+ * the work at C 512) is a warning; the same file whose code differs (its
+ * content edited between the rows' commits, other flags or parameters: red
+ * team 37 changed a column's code by a flag) is a note naming the rows,
+ * as is a row whose two columns ran the same code (two names for one
+ * code, a byte-identical copy included).
  */
 static void code_warnings(struct query *q, const struct sc_row *rows, size_t ne, const char *const *variants,
 			  size_t nv, struct strbuf *out)
 {
 	for (size_t s = 0; s < nv; s++) {
-		const char *first = NULL;
-		size_t fi = 0;
+		const struct batch_row *r0 = NULL;
+		struct code_id id0;
+		size_t i0 = 0;
+		int warned = 0;
+		struct strbuf differ = STRBUF_INIT;
 		for (size_t i = 0; i < ne; i++) {
 			const struct batch_row *row = rows[i].b ? batch_find_row(rows[i].b, variants[s]) : NULL;
-			if (!row || !row->kernel)
+			struct code_id id;
+			if (!row || !row->kernel || !code_identity(q, row, &id))
 				continue;
-			if (!first) {
-				first = row->kernel;
-				fi = i;
-			} else if (strcmp(first, row->kernel)) {
+			if (!r0) {
+				r0 = row;
+				id0 = id;
+				i0 = i;
+			} else if (strcmp(r0->kernel, row->kernel) && !warned) {
 				strbuf_addstr(out, "**Warning: column `");
 				paper_clean(out, variants[s], 80, 0);
 				strbuf_addstr(out, "` is not one kernel**: `");
-				paper_clean(out, first, 200, 0);
+				paper_clean(out, r0->kernel, 200, 0);
 				strbuf_addstr(out, "` in `");
-				paper_clean(out, rows[fi].exp, 120, 0);
+				paper_clean(out, rows[i0].exp, 120, 0);
 				strbuf_addstr(out, "`, `");
 				paper_clean(out, row->kernel, 200, 0);
 				strbuf_addstr(out, "` in `");
 				paper_clean(out, rows[i].exp, 120, 0);
 				strbuf_addstr(out, "`: its cells and its line join different code under one name.\n\n");
-				break;
+				warned = 1;
+			} else if (!strcmp(r0->kernel, row->kernel) && !code_same(&id0, &id)) {
+				strbuf_addstr(&differ, differ.len ? ", `" : "`");
+				paper_clean(&differ, rows[i].exp, 120, 0);
+				strbuf_addch(&differ, '`');
 			}
 		}
+		if (differ.len) {
+			strbuf_addstr(out, "Note: column `");
+			paper_clean(out, variants[s], 80, 0);
+			strbuf_addstr(out, "` ran other code in ");
+			strbuf_add(out, differ.buf, differ.len);
+			strbuf_addstr(out, " than in `");
+			paper_clean(out, rows[i0].exp, 120, 0);
+			strbuf_addstr(out, "` (the kernel file's content, its flags or its parameters differ).\n\n");
+		}
+		strbuf_release(&differ);
 	}
 	for (size_t i = 0; i < ne; i++) {
 		const struct batch_record *b = rows[i].b;
 		for (size_t x = 0; b && x < b->n_rows; x++) {
-			const struct run_record *rx = query_row_run(q, &b->rows[x]);
-			for (size_t y = x + 1; rx && rx->binary_sha256 && y < b->n_rows; y++) {
-				const struct run_record *ry = query_row_run(q, &b->rows[y]);
-				if (!ry || !ry->binary_sha256 || strcmp(rx->binary_sha256, ry->binary_sha256))
+			struct code_id ix, iy;
+			if (!code_identity(q, &b->rows[x], &ix))
+				continue;
+			for (size_t y = x + 1; y < b->n_rows; y++) {
+				if (!code_identity(q, &b->rows[y], &iy) || !code_same(&ix, &iy))
 					continue;
 				strbuf_addstr(out, "**Note: `");
 				paper_clean(out, b->rows[x].variant ? b->rows[x].variant : "?", 80, 0);
 				strbuf_addstr(out, "` and `");
 				paper_clean(out, b->rows[y].variant ? b->rows[y].variant : "?", 80, 0);
-				strbuf_addstr(out, "` ran the same binary in `");
+				strbuf_addstr(out, "` ran the same code in `");
 				paper_clean(out, rows[i].exp, 120, 0);
 				strbuf_addstr(out, "`**: two names for one code; a difference between their cells is the "
 						   "machine's.\n\n");

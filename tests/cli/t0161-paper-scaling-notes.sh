@@ -31,6 +31,18 @@ done
 printf '# t\n<!-- evident:scaling experiments=host-redteam36-scale-c256,host-redteam36-scale-c512 runs=latest x=C panel=R -->\n<!-- /evident:scaling -->\n' > T.md
 expect_exit 0 "$EVIDENT" paper T.md
 expect_contains T.md '**Warning: column `opt` is not one kernel**: `kernels/softmax/naive.c` in `host-redteam36-scale-c256`, `tests/fixtures/adversary/host/redteam36/twice.c` in `host-redteam36-scale-c512`'
-expect_contains T.md '**Note: `z` and `opt` ran the same binary in `host-redteam36-scale-c256`**'
-[ "$(grep -c "ran the same binary" T.md)" = 1 ] || fail "only the C 256 row has one binary twice"
+expect_contains T.md '**Note: `z` and `opt` ran the same code in `host-redteam36-scale-c256`**'
+[ "$(grep -c "ran the same code" T.md)" = 1 ] || fail "only the C 256 row has one code twice"
+# Red team 37: under one path a column's code changed by a spec flag
+# (flag_twice.c with -DRT37_TWICE at C 512), and a byte-identical copy of
+# the baseline under another name (cp): both by the code's content now.
+for c in 256 512; do
+	"$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam37-scale-c$c.yaml > "$TEST_TMP/r37" 2>&1 ||
+		{ cat "$TEST_TMP/r37"; fail "host-redteam37-scale-c$c"; }
+done
+printf '# t\n<!-- evident:scaling experiments=host-redteam37-scale-c256,host-redteam37-scale-c512 runs=latest x=C panel=R -->\n<!-- /evident:scaling -->\n' > U.md
+expect_exit 0 "$EVIDENT" paper U.md
+expect_contains U.md 'Note: column `opt` ran other code in `host-redteam37-scale-c512` than in `host-redteam37-scale-c256`'
+expect_contains U.md '**Note: `z` and `cp` ran the same code in `host-redteam37-scale-c256`**'
+expect_contains U.md '**Note: `z` and `cp` ran the same code in `host-redteam37-scale-c512`**'
 exit 0

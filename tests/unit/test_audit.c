@@ -325,6 +325,73 @@ static int setup(void **state)
 		assert_int_equal(store_commit(&st, sb[i].batch, b), 0);
 		json_decref(b);
 	}
+	/* experiment pl: a 12-repeat batch finds fast slower (0.416x [0.370,
+	 * 0.487], p 1e-6) and three 2-repeat pilots of the same code were
+	 * inconclusive around the same slowdown (red team 37); experiment fl
+	 * (another compiler version): fast built with -DTWICE is slower (p
+	 * 0.001), and two batches of it built without the flag (another code,
+	 * the same files) found nothing */
+	static const struct {
+		const char *exp, *batch, *ids[2], *bins[2], *flag, *verdict;
+		double ratio, lo, hi, p;
+	} pb[] = {
+		{ "pl", "20260106T000002Z-pl-a-batch", { "20260106T000000Z-pl-base", "20260106T000001Z-pl-fast" },
+		  { "p0", "p1" }, NULL, "slower", 0.416, 0.370, 0.487, 1e-6 },
+		{ "pl", "20260106T000005Z-pl-b-batch", { "20260106T000003Z-pl-base", "20260106T000004Z-pl-fast" },
+		  { "p0", "p1" }, NULL, "inconclusive", 0.48, 0.30, 0.90, 0.2 },
+		{ "pl", "20260106T000008Z-pl-c-batch", { "20260106T000006Z-pl-base", "20260106T000007Z-pl-fast" },
+		  { "p0", "p1" }, NULL, "inconclusive", 0.51, 0.25, 1.10, 0.3 },
+		{ "pl", "20260106T000011Z-pl-d-batch", { "20260106T000009Z-pl-base", "20260106T000010Z-pl-fast" },
+		  { "p0", "p1" }, NULL, "inconclusive", 0.60, 0.35, 1.05, 0.25 },
+		{ "fl", "20260107T000002Z-fl-a-batch", { "20260107T000000Z-fl-base", "20260107T000001Z-fl-fast" },
+		  { "q0", "q1" }, "-DTWICE", "slower", 0.5, 0.45, 0.55, 0.001 },
+		{ "fl", "20260107T000005Z-fl-b-batch", { "20260107T000003Z-fl-base", "20260107T000004Z-fl-fast" },
+		  { "q0", "q2" }, NULL, "no_difference", 1.0, 0.995, 1.005, 0.8 },
+		{ "fl", "20260107T000008Z-fl-c-batch", { "20260107T000006Z-fl-base", "20260107T000007Z-fl-fast" },
+		  { "q0", "q2" }, NULL, "no_difference", 1.0, 0.995, 1.005, 0.8 },
+	};
+	/* their own kernel files (g.c, h.c): no other experiment's configurations */
+	char gsha[SHA256_HEX_LEN + 1], hsha[SHA256_HEX_LEN + 1];
+	f = fopen("g.c", "w");
+	fputs("int g;\n", f);
+	fclose(f);
+	f = fopen("h.c", "w");
+	fputs("int h;\n", f);
+	fclose(f);
+	assert_int_equal(sha256_file_hex("g.c", gsha), 0);
+	assert_int_equal(sha256_file_hex("h.c", hsha), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(pb); i++) {
+		json_t *rows = json_array();
+		for (int v = 0; v < 2; v++) {
+			json_t *argv = json_pack("[s, s]", "cc", "-O2");
+			if (v && pb[i].flag)
+				json_array_append_new(argv, json_string(pb[i].flag));
+			json_array_append_new(argv, json_string(v ? "h.c" : "g.c"));
+			put_variant_x(&st, pb[i].ids[v], v ? "fast" : "base", sha, "# us\n100\n", "ok",
+				      json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:{s:o, s:s}}, s:{s:s, s:s, s:{s:i}, s:[s]}}",
+						"experiment", pb[i].exp, "batch_id", pb[i].batch, "code", "sources", "path",
+						v ? "h.c" : "g.c", "sha256", v ? hsha : gsha, "binary_sha256", pb[i].bins[v],
+						"compiler", "argv", argv, "version", pb[i].exp[0] == 'f' ? "cc 2" : "cc 1",
+						"problem", "name", "p", "dtype",
+						"fp16", "shape", "S", 64, "dims", "S"));
+			json_array_append_new(
+				rows, v ? json_pack("{s:s, s:s, s:s, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:[i, i]}}",
+						    "variant", "fast", "run_id", pb[i].ids[v], "outcome", "ok",
+						    "comparison", "speedup", "ratio", pb[i].ratio, "ci", pb[i].lo, pb[i].hi,
+						    "mann_whitney", "p", pb[i].p, "p_adjusted", pb[i].p, "verdict",
+						    pb[i].verdict, "repeats", 3, 3)
+					: json_pack("{s:s, s:s, s:s, s:n}", "variant", "base", "run_id", pb[i].ids[v],
+						    "outcome", "ok", "comparison"));
+		}
+		b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f}, s:{s:s, s:s, s:{s:i}, "
+			      "s:[s]}, s:o}",
+			      "kind", "batch", "format", "evident-batch/1", "experiment", pb[i].exp, "batch_id", pb[i].batch,
+			      "baseline", "base", "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm",
+			      "comparisons", (json_int_t)1, "alpha", 0.05, "threshold", 0.01, "problem", "name", "p", "dtype",
+			      "fp16", "shape", "S", 64, "dims", "S", "variants", rows);
+		assert_int_equal(store_commit(&st, pb[i].batch, b), 0);
+		json_decref(b);
+	}
 	/* batches of experiment r and their reproductions, oldest first */
 	const enum repro_verdict ok2[] = { REPRO_REPRODUCED, REPRO_REPRODUCED };
 	const enum repro_verdict bad2[] = { REPRO_REPRODUCED, REPRO_NOT_REPRODUCED };
@@ -734,6 +801,26 @@ static void test_tries_and_same_code(void **state)
 	free(f);
 }
 
+/* Red team 37: undecided pilots whose CIs hold the claim's estimate do
+ * not outvote it, and a build with another flag is another code, not a
+ * rerun (it is another try). */
+static void test_pilots_and_flags(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: slower experiment=pl a=fast b=base run=20260106T000002Z-pl-a-batch -->\n"
+			"<!-- claim: slower experiment=fl a=fast b=base run=20260107T000002Z-fl-a-batch -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: supported: slower fast vs base: "));
+	assert_non_null(strstr(f, "; 3 more undecided, their CIs holding this estimate"));
+	assert_non_null(strstr(f, "t.md:2: supported: slower fast vs base: "));
+	/* the same files under another compiler (pl's batches, and fl's
+	 * without the flag) are two other configurations of the same kernels */
+	assert_non_null(strstr(f, "; p 0.003 adjusted over the 3 configurations the two kernels were tried in"));
+	assert_int_equal(c.supported, 2);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -752,6 +839,7 @@ int main(void)
 		cmocka_unit_test(test_reproduced),
 		cmocka_unit_test(test_pair_by_repeat),
 		cmocka_unit_test(test_tries_and_same_code),
+		cmocka_unit_test(test_pilots_and_flags),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,101 @@
+/*
+ * code_identity.c - what code a row ran, by content (code_identity.h): the
+ * binary's hash, a hash of the sources' contents with the compiler's
+ * command line and the parameters, and the kernel file's own hash.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "report/code_identity.h"
+
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+static int same_str(const char *x, const char *y)
+{
+	return x == y || (x && y && !strcmp(x, y));
+}
+
+/*
+ * The compiler's arguments that decide the code, into sb, one a line:
+ * linker options (-Wl,..., -Xlinker X: a build id or an rpath changes the
+ * file, not the code), the output and dependency paths, the kernel file's
+ * own path (its content is hashed; a copy under another name is the same
+ * code) and the compiler's path are left out.
+ */
+static void add_argv(struct strbuf *sb, json_t *compiler, const char *kernel)
+{
+	json_t *argv = json_object_get(compiler, "argv");
+	size_t n = json_array_size(argv);
+	for (size_t i = 1; i < n; i++) {
+		const char *a = json_string_value(json_array_get(argv, i));
+		if (!a)
+			continue;
+		if (!strncmp(a, "-Wl,", 4))
+			continue;
+		if ((!strcmp(a, "-Xlinker") || !strcmp(a, "-o") || !strcmp(a, "-MF")) && i + 1 < n) {
+			i++;
+			continue;
+		}
+		if ((kernel && !strcmp(a, kernel)) || !strcmp(a, "@OUT@") || !strcmp(a, "@DEPS@"))
+			continue;
+		strbuf_addf(sb, "%s\n", a);
+	}
+	const char *v = json_string_value(json_object_get(compiler, "version"));
+	strbuf_addf(sb, "version %s\n", v ? v : "?");
+}
+
+int code_identity(struct query *q, const struct batch_row *row, struct code_id *id)
+{
+	const struct run_record *r = query_row_run(q, row);
+	if (!r || !r->binary_sha256)
+		return 0;
+	id->bin = r->binary_sha256;
+	id->dev = r->device_name ? r->device_name : r->cpu;
+	id->cache = r->cache;
+	id->executor = r->judge ? json_string_value(json_object_get(r->judge, "executor")) : NULL;
+	id->exec_kind = r->exec.kind && strcmp(r->exec.kind, "local") ? r->exec.kind : NULL;
+	id->slots = id->exec_kind ? r->exec.slots : 1;
+	/* the family: the kernel file's content (the source at the record's
+	 * kernel path, else the first: the compiler's input) */
+	const char *fam = NULL;
+	for (size_t i = 0; i < r->n_sources && !fam; i++)
+		if (r->kernel && r->sources[i].path && !strcmp(r->sources[i].path, r->kernel))
+			fam = r->sources[i].sha256;
+	if (!fam && r->n_sources)
+		fam = r->sources[0].sha256;
+	sha256_hex(fam ? fam : "", fam ? strlen(fam) : 0, id->family);
+	/* the code: every source's content (sorted: names left out), the
+	 * command line and the parameters */
+	const char **v = xcalloc(r->n_sources + 1, sizeof(*v));
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_sources; i++)
+		if (r->sources[i].sha256)
+			v[n++] = r->sources[i].sha256;
+	qsort(v, n, sizeof(*v), cmp_str);
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&sb, "source %s\n", v[i]);
+	free(v);
+	add_argv(&sb, r->compiler, r->kernel);
+	for (size_t i = 0; i < row->n_params; i++)
+		strbuf_addf(&sb, "param %s=%s\n", row->params[i].name, row->params[i].value);
+	sha256_hex(sb.buf ? sb.buf : "", sb.len, id->code);
+	strbuf_release(&sb);
+	return id->dev != NULL;
+}
+
+int code_same(const struct code_id *x, const struct code_id *y)
+{
+	return !strcmp(x->bin, y->bin) || !strcmp(x->code, y->code);
+}
+
+int code_same_way(const struct code_id *x, const struct code_id *y)
+{
+	return code_same(x, y) && same_str(x->cache, y->cache) && same_str(x->executor, y->executor) &&
+	       same_str(x->exec_kind, y->exec_kind) && x->slots == y->slots;
+}

@@ -1,0 +1,45 @@
+/*
+ * code_identity.h - what code a row of a batch ran, and how, for the
+ * readers that must tell "the same kernel" from "another one" by content,
+ * never by name: the audit (reruns, tries, the same code on both sides of
+ * a claim) and the paper's scaling block (a column that is not one code).
+ *
+ * Names are the writer's to choose, so every match is by content, and by
+ * more than one content: a byte-identical copy of a kernel under another
+ * file name builds another binary (red team 36), a header added with
+ * `-include` changes the files read but not the binary, a linker flag
+ * (`-Wl,--build-id=...`) changes the binary but not the code (red team
+ * 37).  Two rows ran the same code when their binaries are equal, or when
+ * their sources' contents, the compiler's command line (linker options,
+ * file names and output paths left out) and their parameters are.  The
+ * family of a row is its kernel file's own content alone: the same kernel
+ * at any parameters, flags and headers, which the audit counts as tries.
+ */
+#ifndef EVIDENT_CODE_IDENTITY_H
+#define EVIDENT_CODE_IDENTITY_H
+
+#include "record/record.h"
+#include "store/query.h"
+#include "base/util.h"
+
+struct code_id {
+	const char *bin;        /* the built object's hash (borrowed from the record) */
+	const char *dev;        /* the GPU's name, else the CPU's model (borrowed) */
+	const char *cache;      /* the timing's cache mode, or NULL (borrowed) */
+	const char *executor;   /* judge.executor (sealed or in_process), or NULL (borrowed) */
+	const char *exec_kind;  /* "pool" or "slurm"; NULL for a plain run (borrowed) */
+	int slots;              /* the pool's or array's slots; 1 for a plain run */
+	char code[SHA256_HEX_LEN + 1];   /* sources' contents + command line + parameters */
+	char family[SHA256_HEX_LEN + 1]; /* the kernel file's content */
+};
+
+/* The identity of a row (its first run); 1, or 0 when the run, its binary
+ * or its device is unknown (id is then unset). */
+int code_identity(struct query *q, const struct batch_row *row, struct code_id *id);
+/* The same code: the same binary, or the same code hash. */
+int code_same(const struct code_id *x, const struct code_id *y);
+/* The same code run the same way (cache mode, executor, plain or pool of
+ * as many slots). */
+int code_same_way(const struct code_id *x, const struct code_id *y);
+
+#endif
