@@ -76,7 +76,7 @@
 #              hot against the HBM floor (below_floor?), an honest rowsum of 1-128 kernels
 #              against the clock check (clock_disagree?); each run's outcome, reason,
 #              median (kernel clock and events), the floor and the events-kernel gap
-#              (14 jobs, about 1 min on one H200; not in the default list)
+#              (16 jobs, about 1-1.5 min on one H200; not in the default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
