@@ -70,6 +70,13 @@
 #              each variant's outcome, every check's focus (entries, out, worst
 #              error/bound), rel L2 by distribution, median against honest's
 #              (12 jobs, about 1-1.5 min on one H200; not in the default list)
+#   redteam21  red team 21's CUDA probe (docs/redteam21-cuda.md; tests/fixtures/specs/
+#              cuda-redteam21.yaml, -hot24, -hot8, -steps): rowsum keeping its next inputs
+#              in L2 through cache cold's flush (evict_last), an honest rowsum under cache
+#              hot against the HBM floor (below_floor?), an honest rowsum of 1-128 kernels
+#              against the clock check (clock_disagree?); each run's outcome, reason,
+#              median (kernel clock and events), the floor and the events-kernel gap
+#              (16 jobs, about 1-1.5 min on one H200; not in the default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -469,6 +476,41 @@ if has redteam20; then
 	# L2 of its passing checks by distribution (what the precision notes
 	# compare), and every check's focus (phase:out/entries, worst error/bound)
 	python3 scripts/redteam-runs.py artifacts honest $rt20 2>&1 | tee -a "$OUT/session.log"
+	done
+fi
+if has redteam21; then
+	# the spec headers say what each outcome means; keep ok and faster than
+	# honest is the flush defeated, honest below_floor (hot) and s32/s128
+	# clock_disagree are honest kernels misjudged
+	for x in cuda-redteam21 cuda-redteam21-hot24 cuda-redteam21-hot8 cuda-redteam21-steps; do
+	run_exp $x tests/fixtures/specs/$x.yaml
+	log "$x: table"
+	grep -E "^[a-z_0-9]+ +[a-z_]+ |UNEXPECTED|error|floor|clock" "$OUT/$x.txt" | head -n 30 | tee -a "$OUT/session.log"
+	rt21=$("$E" ls --store artifacts --experiment $x | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 6)
+	python3 - artifacts $rt21 <<'PY' 2>&1 | tee -a "$OUT/session.log"
+import json, statistics as S, sys
+store, runs = sys.argv[1], sys.argv[2:]
+def obj(h):
+    xs = []
+    if h:
+        for line in open(f"{store}/objects/{h[:2]}/{h[2:]}"):
+            if line.strip() and not line.startswith("#"):
+                xs.append(float(line))
+    return xs
+for r in runs:
+    d = json.load(open(f"{store}/runs/{r}.json"))
+    t = d.get("timing") or {}
+    m = t.get("method") or {}
+    k, e = obj(t.get("samples_object")), obj(t.get("event_samples_object"))
+    gaps = [b - a for a, b in zip(k, e)] if len(k) == len(e) else []
+    fl = (d.get("judge") or {}).get("floor") or {}
+    med = lambda xs: "%.2f" % S.median(xs) if xs else "-"
+    print(f"{d.get('variant'):9s} {d.get('outcome'):15s} kernel {med(k)} us events {med(e)} us gap {med(gaps)} us "
+          f"(max {max(gaps) if gaps else '-'}) floor {fl.get('us')} clock {t.get('clock')} cache {m.get('cache')} "
+          f"sets {m.get('input_sets')} flush {m.get('l2_flush_bytes')} n {len(k)}")
+    if d.get("reason"):
+        print("          reason:", d["reason"][:300])
+PY
 	done
 fi
 if has fresh16; then
