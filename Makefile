@@ -173,7 +173,7 @@ test: deps-check
 # candidate CLI test and the unit tests under a gcov build (build/san-cover,
 # scripts/cli-coverage.sh), then scripts/san-cover.py's set cover rewrites
 # tests/cli/san-skip.txt and writes its evidence file in data/host-evidence/
-# (the costs are the last make test's build/test-times-*).  About 12 minutes
+# (the costs are the last make test's build/test-times-*).  About 25 minutes
 # of the project's 2 CPUs; rerun after changes to src/ or the tests.
 SAN_COVER_DIR ?= build/san-cover
 san-cover: all
