@@ -22,6 +22,9 @@
 #   t0147  a runner pinned to one CPU (taskset, as t0147 runs its pools):
 #          the box then refuses sched_setaffinity (sandbox.c
 #          sandbox_runner_pinned; on a machine of one CPU a pin is no pin)
+#   t0146  a spec's compiler flag that names no library directory
+#          (-fopenmp there; -fno-strict-aliasing here), which the runner's
+#          look for -L and -Wl,-rpath directories passes over (run.c)
 # The build cache's race between two runners publishing the same key
 # (t0034's four writers) is test_build's test_publish_race.  Under ASan
 # and UBSan the point is that these lines run at all: what they decide is
@@ -147,4 +150,12 @@ command -v taskset >/dev/null || fail "taskset (util-linux) is not installed"
 cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[-,].*//')
 expect_exit 0 taskset -c "$cpu" "$EVIDENT" run --no-progress --only blocked $S/tiny.yaml
 expect_match "$TEST_TMP/out" "^blocked +ok "
+
+# t0146: a flag that is no library directory, compiled in and run
+sed 's/^repeats: 1 .*/repeats: 1\nflags: [-fno-strict-aliasing]/' $S/tiny.yaml >experiments/tiny-flags.yaml
+grep -q '^flags: \[-fno-strict-aliasing\]$' experiments/tiny-flags.yaml || fail "tiny.yaml has no 'repeats: 1 ' line to add the flags after"
+expect_exit 0 "$EVIDENT" run --no-progress --only blocked experiments/tiny-flags.yaml
+expect_match "$TEST_TMP/out" "^blocked +ok "
+r=$(grep -l '"experiment": "tiny"' artifacts/runs/*.json | xargs grep -l 'fno-strict-aliasing' | grep -v batch | head -1)
+[ -n "$r" ] || fail "no record of the run compiled with -fno-strict-aliasing"
 exit 0
