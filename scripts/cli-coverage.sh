@@ -26,6 +26,7 @@ out=$(mkdir -p "${1:?usage: cli-coverage.sh OUTDIR [TEST...]}" && cd "$1" && pwd
 shift
 cd "$(dirname "$0")/.." || exit 2
 repo=$PWD
+started="$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 b=$out/build-cov
 make --no-print-directory -j"$(nproc)" BUILD="$b" EVIDENT="$b/bin/evident" CC="gcc --coverage" CFLAGS="-O0 -g" test-build >"$out/build.log" 2>&1 ||
 	{ tail "$out/build.log"; exit 1; }
@@ -63,7 +64,7 @@ if [ $# -gt 0 ]; then tests=("$@"); else
 fi
 {
 	echo "measured: scripts/cli-coverage.sh on $(git rev-parse HEAD)$(git diff --quiet HEAD -- src tests || echo ' (src/ or tests/ changed since)'), ${#tests[@]} CLI tests and the unit tests"
-	echo "started $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "started $started (the build and the unit tests first)"
 } >"$out/meta"
 printf '%s\n' "${tests[@]}" | xargs -P 2 -I{} env CLI_COVERAGE=1 GCOV_PREFIX="$out/cov/{}" EVIDENT_COV_PREFIX="$out/cov/{}" EVIDENT_BWRAP="$out/bwrap" \
 	EVIDENT="$b/bin/evident" CLI_JOBS=1 tests/cli/run.sh {} | grep -E '^(ok|FAIL|skip) ' >"$out/cli.log"
