@@ -73,8 +73,8 @@ fi
 # them all.
 declare -A san_skip=()
 if [[ $EVIDENT == */build-san/* ]] && [ -z "${SAN_CLI_ALL:-}" ] && [ -f "$here/san-skip.txt" ]; then
-	while read -r name _; do
-		[[ $name == t[0-9]* ]] && san_skip[$name]=1
+	while read -r name why; do
+		[[ $name == t[0-9]* ]] && san_skip[$name]=${why:-listed}
 	done <"$here/san-skip.txt"
 fi
 # Those beside others first, in name order, then those alone (a test the
@@ -138,7 +138,7 @@ cpu_awk='function s(x) { split(x, p, "m"); return p[1] * 60 + p[2] }
 run_one() {
 	local i=$1 mode=$2 t=${order[$1]} rc start
 	if [ -n "${san_skip[$(basename "$t" .sh)]:-}" ]; then
-		echo "skip: sanitized pass: what it runs of src/ is run sanitized by other tests (tests/cli/san-skip.txt)" >"$res/$i.out"
+		echo "skip: sanitized pass: ${san_skip[$(basename "$t" .sh)]} (tests/cli/san-skip.txt)" >"$res/$i.out"
 		echo 77 >"$res/$i.rc"
 		return
 	fi

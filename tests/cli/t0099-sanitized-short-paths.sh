@@ -22,6 +22,13 @@
 #   t0147  a runner pinned to one CPU (taskset, as t0147 runs its pools):
 #          the box then refuses sched_setaffinity (sandbox.c
 #          sandbox_runner_pinned; on a machine of one CPU a pin is no pin)
+#   t0081  a kernel whose init refuses the extra shape (specialised; its
+#          init_failed message from the worker), a misspelt tunable's
+#          did-you-mean note, evident ls --json of runs
+#          (tests/fixtures/host/even_only.c for the guide's rowsum kernels)
+#   t0146  a spec's compiler flag that names no library directory
+#          (-fopenmp there; -fno-strict-aliasing here), which the runner's
+#          look for -L and -Wl,-rpath directories passes over (run.c)
 # The build cache's race between two runners publishing the same key
 # (t0034's four writers) is test_build's test_publish_race.  Under ASan
 # and UBSan the point is that these lines run at all: what they decide is
@@ -147,4 +154,20 @@ command -v taskset >/dev/null || fail "taskset (util-linux) is not installed"
 cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[-,].*//')
 expect_exit 0 taskset -c "$cpu" "$EVIDENT" run --no-progress --only blocked $S/tiny.yaml
 expect_match "$TEST_TMP/out" "^blocked +ok "
+
+# t0146: a flag that is no library directory, compiled in and run
+sed 's/^repeats: 1 .*/repeats: 1\nflags: [-fno-strict-aliasing]/' $S/tiny.yaml >experiments/tiny-flags.yaml
+grep -q '^flags: \[-fno-strict-aliasing\]$' experiments/tiny-flags.yaml || fail "tiny.yaml has no 'repeats: 1 ' line to add the flags after"
+expect_exit 0 "$EVIDENT" run --no-progress --only blocked experiments/tiny-flags.yaml
+expect_match "$TEST_TMP/out" "^blocked +ok "
+r=$(grep -l '"experiment": "tiny"' artifacts/runs/*.json | xargs grep -l 'fno-strict-aliasing' | grep -v batch | head -1)
+[ -n "$r" ] || fail "no record of the run compiled with -fno-strict-aliasing"
+# t0081: specialised at the extra shape, and TILES is not TILE
+sed 's/^name: tiny$/name: tiny-even/; s#^  blocked: .*#  even:    {kernel: tests/fixtures/host/even_only.c, TILES: 4}#' $S/tiny.yaml >experiments/even.yaml
+grep -q 'even_only.c, TILES: 4' experiments/even.yaml || fail "tiny.yaml has no blocked variant to replace"
+expect_exit 0 "$EVIDENT" run --no-progress experiments/even.yaml
+expect_contains "$TEST_TMP/out" "even: specialised: its init refused the extra shape (S=23 is not a multiple of TILE=2); it was checked at the spec's shape only"
+expect_contains "$TEST_TMP/out" "even: parameter TILES was not echoed by the kernel (did you mean TILE?): it may never reach the code"
+expect_exit 0 "$EVIDENT" ls --json --experiment tiny-even
+expect_eq "$(python3 -c 'import json,sys; print(sorted((r["variant"], r["outcome"]) for r in json.load(open(sys.argv[1]))))' "$TEST_TMP/out")" "[('even', 'ok'), ('naive', 'ok')]" "ls --json of tiny-even's runs"
 exit 0

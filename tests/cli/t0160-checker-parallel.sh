@@ -3,7 +3,9 @@
 # EVIDENT_CHECK_JOBS 1, 2, 3 and 5, writes the same bytes (the done line
 # alone says how many processes judged), an error at a capture stops every
 # K at that capture with the same lines before it, and a bad
-# EVIDENT_CHECK_JOBS is refused.  A run records the processes used
+# EVIDENT_CHECK_JOBS is refused.  Left to choose, the checker splits a
+# check big enough (S 256) over the CPUs it may use: one when pinned to a
+# CPU (taskset), so the same bytes in one process.  A run records the processes used
 # (judge.checker_jobs): 2 when forced, 1 for checks this small.
 . "$REPO/tests/cli/lib.sh"
 mkrepo
@@ -11,12 +13,12 @@ cc -O2 -std=c11 -shared -fPIC -Iproblems problems/attention_fwd.c -o "$TEST_TMP/
 # a host check job of attention_fwd fp32: 3 seed launches, 9 parent-timed
 # samples, outputs zeros or pseudo-random bytes; bad: a capture outside the file
 mkcheck() {
-	python3 - "$1" "$TEST_TMP/attn.so" "$2" <<'P' || fail "mkcheck"
+	python3 - "$1" "$TEST_TMP/attn.so" "$2" "${3:-32}" <<'P' || fail "mkcheck"
 import json, os, random, sys
-out, so, bad = sys.argv[1], sys.argv[2], int(sys.argv[3])
+out, so, bad, S = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 os.makedirs(out, exist_ok=True)
 rng = random.Random(7)
-B, H, S, D, ns, nt = 1, 2, 32, 16, 3, 9
+B, H, D, ns, nt = 1, 2, 16, 3, 9
 nbytes = B * H * S * D * 4
 caps = []
 with open(os.path.join(out, "captures.bin"), "wb") as f:
@@ -50,6 +52,21 @@ done
 [ "$(wc -l < "$TEST_TMP/bad/out1")" = 8 ] || fail "the error is not capture 7's line"
 expect_eq "$(tail -1 "$TEST_TMP/bad/out1")" '{"msg":"error","reason":"a capture lies outside the capture file"}'
 cmp <(head -7 "$TEST_TMP/ok/lines1") <(head -7 "$TEST_TMP/bad/out1") || fail "the lines before the error differ"
+# S 256 (about 8 ms of work a capture): more than one process where more
+# than one CPU may run it, one when pinned to a CPU, the same lines
+mkcheck "$TEST_TMP/big" -1 256
+EVIDENT_CHECK_JOBS=1 expect_exit 0 "$EVIDENT" __check "$TEST_TMP/big/check.json"
+head -n -1 "$TEST_TMP/out" > "$TEST_TMP/big/lines1"
+if [ "$(nproc)" -ge 2 ]; then
+	expect_exit 0 "$EVIDENT" __check "$TEST_TMP/big/check.json"
+	tail -1 "$TEST_TMP/out" | grep -qE '^\{"jobs":([2-9]|1[0-9]),"msg":"done"\}$' || fail "unpinned on $(nproc) CPUs, one process: $(tail -1 "$TEST_TMP/out")"
+	cmp <(head -n -1 "$TEST_TMP/out") "$TEST_TMP/big/lines1" || fail "the split check wrote other lines"
+fi
+command -v taskset >/dev/null || fail "taskset (util-linux) is not installed"
+cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[-,].*//')
+expect_exit 0 taskset -c "$cpu" "$EVIDENT" __check "$TEST_TMP/big/check.json"
+expect_eq "$(tail -1 "$TEST_TMP/out")" '{"jobs":1,"msg":"done"}' "pinned to CPU $cpu, the done line"
+cmp <(head -n -1 "$TEST_TMP/out") "$TEST_TMP/big/lines1" || fail "the pinned check wrote other lines"
 EVIDENT_CHECK_JOBS=0 expect_exit 1 "$EVIDENT" __check "$TEST_TMP/ok/check.json"
 expect_contains "$TEST_TMP/out" "EVIDENT_CHECK_JOBS is '0', not a whole number from 1 to 64"
 # a run: the record says how many processes judged
