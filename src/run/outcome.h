@@ -48,11 +48,14 @@ struct job_report {
 	const char *floor_dist;      /* median_us is this stress distribution's (job_samples), or NULL */
 };
 
-/* The bound on the events clock over the kernel clock (CUPTI: kernels,
- * copies, memsets of the launch).  Honest launches on the H100 show 0.5
- * to 2.5 us (one kernel) and up to 6.2 us (cuBLAS attention, three
- * kernels) of gap (artifacts, PAPER.md); more than CLOCK_GAP_FRAC of the
- * samples past the bound is clock_disagree. */
+/* The bound on the events clock over the kernel clock (CUPTI: the window
+ * of the launch's kernels, copies and memsets, first start to last end).
+ * Honest launches on the H100 show 0.5 to 2.5 us (one kernel) and up to
+ * 6.2 us (cuBLAS attention, three kernels, when the clock summed their
+ * durations) of gap (artifacts, PAPER.md); an H200 plan of 128 kernels
+ * showed 140 us more events than durations, which the window holds (red
+ * team 21).  More than CLOCK_GAP_FRAC of the samples past the bound is
+ * clock_disagree. */
 #define CLOCK_GAP_US 8.0
 #define CLOCK_GAP_REL 0.05
 #define CLOCK_GAP_FRAC 0.10

@@ -147,8 +147,9 @@ struct evc_sample {
 	int batch;             /* launches in this sample */
 	/* Times per launch (sample time / batch), microseconds. */
 	double event_us;       /* start to stop event */
-	double kernel_us;      /* CUPTI: sum of launch()'s kernel, memcpy and memset durations
-				* (copy_us included); NAN without CUPTI */
+	double kernel_us;      /* CUPTI: the window of launch()'s kernels, memcpys and memsets,
+				* first start to last end (kernel_span_us; the sum of their
+				* durations where the window is empty); NAN without CUPTI */
 	double kernel_span_us; /* CUPTI: last kernel/copy end - first start; NAN without CUPTI */
 	double copy_us;        /* CUPTI: sum of launch()'s memcpy/memset durations; NAN without */
 	/* Counts over the whole sample (all batch launches); -1 without CUPTI. */
