@@ -546,6 +546,11 @@ static int timing(struct cw *w)
 				   res.block_timeouts, "graphs", nodes, "samples_requested", job->k.samples, "stdrel",
 				   sampler_stdrel(&w->sm), "converged", w->sm.converged, "capped",
 				   w->sm.capped || res.capped);
+	/* what the kernel clock measures: since 2026-11-29 the window of the
+	 * launch's device work (harness.cu); records without the key summed
+	 * the durations, which a launch of several kernels reads lower */
+	if (res.clock == EVC_CLOCK_CUPTI)
+		json_object_set_new(method, "kernel_clock", json_string("window"));
 	/* what the timed samples read (fresh.h) */
 	json_object_set_new(method, "inputs", json_string(w->fresh ? "fresh" : "mixed"));
 	if (w->fresh) {

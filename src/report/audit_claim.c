@@ -669,8 +669,8 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 		strbuf_reset(&key);
 		for (size_t i = 0; i < b->problem.n_dims && i < 8; i++)
 			strbuf_addf(&key, "%lld,", b->problem.dims[i]);
-		strbuf_addf(&key, " %s %s %s %s %d", ja.code, jb.code, ja.cache ? ja.cache : "-",
-			    ja.exec_kind ? ja.exec_kind : "-", ja.slots);
+		strbuf_addf(&key, " %s %s %s %s %d %s", ja.code, jb.code, ja.cache ? ja.cache : "-",
+			    ja.exec_kind ? ja.exec_kind : "-", ja.slots, ja.clock ? ja.clock : "-");
 		size_t i = 0;
 		while (i < n_seen && strcmp(seen[i], key.buf))
 			i++;

@@ -60,6 +60,11 @@ int code_identity(struct query *q, const struct batch_row *row, struct code_id *
 	id->executor = r->judge ? json_string_value(json_object_get(r->judge, "executor")) : NULL;
 	id->exec_kind = r->exec.kind && strcmp(r->exec.kind, "local") ? r->exec.kind : NULL;
 	id->slots = id->exec_kind ? r->exec.slots : 1;
+	id->clock = r->clock;
+	if (r->clock && !strcmp(r->clock, "cupti")) {
+		const char *k = json_string_value(json_object_get(r->timing_method, "kernel_clock"));
+		id->clock = k && !strcmp(k, "window") ? "cupti window" : "cupti sum";
+	}
 	/* the family: the kernel file's content (the source at the record's
 	 * kernel path, else the first: the compiler's input) */
 	const char *fam = NULL;
@@ -97,5 +102,5 @@ int code_same(const struct code_id *x, const struct code_id *y)
 int code_same_way(const struct code_id *x, const struct code_id *y)
 {
 	return code_same(x, y) && same_str(x->cache, y->cache) && same_str(x->executor, y->executor) &&
-	       same_str(x->exec_kind, y->exec_kind) && x->slots == y->slots;
+	       same_str(x->exec_kind, y->exec_kind) && x->slots == y->slots && same_str(x->clock, y->clock);
 }

@@ -28,6 +28,9 @@ struct code_id {
 	const char *cache;      /* the timing's cache mode, or NULL (borrowed) */
 	const char *executor;   /* judge.executor (sealed or in_process), or NULL (borrowed) */
 	const char *exec_kind;  /* "pool" or "slurm"; NULL for a plain run (borrowed) */
+	const char *clock;      /* what the time is: "cupti window", "cupti sum" (records before
+				 * the window, 2026-11-29), "cuda_events", "host"... (static or
+				 * borrowed; NULL unknown) */
 	int slots;              /* the pool's or array's slots; 1 for a plain run */
 	char code[SHA256_HEX_LEN + 1];   /* sources' contents + command line + parameters */
 	char family[SHA256_HEX_LEN + 1]; /* the kernel file's content */
@@ -39,7 +42,7 @@ int code_identity(struct query *q, const struct batch_row *row, struct code_id *
 /* The same code: the same binary, or the same code hash. */
 int code_same(const struct code_id *x, const struct code_id *y);
 /* The same code run the same way (cache mode, executor, plain or pool of
- * as many slots). */
+ * as many slots) and timed by the same clock. */
 int code_same_way(const struct code_id *x, const struct code_id *y);
 
 #endif
