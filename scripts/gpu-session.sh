@@ -77,6 +77,12 @@
 #              against the clock check (clock_disagree?); each run's outcome, reason,
 #              median (kernel clock and events), the floor and the events-kernel gap
 #              (16 jobs, about 1-1.5 min on one H200; not in the default list)
+#   redteam22  red team 22's CUDA probe (docs/redteam22-cuda.md; tests/fixtures/specs/
+#              cuda-redteam22.yaml, -graph): honest rowsums launched with PDL (a PDL first
+#              launch, 8 overlapping kernels, sealed) and a trust: host graph batch whose 8
+#              launches overlap through PDL (window / batch); each run's outcome, reason,
+#              kernel-clock and event medians, the gap, the clock, the batch and executor
+#              (8 jobs, about 1 min on one H200; not in the default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -510,6 +516,42 @@ for r in runs:
           f"sets {m.get('input_sets')} flush {m.get('l2_flush_bytes')} n {len(k)}")
     if d.get("reason"):
         print("          reason:", d["reason"][:300])
+PY
+	done
+fi
+if has redteam22; then
+	# the spec headers say what each outcome means: every variant is honest
+	# in stream mode (ok; split_pdl near honest, split_serial slower); in the
+	# graph batch, overlap ok and several times "faster" than honest is the
+	# window / batch counting 8 concurrent launches as one launch's time
+	for x in cuda-redteam22 cuda-redteam22-graph; do
+	run_exp $x tests/fixtures/specs/$x.yaml
+	log "$x: table"
+	grep -E "^[a-z_0-9]+ +[a-z_]+ |UNEXPECTED|error|floor|clock" "$OUT/$x.txt" | head -n 30 | tee -a "$OUT/session.log"
+	rt22=$("$E" ls --store artifacts --experiment $x | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 5)
+	python3 - artifacts $rt22 <<'PY' 2>&1 | tee -a "$OUT/session.log"
+import json, statistics as S, sys
+store, runs = sys.argv[1], sys.argv[2:]
+def obj(h):
+    xs = []
+    if h:
+        for line in open(f"{store}/objects/{h[:2]}/{h[2:]}"):
+            if line.strip() and not line.startswith("#"):
+                xs.append(float(line))
+    return xs
+for r in runs:
+    d = json.load(open(f"{store}/runs/{r}.json"))
+    t = d.get("timing") or {}
+    m = t.get("method") or {}
+    k, e = obj(t.get("samples_object")), obj(t.get("event_samples_object"))
+    gaps = [b - a for a, b in zip(k, e)] if len(k) == len(e) else []
+    med = lambda xs: "%.2f" % S.median(xs) if xs else "-"
+    print(f"{d.get('variant'):12s} {d.get('outcome'):15s} kernel {med(k)} us events {med(e)} us gap {med(gaps)} us "
+          f"(max {max(gaps) if gaps else '-'}) clock {t.get('clock')} kernel_clock {m.get('kernel_clock')} "
+          f"batch {t.get('batch', m.get('batch'))} executor {(d.get('judge') or {}).get('executor')} "
+          f"steps {((d.get('judge') or {}).get('plan') or {}).get('steps')} n {len(k)}")
+    if d.get("reason"):
+        print("             reason:", d["reason"][:300])
 PY
 	done
 fi

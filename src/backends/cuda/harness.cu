@@ -1173,6 +1173,12 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 		s->flags |= EVC_F_NO_WORK;
 	if (incomplete)
 		s->flags |= EVC_F_INCOMPLETE;
+	/* a sample whose records are incomplete, or that has none, has no
+	 * kernel clock: a missing record read shorter, none read 0 us (red
+	 * team 22); the run is then timed on the events (job.c pick_clock
+	 * takes the kernel clock only when every sample has it) */
+	if (s->flags & (EVC_F_NO_WORK | EVC_F_INCOMPLETE))
+		s->kernel_us = NAN;
 }
 
 /* ---- launching ------------------------------------------------------ */
