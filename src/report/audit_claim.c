@@ -590,6 +590,30 @@ static int same_family(const struct code_id *x, const struct code_id *y)
 	return !strcmp(x->dev, y->dev) && !strcmp(x->family, y->family);
 }
 
+/* 1 when x differs from y in a parameter name (one side lacks it, or
+ * the values differ); 0 when both lack it or agree. */
+static int param_differs(const struct batch_row *x, const struct batch_row *y, const char *name)
+{
+	const char *vx = row_param(x, name), *vy = row_param(y, name);
+	if (!vx || !vy)
+		return !vx != !vy;
+	return strcmp(vx, vy) != 0;
+}
+
+/* The rows (xa, xb) differ in exactly the parameters (ra, rb) do. */
+static int same_params_differ(const struct batch_row *ra, const struct batch_row *rb, const struct batch_row *xa,
+			      const struct batch_row *xb)
+{
+	const struct batch_row *rows[4] = { ra, rb, xa, xb };
+	for (int r = 0; r < 4; r++)
+		for (size_t i = 0; i < rows[r]->n_params; i++) {
+			const char *name = rows[r]->params[i].name;
+			if (param_differs(ra, rb, name) != param_differs(xa, xb, name))
+				return 0;
+		}
+	return 1;
+}
+
 /*
  * The evidence of a verdict claim beyond its own batch: every batch in
  * the store, of any experiment (reproductions left out), of the same
@@ -627,6 +651,7 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 	if (!code_identity(a->q, ra, &ia) || !code_identity(a->q, rb, &ib) || strcmp(ia.dev, ib.dev))
 		return;
 	size_t n = 0, k = 0, pos = a->q->n, n_seen = 0, n_neutral = 0;
+	int one_file = !strcmp(ia.family, ib.family);
 	char **seen = NULL; /* the configurations tried, as "dims code_a code_b how" */
 	struct strbuf others = STRBUF_INIT, key = STRBUF_INIT;
 	const struct batch_record *b;
@@ -660,11 +685,17 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 		}
 		if (b == eb)
 			continue;
-		/* another configuration of the same two kernels */
+		/* another configuration of the same two kernels; where both
+		 * sides are one kernel file, a pair of its rows that differ in
+		 * the same parameters as the claim's (red team 38: any two rows
+		 * of the file counted, so every sweep of it adjusted a claim
+		 * between two of its knob values) */
 		xa = row_matching(a, b, &ia, same_family, va, NULL);
 		xb = xa ? row_matching(a, b, &ib, same_family, vb, xa) : NULL;
 		struct code_id ja, jb;
 		if (!xb || !code_identity(a->q, xa, &ja) || !code_identity(a->q, xb, &jb))
+			continue;
+		if (one_file && !same_params_differ(ra, rb, xa, xb))
 			continue;
 		strbuf_reset(&key);
 		for (size_t i = 0; i < b->problem.n_dims && i < 8; i++)

@@ -392,6 +392,54 @@ static int setup(void **state)
 		assert_int_equal(store_commit(&st, pb[i].batch, b), 0);
 		json_decref(b);
 	}
+	/* experiment sw: one kernel file (s.c) both sides, a claim between two
+	 * of its knob values (BM 128 against the baseline's BM 64, p 0.01);
+	 * another batch compares two rows that differ in STAGES (not a try of
+	 * this claim), a third BM 256 against BM 64 (one) (red team 38) */
+	char ssha[SHA256_HEX_LEN + 1];
+	f = fopen("s.c", "w");
+	fputs("int s;\n", f);
+	fclose(f);
+	assert_int_equal(sha256_file_hex("s.c", ssha), 0);
+	static const struct {
+		const char *batch, *ids[2], *bins[2], *kb[2], *vb[2];
+		double p;
+	} sw[] = {
+		{ "20260108T000002Z-sw-a-batch", { "20260108T000000Z-sw-base", "20260108T000001Z-sw-fast" },
+		  { "s0", "s1" }, { "BM", "BM" }, { "64", "128" }, 0.01 },
+		{ "20260108T000005Z-sw-b-batch", { "20260108T000003Z-sw-base", "20260108T000004Z-sw-fast" },
+		  { "s2", "s3" }, { "STAGES", "STAGES" }, { "1", "2" }, 0.5 },
+		{ "20260108T000008Z-sw-c-batch", { "20260108T000006Z-sw-base", "20260108T000007Z-sw-fast" },
+		  { "s0", "s4" }, { "BM", "BM" }, { "64", "256" }, 0.5 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(sw); i++) {
+		json_t *rows = json_array();
+		for (int v = 0; v < 2; v++) {
+			put_variant_x(&st, sw[i].ids[v], v ? "fast" : "base", sha, "# us\n100\n", "ok",
+				      json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s}, s:{s:s}, s:{s:s, s:s, s:{s:i}, s:[s]}}",
+						"experiment", "sw", "batch_id", sw[i].batch, "code", "sources", "path", "s.c",
+						"sha256", ssha, "binary_sha256", sw[i].bins[v], "params", sw[i].kb[v],
+						sw[i].vb[v], "problem", "name", "p", "dtype", "fp16", "shape", "S", 64, "dims",
+						"S"));
+			json_t *row = v ? json_pack("{s:s, s:s, s:s, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:[i, i]}}",
+						    "variant", "fast", "run_id", sw[i].ids[v], "outcome", "ok",
+						    "comparison", "speedup", "ratio", 1.5, "ci", 1.3, 1.7, "mann_whitney",
+						    "p", sw[i].p, "p_adjusted", sw[i].p, "verdict",
+						    sw[i].p < 0.05 ? "faster" : "no_difference", "repeats", 3, 3)
+					: json_pack("{s:s, s:s, s:s, s:n}", "variant", "base", "run_id", sw[i].ids[v],
+						    "outcome", "ok", "comparison");
+			json_object_set_new(row, "params", json_pack("{s:s}", sw[i].kb[v], sw[i].vb[v]));
+			json_array_append_new(rows, row);
+		}
+		b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f}, s:{s:s, s:s, s:{s:i}, "
+			      "s:[s]}, s:o}",
+			      "kind", "batch", "format", "evident-batch/1", "experiment", "sw", "batch_id", sw[i].batch,
+			      "baseline", "base", "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm",
+			      "comparisons", (json_int_t)1, "alpha", 0.05, "threshold", 0.01, "problem", "name", "p", "dtype",
+			      "fp16", "shape", "S", 64, "dims", "S", "variants", rows);
+		assert_int_equal(store_commit(&st, sw[i].batch, b), 0);
+		json_decref(b);
+	}
 	/* batches of experiment r and their reproductions, oldest first */
 	const enum repro_verdict ok2[] = { REPRO_REPRODUCED, REPRO_REPRODUCED };
 	const enum repro_verdict bad2[] = { REPRO_REPRODUCED, REPRO_NOT_REPRODUCED };
@@ -821,6 +869,19 @@ static void test_pilots_and_flags(void **state)
 	free(f);
 }
 
+/* A claim between two knob values of one kernel file counts as other
+ * tries only pairs of its rows that differ in the same knobs (red team
+ * 38: every sweep of the file counted). */
+static void test_tries_same_knobs(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: faster experiment=sw a=fast b=base run=20260108T000002Z-sw-a-batch -->\n", &c);
+	assert_non_null(strstr(f, "t.md:1: supported: faster fast vs base: "));
+	assert_non_null(strstr(f, "; p 0.02 adjusted over the 2 configurations the two kernels were tried in"));
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -840,6 +901,7 @@ int main(void)
 		cmocka_unit_test(test_pair_by_repeat),
 		cmocka_unit_test(test_tries_and_same_code),
 		cmocka_unit_test(test_pilots_and_flags),
+		cmocka_unit_test(test_tries_same_knobs),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
