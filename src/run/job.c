@@ -1114,6 +1114,16 @@ static void job_escapes(struct job_state *j)
 		j->jr.host_threads += pr->samples[i].threads_delta > 0;
 		j->jr.block_timeouts += pr->samples[i].block_timeout;
 	}
+	/* On the host a thread a sample started counts when it worked on
+	 * through the next sample (host_clock.c), as the CPU after the done
+	 * line does: in more than HOST_LATE_FRAC of the samples, at least
+	 * HOST_LATE_MIN.  One sample alone is a pool made once during the
+	 * timing and kept, honest (red team 39: tune_pool, and OpenMP's team
+	 * first made by an if() region taken late, escaped_work 2 of 2 on its
+	 * one sample); every sample's is a thread_crowd (t0066's crowd_work). */
+	j->jr.host_threads_seen = j->jr.host_threads;
+	if (!j->c->be->uses_gpu && !host_clock_late_escaped((size_t)j->jr.host_threads, pr->n_samples))
+		j->jr.host_threads = 0;
 	/* the two GPU clocks of each sample against each other */
 	double *ev = xmalloc((pr->n_samples + 1) * sizeof(double)), *kn = xmalloc((pr->n_samples + 1) * sizeof(double));
 	size_t ng = 0;
@@ -1561,7 +1571,7 @@ static void rec_timing(struct job_state *j)
 	health_assess(&j->main_w.proto, j->xs, nx, &r->health);
 	r->escapes.other_stream = j->jr.other_stream;
 	r->escapes.late = j->jr.late;
-	r->escapes.host_threads = j->jr.host_threads;
+	r->escapes.host_threads = j->jr.host_threads_seen;
 	r->escapes.block_timeouts = j->jr.block_timeouts;
 	if (r->outcome == OUTCOME_OK && nx)
 		r->have_stats = stats_summarize(j->xs, nx, &so, &r->stats) == 0;

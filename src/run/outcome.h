@@ -39,6 +39,8 @@ struct job_report {
 	const char *shape_text;         /* "S=397" for messages */
 	/* escapes over the timed samples */
 	long long other_stream, late, host_threads, block_timeouts;
+	long long host_threads_seen;    /* samples that started a working thread, before the
+					 * host rule's fraction (job_escapes): what the record says */
 	/* the two GPU clocks: samples whose events exceed the kernel clock by
 	 * more than CLOCK_GAP_US + CLOCK_GAP_REL x events, of n_clocked with both */
 	long long clock_gaps, n_clocked;

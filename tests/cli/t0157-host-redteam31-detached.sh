@@ -27,4 +27,22 @@ for r in runs:
     assert r["outcome"] == "ok", (r["run_id"], r["outcome"], r.get("reason"))
     assert r["timing"]["escapes"]["host_threads"] == 0, r["timing"]["escapes"]
 PY
+# Red team 39: a pool made once during the timing and kept (after 20
+# serial launches; OpenMP's team first made by an if() region taken late)
+# started a working thread in one sample, and that one sample made an
+# honest kernel escaped_work.  A thread counts as the CPU after the done
+# line does: in more than half the samples, at least five; the record
+# still says how many samples started one.
+for s in tune omp; do
+	"$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam39-$s.yaml > "$TEST_TMP/r39-$s" 2>&1 ||
+		{ cat "$TEST_TMP/r39-$s"; fail "host-redteam39-$s: an honest late pool was not ok"; }
+done
+python3 - artifacts/runs/*.json <<'PY' || fail "the late pools' records"
+import json, sys
+runs = [json.load(open(f)) for f in sys.argv[1:] if not f.endswith("-batch.json")]
+late = [r for r in runs if r["experiment"].startswith("host-redteam39") and r["variant"] in ("t20", "s20")]
+assert len(late) == 4, len(late)
+assert all(r["outcome"] == "ok" for r in late), [(r["variant"], r["outcome"]) for r in late]
+assert any(r["timing"]["escapes"]["host_threads"] > 0 for r in late), "no record says a sample started a thread"
+PY
 exit 0
