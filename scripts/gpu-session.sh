@@ -84,11 +84,13 @@
 #              kernel-clock and event medians, the gap, the clock, the batch and executor
 #              (8 jobs, about 1 min on one H200; not in the default list)
 #   redteam23  red team 23's CUDA probe (docs/redteam23-cuda.md; tests/fixtures/specs/
-#              cuda-redteam23.yaml): honest sealed rowsum plans with memsets and DtoD copies
-#              before and after the kernel (16-64 MiB, a split sum with memset(Y, 0), 32
-#              tiny memsets): does the window kernel clock hold every step's device time?
+#              cuda-redteam23.yaml, -cap): honest sealed rowsum plans with memsets and DtoD
+#              copies before and after the kernel (16-64 MiB, a split sum with memset(Y, 0),
+#              32 tiny memsets): does the window kernel clock hold every step's device time?
+#              and trust: host rowsums that overflow the harness's 4096 API ids a sample and
+#              then put work on a stream of their own (hidden from other_stream and late?);
 #              each run's outcome, reason, kernel-clock and event medians, the gap, the
-#              clock and the plan's steps (7 jobs, about 1 min on one H200; not in the
+#              clock and the plan's steps (12 jobs, about 1-1.5 min on one H200; not in the
 #              default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
@@ -568,11 +570,15 @@ if has redteam23; then
 	# the kernel clock about honest's); clock_disagree on memset64/copy32, or
 	# memset16/copy8 ok at honest's time with a gap grown by their bytes, is
 	# a memset or copy whose device time the window does not hold
-	x=cuda-redteam23
+	# (-cap: trust: host; side/half/hide75 ok or below_floor, timed on
+	# cuda_events, is work on a stream of its own that the overflowed
+	# table of API ids hid from other_stream and late)
+	for x in cuda-redteam23 cuda-redteam23-cap; do
+	n=7; [ $x = cuda-redteam23-cap ] && n=5
 	run_exp $x tests/fixtures/specs/$x.yaml
 	log "$x: table"
 	grep -E "^[a-z_0-9]+ +[a-z_]+ |UNEXPECTED|error|clock" "$OUT/$x.txt" | head -n 30 | tee -a "$OUT/session.log"
-	rt23=$("$E" ls --store artifacts --experiment $x | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 7)
+	rt23=$("$E" ls --store artifacts --experiment $x | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n $n)
 	python3 - artifacts $rt23 <<'PY' 2>&1 | tee -a "$OUT/session.log"
 import json, statistics as S, sys
 store, runs = sys.argv[1], sys.argv[2:]
@@ -597,6 +603,7 @@ for r in runs:
     if d.get("reason"):
         print("          reason:", d["reason"][:300])
 PY
+	done
 fi
 if has fresh16; then
 	# the fill's cost at the scaling shape: is timing.samples (100) reached
