@@ -83,6 +83,15 @@
 #              launches overlap through PDL (window / batch); each run's outcome, reason,
 #              kernel-clock and event medians, the gap, the clock, the batch and executor
 #              (8 jobs, about 1 min on one H200; not in the default list)
+#   redteam23  red team 23's CUDA probe (docs/redteam23-cuda.md; tests/fixtures/specs/
+#              cuda-redteam23.yaml, -cap): honest sealed rowsum plans with memsets and DtoD
+#              copies before and after the kernel (16-64 MiB, a split sum with memset(Y, 0),
+#              32 tiny memsets): does the window kernel clock hold every step's device time?
+#              and trust: host rowsums that overflow the harness's 4096 API ids a sample and
+#              then put work on a stream of their own (hidden from other_stream and late?);
+#              each run's outcome, reason, kernel-clock and event medians, the gap, the
+#              clock and the plan's steps (12 jobs, about 1-1.5 min on one H200; not in the
+#              default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -552,6 +561,47 @@ for r in runs:
           f"steps {((d.get('judge') or {}).get('plan') or {}).get('steps')} n {len(k)}")
     if d.get("reason"):
         print("             reason:", d["reason"][:300])
+PY
+	done
+fi
+if has redteam23; then
+	# the spec header says what each outcome means: every variant is honest
+	# (ok, the memset/copy variants slower by their bytes, the events minus
+	# the kernel clock about honest's); clock_disagree on memset64/copy32, or
+	# memset16/copy8 ok at honest's time with a gap grown by their bytes, is
+	# a memset or copy whose device time the window does not hold
+	# (-cap: trust: host; side/half/hide75 ok or below_floor, timed on
+	# cuda_events, is work on a stream of its own that the overflowed
+	# table of API ids hid from other_stream and late)
+	for x in cuda-redteam23 cuda-redteam23-cap; do
+	n=7; [ $x = cuda-redteam23-cap ] && n=5
+	run_exp $x tests/fixtures/specs/$x.yaml
+	log "$x: table"
+	grep -E "^[a-z_0-9]+ +[a-z_]+ |UNEXPECTED|error|clock" "$OUT/$x.txt" | head -n 30 | tee -a "$OUT/session.log"
+	rt23=$("$E" ls --store artifacts --experiment $x | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n $n)
+	python3 - artifacts $rt23 <<'PY' 2>&1 | tee -a "$OUT/session.log"
+import json, statistics as S, sys
+store, runs = sys.argv[1], sys.argv[2:]
+def obj(h):
+    xs = []
+    if h:
+        for line in open(f"{store}/objects/{h[:2]}/{h[2:]}"):
+            if line.strip() and not line.startswith("#"):
+                xs.append(float(line))
+    return xs
+for r in runs:
+    d = json.load(open(f"{store}/runs/{r}.json"))
+    t = d.get("timing") or {}
+    m = t.get("method") or {}
+    k, e = obj(t.get("samples_object")), obj(t.get("event_samples_object"))
+    gaps = [b - a for a, b in zip(k, e)] if len(k) == len(e) else []
+    med = lambda xs: "%.2f" % S.median(xs) if xs else "-"
+    print(f"{d.get('variant'):9s} {d.get('outcome'):15s} kernel {med(k)} us events {med(e)} us gap {med(gaps)} us "
+          f"(max {max(gaps) if gaps else '-'}) clock {t.get('clock')} kernel_clock {m.get('kernel_clock')} "
+          f"executor {(d.get('judge') or {}).get('executor')} "
+          f"steps {((d.get('judge') or {}).get('plan') or {}).get('steps')} n {len(k)}")
+    if d.get("reason"):
+        print("          reason:", d["reason"][:300])
 PY
 	done
 fi
