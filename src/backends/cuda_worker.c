@@ -228,6 +228,11 @@ static int on_sample(void *ctx, const struct evc_sample *s)
 					  "late", s->late > 0, "threads_delta", threads > 0 ? threads : 0,
 					  "block_timeout", s->block_timed_out, "throttled", w->throttled, "clock_mhz",
 					  w->clock_mhz, "last", stop, "kernels", s->kernels, "early", s->early);
+	/* records CUPTI did not give whole (dropped, or launch() made more
+	 * API calls than the harness can attribute): what this sample's
+	 * launch did on the device is not all known (red team 23) */
+	if (s->flags & EVC_F_INCOMPLETE)
+		json_object_set_new(msg, "incomplete", json_true());
 	/* the fresh inputs' key (as the signed 64-bit JSON integer of its bits) */
 	if (s->key)
 		json_object_set_new(msg, "key", json_integer((json_int_t)s->key));

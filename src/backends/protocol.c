@@ -488,6 +488,7 @@ static int on_sample(struct proto *p, json_t *m)
 	s->late = json_is_true(json_object_get(m, "late"));
 	s->threads_delta = (int)json_integer_value(json_object_get(m, "threads_delta"));
 	s->block_timeout = json_is_true(json_object_get(m, "block_timeout"));
+	s->incomplete = json_is_true(json_object_get(m, "incomplete"));
 	s->throttled = json_is_true(json_object_get(m, "throttled"));
 	s->clock_mhz = num_or_nan(m, "clock_mhz");
 	s->dist = -1;

@@ -1113,6 +1113,7 @@ static void job_escapes(struct job_state *j)
 		j->jr.late += pr->samples[i].late;
 		j->jr.host_threads += pr->samples[i].threads_delta > 0;
 		j->jr.block_timeouts += pr->samples[i].block_timeout;
+		j->jr.incomplete += pr->samples[i].incomplete;
 	}
 	/* On the host a thread a sample started counts when it worked on
 	 * through the next sample (host_clock.c), as the CPU after the done

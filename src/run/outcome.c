@@ -241,6 +241,18 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 		set(o, reason, OUTCOME_CRASHED, xstrdup("the worker shipped no output to check"));
 		return;
 	}
+	/* a sample whose device records were not all attributed has no
+	 * escape checks that can be trusted: the other-stream and late checks
+	 * read only the records they could attribute (red team 23: 4096 API
+	 * calls, then rows on a side stream beside the stop event) */
+	if (r->incomplete) {
+		set(o, reason, OUTCOME_ESCAPED_WORK,
+		    xstrfmt("%lld sample(s) whose device work could not all be attributed to the launch (CUPTI "
+			    "records incomplete: dropped, or more API calls than the harness follows): work on "
+			    "another stream or past the stop event cannot be ruled out",
+			    r->incomplete));
+		return;
+	}
 	if (r->other_stream || r->late || r->host_threads) {
 		set(o, reason, OUTCOME_ESCAPED_WORK,
 		    xstrfmt("work outside the timed region in %lld sample(s): %lld on another stream, %lld still "

@@ -39,6 +39,7 @@ struct job_report {
 	const char *shape_text;         /* "S=397" for messages */
 	/* escapes over the timed samples */
 	long long other_stream, late, host_threads, block_timeouts;
+	long long incomplete;           /* CUDA samples whose device records were not all attributed */
 	long long host_threads_seen;    /* samples that started a working thread, before the
 					 * host rule's fraction (job_escapes): what the record says */
 	/* the two GPU clocks: samples whose events exceed the kernel clock by

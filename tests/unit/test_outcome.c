@@ -131,6 +131,10 @@ static void test_order_of_evidence(void **state)
 	r = base(&ok, &p, good, 3);
 	r.host_threads = 1;
 	assert_string_equal(cls(&r), "escaped_work");
+	/* a CUDA sample whose records were not all attributed (red team 23) */
+	r = base(&ok, &p, good, 3);
+	r.incomplete = 1;
+	assert_string_equal(cls(&r), "escaped_work");
 	r = base(&ok, &p, wrong, 1);
 	r.other_stream = 4; /* the escape explains the wrong answer */
 	assert_string_equal(cls(&r), "escaped_work");
