@@ -58,7 +58,7 @@ int audit_text(struct query *q, const char *file, const char *text, size_t len,
 {
 	struct md_doc d = MD_DOC_INIT;
 	struct strbuf mine = STRBUF_INIT;
-	struct actx a = { q, file, o, &mine, c, NULL, 0 };
+	struct actx a = { q, file, o, &mine, c, NULL, 0, NULL, 0 };
 	if (md_parse(&d, file, text, len) < 0) {
 		audit_finding(&a, 1, "error", "the markers of this file do not parse (see the error above); nothing was audited");
 		goto out;
@@ -94,6 +94,7 @@ int audit_text(struct query *q, const char *file, const char *text, size_t len,
 out:
 	sorted_findings(file, &mine, out);
 	strbuf_release(&mine);
+	audit_claim_release(&a);
 	free(a.malformed);
 	md_release(&d);
 	return 0;

@@ -56,7 +56,12 @@ struct actx {
 	struct audit_counts *c;
 	unsigned char *malformed; /* per marker: a claim found malformed traces no number */
 	size_t cur;              /* the marker being checked */
+	void *pairs;             /* audit_claim.c's memo of pair comparisons (audit_claim_release) */
+	size_t n_pairs;
 };
+
+/* Free what the claim rules kept across the file's claims (audit_claim.c). */
+void audit_claim_release(struct actx *a);
 
 /* ---------- audit_number.c: units and numbers as written ---------- */
 
