@@ -502,30 +502,7 @@ if has redteam21; then
 	log "$x: table"
 	grep -E "^[a-z_0-9]+ +[a-z_]+ |UNEXPECTED|error|floor|clock" "$OUT/$x.txt" | head -n 30 | tee -a "$OUT/session.log"
 	rt21=$("$E" ls --store artifacts --experiment $x | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 6)
-	python3 - artifacts $rt21 <<'PY' 2>&1 | tee -a "$OUT/session.log"
-import json, statistics as S, sys
-store, runs = sys.argv[1], sys.argv[2:]
-def obj(h):
-    xs = []
-    if h:
-        for line in open(f"{store}/objects/{h[:2]}/{h[2:]}"):
-            if line.strip() and not line.startswith("#"):
-                xs.append(float(line))
-    return xs
-for r in runs:
-    d = json.load(open(f"{store}/runs/{r}.json"))
-    t = d.get("timing") or {}
-    m = t.get("method") or {}
-    k, e = obj(t.get("samples_object")), obj(t.get("event_samples_object"))
-    gaps = [b - a for a, b in zip(k, e)] if len(k) == len(e) else []
-    fl = (d.get("judge") or {}).get("floor") or {}
-    med = lambda xs: "%.2f" % S.median(xs) if xs else "-"
-    print(f"{d.get('variant'):9s} {d.get('outcome'):15s} kernel {med(k)} us events {med(e)} us gap {med(gaps)} us "
-          f"(max {max(gaps) if gaps else '-'}) floor {fl.get('us')} clock {t.get('clock')} cache {m.get('cache')} "
-          f"sets {m.get('input_sets')} flush {m.get('l2_flush_bytes')} n {len(k)}")
-    if d.get("reason"):
-        print("          reason:", d["reason"][:300])
-PY
+	python3 scripts/clock-runs.py artifacts $rt21 2>&1 | tee -a "$OUT/session.log"
 	done
 fi
 if has redteam22; then
@@ -538,30 +515,7 @@ if has redteam22; then
 	log "$x: table"
 	grep -E "^[a-z_0-9]+ +[a-z_]+ |UNEXPECTED|error|floor|clock" "$OUT/$x.txt" | head -n 30 | tee -a "$OUT/session.log"
 	rt22=$("$E" ls --store artifacts --experiment $x | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 5)
-	python3 - artifacts $rt22 <<'PY' 2>&1 | tee -a "$OUT/session.log"
-import json, statistics as S, sys
-store, runs = sys.argv[1], sys.argv[2:]
-def obj(h):
-    xs = []
-    if h:
-        for line in open(f"{store}/objects/{h[:2]}/{h[2:]}"):
-            if line.strip() and not line.startswith("#"):
-                xs.append(float(line))
-    return xs
-for r in runs:
-    d = json.load(open(f"{store}/runs/{r}.json"))
-    t = d.get("timing") or {}
-    m = t.get("method") or {}
-    k, e = obj(t.get("samples_object")), obj(t.get("event_samples_object"))
-    gaps = [b - a for a, b in zip(k, e)] if len(k) == len(e) else []
-    med = lambda xs: "%.2f" % S.median(xs) if xs else "-"
-    print(f"{d.get('variant'):12s} {d.get('outcome'):15s} kernel {med(k)} us events {med(e)} us gap {med(gaps)} us "
-          f"(max {max(gaps) if gaps else '-'}) clock {t.get('clock')} kernel_clock {m.get('kernel_clock')} "
-          f"batch {t.get('batch', m.get('batch'))} executor {(d.get('judge') or {}).get('executor')} "
-          f"steps {((d.get('judge') or {}).get('plan') or {}).get('steps')} n {len(k)}")
-    if d.get("reason"):
-        print("             reason:", d["reason"][:300])
-PY
+	python3 scripts/clock-runs.py artifacts $rt22 2>&1 | tee -a "$OUT/session.log"
 	done
 fi
 if has redteam23; then
@@ -579,30 +533,7 @@ if has redteam23; then
 	log "$x: table"
 	grep -E "^[a-z_0-9]+ +[a-z_]+ |UNEXPECTED|error|clock" "$OUT/$x.txt" | head -n 30 | tee -a "$OUT/session.log"
 	rt23=$("$E" ls --store artifacts --experiment $x | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n $n)
-	python3 - artifacts $rt23 <<'PY' 2>&1 | tee -a "$OUT/session.log"
-import json, statistics as S, sys
-store, runs = sys.argv[1], sys.argv[2:]
-def obj(h):
-    xs = []
-    if h:
-        for line in open(f"{store}/objects/{h[:2]}/{h[2:]}"):
-            if line.strip() and not line.startswith("#"):
-                xs.append(float(line))
-    return xs
-for r in runs:
-    d = json.load(open(f"{store}/runs/{r}.json"))
-    t = d.get("timing") or {}
-    m = t.get("method") or {}
-    k, e = obj(t.get("samples_object")), obj(t.get("event_samples_object"))
-    gaps = [b - a for a, b in zip(k, e)] if len(k) == len(e) else []
-    med = lambda xs: "%.2f" % S.median(xs) if xs else "-"
-    print(f"{d.get('variant'):9s} {d.get('outcome'):15s} kernel {med(k)} us events {med(e)} us gap {med(gaps)} us "
-          f"(max {max(gaps) if gaps else '-'}) clock {t.get('clock')} kernel_clock {m.get('kernel_clock')} "
-          f"executor {(d.get('judge') or {}).get('executor')} "
-          f"steps {((d.get('judge') or {}).get('plan') or {}).get('steps')} n {len(k)}")
-    if d.get("reason"):
-        print("          reason:", d["reason"][:300])
-PY
+	python3 scripts/clock-runs.py artifacts $rt23 2>&1 | tee -a "$OUT/session.log"
 	done
 fi
 if has fresh16; then
