@@ -608,7 +608,8 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 	if (task_ids(hc->pid, NULL, NULL, &stopped) < 0 || !stopped ||
 	    (hc->have_runtime && (run_time(hc->pid, &ns) < 0 || ns != hc->frozen_ns)))
 		return proto_violate(p, "the worker ran while the parent held it stopped (a signal of its own "
-					"resumed it: %s)", !stopped ? "a thread was running" : "its run time grew");
+					"resumed it: %s; its threads' run time %llu ns at the freeze, %llu ns now)",
+				     !stopped ? "a thread was running" : "its run time changed", hc->frozen_ns, ns);
 	/* the worker is stopped and off its CPU here and after the freeze, so
 	 * its CPU clock is final at both ends: cpu_all is exact (at the done
 	 * line it is not, a running thread's time is booked only at its next
