@@ -97,6 +97,11 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+int str_same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 char *xstrndup(const char *s, size_t n)
 {
 	char *p = strndup(s, n);

@@ -38,6 +38,8 @@ void *xrealloc(void *p, size_t n);
  * allocation must not find. */
 void clear_free(void *p, size_t bytes);
 char *xstrdup(const char *s);
+/* Two strings alike: both NULL, or equal. */
+int str_same(const char *a, const char *b);
 char *xstrndup(const char *s, size_t n);
 /* printf into a new string; caller frees. */
 char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -581,11 +581,6 @@ static int pair_compare_now(struct actx *a, const struct batch_record *b, const 
 	return 1;
 }
 
-static int same_str(const char *x, const char *y)
-{
-	return x == y || (x && y && !strcmp(x, y));
-}
-
 /* The same problem, shape and dtype (as the records name them), and the
  * same plug-in where both batches recorded its hash: a batch run before
  * the problem's inputs or rule changed measured another thing (red team
@@ -594,7 +589,7 @@ static int same_kind(const struct rec_problem *x, const struct rec_problem *y)
 {
 	if (!x->name || !y->name || strcmp(x->name, y->name))
 		return 0;
-	if ((x->dtype || y->dtype) && !same_str(x->dtype, y->dtype))
+	if ((x->dtype || y->dtype) && !str_same(x->dtype, y->dtype))
 		return 0;
 	return !x->plugin_sha256 || !y->plugin_sha256 || !strcmp(x->plugin_sha256, y->plugin_sha256);
 }

@@ -15,11 +15,6 @@ static int cmp_str(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
-static int same_str(const char *x, const char *y)
-{
-	return x == y || (x && y && !strcmp(x, y));
-}
-
 /*
  * The compiler's arguments that decide the code, into sb, one a line:
  * linker options (-Wl,..., -Xlinker X: a build id or an rpath changes the
@@ -104,6 +99,6 @@ int code_same(const struct code_id *x, const struct code_id *y)
 
 int code_same_way(const struct code_id *x, const struct code_id *y)
 {
-	return code_same(x, y) && same_str(x->cache, y->cache) && same_str(x->executor, y->executor) &&
-	       same_str(x->exec_kind, y->exec_kind) && x->slots == y->slots && same_str(x->clock, y->clock);
+	return code_same(x, y) && str_same(x->cache, y->cache) && str_same(x->executor, y->executor) &&
+	       str_same(x->exec_kind, y->exec_kind) && x->slots == y->slots && str_same(x->clock, y->clock);
 }

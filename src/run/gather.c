@@ -777,11 +777,6 @@ static void one_process_note(const struct batch_record *b, json_t *notes)
 					n, n == 1 ? "" : "s", n == 1 ? "it is" : "each is"));
 }
 
-static int same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 static int same_num(double a, double b)
 {
 	return a == b || (isnan(a) && isnan(b));
@@ -803,7 +798,7 @@ static void batch_peak(const struct plan *p, const struct vdata *vd, struct batc
 				first = x;
 				b->peak = *x;
 			} else if (x->state != first->state || !same_num(x->gflops, first->gflops) ||
-				   !same_num(x->gbps, first->gbps) || !same_str(x->device, first->device)) {
+				   !same_num(x->gbps, first->gbps) || !str_same(x->device, first->device)) {
 				memset(&b->peak, 0, sizeof(b->peak));
 				b->peak.state = PEAK_NONE;
 				b->peak.gflops = b->peak.gbps = NAN;

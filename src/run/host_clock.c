@@ -148,13 +148,7 @@ int host_clock_new_thread_ids(const int *before, int nb, const int *after, int n
 
 int host_clock_still_alive(const int *ids, int n, const int *now, int nn)
 {
-	int alive = 0, k = 0;
-	for (int i = 0; i < n; i++) {
-		while (k < nn && now[k] < ids[i])
-			k++;
-		alive += k < nn && now[k] == ids[i];
-	}
-	return alive;
+	return host_clock_still_working(ids, NULL, NULL, n, now, nn, 0);
 }
 
 int host_clock_still_working(const int *ids, const unsigned long long *ns0, const unsigned long long *ns1, int n,
@@ -166,7 +160,7 @@ int host_clock_still_working(const int *ids, const unsigned long long *ns0, cons
 			k++;
 		if (!(k < nn && now[k] == ids[i]))
 			continue;
-		working += !ns1[i] || ns1[i] < ns0[i] || ns1[i] - ns0[i] > min_ns;
+		working += !ns0 || !ns1[i] || ns1[i] < ns0[i] || ns1[i] - ns0[i] > min_ns;
 	}
 	return working;
 }

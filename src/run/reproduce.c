@@ -48,11 +48,6 @@ static const char *git_msg(void)
 	return e && e->message ? e->message : "unknown libgit2 error";
 }
 
-static int same_str(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && !strcmp(a, b));
-}
-
 /* A warning recorded with the verdicts (and printed with them); found
  * before the run, it is printed at once too (loud). */
 __attribute__((format(printf, 3, 4))) static void note(json_t *warnings, int loud, const char *fmt, ...)
@@ -311,7 +306,7 @@ void repro_env_warnings(const struct batch_record *old, const struct batch_recor
 		{ "the host CPU", a.cpu, b.cpu },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
-		if (!same_str(f[i].then, f[i].now))
+		if (!str_same(f[i].then, f[i].now))
 			note(warnings, 0, "%s differs: recorded '%s', now '%s'", f[i].what, f[i].then ? f[i].then : "none",
 			     f[i].now ? f[i].now : "none");
 }
@@ -339,10 +334,10 @@ static int on_batch(struct batch_record *b, void *ctx)
 		all &= h->rows[h->n].verdict == REPRO_REPRODUCED;
 	}
 	repro_env_warnings(old, b, h->warnings);
-	if (!same_str(old->git.commit, b->git.commit))
+	if (!str_same(old->git.commit, b->git.commit))
 		note(h->warnings, 0, "the rebuilt tree is at commit %s, not the recorded %s", b->git.commit ? b->git.commit : "none",
 		     old->git.commit ? old->git.commit : "none");
-	if (!same_str(old->git.diff_object, b->git.diff_object))
+	if (!str_same(old->git.diff_object, b->git.diff_object))
 		note(h->warnings, 0, "the rebuilt tree's patch (object %s) is not the recorded one (%s)",
 		     b->git.diff_object ? b->git.diff_object : "none, clean",
 		     old->git.diff_object ? old->git.diff_object : "none, clean");

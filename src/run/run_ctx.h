@@ -298,8 +298,9 @@ int host_clock_still_alive(const int *ids, int n, const int *now, int nn);
 /* How many of ids' n are among now's nn (both sorted) and ran more than
  * min_ns since: ns0[i] is id i's CPU time (schedstat, ns) at its own
  * sample's freeze, ns1[i] at the next one's (0 when it did not read: a
- * thread alive that cannot be read counts).  The threads a sample
- * started that worked on through the next sample. */
+ * thread alive that cannot be read counts; ns0 NULL: every one alive
+ * counts, host_clock_still_alive).  The threads a sample started that
+ * worked on through the next sample. */
 int host_clock_still_working(const int *ids, const unsigned long long *ns0, const unsigned long long *ns1, int n,
 			     const int *now, int nn, unsigned long long min_ns);
 /* What a thread the sample started may run, between its sample's freeze
