@@ -146,23 +146,20 @@ int host_clock_new_thread_ids(const int *before, int nb, const int *after, int n
 	return fresh;
 }
 
-int host_clock_still_alive(const int *ids, int n, const int *now, int nn)
+int host_clock_fresh_state(int id, unsigned long long ns0, unsigned long long ns1, const int *now, int nn,
+			   unsigned long long min_ns)
 {
-	return host_clock_still_working(ids, NULL, NULL, n, now, nn, 0);
-}
-
-int host_clock_still_working(const int *ids, const unsigned long long *ns0, const unsigned long long *ns1, int n,
-			     const int *now, int nn, unsigned long long min_ns)
-{
-	int working = 0, k = 0;
-	for (int i = 0; i < n; i++) {
-		while (k < nn && now[k] < ids[i])
-			k++;
-		if (!(k < nn && now[k] == ids[i]))
-			continue;
-		working += !ns0 || !ns1[i] || ns1[i] < ns0[i] || ns1[i] - ns0[i] > min_ns;
+	int lo = 0, hi = nn;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (now[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return working;
+	if (!(lo < nn && now[lo] == id))
+		return HOST_FRESH_GONE;
+	return !ns1 || ns1 < ns0 || ns1 - ns0 > min_ns ? HOST_FRESH_WORKED : HOST_FRESH_ASLEEP;
 }
 
 /*
@@ -560,6 +557,67 @@ static void fresh_cpu(const struct host_clock *hc, const int *ids, int n, unsign
 	}
 }
 
+/*
+ * The threads timed samples started and left alive, each with its CPU
+ * time at its own sample's freeze and that sample's index, watched at
+ * every later freeze until it works (its sample's threads_delta counts
+ * it), ends, or the watch is full: past HOST_FRESH_WATCH_MAX the oldest
+ * leaves (a kernel that leaves an idle thread per sample costs the
+ * parent one schedstat read each per freeze, between samples; red team
+ * 7's thread_crowd leaves one per sample).  The arrays are the caller's
+ * to free.
+ */
+struct fresh_watch {
+	int *tid;
+	unsigned long long *ns0;
+	size_t *origin;
+	size_t n, cap;
+};
+
+static void watch_judge(struct fresh_watch *fw, const struct host_clock *hc, struct proto_sample *samples,
+			const int *now, int nn)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < fw->n; i++) {
+		struct sched_stat ss;
+		unsigned long long ns1 = sched_stat_read(hc->pid, fw->tid[i], &ss) == 1 ? ss.run_ns : 0;
+		int st = host_clock_fresh_state(fw->tid[i], fw->ns0[i], ns1, now, nn, HOST_FRESH_THREAD_RAN_NS);
+		if (st == HOST_FRESH_WORKED)
+			samples[fw->origin[i]].threads_delta++;
+		if (st != HOST_FRESH_ASLEEP)
+			continue;
+		fw->tid[kept] = fw->tid[i];
+		fw->ns0[kept] = fw->ns0[i];
+		fw->origin[kept++] = fw->origin[i];
+	}
+	fw->n = kept;
+}
+
+static void watch_add(struct fresh_watch *fw, const struct host_clock *hc, const int *ids, int n, size_t origin)
+{
+	if (n <= 0)
+		return;
+	if (fw->n + (size_t)n > HOST_FRESH_WATCH_MAX) { /* the oldest leave */
+		size_t drop = fw->n + (size_t)n - HOST_FRESH_WATCH_MAX;
+		drop = drop < fw->n ? drop : fw->n;
+		memmove(fw->tid, fw->tid + drop, (fw->n - drop) * sizeof(*fw->tid));
+		memmove(fw->ns0, fw->ns0 + drop, (fw->n - drop) * sizeof(*fw->ns0));
+		memmove(fw->origin, fw->origin + drop, (fw->n - drop) * sizeof(*fw->origin));
+		fw->n -= drop;
+	}
+	if (fw->n + (size_t)n > fw->cap) {
+		fw->cap = fw->n + (size_t)n;
+		fw->tid = xrealloc(fw->tid, fw->cap * sizeof(*fw->tid));
+		fw->ns0 = xrealloc(fw->ns0, fw->cap * sizeof(*fw->ns0));
+		fw->origin = xrealloc(fw->origin, fw->cap * sizeof(*fw->origin));
+	}
+	for (int i = 0; i < n && fw->n < HOST_FRESH_WATCH_MAX; i++) {
+		fw->tid[fw->n] = ids[i];
+		fresh_cpu(hc, &ids[i], 1, &fw->ns0[fw->n]);
+		fw->origin[fw->n++] = origin;
+	}
+}
+
 struct trip_timed {
 	const int *known;
 	int n_known;
@@ -823,10 +881,10 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	int rc = -1;
 	int *before = NULL, *after = NULL; /* the worker's threads around a sample, freed at out */
 	size_t before_cap = 0, after_cap = 0;
-	/* the threads the previous sample started that were alive at its
-	 * freeze, judged at this sample's (freed at out) */
-	int *fresh = NULL, n_fresh = 0;
-	unsigned long long *fresh_ns0 = NULL, *fresh_ns1 = NULL; /* their CPU at this freeze and the next */
+	/* the threads timed samples started, watched at every later freeze
+	 * (watch_fresh; freed at out) */
+	struct fresh_watch fw = { 0 };
+	int *fresh = NULL;
 	size_t fresh_cap = 0;
 	double *late = NULL; /* each timed sample's CPU after its done line, freed at out */
 	unsigned char *written = NULL; /* each timed sample's outputs changed after its done line, freed at out */
@@ -927,36 +985,35 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		s->us = s->host_us = us;
 		s->event_us = s->kernel_us = s->clock_mhz = NAN;
 		s->set = -1;
-		/* A thread the sample started and left alive at its freeze is
-		 * work outside the timed region only if it works on: one still
-		 * there at the next sample's freeze that ran more than
-		 * HOST_FRESH_THREAD_RAN_NS since ran through a whole sample of
-		 * someone else's (red team 7's thread_crowd), and what it did
-		 * after the done line the CPU rule and the floor already see.
-		 * One that only sleeps on (a pool's helper waiting out its
+		/* A thread a sample started and left alive at its freeze is
+		 * work outside the timed region only if it works on: one that
+		 * at any later freeze has run more than HOST_FRESH_THREAD_RAN_NS
+		 * since its own sample's freeze ran through samples of someone
+		 * else's (red team 7's thread_crowd), and what it did after
+		 * the done line the CPU rule and the floor already see.  Every
+		 * later freeze, not only the next: a thread that sleeps past
+		 * the next sample before it works, or is starved there on a
+		 * loaded machine (t0066's crowd_work, ok in CI at load 105 when
+		 * the next freeze alone judged), works in a later one.  One
+		 * that only sleeps on (a pool's helper waiting out its
 		 * keep-alive, red team 36's lazy_pool: escaped_work in 2 of 2
-		 * honest batches when its existence counted) did nothing.  A detached helper that has signalled its last act may
-		 * be frozen a few microseconds before its exit completes
-		 * (red team 31's spawn_detach: escaped_work in 6 of 8 honest
-		 * runs, one sample of 30 each): it is gone by then.  After the
-		 * last sample no sample is left to take its work: the end
+		 * honest batches when its existence counted) did nothing.  A
+		 * detached helper that has signalled its last act may be
+		 * frozen a few microseconds before its exit completes (red
+		 * team 31's spawn_detach: escaped_work in 6 of 8 honest runs,
+		 * one sample of 30 each): it is gone by a later freeze.  After
+		 * the last sample no sample is left to take its work: the end
 		 * grace judges what the worker does then (job.c). */
 		s->threads_delta = 0;
-		if (n_fresh > 0 && na >= 0 && p->n_samples >= 2) {
-			fresh_cpu(hc, fresh, n_fresh, fresh_ns1);
-			p->samples[p->n_samples - 2].threads_delta = host_clock_still_working(
-				fresh, fresh_ns0, fresh_ns1, n_fresh, after, na, HOST_FRESH_THREAD_RAN_NS);
-		}
-		n_fresh = 0;
+		if (na >= 0)
+			watch_judge(&fw, hc, p->samples, after, na);
 		if (nb >= 0 && na >= 0) {
 			if ((size_t)na > fresh_cap) {
 				fresh_cap = (size_t)na;
 				fresh = xrealloc(fresh, fresh_cap * sizeof(int));
-				fresh_ns0 = xrealloc(fresh_ns0, fresh_cap * sizeof(*fresh_ns0));
-				fresh_ns1 = xrealloc(fresh_ns1, fresh_cap * sizeof(*fresh_ns1));
 			}
-			n_fresh = host_clock_new_thread_ids(before, nb, after, na, fresh);
-			fresh_cpu(hc, fresh, n_fresh, fresh_ns0);
+			int n_fresh = host_clock_new_thread_ids(before, nb, after, na, fresh);
+			watch_add(&fw, hc, fresh, n_fresh, p->n_samples - 1);
 		}
 		s->dist = dist;
 		int keep = p->keep && p->keep(p->keep_ctx, i, stop);
@@ -1078,8 +1135,9 @@ out:
 	free(before);
 	free(after);
 	free(fresh);
-	free(fresh_ns0);
-	free(fresh_ns1);
+	free(fw.tid);
+	free(fw.ns0);
+	free(fw.origin);
 	free(late);
 	free(written);
 	free(hc->snap);

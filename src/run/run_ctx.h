@@ -292,17 +292,16 @@ int host_clock_threads(int pid, int **ids, size_t *cap);
 int host_clock_new_threads(const int *before, int nb, const int *after, int na);
 /* The same, their ids written to out (room for na; NULL: the count alone). */
 int host_clock_new_thread_ids(const int *before, int nb, const int *after, int na, int *out);
-/* How many of ids' n are among now's nn (both sorted): the threads a sample
- * started that are still alive at the next sample's freeze. */
-int host_clock_still_alive(const int *ids, int n, const int *now, int nn);
-/* How many of ids' n are among now's nn (both sorted) and ran more than
- * min_ns since: ns0[i] is id i's CPU time (schedstat, ns) at its own
- * sample's freeze, ns1[i] at the next one's (0 when it did not read: a
- * thread alive that cannot be read counts; ns0 NULL: every one alive
- * counts, host_clock_still_alive).  The threads a sample started that
- * worked on through the next sample. */
-int host_clock_still_working(const int *ids, const unsigned long long *ns0, const unsigned long long *ns1, int n,
-			     const int *now, int nn, unsigned long long min_ns);
+/* What became of thread id, which a timed sample started, by a later
+ * freeze: HOST_FRESH_GONE (not among now's nn, sorted), HOST_FRESH_WORKED
+ * (ran more than min_ns since: ns0 is its CPU time, schedstat ns, at its
+ * own sample's freeze, ns1 now; 0 when it did not read, which counts) or
+ * HOST_FRESH_ASLEEP (still watched). */
+enum { HOST_FRESH_GONE, HOST_FRESH_ASLEEP, HOST_FRESH_WORKED };
+int host_clock_fresh_state(int id, unsigned long long ns0, unsigned long long ns1, const int *now, int nn,
+			   unsigned long long min_ns);
+/* The most threads host_clock.c watches at once (the oldest leave first). */
+#define HOST_FRESH_WATCH_MAX 256
 /* What a thread the sample started may run, between its sample's freeze
  * and the next one's, before it counts as working on (a detached helper
  * waking from its keep-alive timeout to exit: red team 36's lazy_pool). */

@@ -239,7 +239,7 @@ static void test_threads_counted_exactly(void **state)
 /* The ids a sample started, and which of them live at the next freeze
  * (red team 31: a detached helper frozen mid-exit is gone by then, a
  * thread left running, red team 7's thread_crowd, is not). */
-static void test_new_thread_ids_still_alive(void **state)
+static void test_new_thread_ids_fresh_state(void **state)
 {
 	(void)state;
 	const int before[] = { 10, 20, 30 }, after[] = { 10, 15, 20, 25, 30, 35 };
@@ -250,20 +250,19 @@ static void test_new_thread_ids_still_alive(void **state)
 	assert_int_equal(ids[2], 35);
 	assert_int_equal(host_clock_new_thread_ids(before, 3, after, 6, NULL), 3);
 	const int next[] = { 10, 20, 25, 30, 40 }; /* 15 and 35 exited, 25 lives on */
-	assert_int_equal(host_clock_still_alive(ids, 3, next, 5), 1);
-	assert_int_equal(host_clock_still_alive(ids, 3, next, 0), 0);
-	assert_int_equal(host_clock_still_alive(ids, 0, next, 5), 0);
-	assert_int_equal(host_clock_still_alive(ids, 3, after, 6), 3);
+	assert_int_equal(host_clock_fresh_state(15, 1000, 0, next, 5, HOST_FRESH_THREAD_RAN_NS), HOST_FRESH_GONE);
+	assert_int_equal(host_clock_fresh_state(35, 1000, 0, next, 5, HOST_FRESH_THREAD_RAN_NS), HOST_FRESH_GONE);
+	assert_int_equal(host_clock_fresh_state(25, 1000, 0, next, 0, HOST_FRESH_THREAD_RAN_NS), HOST_FRESH_GONE);
+	assert_int_equal(host_clock_fresh_state(40, 1000, 0, next, 5, HOST_FRESH_THREAD_RAN_NS), HOST_FRESH_WORKED);
 	/* ... and counts only if it worked on: 25 alive but asleep (a pool's
 	 * helper in its keep-alive, red team 36's lazy_pool) is nothing, 25
 	 * having run 60 us is a thread_crowd; one that cannot be read counts */
-	const unsigned long long ns0[] = { 1000, 5000, 9000 };
-	const unsigned long long asleep[] = { 0, 5000 + 2000, 0 }, ran[] = { 0, 5000 + 60000, 0 },
-				 unread[] = { 0, 0, 0 };
-	assert_int_equal(host_clock_still_working(ids, ns0, asleep, 3, next, 5, HOST_FRESH_THREAD_RAN_NS), 0);
-	assert_int_equal(host_clock_still_working(ids, ns0, ran, 3, next, 5, HOST_FRESH_THREAD_RAN_NS), 1);
-	assert_int_equal(host_clock_still_working(ids, ns0, unread, 3, next, 5, HOST_FRESH_THREAD_RAN_NS), 1);
-	assert_int_equal(host_clock_still_working(ids, ns0, ran, 3, next, 0, HOST_FRESH_THREAD_RAN_NS), 0);
+	assert_int_equal(host_clock_fresh_state(25, 5000, 5000 + 2000, next, 5, HOST_FRESH_THREAD_RAN_NS),
+			 HOST_FRESH_ASLEEP);
+	assert_int_equal(host_clock_fresh_state(25, 5000, 5000 + 60000, next, 5, HOST_FRESH_THREAD_RAN_NS),
+			 HOST_FRESH_WORKED);
+	assert_int_equal(host_clock_fresh_state(25, 5000, 0, next, 5, HOST_FRESH_THREAD_RAN_NS), HOST_FRESH_WORKED);
+	assert_int_equal(host_clock_fresh_state(25, 5000, 4000, next, 5, HOST_FRESH_THREAD_RAN_NS), HOST_FRESH_WORKED);
 }
 
 /* Work after the done line: the rule that makes late samples escaped work
@@ -333,7 +332,7 @@ int main(void)
 		cmocka_unit_test(test_mute_is_per_worker),
 		cmocka_unit_test(test_freeze_held_to_deadline),
 		cmocka_unit_test(test_threads_counted_exactly),
-		cmocka_unit_test(test_new_thread_ids_still_alive),
+		cmocka_unit_test(test_new_thread_ids_fresh_state),
 		cmocka_unit_test(test_late_rule),
 		cmocka_unit_test(test_cpu_floor),
 	};
