@@ -162,6 +162,63 @@ int host_clock_fresh_state(int id, unsigned long long ns0, unsigned long long ns
 	return !ns1 || ns1 < ns0 || ns1 - ns0 > min_ns ? HOST_FRESH_WORKED : HOST_FRESH_ASLEEP;
 }
 
+void host_watch_judge(struct host_watch *w, const unsigned long long *ns_now, const int *now, int nn,
+		      size_t now_sample, struct proto_sample *samples)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		int st = host_clock_fresh_state(w->tid[i], w->ns[i], ns_now[i], now, nn, HOST_FRESH_THREAD_RAN_NS);
+		if (st == HOST_FRESH_WORKED)
+			samples[w->origin[i]].threads_delta++;
+		if (st != HOST_FRESH_ASLEEP || now_sample - w->origin[i] >= HOST_FRESH_WATCH_SAMPLES)
+			continue;
+		w->tid[kept] = w->tid[i];
+		w->ns[kept] = ns_now[i]; /* each interval on its own: a stop's few microseconds never add up */
+		w->origin[kept++] = w->origin[i];
+	}
+	w->n = kept;
+}
+
+void host_watch_add(struct host_watch *w, const int *ids, const unsigned long long *ns, int n, size_t origin,
+		    struct proto_sample *samples)
+{
+	if (n <= 0)
+		return;
+	if (w->n + (size_t)n > HOST_FRESH_WATCH_MAX) { /* the oldest leave, counted */
+		size_t drop = w->n + (size_t)n - HOST_FRESH_WATCH_MAX;
+		drop = drop < w->n ? drop : w->n;
+		for (size_t i = 0; i < drop; i++)
+			samples[w->origin[i]].threads_delta++;
+		memmove(w->tid, w->tid + drop, (w->n - drop) * sizeof(*w->tid));
+		memmove(w->ns, w->ns + drop, (w->n - drop) * sizeof(*w->ns));
+		memmove(w->origin, w->origin + drop, (w->n - drop) * sizeof(*w->origin));
+		w->n -= drop;
+	}
+	if (w->n + (size_t)n > w->cap) {
+		w->cap = w->n + (size_t)n;
+		w->tid = xrealloc(w->tid, w->cap * sizeof(*w->tid));
+		w->ns = xrealloc(w->ns, w->cap * sizeof(*w->ns));
+		w->origin = xrealloc(w->origin, w->cap * sizeof(*w->origin));
+	}
+	for (int i = 0; i < n; i++) {
+		if (w->n == HOST_FRESH_WATCH_MAX) { /* more than the watch holds in one sample */
+			samples[origin].threads_delta += n - i;
+			break;
+		}
+		w->tid[w->n] = ids[i];
+		w->ns[w->n] = ns[i];
+		w->origin[w->n++] = origin;
+	}
+}
+
+void host_watch_free(struct host_watch *w)
+{
+	free(w->tid);
+	free(w->ns);
+	free(w->origin);
+	memset(w, 0, sizeof(*w));
+}
+
 /*
  * The run time (ns, schedstat's first field) of all of pid's threads
  * summed into *ns; 0, or -1 when /proc does not say.  A stopped worker's
@@ -557,65 +614,10 @@ static void fresh_cpu(const struct host_clock *hc, const int *ids, int n, unsign
 	}
 }
 
-/*
- * The threads timed samples started and left alive, each with its CPU
- * time at its own sample's freeze and that sample's index, watched at
- * every later freeze until it works (its sample's threads_delta counts
- * it), ends, or the watch is full: past HOST_FRESH_WATCH_MAX the oldest
- * leaves (a kernel that leaves an idle thread per sample costs the
- * parent one schedstat read each per freeze, between samples; red team
- * 7's thread_crowd leaves one per sample).  The arrays are the caller's
- * to free.
- */
-struct fresh_watch {
-	int *tid;
-	unsigned long long *ns0;
-	size_t *origin;
-	size_t n, cap;
-};
-
-static void watch_judge(struct fresh_watch *fw, const struct host_clock *hc, struct proto_sample *samples,
-			const int *now, int nn)
+/* The CPU time of each of fw's threads now (0: it did not read). */
+static void watch_read(const struct host_watch *fw, const struct host_clock *hc, unsigned long long *ns)
 {
-	size_t kept = 0;
-	for (size_t i = 0; i < fw->n; i++) {
-		struct sched_stat ss;
-		unsigned long long ns1 = sched_stat_read(hc->pid, fw->tid[i], &ss) == 1 ? ss.run_ns : 0;
-		int st = host_clock_fresh_state(fw->tid[i], fw->ns0[i], ns1, now, nn, HOST_FRESH_THREAD_RAN_NS);
-		if (st == HOST_FRESH_WORKED)
-			samples[fw->origin[i]].threads_delta++;
-		if (st != HOST_FRESH_ASLEEP)
-			continue;
-		fw->tid[kept] = fw->tid[i];
-		fw->ns0[kept] = fw->ns0[i];
-		fw->origin[kept++] = fw->origin[i];
-	}
-	fw->n = kept;
-}
-
-static void watch_add(struct fresh_watch *fw, const struct host_clock *hc, const int *ids, int n, size_t origin)
-{
-	if (n <= 0)
-		return;
-	if (fw->n + (size_t)n > HOST_FRESH_WATCH_MAX) { /* the oldest leave */
-		size_t drop = fw->n + (size_t)n - HOST_FRESH_WATCH_MAX;
-		drop = drop < fw->n ? drop : fw->n;
-		memmove(fw->tid, fw->tid + drop, (fw->n - drop) * sizeof(*fw->tid));
-		memmove(fw->ns0, fw->ns0 + drop, (fw->n - drop) * sizeof(*fw->ns0));
-		memmove(fw->origin, fw->origin + drop, (fw->n - drop) * sizeof(*fw->origin));
-		fw->n -= drop;
-	}
-	if (fw->n + (size_t)n > fw->cap) {
-		fw->cap = fw->n + (size_t)n;
-		fw->tid = xrealloc(fw->tid, fw->cap * sizeof(*fw->tid));
-		fw->ns0 = xrealloc(fw->ns0, fw->cap * sizeof(*fw->ns0));
-		fw->origin = xrealloc(fw->origin, fw->cap * sizeof(*fw->origin));
-	}
-	for (int i = 0; i < n && fw->n < HOST_FRESH_WATCH_MAX; i++) {
-		fw->tid[fw->n] = ids[i];
-		fresh_cpu(hc, &ids[i], 1, &fw->ns0[fw->n]);
-		fw->origin[fw->n++] = origin;
-	}
+	fresh_cpu(hc, fw->tid, (int)fw->n, ns);
 }
 
 struct trip_timed {
@@ -883,8 +885,9 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	size_t before_cap = 0, after_cap = 0;
 	/* the threads timed samples started, watched at every later freeze
 	 * (watch_fresh; freed at out) */
-	struct fresh_watch fw = { 0 };
+	struct host_watch fw = { 0 };
 	int *fresh = NULL;
+	unsigned long long *fresh_ns = NULL; /* the CPU of fresh's threads, or of fw's, now */
 	size_t fresh_cap = 0;
 	double *late = NULL; /* each timed sample's CPU after its done line, freed at out */
 	unsigned char *written = NULL; /* each timed sample's outputs changed after its done line, freed at out */
@@ -1005,15 +1008,20 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		 * the last sample no sample is left to take its work: the end
 		 * grace judges what the worker does then (job.c). */
 		s->threads_delta = 0;
-		if (na >= 0)
-			watch_judge(&fw, hc, p->samples, after, na);
+		size_t need = (size_t)(na > 0 ? na : 0) > fw.n ? (size_t)(na > 0 ? na : 0) : fw.n;
+		if (need > fresh_cap) {
+			fresh_cap = need;
+			fresh = xrealloc(fresh, fresh_cap * sizeof(int));
+			fresh_ns = xrealloc(fresh_ns, fresh_cap * sizeof(*fresh_ns));
+		}
+		if (na >= 0) {
+			watch_read(&fw, hc, fresh_ns);
+			host_watch_judge(&fw, fresh_ns, after, na, p->n_samples - 1, p->samples);
+		}
 		if (nb >= 0 && na >= 0) {
-			if ((size_t)na > fresh_cap) {
-				fresh_cap = (size_t)na;
-				fresh = xrealloc(fresh, fresh_cap * sizeof(int));
-			}
 			int n_fresh = host_clock_new_thread_ids(before, nb, after, na, fresh);
-			watch_add(&fw, hc, fresh, n_fresh, p->n_samples - 1);
+			fresh_cpu(hc, fresh, n_fresh, fresh_ns);
+			host_watch_add(&fw, fresh, fresh_ns, n_fresh, p->n_samples - 1, p->samples);
 		}
 		s->dist = dist;
 		int keep = p->keep && p->keep(p->keep_ctx, i, stop);
@@ -1135,9 +1143,8 @@ out:
 	free(before);
 	free(after);
 	free(fresh);
-	free(fw.tid);
-	free(fw.ns0);
-	free(fw.origin);
+	free(fresh_ns);
+	host_watch_free(&fw);
 	free(late);
 	free(written);
 	free(hc->snap);

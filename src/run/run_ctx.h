@@ -300,8 +300,38 @@ int host_clock_new_thread_ids(const int *before, int nb, const int *after, int n
 enum { HOST_FRESH_GONE, HOST_FRESH_ASLEEP, HOST_FRESH_WORKED };
 int host_clock_fresh_state(int id, unsigned long long ns0, unsigned long long ns1, const int *now, int nn,
 			   unsigned long long min_ns);
-/* The most threads host_clock.c watches at once (the oldest leave first). */
+/*
+ * The threads timed samples started and left alive, each with its CPU
+ * time at the last freeze and its sample's index, watched at every later
+ * freeze: one that ran more than HOST_FRESH_THREAD_RAN_NS between two
+ * freezes (each interval on its own: the few microseconds each freeze's
+ * stop costs an idle thread add up over many, red team 7's thread_crowd)
+ * counts for its sample's threads_delta and leaves; one gone leaves; one
+ * asleep through HOST_FRESH_WATCH_SAMPLES later samples leaves (a kernel
+ * that leaves an idle thread per sample costs the parent a bounded number
+ * of schedstat reads per freeze).  At most HOST_FRESH_WATCH_MAX are
+ * watched: one that cannot be watched counts as working (decoys made to
+ * push a working thread out of the watch make their samples count).
+ * host_watch_judge: ns_now[i] is tid[i]'s CPU now (0: it did not read,
+ * which counts), now the sorted thread list, now_sample the index of the
+ * sample just frozen.  host_watch_add: ids' n threads with their CPU ns,
+ * started by sample origin.  samples' threads_delta is what is counted.
+ * The arrays are host_watch_free's.
+ */
+struct host_watch {
+	int *tid;
+	unsigned long long *ns;
+	size_t *origin;
+	size_t n, cap;
+};
+struct proto_sample;
+void host_watch_judge(struct host_watch *w, const unsigned long long *ns_now, const int *now, int nn,
+		      size_t now_sample, struct proto_sample *samples);
+void host_watch_add(struct host_watch *w, const int *ids, const unsigned long long *ns, int n, size_t origin,
+		    struct proto_sample *samples);
+void host_watch_free(struct host_watch *w);
 #define HOST_FRESH_WATCH_MAX 256
+#define HOST_FRESH_WATCH_SAMPLES 64
 /* What a thread the sample started may run, between its sample's freeze
  * and the next one's, before it counts as working on (a detached helper
  * waking from its keep-alive timeout to exit: red team 36's lazy_pool). */
