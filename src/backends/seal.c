@@ -739,10 +739,16 @@ static int fat_each_text(const void *const *images, const size_t *image_bytes, i
 	return 0;
 }
 
-/* fat_each_text's fn for seal_fatbin_device_launch: *ctx is the name found */
+/* fat_each_text's fn for seal_fatbin_device_launch: *ctx is the name found.
+ * Every device runtime entry that starts work from the device: a grid
+ * (CDP2's syscall, the runtime's launch) or a graph (device-side
+ * cudaGraphLaunch, red team 22: it compiles without the grid names; a
+ * sealed worker never has the device-launchable graph exec it needs, but
+ * the refusal does not rest on that alone). */
 static int find_device_launch(const unsigned char *text, size_t n, void *ctx)
 {
-	static const char *const names[] = { "cnpv2LaunchDevice", "CDP2LaunchDevice", "cudaLaunchDevice", NULL };
+	static const char *const names[] = { "cnpv2LaunchDevice", "CDP2LaunchDevice", "cudaLaunchDevice",
+					     "cudaGraphLaunch", NULL };
 	const char **what = ctx;
 	for (int k = 0; names[k]; k++)
 		if (has_bytes(text, n, names[k])) {

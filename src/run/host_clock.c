@@ -157,9 +157,9 @@ int host_clock_fresh_state(int id, unsigned long long ns0, unsigned long long ns
 		else
 			hi = mid;
 	}
-	if (!(lo < nn && now[lo] == id))
+	if (!(lo < nn && now[lo] == id) || !ns1) /* unread after the listing: exiting (red team 41) */
 		return HOST_FRESH_GONE;
-	return !ns1 || ns1 < ns0 || ns1 - ns0 > min_ns ? HOST_FRESH_WORKED : HOST_FRESH_ASLEEP;
+	return ns1 < ns0 || ns1 - ns0 > min_ns ? HOST_FRESH_WORKED : HOST_FRESH_ASLEEP;
 }
 
 void host_watch_judge(struct host_watch *w, const unsigned long long *ns_now, const int *now, int nn,

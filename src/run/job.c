@@ -1115,15 +1115,21 @@ static void job_escapes(struct job_state *j)
 		j->jr.block_timeouts += pr->samples[i].block_timeout;
 		j->jr.incomplete += pr->samples[i].incomplete;
 	}
-	/* On the host a thread a sample started counts when it worked on
-	 * through the next sample (host_clock.c), as the CPU after the done
-	 * line does: in more than HOST_LATE_FRAC of the samples, at least
-	 * HOST_LATE_MIN.  One sample alone is a pool made once during the
-	 * timing and kept, honest (red team 39: tune_pool, and OpenMP's team
-	 * first made by an if() region taken late, escaped_work 2 of 2 on its
-	 * one sample); every sample's is a thread_crowd (t0066's crowd_work). */
+	/* On the host a thread a sample started and left working is recorded
+	 * (escapes.host_threads: the samples whose thread worked on in a
+	 * later one, host_clock.c's watch), not an escape: between a freeze
+	 * and the next go no thread of the worker runs (a group stop; no
+	 * process outside it), so what such a thread does is inside a later
+	 * sample's timed window, in its CPU floor, and after a done line in
+	 * the CPU rule and the late writes (red teams 40 and 41).  As an
+	 * outcome it only told apart thread patterns: red team 41's honest
+	 * recycling pool (each launch makes a helper that works in the next)
+	 * was escaped_work in 4 of 4 runs, as red team 36's lazy_pool before
+	 * it; red team 41's decoys pushed a working thread out of the watch.
+	 * A CUDA worker's threads are the GPU's rule (its work continues
+	 * while the host waits). */
 	j->jr.host_threads_seen = j->jr.host_threads;
-	if (!j->c->be->uses_gpu && !host_clock_late_escaped((size_t)j->jr.host_threads, pr->n_samples))
+	if (!j->c->be->uses_gpu)
 		j->jr.host_threads = 0;
 	/* the two GPU clocks of each sample against each other */
 	double *ev = xmalloc((pr->n_samples + 1) * sizeof(double)), *kn = xmalloc((pr->n_samples + 1) * sizeof(double));

@@ -293,10 +293,11 @@ int host_clock_new_threads(const int *before, int nb, const int *after, int na);
 /* The same, their ids written to out (room for na; NULL: the count alone). */
 int host_clock_new_thread_ids(const int *before, int nb, const int *after, int na, int *out);
 /* What became of thread id, which a timed sample started, by a later
- * freeze: HOST_FRESH_GONE (not among now's nn, sorted), HOST_FRESH_WORKED
- * (ran more than min_ns since: ns0 is its CPU time, schedstat ns, at its
- * own sample's freeze, ns1 now; 0 when it did not read, which counts) or
- * HOST_FRESH_ASLEEP (still watched). */
+ * freeze: HOST_FRESH_GONE (not among now's nn, sorted, or its CPU time
+ * ns1 did not read: exiting), HOST_FRESH_WORKED (ran more than min_ns
+ * since: ns0 is its CPU time, schedstat ns, at the last freeze, ns1 now)
+ * or HOST_FRESH_ASLEEP (still watched).  What the watch finds is recorded
+ * (escapes.host_threads), never an outcome on the host (job.c). */
 enum { HOST_FRESH_GONE, HOST_FRESH_ASLEEP, HOST_FRESH_WORKED };
 int host_clock_fresh_state(int id, unsigned long long ns0, unsigned long long ns1, const int *now, int nn,
 			   unsigned long long min_ns);
@@ -313,7 +314,7 @@ int host_clock_fresh_state(int id, unsigned long long ns0, unsigned long long ns
  * watched: one that cannot be watched counts as working (decoys made to
  * push a working thread out of the watch make their samples count).
  * host_watch_judge: ns_now[i] is tid[i]'s CPU now (0: it did not read,
- * which counts), now the sorted thread list, now_sample the index of the
+ * gone), now the sorted thread list, now_sample the index of the
  * sample just frozen.  host_watch_add: ids' n threads with their CPU ns,
  * started by sample origin.  samples' threads_delta is what is counted.
  * The arrays are host_watch_free's.

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends/protocol.h"
 #include "run/run_ctx.h"
 
 static void *idle(void *arg)
@@ -253,16 +254,61 @@ static void test_new_thread_ids_fresh_state(void **state)
 	assert_int_equal(host_clock_fresh_state(15, 1000, 0, next, 5, HOST_FRESH_THREAD_RAN_NS), HOST_FRESH_GONE);
 	assert_int_equal(host_clock_fresh_state(35, 1000, 0, next, 5, HOST_FRESH_THREAD_RAN_NS), HOST_FRESH_GONE);
 	assert_int_equal(host_clock_fresh_state(25, 1000, 0, next, 0, HOST_FRESH_THREAD_RAN_NS), HOST_FRESH_GONE);
-	assert_int_equal(host_clock_fresh_state(40, 1000, 0, next, 5, HOST_FRESH_THREAD_RAN_NS), HOST_FRESH_WORKED);
+	assert_int_equal(host_clock_fresh_state(40, 1000, 0, next, 5, HOST_FRESH_THREAD_RAN_NS), HOST_FRESH_GONE);
+	assert_int_equal(host_clock_fresh_state(40, 1000, 900000, next, 5, HOST_FRESH_THREAD_RAN_NS),
+			 HOST_FRESH_WORKED);
 	/* ... and counts only if it worked on: 25 alive but asleep (a pool's
 	 * helper in its keep-alive, red team 36's lazy_pool) is nothing, 25
-	 * having run 60 us is a thread_crowd; one that cannot be read counts */
+	 * having run 60 us is a thread_crowd; one that cannot be read after the
+	 * listing is exiting (red team 41) */
 	assert_int_equal(host_clock_fresh_state(25, 5000, 5000 + 2000, next, 5, HOST_FRESH_THREAD_RAN_NS),
 			 HOST_FRESH_ASLEEP);
 	assert_int_equal(host_clock_fresh_state(25, 5000, 5000 + 60000, next, 5, HOST_FRESH_THREAD_RAN_NS),
 			 HOST_FRESH_WORKED);
-	assert_int_equal(host_clock_fresh_state(25, 5000, 0, next, 5, HOST_FRESH_THREAD_RAN_NS), HOST_FRESH_WORKED);
+	assert_int_equal(host_clock_fresh_state(25, 5000, 0, next, 5, HOST_FRESH_THREAD_RAN_NS), HOST_FRESH_GONE);
 	assert_int_equal(host_clock_fresh_state(25, 5000, 4000, next, 5, HOST_FRESH_THREAD_RAN_NS), HOST_FRESH_WORKED);
+}
+
+/* The watch of threads samples started (run_ctx.h host_watch): an idle
+ * thread's few microseconds a freeze never add up (each interval on its
+ * own: red team 7's thread_crowd, 10 us a freeze for 20 freezes); one that
+ * works in a later sample, not the next, counts for its own sample (CI's
+ * crowd_work at load 105); decoys past the watch's size count (red team
+ * 41's watch_evict); one asleep through HOST_FRESH_WATCH_SAMPLES leaves. */
+static void test_fresh_watch(void **state)
+{
+	(void)state;
+	struct proto_sample smp[200];
+	memset(smp, 0, sizeof(smp));
+	struct host_watch w = { 0 };
+	int ids[2] = { 100, 200 }, now[2] = { 100, 200 };
+	unsigned long long ns[2] = { 1000, 1000 };
+	host_watch_add(&w, ids, ns, 2, 0, smp);
+	for (int f = 1; f <= 20; f++) {
+		unsigned long long cur[2] = { 1000 + 10000ull * f, f < 5 ? 1000 : 1000 + 400000 };
+		host_watch_judge(&w, cur, now, 2, (size_t)f, smp);
+	}
+	assert_int_equal(smp[0].threads_delta, 1); /* 200 worked at freeze 5, 100 never did */
+	assert_int_equal((int)w.n, 1);
+	/* 100 leaves, uncounted, once it has slept through the watch's samples */
+	unsigned long long cur1[1] = { 1000 + 10000ull * 21 };
+	host_watch_judge(&w, cur1, now, 2, HOST_FRESH_WATCH_SAMPLES, smp);
+	assert_int_equal((int)w.n, 0);
+	assert_int_equal(smp[0].threads_delta, 1);
+	/* decoys: more than the watch holds; the ones pushed out count */
+	int many[HOST_FRESH_WATCH_MAX + 3];
+	unsigned long long mns[HOST_FRESH_WATCH_MAX + 3];
+	for (int k = 0; k < HOST_FRESH_WATCH_MAX + 3; k++)
+		many[k] = 1000 + k, mns[k] = 5;
+	host_watch_add(&w, many, mns, 10, 1, smp);
+	host_watch_add(&w, many + 10, mns, HOST_FRESH_WATCH_MAX - 7, 2, smp);
+	assert_int_equal(smp[1].threads_delta, 3); /* sample 1's oldest three pushed out */
+	assert_int_equal(smp[2].threads_delta, 0);
+	assert_int_equal((int)w.n, HOST_FRESH_WATCH_MAX);
+	host_watch_free(&w);
+	host_watch_add(&w, many, mns, HOST_FRESH_WATCH_MAX + 3, 3, smp);
+	assert_int_equal(smp[3].threads_delta, 3); /* one sample's own past the watch */
+	host_watch_free(&w);
 }
 
 /* Work after the done line: the rule that makes late samples escaped work
@@ -333,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_freeze_held_to_deadline),
 		cmocka_unit_test(test_threads_counted_exactly),
 		cmocka_unit_test(test_new_thread_ids_fresh_state),
+		cmocka_unit_test(test_fresh_watch),
 		cmocka_unit_test(test_late_rule),
 		cmocka_unit_test(test_cpu_floor),
 	};

@@ -706,6 +706,10 @@ static void test_fatbin_device_launch(void **state)
 	ib[1] = one_entry_image(b, 1, 0x11, ".extern .func (.param .b32 r) cudaLaunchDeviceV2");
 	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 1);
 	assert_string_equal(what, "cudaLaunchDevice");
+	/* a graph launched from the device (red team 22) */
+	ib[1] = one_entry_image(b, 1, 0x11, ".extern .func (.param .b32 r) cudaGraphLaunch");
+	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 1);
+	assert_string_equal(what, "cudaGraphLaunch");
 	/* compressed: not readable here */
 	ib[1] = one_entry_image(b, 2, 0x8011, "__cuda_syscall_cnpv2LaunchDeviceV2");
 	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 0);
