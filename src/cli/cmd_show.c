@@ -836,8 +836,9 @@ static void show_batch(struct query *q, const struct batch_record *b)
 			if (row->cmp.verdict_reason)
 				out(": %s", row->cmp.verdict_reason);
 			if (row->cmp.verdict_recorded)
-				out(" (the record says %s: the evident that wrote it decided from one process a side)",
-				       row->cmp.verdict_recorded);
+				out(" (the record says %s: %s)", row->cmp.verdict_recorded,
+				    row->cmp.one_process ? "the evident that wrote it decided from one process a side"
+							 : "the evident that wrote it did not ask the CI to lie inside the band");
 			if (row->cmp.small_n)
 				out(" (too few samples)");
 		}

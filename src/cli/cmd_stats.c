@@ -55,9 +55,11 @@ static const char synopsis[] =
 	"\n"
 	"The verdict is 'faster' or 'slower' only when p < alpha, the speedup CI lies\n"
 	"wholly outside [1 - T, 1 + T] and Cliff's delta's CI excludes 0, all in the same\n"
-	"direction.  'inconclusive' when the samples are too few (e.g. 4 vs 4) or the\n"
-	"measures point in opposite directions; 'no_difference' otherwise.  The report\n"
-	"says why, and the smallest speedup this comparison could detect.\n";
+	"direction; 'no_difference' only when the whole speedup CI lies inside\n"
+	"[1 - T, 1 + T] (equivalence is shown, not assumed).  'inconclusive' when the\n"
+	"samples are too few (e.g. 4 vs 4), the measures point in opposite directions,\n"
+	"or the CI is too wide to decide either way.  The report says why, and the\n"
+	"smallest speedup this comparison could detect.\n";
 
 static const struct opt_usage usage = {
 	"stats", synopsis,

@@ -209,6 +209,14 @@ int record_batch_read(json_t *m, struct batch_record *b)
 	json_t *h = go(m, "holm");
 	b->holm_alpha = gn(h, "alpha");
 	b->holm_threshold = gn(h, "threshold");
+	/* rule 5 of the verdict table (stats.h) on rows written before it,
+	 * with the band the batch's verdicts used */
+	double band = isfinite(b->holm_threshold) && b->holm_threshold >= 0 && b->holm_threshold < 1
+			      ? b->holm_threshold
+			      : ((struct stats_opts)STATS_OPTS_INIT).threshold;
+	for (size_t k = 0; k < b->n_rows; k++)
+		if (b->rows[k].have_cmp)
+			stats_verdict_settle(&b->rows[k].cmp, band);
 	b->holm_comparisons = gi(h, "comparisons", 0);
 	json_t *plan = go(m, "plan");
 	b->repeats = (int)gi(plan, "repeats", 1);

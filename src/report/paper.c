@@ -542,6 +542,9 @@ static void gen_table(struct paper_ctx *c, const struct batch_record *b, const c
 			} else if (v2 && verdict && !strcmp(verdict, "inconclusive") && cmp->verdict_reason) {
 				strbuf_addstr(out, ": ");
 				paper_clean(out, cmp->verdict_reason, 80, 1);
+				/* rule 5 on a record written before it */
+				if (cmp->verdict_recorded)
+					strbuf_addf(out, " (recorded as %s)", cmp->verdict_recorded);
 			}
 			if (v2 && verdict && strcmp(verdict, "faster") && strcmp(verdict, "slower") && isfinite(row->mde) &&
 			    !cmp->one_process)

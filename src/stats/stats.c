@@ -252,48 +252,39 @@ static int ci_side(const double ci[2], double at)
 	return ci[0] > at ? 1 : ci[1] < at ? -1 : 0;
 }
 
+int stats_ci_in_band(const double ci[2], double threshold)
+{
+	return ci[0] >= 1 - threshold && ci[1] <= 1 + threshold;
+}
+
 const char *stats_verdict(struct stats_comparison *c, double alpha, double threshold)
 {
 	double p = c->p_adjusted;
 	int s = ci_side(c->speedup_ci, 1), d = ci_side(c->delta_ci, 0);
 	int t = p < alpha ? c->test_sign : 0;
-	/* no_difference claims the two are alike: never while the speedup
-	 * estimate itself lies outside the noise band (a 0.92x estimate with CI
-	 * [0.84, 0.999] is not "no difference", it is undecided) */
-	int in_band = c->speedup >= 1 - threshold && c->speedup <= 1 + threshold;
-	const char *v = "no_difference", *why;
+	const char *v = "inconclusive", *why;
 
 	if (c->one_process) {
-		v = "inconclusive";
 		why = STATS_REASON_ONE_PROCESS;
 	} else if (c->small_n) {
-		v = "inconclusive";
 		why = "too few samples";
 	} else if (!c->speedup_method || !strcmp(c->speedup_method, "none") ||
 		   isnan(c->speedup_ci[0]) || isnan(c->speedup_ci[1])) {
-		v = "inconclusive";
 		why = "speedup not defined (a sample is <= 0)";
 	} else if (isnan(p)) {
-		v = "inconclusive";
 		why = "no p-value";
 	} else if (s * d < 0) {
-		v = "inconclusive";
 		why = "speedup CI and Cliff's delta CI disagree in sign";
 	} else if (s * t < 0) {
-		v = "inconclusive";
 		why = "speedup CI and the test's direction disagree in sign";
 	} else if (d * t < 0) {
-		v = "inconclusive";
 		why = "Cliff's delta CI and the test's direction disagree in sign";
-	} else if (!(p < alpha)) {
-		why = "not significant";
-		if (!in_band) {
-			v = "inconclusive";
-			why = "not significant, but the speedup estimate is outside the noise band: the data "
-			      "allow an effect this large; more repeats or samples would decide";
-		}
-	} else if (c->speedup_ci[0] >= 1 - threshold && c->speedup_ci[1] <= 1 + threshold) {
+	} else if (stats_ci_in_band(c->speedup_ci, threshold)) {
+		/* equivalence is shown, not assumed: the whole CI inside the band */
+		v = "no_difference";
 		why = "inside the noise band";
+	} else if (!(p < alpha)) {
+		why = STATS_REASON_NOT_EQUIVALENT;
 	} else if (ci_side(c->speedup_ci, 1 + threshold) > 0 && d > 0) {
 		v = "faster";
 		why = "significant, speedup CI above the noise band, Cliff's delta CI above 0";
@@ -301,22 +292,25 @@ const char *stats_verdict(struct stats_comparison *c, double alpha, double thres
 		v = "slower";
 		why = "significant, speedup CI below the noise band, Cliff's delta CI below 0";
 	} else if (ci_side(c->speedup_ci, 1 + threshold) > 0 || ci_side(c->speedup_ci, 1 - threshold) < 0) {
-		why = "Cliff's delta CI contains 0";
-		if (!in_band) {
-			v = "inconclusive";
-			why = "significant, speedup CI beyond the noise band, but Cliff's delta CI contains 0";
-		}
+		why = "significant, speedup CI beyond the noise band, but Cliff's delta CI contains 0";
 	} else {
-		why = "speedup CI reaches into the noise band";
-		if (!in_band) {
-			v = "inconclusive";
-			why = "significant, but the speedup CI reaches from beyond the noise band into it: "
-			      "the effect may be noise-sized or large; more repeats or samples would decide";
-		}
+		why = "significant, but the speedup CI reaches from beyond the noise band into it: "
+		      "the effect may be noise-sized or large; more repeats or samples would decide";
 	}
 	c->verdict = v;
 	c->verdict_reason = why;
 	return v;
+}
+
+int stats_verdict_settle(struct stats_comparison *c, double threshold)
+{
+	if (!c->verdict || strcmp(c->verdict, "no_difference") || stats_ci_in_band(c->speedup_ci, threshold))
+		return 0;
+	if (!c->verdict_recorded)
+		c->verdict_recorded = c->verdict;
+	c->verdict = "inconclusive";
+	c->verdict_reason = "the speedup CI reaches beyond the noise band: no difference is not shown";
+	return 1;
 }
 
 /* The smallest two-sided p the exact test can give: 2 / choose(na + nb, na). */

@@ -94,18 +94,26 @@
  *      sign of delta, as U - na nb / 2 = delta na nb / 2).  E.g. a 50/50
  *      bimodal candidate whose median is lower but most of whose values are
  *      higher: speedup [1.020, 1.039], delta [-0.43, -0.10] -> inconclusive.
- *   5. p >= alpha                            -> no_difference "not significant", but
- *      inconclusive when the speedup estimate lies outside [1 - t, 1 + t]
- *      (absence of evidence is not evidence of absence: a 0.92x estimate
- *      that missed significance is undecided, not alike)
- *   6. speedup CI wholly inside [1 - t, 1 + t] -> no_difference "inside the noise band"
+ *   5. speedup CI wholly inside [1 - t, 1 + t] -> no_difference "inside the
+ *      noise band".  "No difference" is an equivalence
+ *      statement, so it is shown, not assumed: the whole CI, not the
+ *      estimate, must lie in the band that also bounds faster and slower
+ *      (two one-sided tests, each at (1 - confidence) / 2 = 0.025: stricter
+ *      than TOST at alpha).  A significant difference smaller than the band
+ *      is no difference here.  Red team 41: p >= alpha and an estimate in
+ *      the band were enough before, and a kernel doing 10% more work read
+ *      no_difference at 1.005x [0.794, 1.269] in 1 of 16 two-repeat batches.
+ *   6. p >= alpha                            -> inconclusive STATS_REASON_NOT_EQUIVALENT:
+ *      absence of evidence is not evidence of absence; the CI allows an
+ *      effect larger than the band
  *   7. speedup CI wholly above 1 + t and delta CI wholly above 0 -> faster;
  *      speedup CI wholly below 1 - t and delta CI wholly below 0 -> slower.
  *      (With 4 passed, p < alpha and delta's sign then agree as well: every
  *      reported measure agrees.)
- *   8. otherwise no_difference: the speedup CI reaches into the noise band,
- *      or delta's CI contains 0 (the reason says which); again inconclusive
- *      instead when the speedup estimate lies outside the noise band.
+ *   8. otherwise inconclusive: significant, but the speedup CI reaches from
+ *      the band beyond it, or delta's CI contains 0 (the reason says which).
+ *   Readers of records apply rule 5 to verdicts written before it
+ *   (stats_verdict_settle), as they apply rule 0.
  *   "faster"/"slower" thus need: significant, speedup CI beyond the band,
  *   delta CI excluding 0, all in the same direction.  Over a sweep,
  *   stats_holm_comparisons() adjusts the p-values (Holm) and re-derives each
@@ -191,14 +199,20 @@ struct stats_comparison {
 	int one_process;                /* 1: one repeat (worker process) a side, so the variance
 					   between processes is unknown: rule 0 of the table */
 	const char *verdict_recorded;   /* NULL, or the verdict a record holds when its reader
-					   applied the table's rule 0 to it (record_comparison_read):
-					   what the evident that wrote it said; borrowed */
+					   applied the table's rule 0 (record_comparison_read) or
+					   rule 5 (stats_verdict_settle) to it: what the evident
+					   that wrote it said; borrowed */
 };
 
 /* The reason of rule 0 (static). */
 #define STATS_REASON_ONE_PROCESS                                                                      \
 	"1 repeat: the variance between processes is unknown, and one process's CI does not cover the " \
 	"next run; run with --repeats 3 or more"
+
+/* The reason of rule 6 (static). */
+#define STATS_REASON_NOT_EQUIVALENT                                                                  \
+	"not significant, and the speedup CI reaches beyond the noise band: the data allow a "         \
+	"difference larger than it; more repeats or samples would decide"
 
 
 /*
@@ -226,6 +240,17 @@ void stats_holm_comparisons(struct stats_comparison *c, size_t n, double alpha, 
  * c->verdict_reason (static strings) and returns c->verdict.
  */
 const char *stats_verdict(struct stats_comparison *c, double alpha, double threshold);
+/* 1 when ci lies wholly inside the noise band [1 - threshold, 1 + threshold]
+ * (rule 5's equivalence test). */
+int stats_ci_in_band(const double ci[2], double threshold);
+/*
+ * Rule 5 on a verdict read from a record written before it: a recorded
+ * no_difference whose speedup CI is not wholly inside the band becomes
+ * inconclusive (its reason says so; static), what the record said
+ * kept in c->verdict_recorded (unless rule 0 already set it).  The record
+ * is unchanged.  Returns 1 when the verdict changed.
+ */
+int stats_verdict_settle(struct stats_comparison *c, double threshold);
 /* Romano et al.'s label for |delta|; static string. */
 const char *stats_magnitude(double delta);
 

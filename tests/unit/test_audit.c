@@ -9,8 +9,10 @@
  * reference check), contradicted claims staying contradicted after a code
  * change, which numbers a claim traces, `reproduced` claims against
  * batches of `evident reproduce` written by the record module, a
- * comparison of two non-baseline variants made by repeat, not pooled, and
- * claims on one process a side never supported (stats.h, rule 0).
+ * comparison of two non-baseline variants made by repeat, not pooled,
+ * claims on one process a side never supported (stats.h, rule 0), and red
+ * team 41's: no-difference needs the CI inside the band, widened over the
+ * tries (rule 5), and `validated` asks every run the problem's tolerance.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -90,6 +92,44 @@ static void put_v2(struct store *st, const char *id, const char *variant, const 
 	r.extra_shape_status = shape_status;
 	r.extra_shape_reason = shape_reason;
 	r.reference_check = ref;
+	r.throttled = -1;
+	r.cost.wall_s = r.cost.gpu_s = r.cost.usd = NAN;
+	json_t *m = record_run_json(&r);
+	assert_int_equal(store_commit(st, id, m), 0);
+	json_decref(m);
+}
+
+/* An evident-run/2 record of experiment e checked under the spec
+ * tolerance spec (atol, rtol and rel_l2 alike) where the problem's own is
+ * own, its three seed checks at rel L2 rel_l2 (red team 41's tol_coin: the
+ * spec at 9.9x the problem's, some worker processes on an imprecise exp). */
+static void put_v2_tol(struct store *st, const char *id, const char *variant, const char *sha, double spec,
+		       double own, double rel_l2)
+{
+	struct rec_check ck[3];
+	for (int i = 0; i < 3; i++)
+		ck[i] = (struct rec_check){ .phase = "seed", .seed = i + 1, .dist = "uniform", .sample = -1,
+					    .max_abs_err = 1e-9, .rel_l2 = rel_l2, .ref_scale = 1, .pass = 1 };
+	struct rec_source src = { "k.c", sha, NULL };
+	struct run_record r;
+	memset(&r, 0, sizeof(r));
+	r.experiment = "e";
+	r.variant = variant;
+	r.kernel = "k.c";
+	r.backend = "cuda";
+	r.outcome = OUTCOME_OK;
+	r.repeats = 1;
+	r.gpu_slot = -1;
+	r.wall_s = NAN;
+	r.problem.flops = r.problem.min_bytes = NAN;
+	r.sources = &src;
+	r.n_sources = 1;
+	r.correctness_pass = 1;
+	r.atol = r.rtol = r.rel_l2 = spec;
+	r.problem_atol = r.problem_rtol = r.problem_rel_l2 = own;
+	r.checks = ck;
+	r.n_checks = 3;
+	r.extra_shape_status = "checked";
 	r.throttled = -1;
 	r.cost.wall_s = r.cost.gpu_s = r.cost.usd = NAN;
 	json_t *m = record_run_json(&r);
@@ -438,6 +478,82 @@ static int setup(void **state)
 			      "comparisons", (json_int_t)1, "alpha", 0.05, "threshold", 0.01, "problem", "name", "p", "dtype",
 			      "fp16", "shape", "S", 64, "dims", "S", "variants", rows);
 		assert_int_equal(store_commit(&st, sw[i].batch, b), 0);
+		json_decref(b);
+	}
+	/* red team 41, finding 5: coin's older run checked above the
+	 * problem's rel L2 (5.4e-5 against 1e-5) under a spec at 9.9x, its
+	 * newest run clean; steady's two runs both clean */
+	put_v2_tol(&st, "20260101T000011Z-e-coin", "coin", sha, 9.9e-5, 1e-5, 5.4e-5);
+	put_v2_tol(&st, "20260101T000012Z-e-coin", "coin", sha, 9.9e-5, 1e-5, 1e-7);
+	put_v2_tol(&st, "20260101T000013Z-e-steady", "steady", sha, 9.9e-5, 1e-5, 1e-7);
+	put_v2_tol(&st, "20260101T000014Z-e-steady", "steady", sha, 9.9e-5, 1e-5, 2e-7);
+	/* red team 41, finding 4: experiment nd, slow (10% more work) recorded
+	 * no_difference at 1.005x [0.794, 1.269], p 0.9, 3 repeats a side, by
+	 * an evident before the equivalence rule (stats.h, rule 5) */
+	put_variant_x(&st, "20260109T000000Z-nd-base", "base", sha, "# us\n100\n", "ok",
+		      json_pack("{s:s, s:s}", "experiment", "nd", "batch_id", "B9"));
+	put_variant_x(&st, "20260109T000001Z-nd-slow", "slow", sha, "# us\n100\n", "ok",
+		      json_pack("{s:s, s:s}", "experiment", "nd", "batch_id", "B9"));
+	b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f},"
+		      " s:[{s:s, s:s, s:s, s:n}, {s:s, s:s, s:s, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:[i, i]}}]}",
+		      "kind", "batch", "format", "evident-batch/1", "experiment", "nd", "batch_id", "B9", "baseline", "base",
+		      "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm", "comparisons", (json_int_t)1, "alpha",
+		      0.05, "threshold", 0.01, "variants", "variant", "base", "run_id", "20260109T000000Z-nd-base", "outcome",
+		      "ok", "comparison", "variant", "slow", "run_id", "20260109T000001Z-nd-slow", "outcome", "ok",
+		      "comparison", "speedup", "ratio", 1.005, "ci", 0.794, 1.269, "mann_whitney", "p", 0.9, "p_adjusted",
+		      0.9, "verdict", "no_difference", "repeats", 3, 3);
+	assert_int_equal(store_commit(&st, "20260109T000002Z-nd-x-batch", b), 0);
+	json_decref(b);
+	/* experiment nt: two kernels of their own (m.c, n.c) at three shapes,
+	 * each batch no_difference inside the band: a no-difference claim on
+	 * one of them is one of 3 tries (red team 41: each try is one more
+	 * draw of a CI into the band) */
+	char msha[SHA256_HEX_LEN + 1], nsha[SHA256_HEX_LEN + 1];
+	f = fopen("m.c", "w");
+	fputs("int m;\n", f);
+	fclose(f);
+	f = fopen("n.c", "w");
+	fputs("int n;\n", f);
+	fclose(f);
+	assert_int_equal(sha256_file_hex("m.c", msha), 0);
+	assert_int_equal(sha256_file_hex("n.c", nsha), 0);
+	static const struct {
+		const char *batch, *ids[2];
+		int s;
+		double lo, hi;
+	} nt[] = {
+		{ "20260110T000002Z-nt-a-batch", { "20260110T000000Z-nt-base", "20260110T000001Z-nt-fast" }, 64, 0.991,
+		  1.009 },
+		{ "20260110T000005Z-nt-b-batch", { "20260110T000003Z-nt-base", "20260110T000004Z-nt-fast" }, 128, 0.998,
+		  1.002 },
+		{ "20260110T000008Z-nt-c-batch", { "20260110T000006Z-nt-base", "20260110T000007Z-nt-fast" }, 256, 0.998,
+		  1.002 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(nt); i++) {
+		json_t *rows = json_array();
+		for (int v = 0; v < 2; v++) {
+			put_variant_x(&st, nt[i].ids[v], v ? "fast" : "base", sha, "# us\n100\n", "ok",
+				      json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s}, s:{s:s, s:s, s:{s:i}, s:[s]}}",
+						"experiment", "nt", "batch_id", nt[i].batch, "code", "sources", "path",
+						v ? "n.c" : "m.c", "sha256", v ? nsha : msha, "binary_sha256",
+						v ? "nn" : "mm", "problem", "name", "p", "dtype", "fp16", "shape", "S", nt[i].s,
+						"dims", "S"));
+			json_array_append_new(
+				rows, v ? json_pack("{s:s, s:s, s:s, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:[i, i]}}",
+						    "variant", "fast", "run_id", nt[i].ids[v], "outcome", "ok",
+						    "comparison", "speedup", "ratio", 1.0, "ci", nt[i].lo, nt[i].hi,
+						    "mann_whitney", "p", 0.8, "p_adjusted", 0.8, "verdict", "no_difference",
+						    "repeats", 3, 3)
+					: json_pack("{s:s, s:s, s:s, s:n}", "variant", "base", "run_id", nt[i].ids[v],
+						    "outcome", "ok", "comparison"));
+		}
+		b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f}, s:{s:s, s:s, s:{s:i}, "
+			      "s:[s]}, s:o}",
+			      "kind", "batch", "format", "evident-batch/1", "experiment", "nt", "batch_id", nt[i].batch,
+			      "baseline", "base", "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm",
+			      "comparisons", (json_int_t)1, "alpha", 0.05, "threshold", 0.01, "problem", "name", "p", "dtype",
+			      "fp16", "shape", "S", nt[i].s, "dims", "S", "variants", rows);
+		assert_int_equal(store_commit(&st, nt[i].batch, b), 0);
 		json_decref(b);
 	}
 	/* batches of experiment r and their reproductions, oldest first */
@@ -882,6 +998,64 @@ static void test_tries_same_knobs(void **state)
 	free(f);
 }
 
+/*
+ * Red team 41, finding 4: "no difference" is an equivalence statement.
+ * A recorded no_difference whose CI allows +27% reads inconclusive
+ * (stats.h rule 5, on records written before it), and a no-difference
+ * claim picked from several configurations of two kernels has its CI
+ * widened over them (Bonferroni) before it must lie in the band.
+ */
+static void test_no_difference_equivalence(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: no-difference experiment=nd a=slow b=base -->\n"
+			"<!-- claim: no-difference experiment=nt a=fast b=base run=20260110T000002Z-nt-a-batch -->\n"
+			"<!-- claim: no-difference experiment=nt a=fast b=base run=20260110T000005Z-nt-b-batch -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: no-difference slow vs base: speedup of slow over base 1.005x "
+				  "[0.794, 1.269], verdict inconclusive (Holm-adjusted over the sweep; recorded as "
+				  "no_difference, but its CI reaches beyond the noise band; runs "));
+	assert_non_null(strstr(f, "t.md:2: contradicted: no-difference fast vs base: speedup of fast over base 1.000x "
+				  "[0.991, 1.009], verdict no_difference"));
+	assert_non_null(strstr(f, "; but the two kernels were tried in 3 configurations (shapes, parameters, batches), "
+				  "any of which could have been cited: the speedup CI widened to 98.33% over them, "
+				  "[0.989, 1.011], reaches beyond the noise band [0.99, 1.01]"));
+	assert_non_null(strstr(f, "t.md:3: supported: no-difference fast vs base: speedup of fast over base 1.000x "
+				  "[0.998, 1.002], verdict no_difference"));
+	assert_non_null(strstr(f, "; its CI widened to 98.33% over the 3 configurations the two kernels were tried in, "
+				  "[0.998, 1.002], is inside the noise band"));
+	assert_int_equal(c.contradicted, 2);
+	assert_int_equal(c.supported, 1);
+	free(f);
+}
+
+/*
+ * Red team 41, finding 5: `validated` asks the problem's own tolerance of
+ * every run it rests on, not of the newest passing one (coin's newest
+ * run is clean, its older one fails the problem's rel L2).
+ */
+static void test_validated_every_run_tolerance(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: validated experiment=e variant=coin -->\n"
+			"<!-- claim: validated experiment=e variant=steady -->\n"
+			"<!-- claim: validated experiment=e variant=coin run=20260101T000012Z-e-coin -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: unsupported: validated e/coin: checked under a spec tolerance looser than the "
+				  "problem's, and 1 of 2 run(s) of the current source would have failed by the "
+				  "problem's own rule (the spec's atol 9.9e-05, rtol 9.9e-05, rel_l2 9.9e-05 against "
+				  "the problem's 1e-05, 1e-05, 1e-05; a seed check at rel L2 5.4e-05"));
+	assert_non_null(strstr(f, ", run 20260101T000011Z-e-coin)\n"));
+	assert_non_null(strstr(f, "t.md:2: supported: validated e/steady: 2 run(s) of the current source passed"));
+	/* pinned to the clean run, the claim rests on it alone */
+	assert_non_null(strstr(f, "t.md:3: supported: validated e/coin: 1 run(s) of the current source passed"));
+	assert_int_equal(c.unsupported, 1);
+	assert_int_equal(c.supported, 2);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -902,6 +1076,8 @@ int main(void)
 		cmocka_unit_test(test_tries_and_same_code),
 		cmocka_unit_test(test_pilots_and_flags),
 		cmocka_unit_test(test_tries_same_knobs),
+		cmocka_unit_test(test_no_difference_equivalence),
+		cmocka_unit_test(test_validated_every_run_tolerance),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -559,9 +559,13 @@ static void test_verdict_rule(void **state)
 		0.01, 1.02, 1.10, 0.5, 0.3, 0.7);
 	VERDICT("slower", "significant, speedup CI below the noise band, Cliff's delta CI below 0",
 		0.01, 0.90, 0.98, -0.5, -0.7, -0.3);
-	/* significant, but the CI reaches into the noise band: alike only
-	 * when the estimate itself is inside the band */
-	VERDICT("no_difference", "speedup CI reaches into the noise band", 0.01, 0.999, 1.015, 0.5, 0.3, 0.7);
+	/* significant, but the CI reaches into the noise band: undecided
+	 * (before rule 5 of red team 41, no_difference when the estimate was
+	 * inside the band) */
+	VERDICT("inconclusive",
+		"significant, but the speedup CI reaches from beyond the noise band into it: the effect may be "
+		"noise-sized or large; more repeats or samples would decide",
+		0.01, 0.999, 1.015, 0.5, 0.3, 0.7);
 	VERDICT("inconclusive",
 		"significant, but the speedup CI reaches from beyond the noise band into it: the effect may be "
 		"noise-sized or large; more repeats or samples would decide",
@@ -571,13 +575,17 @@ static void test_verdict_rule(void **state)
 		"significant, but the speedup CI reaches from beyond the noise band into it: the effect may be "
 		"noise-sized or large; more repeats or samples would decide",
 		0.047, 0.840, 0.999, -0.3, -0.5, -0.1);
+	/* equivalence: the whole CI inside the band, significant or not */
 	VERDICT("no_difference", "inside the noise band", 0.01, 0.995, 1.005, 0.2, 0.1, 0.3);
-	/* not significant: alike when the estimate is in the band, else undecided */
-	VERDICT("no_difference", "not significant", 0.06, 0.98, 1.02, 0.1, -0.05, 0.3);
-	VERDICT("inconclusive",
-		"not significant, but the speedup estimate is outside the noise band: the data allow an effect "
-		"this large; more repeats or samples would decide",
-		0.06, 1.02, 1.10, 0.1, -0.05, 0.3);
+	VERDICT("no_difference", "inside the noise band", 0.6, 0.995, 1.005, 0.01, -0.1, 0.1);
+	/* not significant is not alike: the CI must lie in the band (red
+	 * team 41: slow_pct, 10% more work, 1.005x [0.794, 1.269], p >= 0.05,
+	 * was no_difference) */
+	VERDICT("inconclusive", STATS_REASON_NOT_EQUIVALENT, 0.06, 0.98, 1.02, 0.1, -0.05, 0.3);
+	VERDICT("inconclusive", STATS_REASON_NOT_EQUIVALENT, 0.9, 0.794, 1.269, 0.01, -0.3, 0.3);
+	VERDICT("inconclusive", STATS_REASON_NOT_EQUIVALENT, 0.06, 1.02, 1.10, 0.1, -0.05, 0.3);
+	/* the band's edges belong to it */
+	VERDICT("no_difference", "inside the noise band", 0.5, 0.99, 1.01, 0.0, -0.1, 0.1);
 	/* significant and beyond the band, but delta's CI contains 0 */
 	VERDICT("inconclusive", "significant, speedup CI beyond the noise band, but Cliff's delta CI contains 0",
 		0.04, 1.02, 1.10, 0.1, -0.01, 0.3);
@@ -645,6 +653,31 @@ static void test_compare_faster_slower(void **state)
 	assert_string_equal(c.verdict, "faster");
 }
 
+/* Rule 5 on records written before it (stats_verdict_settle): a recorded
+ * no_difference reads inconclusive unless its CI lies inside the band. */
+static void test_verdict_settle(void **state)
+{
+	(void)state;
+	struct stats_comparison c = verdict_case(0.9, 0.794, 1.269, 0.01, -0.3, 0.3);
+	c.verdict = "no_difference";
+	c.verdict_reason = "not significant";
+	assert_int_equal(stats_verdict_settle(&c, 0.01), 1);
+	assert_string_equal(c.verdict, "inconclusive");
+	assert_string_equal(c.verdict_recorded, "no_difference");
+	assert_non_null(strstr(c.verdict_reason, "reaches beyond the noise band"));
+	/* a wider band (the batch's) holds it */
+	c = verdict_case(0.9, 0.97, 1.03, 0.01, -0.3, 0.3);
+	c.verdict = "no_difference";
+	assert_int_equal(stats_verdict_settle(&c, 0.05), 0);
+	assert_string_equal(c.verdict, "no_difference");
+	assert_null(c.verdict_recorded);
+	/* other verdicts are the table's other rules' business */
+	c = verdict_case(0.01, 1.2, 1.3, 0.5, 0.3, 0.7);
+	c.verdict = "faster";
+	assert_int_equal(stats_verdict_settle(&c, 0.01), 0);
+	assert_string_equal(c.verdict, "faster");
+}
+
 static void test_small_n(void **state)
 {
 	struct stats_opts o = STATS_OPTS_INIT;
@@ -694,9 +727,7 @@ static void test_holm_comparisons_verdicts(void **state)
 	assert_close(c[2].p_adjusted, 0.06, 1e-12, "holm 2");
 	assert_string_equal(c[0].verdict, "faster");
 	assert_string_equal(c[1].verdict, "inconclusive");
-	assert_string_equal(c[1].verdict_reason,
-			    "not significant, but the speedup estimate is outside the noise band: the data allow an "
-			    "effect this large; more repeats or samples would decide");
+	assert_string_equal(c[1].verdict_reason, STATS_REASON_NOT_EQUIVALENT);
 	assert_string_equal(c[2].verdict, "inconclusive");
 }
 
@@ -732,7 +763,7 @@ static void test_degenerate_sets(void **state)
 	assert_int_equal(stats_compare(k, 10, k, 10, &o, &c), 0);
 	assert_true(c.p == 1 && c.delta == 0 && c.speedup == 1);
 	assert_string_equal(c.verdict, "no_difference");
-	assert_string_equal(c.verdict_reason, "not significant");
+	assert_string_equal(c.verdict_reason, "inside the noise band"); /* CI [1, 1] */
 	/* one sample: a summary still works, with no stdev */
 	assert_int_equal(stats_summarize(k, 1, &o, &s), 0);
 	assert_true(isnan(s.stdev) && s.median == 3);
@@ -1135,6 +1166,7 @@ int main(void)
 		cmocka_unit_test(test_median_ci_coverage),
 		cmocka_unit_test(test_speedup_ci_coverage),
 		cmocka_unit_test(test_verdict_rule),
+		cmocka_unit_test(test_verdict_settle),
 		cmocka_unit_test(test_compare_faster_slower),
 		cmocka_unit_test(test_small_n),
 		cmocka_unit_test(test_holm_comparisons_verdicts),
