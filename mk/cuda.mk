@@ -56,7 +56,9 @@ endif
 # --- check-kernels -------------------------------------------------------
 # What it costs (a fresh tree, as CI's: 52 units, 28 nvcc calls, one a
 # file for all its archs, scripts/check-kernels.sh says why): 184 s of
-# CPU on the project's 2-CPU machine (2026-11-29; 245 s as 52 calls).
+# CPU on the project's 2-CPU machine (2026-11-29; 245 s as 52 calls);
+# with the host side at -O0 (the device code is the same) 199 s against
+# 211 s at -O3 the same afternoon beside a make test (load 10 to 15).
 # Half of it is one file, kernels/attention/tools/fa_wgmma_check.cu
 # (sm_90a only, 90 to 106 s): it instantiates 35 configurations of
 # fa_wgmma3.cu's kernels, each compiled by cicc (64 s) and ptxas (19 s),

@@ -6,13 +6,20 @@
 #   NVCC=... [JOBS=N] scripts/check-kernels.sh OUTDIR FILE.cu...
 #
 # Each FILE is compiled with the flags the cuda backend uses
-# (-O3 -shared -Xcompiler -fPIC -cudart shared -Xptxas -v) into
+# (-shared -Xcompiler -fPIC -cudart shared -Xptxas -v) into
 # OUTDIR/<path with / as _>.so (every arch's code in it), its log beside
-# it (.log).  Files with a `// evident: arch sm_XXa` line are compiled for
-# that arch only (never for sm_80); files with `// evident: libs a b` link
-# -la -lb.  A
-# tunable kernel is compiled with its defaults.  Compiles run JOBS at a
-# time (default: the number of CPUs).  Exit 1 if any compile fails.
+# it (.log), but with -O0 where the backend says -O3: nvcc's -O is the
+# host compiler's level alone (cicc and ptxas optimize the device code at
+# their own default, -O3, unless -G), so the device code is the same
+# (fa_mma.cu, cublas_attn.cu, problems/gemm.cu: each PTX and cubin byte
+# for byte; every file: the whole table; CUDA 13.0, 2026-11-29), and an
+# error is an error at any -O.  gcc's -O3 of the host side was 9 s of
+# fa_wgmma_check.cu's 57 s of CPU (its 35 configurations' launchers) and
+# about 0.1 s of a small file's 4 s.  Files with a `// evident: arch
+# sm_XXa` line are compiled for that arch only (never for sm_80); files
+# with `// evident: libs a b` link -la -lb.  A tunable kernel is
+# compiled with its defaults.  Compiles run JOBS at a time (default: the
+# number of CPUs).  Exit 1 if any compile fails.
 #
 # A file is compiled for all its archs in one nvcc call (-gencode for
 # each): nvcc runs the device passes (preprocessing, cicc, ptxas) once per
@@ -120,7 +127,7 @@ compile() { # file archs base
 		return 0
 	fi
 	rm -f "$base.key" "$base.status" "$base"__*.log "$base"__*.so
-	nv=("$nvcc" -O3 -shared -Xcompiler -fPIC -cudart shared -Xptxas -v -Ikernels)
+	nv=("$nvcc" -O0 -shared -Xcompiler -fPIC -cudart shared -Xptxas -v -Ikernels)
 	# .status: a line "ARCH ok|FAILED LOG" for each arch, the log its rows are read from
 	if "${nv[@]}" "${gflags[@]}" -o "$base.so" "$f" "${lflags[@]}" >"$base.log" 2>&1; then
 		for a in $archs; do echo "$a ok $base.log"; done >"$base.status"

@@ -30,11 +30,15 @@ slurm) PKGS=("${SLURM_PKGS[@]}") ;;
 esac
 apt_flags=()
 [ "$mode" = slurm ] && apt_flags=(--no-install-recommends)
+# One dpkg-query for all the packages (it reads dpkg's status database
+# once: 0.03 s of CPU, where one call a package took 0.66 s, and every
+# make runs this, about 30 times in a make test).  A package dpkg has never
+# heard of prints nothing (and makes dpkg-query exit 1), so it is missing too.
+installed=" $(dpkg-query -W -f='${Package} ${Status}\n' "${PKGS[@]}" 2>/dev/null |
+	awk '/ install ok installed$/ { printf "%s ", $1 }' || true)"
 missing=()
 for p in "${PKGS[@]}"; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-		missing+=("$p")
-	fi
+	[[ $installed == *" $p "* ]] || missing+=("$p")
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
