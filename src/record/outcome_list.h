@@ -27,7 +27,7 @@
 	X(NO_DEVICE, "no_device", "no GPU here (the whole run stops with exit 4)") \
 	X(ABORTED, "aborted", "interrupted while running (SIGINT/SIGTERM, or a Slurm task killed: its reason is Slurm's line); left out of the batch's statistics") \
 	X(PROTOCOL_VIOLATION, "protocol_violation", "the worker's messages broke the protocol (a forged, extra, missing or late message)") \
-	X(ESCAPED_WORK, "escaped_work", "work outside the timed region: another stream, still running after the stop event (host: computing after the done line), or a host thread") \
+	X(ESCAPED_WORK, "escaped_work", "work outside the timed region: another stream, still running after the stop event (host: computing after the done line, or outputs written after it), or a CUDA worker's host thread") \
 	X(CLOCK_DISAGREE, "clock_disagree", "the CUDA events saw far more device time than the kernel clock counted for the same samples (work the kernel clock cannot see, such as kernels launched from the device): no time is taken from either") \
 	X(BELOW_FLOOR, "below_floor", "median faster than the hardware allows (bytes over peak bandwidth or FLOPs over peak)") \
 	X(TAMPERED, "tampered", "the kernel's binary changed while it ran, or a cached binary no longer matches its hash") \

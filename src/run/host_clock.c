@@ -184,7 +184,7 @@ void host_watch_add(struct host_watch *w, const int *ids, const unsigned long lo
 {
 	if (n <= 0)
 		return;
-	if (w->n + (size_t)n > HOST_FRESH_WATCH_MAX) { /* the oldest leave, counted */
+	if (w->n > 0 && w->n + (size_t)n > HOST_FRESH_WATCH_MAX) { /* the oldest leave, counted */
 		size_t drop = w->n + (size_t)n - HOST_FRESH_WATCH_MAX;
 		drop = drop < w->n ? drop : w->n;
 		for (size_t i = 0; i < drop; i++)

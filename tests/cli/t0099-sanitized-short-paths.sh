@@ -95,8 +95,11 @@ expect_contains "$TEST_TMP/show" 'mutation \x1b[2J\x1b]0;owned\x07'
 "$EVIDENT" run --no-progress --unsandboxed --store unboxed --only oom_undo $S/host-redteam4.yaml >"$TEST_TMP/unboxed" 2>&1
 r=$(grep -l '"variant": "oom_undo"' unboxed/runs/*.json | grep -v batch | head -1)
 [ -n "$r" ] || fail "no unsandboxed record of oom_undo"
-"$EVIDENT" show --store unboxed --log "$(basename "$r" .json)" >"$TEST_TMP/unboxed-log" 2>&1
-if grep -q "oom_undo: oom_score_adj 1000, write 0: written" "$TEST_TMP/unboxed-log"; then
+# judged by what the parent read (judge.sandbox.oom_score_adj), not by the
+# kernel's own line in the log: a worker stopped for the violation may die
+# before its stderr line is kept (make test at 0f5efba3: the write went
+# through, the log was empty, and the test expected ok)
+if [ "$(jget "$r" "d['judge']['sandbox'].get('oom_score_adj', 1000)")" != 1000 ]; then
 	expect_eq "$(jget "$r" "d['outcome']")" "protocol_violation" "oom_undo lowered its OOM score unsandboxed"
 else
 	expect_eq "$(jget "$r" "d['outcome']")" "ok" "oom_undo, its write refused"
