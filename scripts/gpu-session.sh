@@ -92,6 +92,12 @@
 #              each run's outcome, reason, kernel-clock and event medians, the gap, the
 #              clock and the plan's steps (12 jobs, about 1-1.5 min on one H200; not in the
 #              default list)
+#   redteam24  red team 24's CUDA probe (docs/redteam24-cuda.md; tests/fixtures/specs/
+#              cuda-redteam24.yaml): trust: host rowsums whose helper thread hides half
+#              the work after the stop event behind 1536 API ids (the stray ids' ring),
+#              and a persisting-L2 access-policy window over the next sample's inputs
+#              under cache: cold; each run's outcome, reason, clock medians and the gap
+#              (7 jobs, about 1-1.5 min on one H200; not in the default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -535,6 +541,15 @@ if has redteam23; then
 	rt23=$("$E" ls --store artifacts --experiment $x | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n $n)
 	python3 scripts/clock-runs.py artifacts $rt23 2>&1 | tee -a "$OUT/session.log"
 	done
+fi
+if has redteam24; then
+	# evict ok and faster than honest is the stray ids' hole; aside_st or
+	# aside_pf faster than plain / noaside_pf is L2 kept through the flush
+	run_exp cuda-redteam24 tests/fixtures/specs/cuda-redteam24.yaml
+	log "cuda-redteam24: table"
+	grep -E "^[a-z_0-9]+ +[a-z_]+ |UNEXPECTED|error|clock" "$OUT/cuda-redteam24.txt" | head -n 30 | tee -a "$OUT/session.log"
+	rt24=$("$E" ls --store artifacts --experiment cuda-redteam24 | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 7)
+	python3 scripts/clock-runs.py artifacts $rt24 2>&1 | tee -a "$OUT/session.log"
 fi
 if has fresh16; then
 	# the fill's cost at the scaling shape: is timing.samples (100) reached
