@@ -40,6 +40,7 @@
 #include <strings.h>
 
 #include "report/audit_internal.h"
+#include "report/audit_errata.h"
 #include "report/code_identity.h"
 #include "stats/stats.h"
 
@@ -456,7 +457,9 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		strbuf_release(&w);
 	}
 	const struct run_record *newest = runs[0], *pass = NULL, *loose_run = NULL;
-	size_t n_ev = 0, n_fail = 0, n_loose = 0, n_named = 0, n_other = 0;
+	size_t n_ev = 0, n_fail = 0, n_loose = 0, n_named = 0, n_other = 0, n_aside = 0;
+	const struct run_record *aside_run = NULL;
+	const char *aside_why = NULL;
 	struct strbuf loose = STRBUF_INIT;
 	const struct run_record **named = xcalloc(nr + 1, sizeof(*named));
 	for (size_t i = 0; i < nr; i++) {
@@ -473,6 +476,13 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		/* interrupted, or no GPU: nothing was judged */
 		if (r->outcome == OUTCOME_ABORTED || r->outcome == OUTCOME_NO_DEVICE)
 			continue;
+		/* the runner's own defect, named in the errata: said below */
+		const char *ew = audit_errata_why(a->o->errata, r->run_id, r->batch_id);
+		if (ew) {
+			if (!n_aside++)
+				aside_run = r, aside_why = ew;
+			continue;
+		}
 		int other = !run_among(r, named, n_named);
 		n_other += other;
 		n_ev++;
@@ -503,6 +513,12 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		strbuf_release(&bad);
 	}
 	free(named);
+	if (!n_ev) { /* every run set aside (or none judged): nothing says it passed */
+		audit_finding(a, m->line, "unsupported", "%s: no run of its code was judged%s%s%s", head.buf,
+			      n_aside ? " (every one set aside by the errata: " : "", n_aside ? aside_why : "",
+			      n_aside ? ")" : "");
+		goto out;
+	}
 	const char *code = stale ? "the last recorded code" : "the current source";
 	if (!n_fail && n_loose) {
 		audit_finding(a, m->line, "unsupported",
@@ -521,6 +537,9 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 			    audit_id_or(pass ? pass->run_id : NULL));
 	if (n_other)
 		strbuf_addf(&detail, "; %zu of the runs are the same code under another name or experiment", n_other);
+	if (n_aside)
+		strbuf_addf(&detail, "; %zu run(s) of the code set aside by %s (run %s: %s)", n_aside,
+			    a->o->errata_path ? a->o->errata_path : "the errata", audit_id_or(aside_run->run_id), aside_why);
 	char *last = xstrfmt("run %s", audit_id_or(newest->run_id));
 	conclude(a, m, !n_fail, stale, head.buf, detail.buf, strbuf_str(&why), last);
 	free(last);

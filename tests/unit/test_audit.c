@@ -26,6 +26,7 @@
 
 #include "record/record.h"
 #include "report/audit.h"
+#include "report/audit_errata.h"
 #include "store/store.h"
 
 static char dir[] = "/tmp/evident-test-audit.XXXXXX";
@@ -690,11 +691,11 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Audits text; returns the findings (caller frees). */
-static char *audit(const char *text, struct audit_counts *c)
+/* Audits text with the errata e (NULL: none); returns the findings (caller frees). */
+static char *audit_with(const char *text, struct audit_counts *c, const struct audit_errata *e)
 {
 	struct query q = QUERY_INIT;
-	struct audit_opts o = { 1, 1 };
+	struct audit_opts o = { 1, 1, e, "errata.txt" };
 	struct strbuf out = STRBUF_INIT;
 	memset(c, 0, sizeof(*c));
 	assert_int_equal(query_open(&q, "store"), 0);
@@ -703,6 +704,12 @@ static char *audit(const char *text, struct audit_counts *c)
 	if (getenv("AUDIT_TEST_DEBUG"))
 		fputs(out.buf ? out.buf : "", stderr);
 	return strbuf_detach(&out, NULL);
+}
+
+/* Audits text; returns the findings (caller frees). */
+static char *audit(const char *text, struct audit_counts *c)
+{
+	return audit_with(text, c, NULL);
 }
 
 static void test_parse_number(void **state)
@@ -1227,10 +1234,55 @@ static void test_reruns_in_batch(void **state)
 	free(f);
 }
 
+/*
+ * The errata (data/errata.txt): a run the runner's own defect spoiled is
+ * set aside by exact id, and every finding that does so says it, with the
+ * reason; one set aside alone leaves nothing judged (unsupported).  An
+ * entry without a reason is refused with its line.  (The two PAPER.md
+ * claims that the code-wide validated rule contradicted on runs of a
+ * broken runner: the sealed path's adjacent-pointer bug at 821e032b, the
+ * read-only /proc that broke cuInit at 971e666c.)
+ */
+static void test_errata(void **state)
+{
+	(void)state;
+	struct audit_errata e;
+	struct strbuf err = STRBUF_INIT;
+	FILE *f = fopen("errata.txt", "w");
+	assert_non_null(f);
+	fputs("# a comment\n\n20260111T000000Z-vc-wa  the runner's defect (fixed in abc)\n", f);
+	fclose(f);
+	assert_int_equal(audit_errata_load("errata.txt", &e, &err), 0);
+	assert_int_equal((int)e.n, 1);
+	assert_string_equal(audit_errata_why(&e, "20260111T000000Z-vc-wa", NULL), "the runner's defect (fixed in abc)");
+	assert_null(audit_errata_why(&e, "20260111T000000Z-vc-w", "x-batch"));
+	struct audit_counts c;
+	char *out = audit_with("<!-- claim: validated experiment=vc variant=w_b -->\n", &c, &e);
+	assert_non_null(strstr(out, "t.md:1: supported: validated vc/w_b: 3 run(s) of the current source passed"));
+	assert_non_null(strstr(out, "; 1 run(s) of the code set aside by errata.txt (run 20260111T000000Z-vc-wa: the "
+				    "runner's defect (fixed in abc))"));
+	assert_int_equal(c.supported, 1);
+	free(out);
+	out = audit_with("<!-- claim: validated experiment=vc variant=w_a run=20260111T000000Z-vc-wa -->\n", &c, &e);
+	assert_int_equal(c.contradicted + c.supported + c.unsupported, 1);
+	free(out);
+	audit_errata_release(&e);
+	f = fopen("errata.txt", "w");
+	assert_non_null(f);
+	fputs("20260111T000000Z-vc-wa\n", f);
+	fclose(f);
+	assert_int_equal(audit_errata_load("errata.txt", &e, &err), -1);
+	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: an entry needs a reason"));
+	assert_int_equal((int)e.n, 0);
+	strbuf_release(&err);
+	remove("errata.txt");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_number),
+		cmocka_unit_test(test_errata),
 		cmocka_unit_test(test_no_difference_supported),
 		cmocka_unit_test(test_one_process_claims),
 		cmocka_unit_test(test_value_rules),
