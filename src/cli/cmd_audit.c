@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/audit.h"
+#include "report/audit_errata.h"
 #include "report/mdscan.h"
 #include "cli/evident.h"
 #include "cli/options.h"
@@ -17,7 +19,7 @@
 #include "base/util.h"
 
 static const char synopsis[] =
-	"usage: evident audit [--store DIR] [--strict] [-q] [--no-untraced] [FILE.md...]\n"
+	"usage: evident audit [--store DIR] [--strict] [-q] [--no-untraced] [--errata FILE] [FILE.md...]\n"
 	"\n"
 	"Checks the claims written in markdown files (default PAPER.md) against the\n"
 	"recorded runs, and reports numbers that read as results (with a unit, in a\n"
@@ -30,7 +32,10 @@ static const char synopsis[] =
 	"  <!-- claim: value experiment=E variant=V stat=median_us value=321us [tol=5%] -->\n"
 	"  <!-- claim: measured-on experiment=E gpu=\"H100\" -->\n"
 	"  <!-- claim: setting experiment=E key=timing.samples value=300 -->\n"
-	"add run=RUN_ID to pin the evidence to one run or batch.  tol may be at most 5%.\n"
+	"add run=RUN_ID to name the code (validated) or the batch (verdicts, values).\n"
+	"tol may be at most 5%.  Runs the errata file names (data/errata.txt when it\n"
+	"exists, or --errata FILE: 'ID REASON' a line) are set aside as the runner's\n"
+	"own defects, and every finding that sets one aside says so.\n"
 	"\n"
 	"Each finding is one line 'FILE:LINE: KIND: message', KIND one of supported,\n"
 	"contradicted (a recorded run says otherwise; 'also stale' when its code has\n"
@@ -53,8 +58,9 @@ static const struct opt_usage usage = {
 
 int cmd_audit(int argc, const char **argv)
 {
-	const char *store = NULL;
+	const char *store = NULL, *errata_path = NULL;
 	int strict = 0, unreadable = 0, quiet = 0, no_untraced = 0;
+	struct audit_errata errata = { 0 };
 	int rc = EV_OK;
 	struct query q = QUERY_INIT;
 	struct audit_counts c = { 0 };
@@ -65,12 +71,28 @@ int cmd_audit(int argc, const char **argv)
 			 "audit PAPER.md this way)"),
 		OPT_BOOL_SHORT('q', "quiet", &quiet, "do not print supported claims"),
 		OPT_BOOL("no-untraced", &no_untraced, "do not look for untraced numbers"),
+		OPT_STRING("errata", &errata_path, "FILE",
+			   "runs to set aside as the runner's own defects, 'ID REASON' a\n"
+			   "line (default: data/errata.txt when it exists)"),
 		OPT_END(),
 	};
 	argc = parse_options(argc, argv, opts, &usage);
 	if (argc < 0)
 		return argc == OPT_HELP ? EV_OK : EV_USAGE;
 	struct audit_opts o = { .show_supported = !quiet, .untraced = !no_untraced };
+	if (!errata_path && access("data/errata.txt", F_OK) == 0)
+		errata_path = "data/errata.txt";
+	if (errata_path) {
+		struct strbuf err = STRBUF_INIT;
+		if (audit_errata_load(errata_path, &errata, &err) < 0) {
+			error("%s", strbuf_str(&err));
+			strbuf_release(&err);
+			return EV_USAGE;
+		}
+		strbuf_release(&err);
+		o.errata = &errata;
+		o.errata_path = errata_path;
+	}
 	const char *const *files = argc ? argv : (const char *[]){ "PAPER.md", NULL };
 	size_t nf = argc ? (size_t)argc : 1;
 	for (size_t i = 0; i < nf; i++) {
@@ -103,5 +125,6 @@ int cmd_audit(int argc, const char **argv)
 	rc = bad || (strict && c.untraced) ? EV_FAILURES : EV_OK;
 out:
 	query_release(&q);
+	audit_errata_release(&errata);
 	return rc;
 }

@@ -41,9 +41,12 @@ struct audit_counts {
 	int claims, supported, contradicted, stale, unsupported, errors, untraced;
 };
 
+struct audit_errata;
 struct audit_opts {
 	int show_supported;      /* 1: print supported claims too (default) */
 	int untraced;            /* 1: look for untraced numbers (default) */
+	const struct audit_errata *errata; /* runs set aside as the runner's defects (audit_errata.h), or NULL */
+	const char *errata_path;           /* where they were read, for messages */
 };
 
 /*

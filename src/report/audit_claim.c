@@ -17,11 +17,15 @@
  *                 since (a hash of its kernel's code.sources[] or its
  *                 problem's problem.sources[] differs: query.h);
  *   supported     the evidence agrees and ran the current code.
- * For `validated`, any failing run of the evidence contradicts, even if a
- * later one passed: an intermittent crash is exactly what must not be
- * called validated; and where the spec loosened the problem's tolerance,
- * any run of the evidence the problem's own rule fails leaves the claim
- * unsupported (red team 41: not the newest run only).
+ * For `validated`, the claim's runs only say which code: the evidence is
+ * every run of that code in the store, under any name (runs_of_code; red
+ * team 42), and any failing run of it contradicts, even if a later one
+ * passed: an intermittent crash is exactly what must not be called
+ * validated; and where the spec loosened the problem's tolerance, any run
+ * of the evidence the problem's own rule fails leaves the claim
+ * unsupported (red team 41: not the newest run only).  A verdict claim
+ * is weighed against every pair of rows of the same two codes, its own
+ * batch's included (across_batches, reruns_in).
  *
  * A stated tolerance is bounded (AUDIT_TOL_CAP_PCT): a wider one is a
  * malformed claim, never a pass.  Values are record_stat's, the same
@@ -36,6 +40,7 @@
 #include <strings.h>
 
 #include "report/audit_internal.h"
+#include "report/audit_errata.h"
 #include "report/code_identity.h"
 #include "stats/stats.h"
 
@@ -314,6 +319,111 @@ static int tolerance_loosened(const struct run_record *r, struct strbuf *why)
 	return 0;
 }
 
+static int same_kind(const struct rec_problem *x, const struct rec_problem *y);
+
+/* Runs x and y (identities ix, iy) ran the same program for the same
+ * problem and dtype (any shape) on the same device: a claim's runs
+ * say on which devices it holds, as reruns are of one device. */
+static int same_code_run(const struct code_id *ix, const struct run_record *x, const struct code_id *iy,
+			 const struct run_record *y)
+{
+	return code_same_program(ix, iy) && !strcmp(ix->dev, iy->dev) && same_kind(&x->problem, &y->problem);
+}
+
+/* Is r one of v[0..n)? */
+static int run_among(const struct run_record *r, const struct run_record *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == r)
+			return 1;
+	return 0;
+}
+
+/*
+ * Every run of the code a `validated` claim names, newest first: the
+ * claim's runs ev[0..n_ev) (its variant's, or its pin's) say which code,
+ * and the evidence is every run in the store, under any variant name, of
+ * any experiment or batch (reproductions left out, as everywhere), that
+ * ran one of their programs (code_same_program: the same sources'
+ * contents, command line and parameters, or the same host object) for
+ * the same problem and dtype at any shape on the same device
+ * (same_code_run), with ev itself (a record without a binary hash is
+ * matched by name alone).  Red team 42: coin_wrong, wrong
+ * in about half its processes, was validated by pinning its one clean
+ * run, or by naming the one of eight same-code variants whose run drew
+ * clean; a claim on code is answered by every run of that code.  *out is
+ * the caller's to free.
+ */
+static size_t runs_of_code(struct actx *a, const struct run_record *const *ev, size_t n_ev,
+			   const struct run_record ***out)
+{
+	struct code_id *ids = xcalloc(n_ev + 1, sizeof(*ids));
+	const struct run_record **of = xcalloc(n_ev + 1, sizeof(*of)); /* the run each code came from */
+	size_t n_id = 0;
+	for (size_t i = 0; i < n_ev; i++) {
+		struct code_id id;
+		if (!code_identity_run(ev[i], ev[i]->params, ev[i]->n_params, &id))
+			continue;
+		size_t j = 0;
+		while (j < n_id && !same_code_run(&ids[j], of[j], &id, ev[i]))
+			j++;
+		if (j == n_id) {
+			ids[n_id] = id;
+			of[n_id++] = ev[i];
+		}
+	}
+	const struct run_record **all = NULL;
+	size_t n_all = n_id ? query_variant_runs(a->q, NULL, NULL, &all) : 0;
+	*out = xcalloc(n_all + n_ev + 1, sizeof(**out));
+	size_t n = 0;
+	for (size_t k = 0; k < n_all; k++) {
+		const struct run_record *r = all[k];
+		int in = run_among(r, ev, n_ev);
+		struct code_id id;
+		if (!in && code_identity_run(r, r->params, r->n_params, &id))
+			for (size_t j = 0; j < n_id && !in; j++)
+				in = same_code_run(&ids[j], of[j], &id, r);
+		if (in)
+			(*out)[n++] = r;
+	}
+	/* a named run the walk left out (a reproduction's, named by its id) */
+	for (size_t i = 0; i < n_ev; i++)
+		if (!run_among(ev[i], *out, n))
+			(*out)[n++] = ev[i];
+	free(all);
+	free(ids);
+	free(of);
+	return n;
+}
+
+/*
+ * With a pin, the runs of the claim's variant that recorded the same
+ * sources as a pinned one join it: a pin says which code, never which of
+ * its runs (red team 42).  runs (nr of them, newest first) is replaced;
+ * returns the new count.
+ */
+static size_t widen_pin(struct actx *a, const char *e, const char *v, const struct run_record ***runs, size_t nr)
+{
+	const struct run_record **named;
+	size_t nn = query_variant_runs(a->q, e, v, &named);
+	const struct run_record **w = xcalloc(nr + nn + 1, sizeof(*w));
+	size_t n = 0;
+	for (size_t k = 0; k < nn; k++) {
+		int same = run_among(named[k], *runs, nr);
+		for (size_t i = 0; i < nr && !same; i++)
+			same = query_runs_same_code(named[k], (*runs)[i]);
+		if (same)
+			w[n++] = named[k];
+	}
+	for (size_t i = 0; i < nr; i++)
+		if (!run_among((*runs)[i], w, n))
+			w[n++] = (*runs)[i];
+	free(named);
+	free(*runs);
+	*runs = w;
+	return n;
+}
+
 void audit_claim_validated(struct actx *a, const struct md_marker *m)
 {
 	static const char *const allowed[] = { "experiment", "variant", "run", NULL };
@@ -334,6 +444,8 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 				pin && strcmp(pin, "latest") ? " with that run id" : "");
 		goto out;
 	}
+	if (pin && strcmp(pin, "latest"))
+		nr = widen_pin(a, e, v, &runs, nr);
 	/* evidence: the runs of the current code, else those of the newest recorded code */
 	int stale = 1;
 	for (size_t i = 0; i < nr; i++) {
@@ -345,15 +457,34 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		strbuf_release(&w);
 	}
 	const struct run_record *newest = runs[0], *pass = NULL, *loose_run = NULL;
-	size_t n_ev = 0, n_fail = 0, n_loose = 0;
+	size_t n_ev = 0, n_fail = 0, n_loose = 0, n_named = 0, n_other = 0, n_aside = 0;
+	const struct run_record *aside_run = NULL;
+	const char *aside_why = NULL;
 	struct strbuf loose = STRBUF_INIT;
+	const struct run_record **named = xcalloc(nr + 1, sizeof(*named));
+	for (size_t i = 0; i < nr; i++) {
+		struct strbuf w = STRBUF_INIT;
+		if (stale ? query_runs_same_code(runs[i], newest) : query_sources_current(runs[i], &w))
+			named[n_named++] = runs[i];
+		strbuf_release(&w);
+	}
+	/* the claim's runs say which code; every run of that code is the evidence */
+	free(runs);
+	nr = runs_of_code(a, named, n_named, &runs);
 	for (size_t i = 0; i < nr; i++) {
 		const struct run_record *r = runs[i];
-		struct strbuf w = STRBUF_INIT;
-		int in = stale ? query_runs_same_code(r, newest) : query_sources_current(r, &w);
-		strbuf_release(&w);
-		if (!in)
+		/* interrupted, or no GPU: nothing was judged */
+		if (r->outcome == OUTCOME_ABORTED || r->outcome == OUTCOME_NO_DEVICE)
 			continue;
+		/* the runner's own defect, named in the errata: said below */
+		const char *ew = audit_errata_why(a->o->errata, r->run_id, r->batch_id);
+		if (ew) {
+			if (!n_aside++)
+				aside_run = r, aside_why = ew;
+			continue;
+		}
+		int other = !run_among(r, named, n_named);
+		n_other += other;
 		n_ev++;
 		struct strbuf ok = STRBUF_INIT, bad = STRBUF_INIT;
 		if (audit_run_checks_passed(r, &ok, &bad)) {
@@ -372,10 +503,21 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 			}
 			strbuf_release(&lw);
 		} else if (n_fail++ < 3) {
-			strbuf_addf(&fails, "%srun %s: %s", n_fail > 1 ? "; " : "", audit_id_or(r->run_id), strbuf_str(&bad));
+			strbuf_addf(&fails, "%srun %s", n_fail > 1 ? "; " : "", audit_id_or(r->run_id));
+			if (other)
+				strbuf_addf(&fails, " (the same code as %s/%s)", audit_name_or(r->experiment),
+					    audit_name_or(r->variant));
+			strbuf_addf(&fails, ": %s", strbuf_str(&bad));
 		}
 		strbuf_release(&ok);
 		strbuf_release(&bad);
+	}
+	free(named);
+	if (!n_ev) { /* every run set aside (or none judged): nothing says it passed */
+		audit_finding(a, m->line, "unsupported", "%s: no run of its code was judged%s%s%s", head.buf,
+			      n_aside ? " (every one set aside by the errata: " : "", n_aside ? aside_why : "",
+			      n_aside ? ")" : "");
+		goto out;
 	}
 	const char *code = stale ? "the last recorded code" : "the current source";
 	if (!n_fail && n_loose) {
@@ -393,6 +535,11 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 	else
 		strbuf_addf(&detail, "%zu run(s) of %s passed every check that ran: %s (latest %s)", n_ev, code, ran.buf,
 			    audit_id_or(pass ? pass->run_id : NULL));
+	if (n_other)
+		strbuf_addf(&detail, "; %zu of the runs are the same code under another name or experiment", n_other);
+	if (n_aside)
+		strbuf_addf(&detail, "; %zu run(s) of the code set aside by %s (run %s: %s)", n_aside,
+			    a->o->errata_path ? a->o->errata_path : "the errata", audit_id_or(aside_run->run_id), aside_why);
 	char *last = xstrfmt("run %s", audit_id_or(newest->run_id));
 	conclude(a, m, !n_fail, stale, head.buf, detail.buf, strbuf_str(&why), last);
 	free(last);
@@ -680,13 +827,90 @@ static int same_params_differ(const struct batch_row *ra, const struct batch_row
 	return 1;
 }
 
+/* What reruns counted (reruns_in, across_batches). */
+struct votes {
+	size_t n, k;            /* comparisons counted, and those giving the claimed verdict */
+	size_t n_neutral;       /* undecided ones of other batches whose CI holds the claim's estimate */
+	size_t n_batches;       /* batches that gave at least one counted comparison */
+	struct strbuf others;   /* the verdicts that disagreed, and where */
+};
+
+/*
+ * Every pair of ok rows (xa, xb) of batch b that ran the claim's two codes
+ * the same way (same_identity with ia and ib) as a rerun of the claim:
+ * in the claim's own batch eb its pair (ra, rb) and the others, every
+ * row of the same code being one more process of it.  Red team 42: a
+ * kernel whose speed is set per process lands all k repeats in its fast
+ * mode with chance 2^-k; of 8 identical rows against one baseline, 2 read
+ * no_difference and 1 slower, and both claims were supported.  Each pair
+ * is compared as the claim's is (pair_compare) and counted into v; an
+ * undecided pair of another batch whose CI holds the claim's estimate sp
+ * is left out (red team 37's pilots; a row of the claim's batch had the
+ * claim's repeats).  When both sides are one code, each unordered pair is
+ * counted once.  Returns the number of such pairs, compared or not.
+ */
+static size_t reruns_in(struct actx *a, const struct batch_record *b, const struct batch_record *eb,
+		      const struct batch_row *ra, const struct batch_row *rb, const struct code_id *ia,
+		      const struct code_id *ib, const char *want, double sp, struct votes *v)
+{
+	int aa = same_identity(ia, ib), any = 0;
+	size_t pairs = 0;
+	/* which rows ran the claim's a code (bit 1) and b code (bit 2), once */
+	unsigned char *side = xcalloc(b->n_rows + 1, 1);
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *x = &b->rows[i];
+		struct code_id id;
+		int ok = x->outcome == OUTCOME_OK && code_identity(a->q, x, &id);
+		side[i] = (x == ra || (ok && same_identity(&id, ia))) | (x == rb || (ok && same_identity(&id, ib))) << 1;
+	}
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *xa = &b->rows[i];
+		if (!(side[i] & 1))
+			continue;
+		for (size_t j = 0; j < b->n_rows; j++) {
+			const struct batch_row *xb = &b->rows[j];
+			int claim = xa == ra && xb == rb;
+			if (!(side[j] & 2) || xb == xa || (aa && !claim && (j < i || (xa == rb && xb == ra))))
+				continue;
+			struct pair_cmp pc;
+			pairs++;
+			if (!pair_compare(a, b, xa, xb, audit_name_or(xa->variant), audit_name_or(xb->variant), &pc) ||
+			    !pc.verdict || pc.used->one_process)
+				continue;
+			/* an undecided rerun whose CI holds the claim's estimate
+			 * neither agrees nor disagrees: too few repeats to tell
+			 * (red team 37: three 2-repeat pilots, each inconclusive
+			 * around the same slowdown, outvoted a 12-repeat one) */
+			if (b != eb && !strcmp(pc.verdict, "inconclusive") && isfinite(sp) && pc.ci[0] <= sp &&
+			    sp <= pc.ci[1]) {
+				v->n_neutral++;
+				continue;
+			}
+			v->n++;
+			any = 1;
+			if (!strcmp(pc.verdict, want))
+				v->k++;
+			else if (b == eb)
+				strbuf_addf(&v->others, "%s%s (%s vs %s)", v->others.len ? ", " : "", pc.verdict,
+					    audit_name_or(xa->variant), audit_name_or(xb->variant));
+			else
+				strbuf_addf(&v->others, "%s%s (%s)", v->others.len ? ", " : "", pc.verdict,
+					    audit_id_or(b->run_id));
+		}
+	}
+	free(side);
+	v->n_batches += any;
+	return pairs;
+}
+
 /*
  * The evidence of a verdict claim beyond its own batch: every batch in
  * the store, of any experiment (reproductions left out), of the same
  * problem, dtype and plug-in on the same device.
  *
- * Reruns: batches at the claim's shape (same_problem) with ok rows of the
- * same code run the same way as the claim's two (same_identity).  Each
+ * Reruns: the claim's batch, and batches at the claim's shape
+ * (same_problem), with ok rows of the same code run the same way as the
+ * claim's two (same_identity): every such pair of rows (reruns_in).  Each
  * pair is compared as the claim's own batch is (pair_compare: recorded
  * when one side is the baseline, else computed and adjusted over the
  * batch's pairs), comparisons of one process a side left out, and those
@@ -716,41 +940,22 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 	*tries = 1;
 	if (!code_identity(a->q, ra, &ia) || !code_identity(a->q, rb, &ib) || strcmp(ia.dev, ib.dev))
 		return;
-	size_t n = 0, k = 0, pos = a->q->n, n_seen = 0, n_neutral = 0;
+	size_t pos = a->q->n, n_seen = 0;
+	struct votes v = { 0, 0, 0, 0, STRBUF_INIT };
 	int one_file = !strcmp(ia.family, ib.family);
 	char **seen = NULL; /* the configurations tried, as "dims code_a code_b how" */
-	struct strbuf others = STRBUF_INIT, key = STRBUF_INIT;
+	struct strbuf key = STRBUF_INIT;
 	const struct batch_record *b;
 	while ((b = query_next_batch(a->q, NULL, NULL, &pos))) {
 		if (!same_kind(&b->problem, &eb->problem))
 			continue;
-		int here = same_problem(&b->problem, &eb->problem);
-		const struct batch_row *xa = b == eb ? ra : here ? row_matching(a, b, &ia, same_identity, va, NULL) : NULL;
-		const struct batch_row *xb = b == eb ? rb : xa ? row_matching(a, b, &ib, same_identity, vb, xa) : NULL;
-		if (xa && xb) {
-			struct pair_cmp pc;
-			if (!pair_compare(a, b, xa, xb, xa->variant, xb->variant, &pc) || !pc.verdict ||
-			    pc.used->one_process)
-				continue;
-			/* an undecided rerun whose CI holds the claim's estimate
-			 * neither agrees nor disagrees: too few repeats to tell
-			 * (red team 37: three 2-repeat pilots, each inconclusive
-			 * around the same slowdown, outvoted a 12-repeat one) */
-			if (b != eb && !strcmp(pc.verdict, "inconclusive") && isfinite(sp) && pc.ci[0] <= sp &&
-			    sp <= pc.ci[1]) {
-				n_neutral++;
-				continue;
-			}
-			n++;
-			if (!strcmp(pc.verdict, want))
-				k++;
-			else if (b != eb)
-				strbuf_addf(&others, "%s%s (%s)", others.len ? ", " : "", pc.verdict,
-					    audit_id_or(b->run_id));
+		/* reruns: the same code at the claim's shape */
+		if ((b == eb || same_problem(&b->problem, &eb->problem)) &&
+		    reruns_in(a, b, eb, ra, rb, &ia, &ib, want, sp, &v))
 			continue;
-		}
 		if (b == eb)
 			continue;
+		const struct batch_row *xa, *xb;
 		/* another configuration of the same two kernels; where both
 		 * sides are one kernel file, a pair of its rows that differ in
 		 * the same parameters as the claim's (red team 38: any two rows
@@ -781,17 +986,26 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 		free(seen[i]);
 	free(seen);
 	strbuf_release(&key);
+	size_t n = v.n, k = v.k;
+	/* what was counted: batches, and where the claim's batch held more
+	 * rows of the same code, its comparisons too */
+	char what[128];
+	if (n > v.n_batches)
+		snprintf(what, sizeof(what), "comparisons of the same code (every pair of its rows, in %zu batch%s)",
+			 v.n_batches, v.n_batches == 1 ? "" : "es");
+	else
+		snprintf(what, sizeof(what), "batches of the same code");
 	if (n >= 2 && 2 * k < n) {
 		*agrees = 0;
-		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s give %s, the others: %s: a "
-				 "verdict the next run reverses (cite the batches together, or rerun with more repeats)",
-			    k, n, ia.dev, want, others.buf);
+		strbuf_addf(msg, "; but only %zu of %zu %s on %s give %s, the others: %s: a verdict the next run "
+				 "reverses (cite the batches together, or rerun with more repeats)",
+			    k, n, what, ia.dev, want, v.others.buf);
 	} else if (n >= 2) {
-		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s give %s", k, n, ia.dev, want);
+		strbuf_addf(msg, "; %zu of %zu %s on %s give %s", k, n, what, ia.dev, want);
 	}
-	if (n_neutral)
-		strbuf_addf(msg, "; %zu more undecided, their CIs holding this estimate", n_neutral);
-	strbuf_release(&others);
+	if (v.n_neutral)
+		strbuf_addf(msg, "; %zu more undecided, their CIs holding this estimate", v.n_neutral);
+	strbuf_release(&v.others);
 }
 
 /*
@@ -816,6 +1030,22 @@ static int widened_in_band(const double ci[2], double conf, size_t tries, double
 }
 
 /*
+ * The comparisons of batch b a writer could have cited in pc's place: the
+ * rows compared with the baseline (those that ended ok, the baseline
+ * left out) when pc is the batch's recorded comparison, else the pairs of
+ * its ok rows that pair_compare_now adjusted over.  At least 1.
+ */
+static size_t batch_comparisons(const struct batch_record *b, const struct pair_cmp *pc)
+{
+	size_t n_ok = 0;
+	for (size_t k = 0; k < b->n_rows; k++)
+		n_ok += b->rows[k].outcome == OUTCOME_OK;
+	if (n_ok < 2)
+		return 1;
+	return pc->used == &pc->sc ? n_ok * (n_ok - 1) / 2 : n_ok - 1;
+}
+
+/*
  * A claimed verdict drawn again, adjusted (Bonferroni) over the
  * configurations the two kernels were tried in (across_batches): *agrees
  * cleared, with why in msg, when it no longer gives want.  faster and
@@ -824,30 +1054,43 @@ static int widened_in_band(const double ci[2], double conf, size_t tries, double
  * no_difference in 1 of 16 batches), so the CI, widened to the adjusted
  * confidence, must still lie inside the band.
  */
-static void adjust_over_tries(const struct batch_record *b, const struct pair_cmp *pc, size_t tries,
+static void adjust_over_tries(const struct batch_record *b, const struct pair_cmp *pc, size_t tries, size_t n_batch,
 			      const char *want, int *agrees, struct strbuf *msg)
 {
 	double thr = isfinite(b->holm_threshold) && b->holm_threshold >= 0 && b->holm_threshold < 1 ? b->holm_threshold
 												  : 0.01;
-	if (tries < 2)
-		return;
 	if (!strcmp(want, "no_difference")) {
+		/* the batch's v comparisons are v draws of a CI into the band,
+		 * as the configurations outside it are: its Holm moves p only
+		 * (red team 42) */
+		size_t all = tries - 1 + (n_batch ? n_batch : 1);
+		if (all < 2)
+			return;
+		char over[160], tried[256];
+		if (n_batch > 1) {
+			snprintf(over, sizeof(over), "%zu comparisons (%zu of its batch, %zu other configurations of the two "
+				 "kernels)", all, n_batch, tries - 1);
+			snprintf(tried, sizeof(tried), "the claim is one of %s, any of which could have been cited", over);
+		} else {
+			snprintf(over, sizeof(over), "%zu configurations the two kernels were tried in", all);
+			snprintf(tried, sizeof(tried), "the two kernels were tried in %zu configurations (shapes, parameters, "
+				 "batches), any of which could have been cited", all);
+		}
 		double w[2], conf = ((struct stats_opts)STATS_OPTS_INIT).confidence;
 		/* the CI the verdict was drawn on, not its inversion */
-		if (widened_in_band(pc->used->speedup_ci, conf, tries, thr, w)) {
-			strbuf_addf(msg, "; its CI widened to %.4g%% over the %zu configurations the two kernels were "
-					 "tried in, [%.3f, %.3f], is inside the noise band",
-				    100 * (1 - (1 - conf) / (double)tries), tries, w[0], w[1]);
+		if (widened_in_band(pc->used->speedup_ci, conf, all, thr, w)) {
+			strbuf_addf(msg, "; its CI widened to %.4g%% over the %s, [%.3f, %.3f], is inside the noise band",
+				    100 * (1 - (1 - conf) / (double)all), over, w[0], w[1]);
 			return;
 		}
 		*agrees = 0;
-		strbuf_addf(msg, "; but the two kernels were tried in %zu configurations (shapes, parameters, batches), any "
-				 "of which could have been cited: the speedup CI widened to %.4g%% over them, [%.3f, %.3f], "
-				 "reaches beyond the noise band [%g, %g] (cite the sweep, or rerun this configuration with "
-				 "more repeats)",
-			    tries, 100 * (1 - (1 - conf) / (double)tries), w[0], w[1], 1 - thr, 1 + thr);
+		strbuf_addf(msg, "; but %s: the speedup CI widened to %.4g%% over them, [%.3f, %.3f], reaches beyond the "
+				 "noise band [%g, %g] (cite the sweep, or rerun this configuration with more repeats)",
+			    tried, 100 * (1 - (1 - conf) / (double)all), w[0], w[1], 1 - thr, 1 + thr);
 		return;
 	}
+	if (tries < 2)
+		return;
 	if (!isfinite(pc->used->p_adjusted) || (strcmp(want, "faster") && strcmp(want, "slower")))
 		return;
 	struct stats_comparison c = *pc->used;
@@ -981,7 +1224,7 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 		size_t tries = 1;
 		across_batches(a, b, ra, rb, va, vb, want, sp, &agrees, &tries, &msg);
 		if (agrees)
-			adjust_over_tries(b, &pc, tries, want, &agrees, &msg);
+			adjust_over_tries(b, &pc, tries, batch_comparisons(b, &pc), want, &agrees, &msg);
 	}
 	if (agrees && stated) {
 		double lo = ci[0] - sulp, hi = ci[1] + sulp;

@@ -15,6 +15,11 @@ static int cmp_str(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+static int cmp_param(const void *x, const void *y)
+{
+	return strcmp((*(const struct param *const *)x)->name, (*(const struct param *const *)y)->name);
+}
+
 /*
  * The compiler's arguments that decide the code, into sb, one a line:
  * linker options (-Wl,..., -Xlinker X: a build id or an rpath changes the
@@ -47,7 +52,12 @@ static void add_argv(struct strbuf *sb, json_t *compiler, const char *kernel)
 int code_identity(struct query *q, const struct batch_row *row, struct code_id *id)
 {
 	const struct run_record *r = query_row_run(q, row);
-	if (!r || !r->binary_sha256)
+	return r && code_identity_run(r, row->params, row->n_params, id);
+}
+
+int code_identity_run(const struct run_record *r, const struct param *params, size_t n_params, struct code_id *id)
+{
+	if (!r->binary_sha256)
 		return 0;
 	id->bin = r->binary_sha256;
 	id->dev = r->device_name ? r->device_name : r->cpu;
@@ -56,6 +66,7 @@ int code_identity(struct query *q, const struct batch_row *row, struct code_id *
 	id->exec_kind = r->exec.kind && strcmp(r->exec.kind, "local") ? r->exec.kind : NULL;
 	id->slots = id->exec_kind ? r->exec.slots : 1;
 	id->clock = r->clock;
+	id->bin_whole = r->backend && !strcmp(r->backend, "host");
 	if (r->clock && !strcmp(r->clock, "cupti")) {
 		/* the first window-clock run (commit ccb4904a, an H200 on
 		 * 2026-11-29) wrote no kernel_clock key yet */
@@ -85,8 +96,15 @@ int code_identity(struct query *q, const struct batch_row *row, struct code_id *
 		strbuf_addf(&sb, "source %s\n", v[i]);
 	free(v);
 	add_argv(&sb, r->compiler, r->kernel);
-	for (size_t i = 0; i < row->n_params; i++)
-		strbuf_addf(&sb, "param %s=%s\n", row->params[i].name, row->params[i].value);
+	/* the parameters sorted by name: a row's and its run's record may
+	 * list them in another order */
+	const struct param **pv = xcalloc(n_params + 1, sizeof(*pv));
+	for (size_t i = 0; i < n_params; i++)
+		pv[i] = &params[i];
+	qsort(pv, n_params, sizeof(*pv), cmp_param);
+	for (size_t i = 0; i < n_params; i++)
+		strbuf_addf(&sb, "param %s=%s\n", pv[i]->name, pv[i]->value);
+	free(pv);
 	sha256_hex(sb.buf ? sb.buf : "", sb.len, id->code);
 	strbuf_release(&sb);
 	return id->dev != NULL;
@@ -101,4 +119,9 @@ int code_same_way(const struct code_id *x, const struct code_id *y)
 {
 	return code_same(x, y) && str_same(x->cache, y->cache) && str_same(x->executor, y->executor) &&
 	       str_same(x->exec_kind, y->exec_kind) && x->slots == y->slots && str_same(x->clock, y->clock);
+}
+
+int code_same_program(const struct code_id *x, const struct code_id *y)
+{
+	return !strcmp(x->code, y->code) || (x->bin_whole && y->bin_whole && !strcmp(x->bin, y->bin));
 }

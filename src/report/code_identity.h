@@ -32,6 +32,9 @@ struct code_id {
 				 * the window, 2026-11-29), "cuda_events", "host"... (static or
 				 * borrowed; NULL unknown) */
 	int slots;              /* the pool's or array's slots; 1 for a plain run */
+	int bin_whole;          /* bin hashes the whole program (the host backend's object); a CUDA
+				 * kernel's bin is its device code alone (backend_cuda.c's
+				 * post_build), the same for kernels whose host code differs */
 	char code[SHA256_HEX_LEN + 1];   /* sources' contents + command line + parameters */
 	char family[SHA256_HEX_LEN + 1]; /* the kernel file's content */
 };
@@ -39,8 +42,16 @@ struct code_id {
 /* The identity of a row (its first run); 1, or 0 when the run, its binary
  * or its device is unknown (id is then unset). */
 int code_identity(struct query *q, const struct batch_row *row, struct code_id *id);
+/* The same for one run with the parameters it ran at (its row's, or the
+ * run record's own for a run outside a batch): the `validated` claim
+ * gathers runs, not rows. */
+int code_identity_run(const struct run_record *r, const struct param *params, size_t n_params, struct code_id *id);
 /* The same code: the same binary, or the same code hash. */
 int code_same(const struct code_id *x, const struct code_id *y);
+/* The same program, host code included: the same code hash, or the same
+ * binary where it hashes the whole program (`validated`: a launch() that
+ * skips the work beside the honest device code is another program). */
+int code_same_program(const struct code_id *x, const struct code_id *y);
 /* The same code run the same way (cache mode, executor, plain or pool of
  * as many slots) and timed by the same clock. */
 int code_same_way(const struct code_id *x, const struct code_id *y);

@@ -522,7 +522,8 @@ size_t query_variant_runs(struct query *q, const char *experiment, const char *v
 			repro[n_repro++] = &q->e[i];
 	for (size_t i = q->n; i-- > 0;) {
 		const struct query_entry *e = &q->e[i];
-		if (e->a.is_batch || !of_experiment(e, experiment) || !e->a.variant || strcmp(e->a.variant, variant))
+		if (e->a.is_batch || e->a.is_search || !of_experiment(e, experiment) ||
+		    (variant && (!e->a.variant || strcmp(e->a.variant, variant))))
 			continue;
 		int of_repro = 0;
 		for (size_t k = 0; k < n_repro && !of_repro; k++)

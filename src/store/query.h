@@ -141,7 +141,8 @@ int query_resolve(struct query *q, const char *experiment, const char *variant, 
 		  const struct batch_record **b, const struct batch_row **row,
 		  const struct run_record **vrun, struct strbuf *why);
 /* Every run of (experiment, variant), newest first, leaving out the runs
- * of reproductions. */
+ * of reproductions; experiment NULL: of any experiment, variant NULL: of
+ * any variant (`validated` gathers the runs of one code by content). */
 size_t query_variant_runs(struct query *q, const char *experiment, const char *variant,
 			  const struct run_record ***out);
 

@@ -39,12 +39,14 @@ expect_eq "$v1" "slower" "batch 1 (30 ms more a launch) finds envslow slower"
 if [ $((2 * k)) -lt "$n" ]; then
 	expect_eq "$rc" 1 "audit exit (only $k of $n batches slower)"
 	expect_contains "$TEST_TMP/audit" "c.md:1: contradicted: slower envslow vs base: "
-	expect_contains "$TEST_TMP/audit" "but only $k of $n batches of the same code on "
+	# every pair of rows of the two codes is counted (red team 42): in
+	# each batch envslow against base and against twin (base's code)
+	expect_match "$TEST_TMP/audit" "but only [0-9]+ of [0-9]+ comparisons of the same code \(every pair of its rows, in $n batches\) on "
 	expect_contains "$TEST_TMP/audit" "a verdict the next run reverses"
 else
 	# the two later batches found it slower too, by chance (each about 1 in 40)
 	expect_eq "$rc" 0 "audit exit ($k of $n batches slower)"
-	expect_contains "$TEST_TMP/audit" "; $k of $n batches of the same code on "
+	expect_match "$TEST_TMP/audit" "; [0-9]+ of [0-9]+ comparisons of the same code \(every pair of its rows, in $n batches\) on "
 fi
 # a pair the batch never compared (neither is the baseline) is weighed as
 # one of the batch's 3 pairs (red team 34: 1 of 30 pairs of 7 copies of one
@@ -61,7 +63,7 @@ EVIDENT_TINY_EXTRA_MS=30 run_tiny tiny-env.yaml
 b4=$(ls "$EVIDENT_STORE"/runs/*-batch.json | xargs -n1 basename | sed 's/\.json$//' | sort | tail -1)
 printf 'Slower. <!-- claim: slower experiment=tiny-env a=envslow b=base run=%s -->\n' "$b4" > d.md
 "$EVIDENT" audit --no-untraced d.md > "$TEST_TMP/audit2" 2>&1 || { cat "$TEST_TMP/audit2"; fail "the claim on batch 4 is not supported"; }
-expect_match "$TEST_TMP/audit2" "d.md:1: supported: slower envslow vs base: .*; [234] of 4 batches of the same code on "
+expect_match "$TEST_TMP/audit2" "d.md:1: supported: slower envslow vs base: .*; [0-9]+ of [0-9]+ comparisons of the same code \(every pair of its rows, in 4 batches\) on "
 # The same binaries under another spec and other variant names are the
 # same evidence (red team 34, finding 3: a renamed spec had no other batch
 # to be weighed against), and a pair neither side of which is the baseline
@@ -71,9 +73,9 @@ sed -e 's/^name: tiny-env/name: tiny-renamed/' -e 's/^baseline: base/baseline: r
 	-e 's/^  envslow: /  late:    /' -e 's/^  twin: /  copy: /' tiny-env.yaml > tiny-renamed.yaml
 run_tiny tiny-renamed.yaml
 "$EVIDENT" audit --no-untraced d.md > "$TEST_TMP/audit3" 2>&1
-expect_match "$TEST_TMP/audit3" "d.md:1: [a-z]+: slower envslow vs base: .* of 5 batches of the same code on "
+expect_match "$TEST_TMP/audit3" "d.md:1: [a-z]+: slower envslow vs base: .* comparisons of the same code \(every pair of its rows, in 5 batches\) on "
 printf 'Slower. <!-- claim: slower experiment=tiny-env a=envslow b=twin run=%s -->\n' "$b4" > q.md
 "$EVIDENT" audit --no-untraced q.md > "$TEST_TMP/pair2" 2>&1
 expect_contains "$TEST_TMP/pair2" "verdict slower (3 and 3 repeats, two-level, p "
-expect_match "$TEST_TMP/pair2" "q.md:1: [a-z]+: slower envslow vs twin: .* of 5 batches of the same code on "
+expect_match "$TEST_TMP/pair2" "q.md:1: [a-z]+: slower envslow vs twin: .* comparisons of the same code \(every pair of its rows, in 5 batches\) on "
 exit 0

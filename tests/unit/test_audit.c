@@ -26,6 +26,7 @@
 
 #include "record/record.h"
 #include "report/audit.h"
+#include "report/audit_errata.h"
 #include "store/store.h"
 
 static char dir[] = "/tmp/evident-test-audit.XXXXXX";
@@ -195,6 +196,53 @@ static void put_variant(struct store *st, const char *id, const char *variant, c
 			const char *samples, const char *outcome)
 {
 	put_variant_x(st, id, variant, sha, samples, outcome, NULL);
+}
+
+/*
+ * Red team 42 fixtures.  A host-backend run of experiment exp, variant
+ * var, in batch bid (may be NULL), of kernel file path (content sha),
+ * binary bin, built by "cc -O2 path", at parameter COIN=coin (NULL: none),
+ * for problem p2; outcome as given.
+ */
+static void put_host_run(struct store *st, const char *id, const char *exp, const char *var, const char *bid,
+			 const char *path, const char *sha, const char *bin, const char *coin, const char *outcome)
+{
+	json_t *x = json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:{s:[s, s, s], s:s}}, s:{s:s, s:s, s:{s:i}, s:[s]}}",
+			      "experiment", exp, "backend", "host", "code", "sources", "path", path, "sha256", sha,
+			      "binary_sha256", bin, "compiler", "argv", "cc", "-O2", path, "version", "cc 1", "problem",
+			      "name", "p2", "dtype", "fp32", "shape", "N", 256, "dims", "N");
+	json_object_set_new(x, "batch_id", json_string(bid ? bid : id));
+	if (coin)
+		json_object_set_new(x, "params", json_pack("{s:s}", "COIN", coin));
+	put_variant_x(st, id, var, sha, "# us\n100\n", outcome, x);
+}
+
+/* A batch row of variant var (run id), its recorded comparison with the
+ * baseline (verdict NULL: the baseline's row). */
+static json_t *host_row(const char *var, const char *id, const char *coin, const char *verdict, double ratio,
+			double lo, double hi, double p)
+{
+	json_t *row = verdict ? json_pack("{s:s, s:s, s:s, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:[i, i]}}",
+					  "variant", var, "run_id", id, "outcome", "ok", "comparison", "speedup", "ratio",
+					  ratio, "ci", lo, hi, "mann_whitney", "p", p, "p_adjusted", p, "verdict", verdict,
+					  "repeats", 3, 3)
+			      : json_pack("{s:s, s:s, s:s, s:n}", "variant", var, "run_id", id, "outcome", "ok", "comparison");
+	if (coin)
+		json_object_set_new(row, "params", json_pack("{s:s}", "COIN", coin));
+	return row;
+}
+
+/* A batch of experiment exp (baseline z) with rows (stolen), for problem p2. */
+static void put_host_batch(struct store *st, const char *id, const char *exp, json_t *rows)
+{
+	json_t *b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f}, s:{s:s, s:s, s:{s:i}, "
+			      "s:[s]}, s:o}",
+			      "kind", "batch", "format", "evident-batch/1", "experiment", exp, "batch_id", id, "baseline",
+			      "z", "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm", "comparisons",
+			      (json_int_t)(json_array_size(rows) - 1), "alpha", 0.05, "threshold", 0.01, "problem", "name",
+			      "p2", "dtype", "fp32", "shape", "N", 256, "dims", "N", "variants", rows);
+	assert_int_equal(store_commit(st, id, b), 0);
+	json_decref(b);
 }
 
 static int setup(void **state)
@@ -556,6 +604,66 @@ static int setup(void **state)
 		assert_int_equal(store_commit(&st, nt[i].batch, b), 0);
 		json_decref(b);
 	}
+	/* red team 42, finding 1: w.c (one binary) wrong in some processes,
+	 * under names w_a, w_b (experiment vc) and w_c (experiment vc2); solo
+	 * (x.c) is another code, clean */
+	char wsha[SHA256_HEX_LEN + 1], xsha[SHA256_HEX_LEN + 1], csha[SHA256_HEX_LEN + 1];
+	f = fopen("w.c", "w");
+	fputs("int w;\n", f);
+	fclose(f);
+	f = fopen("x.c", "w");
+	fputs("int x;\n", f);
+	fclose(f);
+	f = fopen("c.c", "w");
+	fputs("int c;\n", f);
+	fclose(f);
+	assert_int_equal(sha256_file_hex("w.c", wsha), 0);
+	assert_int_equal(sha256_file_hex("x.c", xsha), 0);
+	assert_int_equal(sha256_file_hex("c.c", csha), 0);
+	put_host_run(&st, "20260111T000000Z-vc-wa", "vc", "w_a", NULL, "w.c", wsha, "wbin", NULL, "wrong_output");
+	put_host_run(&st, "20260111T000001Z-vc-wb", "vc", "w_b", NULL, "w.c", wsha, "wbin", NULL, "ok");
+	put_host_run(&st, "20260111T000002Z-vc2-wc", "vc2", "w_c", NULL, "w.c", wsha, "wbin", NULL, "ok");
+	put_host_run(&st, "20260111T000003Z-vc-solo", "vc", "solo", NULL, "x.c", xsha, "xbin", NULL, "ok");
+	/* red team 42, finding 2: experiment sp, c.c at COIN 1 as four rows
+	 * c1..c4 against z (c.c at COIN 0): c1 no_difference, c2 slower, c3
+	 * and c4 inconclusive; experiment sv: three other kernels (w.c, x.c,
+	 * c.c at COIN 2) against z, v1 no_difference [0.991, 1.009] */
+	static const struct {
+		const char *var, *coin, *verdict;
+		double ratio, lo, hi, p;
+	} sp[] = {
+		{ "z", "0", NULL, 0, 0, 0, 0 },
+		{ "c1", "1", "no_difference", 1.001, 0.999, 1.003, 0.6 },
+		{ "c2", "1", "slower", 0.771, 0.760, 0.780, 0.001 },
+		{ "c3", "1", "inconclusive", 0.85, 0.70, 1.05, 0.2 },
+		{ "c4", "1", "inconclusive", 0.88, 0.72, 1.04, 0.2 },
+	};
+	json_t *rows = json_array();
+	for (size_t i = 0; i < ARRAY_SIZE(sp); i++) {
+		char *id = xstrfmt("20260112T00000%zuZ-sp-%s", i, sp[i].var);
+		put_host_run(&st, id, "sp", sp[i].var, "20260112T000009Z-sp-x-batch", "c.c", csha,
+			     i ? "cbin1" : "cbin0", sp[i].coin, "ok");
+		json_array_append_new(rows, host_row(sp[i].var, id, sp[i].coin, sp[i].verdict, sp[i].ratio, sp[i].lo,
+						     sp[i].hi, sp[i].p));
+		free(id);
+	}
+	put_host_batch(&st, "20260112T000009Z-sp-x-batch", "sp", rows);
+	rows = json_array();
+	static const char *const sv_var[] = { "z", "v1", "v2", "v3" };
+	for (size_t i = 0; i < 4; i++) {
+		char *id = xstrfmt("20260113T00000%zuZ-sv-%s", i, sv_var[i]);
+		const char *path = i == 1 ? "w.c" : i == 2 ? "x.c" : "c.c";
+		const char *sha_i = i == 1 ? wsha : i == 2 ? xsha : csha;
+		static const char *const bins[] = { "cbin0", "wbin", "xbin", "cbin2" };
+		put_host_run(&st, id, "sv", sv_var[i], "20260113T000009Z-sv-x-batch", path, sha_i, bins[i],
+			     i == 0 ? "0" : i == 3 ? "2" : NULL, "ok");
+		json_array_append_new(rows, i == 1 ? host_row("v1", id, NULL, "no_difference", 1.0, 0.991, 1.009, 0.8)
+					   : i ? host_row(sv_var[i], id, i == 3 ? "2" : NULL, "inconclusive", 0.9, 0.7,
+							  1.1, 0.3)
+					       : host_row("z", id, "0", NULL, 0, 0, 0, 0));
+		free(id);
+	}
+	put_host_batch(&st, "20260113T000009Z-sv-x-batch", "sv", rows);
 	/* batches of experiment r and their reproductions, oldest first */
 	const enum repro_verdict ok2[] = { REPRO_REPRODUCED, REPRO_REPRODUCED };
 	const enum repro_verdict bad2[] = { REPRO_REPRODUCED, REPRO_NOT_REPRODUCED };
@@ -583,11 +691,11 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Audits text; returns the findings (caller frees). */
-static char *audit(const char *text, struct audit_counts *c)
+/* Audits text with the errata e (NULL: none); returns the findings (caller frees). */
+static char *audit_with(const char *text, struct audit_counts *c, const struct audit_errata *e)
 {
 	struct query q = QUERY_INIT;
-	struct audit_opts o = { 1, 1 };
+	struct audit_opts o = { 1, 1, e, "errata.txt" };
 	struct strbuf out = STRBUF_INIT;
 	memset(c, 0, sizeof(*c));
 	assert_int_equal(query_open(&q, "store"), 0);
@@ -596,6 +704,12 @@ static char *audit(const char *text, struct audit_counts *c)
 	if (getenv("AUDIT_TEST_DEBUG"))
 		fputs(out.buf ? out.buf : "", stderr);
 	return strbuf_detach(&out, NULL);
+}
+
+/* Audits text; returns the findings (caller frees). */
+static char *audit(const char *text, struct audit_counts *c)
+{
+	return audit_with(text, c, NULL);
 }
 
 static void test_parse_number(void **state)
@@ -1049,17 +1163,126 @@ static void test_validated_every_run_tolerance(void **state)
 				  "the problem's 1e-05, 1e-05, 1e-05; a seed check at rel L2 5.4e-05"));
 	assert_non_null(strstr(f, ", run 20260101T000011Z-e-coin)\n"));
 	assert_non_null(strstr(f, "t.md:2: supported: validated e/steady: 2 run(s) of the current source passed"));
-	/* pinned to the clean run, the claim rests on it alone */
-	assert_non_null(strstr(f, "t.md:3: supported: validated e/coin: 1 run(s) of the current source passed"));
-	assert_int_equal(c.unsupported, 1);
-	assert_int_equal(c.supported, 2);
+	/* pinned to the clean run: a pin says which code, and the code's
+	 * other run is read too (red team 42; before, the pin was the whole
+	 * evidence: supported on 1 run) */
+	assert_non_null(strstr(f, "t.md:3: unsupported: validated e/coin: checked under a spec tolerance looser than the "
+				  "problem's, and 1 of 2 run(s) of the current source would have failed"));
+	assert_int_equal(c.unsupported, 2);
+	assert_int_equal(c.supported, 1);
 	free(f);
+}
+
+/*
+ * Red team 42, finding 1: `validated` is a claim about code, so its
+ * evidence is every run of that code (code identity), under any variant
+ * name or experiment: neither a pin to the one clean run nor the name
+ * whose run drew clean leaves out w_a's wrong_output (4 runs of w.c:
+ * w_a, w_b, w_c and sv's v1); another code (solo, and sv's v2) is not
+ * contaminated.
+ */
+static void test_validated_by_code(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: validated experiment=vc variant=w_b -->\n"
+			"<!-- claim: validated experiment=vc variant=w_b run=20260111T000001Z-vc-wb -->\n"
+			"<!-- claim: validated experiment=vc2 variant=w_c -->\n"
+			"<!-- claim: validated experiment=vc variant=solo -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: validated vc/w_b: 1 of 4 run(s) of the current source failed a "
+				  "check: run 20260111T000000Z-vc-wa (the same code as vc/w_a): wrong_output"));
+	assert_non_null(strstr(f, "t.md:2: contradicted: validated vc/w_b: 1 of 4 run(s) of the current source failed a "
+				  "check: run 20260111T000000Z-vc-wa (the same code as vc/w_a): wrong_output"));
+	assert_non_null(strstr(f, "t.md:3: contradicted: validated vc2/w_c: 1 of 4 run(s)"));
+	assert_non_null(strstr(f, "t.md:4: supported: validated vc/solo: 2 run(s) of the current source passed every "
+				  "check that ran"));
+	assert_non_null(strstr(f, "; 3 of the runs are the same code under another name or experiment\n"));
+	assert_non_null(strstr(f, "; 1 of the runs are the same code under another name or experiment\n"));
+	assert_int_equal(c.contradicted, 3);
+	assert_int_equal(c.supported, 1);
+	free(f);
+}
+
+/*
+ * Red team 42, finding 2: rows of the claim's own batch that ran the
+ * claim's code on both sides are reruns (c1..c4 against z: 1 of 4 reads
+ * no_difference, 1 of 4 slower: neither claim holds), and a
+ * no-difference claim's CI is widened over its batch's comparisons (v1
+ * is one of 3 rows against z: [0.991, 1.009] reaches beyond the band
+ * once widened to 98.33%).
+ */
+static void test_reruns_in_batch(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: no-difference experiment=sp a=c1 b=z -->\n"
+			"<!-- claim: slower experiment=sp a=c2 b=z run=20260112T000009Z-sp-x-batch -->\n"
+			"<!-- claim: no-difference experiment=sv a=v1 b=z -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: no-difference c1 vs z: speedup of c1 over z 1.001x"));
+	assert_non_null(strstr(f, "; but only 1 of 4 comparisons of the same code (every pair of its rows, in 1 batch) "
+				  "on NVIDIA H100 80GB HBM3 give no_difference, the others: slower "
+				  "(c2 vs z), inconclusive (c3 vs z), inconclusive (c4 vs z)"));
+	assert_non_null(strstr(f, "t.md:2: contradicted: slower c2 vs z: "));
+	assert_non_null(strstr(f, "but only 1 of 4 comparisons of the same code"));
+	assert_non_null(strstr(f, "t.md:3: contradicted: no-difference v1 vs z: speedup of v1 over z 1.000x [0.991, 1.009]"));
+	assert_non_null(strstr(f, "; but the claim is one of 3 comparisons (3 of its batch, 0 other configurations of the "
+				  "two kernels), any of which could have been cited: the speedup CI widened to 98.33% over "
+				  "them"));
+	assert_int_equal(c.contradicted, 3);
+	free(f);
+}
+
+/*
+ * The errata (data/errata.txt): a run the runner's own defect spoiled is
+ * set aside by exact id, and every finding that does so says it, with the
+ * reason; one set aside alone leaves nothing judged (unsupported).  An
+ * entry without a reason is refused with its line.  (The two PAPER.md
+ * claims that the code-wide validated rule contradicted on runs of a
+ * broken runner: the sealed path's adjacent-pointer bug at 821e032b, the
+ * read-only /proc that broke cuInit at 971e666c.)
+ */
+static void test_errata(void **state)
+{
+	(void)state;
+	struct audit_errata e;
+	struct strbuf err = STRBUF_INIT;
+	FILE *f = fopen("errata.txt", "w");
+	assert_non_null(f);
+	fputs("# a comment\n\n20260111T000000Z-vc-wa  the runner's defect (fixed in abc)\n", f);
+	fclose(f);
+	assert_int_equal(audit_errata_load("errata.txt", &e, &err), 0);
+	assert_int_equal((int)e.n, 1);
+	assert_string_equal(audit_errata_why(&e, "20260111T000000Z-vc-wa", NULL), "the runner's defect (fixed in abc)");
+	assert_null(audit_errata_why(&e, "20260111T000000Z-vc-w", "x-batch"));
+	struct audit_counts c;
+	char *out = audit_with("<!-- claim: validated experiment=vc variant=w_b -->\n", &c, &e);
+	assert_non_null(strstr(out, "t.md:1: supported: validated vc/w_b: 3 run(s) of the current source passed"));
+	assert_non_null(strstr(out, "; 1 run(s) of the code set aside by errata.txt (run 20260111T000000Z-vc-wa: the "
+				    "runner's defect (fixed in abc))"));
+	assert_int_equal(c.supported, 1);
+	free(out);
+	out = audit_with("<!-- claim: validated experiment=vc variant=w_a run=20260111T000000Z-vc-wa -->\n", &c, &e);
+	assert_int_equal(c.contradicted + c.supported + c.unsupported, 1);
+	free(out);
+	audit_errata_release(&e);
+	f = fopen("errata.txt", "w");
+	assert_non_null(f);
+	fputs("20260111T000000Z-vc-wa\n", f);
+	fclose(f);
+	assert_int_equal(audit_errata_load("errata.txt", &e, &err), -1);
+	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: an entry needs a reason"));
+	assert_int_equal((int)e.n, 0);
+	strbuf_release(&err);
+	remove("errata.txt");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_number),
+		cmocka_unit_test(test_errata),
 		cmocka_unit_test(test_no_difference_supported),
 		cmocka_unit_test(test_one_process_claims),
 		cmocka_unit_test(test_value_rules),
@@ -1078,6 +1301,8 @@ int main(void)
 		cmocka_unit_test(test_tries_same_knobs),
 		cmocka_unit_test(test_no_difference_equivalence),
 		cmocka_unit_test(test_validated_every_run_tolerance),
+		cmocka_unit_test(test_validated_by_code),
+		cmocka_unit_test(test_reruns_in_batch),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
