@@ -309,6 +309,17 @@ static int note_oom(struct wrun *w)
  * it is recorded (judge.sandbox.after_outputs_s) and, past
  * WORKER_AFTER_NOTE_S, named in a note: 1.3 s of spinning there slowed
  * the pool's other slot 3x (red team 15, fini_spin). */
+/* A boxed host worker has none: its box is killed at its last output, as
+ * a planner's is at its plan (its fini() and teardown do not run).  Its
+ * grace was judged by the user-mode CPU it used there, since freeing
+ * memory is system time, and red team 43's sys_grace computed in the
+ * kernel instead (2 threads in getrandom(), 1.0-1.24 s of CPU, at most
+ * 0.03 s of it user: ok 21 of 21), or dodged the scheduler's tick (user
+ * time is the tick-sampled split: ok 1 run in 3).  No CPU rule measures
+ * a grace exactly; no grace needs none.  An unboxed worker (--unsandboxed)
+ * keeps the grace (its processes are not one box to kill).  GPU workers
+ * keep theirs: the CUDA runtime's teardown (the driver, CUPTI) runs after
+ * the done message. */
 #define WORKER_FINI_GRACE_HOST_S 1.0
 #define WORKER_FINI_GRACE_GPU_S 8.0
 
@@ -628,7 +639,8 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 			       .on_end_kill = on_end_kill,
 			       .end_grace_s = !strcmp(w->job.phase, "plan") ? 0
 					      : c->be->uses_gpu ? WORKER_FINI_GRACE_GPU_S
-								: WORKER_FINI_GRACE_HOST_S };
+					      : c->sb.on ? 0
+							 : WORKER_FINI_GRACE_HOST_S };
 	int rc = run_command(&ro, &w->rr);
 	sandbox_argv_free(boxed);
 	if (filter_fd >= 0)
@@ -1014,7 +1026,11 @@ static json_t *job_sandbox(const struct job_state *j)
 	if (j->main_w.oom_reads)
 		json_object_set_new(s, "oom_score_adj", json_integer(j->main_w.oom_score_adj));
 	const struct run_result *rr = &j->main_w.rr;
-	if (rr->killed_at_end) {
+	if (rr->killed_at_end && !j->c->be->uses_gpu && j->c->sb.on) {
+		json_object_set_new(s, "worker_end",
+				    json_string("killed at its last output, as every boxed host worker is (its fini() and "
+						"teardown do not run)"));
+	} else if (rr->killed_at_end) {
 		double cpu = end_grace_cpu_s(&j->main_w);
 		char *t = xstrfmt("still running %.1f s after its last message: killed (its box, every process in it)",
 				  rr->seconds - rr->end_seconds);
@@ -1032,7 +1048,10 @@ static json_t *job_sandbox(const struct job_state *j)
 	if (rr->end_seconds > 0 && rr->seconds >= rr->end_seconds)
 		json_object_set_new(s, "after_outputs_s", json_real(rr->seconds - rr->end_seconds));
 	const struct run_result *sr = &j->shape_w.rr;
-	if (sr->killed_at_end) {
+	if (sr->killed_at_end && !j->c->be->uses_gpu && j->c->sb.on) {
+		json_object_set_new(s, "shape_worker_end",
+				    json_string("killed at its last output, as every boxed host worker is"));
+	} else if (sr->killed_at_end) {
 		char *t = xstrfmt("still running %.1f s after its last message: killed (its box, every process in it)",
 				  sr->seconds - sr->end_seconds);
 		json_object_set_new(s, "shape_worker_end", json_string(t));

@@ -21,22 +21,29 @@ done
 expect_match "$TEST_TMP/leader" "^twin +ok "
 expect_match "$TEST_TMP/leader" "^leader +escaped_work "
 expect_match "$TEST_TMP/grace" "^naive +ok "
-expect_match "$TEST_TMP/grace" "^done_spin +protocol_violation "
-expect_match "$TEST_TMP/grace" "done_spin: protocol_violation - protocol violation: the worker was still running [0-9.]+ s after its last output, using [0-9.]+ s of CPU there, ([0-9.]+ s of it in user mode, )?after its done message"
+# since red team 43 (a fini() computing in kernel mode, which the grace's
+# user-mode rule did not see) a boxed host worker is killed at its last
+# output: done_spin's fini() never runs, so it spins beside nothing: ok,
+# its record says how its worker ended
+expect_match "$TEST_TMP/grace" "^done_spin +ok "
+f=$(grep -l '"variant": "done_spin"' artifacts/runs/*.json | grep -v batch | head -1)
+[ -n "$f" ] || fail "no record of done_spin"
+expect_match <(jget "$f" "d['judge']['sandbox']['worker_end']") "^killed at its last output"
 # red teams 29 and 30: the grace is judged by user-mode CPU, since freeing
 # memory is system time (red team 28: an honest 14 GiB free was a
 # violation).  An allowance by memory freed let thp_spin (4 GiB of huge
 # pages) and split_spin2 (huge pages split into small mappings) spin in
 # their fini(): ok; and it raced the freeing, so an honest small_free was
-# a violation.  keep_spin, a spin freeing nothing, stays a violation
+# a violation.  keep_spin, a spin freeing nothing, was a violation.  Since
+# red team 43 none of their fini()s runs (killed at the last output): all ok
 timeout -s KILL 200 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam29-fini.yaml > "$TEST_TMP/thp" 2>&1
 [ $? != 137 ] || fail "evident run (thp) still ran after 200 s"
 grep "UNEXPECTED" "$TEST_TMP/thp" && fail "a host-redteam29-fini variant did not get its expected outcome"
 expect_match "$TEST_TMP/thp" "^thp_free +ok "
-expect_match "$TEST_TMP/thp" "^thp_spin +protocol_violation "
+expect_match "$TEST_TMP/thp" "^thp_spin +ok "
 timeout -s KILL 200 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam30-fini2.yaml > "$TEST_TMP/split" 2>&1
 [ $? != 137 ] || fail "evident run (split) still ran after 200 s"
 grep "UNEXPECTED" "$TEST_TMP/split" && fail "a host-redteam30-fini2 variant did not get its expected outcome"
 expect_match "$TEST_TMP/split" "^small_free +ok "
-expect_match "$TEST_TMP/split" "^split_spin2 +protocol_violation "
+expect_match "$TEST_TMP/split" "^split_spin2 +ok "
 exit 0
