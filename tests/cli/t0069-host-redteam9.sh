@@ -10,9 +10,9 @@
 # at the cap before the ring is outrun, and the late draw finds the
 # wrong frames; a faster one has them checked as they leave the ring).
 mkrepo
-timeout -s KILL 200 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam9.yaml > "$TEST_TMP/out" 2>&1
+timeout -s KILL 400 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam9.yaml > "$TEST_TMP/out" 2>&1
 rc=$?
-[ "$rc" != 137 ] || fail "evident run still ran after 200 s"
+[ "$rc" != 137 ] || fail "evident run still ran after 400 s"
 grep "UNEXPECTED" "$TEST_TMP/out" && fail "a cheat did not get its expected outcome"
 expect_match "$TEST_TMP/out" "^honest +ok"
 expect_match "$TEST_TMP/out" "^ring_outrun +unwritten_output"

@@ -98,7 +98,7 @@ expect_contains $o "claims.md:3: supported: slower long vs base: "
 expect_contains $o "runs $(runs_of "$A" long | cut -d' ' -f1)"
 sed "s/-->/run=$B -->/" claims.md > pinned.md
 expect_exit 1 "$EVIDENT" audit pinned.md
-expect_contains $o "pinned.md:1: contradicted: validated r/base: 2 of 2 run(s) of the current source failed a check: run "
+expect_contains $o "pinned.md:1: contradicted: validated r/base: 2 of 5 run(s) of the current source failed a check: run "
 expect_contains $o "pinned.md:3: contradicted: slower long vs base: base did not run cleanly: wrong_output"
 expect_contains $o "pinned.md:5: contradicted: value r/base"
 expect_contains $o "pinned.md:7: contradicted: setting r repeats=3: "

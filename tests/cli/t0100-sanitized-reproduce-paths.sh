@@ -93,7 +93,7 @@ long is slower than base. <!-- claim: slower experiment=r a=long b=base run=$B -
 The baseline takes 1 us. <!-- claim: value experiment=r variant=base stat=median_us value=1us run=$B -->
 MD
 expect_exit 1 "$EVIDENT" audit pinned.md
-expect_contains "$TEST_TMP/out" "pinned.md:1: contradicted: validated r/base: 1 of 1 run(s) of the current source failed a check: run "
+expect_contains "$TEST_TMP/out" "pinned.md:1: contradicted: validated r/base: 1 of 3 run(s) of the current source failed a check: run "
 expect_contains "$TEST_TMP/out" "pinned.md:3: contradicted: slower long vs base: base did not run cleanly: wrong_output"
 expect_contains "$TEST_TMP/out" "pinned.md:5: contradicted: value r/base"
 # unpinned, the claim reads A's runs, never its reproduction's
