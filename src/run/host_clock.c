@@ -327,24 +327,12 @@ int host_clock_freeze(struct host_clock *hc)
 			else if (off == 1)
 				hc->wchan_misses = 0;
 			if (run_time(hc->pid, &ns) < 0) {
-				/* where /proc never gives it, the freeze rests on the
-				 * stop alone (freezes.no_run_time); where it did for
-				 * this worker before, a thread that cannot be read
-				 * now (one exiting) is waited out, not taken as a
-				 * reason to skip the next go's check that nothing
-				 * ran while held (red team 42) */
-				if (hc->runtime_ever) {
-					have_prev = 0;
-					struct timespec ts = { 0, 20 * 1000 };
-					nanosleep(&ts, NULL);
-					continue;
-				}
 				hc->have_runtime = 0;
 				hc->freezes[2]++;
 				return 0;
 			}
 			if (have_prev && ns == prev) {
-				hc->have_runtime = hc->runtime_ever = 1;
+				hc->have_runtime = 1;
 				hc->frozen_ns = ns;
 				hc->freezes[off == 1 ? 0 : 1]++;
 				return 0;
