@@ -614,12 +614,6 @@ static void fresh_cpu(const struct host_clock *hc, const int *ids, int n, unsign
 	}
 }
 
-/* The CPU time of each of fw's threads now (0: it did not read). */
-static void watch_read(const struct host_watch *fw, const struct host_clock *hc, unsigned long long *ns)
-{
-	fresh_cpu(hc, fw->tid, (int)fw->n, ns);
-}
-
 struct trip_timed {
 	const int *known;
 	int n_known;
@@ -1008,14 +1002,15 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		 * the last sample no sample is left to take its work: the end
 		 * grace judges what the worker does then (job.c). */
 		s->threads_delta = 0;
-		size_t need = (size_t)(na > 0 ? na : 0) > fw.n ? (size_t)(na > 0 ? na : 0) : fw.n;
+		/* room for this sample's new threads, or the watched ones' CPU */
+		size_t need = na > 0 && (size_t)na > fw.n ? (size_t)na : fw.n;
 		if (need > fresh_cap) {
 			fresh_cap = need;
 			fresh = xrealloc(fresh, fresh_cap * sizeof(int));
 			fresh_ns = xrealloc(fresh_ns, fresh_cap * sizeof(*fresh_ns));
 		}
 		if (na >= 0) {
-			watch_read(&fw, hc, fresh_ns);
+			fresh_cpu(hc, fw.tid, (int)fw.n, fresh_ns);
 			host_watch_judge(&fw, fresh_ns, after, na, p->n_samples - 1, p->samples);
 		}
 		if (nb >= 0 && na >= 0) {
