@@ -327,24 +327,12 @@ int host_clock_freeze(struct host_clock *hc)
 			else if (off == 1)
 				hc->wchan_misses = 0;
 			if (run_time(hc->pid, &ns) < 0) {
-				/* where /proc never gives it, the freeze rests on the
-				 * stop alone (freezes.no_run_time); where it did for
-				 * this worker before, a thread that cannot be read
-				 * now (one exiting) is waited out, not taken as a
-				 * reason to skip the next go's check that nothing
-				 * ran while held (red team 42) */
-				if (hc->runtime_ever) {
-					have_prev = 0;
-					struct timespec ts = { 0, 20 * 1000 };
-					nanosleep(&ts, NULL);
-					continue;
-				}
 				hc->have_runtime = 0;
 				hc->freezes[2]++;
 				return 0;
 			}
 			if (have_prev && ns == prev) {
-				hc->have_runtime = hc->runtime_ever = 1;
+				hc->have_runtime = 1;
 				hc->frozen_ns = ns;
 				hc->freezes[off == 1 ? 0 : 1]++;
 				return 0;
@@ -624,12 +612,6 @@ static void fresh_cpu(const struct host_clock *hc, const int *ids, int n, unsign
 		struct sched_stat ss;
 		ns[i] = sched_stat_read(hc->pid, ids[i], &ss) == 1 ? ss.run_ns : 0;
 	}
-}
-
-/* The CPU time of each of fw's threads now (0: it did not read). */
-static void watch_read(const struct host_watch *fw, const struct host_clock *hc, unsigned long long *ns)
-{
-	fresh_cpu(hc, fw->tid, (int)fw->n, ns);
 }
 
 struct trip_timed {
@@ -1020,14 +1002,15 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		 * the last sample no sample is left to take its work: the end
 		 * grace judges what the worker does then (job.c). */
 		s->threads_delta = 0;
-		size_t need = (size_t)(na > 0 ? na : 0) > fw.n ? (size_t)(na > 0 ? na : 0) : fw.n;
+		/* room for this sample's new threads, or the watched ones' CPU */
+		size_t need = na > 0 && (size_t)na > fw.n ? (size_t)na : fw.n;
 		if (need > fresh_cap) {
 			fresh_cap = need;
 			fresh = xrealloc(fresh, fresh_cap * sizeof(int));
 			fresh_ns = xrealloc(fresh_ns, fresh_cap * sizeof(*fresh_ns));
 		}
 		if (na >= 0) {
-			watch_read(&fw, hc, fresh_ns);
+			fresh_cpu(hc, fw.tid, (int)fw.n, fresh_ns);
 			host_watch_judge(&fw, fresh_ns, after, na, p->n_samples - 1, p->samples);
 		}
 		if (nb >= 0 && na >= 0) {

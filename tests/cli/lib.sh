@@ -15,6 +15,26 @@ expect_contains() { grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'
 expect_match() { grep -qE -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'$1' has no line matching: $2"; }; }
 expect_not_contains() { ! grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'$1' has: $2"; }; }
 expect_eq() { [ "$1" = "$2" ] || fail "expected '$2', got '$1'${3:+ ($3)}"; }
+# expect_caught_or_slower FILE VARIANT OUTCOME: a cheat that hides work
+# from the clock is defeated two ways: the judge names it (OUTCOME, for
+# example escaped_work), or the work lands in the timed window and the
+# variant is ok but slower than the baseline (speedup below 1x in the
+# summary of `evident run` in FILE).  Which of the two happens can turn on
+# the scheduler (where the parent wakes against the hidden work), so a
+# test of the property accepts either and nothing else: an ok that is not
+# slower fails.
+expect_caught_or_slower() {
+	local line
+	line=$(grep -E "^$2 +" "$1" | head -1)
+	[ -n "$line" ] || { echo "--- $1:"; cat "$1"; fail "no summary line for $2"; }
+	case "$(echo "$line" | awk '{print $2}')" in
+	"$3") return 0 ;;
+	ok)
+		echo "$line" | grep -qE ' 0\.[0-9]+x \[' && return 0
+		echo "--- $1:"; cat "$1"; fail "$2 is ok and not slower than its baseline: its hidden work was neither timed nor named" ;;
+	*) echo "--- $1:"; cat "$1"; fail "$2: expected $3, or ok and slower than its baseline" ;;
+	esac
+}
 # runs_alone WHY: a test whose checks race the clock, compare timings
 # (a verdict, a ratio of medians) or race other processes calls it, on a
 # line of its own before it runs anything (run.sh looks for the line).  run.sh runs such a test after the

@@ -11,12 +11,11 @@
 # after done and says so in judge.sandbox.worker_end (since red team 43 at
 # the worker's last output: a boxed host worker's fini() does not run).
 . "$REPO/tests/cli/lib.sh"
+runs_alone "the end grace is judged by the CPU a worker gets in 1 s: beside other tests (CI, sanitized pass, 2026-11-29) a spinning fini() can get too little of it to be told from a sleeping one"
 command -v bwrap >/dev/null 2>&1 || [ -x "$(dirname "$EVIDENT")/bwrap" ] ||
 	fail "bubblewrap is not installed (scripts/deps.sh installs it; make dist puts it beside evident)"
 mkrepo
-t0=$(date +%s)
 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam13-exec.yaml > "$TEST_TMP/out" 2>&1
-t1=$(date +%s)
 grep "UNEXPECTED" "$TEST_TMP/out" && fail "a variant did not get its expected outcome"
 expect_match "$TEST_TMP/out" "^honest +ok "
 expect_match "$TEST_TMP/out" "^linger +ok "
@@ -37,7 +36,6 @@ expect_match <(jget "$r" "d['judge']['sandbox']['worker_end']") "^killed at its 
 expect_match <(jget "$r" "d['worker']['exit']") "^killed [0-9.]+ s after its last message"
 w=$(jget "$r" "d['worker']['seconds']")
 python3 -c "import sys; sys.exit(0 if float('$w') < 10 else 1)" || fail "linger's worker ran ${w} s: its destructor was not cut short"
-[ $((t1 - t0)) -lt 20 ] || fail "the batch took $((t1 - t0)) s: a kernel's code ran on after its job"
 # the honest kernel's worker ends at its last output like every boxed host
 # worker, and the record says so in the same words
 h=$(grep -l '"variant": "honest"' artifacts/runs/*.json | grep -v batch | head -1)

@@ -10,7 +10,11 @@
 # sample is credited at most 50 us.  Its 8 MiB copy after the done line
 # runs while the parent wakes to read the line, which the time includes,
 # so it is ok at its twin's time or escaped_work where the parent reads
-# the line before the copy ends; nap64 (64 MiB) is escaped_work.
+# the line before the copy ends; nap64 (64 MiB) is escaped_work, or ok
+# and slower than its twin where the parent woke after its copy (CI,
+# 2026-11-29, load 78: ok at 0.213x, 5.0 ms against 1.06 ms): either way
+# its work did not go unseen, the property (lib.sh
+# expect_caught_or_slower); an ok that is not slower fails.
 . "$REPO/tests/cli/lib.sh"
 runs_alone_machine "its cheat races the parent's stop, and its thousands of threads load the whole machine (a load average past 100): t0147, an alone test beside it, had an honest sample charged (2026-11-29)"
 mkrepo
@@ -21,11 +25,12 @@ for sp in crowd256 nap; do
 done
 timeout -s KILL 300 "$EVIDENT" run --no-progress "$TEST_TMP/crowd256.yaml" > "$TEST_TMP/crowd" 2>&1
 [ $? != 137 ] || fail "evident run (crowd256) still ran after 300 s"
-grep "UNEXPECTED" "$TEST_TMP/crowd" && fail "a host-redteam26-crowd256 variant did not get its expected outcome"
-expect_match "$TEST_TMP/crowd" "^crowd +escaped_work "
+expect_match "$TEST_TMP/crowd" "^twin +ok "
+expect_caught_or_slower "$TEST_TMP/crowd" crowd escaped_work
+expect_caught_or_slower "$TEST_TMP/crowd" nap escaped_work
 timeout -s KILL 200 "$EVIDENT" run --no-progress "$TEST_TMP/nap.yaml" > "$TEST_TMP/nap" 2>&1
 [ $? != 137 ] || fail "evident run (nap) still ran after 200 s"
 expect_match "$TEST_TMP/nap" "^twin +ok "
 expect_match "$TEST_TMP/nap" "^nap +(ok|escaped_work) "
-expect_match "$TEST_TMP/nap" "^nap64 +escaped_work "
+expect_caught_or_slower "$TEST_TMP/nap" nap64 escaped_work
 exit 0

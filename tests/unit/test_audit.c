@@ -66,38 +66,53 @@ static void put_variant_x(struct store *st, const char *id, const char *variant,
 	json_decref(m);
 }
 
+/* A clean evident-run/2 record of experiment e, variant variant, kernel
+ * k.c at sha (*src is its source, the caller's) with checks[0..n), the
+ * caller's to fill further and commit (v2_commit). */
+static void v2_base(struct run_record *r, struct rec_source *src, const char *variant, const char *sha,
+		    const struct rec_check *checks, size_t n)
+{
+	*src = (struct rec_source){ "k.c", sha, NULL };
+	memset(r, 0, sizeof(*r));
+	r->experiment = "e";
+	r->variant = variant;
+	r->kernel = "k.c";
+	r->backend = "cuda";
+	r->outcome = OUTCOME_OK;
+	r->repeats = 1;
+	r->gpu_slot = -1;
+	r->wall_s = NAN;
+	r->problem.flops = r->problem.min_bytes = NAN;
+	r->sources = src;
+	r->n_sources = 1;
+	r->correctness_pass = 1;
+	r->atol = r->rtol = r->rel_l2 = 1e-3;
+	r->checks = (struct rec_check *)checks;
+	r->n_checks = n;
+	r->throttled = -1;
+	r->cost.wall_s = r->cost.gpu_s = r->cost.usd = NAN;
+}
+
+static void v2_commit(struct store *st, const char *id, const struct run_record *r)
+{
+	json_t *m = record_run_json(r);
+	assert_int_equal(store_commit(st, id, m), 0);
+	json_decref(m);
+}
+
 /* An evident-run/2 record through record_run_json: checks[0..n), the extra
  * shape's status, the float64 reference check (borrowed). */
 static void put_v2(struct store *st, const char *id, const char *variant, const char *sha,
 		   const struct rec_check *checks, size_t n, const char *shape_status, const char *shape_reason,
 		   json_t *ref)
 {
-	struct rec_source src = { "k.c", sha, NULL };
+	struct rec_source src;
 	struct run_record r;
-	memset(&r, 0, sizeof(r));
-	r.experiment = "e";
-	r.variant = variant;
-	r.kernel = "k.c";
-	r.backend = "cuda";
-	r.outcome = OUTCOME_OK;
-	r.repeats = 1;
-	r.gpu_slot = -1;
-	r.wall_s = NAN;
-	r.problem.flops = r.problem.min_bytes = NAN;
-	r.sources = &src;
-	r.n_sources = 1;
-	r.correctness_pass = 1;
-	r.atol = r.rtol = r.rel_l2 = 1e-3;
-	r.checks = (struct rec_check *)checks;
-	r.n_checks = n;
+	v2_base(&r, &src, variant, sha, checks, n);
 	r.extra_shape_status = shape_status;
 	r.extra_shape_reason = shape_reason;
 	r.reference_check = ref;
-	r.throttled = -1;
-	r.cost.wall_s = r.cost.gpu_s = r.cost.usd = NAN;
-	json_t *m = record_run_json(&r);
-	assert_int_equal(store_commit(st, id, m), 0);
-	json_decref(m);
+	v2_commit(st, id, &r);
 }
 
 /* An evident-run/2 record of experiment e checked under the spec
@@ -111,31 +126,13 @@ static void put_v2_tol(struct store *st, const char *id, const char *variant, co
 	for (int i = 0; i < 3; i++)
 		ck[i] = (struct rec_check){ .phase = "seed", .seed = i + 1, .dist = "uniform", .sample = -1,
 					    .max_abs_err = 1e-9, .rel_l2 = rel_l2, .ref_scale = 1, .pass = 1 };
-	struct rec_source src = { "k.c", sha, NULL };
+	struct rec_source src;
 	struct run_record r;
-	memset(&r, 0, sizeof(r));
-	r.experiment = "e";
-	r.variant = variant;
-	r.kernel = "k.c";
-	r.backend = "cuda";
-	r.outcome = OUTCOME_OK;
-	r.repeats = 1;
-	r.gpu_slot = -1;
-	r.wall_s = NAN;
-	r.problem.flops = r.problem.min_bytes = NAN;
-	r.sources = &src;
-	r.n_sources = 1;
-	r.correctness_pass = 1;
+	v2_base(&r, &src, variant, sha, ck, 3);
 	r.atol = r.rtol = r.rel_l2 = spec;
 	r.problem_atol = r.problem_rtol = r.problem_rel_l2 = own;
-	r.checks = ck;
-	r.n_checks = 3;
 	r.extra_shape_status = "checked";
-	r.throttled = -1;
-	r.cost.wall_s = r.cost.gpu_s = r.cost.usd = NAN;
-	json_t *m = record_run_json(&r);
-	assert_int_equal(store_commit(st, id, m), 0);
-	json_decref(m);
+	v2_commit(st, id, &r);
 }
 
 /*
