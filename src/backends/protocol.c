@@ -659,6 +659,8 @@ int proto_feed(struct proto *p, const char *buf, size_t n, int reply_fd)
 	if (p->violation)
 		return -1;
 	while (n) {
+		if (p->stop_at_fini && p->state >= ST_FINI && !p->data_left)
+			break;
 		if (p->data_left) {
 			size_t k = n < p->data_left ? n : p->data_left;
 			if (p->frame_to)

@@ -173,6 +173,10 @@ struct proto {
 	int wait_last;              /* that sample was the worker's last */
 	int got_last;               /* a sample said it was the last: no more may come */
 	size_t data_left;           /* bytes of a frame still to come */
+	/* 1: nothing after the outputs is read (proto_feed stops at ST_FINI
+	 * with no frame arriving): a worker killed at its last output (job.c
+	 * no_grace), whose fini() may have written more in the same read */
+	int stop_at_fini;
 	struct proto_capture frame; /* the frame arriving */
 	char *frame_to;             /* a timed frame: stage.buf (else NULL: to capture_fd) */
 	/* every timed frame arrives here, the same touched bytes whatever was

@@ -327,7 +327,11 @@ static int job_over(const struct wrun *w)
 {
 	if (!strcmp(w->job.phase, "plan"))
 		return w->proto.plan != NULL && !w->proto.violation && !w->proto.failure;
-	return w->proto.got_done || proto_samples_over(&w->proto);
+	/* Not while an output frame is still arriving: the last seed's frame
+	 * follows the message that ends the seeds, and a box killed there
+	 * (a boxed host worker has no grace) cut it short */
+	/* nor when the worker died in its samples: its exit is the evidence */
+	return w->proto.got_done || (proto_samples_over(&w->proto) && !w->proto.data_left && !w->hc.worker_gone);
 }
 
 /*
@@ -413,6 +417,9 @@ static int worker_finished(const struct wrun *w)
 {
 	if (w->proto.violation)
 		return 0;
+	/* killed at its last output by design: every output was in */
+	if (w->no_grace && w->rr.killed_at_end)
+		return !w->proto.failure && proto_samples_over(&w->proto) && !w->proto.data_left;
 	double cpu = end_grace_user_s(w);
 	/* killed at the end of its grace having computed there: a violation
 	 * whether or not a done message came first, which kernel code can
@@ -641,6 +648,8 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 					      : c->be->uses_gpu ? WORKER_FINI_GRACE_GPU_S
 					      : c->sb.on ? 0
 							 : WORKER_FINI_GRACE_HOST_S };
+	w->no_grace = strcmp(w->job.phase, "plan") && ro.end_grace_s == 0;
+	w->proto.stop_at_fini = w->no_grace;
 	int rc = run_command(&ro, &w->rr);
 	sandbox_argv_free(boxed);
 	if (filter_fd >= 0)
@@ -668,7 +677,9 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 			      w->rr.seconds - w->rr.end_seconds, used,
 			      w->proto.got_done ? "after its done message" : "without its done message");
 	}
-	proto_finish(&w->proto, w->rr.exited && w->rr.exit_code == 0);
+	/* a worker with no grace may exit by itself between its last output
+	 * and the kill: its status 0 says nothing of messages never read */
+	proto_finish(&w->proto, w->rr.exited && w->rr.exit_code == 0 && !(w->no_grace && w->end_looked));
 	return 0;
 }
 
