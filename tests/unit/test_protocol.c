@@ -381,6 +381,52 @@ static void test_late_checks(void **state)
 	close(fds[1]);
 }
 
+/* A worker killed at its last output (a boxed host worker: job.c
+ * no_grace) is read no further: its last seed's frame ends its outputs,
+ * and a line its fini() wrote into the same read is not the protocol's
+ * (stop_at_fini).  Read as before it is a violation, and which one a run
+ * got turned on where the reads fell. */
+static void seed_frame_then_line(int stop, struct proto *p, int cap_fd, int reply_fd)
+{
+	proto_init(p);
+	p->phase = "shape";
+	p->seeds = 1;
+	p->output_bytes = 4;
+	p->capture_fd = cap_fd;
+	p->stop_at_fini = stop;
+	feed(p, "{\"msg\":\"hello\",\"protocol\":4,\"pid\":1}\n", reply_fd);
+	feed(p, "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n", reply_fd);
+	feed(p, "{\"msg\":\"output\",\"phase\":\"seed\",\"index\":0,\"bytes\":4}\n", reply_fd);
+	/* the seeds are over before the frame is in: the job is not */
+	assert_true(proto_samples_over(p));
+	assert_int_equal(p->data_left, 4);
+}
+
+static void test_stop_at_fini(void **state)
+{
+	(void)state;
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	int cap_fd = memfd_create("cap", 0);
+	assert_true(cap_fd >= 0);
+	static const char tail[] = "abcd{\"msg\":\"timing\",\"n\":3,\"method\":{}}\n";
+	struct proto p;
+	seed_frame_then_line(1, &p, cap_fd, fds[1]);
+	assert_int_equal(proto_feed(&p, tail, strlen(tail), fds[1]), 0);
+	assert_null(p.violation);
+	assert_int_equal(p.data_left, 0);
+	proto_finish(&p, 0);
+	assert_null(p.violation);
+	proto_release(&p);
+	seed_frame_then_line(0, &p, cap_fd, fds[1]);
+	assert_int_equal(proto_feed(&p, tail, strlen(tail), fds[1]), -1);
+	assert_non_null(p.violation);
+	proto_release(&p);
+	close(cap_fd);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 int main(void)
 {
 	assert_int_equal(PROTOCOL_VERSION, 4); /* the hello above speaks it */
@@ -392,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_sample_order),
 		cmocka_unit_test(test_stash_cold),
 		cmocka_unit_test(test_late_checks),
+		cmocka_unit_test(test_stop_at_fini),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
