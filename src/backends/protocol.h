@@ -149,6 +149,9 @@ struct proto {
 
 	/* what arrived */
 	json_t *device, *kernel, *warmup, *method, *failure;
+	/* the worker's backend uses a GPU (job.c): only there can a device be
+	 * missing, and only before one opened (outcome.c, no_device) */
+	int gpu;
 	json_t *plan;               /* phase "plan": the planner's plan (backends/seal.h), unchecked */
 	struct proto_sample *samples;
 	size_t n_samples, alloc;

@@ -582,6 +582,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	w->proto.n_sets = w->job.n_sets;
 	w->proto.max_samples = w->job.timing ? w->job.k.samples : 0;
 	w->proto.fresh_keys = w->job.timing && c->be->uses_gpu;
+	w->proto.gpu = c->be->uses_gpu;
 	w->proto.first_set = w->job.first_set;
 	w->proto.keep = keep_sample;
 	w->proto.late = late_checks;

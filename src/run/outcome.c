@@ -195,6 +195,23 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 		    v != OUTCOME_NO_DEVICE)
 			set(o, reason, OUTCOME_PROTOCOL_VIOLATION,
 			    xstrfmt("protocol violation: the worker claimed the outcome '%s'", oc ? oc : "?"));
+		/* no_device takes a run out of every verdict and claim, so only
+		 * the harness may say it, and only before any kernel code ran:
+		 * a host worker has no device to miss, and a GPU worker's kernel
+		 * loads only after its device opened (the device message's
+		 * info).  Kernel code can write the failure message itself (red
+		 * team 44: coin_nodev said no_device in its wrong half, and its
+		 * row read flaky-but-validated; quiet_only said it whenever its
+		 * init met load, and 10 of 12 batches left the reruns) */
+		else if (v == OUTCOME_NO_DEVICE && !p->gpu)
+			set(o, reason, OUTCOME_PROTOCOL_VIOLATION,
+			    xstrdup("protocol violation: a host worker claimed the outcome 'no_device' (it has no "
+				    "device to miss; kernel code can write the message)"));
+		else if (v == OUTCOME_NO_DEVICE && p->device)
+			set(o, reason, OUTCOME_CRASHED,
+			    xstrfmt("the worker said no_device after its GPU had opened, which kernel code can write: "
+				    "not taken as no_device (%s%s%s)",
+				    e ? e : "", e && why ? ": " : "", why ? why : ""));
 		else
 			set(o, reason, v, xstrfmt("%s%s%s", e ? e : "", e && why ? ": " : "", why ? why : ""));
 		return;

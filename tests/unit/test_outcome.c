@@ -170,6 +170,21 @@ static void test_protocol_and_claims(void **state)
 	r = base(&ok, &p, good, 1);
 	assert_string_equal(cls(&r), "crashed");
 	proto_release(&p);
+
+	/* no_device takes a run out of every verdict: only a GPU worker's
+	 * harness may say it, before its device opened (no kernel code yet);
+	 * red team 44's coin_nodev wrote it from a host kernel */
+	proto_init(&p);
+	p.failure = json_pack("{s:s}", "outcome", "no_device");
+	r = base(&ok, &p, good, 1);
+	assert_string_equal(cls(&r), "protocol_violation");
+	p.gpu = 1;
+	r = base(&ok, &p, good, 1);
+	assert_string_equal(cls(&r), "no_device");
+	p.device = json_pack("{s:s}", "name", "NVIDIA H100");
+	r = base(&ok, &p, good, 1);
+	assert_string_equal(cls(&r), "crashed");
+	proto_release(&p);
 }
 
 static void test_extra_shape(void **state)
