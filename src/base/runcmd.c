@@ -74,6 +74,8 @@ void run_result_describe(const struct run_result *r, struct strbuf *sb)
 		strbuf_addf(sb, "could not start: %s", strerror(r->exec_errno));
 	else if (r->timed_out)
 		strbuf_addf(sb, "timeout after %.1f s", r->seconds);
+	else if (r->killed_at_end && r->end_no_grace)
+		strbuf_addf(sb, "killed at its last message (it has no grace after it)");
 	else if (r->killed_at_end)
 		strbuf_addf(sb, "killed %.1f s after its last message (still running)", r->seconds - r->end_seconds);
 	else if (r->signaled)
@@ -330,6 +332,7 @@ static void wait_child(const struct run_opts *o, pid_t pid, double t0, int kille
 					o->on_end_kill(o->ctx);
 				kill_child(o, pid);
 				res->killed_at_end = 1;
+				res->end_no_grace = o->end_grace_s <= 0;
 				killed = 1;
 				continue;
 			}
@@ -590,6 +593,7 @@ int run_command(const struct run_opts *o, struct run_result *res)
 					o->on_end_kill(o->ctx);
 				kill_child(o, pid);
 				res->killed_at_end = 1;
+				res->end_no_grace = o->end_grace_s <= 0;
 				break;
 			}
 			wait_ms = (int)(left * 1000) + 1;

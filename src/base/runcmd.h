@@ -26,6 +26,7 @@ struct run_result {
 	 * the child was still there end_grace_s later: killed then, not a
 	 * crash (run_opts.end_grace_s) */
 	int killed_at_end;
+	int end_no_grace;  /* and that grace was 0: killed at its last message, by design */
 	double end_seconds; /* when on_chan said so, since the start; 0: it never did */
 	double seconds;   /* wall-clock */
 };

@@ -315,6 +315,7 @@ static void test_end_grace(void **state)
 	struct run_result r;
 	assert_int_equal(run_command(&o, &r), 0);
 	assert_true(r.killed_at_end);
+	assert_false(r.end_no_grace);
 	/* the hook ran once, before the kill (job.c reads the worker's CPU there) */
 	assert_int_equal(seen.calls, 1);
 	assert_true(seen.alive);
@@ -329,7 +330,12 @@ static void test_end_grace(void **state)
 	o.end_grace_s = 0;
 	assert_int_equal(run_command(&o, &r), 0);
 	assert_true(r.killed_at_end);
+	assert_true(r.end_no_grace);
 	assert_true(r.seconds < 5);
+	struct strbuf how = STRBUF_INIT;
+	run_result_describe(&r, &how);
+	assert_string_equal(how.buf, "killed at its last message (it has no grace after it)");
+	strbuf_release(&how);
 	/* one that ends within its grace: exited, not killed */
 	const char *argv1[] = { "sh", "-c", "echo done >&3; sleep 0.1; exit 0", NULL };
 	o.argv = argv1;
