@@ -49,11 +49,16 @@ grep -q "mem_hide: .*(oom_score_adj 1000)" "$TEST_TMP/logs" || fail "mem_hide, h
 # ones (the record's timed checks) from the others
 r=$(grep -l '"variant": "check_spy2"' artifacts/runs/*.json | grep -v batch | head -1)
 [ -n "$r" ] || fail "no record of check_spy2"
-grep "check_spy2: gaps" "$TEST_TMP/logs" | head -1 > "$TEST_TMP/gaps"
+grep "check_spy2: gap " "$TEST_TMP/logs" > "$TEST_TMP/gaps"
 python3 - "$r" "$TEST_TMP/gaps" <<'P' || fail "check_spy2 told the checked samples from the others"
 import json, sys
 d = json.load(open(sys.argv[1]))
-gaps = [int(x) for x in open(sys.argv[2]).read().split()[2:]]
+# "check_spy2: gap I N" lines, one a timed launch after the first
+g = {}
+for line in open(sys.argv[2]):
+    w = line.split()
+    g[int(w[2])] = int(w[3])
+gaps = [g[i] for i in range(len(g)) if i in g]
 # every timed sample (the stress distributions' too: timing.by_dist), not just the time's
 bd = d['timing'].get('by_dist')
 n = sum(x['n'] for x in bd.values()) if bd else d['timing']['n']
