@@ -10,16 +10,22 @@
 # spins past the 1 s end grace: ok while a done message exempted a worker
 # from the grace's CPU test; now protocol_violation.  Red team 29's
 # thp_spin, below.
+# Which way leader is defeated turns on the scheduler: where the parent
+# wakes for the done line only after the copy (its CPU shared with the
+# leader), the copy is in the time and leader is ok but slower than its
+# twin (its README's second first try: 0.779x; under load, make test
+# 2026-11-29: 0.630x and 0.514x, and beside two busy loops 0.712x and
+# 0.565x, 2 of 2): caught or slower (lib.sh expect_caught_or_slower).
 . "$REPO/tests/cli/lib.sh"
 runs_alone_machine "its cheat races the parent's stop, and its thousands of threads load the whole machine (a load average past 100): t0147, an alone test beside it, had an honest sample charged (2026-11-29)"
 mkrepo
 for sp in leader grace; do
 	timeout -s KILL 200 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam25-$sp.yaml > "$TEST_TMP/$sp" 2>&1
 	[ $? != 137 ] || fail "evident run ($sp) still ran after 200 s"
-	grep "UNEXPECTED" "$TEST_TMP/$sp" && fail "a host-redteam25-$sp variant did not get its expected outcome"
 done
+grep "UNEXPECTED" "$TEST_TMP/grace" && fail "a host-redteam25-grace variant did not get its expected outcome"
 expect_match "$TEST_TMP/leader" "^twin +ok "
-expect_match "$TEST_TMP/leader" "^leader +escaped_work "
+expect_caught_or_slower "$TEST_TMP/leader" leader escaped_work
 expect_match "$TEST_TMP/grace" "^naive +ok "
 # since red team 43 (a fini() computing in kernel mode, which the grace's
 # user-mode rule did not see) a boxed host worker is killed at its last
