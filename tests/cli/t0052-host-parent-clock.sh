@@ -3,8 +3,12 @@
 # A worker that timed its own launches recorded it ok and 96x "faster"
 # (e5a1300, this machine).  The parent times every sample from outside the
 # kernel's process (src/run/host_clock.c), draws each sample's inputs and
-# checks, and the record says so: clock_hook is ok at a median within a
-# factor 3 of the honest kernel's (the load of a 2-CPU machine, not 100).
+# checks, and the record says so: clock_hook is ok at a median above a
+# tenth of the honest kernel's (a believed clock puts it near 1/96).  Only
+# that side is the cheat's, and with room for the load: one repeat a side
+# beside two busy loops read clock_hook at 3.13x the honest median
+# (2026-11-29), which the old bound (within a factor 3 either way) failed;
+# the same noise the other way would have failed its lower side.
 . "$REPO/tests/cli/lib.sh"
 runs_alone "compares two variants' medians, each timed in its own moment"
 mkrepo
@@ -21,7 +25,7 @@ m = [json.load(open(p))['timing']['stats']['median'] for p in sys.argv[1:]]
 print(m[0] / m[1])
 P
 ) || fail "medians"
-python3 -c "import sys; r=float(sys.argv[1]); sys.exit(0 if 1/3 < r < 3 else 1)" "$ratio" ||
+python3 -c "import sys; r=float(sys.argv[1]); sys.exit(0 if r > 1/10 else 1)" "$ratio" ||
 	fail "clock_hook's median is $ratio x the honest one's: its own clock was believed"
 # every timed sample had inputs of its own: no two checked samples share a seed
 python3 - "$r" <<'P' || fail "timed checks share inputs"

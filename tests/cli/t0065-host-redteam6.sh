@@ -14,7 +14,13 @@
 # held: ok, each try refused or harmless).
 . "$REPO/tests/cli/lib.sh"
 mkrepo
-timeout -s KILL 120 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam6.yaml > "$TEST_TMP/out" 2>&1
+# at a 30 s job limit, not the spec's 5 s: no variant here hangs, and the
+# same honest attention (redteam5's shape and samples) took 2.88 s of its
+# 3 s there in make test at load 13.4 (t0064), a race the outcomes here
+# should not run
+sed 's/timeout_s: 5}/timeout_s: 30}/' tests/fixtures/specs/host-redteam6.yaml > experiments/rt6.yaml
+grep -q 'timeout_s: 30}' experiments/rt6.yaml || fail "sed host-redteam6.yaml"
+timeout -s KILL 120 "$EVIDENT" run --no-progress experiments/rt6.yaml > "$TEST_TMP/out" 2>&1
 rc=$?
 [ "$rc" != 137 ] || fail "evident run still ran after 120 s"
 grep "UNEXPECTED" "$TEST_TMP/out" && fail "a cheat did not get its expected outcome"

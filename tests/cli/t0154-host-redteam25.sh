@@ -10,16 +10,29 @@
 # spins past the 1 s end grace: ok while a done message exempted a worker
 # from the grace's CPU test; now protocol_violation.  Red team 29's
 # thp_spin, below.
+# Which way leader is defeated turns on the scheduler: where the parent
+# wakes for the done line only after the copy (its CPU shared with the
+# leader), the copy is in the time and leader is ok but slower than its
+# twin (its README's second first try: 0.779x; under load, make test
+# 2026-11-29: 0.630x and 0.514x, and beside two busy loops 0.712x and
+# 0.565x, 2 of 2): caught or slower (lib.sh expect_caught_or_slower).
 . "$REPO/tests/cli/lib.sh"
 runs_alone_machine "its cheat races the parent's stop, and its thousands of threads load the whole machine (a load average past 100): t0147, an alone test beside it, had an honest sample charged (2026-11-29)"
 mkrepo
+# A run killed at kill_s has hung: every job is held to its spec's
+# timeout_s (2 x 120, 2 x 60, 3 x 120 and 4 x 120 s here), so that sum is
+# the runner's own bound.  200 s was a bound on a loaded machine's wall
+# time instead: host-redteam30-fini2 (3 GiB of small pages per variant)
+# was still running at 200 s beside two busy loops and other sessions'
+# tests (load 10-12, 2026-11-29: small_free's job alone took 87 s).
+kill_s=600
 for sp in leader grace; do
-	timeout -s KILL 200 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam25-$sp.yaml > "$TEST_TMP/$sp" 2>&1
-	[ $? != 137 ] || fail "evident run ($sp) still ran after 200 s"
-	grep "UNEXPECTED" "$TEST_TMP/$sp" && fail "a host-redteam25-$sp variant did not get its expected outcome"
+	timeout -s KILL $kill_s "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam25-$sp.yaml > "$TEST_TMP/$sp" 2>&1
+	[ $? != 137 ] || fail "evident run ($sp) still ran after $kill_s s"
 done
+grep "UNEXPECTED" "$TEST_TMP/grace" && fail "a host-redteam25-grace variant did not get its expected outcome"
 expect_match "$TEST_TMP/leader" "^twin +ok "
-expect_match "$TEST_TMP/leader" "^leader +escaped_work "
+expect_caught_or_slower "$TEST_TMP/leader" leader escaped_work
 expect_match "$TEST_TMP/grace" "^naive +ok "
 # since red team 43 (a fini() computing in kernel mode, which the grace's
 # user-mode rule did not see) a boxed host worker is killed at its last
@@ -36,13 +49,13 @@ expect_match <(jget "$f" "d['judge']['sandbox']['worker_end']") "^killed at its 
 # their fini(): ok; and it raced the freeing, so an honest small_free was
 # a violation.  keep_spin, a spin freeing nothing, was a violation.  Since
 # red team 43 none of their fini()s runs (killed at the last output): all ok
-timeout -s KILL 200 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam29-fini.yaml > "$TEST_TMP/thp" 2>&1
-[ $? != 137 ] || fail "evident run (thp) still ran after 200 s"
+timeout -s KILL $kill_s "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam29-fini.yaml > "$TEST_TMP/thp" 2>&1
+[ $? != 137 ] || fail "evident run (thp) still ran after $kill_s s"
 grep "UNEXPECTED" "$TEST_TMP/thp" && fail "a host-redteam29-fini variant did not get its expected outcome"
 expect_match "$TEST_TMP/thp" "^thp_free +ok "
 expect_match "$TEST_TMP/thp" "^thp_spin +ok "
-timeout -s KILL 200 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam30-fini2.yaml > "$TEST_TMP/split" 2>&1
-[ $? != 137 ] || fail "evident run (split) still ran after 200 s"
+timeout -s KILL $kill_s "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam30-fini2.yaml > "$TEST_TMP/split" 2>&1
+[ $? != 137 ] || fail "evident run (split) still ran after $kill_s s"
 grep "UNEXPECTED" "$TEST_TMP/split" && fail "a host-redteam30-fini2 variant did not get its expected outcome"
 expect_match "$TEST_TMP/split" "^small_free +ok "
 expect_match "$TEST_TMP/split" "^split_spin2 +ok "
