@@ -343,7 +343,9 @@ static int run_among(const struct run_record *r, const struct run_record *const 
  * Every run of the code a `validated` claim names, newest first: the
  * claim's runs ev[0..n_ev) (its variant's, or its pin's) say which code,
  * and the evidence is every run in the store, under any variant name, of
- * any experiment or batch (reproductions left out, as everywhere), that
+ * any experiment or batch (reproductions included: `evident reproduce`
+ * rebuilt and ran the same code, and red team 44's reproduction that
+ * failed s1 and s7 left `validated s1` supported while it was left out), that
  * ran one of their programs (code_same_program: the same sources'
  * contents, command line and parameters, or the same host object) for
  * the same problem and dtype at any shape on the same device
@@ -373,7 +375,7 @@ static size_t runs_of_code(struct actx *a, const struct run_record *const *ev, s
 		}
 	}
 	const struct run_record **all = NULL;
-	size_t n_all = n_id ? query_variant_runs(a->q, NULL, NULL, &all) : 0;
+	size_t n_all = n_id ? query_all_runs(a->q, &all) : 0;
 	*out = xcalloc(n_all + n_ev + 1, sizeof(**out));
 	size_t n = 0;
 	for (size_t k = 0; k < n_all; k++) {
@@ -386,7 +388,7 @@ static size_t runs_of_code(struct actx *a, const struct run_record *const *ev, s
 		if (in)
 			(*out)[n++] = r;
 	}
-	/* a named run the walk left out (a reproduction's, named by its id) */
+	/* a named run the walk did not match (a record without a binary hash) */
 	for (size_t i = 0; i < n_ev; i++)
 		if (!run_among(ev[i], *out, n))
 			(*out)[n++] = ev[i];
@@ -483,7 +485,13 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 				aside_run = r, aside_why = ew;
 			continue;
 		}
-		int other = !run_among(r, named, n_named);
+		/* another name's (or experiment's) run of the code; a run of
+		 * the claim's own name that the claim's runs did not list is a
+		 * reproduction's (query_variant_runs leaves those out) */
+		int other = !run_among(r, named, n_named) &&
+			    !(str_same(r->experiment, e) && str_same(r->variant, v));
+		const struct batch_record *rb = run_among(r, named, n_named) ? NULL : query_batch_of(a->q, r);
+		int repro = rb && rb->repro.have;
 		n_other += other;
 		n_ev++;
 		struct strbuf ok = STRBUF_INIT, bad = STRBUF_INIT;
@@ -507,6 +515,8 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 			if (other)
 				strbuf_addf(&fails, " (the same code as %s/%s)", audit_name_or(r->experiment),
 					    audit_name_or(r->variant));
+			if (repro)
+				strbuf_addf(&fails, " (in reproduction %s)", audit_id_or(rb->run_id));
 			strbuf_addf(&fails, ": %s", strbuf_str(&bad));
 		}
 		strbuf_release(&ok);

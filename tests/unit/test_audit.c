@@ -242,6 +242,23 @@ static void put_host_batch(struct store *st, const char *id, const char *exp, js
 	json_decref(b);
 }
 
+/* A batch of `evident reproduce` (experiment exp, baseline z) that
+ * reproduced batch of, with rows (stolen), for problem p2; its verdicts
+ * are not read by `validated`, its runs are. */
+static void put_host_repro(struct store *st, const char *id, const char *exp, const char *of, json_t *rows)
+{
+	json_t *b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f}, s:{s:s, s:s, s:{s:i}, "
+			      "s:[s]}, s:o, s:{s:s, s:s, s:f, s:b, s:[]}}",
+			      "kind", "batch", "format", "evident-batch/1", "experiment", exp, "batch_id", id, "baseline",
+			      "z", "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm", "comparisons",
+			      (json_int_t)0, "alpha", 0.05, "threshold", 0.01, "problem", "name", "p2", "dtype", "fp32",
+			      "shape", "N", 256, "dims", "N", "variants", rows, "reproduction", "of", of, "commit",
+			      "0123456789abcdef0123456789abcdef01234567", "threshold", 0.01, "reproduced", 0, "variants");
+	assert_non_null(b);
+	assert_int_equal(store_commit(st, id, b), 0);
+	json_decref(b);
+}
+
 static int setup(void **state)
 {
 	assert_non_null(mkdtemp(dir));
@@ -661,6 +678,21 @@ static int setup(void **state)
 		free(id);
 	}
 	put_host_batch(&st, "20260113T000009Z-sv-x-batch", "sv", rows);
+	/* red team 44, finding 3: rp.c's s1 ran clean in batch rp-x, and
+	 * wrong_output when `evident reproduce` rebuilt it (batch rp-rx) */
+	char rpsha[SHA256_HEX_LEN + 1];
+	f = fopen("rp.c", "w");
+	fputs("int rp;\n", f);
+	fclose(f);
+	assert_int_equal(sha256_file_hex("rp.c", rpsha), 0);
+	put_host_run(&st, "20260114T000000Z-rp-s1", "rp", "s1", "20260114T000002Z-rp-x-batch", "rp.c", rpsha, "rpbin",
+		     NULL, "ok");
+	put_host_batch(&st, "20260114T000002Z-rp-x-batch", "rp",
+		       json_pack("[o]", host_row("s1", "20260114T000000Z-rp-s1", NULL, NULL, 0, 0, 0, 0)));
+	put_host_run(&st, "20260114T000004Z-rp-s1r", "rp", "s1", "20260114T000005Z-rp-rx-batch", "rp.c", rpsha, "rpbin",
+		     NULL, "wrong_output");
+	put_host_repro(&st, "20260114T000005Z-rp-rx-batch", "rp", "20260114T000002Z-rp-x-batch",
+		       json_pack("[o]", host_row("s1", "20260114T000004Z-rp-s1r", NULL, NULL, 0, 0, 0, 0)));
 	/* batches of experiment r and their reproductions, oldest first */
 	const enum repro_verdict ok2[] = { REPRO_REPRODUCED, REPRO_REPRODUCED };
 	const enum repro_verdict bad2[] = { REPRO_REPRODUCED, REPRO_NOT_REPRODUCED };
@@ -1275,6 +1307,24 @@ static void test_errata(void **state)
 	remove("errata.txt");
 }
 
+/*
+ * Red team 44, finding 3: a reproduction's runs are runs of the code it
+ * rebuilt, so `validated` reads them (s1 clean in its batch, wrong_output
+ * in the reproduction of it: before, query_variant_runs left the
+ * reproduction out and the claim was supported on 1 run).
+ */
+static void test_validated_reproduction(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: validated experiment=rp variant=s1 -->\n", &c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: validated rp/s1: 1 of 2 run(s) of the current source failed a "
+				  "check: run 20260114T000004Z-rp-s1r (in reproduction 20260114T000005Z-rp-rx-batch): "
+				  "wrong_output"));
+	assert_int_equal(c.contradicted, 1);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1300,6 +1350,7 @@ int main(void)
 		cmocka_unit_test(test_validated_every_run_tolerance),
 		cmocka_unit_test(test_validated_by_code),
 		cmocka_unit_test(test_reruns_in_batch),
+		cmocka_unit_test(test_validated_reproduction),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
