@@ -693,6 +693,17 @@ static int setup(void **state)
 		     NULL, "wrong_output");
 	put_host_repro(&st, "20260114T000005Z-rp-rx-batch", "rp", "20260114T000002Z-rp-x-batch",
 		       json_pack("[o]", host_row("s1", "20260114T000004Z-rp-s1r", NULL, NULL, 0, 0, 0, 0)));
+	/* red team 44, finding 1: sl.c, a kernel that echoes a parameter
+	 * COIN (another code at each value), clean at COIN 1, wrong at 2,
+	 * refused by the compiler at 3 */
+	char slsha[SHA256_HEX_LEN + 1];
+	f = fopen("sl.c", "w");
+	fputs("int sl;\n", f);
+	fclose(f);
+	assert_int_equal(sha256_file_hex("sl.c", slsha), 0);
+	put_host_run(&st, "20260115T000000Z-sl-s1", "sl", "s1", NULL, "sl.c", slsha, "slbin1", "1", "ok");
+	put_host_run(&st, "20260115T000001Z-sl-s2", "sl", "s2", NULL, "sl.c", slsha, "slbin2", "2", "wrong_output");
+	put_host_run(&st, "20260115T000002Z-sl-s3", "sl", "s3", NULL, "sl.c", slsha, "slbin3", "3", "build_failed");
 	/* batches of experiment r and their reproductions, oldest first */
 	const enum repro_verdict ok2[] = { REPRO_REPRODUCED, REPRO_REPRODUCED };
 	const enum repro_verdict bad2[] = { REPRO_REPRODUCED, REPRO_NOT_REPRODUCED };
@@ -1325,6 +1336,42 @@ static void test_validated_reproduction(void **state)
 	free(f);
 }
 
+/*
+ * Red team 44, finding 1: `validated` is every run of the kernel file, at
+ * any parameters (coin_salt echoed SALT, so each SALT was another code and
+ * a clean slate): sl/s1 is contradicted by s2's wrong_output at COIN 2,
+ * and s3's build_failed at COIN 3 is a configuration that refused itself,
+ * counted but no failure.  params=COIN=1 narrows the claim to its
+ * configuration, and the finding still says how many others failed; a
+ * params= its runs did not run at is malformed.  Before: supported on
+ * s1's one run.
+ */
+static void test_validated_by_family(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: validated experiment=sl variant=s1 -->\n"
+			"<!-- claim: validated experiment=sl variant=s1 params=COIN=1 -->\n"
+			"<!-- claim: validated experiment=sl variant=s1 params=COIN=2 -->\n"
+			"<!-- claim: validated experiment=sl variant=s1 params=COIN -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: validated sl/s1: 1 of 2 run(s) of the current source failed a "
+				  "check: run 20260115T000001Z-sl-s2 (sl/s2: the kernel file at COIN=2): wrong_output"));
+	assert_non_null(strstr(f, "; 1 of the runs are its kernel file at other parameters, flags or headers (params="
+				  "NAME=VALUE claims one configuration); 1 run(s) at other configurations refused them "
+				  "(build_failed, init_failed or launch_failed: no output, nothing judged)\n"));
+	assert_non_null(strstr(f, "t.md:2: supported: validated sl/s1: 1 run(s) of the current source passed every check"));
+	assert_non_null(strstr(f, "; params=COIN=1: 2 run(s) of the kernel file in 2 other configuration(s) left out, 1 "
+				  "of those configurations failed\n"));
+	assert_non_null(strstr(f, "t.md:3: error: claim 'validated': params=COIN=2, but run 20260115T000000Z-sl-s1 of "
+				  "sl/s1 ran at COIN=1"));
+	assert_non_null(strstr(f, "t.md:4: error: claim 'validated': params='COIN' is not NAME=VALUE"));
+	assert_int_equal(c.contradicted, 1);
+	assert_int_equal(c.supported, 1);
+	assert_int_equal(c.errors, 2);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1351,6 +1398,7 @@ int main(void)
 		cmocka_unit_test(test_validated_by_code),
 		cmocka_unit_test(test_reruns_in_batch),
 		cmocka_unit_test(test_validated_reproduction),
+		cmocka_unit_test(test_validated_by_family),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
