@@ -546,7 +546,7 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 	char **cfg_out = NULL, **cfg_out_bad = NULL; /* configurations params= left out, and those that failed */
 	size_t n_cfg_out = 0, n_cfg_out_bad = 0, n_out = 0, n_refused = 0, n_cfg = 0;
 	struct strbuf why = STRBUF_INIT, fails = STRBUF_INIT, ran = STRBUF_INIT, head = STRBUF_INIT,
-		      detail = STRBUF_INIT;
+		      detail = STRBUF_INIT, aside_why = STRBUF_INIT;
 	size_t nr = validated_runs(a, e, v, pin, &runs, &why);
 	strbuf_addf(&head, "validated %s/%s", e, v);
 	if (!nr) {
@@ -572,7 +572,6 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 	const struct run_record *newest = runs[0], *pass = NULL, *loose_run = NULL;
 	size_t n_ev = 0, n_fail = 0, n_loose = 0, n_named = 0, n_other = 0, n_aside = 0;
 	const struct run_record *aside_run = NULL;
-	const char *aside_why = NULL;
 	struct strbuf loose = STRBUF_INIT;
 	const struct run_record **named = xcalloc(nr + 1, sizeof(*named));
 	for (size_t i = 0; i < nr; i++) {
@@ -602,11 +601,16 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		/* interrupted, or no GPU: nothing was judged */
 		if (r->outcome == OUTCOME_ABORTED || r->outcome == OUTCOME_NO_DEVICE)
 			continue;
-		/* the runner's own defect, named in the errata: said below */
-		const char *ew = audit_errata_why(a->o->errata, r->run_id, r->batch_id);
-		if (ew) {
-			if (!n_aside++)
-				aside_run = r, aside_why = ew;
+		/* written by a runner commit the errata name as defective:
+		 * said below */
+		long ei = audit_errata_find(a->o->errata, r->git.commit);
+		if (ei >= 0) {
+			if (!n_aside++) {
+				const struct audit_errata *er = a->o->errata;
+				aside_run = r;
+				strbuf_addf(&aside_why, "runner commit %.8s, fixed in %.8s: %s", er->commit[ei],
+					    er->fixed[ei], er->why[ei]);
+			}
 			continue;
 		}
 		/* another name's (or experiment's) run of the code; a run of
@@ -675,7 +679,7 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 	free(named);
 	if (!n_ev) { /* every run set aside (or none judged): nothing says it passed */
 		audit_finding(a, m->line, "unsupported", "%s: no run of its code was judged%s%s%s", head.buf,
-			      n_aside ? " (every one set aside by the errata: " : "", n_aside ? aside_why : "",
+			      n_aside ? " (every one set aside by the errata: " : "", n_aside ? aside_why.buf : "",
 			      n_aside ? ")" : "");
 		goto out;
 	}
@@ -707,8 +711,9 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		strbuf_addf(&detail, "; %zu run(s) at other configurations refused them (build_failed, init_failed or "
 			    "launch_failed: no output, nothing judged)", n_refused);
 	if (n_aside)
-		strbuf_addf(&detail, "; %zu run(s) of the code set aside by %s (run %s: %s)", n_aside,
-			    a->o->errata_path ? a->o->errata_path : "the errata", audit_id_or(aside_run->run_id), aside_why);
+		strbuf_addf(&detail, "; %zu run(s) of the code set aside by %s (run %s, %s)", n_aside,
+			    a->o->errata_path ? a->o->errata_path : "the errata", audit_id_or(aside_run->run_id),
+			    aside_why.buf);
 	char *last = xstrfmt("run %s", audit_id_or(newest->run_id));
 	conclude(a, m, !n_fail, stale, head.buf, detail.buf, strbuf_str(&why), last);
 	free(last);
@@ -718,6 +723,7 @@ out:
 	strbuf_release(&ran);
 	strbuf_release(&head);
 	strbuf_release(&detail);
+	strbuf_release(&aside_why);
 	free(runs);
 	free(other_cfg);
 	for (size_t i = 0; i < n_cfg_out; i++)

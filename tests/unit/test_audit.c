@@ -29,6 +29,8 @@
 #include "report/audit_errata.h"
 #include "store/store.h"
 
+#include <git2.h>
+
 static char dir[] = "/tmp/evident-test-audit.XXXXXX";
 
 /* A variant record; extra (may be NULL, stolen) is merged over it, "correctness" member by member. */
@@ -1274,46 +1276,147 @@ static void test_reruns_in_batch(void **state)
 	free(f);
 }
 
+/* A commit of an empty tree in the repository at ".", on parent (NULL:
+ * none), its id into out (41 bytes). */
+static void make_commit(git_repository *repo, const git_oid *parent_id, const char *msg, char *out)
+{
+	git_index *idx;
+	git_oid tree_id, id;
+	git_tree *tree;
+	git_signature *sig;
+	git_commit *parent = NULL;
+	assert_int_equal(git_repository_index(&idx, repo), 0);
+	assert_int_equal(git_index_write_tree(&tree_id, idx), 0);
+	assert_int_equal(git_tree_lookup(&tree, repo, &tree_id), 0);
+	assert_int_equal(git_signature_new(&sig, "t", "t@t", 1767225600, 0), 0);
+	if (parent_id)
+		assert_int_equal(git_commit_lookup(&parent, repo, parent_id), 0);
+	const git_commit *parents[1] = { parent };
+	assert_int_equal(git_commit_create(&id, repo, "HEAD", sig, sig, NULL, msg, tree, parent ? 1 : 0, parents), 0);
+	git_oid_tostr(out, GIT_OID_HEXSZ + 1, &id);
+	git_commit_free(parent);
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_index_free(idx);
+}
+
+/* A host run of er.c (experiment er), recorded by runner commit commit. */
+static void put_er_run(struct store *st, const char *id, const char *var, const char *sha, const char *commit,
+		       const char *outcome)
+{
+	json_t *x = json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:{s:[s, s, s], s:s}, s:{s:s, s:b}}, s:{s:s, s:s, "
+			      "s:{s:i}, s:[s]}}",
+			      "experiment", "er", "backend", "host", "code", "sources", "path", "er.c", "sha256", sha,
+			      "binary_sha256", "erbin", "compiler", "argv", "cc", "-O2", "er.c", "version", "cc 1", "git",
+			      "commit", commit, "dirty", 0, "problem", "name", "p2", "dtype", "fp32", "shape", "N", 256,
+			      "dims", "N");
+	json_object_set_new(x, "batch_id", json_string(id));
+	put_variant_x(st, id, var, sha, "# us\n100\n", outcome, x);
+}
+
+/* Writes text to errata.txt and loads it; returns audit_errata_load's rc. */
+static int load_errata(const char *text, struct audit_errata *e, struct strbuf *err)
+{
+	FILE *f = fopen("errata.txt", "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	strbuf_reset(err);
+	return audit_errata_load("errata.txt", ".", e, err);
+}
+
 /*
- * The errata (data/errata.txt): a run the runner's own defect spoiled is
- * set aside by exact id, and every finding that does so says it, with the
- * reason; one set aside alone leaves nothing judged (unsupported).  An
- * entry without a reason is refused with its line.  (The two PAPER.md
- * claims that the code-wide validated rule contradicted on runs of a
- * broken runner: the sealed path's adjacent-pointer bug at 821e032b, the
- * read-only /proc that broke cuInit at 971e666c.)
+ * The errata (data/errata.txt): an erratum names a runner commit and the
+ * commit that fixed it, and sets aside every record that commit wrote
+ * (er's clean er_a and wrong er_b at c1 alike), never a chosen run; the
+ * finding says how many and why; the fix must be a later commit (it
+ * descends from the defective one) in the repository.  Red team 44's
+ * errata-coin.txt named the 5 failing runs of coin_wrong by run id, with
+ * a made-up reason, and made `validated` supported: a run id is now a
+ * malformed entry, as is a fix that is the defective commit itself (the
+ * red team named the commit that recorded the runs as the fix), an
+ * earlier one, or a commit the repository lacks.  (The old loader took
+ * "ID REASON" and has another signature: this test does not build
+ * against it; the CLI re-run of errata-coin.txt is the before/after.)
  */
 static void test_errata(void **state)
 {
 	(void)state;
 	struct audit_errata e;
 	struct strbuf err = STRBUF_INIT;
-	FILE *f = fopen("errata.txt", "w");
-	assert_non_null(f);
-	fputs("# a comment\n\n20260111T000000Z-vc-wa  the runner's defect (fixed in abc)\n", f);
+	char c1[GIT_OID_HEXSZ + 1], c2[GIT_OID_HEXSZ + 1], c3[GIT_OID_HEXSZ + 1], sha[SHA256_HEX_LEN + 1];
+	git_repository *repo;
+	git_oid o1, o2;
+	git_libgit2_init();
+	assert_int_equal(git_repository_init(&repo, ".", 0), 0);
+	make_commit(repo, NULL, "one", c1);
+	git_oid_fromstr(&o1, c1);
+	make_commit(repo, &o1, "two", c2);
+	git_oid_fromstr(&o2, c2);
+	make_commit(repo, &o2, "three", c3);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	FILE *f = fopen("er.c", "w");
+	fputs("int er;\n", f);
 	fclose(f);
-	assert_int_equal(audit_errata_load("errata.txt", &e, &err), 0);
-	assert_int_equal((int)e.n, 1);
-	assert_string_equal(audit_errata_why(&e, "20260111T000000Z-vc-wa", NULL), "the runner's defect (fixed in abc)");
-	assert_null(audit_errata_why(&e, "20260111T000000Z-vc-w", "x-batch"));
+	assert_int_equal(sha256_file_hex("er.c", sha), 0);
+	struct store st = STORE_INIT;
+	assert_int_equal(store_open(&st, "store", 1), 0);
+	put_er_run(&st, "20260116T000000Z-er-a", "er_a", sha, c1, "ok");
+	put_er_run(&st, "20260116T000001Z-er-b", "er_b", sha, c1, "wrong_output");
+	put_er_run(&st, "20260116T000002Z-er-c", "er_c", sha, c3, "ok");
+	store_release(&st);
 	struct audit_counts c;
-	char *out = audit_with("<!-- claim: validated experiment=vc variant=w_b -->\n", &c, &e);
-	assert_non_null(strstr(out, "t.md:1: supported: validated vc/w_b: 3 run(s) of the current source passed"));
-	assert_non_null(strstr(out, "; 1 run(s) of the code set aside by errata.txt (run 20260111T000000Z-vc-wa: the "
-				    "runner's defect (fixed in abc))"));
-	assert_int_equal(c.supported, 1);
+	char *out = audit("<!-- claim: validated experiment=er variant=er_c -->\n", &c);
+	assert_non_null(strstr(out, "t.md:1: contradicted: validated er/er_c: 1 of 3 run(s)"));
 	free(out);
-	out = audit_with("<!-- claim: validated experiment=vc variant=w_a run=20260111T000000Z-vc-wa -->\n", &c, &e);
-	assert_int_equal(c.contradicted + c.supported + c.unsupported, 1);
+	char *text = xstrfmt("# a comment\n\n%.8s  %.10s the runner's defect\n", c1, c2);
+	assert_int_equal(load_errata(text, &e, &err), 0);
+	free(text);
+	assert_int_equal((int)e.n, 1);
+	assert_string_equal(e.commit[0], c1);
+	assert_string_equal(e.fixed[0], c2);
+	assert_int_equal(audit_errata_find(&e, c1), 0);
+	assert_int_equal(audit_errata_find(&e, c2), -1);
+	assert_int_equal(audit_errata_find(&e, NULL), -1);
+	out = audit_with("<!-- claim: validated experiment=er variant=er_c -->\n"
+			 "<!-- claim: validated experiment=er variant=er_a -->\n",
+			 &c, &e);
+	/* every record of c1, the clean one too */
+	assert_non_null(strstr(out, "t.md:1: supported: validated er/er_c: 1 run(s) of the current source passed"));
+	char *want = xstrfmt("; 2 run(s) of the code set aside by errata.txt (run 20260116T000001Z-er-b, runner commit "
+			     "%.8s, fixed in %.8s: the runner's defect)", c1, c2);
+	assert_non_null(strstr(out, want));
+	free(want);
+	assert_non_null(strstr(out, "t.md:2: supported: validated er/er_a: 1 run(s)"));
+	assert_int_equal(c.supported, 2);
 	free(out);
 	audit_errata_release(&e);
-	f = fopen("errata.txt", "w");
-	assert_non_null(f);
-	fputs("20260111T000000Z-vc-wa\n", f);
-	fclose(f);
-	assert_int_equal(audit_errata_load("errata.txt", &e, &err), -1);
-	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: an entry needs a reason"));
+	/* a run id (red team 44's errata-coin.txt) */
+	assert_int_equal(load_errata("20260116T000001Z-er-b checker defect: a stale reference (fixed in abc)\n", &e, &err),
+			 -1);
+	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: an entry is \"COMMIT FIXED_IN REASON\""));
 	assert_int_equal((int)e.n, 0);
+	/* fixed in the defective commit itself, and in an earlier one */
+	text = xstrfmt("%s %s stale reference\n", c1, c1);
+	assert_int_equal(load_errata(text, &e, &err), -1);
+	free(text);
+	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: the fixing commit "));
+	assert_non_null(strstr(strbuf_str(&err), "is not a later commit than the defective"));
+	text = xstrfmt("%s %s ok\n%s %s stale reference\n", c1, c2, c3, c2);
+	assert_int_equal(load_errata(text, &e, &err), -1);
+	free(text);
+	assert_non_null(strstr(strbuf_str(&err), "errata.txt:2: the fixing commit "));
+	assert_int_equal((int)e.n, 0);
+	/* a commit the repository lacks; no reason */
+	text = xstrfmt("deadbeef %s stale reference\n", c2);
+	assert_int_equal(load_errata(text, &e, &err), -1);
+	free(text);
+	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: commit 'deadbeef' is not in the repository"));
+	text = xstrfmt("%s %s\n", c1, c2);
+	assert_int_equal(load_errata(text, &e, &err), -1);
+	free(text);
+	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: an entry is"));
 	strbuf_release(&err);
 	remove("errata.txt");
 }
