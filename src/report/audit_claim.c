@@ -1439,6 +1439,68 @@ out:
 	strbuf_release(&head);
 }
 
+/* A statistic of a variant's comparison with its batch's baseline: a
+ * value claim on it states a comparison (implied_verdict). */
+static int comparison_stat(const char *stat)
+{
+	static const char *const cmp[] = { "speedup", "delta", "p", "p_raw", "mde", NULL };
+	for (size_t i = 0; cmp[i]; i++)
+		if (!strcmp(stat, cmp[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A value claim on a comparison statistic of row (variant vn of batch b)
+ * states a comparison with the baseline, so it is weighed as the verdict
+ * it implies, by the rules a verdict claim meets (red team 44: `value
+ * stat=speedup value=2.4x` on an inconclusive pair of one process a side
+ * was supported, "within the 95% CI", where `faster` was contradicted).
+ * The comparison's verdict must be faster or slower (its CI beyond the
+ * noise band) and hold as a `faster`/`slower` claim would: not the same
+ * code both sides, the reruns across batches, the p adjusted over the
+ * tries.  Any other verdict (inconclusive, no_difference, one process a
+ * side) decides nothing a number can say: the claim is refused, to be
+ * written as a verdict claim.  Returns 1 when it holds (the verdict added
+ * to msg), 0 with *kind "contradicted" or "unsupported" and why in msg.
+ */
+static int implied_verdict(struct actx *a, const struct batch_record *b, const struct batch_row *row, const char *vn,
+			   int stale, struct strbuf *msg, const char **kind)
+{
+	const char *base = b ? b->baseline : NULL;
+	const struct batch_row *brow = base ? batch_find_row(b, base) : NULL;
+	struct pair_cmp pc;
+	*kind = "unsupported";
+	if (!brow || brow == row || brow->outcome != OUTCOME_OK || !pair_compare(a, b, row, brow, vn, base, &pc)) {
+		strbuf_addstr(msg, "; a comparison statistic states a comparison, and this one cannot be weighed as a "
+				   "verdict (no ok baseline row to compare with in its batch); write it as a verdict claim "
+				   "(docs/paper.md)");
+		return 0;
+	}
+	const char *v = pc.verdict;
+	int one = pc.used->one_process;
+	strbuf_addf(msg, "; as a verdict against %s: speedup %.3fx [%.3f, %.3f], %s%s", base, pc.sp, pc.ci[0], pc.ci[1],
+		    one ? "inconclusive" : v ? v : "none",
+		    one ? " (1 repeat a side: the variance between processes is unknown)" : "");
+	if (one || !v || (strcmp(v, "faster") && strcmp(v, "slower"))) {
+		strbuf_addstr(msg, "; a comparison statistic stated as a value is a comparison, and this one decides "
+				   "no faster or slower: write it as a verdict claim (faster, slower or no-difference "
+				   "with speedup=), which the audit weighs across batches and tries (docs/paper.md)");
+		return 0;
+	}
+	int agrees = 1;
+	*kind = "contradicted";
+	if (same_code_both_sides(a, row, brow, v, msg))
+		return 0;
+	if (!stale) {
+		size_t tries = 1;
+		across_batches(a, b, row, brow, vn, base, v, pc.sp, &agrees, &tries, msg);
+		if (agrees)
+			adjust_over_tries(b, &pc, tries, batch_comparisons(b, &pc), v, &agrees, msg);
+	}
+	return agrees;
+}
+
 void audit_claim_value(struct actx *a, const struct md_marker *m)
 {
 	static const char *const allowed[] = { "experiment", "variant", "run", "stat", "value", "tol", NULL };
@@ -1524,6 +1586,14 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 	int agrees = want >= lo && want <= hi;
 	strbuf_addf(&detail, "recorded %.6g, %s %s [%.6g, %.6g] (run %s)", v, agrees ? "within" : "outside", rule, lo, hi,
 		    audit_id_or(row->run_id));
+	const char *kind;
+	if (agrees && comparison_stat(stat) && !implied_verdict(a, b, row, vn, stale, &detail, &kind)) {
+		if (!strcmp(kind, "unsupported")) {
+			audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, detail.buf);
+			goto out;
+		}
+		agrees = 0;
+	}
 	conclude(a, m, agrees, stale, head.buf, detail.buf, why.buf, last);
 out:
 	free(last);

@@ -1475,6 +1475,45 @@ static void test_validated_by_family(void **state)
 	free(f);
 }
 
+/*
+ * Red team 44, finding 4: a value claim on a comparison statistic is the
+ * verdict it implies, weighed as a verdict claim is.  sh-x's speedup 1.5x
+ * lies in its CI but its faster does not survive the tries (contradicted);
+ * sh-y's holds (supported); o's fast is one process a side and e's twin
+ * no_difference: neither decides faster or slower (unsupported, write a
+ * verdict claim); aa's two sides are one code (contradicted).  Before:
+ * all five supported, each number within its CI.
+ */
+static void test_value_comparison(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=sh variant=fast run=20260105T000002Z-sh-x-batch stat=speedup value=1.5x -->\n"
+			"<!-- claim: value experiment=sh variant=fast run=20260105T000005Z-sh-y-batch stat=speedup value=1.5x -->\n"
+			"<!-- claim: value experiment=o variant=fast stat=speedup value=2x -->\n"
+			"<!-- claim: value experiment=e variant=twin stat=p value=0.8 -->\n"
+			"<!-- claim: value experiment=aa variant=fast stat=speedup value=1.5x -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: value sh/fast speedup=1.5x: recorded 1.5, within the 95% CI [1.25, "
+				  "1.75] (run 20260105T000001Z-sh-fast); as a verdict against base: speedup 1.500x [1.300, "
+				  "1.700], faster; but the two kernels were tried in 3 configurations"));
+	assert_non_null(strstr(f, "t.md:2: supported: value sh/fast speedup=1.5x: "));
+	assert_non_null(strstr(f, "as a verdict against base: speedup 1.500x [1.300, 1.700], faster; p 0.003 adjusted "
+				  "over the 3 configurations the two kernels were tried in"));
+	assert_non_null(strstr(f, "t.md:3: unsupported: value o/fast speedup=2x: recorded 2, within the 95% CI"));
+	assert_non_null(strstr(f, "inconclusive (1 repeat a side: the variance between processes is unknown); a "
+				  "comparison statistic stated as a value is a comparison, and this one decides no faster "
+				  "or slower: write it as a verdict claim"));
+	assert_non_null(strstr(f, "t.md:4: unsupported: value e/twin p=0.8: "));
+	assert_non_null(strstr(f, "no_difference; a comparison statistic stated as a value"));
+	assert_non_null(strstr(f, "t.md:5: contradicted: value aa/fast speedup=1.5x: "));
+	assert_non_null(strstr(f, "but both sides ran the same code"));
+	assert_int_equal(c.supported, 1);
+	assert_int_equal(c.contradicted, 2);
+	assert_int_equal(c.unsupported, 2);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1502,6 +1541,7 @@ int main(void)
 		cmocka_unit_test(test_reruns_in_batch),
 		cmocka_unit_test(test_validated_reproduction),
 		cmocka_unit_test(test_validated_by_family),
+		cmocka_unit_test(test_value_comparison),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
