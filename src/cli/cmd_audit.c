@@ -33,9 +33,10 @@ static const char synopsis[] =
 	"  <!-- claim: measured-on experiment=E gpu=\"H100\" -->\n"
 	"  <!-- claim: setting experiment=E key=timing.samples value=300 -->\n"
 	"add run=RUN_ID to name the code (validated) or the batch (verdicts, values).\n"
-	"tol may be at most 5%.  Runs the errata file names (data/errata.txt when it\n"
-	"exists, or --errata FILE: 'ID REASON' a line) are set aside as the runner's\n"
-	"own defects, and every finding that sets one aside says so.\n"
+	"tol may be at most 5%.  Runs recorded by a runner commit the errata file\n"
+	"names (data/errata.txt when it exists, or --errata FILE: 'COMMIT FIXED_IN\n"
+	"REASON' a line; the fix must descend from COMMIT in this repository) are set\n"
+	"aside as the runner's own defects, and every finding that sets one aside says so.\n"
 	"\n"
 	"Each finding is one line 'FILE:LINE: KIND: message', KIND one of supported,\n"
 	"contradicted (a recorded run says otherwise; 'also stale' when its code has\n"
@@ -72,8 +73,9 @@ int cmd_audit(int argc, const char **argv)
 		OPT_BOOL_SHORT('q', "quiet", &quiet, "do not print supported claims"),
 		OPT_BOOL("no-untraced", &no_untraced, "do not look for untraced numbers"),
 		OPT_STRING("errata", &errata_path, "FILE",
-			   "runs to set aside as the runner's own defects, 'ID REASON' a\n"
-			   "line (default: data/errata.txt when it exists)"),
+			   "runner commits whose records are set aside as the runner's own\n"
+			   "defects, 'COMMIT FIXED_IN REASON' a line (default:\n"
+			   "data/errata.txt when it exists)"),
 		OPT_END(),
 	};
 	argc = parse_options(argc, argv, opts, &usage);
@@ -84,7 +86,7 @@ int cmd_audit(int argc, const char **argv)
 		errata_path = "data/errata.txt";
 	if (errata_path) {
 		struct strbuf err = STRBUF_INIT;
-		if (audit_errata_load(errata_path, &errata, &err) < 0) {
+		if (audit_errata_load(errata_path, ".", &errata, &err) < 0) {
 			error("%s", strbuf_str(&err));
 			strbuf_release(&err);
 			return EV_USAGE;

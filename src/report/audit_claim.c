@@ -339,23 +339,38 @@ static int run_among(const struct run_record *r, const struct run_record *const 
 	return 0;
 }
 
+/* Runs x and y (identities ix, iy) ran the same kernel file (its content:
+ * the family), for the same problem and dtype on the same device, at any
+ * parameters, flags or headers.  A record with no source has no family. */
+static int same_family_run(const struct code_id *ix, const struct run_record *x, const struct code_id *iy,
+			   const struct run_record *y)
+{
+	return x->n_sources && y->n_sources && !strcmp(ix->family, iy->family) && !strcmp(ix->dev, iy->dev) &&
+	       same_kind(&x->problem, &y->problem);
+}
+
 /*
- * Every run of the code a `validated` claim names, newest first: the
- * claim's runs ev[0..n_ev) (its variant's, or its pin's) say which code,
- * and the evidence is every run in the store, under any variant name, of
- * any experiment or batch (reproductions left out, as everywhere), that
- * ran one of their programs (code_same_program: the same sources'
- * contents, command line and parameters, or the same host object) for
- * the same problem and dtype at any shape on the same device
- * (same_code_run), with ev itself (a record without a binary hash is
- * matched by name alone).  Red team 42: coin_wrong, wrong
- * in about half its processes, was validated by pinning its one clean
- * run, or by naming the one of eight same-code variants whose run drew
- * clean; a claim on code is answered by every run of that code.  *out is
- * the caller's to free.
+ * Every run of the kernel file a `validated` claim names, newest first:
+ * the claim's runs ev[0..n_ev) (its variant's, or its pin's) say which
+ * file, and the evidence is every run in the store, under any variant
+ * name, of any experiment or batch (reproductions included: `evident
+ * reproduce` rebuilt and ran the same code, and red team 44's
+ * reproduction that failed s1 and s7 left `validated s1` supported while
+ * it was left out), for the same problem and dtype at any shape on the
+ * same device, that ran one of their programs (same_code_run: the same
+ * sources' contents, command line and parameters, or the same host
+ * object) or their kernel file at any other configuration
+ * (same_family_run: other parameters, flags or headers; (*other)[i] set),
+ * with ev itself (a record without a binary hash is matched by name
+ * alone).  Red team 42: coin_wrong, wrong in about half its processes,
+ * was validated by pinning its one clean run, or by naming the one of
+ * eight same-code variants whose run drew clean; red team 44: a parameter
+ * the kernel only echoes (EV_PARAM(SALT)) made each SALT another code, 8
+ * clean slates for one file.  A claim on a kernel is answered by every run
+ * of its file.  *out and *other are the caller's to free.
  */
 static size_t runs_of_code(struct actx *a, const struct run_record *const *ev, size_t n_ev,
-			   const struct run_record ***out)
+			   const struct run_record ***out, unsigned char **other)
 {
 	struct code_id *ids = xcalloc(n_ev + 1, sizeof(*ids));
 	const struct run_record **of = xcalloc(n_ev + 1, sizeof(*of)); /* the run each code came from */
@@ -373,20 +388,25 @@ static size_t runs_of_code(struct actx *a, const struct run_record *const *ev, s
 		}
 	}
 	const struct run_record **all = NULL;
-	size_t n_all = n_id ? query_variant_runs(a->q, NULL, NULL, &all) : 0;
+	size_t n_all = n_id ? query_all_runs(a->q, &all) : 0;
 	*out = xcalloc(n_all + n_ev + 1, sizeof(**out));
+	*other = xcalloc(n_all + n_ev + 1, 1);
 	size_t n = 0;
 	for (size_t k = 0; k < n_all; k++) {
 		const struct run_record *r = all[k];
-		int in = run_among(r, ev, n_ev);
+		int in = run_among(r, ev, n_ev), fam = 0;
 		struct code_id id;
 		if (!in && code_identity_run(r, r->params, r->n_params, &id))
-			for (size_t j = 0; j < n_id && !in; j++)
+			for (size_t j = 0; j < n_id && !in; j++) {
 				in = same_code_run(&ids[j], of[j], &id, r);
-		if (in)
+				fam |= same_family_run(&ids[j], of[j], &id, r);
+			}
+		if (in || fam) {
+			(*other)[n] = !in;
 			(*out)[n++] = r;
+		}
 	}
-	/* a named run the walk left out (a reproduction's, named by its id) */
+	/* a named run the walk did not match (a record without a binary hash) */
 	for (size_t i = 0; i < n_ev; i++)
 		if (!run_among(ev[i], *out, n))
 			(*out)[n++] = ev[i];
@@ -394,6 +414,90 @@ static size_t runs_of_code(struct actx *a, const struct run_record *const *ev, s
 	free(ids);
 	free(of);
 	return n;
+}
+
+/*
+ * An outcome by which a configuration refuses itself rather than fails:
+ * the compiler rejected it (a tile over the shared memory limit), the
+ * kernel's init refused the shape, or the launch was refused (too many
+ * resources).  A sweep of a kernel file legitimately holds such
+ * configurations; they produced no output, so they say nothing about the
+ * file's correctness, and a run at another configuration that ended so
+ * does not contradict `validated`.  Every other failure (wrong_output,
+ * nan, unwritten_output, flaky, crashed, timeout, protocol_violation,
+ * escaped_work, ...) is the file's, at any configuration.  At the claim's
+ * own configuration any failure counts: that code was claimed.
+ */
+static int config_refused(enum outcome o)
+{
+	return o == OUTCOME_BUILD_FAILED || o == OUTCOME_INIT_FAILED || o == OUTCOME_LAUNCH_FAILED;
+}
+
+/*
+ * params=NAME=V[,NAME=V...] of a `validated` claim: does run r hold every
+ * listed parameter at the listed value?  (An unlisted parameter may have
+ * any value.)  NULL list: every run matches.
+ */
+static int params_match(const char *list, const struct run_record *r)
+{
+	if (!list)
+		return 1;
+	const char *p = list;
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		const char *eq = memchr(p, '=', len);
+		if (!eq)
+			return 0;
+		size_t nl = (size_t)(eq - p), vl = len - nl - 1;
+		int found = 0;
+		for (size_t i = 0; i < r->n_params && !found; i++)
+			found = strlen(r->params[i].name) == nl && !strncmp(r->params[i].name, p, nl) &&
+				strlen(r->params[i].value) == vl && !strncmp(r->params[i].value, eq + 1, vl);
+		if (!found)
+			return 0;
+		p += len + (end != NULL);
+	}
+	return 1;
+}
+
+/* params= is "NAME=V[,NAME=V...]", each NAME and V non-empty. */
+static int params_wellformed(const char *list)
+{
+	const char *p = list;
+	if (!*p)
+		return 0;
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		const char *eq = memchr(p, '=', len);
+		if (!eq || eq == p || (size_t)(eq - p) + 1 == len)
+			return 0;
+		p += len + (end != NULL);
+		if (end && !*p)
+			return 0;
+	}
+	return 1;
+}
+
+/* Add code to the set (*v, *n) of configurations unless it is there;
+ * the strings are the caller's to free with *v. */
+static void count_config(char ***v, size_t *n, const char *code)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], code))
+			return;
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = xstrdup(code);
+}
+
+/* The parameters of r as "A=1,B=2" into sb ("no parameters" when none). */
+static void add_params(struct strbuf *sb, const struct run_record *r)
+{
+	for (size_t i = 0; i < r->n_params; i++)
+		strbuf_addf(sb, "%s%s=%s", i ? "," : "", r->params[i].name, r->params[i].value);
+	if (!r->n_params)
+		strbuf_addstr(sb, "no parameters");
 }
 
 /*
@@ -426,14 +530,23 @@ static size_t widen_pin(struct actx *a, const char *e, const char *v, const stru
 
 void audit_claim_validated(struct actx *a, const struct md_marker *m)
 {
-	static const char *const allowed[] = { "experiment", "variant", "run", NULL };
+	static const char *const allowed[] = { "experiment", "variant", "run", "params", NULL };
 	static const char *const req[] = { "experiment", "variant", NULL };
 	if (keys_ok(a, m, allowed, req) < 0)
 		return;
 	const char *e = md_attr(m, "experiment"), *v = md_attr(m, "variant"), *pin = md_attr(m, "run");
-	const struct run_record **runs;
+	const char *plist = md_attr(m, "params");
+	if (plist && !params_wellformed(plist)) {
+		audit_finding(a, m->line, "error",
+			"claim 'validated': params='%s' is not NAME=VALUE[,NAME=VALUE...] (docs/paper.md)", plist);
+		return;
+	}
+	const struct run_record **runs = NULL;
+	unsigned char *other_cfg = NULL;
+	char **cfg_out = NULL, **cfg_out_bad = NULL; /* configurations params= left out, and those that failed */
+	size_t n_cfg_out = 0, n_cfg_out_bad = 0, n_out = 0, n_refused = 0, n_cfg = 0;
 	struct strbuf why = STRBUF_INIT, fails = STRBUF_INIT, ran = STRBUF_INIT, head = STRBUF_INIT,
-		      detail = STRBUF_INIT;
+		      detail = STRBUF_INIT, aside_why = STRBUF_INIT;
 	size_t nr = validated_runs(a, e, v, pin, &runs, &why);
 	strbuf_addf(&head, "validated %s/%s", e, v);
 	if (!nr) {
@@ -459,7 +572,6 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 	const struct run_record *newest = runs[0], *pass = NULL, *loose_run = NULL;
 	size_t n_ev = 0, n_fail = 0, n_loose = 0, n_named = 0, n_other = 0, n_aside = 0;
 	const struct run_record *aside_run = NULL;
-	const char *aside_why = NULL;
 	struct strbuf loose = STRBUF_INIT;
 	const struct run_record **named = xcalloc(nr + 1, sizeof(*named));
 	for (size_t i = 0; i < nr; i++) {
@@ -468,23 +580,67 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 			named[n_named++] = runs[i];
 		strbuf_release(&w);
 	}
-	/* the claim's runs say which code; every run of that code is the evidence */
+	/* params= narrows the claim to a configuration its own runs ran */
+	for (size_t i = 0; plist && i < n_named; i++)
+		if (!params_match(plist, named[i])) {
+			struct strbuf at = STRBUF_INIT;
+			add_params(&at, named[i]);
+			audit_finding(a, m->line, "error",
+				"claim 'validated': params=%s, but run %s of %s/%s ran at %s; name the parameters it ran "
+				"at (docs/paper.md)", plist, audit_id_or(named[i]->run_id), e, v, at.buf);
+			strbuf_release(&at);
+			free(named);
+			strbuf_release(&loose);
+			goto out;
+		}
+	/* the claim's runs say which kernel file; every run of it is the evidence */
 	free(runs);
-	nr = runs_of_code(a, named, n_named, &runs);
+	nr = runs_of_code(a, named, n_named, &runs, &other_cfg);
 	for (size_t i = 0; i < nr; i++) {
 		const struct run_record *r = runs[i];
 		/* interrupted, or no GPU: nothing was judged */
 		if (r->outcome == OUTCOME_ABORTED || r->outcome == OUTCOME_NO_DEVICE)
 			continue;
-		/* the runner's own defect, named in the errata: said below */
-		const char *ew = audit_errata_why(a->o->errata, r->run_id, r->batch_id);
-		if (ew) {
-			if (!n_aside++)
-				aside_run = r, aside_why = ew;
+		/* written by a runner commit the errata name as defective:
+		 * said below */
+		long ei = audit_errata_find(a->o->errata, r->git.commit);
+		if (ei >= 0) {
+			if (!n_aside++) {
+				const struct audit_errata *er = a->o->errata;
+				aside_run = r;
+				strbuf_addf(&aside_why, "runner commit %.8s, fixed in %.8s: %s", er->commit[ei],
+					    er->fixed[ei], er->why[ei]);
+			}
 			continue;
 		}
-		int other = !run_among(r, named, n_named);
-		n_other += other;
+		/* another name's (or experiment's) run of the code; a run of
+		 * the claim's own name that the claim's runs did not list is a
+		 * reproduction's (query_variant_runs leaves those out) */
+		/* the file at another configuration: outside a params= claim,
+		 * counted only; a configuration that refused itself is no
+		 * failure of the file (config_refused) */
+		if (other_cfg[i] && (!params_match(plist, r) || config_refused(r->outcome))) {
+			struct code_id cid;
+			struct strbuf ok = STRBUF_INIT, bad = STRBUF_INIT;
+			int failed = !config_refused(r->outcome) && !audit_run_checks_passed(r, &ok, &bad);
+			strbuf_release(&ok);
+			strbuf_release(&bad);
+			int outside = !params_match(plist, r);
+			n_out += outside;
+			n_refused += !outside;
+			if (outside && code_identity_run(r, r->params, r->n_params, &cid)) {
+				count_config(&cfg_out, &n_cfg_out, cid.code);
+				if (failed)
+					count_config(&cfg_out_bad, &n_cfg_out_bad, cid.code);
+			}
+			continue;
+		}
+		n_cfg += other_cfg[i];
+		int other = !run_among(r, named, n_named) &&
+			    !(str_same(r->experiment, e) && str_same(r->variant, v));
+		const struct batch_record *rb = run_among(r, named, n_named) ? NULL : query_batch_of(a->q, r);
+		int repro = rb && rb->repro.have;
+		n_other += other && !other_cfg[i];
 		n_ev++;
 		struct strbuf ok = STRBUF_INIT, bad = STRBUF_INIT;
 		if (audit_run_checks_passed(r, &ok, &bad)) {
@@ -504,9 +660,17 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 			strbuf_release(&lw);
 		} else if (n_fail++ < 3) {
 			strbuf_addf(&fails, "%srun %s", n_fail > 1 ? "; " : "", audit_id_or(r->run_id));
-			if (other)
+			if (other_cfg[i]) {
+				strbuf_addf(&fails, " (%s/%s: the kernel file at ", audit_name_or(r->experiment),
+					    audit_name_or(r->variant));
+				add_params(&fails, r);
+				strbuf_addch(&fails, ')');
+			} else if (other) {
 				strbuf_addf(&fails, " (the same code as %s/%s)", audit_name_or(r->experiment),
 					    audit_name_or(r->variant));
+			}
+			if (repro)
+				strbuf_addf(&fails, " (in reproduction %s)", audit_id_or(rb->run_id));
 			strbuf_addf(&fails, ": %s", strbuf_str(&bad));
 		}
 		strbuf_release(&ok);
@@ -515,7 +679,7 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 	free(named);
 	if (!n_ev) { /* every run set aside (or none judged): nothing says it passed */
 		audit_finding(a, m->line, "unsupported", "%s: no run of its code was judged%s%s%s", head.buf,
-			      n_aside ? " (every one set aside by the errata: " : "", n_aside ? aside_why : "",
+			      n_aside ? " (every one set aside by the errata: " : "", n_aside ? aside_why.buf : "",
 			      n_aside ? ")" : "");
 		goto out;
 	}
@@ -537,9 +701,19 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 			    audit_id_or(pass ? pass->run_id : NULL));
 	if (n_other)
 		strbuf_addf(&detail, "; %zu of the runs are the same code under another name or experiment", n_other);
+	if (n_cfg)
+		strbuf_addf(&detail, "; %zu of the runs are its kernel file at other parameters, flags or headers%s", n_cfg,
+			    n_fail ? " (params=NAME=VALUE claims one configuration)" : "");
+	if (plist && n_cfg_out)
+		strbuf_addf(&detail, "; params=%s: %zu run(s) of the kernel file in %zu other configuration(s) left out, "
+			    "%zu of those configurations failed", plist, n_out, n_cfg_out, n_cfg_out_bad);
+	if (n_refused)
+		strbuf_addf(&detail, "; %zu run(s) at other configurations refused them (build_failed, init_failed or "
+			    "launch_failed: no output, nothing judged)", n_refused);
 	if (n_aside)
-		strbuf_addf(&detail, "; %zu run(s) of the code set aside by %s (run %s: %s)", n_aside,
-			    a->o->errata_path ? a->o->errata_path : "the errata", audit_id_or(aside_run->run_id), aside_why);
+		strbuf_addf(&detail, "; %zu run(s) of the code set aside by %s (run %s, %s)", n_aside,
+			    a->o->errata_path ? a->o->errata_path : "the errata", audit_id_or(aside_run->run_id),
+			    aside_why.buf);
 	char *last = xstrfmt("run %s", audit_id_or(newest->run_id));
 	conclude(a, m, !n_fail, stale, head.buf, detail.buf, strbuf_str(&why), last);
 	free(last);
@@ -549,7 +723,15 @@ out:
 	strbuf_release(&ran);
 	strbuf_release(&head);
 	strbuf_release(&detail);
+	strbuf_release(&aside_why);
 	free(runs);
+	free(other_cfg);
+	for (size_t i = 0; i < n_cfg_out; i++)
+		free(cfg_out[i]);
+	for (size_t i = 0; i < n_cfg_out_bad; i++)
+		free(cfg_out_bad[i]);
+	free(cfg_out);
+	free(cfg_out_bad);
 }
 
 static const char *invert_verdict(const char *v)
@@ -1257,6 +1439,68 @@ out:
 	strbuf_release(&head);
 }
 
+/* A statistic of a variant's comparison with its batch's baseline: a
+ * value claim on it states a comparison (implied_verdict). */
+static int comparison_stat(const char *stat)
+{
+	static const char *const cmp[] = { "speedup", "delta", "p", "p_raw", "mde", NULL };
+	for (size_t i = 0; cmp[i]; i++)
+		if (!strcmp(stat, cmp[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A value claim on a comparison statistic of row (variant vn of batch b)
+ * states a comparison with the baseline, so it is weighed as the verdict
+ * it implies, by the rules a verdict claim meets (red team 44: `value
+ * stat=speedup value=2.4x` on an inconclusive pair of one process a side
+ * was supported, "within the 95% CI", where `faster` was contradicted).
+ * The comparison's verdict must be faster or slower (its CI beyond the
+ * noise band) and hold as a `faster`/`slower` claim would: not the same
+ * code both sides, the reruns across batches, the p adjusted over the
+ * tries.  Any other verdict (inconclusive, no_difference, one process a
+ * side) decides nothing a number can say: the claim is refused, to be
+ * written as a verdict claim.  Returns 1 when it holds (the verdict added
+ * to msg), 0 with *kind "contradicted" or "unsupported" and why in msg.
+ */
+static int implied_verdict(struct actx *a, const struct batch_record *b, const struct batch_row *row, const char *vn,
+			   int stale, struct strbuf *msg, const char **kind)
+{
+	const char *base = b ? b->baseline : NULL;
+	const struct batch_row *brow = base ? batch_find_row(b, base) : NULL;
+	struct pair_cmp pc;
+	*kind = "unsupported";
+	if (!brow || brow == row || brow->outcome != OUTCOME_OK || !pair_compare(a, b, row, brow, vn, base, &pc)) {
+		strbuf_addstr(msg, "; a comparison statistic states a comparison, and this one cannot be weighed as a "
+				   "verdict (no ok baseline row to compare with in its batch); write it as a verdict claim "
+				   "(docs/paper.md)");
+		return 0;
+	}
+	const char *v = pc.verdict;
+	int one = pc.used->one_process;
+	strbuf_addf(msg, "; as a verdict against %s: speedup %.3fx [%.3f, %.3f], %s%s", base, pc.sp, pc.ci[0], pc.ci[1],
+		    one ? "inconclusive" : v ? v : "none",
+		    one ? " (1 repeat a side: the variance between processes is unknown)" : "");
+	if (one || !v || (strcmp(v, "faster") && strcmp(v, "slower"))) {
+		strbuf_addstr(msg, "; a comparison statistic stated as a value is a comparison, and this one decides "
+				   "no faster or slower: write it as a verdict claim (faster, slower or no-difference "
+				   "with speedup=), which the audit weighs across batches and tries (docs/paper.md)");
+		return 0;
+	}
+	int agrees = 1;
+	*kind = "contradicted";
+	if (same_code_both_sides(a, row, brow, v, msg))
+		return 0;
+	if (!stale) {
+		size_t tries = 1;
+		across_batches(a, b, row, brow, vn, base, v, pc.sp, &agrees, &tries, msg);
+		if (agrees)
+			adjust_over_tries(b, &pc, tries, batch_comparisons(b, &pc), v, &agrees, msg);
+	}
+	return agrees;
+}
+
 void audit_claim_value(struct actx *a, const struct md_marker *m)
 {
 	static const char *const allowed[] = { "experiment", "variant", "run", "stat", "value", "tol", NULL };
@@ -1342,6 +1586,14 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 	int agrees = want >= lo && want <= hi;
 	strbuf_addf(&detail, "recorded %.6g, %s %s [%.6g, %.6g] (run %s)", v, agrees ? "within" : "outside", rule, lo, hi,
 		    audit_id_or(row->run_id));
+	const char *kind;
+	if (agrees && comparison_stat(stat) && !implied_verdict(a, b, row, vn, stale, &detail, &kind)) {
+		if (!strcmp(kind, "unsupported")) {
+			audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, detail.buf);
+			goto out;
+		}
+		agrees = 0;
+	}
 	conclude(a, m, agrees, stale, head.buf, detail.buf, why.buf, last);
 out:
 	free(last);

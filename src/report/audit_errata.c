@@ -1,74 +1,176 @@
 /*
- * audit_errata.c - the errata file: runs the audit sets aside as the
- * runner's own defects (audit_errata.h says why and the format).
+ * audit_errata.c - the errata file: the runner commits whose records the
+ * audit sets aside as the runner's own defects, each checked against the
+ * repository (audit_errata.h says why and the format).
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <git2.h>
 
 #include "report/audit_errata.h"
 #include "base/util.h"
 
-int audit_errata_load(const char *path, struct audit_errata *e, struct strbuf *err)
+static const char *git_msg(void)
 {
-	struct strbuf in = STRBUF_INIT;
-	memset(e, 0, sizeof(*e));
-	if (read_file(path, &in) < 0) {
-		strbuf_addf(err, "%s: cannot read the errata file", path);
-		strbuf_release(&in);
+	const git_error *e = git_error_last();
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+/* The next whitespace-separated word of [*p, end) into [*w, *we); 0 when none. */
+static int word(const char **p, const char *end, const char **w, const char **we)
+{
+	const char *s = *p;
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	const char *t = s;
+	while (t < end && *t != ' ' && *t != '\t')
+		t++;
+	*w = s;
+	*we = t;
+	*p = t;
+	return t > s;
+}
+
+static int is_hex_id(const char *s, const char *e)
+{
+	if (e - s < 7 || e - s > 40)
+		return 0;
+	for (; s < e; s++)
+		if (!isxdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* Resolve the abbreviated commit id into its full hex (out, 41 bytes);
+ * 0, or -1 with why in err. */
+static int resolve(git_repository *repo, const char *id, char out[GIT_OID_HEXSZ + 1], const char *where,
+		   struct strbuf *err)
+{
+	git_object *obj = NULL;
+	char *spec = xstrfmt("%s^{commit}", id);
+	int rc = git_revparse_single(&obj, repo, spec);
+	free(spec);
+	if (rc < 0) {
+		strbuf_addf(err, "%s: commit '%s' is not in the repository (%s)", where, id, git_msg());
 		return -1;
 	}
+	git_oid_tostr(out, GIT_OID_HEXSZ + 1, git_object_id(obj));
+	git_object_free(obj);
+	return 0;
+}
+
+/* Check entry i (file line line) in repo: both commits resolve (made
+ * full), and the fix descends from the defect.  0, or -1 with err. */
+static int verify(git_repository *repo, struct audit_errata *e, size_t i, const char *path, int line,
+		  struct strbuf *err)
+{
+	char where[4096], c[GIT_OID_HEXSZ + 1], f[GIT_OID_HEXSZ + 1];
+	snprintf(where, sizeof(where), "%s:%d", path, line);
+	if (resolve(repo, e->commit[i], c, where, err) < 0 || resolve(repo, e->fixed[i], f, where, err) < 0)
+		return -1;
+	git_oid oc, of;
+	git_oid_fromstr(&oc, c);
+	git_oid_fromstr(&of, f);
+	int d = git_graph_descendant_of(repo, &of, &oc);
+	if (d < 0) {
+		strbuf_addf(err, "%s: cannot tell whether %.12s descends from %.12s (%s)", where, f, c, git_msg());
+		return -1;
+	}
+	if (!d) {
+		strbuf_addf(err, "%s: the fixing commit %.12s is not a later commit than the defective %.12s (it must "
+			    "descend from it: a defect is fixed after the runner that had it)", where, f, c);
+		return -1;
+	}
+	free(e->commit[i]);
+	free(e->fixed[i]);
+	e->commit[i] = xstrdup(c);
+	e->fixed[i] = xstrdup(f);
+	return 0;
+}
+
+int audit_errata_load(const char *path, const char *repo_dir, struct audit_errata *e, struct strbuf *err)
+{
+	struct strbuf in = STRBUF_INIT;
+	git_repository *repo = NULL;
+	int rc = 0, line = 0;
+	memset(e, 0, sizeof(*e));
+	git_libgit2_init();
+	if (read_file(path, &in) < 0) {
+		strbuf_addf(err, "%s: cannot read the errata file", path);
+		rc = -1;
+		goto out;
+	}
+	if (git_repository_open_ext(&repo, repo_dir ? repo_dir : ".", 0, NULL) < 0) {
+		strbuf_addf(err, "%s: no git repository at '%s' to check its commits in (%s)", path,
+			    repo_dir ? repo_dir : ".", git_msg());
+		rc = -1;
+		goto out;
+	}
 	const char *p = strbuf_str(&in), *end = p + in.len;
-	int line = 0, rc = 0;
-	while (p < end) {
+	while (p < end && !rc) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
 		line++;
 		const char *s = p;
-		while (s < le && (*s == ' ' || *s == '\t'))
-			s++;
 		p = nl ? nl + 1 : end;
+		while (s < le && (*s == ' ' || *s == '\t' || *s == '\r'))
+			s++;
 		if (s == le || *s == '#')
 			continue;
-		const char *idend = s;
-		while (idend < le && *idend != ' ' && *idend != '\t')
-			idend++;
-		const char *why = idend;
+		const char *c, *ce, *f, *fe, *why = s;
+		int two = word(&why, le, &c, &ce) && word(&why, le, &f, &fe);
 		while (why < le && (*why == ' ' || *why == '\t'))
 			why++;
 		const char *wend = le;
 		while (wend > why && (wend[-1] == ' ' || wend[-1] == '\t' || wend[-1] == '\r'))
 			wend--;
-		if (why == wend) {
-			strbuf_addf(err, "%s:%d: an entry needs a reason after its id (\"ID REASON\")", path, line);
+		if (!two || !is_hex_id(c, ce) || !is_hex_id(f, fe) || why == wend) {
+			strbuf_addf(err, "%s:%d: an entry is \"COMMIT FIXED_IN REASON\": the runner commit that had the "
+				    "defect, the commit that fixed it (7 to 40 hex digits each) and a reason; a run or "
+				    "batch id is no erratum (the defect is the runner's, every record it wrote)",
+				    path, line);
 			rc = -1;
 			break;
 		}
-		e->id = xrealloc(e->id, (e->n + 1) * sizeof(*e->id));
+		e->commit = xrealloc(e->commit, (e->n + 1) * sizeof(*e->commit));
+		e->fixed = xrealloc(e->fixed, (e->n + 1) * sizeof(*e->fixed));
 		e->why = xrealloc(e->why, (e->n + 1) * sizeof(*e->why));
-		e->id[e->n] = xstrndup(s, (size_t)(idend - s));
-		e->why[e->n++] = xstrndup(why, (size_t)(wend - why));
+		e->commit[e->n] = xstrndup(c, (size_t)(ce - c));
+		e->fixed[e->n] = xstrndup(f, (size_t)(fe - f));
+		e->why[e->n] = xstrndup(why, (size_t)(wend - why));
+		e->n++;
+		rc = verify(repo, e, e->n - 1, path, line, err);
 	}
+out:
+	git_repository_free(repo);
+	git_libgit2_shutdown();
 	strbuf_release(&in);
 	if (rc < 0)
 		audit_errata_release(e);
 	return rc;
 }
 
-const char *audit_errata_why(const struct audit_errata *e, const char *run_id, const char *batch_id)
+long audit_errata_find(const struct audit_errata *e, const char *git_commit)
 {
-	for (size_t i = 0; e && i < e->n; i++)
-		if ((run_id && !strcmp(e->id[i], run_id)) || (batch_id && !strcmp(e->id[i], batch_id)))
-			return e->why[i];
-	return NULL;
+	size_t len = git_commit ? strlen(git_commit) : 0;
+	/* a record's commit is in full; an older one may be abbreviated */
+	for (size_t i = 0; e && len >= 7 && i < e->n; i++)
+		if (!strncmp(e->commit[i], git_commit, len))
+			return (long)i;
+	return -1;
 }
 
 void audit_errata_release(struct audit_errata *e)
 {
 	for (size_t i = 0; i < e->n; i++) {
-		free(e->id[i]);
+		free(e->commit[i]);
+		free(e->fixed[i]);
 		free(e->why[i]);
 	}
-	free(e->id);
+	free(e->commit);
+	free(e->fixed);
 	free(e->why);
 	memset(e, 0, sizeof(*e));
 }

@@ -1,17 +1,26 @@
 /*
- * audit_errata.h - runs the audit sets aside as the runner's own defects,
- * each with its reason, read from an errata file (default data/errata.txt,
- * `evident audit --errata FILE`).  A record cannot say that the runner
- * that wrote it was broken (the sealed path's adjacent-pointer bug made
- * every CUDA variant of four batches unwritten_output; a read-only /proc
- * made cuInit fail in every CUDA worker of one batch); the errata say so,
- * by exact run or batch id and a reason the audit prints wherever it sets
- * a run aside, so the decision is in the repository and in every finding
- * it touches, never silent.
+ * audit_errata.h - records the audit sets aside as the runner's own
+ * defects, read from an errata file (default data/errata.txt, `evident
+ * audit --errata FILE`).  A record cannot say that the runner that wrote
+ * it was broken (the sealed path's adjacent-pointer bug made every CUDA
+ * variant of four batches unwritten_output; a read-only /proc made cuInit
+ * fail in every CUDA worker of one batch); the errata say so.
  *
- * The file: one entry a line, "ID REASON" (ID a run's or a batch's id, in
- * full; REASON the rest of the line, required); blank lines and lines
- * starting with '#' are skipped.
+ * A defect belongs to a runner build, not to a run: an erratum names the
+ * commit of the runner that had the defect (the records' code.git.commit)
+ * and the commit that fixed it, and sets aside every record that runner
+ * commit wrote, never a chosen run or batch (red team 44: an errata file
+ * naming the 5 failing runs of coin_wrong by id, "checker defect ...
+ * fixed in" the very commit that recorded them, made `validated`
+ * supported).  The audit checks, in the repository, that both commits
+ * exist and that the fixing one descends from the defective one
+ * (git_graph_descendant_of); a file that fails is refused whole.  The
+ * reason is printed wherever a record is set aside, so the decision is in
+ * the repository and in every finding it touches, never silent.
+ *
+ * The file: one entry a line, "COMMIT FIXED_IN REASON" (each commit in
+ * full or abbreviated to at least 7 hex digits; REASON the rest of the
+ * line, required); blank lines and lines starting with '#' are skipped.
  */
 #ifndef EVIDENT_AUDIT_ERRATA_H
 #define EVIDENT_AUDIT_ERRATA_H
@@ -21,16 +30,22 @@
 struct strbuf;
 
 struct audit_errata {
-	char **id, **why; /* n of each, audit_errata_release's */
+	char **commit;  /* the defective runner commits, in full (40 hex) */
+	char **fixed;   /* the commits that fixed them, in full */
+	char **why;     /* the reasons; n of each, audit_errata_release's */
 	size_t n;
 };
 
-/* Read path into *e (zeroed first).  0, or -1 with "path:LINE: what"
- * in *err (the file unreadable, a line with no reason). */
-int audit_errata_load(const char *path, struct audit_errata *e, struct strbuf *err);
-/* The reason for setting aside a run with this run id or batch id (either
- * may be NULL), or NULL when the errata do not name it. */
-const char *audit_errata_why(const struct audit_errata *e, const char *run_id, const char *batch_id);
+/* Read path into *e (zeroed first) and check every entry in the git
+ * repository at or above repo_dir: both commits resolve, and the fixing
+ * one descends from the defective one.  0, or -1 with "path:LINE: what"
+ * in *err (the file unreadable, a malformed line, a commit the repository
+ * lacks, a fix that is not a later commit); *e is then empty. */
+int audit_errata_load(const char *path, const char *repo_dir, struct audit_errata *e, struct strbuf *err);
+/* The entry that sets aside a record written at runner commit git_commit
+ * (the record's code.git.commit; may be NULL): its index into commit[],
+ * fixed[] and why[], or -1 when the errata do not name that commit. */
+long audit_errata_find(const struct audit_errata *e, const char *git_commit);
 void audit_errata_release(struct audit_errata *e);
 
 #endif /* EVIDENT_AUDIT_ERRATA_H */

@@ -510,15 +510,16 @@ int query_resolve(struct query *q, const char *experiment, const char *variant, 
 	return 0;
 }
 
-size_t query_variant_runs(struct query *q, const char *experiment, const char *variant,
-			  const struct run_record ***out)
+/* query_variant_runs; with_repro: the runs of reproductions kept */
+static size_t variant_runs(struct query *q, const char *experiment, const char *variant, int with_repro,
+			   const struct run_record ***out)
 {
 	size_t n = 0, n_repro = 0;
 	*out = xcalloc(q->n + 1, sizeof(**out));
 	/* the reproductions of experiment: their runs are left out */
 	const struct query_entry **repro = xcalloc(q->n + 1, sizeof(*repro));
 	for (size_t i = 0; i < q->n; i++)
-		if (is_reproduction(&q->e[i]) && of_experiment(&q->e[i], experiment))
+		if (!with_repro && is_reproduction(&q->e[i]) && of_experiment(&q->e[i], experiment))
 			repro[n_repro++] = &q->e[i];
 	for (size_t i = q->n; i-- > 0;) {
 		const struct query_entry *e = &q->e[i];
@@ -536,6 +537,17 @@ size_t query_variant_runs(struct query *q, const char *experiment, const char *v
 	}
 	free(repro);
 	return n;
+}
+
+size_t query_variant_runs(struct query *q, const char *experiment, const char *variant,
+			  const struct run_record ***out)
+{
+	return variant_runs(q, experiment, variant, 0, out);
+}
+
+size_t query_all_runs(struct query *q, const struct run_record ***out)
+{
+	return variant_runs(q, NULL, NULL, 1, out);
 }
 
 /* ---- samples, sources, statistics ------------------------------------------------ */

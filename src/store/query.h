@@ -97,7 +97,8 @@ const char **query_experiments(const struct query *q, size_t *n);
  * show, ls), never the experiment's own latest result.  So "latest",
  * query_next_batch, query_newest_batch_id and query_variant_runs leave
  * reproductions (and their runs) out, by the index alone; a reproduction
- * is read when it is named by id.
+ * is read when it is named by id, and its runs by query_all_runs
+ * (`validated`: they are runs of the code).
  */
 /* The reproductions of the batch with run id run_id (or batch id
  * batch_id; either may be NULL), newest first, as entry indices into *out
@@ -145,6 +146,12 @@ int query_resolve(struct query *q, const char *experiment, const char *variant, 
  * any variant (`validated` gathers the runs of one code by content). */
 size_t query_variant_runs(struct query *q, const char *experiment, const char *variant,
 			  const struct run_record ***out);
+/* Every run in the store, newest first, the runs of reproductions
+ * included: a reproduction's runs are runs of the code it rebuilt, and
+ * `validated` asks every run of its code (red team 44: a reproduction
+ * that failed s1 and s7 left `validated s1` supported).  *out is the
+ * caller's to free. */
+size_t query_all_runs(struct query *q, const struct run_record ***out);
 
 /* The timing samples of a run (its samples object), in us; *x is the
  * caller's to free, *n may be 0.  0, or -1 after error() on damage. */

@@ -5,9 +5,11 @@
 # (a variable from outside the repository): were B read as the latest
 # evidence, every claim below would be contradicted (issue 23: after one
 # `reproduce --repeats 3`, two supported claims turned contradicted).  Then:
-#  (a) the claims (`validated`, a verdict, a value, a setting) still read
-#      A: supported, naming A's runs; pinned with run=B they read B:
-#      contradicted;
+#  (a) the claims (a verdict, a value, a setting) still read A:
+#      supported, naming A's runs; pinned with run=B they read B:
+#      contradicted; `validated` reads every run of its kernel file, B's
+#      too (a reproduction ran the code: red team 44), so B's wrong runs
+#      contradict it, pinned or not;
 #  (b) paper: run=latest is A, and a block pinned to A does not call B
 #      "a newer batch";
 #  (c) `ls --batches` says A was reproduced by B (not reproduced) and B
@@ -89,16 +91,17 @@ expect_eq "$(jget "artifacts/runs/$B.json" "d['reproduction']['of']")" "$A"
 expect_eq "$(jget "artifacts/runs/$B.json" "[v['outcome'] for v in d['variants']]")" "['wrong_output', 'ok']"
 
 # --- (a) claims read A unless asked for B ----------------------------------
-expect_exit 0 "$EVIDENT" audit claims.md
+expect_exit 1 "$EVIDENT" audit claims.md
 o="$TEST_TMP/out"
-expect_contains $o 'audit: 4 claims: 4 supported, 0 contradicted, 0 stale, 0 unsupported'
-expect_contains $o "claims.md:1: supported: validated r/base: 3 run(s) of the current source passed every check"
-for run in $(runs_of "$B" base); do expect_not_contains $o "$run"; done
+expect_contains $o 'audit: 4 claims: 3 supported, 1 contradicted, 0 stale, 0 unsupported'
+expect_contains $o "claims.md:1: contradicted: validated r/base: 2 of 10 run(s) of the current source failed a check: run "
+expect_contains $o " (in reproduction $B): wrong_output"
+for run in $(runs_of "$B" base); do expect_not_contains <(grep -v 'claims.md:1:' $o) "$run"; done
 expect_contains $o "claims.md:3: supported: slower long vs base: "
 expect_contains $o "runs $(runs_of "$A" long | cut -d' ' -f1)"
 sed "s/-->/run=$B -->/" claims.md > pinned.md
 expect_exit 1 "$EVIDENT" audit pinned.md
-expect_contains $o "pinned.md:1: contradicted: validated r/base: 2 of 5 run(s) of the current source failed a check: run "
+expect_contains $o "pinned.md:1: contradicted: validated r/base: 2 of 10 run(s) of the current source failed a check: run "
 expect_contains $o "pinned.md:3: contradicted: slower long vs base: base did not run cleanly: wrong_output"
 expect_contains $o "pinned.md:5: contradicted: value r/base"
 expect_contains $o "pinned.md:7: contradicted: setting r repeats=3: "
@@ -143,6 +146,6 @@ expect_match "$TEST_TMP/out" "^$A .* reproduced by $B \(NOT reproduced\), $D \((
 expect_match "$TEST_TMP/out" "^$D .* reproduction of $A: (NOT )?reproduced$"
 expect_match "$TEST_TMP/out" "^$C .* [0-9a-f]{10}$"
 head -1 claims.md > claims2.md
-expect_exit 0 "$EVIDENT" audit claims2.md
-expect_contains "$TEST_TMP/out" "claims2.md:1: supported: validated r/base: 6 run(s) of the current source passed every check that ran"
-expect_match "$TEST_TMP/out" "\(latest ($(runs_of "$C" base | tr ' ' '|'))\)$"
+expect_exit 1 "$EVIDENT" audit claims2.md
+expect_contains "$TEST_TMP/out" "claims2.md:1: contradicted: validated r/base: 2 of "
+expect_contains "$TEST_TMP/out" " (in reproduction $B): wrong_output"

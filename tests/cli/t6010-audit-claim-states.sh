@@ -23,7 +23,8 @@ n=$(tiny_n)
 tiny_fix_n $f "$n"
 expect_exit 1 "$EVIDENT" audit $f
 o="$TEST_TMP/out"
-expect_contains $o "$f:2: supported: validated tiny/slow: 3 run(s) of the current source passed every check that ran: 2 seeds, "
+# slow and base are one kernel file (tiny_attn.c at REPEAT 6 and 1): validated reads both (red team 44)
+expect_contains $o "$f:2: supported: validated tiny/slow: 6 run(s) of the current source passed every check that ran: 2 seeds, "
 expect_contains $o " timed launches, extra shape (latest "
 expect_contains $o "$f:3: supported: faster base vs slow: speedup of base over slow "
 expect_contains $o "$f:4: supported: slower slow vs base: speedup of slow over base 0."
@@ -42,7 +43,7 @@ n2=$(tiny_n)
 sed -i "s/stat=n value=$n /stat=n value=$n2 /" $f
 n=$n2
 expect_exit 1 "$EVIDENT" audit $f
-expect_contains $o "$f:2: contradicted: validated tiny/slow: 3 of 6 run(s) of the current source failed a check: run "
+expect_contains $o "$f:2: contradicted: validated tiny/slow: 3 of 12 run(s) of the current source failed a check: run "
 expect_contains $o ": crashed (worker "  # killed by SIGSEGV; under ASan the worker exits 1
 expect_contains $o "$f:3: contradicted: faster base vs slow: slow did not run cleanly: crashed"
 expect_contains $o "$f:7: supported: value tiny/base n=$n"
@@ -60,7 +61,7 @@ done
 expect_contains $o "$f:7: stale: value tiny/base n=$n: 'kernels/tiny_attn.c' changed since run '"
 expect_contains $o "; rerun the experiment (last batch "
 expect_contains $o "; the old runs agreed: recorded $n, within the precision written"
-expect_contains $o "$f:2: contradicted: validated tiny/slow: 3 of 6 run(s) of the last recorded code failed a check: run "
+expect_contains $o "$f:2: contradicted: validated tiny/slow: 3 of 12 run(s) of the last recorded code failed a check: run "
 expect_contains $o "$f:5: contradicted: faster slow vs base: slow did not run cleanly: crashed"
 expect_contains $o "$f:10: contradicted: measured-on tiny \"H100\": base ran on CPU: "
 expect_contains $o 'audit: 9 claims: 0 supported, 7 contradicted, 2 stale, 0 unsupported'
