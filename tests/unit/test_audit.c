@@ -706,6 +706,15 @@ static int setup(void **state)
 	put_host_run(&st, "20260115T000000Z-sl-s1", "sl", "s1", NULL, "sl.c", slsha, "slbin1", "1", "ok");
 	put_host_run(&st, "20260115T000001Z-sl-s2", "sl", "s2", NULL, "sl.c", slsha, "slbin2", "2", "wrong_output");
 	put_host_run(&st, "20260115T000002Z-sl-s3", "sl", "s3", NULL, "sl.c", slsha, "slbin3", "3", "build_failed");
+	/* red team 44's coin_nodev: a host kernel that said no_device itself
+	 * (recorded so before the runner refused it) in one of its runs */
+	char ndsha[SHA256_HEX_LEN + 1];
+	f = fopen("nd.c", "w");
+	fputs("int nd;\n", f);
+	fclose(f);
+	assert_int_equal(sha256_file_hex("nd.c", ndsha), 0);
+	put_host_run(&st, "20260116T000000Z-nd-a", "nd", "nd", NULL, "nd.c", ndsha, "ndbin", NULL, "ok");
+	put_host_run(&st, "20260116T000001Z-nd-b", "nd", "nd", NULL, "nd.c", ndsha, "ndbin", NULL, "no_device");
 	/* batches of experiment r and their reproductions, oldest first */
 	const enum repro_verdict ok2[] = { REPRO_REPRODUCED, REPRO_REPRODUCED };
 	const enum repro_verdict bad2[] = { REPRO_REPRODUCED, REPRO_NOT_REPRODUCED };
@@ -1246,6 +1255,18 @@ static void test_validated_by_code(void **state)
 	free(f);
 }
 
+/* A host run's no_device is the kernel's own word (a host has no device
+ * to miss): it counts against validated, where a GPU run's is skipped */
+static void test_validated_host_no_device(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: validated experiment=nd variant=nd -->\n", &c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: validated nd/nd: 1 of 2 run(s)"));
+	assert_int_equal(c.contradicted, 1);
+	free(f);
+}
+
 /*
  * Red team 42, finding 2: rows of the claim's own batch that ran the
  * claim's code on both sides are reruns (c1..c4 against z: 1 of 4 reads
@@ -1538,6 +1559,7 @@ int main(void)
 		cmocka_unit_test(test_no_difference_equivalence),
 		cmocka_unit_test(test_validated_every_run_tolerance),
 		cmocka_unit_test(test_validated_by_code),
+		cmocka_unit_test(test_validated_host_no_device),
 		cmocka_unit_test(test_reruns_in_batch),
 		cmocka_unit_test(test_validated_reproduction),
 		cmocka_unit_test(test_validated_by_family),
