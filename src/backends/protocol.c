@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -91,6 +92,56 @@ enum {
 	ST_END,       /* after done or failure: nothing more */
 };
 
+/*
+ * The spill ring's memory outlives its proto: proto_release gives it back
+ * here and the next reserve_spill of the same size takes it, in the same
+ * process (a batch's runs, one after another).  A fresh ring costs a page
+ * fault a page (4096 a 16 MiB ring; in the CI VMs, whose page faults are
+ * dear, 70 ms of CPU, half of it system time, in every run); a ring taken
+ * back is the same pages, already mapped, and reserve_spill touches every
+ * byte of it again, as it does a fresh one.  One ring is kept, the last
+ * given back (a larger one takes the room of a smaller); the lock is for
+ * runners that drive protos from more than one thread.
+ */
+static pthread_mutex_t ring_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *ring_spare;
+static size_t ring_spare_bytes;
+
+/* ring_take: a buffer of exactly bytes, its contents undefined (the spare
+ * when it is that size, else newly allocated); the caller owns it and
+ * hands it to ring_give. */
+static char *ring_take(size_t bytes)
+{
+	char *buf = NULL, *stale = NULL;
+	pthread_mutex_lock(&ring_lock);
+	if (ring_spare && ring_spare_bytes == bytes)
+		buf = ring_spare;
+	else
+		stale = ring_spare;
+	ring_spare = NULL;
+	ring_spare_bytes = 0;
+	pthread_mutex_unlock(&ring_lock);
+	free(stale);
+	return buf ? buf : xmalloc(bytes);
+}
+
+/* ring_give: buf (from ring_take, or NULL) becomes the spare, or is freed
+ * when a spare as large is kept already. */
+static void ring_give(char *buf, size_t bytes)
+{
+	if (!buf)
+		return;
+	pthread_mutex_lock(&ring_lock);
+	if (!ring_spare || ring_spare_bytes < bytes) {
+		char *old = ring_spare;
+		ring_spare = buf;
+		ring_spare_bytes = bytes;
+		buf = old;
+	}
+	pthread_mutex_unlock(&ring_lock);
+	free(buf);
+}
+
 void proto_init(struct proto *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -100,7 +151,6 @@ void proto_init(struct proto *p)
 	p->line = (struct strbuf)STRBUF_INIT;
 	p->kept = (struct strbuf)STRBUF_INIT;
 	p->stage = (struct strbuf)STRBUF_INIT;
-	p->spill = (struct strbuf)STRBUF_INIT;
 }
 
 void proto_release(struct proto *p)
@@ -116,7 +166,7 @@ void proto_release(struct proto *p)
 	free(p->caps);
 	strbuf_release(&p->kept);
 	strbuf_release(&p->stage);
-	strbuf_release(&p->spill);
+	ring_give(p->spill, p->spill_bytes);
 	free(p->spill_meta);
 	free(p->violation);
 	strbuf_release(&p->line);
@@ -220,9 +270,11 @@ static void reserve_spill(struct proto *p, size_t frame_bytes)
 		slots = all < cap ? all : cap;
 	if (slots < 2)
 		slots = 2;
-	strbuf_release(&p->spill);
-	strbuf_grow(&p->spill, slots * f);
-	memset(p->spill.buf, 0, p->spill.alloc);
+	ring_give(p->spill, p->spill_bytes);
+	/* exactly the ring (strbuf_grow's doubling touched twice that) */
+	p->spill_bytes = slots * f;
+	p->spill = ring_take(p->spill_bytes);
+	memset(p->spill, 0, p->spill_bytes);
 	free(p->spill_meta);
 	p->spill_meta = xcalloc(slots, sizeof(*p->spill_meta));
 	p->spill_frame = frame_bytes;
@@ -252,7 +304,7 @@ char *proto_stash_slot(struct proto *p, size_t frame_bytes, int keep, struct pro
 		return proto_kept_slot(p, frame_bytes);
 	reserve_spill(p, frame_bytes);
 	size_t slot = p->spill_next;
-	char *d = p->spill.buf + slot * spill_stride(frame_bytes);
+	char *d = p->spill + slot * spill_stride(frame_bytes);
 	struct proto_capture *old = &p->spill_meta[slot];
 	if (old->timed && old->bytes && p->evict && p->evict(p->keep_ctx, old->index, p->spill_slots)) {
 		/* the frame the ring is about to lose: checked after all */
@@ -292,7 +344,7 @@ void proto_late_checks(struct proto *p)
 		if (!pick[k])
 			continue;
 		struct proto_capture f = p->spill_meta[slot[k]];
-		memcpy(proto_kept_slot(p, f.bytes), p->spill.buf + slot[k] * spill_stride(p->spill_frame), f.bytes);
+		memcpy(proto_kept_slot(p, f.bytes), p->spill + slot[k] * spill_stride(p->spill_frame), f.bytes);
 		struct proto_capture *c = proto_keep_slot(p, f.bytes);
 		f.offset = c->offset;
 		*c = f;

@@ -191,8 +191,11 @@ struct proto {
 	struct strbuf stage;
 	/* where a skipped frame's bytes go (proto_stash_slot): a ring of
 	 * touched memory, PROTO_SPILL_BYTES at least, so that a skipped frame
-	 * is written to memory as cold as a kept frame's room slot */
-	struct strbuf spill;
+	 * is written to memory as cold as a kept frame's room slot (its pages
+	 * may be a ring an earlier proto of this process released: protocol.c
+	 * ring_take) */
+	char *spill;
+	size_t spill_bytes;
 	size_t spill_frame, spill_slots, spill_next;
 	struct proto_capture *spill_meta; /* what each ring slot holds (bytes 0: nothing) */
 	size_t late_checks;         /* checks drawn after the samples ended early (proto_late_checks) */

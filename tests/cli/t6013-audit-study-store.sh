@@ -40,8 +40,11 @@ expect_contains $o "$f:11: contradicted: setting sweep timing.samples=300: 32 of
 expect_contains $o 'audit: 6 claims: 1 supported, 3 contradicted, 0 stale, 0 unsupported, 2 malformed; 3 untraced numbers'
 
 # 6. the repository's own paper: strict audit and generated blocks up to date
-expect_exit 0 "$EVIDENT" audit --strict -q PAPER.md
+# (one strict audit, its claim lines kept for 7: -q changes only what is
+# printed, and t6010-t6012 check it; an audit of PAPER.md is 6 s of CPU)
+expect_exit 0 "$EVIDENT" audit --strict PAPER.md
 expect_contains $o '; 0 untraced numbers'
+cp $o "$TEST_TMP/paper-audit"
 expect_exit 0 "$EVIDENT" paper --check PAPER.md
 # ... and make audit / the repository check in make test run it strictly
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -s --no-print-directory audit test-repo EVIDENT=bin/evident NVCC= >"$TEST_TMP/make.out" 2>&1
@@ -50,7 +53,7 @@ env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -s --no-print-directory audit te
 
 # 7. a comparison with a GPU kernel that ran trust: host says so on its line
 #    (cuDNN, a reference, and iter3's wg2_host); a sealed pair says nothing
-expect_exit 0 "$EVIDENT" audit PAPER.md
+o="$TEST_TMP/paper-audit"
 expect_match $o 'supported: faster wg3 vs cudnn_sdpa: .*; cudnn_sdpa ran trust: host \(its host code in the timing worker, not sealed\)'
 expect_match $o 'supported: no-difference wg2_host vs wg2: .*; wg2_host ran trust: host '
 grep 'supported: faster wg3 vs mma:' $o | grep -q 'trust: host' && fail "a sealed pair is marked trust: host"

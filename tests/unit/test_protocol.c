@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -301,7 +302,7 @@ static void test_stash_cold(void **state)
 			char *d = proto_stash_slot(&p, fb, 0, NULL);
 			assert_true(d != prev);
 			assert_true(d < room || d >= room + p.kept.alloc); /* never the room */
-			assert_true(d >= p.spill.buf && d + fb <= p.spill.buf + p.spill.alloc);
+			assert_true(d >= p.spill && d + fb <= p.spill + p.spill_bytes);
 			if (k)
 				assert_true(d == prev + stride); /* the next slot, not the one just written */
 			prev = d;
@@ -312,6 +313,44 @@ static void test_stash_cold(void **state)
 		assert_ptr_equal(proto_stash_slot(&p, fb, 1, NULL), p.kept.buf + fb);
 		proto_release(&p);
 	}
+}
+
+/* The ring is exactly its slots (no more memory touched than that), and
+ * the next proto of the process that reserves one of the same size takes
+ * the released one's pages back, touched again: every byte the last run's
+ * frames left there is zero before the first frame of the next. */
+static void test_ring_reused(void **state)
+{
+	(void)state;
+	size_t fb = 8192;
+	struct proto p;
+	proto_init(&p);
+	proto_reserve_kept(&p, fb, 3);
+	assert_int_equal(p.spill_bytes, p.spill_slots * fb);
+	char *ring = p.spill;
+	for (size_t k = 0; k < p.spill_slots; k++)
+		memset(proto_stash_slot(&p, fb, 0, NULL), 0xa5, fb);
+	proto_release(&p);
+	proto_init(&p);
+	struct rusage r0, r1;
+	getrusage(RUSAGE_SELF, &r0);
+	proto_reserve_kept(&p, fb, 3);
+	getrusage(RUSAGE_SELF, &r1);
+	assert_ptr_equal(p.spill, ring);
+	/* the same pages, mapped already: a fresh ring faults every page in
+	 * (the same address comes back from a new mapping too) */
+	size_t pages = p.spill_bytes / 4096;
+	if ((size_t)(r1.ru_minflt - r0.ru_minflt) > pages / 2)
+		fail_msg("%ld page faults touching a ring of %zu pages taken back", r1.ru_minflt - r0.ru_minflt, pages);
+	for (size_t i = 0; i < p.spill_bytes; i++)
+		if (p.spill[i])
+			fail_msg("byte %zu of a ring taken back is %d, not touched again", i, p.spill[i]);
+	proto_release(&p);
+	/* a ring of another size is newly made, never a part of the spare */
+	proto_init(&p);
+	proto_reserve_kept(&p, 3 * fb, 3);
+	assert_int_equal(p.spill_bytes, p.spill_slots * 3 * fb);
+	proto_release(&p);
 }
 
 /* the late pick: the skipped samples still held, and sample 2 of them */
@@ -437,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_draw_unseen),
 		cmocka_unit_test(test_sample_order),
 		cmocka_unit_test(test_stash_cold),
+		cmocka_unit_test(test_ring_reused),
 		cmocka_unit_test(test_late_checks),
 		cmocka_unit_test(test_stop_at_fini),
 	};
