@@ -16,9 +16,18 @@
 . "$REPO/tests/cli/lib.sh"
 runs_alone "vfork_stall's wall time is held against its time limit"
 mkrepo
-timeout -s KILL 120 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam7.yaml > "$TEST_TMP/out" 2>&1
+# The spec's 3 s limit is for vfork_stall (it stalls until killed); the
+# others raced it under load (thread_crowd and crowd_work timed out at
+# about 3.2 s in 5 of 5 runs at load 8-10, 2026-11-29), so they run at
+# 30 s and vfork_stall alone at the spec's 3 s
+sed 's/timeout_s: 3}/timeout_s: 30}/; /^  vfork_stall: /d' tests/fixtures/specs/host-redteam7.yaml > "$TEST_TMP/rt7.yaml"
+grep -q 'timeout_s: 30}' "$TEST_TMP/rt7.yaml" && ! grep -q '^  vfork_stall:' "$TEST_TMP/rt7.yaml" || fail "sed host-redteam7.yaml"
+timeout -s KILL 300 "$EVIDENT" run --no-progress "$TEST_TMP/rt7.yaml" > "$TEST_TMP/out" 2>&1
 rc=$?
-[ "$rc" != 137 ] || fail "evident run still ran after 120 s"
+[ "$rc" != 137 ] || fail "evident run still ran after 300 s"
+timeout -s KILL 120 "$EVIDENT" run --no-progress --only vfork_stall tests/fixtures/specs/host-redteam7.yaml >> "$TEST_TMP/out" 2>&1
+rc=$?
+[ "$rc" != 137 ] || fail "evident run (vfork_stall) still ran after 120 s"
 grep "UNEXPECTED" "$TEST_TMP/out" && fail "a cheat did not get its expected outcome"
 for v in honest uevent_ear after; do expect_match "$TEST_TMP/out" "^$v +ok"; done
 expect_match "$TEST_TMP/out" "^vfork_stall +timeout"
