@@ -93,16 +93,19 @@ long is slower than base. <!-- claim: slower experiment=r a=long b=base run=$B -
 The baseline takes 1 us. <!-- claim: value experiment=r variant=base stat=median_us value=1us run=$B -->
 MD
 expect_exit 1 "$EVIDENT" audit pinned.md
-expect_contains "$TEST_TMP/out" "pinned.md:1: contradicted: validated r/base: 1 of 3 run(s) of the current source failed a check: run "
+# (6: validated reads every run of the kernel file, reproductions and
+# other parameters included, since red team 44; it read 3 before)
+expect_contains "$TEST_TMP/out" "pinned.md:1: contradicted: validated r/base: 1 of 6 run(s) of the current source failed a check: run "
 expect_contains "$TEST_TMP/out" "pinned.md:3: contradicted: slower long vs base: base did not run cleanly: wrong_output"
 expect_contains "$TEST_TMP/out" "pinned.md:5: contradicted: value r/base"
-# unpinned, the claim reads A's runs, never its reproduction's
+# unpinned, the claim reads every run of base's kernel file, its
+# reproduction's too (red team 44: a reproduction that failed left
+# `validated` supported while reproductions were left out): the
+# reproduction's wrong_output contradicts it, and says where it ran
 echo "The baseline passes every check. <!-- claim: validated experiment=r variant=base -->" >claims.md
-expect_exit 0 "$EVIDENT" audit claims.md
-expect_contains "$TEST_TMP/out" "claims.md:1: supported: validated r/base: "
-for run in $(jget "artifacts/runs/$B.json" "' '.join(r for v in d['variants'] for r in v['runs'])"); do
-	expect_not_contains "$TEST_TMP/out" "$run"
-done
+expect_exit 1 "$EVIDENT" audit claims.md
+expect_contains "$TEST_TMP/out" "claims.md:1: contradicted: validated r/base: 1 of 6 run(s) of the current source failed a check: run "
+expect_contains "$TEST_TMP/out" " (in reproduction $B): wrong_output"
 
 # the refusals (t0070 c): an ambiguous id, no repository, a missing commit
 expect_exit 2 "$EVIDENT" reproduce 2
