@@ -58,4 +58,24 @@ done
 "$EVIDENT" run --no-progress --repeats 1 tests/fixtures/specs/host-redteam24-fini.yaml > "$TEST_TMP/out24" 2>&1
 grep "UNEXPECTED" "$TEST_TMP/out24" && fail "host-redteam24-fini: a variant did not get its expected outcome"
 expect_match "$TEST_TMP/out24" "^sleep1500 +ok "
+# red team 43: fini()s that keep 2 threads busy for 3 s in the kernel
+# (getrandom, page faults) or in user mode: under the grace's user-CPU
+# rule the kernel-mode one was ok 21 of 21.  Now no fini() of a boxed
+# host worker runs: every worker ended at its last output, within a
+# fraction of a second of it
+"$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam43-grace.yaml > "$TEST_TMP/out43" 2>&1
+grep "UNEXPECTED" "$TEST_TMP/out43" && fail "host-redteam43-grace: a variant did not get its expected outcome"
+python3 - artifacts/runs/*.json <<'PY' || fail "a red team 43 worker ran on after its last output"
+import json, sys
+n = 0
+for f in sys.argv[1:]:
+    r = json.load(open(f))
+    if f.endswith("-batch.json") or r.get("experiment") != "host-redteam43-grace":
+        continue
+    s = r["judge"]["sandbox"]
+    assert s.get("worker_end", "").startswith("killed at its last output"), (r["variant"], s.get("worker_end"))
+    assert s.get("after_outputs_s", 0) < 0.5, (r["variant"], s.get("after_outputs_s"))
+    n += 1
+assert n == 12, n  # 6 variants, 2 repeats
+PY
 exit 0
