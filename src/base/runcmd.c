@@ -206,10 +206,38 @@ int run_child_pid(int pid)
 /* Kill the child and all of it: with kill_box the box's pid 1 first (its
  * whole PID namespace dies with it; it is in no process group of ours),
  * then the child's process group. */
-static void kill_child(const struct run_opts *o, pid_t pid)
+static void kill_child(const struct run_opts *o, pid_t pid, struct run_result *res)
 {
 	int box = o->kill_box ? run_child_pid(pid) : -1;
+	/* a pidfd for the box's pid 1 before the kill, so the wait below is
+	 * for that process and no later one of the same number */
+	int pfd = -1;
+#ifdef SYS_pidfd_open
+	if (box > 0)
+		pfd = (int)syscall(SYS_pidfd_open, box, 0);
+#endif
+	double t0 = mono_now();
 	if (box > 0 && kill(box, SIGKILL) == 0) {
+		/* The box is gone when its pid 1's last thread is: its memory
+		 * unmapped and its files closed, which the kernel does in the
+		 * dying threads, and which can take seconds (red team 45's
+		 * heavy_exit: 1 GiB mapped 96 times was still being freed 1.2 to
+		 * 2.9 s into the next job's worker, reparented to init once
+		 * bubblewrap had been killed).  The next job starts only once it
+		 * is gone (a pidfd reads at that exit) */
+		if (pfd >= 0 && res) {
+			struct pollfd p = { pfd, POLLIN, 0 };
+			int r;
+			for (;;) {
+				double left = RUN_BOX_EXIT_MAX_S - (mono_now() - t0);
+				r = left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
+				if (r < 0 && errno == EINTR)
+					continue;
+				break;
+			}
+			res->box_exit_s = mono_now() - t0;
+			res->box_exit_late = r == 0;
+		}
 		/* bubblewrap reaps its child and ends: a moment (at most 1 s)
 		 * for that, so that the box's pid 1 is not left a zombie to an
 		 * init that may not reap it (the status stays to be read) */
@@ -222,6 +250,8 @@ static void kill_child(const struct run_opts *o, pid_t pid)
 			nanosleep(&ts, NULL);
 		}
 	}
+	if (pfd >= 0)
+		close(pfd);
 	kill(-pid, SIGKILL);
 }
 
@@ -323,21 +353,21 @@ static void wait_child(const struct run_opts *o, pid_t pid, double t0, int kille
 		if (w < 0 && errno != EINTR)
 			return;
 		if (runcmd_interrupted && !killed) {
-			kill_child(o, pid);
+			kill_child(o, pid, res);
 			killed = 1;
 		}
 		if (w == 0 && bounded) {
 			if (res->end_seconds > 0 && mono_now() - t0 >= res->end_seconds + o->end_grace_s) {
 				if (o->on_end_kill)
 					o->on_end_kill(o->ctx);
-				kill_child(o, pid);
+				kill_child(o, pid, res);
 				res->killed_at_end = 1;
 				res->end_no_grace = o->end_grace_s <= 0;
 				killed = 1;
 				continue;
 			}
 			if (o->timeout_s > 0 && mono_now() - t0 >= o->timeout_s) {
-				kill_child(o, pid);
+				kill_child(o, pid, res);
 				res->timed_out = 1;
 				killed = 1;
 				continue;
@@ -456,6 +486,7 @@ int run_command(const struct run_opts *o, struct run_result *res)
 	char oom_adj[16];
 	int oom_len = o->oom_score_adj > 0 ? snprintf(oom_adj, sizeof(oom_adj), "%d\n", o->oom_score_adj) : 0;
 	memset(res, 0, sizeof(*res));
+	res->box_exit_s = -1;
 	double t0 = mono_now();
 
 	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(execp, O_CLOEXEC) < 0 ||
@@ -591,7 +622,7 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			if (left <= 0) {
 				if (o->on_end_kill)
 					o->on_end_kill(o->ctx);
-				kill_child(o, pid);
+				kill_child(o, pid, res);
 				res->killed_at_end = 1;
 				res->end_no_grace = o->end_grace_s <= 0;
 				break;
@@ -601,7 +632,7 @@ int run_command(const struct run_opts *o, struct run_result *res)
 		if (o->timeout_s > 0) {
 			double left = o->timeout_s - (mono_now() - t0);
 			if (left <= 0) {
-				kill_child(o, pid);
+				kill_child(o, pid, res);
 				res->timed_out = 1;
 				break;
 			}
@@ -609,7 +640,7 @@ int run_command(const struct run_opts *o, struct run_result *res)
 				wait_ms = (int)(left * 1000) + 1;
 		}
 		if (runcmd_interrupted) {
-			kill_child(o, pid);
+			kill_child(o, pid, res);
 			break;
 		}
 		if (wait_ms < 0 || wait_ms > 200)
@@ -632,7 +663,7 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			} else {
 				int r = o->on_chan(buf, (size_t)k, ctlp[1], o->ctx);
 				if (r < 0) {
-					kill_child(o, pid);
+					kill_child(o, pid, res);
 					res->killed_by_parent = 1;
 					stop = 1;
 				} else if (r > 0 && res->end_seconds <= 0) {

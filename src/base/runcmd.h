@@ -29,7 +29,16 @@ struct run_result {
 	int end_no_grace;  /* and that grace was 0: killed at its last message, by design */
 	double end_seconds; /* when on_chan said so, since the start; 0: it never did */
 	double seconds;   /* wall-clock */
+	/* With run_opts.kill_box, when the parent killed the box: seconds from
+	 * the box's pid 1's SIGKILL to its last thread gone (its memory freed,
+	 * its files closed), waited for up to RUN_BOX_EXIT_MAX_S; -1: not
+	 * killed, or not measured (no pidfd) */
+	double box_exit_s;
+	int box_exit_late; /* 1: still there RUN_BOX_EXIT_MAX_S after its kill */
 };
+
+/* How long a kill waits for a killed box to be gone (run_result.box_exit_s). */
+#define RUN_BOX_EXIT_MAX_S 30.0
 
 /* Called with each complete line of the child's stdout (without the '\n'). */
 typedef void (*line_fn)(const char *line, void *ctx);

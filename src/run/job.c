@@ -1059,7 +1059,23 @@ static json_t *job_sandbox(const struct job_state *j)
 	/* how long each worker ran after its last output (job_over) */
 	if (rr->end_seconds > 0 && rr->seconds >= rr->end_seconds)
 		json_object_set_new(s, "after_outputs_s", json_real(rr->seconds - rr->end_seconds));
+	if (rr->box_exit_s >= 0)
+		json_object_set_new(s, "box_exit_s", json_real(rr->box_exit_s));
+	if (rr->box_exit_late)
+		json_object_set_new(s, "box_exit_late",
+				    json_string("the killed box was still there 30 s after its kill; the next job did not "
+						"wait longer"));
+	return s;
+}
+
+/* The extra shape's worker's end, into the sandbox object s (it runs after
+ * the judge's record of the main worker is made, job_record).  A worker
+ * that never ran adds nothing. */
+static void job_sandbox_shape(const struct job_state *j, json_t *s)
+{
 	const struct run_result *sr = &j->shape_w.rr;
+	if (!s || !sr->started)
+		return;
 	if (sr->killed_at_end && !j->c->be->uses_gpu && j->c->sb.on) {
 		json_object_set_new(s, "shape_worker_end",
 				    json_string("killed at its last output, as every boxed host worker is"));
@@ -1071,7 +1087,11 @@ static json_t *job_sandbox(const struct job_state *j)
 	}
 	if (sr->end_seconds > 0 && sr->seconds >= sr->end_seconds)
 		json_object_set_new(s, "shape_after_outputs_s", json_real(sr->seconds - sr->end_seconds));
-	return s;
+	if (sr->box_exit_s >= 0)
+		json_object_set_new(s, "shape_box_exit_s", json_real(sr->box_exit_s));
+	if (sr->box_exit_late)
+		json_object_set_new(s, "shape_box_exit_late",
+				    json_string("the extra shape's killed box was still there 30 s after its kill"));
 }
 
 /* Phase 3: the judge, for a worker that finished its protocol. */
@@ -1552,6 +1572,7 @@ static void rec_worker(struct job_state *j)
 	r->judge = j->judge ? j->judge : j->c->judge_sandbox ? json_pack("{s:o}", "sandbox", job_sandbox(j)) : NULL;
 	if (!j->judge)
 		j->judge = r->judge;
+	job_sandbox_shape(j, json_object_get(r->judge, "sandbox"));
 }
 
 /* Every setting the job ran with, and every check with the tolerance the checker used. */

@@ -203,6 +203,19 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 		 * team 44: coin_nodev said no_device in its wrong half, and its
 		 * row read flaky-but-validated; quiet_only said it whenever its
 		 * init met load, and 10 of 12 batches left the reruns) */
+		/* a failure it says it met after it shipped an output (a seed's,
+		 * or a timed sample's) is no refusal of its configuration: it
+		 * ran, and what it shipped was not judged.  Red team 45's
+		 * wrong_refuse shipped wrong outputs, then returned non-zero
+		 * from launch(): launch_failed, no check, and the audit counted
+		 * it as a configuration that refused itself; pick_fast failed
+		 * its own slow processes after their timed samples */
+		else if ((v == OUTCOME_LAUNCH_FAILED || v == OUTCOME_INIT_FAILED) && (p->next_seed > 0 || p->n_samples > 0))
+			set(o, reason, OUTCOME_CRASHED,
+			    xstrfmt("the worker said %s after it had shipped %lld seed output(s) and %zu timed "
+				    "sample(s): not a configuration it refused (%s%s%s)",
+				    outcome_name(v), p->next_seed, p->n_samples, e ? e : "", e && why ? ": " : "",
+				    why ? why : ""));
 		else if (v == OUTCOME_NO_DEVICE && !p->gpu)
 			set(o, reason, OUTCOME_PROTOCOL_VIOLATION,
 			    xstrdup("protocol violation: a host worker claimed the outcome 'no_device' (it has no "

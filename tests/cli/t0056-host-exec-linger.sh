@@ -78,4 +78,24 @@ for f in sys.argv[1:]:
     n += 1
 assert n == 12, n  # 6 variants, 2 repeats
 PY
+# red team 45: a box killed at its last output can take seconds to be
+# gone (heavy_exit's extra-shape worker maps 1 GiB 96 times: the kernel
+# unmaps it in the dying threads), and it was still freeing memory 1.2 to
+# 2.9 s into the next job's worker.  The kill now waits for the box's
+# pid 1 to be gone and records how long that took (judge.sandbox.
+# shape_box_exit_s), so nothing of it runs beside the next job
+"$EVIDENT" run --no-progress --repeats 1 --only heavy tests/fixtures/specs/host-redteam45-maps.yaml > "$TEST_TMP/out45" 2>&1
+python3 - artifacts/runs/*.json <<'PY' || fail "a killed box's exit was not waited for"
+import json, sys
+n = 0
+for f in sys.argv[1:]:
+    r = json.load(open(f))
+    if f.endswith("-batch.json") or r.get("variant") != "heavy":
+        continue
+    s = r["judge"]["sandbox"]
+    assert "box_exit_late" not in s and "shape_box_exit_late" not in s, s
+    assert s["shape_box_exit_s"] >= 0, s
+    n += 1
+assert n == 1, n
+PY
 exit 0

@@ -185,6 +185,22 @@ static void test_protocol_and_claims(void **state)
 	r = base(&ok, &p, good, 1);
 	assert_string_equal(cls(&r), "crashed");
 	proto_release(&p);
+
+	/* launch_failed before any output: a configuration it refused; after
+	 * an output it shipped (red team 45's wrong_refuse: wrong seeds, then
+	 * launch() returned non-zero), crashed */
+	proto_init(&p);
+	p.failure = json_pack("{s:s}", "outcome", "launch_failed");
+	r = base(&ok, &p, good, 1);
+	assert_string_equal(cls(&r), "launch_failed");
+	p.next_seed = 1;
+	r = base(&ok, &p, good, 1);
+	assert_string_equal(cls(&r), "crashed");
+	json_decref(p.failure);
+	p.failure = json_pack("{s:s}", "outcome", "init_failed");
+	r = base(&ok, &p, good, 1);
+	assert_string_equal(cls(&r), "crashed");
+	proto_release(&p);
 }
 
 static void test_extra_shape(void **state)

@@ -148,7 +148,14 @@ static void test_kill_box(void **state)
 			kill(pid, SIGKILL);
 		} else {
 			assert_true(gone(pid));
+			/* the kill waited for the box to be gone, and says how
+			 * long that took (red team 45: a box freeing its memory
+			 * ran on into the next job) */
+			assert_true(r.box_exit_s >= 0 && r.box_exit_s < RUN_BOX_EXIT_MAX_S);
+			assert_false(r.box_exit_late);
 		}
+		if (!box)
+			assert_true(r.box_exit_s < 0); /* no box: nothing measured */
 		strbuf_release(&out);
 	}
 }
