@@ -25,7 +25,9 @@
  * of the evidence the problem's own rule fails leaves the claim
  * unsupported (red team 41: not the newest run only).  A verdict claim
  * is weighed against every pair of rows of the same two codes, its own
- * batch's included (across_batches, reruns_in).
+ * batch's included (across_batches, reruns_in); a pair where that code
+ * did not run cleanly (a flaky or failed row, a configuration's refusal
+ * aside) is a rerun that does not give the verdict (red team 45).
  *
  * A stated tolerance is bounded (AUDIT_TOL_CAP_PCT): a wider one is a
  * malformed claim, never a pass.  Values are record_stat's, the same
@@ -1014,17 +1016,57 @@ static int same_params_differ(const struct batch_row *ra, const struct batch_row
 	return 1;
 }
 
+/*
+ * Does row x count as a run of its code for the reruns of a verdict claim
+ * (reruns_in)?  An ok row does; so does one that did not run cleanly
+ * (flaky, crashed, wrong_output, timeout, ...): every process of the code
+ * is evidence, and a kernel may fail the processes it finds slow (red
+ * team 45's pick_fast: launch_failed in 14 of 30 processes).  Not a
+ * configuration's refusal before any output (build_failed; launch_failed
+ * or init_failed in every repeat, none with a check recorded: config_refused
+ * for `validated`), nor what is not the code's: aborted (interrupted),
+ * no_device, reference_failed (the judge's own reference).
+ */
+static int row_counts(struct actx *a, const struct batch_row *x)
+{
+	switch (x->outcome) {
+	case OUTCOME_OK:
+		return 1;
+	case OUTCOME_BUILD_FAILED:
+	case OUTCOME_ABORTED:
+	case OUTCOME_NO_DEVICE:
+	case OUTCOME_REFERENCE_FAILED:
+		return 0;
+	case OUTCOME_LAUNCH_FAILED:
+	case OUTCOME_INIT_FAILED: {
+		const struct run_record **runs;
+		size_t n = query_row_runs(a->q, x, &runs), checked = 0;
+		for (size_t i = 0; i < n; i++)
+			checked += runs[i]->n_checks > 0;
+		free(runs);
+		/* a row of one run (evident-batch/1) names no repeats */
+		const struct run_record *r = n ? NULL : query_row_run(a->q, x);
+		return checked > 0 || (r && r->n_checks > 0);
+	}
+	default:
+		return 1;
+	}
+}
+
 /* What reruns counted (reruns_in, across_batches). */
 struct votes {
 	size_t n, k;            /* comparisons counted, and those giving the claimed verdict */
 	size_t n_neutral;       /* undecided ones of other batches whose CI holds the claim's estimate */
 	size_t n_batches;       /* batches that gave at least one counted comparison */
+	size_t n_unclean;       /* counted ones where a row of the code did not run cleanly */
 	struct strbuf others;   /* the verdicts that disagreed, and where */
 };
 
 /*
- * Every pair of ok rows (xa, xb) of batch b that ran the claim's two codes
- * the same way (same_identity with ia and ib) as a rerun of the claim:
+ * Every pair of rows (xa, xb) of batch b that ran the claim's two codes
+ * the same way (same_identity with ia and ib), ok or not run cleanly
+ * (row_counts), as a rerun of the claim: a pair with a row that did not
+ * run cleanly is counted into v as not giving the claimed verdict;
  * in the claim's own batch eb its pair (ra, rb) and the others, every
  * row of the same code being one more process of it.  Red team 42: a
  * kernel whose speed is set per process lands all k repeats in its fast
@@ -1042,12 +1084,14 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 {
 	int aa = same_identity(ia, ib), any = 0;
 	size_t pairs = 0;
-	/* which rows ran the claim's a code (bit 1) and b code (bit 2), once */
+	/* which rows ran the claim's a code (bit 1) and b code (bit 2), once;
+	 * a row that ended otherwise than ok is one too, unless it is a
+	 * configuration's refusal (row_counts) */
 	unsigned char *side = xcalloc(b->n_rows + 1, 1);
 	for (size_t i = 0; i < b->n_rows; i++) {
 		const struct batch_row *x = &b->rows[i];
 		struct code_id id;
-		int ok = x->outcome == OUTCOME_OK && code_identity(a->q, x, &id);
+		int ok = row_counts(a, x) && code_identity(a->q, x, &id);
 		side[i] = (x == ra || (ok && same_identity(&id, ia))) | (x == rb || (ok && same_identity(&id, ib))) << 1;
 	}
 	for (size_t i = 0; i < b->n_rows; i++) {
@@ -1061,6 +1105,20 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 				continue;
 			struct pair_cmp pc;
 			pairs++;
+			/* a row of the code that did not run cleanly: a rerun that
+			 * does not give the verdict (red team 45's pick_fast failed
+			 * its own slow processes, 9 of 10 batches flaky, and its one
+			 * ok batch had no rerun left to contradict it) */
+			const struct batch_row *bad = xa->outcome != OUTCOME_OK ? xa : xb->outcome != OUTCOME_OK ? xb : NULL;
+			if (bad) {
+				v->n++;
+				v->n_unclean++;
+				any = 1;
+				strbuf_addf(&v->others, "%s%s did not run cleanly: %s (%s)", v->others.len ? ", " : "",
+					    audit_name_or(bad->variant), bad->outcome_text ? bad->outcome_text : "no outcome",
+					    audit_id_or(b == eb ? bad->run_id : b->run_id));
+				continue;
+			}
 			if (!pair_compare(a, b, xa, xb, audit_name_or(xa->variant), audit_name_or(xb->variant), &pc) ||
 			    !pc.verdict || pc.used->one_process)
 				continue;
@@ -1096,8 +1154,10 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
  * problem, dtype and plug-in on the same device.
  *
  * Reruns: the claim's batch, and batches at the claim's shape
- * (same_problem), with ok rows of the same code run the same way as the
- * claim's two (same_identity): every such pair of rows (reruns_in).  Each
+ * (same_problem), with rows of the same code run the same way as the
+ * claim's two (same_identity): every such pair of rows (reruns_in), those
+ * with a row that did not run cleanly (flaky, crashed...; not a
+ * configuration's refusal) counted as not giving want.  Each
  * pair is compared as the claim's own batch is (pair_compare: recorded
  * when one side is the baseline, else computed and adjusted over the
  * batch's pairs), comparisons of one process a side left out, and those
@@ -1128,7 +1188,7 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 	if (!code_identity(a->q, ra, &ia) || !code_identity(a->q, rb, &ib) || strcmp(ia.dev, ib.dev))
 		return;
 	size_t pos = a->q->n, n_seen = 0;
-	struct votes v = { 0, 0, 0, 0, STRBUF_INIT };
+	struct votes v = { 0, 0, 0, 0, 0, STRBUF_INIT };
 	int one_file = !strcmp(ia.family, ib.family);
 	char **seen = NULL; /* the configurations tried, as "dims code_a code_b how" */
 	struct strbuf key = STRBUF_INIT;
@@ -1182,13 +1242,17 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 			 v.n_batches, v.n_batches == 1 ? "" : "es");
 	else
 		snprintf(what, sizeof(what), "batches of the same code");
+	/* how many of the others did not run cleanly (reruns_in) */
+	char unclean[96] = "";
+	if (v.n_unclean)
+		snprintf(unclean, sizeof(unclean), " (%zu did not run cleanly, which gives no verdict)", v.n_unclean);
 	if (n >= 2 && 2 * k < n) {
 		*agrees = 0;
-		strbuf_addf(msg, "; but only %zu of %zu %s on %s give %s, the others: %s: a verdict the next run "
+		strbuf_addf(msg, "; but only %zu of %zu %s on %s give %s%s, the others: %s: a verdict the next run "
 				 "reverses (cite the batches together, or rerun with more repeats)",
-			    k, n, what, ia.dev, want, v.others.buf);
+			    k, n, what, ia.dev, want, unclean, v.others.buf);
 	} else if (n >= 2) {
-		strbuf_addf(msg, "; %zu of %zu %s on %s give %s", k, n, what, ia.dev, want);
+		strbuf_addf(msg, "; %zu of %zu %s on %s give %s%s", k, n, what, ia.dev, want, unclean);
 	}
 	if (v.n_neutral)
 		strbuf_addf(msg, "; %zu more undecided, their CIs holding this estimate", v.n_neutral);

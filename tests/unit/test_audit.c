@@ -12,7 +12,9 @@
  * comparison of two non-baseline variants made by repeat, not pooled,
  * claims on one process a side never supported (stats.h, rule 0), and red
  * team 41's: no-difference needs the CI inside the band, widened over the
- * tries (rule 5), and `validated` asks every run the problem's tolerance.
+ * tries (rule 5), and `validated` asks every run the problem's tolerance;
+ * red team 45's: a row of the claimed code that did not run cleanly is a
+ * rerun that does not give the verdict.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -680,6 +682,42 @@ static int setup(void **state)
 		free(id);
 	}
 	put_host_batch(&st, "20260113T000009Z-sv-x-batch", "sv", rows);
+	/* red team 45, finding 2: fa.c against fz.c (experiment fl) in six
+	 * batches: fa's row ok and "faster 4.536x" in fl-0 only, flaky in fl-1
+	 * to fl-3 (pick_fast failed its own slow processes), crashed in fl-4,
+	 * launch_failed with no check recorded in fl-5 (a configuration's
+	 * refusal before any output: no rerun) */
+	char fasha[SHA256_HEX_LEN + 1], fzsha[SHA256_HEX_LEN + 1];
+	f = fopen("fa.c", "w");
+	fputs("int fa;\n", f);
+	fclose(f);
+	f = fopen("fz.c", "w");
+	fputs("int fz;\n", f);
+	fclose(f);
+	assert_int_equal(sha256_file_hex("fa.c", fasha), 0);
+	assert_int_equal(sha256_file_hex("fz.c", fzsha), 0);
+	static const char *const fl_outcome[] = { "ok", "flaky", "flaky", "flaky", "crashed", "launch_failed" };
+	for (size_t i = 0; i < ARRAY_SIZE(fl_outcome); i++) {
+		char *bid = xstrfmt("20260115T0000%zu9Z-fl-%zu-batch", i, i);
+		char *zid = xstrfmt("20260115T0000%zu0Z-fl-z", i), *aid = xstrfmt("20260115T0000%zu1Z-fl-fa", i);
+		put_host_run(&st, zid, "fl", "z", bid, "fz.c", fzsha, "fzbin", NULL, "ok");
+		json_t *x = json_pack("{s:s, s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:{s:[s, s, s], s:s}}, s:{s:s, s:s, "
+				      "s:{s:i}, s:[s]}}",
+				      "experiment", "fl", "batch_id", bid, "backend", "host", "code", "sources", "path",
+				      "fa.c", "sha256", fasha, "binary_sha256", "fabin", "compiler", "argv", "cc", "-O2",
+				      "fa.c", "version", "cc 1", "problem", "name", "p2", "dtype", "fp32", "shape", "N",
+				      256, "dims", "N");
+		if (!strcmp(fl_outcome[i], "launch_failed"))
+			json_object_set_new(x, "correctness", json_pack("{s:[], s:[], s:[]}", "results", "checks", "recheck"));
+		put_variant_x(&st, aid, "fa", fasha, "# us\n100\n", fl_outcome[i], x);
+		json_t *fa_row = i ? host_row("fa", aid, NULL, NULL, 0, 0, 0, 0)
+				   : host_row("fa", aid, NULL, "faster", 4.536, 3.304, 8.851, 0.001);
+		json_object_set_new(fa_row, "outcome", json_string(fl_outcome[i]));
+		put_host_batch(&st, bid, "fl", json_pack("[o, o]", host_row("z", zid, NULL, NULL, 0, 0, 0, 0), fa_row));
+		free(bid);
+		free(zid);
+		free(aid);
+	}
 	/* red team 44, finding 3: rp.c's s1 ran clean in batch rp-x, and
 	 * wrong_output when `evident reproduce` rebuilt it (batch rp-rx) */
 	char rpsha[SHA256_HEX_LEN + 1];
@@ -1297,6 +1335,30 @@ static void test_reruns_in_batch(void **state)
 	free(f);
 }
 
+/*
+ * Red team 45, finding 2: a kernel that fails its own slow processes
+ * leaves flaky rows, and a verdict claim on its one ok batch was weighed
+ * against that batch alone (reruns counted ok rows only).  A row of the
+ * claim's code that did not run cleanly is a rerun that does not give
+ * the verdict: 1 of 5 (three flaky, one crashed); the launch_failed row
+ * with no check recorded is a configuration's refusal and not counted.
+ */
+static void test_reruns_not_clean(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: faster experiment=fl a=fa b=z run=20260115T000009Z-fl-0-batch -->\n", &c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: faster fa vs z: speedup of fa over z 4.536x [3.304, 8.851], "
+				  "verdict faster"));
+	assert_non_null(strstr(f, "; but only 1 of 5 batches of the same code on NVIDIA H100 80GB HBM3 give faster (4 did "
+				  "not run cleanly, which gives no verdict), the others: fa did not run cleanly: crashed "
+				  "(20260115T000049Z-fl-4-batch), fa did not run cleanly: flaky "
+				  "(20260115T000039Z-fl-3-batch)"));
+	assert_null(strstr(f, "fl-5-batch"));
+	assert_int_equal(c.contradicted, 1);
+	free(f);
+}
+
 /* A commit of an empty tree in the repository at ".", on parent (NULL:
  * none), its id into out (41 bytes). */
 static void make_commit(git_repository *repo, const git_oid *parent_id, const char *msg, char *out)
@@ -1561,6 +1623,7 @@ int main(void)
 		cmocka_unit_test(test_validated_by_code),
 		cmocka_unit_test(test_validated_host_no_device),
 		cmocka_unit_test(test_reruns_in_batch),
+		cmocka_unit_test(test_reruns_not_clean),
 		cmocka_unit_test(test_validated_reproduction),
 		cmocka_unit_test(test_validated_by_family),
 		cmocka_unit_test(test_value_comparison),
