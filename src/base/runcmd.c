@@ -431,8 +431,14 @@ static void __attribute__((noreturn, noinline)) child_exec(const struct child_pl
 		signal(SIGXFSZ, SIG_IGN);
 	}
 	if (o->no_core) {
+		/* RLIMIT_CORE 1, not 0: the kernel ignores the core limit when
+		 * core_pattern pipes the dump to a handler (apport,
+		 * systemd-coredump: a program run as root on the host, fed the
+		 * process's memory), except for the value 1, which aborts the
+		 * dump (fs/coredump.c); a file dump needs a page (red team 46) */
+		struct rlimit one = { 1, 1 };
+		setrlimit(RLIMIT_CORE, &one);
 		struct rlimit rl = { 0, 0 };
-		setrlimit(RLIMIT_CORE, &rl);
 		/* and no real-time class or nice below the runner's, where
 		 * the runner's limits allowed them (red team 8) */
 		setrlimit(RLIMIT_RTPRIO, &rl);

@@ -739,7 +739,7 @@ json_t *sandbox_describe(const struct sandbox *sb)
 			 "what the worker loads (the runner, its kernel's and its problem's objects) and its own "
 			 "/tmp, /run, /dev",
 			 "environment", env_list, "core",
-			 "RLIMIT_CORE 0, soft and hard: no core dump, and none the kernel can ask for", "exec",
+			 "RLIMIT_CORE 1, soft and hard: no core dump, to a file or a core_pattern pipe handler, and none the kernel can ask for", "exec",
 			 "refused once the worker's runtime is up, before a kernel's code loads: execve and "
 			 "execveat end the worker with SIGSYS");
 	if (d && sb->gpu) {

@@ -64,7 +64,8 @@ expect_match "$TEST_TMP/logs" "oom_undo: oom_score_adj 1000, write 0: refused \(
 grep -q "job_pin: fd 7 memfd:evident-job" "$TEST_TMP/logs" || fail "job_pin did not see its job"
 grep -E "job_pin: .* seals 0x[0-9a-f]+ rewritable" "$TEST_TMP/logs" && fail "job_pin could rewrite a memfd the parent handed it"
 expect_match "$TEST_TMP/logs" "job_pin: fd 7 memfd:evident-job .* not rewritable"
-expect_match "$TEST_TMP/logs" "core_raise: RLIMIT_CORE soft 0, hard 0; raise refused"
+# 1, not 0: a core_pattern pipe handler ignores every other limit (red team 46)
+expect_match "$TEST_TMP/logs" "core_raise: RLIMIT_CORE soft 1, hard 1; raise refused"
 grep -q "cache_borrow: nothing to borrow" "$TEST_TMP/logs" || fail "cache_flag ran another variant's object through the spec's -L directory"
 grep -q "host_files: looked" "$TEST_TMP/logs" || fail "lib_dir left no log"
 expect_not_contains "$TEST_TMP/logs" "host_files: LEAK"
