@@ -61,8 +61,34 @@ static int resolve(git_repository *repo, const char *id, char out[GIT_OID_HEXSZ 
 	return 0;
 }
 
+/* Does anything under src/ differ between commits a and b?  1, 0, or -1
+ * (git_error_last says why). */
+static int src_changed(git_repository *repo, const git_oid *a, const git_oid *b)
+{
+	git_commit *ca = NULL, *cb = NULL;
+	git_tree *ta = NULL, *tb = NULL;
+	git_diff *diff = NULL;
+	char *spec[] = { "src/" };
+	git_diff_options o;
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.pathspec.strings = spec;
+	o.pathspec.count = 1;
+	int rc = -1;
+	if (git_commit_lookup(&ca, repo, a) == 0 && git_commit_lookup(&cb, repo, b) == 0 &&
+	    git_commit_tree(&ta, ca) == 0 && git_commit_tree(&tb, cb) == 0 &&
+	    git_diff_tree_to_tree(&diff, repo, ta, tb, &o) == 0)
+		rc = git_diff_num_deltas(diff) > 0;
+	git_diff_free(diff);
+	git_tree_free(ta);
+	git_tree_free(tb);
+	git_commit_free(ca);
+	git_commit_free(cb);
+	return rc;
+}
+
 /* Check entry i (file line line) in repo: both commits resolve (made
- * full), and the fix descends from the defect.  0, or -1 with err. */
+ * full), the fix descends from the defect and changes the runner's
+ * sources (src/).  0, or -1 with err. */
 static int verify(git_repository *repo, struct audit_errata *e, size_t i, const char *path, int line,
 		  struct strbuf *err)
 {
@@ -81,6 +107,20 @@ static int verify(git_repository *repo, struct audit_errata *e, size_t i, const 
 	if (!d) {
 		strbuf_addf(err, "%s: the fixing commit %.12s is not a later commit than the defective %.12s (it must "
 			    "descend from it: a defect is fixed after the runner that had it)", where, f, c);
+		return -1;
+	}
+	/* a runner's defect is fixed in the runner's sources: the fix must
+	 * change something under src/ since the defective commit (red team
+	 * 46: a chain of empty commits, each "fixed in" the next, set aside
+	 * every failing batch of a kernel that failed on its own) */
+	int changed = src_changed(repo, &oc, &of);
+	if (changed < 0) {
+		strbuf_addf(err, "%s: cannot compare %.12s with %.12s (%s)", where, c, f, git_msg());
+		return -1;
+	}
+	if (!changed) {
+		strbuf_addf(err, "%s: the fixing commit %.12s changes nothing under src/ since %.12s: a runner's "
+			    "defect is fixed in the runner's sources", where, f, c);
 		return -1;
 	}
 	free(e->commit[i]);

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "record/record.h"
@@ -1361,7 +1362,18 @@ static void test_reruns_not_clean(void **state)
 
 /* A commit of an empty tree in the repository at ".", on parent (NULL:
  * none), its id into out (41 bytes). */
+static void make_commit_with(git_repository *repo, const git_oid *parent_id, const char *msg, const char *file,
+			     char *out);
+
 static void make_commit(git_repository *repo, const git_oid *parent_id, const char *msg, char *out)
+{
+	make_commit_with(repo, parent_id, msg, NULL, out);
+}
+
+/* The same, with file (a path under the work tree, NULL: none) written
+ * with msg as its content and added to the index first. */
+static void make_commit_with(git_repository *repo, const git_oid *parent_id, const char *msg, const char *file,
+			     char *out)
 {
 	git_index *idx;
 	git_oid tree_id, id;
@@ -1369,6 +1381,15 @@ static void make_commit(git_repository *repo, const git_oid *parent_id, const ch
 	git_signature *sig;
 	git_commit *parent = NULL;
 	assert_int_equal(git_repository_index(&idx, repo), 0);
+	if (file) {
+		mkdir("src", 0755);
+		FILE *f = fopen(file, "w");
+		assert_non_null(f);
+		fputs(msg, f);
+		fclose(f);
+		assert_int_equal(git_index_add_bypath(idx, file), 0);
+		assert_int_equal(git_index_write(idx), 0);
+	}
 	assert_int_equal(git_index_write_tree(&tree_id, idx), 0);
 	assert_int_equal(git_tree_lookup(&tree, repo, &tree_id), 0);
 	assert_int_equal(git_signature_new(&sig, "t", "t@t", 1767225600, 0), 0);
@@ -1434,9 +1455,13 @@ static void test_errata(void **state)
 	assert_int_equal(git_repository_init(&repo, ".", 0), 0);
 	make_commit(repo, NULL, "one", c1);
 	git_oid_fromstr(&o1, c1);
-	make_commit(repo, &o1, "two", c2);
+	make_commit_with(repo, &o1, "two", "src/fix.c", c2); /* the runner's fix */
 	git_oid_fromstr(&o2, c2);
 	make_commit(repo, &o2, "three", c3);
+	git_oid o3;
+	git_oid_fromstr(&o3, c3);
+	char c4[GIT_OID_HEXSZ + 1];
+	make_commit(repo, &o3, "four", c4); /* changes nothing */
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	FILE *f = fopen("er.c", "w");
@@ -1490,6 +1515,14 @@ static void test_errata(void **state)
 	assert_int_equal(load_errata(text, &e, &err), -1);
 	free(text);
 	assert_non_null(strstr(strbuf_str(&err), "errata.txt:2: the fixing commit "));
+	assert_int_equal((int)e.n, 0);
+	/* a later commit that changes nothing under src/ (red team 46: a chain
+	 * of empty commits, each "fixed in" the next) */
+	text = xstrfmt("%s %s stale reference\n", c3, c4);
+	assert_int_equal(load_errata(text, &e, &err), -1);
+	free(text);
+	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: the fixing commit "));
+	assert_non_null(strstr(strbuf_str(&err), "changes nothing under src/ since"));
 	assert_int_equal((int)e.n, 0);
 	/* a commit the repository lacks; no reason */
 	text = xstrfmt("deadbeef %s stale reference\n", c2);
