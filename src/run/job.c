@@ -327,10 +327,10 @@ static int job_over(const struct wrun *w)
 {
 	if (!strcmp(w->job.phase, "plan"))
 		return w->proto.plan != NULL && !w->proto.violation && !w->proto.failure;
-	/* Not while an output frame is still arriving: the last seed's frame
-	 * follows the message that ends the seeds, and a box killed there
-	 * (a boxed host worker has no grace) cut it short */
-	/* nor when the worker died in its samples: its exit is the evidence */
+	/* Not while an output frame is still arriving (the last seed's frame
+	 * follows the message that ends the seeds, and a box killed there, a
+	 * boxed host worker having no grace, cut it short), nor when the
+	 * worker died in its samples (its exit is the evidence) */
 	return w->proto.got_done || (proto_samples_over(&w->proto) && !w->proto.data_left && !w->hc.worker_gone);
 }
 
@@ -418,7 +418,7 @@ static int worker_finished(const struct wrun *w)
 	if (w->proto.violation)
 		return 0;
 	/* killed at its last output by design: every output was in */
-	if (w->no_grace && w->rr.killed_at_end)
+	if (w->rr.end_no_grace && strcmp(w->job.phase, "plan"))
 		return !w->proto.failure && proto_samples_over(&w->proto) && !w->proto.data_left;
 	double cpu = end_grace_user_s(w);
 	/* killed at the end of its grace having computed there: a violation
@@ -649,8 +649,8 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 					      : c->be->uses_gpu ? WORKER_FINI_GRACE_GPU_S
 					      : c->sb.on ? 0
 							 : WORKER_FINI_GRACE_HOST_S };
-	w->no_grace = strcmp(w->job.phase, "plan") && ro.end_grace_s == 0;
-	w->proto.stop_at_fini = w->no_grace;
+	/* no grace (a boxed host worker): nothing after its outputs is read */
+	w->proto.stop_at_fini = strcmp(w->job.phase, "plan") && ro.end_grace_s == 0;
 	int rc = run_command(&ro, &w->rr);
 	sandbox_argv_free(boxed);
 	if (filter_fd >= 0)
@@ -680,7 +680,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	}
 	/* a worker with no grace may exit by itself between its last output
 	 * and the kill: its status 0 says nothing of messages never read */
-	proto_finish(&w->proto, w->rr.exited && w->rr.exit_code == 0 && !(w->no_grace && w->end_looked));
+	proto_finish(&w->proto, w->rr.exited && w->rr.exit_code == 0 && !(w->proto.stop_at_fini && w->end_looked));
 	return 0;
 }
 
@@ -1038,7 +1038,7 @@ static json_t *job_sandbox(const struct job_state *j)
 	if (j->main_w.oom_reads)
 		json_object_set_new(s, "oom_score_adj", json_integer(j->main_w.oom_score_adj));
 	const struct run_result *rr = &j->main_w.rr;
-	if (rr->killed_at_end && !j->c->be->uses_gpu && j->c->sb.on) {
+	if (rr->end_no_grace && strcmp(j->main_w.job.phase, "plan")) {
 		json_object_set_new(s, "worker_end",
 				    json_string("killed at its last output, as every boxed host worker is (its fini() and "
 						"teardown do not run)"));
@@ -1076,7 +1076,7 @@ static void job_sandbox_shape(const struct job_state *j, json_t *s)
 	const struct run_result *sr = &j->shape_w.rr;
 	if (!s || !sr->started)
 		return;
-	if (sr->killed_at_end && !j->c->be->uses_gpu && j->c->sb.on) {
+	if (sr->end_no_grace) {
 		json_object_set_new(s, "shape_worker_end",
 				    json_string("killed at its last output, as every boxed host worker is"));
 	} else if (sr->killed_at_end) {

@@ -161,10 +161,6 @@ struct wrun {
 	double over_cpu_us, kill_cpu_us;
 	int end_pid;                 /* whose clock and memory those are */
 	double over_user_s, kill_user_s; /* its user-mode CPU then (job.c user_cpu_s; NAN: unread) */
-	/* 1: killed at its last output by design (a boxed host worker has no
-	 * end grace: job.c run_worker); what it did or would have said after
-	 * that (fini, done, its exit) is not evidence */
-	int no_grace;
 };
 
 enum { KEXEC_GO = 0, KEXEC_ENDED = 1 };
