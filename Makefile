@@ -64,13 +64,16 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter 
 LDLIBS = $(PKG_LIBS) -ldl -lm -lpthread
 LDFLAGS += $(SANFLAGS) -Wl,-rpath,'$$ORIGIN/../lib'
 
-SRCS := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
+SRCS := $(filter-out src/cli/main.c src/cli/worker_main.c,$(wildcard src/*/*.c))
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 EVIDENT := $(if $(SAN),$(BUILD)/bin/evident,bin/evident)
+# the lean executable of a job's worker and checker (src/cli/worker_main.c),
+# beside the runner, which execs it in their stead (run/run.c, worker_exe)
+EVIDENT_WORKER := $(dir $(EVIDENT))evident-worker
 
 .PHONY: all deps deps-check san-cover test test-build test-repo test-unit test-cli clean exp/% paper audit export verify dist bench-stats check-kernels
 .DEFAULT_GOAL := all
-all: deps-check $(EVIDENT)
+all: deps-check $(EVIDENT) $(EVIDENT_WORKER)
 
 deps:
 	@scripts/deps.sh install
@@ -88,6 +91,14 @@ $(BUILD)/libevident.a: $(OBJS)
 $(EVIDENT): $(BUILD)/obj/cli/main.o $(BUILD)/libevident.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The same archive, the same libraries named: the linker takes from
+# libevident.a only the objects __worker and __check reach, and
+# --as-needed records as NEEDED only the libraries those objects call
+# (`ldd bin/evident-worker`: no libgit2, GSL, libyaml).
+$(EVIDENT_WORKER): $(BUILD)/obj/cli/worker_main.o $(BUILD)/libevident.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LDLIBS)
 
 # --- experiments --------------------------------------------------------
 # make exp/NAME runs experiments/NAME.yaml into your own store, store/
@@ -196,4 +207,4 @@ clean:
 	rm -rf build build-san bin lib dist
 
 -include mk/*.mk
--include $(OBJS:.o=.d) $(BUILD)/obj/cli/main.d $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/obj/%.d)
+-include $(OBJS:.o=.d) $(BUILD)/obj/cli/main.d $(BUILD)/obj/cli/worker_main.d $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/obj/%.d)

@@ -3,6 +3,7 @@
 #
 #   make install   [PREFIX=/usr/local] [DESTDIR=]
 #       $(DESTDIR)$(PREFIX)/bin/evident               the runner
+#       $(DESTDIR)$(PREFIX)/bin/evident-worker        what its jobs exec (src/cli/worker_main.c)
 #       $(DESTDIR)$(HARNESS_INSTALL_DIR)/libevident_cuda.so
 #                                                     the CUDA harness, where nvcc built it
 #       $(DESTDIR)$(PREFIX)/share/man/man1/evident.1  evident(1)
@@ -34,6 +35,7 @@ $(MAN_PAGE): $(EVIDENT) scripts/gen-man
 install: all $(MAN_PAGE)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR)
 	$(INSTALL) -m 0755 $(EVIDENT) $(DESTDIR)$(BINDIR)/evident
+	$(INSTALL) -m 0755 $(EVIDENT_WORKER) $(DESTDIR)$(BINDIR)/evident-worker
 	$(INSTALL) -m 0644 $(MAN_PAGE) $(DESTDIR)$(MAN1DIR)/evident.1
 	@if [ -n "$(NVCC)" ] && [ -f "$(HARNESS)" ]; then \
 		echo "$(INSTALL) -m 0755 $(HARNESS) $(DESTDIR)$(HARNESS_INSTALL_DIR)/libevident_cuda.so"; \
@@ -42,5 +44,5 @@ install: all $(MAN_PAGE)
 	else echo "install: no CUDA harness built here (no nvcc): the installed evident runs host kernels only"; fi
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/evident $(DESTDIR)$(MAN1DIR)/evident.1 \
+	rm -f $(DESTDIR)$(BINDIR)/evident $(DESTDIR)$(BINDIR)/evident-worker $(DESTDIR)$(MAN1DIR)/evident.1 \
 		$(DESTDIR)$(HARNESS_INSTALL_DIR)/libevident_cuda.so

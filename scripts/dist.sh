@@ -5,7 +5,9 @@
 #
 #   scripts/dist.sh OUTDIR BIN [HARNESS]
 #
-# OUTDIR/bin/evident, OUTDIR/lib/libevident_cuda.so and, in OUTDIR/lib,
+# OUTDIR/bin/evident, OUTDIR/bin/evident-worker (the lean executable a
+# job execs, src/cli/worker_main.c: the one beside BIN, which `make`
+# builds with it), OUTDIR/lib/libevident_cuda.so and, in OUTDIR/lib,
 # every shared library `ldd BIN` lists except glibc's own (the host's must
 # be used: they go with its ld.so) and the CUDA/NVIDIA ones (they must
 # match the host's driver and toolkit).  bin/evident is linked with
@@ -33,14 +35,17 @@ command -v patchelf >/dev/null 2>&1 ||
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
 cp "$bin" "$out/bin/evident"
+worker=$(dirname "$bin")/evident-worker
+[ -x "$worker" ] || { echo "dist: $worker not found (make builds it beside $bin)" >&2; exit 1; }
+cp "$worker" "$out/bin/evident-worker"
 copied=()
 # copy_libs BIN: every non-glibc, non-CUDA library `ldd BIN` names, into lib/
 copy_libs() {
 while read -r name arrow path _; do
 	[ "$arrow" = "=>" ] || continue
 	[ -f "$path" ] || { echo "dist: $name is not found by ldd (is it installed?)" >&2; exit 1; }
-	if [[ $name =~ $skip_re ]] || [[ $name =~ $cuda_re ]]; then
-		continue
+	if [[ $name =~ $skip_re ]] || [[ $name =~ $cuda_re ]] || [ -f "$out/lib/$name" ]; then
+		continue # glibc, CUDA, or copied for an earlier binary
 	fi
 	cp -L "$path" "$out/lib/$name"
 	chmod u+w "$out/lib/$name"
@@ -49,6 +54,7 @@ while read -r name arrow path _; do
 done < <(ldd "$1")
 }
 copy_libs "$bin"
+copy_libs "$worker" # a subset of BIN's (-Wl,--as-needed): nothing new
 # bubblewrap, the sandbox every worker runs in (src/base/sandbox.h): the
 # runner looks for it beside itself first; its libraries go to lib/ too
 bw=$(command -v bwrap || true)
@@ -61,13 +67,15 @@ if [ -n "$harness" ]; then
 	cp "$harness" "$out/lib/libevident_cuda.so"
 fi
 # the rpath must be $ORIGIN-relative, or the copies would be bypassed
-if ! readelf -d "$out/bin/evident" | grep -q 'R.*PATH.*\$ORIGIN/../lib'; then
-	echo "dist: bin/evident lacks the \$ORIGIN/../lib rpath (see LDFLAGS in the Makefile)" >&2
-	exit 1
-fi
+for b in evident evident-worker; do
+	if ! readelf -d "$out/bin/$b" | grep -q 'R.*PATH.*\$ORIGIN/../lib'; then
+		echo "dist: bin/$b lacks the \$ORIGIN/../lib rpath (see LDFLAGS in the Makefile)" >&2
+		exit 1
+	fi
+done
 # every library the loader picks must now come from lib/ (or be glibc/CUDA)
 libdir=$(realpath "$out/lib")
-outside=$(cat <(ldd "$out/bin/evident") <(ldd "$out/bin/bwrap") | awk '$2 == "=>" { print $1, $3 }' | while read -r name path; do
+outside=$(cat <(ldd "$out/bin/evident") <(ldd "$out/bin/evident-worker") <(ldd "$out/bin/bwrap") | awk '$2 == "=>" { print $1, $3 }' | while read -r name path; do
 	[[ $name =~ $skip_re ]] || [[ $name =~ $cuda_re ]] || [[ $(realpath "$path") == "$libdir/"* ]] ||
 		echo "$name => $path"
 done)
@@ -82,4 +90,4 @@ fi
 	echo "lib/ holds libevident_cuda.so and copies of: ${copied[*]:-nothing}."
 	echo "The host provides glibc, the NVIDIA driver and the CUDA toolkit (nvcc, libcudart, cuBLAS)."
 } >"$out/README"
-echo "dist: $out (bin/evident, bin/bwrap, $((${#copied[@]})) libraries${harness:+, the CUDA harness})"
+echo "dist: $out (bin/evident, bin/evident-worker, bin/bwrap, $((${#copied[@]})) libraries${harness:+, the CUDA harness})"

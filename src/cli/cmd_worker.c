@@ -1,13 +1,14 @@
 /*
  * cmd_worker.c - the two internal commands of a variant's run, started by
  * the runner with fork+exec, never by hand (both are left out of `evident
- * help`):
+ * help`), and the only two that the lean executable evident-worker
+ * (worker_main.c) dispatches besides `evident`:
  *   evident __worker JOB.json   loads the kernel and launches it, speaking
  *                               the protocol of backends/protocol.h on fds 3/4
  *   evident __check CHECK.json  judges the outputs the worker shipped
  *                               (backends/checker.h); never loads the kernel
- *   evident __task SUBDIR INDEX one task of a Slurm job array (run/slurm.c),
- *                               started by the batch script sbatch was given
+ * (`evident __task`, a Slurm task, is cmd_task.c: it runs a whole variant,
+ * runner and all, so it stays out of this file and out of evident-worker.)
  */
 #include <signal.h>
 #include <stdio.h>
@@ -20,7 +21,6 @@
 #include "backends/job.h"
 #include "backends/protocol.h"
 #include "cli/evident.h"
-#include "run/run.h"
 
 /*
  * In the sandbox the worker is its PID namespace's init (bubblewrap
@@ -98,17 +98,4 @@ int cmd_check(int argc, const char **argv)
 		return EV_USAGE;
 	}
 	return checker_main(argv[1]);
-}
-
-int cmd_task(int argc, const char **argv)
-{
-	char *end = NULL;
-	long index = argc == 3 ? strtol(argv[2], &end, 10) : -1;
-	if (argc != 3 || !end || *end || index < 0 || index > 1000000) {
-		error("usage: evident __task JOBDIR/sub-K INDEX (internal; the batch script of 'evident run --slurm' "
-		      "runs it)");
-		return EV_USAGE;
-	}
-	int rc = run_slurm_task(argv[1], (int)index);
-	return rc == 0 ? EV_OK : rc > 0 ? EV_INTERRUPTED : EV_FAILURES;
 }

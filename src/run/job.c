@@ -625,7 +625,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	 * store is masked: its job comes as a descriptor */
 	char job_arg[32];
 	snprintf(job_arg, sizeof(job_arg), "/proc/self/fd/%d", WORKER_JOB_FD);
-	const char *argv[] = { c->exe, "__worker", job_arg, NULL };
+	const char *argv[] = { c->worker_exe, "__worker", job_arg, NULL };
 	int filter_fd = -1;
 	/* the box shows the worker its own objects, not the cache */
 	const char *objects[] = { w->job.kernel_so, w->job.problem_so, w->job.problem_gpu_so, NULL };
@@ -760,7 +760,7 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 	json_decref(cj);
 	int rc = check_fd < 0 ? -1 : 0;
 	if (rc == 0) {
-		const char *argv[] = { c->exe, "__check", "/proc/self/fd/" EV_STR(CHECK_JOB_FD), NULL };
+		const char *argv[] = { c->worker_exe, "__check", "/proc/self/fd/" EV_STR(CHECK_JOB_FD), NULL };
 		struct strbuf err = STRBUF_INIT;
 		struct run_result rr;
 		struct run_opts ro = { .argv = argv, .timeout_s = 600 + 4 * w->job.k.timeout_s, .err = &err,
@@ -1297,7 +1297,7 @@ static void job_sanitize(struct job_state *j)
 		progress_show(&c->prog, ph);
 		json_t *verdict = NULL;
 		double ts = mono_now();
-		if (sanitize_job(*t, c->exe, &sj, c->tmp_dir, &c->sb, 10 * s->k.timeout_s, &verdict) == 0 &&
+		if (sanitize_job(*t, c->worker_exe, &sj, c->tmp_dir, &c->sb, 10 * s->k.timeout_s, &verdict) == 0 &&
 		    verdict)
 			json_array_append_new(j->sanitize_docs, verdict);
 		j->gpu_s += mono_now() - ts;
@@ -1544,7 +1544,7 @@ static void rec_worker(struct job_state *j)
 	struct run_ctx *c = j->c;
 	struct run_record *r = &j->r;
 	struct strbuf *wlog = &j->wlog;
-	strbuf_addf(wlog, "# worker: %s __worker (job %s, phase main)\n", c->exe, j->run_id);
+	strbuf_addf(wlog, "# worker: %s __worker (job %s, phase main)\n", c->worker_exe, j->run_id);
 	if (j->main_w.out.len) {
 		strbuf_addstr(wlog, "# stdout (a log: never evidence):\n");
 		strbuf_addstr(wlog, j->main_w.out.buf);

@@ -114,7 +114,8 @@ struct run_ctx {
 	struct prov_git prov;
 	json_t *machine, *device_info;
 	char spec_object[SHA256_HEX_LEN + 1];
-	char *exe;                   /* this executable, for workers and the checker */
+	char *exe;                   /* this executable (a Slurm task's, run/slurm_submit.c) */
+	char *worker_exe;            /* what a job's worker and checker exec: evident-worker, or exe (run.c) */
 	char *tmp_dir;               /* the store's tmp/ */
 	struct sandbox sb;           /* the box for every process that runs kernel code */
 	json_t *judge_sandbox;       /* sandbox_describe(&sb), for every record */
