@@ -27,6 +27,9 @@ expect_not_contains logs.txt "$EVIDENT __worker"
 # the runner alone: it execs itself for both
 mkdir -p "$TEST_TMP/solo/bin"
 cp "$EVIDENT" "$TEST_TMP/solo/bin/evident"
+# a dist's runner finds its libraries in ../lib (rpath $ORIGIN/../lib)
+libdir=$(dirname "$EVIDENT")/../lib
+[ ! -d "$libdir" ] || cp -r "$libdir" "$TEST_TMP/solo/lib"
 EVIDENT_STORE=$TEST_TMP/solo-store expect_exit 0 "$TEST_TMP/solo/bin/evident" run --no-progress \
 	tests/fixtures/specs/tiny.yaml
 expect_contains "$TEST_TMP/out" "naive                    ok"
