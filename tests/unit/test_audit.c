@@ -719,6 +719,33 @@ static int setup(void **state)
 		free(zid);
 		free(aid);
 	}
+	/* red team 47, finding 1: vb.c's speed is set per process; its
+	 * median_us is 190 us [180, 240] in batch vb-0 and about 1300 us in
+	 * vb-1..vb-3 (the same code); vb-4 ran other code (vo.c) at 190 us */
+	char vbsha[SHA256_HEX_LEN + 1], vosha[SHA256_HEX_LEN + 1];
+	f = fopen("vb.c", "w");
+	fputs("int vb;\n", f);
+	fclose(f);
+	f = fopen("vo.c", "w");
+	fputs("int vo;\n", f);
+	fclose(f);
+	assert_int_equal(sha256_file_hex("vb.c", vbsha), 0);
+	assert_int_equal(sha256_file_hex("vo.c", vosha), 0);
+	for (int i = 0; i < 5; i++) {
+		char *bid = xstrfmt("20260117T00000%dZ-vb-%d-batch", i, i);
+		char *zid = xstrfmt("20260117T00000%dZ-vb-z%d", i, i), *aid = xstrfmt("20260117T00000%dZ-vb-c%d", i, i);
+		put_host_run(&st, zid, "vb", "z", bid, "fz.c", fzsha, "fzbin", NULL, "ok");
+		put_host_run(&st, aid, "vb", "coin", bid, i == 4 ? "vo.c" : "vb.c", i == 4 ? vosha : vbsha,
+			     i == 4 ? "vobin" : "vbbin", NULL, "ok");
+		json_t *row = host_row("coin", aid, NULL, NULL, 0, 0, 0, 0);
+		int fast = i == 0 || i == 4;
+		json_object_set_new(row, "stats", json_pack("{s:i, s:f, s:[f, f]}", "n", 80, "median", fast ? 190.0 : 1300.0,
+							    "median_ci", fast ? 180.0 : 1280.0, fast ? 240.0 : 1320.0));
+		put_host_batch(&st, bid, "vb", json_pack("[o, o]", host_row("z", zid, NULL, NULL, 0, 0, 0, 0), row));
+		free(bid);
+		free(zid);
+		free(aid);
+	}
 	/* red team 44, finding 3: rp.c's s1 ran clean in batch rp-x, and
 	 * wrong_output when `evident reproduce` rebuilt it (batch rp-rx) */
 	char rpsha[SHA256_HEX_LEN + 1];
@@ -1460,8 +1487,21 @@ static void test_errata(void **state)
 	make_commit(repo, &o2, "three", c3);
 	git_oid o3;
 	git_oid_fromstr(&o3, c3);
-	char c4[GIT_OID_HEXSZ + 1];
+	char c4[GIT_OID_HEXSZ + 1], c5[GIT_OID_HEXSZ + 1], c6[GIT_OID_HEXSZ + 1], c7[GIT_OID_HEXSZ + 1],
+		c8[GIT_OID_HEXSZ + 1];
 	make_commit(repo, &o3, "four", c4); /* changes nothing */
+	git_oid o4, o5, o6, o7;
+	git_oid_fromstr(&o4, c4);
+	/* src/fix.c's "two" given a comment and new layout (red team 47) */
+	make_commit_with(repo, &o4, "\n  two /* five */ // \"six\"\n", "src/fix.c", c5);
+	git_oid_fromstr(&o5, c5);
+	make_commit_with(repo, &o5, "two \"/* x */\" - -y", "src/fix.c", c6);
+	git_oid_fromstr(&o6, c6);
+	/* a string literal's content is code, comment markers and all */
+	make_commit_with(repo, &o6, "two \"/* y */\" - -y", "src/fix.c", c7);
+	git_oid_fromstr(&o7, c7);
+	/* so is the space that keeps "- -y" from reading "--y" */
+	make_commit_with(repo, &o7, "two \"/* y */\" --y", "src/fix.c", c8);
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	FILE *f = fopen("er.c", "w");
@@ -1524,6 +1564,21 @@ static void test_errata(void **state)
 	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: the fixing commit "));
 	assert_non_null(strstr(strbuf_str(&err), "changes nothing under src/ since"));
 	assert_int_equal((int)e.n, 0);
+	/* a later commit that changes only comments and layout under src/
+	 * (red team 47: the chain again, each link a one-line comment) */
+	text = xstrfmt("%s %s stale reference\n", c4, c5);
+	assert_int_equal(load_errata(text, &e, &err), -1);
+	free(text);
+	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: the fixing commit "));
+	assert_non_null(strstr(strbuf_str(&err), "changes only comments and layout under src/ since"));
+	assert_int_equal((int)e.n, 0);
+	/* a comment's markers inside a string literal are code; so is the
+	 * space that keeps "- -y" from reading "--y" */
+	text = xstrfmt("%s %s stale reference\n%s %s stale reference\n", c6, c7, c7, c8);
+	assert_int_equal(load_errata(text, &e, &err), 0);
+	free(text);
+	assert_int_equal((int)e.n, 2);
+	audit_errata_release(&e);
 	/* a commit the repository lacks; no reason */
 	text = xstrfmt("deadbeef %s stale reference\n", c2);
 	assert_int_equal(load_errata(text, &e, &err), -1);
@@ -1630,6 +1685,39 @@ static void test_value_comparison(void **state)
 	free(f);
 }
 
+/*
+ * Red team 47, finding 1: a value claim on a time or rate pinned to the
+ * one batch where the code drew fast was checked against that batch
+ * alone.  Every batch of the same code holds the claim to its CI: 190 us
+ * is inside 1 of 4 (vb-4 ran other code and is not counted), 1300 us
+ * inside 3 of 4 (held to the CI, or to the tolerance stated).
+ */
+static void test_value_across_batches(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=vb variant=coin stat=median_us value=190us "
+			"run=20260117T000000Z-vb-0-batch -->\n"
+			"<!-- claim: value experiment=vb variant=coin stat=median_us value=1300us "
+			"run=20260117T000001Z-vb-1-batch -->\n"
+			"<!-- claim: value experiment=vb variant=coin stat=median_us value=190us "
+			"run=20260117T000004Z-vb-4-batch -->\n"
+			"<!-- claim: value experiment=vb variant=coin stat=median_us value=1.3ms tol=5% "
+			"run=20260117T000002Z-vb-2-batch -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: value vb/coin median_us=190us: recorded 190, within the 95% CI "
+				  "[179.5, 240.5]"));
+	assert_non_null(strstr(f, "; but only 1 of 4 batches of the same code on "));
+	assert_non_null(strstr(f, " hold median_us=190, 3 exclude it: 1300 [1280, 1320] (20260117T000003Z-vb-3-batch)"));
+	assert_non_null(strstr(f, "t.md:2: supported: value vb/coin median_us=1300us"));
+	assert_non_null(strstr(f, "; 3 of 4 batches of the same code on "));
+	assert_non_null(strstr(f, "t.md:3: supported: value vb/coin median_us=190us"));
+	assert_non_null(strstr(f, "t.md:4: supported: value vb/coin median_us=1.3ms: recorded 1300, within the stated tolerance"));
+	assert_int_equal(c.contradicted, 1);
+	assert_int_equal(c.supported, 3);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1660,6 +1748,7 @@ int main(void)
 		cmocka_unit_test(test_validated_reproduction),
 		cmocka_unit_test(test_validated_by_family),
 		cmocka_unit_test(test_value_comparison),
+		cmocka_unit_test(test_value_across_batches),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
