@@ -719,6 +719,61 @@ static int setup(void **state)
 		free(zid);
 		free(aid);
 	}
+	/* red team 46, finding 4: en.c echoes COIN only (en1, en2: one
+	 * echo-neutral object) except at COIN=3, where it reaches the code */
+	char ensha[SHA256_HEX_LEN + 1];
+	f = fopen("en.c", "w");
+	fputs("int en;\n", f);
+	fclose(f);
+	assert_int_equal(sha256_file_hex("en.c", ensha), 0);
+	static const struct {
+		const char *var, *coin, *neutral, *outcome;
+	} en[] = { { "en1", "1", "ennone", "ok" }, { "en2", "2", "ennone", "wrong_output" },
+		   { "en3", "3", "enreach", "wrong_output" } };
+	for (size_t i = 0; i < ARRAY_SIZE(en); i++) {
+		char *id = xstrfmt("20260118T00000%zuZ-en-%s", i, en[i].var), *bin = xstrfmt("enbin%zu", i);
+		json_t *x = json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:s, s:{s:[s, s, s], s:s}}, s:{s:s, s:s, "
+				      "s:{s:i}, s:[s]}, s:{s:s}}",
+				      "experiment", "en", "backend", "host", "code", "sources", "path", "en.c", "sha256",
+				      ensha, "binary_sha256", bin, "echo_neutral_sha256", en[i].neutral, "compiler", "argv",
+				      "cc", "-O2", "en.c", "version", "cc 1", "problem", "name", "p2", "dtype", "fp32",
+				      "shape", "N", 256, "dims", "N", "params", "COIN", en[i].coin);
+		json_object_set_new(x, "batch_id", json_string(id));
+		put_variant_x(&st, id, en[i].var, ensha, "# us\n100\n", en[i].outcome, x);
+		free(id);
+		free(bin);
+	}
+	/* red team 38, finding 1: ea.c's z and a differ in TRY, which only
+	 * the echo reads (binaries differ, echo-neutral objects do not); one
+	 * batch reads a faster */
+	{
+		const char *bid = "20260119T000009Z-ea-x-batch";
+		char easha[SHA256_HEX_LEN + 1];
+		f = fopen("ea.c", "w");
+		fputs("int ea;\n", f);
+		fclose(f);
+		assert_int_equal(sha256_file_hex("ea.c", easha), 0);
+		static const char *const ea_var[] = { "z", "a" }, *const ea_try[] = { "1", "2" };
+		json_t *rows = json_array();
+		for (int i = 0; i < 2; i++) {
+			char *id = xstrfmt("20260119T00000%dZ-ea-%s", i, ea_var[i]), *bin = xstrfmt("eabin%d", i);
+			json_t *x = json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:s, s:{s:[s, s, s], s:s}}, s:{s:s, "
+					      "s:s, s:{s:i}, s:[s]}, s:{s:s}, s:s}",
+					      "experiment", "ea", "backend", "host", "code", "sources", "path", "ea.c",
+					      "sha256", easha, "binary_sha256", bin, "echo_neutral_sha256", "eanone",
+					      "compiler", "argv", "cc", "-O2", "ea.c", "version", "cc 1", "problem", "name",
+					      "p2", "dtype", "fp32", "shape", "N", 256, "dims", "N", "params", "TRY", ea_try[i],
+					      "batch_id", bid);
+			put_variant_x(&st, id, ea_var[i], easha, "# us\n100\n", "ok", x);
+			json_t *row = i ? host_row("a", id, NULL, "faster", 1.5, 1.4, 1.6, 0.001)
+					: host_row("z", id, NULL, NULL, 0, 0, 0, 0);
+			json_object_set_new(row, "params", json_pack("{s:s}", "TRY", ea_try[i]));
+			json_array_append_new(rows, row);
+			free(id);
+			free(bin);
+		}
+		put_host_batch(&st, bid, "ea", rows);
+	}
 	/* red team 47, finding 1: vb.c's speed is set per process; its
 	 * median_us is 190 us [180, 240] in batch vb-0 and about 1300 us in
 	 * vb-1..vb-3 (the same code); vb-4 ran other code (vo.c) at 190 us */
@@ -1686,6 +1741,36 @@ static void test_value_comparison(void **state)
 }
 
 /*
+ * Red team 46, finding 4: `validated params=COIN=1` left out the runs of
+ * the file at other COINs, though COIN=2 only changed the echo (the same
+ * echo-neutral object, code.echo_neutral_sha256): that run is the same
+ * code and its failure contradicts; COIN=3 reached the code (another
+ * echo-neutral object) and stays another configuration.  Before:
+ * supported.  Red team 38: a faster between two TRYs of one echo is the
+ * same code on both sides (before: supported on the batch's verdict).
+ */
+static void test_validated_echo_only_params(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: validated experiment=en variant=en1 params=COIN=1 -->\n", &c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: validated en/en1: 1 of 2 run(s) of the current source failed a "
+				  "check: run 20260118T000001Z-en-en2 (the same code as en/en2): wrong_output"));
+	assert_non_null(strstr(f, "; params=COIN=1: 1 run(s) of the kernel file in 1 other configuration(s) left out, 1 "
+				  "of those configurations failed"));
+	assert_null(strstr(f, "en-en3"));
+	assert_int_equal(c.contradicted, 1);
+	free(f);
+	/* red team 38: the two sides of a verdict differ only in an echoed knob */
+	f = audit("<!-- claim: faster experiment=ea a=a b=z -->\n", &c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: faster a vs z: "));
+	assert_non_null(strstr(f, "; but both sides ran the same code (their objects differ only in the EV_PARAM echo: "
+				  "echo-neutral object eanone) the same way"));
+	assert_int_equal(c.contradicted, 1);
+	free(f);
+}
+
+/*
  * Red team 47, finding 1: a value claim on a time or rate pinned to the
  * one batch where the code drew fast was checked against that batch
  * alone.  Every batch of the same code holds the claim to its CI: 190 us
@@ -1749,6 +1834,7 @@ int main(void)
 		cmocka_unit_test(test_validated_by_family),
 		cmocka_unit_test(test_value_comparison),
 		cmocka_unit_test(test_value_across_batches),
+		cmocka_unit_test(test_validated_echo_only_params),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
