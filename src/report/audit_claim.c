@@ -1698,7 +1698,7 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 		strbuf_release(&w);
 		do
 			b = query_next_batch(a->q, NULL, NULL, &pos);
-		while (b && (b == eb || !same_kind(&b->problem, &eb->problem) || !same_problem(&b->problem, &eb->problem)));
+		while (b && (b == eb || !same_problem(&b->problem, &eb->problem)));
 	}
 	if (n >= 2 && 2 * k < n) {
 		*agrees = 0;
