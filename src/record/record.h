@@ -259,6 +259,8 @@ struct run_record {
 	struct rec_source *sources;
 	size_t n_sources;
 	const char *build_key, *binary_sha256;
+	const char *echo_neutral_sha256; /* the host object built with every EV_PARAM echo constant
+					  * (kernels/evident_echo_neutral.h), or NULL */
 	json_t *compiler;            /* {argv, version} (borrowed) */
 
 	/* build */

@@ -1384,9 +1384,16 @@ static int same_code_both_sides(struct actx *a, const struct batch_row *ra, cons
 		return 0;
 	if (!code_identity(a->q, ra, &ia) || !code_identity(a->q, rb, &ib) || !code_same_way(&ia, &ib))
 		return 0;
-	strbuf_addf(msg, "; but both sides ran the same code (binary %.12s, sources and parameters %.12s) the same way: "
-			 "a difference between them is the machine's, not the code's",
-		    ia.bin, ia.code);
+	if (strcmp(ia.bin, ib.bin) && strcmp(ia.code, ib.code))
+		/* code_same by the echo-neutral objects (red team 38's TRY) */
+		strbuf_addf(msg, "; but both sides ran the same code (their objects differ only in the EV_PARAM echo: "
+				 "echo-neutral object %.12s) the same way: a difference between them is the machine's, "
+				 "not the code's",
+			    ia.neutral);
+	else
+		strbuf_addf(msg, "; but both sides ran the same code (binary %.12s, sources and parameters %.12s) the "
+				 "same way: a difference between them is the machine's, not the code's",
+			    ia.bin, ia.code);
 	return 1;
 }
 
@@ -1570,6 +1577,141 @@ static int implied_verdict(struct actx *a, const struct batch_record *b, const s
 	return agrees;
 }
 
+/* A time or a rate (median_us, gflops, gbps, frac_*_peak...): what the
+ * code gives, which every batch of the same code measures again
+ * (value_across_batches).  Not a comparison (implied_verdict weighs
+ * those), a count (n, repeats), a cost (usd, gpu_s: a batch's own, by
+ * design different in each) or an error (max_abs_err). */
+static int rate_stat(const char *stat)
+{
+	const struct stat_def *d = record_stat_def(stat);
+	if (!d)
+		return 0;
+	return d->kind == STAT_TIME || d->kind == STAT_FLOPS || d->kind == STAT_BW ||
+	       !strncmp(stat, "frac_", 5);
+}
+
+/* How a value claim is held against one recorded value v (ci when
+ * have_ci): the stated tolerance (pct >= 0: percent, else amount in base
+ * units), else the CI, else the precision written; each widened by half a
+ * unit in the last digit written (ulp, base units).  [*lo, *hi] in the
+ * record's units; returns the rule's name, or NULL for "the precision
+ * written" (which no other batch is held to: value_across_batches). */
+static const char *value_band(int tol, double pct, double amount, double ulp, double scale, double v, const double ci[2],
+			      int have_ci, double *lo, double *hi)
+{
+	if (tol) {
+		double t = pct >= 0 ? pct / 100 * fabs(v) : amount / scale;
+		*lo = v - t;
+		*hi = v + t;
+		return "the stated tolerance";
+	}
+	if (have_ci) {
+		*lo = ci[0] - ulp / scale;
+		*hi = ci[1] + ulp / scale;
+		return "the 95% CI";
+	}
+	*lo = v - ulp / scale;
+	*hi = v + ulp / scale;
+	return NULL;
+}
+
+/*
+ * A value claim on a time or a rate (rate_stat) read from one batch
+ * (pinned, or the newest) beside every other batch of the same code
+ * identity: the claim's shape (same_problem), the same code run the same
+ * way on the same device and timed by the same clock (same_identity), of
+ * any experiment, reproductions left out (query_next_batch), as
+ * across_batches gathers the reruns of a verdict.  Red team 47: an honest
+ * kernel whose speed is set per process ran 16 batches; pinned to the one
+ * where both processes drew fast, `value stat=gflops value=2.75` was
+ * supported, though 11 of the 16 batches' CIs exclude it.  Each batch
+ * holds the claim to its own band (value_band: the tolerance stated, else
+ * its CI); a batch whose rows of the code all did not run cleanly (flaky,
+ * crashed...; not a configuration's refusal, row_counts) excludes it (it
+ * gives no number for the code); rows the errata set aside (a runner's
+ * defect, audit_errata.h) are left out.  Batches without a CI and no
+ * tolerance stated decide nothing.  The claim holds when at least half of the
+ * deciding batches (the claim's own among them) include it: *agrees is
+ * cleared otherwise, naming how many exclude it; the counts go to msg
+ * whenever more than one batch decides.
+ */
+/* Was row written by a runner commit the errata name as defective
+ * (audit_errata.h)?  Its numbers are the runner's defect, not the code's. */
+static int row_set_aside(struct actx *a, const struct batch_row *row)
+{
+	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
+	return r && audit_errata_find(a->o->errata, r->git.commit) >= 0;
+}
+
+static void value_across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *er,
+				 const char *vn, const char *stat, double want, int tol, double pct, double amount,
+				 double ulp, double scale, int *agrees, struct strbuf *msg)
+{
+	struct code_id id;
+	if (!code_identity(a->q, er, &id))
+		return;
+	size_t n = 0, k = 0, n_out = 0, pos = a->q->n;
+	struct strbuf out = STRBUF_INIT;
+	const struct batch_record *b = eb;
+	while (b) {
+		/* the row of the code in b: the claim's own in eb, else an ok one
+		 * (by the claim's name first), else one that did not run cleanly */
+		const struct batch_row *x = b == eb ? er : NULL, *bad = NULL;
+		for (size_t i = 0; !x && i < b->n_rows; i++) {
+			const struct batch_row *r = &b->rows[i];
+			struct code_id rid;
+			if (!row_counts(a, r) || !code_identity(a->q, r, &rid) || !same_identity(&rid, &id) ||
+			    row_set_aside(a, r))
+				continue;
+			if (r->outcome != OUTCOME_OK)
+				bad = bad ? bad : r;
+			else if (r->variant && !strcmp(r->variant, vn))
+				x = r;
+		}
+		for (size_t i = 0; !x && i < b->n_rows; i++) {
+			const struct batch_row *r = &b->rows[i];
+			struct code_id rid;
+			if (r->outcome == OUTCOME_OK && code_identity(a->q, r, &rid) && same_identity(&rid, &id) &&
+			    !row_set_aside(a, r))
+				x = r;
+		}
+		double v, ci[2], lo, hi;
+		int have_ci = 0;
+		struct strbuf w = STRBUF_INIT;
+		if (x && query_stat(a->q, b, x, stat, &v, ci, &have_ci, &w) == 0 &&
+		    value_band(tol, pct, amount, ulp, scale, v, ci, have_ci, &lo, &hi)) {
+			n++;
+			if (want >= lo && want <= hi) {
+				k++;
+			} else if (n_out++ < 6) {
+				strbuf_addf(&out, "%s%.4g [%.4g, %.4g] (%s)", out.len ? ", " : "", v, lo, hi,
+					    audit_id_or(b->run_id));
+			}
+		} else if (!x && bad) {
+			n++;
+			if (n_out++ < 6)
+				strbuf_addf(&out, "%s%s did not run cleanly: %s (%s)", out.len ? ", " : "",
+					    audit_name_or(bad->variant), bad->outcome_text ? bad->outcome_text : "no outcome",
+					    audit_id_or(b->run_id));
+		}
+		strbuf_release(&w);
+		do
+			b = query_next_batch(a->q, NULL, NULL, &pos);
+		while (b && (b == eb || !same_problem(&b->problem, &eb->problem)));
+	}
+	if (n >= 2 && 2 * k < n) {
+		*agrees = 0;
+		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it: %s%s: "
+				 "a number one batch gave, not what the code gives (cite a value most batches of the "
+				 "code hold, or state a tol= of at most %g%% that covers them)",
+			    k, n, id.dev, stat, want, n - k, out.buf, n_out > 6 ? ", ..." : "", AUDIT_TOL_CAP_PCT);
+	} else if (n >= 2) {
+		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s hold it", k, n, id.dev);
+	}
+	strbuf_release(&out);
+}
+
 void audit_claim_value(struct actx *a, const struct md_marker *m)
 {
 	static const char *const allowed[] = { "experiment", "variant", "run", "stat", "value", "tol", NULL };
@@ -1636,21 +1778,9 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 	}
 	strbuf_release(&w2);
 	double lo, hi;
-	const char *rule;
-	if (tol) {
-		double t = pct >= 0 ? pct / 100 * fabs(v) : amount / scale;
-		lo = v - t;
-		hi = v + t;
-		rule = "the stated tolerance";
-	} else if (have_ci) {
-		lo = ci[0] - ulp / scale;
-		hi = ci[1] + ulp / scale;
-		rule = "the 95% CI";
-	} else {
-		lo = v - ulp / scale;
-		hi = v + ulp / scale;
+	const char *rule = value_band(tol != NULL, pct, amount, ulp, scale, v, ci, have_ci, &lo, &hi);
+	if (!rule)
 		rule = "the precision written";
-	}
 	double want = stated / scale;
 	int agrees = want >= lo && want <= hi;
 	strbuf_addf(&detail, "recorded %.6g, %s %s [%.6g, %.6g] (run %s)", v, agrees ? "within" : "outside", rule, lo, hi,
@@ -1663,6 +1793,8 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 		}
 		agrees = 0;
 	}
+	if (agrees && rate_stat(stat))
+		value_across_batches(a, b, row, vn, stat, want, tol != NULL, pct, amount, ulp, scale, &agrees, &detail);
 	conclude(a, m, agrees, stale, head.buf, detail.buf, why.buf, last);
 out:
 	free(last);

@@ -61,23 +61,114 @@ static int resolve(git_repository *repo, const char *id, char out[GIT_OID_HEXSZ 
 	return 0;
 }
 
-/* Does anything under src/ differ between commits a and b?  1, 0, or -1
- * (git_error_last says why). */
+/*
+ * The code of a C source, without what a compiler ignores, into out: each
+ * comment is blank space (as the C standard makes it), and a run of blank
+ * space becomes "\n" when it holds a line break (a preprocessor line ends
+ * there), else one space between two word bytes or two punctuators (where
+ * removing it could join two tokens: "a - -b", "int x"), else nothing.
+ * String and character literals are kept as written.  Two sources whose
+ * codes are equal differ in comments and layout only (red team 47).  A
+ * conservative approximation: layout that changes nothing a compiler sees
+ * ("x = -1" for "x=-1") still reads as a change.
+ */
+static void code_text(const char *s, size_t n, struct strbuf *out)
+{
+	const char *e = s + n;
+	int gap = 0, nl = 0; /* blank space (and a line break in it) since the last byte kept */
+	while (s < e) {
+		if (*s == '/' && s + 1 < e && s[1] == '*') {
+			const char *t = s + 2;
+			while (t + 1 < e && !(t[0] == '*' && t[1] == '/'))
+				t++;
+			s = t + 1 < e ? t + 2 : e;
+			gap = 1;
+			continue;
+		}
+		if (*s == '/' && s + 1 < e && s[1] == '/') {
+			while (s < e && *s != '\n')
+				s++;
+			gap = 1;
+			continue;
+		}
+		if (isspace((unsigned char)*s)) {
+			nl |= *s == '\n';
+			gap = 1;
+			s++;
+			continue;
+		}
+		if (gap && out->len) {
+			unsigned char p = (unsigned char)out->buf[out->len - 1], c = (unsigned char)*s;
+			int wp = isalnum(p) || p == '_', wc = isalnum(c) || c == '_';
+			if (nl)
+				strbuf_addch(out, '\n');
+			else if (wp == wc && p != '\n')
+				strbuf_addch(out, ' ');
+		}
+		gap = nl = 0;
+		if (*s == '"' || *s == '\'') {
+			/* a literal, escapes and all, to its closing quote or the line's end */
+			char q = *s;
+			const char *t = s + 1;
+			while (t < e && *t != q && *t != '\n')
+				t += *t == '\\' && t + 1 < e ? 2 : 1;
+			t = t < e && *t == q ? t + 1 : t;
+			strbuf_add(out, s, (size_t)(t - s));
+			s = t;
+			continue;
+		}
+		strbuf_addch(out, *s++);
+	}
+}
+
+/* The code (code_text) of the blob id into out; empty for a zero id (a file
+ * that one side lacks).  0, or -1 (git_error_last says why). */
+static int blob_code(git_repository *repo, const git_oid *id, struct strbuf *out)
+{
+	git_blob *blob = NULL;
+	strbuf_reset(out);
+	if (git_oid_is_zero(id))
+		return 0;
+	if (git_blob_lookup(&blob, repo, id) < 0)
+		return -1;
+	code_text(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), out);
+	git_blob_free(blob);
+	return 0;
+}
+
+/* What changed under src/ between commits a and b: SRC_CODE (code a
+ * compiler reads), SRC_COMMENTS (comments and layout only: code_text),
+ * SRC_NONE, or -1 (git_error_last says why). */
+enum { SRC_NONE, SRC_COMMENTS, SRC_CODE };
 static int src_changed(git_repository *repo, const git_oid *a, const git_oid *b)
 {
 	git_commit *ca = NULL, *cb = NULL;
 	git_tree *ta = NULL, *tb = NULL;
 	git_diff *diff = NULL;
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
 	char *spec[] = { "src/" };
 	git_diff_options o;
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
 	o.pathspec.strings = spec;
 	o.pathspec.count = 1;
 	int rc = -1;
-	if (git_commit_lookup(&ca, repo, a) == 0 && git_commit_lookup(&cb, repo, b) == 0 &&
-	    git_commit_tree(&ta, ca) == 0 && git_commit_tree(&tb, cb) == 0 &&
-	    git_diff_tree_to_tree(&diff, repo, ta, tb, &o) == 0)
-		rc = git_diff_num_deltas(diff) > 0;
+	if (git_commit_lookup(&ca, repo, a) < 0 || git_commit_lookup(&cb, repo, b) < 0 || git_commit_tree(&ta, ca) < 0 ||
+	    git_commit_tree(&tb, cb) < 0 || git_diff_tree_to_tree(&diff, repo, ta, tb, &o) < 0)
+		goto out;
+	size_t n = git_diff_num_deltas(diff);
+	rc = n ? SRC_COMMENTS : SRC_NONE;
+	for (size_t i = 0; i < n && rc == SRC_COMMENTS; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		if (blob_code(repo, &d->old_file.id, &x) < 0 || blob_code(repo, &d->new_file.id, &y) < 0) {
+			rc = -1;
+			break;
+		}
+		if (x.len != y.len || memcmp(strbuf_str(&x), strbuf_str(&y), x.len))
+			rc = SRC_CODE;
+	}
+out:
+	strbuf_release(&x);
+	strbuf_release(&y);
 	git_diff_free(diff);
 	git_tree_free(ta);
 	git_tree_free(tb);
@@ -87,8 +178,8 @@ static int src_changed(git_repository *repo, const git_oid *a, const git_oid *b)
 }
 
 /* Check entry i (file line line) in repo: both commits resolve (made
- * full), the fix descends from the defect and changes the runner's
- * sources (src/).  0, or -1 with err. */
+ * full), the fix descends from the defect and changes the code of the
+ * runner's sources (src/; comments and layout are not code).  0, or -1 with err. */
 static int verify(git_repository *repo, struct audit_errata *e, size_t i, const char *path, int line,
 		  struct strbuf *err)
 {
@@ -110,7 +201,7 @@ static int verify(git_repository *repo, struct audit_errata *e, size_t i, const 
 		return -1;
 	}
 	/* a runner's defect is fixed in the runner's sources: the fix must
-	 * change something under src/ since the defective commit (red team
+	 * change the code under src/ since the defective commit (red team
 	 * 46: a chain of empty commits, each "fixed in" the next, set aside
 	 * every failing batch of a kernel that failed on its own) */
 	int changed = src_changed(repo, &oc, &of);
@@ -118,9 +209,16 @@ static int verify(git_repository *repo, struct audit_errata *e, size_t i, const 
 		strbuf_addf(err, "%s: cannot compare %.12s with %.12s (%s)", where, c, f, git_msg());
 		return -1;
 	}
-	if (!changed) {
+	if (changed == SRC_NONE) {
 		strbuf_addf(err, "%s: the fixing commit %.12s changes nothing under src/ since %.12s: a runner's "
 			    "defect is fixed in the runner's sources", where, f, c);
+		return -1;
+	}
+	/* a comment is no fix (red team 47: the same chain, each link a
+	 * one-line comment in src/run/outcome.c, set aside 9 of 10 runs) */
+	if (changed == SRC_COMMENTS) {
+		strbuf_addf(err, "%s: the fixing commit %.12s changes only comments and layout under src/ since "
+			    "%.12s: a runner's defect is fixed by changing the runner's code", where, f, c);
 		return -1;
 	}
 	free(e->commit[i]);

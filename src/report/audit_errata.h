@@ -13,8 +13,11 @@
  * naming the 5 failing runs of coin_wrong by id, "checker defect ...
  * fixed in" the very commit that recorded them, made `validated`
  * supported).  The audit checks, in the repository, that both commits
- * exist and that the fixing one descends from the defective one
- * (git_graph_descendant_of); a file that fails is refused whole.  The
+ * exist, that the fixing one descends from the defective one
+ * (git_graph_descendant_of) and that it changed the code under src/, not
+ * only comments and layout (red teams 46 and 47: chains of empty and of
+ * comment-only commits, each "fixed in" the next); a file that fails is
+ * refused whole.  The
  * reason is printed wherever a record is set aside, so the decision is in
  * the repository and in every finding it touches, never silent.
  *
@@ -37,10 +40,11 @@ struct audit_errata {
 };
 
 /* Read path into *e (zeroed first) and check every entry in the git
- * repository at or above repo_dir: both commits resolve, and the fixing
- * one descends from the defective one.  0, or -1 with "path:LINE: what"
- * in *err (the file unreadable, a malformed line, a commit the repository
- * lacks, a fix that is not a later commit); *e is then empty. */
+ * repository at or above repo_dir: both commits resolve, the fixing one
+ * descends from the defective one and changes code under src/.  0, or -1
+ * with "path:LINE: what" in *err (the file unreadable, a malformed line, a
+ * commit the repository lacks, a fix that is not a later commit or changes
+ * no code under src/); *e is then empty. */
 int audit_errata_load(const char *path, const char *repo_dir, struct audit_errata *e, struct strbuf *err);
 /* The entry that sets aside a record written at runner commit git_commit
  * (the record's code.git.commit; may be NULL): its index into commit[],

@@ -1,7 +1,8 @@
 /*
  * code_identity.c - what code a row ran, by content (code_identity.h): the
  * binary's hash, a hash of the sources' contents with the compiler's
- * command line and the parameters, and the kernel file's own hash.
+ * command line and the parameters, the host object's hash with its echoes
+ * held constant, and the kernel file's own hash.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,7 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	id->slots = id->exec_kind ? r->exec.slots : 1;
 	id->clock = r->clock;
 	id->bin_whole = r->backend && !strcmp(r->backend, "host");
+	id->neutral = id->bin_whole ? r->echo_neutral_sha256 : NULL;
 	if (r->clock && !strcmp(r->clock, "cupti")) {
 		/* the first window-clock run (commit ccb4904a, an H200 on
 		 * 2026-11-29) wrote no kernel_clock key yet */
@@ -110,9 +112,16 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	return id->dev != NULL;
 }
 
+/* Both host objects built with their echoes held constant are one
+ * object: the parameters they differ in reach nothing but the echo. */
+static int same_neutral(const struct code_id *x, const struct code_id *y)
+{
+	return x->neutral && y->neutral && !strcmp(x->neutral, y->neutral);
+}
+
 int code_same(const struct code_id *x, const struct code_id *y)
 {
-	return !strcmp(x->bin, y->bin) || !strcmp(x->code, y->code);
+	return !strcmp(x->bin, y->bin) || !strcmp(x->code, y->code) || same_neutral(x, y);
 }
 
 int code_same_way(const struct code_id *x, const struct code_id *y)
@@ -123,5 +132,6 @@ int code_same_way(const struct code_id *x, const struct code_id *y)
 
 int code_same_program(const struct code_id *x, const struct code_id *y)
 {
-	return !strcmp(x->code, y->code) || (x->bin_whole && y->bin_whole && !strcmp(x->bin, y->bin));
+	return !strcmp(x->code, y->code) || (x->bin_whole && y->bin_whole && !strcmp(x->bin, y->bin)) ||
+	       same_neutral(x, y);
 }

@@ -11,7 +11,11 @@
  * (`-Wl,--build-id=...`) changes the binary but not the code (red team
  * 37).  Two rows ran the same code when their binaries are equal, or when
  * their sources' contents, the compiler's command line (linker options,
- * file names and output paths left out) and their parameters are.  The
+ * file names and output paths left out) and their parameters are, or when
+ * their host objects built with every EV_PARAM echo held constant are (a
+ * parameter the kernel only echoes changes the object by its echo string
+ * alone: red team 38's TRY, red teams 44 and 46's SALT; a CUDA kernel's
+ * bin is its device code, which holds no echo).  The
  * family of a row is its kernel file's own content alone: the same kernel
  * at any parameters, flags and headers, which the audit counts as tries.
  */
@@ -35,6 +39,9 @@ struct code_id {
 	int bin_whole;          /* bin hashes the whole program (the host backend's object); a CUDA
 				 * kernel's bin is its device code alone (backend_cuda.c's
 				 * post_build), the same for kernels whose host code differs */
+	const char *neutral;    /* the host object built with its EV_PARAM echoes held constant
+				 * (record code.echo_neutral_sha256, kernels/evident_echo_neutral.h),
+				 * or NULL (borrowed) */
 	char code[SHA256_HEX_LEN + 1];   /* sources' contents + command line + parameters */
 	char family[SHA256_HEX_LEN + 1]; /* the kernel file's content */
 };
@@ -46,11 +53,13 @@ int code_identity(struct query *q, const struct batch_row *row, struct code_id *
  * run record's own for a run outside a batch): the `validated` claim
  * gathers runs, not rows. */
 int code_identity_run(const struct run_record *r, const struct param *params, size_t n_params, struct code_id *id);
-/* The same code: the same binary, or the same code hash. */
+/* The same code: the same binary, the same code hash, or the same
+ * echo-neutral host object. */
 int code_same(const struct code_id *x, const struct code_id *y);
 /* The same program, host code included: the same code hash, or the same
- * binary where it hashes the whole program (`validated`: a launch() that
- * skips the work beside the honest device code is another program). */
+ * binary, or echo-neutral object, where it hashes the whole program
+ * (`validated`: a launch() that skips the work beside the honest device
+ * code is another program). */
 int code_same_program(const struct code_id *x, const struct code_id *y);
 /* The same code run the same way (cache mode, executor, plain or pool of
  * as many slots) and timed by the same clock. */

@@ -87,8 +87,13 @@ cat >claims.md <<EOF
 <!-- claim: value experiment=iter1 variant=$V run=$B stat=speedup value=${speedup}x -->
 <!-- claim: value experiment=iter1 variant=$V run=$B stat=median_us value=${median_us}us -->
 EOF
-(cd "$REPO" && "$EVIDENT" audit --store "$S" --no-untraced "$TEST_TMP/claims.md") >audit.txt 2>&1 ||
-	{ cat audit.txt; fail "the audit of the CSV's own numbers did not pass"; }
+# (the median is B's own: other batches of the same code put it outside
+# their CIs, which the audit says, rc 1: a value claim on a time is held
+# against every batch of the code, red team 47; the numbers it prints
+# are still B's)
+rc=0
+(cd "$REPO" && "$EVIDENT" audit --store "$S" --no-untraced "$TEST_TMP/claims.md") >audit.txt 2>&1 || rc=$?
+[ "$rc" -le 1 ] || { cat audit.txt; fail "the audit of the CSV's own numbers failed (rc $rc)"; }
 
 python3 - "$V" <<'PY' || fail "a number differs between paper, show, CSV and audit (above)"
 import re, sys
@@ -153,11 +158,14 @@ same("show p raw", m.group(1), x["p_raw"], sig=3)
 audit = open("audit.txt").read()
 for stat, k, lo, hi in (("p", "p", None, None), ("speedup", "speedup", "speedup_ci_lo", "speedup_ci_hi"),
                         ("median_us", "median_us", "median_ci_lo", "median_ci_hi")):
-    m = re.search(r": supported: value iter1/%s %s=\S+: recorded (\S+), within (the 95%% CI|the precision written) \[(\S+), (\S+)\]" % (re.escape(v), stat), audit)
+    m = re.search(r": (supported|contradicted): value iter1/%s %s=\S+: recorded (\S+), within (the 95%% CI|the precision written) \[(\S+), (\S+)\][^\n]*" % (re.escape(v), stat), audit)
     assert m, (stat, audit)
+    # only the median may be contradicted, and only by the other batches of its code
+    assert m.group(1) == "supported" or (stat == "median_us" and re.search(r"; but only \d+ of \d+ batches of the same code", m.group(0))), (stat, audit)
+    m = re.search(r"recorded (\S+), within (?:the 95% CI|the precision written) \[(\S+), (\S+)\]", m.group(0))
     same("audit " + k, m.group(1), x[k], sig=6)
     if lo:
-        same("audit " + lo, m.group(3), x[lo], sig=6)
-        same("audit " + hi, m.group(4), x[hi], sig=6)
+        same("audit " + lo, m.group(2), x[lo], sig=6)
+        same("audit " + hi, m.group(3), x[hi], sig=6)
 sys.exit(1 if bad else 0)
 PY

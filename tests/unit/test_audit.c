@@ -719,6 +719,88 @@ static int setup(void **state)
 		free(zid);
 		free(aid);
 	}
+	/* red team 46, finding 4: en.c echoes COIN only (en1, en2: one
+	 * echo-neutral object) except at COIN=3, where it reaches the code */
+	char ensha[SHA256_HEX_LEN + 1];
+	f = fopen("en.c", "w");
+	fputs("int en;\n", f);
+	fclose(f);
+	assert_int_equal(sha256_file_hex("en.c", ensha), 0);
+	static const struct {
+		const char *var, *coin, *neutral, *outcome;
+	} en[] = { { "en1", "1", "ennone", "ok" }, { "en2", "2", "ennone", "wrong_output" },
+		   { "en3", "3", "enreach", "wrong_output" } };
+	for (size_t i = 0; i < ARRAY_SIZE(en); i++) {
+		char *id = xstrfmt("20260118T00000%zuZ-en-%s", i, en[i].var), *bin = xstrfmt("enbin%zu", i);
+		json_t *x = json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:s, s:{s:[s, s, s], s:s}}, s:{s:s, s:s, "
+				      "s:{s:i}, s:[s]}, s:{s:s}}",
+				      "experiment", "en", "backend", "host", "code", "sources", "path", "en.c", "sha256",
+				      ensha, "binary_sha256", bin, "echo_neutral_sha256", en[i].neutral, "compiler", "argv",
+				      "cc", "-O2", "en.c", "version", "cc 1", "problem", "name", "p2", "dtype", "fp32",
+				      "shape", "N", 256, "dims", "N", "params", "COIN", en[i].coin);
+		json_object_set_new(x, "batch_id", json_string(id));
+		put_variant_x(&st, id, en[i].var, ensha, "# us\n100\n", en[i].outcome, x);
+		free(id);
+		free(bin);
+	}
+	/* red team 38, finding 1: ea.c's z and a differ in TRY, which only
+	 * the echo reads (binaries differ, echo-neutral objects do not); one
+	 * batch reads a faster */
+	{
+		const char *bid = "20260119T000009Z-ea-x-batch";
+		char easha[SHA256_HEX_LEN + 1];
+		f = fopen("ea.c", "w");
+		fputs("int ea;\n", f);
+		fclose(f);
+		assert_int_equal(sha256_file_hex("ea.c", easha), 0);
+		static const char *const ea_var[] = { "z", "a" }, *const ea_try[] = { "1", "2" };
+		json_t *rows = json_array();
+		for (int i = 0; i < 2; i++) {
+			char *id = xstrfmt("20260119T00000%dZ-ea-%s", i, ea_var[i]), *bin = xstrfmt("eabin%d", i);
+			json_t *x = json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:s, s:{s:[s, s, s], s:s}}, s:{s:s, "
+					      "s:s, s:{s:i}, s:[s]}, s:{s:s}, s:s}",
+					      "experiment", "ea", "backend", "host", "code", "sources", "path", "ea.c",
+					      "sha256", easha, "binary_sha256", bin, "echo_neutral_sha256", "eanone",
+					      "compiler", "argv", "cc", "-O2", "ea.c", "version", "cc 1", "problem", "name",
+					      "p2", "dtype", "fp32", "shape", "N", 256, "dims", "N", "params", "TRY", ea_try[i],
+					      "batch_id", bid);
+			put_variant_x(&st, id, ea_var[i], easha, "# us\n100\n", "ok", x);
+			json_t *row = i ? host_row("a", id, NULL, "faster", 1.5, 1.4, 1.6, 0.001)
+					: host_row("z", id, NULL, NULL, 0, 0, 0, 0);
+			json_object_set_new(row, "params", json_pack("{s:s}", "TRY", ea_try[i]));
+			json_array_append_new(rows, row);
+			free(id);
+			free(bin);
+		}
+		put_host_batch(&st, bid, "ea", rows);
+	}
+	/* red team 47, finding 1: vb.c's speed is set per process; its
+	 * median_us is 190 us [180, 240] in batch vb-0 and about 1300 us in
+	 * vb-1..vb-3 (the same code); vb-4 ran other code (vo.c) at 190 us */
+	char vbsha[SHA256_HEX_LEN + 1], vosha[SHA256_HEX_LEN + 1];
+	f = fopen("vb.c", "w");
+	fputs("int vb;\n", f);
+	fclose(f);
+	f = fopen("vo.c", "w");
+	fputs("int vo;\n", f);
+	fclose(f);
+	assert_int_equal(sha256_file_hex("vb.c", vbsha), 0);
+	assert_int_equal(sha256_file_hex("vo.c", vosha), 0);
+	for (int i = 0; i < 5; i++) {
+		char *bid = xstrfmt("20260117T00000%dZ-vb-%d-batch", i, i);
+		char *zid = xstrfmt("20260117T00000%dZ-vb-z%d", i, i), *aid = xstrfmt("20260117T00000%dZ-vb-c%d", i, i);
+		put_host_run(&st, zid, "vb", "z", bid, "fz.c", fzsha, "fzbin", NULL, "ok");
+		put_host_run(&st, aid, "vb", "coin", bid, i == 4 ? "vo.c" : "vb.c", i == 4 ? vosha : vbsha,
+			     i == 4 ? "vobin" : "vbbin", NULL, "ok");
+		json_t *row = host_row("coin", aid, NULL, NULL, 0, 0, 0, 0);
+		int fast = i == 0 || i == 4;
+		json_object_set_new(row, "stats", json_pack("{s:i, s:f, s:[f, f]}", "n", 80, "median", fast ? 190.0 : 1300.0,
+							    "median_ci", fast ? 180.0 : 1280.0, fast ? 240.0 : 1320.0));
+		put_host_batch(&st, bid, "vb", json_pack("[o, o]", host_row("z", zid, NULL, NULL, 0, 0, 0, 0), row));
+		free(bid);
+		free(zid);
+		free(aid);
+	}
 	/* red team 44, finding 3: rp.c's s1 ran clean in batch rp-x, and
 	 * wrong_output when `evident reproduce` rebuilt it (batch rp-rx) */
 	char rpsha[SHA256_HEX_LEN + 1];
@@ -1460,8 +1542,21 @@ static void test_errata(void **state)
 	make_commit(repo, &o2, "three", c3);
 	git_oid o3;
 	git_oid_fromstr(&o3, c3);
-	char c4[GIT_OID_HEXSZ + 1];
+	char c4[GIT_OID_HEXSZ + 1], c5[GIT_OID_HEXSZ + 1], c6[GIT_OID_HEXSZ + 1], c7[GIT_OID_HEXSZ + 1],
+		c8[GIT_OID_HEXSZ + 1];
 	make_commit(repo, &o3, "four", c4); /* changes nothing */
+	git_oid o4, o5, o6, o7;
+	git_oid_fromstr(&o4, c4);
+	/* src/fix.c's "two" given a comment and new layout (red team 47) */
+	make_commit_with(repo, &o4, "\n  two /* five */ // \"six\"\n", "src/fix.c", c5);
+	git_oid_fromstr(&o5, c5);
+	make_commit_with(repo, &o5, "two \"/* x */\" - -y", "src/fix.c", c6);
+	git_oid_fromstr(&o6, c6);
+	/* a string literal's content is code, comment markers and all */
+	make_commit_with(repo, &o6, "two \"/* y */\" - -y", "src/fix.c", c7);
+	git_oid_fromstr(&o7, c7);
+	/* so is the space that keeps "- -y" from reading "--y" */
+	make_commit_with(repo, &o7, "two \"/* y */\" --y", "src/fix.c", c8);
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	FILE *f = fopen("er.c", "w");
@@ -1524,6 +1619,21 @@ static void test_errata(void **state)
 	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: the fixing commit "));
 	assert_non_null(strstr(strbuf_str(&err), "changes nothing under src/ since"));
 	assert_int_equal((int)e.n, 0);
+	/* a later commit that changes only comments and layout under src/
+	 * (red team 47: the chain again, each link a one-line comment) */
+	text = xstrfmt("%s %s stale reference\n", c4, c5);
+	assert_int_equal(load_errata(text, &e, &err), -1);
+	free(text);
+	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: the fixing commit "));
+	assert_non_null(strstr(strbuf_str(&err), "changes only comments and layout under src/ since"));
+	assert_int_equal((int)e.n, 0);
+	/* a comment's markers inside a string literal are code; so is the
+	 * space that keeps "- -y" from reading "--y" */
+	text = xstrfmt("%s %s stale reference\n%s %s stale reference\n", c6, c7, c7, c8);
+	assert_int_equal(load_errata(text, &e, &err), 0);
+	free(text);
+	assert_int_equal((int)e.n, 2);
+	audit_errata_release(&e);
 	/* a commit the repository lacks; no reason */
 	text = xstrfmt("deadbeef %s stale reference\n", c2);
 	assert_int_equal(load_errata(text, &e, &err), -1);
@@ -1630,6 +1740,69 @@ static void test_value_comparison(void **state)
 	free(f);
 }
 
+/*
+ * Red team 46, finding 4: `validated params=COIN=1` left out the runs of
+ * the file at other COINs, though COIN=2 only changed the echo (the same
+ * echo-neutral object, code.echo_neutral_sha256): that run is the same
+ * code and its failure contradicts; COIN=3 reached the code (another
+ * echo-neutral object) and stays another configuration.  Before:
+ * supported.  Red team 38: a faster between two TRYs of one echo is the
+ * same code on both sides (before: supported on the batch's verdict).
+ */
+static void test_validated_echo_only_params(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: validated experiment=en variant=en1 params=COIN=1 -->\n", &c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: validated en/en1: 1 of 2 run(s) of the current source failed a "
+				  "check: run 20260118T000001Z-en-en2 (the same code as en/en2): wrong_output"));
+	assert_non_null(strstr(f, "; params=COIN=1: 1 run(s) of the kernel file in 1 other configuration(s) left out, 1 "
+				  "of those configurations failed"));
+	assert_null(strstr(f, "en-en3"));
+	assert_int_equal(c.contradicted, 1);
+	free(f);
+	/* red team 38: the two sides of a verdict differ only in an echoed knob */
+	f = audit("<!-- claim: faster experiment=ea a=a b=z -->\n", &c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: faster a vs z: "));
+	assert_non_null(strstr(f, "; but both sides ran the same code (their objects differ only in the EV_PARAM echo: "
+				  "echo-neutral object eanone) the same way"));
+	assert_int_equal(c.contradicted, 1);
+	free(f);
+}
+
+/*
+ * Red team 47, finding 1: a value claim on a time or rate pinned to the
+ * one batch where the code drew fast was checked against that batch
+ * alone.  Every batch of the same code holds the claim to its CI: 190 us
+ * is inside 1 of 4 (vb-4 ran other code and is not counted), 1300 us
+ * inside 3 of 4 (held to the CI, or to the tolerance stated).
+ */
+static void test_value_across_batches(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=vb variant=coin stat=median_us value=190us "
+			"run=20260117T000000Z-vb-0-batch -->\n"
+			"<!-- claim: value experiment=vb variant=coin stat=median_us value=1300us "
+			"run=20260117T000001Z-vb-1-batch -->\n"
+			"<!-- claim: value experiment=vb variant=coin stat=median_us value=190us "
+			"run=20260117T000004Z-vb-4-batch -->\n"
+			"<!-- claim: value experiment=vb variant=coin stat=median_us value=1.3ms tol=5% "
+			"run=20260117T000002Z-vb-2-batch -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: value vb/coin median_us=190us: recorded 190, within the 95% CI "
+				  "[179.5, 240.5]"));
+	assert_non_null(strstr(f, "; but only 1 of 4 batches of the same code on "));
+	assert_non_null(strstr(f, " hold median_us=190, 3 exclude it: 1300 [1280, 1320] (20260117T000003Z-vb-3-batch)"));
+	assert_non_null(strstr(f, "t.md:2: supported: value vb/coin median_us=1300us"));
+	assert_non_null(strstr(f, "; 3 of 4 batches of the same code on "));
+	assert_non_null(strstr(f, "t.md:3: supported: value vb/coin median_us=190us"));
+	assert_non_null(strstr(f, "t.md:4: supported: value vb/coin median_us=1.3ms: recorded 1300, within the stated tolerance"));
+	assert_int_equal(c.contradicted, 1);
+	assert_int_equal(c.supported, 3);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1660,6 +1833,8 @@ int main(void)
 		cmocka_unit_test(test_validated_reproduction),
 		cmocka_unit_test(test_validated_by_family),
 		cmocka_unit_test(test_value_comparison),
+		cmocka_unit_test(test_value_across_batches),
+		cmocka_unit_test(test_validated_echo_only_params),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
