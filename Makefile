@@ -95,10 +95,13 @@ $(EVIDENT): $(BUILD)/obj/cli/main.o $(BUILD)/libevident.a
 # The same archive, the same libraries named: the linker takes from
 # libevident.a only the objects __worker and __check reach, and
 # --as-needed records as NEEDED only the libraries those objects call
-# (`ldd bin/evident-worker`: no libgit2, GSL, libyaml).
+# (`ldd bin/evident-worker`: no libgit2, GSL, libyaml).  Its relocations
+# are all made at load and then read-only (-z now, full RELRO): a kernel
+# that runs in its process (a host kernel, a trust: host CUDA kernel)
+# cannot redirect the worker's calls by writing a GOT entry (issue 22).
 $(EVIDENT_WORKER): $(BUILD)/obj/cli/worker_main.o $(BUILD)/libevident.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -Wl,--as-needed -Wl,-z,relro,-z,now -o $@ $^ $(LDLIBS)
 
 # --- experiments --------------------------------------------------------
 # make exp/NAME runs experiments/NAME.yaml into your own store, store/

@@ -37,7 +37,7 @@ harness: $(HARNESS)
 # build takes them from its cache), then linked.  For nvcc ccache hashes
 # the directory unless told not to (CCACHE_NOHASHDIR): there is no -g, so
 # no directory in the objects.
-HARNESS_HDRS := src/backends/cuda/seal.h src/backends/cuda/evident_cuda.h src/backends/scramble.h \
+HARNESS_HDRS := src/backends/cuda/seal.h src/backends/cuda/evident_cuda.h src/backends/scramble.h src/backends/sigseal.h \
 	kernels/evident_kernel.h
 $(CUDA_LIB_DIR)/obj/%.o: src/backends/cuda/%.cu $(HARNESS_HDRS)
 	@mkdir -p $(dir $@)
@@ -46,7 +46,7 @@ $(CUDA_LIB_DIR)/obj/%.o: src/backends/cuda/%.cu $(HARNESS_HDRS)
 $(HARNESS): $(CUDA_LIB_DIR)/obj/harness.o $(CUDA_LIB_DIR)/obj/seal.o
 	@mkdir -p $(dir $@)
 	$(NVCC) -shared -cudart shared $(HARNESS_ARCHS) \
-		-Xlinker -rpath -Xlinker $(CUDA_HOME)/lib64 -o $@ $^ \
+		-Xlinker -rpath -Xlinker $(CUDA_HOME)/lib64 -Xlinker -z,relro,-z,now -o $@ $^ \
 		-L$(CUDA_HOME)/lib64/stubs -lcuda -lcublas -ldl -lpthread
 else
 harness:

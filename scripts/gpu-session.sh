@@ -98,6 +98,11 @@
 #              and a persisting-L2 access-policy window over the next sample's inputs
 #              under cache: cold; each run's outcome, reason, clock medians and the gap
 #              (7 jobs, about 1-1.5 min on one H200; not in the default list)
+#   redteam25  red team 25's CUDA probe (tests/fixtures/specs/cuda-redteam25.yaml;
+#              docs/redteam25-cuda.md): a trust: host sleeper grid launched from a
+#              signal handler on the harness thread, a TMA tensor map as a sealed
+#              kernel's parameter; outcomes, clock medians and each run's log line
+#              (7 jobs, about 1-2 min on one H200; not in the default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -550,6 +555,19 @@ if has redteam24; then
 	grep -E "^[a-z_0-9]+ +[a-z_]+ |UNEXPECTED|error|clock" "$OUT/cuda-redteam24.txt" | head -n 30 | tee -a "$OUT/session.log"
 	rt24=$("$E" ls --store artifacts --experiment cuda-redteam24 | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 7)
 	python3 scripts/clock-runs.py artifacts $rt24 2>&1 | tee -a "$OUT/session.log"
+fi
+if has redteam25; then
+	# post/pre ok and faster than honest is the harness thread's unfiled
+	# calls (a signal handler's grid); tma not ok is the seal's relocation
+	run_exp cuda-redteam25 tests/fixtures/specs/cuda-redteam25.yaml
+	log "cuda-redteam25: table"
+	grep -E "^[a-z_0-9]+ +[a-z_]+ |UNEXPECTED|error|clock" "$OUT/cuda-redteam25.txt" | head -n 30 | tee -a "$OUT/session.log"
+	rt25=$("$E" ls --store artifacts --experiment cuda-redteam25 | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 7)
+	python3 scripts/clock-runs.py artifacts $rt25 2>&1 | tee -a "$OUT/session.log"
+	# each sig variant's own count (printed at fini): sleepers ready, given up
+	for r in $rt25; do
+		echo "$r: $("$E" show --store artifacts --log "$r" 2>&1 | grep -m 3 -i "rt25\|sleeper" | tr '\n' ' ')"
+	done | tee -a "$OUT/session.log"
 fi
 if has fresh16; then
 	# the fill's cost at the scaling shape: is timing.samples (100) reached

@@ -45,6 +45,7 @@
 #include "backends/sampler.h"
 #include "backends/scramble.h"
 #include "backends/seal.h"
+#include "backends/sigseal.h"
 #include "backends/worker.h"
 
 /* ---- the harness ----------------------------------------------------------- */
@@ -805,7 +806,12 @@ int cuda_worker(const struct job *job)
 		w.out_bytes[o] = problem_tensor_numel(&w.pr, w.n_in + o, job->shape) * dtype_size(w.dtype);
 		w.launch_bytes += w.out_bytes[o];
 	}
+	/* the harness thread takes no signal outside the kernel's own calls
+	 * (sigseal.h): blocked before its object's constructors run, and
+	 * again after them */
+	sigseal_block_all();
 	w.desc = sealed ? sealed_kernel(&w, &sp, &fat, &readable) : worker_load_kernel(job, "cuda");
+	sigseal_block_all();
 	if (!w.desc)
 		goto out;
 	worker_launch_setup(&w.l, &w.pr, job, job->shape, w.dtype);

@@ -49,6 +49,7 @@
 #include "evident_cuda.h"
 #include "seal.h"
 #include "../scramble.h"
+#include "../sigseal.h"
 
 static_assert(EVC_MAX_GRAPHS == EVS_MAX_GRAPHS, "protocol.c and the checker count graphs as the harness does");
 
@@ -1221,7 +1222,9 @@ static int evc_kernel_init(struct evc_ctx *c, const struct ev_kernel_desc *desc,
 	l->stream = (void *)c->stream;
 	if (desc->init) {
 		char why[512] = "";
-		if (desc->init(l, why, sizeof(why))) {
+		int ir = desc->init(l, why, sizeof(why));
+		sigseal_block_all(); /* whatever init() unblocked (sigseal.h) */
+		if (ir) {
 			snprintf(err, errlen, "%s", why[0] ? why : "init returned non-zero");
 			return -1;
 		}
@@ -1241,6 +1244,7 @@ static int evc_launch_sync(struct evc_ctx *c, const struct ev_kernel_desc *desc,
 	block_kernel<<<1, 1, 0, c->stream>>>(c->d_block, gen, block_timeout_ns(0));
 	CK(cudaGetLastError(), "block_kernel launch");
 	rc = desc->launch(l);
+	sigseal_block_all(); /* whatever launch() unblocked (sigseal.h) */
 	block_release(c, gen);
 	if (rc)
 		return set_err(rc, err, errlen, "launch");
@@ -1430,6 +1434,9 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 		lr = (int)cudaGraphLaunch(T->exec[g], c->stream);
 	else
 		lr = T->desc->launch(T->l);
+	/* before the window closes: a handler launch() left armed runs on
+	 * this thread only inside it from here on (sigseal.h) */
+	sigseal_block_all();
 	t1 = wall_now();
 	if (T->cupti)
 		cupti_window(WIN_NONE);
@@ -1487,6 +1494,7 @@ static int capture_graphs(struct evc_ctx *c, struct tstate *T, struct evc_timing
 		for (int j = 0; j < T->batch && !lr; j++) {
 			point_launch(T, evs_sample_set(T->first_set, T->n_sets, T->batch, g, j), j);
 			lr = T->desc->launch(T->l);
+			sigseal_block_all(); /* sigseal.h */
 		}
 		ee = cudaStreamEndCapture(c->stream, &T->graph[g]);
 		if (lr)
