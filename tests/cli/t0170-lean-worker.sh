@@ -27,6 +27,9 @@ expect_not_contains logs.txt "$EVIDENT __worker"
 # the runner alone: it execs itself for both
 mkdir -p "$TEST_TMP/solo/bin"
 cp "$EVIDENT" "$TEST_TMP/solo/bin/evident"
+# a dist's bubblewrap lies beside its runner (scripts/dist.sh)
+bwrap=$(dirname "$EVIDENT")/bwrap
+[ ! -x "$bwrap" ] || cp "$bwrap" "$TEST_TMP/solo/bin/bwrap"
 # a dist's runner finds its libraries in ../lib (rpath $ORIGIN/../lib)
 libdir=$(dirname "$EVIDENT")/../lib
 [ ! -d "$libdir" ] || cp -r "$libdir" "$TEST_TMP/solo/lib"

@@ -1,0 +1,26 @@
+# t3005 - trust: host code cannot hide device work behind a signal handler
+# on the harness's own thread (red team 25, docs/redteam25-cuda.md): the
+# sleeper variants, whose handler launched a grid while the harness waited
+# for its go and then had half or three quarters of the rows summed
+# outside the timed window, are either named (any outcome but ok) or ok
+# and no faster than the honest kernel (within 10%: 1.41x and 1.66x
+# before the fix on an H200); the honest ones and the TMA probe are ok
+. "$REPO/tests/cli/lib.sh"
+runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples read as escaped or late work"
+need_gpu
+mkrepo git
+"$EVIDENT" run --no-progress tests/fixtures/specs/cuda-redteam25.yaml >run.txt 2>&1
+cat run.txt
+for v in honest plain tma tma_host; do
+	grep -qE "^$v +ok " run.txt || fail "$v is not ok"
+done
+for v in post pre pre75; do
+	line=$(grep -E "^$v +" run.txt | head -1)
+	[ -n "$line" ] || fail "no summary line for $v"
+	[ "$(echo "$line" | awk '{print $2}')" = ok ] || continue
+	x=$(echo "$line" | grep -oE ' [0-9]+\.[0-9]+x \[' | head -1 | tr -d ' x[')
+	[ -n "$x" ] || fail "$v: no speedup in: $line"
+	python3 -c "import sys; sys.exit(0 if float('$x') < 1.10 else 1)" ||
+		fail "$v is ok and ${x}x faster than honest: its hidden rows were neither timed nor named"
+done
+exit 0
