@@ -122,6 +122,13 @@ if py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$py
 		chmod +x "$res/bin/python3" && export PATH="$res/bin:$PATH"
 fi
 
+# nap SECONDS: sleep(1) without starting a process (a process costs about
+# 10 ms of CPU on the project's VM, and the waits for make test's barrier
+# and for a slot poll for minutes): read times out on a pipe no one writes
+# to (opened both ways: no end of file).  Each test closes it.
+exec {nap_fd}<> <(:)
+nap() { read -r -t "$1" -u "$nap_fd" || :; }
+
 # prints "SECONDS NAME CPU START" from bash's `times` (lines "0m1.250s
 # 0m0.031s"; the second is the children's user and sys) and awk -v
 # a=START b=END t=NAME
@@ -163,7 +170,7 @@ run_one() {
 					exec 20>&-
 				done
 				[ $k -lt "$jobs" ]
-			do sleep 0.2; done
+			do nap 0.2; done
 		fi
 	fi
 	TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/evident-cli.XXXXXX") ||
@@ -172,7 +179,7 @@ run_one() {
 	start=$EPOCHREALTIME
 	(
 		for ((k = 20; k < 20 + jobs; k++)); do eval "exec $k>&-"; done
-		cd "$TEST_TMP" && exec bash "$t" 9>&-
+		cd "$TEST_TMP" && exec bash "$t" 9>&- {nap_fd}>&-
 	) >"$res/$i.out" 2>&1 </dev/null
 	rc=$?
 	# times' second line: the CPU of this subshell's children, the test
@@ -232,7 +239,7 @@ flush
 if [ -n "$lock" ] && [ -n "${CLI_SIDE_DONE:-}" ] && [ -n "${CLI_ALONE_GO:-}" ]; then
 	: >"$CLI_SIDE_DONE"
 	if [ "$n" -gt "$n_side" ]; then
-		until [ -e "$CLI_ALONE_GO" ]; do sleep 0.5; done
+		until [ -e "$CLI_ALONE_GO" ]; do nap 0.5; done
 		pair=$lock lock=
 	fi
 fi
