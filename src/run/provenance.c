@@ -5,7 +5,8 @@
  * repository holding the current directory, and when dirty, produces the
  * patch that turns that commit into the working tree: tracked changes
  * (staged or not) plus untracked files under kernels/, problems/ and
- * experiments/, with binary content, so that `git apply` on the commit
+ * experiments/ and the run's own files wherever they lie (the spec, each
+ * variant's kernel: prov_git_files), with binary content, so that `git apply` on the commit
  * restores the kernel and problem sources byte for byte (a problem is code
  * the run depends on like its kernel: its reference decides correctness).
  * Files git ignores are in no patch; the records' source hashes still name
@@ -63,7 +64,35 @@ static int notify_cb(const git_diff *diff, const git_diff_delta *delta, const ch
 	return 0;
 }
 
+/*
+ * path (relative to the current directory, or to the repository's root
+ * wd, which ends in '/') as a path relative to wd, malloc'd (the caller
+ * frees); NULL when it does not exist or lies outside wd.
+ */
+static char *repo_relative(const char *wd, const char *path)
+{
+	char *abs = realpath(path, NULL);
+	if (!abs && path[0] != '/') {
+		char *in_root = xstrfmt("%s%s", wd, path);
+		abs = realpath(in_root, NULL);
+		free(in_root);
+	}
+	char *root = realpath(wd, NULL);
+	char *rel = NULL;
+	size_t n = root ? strlen(root) : 0;
+	if (abs && root && !strncmp(abs, root, n) && abs[n] == '/' && abs[n + 1])
+		rel = xstrdup(abs + n + 1);
+	free(abs);
+	free(root);
+	return rel;
+}
+
 int prov_git(const char *store_prefix, struct prov_git *g)
+{
+	return prov_git_files(store_prefix, NULL, 0, g);
+}
+
+int prov_git_files(const char *store_prefix, const char *const *files, size_t n_files, struct prov_git *g)
 {
 	memset(g, 0, sizeof(*g));
 	git_repository *repo = NULL;
@@ -73,6 +102,8 @@ int prov_git(const char *store_prefix, struct prov_git *g)
 	git_diff *tracked = NULL, *untracked = NULL;
 	struct strbuf patch = STRBUF_INIT;
 	struct skip_ctx skip = { store_prefix };
+	char **paths = NULL; /* the untracked files' pathspec, each malloc'd */
+	size_t n_paths = 0;
 	int rc = -1;
 
 	git_libgit2_init();
@@ -113,11 +144,20 @@ int prov_git(const char *store_prefix, struct prov_git *g)
 	}
 	git_diff_options u;
 	git_diff_options_init(&u, GIT_DIFF_OPTIONS_VERSION);
-	char *paths[] = { "kernels", "problems", "experiments" };
+	/* the directories a run's code lives in, and the run's own files */
+	static const char *const dirs[] = { "kernels", "problems", "experiments" };
+	paths = xcalloc(ARRAY_SIZE(dirs) + n_files, sizeof(*paths));
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		paths[n_paths++] = xstrdup(dirs[i]);
+	for (size_t i = 0; i < n_files; i++) {
+		char *rel = files[i] ? repo_relative(g->toplevel, files[i]) : NULL;
+		if (rel)
+			paths[n_paths++] = rel;
+	}
 	u.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
 		  GIT_DIFF_SHOW_UNTRACKED_CONTENT | GIT_DIFF_SHOW_BINARY;
 	u.pathspec.strings = paths;
-	u.pathspec.count = ARRAY_SIZE(paths);
+	u.pathspec.count = n_paths;
 	if (git_diff_index_to_workdir(&untracked, repo, NULL, &u) < 0) {
 		error("git: cannot list untracked files: %s", git_msg());
 		goto out;
@@ -149,6 +189,9 @@ int prov_git(const char *store_prefix, struct prov_git *g)
 		g->diff = strbuf_detach(&patch, &g->diff_len);
 	rc = 0;
 out:
+	for (size_t i = 0; i < n_paths; i++)
+		free(paths[i]);
+	free(paths);
 	strbuf_release(&patch);
 	git_diff_free(tracked);
 	git_diff_free(untracked);

@@ -29,6 +29,15 @@ struct prov_git {
  * prov_git_release().
  */
 int prov_git(const char *store_prefix, struct prov_git *g);
+/*
+ * As prov_git, and the n files in files (the spec, each variant's kernel:
+ * paths relative to the current directory or the repository's root) are
+ * in the patch and in untracked when git does not track them, wherever
+ * they lie: a kernel outside kernels/ was in no patch, and its record said
+ * dirty: false, untracked: [] (red team 49).  A file outside the
+ * repository is left to the records' source hashes.
+ */
+int prov_git_files(const char *store_prefix, const char *const *files, size_t n, struct prov_git *g);
 void prov_git_release(struct prov_git *g);
 
 /* Host, CPU, OS, kernel, versions of the given compilers, relevant env.

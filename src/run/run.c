@@ -76,7 +76,17 @@ static int shared_provenance(struct run_ctx *c)
 	char *prefix = NULL;
 	if (c->o->store_root[0] != '/' && strncmp(c->o->store_root, "..", 2))
 		prefix = xstrfmt("%s/", c->o->store_root);
-	int rc = prov_git(prefix, &c->prov);
+	/* the spec and every variant's kernel, wherever they lie */
+	const char **files = xcalloc(s->n_variants + 2, sizeof(*files));
+	size_t n = 0;
+	files[n++] = s->path;
+	if (s->kernel)
+		files[n++] = s->kernel;
+	for (size_t i = 0; i < s->n_variants; i++)
+		if (s->variants[i].kernel)
+			files[n++] = s->variants[i].kernel;
+	int rc = prov_git_files(prefix, files, n, &c->prov);
+	free(files);
 	free(prefix);
 	if (rc < 0)
 		return -1;
