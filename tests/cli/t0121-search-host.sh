@@ -94,7 +94,7 @@ expect_contains "$TEST_TMP/out" "  <- $(jget $rec "$g0[0]['run']")  base  ok"
 expect_exit 0 "$EVIDENT" show --lineage "$S"
 cp "$TEST_TMP/out" tree.out
 expect_contains tree.out "base (the start, generation 0)"
-expect_match tree.out '^\+- g0c0 SLEEP_US 16000->4000 \(generation 0\): ok, .* faster; confirmed in fresh processes \(ok, [0-9.]*x \[.*\], faster, batch [^)]*\); promoted; the best after generation'
+expect_match tree.out '^\+- g0c0 SLEEP_US 16000->4000 \(generation 0\): ok, .* faster;.* confirmed in fresh processes \(ok, [0-9.]*x \[.*\], faster, batch [^)]*\); promoted; the best after generation'
 expect_match tree.out '^`- g0c1 UNUSED 1->2 \(generation 0\): ok, .*; no effect: UNUSED 1->2 did not reach the binary'
 expect_match tree.out '^\|  [+`]- g1c0 '
 expect_exit 0 "$EVIDENT" show "$S"
