@@ -121,6 +121,20 @@ static json_t *write_generation(const struct rec_generation *g)
 	for (size_t i = 0; i < g->n; i++)
 		json_array_append_new(cs, write_candidate(&g->c[i]));
 	json_object_set_new(o, "candidates", cs);
+	if (g->have_confirm) {
+		json_t *k = json_object(), *c = write_candidate(&g->confirm_c);
+		json_object_set_new(k, "batch", jstr(g->confirm_batch));
+		json_object_set_new(k, "challenger", jstr(g->confirm_challenger));
+		json_object_set_new(k, "confirmed", json_boolean(g->confirmed));
+		json_object_set(k, "outcome", json_object_get(c, "outcome"));
+		json_object_set(k, "median_us", json_object_get(c, "median_us"));
+		json_object_set_new(k, "incumbent_median_us", jnum(g->confirm_incumbent_median_us));
+		json_object_set(k, "comparison", json_object_get(c, "comparison"));
+		json_decref(c);
+		json_object_set_new(o, "confirmation", k);
+	} else {
+		json_object_set_new(o, "confirmation", json_null());
+	}
 	return o;
 }
 
@@ -147,6 +161,17 @@ static void read_generation(json_t *o, struct rec_generation *g)
 		size_t i;
 		json_t *c;
 		json_array_foreach(cs, i, c) read_candidate(c, &g->c[g->n++]);
+	}
+	json_t *k = go(o, "confirmation"); /* records before red team 48 have none */
+	g->have_confirm = k != NULL;
+	g->confirm_incumbent_median_us = NAN;
+	if (k) {
+		read_candidate(k, &g->confirm_c); /* outcome, median_us, comparison: a candidate's keys */
+		g->confirm_batch = gs(k, "batch");
+		g->confirm_challenger = gs(k, "challenger");
+		g->confirm_c.id = g->confirm_challenger;
+		g->confirmed = gb(k, "confirmed");
+		g->confirm_incumbent_median_us = gn(k, "incumbent_median_us");
 	}
 }
 
@@ -349,6 +374,7 @@ void search_record_release(struct search_record *r)
 		for (size_t k = 0; k < r->gens[i].n; k++)
 			free(r->gens[i].c[k].params);
 		free(r->gens[i].c);
+		free(r->gens[i].confirm_c.params);
 	}
 	free(r->gens);
 	for (size_t i = 0; i < r->n_tunables; i++)

@@ -25,7 +25,9 @@
  *               mutation, outcome, reason, run, binary_sha256, median_us,
  *               median_ci, comparison {speedup, speedup_ci, p_adjusted,
  *               verdict, verdict_reason} | null, no_effect, note,
- *               promoted}]}]
+ *               promoted}], confirmation {batch, challenger, confirmed,
+ *               outcome, median_us, incumbent_median_us, comparison} |
+ *               null}]
  *   best        {id, run, generation, median_us, median_ci}
  *   budget      {unit, limit, spent, stopped} | null
  *   stopped     "generations" | "budget" | "exhausted" | "interrupted" |
@@ -78,6 +80,15 @@ struct rec_generation {
 	double wall_s, gpu_s, usd, cpu_s; /* what the generation cost; usd NAN without a price */
 	struct rec_candidate *c;     /* the elite first, then the candidates */
 	size_t n;
+	/* the confirmation of a promotion (red team 48): the promoted candidate
+	 * against the best going in, in a batch of fresh processes at the same
+	 * repeats; have_confirm 0 when nothing was promoted in the batch */
+	int have_confirm;
+	const char *confirm_batch;   /* its batch run id, NULL when it could not run */
+	const char *confirm_challenger; /* the candidate the generation's batch promoted */
+	int confirmed;               /* 1: the confirmation said faster and the promotion stands */
+	struct rec_candidate confirm_c; /* the challenger's row in that batch (id, outcome, medians, comparison) */
+	double confirm_incumbent_median_us; /* best_in's median in that batch, NAN none */
 };
 
 struct rec_search_tunable {

@@ -160,6 +160,20 @@ static void node_text(const struct search_record *r, const struct node *n, int m
 			    c->no_effect);
 	if (c->note)
 		strbuf_addf(sb, "; %s", c->note);
+	const struct rec_generation *cg = &r->gens[n->gen];
+	int confirmation = cg->have_confirm && cg->confirm_challenger && c->id && !strcmp(cg->confirm_challenger, c->id);
+	if (confirmation) { /* its batch said faster: what fresh processes said (red team 48) */
+		const struct rec_candidate *k = &cg->confirm_c;
+		strbuf_addf(sb, "; %s in fresh processes (%s", cg->confirmed ? "confirmed" : "NOT confirmed",
+			    k->outcome ? k->outcome : "not run");
+		if (k->have_cmp) {
+			strbuf_addf(sb, ", %.3fx", k->speedup);
+			if (isfinite(k->speedup_ci[0]))
+				strbuf_addf(sb, " [%.3f, %.3f]", k->speedup_ci[0], k->speedup_ci[1]);
+			strbuf_addf(sb, ", %s", k->verdict ? k->verdict : "?");
+		}
+		strbuf_addf(sb, ", batch %s)", cg->confirm_batch ? cg->confirm_batch : "none");
+	}
 	if (c->promoted && c->role && !strcmp(c->role, "candidate"))
 		strbuf_addf(sb, "; %spromoted%s", markdown ? "**" : "", markdown ? "**" : "");
 	if (n->best.len)

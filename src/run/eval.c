@@ -589,8 +589,12 @@ static json_t *runs_of(const struct plan *p, size_t vi, int detailed)
 	return a;
 }
 
-/* One line a proposer can act on: promoted, or why not (malloc'd). */
-static char *decision_text(const struct batch_row *cand, const struct batch_row *ref, int promoted)
+/* One line a proposer can act on: promoted, or why not (malloc'd).
+ * same_code: "binary" or "echo" when the candidate's code is the
+ * reference's (its binary, or its object with every EV_PARAM echo held
+ * constant), else NULL. */
+static char *decision_text(const struct batch_row *cand, const struct batch_row *ref, int promoted,
+			   const char *same_code)
 {
 	if (!cand)
 		return xstrdup("not promoted: the batch holds no row of the candidate");
@@ -604,6 +608,12 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 	if (!cand->have_cmp)
 		return xstrdup("not promoted: no comparison with the reference could be computed");
 	const struct stats_comparison *c = &cand->cmp;
+	if (same_code)
+		return xstrfmt("not promoted: no effect: the candidate's code is the reference's (%s); whatever its "
+			       "timing says (%s, %.3fx [%.3f, %.3f]), the difference is the processes', not the code's",
+			       !strcmp(same_code, "binary") ? "the same binary"
+							    : "the same object with every EV_PARAM echo held constant",
+			       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
 	return xstrfmt("%s: %s, %.3fx [%.3f, %.3f] over the reference%s%s", promoted ? "promoted" : "not promoted",
 		       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1], c->verdict_reason ? ": " : "",
 		       c->verdict_reason ? c->verdict_reason : "");
@@ -620,14 +630,28 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	/* an interrupted batch lacks repeats it planned: whatever it shows,
 	 * the candidate was not judged as asked, and is not promoted */
 	int interrupted = es->c.interrupted;
-	int promoted = !interrupted && cand && ref && cand->outcome == OUTCOME_OK && ref->outcome == OUTCOME_OK &&
-		       cand->have_cmp && cand->cmp.verdict && !strcmp(cand->cmp.verdict, "faster");
+	/* code that is the reference's is never promoted (red team 48: the
+	 * reference's own binary drew fast processes and was "10.9x faster"):
+	 * the same binary, or the same echo-neutral object (host: the kernel
+	 * built with every EV_PARAM echo constant, so a parameter that only
+	 * reaches its echo changes nothing) */
+	const json_t *info = pc->br.info;
+	const char *hc = json_string_value(json_object_get(info, "binary_sha256"));
+	const char *hr = json_string_value(json_object_get(pr->br.info, "binary_sha256"));
+	const char *nc = json_string_value(json_object_get(info, "echo_neutral_sha256"));
+	const char *nr = json_string_value(json_object_get(pr->br.info, "echo_neutral_sha256"));
+	int same_binary = hc && hr && !strcmp(hc, hr);
+	int same_neutral = nc && nr && !strcmp(nc, nr);
+	const char *same_code = same_binary ? "binary" : same_neutral ? "echo" : NULL;
+	int promoted = !interrupted && !same_code && cand && ref && cand->outcome == OUTCOME_OK &&
+		       ref->outcome == OUTCOME_OK && cand->have_cmp && cand->cmp.verdict &&
+		       !strcmp(cand->cmp.verdict, "faster");
 	json_t *a = json_object();
 	json_object_set_new(a, "candidate", json_string(name));
 	json_object_set_new(a, "outcome", json_string(cand ? cand->outcome_text : "aborted"));
 	json_object_set_new(a, "reason", cand && cand->reason ? json_string(cand->reason) : json_null());
 	json_object_set_new(a, "promoted", json_boolean(promoted));
-	char *d = decision_text(cand, ref, promoted);
+	char *d = decision_text(cand, ref, promoted, same_code);
 	if (interrupted) {
 		const char *so_far = d + (!strncmp(d, "not promoted: ", 14) ? 14 : !strncmp(d, "promoted: ", 10) ? 10 : 0);
 		char *x = xstrfmt("not promoted: interrupted (SIGINT/SIGTERM) before every repeat ran; so far: %s", so_far);
@@ -659,19 +683,17 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 				      runs_of(p, p->baseline, 0)));
 	json_object_set_new(a, "repeats", json_integer(p->repeats));
 	json_object_set_new(a, "batch", json_string(b->batch_id));
-	const json_t *info = pc->br.info;
-	const char *hc = json_string_value(json_object_get(info, "binary_sha256"));
-	const char *hr = json_string_value(json_object_get(pr->br.info, "binary_sha256"));
 	json_object_set_new(
 		a, "build",
-		json_pack("{s:o, s:b, s:o, s:o, s:o, s:b}", "status",
+		json_pack("{s:o, s:b, s:o, s:o, s:o, s:b, s:o, s:b}", "status",
 			  pc->build_state > 0 ? json_string(pc->br.ok ? "ok" : "failed") : json_string("not_attempted"),
 			  "cache_hit", json_is_true(json_object_get(info, "cached")), "compile_seconds",
 			  num(json_number_value(json_object_get(info, "seconds"))), "reason",
 			  json_is_string(json_object_get(info, "reason")) ? json_incref(json_object_get(info, "reason"))
 									   : json_null(),
-			  "binary_sha256", hc ? json_string(hc) : json_null(), "same_binary_as_reference",
-			  hc && hr && !strcmp(hc, hr)));
+			  "binary_sha256", hc ? json_string(hc) : json_null(), "same_binary_as_reference", same_binary,
+			  "echo_neutral_sha256", nc ? json_string(nc) : json_null(), "same_code_as_reference",
+			  same_code != NULL));
 	json_object_set_new(a, "kernel", json_string(kernel));
 	json_object_set_new(a, "source_sha256", source_sha ? json_string(source_sha) : json_null());
 	json_object_set_new(a, "lineage",

@@ -4,8 +4,11 @@
  * spec with the best so far as baseline and the candidates as variants,
  * each with its lineage), run it as one batch through run_experiment,
  * read the batch back from the store (query.h, as every reader does),
- * judge it, choose the parents of the next one, and once the generations
- * or the budget are spent commit the search record (record/search.h).
+ * judge it, confirm a promotion in a batch of fresh processes (the
+ * promoted candidate against the best going in: a promotion stands only
+ * when that batch says faster too), choose the parents of the next one,
+ * and once the generations or the budget are spent commit the search
+ * record (record/search.h).
  *
  * Why a generation's spec is text rather than a struct: it is recorded
  * with the batch byte for byte (spec.object), so the batch of generation
@@ -305,6 +308,7 @@ struct cand {
 	/* judged */
 	int ran;                     /* its row is in the batch */
 	char *outcome, *reason, *run, *binary;
+	char *neutral;               /* the echo-neutral object's hash (host, with parameters), or NULL */
 	double median_us, median_ci[2];
 	int have_cmp;
 	double speedup, speedup_ci[2], p_adjusted;
@@ -323,6 +327,14 @@ struct gen {
 	double wall_s, gpu_s, usd, cpu_s;
 	int unpriced;                /* runs with GPU time and no price */
 	long long holm_comparisons;
+	/* a promotion's confirmation (confirm_promotion): conf[0] the best
+	 * going in, conf[1] the promoted candidate, measured again in a batch
+	 * of fresh processes; n_conf 0 when nothing was promoted */
+	int confirming;              /* 1: this gen is such a batch (origin text) */
+	struct cand *conf;
+	size_t n_conf;
+	char *conf_batch;
+	int confirmed;
 };
 
 struct search {
@@ -363,6 +375,7 @@ static void cand_release(struct cand *c)
 	free(c->reason);
 	free(c->run);
 	free(c->binary);
+	free(c->neutral);
 	free(c->verdict);
 	free(c->verdict_reason);
 	free(c->no_effect);
@@ -376,6 +389,10 @@ static void search_release(struct search *x)
 		for (size_t k = 0; k < x->g[i].n; k++)
 			cand_release(&x->g[i].c[k]);
 		free(x->g[i].c);
+		for (size_t k = 0; k < x->g[i].n_conf; k++)
+			cand_release(&x->g[i].conf[k]);
+		free(x->g[i].conf);
+		free(x->g[i].conf_batch);
 		free(x->g[i].batch);
 		free(x->g[i].why);
 	}
@@ -514,8 +531,12 @@ static void variant_lines(const struct search *x, int gi, const struct gen *g, s
 		struct strbuf origin = STRBUF_INIT;
 		if (c->spec_lineage && c->spec_lineage->origin)
 			strbuf_addf(&origin, "%s; ", c->spec_lineage->origin);
-		strbuf_addf(&origin, "search %s generation %d: %s", x->id, gi,
-			    c->elite ? (gi ? "the best so far" : "the start") : "a candidate");
+		if (g->confirming)
+			strbuf_addf(&origin, "search %s generation %d, confirmation: %s", x->id, gi,
+				    c->elite ? "the best going in" : "the candidate its batch promoted");
+		else
+			strbuf_addf(&origin, "search %s generation %d: %s", x->id, gi,
+				    c->elite ? (gi ? "the best so far" : "the start") : "a candidate");
 		strbuf_addstr(out, "origin: ");
 		add_quoted(out, origin.buf);
 		strbuf_release(&origin);
@@ -528,6 +549,15 @@ static void variant_lines(const struct search *x, int gi, const struct gen *g, s
 static char *dup_or_null(const char *s)
 {
 	return s ? xstrdup(s) : NULL;
+}
+
+/* What decides "the same code" for a candidate: its echo-neutral hash
+ * when its record has one (a host object built with every EV_PARAM echo
+ * held constant: two parameter sets that differ only in what the kernel
+ * echoes are one code), else its binary's.  Borrowed from c. */
+static const char *code_hash(const struct cand *c)
+{
+	return c->neutral ? c->neutral : c->binary;
 }
 
 /* The first candidate id the search saw with binary hash h, or NULL; records h for id. */
@@ -593,6 +623,8 @@ static int read_batch(struct search *x, struct gen *g, const char *batch_id)
 				g->unpriced++;
 			if (k == 0 && r->binary_sha256)
 				c->binary = xstrdup(r->binary_sha256);
+			if (k == 0 && r->echo_neutral_sha256)
+				c->neutral = xstrdup(r->echo_neutral_sha256);
 			if (k == 0 && json_array_size(r->not_echoed)) {
 				struct strbuf ne = STRBUF_INIT;
 				size_t j;
@@ -635,6 +667,25 @@ size_t search_pick(const struct search_verdict *v, size_t n, size_t *n_faster)
 	return best;
 }
 
+enum search_same search_same_code(const char *kernel_a, const char *binary_a, const char *neutral_a,
+				  const char *kernel_b, const char *binary_b, const char *neutral_b)
+{
+	if (!kernel_a || !kernel_b || strcmp(kernel_a, kernel_b))
+		return SEARCH_OTHER_CODE;
+	if (binary_a && binary_b && !strcmp(binary_a, binary_b))
+		return SEARCH_SAME_BINARY;
+	if (neutral_a && neutral_b && !strcmp(neutral_a, neutral_b))
+		return SEARCH_SAME_ECHO;
+	return SEARCH_OTHER_CODE;
+}
+
+int search_confirms(const char *incumbent_outcome, const char *challenger_outcome, const char *verdict,
+		    int interrupted)
+{
+	return !interrupted && incumbent_outcome && !strcmp(incumbent_outcome, "ok") && challenger_outcome &&
+	       !strcmp(challenger_outcome, "ok") && verdict && !strcmp(verdict, "faster");
+}
+
 static struct search_verdict verdict_of(const struct cand *c)
 {
 	struct search_verdict v = { c->outcome, c->have_cmp ? c->verdict : NULL, c->no_effect != NULL, c->speedup,
@@ -662,22 +713,29 @@ static int judge(struct search *x, int gi, struct gen *g)
 {
 	struct cand *e = &g->c[0];
 	if (e->binary)
-		binary_seen(x, e->binary, e->id);
+		binary_seen(x, code_hash(e), e->id);
 	for (size_t i = 1; i < g->n; i++) {
 		struct cand *c = &g->c[i];
 		if (!c->binary)
 			continue;
-		if (e->binary && !strcmp(c->binary, e->binary) && !strcmp(c->kernel, e->kernel)) {
+		enum search_same same = search_same_code(c->kernel, c->binary, c->neutral, e->kernel, e->binary, e->neutral);
+		if (same == SEARCH_SAME_BINARY) {
 			c->no_effect = xstrfmt("%s did not reach the binary: its device code is the best's (%s, "
 					       "binary %.12s)",
 					       c->mutation ? c->mutation : "its mutation", e->id, c->binary);
 			continue;
 		}
-		const char *twin = binary_seen(x, c->binary, c->id);
+		if (same == SEARCH_SAME_ECHO) {
+			c->no_effect = xstrfmt("%s reached only the echo of its parameters: with every EV_PARAM echo held "
+					       "constant its object is the best's (%s, echo-neutral %.12s)",
+					       c->mutation ? c->mutation : "its mutation", e->id, c->neutral);
+			continue;
+		}
+		const char *twin = binary_seen(x, code_hash(c), c->id);
 		if (twin) {
 			char *more = xstrfmt("the same device code as %s: what differs between them never reached "
-					     "the binary",
-					     twin);
+					     "the binary%s",
+					     twin, c->neutral ? " (or reached only its echo of the parameters)" : "");
 			if (c->note) {
 				char *both = xstrfmt("%s; %s", c->note, more);
 				free(more);
@@ -754,6 +812,175 @@ static int judge(struct search *x, int gi, struct gen *g)
 	g->why = strbuf_detach(&why, NULL);
 	(void)gi;
 	return elite_ok ? 0 : -1;
+}
+
+/*
+ * Write g's spec (the search's spec, header hdr, baseline g->c[0], g's
+ * candidates as variants) under the store's tmp (file name ending in
+ * suffix), load it and unlink it, and run it as one batch through
+ * run_experiment.  0 with *rt filled (rt->batch_id is the caller's to
+ * free); -1 after error() with *err set: *spec_failed 1 when the spec
+ * could not be written or loaded (nothing ran), 0 when the batch could
+ * not run (rt->batch_id, if any, is still the caller's).
+ */
+static int run_gen_batch(struct search *x, int gi, const struct gen *g, const char *hdr, const char *suffix,
+			 struct run_totals *rt, enum run_error *err, int *spec_failed)
+{
+	const struct spec *s = x->s;
+	struct strbuf vl = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT;
+	memset(rt, 0, sizeof(*rt));
+	*spec_failed = 1;
+	variant_lines(x, gi, g, &vl);
+	int trc = search_spec_text(s->text, hdr, g->c[0].id, vl.buf, &text, &why);
+	strbuf_release(&vl);
+	if (trc < 0) {
+		error("%s: %s", s->path, why.buf);
+		strbuf_release(&text);
+		strbuf_release(&why);
+		*err = RUN_USAGE;
+		return -1;
+	}
+	strbuf_release(&why);
+	char *tmp_spec = xstrfmt("%s/tmp/%s-g%d%s.yaml", x->st.root, x->id, gi, suffix);
+	struct spec gs;
+	memset(&gs, 0, sizeof(gs));
+	int fd = open(tmp_spec, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int lrc = fd < 0 || write_all(fd, text.buf, text.len) < 0 ? -1 : 0;
+	if (fd >= 0 && close(fd) < 0)
+		lrc = -1;
+	if (lrc < 0)
+		error("cannot write '%s': %s", tmp_spec, strerror(errno));
+	strbuf_release(&text);
+	lrc = lrc < 0 ? -1 : run_spec_load(tmp_spec, s->path, x->o->cache_dir, &gs);
+	unlink(tmp_spec);
+	free(tmp_spec);
+	if (lrc < 0) {
+		spec_release(&gs);
+		error("generation %d of search %s: its spec could not be written or loaded (above)", gi, x->id);
+		*err = RUN_ENV;
+		return -1;
+	}
+	*spec_failed = 0;
+	/* the plan's seed (order, correctness inputs) is drawn as for any
+	 * batch, never derived from the search's: the spec is readable by the
+	 * kernels it judges, and their inputs must not be predictable from it */
+	struct run_options go = *x->o;
+	go.only = NULL;
+	go.on_batch = NULL;
+	int r = run_experiment(&gs, &go, rt, err);
+	spec_release(&gs);
+	return r < 0 ? -1 : 0;
+}
+
+/* A copy of c for a confirmation batch: its id, code and lineage, none of
+ * its measurements; elite 1 for the batch's baseline. */
+static void cand_copy_code(const struct cand *c, struct cand *d, int elite)
+{
+	memset(d, 0, sizeof(*d));
+	d->id = xstrdup(c->id);
+	d->kernel = xstrdup(c->kernel);
+	for (size_t i = 0; i < c->n_params; i++)
+		set_param(&d->params, &d->n_params, c->params[i].name, c->params[i].value);
+	d->parent = c->parent ? xstrdup(c->parent) : NULL;
+	d->parent_run = c->run ? xstrdup(c->run) : NULL; /* the run it confirms */
+	d->mutation = xstrdup(elite ? "none: the best going in, measured again to confirm a promotion"
+				    : "none: the promoted candidate, measured again to confirm its promotion");
+	d->elite = elite;
+}
+
+static void add_gen_cost(struct gen *to, const struct gen *from)
+{
+	to->runs += from->runs;
+	to->wall_s += from->wall_s;
+	to->cpu_s += from->cpu_s;
+	to->gpu_s += from->gpu_s;
+	to->usd += from->usd;
+	to->unpriced += from->unpriced;
+}
+
+/*
+ * A promotion stands only when fresh processes confirm it (red team 48:
+ * one batch's `faster` can be luck, e.g. every repeat of the best drawing
+ * a slow process and every repeat of a candidate a fast one).  g's batch
+ * promoted g->c[g->best_out] over g->c[0]: run the two again in a batch of
+ * their own (new processes, the same repeats, a new plan seed) and keep
+ * the promotion only when that batch's verdict is `faster` too; otherwise
+ * undo it (the best going in stays) and say why.  Both batches are in
+ * the record (the generation's, and its confirmation).  The cost is one
+ * batch of 2 variants x repeats per promotion, counted in the
+ * generation's cost.  0, or -1 with *err set when the batch could not run
+ * (the promotion is undone: an unconfirmed promotion never stands).
+ */
+static int confirm_promotion(struct search *x, int gi, struct gen *g, struct search_totals *t, enum run_error *err)
+{
+	struct cand *e = &g->c[0], *c = &g->c[g->best_out];
+	struct gen cg;
+	memset(&cg, 0, sizeof(cg));
+	cg.confirming = 1;
+	cg.c = xcalloc(2, sizeof(*cg.c));
+	cg.n = 2;
+	cand_copy_code(e, &cg.c[0], 1);
+	cand_copy_code(c, &cg.c[1], 0);
+	struct strbuf hdr = STRBUF_INIT;
+	strbuf_addf(&hdr, "# confirmation of generation %d of search %s, written by evident from %s:\n"
+			  "# %s (promoted by the generation's batch) against %s (the best going in), in fresh processes\n",
+		    gi, x->id, x->s->path, c->id, e->id);
+	printf("search %s, generation %d: confirming %s against %s in fresh processes\n", x->id, gi, c->id, e->id);
+	fflush(stdout);
+	struct run_totals rt;
+	int spec_failed = 0, rc = 0;
+	int r = run_gen_batch(x, gi, &cg, hdr.buf, "-confirm", &rt, err, &spec_failed);
+	strbuf_release(&hdr);
+	g->conf_batch = rt.batch_id;
+	rt.batch_id = NULL;
+	if (r == 0 && g->conf_batch && read_batch(x, &cg, g->conf_batch) < 0) {
+		*err = RUN_STORE;
+		r = -1;
+	}
+	if (rt.interrupted)
+		t->interrupted = 1;
+	add_gen_cost(g, &cg);
+	const struct cand *cc = &cg.c[1];
+	g->confirmed = r == 0 && search_confirms(cg.c[0].outcome, cc->outcome, cc->have_cmp ? cc->verdict : NULL,
+						 rt.interrupted);
+	struct strbuf why = STRBUF_INIT;
+	strbuf_addstr(&why, g->why);
+	if (g->confirmed) {
+		strbuf_addf(&why, "; confirmed in fresh processes (batch %s): ", g->conf_batch);
+		add_ratio(&why, cc);
+	} else {
+		c->promoted = 0;
+		g->promoted = 0;
+		g->best_out = 0;
+		e->promoted = 1;
+		struct strbuf said = STRBUF_INIT;
+		if (r < 0)
+			strbuf_addstr(&said, "it could not run (the error was printed)");
+		else if (rt.interrupted)
+			strbuf_addstr(&said, "it was interrupted");
+		else if (!cc->outcome || strcmp(cc->outcome, "ok") || !cg.c[0].outcome || strcmp(cg.c[0].outcome, "ok"))
+			strbuf_addf(&said, "%s ended %s and %s ended %s", cc->id, cc->outcome ? cc->outcome : "unrecorded",
+				    cg.c[0].id, cg.c[0].outcome ? cg.c[0].outcome : "unrecorded");
+		else if (!cc->have_cmp || !cc->verdict)
+			strbuf_addstr(&said, "no comparison could be computed");
+		else {
+			strbuf_addf(&said, "%s, ", cc->verdict);
+			add_ratio(&said, cc);
+		}
+		char *old = strbuf_detach(&why, NULL);
+		strbuf_addf(&why, "%s kept: not confirmed: the confirmation batch of fresh processes (%s) said %s; the "
+				  "generation's batch had said: %s",
+			    e->id, g->conf_batch ? g->conf_batch : "none", said.buf, old);
+		free(old);
+		strbuf_release(&said);
+		if (r < 0)
+			rc = -1;
+	}
+	free(g->why);
+	g->why = strbuf_detach(&why, NULL);
+	g->conf = cg.c;
+	g->n_conf = cg.n;
+	return rc;
 }
 
 /* ---- the record ------------------------------------------------------------ */
@@ -857,6 +1084,14 @@ static int commit_record(struct search *x, char finished[40])
 		rg->n = g->n;
 		for (size_t k = 0; k < g->n; k++)
 			fill_candidate(&g->c[k], &rg->c[k]);
+		if (g->n_conf == 2) {
+			rg->have_confirm = 1;
+			rg->confirm_batch = g->conf_batch;
+			rg->confirm_challenger = g->conf[1].id;
+			rg->confirmed = g->confirmed;
+			fill_candidate(&g->conf[1], &rg->confirm_c);
+			rg->confirm_incumbent_median_us = g->conf[0].median_us;
+		}
 		for (size_t k = 1; k < g->n; k++) {
 			r.t_candidates++;
 			if (g->c[k].outcome && !strcmp(g->c[k].outcome, "ok"))
@@ -1004,7 +1239,6 @@ int run_search(const struct spec *s, const struct run_options *o, struct search_
 	parents[0] = &start;
 	x.stopped = "generations";
 	x.stop_reason = xstrfmt("all %lld generation(s) ran", x.ss->generations);
-	char *tmp_spec = NULL;
 	for (int gi = 0; gi < x.ss->generations; gi++) {
 		struct gen *g = &x.g[gi];
 		if (gi > 0 && runcmd_interrupted) { /* a signal between two generations */
@@ -1065,56 +1299,23 @@ int run_search(const struct spec *s, const struct run_options *o, struct search_
 		}
 		x.n_gens = (size_t)gi + 1;
 		/* the generation's spec, run as one batch */
-		struct strbuf vl = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT, hdr = STRBUF_INIT;
-		variant_lines(&x, gi, g, &vl);
+		struct strbuf hdr = STRBUF_INIT;
 		strbuf_addf(&hdr, "# generation %d of search %s (seed %llu), written by evident from %s:\n"
 				  "# the best so far (the baseline) and %zu candidate(s), each a mutation of a parent\n",
 			    gi, x.id, x.seed, s->path, g->n - 1);
-		int trc = search_spec_text(s->text, hdr.buf, g->c[0].id, vl.buf, &text, &why);
-		strbuf_release(&vl);
-		strbuf_release(&hdr);
-		if (trc < 0) {
-			error("%s: %s", s->path, why.buf);
-			strbuf_release(&text);
-			strbuf_release(&why);
-			*err = RUN_USAGE;
-			x.n_gens = (size_t)gi;
-			goto out_parents;
-		}
-		strbuf_release(&why);
-		free(tmp_spec);
-		tmp_spec = xstrfmt("%s/tmp/%s-g%d.yaml", x.st.root, x.id, gi);
-		struct spec gs;
-		memset(&gs, 0, sizeof(gs));
-		int fd = open(tmp_spec, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		int lrc = fd < 0 || write_all(fd, text.buf, text.len) < 0 ? -1 : 0;
-		if (fd >= 0 && close(fd) < 0)
-			lrc = -1;
-		if (lrc < 0)
-			error("cannot write '%s': %s", tmp_spec, strerror(errno));
-		strbuf_release(&text);
-		lrc = lrc < 0 ? -1 : run_spec_load(tmp_spec, s->path, o->cache_dir, &gs);
-		unlink(tmp_spec);
-		if (lrc < 0) {
-			spec_release(&gs);
-			error("generation %d of search %s: its spec could not be written or loaded (above)", gi, x.id);
-			*err = RUN_ENV;
-			x.n_gens = (size_t)gi;
-			goto out_parents;
-		}
 		printf("\nsearch %s, generation %d of %lld: %s (the best so far) and %zu candidate(s)\n", x.id, gi,
 		       x.ss->generations, g->c[0].id, g->n - 1);
 		fflush(stdout);
-		/* the plan's seed (order, correctness inputs) is drawn as for any
-		 * batch, never derived from the search's: the spec is readable by the
-		 * kernels it judges, and their inputs must not be predictable from it */
-		struct run_options go = *o;
-		go.only = NULL;
-		go.on_batch = NULL;
 		struct run_totals rt;
 		enum run_error rerr;
-		int r = run_experiment(&gs, &go, &rt, &rerr);
-		spec_release(&gs);
+		int spec_failed = 0;
+		int r = run_gen_batch(&x, gi, g, hdr.buf, "", &rt, &rerr, &spec_failed);
+		strbuf_release(&hdr);
+		if (r < 0 && spec_failed) {
+			*err = rerr;
+			x.n_gens = (size_t)gi;
+			goto out_parents;
+		}
 		if (r < 0) {
 			free(rt.batch_id);
 			*err = rerr;
@@ -1140,11 +1341,26 @@ int run_search(const struct spec *s, const struct run_options *o, struct search_
 			break;
 		}
 		int jrc = judge(&x, gi, g);
+		int crc = jrc == 0 && g->promoted ? confirm_promotion(&x, gi, g, t, &rerr) : 0;
 		x.spent += gen_cost(&x, g);
 		print_generation(&x, gi, g);
 		if (jrc < 0) {
 			t->failed = 1;
 			set_stop(&x, "failed", xstrfmt("generation %d: %s", gi, g->why));
+			break;
+		}
+		if (crc < 0) {
+			*err = rerr;
+			t->failed = 1;
+			set_stop(&x, "failed", xstrfmt("generation %d: its promotion's confirmation batch could not run (the "
+						       "error was printed)",
+						       gi));
+			break;
+		}
+		if (t->interrupted) {
+			set_stop(&x, "interrupted", xstrfmt("interrupted during generation %d's confirmation batch; its "
+							    "promotion was not confirmed",
+							    gi));
 			break;
 		}
 		if (x.ss->budget_unit && !strcmp(x.ss->budget_unit, "usd") && g->unpriced) {
@@ -1207,7 +1423,6 @@ int run_search(const struct spec *s, const struct run_options *o, struct search_
 	rc = 0;
 out_parents:
 	free(parents);
-	free(tmp_spec);
 	cand_release(&start);
 out:
 	x.n_gens = x.g ? (size_t)x.ss->generations : 0; /* release every generation planned */

@@ -16,8 +16,19 @@
  * delta on the same side (stats.h); `no_difference` and `inconclusive`
  * never promote.  A candidate whose device code is the best's (its
  * mutated knob never reached the binary) is reported as such and never
- * promoted, whatever its timing says.  Among the faster ones the largest
- * lower bound of the speedup's CI wins.
+ * promoted, whatever its timing says; on the host "its device code" is
+ * its object with every EV_PARAM echo held constant (echo_neutral_sha256),
+ * so a knob that reaches only the kernel's echo of its parameters is no
+ * effect either (red team 48).  Among the faster ones the largest lower
+ * bound of the speedup's CI wins.
+ *
+ * A promotion stands only when fresh processes confirm it (red team 48:
+ * with 3 repeats a side and a per-process coin, one batch's `faster` is
+ * luck 1 time in 64 per comparison): the promoted candidate and the best
+ * going in run again in a batch of their own (2 variants x the repeats,
+ * new processes, a new plan seed), and only a `faster` there keeps the
+ * promotion; otherwise the best going in stays and the generation's why
+ * says so.  Both batches are in the record (generations[].confirmation).
  *
  * Reproducible: the candidates of generation g are drawn from a generator
  * seeded by (seed, g) and depend on nothing else but the parents, so the
@@ -102,6 +113,27 @@ struct search_verdict {
 	double speedup, speedup_lo;
 };
 size_t search_pick(const struct search_verdict *v, size_t n, size_t *n_faster);
+
+/*
+ * Is a candidate's code the best's (its knob had no effect)?  Both of one
+ * kernel file and either the same binary hash (SEARCH_SAME_BINARY) or,
+ * where both records have one, the same echo-neutral hash (the host object
+ * built with every EV_PARAM echo held constant: SEARCH_SAME_ECHO, a knob
+ * that reached only its echo).  SEARCH_OTHER_CODE otherwise; a NULL hash
+ * decides nothing.
+ */
+enum search_same { SEARCH_OTHER_CODE = 0, SEARCH_SAME_BINARY, SEARCH_SAME_ECHO };
+enum search_same search_same_code(const char *kernel_a, const char *binary_a, const char *neutral_a,
+				  const char *kernel_b, const char *binary_b, const char *neutral_b);
+
+/*
+ * Does a confirmation batch (search.c, confirm_promotion: the promoted
+ * candidate against the best going in, in fresh processes) keep the
+ * promotion?  Only when both ended ok and the candidate's verdict there is
+ * faster; an interrupted batch (interrupted 1) never confirms.
+ */
+int search_confirms(const char *incumbent_outcome, const char *challenger_outcome, const char *verdict,
+		    int interrupted);
 
 /*
  * The text of a generation's spec: orig (the search's spec, block style)

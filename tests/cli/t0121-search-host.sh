@@ -7,7 +7,8 @@
 #   g0c0  SLEEP_US 16000->4000  faster than base: promoted
 #   g0c1  UNUSED 1->2           same device code as base: reported, never promoted
 # Checked: the selection (and that generation 1 starts from the promoted
-# one), the lineage in the records and show --lineage of a run and of the
+# one), the promotion's confirmation in a batch of fresh processes (red
+# team 48: a promotion stands only when a second batch says faster too), the lineage in the records and show --lineage of a run and of the
 # search, and, in a second store, the same candidates from the same seed
 # and a budget that stops the search before generation 1.
 . "$REPO/tests/cli/lib.sh"
@@ -37,6 +38,8 @@ Y
 expect_exit 0 "$EVIDENT" run --no-progress experiments/evo.yaml
 cp "$TEST_TMP/out" run1.out
 expect_contains run1.out "generation 0: g0c0 promoted: faster than base"
+expect_contains run1.out "generation 0: confirming g0c0 against base in fresh processes"
+expect_match run1.out 'generation 0: g0c0 promoted: faster than base, .*; confirmed in fresh processes \(batch [^)]*-batch\): '
 expect_contains run1.out "no effect: UNUSED 1->2 did not reach the binary: its device code is the best's (base"
 S=$(ls artifacts/runs | grep -- '-search.json$' | sed 's/\.json$//')
 [ "$(echo "$S" | wc -w)" = 1 ] || fail "expected one search record, got: $S"
@@ -51,6 +54,18 @@ expect_eq "$(jget $rec "$g0[2]['promoted']")" False
 expect_eq "$(jget $rec "$g0[2]['binary_sha256'] == $g0[0]['binary_sha256']")" True
 jget $rec "$g0[2]['no_effect']" | grep -q "did not reach the binary" || fail "g0c1's no_effect is not recorded"
 expect_eq "$(jget $rec 'd["generations"][0]["best_out"]')" g0c0
+# the confirmation: g0c0 against base again, its own batch, faster there too
+k='d["generations"][0]["confirmation"]'
+expect_eq "$(jget $rec "$k['challenger']")" g0c0
+expect_eq "$(jget $rec "$k['confirmed']")" True
+expect_eq "$(jget $rec "$k['outcome']")" ok
+expect_eq "$(jget $rec "$k['comparison']['verdict']")" faster
+expect_eq "$(jget $rec "$k['median_us'] < $k['incumbent_median_us']")" True
+kb=$(jget $rec "$k['batch']")
+[ "$kb" != "$(jget $rec 'd["generations"][0]["batch"]')" ] || fail "the confirmation reused the generation's batch"
+[ -f "artifacts/runs/$kb.json" ] || fail "the confirmation batch $kb is not in the store"
+expect_eq "$(jget artifacts/runs/$kb.json 'sorted(r["variant"] for r in d["variants"])')" "['base', 'g0c0']"
+expect_eq "$(jget $rec 'd["generations"][0]["cost"]["runs"]')" 20
 # generation 1: the promoted one is the best going in, and every candidate's parent
 expect_eq "$(jget $rec 'd["generations"][1]["best_in"]')" g0c0
 expect_eq "$(jget $rec '[c["parent"] for c in d["generations"][1]["candidates"][1:]] == ["g0c0"] * (len(d["generations"][1]["candidates"]) - 1)')" True
@@ -79,7 +94,7 @@ expect_contains "$TEST_TMP/out" "  <- $(jget $rec "$g0[0]['run']")  base  ok"
 expect_exit 0 "$EVIDENT" show --lineage "$S"
 cp "$TEST_TMP/out" tree.out
 expect_contains tree.out "base (the start, generation 0)"
-expect_match tree.out '^\+- g0c0 SLEEP_US 16000->4000 \(generation 0\): ok, .* faster;.* promoted; the best after generation'
+expect_match tree.out '^\+- g0c0 SLEEP_US 16000->4000 \(generation 0\): ok, .* faster;.* confirmed in fresh processes \(ok, [0-9.]*x \[.*\], faster, batch [^)]*\); promoted; the best after generation'
 expect_match tree.out '^`- g0c1 UNUSED 1->2 \(generation 0\): ok, .*; no effect: UNUSED 1->2 did not reach the binary'
 expect_match tree.out '^\|  [+`]- g1c0 '
 expect_exit 0 "$EVIDENT" show "$S"

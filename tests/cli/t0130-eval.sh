@@ -5,7 +5,8 @@
 # cache hit; a wrong one is wrong_output; two cheats of the adversary
 # fixtures (one skips its work after 40 calls, one memoises by input
 # pointer) are not promoted, and their outcome says why; a knob the kernel
-# never reads is named in the notes and builds the reference's binary; bad
+# never reads is named in the notes, builds the reference's binary and is
+# never promoted (red team 48: the reference's own binary drew 10.9x); bad
 # input gets an error line naming what and where, and the loop goes on.
 # The runs are in the store with the candidate's lineage.  A candidate
 # (--candidate FILE) whose init tries to read the store's files and to
@@ -110,6 +111,13 @@ for n, name in ((4, "skipper"), (5, "memo")):
 k = by[6]
 check(k["kernel"] == "kernels/host/attn_naive.c", "params alone: the reference's kernel")
 check(k["build"]["same_binary_as_reference"] is True, "a knob the kernel never reads builds the same binary")
+# red team 48: code that is the reference's is never promoted, whatever its timing says
+check(k["build"]["same_code_as_reference"] is True, "the same binary is the same code")
+check(k["promoted"] is False, "the reference's own binary promoted: %s" % k["decision"])
+check(k["outcome"] != "ok" or k["decision"].startswith(
+      "not promoted: no effect: the candidate's code is the reference's (the same binary)"),
+      "the decision says the code is the reference's: %s" % k["decision"])
+check(h["build"]["same_code_as_reference"] is False, "the blocked kernel is other code")
 check(any("knob: parameter BLOCK_M was not echoed by the kernel" in n for n in k["notes"]),
       "the note names the knob: %s" % k["notes"])
 errors = {

@@ -2,8 +2,9 @@
  * test_search.c - unit tests of a search's machinery (run/search.h): the
  * seeded generator, mutations over ranges, choices and kernel files, the
  * identity of a candidate, the selection rule (a knob that missed the
- * binary or a verdict short of faster never promotes), and the text of a
- * generation's spec.
+ * binary or a verdict short of faster never promotes), what counts as the
+ * same code (the echo-neutral hash), what confirms a promotion, and the
+ * text of a generation's spec.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -166,6 +167,34 @@ static void test_pick(void **state)
 	assert_int_equal(search_pick(v, 7, &nf), 6); /* a tie on the bound: the larger speedup */
 }
 
+/* red team 48: a knob that reaches only the echo is the same code; a
+ * NULL hash or another kernel file decides nothing */
+static void test_same_code(void **state)
+{
+	(void)state;
+	assert_int_equal(search_same_code("k.c", "b1", "n1", "k.c", "b1", "n1"), SEARCH_SAME_BINARY);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", "k.c", "b2", "n1"), SEARCH_SAME_ECHO);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", "k.c", "b2", "n2"), SEARCH_OTHER_CODE);
+	assert_int_equal(search_same_code("k.c", "b1", NULL, "k.c", "b2", NULL), SEARCH_OTHER_CODE);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", "k.c", "b2", NULL), SEARCH_OTHER_CODE);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", "j.c", "b1", "n1"), SEARCH_OTHER_CODE);
+	assert_int_equal(search_same_code("k.c", NULL, NULL, "k.c", NULL, NULL), SEARCH_OTHER_CODE);
+}
+
+/* a promotion stands only on a confirmation batch's faster with both ok */
+static void test_confirms(void **state)
+{
+	(void)state;
+	assert_true(search_confirms("ok", "ok", "faster", 0));
+	assert_false(search_confirms("ok", "ok", "faster", 1));
+	assert_false(search_confirms("ok", "ok", "inconclusive", 0));
+	assert_false(search_confirms("ok", "ok", "no_difference", 0));
+	assert_false(search_confirms("ok", "ok", NULL, 0));
+	assert_false(search_confirms("flaky", "ok", "faster", 0));
+	assert_false(search_confirms("ok", "crashed", "faster", 0));
+	assert_false(search_confirms(NULL, "ok", "faster", 0));
+}
+
 static void test_spec_text(void **state)
 {
 	(void)state;
@@ -192,6 +221,8 @@ int main(void)
 		cmocka_unit_test(test_kernel_gene),
 		cmocka_unit_test(test_key_ignores_order),
 		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_same_code),
+		cmocka_unit_test(test_confirms),
 		cmocka_unit_test(test_spec_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
