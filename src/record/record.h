@@ -401,6 +401,7 @@ struct batch_row {
 	size_t n_runs;
 	size_t n_ok_runs;
 	const char *clock;           /* clock of the stats */
+	int clock_mixed;             /* its repeats were timed by different clocks (gather only; not read back) */
 	int have_stats;
 	struct stats_summary stats;  /* v2: two-level; v1: one process */
 	int have_levels;

@@ -350,6 +350,8 @@ static int gather_row(struct run_ctx *c, size_t vi, struct vdata *d, struct batc
 		    load_samples(&c->st, &d->runs[i], &d->pooled, &d->n_pooled, &cap) < 0)
 			return -1;
 		d->n_groups++;
+		if (row->clock && d->runs[i].clock && strcmp(row->clock, d->runs[i].clock))
+			row->clock_mixed = 1;
 		row->clock = d->runs[i].clock;
 		if (!row->health_note && d->runs[i].health.note)
 			row->health_note = d->runs[i].health.note;
@@ -733,17 +735,43 @@ static void no_effect_notes(const struct plan *p, json_t *notes)
 		}
 }
 
+/*
+ * 1 when row and the baseline's samples were timed by one clock: a kernel
+ * clock (CUPTI's window) and CUDA events measure different spans (the
+ * events hold the launch's overhead, 2 to 3 us on an H200, and see no
+ * work outside their two events), so a speedup between them measures the
+ * clocks.  A worker whose CUPTI would not start (another subscriber: a
+ * profiler, or in-process code of a trust: host kernel) is timed on
+ * events under `clock: auto`, and its row is not compared with a
+ * kernel-clock baseline.  Else a note says why, into notes (run_ctx.h).
+ */
+int gather_same_clock(const struct batch_row *base, const struct batch_row *row, json_t *notes)
+{
+	const char *why = NULL;
+	if (row->clock_mixed || base->clock_mixed)
+		why = "its repeats, or the baseline's, were timed by different clocks";
+	else if (row->clock && base->clock && strcmp(row->clock, base->clock))
+		why = "timed by another clock than the baseline";
+	if (!why)
+		return 1;
+	add_note(notes, xstrfmt("%s: not compared with the baseline %s: %s (%s against %s): a kernel clock and "
+				"CUDA events measure different spans",
+				row->variant, base->variant, why, row->clock ? row->clock : "-",
+				base->clock ? base->clock : "-"));
+	return 0;
+}
+
 /* Comparisons with the baseline (two-level), then Holm over the batch.
  * Returns the number of comparisons. */
 static size_t compare_rows(const struct plan *p, struct batch_record *b, const struct vdata *vd,
-			   const struct stats_opts *so)
+			   const struct stats_opts *so, json_t *notes)
 {
 	const struct batch_row *base = &b->rows[p->baseline];
 	const struct vdata *bd = &vd[p->baseline];
 	size_t nc = 0;
 	for (size_t vi = 0; vi < p->n_variants; vi++) {
 		struct batch_row *row = &b->rows[vi];
-		if (vi == p->baseline || !row->have_stats || !base->have_stats)
+		if (vi == p->baseline || !row->have_stats || !base->have_stats || !gather_same_clock(base, row, notes))
 			continue;
 		struct stats_groups ga = { bd->n_groups, (const double *const *)bd->x, bd->nx };
 		struct stats_groups gb = { vd[vi].n_groups, (const double *const *)vd[vi].x, vd[vi].nx };
@@ -927,7 +955,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	for (size_t vi = 0; vi < p->n_variants; vi++)
 		if (gather_row(c, vi, &vd[vi], &b->rows[vi], &reasons[vi], &timed_on[vi], &so) < 0)
 			goto out;
-	size_t nc = compare_rows(p, b, vd, &so);
+	size_t nc = compare_rows(p, b, vd, &so, notes);
 	for (size_t vi = 0; vi < p->n_variants; vi++)
 		variant_notes(c, p->variants[vi].v, &vd[vi], &b->rows[vi], notes);
 	no_effect_notes(p, notes);

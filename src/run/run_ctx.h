@@ -443,6 +443,14 @@ char *gather_busy_note(const struct run_record *const *base, size_t nb, const st
  * gone yet when its "after" is taken.  Caller frees.
  */
 char *gather_gpu_shared_note(const struct run_record *const *runs, size_t n, const char *variant);
+/*
+ * 1 when a row and its baseline were timed by one clock (each row's
+ * repeats by one); else 0, after appending to notes (a JSON array) a note
+ * that names the variant, the baseline and the two clocks: the batch does
+ * not compare them (gather.c, red team 25's follow-up: a worker whose
+ * CUPTI would not start is timed on events under clock: auto).
+ */
+int gather_same_clock(const struct batch_row *base, const struct batch_row *row, json_t *notes);
 
 /*
  * plan.c: -1 (with the error printed) when the spec asks graph mode

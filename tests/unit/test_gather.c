@@ -7,7 +7,8 @@
  * naming the variant, repeat and moment, and the verdict it may have
  * bent.  A quiet machine gets no note.  (The note reaches the summary,
  * `show` and PAPER.md as every batch note does; the load of a real run
- * cannot be set by a test, so the rule is tested here.)
+ * cannot be set by a test, so the rule is tested here.)  A row timed by
+ * another clock than its baseline is not compared with it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -129,12 +130,43 @@ static void test_gpu_shared_note(void **state)
 	json_decref(r[0].gpu_state);
 }
 
+/* A row timed on CUDA events is not compared with a kernel-clock baseline
+ * (the events hold the launch overhead and see no work outside them), nor
+ * a row whose repeats mixed clocks; one clock on both sides is compared. */
+static void test_clocks_must_agree(void **state)
+{
+	(void)state;
+	struct batch_row base, row;
+	memset(&base, 0, sizeof(base));
+	memset(&row, 0, sizeof(row));
+	base.variant = "honest";
+	base.clock = "cupti";
+	row.variant = "nocupti";
+	row.clock = "cupti";
+	json_t *notes = json_array();
+	assert_int_equal(gather_same_clock(&base, &row, notes), 1);
+	assert_int_equal(json_array_size(notes), 0);
+	row.clock = "cuda_events";
+	assert_int_equal(gather_same_clock(&base, &row, notes), 0);
+	assert_int_equal(json_array_size(notes), 1);
+	const char *n = json_string_value(json_array_get(notes, 0));
+	assert_non_null(strstr(n, "nocupti: not compared with the baseline honest"));
+	assert_non_null(strstr(n, "(cuda_events against cupti)"));
+	row.clock = "cupti";
+	row.clock_mixed = 1;
+	assert_int_equal(gather_same_clock(&base, &row, notes), 0);
+	assert_int_equal(json_array_size(notes), 2);
+	assert_non_null(strstr(json_string_value(json_array_get(notes, 1)), "different clocks"));
+	json_decref(notes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quiet_machine_no_note),
 		cmocka_unit_test(test_busy_period_named),
 		cmocka_unit_test(test_gpu_shared_note),
+		cmocka_unit_test(test_clocks_must_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
