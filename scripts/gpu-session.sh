@@ -101,8 +101,10 @@
 #   redteam25  red team 25's CUDA probe (tests/fixtures/specs/cuda-redteam25.yaml;
 #              docs/redteam25-cuda.md): a trust: host sleeper grid launched from a
 #              signal handler on the harness thread, a TMA tensor map as a sealed
-#              kernel's parameter; outcomes, clock medians and each run's log line
-#              (7 jobs, about 1-2 min on one H200; not in the default list)
+#              kernel's parameter; outcomes, clock medians and each run's log line;
+#              then cuda-redteam25-steal.yaml (CUPTI's subscription taken by a
+#              kernel's constructor) (11 jobs, about 2 min on one H200; not in the
+#              default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -564,10 +566,14 @@ if has redteam25; then
 	grep -E "^[a-z_0-9]+ +[a-z_]+ |UNEXPECTED|error|clock" "$OUT/cuda-redteam25.txt" | head -n 30 | tee -a "$OUT/session.log"
 	rt25=$("$E" ls --store artifacts --experiment cuda-redteam25 | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 7)
 	python3 scripts/clock-runs.py artifacts $rt25 2>&1 | tee -a "$OUT/session.log"
-	# each sig variant's own count (printed at fini): sleepers ready, given up
-	for r in $rt25; do
-		echo "$r: $("$E" show --store artifacts --log "$r" 2>&1 | grep -m 3 -i "rt25\|sleeper" | tr '\n' ' ')"
-	done | tee -a "$OUT/session.log"
+	# each sig variant's own count (printed at fini): sleepers armed, given up
+	grep -rh "rt25_sig_sleeper MODE" artifacts/objects 2>/dev/null | sort | uniq -c | tee -a "$OUT/session.log"
+	# the follow-up: CUPTI's subscription taken by the kernel's constructor
+	run_exp cuda-redteam25-steal tests/fixtures/specs/cuda-redteam25-steal.yaml
+	grep -E "^[a-z_0-9]+ +[a-z_]+ |UNEXPECTED|not compared" "$OUT/cuda-redteam25-steal.txt" | head -n 12 | tee -a "$OUT/session.log"
+	steal=$("$E" ls --store artifacts --experiment cuda-redteam25-steal | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 4)
+	python3 scripts/clock-runs.py artifacts $steal 2>&1 | tee -a "$OUT/session.log"
+	grep -rh "rt25_cupti_steal:" artifacts/objects 2>/dev/null | sort | uniq -c | tee -a "$OUT/session.log"
 fi
 if has fresh16; then
 	# the fill's cost at the scaling shape: is timing.samples (100) reached

@@ -4,7 +4,10 @@
 # for its go and then had half or three quarters of the rows summed
 # outside the timed window, are either named (any outcome but ok) or ok
 # and no faster than the honest kernel (within 10%: 1.41x and 1.66x
-# before the fix on an H200); the honest ones and the TMA probe are ok
+# before the fix on an H200); the honest ones and the TMA probe are ok.
+# And a kernel that takes CUPTI's one subscription from its constructor
+# (rt25_cupti_steal.cu) keeps no way off the kernel clock: its hidden rows
+# are escaped_work, its honest twin ok on the kernel clock
 . "$REPO/tests/cli/lib.sh"
 runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples read as escaped or late work"
 need_gpu
@@ -23,4 +26,8 @@ for v in post pre pre75; do
 	python3 -c "import sys; sys.exit(0 if float('$x') < 1.10 else 1)" ||
 		fail "$v is ok and ${x}x faster than honest: its hidden rows were neither timed nor named"
 done
+expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/cuda-redteam25-steal.yaml
+f=$(grep -l '"variant": "steal_ok"' artifacts/runs/*.json | grep -v batch | head -1)
+[ -n "$f" ] || fail "no record of steal_ok"
+expect_eq "$(jget "$f" "d['timing']['clock']")" cupti
 exit 0

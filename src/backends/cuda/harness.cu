@@ -161,6 +161,8 @@ static const char *evc_error_string(int code)
 
 /* ---- device -------------------------------------------------------- */
 
+static void cupti_claim(void);
+
 static int evc_open(int device, struct evc_ctx **out, struct evc_device_info *info, char *err,
 		    size_t errlen)
 {
@@ -236,6 +238,7 @@ static int evc_open(int device, struct evc_ctx **out, struct evc_device_info *in
 		}
 	}
 	*out = c;
+	cupti_claim(); /* before any kernel object loads (cupti_claim) */
 	return 0;
 }
 
@@ -988,6 +991,28 @@ static void cupti_end(void)
 
 /* Load CUPTI if need be, then turn records and callbacks on: 0, or -1
  * with the reason in cu.why (and CUPTI left off). */
+/*
+ * Take CUPTI's one subscription as the device opens, before the worker
+ * loads a kernel object: a trust: host kernel whose constructor or init()
+ * subscribed first left the harness's cupti_begin failing, and `clock:
+ * auto` then timed it on CUDA events, which see no work on another thread's
+ * stream before the start event (red team 25's follow-up).  Nothing is
+ * enabled yet (cupti_begin does that for the timed samples); where the
+ * subscription is held elsewhere (a profiler, compute-sanitizer) nothing
+ * changes: cupti_begin fails as before and says why.
+ */
+static void cupti_claim(void)
+{
+	if (cupti_load())
+		return;
+	cu.harness_thread = pthread_self();
+	if (!cu.registered && cu.register_callbacks(cupti_buf_requested, cupti_buf_completed) == CUPTI_SUCCESS)
+		cu.registered = 1;
+	if (cu.registered && !cu.subscribed &&
+	    cu.subscribe(&cu.sub, (CUpti_CallbackFunc)cupti_api_cb, NULL) == CUPTI_SUCCESS)
+		cu.subscribed = 1;
+}
+
 static int cupti_begin(void)
 {
 	CUptiResult r;
