@@ -954,8 +954,20 @@ static int same_problem(const struct rec_problem *x, const struct rec_problem *y
 }
 
 /* A rerun's row: the same code run the same way on the same device
- * (code_identity.h). */
+ * (code_identity.h).  Reruns are gathered as evidence for a claim, so
+ * the same code by the object that ran (code_same_built_way), never by
+ * the echo-neutral object alone (red team 49's neutral_twin: a kernel
+ * that detects the neutral build shared its hash with a twin of other
+ * behaviour, whose 10 batches voted for it). */
 static int same_identity(const struct code_id *x, const struct code_id *y)
+{
+	return !strcmp(x->dev, y->dev) && code_same_built_way(x, y);
+}
+
+/* Possibly a rerun: the same code by the echo-neutral object too
+ * (code_same_way).  A row that matches so and not by same_identity only
+ * ever counts against a claim: a rerun that disagrees. */
+static int same_identity_or_neutral(const struct code_id *x, const struct code_id *y)
 {
 	return !strcmp(x->dev, y->dev) && code_same_way(x, y);
 }
@@ -1053,6 +1065,14 @@ static int row_counts(struct actx *a, const struct batch_row *x)
 	}
 }
 
+/* Was row written by a runner commit the errata name as defective
+ * (audit_errata.h)?  Its numbers are the runner's defect, not the code's. */
+static int row_set_aside(struct actx *a, const struct batch_row *row)
+{
+	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
+	return r && audit_errata_find(a->o->errata, r->git.commit) >= 0;
+}
+
 /* What reruns counted (reruns_in, across_batches). */
 struct votes {
 	size_t n, k;            /* comparisons counted, and those giving the claimed verdict */
@@ -1093,15 +1113,22 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 		struct code_id id;
 		int ok = row_counts(a, x) && code_identity(a->q, x, &id);
 		side[i] = (x == ra || (ok && same_identity(&id, ia))) | (x == rb || (ok && same_identity(&id, ib))) << 1;
+		/* the same code by the echo-neutral object alone: counted
+		 * only where it disagrees (bits 4 and 8) */
+		if (ok && !(side[i] & 1) && same_identity_or_neutral(&id, ia))
+			side[i] |= 4;
+		if (ok && !(side[i] & 2) && same_identity_or_neutral(&id, ib))
+			side[i] |= 8;
 	}
 	for (size_t i = 0; i < b->n_rows; i++) {
 		const struct batch_row *xa = &b->rows[i];
-		if (!(side[i] & 1))
+		if (!(side[i] & 5))
 			continue;
 		for (size_t j = 0; j < b->n_rows; j++) {
 			const struct batch_row *xb = &b->rows[j];
 			int claim = xa == ra && xb == rb;
-			if (!(side[j] & 2) || xb == xa || (aa && !claim && (j < i || (xa == rb && xb == ra))))
+			int against_only = !(side[i] & 1) || !(side[j] & 2);
+			if (!(side[j] & 10) || xb == xa || (aa && !claim && (j < i || (xa == rb && xb == ra))))
 				continue;
 			struct pair_cmp pc;
 			pairs++;
@@ -1131,6 +1158,8 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 				v->n_neutral++;
 				continue;
 			}
+			if (against_only && !strcmp(pc.verdict, want))
+				continue;
 			v->n++;
 			any = 1;
 			if (!strcmp(pc.verdict, want))
@@ -1620,30 +1649,24 @@ static const char *value_band(int tol, double pct, double amount, double ulp, do
  * A value claim on a time or a rate (rate_stat) read from one batch
  * (pinned, or the newest) beside every other batch of the same code
  * identity: the claim's shape (same_problem), the same code run the same
- * way on the same device and timed by the same clock (same_identity), of
- * any experiment, reproductions left out (query_next_batch), as
+ * way on the same device and timed by the same clock (same_identity: by
+ * the object that ran; a row of the same echo-neutral object alone counts
+ * only where it excludes the value), of any experiment, reproductions
+ * left out (query_next_batch), as
  * across_batches gathers the reruns of a verdict.  Red team 47: an honest
  * kernel whose speed is set per process ran 16 batches; pinned to the one
  * where both processes drew fast, `value stat=gflops value=2.75` was
  * supported, though 11 of the 16 batches' CIs exclude it.  Each batch
  * holds the claim to its own band (value_band: the tolerance stated, else
- * its CI); a batch whose rows of the code all did not run cleanly (flaky,
+ * its CI; batches with neither decide nothing);
+ * a batch whose rows of the code all did not run cleanly (flaky,
  * crashed...; not a configuration's refusal, row_counts) excludes it (it
  * gives no number for the code); rows the errata set aside (a runner's
- * defect, audit_errata.h) are left out.  Batches without a CI and no
- * tolerance stated decide nothing.  The claim holds when at least half of the
- * deciding batches (the claim's own among them) include it: *agrees is
- * cleared otherwise, naming how many exclude it; the counts go to msg
- * whenever more than one batch decides.
+ * defect, audit_errata.h) are left out.  The claim
+ * holds when at least half of the deciding batches (the claim's own
+ * among them) include it: *agrees is cleared otherwise, naming how many
+ * exclude it; the counts go to msg whenever more than one batch decides.
  */
-/* Was row written by a runner commit the errata name as defective
- * (audit_errata.h)?  Its numbers are the runner's defect, not the code's. */
-static int row_set_aside(struct actx *a, const struct batch_row *row)
-{
-	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
-	return r && audit_errata_find(a->o->errata, r->git.commit) >= 0;
-}
-
 static void value_across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *er,
 				 const char *vn, const char *stat, double want, int tol, double pct, double amount,
 				 double ulp, double scale, int *agrees, struct strbuf *msg)
@@ -1656,37 +1679,49 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	const struct batch_record *b = eb;
 	while (b) {
 		/* the row of the code in b: the claim's own in eb, else an ok one
-		 * (by the claim's name first), else one that did not run cleanly */
-		const struct batch_row *x = b == eb ? er : NULL, *bad = NULL;
-		for (size_t i = 0; !x && i < b->n_rows; i++) {
+		 * (by the claim's name first), else one that did not run cleanly;
+		 * rows the errata set aside are left out */
+		const struct batch_row *x = b == eb ? er : NULL, *bad = NULL, *ok = NULL;
+		for (size_t i = 0; i < b->n_rows; i++) {
 			const struct batch_row *r = &b->rows[i];
 			struct code_id rid;
-			if (!row_counts(a, r) || !code_identity(a->q, r, &rid) || !same_identity(&rid, &id) ||
-			    row_set_aside(a, r))
+			if (r == er || !row_counts(a, r) || !code_identity(a->q, r, &rid) || !same_identity(&rid, &id))
+				continue;
+			if (row_set_aside(a, r))
 				continue;
 			if (r->outcome != OUTCOME_OK)
 				bad = bad ? bad : r;
-			else if (r->variant && !strcmp(r->variant, vn))
-				x = r;
+			else if (!ok || (r->variant && !strcmp(r->variant, vn) && !(ok->variant && !strcmp(ok->variant, vn))))
+				ok = r;
 		}
-		for (size_t i = 0; !x && i < b->n_rows; i++) {
+		if (!x)
+			x = ok;
+		/* the same code by the echo-neutral object alone: only where it
+		 * excludes the value (against_only) */
+		int against_only = 0;
+		for (size_t i = 0; !x && !bad && i < b->n_rows; i++) {
 			const struct batch_row *r = &b->rows[i];
 			struct code_id rid;
-			if (r->outcome == OUTCOME_OK && code_identity(a->q, r, &rid) && same_identity(&rid, &id) &&
-			    !row_set_aside(a, r))
+			if (r->outcome == OUTCOME_OK && code_identity(a->q, r, &rid) &&
+			    same_identity_or_neutral(&rid, &id) && !row_set_aside(a, r)) {
 				x = r;
+				against_only = 1;
+			}
 		}
 		double v, ci[2], lo, hi;
 		int have_ci = 0;
 		struct strbuf w = STRBUF_INIT;
 		if (x && query_stat(a->q, b, x, stat, &v, ci, &have_ci, &w) == 0 &&
 		    value_band(tol, pct, amount, ulp, scale, v, ci, have_ci, &lo, &hi)) {
-			n++;
-			if (want >= lo && want <= hi) {
-				k++;
-			} else if (n_out++ < 6) {
-				strbuf_addf(&out, "%s%.4g [%.4g, %.4g] (%s)", out.len ? ", " : "", v, lo, hi,
-					    audit_id_or(b->run_id));
+			int in = want >= lo && want <= hi;
+			if (!(against_only && in)) {
+				n++;
+				if (in) {
+					k++;
+				} else if (n_out++ < 6) {
+					strbuf_addf(&out, "%s%.4g [%.4g, %.4g] (%s)", out.len ? ", " : "", v, lo, hi,
+						    audit_id_or(b->run_id));
+				}
 			}
 		} else if (!x && bad) {
 			n++;

@@ -264,6 +264,60 @@ static void put_host_repro(struct store *st, const char *id, const char *exp, co
 	json_decref(b);
 }
 
+/*
+ * Red team 49 fixtures: batch bid of experiment exp (a reproduction of
+ * batch `of` when of is non-NULL; baseline z, fz.c) with a row of var
+ * that ran kernel path (content sha) as binary bin, its echo-neutral
+ * object neutral (NULL: none), at parameter SLOW=slow (NULL: none),
+ * written by runner commit commit (NULL: none), its timing median (CI
+ * [lo, hi]), mean and min in us.
+ */
+static void put_rate_batch(struct store *st, const char *bid, const char *exp, const char *of, const char *var,
+			   const char *path, const char *sha, const char *bin, const char *neutral, const char *slow,
+			   const char *commit, double median, double lo, double hi, double mean, double min)
+{
+	char zsha[SHA256_HEX_LEN + 1];
+	FILE *f = fopen("fz.c", "a");
+	fclose(f);
+	assert_int_equal(sha256_file_hex("fz.c", zsha), 0);
+	char *zid = xstrfmt("%.16s-%s-z", bid, exp), *aid = xstrfmt("%.16s-%s-%s", bid, exp, var);
+	put_host_run(st, zid, exp, "z", bid, "fz.c", zsha, "fzbin", NULL, "ok");
+	json_t *code = json_pack("{s:[{s:s, s:s}], s:s, s:{s:[s, s, s], s:s}}", "sources", "path", path, "sha256", sha,
+				 "binary_sha256", bin, "compiler", "argv", "cc", "-O2", path, "version", "cc 1");
+	if (neutral)
+		json_object_set_new(code, "echo_neutral_sha256", json_string(neutral));
+	if (commit)
+		json_object_set_new(code, "git", json_pack("{s:s, s:b}", "commit", commit, "dirty", 0));
+	json_t *x = json_pack("{s:s, s:s, s:o, s:{s:s, s:s, s:{s:i}, s:[s]}, s:s}", "experiment", exp, "backend", "host",
+			      "code", code, "problem", "name", "p2", "dtype", "fp32", "shape", "N", 256, "dims", "N",
+			      "batch_id", bid);
+	if (slow)
+		json_object_set_new(x, "params", json_pack("{s:s}", "SLOW", slow));
+	put_variant_x(st, aid, var, sha, "# us\n100\n", "ok", x);
+	json_t *row = host_row(var, aid, NULL, NULL, 0, 0, 0, 0);
+	if (slow)
+		json_object_set_new(row, "params", json_pack("{s:s}", "SLOW", slow));
+	json_object_set_new(row, "stats", json_pack("{s:i, s:f, s:[f, f], s:f, s:f}", "n", 80, "median", median,
+						    "median_ci", lo, hi, "mean", mean, "min", min));
+	json_t *rows = json_pack("[o, o]", host_row("z", zid, NULL, NULL, 0, 0, 0, 0), row);
+	if (of)
+		put_host_repro(st, bid, exp, of, rows);
+	else
+		put_host_batch(st, bid, exp, rows);
+	free(zid);
+	free(aid);
+}
+
+/* A file path holding text; its content hash into sha. */
+static void put_file(const char *path, const char *text, char *sha)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(sha256_file_hex(path, sha), 0);
+}
+
 static int setup(void **state)
 {
 	assert_non_null(mkdtemp(dir));
@@ -800,6 +854,22 @@ static int setup(void **state)
 		free(bid);
 		free(zid);
 		free(aid);
+	}
+	/* red team 49, finding 4: nt.c at SLOW=75 (ntbin, fast in nt-0 only
+	 * of 3 batches) and its twin at SLOW=0 (ntwin, fast in its 4
+	 * batches) share an echo-neutral object, the kernel having told the
+	 * neutral build apart */
+	{
+		char ntsha[SHA256_HEX_LEN + 1];
+		put_file("nt.c", "int nt;\n", ntsha);
+		for (int i = 0; i < 7; i++) {
+			char *bid = xstrfmt("20260123T00000%dZ-nt-%d-batch", i, i);
+			int twin = i >= 3, fast = i == 0 || twin;
+			put_rate_batch(&st, bid, "nt", NULL, twin ? "twin" : "coin", "nt.c", ntsha, twin ? "ntwin" : "ntbin",
+				       "ntneutral", twin ? "0" : "75", NULL, fast ? 190 : 1300, fast ? 180 : 1280,
+				       fast ? 240 : 1320, fast ? 262 : 1500, fast ? 182 : 1200);
+			free(bid);
+		}
 	}
 	/* red team 44, finding 3: rp.c's s1 ran clean in batch rp-x, and
 	 * wrong_output when `evident reproduce` rebuilt it (batch rp-rx) */
@@ -1803,6 +1873,26 @@ static void test_value_across_batches(void **state)
 	free(f);
 }
 
+/*
+ * Red team 49, finding 4: nt.c's twin (another binary, SLOW=0) shares
+ * its echo-neutral object, and its 4 fast batches voted for nt.c's
+ * (before: "5 of 7", supported).  The echo-neutral object only counts
+ * against: 1 of 3 batches of nt.c's own binary hold 190 us; the twin's
+ * batches, which hold it, are not counted for it.
+ */
+static void test_value_neutral_twin(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=nt variant=coin stat=median_us value=190us "
+			"run=20260123T000000Z-nt-0-batch -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: value nt/coin median_us=190us"));
+	assert_non_null(strstr(f, "; but only 1 of 3 batches of the same code on "));
+	assert_int_equal(c.contradicted, 1);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1835,6 +1925,7 @@ int main(void)
 		cmocka_unit_test(test_value_comparison),
 		cmocka_unit_test(test_value_across_batches),
 		cmocka_unit_test(test_validated_echo_only_params),
+		cmocka_unit_test(test_value_neutral_twin),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
