@@ -1652,7 +1652,7 @@ static const char *value_band(int tol, double pct, double amount, double ulp, do
  * way on the same device and timed by the same clock (same_identity: by
  * the object that ran; a row of the same echo-neutral object alone counts
  * only where it excludes the value), of any experiment, reproductions
- * left out (query_next_batch), as
+ * included (query_next_batch_all: a reproduction reran the same code), as
  * across_batches gathers the reruns of a verdict.  Red team 47: an honest
  * kernel whose speed is set per process ran 16 batches; pinned to the one
  * where both processes drew fast, `value stat=gflops value=2.75` was
@@ -1663,13 +1663,14 @@ static const char *value_band(int tol, double pct, double amount, double ulp, do
  * crashed...; not a configuration's refusal, row_counts) excludes it (it
  * gives no number for the code); rows the errata set aside (a runner's
  * defect, audit_errata.h) are left out.  The claim
- * holds when at least half of the deciding batches (the claim's own
+ * holds when more than half of the deciding batches (the claim's own
  * among them) include it: *agrees is cleared otherwise, naming how many
- * exclude it; the counts go to msg whenever more than one batch decides.
+ * exclude it, and *tie set where exactly half do (red team 49: 1 of 2
+ * passed); the counts go to msg whenever more than one batch decides.
  */
 static void value_across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *er,
 				 const char *vn, const char *stat, double want, int tol, double pct, double amount,
-				 double ulp, double scale, int *agrees, struct strbuf *msg)
+				 double ulp, double scale, int *agrees, int *tie, struct strbuf *msg)
 {
 	struct code_id id;
 	if (!code_identity(a->q, er, &id))
@@ -1731,16 +1732,27 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 					    audit_id_or(b->run_id));
 		}
 		strbuf_release(&w);
+		/* every batch of the code, reproductions included (red team
+		 * 49: a value pinned to the luckiest of 10 reproductions was
+		 * weighed against the original alone, "1 of 2") */
 		do
-			b = query_next_batch(a->q, NULL, NULL, &pos);
+			b = query_next_batch_all(a->q, NULL, &pos);
 		while (b && (b == eb || !same_problem(&b->problem, &eb->problem)));
 	}
+	/* more than half of the deciding batches must hold it: one of two
+	 * is a coin, not what the code gives */
 	if (n >= 2 && 2 * k < n) {
 		*agrees = 0;
 		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it: %s%s: "
 				 "a number one batch gave, not what the code gives (cite a value most batches of the "
 				 "code hold, or state a tol= of at most %g%% that covers them)",
 			    k, n, id.dev, stat, want, n - k, out.buf, n_out > 6 ? ", ..." : "", AUDIT_TOL_CAP_PCT);
+	} else if (n >= 2 && 2 * k == n) {
+		*agrees = 0;
+		*tie = 1;
+		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it: %s%s: "
+				 "no majority of the batches (rerun the code, and cite what most batches hold)",
+			    k, n, id.dev, stat, want, n - k, out.buf, n_out > 6 ? ", ..." : "");
 	} else if (n >= 2) {
 		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s hold it", k, n, id.dev);
 	}
@@ -1828,8 +1840,14 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 		}
 		agrees = 0;
 	}
+	int tie = 0;
 	if (agrees && rate_stat(stat))
-		value_across_batches(a, b, row, vn, stat, want, tol != NULL, pct, amount, ulp, scale, &agrees, &detail);
+		value_across_batches(a, b, row, vn, stat, want, tol != NULL, pct, amount, ulp, scale, &agrees, &tie,
+				     &detail);
+	if (tie) {
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, detail.buf);
+		goto out;
+	}
 	conclude(a, m, agrees, stale, head.buf, detail.buf, why.buf, last);
 out:
 	free(last);

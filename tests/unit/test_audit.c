@@ -855,6 +855,27 @@ static int setup(void **state)
 		free(zid);
 		free(aid);
 	}
+	/* red team 49, finding 2: rq.c ran once (batch rq-0, slow) and was
+	 * reproduced 3 times, fast in rq-r1 alone; rt.c ran twice, fast in
+	 * rt-0, slow in rt-1 */
+	{
+		char rqsha[SHA256_HEX_LEN + 1], rtsha[SHA256_HEX_LEN + 1];
+		put_file("rq.c", "int rq;\n", rqsha);
+		put_file("rt.c", "int rt;\n", rtsha);
+		put_rate_batch(&st, "20260122T000000Z-rq-0-batch", "rq", NULL, "coin", "rq.c", rqsha, "rqbin", NULL, NULL,
+			       NULL, 1300, 1280, 1320, 1500, 1200);
+		for (int i = 1; i <= 3; i++) {
+			char *bid = xstrfmt("20260122T00000%dZ-rq-r%d-batch", i, i);
+			put_rate_batch(&st, bid, "rq", "20260122T000000Z-rq-0-batch", "coin", "rq.c", rqsha, "rqbin", NULL,
+				       NULL, NULL, i == 1 ? 190 : 1300, i == 1 ? 180 : 1280, i == 1 ? 240 : 1320, 262,
+				       182);
+			free(bid);
+		}
+		put_rate_batch(&st, "20260122T000010Z-rt-0-batch", "rt", NULL, "coin", "rt.c", rtsha, "rtbin", NULL, NULL,
+			       NULL, 190, 180, 240, 262, 182);
+		put_rate_batch(&st, "20260122T000011Z-rt-1-batch", "rt", NULL, "coin", "rt.c", rtsha, "rtbin", NULL, NULL,
+			       NULL, 1300, 1280, 1320, 1500, 1200);
+	}
 	/* red team 49, finding 4: nt.c at SLOW=75 (ntbin, fast in nt-0 only
 	 * of 3 batches) and its twin at SLOW=0 (ntwin, fast in its 4
 	 * batches) share an echo-neutral object, the kernel having told the
@@ -1874,6 +1895,32 @@ static void test_value_across_batches(void **state)
 }
 
 /*
+ * Red team 49, finding 2: reproductions were left out of the batches of
+ * the code, so a value pinned to the luckiest of 3 reproductions of rq.c
+ * was weighed against the original alone ("1 of 2", supported): now 1 of
+ * 4.  And a claim needs more than half of the deciding batches: rt.c's 1
+ * of 2 is no majority (unsupported; before: supported).
+ */
+static void test_value_reproductions_and_majority(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=rq variant=coin stat=median_us value=190us "
+			"run=20260122T000001Z-rq-r1-batch -->\n"
+			"<!-- claim: value experiment=rt variant=coin stat=median_us value=190us "
+			"run=20260122T000010Z-rt-0-batch -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: value rq/coin median_us=190us"));
+	assert_non_null(strstr(f, "; but only 1 of 4 batches of the same code on "));
+	assert_non_null(strstr(f, "t.md:2: unsupported: value rt/coin median_us=190us"));
+	assert_non_null(strstr(f, "; but only 1 of 2 batches of the same code on "));
+	assert_non_null(strstr(f, ": no majority of the batches"));
+	assert_int_equal(c.contradicted, 1);
+	assert_int_equal(c.unsupported, 1);
+	free(f);
+}
+
+/*
  * Red team 49, finding 4: nt.c's twin (another binary, SLOW=0) shares
  * its echo-neutral object, and its 4 fast batches voted for nt.c's
  * (before: "5 of 7", supported).  The echo-neutral object only counts
@@ -1925,6 +1972,7 @@ int main(void)
 		cmocka_unit_test(test_value_comparison),
 		cmocka_unit_test(test_value_across_batches),
 		cmocka_unit_test(test_validated_echo_only_params),
+		cmocka_unit_test(test_value_reproductions_and_majority),
 		cmocka_unit_test(test_value_neutral_twin),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
