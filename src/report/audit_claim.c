@@ -1625,7 +1625,8 @@ static int rate_stat(const char *stat)
  * units), else the CI, else the precision written; each widened by half a
  * unit in the last digit written (ulp, base units).  [*lo, *hi] in the
  * record's units; returns the rule's name, or NULL for "the precision
- * written" (which no other batch is held to: value_across_batches). */
+ * written" (every batch of the code is held to it too, where it has no
+ * CI: value_across_batches). */
 static const char *value_band(int tol, double pct, double amount, double ulp, double scale, double v, const double ci[2],
 			      int have_ci, double *lo, double *hi)
 {
@@ -1646,6 +1647,31 @@ static const char *value_band(int tol, double pct, double amount, double ulp, do
 }
 
 /*
+ * stat's value in row x of batch b, with its CI where one is recorded;
+ * frac_compute_peak / frac_bandwidth_peak (no CI of their own) take the
+ * CI of the rate they are a fraction of (gflops, gbps), over the same
+ * peak.  0, or -1 with why (record_stat).
+ */
+static int stat_with_ci(struct actx *a, const struct batch_record *b, const struct batch_row *x, const char *stat,
+			double *v, double ci[2], int *have_ci, struct strbuf *why)
+{
+	if (query_stat(a->q, b, x, stat, v, ci, have_ci, why) < 0)
+		return -1;
+	int fc = !strcmp(stat, "frac_compute_peak"), fb = !strcmp(stat, "frac_bandwidth_peak");
+	double r, rci[2];
+	int r_ci = 0;
+	struct strbuf w = STRBUF_INIT;
+	if (!*have_ci && (fc || fb) && query_stat(a->q, b, x, fc ? "gflops" : "gbps", &r, rci, &r_ci, &w) == 0 &&
+	    r_ci && r > 0 && isfinite(*v)) {
+		ci[0] = rci[0] / r * *v;
+		ci[1] = rci[1] / r * *v;
+		*have_ci = 1;
+	}
+	strbuf_release(&w);
+	return 0;
+}
+
+/*
  * A value claim on a time or a rate (rate_stat) read from one batch
  * (pinned, or the newest) beside every other batch of the same code
  * identity: the claim's shape (same_problem), the same code run the same
@@ -1658,7 +1684,8 @@ static const char *value_band(int tol, double pct, double amount, double ulp, do
  * where both processes drew fast, `value stat=gflops value=2.75` was
  * supported, though 11 of the 16 batches' CIs exclude it.  Each batch
  * holds the claim to its own band (value_band: the tolerance stated, else
- * its CI; batches with neither decide nothing);
+ * its CI, else the precision written, as the claim's own batch is; red
+ * team 49: with no CI, mean_us, min_us and frac_*_peak decided nothing);
  * a batch whose rows of the code all did not run cleanly (flaky,
  * crashed...; not a configuration's refusal, row_counts) excludes it (it
  * gives no number for the code); rows the errata set aside (a runner's
@@ -1712,8 +1739,12 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 		double v, ci[2], lo, hi;
 		int have_ci = 0;
 		struct strbuf w = STRBUF_INIT;
-		if (x && query_stat(a->q, b, x, stat, &v, ci, &have_ci, &w) == 0 &&
-		    value_band(tol, pct, amount, ulp, scale, v, ci, have_ci, &lo, &hi)) {
+		/* every batch holds the claim to a band: the stated tolerance,
+		 * else its CI, else the precision written (the rule the claim's
+		 * own batch is held to; red team 49: mean_us, min_us and frac_*
+		 * had no CI and no other batch decided) */
+		if (x && stat_with_ci(a, b, x, stat, &v, ci, &have_ci, &w) == 0 && isfinite(v)) {
+			value_band(tol, pct, amount, ulp, scale, v, ci, have_ci, &lo, &hi);
 			int in = want >= lo && want <= hi;
 			if (!(against_only && in)) {
 				n++;
@@ -1818,7 +1849,7 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 	double v, ci[2];
 	int have_ci;
 	struct strbuf w2 = STRBUF_INIT;
-	if (query_stat(a->q, b, row, stat, &v, ci, &have_ci, &w2) < 0) {
+	if (stat_with_ci(a, b, row, stat, &v, ci, &have_ci, &w2) < 0) {
 		audit_finding(a, m->line, "unsupported", "%s: %s (run %s)", head.buf, w2.buf, audit_id_or(row->run_id));
 		strbuf_release(&w2);
 		goto out;

@@ -855,6 +855,20 @@ static int setup(void **state)
 		free(zid);
 		free(aid);
 	}
+	/* red team 49, finding 1: nc.c's speed is set per process, its
+	 * mean_us and min_us (no CI) 262 and 182 us in batch nc-0, about
+	 * 1500 and 1200 in nc-1..nc-3 */
+	{
+		char ncsha[SHA256_HEX_LEN + 1];
+		put_file("nc.c", "int nc;\n", ncsha);
+		for (int i = 0; i < 4; i++) {
+			char *bid = xstrfmt("20260121T00000%dZ-nc-%d-batch", i, i);
+			put_rate_batch(&st, bid, "nc", NULL, "coin", "nc.c", ncsha, "ncbin", NULL, NULL, NULL,
+				       i ? 1300.0 : 190.0, i ? 1280.0 : 180.0, i ? 1320.0 : 240.0, i ? 1500.0 : 262.0,
+				       i ? 1200.0 : 182.0);
+			free(bid);
+		}
+	}
 	/* red team 49, finding 2: rq.c ran once (batch rq-0, slow) and was
 	 * reproduced 3 times, fast in rq-r1 alone; rt.c ran twice, fast in
 	 * rt-0, slow in rt-1 */
@@ -1895,6 +1909,35 @@ static void test_value_across_batches(void **state)
 }
 
 /*
+ * Red team 49, finding 1: a value claim on a stat with no CI (mean_us,
+ * min_us) decided nothing across batches, and the pick of red team 47
+ * worked unchanged (before: both supported on batch nc-0 alone).  Every
+ * batch holds it to the precision written: 1 of 4 batches.
+ */
+static void test_value_no_ci_across_batches(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=nc variant=coin stat=mean_us value=262us "
+			"run=20260121T000000Z-nc-0-batch -->\n"
+			"<!-- claim: value experiment=nc variant=coin stat=min_us value=182us "
+			"run=20260121T000000Z-nc-0-batch -->\n"
+			"<!-- claim: value experiment=nc variant=coin stat=mean_us value=1500us "
+			"run=20260121T000001Z-nc-1-batch -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: value nc/coin mean_us=262us: recorded 262, within the "
+				  "precision written"));
+	assert_non_null(strstr(f, "; but only 1 of 4 batches of the same code on "));
+	assert_non_null(strstr(f, " hold mean_us=262, 3 exclude it: 1500 [1500, 1500] (20260121T000003Z-nc-3-batch)"));
+	assert_non_null(strstr(f, "t.md:2: contradicted: value nc/coin min_us=182us"));
+	assert_non_null(strstr(f, "t.md:3: supported: value nc/coin mean_us=1500us"));
+	assert_non_null(strstr(f, "; 3 of 4 batches of the same code on "));
+	assert_int_equal(c.contradicted, 2);
+	assert_int_equal(c.supported, 1);
+	free(f);
+}
+
+/*
  * Red team 49, finding 2: reproductions were left out of the batches of
  * the code, so a value pinned to the luckiest of 3 reproductions of rq.c
  * was weighed against the original alone ("1 of 2", supported): now 1 of
@@ -1972,6 +2015,7 @@ int main(void)
 		cmocka_unit_test(test_value_comparison),
 		cmocka_unit_test(test_value_across_batches),
 		cmocka_unit_test(test_validated_echo_only_params),
+		cmocka_unit_test(test_value_no_ci_across_batches),
 		cmocka_unit_test(test_value_reproductions_and_majority),
 		cmocka_unit_test(test_value_neutral_twin),
 	};
