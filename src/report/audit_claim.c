@@ -1073,12 +1073,30 @@ static int row_set_aside(struct actx *a, const struct batch_row *row)
 	return r && audit_errata_find(a->o->errata, r->git.commit) >= 0;
 }
 
+/* The claim's own row set aside by the errata: 1, with the reason into
+ * msg (its numbers are the runner's defect: they back no claim, as
+ * `validated` reads no run set aside). */
+static int own_row_set_aside(struct actx *a, const struct batch_row *row, const char *name, struct strbuf *msg)
+{
+	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
+	long ei = r ? audit_errata_find(a->o->errata, r->git.commit) : -1;
+	if (ei < 0)
+		return 0;
+	const struct audit_errata *er = a->o->errata;
+	strbuf_addf(msg, "the row of %s (run %s) was set aside by %s (runner commit %.8s, fixed in %.8s: %s): "
+			 "a runner's defect backs no claim (cite a batch the runner wrote after the fix)",
+		    name, audit_id_or(row->run_id), a->o->errata_path ? a->o->errata_path : "the errata", er->commit[ei],
+		    er->fixed[ei], er->why[ei]);
+	return 1;
+}
+
 /* What reruns counted (reruns_in, across_batches). */
 struct votes {
 	size_t n, k;            /* comparisons counted, and those giving the claimed verdict */
 	size_t n_neutral;       /* undecided ones of other batches whose CI holds the claim's estimate */
 	size_t n_batches;       /* batches that gave at least one counted comparison */
 	size_t n_unclean;       /* counted ones where a row of the code did not run cleanly */
+	size_t n_aside;         /* rows of the code the errata set aside, never counted */
 	struct strbuf others;   /* the verdicts that disagreed, and where */
 };
 
@@ -1112,6 +1130,10 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 		const struct batch_row *x = &b->rows[i];
 		struct code_id id;
 		int ok = row_counts(a, x) && code_identity(a->q, x, &id);
+		if (ok && x != ra && x != rb && row_set_aside(a, x)) {
+			v->n_aside += same_identity_or_neutral(&id, ia) || same_identity_or_neutral(&id, ib);
+			continue;
+		}
 		side[i] = (x == ra || (ok && same_identity(&id, ia))) | (x == rb || (ok && same_identity(&id, ib))) << 1;
 		/* the same code by the echo-neutral object alone: counted
 		 * only where it disagrees (bits 4 and 8) */
@@ -1217,7 +1239,7 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 	if (!code_identity(a->q, ra, &ia) || !code_identity(a->q, rb, &ib) || strcmp(ia.dev, ib.dev))
 		return;
 	size_t pos = a->q->n, n_seen = 0;
-	struct votes v = { 0, 0, 0, 0, 0, STRBUF_INIT };
+	struct votes v = { 0, 0, 0, 0, 0, 0, STRBUF_INIT };
 	int one_file = !strcmp(ia.family, ib.family);
 	char **seen = NULL; /* the configurations tried, as "dims code_a code_b how" */
 	struct strbuf key = STRBUF_INIT;
@@ -1285,6 +1307,9 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 	}
 	if (v.n_neutral)
 		strbuf_addf(msg, "; %zu more undecided, their CIs holding this estimate", v.n_neutral);
+	if (v.n_aside)
+		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", v.n_aside,
+			    a->o->errata_path ? a->o->errata_path : "the errata");
 	strbuf_release(&v.others);
 }
 
@@ -1479,6 +1504,11 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 			goto out;
 		}
 	}
+	if (own_row_set_aside(a, ra, va, &msg) || own_row_set_aside(a, rb, vb, &msg)) {
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, msg.buf);
+		free(last);
+		goto out;
+	}
 	struct pair_cmp pc;
 	if (!pair_compare(a, b, ra, rb, va, vb, &pc)) {
 		audit_finding(a, m->line, "unsupported", "%s: the samples of batch %s cannot be compared", head.buf, bid);
@@ -1580,6 +1610,13 @@ static int implied_verdict(struct actx *a, const struct batch_record *b, const s
 		strbuf_addstr(msg, "; a comparison statistic states a comparison, and this one cannot be weighed as a "
 				   "verdict (no ok baseline row to compare with in its batch); write it as a verdict claim "
 				   "(docs/paper.md)");
+		return 0;
+	}
+	struct strbuf aside = STRBUF_INIT;
+	if (own_row_set_aside(a, brow, base, &aside)) {
+		strbuf_addf(msg, "; %s", aside.buf);
+		strbuf_release(&aside);
+		*kind = "unsupported";
 		return 0;
 	}
 	const char *v = pc.verdict;
@@ -1689,7 +1726,7 @@ static int stat_with_ci(struct actx *a, const struct batch_record *b, const stru
  * a batch whose rows of the code all did not run cleanly (flaky,
  * crashed...; not a configuration's refusal, row_counts) excludes it (it
  * gives no number for the code); rows the errata set aside (a runner's
- * defect, audit_errata.h) are left out.  The claim
+ * defect, audit_errata.h) are left out, and counted into msg.  The claim
  * holds when more than half of the deciding batches (the claim's own
  * among them) include it: *agrees is cleared otherwise, naming how many
  * exclude it, and *tie set where exactly half do (red team 49: 1 of 2
@@ -1702,21 +1739,23 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	struct code_id id;
 	if (!code_identity(a->q, er, &id))
 		return;
-	size_t n = 0, k = 0, n_out = 0, pos = a->q->n;
+	size_t n = 0, k = 0, n_out = 0, n_aside = 0, pos = a->q->n;
 	struct strbuf out = STRBUF_INIT;
 	const struct batch_record *b = eb;
 	while (b) {
 		/* the row of the code in b: the claim's own in eb, else an ok one
 		 * (by the claim's name first), else one that did not run cleanly;
-		 * rows the errata set aside are left out */
+		 * rows the errata set aside are counted, never used */
 		const struct batch_row *x = b == eb ? er : NULL, *bad = NULL, *ok = NULL;
 		for (size_t i = 0; i < b->n_rows; i++) {
 			const struct batch_row *r = &b->rows[i];
 			struct code_id rid;
 			if (r == er || !row_counts(a, r) || !code_identity(a->q, r, &rid) || !same_identity(&rid, &id))
 				continue;
-			if (row_set_aside(a, r))
+			if (row_set_aside(a, r)) {
+				n_aside++;
 				continue;
+			}
 			if (r->outcome != OUTCOME_OK)
 				bad = bad ? bad : r;
 			else if (!ok || (r->variant && !strcmp(r->variant, vn) && !(ok->variant && !strcmp(ok->variant, vn))))
@@ -1787,6 +1826,9 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	} else if (n >= 2) {
 		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s hold it", k, n, id.dev);
 	}
+	if (n_aside)
+		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", n_aside,
+			    a->o->errata_path ? a->o->errata_path : "the errata");
 	strbuf_release(&out);
 }
 
@@ -1838,6 +1880,10 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 		b = evidence_batch(a, &batches, need, &stale, &why);
 		row = batch_find_row(b, vn);
 		last = xstrfmt("batch %s", audit_id_or(b->run_id));
+	}
+	if (own_row_set_aside(a, row, vn, &detail)) {
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, detail.buf);
+		goto out;
 	}
 	if (row->outcome != OUTCOME_OK && strcmp(stat, "max_abs_err") && strcmp(stat, "usd") && strcmp(stat, "gpu_s")) {
 		strbuf_addstr(&detail, "the variant ");

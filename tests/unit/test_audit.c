@@ -1662,6 +1662,17 @@ static void test_errata(void **state)
 	git_oid_fromstr(&o7, c7);
 	/* so is the space that keeps "- -y" from reading "--y" */
 	make_commit_with(repo, &o7, "two \"/* y */\" --y", "src/fix.c", c8);
+	/* red team 49: a "fix" in the report's code (a plot colour), which
+	 * no run reaches; then one in the runner's */
+	char c9[GIT_OID_HEXSZ + 1], c10[GIT_OID_HEXSZ + 1];
+	git_oid o8, o9;
+	git_oid_fromstr(&o8, c8);
+	mkdir("src", 0755);
+	mkdir("src/report", 0755);
+	mkdir("src/run", 0755);
+	make_commit_with(repo, &o8, "int colour = 1;", "src/report/svg.c", c9);
+	git_oid_fromstr(&o9, c9);
+	make_commit_with(repo, &o9, "int fixed = 1;", "src/run/job.c", c10);
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	FILE *f = fopen("er.c", "w");
@@ -1673,6 +1684,16 @@ static void test_errata(void **state)
 	put_er_run(&st, "20260116T000000Z-er-a", "er_a", sha, c1, "ok");
 	put_er_run(&st, "20260116T000001Z-er-b", "er_b", sha, c1, "wrong_output");
 	put_er_run(&st, "20260116T000002Z-er-c", "er_c", sha, c3, "ok");
+	/* red team 49, finding 3: eq.c fast in eq-0 and slow in eq-1, both
+	 * written at c1, and fast in eq-2 (c3) */
+	char eqsha[SHA256_HEX_LEN + 1];
+	put_file("eq.c", "int eq;\n", eqsha);
+	put_rate_batch(&st, "20260124T000000Z-eq-0-batch", "eq", NULL, "coin", "eq.c", eqsha, "eqbin", NULL, NULL, c1, 190,
+		       180, 240, 262, 182);
+	put_rate_batch(&st, "20260124T000001Z-eq-1-batch", "eq", NULL, "coin", "eq.c", eqsha, "eqbin", NULL, NULL, c1,
+		       1300, 1280, 1320, 1500, 1200);
+	put_rate_batch(&st, "20260124T000002Z-eq-2-batch", "eq", NULL, "coin", "eq.c", eqsha, "eqbin", NULL, NULL, c3, 190,
+		       180, 240, 262, 182);
 	store_release(&st);
 	struct audit_counts c;
 	char *out = audit("<!-- claim: validated experiment=er variant=er_c -->\n", &c);
@@ -1699,6 +1720,24 @@ static void test_errata(void **state)
 	assert_non_null(strstr(out, "t.md:2: supported: validated er/er_a: 1 run(s)"));
 	assert_int_equal(c.supported, 2);
 	free(out);
+	/* red team 49, finding 3: a value claim on a row the errata set
+	 * aside (before: supported, "2 of 2", eq-1 left out silently); one
+	 * on a row they keep says how many rows were set aside */
+	out = audit_with("<!-- claim: value experiment=eq variant=coin stat=median_us value=190us "
+			 "run=20260124T000000Z-eq-0-batch -->\n"
+			 "<!-- claim: value experiment=eq variant=coin stat=median_us value=190us "
+			 "run=20260124T000002Z-eq-2-batch -->\n",
+			 &c, &e);
+	want = xstrfmt("t.md:1: unsupported: value eq/coin median_us=190us: the row of coin (run "
+		       "20260124T000000Z-eq-coin) was set aside by errata.txt (runner commit %.8s, fixed in %.8s: the "
+		       "runner's defect): a runner's defect backs no claim", c1, c2);
+	assert_non_null(strstr(out, want));
+	free(want);
+	assert_non_null(strstr(out, "t.md:2: supported: value eq/coin median_us=190us"));
+	assert_non_null(strstr(out, "; 2 row(s) of the code set aside by errata.txt"));
+	assert_int_equal(c.unsupported, 1);
+	assert_int_equal(c.supported, 1);
+	free(out);
 	audit_errata_release(&e);
 	/* a run id (red team 44's errata-coin.txt) */
 	assert_int_equal(load_errata("20260116T000001Z-er-b checker defect: a stale reference (fixed in abc)\n", &e, &err),
@@ -1722,7 +1761,7 @@ static void test_errata(void **state)
 	assert_int_equal(load_errata(text, &e, &err), -1);
 	free(text);
 	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: the fixing commit "));
-	assert_non_null(strstr(strbuf_str(&err), "changes nothing under src/ since"));
+	assert_non_null(strstr(strbuf_str(&err), "changes nothing under src/ outside src/report/ since"));
 	assert_int_equal((int)e.n, 0);
 	/* a later commit that changes only comments and layout under src/
 	 * (red team 47: the chain again, each link a one-line comment) */
@@ -1738,6 +1777,17 @@ static void test_errata(void **state)
 	assert_int_equal(load_errata(text, &e, &err), 0);
 	free(text);
 	assert_int_equal((int)e.n, 2);
+	audit_errata_release(&e);
+	/* a fix in the report's code alone (red team 49's plot colour) is
+	 * no runner's fix; one in src/run is */
+	text = xstrfmt("%s %s stale reference\n", c8, c9);
+	assert_int_equal(load_errata(text, &e, &err), -1);
+	free(text);
+	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: the fixing commit "));
+	assert_non_null(strstr(strbuf_str(&err), "changes nothing under src/ outside src/report/ since"));
+	text = xstrfmt("%s %s stale reference\n", c8, c10);
+	assert_int_equal(load_errata(text, &e, &err), 0);
+	free(text);
 	audit_errata_release(&e);
 	/* a commit the repository lacks; no reason */
 	text = xstrfmt("deadbeef %s stale reference\n", c2);
