@@ -1738,6 +1738,12 @@ static void test_errata(void **state)
 	assert_int_equal(c.unsupported, 1);
 	assert_int_equal(c.supported, 1);
 	free(out);
+	/* a verdict on a batch whose row is set aside: unsupported too */
+	out = audit_with("<!-- claim: faster experiment=eq a=coin b=z run=20260124T000000Z-eq-0-batch -->\n", &c, &e);
+	assert_non_null(strstr(out, "t.md:1: unsupported: faster coin vs z: the row of coin (run 20260124T000000Z-eq-coin) "
+				    "was set aside by errata.txt"));
+	assert_int_equal(c.unsupported, 1);
+	free(out);
 	audit_errata_release(&e);
 	/* a run id (red team 44's errata-coin.txt) */
 	assert_int_equal(load_errata("20260116T000001Z-er-b checker defect: a stale reference (fixed in abc)\n", &e, &err),
