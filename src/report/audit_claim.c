@@ -954,8 +954,20 @@ static int same_problem(const struct rec_problem *x, const struct rec_problem *y
 }
 
 /* A rerun's row: the same code run the same way on the same device
- * (code_identity.h). */
+ * (code_identity.h).  Reruns are gathered as evidence for a claim, so
+ * the same code by the object that ran (code_same_built_way), never by
+ * the echo-neutral object alone (red team 49's neutral_twin: a kernel
+ * that detects the neutral build shared its hash with a twin of other
+ * behaviour, whose 10 batches voted for it). */
 static int same_identity(const struct code_id *x, const struct code_id *y)
+{
+	return !strcmp(x->dev, y->dev) && code_same_built_way(x, y);
+}
+
+/* Possibly a rerun: the same code by the echo-neutral object too
+ * (code_same_way).  A row that matches so and not by same_identity only
+ * ever counts against a claim: a rerun that disagrees. */
+static int same_identity_or_neutral(const struct code_id *x, const struct code_id *y)
 {
 	return !strcmp(x->dev, y->dev) && code_same_way(x, y);
 }
@@ -1053,12 +1065,38 @@ static int row_counts(struct actx *a, const struct batch_row *x)
 	}
 }
 
+/* Was row written by a runner commit the errata name as defective
+ * (audit_errata.h)?  Its numbers are the runner's defect, not the code's. */
+static int row_set_aside(struct actx *a, const struct batch_row *row)
+{
+	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
+	return r && audit_errata_find(a->o->errata, r->git.commit) >= 0;
+}
+
+/* The claim's own row set aside by the errata: 1, with the reason into
+ * msg (its numbers are the runner's defect: they back no claim, as
+ * `validated` reads no run set aside). */
+static int own_row_set_aside(struct actx *a, const struct batch_row *row, const char *name, struct strbuf *msg)
+{
+	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
+	long ei = r ? audit_errata_find(a->o->errata, r->git.commit) : -1;
+	if (ei < 0)
+		return 0;
+	const struct audit_errata *er = a->o->errata;
+	strbuf_addf(msg, "the row of %s (run %s) was set aside by %s (runner commit %.8s, fixed in %.8s: %s): "
+			 "a runner's defect backs no claim (cite a batch the runner wrote after the fix)",
+		    name, audit_id_or(row->run_id), a->o->errata_path ? a->o->errata_path : "the errata", er->commit[ei],
+		    er->fixed[ei], er->why[ei]);
+	return 1;
+}
+
 /* What reruns counted (reruns_in, across_batches). */
 struct votes {
 	size_t n, k;            /* comparisons counted, and those giving the claimed verdict */
 	size_t n_neutral;       /* undecided ones of other batches whose CI holds the claim's estimate */
 	size_t n_batches;       /* batches that gave at least one counted comparison */
 	size_t n_unclean;       /* counted ones where a row of the code did not run cleanly */
+	size_t n_aside;         /* rows of the code the errata set aside, never counted */
 	struct strbuf others;   /* the verdicts that disagreed, and where */
 };
 
@@ -1092,16 +1130,27 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 		const struct batch_row *x = &b->rows[i];
 		struct code_id id;
 		int ok = row_counts(a, x) && code_identity(a->q, x, &id);
+		if (ok && x != ra && x != rb && row_set_aside(a, x)) {
+			v->n_aside += same_identity_or_neutral(&id, ia) || same_identity_or_neutral(&id, ib);
+			continue;
+		}
 		side[i] = (x == ra || (ok && same_identity(&id, ia))) | (x == rb || (ok && same_identity(&id, ib))) << 1;
+		/* the same code by the echo-neutral object alone: counted
+		 * only where it disagrees (bits 4 and 8) */
+		if (ok && !(side[i] & 1) && same_identity_or_neutral(&id, ia))
+			side[i] |= 4;
+		if (ok && !(side[i] & 2) && same_identity_or_neutral(&id, ib))
+			side[i] |= 8;
 	}
 	for (size_t i = 0; i < b->n_rows; i++) {
 		const struct batch_row *xa = &b->rows[i];
-		if (!(side[i] & 1))
+		if (!(side[i] & 5))
 			continue;
 		for (size_t j = 0; j < b->n_rows; j++) {
 			const struct batch_row *xb = &b->rows[j];
 			int claim = xa == ra && xb == rb;
-			if (!(side[j] & 2) || xb == xa || (aa && !claim && (j < i || (xa == rb && xb == ra))))
+			int against_only = !(side[i] & 1) || !(side[j] & 2);
+			if (!(side[j] & 10) || xb == xa || (aa && !claim && (j < i || (xa == rb && xb == ra))))
 				continue;
 			struct pair_cmp pc;
 			pairs++;
@@ -1131,6 +1180,8 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 				v->n_neutral++;
 				continue;
 			}
+			if (against_only && !strcmp(pc.verdict, want))
+				continue;
 			v->n++;
 			any = 1;
 			if (!strcmp(pc.verdict, want))
@@ -1188,7 +1239,7 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 	if (!code_identity(a->q, ra, &ia) || !code_identity(a->q, rb, &ib) || strcmp(ia.dev, ib.dev))
 		return;
 	size_t pos = a->q->n, n_seen = 0;
-	struct votes v = { 0, 0, 0, 0, 0, STRBUF_INIT };
+	struct votes v = { 0, 0, 0, 0, 0, 0, STRBUF_INIT };
 	int one_file = !strcmp(ia.family, ib.family);
 	char **seen = NULL; /* the configurations tried, as "dims code_a code_b how" */
 	struct strbuf key = STRBUF_INIT;
@@ -1256,6 +1307,9 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 	}
 	if (v.n_neutral)
 		strbuf_addf(msg, "; %zu more undecided, their CIs holding this estimate", v.n_neutral);
+	if (v.n_aside)
+		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", v.n_aside,
+			    a->o->errata_path ? a->o->errata_path : "the errata");
 	strbuf_release(&v.others);
 }
 
@@ -1450,6 +1504,11 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 			goto out;
 		}
 	}
+	if (own_row_set_aside(a, ra, va, &msg) || own_row_set_aside(a, rb, vb, &msg)) {
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, msg.buf);
+		free(last);
+		goto out;
+	}
 	struct pair_cmp pc;
 	if (!pair_compare(a, b, ra, rb, va, vb, &pc)) {
 		audit_finding(a, m->line, "unsupported", "%s: the samples of batch %s cannot be compared", head.buf, bid);
@@ -1553,6 +1612,13 @@ static int implied_verdict(struct actx *a, const struct batch_record *b, const s
 				   "(docs/paper.md)");
 		return 0;
 	}
+	struct strbuf aside = STRBUF_INIT;
+	if (own_row_set_aside(a, brow, base, &aside)) {
+		strbuf_addf(msg, "; %s", aside.buf);
+		strbuf_release(&aside);
+		*kind = "unsupported";
+		return 0;
+	}
 	const char *v = pc.verdict;
 	int one = pc.used->one_process;
 	strbuf_addf(msg, "; as a verdict against %s: speedup %.3fx [%.3f, %.3f], %s%s", base, pc.sp, pc.ci[0], pc.ci[1],
@@ -1596,7 +1662,8 @@ static int rate_stat(const char *stat)
  * units), else the CI, else the precision written; each widened by half a
  * unit in the last digit written (ulp, base units).  [*lo, *hi] in the
  * record's units; returns the rule's name, or NULL for "the precision
- * written" (which no other batch is held to: value_across_batches). */
+ * written" (every batch of the code is held to it too, where it has no
+ * CI: value_across_batches). */
 static const char *value_band(int tol, double pct, double amount, double ulp, double scale, double v, const double ci[2],
 			      int have_ci, double *lo, double *hi)
 {
@@ -1617,76 +1684,115 @@ static const char *value_band(int tol, double pct, double amount, double ulp, do
 }
 
 /*
+ * stat's value in row x of batch b, with its CI where one is recorded;
+ * frac_compute_peak / frac_bandwidth_peak (no CI of their own) take the
+ * CI of the rate they are a fraction of (gflops, gbps), over the same
+ * peak.  0, or -1 with why (record_stat).
+ */
+static int stat_with_ci(struct actx *a, const struct batch_record *b, const struct batch_row *x, const char *stat,
+			double *v, double ci[2], int *have_ci, struct strbuf *why)
+{
+	if (query_stat(a->q, b, x, stat, v, ci, have_ci, why) < 0)
+		return -1;
+	int fc = !strcmp(stat, "frac_compute_peak"), fb = !strcmp(stat, "frac_bandwidth_peak");
+	double r, rci[2];
+	int r_ci = 0;
+	struct strbuf w = STRBUF_INIT;
+	if (!*have_ci && (fc || fb) && query_stat(a->q, b, x, fc ? "gflops" : "gbps", &r, rci, &r_ci, &w) == 0 &&
+	    r_ci && r > 0 && isfinite(*v)) {
+		ci[0] = rci[0] / r * *v;
+		ci[1] = rci[1] / r * *v;
+		*have_ci = 1;
+	}
+	strbuf_release(&w);
+	return 0;
+}
+
+/*
  * A value claim on a time or a rate (rate_stat) read from one batch
  * (pinned, or the newest) beside every other batch of the same code
  * identity: the claim's shape (same_problem), the same code run the same
- * way on the same device and timed by the same clock (same_identity), of
- * any experiment, reproductions left out (query_next_batch), as
+ * way on the same device and timed by the same clock (same_identity: by
+ * the object that ran; a row of the same echo-neutral object alone counts
+ * only where it excludes the value), of any experiment, reproductions
+ * included (query_next_batch_all: a reproduction reran the same code), as
  * across_batches gathers the reruns of a verdict.  Red team 47: an honest
  * kernel whose speed is set per process ran 16 batches; pinned to the one
  * where both processes drew fast, `value stat=gflops value=2.75` was
  * supported, though 11 of the 16 batches' CIs exclude it.  Each batch
  * holds the claim to its own band (value_band: the tolerance stated, else
- * its CI); a batch whose rows of the code all did not run cleanly (flaky,
+ * its CI, else the precision written, as the claim's own batch is; red
+ * team 49: with no CI, mean_us, min_us and frac_*_peak decided nothing);
+ * a batch whose rows of the code all did not run cleanly (flaky,
  * crashed...; not a configuration's refusal, row_counts) excludes it (it
  * gives no number for the code); rows the errata set aside (a runner's
- * defect, audit_errata.h) are left out.  Batches without a CI and no
- * tolerance stated decide nothing.  The claim holds when at least half of the
- * deciding batches (the claim's own among them) include it: *agrees is
- * cleared otherwise, naming how many exclude it; the counts go to msg
- * whenever more than one batch decides.
+ * defect, audit_errata.h) are left out, and counted into msg.  The claim
+ * holds when more than half of the deciding batches (the claim's own
+ * among them) include it: *agrees is cleared otherwise, naming how many
+ * exclude it, and *tie set where exactly half do (red team 49: 1 of 2
+ * passed); the counts go to msg whenever more than one batch decides.
  */
-/* Was row written by a runner commit the errata name as defective
- * (audit_errata.h)?  Its numbers are the runner's defect, not the code's. */
-static int row_set_aside(struct actx *a, const struct batch_row *row)
-{
-	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
-	return r && audit_errata_find(a->o->errata, r->git.commit) >= 0;
-}
-
 static void value_across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *er,
 				 const char *vn, const char *stat, double want, int tol, double pct, double amount,
-				 double ulp, double scale, int *agrees, struct strbuf *msg)
+				 double ulp, double scale, int *agrees, int *tie, struct strbuf *msg)
 {
 	struct code_id id;
 	if (!code_identity(a->q, er, &id))
 		return;
-	size_t n = 0, k = 0, n_out = 0, pos = a->q->n;
+	size_t n = 0, k = 0, n_out = 0, n_aside = 0, pos = a->q->n;
 	struct strbuf out = STRBUF_INIT;
 	const struct batch_record *b = eb;
 	while (b) {
 		/* the row of the code in b: the claim's own in eb, else an ok one
-		 * (by the claim's name first), else one that did not run cleanly */
-		const struct batch_row *x = b == eb ? er : NULL, *bad = NULL;
-		for (size_t i = 0; !x && i < b->n_rows; i++) {
+		 * (by the claim's name first), else one that did not run cleanly;
+		 * rows the errata set aside are counted, never used */
+		const struct batch_row *x = b == eb ? er : NULL, *bad = NULL, *ok = NULL;
+		for (size_t i = 0; i < b->n_rows; i++) {
 			const struct batch_row *r = &b->rows[i];
 			struct code_id rid;
-			if (!row_counts(a, r) || !code_identity(a->q, r, &rid) || !same_identity(&rid, &id) ||
-			    row_set_aside(a, r))
+			if (r == er || !row_counts(a, r) || !code_identity(a->q, r, &rid) || !same_identity(&rid, &id))
 				continue;
+			if (row_set_aside(a, r)) {
+				n_aside++;
+				continue;
+			}
 			if (r->outcome != OUTCOME_OK)
 				bad = bad ? bad : r;
-			else if (r->variant && !strcmp(r->variant, vn))
-				x = r;
+			else if (!ok || (r->variant && !strcmp(r->variant, vn) && !(ok->variant && !strcmp(ok->variant, vn))))
+				ok = r;
 		}
-		for (size_t i = 0; !x && i < b->n_rows; i++) {
+		if (!x)
+			x = ok;
+		/* the same code by the echo-neutral object alone: only where it
+		 * excludes the value (against_only) */
+		int against_only = 0;
+		for (size_t i = 0; !x && !bad && i < b->n_rows; i++) {
 			const struct batch_row *r = &b->rows[i];
 			struct code_id rid;
-			if (r->outcome == OUTCOME_OK && code_identity(a->q, r, &rid) && same_identity(&rid, &id) &&
-			    !row_set_aside(a, r))
+			if (r->outcome == OUTCOME_OK && code_identity(a->q, r, &rid) &&
+			    same_identity_or_neutral(&rid, &id) && !row_set_aside(a, r)) {
 				x = r;
+				against_only = 1;
+			}
 		}
 		double v, ci[2], lo, hi;
 		int have_ci = 0;
 		struct strbuf w = STRBUF_INIT;
-		if (x && query_stat(a->q, b, x, stat, &v, ci, &have_ci, &w) == 0 &&
-		    value_band(tol, pct, amount, ulp, scale, v, ci, have_ci, &lo, &hi)) {
-			n++;
-			if (want >= lo && want <= hi) {
-				k++;
-			} else if (n_out++ < 6) {
-				strbuf_addf(&out, "%s%.4g [%.4g, %.4g] (%s)", out.len ? ", " : "", v, lo, hi,
-					    audit_id_or(b->run_id));
+		/* every batch holds the claim to a band: the stated tolerance,
+		 * else its CI, else the precision written (the rule the claim's
+		 * own batch is held to; red team 49: mean_us, min_us and frac_*
+		 * had no CI and no other batch decided) */
+		if (x && stat_with_ci(a, b, x, stat, &v, ci, &have_ci, &w) == 0 && isfinite(v)) {
+			value_band(tol, pct, amount, ulp, scale, v, ci, have_ci, &lo, &hi);
+			int in = want >= lo && want <= hi;
+			if (!(against_only && in)) {
+				n++;
+				if (in) {
+					k++;
+				} else if (n_out++ < 6) {
+					strbuf_addf(&out, "%s%.4g [%.4g, %.4g] (%s)", out.len ? ", " : "", v, lo, hi,
+						    audit_id_or(b->run_id));
+				}
 			}
 		} else if (!x && bad) {
 			n++;
@@ -1696,19 +1802,33 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 					    audit_id_or(b->run_id));
 		}
 		strbuf_release(&w);
+		/* every batch of the code, reproductions included (red team
+		 * 49: a value pinned to the luckiest of 10 reproductions was
+		 * weighed against the original alone, "1 of 2") */
 		do
-			b = query_next_batch(a->q, NULL, NULL, &pos);
+			b = query_next_batch_all(a->q, NULL, &pos);
 		while (b && (b == eb || !same_problem(&b->problem, &eb->problem)));
 	}
+	/* more than half of the deciding batches must hold it: one of two
+	 * is a coin, not what the code gives */
 	if (n >= 2 && 2 * k < n) {
 		*agrees = 0;
 		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it: %s%s: "
 				 "a number one batch gave, not what the code gives (cite a value most batches of the "
 				 "code hold, or state a tol= of at most %g%% that covers them)",
 			    k, n, id.dev, stat, want, n - k, out.buf, n_out > 6 ? ", ..." : "", AUDIT_TOL_CAP_PCT);
+	} else if (n >= 2 && 2 * k == n) {
+		*agrees = 0;
+		*tie = 1;
+		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it: %s%s: "
+				 "no majority of the batches (rerun the code, and cite what most batches hold)",
+			    k, n, id.dev, stat, want, n - k, out.buf, n_out > 6 ? ", ..." : "");
 	} else if (n >= 2) {
 		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s hold it", k, n, id.dev);
 	}
+	if (n_aside)
+		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", n_aside,
+			    a->o->errata_path ? a->o->errata_path : "the errata");
 	strbuf_release(&out);
 }
 
@@ -1761,6 +1881,10 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 		row = batch_find_row(b, vn);
 		last = xstrfmt("batch %s", audit_id_or(b->run_id));
 	}
+	if (own_row_set_aside(a, row, vn, &detail)) {
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, detail.buf);
+		goto out;
+	}
 	if (row->outcome != OUTCOME_OK && strcmp(stat, "max_abs_err") && strcmp(stat, "usd") && strcmp(stat, "gpu_s")) {
 		strbuf_addstr(&detail, "the variant ");
 		audit_describe_failure(&detail, row->outcome_text, row->reason);
@@ -1771,7 +1895,7 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 	double v, ci[2];
 	int have_ci;
 	struct strbuf w2 = STRBUF_INIT;
-	if (query_stat(a->q, b, row, stat, &v, ci, &have_ci, &w2) < 0) {
+	if (stat_with_ci(a, b, row, stat, &v, ci, &have_ci, &w2) < 0) {
 		audit_finding(a, m->line, "unsupported", "%s: %s (run %s)", head.buf, w2.buf, audit_id_or(row->run_id));
 		strbuf_release(&w2);
 		goto out;
@@ -1793,8 +1917,14 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 		}
 		agrees = 0;
 	}
+	int tie = 0;
 	if (agrees && rate_stat(stat))
-		value_across_batches(a, b, row, vn, stat, want, tol != NULL, pct, amount, ulp, scale, &agrees, &detail);
+		value_across_batches(a, b, row, vn, stat, want, tol != NULL, pct, amount, ulp, scale, &agrees, &tie,
+				     &detail);
+	if (tie) {
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, detail.buf);
+		goto out;
+	}
 	conclude(a, m, agrees, stale, head.buf, detail.buf, why.buf, last);
 out:
 	free(last);

@@ -14,10 +14,14 @@
  * fixed in" the very commit that recorded them, made `validated`
  * supported).  The audit checks, in the repository, that both commits
  * exist, that the fixing one descends from the defective one
- * (git_graph_descendant_of) and that it changed the code under src/, not
+ * (git_graph_descendant_of) and that it changed the code of the runner,
+ * the sources that make records (src/ outside src/report/: red team 49's
+ * "fix" was a plot colour in src/report/svg.c, which no run reaches), not
  * only comments and layout (red teams 46 and 47: chains of empty and of
  * comment-only commits, each "fixed in" the next); a file that fails is
- * refused whole.  The
+ * refused whole.  A claim whose own row a record set aside is
+ * unsupported, and every value or verdict finding counts the rows of its
+ * code set aside.  The
  * reason is printed wherever a record is set aside, so the decision is in
  * the repository and in every finding it touches, never silent.
  *
@@ -41,10 +45,11 @@ struct audit_errata {
 
 /* Read path into *e (zeroed first) and check every entry in the git
  * repository at or above repo_dir: both commits resolve, the fixing one
- * descends from the defective one and changes code under src/.  0, or -1
+ * descends from the defective one and changes code under src/ outside
+ * src/report/.  0, or -1
  * with "path:LINE: what" in *err (the file unreadable, a malformed line, a
  * commit the repository lacks, a fix that is not a later commit or changes
- * no code under src/); *e is then empty. */
+ * no runner code); *e is then empty. */
 int audit_errata_load(const char *path, const char *repo_dir, struct audit_errata *e, struct strbuf *err);
 /* The entry that sets aside a record written at runner commit git_commit
  * (the record's code.git.commit; may be NULL): its index into commit[],

@@ -124,10 +124,26 @@ int code_same(const struct code_id *x, const struct code_id *y)
 	return !strcmp(x->bin, y->bin) || !strcmp(x->code, y->code) || same_neutral(x, y);
 }
 
+/* Run the same way: cache mode, executor, pool slots and clock. */
+static int same_way(const struct code_id *x, const struct code_id *y)
+{
+	return str_same(x->cache, y->cache) && str_same(x->executor, y->executor) &&
+	       str_same(x->exec_kind, y->exec_kind) && x->slots == y->slots && str_same(x->clock, y->clock);
+}
+
 int code_same_way(const struct code_id *x, const struct code_id *y)
 {
-	return code_same(x, y) && str_same(x->cache, y->cache) && str_same(x->executor, y->executor) &&
-	       str_same(x->exec_kind, y->exec_kind) && x->slots == y->slots && str_same(x->clock, y->clock);
+	return code_same(x, y) && same_way(x, y);
+}
+
+int code_same_built(const struct code_id *x, const struct code_id *y)
+{
+	return !strcmp(x->bin, y->bin) || !strcmp(x->code, y->code);
+}
+
+int code_same_built_way(const struct code_id *x, const struct code_id *y)
+{
+	return code_same_built(x, y) && same_way(x, y);
 }
 
 int code_same_program(const struct code_id *x, const struct code_id *y)

@@ -64,5 +64,18 @@ int code_same_program(const struct code_id *x, const struct code_id *y);
 /* The same code run the same way (cache mode, executor, plain or pool of
  * as many slots) and timed by the same clock. */
 int code_same_way(const struct code_id *x, const struct code_id *y);
+/*
+ * The same code by the object that ran: the same binary, or the same
+ * sources' contents, command line and parameters; never by the
+ * echo-neutral object alone.  That object is a second build the kernel
+ * can tell apart (red team 49: `#ifdef EVIDENT_KERNEL_H` is true there
+ * only), so two codes of different behaviour can share its hash: it may
+ * merge runs only where merging counts against a claim (failing runs for
+ * `validated`, both sides of a verdict, params= narrowing), never where
+ * runs are gathered as evidence for a value or a verdict.
+ */
+int code_same_built(const struct code_id *x, const struct code_id *y);
+/* code_same_built, run the same way (as code_same_way). */
+int code_same_built_way(const struct code_id *x, const struct code_id *y);
 
 #endif

@@ -361,6 +361,19 @@ const struct batch_record *query_next_batch(struct query *q, const char *experim
 	return NULL;
 }
 
+const struct batch_record *query_next_batch_all(struct query *q, const char *experiment, size_t *pos)
+{
+	while (*pos > 0) {
+		size_t i = --*pos;
+		if (!q->e[i].a.is_batch || !of_experiment(&q->e[i], experiment))
+			continue;
+		const struct batch_record *b = query_batch_at(q, i);
+		if (b)
+			return b;
+	}
+	return NULL;
+}
+
 const char *query_newest_batch_id(const struct query *q, const char *experiment)
 {
 	for (size_t i = q->n; i-- > 0;)

@@ -121,6 +121,10 @@ const struct batch_record *query_batch(struct query *q, const char *experiment, 
  * matches: start with *pos = q->n; NULL when there is none left. */
 const struct batch_record *query_next_batch(struct query *q, const char *experiment, const char *const *need,
 					    size_t *pos);
+/* The same, reproductions included (every batch of experiment, NULL:
+ * all): a reproduction rebuilt and reran recorded code, so it is one
+ * more batch of that code where batches are weighed (red team 49). */
+const struct batch_record *query_next_batch_all(struct query *q, const char *experiment, size_t *pos);
 /* The run id of experiment's newest batch that is no reproduction, from
  * the index alone (nothing is read), or NULL; borrowed from q. */
 const char *query_newest_batch_id(const struct query *q, const char *experiment);

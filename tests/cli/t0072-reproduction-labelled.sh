@@ -6,7 +6,9 @@
 # evidence, every claim below would be contradicted (issue 23: after one
 # `reproduce --repeats 3`, two supported claims turned contradicted).  Then:
 #  (a) the claims (a verdict, a value, a setting) still read A:
-#      supported, naming A's runs; pinned with run=B they read B:
+#      supported, naming A's runs (but the value: B is one more batch of
+#      the same code, where base did not run cleanly, and 1 of 2 batches
+#      is no majority: red team 49); pinned with run=B they read B:
 #      contradicted; `validated` reads every run of its kernel file, B's
 #      too (a reproduction ran the code: red team 44), so B's wrong runs
 #      contradict it, pinned or not;
@@ -93,12 +95,18 @@ expect_eq "$(jget "artifacts/runs/$B.json" "[v['outcome'] for v in d['variants']
 # --- (a) claims read A unless asked for B ----------------------------------
 expect_exit 1 "$EVIDENT" audit claims.md
 o="$TEST_TMP/out"
-expect_contains $o 'audit: 4 claims: 3 supported, 1 contradicted, 0 stale, 0 unsupported'
+expect_contains $o 'audit: 4 claims: 2 supported, 1 contradicted, 0 stale, 1 unsupported'
 expect_contains $o "claims.md:1: contradicted: validated r/base: 2 of 10 run(s) of the current source failed a check: run "
 expect_contains $o " (in reproduction $B): wrong_output"
 for run in $(runs_of "$B" base); do expect_not_contains <(grep -v 'claims.md:1:' $o) "$run"; done
 expect_contains $o "claims.md:3: supported: slower long vs base: "
 expect_contains $o "runs $(runs_of "$A" long | cut -d' ' -f1)"
+# the value reads A, and B is one more batch of the same code (red team
+# 49: reproductions count across batches), where base did not run
+# cleanly: 1 of 2 is no majority
+expect_contains $o "claims.md:5: unsupported: value r/base median_us=${A_med}us: "
+expect_contains $o "but only 1 of 2 batches of the same code on "
+expect_contains $o "base did not run cleanly: wrong_output ($B): no majority of the batches"
 sed "s/-->/run=$B -->/" claims.md > pinned.md
 expect_exit 1 "$EVIDENT" audit pinned.md
 expect_contains $o "pinned.md:1: contradicted: validated r/base: 2 of 10 run(s) of the current source failed a check: run "

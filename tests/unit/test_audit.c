@@ -264,6 +264,60 @@ static void put_host_repro(struct store *st, const char *id, const char *exp, co
 	json_decref(b);
 }
 
+/*
+ * Red team 49 fixtures: batch bid of experiment exp (a reproduction of
+ * batch `of` when of is non-NULL; baseline z, fz.c) with a row of var
+ * that ran kernel path (content sha) as binary bin, its echo-neutral
+ * object neutral (NULL: none), at parameter SLOW=slow (NULL: none),
+ * written by runner commit commit (NULL: none), its timing median (CI
+ * [lo, hi]), mean and min in us.
+ */
+static void put_rate_batch(struct store *st, const char *bid, const char *exp, const char *of, const char *var,
+			   const char *path, const char *sha, const char *bin, const char *neutral, const char *slow,
+			   const char *commit, double median, double lo, double hi, double mean, double min)
+{
+	char zsha[SHA256_HEX_LEN + 1];
+	FILE *f = fopen("fz.c", "a");
+	fclose(f);
+	assert_int_equal(sha256_file_hex("fz.c", zsha), 0);
+	char *zid = xstrfmt("%.16s-%s-z", bid, exp), *aid = xstrfmt("%.16s-%s-%s", bid, exp, var);
+	put_host_run(st, zid, exp, "z", bid, "fz.c", zsha, "fzbin", NULL, "ok");
+	json_t *code = json_pack("{s:[{s:s, s:s}], s:s, s:{s:[s, s, s], s:s}}", "sources", "path", path, "sha256", sha,
+				 "binary_sha256", bin, "compiler", "argv", "cc", "-O2", path, "version", "cc 1");
+	if (neutral)
+		json_object_set_new(code, "echo_neutral_sha256", json_string(neutral));
+	if (commit)
+		json_object_set_new(code, "git", json_pack("{s:s, s:b}", "commit", commit, "dirty", 0));
+	json_t *x = json_pack("{s:s, s:s, s:o, s:{s:s, s:s, s:{s:i}, s:[s]}, s:s}", "experiment", exp, "backend", "host",
+			      "code", code, "problem", "name", "p2", "dtype", "fp32", "shape", "N", 256, "dims", "N",
+			      "batch_id", bid);
+	if (slow)
+		json_object_set_new(x, "params", json_pack("{s:s}", "SLOW", slow));
+	put_variant_x(st, aid, var, sha, "# us\n100\n", "ok", x);
+	json_t *row = host_row(var, aid, NULL, NULL, 0, 0, 0, 0);
+	if (slow)
+		json_object_set_new(row, "params", json_pack("{s:s}", "SLOW", slow));
+	json_object_set_new(row, "stats", json_pack("{s:i, s:f, s:[f, f], s:f, s:f}", "n", 80, "median", median,
+						    "median_ci", lo, hi, "mean", mean, "min", min));
+	json_t *rows = json_pack("[o, o]", host_row("z", zid, NULL, NULL, 0, 0, 0, 0), row);
+	if (of)
+		put_host_repro(st, bid, exp, of, rows);
+	else
+		put_host_batch(st, bid, exp, rows);
+	free(zid);
+	free(aid);
+}
+
+/* A file path holding text; its content hash into sha. */
+static void put_file(const char *path, const char *text, char *sha)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(sha256_file_hex(path, sha), 0);
+}
+
 static int setup(void **state)
 {
 	assert_non_null(mkdtemp(dir));
@@ -800,6 +854,57 @@ static int setup(void **state)
 		free(bid);
 		free(zid);
 		free(aid);
+	}
+	/* red team 49, finding 1: nc.c's speed is set per process, its
+	 * mean_us and min_us (no CI) 262 and 182 us in batch nc-0, about
+	 * 1500 and 1200 in nc-1..nc-3 */
+	{
+		char ncsha[SHA256_HEX_LEN + 1];
+		put_file("nc.c", "int nc;\n", ncsha);
+		for (int i = 0; i < 4; i++) {
+			char *bid = xstrfmt("20260121T00000%dZ-nc-%d-batch", i, i);
+			put_rate_batch(&st, bid, "nc", NULL, "coin", "nc.c", ncsha, "ncbin", NULL, NULL, NULL,
+				       i ? 1300.0 : 190.0, i ? 1280.0 : 180.0, i ? 1320.0 : 240.0, i ? 1500.0 : 262.0,
+				       i ? 1200.0 : 182.0);
+			free(bid);
+		}
+	}
+	/* red team 49, finding 2: rq.c ran once (batch rq-0, slow) and was
+	 * reproduced 3 times, fast in rq-r1 alone; rt.c ran twice, fast in
+	 * rt-0, slow in rt-1 */
+	{
+		char rqsha[SHA256_HEX_LEN + 1], rtsha[SHA256_HEX_LEN + 1];
+		put_file("rq.c", "int rq;\n", rqsha);
+		put_file("rt.c", "int rt;\n", rtsha);
+		put_rate_batch(&st, "20260122T000000Z-rq-0-batch", "rq", NULL, "coin", "rq.c", rqsha, "rqbin", NULL, NULL,
+			       NULL, 1300, 1280, 1320, 1500, 1200);
+		for (int i = 1; i <= 3; i++) {
+			char *bid = xstrfmt("20260122T00000%dZ-rq-r%d-batch", i, i);
+			put_rate_batch(&st, bid, "rq", "20260122T000000Z-rq-0-batch", "coin", "rq.c", rqsha, "rqbin", NULL,
+				       NULL, NULL, i == 1 ? 190 : 1300, i == 1 ? 180 : 1280, i == 1 ? 240 : 1320, 262,
+				       182);
+			free(bid);
+		}
+		put_rate_batch(&st, "20260122T000010Z-rt-0-batch", "rt", NULL, "coin", "rt.c", rtsha, "rtbin", NULL, NULL,
+			       NULL, 190, 180, 240, 262, 182);
+		put_rate_batch(&st, "20260122T000011Z-rt-1-batch", "rt", NULL, "coin", "rt.c", rtsha, "rtbin", NULL, NULL,
+			       NULL, 1300, 1280, 1320, 1500, 1200);
+	}
+	/* red team 49, finding 4: nt.c at SLOW=75 (ntbin, fast in nt-0 only
+	 * of 3 batches) and its twin at SLOW=0 (ntwin, fast in its 4
+	 * batches) share an echo-neutral object, the kernel having told the
+	 * neutral build apart */
+	{
+		char ntsha[SHA256_HEX_LEN + 1];
+		put_file("nt.c", "int nt;\n", ntsha);
+		for (int i = 0; i < 7; i++) {
+			char *bid = xstrfmt("20260123T00000%dZ-nt-%d-batch", i, i);
+			int twin = i >= 3, fast = i == 0 || twin;
+			put_rate_batch(&st, bid, "nt", NULL, twin ? "twin" : "coin", "nt.c", ntsha, twin ? "ntwin" : "ntbin",
+				       "ntneutral", twin ? "0" : "75", NULL, fast ? 190 : 1300, fast ? 180 : 1280,
+				       fast ? 240 : 1320, fast ? 262 : 1500, fast ? 182 : 1200);
+			free(bid);
+		}
 	}
 	/* red team 44, finding 3: rp.c's s1 ran clean in batch rp-x, and
 	 * wrong_output when `evident reproduce` rebuilt it (batch rp-rx) */
@@ -1557,6 +1662,17 @@ static void test_errata(void **state)
 	git_oid_fromstr(&o7, c7);
 	/* so is the space that keeps "- -y" from reading "--y" */
 	make_commit_with(repo, &o7, "two \"/* y */\" --y", "src/fix.c", c8);
+	/* red team 49: a "fix" in the report's code (a plot colour), which
+	 * no run reaches; then one in the runner's */
+	char c9[GIT_OID_HEXSZ + 1], c10[GIT_OID_HEXSZ + 1];
+	git_oid o8, o9;
+	git_oid_fromstr(&o8, c8);
+	mkdir("src", 0755);
+	mkdir("src/report", 0755);
+	mkdir("src/run", 0755);
+	make_commit_with(repo, &o8, "int colour = 1;", "src/report/svg.c", c9);
+	git_oid_fromstr(&o9, c9);
+	make_commit_with(repo, &o9, "int fixed = 1;", "src/run/job.c", c10);
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	FILE *f = fopen("er.c", "w");
@@ -1568,6 +1684,16 @@ static void test_errata(void **state)
 	put_er_run(&st, "20260116T000000Z-er-a", "er_a", sha, c1, "ok");
 	put_er_run(&st, "20260116T000001Z-er-b", "er_b", sha, c1, "wrong_output");
 	put_er_run(&st, "20260116T000002Z-er-c", "er_c", sha, c3, "ok");
+	/* red team 49, finding 3: eq.c fast in eq-0 and slow in eq-1, both
+	 * written at c1, and fast in eq-2 (c3) */
+	char eqsha[SHA256_HEX_LEN + 1];
+	put_file("eq.c", "int eq;\n", eqsha);
+	put_rate_batch(&st, "20260124T000000Z-eq-0-batch", "eq", NULL, "coin", "eq.c", eqsha, "eqbin", NULL, NULL, c1, 190,
+		       180, 240, 262, 182);
+	put_rate_batch(&st, "20260124T000001Z-eq-1-batch", "eq", NULL, "coin", "eq.c", eqsha, "eqbin", NULL, NULL, c1,
+		       1300, 1280, 1320, 1500, 1200);
+	put_rate_batch(&st, "20260124T000002Z-eq-2-batch", "eq", NULL, "coin", "eq.c", eqsha, "eqbin", NULL, NULL, c3, 190,
+		       180, 240, 262, 182);
 	store_release(&st);
 	struct audit_counts c;
 	char *out = audit("<!-- claim: validated experiment=er variant=er_c -->\n", &c);
@@ -1594,6 +1720,30 @@ static void test_errata(void **state)
 	assert_non_null(strstr(out, "t.md:2: supported: validated er/er_a: 1 run(s)"));
 	assert_int_equal(c.supported, 2);
 	free(out);
+	/* red team 49, finding 3: a value claim on a row the errata set
+	 * aside (before: supported, "2 of 2", eq-1 left out silently); one
+	 * on a row they keep says how many rows were set aside */
+	out = audit_with("<!-- claim: value experiment=eq variant=coin stat=median_us value=190us "
+			 "run=20260124T000000Z-eq-0-batch -->\n"
+			 "<!-- claim: value experiment=eq variant=coin stat=median_us value=190us "
+			 "run=20260124T000002Z-eq-2-batch -->\n",
+			 &c, &e);
+	want = xstrfmt("t.md:1: unsupported: value eq/coin median_us=190us: the row of coin (run "
+		       "20260124T000000Z-eq-coin) was set aside by errata.txt (runner commit %.8s, fixed in %.8s: the "
+		       "runner's defect): a runner's defect backs no claim", c1, c2);
+	assert_non_null(strstr(out, want));
+	free(want);
+	assert_non_null(strstr(out, "t.md:2: supported: value eq/coin median_us=190us"));
+	assert_non_null(strstr(out, "; 2 row(s) of the code set aside by errata.txt"));
+	assert_int_equal(c.unsupported, 1);
+	assert_int_equal(c.supported, 1);
+	free(out);
+	/* a verdict on a batch whose row is set aside: unsupported too */
+	out = audit_with("<!-- claim: faster experiment=eq a=coin b=z run=20260124T000000Z-eq-0-batch -->\n", &c, &e);
+	assert_non_null(strstr(out, "t.md:1: unsupported: faster coin vs z: the row of coin (run 20260124T000000Z-eq-coin) "
+				    "was set aside by errata.txt"));
+	assert_int_equal(c.unsupported, 1);
+	free(out);
 	audit_errata_release(&e);
 	/* a run id (red team 44's errata-coin.txt) */
 	assert_int_equal(load_errata("20260116T000001Z-er-b checker defect: a stale reference (fixed in abc)\n", &e, &err),
@@ -1617,7 +1767,7 @@ static void test_errata(void **state)
 	assert_int_equal(load_errata(text, &e, &err), -1);
 	free(text);
 	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: the fixing commit "));
-	assert_non_null(strstr(strbuf_str(&err), "changes nothing under src/ since"));
+	assert_non_null(strstr(strbuf_str(&err), "changes nothing under src/ outside src/report/ since"));
 	assert_int_equal((int)e.n, 0);
 	/* a later commit that changes only comments and layout under src/
 	 * (red team 47: the chain again, each link a one-line comment) */
@@ -1633,6 +1783,17 @@ static void test_errata(void **state)
 	assert_int_equal(load_errata(text, &e, &err), 0);
 	free(text);
 	assert_int_equal((int)e.n, 2);
+	audit_errata_release(&e);
+	/* a fix in the report's code alone (red team 49's plot colour) is
+	 * no runner's fix; one in src/run is */
+	text = xstrfmt("%s %s stale reference\n", c8, c9);
+	assert_int_equal(load_errata(text, &e, &err), -1);
+	free(text);
+	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: the fixing commit "));
+	assert_non_null(strstr(strbuf_str(&err), "changes nothing under src/ outside src/report/ since"));
+	text = xstrfmt("%s %s stale reference\n", c8, c10);
+	assert_int_equal(load_errata(text, &e, &err), 0);
+	free(text);
 	audit_errata_release(&e);
 	/* a commit the repository lacks; no reason */
 	text = xstrfmt("deadbeef %s stale reference\n", c2);
@@ -1803,6 +1964,81 @@ static void test_value_across_batches(void **state)
 	free(f);
 }
 
+/*
+ * Red team 49, finding 1: a value claim on a stat with no CI (mean_us,
+ * min_us) decided nothing across batches, and the pick of red team 47
+ * worked unchanged (before: both supported on batch nc-0 alone).  Every
+ * batch holds it to the precision written: 1 of 4 batches.
+ */
+static void test_value_no_ci_across_batches(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=nc variant=coin stat=mean_us value=262us "
+			"run=20260121T000000Z-nc-0-batch -->\n"
+			"<!-- claim: value experiment=nc variant=coin stat=min_us value=182us "
+			"run=20260121T000000Z-nc-0-batch -->\n"
+			"<!-- claim: value experiment=nc variant=coin stat=mean_us value=1500us "
+			"run=20260121T000001Z-nc-1-batch -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: value nc/coin mean_us=262us: recorded 262, within the "
+				  "precision written"));
+	assert_non_null(strstr(f, "; but only 1 of 4 batches of the same code on "));
+	assert_non_null(strstr(f, " hold mean_us=262, 3 exclude it: 1500 [1500, 1500] (20260121T000003Z-nc-3-batch)"));
+	assert_non_null(strstr(f, "t.md:2: contradicted: value nc/coin min_us=182us"));
+	assert_non_null(strstr(f, "t.md:3: supported: value nc/coin mean_us=1500us"));
+	assert_non_null(strstr(f, "; 3 of 4 batches of the same code on "));
+	assert_int_equal(c.contradicted, 2);
+	assert_int_equal(c.supported, 1);
+	free(f);
+}
+
+/*
+ * Red team 49, finding 2: reproductions were left out of the batches of
+ * the code, so a value pinned to the luckiest of 3 reproductions of rq.c
+ * was weighed against the original alone ("1 of 2", supported): now 1 of
+ * 4.  And a claim needs more than half of the deciding batches: rt.c's 1
+ * of 2 is no majority (unsupported; before: supported).
+ */
+static void test_value_reproductions_and_majority(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=rq variant=coin stat=median_us value=190us "
+			"run=20260122T000001Z-rq-r1-batch -->\n"
+			"<!-- claim: value experiment=rt variant=coin stat=median_us value=190us "
+			"run=20260122T000010Z-rt-0-batch -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: value rq/coin median_us=190us"));
+	assert_non_null(strstr(f, "; but only 1 of 4 batches of the same code on "));
+	assert_non_null(strstr(f, "t.md:2: unsupported: value rt/coin median_us=190us"));
+	assert_non_null(strstr(f, "; but only 1 of 2 batches of the same code on "));
+	assert_non_null(strstr(f, ": no majority of the batches"));
+	assert_int_equal(c.contradicted, 1);
+	assert_int_equal(c.unsupported, 1);
+	free(f);
+}
+
+/*
+ * Red team 49, finding 4: nt.c's twin (another binary, SLOW=0) shares
+ * its echo-neutral object, and its 4 fast batches voted for nt.c's
+ * (before: "5 of 7", supported).  The echo-neutral object only counts
+ * against: 1 of 3 batches of nt.c's own binary hold 190 us; the twin's
+ * batches, which hold it, are not counted for it.
+ */
+static void test_value_neutral_twin(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=nt variant=coin stat=median_us value=190us "
+			"run=20260123T000000Z-nt-0-batch -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: value nt/coin median_us=190us"));
+	assert_non_null(strstr(f, "; but only 1 of 3 batches of the same code on "));
+	assert_int_equal(c.contradicted, 1);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1835,6 +2071,9 @@ int main(void)
 		cmocka_unit_test(test_value_comparison),
 		cmocka_unit_test(test_value_across_batches),
 		cmocka_unit_test(test_validated_echo_only_params),
+		cmocka_unit_test(test_value_no_ci_across_batches),
+		cmocka_unit_test(test_value_reproductions_and_majority),
+		cmocka_unit_test(test_value_neutral_twin),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
