@@ -1459,10 +1459,10 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 		lr = (int)cudaGraphLaunch(T->exec[g], c->stream);
 	else
 		lr = T->desc->launch(T->l);
+	t1 = wall_now(); /* launch()'s host time, without the seal's system call */
 	/* before the window closes: a handler launch() left armed runs on
 	 * this thread only inside it from here on (sigseal.h) */
 	sigseal_block_all();
-	t1 = wall_now();
 	if (T->cupti)
 		cupti_window(WIN_NONE);
 	e = cudaEventRecord(T->ev1, c->stream);
