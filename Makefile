@@ -142,6 +142,12 @@ $(BUILD)/tests/%: $(BUILD)/tests/obj/%.o $(BUILD)/libevident.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libevident.a $(LDLIBS) -lcmocka
 
+# test_nvml_fork loads a stand-in NVML (tests/unit/fake_nvml.c) built beside it
+$(BUILD)/tests/libfake_nvml.so: tests/unit/fake_nvml.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fPIC -shared -Wall -Wextra -Werror -o $@ $<
+$(BUILD)/tests/test_nvml_fork: $(BUILD)/tests/libfake_nvml.so
+
 # host-only microbenchmarks (tests/bench), built on request: make build/bench/NAME
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libevident.a | deps-check
 	@mkdir -p $(dir $@)

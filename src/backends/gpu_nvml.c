@@ -8,11 +8,16 @@
  * (NVML_ERROR_NOT_SUPPORTED on consumer boards, for instance) is left out
  * of the object rather than failing the whole read.  NVML is initialised
  * once per process and never shut down (nvmlShutdown at exit buys nothing).
+ * A process forked after the initialisation (a pool's slot, src/run/pool.c)
+ * initialises it again: NVML's state does not survive fork(), and every
+ * call there answered NVML_ERROR_UNINITIALIZED, so on an H200 pair every
+ * pool record had no GPU state and its box bound every GPU node.
  */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "backends/gpu_nvml.h"
@@ -42,6 +47,7 @@ enum { NVML_VOLATILE_ECC = 0, NVML_AGGREGATE_ECC = 1 };
 
 static struct {
 	int tried, ok;
+	pid_t pid; /* the process that initialised NVML */
 	void *lib;
 	char why[512];
 	nvmlReturn_t (*Init)(void);
@@ -94,6 +100,16 @@ static int nvml_load(void)
 	if (nv.tried) {
 		if (!nv.ok)
 			return -1;
+		if (nv.pid != getpid()) { /* a forked child: NVML's state stayed behind */
+			r = nv.Init();
+			if (r) {
+				nv.ok = 0;
+				snprintf(nv.why, sizeof(nv.why), "nvmlInit failed in a forked process: %s (error %d)",
+					 nv.ErrorString ? nv.ErrorString(r) : "unknown", r);
+				return -1;
+			}
+			nv.pid = getpid();
+		}
 		nv.why[0] = '\0';
 		return 0;
 	}
@@ -144,6 +160,7 @@ static int nvml_load(void)
 		return -1;
 	}
 	nv.ok = 1;
+	nv.pid = getpid();
 	nv.why[0] = '\0';
 	return 0;
 }
