@@ -105,6 +105,11 @@
 #              then cuda-redteam25-steal.yaml (CUPTI's subscription taken by a
 #              kernel's constructor) (11 jobs, about 2 min on one H200; not in the
 #              default list)
+#   redteam26  red team 26's CUDA probe (tests/fixtures/specs/cuda-redteam26.yaml;
+#              docs/redteam26-cuda.md): trust: host rowsums that replace CUPTI's
+#              activity buffer callbacks (editing records) or turn records off
+#              around a side-stream launch; outcomes, clock medians and each
+#              run's fini line (6 jobs, about 1 min; not in the default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -574,6 +579,19 @@ if has redteam25; then
 	steal=$("$E" ls --store artifacts --experiment cuda-redteam25-steal | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 4)
 	python3 scripts/clock-runs.py artifacts $steal 2>&1 | tee -a "$OUT/session.log"
 	grep -rh "rt25_cupti_steal:" artifacts/objects 2>/dev/null | sort | uniq -c | tee -a "$OUT/session.log"
+fi
+if has redteam26; then
+	# hide/toggle ok and faster than honest, or shrink ok well under
+	# honest's kernel clock, is trust: host code editing or silencing
+	# CUPTI's records (docs/redteam26-cuda.md)
+	run_exp cuda-redteam26 tests/fixtures/specs/cuda-redteam26.yaml
+	log "cuda-redteam26: table"
+	grep -E "^[a-z_0-9]+ +[a-z_]+ |UNEXPECTED|error|clock" "$OUT/cuda-redteam26.txt" | head -n 30 | tee -a "$OUT/session.log"
+	rt26=$("$E" ls --store artifacts --experiment cuda-redteam26 | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 6)
+	python3 scripts/clock-runs.py artifacts $rt26 2>&1 | tee -a "$OUT/session.log"
+	for r in $rt26; do
+		echo "$r: $("$E" show --store artifacts --log "$r" 2>&1 | grep -m1 'rt26_cupti_rebind')" | tee -a "$OUT/session.log"
+	done
 fi
 if has fresh16; then
 	# the fill's cost at the scaling shape: is timing.samples (100) reached

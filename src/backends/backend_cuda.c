@@ -935,9 +935,12 @@ static char *cuda_pin_ordinal(int ordinal, int *index, int *minor, const char **
 static const char *const cuda_dtypes[] = { "fp16", "bf16", "fp32", NULL };
 static const char *const cuda_compilers[] = { "cc", "nvcc", NULL };
 
+/* 1 or 0 as the state after the run says; -1 where it says nothing (no
+ * state was read: the record's throttled is then null, not false) */
 static int cuda_throttled(json_t *state)
 {
-	return json_is_true(json_object_get(state, "throttled"));
+	json_t *t = json_object_get(state, "throttled");
+	return json_is_boolean(t) ? json_is_true(t) : -1;
 }
 
 const struct backend backend_cuda = {

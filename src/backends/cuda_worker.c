@@ -234,6 +234,13 @@ static int on_sample(void *ctx, const struct evc_sample *s)
 	 * launch did on the device is not all known (red team 23) */
 	if (s->flags & EVC_F_INCOMPLETE)
 		json_object_set_new(msg, "incomplete", json_true());
+	if (s->unrecorded > 0)
+		json_object_set_new(msg, "unrecorded", json_integer(s->unrecorded));
+	/* how long the device took to go idle after the stop event: work a
+	 * trust: host launch() left running where CUPTI has no record of it
+	 * (job.c job_escapes, red team 26) */
+	if (isfinite(s->drain_us))
+		json_object_set_new(msg, "drain_us", json_real(s->drain_us));
 	/* the fresh inputs' key (as the signed 64-bit JSON integer of its bits) */
 	if (s->key)
 		json_object_set_new(msg, "key", json_integer((json_int_t)s->key));

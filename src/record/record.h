@@ -172,6 +172,7 @@ struct rec_dist {
 /* Escapes seen during timing (v2). */
 struct rec_escapes {
 	long long other_stream, late, host_threads, block_timeouts;
+		long long drain_late; /* trust: host samples whose device drained over 50 us after the stop event */
 };
 
 /* Where a run was executed (v2, scale-out): the executor of run/ that

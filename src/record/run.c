@@ -425,6 +425,7 @@ static void read_timing(json_t *m, struct run_record *r)
 		r->escapes.late = gi(e, "late", 0);
 		r->escapes.host_threads = gi(e, "host_threads", 0);
 		r->escapes.block_timeouts = gi(e, "block_timeouts", 0);
+		r->escapes.drain_late = gi(e, "drain_late", 0);
 	}
 }
 
@@ -695,6 +696,7 @@ static json_t *write_timing(const struct run_record *r)
 	json_object_set_new(e, "late", json_integer(r->escapes.late));
 	json_object_set_new(e, "host_threads", json_integer(r->escapes.host_threads));
 	json_object_set_new(e, "block_timeouts", json_integer(r->escapes.block_timeouts));
+	json_object_set_new(e, "drain_late", json_integer(r->escapes.drain_late));
 	json_object_set_new(t, "escapes", e);
 	return t;
 }

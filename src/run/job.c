@@ -1186,6 +1186,31 @@ static void job_escapes(struct job_state *j)
 	j->jr.host_threads_seen = j->jr.host_threads;
 	if (!j->c->be->uses_gpu)
 		j->jr.host_threads = 0;
+	/* The drain on the kernel clock.  Where the launch's host code ran in
+	 * the worker (trust: host), that code can turn CUPTI's records off
+	 * around a launch of its own, or register buffer callbacks that edit
+	 * them (red team 26: rows summed on a side stream past the stop event
+	 * with no record of it); the device going idle only well after the
+	 * stop event is what shows it.  A slow synchronise can be the host's
+	 * (a preempted thread), so one sample is not enough: more than an
+	 * eighth of them, which a cheat must pass to move the median.  On the
+	 * events the harness judges every drain itself (late), and a sealed
+	 * launch runs no code of the kernel's that CUPTI does not see. */
+	if (j->c->be->uses_gpu && !strcmp(j->main_w.exec->trust, "host")) {
+		long long n = 0, dl = 0;
+		for (size_t i = 0; i < pr->n_samples; i++) {
+			const struct proto_sample *s = &pr->samples[i];
+			if (!isfinite(s->kernel_us))
+				continue;
+			n++;
+			dl += isfinite(s->drain_us) && s->drain_us > DRAIN_LATE_US;
+		}
+		j->jr.drain_late = dl;
+		if (outcome_drain_judged(dl, n)) {
+			j->jr.late += dl;
+			j->jr.drain_late_judged = dl;
+		}
+	}
 	/* the two GPU clocks of each sample against each other */
 	double *ev = xmalloc((pr->n_samples + 1) * sizeof(double)), *kn = xmalloc((pr->n_samples + 1) * sizeof(double));
 	size_t ng = 0;
@@ -1637,6 +1662,7 @@ static void rec_timing(struct job_state *j)
 	r->escapes.late = j->jr.late;
 	r->escapes.host_threads = j->jr.host_threads_seen;
 	r->escapes.block_timeouts = j->jr.block_timeouts;
+	r->escapes.drain_late = j->jr.drain_late;
 	if (r->outcome == OUTCOME_OK && nx)
 		r->have_stats = stats_summarize(j->xs, nx, &so, &r->stats) == 0;
 	r->stats_seed = so.seed;

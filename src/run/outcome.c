@@ -278,17 +278,25 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 	if (r->incomplete) {
 		set(o, reason, OUTCOME_ESCAPED_WORK,
 		    xstrfmt("%lld sample(s) whose device work could not all be attributed to the launch (CUPTI "
-			    "records incomplete: dropped, or more API calls than the harness follows): work on "
+			    "records incomplete: dropped, more API calls than the harness follows, or a kernel "
+			    "launch with no record, its records turned off): work on "
 			    "another stream or past the stop event cannot be ruled out",
 			    r->incomplete));
 		return;
 	}
 	if (r->other_stream || r->late || r->host_threads) {
+		/* (drain_late_judged is in late: job.c job_escapes) */
+		char *drain = r->drain_late_judged
+				      ? xstrfmt(" (%lld of them seen only as the device's drain after it, over %.0f us: "
+						"work CUPTI may have no record of)", r->drain_late_judged, DRAIN_LATE_US)
+				      : xstrdup("");
 		set(o, reason, OUTCOME_ESCAPED_WORK,
 		    xstrfmt("work outside the timed region in %lld sample(s): %lld on another stream, %lld still "
-			    "running after the stop event (on the host: computing after the done line), %lld that "
+			    "running after the stop event%s (on the host: computing after the done line), %lld that "
 			    "started a host thread",
-			    r->other_stream + r->late + r->host_threads, r->other_stream, r->late, r->host_threads));
+			    r->other_stream + r->late + r->host_threads, r->other_stream, r->late, drain,
+			    r->host_threads));
+		free(drain);
 		return;
 	}
 	if (r->n_clocked && r->clock_gaps > CLOCK_GAP_FRAC * (double)r->n_clocked) {
@@ -379,4 +387,9 @@ int outcome_rejudge(const struct ev_tolerance *tol, const struct proto_capture *
 		*error = xstrfmt("the checker judged %zu outputs where the parent shipped %zu: its verdict is not "
 				 "about what ran", n, n_caps);
 	return overturned;
+}
+
+int outcome_drain_judged(long long drain_late, long long n_samples)
+{
+	return drain_late >= DRAIN_LATE_MIN && (double)drain_late > DRAIN_LATE_FRAC * (double)n_samples;
 }

@@ -40,6 +40,9 @@ struct job_report {
 	/* escapes over the timed samples */
 	long long other_stream, late, host_threads, block_timeouts;
 	long long incomplete;           /* CUDA samples whose device records were not all attributed */
+	long long drain_late;           /* trust: host samples on the kernel clock whose device drain
+					 * after the stop event took over DRAIN_LATE_US (job_escapes) */
+	long long drain_late_judged;    /* those of them counted in late (over the rule's share), or 0 */
 	long long host_threads_seen;    /* samples that started a working thread, before the
 					 * host rule's fraction (job_escapes): what the record says */
 	/* the two GPU clocks: samples whose events exceed the kernel clock by
@@ -60,6 +63,19 @@ struct job_report {
  * team 21).  More than CLOCK_GAP_FRAC of the samples past the bound is
  * clock_disagree. */
 #define CLOCK_GAP_US 8.0
+/* A trust: host GPU sample on the kernel clock whose device took longer
+ * than this to go idle after the stop event (the worker's drain) ran work
+ * past it that CUPTI may not have recorded; more than DRAIN_LATE_FRAC of
+ * the samples (and at least DRAIN_LATE_MIN) is escaped_work (job.c
+ * job_escapes; red team 26) */
+#define DRAIN_LATE_US 50.0
+#define DRAIN_LATE_FRAC 0.125
+#define DRAIN_LATE_MIN 2
+
+/* Whether drain_late of n_samples trust: host samples on the kernel clock
+ * that drained slowly are escaped work (more than DRAIN_LATE_FRAC of them,
+ * at least DRAIN_LATE_MIN): one slow synchronise can be the host's. */
+int outcome_drain_judged(long long drain_late, long long n_samples);
 #define CLOCK_GAP_REL 0.05
 #define CLOCK_GAP_FRAC 0.10
 

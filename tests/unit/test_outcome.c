@@ -135,6 +135,25 @@ static void test_order_of_evidence(void **state)
 	r = base(&ok, &p, good, 3);
 	r.incomplete = 1;
 	assert_string_equal(cls(&r), "escaped_work");
+	/* a trust: host GPU kernel whose device drained slowly after the stop
+	 * event in more than an eighth of its samples (red team 26: records
+	 * turned off around a side-stream launch): late, and the reason says
+	 * the drain showed it */
+	assert_false(outcome_drain_judged(1, 4));   /* one slow synchronise is the host's */
+	assert_false(outcome_drain_judged(12, 96)); /* an eighth: not more than it */
+	assert_true(outcome_drain_judged(13, 96));
+	assert_true(outcome_drain_judged(2, 8));
+	assert_false(outcome_drain_judged(0, 0));
+	r = base(&ok, &p, good, 3);
+	r.late = r.drain_late = r.drain_late_judged = 13;
+	assert_string_equal(cls(&r), "escaped_work");
+	{
+		enum outcome o;
+		char *why = NULL;
+		outcome_classify(&r, &o, &why);
+		assert_non_null(strstr(why, "13 of them seen only as the device's drain"));
+		free(why);
+	}
 	r = base(&ok, &p, wrong, 1);
 	r.other_stream = 4; /* the escape explains the wrong answer */
 	assert_string_equal(cls(&r), "escaped_work");

@@ -172,6 +172,8 @@ struct evc_sample {
 	int block_timed_out;      /* the blocking kernel hit block_timeout_ms */
 	unsigned flags;           /* enum evc_sample_flag */
 	uint64_t key;             /* fresh inputs: the sample's mixing key (0: none) */
+	int unrecorded;           /* CUPTI: kernel launches of launch() with no record (records
+				   * turned off around them: the sample is incomplete) */
 };
 
 /* Returns 0 to go on, EVC_STOP or EVC_ABORT.  When a timed sample's

@@ -762,6 +762,12 @@ static struct {
 	int window; /* WIN_*; atomic */
 	uint32_t launch_ids[CU_LAUNCH_CAP];
 	int n_launch, launch_overflow;
+	/* the window's kernel launches (cupti_is_launch), each of which must
+	 * have a record; a stream capture begun in the window (its launches
+	 * make none) */
+	uint32_t kl_ids[CU_LAUNCH_CAP];
+	unsigned char kl_graph[CU_LAUNCH_CAP]; /* 1: a graph's launch (any record) */
+	int n_kl, captured;
 	uint32_t anchor_ids[CU_ANCHOR_CAP];
 	int n_anchor;
 	uint32_t *stray_ids; /* every stray call's id (cupti_shutdown frees) */
@@ -780,16 +786,86 @@ static const char *cupti_result(CUptiResult r)
 	return "unknown CUPTI error";
 }
 
+/*
+ * A call that launches one kernel: 1 for the runtime's, 2 for the
+ * driver's; 3 for a stream capture's start (its launches make no record);
+ * 4 for a graph's launch (its nodes' records carry its id: at least one);
+ * else 0.
+ */
+static int cupti_is_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid)
+{
+	if (dom == CUPTI_CB_DOMAIN_RUNTIME_API)
+		switch (cbid) {
+		case CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020:
+		case CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000:
+		case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+		case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+		case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+		case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+		case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+		case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+			return 1;
+		case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000:
+		case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000:
+		case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_v12030:
+		case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_ptsz_v12030:
+			return 3;
+		case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+		case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
+			return 4;
+		default:
+			return 0;
+		}
+	if (dom == CUPTI_CB_DOMAIN_DRIVER_API)
+		switch (cbid) {
+		case CUPTI_DRIVER_TRACE_CBID_cuLaunch:
+		case CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid:
+		case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
+		case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+		case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+		case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+		case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+		case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+		case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+			return 2;
+		case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
+		case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
+		case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
+		case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
+		case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph:
+		case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz:
+			return 3;
+		case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+		case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
+			return 4;
+		default:
+			return 0;
+		}
+	return 0;
+}
+
+/* this thread is inside a runtime launch: the driver call it makes is the
+ * same launch (its record carries the runtime call's id) */
+static __thread int rt_launching;
+
 static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
 				  const void *data)
 {
 	const CUpti_CallbackData *cd = (const CUpti_CallbackData *)data;
-	int w, own;
+	int w, own, kl;
 	(void)userdata;
-	(void)cbid;
-	if ((dom != CUPTI_CB_DOMAIN_RUNTIME_API && dom != CUPTI_CB_DOMAIN_DRIVER_API) || !cd ||
-	    cd->callbackSite != CUPTI_API_ENTER)
+	if ((dom != CUPTI_CB_DOMAIN_RUNTIME_API && dom != CUPTI_CB_DOMAIN_DRIVER_API) || !cd)
 		return;
+	kl = cupti_is_launch(dom, cbid);
+	if (cd->callbackSite != CUPTI_API_ENTER) {
+		if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && (kl == 1 || kl == 4))
+			rt_launching = 0;
+		return;
+	}
+	if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && (kl == 1 || kl == 4))
+		rt_launching = 1;
+	else if (dom == CUPTI_CB_DOMAIN_DRIVER_API && (kl == 2 || kl == 4) && rt_launching)
+		kl = 0; /* the runtime launch's own driver call */
 	w = __atomic_load_n(&cu.window, __ATOMIC_ACQUIRE);
 	own = pthread_equal(pthread_self(), cu.harness_thread);
 	if (w == WIN_NONE && own)
@@ -800,6 +876,12 @@ static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpt
 			cu.launch_ids[cu.n_launch++] = cd->correlationId;
 		else
 			cu.launch_overflow = 1;
+		if (kl == 3)
+			cu.captured = 1;
+		else if (kl && cu.n_kl < CU_LAUNCH_CAP) {
+			cu.kl_graph[cu.n_kl] = kl == 4;
+			cu.kl_ids[cu.n_kl++] = cd->correlationId;
+		}
 	} else if (w == WIN_ANCHOR && own) {
 		if (cu.n_anchor < CU_ANCHOR_CAP)
 			cu.anchor_ids[cu.n_anchor++] = cd->correlationId;
@@ -960,6 +1042,7 @@ static void cupti_reset_sample(void)
 {
 	pthread_mutex_lock(&cu_mu);
 	cu.n_launch = 0;
+	cu.n_kl = cu.captured = 0;
 	cu.launch_overflow = 0;
 	cu.n_anchor = 0;
 	cu.n_recs = 0;
@@ -1011,6 +1094,35 @@ static void cupti_claim(void)
 	if (cu.registered && !cu.subscribed &&
 	    cu.subscribe(&cu.sub, (CUpti_CallbackFunc)cupti_api_cb, NULL) == CUPTI_SUCCESS)
 		cu.subscribed = 1;
+}
+
+/*
+ * CUPTI's activity state is the process's, not a subscriber's: any code
+ * may register buffer callbacks of its own (CUPTI then hands every buffer
+ * of records to them, to edit before passing on) or turn a kind of record
+ * off and on around a launch (red team 26, rt26_cupti_rebind: a trust:
+ * host kernel that gave its hidden side-stream kernel's record another
+ * correlation id, or made none, read "faster").  After every return from
+ * the kernel's code the harness registers its own callbacks again and
+ * turns its kinds back on, so the flush that follows a sample hands its
+ * records to the harness alone.  What a launch did while its records were
+ * off is not recovered: that shows as the device still busy after the
+ * stop event (the drain, job.c job_escapes) or as events far above the
+ * kernel clock (clock_disagree).  Failures are ignored: the calls repeat
+ * what cupti_begin already did, and where CUPTI refuses them it refused
+ * the kernel's the same way.
+ */
+static void cupti_reassert(void)
+{
+	if (!cu.loaded)
+		return;
+	if (cu.registered)
+		cu.register_callbacks(cupti_buf_requested, cupti_buf_completed);
+	if (cu.active) {
+		cu.enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+		cu.enable(CUPTI_ACTIVITY_KIND_MEMCPY);
+		cu.enable(CUPTI_ACTIVITY_KIND_MEMSET);
+	}
 }
 
 static int cupti_begin(void)
@@ -1193,6 +1305,22 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 	if (harness_stream < 0 || cu.launch_overflow || cu.recs_overflow || cu.stray_overflow ||
 	    cu.dropped != *dropped_seen)
 		incomplete = 1;
+	/* Every kernel launch of the window has its record.  CUPTI's records
+	 * are the process's to turn off: red team 26's toggle disabled
+	 * concurrent-kernel records around a side-stream launch, which then
+	 * had none, and its rows counted nowhere.  A launch with no record,
+	 * or a stream capture begun in the window (its launches make none),
+	 * leaves the sample's device work unknown. */
+	s->unrecorded = 0;
+	for (int a = 0; a < cu.n_kl; a++) {
+		int found = 0;
+		for (int k = 0; k < cu.n_recs && !found; k++)
+			found = cu.recs[k].corr == cu.kl_ids[a] && (cu.kl_graph[a] || cu.recs[k].kind == REC_KERNEL);
+		s->unrecorded += !found;
+	}
+	if (s->unrecorded || cu.captured)
+		incomplete = 1;
+	cu.n_kl = cu.captured = 0;
 	*dropped_seen = cu.dropped;
 	cu.n_launch = cu.launch_overflow = cu.n_anchor = cu.n_recs = cu.recs_overflow = 0;
 	pthread_mutex_unlock(&cu_mu);
@@ -1249,6 +1377,7 @@ static int evc_kernel_init(struct evc_ctx *c, const struct ev_kernel_desc *desc,
 		char why[512] = "";
 		int ir = desc->init(l, why, sizeof(why));
 		sigseal_block_all(); /* whatever init() unblocked (sigseal.h) */
+		cupti_reassert();    /* whatever it did to CUPTI's records */
 		if (ir) {
 			snprintf(err, errlen, "%s", why[0] ? why : "init returned non-zero");
 			return -1;
@@ -1270,6 +1399,7 @@ static int evc_launch_sync(struct evc_ctx *c, const struct ev_kernel_desc *desc,
 	CK(cudaGetLastError(), "block_kernel launch");
 	rc = desc->launch(l);
 	sigseal_block_all(); /* whatever launch() unblocked (sigseal.h) */
+	cupti_reassert();
 	block_release(c, gen);
 	if (rc)
 		return set_err(rc, err, errlen, "launch");
@@ -1463,8 +1593,10 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 	/* before the window closes: a handler launch() left armed runs on
 	 * this thread only inside it from here on (sigseal.h) */
 	sigseal_block_all();
-	if (T->cupti)
+	if (T->cupti) {
 		cupti_window(WIN_NONE);
+		cupti_reassert(); /* before the flush hands this sample's records out */
+	}
 	e = cudaEventRecord(T->ev1, c->stream);
 	s->threads_after = count_threads();
 	block_release(c, gen);
@@ -1520,6 +1652,7 @@ static int capture_graphs(struct evc_ctx *c, struct tstate *T, struct evc_timing
 			point_launch(T, evs_sample_set(T->first_set, T->n_sets, T->batch, g, j), j);
 			lr = T->desc->launch(T->l);
 			sigseal_block_all(); /* sigseal.h */
+			cupti_reassert();
 		}
 		ee = cudaStreamEndCapture(c->stream, &T->graph[g]);
 		if (lr)
