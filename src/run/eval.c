@@ -12,6 +12,14 @@
  * the candidate.  Nothing here times, checks or classifies: job.c does,
  * as for every run, and gather.c writes the batch record this reads back.
  *
+ * A resubmission is the same evidence: before it promotes, the judge
+ * reads the store again for every batch of the same code against the
+ * same reference (eval_pool_batches), and a faster verdict must hold in
+ * more than half of them, the audit's rule for a verdict's reruns: the
+ * identity of code is the audit's (report/code_identity.h), read here
+ * rather than copied so that the judge and the audit never disagree on
+ * what "the same code" is.
+ *
  * Why a batch per candidate rather than one reference timing for the
  * session: a verdict compares repeats timed in the same period, in a
  * random interleaved order (plan.c), so drift and a neighbour's load land
@@ -32,7 +40,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/code_identity.h"
 #include "run/run_ctx.h"
+#include "store/query.h"
 
 /* ---- the candidate object --------------------------------------------------- */
 
@@ -589,12 +599,112 @@ static json_t *runs_of(const struct plan *p, size_t vi, int detailed)
 	return a;
 }
 
+/* ---- a resubmission is the same evidence ---------------------------------------- */
+
+/* The same problem, dtype, shape and plug-in (where both recorded it). */
+static int pool_same_problem(const struct rec_problem *x, const struct rec_problem *y)
+{
+	if (!x->name || !y->name || strcmp(x->name, y->name) || !str_same(x->dtype, y->dtype) ||
+	    x->n_dims != y->n_dims)
+		return 0;
+	for (size_t i = 0; i < x->n_dims && i < 8; i++)
+		if (x->dims[i] != y->dims[i])
+			return 0;
+	return !x->plugin_sha256 || !y->plugin_sha256 || !strcmp(x->plugin_sha256, y->plugin_sha256);
+}
+
+/* Does a row that did not end ok count as a batch of the code that is not
+ * faster?  Yes, unless it is what is not the code's (aborted, no_device,
+ * the judge's reference failing) or a build that never ran. */
+static int pool_row_counts(const struct batch_row *x)
+{
+	switch (x->outcome) {
+	case OUTCOME_BUILD_FAILED:
+	case OUTCOME_ABORTED:
+	case OUTCOME_NO_DEVICE:
+	case OUTCOME_REFERENCE_FAILED:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* Where batch b decides for (ic against ir), 1 with *faster and *verdict
+ * (static or borrowed); 0 when it does not: no ok baseline row of ir's
+ * code, no row of ic's code that counts, or only a row of ic's
+ * echo-neutral object that gives faster. */
+static int pool_decides(struct query *q, const struct batch_record *b, const struct code_id *ic,
+			const struct code_id *ir, int *faster, const char **verdict)
+{
+	const struct batch_row *base = b->baseline ? batch_find_row(b, b->baseline) : NULL, *cand = NULL;
+	struct code_id id;
+	int neutral_only = 0;
+	if (!base || base->outcome != OUTCOME_OK || !code_identity(q, base, &id) || strcmp(id.dev, ir->dev) ||
+	    !code_same_built_way(&id, ir))
+		return 0;
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *x = &b->rows[i];
+		if (x == base || !code_identity(q, x, &id) || strcmp(id.dev, ic->dev))
+			continue;
+		if (code_same_built_way(&id, ic)) {
+			cand = x;
+			neutral_only = 0;
+			break;
+		}
+		if (!cand && code_same_way(&id, ic)) {
+			cand = x;
+			neutral_only = 1;
+		}
+	}
+	if (!cand || !pool_row_counts(cand))
+		return 0;
+	if (cand->outcome != OUTCOME_OK || !cand->have_cmp || !cand->cmp.verdict) {
+		*faster = 0;
+		*verdict = cand->outcome != OUTCOME_OK ? cand->outcome_text : "no comparison";
+		return 1;
+	}
+	*faster = !strcmp(cand->cmp.verdict, "faster");
+	*verdict = cand->cmp.verdict;
+	return !(neutral_only && *faster);
+}
+
+int eval_pool_batches(struct query *q, const char *run_id, const char *cand, const char *ref, struct eval_pooled *w)
+{
+	struct strbuf why = STRBUF_INIT;
+	long bi = query_find(q, run_id, &why);
+	strbuf_release(&why);
+	const struct batch_record *eb = bi >= 0 ? query_batch_at(q, (size_t)bi) : NULL, *b;
+	const struct batch_row *rc = eb ? batch_find_row(eb, cand) : NULL, *rr = eb ? batch_find_row(eb, ref) : NULL;
+	struct code_id ic, ir;
+	if (!rc || !rr || !code_identity(q, rc, &ic) || !code_identity(q, rr, &ir))
+		return -1;
+	size_t pos = q->n, shown = 0;
+	/* every batch, reproductions included: a reproduction reran the code */
+	while ((b = query_next_batch_all(q, NULL, &pos))) {
+		int faster;
+		const char *verdict;
+		if ((b != eb && (b->interrupted || !pool_same_problem(&b->problem, &eb->problem))) ||
+		    !pool_decides(q, b, &ic, &ir, &faster, &verdict))
+			continue;
+		w->n++;
+		w->k += faster;
+		w->n_earlier += b != eb;
+		if (b != eb && !faster && shown++ < 6)
+			strbuf_addf(&w->others, "%s%s (%s)", w->others.len ? ", " : "", verdict,
+				    b->batch_id ? b->batch_id : b->run_id);
+	}
+	if (shown > 6)
+		strbuf_addstr(&w->others, ", ...");
+	return 0;
+}
+
 /* One line a proposer can act on: promoted, or why not (malloc'd).
  * same_code: "binary" or "echo" when the candidate's code is the
  * reference's (its binary, or its object with every EV_PARAM echo held
- * constant), else NULL. */
+ * constant), else NULL; w: the batches of this code against the
+ * reference's (eval_pool_batches), n 0 when none could be read. */
 static char *decision_text(const struct batch_row *cand, const struct batch_row *ref, int promoted,
-			   const char *same_code)
+			   const char *same_code, const struct eval_pooled *w)
 {
 	if (!cand)
 		return xstrdup("not promoted: the batch holds no row of the candidate");
@@ -614,9 +724,20 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 			       !strcmp(same_code, "binary") ? "the same binary"
 							    : "the same object with every EV_PARAM echo held constant",
 			       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
-	return xstrfmt("%s: %s, %.3fx [%.3f, %.3f] over the reference%s%s", promoted ? "promoted" : "not promoted",
+	int faster = c->verdict && !strcmp(c->verdict, "faster");
+	if (faster && !promoted && w->n > 1)
+		return xstrfmt("not promoted: faster in this batch, %.3fx [%.3f, %.3f] over the reference, but in only %zu "
+			       "of %zu batches of this code against the reference's code (%zu earlier; not faster: %s): "
+			       "a verdict one batch drew, not what the code gives (a resubmission is weighed with its "
+			       "earlier batches, and promoted when more than half of them are faster)",
+			       c->speedup, c->speedup_ci[0], c->speedup_ci[1], w->k, w->n, w->n_earlier, w->others.buf);
+	char earlier[160] = "";
+	if (w->n_earlier)
+		snprintf(earlier, sizeof(earlier), "; faster in %zu of %zu batches of this code against the reference's "
+			 "code (%zu earlier)", w->k, w->n, w->n_earlier);
+	return xstrfmt("%s: %s, %.3fx [%.3f, %.3f] over the reference%s%s%s", promoted ? "promoted" : "not promoted",
 		       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1], c->verdict_reason ? ": " : "",
-		       c->verdict_reason ? c->verdict_reason : "");
+		       c->verdict_reason ? c->verdict_reason : "", earlier);
 }
 
 /* The answer, from the batch record as stored and the plan that made it:
@@ -646,12 +767,23 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	int promoted = !interrupted && !same_code && cand && ref && cand->outcome == OUTCOME_OK &&
 		       ref->outcome == OUTCOME_OK && cand->have_cmp && cand->cmp.verdict &&
 		       !strcmp(cand->cmp.verdict, "faster");
+	/* a resubmission is the same evidence (red team 48: the same code
+	 * sent until one batch says faster): faster must hold in more than
+	 * half of the batches of this code against the reference's, this one
+	 * included; a store that cannot be read again promotes nothing */
+	struct eval_pooled w = EVAL_POOLED_INIT;
+	struct query q = QUERY_INIT;
+	int pooled = cand && ref && query_open(&q, es->c.st.root) == 0 &&
+		     eval_pool_batches(&q, b->run_id, name, es->ref.name, &w) == 0;
+	query_release(&q);
+	if (promoted && (!pooled || 2 * w.k <= w.n))
+		promoted = 0;
 	json_t *a = json_object();
 	json_object_set_new(a, "candidate", json_string(name));
 	json_object_set_new(a, "outcome", json_string(cand ? cand->outcome_text : "aborted"));
 	json_object_set_new(a, "reason", cand && cand->reason ? json_string(cand->reason) : json_null());
 	json_object_set_new(a, "promoted", json_boolean(promoted));
-	char *d = decision_text(cand, ref, promoted, same_code);
+	char *d = decision_text(cand, ref, promoted, same_code, &w);
 	if (interrupted) {
 		const char *so_far = d + (!strncmp(d, "not promoted: ", 14) ? 14 : !strncmp(d, "promoted: ", 10) ? 10 : 0);
 		char *x = xstrfmt("not promoted: interrupted (SIGINT/SIGTERM) before every repeat ran; so far: %s", so_far);
@@ -661,6 +793,11 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	json_object_set_new(a, "decision", json_string(d));
 	json_object_set_new(a, "interrupted", json_boolean(interrupted));
 	free(d);
+	json_object_set_new(a, "batches_of_code",
+			    pooled ? json_pack("{s:I, s:I, s:I}", "weighed", (json_int_t)w.n, "faster", (json_int_t)w.k,
+					       "earlier", (json_int_t)w.n_earlier)
+				   : json_null());
+	strbuf_release(&w.others);
 	int cs = cand && cand->have_stats;
 	json_object_set_new(a, "median_us", cs ? num(cand->stats.median) : json_null());
 	json_object_set_new(a, "median_ci_us", cs ? interval(cand->stats.median_ci) : json_null());
