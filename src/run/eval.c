@@ -324,6 +324,7 @@ struct eval_session {
 	const char **declared;        /* the parameters orig's variants declare (strings borrowed) */
 	struct eval_rules rules;
 	char *repo_abs, *store_abs;   /* realpaths: a kernel file must lie in the one and not the other */
+	struct eval_pool *pool;       /* the store's batches read so far (eval_pool_batches) */
 	int opened;
 };
 
@@ -386,6 +387,7 @@ int eval_open(const struct spec *s, const struct eval_options *o, struct eval_se
 		return error("the reference '%s' is not a variant of '%s'", rname, s->path);
 	}
 	struct eval_session *es = xcalloc(1, sizeof(*es));
+	es->pool = eval_pool_new();
 	es->orig = s;
 	es->ref = *rv;
 	es->base = *s;
@@ -457,6 +459,7 @@ void eval_close(struct eval_session *es)
 		run_close(&es->c);
 	}
 	free(es->declared);
+	eval_pool_free(es->pool);
 	free(es->repo_abs);
 	free(es->store_abs);
 	free(es);
@@ -601,22 +604,149 @@ static json_t *runs_of(const struct plan *p, size_t vi, int detailed)
 
 /* ---- a resubmission is the same evidence ---------------------------------------- */
 
-/* The same problem, dtype, shape and plug-in (where both recorded it). */
-static int pool_same_problem(const struct rec_problem *x, const struct rec_problem *y)
+/*
+ * What the pool keeps of a batch (struct eval_pool, eval.h): reading a
+ * run record is what costs (about 13 ms each on a loaded 2-CPU VM: a
+ * store of 277 batches took 7 s to weigh), so each batch is read once per
+ * session and kept as the identities of its rows, copied out of the query.
+ */
+struct pool_row {
+	struct code_id id;           /* strings owned (pool_row_release) */
+	int have_id;
+	enum outcome outcome;
+	char *variant, *outcome_text, *verdict; /* verdict against the baseline, or NULL */
+};
+
+struct pool_batch {
+	char *run_id, *batch_id, *problem; /* problem: name, dtype, dims and plug-in as one key */
+	int interrupted;
+	long base;                   /* the baseline's row, or -1 */
+	struct pool_row *rows;
+	size_t n_rows;
+};
+
+struct eval_pool {
+	struct pool_batch *b;        /* sorted by run_id */
+	size_t n;
+};
+
+struct eval_pool *eval_pool_new(void)
 {
-	if (!x->name || !y->name || strcmp(x->name, y->name) || !str_same(x->dtype, y->dtype) ||
-	    x->n_dims != y->n_dims)
-		return 0;
+	return xcalloc(1, sizeof(struct eval_pool));
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void pool_row_release(struct pool_row *r)
+{
+	free((char *)r->id.bin);
+	free((char *)r->id.dev);
+	free((char *)r->id.cache);
+	free((char *)r->id.executor);
+	free((char *)r->id.exec_kind);
+	free((char *)r->id.clock);
+	free((char *)r->id.neutral);
+	free(r->variant);
+	free(r->outcome_text);
+	free(r->verdict);
+}
+
+void eval_pool_free(struct eval_pool *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++) {
+		for (size_t k = 0; k < p->b[i].n_rows; k++)
+			pool_row_release(&p->b[i].rows[k]);
+		free(p->b[i].rows);
+		free(p->b[i].run_id);
+		free(p->b[i].batch_id);
+		free(p->b[i].problem);
+	}
+	free(p->b);
+	free(p);
+}
+
+/* The problem's key: name, dtype, dims and plug-in (malloc'd). */
+static char *problem_key(const struct rec_problem *x)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s|%s|", x->name ? x->name : "", x->dtype ? x->dtype : "");
 	for (size_t i = 0; i < x->n_dims && i < 8; i++)
-		if (x->dims[i] != y->dims[i])
-			return 0;
-	return !x->plugin_sha256 || !y->plugin_sha256 || !strcmp(x->plugin_sha256, y->plugin_sha256);
+		strbuf_addf(&sb, "%lld,", x->dims[i]);
+	strbuf_addf(&sb, "|%s", x->plugin_sha256 ? x->plugin_sha256 : "");
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The position of run_id in p (found: *at set, 1), or where it goes (0). */
+static int pool_find(const struct eval_pool *p, const char *run_id, size_t *at)
+{
+	size_t lo = 0, hi = p->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(p->b[mid].run_id, run_id);
+		if (!c) {
+			*at = mid;
+			return 1;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return 0;
+}
+
+/* Batch b of q into p, once. */
+static void pool_add(struct eval_pool *p, struct query *q, const struct batch_record *b)
+{
+	size_t at;
+	if (!b->run_id || pool_find(p, b->run_id, &at))
+		return;
+	p->b = xrealloc(p->b, (p->n + 1) * sizeof(*p->b));
+	memmove(&p->b[at + 1], &p->b[at], (p->n - at) * sizeof(*p->b));
+	p->n++;
+	struct pool_batch *e = &p->b[at];
+	memset(e, 0, sizeof(*e));
+	e->run_id = xstrdup(b->run_id);
+	e->batch_id = dup_or_null(b->batch_id);
+	e->problem = problem_key(&b->problem);
+	e->interrupted = b->interrupted;
+	e->base = -1;
+	e->rows = xcalloc(b->n_rows + 1, sizeof(*e->rows));
+	e->n_rows = b->n_rows;
+	for (size_t k = 0; k < b->n_rows; k++) {
+		const struct batch_row *x = &b->rows[k];
+		struct pool_row *r = &e->rows[k];
+		struct code_id id;
+		if (b->baseline && x->variant && !strcmp(x->variant, b->baseline))
+			e->base = (long)k;
+		r->outcome = x->outcome;
+		r->variant = dup_or_null(x->variant);
+		r->outcome_text = dup_or_null(x->outcome_text);
+		r->verdict = x->have_cmp ? dup_or_null(x->cmp.verdict) : NULL;
+		if (!code_identity(q, x, &id))
+			continue;
+		r->have_id = 1;
+		r->id = id;
+		r->id.bin = dup_or_null(id.bin);
+		r->id.dev = dup_or_null(id.dev);
+		r->id.cache = dup_or_null(id.cache);
+		r->id.executor = dup_or_null(id.executor);
+		r->id.exec_kind = dup_or_null(id.exec_kind);
+		r->id.clock = dup_or_null(id.clock);
+		r->id.neutral = dup_or_null(id.neutral);
+	}
 }
 
 /* Does a row that did not end ok count as a batch of the code that is not
  * faster?  Yes, unless it is what is not the code's (aborted, no_device,
  * the judge's reference failing) or a build that never ran. */
-static int pool_row_counts(const struct batch_row *x)
+static int pool_row_counts(const struct pool_row *x)
 {
 	switch (x->outcome) {
 	case OUTCOME_BUILD_FAILED:
@@ -629,73 +759,93 @@ static int pool_row_counts(const struct batch_row *x)
 	}
 }
 
-/* Where batch b decides for (ic against ir), 1 with *faster and *verdict
- * (static or borrowed); 0 when it does not: no ok baseline row of ir's
- * code, no row of ic's code that counts, or only a row of ic's
- * echo-neutral object that gives faster. */
-static int pool_decides(struct query *q, const struct batch_record *b, const struct code_id *ic,
-			const struct code_id *ir, int *faster, const char **verdict)
+/* Where batch e decides for (ic against ir), 1 with *faster and *verdict
+ * (borrowed from e); 0 when it does not: no ok baseline row of ir's code,
+ * no row of ic's code that counts, or only a row of ic's echo-neutral
+ * object that gives faster. */
+static int pool_decides(const struct pool_batch *e, const struct code_id *ic, const struct code_id *ir, int *faster,
+			const char **verdict)
 {
-	const struct batch_row *base = b->baseline ? batch_find_row(b, b->baseline) : NULL, *cand = NULL;
-	struct code_id id;
+	const struct pool_row *base = e->base >= 0 ? &e->rows[e->base] : NULL, *cand = NULL;
 	int neutral_only = 0;
-	if (!base || base->outcome != OUTCOME_OK || !code_identity(q, base, &id) || strcmp(id.dev, ir->dev) ||
-	    !code_same_built_way(&id, ir))
+	if (!base || base->outcome != OUTCOME_OK || !base->have_id || strcmp(base->id.dev, ir->dev) ||
+	    !code_same_built_way(&base->id, ir))
 		return 0;
-	for (size_t i = 0; i < b->n_rows; i++) {
-		const struct batch_row *x = &b->rows[i];
-		if (x == base || !code_identity(q, x, &id) || strcmp(id.dev, ic->dev))
+	for (size_t i = 0; i < e->n_rows; i++) {
+		const struct pool_row *x = &e->rows[i];
+		if (x == base || !x->have_id || strcmp(x->id.dev, ic->dev))
 			continue;
-		if (code_same_built_way(&id, ic)) {
+		if (code_same_built_way(&x->id, ic)) {
 			cand = x;
 			neutral_only = 0;
 			break;
 		}
-		if (!cand && code_same_way(&id, ic)) {
+		if (!cand && code_same_way(&x->id, ic)) {
 			cand = x;
 			neutral_only = 1;
 		}
 	}
 	if (!cand || !pool_row_counts(cand))
 		return 0;
-	if (cand->outcome != OUTCOME_OK || !cand->have_cmp || !cand->cmp.verdict) {
+	if (cand->outcome != OUTCOME_OK || !cand->verdict) {
 		*faster = 0;
-		*verdict = cand->outcome != OUTCOME_OK ? cand->outcome_text : "no comparison";
+		*verdict = cand->outcome != OUTCOME_OK ? (cand->outcome_text ? cand->outcome_text : "not ok")
+						       : "no comparison";
 		return 1;
 	}
-	*faster = !strcmp(cand->cmp.verdict, "faster");
-	*verdict = cand->cmp.verdict;
+	*faster = !strcmp(cand->verdict, "faster");
+	*verdict = cand->verdict;
 	return !(neutral_only && *faster);
 }
 
-int eval_pool_batches(struct query *q, const char *run_id, const char *cand, const char *ref, struct eval_pooled *w)
+int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_id, const char *cand, const char *ref,
+		      struct eval_pooled *w)
 {
-	struct strbuf why = STRBUF_INIT;
-	long bi = query_find(q, run_id, &why);
-	strbuf_release(&why);
-	const struct batch_record *eb = bi >= 0 ? query_batch_at(q, (size_t)bi) : NULL, *b;
-	const struct batch_row *rc = eb ? batch_find_row(eb, cand) : NULL, *rr = eb ? batch_find_row(eb, ref) : NULL;
-	struct code_id ic, ir;
-	if (!rc || !rr || !code_identity(q, rc, &ic) || !code_identity(q, rr, &ir))
-		return -1;
-	size_t pos = q->n, shown = 0;
-	/* every batch, reproductions included: a reproduction reran the code */
-	while ((b = query_next_batch_all(q, NULL, &pos))) {
+	struct eval_pool *own = pool ? NULL : eval_pool_new();
+	struct eval_pool *p = pool ? pool : own;
+	int rc = -1;
+	/* every batch, reproductions included (a reproduction reran the
+	 * code), each read once per pool */
+	size_t at;
+	for (size_t i = q->n; i-- > 0;) {
+		const struct batch_record *b;
+		if (q->e[i].a.is_batch && !pool_find(p, q->e[i].run_id, &at) && (b = query_batch_at(q, i)))
+			pool_add(p, q, b);
+	}
+	if (!pool_find(p, run_id, &at))
+		goto out;
+	const struct pool_batch *eb = &p->b[at];
+	const struct pool_row *rc_row = NULL, *rr_row = NULL;
+	for (size_t k = 0; k < eb->n_rows; k++) {
+		const char *v = eb->rows[k].variant;
+		if (v && !strcmp(v, cand))
+			rc_row = &eb->rows[k];
+		if (v && !strcmp(v, ref))
+			rr_row = &eb->rows[k];
+	}
+	if (!rc_row || !rr_row || !rc_row->have_id || !rr_row->have_id)
+		goto out;
+	size_t shown = 0;
+	for (size_t i = p->n; i-- > 0;) {
+		const struct pool_batch *e = &p->b[i];
 		int faster;
 		const char *verdict;
-		if ((b != eb && (b->interrupted || !pool_same_problem(&b->problem, &eb->problem))) ||
-		    !pool_decides(q, b, &ic, &ir, &faster, &verdict))
+		if ((e != eb && (e->interrupted || strcmp(e->problem, eb->problem))) ||
+		    !pool_decides(e, &rc_row->id, &rr_row->id, &faster, &verdict))
 			continue;
 		w->n++;
 		w->k += faster;
-		w->n_earlier += b != eb;
-		if (b != eb && !faster && shown++ < 6)
+		w->n_earlier += e != eb;
+		if (e != eb && !faster && shown++ < 6)
 			strbuf_addf(&w->others, "%s%s (%s)", w->others.len ? ", " : "", verdict,
-				    b->batch_id ? b->batch_id : b->run_id);
+				    e->batch_id ? e->batch_id : e->run_id);
 	}
 	if (shown > 6)
 		strbuf_addstr(&w->others, ", ...");
-	return 0;
+	rc = 0;
+out:
+	eval_pool_free(own);
+	return rc;
 }
 
 /* One line a proposer can act on: promoted, or why not (malloc'd).
@@ -774,7 +924,7 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	struct eval_pooled w = EVAL_POOLED_INIT;
 	struct query q = QUERY_INIT;
 	int pooled = cand && ref && query_open(&q, es->c.st.root) == 0 &&
-		     eval_pool_batches(&q, b->run_id, name, es->ref.name, &w) == 0;
+		     eval_pool_batches(&q, es->pool, b->run_id, name, es->ref.name, &w) == 0;
 	query_release(&q);
 	if (promoted && (!pooled || 2 * w.k <= w.n))
 		promoted = 0;

@@ -155,8 +155,17 @@ struct eval_pooled {
 	struct strbuf others;    /* up to 6 of the others' verdicts when not faster: "VERDICT (BATCH)" */
 };
 #define EVAL_POOLED_INIT { 0, 0, 0, STRBUF_INIT }
-/* Fill *w (released by the caller with strbuf_release(&w->others)); 0, or
- * -1 when the batch or either row is not in q (w then counts nothing). */
-int eval_pool_batches(struct query *q, const char *run_id, const char *cand, const char *ref, struct eval_pooled *w);
+/* What a session has read of the store's batches, each once (the rows'
+ * code identities: reading run records is what costs); new, and freed
+ * with eval_pool_free (NULL accepted). */
+struct eval_pool;
+struct eval_pool *eval_pool_new(void);
+void eval_pool_free(struct eval_pool *p);
+/* Fill *w for batch run_id of q and its rows named cand and ref, reading
+ * into pool the batches of q it has not seen (pool NULL: a pool of this
+ * call alone); *w is released by the caller (strbuf_release(&w->others)).
+ * 0, or -1 when the batch or either row is not in q (w counts nothing). */
+int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_id, const char *cand, const char *ref,
+		      struct eval_pooled *w);
 
 #endif /* EVIDENT_EVAL_H */

@@ -280,7 +280,7 @@ static void test_pool_resubmissions(void **state)
 	struct query q = QUERY_INIT;
 	struct eval_pooled w = EVAL_POOLED_INIT;
 	assert_int_equal(query_open(&q, root), 0);
-	assert_int_equal(eval_pool_batches(&q, "20260201T0000099Z-ev-9-batch", "c", "ref", &w), 0);
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &w), 0);
 	assert_int_equal(w.n, 6);
 	assert_int_equal(w.k, 2);
 	assert_int_equal(w.n_earlier, 5);
@@ -290,18 +290,25 @@ static void test_pool_resubmissions(void **state)
 	assert_non_null(strstr(w.others.buf, "inconclusive (20260201T0000019Z-ev-1-batch)"));
 	assert_null(strstr(w.others.buf, "-ev-4-"));
 	strbuf_release(&w.others);
-	/* alone at its shape: 1 of 1 */
+	/* alone at its shape: 1 of 1; a session's pool reads each batch once
+	 * and weighs the same from what it kept */
+	struct eval_pool *pool = eval_pool_new();
 	struct eval_pooled w1 = EVAL_POOLED_INIT;
-	assert_int_equal(eval_pool_batches(&q, "20260201T0000109Z-ev-10-batch", "c", "ref", &w1), 0);
+	assert_int_equal(eval_pool_batches(&q, pool, "20260201T0000109Z-ev-10-batch", "c", "ref", &w1), 0);
 	assert_int_equal(w1.n, 1);
 	assert_int_equal(w1.k, 1);
 	assert_int_equal(w1.n_earlier, 0);
 	strbuf_release(&w1.others);
+	struct eval_pooled w3 = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, pool, "20260201T0000099Z-ev-9-batch", "c", "ref", &w3), 0);
+	assert_true(w3.n == 6 && w3.k == 2 && w3.n_earlier == 5);
+	strbuf_release(&w3.others);
 	/* no such batch */
 	struct eval_pooled w2 = EVAL_POOLED_INIT;
-	assert_int_equal(eval_pool_batches(&q, "20260201T0000999Z-ev-x-batch", "c", "ref", &w2), -1);
+	assert_int_equal(eval_pool_batches(&q, pool, "20260201T0000999Z-ev-x-batch", "c", "ref", &w2), -1);
 	assert_int_equal(w2.n, 0);
 	strbuf_release(&w2.others);
+	eval_pool_free(pool);
 	query_release(&q);
 	const char *const rm[] = { "rm", "-rf", dir, NULL };
 	struct run_opts o = { .argv = rm };
