@@ -25,9 +25,11 @@
  * of the evidence the problem's own rule fails leaves the claim
  * unsupported (red team 41: not the newest run only).  A verdict claim
  * is weighed against every pair of rows of the same two codes, its own
- * batch's included (across_batches, reruns_in); a pair where that code
- * did not run cleanly (a flaky or failed row, a configuration's refusal
- * aside) is a rerun that does not give the verdict (red team 45).
+ * batch's and reproductions' included (across_batches, reruns_in); a pair
+ * where that code did not run cleanly (a flaky or failed row, a
+ * configuration's refusal aside) is a rerun that does not give the
+ * verdict (red team 45); it stands only when more than half of the
+ * deciding reruns give it (exactly half: unsupported).
  *
  * A stated tolerance is bounded (AUDIT_TOL_CAP_PCT): a wider one is a
  * malformed claim, never a pass.  Values are record_stat's, the same
@@ -1201,7 +1203,9 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 
 /*
  * The evidence of a verdict claim beyond its own batch: every batch in
- * the store, of any experiment (reproductions left out), of the same
+ * the store, of any experiment, reproductions included (`evident
+ * reproduce` rebuilt and reran the same code: red team 49 left them out
+ * of the verdict's reruns as value_across_batches had), of the same
  * problem, dtype and plug-in on the same device.
  *
  * Reruns: the claim's batch, and batches at the claim's shape
@@ -1214,11 +1218,15 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
  * batch's pairs), comparisons of one process a side left out, and those
  * giving want counted; an inconclusive one whose CI holds the claim's
  * estimate is left out (too few repeats to say either way: red team 37's
- * pilots).  Fewer than half: the claim is contested (red team
- * 33: an A/A experiment run 58 times, 57 batches inconclusive or
- * no_difference, the 58th "faster 1.484x, p 0.023"; a claim on that batch
- * was supported): *agrees is cleared, with the counts in msg; otherwise
- * the counts are added to msg when there is more than one such batch.
+ * pilots).  The verdict stands only when more than half of the counted
+ * comparisons give it (1 of 1 does).  Fewer than half: the claim is
+ * contested (red team 33: an A/A experiment run 58 times, 57 batches
+ * inconclusive or no_difference, the 58th "faster 1.484x, p 0.023"; a
+ * claim on that batch was supported): *agrees is cleared, with the counts
+ * in msg.  Exactly half (fix50; red team 49: a tie went to the claim, as
+ * the value rule's had): *agrees cleared and *tie set, the claim
+ * unsupported, no majority either way.  Otherwise the counts are added to
+ * msg when there is more than one such comparison.
  *
  * Other tries: a batch with ok rows of the same two kernels (their kernel
  * files' contents, same_family) in another configuration (another shape,
@@ -1232,7 +1240,7 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
  */
 static void across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *ra,
 			   const struct batch_row *rb, const char *va, const char *vb, const char *want, double sp,
-			   int *agrees, size_t *tries, struct strbuf *msg)
+			   int *agrees, int *tie, size_t *tries, struct strbuf *msg)
 {
 	struct code_id ia, ib;
 	*tries = 1;
@@ -1244,7 +1252,9 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 	char **seen = NULL; /* the configurations tried, as "dims code_a code_b how" */
 	struct strbuf key = STRBUF_INIT;
 	const struct batch_record *b;
-	while ((b = query_next_batch(a->q, NULL, NULL, &pos))) {
+	/* every batch, reproductions included: a reproduction reran the
+	 * same code (and a claim pinned to one must meet its own pair) */
+	while ((b = query_next_batch_all(a->q, NULL, &pos))) {
 		if (!same_kind(&b->problem, &eb->problem))
 			continue;
 		/* reruns: the same code at the claim's shape */
@@ -1301,6 +1311,14 @@ static void across_batches(struct actx *a, const struct batch_record *eb, const 
 		*agrees = 0;
 		strbuf_addf(msg, "; but only %zu of %zu %s on %s give %s%s, the others: %s: a verdict the next run "
 				 "reverses (cite the batches together, or rerun with more repeats)",
+			    k, n, what, ia.dev, want, unclean, v.others.buf);
+	} else if (n >= 2 && 2 * k == n) {
+		/* a verdict needs a majority of its reruns: one of two is a
+		 * coin, not what the code gives */
+		*agrees = 0;
+		*tie = 1;
+		strbuf_addf(msg, "; but only %zu of %zu %s on %s give %s%s, the others: %s: exactly half, no majority "
+				 "of the reruns (rerun the code, and cite what most batches give)",
 			    k, n, what, ia.dev, want, unclean, v.others.buf);
 	} else if (n >= 2) {
 		strbuf_addf(msg, "; %zu of %zu %s on %s give %s%s", k, n, what, ia.dev, want, unclean);
@@ -1534,14 +1552,20 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 		    ci[1], verdict ? verdict : "none", how, audit_id_or(ra->run_id), audit_id_or(rb->run_id));
 	add_trust_note(a, &msg, ra, va);
 	add_trust_note(a, &msg, rb, vb);
-	int agrees = verdict && !strcmp(verdict, want);
+	int agrees = verdict && !strcmp(verdict, want), tie = 0;
 	if (agrees && same_code_both_sides(a, ra, rb, want, &msg))
 		agrees = 0;
 	if (agrees && !stale && !used->one_process) {
 		size_t tries = 1;
-		across_batches(a, b, ra, rb, va, vb, want, sp, &agrees, &tries, &msg);
+		across_batches(a, b, ra, rb, va, vb, want, sp, &agrees, &tie, &tries, &msg);
 		if (agrees)
 			adjust_over_tries(b, &pc, tries, batch_comparisons(b, &pc), want, &agrees, &msg);
+	}
+	if (tie) {
+		/* no majority either way: the evidence decides nothing */
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, msg.buf);
+		free(last);
+		goto out;
 	}
 	if (agrees && stated) {
 		double lo = ci[0] - sulp, hi = ci[1] + sulp;
@@ -1636,7 +1660,10 @@ static int implied_verdict(struct actx *a, const struct batch_record *b, const s
 		return 0;
 	if (!stale) {
 		size_t tries = 1;
-		across_batches(a, b, row, brow, vn, base, v, pc.sp, &agrees, &tries, msg);
+		int tie = 0;
+		across_batches(a, b, row, brow, vn, base, v, pc.sp, &agrees, &tie, &tries, msg);
+		if (tie)
+			*kind = "unsupported";
 		if (agrees)
 			adjust_over_tries(b, &pc, tries, batch_comparisons(b, &pc), v, &agrees, msg);
 	}

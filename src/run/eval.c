@@ -12,6 +12,14 @@
  * the candidate.  Nothing here times, checks or classifies: job.c does,
  * as for every run, and gather.c writes the batch record this reads back.
  *
+ * A resubmission is the same evidence: before it promotes, the judge
+ * reads the store again for every batch of the same code against the
+ * same reference (eval_pool_batches), and a faster verdict must hold in
+ * more than half of them, the audit's rule for a verdict's reruns: the
+ * identity of code is the audit's (report/code_identity.h), read here
+ * rather than copied so that the judge and the audit never disagree on
+ * what "the same code" is.
+ *
  * Why a batch per candidate rather than one reference timing for the
  * session: a verdict compares repeats timed in the same period, in a
  * random interleaved order (plan.c), so drift and a neighbour's load land
@@ -32,7 +40,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/code_identity.h"
 #include "run/run_ctx.h"
+#include "store/query.h"
 
 /* ---- the candidate object --------------------------------------------------- */
 
@@ -314,6 +324,7 @@ struct eval_session {
 	const char **declared;        /* the parameters orig's variants declare (strings borrowed) */
 	struct eval_rules rules;
 	char *repo_abs, *store_abs;   /* realpaths: a kernel file must lie in the one and not the other */
+	struct eval_pool *pool;       /* the store's batches read so far (eval_pool_batches) */
 	int opened;
 };
 
@@ -376,6 +387,7 @@ int eval_open(const struct spec *s, const struct eval_options *o, struct eval_se
 		return error("the reference '%s' is not a variant of '%s'", rname, s->path);
 	}
 	struct eval_session *es = xcalloc(1, sizeof(*es));
+	es->pool = eval_pool_new();
 	es->orig = s;
 	es->ref = *rv;
 	es->base = *s;
@@ -447,6 +459,7 @@ void eval_close(struct eval_session *es)
 		run_close(&es->c);
 	}
 	free(es->declared);
+	eval_pool_free(es->pool);
 	free(es->repo_abs);
 	free(es->store_abs);
 	free(es);
@@ -589,12 +602,259 @@ static json_t *runs_of(const struct plan *p, size_t vi, int detailed)
 	return a;
 }
 
+/* ---- a resubmission is the same evidence ---------------------------------------- */
+
+/*
+ * What the pool keeps of a batch (struct eval_pool, eval.h): reading a
+ * run record is what costs (about 13 ms each on a loaded 2-CPU VM: a
+ * store of 277 batches took 7 s to weigh), so each batch is read once per
+ * session and kept as the identities of its rows, copied out of the query.
+ */
+struct pool_row {
+	struct code_id id;           /* strings owned (pool_row_release) */
+	int have_id;
+	enum outcome outcome;
+	char *variant, *outcome_text, *verdict; /* verdict against the baseline, or NULL */
+};
+
+struct pool_batch {
+	char *run_id, *batch_id, *problem; /* problem: name, dtype, dims and plug-in as one key */
+	int interrupted;
+	long base;                   /* the baseline's row, or -1 */
+	struct pool_row *rows;
+	size_t n_rows;
+};
+
+struct eval_pool {
+	struct pool_batch *b;        /* sorted by run_id */
+	size_t n;
+};
+
+struct eval_pool *eval_pool_new(void)
+{
+	return xcalloc(1, sizeof(struct eval_pool));
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void pool_row_release(struct pool_row *r)
+{
+	free((char *)r->id.bin);
+	free((char *)r->id.dev);
+	free((char *)r->id.cache);
+	free((char *)r->id.executor);
+	free((char *)r->id.exec_kind);
+	free((char *)r->id.clock);
+	free((char *)r->id.neutral);
+	free(r->variant);
+	free(r->outcome_text);
+	free(r->verdict);
+}
+
+void eval_pool_free(struct eval_pool *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++) {
+		for (size_t k = 0; k < p->b[i].n_rows; k++)
+			pool_row_release(&p->b[i].rows[k]);
+		free(p->b[i].rows);
+		free(p->b[i].run_id);
+		free(p->b[i].batch_id);
+		free(p->b[i].problem);
+	}
+	free(p->b);
+	free(p);
+}
+
+/* The problem's key: name, dtype, dims and plug-in (malloc'd). */
+static char *problem_key(const struct rec_problem *x)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s|%s|", x->name ? x->name : "", x->dtype ? x->dtype : "");
+	for (size_t i = 0; i < x->n_dims && i < 8; i++)
+		strbuf_addf(&sb, "%lld,", x->dims[i]);
+	strbuf_addf(&sb, "|%s", x->plugin_sha256 ? x->plugin_sha256 : "");
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The position of run_id in p (found: *at set, 1), or where it goes (0). */
+static int pool_find(const struct eval_pool *p, const char *run_id, size_t *at)
+{
+	size_t lo = 0, hi = p->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(p->b[mid].run_id, run_id);
+		if (!c) {
+			*at = mid;
+			return 1;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return 0;
+}
+
+/* Batch b of q into p, once. */
+static void pool_add(struct eval_pool *p, struct query *q, const struct batch_record *b)
+{
+	size_t at;
+	if (!b->run_id || pool_find(p, b->run_id, &at))
+		return;
+	p->b = xrealloc(p->b, (p->n + 1) * sizeof(*p->b));
+	memmove(&p->b[at + 1], &p->b[at], (p->n - at) * sizeof(*p->b));
+	p->n++;
+	struct pool_batch *e = &p->b[at];
+	memset(e, 0, sizeof(*e));
+	e->run_id = xstrdup(b->run_id);
+	e->batch_id = dup_or_null(b->batch_id);
+	e->problem = problem_key(&b->problem);
+	e->interrupted = b->interrupted;
+	e->base = -1;
+	e->rows = xcalloc(b->n_rows + 1, sizeof(*e->rows));
+	e->n_rows = b->n_rows;
+	for (size_t k = 0; k < b->n_rows; k++) {
+		const struct batch_row *x = &b->rows[k];
+		struct pool_row *r = &e->rows[k];
+		struct code_id id;
+		if (b->baseline && x->variant && !strcmp(x->variant, b->baseline))
+			e->base = (long)k;
+		r->outcome = x->outcome;
+		r->variant = dup_or_null(x->variant);
+		r->outcome_text = dup_or_null(x->outcome_text);
+		r->verdict = x->have_cmp ? dup_or_null(x->cmp.verdict) : NULL;
+		if (!code_identity(q, x, &id))
+			continue;
+		r->have_id = 1;
+		r->id = id;
+		r->id.bin = dup_or_null(id.bin);
+		r->id.dev = dup_or_null(id.dev);
+		r->id.cache = dup_or_null(id.cache);
+		r->id.executor = dup_or_null(id.executor);
+		r->id.exec_kind = dup_or_null(id.exec_kind);
+		r->id.clock = dup_or_null(id.clock);
+		r->id.neutral = dup_or_null(id.neutral);
+	}
+}
+
+/* Does a row that did not end ok count as a batch of the code that is not
+ * faster?  Yes, unless it is what is not the code's (aborted, no_device,
+ * the judge's reference failing) or a build that never ran. */
+static int pool_row_counts(const struct pool_row *x)
+{
+	switch (x->outcome) {
+	case OUTCOME_BUILD_FAILED:
+	case OUTCOME_ABORTED:
+	case OUTCOME_NO_DEVICE:
+	case OUTCOME_REFERENCE_FAILED:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* Where batch e decides for (ic against ir), 1 with *faster and *verdict
+ * (borrowed from e); 0 when it does not: no ok baseline row of ir's code,
+ * no row of ic's code that counts, or only a row of ic's echo-neutral
+ * object that gives faster. */
+static int pool_decides(const struct pool_batch *e, const struct code_id *ic, const struct code_id *ir, int *faster,
+			const char **verdict)
+{
+	const struct pool_row *base = e->base >= 0 ? &e->rows[e->base] : NULL, *cand = NULL;
+	int neutral_only = 0;
+	if (!base || base->outcome != OUTCOME_OK || !base->have_id || strcmp(base->id.dev, ir->dev) ||
+	    !code_same_built_way(&base->id, ir))
+		return 0;
+	for (size_t i = 0; i < e->n_rows; i++) {
+		const struct pool_row *x = &e->rows[i];
+		if (x == base || !x->have_id || strcmp(x->id.dev, ic->dev))
+			continue;
+		if (code_same_built_way(&x->id, ic)) {
+			cand = x;
+			neutral_only = 0;
+			break;
+		}
+		if (!cand && code_same_way(&x->id, ic)) {
+			cand = x;
+			neutral_only = 1;
+		}
+	}
+	if (!cand || !pool_row_counts(cand))
+		return 0;
+	if (cand->outcome != OUTCOME_OK || !cand->verdict) {
+		*faster = 0;
+		*verdict = cand->outcome != OUTCOME_OK ? (cand->outcome_text ? cand->outcome_text : "not ok")
+						       : "no comparison";
+		return 1;
+	}
+	*faster = !strcmp(cand->verdict, "faster");
+	*verdict = cand->verdict;
+	return !(neutral_only && *faster);
+}
+
+int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_id, const char *cand, const char *ref,
+		      struct eval_pooled *w)
+{
+	struct eval_pool *own = pool ? NULL : eval_pool_new();
+	struct eval_pool *p = pool ? pool : own;
+	int rc = -1;
+	/* every batch, reproductions included (a reproduction reran the
+	 * code), each read once per pool */
+	size_t at;
+	for (size_t i = q->n; i-- > 0;) {
+		const struct batch_record *b;
+		if (q->e[i].a.is_batch && !pool_find(p, q->e[i].run_id, &at) && (b = query_batch_at(q, i)))
+			pool_add(p, q, b);
+	}
+	if (!pool_find(p, run_id, &at))
+		goto out;
+	const struct pool_batch *eb = &p->b[at];
+	const struct pool_row *rc_row = NULL, *rr_row = NULL;
+	for (size_t k = 0; k < eb->n_rows; k++) {
+		const char *v = eb->rows[k].variant;
+		if (v && !strcmp(v, cand))
+			rc_row = &eb->rows[k];
+		if (v && !strcmp(v, ref))
+			rr_row = &eb->rows[k];
+	}
+	if (!rc_row || !rr_row || !rc_row->have_id || !rr_row->have_id)
+		goto out;
+	size_t shown = 0;
+	for (size_t i = p->n; i-- > 0;) {
+		const struct pool_batch *e = &p->b[i];
+		int faster;
+		const char *verdict;
+		if ((e != eb && (e->interrupted || strcmp(e->problem, eb->problem))) ||
+		    !pool_decides(e, &rc_row->id, &rr_row->id, &faster, &verdict))
+			continue;
+		w->n++;
+		w->k += faster;
+		w->n_earlier += e != eb;
+		if (e != eb && !faster && shown++ < 6)
+			strbuf_addf(&w->others, "%s%s (%s)", w->others.len ? ", " : "", verdict,
+				    e->batch_id ? e->batch_id : e->run_id);
+	}
+	if (shown > 6)
+		strbuf_addstr(&w->others, ", ...");
+	rc = 0;
+out:
+	eval_pool_free(own);
+	return rc;
+}
+
 /* One line a proposer can act on: promoted, or why not (malloc'd).
  * same_code: "binary" or "echo" when the candidate's code is the
  * reference's (its binary, or its object with every EV_PARAM echo held
- * constant), else NULL. */
+ * constant), else NULL; w: the batches of this code against the
+ * reference's (eval_pool_batches), n 0 when none could be read. */
 static char *decision_text(const struct batch_row *cand, const struct batch_row *ref, int promoted,
-			   const char *same_code)
+			   const char *same_code, const struct eval_pooled *w)
 {
 	if (!cand)
 		return xstrdup("not promoted: the batch holds no row of the candidate");
@@ -614,9 +874,20 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 			       !strcmp(same_code, "binary") ? "the same binary"
 							    : "the same object with every EV_PARAM echo held constant",
 			       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
-	return xstrfmt("%s: %s, %.3fx [%.3f, %.3f] over the reference%s%s", promoted ? "promoted" : "not promoted",
+	int faster = c->verdict && !strcmp(c->verdict, "faster");
+	if (faster && !promoted && w->n > 1)
+		return xstrfmt("not promoted: faster in this batch, %.3fx [%.3f, %.3f] over the reference, but in only %zu "
+			       "of %zu batches of this code against the reference's code (%zu earlier; not faster: %s): "
+			       "a verdict one batch drew, not what the code gives (a resubmission is weighed with its "
+			       "earlier batches, and promoted when more than half of them are faster)",
+			       c->speedup, c->speedup_ci[0], c->speedup_ci[1], w->k, w->n, w->n_earlier, w->others.buf);
+	char earlier[160] = "";
+	if (w->n_earlier)
+		snprintf(earlier, sizeof(earlier), "; faster in %zu of %zu batches of this code against the reference's "
+			 "code (%zu earlier)", w->k, w->n, w->n_earlier);
+	return xstrfmt("%s: %s, %.3fx [%.3f, %.3f] over the reference%s%s%s", promoted ? "promoted" : "not promoted",
 		       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1], c->verdict_reason ? ": " : "",
-		       c->verdict_reason ? c->verdict_reason : "");
+		       c->verdict_reason ? c->verdict_reason : "", earlier);
 }
 
 /* The answer, from the batch record as stored and the plan that made it:
@@ -646,12 +917,23 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	int promoted = !interrupted && !same_code && cand && ref && cand->outcome == OUTCOME_OK &&
 		       ref->outcome == OUTCOME_OK && cand->have_cmp && cand->cmp.verdict &&
 		       !strcmp(cand->cmp.verdict, "faster");
+	/* a resubmission is the same evidence (red team 48: the same code
+	 * sent until one batch says faster): faster must hold in more than
+	 * half of the batches of this code against the reference's, this one
+	 * included; a store that cannot be read again promotes nothing */
+	struct eval_pooled w = EVAL_POOLED_INIT;
+	struct query q = QUERY_INIT;
+	int pooled = cand && ref && query_open(&q, es->c.st.root) == 0 &&
+		     eval_pool_batches(&q, es->pool, b->run_id, name, es->ref.name, &w) == 0;
+	query_release(&q);
+	if (promoted && (!pooled || 2 * w.k <= w.n))
+		promoted = 0;
 	json_t *a = json_object();
 	json_object_set_new(a, "candidate", json_string(name));
 	json_object_set_new(a, "outcome", json_string(cand ? cand->outcome_text : "aborted"));
 	json_object_set_new(a, "reason", cand && cand->reason ? json_string(cand->reason) : json_null());
 	json_object_set_new(a, "promoted", json_boolean(promoted));
-	char *d = decision_text(cand, ref, promoted, same_code);
+	char *d = decision_text(cand, ref, promoted, same_code, &w);
 	if (interrupted) {
 		const char *so_far = d + (!strncmp(d, "not promoted: ", 14) ? 14 : !strncmp(d, "promoted: ", 10) ? 10 : 0);
 		char *x = xstrfmt("not promoted: interrupted (SIGINT/SIGTERM) before every repeat ran; so far: %s", so_far);
@@ -661,6 +943,11 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	json_object_set_new(a, "decision", json_string(d));
 	json_object_set_new(a, "interrupted", json_boolean(interrupted));
 	free(d);
+	json_object_set_new(a, "batches_of_code",
+			    pooled ? json_pack("{s:I, s:I, s:I}", "weighed", (json_int_t)w.n, "faster", (json_int_t)w.k,
+					       "earlier", (json_int_t)w.n_earlier)
+				   : json_null());
+	strbuf_release(&w.others);
 	int cs = cand && cand->have_stats;
 	json_object_set_new(a, "median_us", cs ? num(cand->stats.median) : json_null());
 	json_object_set_new(a, "median_ci_us", cs ? interval(cand->stats.median_ci) : json_null());

@@ -15,7 +15,10 @@
  * --lineage`, `ls` and the audit see it like any run.  The answer is one
  * JSON object: outcome and its reason, median with its CI, the speedup
  * over the reference with its CI and verdict, whether it is promoted, the
- * run and batch ids, and whether the build cache already held it.
+ * run and batch ids, and whether the build cache already held it.  A
+ * candidate is promoted only when its verdict is faster in more than half
+ * of the batches of its code against the reference's in the store, this
+ * one included (eval_pool_batches): a resubmission is the same evidence.
  *
  * Every candidate is an adversary: its source text is written under the
  * runner's own directory (EVAL_SRC_DIR, named by the text's SHA-256, so
@@ -34,6 +37,7 @@
 
 #include "run/run.h"
 #include "run/spec.h"
+#include "store/query.h"
 
 /* Where candidates' source texts are written, relative to the repository
  * root (git-ignored build output; the compiler may read it, the store
@@ -127,5 +131,41 @@ int eval_repeats(const struct eval_session *es);
  */
 json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *status);
 void eval_close(struct eval_session *es);
+
+/*
+ * A resubmission is the same evidence (fix50; red team 48: a proposer
+ * that sends the same code until one batch says faster).  The batches of
+ * store q that ran the candidate's code against the reference's code,
+ * this one (batch `run_id`, rows `cand` and `ref`) and every earlier one:
+ * the same problem, dtype, shape and plug-in, the same device, of any
+ * experiment, `evident reproduce`'s included, not interrupted, the
+ * reference's code the batch's baseline and ok; the candidate's code is
+ * its binary or its sources, command line and parameters, run the same
+ * way (report/code_identity.h, code_same_built_way, as the audit's
+ * reruns), and a row of the same echo-neutral object alone counts only
+ * where it is not faster (the kernel can tell that build apart: red team
+ * 49).  Each such batch decides once: faster, or not (another verdict, or
+ * the candidate's row not ok, a configuration's refusal aside).  The
+ * candidate is promoted only when more than half of them are faster.
+ */
+struct eval_pooled {
+	size_t n;                /* the batches that decide, this one included */
+	size_t k;                /* of those, the ones whose verdict is faster */
+	size_t n_earlier;        /* the other (earlier) batches among the n */
+	struct strbuf others;    /* up to 6 of the others' verdicts when not faster: "VERDICT (BATCH)" */
+};
+#define EVAL_POOLED_INIT { 0, 0, 0, STRBUF_INIT }
+/* What a session has read of the store's batches, each once (the rows'
+ * code identities: reading run records is what costs); new, and freed
+ * with eval_pool_free (NULL accepted). */
+struct eval_pool;
+struct eval_pool *eval_pool_new(void);
+void eval_pool_free(struct eval_pool *p);
+/* Fill *w for batch run_id of q and its rows named cand and ref, reading
+ * into pool the batches of q it has not seen (pool NULL: a pool of this
+ * call alone); *w is released by the caller (strbuf_release(&w->others)).
+ * 0, or -1 when the batch or either row is not in q (w counts nothing). */
+int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_id, const char *cand, const char *ref,
+		      struct eval_pooled *w);
 
 #endif /* EVIDENT_EVAL_H */

@@ -74,7 +74,7 @@ check([x["line"] for x in a] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 
 h = by[1]
 for k in ["candidate", "outcome", "reason", "promoted", "decision", "interrupted", "median_us", "median_ci_us", "speedup",
           "speedup_ci", "verdict", "verdict_reason", "p", "clock", "runs", "reference", "repeats", "batch",
-          "build", "kernel", "source_sha256", "lineage", "notes", "seconds"]:
+          "build", "kernel", "source_sha256", "lineage", "notes", "seconds", "batches_of_code"]:
     check(k in h, "the answer lacks '%s'" % k)
 check(h["outcome"] == "ok" and h["reason"] is None and h["interrupted"] is False, "the honest candidate is ok: %s" % h["decision"])
 lo, hi = h["median_ci_us"]
@@ -97,6 +97,14 @@ check(g["candidate"] == "again" and g["outcome"] == "ok", "the resubmission judg
 check(g["build"]["cache_hit"] is True, "the identical resubmission is a build cache hit")
 check(g["build"]["binary_sha256"] == h["build"]["binary_sha256"], "the same object")
 check(g["batch"] != h["batch"], "a batch per candidate")
+# a resubmission is the same evidence (fix50): the second batch of the
+# code is weighed with the first, and promoted only when both are faster
+check(h["batches_of_code"] == {"weighed": 1, "faster": int(h["verdict"] == "faster"), "earlier": 0},
+      "the first batch of its code: %s" % h["batches_of_code"])
+check(g["batches_of_code"] == {"weighed": 2, "faster": int(h["verdict"] == "faster") + int(g["verdict"] == "faster"),
+                               "earlier": 1}, "the resubmission weighed with the first: %s" % g["batches_of_code"])
+check(g["promoted"] == (g["verdict"] == "faster" and h["verdict"] == "faster"),
+      "a resubmission promoted on more than half of its code's batches: %s" % g["decision"])
 w = by[3]
 check(w["outcome"] == "wrong_output" and not w["promoted"] and "out of tolerance" in w["reason"],
       "wrong output said: %s" % w["decision"])

@@ -941,6 +941,46 @@ static int setup(void **state)
 	assert_int_equal(sha256_file_hex("nd.c", ndsha), 0);
 	put_host_run(&st, "20260116T000000Z-nd-a", "nd", "nd", NULL, "nd.c", ndsha, "ndbin", NULL, "ok");
 	put_host_run(&st, "20260116T000001Z-nd-b", "nd", "nd", NULL, "nd.c", ndsha, "ndbin", NULL, "no_device");
+	/* fix50: verdict claims against reruns of one code (vt.c, vr.c and
+	 * vo.c, each against fz.c).  vt: a batch faster 4.5x, another no_difference; a tie.
+	 * vr: a batch no_difference, reproduced 3 times (faster once,
+	 * no_difference twice); a claim pinned to the faster reproduction.
+	 * vo: one batch, faster: 1 of 1. */
+	static const struct {
+		const char *exp, *of, *verdict;
+		double ratio, lo, hi, p;
+	} vt[] = { { "vt", NULL, "faster", 4.536, 3.304, 8.851, 0.001 },
+		   { "vt", NULL, "no_difference", 1.001, 0.996, 1.006, 0.8 },
+		   { "vr", NULL, "no_difference", 1.001, 0.996, 1.006, 0.8 },
+		   { "vr", "20260125T000029Z-vr-2-batch", "faster", 4.536, 3.304, 8.851, 0.001 },
+		   { "vr", "20260125T000029Z-vr-2-batch", "no_difference", 0.999, 0.994, 1.004, 0.7 },
+		   { "vr", "20260125T000029Z-vr-2-batch", "no_difference", 1.002, 0.997, 1.007, 0.6 },
+		   { "vo", NULL, "faster", 4.536, 3.304, 8.851, 0.001 } };
+	for (size_t i = 0; i < ARRAY_SIZE(vt); i++) {
+		char *bid = xstrfmt("20260125T0000%zu9Z-%s-%zu-batch", i, vt[i].exp, i);
+		char *zid = xstrfmt("20260125T0000%zu0Z-%s-z", i, vt[i].exp);
+		char *aid = xstrfmt("20260125T0000%zu1Z-%s-va", i, vt[i].exp);
+		put_host_run(&st, zid, vt[i].exp, "z", bid, "fz.c", fzsha, "fzbin", NULL, "ok");
+		/* a kernel file per experiment: vt.c, vr.c, vo.c (no rerun or
+		 * try of the others) */
+		char *path = xstrfmt("%s.c", vt[i].exp), *bin = xstrfmt("%sbin", vt[i].exp), vsha[SHA256_HEX_LEN + 1];
+		f = fopen(path, "w");
+		fprintf(f, "int %s;\n", vt[i].exp);
+		fclose(f);
+		assert_int_equal(sha256_file_hex(path, vsha), 0);
+		put_host_run(&st, aid, vt[i].exp, "va", bid, path, vsha, bin, NULL, "ok");
+		free(path);
+		free(bin);
+		json_t *rows = json_pack("[o, o]", host_row("z", zid, NULL, NULL, 0, 0, 0, 0),
+					 host_row("va", aid, NULL, vt[i].verdict, vt[i].ratio, vt[i].lo, vt[i].hi, vt[i].p));
+		if (vt[i].of)
+			put_host_repro(&st, bid, vt[i].exp, vt[i].of, rows);
+		else
+			put_host_batch(&st, bid, vt[i].exp, rows);
+		free(bid);
+		free(zid);
+		free(aid);
+	}
 	/* batches of experiment r and their reproductions, oldest first */
 	const enum repro_verdict ok2[] = { REPRO_REPRODUCED, REPRO_REPRODUCED };
 	const enum repro_verdict bad2[] = { REPRO_REPRODUCED, REPRO_NOT_REPRODUCED };
@@ -1547,6 +1587,45 @@ static void test_reruns_not_clean(void **state)
 	free(f);
 }
 
+/*
+ * fix50: the verdict rule is the value rule's (red team 49, findings 2
+ * and its "not reached"): reproductions are reruns of the same code, and
+ * a verdict stands only when more than half of the deciding reruns give
+ * it.  vt: faster in one batch of two, no_difference in the other: a tie,
+ * unsupported (before: "1 of 2 ... give faster", supported).  vr: pinned
+ * to the one reproduction of four batches of the code that says faster
+ * (before: supported: the reproductions, the claim's own among them, were
+ * left out, and the original alone was 1 comparison, too few to count).
+ * vo: faster in its only batch, 1 of 1: supported.
+ */
+static void test_verdict_reruns_majority(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: faster experiment=vt a=va b=z run=20260125T000009Z-vt-0-batch -->\n"
+			"<!-- claim: faster experiment=vr a=va b=z run=20260125T000039Z-vr-3-batch -->\n"
+			"<!-- claim: faster experiment=vo a=va b=z -->\n"
+			"<!-- claim: no-difference experiment=vr a=va b=z -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: unsupported: faster va vs z: speedup of va over z 4.536x [3.304, 8.851], "
+				  "verdict faster"));
+	assert_non_null(strstr(f, "; but only 1 of 2 batches of the same code on "));
+	assert_non_null(strstr(f, " give faster, the others: no_difference (20260125T000019Z-vt-1-batch): exactly half, "
+				  "no majority of the reruns"));
+	assert_non_null(strstr(f, "t.md:2: contradicted: faster va vs z: speedup of va over z 4.536x"));
+	assert_non_null(strstr(f, "; but only 1 of 4 batches of the same code on "));
+	assert_non_null(strstr(f, "no_difference (20260125T000059Z-vr-5-batch), no_difference "
+				  "(20260125T000049Z-vr-4-batch), no_difference (20260125T000029Z-vr-2-batch)"));
+	assert_non_null(strstr(f, "t.md:3: supported: faster va vs z: speedup of va over z 4.536x"));
+	/* the newest batch of vr that is no reproduction: 3 of 4 */
+	assert_non_null(strstr(f, "t.md:4: supported: no-difference va vs z: "));
+	assert_non_null(strstr(f, "; 3 of 4 batches of the same code on "));
+	assert_int_equal(c.unsupported, 1);
+	assert_int_equal(c.contradicted, 1);
+	assert_int_equal(c.supported, 2);
+	free(f);
+}
+
 /* A commit of an empty tree in the repository at ".", on parent (NULL:
  * none), its id into out (41 bytes). */
 static void make_commit_with(git_repository *repo, const git_oid *parent_id, const char *msg, const char *file,
@@ -2074,6 +2153,7 @@ int main(void)
 		cmocka_unit_test(test_value_no_ci_across_batches),
 		cmocka_unit_test(test_value_reproductions_and_majority),
 		cmocka_unit_test(test_value_neutral_twin),
+		cmocka_unit_test(test_verdict_reruns_majority),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

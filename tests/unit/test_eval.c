@@ -4,7 +4,9 @@
  * spec's declared parameters, lineage text, bounds), each refusal naming
  * what and where, and a line of input read as one JSON object.  The judge
  * itself (a batch through job.c) is exercised end to end by
- * tests/cli/t0130-eval.sh.
+ * tests/cli/t0130-eval.sh; which earlier batches weigh a resubmitted
+ * candidate (eval_pool_batches) on a store of hand-made records here, and
+ * end to end by t0134.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/runcmd.h"
 #include "run/eval.h"
+#include "store/store.h"
 
 static const char *const declared[] = { "BLOCK_M", "BLOCK_N", NULL };
 static const struct eval_rules rules = { "naive", declared, ".c", 64 };
@@ -165,6 +169,155 @@ static void test_lines(void **state)
 	json_decref(j);
 }
 
+/* ---- a resubmission is the same evidence (eval_pool_batches) ------------------- */
+
+/* A host run record id of variant var in batch bid: kernel file path
+ * (content sha), binary bin, echo-neutral object neutral (NULL: none), at
+ * shape N=n; outcome as given. */
+static void put_run(struct store *st, const char *id, const char *var, const char *bid, const char *path,
+		    const char *sha, const char *bin, const char *neutral, int n, const char *outcome)
+{
+	char hex[SHA256_HEX_LEN + 1];
+	const char *samples = "# us\n100\n";
+	assert_int_equal(store_put(st, samples, strlen(samples), hex), 0);
+	json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:{s:b, s:i, s:[]},"
+			      " s:{s:[{s:s, s:s}], s:s, s:{s:[s, s, s], s:s}}, s:{s:s, s:{s:s}, s:i},"
+			      " s:{s:s}, s:{s:s, s:s, s:{s:i}, s:[s]}, s:s}",
+			      "kind", "variant", "format", "evident-run/1", "experiment", "ev", "variant", var, "batch_id",
+			      bid, "outcome", outcome, "backend", "host", "correctness", "pass", 1, "seeds", 0, "results",
+			      "code", "sources", "path", path, "sha256", sha, "binary_sha256", bin, "compiler", "argv", "cc",
+			      "-O2", path, "version", "cc 1", "timing", "samples_object", hex, "method", "cache", "hot",
+			      "samples_requested", 1, "device", "name", "AMD EPYC", "problem", "name", "p2", "dtype", "fp32",
+			      "shape", "N", n, "dims", "N", "started_utc", "2026-01-01T00:00:00.000Z");
+	assert_non_null(m);
+	if (neutral)
+		json_object_set_new(json_object_get(m, "code"), "echo_neutral_sha256", json_string(neutral));
+	assert_int_equal(store_commit(st, id, m), 0);
+	json_decref(m);
+}
+
+/* A batch row of var (run id), outcome, and its verdict against the
+ * baseline (NULL: the baseline's own row). */
+static json_t *row_of(const char *var, const char *id, const char *outcome, const char *verdict)
+{
+	if (!verdict)
+		return json_pack("{s:s, s:s, s:s, s:n}", "variant", var, "run_id", id, "outcome", outcome, "comparison");
+	return json_pack("{s:s, s:s, s:s, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:[i, i]}}", "variant", var,
+			 "run_id", id, "outcome", outcome, "comparison", "speedup", "ratio", 2.0, "ci", 1.5, 2.5,
+			 "mann_whitney", "p", 0.01, "p_adjusted", 0.01, "verdict", verdict, "repeats", 3, 3);
+}
+
+/*
+ * Batch i (id 20260201T0000<i>9Z-ev-<i>-batch): the reference's code
+ * (ref.c, refbin) as `ref` against a row `c` of (path, sha, bin, neutral),
+ * its outcome and verdict; baseline `ref` unless ref_not_base (then the
+ * candidate's row is the baseline); a reproduction of batch 1 when repro;
+ * at shape N=n.
+ */
+static void put_pair(struct store *st, int i, const char *path, const char *sha, const char *bin, const char *neutral,
+		     const char *outcome, const char *verdict, int n, int ref_not_base, int repro)
+{
+	char refsha[SHA256_HEX_LEN + 1];
+	sha256_hex("ref", 3, refsha);
+	char *bid = xstrfmt("20260201T0000%02d9Z-ev-%d-batch", i, i), *rid = xstrfmt("20260201T0000%02d0Z-ev-ref", i),
+	     *cid = xstrfmt("20260201T0000%02d1Z-ev-c", i);
+	put_run(st, rid, "ref", bid, "ref.c", refsha, "refbin", NULL, n, "ok");
+	put_run(st, cid, "c", bid, path, sha, bin, neutral, n, outcome);
+	json_t *rows = json_pack("[o, o]", row_of("ref", rid, "ok", ref_not_base ? "slower" : NULL),
+				 row_of("c", cid, outcome, ref_not_base ? NULL : verdict));
+	json_t *b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f}, s:{s:s, s:s, s:{s:i}, "
+			      "s:[s]}, s:o}",
+			      "kind", "batch", "format", "evident-batch/1", "experiment", "ev", "batch_id", bid, "baseline",
+			      ref_not_base ? "c" : "ref", "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm",
+			      "comparisons", (json_int_t)1, "alpha", 0.05, "threshold", 0.01, "problem", "name", "p2",
+			      "dtype", "fp32", "shape", "N", n, "dims", "N", "variants", rows);
+	assert_non_null(b);
+	if (repro)
+		json_object_set_new(b, "reproduction",
+				    json_pack("{s:s, s:s, s:f, s:b, s:[]}", "of", "20260201T0000019Z-ev-1-batch", "commit",
+					      "0123456789abcdef0123456789abcdef01234567", "threshold", 0.01, "reproduced",
+					      0, "variants"));
+	assert_int_equal(store_commit(st, bid, b), 0);
+	json_decref(b);
+	free(bid);
+	free(rid);
+	free(cid);
+}
+
+/*
+ * Red team 48's resubmission: the same code sent until one batch says
+ * faster.  This batch (9) is faster; the earlier batches of the same code
+ * against the reference's are inconclusive (1), slower (2), faster
+ * in a reproduction of 1 (3), crashed (7), and a twin that shares only the
+ * echo-neutral object is slower (6): 2 of 6 faster, not promoted.  Left
+ * out: another shape (4), a twin of the echo-neutral object alone that is
+ * faster (5: that build can be told apart, so it only counts against),
+ * a batch whose baseline is not the reference (8).  A batch alone decides
+ * for itself: 1 of 1.
+ */
+static void test_pool_resubmissions(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/evident-test-eval.XXXXXX", csha[SHA256_HEX_LEN + 1], tsha[SHA256_HEX_LEN + 1];
+	assert_non_null(mkdtemp(dir));
+	char *root = xstrfmt("%s/store", dir);
+	struct store st = STORE_INIT;
+	assert_int_equal(store_open(&st, root, 1), 0);
+	sha256_hex("cand", 4, csha);
+	sha256_hex("twin", 4, tsha);
+	put_pair(&st, 1, "c.c", csha, "cbin", "cneutral", "ok", "inconclusive", 256, 0, 0);
+	put_pair(&st, 2, "c.c", csha, "cbin", "cneutral", "ok", "slower", 256, 0, 0);
+	put_pair(&st, 3, "c.c", csha, "cbin", "cneutral", "ok", "faster", 256, 0, 1);
+	put_pair(&st, 4, "c.c", csha, "cbin", "cneutral", "ok", "faster", 512, 0, 0);
+	put_pair(&st, 5, "t.c", tsha, "tbin", "cneutral", "ok", "faster", 256, 0, 0);
+	put_pair(&st, 6, "t.c", tsha, "tbin", "cneutral", "ok", "slower", 256, 0, 0);
+	put_pair(&st, 7, "c.c", csha, "cbin", "cneutral", "crashed", NULL, 256, 0, 0);
+	put_pair(&st, 8, "c.c", csha, "cbin", "cneutral", "ok", "faster", 256, 1, 0);
+	put_pair(&st, 9, "c.c", csha, "cbin", "cneutral", "ok", "faster", 256, 0, 0);
+	put_pair(&st, 10, "c.c", csha, "cbin2", "cneutral", "ok", "faster", 1024, 0, 0);
+	store_release(&st);
+
+	struct query q = QUERY_INIT;
+	struct eval_pooled w = EVAL_POOLED_INIT;
+	assert_int_equal(query_open(&q, root), 0);
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &w), 0);
+	assert_int_equal(w.n, 6);
+	assert_int_equal(w.k, 2);
+	assert_int_equal(w.n_earlier, 5);
+	assert_non_null(strstr(w.others.buf, "crashed (20260201T0000079Z-ev-7-batch)"));
+	assert_non_null(strstr(w.others.buf, "slower (20260201T0000069Z-ev-6-batch)"));
+	assert_non_null(strstr(w.others.buf, "slower (20260201T0000029Z-ev-2-batch)"));
+	assert_non_null(strstr(w.others.buf, "inconclusive (20260201T0000019Z-ev-1-batch)"));
+	assert_null(strstr(w.others.buf, "-ev-4-"));
+	strbuf_release(&w.others);
+	/* alone at its shape: 1 of 1; a session's pool reads each batch once
+	 * and weighs the same from what it kept */
+	struct eval_pool *pool = eval_pool_new();
+	struct eval_pooled w1 = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, pool, "20260201T0000109Z-ev-10-batch", "c", "ref", &w1), 0);
+	assert_int_equal(w1.n, 1);
+	assert_int_equal(w1.k, 1);
+	assert_int_equal(w1.n_earlier, 0);
+	strbuf_release(&w1.others);
+	struct eval_pooled w3 = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, pool, "20260201T0000099Z-ev-9-batch", "c", "ref", &w3), 0);
+	assert_true(w3.n == 6 && w3.k == 2 && w3.n_earlier == 5);
+	strbuf_release(&w3.others);
+	/* no such batch */
+	struct eval_pooled w2 = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, pool, "20260201T0000999Z-ev-x-batch", "c", "ref", &w2), -1);
+	assert_int_equal(w2.n, 0);
+	strbuf_release(&w2.others);
+	eval_pool_free(pool);
+	query_release(&q);
+	const char *const rm[] = { "rm", "-rf", dir, NULL };
+	struct run_opts o = { .argv = rm };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_true(r.exited && r.exit_code == 0);
+	free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_undeclared_when_none),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_pool_resubmissions),
 	};
 	return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
 }

@@ -1,0 +1,59 @@
+# t0134: a resubmission is the same evidence (fix50; red team 48: eval
+# promoted on one batch's `faster`, so a proposer that sends the same code
+# again and again gets `promoted: true` from its luckiest batch).  eval
+# weighs every batch of the candidate's code against the reference's code
+# in the store (the same problem, shape and device; any session) and
+# promotes only when more than half of them, this one included, are
+# faster; the answer's batches_of_code says how many it weighed.  Here the
+# candidate is the tiny kernel without the sleep against the reference
+# `envslow` (its code sleeps EVIDENT_TINY_EXTRA_MS a launch when the
+# runner's environment sets it): two batches with no sleep (the same work:
+# not faster), then three with 100 ms (faster each time: the kernel takes
+# about 15 ms a launch under the sanitizers at a load of 10, and 30 ms
+# left two of three inconclusive there): 1 of 3 and 2 of 4 are not
+# promoted, 3 of 5 is.  Whatever the draw, every answer must weigh every
+# batch so far and promote by the rule.  An honest improvement is promoted once most
+# of its batches hold it.
+. "$REPO/tests/cli/lib.sh"
+. "$REPO/tests/cli/paper-lib.sh"
+runs_alone "verdicts timed on the CPU"
+setup_tiny_repo
+for i in 1 2; do echo '{"name": "cand", "params": {"ENVSLEEP": 0}}'; done > two.jsonl
+for i in 1 2 3; do echo '{"name": "cand", "params": {"ENVSLEEP": 0}}'; done > three.jsonl
+"$EVIDENT" eval --reference envslow --no-progress tiny-env.yaml < two.jsonl > "$TEST_TMP/a1" 2> "$TEST_TMP/e1" ||
+	{ cat "$TEST_TMP/e1"; fail "eval (no sleep) exited $?"; }
+EVIDENT_TINY_EXTRA_MS=100 "$EVIDENT" eval --reference envslow --no-progress tiny-env.yaml < three.jsonl \
+	> "$TEST_TMP/a2" 2> "$TEST_TMP/e2" || { cat "$TEST_TMP/e2"; fail "eval (100 ms sleep) exited $?"; }
+cat "$TEST_TMP/a1" "$TEST_TMP/a2" > "$TEST_TMP/answers"
+python3 - "$TEST_TMP/answers" <<'P' || { cat "$TEST_TMP/answers"; fail "the answers are not as expected"; }
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+def check(cond, what):
+    if not cond:
+        print("FAIL:", what, file=sys.stderr)
+        sys.exit(1)
+check(len(a) == 5 and all(x["outcome"] == "ok" and x["reference"]["outcome"] == "ok" for x in a), "5 ok batches")
+check(all(not x["build"]["same_code_as_reference"] for x in a), "the candidate's code is not the reference's")
+check(any(x["verdict"] == "faster" for x in a[2:]), "the reference sleeping 100 ms a launch, the candidate is faster: %s"
+      % [x["decision"] for x in a[2:]])
+# the rule, answer by answer: every batch of the code so far is weighed
+k = 0
+for i, x in enumerate(a, 1):
+    k += x["verdict"] == "faster"
+    check(x["batches_of_code"] == {"weighed": i, "faster": k, "earlier": i - 1},
+          "answer %d weighed %s, not %d batches with %d faster" % (i, x["batches_of_code"], i, k))
+    want = x["verdict"] == "faster" and 2 * k > i
+    check(x["promoted"] == want, "answer %d: promoted %s, %d of %d faster: %s" % (i, x["promoted"], k, i, x["decision"]))
+    if x["verdict"] == "faster" and not want:
+        check(x["decision"].startswith("not promoted: faster in this batch, ") and
+              ("but in only %d of %d batches of this code against the reference's code (%d earlier; not faster: "
+               % (k, i, i - 1)) in x["decision"], "the decision says why: %s" % x["decision"])
+# the usual draw (the two batches with no sleep not faster, each about 39
+# in 40; the three with it faster): 1 of 3, 2 of 4 (a tie) held back, 3 of
+# 5 promoted
+if [x["verdict"] == "faster" for x in a] == [False, False, True, True, True]:
+    check([x["promoted"] for x in a] == [False, False, False, False, True], "promoted: %s" % [x["promoted"] for x in a])
+    check("faster in 3 of 5 batches of this code against the reference's code (4 earlier)" in a[4]["decision"],
+          a[4]["decision"])
+P
+exit 0
