@@ -485,7 +485,7 @@ static void __attribute__((noreturn, noinline)) child_exec(const struct child_pl
 int run_command(const struct run_opts *o, struct run_result *res)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, execp[2] = { -1, -1 };
-	int chp[2] = { -1, -1 }, ctlp[2] = { -1, -1 }, keep_child[RUN_MAX_PASS_FD] = { -1, -1, -1, -1 };
+	int chp[2] = { -1, -1 }, ctlp[2] = { -1, -1 }, keep_child[RUN_MAX_PASS_FD];
 	volatile int ch_child = -1, ctl_child = -1; /* set again after the vfork: in memory, not a register */
 	int want_err = o->err && !o->merge_stderr;
 	char **env = build_env(o->env_set, o->env_keep);
@@ -494,6 +494,8 @@ int run_command(const struct run_opts *o, struct run_result *res)
 	memset(res, 0, sizeof(*res));
 	res->box_exit_s = -1;
 	double t0 = mono_now();
+	for (int i = 0; i < RUN_MAX_PASS_FD; i++)
+		keep_child[i] = -1;
 
 	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(execp, O_CLOEXEC) < 0 ||
 	    (want_err && pipe2(errp, O_CLOEXEC) < 0) ||

@@ -57,7 +57,7 @@ typedef void (*line_fn)(const char *line, void *ctx);
  */
 typedef int (*chan_fn)(const char *buf, size_t n, int reply_fd, void *ctx);
 
-#define RUN_MAX_PASS_FD 4
+#define RUN_MAX_PASS_FD 5
 /* stdout and stderr are each kept up to this; the rest is drained and counted */
 #define RUN_KEEP_BYTES ((size_t)4 << 20)
 

@@ -586,6 +586,12 @@ int sandbox_no_exec(void)
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
 		    const char *const *ro_files, int *filter_fd)
 {
+	return sandbox_wrap_fresh(sb, prof, inner, ro_files, NULL, filter_fd);
+}
+
+char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
+			  const char *const *ro_files, const char *fresh, int *filter_fd)
+{
 	struct argvb a = { 0 };
 	*filter_fd = -1;
 	if (sb->on) {
@@ -628,6 +634,13 @@ char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const c
 		for (int i = 0; ro_files && ro_files[i]; i++) {
 			char *f = abs_of(ro_files[i]);
 			push3(&a, "--ro-bind", f, f);
+			free(f);
+		}
+		if (fresh) {
+			char *f = abs_of(fresh), fd[16];
+			snprintf(fd, sizeof(fd), "%d", SANDBOX_FRESH_FD);
+			push3(&a, "--perms", "0555", NULL);
+			push3(&a, "--ro-bind-data", fd, f);
 			free(f);
 		}
 		/* the current directory, where the job's relative paths start

@@ -108,6 +108,7 @@
 #include "base/util.h"
 
 #define SANDBOX_SECCOMP_FD 5  /* where the child finds the filter (bwrap --seccomp 5) */
+#define SANDBOX_FRESH_FD 9    /* where bwrap finds the file it copies in (sandbox_wrap_fresh) */
 /* Every process that runs a kernel file's code, or its compiler, is the
  * OOM killer's first choice (runcmd.h run_opts.oom_score_adj): what it
  * holds in its box's tmpfs mounts, memfds and SysV segments is in no
@@ -164,6 +165,18 @@ void sandbox_release(struct sandbox *sb);
  * SANDBOX_SECCOMP_FD (run_opts.pass_fd, pass_fd_at).  When sb->on is 0 the
  * result is a plain copy of inner and *filter_fd is -1.
  */
+/*
+ * sandbox_wrap, and fresh (may be NULL) appears at its own path as a copy
+ * that bubblewrap writes into the box's memory as the box starts, from
+ * the descriptor the child finds at SANDBOX_FRESH_FD (the caller opens
+ * fresh and passes it; bubblewrap closes it): its times are the box's,
+ * not the build's, so a kernel cannot tell its own object's age (red team
+ * 50's age_gate: the incumbent is always the older build, and a kernel
+ * slow only when its object was old made eval and a search's
+ * confirmation call a copy of the reference faster).
+ */
+char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
+			  const char *const *ro_files, const char *fresh, int *filter_fd);
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
 		    const char *const *ro_files, int *filter_fd);
 void sandbox_argv_free(char **argv);
