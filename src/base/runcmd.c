@@ -229,14 +229,14 @@ static void kill_child(const struct run_opts *o, pid_t pid, struct run_result *r
 			struct pollfd p = { pfd, POLLIN, 0 };
 			int r;
 			for (;;) {
-				double left = RUN_BOX_EXIT_MAX_S - (mono_now() - t0);
+				double left = RUN_BOX_EXIT_HARD_S - (mono_now() - t0);
 				r = left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
 				if (r < 0 && errno == EINTR)
 					continue;
 				break;
 			}
 			res->box_exit_s = mono_now() - t0;
-			res->box_exit_late = r == 0;
+			res->box_exit_late = r == 0 || res->box_exit_s > RUN_BOX_EXIT_MAX_S;
 		}
 		/* bubblewrap reaps its child and ends: a moment (at most 1 s)
 		 * for that, so that the box's pid 1 is not left a zombie to an

@@ -1072,8 +1072,8 @@ static json_t *job_sandbox(const struct job_state *j)
 		json_object_set_new(s, "box_exit_s", json_real(rr->box_exit_s));
 	if (rr->box_exit_late)
 		json_object_set_new(s, "box_exit_late",
-				    json_string("the killed box was still there 30 s after its kill; the next job did not "
-						"wait longer"));
+				    json_string("the killed box was still there 30 s after its kill (a protocol "
+						"violation); the next job waited for it to be gone, up to 600 s"));
 	return s;
 }
 
@@ -1298,7 +1298,7 @@ static int job_extra_shape(struct job_state *j)
 	j->r.extra_shape = json_object();
 	for (int i = 0; i < s->n_dims; i++)
 		json_object_set_new(j->r.extra_shape, s->dim_names[i], json_integer(j->xshape[i]));
-	if (!worker_finished(&j->shape_w) || j->shape_w.proto.failure) {
+	if (!worker_finished(&j->shape_w) || j->shape_w.proto.failure || j->shape_w.rr.box_exit_late) {
 		extra_shape_failed(j);
 		return 0;
 	}

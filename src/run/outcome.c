@@ -183,6 +183,16 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 		set(o, reason, OUTCOME_PROTOCOL_VIOLATION, xstrfmt("protocol violation: %s", p->violation));
 		return;
 	}
+	/* a box that takes longer than RUN_BOX_EXIT_MAX_S to go once killed
+	 * (memory it held, freed as its threads die) slows whatever runs
+	 * beside or after it (red team 50's late_exit) */
+	if (w && w->box_exit_late) {
+		set(o, reason, OUTCOME_PROTOCOL_VIOLATION,
+		    xstrfmt("protocol violation: the kernel's box was still exiting %.1f s after its kill (more "
+			    "than %.0f s: what it held, freed as it exits, slows the jobs beside and after it)",
+			    w->box_exit_s, RUN_BOX_EXIT_MAX_S));
+		return;
+	}
 	if (p && p->failure) {
 		const char *oc = json_string_value(json_object_get(p->failure, "outcome"));
 		const char *e = json_string_value(json_object_get(p->failure, "error"));

@@ -124,6 +124,20 @@ static void test_order_of_evidence(void **state)
 	r.tampered = "kernel.so changed";
 	assert_string_equal(cls(&r), "tampered");
 
+	/* a box that took over 30 s to exit after its kill (red team 50's
+	 * late_exit): the job after it would have run beside that exit */
+	{
+		struct run_result slow_exit = ok;
+		slow_exit.box_exit_s = 41.5;
+		slow_exit.box_exit_late = 1;
+		r = base(&slow_exit, &p, good, 3);
+		assert_string_equal(cls(&r), "protocol_violation");
+		slow_exit.box_exit_late = 0;
+		slow_exit.box_exit_s = 2.9; /* red team 45's heavy_exit: waited for, fine */
+		r = base(&slow_exit, &p, good, 3);
+		assert_string_equal(cls(&r), "ok");
+	}
+
 	/* escapes and the floor, only once the answers are right */
 	r = base(&ok, &p, good, 3);
 	r.other_stream = 4;
