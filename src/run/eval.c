@@ -851,7 +851,8 @@ out:
 /* One line a proposer can act on: promoted, or why not (malloc'd).
  * same_code: "binary" or "echo" when the candidate's code is the
  * reference's (its binary, or its object with every EV_PARAM echo held
- * constant), else NULL; w: the batches of this code against the
+ * constant), "unknown" when the reference's file's echo-neutral build
+ * failed for either, else NULL; w: the batches of this code against the
  * reference's (eval_pool_batches), n 0 when none could be read. */
 static char *decision_text(const struct batch_row *cand, const struct batch_row *ref, int promoted,
 			   const char *same_code, const struct eval_pooled *w)
@@ -868,6 +869,11 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 	if (!cand->have_cmp)
 		return xstrdup("not promoted: no comparison with the reference could be computed");
 	const struct stats_comparison *c = &cand->cmp;
+	if (same_code && !strcmp(same_code, "unknown"))
+		return xstrfmt("not promoted: the candidate is the reference's kernel file at other parameters and "
+			       "its build with every EV_PARAM echo held constant failed, so whether the parameters "
+			       "reach its code is unknown (%s, %.3fx [%.3f, %.3f])",
+			       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
 	if (same_code)
 		return xstrfmt("not promoted: no effect: the candidate's code is the reference's (%s); whatever its "
 			       "timing says (%s, %.3fx [%.3f, %.3f]), the difference is the processes', not the code's",
@@ -913,7 +919,13 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	const char *nr = json_string_value(json_object_get(pr->br.info, "echo_neutral_sha256"));
 	int same_binary = hc && hr && !strcmp(hc, hr);
 	int same_neutral = nc && nr && !strcmp(nc, nr);
-	const char *same_code = same_binary ? "binary" : same_neutral ? "echo" : NULL;
+	/* the reference's own file with parameters whose echo-neutral build
+	 * failed (a kernel can make it fail, red team 50: #error where it sees
+	 * the neutral build) may differ from the reference in its echo alone:
+	 * unknown is not unlike, so not promoted */
+	int unknown = !same_binary && !same_neutral && pc->v && pr->v && pc->v->n_params && pc->v->kernel &&
+		      pr->v->kernel && !strcmp(pc->v->kernel, pr->v->kernel) && (!nc || !nr);
+	const char *same_code = same_binary ? "binary" : same_neutral ? "echo" : unknown ? "unknown" : NULL;
 	int promoted = !interrupted && !same_code && cand && ref && cand->outcome == OUTCOME_OK &&
 		       ref->outcome == OUTCOME_OK && cand->have_cmp && cand->cmp.verdict &&
 		       !strcmp(cand->cmp.verdict, "faster");
