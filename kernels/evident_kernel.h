@@ -106,9 +106,7 @@ typedef const struct ev_kernel_desc *(*ev_kernel_fn)(void);
 /* Helpers for compiled_params: EV_PARAM(BLOCK_M) " " EV_PARAM(BLOCK_N) */
 #define EV_STR_(x) #x
 #define EV_STR(x) EV_STR_(x)
-#ifndef EV_PARAM /* the echo-neutral build defines it first (evident_echo_neutral.h) */
 #define EV_PARAM(name) #name "=" EV_STR(name)
-#endif
 
 /*
  * Define the exported symbol:
