@@ -43,6 +43,6 @@ timing: {warmup_ms: 0, samples: 5, cache: hot}
 limits: {timeout_s: 60}
 Y
 expect_exit 0 "$EVIDENT" run --no-progress experiments/age.yaml
-f=$(grep -l '"variant": "probe"' artifacts/runs/*.json | head -1)
-[ -n "$f" ] || f=$(grep -l '"variant": "probe"' "$EVIDENT_STORE"/runs/*.json | head -1)
+f=$(grep -l '"variant": "probe"' $(grep -L '"kind": "batch"' "$EVIDENT_STORE"/runs/*.json) | head -1)
+[ -n "$f" ] || fail "no run record of probe"
 expect_eq "$(jget "$f" "bool(d['code'].get('echo_neutral_sha256'))")" True
