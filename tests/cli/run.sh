@@ -45,6 +45,9 @@
 # beside others start longest first, those it does not know (new ones)
 # before them, so a long test does not start last; the output stays in
 # name order.
+# The plain pass (EVIDENT not under build-san/) first builds a seed build
+# cache, once, that each test's scratch repository starts with (lib.sh's
+# mkrepo; below says what it holds); CLI_SEED=0 builds none.
 # The closing line is "cli: N passed, N failed, N skipped".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
