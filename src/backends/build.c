@@ -60,7 +60,35 @@
 #define BUILD_LIMIT_FSIZE_BYTES ((unsigned long long)1 << 30)
 #define BUILD_TIMEOUT_S 600
 
+/* The compilers asked about and their answers, kept for this process: a
+ * run asks once per build, a hit included (the key depends on the text),
+ * and again for the problem plug-in and the provenance record, of the same
+ * one or two compilers (cc, nvcc): `cc --version` cost 7 ms of CPU a start
+ * on the project's VM, about ten a test.  plan_prebuild's children inherit
+ * the answers.  The runner builds from one thread (plan.c), so no lock; a
+ * failure is not kept (asked again next time), nor a fifth compiler. */
+static struct version_memo {
+	char *compiler, *flag, *version;
+} version_memo[4];
+
+static char *compiler_version_uncached(const char *compiler, const char *version_flag);
+
 char *build_compiler_version(const char *compiler, const char *version_flag)
+{
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(version_memo) && version_memo[i].version; i++)
+		if (!strcmp(version_memo[i].compiler, compiler) && !strcmp(version_memo[i].flag, version_flag))
+			return xstrdup(version_memo[i].version);
+	char *v = compiler_version_uncached(compiler, version_flag);
+	if (v && i < ARRAY_SIZE(version_memo)) {
+		version_memo[i].compiler = xstrdup(compiler);
+		version_memo[i].flag = xstrdup(version_flag);
+		version_memo[i].version = xstrdup(v);
+	}
+	return v;
+}
+
+static char *compiler_version_uncached(const char *compiler, const char *version_flag)
 {
 	const char *argv[] = { compiler, version_flag, NULL };
 	struct strbuf out = STRBUF_INIT;

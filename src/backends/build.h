@@ -79,7 +79,9 @@ long long build_count_warnings(const char *log, char **first);
  * info. */
 long long build_info_warnings(const json_t *info, const char **first);
 
-/* First line of `compiler version_flag`, malloc'd; NULL if it cannot run. */
+/* The text of `compiler version_flag` (trimmed), malloc'd: the caller
+ * frees it; NULL if it cannot run.  The last answer is kept for the
+ * process (build.c), so asking again of the same compiler runs nothing. */
 char *build_compiler_version(const char *compiler, const char *version_flag);
 
 #endif /* EVIDENT_BUILD_H */

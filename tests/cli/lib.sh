@@ -78,8 +78,28 @@ need_gpu() {
 }
 # A fresh store per test.
 export EVIDENT_STORE="$TEST_TMP/store"
+# builds_from_nothing WHY: a test whose subject is the build itself (the
+# build cache, what a build records or refuses, provenance, a fresh clone)
+# calls it before mkrepo: its repository starts with an empty build cache.
+# Every other test's mkrepo copies in the seed cache run.sh built once for
+# the run (CLI_SEED_CACHE: the problem plug-ins and tiny.yaml's kernels),
+# so that it does not compile them again (0.4 to 0.5 s of CPU a build
+# here, with its box and its dependency pass); the cache is content-
+# addressed (its key covers every source byte, the flags and the
+# compiler's version, and a hit re-hashes the object and the sources), so
+# a kernel a test changes or adds is built as it would be.
+builds_from_nothing() { cold_cache=1; }
+# seed_cache: copy CLI_SEED_CACHE (if any) into ./build/cache, unless the
+# test called builds_from_nothing.  A copy, not links: a test that tampers
+# with its cache tampers with its own.
+seed_cache() {
+	[ -n "${CLI_SEED_CACHE:-}" ] && [ -z "${cold_cache:-}" ] && [ ! -e build/cache ] || return 0
+	mkdir -p build && cp -r "$CLI_SEED_CACHE" build/cache || fail "cannot copy the seed build cache '$CLI_SEED_CACHE'"
+}
 # mkrepo [git]: a scratch repository in $TEST_TMP/repo with the kernels and
-# fixtures, and cd into it; with "git", also git init and commit it.
+# fixtures, and cd into it; with "git", also git init and commit it.  Its
+# build/cache is the seed's (seed_cache; after the commit: untracked, as
+# after a first run).
 mkrepo() {
 	mkdir -p "$TEST_TMP/repo/tests" && cp -r "$REPO/kernels" "$REPO/problems" "$TEST_TMP/repo/" &&
 		cp -r "$REPO/tests/fixtures" "$TEST_TMP/repo/tests/" && mkdir -p "$TEST_TMP/repo/experiments" &&
@@ -89,6 +109,7 @@ mkrepo() {
 		git init -q . && git -c user.email=t@t -c user.name=t add -A &&
 			git -c user.email=t@t -c user.name=t commit -qm init || fail "git init"
 	fi
+	seed_cache
 	export EVIDENT_STORE="$TEST_TMP/repo/artifacts"
 }
 # json FILE EXPR: jq-free JSON query through python3 (present on CI images) - keep simple.

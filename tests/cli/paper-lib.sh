@@ -8,6 +8,7 @@ setup_tiny_repo() {
 	cp "$REPO/tests/fixtures/paper/kernels/tiny_attn.c" kernels/
 	cp "$REPO/tests/fixtures/paper/"tiny*.yaml .
 	export EVIDENT_STORE="$TEST_TMP/store"
+	seed_cache
 }
 # run_tiny SPEC: record one batch; fails the test if evident run could not record it
 run_tiny() {

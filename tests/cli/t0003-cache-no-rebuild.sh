@@ -1,5 +1,6 @@
 # a second run with nothing changed recompiles nothing and adds records without touching the old ones
 . "$REPO/tests/cli/lib.sh"
+builds_from_nothing "its subject is the build cache: the first run builds, the second does not"
 mkrepo
 expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/tiny.yaml
 (cd artifacts && find runs objects -type f | sort | xargs sha256sum) > "$TEST_TMP/before"

@@ -4,6 +4,7 @@
 . "$REPO/tests/cli/lib.sh"
 mkdir -p "$TEST_TMP/elsewhere" && echo 'int x;' >"$TEST_TMP/elsewhere/k.c"
 k="$TEST_TMP/elsewhere/k.c"
+builds_from_nothing "its subject: nothing is compiled (no build/ appears)"
 expect_spec_error "error: experiments/x.yaml:4:9: kernel '$k' (variant 'default') is outside the repository; code there has no commit or diff, so its runs could not be reproduced: move it under the repository root" <<Y
 name: x
 problem: attention_fwd

@@ -2,6 +2,7 @@
 # and honest kernels (one that prints protocol-looking lines on stdout and
 # stderr from its constructor, launch and fini included) stay ok
 . "$REPO/tests/cli/lib.sh"
+builds_from_nothing "its subject includes the build cache: a tampered entry is set aside and rebuilt"
 mkrepo
 expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/host-adversary.yaml
 grep -q "UNEXPECTED" "$TEST_TMP/out" && fail "a variant did not get its expected outcome"

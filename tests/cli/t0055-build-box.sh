@@ -11,6 +11,7 @@
 # --unsandboxed its own -MD list shows the read outside the repository,
 # and a cache hit re-hashes every file of that list.
 . "$REPO/tests/cli/lib.sh"
+builds_from_nothing "its subject is the build box: what a compile may read"
 mkrepo
 secret="evident-t0055-secret-$$"
 echo "$secret" > /tmp/red2-outside.txt.t0055

@@ -17,6 +17,7 @@
 # first choice.
 . "$REPO/tests/cli/lib.sh"
 runs_alone "reads the host's page-fault counter between samples, which other tests' work would move"
+builds_from_nothing "its subject is the build box: the compiler sees only the files its dependency list names"
 mkrepo
 # a file outside the box, beside the runner's own directory (host_files
 # looks there), and a variable of the runner's environment

@@ -18,6 +18,7 @@
 # between runs by more than the default 1%; the planted 5x is far outside it.
 . "$REPO/tests/cli/lib.sh"
 runs_alone "timed verdicts"
+builds_from_nothing "its subject is provenance: reproduce rebuilds what the batch built"
 mkrepo git
 export TMPDIR="$TEST_TMP/tmp"
 mkdir -p "$TMPDIR"

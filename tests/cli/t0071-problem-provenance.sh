@@ -17,6 +17,7 @@
 #      recorded hash, and exits 8 without running anything.
 . "$REPO/tests/cli/lib.sh"
 runs_alone "a timed reproduction"
+builds_from_nothing "its subject is provenance: the problem plug-in's build and its record"
 mkrepo git
 export TMPDIR="$TEST_TMP/tmp"
 mkdir -p "$TMPDIR"

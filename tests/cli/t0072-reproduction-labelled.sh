@@ -22,6 +22,7 @@
 #      is listed beside the first (whatever its verdict on this busy host).
 . "$REPO/tests/cli/lib.sh"
 runs_alone "timed verdicts"
+builds_from_nothing "its subject is provenance: a reproduction's builds and labels"
 mkrepo git
 export TMPDIR="$TEST_TMP/tmp"
 mkdir -p "$TMPDIR"

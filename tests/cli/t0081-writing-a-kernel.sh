@@ -15,6 +15,7 @@
 # nvcc and python, not evident, so it runs in the plain pass only.
 . "$REPO/tests/cli/lib.sh"
 guide=$REPO/docs/writing-a-kernel.md
+builds_from_nothing "its subject is what a build records: the compiler line the guide shows"
 mkrepo
 # every ```LANG file=PATH block of the guide, verbatim, at PATH
 awk '

@@ -4,6 +4,7 @@
 # from the cache) records the same (issue 23: the count was always 0)
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null || skip "python3 is not installed"
+builds_from_nothing "its subject is what a build records: the compiler's warnings"
 mkrepo
 cat > experiments/w.yaml <<'Y'
 name: w

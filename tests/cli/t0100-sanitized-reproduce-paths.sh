@@ -12,6 +12,7 @@
 #   tree without the price table (t0070 e).
 . "$REPO/tests/cli/lib.sh"
 sanitized_pass_only "the plain pass runs t0070 and t0072 themselves"
+builds_from_nothing "its subject is provenance: reproduce's paths"
 mkrepo git
 export TMPDIR="$TEST_TMP/tmp"
 mkdir -p "$TMPDIR" kernels/test

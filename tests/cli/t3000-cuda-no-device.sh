@@ -5,6 +5,7 @@
 . "$REPO/tests/cli/lib.sh"
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then skip "a GPU is present here"; fi
 [ -f "$REPO/tests/fixtures/cuda/correct.cu" ] || skip "tests/fixtures/cuda/ fault fixtures are not in this tree"
+builds_from_nothing "its subject: no kernel is built (it looks in build/cache)"
 mkrepo
 expect_exit 4 "$EVIDENT" run --no-progress tests/fixtures/specs/cuda-faults.yaml
 grep -qE "cannot run here: (no CUDA driver \(libcuda.so.1 not found\)|no CUDA device)" "$TEST_TMP/err" ||
