@@ -6,9 +6,10 @@
 # evidence, every claim below would be contradicted (issue 23: after one
 # `reproduce --repeats 3`, two supported claims turned contradicted).  Then:
 #  (a) the claims (a verdict, a value, a setting) still read A:
-#      supported, naming A's runs (but the value: B is one more batch of
-#      the same code, where base did not run cleanly, and 1 of 2 batches
-#      is no majority: red team 49); pinned with run=B they read B:
+#      A's, naming A's runs (but the verdict and the value are
+#      unsupported: B is one more batch of the same code, where base did
+#      not run cleanly, and 1 of 2 batches is no majority: red team 49,
+#      fix50; the setting is supported); pinned with run=B they read B:
 #      contradicted; `validated` reads every run of its kernel file, B's
 #      too (a reproduction ran the code: red team 44), so B's wrong runs
 #      contradict it, pinned or not;
@@ -96,12 +97,16 @@ expect_eq "$(jget "artifacts/runs/$B.json" "[v['outcome'] for v in d['variants']
 # --- (a) claims read A unless asked for B ----------------------------------
 expect_exit 1 "$EVIDENT" audit claims.md
 o="$TEST_TMP/out"
-expect_contains $o 'audit: 4 claims: 2 supported, 1 contradicted, 0 stale, 1 unsupported'
+expect_contains $o 'audit: 4 claims: 1 supported, 1 contradicted, 0 stale, 2 unsupported'
 expect_contains $o "claims.md:1: contradicted: validated r/base: 2 of 10 run(s) of the current source failed a check: run "
 expect_contains $o " (in reproduction $B): wrong_output"
 for run in $(runs_of "$B" base); do expect_not_contains <(grep -v 'claims.md:1:' $o) "$run"; done
-expect_contains $o "claims.md:3: supported: slower long vs base: "
+# the verdict reads A, and B is a rerun of the same code (fix50:
+# reproductions count, and a verdict needs more than half of the reruns
+# that decide), where base did not run cleanly: 1 of 2, unsupported
+expect_contains $o "claims.md:3: unsupported: slower long vs base: "
 expect_contains $o "runs $(runs_of "$A" long | cut -d' ' -f1)"
+expect_contains $o "exactly half, no majority of the reruns"
 # the value reads A, and B is one more batch of the same code (red team
 # 49: reproductions count across batches), where base did not run
 # cleanly: 1 of 2 is no majority
