@@ -29,6 +29,7 @@
  * the host at a small shape: README, "evident eval").
  */
 #include "run/eval.h"
+#include "run/search.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -615,6 +616,8 @@ struct pool_row {
 	int have_id;
 	enum outcome outcome;
 	char *variant, *outcome_text, *verdict; /* verdict against the baseline, or NULL */
+	int have_stats;
+	double median, median_ci[2];  /* its two-level median and CI, us (have_stats) */
 };
 
 struct pool_batch {
@@ -729,6 +732,10 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 		r->variant = dup_or_null(x->variant);
 		r->outcome_text = dup_or_null(x->outcome_text);
 		r->verdict = x->have_cmp ? dup_or_null(x->cmp.verdict) : NULL;
+		r->have_stats = x->have_stats;
+		r->median = x->stats.median;
+		r->median_ci[0] = x->stats.median_ci[0];
+		r->median_ci[1] = x->stats.median_ci[1];
 		if (!code_identity(q, x, &id))
 			continue;
 		r->have_id = 1;
@@ -826,6 +833,33 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 	if (!rc_row || !rr_row || !rc_row->have_id || !rr_row->have_id)
 		goto out;
 	size_t shown = 0;
+	/* the reference's code in its fastest batch of the store (the
+	 * median CI that ends lowest) against this one's: a reference slower
+	 * now by more than both intervals and SEARCH_DRIFT_MARGIN is a speed
+	 * that moved with its history (red team 51: a kernel counting its own
+	 * runs in the host's page cache ran 8x slower after its sixth, so
+	 * every new candidate read faster than the incumbent) */
+	const struct pool_row *best = NULL;
+	const struct pool_batch *best_b = NULL;
+	for (size_t i = 0; i < p->n && rr_row->have_stats && rr_row->outcome == OUTCOME_OK; i++) {
+		const struct pool_batch *e = &p->b[i];
+		const struct pool_row *base = e->base >= 0 ? &e->rows[e->base] : NULL;
+		if (e == eb || e->interrupted || strcmp(e->problem, eb->problem) || !base ||
+		    base->outcome != OUTCOME_OK || !base->have_id || !base->have_stats || !isfinite(base->median_ci[1]) ||
+		    strcmp(base->id.dev, rr_row->id.dev) || !code_same_built_way(&base->id, &rr_row->id))
+			continue;
+		if (!best || base->median_ci[1] < best->median_ci[1]) {
+			best = base;
+			best_b = e;
+		}
+	}
+	if (best) {
+		w->ref_best_median = best->median;
+		w->ref_median = rr_row->median;
+		snprintf(w->ref_best_batch, sizeof(w->ref_best_batch), "%s",
+			 best_b->batch_id ? best_b->batch_id : best_b->run_id);
+		w->ref_drifted = search_incumbent_drifted(rr_row->median_ci[0], best->median_ci[1]);
+	}
 	for (size_t i = p->n; i-- > 0;) {
 		const struct pool_batch *e = &p->b[i];
 		int faster;
@@ -940,12 +974,25 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	query_release(&q);
 	if (promoted && (!pooled || 2 * w.k <= w.n))
 		promoted = 0;
+	int drift_held = promoted && w.ref_drifted;
+	if (drift_held)
+		promoted = 0;
 	json_t *a = json_object();
 	json_object_set_new(a, "candidate", json_string(name));
 	json_object_set_new(a, "outcome", json_string(cand ? cand->outcome_text : "aborted"));
 	json_object_set_new(a, "reason", cand && cand->reason ? json_string(cand->reason) : json_null());
 	json_object_set_new(a, "promoted", json_boolean(promoted));
 	char *d = decision_text(cand, ref, promoted, same_code, &w);
+	if (drift_held) {
+		char *x = xstrfmt("not promoted: faster than the reference in this batch, but the reference ran "
+				  "%.2fx slower than in its fastest batch of the store (%s: median %.4g us then, %.4g us "
+				  "now): its speed moved with its history, so a faster candidate may be only newer; "
+				  "rerun the reference alone, or on a fresh machine (%s)",
+				  w.ref_median / w.ref_best_median, w.ref_best_batch, w.ref_best_median,
+				  w.ref_median, d);
+		free(d);
+		d = x;
+	}
 	if (interrupted) {
 		const char *so_far = d + (!strncmp(d, "not promoted: ", 14) ? 14 : !strncmp(d, "promoted: ", 10) ? 10 : 0);
 		char *x = xstrfmt("not promoted: interrupted (SIGINT/SIGTERM) before every repeat ran; so far: %s", so_far);
@@ -955,6 +1002,12 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	json_object_set_new(a, "decision", json_string(d));
 	json_object_set_new(a, "interrupted", json_boolean(interrupted));
 	free(d);
+	json_object_set_new(a, "reference_drift",
+			    isfinite(w.ref_best_median) && w.ref_best_median > 0
+				    ? json_pack("{s:s, s:f, s:f, s:f, s:b}", "fastest_batch", w.ref_best_batch,
+						"fastest_median_us", w.ref_best_median, "median_us", w.ref_median,
+						"ratio", w.ref_median / w.ref_best_median, "held", drift_held)
+				    : json_null());
 	json_object_set_new(a, "batches_of_code",
 			    pooled ? json_pack("{s:I, s:I, s:I}", "weighed", (json_int_t)w.n, "faster", (json_int_t)w.k,
 					       "earlier", (json_int_t)w.n_earlier)

@@ -153,8 +153,15 @@ struct eval_pooled {
 	size_t k;                /* of those, the ones whose verdict is faster */
 	size_t n_earlier;        /* the other (earlier) batches among the n */
 	struct strbuf others;    /* up to 6 of the others' verdicts when not faster: "VERDICT (BATCH)" */
+	/* the reference's code in its fastest other ok batch of the store
+	 * (NAN: none), its median in this batch, and whether this one's median
+	 * CI lies above that one's (search_incumbent_drifted): a drifted
+	 * reference promotes nothing */
+	double ref_best_median, ref_median;
+	char ref_best_batch[96];
+	int ref_drifted;
 };
-#define EVAL_POOLED_INIT { 0, 0, 0, STRBUF_INIT }
+#define EVAL_POOLED_INIT { 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0 }
 /* What a session has read of the store's batches, each once (the rows'
  * code identities: reading run records is what costs); new, and freed
  * with eval_pool_free (NULL accepted). */

@@ -310,6 +310,11 @@ struct cand {
 	char *outcome, *reason, *run, *binary;
 	char *neutral;               /* the echo-neutral object's hash (host, with parameters), or NULL */
 	double median_us, median_ci[2];
+	/* as the best going in, its fastest measurement so far (the median
+	 * whose CI ends lowest, of every batch it ran in): the drift check of
+	 * a confirmation */
+	double best_median_us, best_ci_hi;
+	char *best_run;
 	int have_cmp;
 	double speedup, speedup_ci[2], p_adjusted;
 	char *verdict, *verdict_reason;
@@ -380,6 +385,7 @@ static void cand_release(struct cand *c)
 	free(c->verdict_reason);
 	free(c->no_effect);
 	free(c->note);
+	free(c->best_run);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -433,6 +439,17 @@ static void note(struct search *x, char *text)
 	free(text);
 }
 
+/* d's fastest measurement: c's own (its batch's) or the fastest c had
+ * before, whichever CI ends lower. */
+static void cand_best_of(const struct cand *c, struct cand *d)
+{
+	int own = c->run && isfinite(c->median_ci[1]) &&
+		  (!c->best_run || !isfinite(c->best_ci_hi) || c->median_ci[1] < c->best_ci_hi);
+	d->best_median_us = own ? c->median_us : c->best_median_us;
+	d->best_ci_hi = own ? c->median_ci[1] : c->best_ci_hi;
+	d->best_run = own ? xstrdup(c->run) : c->best_run ? xstrdup(c->best_run) : NULL;
+}
+
 /* A copy of c as the next generation's elite: the same code, measured again. */
 static void elite_of(const struct cand *c, struct cand *e)
 {
@@ -445,6 +462,7 @@ static void elite_of(const struct cand *c, struct cand *e)
 	e->parent_run = c->run ? xstrdup(c->run) : NULL;
 	e->mutation = xstrdup("none: the best so far, measured again");
 	e->elite = 1;
+	cand_best_of(c, e);
 }
 
 /* ---- planning a generation -------------------------------------------------- */
@@ -679,6 +697,11 @@ enum search_same search_same_code(const char *kernel_a, const char *binary_a, co
 	return SEARCH_OTHER_CODE;
 }
 
+int search_incumbent_drifted(double now_lo, double first_hi)
+{
+	return isfinite(now_lo) && isfinite(first_hi) && now_lo > first_hi * SEARCH_DRIFT_MARGIN;
+}
+
 int search_confirms(const char *incumbent_outcome, const char *challenger_outcome, const char *verdict,
 		    int interrupted)
 {
@@ -886,6 +909,7 @@ static void cand_copy_code(const struct cand *c, struct cand *d, int elite)
 	d->mutation = xstrdup(elite ? "none: the best going in, measured again to confirm a promotion"
 				    : "none: the promoted candidate, measured again to confirm its promotion");
 	d->elite = elite;
+	cand_best_of(c, d);
 }
 
 static void add_gen_cost(struct gen *to, const struct gen *from)
@@ -943,6 +967,17 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 	const struct cand *cc = &cg.c[1];
 	g->confirmed = r == 0 && search_confirms(cg.c[0].outcome, cc->outcome, cc->have_cmp ? cc->verdict : NULL,
 						 rt.interrupted);
+	/* the best going in, measured in the confirmation, against its own
+	 * fastest measurement: slower beyond both intervals and a margin, its
+	 * speed moved with its history, and a challenger may be only newer
+	 * (red team 51: a kernel counting its own runs in the host's page
+	 * cache ran 8x slower after its sixth; the start took 75 us in
+	 * generation 0 and 630 us in generation 3, and the promotions were
+	 * "confirmed") */
+	const struct cand *ic = &cg.c[0];
+	int drifted = g->confirmed && ic->best_run && search_incumbent_drifted(ic->median_ci[0], ic->best_ci_hi);
+	if (drifted)
+		g->confirmed = 0;
 	struct strbuf why = STRBUF_INIT;
 	strbuf_addstr(&why, g->why);
 	if (g->confirmed) {
@@ -954,7 +989,13 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 		g->best_out = 0;
 		e->promoted = 1;
 		struct strbuf said = STRBUF_INIT;
-		if (r < 0)
+		if (drifted)
+			strbuf_addf(&said, "%s faster, but %s itself ran %.2fx slower than at its fastest measurement (run "
+					   "%s: %.4g us then, %.4g us now): its speed moved with its history, so %s may be "
+					   "only newer",
+				    cc->id, ic->id, ic->median_us / ic->best_median_us, ic->best_run,
+				    ic->best_median_us, ic->median_us, cc->id);
+		else if (r < 0)
 			strbuf_addstr(&said, "it could not run (the error was printed)");
 		else if (rt.interrupted)
 			strbuf_addstr(&said, "it was interrupted");

@@ -244,6 +244,23 @@ static void put_pair(struct store *st, int i, const char *path, const char *sha,
 	free(cid);
 }
 
+/* The reference row of batch bid in the store at root: its stats (median
+ * and median CI, us), written into the committed batch record. */
+static void set_ref_stats(const char *root, const char *bid, double med, double lo, double hi)
+{
+	char *path = xstrfmt("%s/runs/%s.json", root, bid);
+	json_error_t je;
+	json_t *b = json_load_file(path, 0, &je);
+	assert_non_null(b);
+	json_t *row = json_array_get(json_object_get(b, "variants"), 0);
+	assert_non_null(row);
+	json_object_set_new(row, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", med, "median_ci",
+						     lo, hi, "repeats", 3));
+	assert_int_equal(json_dump_file(b, path, JSON_INDENT(1)), 0);
+	json_decref(b);
+	free(path);
+}
+
 /*
  * Red team 48's resubmission: the same code sent until one batch says
  * faster.  This batch (9) is faster; the earlier batches of the same code
@@ -309,6 +326,30 @@ static void test_pool_resubmissions(void **state)
 	assert_int_equal(w2.n, 0);
 	strbuf_release(&w2.others);
 	eval_pool_free(pool);
+	query_release(&q);
+	/* red team 51: the reference ran 8x slower than in its first batch
+	 * (a kernel counting its own runs): drifted, whatever the verdict */
+	assert_int_equal(store_open(&st, root, 1), 0);
+	put_pair(&st, 11, "c.c", csha, "cbin", "cneutral", "ok", "faster", 2048, 0, 0);
+	put_pair(&st, 12, "c.c", csha, "cbin", "cneutral", "ok", "faster", 2048, 0, 0);
+	put_pair(&st, 13, "c.c", csha, "cbin", "cneutral", "ok", "faster", 2048, 0, 0);
+	store_release(&st);
+	set_ref_stats(root, "20260201T0000119Z-ev-11-batch", 75.0, 70.0, 80.0);
+	set_ref_stats(root, "20260201T0000129Z-ev-12-batch", 79.0, 74.0, 85.0); /* within the margin */
+	set_ref_stats(root, "20260201T0000139Z-ev-13-batch", 630.0, 600.0, 660.0);
+	assert_int_equal(query_open(&q, root), 0);
+	struct eval_pooled d12 = EVAL_POOLED_INIT, d13 = EVAL_POOLED_INIT, d11 = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000129Z-ev-12-batch", "c", "ref", &d12), 0);
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000139Z-ev-13-batch", "c", "ref", &d13), 0);
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000119Z-ev-11-batch", "c", "ref", &d11), 0);
+	assert_false(d12.ref_drifted);
+	assert_true(d13.ref_drifted);
+	assert_false(d11.ref_drifted); /* the fastest is its own batch (12 is not faster) */
+	assert_string_equal(d13.ref_best_batch, "20260201T0000119Z-ev-11-batch");
+	assert_true(d13.ref_best_median == 75.0 && d13.ref_median == 630.0);
+	strbuf_release(&d11.others);
+	strbuf_release(&d12.others);
+	strbuf_release(&d13.others);
 	query_release(&q);
 	const char *const rm[] = { "rm", "-rf", dir, NULL };
 	struct run_opts o = { .argv = rm };

@@ -182,6 +182,18 @@ static void test_same_code(void **state)
 }
 
 /* a promotion stands only on a confirmation batch's faster with both ok */
+/* Red team 51: the best going in, 8x slower than at its first
+ * measurement, confirms nothing; a few percent of drift does not hold */
+static void test_incumbent_drift(void **state)
+{
+	(void)state;
+	assert_true(search_incumbent_drifted(600.0, 80.0));  /* 75 us then, 630 now */
+	assert_false(search_incumbent_drifted(84.0, 80.0));  /* within the margin */
+	assert_false(search_incumbent_drifted(70.0, 80.0));  /* faster now */
+	assert_false(search_incumbent_drifted(NAN, 80.0));   /* unknown */
+	assert_false(search_incumbent_drifted(600.0, NAN));
+}
+
 static void test_confirms(void **state)
 {
 	(void)state;
@@ -223,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_same_code),
 		cmocka_unit_test(test_confirms),
+		cmocka_unit_test(test_incumbent_drift),
 		cmocka_unit_test(test_spec_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -804,6 +804,7 @@ static int cupti_is_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid)
 		case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
 		case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
 		case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+		case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000:
 			return 1;
 		case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000:
 		case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000:
@@ -827,6 +828,7 @@ static int cupti_is_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid)
 		case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
 		case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
 		case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+		case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice:
 			return 2;
 		case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
 		case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
@@ -1241,6 +1243,7 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 	long long harness_stream = -1, kernel_ns = 0, copy_ns = 0;
 	int incomplete = 0;
 
+	cupti_reassert(); /* a thread of the kernel's may have registered its own since the window closed */
 	cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	pthread_mutex_lock(&cu_mu);
 	qsort(cu.launch_ids, (size_t)cu.n_launch, sizeof(uint32_t), cmp_u32);
