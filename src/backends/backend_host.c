@@ -65,10 +65,13 @@ static void echo_neutral_build(const struct build_request *rq, const struct buil
 	nrq.extra_flags = flags;
 	struct build_result nres = BUILD_RESULT_INIT;
 	const char *h = NULL;
-	if (path_exists(hdr) && build_run(&nrq, r, &nres) == 0 && nres.ok)
+	int tried = path_exists(hdr);
+	if (tried && build_run(&nrq, r, &nres) == 0 && nres.ok)
 		h = json_string_value(json_object_get(nres.info, "binary_sha256"));
 	if (h)
 		json_object_set_new(res->info, "echo_neutral_sha256", json_string(h));
+	else if (tried) /* the kernel's own build passed: it compiles otherwise when it sees this one */
+		json_object_set_new(res->info, "echo_neutral_failed", json_true());
 	build_result_release(&nres);
 	free(hdr);
 	free(flags);

@@ -957,8 +957,10 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	 * failed (a kernel can make it fail, red team 50: #error where it sees
 	 * the neutral build) may differ from the reference in its echo alone:
 	 * unknown is not unlike, so not promoted */
+	int nfail = json_is_true(json_object_get(info, "echo_neutral_failed")) ||
+		    json_is_true(json_object_get(pr->br.info, "echo_neutral_failed"));
 	int unknown = !same_binary && !same_neutral && pc->v && pr->v && pc->v->n_params && pc->v->kernel &&
-		      pr->v->kernel && !strcmp(pc->v->kernel, pr->v->kernel) && (!nc || !nr);
+		      pr->v->kernel && !strcmp(pc->v->kernel, pr->v->kernel) && nfail;
 	const char *same_code = same_binary ? "binary" : same_neutral ? "echo" : unknown ? "unknown" : NULL;
 	int promoted = !interrupted && !same_code && cand && ref && cand->outcome == OUTCOME_OK &&
 		       ref->outcome == OUTCOME_OK && cand->have_cmp && cand->cmp.verdict &&

@@ -4,26 +4,31 @@
 # weighs every batch of the candidate's code against the reference's code
 # in the store (the same problem, shape and device; any session) and
 # promotes only when more than half of them, this one included, are
-# faster; the answer's batches_of_code says how many it weighed.  Here the
-# candidate is the tiny kernel without the sleep against the reference
-# `envslow` (its code sleeps EVIDENT_TINY_EXTRA_MS a launch when the
-# runner's environment sets it): two batches with no sleep (the same work:
-# not faster), then three with 100 ms (faster each time: the kernel takes
-# about 15 ms a launch under the sanitizers at a load of 10, and 30 ms
-# left two of three inconclusive there): 1 of 3 and 2 of 4 are not
-# promoted, 3 of 5 is.  Whatever the draw, every answer must weigh every
-# batch so far and promote by the rule.  An honest improvement is promoted once most
-# of its batches hold it.
+# faster; the answer's batches_of_code says how many it weighed.  The
+# reference is the tiny kernel at REPEAT=3 (three times the work and the
+# nap, every batch alike: an incumbent whose own speed moved would hold
+# every promotion, red team 51); the candidate is the tiny kernel at
+# REPEAT=1 with ENVSLEEP=1, which naps EVIDENT_TINY_EXTRA_MS more a launch
+# when the runner's environment sets it: two batches with 150 ms (slower
+# than the reference: not faster), then three without (a third of its
+# work: faster each time): 1 of 3 and 2 of 4 are not promoted, 3 of 5 is.
+# Whatever the draw, every answer must weigh every batch so far and
+# promote by the rule.  An honest improvement is promoted once most of its
+# batches hold it.
 . "$REPO/tests/cli/lib.sh"
 . "$REPO/tests/cli/paper-lib.sh"
 runs_alone "verdicts timed on the CPU"
 setup_tiny_repo
-for i in 1 2; do echo '{"name": "cand", "params": {"ENVSLEEP": 0}}'; done > two.jsonl
-for i in 1 2 3; do echo '{"name": "cand", "params": {"ENVSLEEP": 0}}'; done > three.jsonl
-"$EVIDENT" eval --reference envslow --no-progress tiny-env.yaml < two.jsonl > "$TEST_TMP/a1" 2> "$TEST_TMP/e1" ||
-	{ cat "$TEST_TMP/e1"; fail "eval (no sleep) exited $?"; }
-EVIDENT_TINY_EXTRA_MS=100 "$EVIDENT" eval --reference envslow --no-progress tiny-env.yaml < three.jsonl \
-	> "$TEST_TMP/a2" 2> "$TEST_TMP/e2" || { cat "$TEST_TMP/e2"; fail "eval (100 ms sleep) exited $?"; }
+sed -e 's/^name: tiny-env/name: tiny-resub/' -e 's/^baseline: base/baseline: ref3/' \
+	-e 's/^  base: .*/  ref3:    {kernel: kernels\/tiny_attn.c, REPEAT: 3, CRASH: 0, ENVSLEEP: 0}/' \
+	-e '/^  envslow:/d' -e '/^  twin:/d' tiny-env.yaml > tiny-resub.yaml
+grep -q '^  ref3:' tiny-resub.yaml || { cat tiny-resub.yaml; fail "tiny-resub.yaml: no ref3"; }
+for i in 1 2; do echo '{"name": "cand", "params": {"REPEAT": 1, "ENVSLEEP": 1}}'; done > two.jsonl
+for i in 1 2 3; do echo '{"name": "cand", "params": {"REPEAT": 1, "ENVSLEEP": 1}}'; done > three.jsonl
+EVIDENT_TINY_EXTRA_MS=150 "$EVIDENT" eval --reference ref3 --no-progress tiny-resub.yaml < two.jsonl \
+	> "$TEST_TMP/a1" 2> "$TEST_TMP/e1" || { cat "$TEST_TMP/e1"; fail "eval (150 ms nap) exited $?"; }
+"$EVIDENT" eval --reference ref3 --no-progress tiny-resub.yaml < three.jsonl > "$TEST_TMP/a2" 2> "$TEST_TMP/e2" ||
+	{ cat "$TEST_TMP/e2"; fail "eval (no nap) exited $?"; }
 cat "$TEST_TMP/a1" "$TEST_TMP/a2" > "$TEST_TMP/answers"
 python3 - "$TEST_TMP/answers" <<'P' || { cat "$TEST_TMP/answers"; fail "the answers are not as expected"; }
 import json, sys
@@ -34,7 +39,7 @@ def check(cond, what):
         sys.exit(1)
 check(len(a) == 5 and all(x["outcome"] == "ok" and x["reference"]["outcome"] == "ok" for x in a), "5 ok batches")
 check(all(not x["build"]["same_code_as_reference"] for x in a), "the candidate's code is not the reference's")
-check(any(x["verdict"] == "faster" for x in a[2:]), "the reference sleeping 100 ms a launch, the candidate is faster: %s"
+check(any(x["verdict"] == "faster" for x in a[2:]), "with a third of the reference's work, the candidate is faster: %s"
       % [x["decision"] for x in a[2:]])
 # the rule, answer by answer: every batch of the code so far is weighed
 k = 0
@@ -48,9 +53,9 @@ for i, x in enumerate(a, 1):
         check(x["decision"].startswith("not promoted: faster in this batch, ") and
               ("but in only %d of %d batches of this code against the reference's code (%d earlier; not faster: "
                % (k, i, i - 1)) in x["decision"], "the decision says why: %s" % x["decision"])
-# the usual draw (the two batches with no sleep not faster, each about 39
-# in 40; the three with it faster): 1 of 3, 2 of 4 (a tie) held back, 3 of
-# 5 promoted
+# the usual draw (the two batches with the nap not faster; the three
+# without it faster): 1 of 3, 2 of 4 (a tie) held back, 3 of 5 promoted
+check(all(not (x.get("reference_drift") or {}).get("held") for x in a), "the reference's speed did not move")
 if [x["verdict"] == "faster" for x in a] == [False, False, True, True, True]:
     check([x["promoted"] for x in a] == [False, False, False, False, True], "promoted: %s" % [x["promoted"] for x in a])
     check("faster in 3 of 5 batches of this code against the reference's code (4 earlier)" in a[4]["decision"],
