@@ -1608,10 +1608,8 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 	/* before the window closes: a handler launch() left armed runs on
 	 * this thread only inside it from here on (sigseal.h) */
 	sigseal_block_all();
-	if (T->cupti) {
-		cupti_window(WIN_NONE);
-		cupti_reassert(); /* before the flush hands this sample's records out */
-	}
+	if (T->cupti)
+		cupti_window(WIN_NONE); /* cupti_attribute reasserts before its flush */
 	e = cudaEventRecord(T->ev1, c->stream);
 	s->threads_after = count_threads();
 	block_release(c, gen);
