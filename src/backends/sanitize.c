@@ -101,6 +101,7 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
 {
 	char **boxed = NULL;
 	int filter_fd = -1;
+	struct sandbox_files files = { 0 };
 	char *cs;
 	const char **argv;
 	size_t n = 0, k = 0;
@@ -149,7 +150,13 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
 	if (sb && sb->on) {
 		/* compute-sanitizer starts the worker itself: the relaxed box
 		 * (processes allowed, all inside its PID namespace) */
-		boxed = sandbox_wrap(sb, SANDBOX_RELAXED, argv, ro_files, &filter_fd);
+		boxed = sandbox_wrap(sb, SANDBOX_RELAXED, argv, ro_files, &files, &filter_fd);
+		if (!boxed || sandbox_files_pass(&files, o.pass_fd, o.pass_fd_at, 1, RUN_MAX_PASS_FD) < 0) {
+			json_object_set_new(v, "passed", json_null());
+			json_object_set_new(v, "errors", json_null());
+			json_object_set_new(v, "reason", json_string("the sanitizer's box could not be set up"));
+			goto done;
+		}
 		o.argv = (const char *const *)boxed;
 		o.pass_fd[0] = filter_fd;
 		o.pass_fd_at[0] = SANDBOX_SECCOMP_FD;
@@ -204,6 +211,7 @@ done:
 	strbuf_release(&out);
 	strbuf_release(&how);
 	sandbox_argv_free(boxed);
+	sandbox_files_close(&files);
 	if (filter_fd >= 0)
 		close(filter_fd);
 	free(argv);

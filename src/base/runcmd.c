@@ -522,8 +522,16 @@ int run_command(const struct run_opts *o, struct run_result *res)
 			goto fail;
 		}
 	for (int i = 0; i < RUN_MAX_PASS_FD; i++)
+		if (o->pass_fd_at[i] >= RUN_PASS_FD_LIMIT) {
+			error("cannot pass a descriptor to '%s' at %d (at most %d)", o->argv[0], o->pass_fd_at[i],
+			      RUN_PASS_FD_LIMIT - 1);
+			goto fail;
+		}
+	/* the parent's copies above every place a child's lands, so that
+	 * one dup2 in the child cannot overwrite the next one's source */
+	for (int i = 0; i < RUN_MAX_PASS_FD; i++)
 		if (o->pass_fd_at[i] > 4 && o->pass_fd[i] >= 0 &&
-		    (keep_child[i] = fcntl(o->pass_fd[i], F_DUPFD_CLOEXEC, 10)) < 0) {
+		    (keep_child[i] = fcntl(o->pass_fd[i], F_DUPFD_CLOEXEC, RUN_PASS_FD_LIMIT)) < 0) {
 			error("cannot pass descriptor %d to '%s': %s", o->pass_fd[i], o->argv[0], strerror(errno));
 			goto fail;
 		}

@@ -6,6 +6,7 @@
 #include "base/sandbox.h"
 
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -286,13 +287,17 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 	sb->on = 1;
 	const char *inner[] = { "true", NULL };
 	int keep = -1;
-	char **argv = sandbox_wrap(sb, SANDBOX_STRICT, inner, NULL, &keep);
+	struct sandbox_files files;
+	char **argv = sandbox_wrap(sb, SANDBOX_STRICT, inner, NULL, &files, &keep);
 	struct run_opts po = { .argv = (const char *const *)argv, .timeout_s = 20, .out = &out, .err = &err,
 			       .merge_stderr = 1, .pass_fd = { keep }, .pass_fd_at = { SANDBOX_SECCOMP_FD },
 			       .env_keep = sandbox_env_keep(sb) };
 	struct run_result pr;
-	int rc = run_command(&po, &pr);
+	int rc = argv && sandbox_files_pass(&files, po.pass_fd, po.pass_fd_at, 1, RUN_MAX_PASS_FD) >= 0
+			 ? run_command(&po, &pr)
+			 : -1;
 	sandbox_argv_free(argv);
+	sandbox_files_close(&files);
 	if (keep >= 0)
 		close(keep);
 	if (rc < 0 || !pr.exited || pr.exit_code != 0) {
@@ -583,17 +588,284 @@ int sandbox_no_exec(void)
 	return 0;
 }
 
-char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
-		    const char *const *ro_files, int *filter_fd)
+/*
+ * A host box's files (sandbox.h sandbox_wrap_fresh): each a copy bubblewrap
+ * writes as the box starts, so the box never reads a page of the host's
+ * page cache.  The loader says what it maps (`LOADER --list OBJECT`: it
+ * lists, it runs nothing of the object's, not even a constructor); the
+ * answer is kept for the process's life (keyed by the object's identity
+ * and times), so a batch asks once per object.
+ */
+struct list_memo {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+	struct timespec mtime;
+	off_t size;
+	char **files; /* NULL-terminated, kept for the process's life */
+};
+static struct list_memo *list_memo;
+static size_t n_list_memo;
+
+/* The program interpreter (PT_INTERP) of the ELF file at path, malloc'd
+ * (the caller frees), or NULL (none: static, or not ELF). */
+static char *elf_interp(const char *path)
 {
-	return sandbox_wrap_fresh(sb, prof, inner, ro_files, NULL, filter_fd);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	Elf64_Ehdr eh;
+	char *r = NULL;
+	if (pread(fd, &eh, sizeof(eh), 0) == (ssize_t)sizeof(eh) && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
+	    eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(Elf64_Phdr)) {
+		for (int i = 0; i < eh.e_phnum && !r; i++) {
+			Elf64_Phdr ph;
+			if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (Elf64_Off)i * sizeof(ph))) !=
+			    (ssize_t)sizeof(ph))
+				break;
+			if (ph.p_type != PT_INTERP || ph.p_filesz < 2 || ph.p_filesz >= PATH_MAX)
+				continue;
+			r = xcalloc(ph.p_filesz + 1, 1);
+			if (pread(fd, r, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz || r[0] != '/' ||
+			    strlen(r) + 1 != ph.p_filesz) {
+				free(r);
+				r = NULL;
+			}
+		}
+	}
+	close(fd);
+	return r;
+}
+
+/* The absolute paths the loader at interp maps for obj (obj itself not
+ * among them), as the runner's LD_LIBRARY_PATH resolves them; a library
+ * it cannot find is left out (the box's loader fails on it as the
+ * runner's would).  Memoised: the list belongs to the memo. */
+static char **loader_list(const char *interp, const char *obj)
+{
+	struct stat st;
+	if (stat(obj, &st) < 0)
+		return NULL;
+	for (size_t i = 0; i < n_list_memo; i++) {
+		struct list_memo *m = &list_memo[i];
+		if (!strcmp(m->path, obj) && m->dev == st.st_dev && m->ino == st.st_ino && m->size == st.st_size &&
+		    m->mtime.tv_sec == st.st_mtim.tv_sec && m->mtime.tv_nsec == st.st_mtim.tv_nsec)
+			return m->files;
+	}
+	/* only the search path: never LD_PRELOAD, LD_AUDIT (code the loader
+	 * would run) or LD_WARN (which relocates, running IFUNC resolvers) */
+	static const char *const keep[] = { "LD_LIBRARY_PATH", NULL };
+	const char *argv[] = { interp, "--list", obj, NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .timeout_s = 20, .out = &out, .env_keep = keep };
+	struct run_result r;
+	struct argvb files = { 0 };
+	if (run_command(&o, &r) == 0) {
+		/* "\tNAME => /PATH (0x...)", "\t/PATH (0x...)", "\tNAME => not found" */
+		char *save = NULL;
+		for (char *line = strtok_r(out.buf ? out.buf : (char *)"", "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char *arrow = strstr(line, "=> "), *p = arrow ? arrow + 3 : line + strspn(line, " \t");
+			if (*p != '/')
+				continue;
+			char *end = strstr(p, " (0x");
+			if (end)
+				*end = 0;
+			if (strcmp(p, obj))
+				push(&files, p);
+		}
+	}
+	strbuf_release(&out);
+	if (!files.v)
+		push(&files, interp); /* never NULL: a list to keep */
+	list_memo = xrealloc(list_memo, (n_list_memo + 1) * sizeof(*list_memo));
+	list_memo[n_list_memo++] = (struct list_memo){ xstrdup(obj), st.st_dev, st.st_ino, st.st_mtim, st.st_size,
+							files.v };
+	return files.v;
+}
+
+static int listed(const struct argvb *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return 1;
+	return 0;
+}
+
+/* path into the box as a copy at its real path, each symbolic link on the
+ * way made in the box as the same link (done keeps what is made: a path
+ * twice is one copy); 0, or -1 with the error printed. */
+static int push_copy(struct argvb *a, struct argvb *done, struct sandbox_files *f, const char *path, int depth)
+{
+	char real[PATH_MAX] = "", next[PATH_MAX];
+	const char *p = path;
+	if (depth > 32)
+		return error("cannot show '%s' in the box: too many symbolic links", path);
+	while (*p) {
+		p += strspn(p, "/");
+		size_t n = strcspn(p, "/");
+		if (n == 0)
+			break;
+		if (n == 1 && p[0] == '.') {
+			p += n;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash = strrchr(real, '/');
+			if (slash)
+				*slash = 0;
+			p += n;
+			continue;
+		}
+		if ((size_t)snprintf(next, sizeof(next), "%s/%.*s", real, (int)n, p) >= sizeof(next))
+			return error("cannot show '%s' in the box: the path is too long", path);
+		p += n;
+		struct stat st;
+		if (lstat(next, &st) < 0)
+			return error("cannot show '%s' in the box: %s: %s", path, next, strerror(errno));
+		if (!S_ISLNK(st.st_mode)) {
+			memcpy(real, next, strlen(next) + 1);
+			continue;
+		}
+		char to[PATH_MAX], rest[PATH_MAX * 2 + 2];
+		ssize_t k = readlink(next, to, sizeof(to) - 1);
+		if (k <= 0)
+			return error("cannot show '%s' in the box: cannot read the link %s", path, next);
+		to[k] = 0;
+		if (!listed(done, next)) {
+			push(done, next);
+			push3(a, "--symlink", to, next);
+		}
+		snprintf(rest, sizeof(rest), "%s%s%s%s", to[0] == '/' ? "" : real, to[0] == '/' ? "" : "/", to, p);
+		return push_copy(a, done, f, rest, depth + 1);
+	}
+	if (!real[0] || listed(done, real))
+		return 0;
+	if (f->n >= SANDBOX_MAX_FRESH)
+		return error("cannot show '%s' in the box: a box shows at most %d files", real, SANDBOX_MAX_FRESH);
+	int fd = open(real, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error("cannot show '%s' in the box: %s", real, strerror(errno));
+	push(done, real);
+	f->fd[f->n] = fd;
+	char at[16];
+	snprintf(at, sizeof(at), "%d", SANDBOX_FRESH_FD + f->n++);
+	push3(a, "--perms", "0555", NULL);
+	push3(a, "--ro-bind-data", at, real);
+	return 0;
+}
+
+/* prog made a path: itself with a slash, else the first executable of
+ * that name in PATH; malloc'd, or NULL. */
+static char *program_path(const char *prog)
+{
+	if (strchr(prog, '/'))
+		return abs_of(prog);
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path && *path ? path : "/usr/bin:/bin"), *save = NULL, *r = NULL;
+	for (char *d = strtok_r(copy, ":", &save); d && !r; d = strtok_r(NULL, ":", &save)) {
+		char *c = xstrfmt("%s/%s", d, prog);
+		if (d[0] == '/' && access(c, X_OK) == 0)
+			r = c;
+		else
+			free(c);
+	}
+	free(copy);
+	return r;
+}
+
+/* Every file a host box shows (sandbox.h sandbox_wrap_fresh), as copies:
+ * the program, the objects, what the loader maps for each, LD_PRELOAD's
+ * files, libgcc_s beside libc, the loader and its cache.  0 or -1. */
+static int push_host_files(struct argvb *a, struct sandbox_files *f, const char *prog,
+			   const char *const *ro_files, const char *fresh)
+{
+	struct argvb roots = { 0 }, done = { 0 };
+	int rc = 0;
+	char *exe = program_path(prog), *interp = exe ? elf_interp(exe) : NULL;
+	if (!exe) {
+		error("cannot show '%s' in the box: not found in PATH", prog);
+		return -1;
+	}
+	push(&roots, exe);
+	for (int i = 0; ro_files && ro_files[i]; i++) {
+		char *r = abs_of(ro_files[i]);
+		push(&roots, r);
+		free(r);
+	}
+	if (fresh) {
+		char *r = abs_of(fresh);
+		push(&roots, r);
+		free(r);
+	}
+	const char *pre = getenv("LD_PRELOAD");
+	if (pre && *pre) {
+		char *copy = xstrdup(pre), *save = NULL;
+		for (char *t = strtok_r(copy, ": ", &save); t; t = strtok_r(NULL, ": ", &save))
+			if (t[0] == '/' && access(t, R_OK) == 0)
+				push(&roots, t);
+		free(copy);
+	}
+	size_t n_roots = roots.n;
+	for (size_t i = 0; interp && i < n_roots; i++) {
+		char **deps = loader_list(interp, roots.v[i]);
+		for (char **d = deps; d && *d; d++) {
+			if (!listed(&roots, *d))
+				push(&roots, *d);
+			size_t n = strlen(*d);
+			if (n >= 10 && !strcmp(*d + n - 10, "/libc.so.6")) {
+				char *g = xstrfmt("%.*s/libgcc_s.so.1", (int)(n - 10), *d);
+				if (access(g, R_OK) == 0 && !listed(&roots, g))
+					push(&roots, g);
+				free(g);
+			}
+		}
+	}
+	if (interp && !listed(&roots, interp))
+		push(&roots, interp);
+	if (interp && access("/etc/ld.so.cache", R_OK) == 0)
+		push(&roots, "/etc/ld.so.cache");
+	for (size_t i = 0; rc == 0 && i < roots.n; i++)
+		rc = push_copy(a, &done, f, roots.v[i], 0);
+	sandbox_argv_free(roots.v);
+	sandbox_argv_free(done.v);
+	free(exe);
+	free(interp);
+	return rc;
+}
+
+int sandbox_files_pass(const struct sandbox_files *files, int *pass_fd, int *pass_fd_at, int from, int max)
+{
+	if (from + files->n > max)
+		return error("a box's %d files do not fit the %d descriptors a spawn passes", files->n, max - from);
+	for (int i = 0; i < files->n; i++) {
+		pass_fd[from + i] = files->fd[i];
+		pass_fd_at[from + i] = SANDBOX_FRESH_FD + i;
+	}
+	return files->n;
+}
+
+void sandbox_files_close(struct sandbox_files *files)
+{
+	for (int i = 0; i < files->n; i++)
+		if (files->fd[i] >= 0)
+			close(files->fd[i]);
+	files->n = 0;
+}
+
+char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
+		    const char *const *ro_files, struct sandbox_files *files, int *filter_fd)
+{
+	return sandbox_wrap_fresh(sb, prof, inner, ro_files, NULL, files, filter_fd);
 }
 
 char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
-			  const char *const *ro_files, const char *fresh, int *filter_fd)
+			  const char *const *ro_files, const char *fresh, struct sandbox_files *files,
+			  int *filter_fd)
 {
 	struct argvb a = { 0 };
 	*filter_fd = -1;
+	files->n = 0;
 	if (sb->on) {
 		push_namespaces(&a, sb);
 		/* an empty root: the system's software, the machine's description
@@ -601,14 +873,15 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, c
 		 * data - no home directory, no /root, no /etc/shadow (red team 3,
 		 * host_files read them as root and printed them into its log) */
 		push3(&a, "--tmpfs", "/", NULL);
-		push_system(&a);
+		if (sb->gpu) {
+			push_system(&a);
+			/* the loader's own search path, and the spec's library
+			 * directories (sandbox_init's show) */
+			push_path_list(&a, getenv("LD_LIBRARY_PATH"));
+			push_gpu_software(&a);
+		}
 		if (is_dir("/sys"))
 			push3(&a, "--ro-bind", "/sys", "/sys");
-		/* the loader's own search path, and the spec's library directories
-		 * (sandbox_init's show) */
-		push_path_list(&a, getenv("LD_LIBRARY_PATH"));
-		if (sb->gpu)
-			push_gpu_software(&a);
 		push_proc(&a, sb->gpu);
 		push3(&a, "--dev", "/dev", NULL);
 		if (sb->gpu) {
@@ -625,19 +898,34 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, c
 		for (int i = 0; scratch[i]; i++)
 			if (is_dir(scratch[i]))
 				push3(&a, "--tmpfs", scratch[i], NULL);
-		for (char **h = sb->show; h && *h; h++)
+		for (char **h = sb->show; sb->gpu && h && *h; h++)
 			if (strcmp(*h, "/") && access(*h, F_OK) == 0)
 				push3(&a, "--ro-bind", *h, *h);
 		for (char **h = sb->hide; h && *h; h++)
 			if (is_dir(*h))
 				push3(&a, "--tmpfs", *h, NULL);
-		for (int i = 0; ro_files && ro_files[i]; i++) {
+		/* a host box's files, after the scratch mounts and the masks: an
+		 * object may lie under /tmp or the store */
+		if (!sb->gpu && push_host_files(&a, files, inner[0], ro_files, fresh) < 0) {
+			sandbox_files_close(files);
+			sandbox_argv_free(a.v);
+			return NULL;
+		}
+		for (int i = 0; sb->gpu && ro_files && ro_files[i]; i++) {
 			char *f = abs_of(ro_files[i]);
 			push3(&a, "--ro-bind", f, f);
 			free(f);
 		}
-		if (fresh) {
+		if (sb->gpu && fresh) {
 			char *f = abs_of(fresh), fd[16];
+			int ffd = open(f, O_RDONLY | O_CLOEXEC);
+			if (ffd < 0) {
+				error("cannot open '%s' to show it in the box: %s", f, strerror(errno));
+				free(f);
+				sandbox_argv_free(a.v);
+				return NULL;
+			}
+			files->fd[files->n++] = ffd;
 			snprintf(fd, sizeof(fd), "%d", SANDBOX_FRESH_FD);
 			push3(&a, "--perms", "0555", NULL);
 			push3(&a, "--ro-bind-data", fd, f);
@@ -748,9 +1036,12 @@ json_t *sandbox_describe(const struct sandbox *sb)
 			 sb->gpu ? "the box's own; every entry but its processes' read-only"
 				 : "the box's own, read-only",
 			 "root",
-			 "empty but for the system's software (/usr, /lib*, the loader's /etc files), /sys, "
-			 "what the worker loads (the runner, its kernel's and its problem's objects) and its own "
-			 "/tmp, /run, /dev",
+			 sb->gpu ? "empty but for the system's software (/usr, /lib*, the loader's /etc files), /sys, "
+				   "what the worker loads (the runner, its kernel's and its problem's objects; the "
+				   "kernel's a copy made as the box starts) and its own /tmp, /run, /dev"
+				 : "empty but for copies made as the box starts of what the worker loads (the worker, "
+				   "the loader and its cache, the libraries the loader maps, its kernel's and its "
+				   "problem's objects: no file shared with the host), /sys and its own /tmp, /run, /dev",
 			 "environment", env_list, "core",
 			 "RLIMIT_CORE 1, soft and hard: no core dump, to a file or a core_pattern pipe handler, and none the kernel can ask for", "exec",
 			 "refused once the worker's runtime is up, before a kernel's code loads: execve and "

@@ -16,7 +16,10 @@
  *     of its own, after the runner had killed bubblewrap);
  *   - a read-only view of the file system that holds the system's
  *     software, /sys, the runner and its job's own objects (its kernel,
- *     the problem's), bound one by one: nothing of the host's data
+ *     the problem's), bound one by one (a host box: each file it loads a
+ *     copy of its own, written as the box starts, so no page of the
+ *     host's page cache is one two boxes share: sandbox_wrap_fresh):
+ *     nothing of the host's data
  *     (homes, /root, /etc/shadow: red team 3's host_files read them as
  *     root), no other variant's object and no other file of the
  *     repository (red team 3's cache_borrow ran another variant's object
@@ -108,7 +111,8 @@
 #include "base/util.h"
 
 #define SANDBOX_SECCOMP_FD 5  /* where the child finds the filter (bwrap --seccomp 5) */
-#define SANDBOX_FRESH_FD 9    /* where bwrap finds the file it copies in (sandbox_wrap_fresh) */
+#define SANDBOX_FRESH_FD 9    /* the first descriptor bwrap copies a file in from (struct sandbox_files) */
+#define SANDBOX_MAX_FRESH 48  /* files a box may show as copies: descriptors 9..56 */
 /* Every process that runs a kernel file's code, or its compiler, is the
  * OOM killer's first choice (runcmd.h run_opts.oom_score_adj): what it
  * holds in its box's tmpfs mounts, memfds and SysV segments is in no
@@ -158,27 +162,58 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 void sandbox_release(struct sandbox *sb);
 
 /*
- * The argv that runs inner[] inside the box: ro_files (NULL-terminated,
- * may be NULL) are bound read-only at their own paths even where they lie
- * under a hidden directory (made absolute).  *filter_fd is a new descriptor (the caller
- * closes it after the spawn) that the child must find at
- * SANDBOX_SECCOMP_FD (run_opts.pass_fd, pass_fd_at).  When sb->on is 0 the
- * result is a plain copy of inner and *filter_fd is -1.
+ * The files a box shows as copies that bubblewrap writes into the box's
+ * memory as it starts: fd[i] (opened by sandbox_wrap, the caller passes
+ * each at SANDBOX_FRESH_FD + i, run_opts.pass_fd, and closes them after
+ * the spawn with sandbox_files_close; bubblewrap closes its copies once
+ * read).
  */
+struct sandbox_files {
+	int n;
+	int fd[SANDBOX_MAX_FRESH];
+};
+
 /*
- * sandbox_wrap, and fresh (may be NULL) appears at its own path as a copy
- * that bubblewrap writes into the box's memory as the box starts, from
- * the descriptor the child finds at SANDBOX_FRESH_FD (the caller opens
- * fresh and passes it; bubblewrap closes it): its times are the box's,
- * not the build's, so a kernel cannot tell its own object's age (red team
- * 50's age_gate: the incumbent is always the older build, and a kernel
- * slow only when its object was old made eval and a search's
- * confirmation call a copy of the reference faster).
+ * The argv that runs inner[] inside the box (a new NULL-terminated argv
+ * the caller frees with sandbox_argv_free), or NULL with the error
+ * printed.  *filter_fd is a new descriptor (the caller closes it after
+ * the spawn) that the child must find at SANDBOX_SECCOMP_FD
+ * (run_opts.pass_fd, pass_fd_at); files receives the descriptors of the
+ * box's copies (sandbox_files above).  When sb->on is 0 the result is a
+ * plain copy of inner, *filter_fd is -1 and files is empty.
+ *
+ * A host box (sb->gpu 0) shows no file of the host's: inner[0] (found in
+ * PATH when it has no slash), ro_files, fresh, the loader, every library
+ * the loader maps for them (`LOADER --list`, as the runner's
+ * LD_LIBRARY_PATH resolves it; the box keeps that variable), the files
+ * of LD_PRELOAD, libgcc_s (which glibc loads at a thread's cancellation)
+ * and the loader's cache are each a copy written as the box starts, at
+ * their own paths (the symbolic links on the way made as the same
+ * links); beside them /sys, the box's /proc, /dev and empty /tmp, /var/tmp,
+ * /run.  No page of the host's page cache is one a box can read: the
+ * cache of a file every box shows (/usr) was state across boxes, and a
+ * kernel that counted its own runs there was slow once it was the
+ * incumbent (red team 51's page_count: 10 of 12 eval promotions), and a
+ * kernel's object whose times were the build's told the incumbent by its
+ * age (red team 50's age_gate).
+ *
+ * A GPU box shows the system's software (/usr, /lib*), the CUDA toolkit
+ * and LD_LIBRARY_PATH's directories as bindings (the CUDA driver loads
+ * more than a list can say), ro_files bound at their own paths, and fresh
+ * (may be NULL) as a copy (files->fd[0]).  show and hide as
+ * sandbox_init says; ro_files and fresh even where they lie under a
+ * hidden directory.
  */
 char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
-			  const char *const *ro_files, const char *fresh, int *filter_fd);
+			  const char *const *ro_files, const char *fresh, struct sandbox_files *files,
+			  int *filter_fd);
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
-		    const char *const *ro_files, int *filter_fd);
+		    const char *const *ro_files, struct sandbox_files *files, int *filter_fd);
+/* files' descriptors into pass_fd[from..], pass_fd_at[from..] (arrays of
+ * max entries); the number of entries used, or -1 when they do not fit. */
+int sandbox_files_pass(const struct sandbox_files *files, int *pass_fd, int *pass_fd_at, int from, int max);
+/* Close files' descriptors (safe on an empty one). */
+void sandbox_files_close(struct sandbox_files *files);
 void sandbox_argv_free(char **argv);
 
 /*

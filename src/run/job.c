@@ -626,16 +626,21 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	char job_arg[32];
 	snprintf(job_arg, sizeof(job_arg), "/proc/self/fd/%d", WORKER_JOB_FD);
 	const char *argv[] = { c->worker_exe, "__worker", job_arg, NULL };
-	int filter_fd = -1, fresh_fd = -1;
+	int filter_fd = -1;
 	/* the box shows the worker its own objects, not the cache; the
 	 * kernel's as a copy made as the box starts, whose times say nothing
-	 * of when it was built (sandbox_wrap_fresh) */
+	 * of when it was built (a host box: every file it shows, so that it
+	 * shares no page of the host's page cache; sandbox_wrap_fresh) */
 	const char *fresh = c->sb.on ? w->job.kernel_so : NULL;
-	if (fresh && (fresh_fd = open(fresh, O_RDONLY | O_CLOEXEC)) < 0)
-		return error("cannot open the kernel's object '%s': %s", fresh, strerror(errno));
 	const char *all[] = { w->job.kernel_so, w->job.problem_so, w->job.problem_gpu_so, NULL };
 	const char *const *objects = fresh ? all + 1 : all;
-	char **boxed = sandbox_wrap_fresh(&c->sb, SANDBOX_STRICT, argv, objects, fresh, &filter_fd);
+	struct sandbox_files files;
+	char **boxed = sandbox_wrap_fresh(&c->sb, SANDBOX_STRICT, argv, objects, fresh, &files, &filter_fd);
+	if (!boxed) {
+		if (filter_fd >= 0)
+			close(filter_fd);
+		return error("cannot set up the box for the %s phase of %s", w->job.phase, w->job.kernel_so);
+	}
 	/* a host kernel's OpenMP threads wait passively unless the runner's
 	 * environment says otherwise: libgomp's default spins after every
 	 * parallel region, which is CPU after the done line (host_clock.c;
@@ -645,9 +650,8 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	w->gpu = c->be->uses_gpu;
 	struct run_opts ro = { .argv = (const char *const *)boxed, .timeout_s = w->job.k.timeout_s, .env_set = env_set,
 			       .out = &w->out, .err = &w->err, .on_chan = on_chan, .ctx = w,
-			       .pass_fd = { filter_fd, w->shm_fd, w->job_fd, w->plan_fd, fresh_fd },
-			       .pass_fd_at = { SANDBOX_SECCOMP_FD, HOST_SHM_FD, WORKER_JOB_FD, SEAL_PLAN_FD,
-					       fresh_fd >= 0 ? SANDBOX_FRESH_FD : 0 },
+			       .pass_fd = { filter_fd, w->shm_fd, w->job_fd, w->plan_fd },
+			       .pass_fd_at = { SANDBOX_SECCOMP_FD, HOST_SHM_FD, WORKER_JOB_FD, SEAL_PLAN_FD },
 			       .signal_in_exit_code = c->sb.on, .on_start = on_start,
 			       .env_keep = sandbox_env_keep(&c->sb), .oom_score_adj = SANDBOX_OOM_SCORE_ADJ,
 			       .no_core = 1, .kill_box = c->sb.on,
@@ -658,12 +662,13 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 							 : WORKER_FINI_GRACE_HOST_S };
 	/* no grace (a boxed host worker): nothing after its outputs is read */
 	w->proto.stop_at_fini = strcmp(w->job.phase, "plan") && ro.end_grace_s == 0;
-	int rc = run_command(&ro, &w->rr);
+	int rc = sandbox_files_pass(&files, ro.pass_fd, ro.pass_fd_at, 4, RUN_MAX_PASS_FD) < 0
+			 ? -1
+			 : run_command(&ro, &w->rr);
 	sandbox_argv_free(boxed);
+	sandbox_files_close(&files);
 	if (filter_fd >= 0)
 		close(filter_fd);
-	if (fresh_fd >= 0)
-		close(fresh_fd);
 	if (rc < 0)
 		return -1;
 	if (w->hc.timed_out) { /* the parent's clock ran out while the worker ran */

@@ -226,7 +226,9 @@ static char **wrap(int gpu)
 	sb.filter_fd[1] = sandbox_filter_fd(SANDBOX_RELAXED, gpu);
 	const char *inner[] = { "true", NULL };
 	int keep = -1;
-	char **argv = sandbox_wrap(&sb, SANDBOX_STRICT, inner, NULL, &keep);
+	struct sandbox_files files;
+	char **argv = sandbox_wrap(&sb, SANDBOX_STRICT, inner, NULL, &files, &keep);
+	sandbox_files_close(&files);
 	if (keep >= 0)
 		close(keep);
 	close(sb.filter_fd[0]);
