@@ -162,7 +162,7 @@
 #   clock      experiments/clock.yaml, then scripts/clock-check on it (CUPTI and events vs
 #              Nsight Compute, every iter1 kernel and reference), with ncu's cache
 #              control all, then none
-#   tests      the GPU CLI tests (tests/cli/t30*), and t0051/t0052 (the sandbox, the
+#   tests      the GPU CLI tests (tests/cli/t30*), and t0051/t0052/t0172/t0174 (the sandbox, the
 #              parent's host clock) on this host
 #   pack       new records into $OUT/artifacts.tgz
 # Usage: OUT=/some/dir scripts/gpu-session.sh [STEP...]
@@ -719,8 +719,9 @@ if has clock; then
 fi
 if has tests; then
 	log "GPU CLI tests"
-	# t0051/t0052: the sandbox and the parent's host clock on this host too
-	EVIDENT=$E tests/cli/run.sh t30 t0051 t0052 > "$OUT/gpu-tests.txt" 2>&1
+	# t0051/t0052: the sandbox and the parent's host clock on this host too;
+	# t0172/t0174: a host box shows copies only (as root here)
+	EVIDENT=$E tests/cli/run.sh t30 t0051 t0052 t0172 t0174 > "$OUT/gpu-tests.txt" 2>&1
 	echo "exit $?" >> "$OUT/gpu-tests.txt"
 	tail -n 12 "$OUT/gpu-tests.txt" >> "$OUT/session.log"
 fi
