@@ -712,6 +712,9 @@ static int cuda_build(const struct build_request *rq, struct build_result *res)
 	flags[nf++] = "-shared";
 	flags[nf++] = "-Xcompiler";
 	flags[nf++] = "-fPIC";
+	/* no time of the build in the object (backend_host.c host_flags) */
+	flags[nf++] = "-Xcompiler";
+	flags[nf++] = "-Werror=date-time";
 	flags[nf++] = "-cudart";
 	flags[nf++] = "shared";
 	flags[nf++] = archflag;

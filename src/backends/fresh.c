@@ -17,6 +17,7 @@
 
 #include "backends/job.h"
 #include "backends/scramble.h"
+#include "base/util.h"
 
 enum { SLOT_EMPTY = 0, SLOT_FILLING, SLOT_READY, SLOT_TAKEN };
 
@@ -25,12 +26,30 @@ int fresh_job_timed(const struct job *job)
 	return job && job->backend && !strcmp(job->backend, "cuda") && job->k.batch <= 1;
 }
 
+uint64_t fresh_seed(uint64_t key, uint32_t j)
+{
+	static const char label[] = "evident fresh seed v1"; /* 22 bytes with its NUL */
+	unsigned char msg[sizeof(label) + 12];
+	memcpy(msg, label, sizeof(label));
+	for (int b = 0; b < 8; b++)
+		msg[sizeof(label) + b] = (unsigned char)(key >> (8 * b));
+	for (int b = 0; b < 4; b++)
+		msg[sizeof(label) + 8 + b] = (unsigned char)(j >> (8 * b));
+	char hex[SHA256_HEX_LEN + 1];
+	if (sha256_hex(msg, sizeof(msg), hex) < 0)
+		die("SHA-256 failed (OpenSSL): cannot derive a fresh sample's seed");
+	uint64_t seed = 0;
+	for (int i = 0; i < 16; i++)
+		seed = seed << 4 | (uint64_t)(hex[i] <= '9' ? hex[i] - '0' : hex[i] - 'a' + 10);
+	return seed;
+}
+
 int fresh_inputs_fill(const struct problem *pr, const long long *shape, uint64_t key, uint32_t j, int dtype,
 		      float **in, uint64_t *seed_out)
 {
 	int n_dists = pr->desc->n_dists > 0 ? pr->desc->n_dists : 1;
 	int dist = evs_sample_dist(key, n_dists, problem_timing_dists(pr));
-	uint64_t seed = evs_fresh_seed(key, j);
+	uint64_t seed = fresh_seed(key, j);
 	if (seed_out)
 		*seed_out = seed;
 	if (problem_fill_rounded(pr, shape, dist, seed, dtype, in) < 0)

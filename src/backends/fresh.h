@@ -7,7 +7,7 @@
  * distribution under a seed of its own, both derived from the sample's
  * secret key (getrandom, in the worker; it travels with the sample to the
  * parent and the checker): distribution evs_sample_dist(key, n_dists,
- * mask), seed evs_fresh_seed(key, j) for launch j, rounded to the dtype
+ * mask), seed fresh_seed(key, j) for launch j (one-way: below), rounded to the dtype
  * (problem_fill_rounded) and packed as the harness's upload would
  * (problem_pack: exact, the values are representable).  No value is
  * reused across samples, so nothing a kernel can remember between
@@ -54,11 +54,24 @@ int fresh_job_timed(const struct job *job);
 /*
  * The inputs of launch j of the timed sample of key `key`: the problem's
  * fill of distribution evs_sample_dist(key, n_dists, timing dists) under
- * seed evs_fresh_seed(key, j), rounded to dtype, into in[t] (the
+ * seed fresh_seed(key, j), rounded to dtype, into in[t] (the
  * problem's numel floats each, the caller's).  Returns the distribution,
  * or -1 after error() (a fill whose value is not finite at dtype).
  * *seed_out (may be NULL) gets the seed.
  */
+/*
+ * The fill seed of launch j of the sample of key: the first 8 bytes of
+ * SHA-256 over a label, the key and j.  One-way, so that a kernel that
+ * recovers the seed from its inputs learns nothing of the key, and so
+ * nothing of the sample's distribution (evs_sample_dist reads the key).
+ * Until red team 28 it was evs_mix64 of the key, a bijection: a sealed
+ * fp32 gemm recovered the seed from the smallest |A| in at most 4.2M
+ * candidates, inverted the mix to the key and named every timed sample's
+ * distribution (178 of 178 at 1024^3, rt28_key_sim.c), so it could pass
+ * `cancel`'s entry-by-entry checks and compute in TF32 elsewhere.
+ */
+uint64_t fresh_seed(uint64_t key, uint32_t j);
+
 int fresh_inputs_fill(const struct problem *pr, const long long *shape, uint64_t key, uint32_t j, int dtype,
 		      float **in, uint64_t *seed_out);
 

@@ -269,13 +269,8 @@ EVS_FN uint64_t evs_launch_key(uint64_t key, uint32_t j)
 	return j ? evs_mix64(key + (uint64_t)j * EVS_GAMMA) : key;
 }
 
-/* The fill seed of launch j of a timed sample of key `key` whose inputs
- * are drawn fresh (fresh.h: the problem's own fill under this seed, of
- * the distribution evs_sample_dist draws from the same key). */
-EVS_FN uint64_t evs_fresh_seed(uint64_t key, uint32_t j)
-{
-	return evs_mix64(evs_launch_key(key, j) ^ 0x66726573685f6664ULL); /* "fresh_fd" */
-}
+/* (A timed fresh sample's fill seed is fresh.h's fresh_seed: one-way,
+ * so that the seed tells nothing of the key; red team 28.) */
 
 /* Word w (bytes 8w .. 8w+7, little-endian) of the stream with key k. */
 EVS_FN uint64_t evs_word(uint64_t key, uint64_t w)

@@ -825,6 +825,18 @@ static int push_host_files(struct argvb *a, struct sandbox_files *f, const char 
 		push(&roots, interp);
 	if (interp && access("/etc/ld.so.cache", R_OK) == 0)
 		push(&roots, "/etc/ld.so.cache");
+	/* of /sys, the CPU lists glibc and OpenMP read (get_nprocs), copied:
+	 * a host /sys bound whole held the host's dentry cache, where a
+	 * lookup of a name that is not there leaves a negative entry every
+	 * later box can test (/proc/sys/fs/dentry-state counts them, and a
+	 * lookup's time tells them apart): red team 52's dentry_count kept
+	 * its run count there and an incumbent slow from its first batch on
+	 * lost eval 9 times in 12 */
+	static const char *const sys_cpu[] = { "/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible",
+					       "/sys/devices/system/cpu/present", NULL };
+	for (int i = 0; sys_cpu[i]; i++)
+		if (access(sys_cpu[i], R_OK) == 0)
+			push(&roots, sys_cpu[i]);
 	for (size_t i = 0; rc == 0 && i < roots.n; i++)
 		rc = push_copy(a, &done, f, roots.v[i], 0);
 	sandbox_argv_free(roots.v);
@@ -880,7 +892,7 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, c
 			push_path_list(&a, getenv("LD_LIBRARY_PATH"));
 			push_gpu_software(&a);
 		}
-		if (is_dir("/sys"))
+		if (sb->gpu && is_dir("/sys"))
 			push3(&a, "--ro-bind", "/sys", "/sys");
 		push_proc(&a, sb->gpu);
 		push3(&a, "--dev", "/dev", NULL);
@@ -1041,7 +1053,8 @@ json_t *sandbox_describe(const struct sandbox *sb)
 				   "kernel's a copy made as the box starts) and its own /tmp, /run, /dev"
 				 : "empty but for copies made as the box starts of what the worker loads (the worker, "
 				   "the loader and its cache, the libraries the loader maps, its kernel's and its "
-				   "problem's objects: no file shared with the host), /sys and its own /tmp, /run, /dev",
+				   "problem's objects) and of /sys's CPU lists: no file or directory shared with the "
+				   "host; its own /tmp, /run, /dev",
 			 "environment", env_list, "core",
 			 "RLIMIT_CORE 1, soft and hard: no core dump, to a file or a core_pattern pipe handler, and none the kernel can ask for", "exec",
 			 "refused once the worker's runtime is up, before a kernel's code loads: execve and "

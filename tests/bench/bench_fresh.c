@@ -73,7 +73,7 @@ int main(int argc, char **argv)
 		int reps = samples < 3 ? samples : 3;
 		for (int r = 0; r < reps; r++) {
 			double c0 = cpu_now();
-			problem_fill_rounded(&pr, shape, d, evs_fresh_seed(draw(NULL, r), 0), dtype, in);
+			problem_fill_rounded(&pr, shape, d, fresh_seed(draw(NULL, r), 0), dtype, in);
 			for (int t = 0; t < pr.n_inputs; t++)
 				problem_pack(in[t], packed, problem_tensor_numel(&pr, t, shape), dtype);
 			double c = cpu_now() - c0;

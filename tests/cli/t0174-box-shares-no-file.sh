@@ -1,9 +1,11 @@
-# t0174 - a host box shares no file with the host: every file it shows
-# (the worker, the loader, the libraries, the objects, the loader's cache)
-# is a copy written into the box's memory as it starts, and no descriptor
-# it holds is a host file.  shared_probe's init walks the box and its
-# descriptors and refuses on a regular file outside tmpfs.  Before, the box
-# bound /usr and /lib from the host (init_failed here), and red team 51's
+# t0174 - a host box shares no file or directory with the host: every
+# file it shows (the worker, the loader, the libraries, the objects, the
+# loader's cache, /sys's CPU lists) is a copy written into the box's
+# memory as it starts, and no descriptor it holds is a host file.
+# shared_probe's init walks the box and its descriptors and refuses on a
+# regular file or a directory outside tmpfs.  Before, the box bound /usr,
+# /lib and /sys from the host (init_failed here; red team 52's
+# dentry_count kept a run count in /sys's dentry cache), and red team 51's
 # page_count counted its own runs in the page cache of a system file: the
 # incumbent, with more runs, was 8x slower, and eval promoted 10 of 12
 # candidates that were not faster

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backends/fresh.h"
 #include "backends/checker.h"
 #include "checker_run.h"
 #include "backends/job.h"
@@ -122,7 +123,7 @@ static json_t *make_check(const struct job *job, const char *dir, int n, int bad
 		} else if (timed) {
 			json_object_set_new(c, "mix_key", json_integer((json_int_t)key));
 			dist = evs_sample_dist(key, attn.desc->n_dists, problem_timing_dists(&attn));
-			seed = batch > 1 ? job->timing_seed + 2ULL * (unsigned)dist : evs_fresh_seed(key, 0);
+			seed = batch > 1 ? job->timing_seed + 2ULL * (unsigned)dist : fresh_seed(key, 0);
 		}
 		assert_int_equal(problem_fill_rounded(&attn, shape, dist, seed, dtype, in), 0);
 		problem_reference(&attn, shape, (const float *const *)in, ref);

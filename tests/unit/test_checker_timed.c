@@ -2,7 +2,7 @@
  * test_checker_timed.c - the checker's inputs for timed CUDA samples
  * (checker.c, fresh.h, scramble.h): a stream-mode sample's inputs are the
  * problem's fill of distribution evs_sample_dist(key, n_dists, mask) under
- * seed evs_fresh_seed(key, 0) (red team 16: fresh every sample); in graph
+ * seed fresh_seed(key, 0) (red team 16: fresh every sample); in graph
  * mode launch j of timed sample g is the element-wise mix, under
  * evs_launch_key(key, j), of the pair of base sets of that distribution,
  * seeds timing_seed + 2d and + 2d + 1 (every launch of a sample of one
@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backends/fresh.h"
 #include "backends/checker.h"
 #include "checker_run.h"
 #include "backends/job.h"
@@ -123,7 +124,7 @@ static void test_timed_inputs_rotate_distributions(void **state)
 		/* what the worker uploads into the set the launch reads (stream
 		 * mode: the problem's fill under the key's seed, fresh.h; the
 		 * distribution is the key's) */
-		assert_int_equal(problem_fill_rounded(&attn, shape, d, evs_fresh_seed(key, 0), EV_F16, in), 0);
+		assert_int_equal(problem_fill_rounded(&attn, shape, d, fresh_seed(key, 0), EV_F16, in), 0);
 		problem_reference(&attn, shape, (const float *const *)in, ref);
 		for (size_t e = 0; e < n_out; e++)
 			o32[e] = (float)ref[0][e];
