@@ -162,7 +162,8 @@
 #   clock      experiments/clock.yaml, then scripts/clock-check on it (CUPTI and events vs
 #              Nsight Compute, every iter1 kernel and reference), with ncu's cache
 #              control all, then none
-#   tests      the GPU CLI tests (tests/cli/t30*), and t0051/t0052/t0172/t0174 (the sandbox, the
+#   tests      the GPU CLI tests (tests/cli/t30*), t0051/t0052/t0172/t0174/t0175 and
+#              cuda-build-time.yaml (the sandbox, the build's time refused, the
 #              parent's host clock) on this host
 #   pack       new records into $OUT/artifacts.tgz
 # Usage: OUT=/some/dir scripts/gpu-session.sh [STEP...]
@@ -721,9 +722,11 @@ if has tests; then
 	log "GPU CLI tests"
 	# t0051/t0052: the sandbox and the parent's host clock on this host too;
 	# t0172/t0174: a host box shows copies only (as root here)
-	EVIDENT=$E tests/cli/run.sh t30 t0051 t0052 t0172 t0174 > "$OUT/gpu-tests.txt" 2>&1
+	EVIDENT=$E tests/cli/run.sh t30 t0051 t0052 t0172 t0174 t0175 > "$OUT/gpu-tests.txt" 2>&1
 	echo "exit $?" >> "$OUT/gpu-tests.txt"
 	tail -n 12 "$OUT/gpu-tests.txt" >> "$OUT/session.log"
+	# nvcc refuses __DATE__/__TIME__ (-Xcompiler -Werror=date-time)
+	run_exp build-time tests/fixtures/specs/cuda-build-time.yaml
 fi
 if has pack; then
 	log "pack"
