@@ -236,6 +236,49 @@ static char **wrap(int gpu)
 	return argv;
 }
 
+/* A host box binds nothing of the host's file system: every file it
+ * shows is a copy (--ro-bind-data from a descriptor sandbox_wrap opened:
+ * the loader, libc, the program), no /usr, /lib or /sys (red teams 51 and
+ * 52 kept run counts in the page cache of a file and the dentry cache of
+ * a directory every box shared); a GPU box still binds /usr and /sys. */
+static void test_host_box_copies_only(void **state)
+{
+	(void)state;
+	struct sandbox sb = SANDBOX_INIT;
+	sb.on = 1;
+	sb.bwrap = "bwrap";
+	sb.filter_fd[0] = sandbox_filter_fd(SANDBOX_STRICT, 0);
+	const char *inner[] = { "true", NULL };
+	int keep = -1;
+	struct sandbox_files files;
+	char **argv = sandbox_wrap(&sb, SANDBOX_STRICT, inner, NULL, &files, &keep);
+	assert_non_null(argv);
+	int copies = 0, libc = 0;
+	for (int i = 0; argv[i]; i++) {
+		if (!strcmp(argv[i], "--ro-bind") || !strcmp(argv[i], "--bind") || !strcmp(argv[i], "--ro-bind-try"))
+			fail_msg("a host box binds %s", argv[i + 1]);
+		if (!strcmp(argv[i], "--ro-bind-data")) {
+			copies++;
+			libc += strstr(argv[i + 2], "/libc.so") != NULL;
+			assert_int_equal(atoi(argv[i + 1]), SANDBOX_FRESH_FD + copies - 1);
+		}
+	}
+	assert_true(copies >= 3); /* the program, the loader, libc at least */
+	assert_int_equal(libc, 1);
+	assert_int_equal(files.n, copies);
+	for (int i = 0; i < files.n; i++)
+		assert_true(fcntl(files.fd[i], F_GETFD) >= 0);
+	sandbox_files_close(&files);
+	sandbox_argv_free(argv);
+	if (keep >= 0)
+		close(keep);
+	close(sb.filter_fd[0]);
+	char **gpu = wrap(1);
+	assert_true(pair_at(gpu, "--ro-bind", "/usr") >= 0);
+	assert_true(pair_at(gpu, "--ro-bind", "/sys") >= 0);
+	sandbox_argv_free(gpu);
+}
+
 /* a host box's /proc is read-only as a whole (red team 4, oom_undo: its
  * own oom_score_adj was writable); a GPU box keeps its processes' entries
  * writable (the CUDA driver names its threads there) and binds the rest
@@ -411,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_relaxed_filter), cmocka_unit_test(test_filter_sealed),
 		cmocka_unit_test(test_proc_by_box),	 cmocka_unit_test(test_lib_dir),
 		cmocka_unit_test(test_gpu_binds),	 cmocka_unit_test(test_no_exec),
+		cmocka_unit_test(test_host_box_copies_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
