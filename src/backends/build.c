@@ -51,6 +51,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/elf.h"
 #include "base/runcmd.h"
 #include "base/sandbox.h"
 
@@ -958,6 +959,13 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	res->log = xstrdup(strbuf_str(&log));
 	note_warnings(info, res->log);
 
+	/* an object that names a loader hook (DT_AUDIT and its kin) is no
+	 * kernel: a loader runs the hook's code before any check, in
+	 * whatever process loads or lists the object (red team 53's
+	 * audit_escape: -Wl,--audit in a spec's flags made the kernel's own
+	 * object its audit module, run as root in the runner) */
+	if (compiled && !outside && path_exists(out_path))
+		outside = elf_refuse_hooks(out_path);
 	if (!compiled || outside) {
 		struct strbuf how = STRBUF_INIT;
 		run_result_describe(&rr, &how);

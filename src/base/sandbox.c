@@ -6,7 +6,6 @@
 #include "base/sandbox.h"
 
 #include <dirent.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -22,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/elf.h"
 #include "base/runcmd.h"
 
 /* Syscalls no kernel under test has a use for, in either profile: they
@@ -591,10 +591,14 @@ int sandbox_no_exec(void)
 /*
  * A host box's files (sandbox.h sandbox_wrap_fresh): each a copy bubblewrap
  * writes as the box starts, so the box never reads a page of the host's
- * page cache.  The loader says what it maps (`LOADER --list OBJECT`: it
- * lists, it runs nothing of the object's, not even a constructor); the
- * answer is kept for the process's life (keyed by the object's identity
- * and times), so a batch asks once per object.
+ * page cache.  For the runner's own worker the loader says what it maps
+ * (`LOADER --list WORKER`); the answer is kept for the process's life
+ * (keyed by the file's identity and times).  Never for a job's objects:
+ * a loader asked to list an object loads the audit module it names and
+ * runs its code, in the runner, outside every box (red team 53's
+ * audit_escape ran as root there through a spec's -Wl,--audit); their
+ * libraries are read from their dynamic sections (base/elf.h) and found
+ * where the loader would look.
  */
 struct list_memo {
 	char *path;
@@ -607,40 +611,11 @@ struct list_memo {
 static struct list_memo *list_memo;
 static size_t n_list_memo;
 
-/* The program interpreter (PT_INTERP) of the ELF file at path, malloc'd
- * (the caller frees), or NULL (none: static, or not ELF). */
-static char *elf_interp(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	Elf64_Ehdr eh;
-	char *r = NULL;
-	if (pread(fd, &eh, sizeof(eh), 0) == (ssize_t)sizeof(eh) && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
-	    eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(Elf64_Phdr)) {
-		for (int i = 0; i < eh.e_phnum && !r; i++) {
-			Elf64_Phdr ph;
-			if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (Elf64_Off)i * sizeof(ph))) !=
-			    (ssize_t)sizeof(ph))
-				break;
-			if (ph.p_type != PT_INTERP || ph.p_filesz < 2 || ph.p_filesz >= PATH_MAX)
-				continue;
-			r = xcalloc(ph.p_filesz + 1, 1);
-			if (pread(fd, r, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz || r[0] != '/' ||
-			    strlen(r) + 1 != ph.p_filesz) {
-				free(r);
-				r = NULL;
-			}
-		}
-	}
-	close(fd);
-	return r;
-}
-
 /* The absolute paths the loader at interp maps for obj (obj itself not
- * among them), as the runner's LD_LIBRARY_PATH resolves them; a library
- * it cannot find is left out (the box's loader fails on it as the
- * runner's would).  Memoised: the list belongs to the memo. */
+ * among them: the runner's own worker, never a job's object), as the
+ * runner's LD_LIBRARY_PATH resolves them; a library it cannot find is
+ * left out (the box's loader fails on it as the runner's would).
+ * Memoised: the list belongs to the memo. */
 static char **loader_list(const char *interp, const char *obj)
 {
 	struct stat st;
@@ -689,6 +664,137 @@ static int listed(const struct argvb *l, const char *s)
 	for (size_t i = 0; i < l->n; i++)
 		if (!strcmp(l->v[i], s))
 			return 1;
+	return 0;
+}
+
+/* dirs ("a:b", $ORIGIN and ${ORIGIN} as origin) appended to *l */
+static void add_dirs(struct argvb *l, const char *dirs, const char *origin)
+{
+	if (!dirs || !*dirs)
+		return;
+	char *copy = xstrdup(dirs), *save = NULL;
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		struct strbuf x = STRBUF_INIT;
+		for (const char *p = d; *p;) {
+			if (!strncmp(p, "${ORIGIN}", 9)) {
+				strbuf_addstr(&x, origin);
+				p += 9;
+			} else if (!strncmp(p, "$ORIGIN", 7)) {
+				strbuf_addstr(&x, origin);
+				p += 7;
+			} else {
+				strbuf_addch(&x, *p++);
+			}
+		}
+		if (x.len && x.buf[0] == '/')
+			push(l, x.buf);
+		strbuf_release(&x);
+	}
+	free(copy);
+}
+
+/* The system's library directories, as the loader's cache is made from
+ * them: /etc/ld.so.conf.d's lines, then the defaults.  Kept for the
+ * process's life. */
+static const struct argvb *system_lib_dirs(void)
+{
+	static struct argvb dirs;
+	static int done;
+	if (done)
+		return &dirs;
+	done = 1;
+	glob_t g;
+	if (glob("/etc/ld.so.conf.d/*.conf", 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			struct strbuf t = STRBUF_INIT;
+			if (read_file(g.gl_pathv[i], &t) == 0) {
+				char *save = NULL;
+				for (char *line = strtok_r(t.buf ? t.buf : (char *)"", "\n", &save); line;
+				     line = strtok_r(NULL, "\n", &save)) {
+					line += strspn(line, " \t");
+					line[strcspn(line, " \t#")] = 0;
+					if (line[0] == '/')
+						push(&dirs, line);
+				}
+			}
+			strbuf_release(&t);
+		}
+		globfree(&g);
+	}
+	static const char *const defaults[] = { "/lib64", "/usr/lib64", "/lib", "/usr/lib", NULL };
+	for (int i = 0; defaults[i]; i++)
+		push(&dirs, defaults[i]);
+	return &dirs;
+}
+
+/* Where the loader would find library name for an object in origin whose
+ * dynamic section is d: malloc'd, or NULL. */
+static char *find_library(const char *name, const struct elf_dyn *d, const char *origin, int machine)
+{
+	if (strchr(name, '/'))
+		return name[0] == '/' && access(name, R_OK) == 0 ? xstrdup(name) : NULL;
+	struct argvb dirs = { 0 };
+	if (!d->runpath)
+		add_dirs(&dirs, d->rpath, origin);
+	add_dirs(&dirs, getenv("LD_LIBRARY_PATH"), origin);
+	add_dirs(&dirs, d->runpath, origin);
+	const struct argvb *sys = system_lib_dirs();
+	for (size_t i = 0; i < sys->n; i++)
+		push(&dirs, sys->v[i]);
+	char *r = NULL;
+	for (size_t i = 0; i < dirs.n && !r; i++) {
+		char *c = xstrfmt("%s/%s", dirs.v[i], name);
+		struct elf_dyn cd;
+		char *why = NULL;
+		if (access(c, R_OK) == 0 && elf_dyn_read(c, &cd, &why) == 0) {
+			if (cd.machine == machine)
+				r = c;
+			elf_dyn_release(&cd);
+		}
+		free(why);
+		if (r != c)
+			free(c);
+	}
+	sandbox_argv_free(dirs.v);
+	return r;
+}
+
+/* The libraries a job's objects (roots[from..]) load, read from their
+ * dynamic sections, appended to roots (each once).  0, or -1 with the
+ * error printed: an object that names a loader hook (DT_AUDIT and its
+ * kin) is refused, since the box's loader would run that library's code
+ * before the worker's first check. */
+static int object_deps(struct argvb *roots, size_t from, int machine)
+{
+	for (size_t i = from; i < roots->n; i++) {
+		if (roots->n > SANDBOX_MAX_FRESH)
+			return error("cannot show '%s' in the box: its objects load more than %d files", roots->v[from],
+				     SANDBOX_MAX_FRESH);
+		struct elf_dyn d;
+		char *why = NULL;
+		if (elf_dyn_read(roots->v[i], &d, &why) < 0) {
+			free(why);
+			continue; /* not ELF (the loader's cache): nothing to follow */
+		}
+		if (d.hook) {
+			error("'%s' names a loader hook (%s): refused, a loader would run that library's code",
+			      roots->v[i], d.hook);
+			elf_dyn_release(&d);
+			return -1;
+		}
+		char *origin = xstrdup(roots->v[i]);
+		char *slash = strrchr(origin, '/');
+		if (slash)
+			*slash = 0;
+		for (char **n = d.needed; *n; n++) {
+			char *lib = find_library(*n, &d, origin, machine);
+			if (lib && !listed(roots, lib))
+				push(roots, lib);
+			free(lib);
+		}
+		free(origin);
+		elf_dyn_release(&d);
+	}
 	return 0;
 }
 
@@ -775,8 +881,10 @@ static char *program_path(const char *prog)
 }
 
 /* Every file a host box shows (sandbox.h sandbox_wrap_fresh), as copies:
- * the program, the objects, what the loader maps for each, LD_PRELOAD's
- * files, libgcc_s beside libc, the loader and its cache.  0 or -1. */
+ * the program, the objects, LD_PRELOAD's files, the libraries the
+ * objects' dynamic sections name (object_deps) and the loader maps for the
+ * program (loader_list), libgcc_s beside libc, the loader and its cache.
+ * 0 or -1. */
 static int push_host_files(struct argvb *a, struct sandbox_files *f, const char *prog,
 			   const char *const *ro_files, const char *fresh)
 {
@@ -806,19 +914,30 @@ static int push_host_files(struct argvb *a, struct sandbox_files *f, const char 
 				push(&roots, t);
 		free(copy);
 	}
-	size_t n_roots = roots.n;
-	for (size_t i = 0; interp && i < n_roots; i++) {
-		char **deps = loader_list(interp, roots.v[i]);
-		for (char **d = deps; d && *d; d++) {
-			if (!listed(&roots, *d))
-				push(&roots, *d);
-			size_t n = strlen(*d);
-			if (n >= 10 && !strcmp(*d + n - 10, "/libc.so.6")) {
-				char *g = xstrfmt("%.*s/libgcc_s.so.1", (int)(n - 10), *d);
-				if (access(g, R_OK) == 0 && !listed(&roots, g))
-					push(&roots, g);
-				free(g);
-			}
+	/* the objects' libraries from their dynamic sections (never the
+	 * loader: see loader_list), then the program's from the loader */
+	struct elf_dyn pd;
+	char *pwhy = NULL;
+	int machine = elf_dyn_read(exe, &pd, &pwhy) == 0 ? pd.machine : -1;
+	if (!pwhy)
+		elf_dyn_release(&pd);
+	free(pwhy);
+	if (object_deps(&roots, 1, machine) < 0) {
+		sandbox_argv_free(roots.v);
+		free(exe);
+		free(interp);
+		return -1;
+	}
+	char **deps = interp ? loader_list(interp, exe) : NULL;
+	for (char **d = deps; d && *d; d++) {
+		if (!listed(&roots, *d))
+			push(&roots, *d);
+		size_t n = strlen(*d);
+		if (n >= 10 && !strcmp(*d + n - 10, "/libc.so.6")) {
+			char *g = xstrfmt("%.*s/libgcc_s.so.1", (int)(n - 10), *d);
+			if (access(g, R_OK) == 0 && !listed(&roots, g))
+				push(&roots, g);
+			free(g);
 		}
 	}
 	if (interp && !listed(&roots, interp))

@@ -184,8 +184,11 @@ struct sandbox_files {
  *
  * A host box (sb->gpu 0) shows no file of the host's: inner[0] (found in
  * PATH when it has no slash), ro_files, fresh, the loader, every library
- * the loader maps for them (`LOADER --list`, as the runner's
- * LD_LIBRARY_PATH resolves it; the box keeps that variable), the files
+ * the loader maps for the program (`LOADER --list`, as the runner's
+ * LD_LIBRARY_PATH resolves it; the box keeps that variable) and each
+ * object's dynamic section names (read as data, base/elf.h: a loader
+ * asked to list an object runs the audit module it names; an object that
+ * names one is refused), the files
  * of LD_PRELOAD, libgcc_s (which glibc loads at a thread's cancellation)
  * and the loader's cache are each a copy written as the box starts, at
  * their own paths (the symbolic links on the way made as the same

@@ -50,7 +50,10 @@
  * distribution of the timed samples goes unchecked and none of its
  * samples is known safe beforehand (a draw that always checked each
  * class's first sample let red team 14's first_skip compute that one and
- * skip most of the rest).  strata only names the classes for the cover.
+ * skip most of the rest); since red team 29, each class that had samples
+ * gets at least CHECK_MIN_PER_CLASS checks in all where checks were asked
+ * (a defect only a stress distribution's check sees met about want/8 of
+ * them).  strata only names the classes for the cover.
  * A fixed count tells a worker that sees the draw's effects when the
  * checks are spent, so nothing a worker can see may depend on the draw:
  * every timed sample's outputs reach the parent the same way (protocol.h,
@@ -58,8 +61,11 @@
  * checked samples alone from device code).
  */
 #define CHECK_MAX_STRATA 16
+/* the cover's least checks a class (where any were asked): red team 29 */
+#define CHECK_MIN_PER_CLASS 3
 struct check_draw {
 	long long n;
+	long long want;                   /* the checks asked */
 	int strata;
 	int all;                          /* want >= n - 1: every sample */
 	long long left;                   /* checks still to draw */
@@ -90,9 +96,10 @@ double check_evict_chance(long long i, size_t ring, int want);
  * checked. */
 int check_draw_pick(struct check_draw *d, long long i, int cls, double u);
 /* The cover at the end of a fixed count: of the n held skipped samples
- * (cls[k]: each one's class; pick[k]: already picked), one more, chosen
- * with uniform(ctx) in [0, 1), for each class that had no check and has a
- * held sample not picked. */
+ * (cls[k]: each one's class; pick[k]: already picked), more, each chosen
+ * with uniform(ctx) in [0, 1), for each class with fewer checks than
+ * CHECK_MIN_PER_CLASS (one where none were asked) while it has a held
+ * sample not picked. */
 void check_draw_cover(struct check_draw *d, const int *cls, size_t n, char *pick, double (*uniform)(void *),
 		      void *ctx);
 

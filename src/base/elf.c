@@ -1,0 +1,230 @@
+/*
+ * elf.c - an ELF object's dynamic section, read as data (elf.h): what a
+ * host box must copy for a kernel's object to load, and whether the
+ * object names a loader hook, without running a byte of it.
+ */
+#include "base/elf.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+#define ELF_MAX_PHDRS 512
+#define ELF_MAX_DYN 8192
+#define ELF_MAX_STRTAB ((uint64_t)16 << 20)
+
+static int read_at(int fd, void *buf, size_t n, uint64_t off)
+{
+	return pread(fd, buf, n, (off_t)off) == (ssize_t)n ? 0 : -1;
+}
+
+/* The file's ELF header and program headers into *eh and *ph (malloc'd,
+ * the caller frees); 0, or -1 with *why set. */
+static int read_headers(int fd, Elf64_Ehdr *eh, Elf64_Phdr **ph, char **why)
+{
+	*ph = NULL;
+	if (read_at(fd, eh, sizeof(*eh), 0) < 0 || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB) {
+		*why = xstrdup("not a 64-bit little-endian ELF file");
+		return -1;
+	}
+	if (eh->e_phnum == 0)
+		return 0;
+	if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phnum > ELF_MAX_PHDRS) {
+		*why = xstrfmt("%u program headers of %u bytes: not an object this reads", eh->e_phnum,
+			       eh->e_phentsize);
+		return -1;
+	}
+	*ph = xcalloc(eh->e_phnum, sizeof(**ph));
+	if (read_at(fd, *ph, eh->e_phnum * sizeof(**ph), eh->e_phoff) < 0) {
+		free(*ph);
+		*ph = NULL;
+		*why = xstrdup("cannot read its program headers");
+		return -1;
+	}
+	return 0;
+}
+
+static void add_hook(struct elf_dyn *d, const char *tag, const char *name)
+{
+	if (!d->hook)
+		d->hook = xstrfmt("%s %s", tag, name);
+}
+
+int elf_dyn_read(const char *path, struct elf_dyn *d, char **why)
+{
+	memset(d, 0, sizeof(*d));
+	*why = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*why = xstrfmt("cannot open it: %s", strerror(errno));
+		return -1;
+	}
+	Elf64_Ehdr eh;
+	Elf64_Phdr *ph = NULL;
+	Elf64_Dyn *dyn = NULL;
+	char *str = NULL;
+	size_t n_needed = 0;
+	int rc = -1;
+	if (read_headers(fd, &eh, &ph, why) < 0)
+		goto out;
+	d->machine = eh.e_machine;
+	d->needed = xcalloc(1, sizeof(char *));
+	const Elf64_Phdr *pd = NULL;
+	for (int i = 0; i < eh.e_phnum; i++)
+		if (ph[i].p_type == PT_DYNAMIC)
+			pd = &ph[i];
+	if (!pd) { /* static: nothing to load */
+		rc = 0;
+		goto out;
+	}
+	size_t nd = pd->p_filesz / sizeof(Elf64_Dyn);
+	if (nd == 0 || nd > ELF_MAX_DYN) {
+		*why = xstrfmt("a dynamic section of %zu entries", nd);
+		goto out;
+	}
+	dyn = xcalloc(nd, sizeof(*dyn));
+	if (read_at(fd, dyn, nd * sizeof(*dyn), pd->p_offset) < 0) {
+		*why = xstrdup("cannot read its dynamic section");
+		goto out;
+	}
+	uint64_t strtab = 0, strsz = 0;
+	int has_strtab = 0;
+	for (size_t k = 0; k < nd && dyn[k].d_tag != DT_NULL; k++) {
+		if (dyn[k].d_tag == DT_STRTAB) {
+			strtab = dyn[k].d_un.d_ptr;
+			has_strtab = 1;
+		} else if (dyn[k].d_tag == DT_STRSZ) {
+			strsz = dyn[k].d_un.d_val;
+		}
+	}
+	if (!has_strtab || strsz == 0 || strsz > ELF_MAX_STRTAB) {
+		*why = xstrdup("no readable string table in its dynamic section");
+		goto out;
+	}
+	/* the table's address, as a place in the file: the loaded segment
+	 * that holds it */
+	uint64_t off = 0;
+	int found = 0;
+	for (int i = 0; i < eh.e_phnum && !found; i++)
+		if (ph[i].p_type == PT_LOAD && strtab >= ph[i].p_vaddr && strsz <= ph[i].p_filesz &&
+		    strtab - ph[i].p_vaddr <= ph[i].p_filesz - strsz) {
+			off = strtab - ph[i].p_vaddr + ph[i].p_offset;
+			found = 1;
+		}
+	if (!found) {
+		*why = xstrdup("its string table lies in no loaded segment");
+		goto out;
+	}
+	str = xmalloc(strsz + 1);
+	if (read_at(fd, str, strsz, off) < 0) {
+		*why = xstrdup("cannot read its string table");
+		goto out;
+	}
+	str[strsz] = 0;
+	for (size_t k = 0; k < nd && dyn[k].d_tag != DT_NULL; k++) {
+		int64_t tag = dyn[k].d_tag;
+		if (tag != DT_NEEDED && tag != DT_RUNPATH && tag != DT_RPATH && tag != DT_AUDIT && tag != DT_DEPAUDIT &&
+		    tag != DT_AUXILIARY && tag != DT_FILTER)
+			continue;
+		if (dyn[k].d_un.d_val >= strsz) {
+			*why = xstrdup("a name outside its string table");
+			goto out;
+		}
+		const char *s = str + dyn[k].d_un.d_val;
+		switch (tag) {
+		case DT_NEEDED:
+			d->needed = xrealloc(d->needed, (n_needed + 2) * sizeof(char *));
+			d->needed[n_needed++] = xstrdup(s);
+			d->needed[n_needed] = NULL;
+			break;
+		case DT_RUNPATH:
+			if (!d->runpath)
+				d->runpath = xstrdup(s);
+			break;
+		case DT_RPATH:
+			if (!d->rpath)
+				d->rpath = xstrdup(s);
+			break;
+		case DT_AUDIT:
+			add_hook(d, "DT_AUDIT", s);
+			break;
+		case DT_DEPAUDIT:
+			add_hook(d, "DT_DEPAUDIT", s);
+			break;
+		case DT_AUXILIARY:
+			add_hook(d, "DT_AUXILIARY", s);
+			break;
+		default:
+			add_hook(d, "DT_FILTER", s);
+			break;
+		}
+	}
+	rc = 0;
+out:
+	if (rc < 0)
+		elf_dyn_release(d);
+	free(ph);
+	free(dyn);
+	free(str);
+	close(fd);
+	return rc;
+}
+
+void elf_dyn_release(struct elf_dyn *d)
+{
+	for (char **n = d->needed; n && *n; n++)
+		free(*n);
+	free(d->needed);
+	free(d->runpath);
+	free(d->rpath);
+	free(d->hook);
+	memset(d, 0, sizeof(*d));
+}
+
+char *elf_interp(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	Elf64_Ehdr eh;
+	Elf64_Phdr *ph = NULL;
+	char *why = NULL, *r = NULL;
+	if (read_headers(fd, &eh, &ph, &why) == 0) {
+		for (int i = 0; i < eh.e_phnum && !r; i++) {
+			if (ph[i].p_type != PT_INTERP || ph[i].p_filesz < 2 || ph[i].p_filesz >= 4096)
+				continue;
+			r = xcalloc(ph[i].p_filesz + 1, 1);
+			if (read_at(fd, r, ph[i].p_filesz, ph[i].p_offset) < 0 || r[0] != '/' ||
+			    strlen(r) + 1 != ph[i].p_filesz) {
+				free(r);
+				r = NULL;
+			}
+		}
+	}
+	free(why);
+	free(ph);
+	close(fd);
+	return r;
+}
+
+char *elf_refuse_hooks(const char *path)
+{
+	struct elf_dyn d;
+	char *why = NULL, *r = NULL;
+	if (elf_dyn_read(path, &d, &why) == 0 && d.hook)
+		r = xstrfmt("'%s' names a loader hook (%s): a loader runs that library's code before any check, "
+			    "in whatever process asks it to load or list the object; drop -Wl,--audit, --depaudit, "
+			    "-f or -F from the spec's flags",
+			    path, d.hook);
+	if (why == NULL)
+		elf_dyn_release(&d);
+	free(why);
+	return r;
+}

@@ -1,0 +1,41 @@
+/*
+ * elf.h - an ELF object's dynamic section, read as data: the libraries it
+ * names (DT_NEEDED), where it looks for them (DT_RUNPATH, DT_RPATH), and
+ * the entries that make a loader run code of the object's choosing before
+ * any program does (DT_AUDIT, DT_DEPAUDIT, DT_AUXILIARY, DT_FILTER).
+ *
+ * Why not ask the loader: `LOADER --list OBJECT` loads the audit module an
+ * object names and runs its la_version() before it lists anything, in the
+ * process that asked, outside every box (red team 53's audit_escape: a
+ * spec's -Wl,--audit made the kernel's own object its audit module, and
+ * its code ran as root in the runner).  Reading the file runs nothing.
+ */
+#ifndef EVIDENT_ELF_H
+#define EVIDENT_ELF_H
+
+struct elf_dyn {
+	char **needed;    /* DT_NEEDED names, NULL-terminated (may be empty) */
+	char *runpath;    /* DT_RUNPATH, or NULL */
+	char *rpath;      /* DT_RPATH, or NULL */
+	char *hook;       /* the first of DT_AUDIT, DT_DEPAUDIT, DT_AUXILIARY, DT_FILTER ("DT_AUDIT libx.so"), or NULL */
+	int machine;      /* e_machine */
+};
+
+/*
+ * Read the 64-bit ELF object at path: 0 with d filled (the caller frees it
+ * with elf_dyn_release; an object without a dynamic section has none of
+ * the lists), or -1 with *why set (malloc'd, the caller frees) when it is
+ * not a 64-bit ELF object this can read.
+ */
+int elf_dyn_read(const char *path, struct elf_dyn *d, char **why);
+void elf_dyn_release(struct elf_dyn *d);
+
+/* The program interpreter (PT_INTERP) of the ELF file at path, malloc'd
+ * (the caller frees), or NULL (none: static, a shared object, not ELF). */
+char *elf_interp(const char *path);
+
+/* Why an object may not be loaded by the runner's boxes (a loader hook
+ * entry: DT_AUDIT and its kin), malloc'd (the caller frees), or NULL. */
+char *elf_refuse_hooks(const char *path);
+
+#endif
