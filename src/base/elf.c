@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -61,9 +62,16 @@ int elf_dyn_read(const char *path, struct elf_dyn *d, char **why)
 {
 	memset(d, 0, sizeof(*d));
 	*why = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* never blocks: a FIFO or a device named as a library is no object */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		*why = xstrfmt("cannot open it: %s", strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		*why = xstrdup("not a regular file");
 		return -1;
 	}
 	Elf64_Ehdr eh;
@@ -223,6 +231,14 @@ char *elf_refuse_hooks(const char *path)
 			    "in whatever process asks it to load or list the object; drop -Wl,--audit, --depaudit, "
 			    "-f or -F from the spec's flags",
 			    path, d.hook);
+	/* a library named by its path: the box would copy that path (red
+	 * team 54's host_file named /etc/shadow, and the loader, matching
+	 * the name against the kernel's own soname, never opened it) */
+	for (char **n = d.needed; !r && n && *n; n++)
+		if (strchr(*n, '/'))
+			r = xstrfmt("'%s' names a library by its path ('%s'): a kernel's libraries are named by "
+				    "their names, found where the loader looks (-lNAME, with -L and -Wl,-rpath)",
+				    path, *n);
 	if (why == NULL)
 		elf_dyn_release(&d);
 	free(why);

@@ -35,7 +35,8 @@ void elf_dyn_release(struct elf_dyn *d);
 char *elf_interp(const char *path);
 
 /* Why an object may not be loaded by the runner's boxes (a loader hook
- * entry: DT_AUDIT and its kin), malloc'd (the caller frees), or NULL. */
+ * entry: DT_AUDIT and its kin; a library named by a path), malloc'd (the
+ * caller frees), or NULL. */
 char *elf_refuse_hooks(const char *path);
 
 #endif

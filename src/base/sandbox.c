@@ -731,8 +731,19 @@ static const struct argvb *system_lib_dirs(void)
  * dynamic section is d: malloc'd, or NULL. */
 static char *find_library(const char *name, const struct elf_dyn *d, const char *origin, int machine)
 {
-	if (strchr(name, '/'))
-		return name[0] == '/' && access(name, R_OK) == 0 ? xstrdup(name) : NULL;
+	if (strchr(name, '/')) {
+		/* only an ELF object of the worker's machine, as a searched
+		 * name (red team 54's host_file named /etc/shadow) */
+		struct elf_dyn cd;
+		char *why = NULL, *r = NULL;
+		if (name[0] == '/' && elf_dyn_read(name, &cd, &why) == 0) {
+			if (cd.machine == machine)
+				r = xstrdup(name);
+			elf_dyn_release(&cd);
+		}
+		free(why);
+		return r;
+	}
 	struct argvb dirs = { 0 };
 	if (!d->runpath)
 		add_dirs(&dirs, d->rpath, origin);
@@ -759,12 +770,28 @@ static char *find_library(const char *name, const struct elf_dyn *d, const char 
 	return r;
 }
 
+/* Does path lie under one of dirs (NULL-terminated, absolute)? */
+static int masked(char *const *dirs, const char *path)
+{
+	char *real = realpath(path, NULL);
+	int r = 0;
+	for (char *const *d = dirs; real && d && *d && !r; d++) {
+		size_t n = strlen(*d);
+		r = !strncmp(real, *d, n) && (real[n] == '/' || real[n] == 0);
+	}
+	free(real);
+	return r;
+}
+
 /* The libraries a job's objects (roots[from..]) load, read from their
  * dynamic sections, appended to roots (each once).  0, or -1 with the
  * error printed: an object that names a loader hook (DT_AUDIT and its
  * kin) is refused, since the box's loader would run that library's code
- * before the worker's first check. */
-static int object_deps(struct argvb *roots, size_t from, int machine)
+ * before the worker's first check, and so is a library under a directory
+ * the box masks (hide: the store, the build cache), which only the job's
+ * own objects may come from (red team 54 read the store's index through
+ * a library's name). */
+static int object_deps(struct argvb *roots, size_t from, int machine, char *const *hide)
 {
 	for (size_t i = from; i < roots->n; i++) {
 		if (roots->n > SANDBOX_MAX_FRESH)
@@ -774,7 +801,7 @@ static int object_deps(struct argvb *roots, size_t from, int machine)
 		char *why = NULL;
 		if (elf_dyn_read(roots->v[i], &d, &why) < 0) {
 			free(why);
-			continue; /* not ELF (the loader's cache): nothing to follow */
+			continue; /* not ELF: nothing to follow */
 		}
 		if (d.hook) {
 			error("'%s' names a loader hook (%s): refused, a loader would run that library's code",
@@ -786,14 +813,19 @@ static int object_deps(struct argvb *roots, size_t from, int machine)
 		char *slash = strrchr(origin, '/');
 		if (slash)
 			*slash = 0;
-		for (char **n = d.needed; *n; n++) {
+		int rc = 0;
+		for (char **n = d.needed; *n && rc == 0; n++) {
 			char *lib = find_library(*n, &d, origin, machine);
-			if (lib && !listed(roots, lib))
+			if (lib && masked(hide, lib) && !listed(roots, lib))
+				rc = error("'%s' needs '%s', under a directory the box masks: refused", roots->v[i], lib);
+			else if (lib && !listed(roots, lib))
 				push(roots, lib);
 			free(lib);
 		}
 		free(origin);
 		elf_dyn_release(&d);
+		if (rc < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -849,9 +881,14 @@ static int push_copy(struct argvb *a, struct argvb *done, struct sandbox_files *
 		return 0;
 	if (f->n >= SANDBOX_MAX_FRESH)
 		return error("cannot show '%s' in the box: a box shows at most %d files", real, SANDBOX_MAX_FRESH);
-	int fd = open(real, O_RDONLY | O_CLOEXEC);
+	int fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return error("cannot show '%s' in the box: %s", real, strerror(errno));
+	struct stat fst;
+	if (fstat(fd, &fst) < 0 || !S_ISREG(fst.st_mode)) {
+		close(fd);
+		return error("cannot show '%s' in the box: not a regular file", real);
+	}
 	push(done, real);
 	f->fd[f->n] = fd;
 	char at[16];
@@ -886,7 +923,7 @@ static char *program_path(const char *prog)
  * program (loader_list), libgcc_s beside libc, the loader and its cache.
  * 0 or -1. */
 static int push_host_files(struct argvb *a, struct sandbox_files *f, const char *prog,
-			   const char *const *ro_files, const char *fresh)
+			   const char *const *ro_files, const char *fresh, char *const *hide)
 {
 	struct argvb roots = { 0 }, done = { 0 };
 	int rc = 0;
@@ -922,7 +959,7 @@ static int push_host_files(struct argvb *a, struct sandbox_files *f, const char 
 	if (!pwhy)
 		elf_dyn_release(&pd);
 	free(pwhy);
-	if (object_deps(&roots, 1, machine) < 0) {
+	if (object_deps(&roots, 1, machine, hide) < 0) {
 		sandbox_argv_free(roots.v);
 		free(exe);
 		free(interp);
@@ -1037,7 +1074,7 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, c
 				push3(&a, "--tmpfs", *h, NULL);
 		/* a host box's files, after the scratch mounts and the masks: an
 		 * object may lie under /tmp or the store */
-		if (!sb->gpu && push_host_files(&a, files, inner[0], ro_files, fresh) < 0) {
+		if (!sb->gpu && push_host_files(&a, files, inner[0], ro_files, fresh, sb->hide) < 0) {
 			sandbox_files_close(files);
 			sandbox_argv_free(a.v);
 			return NULL;
