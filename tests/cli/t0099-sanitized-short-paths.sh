@@ -102,22 +102,23 @@ expect_contains "$TEST_TMP/out" "which no #include names"
 grep "UNEXPECTED" "$TEST_TMP/out" && fail "a cheat did not get its expected outcome"
 expect_match "$TEST_TMP/out" "^ctl_build +build_failed"
 expect_contains "$TEST_TMP/out" "ctl_msg: protocol_violation - protocol violation: unknown message '\x1b[2J\x1b]0;owned\x07\x0dok'"
-no_raw() { # FILE WHAT: no control byte but newline and tab in FILE
-	python3 - "$1" <<'PY' || fail "$2 printed a raw control byte"
-import sys
-b = open(sys.argv[1], "rb").read()
-bad = [c for c in b if (c < 0x20 and c not in (0x0a, 0x09)) or c == 0x7f]
-assert not bad, bad[:5]
-PY
-}
-no_raw "$TEST_TMP/out" "the run's summary"
+# no control byte but newline and tab in what the run and each show
+# printed (kept in $TEST_TMP/raw, one file each, named for what printed
+# it): one python3 for them all, not one a file
+mkdir -p "$TEST_TMP/raw" && cp "$TEST_TMP/out" "$TEST_TMP/raw/the run's summary" || fail "mkdir"
 for r in $(grep -l '"experiment": "host-redteam4"' artifacts/runs/*.json | grep -v batch); do
 	id=$(basename "$r" .json)
-	"$EVIDENT" show "$id" >"$TEST_TMP/show" 2>&1 || fail "show $id"
-	no_raw "$TEST_TMP/show" "show $id"
-	"$EVIDENT" show --lineage "$id" >"$TEST_TMP/show" 2>&1 || fail "show --lineage $id"
-	no_raw "$TEST_TMP/show" "show --lineage $id"
+	"$EVIDENT" show "$id" >"$TEST_TMP/raw/show $id" 2>&1 || fail "show $id"
+	"$EVIDENT" show --lineage "$id" >"$TEST_TMP/raw/show --lineage $id" 2>&1 || fail "show --lineage $id"
 done
+python3 - "$TEST_TMP"/raw/* <<'PY' || fail "a raw control byte was printed"
+import os, sys
+assert len(sys.argv) > 3, "no show was run: %s" % sys.argv[1:]
+for f in sys.argv[1:]:
+    b = open(f, "rb").read()
+    bad = [c for c in b if (c < 0x20 and c not in (0x0a, 0x09)) or c == 0x7f]
+    assert not bad, "%s printed a raw control byte: %s" % (os.path.basename(f), bad[:5])
+PY
 b=$(grep -l '"experiment": "host-redteam4"' artifacts/runs/*.json | grep batch | head -1)
 "$EVIDENT" show --lineage "$(basename "$b" .json)" >"$TEST_TMP/show" 2>&1 || fail "show --lineage of the batch"
 expect_contains "$TEST_TMP/show" 'mutation \x1b[2J\x1b]0;owned\x07'
