@@ -60,9 +60,11 @@ fmt='%-44s %-7s %-44s %5s %7s %6s %8s %8s %s\n'
 units=() # "0 file archs base", archs comma-separated: the table's order
 # (the compiles' order, with the size of what each compiles: below)
 for f in "$@"; do
-	directive_arch=$(sed -n 's|^[[:space:]]*//[[:space:]]*evident:[[:space:]]*arch[[:space:]]\{1,\}\([a-z0-9_]*\).*|\1|p' "$f" | head -1)
+	# the first directive (T skips a line without one; q ends at the first)
+	directive_arch=$(sed -n 's|^[[:space:]]*//[[:space:]]*evident:[[:space:]]*arch[[:space:]]\{1,\}\([a-z0-9_]*\).*|\1|;T;p;q' "$f")
 	archs=${directive_arch:-sm_80,sm_90}
-	units+=("0 $f $archs $out/$(echo "${f%.cu}" | tr / _)")
+	base=${f%.cu}
+	units+=("0 $f $archs $out/${base//\//_}")
 done
 
 # the inputs every unit shares: the compilers, this script
@@ -72,8 +74,9 @@ common_key=$(
 		gcc --version 2>&1 | head -1
 		g++ --version 2>&1 | head -1
 		sha256sum <"$0"
-	} | sha256sum | cut -c1-64
+	} | sha256sum
 )
+common_key=${common_key:0:64}
 
 # includes FILE: FILE and every file it includes, directly or not, by
 # #include "..." (beside the including file, else in kernels/) or <...>
@@ -87,7 +90,9 @@ includes() {
 		[ -n "${seen[$f]:-}" ] && continue
 		seen[$f]=1
 		echo "$f"
-		d=$(dirname "$f")
+		# dirname's answer without its process (this VM's forks and execs
+		# are most of this script's CPU when nothing is compiled)
+		case $f in */*) d=${f%/*} d=${d:-/} ;; *) d=. ;; esac
 		while read -r inc; do
 			for p in "$d/$inc" "kernels/$inc"; do
 				[ -f "$p" ] || continue
@@ -100,11 +105,15 @@ includes() {
 	done
 }
 
-# the largest first: the size of FILE and what it includes
+# the largest first: the size of FILE and what it includes (the list of
+# what it includes is walked once, here, and kept for its key in compile)
 sized=()
+declare -A includes_of=()
 for u in "${units[@]}"; do
 	read -r _ f rest <<<"$u"
-	sized+=("$(includes "$f" | xargs -r -d '\n' cat | wc -c) $f $rest")
+	[ -n "${includes_of[$f]:-}" ] || includes_of[$f]=$(includes "$f")
+	mapfile -t inc <<<"${includes_of[$f]}"
+	sized+=("$(cat -- "${inc[@]}" | wc -c) $f $rest")
 done
 mapfile -t order < <(printf '%s\n' "${sized[@]}" | sort -k1,1nr -k2,2)
 
@@ -117,13 +126,25 @@ gencode() { # arch: its nvcc flag
 
 compile() { # file archs base
 	local f=$1 archs=${2//,/ } base=$3 libs l key a
-	local -a lflags=() gflags=() nv=()
-	libs=$(sed -n 's|^[[:space:]]*//[[:space:]]*evident:[[:space:]]*libs[[:space:]]\{1,\}\(.*\)|\1|p' "$f" | head -1)
+	local -a lflags=() gflags=() nv=() inc=()
+	libs=$(sed -n 's|^[[:space:]]*//[[:space:]]*evident:[[:space:]]*libs[[:space:]]\{1,\}\(.*\)|\1|;T;p;q' "$f")
 	for l in $libs; do lflags+=("-l$l"); done
 	for a in $archs; do gflags+=("$(gencode "$a")"); done
-	key=$({ echo "$common_key $archs ${lflags[*]}"; includes "$f" | xargs -r -d '\n' sha256sum; } | sha256sum | cut -c1-64)
-	if [ "${KCHECK_FRESH:-}" != 1 ] && [ "$(cat "$base.key" 2>/dev/null)" = "$key" ] &&
-		[ "$(cut -d' ' -f2 "$base.status" 2>/dev/null | sort -u)" = ok ] && [ -s "$base.log" ] && [ -f "$base.so" ]; then
+	mapfile -t inc <<<"${includes_of[$f]}"
+	key=$({ echo "$common_key $archs ${lflags[*]}"; sha256sum -- "${inc[@]}"; } | sha256sum)
+	key=${key:0:64}
+	# unchanged: the same key, and every arch of its last compile ok (read
+	# with builtins: the execs of cat, cut and sort were most of a run's
+	# CPU where nothing is compiled)
+	local kept_key= st_ok=0 st_arch st_word st_rest
+	[ -f "$base.key" ] && read -r kept_key <"$base.key"
+	if [ -f "$base.status" ]; then
+		st_ok=2 # no line yet: not ok
+		while read -r st_arch st_word st_rest; do
+			[ "$st_word" = ok ] && [ $st_ok != 0 ] && st_ok=1 || st_ok=0
+		done <"$base.status"
+	fi
+	if [ "${KCHECK_FRESH:-}" != 1 ] && [ "$kept_key" = "$key" ] && [ $st_ok = 1 ] && [ -s "$base.log" ] && [ -f "$base.so" ]; then
 		return 0
 	fi
 	rm -f "$base.key" "$base.status" "$base"__*.log "$base"__*.so
@@ -172,7 +193,12 @@ for u in "${units[@]}"; do
 	read -r _ f archs base <<<"$u"
 	for a in ${archs//,/ }; do
 		n=$((n + 1))
-		read -r _ status log < <(grep "^$a " "$base.status" 2>/dev/null)
+		status= log=
+		if [ -f "$base.status" ]; then
+			while read -r st_arch st_word st_rest; do
+				[ "$st_arch" = "$a" ] && { status=$st_word log=$st_rest; break; }
+			done <"$base.status"
+		fi
 		status=${status:-FAILED} log=${log:-$base.log}
 		# this arch's rows: ptxas names the arch of each function it compiles
 		rows=$(awk -v arch="$a" '

@@ -118,6 +118,31 @@ mkrepo() {
 # imports certifi: a call cost 0.15 s of CPU, 0.06 s with -S; the tests
 # call jget over a hundred times)
 jget() { python3 -S -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$1" "$2"; }
+# jexpect FILE <<E: each line "EXPR => WANT" of stdin is
+# expect_eq "$(jget FILE EXPR)" WANT, all of them in one python3 (a start
+# is 0.06-0.1 s of CPU on the project's VM: t0121 made 27 of them to read
+# two records); a line that starts with # is a comment.  The first that
+# differs fails the test, naming EXPR; an EXPR that raises fails it too.
+jexpect() {
+	local msg
+	msg=$(python3 -S -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = 0
+for line in sys.stdin.read().splitlines():
+    if not line.strip() or line.lstrip().startswith("#"):
+        continue
+    expr, sep, want = line.partition(" => ")
+    if not sep:
+        sys.exit("jexpect: no \" => \" in %r" % line)
+    got = str(eval(expr))
+    if got != want:
+        sys.exit("expected %r, got %r (%s)" % (want, got, expr))
+    n += 1
+if not n:
+    sys.exit("jexpect: no check given")
+' "$1" 2>&1) || fail "${msg:-jexpect: python3 failed on '$1'}"
+}
 # expect_spec_error 'error: FILE:L:C: message' < SPEC: the spec read from
 # stdin is refused with exit 3 and exactly that one line, and no store appears
 expect_spec_error() {

@@ -45,33 +45,35 @@ S=$(ls artifacts/runs | grep -- '-search.json$' | sed 's/\.json$//')
 [ "$(echo "$S" | wc -w)" = 1 ] || fail "expected one search record, got: $S"
 rec=artifacts/runs/$S.json
 g0='d["generations"][0]["candidates"]'
-expect_eq "$(jget $rec "[c['id'] for c in $g0]")" "['base', 'g0c0', 'g0c1']"
-expect_eq "$(jget $rec "$g0[1]['mutation']")" "SLEEP_US 16000->4000"
-expect_eq "$(jget $rec "$g0[1]['comparison']['verdict']")" faster
-expect_eq "$(jget $rec "$g0[1]['promoted']")" True
-expect_eq "$(jget $rec "$g0[2]['mutation']")" "UNUSED 1->2"
-expect_eq "$(jget $rec "$g0[2]['promoted']")" False
-expect_eq "$(jget $rec "$g0[2]['binary_sha256'] == $g0[0]['binary_sha256']")" True
-jget $rec "$g0[2]['no_effect']" | grep -q "did not reach the binary" || fail "g0c1's no_effect is not recorded"
-expect_eq "$(jget $rec 'd["generations"][0]["best_out"]')" g0c0
-# the confirmation: g0c0 against base again, its own batch, faster there too
 k='d["generations"][0]["confirmation"]'
-expect_eq "$(jget $rec "$k['challenger']")" g0c0
-expect_eq "$(jget $rec "$k['confirmed']")" True
-expect_eq "$(jget $rec "$k['outcome']")" ok
-expect_eq "$(jget $rec "$k['comparison']['verdict']")" faster
-expect_eq "$(jget $rec "$k['median_us'] < $k['incumbent_median_us']")" True
+jexpect $rec <<E
+[c['id'] for c in $g0] => ['base', 'g0c0', 'g0c1']
+$g0[1]['mutation'] => SLEEP_US 16000->4000
+$g0[1]['comparison']['verdict'] => faster
+$g0[1]['promoted'] => True
+$g0[2]['mutation'] => UNUSED 1->2
+$g0[2]['promoted'] => False
+$g0[2]['binary_sha256'] == $g0[0]['binary_sha256'] => True
+'did not reach the binary' in str($g0[2]['no_effect']) => True
+d["generations"][0]["best_out"] => g0c0
+# the confirmation: g0c0 against base again, its own batch, faster there too
+$k['challenger'] => g0c0
+$k['confirmed'] => True
+$k['outcome'] => ok
+$k['comparison']['verdict'] => faster
+$k['median_us'] < $k['incumbent_median_us'] => True
+d["generations"][0]["cost"]["runs"] => 20
+# generation 1: the promoted one is the best going in, and every candidate's parent
+d["generations"][1]["best_in"] => g0c0
+[c["parent"] for c in d["generations"][1]["candidates"][1:]] == ["g0c0"] * (len(d["generations"][1]["candidates"]) - 1) => True
+len(d["generations"][1]["candidates"]) > 1 => True
+d["stopped"] => generations
+d["best"]["id"] in ("g0c0", "g1c0", "g1c1") => True
+E
 kb=$(jget $rec "$k['batch']")
 [ "$kb" != "$(jget $rec 'd["generations"][0]["batch"]')" ] || fail "the confirmation reused the generation's batch"
 [ -f "artifacts/runs/$kb.json" ] || fail "the confirmation batch $kb is not in the store"
 expect_eq "$(jget artifacts/runs/$kb.json 'sorted(r["variant"] for r in d["variants"])')" "['base', 'g0c0']"
-expect_eq "$(jget $rec 'd["generations"][0]["cost"]["runs"]')" 20
-# generation 1: the promoted one is the best going in, and every candidate's parent
-expect_eq "$(jget $rec 'd["generations"][1]["best_in"]')" g0c0
-expect_eq "$(jget $rec '[c["parent"] for c in d["generations"][1]["candidates"][1:]] == ["g0c0"] * (len(d["generations"][1]["candidates"]) - 1)')" True
-expect_eq "$(jget $rec 'len(d["generations"][1]["candidates"]) > 1')" True
-expect_eq "$(jget $rec 'd["stopped"]')" generations
-expect_eq "$(jget $rec 'd["best"]["id"] in ("g0c0", "g1c0", "g1c1")')" True
 # each generation is an ordinary batch, named in the record
 for g in 0 1; do
 	b=$(jget $rec "d['generations'][$g]['batch']")
@@ -118,11 +120,13 @@ EVIDENT_STORE="$TEST_TMP/store2" expect_exit 0 "$EVIDENT" run --no-progress expe
 expect_contains "$TEST_TMP/out" "stopped: budget (generation 1 would take the spending to about"
 S2=$(ls "$TEST_TMP/store2/runs" | grep -- '-search.json$' | sed 's/\.json$//')
 rec2=$TEST_TMP/store2/runs/$S2.json
-expect_eq "$(jget $rec2 'd["stopped"]')" budget
-expect_eq "$(jget $rec2 'd["budget"]["stopped"]')" True
-expect_eq "$(jget $rec2 'd["budget"]["unit"]')" cpu_s
-expect_eq "$(jget $rec2 'len(d["generations"])')" 1
-expect_eq "$(jget $rec2 'd["budget"]["spent"] > 0.5')" True
+jexpect $rec2 <<'E'
+d["stopped"] => budget
+d["budget"]["stopped"] => True
+d["budget"]["unit"] => cpu_s
+len(d["generations"]) => 1
+d["budget"]["spent"] > 0.5 => True
+E
 same='[(c["id"], c["kernel"], c["params"], c["mutation"]) for c in d["generations"][0]["candidates"]]'
 expect_eq "$(jget $rec2 "$same")" "$(jget $rec "$same")"
 EVIDENT_STORE="$TEST_TMP/store3" expect_exit 0 "$EVIDENT" run --no-progress experiments/evo.yaml
