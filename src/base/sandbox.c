@@ -164,41 +164,6 @@ int sandbox_memfd_seal(int fd)
 	return fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL);
 }
 
-/* The bubblewrap to use (malloc'd), or NULL. */
-static char *find_bwrap(void)
-{
-	const char *env = getenv("EVIDENT_BWRAP");
-	if (env && *env)
-		return access(env, X_OK) == 0 ? xstrdup(env) : NULL;
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = 0;
-		char *slash = strrchr(self, '/');
-		if (slash) {
-			*slash = 0;
-			char *beside = xstrfmt("%s/bwrap", self);
-			if (access(beside, X_OK) == 0)
-				return beside;
-			free(beside);
-		}
-	}
-	const char *path = getenv("PATH");
-	if (!path || !*path)
-		path = "/usr/bin:/bin";
-	char *copy = xstrdup(path), *save = NULL;
-	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		char *p = xstrfmt("%s/bwrap", d);
-		if (access(p, X_OK) == 0) {
-			free(copy);
-			return p;
-		}
-		free(p);
-	}
-	free(copy);
-	return NULL;
-}
-
 int sandbox_refilter(struct sandbox *sb)
 {
 	for (int p = 0; p < 2; p++) {
@@ -238,6 +203,48 @@ static char *abs_of(const char *p)
 	if (abs)
 		return abs;
 	return p[0] == '/' || !getcwd(cwd, sizeof(cwd)) ? xstrdup(p) : xstrfmt("%s/%s", cwd, p);
+}
+
+/* prog made a path: itself with a slash, else the first executable of
+ * that name in PATH; malloc'd, or NULL. */
+static char *program_path(const char *prog)
+{
+	if (strchr(prog, '/'))
+		return abs_of(prog);
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path && *path ? path : "/usr/bin:/bin"), *save = NULL, *r = NULL;
+	for (char *d = strtok_r(copy, ":", &save); d && !r; d = strtok_r(NULL, ":", &save)) {
+		char *c = xstrfmt("%s/%s", d, prog);
+		if (d[0] == '/' && access(c, X_OK) == 0)
+			r = c;
+		else
+			free(c);
+	}
+	free(copy);
+	return r;
+}
+
+/* The bubblewrap to use (malloc'd), or NULL: EVIDENT_BWRAP, else beside
+ * this executable, else PATH's. */
+static char *find_bwrap(void)
+{
+	const char *env = getenv("EVIDENT_BWRAP");
+	if (env && *env)
+		return access(env, X_OK) == 0 ? xstrdup(env) : NULL;
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = 0;
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = 0;
+			char *beside = xstrfmt("%s/bwrap", self);
+			if (access(beside, X_OK) == 0)
+				return beside;
+			free(beside);
+		}
+	}
+	return program_path("bwrap");
 }
 
 static char **abs_list(const char *const *l)
@@ -898,25 +905,6 @@ static int push_copy(struct argvb *a, struct argvb *done, struct sandbox_files *
 	return 0;
 }
 
-/* prog made a path: itself with a slash, else the first executable of
- * that name in PATH; malloc'd, or NULL. */
-static char *program_path(const char *prog)
-{
-	if (strchr(prog, '/'))
-		return abs_of(prog);
-	const char *path = getenv("PATH");
-	char *copy = xstrdup(path && *path ? path : "/usr/bin:/bin"), *save = NULL, *r = NULL;
-	for (char *d = strtok_r(copy, ":", &save); d && !r; d = strtok_r(NULL, ":", &save)) {
-		char *c = xstrfmt("%s/%s", d, prog);
-		if (d[0] == '/' && access(c, X_OK) == 0)
-			r = c;
-		else
-			free(c);
-	}
-	free(copy);
-	return r;
-}
-
 /* Every file a host box shows (sandbox.h sandbox_wrap_fresh), as copies:
  * the program, the objects, LD_PRELOAD's files, the libraries the
  * objects' dynamic sections name (object_deps) and the loader maps for the
@@ -1085,19 +1073,16 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, c
 			free(f);
 		}
 		if (sb->gpu && fresh) {
-			char *f = abs_of(fresh), fd[16];
-			int ffd = open(f, O_RDONLY | O_CLOEXEC);
-			if (ffd < 0) {
-				error("cannot open '%s' to show it in the box: %s", f, strerror(errno));
-				free(f);
+			struct argvb done = { 0 };
+			char *f = abs_of(fresh);
+			int rc = push_copy(&a, &done, files, f, 0);
+			free(f);
+			sandbox_argv_free(done.v);
+			if (rc < 0) {
+				sandbox_files_close(files);
 				sandbox_argv_free(a.v);
 				return NULL;
 			}
-			files->fd[files->n++] = ffd;
-			snprintf(fd, sizeof(fd), "%d", SANDBOX_FRESH_FD);
-			push3(&a, "--perms", "0555", NULL);
-			push3(&a, "--ro-bind-data", fd, f);
-			free(f);
 		}
 		/* the current directory, where the job's relative paths start
 		 * (empty but for what is bound under it) */
