@@ -47,7 +47,7 @@ $(HARNESS): $(CUDA_LIB_DIR)/obj/harness.o $(CUDA_LIB_DIR)/obj/seal.o
 	@mkdir -p $(dir $@)
 	$(NVCC) -shared -cudart shared $(HARNESS_ARCHS) \
 		-Xlinker -rpath -Xlinker $(CUDA_HOME)/lib64 -Xlinker -z,relro,-z,now -o $@ $^ \
-		-L$(CUDA_HOME)/lib64/stubs -lcuda -lcublas -ldl -lpthread
+		-L$(CUDA_HOME)/lib64/stubs -lcuda -ldl -lpthread
 else
 harness:
 	@echo "cuda.mk: nvcc not found (set NVCC or CUDA_HOME); the CUDA harness is not built"

@@ -129,6 +129,12 @@ struct backend {
 	char *(*pin_ordinal)(int ordinal, int *index, int *minor, const char **why);
 	/* Did the GPU throttle, by a state from device_state?  (NULL: never) */
 	int (*throttled)(json_t *state);
+	/* In the parent, optional (NULL: nothing): what its worker dlopen()s
+	 * beside the libraries its program and objects name, as absolute
+	 * paths a box of copies shows (base/sandbox.h sandbox_set_loads):
+	 * NULL-terminated, malloc'd, freed by the caller (each string, then
+	 * the array); NULL when it cannot tell. */
+	char **(*box_loads)(void);
 };
 
 /* The backend called `name`, or NULL. */

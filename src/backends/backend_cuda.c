@@ -46,6 +46,8 @@
 #include "backends/problem.h"
 #include "backends/cuda_worker.h"
 #include "backends/protocol.h"
+#include "base/elf.h"
+#include "base/sandbox.h"
 #include "base/util.h"
 
 _Static_assert(POISON_F16 == 0x7e5bu && POISON_BF16 == 0x7fdeu && POISON_F32 == 0x7fc0deadu,
@@ -192,6 +194,45 @@ char *cuda_harness_path(void)
 	if (path_exists("lib/libevident_cuda.so"))
 		return realpath("lib/libevident_cuda.so", NULL);
 	return NULL;
+}
+
+/*
+ * What a CUDA worker dlopen()s, for a box of copies (backend.h box_loads):
+ * the harness; the driver (libcuda.so.1, which the CUDA runtime opens)
+ * and NVML (libnvidia-ml.so.1, gpu_nvml.c); CUPTI (libcupti.so.N of the
+ * toolkit whose libcudart.so.N the harness names: harness.cu cupti_load),
+ * each where the loader would find it from the harness (its RUNPATH, then
+ * LD_LIBRARY_PATH and the system's directories).  A library not found is
+ * left out: the worker then says it is missing, as outside a box.  Not the
+ * driver's JIT compilers (libnvidia-ptxjitcompiler and its kin): a kernel
+ * object holds machine code for the architectures it is built for, and a
+ * GPU of another one is refused before it runs.
+ */
+static char **cuda_box_loads(void)
+{
+	char *h = cuda_harness_path();
+	if (!h)
+		return NULL;
+	char *names[4] = { xstrdup("libcuda.so.1"), xstrdup("libnvidia-ml.so.1"), NULL, NULL };
+	struct elf_dyn d;
+	char *why = NULL;
+	if (elf_dyn_read(h, &d, &why) == 0) {
+		for (char **n = d.needed; *n && !names[2]; n++)
+			if (!strncmp(*n, "libcudart.so.", 13))
+				names[2] = xstrfmt("libcupti.so.%s", *n + 13);
+		elf_dyn_release(&d);
+	}
+	free(why);
+	char **out = xcalloc(5, sizeof(char *));
+	size_t k = 0;
+	out[k++] = h;
+	for (int i = 0; i < 3; i++) {
+		char *p = names[i] ? sandbox_find_library(names[i], h) : NULL;
+		if (p)
+			out[k++] = p;
+		free(names[i]);
+	}
+	return out;
 }
 
 static int cuda_probe(struct strbuf *why)
@@ -966,4 +1007,5 @@ const struct backend backend_cuda = {
 	.device_count = cuda_device_count,
 	.pin_device = cuda_pin_device,
 	.pin_ordinal = cuda_pin_ordinal,
+	.box_loads = cuda_box_loads,
 };

@@ -65,7 +65,7 @@ typedef int (*chan_fn)(const char *buf, size_t n, int reply_fd, void *ctx);
 /* descriptors a spawn passes (run_opts.pass_fd): the seccomp program,
  * shared memory, the job, a plan, and a box's copies (sandbox.h
  * SANDBOX_MAX_FRESH); each lands below RUN_PASS_FD_LIMIT */
-#define RUN_MAX_PASS_FD 56
+#define RUN_MAX_PASS_FD 80
 #define RUN_PASS_FD_LIMIT 100
 /* stdout and stderr are each kept up to this; the rest is drained and counted */
 #define RUN_KEEP_BYTES ((size_t)4 << 20)

@@ -189,6 +189,7 @@ void sandbox_release(struct sandbox *sb)
 	for (char **h = sb->show; h && *h; h++)
 		free(*h);
 	free(sb->show);
+	sandbox_argv_free(sb->loads);
 	for (int i = 0; i < 2; i++)
 		if (sb->filter_fd[i] >= 0)
 			close(sb->filter_fd[i]);
@@ -777,6 +778,33 @@ static char *find_library(const char *name, const struct elf_dyn *d, const char 
 	return r;
 }
 
+char *sandbox_find_library(const char *name, const char *object)
+{
+	struct elf_dyn d;
+	char *why = NULL;
+	if (elf_dyn_read(object, &d, &why) < 0) {
+		free(why);
+		return NULL;
+	}
+	char *origin = abs_of(object), *slash = strrchr(origin, '/');
+	if (slash)
+		*slash = 0;
+	char *r = find_library(name, &d, origin, d.machine);
+	free(origin);
+	elf_dyn_release(&d);
+	return r;
+}
+
+void sandbox_set_loads(struct sandbox *sb, const char *const *paths)
+{
+	struct argvb l = { 0 };
+	for (int i = 0; paths && paths[i]; i++)
+		if (paths[i][0] == '/' && access(paths[i], R_OK) == 0)
+			push(&l, paths[i]);
+	sandbox_argv_free(sb->loads);
+	sb->loads = l.v;
+}
+
 /* Does path lie under one of dirs (NULL-terminated, absolute)? */
 static int masked(char *const *dirs, const char *path)
 {
@@ -905,13 +933,50 @@ static int push_copy(struct argvb *a, struct argvb *done, struct sandbox_files *
 	return 0;
 }
 
-/* Every file a host box shows (sandbox.h sandbox_wrap_fresh), as copies:
- * the program, the objects, LD_PRELOAD's files, the libraries the
- * objects' dynamic sections name (object_deps) and the loader maps for the
- * program (loader_list), libgcc_s beside libc, the loader and its cache.
- * 0 or -1. */
+/* Of /sys, what the CUDA driver reads as a worker starts (an strace of a
+ * sealed run on an H200 with driver 580, 2026-11-30: each GPU's PCI
+ * numa_node, the NUMA nodes' CPU maps, the memory block size, the clock
+ * source, whether the driver's modules are loaded), for copies: a /sys
+ * bound whole is the host's dentry cache (red team 52's dentry_count, and
+ * red team 31's on a GPU box).  Appended to roots. */
+static void push_gpu_sys(struct argvb *roots)
+{
+	static const char *const fixed[] = {
+		"/sys/module/nvidia/initstate", "/sys/module/nvidia_uvm/initstate",
+		"/sys/devices/system/memory/block_size_bytes",
+		"/sys/devices/system/clocksource/clocksource0/current_clocksource", NULL,
+	};
+	for (int i = 0; fixed[i]; i++)
+		if (access(fixed[i], R_OK) == 0 && !listed(roots, fixed[i]))
+			push(roots, fixed[i]);
+	glob_t g;
+	if (glob("/sys/devices/system/node/node*/cpumap", 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc && i < 16; i++)
+			if (!listed(roots, g.gl_pathv[i]))
+				push(roots, g.gl_pathv[i]);
+		globfree(&g);
+	}
+	/* the GPUs the driver knows, by PCI address (/proc/driver/nvidia/gpus/BDF) */
+	if (glob("/proc/driver/nvidia/gpus/*", 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc && i < 16; i++) {
+			char *n = xstrfmt("/sys/bus/pci/devices/%s/numa_node", strrchr(g.gl_pathv[i], '/') + 1);
+			if (access(n, R_OK) == 0 && !listed(roots, n))
+				push(roots, n);
+			free(n);
+		}
+		globfree(&g);
+	}
+}
+
+/* Every file a box of copies shows (sandbox.h sandbox_wrap_fresh): the
+ * program, the objects, what a GPU worker dlopen()s (loads), LD_PRELOAD's
+ * files, the libraries the objects' and loads' dynamic sections name
+ * (object_deps) and the loader maps for the program (loader_list),
+ * libgcc_s beside libc, the loader and its cache, /sys's CPU lists and,
+ * in a GPU box (gpu), what the driver reads of /sys.  0 or -1. */
 static int push_host_files(struct argvb *a, struct sandbox_files *f, const char *prog,
-			   const char *const *ro_files, const char *fresh, char *const *hide)
+			   const char *const *ro_files, const char *fresh, char *const *hide, char *const *loads,
+			   int gpu)
 {
 	struct argvb roots = { 0 }, done = { 0 };
 	int rc = 0;
@@ -931,6 +996,11 @@ static int push_host_files(struct argvb *a, struct sandbox_files *f, const char 
 		push(&roots, r);
 		free(r);
 	}
+	/* what a GPU worker dlopen()s (sandbox_set_loads), with the libraries
+	 * they name: the harness, libcuda, NVML, CUPTI */
+	for (char *const *l = loads; l && *l; l++)
+		if (!listed(&roots, *l))
+			push(&roots, *l);
 	const char *pre = getenv("LD_PRELOAD");
 	if (pre && *pre) {
 		char *copy = xstrdup(pre), *save = NULL;
@@ -981,6 +1051,8 @@ static int push_host_files(struct argvb *a, struct sandbox_files *f, const char 
 	for (int i = 0; sys_cpu[i]; i++)
 		if (access(sys_cpu[i], R_OK) == 0)
 			push(&roots, sys_cpu[i]);
+	if (gpu)
+		push_gpu_sys(&roots);
 	for (size_t i = 0; rc == 0 && i < roots.n; i++)
 		rc = push_copy(a, &done, f, roots.v[i], 0);
 	sandbox_argv_free(roots.v);
@@ -1012,16 +1084,19 @@ void sandbox_files_close(struct sandbox_files *files)
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
 		    const char *const *ro_files, struct sandbox_files *files, int *filter_fd)
 {
-	return sandbox_wrap_fresh(sb, prof, inner, ro_files, NULL, files, filter_fd);
+	return sandbox_wrap_fresh(sb, prof, SANDBOX_VIEW_SYSTEM, inner, ro_files, NULL, files, filter_fd);
 }
 
-char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
-			  const char *const *ro_files, const char *fresh, struct sandbox_files *files,
-			  int *filter_fd)
+char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, enum sandbox_view view,
+			  const char *const *inner, const char *const *ro_files, const char *fresh,
+			  struct sandbox_files *files, int *filter_fd)
 {
 	struct argvb a = { 0 };
 	*filter_fd = -1;
 	files->n = 0;
+	/* a GPU box binds the system's software only when asked: a sealed
+	 * kernel's boxes show copies, as every host box does */
+	int bound = sb->gpu && view == SANDBOX_VIEW_SYSTEM;
 	if (sb->on) {
 		push_namespaces(&a, sb);
 		/* an empty root: the system's software, the machine's description
@@ -1029,14 +1104,14 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, c
 		 * data - no home directory, no /root, no /etc/shadow (red team 3,
 		 * host_files read them as root and printed them into its log) */
 		push3(&a, "--tmpfs", "/", NULL);
-		if (sb->gpu) {
+		if (bound) {
 			push_system(&a);
 			/* the loader's own search path, and the spec's library
 			 * directories (sandbox_init's show) */
 			push_path_list(&a, getenv("LD_LIBRARY_PATH"));
 			push_gpu_software(&a);
 		}
-		if (sb->gpu && is_dir("/sys"))
+		if (bound && is_dir("/sys"))
 			push3(&a, "--ro-bind", "/sys", "/sys");
 		push_proc(&a, sb->gpu);
 		push3(&a, "--dev", "/dev", NULL);
@@ -1054,7 +1129,7 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, c
 		for (int i = 0; scratch[i]; i++)
 			if (is_dir(scratch[i]))
 				push3(&a, "--tmpfs", scratch[i], NULL);
-		for (char **h = sb->show; sb->gpu && h && *h; h++)
+		for (char **h = sb->show; bound && h && *h; h++)
 			if (strcmp(*h, "/") && access(*h, F_OK) == 0)
 				push3(&a, "--ro-bind", *h, *h);
 		for (char **h = sb->hide; h && *h; h++)
@@ -1062,17 +1137,17 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, c
 				push3(&a, "--tmpfs", *h, NULL);
 		/* a host box's files, after the scratch mounts and the masks: an
 		 * object may lie under /tmp or the store */
-		if (!sb->gpu && push_host_files(&a, files, inner[0], ro_files, fresh, sb->hide) < 0) {
+		if (!bound && push_host_files(&a, files, inner[0], ro_files, fresh, sb->hide, sb->loads, sb->gpu) < 0) {
 			sandbox_files_close(files);
 			sandbox_argv_free(a.v);
 			return NULL;
 		}
-		for (int i = 0; sb->gpu && ro_files && ro_files[i]; i++) {
+		for (int i = 0; bound && ro_files && ro_files[i]; i++) {
 			char *f = abs_of(ro_files[i]);
 			push3(&a, "--ro-bind", f, f);
 			free(f);
 		}
-		if (sb->gpu && fresh) {
+		if (bound && fresh) {
 			struct argvb done = { 0 };
 			char *f = abs_of(fresh);
 			int rc = push_copy(&a, &done, files, f, 0);
@@ -1189,9 +1264,13 @@ json_t *sandbox_describe(const struct sandbox *sb)
 			 sb->gpu ? "the box's own; every entry but its processes' read-only"
 				 : "the box's own, read-only",
 			 "root",
-			 sb->gpu ? "empty but for the system's software (/usr, /lib*, the loader's /etc files), /sys, "
-				   "what the worker loads (the runner, its kernel's and its problem's objects; the "
-				   "kernel's a copy made as the box starts) and its own /tmp, /run, /dev"
+			 sb->gpu ? "a sealed kernel's planner and timing worker: empty but for copies made as the box "
+				   "starts of what the worker loads (the worker, the loader and its cache, the harness, "
+				   "libcuda, NVML, CUPTI and the libraries they map, the kernel's and the problem's "
+				   "objects) and of what the driver reads of /sys: no file or directory shared with the "
+				   "host; a trust: host kernel's: the system's software (/usr, /lib*, the loader's /etc "
+				   "files), /sys, what the worker loads (the kernel's object a copy); its own /tmp, "
+				   "/run, /dev"
 				 : "empty but for copies made as the box starts of what the worker loads (the worker, "
 				   "the loader and its cache, the libraries the loader maps, its kernel's and its "
 				   "problem's objects) and of /sys's CPU lists: no file or directory shared with the "

@@ -112,7 +112,7 @@
 
 #define SANDBOX_SECCOMP_FD 5  /* where the child finds the filter (bwrap --seccomp 5) */
 #define SANDBOX_FRESH_FD 9    /* the first descriptor bwrap copies a file in from (struct sandbox_files) */
-#define SANDBOX_MAX_FRESH 48  /* files a box may show as copies: descriptors 9..56 */
+#define SANDBOX_MAX_FRESH 72  /* files a box may show as copies: descriptors 9..80 */
 /* Every process that runs a kernel file's code, or its compiler, is the
  * OOM killer's first choice (runcmd.h run_opts.oom_score_adj): what it
  * holds in its box's tmpfs mounts, memfds and SysV segments is in no
@@ -124,6 +124,13 @@ enum sandbox_profile {
 	SANDBOX_RELAXED = 1,  /* processes allowed (compute-sanitizer) */
 };
 
+/* What a box shows of the host's files (sandbox_wrap_fresh).  A host box
+ * (sb->gpu 0) shows copies whatever is asked. */
+enum sandbox_view {
+	SANDBOX_VIEW_COPIES = 0, /* copies written into the box as it starts, nothing bound */
+	SANDBOX_VIEW_SYSTEM = 1, /* a GPU box: the system's software, /sys and the toolkit bound */
+};
+
 struct sandbox {
 	int on;                 /* 0: --unsandboxed (or not initialised) */
 	char *bwrap;            /* the bubblewrap binary */
@@ -133,10 +140,11 @@ struct sandbox {
 	char *gpu_nodes_why;    /* why every GPU's node is bound (a pin whose minor was not found), or NULL */
 	char **show;            /* absolute paths bound read-only over the scratch mounts (NULL-terminated) */
 	char **hide;            /* absolute directories masked with tmpfs after them (NULL-terminated) */
+	char **loads;           /* a GPU worker's dlopen()s (absolute paths, NULL-terminated; sandbox_set_loads) */
 	int filter_fd[2];       /* memfds holding the BPF programs, by profile, or -1 */
 };
 
-#define SANDBOX_INIT { 0, NULL, NULL, 0, -1, NULL, NULL, NULL, { -1, -1 } }
+#define SANDBOX_INIT { 0, NULL, NULL, 0, -1, NULL, NULL, NULL, NULL, { -1, -1 } }
 
 /*
  * Find bubblewrap (EVIDENT_BWRAP, else beside this executable, else PATH),
@@ -160,6 +168,24 @@ struct sandbox {
 int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const char *const *hide,
 		 struct strbuf *why);
 void sandbox_release(struct sandbox *sb);
+
+/*
+ * What a GPU worker dlopen()s beside the libraries its program and objects
+ * name (the CUDA harness, the driver's libcuda and NVML, CUPTI): absolute
+ * paths (NULL-terminated, copied), which a GPU box of SANDBOX_VIEW_COPIES
+ * shows as copies with the libraries their dynamic sections name.  A path
+ * that does not exist is left out (the worker then fails as it would
+ * outside the box).
+ */
+void sandbox_set_loads(struct sandbox *sb, const char *const *paths);
+
+/*
+ * Where the loader would find the library name (no slash) that object
+ * dlopen()s or names: its RPATH (without a RUNPATH), LD_LIBRARY_PATH, its
+ * RUNPATH ($ORIGIN expanded), the directories of /etc/ld.so.conf.d, the
+ * defaults; only an ELF object of object's machine.  malloc'd, or NULL.
+ */
+char *sandbox_find_library(const char *name, const char *object);
 
 /*
  * The files a box shows as copies that bubblewrap writes into the box's
@@ -200,16 +226,23 @@ struct sandbox_files {
  * kernel's object whose times were the build's told the incumbent by its
  * age (red team 50's age_gate).
  *
- * A GPU box shows the system's software (/usr, /lib*), the CUDA toolkit
- * and LD_LIBRARY_PATH's directories as bindings (the CUDA driver loads
- * more than a list can say), ro_files bound at their own paths, and fresh
- * (may be NULL) as a copy (files->fd[0]).  show and hide as
- * sandbox_init says; ro_files and fresh even where they lie under a
- * hidden directory.
+ * A GPU box of view SANDBOX_VIEW_COPIES (a sealed kernel's planner and
+ * timing worker) shows copies the same way: the program's and objects'
+ * files as above, sb->loads with their libraries (the harness, libcuda,
+ * NVML, CUPTI: the copies are about 110 MB a box with CUDA 13's driver),
+ * and of /sys what the driver reads (each GPU's PCI numa_node, the NUMA
+ * nodes' CPU maps, the memory block size, the clock source, the driver
+ * modules' initstate); its /proc, /dev and device nodes as below.  One of
+ * SANDBOX_VIEW_SYSTEM (a trust: host kernel, whose vendor libraries are
+ * too large to copy per box: cuBLAS is 600 MB) shows the system's software
+ * (/usr, /lib*), /sys, the CUDA toolkit and LD_LIBRARY_PATH's directories
+ * as bindings, ro_files bound at their own paths, and fresh (may be NULL)
+ * as a copy (files->fd[0]).  show and hide as sandbox_init says; ro_files
+ * and fresh even where they lie under a hidden directory.
  */
-char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
-			  const char *const *ro_files, const char *fresh, struct sandbox_files *files,
-			  int *filter_fd);
+char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, enum sandbox_view view,
+			  const char *const *inner, const char *const *ro_files, const char *fresh,
+			  struct sandbox_files *files, int *filter_fd);
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
 		    const char *const *ro_files, struct sandbox_files *files, int *filter_fd);
 /* files' descriptors into pass_fd[from..], pass_fd_at[from..] (arrays of

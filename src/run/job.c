@@ -639,10 +639,14 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	 * of when it was built (a host box: every file it shows, so that it
 	 * shares no page of the host's page cache; sandbox_wrap_fresh) */
 	const char *fresh = c->sb.on ? w->job.kernel_so : NULL;
-	const char *all[] = { w->job.kernel_so, w->job.problem_so, w->job.problem_gpu_so, NULL };
+	/* (the GPU reference runs in the checker, never in a worker: a box of
+	 * copies leaves it out, with the cuBLAS it loads) */
+	int copies = w->exec->view == SANDBOX_VIEW_COPIES;
+	const char *all[] = { w->job.kernel_so, w->job.problem_so, copies ? NULL : w->job.problem_gpu_so, NULL };
 	const char *const *objects = fresh ? all + 1 : all;
 	struct sandbox_files files;
-	char **boxed = sandbox_wrap_fresh(&c->sb, SANDBOX_STRICT, argv, objects, fresh, &files, &filter_fd);
+	char **boxed = sandbox_wrap_fresh(&c->sb, SANDBOX_STRICT, w->exec->view, argv, objects, fresh, &files,
+					  &filter_fd);
 	if (!boxed) {
 		if (filter_fd >= 0)
 			close(filter_fd);

@@ -22,7 +22,10 @@ static int in_process_prepare(struct run_ctx *c, struct wrun *w)
 	return KEXEC_GO;
 }
 
-const struct kexec kexec_in_process = { "in_process", "host", in_process_prepare };
+const struct kexec kexec_in_process = { .name = "in_process", .trust = "host", .view = SANDBOX_VIEW_SYSTEM,
+				    .prepare = in_process_prepare };
+const struct kexec kexec_planner = { .name = "in_process", .trust = "sealed", .view = SANDBOX_VIEW_COPIES,
+				    .prepare = in_process_prepare };
 
 /* ---- parent_clock: the host backend's timed job ---------------------------- */
 
@@ -51,7 +54,8 @@ static int parent_clock_prepare(struct run_ctx *c, struct wrun *w)
 	return KEXEC_GO;
 }
 
-const struct kexec kexec_parent_clock = { "parent_clock", "host", parent_clock_prepare };
+const struct kexec kexec_parent_clock = { .name = "parent_clock", .trust = "host", .view = SANDBOX_VIEW_COPIES,
+				    .prepare = parent_clock_prepare };
 
 /* ---- sealed: a planner, then a worker that replays its plan ------------------- */
 
@@ -79,7 +83,7 @@ static int sealed_prepare(struct run_ctx *c, struct wrun *w)
 	memset(&pw, 0, sizeof(pw));
 	pw.cap_fd = pw.job_fd = pw.shm_fd = pw.plan_fd = -1;
 	kexec_planner_job(&w->job, &pw.job);
-	pw.exec = &kexec_in_process;
+	pw.exec = &kexec_planner;
 	pw.prog = w->prog;
 	double t0 = mono_now();
 	if (run_worker(c, &pw) < 0) {
@@ -126,7 +130,8 @@ static int sealed_prepare(struct run_ctx *c, struct wrun *w)
 	return w->plan_fd < 0 ? -1 : KEXEC_GO;
 }
 
-const struct kexec kexec_sealed = { "sealed", "sealed", sealed_prepare };
+const struct kexec kexec_sealed = { .name = "sealed", .trust = "sealed", .view = SANDBOX_VIEW_COPIES,
+				    .prepare = sealed_prepare };
 
 /*
  * A sealed variant's extra shape is sealed too: planned at that shape and

@@ -175,12 +175,18 @@ enum { KEXEC_GO = 0, KEXEC_ENDED = 1 };
 struct kexec {
 	const char *name;            /* recorded: judge.executor */
 	const char *trust;           /* recorded: "sealed" or "host" */
+	/* what its worker's GPU box shows (base/sandbox.h; a host box shows
+	 * copies whatever this says): a sealed kernel's planner and timing
+	 * worker copies only, a trust: host kernel's the system's software */
+	enum sandbox_view view;
 	/* KEXEC_GO: start the worker; KEXEC_ENDED: its evidence is already in
 	 * w (proto, rr); -1 after error() (nothing could be started). */
 	int (*prepare)(struct run_ctx *c, struct wrun *w);
 };
 
 extern const struct kexec kexec_in_process, kexec_parent_clock, kexec_sealed;
+/* the sealed path's planner: in process (its phase "plan"), in a box of copies */
+extern const struct kexec kexec_planner;
 
 /* The executor for a job of this phase of a variant of this trust
  * (spec_trust) on this backend. */

@@ -174,6 +174,12 @@ static int open_sandbox(struct run_ctx *c, const struct run_options *o)
 	free(show);
 	free(bindir);
 	free(libdir);
+	if (rc == 0 && c->be->box_loads) {
+		/* what its worker dlopen()s, for a box of copies (a sealed kernel's) */
+		char **loads = c->be->box_loads();
+		sandbox_set_loads(&c->sb, (const char *const *)loads);
+		sandbox_argv_free(loads);
+	}
 	if (rc < 0)
 		error("cannot sandbox the kernel's code: %s", why.buf);
 	else

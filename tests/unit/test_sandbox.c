@@ -240,7 +240,8 @@ static char **wrap(int gpu)
  * shows is a copy (--ro-bind-data from a descriptor sandbox_wrap opened:
  * the loader, libc, the program), no /usr, /lib or /sys (red teams 51 and
  * 52 kept run counts in the page cache of a file and the dentry cache of
- * a directory every box shared); a GPU box still binds /usr and /sys. */
+ * a directory every box shared); a trust: host kernel's GPU box (sandbox_wrap:
+ * view SYSTEM) still binds /usr and /sys. */
 static void test_host_box_copies_only(void **state)
 {
 	(void)state;
@@ -277,6 +278,66 @@ static void test_host_box_copies_only(void **state)
 	assert_true(pair_at(gpu, "--ro-bind", "/usr") >= 0);
 	assert_true(pair_at(gpu, "--ro-bind", "/sys") >= 0);
 	sandbox_argv_free(gpu);
+}
+
+/* A sealed kernel's GPU box (view SANDBOX_VIEW_COPIES) binds nothing of
+ * the host's files either: no /usr, /lib* or /sys (red team 31 kept run
+ * counts through a GPU box's /usr and /sys as red teams 51 and 52 had on
+ * the host); what the worker dlopen()s (sandbox_set_loads) is a copy, as
+ * is every library it names; only the driver's device nodes and /proc's
+ * global entries are bound.  A trust: host kernel's box (view SYSTEM)
+ * still binds the system's software. */
+static void test_gpu_box_copies(void **state)
+{
+	(void)state;
+	struct sandbox sb = SANDBOX_INIT;
+	sb.on = 1;
+	sb.gpu = 1;
+	sb.bwrap = "bwrap";
+	sb.filter_fd[0] = sandbox_filter_fd(SANDBOX_STRICT, 1);
+	/* a load: a library by its path (libm stands for libcuda here) */
+	char *libm = sandbox_find_library("libm.so.6", "/bin/true");
+	assert_non_null(libm);
+	const char *loads[] = { libm, "/nonexistent/libcuda.so.1", NULL };
+	sandbox_set_loads(&sb, loads);
+	assert_non_null(sb.loads);
+	assert_string_equal(sb.loads[0], libm);
+	assert_null(sb.loads[1]); /* a load that is not there is left out */
+	const char *inner[] = { "true", NULL };
+	int keep = -1;
+	struct sandbox_files files;
+	char **argv = sandbox_wrap_fresh(&sb, SANDBOX_STRICT, SANDBOX_VIEW_COPIES, inner, NULL, NULL, &files, &keep);
+	assert_non_null(argv);
+	int copies = 0, loaded = 0;
+	char *real = realpath(libm, NULL);
+	for (int i = 0; argv[i]; i++) {
+		if ((!strcmp(argv[i], "--ro-bind") || !strcmp(argv[i], "--bind") || !strcmp(argv[i], "--ro-bind-try")) &&
+		    strncmp(argv[i + 1], "/proc/", 6))
+			fail_msg("a sealed kernel's GPU box binds %s", argv[i + 1]);
+		if (!strcmp(argv[i], "--ro-bind-data")) {
+			copies++;
+			loaded += real && !strcmp(argv[i + 2], real);
+		}
+	}
+	assert_int_equal(loaded, 1);
+	assert_int_equal(files.n, copies);
+	assert_int_equal(pair_at(argv, "--ro-bind", "/usr"), -1);
+	assert_int_equal(pair_at(argv, "--ro-bind", "/sys"), -1);
+	sandbox_files_close(&files);
+	sandbox_argv_free(argv);
+	if (keep >= 0)
+		close(keep);
+	/* the same box as a trust: host kernel's: the system bound */
+	argv = sandbox_wrap_fresh(&sb, SANDBOX_STRICT, SANDBOX_VIEW_SYSTEM, inner, NULL, NULL, &files, &keep);
+	assert_true(pair_at(argv, "--ro-bind", "/usr") >= 0);
+	sandbox_files_close(&files);
+	sandbox_argv_free(argv);
+	if (keep >= 0)
+		close(keep);
+	close(sb.filter_fd[0]);
+	sandbox_argv_free(sb.loads);
+	free(real);
+	free(libm);
 }
 
 /* a host box's /proc is read-only as a whole (red team 4, oom_undo: its
@@ -455,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_proc_by_box),	 cmocka_unit_test(test_lib_dir),
 		cmocka_unit_test(test_gpu_binds),	 cmocka_unit_test(test_no_exec),
 		cmocka_unit_test(test_host_box_copies_only),
+		cmocka_unit_test(test_gpu_box_copies),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define EVC_API_VERSION 6
+#define EVC_API_VERSION 7
 #define EVC_API_SYMBOL "evident_cuda_api"
 
 /* What the harness read off the device (cudaGetDeviceProperties etc.). */
@@ -63,7 +63,7 @@ struct evc_device_info {
 	int ecc_enabled;
 	int driver_version;       /* cudaDriverGetVersion, e.g. 13000 */
 	int runtime_version;      /* cudaRuntimeGetVersion */
-	int cublas_version;       /* cublasGetVersion, 0 if unknown */
+	int cublas_version;       /* cublasGetProperty, 0 if unknown (not loadable: a sealed box has no cuBLAS) */
 };
 
 /* Outcome classes for an error code (evc_kind). */
@@ -469,17 +469,6 @@ struct evc_api {
 	/* Copy bytes back (synchronises the stream first). */
 	int (*download)(struct evc_ctx *ctx, void *h_dst, const void *d_src, size_t bytes,
 			char *err, size_t errlen);
-
-	/*
-	 * fp32 reference of attention_fwd on the GPU: O = softmax(scale Q K^T) V
-	 * over [B,H,S,D], from host floats (already rounded to the kernel's
-	 * input type, so the reference sees what the kernel sees).  Writes
-	 * B*H*S*D floats to h_out.  cuBLAS SGEMM in pedantic fp32 (no TF32).
-	 * (Moves to the attention problem plug-in.)
-	 */
-	int (*reference_attn)(struct evc_ctx *ctx, long long B, long long H, long long S,
-			      long long D, double scale, const float *h_q, const float *h_k,
-			      const float *h_v, float *h_out, char *err, size_t errlen);
 
 	/* desc->init(l) if any; a non-zero return is the kernel's own refusal,
 	 * its reason in err (returns -1, not a cudaError_t). */
