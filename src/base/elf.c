@@ -83,6 +83,7 @@ int elf_dyn_read(const char *path, struct elf_dyn *d, char **why)
 	if (read_headers(fd, &eh, &ph, why) < 0)
 		goto out;
 	d->machine = eh.e_machine;
+	d->type = eh.e_type;
 	d->needed = xcalloc(1, sizeof(char *));
 	const Elf64_Phdr *pd = NULL;
 	for (int i = 0; i < eh.e_phnum; i++)
@@ -139,7 +140,7 @@ int elf_dyn_read(const char *path, struct elf_dyn *d, char **why)
 	for (size_t k = 0; k < nd && dyn[k].d_tag != DT_NULL; k++) {
 		int64_t tag = dyn[k].d_tag;
 		if (tag != DT_NEEDED && tag != DT_RUNPATH && tag != DT_RPATH && tag != DT_AUDIT && tag != DT_DEPAUDIT &&
-		    tag != DT_AUXILIARY && tag != DT_FILTER)
+		    tag != DT_AUXILIARY && tag != DT_FILTER && tag != DT_SONAME)
 			continue;
 		if (dyn[k].d_un.d_val >= strsz) {
 			*why = xstrdup("a name outside its string table");
@@ -159,6 +160,10 @@ int elf_dyn_read(const char *path, struct elf_dyn *d, char **why)
 		case DT_RPATH:
 			if (!d->rpath)
 				d->rpath = xstrdup(s);
+			break;
+		case DT_SONAME:
+			if (!d->soname)
+				d->soname = xstrdup(s);
 			break;
 		case DT_AUDIT:
 			add_hook(d, "DT_AUDIT", s);
@@ -192,6 +197,7 @@ void elf_dyn_release(struct elf_dyn *d)
 	free(d->needed);
 	free(d->runpath);
 	free(d->rpath);
+	free(d->soname);
 	free(d->hook);
 	memset(d, 0, sizeof(*d));
 }
@@ -233,12 +239,20 @@ char *elf_refuse_hooks(const char *path)
 			    path, d.hook);
 	/* a library named by its path: the box would copy that path (red
 	 * team 54's host_file named /etc/shadow, and the loader, matching
-	 * the name against the kernel's own soname, never opened it) */
-	for (char **n = d.needed; !r && n && *n; n++)
+	 * the name against the kernel's own soname, never opened it); or by
+	 * the object's own soname: the loader takes the object itself and
+	 * never opens the file, which the box would still have copied (red
+	 * team 55's core: a root-only core dump named "core") */
+	for (char **n = d.needed; !r && n && *n; n++) {
 		if (strchr(*n, '/'))
 			r = xstrfmt("'%s' names a library by its path ('%s'): a kernel's libraries are named by "
 				    "their names, found where the loader looks (-lNAME, with -L and -Wl,-rpath)",
 				    path, *n);
+		else if (d.soname && !strcmp(*n, d.soname))
+			r = xstrfmt("'%s' needs a library by its own soname ('%s'): that library is never loaded; "
+				    "drop -Wl,-soname from the spec's flags, or name another library",
+				    path, *n);
+	}
 	if (why == NULL)
 		elf_dyn_release(&d);
 	free(why);

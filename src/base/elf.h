@@ -18,7 +18,9 @@ struct elf_dyn {
 	char *runpath;    /* DT_RUNPATH, or NULL */
 	char *rpath;      /* DT_RPATH, or NULL */
 	char *hook;       /* the first of DT_AUDIT, DT_DEPAUDIT, DT_AUXILIARY, DT_FILTER ("DT_AUDIT libx.so"), or NULL */
+	char *soname;     /* DT_SONAME, or NULL */
 	int machine;      /* e_machine */
+	int type;         /* e_type: ET_DYN for a shared object (or a position-independent program) */
 };
 
 /*
@@ -35,8 +37,8 @@ void elf_dyn_release(struct elf_dyn *d);
 char *elf_interp(const char *path);
 
 /* Why an object may not be loaded by the runner's boxes (a loader hook
- * entry: DT_AUDIT and its kin; a library named by a path), malloc'd (the
- * caller frees), or NULL. */
+ * entry: DT_AUDIT and its kin; a library named by a path or by the
+ * object's own soname), malloc'd (the caller frees), or NULL. */
 char *elf_refuse_hooks(const char *path);
 
 #endif

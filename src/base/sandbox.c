@@ -6,6 +6,7 @@
 #include "base/sandbox.h"
 
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -15,6 +16,7 @@
 #include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -675,29 +677,47 @@ static int listed(const struct argvb *l, const char *s)
 	return 0;
 }
 
-/* dirs ("a:b", $ORIGIN and ${ORIGIN} as origin) appended to *l */
+/* One directory of a search list with the loader's tokens expanded, each
+ * way it can expand, appended to *l: $ORIGIN (origin), $PLATFORM (this
+ * machine's AT_PLATFORM) and $LIB, which glibc fixes when it is built
+ * ("lib/x86_64-linux-gnu" on Debian, "lib64" elsewhere): every spelling,
+ * so that the box holds whichever the loader takes (red team 55's lib_token
+ * found its library only through $LIB). */
+static void add_expanded(struct argvb *l, const char *d, const char *origin)
+{
+	static const char *const libs[] = { "lib/x86_64-linux-gnu", "lib64", "lib", NULL };
+	const char *plat = (const char *)getauxval(AT_PLATFORM);
+	int has_lib = strstr(d, "$LIB") || strstr(d, "${LIB}");
+	for (int v = 0; v < (has_lib ? 3 : 1); v++) {
+		struct strbuf x = STRBUF_INIT;
+		for (const char *p = d; *p;) {
+			if (!strncmp(p, "${ORIGIN}", 9) || !strncmp(p, "$ORIGIN", 7)) {
+				strbuf_addstr(&x, origin);
+				p += p[1] == '{' ? 9 : 7;
+			} else if (!strncmp(p, "${PLATFORM}", 11) || !strncmp(p, "$PLATFORM", 9)) {
+				strbuf_addstr(&x, plat ? plat : "x86_64");
+				p += p[1] == '{' ? 11 : 9;
+			} else if (!strncmp(p, "${LIB}", 6) || !strncmp(p, "$LIB", 4)) {
+				strbuf_addstr(&x, libs[v]);
+				p += p[1] == '{' ? 6 : 4;
+			} else {
+				strbuf_addch(&x, *p++);
+			}
+		}
+		if (x.len && x.buf[0] == '/' && !listed(l, x.buf))
+			push(l, x.buf);
+		strbuf_release(&x);
+	}
+}
+
+/* dirs ("a:b", the loader's tokens expanded: add_expanded) appended to *l */
 static void add_dirs(struct argvb *l, const char *dirs, const char *origin)
 {
 	if (!dirs || !*dirs)
 		return;
 	char *copy = xstrdup(dirs), *save = NULL;
-	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		struct strbuf x = STRBUF_INIT;
-		for (const char *p = d; *p;) {
-			if (!strncmp(p, "${ORIGIN}", 9)) {
-				strbuf_addstr(&x, origin);
-				p += 9;
-			} else if (!strncmp(p, "$ORIGIN", 7)) {
-				strbuf_addstr(&x, origin);
-				p += 7;
-			} else {
-				strbuf_addch(&x, *p++);
-			}
-		}
-		if (x.len && x.buf[0] == '/')
-			push(l, x.buf);
-		strbuf_release(&x);
-	}
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+		add_expanded(l, d, origin);
 	free(copy);
 }
 
@@ -735,47 +755,98 @@ static const struct argvb *system_lib_dirs(void)
 	return &dirs;
 }
 
-/* Where the loader would find library name for an object in origin whose
- * dynamic section is d: malloc'd, or NULL. */
-static char *find_library(const char *name, const struct elf_dyn *d, const char *origin, int machine)
+/* The largest file a box copies, and all of a box's copies together: a
+ * copy is the box's memory (red team 55's huge_lib, a 1 GiB sparse file
+ * behind an ELF header, copied into every box); libcuda is 96 MB. */
+#define SANDBOX_MAX_COPY (512LL << 20)
+#define SANDBOX_MAX_COPIES (1536LL << 20)
+
+/* May path be copied into a box as a library a loader could map: a
+ * regular file anyone may read (a library is public software; the runner
+ * may be root, and a file only root reads - a core dump, a key - is no
+ * library: red team 55's core), at most SANDBOX_MAX_COPY bytes, a shared
+ * ELF object (ET_DYN) of this machine.  1, 0, or -1 when it is larger. */
+static int library_file(const char *path, int machine)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !(st.st_mode & S_IROTH))
+		return 0;
+	if (st.st_size > SANDBOX_MAX_COPY)
+		return -1;
+	struct elf_dyn cd;
+	char *why = NULL;
+	int ok = 0;
+	if (elf_dyn_read(path, &cd, &why) == 0) {
+		ok = cd.machine == machine && cd.type == ET_DYN;
+		elf_dyn_release(&cd);
+	}
+	free(why);
+	return ok;
+}
+
+/* Every file the loader could take for library name needed by an object
+ * in origin whose dynamic section is d and whose loaders' DT_RPATHs are
+ * chain (":"-joined, expanded; NULL for none), appended to *out (each
+ * once): in each directory it would search (the object's DT_RPATH and its
+ * loaders', which glibc inherits where the object has no DT_RUNPATH: red
+ * team 55's rpath_chain; LD_LIBRARY_PATH; its DT_RUNPATH; the system's),
+ * DIR/glibc-hwcaps/SUB/name for each SUB and DIR/name, that are library
+ * files (library_file).  All of them, not the first: the box's loader
+ * then takes the one the host's would, by its own rules and this CPU
+ * (red team 55's hwcaps: a box without the x86-64-v3 build timed the
+ * portable one).  The number appended; a library file over
+ * SANDBOX_MAX_COPY is left out and named in *too_big (malloc'd; may be
+ * NULL). */
+static int find_library(const char *name, const struct elf_dyn *d, const char *origin, const char *chain,
+			int machine, struct argvb *out, char **too_big)
 {
 	if (strchr(name, '/')) {
-		/* only an ELF object of the worker's machine, as a searched
-		 * name (red team 54's host_file named /etc/shadow) */
-		struct elf_dyn cd;
-		char *why = NULL, *r = NULL;
-		if (name[0] == '/' && elf_dyn_read(name, &cd, &why) == 0) {
-			if (cd.machine == machine)
-				r = xstrdup(name);
-			elf_dyn_release(&cd);
+		/* refused at build (elf_refuse_hooks); a library by its path,
+		 * only a library file (red team 54's host_file: /etc/shadow) */
+		if (name[0] == '/' && library_file(name, machine) > 0 && !listed(out, name)) {
+			push(out, name);
+			return 1;
 		}
-		free(why);
-		return r;
+		return 0;
 	}
 	struct argvb dirs = { 0 };
-	if (!d->runpath)
+	if (!d->runpath) {
 		add_dirs(&dirs, d->rpath, origin);
+		add_dirs(&dirs, chain, origin);
+	}
 	add_dirs(&dirs, getenv("LD_LIBRARY_PATH"), origin);
 	add_dirs(&dirs, d->runpath, origin);
 	const struct argvb *sys = system_lib_dirs();
 	for (size_t i = 0; i < sys->n; i++)
-		push(&dirs, sys->v[i]);
-	char *r = NULL;
-	for (size_t i = 0; i < dirs.n && !r; i++) {
-		char *c = xstrfmt("%s/%s", dirs.v[i], name);
-		struct elf_dyn cd;
-		char *why = NULL;
-		if (access(c, R_OK) == 0 && elf_dyn_read(c, &cd, &why) == 0) {
-			if (cd.machine == machine)
-				r = c;
-			elf_dyn_release(&cd);
+		if (!listed(&dirs, sys->v[i]))
+			push(&dirs, sys->v[i]);
+	int n = 0;
+	for (size_t i = 0; i < dirs.n; i++) {
+		struct argvb cand = { 0 };
+		char *hw = xstrfmt("%s/glibc-hwcaps/*/%s", dirs.v[i], name);
+		glob_t g;
+		if (glob(hw, 0, NULL, &g) == 0) {
+			for (size_t k = 0; k < g.gl_pathc && k < 8; k++)
+				push(&cand, g.gl_pathv[k]);
+			globfree(&g);
 		}
-		free(why);
-		if (r != c)
-			free(c);
+		free(hw);
+		char *plain = xstrfmt("%s/%s", dirs.v[i], name);
+		push(&cand, plain);
+		free(plain);
+		for (size_t k = 0; k < cand.n; k++) {
+			int ok = listed(out, cand.v[k]) ? 0 : library_file(cand.v[k], machine);
+			if (ok > 0) {
+				push(out, cand.v[k]);
+				n++;
+			} else if (ok < 0 && too_big && !*too_big) {
+				*too_big = xstrdup(cand.v[k]);
+			}
+		}
+		sandbox_argv_free(cand.v);
 	}
 	sandbox_argv_free(dirs.v);
-	return r;
+	return n;
 }
 
 char *sandbox_find_library(const char *name, const char *object)
@@ -789,7 +860,17 @@ char *sandbox_find_library(const char *name, const char *object)
 	char *origin = abs_of(object), *slash = strrchr(origin, '/');
 	if (slash)
 		*slash = 0;
-	char *r = find_library(name, &d, origin, d.machine);
+	struct argvb found = { 0 };
+	find_library(name, &d, origin, NULL, d.machine, &found, NULL);
+	/* the one the loader would take first: the first directory's plain
+	 * file, else its first hwcaps build */
+	char *r = NULL;
+	for (size_t i = 0; i < found.n && !r; i++)
+		if (!strstr(found.v[i], "/glibc-hwcaps/"))
+			r = xstrdup(found.v[i]);
+	if (!r && found.n)
+		r = xstrdup(found.v[0]);
+	sandbox_argv_free(found.v);
 	free(origin);
 	elf_dyn_release(&d);
 	return r;
@@ -819,19 +900,35 @@ static int masked(char *const *dirs, const char *path)
 }
 
 /* The libraries a job's objects (roots[from..]) load, read from their
- * dynamic sections, appended to roots (each once).  0, or -1 with the
- * error printed: an object that names a loader hook (DT_AUDIT and its
- * kin) is refused, since the box's loader would run that library's code
- * before the worker's first check, and so is a library under a directory
- * the box masks (hide: the store, the build cache), which only the job's
- * own objects may come from (red team 54 read the store's index through
- * a library's name). */
+ * dynamic sections, appended to roots (each once, every file the loader
+ * could take: find_library).  0, or -1 with the error printed: an object
+ * that names a loader hook (DT_AUDIT and its kin) is refused, since the
+ * box's loader would run that library's code before the worker's first
+ * check, and so is a library under a directory the box masks (hide: the
+ * store, the build cache), which only the job's own objects may come from
+ * (red team 54 read the store's index through a library's name), and
+ * copies over SANDBOX_MAX_COPIES bytes in all. */
 static int object_deps(struct argvb *roots, size_t from, int machine, char *const *hide)
 {
-	for (size_t i = from; i < roots->n; i++) {
-		if (roots->n > SANDBOX_MAX_FRESH)
-			return error("cannot show '%s' in the box: its objects load more than %d files", roots->v[from],
-				     SANDBOX_MAX_FRESH);
+	/* chain[i - from]: the DT_RPATHs of roots[i]'s loaders, expanded and
+	 * ":"-joined (NULL: none), which glibc searches after its own */
+	size_t cap = 16;
+	char **chain = xcalloc(cap, sizeof(char *));
+	long long bytes = 0;
+	int rc = 0;
+	for (size_t i = from; i < roots->n && rc == 0; i++) {
+		if (roots->n > SANDBOX_MAX_FRESH) {
+			rc = error("cannot show '%s' in the box: its objects load more than %d files", roots->v[from],
+				   SANDBOX_MAX_FRESH);
+			break;
+		}
+		struct stat st;
+		if (stat(roots->v[i], &st) == 0 && (bytes += st.st_size) > SANDBOX_MAX_COPIES) {
+			rc = error("cannot show '%s' in the box: its objects and libraries are over %lld MiB, copied "
+				   "into every box",
+				   roots->v[from], SANDBOX_MAX_COPIES >> 20);
+			break;
+		}
 		struct elf_dyn d;
 		char *why = NULL;
 		if (elf_dyn_read(roots->v[i], &d, &why) < 0) {
@@ -839,30 +936,63 @@ static int object_deps(struct argvb *roots, size_t from, int machine, char *cons
 			continue; /* not ELF: nothing to follow */
 		}
 		if (d.hook) {
-			error("'%s' names a loader hook (%s): refused, a loader would run that library's code",
-			      roots->v[i], d.hook);
+			rc = error("'%s' names a loader hook (%s): refused, a loader would run that library's code",
+				   roots->v[i], d.hook);
 			elf_dyn_release(&d);
-			return -1;
+			break;
 		}
 		char *origin = xstrdup(roots->v[i]);
 		char *slash = strrchr(origin, '/');
 		if (slash)
 			*slash = 0;
-		int rc = 0;
-		for (char **n = d.needed; *n && rc == 0; n++) {
-			char *lib = find_library(*n, &d, origin, machine);
-			if (lib && masked(hide, lib) && !listed(roots, lib))
-				rc = error("'%s' needs '%s', under a directory the box masks: refused", roots->v[i], lib);
-			else if (lib && !listed(roots, lib))
-				push(roots, lib);
-			free(lib);
+		const char *mine = chain[i - from];
+		/* what this object's libraries inherit: its loaders' DT_RPATHs
+		 * and its own */
+		struct argvb own = { 0 };
+		add_dirs(&own, d.rpath, origin);
+		struct strbuf next = STRBUF_INIT;
+		if (mine)
+			strbuf_addstr(&next, mine);
+		for (size_t k = 0; k < own.n; k++) {
+			if (next.len)
+				strbuf_addch(&next, ':');
+			strbuf_addstr(&next, own.v[k]);
 		}
+		sandbox_argv_free(own.v);
+		struct argvb libs = { 0 };
+		char *big = NULL;
+		for (char **n = d.needed; *n; n++)
+			find_library(*n, &d, origin, mine, machine, &libs, &big);
+		if (big)
+			rc = error("'%s' needs '%s', over %lld MiB: a library is copied into every box, and one this "
+				   "large is refused",
+				   roots->v[i], big, SANDBOX_MAX_COPY >> 20);
+		free(big);
+		for (size_t k = 0; k < libs.n && rc == 0; k++) {
+			if (listed(roots, libs.v[k]))
+				continue;
+			if (masked(hide, libs.v[k])) {
+				rc = error("'%s' needs '%s', under a directory the box masks: refused", roots->v[i],
+					   libs.v[k]);
+				break;
+			}
+			push(roots, libs.v[k]);
+			if (roots->n - from > cap) {
+				chain = xrealloc(chain, 2 * cap * sizeof(char *));
+				memset(chain + cap, 0, cap * sizeof(char *));
+				cap *= 2;
+			}
+			chain[roots->n - 1 - from] = next.len ? xstrdup(next.buf) : NULL;
+		}
+		sandbox_argv_free(libs.v);
+		strbuf_release(&next);
 		free(origin);
 		elf_dyn_release(&d);
-		if (rc < 0)
-			return -1;
 	}
-	return 0;
+	for (size_t i = 0; i < cap; i++)
+		free(chain[i]);
+	free(chain);
+	return rc;
 }
 
 /* path into the box as a copy at its real path, each symbolic link on the

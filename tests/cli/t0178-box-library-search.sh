@@ -1,0 +1,79 @@
+# a host box holds every library the loader could map, found by the
+# loader's own rules, and nothing that is not a library (red team 55,
+# tests/fixtures/adversary/host/redteam55/README.md): a library's own
+# dependency found through the kernel's inherited DT_RPATH (rpath) and a
+# directory named by $LIB (libtoken) load in the box (launch_failed
+# before); a vendor library's glibc-hwcaps build is the one the box maps,
+# as the host's loader does (the box held the portable build only and
+# timed it); a kernel that needs a library by its own soname (the loader
+# never opens it; the box copied a root-only core dump so named) fails
+# its build; a library only its owner may read is not shown (a root
+# runner copied a 0600 file); a library too large to copy into every box is refused with
+# its size (a 1 GiB file was copied per box)
+. "$REPO/tests/cli/lib.sh"
+mkrepo
+X=$TEST_TMP/ext
+F=$REPO/tests/fixtures/adversary/host/redteam55
+mkdir -p "$X/rp" "$X/lib/lib/x86_64-linux-gnu" "$X/hw/glibc-hwcaps/x86-64-v3" "$X/core" "$X/big" "$X/own" || fail "mkdir"
+cc -shared -fPIC -DRT55_B -Wl,-soname,librt55b.so -o "$X/rp/librt55b.so" "$F/libchain.c" &&
+	cc -shared -fPIC -DRT55_A -Wl,-soname,librt55a.so -o "$X/rp/librt55a.so" "$F/libchain.c" -L"$X/rp" -lrt55b &&
+	cc -shared -fPIC -DRT55_ONE -Wl,-soname,librt55one.so -o "$X/lib/lib/x86_64-linux-gnu/librt55one.so" "$F/libchain.c" &&
+	cc -O2 -shared -fPIC -DRT55_SAY -Wl,-soname,librt55hw.so -o "$X/hw/librt55hw.so" "$F/libhw.c" &&
+	cc -O2 -shared -fPIC -DRT55_SAY -DRT55_V3 -Wl,-soname,librt55hw.so \
+		-o "$X/hw/glibc-hwcaps/x86-64-v3/librt55hw.so" "$F/libhw.c" &&
+	cc -shared -fPIC -Wl,-soname,core -o "$X/core/libstub.so" "$F/stub.c" &&
+	cc -shared -fPIC -Wl,-soname,libbig.so -o "$X/big/libbig.so" "$F/stub.c" &&
+	cc -shared -fPIC -Wl,-soname,librt55own.so -o "$X/own/librt55own.so" "$F/stub.c" || fail "building the libraries"
+chmod 600 "$X/own/librt55own.so" || fail "chmod"
+truncate -s 600M "$X/big/libbig.so" || fail "truncate"
+spec() { # NAME FLAGS VARIANT KERNEL
+	cat > "$1.yaml" <<S
+name: t0178-$1
+question: Does the box hold what the loader maps?
+problem: rowsum
+backend: host
+shape: {R: 128, C: 1024}
+baseline: naive
+flags: [$2]
+variants:
+  naive: {kernel: kernels/rowsum/naive.c}
+  $3: {kernel: $4}
+correctness: {seeds: 1, seed: 1}
+timing: {warmup_ms: 0, samples: 6, cache: hot}
+limits: {timeout_s: 60}
+repeats: 1
+S
+}
+R55=tests/fixtures/adversary/host/redteam55
+spec rpath "\"-Wl,--no-as-needed\", \"-L$X/rp\", \"-lrt55a\", \"-Wl,--disable-new-dtags\", \"-Wl,-rpath,$X/rp\"" chain $R55/rpath_chain.c
+spec libtoken "\"-Wl,--no-as-needed\", \"-L$X/lib/lib/x86_64-linux-gnu\", \"-lrt55one\", \"-Wl,-rpath,$X/lib/\$LIB\"" chain $R55/rpath_chain.c
+spec hwcaps "\"-Wl,--no-as-needed\", \"-L$X/hw\", \"-lrt55hw\", \"-Wl,-rpath,$X/hw\"" vendor $R55/vendor_hw.c
+spec core "\"-Wl,-soname,core\", \"-Wl,--no-as-needed\", \"-L$X/core\", \"-lstub\", \"-Wl,-rpath,$X/core\"" probe $R55/core_file.c
+spec own "\"-Wl,--no-as-needed\", \"-L$X/own\", \"-lrt55own\", \"-Wl,-rpath,$X/own\"" probe kernels/rowsum/naive.c
+spec big "\"-Wl,--no-as-needed\", \"-L$X/big\", \"-lbig\", \"-Wl,-rpath,$X/big\"" probe kernels/rowsum/naive.c
+for s in rpath libtoken; do
+	expect_exit 0 "$EVIDENT" run --no-progress $s.yaml
+	expect_match "$TEST_TMP/out" "^chain +ok "
+done
+expect_exit 0 "$EVIDENT" run --no-progress hwcaps.yaml
+expect_match "$TEST_TMP/out" "^vendor +ok "
+r=$(grep -l '"variant": "vendor"' artifacts/runs/*.json | xargs grep -L '"kind": "batch"' | head -1)
+"$EVIDENT" show --log "$(basename "$r" .json)" > log.txt 2>&1 || fail "show --log"
+if /lib64/ld-linux-x86-64.so.2 --help 2>/dev/null | grep -q "x86-64-v3 (supported, searched)"; then
+	expect_contains log.txt "rt55hw: the x86-64-v3 build"
+	grep -q "rt55hw: the portable build" log.txt && fail "the box mapped the portable build where the host's loader maps the x86-64-v3 one"
+else
+	echo "(this CPU is not x86-64-v3: the portable build is the loader's choice)"
+	expect_contains log.txt "rt55hw: the portable build"
+fi
+expect_exit 1 "$EVIDENT" run --no-progress core.yaml
+expect_match "$TEST_TMP/out" "^probe +build_failed "
+expect_contains "$TEST_TMP/out" "probe: build_failed - 'build/cache/"
+expect_contains "$TEST_TMP/out" "needs a library by its own soname ('core')"
+# a file only its owner reads is no library a box shows (a core dump, a
+# key): the box's loader does not find it
+expect_exit 1 "$EVIDENT" run --no-progress own.yaml
+expect_match "$TEST_TMP/out" "^probe +launch_failed "
+expect_contains "$TEST_TMP/out" "librt55own.so: cannot open shared object file"
+"$EVIDENT" run --no-progress big.yaml > out.txt 2>&1 && fail "a 600 MB library was copied into a box"
+expect_contains out.txt "over 512 MiB"
