@@ -14,12 +14,14 @@
  *     (runcmd.h kill_box), and the strict filter keeps its parent-death
  *     signal (red team 4's outlive cleared it and lived on, in a session
  *     of its own, after the runner had killed bubblewrap);
- *   - a read-only view of the file system that holds the system's
- *     software, /sys, the runner and its job's own objects (its kernel,
- *     the problem's), bound one by one (a host box: each file it loads a
- *     copy of its own, written as the box starts, so no page of the
- *     host's page cache is one two boxes share: sandbox_wrap_fresh):
- *     nothing of the host's data
+ *   - a read-only view of the file system that holds what the worker
+ *     loads: in a host box and a sealed kernel's GPU box each file a copy
+ *     of its own, written as the box starts, so no page of the host's
+ *     page cache and no directory of the host's is one two boxes share
+ *     (sandbox_wrap_fresh, SANDBOX_VIEW_COPIES); in a trust: host
+ *     kernel's GPU box the system's software and /sys bound, the runner
+ *     and its job's own objects (SANDBOX_VIEW_SYSTEM): nothing of the
+ *     host's data
  *     (homes, /root, /etc/shadow: red team 3's host_files read them as
  *     root), no other variant's object and no other file of the
  *     repository (red team 3's cache_borrow ran another variant's object
