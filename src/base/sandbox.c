@@ -914,6 +914,13 @@ static int object_deps(struct argvb *roots, size_t from, int machine, char *cons
 	 * ":"-joined (NULL: none), which glibc searches after its own */
 	size_t cap = 16;
 	char **chain = xcalloc(cap, sizeof(char *));
+	struct argvb reals = { 0 }; /* the real paths of roots[from..] */
+	for (size_t i = from; i < roots->n; i++) {
+		char *real = realpath(roots->v[i], NULL);
+		if (real)
+			push(&reals, real);
+		free(real);
+	}
 	long long bytes = 0;
 	int rc = 0;
 	for (size_t i = from; i < roots->n && rc == 0; i++) {
@@ -969,7 +976,14 @@ static int object_deps(struct argvb *roots, size_t from, int machine, char *cons
 				   roots->v[i], big, SANDBOX_MAX_COPY >> 20);
 		free(big);
 		for (size_t k = 0; k < libs.n && rc == 0; k++) {
-			if (listed(roots, libs.v[k]))
+			/* one file under two paths (/lib and /usr/lib on a merged
+			 * /usr) is one copy: the loader finds it by either */
+			char *real = realpath(libs.v[k], NULL);
+			int seen = listed(roots, libs.v[k]) || (real && listed(&reals, real));
+			if (real && !seen)
+				push(&reals, real);
+			free(real);
+			if (seen)
 				continue;
 			if (masked(hide, libs.v[k])) {
 				rc = error("'%s' needs '%s', under a directory the box masks: refused", roots->v[i],
@@ -992,6 +1006,7 @@ static int object_deps(struct argvb *roots, size_t from, int machine, char *cons
 	for (size_t i = 0; i < cap; i++)
 		free(chain[i]);
 	free(chain);
+	sandbox_argv_free(reals.v);
 	return rc;
 }
 
