@@ -169,7 +169,7 @@ static int resume(const char *batch, const char *store_arg, const struct slurm_o
 	return rc;
 }
 
-int cmd_run(int argc, const char **argv)
+static int run_command_line(int argc, const char **argv)
 {
 	const char *store_arg = NULL, *cache_arg = NULL, *spec_path, *gpus = NULL, *resume_batch = NULL;
 	struct opt_list only = OPT_LIST_INIT, slurm_opts = OPT_LIST_INIT;
@@ -377,5 +377,20 @@ out:
 out_usage:
 	opt_list_release(&only);
 	opt_list_release(&slurm_opts);
+	return rc;
+}
+
+/* libgit2 stays initialised for the whole command: cli_repo_root and the
+ * record's provenance (run/provenance.c) each init and shut it down, and
+ * every first init (libgit2 1.5 on mbedtls) parses the system's CA bundle,
+ * /etc/ssl/certs/ca-certificates.crt (about 4.5 ms of CPU an init and
+ * shutdown on the project's VM), which the runner, that never speaks to a
+ * network, has no use for: held here, it is parsed once a run, not twice;
+ * theirs only count references. */
+int cmd_run(int argc, const char **argv)
+{
+	git_libgit2_init();
+	int rc = run_command_line(argc, argv);
+	git_libgit2_shutdown();
 	return rc;
 }
