@@ -106,6 +106,8 @@ int elf_dyn_read(const char *path, struct elf_dyn *d, char **why)
 	uint64_t strtab = 0, strsz = 0;
 	int has_strtab = 0;
 	for (size_t k = 0; k < nd && dyn[k].d_tag != DT_NULL; k++) {
+		if (dyn[k].d_tag == DT_FLAGS_1)
+			d->pie = (dyn[k].d_un.d_val & DF_1_PIE) != 0;
 		if (dyn[k].d_tag == DT_STRTAB) {
 			strtab = dyn[k].d_un.d_ptr;
 			has_strtab = 1;

@@ -21,6 +21,7 @@ struct elf_dyn {
 	char *soname;     /* DT_SONAME, or NULL */
 	int machine;      /* e_machine */
 	int type;         /* e_type: ET_DYN for a shared object (or a position-independent program) */
+	int pie;          /* DT_FLAGS_1 has DF_1_PIE: a program, which a loader refuses to load as a library */
 };
 
 /*

@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <linux/netlink.h>
 #include <seccomp.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -598,6 +599,21 @@ int sandbox_no_exec(void)
 	return 0;
 }
 
+/* Why the last box could not be set up (sandbox_wrap_fresh's why): a box
+ * is set up by one thread of the runner at a time. */
+static struct strbuf box_why = STRBUF_INIT;
+
+/* Record why a box cannot be set up; -1. */
+__attribute__((format(printf, 1, 2))) static int box_fail(const char *fmt, ...)
+{
+	va_list ap;
+	strbuf_reset(&box_why);
+	va_start(ap, fmt);
+	strbuf_vaddf(&box_why, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 /*
  * A host box's files (sandbox.h sandbox_wrap_fresh): each a copy bubblewrap
  * writes as the box starts, so the box never reads a page of the host's
@@ -757,57 +773,158 @@ static const struct argvb *system_lib_dirs(void)
 
 /* The largest file a box copies, and all of a box's copies together: a
  * copy is the box's memory (red team 55's huge_lib, a 1 GiB sparse file
- * behind an ELF header, copied into every box); libcuda is 96 MB. */
-#define SANDBOX_MAX_COPY (512LL << 20)
+ * behind an ELF header, copied into every box); libcuda is 96 MB,
+ * cuBLAS's libcublasLt 517 MB (red team 56: an honest kernel linking it
+ * was refused at 512 MiB). */
+#define SANDBOX_MAX_COPY (768LL << 20)
 #define SANDBOX_MAX_COPIES (1536LL << 20)
 
-/* May path be copied into a box as a library a loader could map: a
- * regular file anyone may read (a library is public software; the runner
- * may be root, and a file only root reads - a core dump, a key - is no
- * library: red team 55's core), at most SANDBOX_MAX_COPY bytes, a shared
- * ELF object (ET_DYN) of this machine.  1, 0, or -1 when it is larger. */
-static int library_file(const char *path, int machine)
+/*
+ * The subdirectories the loader tries in every directory of its search,
+ * in its order, "" (the directory itself) last: glibc-hwcaps/x86-64-v4 ...
+ * and, before glibc 2.37, the legacy ones (tls/x86_64/x86_64, tls, x86_64
+ * ...).  Asked of the loader itself (interp, on evident's own worker exe:
+ * LD_DEBUG=libs prints each search path), once per process, so that a box
+ * holds the file the host's loader takes and not a later one (red team
+ * 55's hwcaps and 56's legacy tls/: a box without the earlier build timed
+ * the later one; 56's nine glibc-hwcaps decoys pushed the real one out of
+ * a glob).  Kept for the process's life; never NULL.
+ */
+static const struct argvb *loader_subdirs(const char *interp, const char *exe)
 {
-	struct stat st;
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !(st.st_mode & S_IROTH))
-		return 0;
-	if (st.st_size > SANDBOX_MAX_COPY)
-		return -1;
-	struct elf_dyn cd;
-	char *why = NULL;
-	int ok = 0;
-	if (elf_dyn_read(path, &cd, &why) == 0) {
-		ok = cd.machine == machine && cd.type == ET_DYN;
-		elf_dyn_release(&cd);
+	static struct argvb subs;
+	static int done;
+	if (done)
+		return &subs;
+	done = 1;
+	static const char probe[] = "/nonexistent-evident-loader-probe";
+	char lib_path[64];
+	snprintf(lib_path, sizeof(lib_path), "LD_LIBRARY_PATH=%s", probe);
+	const char *env[] = { "LD_DEBUG=libs", lib_path, NULL };
+	const char *argv[] = { interp, "--list", exe, NULL };
+	static const char *const keep[] = { NULL };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .timeout_s = 20, .out = &out, .err = &err, .env_keep = keep,
+			      .env_set = env };
+	struct run_result r;
+	if (interp && exe && run_command(&o, &r) == 0 && err.buf) {
+		/* "search path=P/glibc-hwcaps/x86-64-v4:P/tls:...:P		(LD_LIBRARY_PATH)" */
+		char *line = strstr(err.buf, "search path=");
+		char *end = line ? strstr(line, "(LD_LIBRARY_PATH)") : NULL;
+		if (line && end) {
+			*end = 0;
+			char *save = NULL;
+			for (char *e = strtok_r(line + 12, ": \t\n", &save); e; e = strtok_r(NULL, ": \t\n", &save))
+				if (!strncmp(e, probe, sizeof(probe) - 1) && !listed(&subs, e + sizeof(probe) - 1))
+					push(&subs, e + sizeof(probe) - 1);
+		}
 	}
-	free(why);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	if (!listed(&subs, ""))
+		push(&subs, "");
+	return &subs;
+}
+
+/* Whether a box may be shown path as a library: where the runner is root,
+ * only when anyone may read it, the file readable by others and every
+ * directory above its real path searchable by others (red team 56's
+ * privdir: a 0644 file in a 0700 directory, read by a root runner);
+ * elsewhere, whatever the runner's user may read (the spec's author's own
+ * files).  1 or 0. */
+static int public_file(const char *path)
+{
+	if (geteuid() != 0)
+		return access(path, R_OK) == 0;
+	char *real = realpath(path, NULL);
+	struct stat st;
+	int ok = real && stat(real, &st) == 0 && (st.st_mode & S_IROTH);
+	for (char *slash = real ? strrchr(real, '/') : NULL; ok && slash && slash > real;
+	     slash = strrchr(real, '/')) {
+		*slash = 0;
+		ok = stat(real, &st) == 0 && (st.st_mode & S_IXOTH);
+	}
+	free(real);
 	return ok;
 }
 
-/* Every file the loader could take for library name needed by an object
- * in origin whose dynamic section is d and whose loaders' DT_RPATHs are
- * chain (":"-joined, expanded; NULL for none), appended to *out (each
- * once): in each directory it would search (the object's DT_RPATH and its
- * loaders', which glibc inherits where the object has no DT_RUNPATH: red
- * team 55's rpath_chain; LD_LIBRARY_PATH; its DT_RUNPATH; the system's),
- * DIR/glibc-hwcaps/SUB/name for each SUB and DIR/name, that are library
- * files (library_file).  All of them, not the first: the box's loader
- * then takes the one the host's would, by its own rules and this CPU
- * (red team 55's hwcaps: a box without the x86-64-v3 build timed the
- * portable one).  The number appended; a library file over
- * SANDBOX_MAX_COPY is left out and named in *too_big (malloc'd; may be
- * NULL). */
+/*
+ * What the loader makes of path, a file that exists in its search: 1 it
+ * maps it (a shared ELF object of this machine, not a program), 0 it goes
+ * on searching (another class or machine, or a file the runner cannot
+ * read), or -1 it would stop there, or map what the box cannot be given:
+ * the reason in *why (malloc'd) - not a library (not ELF, too short, a
+ * program: red team 56's notelf, where the host's loader failed and the
+ * box went on to a later file), readable by the runner but not by all
+ * (56's private: a root runner's loader mapped a 0600 build the box
+ * skipped), or over SANDBOX_MAX_COPY.
+ */
+static int loader_takes(const char *path, int machine, char **why)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || access(path, R_OK) < 0)
+		return 0;
+	if (!S_ISREG(st.st_mode)) {
+		*why = xstrfmt("'%s' is not a regular file", path);
+		return -1;
+	}
+	struct elf_dyn cd;
+	char *ewhy = NULL;
+	int r;
+	if (elf_dyn_read(path, &cd, &ewhy) < 0) {
+		/* another ELF class is skipped; anything else stops the loader */
+		unsigned char h[5] = { 0 };
+		FILE *f = fopen(path, "rb");
+		size_t n = f ? fread(h, 1, sizeof(h), f) : 0;
+		if (f)
+			fclose(f);
+		int elf32 = n == 5 && !memcmp(h, ELFMAG, SELFMAG) && h[EI_CLASS] == ELFCLASS32;
+		if (!elf32)
+			*why = xstrfmt("'%s' is not a shared object (%s): the host's loader stops at it", path,
+				       ewhy ? ewhy : "not ELF");
+		free(ewhy);
+		return elf32 ? 0 : -1;
+	}
+	if (cd.machine != machine)
+		r = 0;
+	else if (cd.type != ET_DYN || cd.pie)
+		r = -1, *why = xstrfmt("'%s' is a program, not a library: the host's loader stops at it", path);
+	else if (!public_file(path))
+		r = -1, *why = xstrfmt("'%s' is not for everyone to read (the file, or a directory above it): a "
+				       "root runner shows a box only a library anyone may read (make it and its "
+				       "directories readable by all, or take it off the loader's path)",
+				       path);
+	else if (st.st_size > SANDBOX_MAX_COPY)
+		r = -1, *why = xstrfmt("'%s' is over %lld MiB: a library is copied into every box", path,
+				       SANDBOX_MAX_COPY >> 20);
+	else
+		r = 1;
+	elf_dyn_release(&cd);
+	return r;
+}
+
+/*
+ * The file the loader maps for library name, needed by an object in
+ * origin whose dynamic section is d and whose loaders' DT_RPATHs are
+ * chain (":"-joined, expanded; NULL for none), appended to *out: the
+ * loader's own search, in its order - the object's DT_RPATH and its
+ * loaders' (inherited where the object has no DT_RUNPATH: red team 55's
+ * rpath_chain), LD_LIBRARY_PATH, its DT_RUNPATH, the system's directories
+ * - each directory with the loader's subdirectories first
+ * (loader_subdirs), $ORIGIN, $PLATFORM and every spelling of $LIB
+ * expanded.  1 found, 0 not found (the box's loader then fails as the
+ * host's would), -1 with *why set where the loader would stop at a file,
+ * or take one the box cannot show (loader_takes).
+ */
 static int find_library(const char *name, const struct elf_dyn *d, const char *origin, const char *chain,
-			int machine, struct argvb *out, char **too_big)
+			int machine, const struct argvb *subs, struct argvb *out, char **why)
 {
 	if (strchr(name, '/')) {
-		/* refused at build (elf_refuse_hooks); a library by its path,
-		 * only a library file (red team 54's host_file: /etc/shadow) */
-		if (name[0] == '/' && library_file(name, machine) > 0 && !listed(out, name)) {
+		/* refused at build (elf_refuse_hooks) */
+		int t = name[0] == '/' ? loader_takes(name, machine, why) : 0;
+		if (t > 0 && !listed(out, name))
 			push(out, name);
-			return 1;
-		}
-		return 0;
+		return t;
 	}
 	struct argvb dirs = { 0 };
 	if (!d->runpath) {
@@ -820,33 +937,17 @@ static int find_library(const char *name, const struct elf_dyn *d, const char *o
 	for (size_t i = 0; i < sys->n; i++)
 		if (!listed(&dirs, sys->v[i]))
 			push(&dirs, sys->v[i]);
-	int n = 0;
-	for (size_t i = 0; i < dirs.n; i++) {
-		struct argvb cand = { 0 };
-		char *hw = xstrfmt("%s/glibc-hwcaps/*/%s", dirs.v[i], name);
-		glob_t g;
-		if (glob(hw, 0, NULL, &g) == 0) {
-			for (size_t k = 0; k < g.gl_pathc && k < 8; k++)
-				push(&cand, g.gl_pathv[k]);
-			globfree(&g);
+	int t = 0;
+	for (size_t i = 0; i < dirs.n && t == 0; i++)
+		for (size_t k = 0; k < subs->n && t == 0; k++) {
+			char *c = xstrfmt("%s%s/%s", dirs.v[i], subs->v[k], name);
+			t = loader_takes(c, machine, why);
+			if (t > 0 && !listed(out, c))
+				push(out, c);
+			free(c);
 		}
-		free(hw);
-		char *plain = xstrfmt("%s/%s", dirs.v[i], name);
-		push(&cand, plain);
-		free(plain);
-		for (size_t k = 0; k < cand.n; k++) {
-			int ok = listed(out, cand.v[k]) ? 0 : library_file(cand.v[k], machine);
-			if (ok > 0) {
-				push(out, cand.v[k]);
-				n++;
-			} else if (ok < 0 && too_big && !*too_big) {
-				*too_big = xstrdup(cand.v[k]);
-			}
-		}
-		sandbox_argv_free(cand.v);
-	}
 	sandbox_argv_free(dirs.v);
-	return n;
+	return t;
 }
 
 char *sandbox_find_library(const char *name, const char *object)
@@ -860,16 +961,12 @@ char *sandbox_find_library(const char *name, const char *object)
 	char *origin = abs_of(object), *slash = strrchr(origin, '/');
 	if (slash)
 		*slash = 0;
-	struct argvb found = { 0 };
-	find_library(name, &d, origin, NULL, d.machine, &found, NULL);
-	/* the one the loader would take first: the first directory's plain
-	 * file, else its first hwcaps build */
-	char *r = NULL;
-	for (size_t i = 0; i < found.n && !r; i++)
-		if (!strstr(found.v[i], "/glibc-hwcaps/"))
-			r = xstrdup(found.v[i]);
-	if (!r && found.n)
-		r = xstrdup(found.v[0]);
+	struct argvb found = { 0 }, plain = { 0 };
+	push(&plain, "");
+	char *r = find_library(name, &d, origin, NULL, d.machine, &plain, &found, &why) > 0 ? xstrdup(found.v[0])
+											     : NULL;
+	free(why);
+	sandbox_argv_free(plain.v);
 	sandbox_argv_free(found.v);
 	free(origin);
 	elf_dyn_release(&d);
@@ -900,16 +997,20 @@ static int masked(char *const *dirs, const char *path)
 }
 
 /* The libraries a job's objects (roots[from..]) load, read from their
- * dynamic sections, appended to roots (each once, every file the loader
- * could take: find_library).  0, or -1 with the error printed: an object
+ * dynamic sections, appended to roots (each once: the file the loader
+ * takes, find_library, in the loader's subdirectories subs; a name an
+ * object read so far, or one of provided, has as its soname is not
+ * searched: the worker's own libraries are loaded before the objects).  0, or -1 with the error printed: an object
  * that names a loader hook (DT_AUDIT and its kin) is refused, since the
  * box's loader would run that library's code before the worker's first
  * check, and so is a library under a directory the box masks (hide: the
  * store, the build cache), which only the job's own objects may come from
  * (red team 54 read the store's index through a library's name), and
  * copies over SANDBOX_MAX_COPIES bytes in all. */
-static int object_deps(struct argvb *roots, size_t from, int machine, char *const *hide)
+static int object_deps(struct argvb *roots, size_t from, int machine, char *const *hide, const struct argvb *subs,
+		       const struct argvb *provided)
 {
+	struct argvb sonames = { 0 }; /* of the objects read so far */
 	/* chain[i - from]: the DT_RPATHs of roots[i]'s loaders, expanded and
 	 * ":"-joined (NULL: none), which glibc searches after its own */
 	size_t cap = 16;
@@ -925,13 +1026,13 @@ static int object_deps(struct argvb *roots, size_t from, int machine, char *cons
 	int rc = 0;
 	for (size_t i = from; i < roots->n && rc == 0; i++) {
 		if (roots->n > SANDBOX_MAX_FRESH) {
-			rc = error("cannot show '%s' in the box: its objects load more than %d files", roots->v[from],
+			rc = box_fail("cannot show '%s' in the box: its objects load more than %d files", roots->v[from],
 				   SANDBOX_MAX_FRESH);
 			break;
 		}
 		struct stat st;
 		if (stat(roots->v[i], &st) == 0 && (bytes += st.st_size) > SANDBOX_MAX_COPIES) {
-			rc = error("cannot show '%s' in the box: its objects and libraries are over %lld MiB, copied "
+			rc = box_fail("cannot show '%s' in the box: its objects and libraries are over %lld MiB, copied "
 				   "into every box",
 				   roots->v[from], SANDBOX_MAX_COPIES >> 20);
 			break;
@@ -943,7 +1044,7 @@ static int object_deps(struct argvb *roots, size_t from, int machine, char *cons
 			continue; /* not ELF: nothing to follow */
 		}
 		if (d.hook) {
-			rc = error("'%s' names a loader hook (%s): refused, a loader would run that library's code",
+			rc = box_fail("'%s' names a loader hook (%s): refused, a loader would run that library's code",
 				   roots->v[i], d.hook);
 			elf_dyn_release(&d);
 			break;
@@ -966,15 +1067,21 @@ static int object_deps(struct argvb *roots, size_t from, int machine, char *cons
 			strbuf_addstr(&next, own.v[k]);
 		}
 		sandbox_argv_free(own.v);
+		if (d.soname && !listed(&sonames, d.soname))
+			push(&sonames, d.soname);
 		struct argvb libs = { 0 };
-		char *big = NULL;
-		for (char **n = d.needed; *n; n++)
-			find_library(*n, &d, origin, mine, machine, &libs, &big);
-		if (big)
-			rc = error("'%s' needs '%s', over %lld MiB: a library is copied into every box, and one this "
-				   "large is refused",
-				   roots->v[i], big, SANDBOX_MAX_COPY >> 20);
-		free(big);
+		for (char **n = d.needed; *n && rc == 0; n++) {
+			/* a name an object already in the process has as its soname
+			 * is that object: the loader opens no file for it (red team
+			 * 56's alias: a library whose soname names a file in a
+			 * private directory) */
+			if (listed(&sonames, *n) || listed(provided, *n))
+				continue;
+			char *why = NULL;
+			if (find_library(*n, &d, origin, mine, machine, subs, &libs, &why) < 0)
+				rc = box_fail("cannot show '%s' in the box: its library '%s': %s", roots->v[i], *n, why);
+			free(why);
+		}
 		for (size_t k = 0; k < libs.n && rc == 0; k++) {
 			/* one file under two paths (/lib and /usr/lib on a merged
 			 * /usr) is one copy: the loader finds it by either */
@@ -986,7 +1093,7 @@ static int object_deps(struct argvb *roots, size_t from, int machine, char *cons
 			if (seen)
 				continue;
 			if (masked(hide, libs.v[k])) {
-				rc = error("'%s' needs '%s', under a directory the box masks: refused", roots->v[i],
+				rc = box_fail("'%s' needs '%s', under a directory the box masks: refused", roots->v[i],
 					   libs.v[k]);
 				break;
 			}
@@ -1007,6 +1114,7 @@ static int object_deps(struct argvb *roots, size_t from, int machine, char *cons
 		free(chain[i]);
 	free(chain);
 	sandbox_argv_free(reals.v);
+	sandbox_argv_free(sonames.v);
 	return rc;
 }
 
@@ -1018,7 +1126,7 @@ static int push_copy(struct argvb *a, struct argvb *done, struct sandbox_files *
 	char real[PATH_MAX] = "", next[PATH_MAX];
 	const char *p = path;
 	if (depth > 32)
-		return error("cannot show '%s' in the box: too many symbolic links", path);
+		return box_fail("cannot show '%s' in the box: too many symbolic links", path);
 	while (*p) {
 		p += strspn(p, "/");
 		size_t n = strcspn(p, "/");
@@ -1036,11 +1144,11 @@ static int push_copy(struct argvb *a, struct argvb *done, struct sandbox_files *
 			continue;
 		}
 		if ((size_t)snprintf(next, sizeof(next), "%s/%.*s", real, (int)n, p) >= sizeof(next))
-			return error("cannot show '%s' in the box: the path is too long", path);
+			return box_fail("cannot show '%s' in the box: the path is too long", path);
 		p += n;
 		struct stat st;
 		if (lstat(next, &st) < 0)
-			return error("cannot show '%s' in the box: %s: %s", path, next, strerror(errno));
+			return box_fail("cannot show '%s' in the box: %s: %s", path, next, strerror(errno));
 		if (!S_ISLNK(st.st_mode)) {
 			memcpy(real, next, strlen(next) + 1);
 			continue;
@@ -1048,7 +1156,7 @@ static int push_copy(struct argvb *a, struct argvb *done, struct sandbox_files *
 		char to[PATH_MAX], rest[PATH_MAX * 2 + 2];
 		ssize_t k = readlink(next, to, sizeof(to) - 1);
 		if (k <= 0)
-			return error("cannot show '%s' in the box: cannot read the link %s", path, next);
+			return box_fail("cannot show '%s' in the box: cannot read the link %s", path, next);
 		to[k] = 0;
 		if (!listed(done, next)) {
 			push(done, next);
@@ -1060,14 +1168,14 @@ static int push_copy(struct argvb *a, struct argvb *done, struct sandbox_files *
 	if (!real[0] || listed(done, real))
 		return 0;
 	if (f->n >= SANDBOX_MAX_FRESH)
-		return error("cannot show '%s' in the box: a box shows at most %d files", real, SANDBOX_MAX_FRESH);
+		return box_fail("cannot show '%s' in the box: a box shows at most %d files", real, SANDBOX_MAX_FRESH);
 	int fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
-		return error("cannot show '%s' in the box: %s", real, strerror(errno));
+		return box_fail("cannot show '%s' in the box: %s", real, strerror(errno));
 	struct stat fst;
 	if (fstat(fd, &fst) < 0 || !S_ISREG(fst.st_mode)) {
 		close(fd);
-		return error("cannot show '%s' in the box: not a regular file", real);
+		return box_fail("cannot show '%s' in the box: not a regular file", real);
 	}
 	push(done, real);
 	f->fd[f->n] = fd;
@@ -1127,8 +1235,7 @@ static int push_host_files(struct argvb *a, struct sandbox_files *f, const char 
 	int rc = 0;
 	char *exe = program_path(prog), *interp = exe ? elf_interp(exe) : NULL;
 	if (!exe) {
-		error("cannot show '%s' in the box: not found in PATH", prog);
-		return -1;
+		return box_fail("cannot show '%s' in the box: not found in PATH", prog);
 	}
 	push(&roots, exe);
 	for (int i = 0; ro_files && ro_files[i]; i++) {
@@ -1162,13 +1269,28 @@ static int push_host_files(struct argvb *a, struct sandbox_files *f, const char 
 	if (!pwhy)
 		elf_dyn_release(&pd);
 	free(pwhy);
-	if (object_deps(&roots, 1, machine, hide) < 0) {
+	char **deps = interp ? loader_list(interp, exe) : NULL;
+	/* the worker's own libraries are in the process before any object:
+	 * their sonames are never searched for again */
+	struct argvb provided = { 0 };
+	for (char **dp = deps; dp && *dp; dp++) {
+		struct elf_dyn wd;
+		char *wwhy = NULL;
+		if (elf_dyn_read(*dp, &wd, &wwhy) == 0) {
+			if (wd.soname)
+				push(&provided, wd.soname);
+			elf_dyn_release(&wd);
+		}
+		free(wwhy);
+	}
+	int orc = object_deps(&roots, 1, machine, hide, loader_subdirs(interp, exe), &provided);
+	sandbox_argv_free(provided.v);
+	if (orc < 0) {
 		sandbox_argv_free(roots.v);
 		free(exe);
 		free(interp);
 		return -1;
 	}
-	char **deps = interp ? loader_list(interp, exe) : NULL;
 	for (char **d = deps; d && *d; d++) {
 		if (!listed(&roots, *d))
 			push(&roots, *d);
@@ -1229,13 +1351,14 @@ void sandbox_files_close(struct sandbox_files *files)
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
 		    const char *const *ro_files, struct sandbox_files *files, int *filter_fd)
 {
-	return sandbox_wrap_fresh(sb, prof, SANDBOX_VIEW_SYSTEM, inner, ro_files, NULL, files, filter_fd);
+	return sandbox_wrap_fresh(sb, prof, SANDBOX_VIEW_SYSTEM, inner, ro_files, NULL, files, filter_fd, NULL);
 }
 
 char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, enum sandbox_view view,
 			  const char *const *inner, const char *const *ro_files, const char *fresh,
-			  struct sandbox_files *files, int *filter_fd)
+			  struct sandbox_files *files, int *filter_fd, struct strbuf *why)
 {
+	strbuf_reset(&box_why);
 	struct argvb a = { 0 };
 	*filter_fd = -1;
 	files->n = 0;
@@ -1283,6 +1406,10 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 		/* a host box's files, after the scratch mounts and the masks: an
 		 * object may lie under /tmp or the store */
 		if (!bound && push_host_files(&a, files, inner[0], ro_files, fresh, sb->hide, sb->loads, sb->gpu) < 0) {
+			if (why)
+				strbuf_addstr(why, strbuf_str(&box_why));
+			else
+				error("%s", strbuf_str(&box_why));
 			sandbox_files_close(files);
 			sandbox_argv_free(a.v);
 			return NULL;
@@ -1299,6 +1426,10 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 			free(f);
 			sandbox_argv_free(done.v);
 			if (rc < 0) {
+				if (why)
+					strbuf_addstr(why, strbuf_str(&box_why));
+				else
+					error("%s", strbuf_str(&box_why));
 				sandbox_files_close(files);
 				sandbox_argv_free(a.v);
 				return NULL;

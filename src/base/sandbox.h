@@ -203,8 +203,10 @@ struct sandbox_files {
 
 /*
  * The argv that runs inner[] inside the box (a new NULL-terminated argv
- * the caller frees with sandbox_argv_free), or NULL with the error
- * printed.  *filter_fd is a new descriptor (the caller closes it after
+ * the caller frees with sandbox_argv_free), or NULL with the reason in
+ * why (sandbox_wrap_fresh; printed where why is NULL, as sandbox_wrap
+ * does): a file the box cannot be given (a library the loader would take
+ * that is not for everyone to read, or too large, or no library).  *filter_fd is a new descriptor (the caller closes it after
  * the spawn) that the child must find at SANDBOX_SECCOMP_FD
  * (run_opts.pass_fd, pass_fd_at); files receives the descriptors of the
  * box's copies (sandbox_files above).  When sb->on is 0 the result is a
@@ -244,7 +246,7 @@ struct sandbox_files {
  */
 char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, enum sandbox_view view,
 			  const char *const *inner, const char *const *ro_files, const char *fresh,
-			  struct sandbox_files *files, int *filter_fd);
+			  struct sandbox_files *files, int *filter_fd, struct strbuf *why);
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
 		    const char *const *ro_files, struct sandbox_files *files, int *filter_fd);
 /* files' descriptors into pass_fd[from..], pass_fd_at[from..] (arrays of

@@ -653,13 +653,24 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	const char *all[] = { w->job.kernel_so, w->job.problem_so, copies ? NULL : w->job.problem_gpu_so, NULL };
 	const char *const *objects = fresh ? all + 1 : all;
 	struct sandbox_files files;
+	struct strbuf bwhy = STRBUF_INIT;
 	char **boxed = sandbox_wrap_fresh(&c->sb, SANDBOX_STRICT, w->exec->view, argv, objects, fresh, &files,
-					  &filter_fd);
+					  &filter_fd, &bwhy);
 	if (!boxed) {
 		if (filter_fd >= 0)
 			close(filter_fd);
-		return error("cannot set up the box for the %s phase of %s", w->job.phase, w->job.kernel_so);
+		/* what its libraries are on this host (one not for everyone to
+		 * read, too large, no library where the loader would stop) is
+		 * the variant's configuration: its outcome, before any of its
+		 * code ran, not the run's end */
+		json_decref(w->proto.failure);
+		w->proto.failure = json_pack("{s:s, s:s, s:s, s:s}", "outcome", "launch_failed", "error", "box",
+					     "reason", strbuf_str(&bwhy), "phase", w->job.phase);
+		strbuf_release(&bwhy);
+		return w->proto.failure ? 0 : error("cannot set up the box for the %s phase of %s", w->job.phase,
+						   w->job.kernel_so);
 	}
+	strbuf_release(&bwhy);
 	/* a host kernel's OpenMP threads wait passively unless the runner's
 	 * environment says otherwise: libgomp's default spins after every
 	 * parallel region, which is CPU after the done line (host_clock.c;

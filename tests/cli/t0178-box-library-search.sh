@@ -7,12 +7,17 @@
 # as the host's loader does (the box held the portable build only and
 # timed it); a kernel that needs a library by its own soname (the loader
 # never opens it; the box copied a root-only core dump so named) fails
-# its build; a library only its owner may read is not shown (a root
-# runner copied a 0600 file); a library too large to copy into every box is refused with
+# its build; a library only its owner may read is refused (a root
+# runner copied a 0600 file); the loader's legacy tls/ build and a file
+# that stops the host's loader count as they do there (red team 56); a
+# library too large to copy into every box is refused with
 # its size (a 1 GiB file was copied per box)
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 X=$TEST_TMP/ext
+# (a root runner shows a box only libraries anyone may read: the test's
+# own directory is its user's alone)
+chmod 755 "$TEST_TMP" || fail "chmod"
 F=$REPO/tests/fixtures/adversary/host/redteam55
 mkdir -p "$X/rp" "$X/lib/lib/x86_64-linux-gnu" "$X/hw/glibc-hwcaps/x86-64-v3" "$X/core" "$X/big" "$X/own" || fail "mkdir"
 cc -shared -fPIC -DRT55_B -Wl,-soname,librt55b.so -o "$X/rp/librt55b.so" "$F/libchain.c" &&
@@ -25,7 +30,17 @@ cc -shared -fPIC -DRT55_B -Wl,-soname,librt55b.so -o "$X/rp/librt55b.so" "$F/lib
 	cc -shared -fPIC -Wl,-soname,libbig.so -o "$X/big/libbig.so" "$F/stub.c" &&
 	cc -shared -fPIC -Wl,-soname,librt55own.so -o "$X/own/librt55own.so" "$F/stub.c" || fail "building the libraries"
 chmod 600 "$X/own/librt55own.so" || fail "chmod"
-truncate -s 600M "$X/big/libbig.so" || fail "truncate"
+truncate -s 800M "$X/big/libbig.so" || fail "truncate"
+# legacy hwcaps (glibc before 2.37 searches DIR/tls before DIR): the fast
+# build in tls/, the portable one in the directory (red team 56's legacy)
+G=$REPO/tests/fixtures/adversary/host/redteam56
+mkdir -p "$X/leg/tls" "$X/ne1" "$X/ne2" || fail "mkdir"
+cc -O2 -shared -fPIC -Wl,-soname,librt56leg.so -o "$X/leg/librt56leg.so" "$G/liblegacy.c" &&
+	cc -O2 -DRT56_FAST -shared -fPIC -Wl,-soname,librt56leg.so -o "$X/leg/tls/librt56leg.so" "$G/liblegacy.c" &&
+	cp "$X/leg/librt56leg.so" "$X/ne2/" || fail "building the legacy libraries"
+# a linker script first on the path, the library second: the host's
+# loader stops at the script (red team 56's notelf)
+echo 'INPUT(-lm)' > "$X/ne1/librt56leg.so"
 spec() { # NAME FLAGS VARIANT KERNEL
 	cat > "$1.yaml" <<S
 name: t0178-$1
@@ -50,6 +65,8 @@ spec libtoken "\"-Wl,--no-as-needed\", \"-L$X/lib/lib/x86_64-linux-gnu\", \"-lrt
 spec hwcaps "\"-Wl,--no-as-needed\", \"-L$X/hw\", \"-lrt55hw\", \"-Wl,-rpath,$X/hw\"" vendor $R55/vendor_hw.c
 spec core "\"-Wl,-soname,core\", \"-Wl,--no-as-needed\", \"-L$X/core\", \"-lstub\", \"-Wl,-rpath,$X/core\"" probe $R55/core_file.c
 spec own "\"-Wl,--no-as-needed\", \"-L$X/own\", \"-lrt55own\", \"-Wl,-rpath,$X/own\"" probe kernels/rowsum/naive.c
+spec legacy "\"-Wl,--no-as-needed\", \"-L$X/leg\", \"-lrt56leg\", \"-Wl,-rpath,$X/leg\"" vendor tests/fixtures/adversary/host/redteam56/vendor_legacy.c
+spec notelf "\"-Wl,--no-as-needed\", \"-L$X/ne2\", \"-lrt56leg\", \"-Wl,-rpath,$X/ne1:$X/ne2\"" vendor tests/fixtures/adversary/host/redteam56/vendor_legacy.c
 spec big "\"-Wl,--no-as-needed\", \"-L$X/big\", \"-lbig\", \"-Wl,-rpath,$X/big\"" probe kernels/rowsum/naive.c
 for s in rpath libtoken; do
 	expect_exit 0 "$EVIDENT" run --no-progress $s.yaml
@@ -70,10 +87,28 @@ expect_exit 1 "$EVIDENT" run --no-progress core.yaml
 expect_match "$TEST_TMP/out" "^probe +build_failed "
 expect_contains "$TEST_TMP/out" "probe: build_failed - 'build/cache/"
 expect_contains "$TEST_TMP/out" "needs a library by its own soname ('core')"
-# a file only its owner reads is no library a box shows (a core dump, a
-# key): the box's loader does not find it
+# a file only its owner reads is no library a root runner's box shows (a
+# core dump, a key), and the host's loader would have mapped it: refused,
+# as the variant's outcome, naming the file
 expect_exit 1 "$EVIDENT" run --no-progress own.yaml
 expect_match "$TEST_TMP/out" "^probe +launch_failed "
-expect_contains "$TEST_TMP/out" "librt55own.so: cannot open shared object file"
-"$EVIDENT" run --no-progress big.yaml > out.txt 2>&1 && fail "a 600 MB library was copied into a box"
-expect_contains out.txt "over 512 MiB"
+expect_contains "$TEST_TMP/out" "own/librt55own.so' is not for everyone to read"
+expect_exit 1 "$EVIDENT" run --no-progress big.yaml
+expect_match "$TEST_TMP/out" "^probe +launch_failed "
+expect_contains "$TEST_TMP/out" "libbig.so' is over 768 MiB"
+# the loader's own order, legacy subdirectories included: the tls/ build
+# where this loader searches tls/, the portable one where it does not
+expect_exit 0 "$EVIDENT" run --no-progress legacy.yaml
+r=$(grep -l '"experiment": "t0178-legacy"' artifacts/runs/*.json | xargs grep -l '"variant": "vendor"' |
+	xargs grep -L '"kind": "batch"' | head -1)
+"$EVIDENT" show --log "$(basename "$r" .json)" > log.txt 2>&1 || fail "show --log"
+if LD_DEBUG=libs LD_LIBRARY_PATH=/nonexistent-t0178 /bin/true 2>&1 | grep -q "/nonexistent-t0178/tls:"; then
+	expect_contains log.txt "rt56legacy: the fast build"
+else
+	expect_contains log.txt "rt56legacy: the portable build"
+fi
+# where the host's loader stops (a linker script first on the path), the
+# box does not go on to a later file
+expect_exit 1 "$EVIDENT" run --no-progress notelf.yaml
+expect_match "$TEST_TMP/out" "^vendor +launch_failed "
+expect_contains "$TEST_TMP/out" "ne1/librt56leg.so' is not a shared object"

@@ -306,7 +306,7 @@ static void test_gpu_box_copies(void **state)
 	const char *inner[] = { "true", NULL };
 	int keep = -1;
 	struct sandbox_files files;
-	char **argv = sandbox_wrap_fresh(&sb, SANDBOX_STRICT, SANDBOX_VIEW_COPIES, inner, NULL, NULL, &files, &keep);
+	char **argv = sandbox_wrap_fresh(&sb, SANDBOX_STRICT, SANDBOX_VIEW_COPIES, inner, NULL, NULL, &files, &keep, NULL);
 	assert_non_null(argv);
 	int copies = 0, loaded = 0;
 	char *real = realpath(libm, NULL);
@@ -328,7 +328,7 @@ static void test_gpu_box_copies(void **state)
 	if (keep >= 0)
 		close(keep);
 	/* the same box as a trust: host kernel's: the system bound */
-	argv = sandbox_wrap_fresh(&sb, SANDBOX_STRICT, SANDBOX_VIEW_SYSTEM, inner, NULL, NULL, &files, &keep);
+	argv = sandbox_wrap_fresh(&sb, SANDBOX_STRICT, SANDBOX_VIEW_SYSTEM, inner, NULL, NULL, &files, &keep, NULL);
 	assert_true(pair_at(argv, "--ro-bind", "/usr") >= 0);
 	sandbox_files_close(&files);
 	sandbox_argv_free(argv);
