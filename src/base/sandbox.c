@@ -66,9 +66,10 @@ static const char *const denied_host[] = {
  * device events (hot-plug, module loads, other containers' network
  * devices; red team 6, gap_probe6).  A host kernel computes on memory
  * it is given: it has no use for any socket, a socketpair of its own
- * included.  GPU boxes keep them (the CUDA driver's use of AF_UNIX: MPS,
- * the persistence daemon), all but a netlink socket of the kernel's
- * device events (NETLINK_KOBJECT_UEVENT).
+ * included.  GPU boxes keep AF_UNIX (the CUDA driver's use: MPS, the
+ * persistence daemon); the strict profile refuses every other family, the
+ * relaxed one (compute-sanitizer) a netlink socket of the kernel's device
+ * events (NETLINK_KOBJECT_UEVENT).
  */
 static const char *const denied_host_sockets[] = { "socket", "socketpair", "socketcall", NULL };
 
@@ -115,6 +116,16 @@ int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 	if (rc == 0 && gpu)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 2,
 				      SCMP_A0(SCMP_CMP_EQ, AF_NETLINK), SCMP_A2(SCMP_CMP_EQ, NETLINK_KOBJECT_UEVENT));
+	/* and, where the kernel's own code runs (strict), only AF_UNIX: a
+	 * socket of another family reaches the host's kernel beyond the box's
+	 * namespaces (red team 32: binding an AF_ALG socket to a name
+	 * registers that algorithm with the host's kernel for good, a run
+	 * count in /proc/crypto; opening one of a family not yet loaded loads
+	 * its module); the CUDA driver, NVML and CUPTI opened none in a sealed
+	 * run on an H200 (strace, 2026-11-30) */
+	if (rc == 0 && gpu && prof == SANDBOX_STRICT)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
+				      SCMP_A0(SCMP_CMP_NE, AF_UNIX));
 	if (rc == 0 && !gpu && sandbox_runner_pinned()) {
 		/* the runner was given fewer CPUs than the machine has (a pool
 		 * slot pinned to its CPU, or taskset): a mask is no bound, any
@@ -418,6 +429,73 @@ static void push_proc(struct argvb *a, int gpu)
 		push3(a, "--ro-bind-try", path, path);
 	}
 	closedir(d);
+}
+
+static int listed(const struct argvb *l, const char *s);
+
+/*
+ * A sealed kernel's GPU box's /proc (view SANDBOX_VIEW_COPIES): its own,
+ * with its processes' entries writable (the CUDA driver names its threads
+ * there), and none of the host's: binding the host's global entries
+ * read-only over it, as a trust: host kernel's box does, left every
+ * lookup a positive dentry in the host's /proc that outlived the box, a
+ * run count (red team 32's procdent, through /proc/irq and /proc/bus/pci,
+ * read back from /proc/sys/fs/dentry-state).  So every global directory
+ * of the box's own /proc is an empty tmpfs (its kernel's knobs - /proc/sys,
+ * /proc/irq, /proc/bus - unreachable for writing as a root without
+ * capabilities), read-only once the files the CUDA driver and the C
+ * library read there are copied in (proc_copies, push_host_files), and
+ * every global file with a write bit (sysrq-trigger) is /dev/null,
+ * read-only.  The masked directories are appended to *dirs (to remount
+ * read-only last).
+ */
+static void push_proc_copies(struct argvb *a, struct argvb *dirs)
+{
+	push3(a, "--proc", "/proc", NULL);
+	DIR *d = opendir("/proc");
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+		if (!strcmp(n, ".") || !strcmp(n, "..") || n[strspn(n, "0123456789")] == 0)
+			continue;
+		char path[PATH_MAX];
+		struct stat st;
+		snprintf(path, sizeof(path), "/proc/%s", n);
+		if (lstat(path, &st) < 0 || S_ISLNK(st.st_mode))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			push3(a, "--tmpfs", path, NULL);
+			push(dirs, path);
+		} else if (st.st_mode & 0222) {
+			push3(a, "--ro-bind", "/dev/null", path);
+		}
+	}
+	closedir(d);
+}
+
+/* What the CUDA driver, NVML and the C library read in /proc's global
+ * directories as a worker starts (an strace of a sealed run on an H200,
+ * 2026-11-30: the driver's params, the kernel's release, mmap_min_addr),
+ * copied into a sealed kernel's GPU box (push_proc_copies); each one that
+ * exists is appended to roots. */
+static void proc_copies(struct argvb *roots)
+{
+	static const char *const fixed[] = {
+		"/proc/driver/nvidia/params", "/proc/driver/nvidia/version", "/proc/sys/kernel/osrelease",
+		"/proc/sys/vm/mmap_min_addr", "/proc/sys/vm/overcommit_memory", "/proc/sys/kernel/pid_max", NULL,
+	};
+	for (int i = 0; fixed[i]; i++)
+		if (access(fixed[i], R_OK) == 0 && !listed(roots, fixed[i]))
+			push(roots, fixed[i]);
+	glob_t g;
+	if (glob("/proc/driver/nvidia/gpus/*/information", 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc && i < 16; i++)
+			if (!listed(roots, g.gl_pathv[i]))
+				push(roots, g.gl_pathv[i]);
+		globfree(&g);
+	}
 }
 
 /* The seccomp argument, the end of bwrap's options, and the child's own
@@ -1318,8 +1396,10 @@ static int push_host_files(struct argvb *a, struct sandbox_files *f, const char 
 	for (int i = 0; sys_cpu[i]; i++)
 		if (access(sys_cpu[i], R_OK) == 0)
 			push(&roots, sys_cpu[i]);
-	if (gpu)
+	if (gpu) {
 		push_gpu_sys(&roots);
+		proc_copies(&roots);
+	}
 	for (size_t i = 0; rc == 0 && i < roots.n; i++)
 		rc = push_copy(a, &done, f, roots.v[i], 0);
 	sandbox_argv_free(roots.v);
@@ -1381,7 +1461,11 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 		}
 		if (bound && is_dir("/sys"))
 			push3(&a, "--ro-bind", "/sys", "/sys");
-		push_proc(&a, sb->gpu);
+		struct argvb proc_dirs = { 0 };
+		if (sb->gpu && !bound)
+			push_proc_copies(&a, &proc_dirs);
+		else
+			push_proc(&a, sb->gpu);
 		push3(&a, "--dev", "/dev", NULL);
 		if (sb->gpu) {
 			glob_t g;
@@ -1412,6 +1496,7 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 				error("%s", strbuf_str(&box_why));
 			sandbox_files_close(files);
 			sandbox_argv_free(a.v);
+			sandbox_argv_free(proc_dirs.v);
 			return NULL;
 		}
 		for (int i = 0; bound && ro_files && ro_files[i]; i++) {
@@ -1432,6 +1517,7 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 					error("%s", strbuf_str(&box_why));
 				sandbox_files_close(files);
 				sandbox_argv_free(a.v);
+				sandbox_argv_free(proc_dirs.v);
 				return NULL;
 			}
 		}
@@ -1446,6 +1532,9 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 		for (char **h = sb->hide; h && *h; h++)
 			if (is_dir(*h))
 				push3(&a, "--remount-ro", *h, NULL);
+		for (size_t i = 0; i < proc_dirs.n; i++)
+			push3(&a, "--remount-ro", proc_dirs.v[i], NULL);
+		sandbox_argv_free(proc_dirs.v);
 		/* the runner's home is not in the box: caches go to its own /tmp */
 		push3(&a, "--setenv", "HOME", "/tmp");
 		/* the root's tmpfs, read-only once its mount points are made */
