@@ -6,7 +6,10 @@
 # every repeat.  Before 6d7cb19f (the GPU box bound /usr and /sys) each
 # rose by 30 us a repeat on an H200 (39.7 to 189.9 us over six repeats,
 # data/gpu-evidence/h200-redteam31-20261130.txt); a box of copies shows
-# no host directory and no page of the host's page cache.
+# no host directory and no page of the host's page cache.  And red team
+# 32's procdent, counting positive dentries it left in the host's /proc
+# (bound into the box until 79cf5da3: 39.9 to 189.9 us, h200-redteam32-
+# 20261130.txt), against its own /proc now.
 . "$REPO/tests/cli/lib.sh"
 runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples move its medians"
 need_gpu
@@ -16,6 +19,9 @@ mkrepo git
 for v in dentry dtime pagecache scratch; do
 	grep -qE "^$v +ok " run.txt || { cat run.txt; fail "$v is not ok"; }
 done
+"$EVIDENT" run --no-progress --repeats 4 --only procdent tests/fixtures/specs/cuda-redteam32.yaml >run32.txt 2>&1 ||
+	{ cat run32.txt; fail "procdent's run failed"; }
+grep -qE "^procdent +ok " run32.txt || { cat run32.txt; fail "procdent is not ok"; }
 # each probe's medians by repeat: the last within 15 us of the first (a
 # count of 3 earlier runs would add 90 us)
 python3 - <<'P' || fail "a probe's time rose with its runs: state kept across GPU boxes"
