@@ -320,6 +320,7 @@ int build_hash_sources(const char *path, const char *const *include_dirs,
 struct build_bounds {
 	char *repo, *cache, *tool;
 	char **flag_dirs; /* NULL-terminated */
+	char *private_dir; /* the first flag directory left out, not for everyone to read (root runner), or NULL */
 };
 
 static int under(const char *path, const char *dir)
@@ -398,11 +399,20 @@ static void bounds_init(struct build_bounds *b, const struct build_request *rq, 
 			d = argv[i + 1];
 		if (d && d[0]) {
 			char *r = resolved(d);
-			/* the flags' directories inside the repository are the repository's */
+			/* the flags' directories inside the repository are the
+			 * repository's; one outside it, where the runner is root, is
+			 * shown only when anyone may read it (red team 57's
+			 * include_leak: -I of a 0700 directory put a 0600 header's
+			 * secret into the stored build log) */
 			if (under(r, b->repo) && !under(r, b->cache))
 				free(r);
-			else
+			else if (geteuid() == 0 && !sandbox_public_path(r)) {
+				if (!b->private_dir)
+					b->private_dir = xstrdup(r);
+				free(r);
+			} else {
 				b->flag_dirs[k++] = r;
+			}
 		}
 	}
 }
@@ -415,6 +425,7 @@ static void bounds_release(struct build_bounds *b)
 	for (char **d = b->flag_dirs; d && *d; d++)
 		free(*d);
 	free(b->flag_dirs);
+	free(b->private_dir);
 }
 
 enum read_kind { READ_OUTSIDE = 0, READ_REPO, READ_TOOLCHAIN };
@@ -970,6 +981,11 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		struct strbuf how = STRBUF_INIT;
 		run_result_describe(&rr, &how);
 		char *reason = outside ? outside : unseen_file(strbuf_str(&log));
+		if (!reason && !compiled && bounds.private_dir)
+			reason = xstrfmt("the spec's directory '%s' is not for everyone to read (it or a directory above "
+					 "it): a root runner's build box shows only such directories (make it readable "
+					 "by all, chmod o+rx, or run evident as another user)",
+					 bounds.private_dir);
 		if (!reason && recipe->classify)
 			reason = recipe->classify(strbuf_str(&log));
 		if (!reason && (strstr(strbuf_str(&log), "out of memory") ||

@@ -250,6 +250,11 @@ char *elf_refuse_hooks(const char *path)
 			r = xstrfmt("'%s' names a library by its path ('%s'): a kernel's libraries are named by "
 				    "their names, found where the loader looks (-lNAME, with -L and -Wl,-rpath)",
 				    path, *n);
+		/* or by a name the loader expands ($PLATFORM, $LIB, $ORIGIN: red
+		 * team 57's dstneeded took another file than the box found) */
+		else if (strchr(*n, '$'))
+			r = xstrfmt("'%s' needs a library by a name the loader expands ('%s'): name it plainly",
+				    path, *n);
 		else if (d.soname && !strcmp(*n, d.soname))
 			r = xstrfmt("'%s' needs a library by its own soname ('%s'): that library is never loaded; "
 				    "drop -Wl,-soname from the spec's flags, or name another library",

@@ -49,6 +49,23 @@ static const char *const denied[] = {
  * Refused in host boxes only: the CUDA stack's use of them is not known
  * well enough to refuse them under a GPU (shm_open is a file of /dev/shm,
  * not these). */
+/*
+ * Refused where a kernel's own code runs (the strict profile): changing a
+ * file's times, mode, owner or extended attributes.  Everything a box
+ * shows is a copy, a private tmpfs, or a device node bound from the host's
+ * /dev (bubblewrap's --dev: null, zero, full, random, urandom, tty; a GPU
+ * box's /dev/nvidia*), and as uid 0 without capabilities a kernel still
+ * owns those nodes: red team 33 kept a run count in the access time of
+ * the host's /dev/null (utimensat), which no other process moves, and an
+ * eval's reference was 8x slower from its fourth run on.  A kernel needs
+ * none of these calls.
+ */
+static const char *const denied_strict[] = {
+	"utime", "utimes", "futimesat", "utimensat", "chmod", "fchmod", "fchmodat", "fchmodat2", "chown",
+	"fchown", "lchown", "fchownat", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr",
+	"fremovexattr", "mknod", "mknodat", NULL,
+};
+
 static const char *const denied_host[] = {
 	"shmget", "shmat", "shmdt", "shmctl", "semget", "semop", "semtimedop", "semctl", "msgget",
 	"msgsnd", "msgrcv", "msgctl", "ipc", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
@@ -103,6 +120,8 @@ int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 	if (!ctx)
 		return error("cannot set up a seccomp filter (libseccomp: seccomp_init failed)");
 	rc = deny_all(ctx, denied);
+	if (rc == 0 && prof == SANDBOX_STRICT)
+		rc = deny_all(ctx, denied_strict);
 	if (rc == 0 && !gpu)
 		rc = deny_all(ctx, denied_host);
 	for (int i = 0; rc == 0 && !gpu && denied_host_sockets[i]; i++) {
@@ -433,23 +452,35 @@ static void push_proc(struct argvb *a, int gpu)
 
 static int listed(const struct argvb *l, const char *s);
 
+/* What the CUDA driver, NVML and the C library read of /proc's global
+ * entries as a worker starts (an strace of a sealed run on an H200,
+ * 2026-11-30: the CPU and memory descriptions, the device majors, the
+ * driver's params, the kernel's release, mmap_min_addr), shown to a box
+ * of copies as copies (push_proc_copies, proc_copies); patterns glob(3)
+ * expands. */
+static const char *const proc_copied[] = {
+	"/proc/cpuinfo", "/proc/meminfo", "/proc/devices", "/proc/version", "/proc/sys/kernel/osrelease",
+	"/proc/sys/vm/mmap_min_addr", "/proc/sys/vm/overcommit_memory", "/proc/sys/kernel/pid_max",
+	"/proc/driver/nvidia/params", "/proc/driver/nvidia/version", "/proc/driver/nvidia/gpus/*/information", NULL,
+};
+
 /*
- * A sealed kernel's GPU box's /proc (view SANDBOX_VIEW_COPIES): its own,
- * with its processes' entries writable (the CUDA driver names its threads
- * there), and none of the host's: binding the host's global entries
- * read-only over it, as a trust: host kernel's box does, left every
+ * The /proc of a box of copies (a host box, a sealed kernel's GPU box):
+ * its own, and none of the host's global entries live: every global
+ * directory an empty tmpfs (appended to *dirs, to be remounted read-only
+ * once the copies are in), every global file /dev/null, read-only, but
+ * the copies of proc_copied.  Binding the host's global entries over the
+ * box's own (as a trust: host kernel's GPU box still does) left every
  * lookup a positive dentry in the host's /proc that outlived the box, a
- * run count (red team 32's procdent, through /proc/irq and /proc/bus/pci,
- * read back from /proc/sys/fs/dentry-state).  So every global directory
- * of the box's own /proc is an empty tmpfs (its kernel's knobs - /proc/sys,
- * /proc/irq, /proc/bus - unreachable for writing as a root without
- * capabilities), read-only once the files the CUDA driver and the C
- * library read there are copied in (proc_copies, push_host_files), and
- * every global file with a write bit (sysrq-trigger) is /dev/null,
- * read-only.  The masked directories are appended to *dirs (to remount
- * read-only last).
+ * run count (red team 32's procdent, through /proc/irq and /proc/bus/pci:
+ * 39.9 to 189.9 us over six repeats on an H200); and the global files are
+ * host-wide counters a box can move and the next one read (red team 33:
+ * /proc/vmstat's unevictable_pgs_mlocked, moved by mlock; red team 57:
+ * /proc/stat's processes, /proc/interrupts).  A host box's /proc is
+ * read-only as a whole (gpu 0); a GPU box keeps its processes' entries
+ * writable, the CUDA driver names its threads there.
  */
-static void push_proc_copies(struct argvb *a, struct argvb *dirs)
+static void push_proc_copies(struct argvb *a, struct argvb *dirs, int gpu)
 {
 	push3(a, "--proc", "/proc", NULL);
 	DIR *d = opendir("/proc");
@@ -465,35 +496,31 @@ static void push_proc_copies(struct argvb *a, struct argvb *dirs)
 		snprintf(path, sizeof(path), "/proc/%s", n);
 		if (lstat(path, &st) < 0 || S_ISLNK(st.st_mode))
 			continue;
+		int copied = 0;
+		for (int i = 0; proc_copied[i] && !copied; i++)
+			copied = !strcmp(proc_copied[i], path);
 		if (S_ISDIR(st.st_mode)) {
 			push3(a, "--tmpfs", path, NULL);
 			push(dirs, path);
-		} else if (st.st_mode & 0222) {
+		} else if (!copied) {
 			push3(a, "--ro-bind", "/dev/null", path);
 		}
 	}
 	closedir(d);
+	if (!gpu)
+		push3(a, "--remount-ro", "/proc", NULL);
 }
 
-/* What the CUDA driver, NVML and the C library read in /proc's global
- * directories as a worker starts (an strace of a sealed run on an H200,
- * 2026-11-30: the driver's params, the kernel's release, mmap_min_addr),
- * copied into a sealed kernel's GPU box (push_proc_copies); each one that
- * exists is appended to roots. */
+/* proc_copied's files that exist, appended to roots (each once). */
 static void proc_copies(struct argvb *roots)
 {
-	static const char *const fixed[] = {
-		"/proc/driver/nvidia/params", "/proc/driver/nvidia/version", "/proc/sys/kernel/osrelease",
-		"/proc/sys/vm/mmap_min_addr", "/proc/sys/vm/overcommit_memory", "/proc/sys/kernel/pid_max", NULL,
-	};
-	for (int i = 0; fixed[i]; i++)
-		if (access(fixed[i], R_OK) == 0 && !listed(roots, fixed[i]))
-			push(roots, fixed[i]);
-	glob_t g;
-	if (glob("/proc/driver/nvidia/gpus/*/information", 0, NULL, &g) == 0) {
-		for (size_t i = 0; i < g.gl_pathc && i < 16; i++)
-			if (!listed(roots, g.gl_pathv[i]))
-				push(roots, g.gl_pathv[i]);
+	for (int i = 0; proc_copied[i]; i++) {
+		glob_t g;
+		if (glob(proc_copied[i], 0, NULL, &g) != 0)
+			continue;
+		for (size_t k = 0; k < g.gl_pathc && k < 16; k++)
+			if (access(g.gl_pathv[k], R_OK) == 0 && !listed(roots, g.gl_pathv[k]))
+				push(roots, g.gl_pathv[k]);
 		globfree(&g);
 	}
 }
@@ -640,9 +667,28 @@ char **sandbox_gpu_binds(const char *const *nodes, int minor, int *one)
 	int found = 0, m;
 	for (int i = 0; minor >= 0 && nodes && nodes[i]; i++)
 		found |= gpu_node(nodes[i], &m) && m == minor;
-	for (int i = 0; nodes && nodes[i]; i++)
-		if (!found || !gpu_node(nodes[i], &m) || m == minor)
-			push3(&a, "--dev-bind", nodes[i], nodes[i]);
+	for (int i = 0; nodes && nodes[i]; i++) {
+		if (found && gpu_node(nodes[i], &m) && m != minor)
+			continue;
+		/* a directory of nodes (/dev/nvidia-caps) node by node: bound
+		 * whole, it was the host's /dev directory, writable to the box
+		 * (red team 33 made and removed a file there) */
+		struct stat st;
+		glob_t g;
+		char *pat = NULL;
+		if (stat(nodes[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			pat = xstrfmt("%s/*", nodes[i]);
+			if (glob(pat, 0, NULL, &g) == 0) {
+				for (size_t k = 0; k < g.gl_pathc; k++)
+					if (stat(g.gl_pathv[k], &st) == 0 && S_ISCHR(st.st_mode))
+						push3(&a, "--dev-bind", g.gl_pathv[k], g.gl_pathv[k]);
+				globfree(&g);
+			}
+			free(pat);
+			continue;
+		}
+		push3(&a, "--dev-bind", nodes[i], nodes[i]);
+	}
 	if (!a.v)
 		a.v = xcalloc(1, sizeof(char *));
 	if (one)
@@ -771,19 +817,35 @@ static int listed(const struct argvb *l, const char *s)
 	return 0;
 }
 
-/* One directory of a search list with the loader's tokens expanded, each
- * way it can expand, appended to *l: $ORIGIN (origin), $PLATFORM (this
- * machine's AT_PLATFORM) and $LIB, which glibc fixes when it is built
- * ("lib/x86_64-linux-gnu" on Debian, "lib64" elsewhere): every spelling,
- * so that the box holds whichever the loader takes (red team 55's lib_token
- * found its library only through $LIB). */
+/* The loader's own expansions of $LIB and $PLATFORM, once loader_subdirs
+ * has asked it (NULL until then: every spelling of $LIB, AT_PLATFORM). */
+static char *loader_lib, *loader_platform;
+
+/* One directory of a search list with the loader's tokens expanded,
+ * appended to *l: $ORIGIN (origin), $PLATFORM and $LIB as this loader
+ * expands them (loader_subdirs asks it; before that, every spelling of
+ * $LIB: red team 57's libspell stopped at a file under a spelling this
+ * loader never uses, the box's loader went on to a later one), and a
+ * directory that is not absolute, the empty one included, from the
+ * working directory, as the loader takes it (red team 57's relcheat and
+ * emptycheat: a slow build there, left out, and the box mapped a later
+ * fast one; the box's working directory has the same path). */
 static void add_expanded(struct argvb *l, const char *d, const char *origin)
 {
 	static const char *const libs[] = { "lib/x86_64-linux-gnu", "lib64", "lib", NULL };
-	const char *plat = (const char *)getauxval(AT_PLATFORM);
+	const char *plat = loader_platform ? loader_platform : (const char *)getauxval(AT_PLATFORM);
 	int has_lib = strstr(d, "$LIB") || strstr(d, "${LIB}");
-	for (int v = 0; v < (has_lib ? 3 : 1); v++) {
+	int spellings = has_lib && !loader_lib ? 3 : 1;
+	for (int v = 0; v < spellings; v++) {
 		struct strbuf x = STRBUF_INIT;
+		if (d[0] != '/' && strncmp(d, "$ORIGIN", 7) && strncmp(d, "${ORIGIN}", 9)) {
+			char cwd[PATH_MAX];
+			if (!getcwd(cwd, sizeof(cwd)))
+				continue;
+			strbuf_addstr(&x, cwd);
+			if (*d)
+				strbuf_addch(&x, '/');
+		}
 		for (const char *p = d; *p;) {
 			if (!strncmp(p, "${ORIGIN}", 9) || !strncmp(p, "$ORIGIN", 7)) {
 				strbuf_addstr(&x, origin);
@@ -792,7 +854,7 @@ static void add_expanded(struct argvb *l, const char *d, const char *origin)
 				strbuf_addstr(&x, plat ? plat : "x86_64");
 				p += p[1] == '{' ? 11 : 9;
 			} else if (!strncmp(p, "${LIB}", 6) || !strncmp(p, "$LIB", 4)) {
-				strbuf_addstr(&x, libs[v]);
+				strbuf_addstr(&x, loader_lib ? loader_lib : libs[v]);
 				p += p[1] == '{' ? 6 : 4;
 			} else {
 				strbuf_addch(&x, *p++);
@@ -804,15 +866,21 @@ static void add_expanded(struct argvb *l, const char *d, const char *origin)
 	}
 }
 
-/* dirs ("a:b", the loader's tokens expanded: add_expanded) appended to *l */
+/* dirs ("a:b", the loader's tokens expanded: add_expanded; an empty entry
+ * is the working directory, as the loader takes it) appended to *l */
 static void add_dirs(struct argvb *l, const char *dirs, const char *origin)
 {
 	if (!dirs || !*dirs)
 		return;
-	char *copy = xstrdup(dirs), *save = NULL;
-	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+	for (const char *p = dirs;;) {
+		size_t n = strcspn(p, ":");
+		char *d = xstrndup(p, n);
 		add_expanded(l, d, origin);
-	free(copy);
+		free(d);
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
 }
 
 /* The system's library directories, as the loader's cache is made from
@@ -876,8 +944,9 @@ static const struct argvb *loader_subdirs(const char *interp, const char *exe)
 		return &subs;
 	done = 1;
 	static const char probe[] = "/nonexistent-evident-loader-probe";
-	char lib_path[64];
-	snprintf(lib_path, sizeof(lib_path), "LD_LIBRARY_PATH=%s", probe);
+	static const char tok[] = "/nonexistent-evident-token-probe/";
+	char lib_path[160];
+	snprintf(lib_path, sizeof(lib_path), "LD_LIBRARY_PATH=%s:%s$LIB/@/$PLATFORM/@", probe, tok);
 	const char *env[] = { "LD_DEBUG=libs", lib_path, NULL };
 	const char *argv[] = { interp, "--list", exe, NULL };
 	static const char *const keep[] = { NULL };
@@ -892,9 +961,17 @@ static const struct argvb *loader_subdirs(const char *interp, const char *exe)
 		if (line && end) {
 			*end = 0;
 			char *save = NULL;
-			for (char *e = strtok_r(line + 12, ": \t\n", &save); e; e = strtok_r(NULL, ": \t\n", &save))
+			for (char *e = strtok_r(line + 12, ": \t\n", &save); e; e = strtok_r(NULL, ": \t\n", &save)) {
 				if (!strncmp(e, probe, sizeof(probe) - 1) && !listed(&subs, e + sizeof(probe) - 1))
 					push(&subs, e + sizeof(probe) - 1);
+				/* "TOK" LIB "/@/" PLATFORM "/@" (the plain entry, no subdirectory) */
+				char *at = !strncmp(e, tok, sizeof(tok) - 1) ? strstr(e, "/@/") : NULL;
+				size_t el = strlen(e);
+				if (at && !loader_lib && el > 2 && !strcmp(e + el - 2, "/@") && e + el - 2 > at + 2) {
+					loader_lib = xstrndup(e + sizeof(tok) - 1, (size_t)(at - e) - (sizeof(tok) - 1));
+					loader_platform = xstrndup(at + 3, (size_t)(e + el - 2 - (at + 3)));
+				}
+			}
 		}
 	}
 	strbuf_release(&out);
@@ -914,9 +991,15 @@ static int public_file(const char *path)
 {
 	if (geteuid() != 0)
 		return access(path, R_OK) == 0;
+	return sandbox_public_path(path);
+}
+
+int sandbox_public_path(const char *path)
+{
 	char *real = realpath(path, NULL);
 	struct stat st;
-	int ok = real && stat(real, &st) == 0 && (st.st_mode & S_IROTH);
+	int ok = real && stat(real, &st) == 0 && (st.st_mode & S_IROTH) &&
+		 (!S_ISDIR(st.st_mode) || (st.st_mode & S_IXOTH));
 	for (char *slash = real ? strrchr(real, '/') : NULL; ok && slash && slash > real;
 	     slash = strrchr(real, '/')) {
 		*slash = 0;
@@ -1099,6 +1182,15 @@ static int object_deps(struct argvb *roots, size_t from, int machine, char *cons
 		if (real)
 			push(&reals, real);
 		free(real);
+		/* the objects themselves are mapped before their libraries */
+		struct elf_dyn od;
+		char *owhy = NULL;
+		if (elf_dyn_read(roots->v[i], &od, &owhy) == 0) {
+			if (od.soname && !listed(&sonames, od.soname))
+				push(&sonames, od.soname);
+			elf_dyn_release(&od);
+		}
+		free(owhy);
 	}
 	long long bytes = 0;
 	int rc = 0;
@@ -1135,7 +1227,8 @@ static int object_deps(struct argvb *roots, size_t from, int machine, char *cons
 		/* what this object's libraries inherit: its loaders' DT_RPATHs
 		 * and its own */
 		struct argvb own = { 0 };
-		add_dirs(&own, d.rpath, origin);
+		if (!d.runpath) /* an object with a DT_RUNPATH has its DT_RPATH ignored (red team 57's rpathchain) */
+			add_dirs(&own, d.rpath, origin);
 		struct strbuf next = STRBUF_INIT;
 		if (mine)
 			strbuf_addstr(&next, mine);
@@ -1145,20 +1238,33 @@ static int object_deps(struct argvb *roots, size_t from, int machine, char *cons
 			strbuf_addstr(&next, own.v[k]);
 		}
 		sandbox_argv_free(own.v);
-		if (d.soname && !listed(&sonames, d.soname))
-			push(&sonames, d.soname);
 		struct argvb libs = { 0 };
 		for (char **n = d.needed; *n && rc == 0; n++) {
-			/* a name an object already in the process has as its soname
-			 * is that object: the loader opens no file for it (red team
-			 * 56's alias: a library whose soname names a file in a
-			 * private directory) */
+			/* a name an object the loader has already mapped answers to
+			 * (its soname, or a name it was loaded by) is that object: the
+			 * loader opens no file for it.  Mapped means by then, in the
+			 * loader's own order: breadth first, each library mapped as
+			 * its name is met (red team 56's alias; red team 57's phantom
+			 * and sonamedos: a soname taken from an object read later hid
+			 * a search, or made one the loader never makes) */
 			if (listed(&sonames, *n) || listed(provided, *n))
 				continue;
 			char *why = NULL;
+			size_t before = libs.n;
 			if (find_library(*n, &d, origin, mine, machine, subs, &libs, &why) < 0)
 				rc = box_fail("cannot show '%s' in the box: its library '%s': %s", roots->v[i], *n, why);
 			free(why);
+			push(&sonames, *n);
+			for (size_t k = before; k < libs.n; k++) {
+				struct elf_dyn ld;
+				char *lwhy = NULL;
+				if (elf_dyn_read(libs.v[k], &ld, &lwhy) == 0) {
+					if (ld.soname && !listed(&sonames, ld.soname))
+						push(&sonames, ld.soname);
+					elf_dyn_release(&ld);
+				}
+				free(lwhy);
+			}
 		}
 		for (size_t k = 0; k < libs.n && rc == 0; k++) {
 			/* one file under two paths (/lib and /usr/lib on a merged
@@ -1396,10 +1502,9 @@ static int push_host_files(struct argvb *a, struct sandbox_files *f, const char 
 	for (int i = 0; sys_cpu[i]; i++)
 		if (access(sys_cpu[i], R_OK) == 0)
 			push(&roots, sys_cpu[i]);
-	if (gpu) {
+	if (gpu)
 		push_gpu_sys(&roots);
-		proc_copies(&roots);
-	}
+	proc_copies(&roots);
 	for (size_t i = 0; rc == 0 && i < roots.n; i++)
 		rc = push_copy(a, &done, f, roots.v[i], 0);
 	sandbox_argv_free(roots.v);
@@ -1462,8 +1567,8 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 		if (bound && is_dir("/sys"))
 			push3(&a, "--ro-bind", "/sys", "/sys");
 		struct argvb proc_dirs = { 0 };
-		if (sb->gpu && !bound)
-			push_proc_copies(&a, &proc_dirs);
+		if (!bound)
+			push_proc_copies(&a, &proc_dirs, sb->gpu);
 		else
 			push_proc(&a, sb->gpu);
 		push3(&a, "--dev", "/dev", NULL);

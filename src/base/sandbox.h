@@ -265,6 +265,13 @@ void sandbox_argv_free(char **argv);
  */
 int sandbox_lib_dir(const char *dir);
 
+/* Whether anyone may read path: a file readable by others, or a directory
+ * readable and searchable by others, and every directory above its real
+ * path searchable by others.  1 or 0.  (A root runner shows a box only
+ * such files: red teams 56 and 57 read root-only files through a spec's
+ * library and include directories.) */
+int sandbox_public_path(const char *path);
+
 /* The runner's variables a boxed process may see, for run_opts.env_keep
  * (runcmd.h): the loader's, the locale's, the GPU's selection (CUDA_*),
  * threading libraries' (OMP_*, MKL_*...), the sanitizers' and evident's

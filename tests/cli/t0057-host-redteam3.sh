@@ -51,7 +51,9 @@ grep -q "mem_hide: .*(oom_score_adj 1000)" "$TEST_TMP/logs" || fail "mem_hide, h
 r=$(grep -l '"variant": "check_spy2"' artifacts/runs/*.json | grep -v batch | head -1)
 [ -n "$r" ] || fail "no record of check_spy2"
 grep "check_spy2: gap " "$TEST_TMP/logs" > "$TEST_TMP/gaps"
-python3 - "$r" "$TEST_TMP/gaps" <<'P' || fail "check_spy2 told the checked samples from the others"
+# (since red teams 33 and 57 a box's /proc/vmstat is /dev/null: no
+# counter to read, no gap printed; where one is, it must not tell)
+[ -s "$TEST_TMP/gaps" ] && python3 - "$r" "$TEST_TMP/gaps" <<'P' || [ ! -s "$TEST_TMP/gaps" ] || fail "check_spy2 told the checked samples from the others"
 import json, sys
 d = json.load(open(sys.argv[1]))
 # "check_spy2: gap I N" lines, one a timed launch after the first

@@ -9,6 +9,8 @@
 # store's index gave an eval reference a memory across boxes (8 of 12
 # promoted).  Here the named file is one of the test's own
 . "$REPO/tests/cli/lib.sh"
+# (a root runner shows a box only directories anyone may read)
+chmod 755 "$TEST_TMP" || fail "chmod"
 mkrepo
 mkdir -p "$TEST_TMP/stub"
 echo "a secret of the host's" > "$TEST_TMP/secret"

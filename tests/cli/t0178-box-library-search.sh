@@ -7,7 +7,11 @@
 # as the host's loader does (the box held the portable build only and
 # timed it); a kernel that needs a library by its own soname (the loader
 # never opens it; the box copied a root-only core dump so named) fails
-# its build; a library only its owner may read is refused (a root
+# its build, as does one that needs a name with a loader token; a
+# relative runpath entry is the working directory's, and a root runner's
+# build box shows no -I directory not for everyone to read (red team
+# 57); a
+# library only its owner may read is refused (a root
 # runner copied a 0600 file); the loader's legacy tls/ build and a file
 # that stops the host's loader count as they do there (red team 56); a
 # library too large to copy into every box is refused with
@@ -38,6 +42,17 @@ mkdir -p "$X/leg/tls" "$X/ne1" "$X/ne2" || fail "mkdir"
 cc -O2 -shared -fPIC -Wl,-soname,librt56leg.so -o "$X/leg/librt56leg.so" "$G/liblegacy.c" &&
 	cc -O2 -DRT56_FAST -shared -fPIC -Wl,-soname,librt56leg.so -o "$X/leg/tls/librt56leg.so" "$G/liblegacy.c" &&
 	cp "$X/leg/librt56leg.so" "$X/ne2/" || fail "building the legacy libraries"
+# a relative runpath entry is the working directory's, as the loader
+# takes it: the portable build there, the fast one in a later absolute
+# directory (red team 57's relcheat: the box left the relative entry out
+# and mapped the fast build, 5.77x "faster"; outside 1.036x)
+mkdir -p rel "$X/fast" || fail "mkdir"
+cc -O2 -shared -fPIC -Wl,-soname,librt56leg.so -o rel/librt56leg.so "$G/liblegacy.c" &&
+	cc -O2 -DRT56_FAST -shared -fPIC -Wl,-soname,librt56leg.so -o "$X/fast/librt56leg.so" "$G/liblegacy.c" ||
+	fail "building the relative-path libraries"
+# a name with a token the loader expands (red team 57's dstneeded)
+mkdir -p "$X/dst" && cc -shared -fPIC '-Wl,-soname,librt57${PLATFORM}.so' -o "$X/dst/librt57dst.so" "$F/stub.c" ||
+	fail "building the token stub"
 # a linker script first on the path, the library second: the host's
 # loader stops at the script (red team 56's notelf)
 echo 'INPUT(-lm)' > "$X/ne1/librt56leg.so"
@@ -67,6 +82,8 @@ spec core "\"-Wl,-soname,core\", \"-Wl,--no-as-needed\", \"-L$X/core\", \"-lstub
 spec own "\"-Wl,--no-as-needed\", \"-L$X/own\", \"-lrt55own\", \"-Wl,-rpath,$X/own\"" probe kernels/rowsum/naive.c
 spec legacy "\"-Wl,--no-as-needed\", \"-L$X/leg\", \"-lrt56leg\", \"-Wl,-rpath,$X/leg\"" vendor tests/fixtures/adversary/host/redteam56/vendor_legacy.c
 spec notelf "\"-Wl,--no-as-needed\", \"-L$X/ne2\", \"-lrt56leg\", \"-Wl,-rpath,$X/ne1:$X/ne2\"" vendor tests/fixtures/adversary/host/redteam56/vendor_legacy.c
+spec relpath "\"-Wl,--no-as-needed\", \"-L$X/fast\", \"-lrt56leg\", \"-Wl,-rpath,rel:$X/fast\"" vendor tests/fixtures/adversary/host/redteam56/vendor_legacy.c
+spec dst "\"-Wl,--no-as-needed\", \"-L$X/dst\", \"-lrt57dst\"" probe kernels/rowsum/naive.c
 spec big "\"-Wl,--no-as-needed\", \"-L$X/big\", \"-lbig\", \"-Wl,-rpath,$X/big\"" probe kernels/rowsum/naive.c
 for s in rpath libtoken; do
 	expect_exit 0 "$EVIDENT" run --no-progress $s.yaml
@@ -112,3 +129,28 @@ fi
 expect_exit 1 "$EVIDENT" run --no-progress notelf.yaml
 expect_match "$TEST_TMP/out" "^vendor +launch_failed "
 expect_contains "$TEST_TMP/out" "ne1/librt56leg.so' is not a shared object"
+expect_exit 0 "$EVIDENT" run --no-progress relpath.yaml
+r=$(grep -l '"experiment": "t0178-relpath"' artifacts/runs/*.json | xargs grep -l '"variant": "vendor"' |
+	xargs grep -L '"kind": "batch"' | head -1)
+"$EVIDENT" show --log "$(basename "$r" .json)" > log.txt 2>&1 || fail "show --log"
+expect_contains log.txt "rt56legacy: the portable build"
+if grep -q "rt56legacy: the fast build" log.txt; then
+	fail "the box left out the relative runpath entry the loader takes"
+fi
+expect_exit 1 "$EVIDENT" run --no-progress dst.yaml
+expect_match "$TEST_TMP/out" "^probe +build_failed "
+expect_contains "$TEST_TMP/out" "needs a library by a name the loader expands"
+# a root runner's build box shows a spec's -I directory outside the
+# repository only when anyone may read it (red team 57's include_leak: a
+# 0600 header in a 0700 directory quoted into the stored build log)
+if [ "$(id -u)" = 0 ]; then
+	mkdir -m 700 "$X/priv" && echo 'T0178_SECRET=token-t0178' > "$X/priv/secret.h" && chmod 600 "$X/priv/secret.h" ||
+		fail "the private header"
+	spec incleak "\"-I$X/priv\"" leak tests/fixtures/adversary/host/redteam57/include_leak.c
+	expect_exit 1 "$EVIDENT" run --no-progress incleak.yaml
+	expect_match "$TEST_TMP/out" "^leak +build_failed "
+	r=$(grep -l '"experiment": "t0178-incleak"' artifacts/runs/*.json | xargs grep -l '"variant": "leak"' |
+		xargs grep -L '"kind": "batch"' | head -1)
+	"$EVIDENT" show --log "$(basename "$r" .json)" > log.txt 2>&1 || fail "show --log"
+	if grep -q "token-t0178" log.txt; then fail "a root-only header reached the build log"; fi
+fi

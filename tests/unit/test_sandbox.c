@@ -29,6 +29,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/syscall.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -123,6 +124,51 @@ static void test_host_relaxed_filter(void **state)
 /* a GPU box: the parent-death signal stays, IPC and sockets as the CUDA
  * stack may need them but no netlink socket of the host's device events,
  * threads only */
+/* where a kernel's code runs (strict, host and GPU): no change of a
+ * file's times, mode or owner (red team 33 kept a run count in the access
+ * time of the host's /dev/null, which a box's uid 0 owns); the relaxed
+ * profile (the compiler, compute-sanitizer) keeps them */
+static int times_refused_in_child(enum sandbox_profile prof, int gpu, const char *file)
+{
+	int fd = sandbox_filter_fd(prof, gpu);
+	assert_true(fd >= 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static struct sock_filter prog[4096];
+		ssize_t n = read(fd, prog, sizeof(prog));
+		struct sock_fprog fp = { (unsigned short)(n / (ssize_t)sizeof(prog[0])), prog };
+		if (n <= 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp, 0, 0) < 0)
+			_exit(100);
+		int bits = 0;
+		struct timespec ts[2] = { { 123456, 777 }, { 123456, 777 } };
+		if (utimensat(AT_FDCWD, file, ts, 0) < 0 && errno == EPERM)
+			bits |= 1;
+		if (chmod(file, 0644) < 0 && errno == EPERM)
+			bits |= 2;
+		_exit(bits);
+	}
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	close(fd);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+static void test_strict_no_times(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/evident-test-times-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(times_refused_in_child(SANDBOX_STRICT, 0, path), 1 | 2);
+	assert_int_equal(times_refused_in_child(SANDBOX_STRICT, 1, path), 1 | 2);
+	assert_int_equal(times_refused_in_child(SANDBOX_RELAXED, 0, path), 0);
+	unlink(path);
+}
+
 /* a GPU box where the kernel's code runs (strict): AF_UNIX only (red
  * team 32: an AF_ALG socket registered an algorithm with the host's
  * kernel for good); the relaxed one (compute-sanitizer) keeps its
@@ -264,7 +310,9 @@ static void test_host_box_copies_only(void **state)
 	assert_non_null(argv);
 	int copies = 0, libc = 0;
 	for (int i = 0; argv[i]; i++) {
-		if (!strcmp(argv[i], "--ro-bind") || !strcmp(argv[i], "--bind") || !strcmp(argv[i], "--ro-bind-try"))
+		/* (/dev/null over /proc's global files, red teams 33 and 57) */
+		if ((!strcmp(argv[i], "--ro-bind") || !strcmp(argv[i], "--bind") || !strcmp(argv[i], "--ro-bind-try")) &&
+		    !(!strcmp(argv[i + 1], "/dev/null") && !strncmp(argv[i + 2], "/proc/", 6)))
 			fail_msg("a host box binds %s", argv[i + 1]);
 		if (!strcmp(argv[i], "--ro-bind-data")) {
 			copies++;
@@ -356,17 +404,26 @@ static void test_gpu_box_copies(void **state)
 }
 
 /* a host box's /proc is read-only as a whole (red team 4, oom_undo: its
- * own oom_score_adj was writable); a GPU box keeps its processes' entries
- * writable (the CUDA driver names its threads there) and binds the rest
- * read-only over itself */
+ * own oom_score_adj was writable), its global directories empty tmpfs
+ * (read-only once the copies are in) and its global files /dev/null but
+ * the copies (red team 33: /proc/vmstat's mlock counter, red team 57:
+ * /proc/stat's fork count, counters a box could move and the next read);
+ * a trust: host kernel's GPU box keeps its processes' entries writable
+ * (the CUDA driver names its threads there) and binds the rest read-only
+ * over itself */
 static void test_proc_by_box(void **state)
 {
 	(void)state;
 	char **host = wrap(0), **gpu = wrap(1);
 	int at = pair_at(host, "--proc", "/proc");
 	assert_true(at >= 0);
-	assert_int_equal(pair_at(host, "--remount-ro", "/proc"), at + 2);
+	assert_true(pair_at(host, "--remount-ro", "/proc") > at);
 	assert_int_equal(pair_at(host, "--ro-bind-try", "/proc/sys"), -1);
+	assert_true(pair_at(host, "--tmpfs", "/proc/sys") > at);
+	assert_true(pair_at(host, "--remount-ro", "/proc/sys") > pair_at(host, "--tmpfs", "/proc/sys"));
+	if (access("/proc/vmstat", F_OK) == 0)
+		assert_true(pair_at(host, "/dev/null", "/proc/vmstat") > at);
+	assert_int_equal(pair_at(host, "/dev/null", "/proc/cpuinfo"), -1); /* a copy */
 	assert_true(pair_at(gpu, "--proc", "/proc") >= 0);
 	assert_int_equal(pair_at(gpu, "--remount-ro", "/proc"), -1);
 	assert_true(pair_at(gpu, "--ro-bind-try", "/proc/sys") >= 0);
@@ -532,6 +589,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_binds),	 cmocka_unit_test(test_no_exec),
 		cmocka_unit_test(test_host_box_copies_only),
 		cmocka_unit_test(test_gpu_box_copies),
+		cmocka_unit_test(test_strict_no_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
