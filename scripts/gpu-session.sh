@@ -162,7 +162,7 @@
 #   clock      experiments/clock.yaml, then scripts/clock-check on it (CUPTI and events vs
 #              Nsight Compute, every iter1 kernel and reference), with ncu's cache
 #              control all, then none
-#   tests      the GPU CLI tests (tests/cli/t30*), t0051/t0052/t0172/t0174/t0175/t0176 and
+#   tests      the GPU CLI tests (tests/cli/t30*), t0051/t0052/t0172/t0174-t0178 and
 #              cuda-build-time.yaml (the sandbox, the build's time refused, the
 #              parent's host clock) on this host
 #   pack       new records into $OUT/artifacts.tgz
@@ -722,7 +722,7 @@ if has tests; then
 	log "GPU CLI tests"
 	# t0051/t0052: the sandbox and the parent's host clock on this host too;
 	# t0172/t0174: a host box shows copies only (as root here)
-	EVIDENT=$E tests/cli/run.sh t30 t0051 t0052 t0172 t0174 t0175 t0176 > "$OUT/gpu-tests.txt" 2>&1
+	EVIDENT=$E tests/cli/run.sh t30 t0051 t0052 t0172 t0174 t0175 t0176 t0177 t0178 > "$OUT/gpu-tests.txt" 2>&1
 	echo "exit $?" >> "$OUT/gpu-tests.txt"
 	tail -n 12 "$OUT/gpu-tests.txt" >> "$OUT/session.log"
 	# nvcc refuses __DATE__/__TIME__ (-Xcompiler -Werror=date-time)

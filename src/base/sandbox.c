@@ -397,6 +397,34 @@ static void push_namespaces(struct argvb *a, const struct sandbox *sb)
 	push3(a, "--cap-drop", "ALL", NULL);
 }
 
+/* /proc's global entries (not a process's, not a link such as self or
+ * mounts), appended to *out as "/proc/NAME", and whether each is a
+ * directory, to *is_dir (the caller's array of at least 256, or NULL).
+ * The number appended. */
+static int proc_globals(struct argvb *out, char *is_dir)
+{
+	int n = 0;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	while (d && n < 256 && (e = readdir(d))) {
+		const char *name = e->d_name;
+		if (!strcmp(name, ".") || !strcmp(name, "..") || name[strspn(name, "0123456789")] == 0)
+			continue;
+		char path[PATH_MAX];
+		struct stat st;
+		snprintf(path, sizeof(path), "/proc/%s", name);
+		if (lstat(path, &st) < 0 || S_ISLNK(st.st_mode))
+			continue;
+		if (is_dir)
+			is_dir[n] = S_ISDIR(st.st_mode);
+		push(out, path);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
 /*
  * The box's own /proc (its PID namespace's), read-only.  Where the runner
  * is root (the GPU hosts), so is the box's process: bubblewrap drops its
@@ -431,23 +459,11 @@ static void push_proc(struct argvb *a, int gpu)
 		push3(a, "--remount-ro", "/proc", NULL);
 		return;
 	}
-	DIR *d = opendir("/proc");
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		const char *n = e->d_name;
-		if (!strcmp(n, ".") || !strcmp(n, "..") || n[strspn(n, "0123456789")] == 0)
-			continue;
-		char path[PATH_MAX];
-		struct stat st;
-		snprintf(path, sizeof(path), "/proc/%s", n);
-		/* self, thread-self, mounts, net: links into the process entries */
-		if (lstat(path, &st) < 0 || S_ISLNK(st.st_mode))
-			continue;
-		push3(a, "--ro-bind-try", path, path);
-	}
-	closedir(d);
+	struct argvb g = { 0 };
+	proc_globals(&g, NULL);
+	for (size_t i = 0; i < g.n; i++)
+		push3(a, "--ro-bind-try", g.v[i], g.v[i]);
+	sandbox_argv_free(g.v);
 }
 
 static int listed(const struct argvb *l, const char *s);
@@ -483,30 +499,21 @@ static const char *const proc_copied[] = {
 static void push_proc_copies(struct argvb *a, struct argvb *dirs, int gpu)
 {
 	push3(a, "--proc", "/proc", NULL);
-	DIR *d = opendir("/proc");
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		const char *n = e->d_name;
-		if (!strcmp(n, ".") || !strcmp(n, "..") || n[strspn(n, "0123456789")] == 0)
-			continue;
-		char path[PATH_MAX];
-		struct stat st;
-		snprintf(path, sizeof(path), "/proc/%s", n);
-		if (lstat(path, &st) < 0 || S_ISLNK(st.st_mode))
-			continue;
+	struct argvb g = { 0 };
+	char is_dir[256];
+	int n = proc_globals(&g, is_dir);
+	for (int i = 0; i < n; i++) {
 		int copied = 0;
-		for (int i = 0; proc_copied[i] && !copied; i++)
-			copied = !strcmp(proc_copied[i], path);
-		if (S_ISDIR(st.st_mode)) {
-			push3(a, "--tmpfs", path, NULL);
-			push(dirs, path);
+		for (int k = 0; proc_copied[k] && !copied; k++)
+			copied = !strcmp(proc_copied[k], g.v[i]);
+		if (is_dir[i]) {
+			push3(a, "--tmpfs", g.v[i], NULL);
+			push(dirs, g.v[i]);
 		} else if (!copied) {
-			push3(a, "--ro-bind", "/dev/null", path);
+			push3(a, "--ro-bind", "/dev/null", g.v[i]);
 		}
 	}
-	closedir(d);
+	sandbox_argv_free(g.v);
 	if (!gpu)
 		push3(a, "--remount-ro", "/proc", NULL);
 }
