@@ -173,6 +173,16 @@ int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 		 * ENOSYS makes glibc fall back to clone, which is filtered */
 		if (rc == 0)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+		/* no pidfd: since Linux 6.9 a pidfd's inode number is the host's
+		 * count of every process and thread made, one a box can move
+		 * (threads) and the next read: red team 58's pidfs_count kept a
+		 * run count there and eval promoted two identical newcomers at
+		 * 6.09x and 6.04x */
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(pidfd_open), 0);
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+					      SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_PIDFD, CLONE_PIDFD));
 	}
 	if (rc < 0) {
 		seccomp_release(ctx);
