@@ -1,0 +1,234 @@
+/*
+ * sandbox_filter.c - the seccomp programs of the box (sandbox.h): what a
+ * process that runs kernel code may not call, in two profiles (strict,
+ * where the kernel's own code runs; relaxed, for compute-sanitizer and the
+ * compiler), for host and GPU boxes, built with libseccomp once a batch
+ * and handed to bubblewrap as a sealed memfd; and the exec filter a
+ * worker puts on itself once its own runtime is up.
+ */
+#include "base/sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* Syscalls no kernel under test has a use for, in either profile: they
+ * reach other processes' memory, the mount table, namespaces, the kernel
+ * itself or the clocks. */
+static const char *const denied[] = {
+	"ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd", "mount", "umount2",
+	"pivot_root", "chroot", "setns", "unshare", "move_mount", "open_tree", "fsopen", "fsmount",
+	"fsconfig", "fspick", "mount_setattr", "kexec_load", "kexec_file_load", "init_module",
+	"finit_module", "delete_module", "bpf", "keyctl", "add_key", "request_key", "userfaultfd",
+	"reboot", "swapon", "swapoff", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
+	"acct", "quotactl", "open_by_handle_at", "name_to_handle_at", "lookup_dcookie", "fanotify_init",
+	"syslog", "vhangup", "iopl", "ioperm",
+	/* io_uring: its kernel-side workers are threads the freeze of a host
+	 * sample does not hold (run/host_clock.c) */
+	"io_uring_setup", "io_uring_enter", "io_uring_register", NULL,
+};
+
+/* System V IPC and POSIX message queues: objects that outlive the call
+ * that made them, in the box's IPC namespace, holding memory no resident
+ * size counts; nothing a host kernel needs (red team 4, ipc_linger).
+ * Refused in host boxes only: the CUDA stack's use of them is not known
+ * well enough to refuse them under a GPU (shm_open is a file of /dev/shm,
+ * not these). */
+/*
+ * Refused where a kernel's own code runs (the strict profile): changing a
+ * file's times, mode, owner or extended attributes.  Everything a box
+ * shows is a copy, a private tmpfs, or a device node bound from the host's
+ * /dev (bubblewrap's --dev: null, zero, full, random, urandom, tty; a GPU
+ * box's /dev/nvidia*), and as uid 0 without capabilities a kernel still
+ * owns those nodes: red team 33 kept a run count in the access time of
+ * the host's /dev/null (utimensat), which no other process moves, and an
+ * eval's reference was 8x slower from its fourth run on.  A kernel needs
+ * none of these calls.
+ */
+static const char *const denied_strict[] = {
+	"utime", "utimes", "futimesat", "utimensat", "chmod", "fchmod", "fchmodat", "fchmodat2", "chown",
+	"fchown", "lchown", "fchownat", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr",
+	"fremovexattr", "mknod", "mknodat", NULL,
+};
+
+static const char *const denied_host[] = {
+	"shmget", "shmat", "shmdt", "shmctl", "semget", "semop", "semtimedop", "semctl", "msgget",
+	"msgsnd", "msgrcv", "msgctl", "ipc", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
+	"mq_notify", "mq_getsetattr", NULL,
+};
+
+/*
+ * Sockets of any family, refused in host boxes (with EAFNOSUPPORT, what a
+ * kernel built without the family answers, so that a library probing for
+ * one carries on).  The box has a network namespace of its own, but as
+ * root (the runner is root on the GPU hosts, and bubblewrap makes no user
+ * namespace) that namespace is owned by the initial user namespace, and a
+ * netlink socket there still hears the host's own kernel: a
+ * NETLINK_KOBJECT_UEVENT socket bound to group 1 received the machine's
+ * device events (hot-plug, module loads, other containers' network
+ * devices; red team 6, gap_probe6).  A host kernel computes on memory
+ * it is given: it has no use for any socket, a socketpair of its own
+ * included.  GPU boxes keep AF_UNIX (the CUDA driver's use: MPS, the
+ * persistence daemon); the strict profile refuses every other family, the
+ * relaxed one (compute-sanitizer) a netlink socket of the kernel's device
+ * events (NETLINK_KOBJECT_UEVENT).
+ */
+static const char *const denied_host_sockets[] = { "socket", "socketpair", "socketcall", NULL };
+
+static int deny_all(scmp_filter_ctx ctx, const char *const *names)
+{
+	int rc = 0;
+	for (int i = 0; names[i] && rc == 0; i++) {
+		int nr = seccomp_syscall_resolve_name(names[i]);
+		if (nr != __NR_SCMP_ERROR)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+	}
+	return rc;
+}
+
+int sandbox_runner_pinned(void)
+{
+	cpu_set_t mine;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	if (sched_getaffinity(0, sizeof(mine), &mine) < 0 || online <= 0)
+		return 0;
+	for (long c = 0; c < online && c < CPU_SETSIZE; c++)
+		if (!CPU_ISSET(c, &mine))
+			return 1;
+	return 0;
+}
+
+int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	int fd = -1, rc = 0;
+	if (!ctx)
+		return error("cannot set up a seccomp filter (libseccomp: seccomp_init failed)");
+	rc = deny_all(ctx, denied);
+	if (rc == 0 && prof == SANDBOX_STRICT)
+		rc = deny_all(ctx, denied_strict);
+	if (rc == 0 && !gpu)
+		rc = deny_all(ctx, denied_host);
+	for (int i = 0; rc == 0 && !gpu && denied_host_sockets[i]; i++) {
+		int nr = seccomp_syscall_resolve_name(denied_host_sockets[i]);
+		if (nr != __NR_SCMP_ERROR)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), nr, 0);
+	}
+	/* a GPU box keeps its sockets, but not the host kernel's device
+	 * events (the CUDA driver, NVML and CUPTI ran with this rule on an
+	 * H200 pair: data/gpu-evidence/h200x2-redteam7-20261128.txt) */
+	if (rc == 0 && gpu)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 2,
+				      SCMP_A0(SCMP_CMP_EQ, AF_NETLINK), SCMP_A2(SCMP_CMP_EQ, NETLINK_KOBJECT_UEVENT));
+	/* and, where the kernel's own code runs (strict), only AF_UNIX: a
+	 * socket of another family reaches the host's kernel beyond the box's
+	 * namespaces (red team 32: binding an AF_ALG socket to a name
+	 * registers that algorithm with the host's kernel for good, a run
+	 * count in /proc/crypto; opening one of a family not yet loaded loads
+	 * its module); the CUDA driver, NVML and CUPTI opened none in a sealed
+	 * run on an H200 (strace, 2026-11-30) */
+	if (rc == 0 && gpu && prof == SANDBOX_STRICT)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
+				      SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+	if (rc == 0 && !gpu && sandbox_runner_pinned()) {
+		/* the runner was given fewer CPUs than the machine has (a pool
+		 * slot pinned to its CPU, or taskset): a mask is no bound, any
+		 * thread may set its own to every CPU, so a kernel widened it in
+		 * init and ran half of each launch on the other slot's CPU while
+		 * the record said "cpu 0" (red team 8, cpu_widen) */
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setaffinity), 0);
+	}
+	if (rc == 0 && prof == SANDBOX_STRICT) {
+		/* the box's pid 1 keeps the parent-death signal bubblewrap set
+		 * (--die-with-parent): cleared, it outlived a runner that killed
+		 * bubblewrap at a timeout or a violation, its box and threads
+		 * with it (red team 4, outlive) */
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
+				      SCMP_A0(SCMP_CMP_EQ, PR_SET_PDEATHSIG));
+	}
+	if (rc == 0 && prof == SANDBOX_STRICT) {
+		/* threads only: a clone without CLONE_THREAD is a new process */
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(fork), 0);
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(vfork), 0);
+		/* clone3 passes its flags in memory a filter cannot read:
+		 * ENOSYS makes glibc fall back to clone, which is filtered */
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+		/* no pidfd: since Linux 6.9 a pidfd's inode number is the host's
+		 * count of every process and thread made, one a box can move
+		 * (threads) and the next read: red team 58's pidfs_count kept a
+		 * run count there and eval promoted two identical newcomers at
+		 * 6.09x and 6.04x */
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(pidfd_open), 0);
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+					      SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_PIDFD, CLONE_PIDFD));
+	}
+	if (rc < 0) {
+		seccomp_release(ctx);
+		return error("cannot build the seccomp filter: %s", strerror(-rc));
+	}
+	/* sealed once written: every box of the batch loads its program from
+	 * this one object (sandbox_memfd_seal) */
+	fd = memfd_create("evident-seccomp", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0 || seccomp_export_bpf(ctx, fd) < 0 || lseek(fd, 0, SEEK_SET) < 0 || sandbox_memfd_seal(fd) < 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		seccomp_release(ctx);
+		return error("cannot write the seccomp filter: %s", strerror(e));
+	}
+	seccomp_release(ctx);
+	return fd;
+}
+
+int sandbox_memfd_seal(int fd)
+{
+	return fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL);
+}
+
+int sandbox_refilter(struct sandbox *sb)
+{
+	for (int p = 0; p < 2; p++) {
+		if (sb->filter_fd[p] < 0)
+			continue; /* unsandboxed: no program to rebuild */
+		int fd = sandbox_filter_fd((enum sandbox_profile)p, sb->gpu);
+		if (fd < 0)
+			return -1;
+		close(sb->filter_fd[p]);
+		sb->filter_fd[p] = fd;
+	}
+	return 0;
+}
+
+int sandbox_no_exec(void)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx)
+		return error("cannot set up the worker's exec filter (libseccomp: seccomp_init failed)");
+	/* every thread: the CUDA driver's threads exist before the filter,
+	 * and a kernel's host callback runs in one of them */
+	int rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(execve), 0);
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(execveat), 0);
+	if (rc == 0)
+		rc = seccomp_load(ctx);
+	seccomp_release(ctx);
+	if (rc < 0)
+		return error("cannot load the worker's exec filter: %s", strerror(-rc));
+	return 0;
+}
