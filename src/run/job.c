@@ -1067,6 +1067,7 @@ static int job_main_worker(struct job_state *j)
 	json_object_set_new(j->load, "after", read_load());
 	j->jr.worker = &j->main_w.rr;
 	j->jr.proto = &j->main_w.proto;
+	j->jr.boxed = j->main_w.boxed;
 	j->jr.interrupted = runcmd_interrupted != 0;
 	return 0;
 }

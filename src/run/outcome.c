@@ -235,8 +235,19 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 			    xstrfmt("the worker said no_device after its GPU had opened, which kernel code can write: "
 				    "not taken as no_device (%s%s%s)",
 				    e ? e : "", e && why ? ": " : "", why ? why : ""));
-		else
-			set(o, reason, v, xstrfmt("%s%s%s", e ? e : "", e && why ? ": " : "", why ? why : ""));
+		else {
+			/* a library the kernel loads by name at run time is in
+			 * no box: a box of copies holds what the objects' dynamic
+			 * sections name (red team 57's honest dlopen_blas) */
+			int lib = r->boxed && ((e && strstr(e, "cannot open shared object file")) ||
+					       (why && strstr(why, "cannot open shared object file")));
+			set(o, reason, v,
+			    xstrfmt("%s%s%s%s", e ? e : "", e && why ? ": " : "", why ? why : "",
+				    lib ? " (a box holds only the libraries the kernel's objects name: link a library "
+					  "it loads at run time, e.g. flags: [-Wl,--no-as-needed, -lNAME], and the box "
+					  "copies it)"
+					: ""));
+		}
 		return;
 	}
 	if (w && w->timed_out) {

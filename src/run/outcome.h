@@ -22,6 +22,7 @@ struct job_report {
 	/* the worker */
 	const struct run_result *worker;
 	const struct proto *proto;
+	int boxed;                      /* the worker ran in a box (not --unsandboxed) */
 	int interrupted;                /* a signal stopped the runner while this job ran */
 	const char *interrupted_why;    /* what stopped it (a Slurm task's kill line), or NULL */
 	/* the checker: seed and timed checks of the main phase */

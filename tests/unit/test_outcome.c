@@ -234,6 +234,24 @@ static void test_protocol_and_claims(void **state)
 	r = base(&ok, &p, good, 1);
 	assert_string_equal(cls(&r), "crashed");
 	proto_release(&p);
+
+	/* a library loaded by name at run time is in no box: the reason says
+	 * how to give it one (red team 57's honest dlopen_blas), boxed only */
+	proto_init(&p);
+	p.failure = json_pack("{s:s, s:s, s:s}", "outcome", "init_failed", "error", "init",
+			      "reason", "dlopen libblas.so.3: libblas.so.3: cannot open shared object file");
+	for (int boxed = 0; boxed < 2; boxed++) {
+		r = base(&ok, &p, good, 1);
+		r.boxed = boxed;
+		enum outcome o;
+		char *why = NULL;
+		outcome_classify(&r, &o, &why);
+		assert_int_equal(o, OUTCOME_INIT_FAILED);
+		assert_non_null(strstr(why, "cannot open shared object file"));
+		assert_int_equal(strstr(why, "-Wl,--no-as-needed") != NULL, boxed);
+		free(why);
+	}
+	proto_release(&p);
 }
 
 static void test_extra_shape(void **state)
