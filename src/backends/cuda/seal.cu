@@ -182,6 +182,68 @@ static int classify(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64
 	return 1;
 }
 
+/*
+ * What a word that is no address may still be: a texture or surface
+ * object init() made.  The handle names an object of the planner's
+ * context; the timing worker has none of that number, so a replay reads
+ * whatever its own object of that number is, or faults (red team 34's
+ * honest texobj).  The word's kind, or NULL.
+ */
+static const char *live_handle(uint64_t v)
+{
+	CUDA_RESOURCE_DESC rd;
+	if (!v)
+		return NULL;
+	if (cuTexObjectGetResourceDesc(&rd, (CUtexObject)v) == CUDA_SUCCESS)
+		return "a texture object";
+	if (cuSurfObjectGetResourceDesc(&rd, (CUsurfObject)v) == CUDA_SUCCESS)
+		return "a surface object";
+	return NULL;
+}
+
+/*
+ * The context's limits a launch's device code depends on, as they were
+ * before the kernel's init() (seal_note_limits) and after it: a replay
+ * runs in a fresh context with the defaults, so a limit init() changed is
+ * refused (red team 34's honest heap raised the device malloc heap to
+ * 512 MiB; replayed under the default 8 MiB its malloc failed).  The
+ * stack size is left out: the driver raises it by itself for a launch
+ * that needs more, in the replay as in the planner.
+ */
+static const struct {
+	CUlimit limit;
+	const char *name;
+} seal_limits[] = {
+	{ CU_LIMIT_MALLOC_HEAP_SIZE, "device malloc heap (cudaLimitMallocHeapSize)" },
+	{ CU_LIMIT_MAX_L2_FETCH_GRANULARITY, "L2 fetch granularity (cudaLimitMaxL2FetchGranularity)" },
+	{ CU_LIMIT_PERSISTING_L2_CACHE_SIZE, "persisting L2 size (cudaLimitPersistingL2CacheSize)" },
+};
+#define SEAL_N_LIMITS (sizeof(seal_limits) / sizeof(seal_limits[0]))
+static size_t limits_before[SEAL_N_LIMITS];
+static int limits_noted;
+
+void seal_note_limits(void)
+{
+	for (size_t i = 0; i < SEAL_N_LIMITS; i++)
+		if (cuCtxGetLimit(&limits_before[i], seal_limits[i].limit) != CUDA_SUCCESS)
+			limits_before[i] = (size_t)-1;
+	limits_noted = 1;
+}
+
+static int limits_unchanged(char *err, size_t errlen)
+{
+	for (size_t i = 0; limits_noted && i < SEAL_N_LIMITS; i++) {
+		size_t now = 0;
+		if (limits_before[i] == (size_t)-1 || cuCtxGetLimit(&now, seal_limits[i].limit) != CUDA_SUCCESS)
+			continue;
+		if (now != limits_before[i])
+			return fail(err, errlen, "init() set the context's %s to %zu (it was %zu): a sealed replay "
+						 "runs with the context's defaults: run the variant with trust: host",
+				    seal_limits[i].name, now, limits_before[i]);
+	}
+	return 0;
+}
+
 static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bufs, std::string &js, char *err,
 		       size_t errlen)
 {
@@ -259,6 +321,11 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 			int c = classify(bufs, (CUdeviceptr)v, &id, &off, err, errlen);
 			if (c < 0)
 				return -1;
+			const char *h = c ? NULL : live_handle(v);
+			if (h)
+				return fail(err, errlen, "a parameter of kernel %s is %s init() made (0x%llx): a sealed "
+							 "replay cannot rebuild it: run the variant with trust: host",
+					    name, h, (unsigned long long)v);
 			if (!c)
 				continue;
 			appendf(js, "%s[%zu, %u, %llu]", nr++ ? ", " : "", at, id, (unsigned long long)off);
@@ -434,8 +501,14 @@ static int classify_word(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, u
 			return 1;
 		}
 	unsigned type = 0;
-	if (cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, v) != CUDA_SUCCESS)
+	if (cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, v) != CUDA_SUCCESS) {
+		const char *h = live_handle(v);
+		if (h)
+			return fail(err, errlen, "init() left %s (0x%llx) in device memory the launch reads: a "
+						 "sealed replay cannot rebuild it: run the variant with trust: host",
+				    h, (unsigned long long)v);
 		return 0;
+	}
 	if (type == CU_MEMORYTYPE_HOST)
 		return fail(err, errlen, "init() left a pointer into host memory (0x%llx) in device memory the "
 					 "launch reads; a sealed replay cannot make it: run the variant with trust: host",
@@ -728,6 +801,8 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	if (!n_steps)
 		return fail(err, errlen, "launch() enqueued nothing on the stream it was given (work on a stream "
 					 "of its own is not captured)");
+	if (limits_unchanged(err, errlen))
+		return -1;
 	/* first what init() left (it may add scratch buffers), then their sizes */
 	contents_out sc, gl;
 	sc.nr = sc.nrel = gl.nr = gl.nrel = 0;

@@ -18,6 +18,9 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 int seal_load(const void *const *images, const size_t *image_bytes, int n_images, const struct evc_plan *plan,
 	      const struct ev_kernel_desc **desc, char *err, size_t errlen);
 void seal_unload(void);
+/* Note the context's limits before the kernel's init(): seal_capture
+ * refuses a plan whose init() changed one the replay depends on. */
+void seal_note_limits(void);
 /* The module global names seal_capture reads and carries (copied; 0 names
  * forgets them).  0, or -1 with the reason in err. */
 int seal_set_globals(const char *const *names, int n_names, char *err, size_t errlen);

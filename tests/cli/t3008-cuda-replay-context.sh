@@ -1,0 +1,24 @@
+# t3008 - on a GPU: what a sealed replay cannot rebuild of the planner's
+# context is refused with its reason, not replayed wrong (red team 34,
+# docs/redteam34-cuda.md): an honest rowsum that reads its weights through
+# a texture object init() made (texobj), and one that raises the device
+# malloc heap in init() and mallocs 16 MiB a launch (heap), are
+# launch_failed saying so ("run the variant with trust: host"); before,
+# the replay handed the planner's texture handle to a context that has no
+# such object, and ran device malloc under the default 8 MiB heap.  The
+# honest baseline and tailspin (40 us of spin after its output, which the
+# window charges) stay ok.
+. "$REPO/tests/cli/lib.sh"
+runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples move its medians"
+need_gpu
+mkrepo git
+"$EVIDENT" run --no-progress --repeats 1 --only texobj --only heap --only tailspin \
+	tests/fixtures/specs/cuda-redteam34.yaml >run.txt 2>&1
+rc=$?
+[ $rc = 0 ] || [ $rc = 5 ] || { cat run.txt; fail "the run failed (exit $rc)"; }
+grep -qE "^honest +ok " run.txt || { cat run.txt; fail "the honest baseline is not ok"; }
+grep -qE "^tailspin +ok " run.txt || { cat run.txt; fail "tailspin is not ok"; }
+grep -qE "^texobj +launch_failed " run.txt || { cat run.txt; fail "texobj was not refused"; }
+grep -qE "^heap +launch_failed " run.txt || { cat run.txt; fail "heap was not refused"; }
+grep -q "texture object init() made" run.txt || { cat run.txt; fail "texobj's reason does not name the texture object"; }
+grep -q "device malloc heap" run.txt || { cat run.txt; fail "heap's reason does not name the limit"; }
