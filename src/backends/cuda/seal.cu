@@ -202,6 +202,33 @@ static const char *live_handle(uint64_t v)
 }
 
 /*
+ * A word that no allocation holds but that lies within SEAL_NEAR bytes of
+ * a buffer the plan knows is an address computed from that buffer (a
+ * base biased for 1-based indexing, X - 64): the replay relocates only
+ * addresses inside a buffer, and would hand over the planner's (red team
+ * 34's honest biased crashed with an illegal address).  The buffer's
+ * description in *what, or 0.
+ */
+#define SEAL_NEAR ((CUdeviceptr)1 << 20)
+static int near_buffer(const std::vector<kbuf> &bufs, CUdeviceptr v, char *what, size_t whatlen)
+{
+	for (const kbuf &b : bufs) {
+		const char *kind = b.id < EVC_BUF_OUT ? "an input" : b.id < EVC_BUF_SCRATCH ? "an output"
+				 : b.id < EVC_BUF_GLOBAL ? "an allocation of the kernel's" : "a module global";
+		if (v < b.base && b.base - v <= SEAL_NEAR) {
+			snprintf(what, whatlen, "%llu bytes before %s", (unsigned long long)(b.base - v), kind);
+			return 1;
+		}
+		if (v > b.base + b.bytes && v - (b.base + b.bytes) <= SEAL_NEAR) {
+			snprintf(what, whatlen, "%llu bytes past the end of %s",
+				 (unsigned long long)(v - (b.base + b.bytes)), kind);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * The context's limits a launch's device code depends on, as they were
  * before the kernel's init() (seal_note_limits) and after it: a replay
  * runs in a fresh context with the defaults, so a limit init() changed is
@@ -326,6 +353,12 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 				return fail(err, errlen, "a parameter of kernel %s is %s init() made (0x%llx): a sealed "
 							 "replay cannot rebuild it: run the variant with trust: host",
 					    name, h, (unsigned long long)v);
+			char near[96];
+			if (!c && near_buffer(bufs, (CUdeviceptr)v, near, sizeof(near)))
+				return fail(err, errlen, "a parameter of kernel %s (0x%llx) lies %s buffer: a sealed replay "
+							 "relocates only addresses inside a buffer; pass the buffer's own "
+							 "address, or run the variant with trust: host",
+					    name, (unsigned long long)v, near);
 			if (!c)
 				continue;
 			appendf(js, "%s[%zu, %u, %llu]", nr++ ? ", " : "", at, id, (unsigned long long)off);
@@ -507,6 +540,12 @@ static int classify_word(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, u
 			return fail(err, errlen, "init() left %s (0x%llx) in device memory the launch reads: a "
 						 "sealed replay cannot rebuild it: run the variant with trust: host",
 				    h, (unsigned long long)v);
+		char near[96];
+		if (near_buffer(bufs, v, near, sizeof(near)))
+			return fail(err, errlen, "init() left an address (0x%llx) %s buffer in device memory the "
+						 "launch reads: a sealed replay relocates only addresses inside a "
+						 "buffer: run the variant with trust: host",
+				    (unsigned long long)v, near);
 		return 0;
 	}
 	if (type == CU_MEMORYTYPE_HOST)
