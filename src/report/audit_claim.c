@@ -1469,6 +1469,50 @@ static int same_code_both_sides(struct actx *a, const struct batch_row *ra, cons
 	return 1;
 }
 
+/*
+ * The side a faster or slower claim says is slower, against the fastest
+ * its code was recorded at anywhere in the store (every ok row of the same
+ * code timed the same way, code_same_built_timed, at the claim's problem
+ * and shape on the same device, in any batch but this one, whatever its
+ * role there): slower here by CODE_DRIFT_MARGIN, its speed moved with its
+ * history, and the other side is faster only than that (red team 59: a
+ * reference 8x slow after a wall-clock time, published fast; eval promoted
+ * copies of its fast path and the audit supported "faster wf3 vs ref
+ * 9.764x").  1 with the reason added to msg.
+ */
+static int slower_side_drifted(struct actx *a, const struct batch_record *eb, const struct batch_row *row,
+			       const char *name, struct strbuf *msg)
+{
+	struct code_id id;
+	if (!row->have_stats || !isfinite(row->stats.median_ci[0]) || !code_identity(a->q, row, &id))
+		return 0;
+	double best = NAN;
+	const char *best_b = NULL;
+	size_t pos = a->q->n;
+	const struct batch_record *b;
+	while ((b = query_next_batch_all(a->q, NULL, &pos))) {
+		if (b == eb || b->interrupted || !same_problem(&b->problem, &eb->problem))
+			continue;
+		for (size_t k = 0; k < b->n_rows; k++) {
+			const struct batch_row *x = &b->rows[k];
+			struct code_id xid;
+			if (x->outcome != OUTCOME_OK || !x->have_stats || !isfinite(x->stats.median) ||
+			    !(isnan(best) || x->stats.median < best) || !code_identity(a->q, x, &xid) ||
+			    strcmp(xid.dev, id.dev) || !code_same_built_timed(&xid, &id))
+				continue;
+			best = x->stats.median;
+			best_b = audit_id_or(b->run_id);
+		}
+	}
+	int drifted = code_speed_drifted(row->stats.median_ci[0], best);
+	if (drifted)
+		strbuf_addf(msg, "; but %s, the side it says is slower, ran %.2fx slower here than the fastest its code "
+				 "was recorded at in the store (batch %s: median %.4g us there, %.4g us here, CI from "
+				 "%.4g): a side slower than its own history makes the other faster only than that",
+			    name, row->stats.median / best, best_b, best, row->stats.median, row->stats.median_ci[0]);
+	return drifted;
+}
+
 void audit_claim_compare(struct actx *a, const struct md_marker *m)
 {
 	static const char *const allowed[] = { "experiment", "a", "b", "run", "speedup", "tol", NULL };
@@ -1561,6 +1605,9 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 		if (agrees)
 			adjust_over_tries(b, &pc, tries, batch_comparisons(b, &pc), want, &agrees, &msg);
 	}
+	if (agrees && !tie && !stale && (!strcmp(want, "faster") || !strcmp(want, "slower")) &&
+	    slower_side_drifted(a, b, !strcmp(want, "faster") ? rb : ra, !strcmp(want, "faster") ? vb : va, &msg))
+		agrees = 0;
 	if (tie) {
 		/* no majority either way: the evidence decides nothing */
 		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, msg.buf);

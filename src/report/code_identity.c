@@ -4,6 +4,7 @@
  * command line and the parameters, the host object's hash with its echoes
  * held constant, and the kernel file's own hash.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,11 +125,17 @@ int code_same(const struct code_id *x, const struct code_id *y)
 	return !strcmp(x->bin, y->bin) || !strcmp(x->code, y->code) || same_neutral(x, y);
 }
 
-/* Run the same way: cache mode, executor, pool slots and clock. */
+/* Timed the same way: cache mode, executor and clock. */
+static int same_timing(const struct code_id *x, const struct code_id *y)
+{
+	return str_same(x->cache, y->cache) && str_same(x->executor, y->executor) && str_same(x->clock, y->clock);
+}
+
+/* Run the same way: timed so, on the same kind of execution (plain, a
+ * pool, Slurm) of as many slots. */
 static int same_way(const struct code_id *x, const struct code_id *y)
 {
-	return str_same(x->cache, y->cache) && str_same(x->executor, y->executor) &&
-	       str_same(x->exec_kind, y->exec_kind) && x->slots == y->slots && str_same(x->clock, y->clock);
+	return same_timing(x, y) && str_same(x->exec_kind, y->exec_kind) && x->slots == y->slots;
 }
 
 int code_same_way(const struct code_id *x, const struct code_id *y)
@@ -144,6 +151,16 @@ int code_same_built(const struct code_id *x, const struct code_id *y)
 int code_same_built_way(const struct code_id *x, const struct code_id *y)
 {
 	return code_same_built(x, y) && same_way(x, y);
+}
+
+int code_same_built_timed(const struct code_id *x, const struct code_id *y)
+{
+	return code_same_built(x, y) && same_timing(x, y);
+}
+
+int code_speed_drifted(double now_lo, double best_median)
+{
+	return isfinite(now_lo) && isfinite(best_median) && now_lo > best_median * CODE_DRIFT_MARGIN;
 }
 
 int code_same_program(const struct code_id *x, const struct code_id *y)

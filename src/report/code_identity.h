@@ -77,5 +77,28 @@ int code_same_way(const struct code_id *x, const struct code_id *y);
 int code_same_built(const struct code_id *x, const struct code_id *y);
 /* code_same_built, run the same way (as code_same_way). */
 int code_same_built_way(const struct code_id *x, const struct code_id *y);
+/* code_same_built, timed the same way (cache mode, executor, clock),
+ * plain, in a pool of any size or under Slurm: where a run's speed is the question, not its
+ * batch's design (a speed a code was recorded at: red team 59 published a
+ * reference from a pool of two slots, which a drift check that asked for
+ * the same slots never read). */
+int code_same_built_timed(const struct code_id *x, const struct code_id *y);
+
+/*
+ * A code slower now than the fastest median it was recorded at (of the
+ * rows code_same_built_timed finds in the store) by this factor: its speed
+ * moved with its history, so a comparison against it says nothing about
+ * the other side (eval's and a search's incumbent, the slower side of the
+ * audit's faster and slower claims; red teams 51 and 59).  Against a
+ * median, not the end of a CI: a fast batch with one slow process of
+ * three has a CI up to the slow speed (red team 59).  Load moves an honest
+ * kernel between batches: under make test's load on 2 CPUs (3.3 to 4.8)
+ * an honest reference's CI low end stood up to 1.19x above its fastest
+ * median (red team 59's evalhonest, 6 evals).
+ */
+#define CODE_DRIFT_MARGIN 1.25
+/* 1 when a median CI whose low end is now_lo lies above best_median by
+ * more than CODE_DRIFT_MARGIN; 0 when either is unknown (NAN) */
+int code_speed_drifted(double now_lo, double best_median);
 
 #endif

@@ -805,20 +805,85 @@ static int pool_decides(const struct pool_batch *e, const struct code_id *ic, co
 	return !(neutral_only && *faster);
 }
 
-int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_id, const char *cand, const char *ref,
-		      struct eval_pooled *w)
+/* The ok row of row's code (eval_fastest_elsewhere's rule) with the lowest
+ * median in p's batches other than eb, and its batch; *best NULL when
+ * none. */
+static void fastest_of(const struct eval_pool *p, const struct pool_batch *eb, const struct pool_row *row,
+		       const struct pool_row **best, const struct pool_batch **best_b)
 {
-	struct eval_pool *own = pool ? NULL : eval_pool_new();
-	struct eval_pool *p = pool ? pool : own;
-	int rc = -1;
-	/* every batch, reproductions included (a reproduction reran the
-	 * code), each read once per pool */
+	*best = NULL;
+	*best_b = NULL;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct pool_batch *e = &p->b[i];
+		if (e == eb || e->interrupted || strcmp(e->problem, eb->problem))
+			continue;
+		for (size_t k = 0; k < e->n_rows; k++) {
+			const struct pool_row *x = &e->rows[k];
+			if (x->outcome != OUTCOME_OK || !x->have_id || !x->have_stats || !isfinite(x->median) ||
+			    strcmp(x->id.dev, row->id.dev) || !code_same_built_timed(&x->id, &row->id))
+				continue;
+			if (!*best || x->median < (*best)->median) {
+				*best = x;
+				*best_b = e;
+			}
+		}
+	}
+}
+
+/* Read into p every batch of q it has not seen (each once per pool: a
+ * reproduction reran the code, so reproductions are read too). */
+static void pool_read_all(struct eval_pool *p, struct query *q)
+{
 	size_t at;
 	for (size_t i = q->n; i-- > 0;) {
 		const struct batch_record *b;
 		if (q->e[i].a.is_batch && !pool_find(p, q->e[i].run_id, &at) && (b = query_batch_at(q, i)))
 			pool_add(p, q, b);
 	}
+}
+
+int eval_fastest_elsewhere(struct query *q, struct eval_pool *pool, const char *run_id, const char *variant,
+			   struct eval_fastest *f)
+{
+	struct eval_pool *own = pool ? NULL : eval_pool_new();
+	struct eval_pool *p = pool ? pool : own;
+	int rc = -1;
+	f->now_median = f->now_lo = f->best_median = NAN;
+	f->best_batch[0] = 0;
+	pool_read_all(p, q);
+	size_t at;
+	if (!pool_find(p, run_id, &at))
+		goto out;
+	const struct pool_batch *eb = &p->b[at];
+	const struct pool_row *row = NULL;
+	for (size_t k = 0; k < eb->n_rows && !row; k++)
+		if (eb->rows[k].variant && !strcmp(eb->rows[k].variant, variant))
+			row = &eb->rows[k];
+	if (!row || !row->have_id || !row->have_stats)
+		goto out;
+	f->now_median = row->median;
+	f->now_lo = row->median_ci[0];
+	const struct pool_row *best;
+	const struct pool_batch *best_b;
+	fastest_of(p, eb, row, &best, &best_b);
+	if (best) {
+		f->best_median = best->median;
+		snprintf(f->best_batch, sizeof(f->best_batch), "%s", best_b->batch_id ? best_b->batch_id : best_b->run_id);
+	}
+	rc = 0;
+out:
+	eval_pool_free(own);
+	return rc;
+}
+
+int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_id, const char *cand, const char *ref,
+		      struct eval_pooled *w)
+{
+	struct eval_pool *own = pool ? NULL : eval_pool_new();
+	struct eval_pool *p = pool ? pool : own;
+	int rc = -1;
+	size_t at;
+	pool_read_all(p, q);
 	if (!pool_find(p, run_id, &at))
 		goto out;
 	const struct pool_batch *eb = &p->b[at];
@@ -833,32 +898,21 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 	if (!rc_row || !rr_row || !rc_row->have_id || !rr_row->have_id)
 		goto out;
 	size_t shown = 0;
-	/* the reference's code in its fastest batch of the store (the
-	 * median CI that ends lowest) against this one's: a reference slower
-	 * now by more than both intervals and SEARCH_DRIFT_MARGIN is a speed
-	 * that moved with its history (red team 51: a kernel counting its own
-	 * runs in the host's page cache ran 8x slower after its sixth, so
-	 * every new candidate read faster than the incumbent) */
+	/* the reference's code at its fastest elsewhere in the store against
+	 * this batch's: a reference slower now by the margin is a speed that
+	 * moved with its history (red team 51: a kernel counting its own runs
+	 * in the host's page cache ran 8x slower after its sixth, so every new
+	 * candidate read faster than the incumbent) */
 	const struct pool_row *best = NULL;
 	const struct pool_batch *best_b = NULL;
-	for (size_t i = 0; i < p->n && rr_row->have_stats && rr_row->outcome == OUTCOME_OK; i++) {
-		const struct pool_batch *e = &p->b[i];
-		const struct pool_row *base = e->base >= 0 ? &e->rows[e->base] : NULL;
-		if (e == eb || e->interrupted || strcmp(e->problem, eb->problem) || !base ||
-		    base->outcome != OUTCOME_OK || !base->have_id || !base->have_stats || !isfinite(base->median_ci[1]) ||
-		    strcmp(base->id.dev, rr_row->id.dev) || !code_same_built_way(&base->id, &rr_row->id))
-			continue;
-		if (!best || base->median_ci[1] < best->median_ci[1]) {
-			best = base;
-			best_b = e;
-		}
-	}
+	if (rr_row->have_stats && rr_row->outcome == OUTCOME_OK)
+		fastest_of(p, eb, rr_row, &best, &best_b);
 	if (best) {
 		w->ref_best_median = best->median;
 		w->ref_median = rr_row->median;
 		snprintf(w->ref_best_batch, sizeof(w->ref_best_batch), "%s",
 			 best_b->batch_id ? best_b->batch_id : best_b->run_id);
-		w->ref_drifted = search_incumbent_drifted(rr_row->median_ci[0], best->median_ci[1]);
+		w->ref_drifted = search_incumbent_drifted(rr_row->median_ci[0], best->median);
 	}
 	for (size_t i = p->n; i-- > 0;) {
 		const struct pool_batch *e = &p->b[i];

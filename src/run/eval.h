@@ -153,15 +153,41 @@ struct eval_pooled {
 	size_t k;                /* of those, the ones whose verdict is faster */
 	size_t n_earlier;        /* the other (earlier) batches among the n */
 	struct strbuf others;    /* up to 6 of the others' verdicts when not faster: "VERDICT (BATCH)" */
-	/* the reference's code in its fastest other ok batch of the store
-	 * (NAN: none), its median in this batch, and whether this one's median
-	 * CI lies above that one's (search_incumbent_drifted): a drifted
-	 * reference promotes nothing */
+	/* the reference's code at its fastest elsewhere in the store
+	 * (eval_fastest_elsewhere: NAN, none), its median in this batch, and
+	 * whether this one's median CI lies above that median by the margin
+	 * (search_incumbent_drifted): a drifted reference promotes nothing */
 	double ref_best_median, ref_median;
 	char ref_best_batch[96];
 	int ref_drifted;
 };
 #define EVAL_POOLED_INIT { 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0 }
+
+/*
+ * The fastest a row's code was ever recorded at in the store: the lowest
+ * two-level median of every ok row of the same code (binary or sources,
+ * timed the same way, alone or in a pool: code_same_built_timed) at the same problem, dtype,
+ * shape and plug-in on the same device, in every batch but this one that
+ * was not interrupted, whatever the row's role there (the baseline, a
+ * variant beside another baseline, a search's generation, a
+ * reproduction, a pool's slot).  Red team 59: a reference judged only against batches it
+ * was the baseline of, by the end of their CIs, was not seen to drift
+ * when its fast batch had a wide CI (one slow process of three), when it
+ * ran beside another baseline, or when the fast batch was outside the
+ * search; eval promoted copies of its own fast path 3 and 4 times in 6,
+ * searches confirmed 8.49x and 10.24x.
+ */
+struct eval_fastest {
+	double now_median, now_lo;   /* the row in batch run_id: its median and its CI's low end */
+	double best_median;          /* NAN: no other ok row of its code */
+	char best_batch[96];
+};
+struct eval_pool;
+/* Fill *f for the row named variant of batch run_id of q (pool as
+ * eval_pool_batches').  0, or -1 when the batch or the row is not in q or
+ * the row has no code identity or no statistics. */
+int eval_fastest_elsewhere(struct query *q, struct eval_pool *pool, const char *run_id, const char *variant,
+			   struct eval_fastest *f);
 /* What a session has read of the store's batches, each once (the rows'
  * code identities: reading run records is what costs); new, and freed
  * with eval_pool_free (NULL accepted). */

@@ -29,7 +29,9 @@
 
 #include "base/runcmd.h"
 #include "record/search.h"
+#include "report/code_identity.h"
 #include "run/cost.h"
+#include "run/eval.h"
 #include "run/provenance.h"
 #include "store/query.h"
 #include "store/store.h"
@@ -366,6 +368,7 @@ struct search {
 	const char *stopped;
 	char *stop_reason;
 	int budget_stopped;
+	struct eval_pool *pool;      /* the store's batches as read for drift checks (lazily made) */
 };
 
 static void cand_release(struct cand *c)
@@ -415,6 +418,7 @@ static void search_release(struct search *x)
 	free(x->id);
 	free(x->stop_reason);
 	json_decref(x->notes);
+	eval_pool_free(x->pool);
 	prov_git_release(&x->prov);
 	store_release(&x->st);
 }
@@ -697,9 +701,9 @@ enum search_same search_same_code(const char *kernel_a, const char *binary_a, co
 	return SEARCH_OTHER_CODE;
 }
 
-int search_incumbent_drifted(double now_lo, double first_hi)
+int search_incumbent_drifted(double now_lo, double best_median)
 {
-	return isfinite(now_lo) && isfinite(first_hi) && now_lo > first_hi * SEARCH_DRIFT_MARGIN;
+	return code_speed_drifted(now_lo, best_median);
 }
 
 int search_confirms(const char *incumbent_outcome, const char *challenger_outcome, const char *verdict,
@@ -967,15 +971,32 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 	const struct cand *cc = &cg.c[1];
 	g->confirmed = r == 0 && search_confirms(cg.c[0].outcome, cc->outcome, cc->have_cmp ? cc->verdict : NULL,
 						 rt.interrupted);
-	/* the best going in, measured in the confirmation, against its own
-	 * fastest measurement: slower beyond both intervals and a margin, its
-	 * speed moved with its history, and a challenger may be only newer
-	 * (red team 51: a kernel counting its own runs in the host's page
-	 * cache ran 8x slower after its sixth; the start took 75 us in
-	 * generation 0 and 630 us in generation 3, and the promotions were
-	 * "confirmed") */
+	/* the best going in, measured in the confirmation, against the
+	 * fastest its code was recorded at anywhere in the store (this search's
+	 * generations, earlier batches, other experiments: eval.h
+	 * eval_fastest_elsewhere): slower by the margin, its speed moved with
+	 * its history, and a challenger may be only newer (red team 51: a
+	 * kernel counting its own runs in the host's page cache ran 8x slower
+	 * after its sixth; the start took 75 us in generation 0 and 630 us in
+	 * generation 3, and the promotions were "confirmed"; red team 59: a
+	 * start whose fast batch had a wide CI, or was outside the search, was
+	 * not seen, and searches confirmed 8.49x and 10.24x).  A store that
+	 * cannot be read again confirms nothing. */
 	const struct cand *ic = &cg.c[0];
-	int drifted = g->confirmed && ic->best_run && search_incumbent_drifted(ic->median_ci[0], ic->best_ci_hi);
+	struct eval_fastest fst = { NAN, NAN, NAN, "" };
+	int drifted = 0, unread = 0;
+	if (g->confirmed) {
+		struct query q = QUERY_INIT;
+		if (!x->pool)
+			x->pool = eval_pool_new();
+		if (query_open(&q, x->o->store_root) < 0 ||
+		    eval_fastest_elsewhere(&q, x->pool, g->conf_batch, ic->id, &fst) < 0) {
+			g->confirmed = 0;
+			unread = 1;
+		}
+		query_release(&q);
+		drifted = g->confirmed && search_incumbent_drifted(fst.now_lo, fst.best_median);
+	}
 	if (drifted)
 		g->confirmed = 0;
 	struct strbuf why = STRBUF_INIT;
@@ -990,11 +1011,14 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 		e->promoted = 1;
 		struct strbuf said = STRBUF_INIT;
 		if (drifted)
-			strbuf_addf(&said, "%s faster, but %s itself ran %.2fx slower than at its fastest measurement (run "
-					   "%s: %.4g us then, %.4g us now): its speed moved with its history, so %s may be "
-					   "only newer",
-				    cc->id, ic->id, ic->median_us / ic->best_median_us, ic->best_run,
-				    ic->best_median_us, ic->median_us, cc->id);
+			strbuf_addf(&said, "%s faster, but %s itself ran %.2fx slower than at its fastest measurement in "
+					   "the store (batch %s: median %.4g us then, %.4g us now): its speed moved with "
+					   "its history, so %s may be only newer",
+				    cc->id, ic->id, fst.now_median / fst.best_median, fst.best_batch, fst.best_median,
+				    fst.now_median, cc->id);
+		else if (unread)
+			strbuf_addf(&said, "the store could not be read again to check %s against its fastest "
+					   "measurement", ic->id);
 		else if (r < 0)
 			strbuf_addstr(&said, "it could not run (the error was printed)");
 		else if (rt.interrupted)

@@ -144,15 +144,12 @@ int search_confirms(const char *incumbent_outcome, const char *challenger_outcom
 int search_spec_text(const char *orig, const char *header, const char *baseline, const char *variants,
 		     struct strbuf *out, struct strbuf *why);
 
-/* An incumbent (a search's best going in, eval's reference) that ran
- * slower than at its first measurement, beyond both intervals by this
- * factor, promotes nothing (red team 51: a kernel that counted its own
- * runs in the host's page cache ran 8x slower after its sixth): machine
- * drift and load move an honest kernel by a few percent between batches */
-#define SEARCH_DRIFT_MARGIN 1.10
-/* 1 when a median CI whose low end is now_lo lies above first_hi, the high
- * end of the first measurement's, by more than SEARCH_DRIFT_MARGIN; 0 when
- * either is unknown (NAN) */
-int search_incumbent_drifted(double now_lo, double first_hi);
+/* An incumbent (a search's best going in, eval's reference) whose median
+ * CI now lies above the fastest median its code was recorded at in the
+ * store (eval_fastest_elsewhere) by CODE_DRIFT_MARGIN promotes nothing
+ * (report/code_identity.h code_speed_drifted; red team 51: a kernel that
+ * counted its own runs in the host's page cache ran 8x slower after its
+ * sixth).  0 when either is unknown (NAN). */
+int search_incumbent_drifted(double now_lo, double best_median);
 
 #endif /* EVIDENT_SEARCH_H */

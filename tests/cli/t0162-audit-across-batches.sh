@@ -44,9 +44,12 @@ if [ $((2 * k)) -lt "$n" ]; then
 	expect_match "$TEST_TMP/audit" "but only [0-9]+ of [0-9]+ comparisons of the same code \(every pair of its rows, in $n batches\) on "
 	expect_contains "$TEST_TMP/audit" "a verdict the next run reverses"
 else
-	# the two later batches found it slower too, by chance (each about 1 in 40)
-	expect_eq "$rc" 0 "audit exit ($k of $n batches slower)"
+	# the two later batches found it slower too, by chance (each about 1 in
+	# 40): the majority holds, but envslow ran in batch 1 far slower than
+	# its code's fastest in the store, 30 ms a launch (red team 59)
+	expect_eq "$rc" 1 "audit exit ($k of $n batches slower)"
 	expect_match "$TEST_TMP/audit" "; [0-9]+ of [0-9]+ comparisons of the same code \(every pair of its rows, in $n batches\) on "
+	expect_contains "$TEST_TMP/audit" "but envslow, the side it says is slower, ran "
 fi
 # a pair the batch never compared (neither is the baseline) is weighed as
 # one of the batch's 3 pairs (red team 34: 1 of 30 pairs of 7 copies of one

@@ -981,6 +981,35 @@ static int setup(void **state)
 		free(zid);
 		free(aid);
 	}
+	/* red team 59: experiment dr, its baseline z (dz.c) at 100 us in its
+	 * first batch and 700 us [650, 760] in its second, va (dv.c) faster
+	 * in both */
+	{
+		char dzsha[SHA256_HEX_LEN + 1], dvsha[SHA256_HEX_LEN + 1];
+		f = fopen("dz.c", "w");
+		fputs("int dz;\n", f);
+		fclose(f);
+		f = fopen("dv.c", "w");
+		fputs("int dv;\n", f);
+		fclose(f);
+		assert_int_equal(sha256_file_hex("dz.c", dzsha), 0);
+		assert_int_equal(sha256_file_hex("dv.c", dvsha), 0);
+		static const double zst[2][3] = { { 100.0, 95.0, 105.0 }, { 700.0, 650.0, 760.0 } };
+		for (int i = 0; i < 2; i++) {
+			char *bid = xstrfmt("20260126T00000%d9Z-dr-%d-batch", i, i);
+			char *zid = xstrfmt("20260126T00000%d0Z-dr-z", i), *aid = xstrfmt("20260126T00000%d1Z-dr-va", i);
+			put_host_run(&st, zid, "dr", "z", bid, "dz.c", dzsha, "dzbin", NULL, "ok");
+			put_host_run(&st, aid, "dr", "va", bid, "dv.c", dvsha, "dvbin", NULL, "ok");
+			json_t *zr = host_row("z", zid, NULL, NULL, 0, 0, 0, 0);
+			json_object_set_new(zr, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", zst[i][0],
+								   "median_ci", zst[i][1], zst[i][2], "repeats", 3));
+			json_t *rows = json_pack("[o, o]", zr, host_row("va", aid, NULL, "faster", 6.0, 5.0, 7.0, 0.001));
+			put_host_batch(&st, bid, "dr", rows);
+			free(bid);
+			free(zid);
+			free(aid);
+		}
+	}
 	/* batches of experiment r and their reproductions, oldest first */
 	const enum repro_verdict ok2[] = { REPRO_REPRODUCED, REPRO_REPRODUCED };
 	const enum repro_verdict bad2[] = { REPRO_REPRODUCED, REPRO_NOT_REPRODUCED };
@@ -1626,6 +1655,27 @@ static void test_verdict_reruns_majority(void **state)
 	free(f);
 }
 
+/* Red team 59: a faster claim whose slower side ran slower than the
+ * fastest its code was recorded at in the store (by CODE_DRIFT_MARGIN) is
+ * contradicted, naming that batch; in the batch where the baseline ran at
+ * its fastest, the same claim stands. */
+static void test_slower_side_drifted(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: faster experiment=dr a=va b=z -->\n"
+			"<!-- claim: faster experiment=dr a=va b=z run=20260126T0000009Z-dr-0-batch -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: faster va vs z: "));
+	assert_non_null(strstr(f, "but z, the side it says is slower, ran 7.00x slower here than the fastest its code was "
+				  "recorded at in the store (batch 20260126T0000009Z-dr-0-batch: median 100 us there, 700 us "
+				  "here, CI from 650)"));
+	assert_non_null(strstr(f, "t.md:2: supported: faster va vs z: "));
+	assert_int_equal(c.contradicted, 1);
+	assert_int_equal(c.supported, 1);
+	free(f);
+}
+
 /* A commit of an empty tree in the repository at ".", on parent (NULL:
  * none), its id into out (41 bytes). */
 static void make_commit_with(git_repository *repo, const git_oid *parent_id, const char *msg, const char *file,
@@ -2154,6 +2204,7 @@ int main(void)
 		cmocka_unit_test(test_value_reproductions_and_majority),
 		cmocka_unit_test(test_value_neutral_twin),
 		cmocka_unit_test(test_verdict_reruns_majority),
+		cmocka_unit_test(test_slower_side_drifted),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -351,6 +351,34 @@ static void test_pool_resubmissions(void **state)
 	strbuf_release(&d12.others);
 	strbuf_release(&d13.others);
 	query_release(&q);
+	/* red team 59: a fast batch with one slow process of three has a CI
+	 * up to the slow speed (14), and the reference's fast row beside
+	 * another baseline (17): both are its fastest, by their medians */
+	assert_int_equal(store_open(&st, root, 1), 0);
+	put_pair(&st, 14, "c.c", csha, "cbin", "cneutral", "ok", "faster", 4096, 0, 0);
+	put_pair(&st, 15, "c.c", csha, "cbin", "cneutral", "ok", "faster", 4096, 0, 0);
+	put_pair(&st, 17, "c.c", csha, "cbin", "cneutral", "ok", "faster", 8192, 1, 0);
+	put_pair(&st, 18, "c.c", csha, "cbin", "cneutral", "ok", "faster", 8192, 0, 0);
+	store_release(&st);
+	set_ref_stats(root, "20260201T0000149Z-ev-14-batch", 97.19, 57.06, 737.65);
+	set_ref_stats(root, "20260201T0000159Z-ev-15-batch", 687.3, 627.0, 740.0);
+	set_ref_stats(root, "20260201T0000179Z-ev-17-batch", 116.34, 73.01, 173.34);
+	set_ref_stats(root, "20260201T0000189Z-ev-18-batch", 700.0, 650.0, 760.0);
+	assert_int_equal(query_open(&q, root), 0);
+	struct eval_pooled d15 = EVAL_POOLED_INIT, d18 = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000159Z-ev-15-batch", "c", "ref", &d15), 0);
+	assert_true(d15.ref_drifted);
+	assert_string_equal(d15.ref_best_batch, "20260201T0000149Z-ev-14-batch");
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000189Z-ev-18-batch", "c", "ref", &d18), 0);
+	assert_true(d18.ref_drifted);
+	assert_string_equal(d18.ref_best_batch, "20260201T0000179Z-ev-17-batch");
+	struct eval_fastest f;
+	assert_int_equal(eval_fastest_elsewhere(&q, NULL, "20260201T0000189Z-ev-18-batch", "ref", &f), 0);
+	assert_true(f.best_median == 116.34 && f.now_median == 700.0 && f.now_lo == 650.0);
+	assert_int_equal(eval_fastest_elsewhere(&q, NULL, "20260201T0000189Z-ev-18-batch", "nosuch", &f), -1);
+	strbuf_release(&d15.others);
+	strbuf_release(&d18.others);
+	query_release(&q);
 	const char *const rm[] = { "rm", "-rf", dir, NULL };
 	struct run_opts o = { .argv = rm };
 	struct run_result r;
