@@ -3,8 +3,9 @@
 # Entry points (README.md has the long form):
 #   make                 build bin/evident (and lib/libevident_cuda.so where nvcc exists)
 #   make exp/NAME        run experiments/NAME.yaml into store/ (STORE=artifacts: the study's)
-#   make test            repository checks, unit tests (cmocka), CLI tests, and both
-#                        again under ASan+UBSan, at once (scripts/run-tests.sh)
+#   make test            repository checks, unit tests (cmocka) and CLI tests, plain
+#                        and under ASan+UBSan, at once (scripts/run-tests.sh): each
+#                        CLI test in one pass (CLI_BOTH=1: as before, both passes)
 #   make deps            install the Debian packages the build needs (or print the line)
 #   make paper | audit | export | verify | dist | bench-stats | bench-aa
 #
@@ -203,9 +204,13 @@ endif
 	@$(REPO_CHECK) --total
 
 # make test = the repository checks, the unit and CLI tests, and the unit
-# and CLI tests built with ASan+UBSan, run at once as three streams by
+# and CLI tests built with ASan+UBSan, run at once as five streams by
 # scripts/run-tests.sh once the runner and the unit tests are built, and
 # ending with one line over them all: "test: N passed, N failed, N skipped".
+# Each CLI test runs in one pass (CLI_ONCE, tests/cli/run.sh): those of
+# tests/cli/san-skip.txt and those that need the plain build in the plain
+# pass, the others sanitized; CLI_BOTH=1 make test runs every CLI test in
+# the plain pass and the others sanitized too, as before.
 # Inside t0040 (README's Quick start, twice, in a clone:
 # EVIDENT_QUICKSTART_INNER) it is the smoke run SMOKE_UNIT and SMOKE_CLI,
 # without the sanitized pass, check-kernels and layout-sims: the outer make test runs

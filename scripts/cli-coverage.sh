@@ -14,8 +14,9 @@
 # CLI_COVERAGE=1, so the sanitized_pass_only ones run too) with
 # GCOV_PREFIX, and through a bubblewrap wrapper (EVIDENT_BWRAP) that lets
 # the boxed worker write its counts too.  Without TEST arguments, the
-# tests the sanitized pass could run: all but the plain_pass_only ones,
-# t0040 and the GPU tests (t30*).  gcov -b then writes OUTDIR/lines/NAME
+# tests the sanitized pass could run: all but those that run in the
+# plain pass only (plain_pass_only, plain_pass, slurm_once: t0040 and
+# t7010 among them) and the GPU tests (t30*).  gcov -b then writes OUTDIR/lines/NAME
 # ("FILE:LINE" run) and OUTDIR/branches/NAME ("FILE:LINE:FUNCTION:N",
 # the Nth branch arc of the line taken); OUTDIR/cli.log has each test's
 # ok/FAIL/skip line, OUTDIR/meta the commit, time and load.  On the
@@ -59,7 +60,7 @@ if [ $# -gt 0 ]; then tests=("$@"); else
 	tests=()
 	for t in tests/cli/t[0-9][0-9][0-9][0-9]-*.sh; do
 		n=$(basename "$t" .sh)
-		grep -q -e plain_pass_only -e '\*build-san\*) skip' "$t" || [[ $n == t30* ]] || tests+=("$n")
+		grep -qE '^(plain_pass(_only)?|slurm_once)( |$)' "$t" || [[ $n == t30* ]] || tests+=("$n")
 	done
 fi
 {

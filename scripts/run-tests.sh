@@ -24,6 +24,15 @@
 # ended, and CLI_ALONE_GO is created here once every stream has ended or
 # done that (see tests/cli/run.sh).
 #
+# Each CLI test runs in one of the two CLI passes (CLI_ONCE=1, see
+# tests/cli/run.sh): those of tests/cli/san-skip.txt and those that need
+# the plain build (lib.sh's plain_pass_only, plain_pass) in the plain
+# pass, every other test in the sanitized pass, which makes all the checks
+# the plain pass would and watches the lines it runs with ASan+UBSan.
+# CLI_BOTH=1 make test runs them as before this split: every CLI test in
+# the plain pass, and those san-skip.txt does not list sanitized too.
+# The count at the end counts each CLI test once (with CLI_BOTH=1, twice).
+#
 # Each suite appends its count to its stream's TEST_COUNTS and each test
 # its time and CPU to TEST_TIMES.  The closing lines are the failures (if
 # any), the times (the build, each stream, the slowest tests, the load
@@ -54,7 +63,9 @@ logs=$(mktemp -d "${TMPDIR:-/tmp}/evident-make-test.XXXXXX") || { echo "run-test
 trap 'rm -rf "$logs" 2>/dev/null' EXIT # (on Ctrl-C a stream may still write its .end)
 mkdir -p build || exit 2
 export CLI_LOCK=$PWD/build/test.lock CLI_ALONE_GO=$logs/alone-go
-unset TEST_COUNTS TEST_TIMES CLI_ORDER UNIT_ORDER
+unset TEST_COUNTS TEST_TIMES CLI_ORDER UNIT_ORDER CLI_ONCE
+# each CLI test once, in one pass (not in t0040's smoke run: no sanitized pass)
+[ -z "$inner" ] && [ -z "${CLI_BOTH:-}" ] && export CLI_ONCE=1
 # A -j of our own, unless make already shares its job slots with us.
 par=(-j"$jobs")
 [[ ${MAKEFLAGS:-} == *jobserver* ]] && par=()

@@ -14,8 +14,9 @@ The cover is of least cost (min_cover: exact, by branch and bound), a
 test's cost being the sanitized pass's CPU in TIMES/test-times-san, else
 twice the plain pass's in TIMES/test-times-plain, and twice that for a
 test that runs alone (the wall time nothing overlaps).  Candidates are
-the tests cli-coverage.sh ran that passed there; those that skip in the sanitized
-pass anyway (plain_pass_only, t0040, the GPU tests) are not measured, and
+the tests cli-coverage.sh ran that passed there; those that run in the
+plain pass only (plain_pass_only, plain_pass, slurm_once: PLAIN_MARK) and
+the GPU tests (t30*) are not measured, and
 one that skipped or failed under coverage (no slurm, a race lost at -O0)
 stays in the sanitized pass, unlisted.
 
@@ -55,6 +56,19 @@ repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 cli = os.path.join(repo, "tests", "cli")
 
 
+# the line by which a test says it runs in the plain pass only (lib.sh's
+# plain_pass_only, plain_pass; slurm-lib.sh's slurm_once): tests/cli/run.sh
+# looks for the same, and under make test (CLI_ONCE) runs such a test in
+# the plain pass only, so it never stands for a skipped test's lines
+PLAIN_MARK = re.compile(r"^(plain_pass(_only)?|slurm_once)( |$)", re.M)
+
+
+def plain_marked(name):
+    """Whether tests/cli/NAME.sh runs in the plain pass only."""
+    with open(os.path.join(cli, name + ".sh")) as f:
+        return PLAIN_MARK.search(f.read()) is not None
+
+
 def check(skipfile):
     """Exit 0 when SKIPFILE lists what its evidence file justifies, else
     print each problem (FILE:LINE: ...) and exit 1."""
@@ -81,7 +95,7 @@ def check(skipfile):
                 bad.append("%s: '%s' is covered by %s, which names no test" % (where, n, t))
             elif hits[0] in listed:
                 bad.append("%s: '%s' is covered by %s, which the sanitized pass skips too" % (where, n, hits[0]))
-            elif "plain_pass_only" in open(os.path.join(cli, hits[0] + ".sh")).read():
+            elif plain_marked(hits[0]):
                 bad.append("%s: '%s' is covered by %s, which runs in the plain pass only" % (where, n, hits[0]))
     if evidence is None:
         bad.append("%s: no '# evidence: FILE' line (run make san-cover)" % skipfile)
@@ -148,7 +162,7 @@ for name, s in sorted(lines.items()):
     if not os.path.exists(path):
         continue  # a test removed since the measurement
     src = open(path).read()
-    if "plain_pass_only" in src or "*build-san*) skip" in src or name.startswith("t30"):
+    if PLAIN_MARK.search(src) or name.startswith("t30"):
         continue
     if status.get(name) != "ok":
         left_out.append("%s (%s under coverage: stays in the sanitized pass)" % (name, status.get(name, "not run")))
@@ -279,9 +293,14 @@ if args.write:
 # UBSan still watch every line the CLI tests reach; what a listed test
 # checks beyond that (outputs, exit codes, records) the plain pass checks.
 # Lines, not branches, are the measure (the evidence file counts the
-# branches).  A test not listed (a new one) runs in both passes until the
-# list is remade; tests/cli/t0169-san-skip-justified.sh checks that every
-# test listed is in the evidence file with the same reason.
+# branches).  make test runs each CLI test once (CLI_ONCE, tests/cli/run.sh):
+# a test listed here, or one that calls plain_pass_only or plain_pass, in
+# the plain pass only; every other test (a new one too, until the list is
+# remade) in the sanitized pass only, where it makes every check it makes
+# in the plain pass, under ASan+UBSan.  CLI_BOTH=1 make test runs every
+# test in the plain pass and the unlisted ones sanitized too.
+# tests/cli/t0169-san-skip-justified.sh checks that every test listed is
+# in the evidence file with the same reason.
 # SAN_CLI_ALL=1 tests/cli/run.sh runs them all.
 # evidence: %s
 """ % ev)

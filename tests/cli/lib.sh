@@ -54,13 +54,22 @@ runs_alone() {
 # alone test.
 runs_alone_machine() { runs_alone "$@"; }
 # plain_pass_only WHY: a test that never runs $EVIDENT (it checks sources,
-# documents or what nvcc makes of a kernel) calls it first.  make test's
-# sanitized pass differs from the plain one only in $EVIDENT (built under
-# build-san/ with ASan+UBSan), so there such a test would repeat itself
-# unchanged; it skips, saying why.
+# documents or what nvcc makes of a kernel, or tests Slurm, an install or
+# a fresh clone's own build) calls it first, on a line of its own.  make
+# test's sanitized pass differs from the plain one only in $EVIDENT (built
+# under build-san/ with ASan+UBSan), so there such a test would repeat
+# itself unchanged; it skips, saying why.  Under make test (CLI_ONCE,
+# tests/cli/run.sh) the sanitized pass does not even count it.
 plain_pass_only() {
 	case "$EVIDENT" in *build-san/*) skip "runs once, in the plain pass: $*" ;; esac
 }
+# plain_pass WHY: a test that runs $EVIDENT but belongs to make test's
+# plain pass (CLI_ONCE: each test runs in one pass) calls it first, on a
+# line of its own: the GPU tests (their timings and the CUDA worker are
+# what a GPU host runs, the plain build; scripts/san-cover.py does not
+# measure them).  It does nothing when the test runs: CLI_BOTH=1 make test,
+# or tests/cli/run.sh by hand, still runs it sanitized too.
+plain_pass() { :; }
 # sanitized_pass_only WHY: a test that runs, cheaply and under ASan+UBSan,
 # the lines of src/ that only long tests reach, so that the sanitized pass
 # may skip those (tests/cli/san-skip.txt); the plain pass runs the long

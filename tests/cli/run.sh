@@ -11,6 +11,15 @@
 # tests listed in tests/cli/san-skip.txt are counted as skipped without
 # running: the lines of src/ they run, other tests run sanitized (that file
 # says how it was measured; SAN_CLI_ALL=1 runs them all).
+# With CLI_ONCE=1 (make test sets it; CLI_BOTH=1 make test does not) each
+# test belongs to one pass and the other pass neither runs nor counts it:
+# the plain pass (EVIDENT not under build-san/) runs the tests listed in
+# san-skip.txt and those that call lib.sh's plain_pass_only or plain_pass
+# (or slurm-lib.sh's slurm_once) on a line of their own: they need the
+# plain build, or test no evident code; the sanitized pass runs every
+# other test.  The sanitized pass runs each of its tests with every check
+# the plain pass would make, so a test it runs needs no plain run as well.
+# With SAN_CLI_ALL=1 too, the plain pass runs only the tests so marked.
 #
 # Tests run CLI_JOBS at a time (default: the number of CPUs, nproc), each
 # with its output in a file.  A test's ok/skip/FAIL line (and on failure the
@@ -75,10 +84,32 @@ fi
 # it does run (that file says how this was measured).  SAN_CLI_ALL=1 runs
 # them all.
 declare -A san_skip=()
-if [[ $EVIDENT == */build-san/* ]] && [ -z "${SAN_CLI_ALL:-}" ] && [ -f "$here/san-skip.txt" ]; then
+sanitized=
+[[ $EVIDENT == */build-san/* ]] && sanitized=1
+if { [ -n "$sanitized" ] || [ -n "${CLI_ONCE:-}" ]; } && [ -z "${SAN_CLI_ALL:-}" ] && [ -f "$here/san-skip.txt" ]; then
 	while read -r name why; do
 		[[ $name == t[0-9]* ]] && san_skip[$name]=${why:-listed}
 	done <"$here/san-skip.txt"
+fi
+# CLI_ONCE (see the top): keep the tests of this pass; those of the other
+# pass are left out, not counted (other_pass says how many)
+other_pass=0
+if [ -n "${CLI_ONCE:-}" ]; then
+	mine=()
+	declare -A marked=() # one grep for all (a process is ~10 ms of CPU here)
+	while read -r t; do marked[$t]=1; done < <([ ${#tests[@]} -gt 0 ] && grep -lE '^(plain_pass(_only)?|slurm_once)( |$)' "${tests[@]}")
+	for t in "${tests[@]}"; do
+		plain=
+		[ -n "${san_skip[$(basename "$t" .sh)]:-}" ] || [ -n "${marked[$t]:-}" ] && plain=1
+		# mine: a sanitized pass's test that is not plain, a plain pass's that is
+		if [ "${sanitized:-0}" != "${plain:-0}" ]; then
+			mine+=("$t")
+		else
+			other_pass=$((other_pass + 1))
+		fi
+	done
+	tests=("${mine[@]}")
+	san_skip=()
 fi
 # Those beside others first, in name order, then those alone (a test the
 # sanitized pass skips is beside others: it does not run).
@@ -139,8 +170,8 @@ fi
 # sanitized pass skips tests by a line coverage (san-skip.txt) measured
 # with every test building from nothing, which a seed would change
 # (remeasure with `make san-cover` before seeding it).  CLI_SEED=0 seeds
-# nothing.
-if [[ $EVIDENT != */build-san/* ]] && [ "${CLI_SEED:-1}" != 0 ] && [ -z "${CLI_SEED_CACHE:-}" ]; then
+# nothing, nor does a pass with no test to run (CLI_ONCE).
+if [[ $EVIDENT != */build-san/* ]] && [ "${CLI_SEED:-1}" != 0 ] && [ -z "${CLI_SEED_CACHE:-}" ] && [ ${#tests[@]} -gt 0 ]; then
 	seed=$res/seed
 	if mkdir -p "$seed/repo/tests/fixtures/host" "$seed/repo/data" &&
 		cp -r "$REPO/kernels" "$REPO/problems" "$seed/repo/" &&
@@ -330,6 +361,7 @@ else
 fi
 
 [ $failn -gt 0 ] && echo "failed: ${failed[*]}"
+[ $other_pass -gt 0 ] && echo "($other_pass more run in the $([ -n "$sanitized" ] && echo plain || echo sanitized) pass only, counted there: CLI_ONCE)"
 [ -n "${TEST_COUNTS:-}" ] && echo "cli $pass $failn $skip" >>"$TEST_COUNTS"
 echo "cli: $pass passed, $failn failed, $skip skipped"
 [ $failn -eq 0 ]

@@ -11,7 +11,9 @@
 #                               cannot run here.
 #   slurm_once                  skip in the sanitized pass of `make test`: for
 #                               tests of Slurm itself, that run no evident
-#                               code (call it before slurm_up)
+#                               code (call it before slurm_up, on a line of
+#                               its own: lib.sh's plain_pass_only, which
+#                               tests/cli/run.sh looks for, as this name too)
 #   slurm_down                  stop it now (scripts/slurm/stop); idempotent
 #   slurm_submit ARGS...        sbatch --parsable ARGS; prints the job id,
 #                               fails the test if sbatch does
@@ -50,9 +52,7 @@ slurm_up() {
 	export SLURM_CONF SLURM_NODE SLURM_DIR
 }
 
-slurm_once() {
-	case "${EVIDENT:-}" in *build-san*) skip "runs once, in the plain (not sanitized) pass: it tests Slurm, not evident" ;; esac
-}
+slurm_once() { plain_pass_only "it tests Slurm, not evident"; }
 
 slurm_down() {
 	[ -n "${SLURM_DIR:-}" ] && [ -d "$SLURM_DIR" ] && "$REPO/scripts/slurm/stop" "$SLURM_DIR"

@@ -28,7 +28,7 @@
 # of twelve.
 . "$REPO/tests/cli/lib.sh"
 [ -z "${EVIDENT_QUICKSTART_INNER:-}" ] || skip "inside the quick-start test's own 'make test'"
-case "$EVIDENT" in *build-san*) skip "runs once, in the plain (not sanitized) pass";; esac
+plain_pass_only "it builds and tests its own clone (README's Quick start), never \$EVIDENT"
 git -C "$REPO" rev-parse -q --verify HEAD >/dev/null || skip "REPO is not a git checkout"
 # the commands README's Quick start shows, in its order
 steps=$(sed -n '/^## Quick start/,/^## /p' "$REPO/README.md" | sed -n '/^```/,/^```/p' | grep '^make ' | sed 's/ *#.*//')
@@ -53,7 +53,7 @@ for round in 1 2; do
 		echo "== round $round: ${argv[*]}"
 		# as typed in a fresh shell: none of this make test's settings
 		env -u EVIDENT -u EVIDENT_STORE -u TEST_TMP -u CLI_LOCK -u CLI_JOBS -u CLI_ORDER -u UNIT_JOBS \
-			-u TEST_COUNTS -u TEST_TIMES -u CLI_SIDE_DONE -u CLI_ALONE_GO -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+			-u TEST_COUNTS -u TEST_TIMES -u CLI_SIDE_DONE -u CLI_ALONE_GO -u CLI_ONCE -u CLI_BOTH -u SAN_CLI_ALL -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 			EVIDENT_QUICKSTART_INNER=1 "${argv[@]}" > "$TEST_TMP/log" 2>&1 ||
 			{ inner_failure "$TEST_TMP/log"; fail "round $round: '$cmd' failed"; }
 		if [ $round = 2 ] && [ "$cmd" = "make exp/cpu-demo" ]; then

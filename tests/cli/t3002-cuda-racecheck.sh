@@ -2,6 +2,7 @@
 # which races on shared memory is ok by its correctness checks, and its
 # record carries a failed racecheck verdict; the control's verdicts pass
 . "$REPO/tests/cli/lib.sh"
+plain_pass "a GPU test: the plain build is what a GPU host runs, and its timings are judged without ASan's overhead"
 runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples read as escaped or late work"
 need_gpu
 [ -f "$REPO/tests/fixtures/cuda/smem_race.cu" ] || skip "tests/fixtures/cuda/ fault fixtures are not in this tree"

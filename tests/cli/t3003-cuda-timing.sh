@@ -2,6 +2,7 @@
 # launches records its method (its clock, hot cache, adaptive, graph, batch
 # 10, the stdrel reached), the event clock beside it, and at least 10 samples
 . "$REPO/tests/cli/lib.sh"
+plain_pass "a GPU test: the plain build is what a GPU host runs, and its timings are judged without ASan's overhead"
 runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples read as escaped or late work"
 need_gpu
 [ -f "$REPO/tests/fixtures/cuda/correct.cu" ] || skip "tests/fixtures/cuda/ fault fixtures are not in this tree"

@@ -1,6 +1,7 @@
 # t3004 - on a GPU: the fp32 GPU reference (cuBLAS, no TF32) is itself checked
 # against the float64 CPU reference at a small shape, and the record says so
 . "$REPO/tests/cli/lib.sh"
+plain_pass "a GPU test: the plain build is what a GPU host runs, and its timings are judged without ASan's overhead"
 runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples read as escaped or late work"
 need_gpu
 mkrepo git

@@ -9,6 +9,7 @@
 # (rt25_cupti_steal.cu) keeps no way off the kernel clock: its hidden rows
 # are escaped_work, its honest twin ok on the kernel clock
 . "$REPO/tests/cli/lib.sh"
+plain_pass "a GPU test: the plain build is what a GPU host runs, and its timings are judged without ASan's overhead"
 runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples read as escaped or late work"
 need_gpu
 mkrepo git

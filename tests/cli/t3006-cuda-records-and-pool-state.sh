@@ -8,6 +8,7 @@
 # and binds its one GPU's node: NVML did not survive the slot's fork, and
 # every pool record on an H200 pair had gpu_state null and every node bound
 . "$REPO/tests/cli/lib.sh"
+plain_pass "a GPU test: the plain build is what a GPU host runs, and its timings are judged without ASan's overhead"
 runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples read as escaped or late work"
 need_gpu
 mkrepo git

@@ -11,6 +11,7 @@
 # (bound into the box until 79cf5da3: 39.9 to 189.9 us, h200-redteam32-
 # 20261130.txt), against its own /proc now.
 . "$REPO/tests/cli/lib.sh"
+plain_pass "a GPU test: the plain build is what a GPU host runs, and its timings are judged without ASan's overhead"
 runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples move its medians"
 need_gpu
 mkrepo git

@@ -12,6 +12,7 @@
 # honest baseline and tailspin (40 us of spin after its output, which the
 # window charges) stay ok.
 . "$REPO/tests/cli/lib.sh"
+plain_pass "a GPU test: the plain build is what a GPU host runs, and its timings are judged without ASan's overhead"
 runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples move its medians"
 need_gpu
 mkrepo git

@@ -5,7 +5,7 @@
 # and holds every paragraph of `evident help` and of each `evident help
 # COMMAND`, word for word; make uninstall leaves no file behind
 . "$REPO/tests/cli/lib.sh"
-case "$EVIDENT" in *build-san*) skip "runs once, in the plain (not sanitized) pass" ;; esac
+plain_pass_only "it installs the plain build (make install) and checks it against the plain runner"
 command -v make >/dev/null || skip "make is not installed"
 D=$TEST_TMP/dest P=/opt/evident
 expect_exit 0 make -C "$REPO" --no-print-directory install DESTDIR="$D" PREFIX="$P"
