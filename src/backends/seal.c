@@ -47,6 +47,7 @@ void seal_plan_release(struct seal_plan *p)
 	free(p->names);
 	free(p->steps);
 	free(p->scratch);
+	free(p->scratch_at);
 	free(p->arena);
 	free(p->kernel_name);
 	free(p->compiled_params);
@@ -296,6 +297,36 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 	}
 	out->plan.n_scratch = (int)nsc;
 	out->plan.scratch_bytes = out->scratch;
+	/* where the scratch buffers lay in the planner (optional): inside a
+	 * span of at most SEAL_SCRATCH_SPAN_MAX bytes and twice their sizes,
+	 * none overlapping another (the worker allocates the span as one
+	 * block) */
+	json_t *sat = json_object_get(j, "scratch_at");
+	if (sat && !json_is_null(sat)) {
+		if (!json_is_array(sat) || json_array_size(sat) != nsc)
+			BAD("the plan's scratch_at is not a list of %zu offsets", nsc);
+		out->scratch_at = xcalloc(nsc ? nsc : 1, sizeof(size_t));
+		unsigned long long span = 0;
+		for (size_t k = 0; k < nsc; k++) {
+			unsigned long long at;
+			if (get_uint(json_array_get(sat, k), SEAL_SCRATCH_SPAN_MAX, &at) ||
+			    at + out->scratch[k] > SEAL_SCRATCH_SPAN_MAX)
+				BAD("scratch buffer %zu lies past %llu bytes of the plan's scratch span", k,
+				    (unsigned long long)SEAL_SCRATCH_SPAN_MAX);
+			out->scratch_at[k] = (size_t)at;
+			if (at + out->scratch[k] > span)
+				span = at + out->scratch[k];
+		}
+		if (span > 2 * total_scratch + (64ull << 20))
+			BAD("the plan's scratch span (%llu bytes) is more than twice its buffers (%llu bytes) and 64 MiB",
+			    span, total_scratch);
+		for (size_t k = 0; k < nsc; k++)
+			for (size_t m = k + 1; m < nsc; m++)
+				if (out->scratch_at[k] < out->scratch_at[m] + out->scratch[m] &&
+				    out->scratch_at[m] < out->scratch_at[k] + out->scratch[k])
+					BAD("scratch buffers %zu and %zu overlap in the plan's layout", k, m);
+		out->plan.scratch_at = out->scratch_at;
+	}
 	/* the module globals, before the steps: a parameter may point into
 	 * one; the step each names is checked after the steps */
 	char *gbad = parse_globals(json_object_get(j, "globals"), out);

@@ -25,6 +25,7 @@ struct seal_plan {
 	struct evc_plan plan;
 	struct evc_step *steps;
 	size_t *scratch;
+	size_t *scratch_at; /* NULL: the plan keeps no layout */
 	void *arena;    /* args, offsets and relocations of every step */
 	char **names;
 	char *kernel_name, *compiled_params, *problem;

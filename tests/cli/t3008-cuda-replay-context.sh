@@ -8,7 +8,11 @@
 # (1daa04a7, on an H200: data/gpu-evidence/h200-redteam34-20261130.txt),
 # the replay handed the planner's texture handle to a context that has no
 # such object (wrong_output), ran device malloc under the default 8 MiB
-# heap (crashed), and passed the planner's address for X - 64 (crashed).  The
+# heap (crashed), and passed the planner's address for X - 64 (crashed).
+# And endptr, whose [begin, end) weight table ends where init()'s next
+# allocation starts, is ok: the replay keeps the planner's layout of the
+# kernel's own allocations (before, the end pointer was relocated as the
+# next allocation, which the worker had put elsewhere: wrong_output).  The
 # honest baseline and tailspin (40 us of spin after its output, which the
 # window charges) stay ok.
 . "$REPO/tests/cli/lib.sh"
@@ -16,12 +20,13 @@ plain_pass "a GPU test: the plain build is what a GPU host runs, and its timings
 runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples move its medians"
 need_gpu
 mkrepo git
-"$EVIDENT" run --no-progress --repeats 1 --only texobj --only heap --only biased --only tailspin \
+"$EVIDENT" run --no-progress --repeats 1 --only texobj --only heap --only biased --only endptr --only tailspin \
 	tests/fixtures/specs/cuda-redteam34.yaml >run.txt 2>&1
 rc=$?
 [ $rc = 0 ] || [ $rc = 5 ] || { cat run.txt; fail "the run failed (exit $rc)"; }
 grep -qE "^honest +ok " run.txt || { cat run.txt; fail "the honest baseline is not ok"; }
 grep -qE "^tailspin +ok " run.txt || { cat run.txt; fail "tailspin is not ok"; }
+grep -qE "^endptr +ok " run.txt || { cat run.txt; fail "endptr is not ok (the scratch layout was not kept)"; }
 grep -qE "^texobj +launch_failed " run.txt || { cat run.txt; fail "texobj was not refused"; }
 grep -qE "^heap +launch_failed " run.txt || { cat run.txt; fail "heap was not refused"; }
 grep -qE "^biased +launch_failed " run.txt || { cat run.txt; fail "biased was not refused"; }

@@ -156,6 +156,43 @@ static void test_plan_scratch_init(void **state)
 	free(hex);
 }
 
+#define SLAYOUT(at)                                                                                       \
+	"{\"version\": 1, \"scratch\": [4096, 64], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], "        \
+	"\"value\": 0, \"elem\": 4, \"width\": 1, \"height\": 1, \"pitch\": 0}], \"scratch_at\": " at "}"
+
+/* where the scratch buffers lay in the planner (red team 34's endptr: an
+ * end pointer of one buffer that was the next one's start): kept when no
+ * two overlap and the span is bounded; none is the layout of old plans */
+static void test_plan_scratch_layout(void **state)
+{
+	(void)state;
+	struct seal_plan sp;
+	char *why = NULL;
+	assert_int_equal(parse(SLAYOUT("[0, 4096]"), &sp, &why), 0);
+	assert_non_null(sp.plan.scratch_at);
+	assert_int_equal(sp.plan.scratch_at[1], 4096);
+	seal_plan_release(&sp);
+	assert_int_equal(parse(SLAYOUT("[4160, 0]"), &sp, &why), 0);
+	seal_plan_release(&sp);
+	assert_int_equal(parse(SLAYOUT("null"), &sp, &why), 0);
+	assert_null(sp.plan.scratch_at);
+	seal_plan_release(&sp);
+	static const char *bad[] = {
+		SLAYOUT("[0, 4000]"),          /* the second inside the first */
+		SLAYOUT("[0]"),                /* not one offset a buffer */
+		SLAYOUT("[0, 1099511627776]"), /* a span far past the buffers */
+		SLAYOUT("[0, -64]"),           /* not an offset */
+		SLAYOUT("{\"0\": 1}"),         /* not a list */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (parse(bad[i], &sp, &why) != -1)
+			print_error("scratch_at %zu was accepted: %s\n", i, bad[i]);
+		assert_non_null(why);
+		free(why);
+		why = NULL;
+	}
+}
+
 #define SRELOC(relocs)                                                                                    \
 	"{\"version\": 1, \"scratch\": [4096, 64], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], "        \
 	"\"value\": 0, \"elem\": 4, \"width\": 1, \"height\": 1, \"pitch\": 0}], \"scratch_init\": [], "           \
@@ -902,6 +939,7 @@ int main(void)
 		cmocka_unit_test(test_plan_accepted),
 		cmocka_unit_test(test_plan_refused),
 		cmocka_unit_test(test_plan_scratch_init),
+		cmocka_unit_test(test_plan_scratch_layout),
 		cmocka_unit_test(test_plan_scratch_relocs),
 		cmocka_unit_test(test_plan_globals),
 		cmocka_unit_test(test_fatbin_globals),

@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define EVC_API_VERSION 7
+#define EVC_API_VERSION 8
 #define EVC_API_SYMBOL "evident_cuda_api"
 
 /* What the harness read off the device (cudaGetDeviceProperties etc.). */
@@ -331,6 +331,8 @@ enum evc_step_kind { EVC_STEP_KERNEL = 1, EVC_STEP_MEMSET = 2, EVC_STEP_COPY = 3
 #define EVC_BUF_GLOBAL 32  /* scratch ids end below it (EVC_PLAN_MAX_SCRATCH) */
 #define EVC_PLAN_MAX_STEPS 256
 #define EVC_PLAN_MAX_SCRATCH 16
+/* the span a plan's scratch layout may cover (scratch_at) */
+#define SEAL_SCRATCH_SPAN_MAX (1ull << 36)
 #define EVC_PLAN_MAX_PARAMS 128
 #define EVC_PLAN_MAX_ARGS 32768   /* bytes of one kernel's parameters (CUDA's limit is 32764) */
 #define EVC_PLAN_MAX_INIT (256 * 1024) /* bytes of scratch contents one plan may carry */
@@ -429,6 +431,13 @@ struct evc_plan {
 	const struct evc_init *ginits;
 	int n_grelocs;
 	const struct evc_sreloc *grelocs;
+	/* an addition (version 8): where each scratch buffer lay in the
+	 * planner, in bytes from the lowest (NULL: apart); plan_load then
+	 * allocates one block of the span and places each buffer at its
+	 * offset, so that an address one past the end of one buffer that was
+	 * the start of the next stays both (red team 34's endptr: a [begin,
+	 * end) pointer pair read the next allocation as its end) */
+	const size_t *scratch_at;
 };
 
 struct evc_ctx;

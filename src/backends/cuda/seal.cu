@@ -857,6 +857,25 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	for (const kbuf &b : bufs)
 		if (b.id >= EVC_BUF_SCRATCH && b.id < EVC_BUF_GLOBAL)
 			appendf(js, "%s%zu", ns++ ? ", " : "", b.bytes);
+	/* where they lay (from the lowest), when the span is no more than
+	 * twice their sizes and 64 MiB: the worker keeps that layout */
+	{
+		CUdeviceptr lo = 0, hi = 0;
+		unsigned long long total = 0;
+		for (const kbuf &b : bufs)
+			if (b.id >= EVC_BUF_SCRATCH && b.id < EVC_BUF_GLOBAL) {
+				lo = !lo || b.base < lo ? b.base : lo;
+				hi = b.base + b.bytes > hi ? b.base + b.bytes : hi;
+				total += b.bytes;
+			}
+		if (ns > 1 && hi - lo <= 2 * total + (64ull << 20) && hi - lo <= SEAL_SCRATCH_SPAN_MAX) {
+			js += "], \"scratch_at\": [";
+			int na = 0;
+			for (const kbuf &b : bufs)
+				if (b.id >= EVC_BUF_SCRATCH && b.id < EVC_BUF_GLOBAL)
+					appendf(js, "%s%llu", na++ ? ", " : "", (unsigned long long)(b.base - lo));
+		}
+	}
 	js += "], \"scratch_init\": [";
 	js += sc.js;
 	js += "], \"scratch_relocs\": [";
@@ -895,6 +914,7 @@ static struct {
 	std::vector<rstep> steps;
 	std::vector<CUdeviceptr> scratch;
 	std::vector<size_t> scratch_bytes;
+	CUdeviceptr scratch_block; /* the one allocation of a plan's scratch layout, or 0 */
 	std::vector<CUmodule> mods;
 	std::vector<CUdeviceptr> gptr; /* the plan's module globals, in this worker's modules */
 	std::vector<size_t> gbytes;
@@ -1009,9 +1029,13 @@ static int replay(struct ev_launch *l)
 
 void seal_unload(void)
 {
-	for (CUdeviceptr p : R.scratch)
-		if (p)
-			cuMemFree(p);
+	if (R.scratch_block)
+		cuMemFree(R.scratch_block);
+	else
+		for (CUdeviceptr p : R.scratch)
+			if (p)
+				cuMemFree(p);
+	R.scratch_block = 0;
 	for (CUmodule m : R.mods)
 		cuModuleUnload(m);
 	R.steps.clear();
@@ -1053,13 +1077,27 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 			 n_images ? load_errs.c_str() : "it has no .nv_fatbin images");
 		return -1;
 	}
-	for (int k = 0; k < plan->n_scratch; k++) {
-		CUdeviceptr p = 0;
-		CUCK(cuMemAlloc(&p, plan->scratch_bytes[k] ? plan->scratch_bytes[k] : 1), "cuMemAlloc scratch");
-		R.scratch.push_back(p);
-		R.scratch_bytes.push_back(plan->scratch_bytes[k]);
-		CUCK(cuMemsetD8(p, 0, plan->scratch_bytes[k]), "cuMemsetD8 scratch");
-	}
+	if (plan->scratch_at && plan->n_scratch > 0) {
+		/* the planner's layout (the parent checked it: no overlap, a
+		 * bounded span) in one block */
+		size_t span = 1;
+		for (int k = 0; k < plan->n_scratch; k++)
+			if (plan->scratch_at[k] + plan->scratch_bytes[k] > span)
+				span = plan->scratch_at[k] + plan->scratch_bytes[k];
+		CUCK(cuMemAlloc(&R.scratch_block, span), "cuMemAlloc scratch");
+		CUCK(cuMemsetD8(R.scratch_block, 0, span), "cuMemsetD8 scratch");
+		for (int k = 0; k < plan->n_scratch; k++) {
+			R.scratch.push_back(R.scratch_block + plan->scratch_at[k]);
+			R.scratch_bytes.push_back(plan->scratch_bytes[k]);
+		}
+	} else
+		for (int k = 0; k < plan->n_scratch; k++) {
+			CUdeviceptr p = 0;
+			CUCK(cuMemAlloc(&p, plan->scratch_bytes[k] ? plan->scratch_bytes[k] : 1), "cuMemAlloc scratch");
+			R.scratch.push_back(p);
+			R.scratch_bytes.push_back(plan->scratch_bytes[k]);
+			CUCK(cuMemsetD8(p, 0, plan->scratch_bytes[k]), "cuMemsetD8 scratch");
+		}
 	for (int i = 0; i < plan->n_steps; i++) {
 		rstep r;
 		r.s = plan->steps[i];
