@@ -297,6 +297,14 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 	}
 	out->plan.n_scratch = (int)nsc;
 	out->plan.scratch_bytes = out->scratch;
+	/* the per-thread stack the planner's context had (optional) */
+	json_t *stk = json_object_get(j, "stack_bytes");
+	if (stk) {
+		unsigned long long sb;
+		if (get_uint(stk, SEAL_STACK_MAX, &sb))
+			BAD("the plan's stack_bytes is no size up to %llu bytes a thread", (unsigned long long)SEAL_STACK_MAX);
+		out->plan.stack_bytes = (size_t)sb;
+	}
 	/* where the scratch buffers lay in the planner (optional): inside a
 	 * span of at most SEAL_SCRATCH_SPAN_MAX bytes and twice their sizes,
 	 * none overlapping another (the worker allocates the span as one

@@ -176,7 +176,16 @@ static void test_plan_scratch_layout(void **state)
 	seal_plan_release(&sp);
 	assert_int_equal(parse(SLAYOUT("null"), &sp, &why), 0);
 	assert_null(sp.plan.scratch_at);
+	assert_int_equal(sp.plan.stack_bytes, 0);
 	seal_plan_release(&sp);
+	/* the planner's raised stack, carried (red team 35's stack); bounded */
+	assert_int_equal(parse(SLAYOUT("null, \"stack_bytes\": 16384"), &sp, &why), 0);
+	assert_int_equal(sp.plan.stack_bytes, 16384);
+	seal_plan_release(&sp);
+	assert_int_equal(parse(SLAYOUT("null, \"stack_bytes\": 1073741824"), &sp, &why), -1);
+	assert_non_null(strstr(why, "stack_bytes"));
+	free(why);
+	why = NULL;
 	static const char *bad[] = {
 		SLAYOUT("[0, 4000]"),          /* the second inside the first */
 		SLAYOUT("[0]"),                /* not one offset a buffer */

@@ -333,6 +333,8 @@ enum evc_step_kind { EVC_STEP_KERNEL = 1, EVC_STEP_MEMSET = 2, EVC_STEP_COPY = 3
 #define EVC_PLAN_MAX_SCRATCH 16
 /* the span a plan's scratch layout may cover (scratch_at) */
 #define SEAL_SCRATCH_SPAN_MAX (1ull << 36)
+/* the per-thread stack a plan may ask for (stack_bytes) */
+#define SEAL_STACK_MAX (1ull << 20)
 #define EVC_PLAN_MAX_PARAMS 128
 #define EVC_PLAN_MAX_ARGS 32768   /* bytes of one kernel's parameters (CUDA's limit is 32764) */
 #define EVC_PLAN_MAX_INIT (256 * 1024) /* bytes of scratch contents one plan may carry */
@@ -438,6 +440,10 @@ struct evc_plan {
 	 * the start of the next stays both (red team 34's endptr: a [begin,
 	 * end) pointer pair read the next allocation as its end) */
 	const size_t *scratch_at;
+	/* an addition (version 8): the per-thread stack the planner's context
+	 * had after the capture, when more than before init() (0: the
+	 * default); plan_load sets it (red team 35's stack) */
+	size_t stack_bytes;
 };
 
 struct evc_ctx;

@@ -246,7 +246,7 @@ static const struct {
 	{ CU_LIMIT_PERSISTING_L2_CACHE_SIZE, "persisting L2 size (cudaLimitPersistingL2CacheSize)" },
 };
 #define SEAL_N_LIMITS (sizeof(seal_limits) / sizeof(seal_limits[0]))
-static size_t limits_before[SEAL_N_LIMITS];
+static size_t limits_before[SEAL_N_LIMITS], stack_before;
 static int limits_noted;
 
 void seal_note_limits(void)
@@ -254,7 +254,43 @@ void seal_note_limits(void)
 	for (size_t i = 0; i < SEAL_N_LIMITS; i++)
 		if (cuCtxGetLimit(&limits_before[i], seal_limits[i].limit) != CUDA_SUCCESS)
 			limits_before[i] = (size_t)-1;
+	if (cuCtxGetLimit(&stack_before, CU_LIMIT_STACK_SIZE) != CUDA_SUCCESS)
+		stack_before = 0;
 	limits_noted = 1;
+}
+
+/* The per-thread stack the planner's context has now, when more than
+ * before init() (raised by init(), launch(), or the driver for a launch
+ * of init()'s): the replay sets it too (red team 35's stack, a recursion
+ * 64 deep in 11 KiB a thread, would have run under the default 1 KiB);
+ * 0 when not raised. */
+static size_t stack_raised(void)
+{
+	size_t now = 0;
+	if (!limits_noted || cuCtxGetLimit(&now, CU_LIMIT_STACK_SIZE) != CUDA_SUCCESS || now <= stack_before)
+		return 0;
+	return now;
+}
+
+/*
+ * Texture and surface objects of the planner's context, found by their
+ * handles (small numbers the driver hands out): a replay in a fresh
+ * context has none, whatever word carries a handle (a 32-bit parameter, a
+ * field at any offset: red team 35's tex32 passed its handle as an
+ * unsigned int, which no 8-byte word held).  The first live handle up to
+ * SEAL_HANDLE_SCAN, and its kind; NULL when none.
+ */
+#define SEAL_HANDLE_SCAN 4096
+static const char *any_live_handle(unsigned long long *h)
+{
+	for (unsigned long long v = 1; v <= SEAL_HANDLE_SCAN; v++) {
+		const char *k = live_handle(v);
+		if (k) {
+			*h = v;
+			return k;
+		}
+	}
+	return NULL;
 }
 
 static int limits_unchanged(char *err, size_t errlen)
@@ -264,8 +300,9 @@ static int limits_unchanged(char *err, size_t errlen)
 		if (limits_before[i] == (size_t)-1 || cuCtxGetLimit(&now, seal_limits[i].limit) != CUDA_SUCCESS)
 			continue;
 		if (now != limits_before[i])
-			return fail(err, errlen, "init() set the context's %s to %zu (it was %zu): a sealed replay "
-						 "runs with the context's defaults: run the variant with trust: host",
+			return fail(err, errlen, "init() or launch() set the context's %s to %zu (it was %zu): a "
+						 "sealed replay runs with the context's defaults: run the variant with "
+						 "trust: host",
 				    seal_limits[i].name, now, limits_before[i]);
 	}
 	return 0;
@@ -535,6 +572,21 @@ static int classify_word(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, u
 		}
 	unsigned type = 0;
 	if (cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, v) != CUDA_SUCCESS) {
+		/* one past the end of a buffer (in no allocation), as classify
+		 * takes it in parameters (red team 35's endscr: a [begin, end)
+		 * pair init() left, its end carried as the planner's address) */
+		for (const kbuf &b : bufs)
+			if (v == b.base + b.bytes) {
+				if (b.id < EVC_BUF_SCRATCH)
+					return fail(err, errlen, "init() left a pointer to the end of the launch's %s "
+								 "(0x%llx) in device memory the launch reads; the "
+								 "replay's tensors move every sample: run the variant "
+								 "with trust: host",
+						    b.id < EVC_BUF_OUT ? "input" : "output", (unsigned long long)v);
+				*id = b.id;
+				*off = b.bytes;
+				return 1;
+			}
 		const char *h = live_handle(v);
 		if (h)
 			return fail(err, errlen, "init() left %s (0x%llx) in device memory the launch reads: a "
@@ -842,6 +894,12 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 					 "of its own is not captured)");
 	if (limits_unchanged(err, errlen))
 		return -1;
+	unsigned long long handle = 0;
+	const char *hk = any_live_handle(&handle);
+	if (hk)
+		return fail(err, errlen, "the kernel's init() or launch() made %s (handle 0x%llx): a sealed replay "
+					 "runs in a fresh context, which has none: run the variant with trust: host",
+			    hk, handle);
 	/* first what init() left (it may add scratch buffers), then their sizes */
 	contents_out sc, gl;
 	sc.nr = sc.nrel = gl.nr = gl.nrel = 0;
@@ -886,7 +944,11 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	js += gl.js;
 	js += "], \"global_relocs\": [";
 	js += gl.relocs;
-	js += "], \"kernel\": ";
+	js += "]";
+	size_t stack = stack_raised();
+	if (stack)
+		appendf(js, ", \"stack_bytes\": %zu", stack);
+	js += ", \"kernel\": ";
 	append_str(js, desc->name ? desc->name : "");
 	js += ", \"compiled_params\": ";
 	append_str(js, desc->compiled_params ? desc->compiled_params : "");
@@ -1077,6 +1139,8 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 			 n_images ? load_errs.c_str() : "it has no .nv_fatbin images");
 		return -1;
 	}
+	if (plan->stack_bytes)
+		CUCK(cuCtxSetLimit(CU_LIMIT_STACK_SIZE, plan->stack_bytes), "cuCtxSetLimit stack");
 	if (plan->scratch_at && plan->n_scratch > 0) {
 		/* the planner's layout (the parent checked it: no overlap, a
 		 * bounded span) in one block */
