@@ -846,6 +846,17 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 					 "stream); run the variant with trust: host",
 			    cudaGetErrorName(why), cudaGetErrorString(why));
 	}
+	/* before any word is read: a live handle found here is named as what
+	 * it is, not as whichever word happens to hold its number (red team
+	 * 35's incx: a stride of 1 was reported as the texture's handle) */
+	unsigned long long handle = 0;
+	const char *hk = any_live_handle(&handle);
+	if (hk) {
+		cudaGraphDestroy(graph);
+		return fail(err, errlen, "the kernel's init() or launch() made %s (handle 0x%llx): a sealed replay "
+					 "runs in a fresh context, which has none: run the variant with trust: host",
+			    hk, handle);
+	}
 	std::vector<CUgraphNode> order;
 	std::vector<int> prog_pred;
 	std::string js = "{\"version\": 1, \"steps\": [", globals_js;
@@ -894,12 +905,6 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 					 "of its own is not captured)");
 	if (limits_unchanged(err, errlen))
 		return -1;
-	unsigned long long handle = 0;
-	const char *hk = any_live_handle(&handle);
-	if (hk)
-		return fail(err, errlen, "the kernel's init() or launch() made %s (handle 0x%llx): a sealed replay "
-					 "runs in a fresh context, which has none: run the variant with trust: host",
-			    hk, handle);
 	/* first what init() left (it may add scratch buffers), then their sizes */
 	contents_out sc, gl;
 	sc.nr = sc.nrel = gl.nr = gl.nrel = 0;
