@@ -753,7 +753,20 @@ static int plan_phase(struct cw *w)
 		proto_w_failure("crashed", "plan", "the harness wrote a plan that is not JSON", "plan");
 		return 1;
 	}
-	proto_w_send("plan", json_pack("{s:o}", "plan", pj));
+	json_t *msg = json_pack("{s:o}", "plan", pj);
+	size_t line = proto_w_line_bytes("plan", msg);
+	if (!line || line > PROTO_LINE_MAX) {
+		char why[256];
+		snprintf(why, sizeof(why),
+			 "the plan is %zu bytes, over the %u a message may carry: what init() left in the "
+			 "launch's memory and globals, or its parameters, are too large for a sealed replay: run the "
+			 "variant with trust: host",
+			 line, PROTO_LINE_MAX);
+		json_decref(msg);
+		proto_w_failure("launch_failed", "sealed", why, "plan");
+		return 1;
+	}
+	proto_w_send("plan", msg);
 	return 0;
 }
 

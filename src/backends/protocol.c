@@ -30,6 +30,19 @@ int proto_w_open(void)
 	return 0;
 }
 
+size_t proto_w_line_bytes(const char *name, json_t *msg)
+{
+	json_t *m = json_copy(msg);
+	if (!m)
+		return 0;
+	json_object_set_new(m, "msg", json_string(name));
+	char *s = json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+	json_decref(m);
+	size_t n = s ? strlen(s) + 1 : 0;
+	free(s);
+	return n;
+}
+
 void proto_w_send(const char *name, json_t *msg)
 {
 	if (!msg)
@@ -729,7 +742,7 @@ int proto_feed(struct proto *p, const char *buf, size_t n, int reply_fd)
 		}
 		const char *nl = memchr(buf, '\n', n);
 		size_t k = nl ? (size_t)(nl - buf) : n;
-		if (p->line.len + k > (1u << 20))
+		if (p->line.len + k > PROTO_LINE_MAX)
 			return violate(p, "a message line longer than 1 MiB");
 		strbuf_add(&p->line, buf, k);
 		buf += k;

@@ -64,6 +64,14 @@
  * worker was not started by evident and prints why on stderr). */
 int proto_w_open(void);
 /* Send one message (steals msg; adds "msg": name). */
+/* The longest message line the parent takes (a longer one is a protocol
+ * violation): a worker that would send more refuses with a reason
+ * instead (a sealed plan at every limit of its contents is longer: red
+ * team 36's honest bigplan) */
+#define PROTO_LINE_MAX (1u << 20)
+/* The bytes of msg's line as proto_w_send would write it, newline included
+ * (0: it cannot be written); msg is the caller's still. */
+size_t proto_w_line_bytes(const char *name, json_t *msg);
 void proto_w_send(const char *name, json_t *msg);
 /* Send an output frame: header then the bytes. */
 void proto_w_output(const char *phase, long long index, const void *data, size_t bytes);

@@ -66,6 +66,41 @@ static void test_missing_kernel_clock_is_not_a_time(void **state)
 	close(fds[1]);
 }
 
+/* the line a worker would write is measured as written, and the parent
+ * takes a line of PROTO_LINE_MAX bytes but not one byte more (red team
+ * 36: an honest plan at its contents' limits was 1049178 bytes, a
+ * protocol_violation; the planner now refuses it with its size) */
+static void test_line_limit(void **state)
+{
+	(void)state;
+	json_t *m = json_pack("{s:s}", "plan", "x");
+	/* {"msg":"plan","plan":"x"} and the newline */
+	assert_int_equal(proto_w_line_bytes("plan", m), strlen("{\"msg\":\"plan\",\"plan\":\"x\"}") + 1);
+	assert_null(json_object_get(m, "msg")); /* the caller's object is left as it was */
+	json_decref(m);
+	for (int over = 0; over < 2; over++) {
+		int fds[2];
+		assert_int_equal(pipe(fds), 0);
+		struct proto p;
+		proto_init(&p);
+		size_t n = PROTO_LINE_MAX + over;
+		char *line = xmalloc(n + 1);
+		memset(line, ' ', n);
+		line[n] = '\n';
+		/* fed in pieces, as a pipe delivers it */
+		for (size_t at = 0; at <= n && !p.violation; at += 65536)
+			proto_feed(&p, line + at, at + 65536 <= n + 1 ? 65536 : n + 1 - at, fds[1]);
+		if (over)
+			assert_non_null(p.violation);
+		else
+			assert_true(!p.violation || !strstr(p.violation, "longer than 1 MiB"));
+		free(line);
+		proto_release(&p);
+		close(fds[0]);
+		close(fds[1]);
+	}
+}
+
 /* a fixed count is a bound: the parent draws its checks among the
  * samples it asked for, and a flood past them (red team sample_flood:
  * 2000 samples timed around nothing after 59 honest ones) is a violation */
@@ -471,6 +506,7 @@ int main(void)
 	assert_int_equal(PROTOCOL_VERSION, 4); /* the hello above speaks it */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missing_kernel_clock_is_not_a_time),
+		cmocka_unit_test(test_line_limit),
 		cmocka_unit_test(test_samples_past_the_count),
 		cmocka_unit_test(test_worker_text_escaped),
 		cmocka_unit_test(test_draw_unseen),
