@@ -31,5 +31,5 @@ grep -qE "^texobj +launch_failed " run.txt || { cat run.txt; fail "texobj was no
 grep -qE "^heap +launch_failed " run.txt || { cat run.txt; fail "heap was not refused"; }
 grep -qE "^biased +launch_failed " run.txt || { cat run.txt; fail "biased was not refused"; }
 grep -q "bytes before an input buffer" run.txt || { cat run.txt; fail "biased's reason does not say where its address lies"; }
-grep -q "texture object init() made" run.txt || { cat run.txt; fail "texobj's reason does not name the texture object"; }
+grep -q "made a texture object" run.txt || { cat run.txt; fail "texobj's reason does not name the texture object"; }
 grep -q "device malloc heap" run.txt || { cat run.txt; fail "heap's reason does not name the limit"; }
