@@ -1484,7 +1484,7 @@ static int slower_side_drifted(struct actx *a, const struct batch_record *eb, co
 			       const char *name, struct strbuf *msg)
 {
 	struct code_id id;
-	if (!row->have_stats || !isfinite(row->stats.median_ci[0]) || !code_identity(a->q, row, &id))
+	if (!row->have_stats || !isfinite(row->stats.median) || !code_identity(a->q, row, &id))
 		return 0;
 	double best = NAN;
 	const char *best_b = NULL;
@@ -1504,12 +1504,12 @@ static int slower_side_drifted(struct actx *a, const struct batch_record *eb, co
 			best_b = audit_id_or(b->run_id);
 		}
 	}
-	int drifted = code_speed_drifted(row->stats.median_ci[0], best);
+	int drifted = code_speed_drifted(row->stats.median, best);
 	if (drifted)
 		strbuf_addf(msg, "; but %s, the side it says is slower, ran %.2fx slower here than the fastest its code "
-				 "was recorded at in the store (batch %s: median %.4g us there, %.4g us here, CI from "
-				 "%.4g): a side slower than its own history makes the other faster only than that",
-			    name, row->stats.median / best, best_b, best, row->stats.median, row->stats.median_ci[0]);
+				 "was recorded at in the store (batch %s: median %.4g us there, %.4g us here): a side "
+				 "slower than its own history makes the other faster only than that",
+			    name, row->stats.median / best, best_b, best, row->stats.median);
 	return drifted;
 }
 

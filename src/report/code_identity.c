@@ -158,9 +158,9 @@ int code_same_built_timed(const struct code_id *x, const struct code_id *y)
 	return code_same_built(x, y) && same_timing(x, y);
 }
 
-int code_speed_drifted(double now_lo, double best_median)
+int code_speed_drifted(double now_median, double best_median)
 {
-	return isfinite(now_lo) && isfinite(best_median) && now_lo > best_median * CODE_DRIFT_MARGIN;
+	return isfinite(now_median) && isfinite(best_median) && now_median > best_median * CODE_DRIFT_MARGIN;
 }
 
 int code_same_program(const struct code_id *x, const struct code_id *y)

@@ -89,16 +89,20 @@ int code_same_built_timed(const struct code_id *x, const struct code_id *y);
  * rows code_same_built_timed finds in the store) by this factor: its speed
  * moved with its history, so a comparison against it says nothing about
  * the other side (eval's and a search's incumbent, the slower side of the
- * audit's faster and slower claims; red teams 51 and 59).  Against a
- * median, not the end of a CI: a fast batch with one slow process of
- * three has a CI up to the slow speed (red team 59).  Load moves an honest
- * kernel between batches: under make test's load on 2 CPUs (3.3 to 4.8)
- * an honest reference's CI low end stood up to 1.19x above its fastest
- * median (red team 59's evalhonest, 6 evals).
+ * audit's faster and slower claims; red teams 51 and 59).  Median against
+ * median, the estimate a speedup reports: the end of a CI is a number the
+ * kernel shapes (red team 59: a fast batch with one slow process of three
+ * has a CI up to the slow speed; red team 60: a reference slow 3x in 54%
+ * of its launches and 1.05x in the rest had a CI low end under the margin
+ * while every repeat's median was 3x, and eval promoted 24 of 54 copies
+ * of its fast path).  Load moves an honest kernel between batches: under
+ * make test's load on 2 CPUs an honest reference stood up to 1.19x above
+ * its fastest median (red team 59's evalhonest), and this VM's speed
+ * states 2x apart held 4 of 16 honest ~1.5x verdicts (red team 60).
  */
 #define CODE_DRIFT_MARGIN 1.25
-/* 1 when a median CI whose low end is now_lo lies above best_median by
- * more than CODE_DRIFT_MARGIN; 0 when either is unknown (NAN) */
-int code_speed_drifted(double now_lo, double best_median);
+/* 1 when now_median lies above best_median by more than
+ * CODE_DRIFT_MARGIN; 0 when either is unknown (NAN) */
+int code_speed_drifted(double now_median, double best_median);
 
 #endif

@@ -912,7 +912,7 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 		w->ref_median = rr_row->median;
 		snprintf(w->ref_best_batch, sizeof(w->ref_best_batch), "%s",
 			 best_b->batch_id ? best_b->batch_id : best_b->run_id);
-		w->ref_drifted = search_incumbent_drifted(rr_row->median_ci[0], best->median);
+		w->ref_drifted = search_incumbent_drifted(rr_row->median, best->median);
 	}
 	for (size_t i = p->n; i-- > 0;) {
 		const struct pool_batch *e = &p->b[i];

@@ -155,7 +155,7 @@ struct eval_pooled {
 	struct strbuf others;    /* up to 6 of the others' verdicts when not faster: "VERDICT (BATCH)" */
 	/* the reference's code at its fastest elsewhere in the store
 	 * (eval_fastest_elsewhere: NAN, none), its median in this batch, and
-	 * whether this one's median CI lies above that median by the margin
+	 * whether this one's median lies above that median by the margin
 	 * (search_incumbent_drifted): a drifted reference promotes nothing */
 	double ref_best_median, ref_median;
 	char ref_best_batch[96];

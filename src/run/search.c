@@ -701,9 +701,9 @@ enum search_same search_same_code(const char *kernel_a, const char *binary_a, co
 	return SEARCH_OTHER_CODE;
 }
 
-int search_incumbent_drifted(double now_lo, double best_median)
+int search_incumbent_drifted(double now_median, double best_median)
 {
-	return code_speed_drifted(now_lo, best_median);
+	return code_speed_drifted(now_median, best_median);
 }
 
 int search_confirms(const char *incumbent_outcome, const char *challenger_outcome, const char *verdict,
@@ -995,7 +995,7 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 			unread = 1;
 		}
 		query_release(&q);
-		drifted = g->confirmed && search_incumbent_drifted(fst.now_lo, fst.best_median);
+		drifted = g->confirmed && search_incumbent_drifted(fst.now_median, fst.best_median);
 	}
 	if (drifted)
 		g->confirmed = 0;

@@ -145,11 +145,11 @@ int search_spec_text(const char *orig, const char *header, const char *baseline,
 		     struct strbuf *out, struct strbuf *why);
 
 /* An incumbent (a search's best going in, eval's reference) whose median
- * CI now lies above the fastest median its code was recorded at in the
- * store (eval_fastest_elsewhere) by CODE_DRIFT_MARGIN promotes nothing
+ * now lies above the fastest median its code was recorded at in the store
+ * (eval_fastest_elsewhere) by CODE_DRIFT_MARGIN promotes nothing
  * (report/code_identity.h code_speed_drifted; red team 51: a kernel that
  * counted its own runs in the host's page cache ran 8x slower after its
  * sixth).  0 when either is unknown (NAN). */
-int search_incumbent_drifted(double now_lo, double best_median);
+int search_incumbent_drifted(double now_median, double best_median);
 
 #endif /* EVIDENT_SEARCH_H */

@@ -379,6 +379,21 @@ static void test_pool_resubmissions(void **state)
 	strbuf_release(&d15.others);
 	strbuf_release(&d18.others);
 	query_release(&q);
+	/* red team 60: a reference slow in most of its launches and not in
+	 * the rest has a CI whose low end is under the margin (554.83 against
+	 * 1.25 x 445.69) while its median is 2x: the median decides */
+	assert_int_equal(store_open(&st, root, 1), 0);
+	put_pair(&st, 19, "c.c", csha, "cbin", "cneutral", "ok", "faster", 16384, 0, 0);
+	put_pair(&st, 20, "c.c", csha, "cbin", "cneutral", "ok", "faster", 16384, 0, 0);
+	store_release(&st);
+	set_ref_stats(root, "20260201T0000199Z-ev-19-batch", 445.69, 400.0, 500.0);
+	set_ref_stats(root, "20260201T0000209Z-ev-20-batch", 900.0, 554.83, 944.82);
+	assert_int_equal(query_open(&q, root), 0);
+	struct eval_pooled d20 = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000209Z-ev-20-batch", "c", "ref", &d20), 0);
+	assert_true(d20.ref_drifted);
+	strbuf_release(&d20.others);
+	query_release(&q);
 	const char *const rm[] = { "rm", "-rf", dir, NULL };
 	struct run_opts o = { .argv = rm };
 	struct run_result r;

@@ -190,7 +190,8 @@ static void test_incumbent_drift(void **state)
 	assert_true(search_incumbent_drifted(600.0, 80.0));  /* 75 us then, 630 now */
 	assert_false(search_incumbent_drifted(84.0, 80.0));  /* within the margin */
 	assert_false(search_incumbent_drifted(95.0, 80.0));  /* 1.19x: load on 2 CPUs (red team 59) */
-	assert_true(search_incumbent_drifted(627.0, 97.19)); /* red team 59: against the median, not a wide CI's end */
+	assert_true(search_incumbent_drifted(687.3, 97.19)); /* red team 59: against the median, not a wide CI's end */
+	assert_true(search_incumbent_drifted(900.0, 445.69)); /* red team 60: its CI's low end, 554.83, passed */
 	assert_false(search_incumbent_drifted(70.0, 80.0));  /* faster now */
 	assert_false(search_incumbent_drifted(NAN, 80.0));   /* unknown */
 	assert_false(search_incumbent_drifted(600.0, NAN));
