@@ -1471,10 +1471,11 @@ static int same_code_both_sides(struct actx *a, const struct batch_row *ra, cons
 
 /*
  * The side a faster or slower claim says is slower, against the fastest
- * its code was recorded at anywhere in the store (every ok row of the same
+ * its code was recorded at anywhere in the store (every row of the same
  * code timed the same way, code_same_built_timed, at the claim's problem
  * and shape on the same device, in any batch but this one, whatever its
- * role there): slower here by CODE_DRIFT_MARGIN, its speed moved with its
+ * role there, by its median or, a row not ok, its ok runs' (red team 61:
+ * a flaky fast publish hid its speed)): slower here by CODE_DRIFT_MARGIN, its speed moved with its
  * history, and the other side is faster only than that (red team 59: a
  * reference 8x slow after a wall-clock time, published fast; eval promoted
  * copies of its fast path and the audit supported "faster wf3 vs ref
@@ -1496,11 +1497,15 @@ static int slower_side_drifted(struct actx *a, const struct batch_record *eb, co
 		for (size_t k = 0; k < b->n_rows; k++) {
 			const struct batch_row *x = &b->rows[k];
 			struct code_id xid;
-			if (x->outcome != OUTCOME_OK || !x->have_stats || !isfinite(x->stats.median) ||
-			    !(isnan(best) || x->stats.median < best) || !code_identity(a->q, x, &xid) ||
-			    strcmp(xid.dev, id.dev) || !code_same_built_timed(&xid, &id))
+			if (!code_identity(a->q, x, &xid) || strcmp(xid.dev, id.dev) || !code_same_built_timed(&xid, &id))
 				continue;
-			best = x->stats.median;
+			/* what its timings say, whatever the row's outcome: a flaky
+			 * row's ok runs were timed (red team 61) */
+			double speed = x->outcome == OUTCOME_OK && x->have_stats ? x->stats.median
+										 : query_row_ok_runs_median(a->q, x);
+			if (!isfinite(speed) || !(isnan(best) || speed < best))
+				continue;
+			best = speed;
 			best_b = audit_id_or(b->run_id);
 		}
 	}

@@ -618,6 +618,8 @@ struct pool_row {
 	char *variant, *outcome_text, *verdict; /* verdict against the baseline, or NULL */
 	int have_stats;
 	double median, median_ci[2];  /* its two-level median and CI, us (have_stats) */
+	double speed;                 /* what its timings say, whatever its outcome: the median of an
+				       * ok row, else of its ok runs' medians (NAN: none) */
 };
 
 struct pool_batch {
@@ -736,8 +738,10 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 		r->median = x->stats.median;
 		r->median_ci[0] = x->stats.median_ci[0];
 		r->median_ci[1] = x->stats.median_ci[1];
+		r->speed = NAN;
 		if (!code_identity(q, x, &id))
 			continue;
+		r->speed = x->outcome == OUTCOME_OK && x->have_stats ? x->stats.median : query_row_ok_runs_median(q, x);
 		r->have_id = 1;
 		r->id = id;
 		r->id.bin = dup_or_null(id.bin);
@@ -805,9 +809,9 @@ static int pool_decides(const struct pool_batch *e, const struct code_id *ic, co
 	return !(neutral_only && *faster);
 }
 
-/* The ok row of row's code (eval_fastest_elsewhere's rule) with the lowest
- * median in p's batches other than eb, and its batch; *best NULL when
- * none. */
+/* The row of row's code (eval_fastest_elsewhere's rule) whose timings say
+ * it ran fastest (pool_row.speed) in p's batches other than eb, and its
+ * batch; *best NULL when none. */
 static void fastest_of(const struct eval_pool *p, const struct pool_batch *eb, const struct pool_row *row,
 		       const struct pool_row **best, const struct pool_batch **best_b)
 {
@@ -819,10 +823,10 @@ static void fastest_of(const struct eval_pool *p, const struct pool_batch *eb, c
 			continue;
 		for (size_t k = 0; k < e->n_rows; k++) {
 			const struct pool_row *x = &e->rows[k];
-			if (x->outcome != OUTCOME_OK || !x->have_id || !x->have_stats || !isfinite(x->median) ||
-			    strcmp(x->id.dev, row->id.dev) || !code_same_built_timed(&x->id, &row->id))
+			if (!x->have_id || !isfinite(x->speed) || strcmp(x->id.dev, row->id.dev) ||
+			    !code_same_built_timed(&x->id, &row->id))
 				continue;
-			if (!*best || x->median < (*best)->median) {
+			if (!*best || x->speed < (*best)->speed) {
 				*best = x;
 				*best_b = e;
 			}
@@ -867,7 +871,7 @@ int eval_fastest_elsewhere(struct query *q, struct eval_pool *pool, const char *
 	const struct pool_batch *best_b;
 	fastest_of(p, eb, row, &best, &best_b);
 	if (best) {
-		f->best_median = best->median;
+		f->best_median = best->speed;
 		snprintf(f->best_batch, sizeof(f->best_batch), "%s", best_b->batch_id ? best_b->batch_id : best_b->run_id);
 	}
 	rc = 0;
@@ -908,11 +912,11 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 	if (rr_row->have_stats && rr_row->outcome == OUTCOME_OK)
 		fastest_of(p, eb, rr_row, &best, &best_b);
 	if (best) {
-		w->ref_best_median = best->median;
+		w->ref_best_median = best->speed;
 		w->ref_median = rr_row->median;
 		snprintf(w->ref_best_batch, sizeof(w->ref_best_batch), "%s",
 			 best_b->batch_id ? best_b->batch_id : best_b->run_id);
-		w->ref_drifted = search_incumbent_drifted(rr_row->median, best->median);
+		w->ref_drifted = search_incumbent_drifted(rr_row->median, best->speed);
 	}
 	for (size_t i = p->n; i-- > 0;) {
 		const struct pool_batch *e = &p->b[i];

@@ -165,7 +165,11 @@ struct eval_pooled {
 
 /*
  * The fastest a row's code was ever recorded at in the store: the lowest
- * two-level median of every ok row of the same code (binary or sources,
+ * two-level median of every ok row of the same code, or, of a row not ok
+ * (flaky, crashed), the median of its ok runs' medians (red team 61: a
+ * reference whose fast publish batch crashed in half its processes, a
+ * flaky row with no statistics, was 1.7x slower later, and eval promoted
+ * 23 of 30 copies of its fast path) (binary or sources,
  * timed the same way, alone or in a pool: code_same_built_timed) at the same problem, dtype,
  * shape and plug-in on the same device, in every batch but this one that
  * was not interrupted, whatever the row's role there (the baseline, a

@@ -463,6 +463,30 @@ size_t query_row_runs(struct query *q, const struct batch_row *row, const struct
 	return n;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double query_row_ok_runs_median(struct query *q, const struct batch_row *row)
+{
+	const struct run_record **runs;
+	size_t n = query_row_runs(q, row, &runs), m = 0;
+	double *v = xcalloc(n + 1, sizeof(double));
+	for (size_t k = 0; k < n; k++)
+		if (runs[k]->outcome == OUTCOME_OK && runs[k]->have_stats && isfinite(runs[k]->stats.median))
+			v[m++] = runs[k]->stats.median;
+	free(runs);
+	double med = NAN;
+	if (m) {
+		qsort(v, m, sizeof(double), cmp_double);
+		med = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+	}
+	free(v);
+	return med;
+}
+
 const struct run_record *query_row_run(struct query *q, const struct batch_row *row)
 {
 	if (!row->run_id)

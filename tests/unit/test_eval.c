@@ -261,6 +261,34 @@ static void set_ref_stats(const char *root, const char *bid, double med, double 
 	free(path);
 }
 
+/* Run id of the store at root: its timing statistics' median (us), written
+ * into the committed run record. */
+static void set_run_median(const char *root, const char *id, double med)
+{
+	char *path = xstrfmt("%s/runs/%s.json", root, id);
+	json_error_t je;
+	json_t *r = json_load_file(path, 0, &je);
+	assert_non_null(r);
+	json_object_set_new(json_object_get(r, "timing"), "stats",
+			    json_pack("{s:i, s:f, s:[f, f]}", "n", 30, "median", med, "median_ci", med * 0.95, med * 1.05));
+	assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
+	json_decref(r);
+	free(path);
+}
+
+/* The reference row of batch bid: its outcome, written into the batch record. */
+static void set_ref_outcome(const char *root, const char *bid, const char *outcome)
+{
+	char *path = xstrfmt("%s/runs/%s.json", root, bid);
+	json_error_t je;
+	json_t *b = json_load_file(path, 0, &je);
+	assert_non_null(b);
+	json_object_set_new(json_array_get(json_object_get(b, "variants"), 0), "outcome", json_string(outcome));
+	assert_int_equal(json_dump_file(b, path, JSON_INDENT(1)), 0);
+	json_decref(b);
+	free(path);
+}
+
 /*
  * Red team 48's resubmission: the same code sent until one batch says
  * faster.  This batch (9) is faster; the earlier batches of the same code
@@ -393,6 +421,24 @@ static void test_pool_resubmissions(void **state)
 	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000209Z-ev-20-batch", "c", "ref", &d20), 0);
 	assert_true(d20.ref_drifted);
 	strbuf_release(&d20.others);
+	query_release(&q);
+	/* red team 61: the reference's fast batch was flaky (half its
+	 * processes crashed on purpose): no statistics of the row's own, but
+	 * its ok run was timed at 400 us, and that is its speed */
+	assert_int_equal(store_open(&st, root, 1), 0);
+	put_pair(&st, 21, "c.c", csha, "cbin", "cneutral", "ok", "faster", 65536, 0, 0);
+	put_pair(&st, 22, "c.c", csha, "cbin", "cneutral", "ok", "faster", 65536, 0, 0);
+	store_release(&st);
+	set_ref_outcome(root, "20260201T0000219Z-ev-21-batch", "flaky");
+	set_run_median(root, "20260201T0000210Z-ev-ref", 400.0);
+	set_ref_stats(root, "20260201T0000229Z-ev-22-batch", 900.0, 850.0, 950.0);
+	assert_int_equal(query_open(&q, root), 0);
+	struct eval_pooled d22 = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000229Z-ev-22-batch", "c", "ref", &d22), 0);
+	assert_true(d22.ref_drifted);
+	assert_string_equal(d22.ref_best_batch, "20260201T0000219Z-ev-21-batch");
+	assert_true(d22.ref_best_median == 400.0);
+	strbuf_release(&d22.others);
 	query_release(&q);
 	const char *const rm[] = { "rm", "-rf", dir, NULL };
 	struct run_opts o = { .argv = rm };
