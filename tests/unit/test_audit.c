@@ -1009,6 +1009,50 @@ static int setup(void **state)
 			free(zid);
 			free(aid);
 		}
+		/* red team 61: experiment df, the same two files, its baseline's
+		 * first row flaky (no statistics of its own) but its ok run timed
+		 * at 100 us, its second at 700 us (kernels of their own: ez.c; in
+		 * the first batch beside another kernel, ew.c, so that it is no
+		 * rerun of the claim's pair) */
+		char ezsha[SHA256_HEX_LEN + 1], ewsha[SHA256_HEX_LEN + 1];
+		f = fopen("ez.c", "w");
+		fputs("int ez;\n", f);
+		fclose(f);
+		f = fopen("ew.c", "w");
+		fputs("int ew;\n", f);
+		fclose(f);
+		assert_int_equal(sha256_file_hex("ez.c", ezsha), 0);
+		assert_int_equal(sha256_file_hex("ew.c", ewsha), 0);
+		for (int i = 0; i < 2; i++) {
+			char *bid = xstrfmt("20260127T00000%d9Z-df-%d-batch", i, i);
+			char *zid = xstrfmt("20260127T00000%d0Z-df-z", i), *aid = xstrfmt("20260127T00000%d1Z-df-va", i);
+			put_host_run(&st, zid, "df", "z", bid, "ez.c", ezsha, "ezbin", NULL, "ok");
+			if (i == 0)
+				put_host_run(&st, aid, "df", "va", bid, "ew.c", ewsha, "ewbin", NULL, "ok");
+			else
+				put_host_run(&st, aid, "df", "va", bid, "dv.c", dvsha, "dvbin", NULL, "ok");
+			json_t *zr = host_row("z", zid, NULL, NULL, 0, 0, 0, 0);
+			if (i == 0) {
+				json_object_set_new(zr, "outcome", json_string("flaky"));
+				char *path = xstrfmt("store/runs/%s.json", zid);
+				json_error_t je;
+				json_t *r = json_load_file(path, 0, &je);
+				assert_non_null(r);
+				json_object_set_new(json_object_get(r, "timing"), "stats",
+						    json_pack("{s:i, s:f, s:[f, f]}", "n", 30, "median", 100.0, "median_ci", 95.0,
+							      105.0));
+				assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
+				json_decref(r);
+				free(path);
+			} else
+				json_object_set_new(zr, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", 700.0,
+									   "median_ci", 650.0, 760.0, "repeats", 3));
+			json_t *rows = json_pack("[o, o]", zr, host_row("va", aid, NULL, "faster", 6.0, 5.0, 7.0, 0.001));
+			put_host_batch(&st, bid, "df", rows);
+			free(bid);
+			free(zid);
+			free(aid);
+		}
 	}
 	/* batches of experiment r and their reproductions, oldest first */
 	const enum repro_verdict ok2[] = { REPRO_REPRODUCED, REPRO_REPRODUCED };
@@ -1673,6 +1717,11 @@ static void test_slower_side_drifted(void **state)
 	assert_non_null(strstr(f, "t.md:2: supported: faster va vs z: "));
 	assert_int_equal(c.contradicted, 1);
 	assert_int_equal(c.supported, 1);
+	free(f);
+	/* red team 61: a flaky row's ok runs are its speed too */
+	f = audit("<!-- claim: faster experiment=df a=va b=z -->\n", &c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: faster va vs z: "));
+	assert_non_null(strstr(f, "(batch 20260127T0000009Z-df-0-batch: median 100 us there, 700 us here)"));
 	free(f);
 }
 
