@@ -1499,10 +1499,7 @@ static int slower_side_drifted(struct actx *a, const struct batch_record *eb, co
 			struct code_id xid;
 			if (!code_identity(a->q, x, &xid) || strcmp(xid.dev, id.dev) || !code_same_built_timed(&xid, &id))
 				continue;
-			/* what its timings say, whatever the row's outcome: a flaky
-			 * row's ok runs were timed (red team 61) */
-			double speed = x->outcome == OUTCOME_OK && x->have_stats ? x->stats.median
-										 : query_row_ok_runs_median(a->q, x);
+			double speed = query_row_speed(a->q, x);
 			if (!isfinite(speed) || !(isnan(best) || speed < best))
 				continue;
 			best = speed;

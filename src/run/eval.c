@@ -618,8 +618,7 @@ struct pool_row {
 	char *variant, *outcome_text, *verdict; /* verdict against the baseline, or NULL */
 	int have_stats;
 	double median, median_ci[2];  /* its two-level median and CI, us (have_stats) */
-	double speed;                 /* what its timings say, whatever its outcome: the median of an
-				       * ok row, else of its ok runs' medians (NAN: none) */
+	double speed;                 /* what its timings say, whatever its outcome (query_row_speed) */
 };
 
 struct pool_batch {
@@ -741,7 +740,7 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 		r->speed = NAN;
 		if (!code_identity(q, x, &id))
 			continue;
-		r->speed = x->outcome == OUTCOME_OK && x->have_stats ? x->stats.median : query_row_ok_runs_median(q, x);
+		r->speed = query_row_speed(q, x);
 		r->have_id = 1;
 		r->id = id;
 		r->id.bin = dup_or_null(id.bin);
@@ -852,7 +851,7 @@ int eval_fastest_elsewhere(struct query *q, struct eval_pool *pool, const char *
 	struct eval_pool *own = pool ? NULL : eval_pool_new();
 	struct eval_pool *p = pool ? pool : own;
 	int rc = -1;
-	f->now_median = f->now_lo = f->best_median = NAN;
+	f->now_median = f->best_median = NAN;
 	f->best_batch[0] = 0;
 	pool_read_all(p, q);
 	size_t at;
@@ -866,7 +865,6 @@ int eval_fastest_elsewhere(struct query *q, struct eval_pool *pool, const char *
 	if (!row || !row->have_id || !row->have_stats)
 		goto out;
 	f->now_median = row->median;
-	f->now_lo = row->median_ci[0];
 	const struct pool_row *best;
 	const struct pool_batch *best_b;
 	fastest_of(p, eb, row, &best, &best_b);

@@ -182,7 +182,7 @@ struct eval_pooled {
  * searches confirmed 8.49x and 10.24x.
  */
 struct eval_fastest {
-	double now_median, now_lo;   /* the row in batch run_id: its median and its CI's low end */
+	double now_median;           /* the row in batch run_id: its median */
 	double best_median;          /* NAN: no other ok row of its code */
 	char best_batch[96];
 };

@@ -312,11 +312,6 @@ struct cand {
 	char *outcome, *reason, *run, *binary;
 	char *neutral;               /* the echo-neutral object's hash (host, with parameters), or NULL */
 	double median_us, median_ci[2];
-	/* as the best going in, its fastest measurement so far (the median
-	 * whose CI ends lowest, of every batch it ran in): the drift check of
-	 * a confirmation */
-	double best_median_us, best_ci_hi;
-	char *best_run;
 	int have_cmp;
 	double speedup, speedup_ci[2], p_adjusted;
 	char *verdict, *verdict_reason;
@@ -388,7 +383,6 @@ static void cand_release(struct cand *c)
 	free(c->verdict_reason);
 	free(c->no_effect);
 	free(c->note);
-	free(c->best_run);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -443,17 +437,6 @@ static void note(struct search *x, char *text)
 	free(text);
 }
 
-/* d's fastest measurement: c's own (its batch's) or the fastest c had
- * before, whichever CI ends lower. */
-static void cand_best_of(const struct cand *c, struct cand *d)
-{
-	int own = c->run && isfinite(c->median_ci[1]) &&
-		  (!c->best_run || !isfinite(c->best_ci_hi) || c->median_ci[1] < c->best_ci_hi);
-	d->best_median_us = own ? c->median_us : c->best_median_us;
-	d->best_ci_hi = own ? c->median_ci[1] : c->best_ci_hi;
-	d->best_run = own ? xstrdup(c->run) : c->best_run ? xstrdup(c->best_run) : NULL;
-}
-
 /* A copy of c as the next generation's elite: the same code, measured again. */
 static void elite_of(const struct cand *c, struct cand *e)
 {
@@ -466,7 +449,6 @@ static void elite_of(const struct cand *c, struct cand *e)
 	e->parent_run = c->run ? xstrdup(c->run) : NULL;
 	e->mutation = xstrdup("none: the best so far, measured again");
 	e->elite = 1;
-	cand_best_of(c, e);
 }
 
 /* ---- planning a generation -------------------------------------------------- */
@@ -913,7 +895,6 @@ static void cand_copy_code(const struct cand *c, struct cand *d, int elite)
 	d->mutation = xstrdup(elite ? "none: the best going in, measured again to confirm a promotion"
 				    : "none: the promoted candidate, measured again to confirm its promotion");
 	d->elite = elite;
-	cand_best_of(c, d);
 }
 
 static void add_gen_cost(struct gen *to, const struct gen *from)
@@ -983,7 +964,7 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 	 * not seen, and searches confirmed 8.49x and 10.24x).  A store that
 	 * cannot be read again confirms nothing. */
 	const struct cand *ic = &cg.c[0];
-	struct eval_fastest fst = { NAN, NAN, NAN, "" };
+	struct eval_fastest fst = { NAN, NAN, "" };
 	int drifted = 0, unread = 0;
 	if (g->confirmed) {
 		struct query q = QUERY_INIT;

@@ -7,6 +7,7 @@
  * manifest is read and typed on first use and kept for the life of the
  * query.  Nothing here writes.
  */
+#include "stats/stats.h"
 #include "store/query.h"
 
 #include <ctype.h>
@@ -463,14 +464,10 @@ size_t query_row_runs(struct query *q, const struct batch_row *row, const struct
 	return n;
 }
 
-static int cmp_double(const void *a, const void *b)
+double query_row_speed(struct query *q, const struct batch_row *row)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-double query_row_ok_runs_median(struct query *q, const struct batch_row *row)
-{
+	if (row->outcome == OUTCOME_OK && row->have_stats)
+		return row->stats.median;
 	const struct run_record **runs;
 	size_t n = query_row_runs(q, row, &runs), m = 0;
 	double *v = xcalloc(n + 1, sizeof(double));
@@ -480,8 +477,8 @@ double query_row_ok_runs_median(struct query *q, const struct batch_row *row)
 	free(runs);
 	double med = NAN;
 	if (m) {
-		qsort(v, m, sizeof(double), cmp_double);
-		med = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+		stats_sort(v, m);
+		med = stats_median_sorted(v, m);
 	}
 	free(v);
 	return med;

@@ -134,10 +134,11 @@ const struct batch_record *query_batch_of(struct query *q, const struct run_reco
 size_t query_row_runs(struct query *q, const struct batch_row *row, const struct run_record ***out);
 /* The row's first run, or NULL. */
 const struct run_record *query_row_run(struct query *q, const struct batch_row *row);
-/* The median of the medians of the row's runs that ended ok with timing
- * statistics, whatever the row's own outcome (a flaky row has no
- * statistics of its own, but its ok runs were timed); NAN when none. */
-double query_row_ok_runs_median(struct query *q, const struct batch_row *row);
+/* What the row's timings say its code ran at, whatever the row's outcome:
+ * its two-level median when it ended ok, else the median of the medians
+ * of its runs that ended ok (a flaky row has no statistics of its own, but
+ * its ok runs were timed: red team 61); NAN when none. */
+double query_row_speed(struct query *q, const struct batch_row *row);
 
 /*
  * One variant's evidence: (experiment, variant, run) to its batch, row and
