@@ -2,7 +2,8 @@
  * audit.c - audit one markdown file (contract in audit.h, reference in
  * docs/paper.md): parse its markers, check every claim, scan for untraced
  * numbers, and print the findings in line order.  The work is in
- * audit_claim.c (the claim rules and findings), audit_record.c (what a
+ * audit_claim.c (findings and the rules every claim shares), audit_validated.c,
+ * audit_verdict.c and audit_value.c (the claim kinds), audit_record.c (what a
  * record says), audit_number.c (numbers and units as written) and
  * audit_untraced.c; audit_internal.h is what they share.
  */

@@ -1,8 +1,10 @@
 /*
  * audit_internal.h - what the files of the audit share with each other and
  * nobody else: unit families and numbers as written (audit_number.c), what
- * a record says (audit_record.c), findings and the claim rules
- * (audit_claim.c) and the untraced-number scan (audit_untraced.c); audit.c
+ * a record says (audit_record.c), findings and the rules every claim
+ * shares (audit_claim.c), the claim kinds (audit_validated.c,
+ * audit_verdict.c, audit_value.c) and the untraced-number scan
+ * (audit_untraced.c); audit.c
  * runs them over a file.  The public interface is audit.h.
  */
 #ifndef EVIDENT_AUDIT_INTERNAL_H
@@ -56,11 +58,11 @@ struct actx {
 	struct audit_counts *c;
 	unsigned char *malformed; /* per marker: a claim found malformed traces no number */
 	size_t cur;              /* the marker being checked */
-	void *pairs;             /* audit_claim.c's memo of pair comparisons (audit_claim_release) */
+	void *pairs;             /* audit_verdict.c's memo of pair comparisons (audit_claim_release) */
 	size_t n_pairs;
 };
 
-/* Free what the claim rules kept across the file's claims (audit_claim.c). */
+/* Free what the claim rules kept across the file's claims (audit_verdict.c). */
 void audit_claim_release(struct actx *a);
 
 /* ---------- audit_number.c: units and numbers as written ---------- */
@@ -104,7 +106,7 @@ int audit_setting_find(const char *key, struct setting *s);
 /* "correctness.seeds, correctness.atol, ..." for messages (static storage). */
 const char *audit_setting_names(void);
 
-/* ---------- audit_claim.c: findings and the claim rules ---------- */
+/* ---------- audit_claim.c: findings and the rules every claim shares ---------- */
 
 /* Counts a finding of kind at line of a->file and prints it to a->out
  * (supported ones only when asked); any kind not known is an error. */
@@ -114,6 +116,44 @@ __attribute__((format(printf, 4, 5))) void audit_finding(struct actx *a, int lin
  * into *base and *ulp_base (base units).  0, or -1/-2 with *err set. */
 int audit_stated_number(const char *s, enum fam fam, double bare_scale, double *base, double *ulp_base,
 			const char **err);
+/*
+ * The batches a claim may read (audit_claim_batches): the pinned one, or those
+ * of the experiment with rows for the claim's names, newest first, read
+ * one at a time from the index as audit_evidence_batch walks them (at 10^5
+ * records, reading every batch of an experiment cost seconds per claim).
+ */
+struct blist {
+	const char *e;
+	const char *const *names;
+	const struct batch_record *pinned;   /* run=ID */
+	const struct batch_record *first;    /* the newest (or the pinned one) */
+	size_t pos;                          /* query_next_batch's cursor */
+};
+/* Start bl on the batches a claim may read; 0 with why when there is none. */
+size_t audit_claim_batches(struct actx *a, const char *e, const char *pin, const char *const *names,
+			   struct blist *bl, struct strbuf *why);
+/* The evidence batch of bl: the newest whose rows (names, or all when
+ * NULL) ran the current code; when none did, the newest, with *stale = 1
+ * and why saying what changed.  NULL when bl holds none. */
+const struct batch_record *audit_evidence_batch(struct actx *a, struct blist *bl, const char *const *names,
+						int *stale, struct strbuf *why);
+/* The one finding of claim m: contradicted (also stale), stale or
+ * supported by agrees and stale, with head, detail, what changed and the
+ * newest run's id (last). */
+void audit_conclude(struct actx *a, const struct md_marker *m, int agrees, int stale, const char *head,
+		    const char *detail, const char *stale_why, const char *last);
+/* Does m name only keys of allowed and every key of required?  0, or -1
+ * after an error finding. */
+int audit_keys_ok(struct actx *a, const struct md_marker *m, const char *const *allowed,
+		  const char *const *required);
+/* The malformed finding for audit_stated_number's rc and err on key. */
+void audit_stated_error(struct actx *a, const struct md_marker *m, const char *key, int rc, const char *err);
+/* The claim's tol= for a value `stated` in family fam (base units): 0
+ * with *pct (a percentage, or -1) and *amount (base units), or -1 after
+ * an error finding (not a positive percentage or amount, or over
+ * AUDIT_TOL_CAP_PCT). */
+int audit_claim_tol(struct actx *a, const struct md_marker *m, enum fam fam, double stated, double *pct,
+		    double *amount);
 /* The claims, one finding each. */
 void audit_claim_validated(struct actx *a, const struct md_marker *m);
 void audit_claim_compare(struct actx *a, const struct md_marker *m);
@@ -121,6 +161,73 @@ void audit_claim_value(struct actx *a, const struct md_marker *m);
 void audit_claim_measured_on(struct actx *a, const struct md_marker *m);
 void audit_claim_setting(struct actx *a, const struct md_marker *m);
 void audit_claim_reproduced(struct actx *a, const struct md_marker *m);
+
+/* ---------- audit_validated.c ---------- */
+
+/* A failure that is a configuration refusing itself (build_failed,
+ * launch_failed or init_failed before any output): no verdict on the code. */
+int audit_config_refused(enum outcome o);
+
+struct code_id;
+
+/* ---------- audit_verdict.c: the rules a verdict meets (audit_value.c weighs by them too) ---------- */
+
+/*
+ * The comparison of variant va (row ra) against vb (row rb) in batch b.
+ * When one of them is b's baseline: as b recorded it (Holm-adjusted over
+ * its sweep), inverted when the baseline is va.  Otherwise the samples
+ * are compared here, as the batch compares a variant with its baseline,
+ * by repeat (two levels: pooling the repeats' samples as independent
+ * would call run-to-run drift a difference), with the batch's noise band
+ * and alpha; and since such a pair is one of the m pairs of the batch's
+ * variants that ended ok, any of which a writer could have picked, its p
+ * is adjusted over all of them (Bonferroni) and the verdict drawn again
+ * (red team 34: among 7 copies of one kernel, 1 of 30 ordered pairs came
+ * out "faster 1.768x", unadjusted, from one batch).  audit_pair_compare
+ * returns 1 with pc filled (pc->used points into pc or into a row of b),
+ * 0 when the samples cannot be compared; each pair is compared once per
+ * file (a->pairs, audit_claim_release).
+ */
+struct pair_cmp {
+	const char *verdict;                  /* static or borrowed from b */
+	double sp, ci[2];
+	int inverted;                         /* the recorded comparison was of vb against va */
+	const struct stats_comparison *used;  /* the comparison drawn on */
+	const char *how;                      /* how the p was adjusted: static or how_buf */
+	char how_buf[160];
+	struct stats_comparison sc;           /* a comparison made here */
+};
+int audit_pair_compare(struct actx *a, const struct batch_record *b, const struct batch_row *ra,
+		       const struct batch_row *rb, const char *va, const char *vb, struct pair_cmp *pc);
+/* The same problem, dtype and plug-in (audit_same_kind), and the same shape too (audit_same_problem). */
+int audit_same_kind(const struct rec_problem *x, const struct rec_problem *y);
+int audit_same_problem(const struct rec_problem *x, const struct rec_problem *y);
+/* The same code run the same way (code_identity.h); _or_neutral: or the
+ * same code but for its parameters' echo. */
+int audit_same_identity(const struct code_id *x, const struct code_id *y);
+int audit_same_identity_or_neutral(const struct code_id *x, const struct code_id *y);
+/* Does row x count as a rerun (ok, or a failure that is not a
+ * configuration's refusal)? */
+int audit_row_counts(struct actx *a, const struct batch_row *x);
+/* Is row set aside by an erratum?  _own: the claim's own row, said into msg. */
+int audit_row_set_aside(struct actx *a, const struct batch_row *row);
+int audit_own_row_set_aside(struct actx *a, const struct batch_row *row, const char *name, struct strbuf *msg);
+/* The reruns of a verdict want on (ra, rb) across the store: *agrees when
+ * more than half that decide give it, *tie at exactly half, *tries the
+ * other configurations of the two kernels; what was weighed into msg. */
+void audit_across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *ra,
+			  const struct batch_row *rb, const char *va, const char *vb, const char *want, double sp,
+			  int *agrees, int *tie, size_t *tries, struct strbuf *msg);
+/* How many comparisons of batch b a writer could have cited in pc's place (at least 1). */
+size_t audit_batch_comparisons(const struct batch_record *b, const struct pair_cmp *pc);
+/* pc's p adjusted over tries configurations too: *agrees cleared, and why
+ * in msg, when the verdict no longer holds. */
+void audit_adjust_over_tries(const struct batch_record *b, const struct pair_cmp *pc, size_t tries, size_t n_batch,
+			     const char *want, int *agrees, struct strbuf *msg);
+/* Do ra and rb run the same code (a faster or slower claim then never
+ * holds)?  1 with why in msg. */
+int audit_same_code_both_sides(struct actx *a, const struct batch_row *ra, const struct batch_row *rb,
+			       const char *want, struct strbuf *msg);
 
 /* ---------- audit_untraced.c ---------- */
 

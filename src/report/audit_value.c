@@ -1,0 +1,380 @@
+/*
+ * audit_value.c - the `value` claim: a number stated for a statistic of a
+ * row.  A comparison statistic (speedup, delta, p, mde) is the verdict it
+ * implies and meets the verdict rules (audit_verdict.c); a time or a rate
+ * must lie inside the stated tolerance, else the CI, else the precision
+ * written, of more than half the batches of the same code.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "report/audit_internal.h"
+#include "report/audit_errata.h"
+#include "report/code_identity.h"
+#include "stats/stats.h"
+
+/* A statistic of a variant's comparison with its batch's baseline: a
+ * value claim on it states a comparison (implied_verdict). */
+static int comparison_stat(const char *stat)
+{
+	static const char *const cmp[] = { "speedup", "delta", "p", "p_raw", "mde", NULL };
+	for (size_t i = 0; cmp[i]; i++)
+		if (!strcmp(stat, cmp[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A value claim on a comparison statistic of row (variant vn of batch b)
+ * states a comparison with the baseline, so it is weighed as the verdict
+ * it implies, by the rules a verdict claim meets (red team 44: `value
+ * stat=speedup value=2.4x` on an inconclusive pair of one process a side
+ * was supported, "within the 95% CI", where `faster` was contradicted).
+ * The comparison's verdict must be faster or slower (its CI beyond the
+ * noise band) and hold as a `faster`/`slower` claim would: not the same
+ * code both sides, the reruns across batches, the p adjusted over the
+ * tries.  Any other verdict (inconclusive, no_difference, one process a
+ * side) decides nothing a number can say: the claim is refused, to be
+ * written as a verdict claim.  Returns 1 when it holds (the verdict added
+ * to msg), 0 with *kind "contradicted" or "unsupported" and why in msg.
+ */
+static int implied_verdict(struct actx *a, const struct batch_record *b, const struct batch_row *row, const char *vn,
+			   int stale, struct strbuf *msg, const char **kind)
+{
+	const char *base = b ? b->baseline : NULL;
+	const struct batch_row *brow = base ? batch_find_row(b, base) : NULL;
+	struct pair_cmp pc;
+	*kind = "unsupported";
+	if (!brow || brow == row || brow->outcome != OUTCOME_OK || !audit_pair_compare(a, b, row, brow, vn, base, &pc)) {
+		strbuf_addstr(msg, "; a comparison statistic states a comparison, and this one cannot be weighed as a "
+				   "verdict (no ok baseline row to compare with in its batch); write it as a verdict claim "
+				   "(docs/paper.md)");
+		return 0;
+	}
+	struct strbuf aside = STRBUF_INIT;
+	if (audit_own_row_set_aside(a, brow, base, &aside)) {
+		strbuf_addf(msg, "; %s", aside.buf);
+		strbuf_release(&aside);
+		*kind = "unsupported";
+		return 0;
+	}
+	const char *v = pc.verdict;
+	int one = pc.used->one_process;
+	strbuf_addf(msg, "; as a verdict against %s: speedup %.3fx [%.3f, %.3f], %s%s", base, pc.sp, pc.ci[0], pc.ci[1],
+		    one ? "inconclusive" : v ? v : "none",
+		    one ? " (1 repeat a side: the variance between processes is unknown)" : "");
+	if (one || !v || (strcmp(v, "faster") && strcmp(v, "slower"))) {
+		strbuf_addstr(msg, "; a comparison statistic stated as a value is a comparison, and this one decides "
+				   "no faster or slower: write it as a verdict claim (faster, slower or no-difference "
+				   "with speedup=), which the audit weighs across batches and tries (docs/paper.md)");
+		return 0;
+	}
+	int agrees = 1;
+	*kind = "contradicted";
+	if (audit_same_code_both_sides(a, row, brow, v, msg))
+		return 0;
+	if (!stale) {
+		size_t tries = 1;
+		int tie = 0;
+		audit_across_batches(a, b, row, brow, vn, base, v, pc.sp, &agrees, &tie, &tries, msg);
+		if (tie)
+			*kind = "unsupported";
+		if (agrees)
+			audit_adjust_over_tries(b, &pc, tries, audit_batch_comparisons(b, &pc), v, &agrees, msg);
+	}
+	return agrees;
+}
+
+/* A time or a rate (median_us, gflops, gbps, frac_*_peak...): what the
+ * code gives, which every batch of the same code measures again
+ * (value_across_batches).  Not a comparison (implied_verdict weighs
+ * those), a count (n, repeats), a cost (usd, gpu_s: a batch's own, by
+ * design different in each) or an error (max_abs_err). */
+static int rate_stat(const char *stat)
+{
+	const struct stat_def *d = record_stat_def(stat);
+	if (!d)
+		return 0;
+	return d->kind == STAT_TIME || d->kind == STAT_FLOPS || d->kind == STAT_BW ||
+	       !strncmp(stat, "frac_", 5);
+}
+
+/* How a value claim is held against one recorded value v (ci when
+ * have_ci): the stated tolerance (pct >= 0: percent, else amount in base
+ * units), else the CI, else the precision written; each widened by half a
+ * unit in the last digit written (ulp, base units).  [*lo, *hi] in the
+ * record's units; returns the rule's name, or NULL for "the precision
+ * written" (every batch of the code is held to it too, where it has no
+ * CI: value_across_batches). */
+static const char *value_band(int tol, double pct, double amount, double ulp, double scale, double v, const double ci[2],
+			      int have_ci, double *lo, double *hi)
+{
+	if (tol) {
+		double t = pct >= 0 ? pct / 100 * fabs(v) : amount / scale;
+		*lo = v - t;
+		*hi = v + t;
+		return "the stated tolerance";
+	}
+	if (have_ci) {
+		*lo = ci[0] - ulp / scale;
+		*hi = ci[1] + ulp / scale;
+		return "the 95% CI";
+	}
+	*lo = v - ulp / scale;
+	*hi = v + ulp / scale;
+	return NULL;
+}
+
+/*
+ * stat's value in row x of batch b, with its CI where one is recorded;
+ * frac_compute_peak / frac_bandwidth_peak (no CI of their own) take the
+ * CI of the rate they are a fraction of (gflops, gbps), over the same
+ * peak.  0, or -1 with why (record_stat).
+ */
+static int stat_with_ci(struct actx *a, const struct batch_record *b, const struct batch_row *x, const char *stat,
+			double *v, double ci[2], int *have_ci, struct strbuf *why)
+{
+	if (query_stat(a->q, b, x, stat, v, ci, have_ci, why) < 0)
+		return -1;
+	int fc = !strcmp(stat, "frac_compute_peak"), fb = !strcmp(stat, "frac_bandwidth_peak");
+	double r, rci[2];
+	int r_ci = 0;
+	struct strbuf w = STRBUF_INIT;
+	if (!*have_ci && (fc || fb) && query_stat(a->q, b, x, fc ? "gflops" : "gbps", &r, rci, &r_ci, &w) == 0 &&
+	    r_ci && r > 0 && isfinite(*v)) {
+		ci[0] = rci[0] / r * *v;
+		ci[1] = rci[1] / r * *v;
+		*have_ci = 1;
+	}
+	strbuf_release(&w);
+	return 0;
+}
+
+/*
+ * A value claim on a time or a rate (rate_stat) read from one batch
+ * (pinned, or the newest) beside every other batch of the same code
+ * identity: the claim's shape (audit_same_problem), the same code run the same
+ * way on the same device and timed by the same clock (audit_same_identity: by
+ * the object that ran; a row of the same echo-neutral object alone counts
+ * only where it excludes the value), of any experiment, reproductions
+ * included (query_next_batch_all: a reproduction reran the same code), as
+ * audit_across_batches gathers the reruns of a verdict.  Red team 47: an honest
+ * kernel whose speed is set per process ran 16 batches; pinned to the one
+ * where both processes drew fast, `value stat=gflops value=2.75` was
+ * supported, though 11 of the 16 batches' CIs exclude it.  Each batch
+ * holds the claim to its own band (value_band: the tolerance stated, else
+ * its CI, else the precision written, as the claim's own batch is; red
+ * team 49: with no CI, mean_us, min_us and frac_*_peak decided nothing);
+ * a batch whose rows of the code all did not run cleanly (flaky,
+ * crashed...; not a configuration's refusal, audit_row_counts) excludes it (it
+ * gives no number for the code); rows the errata set aside (a runner's
+ * defect, audit_errata.h) are left out, and counted into msg.  The claim
+ * holds when more than half of the deciding batches (the claim's own
+ * among them) include it: *agrees is cleared otherwise, naming how many
+ * exclude it, and *tie set where exactly half do (red team 49: 1 of 2
+ * passed); the counts go to msg whenever more than one batch decides.
+ */
+static void value_across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *er,
+				 const char *vn, const char *stat, double want, int tol, double pct, double amount,
+				 double ulp, double scale, int *agrees, int *tie, struct strbuf *msg)
+{
+	struct code_id id;
+	if (!code_identity(a->q, er, &id))
+		return;
+	size_t n = 0, k = 0, n_out = 0, n_aside = 0, pos = a->q->n;
+	struct strbuf out = STRBUF_INIT;
+	const struct batch_record *b = eb;
+	while (b) {
+		/* the row of the code in b: the claim's own in eb, else an ok one
+		 * (by the claim's name first), else one that did not run cleanly;
+		 * rows the errata set aside are counted, never used */
+		const struct batch_row *x = b == eb ? er : NULL, *bad = NULL, *ok = NULL;
+		for (size_t i = 0; i < b->n_rows; i++) {
+			const struct batch_row *r = &b->rows[i];
+			struct code_id rid;
+			if (r == er || !audit_row_counts(a, r) || !code_identity(a->q, r, &rid) || !audit_same_identity(&rid, &id))
+				continue;
+			if (audit_row_set_aside(a, r)) {
+				n_aside++;
+				continue;
+			}
+			if (r->outcome != OUTCOME_OK)
+				bad = bad ? bad : r;
+			else if (!ok || (r->variant && !strcmp(r->variant, vn) && !(ok->variant && !strcmp(ok->variant, vn))))
+				ok = r;
+		}
+		if (!x)
+			x = ok;
+		/* the same code by the echo-neutral object alone: only where it
+		 * excludes the value (against_only) */
+		int against_only = 0;
+		for (size_t i = 0; !x && !bad && i < b->n_rows; i++) {
+			const struct batch_row *r = &b->rows[i];
+			struct code_id rid;
+			if (r->outcome == OUTCOME_OK && code_identity(a->q, r, &rid) &&
+			    audit_same_identity_or_neutral(&rid, &id) && !audit_row_set_aside(a, r)) {
+				x = r;
+				against_only = 1;
+			}
+		}
+		double v, ci[2], lo, hi;
+		int have_ci = 0;
+		struct strbuf w = STRBUF_INIT;
+		/* every batch holds the claim to a band: the stated tolerance,
+		 * else its CI, else the precision written (the rule the claim's
+		 * own batch is held to; red team 49: mean_us, min_us and frac_*
+		 * had no CI and no other batch decided) */
+		if (x && stat_with_ci(a, b, x, stat, &v, ci, &have_ci, &w) == 0 && isfinite(v)) {
+			value_band(tol, pct, amount, ulp, scale, v, ci, have_ci, &lo, &hi);
+			int in = want >= lo && want <= hi;
+			if (!(against_only && in)) {
+				n++;
+				if (in) {
+					k++;
+				} else if (n_out++ < 6) {
+					strbuf_addf(&out, "%s%.4g [%.4g, %.4g] (%s)", out.len ? ", " : "", v, lo, hi,
+						    audit_id_or(b->run_id));
+				}
+			}
+		} else if (!x && bad) {
+			n++;
+			if (n_out++ < 6)
+				strbuf_addf(&out, "%s%s did not run cleanly: %s (%s)", out.len ? ", " : "",
+					    audit_name_or(bad->variant), bad->outcome_text ? bad->outcome_text : "no outcome",
+					    audit_id_or(b->run_id));
+		}
+		strbuf_release(&w);
+		/* every batch of the code, reproductions included (red team
+		 * 49: a value pinned to the luckiest of 10 reproductions was
+		 * weighed against the original alone, "1 of 2") */
+		do
+			b = query_next_batch_all(a->q, NULL, &pos);
+		while (b && (b == eb || !audit_same_problem(&b->problem, &eb->problem)));
+	}
+	/* more than half of the deciding batches must hold it: one of two
+	 * is a coin, not what the code gives */
+	if (n >= 2 && 2 * k < n) {
+		*agrees = 0;
+		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it: %s%s: "
+				 "a number one batch gave, not what the code gives (cite a value most batches of the "
+				 "code hold, or state a tol= of at most %g%% that covers them)",
+			    k, n, id.dev, stat, want, n - k, out.buf, n_out > 6 ? ", ..." : "", AUDIT_TOL_CAP_PCT);
+	} else if (n >= 2 && 2 * k == n) {
+		*agrees = 0;
+		*tie = 1;
+		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it: %s%s: "
+				 "no majority of the batches (rerun the code, and cite what most batches hold)",
+			    k, n, id.dev, stat, want, n - k, out.buf, n_out > 6 ? ", ..." : "");
+	} else if (n >= 2) {
+		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s hold it", k, n, id.dev);
+	}
+	if (n_aside)
+		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", n_aside,
+			    a->o->errata_path ? a->o->errata_path : "the errata");
+	strbuf_release(&out);
+}
+
+void audit_claim_value(struct actx *a, const struct md_marker *m)
+{
+	static const char *const allowed[] = { "experiment", "variant", "run", "stat", "value", "tol", NULL };
+	static const char *const req[] = { "experiment", "variant", "stat", "value", NULL };
+	if (audit_keys_ok(a, m, allowed, req) < 0)
+		return;
+	const char *e = md_attr(m, "experiment"), *vn = md_attr(m, "variant"), *stat = md_attr(m, "stat");
+	const char *sval = md_attr(m, "value"), *tol = md_attr(m, "tol"), *pin = md_attr(m, "run");
+	struct strbuf why = STRBUF_INIT, head = STRBUF_INIT, detail = STRBUF_INIT;
+	struct blist batches = { 0 };
+	char *last = NULL;
+	double stated, ulp, pct = -1, amount = 0, scale;
+	const char *err;
+	if (!record_stat_def(stat)) {
+		audit_finding(a, m->line, "error", "claim 'value': unknown stat '%s' (known: %s)", stat, record_stat_names());
+		goto out;
+	}
+	enum fam fam = audit_stat_fam(stat, &scale);
+	int rc = audit_stated_number(sval, fam, scale, &stated, &ulp, &err);
+	if (rc < 0) {
+		audit_stated_error(a, m, "value", rc, err);
+		goto out;
+	}
+	if (tol && audit_claim_tol(a, m, fam, stated, &pct, &amount) < 0)
+		goto out;
+	strbuf_addf(&head, "value %s/%s %s=%s", e, vn, stat, sval);
+	const struct batch_record *b = NULL;
+	const struct batch_row *row = NULL;
+	const struct run_record *run = NULL;
+	int stale = 0;
+	if (pin && strcmp(pin, "latest")) {
+		if (query_resolve(a->q, e, vn, pin, &b, &row, &run, &why) < 0) {
+			audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
+			goto out;
+		}
+		stale = !run || !query_sources_current(run, &why);
+		last = xstrfmt("run %s", audit_id_or(row->run_id));
+	} else {
+		const char *need[] = { vn, NULL };
+		size_t n_b = audit_claim_batches(a, e, NULL, need, &batches, &why);
+		if (!n_b) {
+			audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
+			goto out;
+		}
+		strbuf_reset(&why);
+		b = audit_evidence_batch(a, &batches, need, &stale, &why);
+		row = batch_find_row(b, vn);
+		last = xstrfmt("batch %s", audit_id_or(b->run_id));
+	}
+	if (audit_own_row_set_aside(a, row, vn, &detail)) {
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, detail.buf);
+		goto out;
+	}
+	if (row->outcome != OUTCOME_OK && strcmp(stat, "max_abs_err") && strcmp(stat, "usd") && strcmp(stat, "gpu_s")) {
+		strbuf_addstr(&detail, "the variant ");
+		audit_describe_failure(&detail, row->outcome_text, row->reason);
+		strbuf_addf(&detail, " (run %s)", audit_id_or(row->run_id));
+		audit_conclude(a, m, 0, stale, head.buf, detail.buf, why.buf, last);
+		goto out;
+	}
+	double v, ci[2];
+	int have_ci;
+	struct strbuf w2 = STRBUF_INIT;
+	if (stat_with_ci(a, b, row, stat, &v, ci, &have_ci, &w2) < 0) {
+		audit_finding(a, m->line, "unsupported", "%s: %s (run %s)", head.buf, w2.buf, audit_id_or(row->run_id));
+		strbuf_release(&w2);
+		goto out;
+	}
+	strbuf_release(&w2);
+	double lo, hi;
+	const char *rule = value_band(tol != NULL, pct, amount, ulp, scale, v, ci, have_ci, &lo, &hi);
+	if (!rule)
+		rule = "the precision written";
+	double want = stated / scale;
+	int agrees = want >= lo && want <= hi;
+	strbuf_addf(&detail, "recorded %.6g, %s %s [%.6g, %.6g] (run %s)", v, agrees ? "within" : "outside", rule, lo, hi,
+		    audit_id_or(row->run_id));
+	const char *kind;
+	if (agrees && comparison_stat(stat) && !implied_verdict(a, b, row, vn, stale, &detail, &kind)) {
+		if (!strcmp(kind, "unsupported")) {
+			audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, detail.buf);
+			goto out;
+		}
+		agrees = 0;
+	}
+	int tie = 0;
+	if (agrees && rate_stat(stat))
+		value_across_batches(a, b, row, vn, stat, want, tol != NULL, pct, amount, ulp, scale, &agrees, &tie,
+				     &detail);
+	if (tie) {
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, detail.buf);
+		goto out;
+	}
+	audit_conclude(a, m, agrees, stale, head.buf, detail.buf, why.buf, last);
+out:
+	free(last);
+	strbuf_release(&why);
+	strbuf_release(&head);
+	strbuf_release(&detail);
+}

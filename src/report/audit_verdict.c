@@ -1,0 +1,891 @@
+/*
+ * audit_verdict.c - the verdict claims (faster, slower, no-difference):
+ * the cited batch's comparison of the two rows, then every rerun of the
+ * same two codes run the same way in any batch of the store (reproductions
+ * included), the verdict standing only when more than half of the deciding
+ * reruns give it; a p adjusted over the other configurations the two
+ * kernels were tried in; the slower side's drift against the fastest its
+ * code was recorded at.  audit_value.c weighs a value claim on a
+ * comparison statistic by these same rules, through the functions
+ * audit_internal.h exports from here.
+ */
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "report/audit_internal.h"
+#include "report/audit_errata.h"
+#include "report/code_identity.h"
+#include "stats/stats.h"
+
+static const char *invert_verdict(const char *v)
+{
+	if (!v)
+		return NULL;
+	if (!strcmp(v, "faster"))
+		return "slower";
+	if (!strcmp(v, "slower"))
+		return "faster";
+	return v;
+}
+
+/* faster | slower | no-difference: variant a against variant b */
+/*
+ * Say on a comparison's line which side's GPU kernel ran `trust: host`
+ * (its host code in the timing worker, judge.executor "in_process"),
+ * as the batch's notes and PAPER.md's tables do: the claim may still be
+ * supported, but the reader should know the judge could not seal it.
+ */
+static void add_trust_note(struct actx *a, struct strbuf *msg, const struct batch_row *row, const char *name)
+{
+	const struct run_record *r = query_row_run(a->q, row);
+	if (!r || !r->backend || !strcmp(r->backend, "host") || !r->judge)
+		return;
+	const char *ex = json_string_value(json_object_get(r->judge, "executor"));
+	if (ex && !strcmp(ex, "in_process"))
+		strbuf_addf(msg, "; %s ran trust: host (its host code in the timing worker, not sealed)", name);
+}
+
+static int pair_compare_now(struct actx *a, const struct batch_record *b, const struct batch_row *ra,
+			    const struct batch_row *rb, const char *va, const char *vb, struct pair_cmp *pc);
+
+/* One comparison kept for the file's other claims: a pair's two-level
+ * comparison is a bootstrap, and every claim on the same two kernels
+ * weighs the same batches again (the audit of PAPER.md took 3.7 s). */
+struct pair_memo {
+	const struct batch_record *b;
+	const struct batch_row *ra, *rb;
+	int ok;
+	struct pair_cmp pc;
+};
+
+/* pc's pointers into itself (used to its sc, how to its how_buf) are kept
+ * as NULL in the memo, whose array moves as it grows, and made again on
+ * the way out. */
+static void pair_unpoint(struct pair_cmp *pc)
+{
+	if (pc->used == &pc->sc)
+		pc->used = NULL;
+	if (pc->how == pc->how_buf)
+		pc->how = NULL;
+}
+
+static void pair_repoint(struct pair_cmp *pc)
+{
+	if (!pc->used)
+		pc->used = &pc->sc;
+	if (!pc->how)
+		pc->how = pc->how_buf;
+}
+
+/* pair_compare_now, once per (batch, rows) in a file (a->pairs). */
+int audit_pair_compare(struct actx *a, const struct batch_record *b, const struct batch_row *ra,
+			const struct batch_row *rb, const char *va, const char *vb, struct pair_cmp *pc)
+{
+	struct pair_memo *m = a->pairs;
+	for (size_t i = 0; i < a->n_pairs; i++)
+		if (m[i].b == b && m[i].ra == ra && m[i].rb == rb) {
+			*pc = m[i].pc;
+			pair_repoint(pc);
+			return m[i].ok;
+		}
+	int ok = pair_compare_now(a, b, ra, rb, va, vb, pc);
+	a->pairs = m = xrealloc(m, (a->n_pairs + 1) * sizeof(*m));
+	m[a->n_pairs] = (struct pair_memo){ b, ra, rb, ok, *pc };
+	pair_unpoint(&m[a->n_pairs].pc);
+	a->n_pairs++;
+	return ok;
+}
+
+void audit_claim_release(struct actx *a)
+{
+	free(a->pairs);
+	a->pairs = NULL;
+	a->n_pairs = 0;
+}
+
+static int pair_compare_now(struct actx *a, const struct batch_record *b, const struct batch_row *ra,
+			    const struct batch_row *rb, const char *va, const char *vb, struct pair_cmp *pc)
+{
+	const char *base = b->baseline;
+	memset(pc, 0, sizeof(*pc));
+	pc->how = "Holm-adjusted over the sweep";
+	if (base && !strcmp(base, vb) && audit_row_comparison(ra, &pc->verdict, &pc->sp, pc->ci)) {
+		pc->used = &ra->cmp;
+		return 1;
+	}
+	if (base && !strcmp(base, va) && audit_row_comparison(rb, &pc->verdict, &pc->sp, pc->ci)) {
+		double lo = pc->ci[0];
+		pc->used = &rb->cmp;
+		pc->inverted = 1;
+		pc->verdict = invert_verdict(pc->verdict);
+		pc->sp = 1 / pc->sp;
+		pc->ci[0] = 1 / pc->ci[1];
+		pc->ci[1] = 1 / lo;
+		return 1;
+	}
+	struct stats_opts so = STATS_OPTS_INIT;
+	struct stats_comparison *sc = &pc->sc;
+	if (isfinite(b->holm_alpha) && b->holm_alpha > 0 && b->holm_alpha < 1)
+		so.alpha = b->holm_alpha;
+	if (isfinite(b->holm_threshold) && b->holm_threshold >= 0 && b->holm_threshold < 1)
+		so.threshold = b->holm_threshold;
+	double **xa = NULL, **xb = NULL;
+	size_t *na = NULL, *nb = NULL, ka = 0, kb = 0;
+	int ok = query_row_groups(a->q, ra, &xa, &na, &ka) == 0 && query_row_groups(a->q, rb, &xb, &nb, &kb) == 0 &&
+		 ka && kb;
+	if (ok) {
+		struct stats_groups ga = { ka, (const double *const *)xa, na };
+		struct stats_groups gb = { kb, (const double *const *)xb, nb };
+		ok = stats_compare_groups(&gb, &ga, &so, sc) == 0;
+	}
+	if (xa)
+		query_groups_free(xa, na, ka);
+	if (xb)
+		query_groups_free(xb, nb, kb);
+	if (!ok)
+		return 0;
+	size_t n_ok = 0;
+	for (size_t k = 0; k < b->n_rows; k++)
+		n_ok += b->rows[k].outcome == OUTCOME_OK;
+	double m_pairs = n_ok >= 2 ? (double)n_ok * (double)(n_ok - 1) / 2 : 1;
+	if (m_pairs > 1 && isfinite(sc->p)) {
+		sc->p_adjusted = sc->p * m_pairs < 1 ? sc->p * m_pairs : 1;
+		stats_verdict(sc, so.alpha, so.threshold);
+	}
+	pc->verdict = sc->verdict;
+	pc->sp = sc->speedup;
+	pc->ci[0] = sc->speedup_ci[0];
+	pc->ci[1] = sc->speedup_ci[1];
+	pc->used = sc;
+	if (m_pairs > 1)
+		snprintf(pc->how_buf, sizeof(pc->how_buf), "%zu and %zu repeats, two-level, p %.2g adjusted over the "
+			 "batch's %.0f pairs", ka, kb, sc->p_adjusted, m_pairs);
+	else
+		snprintf(pc->how_buf, sizeof(pc->how_buf), "%zu and %zu repeats, two-level, not adjusted", ka, kb);
+	pc->how = ka > 1 || kb > 1 ? pc->how_buf
+		  : m_pairs > 1    ? "two-sided Mann-Whitney, adjusted over the batch's pairs"
+				   : "two-sided Mann-Whitney, not adjusted";
+	return 1;
+}
+
+/* The same problem and dtype (as the records name them), and the same
+ * plug-in where both batches recorded its hash (audit_same_problem: and
+ * the same shape): a batch run before
+ * the problem's inputs or rule changed measured another thing (red team
+ * 35, finding 2). */
+int audit_same_kind(const struct rec_problem *x, const struct rec_problem *y)
+{
+	if (!x->name || !y->name || strcmp(x->name, y->name))
+		return 0;
+	if ((x->dtype || y->dtype) && !str_same(x->dtype, y->dtype))
+		return 0;
+	return !x->plugin_sha256 || !y->plugin_sha256 || !strcmp(x->plugin_sha256, y->plugin_sha256);
+}
+
+int audit_same_problem(const struct rec_problem *x, const struct rec_problem *y)
+{
+	if (!audit_same_kind(x, y) || x->n_dims != y->n_dims)
+		return 0;
+	for (size_t i = 0; i < x->n_dims && i < 8; i++)
+		if (x->dims[i] != y->dims[i])
+			return 0;
+	return 1;
+}
+
+/* A rerun's row: the same code run the same way on the same device
+ * (code_identity.h).  Reruns are gathered as evidence for a claim, so
+ * the same code by the object that ran (code_same_built_way), never by
+ * the echo-neutral object alone (red team 49's neutral_twin: a kernel
+ * that detects the neutral build shared its hash with a twin of other
+ * behaviour, whose 10 batches voted for it). */
+int audit_same_identity(const struct code_id *x, const struct code_id *y)
+{
+	return !strcmp(x->dev, y->dev) && code_same_built_way(x, y);
+}
+
+/* Possibly a rerun: the same code by the echo-neutral object too
+ * (code_same_way).  A row that matches so and not by audit_same_identity only
+ * ever counts against a claim: a rerun that disagrees. */
+int audit_same_identity_or_neutral(const struct code_id *x, const struct code_id *y)
+{
+	return !strcmp(x->dev, y->dev) && code_same_way(x, y);
+}
+
+/*
+ * The row of batch b that ended ok and matches id, preferring the one
+ * named want, never skip; NULL when there is none.  match is
+ * audit_same_identity (a rerun of the same code) or same_family (the same
+ * kernel, any parameters).  By content, not by name: the same code under
+ * another variant or spec name is the same evidence (red team 34: a new
+ * spec name for the same binaries had no other batch to be weighed
+ * against).
+ */
+static const struct batch_row *row_matching(struct actx *a, const struct batch_record *b, const struct code_id *id,
+					    int (*match)(const struct code_id *, const struct code_id *), const char *want,
+					    const struct batch_row *skip)
+{
+	const struct batch_row *found = NULL;
+	for (size_t k = 0; k < b->n_rows; k++) {
+		const struct batch_row *row = &b->rows[k];
+		struct code_id rid;
+		if (row == skip || row->outcome != OUTCOME_OK || !code_identity(a->q, row, &rid) || !match(&rid, id))
+			continue;
+		if (row->variant && !strcmp(row->variant, want))
+			return row;
+		if (!found)
+			found = row;
+	}
+	return found;
+}
+
+static int same_family(const struct code_id *x, const struct code_id *y)
+{
+	return !strcmp(x->dev, y->dev) && !strcmp(x->family, y->family);
+}
+
+/* 1 when x differs from y in a parameter name (one side lacks it, or
+ * the values differ); 0 when both lack it or agree. */
+static int param_differs(const struct batch_row *x, const struct batch_row *y, const char *name)
+{
+	const char *vx = row_param(x, name), *vy = row_param(y, name);
+	if (!vx || !vy)
+		return !vx != !vy;
+	return strcmp(vx, vy) != 0;
+}
+
+/* The rows (xa, xb) differ in exactly the parameters (ra, rb) do. */
+static int same_params_differ(const struct batch_row *ra, const struct batch_row *rb, const struct batch_row *xa,
+			      const struct batch_row *xb)
+{
+	const struct batch_row *rows[4] = { ra, rb, xa, xb };
+	for (int r = 0; r < 4; r++)
+		for (size_t i = 0; i < rows[r]->n_params; i++) {
+			const char *name = rows[r]->params[i].name;
+			if (param_differs(ra, rb, name) != param_differs(xa, xb, name))
+				return 0;
+		}
+	return 1;
+}
+
+/*
+ * Does row x count as a run of its code for the reruns of a verdict claim
+ * (reruns_in)?  An ok row does; so does one that did not run cleanly
+ * (flaky, crashed, wrong_output, timeout, ...): every process of the code
+ * is evidence, and a kernel may fail the processes it finds slow (red
+ * team 45's pick_fast: launch_failed in 14 of 30 processes).  Not a
+ * configuration's refusal before any output (build_failed; launch_failed
+ * or init_failed in every repeat, none with a check recorded: audit_config_refused
+ * for `validated`), nor what is not the code's: aborted (interrupted),
+ * no_device, reference_failed (the judge's own reference).
+ */
+int audit_row_counts(struct actx *a, const struct batch_row *x)
+{
+	switch (x->outcome) {
+	case OUTCOME_OK:
+		return 1;
+	case OUTCOME_BUILD_FAILED:
+	case OUTCOME_ABORTED:
+	case OUTCOME_NO_DEVICE:
+	case OUTCOME_REFERENCE_FAILED:
+		return 0;
+	case OUTCOME_LAUNCH_FAILED:
+	case OUTCOME_INIT_FAILED: {
+		const struct run_record **runs;
+		size_t n = query_row_runs(a->q, x, &runs), checked = 0;
+		for (size_t i = 0; i < n; i++)
+			checked += runs[i]->n_checks > 0;
+		free(runs);
+		/* a row of one run (evident-batch/1) names no repeats */
+		const struct run_record *r = n ? NULL : query_row_run(a->q, x);
+		return checked > 0 || (r && r->n_checks > 0);
+	}
+	default:
+		return 1;
+	}
+}
+
+/* Was row written by a runner commit the errata name as defective
+ * (audit_errata.h)?  Its numbers are the runner's defect, not the code's. */
+int audit_row_set_aside(struct actx *a, const struct batch_row *row)
+{
+	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
+	return r && audit_errata_find(a->o->errata, r->git.commit) >= 0;
+}
+
+/* The claim's own row set aside by the errata: 1, with the reason into
+ * msg (its numbers are the runner's defect: they back no claim, as
+ * `validated` reads no run set aside). */
+int audit_own_row_set_aside(struct actx *a, const struct batch_row *row, const char *name, struct strbuf *msg)
+{
+	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
+	long ei = r ? audit_errata_find(a->o->errata, r->git.commit) : -1;
+	if (ei < 0)
+		return 0;
+	const struct audit_errata *er = a->o->errata;
+	strbuf_addf(msg, "the row of %s (run %s) was set aside by %s (runner commit %.8s, fixed in %.8s: %s): "
+			 "a runner's defect backs no claim (cite a batch the runner wrote after the fix)",
+		    name, audit_id_or(row->run_id), a->o->errata_path ? a->o->errata_path : "the errata", er->commit[ei],
+		    er->fixed[ei], er->why[ei]);
+	return 1;
+}
+
+/* What reruns counted (reruns_in, audit_across_batches). */
+struct votes {
+	size_t n, k;            /* comparisons counted, and those giving the claimed verdict */
+	size_t n_neutral;       /* undecided ones of other batches whose CI holds the claim's estimate */
+	size_t n_batches;       /* batches that gave at least one counted comparison */
+	size_t n_unclean;       /* counted ones where a row of the code did not run cleanly */
+	size_t n_aside;         /* rows of the code the errata set aside, never counted */
+	struct strbuf others;   /* the verdicts that disagreed, and where */
+};
+
+/*
+ * Every pair of rows (xa, xb) of batch b that ran the claim's two codes
+ * the same way (audit_same_identity with ia and ib), ok or not run cleanly
+ * (audit_row_counts), as a rerun of the claim: a pair with a row that did not
+ * run cleanly is counted into v as not giving the claimed verdict;
+ * in the claim's own batch eb its pair (ra, rb) and the others, every
+ * row of the same code being one more process of it.  Red team 42: a
+ * kernel whose speed is set per process lands all k repeats in its fast
+ * mode with chance 2^-k; of 8 identical rows against one baseline, 2 read
+ * no_difference and 1 slower, and both claims were supported.  Each pair
+ * is compared as the claim's is (audit_pair_compare) and counted into v; an
+ * undecided pair of another batch whose CI holds the claim's estimate sp
+ * is left out (red team 37's pilots; a row of the claim's batch had the
+ * claim's repeats).  When both sides are one code, each unordered pair is
+ * counted once.  Returns the number of such pairs, compared or not.
+ */
+static size_t reruns_in(struct actx *a, const struct batch_record *b, const struct batch_record *eb,
+		      const struct batch_row *ra, const struct batch_row *rb, const struct code_id *ia,
+		      const struct code_id *ib, const char *want, double sp, struct votes *v)
+{
+	int aa = audit_same_identity(ia, ib), any = 0;
+	size_t pairs = 0;
+	/* which rows ran the claim's a code (bit 1) and b code (bit 2), once;
+	 * a row that ended otherwise than ok is one too, unless it is a
+	 * configuration's refusal (audit_row_counts) */
+	unsigned char *side = xcalloc(b->n_rows + 1, 1);
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *x = &b->rows[i];
+		struct code_id id;
+		int ok = audit_row_counts(a, x) && code_identity(a->q, x, &id);
+		if (ok && x != ra && x != rb && audit_row_set_aside(a, x)) {
+			v->n_aside += audit_same_identity_or_neutral(&id, ia) || audit_same_identity_or_neutral(&id, ib);
+			continue;
+		}
+		side[i] = (x == ra || (ok && audit_same_identity(&id, ia))) | (x == rb || (ok && audit_same_identity(&id, ib))) << 1;
+		/* the same code by the echo-neutral object alone: counted
+		 * only where it disagrees (bits 4 and 8) */
+		if (ok && !(side[i] & 1) && audit_same_identity_or_neutral(&id, ia))
+			side[i] |= 4;
+		if (ok && !(side[i] & 2) && audit_same_identity_or_neutral(&id, ib))
+			side[i] |= 8;
+	}
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *xa = &b->rows[i];
+		if (!(side[i] & 5))
+			continue;
+		for (size_t j = 0; j < b->n_rows; j++) {
+			const struct batch_row *xb = &b->rows[j];
+			int claim = xa == ra && xb == rb;
+			int against_only = !(side[i] & 1) || !(side[j] & 2);
+			if (!(side[j] & 10) || xb == xa || (aa && !claim && (j < i || (xa == rb && xb == ra))))
+				continue;
+			struct pair_cmp pc;
+			pairs++;
+			/* a row of the code that did not run cleanly: a rerun that
+			 * does not give the verdict (red team 45's pick_fast failed
+			 * its own slow processes, 9 of 10 batches flaky, and its one
+			 * ok batch had no rerun left to contradict it) */
+			const struct batch_row *bad = xa->outcome != OUTCOME_OK ? xa : xb->outcome != OUTCOME_OK ? xb : NULL;
+			if (bad) {
+				v->n++;
+				v->n_unclean++;
+				any = 1;
+				strbuf_addf(&v->others, "%s%s did not run cleanly: %s (%s)", v->others.len ? ", " : "",
+					    audit_name_or(bad->variant), bad->outcome_text ? bad->outcome_text : "no outcome",
+					    audit_id_or(b == eb ? bad->run_id : b->run_id));
+				continue;
+			}
+			if (!audit_pair_compare(a, b, xa, xb, audit_name_or(xa->variant), audit_name_or(xb->variant), &pc) ||
+			    !pc.verdict || pc.used->one_process)
+				continue;
+			/* an undecided rerun whose CI holds the claim's estimate
+			 * neither agrees nor disagrees: too few repeats to tell
+			 * (red team 37: three 2-repeat pilots, each inconclusive
+			 * around the same slowdown, outvoted a 12-repeat one) */
+			if (b != eb && !strcmp(pc.verdict, "inconclusive") && isfinite(sp) && pc.ci[0] <= sp &&
+			    sp <= pc.ci[1]) {
+				v->n_neutral++;
+				continue;
+			}
+			if (against_only && !strcmp(pc.verdict, want))
+				continue;
+			v->n++;
+			any = 1;
+			if (!strcmp(pc.verdict, want))
+				v->k++;
+			else if (b == eb)
+				strbuf_addf(&v->others, "%s%s (%s vs %s)", v->others.len ? ", " : "", pc.verdict,
+					    audit_name_or(xa->variant), audit_name_or(xb->variant));
+			else
+				strbuf_addf(&v->others, "%s%s (%s)", v->others.len ? ", " : "", pc.verdict,
+					    audit_id_or(b->run_id));
+		}
+	}
+	free(side);
+	v->n_batches += any;
+	return pairs;
+}
+
+/*
+ * The evidence of a verdict claim beyond its own batch: every batch in
+ * the store, of any experiment, reproductions included (`evident
+ * reproduce` rebuilt and reran the same code: red team 49 left them out
+ * of the verdict's reruns as value_across_batches had), of the same
+ * problem, dtype and plug-in on the same device.
+ *
+ * Reruns: the claim's batch, and batches at the claim's shape
+ * (audit_same_problem), with rows of the same code run the same way as the
+ * claim's two (audit_same_identity): every such pair of rows (reruns_in), those
+ * with a row that did not run cleanly (flaky, crashed...; not a
+ * configuration's refusal) counted as not giving want.  Each
+ * pair is compared as the claim's own batch is (audit_pair_compare: recorded
+ * when one side is the baseline, else computed and adjusted over the
+ * batch's pairs), comparisons of one process a side left out, and those
+ * giving want counted; an inconclusive one whose CI holds the claim's
+ * estimate is left out (too few repeats to say either way: red team 37's
+ * pilots).  The verdict stands only when more than half of the counted
+ * comparisons give it (1 of 1 does).  Fewer than half: the claim is
+ * contested (red team 33: an A/A experiment run 58 times, 57 batches
+ * inconclusive or no_difference, the 58th "faster 1.484x, p 0.023"; a
+ * claim on that batch was supported): *agrees is cleared, with the counts
+ * in msg.  Exactly half (fix50; red team 49: a tie went to the claim, as
+ * the value rule's had): *agrees cleared and *tie set, the claim
+ * unsupported, no majority either way.  Otherwise the counts are added to
+ * msg when there is more than one such comparison.
+ *
+ * Other tries: a batch with ok rows of the same two kernels (their kernel
+ * files' contents, same_family) in another configuration (another shape,
+ * other parameters, flags or headers, another way of running) is one more
+ * chance to find a
+ * verdict in noise (red team 35: one kernel twice at 71 shapes, one
+ * "slower, p 0.0056"; red team 36: a parameter the code only echoes, a
+ * new one each batch, 161 batches each a clean slate).  *tries is 1 plus
+ * the number of distinct such configurations outside the claim's batch
+ * (its own are adjusted over by its Holm); the caller adjusts over them.
+ */
+void audit_across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *ra,
+			   const struct batch_row *rb, const char *va, const char *vb, const char *want, double sp,
+			   int *agrees, int *tie, size_t *tries, struct strbuf *msg)
+{
+	struct code_id ia, ib;
+	*tries = 1;
+	if (!code_identity(a->q, ra, &ia) || !code_identity(a->q, rb, &ib) || strcmp(ia.dev, ib.dev))
+		return;
+	size_t pos = a->q->n, n_seen = 0;
+	struct votes v = { 0, 0, 0, 0, 0, 0, STRBUF_INIT };
+	int one_file = !strcmp(ia.family, ib.family);
+	char **seen = NULL; /* the configurations tried, as "dims code_a code_b how" */
+	struct strbuf key = STRBUF_INIT;
+	const struct batch_record *b;
+	/* every batch, reproductions included: a reproduction reran the
+	 * same code (and a claim pinned to one must meet its own pair) */
+	while ((b = query_next_batch_all(a->q, NULL, &pos))) {
+		if (!audit_same_kind(&b->problem, &eb->problem))
+			continue;
+		/* reruns: the same code at the claim's shape */
+		if ((b == eb || audit_same_problem(&b->problem, &eb->problem)) &&
+		    reruns_in(a, b, eb, ra, rb, &ia, &ib, want, sp, &v))
+			continue;
+		if (b == eb)
+			continue;
+		const struct batch_row *xa, *xb;
+		/* another configuration of the same two kernels; where both
+		 * sides are one kernel file, a pair of its rows that differ in
+		 * the same parameters as the claim's (red team 38: any two rows
+		 * of the file counted, so every sweep of it adjusted a claim
+		 * between two of its knob values) */
+		xa = row_matching(a, b, &ia, same_family, va, NULL);
+		xb = xa ? row_matching(a, b, &ib, same_family, vb, xa) : NULL;
+		struct code_id ja, jb;
+		if (!xb || !code_identity(a->q, xa, &ja) || !code_identity(a->q, xb, &jb))
+			continue;
+		if (one_file && !same_params_differ(ra, rb, xa, xb))
+			continue;
+		strbuf_reset(&key);
+		for (size_t i = 0; i < b->problem.n_dims && i < 8; i++)
+			strbuf_addf(&key, "%lld,", b->problem.dims[i]);
+		strbuf_addf(&key, " %s %s %s %s %d %s", ja.code, jb.code, ja.cache ? ja.cache : "-",
+			    ja.exec_kind ? ja.exec_kind : "-", ja.slots, ja.clock ? ja.clock : "-");
+		size_t i = 0;
+		while (i < n_seen && strcmp(seen[i], key.buf))
+			i++;
+		if (i == n_seen) {
+			seen = xrealloc(seen, (n_seen + 1) * sizeof(*seen));
+			seen[n_seen++] = xstrdup(key.buf);
+		}
+	}
+	*tries = 1 + n_seen;
+	for (size_t i = 0; i < n_seen; i++)
+		free(seen[i]);
+	free(seen);
+	strbuf_release(&key);
+	size_t n = v.n, k = v.k;
+	/* what was counted: batches, and where the claim's batch held more
+	 * rows of the same code, its comparisons too */
+	char what[128];
+	if (n > v.n_batches)
+		snprintf(what, sizeof(what), "comparisons of the same code (every pair of its rows, in %zu batch%s)",
+			 v.n_batches, v.n_batches == 1 ? "" : "es");
+	else
+		snprintf(what, sizeof(what), "batches of the same code");
+	/* how many of the others did not run cleanly (reruns_in) */
+	char unclean[96] = "";
+	if (v.n_unclean)
+		snprintf(unclean, sizeof(unclean), " (%zu did not run cleanly, which gives no verdict)", v.n_unclean);
+	if (n >= 2 && 2 * k < n) {
+		*agrees = 0;
+		strbuf_addf(msg, "; but only %zu of %zu %s on %s give %s%s, the others: %s: a verdict the next run "
+				 "reverses (cite the batches together, or rerun with more repeats)",
+			    k, n, what, ia.dev, want, unclean, v.others.buf);
+	} else if (n >= 2 && 2 * k == n) {
+		/* a verdict needs a majority of its reruns: one of two is a
+		 * coin, not what the code gives */
+		*agrees = 0;
+		*tie = 1;
+		strbuf_addf(msg, "; but only %zu of %zu %s on %s give %s%s, the others: %s: exactly half, no majority "
+				 "of the reruns (rerun the code, and cite what most batches give)",
+			    k, n, what, ia.dev, want, unclean, v.others.buf);
+	} else if (n >= 2) {
+		strbuf_addf(msg, "; %zu of %zu %s on %s give %s%s", k, n, what, ia.dev, want, unclean);
+	}
+	if (v.n_neutral)
+		strbuf_addf(msg, "; %zu more undecided, their CIs holding this estimate", v.n_neutral);
+	if (v.n_aside)
+		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", v.n_aside,
+			    a->o->errata_path ? a->o->errata_path : "the errata");
+	strbuf_release(&v.others);
+}
+
+/*
+ * The speedup CI ci (at confidence conf) widened to the confidence
+ * Bonferroni-adjusted over tries, 1 - (1 - conf) / tries, into out: on the
+ * log scale about its centre, by the ratio of the two normal quantiles
+ * (the record keeps the CI, not the bootstrap it came from).  Returns 1
+ * when out lies wholly inside the noise band thr (rule 5 of the verdict
+ * table, stats.h).
+ */
+static int widened_in_band(const double ci[2], double conf, size_t tries, double thr, double out[2])
+{
+	out[0] = out[1] = NAN;
+	if (!(ci[0] > 0 && ci[1] >= ci[0]))
+		return 0;
+	double lo = log(ci[0]), hi = log(ci[1]), mid = (lo + hi) / 2, h = (hi - lo) / 2;
+	double z = gsl_cdf_ugaussian_Pinv(1 - (1 - conf) / 2);
+	double zk = gsl_cdf_ugaussian_Pinv(1 - (1 - conf) / (2 * (double)tries));
+	out[0] = exp(mid - h * zk / z);
+	out[1] = exp(mid + h * zk / z);
+	return stats_ci_in_band(out, thr);
+}
+
+/*
+ * The comparisons of batch b a writer could have cited in pc's place: the
+ * rows compared with the baseline (those that ended ok, the baseline
+ * left out) when pc is the batch's recorded comparison, else the pairs of
+ * its ok rows that pair_compare_now adjusted over.  At least 1.
+ */
+size_t audit_batch_comparisons(const struct batch_record *b, const struct pair_cmp *pc)
+{
+	size_t n_ok = 0;
+	for (size_t k = 0; k < b->n_rows; k++)
+		n_ok += b->rows[k].outcome == OUTCOME_OK;
+	if (n_ok < 2)
+		return 1;
+	return pc->used == &pc->sc ? n_ok * (n_ok - 1) / 2 : n_ok - 1;
+}
+
+/*
+ * A claimed verdict drawn again, adjusted (Bonferroni) over the
+ * configurations the two kernels were tried in (audit_across_batches): *agrees
+ * cleared, with why in msg, when it no longer gives want.  faster and
+ * slower: the p adjusted.  no_difference: each try is one more draw of a
+ * CI into the band (red team 41: a kernel doing 10% more work read
+ * no_difference in 1 of 16 batches), so the CI, widened to the adjusted
+ * confidence, must still lie inside the band.
+ */
+void audit_adjust_over_tries(const struct batch_record *b, const struct pair_cmp *pc, size_t tries, size_t n_batch,
+			      const char *want, int *agrees, struct strbuf *msg)
+{
+	double thr = isfinite(b->holm_threshold) && b->holm_threshold >= 0 && b->holm_threshold < 1 ? b->holm_threshold
+												  : 0.01;
+	if (!strcmp(want, "no_difference")) {
+		/* the batch's v comparisons are v draws of a CI into the band,
+		 * as the configurations outside it are: its Holm moves p only
+		 * (red team 42) */
+		size_t all = tries - 1 + (n_batch ? n_batch : 1);
+		if (all < 2)
+			return;
+		char over[160], tried[256];
+		if (n_batch > 1) {
+			snprintf(over, sizeof(over), "%zu comparisons (%zu of its batch, %zu other configurations of the two "
+				 "kernels)", all, n_batch, tries - 1);
+			snprintf(tried, sizeof(tried), "the claim is one of %s, any of which could have been cited", over);
+		} else {
+			snprintf(over, sizeof(over), "%zu configurations the two kernels were tried in", all);
+			snprintf(tried, sizeof(tried), "the two kernels were tried in %zu configurations (shapes, parameters, "
+				 "batches), any of which could have been cited", all);
+		}
+		double w[2], conf = ((struct stats_opts)STATS_OPTS_INIT).confidence;
+		/* the CI the verdict was drawn on, not its inversion */
+		if (widened_in_band(pc->used->speedup_ci, conf, all, thr, w)) {
+			strbuf_addf(msg, "; its CI widened to %.4g%% over the %s, [%.3f, %.3f], is inside the noise band",
+				    100 * (1 - (1 - conf) / (double)all), over, w[0], w[1]);
+			return;
+		}
+		*agrees = 0;
+		strbuf_addf(msg, "; but %s: the speedup CI widened to %.4g%% over them, [%.3f, %.3f], reaches beyond the "
+				 "noise band [%g, %g] (cite the sweep, or rerun this configuration with more repeats)",
+			    tried, 100 * (1 - (1 - conf) / (double)all), w[0], w[1], 1 - thr, 1 + thr);
+		return;
+	}
+	if (tries < 2)
+		return;
+	if (!isfinite(pc->used->p_adjusted) || (strcmp(want, "faster") && strcmp(want, "slower")))
+		return;
+	struct stats_comparison c = *pc->used;
+	double alpha = isfinite(b->holm_alpha) && b->holm_alpha > 0 && b->holm_alpha < 1 ? b->holm_alpha : 0.05;
+	/* the table redrawn at the recorded p must give the recorded verdict
+	 * (an older record may lack what it reads, test_sign); where it does
+	 * not, the adjusted p alone decides between it and inconclusive */
+	const char *was = pc->used->verdict, *v;
+	int redraws = was && !strcmp(stats_verdict(&c, alpha, thr), was);
+	c.p_adjusted = c.p_adjusted * (double)tries < 1 ? c.p_adjusted * (double)tries : 1;
+	if (redraws)
+		v = stats_verdict(&c, alpha, thr);
+	else
+		v = c.p_adjusted < alpha ? was : "inconclusive";
+	if (pc->inverted)
+		v = invert_verdict(v);
+	if (v && !strcmp(v, want)) {
+		strbuf_addf(msg, "; p %.2g adjusted over the %zu configurations the two kernels were tried in", c.p_adjusted,
+			    tries);
+		return;
+	}
+	*agrees = 0;
+	strbuf_addf(msg, "; but the two kernels were tried in %zu configurations (shapes, parameters, batches), any of "
+			 "which could have been cited: with p adjusted over them (%.2g) the verdict is %s (cite the "
+			 "sweep, or rerun this configuration with more repeats)",
+		    tries, c.p_adjusted, v ? v : "none");
+}
+
+/*
+ * The two sides ran the same code the same way: any difference between
+ * them is the machine's, never the code's (red team 35: an A/A pair
+ * cited as "faster 1.44x"; red team 36: a byte-identical copy under
+ * another name).  1 with why in msg for a faster/slower claim.
+ */
+int audit_same_code_both_sides(struct actx *a, const struct batch_row *ra, const struct batch_row *rb,
+				const char *want, struct strbuf *msg)
+{
+	struct code_id ia, ib;
+	if (strcmp(want, "faster") && strcmp(want, "slower"))
+		return 0;
+	if (!code_identity(a->q, ra, &ia) || !code_identity(a->q, rb, &ib) || !code_same_way(&ia, &ib))
+		return 0;
+	if (strcmp(ia.bin, ib.bin) && strcmp(ia.code, ib.code))
+		/* code_same by the echo-neutral objects (red team 38's TRY) */
+		strbuf_addf(msg, "; but both sides ran the same code (their objects differ only in the EV_PARAM echo: "
+				 "echo-neutral object %.12s) the same way: a difference between them is the machine's, "
+				 "not the code's",
+			    ia.neutral);
+	else
+		strbuf_addf(msg, "; but both sides ran the same code (binary %.12s, sources and parameters %.12s) the "
+				 "same way: a difference between them is the machine's, not the code's",
+			    ia.bin, ia.code);
+	return 1;
+}
+
+/*
+ * The side a faster or slower claim says is slower, against the fastest
+ * its code was recorded at anywhere in the store (every row of the same
+ * code timed the same way, code_same_built_timed, at the claim's problem
+ * and shape on the same device, in any batch but this one, whatever its
+ * role there, by its median or, a row not ok, its ok runs' (red team 61:
+ * a flaky fast publish hid its speed)): slower here by CODE_DRIFT_MARGIN, its speed moved with its
+ * history, and the other side is faster only than that (red team 59: a
+ * reference 8x slow after a wall-clock time, published fast; eval promoted
+ * copies of its fast path and the audit supported "faster wf3 vs ref
+ * 9.764x").  1 with the reason added to msg.
+ */
+static int slower_side_drifted(struct actx *a, const struct batch_record *eb, const struct batch_row *row,
+			       const char *name, struct strbuf *msg)
+{
+	struct code_id id;
+	if (!row->have_stats || !isfinite(row->stats.median) || !code_identity(a->q, row, &id))
+		return 0;
+	double best = NAN;
+	const char *best_b = NULL;
+	size_t pos = a->q->n;
+	const struct batch_record *b;
+	while ((b = query_next_batch_all(a->q, NULL, &pos))) {
+		if (b == eb || b->interrupted || !audit_same_problem(&b->problem, &eb->problem))
+			continue;
+		for (size_t k = 0; k < b->n_rows; k++) {
+			const struct batch_row *x = &b->rows[k];
+			struct code_id xid;
+			if (!code_identity(a->q, x, &xid) || strcmp(xid.dev, id.dev) || !code_same_built_timed(&xid, &id))
+				continue;
+			double speed = query_row_speed(a->q, x);
+			if (!isfinite(speed) || !(isnan(best) || speed < best))
+				continue;
+			best = speed;
+			best_b = audit_id_or(b->run_id);
+		}
+	}
+	int drifted = code_speed_drifted(row->stats.median, best);
+	if (drifted)
+		strbuf_addf(msg, "; but %s, the side it says is slower, ran %.2fx slower here than the fastest its code "
+				 "was recorded at in the store (batch %s: median %.4g us there, %.4g us here): a side "
+				 "slower than its own history makes the other faster only than that",
+			    name, row->stats.median / best, best_b, best, row->stats.median);
+	return drifted;
+}
+
+void audit_claim_compare(struct actx *a, const struct md_marker *m)
+{
+	static const char *const allowed[] = { "experiment", "a", "b", "run", "speedup", "tol", NULL };
+	static const char *const req[] = { "experiment", "a", "b", NULL };
+	if (audit_keys_ok(a, m, allowed, req) < 0)
+		return;
+	const char *want = !strcmp(m->name, "no-difference") || !strcmp(m->name, "no_difference")
+				   ? "no_difference" : m->name;
+	const char *e = md_attr(m, "experiment"), *va = md_attr(m, "a"), *vb = md_attr(m, "b");
+	const char *stated = md_attr(m, "speedup"), *tol = md_attr(m, "tol");
+	const char *need[] = { va, vb, NULL };
+	struct strbuf why = STRBUF_INIT, msg = STRBUF_INIT, head = STRBUF_INIT;
+	double sv = 0, sulp = 0, pct = -1, amount = 0;
+	size_t n_b = 0;
+	char how_groups[160] = "";
+	struct blist batches = { 0 };
+	strbuf_addf(&head, "%s %s vs %s", m->name, va, vb);
+	if (tol && !stated) {
+		audit_finding(a, m->line, "error", "claim '%s': tol= needs speedup=X to apply to", m->name);
+		goto out;
+	}
+	if (stated) {
+		const char *err;
+		int rc = audit_stated_number(stated, F_RATIO, 1, &sv, &sulp, &err);
+		if (rc < 0) {
+			audit_stated_error(a, m, "speedup", rc, err);
+			goto out;
+		}
+		if (tol && audit_claim_tol(a, m, F_RATIO, sv, &pct, &amount) < 0)
+			goto out;
+	}
+	n_b = audit_claim_batches(a, e, md_attr(m, "run"), need, &batches, &why);
+	if (!n_b) {
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
+		goto out;
+	}
+	int stale;
+	strbuf_reset(&why);
+	const struct batch_record *b = audit_evidence_batch(a, &batches, need, &stale, &why);
+	const struct batch_row *ra = batch_find_row(b, va), *rb = batch_find_row(b, vb);
+	const char *bid = audit_id_or(b->run_id);
+	char *last = xstrfmt("batch %s", bid);
+	for (int k = 0; k < 2; k++) {
+		const struct batch_row *row = k ? rb : ra;
+		if (row->outcome != OUTCOME_OK) {
+			strbuf_addf(&msg, "%s did not run cleanly: ", k ? vb : va);
+			audit_describe_failure(&msg, row->outcome_text, row->reason);
+			strbuf_addf(&msg, " (run %s, batch %s)", audit_id_or(row->run_id), bid);
+			audit_conclude(a, m, 0, stale, head.buf, msg.buf, why.buf, last);
+			free(last);
+			goto out;
+		}
+	}
+	if (audit_own_row_set_aside(a, ra, va, &msg) || audit_own_row_set_aside(a, rb, vb, &msg)) {
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, msg.buf);
+		free(last);
+		goto out;
+	}
+	struct pair_cmp pc;
+	if (!audit_pair_compare(a, b, ra, rb, va, vb, &pc)) {
+		audit_finding(a, m->line, "unsupported", "%s: the samples of batch %s cannot be compared", head.buf, bid);
+		free(last);
+		goto out;
+	}
+	const char *verdict = pc.verdict, *how = pc.how;
+	double sp = pc.sp, ci[2] = { pc.ci[0], pc.ci[1] };
+	const struct stats_comparison *used = pc.used; /* for rule 0's wording */
+	if (used->one_process) {
+		const char *rec = used->verdict_recorded;
+		snprintf(how_groups, sizeof(how_groups), "1 repeat a side: the variance between processes is unknown%s%s",
+			 rec ? "; recorded as " : "", rec ? (pc.inverted ? invert_verdict(rec) : rec) : "");
+		how = how_groups;
+	} else if (used->verdict_recorded) {
+		/* rule 5 on a record written before it (stats_verdict_settle) */
+		const char *rec = pc.inverted ? invert_verdict(used->verdict_recorded) : used->verdict_recorded;
+		snprintf(how_groups, sizeof(how_groups), "%s; recorded as %s, but its CI reaches beyond the noise band",
+			 how, rec);
+		how = how_groups;
+	}
+	strbuf_addf(&msg, "speedup of %s over %s %.3fx [%.3f, %.3f], verdict %s (%s; runs %s, %s)", va, vb, sp, ci[0],
+		    ci[1], verdict ? verdict : "none", how, audit_id_or(ra->run_id), audit_id_or(rb->run_id));
+	add_trust_note(a, &msg, ra, va);
+	add_trust_note(a, &msg, rb, vb);
+	int agrees = verdict && !strcmp(verdict, want), tie = 0;
+	if (agrees && audit_same_code_both_sides(a, ra, rb, want, &msg))
+		agrees = 0;
+	if (agrees && !stale && !used->one_process) {
+		size_t tries = 1;
+		audit_across_batches(a, b, ra, rb, va, vb, want, sp, &agrees, &tie, &tries, &msg);
+		if (agrees)
+			audit_adjust_over_tries(b, &pc, tries, audit_batch_comparisons(b, &pc), want, &agrees, &msg);
+	}
+	if (agrees && !tie && !stale && (!strcmp(want, "faster") || !strcmp(want, "slower")) &&
+	    slower_side_drifted(a, b, !strcmp(want, "faster") ? rb : ra, !strcmp(want, "faster") ? vb : va, &msg))
+		agrees = 0;
+	if (tie) {
+		/* no majority either way: the evidence decides nothing */
+		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, msg.buf);
+		free(last);
+		goto out;
+	}
+	if (agrees && stated) {
+		double lo = ci[0] - sulp, hi = ci[1] + sulp;
+		if (tol) {
+			double t = pct >= 0 ? pct / 100 * sp : amount;
+			lo = sp - t;
+			hi = sp + t;
+		}
+		if (!(sv >= lo && sv <= hi)) {
+			struct strbuf s2 = STRBUF_INIT;
+			/* one CI on the line: the recorded one, in msg; the
+			 * tolerance is another interval and says so */
+			if (tol)
+				strbuf_addf(&s2, "stated speedup %s lies outside the tolerance [%.3f, %.3f]; %s", stated,
+					    lo, hi, msg.buf);
+			else
+				strbuf_addf(&s2, "stated speedup %s lies outside the 95%% CI, even at the precision it "
+					    "is written to (+-%g); %s", stated, sulp, msg.buf);
+			strbuf_reset(&msg);
+			strbuf_addstr(&msg, s2.buf);
+			strbuf_release(&s2);
+			agrees = 0;
+		}
+	}
+	audit_conclude(a, m, agrees, stale, head.buf, msg.buf, why.buf, last);
+	free(last);
+out:
+	strbuf_release(&why);
+	strbuf_release(&msg);
+	strbuf_release(&head);
+}
+
