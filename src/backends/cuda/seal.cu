@@ -207,9 +207,14 @@ static const char *live_handle(uint64_t v)
  * base biased for 1-based indexing, X - 64): the replay relocates only
  * addresses inside a buffer, and would hand over the planner's (red team
  * 34's honest biased crashed with an illegal address).  The buffer's
- * description in *what, or 0.
+ * description in *what, or 0.  256 MiB, not 1 MiB (until 2026-11-30):
+ * a view's origin X - r0 C is megabytes out (red team 35's farbias, 16
+ * MiB before its input, was data and crashed), while data rarely reads
+ * so: a word within 256 MiB of a device address has that address's high
+ * 35 bits (0x00007f.. on x86-64 Linux), which no float, double, small
+ * integer or hash has by chance (a random word: odds 2^-35 a buffer).
  */
-#define SEAL_NEAR ((CUdeviceptr)1 << 20)
+#define SEAL_NEAR ((CUdeviceptr)1 << 28)
 static int near_buffer(const std::vector<kbuf> &bufs, CUdeviceptr v, char *what, size_t whatlen)
 {
 	for (const kbuf &b : bufs) {
@@ -244,6 +249,10 @@ static const struct {
 	{ CU_LIMIT_MALLOC_HEAP_SIZE, "device malloc heap (cudaLimitMallocHeapSize)" },
 	{ CU_LIMIT_MAX_L2_FETCH_GRANULARITY, "L2 fetch granularity (cudaLimitMaxL2FetchGranularity)" },
 	{ CU_LIMIT_PERSISTING_L2_CACHE_SIZE, "persisting L2 size (cudaLimitPersistingL2CacheSize)" },
+	/* red team 38's pending: a device-side launcher of 32768 grids under
+	 * the default 2048 */
+	{ CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, "device runtime's pending launches "
+						     "(cudaLimitDevRuntimePendingLaunchCount)" },
 };
 #define SEAL_N_LIMITS (sizeof(seal_limits) / sizeof(seal_limits[0]))
 static size_t limits_before[SEAL_N_LIMITS], stack_before;
@@ -291,6 +300,39 @@ static const char *any_live_handle(unsigned long long *h)
 		}
 	}
 	return NULL;
+}
+
+/*
+ * The handle the driver gives the next texture object, found by making
+ * one over the first bytes of buf (a launch's input: no allocation of its
+ * own, so the planner's layout is not moved) and destroying it at once; 0
+ * when it cannot.  Taken just before and just after launch()'s capture:
+ * the planner's driver numbers texture objects from 1 up, so a number
+ * more than one past the first says launch() made texture objects, even
+ * ones it destroyed before the capture ended (red team 35's texdead: a
+ * texture made, launched over and destroyed per call left no live handle
+ * to find, and its replay read wrong outputs).  A driver that reuses a
+ * freed number gives the same one twice, and nothing is said: a handle
+ * left alive is still found by any_live_handle.
+ */
+static unsigned long long next_tex_handle(CUdeviceptr buf, size_t bytes)
+{
+	if (!buf || bytes < 256)
+		return 0;
+	CUDA_RESOURCE_DESC rd;
+	memset(&rd, 0, sizeof(rd));
+	rd.resType = CU_RESOURCE_TYPE_LINEAR;
+	rd.res.linear.devPtr = buf;
+	rd.res.linear.format = CU_AD_FORMAT_FLOAT;
+	rd.res.linear.numChannels = 1;
+	rd.res.linear.sizeInBytes = 256;
+	CUDA_TEXTURE_DESC td;
+	memset(&td, 0, sizeof(td));
+	CUtexObject t = 0;
+	if (cuTexObjectCreate(&t, &rd, &td, NULL) != CUDA_SUCCESS)
+		return 0;
+	cuTexObjectDestroy(t);
+	return (unsigned long long)t;
 }
 
 static int limits_unchanged(char *err, size_t errlen)
@@ -816,6 +858,44 @@ static size_t tensor_bytes_of(const struct ev_tensor *t)
 	return n;
 }
 
+/*
+ * What a captured launch() enqueued, in order: each node's kind, and a
+ * kernel's function, grid, block and shared memory (not its parameters:
+ * buffers may alternate between calls).  Into sig; 0, or -1 with err.
+ */
+static int graph_signature(cudaGraph_t graph, std::string &sig, char *err, size_t errlen)
+{
+	std::vector<CUgraphNode> order;
+	std::vector<int> prog_pred;
+	if (topo_order((CUgraph)graph, order, prog_pred, err, errlen))
+		return -1;
+	for (CUgraphNode n : order) {
+		CUgraphNodeType t;
+		CUCK(cuGraphNodeGetType(n, &t), "cuGraphNodeGetType");
+		if (t == CU_GRAPH_NODE_TYPE_EMPTY)
+			continue;
+		appendf(sig, "%d", (int)t);
+		if (t == CU_GRAPH_NODE_TYPE_KERNEL) {
+			CUDA_KERNEL_NODE_PARAMS p;
+			memset(&p, 0, sizeof(p));
+			CUCK(cuGraphKernelNodeGetParams(n, &p), "cuGraphKernelNodeGetParams");
+			appendf(sig, ":%p:%p:%u,%u,%u:%u,%u,%u:%u", (void *)p.func, (void *)p.kern, p.gridDimX,
+				p.gridDimY, p.gridDimZ, p.blockDimX, p.blockDimY, p.blockDimZ, p.sharedMemBytes);
+		}
+		sig += ";";
+	}
+	return 0;
+}
+
+/* Ops in a signature (graph_signature): one ';' each. */
+static size_t signature_ops(const std::string &sig)
+{
+	size_t n = 0;
+	for (char ch : sig)
+		n += ch == ';';
+	return n;
+}
+
 int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct ev_launch *l, char **json,
 		 char *err, size_t errlen)
 {
@@ -828,6 +908,20 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 				 (uint32_t)(EVC_BUF_OUT + o) });
 	*json = NULL;
 	cudaGetLastError();
+	/* init()'s device work first: the harness's stream does not block
+	 * on the legacy stream, and what init() left in its allocations and
+	 * the module's globals is read below with synchronous copies, which
+	 * would not wait for it (red team 38's async: a table init() built
+	 * on its stream was carried as zeros, wrong_output) */
+	CUresult sr = cuCtxSynchronize();
+	if (sr != CUDA_SUCCESS) {
+		const char *en = NULL;
+		cuGetErrorName(sr, &en);
+		return fail(err, errlen, "the device work init() enqueued failed (%s)", en ? en : "?");
+	}
+	CUdeviceptr probe_buf = bufs.empty() ? 0 : bufs[0].base;
+	size_t probe_bytes = bufs.empty() ? 0 : bufs[0].bytes;
+	unsigned long long tex_before = next_tex_handle(probe_buf, probe_bytes);
 	cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
 	if (e != cudaSuccess) {
 		snprintf(err, errlen, "%s: %s (cudaStreamBeginCapture)", cudaGetErrorName(e), cudaGetErrorString(e));
@@ -856,6 +950,48 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 		return fail(err, errlen, "the kernel's init() or launch() made %s (handle 0x%llx): a sealed replay "
 					 "runs in a fresh context, which has none: run the variant with trust: host",
 			    hk, handle);
+	}
+	unsigned long long tex_after = next_tex_handle(probe_buf, probe_bytes);
+	if (tex_before && tex_after > tex_before + 1 && tex_after <= SEAL_HANDLE_SCAN) {
+		cudaGraphDestroy(graph);
+		return fail(err, errlen, "the kernel's launch() made %llu texture or surface object(s) and destroyed "
+					 "them (handles 0x%llx to 0x%llx): the kernels it launched may read through "
+					 "them, and a sealed replay runs in a fresh context, which has none: run the "
+					 "variant with trust: host",
+			    tex_after - tex_before - 1, tex_before + 1, tex_after - 1);
+	}
+	/* a second call must enqueue what the first did: the replay repeats
+	 * the first in every sample, so set-up a launch() does on its first
+	 * call only (a static flag) would be timed in each (red team 38's
+	 * lazy: a table built per sample, about 14x its trust: host time) */
+	{
+		std::string sig1, sig2;
+		cudaGraph_t graph2 = NULL;
+		int src = graph_signature(graph, sig1, err, errlen);
+		cudaError_t e2 = src ? cudaSuccess : cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
+		int rc2 = !src && e2 == cudaSuccess ? desc->launch(l) : 0;
+		cudaError_t ee2 = !src && e2 == cudaSuccess ? cudaStreamEndCapture(stream, &graph2) : cudaSuccess;
+		if (!src && (e2 != cudaSuccess || rc2 || ee2 != cudaSuccess || !graph2)) {
+			cudaGetLastError();
+			src = fail(err, errlen, "launch()'s second call could not be captured (%s): a sealed replay "
+						 "repeats its first call every sample, and needs every call to enqueue "
+						 "the same work: run the variant with trust: host",
+				   rc2 ? "it returned non-zero" : cudaGetErrorName(e2 != cudaSuccess ? e2 : ee2));
+		}
+		if (!src && graph_signature(graph2, sig2, err, errlen))
+			src = -1;
+		if (!src && sig1 != sig2)
+			src = fail(err, errlen, "launch()'s second call enqueued other work than its first (%zu "
+						 "operations, then %zu): a sealed replay repeats the first call in every "
+						 "sample, so one-time set-up on the first call would be timed in each: "
+						 "do it in init(), or run the variant with trust: host",
+				   signature_ops(sig1), signature_ops(sig2));
+		if (graph2)
+			cudaGraphDestroy(graph2);
+		if (src) {
+			cudaGraphDestroy(graph);
+			return src;
+		}
 	}
 	std::vector<CUgraphNode> order;
 	std::vector<int> prog_pred;
@@ -913,6 +1049,8 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	sc.what = "device memory the launch uses";
 	gl.max = EVC_PLAN_MAX_GLOBAL_INIT;
 	gl.what = "the module's globals";
+	if (cuCtxSynchronize() != CUDA_SUCCESS)
+		return fail(err, errlen, "the device work launch() enqueued outside its capture failed");
 	if (scratch_contents(bufs, &sc, &gl, err, errlen))
 		return -1;
 	js += "], \"scratch\": [";
