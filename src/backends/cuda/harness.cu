@@ -641,6 +641,7 @@ static struct {
 	decltype(&cuptiSubscribe) subscribe;
 	decltype(&cuptiUnsubscribe) unsubscribe;
 	decltype(&cuptiEnableDomain) enable_domain;
+	decltype(&cuptiEnableCallback) enable_callback;
 	CUpti_SubscriberHandle sub;
 	pthread_t harness_thread;
 	int window; /* WIN_*; atomic */
@@ -737,6 +738,11 @@ static __thread int rt_launching;
  * (graph mode's timed launch), else -1 */
 static __thread int own_graph_nodes = -1;
 
+/* Texture and surface objects made since evc_watch_tex_objects (the
+ * driver's create calls, runtime ones included: the runtime makes them
+ * through the driver). */
+static unsigned long tex_objects_made;
+
 static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
 				  const void *data)
 {
@@ -745,6 +751,10 @@ static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpt
 	(void)userdata;
 	if ((dom != CUPTI_CB_DOMAIN_RUNTIME_API && dom != CUPTI_CB_DOMAIN_DRIVER_API) || !cd)
 		return;
+	if (dom == CUPTI_CB_DOMAIN_DRIVER_API && cd->callbackSite == CUPTI_API_EXIT &&
+	    (cbid == CUPTI_DRIVER_TRACE_CBID_cuTexObjectCreate || cbid == CUPTI_DRIVER_TRACE_CBID_cuSurfObjectCreate) &&
+	    (!cd->functionReturnValue || *(const CUresult *)cd->functionReturnValue == CUDA_SUCCESS))
+		__atomic_add_fetch(&tex_objects_made, 1, __ATOMIC_RELAXED);
 	kl = cupti_is_launch(dom, cbid);
 	if (cd->callbackSite != CUPTI_API_ENTER) {
 		if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && (kl == 1 || kl == 4))
@@ -914,6 +924,7 @@ static int cupti_load(void)
 	CU_SYM(subscribe, "cuptiSubscribe");
 	CU_SYM(unsubscribe, "cuptiUnsubscribe");
 	CU_SYM(enable_domain, "cuptiEnableDomain");
+	CU_SYM(enable_callback, "cuptiEnableCallback");
 #undef CU_SYM
 	if (cu.get_version(&cu.version) != CUPTI_SUCCESS || cu.version / 10000 < CUPTI_API_VERSION / 10000) {
 		snprintf(cu.why, sizeof(cu.why),
@@ -985,6 +996,32 @@ static void cupti_claim(void)
 	if (cu.registered && !cu.subscribed &&
 	    cu.subscribe(&cu.sub, (CUpti_CallbackFunc)cupti_api_cb, NULL) == CUPTI_SUCCESS)
 		cu.subscribed = 1;
+}
+
+/*
+ * The sealed planner's watch on texture and surface objects (seal.cu's
+ * capture): CUPTI calls back on the driver's create calls from now on.
+ * A handle is a small number the driver reuses once it is destroyed, so
+ * an object launch() made and destroyed within its call leaves nothing
+ * to find afterwards (red team 35's texdead: replayed in a fresh context,
+ * its kernel read no texture, wrong_output).  0 when watching, -1 when
+ * CUPTI cannot (the capture then finds live handles only).
+ */
+int evc_watch_tex_objects(void)
+{
+	if (!cu.loaded || !cu.subscribed || !cu.enable_callback)
+		return -1;
+	if (cu.enable_callback(1, cu.sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuTexObjectCreate) !=
+		    CUPTI_SUCCESS ||
+	    cu.enable_callback(1, cu.sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuSurfObjectCreate) !=
+		    CUPTI_SUCCESS)
+		return -1;
+	return 0;
+}
+
+unsigned long evc_tex_objects_made(void)
+{
+	return __atomic_load_n(&tex_objects_made, __ATOMIC_RELAXED);
 }
 
 /*

@@ -21,6 +21,10 @@ void seal_unload(void);
 /* Note the context's limits before the kernel's init(): seal_capture
  * refuses a plan whose init() changed one the replay depends on. */
 void seal_note_limits(void);
+/* harness.cu's watch on the texture and surface objects the process makes
+ * (CUPTI callbacks): start it, 0 or -1 when it cannot; the count so far. */
+int evc_watch_tex_objects(void);
+unsigned long evc_tex_objects_made(void);
 /* The module global names seal_capture reads and carries (copied; 0 names
  * forgets them).  0, or -1 with the reason in err. */
 int seal_set_globals(const char *const *names, int n_names, char *err, size_t errlen);
