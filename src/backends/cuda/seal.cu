@@ -10,9 +10,16 @@
  * images as data (cuModuleLoadData), and launch() is replaced by a replay
  * of the launches the planner recorded, with the worker's own buffers.
  *
- * Capture (seal_capture): launch() runs once under relaxed-mode stream
- * capture, so nothing it enqueues on the capturing stream executes; the
- * graph's nodes are walked in an order that keeps every edge.  Kernel
+ * Capture (seal_capture): once init()'s device work is done, launch()
+ * runs once as is (the warm-up a process that runs the kernel gives it:
+ * set-up on the first call only is done there, once), then twice under
+ * relaxed-mode stream capture, so nothing those calls enqueue on the
+ * capturing stream executes; the first capture is the plan, the second
+ * must enqueue the same kernels, memsets and copies (else refused), and
+ * the driver's texture and surface creations in the first are counted
+ * (CUPTI, harness.cu: a replay's fresh context has none).  The first
+ * capture's graph's nodes are walked in an order that keeps every edge.
+ * Kernel
  * nodes give the function (its name through cuFuncGetName), grid, block,
  * cluster, dynamic shared memory, a cooperative launch, a programmatic
  * dependent launch (PDL) on the kernel before it, and the parameter
@@ -167,6 +174,26 @@ static int classify(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64
 		return fail(err, errlen, "a launch argument points into host memory (0x%llx); a sealed "
 					 "replay cannot make it: run the variant with trust: host",
 			    (unsigned long long)v);
+	/* the replay's own allocations are plain device memory: managed
+	 * memory pages on demand (red team 39's mhost: a managed pad left on
+	 * the host would have replayed as device memory, 20-50x faster than
+	 * the kernel runs), and a virtual mapping may alias another (mirror:
+	 * one physical allocation mapped twice, the replay's two buffers
+	 * apart: wrong_output) */
+	int managed = 0;
+	if (cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, v) == CUDA_SUCCESS && managed)
+		return fail(err, errlen, "a launch argument points into managed memory (0x%llx, cudaMallocManaged); "
+					 "a sealed replay allocates device memory, which pages nothing: run the "
+					 "variant with trust: host",
+			    (unsigned long long)v);
+	CUmemGenericAllocationHandle vmm;
+	if (cuMemRetainAllocationHandle(&vmm, (void *)v) == CUDA_SUCCESS) {
+		cuMemRelease(vmm);
+		return fail(err, errlen, "a launch argument points into memory mapped with cuMemMap (0x%llx); a "
+					 "sealed replay allocates its own, without the mapping's aliases: run the "
+					 "variant with trust: host",
+			    (unsigned long long)v);
+	}
 	if (cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, v) != CUDA_SUCCESS ||
 	    cuPointerGetAttribute(&size, CU_POINTER_ATTRIBUTE_RANGE_SIZE, v) != CUDA_SUCCESS)
 		return 0;
@@ -886,6 +913,27 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 		cuGetErrorName(sr, &en);
 		return fail(err, errlen, "the device work init() enqueued failed (%s)", en ? en : "?");
 	}
+	/* one call run as is first, as a process that runs the kernel gives
+	 * it warm-up calls: set-up a launch() does on its first call only (a
+	 * static flag, a work count) is done here, once, and what it left in
+	 * the kernel's memory is read below with what init() left (red team
+	 * 38's lazy and red team 39's samesig: the first call, captured, was
+	 * replayed in every sample, its table build included: 12.7x the
+	 * kernel's time) */
+	int rc0 = desc->launch(l);
+	CUresult s0 = rc0 ? CUDA_SUCCESS : cuCtxSynchronize();
+	if (rc0) {
+		cudaGetLastError();
+		snprintf(err, errlen, "launch() failed when run once before its capture (it returned %d)", rc0);
+		return rc0;
+	}
+	if (s0 != CUDA_SUCCESS) {
+		const char *en = NULL;
+		cuGetErrorName(s0, &en);
+		snprintf(err, errlen, "the work launch() enqueued, run once before its capture, failed (%s)",
+			 en ? en : "?");
+		return (int)s0;
+	}
 	int tex_watched = evc_watch_tex_objects() == 0;
 	unsigned long tex_before = evc_tex_objects_made();
 	cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
@@ -929,10 +977,9 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 					 "trust: host",
 			    tex_made);
 	}
-	/* a second call must enqueue what the first did: the replay repeats
-	 * the first in every sample, so set-up a launch() does on its first
-	 * call only (a static flag) would be timed in each (red team 38's
-	 * lazy: a table built per sample, about 14x its trust: host time) */
+	/* the next call must enqueue what this one did: the replay repeats
+	 * this one in every sample, and a kernel whose calls alternate or
+	 * still change after its first would be timed on one of them */
 	{
 		std::string sig1, sig2;
 		cudaGraph_t graph2 = NULL;
@@ -942,18 +989,19 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 		cudaError_t ee2 = !src && e2 == cudaSuccess ? cudaStreamEndCapture(stream, &graph2) : cudaSuccess;
 		if (!src && (e2 != cudaSuccess || rc2 || ee2 != cudaSuccess || !graph2)) {
 			cudaGetLastError();
-			src = fail(err, errlen, "launch()'s second call could not be captured (%s): a sealed replay "
-						 "repeats its first call every sample, and needs every call to enqueue "
-						 "the same work: run the variant with trust: host",
+			src = fail(err, errlen, "launch()'s third call could not be captured (%s): a sealed replay "
+						 "repeats its second call every sample, and needs every call after the "
+						 "first to enqueue the same work: run the variant with trust: host",
 				   rc2 ? "it returned non-zero" : cudaGetErrorName(e2 != cudaSuccess ? e2 : ee2));
 		}
 		if (!src && graph_signature(graph2, sig2, err, errlen))
 			src = -1;
 		if (!src && sig1 != sig2)
-			src = fail(err, errlen, "launch()'s second call enqueued other work than its first (%zu "
-						 "operations, then %zu): a sealed replay repeats the first call in every "
-						 "sample, so one-time set-up on the first call would be timed in each: "
-						 "do it in init(), or run the variant with trust: host",
+			src = fail(err, errlen, "launch()'s third call enqueued other work than its second (%zu "
+						 "operations, then %zu): a sealed replay repeats the second call (the "
+						 "first runs once, as a warm-up) in every sample, and needs every call "
+						 "after the first to enqueue the same work: run the variant with trust: "
+						 "host",
 				   signature_ops(sig1), signature_ops(sig2));
 		if (graph2)
 			cudaGraphDestroy(graph2);
