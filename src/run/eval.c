@@ -939,9 +939,10 @@ out:
 }
 
 /* One line a proposer can act on: promoted, or why not (malloc'd).
- * same_code: "binary" or "echo" when the candidate's code is the
- * reference's (its binary, or its object with every EV_PARAM echo held
- * constant), "unknown" when the reference's file's echo-neutral build
+ * same_code: "binary", "echo" or "program" when the candidate's code is
+ * the reference's (its binary, its object with every EV_PARAM echo held
+ * constant, or its sources by content with the same command line and
+ * parameters), "unknown" when the reference's file's echo-neutral build
  * failed for either, else NULL; w: the batches of this code against the
  * reference's (eval_pool_batches), n 0 when none could be read. */
 static char *decision_text(const struct batch_row *cand, const struct batch_row *ref, int promoted,
@@ -967,8 +968,10 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 	if (same_code)
 		return xstrfmt("not promoted: no effect: the candidate's code is the reference's (%s); whatever its "
 			       "timing says (%s, %.3fx [%.3f, %.3f]), the difference is the processes', not the code's",
-			       !strcmp(same_code, "binary") ? "the same binary"
-							    : "the same object with every EV_PARAM echo held constant",
+			       !strcmp(same_code, "binary")    ? "the same binary"
+			       : !strcmp(same_code, "program") ? "the same sources, command line and parameters, under "
+								 "another name"
+							       : "the same object with every EV_PARAM echo held constant",
 			       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
 	int faster = c->verdict && !strcmp(c->verdict, "faster");
 	if (faster && !promoted && w->n > 1)
@@ -1009,6 +1012,7 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	const char *nr = json_string_value(json_object_get(pr->br.info, "echo_neutral_sha256"));
 	int same_binary = hc && hr && !strcmp(hc, hr);
 	int same_neutral = nc && nr && !strcmp(nc, nr);
+	int same_program = 0;
 	/* the reference's own file with parameters whose echo-neutral build
 	 * failed (a kernel can make it fail, red team 50: #error where it sees
 	 * the neutral build) may differ from the reference in its echo alone:
@@ -1017,7 +1021,22 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 		    json_is_true(json_object_get(pr->br.info, "echo_neutral_failed"));
 	int unknown = !same_binary && !same_neutral && pc->v && pr->v && pc->v->n_params && pc->v->kernel &&
 		      pr->v->kernel && !strcmp(pc->v->kernel, pr->v->kernel) && nfail;
-	const char *same_code = same_binary ? "binary" : same_neutral ? "echo" : unknown ? "unknown" : NULL;
+	/* or the same sources by content, command line and parameters under
+	 * other names (red team 62: a byte-identical copy of the reference
+	 * under another file name is another binary, its file's name in it,
+	 * and was judged as a new candidate) */
+	struct query q = QUERY_INIT;
+	int q_open = query_open(&q, es->c.st.root) == 0;
+	if (!same_binary && !same_neutral && !unknown && q_open && cand && ref) {
+		struct code_id ic, ir;
+		if (code_identity(&q, cand, &ic) && code_identity(&q, ref, &ir) && code_same_program(&ic, &ir))
+			same_program = 1;
+	}
+	const char *same_code = same_binary    ? "binary"
+				: same_neutral ? "echo"
+				: same_program ? "program"
+				: unknown      ? "unknown"
+					       : NULL;
 	int promoted = !interrupted && !same_code && cand && ref && cand->outcome == OUTCOME_OK &&
 		       ref->outcome == OUTCOME_OK && cand->have_cmp && cand->cmp.verdict &&
 		       !strcmp(cand->cmp.verdict, "faster");
@@ -1026,9 +1045,7 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	 * half of the batches of this code against the reference's, this one
 	 * included; a store that cannot be read again promotes nothing */
 	struct eval_pooled w = EVAL_POOLED_INIT;
-	struct query q = QUERY_INIT;
-	int pooled = cand && ref && query_open(&q, es->c.st.root) == 0 &&
-		     eval_pool_batches(&q, es->pool, b->run_id, name, es->ref.name, &w) == 0;
+	int pooled = cand && ref && q_open && eval_pool_batches(&q, es->pool, b->run_id, name, es->ref.name, &w) == 0;
 	query_release(&q);
 	if (promoted && (!pooled || 2 * w.k <= w.n))
 		promoted = 0;

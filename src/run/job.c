@@ -1644,6 +1644,16 @@ static void rec_worker(struct job_state *j)
 	r->throttled = !c->be->throttled ? -1 : c->be->throttled(json_object_get(r->gpu_state, "after"));
 	r->load = j->load;
 	r->judge = j->judge ? j->judge : j->c->judge_sandbox ? json_pack("{s:o}", "sandbox", job_sandbox(j)) : NULL;
+	/* a run the judge never saw finish (crashed, timed out) was still
+	 * executed one way: its timed samples are that executor's (the drift
+	 * rule reads them as its code's speed, code_same_built_timed: red
+	 * team 62's allcrash, whose every fast process crashed) */
+	if (!j->judge && j->main_w.exec) {
+		if (!r->judge)
+			r->judge = json_object();
+		json_object_set_new(r->judge, "executor", json_string(j->main_w.exec->name));
+		json_object_set_new(r->judge, "trust", json_string(j->main_w.exec->trust));
+	}
 	if (!j->judge)
 		j->judge = r->judge;
 	job_sandbox_shape(j, json_object_get(r->judge, "sandbox"));

@@ -471,9 +471,21 @@ double query_row_speed(struct query *q, const struct batch_row *row)
 	const struct run_record **runs;
 	size_t n = query_row_runs(q, row, &runs), m = 0;
 	double *v = xcalloc(n + 1, sizeof(double));
-	for (size_t k = 0; k < n; k++)
-		if (runs[k]->outcome == OUTCOME_OK && runs[k]->have_stats && isfinite(runs[k]->stats.median))
+	for (size_t k = 0; k < n; k++) {
+		if (runs[k]->have_stats && isfinite(runs[k]->stats.median)) {
 			v[m++] = runs[k]->stats.median;
+			continue;
+		}
+		double *x;
+		size_t nx;
+		if (query_samples(q, runs[k], &x, &nx) == 0 && nx >= QUERY_SPEED_MIN_SAMPLES) {
+			stats_sort(x, nx);
+			double med = stats_median_sorted(x, nx);
+			if (isfinite(med))
+				v[m++] = med;
+		}
+		free(x);
+	}
 	free(runs);
 	double med = NAN;
 	if (m) {

@@ -6,7 +6,8 @@
 # fixtures (one skips its work after 40 calls, one memoises by input
 # pointer) are not promoted, and their outcome says why; a knob the kernel
 # never reads is named in the notes, builds the reference's binary and is
-# never promoted (red team 48: the reference's own binary drew 10.9x); bad
+# never promoted (red team 48: the reference's own binary drew 10.9x), nor
+# is the reference's text under another name (red team 62); bad
 # input gets an error line naming what and where, and the loop goes on.
 # The runs are in the store with the candidate's lineage.  A candidate
 # (--candidate FILE) whose init tries to read the store's files and to
@@ -55,6 +56,7 @@ print(json.dumps({"kernel": "kernels/host/nowhere.c"}))                         
 print(json.dumps({"kernel": "kernels/host/attn_naive.c", "name": "naive"}))      # 16
 print("   ")                                                                     # 17: skipped
 print(json.dumps({"kernel": "kernels/host/attn_naive.c", "trust": "host"}))      # 18
+print(json.dumps({"source": naive, "name": "copy"}))                             # 19
 P
 expect_exit 1 "$EVIDENT" eval --no-progress experiments/ev.yaml < "$TEST_TMP/in.jsonl"
 cp "$TEST_TMP/out" "$TEST_TMP/answers"
@@ -69,7 +71,7 @@ def check(cond, what):
     if not cond:
         print("FAIL:", what, file=sys.stderr)
         sys.exit(1)
-check([x["line"] for x in a] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18],
+check([x["line"] for x in a] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19],
       "one answer per non-blank line, in order: %s" % [x["line"] for x in a])
 h = by[1]
 for k in ["candidate", "outcome", "reason", "promoted", "decision", "interrupted", "median_us", "median_ci_us", "speedup",
@@ -126,6 +128,14 @@ check(k["outcome"] != "ok" or k["decision"].startswith(
       "not promoted: no effect: the candidate's code is the reference's (the same binary)"),
       "the decision says the code is the reference's: %s" % k["decision"])
 check(h["build"]["same_code_as_reference"] is False, "the blocked kernel is other code")
+# red team 62: the reference's text under another name is another binary
+# (its file's name is in it), but the same code by content
+c = by[19]
+check(c["build"]["same_binary_as_reference"] is False and c["build"]["same_code_as_reference"] is True,
+      "a renamed copy of the reference is its code: %s" % c["build"])
+check(c["promoted"] is False and (c["outcome"] != "ok" or c["decision"].startswith(
+      "not promoted: no effect: the candidate's code is the reference's (the same sources, command line and "
+      "parameters, under another name)")), "the copy's decision: %s" % c["decision"])
 check(any("knob: parameter BLOCK_M was not echoed by the kernel" in n for n in k["notes"]),
       "the note names the knob: %s" % k["notes"])
 errors = {
@@ -147,9 +157,9 @@ for n, (at, msg) in errors.items():
     check(set(e) == {"line", "error", "at"}, "line %d: an error answer only: %s" % (n, e))
     check(e["at"] == at and msg in e["error"], "line %d: %s" % (n, e))
 P
-# nothing was written for the refused lines: 6 candidates, 6 batches of 2 x 3 runs
-expect_eq "$(ls artifacts/runs | grep -c -- '-batch.json$')" 6 "a batch per judged candidate"
-expect_eq "$(ls artifacts/runs | grep -vc -- '-batch.json$')" 36 "3 repeats a side per candidate"
+# nothing was written for the refused lines: 7 candidates, 7 batches of 2 x 3 runs
+expect_eq "$(ls artifacts/runs | grep -c -- '-batch.json$')" 7 "a batch per judged candidate"
+expect_eq "$(ls artifacts/runs | grep -vc -- '-batch.json$')" 42 "3 repeats a side per candidate"
 ls kernels/host | grep -q '^[0-9a-f]\{64\}' && fail "a candidate was written into kernels/"
 
 # the runs carry the lineage; show and show --lineage read it

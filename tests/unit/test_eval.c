@@ -289,6 +289,33 @@ static void set_ref_outcome(const char *root, const char *bid, const char *outco
 	free(path);
 }
 
+/* Run id of the store at root: outcome crashed with no statistics, and
+ * n timed samples at us each (its samples object). */
+static void set_run_crashed(const char *root, const char *id, int n, double us)
+{
+	struct store st;
+	struct strbuf sb = STRBUF_INIT;
+	char hex[SHA256_HEX_LEN + 1];
+	strbuf_addstr(&sb, "# us\n");
+	for (int i = 0; i < n; i++)
+		strbuf_addf(&sb, "%g\n", us + i);
+	assert_int_equal(store_open(&st, root, 1), 0);
+	assert_int_equal(store_put(&st, strbuf_str(&sb), sb.len, hex), 0);
+	store_release(&st);
+	strbuf_release(&sb);
+	char *path = xstrfmt("%s/runs/%s.json", root, id);
+	json_error_t je;
+	json_t *r = json_load_file(path, 0, &je);
+	assert_non_null(r);
+	json_object_set_new(r, "outcome", json_string("crashed"));
+	json_t *t = json_object_get(r, "timing");
+	json_object_set_new(t, "samples_object", json_string(hex));
+	json_object_set_new(t, "stats", json_null());
+	assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
+	json_decref(r);
+	free(path);
+}
+
 /*
  * Red team 48's resubmission: the same code sent until one batch says
  * faster.  This batch (9) is faster; the earlier batches of the same code
@@ -439,6 +466,29 @@ static void test_pool_resubmissions(void **state)
 	assert_string_equal(d22.ref_best_batch, "20260201T0000219Z-ev-21-batch");
 	assert_true(d22.ref_best_median == 400.0);
 	strbuf_release(&d22.others);
+	query_release(&q);
+	/* red team 62: every process of the reference's fast batch crashed
+	 * after its timed samples (no ok run, no statistics): the samples
+	 * each reported are its speed (23: 9 samples from 300 us, median
+	 * 304); a run with fewer than QUERY_SPEED_MIN_SAMPLES says nothing
+	 * (25: 4 samples from 100 us) */
+	assert_int_equal(store_open(&st, root, 1), 0);
+	put_pair(&st, 23, "c.c", csha, "cbin", "cneutral", "ok", "faster", 131072, 0, 0);
+	put_pair(&st, 24, "c.c", csha, "cbin", "cneutral", "ok", "faster", 131072, 0, 0);
+	put_pair(&st, 25, "c.c", csha, "cbin", "cneutral", "ok", "faster", 131072, 0, 0);
+	store_release(&st);
+	set_ref_outcome(root, "20260201T0000239Z-ev-23-batch", "crashed");
+	set_run_crashed(root, "20260201T0000230Z-ev-ref", 9, 300.0);
+	set_ref_outcome(root, "20260201T0000259Z-ev-25-batch", "crashed");
+	set_run_crashed(root, "20260201T0000250Z-ev-ref", 4, 100.0);
+	set_ref_stats(root, "20260201T0000249Z-ev-24-batch", 900.0, 850.0, 950.0);
+	assert_int_equal(query_open(&q, root), 0);
+	struct eval_pooled d24 = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000249Z-ev-24-batch", "c", "ref", &d24), 0);
+	assert_true(d24.ref_drifted);
+	assert_string_equal(d24.ref_best_batch, "20260201T0000239Z-ev-23-batch");
+	assert_true(d24.ref_best_median == 304.0);
+	strbuf_release(&d24.others);
 	query_release(&q);
 	const char *const rm[] = { "rm", "-rf", dir, NULL };
 	struct run_opts o = { .argv = rm };
