@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define EVC_API_VERSION 8
+#define EVC_API_VERSION 9
 #define EVC_API_SYMBOL "evident_cuda_api"
 
 /* What the harness read off the device (cudaGetDeviceProperties etc.). */
@@ -253,6 +253,14 @@ struct evc_timing_opts {
 	 * the checker does not regenerate) is refused, not believed. */
 	int (*fresh_inputs)(void *cb_ctx, int index, uint64_t key, int j, void *const *d_inputs, char *err,
 			    size_t errlen);
+	/* Version 9: 1 when the launch's host code runs in this process
+	 * (trust: host): CUPTI's checks (work on other streams, stray and
+	 * early launches) run under the events clock too, and every sample's
+	 * drain is judged as the events clock judges it (red team 40: with
+	 * no CUPTI under `clock: events`, rows a launch() summed on its own
+	 * stream before the start event were not seen, ok at 0.8x).  The
+	 * clock stays the one asked for. */
+	int watch;
 };
 
 /* How the samples were taken.  Nothing in it is allocated. */

@@ -1348,6 +1348,7 @@ struct tstate {
 	struct ev_launch *l;
 	const struct evc_timing_opts *o;
 	int batch, n_sets, n_in, n_out, n_jbufs, first_set, block, cupti;
+	int events_watch; /* CUPTI for the checks only, under the events clock (opts.watch) */
 	void **sets;              /* n_sets x n_in, malloc'd copy */
 	void **outs;              /* batch x n_out, malloc'd copy */
 	size_t out_bytes[2];
@@ -1552,6 +1553,12 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 	s->block_timed_out = T->block && c->h_block->timed_out == gen;
 	if (T->cupti) {
 		cupti_attribute((double)ms, g < 0, &T->dropped_seen, s);
+		/* watching under the events clock: the drain is judged as the
+		 * events clock judges it (below), besides CUPTI's records */
+		if (T->events_watch && s->drain_us > EVC_LATE_DRAIN_US) {
+			s->late = 1;
+			s->flags |= EVC_F_LATE;
+		}
 	} else {
 		s->kernel_us = s->kernel_span_us = s->copy_us = s->late_us = NAN;
 		s->kernels = s->copies = s->other_stream_kernels = s->stray = s->early = -1;
@@ -1710,7 +1717,22 @@ static int evc_time_kernel(struct evc_ctx *c, const struct ev_kernel_desc *desc,
 	res->block = T.block;
 
 	res->clock = EVC_CLOCK_EVENTS;
-	if (o->clock == EVC_CLOCK_EVENTS) {
+	if (o->clock == EVC_CLOCK_EVENTS && o->watch) {
+		/* the checks, not the clock (evc_timing_opts.watch) */
+		T.cupti = cupti_begin() == 0;
+		T.events_watch = T.cupti;
+		if (T.cupti)
+			snprintf(res->cupti_why, sizeof(res->cupti_why), "%s",
+				 "loaded to watch the launch's host code; the clock is the events");
+		else
+			snprintf(res->cupti_why, sizeof(res->cupti_why), "%s", cu.why);
+		res->cupti_loaded = T.cupti;
+		if (T.cupti) {
+			pthread_mutex_lock(&cu_mu);
+			T.dropped_seen = T.dropped_at_start = cu.dropped;
+			pthread_mutex_unlock(&cu_mu);
+		}
+	} else if (o->clock == EVC_CLOCK_EVENTS) {
 		snprintf(res->cupti_why, sizeof(res->cupti_why), "not requested (clock: events)");
 	} else {
 		T.cupti = cupti_begin() == 0;

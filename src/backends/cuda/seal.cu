@@ -718,8 +718,9 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 						return -1;
 					if (c) {
 						if (o->nrel >= (int)(o->max / 8))
-							return fail(err, errlen, "init() left more than %zu pointers in "
-										 "%s",
+							return fail(err, errlen, "init() (and launch()'s first "
+										 "call, run once as a warm-up) left "
+										 "more than %zu pointers in %s",
 								    o->max / 8, o->what);
 						appendf(o->relocs, "%s[%u, %zu, %u, %llu]", o->nrel++ ? ", " : "", k,
 							pos, id, (unsigned long long)off);
@@ -735,9 +736,10 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 					appendf(hex, "%02x", h[w + q]);
 				run_end = pos + wn;
 				if (o->total + (run_end - run_at) > o->max)
-					return fail(err, errlen, "init() left more than %zu bytes of data in %s (one of "
-								 "%zu bytes); a sealed plan carries at most that: run "
-								 "the variant with trust: host",
+					return fail(err, errlen, "init() (and launch()'s first call, run once as "
+								 "a warm-up) left more than %zu bytes of data in %s "
+								 "(one of %zu bytes); a sealed plan carries at most "
+								 "that: run the variant with trust: host",
 						    o->max, o->what, b.bytes);
 			}
 		}
