@@ -50,7 +50,7 @@ fi
 exec /usr/bin/bwrap "${a[@]}"
 W
 chmod +x "$out/bwrap"
-rm -rf "$out/cov"
+rm -rf "$out/cov" "$out/seed" "$out/seed-cov"
 mkdir -p "$out/cov/unit"
 for u in "$b"/tests/test_*; do
 	case $u in *.*) continue ;; esac # the binaries, not their .d, .gcno, .gcda
@@ -67,10 +67,14 @@ fi
 	echo "measured: scripts/cli-coverage.sh on $(git rev-parse HEAD)$(git diff --quiet HEAD -- src tests || echo ' (src/ or tests/ changed since)'), ${#tests[@]} CLI tests and the unit tests"
 	echo "started $started (the build and the unit tests first)"
 } >"$out/meta"
-# CLI_SEED=0: each test builds from nothing, as in the sanitized pass the
-# measure is for (run.sh seeds the build cache of the plain pass only; a
-# seed here would also be built, and counted, once per test)
-printf '%s\n' "${tests[@]}" | xargs -P 2 -I{} env CLI_COVERAGE=1 CLI_SEED=0 GCOV_PREFIX="$out/cov/{}" EVIDENT_COV_PREFIX="$out/cov/{}" EVIDENT_BWRAP="$out/bwrap" \
+# The seed build cache the sanitized pass gives each test (tests/cli/
+# seed.sh), built once here by the coverage build (its own counts are
+# not a test's: GCOV_PREFIX elsewhere) and given to every run: each test's
+# lines are those it runs as the sanitized pass runs it: a cache hit
+# where the seed has the object.
+seed=$(GCOV_PREFIX="$out/seed-cov" EVIDENT_COV_PREFIX="$out/seed-cov" EVIDENT_BWRAP="$out/bwrap" EVIDENT="$b/bin/evident" REPO=$repo \
+	tests/cli/seed.sh "$out/seed") || exit 1
+printf '%s\n' "${tests[@]}" | xargs -P 2 -I{} env CLI_COVERAGE=1 CLI_SEED_CACHE="$seed" GCOV_PREFIX="$out/cov/{}" EVIDENT_COV_PREFIX="$out/cov/{}" EVIDENT_BWRAP="$out/bwrap" \
 	EVIDENT="$b/bin/evident" CLI_JOBS=1 tests/cli/run.sh {} | grep -E '^(ok|FAIL|skip) ' >"$out/cli.log"
 cat "$out/cli.log"
 echo "ended $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg); $(grep -c '^ok ' "$out/cli.log") passed, $(grep -c '^FAIL ' "$out/cli.log") failed, $(grep -c '^skip ' "$out/cli.log") skipped" >>"$out/meta"

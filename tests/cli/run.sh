@@ -54,9 +54,9 @@
 # beside others start longest first, those it does not know (new ones)
 # before them, so a long test does not start last; the output stays in
 # name order.
-# The plain pass (EVIDENT not under build-san/) first builds a seed build
-# cache, once, that each test's scratch repository starts with (lib.sh's
-# mkrepo; below says what it holds); CLI_SEED=0 builds none.
+# Each pass first builds a seed build cache, once, that each test's
+# scratch repository starts with (lib.sh's mkrepo; tests/cli/seed.sh says
+# what it holds); CLI_SEED=0 builds none.
 # The closing line is "cli: N passed, N failed, N skipped".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -157,48 +157,21 @@ if py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$py
 fi
 
 # The seed build cache (lib.sh's mkrepo copies it into each test's
-# repository, but for a test that calls builds_from_nothing): every
-# problem plug-in (evident help problems loads, so builds, each) and the
-# host kernels most tests run (tests/fixtures/specs/tiny.yaml's, in 32
-# tests, and tests/fixtures/host/correct.c, in 16), built by one run here
-# instead of in each test: 88 tests make a repository with mkrepo and most
-# run a host problem, and a build costs 0.3 to 0.5 s of CPU on the
-# project's VM (the compiler, its dependency pass, their two boxes).  The
-# cache is content-addressed: a kernel with other flags, or a changed
-# source, misses and is built as before (the seed's run may exit 1, for a
-# variant slowed by the load: what it built is built).  The plain pass only: the
-# sanitized pass skips tests by a line coverage (san-skip.txt) measured
-# with every test building from nothing, which a seed would change
-# (remeasure with `make san-cover` before seeding it).  CLI_SEED=0 seeds
-# nothing, nor does a pass with no test to run (CLI_ONCE).
-if [[ $EVIDENT != */build-san/* ]] && [ "${CLI_SEED:-1}" != 0 ] && [ -z "${CLI_SEED_CACHE:-}" ] && [ ${#tests[@]} -gt 0 ]; then
-	seed=$res/seed
-	if mkdir -p "$seed/repo/tests/fixtures/host" "$seed/repo/data" &&
-		cp -r "$REPO/kernels" "$REPO/problems" "$seed/repo/" &&
-		cp "$REPO/tests/fixtures/host/"*.[ch] "$seed/repo/tests/fixtures/host/" &&
-		cp "$REPO/data/gpu-prices.yaml" "$seed/repo/data/" &&
-		cat >"$seed/repo/seed.yaml" <<-'EOF' &&
-		# tests/cli/run.sh's seed: the kernels of tests/fixtures/specs/tiny.yaml, with the same parameters, and correct.c
-		name: seed
-		problem: attention_fwd
-		backend: host
-		shape: {B: 1, H: 2, S: 32, D: 16}
-		baseline: naive
-		variants:
-		  naive:   {kernel: kernels/host/attn_naive.c}
-		  blocked: {kernel: kernels/host/attn_blocked.c, BLOCK_M: 8, BLOCK_N: 16}
-		  correct: {kernel: tests/fixtures/host/correct.c}
-		correctness: {seeds: 1}
-		timing: {warmup_ms: 1, samples: 5, cache: hot}
-		limits: {timeout_s: 20}
-		repeats: 1
-		EOF
-		(cd "$seed/repo" && export EVIDENT_STORE=$seed/store && "$EVIDENT" help problems &&
-			{ "$EVIDENT" run --no-progress seed.yaml; [ $? -le 1 ]; }) >"$seed/log" 2>&1 &&
-		[ -d "$seed/repo/build/cache" ]; then
-		export CLI_SEED_CACHE=$seed/repo/build/cache
+# repository, but for a test that calls builds_from_nothing): the problem
+# plug-ins and the kernels most tests build, built once here by this
+# pass's EVIDENT (tests/cli/seed.sh says what it holds and why that is
+# safe) instead of in each test: 88 tests make a repository with mkrepo
+# and most run a host problem, and a build costs 0.3 to 0.5 s of CPU on
+# the project's VM.  Both passes: the sanitized one's seed runs the
+# build's miss path under ASan+UBSan, and scripts/cli-coverage.sh
+# measures san-skip.txt's lines with a seed too.  CLI_SEED=0 seeds
+# nothing, nor does a pass with no test to run (CLI_ONCE); CLI_SEED_CACHE
+# set: that one (scripts/cli-coverage.sh builds one for all its runs).
+if [ "${CLI_SEED:-1}" != 0 ] && [ -z "${CLI_SEED_CACHE:-}" ] && [ ${#tests[@]} -gt 0 ]; then
+	if c=$("$here/seed.sh" "$res/seed"); then
+		export CLI_SEED_CACHE=$c
 	else
-		echo "run.sh: no seed build cache (every test builds from nothing): $(tail -1 "$seed/log" 2>/dev/null)" >&2
+		echo "run.sh: every test builds from nothing" >&2
 	fi
 fi
 
