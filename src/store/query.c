@@ -487,13 +487,16 @@ double query_row_speed(struct query *q, const struct batch_row *row)
 		free(x);
 	}
 	free(runs);
-	double med = NAN;
-	if (m) {
-		stats_sort(v, m);
-		med = stats_median_sorted(v, m);
-	}
+	/* the fastest of them: a run the kernel slows down before it fails
+	 * on purpose costs it nothing, and moved a median of the runs (red
+	 * team 63's slowcrash: 2257.7 and 1849.1 us crashed beside 323.4 us
+	 * ok read 1849.1 us); no run is faster than the code ran */
+	double best = NAN;
+	for (size_t k = 0; k < m; k++)
+		if (isnan(best) || v[k] < best)
+			best = v[k];
 	free(v);
-	return med;
+	return best;
 }
 
 const struct run_record *query_row_run(struct query *q, const struct batch_row *row)

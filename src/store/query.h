@@ -135,13 +135,15 @@ size_t query_row_runs(struct query *q, const struct batch_row *row, const struct
 /* The row's first run, or NULL. */
 const struct run_record *query_row_run(struct query *q, const struct batch_row *row);
 /* What the row's timings say its code ran at, whatever the row's outcome:
- * its two-level median when it ended ok, else the median of its runs'
+ * its two-level median when it ended ok, else the lowest of its runs'
  * medians, each run's whatever its outcome: a run's statistics, or where
  * it has none (it failed: crashed, timeout, ...) the median of the timed
  * samples it reported, when they are QUERY_SPEED_MIN_SAMPLES or more (a
  * flaky row has no statistics of its own, but its ok runs were timed: red
  * team 61; a row whose every process crashed after its timed samples has
- * no ok run, but each process was timed: red team 62); NAN when none. */
+ * no ok run, but each process was timed: red team 62; the lowest, since
+ * a process that fails anyway can be slowed at no cost: red team 63);
+ * NAN when none. */
 #define QUERY_SPEED_MIN_SAMPLES 5
 double query_row_speed(struct query *q, const struct batch_row *row);
 

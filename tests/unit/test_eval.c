@@ -316,6 +316,69 @@ static void set_run_crashed(const char *root, const char *id, int n, double us)
 	free(path);
 }
 
+/* Batch i (as put_pair's ids) whose ref row has three repeats: run 0
+ * crashed, with no timing at all (it failed before its first timed
+ * sample) unless r0_timed, then runs 1 and 2 of outcomes o1, o2, each
+ * timed by the host clock, hot; the row's outcome row_oc.  Run k's
+ * samples: 9 of us0, us1 or us2 (an ok run gets it as its median). */
+static void put_ref_repeats(const char *root, int i, const char *row_oc, int r0_timed, double us0, const char *o1,
+			    double us1, const char *o2, double us2)
+{
+	char refsha[SHA256_HEX_LEN + 1];
+	sha256_hex("ref", 3, refsha);
+	struct store st;
+	assert_int_equal(store_open(&st, root, 1), 0);
+	char *bid = xstrfmt("20260201T0000%02d9Z-ev-%d-batch", i, i);
+	char *ids[3];
+	const char *oc[3] = { "crashed", o1, o2 };
+	double us[3] = { us0, us1, us2 };
+	for (int k = 0; k < 3; k++) {
+		ids[k] = xstrfmt("20260201T0000%02d%dZ-ev-ref%d", i, k + 2, k);
+		put_run(&st, ids[k], "ref", bid, "ref.c", refsha, "refbin", NULL, 262144, oc[k]);
+	}
+	json_t *row = json_pack("{s:s, s:s, s:s, s:[s, s, s], s:n}", "variant", "ref", "run_id", ids[0], "outcome",
+				row_oc, "runs", ids[0], ids[1], ids[2], "comparison");
+	json_t *b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f}, s:{s:s, s:s, s:{s:i}, "
+			      "s:[s]}, s:[o]}",
+			      "kind", "batch", "format", "evident-batch/1", "experiment", "ev", "batch_id", bid, "baseline",
+			      "ref", "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm", "comparisons",
+			      (json_int_t)1, "alpha", 0.05, "threshold", 0.01, "problem", "name", "p2", "dtype", "fp32",
+			      "shape", "N", 262144, "dims", "N", "variants", row);
+	assert_int_equal(store_commit(&st, bid, b), 0);
+	json_decref(b);
+	for (int k = 0; k < 3; k++) {
+		char hex[SHA256_HEX_LEN + 1];
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addstr(&sb, "# us\n");
+		for (int j = 0; j < 9; j++)
+			strbuf_addf(&sb, "%g\n", us[k]);
+		assert_int_equal(store_put(&st, strbuf_str(&sb), sb.len, hex), 0);
+		strbuf_release(&sb);
+		char *path = xstrfmt("%s/runs/%s.json", root, ids[k]);
+		json_error_t je;
+		json_t *r = json_load_file(path, 0, &je);
+		assert_non_null(r);
+		if (k == 0 && !r0_timed) {
+			json_object_del(r, "timing");
+		} else {
+			json_t *t = json_object_get(r, "timing");
+			json_object_set_new(t, "samples_object", json_string(hex));
+			json_object_set_new(t, "clock", json_string("host"));
+			json_object_set_new(t, "cache", json_string("hot"));
+			json_object_set_new(t, "stats", strcmp(oc[k], "ok") ? json_null()
+									    : json_pack("{s:i, s:f, s:[f, f]}", "n", 9,
+											"median", us[k], "median_ci",
+											us[k], us[k]));
+		}
+		assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
+		json_decref(r);
+		free(path);
+		free(ids[k]);
+	}
+	store_release(&st);
+	free(bid);
+}
+
 /*
  * Red team 48's resubmission: the same code sent until one batch says
  * faster.  This batch (9) is faster; the earlier batches of the same code
@@ -489,6 +552,45 @@ static void test_pool_resubmissions(void **state)
 	assert_string_equal(d24.ref_best_batch, "20260201T0000239Z-ev-23-batch");
 	assert_true(d24.ref_best_median == 304.0);
 	strbuf_release(&d24.others);
+	query_release(&q);
+	/* red team 63: (b) a flaky row whose crashed repeats the kernel
+	 * slowed (2000 us) beside an ok 300 us: its speed is its fastest
+	 * run's, not their median; (a) then a row whose repeat 0 crashed at
+	 * a correctness seed (no timing: no cache or clock) and whose repeats
+	 * 1 and 2 ran ok at 250 and 260 us: the same code timed the same way,
+	 * by its timed runs */
+	assert_int_equal(store_open(&st, root, 1), 0);
+	put_pair(&st, 27, "c.c", csha, "cbin", "cneutral", "ok", "faster", 262144, 0, 0);
+	store_release(&st);
+	set_ref_stats(root, "20260201T0000279Z-ev-27-batch", 900.0, 850.0, 950.0);
+	{
+		/* the current batch's reference run timed as the repeats are */
+		char *path = xstrfmt("%s/runs/20260201T0000270Z-ev-ref.json", root);
+		json_error_t je;
+		json_t *r = json_load_file(path, 0, &je);
+		assert_non_null(r);
+		json_object_set_new(json_object_get(r, "timing"), "clock", json_string("host"));
+		json_object_set_new(json_object_get(r, "timing"), "cache", json_string("hot"));
+		assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
+		json_decref(r);
+		free(path);
+	}
+	put_ref_repeats(root, 28, "flaky", 1, 2000.0, "ok", 300.0, "crashed", 2000.0);
+	assert_int_equal(query_open(&q, root), 0);
+	struct eval_pooled d27 = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000279Z-ev-27-batch", "c", "ref", &d27), 0);
+	assert_true(d27.ref_drifted);
+	assert_string_equal(d27.ref_best_batch, "20260201T0000289Z-ev-28-batch");
+	assert_true(d27.ref_best_median == 300.0);
+	strbuf_release(&d27.others);
+	query_release(&q);
+	put_ref_repeats(root, 26, "flaky", 0, 0.0, "ok", 250.0, "ok", 260.0);
+	assert_int_equal(query_open(&q, root), 0);
+	struct eval_pooled d27a = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000279Z-ev-27-batch", "c", "ref", &d27a), 0);
+	assert_string_equal(d27a.ref_best_batch, "20260201T0000269Z-ev-26-batch");
+	assert_true(d27a.ref_best_median == 250.0);
+	strbuf_release(&d27a.others);
 	query_release(&q);
 	const char *const rm[] = { "rm", "-rf", dir, NULL };
 	struct run_opts o = { .argv = rm };
