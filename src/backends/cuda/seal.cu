@@ -930,10 +930,11 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 		return rc0;
 	}
 	if (s0 != CUDA_SUCCESS) {
-		const char *en = NULL;
+		const char *en = NULL, *es = NULL;
 		cuGetErrorName(s0, &en);
-		snprintf(err, errlen, "the work launch() enqueued, run once before its capture, failed (%s)",
-			 en ? en : "?");
+		cuGetErrorString(s0, &es);
+		snprintf(err, errlen, "the work launch() enqueued, run once before its capture, failed (%s: %s)",
+			 en ? en : "?", es ? es : "?");
 		return (int)s0;
 	}
 	int tex_watched = evc_watch_tex_objects() == 0;
