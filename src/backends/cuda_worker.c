@@ -773,6 +773,42 @@ static int plan_phase(struct cw *w)
 	return 0;
 }
 
+/*
+ * A trust: host kernel timed on the kernel clock: its object's device code
+ * must not launch grids from the device, which that clock has no record
+ * of (red team 41: a tail or fire-and-forget child grid summing part of
+ * the rows, its parent alone timed, fits under clock_disagree's 8 us + 5%
+ * bound for a small kernel).  The sealed worker refuses the same
+ * (sealed_kernel); here the kernel's host code loads its device code
+ * itself, so what it loads other than its object's fatbin (an image
+ * held as data) is beyond this check, and clock_disagree remains the
+ * bound there.  0, or 1 after the failure message.
+ */
+static int host_kernel_device_launch(struct cw *w)
+{
+	const struct job *job = w->job;
+	if (!job->timing || !strcmp(knob_values_clock[job->k.clock], "events") || !job->kernel_so)
+		return 0;
+	unsigned char *fat = NULL;
+	char *why = NULL;
+	const void *imgs[16];
+	size_t img_bytes[16];
+	int n = seal_fatbin_images(job->kernel_so, &fat, imgs, img_bytes, 16, &why);
+	free(why);
+	const char *dl = NULL;
+	int found = n > 0 && seal_fatbin_device_launch(imgs, img_bytes, n, &dl);
+	if (found) {
+		char *r = xstrfmt("the kernel's device code launches grids from the device ('%s': dynamic "
+				  "parallelism); the kernel clock (CUPTI) has no record of them, so it would time "
+				  "less than ran: time it with `timing: {clock: events}`, which counts them",
+				  dl);
+		proto_w_failure("launch_failed", "device_launch", r, "load");
+		free(r);
+	}
+	free(fat);
+	return found;
+}
+
 int cuda_worker(const struct job *job)
 {
 	struct cw w;
@@ -833,7 +869,9 @@ int cuda_worker(const struct job *job)
 	 * (sigseal.h): blocked before its object's constructors run, and
 	 * again after them */
 	sigseal_block_all();
-	w.desc = sealed ? sealed_kernel(&w, &sp, &fat, &readable) : worker_load_kernel(job, "cuda");
+	w.desc = sealed			     ? sealed_kernel(&w, &sp, &fat, &readable)
+		 : host_kernel_device_launch(&w) ? NULL
+						 : worker_load_kernel(job, "cuda");
 	sigseal_block_all();
 	if (!w.desc)
 		goto out;
