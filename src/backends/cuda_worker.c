@@ -597,6 +597,18 @@ static int timing(struct cw *w)
 	return 0;
 }
 
+/* A kernel whose device code launches grids (what, the entry that does)
+ * is not timed on the kernel clock: the failure message that says so. */
+static void refuse_device_launch(const char *what)
+{
+	char *r = xstrfmt("the kernel's device code launches grids from the device ('%s': dynamic parallelism); the "
+			  "kernel clock (CUPTI) has no record of them, so it would time less than ran: time it with "
+			  "`timing: {clock: events}`, which counts them",
+			  what);
+	proto_w_failure("launch_failed", "device_launch", r, "load");
+	free(r);
+}
+
 /*
  * The sealed worker's kernel: the plan the parent handed over at
  * SEAL_PLAN_FD, checked (seal.h), replayed from the object's device code,
@@ -642,12 +654,7 @@ static const struct ev_kernel_desc *sealed_kernel(struct cw *w, struct seal_plan
 	const char *dl = NULL;
 	if (w->job->timing && strcmp(knob_values_clock[w->job->k.clock], "events") &&
 	    seal_fatbin_device_launch(imgs, img_bytes, n, &dl)) {
-		char *r = xstrfmt("the kernel's device code launches grids from the device ('%s': dynamic "
-				  "parallelism); the kernel clock (CUPTI) has no record of them, so it would time "
-				  "less than ran: time it with `timing: {clock: events}`, which counts them",
-				  dl);
-		proto_w_failure("launch_failed", "device_launch", r, "load");
-		free(r);
+		refuse_device_launch(dl);
 		return NULL;
 	}
 	/* under the kernel clock, load only the entries the search above
@@ -798,12 +805,7 @@ static int host_kernel_device_launch(struct cw *w)
 	const char *dl = NULL;
 	int found = n > 0 && seal_fatbin_device_launch(imgs, img_bytes, n, &dl);
 	if (found) {
-		char *r = xstrfmt("the kernel's device code launches grids from the device ('%s': dynamic "
-				  "parallelism); the kernel clock (CUPTI) has no record of them, so it would time "
-				  "less than ran: time it with `timing: {clock: events}`, which counts them",
-				  dl);
-		proto_w_failure("launch_failed", "device_launch", r, "load");
-		free(r);
+		refuse_device_launch(dl);
 	}
 	free(fat);
 	return found;
