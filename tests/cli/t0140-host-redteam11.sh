@@ -28,7 +28,11 @@ runs = [json.load(open(f)) for f in sys.argv[1:] if not f.endswith("-batch.json"
 for r in runs:
     if r["variant"] == "honest":
         a = r["timing"]["method"]["after_done"]
-        assert not a["escaped"] and a["samples_past_bound"] <= 0.1 * a["samples_read"], a
+        # a tenth, or a quarter in a busy period (load above the CPUs: make
+        # test's own at 5.9 gave 28 of 220, 2026-11-30), under the judge's
+        # half there
+        share = 0.25 if a.get("load_busy") else 0.1
+        assert not a["escaped"] and a["samples_past_bound"] <= share * a["samples_read"], a
     else:
         assert r["outcome"] == "protocol_violation", r["outcome"]
 assert len(runs) == 6, len(runs)
