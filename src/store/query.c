@@ -468,34 +468,30 @@ double query_row_speed(struct query *q, const struct batch_row *row)
 {
 	if (row->outcome == OUTCOME_OK && row->have_stats)
 		return row->stats.median;
+	/* the fastest of its runs: a run the kernel slows down before it
+	 * fails on purpose costs it nothing, and moved a median of the runs
+	 * (red team 63's slowcrash: 2257.7 and 1849.1 us crashed beside
+	 * 323.4 us ok read 1849.1 us); no run is faster than the code ran */
 	const struct run_record **runs;
-	size_t n = query_row_runs(q, row, &runs), m = 0;
-	double *v = xcalloc(n + 1, sizeof(double));
+	size_t n = query_row_runs(q, row, &runs);
+	double best = NAN;
 	for (size_t k = 0; k < n; k++) {
+		double med = NAN;
 		if (runs[k]->have_stats && isfinite(runs[k]->stats.median)) {
-			v[m++] = runs[k]->stats.median;
-			continue;
+			med = runs[k]->stats.median;
+		} else {
+			double *x;
+			size_t nx;
+			if (query_samples(q, runs[k], &x, &nx) == 0 && nx >= QUERY_SPEED_MIN_SAMPLES) {
+				stats_sort(x, nx);
+				med = stats_median_sorted(x, nx);
+			}
+			free(x);
 		}
-		double *x;
-		size_t nx;
-		if (query_samples(q, runs[k], &x, &nx) == 0 && nx >= QUERY_SPEED_MIN_SAMPLES) {
-			stats_sort(x, nx);
-			double med = stats_median_sorted(x, nx);
-			if (isfinite(med))
-				v[m++] = med;
-		}
-		free(x);
+		if (isfinite(med) && (isnan(best) || med < best))
+			best = med;
 	}
 	free(runs);
-	/* the fastest of them: a run the kernel slows down before it fails
-	 * on purpose costs it nothing, and moved a median of the runs (red
-	 * team 63's slowcrash: 2257.7 and 1849.1 us crashed beside 323.4 us
-	 * ok read 1849.1 us); no run is faster than the code ran */
-	double best = NAN;
-	for (size_t k = 0; k < m; k++)
-		if (isnan(best) || v[k] < best)
-			best = v[k];
-	free(v);
 	return best;
 }
 
