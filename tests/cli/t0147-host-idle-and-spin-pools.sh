@@ -30,11 +30,13 @@ limits: {timeout_s: 120}
 repeats: 2
 Y
 pin=; command -v taskset > /dev/null && pin="taskset -c $(taskset -pc $$ | sed 's/.*: *//; s/[-,].*//')"
-timeout -s KILL 240 $pin "$EVIDENT" run --no-progress "$TEST_TMP/pools.yaml" > "$TEST_TMP/out" 2>&1
-rc=$?
-[ "$rc" != 137 ] || fail "evident run still ran after 240 s"
-grep "UNEXPECTED" "$TEST_TMP/out" && fail "an honest pool did not get ok"
-python3 - "$EVIDENT_STORE"/runs/*.json <<'PY' || fail "an honest pool judged or charged"
+# pools STORE: run the spec into STORE and judge it; 0 when every run
+# is ok and uncharged, else 1 with the reason on stderr
+pools() {
+	EVIDENT_STORE="$1" timeout -s KILL 240 $pin "$EVIDENT" run --no-progress "$TEST_TMP/pools.yaml" > "$TEST_TMP/out" 2>&1
+	[ "$?" != 137 ] || fail "evident run still ran after 240 s"
+	if grep "UNEXPECTED" "$TEST_TMP/out" >&2; then echo "an honest pool did not get ok" >&2; return 1; fi
+	python3 - "$1"/runs/*.json <<'PY' || { echo "an honest pool judged or charged" >&2; return 1; }
 import json, sys
 runs = [json.load(open(f)) for f in sys.argv[1:] if not f.endswith("-batch.json")]
 assert len(runs) == 8, len(runs)
@@ -52,4 +54,17 @@ for r in runs:
     if r["variant"] != "spin":
         assert a["charged"]["samples"] <= max(3, 0.1 * a["samples_read"]), (r["variant"], a["charged"])
 PY
+}
+# Once more, in a fresh store, when the first try failed in a busy
+# period: in CI (stop 44, load average 211 at the suite's end) idle100's
+# 100 threads woken by each stop cost more than their credit in 34 of its
+# ~60 timing samples (escaped_work).  A real regression fails both tries.
+if ! pools "$EVIDENT_STORE"; then
+	busy=$(python3 -c 'import json,sys
+print(any(json.load(open(f))["timing"]["method"].get("after_done", {}).get("load_busy") for f in sys.argv[1:] if not f.endswith("-batch.json") and "timing" in json.load(open(f))))' "$EVIDENT_STORE"/runs/*.json 2>/dev/null)
+	[ "$busy" = True ] || fail "an honest pool judged or charged, and the machine was not busy"
+	echo "first try failed in a busy period (load above the CPUs): once more" >&2
+	cp "$TEST_TMP/out" "$TEST_TMP/out.first"
+	pools "$TEST_TMP/store2" || fail "an honest pool judged or charged, twice"
+fi
 exit 0
