@@ -721,10 +721,12 @@ int audit_same_code_both_sides(struct actx *a, const struct batch_row *ra, const
  * history, and the other side is faster only than that (red team 59: a
  * reference 8x slow after a wall-clock time, published fast; eval promoted
  * copies of its fast path and the audit supported "faster wf3 vs ref
- * 9.764x").  1 with the reason added to msg.
+ * 9.764x").  A no-difference claim asks it of both sides (red team 62
+ * f): one side slower than its history can meet the other only there.
+ * 1 with the reason added to msg.
  */
 static int slower_side_drifted(struct actx *a, const struct batch_record *eb, const struct batch_row *row,
-			       const char *name, struct strbuf *msg)
+			       const char *name, int alike, struct strbuf *msg)
 {
 	struct code_id id;
 	if (!row->have_stats || !isfinite(row->stats.median) || !code_identity(a->q, row, &id))
@@ -750,10 +752,12 @@ static int slower_side_drifted(struct actx *a, const struct batch_record *eb, co
 	}
 	int drifted = code_speed_drifted(row->stats.median, best);
 	if (drifted)
-		strbuf_addf(msg, "; but %s, the side it says is slower, ran %.2fx slower here than the fastest its code "
-				 "was recorded at in the store (batch %s: median %.4g us there, %.4g us here): a side "
-				 "slower than its own history makes the other faster only than that",
-			    name, row->stats.median / best, best_b, best, row->stats.median);
+		strbuf_addf(msg, "; but %s, %s, ran %.2fx slower here than the fastest its code was recorded at in "
+				 "the store (batch %s: median %.4g us there, %.4g us here): %s",
+			    name, alike ? "one of the two sides it says do not differ" : "the side it says is slower",
+			    row->stats.median / best, best_b, best, row->stats.median,
+			    alike ? "the sides are alike only while it runs slower than its own history"
+				  : "a side slower than its own history makes the other faster only than that");
 	return drifted;
 }
 
@@ -850,7 +854,10 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 			audit_adjust_over_tries(b, &pc, tries, audit_batch_comparisons(b, &pc), want, &agrees, &msg);
 	}
 	if (agrees && !tie && !stale && (!strcmp(want, "faster") || !strcmp(want, "slower")) &&
-	    slower_side_drifted(a, b, !strcmp(want, "faster") ? rb : ra, !strcmp(want, "faster") ? vb : va, &msg))
+	    slower_side_drifted(a, b, !strcmp(want, "faster") ? rb : ra, !strcmp(want, "faster") ? vb : va, 0, &msg))
+		agrees = 0;
+	if (agrees && !tie && !stale && !strcmp(want, "no_difference") &&
+	    (slower_side_drifted(a, b, ra, va, 1, &msg) || slower_side_drifted(a, b, rb, vb, 1, &msg)))
 		agrees = 0;
 	if (tie) {
 		/* no majority either way: the evidence decides nothing */

@@ -1009,6 +1009,24 @@ static int setup(void **state)
 			free(zid);
 			free(aid);
 		}
+		/* red team 62 (f): experiment dn, z (dz.c: 100 us in dr's first
+		 * batch) at 700 us beside dn.c, "no difference" */
+		{
+			char dnsha[SHA256_HEX_LEN + 1];
+			f = fopen("dn.c", "w");
+			fputs("int dn;\n", f);
+			fclose(f);
+			assert_int_equal(sha256_file_hex("dn.c", dnsha), 0);
+			const char *bid = "20260126T0000209Z-dn-0-batch", *zid = "20260126T0000200Z-dn-z",
+				   *aid = "20260126T0000201Z-dn-va";
+			put_host_run(&st, zid, "dn", "z", bid, "dz.c", dzsha, "dzbin", NULL, "ok");
+			put_host_run(&st, aid, "dn", "va", bid, "dn.c", dnsha, "dnbin", NULL, "ok");
+			json_t *zr = host_row("z", zid, NULL, NULL, 0, 0, 0, 0);
+			json_object_set_new(zr, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", 700.0,
+								   "median_ci", 650.0, 760.0, "repeats", 3));
+			json_t *rows = json_pack("[o, o]", zr, host_row("va", aid, NULL, "no_difference", 1.0, 0.996, 1.004, 0.9));
+			put_host_batch(&st, bid, "dn", rows);
+		}
 		/* red team 61: experiment df, the same two files, its baseline's
 		 * first row flaky (no statistics of its own) but its ok run timed
 		 * at 100 us, its second at 700 us (kernels of their own: ez.c; in
@@ -1717,6 +1735,12 @@ static void test_slower_side_drifted(void **state)
 	assert_non_null(strstr(f, "t.md:2: supported: faster va vs z: "));
 	assert_int_equal(c.contradicted, 1);
 	assert_int_equal(c.supported, 1);
+	free(f);
+	/* red team 62 (f): no difference, one side slower than its history */
+	f = audit("<!-- claim: no-difference experiment=dn a=va b=z -->\n", &c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: no-difference va vs z: "));
+	assert_non_null(strstr(f, "but z, one of the two sides it says do not differ, ran 7.00x slower here than the "
+				  "fastest its code was recorded at in the store"));
 	free(f);
 	/* red team 61: a flaky row's ok runs are its speed too */
 	f = audit("<!-- claim: faster experiment=df a=va b=z -->\n", &c);
