@@ -723,10 +723,13 @@ int audit_same_code_both_sides(struct actx *a, const struct batch_row *ra, const
  * copies of its fast path and the audit supported "faster wf3 vs ref
  * 9.764x").  A no-difference claim asks it of both sides (red team 62
  * f): one side slower than its history can meet the other only there.
- * 1 with the reason added to msg.
+ * faster (a faster or slower claim: the other side's row, else NULL)
+ * whose median CI lies wholly under that fastest median is faster than
+ * the code ever ran, and the drift does not count (red team 62 d,
+ * code_beats_history).  1 with the reason added to msg.
  */
 static int slower_side_drifted(struct actx *a, const struct batch_record *eb, const struct batch_row *row,
-			       const char *name, int alike, struct strbuf *msg)
+			       const char *name, const struct batch_row *faster, int alike, struct strbuf *msg)
 {
 	struct code_id id;
 	if (!row->have_stats || !isfinite(row->stats.median) || !code_identity(a->q, row, &id))
@@ -751,6 +754,14 @@ static int slower_side_drifted(struct actx *a, const struct batch_record *eb, co
 		}
 	}
 	int drifted = code_speed_drifted(row->stats.median, best);
+	if (drifted && faster && faster->have_stats && code_beats_history(faster->stats.median_ci[1], best)) {
+		strbuf_addf(msg, "; %s ran %.2fx slower here than the fastest its code was recorded at in the store "
+				 "(batch %s: median %.4g us there), but the other side's median CI [%.4g, %.4g] us lies "
+				 "under even that",
+			    name, row->stats.median / best, best_b, best, faster->stats.median_ci[0],
+			    faster->stats.median_ci[1]);
+		return 0;
+	}
 	if (drifted)
 		strbuf_addf(msg, "; but %s, %s, ran %.2fx slower here than the fastest its code was recorded at in "
 				 "the store (batch %s: median %.4g us there, %.4g us here): %s",
@@ -854,10 +865,11 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 			audit_adjust_over_tries(b, &pc, tries, audit_batch_comparisons(b, &pc), want, &agrees, &msg);
 	}
 	if (agrees && !tie && !stale && (!strcmp(want, "faster") || !strcmp(want, "slower")) &&
-	    slower_side_drifted(a, b, !strcmp(want, "faster") ? rb : ra, !strcmp(want, "faster") ? vb : va, 0, &msg))
+	    slower_side_drifted(a, b, !strcmp(want, "faster") ? rb : ra, !strcmp(want, "faster") ? vb : va,
+				!strcmp(want, "faster") ? ra : rb, 0, &msg))
 		agrees = 0;
 	if (agrees && !tie && !stale && !strcmp(want, "no_difference") &&
-	    (slower_side_drifted(a, b, ra, va, 1, &msg) || slower_side_drifted(a, b, rb, vb, 1, &msg)))
+	    (slower_side_drifted(a, b, ra, va, NULL, 1, &msg) || slower_side_drifted(a, b, rb, vb, NULL, 1, &msg)))
 		agrees = 0;
 	if (tie) {
 		/* no majority either way: the evidence decides nothing */

@@ -182,6 +182,11 @@ int code_speed_drifted(double now_median, double best_median)
 	return isfinite(now_median) && isfinite(best_median) && now_median > best_median * CODE_DRIFT_MARGIN;
 }
 
+int code_beats_history(double challenger_ci_hi, double best_median)
+{
+	return isfinite(challenger_ci_hi) && isfinite(best_median) && challenger_ci_hi < best_median;
+}
+
 int code_same_program(const struct code_id *x, const struct code_id *y)
 {
 	return !strcmp(x->code, y->code) || (x->bin_whole && y->bin_whole && !strcmp(x->bin, y->bin)) ||

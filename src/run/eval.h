@@ -160,8 +160,11 @@ struct eval_pooled {
 	double ref_best_median, ref_median;
 	char ref_best_batch[96];
 	int ref_drifted;
+	/* the candidate's median CI lies wholly under ref_best_median
+	 * (code_beats_history): a drifted reference does not hold it */
+	int cand_beats_ref_best;
 };
-#define EVAL_POOLED_INIT { 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0 }
+#define EVAL_POOLED_INIT { 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0 }
 
 /*
  * The fastest a row's code was ever recorded at in the store: the lowest

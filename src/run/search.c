@@ -965,7 +965,7 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 	 * cannot be read again confirms nothing. */
 	const struct cand *ic = &cg.c[0];
 	struct eval_fastest fst = { NAN, NAN, "" };
-	int drifted = 0, unread = 0;
+	int drifted = 0, unread = 0, beats = 0;
 	if (g->confirmed) {
 		struct query q = QUERY_INIT;
 		if (!x->pool)
@@ -977,6 +977,10 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 		}
 		query_release(&q);
 		drifted = g->confirmed && search_incumbent_drifted(fst.now_median, fst.best_median);
+		/* a challenger faster than the incumbent's code ever ran is
+		 * faster whatever the incumbent's drift (red team 62 d) */
+		beats = drifted && code_beats_history(cc->median_ci[1], fst.best_median);
+		drifted = drifted && !beats;
 	}
 	if (drifted)
 		g->confirmed = 0;
@@ -985,6 +989,11 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 	if (g->confirmed) {
 		strbuf_addf(&why, "; confirmed in fresh processes (batch %s): ", g->conf_batch);
 		add_ratio(&why, cc);
+		if (beats)
+			strbuf_addf(&why, "; %s ran %.2fx slower than at its fastest measurement in the store (batch %s: "
+					  "median %.4g us then), but %s's median CI [%.4g, %.4g] us lies under even that",
+				    ic->id, fst.now_median / fst.best_median, fst.best_batch, fst.best_median, cc->id,
+				    cc->median_ci[0], cc->median_ci[1]);
 	} else {
 		c->promoted = 0;
 		g->promoted = 0;

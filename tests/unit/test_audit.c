@@ -1027,6 +1027,27 @@ static int setup(void **state)
 			json_t *rows = json_pack("[o, o]", zr, host_row("va", aid, NULL, "no_difference", 1.0, 0.996, 1.004, 0.9));
 			put_host_batch(&st, bid, "dn", rows);
 		}
+		/* red team 62 (d): experiment dp, z (dz.c) at 700 us again beside
+		 * dp.c, whose median CI [40, 60] us lies under z's fastest
+		 * median (100 us, dr's first batch) */
+		{
+			char dpsha[SHA256_HEX_LEN + 1];
+			f = fopen("dp.c", "w");
+			fputs("int dp;\n", f);
+			fclose(f);
+			assert_int_equal(sha256_file_hex("dp.c", dpsha), 0);
+			const char *bid = "20260126T0000309Z-dp-0-batch", *zid = "20260126T0000300Z-dp-z",
+				   *aid = "20260126T0000301Z-dp-va";
+			put_host_run(&st, zid, "dp", "z", bid, "dz.c", dzsha, "dzbin", NULL, "ok");
+			put_host_run(&st, aid, "dp", "va", bid, "dp.c", dpsha, "dpbin", NULL, "ok");
+			json_t *zr = host_row("z", zid, NULL, NULL, 0, 0, 0, 0);
+			json_object_set_new(zr, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", 700.0,
+								   "median_ci", 650.0, 760.0, "repeats", 3));
+			json_t *ar = host_row("va", aid, NULL, "faster", 14.0, 11.0, 17.0, 0.001);
+			json_object_set_new(ar, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", 50.0,
+								   "median_ci", 40.0, 60.0, "repeats", 3));
+			put_host_batch(&st, bid, "dp", json_pack("[o, o]", zr, ar));
+		}
 		/* red team 61: experiment df, the same two files, its baseline's
 		 * first row flaky (no statistics of its own) but its ok run timed
 		 * at 100 us, its second at 700 us (kernels of their own: ez.c; in
@@ -1741,6 +1762,14 @@ static void test_slower_side_drifted(void **state)
 	assert_non_null(strstr(f, "t.md:1: contradicted: no-difference va vs z: "));
 	assert_non_null(strstr(f, "but z, one of the two sides it says do not differ, ran 7.00x slower here than the "
 				  "fastest its code was recorded at in the store"));
+	free(f);
+	/* red team 62 (d): the faster side's CI under the slower side's
+	 * fastest recorded median: faster than that code ever ran */
+	f = audit("<!-- claim: faster experiment=dp a=va b=z -->\n", &c);
+	assert_non_null(strstr(f, "t.md:1: supported: faster va vs z: "));
+	assert_non_null(strstr(f, "z ran 7.00x slower here than the fastest its code was recorded at in the store "
+				  "(batch 20260126T0000009Z-dr-0-batch: median 100 us there), but the other side's median "
+				  "CI [40, 60] us lies under even that"));
 	free(f);
 	/* red team 61: a flaky row's ok runs are its speed too */
 	f = audit("<!-- claim: faster experiment=df a=va b=z -->\n", &c);

@@ -246,13 +246,20 @@ static void put_pair(struct store *st, int i, const char *path, const char *sha,
 
 /* The reference row of batch bid in the store at root: its stats (median
  * and median CI, us), written into the committed batch record. */
+static void set_row_stats(const char *root, const char *bid, size_t row_i, double med, double lo, double hi);
 static void set_ref_stats(const char *root, const char *bid, double med, double lo, double hi)
+{
+	set_row_stats(root, bid, 0, med, lo, hi);
+}
+
+/* Row row_i of batch bid (0 the reference, 1 the candidate): its stats. */
+static void set_row_stats(const char *root, const char *bid, size_t row_i, double med, double lo, double hi)
 {
 	char *path = xstrfmt("%s/runs/%s.json", root, bid);
 	json_error_t je;
 	json_t *b = json_load_file(path, 0, &je);
 	assert_non_null(b);
-	json_t *row = json_array_get(json_object_get(b, "variants"), 0);
+	json_t *row = json_array_get(json_object_get(b, "variants"), row_i);
 	assert_non_null(row);
 	json_object_set_new(row, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", med, "median_ci",
 						     lo, hi, "repeats", 3));
@@ -465,6 +472,25 @@ static void test_pool_resubmissions(void **state)
 	assert_false(d11.ref_drifted); /* the fastest is its own batch (12 is not faster) */
 	assert_string_equal(d13.ref_best_batch, "20260201T0000119Z-ev-11-batch");
 	assert_true(d13.ref_best_median == 75.0 && d13.ref_median == 630.0);
+	assert_false(d13.cand_beats_ref_best); /* the candidate has no statistics */
+	query_release(&q);
+	/* red team 62 d: a candidate whose median CI lies wholly under the
+	 * reference's fastest median (75 us) is faster than the reference's
+	 * code ever ran: the drift does not hold it; one whose median alone
+	 * lies under it is held */
+	set_row_stats(root, "20260201T0000139Z-ev-13-batch", 1, 40.0, 35.0, 45.0);
+	assert_int_equal(query_open(&q, root), 0);
+	struct eval_pooled d13b = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000139Z-ev-13-batch", "c", "ref", &d13b), 0);
+	assert_true(d13b.ref_drifted && d13b.cand_beats_ref_best);
+	strbuf_release(&d13b.others);
+	query_release(&q);
+	set_row_stats(root, "20260201T0000139Z-ev-13-batch", 1, 70.0, 60.0, 90.0);
+	assert_int_equal(query_open(&q, root), 0);
+	struct eval_pooled d13c = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000139Z-ev-13-batch", "c", "ref", &d13c), 0);
+	assert_true(d13c.ref_drifted && !d13c.cand_beats_ref_best);
+	strbuf_release(&d13c.others);
 	strbuf_release(&d11.others);
 	strbuf_release(&d12.others);
 	strbuf_release(&d13.others);

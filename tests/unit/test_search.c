@@ -15,6 +15,7 @@
 #include <string.h>
 #include <math.h>
 
+#include "report/code_identity.h"
 #include "run/search.h"
 
 static void test_rng_is_seeded(void **state)
@@ -195,6 +196,14 @@ static void test_incumbent_drift(void **state)
 	assert_false(search_incumbent_drifted(70.0, 80.0));  /* faster now */
 	assert_false(search_incumbent_drifted(NAN, 80.0));   /* unknown */
 	assert_false(search_incumbent_drifted(600.0, NAN));
+	/* red team 62 d: a challenger whose median CI lies wholly under the
+	 * incumbent's fastest median beats its history; its median alone
+	 * under it does not */
+	assert_true(code_beats_history(74.9, 75.0));
+	assert_false(code_beats_history(75.0, 75.0));
+	assert_false(code_beats_history(1508.7, 1468.5)); /* red team 62 d2's df6: CI [397.7, 1508.7] */
+	assert_false(code_beats_history(NAN, 75.0));
+	assert_false(code_beats_history(50.0, NAN));
 }
 
 static void test_confirms(void **state)
