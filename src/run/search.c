@@ -683,6 +683,11 @@ enum search_same search_same_code(const char *kernel_a, const char *binary_a, co
 	return SEARCH_OTHER_CODE;
 }
 
+int search_lineage_stalled(double challenger_median, double lineage_best_median)
+{
+	return isfinite(challenger_median) && isfinite(lineage_best_median) && challenger_median >= lineage_best_median;
+}
+
 int search_incumbent_drifted(double now_median, double best_median)
 {
 	return code_speed_drifted(now_median, best_median);
@@ -907,6 +912,42 @@ static void add_gen_cost(struct gen *to, const struct gen *from)
 	to->unpriced += from->unpriced;
 }
 
+/* The fastest an earlier best of a search (not the incumbent) was
+ * recorded at: its median in its generation's batch or, lower, anywhere
+ * in the store (eval_fastest_elsewhere).  id and batch point into the
+ * search's own strings. */
+struct lineage_best {
+	double median; /* NAN: none */
+	const char *id;
+	char batch[96];
+};
+
+/* Fill *out with the fastest of the bests generations 0..gi-1 went in
+ * with, the incumbent (id incumbent) aside: the lineage a challenger must
+ * beat (search_lineage_stalled). */
+static void lineage_fastest(struct search *x, struct query *q, int gi, const char *incumbent, struct lineage_best *out)
+{
+	for (int j = 0; j < gi; j++) {
+		const struct gen *pg = &x->g[j];
+		if (!pg->batch || !pg->n || !pg->c[0].id || !strcmp(pg->c[0].id, incumbent))
+			continue;
+		struct eval_fastest af;
+		if (eval_fastest_elsewhere(q, x->pool, pg->batch, pg->c[0].id, &af) < 0)
+			continue;
+		double m = af.now_median;
+		const char *mb = pg->batch;
+		if (isfinite(af.best_median) && !(af.best_median >= m)) {
+			m = af.best_median;
+			mb = af.best_batch;
+		}
+		if (isfinite(m) && (isnan(out->median) || m < out->median)) {
+			out->median = m;
+			out->id = pg->c[0].id;
+			snprintf(out->batch, sizeof(out->batch), "%s", mb);
+		}
+	}
+}
+
 /*
  * A promotion stands only when fresh processes confirm it (red team 48:
  * one batch's `faster` can be luck, e.g. every repeat of the best drawing
@@ -965,7 +1006,8 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 	 * cannot be read again confirms nothing. */
 	const struct cand *ic = &cg.c[0];
 	struct eval_fastest fst = { NAN, NAN, "" };
-	int drifted = 0, unread = 0, beats = 0;
+	int drifted = 0, unread = 0, beats = 0, stalled = 0;
+	struct lineage_best anc = { NAN, NULL, "" };
 	if (g->confirmed) {
 		struct query q = QUERY_INIT;
 		if (!x->pool)
@@ -975,14 +1017,18 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 			g->confirmed = 0;
 			unread = 1;
 		}
-		query_release(&q);
 		drifted = g->confirmed && search_incumbent_drifted(fst.now_median, fst.best_median);
 		/* a challenger faster than the incumbent's code ever ran is
 		 * faster whatever the incumbent's drift (red team 62 d) */
 		beats = drifted && code_beats_history(cc->median_ci[1], fst.best_median);
 		drifted = drifted && !beats;
+		if (g->confirmed && !drifted) {
+			lineage_fastest(x, &q, gi, ic->id, &anc);
+			stalled = search_lineage_stalled(cc->median_us, anc.median);
+		}
+		query_release(&q);
 	}
-	if (drifted)
+	if (drifted || stalled)
 		g->confirmed = 0;
 	struct strbuf why = STRBUF_INIT;
 	strbuf_addstr(&why, g->why);
@@ -1000,7 +1046,12 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 		g->best_out = 0;
 		e->promoted = 1;
 		struct strbuf said = STRBUF_INIT;
-		if (drifted)
+		if (stalled)
+			strbuf_addf(&said, "%s faster than %s, but not faster than %s, an earlier best of this search, at "
+					   "its fastest (batch %s: median %.4g us; %s %.4g us now): a lineage whose best does "
+					   "not get faster than its ancestors is the incumbent's drift, not progress",
+				    cc->id, ic->id, anc.id, anc.batch, anc.median, cc->id, cc->median_us);
+		else if (drifted)
 			strbuf_addf(&said, "%s faster, but %s itself ran %.2fx slower than at its fastest measurement in "
 					   "the store (batch %s: median %.4g us then, %.4g us now): its speed moved with "
 					   "its history, so %s may be only newer",

@@ -152,4 +152,13 @@ int search_spec_text(const char *orig, const char *header, const char *baseline,
  * sixth).  0 when either is unknown (NAN). */
 int search_incumbent_drifted(double now_median, double best_median);
 
+/* 1 when a challenger's median (its confirmation's) is not under the
+ * fastest median an earlier best of its search's lineage was recorded at,
+ * the incumbent aside: each incumbent may drift within CODE_DRIFT_MARGIN
+ * unseen, and a copy of it then reads faster; a lineage of such steps
+ * would promote the same speed again and again, "faster" each time.  An
+ * honest challenger beat the incumbent, which beat its ancestors, so it
+ * lies under them.  0 when either is unknown (NAN). */
+int search_lineage_stalled(double challenger_median, double lineage_best_median);
+
 #endif /* EVIDENT_SEARCH_H */

@@ -204,6 +204,14 @@ static void test_incumbent_drift(void **state)
 	assert_false(code_beats_history(1508.7, 1468.5)); /* red team 62 d2's df6: CI [397.7, 1508.7] */
 	assert_false(code_beats_history(NAN, 75.0));
 	assert_false(code_beats_history(50.0, NAN));
+	/* a lineage: the challenger must lie under every earlier best's
+	 * fastest median (the incumbent aside), else each incumbent's
+	 * within-margin drift promotes the same speed again */
+	assert_true(search_lineage_stalled(100.0, 100.0)); /* the start's speed, again */
+	assert_true(search_lineage_stalled(104.0, 100.0));
+	assert_false(search_lineage_stalled(83.0, 100.0)); /* two honest steps of 1.1x */
+	assert_false(search_lineage_stalled(NAN, 100.0));
+	assert_false(search_lineage_stalled(100.0, NAN)); /* generation 0 or 1: no earlier best */
 }
 
 static void test_confirms(void **state)
