@@ -247,6 +247,36 @@ static void put_host_batch(struct store *st, const char *id, const char *exp, js
 	json_decref(b);
 }
 
+/*
+ * A batch of experiment exp: z (dz.c, whose sha is dzsha) at 700 us
+ * [650, 760], beside va from exp.c (written here), whose row is va_row
+ * (stolen; its run id must be 20260126T0000201Z-<exp>-va).
+ */
+static void put_z700_pair(struct store *st, const char *exp, const char *dzsha, json_t *va_row)
+{
+	char vsha[SHA256_HEX_LEN + 1];
+	char *path = xstrfmt("%s.c", exp), *bin = xstrfmt("%sbin", exp);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "int %s;\n", exp);
+	fclose(f);
+	assert_int_equal(sha256_file_hex(path, vsha), 0);
+	char *bid = xstrfmt("20260126T0000209Z-%s-0-batch", exp), *zid = xstrfmt("20260126T0000200Z-%s-z", exp),
+	     *aid = xstrfmt("20260126T0000201Z-%s-va", exp);
+	put_host_run(st, zid, exp, "z", bid, "dz.c", dzsha, "dzbin", NULL, "ok");
+	put_host_run(st, aid, exp, "va", bid, path, vsha, bin, NULL, "ok");
+	json_t *zr = host_row("z", zid, NULL, NULL, 0, 0, 0, 0);
+	json_object_set_new(zr, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", 700.0, "median_ci",
+						   650.0, 760.0, "repeats", 3));
+	put_host_batch(st, bid, exp, json_pack("[o, o]", zr, va_row));
+	free(path);
+	free(bin);
+	free(bid);
+	free(zid);
+	free(aid);
+}
+
+
 /* A batch of `evident reproduce` (experiment exp, baseline z) that
  * reproduced batch of, with rows (stolen), for problem p2; its verdicts
  * are not read by `validated`, its runs are. */
@@ -1011,43 +1041,15 @@ static int setup(void **state)
 		}
 		/* red team 62 (f): experiment dn, z (dz.c: 100 us in dr's first
 		 * batch) at 700 us beside dn.c, "no difference" */
-		{
-			char dnsha[SHA256_HEX_LEN + 1];
-			f = fopen("dn.c", "w");
-			fputs("int dn;\n", f);
-			fclose(f);
-			assert_int_equal(sha256_file_hex("dn.c", dnsha), 0);
-			const char *bid = "20260126T0000209Z-dn-0-batch", *zid = "20260126T0000200Z-dn-z",
-				   *aid = "20260126T0000201Z-dn-va";
-			put_host_run(&st, zid, "dn", "z", bid, "dz.c", dzsha, "dzbin", NULL, "ok");
-			put_host_run(&st, aid, "dn", "va", bid, "dn.c", dnsha, "dnbin", NULL, "ok");
-			json_t *zr = host_row("z", zid, NULL, NULL, 0, 0, 0, 0);
-			json_object_set_new(zr, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", 700.0,
-								   "median_ci", 650.0, 760.0, "repeats", 3));
-			json_t *rows = json_pack("[o, o]", zr, host_row("va", aid, NULL, "no_difference", 1.0, 0.996, 1.004, 0.9));
-			put_host_batch(&st, bid, "dn", rows);
-		}
+		put_z700_pair(&st, "dn", dzsha, host_row("va", "20260126T0000201Z-dn-va", NULL, "no_difference", 1.0, 0.996,
+							 1.004, 0.9));
 		/* red team 62 (d): experiment dp, z (dz.c) at 700 us again beside
 		 * dp.c, whose median CI [40, 60] us lies under z's fastest
 		 * median (100 us, dr's first batch) */
-		{
-			char dpsha[SHA256_HEX_LEN + 1];
-			f = fopen("dp.c", "w");
-			fputs("int dp;\n", f);
-			fclose(f);
-			assert_int_equal(sha256_file_hex("dp.c", dpsha), 0);
-			const char *bid = "20260126T0000309Z-dp-0-batch", *zid = "20260126T0000300Z-dp-z",
-				   *aid = "20260126T0000301Z-dp-va";
-			put_host_run(&st, zid, "dp", "z", bid, "dz.c", dzsha, "dzbin", NULL, "ok");
-			put_host_run(&st, aid, "dp", "va", bid, "dp.c", dpsha, "dpbin", NULL, "ok");
-			json_t *zr = host_row("z", zid, NULL, NULL, 0, 0, 0, 0);
-			json_object_set_new(zr, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", 700.0,
-								   "median_ci", 650.0, 760.0, "repeats", 3));
-			json_t *ar = host_row("va", aid, NULL, "faster", 14.0, 11.0, 17.0, 0.001);
-			json_object_set_new(ar, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", 50.0,
-								   "median_ci", 40.0, 60.0, "repeats", 3));
-			put_host_batch(&st, bid, "dp", json_pack("[o, o]", zr, ar));
-		}
+		json_t *ar = host_row("va", "20260126T0000201Z-dp-va", NULL, "faster", 14.0, 11.0, 17.0, 0.001);
+		json_object_set_new(ar, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", 50.0, "median_ci",
+							   40.0, 60.0, "repeats", 3));
+		put_z700_pair(&st, "dp", dzsha, ar);
 		/* red team 61: experiment df, the same two files, its baseline's
 		 * first row flaky (no statistics of its own) but its ok run timed
 		 * at 100 us, its second at 700 us (kernels of their own: ez.c; in
