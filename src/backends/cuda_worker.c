@@ -737,6 +737,45 @@ static int plan_global_names(struct cw *w)
 	return rc;
 }
 
+_Static_assert(PROTO_PLAN_DATA_MAX == EVC_PLAN_MAX_CONTENTS, "the plan_data frame carries a plan's contents");
+
+/*
+ * Take the plan's "contents" (lower-case hex, seal.cu) out of pj into
+ * *data (malloc'd, the caller frees; NULL and 0 when there are none) for
+ * the plan_data frame.  0, or -1 when they are not hex bytes of at most
+ * PROTO_PLAN_DATA_MAX (pj then keeps them).
+ */
+static int plan_contents_take(json_t *pj, unsigned char **data, size_t *bytes)
+{
+	json_t *c = json_object_get(pj, "contents");
+	*data = NULL;
+	*bytes = 0;
+	if (!c)
+		return 0;
+	const char *hx = json_string_value(c);
+	size_t n = json_string_length(c);
+	if (!hx || !n || n % 2 || n / 2 > PROTO_PLAN_DATA_MAX)
+		return -1;
+	unsigned char *d = xmalloc(n / 2);
+	for (size_t i = 0; i < n / 2; i++) {
+		int v = 0;
+		for (int h = 0; h < 2; h++) {
+			char ch = hx[2 * i + h];
+			int x = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+			if (x < 0) {
+				free(d);
+				return -1;
+			}
+			v = v << 4 | x;
+		}
+		d[i] = (unsigned char)v;
+	}
+	json_object_del(pj, "contents");
+	*data = d;
+	*bytes = n / 2;
+	return 0;
+}
+
 /* The planner: one launch of the kernel under capture, sent as a plan. */
 static int plan_phase(struct cw *w)
 {
@@ -763,6 +802,14 @@ static int plan_phase(struct cw *w)
 		proto_w_failure("crashed", "plan", "the harness wrote a plan that is not JSON", "plan");
 		return 1;
 	}
+	/* the contents travel beside the line (protocol.h proto_w_plan_data) */
+	unsigned char *data = NULL;
+	size_t data_bytes = 0;
+	if (plan_contents_take(pj, &data, &data_bytes)) {
+		json_decref(pj);
+		proto_w_failure("crashed", "plan", "the harness wrote plan contents that are not hex bytes", "plan");
+		return 1;
+	}
 	json_t *msg = json_pack("{s:o}", "plan", pj);
 	size_t line = proto_w_line_bytes("plan", msg);
 	if (!line || line > PROTO_LINE_MAX) {
@@ -773,9 +820,13 @@ static int plan_phase(struct cw *w)
 			 "variant with trust: host",
 			 line, PROTO_LINE_MAX);
 		json_decref(msg);
+		free(data);
 		proto_w_failure("launch_failed", "sealed", why, "plan");
 		return 1;
 	}
+	if (data_bytes)
+		proto_w_plan_data(data, data_bytes);
+	free(data);
 	proto_w_send("plan", msg);
 	return 0;
 }

@@ -70,6 +70,13 @@ void proto_w_output(const char *phase, long long index, const void *data, size_t
 		_exit(3);
 }
 
+void proto_w_plan_data(const void *data, size_t bytes)
+{
+	proto_w_send("plan_data", json_pack("{s:I}", "bytes", (json_int_t)bytes));
+	if (write_all(PROTO_OUT_FD, data, bytes) < 0)
+		_exit(3);
+}
+
 void proto_w_failure(const char *outcome, const char *error_name, const char *reason,
 		     const char *phase)
 {
@@ -174,6 +181,7 @@ void proto_release(struct proto *p)
 	json_decref(p->method);
 	json_decref(p->failure);
 	json_decref(p->plan);
+	free(p->plan_data);
 	free(p->keys);
 	free(p->samples);
 	free(p->caps);
@@ -464,6 +472,11 @@ static int on_output(struct proto *p, json_t *m)
  */
 static int frame_done(struct proto *p, int reply_fd)
 {
+	if (p->frame_plan) {
+		p->frame_plan = 0;
+		p->frame_to = NULL;
+		return 0;
+	}
 	if (!p->frame_to) {
 		*new_capture(p) = p->frame;
 		return 0;
@@ -697,10 +710,45 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 		proto_late_checks(p);
 		return proto_store_kept(p);
 	}
+	if (!strcmp(name, "plan_data")) {
+		json_t *by = json_object_get(m, "bytes");
+		if (p->state != ST_FINI || !p->phase || strcmp(p->phase, "plan") || p->plan || p->plan_data)
+			return violate(p, "plan_data where %s was due", state_wants(p));
+		if (!json_is_integer(by) || json_integer_value(by) <= 0 ||
+		    (unsigned long long)json_integer_value(by) > PROTO_PLAN_DATA_MAX)
+			return violate(p, "plan_data of no size from 1 to %zu bytes", PROTO_PLAN_DATA_MAX);
+		memset(&p->frame, 0, sizeof(p->frame));
+		p->plan_data_bytes = (size_t)json_integer_value(by);
+		p->plan_data = xmalloc(p->plan_data_bytes);
+		p->frame.bytes = p->plan_data_bytes;
+		p->frame_to = (char *)p->plan_data;
+		p->frame_plan = 1;
+		p->data_left = p->plan_data_bytes;
+		return 0;
+	}
 	if (!strcmp(name, "plan")) {
+		json_t *pl = json_object_get(m, "plan");
 		if (p->state != ST_FINI || !p->phase || strcmp(p->phase, "plan") || p->plan)
 			return violate(p, "plan where %s was due", state_wants(p));
-		p->plan = json_incref(json_object_get(m, "plan"));
+		/* the contents have one way in, the frame: what the worker
+		 * replays and the record hashes is what it carried */
+		if (!json_is_object(pl) || json_object_get(pl, "contents"))
+			return violate(p, "a plan that is no object, or carries contents in its own line");
+		p->plan = json_incref(pl);
+		if (p->plan_data) {
+			static const char digits[] = "0123456789abcdef";
+			char *hex = xmalloc(2 * p->plan_data_bytes);
+			for (size_t i = 0; i < p->plan_data_bytes; i++) {
+				hex[2 * i] = digits[p->plan_data[i] >> 4];
+				hex[2 * i + 1] = digits[p->plan_data[i] & 15];
+			}
+			json_t *h = json_stringn_nocheck(hex, 2 * p->plan_data_bytes);
+			free(hex);
+			free(p->plan_data);
+			p->plan_data = NULL;
+			if (!h || json_object_set_new(p->plan, "contents", h))
+				return violate(p, "the parent cannot hold the plan's contents (out of memory?)");
+		}
 		return 0;
 	}
 	if (!strcmp(name, "fini")) {

@@ -28,6 +28,11 @@
  *                                       the parent writes one byte, 'g',
  *                                       on fd 4, and the worker goes on
  *   timing {n, method}                  exactly once, n = samples sent
+ *   (phase "plan", the sealed planner)
+ *   plan_data {bytes: N} + N raw bytes  at most once, 1 <= N <= 64 MiB: the
+ *                                       contents the plan's runs point into
+ *   plan {plan}                         once; its line carries no contents
+ *                                       of its own
  *   fini                                after the kernel's fini() returned
  *   done                                last; then end of file
  *   failure {outcome, error, reason, phase} may replace the rest at any point
@@ -75,6 +80,15 @@ size_t proto_w_line_bytes(const char *name, json_t *msg);
 void proto_w_send(const char *name, json_t *msg);
 /* Send an output frame: header then the bytes. */
 void proto_w_output(const char *phase, long long index, const void *data, size_t bytes);
+/*
+ * The planner's plan contents (a sealed plan's scratch and module global
+ * runs, evident_cuda.h EVC_PLAN_MAX_CONTENTS): a "plan_data" header, then
+ * the bytes, once, just before the "plan" line whose runs point into them.
+ * The parent puts them in that plan as "contents" (lower-case hex): the
+ * record's plan object and the worker's plan memfd then hold them.
+ */
+#define PROTO_PLAN_DATA_MAX ((size_t)64 << 20) /* = EVC_PLAN_MAX_CONTENTS (cuda_worker.c asserts it) */
+void proto_w_plan_data(const void *data, size_t bytes);
 void proto_w_failure(const char *outcome, const char *error_name, const char *reason,
 		     const char *phase);
 /* Wait for the parent's go after a timed sample's output: 0, or -1 when
@@ -161,7 +175,12 @@ struct proto {
 	/* the worker's backend uses a GPU (job.c): only there can a device be
 	 * missing, and only before one opened (outcome.c, no_device) */
 	int gpu;
-	json_t *plan;               /* phase "plan": the planner's plan (backends/seal.h), unchecked */
+	json_t *plan;               /* phase "plan": the planner's plan (backends/seal.h), unchecked
+				     * but for its contents: those of the plan_data frame before
+				     * it, as "contents" hex (none in its own line) */
+	unsigned char *plan_data;   /* that frame as it arrives (malloc'd; proto_release frees) */
+	size_t plan_data_bytes;
+	int frame_plan;             /* the frame arriving is the plan_data */
 	struct proto_sample *samples;
 	size_t n_samples, alloc;
 	unsigned long long *keys;   /* fresh_keys: the keys seen (an open addressing set) */

@@ -8,7 +8,9 @@
  * launch or a scratch buffer of the plan, a relocation lies inside its
  * kernel's parameter buffer and points inside its buffer, a memset or a
  * copy stays inside the buffers it names, scratch contents stay inside
- * their buffer, a pointer among them points inside scratch, a module
+ * their buffer and inside the plan's contents (EVC_PLAN_MAX_CONTENTS
+ * bytes in all, carried beside the plan's line: protocol.h
+ * proto_w_plan_data), a pointer among them points inside scratch, a module
  * global has a symbol's name, a size and a kernel step, and its contents
  * and pointers stay inside it (the worker checks the name and size
  * against the loaded module), a programmatic launch follows a kernel.
@@ -63,6 +65,7 @@ void seal_plan_release(struct seal_plan *p)
 	free(p->ginits);
 	free(p->ginit_data);
 	free(p->grelocs);
+	free(p->contents);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -171,53 +174,102 @@ static char *parse_globals(json_t *gs, struct seal_plan *p)
 }
 
 /*
- * Contents runs [k, offset, hex] of scratch buffer k (global 0:
- * scratch_init, at most EVC_PLAN_MAX_INIT bytes) or module global k
- * (global 1: global_init, at most EVC_PLAN_MAX_GLOBAL_INIT bytes), each
- * inside its buffer.  *runs and *data are the caller's (in p) to free.
- * NULL, or the reason (malloc'd).
+ * The plan's "contents" (optional): lower-case hex of at most
+ * EVC_PLAN_MAX_CONTENTS bytes, the bytes its [k, offset, bytes, at] runs
+ * point into (the parent put them there from the planner's plan_data
+ * frame: protocol.h).  Into p->contents.  NULL, or the reason (malloc'd).
+ */
+static char *parse_contents(json_t *c, struct seal_plan *p)
+{
+	if (!c)
+		return NULL;
+	const char *hx = json_string_value(c);
+	size_t n = hx ? json_string_length(c) : 0;
+	if (!hx || !n || n % 2 || n / 2 > EVC_PLAN_MAX_CONTENTS)
+		return xstrfmt("the plan's contents are not hex of 1 to %zu bytes", (size_t)EVC_PLAN_MAX_CONTENTS);
+	p->contents = xmalloc(n / 2);
+	for (size_t b = 0; b < n / 2; b++) {
+		int hi = hex_nibble(hx[2 * b]), lo = hex_nibble(hx[2 * b + 1]);
+		if (hi < 0 || lo < 0)
+			return xstrdup("the plan's contents are not lower-case hex");
+		p->contents[b] = (unsigned char)(hi << 4 | lo);
+	}
+	p->contents_bytes = n / 2;
+	return NULL;
+}
+
+/*
+ * Contents runs of scratch buffer k (global 0: scratch_init) or module
+ * global k (global 1: global_init), each inside its buffer, at most
+ * EVC_PLAN_MAX_RUNS of them: [k, offset, bytes, at], the bytes at `at` of
+ * the plan's contents (p->contents, parse_contents), or [k, offset, hex]
+ * with the bytes in the line (a plan of before the contents travelled
+ * beside it).  *total counts the bytes of every run of the plan, at most
+ * EVC_PLAN_MAX_CONTENTS with both lists: what the worker writes to the
+ * device.  *runs and *data (the inline runs' bytes) are the caller's (in
+ * p) to free; a contents run's data points into p->contents.  NULL, or
+ * the reason (malloc'd).
  */
 static char *parse_runs(json_t *si, int global, struct seal_plan *p, struct evc_init **runs, unsigned char **data,
-			int *n_runs)
+			int *n_runs, size_t *total)
 {
 	const char *key = global ? "global_init" : "scratch_init", *what = global ? "module global" : "scratch buffer";
-	size_t max = global ? EVC_PLAN_MAX_GLOBAL_INIT : EVC_PLAN_MAX_INIT;
+	const size_t max = EVC_PLAN_MAX_CONTENTS;
 	*runs = NULL;
 	*data = NULL;
 	*n_runs = 0;
-	if (si && (!json_is_array(si) || json_array_size(si) > max / 8))
-		return xstrfmt("the plan's %s is not a list of at most %zu [%s, offset, bytes]", key, max / 8, what);
-	size_t n_si = si ? json_array_size(si) : 0, total = 0;
+	if (si && (!json_is_array(si) || json_array_size(si) > EVC_PLAN_MAX_RUNS))
+		return xstrfmt("the plan's %s is not a list of at most %d [%s, offset, bytes, at]", key,
+			       EVC_PLAN_MAX_RUNS, what);
+	size_t n_si = si ? json_array_size(si) : 0, inline_total = 0;
 	for (size_t k = 0; k < n_si; k++) {
 		const char *hx = json_string_value(json_array_get(json_array_get(si, k), 2));
-		total += hx ? strlen(hx) / 2 : 0;
+		inline_total += hx ? strlen(hx) / 2 : 0;
 	}
-	if (total > max)
-		return xstrfmt("the plan carries %zu bytes of %s contents (at most %zu)", total, what, max);
+	if (inline_total > max)
+		return xstrfmt("the plan carries more than %zu bytes of contents (%s)", max, key);
 	*runs = xcalloc(n_si ? n_si : 1, sizeof(**runs));
-	*data = xmalloc(total ? total : 1);
+	*data = xmalloc(inline_total ? inline_total : 1);
 	unsigned char *id = *data;
 	for (size_t k = 0; k < n_si; k++) {
 		json_t *r = json_array_get(si, k);
-		unsigned long long sk, off;
+		unsigned long long sk, off, len = 0, at = 0;
 		const char *hx = json_string_value(json_array_get(r, 2));
 		size_t n = hx ? strlen(hx) : 0;
-		if (!json_is_array(r) || json_array_size(r) != 3 || get_uint(json_array_get(r, 0), 255, &sk) ||
-		    get_uint(json_array_get(r, 1), ~0ull, &off) || !hx || !n || n % 2)
-			return xstrfmt("%s %zu is not [%s, offset, hex bytes]", key, k, what);
+		int in_line = json_is_array(r) && json_array_size(r) == 3;
+		if (!json_is_array(r) || (json_array_size(r) != 3 && json_array_size(r) != 4) ||
+		    get_uint(json_array_get(r, 0), 255, &sk) || get_uint(json_array_get(r, 1), ~0ull, &off) ||
+		    (in_line && (!hx || !n || n % 2)) ||
+		    (!in_line && (get_uint(json_array_get(r, 2), max, &len) || !len ||
+				  get_uint(json_array_get(r, 3), ~0ull, &at))))
+			return xstrfmt("%s %zu is not [%s, offset, bytes, at in the contents]", key, k, what);
+		if (in_line)
+			len = n / 2;
 		size_t cap = global ? ((int)sk < p->plan.n_globals ? p->globals[sk].bytes : 0)
 				    : ((int)sk < p->plan.n_scratch ? p->scratch[sk] : 0);
 		if ((global ? (int)sk >= p->plan.n_globals : (int)sk >= p->plan.n_scratch) || off > cap ||
-		    n / 2 > cap - off)
+		    len > cap - off)
 			return xstrfmt("%s %zu names no %s of the plan, or runs past its end", key, k, what);
-		for (size_t b = 0; b < n / 2; b++) {
-			int hi = hex_nibble(hx[2 * b]), lo = hex_nibble(hx[2 * b + 1]);
-			if (hi < 0 || lo < 0)
-				return xstrfmt("%s %zu: the bytes are not lower-case hex", key, k);
-			id[b] = (unsigned char)(hi << 4 | lo);
+		if (len > max - *total)
+			return xstrfmt("the plan's runs write more than %zu bytes of contents (%s %zu)", max, key, k);
+		*total += (size_t)len;
+		const unsigned char *src;
+		if (in_line) {
+			for (size_t b = 0; b < n / 2; b++) {
+				int hi = hex_nibble(hx[2 * b]), lo = hex_nibble(hx[2 * b + 1]);
+				if (hi < 0 || lo < 0)
+					return xstrfmt("%s %zu: the bytes are not lower-case hex", key, k);
+				id[b] = (unsigned char)(hi << 4 | lo);
+			}
+			src = id;
+			id += n / 2;
+		} else {
+			if (at > p->contents_bytes || len > p->contents_bytes - at)
+				return xstrfmt("%s %zu runs past the plan's contents (%zu bytes at %llu of %zu)", key, k,
+					       (size_t)len, at, p->contents_bytes);
+			src = p->contents + at;
 		}
-		(*runs)[k] = (struct evc_init){ (uint32_t)sk, off, n / 2, id };
-		id += n / 2;
+		(*runs)[k] = (struct evc_init){ (uint32_t)sk, off, (size_t)len, src };
 		*n_runs = (int)k + 1;
 	}
 	return NULL;
@@ -234,7 +286,7 @@ static char *parse_relocs(json_t *sr, int global, const size_t *in_bytes, int n_
 			  int n_out, struct seal_plan *p, struct evc_sreloc **xs, int *n_xs)
 {
 	const char *key = global ? "global_relocs" : "scratch_relocs", *what = global ? "module global" : "scratch buffer";
-	size_t max = (global ? EVC_PLAN_MAX_GLOBAL_INIT : EVC_PLAN_MAX_INIT) / 8;
+	size_t max = EVC_PLAN_MAX_RELOCS;
 	*xs = NULL;
 	*n_xs = 0;
 	if (sr && (!json_is_array(sr) || json_array_size(sr) > max))
@@ -494,11 +546,14 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 	}
 	/* what init() left in scratch and in the module globals, and the
 	 * pointers among them */
-	char *bad = parse_runs(json_object_get(j, "scratch_init"), 0, out, &out->inits, &out->init_data,
-			       &out->plan.n_inits);
+	size_t contents_total = 0;
+	char *bad = parse_contents(json_object_get(j, "contents"), out);
+	if (!bad)
+		bad = parse_runs(json_object_get(j, "scratch_init"), 0, out, &out->inits, &out->init_data,
+				 &out->plan.n_inits, &contents_total);
 	if (!bad)
 		bad = parse_runs(json_object_get(j, "global_init"), 1, out, &out->ginits, &out->ginit_data,
-				 &out->plan.n_ginits);
+				 &out->plan.n_ginits, &contents_total);
 	if (!bad)
 		bad = parse_relocs(json_object_get(j, "scratch_relocs"), 0, in_bytes, n_in, out_bytes, n_out, out,
 				   &out->srelocs, &out->plan.n_srelocs);

@@ -8,7 +8,9 @@
  * sends its plan as untrusted JSON: seal_plan_parse accepts only what a
  * replay can do safely (known buffer ids, relocations inside the
  * parameter buffer, memsets and copies inside their buffers, scratch
- * contents and the pointers among them inside scratch, module globals
+ * contents - runs inside their buffer and inside the plan's contents,
+ * EVC_PLAN_MAX_CONTENTS bytes in all - and the pointers among them
+ * inside scratch, module globals
  * by a symbol's name and size with their contents and pointers inside
  * them, bounded counts and sizes) and says what is wrong otherwise.
  */
@@ -37,6 +39,8 @@ struct seal_plan {
 	struct evc_init *ginits;
 	unsigned char *ginit_data;
 	struct evc_sreloc *grelocs;
+	unsigned char *contents; /* the plan's "contents": the bytes [k, offset, bytes, at] runs point into */
+	size_t contents_bytes;
 };
 
 /*

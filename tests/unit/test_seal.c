@@ -139,21 +139,165 @@ static void test_plan_scratch_init(void **state)
 		free(why);
 		why = NULL;
 	}
-	/* more than a plan may carry */
-	size_t n = 2 * (EVC_PLAN_MAX_INIT + 8);
-	char *big = xmalloc(n + 256), *hex = xmalloc(n + 1);
-	memset(hex, '1', n);
-	hex[n] = 0;
-	snprintf(big, n + 256,
-		 "{\"version\": 1, \"scratch\": [%d], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], "
-		 "\"value\": 0, \"elem\": 4, \"width\": 1, \"height\": 1, \"pitch\": 0}], \"scratch_init\": "
-		 "[[0, 0, \"%s\"]]}",
-		 2 * EVC_PLAN_MAX_INIT, hex);
-	assert_int_equal(parse(big, &sp, &why), -1);
+	/* more runs than a plan may carry */
+	struct strbuf big = STRBUF_INIT;
+	strbuf_addstr(&big, "[");
+	for (int k = 0; k <= EVC_PLAN_MAX_RUNS; k++)
+		strbuf_addf(&big, "%s[0, 0, \"01\"]", k ? ", " : "");
+	strbuf_addstr(&big, "]");
+	char *text = xstrfmt(SINIT("%s"), big.buf);
+	assert_int_equal(parse(text, &sp, &why), -1);
 	assert_non_null(strstr(why, "at most"));
 	free(why);
-	free(big);
-	free(hex);
+	free(text);
+	strbuf_release(&big);
+}
+
+/*
+ * A plan with `runs` scratch_init runs of 1 MiB each into one scratch
+ * buffer of that size and `gruns` global_init runs of 1 MiB into one
+ * module global, every run the bytes of a 1 MiB contents at 0 (malloc'd;
+ * the caller frees).
+ */
+static char *mib_runs_plan(int runs, int gruns)
+{
+	const size_t mib = (size_t)1 << 20;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb,
+		    "{\"version\": 1, \"scratch\": [%zu], \"steps\": [" PSTEP("0") "], \"globals\": [[0, \"g\", %zu]], "
+		    "\"scratch_init\": [",
+		    (runs ? runs : 1) * mib, (gruns ? gruns : 1) * mib);
+	for (int k = 0; k < runs; k++)
+		strbuf_addf(&sb, "%s[0, %zu, %zu, 0]", k ? ", " : "", k * mib, mib);
+	strbuf_addstr(&sb, "], \"global_init\": [");
+	for (int k = 0; k < gruns; k++)
+		strbuf_addf(&sb, "%s[0, %zu, %zu, 0]", k ? ", " : "", k * mib, mib);
+	strbuf_addstr(&sb, "], \"contents\": \"");
+	size_t at = sb.len;
+	strbuf_grow(&sb, 2 * mib + 8);
+	memset(sb.buf + at, '1', 2 * mib);
+	sb.len = at + 2 * mib;
+	sb.buf[sb.len] = 0;
+	strbuf_addstr(&sb, "\"}");
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * The contents beside the plan's line (red team 40's devlazy: an honest
+ * 1 MiB table was over the 256 KiB a line carried): [k, offset, bytes,
+ * at] runs into the plan's "contents", each inside its buffer and inside
+ * the contents, EVC_PLAN_MAX_CONTENTS bytes written in all, scratch and
+ * globals together; the contents lower-case hex of at most that.
+ */
+static void test_plan_contents(void **state)
+{
+	(void)state;
+	struct seal_plan sp;
+	char *why = NULL;
+#define SCONT(init, contents) SINIT(init ", \"contents\": " contents)
+	assert_int_equal(parse(SCONT("[[0, 8, 3, 0], [1, 60, 4, 3], [0, 100, \"aa\"]]", "\"00ff1001020304\""), &sp,
+			       &why),
+			 0);
+	assert_int_equal(sp.plan.n_inits, 3);
+	assert_int_equal(sp.plan.inits[0].off, 8);
+	assert_int_equal(sp.plan.inits[0].bytes, 3);
+	assert_int_equal(sp.plan.inits[0].data[1], 0xff);
+	assert_true(sp.plan.inits[0].data == sp.contents);
+	assert_int_equal(sp.plan.inits[1].bytes, 4);
+	assert_int_equal(sp.plan.inits[1].data[3], 4);
+	assert_int_equal(sp.plan.inits[2].data[0], 0xaa); /* in the line, as before */
+	seal_plan_release(&sp);
+	/* a run at the very end of its buffer and of the contents */
+	assert_int_equal(parse(SCONT("[[1, 63, 1, 6]]", "\"00ff1001020304\""), &sp, &why), 0);
+	assert_int_equal(sp.plan.inits[0].data[0], 4);
+	seal_plan_release(&sp);
+	static const char *bad[] = {
+		SCONT("[[1, 62, 4, 0]]", "\"00ff1001020304\""),  /* past its buffer's end */
+		SCONT("[[0, 0, 4, 4]]", "\"00ff1001020304\""),   /* past the contents' end */
+		SCONT("[[0, 0, 1, 7]]", "\"00ff1001020304\""),   /* starts at their end */
+		SCONT("[[0, 0, 1, 9223372036854775807]]", "\"00ff1001020304\""), /* far past */
+		SCONT("[[0, 0, 1, 0]]", "\"\""),                  /* no contents */
+		SINIT("[[0, 0, 1, 0]]"),                          /* none at all */
+		SCONT("[[0, 0, 0, 0]]", "\"00ff\""),              /* no bytes */
+		SCONT("[[2, 0, 1, 0]]", "\"00ff\""),              /* no such scratch buffer */
+		SCONT("[[0, 0, 1, 0, 0]]", "\"00ff\""),           /* five fields */
+		SCONT("[[0, 0, \"1\", 0]]", "\"00ff\""),          /* a size that is no number */
+		SCONT("[]", "\"0g\""),                            /* contents not hex */
+		SCONT("[]", "\"00F0\""),                          /* nor lower-case */
+		SCONT("[]", "\"012\""),                           /* half a byte */
+		SCONT("[]", "16"),                                /* not a string */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (parse(bad[i], &sp, &why) != -1)
+			print_error("contents %zu were accepted: %s\n", i, bad[i]);
+		assert_non_null(why);
+		free(why);
+		why = NULL;
+		assert_null(sp.contents); /* released */
+	}
+#undef SCONT
+	/* the cap is on the bytes written: 64 runs of 1 MiB from 1 MiB of
+	 * contents fill it, one more is over, scratch and globals together */
+	assert_int_equal(EVC_PLAN_MAX_CONTENTS, (size_t)64 << 20);
+	static const int shapes[][3] = { { 64, 0, 0 }, { 65, 0, -1 }, { 32, 32, 0 }, { 33, 32, -1 }, { 0, 65, -1 } };
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		char *text = mib_runs_plan(shapes[i][0], shapes[i][1]);
+		int rc = parse(text, &sp, &why);
+		free(text);
+		if (rc != shapes[i][2])
+			print_error("%d + %d runs of 1 MiB: %d (%s)\n", shapes[i][0], shapes[i][1], rc, why ? why : "");
+		assert_int_equal(rc, shapes[i][2]);
+		if (rc) {
+			assert_non_null(strstr(why, "more than 67108864 bytes"));
+			free(why);
+			why = NULL;
+		} else {
+			assert_int_equal(sp.plan.n_inits + sp.plan.n_ginits, 64);
+			seal_plan_release(&sp);
+		}
+	}
+}
+
+/* The parent's end of the contents (protocol.h): one plan_data frame of
+ * at most PROTO_PLAN_DATA_MAX bytes before the plan, put in the plan as
+ * "contents" hex; a plan whose line carries contents itself is refused. */
+static void test_plan_data_frame(void **state)
+{
+	(void)state;
+	for (int variant = 0; variant < 5; variant++) {
+		int fds[2];
+		assert_int_equal(pipe(fds), 0);
+		struct proto p;
+		proto_init(&p);
+		p.phase = "plan";
+		char hello[80];
+		snprintf(hello, sizeof(hello), "{\"msg\":\"hello\",\"protocol\":%d,\"pid\":1}\n", PROTOCOL_VERSION);
+		const char *pre[] = { hello, "{\"msg\":\"device\",\"info\":{}}\n", "{\"msg\":\"kernel\",\"name\":\"k\"}\n" };
+		for (size_t i = 0; i < 3; i++)
+			assert_int_equal(proto_feed(&p, pre[i], strlen(pre[i]), fds[1]), 0);
+		const char *plan = "{\"msg\":\"plan\",\"plan\":{\"version\":1}}\n";
+		if (variant == 0) {
+			/* the frame in two reads, then the plan */
+			const char *hdr = "{\"msg\":\"plan_data\",\"bytes\":3}\n\x01";
+			assert_int_equal(proto_feed(&p, hdr, strlen(hdr), fds[1]), 0);
+			assert_int_equal(proto_feed(&p, "\xab\x10", 2, fds[1]), 0);
+			assert_int_equal(proto_feed(&p, plan, strlen(plan), fds[1]), 0);
+			assert_string_equal(json_string_value(json_object_get(p.plan, "contents")), "01ab10");
+		} else if (variant == 1) {
+			/* none: the plan as it came */
+			assert_int_equal(proto_feed(&p, plan, strlen(plan), fds[1]), 0);
+			assert_null(json_object_get(p.plan, "contents"));
+		} else {
+			const char *m = variant == 2 ? "{\"msg\":\"plan\",\"plan\":{\"version\":1,\"contents\":\"00\"}}\n"
+				      : variant == 3 ? "{\"msg\":\"plan_data\",\"bytes\":67108865}\n"
+						     : "{\"msg\":\"plan_data\",\"bytes\":0}\n";
+			assert_int_equal(proto_feed(&p, m, strlen(m), fds[1]), -1);
+			assert_non_null(p.violation);
+		}
+		proto_release(&p);
+		close(fds[0]);
+		close(fds[1]);
+	}
 }
 
 #define SLAYOUT(at)                                                                                       \
@@ -468,7 +612,7 @@ static void test_plan_globals(void **state)
 	}
 	/* a name over the limit, more globals than a plan carries, more
 	 * contents than it carries */
-	size_t cap = 64 * 1024 + 2 * (EVC_PLAN_MAX_GLOBAL_INIT + 8);
+	size_t cap = 64 * 1024 + 16 * (EVC_PLAN_MAX_RUNS + 8);
 	char *text = xmalloc(cap), *long_name = xmalloc(EVC_PLAN_MAX_GLOBAL_NAME + 2);
 	memset(long_name, 'a', EVC_PLAN_MAX_GLOBAL_NAME + 1);
 	long_name[EVC_PLAN_MAX_GLOBAL_NAME + 1] = 0;
@@ -480,16 +624,13 @@ static void test_plan_globals(void **state)
 			strbuf_addf(&g, "[[0, \"%s\", 8]]", long_name + 1); /* at the limit: accepted */
 		else
 			for (int k = 0; k < (variant == 2 ? EVC_PLAN_MAX_GLOBALS + 1 : 1); k++)
-				strbuf_addf(&g, "%s[0, \"g%d\", %d]", k ? ", " : "[", k, 2 * EVC_PLAN_MAX_GLOBAL_INIT);
+				strbuf_addf(&g, "%s[0, \"g%d\", %d]", k ? ", " : "[", k, 4096);
 		if (variant >= 2)
 			strbuf_addstr(&g, "]");
 		strbuf_addstr(&in, "[");
-		if (variant == 3) {
-			strbuf_addstr(&in, "[0, 0, \"");
-			for (int k = 0; k < EVC_PLAN_MAX_GLOBAL_INIT + 1; k++)
-				strbuf_addstr(&in, "11");
-			strbuf_addstr(&in, "\"]");
-		}
+		if (variant == 3) /* more runs than a plan carries (the bytes: test_plan_contents) */
+			for (int k = 0; k <= EVC_PLAN_MAX_RUNS; k++)
+				strbuf_addf(&in, "%s[0, 0, \"11\"]", k ? ", " : "");
 		strbuf_addstr(&in, "]");
 		snprintf(text, cap,
 			 "{\"version\": 1, \"scratch\": [], \"steps\": [" PSTEP("0") "], \"globals\": %s, "
@@ -948,6 +1089,8 @@ int main(void)
 		cmocka_unit_test(test_plan_accepted),
 		cmocka_unit_test(test_plan_refused),
 		cmocka_unit_test(test_plan_scratch_init),
+		cmocka_unit_test(test_plan_contents),
+		cmocka_unit_test(test_plan_data_frame),
 		cmocka_unit_test(test_plan_scratch_layout),
 		cmocka_unit_test(test_plan_scratch_relocs),
 		cmocka_unit_test(test_plan_globals),

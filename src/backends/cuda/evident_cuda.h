@@ -300,8 +300,9 @@ struct evc_timing_result {
  * buffer, buffer id, offset in the buffer).  Buffer ids: input t is
  * EVC_BUF_IN + t, output o is EVC_BUF_OUT + o, scratch k is
  * EVC_BUF_SCRATCH + k.  What init() wrote into scratch (a table, a
- * constant) travels with the plan, at most EVC_PLAN_MAX_INIT bytes of
- * non-zero runs; a launch that needs more is refused.  A pointer among
+ * constant) travels with the plan, at most EVC_PLAN_MAX_CONTENTS bytes of
+ * non-zero runs with the globals' (below); a launch that needs more is
+ * refused.  A pointer among
  * those bytes to device memory of the kernel's own is a scratch
  * relocation (the memory it reaches a scratch buffer of the plan); one
  * to the launch's tensors or to host memory is refused.
@@ -313,8 +314,8 @@ struct evc_timing_result {
  * globals of the modules of its kernels as the planner read them after
  * init() and the capture: each as (kernel step whose module holds it,
  * name, bytes), the names from the cubins' symbol tables
- * (seal_fatbin_globals), their non-zero runs (at most
- * EVC_PLAN_MAX_GLOBAL_INIT bytes in all) and their pointers as
+ * (seal_fatbin_globals), their non-zero runs (within
+ * EVC_PLAN_MAX_CONTENTS with scratch's) and their pointers as
  * relocations, like scratch contents.  Global j of the plan is buffer id
  * EVC_BUF_GLOBAL + j: a pointer into it (in parameters, scratch, another
  * global) relocates to the worker's own address of that global.
@@ -345,9 +346,21 @@ enum evc_step_kind { EVC_STEP_KERNEL = 1, EVC_STEP_MEMSET = 2, EVC_STEP_COPY = 3
 #define SEAL_STACK_MAX (1ull << 20)
 #define EVC_PLAN_MAX_PARAMS 128
 #define EVC_PLAN_MAX_ARGS 32768   /* bytes of one kernel's parameters (CUDA's limit is 32764) */
-#define EVC_PLAN_MAX_INIT (256 * 1024) /* bytes of scratch contents one plan may carry */
+/* Bytes of contents (the non-zero runs of scratch and of module globals,
+ * together) one plan may carry.  They travel beside the plan's line, not
+ * in it (the planner sends them as one frame before the plan; the parent
+ * puts them in the plan as its "contents", which the record's plan
+ * object hashes, and hands them to the worker in the plan's sealed
+ * memfd), so the 1 MiB line no longer bounds them (devlazy, red team 40:
+ * an honest 1 MiB table built on launch()'s first call was refused).
+ * 64 MiB: a RoPE cos/sin table of 32k positions x 128 dims in fp32 (32
+ * MiB) or any FFT's twiddles fit; the parent holds it about four times
+ * over for a moment (raw, as hex in the plan, its dump for the hash and
+ * for the memfd), a few hundred MiB; more is trust: host's. */
+#define EVC_PLAN_MAX_CONTENTS ((size_t)64 << 20)
+#define EVC_PLAN_MAX_RUNS 32768   /* runs of one list (scratch_init, global_init) */
+#define EVC_PLAN_MAX_RELOCS 32768 /* pointers of one list (scratch_relocs, global_relocs) */
 #define EVC_PLAN_MAX_GLOBALS 192  /* module globals one plan may carry (ids up to 223) */
-#define EVC_PLAN_MAX_GLOBAL_INIT (256 * 1024) /* bytes of their non-zero runs, in all */
 #define EVC_PLAN_MAX_GLOBAL_NAME 1024 /* characters of a global's name: [A-Za-z0-9_$.] */
 #define EVC_PLAN_MAX_GLOBAL_BYTES ((size_t)1 << 32) /* the size of one global */
 

@@ -608,6 +608,18 @@ static int count_threads(void)
  * stop event, where a record of an unknown id was ignored.  Everything
  * here is process-wide, guarded by cu_mu;
  * callbacks make no CUDA call and the harness makes none under the lock.
+ *
+ * A graph launched in the window onto the harness stream (its launch's
+ * parameters name that stream) is ordered there as a whole: the stream's
+ * next work, the stop event, waits for every node, so the records of its
+ * nodes (by the launch's correlation id) are the harness stream's even
+ * where CUPTI files a branch under a stream of the driver's own (red
+ * team 41's graph2: an honest graph of two unjoined kernels was
+ * other_stream).  Only what carries that id is excused: work another
+ * stream runs after an event-record node of the graph is its own launch,
+ * with its own id (other_stream, or stray off the window); late and early
+ * apply to the graph's records as to any other; a graph launched on any
+ * other stream stays other_stream.
  */
 enum { WIN_NONE = 0, WIN_LAUNCH = 1, WIN_ANCHOR = 2 };
 enum { REC_KERNEL = 1, REC_COPY = 2 };
@@ -653,6 +665,17 @@ static struct {
 	uint32_t kl_ids[CU_LAUNCH_CAP];
 	unsigned char kl_graph[CU_LAUNCH_CAP]; /* 1: a graph's launch (any record) */
 	int n_kl, captured;
+	/* the window's graph launches onto the harness stream (graph2, red
+	 * team 41): a graph launched on a stream is ordered there as a whole
+	 * (the stream's next work, the stop event included, waits for every
+	 * node), yet CUPTI files the records of a branch under a stream of
+	 * the driver's own; records of these ids count as the harness
+	 * stream's.  Sorted in cupti_attribute. */
+	uint32_t graph_own_ids[CU_LAUNCH_CAP];
+	int n_graph_own;
+	/* the stream the timed launch() is given (evc_time_kernel sets it;
+	 * atomic: the callbacks read it on any thread) */
+	CUstream harness_stream;
 	uint32_t anchor_ids[CU_ANCHOR_CAP];
 	int n_anchor;
 	uint32_t *stray_ids; /* every stray call's id (cupti_shutdown frees) */
@@ -738,6 +761,31 @@ static __thread int rt_launching;
  * (graph mode's timed launch), else -1 */
 static __thread int own_graph_nodes = -1;
 
+/*
+ * The stream a graph launch (cupti_is_launch 4) names, from its
+ * parameters: the runtime's cudaGraphLaunch (and _ptsz) or the driver's
+ * cuGraphLaunch (and _ptsz); NULL when the call is of another kind or
+ * has no parameters (NULL is also the legacy default stream, never the
+ * harness's, which is one of its own).
+ */
+static CUstream graph_launch_stream(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+{
+	if (!cd->functionParams)
+		return NULL;
+	if (dom == CUPTI_CB_DOMAIN_RUNTIME_API) {
+		if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000)
+			return (CUstream)((const cudaGraphLaunch_v10000_params *)cd->functionParams)->stream;
+		if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000)
+			return (CUstream)((const cudaGraphLaunch_ptsz_v10000_params *)cd->functionParams)->stream;
+	} else if (dom == CUPTI_CB_DOMAIN_DRIVER_API) {
+		if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch)
+			return ((const cuGraphLaunch_params *)cd->functionParams)->hStream;
+		if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz)
+			return ((const cuGraphLaunch_ptsz_params *)cd->functionParams)->hStream;
+	}
+	return NULL;
+}
+
 /* Texture and surface objects made since evc_watch_tex_objects (the
  * driver's create calls, runtime ones included: the runtime makes them
  * through the driver). */
@@ -756,6 +804,9 @@ static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpt
 	    (!cd->functionReturnValue || *(const CUresult *)cd->functionReturnValue == CUDA_SUCCESS))
 		__atomic_add_fetch(&tex_objects_made, 1, __ATOMIC_RELAXED);
 	kl = cupti_is_launch(dom, cbid);
+	/* a graph launch, the runtime's or the driver's under it (either id
+	 * may be the one its nodes' records carry) */
+	int graph_call = kl == 4;
 	if (cd->callbackSite != CUPTI_API_ENTER) {
 		if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && (kl == 1 || kl == 4))
 			rt_launching = 0;
@@ -782,6 +833,11 @@ static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpt
 		else if (kl && cu.n_kl < CU_LAUNCH_CAP) {
 			cu.kl_graph[cu.n_kl] = kl == 4;
 			cu.kl_ids[cu.n_kl++] = cd->correlationId;
+		}
+		if (graph_call && cu.n_graph_own < CU_LAUNCH_CAP) {
+			CUstream hs = __atomic_load_n(&cu.harness_stream, __ATOMIC_ACQUIRE), gs;
+			if (hs && (gs = graph_launch_stream(dom, cbid, cd)) == hs)
+				cu.graph_own_ids[cu.n_graph_own++] = cd->correlationId;
 		}
 	} else if (w == WIN_ANCHOR && own) {
 		if (cu.n_anchor < CU_ANCHOR_CAP)
@@ -944,7 +1000,7 @@ static void cupti_reset_sample(void)
 {
 	pthread_mutex_lock(&cu_mu);
 	cu.n_launch = 0;
-	cu.n_kl = cu.captured = 0;
+	cu.n_kl = cu.captured = cu.n_graph_own = 0;
 	cu.launch_overflow = 0;
 	cu.n_anchor = 0;
 	cu.n_recs = 0;
@@ -1150,6 +1206,14 @@ static int stray_has(uint32_t id)
 	return cu.n_stray && bsearch(&id, cu.stray_ids, (size_t)cu.n_stray, sizeof(uint32_t), cmp_u32) != NULL;
 }
 
+/* under cu_mu, after cupti_attribute's sort: is id a graph launch of the
+ * window onto the harness stream (cu.graph_own_ids)? */
+static int graph_own(uint32_t id)
+{
+	return cu.n_graph_own &&
+	       bsearch(&id, cu.graph_own_ids, (size_t)cu.n_graph_own, sizeof(uint32_t), cmp_u32) != NULL;
+}
+
 /*
  * After the drain: flush the records of the sample and attribute them.
  * The stop event's time on CUPTI's clock is the start event's plus the
@@ -1168,6 +1232,7 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 	cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	pthread_mutex_lock(&cu_mu);
 	qsort(cu.launch_ids, (size_t)cu.n_launch, sizeof(uint32_t), cmp_u32);
+	qsort(cu.graph_own_ids, (size_t)cu.n_graph_own, sizeof(uint32_t), cmp_u32);
 	for (int k = 0; k < cu.n_recs; k++)
 		for (int a = 0; a < cu.n_anchor; a++)
 			if (cu.recs[k].corr == cu.anchor_ids[a] && cu.recs[k].end) {
@@ -1187,7 +1252,8 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 		uint64_t first_own = UINT64_MAX;
 		for (int k = 0; k < cu.n_recs; k++) {
 			const struct cupti_rec *r = &cu.recs[k];
-			if ((long long)r->stream == harness_stream && r->start && r->start >= anchor_end &&
+			if (((long long)r->stream == harness_stream || graph_own(r->corr)) && r->start &&
+			    r->start >= anchor_end &&
 			    r->start < first_own &&
 			    bsearch(&r->corr, cu.launch_ids, (size_t)cu.n_launch, sizeof(uint32_t), cmp_u32))
 				first_own = r->start;
@@ -1218,7 +1284,7 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 			}
 			first = r->start < first ? r->start : first;
 			last = r->end > last ? r->end : last;
-			if (harness_stream >= 0 && (long long)r->stream != harness_stream)
+			if (harness_stream >= 0 && (long long)r->stream != harness_stream && !graph_own(r->corr))
 				s->other_stream_kernels++;
 		} else {
 			s->stray++;
@@ -1249,7 +1315,7 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 	}
 	if (s->unrecorded || cu.captured)
 		incomplete = 1;
-	cu.n_kl = cu.captured = 0;
+	cu.n_kl = cu.captured = cu.n_graph_own = 0;
 	*dropped_seen = cu.dropped;
 	cu.n_launch = cu.launch_overflow = cu.n_anchor = cu.n_recs = cu.recs_overflow = 0;
 	pthread_mutex_unlock(&cu_mu);
@@ -1708,6 +1774,7 @@ static int evc_time_kernel(struct evc_ctx *c, const struct ev_kernel_desc *desc,
 	memcpy(saved_in, l->inputs, sizeof(saved_in));
 	memcpy(saved_out, l->outputs, sizeof(saved_out));
 	l->stream = (void *)c->stream;
+	__atomic_store_n(&cu.harness_stream, (CUstream)c->stream, __ATOMIC_RELEASE);
 	if (tstate_init(&T, desc, l, o, err, errlen)) {
 		rc = -1;
 		goto fail;

@@ -644,12 +644,17 @@ static int classify_word(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, u
 }
 
 /*
- * What init() left in the launch's own allocations, as [k, offset, hex]
- * runs of the plan's scratch_init: the replay zeroes each scratch buffer
+ * What init() left in the launch's own allocations, as [k, offset, bytes,
+ * at] runs of the plan's scratch_init, their bytes at `at` of the plan's
+ * contents (*contents, which seal_capture appends to the plan as hex and
+ * the planner sends beside its line: evident_cuda.h,
+ * EVC_PLAN_MAX_CONTENTS): the replay zeroes each scratch buffer
  * and writes these back (red team 3, rt3_init_table: a table init built
  * was zero in the replay, and an honest kernel was recorded wrong).  Runs
  * are the non-zero 8-byte words, merged across gaps under 64 zero bytes;
- * more than EVC_PLAN_MAX_INIT bytes in all is refused.  Every aligned
+ * more than EVC_PLAN_MAX_CONTENTS bytes in all (scratch and globals), or
+ * more than EVC_PLAN_MAX_RUNS runs or EVC_PLAN_MAX_RELOCS pointers in one
+ * list, is refused.  Every aligned
  * word of those that points into device memory of the kernel's own is a
  * scratch relocation [k, offset, buffer id, offset in it] (relocs_js),
  * which the replay writes with its own address of that buffer (red team
@@ -661,7 +666,7 @@ static int classify_word(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, u
  *
  * The module globals in bufs (ids from EVC_BUF_GLOBAL, module_globals)
  * are walked the same way into g->js and g->relocs (global_init,
- * global_relocs; EVC_PLAN_MAX_GLOBAL_INIT bytes in all): a global that
+ * global_relocs; their bytes into the same contents): a global that
  * holds a pointer to an allocation of the kernel's makes it a scratch
  * buffer, one to a global (its own module's, as `__device__ int *p =
  * &x;` does) relocates to the worker's address of that global.  Globals
@@ -671,11 +676,11 @@ static int classify_word(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, u
 struct contents_out {
 	std::string js, relocs;
 	int nr, nrel;
-	size_t total, max;
 	const char *what;
 };
 
-static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_out *gl, char *err, size_t errlen)
+static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_out *gl, std::string &contents,
+			    char *err, size_t errlen)
 {
 	const size_t chunk = (size_t)1 << 20, gap = 64;
 	std::vector<unsigned char> h(chunk);
@@ -686,14 +691,21 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 		contents_out *o = b.id >= EVC_BUF_GLOBAL ? gl : sc;
 		uint32_t k = b.id >= EVC_BUF_GLOBAL ? b.id - EVC_BUF_GLOBAL : b.id - EVC_BUF_SCRATCH;
 		size_t run_at = 0, run_end = 0; /* [run_at, run_end): the open run, empty when equal */
-		std::string hex;
-		auto flush = [&](void) {
+		size_t run_from = contents.size(); /* where the open run's bytes start in contents */
+		auto flush = [&](void) -> int {
 			if (run_end > run_at) {
-				appendf(o->js, "%s[%u, %zu, \"%s\"]", o->nr++ ? ", " : "", k, run_at, hex.c_str());
-				o->total += run_end - run_at;
+				if (o->nr >= EVC_PLAN_MAX_RUNS)
+					return fail(err, errlen, "init() (and launch()'s first call, run once as a "
+								 "warm-up) left more than %d separate runs of data "
+								 "in %s; a sealed plan carries at most that: run the "
+								 "variant with trust: host",
+						    EVC_PLAN_MAX_RUNS, o->what);
+				appendf(o->js, "%s[%u, %zu, %zu, %zu]", o->nr++ ? ", " : "", k, run_at,
+					run_end - run_at, run_from);
 			}
-			hex.clear();
 			run_at = run_end = 0;
+			run_from = contents.size();
+			return 0;
 		};
 		for (size_t at = 0; at < b.bytes; at += chunk) {
 			size_t n = b.bytes - at < chunk ? b.bytes - at : chunk;
@@ -717,33 +729,33 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 					if (c < 0)
 						return -1;
 					if (c) {
-						if (o->nrel >= (int)(o->max / 8))
+						if (o->nrel >= EVC_PLAN_MAX_RELOCS)
 							return fail(err, errlen, "init() (and launch()'s first "
 										 "call, run once as a warm-up) left "
-										 "more than %zu pointers in %s",
-								    o->max / 8, o->what);
+										 "more than %d pointers in %s",
+								    EVC_PLAN_MAX_RELOCS, o->what);
 						appendf(o->relocs, "%s[%u, %zu, %u, %llu]", o->nrel++ ? ", " : "", k,
 							pos, id, (unsigned long long)off);
 					}
 				}
-				if (run_end > run_at && pos - run_end >= gap)
-					flush();
+				if (run_end > run_at && pos - run_end >= gap && flush())
+					return -1;
 				if (run_end == run_at)
 					run_at = run_end = pos;
-				for (; run_end < pos; run_end++) /* the zeros inside the run */
-					hex += "00";
-				for (size_t q = 0; q < wn; q++)
-					appendf(hex, "%02x", h[w + q]);
-				run_end = pos + wn;
-				if (o->total + (run_end - run_at) > o->max)
+				if (contents.size() + (pos - run_end) + wn > EVC_PLAN_MAX_CONTENTS)
 					return fail(err, errlen, "init() (and launch()'s first call, run once as "
-								 "a warm-up) left more than %zu bytes of data in %s "
-								 "(one of %zu bytes); a sealed plan carries at most "
+								 "a warm-up) left more than %zu bytes of data in the "
+								 "launch's own memory and its module's globals (%s: "
+								 "one of %zu bytes); a sealed plan carries at most "
 								 "that: run the variant with trust: host",
-						    o->max, o->what, b.bytes);
+						    EVC_PLAN_MAX_CONTENTS, o->what, b.bytes);
+				contents.append(pos - run_end, '\0'); /* the zeros inside the run */
+				contents.append((const char *)h.data() + w, wn);
+				run_end = pos + wn;
 			}
 		}
-		flush();
+		if (flush())
+			return -1;
 	}
 	return 0;
 }
@@ -1063,15 +1075,13 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 		return -1;
 	/* first what init() left (it may add scratch buffers), then their sizes */
 	contents_out sc, gl;
+	std::string contents;
 	sc.nr = sc.nrel = gl.nr = gl.nrel = 0;
-	sc.total = gl.total = 0;
-	sc.max = EVC_PLAN_MAX_INIT;
 	sc.what = "device memory the launch uses";
-	gl.max = EVC_PLAN_MAX_GLOBAL_INIT;
 	gl.what = "the module's globals";
 	if (cuCtxSynchronize() != CUDA_SUCCESS)
 		return fail(err, errlen, "the device work launch() enqueued outside its capture failed");
-	if (scratch_contents(bufs, &sc, &gl, err, errlen))
+	if (scratch_contents(bufs, &sc, &gl, contents, err, errlen))
 		return -1;
 	js += "], \"scratch\": [";
 	int ns = 0;
@@ -1117,6 +1127,19 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	append_str(js, desc->compiled_params ? desc->compiled_params : "");
 	js += ", \"problem\": ";
 	append_str(js, desc->problem ? desc->problem : "");
+	/* the runs' bytes, as hex: the planner (cuda_worker.c plan_phase)
+	 * takes them out of the line and sends them beside it */
+	if (!contents.empty()) {
+		static const char digits[] = "0123456789abcdef";
+		js += ", \"contents\": \"";
+		size_t at = js.size();
+		js.resize(at + 2 * contents.size());
+		for (size_t i = 0; i < contents.size(); i++) {
+			js[at + 2 * i] = digits[(unsigned char)contents[i] >> 4];
+			js[at + 2 * i + 1] = digits[(unsigned char)contents[i] & 15];
+		}
+		js += "\"";
+	}
 	js += "}";
 	*json = (char *)malloc(js.size() + 1);
 	if (!*json)
