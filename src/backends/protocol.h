@@ -29,7 +29,7 @@
  *                                       on fd 4, and the worker goes on
  *   timing {n, method}                  exactly once, n = samples sent
  *   (phase "plan", the sealed planner)
- *   plan_data {bytes: N} + N raw bytes  at most once, 1 <= N <= 64 MiB: the
+ *   plan_data {bytes: N} + N raw bytes  at most once, 1 <= N <= 16 MiB: the
  *                                       contents the plan's runs point into
  *   plan {plan}                         once; its line carries no contents
  *                                       of its own
@@ -87,7 +87,7 @@ void proto_w_output(const char *phase, long long index, const void *data, size_t
  * The parent puts them in that plan as "contents" (lower-case hex): the
  * record's plan object and the worker's plan memfd then hold them.
  */
-#define PROTO_PLAN_DATA_MAX ((size_t)64 << 20) /* = EVC_PLAN_MAX_CONTENTS (cuda_worker.c asserts it) */
+#define PROTO_PLAN_DATA_MAX ((size_t)16 << 20) /* = EVC_PLAN_MAX_CONTENTS (cuda_worker.c asserts it) */
 void proto_w_plan_data(const void *data, size_t bytes);
 void proto_w_failure(const char *outcome, const char *error_name, const char *reason,
 		     const char *phase);

@@ -1259,10 +1259,18 @@ static void job_escapes(struct job_state *j)
 			j->jr.drain_late_judged = dl;
 		}
 	}
-	/* the two GPU clocks of each sample against each other */
+	/* the two GPU clocks of each sample against each other, where the
+	 * kernel clock is the run's clock: under `clock: events` the events
+	 * are the time, and CUPTI (loaded for a trust: host kernel's checks,
+	 * the watch) times only what it has records of (red team 42's tail:
+	 * an honest kernel whose rows a grid launched from the device sums,
+	 * timed on the events as the kernel clock's refusal of it advises,
+	 * was clock_disagree: its parent grid's record alone, 12.6 us against
+	 * 28.5 us on an H200) */
+	int on_kernel_clock = !strcmp(pick_clock(pr, &j->c->s->k, j->c->be->uses_gpu), "cupti");
 	double *ev = xmalloc((pr->n_samples + 1) * sizeof(double)), *kn = xmalloc((pr->n_samples + 1) * sizeof(double));
 	size_t ng = 0;
-	for (size_t i = 0; i < pr->n_samples; i++) {
+	for (size_t i = 0; on_kernel_clock && i < pr->n_samples; i++) {
 		const struct proto_sample *s = &pr->samples[i];
 		if (!isfinite(s->event_us) || !isfinite(s->kernel_us))
 			continue;

@@ -236,10 +236,10 @@ static void test_plan_contents(void **state)
 		assert_null(sp.contents); /* released */
 	}
 #undef SCONT
-	/* the cap is on the bytes written: 64 runs of 1 MiB from 1 MiB of
+	/* the cap is on the bytes written: 16 runs of 1 MiB from 1 MiB of
 	 * contents fill it, one more is over, scratch and globals together */
-	assert_int_equal(EVC_PLAN_MAX_CONTENTS, (size_t)64 << 20);
-	static const int shapes[][3] = { { 64, 0, 0 }, { 65, 0, -1 }, { 32, 32, 0 }, { 33, 32, -1 }, { 0, 65, -1 } };
+	assert_int_equal(EVC_PLAN_MAX_CONTENTS, (size_t)16 << 20);
+	static const int shapes[][3] = { { 16, 0, 0 }, { 17, 0, -1 }, { 8, 8, 0 }, { 9, 8, -1 }, { 0, 17, -1 } };
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 		char *text = mib_runs_plan(shapes[i][0], shapes[i][1]);
 		int rc = parse(text, &sp, &why);
@@ -248,11 +248,11 @@ static void test_plan_contents(void **state)
 			print_error("%d + %d runs of 1 MiB: %d (%s)\n", shapes[i][0], shapes[i][1], rc, why ? why : "");
 		assert_int_equal(rc, shapes[i][2]);
 		if (rc) {
-			assert_non_null(strstr(why, "more than 67108864 bytes"));
+			assert_non_null(strstr(why, "more than 16777216 bytes"));
 			free(why);
 			why = NULL;
 		} else {
-			assert_int_equal(sp.plan.n_inits + sp.plan.n_ginits, 64);
+			assert_int_equal(sp.plan.n_inits + sp.plan.n_ginits, 16);
 			seal_plan_release(&sp);
 		}
 	}
@@ -289,7 +289,7 @@ static void test_plan_data_frame(void **state)
 			assert_null(json_object_get(p.plan, "contents"));
 		} else {
 			const char *m = variant == 2 ? "{\"msg\":\"plan\",\"plan\":{\"version\":1,\"contents\":\"00\"}}\n"
-				      : variant == 3 ? "{\"msg\":\"plan_data\",\"bytes\":67108865}\n"
+				      : variant == 3 ? "{\"msg\":\"plan_data\",\"bytes\":16777217}\n"
 						     : "{\"msg\":\"plan_data\",\"bytes\":0}\n";
 			assert_int_equal(proto_feed(&p, m, strlen(m), fds[1]), -1);
 			assert_non_null(p.violation);

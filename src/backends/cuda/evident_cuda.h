@@ -353,11 +353,15 @@ enum evc_step_kind { EVC_STEP_KERNEL = 1, EVC_STEP_MEMSET = 2, EVC_STEP_COPY = 3
  * object hashes, and hands them to the worker in the plan's sealed
  * memfd), so the 1 MiB line no longer bounds them (devlazy, red team 40:
  * an honest 1 MiB table built on launch()'s first call was refused).
- * 64 MiB: a RoPE cos/sin table of 32k positions x 128 dims in fp32 (32
- * MiB) or any FFT's twiddles fit; the parent holds it about four times
- * over for a moment (raw, as hex in the plan, its dump for the hash and
- * for the memfd), a few hundred MiB; more is trust: host's. */
-#define EVC_PLAN_MAX_CONTENTS ((size_t)64 << 20)
+ * 16 MiB: a RoPE cos/sin table of 8k positions x 128 dims in fp32 (8
+ * MiB) or an FFT's twiddles fit.  Not more: the record's plan object
+ * holds the contents as hex (32 MiB at the cap, in the store and in every
+ * git commit of it), the parent holds them about four times over for a
+ * moment (raw, as hex in the plan, its dumps for the hash and for the
+ * memfd), and the planner asks the driver about every non-zero word
+ * (classify_word: a few calls each, seconds per MiB at worst); more is
+ * trust: host's. */
+#define EVC_PLAN_MAX_CONTENTS ((size_t)16 << 20)
 #define EVC_PLAN_MAX_RUNS 32768   /* runs of one list (scratch_init, global_init) */
 #define EVC_PLAN_MAX_RELOCS 32768 /* pointers of one list (scratch_relocs, global_relocs) */
 #define EVC_PLAN_MAX_GLOBALS 192  /* module globals one plan may carry (ids up to 223) */

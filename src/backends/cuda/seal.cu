@@ -904,6 +904,66 @@ static size_t signature_ops(const std::string &sig)
 	return n;
 }
 
+/*
+ * The plan's steps for a captured graph's nodes in order (topo_order; its
+ * prog_pred), appended to js as JSON objects separated by ", ", *n_steps
+ * counting them; bufs grows as the steps reach allocations of the
+ * kernel's own.  0, or non-zero with the reason in err.
+ */
+static int steps_of(std::vector<CUgraphNode> &order, std::vector<int> &prog_pred, std::vector<kbuf> &bufs,
+		    std::string &js, int *n_steps, char *err, size_t errlen)
+{
+	int rcs = 0;
+	long last_kernel = -1; /* order position of the step before, when it is a kernel */
+	for (size_t i = 0; !rcs && i < order.size(); i++) {
+		CUgraphNodeType t;
+		if (cuGraphNodeGetType(order[i], &t) != CUDA_SUCCESS) {
+			rcs = fail(err, errlen, "cuGraphNodeGetType failed");
+			break;
+		}
+		if (t == CU_GRAPH_NODE_TYPE_EMPTY)
+			continue;
+		if ((*n_steps) >= EVC_PLAN_MAX_STEPS) {
+			rcs = fail(err, errlen, "launch() enqueued more than %d operations", EVC_PLAN_MAX_STEPS);
+			break;
+		}
+		if ((*n_steps)++)
+			js += ", ";
+		/* a PDL launch replays as one on the kernel step just before it;
+		 * a programmatic edge from anything else replays as a full
+		 * dependency (correct: only the overlap is lost) */
+		int prog = t == CU_GRAPH_NODE_TYPE_KERNEL && prog_pred[i] >= 0 && prog_pred[i] == last_kernel;
+		last_kernel = t == CU_GRAPH_NODE_TYPE_KERNEL ? (long)i : -1;
+		if (t == CU_GRAPH_NODE_TYPE_KERNEL)
+			rcs = kernel_step(order[i], prog, bufs, js, err, errlen);
+		else if (t == CU_GRAPH_NODE_TYPE_MEMSET)
+			rcs = memset_step(order[i], bufs, js, err, errlen);
+		else if (t == CU_GRAPH_NODE_TYPE_MEMCPY)
+			rcs = copy_step(order[i], bufs, js, err, errlen);
+		else
+			rcs = fail(err, errlen, "launch() enqueued %s; a sealed replay holds kernels, memsets and "
+						"device copies only: run the variant with trust: host",
+				   node_type_name(t));
+	}
+	return rcs;
+}
+
+/* The index of the first step of plan steps a and b (steps_of's text)
+ * that differs: the count of top-level objects before the first byte
+ * apart. */
+static int first_step_apart(const std::string &a, const std::string &b)
+{
+	size_t n = a.size() < b.size() ? a.size() : b.size(), i = 0;
+	int depth = 0, steps = 0;
+	for (; i < n && a[i] == b[i]; i++) {
+		if (a[i] == '{' && depth++ == 0)
+			continue;
+		if (a[i] == '}' && --depth == 0)
+			steps++;
+	}
+	return steps;
+}
+
 int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct ev_launch *l, char **json,
 		 char *err, size_t errlen)
 {
@@ -995,9 +1055,9 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	/* the next call must enqueue what this one did: the replay repeats
 	 * this one in every sample, and a kernel whose calls alternate or
 	 * still change after its first would be timed on one of them */
+	cudaGraph_t graph2 = NULL;
 	{
 		std::string sig1, sig2;
-		cudaGraph_t graph2 = NULL;
 		int src = graph_signature(graph, sig1, err, errlen);
 		cudaError_t e2 = src ? cudaSuccess : cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
 		int rc2 = !src && e2 == cudaSuccess ? desc->launch(l) : 0;
@@ -1018,9 +1078,9 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 						 "after the first to enqueue the same work: run the variant with trust: "
 						 "host",
 				   signature_ops(sig1), signature_ops(sig2));
-		if (graph2)
-			cudaGraphDestroy(graph2);
 		if (src) {
+			if (graph2)
+				cudaGraphDestroy(graph2);
 			cudaGraphDestroy(graph);
 			return src;
 		}
@@ -1034,37 +1094,37 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	if (!rcs)
 		rcs = module_globals(order, bufs, globals_js, &n_globals, err, errlen);
 	int n_steps = 0;
-	long last_kernel = -1; /* order position of the step before, when it is a kernel */
-	for (size_t i = 0; !rcs && i < order.size(); i++) {
-		CUgraphNodeType t;
-		if (cuGraphNodeGetType(order[i], &t) != CUDA_SUCCESS) {
-			rcs = fail(err, errlen, "cuGraphNodeGetType failed");
-			break;
+	if (!rcs)
+		rcs = steps_of(order, prog_pred, bufs, js, &n_steps, err, errlen);
+	/* the next call must enqueue the same work, its parameters included,
+	 * pointers as the buffer and offset they name (red team 42: a
+	 * launch() whose calls differ only in a parameter, fast when
+	 * captured first and 20 us a block slower on every other call, was
+	 * replayed at its fast call; one that counts its calls in a
+	 * parameter, an epoch its blocks compare with a counter, replayed a
+	 * frozen epoch and left the outputs unwritten after the first) */
+	if (!rcs) {
+		std::vector<CUgraphNode> order2;
+		std::vector<int> prog_pred2;
+		std::vector<kbuf> bufs2 = bufs;
+		std::string steps2;
+		int n_steps2 = 0;
+		size_t head = strlen("{\"version\": 1, \"steps\": [");
+		rcs = topo_order((CUgraph)graph2, order2, prog_pred2, err, errlen);
+		if (!rcs)
+			rcs = steps_of(order2, prog_pred2, bufs2, steps2, &n_steps2, err, errlen);
+		if (!rcs && (n_steps2 != n_steps || js.compare(head, std::string::npos, steps2) != 0)) {
+			int at = first_step_apart(js.substr(head), steps2);
+			rcs = fail(err, errlen, "launch()'s third call enqueued other work than its second (operation "
+						"%d of %d differs: a kernel's parameters or launch attributes, or a memset's "
+						"or a copy's range): a sealed replay repeats the second call (the first runs "
+						"once, as a warm-up) in every sample, so every call after the first must "
+						"enqueue the same work, the same parameters included: run the variant with "
+						"trust: host",
+				   at + 1, n_steps);
 		}
-		if (t == CU_GRAPH_NODE_TYPE_EMPTY)
-			continue;
-		if (n_steps >= EVC_PLAN_MAX_STEPS) {
-			rcs = fail(err, errlen, "launch() enqueued more than %d operations", EVC_PLAN_MAX_STEPS);
-			break;
-		}
-		if (n_steps++)
-			js += ", ";
-		/* a PDL launch replays as one on the kernel step just before it;
-		 * a programmatic edge from anything else replays as a full
-		 * dependency (correct: only the overlap is lost) */
-		int prog = t == CU_GRAPH_NODE_TYPE_KERNEL && prog_pred[i] >= 0 && prog_pred[i] == last_kernel;
-		last_kernel = t == CU_GRAPH_NODE_TYPE_KERNEL ? (long)i : -1;
-		if (t == CU_GRAPH_NODE_TYPE_KERNEL)
-			rcs = kernel_step(order[i], prog, bufs, js, err, errlen);
-		else if (t == CU_GRAPH_NODE_TYPE_MEMSET)
-			rcs = memset_step(order[i], bufs, js, err, errlen);
-		else if (t == CU_GRAPH_NODE_TYPE_MEMCPY)
-			rcs = copy_step(order[i], bufs, js, err, errlen);
-		else
-			rcs = fail(err, errlen, "launch() enqueued %s; a sealed replay holds kernels, memsets and "
-						"device copies only: run the variant with trust: host",
-				   node_type_name(t));
 	}
+	cudaGraphDestroy(graph2);
 	cudaGraphDestroy(graph);
 	if (rcs)
 		return rcs;
