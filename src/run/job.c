@@ -1234,21 +1234,26 @@ static void job_escapes(struct job_state *j)
 	j->jr.host_threads_seen = j->jr.host_threads;
 	if (!j->c->be->uses_gpu)
 		j->jr.host_threads = 0;
-	/* The drain on the kernel clock.  Where the launch's host code ran in
-	 * the worker (trust: host), that code can turn CUPTI's records off
-	 * around a launch of its own, or register buffer callbacks that edit
-	 * them (red team 26: rows summed on a side stream past the stop event
-	 * with no record of it); the device going idle only well after the
-	 * stop event is what shows it.  A slow synchronise can be the host's
-	 * (a preempted thread), so one sample is not enough: more than an
-	 * eighth of them, which a cheat must pass to move the median.  On the
-	 * events the harness judges every drain itself (late), and a sealed
-	 * launch runs no code of the kernel's that CUPTI does not see. */
-	if (j->c->be->uses_gpu && !strcmp(j->main_w.exec->trust, "host")) {
+	/* The drain: the device going idle only well after the stop event.
+	 * Where the launch's host code ran in the worker (trust: host), that
+	 * code can turn CUPTI's records off around a launch of its own, or
+	 * register buffer callbacks that edit them (red team 26: rows summed
+	 * on a side stream past the stop event with no record of it); on the
+	 * events clock, with no CUPTI or CUPTI only watching, it is the check
+	 * of work left running.  A slow synchronise can be the host's (a
+	 * preempted thread), so one sample is not enough: more than an eighth
+	 * of them, which a cheat must pass to move the median (red team 42 on
+	 * an H200: an honest sealed replay on the events, escaped_work for
+	 * one sample of 100 while the harness judged each drain itself).  A
+	 * sealed launch on the kernel clock runs no code of the kernel's that
+	 * CUPTI does not see, and its replay enqueues on the timed stream
+	 * alone. */
+	int on_kernel_clock = !strcmp(pick_clock(pr, &j->c->s->k, j->c->be->uses_gpu), "cupti");
+	if (j->c->be->uses_gpu && (!strcmp(j->main_w.exec->trust, "host") || !on_kernel_clock)) {
 		long long n = 0, dl = 0;
 		for (size_t i = 0; i < pr->n_samples; i++) {
 			const struct proto_sample *s = &pr->samples[i];
-			if (!isfinite(s->kernel_us))
+			if (!isfinite(on_kernel_clock ? s->kernel_us : s->event_us))
 				continue;
 			n++;
 			dl += isfinite(s->drain_us) && s->drain_us > DRAIN_LATE_US;
@@ -1267,7 +1272,6 @@ static void job_escapes(struct job_state *j)
 	 * timed on the events as the kernel clock's refusal of it advises,
 	 * was clock_disagree: its parent grid's record alone, 12.6 us against
 	 * 28.5 us on an H200) */
-	int on_kernel_clock = !strcmp(pick_clock(pr, &j->c->s->k, j->c->be->uses_gpu), "cupti");
 	double *ev = xmalloc((pr->n_samples + 1) * sizeof(double)), *kn = xmalloc((pr->n_samples + 1) * sizeof(double));
 	size_t ng = 0;
 	for (size_t i = 0; on_kernel_clock && i < pr->n_samples; i++) {
