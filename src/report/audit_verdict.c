@@ -716,8 +716,9 @@ int audit_same_code_both_sides(struct actx *a, const struct batch_row *ra, const
  * its code was recorded at anywhere in the store (every row of the same
  * code timed the same way, code_same_built_timed, at the claim's problem
  * and shape on the same device, in any batch but this one, whatever its
- * role there, by its median or, a row not ok, its ok runs' (red team 61:
- * a flaky fast publish hid its speed)): slower here by CODE_DRIFT_MARGIN, its speed moved with its
+ * role there, by its median or, a row not ok, its fastest run that the
+ * judge did not refute (query_row_speed; red team 61: a flaky fast
+ * publish hid its speed)): slower here by CODE_DRIFT_MARGIN, its speed moved with its
  * history, and the other side is faster only than that (red team 59: a
  * reference 8x slow after a wall-clock time, published fast; eval promoted
  * copies of its fast path and the audit supported "faster wf3 vs ref

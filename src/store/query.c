@@ -464,6 +464,43 @@ size_t query_row_runs(struct query *q, const struct batch_row *row, const struct
 	return n;
 }
 
+/*
+ * 1 when the judge refuted most of what run r's timed samples say, so
+ * they are no speed of the code doing its work: at least half of its
+ * timed checks failed (wrong, NaN, unwritten outputs), at least half of
+ * its samples escaped (work on another stream, past the stop event, after
+ * the done line), or its median was below the hardware's floor or far
+ * under the CUDA events (those outcomes say so of the median itself).
+ * Red team 64's wrongfast: a reference that skipped work in one process
+ * of one batch (wrong in 14 of 14 timed checks) set its code's fastest
+ * speed at 148-343 us against its honest 398-637 us, and eval held every
+ * honest faster candidate for good (0 of 24 promoted).  A minority of
+ * refuted samples leaves the run its speed: their median is the work's,
+ * and a kernel that failed one check on purpose does not hide a fast
+ * process that way (red teams 62 and 63 hid theirs by failing).  A crash
+ * refutes nothing: it says nothing of the samples before it.
+ */
+static int run_refuted(const struct run_record *r)
+{
+	if (r->outcome == OUTCOME_BELOW_FLOOR || r->outcome == OUTCOME_CLOCK_DISAGREE)
+		return 1;
+	long long passed = 0, failed = 0;
+	for (size_t i = 0; i < r->n_checks; i++)
+		if (r->checks[i].phase && !strcmp(r->checks[i].phase, "timed")) {
+			passed += r->checks[i].pass != 0;
+			failed += r->checks[i].pass == 0;
+		}
+	if (failed && failed >= passed)
+		return 1;
+	long long n = 0;
+	for (size_t i = 0; i < r->n_by_dist; i++)
+		n += r->by_dist[i].n;
+	if (!r->n_by_dist)
+		n = r->n_samples;
+	long long escaped = r->escapes.other_stream + r->escapes.late + r->escapes.block_timeouts;
+	return escaped > 0 && n > 0 && 2 * escaped >= n;
+}
+
 double query_row_speed(struct query *q, const struct batch_row *row)
 {
 	if (row->outcome == OUTCOME_OK && row->have_stats)
@@ -477,6 +514,8 @@ double query_row_speed(struct query *q, const struct batch_row *row)
 	double best = NAN;
 	for (size_t k = 0; k < n; k++) {
 		double med = NAN;
+		if (run_refuted(runs[k]))
+			continue;
 		if (runs[k]->have_stats && isfinite(runs[k]->stats.median)) {
 			med = runs[k]->stats.median;
 		} else {

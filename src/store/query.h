@@ -142,7 +142,11 @@ const struct run_record *query_row_run(struct query *q, const struct batch_row *
  * flaky row has no statistics of its own, but its ok runs were timed: red
  * team 61; a row whose every process crashed after its timed samples has
  * no ok run, but each process was timed: red team 62; the lowest, since
- * a process that fails anyway can be slowed at no cost: red team 63);
+ * a process that fails anyway can be slowed at no cost: red team 63),
+ * but never a run whose samples the judge mostly refuted (half or more
+ * of its timed checks failed or of its samples escaped, or a median
+ * below the floor or under the events: red team 64's wrongfast set its
+ * code's fastest speed with work it skipped; query.c run_refuted);
  * NAN when none. */
 #define QUERY_SPEED_MIN_SAMPLES 5
 double query_row_speed(struct query *q, const struct batch_row *row);

@@ -323,6 +323,34 @@ static void set_run_crashed(const char *root, const char *id, int n, double us)
 	free(path);
 }
 
+/* Run id of the store at root: `passed` timed checks that passed and
+ * `failed` that failed, written into its record. */
+static void set_run_checks(const char *root, const char *id, int passed, int failed)
+{
+	char *path = xstrfmt("%s/runs/%s.json", root, id);
+	json_error_t je;
+	json_t *r = json_load_file(path, 0, &je);
+	assert_non_null(r);
+	json_t *checks = json_array();
+	for (int i = 0; i < passed + failed; i++)
+		json_array_append_new(checks, json_pack("{s:s, s:I, s:s, s:I, s:b, s:f, s:f, s:f, s:i, s:i, s:i, s:i}",
+							"phase", "timed", "seed", (json_int_t)(i + 1), "dist",
+							"uniform", "sample", (json_int_t)i, "pass", i < passed,
+							"max_abs_err", i < passed ? 0.0 : 9.0, "rel_l2",
+							i < passed ? 0.0 : 0.7, "ref_scale", 1.0, "nan_count", 0,
+							"unwritten", 0, "mismatches", i < passed ? 0 : 512,
+							"first_mismatch", i < passed ? -1 : 0));
+	json_t *c = json_object_get(r, "correctness");
+	if (!c) {
+		c = json_object();
+		json_object_set_new(r, "correctness", c);
+	}
+	json_object_set_new(c, "checks", checks);
+	assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
+	json_decref(r);
+	free(path);
+}
+
 /* Batch i (as put_pair's ids) whose ref row has three repeats: run 0
  * crashed, with no timing at all (it failed before its first timed
  * sample) unless r0_timed, then runs 1 and 2 of outcomes o1, o2, each
@@ -617,6 +645,26 @@ static void test_pool_resubmissions(void **state)
 	assert_string_equal(d27a.ref_best_batch, "20260201T0000269Z-ev-26-batch");
 	assert_true(d27a.ref_best_median == 250.0);
 	strbuf_release(&d27a.others);
+	query_release(&q);
+	/* red team 64: a run whose timed checks failed (wrong_output at 100
+	 * us, 0 of 12 passed) is no speed of the code; one wrong in 1 of 12
+	 * keeps its samples (their median is the work's) */
+	put_ref_repeats(root, 29, "flaky", 1, 2000.0, "ok", 900.0, "wrong_output", 100.0);
+	set_run_checks(root, "20260201T0000294Z-ev-ref2", 0, 12);
+	assert_int_equal(query_open(&q, root), 0);
+	struct eval_pooled d27b = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000279Z-ev-27-batch", "c", "ref", &d27b), 0);
+	assert_string_equal(d27b.ref_best_batch, "20260201T0000269Z-ev-26-batch");
+	assert_true(d27b.ref_best_median == 250.0);
+	strbuf_release(&d27b.others);
+	query_release(&q);
+	set_run_checks(root, "20260201T0000294Z-ev-ref2", 11, 1);
+	assert_int_equal(query_open(&q, root), 0);
+	struct eval_pooled d27c = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000279Z-ev-27-batch", "c", "ref", &d27c), 0);
+	assert_string_equal(d27c.ref_best_batch, "20260201T0000299Z-ev-29-batch");
+	assert_true(d27c.ref_best_median == 100.0);
+	strbuf_release(&d27c.others);
 	query_release(&q);
 	const char *const rm[] = { "rm", "-rf", dir, NULL };
 	struct run_opts o = { .argv = rm };
