@@ -1037,9 +1037,10 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 		add_ratio(&why, cc);
 		if (beats)
 			strbuf_addf(&why, "; %s ran %.2fx slower than at its fastest measurement in the store (batch %s: "
-					  "median %.4g us then), but %s's median CI [%.4g, %.4g] us lies under even that",
+					  "median %.4g us then), but %s's median CI [%.4g, %.4g] us lies under even that: "
+					  "%.3fx against that median (the confirmation's speedup carries the drift)",
 				    ic->id, fst.now_median / fst.best_median, fst.best_batch, fst.best_median, cc->id,
-				    cc->median_ci[0], cc->median_ci[1]);
+				    cc->median_ci[0], cc->median_ci[1], fst.best_median / cc->median_us);
 	} else {
 		c->promoted = 0;
 		g->promoted = 0;

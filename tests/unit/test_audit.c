@@ -1773,6 +1773,13 @@ static void test_slower_side_drifted(void **state)
 				  "(batch 20260126T0000009Z-dr-0-batch: median 100 us there), but the other side's median "
 				  "CI [40, 60] us lies under even that"));
 	free(f);
+	/* red team 65: its batch's 14x carries z's drift; the store stands
+	 * behind 100 us over va's [40, 60], 2x [1.667, 2.5] */
+	f = audit("<!-- claim: faster experiment=dp a=va b=z speedup=14 -->\n", &c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: faster va vs z: "));
+	assert_non_null(strstr(f, "but the stated speedup 14 is more than the store stands behind: against the slower "
+				  "side's code at its fastest (100 us) the faster side is 2.000x [1.667, 2.500]"));
+	free(f);
 	/* red team 61: a flaky row's ok runs are its speed too */
 	f = audit("<!-- claim: faster experiment=df a=va b=z -->\n", &c);
 	assert_non_null(strstr(f, "t.md:1: contradicted: faster va vs z: "));
