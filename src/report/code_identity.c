@@ -184,7 +184,7 @@ int code_speed_drifted(double now_median, double best_median)
 
 int code_beats_history(double challenger_ci_hi, double best_median)
 {
-	return isfinite(challenger_ci_hi) && isfinite(best_median) && challenger_ci_hi < best_median;
+	return isfinite(challenger_ci_hi) && isfinite(best_median) && challenger_ci_hi * CODE_DRIFT_MARGIN < best_median;
 }
 
 int code_same_program(const struct code_id *x, const struct code_id *y)

@@ -105,13 +105,17 @@ int code_same_built_timed(const struct code_id *x, const struct code_id *y);
  * CODE_DRIFT_MARGIN; 0 when either is unknown (NAN) */
 int code_speed_drifted(double now_median, double best_median);
 /* 1 when a challenger's median CI lies wholly under the fastest median
- * its incumbent's code was recorded at (best_median): faster than that
- * code ever ran, so an incumbent's drift cannot be what made it faster
- * (red team 62 d: a reference that slowed by the margin after its first
- * batch held every candidate, one 2.11x under its fastest included).
- * The CI's high end, not the median: copies of a reference's fast path
- * draw medians under its fastest on a VM whose speed moves (red team 62
- * a8: 237-284 us against 257-352 us).  0 when either is unknown. */
+ * its incumbent's code was recorded at (best_median), by the drift
+ * margin: faster than that code ever ran, so an incumbent's drift cannot
+ * be what made it faster (red team 62 d: a reference that slowed by the
+ * margin after its first batch held every candidate, one 2.11x under its
+ * fastest included).  The CI's high end, not the median: copies of a
+ * reference's fast path draw medians under its fastest on a VM whose
+ * speed moves (red team 62 a8: 237-284 us against 257-352 us); and by
+ * CODE_DRIFT_MARGIN, since a reference's fastest may be one batch in a
+ * slow minute (red team 65's padwall at PRE 0: copies of the reference's
+ * own rows promoted 13 of 42 at 2.02x-4.01x where its publish ran
+ * slow).  0 when either is unknown. */
 int code_beats_history(double challenger_ci_hi, double best_median);
 
 #endif

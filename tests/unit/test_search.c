@@ -199,7 +199,8 @@ static void test_incumbent_drift(void **state)
 	/* red team 62 d: a challenger whose median CI lies wholly under the
 	 * incumbent's fastest median beats its history; its median alone
 	 * under it does not */
-	assert_true(code_beats_history(74.9, 75.0));
+	assert_true(code_beats_history(59.9, 75.0)); /* by the drift margin, 1.25 */
+	assert_false(code_beats_history(60.1, 75.0)); /* red team 65: one slow publish is no floor */
 	assert_false(code_beats_history(75.0, 75.0));
 	assert_false(code_beats_history(1508.7, 1468.5)); /* red team 62 d2's df6: CI [397.7, 1508.7] */
 	assert_false(code_beats_history(NAN, 75.0));
