@@ -10,6 +10,8 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* A string member, or NULL (borrowed from o). */
 static inline const char *gs(json_t *o, const char *k)
@@ -52,10 +54,25 @@ static inline json_t *go(json_t *o, const char *k)
 }
 
 /* New references for writers: a string or null, a finite number or null,
- * another reference to v or null. */
+ * another reference to v or null.  A string that is not UTF-8 is written
+ * with each byte past ASCII as '?' rather than lost (json_string refuses
+ * it, and the key would be missing from the record). */
 static inline json_t *jstr(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	if (!s)
+		return json_null();
+	json_t *v = json_string(s);
+	if (v)
+		return v;
+	size_t n = strlen(s);
+	char *c = (char *)malloc(n + 1);
+	if (!c)
+		return json_null();
+	for (size_t i = 0; i <= n; i++)
+		c[i] = (unsigned char)s[i] >= 0x80 ? '?' : s[i];
+	v = json_string(c);
+	free(c);
+	return v ? v : json_null();
 }
 
 static inline json_t *jnum(double v)

@@ -913,13 +913,14 @@ static void add_gen_cost(struct gen *to, const struct gen *from)
 	to->unpriced += from->unpriced;
 }
 
-/* The fastest an earlier best of a search (not the incumbent) was
- * recorded at: its median in its generation's batch or, lower, anywhere
- * in the store (eval_fastest_elsewhere).  id and batch point into the
- * search's own strings. */
+/* The fastest an earlier best of a search's lineage (not the incumbent)
+ * was recorded at: its median in its generation's batch or, lower,
+ * anywhere in the store (eval_fastest_elsewhere); its id (a candidate's,
+ * or a run's before the search) and that batch, copied (the query they
+ * came from is released before they are printed). */
 struct lineage_best {
 	double median; /* NAN: none */
-	const char *id;
+	char id[96];
 	char batch[96];
 };
 
@@ -940,7 +941,7 @@ static void lineage_take(struct search *x, struct query *q, const char *batch, c
 	}
 	if (isfinite(m) && (isnan(out->median) || m < out->median)) {
 		out->median = m;
-		out->id = id;
+		snprintf(out->id, sizeof(out->id), "%s", id);
 		snprintf(out->batch, sizeof(out->batch), "%s", mb);
 	}
 }
@@ -1059,7 +1060,7 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 	const struct cand *ic = &cg.c[0];
 	struct eval_fastest fst = { NAN, NAN, "" };
 	int drifted = 0, unread = 0, beats = 0, stalled = 0;
-	struct lineage_best anc = { NAN, NULL, "" };
+	struct lineage_best anc = { NAN, "", "" };
 	if (g->confirmed) {
 		struct query q = QUERY_INIT;
 		if (!x->pool)

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/json_get.h"
 #include "record/record.h"
 #include "store/store_internal.h"
 
@@ -378,6 +379,24 @@ static void test_one_process_read_as_inconclusive(void **state)
 	json_decref(j);
 }
 
+/* A string that is not UTF-8 is written with '?' for its bytes past
+ * ASCII, never left out (a search's why once lost its text to a
+ * dangling pointer's bytes, and the record had no why at all). */
+static void test_jstr_not_utf8(void **state)
+{
+	(void)state;
+	json_t *v = jstr("kept: not faster than \xff\xfe O");
+	assert_true(json_is_string(v));
+	assert_string_equal(json_string_value(v), "kept: not faster than ?? O");
+	json_decref(v);
+	v = jstr("caf\xc3\xa9");
+	assert_string_equal(json_string_value(v), "caf\xc3\xa9");
+	json_decref(v);
+	v = jstr(NULL);
+	assert_true(json_is_null(v));
+	json_decref(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_attrs_lines),
 		cmocka_unit_test(test_index_views_match),
 		cmocka_unit_test(test_views_refuse_odd_text),
+		cmocka_unit_test(test_jstr_not_utf8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
