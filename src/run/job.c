@@ -1146,12 +1146,31 @@ static void job_sandbox_shape(const struct job_state *j, json_t *s)
 static int job_judge(struct job_state *j)
 {
 	struct run_ctx *c = j->c;
-	if (!worker_finished(&j->main_w))
-		return 0;
+	/* A worker that did not finish (it crashed, timed out, failed) is no
+	 * verdict of the checks, but the timed outputs the parent drew checks
+	 * of are judged all the same, and recorded: its timed samples are a
+	 * speed of its code only where they did the work (query.c
+	 * run_refuted).  Red team 66's crashfast wrote nothing in its timed
+	 * samples and then crashed: its runs had no check at all, their
+	 * medians (123-399 us against the honest 660-1080 us) became the
+	 * code's fastest, and eval held every honest faster candidate (0 of
+	 * 21 promoted).  Its outcome stays what the worker's end says
+	 * (outcome.c step 3 comes before the checks). */
+	int finished = worker_finished(&j->main_w);
+	if (!finished) {
+		size_t timed = 0;
+		for (size_t i = 0; i < j->main_w.proto.n_caps; i++)
+			timed += j->main_w.proto.caps[i].timed;
+		if (!timed)
+			return 0;
+	}
 	progress_show(&c->prog, "judging");
 	double tc = mono_now();
-	if (run_checker(c, &j->main_w, c->be->reference != NULL, &j->main_j) < 0)
+	if (run_checker(c, &j->main_w, c->be->reference != NULL, &j->main_j) < 0) {
+		if (!finished) /* what it left could not be judged: no judge */
+			return 0;
 		return -1;
+	}
 	double checker_s = mono_now() - tc;
 	j->gpu_s += c->be->uses_gpu ? checker_s : 0;
 	long long asked = 0, got = 0;

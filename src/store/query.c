@@ -477,8 +477,10 @@ size_t query_row_runs(struct query *q, const struct batch_row *row, const struct
  * honest faster candidate for good (0 of 24 promoted).  A minority of
  * refuted samples leaves the run its speed: their median is the work's,
  * and a kernel that failed one check on purpose does not hide a fast
- * process that way (red teams 62 and 63 hid theirs by failing).  A crash
- * refutes nothing: it says nothing of the samples before it.
+ * process that way (red teams 62 and 63 hid theirs by failing).  A run
+ * that did not end ok needs a passed timed check besides: a crash says
+ * nothing of the samples before it, and the checks drawn among them do
+ * (red team 66).
  */
 static int run_refuted(const struct run_record *r)
 {
@@ -491,6 +493,12 @@ static int run_refuted(const struct run_record *r)
 			failed += r->checks[i].pass == 0;
 		}
 	if (failed && failed >= passed)
+		return 1;
+	/* a run that did not end ok with no timed check passed: nothing shows
+	 * its samples did the work.  Its drawn checks are judged since red
+	 * team 66 (job.c job_judge), whose crashfast wrote nothing in its
+	 * timed samples and crashed early, where few or none were drawn. */
+	if (r->outcome != OUTCOME_OK && !passed)
 		return 1;
 	long long n = 0;
 	for (size_t i = 0; i < r->n_by_dist; i++)

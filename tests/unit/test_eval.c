@@ -599,6 +599,24 @@ static void test_pool_resubmissions(void **state)
 	set_ref_outcome(root, "20260201T0000259Z-ev-25-batch", "crashed");
 	set_run_crashed(root, "20260201T0000250Z-ev-ref", 4, 100.0);
 	set_ref_stats(root, "20260201T0000249Z-ev-24-batch", 900.0, 850.0, 950.0);
+	/* red team 66: a crashed run none of whose timed checks passed (none
+	 * drawn, or every one failed) is no speed: nothing shows its samples
+	 * did the work */
+	assert_int_equal(query_open(&q, root), 0);
+	struct eval_pooled d24u = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000249Z-ev-24-batch", "c", "ref", &d24u), 0);
+	assert_false(d24u.ref_drifted);
+	strbuf_release(&d24u.others);
+	query_release(&q);
+	set_run_checks(root, "20260201T0000230Z-ev-ref", 0, 1);
+	assert_int_equal(query_open(&q, root), 0);
+	struct eval_pooled d24w = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000249Z-ev-24-batch", "c", "ref", &d24w), 0);
+	assert_false(d24w.ref_drifted);
+	strbuf_release(&d24w.others);
+	query_release(&q);
+	/* one of its drawn checks passed: its samples did the work */
+	set_run_checks(root, "20260201T0000230Z-ev-ref", 1, 0);
 	assert_int_equal(query_open(&q, root), 0);
 	struct eval_pooled d24 = EVAL_POOLED_INIT;
 	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000249Z-ev-24-batch", "c", "ref", &d24), 0);
