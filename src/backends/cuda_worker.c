@@ -757,18 +757,9 @@ static int plan_contents_take(json_t *pj, unsigned char **data, size_t *bytes)
 	if (!hx || !n || n % 2 || n / 2 > PROTO_PLAN_DATA_MAX)
 		return -1;
 	unsigned char *d = xmalloc(n / 2);
-	for (size_t i = 0; i < n / 2; i++) {
-		int v = 0;
-		for (int h = 0; h < 2; h++) {
-			char ch = hx[2 * i + h];
-			int x = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
-			if (x < 0) {
-				free(d);
-				return -1;
-			}
-			v = v << 4 | x;
-		}
-		d[i] = (unsigned char)v;
+	if (hex_decode(hx, n / 2, d) < 0) {
+		free(d);
+		return -1;
 	}
 	json_object_del(pj, "contents");
 	*data = d;

@@ -736,12 +736,8 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 			return violate(p, "a plan that is no object, or carries contents in its own line");
 		p->plan = json_incref(pl);
 		if (p->plan_data) {
-			static const char digits[] = "0123456789abcdef";
-			char *hex = xmalloc(2 * p->plan_data_bytes);
-			for (size_t i = 0; i < p->plan_data_bytes; i++) {
-				hex[2 * i] = digits[p->plan_data[i] >> 4];
-				hex[2 * i + 1] = digits[p->plan_data[i] & 15];
-			}
+			char *hex = xmalloc(2 * p->plan_data_bytes + 1);
+			hex_encode(p->plan_data, p->plan_data_bytes, hex);
 			json_t *h = json_stringn_nocheck(hex, 2 * p->plan_data_bytes);
 			free(hex);
 			free(p->plan_data);

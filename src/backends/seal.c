@@ -119,11 +119,6 @@ static int get_ref(json_t *a, size_t len, const size_t *in_bytes, int n_in, cons
 	return 0;
 }
 
-static int hex_nibble(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 int seal_global_name_ok(const char *name, size_t len)
 {
 	if (!len || len > EVC_PLAN_MAX_GLOBAL_NAME)
@@ -188,12 +183,8 @@ static char *parse_contents(json_t *c, struct seal_plan *p)
 	if (!hx || !n || n % 2 || n / 2 > EVC_PLAN_MAX_CONTENTS)
 		return xstrfmt("the plan's contents are not hex of 1 to %zu bytes", (size_t)EVC_PLAN_MAX_CONTENTS);
 	p->contents = xmalloc(n / 2);
-	for (size_t b = 0; b < n / 2; b++) {
-		int hi = hex_nibble(hx[2 * b]), lo = hex_nibble(hx[2 * b + 1]);
-		if (hi < 0 || lo < 0)
-			return xstrdup("the plan's contents are not lower-case hex");
-		p->contents[b] = (unsigned char)(hi << 4 | lo);
-	}
+	if (hex_decode(hx, n / 2, p->contents) < 0)
+		return xstrdup("the plan's contents are not lower-case hex");
 	p->contents_bytes = n / 2;
 	return NULL;
 }
@@ -255,12 +246,8 @@ static char *parse_runs(json_t *si, int global, struct seal_plan *p, struct evc_
 		*total += (size_t)len;
 		const unsigned char *src;
 		if (in_line) {
-			for (size_t b = 0; b < n / 2; b++) {
-				int hi = hex_nibble(hx[2 * b]), lo = hex_nibble(hx[2 * b + 1]);
-				if (hi < 0 || lo < 0)
-					return xstrfmt("%s %zu: the bytes are not lower-case hex", key, k);
-				id[b] = (unsigned char)(hi << 4 | lo);
-			}
+			if (hex_decode(hx, n / 2, id) < 0)
+				return xstrfmt("%s %zu: the bytes are not lower-case hex", key, k);
 			src = id;
 			id += n / 2;
 		} else {
@@ -436,12 +423,8 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 				    EVC_PLAN_MAX_ARGS);
 			st->args_bytes = strlen(args) / 2;
 			unsigned char *ab = at;
-			for (size_t k = 0; k < st->args_bytes; k++) {
-				int hi = hex_nibble(args[2 * k]), lo = hex_nibble(args[2 * k + 1]);
-				if (hi < 0 || lo < 0)
-					BAD("step %zu (%s): the parameter bytes are not lower-case hex", i, name);
-				ab[k] = (unsigned char)(hi << 4 | lo);
-			}
+			if (hex_decode(args, st->args_bytes, ab) < 0)
+				BAD("step %zu (%s): the parameter bytes are not lower-case hex", i, name);
 			st->args = ab;
 			at += (st->args_bytes + 7) & ~(size_t)7;
 			if (!json_is_array(params) || json_array_size(params) > EVC_PLAN_MAX_PARAMS)

@@ -328,10 +328,36 @@ void sha256_end(struct sha256_ctx *c, char out[SHA256_HEX_LEN + 1])
 	unsigned int len = 0;
 	if (EVP_DigestFinal_ex(c->md, md, &len) != 1 || len != 32)
 		die("openssl: sha256 final failed");
-	for (unsigned i = 0; i < 32; i++)
-		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	hex_encode(md, 32, out);
 	EVP_MD_CTX_free(c->md);
 	free(c);
+}
+
+void hex_encode(const void *data, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	const unsigned char *d = data;
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[d[i] >> 4];
+		out[2 * i + 1] = digits[d[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+static int hex_nibble(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+int hex_decode(const char *hx, size_t n, unsigned char *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		int hi = hex_nibble(hx[2 * i]), lo = hex_nibble(hx[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return -1;
+		out[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return 0;
 }
 
 int sha256_hex(const void *data, size_t n, char out[SHA256_HEX_LEN + 1])

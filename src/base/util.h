@@ -123,6 +123,12 @@ void utc_now_compact(char *buf, size_t len);
 /* Monotonic clock in seconds. */
 double mono_now(void);
 
+/* The n bytes of data as 2n lower-case hex chars and a NUL into out. */
+void hex_encode(const void *data, size_t n, char *out);
+/* n bytes into out from the 2n lower-case hex chars at hx: 0, or -1 at a
+ * char that is none (out then holds the bytes before it). */
+int hex_decode(const char *hx, size_t n, unsigned char *out);
+
 /* Random hex string of n chars from /dev/urandom (n < 64) into out. */
 void random_hex(char *out, size_t n);
 /* 64 bits from the kernel's random pool (getrandom): the parent's secret

@@ -56,10 +56,29 @@ static void test_utf8(void **state)
 	free(p);
 }
 
+/* hex_encode and hex_decode: lower-case, both ways; a char that is no
+ * lower-case hex digit is refused (the sealed plan's bytes). */
+static void test_hex(void **state)
+{
+	(void)state;
+	const unsigned char b[] = { 0x00, 0xff, 0x10, 0xab };
+	char hx[9];
+	hex_encode(b, 4, hx);
+	assert_string_equal(hx, "00ff10ab");
+	unsigned char back[4];
+	assert_int_equal(hex_decode(hx, 4, back), 0);
+	assert_memory_equal(back, b, 4);
+	assert_int_equal(hex_decode("0A", 1, back), -1);
+	assert_int_equal(hex_decode("0g", 1, back), -1);
+	hex_encode(b, 0, hx);
+	assert_string_equal(hx, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_controls),
+		cmocka_unit_test(test_hex),
 		cmocka_unit_test(test_utf8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -871,39 +871,6 @@ static size_t tensor_bytes_of(const struct ev_tensor *t)
  * kernel's function, grid, block and shared memory (not its parameters:
  * buffers may alternate between calls).  Into sig; 0, or -1 with err.
  */
-static int graph_signature(cudaGraph_t graph, std::string &sig, char *err, size_t errlen)
-{
-	std::vector<CUgraphNode> order;
-	std::vector<int> prog_pred;
-	if (topo_order((CUgraph)graph, order, prog_pred, err, errlen))
-		return -1;
-	for (CUgraphNode n : order) {
-		CUgraphNodeType t;
-		CUCK(cuGraphNodeGetType(n, &t), "cuGraphNodeGetType");
-		if (t == CU_GRAPH_NODE_TYPE_EMPTY)
-			continue;
-		appendf(sig, "%d", (int)t);
-		if (t == CU_GRAPH_NODE_TYPE_KERNEL) {
-			CUDA_KERNEL_NODE_PARAMS p;
-			memset(&p, 0, sizeof(p));
-			CUCK(cuGraphKernelNodeGetParams(n, &p), "cuGraphKernelNodeGetParams");
-			appendf(sig, ":%p:%p:%u,%u,%u:%u,%u,%u:%u", (void *)p.func, (void *)p.kern, p.gridDimX,
-				p.gridDimY, p.gridDimZ, p.blockDimX, p.blockDimY, p.blockDimZ, p.sharedMemBytes);
-		}
-		sig += ";";
-	}
-	return 0;
-}
-
-/* Ops in a signature (graph_signature): one ';' each. */
-static size_t signature_ops(const std::string &sig)
-{
-	size_t n = 0;
-	for (char ch : sig)
-		n += ch == ';';
-	return n;
-}
-
 /*
  * The plan's steps for a captured graph's nodes in order (topo_order; its
  * prog_pred), appended to js as JSON objects separated by ", ", *n_steps
@@ -1054,31 +1021,20 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	}
 	/* the next call must enqueue what this one did: the replay repeats
 	 * this one in every sample, and a kernel whose calls alternate or
-	 * still change after its first would be timed on one of them */
+	 * still change after its first would be timed on one of them (the
+	 * two are compared whole below, once their plans are built) */
 	cudaGraph_t graph2 = NULL;
 	{
-		std::string sig1, sig2;
-		int src = graph_signature(graph, sig1, err, errlen);
-		cudaError_t e2 = src ? cudaSuccess : cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
-		int rc2 = !src && e2 == cudaSuccess ? desc->launch(l) : 0;
-		cudaError_t ee2 = !src && e2 == cudaSuccess ? cudaStreamEndCapture(stream, &graph2) : cudaSuccess;
-		if (!src && (e2 != cudaSuccess || rc2 || ee2 != cudaSuccess || !graph2)) {
+		cudaError_t e2 = cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
+		int rc2 = e2 == cudaSuccess ? desc->launch(l) : 0;
+		cudaError_t ee2 = e2 == cudaSuccess ? cudaStreamEndCapture(stream, &graph2) : cudaSuccess;
+		if (e2 != cudaSuccess || rc2 || ee2 != cudaSuccess || !graph2) {
 			cudaGetLastError();
-			src = fail(err, errlen, "launch()'s third call could not be captured (%s): a sealed replay "
-						 "repeats its second call every sample, and needs every call after the "
-						 "first to enqueue the same work: run the variant with trust: host",
-				   rc2 ? "it returned non-zero" : cudaGetErrorName(e2 != cudaSuccess ? e2 : ee2));
-		}
-		if (!src && graph_signature(graph2, sig2, err, errlen))
-			src = -1;
-		if (!src && sig1 != sig2)
-			src = fail(err, errlen, "launch()'s third call enqueued other work than its second (%zu "
-						 "operations, then %zu): a sealed replay repeats the second call (the "
-						 "first runs once, as a warm-up) in every sample, and needs every call "
-						 "after the first to enqueue the same work: run the variant with trust: "
-						 "host",
-				   signature_ops(sig1), signature_ops(sig2));
-		if (src) {
+			int src = fail(err, errlen, "launch()'s third call could not be captured (%s): a sealed "
+						    "replay repeats its second call every sample, and needs every call "
+						    "after the first to enqueue the same work: run the variant with "
+						    "trust: host",
+				       rc2 ? "it returned non-zero" : cudaGetErrorName(e2 != cudaSuccess ? e2 : ee2));
 			if (graph2)
 				cudaGraphDestroy(graph2);
 			cudaGraphDestroy(graph);
@@ -1116,12 +1072,12 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 		if (!rcs && (n_steps2 != n_steps || js.compare(head, std::string::npos, steps2) != 0)) {
 			int at = first_step_apart(js.substr(head), steps2);
 			rcs = fail(err, errlen, "launch()'s third call enqueued other work than its second (operation "
-						"%d of %d differs: a kernel's parameters or launch attributes, or a memset's "
-						"or a copy's range): a sealed replay repeats the second call (the first runs "
-						"once, as a warm-up) in every sample, so every call after the first must "
-						"enqueue the same work, the same parameters included: run the variant with "
-						"trust: host",
-				   at + 1, n_steps);
+						"%d differs, of %d then %d: a kernel, its parameters or launch attributes, "
+						"a memset's or a copy's range): a sealed replay repeats the second call (the "
+						"first runs once, as a warm-up) in every sample, so every call after the "
+						"first must enqueue the same work, the same parameters included: run the "
+						"variant with trust: host",
+				   at + 1, n_steps, n_steps2);
 		}
 	}
 	cudaGraphDestroy(graph2);
