@@ -1054,6 +1054,17 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	 * ever ran (red team 62 d) */
 	int drift_held = promoted && w.ref_drifted && !w.cand_beats_ref_best;
 	int drift_passed = promoted && w.ref_drifted && w.cand_beats_ref_best;
+	/* what the store stands behind: the candidate against the
+	 * reference's code at its fastest, with its CI (red team 65's padwall:
+	 * promoted at 3.260x in its batch, 1.753x against the reference's
+	 * fastest); NAN without the candidate's statistics or that median */
+	double vs_fastest = NAN, vs_fastest_ci[2] = { NAN, NAN };
+	if (cand && cand->have_stats && cand->stats.median > 0 && cand->stats.median_ci[0] > 0 &&
+	    isfinite(w.ref_best_median)) {
+		vs_fastest = w.ref_best_median / cand->stats.median;
+		vs_fastest_ci[0] = w.ref_best_median / cand->stats.median_ci[1];
+		vs_fastest_ci[1] = w.ref_best_median / cand->stats.median_ci[0];
+	}
 	if (drift_held)
 		promoted = 0;
 	json_t *a = json_object();
@@ -1078,8 +1089,8 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 				  "even that: faster than the reference's code ever ran, by %.3fx [%.3f, %.3f] against "
 				  "that median (this batch's speedup includes the reference's drift; red team 65)",
 				  d, w.ref_median / w.ref_best_median, w.ref_best_batch, w.ref_best_median, w.ref_median,
-				  cand->stats.median_ci[0], cand->stats.median_ci[1], w.ref_best_median / cand->stats.median,
-				  w.ref_best_median / cand->stats.median_ci[1], w.ref_best_median / cand->stats.median_ci[0]);
+				  cand->stats.median_ci[0], cand->stats.median_ci[1], vs_fastest, vs_fastest_ci[0],
+				  vs_fastest_ci[1]);
 		free(d);
 		d = x;
 	}
@@ -1099,14 +1110,10 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 						"ratio", w.ref_median / w.ref_best_median, "held", drift_held,
 						"candidate_under_fastest", w.cand_beats_ref_best)
 				    : json_null());
-	/* what the store stands behind: the candidate against the
-	 * reference's code at its fastest (red team 65's padwall: promoted
-	 * at 3.260x in its batch, 1.753x against the reference's fastest) */
 	json_t *rd = json_object_get(a, "reference_drift");
-	if (rd && cand && cand->have_stats && cand->stats.median > 0 && cand->stats.median_ci[0] > 0) {
-		json_object_set_new(rd, "speedup_against_fastest", num(w.ref_best_median / cand->stats.median));
-		double ci[2] = { w.ref_best_median / cand->stats.median_ci[1], w.ref_best_median / cand->stats.median_ci[0] };
-		json_object_set_new(rd, "speedup_against_fastest_ci", interval(ci));
+	if (rd && isfinite(vs_fastest)) {
+		json_object_set_new(rd, "speedup_against_fastest", num(vs_fastest));
+		json_object_set_new(rd, "speedup_against_fastest_ci", interval(vs_fastest_ci));
 	}
 	json_object_set_new(a, "batches_of_code",
 			    pooled ? json_pack("{s:I, s:I, s:I}", "weighed", (json_int_t)w.n, "faster", (json_int_t)w.k,

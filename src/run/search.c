@@ -924,7 +924,7 @@ struct lineage_best {
 	char batch[96];
 };
 
-/* Take run r's row (variant name and batch) at its fastest into *out
+/* Take the row variant of batch at its fastest into *out
  * when it is faster than what *out holds (lineage_fastest); id borrowed
  * from the caller. */
 static void lineage_take(struct search *x, struct query *q, const char *batch, const char *variant, const char *id,
@@ -950,26 +950,31 @@ static void lineage_take(struct search *x, struct query *q, const char *batch, c
  * The start's ancestors before this search: the runs its lineage names,
  * parent after parent (lineage_chain: a search started from another's
  * best names that best's run as its parent), each of a code other than
- * the incumbent's (inc: the incumbent's row identity), taken into *out
- * (red team 65's chain: five one-generation searches, each started from
- * the last one's best, confirmed five within-margin steps of 1.21x, 2.63x
- * compounded, where the sixth against the first read 1.002x).
+ * the incumbent's (its row incumbent of batch conf_batch), taken into
+ * *out (red team 65's chain: five one-generation searches, each started
+ * from the last one's best, confirmed five within-margin steps of 1.21x,
+ * 2.63x compounded, where the sixth against the first read 1.002x).
  */
-static void lineage_before(struct search *x, struct query *q, const struct code_id *inc, struct lineage_best *out)
+static void lineage_before(struct search *x, struct query *q, const char *conf_batch, const char *incumbent,
+			   struct lineage_best *out)
 {
 	const char *start_run = x->n_gens && x->g[0].n ? x->g[0].c[0].run : NULL;
 	long si = start_run ? query_find(q, start_run, NULL) : -1;
 	if (si < 0)
 		return;
-	size_t *chain = NULL;
 	struct strbuf why = STRBUF_INIT;
+	const struct batch_record *cb = conf_batch ? query_batch(q, NULL, conf_batch, NULL, &why) : NULL;
+	const struct batch_row *ir = cb ? batch_find_row(cb, incumbent) : NULL;
+	struct code_id inc;
+	int have_inc = ir && code_identity(q, ir, &inc);
+	size_t *chain = NULL;
 	size_t n = lineage_chain(q, (size_t)si, &chain, &why);
 	for (size_t k = 1; k < n; k++) {
 		const struct run_record *r = query_run_at(q, chain[k]);
 		const struct batch_record *b = r ? query_batch_of(q, r) : NULL;
 		const struct batch_row *row = b && r->variant ? batch_find_row(b, r->variant) : NULL;
 		struct code_id id;
-		if (!row || !code_identity(q, row, &id) || (inc && code_same_built_timed(&id, inc)))
+		if (!row || !code_identity(q, row, &id) || (have_inc && code_same_built_timed(&id, &inc)))
 			continue;
 		lineage_take(x, q, b->run_id, r->variant, r->run_id, out);
 	}
@@ -983,16 +988,7 @@ static void lineage_before(struct search *x, struct query *q, const struct code_
  * (search_lineage_stalled). */
 static void lineage_fastest(struct search *x, struct query *q, int gi, const char *incumbent, struct lineage_best *out)
 {
-	{
-		struct strbuf why = STRBUF_INIT;
-		const struct batch_record *cb = x->g[gi].conf_batch ? query_batch(q, NULL, x->g[gi].conf_batch, NULL, &why)
-								     : NULL;
-		strbuf_release(&why);
-		const struct batch_row *ir = cb ? batch_find_row(cb, incumbent) : NULL;
-		struct code_id inc;
-		int have_inc = ir && code_identity(q, ir, &inc);
-		lineage_before(x, q, have_inc ? &inc : NULL, out);
-	}
+	lineage_before(x, q, x->g[gi].conf_batch, incumbent, out);
 	for (int j = 0; j < gi; j++) {
 		const struct gen *pg = &x->g[j];
 		if (!pg->batch || !pg->n || !pg->c[0].id || !strcmp(pg->c[0].id, incumbent))
@@ -1101,7 +1097,7 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 		e->promoted = 1;
 		struct strbuf said = STRBUF_INIT;
 		if (stalled)
-			strbuf_addf(&said, "%s faster than %s, but not faster than %s, an earlier best of this search, at "
+			strbuf_addf(&said, "%s faster than %s, but not faster than %s, an earlier best of its lineage, at "
 					   "its fastest (batch %s: median %.4g us; %s %.4g us now): a lineage whose best does "
 					   "not get faster than its ancestors is the incumbent's drift, not progress",
 				    cc->id, ic->id, anc.id, anc.batch, anc.median, cc->id, cc->median_us);

@@ -486,11 +486,13 @@ static int run_refuted(const struct run_record *r)
 {
 	if (r->outcome == OUTCOME_BELOW_FLOOR || r->outcome == OUTCOME_CLOCK_DISAGREE)
 		return 1;
-	long long passed = 0, failed = 0;
-	for (size_t i = 0; i < r->n_checks; i++)
-		if (r->checks[i].phase && !strcmp(r->checks[i].phase, "timed")) {
-			passed += r->checks[i].pass != 0;
-			failed += r->checks[i].pass == 0;
+	size_t passed = 0, failed = 0;
+	struct rec_phase ph[8];
+	size_t np = record_check_phases(r, ph, sizeof(ph) / sizeof(ph[0]));
+	for (size_t i = 0; i < np; i++)
+		if (!strcmp(ph[i].phase, "timed")) {
+			failed = ph[i].failed;
+			passed = ph[i].n - ph[i].failed;
 		}
 	if (failed && failed >= passed)
 		return 1;
