@@ -300,7 +300,7 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 		set(o, reason, OUTCOME_ESCAPED_WORK,
 		    xstrfmt("%lld sample(s) whose device work could not all be attributed to the launch (CUPTI "
 			    "records incomplete: dropped, more API calls than the harness follows, or a kernel "
-			    "launch with no record, its records turned off): work on "
+			    "launch, copy or memset with no record, its records turned off): work on "
 			    "another stream or past the stop event cannot be ruled out",
 			    r->incomplete));
 		return;

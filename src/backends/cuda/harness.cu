@@ -653,6 +653,7 @@ static struct {
 	decltype(&cuptiUnsubscribe) unsubscribe;
 	decltype(&cuptiEnableDomain) enable_domain;
 	decltype(&cuptiEnableCallback) enable_callback;
+	decltype(&cuptiGetCallbackName) callback_name;
 	CUpti_SubscriberHandle sub;
 	pthread_t harness_thread;
 	int window; /* WIN_*; atomic */
@@ -662,7 +663,7 @@ static struct {
 	 * have a record; a stream capture begun in the window (its launches
 	 * make none) */
 	uint32_t kl_ids[CU_LAUNCH_CAP];
-	unsigned char kl_graph[CU_LAUNCH_CAP]; /* 1: a graph's launch (any record) */
+	unsigned char kl_owes[CU_LAUNCH_CAP]; /* OWE_*: the record it owes */
 	int n_kl, captured;
 	/* the window's graph launches onto the harness stream (graph2, red
 	 * team 41): a graph launched on a stream is ordered there as a whole
@@ -693,14 +694,50 @@ static const char *cupti_result(CUptiResult r)
 	return "unknown CUPTI error";
 }
 
+/* the record a call of the window owes: a kernel's, any (a graph's
+ * nodes), a copy's or memset's */
+enum { OWE_KERNEL, OWE_ANY, OWE_COPY };
+
+/*
+ * The calls that enqueue a copy or a memset, by domain and callback id
+ * (cupti_mark_copies: every cudaMemcpy*, cudaMemset*, cuMemcpy*,
+ * cuMemset*, cu64Memcpy* and cu64Memset* CUPTI names), each of which
+ * owes a copy record as a launch owes a kernel's: red team 43's hostcopy
+ * turned CUPTI's copy records off around copies on a stream of its own
+ * while the harness stream waited for the start event, so neither clock
+ * nor any record saw them.
+ */
+static unsigned char copy_rt[CUPTI_RUNTIME_TRACE_CBID_SIZE], copy_drv[CUPTI_DRIVER_TRACE_CBID_SIZE];
+
+static void cupti_mark_copies(void)
+{
+	static const char *const rt[] = { "cudaMemcpy", "cudaMemset" };
+	static const char *const drv[] = { "cuMemcpy", "cuMemset", "cu64Memcpy", "cu64Memset" };
+	const char *n;
+	for (uint32_t k = 0; k < CUPTI_RUNTIME_TRACE_CBID_SIZE; k++)
+		for (size_t j = 0; j < sizeof(rt) / sizeof(rt[0]); j++)
+			if (cu.callback_name(CUPTI_CB_DOMAIN_RUNTIME_API, k, &n) == CUPTI_SUCCESS && n &&
+			    !strncmp(n, rt[j], strlen(rt[j])))
+				copy_rt[k] = 1;
+	for (uint32_t k = 0; k < CUPTI_DRIVER_TRACE_CBID_SIZE; k++)
+		for (size_t j = 0; j < sizeof(drv) / sizeof(drv[0]); j++)
+			if (cu.callback_name(CUPTI_CB_DOMAIN_DRIVER_API, k, &n) == CUPTI_SUCCESS && n &&
+			    !strncmp(n, drv[j], strlen(drv[j])))
+				copy_drv[k] = 1;
+}
+
 /*
  * A call that launches one kernel: 1 for the runtime's, 2 for the
  * driver's; 3 for a stream capture's start (its launches make no record);
  * 4 for a graph's launch (its nodes' records carry its id: at least one);
- * else 0.
+ * 5 for a copy or memset (cupti_mark_copies: a copy's record); else 0.
  */
 static int cupti_is_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid)
 {
+	if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE && copy_rt[cbid])
+		return 5;
+	if (dom == CUPTI_CB_DOMAIN_DRIVER_API && cbid < CUPTI_DRIVER_TRACE_CBID_SIZE && copy_drv[cbid])
+		return 5;
 	if (dom == CUPTI_CB_DOMAIN_RUNTIME_API)
 		switch (cbid) {
 		case CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020:
@@ -753,8 +790,9 @@ static int cupti_is_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid)
 	return 0;
 }
 
-/* this thread is inside a runtime launch: the driver call it makes is the
- * same launch (its record carries the runtime call's id) */
+/* this thread is inside a runtime launch, copy or memset: the driver call
+ * it makes is the same operation (its record carries the runtime call's
+ * id) */
 static __thread int rt_launching;
 /* the nodes of the graph the harness itself is replaying on this thread
  * (graph mode's timed launch), else -1 */
@@ -807,13 +845,13 @@ static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpt
 	 * may be the one its nodes' records carry) */
 	int graph_call = kl == 4;
 	if (cd->callbackSite != CUPTI_API_ENTER) {
-		if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && (kl == 1 || kl == 4))
+		if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && (kl == 1 || kl == 4 || kl == 5))
 			rt_launching = 0;
 		return;
 	}
-	if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && (kl == 1 || kl == 4))
+	if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && (kl == 1 || kl == 4 || kl == 5))
 		rt_launching = 1;
-	else if (dom == CUPTI_CB_DOMAIN_DRIVER_API && (kl == 2 || kl == 4) && rt_launching)
+	else if (dom == CUPTI_CB_DOMAIN_DRIVER_API && (kl == 2 || kl == 4 || kl == 5) && rt_launching)
 		kl = 0; /* the runtime launch's own driver call */
 	if (kl == 4 && own_graph_nodes == 0)
 		kl = 0; /* the harness's replay of an empty graph */
@@ -830,7 +868,7 @@ static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpt
 		if (kl == 3)
 			cu.captured = 1;
 		else if (kl && cu.n_kl < CU_LAUNCH_CAP) {
-			cu.kl_graph[cu.n_kl] = kl == 4;
+			cu.kl_owes[cu.n_kl] = kl == 4 ? OWE_ANY : kl == 5 ? OWE_COPY : OWE_KERNEL;
 			cu.kl_ids[cu.n_kl++] = cd->correlationId;
 		}
 		if (graph_call && cu.n_graph_own < CU_LAUNCH_CAP) {
@@ -980,6 +1018,7 @@ static int cupti_load(void)
 	CU_SYM(unsubscribe, "cuptiUnsubscribe");
 	CU_SYM(enable_domain, "cuptiEnableDomain");
 	CU_SYM(enable_callback, "cuptiEnableCallback");
+	CU_SYM(callback_name, "cuptiGetCallbackName");
 #undef CU_SYM
 	if (cu.get_version(&cu.version) != CUPTI_SUCCESS || cu.version / 10000 < CUPTI_API_VERSION / 10000) {
 		snprintf(cu.why, sizeof(cu.why),
@@ -991,6 +1030,7 @@ static int cupti_load(void)
 	snprintf(cu.why, sizeof(cu.why), "%s (CUPTI API %u)",
 		 dladdr(*(void **)&cu.get_version, &info) && info.dli_fname ? info.dli_fname : soname,
 		 cu.version);
+	cupti_mark_copies();
 	cu.loaded = 1;
 	return 0;
 }
@@ -1299,17 +1339,20 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 	if (harness_stream < 0 || cu.launch_overflow || cu.recs_overflow || cu.stray_overflow ||
 	    cu.dropped != *dropped_seen)
 		incomplete = 1;
-	/* Every kernel launch of the window has its record.  CUPTI's records
-	 * are the process's to turn off: red team 26's toggle disabled
-	 * concurrent-kernel records around a side-stream launch, which then
-	 * had none, and its rows counted nowhere.  A launch with no record,
+	/* Every kernel launch, copy and memset of the window has its record.
+	 * CUPTI's records are the process's to turn off: red team 26's toggle
+	 * disabled concurrent-kernel records around a side-stream launch,
+	 * which then had none, and its rows counted nowhere; red team 43's
+	 * hostcopy did the same with copy records.  A call with no record,
 	 * or a stream capture begun in the window (its launches make none),
 	 * leaves the sample's device work unknown. */
 	s->unrecorded = 0;
 	for (int a = 0; a < cu.n_kl; a++) {
 		int found = 0;
 		for (int k = 0; k < cu.n_recs && !found; k++)
-			found = cu.recs[k].corr == cu.kl_ids[a] && (cu.kl_graph[a] || cu.recs[k].kind == REC_KERNEL);
+			found = cu.recs[k].corr == cu.kl_ids[a] &&
+				(cu.kl_owes[a] == OWE_ANY ||
+				 cu.recs[k].kind == (cu.kl_owes[a] == OWE_COPY ? REC_COPY : REC_KERNEL));
 		s->unrecorded += !found;
 	}
 	if (s->unrecorded || cu.captured)
