@@ -626,6 +626,7 @@ enum { REC_KERNEL = 1, REC_COPY = 2 };
 #define CU_LAUNCH_CAP 4096
 #define CU_ANCHOR_CAP 16
 #define CU_STRAY_MAX (1 << 20)
+#define CU_OWED_MAX 4096
 #define EVC_LATE_SLACK_US 5.0  /* CUPTI end after the stop event (start before the
 				* start event) by more: late (early) */
 #define EVC_EV0_GAP_US 20.0    /* the start event at most this after the anchor's end */
@@ -679,6 +680,16 @@ static struct {
 	uint32_t anchor_ids[CU_ANCHOR_CAP];
 	int n_anchor;
 	uint32_t *stray_ids; /* every stray call's id (cupti_shutdown frees) */
+	/* the stray calls that launch, copy or memset (cupti_is_launch), each
+	 * of which owes its record as a call of the window does: kept until
+	 * its record arrives (cupti_buf_completed), and unrecorded when a
+	 * whole sample, its device synchronised, passed without it
+	 * (cupti_attribute) */
+	struct owed_stray {
+		uint32_t id;
+		unsigned char owes, seen, age;
+	} owed[CU_OWED_MAX];
+	int n_owed;
 	long long n_stray, cap_stray, n_stray_sorted;
 	int stray_overflow; /* sticky: an id could not be kept */
 	struct cupti_rec *recs;
@@ -872,8 +883,8 @@ static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpt
 			cu.kl_ids[cu.n_kl++] = cd->correlationId;
 		}
 		if (graph_call && cu.n_graph_own < CU_LAUNCH_CAP) {
-			CUstream hs = __atomic_load_n(&cu.harness_stream, __ATOMIC_ACQUIRE), gs;
-			if (hs && (gs = graph_launch_stream(dom, cbid, cd)) == hs)
+			CUstream hs = __atomic_load_n(&cu.harness_stream, __ATOMIC_ACQUIRE);
+			if (hs && graph_launch_stream(dom, cbid, cd) == hs)
 				cu.graph_own_ids[cu.n_graph_own++] = cd->correlationId;
 		}
 	} else if (w == WIN_ANCHOR && own) {
@@ -894,6 +905,14 @@ static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpt
 			cu.stray_ids[cu.n_stray++] = cd->correlationId;
 		else
 			cu.stray_overflow = 1;
+		if (kl && kl != 3) {
+			if (cu.n_owed < CU_OWED_MAX)
+				cu.owed[cu.n_owed++] = { cd->correlationId,
+							 (unsigned char)(kl == 4 ? OWE_ANY : kl == 5 ? OWE_COPY : OWE_KERNEL),
+							 0, 0 };
+			else
+				cu.stray_overflow = 1;
+		}
 	}
 	pthread_mutex_unlock(&cu_mu);
 }
@@ -905,8 +924,18 @@ static void CUPTIAPI cupti_buf_requested(uint8_t **buffer, size_t *size, size_t 
 	*max_records = 0;
 }
 
+/* under cu_mu: record x pays what a stray call owed (cu.owed) */
+static void owed_paid(const struct cupti_rec *x)
+{
+	for (int k = 0; k < cu.n_owed; k++)
+		if (cu.owed[k].id == x->corr &&
+		    (cu.owed[k].owes == OWE_ANY || x->kind == (cu.owed[k].owes == OWE_COPY ? REC_COPY : REC_KERNEL)))
+			cu.owed[k].seen = 1;
+}
+
 static void rec_push(const struct cupti_rec *x)
 {
+	owed_paid(x);
 	if (cu.n_recs == cu.cap_recs) {
 		int cap = cu.cap_recs ? 2 * cu.cap_recs : 4096;
 		struct cupti_rec *r =
@@ -1226,6 +1255,7 @@ static void cupti_shutdown(void)
 	free(cu.stray_ids);
 	cu.stray_ids = NULL;
 	cu.n_stray = cu.cap_stray = cu.n_stray_sorted = 0;
+	cu.n_owed = 0;
 	pthread_mutex_unlock(&cu_mu);
 }
 
@@ -1354,6 +1384,23 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 				(cu.kl_owes[a] == OWE_ANY ||
 				 cu.recs[k].kind == (cu.kl_owes[a] == OWE_COPY ? REC_COPY : REC_KERNEL));
 		s->unrecorded += !found;
+	}
+	/* a stray call's record may come a sample late (its work ran past
+	 * this flush); one still missing after a whole sample, whose drain
+	 * synchronised the device, never comes: its records were off */
+	{
+		int kept = 0;
+		for (int k = 0; k < cu.n_owed; k++) {
+			if (cu.owed[k].seen)
+				continue;
+			if (cu.owed[k].age >= 1) {
+				s->unrecorded++;
+				continue;
+			}
+			cu.owed[k].age++;
+			cu.owed[kept++] = cu.owed[k];
+		}
+		cu.n_owed = kept;
 	}
 	if (s->unrecorded || cu.captured)
 		incomplete = 1;
