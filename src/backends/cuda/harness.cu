@@ -682,14 +682,15 @@ static struct {
 	uint32_t *stray_ids; /* every stray call's id (cupti_shutdown frees) */
 	/* the stray calls that launch, copy or memset (cupti_is_launch), each
 	 * of which owes its record as a call of the window does: kept until
-	 * its record arrives (cupti_buf_completed), and unrecorded when a
-	 * whole sample, its device synchronised, passed without it
-	 * (cupti_attribute) */
+	 * its record arrives (cupti_buf_completed), and unrecorded when the
+	 * device was synchronised after the call and a flush still brought
+	 * none (cupti_attribute; gen: owe_gen when the call was made) */
 	struct owed_stray {
-		uint32_t id;
-		unsigned char owes, seen, age;
+		uint32_t id, gen;
+		unsigned char owes, seen;
 	} owed[CU_OWED_MAX];
 	int n_owed;
+	uint32_t owe_gen;
 	long long n_stray, cap_stray, n_stray_sorted;
 	int stray_overflow; /* sticky: an id could not be kept */
 	struct cupti_rec *recs;
@@ -907,9 +908,9 @@ static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpt
 			cu.stray_overflow = 1;
 		if (kl && kl != 3) {
 			if (cu.n_owed < CU_OWED_MAX)
-				cu.owed[cu.n_owed++] = { cd->correlationId,
+				cu.owed[cu.n_owed++] = { cd->correlationId, cu.owe_gen,
 							 (unsigned char)(kl == 4 ? OWE_ANY : kl == 5 ? OWE_COPY : OWE_KERNEL),
-							 0, 0 };
+							 0 };
 			else
 				cu.stray_overflow = 1;
 		}
@@ -1300,6 +1301,20 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 	cupti_reassert(); /* a thread of the kernel's may have registered its own since the window closed */
 	cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	pthread_mutex_lock(&cu_mu);
+	/* a stray call still owing its record (below) may have work that ran
+	 * past the drain: synchronise the device and flush once more, so
+	 * what was called before this point has had its every chance */
+	uint32_t owe_due = cu.owe_gen;
+	for (int k = 0; k < cu.n_owed; k++)
+		if (!cu.owed[k].seen) {
+			owe_due = ++cu.owe_gen;
+			pthread_mutex_unlock(&cu_mu);
+			(void)cudaDeviceSynchronize(); /* an error shows at the next sample's */
+			cupti_reassert();
+			cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+			pthread_mutex_lock(&cu_mu);
+			break;
+		}
 	qsort(cu.launch_ids, (size_t)cu.n_launch, sizeof(uint32_t), cmp_u32);
 	qsort(cu.graph_own_ids, (size_t)cu.n_graph_own, sizeof(uint32_t), cmp_u32);
 	for (int k = 0; k < cu.n_recs; k++)
@@ -1385,19 +1400,21 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 				 cu.recs[k].kind == (cu.kl_owes[a] == OWE_COPY ? REC_COPY : REC_KERNEL));
 		s->unrecorded += !found;
 	}
-	/* a stray call's record may come a sample late (its work ran past
-	 * this flush); one still missing after a whole sample, whose drain
-	 * synchronised the device, never comes: its records were off */
+	/* a stray call made before the synchronisation above whose record
+	 * the flush after it did not bring has none: its records were off
+	 * (red team 44's stray: a thread of init()'s launched half the rows
+	 * on a stream of its own as the window closed, records off, and they
+	 * ran before the start event); one made since waits for the next
+	 * sample's */
 	{
 		int kept = 0;
 		for (int k = 0; k < cu.n_owed; k++) {
 			if (cu.owed[k].seen)
 				continue;
-			if (cu.owed[k].age >= 1) {
+			if (cu.owed[k].gen < owe_due) {
 				s->unrecorded++;
 				continue;
 			}
-			cu.owed[k].age++;
 			cu.owed[kept++] = cu.owed[k];
 		}
 		cu.n_owed = kept;
