@@ -345,8 +345,9 @@ char *proto_stash_slot(struct proto *p, size_t frame_bytes, int keep, struct pro
 
 void proto_late_checks(struct proto *p)
 {
-	if (!p->late || !p->spill_slots)
+	if (!p->late || !p->spill_slots || p->late_done)
 		return;
+	p->late_done = 1;
 	/* the ring's skipped samples, oldest first */
 	size_t n = 0;
 	long long *idx = xcalloc(p->spill_slots, sizeof(*idx));

@@ -227,6 +227,7 @@ struct proto {
 	size_t spill_frame, spill_slots, spill_next;
 	struct proto_capture *spill_meta; /* what each ring slot holds (bytes 0: nothing) */
 	size_t late_checks;         /* checks drawn after the samples ended early (proto_late_checks) */
+	int late_done;              /* proto_late_checks ran (once a run) */
 	size_t evict_checks;        /* skipped frames checked as the ring let them go (p->evict) */
 	long long capture_size;
 	struct strbuf line;

@@ -494,7 +494,17 @@ static int run_refuted(const struct run_record *r)
 			failed = ph[i].failed;
 			passed = ph[i].n - ph[i].failed;
 		}
-	if (failed && failed >= passed)
+	/* any failed timed check: the checks are a uniform draw over the
+	 * samples, so one that failed says an unknown share of the unchecked
+	 * ones did not do the work either.  Counting failed against passed
+	 * let a kernel pass the checks of the samples that are not the time
+	 * (red team 68's stressok: honest on the stress distributions, which
+	 * met 6-8 checks a run, nothing written in 55-80% of the timing
+	 * samples: 32 of 42 runs kept medians of 43-306 us against the
+	 * honest 650-980 us), or fail just under half (red team 67's
+	 * edgecrash: 8 passed of 9, 7 of 13).  Honest runs fail none (372 ok
+	 * runs of those rounds). */
+	if (failed)
 		return 1;
 	/* a run that did not end ok with no timed check passed: nothing shows
 	 * its samples did the work.  Its drawn checks are judged since red
@@ -502,10 +512,22 @@ static int run_refuted(const struct run_record *r)
 	 * timed samples and crashed early, where few or none were drawn. */
 	if (r->outcome != OUTCOME_OK && !passed)
 		return 1;
+	/* nor one whose draw still owed checks when it ended (the late draw,
+	 * run for a dead worker too since red team 67, found no held sample
+	 * to give them to) */
+	if (r->outcome != OUTCOME_OK) {
+		json_t *tc = r->judge ? json_object_get(r->judge, "timed_checks") : NULL;
+		json_t *owed = tc ? json_object_get(tc, "owed") : NULL;
+		if (json_is_integer(owed) && json_integer_value(owed) > 0)
+			return 1;
+	}
+	/* escapes against the samples that are the time (red team 68: every
+	 * sample counted let the stress ones dilute them) */
 	long long n = 0;
 	for (size_t i = 0; i < r->n_by_dist; i++)
-		n += r->by_dist[i].n;
-	if (!r->n_by_dist)
+		if (r->by_dist[i].timing)
+			n += r->by_dist[i].n;
+	if (!n)
 		n = r->n_samples;
 	long long escaped = r->escapes.other_stream + r->escapes.late + r->escapes.block_timeouts;
 	return escaped > 0 && n > 0 && 2 * escaped >= n;
