@@ -19,6 +19,7 @@
 
 int query_open(struct query *q, const char *root)
 {
+	*q = (struct query)QUERY_INIT; /* whatever the caller's q held: nothing is open yet */
 	root = store_default_root(root);
 	if (!is_dir(root)) {
 		if (path_exists(root))

@@ -52,7 +52,8 @@ struct query {
 /*
  * Open the store at root (store_default_root applies).  A missing store is
  * an empty one (q->no_store = 1), not an error; an unreadable index or
- * store is.  Returns 0, or -1 after error().
+ * store is.  q need not be initialised (an open q is not released: call
+ * query_release first).  Returns 0, or -1 after error().
  */
 int query_open(struct query *q, const char *root);
 /*

@@ -388,6 +388,22 @@ static void set_run_escapes(const char *root, const char *id, int escaped, int t
 	free(path);
 }
 
+/* Pool batch cur of the store at root (candidate c, reference ref) and
+ * check the reference's fastest batch elsewhere is want (its median
+ * want_us, unless NAN). */
+static void assert_ref_best(const char *root, const char *cur, const char *want, double want_us)
+{
+	struct query q = QUERY_INIT;
+	struct eval_pooled d = EVAL_POOLED_INIT;
+	assert_int_equal(query_open(&q, root), 0);
+	assert_int_equal(eval_pool_batches(&q, NULL, cur, "c", "ref", &d), 0);
+	assert_string_equal(d.ref_best_batch, want);
+	if (!isnan(want_us))
+		assert_true(d.ref_best_median == want_us);
+	strbuf_release(&d.others);
+	query_release(&q);
+}
+
 /* Batch i (as put_pair's ids) whose ref row has three repeats: run 0
  * crashed, with no timing at all (it failed before its first timed
  * sample) unless r0_timed, then runs 1 and 2 of outcomes o1, o2, each
@@ -707,60 +723,27 @@ static void test_pool_resubmissions(void **state)
 	 * distributions' checks kept fewer failed than passed) */
 	put_ref_repeats(root, 29, "flaky", 1, 2000.0, "ok", 900.0, "wrong_output", 100.0);
 	set_run_checks(root, "20260201T0000294Z-ev-ref2", 0, 12);
-	assert_int_equal(query_open(&q, root), 0);
-	struct eval_pooled d27b = EVAL_POOLED_INIT;
-	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000279Z-ev-27-batch", "c", "ref", &d27b), 0);
-	assert_string_equal(d27b.ref_best_batch, "20260201T0000269Z-ev-26-batch");
-	assert_true(d27b.ref_best_median == 250.0);
-	strbuf_release(&d27b.others);
-	query_release(&q);
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 250.0);
 	set_run_checks(root, "20260201T0000294Z-ev-ref2", 11, 1);
-	assert_int_equal(query_open(&q, root), 0);
-	struct eval_pooled d27c = EVAL_POOLED_INIT;
-	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000279Z-ev-27-batch", "c", "ref", &d27c), 0);
-	assert_string_equal(d27c.ref_best_batch, "20260201T0000269Z-ev-26-batch");
-	assert_true(d27c.ref_best_median == 250.0);
-	strbuf_release(&d27c.others);
-	query_release(&q);
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 250.0);
 	/* every check passed: its samples are its speed */
 	set_run_checks(root, "20260201T0000294Z-ev-ref2", 12, 0);
-	assert_int_equal(query_open(&q, root), 0);
-	struct eval_pooled d27d = EVAL_POOLED_INIT;
-	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000279Z-ev-27-batch", "c", "ref", &d27d), 0);
-	assert_string_equal(d27d.ref_best_batch, "20260201T0000299Z-ev-29-batch");
-	assert_true(d27d.ref_best_median == 100.0);
-	strbuf_release(&d27d.others);
-	query_release(&q);
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000299Z-ev-29-batch", 100.0);
 	/* red team 67: a run that did not end ok while its draw still owed
 	 * checks (no held sample left to give them to) is no speed, its one
 	 * passed check aside */
 	set_run_checks(root, "20260201T0000294Z-ev-ref2", 1, 0);
 	set_run_owed(root, "20260201T0000294Z-ev-ref2", 9);
-	assert_int_equal(query_open(&q, root), 0);
-	struct eval_pooled d27e = EVAL_POOLED_INIT;
-	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000279Z-ev-27-batch", "c", "ref", &d27e), 0);
-	assert_string_equal(d27e.ref_best_batch, "20260201T0000269Z-ev-26-batch");
-	strbuf_release(&d27e.others);
-	query_release(&q);
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", NAN);
 	set_run_owed(root, "20260201T0000294Z-ev-ref2", 0);
 	/* red team 68: escapes count against the samples that are the time,
 	 * not the stress distributions' (10 escaped of 12 timing samples and
 	 * 30 stress ones: refuted) */
 	set_run_escapes(root, "20260201T0000294Z-ev-ref2", 10, 12, 30);
-	assert_int_equal(query_open(&q, root), 0);
-	struct eval_pooled d27f = EVAL_POOLED_INIT;
-	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000279Z-ev-27-batch", "c", "ref", &d27f), 0);
-	assert_string_equal(d27f.ref_best_batch, "20260201T0000269Z-ev-26-batch");
-	strbuf_release(&d27f.others);
-	query_release(&q);
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", NAN);
 	/* (5 of 12 escaped: under half, its speed stands) */
 	set_run_escapes(root, "20260201T0000294Z-ev-ref2", 5, 12, 30);
-	assert_int_equal(query_open(&q, root), 0);
-	struct eval_pooled d27g = EVAL_POOLED_INIT;
-	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000279Z-ev-27-batch", "c", "ref", &d27g), 0);
-	assert_string_equal(d27g.ref_best_batch, "20260201T0000299Z-ev-29-batch");
-	strbuf_release(&d27g.others);
-	query_release(&q);
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000299Z-ev-29-batch", NAN);
 	const char *const rm[] = { "rm", "-rf", dir, NULL };
 	struct run_opts o = { .argv = rm };
 	struct run_result r;
