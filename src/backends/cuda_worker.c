@@ -108,7 +108,6 @@ struct cw {
 	double warm_t0, last_nvml;
 	long long warm_samples;
 	int warm_sent, stopped;
-	double other_cpu_prev;       /* other_cpu_s at the last sample (sample_cb) */
 	int warm_over;               /* the warm-up has ended: samples from warm_samples on are timed */
 	int n_dists;                 /* the problem's distributions and timing mask, for sample_key */
 	unsigned timing_dists;
@@ -124,23 +123,6 @@ struct cw {
 	char uuid[64];       /* the device's, from the harness */
 	int nvml_index;      /* NVML's index of it: -2 not yet looked up */
 };
-
-/*
- * The CPU time this process's threads other than the calling one (the
- * harness's: it runs launch() and this loop) and the input pool's fill
- * threads have used, in seconds: the CUDA driver's and CUPTI's threads,
- * and any thread the kernel's code made (red team 45: one that summed
- * rows of the coming samples' inputs, which the pool holds ahead, on the
- * host, where no GPU clock counts them).
- */
-static double other_cpu_s(const struct cw *w)
-{
-	struct timespec p, t;
-	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p) || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t))
-		return NAN;
-	double s = (double)(p.tv_sec - t.tv_sec) + (double)(p.tv_nsec - t.tv_nsec) * 1e-9;
-	return s - (w->fresh ? fresh_pool_cpu_s(&w->pool) : 0);
-}
 
 /* The NVML index of the worker's GPU: by its UUID (NVML ignores
  * CUDA_VISIBLE_DEVICES, so in a pool slot CUDA's device 0 is not NVML's
@@ -224,10 +206,7 @@ static int on_sample(void *ctx, const struct evc_sample *s)
 		proto_w_send("warmup", json_pack("{s:I, s:f, s:f}", "samples", (json_int_t)w->warm_samples, "ms",
 						 (mono_now() - w->warm_t0) * 1e3, "clock_mhz", w->clock_mhz));
 		sampler_init(&w->sm, &job->k);
-		w->other_cpu_prev = other_cpu_s(w);
 	}
-	double other_now = other_cpu_s(w), other_us = (other_now - w->other_cpu_prev) * 1e6;
-	w->other_cpu_prev = other_now;
 	double now = mono_now();
 	if (now - w->last_nvml > 0.02) {
 		double mhz;
@@ -262,8 +241,6 @@ static int on_sample(void *ctx, const struct evc_sample *s)
 	 * (job.c job_escapes, red team 26) */
 	if (isfinite(s->drain_us))
 		json_object_set_new(msg, "drain_us", json_real(s->drain_us));
-	if (isfinite(other_us))
-		json_object_set_new(msg, "other_cpu_us", json_real(other_us > 0 ? other_us : 0));
 	/* the fresh inputs' key (as the signed 64-bit JSON integer of its bits) */
 	if (s->key)
 		json_object_set_new(msg, "key", json_integer((json_int_t)s->key));

@@ -211,18 +211,6 @@ struct fresh_set *fresh_pool_take(struct fresh_pool *fp)
 	return s;
 }
 
-double fresh_pool_cpu_s(const struct fresh_pool *fp)
-{
-	double s = 0;
-	for (int i = 0; i < fp->n_started; i++) {
-		clockid_t id;
-		struct timespec ts;
-		if (!pthread_getcpuclockid(fp->thread[i], &id) && !clock_gettime(id, &ts))
-			s += (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-	}
-	return s;
-}
-
 void fresh_pool_put(struct fresh_pool *fp, struct fresh_set *s)
 {
 	pthread_mutex_lock(&fp->mu);

@@ -135,9 +135,6 @@ int fresh_pool_start(struct fresh_pool *fp, const struct problem *pr, const long
  * failed (the reason in fp->why).  Hand it back with fresh_pool_put. */
 struct fresh_set *fresh_pool_take(struct fresh_pool *fp);
 void fresh_pool_put(struct fresh_pool *fp, struct fresh_set *s);
-/* The CPU time the pool's fill threads have used so far, in seconds (0
- * for a pool that did not start). */
-double fresh_pool_cpu_s(const struct fresh_pool *fp);
 /* Stop the threads (each ends its current fill), clear and free every
  * buffer.  Safe on a pool that failed to start, and twice. */
 void fresh_pool_stop(struct fresh_pool *fp);

@@ -107,8 +107,6 @@ struct proto_sample {
 	unsigned long long key;  /* fresh CUDA inputs: the sample's mixing key (0: none) */
 	int other_stream, late, threads_delta, block_timeout, throttled;
 	double drain_us;    /* the device-wide synchronise after the stop event (host wall), or NAN */
-	double other_cpu_us; /* CUDA: CPU the worker's threads other than the harness's and the
-			      * input pool's used since the last sample (cuda_worker.c), or NAN */
 	int incomplete;     /* CUDA: the sample's device records were not all attributed */
 	double clock_mhz;
 	int dist;           /* its inputs' distribution (scramble.h evs_sample_dist: CUDA from

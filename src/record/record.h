@@ -173,10 +173,6 @@ struct rec_dist {
 struct rec_escapes {
 	long long other_stream, late, host_threads, block_timeouts;
 		long long drain_late; /* trust: host samples whose device drained over 50 us after the stop event */
-	/* trust: host on a GPU (NAN elsewhere): the CPU the worker's other
-	 * threads used over the timed samples, launch()'s median host time,
-	 * and the bounds each was held to (outcome.h HOST_CPU_*, HOST_LAUNCH_*) */
-	double host_cpu_us, host_cpu_bound_us, host_launch_us, host_launch_bound_us;
 };
 
 /* Where a run was executed (v2, scale-out): the executor of run/ that

@@ -1294,39 +1294,6 @@ static void job_escapes(struct job_state *j)
 			j->jr.drain_late_judged = dl;
 		}
 	}
-	/* Host work no GPU clock counts (red team 45): a trust: host kernel's
-	 * code runs in the timing worker, where the input pool fills the
-	 * coming samples' inputs ahead; a thread of its own can sum rows of
-	 * them on the host and launch() copy the sums in, or launch() itself
-	 * compute on the host before its device work starts.  The worker says
-	 * what CPU its other threads used (other_cpu_us) and how long launch()
-	 * ran on the host (host_us): outcome_host_work's bounds. */
-	if (j->c->be->uses_gpu && !strcmp(j->main_w.exec->trust, "host") && pr->n_samples) {
-		double cpu = 0, dev_sum = 0;
-		long long n = 0;
-		size_t nh = 0, nd = 0;
-		double *hu = xmalloc(pr->n_samples * sizeof(double)), *du = xmalloc(pr->n_samples * sizeof(double));
-		int have_cpu = 0;
-		for (size_t i = 0; i < pr->n_samples; i++) {
-			const struct proto_sample *s = &pr->samples[i];
-			double d = on_kernel_clock ? s->kernel_us : s->event_us;
-			if (isfinite(s->other_cpu_us)) {
-				cpu += s->other_cpu_us;
-				have_cpu = 1;
-			}
-			if (isfinite(d)) {
-				dev_sum += d;
-				du[nd++] = d;
-				n++;
-			}
-			if (isfinite(s->host_us))
-				hu[nh++] = s->host_us;
-		}
-		outcome_host_work(&j->jr, have_cpu ? cpu : NAN, n, dev_sum, nh ? median_of(hu, nh) : NAN,
-				  nd ? median_of(du, nd) : NAN);
-		free(hu);
-		free(du);
-	}
 	/* the two GPU clocks of each sample against each other, where the
 	 * kernel clock is the run's clock: under `clock: events` the events
 	 * are the time, and CUPTI (loaded for a trust: host kernel's checks,
@@ -1796,11 +1763,6 @@ static void rec_timing(struct job_state *j)
 	r->escapes.host_threads = j->jr.host_threads_seen;
 	r->escapes.block_timeouts = j->jr.block_timeouts;
 	r->escapes.drain_late = j->jr.drain_late;
-	int watched = j->c->be->uses_gpu && !strcmp(j->main_w.exec->trust, "host") && j->main_w.proto.n_samples;
-	r->escapes.host_cpu_us = watched ? j->jr.host_cpu_us : NAN;
-	r->escapes.host_cpu_bound_us = watched ? j->jr.host_cpu_bound_us : NAN;
-	r->escapes.host_launch_us = watched ? j->jr.host_launch_us : NAN;
-	r->escapes.host_launch_bound_us = watched ? j->jr.host_launch_bound_us : NAN;
 	if (r->outcome == OUTCOME_OK && nx)
 		r->have_stats = stats_summarize(j->xs, nx, &so, &r->stats) == 0;
 	r->stats_seed = so.seed;

@@ -320,25 +320,6 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 		free(drain);
 		return;
 	}
-	/* host work of a trust: host GPU kernel that no GPU clock counts
-	 * (red team 45; job.c job_escapes) */
-	if (r->host_cpu_judged || r->host_launch_judged) {
-		set(o, reason, OUTCOME_ESCAPED_WORK,
-		    r->host_cpu_judged
-			    ? xstrfmt("host work no GPU clock counts: the worker's threads other than the harness's "
-				      "used %.1f ms of CPU over the timed samples, over the bound of %.1f ms (the "
-				      "samples' device time, or %.0f ms + %.0f us a sample): a thread of the kernel's "
-				      "computing on the host",
-				      r->host_cpu_us / 1e3, r->host_cpu_bound_us / 1e3, HOST_CPU_FLOOR_US / 1e3,
-				      HOST_CPU_PER_SAMPLE_US)
-			    : xstrfmt("host work no GPU clock counts: launch() ran %.1f us on the host a sample "
-				      "(median), over %.0fx the device's %.1f us + %.0f us: work done on the host "
-				      "inside launch(); do setup in init()",
-				      r->host_launch_us, HOST_LAUNCH_DEVICE_X,
-				      (r->host_launch_bound_us - HOST_LAUNCH_SLACK_US) / HOST_LAUNCH_DEVICE_X,
-				      HOST_LAUNCH_SLACK_US));
-		return;
-	}
 	if (r->n_clocked && r->clock_gaps > CLOCK_GAP_FRAC * (double)r->n_clocked) {
 		set(o, reason, OUTCOME_CLOCK_DISAGREE,
 		    xstrfmt("in %lld of %lld samples the CUDA events saw more than %.0f us + %.0f%% over the kernel "
@@ -427,17 +408,6 @@ int outcome_rejudge(const struct ev_tolerance *tol, const struct proto_capture *
 		*error = xstrfmt("the checker judged %zu outputs where the parent shipped %zu: its verdict is not "
 				 "about what ran", n, n_caps);
 	return overturned;
-}
-
-void outcome_host_work(struct job_report *r, double cpu_us, long long n, double device_sum_us, double launch_us,
-		       double device_us)
-{
-	r->host_cpu_us = cpu_us;
-	r->host_cpu_bound_us = fmax(device_sum_us, HOST_CPU_FLOOR_US + HOST_CPU_PER_SAMPLE_US * (double)n);
-	r->host_cpu_judged = isfinite(cpu_us) && cpu_us > r->host_cpu_bound_us;
-	r->host_launch_us = launch_us;
-	r->host_launch_bound_us = HOST_LAUNCH_DEVICE_X * device_us + HOST_LAUNCH_SLACK_US;
-	r->host_launch_judged = isfinite(launch_us) && isfinite(device_us) && launch_us > r->host_launch_bound_us;
 }
 
 int outcome_drain_judged(long long drain_late, long long n_samples)

@@ -44,11 +44,6 @@ struct job_report {
 	long long drain_late;           /* trust: host samples on the kernel clock whose device drain
 					 * after the stop event took over DRAIN_LATE_US (job_escapes) */
 	long long drain_late_judged;    /* those of them counted in late (over the rule's share), or 0 */
-	/* trust: host on a GPU: CPU the worker's other threads used over the
-	 * timed samples (other_cpu_us), and whether it or launch()'s own host
-	 * time is over its bound (job_escapes, outcome_host_work) */
-	double host_cpu_us, host_cpu_bound_us, host_launch_us, host_launch_bound_us;
-	int host_cpu_judged, host_launch_judged;
 	long long host_threads_seen;    /* samples that started a working thread, before the
 					 * host rule's fraction (job_escapes): what the record says */
 	/* the two GPU clocks: samples whose events exceed the kernel clock by
@@ -77,31 +72,11 @@ struct job_report {
 #define DRAIN_LATE_US 50.0
 #define DRAIN_LATE_FRAC 0.125
 #define DRAIN_LATE_MIN 2
-/* Host work of a trust: host GPU kernel that no GPU clock counts (red
- * team 45: a thread of init()'s summed half the rows of each coming
- * sample from the worker's input pool, ahead of its launch).  Over the
- * timed samples, the CPU the worker's threads other than the harness's
- * and the input pool's used is bounded by the samples' device time or
- * HOST_CPU_FLOOR_US + HOST_CPU_PER_SAMPLE_US a sample, whichever is more;
- * launch()'s own host time (median) by HOST_LAUNCH_DEVICE_X times the
- * device median + HOST_LAUNCH_SLACK_US (cuDNN's SDPA: 28-34 us against
- * 12 us on an H200; cuBLAS attention 48-52 us against 33 us). */
-#define HOST_CPU_FLOOR_US 2000.0
-#define HOST_CPU_PER_SAMPLE_US 20.0
-#define HOST_LAUNCH_DEVICE_X 4.0
-#define HOST_LAUNCH_SLACK_US 100.0
 
 /* Whether drain_late of n_samples trust: host samples on the kernel clock
  * that drained slowly are escaped work (more than DRAIN_LATE_FRAC of them,
  * at least DRAIN_LATE_MIN): one slow synchronise can be the host's. */
 int outcome_drain_judged(long long drain_late, long long n_samples);
-/* Whether a trust: host GPU run's host work is over its bounds (the
- * HOST_CPU_* and HOST_LAUNCH_* rules above): cpu_us of the worker's other
- * threads over n timed samples of device_sum_us in all, and launch()'s
- * median host time launch_us against the device median device_us.  Sets
- * the bounds and the judged flags in r. */
-void outcome_host_work(struct job_report *r, double cpu_us, long long n, double device_sum_us, double launch_us,
-		       double device_us);
 #define CLOCK_GAP_REL 0.05
 #define CLOCK_GAP_FRAC 0.10
 

@@ -168,28 +168,6 @@ static void test_order_of_evidence(void **state)
 		assert_non_null(strstr(why, "13 of them seen only as the device's drain"));
 		free(why);
 	}
-	/* host work of a trust: host GPU kernel no GPU clock counts (red team
-	 * 45): its other threads' CPU over the timed samples against the
-	 * larger of their device time and 2 ms + 20 us a sample; launch()'s
-	 * median host time against 4x the device median + 100 us */
-	r = base(&ok, &p, good, 3);
-	outcome_host_work(&r, 1500.0, 100, 750.0, 30.0, 7.5); /* background threads, cuDNN's host call */
-	assert_string_equal(cls(&r), "ok");
-	outcome_host_work(&r, 90000.0, 100, 750.0, 30.0, 7.5); /* a thread summing rows: 90 ms */
-	assert_string_equal(cls(&r), "escaped_work");
-	{
-		enum outcome o;
-		char *why = NULL;
-		outcome_classify(&r, &o, &why);
-		assert_non_null(strstr(why, "used 90.0 ms of CPU"));
-		free(why);
-	}
-	outcome_host_work(&r, 90000.0, 1000, 120000.0, 30.0, 120.0); /* under a long run's device time */
-	assert_string_equal(cls(&r), "ok");
-	outcome_host_work(&r, 1000.0, 100, 750.0, 400.0, 7.5); /* launch() summing on the host */
-	assert_string_equal(cls(&r), "escaped_work");
-	outcome_host_work(&r, NAN, 100, 750.0, NAN, NAN); /* not watched */
-	assert_string_equal(cls(&r), "ok");
 	r = base(&ok, &p, wrong, 1);
 	r.other_stream = 4; /* the escape explains the wrong answer */
 	assert_string_equal(cls(&r), "escaped_work");
