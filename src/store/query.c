@@ -483,9 +483,21 @@ size_t query_row_runs(struct query *q, const struct batch_row *row, const struct
  * nothing of the samples before it, and the checks drawn among them do
  * (red team 66).
  */
+/* The run's judge asked for no timed check (a spec's `timed_checks: 0`):
+ * nothing vouches for its timed samples (red team 69's lastonly skipped
+ * 60% of them in a publish batch run so, ok at 70-138 us against the
+ * honest 650-980, and eval held 12 of 12 honest candidates by it).
+ * Records from before the judge said so answer 0. */
+static int run_unchecked(const struct run_record *r)
+{
+	json_t *tc = r->judge ? json_object_get(r->judge, "timed_checks") : NULL;
+	json_t *w = tc ? json_object_get(tc, "wanted") : NULL;
+	return json_is_integer(w) && json_integer_value(w) == 0;
+}
+
 static int run_refuted(const struct run_record *r)
 {
-	if (r->outcome == OUTCOME_BELOW_FLOOR || r->outcome == OUTCOME_CLOCK_DISAGREE)
+	if (r->outcome == OUTCOME_BELOW_FLOOR || r->outcome == OUTCOME_CLOCK_DISAGREE || run_unchecked(r))
 		return 1;
 	size_t passed = 0, failed = 0;
 	struct rec_phase ph[8];
@@ -536,14 +548,19 @@ static int run_refuted(const struct run_record *r)
 
 double query_row_speed(struct query *q, const struct batch_row *row)
 {
-	if (row->outcome == OUTCOME_OK && row->have_stats)
+	const struct run_record **runs;
+	size_t n = query_row_runs(q, row, &runs);
+	int unchecked = 0;
+	for (size_t k = 0; k < n; k++)
+		unchecked |= run_unchecked(runs[k]);
+	if (row->outcome == OUTCOME_OK && row->have_stats && !unchecked) {
+		free(runs);
 		return row->stats.median;
+	}
 	/* the fastest of its runs: a run the kernel slows down before it
 	 * fails on purpose costs it nothing, and moved a median of the runs
 	 * (red team 63's slowcrash: 2257.7 and 1849.1 us crashed beside
 	 * 323.4 us ok read 1849.1 us); no run is faster than the code ran */
-	const struct run_record **runs;
-	size_t n = query_row_runs(q, row, &runs);
 	double best = NAN;
 	for (size_t k = 0; k < n; k++) {
 		double med = NAN;

@@ -369,6 +369,20 @@ static void set_run_owed(const char *root, const char *id, int owed)
 	free(path);
 }
 
+/* Run id of the store at root: its judge asked for no timed check
+ * (judge.timed_checks.wanted 0, a spec's `timed_checks: 0`). */
+static void set_run_wanted0(const char *root, const char *id)
+{
+	char *path = xstrfmt("%s/runs/%s.json", root, id);
+	json_error_t je;
+	json_t *r = json_load_file(path, 0, &je);
+	assert_non_null(r);
+	json_object_set_new(r, "judge", json_pack("{s:{s:i, s:i, s:i}}", "timed_checks", "asked", 0, "wanted", 0, "owed", 0));
+	assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
+	json_decref(r);
+	free(path);
+}
+
 /* Run id of the store at root: `escaped` samples on another stream, of
  * `timing` samples of the timing distribution and `stress` of a stress
  * one (timing.by_dist). */
@@ -744,6 +758,13 @@ static void test_pool_resubmissions(void **state)
 	/* (5 of 12 escaped: under half, its speed stands) */
 	set_run_escapes(root, "20260201T0000294Z-ev-ref2", 5, 12, 30);
 	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000299Z-ev-29-batch", NAN);
+	/* red team 69: an ok run whose judge asked for no timed check speaks
+	 * for nothing, nor its ok row (batch 26's 250 us run: the 260 us one
+	 * of the same row now reads through the row's runs) */
+	set_run_escapes(root, "20260201T0000294Z-ev-ref2", 12, 12, 30);
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 250.0);
+	set_run_wanted0(root, "20260201T0000263Z-ev-ref1");
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 260.0);
 	const char *const rm[] = { "rm", "-rf", dir, NULL };
 	struct run_opts o = { .argv = rm };
 	struct run_result r;
