@@ -1620,6 +1620,9 @@ static void rec_code(struct job_state *j)
 	r->sources = j->srcs;
 	r->compiler = json_pack("{s:O, s:O}", "argv", json_object_get(info, "argv"), "version",
 				json_object_get(info, "compiler_version"));
+	json_t *exe = json_object_get(info, "compiler_exe");
+	if (json_is_object(exe))
+		json_object_set(r->compiler, "exe", exe);
 }
 
 /* What the kernel said it was compiled with, against the spec's parameters. */
