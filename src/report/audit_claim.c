@@ -38,6 +38,7 @@
  * malformed claim, never a pass.  Values are record_stat's, the same
  * numbers paper, show and export print.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -247,13 +248,24 @@ int audit_claim_tol(struct actx *a, const struct md_marker *m, enum fam fam, dou
 }
 
 
-static int contains_ci(const char *hay, const char *needle)
+/* needle appears in hay as whole words (case aside): bounded by the ends
+ * or by characters that are not letters or digits, so "H100" is in
+ * "NVIDIA H100 80GB HBM3" but "H10", " " or ":" are not (red team 70:
+ * gpu=" " and gpu=":" were supported on any device). */
+static int contains_word_ci(const char *hay, const char *needle)
 {
 	size_t n = strlen(needle);
-	for (; *hay; hay++)
-		if (!strncasecmp(hay, needle, n))
+	int alnum = 0;
+	for (const char *c = needle; *c; c++)
+		alnum |= isalnum((unsigned char)*c) != 0;
+	if (!alnum)
+		return 0;
+	for (const char *h = hay; *h; h++)
+		if (!strncasecmp(h, needle, n) && (h == hay || !isalnum((unsigned char)h[-1]) ||
+						   !isalnum((unsigned char)needle[0])) &&
+		    (!h[n] || !isalnum((unsigned char)h[n]) || !isalnum((unsigned char)needle[n - 1])))
 			return 1;
-	return n == 0;
+	return 0;
 }
 
 void audit_claim_measured_on(struct actx *a, const struct md_marker *m)
@@ -287,7 +299,7 @@ void audit_claim_measured_on(struct actx *a, const struct md_marker *m)
 		for (size_t k = 0; k < (nr ? nr : 1); k++) {
 			char *dev = nr ? run_device_label(runs[k]) : xstrdup("unknown device");
 			n++;
-			if (!contains_ci(dev, gpu) && bad++ < 3)
+			if (!contains_word_ci(dev, gpu) && bad++ < 3)
 				strbuf_addf(&other, "%s%s ran on %s (run %s)", other.len ? "; " : "", audit_name_or(row->variant),
 					    dev, audit_id_or(nr ? runs[k]->run_id : row->run_id));
 			if (!first_dev)

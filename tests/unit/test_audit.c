@@ -1245,6 +1245,16 @@ static void test_measured_on_and_stale(void **state)
 	assert_non_null(strstr(f, "t.md:3: supported: validated e/twin"));
 	assert_non_null(strstr(f, "t.md:4: unsupported: validated e/nope: no recorded run"));
 	free(f);
+	/* whole words: a part of a name, or no name at all, is not the
+	 * device (red team 70: gpu=" " and gpu=":" were supported) */
+	f = audit("<!-- claim: measured-on experiment=e gpu=\"H10\" -->\n"
+		  "<!-- claim: measured-on experiment=e gpu=\" \" -->\n"
+		  "<!-- claim: measured-on experiment=e gpu=\"nvidia h100\" -->\n",
+		  &c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: measured-on e \"H10\""));
+	assert_non_null(strstr(f, "t.md:2: contradicted: measured-on e \" \""));
+	assert_non_null(strstr(f, "t.md:3: supported: measured-on e \"nvidia h100\""));
+	free(f);
 	FILE *k = fopen("k.c", "a");
 	fputs("/* edit */\n", k);
 	fclose(k);
