@@ -446,6 +446,24 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 			appendf(js, "%s[%zu, %u, %llu]", nr++ ? ", " : "", at, id, (unsigned long long)off);
 			memset(args.data() + at, 0, 8); /* no address of the planner's in the plan */
 		}
+	/* an address at a 4-byte offset (a packed struct) is not relocated:
+	 * the replay would pass the planner's own (red team 46's packed);
+	 * refused with the way out */
+	for (size_t i = 0; i < offs.size(); i++)
+		for (size_t at = offs[i]; at + 8 <= offs[i] + sizes[i]; at += 4) {
+			if (!(at % 8))
+				continue;
+			uint64_t v;
+			memcpy(&v, args.data() + at, 8);
+			uint32_t id = 0;
+			uint64_t off = 0;
+			char e2[64];
+			if (v && classify(bufs, (CUdeviceptr)v, &id, &off, e2, sizeof(e2)) > 0)
+				return fail(err, errlen, "parameter %zu of kernel %s holds an address of a buffer at a 4-byte "
+							 "offset (byte %zu: a packed struct): a sealed replay relocates only "
+							 "8-byte aligned addresses; align it, or run the variant with trust: host",
+					    i, name, at);
+		}
 	js += "], \"args\": \"";
 	for (unsigned char b : args)
 		appendf(js, "%02x", b);
