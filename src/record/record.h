@@ -179,6 +179,9 @@ struct rec_dist {
 struct rec_escapes {
 	long long other_stream, late, host_threads, block_timeouts;
 		long long drain_late; /* trust: host samples whose device drained over 50 us after the stop event */
+	/* trust: host on a GPU (NAN elsewhere): launch()'s median host time
+	 * and the bound it was held to (outcome.h HOST_LAUNCH_*) */
+	double host_launch_us, host_launch_bound_us;
 };
 
 /* Where a run was executed (v2, scale-out): the executor of run/ that

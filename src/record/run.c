@@ -420,12 +420,15 @@ static void read_timing(json_t *m, struct run_record *r)
 		r->health.note = gs(h, "note");
 	}
 	json_t *e = go(t, "escapes");
+	r->escapes.host_launch_us = r->escapes.host_launch_bound_us = NAN;
 	if (e) {
 		r->escapes.other_stream = gi(e, "other_stream", 0);
 		r->escapes.late = gi(e, "late", 0);
 		r->escapes.host_threads = gi(e, "host_threads", 0);
 		r->escapes.block_timeouts = gi(e, "block_timeouts", 0);
 		r->escapes.drain_late = gi(e, "drain_late", 0);
+		r->escapes.host_launch_us = gn(e, "host_launch_us");
+		r->escapes.host_launch_bound_us = gn(e, "host_launch_bound_us");
 	}
 }
 
@@ -697,6 +700,10 @@ static json_t *write_timing(const struct run_record *r)
 	json_object_set_new(e, "host_threads", json_integer(r->escapes.host_threads));
 	json_object_set_new(e, "block_timeouts", json_integer(r->escapes.block_timeouts));
 	json_object_set_new(e, "drain_late", json_integer(r->escapes.drain_late));
+	if (isfinite(r->escapes.host_launch_us))
+		json_object_set_new(e, "host_launch_us", json_real(r->escapes.host_launch_us));
+	if (isfinite(r->escapes.host_launch_bound_us))
+		json_object_set_new(e, "host_launch_bound_us", json_real(r->escapes.host_launch_bound_us));
 	json_object_set_new(t, "escapes", e);
 	return t;
 }

@@ -1298,6 +1298,23 @@ static void job_escapes(struct job_state *j)
 			j->jr.drain_late_judged = dl;
 		}
 	}
+	/* host work inside a trust: host launch() (outcome.h HOST_LAUNCH_*) */
+	j->jr.host_launch_us = j->jr.host_launch_bound_us = NAN;
+	if (j->c->be->uses_gpu && !strcmp(j->main_w.exec->trust, "host") && pr->n_samples) {
+		size_t nh = 0, nd = 0;
+		double *hu = xmalloc(pr->n_samples * sizeof(double)), *du = xmalloc(pr->n_samples * sizeof(double));
+		for (size_t i = 0; i < pr->n_samples; i++) {
+			const struct proto_sample *s = &pr->samples[i];
+			double d = on_kernel_clock ? s->kernel_us : s->event_us;
+			if (isfinite(d))
+				du[nd++] = d;
+			if (isfinite(s->host_us))
+				hu[nh++] = s->host_us;
+		}
+		outcome_host_launch(&j->jr, nh ? median_of(hu, nh) : NAN, nd ? median_of(du, nd) : NAN);
+		free(hu);
+		free(du);
+	}
 	/* the two GPU clocks of each sample against each other, where the
 	 * kernel clock is the run's clock: under `clock: events` the events
 	 * are the time, and CUPTI (loaded for a trust: host kernel's checks,
@@ -1770,6 +1787,9 @@ static void rec_timing(struct job_state *j)
 	r->escapes.host_threads = j->jr.host_threads_seen;
 	r->escapes.block_timeouts = j->jr.block_timeouts;
 	r->escapes.drain_late = j->jr.drain_late;
+	int launch_watched = j->c->be->uses_gpu && !strcmp(j->main_w.exec->trust, "host") && j->main_w.proto.n_samples;
+	r->escapes.host_launch_us = launch_watched ? j->jr.host_launch_us : NAN;
+	r->escapes.host_launch_bound_us = launch_watched ? j->jr.host_launch_bound_us : NAN;
 	if (r->outcome == OUTCOME_OK && nx)
 		r->have_stats = stats_summarize(j->xs, nx, &so, &r->stats) == 0;
 	r->stats_seed = so.seed;

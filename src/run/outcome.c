@@ -320,6 +320,15 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 		free(drain);
 		return;
 	}
+	if (r->host_launch_judged) {
+		set(o, reason, OUTCOME_ESCAPED_WORK,
+		    xstrfmt("host work no GPU clock counts: launch() ran %.1f us on the host a sample (median), over %.0fx "
+			    "the device's %.2f us + %.0f us: the device waits at the start event while launch() runs; "
+			    "do setup in init()",
+			    r->host_launch_us, HOST_LAUNCH_DEVICE_X,
+			    (r->host_launch_bound_us - HOST_LAUNCH_SLACK_US) / HOST_LAUNCH_DEVICE_X, HOST_LAUNCH_SLACK_US));
+		return;
+	}
 	if (r->n_clocked && r->clock_gaps > CLOCK_GAP_FRAC * (double)r->n_clocked) {
 		set(o, reason, OUTCOME_CLOCK_DISAGREE,
 		    xstrfmt("in %lld of %lld samples the CUDA events saw more than %.0f us + %.0f%% over the kernel "
@@ -408,6 +417,13 @@ int outcome_rejudge(const struct ev_tolerance *tol, const struct proto_capture *
 		*error = xstrfmt("the checker judged %zu outputs where the parent shipped %zu: its verdict is not "
 				 "about what ran", n, n_caps);
 	return overturned;
+}
+
+void outcome_host_launch(struct job_report *r, double launch_us, double device_us)
+{
+	r->host_launch_us = launch_us;
+	r->host_launch_bound_us = HOST_LAUNCH_DEVICE_X * device_us + HOST_LAUNCH_SLACK_US;
+	r->host_launch_judged = isfinite(launch_us) && isfinite(device_us) && launch_us > r->host_launch_bound_us;
 }
 
 int outcome_drain_judged(long long drain_late, long long n_samples)

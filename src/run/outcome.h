@@ -44,6 +44,10 @@ struct job_report {
 	long long drain_late;           /* trust: host samples on the kernel clock whose device drain
 					 * after the stop event took over DRAIN_LATE_US (job_escapes) */
 	long long drain_late_judged;    /* those of them counted in late (over the rule's share), or 0 */
+	/* trust: host on a GPU: launch()'s median host time and the bound it
+	 * was held to (outcome_host_launch), and whether it was over */
+	double host_launch_us, host_launch_bound_us;
+	int host_launch_judged;
 	long long host_threads_seen;    /* samples that started a working thread, before the
 					 * host rule's fraction (job_escapes): what the record says */
 	/* the two GPU clocks: samples whose events exceed the kernel clock by
@@ -72,11 +76,24 @@ struct job_report {
 #define DRAIN_LATE_US 50.0
 #define DRAIN_LATE_FRAC 0.125
 #define DRAIN_LATE_MIN 2
+/* Host work inside a trust: host GPU kernel's launch() that no GPU clock
+ * counts: the device waits at the start event while launch() runs, so a
+ * launch() that sums rows on the host (from the worker's input pool, which
+ * holds the sample's inputs) and copies the sums in is timed for the copy
+ * alone.  Its median host time is held to HOST_LAUNCH_DEVICE_X times the
+ * device median + HOST_LAUNCH_SLACK_US; honest launches on an H200 took
+ * 36-47 us against 12 us (cuDNN SDPA), 81-85 us against 33 us (cuBLAS
+ * attention), 8-10 us against 7.5 us (rowsum), all under it. */
+#define HOST_LAUNCH_DEVICE_X 4.0
+#define HOST_LAUNCH_SLACK_US 100.0
 
 /* Whether drain_late of n_samples trust: host samples on the kernel clock
  * that drained slowly are escaped work (more than DRAIN_LATE_FRAC of them,
  * at least DRAIN_LATE_MIN): one slow synchronise can be the host's. */
 int outcome_drain_judged(long long drain_late, long long n_samples);
+/* launch()'s median host time launch_us against the device median
+ * device_us (either NAN: not judged): sets r's host_launch fields. */
+void outcome_host_launch(struct job_report *r, double launch_us, double device_us);
 #define CLOCK_GAP_REL 0.05
 #define CLOCK_GAP_FRAC 0.10
 

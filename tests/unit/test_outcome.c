@@ -168,6 +168,22 @@ static void test_order_of_evidence(void **state)
 		assert_non_null(strstr(why, "13 of them seen only as the device's drain"));
 		free(why);
 	}
+	/* host work inside a trust: host launch() (no GPU clock counts it):
+	 * its median host time against 4x the device median + 100 us */
+	r = base(&ok, &p, good, 3);
+	outcome_host_launch(&r, 47.0, 12.0); /* cuDNN's SDPA on an H200 */
+	assert_string_equal(cls(&r), "ok");
+	outcome_host_launch(&r, 900.0, 5.6); /* half the rows summed on the host */
+	assert_string_equal(cls(&r), "escaped_work");
+	{
+		enum outcome o;
+		char *why = NULL;
+		outcome_classify(&r, &o, &why);
+		assert_non_null(strstr(why, "launch() ran 900.0 us on the host"));
+		free(why);
+	}
+	outcome_host_launch(&r, NAN, NAN); /* not watched */
+	assert_string_equal(cls(&r), "ok");
 	r = base(&ok, &p, wrong, 1);
 	r.other_stream = 4; /* the escape explains the wrong answer */
 	assert_string_equal(cls(&r), "escaped_work");
