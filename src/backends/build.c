@@ -73,6 +73,37 @@ static struct version_memo {
 } version_memo[4];
 
 static char *compiler_version_uncached(const char *compiler, const char *version_flag);
+static char *compiler_exe(const char *compiler);
+
+/* The compilers' executables and their contents' hashes, kept as the
+ * versions are (one thread). */
+static struct exe_memo {
+	char *compiler, *path;
+	char sha[SHA256_HEX_LEN + 1];
+} exe_memo[4];
+
+int build_compiler_exe(const char *compiler, char **path, char sha[SHA256_HEX_LEN + 1])
+{
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(exe_memo) && exe_memo[i].compiler; i++)
+		if (!strcmp(exe_memo[i].compiler, compiler)) {
+			*path = xstrdup(exe_memo[i].path);
+			memcpy(sha, exe_memo[i].sha, SHA256_HEX_LEN + 1);
+			return 0;
+		}
+	char *exe = compiler_exe(compiler);
+	if (!exe || sha256_file_hex(exe, sha) < 0) {
+		free(exe);
+		return -1;
+	}
+	if (i < ARRAY_SIZE(exe_memo)) {
+		exe_memo[i].compiler = xstrdup(compiler);
+		exe_memo[i].path = xstrdup(exe);
+		memcpy(exe_memo[i].sha, sha, SHA256_HEX_LEN + 1);
+	}
+	*path = exe;
+	return 0;
+}
 
 char *build_compiler_version(const char *compiler, const char *version_flag)
 {
@@ -336,9 +367,9 @@ static int under(const char *path, const char *dir)
 static const char *const toolchain_dirs[] = { "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/etc/alternatives",
 					      NULL };
 
-/* The install tree of the compiler (/usr for /usr/bin/cc, the CUDA home
- * for nvcc), found through PATH when it has no '/'; malloc'd or NULL. */
-static char *compiler_prefix(const char *compiler)
+/* The compiler's executable as exec would find it (through PATH when the
+ * name has no '/'), symlinks resolved; malloc'd, or NULL. */
+static char *compiler_exe(const char *compiler)
 {
 	char *exe = NULL;
 	if (strchr(compiler, '/')) {
@@ -354,6 +385,14 @@ static char *compiler_prefix(const char *compiler)
 		}
 		free(copy);
 	}
+	return exe;
+}
+
+/* The install tree of the compiler (/usr for /usr/bin/cc, the CUDA home
+ * for nvcc), found through PATH when it has no '/'; malloc'd or NULL. */
+static char *compiler_prefix(const char *compiler)
+{
+	char *exe = compiler_exe(compiler);
 	for (int up = 0; exe && up < 2; up++) {
 		char *slash = strrchr(exe, '/');
 		if (slash && slash != exe)
@@ -786,7 +825,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 			    ? xstrdup(rq->kernel_path)
 			    : xstrfmt("%s/%s", rq->repo_root, rq->kernel_path);
 	char *version = NULL, *tmpdir = NULL, *entry = NULL, *out_path = NULL, *deps_path = NULL;
-	char *refused = NULL;
+	char *refused = NULL, *exe_path = NULL, exe_sha[SHA256_HEX_LEN + 1];
 	const char **argv = NULL;
 	struct build_bounds bounds = { 0 };
 	char **dflags = NULL;
@@ -797,6 +836,15 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	version = build_compiler_version(recipe->compiler, recipe->version_flag);
 	if (!version) {
 		error("cannot run the compiler '%s'; is it installed and on PATH?", recipe->compiler);
+		goto out;
+	}
+	/* the compiler is the executable that runs, not its name and what it
+	 * says of itself: a wrapper named cc first on PATH (or
+	 * EVIDENT_HOST_CC) that adds a flag answers cc's --version and built
+	 * other code under the same key and identity (red team 70) */
+	if (build_compiler_exe(recipe->compiler, &exe_path, exe_sha) < 0) {
+		error("cannot find or read the compiler '%s' (for its hash); is it installed and on PATH?",
+		      recipe->compiler);
 		goto out;
 	}
 	if (mkdir_p(rq->cache_dir, 0755) < 0)
@@ -839,6 +887,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	for (size_t i = 0; argv[i]; i++)
 		sha256_update_field(key, "arg", argv[i], strlen(argv[i]));
 	sha256_update_field(key, "compiler", version, strlen(version));
+	sha256_update_field(key, "compiler_sha256", exe_sha, strlen(exe_sha));
 	/* how the object was made is part of what it is: an entry compiled
 	 * with the whole repository in view (before red team 3's asm_paste)
 	 * may hold a file no manifest names, so it is never a hit now */
@@ -859,6 +908,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 				      "compiler_version", version, "build_key", hex, "sources", sources, "cached", 0,
 				      "seconds", 0.0, "resources", json_object(), "status", "failed", "exit",
 				      "refused before compiling", "reason", refused, "binary_sha256");
+		json_object_set_new(res->info, "compiler_exe", json_pack("{s:s, s:s}", "path", exe_path, "sha256", exe_sha));
 		res->log = xstrfmt("evident: not compiled: %s\n", refused);
 		note_warnings(res->info, res->log);
 		res->ok = 0;
@@ -966,6 +1016,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 					   (json_int_t)BUILD_LIMIT_AS_BYTES, "file_size_bytes",
 					   (json_int_t)BUILD_LIMIT_FSIZE_BYTES, "timeout_s", BUILD_TIMEOUT_S, "box",
 					   box->on ? "bubblewrap build box" : "none"));
+	json_object_set_new(info, "compiler_exe", json_pack("{s:s, s:s}", "path", exe_path, "sha256", exe_sha));
 	res->info = info;
 	res->log = xstrdup(strbuf_str(&log));
 	note_warnings(info, res->log);
@@ -1080,6 +1131,7 @@ out:
 	json_decref(sources);
 	strbuf_release(&log);
 	free(version);
+	free(exe_path);
 	free(tmpdir);
 	free(entry);
 	free(out_path);

@@ -83,5 +83,9 @@ long long build_info_warnings(const json_t *info, const char **first);
  * frees it; NULL if it cannot run.  The last answer is kept for the
  * process (build.c), so asking again of the same compiler runs nothing. */
 char *build_compiler_version(const char *compiler, const char *version_flag);
+/* The compiler's executable as exec finds it (*path, malloc'd: the caller
+ * frees it) and the sha256 of its contents (sha); kept for the process.
+ * 0, or -1 when it cannot be found or read. */
+int build_compiler_exe(const char *compiler, char **path, char sha[SHA256_HEX_LEN + 1]);
 
 #endif /* EVIDENT_BUILD_H */

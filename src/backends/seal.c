@@ -472,6 +472,13 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 					       ? (int)json_integer_value(v)
 					       : -1;
 			st->nonportable_cluster = json_integer_value(json_object_get(attrs, "nonportable_cluster")) > 0;
+			json_t *rc = json_object_get(attrs, "required_cluster");
+			for (int d = 0; d < 3; d++) {
+				json_t *x = json_array_get(rc, (size_t)d);
+				if (rc && (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) > 64))
+					BAD("step %zu (%s): the required cluster is not three sizes of 0 to 64", i, name);
+				st->required_cluster[d] = rc ? (unsigned)json_integer_value(x) : 0;
+			}
 			st->cooperative = json_integer_value(json_object_get(attrs, "cooperative")) > 0;
 			/* PDL only on the kernel step just before: the first step must
 			 * not overlap the harness's own work before the start event */

@@ -169,6 +169,12 @@ struct rec_dist {
 	int timing;         /* 1: its samples are the time (samples_object); 0: a stress one */
 };
 
+/* Fewer timed checks asked than this, and a run's samples are not
+ * vouched for: its speed speaks for nothing (query.c run_refuted; red
+ * team 69's lastonly at timed_checks 0 and 1), and its batch says so in a
+ * note (gather.c). */
+#define REC_TIMED_CHECKS_MIN 10
+
 /* Escapes seen during timing (v2). */
 struct rec_escapes {
 	long long other_stream, late, host_threads, block_timeouts;

@@ -27,7 +27,8 @@ static int cmp_param(const void *x, const void *y)
  * linker options (-Wl,..., -Xlinker X: a build id or an rpath changes the
  * file, not the code), the output and dependency paths, the kernel file's
  * own path (its content is hashed; a copy under another name is the same
- * code) and the compiler's path are left out.
+ * code) and the compiler's path are left out; the compiler's executable
+ * counts by its contents' hash (code.compiler.exe).
  */
 static void add_argv(struct strbuf *sb, json_t *compiler, const char *kernel)
 {
@@ -49,6 +50,12 @@ static void add_argv(struct strbuf *sb, json_t *compiler, const char *kernel)
 	}
 	const char *v = json_string_value(json_object_get(compiler, "version"));
 	strbuf_addf(sb, "version %s\n", v ? v : "?");
+	/* the executable that ran (red team 70: a wrapper named cc added a
+	 * flag under cc's argv and version); records from before it was kept
+	 * have none */
+	const char *x = json_string_value(json_object_get(json_object_get(compiler, "exe"), "sha256"));
+	if (x)
+		strbuf_addf(sb, "compiler %s\n", x);
 }
 
 /*

@@ -696,7 +696,7 @@ static void precision_notes(const struct plan *p, const struct batch_record *b, 
  * 14's tol9_deg3 pass at 9.9x with a degree-3 exp).
  */
 #define TOL_NOTE_RATIO 1.0
-#define CHECKS_NOTE_MIN 10
+#define CHECKS_NOTE_MIN REC_TIMED_CHECKS_MIN
 
 static void tolerance_note(const struct plan *p, json_t *notes)
 {

@@ -1205,6 +1205,10 @@ static int job_judge(struct job_state *j)
 			     (json_int_t)j->main_w.draw.covered, "tolerance", "atol", c->plan.tol.atol, "rtol", c->plan.tol.rtol,
 			     "rel_l2", c->plan.tol.rel_l2, "overturned", over, "check_choice",
 			     "drawn by the parent after each sample ran (getrandom), never told to the worker");
+	/* fixed: a draw over a known count, with a late draw and a cover;
+	 * adaptive: each check drawn at its sample (query.c run_adaptive_cut) */
+	json_object_set_new(json_object_get(j->judge, "timed_checks"), "draw",
+			    json_string(j->main_w.n_fixed > 0 ? "fixed" : "adaptive"));
 	/* where a job's time goes besides the worker (worker.seconds) */
 	json_object_set_new(j->judge, "checker_seconds", json_real(checker_s));
 	if (j->main_j.jobs > 0) /* the processes that judged in parallel (checker.c checker_jobs) */
@@ -1620,6 +1624,9 @@ static void rec_code(struct job_state *j)
 	r->sources = j->srcs;
 	r->compiler = json_pack("{s:O, s:O}", "argv", json_object_get(info, "argv"), "version",
 				json_object_get(info, "compiler_version"));
+	json_t *exe = json_object_get(info, "compiler_exe");
+	if (json_is_object(exe))
+		json_object_set(r->compiler, "exe", exe);
 }
 
 /* What the kernel said it was compiled with, against the spec's parameters. */

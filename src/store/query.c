@@ -483,21 +483,35 @@ size_t query_row_runs(struct query *q, const struct batch_row *row, const struct
  * nothing of the samples before it, and the checks drawn among them do
  * (red team 66).
  */
-/* The run's judge asked for no timed check (a spec's `timed_checks: 0`):
- * nothing vouches for its timed samples (red team 69's lastonly skipped
- * 60% of them in a publish batch run so, ok at 70-138 us against the
- * honest 650-980, and eval held 12 of 12 honest candidates by it).
+/* The run's judge asked for fewer timed checks than REC_TIMED_CHECKS_MIN
+ * (a spec's `timed_checks`): too few vouch for its timed samples (red
+ * team 69's lastonly skipped 60% of them in a publish batch at 0 checks,
+ * ok at 70-138 us against the honest 650-980, and eval held 12 of 12
+ * honest candidates by it; at 1 check, 1 run of 26 kept a fake speed).
  * Records from before the judge said so answer 0. */
 static int run_unchecked(const struct run_record *r)
 {
 	json_t *tc = r->judge ? json_object_get(r->judge, "timed_checks") : NULL;
 	json_t *w = tc ? json_object_get(tc, "wanted") : NULL;
-	return json_is_integer(w) && json_integer_value(w) == 0;
+	return json_is_integer(w) && json_integer_value(w) < REC_TIMED_CHECKS_MIN;
+}
+
+/* A run of the adaptive draw (no fixed count: each check drawn at its
+ * sample is final, no late draw or cover) that did not end ok: where it
+ * stopped was the kernel's to choose (red team 69's adaptcrash skipped
+ * its uniform samples from launch 300 to 660, then aborted: 3 of 24 such
+ * runs kept 142-206 us against the honest 677-850). */
+static int run_adaptive_cut(const struct run_record *r)
+{
+	json_t *tc = r->judge ? json_object_get(r->judge, "timed_checks") : NULL;
+	const char *d = tc ? json_string_value(json_object_get(tc, "draw")) : NULL;
+	return r->outcome != OUTCOME_OK && d && !strcmp(d, "adaptive");
 }
 
 static int run_refuted(const struct run_record *r)
 {
-	if (r->outcome == OUTCOME_BELOW_FLOOR || r->outcome == OUTCOME_CLOCK_DISAGREE || run_unchecked(r))
+	if (r->outcome == OUTCOME_BELOW_FLOOR || r->outcome == OUTCOME_CLOCK_DISAGREE || run_unchecked(r) ||
+	    run_adaptive_cut(r))
 		return 1;
 	size_t passed = 0, failed = 0;
 	struct rec_phase ph[8];

@@ -224,15 +224,19 @@ expect_eq "$(jget $mr "d['reproduction']['of']")" "$P"
 expect_eq "$(jget $mr "[(v['variant'], v['now']['outcome']) for v in d['reproduction']['variants']]")" "[('base', 'ok'), ('long', 'ok')]"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls "$TMPDIR")"
 
-# --- the audit claim reads the latest reproduction -------------------------
+# --- the audit claim reads every reproduction, within its band ------------
+# (the reproductions here used --threshold 0.5: the claim must say so)
 cat > claims.md <<MD
-Batch A reproduces. <!-- claim: reproduced run=$A -->
+Batch A reproduces. <!-- claim: reproduced run=$A threshold=50% -->
 
-Batch M reproduces. <!-- claim: reproduced run=$M -->
+Batch M reproduces. <!-- claim: reproduced run=$M threshold=50% -->
 
 Batch E reproduces. <!-- claim: reproduced run=$E -->
+
+Batch A reproduces at its own band. <!-- claim: reproduced run=$A -->
 MD
 expect_exit 1 "$EVIDENT" audit claims.md
-expect_contains "$TEST_TMP/out" "claims.md:1: supported: reproduced $A: batch $B reproduced all 3 variant(s) (noise band 50%)"
-expect_contains "$TEST_TMP/out" "claims.md:3: contradicted: reproduced $M: the latest reproduction, batch $N, did not reproduce 1 of 2 variant(s): moody not_reproduced: median"
+expect_contains "$TEST_TMP/out" "claims.md:1: supported: reproduced $A: 1 reproduction(s) reproduced all 3 variant(s) (noise band at most 50%; the latest, batch $B)"
+expect_contains "$TEST_TMP/out" "claims.md:3: contradicted: reproduced $M: 1 of 1 reproduction(s) did not reproduce; the latest of them, batch $N, did not reproduce 1 of 2 variant(s): moody not_reproduced: median"
 expect_contains "$TEST_TMP/out" "claims.md:5: unsupported: reproduced $E: batch $E has no reproduction in the store"
+expect_contains "$TEST_TMP/out" "claims.md:7: unsupported: reproduced $A: reproduced only within a noise band of 50%, wider than the 1% the claim allows"

@@ -145,6 +145,8 @@ static void put_v2_tol(struct store *st, const char *id, const char *variant, co
  * batch of `evident reproduce` of batch `of` whose verdicts are
  * verdicts[0..n) (variants v0, v1, ...).
  */
+static double put_repro_band = 0.01; /* the noise band put_repro's reproductions used */
+
 static void put_repro(struct store *st, const char *id, const char *of, const enum repro_verdict *verdicts, size_t n)
 {
 	static const char *const names[] = { "v0", "v1", "v2" };
@@ -184,7 +186,7 @@ static void put_repro(struct store *st, const char *id, const char *of, const en
 		b.repro.have = 1;
 		b.repro.of = of;
 		b.repro.commit = "0123456789abcdef0123456789abcdef01234567";
-		b.repro.threshold = 0.01;
+		b.repro.threshold = put_repro_band;
 		b.repro.reproduced = all;
 		b.repro.rows = rr;
 		b.repro.n_rows = n;
@@ -1108,6 +1110,11 @@ static int setup(void **state)
 	put_repro(&st, "20260102T000006Z-r-rep4-batch", "20260102T000001Z-r-old2-batch", bad2, 2);
 	put_repro(&st, "20260102T000007Z-r-old3-batch", NULL, NULL, 2);
 	put_repro(&st, "20260102T000008Z-r-rep5-batch", "20260102T000007Z-r-old3-batch", nobuild, 2);
+	/* reproduced, but only at a 90% band the writer chose (red team 70) */
+	put_repro(&st, "20260102T000009Z-r-old4-batch", NULL, NULL, 2);
+	put_repro_band = 0.9;
+	put_repro(&st, "20260102T000010Z-r-rep6-batch", "20260102T000009Z-r-old4-batch", ok2, 2);
+	put_repro_band = 0.01;
 	store_release(&st);
 	(void)state;
 	return 0;
@@ -1237,6 +1244,16 @@ static void test_measured_on_and_stale(void **state)
 	assert_non_null(strstr(f, "t.md:2: contradicted: measured-on e \"A100\": base ran on NVIDIA H100"));
 	assert_non_null(strstr(f, "t.md:3: supported: validated e/twin"));
 	assert_non_null(strstr(f, "t.md:4: unsupported: validated e/nope: no recorded run"));
+	free(f);
+	/* whole words: a part of a name, or no name at all, is not the
+	 * device (red team 70: gpu=" " and gpu=":" were supported) */
+	f = audit("<!-- claim: measured-on experiment=e gpu=\"H10\" -->\n"
+		  "<!-- claim: measured-on experiment=e gpu=\" \" -->\n"
+		  "<!-- claim: measured-on experiment=e gpu=\"nvidia h100\" -->\n",
+		  &c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: measured-on e \"H10\""));
+	assert_non_null(strstr(f, "t.md:2: contradicted: measured-on e \" \""));
+	assert_non_null(strstr(f, "t.md:3: supported: measured-on e \"nvidia h100\""));
 	free(f);
 	FILE *k = fopen("k.c", "a");
 	fputs("/* edit */\n", k);
@@ -1419,7 +1436,9 @@ static void test_stale_keeps_contradicted(void **state)
 	fclose(k);
 }
 
-/* reproduced: the latest reproduction of the batch decides; none is unsupported */
+/* reproduced: every reproduction of the batch counts (red team 70: a
+ * reader's that did not reproduce was passed over for a later one); none
+ * is unsupported */
 static void test_reproduced(void **state)
 {
 	struct audit_counts c;
@@ -1430,27 +1449,37 @@ static void test_reproduced(void **state)
 			"<!-- claim: reproduced run=20260102T000007Z-r-old3-batch experiment=r -->\n"
 			"<!-- claim: reproduced run=nope -->\n"
 			"<!-- claim: reproduced run=20260102T000000Z-r-old1-batch experiment=e -->\n"
-			"<!-- claim: reproduced experiment=r -->\n",
+			"<!-- claim: reproduced experiment=r -->\n"
+			"<!-- claim: reproduced run=20260102T000009Z-r-old4-batch -->\n"
+			"<!-- claim: reproduced run=20260102T000009Z-r-old4-batch threshold=90% -->\n",
 			&c);
-	/* an earlier reproduction failed; the latest reproduced every variant */
-	assert_non_null(strstr(f, "t.md:1: supported: reproduced 20260102T000000Z-r-old1-batch: batch "
-				  "20260102T000004Z-r-rep2-batch reproduced all 2 variant(s) (noise band 1%)"));
+	/* a band wider than the batch's own is the claim's to state */
+	assert_non_null(strstr(f, "t.md:8: unsupported: reproduced 20260102T000009Z-r-old4-batch: reproduced only within "
+				  "a noise band of 90%, wider than the 1% the claim allows (the recorded batch's own); "
+				  "state it with threshold=90%"));
+	assert_non_null(strstr(f, "t.md:9: supported: reproduced 20260102T000009Z-r-old4-batch: 1 reproduction(s) "
+				  "reproduced all 2 variant(s) (noise band at most 90%"));
+	/* an earlier reproduction failed, the latest reproduced: the failure
+	 * stands, named */
+	assert_non_null(strstr(f, "t.md:1: contradicted: reproduced 20260102T000000Z-r-old1-batch: 1 of 2 reproduction(s) "
+				  "did not reproduce; the latest of them, batch 20260102T000003Z-r-rep1-batch, did not "
+				  "reproduce"));
 	/* the other way round: the latest did not, and it says which and why */
-	assert_non_null(strstr(f, "t.md:2: contradicted: reproduced 20260102T000001Z-r-old2: the latest reproduction, batch "
-				  "20260102T000006Z-r-rep4-batch, did not reproduce 1 of 2 variant(s): v1 not_reproduced: "
-				  "median 100.000 us then, 500.000 us now (5.00x)"));
+	assert_non_null(strstr(f, "t.md:2: contradicted: reproduced 20260102T000001Z-r-old2: 1 of 2 reproduction(s) did "
+				  "not reproduce; the latest of them, batch 20260102T000006Z-r-rep4-batch, did not reproduce "
+				  "1 of 2 variant(s): v1 not_reproduced: median 100.000 us then, 500.000 us now (5.00x)"));
 	assert_non_null(strstr(f, "t.md:3: unsupported: reproduced 20260102T000002Z-r-alone-batch: batch "
 				  "20260102T000002Z-r-alone-batch has no reproduction in the store; run 'evident reproduce"));
-	assert_non_null(strstr(f, "t.md:4: contradicted: reproduced 20260102T000007Z-r-old3-batch: the latest "
-				  "reproduction, batch 20260102T000008Z-r-rep5-batch, did not reproduce 1 of 2 variant(s): v0 "
-				  "could_not_rebuild"));
+	assert_non_null(strstr(f, "t.md:4: contradicted: reproduced 20260102T000007Z-r-old3-batch: 1 of 1 "
+				  "reproduction(s) did not reproduce; the latest of them, batch 20260102T000008Z-r-rep5-batch, "
+				  "did not reproduce 1 of 2 variant(s): v0 could_not_rebuild"));
 	assert_non_null(strstr(f, "t.md:5: unsupported: reproduced nope: no run 'nope' in the store"));
 	assert_non_null(strstr(f, "t.md:6: unsupported: reproduced 20260102T000000Z-r-old1-batch: run "
 				  "'20260102T000000Z-r-old1-batch' is of experiment 'r', not 'e'"));
 	assert_non_null(strstr(f, "t.md:7: error: claim 'reproduced'"));
 	assert_int_equal(c.supported, 1);
-	assert_int_equal(c.contradicted, 2);
-	assert_int_equal(c.unsupported, 3);
+	assert_int_equal(c.contradicted, 3);
+	assert_int_equal(c.unsupported, 4);
 	assert_int_equal(c.errors, 1);
 	free(f);
 }

@@ -369,15 +369,17 @@ static void set_run_owed(const char *root, const char *id, int owed)
 	free(path);
 }
 
-/* Run id of the store at root: its judge asked for no timed check
- * (judge.timed_checks.wanted 0, a spec's `timed_checks: 0`). */
-static void set_run_wanted0(const char *root, const char *id)
+/* Run id of the store at root: its judge asked for `wanted` timed checks
+ * (judge.timed_checks.wanted, a spec's `timed_checks`) by the draw `draw`
+ * ("fixed" or "adaptive"). */
+static void set_run_judge(const char *root, const char *id, int wanted, const char *draw)
 {
 	char *path = xstrfmt("%s/runs/%s.json", root, id);
 	json_error_t je;
 	json_t *r = json_load_file(path, 0, &je);
 	assert_non_null(r);
-	json_object_set_new(r, "judge", json_pack("{s:{s:i, s:i, s:i}}", "timed_checks", "asked", 0, "wanted", 0, "owed", 0));
+	json_object_set_new(r, "judge", json_pack("{s:{s:i, s:i, s:i, s:s}}", "timed_checks", "asked", wanted, "wanted",
+						  wanted, "owed", 0, "draw", draw));
 	assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
 	json_decref(r);
 	free(path);
@@ -763,8 +765,21 @@ static void test_pool_resubmissions(void **state)
 	 * of the same row now reads through the row's runs) */
 	set_run_escapes(root, "20260201T0000294Z-ev-ref2", 12, 12, 30);
 	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 250.0);
-	set_run_wanted0(root, "20260201T0000263Z-ev-ref1");
+	set_run_judge(root, "20260201T0000263Z-ev-ref1", 0, "fixed");
 	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 260.0);
+	/* nor one asked for fewer than REC_TIMED_CHECKS_MIN (1 of 26 runs at
+	 * one check kept a fake speed); ten vouch for it */
+	set_run_judge(root, "20260201T0000263Z-ev-ref1", 3, "fixed");
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 260.0);
+	set_run_judge(root, "20260201T0000263Z-ev-ref1", 10, "fixed");
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 250.0);
+	/* red team 69's adaptcrash: a run of the adaptive draw that did not
+	 * end ok stopped where the kernel chose (the 100 us wrong_output run
+	 * of batch 29, its checks all passed) */
+	set_run_escapes(root, "20260201T0000294Z-ev-ref2", 0, 12, 30);
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000299Z-ev-29-batch", 100.0);
+	set_run_judge(root, "20260201T0000294Z-ev-ref2", 10, "adaptive");
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 250.0);
 	const char *const rm[] = { "rm", "-rf", dir, NULL };
 	struct run_opts o = { .argv = rm };
 	struct run_result r;

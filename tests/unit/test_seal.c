@@ -81,6 +81,29 @@ static void test_plan_accepted(void **state)
 			 0);
 	assert_int_equal(sp.plan.steps[0].cooperative, 1);
 	seal_plan_release(&sp);
+	/* a cluster init() required of the function travels with the step
+	 * (red team 46's clus_func); a malformed one is refused */
+	assert_int_equal(parse("{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"kernel\", \"name\": "
+			       "\"k\", \"grid\": [4, 1, 1], \"block\": [64, 1, 1], \"cluster\": [0, 0, 0], "
+			       "\"smem\": 0, \"attrs\": {\"max_dynamic_smem\": 0, \"carveout\": -1, "
+			       "\"nonportable_cluster\": 0, \"required_cluster\": [2, 1, 1]}, \"params\": [], "
+			       "\"relocs\": [], \"args\": \"\"}]}",
+			       &sp, &why),
+			 0);
+	assert_int_equal(sp.plan.steps[0].required_cluster[0], 2);
+	assert_int_equal(sp.plan.steps[0].required_cluster[2], 1);
+	seal_plan_release(&sp);
+	assert_int_equal(parse("{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"kernel\", \"name\": "
+			       "\"k\", \"grid\": [4, 1, 1], \"block\": [64, 1, 1], \"cluster\": [0, 0, 0], "
+			       "\"smem\": 0, \"attrs\": {\"max_dynamic_smem\": 0, \"carveout\": -1, "
+			       "\"nonportable_cluster\": 0, \"required_cluster\": [2, 1]}, \"params\": [], "
+			       "\"relocs\": [], \"args\": \"\"}]}",
+			       &sp, &why),
+			 -1);
+	assert_non_null(strstr(why, "required cluster"));
+	free(why);
+	why = NULL;
+	seal_plan_release(&sp);
 	/* a programmatic dependent launch on the kernel before it stays one
 	 * (red team 4, rt4_pdl) */
 	assert_int_equal(parse("{\"version\": 1, \"scratch\": [], \"steps\": [" PSTEP("0") ", " PSTEP("1") "]}", &sp,

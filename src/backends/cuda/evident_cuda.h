@@ -412,6 +412,8 @@ struct evc_step {
 	int max_dynamic_smem;          /* function attributes to set, -1: leave */
 	int carveout;
 	int nonportable_cluster;
+	unsigned required_cluster[3];  /* the function's required cluster, set at run time by
+					* init() (cudaFuncSetAttribute); all 0: none */
 	size_t args_bytes;             /* the parameter buffer */
 	const unsigned char *args;
 	unsigned n_params;

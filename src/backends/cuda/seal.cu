@@ -379,10 +379,16 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 	std::vector<unsigned char> args(total, 0);
 	for (size_t i = 0; i < offs.size(); i++)
 		memcpy(args.data() + offs[i], p.kernelParams[i], sizes[i]);
-	int dyn = 0, carve = -1, nonport = 0;
+	int dyn = 0, carve = -1, nonport = 0, rcl[3] = { 0, 0, 0 };
 	cuFuncGetAttribute(&dyn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f);
 	cuFuncGetAttribute(&carve, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, f);
 	cuFuncGetAttribute(&nonport, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, f);
+	/* a cluster init() required of the function (cudaFuncSetAttribute)
+	 * is the function's, not the launch node's: red team 46's clus_func
+	 * was replayed with no cluster */
+	cuFuncGetAttribute(&rcl[0], CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, f);
+	cuFuncGetAttribute(&rcl[1], CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT, f);
+	cuFuncGetAttribute(&rcl[2], CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH, f);
 	CUlaunchAttributeValue cv;
 	memset(&cv, 0, sizeof(cv));
 	unsigned cl[3] = { 0, 0, 0 };
@@ -405,8 +411,11 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 		p.sharedMemBytes);
 	appendf(js,
 		", \"attrs\": {\"max_dynamic_smem\": %d, \"carveout\": %d, \"nonportable_cluster\": %d, "
-		"\"cooperative\": %d, \"programmatic\": %d}",
+		"\"cooperative\": %d, \"programmatic\": %d",
 		dyn, carve, nonport, coop, programmatic);
+	if (rcl[0] > 0)
+		appendf(js, ", \"required_cluster\": [%d, %d, %d]", rcl[0], rcl[1] > 0 ? rcl[1] : 1, rcl[2] > 0 ? rcl[2] : 1);
+	js += "}";
 	js += ", \"params\": [";
 	for (size_t i = 0; i < offs.size(); i++)
 		appendf(js, "%s%zu", i ? ", " : "", offs[i]);
@@ -436,6 +445,24 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 				continue;
 			appendf(js, "%s[%zu, %u, %llu]", nr++ ? ", " : "", at, id, (unsigned long long)off);
 			memset(args.data() + at, 0, 8); /* no address of the planner's in the plan */
+		}
+	/* an address at a 4-byte offset (a packed struct) is not relocated:
+	 * the replay would pass the planner's own (red team 46's packed);
+	 * refused with the way out */
+	for (size_t i = 0; i < offs.size(); i++)
+		for (size_t at = offs[i]; at + 8 <= offs[i] + sizes[i]; at += 4) {
+			if (!(at % 8))
+				continue;
+			uint64_t v;
+			memcpy(&v, args.data() + at, 8);
+			uint32_t id = 0;
+			uint64_t off = 0;
+			char e2[64];
+			if (v && classify(bufs, (CUdeviceptr)v, &id, &off, e2, sizeof(e2)) > 0)
+				return fail(err, errlen, "parameter %zu of kernel %s holds an address of a buffer at a 4-byte "
+							 "offset (byte %zu: a packed struct): a sealed replay relocates only "
+							 "8-byte aligned addresses; align it, or run the variant with trust: host",
+					    i, name, at);
 		}
 	js += "], \"args\": \"";
 	for (unsigned char b : args)
@@ -1423,7 +1450,14 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 			r.relocs.assign(r.s.relocs, r.s.relocs + r.s.n_relocs);
 			for (unsigned k = 0; k < r.s.n_params; k++)
 				r.params.push_back(r.args.data() + r.s.param_off[k]);
-			if (r.s.max_dynamic_smem > 48 * 1024 || r.s.smem > 48 * 1024) {
+			/* the dynamic shared memory limit init() set, whenever the
+			 * fresh function's own is below it or below the launch's: the
+			 * default is 48 KiB less the static size (red team 46's
+			 * smem_split: 32 KiB static and 32 KiB dynamic, neither over
+			 * 48 KiB alone, failed its replay's launch) */
+			int fresh_dyn = 0;
+			cuFuncGetAttribute(&fresh_dyn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, r.f);
+			if (r.s.max_dynamic_smem > fresh_dyn || (int)r.s.smem > fresh_dyn) {
 				int want = r.s.max_dynamic_smem > (int)r.s.smem ? r.s.max_dynamic_smem : (int)r.s.smem;
 				CUCK(cuFuncSetAttribute(r.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, want),
 				     "cuFuncSetAttribute max dynamic shared memory");
@@ -1433,6 +1467,18 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 			if (r.s.nonportable_cluster > 0)
 				CUCK(cuFuncSetAttribute(r.f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
 				     "cuFuncSetAttribute non-portable cluster size");
+			if (r.s.required_cluster[0]) {
+				static const CUfunction_attribute ra[3] = { CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH,
+									    CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT,
+									    CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH };
+				for (int d = 0; d < 3; d++) {
+					int have = 0;
+					cuFuncGetAttribute(&have, ra[d], r.f);
+					if (have != (int)r.s.required_cluster[d])
+						CUCK(cuFuncSetAttribute(r.f, ra[d], (int)r.s.required_cluster[d]),
+						     "cuFuncSetAttribute required cluster size");
+				}
+			}
 			r.s.args = NULL; /* the copies above own the bytes */
 			r.s.param_off = NULL;
 			r.s.relocs = NULL;
