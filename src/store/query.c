@@ -508,10 +508,27 @@ static int run_adaptive_cut(const struct run_record *r)
 	return r->outcome != OUTCOME_OK && d && !strcmp(d, "adaptive");
 }
 
+/* The run was judged by a weaker judge than the default (red team 71): a
+ * tolerance looser than the problem's own on any field (its tolzero wrote
+ * zeros under atol 1, rtol 1, rel_l2 2: 21 of 21 runs ok at 37-142 us
+ * against the honest 640-900, and eval held 16 of 16 honest faster
+ * verdicts by them), or no box (`--unsandboxed`: its forkpre's helper
+ * process summed the rows before the clock started, ok at 44-101 us). */
+static int run_weakly_judged(const struct run_record *r)
+{
+	if ((isfinite(r->problem_atol) && r->atol > r->problem_atol) ||
+	    (isfinite(r->problem_rtol) && r->rtol > r->problem_rtol) ||
+	    (isfinite(r->problem_rel_l2) && r->rel_l2 > r->problem_rel_l2))
+		return 1;
+	json_t *sb = r->judge ? json_object_get(r->judge, "sandbox") : NULL;
+	const char *tool = sb ? json_string_value(json_object_get(sb, "tool")) : NULL;
+	return tool && !strcmp(tool, "none");
+}
+
 static int run_refuted(const struct run_record *r)
 {
 	if (r->outcome == OUTCOME_BELOW_FLOOR || r->outcome == OUTCOME_CLOCK_DISAGREE || run_unchecked(r) ||
-	    run_adaptive_cut(r))
+	    run_adaptive_cut(r) || run_weakly_judged(r))
 		return 1;
 	size_t passed = 0, failed = 0;
 	struct rec_phase ph[8];
@@ -566,7 +583,7 @@ double query_row_speed(struct query *q, const struct batch_row *row)
 	size_t n = query_row_runs(q, row, &runs);
 	int unchecked = 0;
 	for (size_t k = 0; k < n; k++)
-		unchecked |= run_unchecked(runs[k]);
+		unchecked |= run_unchecked(runs[k]) || run_weakly_judged(runs[k]);
 	if (row->outcome == OUTCOME_OK && row->have_stats && !unchecked) {
 		free(runs);
 		return row->stats.median;

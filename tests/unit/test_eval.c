@@ -385,6 +385,46 @@ static void set_run_judge(const char *root, const char *id, int wanted, const ch
 	free(path);
 }
 
+/* Run id of the store at root: the tolerance it was checked with (atol)
+ * beside the problem's own (problem_atol). */
+static void set_run_tolerance(const char *root, const char *id, double atol, double problem_atol)
+{
+	char *path = xstrfmt("%s/runs/%s.json", root, id);
+	json_error_t je;
+	json_t *r = json_load_file(path, 0, &je);
+	assert_non_null(r);
+	json_t *c = json_object_get(r, "correctness");
+	if (!c) {
+		c = json_object();
+		json_object_set_new(r, "correctness", c);
+	}
+	json_object_set_new(c, "tolerance", json_pack("{s:f, s:f, s:f, s:{s:f, s:f, s:f}}", "atol", atol, "rtol", 1e-5,
+						      "rel_l2", 1e-5, "problem", "atol", problem_atol, "rtol", 1e-5,
+						      "rel_l2", 1e-5));
+	assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
+	json_decref(r);
+	free(path);
+}
+
+/* Run id of the store at root: judge.sandbox.tool set to tool (its
+ * timed_checks kept). */
+static void set_run_sandbox(const char *root, const char *id, const char *tool)
+{
+	char *path = xstrfmt("%s/runs/%s.json", root, id);
+	json_error_t je;
+	json_t *r = json_load_file(path, 0, &je);
+	assert_non_null(r);
+	json_t *j = json_object_get(r, "judge");
+	if (!j) {
+		j = json_object();
+		json_object_set_new(r, "judge", j);
+	}
+	json_object_set_new(j, "sandbox", json_pack("{s:s}", "tool", tool));
+	assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
+	json_decref(r);
+	free(path);
+}
+
 /* Run id of the store at root: `escaped` samples on another stream, of
  * `timing` samples of the timing distribution and `stress` of a stress
  * one (timing.by_dist). */
@@ -772,6 +812,17 @@ static void test_pool_resubmissions(void **state)
 	set_run_judge(root, "20260201T0000263Z-ev-ref1", 3, "fixed");
 	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 260.0);
 	set_run_judge(root, "20260201T0000263Z-ev-ref1", 10, "fixed");
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 250.0);
+	/* red team 71: a run judged by a weaker judge than the default is no
+	 * speed: a tolerance looser than the problem's (tolzero), no box
+	 * (forkpre, --unsandboxed) */
+	set_run_tolerance(root, "20260201T0000263Z-ev-ref1", 1.0, 1e-5);
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 260.0);
+	set_run_tolerance(root, "20260201T0000263Z-ev-ref1", 1e-5, 1e-5);
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 250.0);
+	set_run_sandbox(root, "20260201T0000263Z-ev-ref1", "none");
+	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 260.0);
+	set_run_sandbox(root, "20260201T0000263Z-ev-ref1", "bubblewrap");
 	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 250.0);
 	/* red team 69's adaptcrash: a run of the adaptive draw that did not
 	 * end ok stopped where the kernel chose (the 100 us wrong_output run
