@@ -588,6 +588,65 @@ static void free_strv(char **v)
  * sources (hashed) and must not use .incbin.  NULL, or why the build
  * fails (malloc'd).
  */
+/* abs is in a directory a flag named outside the repository and the
+ * toolchain (-I, -L, -isystem): the kernel's, not the compiler's */
+static int in_flag_dir(const struct build_bounds *b, const char *abs)
+{
+	if (under(abs, b->repo))
+		return 0;
+	for (int i = 0; toolchain_dirs[i]; i++)
+		if (under(abs, toolchain_dirs[i]))
+			return 0;
+	if (b->tool && under(abs, b->tool))
+		return 0;
+	for (char **d = b->flag_dirs; d && *d; d++)
+		if (under(abs, *d))
+			return 1;
+	return 0;
+}
+
+/* path (absolute) joins the sources with the hash of its contents, once;
+ * NULL, or the reason it cannot be read (malloc'd) */
+static char *add_source(json_t *sources, const char *path)
+{
+	if (seen_path(sources, path))
+		return NULL;
+	char hex[SHA256_HEX_LEN + 1];
+	if (sha256_file_hex(path, hex) < 0)
+		return xstrfmt("cannot read '%s', which the build read", path);
+	json_array_append_new(sources, json_pack("{s:s, s:s}", "path", path, "sha256", hex));
+	return NULL;
+}
+
+/*
+ * The libraries the object names (DT_NEEDED) that a flag's directory
+ * outside the repository and the toolchain holds (-L): they are the
+ * kernel's code as much as its sources (red team 72: a library there
+ * changed between batches under one build key and code identity, and
+ * eval held 15 of 15 honest faster candidates by its fast batch).  Into
+ * sources with their hashes; NULL, or the reason (malloc'd).
+ */
+static char *flag_dir_libraries(const struct build_bounds *b, const char *object, json_t *sources)
+{
+	struct elf_dyn d;
+	char *why = NULL;
+	if (elf_dyn_read(object, &d, &why) < 0) {
+		free(why);
+		return NULL; /* not an object this reads: the loader's checks say more later */
+	}
+	for (char **n = d.needed; n && *n && !why; n++)
+		for (char **dir = b->flag_dirs; dir && *dir && !why; dir++) {
+			char *p = xstrfmt("%s/%s", *dir, *n);
+			char *abs = path_exists(p) ? resolved(p) : NULL;
+			if (abs && in_flag_dir(b, abs))
+				why = add_source(sources, abs);
+			free(abs);
+			free(p);
+		}
+	elf_dyn_release(&d);
+	return why;
+}
+
 static char *check_deps(const struct build_bounds *b, const char *deps, json_t *sources)
 {
 	char **list = parse_deps(deps);
@@ -599,6 +658,11 @@ static char *check_deps(const struct build_bounds *b, const char *deps, json_t *
 		enum read_kind k = classify_read(b, abs);
 		if (k == READ_OUTSIDE) {
 			why = xstrfmt("the kernel's build read '%s', outside the repository", abs);
+		} else if (k == READ_TOOLCHAIN && in_flag_dir(b, abs)) {
+			/* a header of a flag's directory outside the repository is
+			 * the kernel's code: its hash joins the sources, so the
+			 * identity and the cache see it change (red team 72) */
+			why = add_source(sources, abs);
 		} else if (k == READ_REPO) {
 			char *norm = normalise_path(*d);
 			if (!seen_path(sources, norm)) {
@@ -1008,6 +1072,8 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	 * the manifest, anything outside the repository and the toolchain
 	 * fails the build */
 	char *outside = compiled ? check_deps(&bounds, deps_path, sources) : NULL;
+	if (compiled && !outside)
+		outside = flag_dir_libraries(&bounds, out_path, sources);
 	unlink(deps_path);
 	json_t *info = json_pack("{s:o, s:s, s:s, s:O, s:b, s:f, s:o, s:o}", "argv", argv_rec,
 				 "compiler_version", version, "build_key", hex, "sources", sources,
