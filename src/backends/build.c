@@ -509,6 +509,26 @@ static char *refusal_of(const struct build_bounds *b, const char *path, const ch
 }
 
 /* Refusal of any file in sources ([{path, sha256}]), or NULL. */
+/*
+ * A flag that makes the compiler run a program or plug-in the build key
+ * does not cover (malloc'd reason), or NULL: -B (the directory gcc takes
+ * cc1, as, ld from: red team 72's asswap ran an `as` of its own that
+ * assembled other code than the source says, under one identity),
+ * -wrapper, -fplugin, -specs, --sysroot.
+ */
+static char *refusal_of_flags(const char *const *argv)
+{
+	static const char *const bad[] = { "-B", "-wrapper", "-fplugin", "-specs", "--specs", "--sysroot",
+					   "-iplugindir", NULL };
+	for (size_t i = 1; argv[i]; i++)
+		for (size_t k = 0; bad[k]; k++)
+			if (!strncmp(argv[i], bad[k], strlen(bad[k])))
+				return xstrfmt("the flag '%s' makes the compiler run programs or read a tree the build "
+					       "key does not cover (its tools are the toolchain's): drop it",
+					       argv[i]);
+	return NULL;
+}
+
 static char *refusal_of_sources(const struct build_bounds *b, json_t *sources)
 {
 	size_t i;
@@ -962,7 +982,9 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	key = NULL;
 
 	bounds_init(&bounds, rq, recipe->compiler, argv);
-	refused = refusal_of_sources(&bounds, sources);
+	refused = refusal_of_flags(argv);
+	if (!refused)
+		refused = refusal_of_sources(&bounds, sources);
 	if (refused) {
 		char *shown = printable_line(refused); /* it quotes the source's include */
 		free(refused);

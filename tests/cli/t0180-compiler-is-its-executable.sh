@@ -48,3 +48,21 @@ bins = [r["code"]["binary_sha256"] for r in runs]
 print("binaries", bins)
 assert bins[0] != bins[1], "the plain run took the wrapper's object from the cache"
 PY
+
+# a flag that swaps the compiler's own programs (-B: red team 72's asswap
+# ran an `as` of its own under one identity) is refused before compiling
+cat > experiments/bflag.yaml <<Y
+name: bflag
+problem: rowsum
+backend: host
+baseline: fast
+shape: {R: 256, C: 512}
+flags: [-B$TEST_TMP/wrap/]
+variants:
+  fast: {kernel: tests/fixtures/adversary/host/redteam70/ccfast.c, expect: build_failed}
+correctness: {seeds: 1}
+timing: {warmup_ms: 0, samples: 5, cache: hot}
+limits: {timeout_s: 60}
+Y
+expect_exit 0 "$EVIDENT" run --no-progress experiments/bflag.yaml
+grep -q "makes the compiler run programs" "$TEST_TMP/out" || fail "no reason for the -B flag's refusal: $(grep -h bflag -A3 "$TEST_TMP/out" | head -5)"
