@@ -11,10 +11,23 @@ setup_tiny_repo() {
 	seed_cache
 }
 # run_tiny SPEC: record one batch; fails the test if evident run could not record it
+# (the test's first batch only: when tiny/base, honest, did not end ok, the
+# batch runs once more in a fresh store, as t0147 does: make test's alone
+# tests run two at a time on 2 CPUs, and one of base's three processes was
+# escaped_work for 9 samples computing after its done line at a load
+# spike, which contradicted t6012's value claims; a real regression fails
+# both tries)
 run_tiny() {
-	"$EVIDENT" run "$1" >"$TEST_TMP/run.out" 2>&1
-	local rc=$?
-	[ $rc -le 1 ] || { cat "$TEST_TMP/run.out"; fail "'evident run $1' exited $rc"; }
+	local try first=1
+	ls "$EVIDENT_STORE"/runs/*-batch.json >/dev/null 2>&1 && first=0
+	for try in 1 2; do
+		"$EVIDENT" run "$1" >"$TEST_TMP/run.out" 2>&1
+		local rc=$?
+		[ $rc -le 1 ] || { cat "$TEST_TMP/run.out"; fail "'evident run $1' exited $rc"; }
+		[ $first = 1 ] && [ $try = 1 ] && ! grep -Eq '^base( \(baseline\))? +ok ' "$TEST_TMP/run.out" || break
+		echo "run_tiny: base did not end ok in the first try; once more in a fresh store" >&2
+		rm -rf "$EVIDENT_STORE"
+	done
 }
 # tiny_n: the pooled count of timing samples of tiny/base in the newest
 # batch that ran it (what a claim "stat=n" reads): each timed sample's
