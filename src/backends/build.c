@@ -639,31 +639,40 @@ static char *add_source(json_t *sources, const char *path)
 }
 
 /*
- * The libraries the object names (DT_NEEDED) that a flag's directory
- * outside the repository and the toolchain holds (-L): they are the
- * kernel's code as much as its sources (red team 72: a library there
- * changed between batches under one build key and code identity, and
- * eval held 15 of 15 honest faster candidates by its fast batch).  Into
- * sources with their hashes; NULL, or the reason (malloc'd).
+ * The libraries the object loads from outside the toolchain, where the
+ * box's loader search finds them (sandbox_object_libraries: DT_NEEDED,
+ * each library's own, through RPATH, LD_LIBRARY_PATH, RUNPATH and the
+ * system's directories): they are the kernel's code as much as its
+ * sources (red team 72: a library under a spec's -L directory changed
+ * between batches under one build key and code identity, and eval held
+ * 15 of 15 honest faster candidates by its fast batch; the same through
+ * an rpath outside every flag directory).  One in the repository is named
+ * by its path there.  Into sources with their hashes (add_source: each
+ * once); NULL, or the reason (malloc'd).  A library the search cannot
+ * take adds nothing: the box refuses the object when it starts, saying
+ * why.
  */
-static char *flag_dir_libraries(const struct build_bounds *b, const char *object, json_t *sources)
+static char *object_libraries(const struct build_bounds *b, const char *object, json_t *sources)
 {
-	struct elf_dyn d;
+	char **libs = sandbox_object_libraries(object);
 	char *why = NULL;
-	if (elf_dyn_read(object, &d, &why) < 0) {
-		free(why);
-		return NULL; /* not an object this reads: the loader's checks say more later */
-	}
-	for (char **n = d.needed; n && *n && !why; n++)
-		for (char **dir = b->flag_dirs; dir && *dir && !why; dir++) {
-			char *p = xstrfmt("%s/%s", *dir, *n);
-			char *abs = path_exists(p) ? resolved(p) : NULL;
-			if (abs && in_flag_dir(b, abs))
-				why = add_source(sources, abs);
-			free(abs);
-			free(p);
+	for (char **l = libs; l && *l && !why; l++) {
+		char *abs = resolved(*l);
+		if (!abs)
+			continue;
+		int system = 0;
+		for (int i = 0; toolchain_dirs[i] && !system; i++)
+			system = under(abs, toolchain_dirs[i]);
+		if (!system && under(abs, b->repo) && abs[strlen(b->repo)] == '/') {
+			char *rel = normalise_path(abs + strlen(b->repo) + 1);
+			why = add_source(sources, rel);
+			free(rel);
+		} else if (!system) {
+			why = add_source(sources, abs);
 		}
-	elf_dyn_release(&d);
+		free(abs);
+	}
+	sandbox_argv_free(libs);
 	return why;
 }
 
@@ -814,6 +823,33 @@ static int sources_current(const json_t *info)
 	return 1;
 }
 
+static char *object_libraries(const struct build_bounds *b, const char *object, json_t *sources);
+
+/* Does the entry's sources list every library the object at so would load
+ * from outside the toolchain now, with the hash it has now?  (1 yes; 0: the
+ * loader's search finds one the entry was not built with, through another
+ * LD_LIBRARY_PATH or a file put in an rpath's directory since, and the
+ * entry is stale.) */
+static int libraries_listed(const json_t *info, const struct build_bounds *b, const char *so)
+{
+	json_t *now = json_array();
+	char *why = object_libraries(b, so, now);
+	int ok = !why;
+	size_t i, j;
+	json_t *v, *w;
+	json_array_foreach(now, i, v)
+	{
+		int found = 0;
+		json_array_foreach(json_object_get(info, "sources"), j, w)
+			found |= json_equal(json_object_get(v, "path"), json_object_get(w, "path")) &&
+				 json_equal(json_object_get(v, "sha256"), json_object_get(w, "sha256"));
+		ok &= found;
+	}
+	free(why);
+	json_decref(now);
+	return ok;
+}
+
 /* argv as a JSON array of strings (new reference). */
 static json_t *argv_json(const char *const *argv)
 {
@@ -825,7 +861,7 @@ static json_t *argv_json(const char *const *argv)
 
 static void remove_flat_dir(const char *dir);
 
-static int cache_hit(const char *entry, struct build_result *res)
+static int cache_hit(const char *entry, const struct build_bounds *b, struct build_result *res)
 {
 	char *info_path = xstrfmt("%s/info.json", entry);
 	char *so = xstrfmt("%s/kernel.so", entry);
@@ -849,7 +885,7 @@ static int cache_hit(const char *entry, struct build_result *res)
 			free(aside);
 			json_decref(info);
 			info = NULL;
-		} else if (info && !sources_current(info)) {
+		} else if (info && (!sources_current(info) || !libraries_listed(info, b, so))) {
 			/* a file the compiler read changed (one the key's own walk
 			 * cannot see, such as a macro include): the object is stale;
 			 * drop the entry, and the caller builds afresh */
@@ -1003,7 +1039,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	}
 
 	entry = xstrfmt("%s/%s", rq->cache_dir, hex);
-	if (cache_hit(entry, res)) {
+	if (cache_hit(entry, &bounds, res)) {
 		rc = 0;
 		goto out;
 	}
@@ -1095,7 +1131,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	 * fails the build */
 	char *outside = compiled ? check_deps(&bounds, deps_path, sources) : NULL;
 	if (compiled && !outside)
-		outside = flag_dir_libraries(&bounds, out_path, sources);
+		outside = object_libraries(&bounds, out_path, sources);
 	unlink(deps_path);
 	json_t *info = json_pack("{s:o, s:s, s:s, s:O, s:b, s:f, s:o, s:o}", "argv", argv_rec,
 				 "compiler_version", version, "build_key", hex, "sources", sources,
@@ -1194,7 +1230,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		free(res->log);
 		res->info = NULL;
 		res->log = NULL;
-		if (!cache_hit(entry, res)) {
+		if (!cache_hit(entry, &bounds, res)) {
 			error("cannot publish build cache entry '%s': %s", entry, strerror(e));
 			goto out;
 		}

@@ -190,6 +190,15 @@ void sandbox_set_loads(struct sandbox *sb, const char *const *paths);
 char *sandbox_find_library(const char *name, const char *object);
 
 /*
+ * Every library the loader would map for the job's object at object (its
+ * dynamic section's names, theirs in turn, each found as the host box
+ * finds it), as absolute paths: NULL-terminated, the caller frees with
+ * sandbox_argv_free; NULL where one cannot be found or taken (the box
+ * refuses the object then, saying why).
+ */
+char **sandbox_object_libraries(const char *object);
+
+/*
  * The files a box shows as copies that bubblewrap writes into the box's
  * memory as it starts: fd[i] (opened by sandbox_wrap, the caller passes
  * each at SANDBOX_FRESH_FD + i, run_opts.pass_fd, and closes them after

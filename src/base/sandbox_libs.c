@@ -411,6 +411,44 @@ char *sandbox_find_library(const char *name, const char *object)
 	return r;
 }
 
+/*
+ * The libraries the loader would map for a job's object (sandbox.h): the
+ * search sandbox_object_deps makes for a box, with the runner's own
+ * loader's subdirectories, every name searched (no worker's library is
+ * taken as mapped).  NULL-terminated; the caller frees with
+ * sandbox_argv_free.  NULL where a library cannot be found or taken (the
+ * box says why when it starts).
+ */
+char **sandbox_object_libraries(const char *object)
+{
+	struct elf_dyn d;
+	char *why = NULL;
+	if (elf_dyn_read(object, &d, &why) < 0) {
+		free(why);
+		return NULL;
+	}
+	int machine = d.machine;
+	elf_dyn_release(&d);
+	char *self = realpath("/proc/self/exe", NULL), *interp = self ? elf_interp(self) : NULL;
+	struct argvb roots = { 0 };
+	char *abs = sandbox_abs_path(object);
+	argvb_push(&roots, abs);
+	free(abs);
+	struct argvb none = { 0 };
+	int rc = sandbox_object_deps(&roots, 0, machine, NULL, sandbox_loader_subdirs(interp, self), &none);
+	free(self);
+	free(interp);
+	if (rc < 0) {
+		sandbox_argv_free(roots.v);
+		return NULL;
+	}
+	struct argvb libs = { 0 };
+	for (size_t i = 1; i < roots.n; i++)
+		argvb_push(&libs, roots.v[i]);
+	sandbox_argv_free(roots.v);
+	return libs.v ? libs.v : xcalloc(1, sizeof(char *)); /* none: an empty list, not a failure */
+}
+
 /* Does path lie under one of dirs (NULL-terminated, absolute)? */
 static int masked(char *const *dirs, const char *path)
 {

@@ -77,3 +77,34 @@ src = [s["path"] for s in runs[0]["code"]["sources"]]
 print(src)
 assert lib in src, "library not in the sources"
 PY
+
+# the rpath form: the object links against the -L directory's library,
+# but the loader takes the one in an rpath directory no flag names (lib2):
+# the file the box maps is the code, and a change to it makes the cached
+# entry stale.  Before, only -L directories were read, so lib2's library
+# was in no record and changed under one build key and identity.
+mkdir -p "$TEST_TMP/lib2"
+chmod 755 "$TEST_TMP/lib2"
+cc -shared -fPIC -O2 -DPASSES=3 -o "$TEST_TMP/lib2/librt72pass.so" "$REPO/tests/fixtures/adversary/host/redteam72/rt72lib.c" ||
+	fail "cannot build the rpath library"
+chmod 644 "$TEST_TMP/lib2/librt72pass.so"
+sed -e 's/^name: lib$/name: rpath/' -e "s|-Wl,-rpath,$TEST_TMP/lib\"|-Wl,-rpath,$TEST_TMP/lib2\"|" experiments/lib.yaml > experiments/rpath.yaml
+grep -q "rpath,$TEST_TMP/lib2" experiments/rpath.yaml || fail "sed lib.yaml"
+expect_exit 0 "$EVIDENT" run --no-progress experiments/rpath.yaml
+cc -shared -fPIC -O2 -DPASSES=1 -o "$TEST_TMP/lib2/librt72pass.so" "$REPO/tests/fixtures/adversary/host/redteam72/rt72lib.c" ||
+	fail "cannot rebuild the rpath library"
+expect_exit 0 "$EVIDENT" run --no-progress experiments/rpath.yaml
+python3 - "$TEST_TMP/lib2/librt72pass.so" artifacts/runs/*.json <<'PY' || fail "the rpath directory's library is not the kernel's code"
+import json, os, sys
+lib = os.path.realpath(sys.argv[1])
+runs = sorted((json.load(open(p)) for p in sys.argv[2:]), key=lambda r: r["run_id"])
+runs = [r for r in runs if r.get("kind") != "batch" and r.get("experiment") == "rpath"]
+assert len(runs) == 2, len(runs)
+shas = []
+for r in runs:
+    src = {s["path"]: s["sha256"] for s in r["code"]["sources"]}
+    print(r["run_id"], sorted(src), r["code"].get("cached"))
+    assert lib in src, "the rpath library not in the sources"
+    shas.append(src[lib])
+assert shas[0] != shas[1], "the library's hash did not change: the cache served the first entry"
+PY
