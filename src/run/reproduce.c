@@ -313,6 +313,7 @@ void repro_env_warnings(const struct batch_record *old, const struct batch_recor
 
 /* run_options.on_batch: the verdicts, into the new batch record */
 struct hook {
+	struct query *q;
 	const struct batch_record *old;
 	double t;
 	json_t *warnings;
@@ -320,6 +321,58 @@ struct hook {
 	char **reasons;
 	size_t n;
 };
+
+/* The compiler's executable hash a run manifest records, or NULL. */
+static const char *manifest_compiler(json_t *m)
+{
+	return json_string_value(json_object_get(json_object_get(json_object_get(json_object_get(m, "code"), "compiler"), "exe"),
+						 "sha256"));
+}
+
+/*
+ * A warning where the rebuilt object of old's row is not the one it
+ * recorded (red team 70: a reproduction served the writer's wrapper-built
+ * object from the cache, or built with another compiler, and said
+ * nothing): the times then compare other code, whatever the verdict.
+ * The new row's runs are read from the store, where they were just
+ * committed.
+ */
+static void binary_warning(struct hook *h, const struct batch_row *row, const struct batch_row *now)
+{
+	const struct run_record **runs;
+	size_t n = query_row_runs(h->q, row, &runs);
+	const char *then = NULL, *then_cc = NULL;
+	for (size_t i = 0; i < n && !then; i++)
+		if (runs[i]->binary_sha256) {
+			then = runs[i]->binary_sha256;
+			then_cc = json_string_value(json_object_get(json_object_get(runs[i]->compiler, "exe"), "sha256"));
+		}
+	free(runs);
+	if (!then || !now)
+		return;
+	const char *ids[] = { now->run_id, NULL };
+	const char *const *list = now->n_runs ? now->runs : ids;
+	size_t k = now->n_runs ? now->n_runs : 1;
+	for (size_t i = 0; i < k; i++) {
+		json_t *m = NULL;
+		if (!list[i] || store_load(&h->q->st, list[i], &m) < 0) {
+			json_decref(m);
+			continue;
+		}
+		const char *bin = json_string_value(json_object_get(json_object_get(m, "code"), "binary_sha256"));
+		const char *cc = manifest_compiler(m);
+		if (bin && strcmp(bin, then)) {
+			note(h->warnings, 0,
+			     "%s: the rebuilt object (%.12s) is not the recorded one (%.12s)%s: the times compare other code",
+			     row->variant, bin, then,
+			     then_cc && cc && strcmp(then_cc, cc) ? ", built by another compiler executable"
+								  : "");
+			json_decref(m);
+			return;
+		}
+		json_decref(m);
+	}
+}
 
 static int on_batch(struct batch_record *b, void *ctx)
 {
@@ -334,6 +387,8 @@ static int on_batch(struct batch_record *b, void *ctx)
 		all &= h->rows[h->n].verdict == REPRO_REPRODUCED;
 	}
 	repro_env_warnings(old, b, h->warnings);
+	for (size_t i = 0; i < old->n_rows; i++)
+		binary_warning(h, &old->rows[i], batch_find_row(b, old->rows[i].variant));
 	if (!str_same(old->git.commit, b->git.commit))
 		note(h->warnings, 0, "the rebuilt tree is at commit %s, not the recorded %s", b->git.commit ? b->git.commit : "none",
 		     old->git.commit ? old->git.commit : "none");
@@ -418,7 +473,7 @@ static char *spec_file(const struct run_record *r, const char *text, const char 
 int reproduce_batch(struct query *q, const struct batch_record *old, const struct repro_options *o,
 		    struct repro_result *res, enum repro_error *err)
 {
-	struct hook h = { old, o->threshold, json_array(), NULL, NULL, 0 };
+	struct hook h = { q, old, o->threshold, json_array(), NULL, NULL, 0 };
 	struct spec s;
 	struct strbuf spec_text = STRBUF_INIT;
 	char *tmp = NULL, *tree = NULL, *user_root = NULL, *cache = NULL, *spec_path = NULL;
