@@ -324,6 +324,44 @@ out:
 	strbuf_release(&detail);
 }
 
+/* The runs of batch b (variant vn, or every one) that recorded setting s:
+ * *n counts them, *bad those that recorded another value than sval
+ * (stated, as a number), the first three named in other with their batch;
+ * rec gets the first value recorded. */
+static void setting_batch(struct actx *a, const struct batch_record *b, const char *vn, const struct setting *s,
+			  const char *sval, double stated, int *n, int *bad, struct strbuf *rec, struct strbuf *other)
+{
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *row = &b->rows[i];
+		if (vn && strcmp(vn, audit_name_or(row->variant)))
+			continue;
+		const struct run_record **runs;
+		size_t nr = query_row_runs(a->q, row, &runs);
+		for (size_t k = 0; k < nr; k++) {
+			double num = 0;
+			const char *str = NULL;
+			if (!record_run_setting(runs[k], s->key, &num, &str) || !str != !s->is_string)
+				continue; /* it stopped before that setting applied (a crash before timing) */
+			if (!(*n)++) {
+				if (s->is_string)
+					strbuf_addstr(rec, str);
+				else
+					strbuf_addf(rec, "%g", num);
+			}
+			int same = s->is_string ? !strcmp(str, sval) : audit_same_number(num * s->scale, stated);
+			if (!same && (*bad)++ < 3) {
+				strbuf_addf(other, "%s%s recorded ", other->len ? "; " : "", audit_name_or(row->variant));
+				if (s->is_string)
+					strbuf_addstr(other, str);
+				else
+					strbuf_addf(other, "%g", num);
+				strbuf_addf(other, " (run %s)", audit_id_or(runs[k]->run_id));
+			}
+		}
+		free(runs);
+	}
+}
+
 /* setting: a protocol setting (seeds, samples, warm-up, ...) as every run of the evidence recorded it */
 void audit_claim_setting(struct actx *a, const struct md_marker *m)
 {
@@ -362,46 +400,47 @@ void audit_claim_setting(struct actx *a, const struct md_marker *m)
 	const struct batch_record *b = audit_evidence_batch(a, &batches, names, &stale, &why);
 	int n = 0, bad = 0;
 	struct strbuf rec = STRBUF_INIT;
-	for (size_t i = 0; i < b->n_rows; i++) {
-		const struct batch_row *row = &b->rows[i];
-		if (vn && strcmp(vn, audit_name_or(row->variant)))
-			continue;
-		const struct run_record **runs;
-		size_t nr = query_row_runs(a->q, row, &runs);
-		for (size_t k = 0; k < nr; k++) {
-			double num = 0;
-			const char *str = NULL;
-			if (!record_run_setting(runs[k], s.key, &num, &str) || !str != !s.is_string)
-				continue; /* it stopped before that setting applied (a crash before timing) */
-			if (!n++) {
-				if (s.is_string)
-					strbuf_addstr(&rec, str);
-				else
-					strbuf_addf(&rec, "%g", num);
+	setting_batch(a, b, vn, &s, sval, stated, &n, &bad, &rec, &other);
+	/* without run=, the batches the file's other claims of the experiment
+	 * pin are described by the same methods (red team 70: a setting read
+	 * only the newest batch while the results were pinned to another, run
+	 * another way, and read supported) */
+	size_t n_pinned = 0;
+	if (!md_attr(m, "run") && a->doc)
+		for (size_t i = 0; i < a->doc->n; i++) {
+			const struct md_marker *o = &a->doc->mk[i];
+			const char *oe = md_attr(o, "experiment"), *pin = md_attr(o, "run");
+			if (o == m || o->kind != MD_CLAIM || !pin || !oe || strcmp(oe, e) || !strcmp(o->name, "reproduced"))
+				continue;
+			struct strbuf pwhy = STRBUF_INIT;
+			const struct batch_record *pb = query_batch(a->q, e, pin, NULL, &pwhy);
+			strbuf_release(&pwhy);
+			if (!pb || pb == b || !strcmp(audit_id_or(pb->run_id), audit_id_or(b->run_id)))
+				continue;
+			int seen = 0;
+			for (size_t k = 0; k < i && !seen; k++) {
+				const struct md_marker *ok = &a->doc->mk[k];
+				const char *kp = md_attr(ok, "run"), *ke = md_attr(ok, "experiment");
+				seen = ok != m && ok->kind == MD_CLAIM && kp && ke && !strcmp(ke, e) && !strcmp(kp, pin);
 			}
-			int same = s.is_string ? !strcmp(str, sval) : audit_same_number(num * s.scale, stated);
-			if (!same && bad++ < 3) {
-				strbuf_addf(&other, "%s%s recorded ", other.len ? "; " : "", audit_name_or(row->variant));
-				if (s.is_string)
-					strbuf_addstr(&other, str);
-				else
-					strbuf_addf(&other, "%g", num);
-				strbuf_addf(&other, " (run %s)", audit_id_or(runs[k]->run_id));
-			}
+			if (seen)
+				continue;
+			n_pinned++;
+			setting_batch(a, pb, vn, &s, sval, stated, &n, &bad, &rec, &other);
 		}
-		free(runs);
-	}
 	if (!n) {
 		audit_finding(a, m->line, "unsupported", "%s: no run of batch %s recorded '%s'", head.buf, audit_id_or(b->run_id),
 			key);
 		strbuf_release(&rec);
 		goto out;
 	}
+	char *also = n_pinned ? xstrfmt(", and the %zu other batch(es) this file's claims pin", n_pinned) : xstrdup("");
 	if (bad)
-		strbuf_addf(&detail, "%d of %d run(s) recorded another value: %s%s (batch %s)", bad, n, other.buf,
-			    bad > 3 ? "; ..." : "", audit_id_or(b->run_id));
+		strbuf_addf(&detail, "%d of %d run(s) recorded another value: %s%s (batch %s%s)", bad, n, other.buf,
+			    bad > 3 ? "; ..." : "", audit_id_or(b->run_id), also);
 	else
-		strbuf_addf(&detail, "%d run(s) recorded %s=%s (batch %s)", n, key, rec.buf, audit_id_or(b->run_id));
+		strbuf_addf(&detail, "%d run(s) recorded %s=%s (batch %s%s)", n, key, rec.buf, audit_id_or(b->run_id), also);
+	free(also);
 	strbuf_release(&rec);
 	char *last = xstrfmt("batch %s", audit_id_or(b->run_id));
 	audit_conclude(a, m, !bad, stale, head.buf, detail.buf, why.buf, last);

@@ -60,6 +60,7 @@ struct actx {
 	size_t cur;              /* the marker being checked */
 	void *pairs;             /* audit_verdict.c's memo of pair comparisons (audit_claim_release) */
 	size_t n_pairs;
+	const struct md_doc *doc; /* the file's markers (a setting claim reads the batches the others pin) */
 };
 
 /* Free what the claim rules kept across the file's claims (audit_verdict.c). */
