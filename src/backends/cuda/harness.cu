@@ -726,16 +726,15 @@ static void cupti_mark_copies(void)
 	static const char *const rt[] = { "cudaMemcpy", "cudaMemset" };
 	static const char *const drv[] = { "cuMemcpy", "cuMemset", "cu64Memcpy", "cu64Memset" };
 	const char *n;
+	/* each callback's name asked once, then matched against every prefix */
 	for (uint32_t k = 0; k < CUPTI_RUNTIME_TRACE_CBID_SIZE; k++)
-		for (size_t j = 0; j < sizeof(rt) / sizeof(rt[0]); j++)
-			if (cu.callback_name(CUPTI_CB_DOMAIN_RUNTIME_API, k, &n) == CUPTI_SUCCESS && n &&
-			    !strncmp(n, rt[j], strlen(rt[j])))
-				copy_rt[k] = 1;
+		if (cu.callback_name(CUPTI_CB_DOMAIN_RUNTIME_API, k, &n) == CUPTI_SUCCESS && n)
+			for (size_t j = 0; j < sizeof(rt) / sizeof(rt[0]); j++)
+				copy_rt[k] |= !strncmp(n, rt[j], strlen(rt[j]));
 	for (uint32_t k = 0; k < CUPTI_DRIVER_TRACE_CBID_SIZE; k++)
-		for (size_t j = 0; j < sizeof(drv) / sizeof(drv[0]); j++)
-			if (cu.callback_name(CUPTI_CB_DOMAIN_DRIVER_API, k, &n) == CUPTI_SUCCESS && n &&
-			    !strncmp(n, drv[j], strlen(drv[j])))
-				copy_drv[k] = 1;
+		if (cu.callback_name(CUPTI_CB_DOMAIN_DRIVER_API, k, &n) == CUPTI_SUCCESS && n)
+			for (size_t j = 0; j < sizeof(drv) / sizeof(drv[0]); j++)
+				copy_drv[k] |= !strncmp(n, drv[j], strlen(drv[j]));
 }
 
 /*
