@@ -13,18 +13,7 @@ command -v cc >/dev/null || skip "no cc"
 mkdir -p "$TEST_TMP/wrap"
 printf '#!/bin/sh\nexec %s -DRT70_FAST "$@"\n' "$(command -v cc)" > "$TEST_TMP/wrap/cc"
 chmod +x "$TEST_TMP/wrap/cc"
-cat > experiments/cc.yaml <<'Y'
-name: cc
-problem: rowsum
-backend: host
-baseline: fast
-shape: {R: 256, C: 512}
-variants:
-  fast: {kernel: tests/fixtures/adversary/host/redteam70/ccfast.c}
-correctness: {seeds: 1}
-timing: {warmup_ms: 0, samples: 5, cache: hot}
-limits: {timeout_s: 60}
-Y
+cp tests/fixtures/specs/host-redteam70-cc.yaml experiments/cc.yaml || fail "cp cc.yaml"
 PATH="$TEST_TMP/wrap:$PATH" expect_exit 0 "$EVIDENT" run --no-progress experiments/cc.yaml
 expect_exit 0 "$EVIDENT" run --no-progress experiments/cc.yaml
 python3 - "$TEST_TMP/wrap/cc" artifacts/runs/*.json <<'PY' || fail "the wrapper's build stood for cc's"

@@ -14,19 +14,7 @@ mkrepo git
 mkdir -p "$TEST_TMP/wrap"
 printf '#!/bin/sh\nexec %s -DRT70_FAST "$@"\n' "$(command -v cc)" > "$TEST_TMP/wrap/cc"
 chmod +x "$TEST_TMP/wrap/cc"
-cat > experiments/cc.yaml <<'Y'
-name: cc
-problem: rowsum
-backend: host
-baseline: fast
-shape: {R: 256, C: 512}
-variants:
-  fast: {kernel: tests/fixtures/adversary/host/redteam70/ccfast.c}
-correctness: {seeds: 1}
-timing: {warmup_ms: 0, samples: 5, cache: hot}
-repeats: 1
-limits: {timeout_s: 60}
-Y
+cp tests/fixtures/specs/host-redteam70-cc.yaml experiments/cc.yaml || fail "cp cc.yaml"
 git add experiments/cc.yaml && git -c user.email=t@t -c user.name=t commit -qm spec || fail "commit"
 PATH="$TEST_TMP/wrap:$PATH" expect_exit 0 "$EVIDENT" run --no-progress experiments/cc.yaml
 wrapped=$(sed -n 's/^records: .* batch \([^ ]*\) in .*/\1/p' "$TEST_TMP/out")
