@@ -609,6 +609,9 @@ static void refuse_device_launch(const char *what)
 	free(r);
 }
 
+static int send_global_names(struct cw *w, const void *const *imgs, const size_t *img_bytes, int n,
+			     const char *phase);
+
 /*
  * The sealed worker's kernel: the plan the parent handed over at
  * SEAL_PLAN_FD, checked (seal.h), replayed from the object's device code,
@@ -669,6 +672,9 @@ static const struct ev_kernel_desc *sealed_kernel(struct cw *w, struct seal_plan
 					"readable here: compressed beyond libzstd/liblz4, or of an unknown kind)\n",
 				dropped);
 	}
+	/* the globals the loaded code defines, for the load's managed check */
+	if (send_global_names(w, imgs, img_bytes, n, "load"))
+		return NULL;
 	const struct ev_kernel_desc *d = NULL;
 	int rc = w->api->plan_load(w->ctx, imgs, img_bytes, n, &sp->plan, &d, w->err, sizeof(w->err));
 	if (rc == -1) {
@@ -694,46 +700,66 @@ static const struct ev_kernel_desc *sealed_kernel(struct cw *w, struct seal_plan
 }
 
 /*
- * The names of the kernel object's module globals, for the capture to
- * carry (red team 3, rt3_init_symbol): read from its cubins' symbol
- * tables (seal_fatbin_globals), as the sealed worker reads its device
- * code.  An object whose images cannot be read gives none here (the
- * worker then says why it cannot load them).  0, or 1 after a failure
- * message.
+ * The names of the module globals in the device code imgs[0..n) (read
+ * from its cubins' symbol tables: seal_fatbin_globals), handed to the
+ * harness (plan_globals): the planner's capture carries them (red team 3,
+ * rt3_init_symbol), and the timing worker's load refuses one that is
+ * managed memory (red team 47).  0, or 1 after a failure message in
+ * phase `phase`: more names than a plan reads, or a name it cannot carry
+ * (red team 47's longname: a global init() wrote, dropped without a word).
  */
 #define PLAN_MAX_GLOBAL_NAMES 4096
+static int send_global_names(struct cw *w, const void *const *imgs, const size_t *img_bytes, int n,
+			     const char *phase)
+{
+	char **names = NULL, *refused = NULL;
+	int unreadable = 0, rc = 0;
+	int nn = seal_fatbin_globals(imgs, img_bytes, n, &names, PLAN_MAX_GLOBAL_NAMES, &unreadable, &refused);
+	if (nn < 0 || refused) {
+		char *r = nn < 0 ? xstrfmt("the kernel object's device code names more than %d module globals, more "
+					   "than a sealed plan reads: run the variant with trust: host",
+					   PLAN_MAX_GLOBAL_NAMES)
+				 : xstrfmt("the kernel object's device code has module global %s, a name a sealed plan "
+					   "cannot carry (1 to %d characters of A-Z, a-z, 0-9, _, $ and .), so what "
+					   "init() writes there would be lost: give it a shorter name, or run the "
+					   "variant with trust: host",
+					   refused, EVC_PLAN_MAX_GLOBAL_NAME);
+		proto_w_failure("launch_failed", "sealed", r, phase);
+		free(r);
+		free(refused);
+		seal_names_free(names, nn);
+		return 1;
+	}
+	if (unreadable)
+		fprintf(stderr, "evident worker: %d cubins of the kernel object are unreadable here (compressed "
+				"beyond libzstd/liblz4): module globals their init() writes are not carried\n",
+			unreadable);
+	if (w->api->plan_globals(w->ctx, (const char *const *)names, nn, w->err, sizeof(w->err))) {
+		proto_w_failure("launch_failed", "sealed", w->err, phase);
+		rc = 1;
+	}
+	seal_names_free(names, nn);
+	return rc;
+}
+
+/* The planner's: the kernel object's module globals, for the capture to
+ * carry (send_global_names).  An object whose images cannot be read gives
+ * none here (the worker then says why it cannot load them).  0, or 1
+ * after a failure message. */
 static int plan_global_names(struct cw *w)
 {
 	const void *imgs[16];
 	size_t img_bytes[16];
 	unsigned char *fat = NULL;
-	char *why = NULL, **names = NULL;
-	int unreadable = 0, rc = 0;
+	char *why = NULL;
 	int n = seal_fatbin_images(w->job->kernel_so, &fat, imgs, img_bytes, 16, &why);
 	free(why);
 	if (n <= 0) {
 		free(fat);
 		return 0;
 	}
-	int nn = seal_fatbin_globals(imgs, img_bytes, n, &names, PLAN_MAX_GLOBAL_NAMES, &unreadable);
+	int rc = send_global_names(w, imgs, img_bytes, n, "plan");
 	free(fat);
-	if (nn < 0) {
-		char *r = xstrfmt("the kernel object's device code names more than %d module globals, more than a "
-				  "sealed plan reads: run the variant with trust: host",
-				  PLAN_MAX_GLOBAL_NAMES);
-		proto_w_failure("launch_failed", "sealed", r, "plan");
-		free(r);
-		return 1;
-	}
-	if (unreadable)
-		fprintf(stderr, "evident planner: %d cubins of the kernel object are unreadable here (compressed "
-				"beyond libzstd/liblz4): module globals their init() writes are not carried\n",
-			unreadable);
-	if (w->api->plan_globals(w->ctx, (const char *const *)names, nn, w->err, sizeof(w->err))) {
-		proto_w_failure("launch_failed", "sealed", w->err, "plan");
-		rc = 1;
-	}
-	seal_names_free(names, nn);
 	return rc;
 }
 

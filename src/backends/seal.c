@@ -146,7 +146,7 @@ static char *parse_globals(json_t *gs, struct seal_plan *p)
 	if (!json_is_array(gs) || json_array_size(gs) > EVC_PLAN_MAX_GLOBALS)
 		return xstrfmt("the plan's globals are not a list of at most %d [step, name, bytes]",
 			       EVC_PLAN_MAX_GLOBALS);
-	size_t n = json_array_size(gs);
+	size_t n = json_array_size(gs), chars = 0;
 	p->globals = xcalloc(n ? n : 1, sizeof(*p->globals));
 	p->gnames = xcalloc(n ? n : 1, sizeof(char *));
 	p->plan.globals = p->globals;
@@ -161,6 +161,9 @@ static char *parse_globals(json_t *gs, struct seal_plan *p)
 		    strlen(json_string_value(nm)) != json_string_length(nm))
 			return xstrfmt("module global %zu has no name of 1 to %d characters of A-Z, a-z, 0-9, _, $ "
 				       "and .", g, EVC_PLAN_MAX_GLOBAL_NAME);
+		if ((chars += json_string_length(nm)) > EVC_PLAN_MAX_GLOBAL_NAMES_BYTES)
+			return xstrfmt("the plan's global names run to more than %zu characters in all",
+				       (size_t)EVC_PLAN_MAX_GLOBAL_NAMES_BYTES);
 		p->gnames[g] = xstrdup(json_string_value(nm));
 		p->globals[g] = (struct evc_global){ (uint32_t)step, p->gnames[g], (size_t)bytes };
 		p->plan.n_globals = (int)g + 1; /* the names so far, for seal_plan_release */
@@ -912,6 +915,7 @@ int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, i
 struct name_list {
 	char **v;
 	int n, cap, max, over;
+	char *refused; /* the first name a plan cannot carry, said printably (malloc'd), or NULL */
 };
 
 static void name_add(struct name_list *l, const char *s, size_t len)
@@ -978,6 +982,19 @@ static int cubin_globals(const unsigned char *f, size_t n, struct name_list *l)
 			const char *name = elf_str(f, n, strs, sym.st_name, &nl);
 			if (name && seal_global_name_ok(name, nl))
 				name_add(l, name, nl);
+			else if (name && !l->refused) {
+				/* a global the plan cannot name would keep its
+				 * load-time value in the replay, whatever init()
+				 * wrote there (red team 47's longname: a variable
+				 * template's 1243-character name, dropped without a
+				 * word, wrong_output): refused, said so */
+				char shown[81];
+				size_t k = 0;
+				for (; k < nl && k < 80; k++)
+					shown[k] = name[k] > ' ' && name[k] < 127 ? name[k] : '?';
+				shown[k] = 0;
+				l->refused = xstrfmt("'%s%s' (%zu characters)", shown, nl > 80 ? "..." : "", nl);
+			}
 		}
 	}
 	free(sh);
@@ -999,12 +1016,13 @@ static int add_cubin_globals(const unsigned char *text, size_t n, void *ctx)
 }
 
 int seal_fatbin_globals(const void *const *images, const size_t *image_bytes, int n_images, char ***names,
-			int max_names, int *unreadable)
+			int max_names, int *unreadable, char **refused)
 {
-	struct globals_walk w = { { NULL, 0, 0, max_names, 0 }, unreadable };
+	struct globals_walk w = { { NULL, 0, 0, max_names, 0, NULL }, unreadable };
 	*unreadable = 0;
 	/* ELF only: a PTX entry's globals are the cubin's of the same source */
 	fat_each_text(images, image_bytes, n_images, 2, add_cubin_globals, &w, unreadable);
+	*refused = w.l.refused;
 	if (w.l.over) {
 		seal_names_free(w.l.v, w.l.n);
 		*names = NULL;

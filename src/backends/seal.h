@@ -66,11 +66,14 @@ int seal_global_name_ok(const char *name, size_t len);
  * accepts.  *names (and each name) is malloc'd; free with
  * seal_names_free.  *unreadable counts the ELF entries it could not
  * read (compressed beyond the decompressors here, or no ELF of its
- * shape).  Returns how many names, or -1 when there are more than
+ * shape).  *refused is NULL, or the first global whose name
+ * seal_global_name_ok refuses, said printably (malloc'd, the caller frees
+ * it): a plan cannot carry that global, so the caller refuses the
+ * variant.  Returns how many names, or -1 when there are more than
  * max_names (*names NULL).
  */
 int seal_fatbin_globals(const void *const *images, const size_t *image_bytes, int n_images, char ***names,
-			int max_names, int *unreadable);
+			int max_names, int *unreadable, char **refused);
 void seal_names_free(char **names, int n);
 
 /*

@@ -365,7 +365,9 @@ enum evc_step_kind { EVC_STEP_KERNEL = 1, EVC_STEP_MEMSET = 2, EVC_STEP_COPY = 3
 #define EVC_PLAN_MAX_RUNS 32768   /* runs of one list (scratch_init, global_init) */
 #define EVC_PLAN_MAX_RELOCS 32768 /* pointers of one list (scratch_relocs, global_relocs) */
 #define EVC_PLAN_MAX_GLOBALS 192  /* module globals one plan may carry (ids up to 223) */
-#define EVC_PLAN_MAX_GLOBAL_NAME 1024 /* characters of a global's name: [A-Za-z0-9_$.] */
+#define EVC_PLAN_MAX_GLOBAL_NAME 4096 /* characters of a global's name: [A-Za-z0-9_$.] (a template's
+                                       * mangled name runs to thousands: red team 47's 1243) */
+#define EVC_PLAN_MAX_GLOBAL_NAMES_BYTES ((size_t)256 << 10) /* the characters of all of a plan's names */
 #define EVC_PLAN_MAX_GLOBAL_BYTES ((size_t)1 << 32) /* the size of one global */
 
 /* What init() left in a scratch buffer: bytes at off of scratch k, which

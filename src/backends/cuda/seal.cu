@@ -809,6 +809,7 @@ static int module_globals(const std::vector<CUgraphNode> &order, std::vector<kbu
 	std::vector<CUmodule> mods;
 	std::vector<CUlibrary> libs;
 	int step = -1, ng = 0;
+	size_t name_chars = 0;
 	*n_globals = 0;
 	for (CUgraphNode node : order) {
 		CUgraphNodeType t;
@@ -852,6 +853,12 @@ static int module_globals(const std::vector<CUgraphNode> &order, std::vector<kbu
 				       : cuLibraryGetGlobal(&d, &sz, lib, name.c_str());
 			if (r != CUDA_SUCCESS || !d || !sz)
 				continue; /* another image's, or not a global the driver gives out */
+			int managed = 0;
+			if (cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, d) == CUDA_SUCCESS && managed)
+				return fail(err, errlen, "module global '%.200s%s' is __managed__ memory, whose placement "
+							 "(what init() advised or prefetched) a sealed replay does not "
+							 "carry: run the variant with trust: host",
+					    name.c_str(), name.size() > 200 ? "..." : "");
 			if (ng >= EVC_PLAN_MAX_GLOBALS)
 				return fail(err, errlen, "the kernel's modules have more than %d globals; a sealed plan "
 							 "carries at most that: run the variant with trust: host",
@@ -860,6 +867,11 @@ static int module_globals(const std::vector<CUgraphNode> &order, std::vector<kbu
 				return fail(err, errlen, "module global '%s' has %zu bytes, more than a sealed plan "
 							 "carries: run the variant with trust: host",
 					    name.c_str(), sz);
+			if ((name_chars += name.size()) > EVC_PLAN_MAX_GLOBAL_NAMES_BYTES)
+				return fail(err, errlen, "the kernel's module globals' names run to more than %zu "
+							 "characters in all, more than a sealed plan carries: run the "
+							 "variant with trust: host",
+					    (size_t)EVC_PLAN_MAX_GLOBAL_NAMES_BYTES);
 			appendf(js, "%s[%d, ", ng ? ", " : "", step);
 			append_str(js, name.c_str());
 			appendf(js, ", %zu]", sz);
@@ -1368,6 +1380,28 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 			 n_images ? load_errs.c_str() : "it has no .nv_fatbin images");
 		return -1;
 	}
+	/* no module global of the loaded code is managed memory, whether the
+	 * plan names it or not (the names: the object's cubins, read by the
+	 * worker, seal_set_globals): a fresh module's __managed__ global pages
+	 * to the device on first touch, without the placement init() gave it
+	 * (red team 47's managed_pref: an 8 MiB vector advised to stay on the
+	 * host, read across the link in the process, from device memory in a
+	 * replay), as red team 39's mhost through a launch argument */
+	for (CUmodule m : R.mods)
+		for (const std::string &name : global_names) {
+			CUdeviceptr d = 0;
+			size_t sz = 0;
+			int managed = 0;
+			if (cuModuleGetGlobal(&d, &sz, m, name.c_str()) == CUDA_SUCCESS && d &&
+			    cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, d) == CUDA_SUCCESS && managed) {
+				snprintf(err, errlen, "module global '%.200s%s' is __managed__ memory, whose placement "
+						      "(what init() advised or prefetched) a sealed replay does not carry: "
+						      "run the variant with trust: host",
+					 name.c_str(), name.size() > 200 ? "..." : "");
+				seal_unload();
+				return -1;
+			}
+		}
 	if (plan->stack_bytes)
 		CUCK(cuCtxSetLimit(CU_LIMIT_STACK_SIZE, plan->stack_bytes), "cuCtxSetLimit stack");
 	if (plan->scratch_at && plan->n_scratch > 0) {
