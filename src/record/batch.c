@@ -206,6 +206,7 @@ int record_batch_read(json_t *m, struct batch_record *b)
 	if (!json_is_array(b->notes))
 		b->notes = NULL;
 	b->interrupted = json_is_true(json_object_get(m, "interrupted"));
+	b->session = json_string_value(json_object_get(m, "session"));
 	json_t *h = go(m, "holm");
 	b->holm_alpha = gn(h, "alpha");
 	b->holm_threshold = gn(h, "threshold");
@@ -372,6 +373,8 @@ json_t *record_batch_json(const struct batch_record *b)
 	json_object_set_new(m, "variants", rows);
 	json_object_set_new(m, "notes", b->notes ? json_incref(b->notes) : json_array());
 	json_object_set_new(m, "interrupted", json_boolean(b->interrupted));
+	if (b->session)
+		json_object_set_new(m, "session", json_string(b->session));
 	json_t *h = json_object();
 	json_object_set_new(h, "alpha", jnum(b->holm_alpha));
 	json_object_set_new(h, "threshold", jnum(b->holm_threshold));

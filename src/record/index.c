@@ -17,7 +17,7 @@
 
 const char *const record_index_members[] = {
 	"kind", "format", "run_id", "experiment", "variant", "repeat", "batch_id", "outcome",
-	"started_utc", "code", "timing", "wall_s", "cost", "totals", "reproduction", NULL,
+	"started_utc", "code", "timing", "wall_s", "cost", "totals", "reproduction", "session", NULL,
 };
 
 char *record_index_attrs(json_t *m)
@@ -42,6 +42,8 @@ char *record_index_attrs(json_t *m)
 		json_object_set_new(a, "wall_s", jnum(b.t_wall_s));
 		json_object_set_new(a, "gpu_s", jnum(b.t_gpu_s));
 		json_object_set_new(a, "usd", b.t_have_usd ? jnum(b.t_usd) : json_null());
+		if (b.session)
+			json_object_set_new(a, "session", jstr(b.session));
 		if (b.repro.have) {
 			json_object_set_new(a, "reproduces", jstr(b.repro.of));
 			json_object_set_new(a, "reproduced", json_boolean(b.repro.reproduced));
@@ -130,6 +132,7 @@ static int attrs_parse_json(const char *attrs, struct record_attrs *a)
 	a->t_failed = json_integer_value(json_object_get(o, "failed"));
 	a->reproduces = dup_or_null(o, "reproduces");
 	a->reproduced = json_is_true(json_object_get(o, "reproduced"));
+	a->session = dup_or_null(o, "session");
 	json_decref(o);
 	return 0;
 }
@@ -238,6 +241,8 @@ static int attrs_parse_flat(const char *p, struct record_attrs *a)
 			a->t_failed = isfinite(num) ? (long long)num : 0;
 		else if (KEY("reproduces"))
 			STR(reproduces);
+		else if (KEY("session"))
+			STR(session);
 		else if (KEY("reproduced"))
 			a->reproduced = boolv == 1;
 		else
@@ -275,6 +280,7 @@ void record_attrs_release(struct record_attrs *a)
 	free(a->started_utc);
 	free(a->commit);
 	free(a->reproduces);
+	free(a->session);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -308,6 +314,8 @@ json_t *record_attrs_json(const char *run_id, const struct record_attrs *a)
 		json_object_set_new(o, "failed", json_integer(a->t_failed));
 		json_object_set_new(o, "reproduces", jstr(a->reproduces));
 		json_object_set_new(o, "reproduced", a->reproduces ? json_boolean(a->reproduced) : json_null());
+		if (a->session)
+			json_object_set_new(o, "session", jstr(a->session));
 	}
 	return o;
 }

@@ -440,6 +440,8 @@ struct batch_record {
 	size_t n_rows;
 	json_t *notes;               /* array of strings (borrowed) */
 	int interrupted;
+	const char *session;         /* "eval": a batch of `evident eval` (a reference and a candidate);
+				      * NULL: any other (borrowed) */
 	double holm_alpha, holm_threshold;
 	long long holm_comparisons;
 	int repeats;                 /* v2 */
@@ -592,7 +594,7 @@ char *record_index_attrs(json_t *manifest);
  * every committed record both ways). */
 extern const char *const record_index_members[];
 /* The attrs' format version: an index written under another is rebuilt. */
-#define RECORD_ATTRS_VERSION "record-attrs/3"
+#define RECORD_ATTRS_VERSION "record-attrs/4"
 
 struct record_attrs {
 	int is_batch;
@@ -604,6 +606,7 @@ struct record_attrs {
 	char *reproduces;            /* a batch of evident reproduce: the run id of the batch it
 					reproduces (reproduction.of); NULL for any other record */
 	int reproduced;              /* with reproduces: 1 when every variant reproduced, else 0 */
+	char *session;               /* a batch's session (batch_record.session: "eval"), or NULL */
 };
 /* Parse attrs (from record_index_attrs) into a; 0 or -1.  Release frees strings. */
 int record_attrs_parse(const char *attrs, struct record_attrs *a);

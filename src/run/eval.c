@@ -403,6 +403,7 @@ int eval_open(const struct spec *s, const struct eval_options *o, struct eval_se
 	es->ro.device = o->device;
 	es->ro.jobs = 1;
 	es->ro.repeats = o->repeats;
+	es->ro.session = "eval";
 	es->rules.reference = es->ref.name;
 	es->rules.declared = es->declared;
 	es->rules.max_source_bytes = o->max_source_bytes ? o->max_source_bytes : EVAL_MAX_SOURCE_BYTES;
@@ -1210,6 +1211,32 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 	}
 	cv.params = merge_params(base, &rq, &cv.n_params);
 	name = rq.name ? xstrdup(rq.name) : content_name(kernel, ksha, cv.params, cv.n_params);
+	/* a name the experiment's readers take for another code: a candidate's
+	 * batch is recorded under the spec's experiment, and a table of its
+	 * newest batch, a value claim or a validated claim on a variant find
+	 * their runs by name (red team 74's namesake: a candidate named as
+	 * the spec's pub read "pub 1.418x faster" in the paper's latest
+	 * table; one named as another proposer's content name flipped that
+	 * proposer's validated claim to contradicted) */
+	if (rq.name) {
+		char *own = content_name(kernel, ksha, cv.params, cv.n_params);
+		char *bad = NULL;
+		for (size_t i = 0; i < es->orig->n_variants && !bad; i++)
+			if (!strcmp(es->orig->variants[i].name, name))
+				bad = xstrfmt("'name' '%s' is a variant of the spec: its runs would be read as that "
+					      "variant's; name the candidate otherwise",
+					      name);
+		if (!bad && !strncmp(name, "cand-", 5) && strcmp(name, own))
+			bad = xstrfmt("'name' '%s' has the form of a content name, and this candidate's is '%s': "
+				      "leave 'name' out, or name it otherwise",
+				      name, own);
+		free(own);
+		if (bad) {
+			ans = refused(bad, "name");
+			free(bad);
+			goto out;
+		}
+	}
 	cv.name = name;
 	cv.kernel = kernel;
 	/* an outsider's kernel never runs its host code where it is timed */

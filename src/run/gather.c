@@ -860,6 +860,7 @@ static void batch_header(const struct run_ctx *c, struct batch_record *b, const 
 	b->git = c->git;
 	b->machine = c->machine;
 	b->interrupted = c->interrupted;
+	b->session = c->o->session;
 	b->holm_alpha = so->alpha;
 	b->holm_threshold = so->threshold;
 	b->holm_comparisons = (long long)nc;

@@ -308,6 +308,8 @@ static int all_off_cpu(int pid)
  * sample made every freeze that long, past the job's time limit until the
  * next round_trip looked (red team 6, left open).
  */
+static double cpu_us(const struct host_clock *hc);
+
 int host_clock_freeze(struct host_clock *hc)
 {
 	if (kill(hc->pid, SIGSTOP) < 0)
@@ -328,12 +330,14 @@ int host_clock_freeze(struct host_clock *hc)
 				hc->wchan_misses = 0;
 			if (run_time(hc->pid, &ns) < 0) {
 				hc->have_runtime = 0;
+				hc->frozen_cpu_us = cpu_us(hc);
 				hc->freezes[2]++;
 				return 0;
 			}
 			if (have_prev && ns == prev) {
 				hc->have_runtime = 1;
 				hc->frozen_ns = ns;
+				hc->frozen_cpu_us = cpu_us(hc);
 				hc->freezes[off == 1 ? 0 : 1]++;
 				return 0;
 			}
@@ -655,9 +659,12 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 	unsigned long long ns = 0;
 	if (task_ids(hc->pid, NULL, NULL, &stopped) < 0 || !stopped ||
 	    (hc->have_runtime && (run_time(hc->pid, &ns) < 0 || ns != hc->frozen_ns)))
-		return proto_violate(p, "the worker ran while the parent held it stopped (a signal of its own "
-					"resumed it: %s; its threads' run time %llu ns at the freeze, %llu ns now)",
-				     !stopped ? "a thread was running" : "its run time changed", hc->frozen_ns, ns);
+		return !stopped ? proto_violate(p, "the worker ran while the parent held it stopped (a signal of its "
+						   "own resumed it: a thread was running)")
+				: proto_violate(p, "the worker ran while the parent held it stopped (a signal of its "
+						   "own resumed it: its threads' run time %llu ns at the freeze, %llu "
+						   "ns now)",
+						hc->frozen_ns, ns);
 	/* the worker is stopped and off its CPU here and after the freeze, so
 	 * its CPU clock is final at both ends: cpu_all is exact (at the done
 	 * line it is not, a running thread's time is booked only at its next
@@ -674,7 +681,19 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 	}
 	struct sched_stat lead0 = { 0, 0, 0 }, lb, la, lf; /* at the go (exact: stopped), the done line, the CPU read, the freeze */
 	int have_lead0 = tt && go_baselines(hc, tt->known, tt->n_known, &lead0), have_lb = 0;
-	double cpu0 = tt ? cpu_us(hc) : NAN;
+	/* and still nothing ran, the last thing before the go: the process
+	 * CPU clock is exact while every thread is stopped (those that ended
+	 * included), so any time since the freeze is a self-resume between
+	 * the check above and here (red team 73's timercont: a POSIX timer of
+	 * its own sent SIGCONT during the sweep of go_baselines, and a thread
+	 * summed the rows before the go) */
+	double cpu0 = cpu_us(hc);
+	if (isfinite(cpu0) && isfinite(hc->frozen_cpu_us) && cpu0 != hc->frozen_cpu_us)
+		return proto_violate(p, "the worker ran while the parent held it stopped (a signal of its own "
+					"resumed it before its go: its CPU clock %.3f us at the freeze, %.3f us at the go)",
+				     hc->frozen_cpu_us, cpu0);
+	if (!tt)
+		cpu0 = NAN;
 	double lead_room_us = 0;
 	double t0 = mono_now();
 	if (kill(hc->pid, SIGCONT) < 0 || write(reply_fd, &cmd, 1) != 1)
@@ -867,6 +886,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	int n_dists = hc->pr->desc->n_dists > 0 ? hc->pr->desc->n_dists : 1;
 	hc->pid = find_worker(hc->child, hc->boxed);
 	hc->have_cpu_clock = hc->pid > 0 && clock_getcpuclockid(hc->pid, &hc->cpu_clock) == 0;
+	hc->frozen_cpu_us = NAN; /* each freeze sets it */
 	if (hc->pid <= 0 || host_clock_freeze(hc) < 0)
 		return hc->timed_out ? -1 : proto_violate(p, "the parent cannot find or stop the worker to time it");
 	hc->snap_bytes = output_bytes(hc);

@@ -24,6 +24,8 @@ struct run_options {
 	int jobs;                    /* parallel builds before running (<= 1: none) */
 	int repeats;                 /* > 0: override the spec's repeats */
 	int unsandboxed;             /* 1: run kernel code without the sandbox (base/sandbox.h); records say so */
+	const char *session;         /* "eval": the batch is an eval session's (its record says so, and
+				      * `latest` and cost estimates pass it over: store/query.h); NULL: a run */
 	const char *gpus;            /* a pool of slots (pool.c): "all", "2", "0,2,5"; NULL: serial */
 	/* a plan made before (a Slurm task, wait, resume: slurm.c): its id,
 	 * start and seed; NULL / 0: a new plan */

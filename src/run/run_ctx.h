@@ -150,6 +150,7 @@ struct host_clock {
 	size_t flush_bytes;
 	unsigned long long frozen_ns; /* the worker's threads' run time when last confirmed stopped */
 	int have_runtime;            /* 1: /proc gives that run time (schedstat) */
+	double frozen_cpu_us;        /* its process CPU clock then (threads that ended included), NAN: none */
 	int wchan_misses, wchan_mute; /* this worker's freezes that waited out a wchan of "0" (host_clock_freeze) */
 	long long freezes[3];        /* freezes settled: every thread off the CPU (wchan), two equal run
 				      * times alone, no run time in /proc */

@@ -331,6 +331,15 @@ static int is_reproduction(const struct query_entry *e)
 	return e->a.is_batch && e->a.reproduces;
 }
 
+/* A batch of `evident eval`: the reference and one candidate, under the
+ * spec's experiment name (red team 74: the newest of them stood for the
+ * experiment's result in a paper's latest table, and a candidate that
+ * slept in init() set a search's first cost estimate). */
+static int is_eval(const struct query_entry *e)
+{
+	return e->a.is_batch && e->a.session && !strcmp(e->a.session, "eval");
+}
+
 /* Does entry e, a batch, carry run id (or batch id) id? */
 static int batch_is(const struct query_entry *e, const char *id)
 {
@@ -349,18 +358,26 @@ size_t query_reproductions_of(const struct query *q, const char *run_id, const c
 	return n;
 }
 
-const struct batch_record *query_next_batch(struct query *q, const char *experiment, const char *const *need,
-					    size_t *pos)
+/* query_next_batch; evals: 0 eval sessions' batches left out, 1 only they */
+static const struct batch_record *next_batch(struct query *q, const char *experiment, const char *const *need,
+					     size_t *pos, int evals)
 {
 	while (*pos > 0) {
 		size_t i = --*pos;
-		if (!q->e[i].a.is_batch || !of_experiment(&q->e[i], experiment) || is_reproduction(&q->e[i]))
+		if (!q->e[i].a.is_batch || !of_experiment(&q->e[i], experiment) || is_reproduction(&q->e[i]) ||
+		    is_eval(&q->e[i]) != evals)
 			continue;
 		const struct batch_record *b = query_batch_at(q, i);
 		if (b && has_rows(b, need))
 			return b;
 	}
 	return NULL;
+}
+
+const struct batch_record *query_next_batch(struct query *q, const char *experiment, const char *const *need,
+					    size_t *pos)
+{
+	return next_batch(q, experiment, need, pos, 0);
 }
 
 const struct batch_record *query_next_batch_all(struct query *q, const char *experiment, size_t *pos)
@@ -379,7 +396,8 @@ const struct batch_record *query_next_batch_all(struct query *q, const char *exp
 const char *query_newest_batch_id(const struct query *q, const char *experiment)
 {
 	for (size_t i = q->n; i-- > 0;)
-		if (q->e[i].a.is_batch && of_experiment(&q->e[i], experiment) && !is_reproduction(&q->e[i]))
+		if (q->e[i].a.is_batch && of_experiment(&q->e[i], experiment) && !is_reproduction(&q->e[i]) &&
+		    !is_eval(&q->e[i]))
 			return q->e[i].run_id;
 	return NULL;
 }
@@ -410,6 +428,12 @@ const struct batch_record *query_batch(struct query *q, const char *experiment, 
 		 * further than the first that qualifies. */
 		size_t pos = q->n;
 		b = query_next_batch(q, experiment, need, &pos);
+		if (!b) {
+			/* an eval session's batch, where no other has the
+			 * variants asked for (a candidate's own) */
+			pos = q->n;
+			b = next_batch(q, experiment, need, &pos, 1);
+		}
 		if (!b) {
 			if (!experiment)
 				strbuf_addstr(why, "no recorded batch");

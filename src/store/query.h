@@ -118,16 +118,20 @@ size_t query_reproductions_of(const struct query *q, const char *run_id, const c
 const struct batch_record *query_batch(struct query *q, const char *experiment, const char *run,
 				       const char *const *need, struct strbuf *why);
 /* The next batch of experiment (NULL: all) with rows for need[], newest
- * first, leaving out reproductions, read only when its index entry
- * matches: start with *pos = q->n; NULL when there is none left. */
+ * first, leaving out reproductions and eval sessions' batches (a
+ * reference and a candidate: batch_record.session; `latest` reads them
+ * only where no other batch has the variants asked for), read only when
+ * its index entry matches: start with *pos = q->n; NULL when there is
+ * none left. */
 const struct batch_record *query_next_batch(struct query *q, const char *experiment, const char *const *need,
 					    size_t *pos);
 /* The same, reproductions included (every batch of experiment, NULL:
  * all): a reproduction rebuilt and reran recorded code, so it is one
  * more batch of that code where batches are weighed (red team 49). */
 const struct batch_record *query_next_batch_all(struct query *q, const char *experiment, size_t *pos);
-/* The run id of experiment's newest batch that is no reproduction, from
- * the index alone (nothing is read), or NULL; borrowed from q. */
+/* The run id of experiment's newest batch that is no reproduction and no
+ * eval session's, from the index alone (nothing is read), or NULL;
+ * borrowed from q. */
 const char *query_newest_batch_id(const struct query *q, const char *experiment);
 /* The batch a run belongs to, or NULL. */
 const struct batch_record *query_batch_of(struct query *q, const struct run_record *run);
