@@ -1,0 +1,39 @@
+# t0184 - an eval candidate cannot stand for a variant of the spec, and an
+# eval session's batch is not the experiment's latest result (red team 74).
+# Before: a candidate named `pub` was recorded under the spec's experiment
+# as `pub`, and the paper's `run=latest` table read "pub ... faster" from
+# its batch; a candidate named with another proposer's content name
+# (cand- and 12 hex digits) flipped that proposer's validated claim; the
+# newest eval batch set a search's first cost estimate.  Now: the spec's
+# variant names and content names not the candidate's own are refused
+# (the answer's error says why, at "name"), an eval batch records
+# `session: eval`, and `latest` reads the spec's own batch while one has
+# the variants asked for.
+. "$REPO/tests/cli/lib.sh"
+mkrepo
+sed -e 's/^repeats: 3/repeats: 1/' -e 's/samples: 40/samples: 10/' tests/fixtures/specs/host-redteam74-namesake.yaml > experiments/ns.yaml
+grep -q '^repeats: 1' experiments/ns.yaml || fail "sed namesake.yaml"
+expect_exit 0 "$EVIDENT" run --no-progress experiments/ns.yaml
+k=tests/fixtures/adversary/host/redteam59/mild_drift.c
+{
+	printf '{"name": "pub", "kernel": "%s", "params": {"NOP": 2, "WALL": 1, "MILD": 100}}\n' $k
+	printf '{"name": "cand-0123456789ab", "kernel": "%s", "params": {"NOP": 2, "WALL": 1, "MILD": 100}}\n' $k
+	printf '{"kernel": "%s", "params": {"NOP": 2, "WALL": 1, "MILD": 100}}\n' $k
+} > in.jsonl
+"$EVIDENT" eval --reference ref --repeats 1 --no-progress experiments/ns.yaml < in.jsonl > "$TEST_TMP/answers" 2> "$TEST_TMP/e"
+python3 - "$TEST_TMP/answers" artifacts/runs/*-batch.json <<'PY' || { cat "$TEST_TMP/answers" "$TEST_TMP/e"; fail "eval's answers or batches are not as expected"; }
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+assert len(a) == 3, len(a)
+assert a[0].get("at") == "name" and "is a variant of the spec" in a[0]["error"], a[0]
+assert a[1].get("at") == "name" and "has the form of a content name" in a[1]["error"], a[1]
+assert a[2].get("candidate", "").startswith("cand-") and a[2]["outcome"] == "ok", a[2]
+bs = [json.load(open(p)) for p in sys.argv[2:]]
+ev = [b for b in bs if b.get("session") == "eval"]
+assert len(ev) == 1 and len(bs) == 2, [(b["run_id"], b.get("session")) for b in bs]
+PY
+printf '<!-- evident:table experiment=host-redteam74-namesake run=latest -->\n<!-- /evident:table -->\n' > t.md
+expect_exit 0 "$EVIDENT" paper t.md
+grep -q '^| pub ' t.md || { cat t.md; fail "the latest table is not the spec's batch"; }
+grep -q 'cand-' t.md && { cat t.md; fail "the latest table is the eval session's batch"; }
+true
