@@ -184,6 +184,26 @@ if [ "${CLI_SEED:-1}" != 0 ] && [ -z "${CLI_SEED_CACHE:-}" ] && [ ${#tests[@]} -
 	fi
 fi
 
+# The pass's copy of tests/fixtures/adversary, which lib.sh's mkrepo
+# hard-links into each test's repository (a copy there was half of
+# mkrepo's CPU); at the pass's end it must still be the tree's, else a
+# test wrote into a file it shares with the tests after it (fixture_check).
+if [ ${#tests[@]} -gt 0 ] && [ -d "$REPO/tests/fixtures/adversary" ] && [ -z "${CLI_ADVERSARY_COPY:-}" ]; then
+	if mkdir -p "$res/fixtures" && cp -r "$REPO/tests/fixtures/adversary" "$res/fixtures/"; then
+		export CLI_ADVERSARY_COPY=$res/fixtures
+	else
+		echo "run.sh: cannot copy tests/fixtures/adversary; each test copies its own" >&2
+	fi
+fi
+fixture_check() {
+	[ "${CLI_ADVERSARY_COPY:-}" = "$res/fixtures" ] || return 0
+	local d
+	d=$(diff -r "$REPO/tests/fixtures/adversary" "$res/fixtures/adversary" 2>&1) && return 0
+	echo "FAIL a test wrote into tests/fixtures/adversary, which mkrepo hard-links into every test's repository:"
+	echo "$d" | head -20 | sed 's/^/     | /'
+	failn=$((failn + 1)) failed+=("(shared fixtures changed)")
+}
+
 # nap SECONDS: sleep(1) without starting a process (a process costs about
 # 10 ms of CPU on the project's VM, and the waits for make test's barrier
 # and for a slot poll for minutes): read times out on a pipe no one writes
@@ -369,6 +389,7 @@ else
 	done
 fi
 
+fixture_check
 [ $failn -gt 0 ] && echo "failed: ${failed[*]}"
 [ $other_pass -gt 0 ] && echo "($other_pass more run in the $([ -n "$sanitized" ] && echo plain || echo sanitized) pass only, counted there: CLI_ONCE)"
 [ -n "${TEST_COUNTS:-}" ] && echo "cli $pass $failn $skip" >>"$TEST_COUNTS"
