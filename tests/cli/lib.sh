@@ -109,23 +109,18 @@ seed_cache() {
 # fixtures, and cd into it; with "git", also git init and commit it.  Its
 # build/cache is the seed's (seed_cache; after the commit: untracked, as
 # after a first run).
-# tests/fixtures/adversary (858 files, the red teams' kernels, specs and
-# notes, which the tests read and never edit) is hard-linked from the
-# pass's own copy, CLI_ADVERSARY_COPY (tests/cli/run.sh makes it and checks
-# at the pass's end that no test wrote into it), where run.sh set it: the
-# copy of all the fixtures was 0.7 s of CPU (sys) of each of 102 tests'
-# mkrepo on the project's VM, 0.36 s with those linked (2026-11-30).  A
-# test that edits an adversary file writes a new one (sed -i, or cp to a
-# new name), never into the file in place.
+# tests/fixtures (1260 files: specs, fixture kernels, the red teams'
+# probes; the tests read them and never edit one in place) is hard-linked
+# from the pass's own copy, CLI_FIXTURES_COPY (tests/cli/run.sh makes it
+# and fails the pass if a test wrote into it): the copy was 0.7 s of CPU
+# (sys) of each of the 102 tests' mkrepo on the project's VM, the links
+# 0.09 s (2026-11-30).  A test that edits a fixture writes a new file (sed
+# -i, a copy to a new name, experiments/); kernels/ and problems/, which
+# tests edit in place (>>), are copies.
 mkrepo() {
 	mkdir -p "$TEST_TMP/repo/tests" && cp -r "$REPO/kernels" "$REPO/problems" "$TEST_TMP/repo/" &&
-		if [ -n "${CLI_ADVERSARY_COPY:-}" ] && [ -d "$CLI_ADVERSARY_COPY/adversary" ]; then
-			local d
-			mkdir -p "$TEST_TMP/repo/tests/fixtures" &&
-				for d in "$REPO"/tests/fixtures/*; do
-					[ "${d##*/}" = adversary ] || cp -r "$d" "$TEST_TMP/repo/tests/fixtures/" || break
-				done &&
-				cp -al "$CLI_ADVERSARY_COPY/adversary" "$TEST_TMP/repo/tests/fixtures/"
+		if [ -n "${CLI_FIXTURES_COPY:-}" ] && [ -d "$CLI_FIXTURES_COPY/fixtures" ]; then
+			cp -al "$CLI_FIXTURES_COPY/fixtures" "$TEST_TMP/repo/tests/"
 		else
 			cp -r "$REPO/tests/fixtures" "$TEST_TMP/repo/tests/"
 		fi && mkdir -p "$TEST_TMP/repo/experiments" &&

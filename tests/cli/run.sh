@@ -184,22 +184,22 @@ if [ "${CLI_SEED:-1}" != 0 ] && [ -z "${CLI_SEED_CACHE:-}" ] && [ ${#tests[@]} -
 	fi
 fi
 
-# The pass's copy of tests/fixtures/adversary, which lib.sh's mkrepo
-# hard-links into each test's repository (a copy there was half of
-# mkrepo's CPU); at the pass's end it must still be the tree's, else a
-# test wrote into a file it shares with the tests after it (fixture_check).
-if [ ${#tests[@]} -gt 0 ] && [ -d "$REPO/tests/fixtures/adversary" ] && [ -z "${CLI_ADVERSARY_COPY:-}" ]; then
-	if mkdir -p "$res/fixtures" && cp -r "$REPO/tests/fixtures/adversary" "$res/fixtures/"; then
-		export CLI_ADVERSARY_COPY=$res/fixtures
+# The pass's copy of tests/fixtures, which lib.sh's mkrepo hard-links
+# into each test's repository (the copy there was most of mkrepo's CPU);
+# at the pass's end it must still be the tree's, else a test wrote into a
+# file it shares with the tests after it (fixture_check fails the pass).
+if [ ${#tests[@]} -gt 0 ] && [ -d "$REPO/tests/fixtures" ] && [ -z "${CLI_FIXTURES_COPY:-}" ]; then
+	if mkdir -p "$res/copy" && cp -r "$REPO/tests/fixtures" "$res/copy/"; then
+		export CLI_FIXTURES_COPY=$res/copy
 	else
-		echo "run.sh: cannot copy tests/fixtures/adversary; each test copies its own" >&2
+		echo "run.sh: cannot copy tests/fixtures; each test copies its own" >&2
 	fi
 fi
 fixture_check() {
-	[ "${CLI_ADVERSARY_COPY:-}" = "$res/fixtures" ] || return 0
+	[ "${CLI_FIXTURES_COPY:-}" = "$res/copy" ] || return 0
 	local d
-	d=$(diff -r "$REPO/tests/fixtures/adversary" "$res/fixtures/adversary" 2>&1) && return 0
-	echo "FAIL a test wrote into tests/fixtures/adversary, which mkrepo hard-links into every test's repository:"
+	d=$(diff -r "$REPO/tests/fixtures" "$res/copy/fixtures" 2>&1) && return 0
+	echo "FAIL a test wrote into tests/fixtures, which lib.sh's mkrepo hard-links into every test's repository:"
 	echo "$d" | head -20 | sed 's/^/     | /'
 	failn=$((failn + 1)) failed+=("(shared fixtures changed)")
 }
