@@ -113,10 +113,19 @@ if [ -n "${CLI_ONCE:-}" ]; then
 fi
 # Those beside others first, in name order, then those alone (a test the
 # sanitized pass skips is beside others: it does not run).
+# A GPU test (need_gpu on a line of its own) on a machine with no GPU is
+# beside others too: need_gpu skips it before it runs anything, and as a
+# runs_alone_machine test it held every slot of make test's alone phase
+# to skip (9 CUDA tests, 2026-11-30: a CPU idle 40 s while one of them
+# held slot0 waiting for slot1).
+gpu=1
+command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || gpu=
 side=() alone=() machine=()
 declare -A whole=()
 for t in "${tests[@]}"; do
 	if [ -n "${san_skip[$(basename "$t" .sh)]:-}" ]; then
+		side+=("$t")
+	elif [ -z "$gpu" ] && grep -q '^need_gpu\b' "$t"; then
 		side+=("$t")
 	elif grep -q '^runs_alone_machine ' "$t"; then
 		machine+=("$t") whole[$t]=1
@@ -175,6 +184,26 @@ if [ "${CLI_SEED:-1}" != 0 ] && [ -z "${CLI_SEED_CACHE:-}" ] && [ ${#tests[@]} -
 	fi
 fi
 
+# The pass's copy of tests/fixtures, which lib.sh's mkrepo hard-links
+# into each test's repository (the copy there was most of mkrepo's CPU);
+# at the pass's end it must still be the tree's, else a test wrote into a
+# file it shares with the tests after it (fixture_check fails the pass).
+if [ ${#tests[@]} -gt 0 ] && [ -d "$REPO/tests/fixtures" ] && [ -z "${CLI_FIXTURES_COPY:-}" ]; then
+	if mkdir -p "$res/copy" && cp -r "$REPO/tests/fixtures" "$res/copy/"; then
+		export CLI_FIXTURES_COPY=$res/copy
+	else
+		echo "run.sh: cannot copy tests/fixtures; each test copies its own" >&2
+	fi
+fi
+fixture_check() {
+	[ "${CLI_FIXTURES_COPY:-}" = "$res/copy" ] || return 0
+	local d
+	d=$(diff -r "$REPO/tests/fixtures" "$res/copy/fixtures" 2>&1) && return 0
+	echo "FAIL a test wrote into tests/fixtures, which lib.sh's mkrepo hard-links into every test's repository:"
+	echo "$d" | head -20 | sed 's/^/     | /'
+	failn=$((failn + 1)) failed+=("(shared fixtures changed)")
+}
+
 # nap SECONDS: sleep(1) without starting a process (a process costs about
 # 10 ms of CPU on the project's VM, and the waits for make test's barrier
 # and for a slot poll for minutes): read times out on a pipe no one writes
@@ -225,6 +254,7 @@ run_one() {
 				[ $k -lt "$jobs" ]
 			do nap 0.2; done
 		fi
+		: >"$res/$i.slot"
 	fi
 	TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/evident-cli.XXXXXX") ||
 		{ echo "run.sh: mktemp failed" >"$res/$i.out"; echo 2 >"$res/$i.rc"; return; }
@@ -290,6 +320,12 @@ flush
 # alone: one at a time; under make test's barrier (see the top), once
 # nothing else of make test is left, beside the other pass's
 if [ -n "$lock" ] && [ -n "${CLI_SIDE_DONE:-}" ] && [ -n "${CLI_ALONE_GO:-}" ]; then
+	# singles: this pass still has runs_alone tests to start (see below);
+	# made before CLI_SIDE_DONE, so before CLI_ALONE_GO
+	if [ ${#alone[@]} -gt 0 ]; then
+		singles=$CLI_ALONE_GO.singles.$$
+		: >"$singles" && trap 'rm -rf "$res" "$singles"' EXIT
+	fi
 	: >"$CLI_SIDE_DONE"
 	if [ "$n" -gt "$n_side" ]; then
 		until [ -e "$CLI_ALONE_GO" ]; do nap 0.5; done
@@ -312,17 +348,37 @@ if [ -n "$pair" ]; then
 		for ((i = n_side; i < n_side + n_alone; i++)); do alone_starts+=("$i"); done
 	fi
 	for ((i = n_side + n_alone; i < n; i++)); do alone_starts+=("$i"); done
+	# singles_placed: once each runs_alone test of this pass has a slot
+	# (run_one's $res/I.slot) or has ended, the singles file goes
+	singles_placed() {
+		local j
+		[ -n "${singles:-}" ] && [ -e "$singles" ] || return 0
+		for ((j = n_side; j < n_side + n_alone; j++)); do
+			until [ -e "$res/$j.slot" ] || [ -e "$res/$j.rc" ]; do nap 0.2; done
+		done
+		rm -f "$singles"
+	}
 	started=0
 	for i in "${alone_starts[@]}"; do
 		while [ $((n_side + started - $(ended))) -ge "$jobs" ]; do
 			wait -n
 			flush
 		done
-		# a machine test waits for those of this pass before it
-		[ -n "${whole[${order[$i]}]:-}" ] && { wait; flush; }
+		# a machine test waits for those of this pass before it, and
+		# until every pass has started its runs_alone tests (no singles
+		# file left): it takes slot0, slot1, ... in turn, and holding
+		# slot0 while slot1 ran the other pass's test kept that pass's
+		# next test off a free CPU (2026-11-30: 25 s of one CPU idle)
+		if [ -n "${whole[${order[$i]}]:-}" ]; then
+			singles_placed
+			wait
+			flush
+			while compgen -G "$CLI_ALONE_GO.singles.*" >/dev/null; do nap 0.2; done
+		fi
 		run_one "$i" -x &
 		started=$((started + 1))
 	done
+	singles_placed
 	wait
 	flush
 else
@@ -333,6 +389,7 @@ else
 	done
 fi
 
+fixture_check
 [ $failn -gt 0 ] && echo "failed: ${failed[*]}"
 [ $other_pass -gt 0 ] && echo "($other_pass more run in the $([ -n "$sanitized" ] && echo plain || echo sanitized) pass only, counted there: CLI_ONCE)"
 [ -n "${TEST_COUNTS:-}" ] && echo "cli $pass $failn $skip" >>"$TEST_COUNTS"
