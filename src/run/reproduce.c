@@ -322,13 +322,6 @@ struct hook {
 	size_t n;
 };
 
-/* The compiler's executable hash a run manifest records, or NULL. */
-static const char *manifest_compiler(json_t *m)
-{
-	return json_string_value(json_object_get(json_object_get(json_object_get(json_object_get(m, "code"), "compiler"), "exe"),
-						 "sha256"));
-}
-
 /*
  * A warning where the rebuilt object of old's row is not the one it
  * recorded (red team 70: a reproduction served the writer's wrapper-built
@@ -355,22 +348,24 @@ static void binary_warning(struct hook *h, const struct batch_row *row, const st
 	size_t k = now->n_runs ? now->n_runs : 1;
 	for (size_t i = 0; i < k; i++) {
 		json_t *m = NULL;
-		if (!list[i] || store_load(&h->q->st, list[i], &m) < 0) {
+		struct run_record r;
+		memset(&r, 0, sizeof(r));
+		if (!list[i] || store_load(&h->q->st, list[i], &m) < 0 || record_run_read(m, &r) < 0) {
+			run_record_release(&r);
 			json_decref(m);
 			continue;
 		}
-		const char *bin = json_string_value(json_object_get(json_object_get(m, "code"), "binary_sha256"));
-		const char *cc = manifest_compiler(m);
-		if (bin && strcmp(bin, then)) {
+		const char *cc = json_string_value(json_object_get(json_object_get(r.compiler, "exe"), "sha256"));
+		int other = r.binary_sha256 && strcmp(r.binary_sha256, then);
+		if (other)
 			note(h->warnings, 0,
 			     "%s: the rebuilt object (%.12s) is not the recorded one (%.12s)%s: the times compare other code",
-			     row->variant, bin, then,
-			     then_cc && cc && strcmp(then_cc, cc) ? ", built by another compiler executable"
-								  : "");
-			json_decref(m);
-			return;
-		}
+			     row->variant, r.binary_sha256, then,
+			     then_cc && cc && strcmp(then_cc, cc) ? ", built by another compiler executable" : "");
+		run_record_release(&r);
 		json_decref(m);
+		if (other)
+			return;
 	}
 }
 
