@@ -8,7 +8,8 @@
 # variant names and content names not the candidate's own are refused
 # (the answer's error says why, at "name"), an eval batch records
 # `session: eval`, and `latest` reads the spec's own batch while one has
-# the variants asked for.
+# the variants asked for.  A name the experiment's store holds for other
+# code (two proposers' `fast`) is refused too; the same code again keeps it.
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 sed -e 's/^repeats: 3/repeats: 1/' -e 's/samples: 40/samples: 10/' tests/fixtures/specs/host-redteam74-namesake.yaml > experiments/ns.yaml
@@ -31,6 +32,21 @@ assert a[2].get("candidate", "").startswith("cand-") and a[2]["outcome"] == "ok"
 bs = [json.load(open(p)) for p in sys.argv[2:]]
 ev = [b for b in bs if b.get("session") == "eval"]
 assert len(ev) == 1 and len(bs) == 2, [(b["run_id"], b.get("session")) for b in bs]
+PY
+# a name the store holds for other code is refused; the same code under it again is not
+{
+	printf '{"name": "fast", "kernel": "%s", "params": {"NOP": 2, "WALL": 1, "MILD": 100}}\n' $k
+	printf '{"name": "fast", "kernel": "%s", "params": {"NOP": 3, "WALL": 1, "MILD": 100}}\n' $k
+	printf '{"name": "fast", "kernel": "%s", "params": {"NOP": 2, "WALL": 1, "MILD": 100}}\n' $k
+} > in2.jsonl
+"$EVIDENT" eval --reference ref --repeats 1 --no-progress experiments/ns.yaml < in2.jsonl > "$TEST_TMP/answers2" 2> "$TEST_TMP/e2"
+python3 - "$TEST_TMP/answers2" <<'PY' || { cat "$TEST_TMP/answers2" "$TEST_TMP/e2"; fail "a name of other code was not refused"; }
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+assert len(a) == 3, len(a)
+assert a[0].get("candidate") == "fast" and a[0]["outcome"] == "ok", a[0]
+assert a[1].get("at") == "name" and "is taken in this experiment's store by other code" in a[1]["error"], a[1]
+assert a[2].get("candidate") == "fast" and a[2]["outcome"] == "ok", a[2]
 PY
 printf '<!-- evident:table experiment=host-redteam74-namesake run=latest -->\n<!-- /evident:table -->\n' > t.md
 expect_exit 0 "$EVIDENT" paper t.md
