@@ -70,7 +70,25 @@ static void test_plan_accepted(void **state)
 	assert_int_equal(s->relocs[1].off, 4000);
 	assert_string_equal(sp.plan.compiled_params, "B=1");
 	assert_int_equal(s->cooperative, 0);
+	assert_int_equal(s->cache_config, -1); /* none asked: the replay leaves the function's */
 	seal_plan_release(&sp);
+	/* the cache configuration the process set travels (red team 48's
+	 * cache_func: replayed at the driver's default split, 1.9x faster than
+	 * its process ran it); a value outside CUfunc_cache is left out */
+	static const char *const cc[] = { "1", "3", "4", "-2" };
+	static const int want[] = { 1, 3, -1, -1 };
+	for (size_t i = 0; i < 4; i++) {
+		char *t = xstrfmt("{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"kernel\", \"name\": \"k\", "
+				  "\"grid\": [4, 1, 1], \"block\": [64, 1, 1], \"cluster\": [0, 0, 0], \"smem\": 0, "
+				  "\"attrs\": {\"max_dynamic_smem\": 0, \"carveout\": 25, \"nonportable_cluster\": 0, "
+				  "\"cache_config\": %s}, \"params\": [], \"relocs\": [], \"args\": \"\"}]}",
+				  cc[i]);
+		assert_int_equal(parse(t, &sp, &why), 0);
+		assert_int_equal(sp.plan.steps[0].cache_config, want[i]);
+		assert_int_equal(sp.plan.steps[0].carveout, 25);
+		seal_plan_release(&sp);
+		free(t);
+	}
 	/* a cooperative launch stays one (rt3_coop) */
 	assert_int_equal(parse("{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"kernel\", \"name\": "
 			       "\"k\", \"grid\": [4, 1, 1], \"block\": [64, 1, 1], \"cluster\": [0, 0, 0], "

@@ -164,6 +164,8 @@ static const char *evc_error_string(int code)
 
 static void cupti_claim(void);
 
+static int evc_watch_plan_calls(void);
+
 static int evc_open(int device, struct evc_ctx **out, struct evc_device_info *info, char *err,
 		    size_t errlen)
 {
@@ -248,6 +250,7 @@ static int evc_open(int device, struct evc_ctx **out, struct evc_device_info *in
 	}
 	*out = c;
 	cupti_claim(); /* before any kernel object loads (cupti_claim) */
+	evc_watch_plan_calls(); /* the same: a sealed plan's configuration calls */
 	return 0;
 }
 
@@ -836,8 +839,118 @@ static CUstream graph_launch_stream(CUpti_CallbackDomain dom, CUpti_CallbackId c
 
 /* Texture and surface objects made since evc_watch_tex_objects (the
  * driver's create calls, runtime ones included: the runtime makes them
- * through the driver). */
-static unsigned long tex_objects_made;
+ * through the driver), and destroyed. */
+static unsigned long tex_objects_made, tex_objects_destroyed;
+
+/*
+ * What the process asked of the driver that a sealed replay must know and
+ * no captured node holds (evc_watch_plan_calls): the cache configuration
+ * set on a function (cuFuncSetCacheConfig, cudaFuncSetCacheConfig under
+ * it) or on the context (cuCtxSetCacheConfig, cudaDeviceSetCacheConfig),
+ * and, while seal_capture watches launches, the shared memory carveout a
+ * launch asked for by attribute and the first attribute a replay does not
+ * carry (red team 48: carve_launch and cache_func ran 8.2 us sealed, 15.4
+ * us in their processes, the L1/shared split the process asked for left
+ * out).  Written from CUPTI's callbacks on the kernel's threads, read by
+ * seal_capture on the harness thread: under plan_mu.
+ */
+#define PLAN_FUNCS 256
+static pthread_mutex_t plan_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	const void *f; /* a CUfunction, or a CUkernel (the runtime's, context-independent) */
+	int cache, carve; /* -1: not asked */
+} plan_funcs[PLAN_FUNCS];
+static int n_plan_funcs, plan_funcs_over, ctx_cache = -1, launch_watch;
+static char plan_refused[160];
+
+/* f's entry (made where there is none); NULL when the table is full.
+ * Under plan_mu. */
+static int plan_func(const void *f)
+{
+	for (int i = 0; i < n_plan_funcs; i++)
+		if (plan_funcs[i].f == f)
+			return i;
+	if (n_plan_funcs == PLAN_FUNCS) {
+		plan_funcs_over = 1;
+		return -1;
+	}
+	plan_funcs[n_plan_funcs] = { f, -1, -1 };
+	return n_plan_funcs++;
+}
+
+/* CUPTI's callback for the calls evc_watch_plan_calls watches: 1 when
+ * cbid was one of them (nothing else of the callback applies to a
+ * configuration call) */
+static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+{
+	int ok = !cd->functionReturnValue || *(const CUresult *)cd->functionReturnValue == CUDA_SUCCESS;
+	switch (cbid) {
+	case CUPTI_DRIVER_TRACE_CBID_cuTexObjectCreate:
+	case CUPTI_DRIVER_TRACE_CBID_cuSurfObjectCreate:
+		return 1; /* counted above */
+	case CUPTI_DRIVER_TRACE_CBID_cuTexObjectDestroy:
+	case CUPTI_DRIVER_TRACE_CBID_cuSurfObjectDestroy:
+		if (cd->callbackSite == CUPTI_API_EXIT && ok)
+			__atomic_add_fetch(&tex_objects_destroyed, 1, __ATOMIC_RELAXED);
+		return 1;
+	case CUPTI_DRIVER_TRACE_CBID_cuFuncSetCacheConfig:
+		if (cd->callbackSite == CUPTI_API_EXIT && ok && cd->functionParams) {
+			const cuFuncSetCacheConfig_params *pp = (const cuFuncSetCacheConfig_params *)cd->functionParams;
+			pthread_mutex_lock(&plan_mu);
+			int i = plan_func(pp->hfunc);
+			if (i >= 0)
+				plan_funcs[i].cache = (int)pp->config;
+			pthread_mutex_unlock(&plan_mu);
+		}
+		return 1;
+	case CUPTI_DRIVER_TRACE_CBID_cuKernelSetCacheConfig:
+		/* the runtime's cudaFuncSetCacheConfig on a context-independent
+		 * kernel */
+		if (cd->callbackSite == CUPTI_API_EXIT && ok && cd->functionParams) {
+			const cuKernelSetCacheConfig_params *pp = (const cuKernelSetCacheConfig_params *)cd->functionParams;
+			pthread_mutex_lock(&plan_mu);
+			int i = plan_func(pp->kernel);
+			if (i >= 0)
+				plan_funcs[i].cache = (int)pp->config;
+			pthread_mutex_unlock(&plan_mu);
+		}
+		return 1;
+	case CUPTI_DRIVER_TRACE_CBID_cuCtxSetCacheConfig:
+		if (cd->callbackSite == CUPTI_API_EXIT && ok && cd->functionParams)
+			__atomic_store_n(&ctx_cache, (int)((const cuCtxSetCacheConfig_params *)cd->functionParams)->config,
+					 __ATOMIC_RELAXED);
+		return 1;
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+		/* the params of both are laid out alike */
+		if (cd->callbackSite != CUPTI_API_ENTER || !__atomic_load_n(&launch_watch, __ATOMIC_RELAXED) ||
+		    !cd->functionParams)
+			return 0;
+		const cuLaunchKernelEx_params *pp = (const cuLaunchKernelEx_params *)cd->functionParams;
+		const CUlaunchConfig *c = pp->config;
+		pthread_mutex_lock(&plan_mu);
+		for (unsigned k = 0; c && c->attrs && k < c->numAttrs; k++) {
+			CUlaunchAttributeID id = c->attrs[k].id;
+			if (id == CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) {
+				int i = plan_func(pp->f);
+				if (i >= 0)
+					plan_funcs[i].carve = (int)c->attrs[k].value.sharedMemCarveout;
+			} else if (id != CU_LAUNCH_ATTRIBUTE_IGNORE && id != CU_LAUNCH_ATTRIBUTE_COOPERATIVE &&
+				   id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
+				   id != CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION && !plan_refused[0]) {
+				snprintf(plan_refused, sizeof(plan_refused),
+					 "a launch in launch() carries launch attribute %d, which a sealed replay does "
+					 "not set",
+					 (int)id);
+			}
+		}
+		pthread_mutex_unlock(&plan_mu);
+		return 0; /* a launch: the rest of the callback applies */
+	}
+	default:
+		return 0;
+	}
+}
 
 static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
 				  const void *data)
@@ -851,6 +964,8 @@ static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpt
 	    (cbid == CUPTI_DRIVER_TRACE_CBID_cuTexObjectCreate || cbid == CUPTI_DRIVER_TRACE_CBID_cuSurfObjectCreate) &&
 	    (!cd->functionReturnValue || *(const CUresult *)cd->functionReturnValue == CUDA_SUCCESS))
 		__atomic_add_fetch(&tex_objects_made, 1, __ATOMIC_RELAXED);
+	if (dom == CUPTI_CB_DOMAIN_DRIVER_API && plan_call_cb(cbid, cd))
+		return;
 	kl = cupti_is_launch(dom, cbid);
 	/* a graph launch, the runtime's or the driver's under it (either id
 	 * may be the one its nodes' records carry) */
@@ -1133,14 +1248,81 @@ static void cupti_claim(void)
  */
 int evc_watch_tex_objects(void)
 {
+	static const CUpti_CallbackId ids[] = { CUPTI_DRIVER_TRACE_CBID_cuTexObjectCreate,
+						CUPTI_DRIVER_TRACE_CBID_cuSurfObjectCreate,
+						CUPTI_DRIVER_TRACE_CBID_cuTexObjectDestroy,
+						CUPTI_DRIVER_TRACE_CBID_cuSurfObjectDestroy };
 	if (!cu.loaded || !cu.subscribed || !cu.enable_callback)
 		return -1;
-	if (cu.enable_callback(1, cu.sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuTexObjectCreate) !=
-		    CUPTI_SUCCESS ||
-	    cu.enable_callback(1, cu.sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuSurfObjectCreate) !=
-		    CUPTI_SUCCESS)
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (cu.enable_callback(1, cu.sub, CUPTI_CB_DOMAIN_DRIVER_API, ids[i]) != CUPTI_SUCCESS)
+			return -1;
+	return 0;
+}
+
+unsigned long evc_tex_objects_live(void)
+{
+	unsigned long m = __atomic_load_n(&tex_objects_made, __ATOMIC_RELAXED),
+		      d = __atomic_load_n(&tex_objects_destroyed, __ATOMIC_RELAXED);
+	return m > d ? m - d : 0;
+}
+
+/*
+ * Watch, from the device's opening (before the kernel object's
+ * constructors and init() run), the calls a sealed replay must repeat and
+ * no captured node holds (plan_call_cb): texture and surface objects made
+ * and destroyed, and the cache configuration of functions and of the
+ * context.  0, or -1 when CUPTI cannot (then seal_capture watches the
+ * textures around the capture only, as before).
+ */
+static int evc_watch_plan_calls(void)
+{
+	static const CUpti_CallbackId ids[] = { CUPTI_DRIVER_TRACE_CBID_cuFuncSetCacheConfig,
+						CUPTI_DRIVER_TRACE_CBID_cuKernelSetCacheConfig,
+						CUPTI_DRIVER_TRACE_CBID_cuCtxSetCacheConfig };
+	if (evc_watch_tex_objects() < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (cu.enable_callback(1, cu.sub, CUPTI_CB_DOMAIN_DRIVER_API, ids[i]) != CUPTI_SUCCESS)
+			return -1;
+	return 0;
+}
+
+int evc_watch_launches(int on)
+{
+	if (!cu.loaded || !cu.subscribed || !cu.enable_callback)
+		return -1;
+	__atomic_store_n(&launch_watch, on, __ATOMIC_RELAXED);
+	/* the launch callbacks themselves: on while a trust: host window is
+	 * open too (cupti_begin enables the domains), so only ever turned on
+	 * here */
+	if (on && (cu.enable_callback(1, cu.sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx) !=
+			   CUPTI_SUCCESS ||
+		   cu.enable_callback(1, cu.sub, CUPTI_CB_DOMAIN_DRIVER_API,
+				      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) != CUPTI_SUCCESS))
 		return -1;
 	return 0;
+}
+
+int evc_plan_func_config(const void *f, const void *kern, int *cache, int *carve)
+{
+	pthread_mutex_lock(&plan_mu);
+	*cache = __atomic_load_n(&ctx_cache, __ATOMIC_RELAXED);
+	*carve = -1;
+	for (int i = 0; i < n_plan_funcs; i++)
+		if (plan_funcs[i].f && (plan_funcs[i].f == f || plan_funcs[i].f == kern)) {
+			if (plan_funcs[i].cache >= 0)
+				*cache = plan_funcs[i].cache;
+			*carve = plan_funcs[i].carve;
+		}
+	int over = plan_funcs_over;
+	pthread_mutex_unlock(&plan_mu);
+	return over ? -1 : 0;
+}
+
+const char *evc_plan_refused(void)
+{
+	return plan_refused[0] ? plan_refused : NULL;
 }
 
 unsigned long evc_tex_objects_made(void)

@@ -382,6 +382,18 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 	int dyn = 0, carve = -1, nonport = 0, rcl[3] = { 0, 0, 0 };
 	cuFuncGetAttribute(&dyn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f);
 	cuFuncGetAttribute(&carve, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, f);
+	/* what the process asked for the function that no node holds: its
+	 * cache configuration (the function's or the context's) and the
+	 * carveout its launch asked for by attribute, which overrides the
+	 * function's (red team 48: carve_launch and cache_func replayed at
+	 * the driver's default split, 8.2 us against 15.4 us in their
+	 * processes) */
+	int cache = -1, lcarve = -1;
+	if (evc_plan_func_config(f, p.kern, &cache, &lcarve) < 0)
+		return fail(err, errlen, "the kernel's code set the cache configuration of more functions than a "
+					 "sealed plan follows: run the variant with trust: host");
+	if (lcarve >= 0)
+		carve = lcarve;
 	cuFuncGetAttribute(&nonport, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, f);
 	/* a cluster init() required of the function (cudaFuncSetAttribute)
 	 * is the function's, not the launch node's: red team 46's clus_func
@@ -415,6 +427,8 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 		dyn, carve, nonport, coop, programmatic);
 	if (rcl[0] > 0)
 		appendf(js, ", \"required_cluster\": [%d, %d, %d]", rcl[0], rcl[1] > 0 ? rcl[1] : 1, rcl[2] > 0 ? rcl[2] : 1);
+	if (cache >= 0)
+		appendf(js, ", \"cache_config\": %d", cache);
 	js += "}";
 	js += ", \"params\": [";
 	for (size_t i = 0; i < offs.size(); i++)
@@ -1017,6 +1031,9 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	}
 	int tex_watched = evc_watch_tex_objects() == 0;
 	unsigned long tex_before = evc_tex_objects_made();
+	/* the launch attributes of the capture's launches (evc_plan_refused,
+	 * evc_plan_func_config: red team 48's carve_launch) */
+	int launches_watched = evc_watch_launches(1) == 0;
 	cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
 	if (e != cudaSuccess) {
 		snprintf(err, errlen, "%s: %s (cudaStreamBeginCapture)", cudaGetErrorName(e), cudaGetErrorString(e));
@@ -1025,6 +1042,7 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	int rc = desc->launch(l);
 	cudaGraph_t graph = NULL;
 	cudaError_t ee = cudaStreamEndCapture(stream, &graph);
+	evc_watch_launches(0);
 	if (rc || ee != cudaSuccess || !graph) {
 		cudaError_t why = rc ? (cudaError_t)rc : ee;
 		if (graph)
@@ -1045,6 +1063,26 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 		return fail(err, errlen, "the kernel's init() or launch() made %s (handle 0x%llx): a sealed replay "
 					 "runs in a fresh context, which has none: run the variant with trust: host",
 			    hk, handle);
+	}
+	/* a texture or surface object made since the device opened and not
+	 * destroyed: a replay's fresh context has none, whatever number it
+	 * has and wherever its handle is kept (red team 48's tex_far: the
+	 * 4097th, past any_live_handle's scan, kept in a 32-bit field) */
+	unsigned long tex_live = tex_watched ? evc_tex_objects_live() : 0;
+	if (tex_live) {
+		cudaGraphDestroy(graph);
+		return fail(err, errlen, "the kernel's code made %lu texture or surface object(s) it has not "
+					 "destroyed: a sealed replay runs in a fresh context, which has none: run the "
+					 "variant with trust: host",
+			    tex_live);
+	}
+	/* a launch attribute the replay does not set (a priority, an access
+	 * policy window, a scheduling policy...): the replay would run the
+	 * launch another way than the process does */
+	const char *attr = launches_watched ? evc_plan_refused() : NULL;
+	if (attr) {
+		cudaGraphDestroy(graph);
+		return fail(err, errlen, "%s: run the variant with trust: host", attr);
 	}
 	/* one made and destroyed inside launch() leaves no live handle: the
 	 * driver's create calls are counted (harness.cu, CUPTI; red team 35's
@@ -1498,6 +1536,8 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 			}
 			if (r.s.carveout >= 0)
 				cuFuncSetAttribute(r.f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, r.s.carveout);
+			if (r.s.cache_config >= 0)
+				CUCK(cuFuncSetCacheConfig(r.f, (CUfunc_cache)r.s.cache_config), "cuFuncSetCacheConfig");
 			if (r.s.nonportable_cluster > 0)
 				CUCK(cuFuncSetAttribute(r.f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
 				     "cuFuncSetAttribute non-portable cluster size");

@@ -25,6 +25,21 @@ void seal_note_limits(void);
  * (CUPTI callbacks): start it, 0 or -1 when it cannot; the count so far. */
 int evc_watch_tex_objects(void);
 unsigned long evc_tex_objects_made(void);
+/* Those made and not destroyed since the device opened (0 where CUPTI
+ * cannot watch). */
+unsigned long evc_tex_objects_live(void);
+/* The launch attributes of launches (cuLaunchKernelEx) from now (on 1)
+ * until off (0): 0, or -1 when CUPTI cannot watch. */
+int evc_watch_launches(int on);
+/* What the process asked for the function f (or its context-independent
+ * kernel kern, NULL: none): its cache configuration (the function's, else
+ * the context's; -1: never set) and the carveout a watched launch of it
+ * asked for by attribute (-1: none).  0, or -1 when more functions were
+ * configured than the watch keeps (the caller refuses). */
+int evc_plan_func_config(const void *f, const void *kern, int *cache, int *carve);
+/* The first launch attribute a watched launch carried that a replay does
+ * not set, said as a reason; NULL when none. */
+const char *evc_plan_refused(void);
 /* The module global names seal_capture reads and carries (copied; 0 names
  * forgets them).  0, or -1 with the reason in err. */
 int seal_set_globals(const char *const *names, int n_names, char *err, size_t errlen);
