@@ -575,49 +575,34 @@ static char *content_name(const char *kernel, const char *kernel_sha, const stru
  * parameters.  malloc'd, or NULL when none did (the same candidate sent
  * again keeps its name).
  */
-/* Do two parameter lists hold the same names with the same values, in any
- * order (a record lists them sorted)? */
-static int same_params(const struct param *a, size_t na, const struct param *b, size_t nb)
-{
-	if (na != nb)
-		return 0;
-	for (size_t i = 0; i < na; i++) {
-		int found = 0;
-		for (size_t j = 0; j < nb && !found; j++)
-			found = !strcmp(a[i].name, b[j].name) && !strcmp(a[i].value, b[j].value);
-		if (!found)
-			return 0;
-	}
-	return 1;
-}
-
+/*
+ * Why name, asked for a candidate, would stand for other code
+ * (query_name_other_code: two proposers naming theirs `fast` would have
+ * one `validated` claim read both, red team 74; a search's gNcK names are
+ * its own, red team 76's squat).  malloc'd, or NULL when it may be used
+ * (the same candidate sent again keeps its name).
+ */
 static char *name_of_other_code(struct eval_session *es, const char *name, const char *kernel, const char *ksha,
 				const struct param *params, size_t n_params)
 {
+	if (search_reserved_name(name))
+		return xstrfmt("'name' '%s' has the form of a search's candidate names (gNcK): name the candidate "
+			       "otherwise, or leave 'name' out",
+			       name);
 	struct query q = QUERY_INIT;
-	char *why = NULL;
 	int saved = util_quiet;
 	util_quiet = 1;
 	int open = query_open(&q, es->c.st.root) == 0;
 	util_quiet = saved;
 	if (!open)
 		return NULL;
-	const struct run_record **runs = NULL;
-	size_t n = query_variant_runs(&q, es->base.name, name, &runs);
-	for (size_t i = 0; i < n && !why; i++) {
-		const struct run_record *r = runs[i];
-		const char *rsha = NULL;
-		for (size_t k = 0; k < r->n_sources && !rsha && r->kernel; k++)
-			if (r->sources[k].path && !strcmp(r->sources[k].path, r->kernel))
-				rsha = r->sources[k].sha256;
-		if (!r->kernel || !rsha || strcmp(r->kernel, kernel) || strcmp(rsha, ksha) ||
-		    !same_params(r->params, r->n_params, params, n_params))
-			why = xstrfmt("'name' '%s' is taken in this experiment's store by other code (run %s, kernel %s): "
-				      "its runs and this candidate's would be read as one variant's; name the candidate "
-				      "otherwise, or leave 'name' out",
-				      name, r->run_id ? r->run_id : "?", r->kernel ? r->kernel : "?");
-	}
-	free(runs);
+	const struct run_record *who = NULL;
+	char *why = NULL;
+	if (query_name_other_code(&q, es->base.name, name, kernel, ksha, params, n_params, &who))
+		why = xstrfmt("'name' '%s' is taken in this experiment's store by other code (run %s, kernel %s): its "
+			      "runs and this candidate's would be read as one variant's; name the candidate otherwise, "
+			      "or leave 'name' out",
+			      name, who && who->run_id ? who->run_id : "?", who && who->kernel ? who->kernel : "?");
 	query_release(&q);
 	return why;
 }

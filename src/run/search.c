@@ -455,6 +455,33 @@ static void elite_of(const struct cand *c, struct cand *e)
 /* ---- planning a generation -------------------------------------------------- */
 
 /*
+ * The name of generation gi's candidate k: gNcK, unless the experiment's
+ * store holds that name for other code (another search of the same spec,
+ * or an eval candidate sent before eval refused gNcK names: red team 76's
+ * twice and squat, where a second search's g0c1, a wrong kernel, turned
+ * the first one's best g0c1 `validated` claim to contradicted), then
+ * gNcK-2, gNcK-3, ...  malloc'd.
+ */
+static char *free_name(struct search *x, int gi, size_t k, const char *kernel, const struct param *params, size_t np)
+{
+	char *name = xstrfmt("g%dc%zu", gi, k);
+	char ksha[SHA256_HEX_LEN + 1];
+	struct query q = QUERY_INIT;
+	int saved = util_quiet;
+	util_quiet = 1;
+	int open = sha256_file_hex(kernel, ksha) == 0 && query_open(&q, x->o->store_root) == 0;
+	util_quiet = saved;
+	for (int m = 2; open && m < 1000 && query_name_other_code(&q, x->s->name, name, kernel, ksha, params, np, NULL);
+	     m++) {
+		free(name);
+		name = xstrfmt("g%dc%zu-%d", gi, k, m);
+	}
+	if (open)
+		query_release(&q);
+	return name;
+}
+
+/*
  * Generation gi's candidates, after its elite (already in g->c[0]), from
  * parents[] (the elite first).  Parent k % n_parents is mutated until a
  * candidate nobody has judged comes out (200 draws at most).
@@ -487,7 +514,7 @@ static void plan_generation(struct search *x, int gi, struct gen *g, const struc
 			add_seen(x, key);
 			struct cand *c = &g->c[g->n++];
 			memset(c, 0, sizeof(*c));
-			c->id = xstrfmt("g%dc%zu", gi, made++);
+			c->id = free_name(x, gi, made++, kernel, params, np);
 			c->kernel = kernel;
 			c->params = params;
 			c->n_params = np;
@@ -682,6 +709,23 @@ enum search_same search_same_code(const char *kernel_a, const char *binary_a, co
 	if (neutral_a && neutral_b && !strcmp(neutral_a, neutral_b))
 		return SEARCH_SAME_ECHO;
 	return SEARCH_OTHER_CODE;
+}
+
+int search_reserved_name(const char *name)
+{
+	const char *p = name;
+	if (*p++ != 'g' || !isdigit((unsigned char)*p))
+		return 0;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p++ != 'c' || !isdigit((unsigned char)*p))
+		return 0;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p == '-' && isdigit((unsigned char)p[1]))
+		for (p++; isdigit((unsigned char)*p); p++)
+			;
+	return *p == 0;
 }
 
 int search_lineage_stalled(double challenger_median, double lineage_best_median)
@@ -946,6 +990,27 @@ static void lineage_take(struct search *x, struct query *q, const char *batch, c
 	}
 }
 
+/* Does ancestor row id, of batch b, speak for the search's problem as its
+ * confirmation batch cb ran it: the same problem, dtype and shape, on the
+ * same device, timed the same way (cache mode, clock) as the incumbent
+ * inc?  A lineage names its parent in free text (a spec's
+ * lineage.parent, an eval candidate's `parent`), and an ancestor at
+ * another shape, problem or device has a median of its own (red team 76:
+ * an eval candidate's parent at S=8, 341.6 us, held a search's 3.88x
+ * challenger of 4125 us as "not faster than an earlier best of its
+ * lineage"). */
+static int lineage_comparable(const struct batch_record *b, const struct batch_record *cb, const struct code_id *id,
+			      const struct code_id *inc)
+{
+	const struct rec_problem *x = &b->problem, *y = &cb->problem;
+	if (!x->name || !y->name || strcmp(x->name, y->name) || !str_same(x->dtype, y->dtype) || x->n_dims != y->n_dims)
+		return 0;
+	for (size_t i = 0; i < x->n_dims && i < 8; i++)
+		if (x->dims[i] != y->dims[i])
+			return 0;
+	return !inc || (str_same(id->dev, inc->dev) && str_same(id->cache, inc->cache) && str_same(id->clock, inc->clock));
+}
+
 /*
  * The start's ancestors before this search: the runs its lineage names,
  * parent after parent (lineage_chain: a search started from another's
@@ -974,7 +1039,8 @@ static void lineage_before(struct search *x, struct query *q, const char *conf_b
 		const struct batch_record *b = r ? query_batch_of(q, r) : NULL;
 		const struct batch_row *row = b && r->variant ? batch_find_row(b, r->variant) : NULL;
 		struct code_id id;
-		if (!row || !code_identity(q, row, &id) || (have_inc && code_same_built_timed(&id, &inc)))
+		if (!row || !code_identity(q, row, &id) || (have_inc && code_same_built_timed(&id, &inc)) ||
+		    !cb || !lineage_comparable(b, cb, &id, have_inc ? &inc : NULL))
 			continue;
 		lineage_take(x, q, b->run_id, r->variant, r->run_id, out);
 	}

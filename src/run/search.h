@@ -160,5 +160,8 @@ int search_incumbent_drifted(double now_median, double best_median);
  * honest challenger beat the incumbent, which beat its ancestors, so it
  * lies under them.  0 when either is unknown (NAN). */
 int search_lineage_stalled(double challenger_median, double lineage_best_median);
+/* Is name a search candidate's (gNcK, or gNcK-M where the store held gNcK
+ * for other code)?  Such names are a search's own: eval refuses them. */
+int search_reserved_name(const char *name);
 
 #endif /* EVIDENT_SEARCH_H */

@@ -639,6 +639,43 @@ double query_row_speed(struct query *q, const struct batch_row *row)
 	return best;
 }
 
+/* Do two parameter lists hold the same names with the same values, in any
+ * order (a record lists them sorted)? */
+static int same_params(const struct param *a, size_t na, const struct param *b, size_t nb)
+{
+	if (na != nb)
+		return 0;
+	for (size_t i = 0; i < na; i++) {
+		int found = 0;
+		for (size_t j = 0; j < nb && !found; j++)
+			found = !strcmp(a[i].name, b[j].name) && !strcmp(a[i].value, b[j].value);
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+int query_name_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
+			  const char *ksha, const struct param *params, size_t n_params, const struct run_record **who)
+{
+	const struct run_record **runs = NULL;
+	size_t n = query_variant_runs(q, experiment, name, &runs);
+	int other = 0;
+	for (size_t i = 0; i < n && !other; i++) {
+		const struct run_record *r = runs[i];
+		const char *rsha = NULL;
+		for (size_t k = 0; k < r->n_sources && !rsha && r->kernel; k++)
+			if (r->sources[k].path && !strcmp(r->sources[k].path, r->kernel))
+				rsha = r->sources[k].sha256;
+		other = !r->kernel || !rsha || !kernel || !ksha || strcmp(r->kernel, kernel) || strcmp(rsha, ksha) ||
+			!same_params(r->params, r->n_params, params, n_params);
+		if (other && who)
+			*who = r;
+	}
+	free(runs);
+	return other;
+}
+
 const struct run_record *query_row_run(struct query *q, const struct batch_row *row)
 {
 	if (!row->run_id)

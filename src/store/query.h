@@ -171,6 +171,13 @@ int query_resolve(struct query *q, const char *experiment, const char *variant, 
  * any variant (`validated` gathers the runs of one code by content). */
 size_t query_variant_runs(struct query *q, const char *experiment, const char *variant,
 			  const struct run_record ***out);
+/* Is name, in experiment, a variant whose runs in the store ran other code
+ * than kernel (its path), ksha (its content's hash) and params (any
+ * order): another file, content or parameters?  1 with *who (when
+ * non-NULL) the first such run, borrowed from q; 0 when none did (or the
+ * name has no runs). */
+int query_name_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
+			  const char *ksha, const struct param *params, size_t n_params, const struct run_record **who);
 /* Every run in the store, newest first, the runs of reproductions
  * included: a reproduction's runs are runs of the code it rebuilt, and
  * `validated` asks every run of its code (red team 44: a reproduction

@@ -1,0 +1,26 @@
+# t0186 - a lineage's ancestor speaks only for its own problem, shape,
+# device and clock (red team 76's lineage): an eval candidate's free-text
+# `parent` named a run at another shape (S=8, 341.6 us); a search started
+# from that candidate (its spec's lineage.parent) then held its 3.88x
+# g0c0 (4125 us) as "not faster than an earlier best of its lineage".
+# Now the ancestor at another shape is passed over and g0c0 is promoted
+# and confirmed.  The speeds are sleeps (tests/fixtures/host/sleepy.c:
+# 16 ms against 4 ms), which load does not turn around.
+. "$REPO/tests/cli/lib.sh"
+runs_alone "the selection rests on verdicts between sleeps of 16 and 4 ms"
+mkrepo
+sp=tests/fixtures/specs
+expect_exit 0 "$EVIDENT" run --no-progress $sp/host-redteam76-tiny.yaml
+tiny=$(ls artifacts/runs | grep -- "-host-redteam76-tiny-" | grep -v -- "-batch" | head -1 | sed 's/\.json$//')
+[ -n "$tiny" ] || fail "no tiny run"
+printf '{"name": "half", "params": {"SLEEP_US": 16000}, "parent": "%s"}\n' "$tiny" > cand.jsonl
+sed 's/^repeats: 4/repeats: 2/' $sp/host-redteam76-evalref.yaml > experiments/ref.yaml
+"$EVIDENT" eval --no-progress experiments/ref.yaml < cand.jsonl > ans 2> err || { cat ans err; fail "eval exited $?"; }
+crun=$(python3 -S -c 'import json,sys; a=json.loads(open(sys.argv[1]).readline()); print(a["runs"][0]["run"])' ans) ||
+	{ cat ans; fail "no candidate run"; }
+sed -e "s/PARENT_RUN/$crun/" -e 's/^repeats: 4/repeats: 2/' $sp/host-redteam76-lin.yaml > experiments/lin.yaml
+"$EVIDENT" run --no-progress experiments/lin.yaml > lin.out 2>&1 || { cat lin.out; fail "search exited $?"; }
+grep -q "generation 0: g0c0 promoted: faster than base" lin.out && grep -q "confirmed in fresh processes" lin.out ||
+	{ cat lin.out; fail "g0c0 was not promoted and confirmed"; }
+grep -q "not faster than an earlier best of its lineage" lin.out && { cat lin.out; fail "an ancestor at another shape held the search"; }
+true
