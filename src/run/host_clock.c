@@ -729,6 +729,12 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		if (have >= dn && !memcmp(buf, done, dn)) {
 			*us = (mono_now() - t0) * 1e6;
 			if (tt) {
+				/* a timed sample's time ends once the stops are sent
+				 * (wall_b below), not at the done line's read: a parent
+				 * preempted in between gave the worker's threads that
+				 * time untimed (red team 75's plain48: 2916 rows of a
+				 * kernel's sums written after the read and before the
+				 * stops, in 74 of 100 samples, at load 45) */
 				/* stop first, then measure, then copy.  The process
 				 * SIGSTOP and each thread of the last sample its own
 				 * at once: any one of them that runs starts the group
@@ -744,6 +750,7 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				 * crowd256: 2000 idle threads made the parent's own work
 				 * there the room of its leader's kernel-side copy) */
 				double wall_b = (mono_now() - t0) * 1e6;
+				*us = wall_b;
 				have_lb = have_lead0 && leader_stat(hc, &lb) == 0;
 				for (int t = 0; t < tt->n_known; t++)
 					syscall(SYS_tgkill, hc->pid, tt->known[t], SIGSTOP);

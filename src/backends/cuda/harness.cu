@@ -859,9 +859,19 @@ static pthread_mutex_t plan_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct {
 	const void *f; /* a CUfunction, or a CUkernel (the runtime's, context-independent) */
 	int cache, carve; /* -1: not asked */
+	int set_carve;    /* the carveout a function attribute set while launch() was captured, -1: none */
+	int set_cache;    /* the cache configuration set while launch() was captured, -1: none */
 } plan_funcs[PLAN_FUNCS];
-static int n_plan_funcs, plan_funcs_over, ctx_cache = -1, launch_watch;
-static char plan_refused[160];
+static int n_plan_funcs, plan_funcs_over, ctx_cache = -1, launch_watch, plan_watch_ok, green_made;
+static char plan_refused[200];
+
+/* the first reason a watched call gives a sealed replay to refuse (under
+ * plan_mu) */
+static void plan_refuse(const char *why)
+{
+	if (!plan_refused[0])
+		snprintf(plan_refused, sizeof(plan_refused), "%s", why);
+}
 
 /* f's entry (made where there is none); NULL when the table is full.
  * Under plan_mu. */
@@ -874,7 +884,7 @@ static int plan_func(const void *f)
 		plan_funcs_over = 1;
 		return -1;
 	}
-	plan_funcs[n_plan_funcs] = { f, -1, -1 };
+	plan_funcs[n_plan_funcs] = { f, -1, -1, -1, -1 };
 	return n_plan_funcs++;
 }
 
@@ -893,11 +903,52 @@ static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		if (cd->callbackSite == CUPTI_API_EXIT && ok)
 			__atomic_add_fetch(&tex_objects_destroyed, 1, __ATOMIC_RELAXED);
 		return 1;
+	case CUPTI_DRIVER_TRACE_CBID_cuFuncSetAttribute:
+	case CUPTI_DRIVER_TRACE_CBID_cuKernelSetAttribute:
+		/* watched only while launch() is captured: a carveout set to
+		 * two values between one function's launches is the last value
+		 * in a replay, which sets it once (red team 49's split_func);
+		 * set once (a launch() that sets its attributes every call, as
+		 * much library code does) it is read back with the function's */
+		if (cd->callbackSite == CUPTI_API_EXIT && ok && cd->functionParams &&
+		    __atomic_load_n(&launch_watch, __ATOMIC_RELAXED)) {
+			const void *h;
+			int attrib, value;
+			if (cbid == CUPTI_DRIVER_TRACE_CBID_cuFuncSetAttribute) {
+				const cuFuncSetAttribute_params *pp = (const cuFuncSetAttribute_params *)cd->functionParams;
+				h = pp->hfunc, attrib = (int)pp->attrib, value = pp->value;
+			} else {
+				const cuKernelSetAttribute_params *pp = (const cuKernelSetAttribute_params *)cd->functionParams;
+				h = pp->kernel, attrib = (int)pp->attrib, value = pp->val;
+			}
+			if (attrib == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) {
+				pthread_mutex_lock(&plan_mu);
+				int i = plan_func(h);
+				if (i >= 0 && plan_funcs[i].set_carve >= 0 && plan_funcs[i].set_carve != value)
+					plan_refuse("launch() set one kernel's shared memory carveout to two values between "
+						    "its launches (cudaFuncSetAttribute), which a sealed replay sets once");
+				else if (i >= 0)
+					plan_funcs[i].set_carve = value;
+				pthread_mutex_unlock(&plan_mu);
+			}
+		}
+		return 1;
+	case CUPTI_DRIVER_TRACE_CBID_cuGreenCtxCreate:
+		/* a green context runs its launches on part of the device; a
+		 * replay runs on the whole (red team 49's green) */
+		if (cd->callbackSite == CUPTI_API_EXIT && ok)
+			__atomic_store_n(&green_made, 1, __ATOMIC_RELAXED);
+		return 1;
 	case CUPTI_DRIVER_TRACE_CBID_cuFuncSetCacheConfig:
 		if (cd->callbackSite == CUPTI_API_EXIT && ok && cd->functionParams) {
 			const cuFuncSetCacheConfig_params *pp = (const cuFuncSetCacheConfig_params *)cd->functionParams;
 			pthread_mutex_lock(&plan_mu);
-			int i = plan_func(pp->hfunc);
+			int i = plan_func(pp->hfunc), during = __atomic_load_n(&launch_watch, __ATOMIC_RELAXED);
+			if (i >= 0 && during && plan_funcs[i].set_cache >= 0 && plan_funcs[i].set_cache != (int)pp->config)
+				plan_refuse("launch() set one kernel's cache configuration to two values between its "
+					    "launches, which a sealed replay sets once");
+			if (i >= 0 && during)
+				plan_funcs[i].set_cache = (int)pp->config;
 			if (i >= 0)
 				plan_funcs[i].cache = (int)pp->config;
 			pthread_mutex_unlock(&plan_mu);
@@ -909,7 +960,12 @@ static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		if (cd->callbackSite == CUPTI_API_EXIT && ok && cd->functionParams) {
 			const cuKernelSetCacheConfig_params *pp = (const cuKernelSetCacheConfig_params *)cd->functionParams;
 			pthread_mutex_lock(&plan_mu);
-			int i = plan_func(pp->kernel);
+			int i = plan_func(pp->kernel), during = __atomic_load_n(&launch_watch, __ATOMIC_RELAXED);
+			if (i >= 0 && during && plan_funcs[i].set_cache >= 0 && plan_funcs[i].set_cache != (int)pp->config)
+				plan_refuse("launch() set one kernel's cache configuration to two values between its "
+					    "launches, which a sealed replay sets once");
+			if (i >= 0 && during)
+				plan_funcs[i].set_cache = (int)pp->config;
 			if (i >= 0)
 				plan_funcs[i].cache = (int)pp->config;
 			pthread_mutex_unlock(&plan_mu);
@@ -932,9 +988,15 @@ static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		for (unsigned k = 0; c && c->attrs && k < c->numAttrs; k++) {
 			CUlaunchAttributeID id = c->attrs[k].id;
 			if (id == CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) {
-				int i = plan_func(pp->f);
-				if (i >= 0)
-					plan_funcs[i].carve = (int)c->attrs[k].value.sharedMemCarveout;
+				/* one value a function: the plan carries one a step's
+				 * function (red team 49's split_launch: two launches of
+				 * one kernel at carveouts 0 and 100 replayed both at 100) */
+				int i = plan_func(pp->f), v = (int)c->attrs[k].value.sharedMemCarveout;
+				if (i >= 0 && plan_funcs[i].carve >= 0 && plan_funcs[i].carve != v)
+					plan_refuse("launch() launches one kernel at two shared memory carveouts (launch "
+						    "attributes), which a sealed replay does not tell apart");
+				else if (i >= 0)
+					plan_funcs[i].carve = v;
 			} else if (id != CU_LAUNCH_ATTRIBUTE_IGNORE && id != CU_LAUNCH_ATTRIBUTE_COOPERATIVE &&
 				   id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
 				   id != CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION && !plan_refused[0]) {
@@ -1279,12 +1341,14 @@ static int evc_watch_plan_calls(void)
 {
 	static const CUpti_CallbackId ids[] = { CUPTI_DRIVER_TRACE_CBID_cuFuncSetCacheConfig,
 						CUPTI_DRIVER_TRACE_CBID_cuKernelSetCacheConfig,
-						CUPTI_DRIVER_TRACE_CBID_cuCtxSetCacheConfig };
+						CUPTI_DRIVER_TRACE_CBID_cuCtxSetCacheConfig,
+						CUPTI_DRIVER_TRACE_CBID_cuGreenCtxCreate };
 	if (evc_watch_tex_objects() < 0)
 		return -1;
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
 		if (cu.enable_callback(1, cu.sub, CUPTI_CB_DOMAIN_DRIVER_API, ids[i]) != CUPTI_SUCCESS)
 			return -1;
+	plan_watch_ok = 1;
 	return 0;
 }
 
@@ -1296,11 +1360,13 @@ int evc_watch_launches(int on)
 	/* the launch callbacks themselves: on while a trust: host window is
 	 * open too (cupti_begin enables the domains), so only ever turned on
 	 * here */
-	if (on && (cu.enable_callback(1, cu.sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx) !=
-			   CUPTI_SUCCESS ||
-		   cu.enable_callback(1, cu.sub, CUPTI_CB_DOMAIN_DRIVER_API,
-				      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) != CUPTI_SUCCESS))
-		return -1;
+	static const CUpti_CallbackId ids[] = { CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+						CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+						CUPTI_DRIVER_TRACE_CBID_cuFuncSetAttribute,
+						CUPTI_DRIVER_TRACE_CBID_cuKernelSetAttribute };
+	for (size_t i = 0; on && i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (cu.enable_callback(1, cu.sub, CUPTI_CB_DOMAIN_DRIVER_API, ids[i]) != CUPTI_SUCCESS)
+			return -1;
 	return 0;
 }
 
@@ -1322,7 +1388,18 @@ int evc_plan_func_config(const void *f, const void *kern, int *cache, int *carve
 
 const char *evc_plan_refused(void)
 {
-	return plan_refused[0] ? plan_refused : NULL;
+	pthread_mutex_lock(&plan_mu);
+	if (__atomic_load_n(&green_made, __ATOMIC_RELAXED))
+		plan_refuse("the kernel's code made a green context (part of the device's SMs): a sealed replay runs "
+			    "on the whole device");
+	const char *r = plan_refused[0] ? plan_refused : NULL;
+	pthread_mutex_unlock(&plan_mu);
+	return r;
+}
+
+int evc_plan_watch_was_on(void)
+{
+	return plan_watch_ok;
 }
 
 unsigned long evc_tex_objects_made(void)

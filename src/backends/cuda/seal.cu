@@ -389,9 +389,16 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 	 * the driver's default split, 8.2 us against 15.4 us in their
 	 * processes) */
 	int cache = -1, lcarve = -1;
-	if (evc_plan_func_config(f, p.kern, &cache, &lcarve) < 0)
+	/* the context's own, read from the driver (whatever the watch saw) */
+	CUfunc_cache ctxc = CU_FUNC_CACHE_PREFER_NONE;
+	if (cuCtxGetCacheConfig(&ctxc) == CUDA_SUCCESS && ctxc != CU_FUNC_CACHE_PREFER_NONE)
+		cache = (int)ctxc;
+	int fcache = -1;
+	if (evc_plan_func_config(f, p.kern, &fcache, &lcarve) < 0)
 		return fail(err, errlen, "the kernel's code set the cache configuration of more functions than a "
 					 "sealed plan follows: run the variant with trust: host");
+	if (fcache >= 0)
+		cache = fcache;
 	if (lcarve >= 0)
 		carve = lcarve;
 	cuFuncGetAttribute(&nonport, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, f);
@@ -1034,6 +1041,17 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	/* the launch attributes of the capture's launches (evc_plan_refused,
 	 * evc_plan_func_config: red team 48's carve_launch) */
 	int launches_watched = evc_watch_launches(1) == 0;
+	/* a watch that came on at the device's opening and cannot now was
+	 * switched off by the kernel's code (red team 49's blind:
+	 * cuptiFinalize() in init(), then a cache configuration no callback
+	 * saw): fail closed */
+	if (evc_plan_watch_was_on() && (!tex_watched || !launches_watched)) {
+		evc_watch_launches(0);
+		return fail(err, errlen, "the planner's CUPTI watch on the kernel's driver calls was switched off "
+					 "after the device opened (cuptiFinalize, or CUPTI's callbacks taken, in the "
+					 "kernel's code): what it asked of the driver is unknown: run the variant with "
+					 "trust: host");
+	}
 	cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
 	if (e != cudaSuccess) {
 		snprintf(err, errlen, "%s: %s (cudaStreamBeginCapture)", cudaGetErrorName(e), cudaGetErrorString(e));

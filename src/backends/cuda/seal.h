@@ -40,6 +40,9 @@ int evc_plan_func_config(const void *f, const void *kern, int *cache, int *carve
 /* The first launch attribute a watched launch carried that a replay does
  * not set, said as a reason; NULL when none. */
 const char *evc_plan_refused(void);
+/* 1 when the watch on the plan's calls came on at the device's opening
+ * (then one that fails later was switched off by the kernel's code). */
+int evc_plan_watch_was_on(void);
 /* The module global names seal_capture reads and carries (copied; 0 names
  * forgets them).  0, or -1 with the reason in err. */
 int seal_set_globals(const char *const *names, int n_names, char *err, size_t errlen);
