@@ -516,16 +516,46 @@ static char *refusal_of(const struct build_bounds *b, const char *path, const ch
  * assembled other code than the source says, under one identity),
  * -wrapper, -fplugin, -specs, --sysroot.
  */
+/* Is a (one linker argument, as -Wl, or -Xlinker pass it) a response
+ * file or a linker script, which the linker reads and no key covers? */
+static int linker_reads_file(const char *a)
+{
+	return a[0] == '@' || !strcmp(a, "-T") || !strncmp(a, "-T", 2) || !strncmp(a, "--script", 8) ||
+	       !strncmp(a, "-dT", 3) || !strncmp(a, "--default-script", 16);
+}
+
 static char *refusal_of_flags(const char *const *argv)
 {
 	static const char *const bad[] = { "-B", "-wrapper", "-fplugin", "-specs", "--specs", "--sysroot",
-					   "-iplugindir", NULL };
-	for (size_t i = 1; argv[i]; i++)
+					   "-iplugindir", "--options-file", "-optf", "-T", NULL };
+	for (size_t i = 1; argv[i]; i++) {
 		for (size_t k = 0; bad[k]; k++)
 			if (!strncmp(argv[i], bad[k], strlen(bad[k])))
 				return xstrfmt("the flag '%s' makes the compiler run programs or read a tree the build "
 					       "key does not cover (its tools are the toolchain's): drop it",
 					       argv[i]);
+		/* a response file holds more flags, read where no refusal and
+		 * no key sees them (red team 77: `@/tmp/rt77B/opts` holding
+		 * -B ran an `as` of its own; `@opts` changed the code under
+		 * one build key); a linker's the same, and a linker script
+		 * decides what is linked */
+		int wl = !strncmp(argv[i], "-Wl,", 4);
+		int bad_wl = 0;
+		if (wl) {
+			char *copy = xstrdup(argv[i] + 4), *save = NULL;
+			for (char *t = strtok_r(copy, ",", &save); t && !bad_wl; t = strtok_r(NULL, ",", &save))
+				bad_wl = linker_reads_file(t);
+			free(copy);
+		}
+		int placeholder = !strcmp(argv[i], "@OUT@") || !strcmp(argv[i], "@DEPS@"); /* the recipe's own */
+		if ((argv[i][0] == '@' && !placeholder) || bad_wl ||
+		    ((!strcmp(argv[i], "-Xlinker") || !strcmp(argv[i], "--linker-options")) && argv[i + 1] &&
+		     linker_reads_file(argv[i + 1])))
+			return xstrfmt("the flag '%s' makes the compiler or the linker read a file of flags or a "
+				       "linker script, which the build key does not cover: put the flags in the "
+				       "spec",
+				       argv[i]);
+	}
 	return NULL;
 }
 
@@ -673,6 +703,76 @@ static char *object_libraries(const struct build_bounds *b, const char *object, 
 		free(abs);
 	}
 	sandbox_argv_free(libs);
+	return why;
+}
+
+/*
+ * The linker's inputs the spec's flags name, which no -MD list has: an
+ * object or archive named as an operand, and what -lNAME (-l:FILE) finds
+ * in a -L directory (libNAME.a, libNAME.so): their hashes join the
+ * sources, so the code identity and a cache hit see them change (red team
+ * 77: `-L/tmp/rt77lib -lrt77pass` with only an archive there, and an
+ * object named in the flags, made two programs one build key and one
+ * code; eval held 18 of 18 honest faster candidates by the fast batch).
+ * The output (out) and the compiler's own inputs are not flags'.  NULL,
+ * or the reason (malloc'd).
+ */
+static char *linker_inputs(const struct build_bounds *b, const char *const *argv, const char *out, json_t *sources)
+{
+	char *why = NULL;
+	for (size_t i = 1; argv[i] && !why; i++) {
+		const char *a = argv[i];
+		char **cands = NULL;
+		size_t nc = 0;
+		if (!strncmp(a, "-l", 2)) {
+			const char *name = a[2] ? a + 2 : argv[i + 1];
+			if (!name)
+				continue;
+			for (size_t j = 1; argv[j]; j++) {
+				const char *d = NULL;
+				if (!strncmp(argv[j], "-L", 2))
+					d = argv[j][2] ? argv[j] + 2 : argv[j + 1];
+				if (!d || !d[0])
+					continue;
+				cands = xrealloc(cands, (nc + 2) * sizeof(char *));
+				if (name[0] == ':') {
+					cands[nc++] = xstrfmt("%s/%s", d, name + 1);
+				} else {
+					cands[nc++] = xstrfmt("%s/lib%s.a", d, name);
+					cands[nc++] = xstrfmt("%s/lib%s.so", d, name);
+				}
+			}
+		} else if (a[0] != '-') {
+			size_t n = strlen(a);
+			int linkable = (n > 2 && (!strcmp(a + n - 2, ".o") || !strcmp(a + n - 2, ".a"))) ||
+				       (n > 3 && !strcmp(a + n - 3, ".so")) || strstr(a, ".so.");
+			if (linkable && (!out || strcmp(a, out)) && strcmp(argv[i - 1], "-o") && strcmp(argv[i - 1], "-MF")) {
+				cands = xrealloc(cands, sizeof(char *));
+				cands[nc++] = xstrdup(a);
+			}
+		}
+		for (size_t k = 0; k < nc; k++) {
+			if (!why && path_exists(cands[k])) {
+				char *abs = resolved(cands[k]);
+				int system = 0;
+				for (int t = 0; toolchain_dirs[t] && !system; t++)
+					system = under(abs, toolchain_dirs[t]);
+				if (b->tool && under(abs, b->tool))
+					system = 1;
+				if (!system && under(abs, b->repo) && abs[strlen(b->repo)] == '/') {
+					char *rel = normalise_path(abs + strlen(b->repo) + 1);
+					if (!under(abs, b->cache))
+						why = add_source(sources, rel);
+					free(rel);
+				} else if (!system) {
+					why = add_source(sources, abs);
+				}
+				free(abs);
+			}
+			free(cands[k]);
+		}
+		free(cands);
+	}
 	return why;
 }
 
@@ -1132,6 +1232,8 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	char *outside = compiled ? check_deps(&bounds, deps_path, sources) : NULL;
 	if (compiled && !outside)
 		outside = object_libraries(&bounds, out_path, sources);
+	if (compiled && !outside)
+		outside = linker_inputs(&bounds, argv, out_path, sources);
 	unlink(deps_path);
 	json_t *info = json_pack("{s:o, s:s, s:s, s:O, s:b, s:f, s:o, s:o}", "argv", argv_rec,
 				 "compiler_version", version, "build_key", hex, "sources", sources,

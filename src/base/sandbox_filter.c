@@ -61,7 +61,13 @@ static const char *const denied_strict[] = {
 static const char *const denied_host[] = {
 	"shmget", "shmat", "shmdt", "shmctl", "semget", "semop", "semtimedop", "semctl", "msgget",
 	"msgsnd", "msgrcv", "msgctl", "ipc", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
-	"mq_notify", "mq_getsetattr", NULL,
+	"mq_notify", "mq_getsetattr",
+	/* a perf event's id (PERF_EVENT_IOC_ID) comes from one counter of the
+	 * host's, which nothing else on a host moves: red team 77's perf_id
+	 * read an exact count of its own runs there (the id rose by 2 a
+	 * repeat) and slowed itself by it.  Host boxes only: whether the CUDA
+	 * stack (CUPTI) opens perf events under a GPU is not measured */
+	"perf_event_open", NULL,
 };
 
 /*
