@@ -888,6 +888,23 @@ static int plan_func(const void *f)
 	return n_plan_funcs++;
 }
 
+/* f (a CUfunction or CUkernel) was given cache configuration config: kept
+ * for the plan, and refused when launch()'s capture sets it to two values
+ * (a replay sets it once) */
+static void plan_cache_set(const void *f, int config)
+{
+	pthread_mutex_lock(&plan_mu);
+	int i = plan_func(f), during = __atomic_load_n(&launch_watch, __ATOMIC_RELAXED);
+	if (i >= 0 && during && plan_funcs[i].set_cache >= 0 && plan_funcs[i].set_cache != config)
+		plan_refuse("launch() set one kernel's cache configuration to two values between its launches, which "
+			    "a sealed replay sets once");
+	if (i >= 0 && during)
+		plan_funcs[i].set_cache = config;
+	if (i >= 0)
+		plan_funcs[i].cache = config;
+	pthread_mutex_unlock(&plan_mu);
+}
+
 /* CUPTI's callback for the calls evc_watch_plan_calls watches: 1 when
  * cbid was one of them (nothing else of the callback applies to a
  * configuration call) */
@@ -942,16 +959,7 @@ static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 	case CUPTI_DRIVER_TRACE_CBID_cuFuncSetCacheConfig:
 		if (cd->callbackSite == CUPTI_API_EXIT && ok && cd->functionParams) {
 			const cuFuncSetCacheConfig_params *pp = (const cuFuncSetCacheConfig_params *)cd->functionParams;
-			pthread_mutex_lock(&plan_mu);
-			int i = plan_func(pp->hfunc), during = __atomic_load_n(&launch_watch, __ATOMIC_RELAXED);
-			if (i >= 0 && during && plan_funcs[i].set_cache >= 0 && plan_funcs[i].set_cache != (int)pp->config)
-				plan_refuse("launch() set one kernel's cache configuration to two values between its "
-					    "launches, which a sealed replay sets once");
-			if (i >= 0 && during)
-				plan_funcs[i].set_cache = (int)pp->config;
-			if (i >= 0)
-				plan_funcs[i].cache = (int)pp->config;
-			pthread_mutex_unlock(&plan_mu);
+			plan_cache_set(pp->hfunc, (int)pp->config);
 		}
 		return 1;
 	case CUPTI_DRIVER_TRACE_CBID_cuKernelSetCacheConfig:
@@ -959,16 +967,7 @@ static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		 * kernel */
 		if (cd->callbackSite == CUPTI_API_EXIT && ok && cd->functionParams) {
 			const cuKernelSetCacheConfig_params *pp = (const cuKernelSetCacheConfig_params *)cd->functionParams;
-			pthread_mutex_lock(&plan_mu);
-			int i = plan_func(pp->kernel), during = __atomic_load_n(&launch_watch, __ATOMIC_RELAXED);
-			if (i >= 0 && during && plan_funcs[i].set_cache >= 0 && plan_funcs[i].set_cache != (int)pp->config)
-				plan_refuse("launch() set one kernel's cache configuration to two values between its "
-					    "launches, which a sealed replay sets once");
-			if (i >= 0 && during)
-				plan_funcs[i].set_cache = (int)pp->config;
-			if (i >= 0)
-				plan_funcs[i].cache = (int)pp->config;
-			pthread_mutex_unlock(&plan_mu);
+			plan_cache_set(pp->kernel, (int)pp->config);
 		}
 		return 1;
 	case CUPTI_DRIVER_TRACE_CBID_cuCtxSetCacheConfig:
