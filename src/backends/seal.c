@@ -478,6 +478,10 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 							   json_integer_value(v) >= 0 && json_integer_value(v) <= 3
 						   ? (int)json_integer_value(v)
 						   : -1;
+			st->cluster_policy = (v = json_object_get(attrs, "cluster_policy")) && json_is_integer(v) &&
+							     json_integer_value(v) >= 1 && json_integer_value(v) <= 2
+						     ? (int)json_integer_value(v)
+						     : 0;
 			st->nonportable_cluster = json_integer_value(json_object_get(attrs, "nonportable_cluster")) > 0;
 			json_t *rc = json_object_get(attrs, "required_cluster");
 			for (int d = 0; d < 3; d++) {

@@ -81,11 +81,12 @@ static void test_plan_accepted(void **state)
 		char *t = xstrfmt("{\"version\": 1, \"scratch\": [], \"steps\": [{\"kind\": \"kernel\", \"name\": \"k\", "
 				  "\"grid\": [4, 1, 1], \"block\": [64, 1, 1], \"cluster\": [0, 0, 0], \"smem\": 0, "
 				  "\"attrs\": {\"max_dynamic_smem\": 0, \"carveout\": 25, \"nonportable_cluster\": 0, "
-				  "\"cache_config\": %s}, \"params\": [], \"relocs\": [], \"args\": \"\"}]}",
+				  "\"cache_config\": %s, \"cluster_policy\": 2}, \"params\": [], \"relocs\": [], \"args\": \"\"}]}",
 				  cc[i]);
 		assert_int_equal(parse(t, &sp, &why), 0);
 		assert_int_equal(sp.plan.steps[0].cache_config, want[i]);
 		assert_int_equal(sp.plan.steps[0].carveout, 25);
+		assert_int_equal(sp.plan.steps[0].cluster_policy, 2); /* red team 50's sched */
 		seal_plan_release(&sp);
 		free(t);
 	}

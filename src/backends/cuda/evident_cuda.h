@@ -414,6 +414,7 @@ struct evc_step {
 	int max_dynamic_smem;          /* function attributes to set, -1: leave */
 	int carveout;
 	int cache_config;              /* the CUfunc_cache the process set (function or context), -1: leave */
+	int cluster_policy;            /* CUclusterSchedulingPolicy set on the function, 0: leave (default) */
 	int nonportable_cluster;
 	unsigned required_cluster[3];  /* the function's required cluster, set at run time by
 					* init() (cudaFuncSetAttribute); all 0: none */

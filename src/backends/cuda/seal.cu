@@ -402,6 +402,10 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 	if (lcarve >= 0)
 		carve = lcarve;
 	cuFuncGetAttribute(&nonport, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, f);
+	/* the cluster scheduling policy init() set on the function (red team
+	 * 50's sched: dropped, the replay ran the default) */
+	int cpol = 0;
+	cuFuncGetAttribute(&cpol, CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE, f);
 	/* a cluster init() required of the function (cudaFuncSetAttribute)
 	 * is the function's, not the launch node's: red team 46's clus_func
 	 * was replayed with no cluster */
@@ -436,6 +440,8 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 		appendf(js, ", \"required_cluster\": [%d, %d, %d]", rcl[0], rcl[1] > 0 ? rcl[1] : 1, rcl[2] > 0 ? rcl[2] : 1);
 	if (cache >= 0)
 		appendf(js, ", \"cache_config\": %d", cache);
+	if (cpol > 0)
+		appendf(js, ", \"cluster_policy\": %d", cpol);
 	js += "}";
 	js += ", \"params\": [";
 	for (size_t i = 0; i < offs.size(); i++)
@@ -1556,6 +1562,10 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 				cuFuncSetAttribute(r.f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, r.s.carveout);
 			if (r.s.cache_config >= 0)
 				CUCK(cuFuncSetCacheConfig(r.f, (CUfunc_cache)r.s.cache_config), "cuFuncSetCacheConfig");
+			if (r.s.cluster_policy > 0)
+				CUCK(cuFuncSetAttribute(r.f, CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE,
+							r.s.cluster_policy),
+				     "cuFuncSetAttribute cluster scheduling policy");
 			if (r.s.nonportable_cluster > 0)
 				CUCK(cuFuncSetAttribute(r.f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
 				     "cuFuncSetAttribute non-portable cluster size");
