@@ -526,8 +526,13 @@ static int linker_reads_file(const char *a)
 
 static char *refusal_of_flags(const char *const *argv)
 {
+	/* and what makes the compiler read a profile no key covers (red team
+	 * 78: -fprofile-use with -dumpdir in a flag directory, one build key
+	 * and code for a 381 us and a 1000 us binary) */
 	static const char *const bad[] = { "-B", "-wrapper", "-fplugin", "-specs", "--specs", "--sysroot",
-					   "-iplugindir", "--options-file", "-optf", "-T", NULL };
+					   "-iplugindir", "--options-file", "-optf", "-T", "-fprofile-use",
+					   "-fauto-profile", "-fprofile-sample-use", "-fprofile-dir", "-fprofile-prefix",
+					   "-fprofile-partial-training", "-dumpdir", "-dumpbase", NULL };
 	for (size_t i = 1; argv[i]; i++) {
 		for (size_t k = 0; bad[k]; k++)
 			if (!strncmp(argv[i], bad[k], strlen(bad[k])))

@@ -109,8 +109,14 @@ size_t audit_claim_batches(struct actx *a, const char *e, const char *pin, const
 	*bl = (struct blist){ e, names, NULL, NULL, a->q->n };
 	if (pin && strcmp(pin, "latest"))
 		bl->first = bl->pinned = query_batch(a->q, e, pin, names, why);
-	else if (!(bl->first = query_next_batch(a->q, e, names, &bl->pos)))
-		query_batch(a->q, e, "latest", names, why);
+	else if (!(bl->first = query_next_batch(a->q, e, names, &bl->pos))) {
+		/* an eval session's batch, where no other batch has the
+		 * variants (a claim on an eval candidate: red team 78 read
+		 * "unsupported: (null)") */
+		const struct batch_record *b = query_batch(a->q, e, "latest", names, why);
+		if (b)
+			bl->first = bl->pinned = b;
+	}
 	return bl->first != NULL;
 }
 

@@ -1016,12 +1016,16 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 							       : "the same object with every EV_PARAM echo held constant",
 			       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
 	int faster = c->verdict && !strcmp(c->verdict, "faster");
-	if (faster && !promoted && w->n > 1)
+	/* the resubmission rule held it (at most half its batches faster), not
+	 * another rule (red team 78: a drift hold read "in only 2 of 2
+	 * batches ... not faster: (null)") */
+	if (faster && !promoted && w->n > 1 && 2 * w->k <= w->n)
 		return xstrfmt("not promoted: faster in this batch, %.3fx [%.3f, %.3f] over the reference, but in only %zu "
 			       "of %zu batches of this code against the reference's code (%zu earlier; not faster: %s): "
 			       "a verdict one batch drew, not what the code gives (a resubmission is weighed with its "
 			       "earlier batches, and promoted when more than half of them are faster)",
-			       c->speedup, c->speedup_ci[0], c->speedup_ci[1], w->k, w->n, w->n_earlier, w->others.buf);
+			       c->speedup, c->speedup_ci[0], c->speedup_ci[1], w->k, w->n, w->n_earlier,
+			       w->others.len ? w->others.buf : "none");
 	char earlier[160] = "";
 	if (w->n_earlier)
 		snprintf(earlier, sizeof(earlier), "; faster in %zu of %zu batches of this code against the reference's "

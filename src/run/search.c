@@ -977,7 +977,16 @@ static void lineage_take(struct search *x, struct query *q, const char *batch, c
 	struct eval_fastest af;
 	if (eval_fastest_elsewhere(q, x->pool, batch, variant, &af) < 0)
 		return;
-	double m = af.now_median;
+	/* the row's own speed as the decision layer reads it (query_row_speed:
+	 * a run judged by a weaker judge, or refuted by its checks, speaks for
+	 * none), not its batch median (red team 78: a wrong kernel ok under a
+	 * loosened tolerance, 77.91 us, named as a parent, held a search's
+	 * 3.839x challenger) */
+	struct strbuf why = STRBUF_INIT;
+	const struct batch_record *b = query_batch(q, NULL, batch, NULL, &why);
+	strbuf_release(&why);
+	const struct batch_row *row = b ? batch_find_row(b, variant) : NULL;
+	double m = row ? query_row_speed(q, row) : NAN;
 	const char *mb = batch;
 	if (isfinite(af.best_median) && !(af.best_median >= m)) {
 		m = af.best_median;

@@ -52,4 +52,11 @@ printf '<!-- evident:table experiment=host-redteam74-namesake run=latest -->\n<!
 expect_exit 0 "$EVIDENT" paper t.md
 grep -q '^| pub ' t.md || { cat t.md; fail "the latest table is not the spec's batch"; }
 grep -q 'cand-' t.md && { cat t.md; fail "the latest table is the eval session's batch"; }
+# a claim on the candidate without run= reads its eval batch (red team 78:
+# "unsupported: (null)" before)
+cand=$(python3 -S -c 'import json,sys; print(json.loads(open(sys.argv[1]).readlines()[2])["candidate"])' "$TEST_TMP/answers")
+printf '<!-- claim: faster experiment=host-redteam74-namesake a=%s b=ref -->\n' "$cand" > c.md
+"$EVIDENT" audit --no-untraced c.md > c.out 2>&1
+grep -q "(null)" c.out && { cat c.out; fail "the claim on the eval candidate has no reason"; }
+grep -qE "c.md:1: (supported|contradicted|unsupported): faster $cand vs ref: " c.out || { cat c.out; fail "no finding on the eval candidate"; }
 true

@@ -48,6 +48,13 @@ sed -i 's/^name: .*/name: rsp/' experiments/rsp.yaml
 "$EVIDENT" run --no-progress experiments/rsp.yaml > rsp.out 2>&1
 grep -qE "^ref +build_failed " rsp.out && grep -q "a file of flags or a linker script" rsp.out ||
 	{ cat rsp.out; fail "the response file was not refused"; }
+# a profile the compiler would read (red team 78: -fprofile-use with
+# -dumpdir in a flag directory, one key for two binaries) is refused
+sed "s|^flags: .*|flags: [-fprofile-use, \"-dumpdir\", \"$TEST_TMP/lib/\"]|" experiments/arc.yaml > experiments/prof.yaml
+sed -i 's/^name: .*/name: prof/' experiments/prof.yaml
+"$EVIDENT" run --no-progress experiments/prof.yaml > prof.out 2>&1
+grep -qE "^ref +build_failed " prof.out && grep -q "the flag '-fprofile-use'" prof.out ||
+	{ cat prof.out; fail "-fprofile-use was not refused"; }
 # perf_event_open in a host box: refused (the fixture logs its fd, -1)
 sed -e 's/^repeats: 8/repeats: 1/' -e 's/samples: 30/samples: 3/' tests/fixtures/specs/host-redteam77-perfid.yaml > experiments/perf.yaml
 expect_exit 0 "$EVIDENT" run --no-progress --only count experiments/perf.yaml
