@@ -645,6 +645,47 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, std::vector<in
  * points at the launch's tensors or at host memory, which a replay cannot
  * hand over (its tensors move every sample).
  */
+/* One allocation of the device's malloc heap, freed again: where the heap
+ * lies (what in-kernel malloc() hands out; the driver knows nothing of
+ * those addresses). */
+__global__ void seal_heap_probe(unsigned long long *out)
+{
+	void *p = malloc(16);
+	*out = (unsigned long long)p;
+	free(p);
+}
+
+/*
+ * Does v lie in the device's malloc heap (in-kernel malloc, which init()
+ * may have used)?  The heap is one region of the limit's size
+ * (CU_LIMIT_MALLOC_HEAP_SIZE), so an address within that size of a probe
+ * allocation is taken as the heap's: red team 50's heap left a pointer
+ * to a table it malloc()ed on the device in a global, which a replay
+ * carried as a number (crashed, an illegal address).  Probed once, on
+ * the first address the driver does not know; 1 or 0.
+ */
+static int in_device_heap(CUdeviceptr v)
+{
+	static int probed;
+	static unsigned long long at;
+	static size_t limit;
+	if (!probed) {
+		probed = 1;
+		unsigned long long *d = NULL;
+		if (cudaMalloc(&d, sizeof(*d)) == cudaSuccess) {
+			seal_heap_probe<<<1, 1>>>(d);
+			if (cudaDeviceSynchronize() != cudaSuccess ||
+			    cudaMemcpy(&at, d, sizeof(at), cudaMemcpyDeviceToHost) != cudaSuccess)
+				at = 0;
+			cudaFree(d);
+		}
+		cudaGetLastError();
+		if (cuCtxGetLimit(&limit, CU_LIMIT_MALLOC_HEAP_SIZE) != CUDA_SUCCESS)
+			limit = 0;
+	}
+	return at && limit && v + limit >= at && v <= at + limit;
+}
+
 static int classify_word(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64_t *off, char *err,
 			 size_t errlen)
 {
@@ -682,6 +723,12 @@ static int classify_word(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, u
 			return fail(err, errlen, "init() left %s (0x%llx) in device memory the launch reads: a "
 						 "sealed replay cannot rebuild it: run the variant with trust: host",
 				    h, (unsigned long long)v);
+		if (in_device_heap(v))
+			return fail(err, errlen, "init() left an address in the device's malloc heap (0x%llx, in-kernel "
+						 "malloc) in device memory the launch reads: a sealed replay runs in a "
+						 "fresh context, whose heap holds none of it: run the variant with trust: "
+						 "host",
+				    (unsigned long long)v);
 		char near[96];
 		if (near_buffer(bufs, v, near, sizeof(near)))
 			return fail(err, errlen, "init() left an address (0x%llx) %s buffer in device memory the "
