@@ -42,7 +42,7 @@ enum knob_type { KNOB_INT, KNOB_DOUBLE, KNOB_ENUM };
 	X(correctness, rel_l2, KNOB_DOUBLE, NAN, 0, 1e6,                                                   \
 	  "output gate ||out - ref|| / ||ref|| <= rel_l2 (default: the problem's, by dtype)")                \
 	X(correctness, timed_checks, KNOB_INT, 10, 0, 1000000,                                             \
-	  "timed launches checked, drawn exactly after they ran (plus the last, and at the end one of any input distribution the draw missed; below 10 the batch notes how few that is)")                          \
+	  "timed launches checked at least, drawn after they ran (plus the last, each sample's floor, and at the end one of any input distribution the draw missed; below 10 the batch notes how few that is)")                          \
 	X(timing, warmup_ms, KNOB_DOUBLE, 25, 0, 600000, "launches before timing, by time")                \
 	X(timing, samples, KNOB_INT, 100, 0, 10000000,                                                     \
 	  "timed samples per repeat, of every input distribution (the time is the timing ones', 3 in 4); "   \
