@@ -508,22 +508,22 @@ static char *refusal_of(const struct build_bounds *b, const char *path, const ch
 	return why;
 }
 
-/* Refusal of any file in sources ([{path, sha256}]), or NULL. */
-/*
- * A flag that makes the compiler run a program or plug-in the build key
- * does not cover (malloc'd reason), or NULL: -B (the directory gcc takes
- * cc1, as, ld from: red team 72's asswap ran an `as` of its own that
- * assembled other code than the source says, under one identity),
- * -wrapper, -fplugin, -specs, --sysroot.
- */
 /* Is a (one linker argument, as -Wl, or -Xlinker pass it) a response
  * file or a linker script, which the linker reads and no key covers? */
 static int linker_reads_file(const char *a)
 {
-	return a[0] == '@' || !strcmp(a, "-T") || !strncmp(a, "-T", 2) || !strncmp(a, "--script", 8) ||
-	       !strncmp(a, "-dT", 3) || !strncmp(a, "--default-script", 16);
+	return a[0] == '@' || !strncmp(a, "-T", 2) || !strncmp(a, "--script", 8) || !strncmp(a, "-dT", 3) ||
+	       !strncmp(a, "--default-script", 16);
 }
 
+/*
+ * A flag that makes the compiler run a program or plug-in, or read a
+ * file, the build key does not cover (malloc'd reason), or NULL: -B (the
+ * directory gcc takes cc1, as, ld from: red team 72's asswap ran an `as`
+ * of its own that assembled other code than the source says, under one
+ * identity), -wrapper, -fplugin, -specs, --sysroot, a response file, a
+ * linker script, a profile.
+ */
 static char *refusal_of_flags(const char *const *argv)
 {
 	/* and what makes the compiler read a profile no key covers (red team
@@ -564,6 +564,7 @@ static char *refusal_of_flags(const char *const *argv)
 	return NULL;
 }
 
+/* Refusal of any file in sources ([{path, sha256}]), or NULL. */
 static char *refusal_of_sources(const struct build_bounds *b, json_t *sources)
 {
 	size_t i;
@@ -637,12 +638,6 @@ static void free_strv(char **v)
 	free(v);
 }
 
-/*
- * After a successful compile: every file in the dependency list at deps
- * must lie in the repository or the toolchain; repository files join
- * sources (hashed) and must not use .incbin.  NULL, or why the build
- * fails (malloc'd).
- */
 /* abs is in a directory a flag named outside the repository and the
  * toolchain (-I, -L, -isystem): the kernel's, not the compiler's */
 static int in_flag_dir(const struct build_bounds *b, const char *abs)
@@ -674,6 +669,31 @@ static char *add_source(json_t *sources, const char *path)
 }
 
 /*
+ * A file the build's output depends on beyond its compiler's own list (a
+ * library it loads, a linker input) as the kernel's code: into sources
+ * with its hash, by its path in the repository there, else by its
+ * absolute path; nothing for the toolchain's (the system's directories,
+ * the compiler's install tree) or the build cache's (the job's own
+ * objects).  NULL, or the reason (malloc'd).
+ */
+static char *add_code_file(const struct build_bounds *b, const char *path, json_t *sources)
+{
+	char *abs = resolved(path), *why = NULL;
+	int system = !abs || (b->tool && under(abs, b->tool)) || (b->cache && under(abs, b->cache));
+	for (int t = 0; toolchain_dirs[t] && !system; t++)
+		system = under(abs, toolchain_dirs[t]);
+	if (!system && under(abs, b->repo) && abs[strlen(b->repo)] == '/') {
+		char *rel = normalise_path(abs + strlen(b->repo) + 1);
+		why = add_source(sources, rel);
+		free(rel);
+	} else if (!system) {
+		why = add_source(sources, abs);
+	}
+	free(abs);
+	return why;
+}
+
+/*
  * The libraries the object loads from outside the toolchain, where the
  * box's loader search finds them (sandbox_object_libraries: DT_NEEDED,
  * each library's own, through RPATH, LD_LIBRARY_PATH, RUNPATH and the
@@ -691,22 +711,8 @@ static char *object_libraries(const struct build_bounds *b, const char *object, 
 {
 	char **libs = sandbox_object_libraries(object);
 	char *why = NULL;
-	for (char **l = libs; l && *l && !why; l++) {
-		char *abs = resolved(*l);
-		if (!abs)
-			continue;
-		int system = 0;
-		for (int i = 0; toolchain_dirs[i] && !system; i++)
-			system = under(abs, toolchain_dirs[i]);
-		if (!system && under(abs, b->repo) && abs[strlen(b->repo)] == '/') {
-			char *rel = normalise_path(abs + strlen(b->repo) + 1);
-			why = add_source(sources, rel);
-			free(rel);
-		} else if (!system) {
-			why = add_source(sources, abs);
-		}
-		free(abs);
-	}
+	for (char **l = libs; l && *l && !why; l++)
+		why = add_code_file(b, *l, sources);
 	sandbox_argv_free(libs);
 	return why;
 }
@@ -757,23 +763,8 @@ static char *linker_inputs(const struct build_bounds *b, const char *const *argv
 			}
 		}
 		for (size_t k = 0; k < nc; k++) {
-			if (!why && path_exists(cands[k])) {
-				char *abs = resolved(cands[k]);
-				int system = 0;
-				for (int t = 0; toolchain_dirs[t] && !system; t++)
-					system = under(abs, toolchain_dirs[t]);
-				if (b->tool && under(abs, b->tool))
-					system = 1;
-				if (!system && under(abs, b->repo) && abs[strlen(b->repo)] == '/') {
-					char *rel = normalise_path(abs + strlen(b->repo) + 1);
-					if (!under(abs, b->cache))
-						why = add_source(sources, rel);
-					free(rel);
-				} else if (!system) {
-					why = add_source(sources, abs);
-				}
-				free(abs);
-			}
+			if (!why && path_exists(cands[k]))
+				why = add_code_file(b, cands[k], sources);
 			free(cands[k]);
 		}
 		free(cands);
@@ -781,6 +772,12 @@ static char *linker_inputs(const struct build_bounds *b, const char *const *argv
 	return why;
 }
 
+/*
+ * After a successful compile: every file in the dependency list at deps
+ * must lie in the repository or the toolchain; repository files join
+ * sources (hashed) and must not use .incbin.  NULL, or why the build
+ * fails (malloc'd).
+ */
 static char *check_deps(const struct build_bounds *b, const char *deps, json_t *sources)
 {
 	char **list = parse_deps(deps);

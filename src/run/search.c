@@ -460,24 +460,23 @@ static void elite_of(const struct cand *c, struct cand *e)
  * or an eval candidate sent before eval refused gNcK names: red team 76's
  * twice and squat, where a second search's g0c1, a wrong kernel, turned
  * the first one's best g0c1 `validated` claim to contradicted), then
- * gNcK-2, gNcK-3, ...  malloc'd.
+ * gNcK-2, gNcK-3, ...  q: the store, read once a generation (NULL where it
+ * could not be read: then gNcK).  malloc'd.
  */
-static char *free_name(struct search *x, int gi, size_t k, const char *kernel, const struct param *params, size_t np)
+static char *free_name(struct search *x, struct query *q, int gi, size_t k, const char *kernel,
+		       const struct param *params, size_t np)
 {
 	char *name = xstrfmt("g%dc%zu", gi, k);
 	char ksha[SHA256_HEX_LEN + 1];
-	struct query q = QUERY_INIT;
 	int saved = util_quiet;
 	util_quiet = 1;
-	int open = sha256_file_hex(kernel, ksha) == 0 && query_open(&q, x->o->store_root) == 0;
+	int hashed = sha256_file_hex(kernel, ksha) == 0;
 	util_quiet = saved;
-	for (int m = 2; open && m < 1000 && query_name_other_code(&q, x->s->name, name, kernel, ksha, params, np, NULL);
+	for (int m = 2; q && hashed && m < 1000 && query_name_other_code(q, x->s->name, name, kernel, ksha, params, np, NULL);
 	     m++) {
 		free(name);
 		name = xstrfmt("g%dc%zu-%d", gi, k, m);
 	}
-	if (open)
-		query_release(&q);
 	return name;
 }
 
@@ -493,6 +492,12 @@ static void plan_generation(struct search *x, int gi, struct gen *g, const struc
 	search_rng_init(&rng, x->seed, gi);
 	const char *start_kernel = x->s->variants[0].kernel;
 	size_t made = 0;
+	/* the names the store holds, for free_name */
+	struct query q = QUERY_INIT;
+	int saved = util_quiet;
+	util_quiet = 1;
+	int q_open = query_open(&q, x->o->store_root) == 0;
+	util_quiet = saved;
 	for (long long k = 0; k < x->ss->population; k++) {
 		const struct cand *p = parents[(size_t)k % n_parents];
 		int ok = 0;
@@ -514,7 +519,7 @@ static void plan_generation(struct search *x, int gi, struct gen *g, const struc
 			add_seen(x, key);
 			struct cand *c = &g->c[g->n++];
 			memset(c, 0, sizeof(*c));
-			c->id = free_name(x, gi, made++, kernel, params, np);
+			c->id = free_name(x, q_open ? &q : NULL, gi, made++, kernel, params, np);
 			c->kernel = kernel;
 			c->params = params;
 			c->n_params = np;
@@ -526,6 +531,8 @@ static void plan_generation(struct search *x, int gi, struct gen *g, const struc
 			ok = 1;
 		}
 	}
+	if (q_open)
+		query_release(&q);
 	if ((long long)made < x->ss->population)
 		note(x, xstrfmt("generation %d: %zu new candidate(s) of %lld; the mutations of its parents gave "
 				"nothing that was not judged already",
