@@ -587,6 +587,111 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 }
 #undef BAD
 
+/* Feed n bytes of data that lie at [base, base + n) of a buffer whose
+ * relocation sites (8 bytes each at at[i], of buffer `buf` where given)
+ * are zeroed first: the planner's addresses are no part of the identity. */
+static void feed_zeroed(struct sha256_ctx *h, const char *label, const unsigned char *data, size_t n,
+			uint64_t base, const uint64_t *at, const uint32_t *in, uint32_t buf, size_t n_at)
+{
+	unsigned char *copy = xmalloc(n ? n : 1);
+	memcpy(copy, data, n);
+	for (size_t i = 0; i < n_at; i++) {
+		if (in && in[i] != buf)
+			continue;
+		uint64_t lo = at[i] > base ? at[i] : base, hi = at[i] + 8 < base + n ? at[i] + 8 : base + n;
+		if (lo < hi)
+			memset(copy + (lo - base), 0, (size_t)(hi - lo));
+	}
+	sha256_update_field(h, label, copy, n);
+	free(copy);
+}
+
+static void feed_u64(struct sha256_ctx *h, const char *label, uint64_t v)
+{
+	sha256_update_field(h, label, &v, sizeof(v));
+}
+
+static void feed_inits(struct sha256_ctx *h, const char *label, const struct evc_init *runs, int n_runs,
+		       const struct evc_sreloc *rel, int n_rel)
+{
+	uint64_t *at = xcalloc((size_t)n_rel + 1, sizeof(uint64_t));
+	uint32_t *in = xcalloc((size_t)n_rel + 1, sizeof(uint32_t));
+	for (int i = 0; i < n_rel; i++) {
+		at[i] = rel[i].at;
+		in[i] = rel[i].scratch;
+	}
+	for (int r = 0; r < n_runs; r++) {
+		feed_u64(h, "run.buffer", runs[r].scratch);
+		feed_u64(h, "run.off", runs[r].off);
+		feed_zeroed(h, label, runs[r].data, runs[r].bytes, runs[r].off, at, in, runs[r].scratch, (size_t)n_rel);
+	}
+	for (int i = 0; i < n_rel; i++) {
+		feed_u64(h, "reloc.in", rel[i].scratch);
+		feed_u64(h, "reloc.at", rel[i].at);
+		feed_u64(h, "reloc.buf", rel[i].buf);
+		feed_u64(h, "reloc.off", rel[i].off);
+	}
+	free(at);
+	free(in);
+}
+
+void seal_plan_identity(const struct seal_plan *sp, char out[SHA256_HEX_LEN + 1])
+{
+	const struct evc_plan *p = &sp->plan;
+	struct sha256_ctx *h = sha256_begin();
+	sha256_update_field(h, "identity", "evident-plan/1", 14);
+	sha256_update_field(h, "kernel", p->kernel_name, strlen(p->kernel_name));
+	sha256_update_field(h, "compiled_params", p->compiled_params, strlen(p->compiled_params));
+	sha256_update_field(h, "problem", p->problem, strlen(p->problem));
+	feed_u64(h, "stack", p->stack_bytes);
+	feed_u64(h, "scratch", (uint64_t)p->n_scratch);
+	for (int k = 0; k < p->n_scratch; k++) {
+		feed_u64(h, "scratch.bytes", p->scratch_bytes[k]);
+		feed_u64(h, "scratch.at", p->scratch_at ? p->scratch_at[k] : UINT64_MAX);
+	}
+	feed_u64(h, "steps", (uint64_t)p->n_steps);
+	for (int i = 0; i < p->n_steps; i++) {
+		const struct evc_step *st = &p->steps[i];
+		feed_u64(h, "kind", (uint64_t)st->kind);
+		if (st->kind == EVC_STEP_KERNEL) {
+			unsigned dims[] = { st->grid[0], st->grid[1], st->grid[2], st->block[0], st->block[1],
+					    st->block[2], st->cluster[0], st->cluster[1], st->cluster[2],
+					    st->required_cluster[0], st->required_cluster[1], st->required_cluster[2],
+					    st->smem };
+			int attrs[] = { st->max_dynamic_smem, st->carveout, st->cache_config, st->cluster_policy,
+					st->nonportable_cluster, st->cooperative, st->programmatic };
+			sha256_update_field(h, "name", st->name, strlen(st->name));
+			sha256_update_field(h, "dims", dims, sizeof(dims));
+			sha256_update_field(h, "attrs", attrs, sizeof(attrs));
+			uint64_t *at = xcalloc((size_t)st->n_relocs + 1, sizeof(uint64_t));
+			for (unsigned r = 0; r < st->n_relocs; r++)
+				at[r] = st->relocs[r].at;
+			feed_zeroed(h, "args", st->args, st->args_bytes, 0, at, NULL, 0, st->n_relocs);
+			free(at);
+			for (unsigned k = 0; k < st->n_params; k++)
+				feed_u64(h, "param", st->param_off[k]);
+			for (unsigned r = 0; r < st->n_relocs; r++) {
+				feed_u64(h, "arg.reloc.at", st->relocs[r].at);
+				feed_u64(h, "arg.reloc.buf", st->relocs[r].buf);
+				feed_u64(h, "arg.reloc.off", st->relocs[r].off);
+			}
+		} else {
+			uint64_t v[] = { st->dst_buf, st->dst_off, st->src_buf, st->src_off, st->value, st->elem_size,
+					 st->width, st->height, st->pitch, st->bytes };
+			sha256_update_field(h, "transfer", v, sizeof(v));
+		}
+	}
+	feed_inits(h, "scratch.init", p->inits, p->n_inits, p->srelocs, p->n_srelocs);
+	feed_u64(h, "globals", (uint64_t)p->n_globals);
+	for (int g = 0; g < p->n_globals; g++) {
+		feed_u64(h, "global.step", p->globals[g].step);
+		sha256_update_field(h, "global.name", p->globals[g].name, strlen(p->globals[g].name));
+		feed_u64(h, "global.bytes", p->globals[g].bytes);
+	}
+	feed_inits(h, "global.init", p->ginits, p->n_ginits, p->grelocs, p->n_grelocs);
+	sha256_end(h, out);
+}
+
 int seal_fatbin_images(const char *path, unsigned char **data, const void **images, size_t *image_bytes,
 		       int max_images, char **why)
 {

@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "backends/cuda/evident_cuda.h"
+#include "base/util.h"
 
 /* A parsed plan and the memory behind it; release with seal_plan_release. */
 struct seal_plan {
@@ -51,6 +52,19 @@ struct seal_plan {
 int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *out_bytes, int n_out,
 		    struct seal_plan *out, char **why);
 void seal_plan_release(struct seal_plan *p);
+
+/*
+ * The plan's identity: SHA-256 (hex, into out) over everything the
+ * replay does, in a fixed order, with the bytes at every relocation site
+ * (a parameter's pointer, a pointer init() left in scratch or a module
+ * global) zeroed, since those hold the planner's own addresses, which
+ * differ from process to process; the relocations themselves (where, to
+ * which buffer, how far in) are hashed.  Two processes of one kernel's
+ * code at one shape make one identity unless its host code chose its
+ * launches from something else (a run count read from the host, the
+ * time): the runner compares them (run/kexec.c, run/gather.c).
+ */
+void seal_plan_identity(const struct seal_plan *p, char out[SHA256_HEX_LEN + 1]);
 
 /* Is name[0..len) a module global's name a plan may carry: 1 to
  * EVC_PLAN_MAX_GLOBAL_NAME characters of A-Z, a-z, 0-9, '_', '$', '.'

@@ -302,6 +302,8 @@ struct run_record {
 	 * the parent to the errors the checker reported} (borrowed), or NULL
 	 * in records older than the sandbox */
 	json_t *judge;
+	const char *plan_identity;   /* judge.plan.identity: a sealed run's plan, its pointers aside
+				      * (backends/seal.h seal_plan_identity), or NULL */
 
 	/* the settings the job ran with: the knob table's JSON (v2), as
 	 * backends/knobs.h writes it; read with record_run_setting */

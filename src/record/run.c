@@ -529,6 +529,7 @@ int record_run_read(json_t *m, struct run_record *r)
 	r->slurm = go(m, "slurm");
 	r->load = go(m, "load");
 	r->judge = go(m, "judge");
+	r->plan_identity = r->judge ? gs(go(r->judge, "plan"), "identity") : NULL;
 	read_correctness(m, r);
 	read_timing(m, r);
 

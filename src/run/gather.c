@@ -114,7 +114,30 @@ static void aggregate(struct batch_row *row, const struct vdata *d, char **reaso
 		row->reason = first_aborted ? first_aborted->reason : "no repeat of this variant was recorded";
 		return;
 	}
-	if (!first_bad) {
+	/* a sealed kernel's repeats in other processes (a pool's slots, which
+	 * compare nothing among themselves: kexec.c plan_same) made other
+	 * plans: what was timed is not one kernel's */
+	const struct run_record *other_plan = NULL, *first_plan = NULL;
+	for (size_t i = 0; i < d->n_runs && !other_plan; i++) {
+		const struct run_record *r = &d->runs[i];
+		if (r->outcome != OUTCOME_OK || !r->plan_identity)
+			continue;
+		if (!first_plan)
+			first_plan = r;
+		else if (strcmp(first_plan->plan_identity, r->plan_identity))
+			other_plan = r;
+	}
+	if (!first_bad && other_plan) {
+		row->outcome = OUTCOME_FLAKY;
+		*reason_owned = xstrfmt("its repeats made different sealed plans (repeat %d's %.16s, repeat %d's %.16s): "
+					"its host code chose other launches in another process, so the times are not "
+					"one kernel's; a sealed kernel's launches must follow from its code, its "
+					"parameters and the shape alone (one that chooses at run time runs with trust: "
+					"host)",
+					first_plan->repeat, first_plan->plan_identity, other_plan->repeat,
+					other_plan->plan_identity);
+		row->reason = *reason_owned;
+	} else if (!first_bad) {
 		row->outcome = OUTCOME_OK;
 	} else if (ok) {
 		row->outcome = OUTCOME_FLAKY;

@@ -1219,7 +1219,12 @@ static int job_judge(struct job_state *j)
 		char *text = json_dumps(j->main_w.plan, JSON_SORT_KEYS | JSON_COMPACT);
 		char hex[SHA256_HEX_LEN + 1];
 		if (text && put_text(c, text, strlen(text), hex))
-			json_object_set_new(j->judge, "plan", json_pack("{s:s, s:I, s:I, s:f}", "object", hex, "steps",
+			json_object_set_new(j->judge, "plan", json_pack("{s:s, s:s?, s:I, s:I, s:f}", "object", hex,
+								       "identity",
+								       j->main_w.plan_identity[0]
+									       ? j->main_w.plan_identity
+									       : NULL,
+								       "steps",
 								       (json_int_t)json_array_size(json_object_get(
 									       j->main_w.plan, "steps")),
 								       "globals_carried",

@@ -11,7 +11,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "backends/seal.h"
 #include "backends/worker.h"
+#include "base/util.h"
 
 /* ---- in_process ---------------------------------------------------------- */
 
@@ -77,6 +79,83 @@ void kexec_planner_job(const struct job *of, struct job *out)
 	out->first_set = 0;
 }
 
+/*
+ * The plan's identity (seal.h seal_plan_identity), in w->plan_identity,
+ * from the plan parsed here as the sealed worker will parse it; "" when it
+ * does not parse (the worker then refuses it with the reason).
+ */
+static void plan_identity(const struct run_ctx *c, struct wrun *w)
+{
+	const struct problem *pr = &c->plan.problem;
+	size_t elem = dtype_size(c->plan.dtype), in_bytes[8], out_bytes[8];
+	int n_in = 0, n_out = 0;
+	w->plan_identity[0] = '\0';
+	for (int t = 0; t < pr->desc->n_tensors && t < 8; t++) {
+		size_t b = problem_tensor_numel(pr, t, w->job.shape) * elem;
+		if (t < pr->n_inputs)
+			in_bytes[n_in++] = b;
+		else
+			out_bytes[n_out++] = b;
+	}
+	struct seal_plan sp;
+	char *why = NULL;
+	if (seal_plan_parse(w->plan, in_bytes, n_in, out_bytes, n_out, &sp, &why) < 0) {
+		free(why);
+		return;
+	}
+	seal_plan_identity(&sp, w->plan_identity);
+	seal_plan_release(&sp);
+}
+
+/*
+ * Is w's plan the plan its kernel object made at this shape before, in
+ * this runner?  A sealed kernel's host code runs only in the planner, so
+ * the plan is the one place where anything it read of the host (a count
+ * of its own runs kept in a counter the host shares: red teams 30-33 and
+ * 52, 80's for host kernels; the time) can change what is timed; one code
+ * at one shape must make one plan (its pointers aside).  1: the same, or
+ * the first; 0: another, with the job failed (launch_failed, error
+ * plan_unstable) and its reason in w->proto.failure.
+ */
+static int plan_same(struct run_ctx *c, struct wrun *w)
+{
+	if (!w->plan_identity[0])
+		return 1;
+	if (!c->plan_ids)
+		c->plan_ids = json_object();
+	struct strbuf key = STRBUF_INIT;
+	strbuf_addf(&key, "%s|", w->job.kernel_so);
+	for (int d = 0; d < w->job.n_dims; d++)
+		strbuf_addf(&key, "%s%lld", d ? "x" : "", w->job.shape[d]);
+	json_t *seen = json_object_get(c->plan_ids, strbuf_str(&key));
+	if (!seen) {
+		json_object_set_new(c->plan_ids, strbuf_str(&key),
+				    json_pack("{s:s, s:I, s:s}", "identity", w->plan_identity, "job",
+					      (json_int_t)json_object_size(c->plan_ids) + 1, "phase", w->job.phase));
+		strbuf_release(&key);
+		return 1;
+	}
+	strbuf_release(&key);
+	const char *first = json_string_value(json_object_get(seen, "identity"));
+	if (first && !strcmp(first, w->plan_identity))
+		return 1;
+	char *why = xstrfmt("sealed: this plan (identity %.16s) is not the plan the same kernel object made at this "
+			    "shape earlier in this run (identity %.16s, its %s phase): its host code chose other "
+			    "launches in another process (kernels, grids, parameters, or what init() left in device "
+			    "memory), so the times would not be one kernel's.  A sealed kernel's launches must follow "
+			    "from its code, its parameters and the shape alone (a struct passed by value: zero it "
+			    "before filling it, its padding is in the plan); a kernel that chooses at run time "
+			    "(autotuning, a clock) runs with trust: host",
+			    w->plan_identity, first ? first : "?",
+			    json_string_value(json_object_get(seen, "phase")) ? json_string_value(json_object_get(seen, "phase"))
+									     : "main");
+	json_decref(w->proto.failure);
+	w->proto.failure = json_pack("{s:s, s:s, s:s, s:s}", "outcome", "launch_failed", "error", "plan_unstable",
+				     "reason", why, "phase", w->job.phase);
+	free(why);
+	return 0;
+}
+
 static int sealed_prepare(struct run_ctx *c, struct wrun *w)
 {
 	struct wrun pw;
@@ -125,8 +204,11 @@ static int sealed_prepare(struct run_ctx *c, struct wrun *w)
 		return KEXEC_ENDED;
 	}
 	w->plan = json_incref(pw.proto.plan);
-	w->plan_fd = json_memfd(w->plan, "evident-plan");
 	wrun_release(&pw);
+	plan_identity(c, w);
+	if (!plan_same(c, w))
+		return KEXEC_ENDED;
+	w->plan_fd = json_memfd(w->plan, "evident-plan");
 	return w->plan_fd < 0 ? -1 : KEXEC_GO;
 }
 

@@ -252,6 +252,7 @@ void run_close(struct run_ctx *c)
 	plan_release(&c->plan);
 	prov_git_release(&c->prov);
 	json_decref(c->machine);
+	json_decref(c->plan_ids);
 	free(c->exe);
 	free(c->worker_exe);
 	free(c->tmp_dir);

@@ -432,6 +432,51 @@ static void test_plan_scratch_relocs(void **state)
 	}
 }
 
+/* the identity of a plan (run/kexec.c plan_same): the planner's addresses
+ * at every relocation site aside, everything the replay does */
+static const char *identity_of(const char *text, char out[SHA256_HEX_LEN + 1])
+{
+	struct seal_plan sp;
+	char *why = NULL;
+	assert_int_equal(parse(text, &sp, &why), 0);
+	seal_plan_identity(&sp, out);
+	seal_plan_release(&sp);
+	return out;
+}
+
+#define SPTR(init) \
+	"{\"version\": 1, \"scratch\": [4096, 64], \"steps\": [{\"kind\": \"memset\", \"dst\": [8, 0], " \
+	"\"value\": 0, \"elem\": 4, \"width\": 1, \"height\": 1, \"pitch\": 0}], \"scratch_init\": " init ", " \
+	"\"scratch_relocs\": [[0, 8, 17, 0]]}"
+
+static void test_plan_identity(void **state)
+{
+	(void)state;
+	char a[SHA256_HEX_LEN + 1], b[SHA256_HEX_LEN + 1];
+	/* two parameters, both pointers: other addresses, one identity */
+	identity_of(KSTEP("[[0, 0, 0], [8, 16, 4000]]", "00e0ff6db07f0000" "0000006eb07f0000"), a);
+	identity_of(KSTEP("[[0, 0, 0], [8, 16, 4000]]", "00e0ffff9f7f0000" "000000a0ff7f0000"), b);
+	assert_string_equal(a, b);
+	/* a pointer moved within its buffer is another plan */
+	identity_of(KSTEP("[[0, 0, 0], [8, 16, 4008]]", "00e0ffff9f7f0000" "000000a0ff7f0000"), b);
+	assert_string_not_equal(a, b);
+	/* the second word a value, not a pointer: a count in it is another plan */
+	identity_of(KSTEP("[[0, 0, 0]]", "00e0ff6db07f0000" "0300000000000000"), a);
+	identity_of(KSTEP("[[0, 0, 0]]", "1111111111110000" "0300000000000000"), b);
+	assert_string_equal(a, b);
+	identity_of(KSTEP("[[0, 0, 0]]", "00e0ff6db07f0000" "0400000000000000"), b);
+	assert_string_not_equal(a, b);
+	/* a pointer init() left in scratch (at 8 of buffer 0) is zeroed, the
+	 * bytes beside it are not */
+	identity_of(SPTR("[[0, 0, \"0102030405060708" "00e0ff6db07f0000" "0a0b\"]]"), a);
+	identity_of(SPTR("[[0, 0, \"0102030405060708" "1111222233334444" "0a0b\"]]"), b);
+	assert_string_equal(a, b);
+	identity_of(SPTR("[[0, 0, \"0102030405060708" "1111222233334444" "0a0c\"]]"), b);
+	assert_string_not_equal(a, b);
+	identity_of(SPTR("[[0, 0, \"0102030405060709" "00e0ff6db07f0000" "0a0b\"]]"), b);
+	assert_string_not_equal(a, b);
+}
+
 /* every way a planner could make the replay write or point elsewhere */
 static void test_plan_refused(void **state)
 {
@@ -1145,6 +1190,7 @@ int main(void)
 		cmocka_unit_test(test_plan_data_frame),
 		cmocka_unit_test(test_plan_scratch_layout),
 		cmocka_unit_test(test_plan_scratch_relocs),
+		cmocka_unit_test(test_plan_identity),
 		cmocka_unit_test(test_plan_globals),
 		cmocka_unit_test(test_fatbin_globals),
 		cmocka_unit_test(test_fatbin_globals_nvcc),
