@@ -38,6 +38,10 @@
  *     the assembler reads besides them is not there, and the build fails
  *     saying so.  The key says that the object was made this way, so an
  *     entry compiled with the whole repository in view is never a hit.
+ * A spec's flags are taken by allow list (build_flags.c: a deny list of
+ * flags that run programs or read files lost one more to each of red
+ * teams 72, 77 and 78), and the compiler's environment is PATH and the
+ * locale alone (build_env_keep), both in the key.
  * What is left: a toolchain file (under /usr, the compiler's tree) can
  * still be copied in; the compiler's version stands for those.
  */

@@ -4,7 +4,10 @@
  * A build key is the SHA-256 of: the kernel source and every local header
  * it includes (resolved recursively through #include "..." and the include
  * path), the full compiler argv (with the output path replaced by a fixed
- * placeholder), and the compiler's version text.  The cache directory
+ * placeholder), the compiler's version text and executable's hash, and the
+ * environment the compiler runs with (PATH and the locale, the only
+ * variables it is given: build.c build_env_keep).  A spec's flags are
+ * taken by allow list (build_flags_refusal below).  The cache directory
  * <cache_dir>/<key>/ holds kernel.so, build.log and info.json; it is made
  * in a temporary directory and renamed into place, so a half-built entry is
  * never seen.  A second build with nothing changed is a cache hit and runs
