@@ -389,6 +389,8 @@ static const char *known_bad(const char *a)
 	if (!strcmp(a, "-w") || !strcmp(a, "--disable-warnings") || (!strncmp(a, "-W", 2) && strstr(a, "date-time")))
 		return "it undoes the build's -Werror=date-time (a kernel must not hold the time of its build: "
 		       "the cache serves the first build's bytes to every later run)";
+	if (!strcmp(a, "-Wa") || !strcmp(a, "-Wp") || !strcmp(a, "-Wl"))
+		return "a pass-through to the assembler, the preprocessor or the linker without its options";
 	if (!strncmp(a, "-Wa,", 4) || !strncmp(a, "-Wp,", 4) || !strncmp(a, "-Xassembler", 11) ||
 	    !strncmp(a, "-Xpreprocessor", 14))
 		return "it passes options to the assembler or the preprocessor, which no rule here checks";
@@ -406,7 +408,7 @@ static int gcc_arg(struct fctx *c, const char *const *v, size_t n, size_t *i, in
 		return refuse(c, a, kb);
 	if (gcc_O_ok(a) || gcc_g_ok(a))
 		return 0;
-	static const char *const plain_flags[] = { "-pthread", "-pedantic", "-pedantic-errors", "-ansi",
+	static const char *const plain_flags[] = { "-pthread", "-pipe", "-pedantic", "-pedantic-errors", "-ansi",
 						   "-shared", "-rdynamic", NULL };
 	if (one_of(a, plain_flags))
 		return 0;
@@ -533,7 +535,8 @@ static const char *const nvcc_valued[] = {
 	"--relocatable-device-code", "-ftz", "--ftz", "-prec-div", "--prec-div", "-prec-sqrt", "--prec-sqrt",
 	"-fmad", "--fmad", "-maxrregcount", "--maxrregcount", "-std", "--std", "-cudart", "--cudart",
 	"-default-stream", "--default-stream", "-diag-suppress", "--diag-suppress", "-diag-warn", "--diag-warn",
-	"-diag-error", "--diag-error", "-Werror", "--Werror", NULL
+	"-diag-error", "--diag-error", "-Werror", "--Werror", "-t", "--threads", "-split-compile",
+	"--split-compile", NULL
 };
 
 static int nvcc_arg(struct fctx *c, const char *const *v, size_t n, size_t *i)
