@@ -272,7 +272,8 @@ static const char *const gcc_f_names[] = {
 };
 /* -fFAMILY... and -fno-FAMILY... : optimisation switches that read and
  * write nothing (the tree and scheduler passes) */
-static const char *const gcc_f_families[] = { "tree-", "sched-", "sched2-", "ira-", "align-", "opt-info-", NULL };
+static const char *const gcc_f_families[] = { "tree-", "sched-", "sched2-", "ira-", "align-", "opt-info-", "builtin-",
+					      NULL };
 
 static int gcc_f_ok(const char *a)
 {
@@ -338,6 +339,18 @@ static int repo_file(const struct fctx *c, const char *f)
 	return in;
 }
 
+/* a path under the build cache */
+static int in_cache(const struct fctx *c, const char *f)
+{
+	char *r = c->cache ? realpath(f, NULL) : NULL;
+	if (!r)
+		return 0;
+	size_t m = strlen(c->cache);
+	int in = !strncmp(r, c->cache, m) && (r[m] == '/' || r[m] == '\0');
+	free(r);
+	return in;
+}
+
 /* an operand the linker takes as an input (linker_inputs in build.c
  * hashes it): NAME.o, NAME.a, NAME.so, NAME.so.N */
 static int linkable(const char *a)
@@ -397,6 +410,19 @@ static const char *known_bad(const char *a)
 	return NULL;
 }
 
+/* a value that is the build machine's own CPU or GPU (-march=native,
+ * -mtune=native, nvcc's -arch=native): the code would depend on a machine
+ * the key does not name, and a cache shared by two machines (a cluster's
+ * file system) would serve one's object to the other under one key */
+static int names_native(const char *a)
+{
+	const char *eq = strchr(a, '=');
+	return eq && strstr(eq + 1, "native");
+}
+#define NATIVE_WHY                                                                                            \
+	"it takes the build machine's own CPU or GPU, which the build key does not name (name the target: "  \
+	"-march=x86-64-v3, -arch=sm_90)"
+
 static int check_gcc(struct fctx *c, const char *const *v, size_t n, int nested);
 
 /* one host compiler argument at v[*i] (advancing *i over its value) */
@@ -438,8 +464,11 @@ static int gcc_arg(struct fctx *c, const char *const *v, size_t n, size_t *i, in
 		return plain(a + 2, NULL) && strncmp(a, "-Wl,", 4) ? 0 : refuse(c, a, "not a warning option");
 	if (!strncmp(a, "-f", 2))
 		return gcc_f_ok(a) ? 0 : refuse(c, a, "not on the list of -f code-generation flags");
-	if (!strncmp(a, "-m", 2))
+	if (!strncmp(a, "-m", 2)) {
+		if (names_native(a))
+			return refuse(c, a, NATIVE_WHY);
 		return plain(a + 2, ",") ? 0 : refuse(c, a, "not a machine option");
+	}
 	if (!strncmp(a, "-I", 2) || !strncmp(a, "-L", 2) || !strcmp(a, "-isystem")) {
 		if (nested)
 			return refuse(c, a, "a directory inside -Xcompiler, where the build's directory rules do "
@@ -471,8 +500,9 @@ static int gcc_arg(struct fctx *c, const char *const *v, size_t n, size_t *i, in
 	if (a[0] != '-') {
 		if (nested)
 			return refuse(c, a, "an operand inside -Xcompiler");
-		return linkable(a) ? 0
-				   : refuse(c, a, "an operand that is not an object, archive or shared library");
+		if (!linkable(a))
+			return refuse(c, a, "an operand that is not an object, archive or shared library");
+		return in_cache(c, a) ? refuse(c, a, "an object of the build cache (another build's)") : 0;
 	}
 	return refuse(c, a, "not on the allow list");
 }
@@ -580,6 +610,8 @@ static int nvcc_arg(struct fctx *c, const char *const *v, size_t n, size_t *i)
 				return refuse(c, a, "its value is not in the spec's flags");
 			val = v[++*i];
 		}
+		if (strstr(val, "native"))
+			return refuse(c, a, NATIVE_WHY);
 		return plain(val, ",[]") ? 0 : refuse(c, a, "a value other than letters, digits and ,=[]_-.+");
 	}
 	/* what nvcc takes as the host compiler does: -D, -U, -I, -isystem,

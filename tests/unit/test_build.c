@@ -227,9 +227,9 @@ static void test_publish_race(void **state)
 static void test_flags_allowed(void **state)
 {
 	(void)state;
-	const char *const gcc[][12] = {
+	const char *const gcc[][14] = {
 		{ "-fopenmp", NULL },
-		{ "-fno-strict-aliasing", "-O3", "-Ofast", "-g", "-ggdb3", "-march=native", "-mavx2", "-mno-fma", NULL },
+		{ "-fno-strict-aliasing", "-O3", "-Ofast", "-g", "-ggdb3", "-march=x86-64-v3", "-mavx2", "-mno-fma", NULL },
 		{ "-DRT37_TWICE", "-D", "X=1", "-UY", "-DF(x)=(x)", "-std=gnu11", "-Wall", "-Wextra", "-Werror",
 		  "-Wno-unused-parameter", "-pedantic", NULL },
 		{ "-L/tmp/rt72lib", "-Wl,--no-as-needed", "-lrt72pass", "-Wl,-rpath,/tmp/rt72lib", NULL },
@@ -243,7 +243,7 @@ static void test_flags_allowed(void **state)
 		  NULL },
 		{ "-ffast-math", "-fno-math-errno", "-ftree-vectorize", "-fno-tree-loop-distribute-patterns",
 		  "-fvect-cost-model=unlimited", "-fvisibility=hidden", "--param", "max-unroll-times=8",
-		  "-fopt-info-vec-missed", "-funroll-loops", "-fPIC", NULL },
+		  "-fopt-info-vec-missed", "-funroll-loops", "-fPIC", "-fno-builtin-memcpy", "-pipe", NULL },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(gcc); i++) {
 		char *why = build_flags_refusal(gcc[i], BUILD_FLAGS_GCC, ".", "build/cache");
@@ -331,6 +331,8 @@ static void test_flags_refused(void **state)
 		{ "-save-temps", NULL, "-save-temps" },
 		{ "-fdump-tree-all", NULL, "-fdump-tree-all" },
 		{ "-fopt-info=/tmp/o", NULL, "-fopt-info=/tmp/o" },
+		{ "-march=native", NULL, "-march=native" },
+		{ "-O2", "-mtune=native", NULL, "-mtune=native" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(gcc); i++) {
 		size_t n = 0;
@@ -369,6 +371,8 @@ static void test_flags_refused(void **state)
 		{ "-include", "/etc/passwd", NULL, "-include" },
 		{ "-arch=sm_90/../x", NULL, "-arch=sm_90/../x" },
 		{ "-w", NULL, "-w" },
+		{ "-arch=native", NULL, "-arch=native" },
+		{ "-Xcompiler", "-march=native", NULL, "-march=native" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(nvcc); i++) {
 		size_t n = 0;
