@@ -525,6 +525,12 @@ static char *refusal_of(const struct build_bounds *b, const char *path, const ch
  * locale is another build.
  */
 static const char *const build_env_keep[] = { "PATH", "LANG", "LANGUAGE", "LC_*", NULL };
+/* and one set: gcc takes __DATE__ and __TIME__ from SOURCE_DATE_EPOCH, so
+ * a kernel that gets past -Werror=date-time (a `#pragma GCC diagnostic
+ * ignored "-Wdate-time"`, a system header: -isystem, `#pragma GCC
+ * system_header`) reads 1970, not the time of its build; a constant, so
+ * not in the key.  __TIMESTAMP__ is the source file's time, not this. */
+static const char *const build_env_set[] = { "SOURCE_DATE_EPOCH=0", NULL };
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -883,7 +889,8 @@ static int included_files(const struct sandbox *box, const struct build_bounds *
 			      .err = log, .pass_fd = { filter_fd }, .pass_fd_at = { SANDBOX_SECCOMP_FD },
 			      .signal_in_exit_code = 1, .limit_as_bytes = BUILD_LIMIT_AS_BYTES,
 			      .limit_fsize_bytes = BUILD_LIMIT_FSIZE_BYTES, .oom_score_adj = SANDBOX_OOM_SCORE_ADJ,
-			      .no_core = 1, .kill_box = box->on, .env_keep = build_env_keep };
+			      .no_core = 1, .kill_box = box->on, .env_keep = build_env_keep,
+			      .env_set = build_env_set };
 	int rc = run_command(&o, rr);
 	sandbox_argv_free(boxed);
 	if (filter_fd >= 0)
@@ -1245,7 +1252,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 				      .signal_in_exit_code = box->on, .limit_as_bytes = BUILD_LIMIT_AS_BYTES,
 				      .limit_fsize_bytes = BUILD_LIMIT_FSIZE_BYTES,
 				      .oom_score_adj = SANDBOX_OOM_SCORE_ADJ, .no_core = 1, .kill_box = box->on,
-				      .env_keep = build_env_keep };
+				      .env_keep = build_env_keep, .env_set = build_env_set };
 		spawned = run_command(&o, &rr);
 		sandbox_argv_free(boxed);
 		if (filter_fd >= 0)

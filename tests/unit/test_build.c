@@ -467,6 +467,24 @@ static void test_flags_build(void **state)
 	build_result_release(&path);
 	setenv("PATH", keep_path, 1);
 
+	/* a kernel past -Werror=date-time (its own pragma) holds 1970, not
+	 * the time of its build: SOURCE_DATE_EPOCH=0 */
+	char *k2 = write_file(kdir, "k2.c",
+			      "#pragma GCC diagnostic ignored \"-Wdate-time\"\n"
+			      "const char *evident_when = \"when=\" __DATE__ \" \" __TIME__;\n",
+			      0644);
+	struct build_request rq2 = rq;
+	rq2.kernel_path = k2;
+	struct build_result dt = { 0 };
+	assert_int_equal(build_run(&rq2, &r, &dt), 0);
+	assert_true(dt.ok);
+	struct strbuf obj = STRBUF_INIT;
+	assert_int_equal(read_file(dt.so_path, &obj), 0);
+	assert_non_null(memmem(obj.buf, obj.len, "when=Jan  1 1970 00:00:00", 25));
+	strbuf_release(&obj);
+	build_result_release(&dt);
+	free(k2);
+
 	/* a linker script in a flag directory */
 	char *ldir = xstrfmt("-L%s", bad);
 	const char *script[] = { ldir, "-lscript", NULL };
