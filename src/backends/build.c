@@ -38,6 +38,10 @@
  *     the assembler reads besides them is not there, and the build fails
  *     saying so.  The key says that the object was made this way, so an
  *     entry compiled with the whole repository in view is never a hit.
+ * A spec's flags are taken by allow list (build_flags.c: a deny list of
+ * flags that run programs or read files lost one more to each of red
+ * teams 72, 77 and 78), and the compiler's environment is PATH and the
+ * locale alone (build_env_keep), both in the key.
  * What is left: a toolchain file (under /usr, the compiler's tree) can
  * still be copied in; the compiler's version stands for those.
  */
@@ -508,60 +512,56 @@ static char *refusal_of(const struct build_bounds *b, const char *path, const ch
 	return why;
 }
 
-/* Is a (one linker argument, as -Wl, or -Xlinker pass it) a response
- * file or a linker script, which the linker reads and no key covers? */
-static int linker_reads_file(const char *a)
+/*
+ * The compiler's environment: an allow list too.  gcc and nvcc read
+ * variables that change what they run and read (COMPILER_PATH,
+ * GCC_EXEC_PREFIX, LIBRARY_PATH, CPATH, C_INCLUDE_PATH, LD_RUN_PATH,
+ * DEPENDENCIES_OUTPUT, NVCC_PREPEND_FLAGS, NVCC_APPEND_FLAGS, NVCC_CCBIN,
+ * LD_PRELOAD, LD_LIBRARY_PATH...), and a list of those would be a deny
+ * list again.  So the build runs with these alone, cleared of every
+ * other: PATH (where gcc finds as and ld and nvcc its host compiler) and
+ * the locale (gcc's default input character set is the locale's), and
+ * their values join the build key (build_env_hash): another PATH or
+ * locale is another build.
+ */
+static const char *const build_env_keep[] = { "PATH", "LANG", "LANGUAGE", "LC_*", NULL };
+/* and one set: gcc takes __DATE__ and __TIME__ from SOURCE_DATE_EPOCH, so
+ * a kernel that gets past -Werror=date-time (a `#pragma GCC diagnostic
+ * ignored "-Wdate-time"`, a system header: -isystem, `#pragma GCC
+ * system_header`) reads 1970, not the time of its build; a constant, so
+ * not in the key.  __TIMESTAMP__ is the source file's time, not this. */
+static const char *const build_env_set[] = { "SOURCE_DATE_EPOCH=0", NULL };
+
+static int cmp_str(const void *a, const void *b)
 {
-	return a[0] == '@' || !strncmp(a, "-T", 2) || !strncmp(a, "--script", 8) || !strncmp(a, "-dT", 3) ||
-	       !strncmp(a, "--default-script", 16);
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/*
- * A flag that makes the compiler run a program or plug-in, or read a
- * file, the build key does not cover (malloc'd reason), or NULL: -B (the
- * directory gcc takes cc1, as, ld from: red team 72's asswap ran an `as`
- * of its own that assembled other code than the source says, under one
- * identity), -wrapper, -fplugin, -specs, --sysroot, a response file, a
- * linker script, a profile.
- */
-static char *refusal_of_flags(const char *const *argv)
+/* the kept variables ("NAME=VALUE", sorted) into the key */
+static void build_env_hash(struct sha256_ctx *key)
 {
-	/* and what makes the compiler read a profile no key covers (red team
-	 * 78: -fprofile-use with -dumpdir in a flag directory, one build key
-	 * and code for a 381 us and a 1000 us binary) */
-	static const char *const bad[] = { "-B", "-wrapper", "-fplugin", "-specs", "--specs", "--sysroot",
-					   "-iplugindir", "--options-file", "-optf", "-T", "-fprofile-use",
-					   "-fauto-profile", "-fprofile-sample-use", "-fprofile-dir", "-fprofile-prefix",
-					   "-fprofile-partial-training", "-dumpdir", "-dumpbase", NULL };
-	for (size_t i = 1; argv[i]; i++) {
-		for (size_t k = 0; bad[k]; k++)
-			if (!strncmp(argv[i], bad[k], strlen(bad[k])))
-				return xstrfmt("the flag '%s' makes the compiler run programs or read a tree the build "
-					       "key does not cover (its tools are the toolchain's): drop it",
-					       argv[i]);
-		/* a response file holds more flags, read where no refusal and
-		 * no key sees them (red team 77: `@/tmp/rt77B/opts` holding
-		 * -B ran an `as` of its own; `@opts` changed the code under
-		 * one build key); a linker's the same, and a linker script
-		 * decides what is linked */
-		int wl = !strncmp(argv[i], "-Wl,", 4);
-		int bad_wl = 0;
-		if (wl) {
-			char *copy = xstrdup(argv[i] + 4), *save = NULL;
-			for (char *t = strtok_r(copy, ",", &save); t && !bad_wl; t = strtok_r(NULL, ",", &save))
-				bad_wl = linker_reads_file(t);
-			free(copy);
+	extern char **environ;
+	size_t n = 0, k = 0;
+	while (environ[n])
+		n++;
+	const char **kept = xcalloc(n + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++) {
+		const char *e = environ[i];
+		size_t nl = strcspn(e, "=");
+		for (size_t j = 0; build_env_keep[j]; j++) {
+			size_t kl = strlen(build_env_keep[j]);
+			int star = build_env_keep[j][kl - 1] == '*';
+			if (star ? nl >= kl - 1 && !strncmp(e, build_env_keep[j], kl - 1)
+				 : nl == kl && !strncmp(e, build_env_keep[j], kl)) {
+				kept[k++] = e;
+				break;
+			}
 		}
-		int placeholder = !strcmp(argv[i], "@OUT@") || !strcmp(argv[i], "@DEPS@"); /* the recipe's own */
-		if ((argv[i][0] == '@' && !placeholder) || bad_wl ||
-		    ((!strcmp(argv[i], "-Xlinker") || !strcmp(argv[i], "--linker-options")) && argv[i + 1] &&
-		     linker_reads_file(argv[i + 1])))
-			return xstrfmt("the flag '%s' makes the compiler or the linker read a file of flags or a "
-				       "linker script, which the build key does not cover: put the flags in the "
-				       "spec",
-				       argv[i]);
 	}
-	return NULL;
+	qsort(kept, k, sizeof(char *), cmp_str);
+	for (size_t i = 0; i < k; i++)
+		sha256_update_field(key, "env", kept[i], strlen(kept[i]));
+	free(kept);
 }
 
 /* Refusal of any file in sources ([{path, sha256}]), or NULL. */
@@ -676,12 +676,18 @@ static char *add_source(json_t *sources, const char *path)
  * the compiler's install tree) or the build cache's (the job's own
  * objects).  NULL, or the reason (malloc'd).
  */
-static char *add_code_file(const struct build_bounds *b, const char *path, json_t *sources)
+static int system_file(const struct build_bounds *b, const char *abs)
 {
-	char *abs = resolved(path), *why = NULL;
 	int system = !abs || (b->tool && under(abs, b->tool)) || (b->cache && under(abs, b->cache));
 	for (int t = 0; toolchain_dirs[t] && !system; t++)
 		system = under(abs, toolchain_dirs[t]);
+	return system;
+}
+
+static char *add_code_file(const struct build_bounds *b, const char *path, json_t *sources)
+{
+	char *abs = resolved(path), *why = NULL;
+	int system = system_file(b, abs);
 	if (!system && under(abs, b->repo) && abs[strlen(b->repo)] == '/') {
 		char *rel = normalise_path(abs + strlen(b->repo) + 1);
 		why = add_source(sources, rel);
@@ -728,6 +734,35 @@ static char *object_libraries(const struct build_bounds *b, const char *object, 
  * The output (out) and the compiler's own inputs are not flags'.  NULL,
  * or the reason (malloc'd).
  */
+/*
+ * A linker input outside the toolchain that is no ELF object and no
+ * (full) archive: a text linker script (`INPUT(...)`, `GROUP(...)`) or a
+ * thin archive, which makes the linker read files that neither the
+ * flags nor this list name, so no hash covers them.  The reason
+ * (malloc'd), or NULL.  The toolchain's own scripts (libc.so) are the
+ * toolchain's.
+ */
+static char *linker_script_refusal(const struct build_bounds *b, const char *path)
+{
+	char *abs = resolved(path), *why = NULL;
+	if (!system_file(b, abs)) {
+		char head[8] = { 0 };
+		FILE *f = fopen(path, "rb");
+		size_t got = f ? fread(head, 1, sizeof(head), f) : 0;
+		if (f)
+			fclose(f);
+		int elf = got >= 4 && !memcmp(head, "\x7f" "ELF", 4);
+		int archive = got == 8 && !memcmp(head, "!<arch>\n", 8);
+		if (!elf && !archive)
+			why = xstrfmt("the linker input '%s' is no ELF object or archive (a linker script or a thin "
+				      "archive): the linker would read files it names that no key covers; link the "
+				      "objects themselves",
+				      abs);
+	}
+	free(abs);
+	return why;
+}
+
 static char *linker_inputs(const struct build_bounds *b, const char *const *argv, const char *out, json_t *sources)
 {
 	char *why = NULL;
@@ -763,6 +798,8 @@ static char *linker_inputs(const struct build_bounds *b, const char *const *argv
 			}
 		}
 		for (size_t k = 0; k < nc; k++) {
+			if (!why && path_exists(cands[k]))
+				why = linker_script_refusal(b, cands[k]);
 			if (!why && path_exists(cands[k]))
 				why = add_code_file(b, cands[k], sources);
 			free(cands[k]);
@@ -852,7 +889,8 @@ static int included_files(const struct sandbox *box, const struct build_bounds *
 			      .err = log, .pass_fd = { filter_fd }, .pass_fd_at = { SANDBOX_SECCOMP_FD },
 			      .signal_in_exit_code = 1, .limit_as_bytes = BUILD_LIMIT_AS_BYTES,
 			      .limit_fsize_bytes = BUILD_LIMIT_FSIZE_BYTES, .oom_score_adj = SANDBOX_OOM_SCORE_ADJ,
-			      .no_core = 1, .kill_box = box->on };
+			      .no_core = 1, .kill_box = box->on, .env_keep = build_env_keep,
+			      .env_set = build_env_set };
 	int rc = run_command(&o, rr);
 	sandbox_argv_free(boxed);
 	if (filter_fd >= 0)
@@ -1110,6 +1148,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		sha256_update_field(key, "arg", argv[i], strlen(argv[i]));
 	sha256_update_field(key, "compiler", version, strlen(version));
 	sha256_update_field(key, "compiler_sha256", exe_sha, strlen(exe_sha));
+	build_env_hash(key);
 	/* how the object was made is part of what it is: an entry compiled
 	 * with the whole repository in view (before red team 3's asm_paste)
 	 * may hold a file no manifest names, so it is never a hit now */
@@ -1120,7 +1159,10 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	key = NULL;
 
 	bounds_init(&bounds, rq, recipe->compiler, argv);
-	refused = refusal_of_flags(argv);
+	/* the spec's flags by allow list (build_flags.c); the recipe's own
+	 * (base_flags, the kernels' -I, the -D parameters) are the backend's */
+	refused = build_flags_refusal(rq->extra_flags, build_flags_dialect_of(recipe->compiler), rq->repo_root,
+				      rq->cache_dir);
 	if (!refused)
 		refused = refusal_of_sources(&bounds, sources);
 	if (refused) {
@@ -1209,7 +1251,8 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 				      .pass_fd_at = { box->on ? SANDBOX_SECCOMP_FD : 0 },
 				      .signal_in_exit_code = box->on, .limit_as_bytes = BUILD_LIMIT_AS_BYTES,
 				      .limit_fsize_bytes = BUILD_LIMIT_FSIZE_BYTES,
-				      .oom_score_adj = SANDBOX_OOM_SCORE_ADJ, .no_core = 1, .kill_box = box->on };
+				      .oom_score_adj = SANDBOX_OOM_SCORE_ADJ, .no_core = 1, .kill_box = box->on,
+				      .env_keep = build_env_keep, .env_set = build_env_set };
 		spawned = run_command(&o, &rr);
 		sandbox_argv_free(boxed);
 		if (filter_fd >= 0)

@@ -4,7 +4,10 @@
  * A build key is the SHA-256 of: the kernel source and every local header
  * it includes (resolved recursively through #include "..." and the include
  * path), the full compiler argv (with the output path replaced by a fixed
- * placeholder), and the compiler's version text.  The cache directory
+ * placeholder), the compiler's version text and executable's hash, and the
+ * environment the compiler runs with (PATH and the locale, the only
+ * variables it is given: build.c build_env_keep).  A spec's flags are
+ * taken by allow list (build_flags_refusal below).  The cache directory
  * <cache_dir>/<key>/ holds kernel.so, build.log and info.json; it is made
  * in a temporary directory and renamed into place, so a half-built entry is
  * never seen.  A second build with nothing changed is a cache hit and runs
@@ -87,5 +90,21 @@ char *build_compiler_version(const char *compiler, const char *version_flag);
  * frees it) and the sha256 of its contents (sha); kept for the process.
  * 0, or -1 when it cannot be found or read. */
 int build_compiler_exe(const char *compiler, char **path, char sha[SHA256_HEX_LEN + 1]);
+
+/*
+ * A spec's compile and link flags (its `flags:`), by allow list
+ * (build_flags.c): NULL when every one is in a form that reads no file and
+ * runs no program the build key does not cover, else why not (malloc'd:
+ * the caller frees it), naming the first refused flag and what is allowed.
+ * The dialect is the compiler's (nvcc or a gcc-like host compiler: nvcc's
+ * -Xcompiler contents are checked by the host rules, with no directory,
+ * library, forced include or operand inside).  repo_root and cache_dir
+ * (either may be relative to the working directory) bound -include and
+ * -imacros: a file of the repository, not of its build cache.
+ */
+enum build_flags_dialect { BUILD_FLAGS_GCC, BUILD_FLAGS_NVCC };
+enum build_flags_dialect build_flags_dialect_of(const char *compiler);
+char *build_flags_refusal(const char *const *flags, enum build_flags_dialect d, const char *repo_root,
+			  const char *cache_dir);
 
 #endif /* EVIDENT_BUILD_H */

@@ -19,6 +19,7 @@
 
 #include "cli/evident.h"
 #include "cli/options.h"
+#include "backends/build.h"
 #include "backends/problem.h"
 #include "run/cost.h"
 #include "run/run.h"
@@ -100,6 +101,22 @@ char *cli_relative_to(const char *p, const char *root)
 	if (!strncmp(p, root, n) && p[n] == '/')
 		return xstrdup(p + n + 1);
 	return xstrdup(p);
+}
+
+/* --dry-run: the spec's flags as the build will take them (build_flags.c);
+ * a refused one makes every variant build_failed */
+static void dry_run_flags(const struct spec *s, const char *spec_rel, const char *cache_abs)
+{
+	if (!s->flags || !s->flags[0])
+		return;
+	char *why = build_flags_refusal((const char *const *)s->flags,
+					!strcmp(s->backend, "cuda") ? BUILD_FLAGS_NVCC : BUILD_FLAGS_GCC, ".",
+					cache_abs ? cache_abs : "build/cache");
+	if (why)
+		printf("flags: every variant's build will be refused (build_failed): %s: %s\n", spec_rel, why);
+	else
+		printf("flags: allowed\n");
+	free(why);
 }
 
 /* --dry-run of a search: the spec is valid, and what its generations
@@ -279,6 +296,7 @@ static int run_command_line(int argc, const char **argv)
 	}
 	if (s.search && dry) {
 		rc = search_dry_run(&s, spec_rel, store_rel, repeats);
+		dry_run_flags(&s, spec_rel, cache_abs);
 		goto out;
 	}
 	for (size_t i = 0; i < only.n; i++)
@@ -296,6 +314,7 @@ static int run_command_line(int argc, const char **argv)
 				printf(" %s=%s", s.variants[i].params[j].name, s.variants[i].params[j].value);
 			printf("\n");
 		}
+		dry_run_flags(&s, spec_rel, cache_abs);
 		/* what the run would be and cost (run.c prints the same line before it starts) */
 		size_t nv = 0;
 		for (size_t i = 0; i < s.n_variants; i++) {

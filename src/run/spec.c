@@ -274,7 +274,8 @@ const struct spec_key spec_keys[] = {
 	{ "top", "arch", "sm_NN or sm_NNa", "the device's own (sm_90 without a device)",
 	  "the CUDA target; a kernel's own // evident: arch line wins" },
 	{ "top", "flags", "list of strings", "none",
-	  "extra compiler flags, after the -D parameters (part of the build key)" },
+	  "extra compiler flags, after the -D parameters (part of the build key), each in a form the build "
+	  "allows (src/backends/build_flags.c; --dry-run checks them)" },
 	{ "cost", "price_usd_per_h", "number 0..1e6", "data/gpu-prices.yaml for the GPU",
 	  "the GPU's price per hour, for the record's cost" },
 	{ "cost", "source", "text", "none", "where that price comes from, recorded beside it" },

@@ -8,7 +8,10 @@
 # perf_event_open's event id, one counter of the host's, gave a kernel an
 # exact count of its own runs.  Now the archive joins the sources with its
 # hash (a change rebuilds), `@file` is refused before compiling, and
-# perf_event_open fails in a host box.
+# perf_event_open fails in a host box.  Since the flags are taken by allow
+# list (build_flags.c), what no deny list named is refused as well, a text
+# linker script among the linker's inputs fails the build, and the
+# compiler runs with PATH and the locale of the runner's environment only.
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 command -v cc >/dev/null && command -v ar >/dev/null || skip "no cc or ar"
@@ -55,6 +58,38 @@ sed -i 's/^name: .*/name: prof/' experiments/prof.yaml
 "$EVIDENT" run --no-progress experiments/prof.yaml > prof.out 2>&1
 grep -qE "^ref +build_failed " prof.out && grep -q "the flag '-fprofile-use'" prof.out ||
 	{ cat prof.out; fail "-fprofile-use was not refused"; }
+# the spec's flags are taken by allow list (build_flags.c): the forms no
+# deny list named are refused before compiling too, each named (a version
+# script, a forced include outside the repository, an assembler
+# pass-through, a sanitizer's ignore list, -Wno-date-time undoing the
+# build's -Werror=date-time)
+i=0
+for c in '"-Wl,--version-script=/tmp/v"|--version-script=/tmp/v' '-imacros, /etc/hostname|/etc/hostname' \
+	'"-Wa,-I/tmp"|-Wa,-I/tmp' '"-fsanitize-ignorelist=/tmp/l"|-fsanitize-ignorelist=/tmp/l' '-Wno-date-time|-Wno-date-time'; do
+	i=$((i + 1))
+	f=${c%%|*}
+	sed -e "s#^flags: .*#flags: [$f]#" -e "s/^name: .*/name: allow$i/" experiments/arc.yaml > experiments/allow$i.yaml
+	"$EVIDENT" run --no-progress experiments/allow$i.yaml > allow$i.out 2>&1
+	grep -qE "^ref +build_failed " allow$i.out && grep -qF "the flag '${c#*|}'" allow$i.out &&
+		grep -q "src/backends/build_flags.c" allow$i.out || { cat allow$i.out; fail "[$f] was not refused by name"; }
+done
+# a linker input in a flag directory that is a text linker script (it
+# names other files for the linker to read) fails the build
+printf 'GROUP ( AS_NEEDED ( -lm ) )\n' > "$TEST_TMP/lib/libscr.so"
+chmod 644 "$TEST_TMP/lib/libscr.so"
+sed -e "s|^flags: .*|flags: [-L$TEST_TMP/lib, -lscr]|" -e 's/^name: .*/name: script/' experiments/arc.yaml > experiments/script.yaml
+"$EVIDENT" run --no-progress experiments/script.yaml > script.out 2>&1
+grep -qE "^ref +build_failed " script.out && grep -q "no ELF object or archive" script.out ||
+	{ cat script.out; fail "the linker script was not refused"; }
+# the compiler's environment is PATH and the locale: COMPILER_PATH naming
+# a directory whose `as` fails changes nothing (a new key: -DENVTEST)
+mkdir -p "$TEST_TMP/badas"
+printf '#!/bin/sh\necho evil as >&2\nexit 1\n' > "$TEST_TMP/badas/as"
+chmod 755 "$TEST_TMP/badas" "$TEST_TMP/badas/as"
+sed -e "s|^flags: .*|flags: [-L$TEST_TMP/lib, \"-Wl,--whole-archive\", -lrt77pass, \"-Wl,--no-whole-archive\", -DENVTEST, -I$TEST_TMP/badas]|" \
+	-e 's/^name: .*/name: envtest/' experiments/arc.yaml > experiments/envtest.yaml
+COMPILER_PATH=$TEST_TMP/badas GCC_EXEC_PREFIX=$TEST_TMP/badas/ "$EVIDENT" run --no-progress experiments/envtest.yaml > env.out 2>&1
+grep -qE "^ref +ok " env.out || { cat env.out; fail "the build read the runner's COMPILER_PATH or GCC_EXEC_PREFIX"; }
 # perf_event_open in a host box: refused (the fixture logs its fd, -1)
 sed -e 's/^repeats: 8/repeats: 1/' -e 's/samples: 30/samples: 3/' tests/fixtures/specs/host-redteam77-perfid.yaml > experiments/perf.yaml
 expect_exit 0 "$EVIDENT" run --no-progress --only count experiments/perf.yaml

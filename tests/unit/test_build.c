@@ -220,6 +220,295 @@ static void test_publish_race(void **state)
 	free(kdir);
 }
 
+/* ---- the spec's flags by allow list (build_flags.c) --------------------- */
+
+/* every flag list the repository's specs, docs and tests use, and the
+ * forms the allow list names: each is taken whole */
+static void test_flags_allowed(void **state)
+{
+	(void)state;
+	const char *const gcc[][14] = {
+		{ "-fopenmp", NULL },
+		{ "-fno-strict-aliasing", "-O3", "-Ofast", "-g", "-ggdb3", "-march=x86-64-v3", "-mavx2", "-mno-fma", NULL },
+		{ "-DRT37_TWICE", "-D", "X=1", "-UY", "-DF(x)=(x)", "-std=gnu11", "-Wall", "-Wextra", "-Werror",
+		  "-Wno-unused-parameter", "-pedantic", NULL },
+		{ "-L/tmp/rt72lib", "-Wl,--no-as-needed", "-lrt72pass", "-Wl,-rpath,/tmp/rt72lib", NULL },
+		{ "-L/tmp/rt77lib", "-Wl,--whole-archive", "-lrt77pass", "-Wl,--no-whole-archive", NULL },
+		{ "-L/tmp/rt77obj", "/tmp/rt77obj/rt77rows.o", "/x/libq.so.1", "/x/libq.a", NULL },
+		{ "-I/tmp/rt72inc", "-isystem", "/opt/inc", "-I", "kernels", "-Lbuild/cache", "-L/etc", NULL },
+		{ "-Wl,--no-as-needed", "-l:libhdf5_serial.so.103", "-ldl", "-l", "m", "-pthread", NULL },
+		{ "-Wl,-soname,/tmp/rt54e/index", "-Wl,--disable-new-dtags", "-Wl,-rpath,/tmp/rt57e/$LIB:/x", NULL },
+		{ "-Wl,-rpath,$ORIGIN", "-Xlinker", "-rpath", "-Xlinker", "/opt/lib", "-Wl,-z,now,-z,relro", NULL },
+		{ "-Wl,--build-id=0x37a1", "-include", "problems/evident_focus.h", "-imacros", "problems/evident_focus.h",
+		  NULL },
+		{ "-ffast-math", "-fno-math-errno", "-ftree-vectorize", "-fno-tree-loop-distribute-patterns",
+		  "-fvect-cost-model=unlimited", "-fvisibility=hidden", "--param", "max-unroll-times=8",
+		  "-fopt-info-vec-missed", "-funroll-loops", "-fPIC", "-fno-builtin-memcpy", "-pipe", NULL },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(gcc); i++) {
+		char *why = build_flags_refusal(gcc[i], BUILD_FLAGS_GCC, ".", "build/cache");
+		if (why)
+			fail_msg("gcc list %zu refused: %s", i, why);
+	}
+	const char *const nvcc[][12] = {
+		{ "-rdc=true", "-lcudadevrt", NULL },
+		{ "-lineinfo", NULL },
+		{ "-arch=sm_90a", "-gencode=arch=compute_90,code=[sm_90,compute_90]", "--use_fast_math", "-O3", NULL },
+		{ "-maxrregcount=64", "-Xptxas", "-v,-warn-spills", "-Xptxas", "--maxrregcount", "-Xptxas", "32",
+		  NULL },
+		{ "-Xcompiler", "-fopenmp,-O3", "-Xcompiler=-Wall", "-Xlinker", "-rpath,/opt/lib", "-std=c++17", NULL },
+		{ "--expt-relaxed-constexpr", "-extended-lambda", "-res-usage", "-DBLOCK=128", "-I", "kernels", NULL },
+		{ "-ftz=true", "-prec-div=false", "-fmad=true", "-Wno-deprecated-gpu-targets", "-cudart", "shared",
+		  NULL },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(nvcc); i++) {
+		char *why = build_flags_refusal(nvcc[i], BUILD_FLAGS_NVCC, ".", "build/cache");
+		if (why)
+			fail_msg("nvcc list %zu refused: %s", i, why);
+	}
+	assert_null(build_flags_refusal(NULL, BUILD_FLAGS_GCC, ".", NULL));
+	assert_int_equal(build_flags_dialect_of("/usr/local/cuda/bin/nvcc"), BUILD_FLAGS_NVCC);
+	assert_int_equal(build_flags_dialect_of("cc"), BUILD_FLAGS_GCC);
+}
+
+/* what runs a program, reads a file no key covers, or undoes the build's
+ * own flags: red teams 72 (-B), 77 (@file), 78 (-fprofile-use, -dumpdir),
+ * and the forms no list named (the brief's fifth form: -imacros of a file
+ * outside the repository, -Wa, -Wp, pass-throughs, a version script, a
+ * linker plug-in, -ccbin, -Xnvlink...) */
+static void test_flags_refused(void **state)
+{
+	(void)state;
+	/* the flags, then the one the refusal must name */
+	const char *const gcc[][6] = {
+		{ "-B/tmp/rt72B/", NULL, "-B/tmp/rt72B/" },
+		{ "@/tmp/rt77B/opts", NULL, "@/tmp/rt77B/opts" },
+		{ "-I/tmp/rt78p", "-dumpdir", "/tmp/rt78p/", NULL, "-dumpdir" },
+		{ "-fprofile-use", NULL, "-fprofile-use" },
+		{ "-fbranch-probabilities", NULL, "-fbranch-probabilities" },
+		{ "-fauto-profile=/tmp/p", NULL, "-fauto-profile=/tmp/p" },
+		{ "-wrapper", "/bin/sh", NULL, "-wrapper" },
+		{ "-fplugin=/tmp/p.so", NULL, "-fplugin=/tmp/p.so" },
+		{ "-specs=/tmp/s", NULL, "-specs=/tmp/s" },
+		{ "--sysroot=/tmp", NULL, "--sysroot=/tmp" },
+		{ "-fuse-ld=gold", NULL, "-fuse-ld=gold" },
+		{ "-include", "/etc/passwd", NULL, "/etc/passwd" },
+		{ "-imacros", "/tmp/x.h", NULL, "/tmp/x.h" },
+		{ "-include", "build/cache/x.h", NULL, "build/cache/x.h" },
+		{ "-iquote", "/tmp", NULL, "-iquote" },
+		{ "-idirafter", "/tmp", NULL, "-idirafter" },
+		{ "-fdebug-prefix-map=/a=/b", NULL, "-fdebug-prefix-map=/a=/b" },
+		{ "-fsanitize-ignorelist=/tmp/l", NULL, "-fsanitize-ignorelist=/tmp/l" },
+		{ "-fsanitize=address", NULL, "-fsanitize=address" },
+		{ "-fself-test=/tmp", NULL, "-fself-test=/tmp" },
+		{ "-fprofile-generate", NULL, "-fprofile-generate" },
+		{ "-Wa,-I/tmp", NULL, "-Wa,-I/tmp" },
+		{ "-Wp,-MD,/tmp/d", NULL, "-Wp,-MD,/tmp/d" },
+		{ "-Xassembler", "--MD", NULL, "-Xassembler" },
+		{ "-MF", "/tmp/d", NULL, "-MF" },
+		{ "-Wl,--version-script=/tmp/v", NULL, "--version-script=/tmp/v" },
+		{ "-Wl,--dynamic-list,/tmp/l", NULL, "--dynamic-list" },
+		{ "-Wl,-T,/tmp/s.ld", NULL, "-T" },
+		{ "-Wl,@/tmp/opts", NULL, "@/tmp/opts" },
+		{ "-Xlinker", "--script=/tmp/s", NULL, "--script=/tmp/s" },
+		{ "-Wl,--plugin,/tmp/p.so", NULL, "--plugin" },
+		{ "-Wl,--audit=kernel.so", NULL, "--audit=kernel.so" },
+		{ "-Wl,-L/tmp,-lx", NULL, "-L/tmp" },
+		{ "-Wl,-R,/tmp/syms", NULL, "-R" },
+		{ "-Wl,-rpath", NULL, "-rpath" },
+		{ "-Xlinker", NULL, "-Xlinker" },
+		{ "-D", NULL, "-D" },
+		{ "-w", NULL, "-w" },
+		{ "-Wno-date-time", NULL, "-Wno-date-time" },
+		{ "-Wno-error=date-time", NULL, "-Wno-error=date-time" },
+		{ "-x", "c", NULL, "-x" },
+		{ "-o", "/tmp/o", NULL, "-o" },
+		{ "extra.c", NULL, "extra.c" },
+		{ "-l../../etc/x", NULL, "-l../../etc/x" },
+		{ "-I=/inc", NULL, "-I=/inc" },
+		{ "-march=../x", NULL, "-march=../x" },
+		{ "-DX=1\n#include \"/etc/passwd\"", NULL, "-DX=1\n#include \"/etc/passwd\"" },
+		{ "-save-temps", NULL, "-save-temps" },
+		{ "-fdump-tree-all", NULL, "-fdump-tree-all" },
+		{ "-fopt-info=/tmp/o", NULL, "-fopt-info=/tmp/o" },
+		{ "-march=native", NULL, "-march=native" },
+		{ "-O2", "-mtune=native", NULL, "-mtune=native" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(gcc); i++) {
+		size_t n = 0;
+		while (gcc[i][n])
+			n++;
+		char *why = build_flags_refusal(gcc[i], BUILD_FLAGS_GCC, ".", "build/cache");
+		if (!why)
+			fail_msg("gcc list %zu ('%s') allowed", i, gcc[i][0]);
+		char *want = xstrfmt("the flag '%s'", gcc[i][n + 1]);
+		if (!strstr(why, want))
+			fail_msg("gcc list %zu: the refusal does not name %s: %s", i, want, why);
+		assert_non_null(strstr(why, "src/backends/build_flags.c"));
+		free(want);
+		free(why);
+	}
+	const char *const nvcc[][6] = {
+		{ "-ccbin", "/tmp/gcc", NULL, "-ccbin" },
+		{ "--compiler-bindir=/tmp", NULL, "--compiler-bindir=/tmp" },
+		{ "-Xcompiler", "-B/tmp/x", NULL, "-B/tmp/x" },
+		{ "-Xcompiler", "-fPIC,-include,/etc/passwd", NULL, "-include" },
+		{ "-Xcompiler", "-I/tmp", NULL, "-I/tmp" },
+		{ "-Xcompiler", "-Wno-error=date-time", NULL, "-Wno-error=date-time" },
+		{ "-Xcompiler", "\"-B/tmp\"", NULL, "\"-B/tmp\"" },
+		{ "--compiler-options=-wrapper,/bin/sh", NULL, "-wrapper" },
+		{ "-Xnvlink", "-v", NULL, "-Xnvlink" },
+		{ "-Xcudafe", "--diag_suppress=1", NULL, "-Xcudafe" },
+		{ "-Xptxas", "--options-file,/tmp/o", NULL, "--options-file" },
+		{ "-Xptxas", "-v", "-Xptxas", NULL, "-Xptxas" },
+		{ "-Xlinker", "--version-script,/tmp/v", NULL, "--version-script" },
+		{ "--linker-options", "-T/tmp/s", NULL, "-T/tmp/s" },
+		{ "-optf", "/tmp/o", NULL, "-optf" },
+		{ "--options-file", "/tmp/o", NULL, "--options-file" },
+		{ "--dependency-output", "/tmp/d", NULL, "--dependency-output" },
+		{ "-odir", "/tmp", NULL, "-odir" },
+		{ "--keep", NULL, "--keep" },
+		{ "-include", "/etc/passwd", NULL, "-include" },
+		{ "-arch=sm_90/../x", NULL, "-arch=sm_90/../x" },
+		{ "-w", NULL, "-w" },
+		{ "-arch=native", NULL, "-arch=native" },
+		{ "-Xcompiler", "-march=native", NULL, "-march=native" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(nvcc); i++) {
+		size_t n = 0;
+		while (nvcc[i][n])
+			n++;
+		char *why = build_flags_refusal(nvcc[i], BUILD_FLAGS_NVCC, ".", "build/cache");
+		if (!why)
+			fail_msg("nvcc list %zu ('%s') allowed", i, nvcc[i][0]);
+		char *want = xstrfmt("the flag '%s'", nvcc[i][n + 1]);
+		if (!strstr(why, want))
+			fail_msg("nvcc list %zu: the refusal does not name %s: %s", i, want, why);
+		free(want);
+		free(why);
+	}
+}
+
+static char *write_file(const char *dir, const char *name, const char *text, mode_t mode)
+{
+	char *p = xstrfmt("%s/%s", dir, name);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(p, mode), 0);
+	return p;
+}
+
+/*
+ * What build_run does with them: a refused flag is a failed build, not
+ * compiled, its reason the refusal; the compiler's environment is PATH
+ * and the locale alone (COMPILER_PATH and GCC_EXEC_PREFIX naming a
+ * directory whose `as` fails and LIBRARY_PATH change nothing, and do not
+ * change the key; another PATH is another key); a linker input outside
+ * the toolchain that is a text linker script (INPUT(...)) fails the build.
+ */
+static void test_flags_build(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/evident-test-flags-XXXXXX";
+	char *root = mkdtemp(tmpl);
+	assert_non_null(root);
+	char *kdir = xstrfmt("%s/kernels", root), *bad = xstrfmt("%s/bad", root);
+	char *cache = xstrfmt("%s/cache", root);
+	assert_int_equal(mkdir(kdir, 0755), 0);
+	assert_int_equal(mkdir(bad, 0755), 0);
+	char *src = write_file(kdir, "k.c", "int evident_k(void) { return 1; }\n", 0644);
+	free(write_file(bad, "as", "#!/bin/sh\necho 'evil as ran' >&2\nexit 1\n", 0755));
+	free(write_file(bad, "libscript.so", "GROUP ( AS_NEEDED ( -lm ) )\n", 0644));
+	struct build_request rq = { .kernel_path = src, .repo_root = root, .cache_dir = cache };
+	struct build_recipe r = { .compiler = "cc", .base_flags = race_flags, .version_flag = "--version" };
+
+	/* a refused flag: not compiled */
+	const char *refused[] = { "-O2", "-B/tmp/x/", NULL };
+	rq.extra_flags = refused;
+	struct build_result res = { 0 };
+	assert_int_equal(build_run(&rq, &r, &res), 0);
+	assert_false(res.ok);
+	assert_string_equal(json_string_value(json_object_get(res.info, "exit")), "refused before compiling");
+	assert_non_null(strstr(json_string_value(json_object_get(res.info, "reason")), "the flag '-B/tmp/x/'"));
+	build_result_release(&res);
+
+	/* the environment: the compiler's programs are the toolchain's */
+	rq.extra_flags = NULL;
+	struct build_result plain = { 0 };
+	assert_int_equal(build_run(&rq, &r, &plain), 0);
+	assert_true(plain.ok);
+	char *key = xstrdup(json_string_value(json_object_get(plain.info, "build_key")));
+	build_result_release(&plain);
+	char *keep_path = xstrdup(getenv("PATH"));
+	setenv("COMPILER_PATH", bad, 1);
+	char *gep = xstrfmt("%s/", bad);
+	setenv("GCC_EXEC_PREFIX", gep, 1);
+	setenv("LIBRARY_PATH", bad, 1);
+	setenv("CPATH", bad, 1);
+	assert_int_equal(nftw(cache, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0); /* compile again */
+	struct build_result env = { 0 };
+	assert_int_equal(build_run(&rq, &r, &env), 0);
+	if (!env.ok)
+		fail_msg("the build read the runner's compiler variables: %s", env.log);
+	assert_string_equal(json_string_value(json_object_get(env.info, "build_key")), key);
+	build_result_release(&env);
+	unsetenv("COMPILER_PATH");
+	unsetenv("GCC_EXEC_PREFIX");
+	unsetenv("LIBRARY_PATH");
+	unsetenv("CPATH");
+	char *other = xstrfmt("%s:/nonexistent-evident-dir", keep_path);
+	setenv("PATH", other, 1);
+	struct build_result path = { 0 };
+	assert_int_equal(build_run(&rq, &r, &path), 0);
+	assert_true(path.ok);
+	assert_string_not_equal(json_string_value(json_object_get(path.info, "build_key")), key);
+	build_result_release(&path);
+	setenv("PATH", keep_path, 1);
+
+	/* a kernel past -Werror=date-time (its own pragma) holds 1970, not
+	 * the time of its build: SOURCE_DATE_EPOCH=0 */
+	char *k2 = write_file(kdir, "k2.c",
+			      "#pragma GCC diagnostic ignored \"-Wdate-time\"\n"
+			      "const char *evident_when = \"when=\" __DATE__ \" \" __TIME__;\n",
+			      0644);
+	struct build_request rq2 = rq;
+	rq2.kernel_path = k2;
+	struct build_result dt = { 0 };
+	assert_int_equal(build_run(&rq2, &r, &dt), 0);
+	assert_true(dt.ok);
+	struct strbuf obj = STRBUF_INIT;
+	assert_int_equal(read_file(dt.so_path, &obj), 0);
+	assert_non_null(memmem(obj.buf, obj.len, "when=Jan  1 1970 00:00:00", 25));
+	strbuf_release(&obj);
+	build_result_release(&dt);
+	free(k2);
+
+	/* a linker script in a flag directory */
+	char *ldir = xstrfmt("-L%s", bad);
+	const char *script[] = { ldir, "-lscript", NULL };
+	rq.extra_flags = script;
+	struct build_result ls = { 0 };
+	assert_int_equal(build_run(&rq, &r, &ls), 0);
+	assert_false(ls.ok);
+	const char *why = json_string_value(json_object_get(ls.info, "reason"));
+	if (!why || !strstr(why, "no ELF object or archive"))
+		fail_msg("a linker script input was not refused: %s / %s", why ? why : "(no reason)", ls.log);
+	build_result_release(&ls);
+
+	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+	free(ldir);
+	free(other);
+	free(keep_path);
+	free(gep);
+	free(key);
+	free(src);
+	free(cache);
+	free(bad);
+	free(kdir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +518,9 @@ int main(void)
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_info),
 		cmocka_unit_test(test_publish_race),
+		cmocka_unit_test(test_flags_allowed),
+		cmocka_unit_test(test_flags_refused),
+		cmocka_unit_test(test_flags_build),
 	};
 	return cmocka_run_group_tests_name("build", tests, NULL, NULL);
 }
