@@ -1083,8 +1083,9 @@ static void test_claims(void **state)
 }
 
 /* Claimers started together, each for its own code: exactly one takes the
- * name (red team 76's race, the store's part).  Each holds its claim for
- * a while, as a batch would, then drops it. */
+ * name (red team 76's race, the store's part).  The one that takes it
+ * holds its claim, as a batch would, until every claimer has checked (the
+ * parent closes `release` then), and drops it after. */
 static void test_claims_race(void **state)
 {
 	(void)state;
@@ -1093,37 +1094,46 @@ static void test_claims_race(void **state)
 	assert_int_equal(store_open(&st, root, 1), 0);
 	enum { CLAIMERS = 6 };
 	pid_t kids[CLAIMERS];
+	int done[2], release[2];
+	assert_int_equal(pipe(done), 0);
+	assert_int_equal(pipe(release), 0);
 	store_lock_wait_s = 120;
 	for (int w = 0; w < CLAIMERS; w++) {
 		kids[w] = fork();
 		if (!kids[w]) {
+			close(done[0]);
+			close(release[1]);
 			struct store mine = STORE_INIT;
-			if (store_open(&mine, root, 0) < 0)
-				_exit(2);
-			struct store_claims *c = store_claims_lock(&mine);
-			if (!c)
-				_exit(2);
+			struct store_claims *c = store_open(&mine, root, 0) == 0 ? store_claims_lock(&mine) : NULL;
 			char *code = xstrfmt("code %d", w);
-			if (store_claims_other(c, "e", "fast", code, NULL)) {
-				store_claims_drop(c);
-				_exit(1);
-			}
-			if (store_claims_add(c, "e", "fast", code) < 0)
-				_exit(2);
+			char r = !c ? 2 : store_claims_other(c, "e", "fast", code, NULL) ? 1 : store_claims_add(c, "e", "fast", code) < 0 ? 2 : 0;
 			store_claims_unlock(c);
-			struct timespec ts = { 0, 500 * 1000 * 1000 };
-			nanosleep(&ts, NULL); /* the batch */
+			if (write(done[1], &r, 1) != 1)
+				_exit(3);
+			if (r == 0) { /* the batch: until every claimer has checked */
+				char x;
+				while (read(release[0], &x, 1) > 0)
+					;
+			}
 			store_claims_drop(c);
-			_exit(0);
+			_exit(r);
 		}
 	}
+	close(done[1]);
+	close(release[0]);
 	int took = 0, refused = 0;
+	for (int w = 0; w < CLAIMERS; w++) {
+		char r;
+		assert_int_equal(read(done[0], &r, 1), 1);
+		took += r == 0;
+		refused += r == 1;
+	}
+	close(release[1]);
+	close(done[0]);
 	for (int w = 0; w < CLAIMERS; w++) {
 		int status;
 		waitpid(kids[w], &status, 0);
-		assert_true(WIFEXITED(status));
-		took += WEXITSTATUS(status) == 0;
-		refused += WEXITSTATUS(status) == 1;
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) <= 1);
 	}
 	assert_int_equal(took, 1);
 	assert_int_equal(refused, CLAIMERS - 1);
