@@ -9,6 +9,8 @@
 #include "cli/evident.h"
 #include "base/util.h"
 #include "record/record.h"
+#include "run/spec.h"
+#include "store/query.h"
 #include "store/store.h"
 
 const struct command commands[] = {
@@ -37,6 +39,8 @@ int main(int argc, const char **argv)
 	const char *name = argv[1];
 	/* the store's index keeps the record module's one-line summary of each run */
 	store_set_indexer(record_index_attrs, RECORD_ATTRS_VERSION, record_index_members);
+	/* an eval batch recorded before `session: eval` is told by its spec (query.c is_eval) */
+	query_spec_variants = spec_variants_of_text;
 	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
 		name = "help";
 	if (!strcmp(name, "--version")) {

@@ -568,42 +568,67 @@ static char *content_name(const char *kernel, const char *kernel_sha, const stru
 }
 
 /*
- * Why name, asked for a candidate, would stand for other code: a run of the session's experiment in the store under
- * that name ran another kernel file, content or parameters (two proposers
- * naming theirs `fast` would have one `validated` claim read both: red
- * team 74): the candidate's kernel path, its content's hash ksha and its
- * parameters.  malloc'd, or NULL when none did (the same candidate sent
- * again keeps its name).
- */
-/*
  * Why name, asked for a candidate, would stand for other code
  * (query_name_other_code: two proposers naming theirs `fast` would have
  * one `validated` claim read both, red team 74; a search's gNcK names are
- * its own, red team 76's squat).  malloc'd, or NULL when it may be used
- * (the same candidate sent again keeps its name).
+ * its own, red team 76's squat), or NULL when it may be used (the same
+ * candidate sent again keeps its name).  The check and the name's claim
+ * are one step under the store's names lock (store.h, "Names in flight"):
+ * a session judging another code under the name now holds a live claim,
+ * and one that recorded it has its runs in the store, so two sessions
+ * started together cannot both take it (red team 76's race: both did,
+ * and `validated fast` read B's wrong_output runs as A's).  The claim,
+ * *claim, is the caller's to drop once the batch is recorded.  malloc'd;
+ * *store_failed 1 where the names could not be locked or claimed.
  */
 static char *name_of_other_code(struct eval_session *es, const char *name, const char *kernel, const char *ksha,
-				const struct param *params, size_t n_params)
+				const struct param *params, size_t n_params, struct store_claims **claim,
+				int *store_failed)
 {
+	*claim = NULL;
+	*store_failed = 0;
 	if (search_reserved_name(name))
 		return xstrfmt("'name' '%s' has the form of a search's candidate names (gNcK): name the candidate "
 			       "otherwise, or leave 'name' out",
 			       name);
-	struct query q = QUERY_INIT;
-	int saved = util_quiet;
-	util_quiet = 1;
-	int open = query_open(&q, es->c.st.root) == 0;
-	util_quiet = saved;
-	if (!open)
-		return NULL;
-	const struct run_record *who = NULL;
-	char *why = NULL;
-	if (query_name_other_code(&q, es->base.name, name, kernel, ksha, params, n_params, &who))
-		why = xstrfmt("'name' '%s' is taken in this experiment's store by other code (run %s, kernel %s): its "
-			      "runs and this candidate's would be read as one variant's; name the candidate otherwise, "
-			      "or leave 'name' out",
-			      name, who && who->run_id ? who->run_id : "?", who && who->kernel ? who->kernel : "?");
-	query_release(&q);
+	struct store_claims *cl = store_claims_lock(&es->c.st);
+	if (!cl) {
+		*store_failed = 1;
+		return xstrfmt("the judge could not lock the store's names to claim 'name' '%s' (see its stderr)", name);
+	}
+	char *code = query_code_text(kernel, ksha, params, n_params);
+	char *why = NULL, *holder = NULL;
+	if (store_claims_other(cl, es->base.name, name, code, &holder)) {
+		why = xstrfmt("'name' '%s' is taken in this experiment's store by other code (a session judging it "
+			      "now: %s): its runs and this candidate's would be read as one variant's; name the "
+			      "candidate otherwise, or leave 'name' out",
+			      name, holder);
+	} else {
+		struct query q = QUERY_INIT;
+		int saved = util_quiet;
+		util_quiet = 1;
+		int open = query_open(&q, es->c.st.root) == 0;
+		util_quiet = saved;
+		const struct run_record *who = NULL;
+		if (open && query_name_other_code(&q, es->base.name, name, kernel, ksha, params, n_params, &who))
+			why = xstrfmt("'name' '%s' is taken in this experiment's store by other code (run %s, kernel "
+				      "%s): its runs and this candidate's would be read as one variant's; name the "
+				      "candidate otherwise, or leave 'name' out",
+				      name, who && who->run_id ? who->run_id : "?", who && who->kernel ? who->kernel : "?");
+		if (open)
+			query_release(&q);
+	}
+	if (!why && store_claims_add(cl, es->base.name, name, code) < 0) {
+		*store_failed = 1;
+		why = xstrfmt("the judge could not claim 'name' '%s' in the store (see its stderr)", name);
+	}
+	store_claims_unlock(cl);
+	if (why)
+		store_claims_drop(cl);
+	else
+		*claim = cl;
+	free(holder);
+	free(code);
 	return why;
 }
 
@@ -1218,6 +1243,7 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 	struct spec_lineage lin = { NULL, NULL, NULL, NULL, -1 };
 	struct batch_record b;
 	json_t *ans = NULL;
+	struct store_claims *claim = NULL; /* the candidate's name, claimed until its batch is recorded */
 	memset(&cv, 0, sizeof(cv));
 	memset(&b, 0, sizeof(b));
 	*status = EVAL_REFUSED;
@@ -1265,6 +1291,7 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 	if (rq.name) {
 		char *own = content_name(kernel, ksha, cv.params, cv.n_params);
 		char *bad = NULL;
+		int store_failed = 0;
 		for (size_t i = 0; i < es->orig->n_variants && !bad; i++)
 			if (!strcmp(es->orig->variants[i].name, name))
 				bad = xstrfmt("'name' '%s' is a variant of the spec: its runs would be read as that "
@@ -1275,11 +1302,13 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 				      "leave 'name' out, or name it otherwise",
 				      name, own);
 		if (!bad)
-			bad = name_of_other_code(es, name, kernel, ksha, cv.params, cv.n_params);
+			bad = name_of_other_code(es, name, kernel, ksha, cv.params, cv.n_params, &claim, &store_failed);
 		free(own);
 		if (bad) {
 			ans = refused(bad, "name");
 			free(bad);
+			if (store_failed)
+				*status = EVAL_STORE_FAILED;
 			goto out;
 		}
 	}
@@ -1318,6 +1347,8 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 	plan_batch_release(&c->plan);
 	c->s = &es->base;
 out:
+	/* the batch is recorded (or never ran): its runs hold the name now */
+	store_claims_drop(claim);
 	if (ans && *status != EVAL_REFUSED)
 		json_object_set_new(ans, "seconds", json_real(mono_now() - t0));
 	for (size_t i = 0; i < cv.n_params; i++) {

@@ -459,12 +459,15 @@ static void elite_of(const struct cand *c, struct cand *e)
  * store holds that name for other code (another search of the same spec,
  * or an eval candidate sent before eval refused gNcK names: red team 76's
  * twice and squat, where a second search's g0c1, a wrong kernel, turned
- * the first one's best g0c1 `validated` claim to contradicted), then
- * gNcK-2, gNcK-3, ...  q: the store, read once a generation (NULL where it
- * could not be read: then gNcK).  malloc'd.
+ * the first one's best g0c1 `validated` claim to contradicted) or a live
+ * claim of another session does (two searches of one spec started
+ * together: store.h, "Names in flight"), then gNcK-2, gNcK-3, ...  q: the
+ * store, read once a generation under cl, the names lock (NULL where it
+ * could not be read: then the claims alone).  The name is claimed in cl.
+ * malloc'd, or NULL after error() when the claim could not be written.
  */
-static char *free_name(struct search *x, struct query *q, int gi, size_t k, const char *kernel,
-		       const struct param *params, size_t np)
+static char *free_name(struct search *x, struct query *q, struct store_claims *cl, int gi, size_t k,
+		       const char *kernel, const struct param *params, size_t np)
 {
 	char *name = xstrfmt("g%dc%zu", gi, k);
 	char ksha[SHA256_HEX_LEN + 1];
@@ -472,36 +475,51 @@ static char *free_name(struct search *x, struct query *q, int gi, size_t k, cons
 	util_quiet = 1;
 	int hashed = sha256_file_hex(kernel, ksha) == 0;
 	util_quiet = saved;
-	for (int m = 2; q && hashed && m < 1000 && query_name_other_code(q, x->s->name, name, kernel, ksha, params, np, NULL);
+	char *code = query_code_text(kernel, hashed ? ksha : NULL, params, np);
+	for (int m = 2; m < 1000 && (store_claims_other(cl, x->s->name, name, code, NULL) ||
+				     (q && hashed && query_name_other_code(q, x->s->name, name, kernel, ksha, params, np, NULL)));
 	     m++) {
 		free(name);
 		name = xstrfmt("g%dc%zu-%d", gi, k, m);
 	}
+	if (store_claims_add(cl, x->s->name, name, code) < 0) {
+		free(name);
+		name = NULL;
+	}
+	free(code);
 	return name;
 }
 
 /*
  * Generation gi's candidates, after its elite (already in g->c[0]), from
  * parents[] (the elite first).  Parent k % n_parents is mutated until a
- * candidate nobody has judged comes out (200 draws at most).
+ * candidate nobody has judged comes out (200 draws at most).  Their names
+ * are claimed in *claims (the caller drops it once the generation's batch
+ * is recorded).  0, or -1 after error() when the names could not be
+ * locked or claimed (then *claims is NULL and the caller stops).
  */
-static void plan_generation(struct search *x, int gi, struct gen *g, const struct cand *const *parents,
-			    size_t n_parents)
+static int plan_generation(struct search *x, int gi, struct gen *g, const struct cand *const *parents,
+			   size_t n_parents, struct store_claims **claims)
 {
 	struct search_rng rng;
 	search_rng_init(&rng, x->seed, gi);
 	const char *start_kernel = x->s->variants[0].kernel;
 	size_t made = 0;
-	/* the names the store holds, for free_name */
+	int failed = 0;
+	/* the live claims, then the names the store holds, for free_name */
+	struct store_claims *cl = store_claims_lock(&x->st);
+	*claims = NULL;
+	if (!cl)
+		return -1;
 	struct query q = QUERY_INIT;
 	int saved = util_quiet;
 	util_quiet = 1;
 	int q_open = query_open(&q, x->o->store_root) == 0;
 	util_quiet = saved;
-	for (long long k = 0; k < x->ss->population; k++) {
+	for (long long k = 0; k < x->ss->population && !failed; k++) {
 		const struct cand *p = parents[(size_t)k % n_parents];
 		int ok = 0;
-		for (int attempt = 0; attempt < 200 && !ok; attempt++) {
+		for (int attempt = 0; attempt < 200 && !ok && !failed; attempt++) {
 			char *kernel;
 			struct param *params;
 			size_t np;
@@ -517,9 +535,18 @@ static void plan_generation(struct search *x, int gi, struct gen *g, const struc
 				continue;
 			}
 			add_seen(x, key);
+			char *id = free_name(x, q_open ? &q : NULL, cl, gi, made, kernel, params, np);
+			if (!id) {
+				free(kernel);
+				search_params_free(params, np);
+				strbuf_release(&mut);
+				failed = 1;
+				break;
+			}
+			made++;
 			struct cand *c = &g->c[g->n++];
 			memset(c, 0, sizeof(*c));
-			c->id = free_name(x, q_open ? &q : NULL, gi, made++, kernel, params, np);
+			c->id = id;
 			c->kernel = kernel;
 			c->params = params;
 			c->n_params = np;
@@ -533,10 +560,17 @@ static void plan_generation(struct search *x, int gi, struct gen *g, const struc
 	}
 	if (q_open)
 		query_release(&q);
+	store_claims_unlock(cl);
+	if (failed) {
+		store_claims_drop(cl);
+		return -1;
+	}
+	*claims = cl;
 	if ((long long)made < x->ss->population)
 		note(x, xstrfmt("generation %d: %zu new candidate(s) of %lld; the mutations of its parents gave "
 				"nothing that was not judged already",
 				gi, made, x->ss->population));
+	return 0;
 }
 
 /* The generation's variants as spec lines (the elite first). */
@@ -1493,8 +1527,19 @@ int run_search(const struct spec *s, const struct run_options *o, struct search_
 		} else {
 			elite_of(elite, &g->c[0]);
 		}
-		plan_generation(&x, gi, g, parents, n_parents);
+		struct store_claims *names = NULL; /* g's candidates' names, until its batch is recorded */
+		if (plan_generation(&x, gi, g, parents, n_parents, &names) < 0) {
+			*err = RUN_STORE;
+			t->failed = 1;
+			set_stop(&x, "failed", xstrfmt("generation %d: its candidates' names could not be claimed in the "
+						       "store (the error was printed)",
+						       gi));
+			if (gi == 0)
+				goto out_parents; /* nothing ran: no record */
+			break;
+		}
 		if (g->n == 1) {
+			store_claims_drop(names);
 			cand_release(&g->c[0]);
 			free(g->c);
 			g->c = NULL;
@@ -1521,6 +1566,7 @@ int run_search(const struct spec *s, const struct run_options *o, struct search_
 			}
 			double est = isfinite(per_run) ? per_run * (double)runs : 0;
 			if (x.spent + est > x.ss->budget) {
+				store_claims_drop(names);
 				for (size_t k = 0; k < g->n; k++)
 					cand_release(&g->c[k]);
 				free(g->c);
@@ -1548,6 +1594,7 @@ int run_search(const struct spec *s, const struct run_options *o, struct search_
 		enum run_error rerr;
 		int spec_failed = 0;
 		int r = run_gen_batch(&x, gi, g, hdr.buf, "", &rt, &rerr, &spec_failed);
+		store_claims_drop(names); /* the batch is recorded (or never ran): its runs hold the names now */
 		strbuf_release(&hdr);
 		if (r < 0 && spec_failed) {
 			*err = rerr;

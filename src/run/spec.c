@@ -1249,13 +1249,22 @@ static int check_kernel_files(struct ctx *c, yaml_node_t *root)
 
 int spec_load(const char *path, const struct spec_env *env, struct spec *s)
 {
+	struct strbuf text = STRBUF_INIT;
+	if (read_file(path, &text) < 0) {
+		memset(s, 0, sizeof(*s));
+		return -1;
+	}
+	int rc = spec_load_text(path, strbuf_str(&text), env, s);
+	strbuf_release(&text);
+	return rc;
+}
+
+int spec_load_text(const char *path, const char *text, const struct spec_env *env, struct spec *s)
+{
 	memset(s, 0, sizeof(*s));
 	s->path = xstrdup(path);
 	s->price_usd_per_h = -1;
-	struct strbuf text = STRBUF_INIT;
-	if (read_file(path, &text) < 0)
-		return -1;
-	s->text = strbuf_detach(&text, NULL);
+	s->text = xstrdup(text);
 
 	yaml_parser_t parser;
 	yaml_document_t doc;
@@ -1291,6 +1300,26 @@ out:
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
 	return rc;
+}
+
+json_t *spec_variants_of_text(const char *text)
+{
+	struct spec s;
+	struct spec_env env = { 0 }; /* no file is looked at; every problem's keys as written */
+	int saved = util_quiet;
+	util_quiet = 1;
+	int rc = spec_load_text("(recorded spec)", text, &env, &s);
+	util_quiet = saved;
+	json_t *out = rc == 0 ? json_object() : NULL;
+	for (size_t i = 0; out && i < s.n_variants; i++) {
+		const struct spec_variant *v = &s.variants[i];
+		json_t *p = json_object();
+		for (size_t k = 0; k < v->n_params; k++)
+			json_object_set_new(p, v->params[k].name, json_string(v->params[k].value));
+		json_object_set_new(out, v->name, json_pack("{s:s?, s:o}", "kernel", v->kernel, "params", p));
+	}
+	spec_release(&s);
+	return out;
 }
 
 const struct spec_variant *spec_variant(const struct spec *s, const char *name)

@@ -141,6 +141,12 @@ struct spec_env {
  * one error line FILE:LINE:COL: message.
  */
 int spec_load(const char *path, const struct spec_env *env, struct spec *s);
+/* The same from text (path names it in messages). */
+int spec_load_text(const char *path, const char *text, const struct spec_env *env, struct spec *s);
+/* The variants a spec's text declares, {NAME: {"kernel", "params"}} (a new
+ * JSON object), loaded quietly with no file looked at; NULL when it does
+ * not load.  store/query.h's query_spec_variants (set in main). */
+json_t *spec_variants_of_text(const char *text);
 void spec_release(struct spec *s);
 /* Free a lineage (NULL is fine). */
 void spec_lineage_free(struct spec_lineage *l);

@@ -37,6 +37,7 @@ struct query_entry {
 	struct run_record *run;
 	struct batch_record *batch;
 	struct search_record *search; /* a search record (record/search.h) */
+	int eval_mark;               /* a batch's unmarked-eval rule (query.c is_eval): 0 not asked, 1 yes, -1 no */
 };
 
 struct query {
@@ -48,6 +49,16 @@ struct query {
 	size_t n_lone;
 };
 #define QUERY_INIT { STORE_INIT, 0, NULL, 0, NULL, 0 }
+
+/*
+ * The variants a spec's text declares: a new JSON object {NAME: {"kernel":
+ * PATH, "params": {NAME: VALUE}}}, or NULL when the text does not load.
+ * Set once in main (run/spec.h spec_variants_of_text); NULL (unit tests):
+ * a batch is an eval session's by its index entry alone.  query.c's
+ * is_eval reads a batch recorded before `session: eval` existed (red team
+ * 76's "unmarked") against the spec its runs recorded.
+ */
+extern json_t *(*query_spec_variants)(const char *spec_text);
 
 /*
  * Open the store at root (store_default_root applies).  A missing store is
@@ -129,10 +140,14 @@ const struct batch_record *query_next_batch(struct query *q, const char *experim
  * all): a reproduction rebuilt and reran recorded code, so it is one
  * more batch of that code where batches are weighed (red team 49). */
 const struct batch_record *query_next_batch_all(struct query *q, const char *experiment, size_t *pos);
+/* Is entry i an eval session's batch: marked `session: eval`, or recorded
+ * before the mark and recognised by its rows against its spec (query.c
+ * unmarked_eval; it reads the batch, a run and the spec object)? */
+int query_is_eval(struct query *q, size_t i);
 /* The run id of experiment's newest batch that is no reproduction and no
- * eval session's, from the index alone (nothing is read), or NULL;
- * borrowed from q. */
-const char *query_newest_batch_id(const struct query *q, const char *experiment);
+ * eval session's (by the index, and for a batch without `session` by its
+ * rows against its spec: is_eval), or NULL; borrowed from q. */
+const char *query_newest_batch_id(struct query *q, const char *experiment);
 /* The batch a run belongs to, or NULL. */
 const struct batch_record *query_batch_of(struct query *q, const struct run_record *run);
 /* The runs of a row's repeats that are in the store, in repeat order. */
@@ -178,6 +193,10 @@ size_t query_variant_runs(struct query *q, const char *experiment, const char *v
  * name has no runs). */
 int query_name_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
 			  const char *ksha, const struct param *params, size_t n_params, const struct run_record **who);
+/* The code query_name_other_code compares (kernel path, content hash,
+ * parameters in any order) as one text, the same for the same code: what
+ * a name's claim holds (store.h, "Names in flight").  malloc'd. */
+char *query_code_text(const char *kernel, const char *ksha, const struct param *params, size_t n_params);
 /* Every run in the store, newest first, the runs of reproductions
  * included: a reproduction's runs are runs of the code it rebuilt, and
  * `validated` asks every run of its code (red team 44: a reproduction

@@ -16,6 +16,8 @@
  *   pending/RUN_ID.json  a run in progress: {pid, host, started_utc,
  *                        experiment, variant}; removed when the run's
  *                        manifest is written
+ *   pending/names/       names in flight (below): RND.json claims and
+ *                        .lock, the names lock
  *   HEAD                 the chain's head (cache, see below)
  *   HEAD.lock            the writers' lock, HEAD.lock.break its breaker's
  *   index                one line per run (cache, see below)
@@ -243,6 +245,46 @@ json_t *store_pending_list(struct store *st);
  */
 int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_objects,
 		 size_t *n_runs);
+
+/*
+ * Names in flight.  A session that checks a variant name against the
+ * store before it records runs under it (eval's candidate names, a
+ * search's gNcK) would leave a window from its check to its first record
+ * in which another session's check passes too (red team 76's race: two
+ * eval sessions started together both took `fast`).  So the check and a
+ * claim are one step: under the names lock (pending/names/.lock, made and
+ * broken as HEAD.lock is, store_lock.c; held for the check, never while a
+ * batch runs) the live claims are read first, then the caller reads the
+ * store, then adds its claim: pending/names/RND.json, {experiment, name,
+ * code (the caller's text for the code, compared whole), pid, host,
+ * since, start (the owner's process start time)}.  The owner drops its
+ * claims once the runs they cover are committed; no lock is needed for
+ * that, since a claimer reads the claims before the store (a claim gone
+ * means its runs are there to read).  A claim is dead when its owner is
+ * a process of this host that is gone (or whose pid another process has
+ * now: its start time differs) or, from another host, when it is older
+ * than store_claim_stale_s (a day) by its mtime; claimers remove dead
+ * ones.  The claims are no records: pending/ is git-ignored and verify
+ * does not read it.
+ *
+ * lock: take the names lock (waiting up to store_lock_wait_s, breaking a
+ * stale one) and read the live claims: NULL after error().  other: a live
+ * claim holds (experiment, name) for other code than code: 1 with
+ * *holder (when non-NULL) "pid P on host H since UTC", malloc'd; 0 when
+ * none does (the same code may share a name).  add: claim it (under the
+ * lock): 0, or -1 after error().  unlock: release the lock, keeping the
+ * claims made.  drop: unlock if need be, remove every claim made through
+ * c and free it (NULL: nothing).
+ */
+struct store_claims;
+struct store_claims *store_claims_lock(struct store *st);
+int store_claims_other(struct store_claims *c, const char *experiment, const char *name, const char *code,
+		       char **holder);
+int store_claims_add(struct store_claims *c, const char *experiment, const char *name, const char *code);
+void store_claims_unlock(struct store_claims *c);
+void store_claims_drop(struct store_claims *c);
+extern double store_claim_stale_s;
+#define STORE_CLAIM_STALE_S 86400
 
 /* Lock timing (seconds): how long store_commit waits for the lock before
  * it gives up (default 120), and the age at which a lock is stale

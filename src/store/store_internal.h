@@ -56,6 +56,8 @@ int runs_sig_eq(const struct runs_sig *a, const struct runs_sig *b);
  * NULL): 0, or -1 (errno).  store_index.c. */
 int store_read_small(const char *path, struct strbuf *sb, struct stat *st);
 
+/* This host's name as locks and claims record it (blanks as '_'). */
+void store_host_name(char *buf, size_t n);
 /* HEAD.lock.  take: 0 when held; -1 after waiting wait_s (error() unless
  * quiet).  owned: is HEAD.lock still our file?  release: remove it if it
  * is ours; frees lk->path. */
@@ -66,6 +68,9 @@ struct store_lock {
 };
 #define STORE_LOCK_INIT { NULL, 0, 0 }
 int store_lock_take(struct store *st, struct store_lock *lk, double wait_s, int quiet);
+/* The same lock at ROOT/rel (store_claim.c's names lock): breaking a
+ * stale one removes HEAD only where rel is "HEAD.lock". */
+int store_lock_take_at(struct store *st, struct store_lock *lk, const char *rel, double wait_s, int quiet);
 int store_lock_owned(const struct store_lock *lk);
 void store_lock_release(struct store_lock *lk);
 

@@ -5,7 +5,8 @@
  * broken only when stale (its process gone on this host, or older than
  * store_lock_stale_s), through HEAD.lock.break so that two breakers
  * cannot both win.  store_index.c takes it to commit and to rewrite the
- * caches.
+ * caches.  The same rules make the names lock (pending/names/.lock,
+ * store_claim.c), which guards no HEAD.
  */
 #include "store/store_internal.h"
 
@@ -27,7 +28,7 @@ double store_lock_stale_s = STORE_LOCK_STALE_S;
 
 /* --- the lock -------------------------------------------------------------- */
 
-static void host_name(char *buf, size_t n)
+void store_host_name(char *buf, size_t n)
 {
 	buf[0] = '\0';
 	if (gethostname(buf, n - 1) < 0 || !buf[0])
@@ -87,7 +88,7 @@ static int lock_read(const char *path, struct lock_info *li)
 static int lock_is_stale(const struct lock_info *li, double max_age_s)
 {
 	char host[256];
-	host_name(host, sizeof(host));
+	store_host_name(host, sizeof(host));
 	if (li->parsed && li->pid > 0 && !strcmp(li->host, host) && kill((pid_t)li->pid, 0) < 0 &&
 	    errno == ESRCH)
 		return 1;
@@ -98,11 +99,12 @@ static int lock_is_stale(const struct lock_info *li, double max_age_s)
  * Remove the stale lock at path.  Breakers take path.break first, so that
  * one judges and unlinks at a time: it reads the lock again under it and
  * unlinks only what is still stale (a fresh lock taken meanwhile by a live
- * writer is not).  It removes HEAD with it.  0 when the lock is gone
+ * writer is not).  It removes HEAD with it when head (HEAD.lock's
+ * breakers; the names lock guards no HEAD).  0 when the lock is gone
  * (try it again), 1 when it is not (fresh after all, another breaker at
  * it, or not ours to unlink).  Says what it removed unless quiet (readers).
  */
-static int lock_break(struct store *st, const char *path, const char *me, int quiet)
+static int lock_break(struct store *st, const char *path, const char *me, int quiet, int head)
 {
 	char *bpath = xstrfmt("%s.break", path);
 	struct stat bs;
@@ -123,9 +125,11 @@ static int lock_break(struct store *st, const char *path, const char *me, int qu
 		/* its writer may have died between its link and its move of HEAD;
 		 * the stat of runs/ may not show it (timestamps of a few ms), so
 		 * the next commit must find the head from the index */
-		char *head = xstrfmt("%s/HEAD", st->root);
-		unlink(head);
-		free(head);
+		if (head) {
+			char *hp = xstrfmt("%s/HEAD", st->root);
+			unlink(hp);
+			free(hp);
+		}
 		if (unlink(path) == 0) {
 			rc = 0;
 			if (!quiet)
@@ -143,11 +147,17 @@ static int lock_break(struct store *st, const char *path, const char *me, int qu
 
 int store_lock_take(struct store *st, struct store_lock *lk, double wait_s, int quiet)
 {
+	return store_lock_take_at(st, lk, "HEAD.lock", wait_s, quiet);
+}
+
+int store_lock_take_at(struct store *st, struct store_lock *lk, const char *rel, double wait_s, int quiet)
+{
 	char host[256], since[40];
-	host_name(host, sizeof(host));
+	store_host_name(host, sizeof(host));
 	utc_now_iso(since, sizeof(since));
 	char *me = xstrfmt("%ld %s %s\n", (long)getpid(), host, since);
-	lk->path = xstrfmt("%s/HEAD.lock", st->root);
+	int head = !strcmp(rel, "HEAD.lock");
+	lk->path = xstrfmt("%s/%s", st->root, rel);
 	double t0 = mono_now(), nap = 0.0005;
 	for (;;) {
 		struct stat made;
@@ -167,7 +177,7 @@ int store_lock_take(struct store *st, struct store_lock *lk, double wait_s, int 
 		int got = lock_read(lk->path, &li);
 		if (got < 0 && errno == ENOENT)
 			continue; /* released meanwhile */
-		if (got == 0 && lock_is_stale(&li, store_lock_stale_s) && lock_break(st, lk->path, me, quiet) == 0)
+		if (got == 0 && lock_is_stale(&li, store_lock_stale_s) && lock_break(st, lk->path, me, quiet, head) == 0)
 			continue;
 		if (mono_now() - t0 >= wait_s) {
 			if (!quiet)

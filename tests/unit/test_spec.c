@@ -278,6 +278,35 @@ static void test_search_block(void **state)
  * every row complete, every knob section placed exactly once, and every
  * derived knob's doc ending in "(default: HOW)", which help prints as its
  * default. */
+/* A recorded spec's variants, as the unmarked-eval rule reads them
+ * (store/query.c): grid, per-variant kernels and references, from text
+ * alone; NULL for a text that does not load. */
+static void test_variants_of_text(void **state)
+{
+	(void)state;
+	json_t *v = spec_variants_of_text("name: g\nproblem: attention_fwd\nshape: {B: 1, H: 1, S: 8, D: 8}\n"
+					  "kernel: k.c\nbaseline: A-1\nparams: {C: 7}\n"
+					  "grid: {A: [1, 2]}\n"
+					  "variants:\n  extra: {A: 9, kernel: other.c, expect: crashed}\n"
+					  "references: [ref1]\n");
+	assert_non_null(v);
+	assert_int_equal(json_object_size(v), 4);
+	json_t *x = json_object_get(v, "extra");
+	assert_string_equal(json_string_value(json_object_get(x, "kernel")), "other.c");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(x, "params"), "A")), "9");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(x, "params"), "C")), "7");
+	x = json_object_get(v, "A-2");
+	assert_string_equal(json_string_value(json_object_get(x, "kernel")), "k.c");
+	assert_int_equal(json_object_size(json_object_get(x, "params")), 2);
+	x = json_object_get(v, "ref1");
+	assert_string_equal(json_string_value(json_object_get(x, "kernel")), "kernels/reference/ref1.c");
+	json_decref(v);
+	int saved = util_quiet;
+	assert_null(spec_variants_of_text("name: g\nproblem: [\n"));
+	assert_null(spec_variants_of_text("name: g\nwarmpu: 1\n"));
+	assert_int_equal(util_quiet, saved);
+}
+
 static void test_key_tables(void **state)
 {
 	(void)state;
@@ -313,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_key_tables),
 		cmocka_unit_test(test_lineage),
 		cmocka_unit_test(test_search_block),
+		cmocka_unit_test(test_variants_of_text),
 	};
 	return cmocka_run_group_tests_name("spec", tests, NULL, NULL);
 }

@@ -952,6 +952,196 @@ static void test_concurrent_writers_make_a_line(void **state)
 	rm_store(root);
 }
 
+
+/* --- names in flight -------------------------------------------------------- */
+
+/* The claim files in root's pending/names/. */
+static size_t n_claims(const char *root)
+{
+	char *d = xstrfmt("%s/pending/names", root);
+	size_t n = count_files(d); /* .lock and .tmp-* are dotfiles */
+	free(d);
+	return n;
+}
+
+/* Write a claim file by hand (a claimer of another host or a dead one). */
+static void write_claim(const char *root, const char *file, const char *host, long pid, const char *start, int age_s)
+{
+	char *p = xstrfmt("%s/pending/names/%s", root, file);
+	char *text = xstrfmt("{\"code\":\"B\",\"experiment\":\"e\",\"host\":\"%s\",\"name\":\"fast\",\"pid\":%ld,"
+			     "\"since\":\"2026-01-01T00:00:00.000Z\",\"start\":\"%s\"}",
+			     host, pid, start);
+	spit(p, text);
+	if (age_s) {
+		struct timespec t[2];
+		clock_gettime(CLOCK_REALTIME, &t[0]);
+		t[0].tv_sec -= age_s;
+		t[1] = t[0];
+		assert_int_equal(utimensat(AT_FDCWD, p, t, 0), 0);
+	}
+	free(text);
+	free(p);
+}
+
+/* Is (e, fast) held for other code than code, by a fresh look under the lock? */
+static int held(struct store *st, const char *code)
+{
+	struct store_claims *c = store_claims_lock(st);
+	assert_non_null(c);
+	char *holder = NULL;
+	int r = store_claims_other(c, "e", "fast", code, &holder);
+	assert_true(r ? holder != NULL && strstr(holder, "pid ") != NULL : holder == NULL);
+	free(holder);
+	store_claims_drop(c);
+	return r;
+}
+
+static void test_claims(void **state)
+{
+	(void)state;
+	struct store st = STORE_INIT;
+	char *root = tmp_store();
+	assert_int_equal(store_open(&st, root, 1), 0);
+	char host[256] = "";
+	gethostname(host, sizeof(host) - 1);
+
+	/* a claim holds the name against other code only, in its experiment only */
+	struct store_claims *a = store_claims_lock(&st);
+	assert_non_null(a);
+	assert_int_equal(store_claims_other(a, "e", "fast", "A", NULL), 0);
+	assert_int_equal(store_claims_add(a, "e", "fast", "A"), 0);
+	store_claims_unlock(a);
+	char *lock = xstrfmt("%s/pending/names/.lock", root);
+	assert_false(path_exists(lock)); /* the lock is held for the check alone */
+	assert_int_equal(n_claims(root), 1);
+	assert_true(held(&st, "B"));
+	assert_false(held(&st, "A"));
+	struct store_claims *c = store_claims_lock(&st);
+	assert_int_equal(store_claims_other(c, "e2", "fast", "B", NULL), 0);
+	assert_int_equal(store_claims_other(c, "e", "slow", "B", NULL), 0);
+	store_claims_drop(c);
+	/* dropped once its batch is recorded: free again */
+	store_claims_drop(a);
+	assert_int_equal(n_claims(root), 0);
+	assert_false(held(&st, "B"));
+
+	/* a claimer that died holding a claim: its claim is dead, and removed */
+	pid_t kid = fork();
+	if (!kid) {
+		struct store mine = STORE_INIT;
+		struct store_claims *k = store_open(&mine, root, 0) == 0 ? store_claims_lock(&mine) : NULL;
+		_exit(k && store_claims_add(k, "e", "fast", "B") == 0 ? 0 : 1); /* never dropped */
+	}
+	int status;
+	waitpid(kid, &status, 0);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(n_claims(root), 1);
+	assert_false(held(&st, "A"));
+	assert_int_equal(n_claims(root), 0);
+
+	/* a live process of this host whose start time is not the claim's
+	 * (its pid reused): dead; with its own start (or none): live */
+	write_claim(root, "reused.json", host, (long)getpid(), "1", 0);
+	assert_false(held(&st, "A"));
+	assert_int_equal(n_claims(root), 0);
+	write_claim(root, "nostart.json", host, (long)getpid(), "", 0);
+	assert_true(held(&st, "A"));
+	char *nostart = xstrfmt("%s/pending/names/nostart.json", root);
+	assert_int_equal(unlink(nostart), 0);
+	free(nostart);
+
+	/* another host's claim: live until older than the stale age */
+	write_claim(root, "far.json", "elsewhere", 4242, "7", 0);
+	assert_true(held(&st, "A"));
+	write_claim(root, "far.json", "elsewhere", 4242, "7", (int)(2 * STORE_CLAIM_STALE_S));
+	assert_false(held(&st, "A"));
+	assert_int_equal(n_claims(root), 0);
+	/* garbage is no claim */
+	char *junk = xstrfmt("%s/pending/names/junk.json", root);
+	spit(junk, "{\"name\": ");
+	assert_false(held(&st, "A"));
+	assert_false(path_exists(junk));
+
+	/* a stale names lock (its owner dead) is broken */
+	kid = fork();
+	if (!kid)
+		_exit(0);
+	waitpid(kid, NULL, 0);
+	char *text = xstrfmt("%ld %s 2026-01-01T00:00:00.000Z\n", (long)kid, host);
+	spit(lock, text);
+	util_quiet = 1;
+	double t0 = mono_now();
+	assert_false(held(&st, "A"));
+	util_quiet = 0;
+	assert_true(mono_now() - t0 < 5);
+	assert_false(path_exists(lock));
+	free(text);
+	free(junk);
+	free(lock);
+	store_release(&st);
+	rm_store(root);
+}
+
+/* Claimers started together, each for its own code: exactly one takes the
+ * name (red team 76's race, the store's part).  The one that takes it
+ * holds its claim, as a batch would, until every claimer has checked (the
+ * parent closes `release` then), and drops it after. */
+static void test_claims_race(void **state)
+{
+	(void)state;
+	struct store st = STORE_INIT;
+	char *root = tmp_store();
+	assert_int_equal(store_open(&st, root, 1), 0);
+	enum { CLAIMERS = 6 };
+	pid_t kids[CLAIMERS];
+	int done[2], release[2];
+	assert_int_equal(pipe(done), 0);
+	assert_int_equal(pipe(release), 0);
+	store_lock_wait_s = 120;
+	for (int w = 0; w < CLAIMERS; w++) {
+		kids[w] = fork();
+		if (!kids[w]) {
+			close(done[0]);
+			close(release[1]);
+			struct store mine = STORE_INIT;
+			struct store_claims *c = store_open(&mine, root, 0) == 0 ? store_claims_lock(&mine) : NULL;
+			char *code = xstrfmt("code %d", w);
+			char r = !c ? 2 : store_claims_other(c, "e", "fast", code, NULL) ? 1 : store_claims_add(c, "e", "fast", code) < 0 ? 2 : 0;
+			store_claims_unlock(c);
+			if (write(done[1], &r, 1) != 1)
+				_exit(3);
+			if (r == 0) { /* the batch: until every claimer has checked */
+				char x;
+				while (read(release[0], &x, 1) > 0)
+					;
+			}
+			store_claims_drop(c);
+			_exit(r);
+		}
+	}
+	close(done[1]);
+	close(release[0]);
+	int took = 0, refused = 0;
+	for (int w = 0; w < CLAIMERS; w++) {
+		char r;
+		assert_int_equal(read(done[0], &r, 1), 1);
+		took += r == 0;
+		refused += r == 1;
+	}
+	close(release[1]);
+	close(done[0]);
+	for (int w = 0; w < CLAIMERS; w++) {
+		int status;
+		waitpid(kids[w], &status, 0);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) <= 1);
+	}
+	assert_int_equal(took, 1);
+	assert_int_equal(refused, CLAIMERS - 1);
+	assert_int_equal(n_claims(root), 0);
+	store_release(&st);
+	rm_store(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -968,6 +1158,8 @@ int main(void)
 		cmocka_unit_test(test_head_repairs),
 		cmocka_unit_test(test_order_line_and_tree),
 		cmocka_unit_test(test_concurrent_writers_make_a_line),
+		cmocka_unit_test(test_claims),
+		cmocka_unit_test(test_claims_race),
 	};
 	return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }
