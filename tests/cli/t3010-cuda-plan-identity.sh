@@ -2,13 +2,17 @@
 # A sealed kernel's host code runs only in its planner, so the plan is the
 # one place where anything it reads of the host (a run count kept in a
 # counter the host shares: red teams 30-33 and 52; the time) can change
-# what is timed.  plan_clock passes a row bound read from the clock (right
-# outputs, another plan each process): its second repeat, planned in the
-# same runner, is launch_failed (plan_unstable) and the variant flaky; the
+# what is timed.  plan_clock passes a row bound read once a process from
+# the clock (right outputs, another plan each process): its second repeat,
+# planned in the same runner, is launch_failed (plan_unstable) and the
+# variant flaky; the
 # honest kernel's two repeats make one plan (its identity recorded in
 # judge.plan.identity, equal), and plan_clock as trust: host is ok (its
 # plan is not what is timed).  Before (a2ea10b2..194b7bad) plan_clock was
-# ok, its repeats' plans unequal and nothing compared them.
+# ok, its repeats' plans unequal and nothing compared them (red team 52's
+# rmc_a/rmc_b on an H200 pair, a run count in the driver's RM client
+# counter: ok runs of 44.7 to 223.9 us; flaky after, across the pool's
+# slots: data/gpu-evidence/h200x2-session-20261130-2345-call2.txt).
 . "$REPO/tests/cli/lib.sh"
 plain_pass "a GPU test: the plain build is what a GPU host runs, and its timings are judged without ASan's overhead"
 runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples move its medians"
