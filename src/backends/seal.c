@@ -612,7 +612,7 @@ static void feed_u64(struct sha256_ctx *h, const char *label, uint64_t v)
 }
 
 static void feed_inits(struct sha256_ctx *h, const char *label, const struct evc_init *runs, int n_runs,
-		       const struct evc_sreloc *rel, int n_rel)
+		       const struct evc_sreloc *rel, int n_rel, int contents)
 {
 	uint64_t *at = xcalloc((size_t)n_rel + 1, sizeof(uint64_t));
 	uint32_t *in = xcalloc((size_t)n_rel + 1, sizeof(uint32_t));
@@ -623,7 +623,10 @@ static void feed_inits(struct sha256_ctx *h, const char *label, const struct evc
 	for (int r = 0; r < n_runs; r++) {
 		feed_u64(h, "run.buffer", runs[r].scratch);
 		feed_u64(h, "run.off", runs[r].off);
-		feed_zeroed(h, label, runs[r].data, runs[r].bytes, runs[r].off, at, in, runs[r].scratch, (size_t)n_rel);
+		feed_u64(h, "run.bytes", runs[r].bytes);
+		if (contents)
+			feed_zeroed(h, label, runs[r].data, runs[r].bytes, runs[r].off, at, in, runs[r].scratch,
+				    (size_t)n_rel);
 	}
 	for (int i = 0; i < n_rel; i++) {
 		feed_u64(h, "reloc.in", rel[i].scratch);
@@ -635,11 +638,11 @@ static void feed_inits(struct sha256_ctx *h, const char *label, const struct evc
 	free(in);
 }
 
-void seal_plan_identity(const struct seal_plan *sp, char out[SHA256_HEX_LEN + 1])
+static void plan_hash(const struct seal_plan *sp, int contents, char out[SHA256_HEX_LEN + 1])
 {
 	const struct evc_plan *p = &sp->plan;
 	struct sha256_ctx *h = sha256_begin();
-	sha256_update_field(h, "identity", "evident-plan/1", 14);
+	sha256_update_field(h, "identity", contents ? "evident-plan/1" : "evident-launches/1", contents ? 14 : 18);
 	sha256_update_field(h, "kernel", p->kernel_name, strlen(p->kernel_name));
 	sha256_update_field(h, "compiled_params", p->compiled_params, strlen(p->compiled_params));
 	sha256_update_field(h, "problem", p->problem, strlen(p->problem));
@@ -681,15 +684,22 @@ void seal_plan_identity(const struct seal_plan *sp, char out[SHA256_HEX_LEN + 1]
 			sha256_update_field(h, "transfer", v, sizeof(v));
 		}
 	}
-	feed_inits(h, "scratch.init", p->inits, p->n_inits, p->srelocs, p->n_srelocs);
+	feed_inits(h, "scratch.init", p->inits, p->n_inits, p->srelocs, p->n_srelocs, contents);
 	feed_u64(h, "globals", (uint64_t)p->n_globals);
 	for (int g = 0; g < p->n_globals; g++) {
 		feed_u64(h, "global.step", p->globals[g].step);
 		sha256_update_field(h, "global.name", p->globals[g].name, strlen(p->globals[g].name));
 		feed_u64(h, "global.bytes", p->globals[g].bytes);
 	}
-	feed_inits(h, "global.init", p->ginits, p->n_ginits, p->grelocs, p->n_grelocs);
+	feed_inits(h, "global.init", p->ginits, p->n_ginits, p->grelocs, p->n_grelocs, contents);
 	sha256_end(h, out);
+}
+
+void seal_plan_identity(const struct seal_plan *sp, char out[SHA256_HEX_LEN + 1], char launches[SHA256_HEX_LEN + 1])
+{
+	plan_hash(sp, 1, out);
+	if (launches)
+		plan_hash(sp, 0, launches);
 }
 
 int seal_fatbin_images(const char *path, unsigned char **data, const void **images, size_t *image_bytes,

@@ -63,8 +63,11 @@ void seal_plan_release(struct seal_plan *p);
  * code at one shape make one identity unless its host code chose its
  * launches from something else (a run count read from the host, the
  * time): the runner compares them (run/kexec.c, run/gather.c).
+ * launches (may be NULL) gets the same hash less the bytes init() left in
+ * scratch and module globals (their places and sizes kept): where two
+ * identities differ, it says whether the launches did.
  */
-void seal_plan_identity(const struct seal_plan *p, char out[SHA256_HEX_LEN + 1]);
+void seal_plan_identity(const struct seal_plan *p, char out[SHA256_HEX_LEN + 1], char launches[SHA256_HEX_LEN + 1]);
 
 /* Is name[0..len) a module global's name a plan may carry: 1 to
  * EVC_PLAN_MAX_GLOBAL_NAME characters of A-Z, a-z, 0-9, '_', '$', '.'

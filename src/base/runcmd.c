@@ -4,7 +4,7 @@
  *
  * Between vfork and exec the child (child_exec) calls only
  * async-signal-safe functions (dup2, open, close, chdir, setpgid,
- * setrlimit, sigaction, sigprocmask, execvp, write, _exit), with every
+ * setrlimit, personality, sigaction, sigprocmask, execvp, write, _exit), with every
  * signal blocked until its handlers are the default again.  The environment
  * additions are prepared in the parent.  An exec failure is reported on a
  * close-on-exec pipe: if the parent reads an errno from it, exec failed;
@@ -26,6 +26,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
+#include <sys/personality.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -430,6 +431,10 @@ static void __attribute__((noreturn, noinline)) child_exec(const struct child_pl
 		/* over the limit a write fails with EFBIG, not SIGXFSZ */
 		signal(SIGXFSZ, SIG_IGN);
 	}
+	/* a fixed address layout, inherited across exec (bubblewrap is not
+	 * set-user-ID here, which would clear it) */
+	if (o->no_aslr)
+		personality(ADDR_NO_RANDOMIZE);
 	if (o->no_core) {
 		/* RLIMIT_CORE 1, not 0: the kernel ignores the core limit when
 		 * core_pattern pipes the dump to a handler (apport,

@@ -124,6 +124,13 @@ struct run_opts {
 	 * and be scheduled ahead of everything else, whatever limits the
 	 * runner was given (red team 8, judged from the code). */
 	int no_core;
+	/* 1: the child and what it execs run without address space layout
+	 * randomisation (personality ADDR_NO_RANDOMIZE): a sealed kernel's
+	 * planner, whose plan must not differ from process to process by the
+	 * addresses its host code left in a struct's padding (red team 53's
+	 * pad1, a struct built by a function returning it); the kernel's code
+	 * runs in that process anyway, so randomising it protects nothing */
+	int no_aslr;
 	/* 1: the child is bubblewrap and its one child the box's pid 1.
 	 * Whenever the child is killed (timeout, on_chan's -1, an interrupt)
 	 * the box's pid 1 is killed first, which ends its whole PID

@@ -684,7 +684,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 			       .pass_fd_at = { SANDBOX_SECCOMP_FD, HOST_SHM_FD, WORKER_JOB_FD, SEAL_PLAN_FD },
 			       .signal_in_exit_code = c->sb.on, .on_start = on_start,
 			       .env_keep = sandbox_env_keep(&c->sb), .oom_score_adj = SANDBOX_OOM_SCORE_ADJ,
-			       .no_core = 1, .kill_box = c->sb.on,
+			       .no_core = 1, .kill_box = c->sb.on, .no_aslr = !strcmp(w->job.phase, "plan"),
 			       .on_end_kill = on_end_kill,
 			       .end_grace_s = !strcmp(w->job.phase, "plan") ? 0
 					      : c->be->uses_gpu ? WORKER_FINI_GRACE_GPU_S

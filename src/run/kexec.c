@@ -89,7 +89,7 @@ static void plan_identity(const struct run_ctx *c, struct wrun *w)
 	const struct problem *pr = &c->plan.problem;
 	size_t elem = dtype_size(c->plan.dtype), in_bytes[8], out_bytes[8];
 	int n_in = 0, n_out = 0;
-	w->plan_identity[0] = '\0';
+	w->plan_identity[0] = w->plan_launches[0] = '\0';
 	for (int t = 0; t < pr->desc->n_tensors && t < 8; t++) {
 		size_t b = problem_tensor_numel(pr, t, w->job.shape) * elem;
 		if (t < pr->n_inputs)
@@ -103,7 +103,7 @@ static void plan_identity(const struct run_ctx *c, struct wrun *w)
 		free(why);
 		return;
 	}
-	seal_plan_identity(&sp, w->plan_identity);
+	seal_plan_identity(&sp, w->plan_identity, w->plan_launches);
 	seal_plan_release(&sp);
 }
 
@@ -130,8 +130,8 @@ static int plan_same(struct run_ctx *c, struct wrun *w)
 	json_t *seen = json_object_get(c->plan_ids, strbuf_str(&key));
 	if (!seen) {
 		json_object_set_new(c->plan_ids, strbuf_str(&key),
-				    json_pack("{s:s, s:I, s:s}", "identity", w->plan_identity, "job",
-					      (json_int_t)json_object_size(c->plan_ids) + 1, "phase", w->job.phase));
+				    json_pack("{s:s, s:s, s:s}", "identity", w->plan_identity, "launches",
+					      w->plan_launches, "phase", w->job.phase));
 		strbuf_release(&key);
 		return 1;
 	}
@@ -139,16 +139,20 @@ static int plan_same(struct run_ctx *c, struct wrun *w)
 	const char *first = json_string_value(json_object_get(seen, "identity"));
 	if (first && !strcmp(first, w->plan_identity))
 		return 1;
+	const char *launches = json_string_value(json_object_get(seen, "launches"));
+	int same_launches = launches && !strcmp(launches, w->plan_launches);
 	char *why = xstrfmt("sealed: this plan (identity %.16s) is not the plan the same kernel object made at this "
-			    "shape earlier in this run (identity %.16s, its %s phase): its host code chose other "
-			    "launches in another process (kernels, grids, parameters, or what init() left in device "
-			    "memory), so the times would not be one kernel's.  A sealed kernel's launches must follow "
-			    "from its code, its parameters and the shape alone (a struct passed by value: zero it "
-			    "before filling it, its padding is in the plan); a kernel that chooses at run time "
-			    "(autotuning, a clock) runs with trust: host",
+			    "shape earlier in this run (identity %.16s): %s, so the times would not be one kernel's.  "
+			    "A sealed kernel's plan must follow from its code, its parameters and the shape alone "
+			    "(%s); a kernel that chooses at run time (autotuning, a clock) runs with trust: host",
 			    w->plan_identity, first ? first : "?",
-			    json_string_value(json_object_get(seen, "phase")) ? json_string_value(json_object_get(seen, "phase"))
-									     : "main");
+			    same_launches ? "its launches are the same, but what init() left in device memory (scratch "
+					    "or module globals) differs"
+					  : "its host code chose other launches in another process (kernels, grids, "
+					    "parameters or their attributes)",
+			    same_launches ? "an init() whose results hang on the order of atomic operations leaves other "
+					    "bytes in each process: make it deterministic"
+					  : "a struct passed by value: fill every field, its padding bytes are in the plan");
 	json_decref(w->proto.failure);
 	w->proto.failure = json_pack("{s:s, s:s, s:s, s:s}", "outcome", "launch_failed", "error", "plan_unstable",
 				     "reason", why, "phase", w->job.phase);

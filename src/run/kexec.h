@@ -145,6 +145,7 @@ struct wrun {
 	int plan_fd;                 /* sealed: the plan as the worker reads it (SEAL_PLAN_FD) */
 	json_t *plan;                /* sealed: the planner's plan (owned) */
 	char plan_identity[65];      /* sealed: seal_plan_identity of it, "" when the parent could not parse it */
+	char plan_launches[65];      /* sealed: the same less what init() left in memory (seal.h) */
 	double plan_seconds;         /* sealed: the planner's wall time */
 	const char *planner_end;     /* sealed: how the planner ended (static text), or NULL */
 	int over;                    /* a planner whose plan is in: its later bytes are not read (job.c on_chan) */

@@ -439,7 +439,7 @@ static const char *identity_of(const char *text, char out[SHA256_HEX_LEN + 1])
 	struct seal_plan sp;
 	char *why = NULL;
 	assert_int_equal(parse(text, &sp, &why), 0);
-	seal_plan_identity(&sp, out);
+	seal_plan_identity(&sp, out, NULL);
 	seal_plan_release(&sp);
 	return out;
 }
@@ -473,6 +473,19 @@ static void test_plan_identity(void **state)
 	assert_string_equal(a, b);
 	identity_of(SPTR("[[0, 0, \"0102030405060708" "1111222233334444" "0a0c\"]]"), b);
 	assert_string_not_equal(a, b);
+	/* the launches alone (what init() left aside) are one */
+	{
+		struct seal_plan sp;
+		char *why = NULL, la[SHA256_HEX_LEN + 1], lb[SHA256_HEX_LEN + 1], x[SHA256_HEX_LEN + 1];
+		assert_int_equal(parse(SPTR("[[0, 0, \"0102030405060708" "1111222233334444" "0a0c\"]]"), &sp, &why), 0);
+		seal_plan_identity(&sp, x, la);
+		seal_plan_release(&sp);
+		assert_int_equal(parse(SPTR("[[0, 0, \"0102030405060709" "00e0ff6db07f0000" "0a0b\"]]"), &sp, &why), 0);
+		seal_plan_identity(&sp, x, lb);
+		seal_plan_release(&sp);
+		assert_string_equal(la, lb);
+		assert_string_not_equal(la, x);
+	}
 	identity_of(SPTR("[[0, 0, \"0102030405060709" "00e0ff6db07f0000" "0a0b\"]]"), b);
 	assert_string_not_equal(a, b);
 }
