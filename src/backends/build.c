@@ -47,6 +47,7 @@
  */
 #include "backends/build.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -421,6 +422,132 @@ static char *resolved(const char *path)
 	char *joined = xstrfmt("%s/%s", cwd, path), *n = normalise_path(joined);
 	free(joined);
 	return n;
+}
+
+/*
+ * Every name a search directory shows joins the build key: a header only
+ * looked for (`#if __has_include(<marker>)`, spelled by pasting as well)
+ * is in no dependency list gcc writes and no file the key reads, yet its
+ * mere presence chose the code (red team 81's hasinc: one key and one
+ * sources list for two programs, and eval promoted a comment-only copy
+ * against the cached reference).  The directories are the flags' -I,
+ * -isystem, -iquote, -idirafter and -L (attached or not) outside the
+ * repository and the toolchain; each is walked (names, kinds and link
+ * targets, sorted, to depth LIST_DEPTH), LIST_MAX entries in all.  The
+ * repository's own directories are its commit and patch's (a name only
+ * probed there is in the record's diff, not in the key: README, "Still
+ * out of reach").  Returns 0, or -1 with the reason in *why (malloc'd):
+ * too many names to list.
+ */
+#define LIST_MAX 20000
+#define LIST_DEPTH 8
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int list_dir(struct sha256_ctx *key, const char *dir, const char *rel, int depth, size_t *left, char **why)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		sha256_update_field(key, "unlisted", rel, strlen(rel));
+		return 0;
+	}
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (n == cap)
+			names = xrealloc(names, (cap = cap ? 2 * cap : 32) * sizeof(char *));
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(char *), name_cmp);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0 && (*left)-- == 0) {
+			*why = xstrfmt("the search directory '%s' and the others the build names show more than %d "
+				       "names: the build key lists every name they show (a header only looked for "
+				       "with __has_include chooses the code), so name a smaller directory in the "
+				       "flags, or keep the kernel's own directory small",
+				       dir, LIST_MAX);
+			rc = -1;
+		}
+		if (rc == 0) {
+			char *path = xstrfmt("%s/%s", dir, names[i]), *sub = xstrfmt("%s/%s", rel, names[i]);
+			struct stat st;
+			char kind = lstat(path, &st) < 0 ? '?' : S_ISDIR(st.st_mode) ? 'd' : S_ISLNK(st.st_mode) ? 'l' : 'f';
+			sha256_update_field(key, "name", sub, strlen(sub));
+			sha256_update_field(key, "kind", &kind, 1);
+			if (kind == 'l') {
+				char target[PATH_MAX];
+				ssize_t t = readlink(path, target, sizeof(target));
+				sha256_update_field(key, "link", target, t > 0 ? (size_t)t : 0);
+			} else if (kind == 'd' && depth < LIST_DEPTH) {
+				rc = list_dir(key, path, sub, depth + 1, left, why);
+			}
+			free(path);
+			free(sub);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+static int hash_search_dirs(struct sha256_ctx *key, const char *const *argv, const char *repo_root,
+			    const char *compiler, char **why)
+{
+	char *prefix = NULL;
+	const char **dirs = NULL;
+	size_t n = 0;
+	for (size_t i = 0; argv[i]; i++) {
+		static const char *const opt[] = { "-I", "-isystem", "-iquote", "-idirafter", "-L", NULL };
+		for (int k = 0; opt[k]; k++) {
+			size_t l = strlen(opt[k]);
+			if (strncmp(argv[i], opt[k], l))
+				continue;
+			const char *d = argv[i][l] ? argv[i] + l : argv[i + 1];
+			if (argv[i][l] && k > 0 && k < 4 && argv[i][l] == '=') /* -isystem=DIR is a sysroot's */
+				d = NULL;
+			if (d && *d) {
+				dirs = xrealloc(dirs, (n + 3) * sizeof(char *));
+				dirs[n++] = d;
+			}
+			break;
+		}
+	}
+	char **seen = xcalloc(n + 1, sizeof(char *));
+	size_t n_seen = 0, left = LIST_MAX;
+	int rc = 0;
+	prefix = compiler_prefix(compiler);
+	char *repo = resolved(repo_root);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *r = resolved(dirs[i]);
+		int skip = 0;
+		for (int t = 0; toolchain_dirs[t] && !skip; t++)
+			skip = under(r, toolchain_dirs[t]);
+		skip = skip || (prefix && under(r, prefix)) || under(r, repo);
+		for (size_t j = 0; j < n_seen && !skip; j++)
+			skip = !strcmp(seen[j], r);
+		if (skip) {
+			free(r);
+			continue;
+		}
+		seen[n_seen++] = r;
+		sha256_update_field(key, "search_dir", r, strlen(r));
+		rc = list_dir(key, r, "", 0, &left, why);
+	}
+	for (size_t j = 0; j < n_seen; j++)
+		free(seen[j]);
+	free(seen);
+	free(dirs);
+	free(prefix);
+	free(repo);
+	return rc;
 }
 
 static void bounds_init(struct build_bounds *b, const struct build_request *rq, const char *compiler,
@@ -1149,6 +1276,8 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	sha256_update_field(key, "compiler", version, strlen(version));
 	sha256_update_field(key, "compiler_sha256", exe_sha, strlen(exe_sha));
 	build_env_hash(key);
+	char *unlisted = NULL;
+	hash_search_dirs(key, argv, rq->repo_root, recipe->compiler, &unlisted);
 	/* how the object was made is part of what it is: an entry compiled
 	 * with the whole repository in view (before red team 3's asm_paste)
 	 * may hold a file no manifest names, so it is never a hit now */
@@ -1165,6 +1294,11 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 				      rq->cache_dir);
 	if (!refused)
 		refused = refusal_of_sources(&bounds, sources);
+	if (!refused && unlisted) {
+		refused = unlisted;
+		unlisted = NULL;
+	}
+	free(unlisted);
 	if (refused) {
 		char *shown = printable_line(refused); /* it quotes the source's include */
 		free(refused);
