@@ -6,6 +6,8 @@
  */
 #include "run/run_ctx.h"
 #include "run/cost.h"
+#include "store/query.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,6 +285,55 @@ static void run_announce(const struct run_ctx *c)
 	fflush(stderr);
 }
 
+/*
+ * A spec variant's name that an eval session holds in the store for other
+ * code (its recorded candidates, or a session judging one now) is
+ * refused: the store would then hold two codes under one name, and a
+ * claim on the variant would read the proposer's runs (red team 81's
+ * late: an eval took `fast2` for wrong code, the spec then gained an
+ * honest `fast2`, and `validated fast2` was contradicted on the eval's
+ * runs).  A spec variant whose own code changed keeps its name: that is
+ * the operator's kernel being worked on.  0, or -1 after error().
+ */
+static int names_held_by_proposers(struct run_ctx *c)
+{
+	struct query q = QUERY_INIT;
+	int saved = util_quiet;
+	util_quiet = 1;
+	int open = query_open(&q, c->st.root) == 0;
+	util_quiet = saved;
+	struct store_claims *cl = store_claims_lock(&c->st);
+	int rc = 0;
+	for (size_t i = 0; i < c->s->n_variants && rc == 0; i++) {
+		const struct spec_variant *v = &c->s->variants[i];
+		char ksha[SHA256_HEX_LEN + 1];
+		if (sha256_file_hex(v->kernel, ksha) < 0)
+			continue; /* the build says what is wrong with it */
+		const struct run_record *who = NULL;
+		char *code = query_code_text(v->kernel, ksha, v->params, v->n_params), *holder = NULL;
+		if (cl && store_claims_other(cl, c->s->name, v->name, code, &holder))
+			rc = error("variant '%s': the name is taken in this experiment's store by an eval session "
+				   "judging other code now (%s): the store would hold two codes under one name; rename "
+				   "the variant",
+				   v->name, holder);
+		else if (open && query_name_eval_other_code(&q, c->s->name, v->name, v->kernel, ksha, v->params,
+							    v->n_params, &who))
+			rc = error("variant '%s': the name is taken in this experiment's store by an eval candidate "
+				   "of other code (run %s, kernel %s): the store would hold two codes under one name, "
+				   "and a claim on the variant would read the candidate's runs; rename the variant",
+				   v->name, who && who->run_id ? who->run_id : "?", who && who->kernel ? who->kernel : "?");
+		free(holder);
+		free(code);
+	}
+	if (cl) {
+		store_claims_unlock(cl);
+		store_claims_drop(cl);
+	}
+	if (open)
+		query_release(&q);
+	return rc;
+}
+
 int run_experiment(const struct spec *s, const struct run_options *o, struct run_totals *t,
 		   enum run_error *err)
 {
@@ -293,6 +344,10 @@ int run_experiment(const struct spec *s, const struct run_options *o, struct run
 	int rc = -1;
 	if (run_open(&c, s, o, 1, err) < 0)
 		goto out;
+	if (names_held_by_proposers(&c) < 0) {
+		*err = RUN_USAGE;
+		goto out;
+	}
 	t->batch_id = xstrdup(c.plan.batch_id);
 	run_announce(&c);
 	runcmd_trap_signals();

@@ -738,14 +738,38 @@ static int same_params(const struct param *a, size_t na, const struct param *b, 
 	return 1;
 }
 
-int query_name_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
-			  const char *ksha, const struct param *params, size_t n_params, const struct run_record **who)
+/* Is run r's batch an eval session's?  *last and *last_eval cache the
+ * answer for the last batch id asked. */
+static int run_in_eval(struct query *q, const struct run_record *r, const char **last, int *last_eval)
+{
+	if (!r->batch_id)
+		return 0;
+	if (*last && !strcmp(*last, r->batch_id))
+		return *last_eval;
+	*last = r->batch_id;
+	*last_eval = 0;
+	for (size_t i = 0; i < q->n; i++)
+		if (q->e[i].a.is_batch && batch_is(&q->e[i], r->batch_id)) {
+			*last_eval = is_eval(q, i);
+			break;
+		}
+	return *last_eval;
+}
+
+static int name_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
+			   const char *ksha, const struct param *params, size_t n_params, int evals_only,
+			   const struct run_record **who)
 {
 	const struct run_record **runs = NULL;
 	size_t n = query_variant_runs(q, experiment, name, &runs);
-	int other = 0;
+	int other = 0, last_eval = 0;
+	const char *last = NULL;
 	for (size_t i = 0; i < n && !other; i++) {
 		const struct run_record *r = runs[i];
+		/* an eval batch's reference is the spec's own variant, not a
+		 * proposer's */
+		if (evals_only && (r->is_baseline || r->is_reference || !run_in_eval(q, r, &last, &last_eval)))
+			continue;
 		const char *rsha = NULL;
 		for (size_t k = 0; k < r->n_sources && !rsha && r->kernel; k++)
 			if (r->sources[k].path && !strcmp(r->sources[k].path, r->kernel))
@@ -757,6 +781,19 @@ int query_name_other_code(struct query *q, const char *experiment, const char *n
 	}
 	free(runs);
 	return other;
+}
+
+int query_name_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
+			  const char *ksha, const struct param *params, size_t n_params, const struct run_record **who)
+{
+	return name_other_code(q, experiment, name, kernel, ksha, params, n_params, 0, who);
+}
+
+int query_name_eval_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
+			       const char *ksha, const struct param *params, size_t n_params,
+			       const struct run_record **who)
+{
+	return name_other_code(q, experiment, name, kernel, ksha, params, n_params, 1, who);
 }
 
 char *query_code_text(const char *kernel, const char *ksha, const struct param *params, size_t n_params)

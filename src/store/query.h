@@ -193,6 +193,14 @@ size_t query_variant_runs(struct query *q, const char *experiment, const char *v
  * name has no runs). */
 int query_name_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
 			  const char *ksha, const struct param *params, size_t n_params, const struct run_record **who);
+/* The same, counting only the runs of eval sessions' batches
+ * (query_is_eval): a name a proposer took for other code, which `evident
+ * run` must not give a spec variant (red team 81's late: an eval took
+ * `fast2` for wrong code, the spec gained an honest `fast2`, and
+ * `validated fast2` read both). */
+int query_name_eval_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
+			       const char *ksha, const struct param *params, size_t n_params,
+			       const struct run_record **who);
 /* The code query_name_other_code compares (kernel path, content hash,
  * parameters in any order) as one text, the same for the same code: what
  * a name's claim holds (store.h, "Names in flight").  malloc'd. */

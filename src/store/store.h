@@ -257,13 +257,16 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
  * batch runs) the live claims are read first, then the caller reads the
  * store, then adds its claim: pending/names/RND.json, {experiment, name,
  * code (the caller's text for the code, compared whole), pid, host,
- * since, start (the owner's process start time)}.  The owner drops its
+ * since, start (the owner's process start time), pid_namespace (its
+ * /proc/self/ns/pid)}.  The owner drops its
  * claims once the runs they cover are committed; no lock is needed for
  * that, since a claimer reads the claims before the store (a claim gone
  * means its runs are there to read).  A claim is dead when its owner is
  * a process of this host that is gone (or whose pid another process has
- * now: its start time differs) or, from another host, when it is older
- * than store_claim_stale_s (a day) by its mtime; claimers remove dead
+ * now: its start time differs) or, from another host or another PID
+ * namespace (a container's pid names another process here: red team 81),
+ * when it is older than store_claim_stale_s (a day) by its mtime; claimers
+ * remove dead
  * ones.  The claims are no records: pending/ is git-ignored and verify
  * does not read it.
  *

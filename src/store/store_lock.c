@@ -67,9 +67,17 @@ struct lock_info {
 	long pid;
 	char host[256];
 	char since[64];
+	char ns[64];                 /* its PID namespace ("pid:[N]"), "" in a lock written before it was */
 	struct stat st;
 	int parsed;
 };
+
+/* This process's PID namespace as /proc/self/ns/pid reads, "" unread. */
+static void lock_pid_namespace(char *buf, size_t n)
+{
+	ssize_t len = readlink("/proc/self/ns/pid", buf, n - 1);
+	buf[len > 0 ? (size_t)len : 0] = '\0';
+}
 
 /* 0, or -1 when the lock file is absent or unreadable. */
 static int lock_read(const char *path, struct lock_info *li)
@@ -78,19 +86,22 @@ static int lock_read(const char *path, struct lock_info *li)
 	memset(li, 0, sizeof(*li));
 	int rc = store_read_small(path, &sb, &li->st);
 	if (rc == 0)
-		li->parsed = sscanf(strbuf_str(&sb), "%ld %255s %63s", &li->pid, li->host, li->since) == 3;
+		li->parsed = sscanf(strbuf_str(&sb), "%ld %255s %63s %63s", &li->pid, li->host, li->since, li->ns) >= 3;
 	strbuf_release(&sb);
 	return rc;
 }
 
-/* The rule of store.h: its owner is a dead process of this host, or it is
- * older than max_age_s by its mtime. */
+/* The rule of store.h: its owner is a dead process of this host and PID
+ * namespace (a pid of another namespace, a container's, names another
+ * process here: red team 81, predicted), or it is older than max_age_s by
+ * its mtime. */
 static int lock_is_stale(const struct lock_info *li, double max_age_s)
 {
-	char host[256];
+	char host[256], ns[64];
 	store_host_name(host, sizeof(host));
-	if (li->parsed && li->pid > 0 && !strcmp(li->host, host) && kill((pid_t)li->pid, 0) < 0 &&
-	    errno == ESRCH)
+	lock_pid_namespace(ns, sizeof(ns));
+	if (li->parsed && li->pid > 0 && !strcmp(li->host, host) && (!li->ns[0] || !strcmp(li->ns, ns)) &&
+	    kill((pid_t)li->pid, 0) < 0 && errno == ESRCH)
 		return 1;
 	return difftime(time(NULL), li->st.st_mtime) > max_age_s;
 }
@@ -155,7 +166,9 @@ int store_lock_take_at(struct store *st, struct store_lock *lk, const char *rel,
 	char host[256], since[40];
 	store_host_name(host, sizeof(host));
 	utc_now_iso(since, sizeof(since));
-	char *me = xstrfmt("%ld %s %s\n", (long)getpid(), host, since);
+	char ns[64];
+	lock_pid_namespace(ns, sizeof(ns));
+	char *me = xstrfmt("%ld %s %s%s%s\n", (long)getpid(), host, since, ns[0] ? " " : "", ns);
 	int head = !strcmp(rel, "HEAD.lock");
 	lk->path = xstrfmt("%s/%s", st->root, rel);
 	double t0 = mono_now(), nap = 0.0005;

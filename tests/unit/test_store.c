@@ -965,12 +965,19 @@ static size_t n_claims(const char *root)
 }
 
 /* Write a claim file by hand (a claimer of another host or a dead one). */
-static void write_claim(const char *root, const char *file, const char *host, long pid, const char *start, int age_s)
+/* a claim as another process wrote it; ns NULL: this process's PID
+ * namespace, "" none (a claim written before the namespace was) */
+static void write_claim_ns(const char *root, const char *file, const char *host, long pid, const char *start,
+			   int age_s, const char *ns)
 {
+	char here[64];
+	ssize_t len = readlink("/proc/self/ns/pid", here, sizeof(here) - 1);
+	here[len > 0 ? (size_t)len : 0] = '\0';
 	char *p = xstrfmt("%s/pending/names/%s", root, file);
 	char *text = xstrfmt("{\"code\":\"B\",\"experiment\":\"e\",\"host\":\"%s\",\"name\":\"fast\",\"pid\":%ld,"
-			     "\"since\":\"2026-01-01T00:00:00.000Z\",\"start\":\"%s\"}",
-			     host, pid, start);
+			     "\"since\":\"2026-01-01T00:00:00.000Z\",\"start\":\"%s\"%s%s%s}",
+			     host, pid, start, ns && !*ns ? "" : ",\"pid_namespace\":\"", ns && !*ns ? "" : ns ? ns : here,
+			     ns && !*ns ? "" : "\"");
 	spit(p, text);
 	if (age_s) {
 		struct timespec t[2];
@@ -981,6 +988,11 @@ static void write_claim(const char *root, const char *file, const char *host, lo
 	}
 	free(text);
 	free(p);
+}
+
+static void write_claim(const char *root, const char *file, const char *host, long pid, const char *start, int age_s)
+{
+	write_claim_ns(root, file, host, pid, start, age_s, NULL);
 }
 
 /* Is (e, fast) held for other code than code, by a fresh look under the lock? */
@@ -1049,6 +1061,17 @@ static void test_claims(void **state)
 	char *nostart = xstrfmt("%s/pending/names/nostart.json", root);
 	assert_int_equal(unlink(nostart), 0);
 	free(nostart);
+
+	/* another PID namespace's claim (red team 81: `unshare --pid`, pid 1,
+	 * whose start here is init's): by its age; one that names none
+	 * (written before the namespace was): by its pid, as before */
+	write_claim_ns(root, "ns.json", host, 1, "7", 0, "pid:[1]");
+	assert_true(held(&st, "A"));
+	write_claim_ns(root, "ns.json", host, 1, "7", (int)(2 * STORE_CLAIM_STALE_S), "pid:[1]");
+	assert_false(held(&st, "A"));
+	write_claim_ns(root, "old.json", host, 1, "7", 0, "");
+	assert_false(held(&st, "A"));
+	assert_int_equal(n_claims(root), 0);
 
 	/* another host's claim: live until older than the stale age */
 	write_claim(root, "far.json", "elsewhere", 4242, "7", 0);
