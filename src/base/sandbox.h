@@ -304,9 +304,26 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 json_t *sandbox_describe(const struct sandbox *sb);
 
 /* The seccomp program for a profile, as a libseccomp filter exported to a
- * sealed memfd (for tests: the fd, or -1 after error()).  gpu 0 (a host
- * box) also refuses System V IPC and POSIX message queues. */
+ * sealed memfd (for tests: the fd, or -1 after error()).  The strict
+ * profile of a host box (gpu 0) is an allow list: every call not on it
+ * fails with EPERM (sandbox_filter.c host_allowed); a GPU box's and the
+ * relaxed profile's are deny lists. */
 int sandbox_filter_fd(enum sandbox_profile prof, int gpu);
+
+/*
+ * Give this process a loginuid (its uid) where it has none, before it
+ * starts any box, so that every box inherits a set one: while a task's
+ * loginuid is unset (4294967295, a runner started by systemd, cron or a
+ * container, not through a PAM login) any thread may set its own through
+ * /proc/thread-self/loginuid without privilege, and each set takes the
+ * next value of the host's audit session counter
+ * (/proc/self/sessionid): a GPU box, whose own /proc entries are
+ * writable, moved and read it exactly (red team 80).  Once it is set, a
+ * change asks CAP_AUDIT_CONTROL, which no box has.  sandbox_init calls it
+ * (once a process; later calls return the first answer).  What
+ * judge.sandbox.loginuid says: static, never NULL.
+ */
+const char *sandbox_fix_loginuid(void);
 
 /*
  * Whether this process may run on fewer CPUs than are online (its
