@@ -215,8 +215,9 @@ static int deny_list(scmp_filter_ctx ctx, enum sandbox_profile prof, int gpu)
  * attributes, times, modes and owners, mknod, rename and links, mount and
  * namespaces, io_uring (a ring makes syscalls this filter never sees),
  * userfaultfd, process_vm_*, ptrace, kcmp, file handles, statmount/
- * listmount, memfd_secret, memfd_create, pipes, eventfd/epoll/timerfd/
- * signalfd, landlock, membarrier, NUMA policies, statfs.
+ * listmount, memfd_secret, eventfd/epoll/timerfd/signalfd,
+ * landlock, membarrier, NUMA policies, statfs, scheduling policies and
+ * priorities.
  */
 static const char *const host_allowed[] = {
 	/* the program's start: bubblewrap loads this filter and execs the
@@ -238,9 +239,18 @@ static const char *const host_allowed[] = {
 	"lseek", "close", "close_range", "dup", "dup2", "dup3", "fcntl", "open", "openat", "stat", "fstat",
 	"lstat", "newfstatat", "statx", "access", "faccessat", "faccessat2", "readlink", "readlinkat",
 	"getdents64", "getcwd", "chdir", "fchdir", "poll", "ppoll", "select", "pselect6",
+	/* a pipe between its own threads (a helper's wake-up): its inode
+	 * number is get_next_ino()'s, a host-wide counter a box's own /proc
+	 * entries show too (README, "Still out of reach") */
+	"pipe", "pipe2",
 	/* the box's own writable tmpfs (/tmp, /var/tmp, /run, /dev/shm): a
 	 * scratch file made, sized, synced and removed; no rename or link */
 	"ftruncate", "fsync", "fdatasync", "unlink", "unlinkat", "mkdir", "mkdirat", "rmdir", "umask",
+	/* memory of its own as a file (memfd_create, sized by ftruncate or
+	 * fallocate): a scratch a kernel maps or reads, held in no resident
+	 * size, which the box's OOM score answers (SANDBOX_OOM_SCORE_ADJ);
+	 * its inode number is a host-wide counter's as a pipe's is */
+	"memfd_create", "fallocate",
 	/* threads and their waits: clone is allowed below for threads only;
 	 * futexes (pthreads, libgomp's barriers), yielding, the CPU a thread
 	 * is on, the CPUs it may use (sched_setaffinity below) */

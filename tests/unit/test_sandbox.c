@@ -611,7 +611,7 @@ enum {
 	AL_WRITE = 1 << 0, AL_FUTEX = 1 << 1, AL_THREAD = 1 << 2, AL_CLOCK = 1 << 3, AL_MMAP = 1 << 4,
 	AL_AFFINITY = 1 << 5, AL_INOTIFY = 1 << 8, AL_SYSINFO = 1 << 9, AL_RENAME = 1 << 10, AL_MEMFD = 1 << 11,
 	AL_URING = 1 << 12, AL_PERF = 1 << 13, AL_IOCTL = 1 << 14, AL_PRCTL = 1 << 15, AL_FANOTIFY = 1 << 16,
-	AL_PIPE = 1 << 17, AL_XATTR = 1 << 18, AL_CLONE3 = 1 << 19, AL_FUTURE = 1 << 20,
+	AL_EVENTFD = 1 << 17, AL_XATTR = 1 << 18, AL_CLONE3 = 1 << 19, AL_FUTURE = 1 << 20,
 };
 
 static void *thread_ok(void *arg)
@@ -662,7 +662,7 @@ static int allow_list_in_child(enum sandbox_profile prof, int gpu)
 			bits |= AL_SYSINFO;
 		if (refused(rename("/tmp/evident-test-no-such-a", "/tmp/evident-test-no-such-b")))
 			bits |= AL_RENAME;
-		if (refused(syscall(SYS_memfd_create, "x", 0)))
+		if (refused(syscall(SYS_memfd_secret, 0)))
 			bits |= AL_MEMFD;
 		if (refused(syscall(SYS_io_uring_setup, 1, NULL)))
 			bits |= AL_URING;
@@ -675,9 +675,8 @@ static int allow_list_in_child(enum sandbox_profile prof, int gpu)
 			bits |= AL_PRCTL;
 		if (refused(syscall(SYS_fanotify_init, 0, 0)))
 			bits |= AL_FANOTIFY;
-		int q[2];
-		if (refused(pipe(q)))
-			bits |= AL_PIPE;
+		if (refused(syscall(SYS_eventfd2, 0, 0)))
+			bits |= AL_EVENTFD;
 		char v[8];
 		if (refused(getxattr("/tmp", "user.x", v, sizeof(v))))
 			bits |= AL_XATTR;
@@ -706,7 +705,7 @@ static void test_host_allow_list(void **state)
 	(void)state;
 	const int all = AL_WRITE | AL_FUTEX | AL_THREAD | AL_CLOCK | AL_MMAP | AL_AFFINITY | AL_INOTIFY |
 			AL_SYSINFO | AL_RENAME | AL_MEMFD | AL_URING | AL_PERF | AL_IOCTL | AL_PRCTL | AL_FANOTIFY |
-			AL_PIPE | AL_XATTR | AL_CLONE3 | AL_FUTURE;
+			AL_EVENTFD | AL_XATTR | AL_CLONE3 | AL_FUTURE;
 	assert_int_equal(allow_list_in_child(SANDBOX_STRICT, 0), all);
 	/* a GPU box and the relaxed profile stay deny lists, inotify and
 	 * fanotify refused there too (the CUDA stack's needs are not listed) */
