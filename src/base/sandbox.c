@@ -1011,12 +1011,15 @@ json_t *sandbox_describe(const struct sandbox *sb)
 		json_array_append_new(env_list, json_string(env_keep[i]));
 	json_t *d = json_pack("{s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:s, s:o, s:s, s:s}", "tool", "bubblewrap", "version", sb->version,
 			 "seccomp",
-			 sb->gpu ? "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock; "
+			 sb->gpu ? "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock/inotify; "
 				   "threads only, parent-death signal kept (strict) or processes in the PID namespace "
 				   "(relaxed)"
-				 : "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock/SysV "
-				   "IPC/POSIX message queues/sockets; threads only, parent-death signal kept (strict) or "
-				   "processes in the PID namespace (relaxed)",
+				 : "libseccomp: where the kernel's code runs (strict), an allow list (memory, the files "
+				   "the box shows and the descriptors it is given, threads only, futexes, signals to itself, "
+				   "clocks; every other call refused: inotify, sysinfo, perf, pidfd, IPC, sockets, io_uring, "
+				   "xattrs, times, modes, new processes...), parent-death signal kept; the compiler's "
+				   "(relaxed) a deny list: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock/"
+				   "inotify/SysV IPC/POSIX message queues/sockets, processes in the PID namespace",
 			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup", "proc",
 			 sb->gpu ? "the box's own; every entry but its processes' read-only"
 				 : "the box's own, read-only",

@@ -48,8 +48,14 @@
  *   - no network (its own empty network namespace), no capabilities, a new
  *     session (no terminal to inject into);
  *   - a seccomp filter (libseccomp, loaded by bubblewrap just before exec):
+ *     where a host kernel's own code runs (a host box, strict profile) an
+ *     allow list, every call it does not name refused with EPERM
+ *     (sandbox_filter.c host_allowed: what the worker, glibc, libgomp and
+ *     the kernels were seen to call; red team 80 read the host's rename
+ *     cookie through inotify and its load through sysinfo, which the deny
+ *     list had missed); elsewhere a deny list:
  *     no ptrace, process_vm_readv/writev, mount, namespaces, kernel
- *     modules, bpf, keyrings, clock setting, io_uring; in a host box
+ *     modules, bpf, keyrings, clock setting, io_uring, inotify; in a host box
  *     System V IPC and POSIX message queues (objects that outlive their
  *     maker, holding memory no resident size counts: red team 4's
  *     ipc_linger); and, in the strict profile, no new processes: threads
