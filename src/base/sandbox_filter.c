@@ -204,17 +204,22 @@ static int deny_list(scmp_filter_ctx ctx, enum sandbox_profile prof, int gpu)
  * host's load and thread count beside a masked /proc/loadavg.  Here only
  * what the worker, the loader, glibc, libm, libgomp and pthreads, and the
  * kernels of kernels/host and tests/fixtures were seen to call passes
- * (strace -f of host runs and the host CLI tests, 2026-12-01: glibc 2.36,
- * Linux 6.18); everything else fails with EPERM (sandbox_filter_fd), so a
- * call a future kernel adds is refused until someone puts it here.
+ * (2026-12-01, glibc 2.36, Linux 6.18: strace -f of the workers of six
+ * host specs, cpu-demo, gemm-, layernorm- and rowsum-demo, evo-host and
+ * red team 16's OpenMP softmax; then the host CLI tests under this
+ * filter, and once under a build whose default was SCMP_ACT_LOG, whose
+ * log named what only adversaries call beyond it); everything else fails
+ * with EPERM (sandbox_filter_fd), so a call a future kernel adds is
+ * refused until someone puts it here.
  * Refused among others: inotify and fanotify, sysinfo (glibc's
  * sysconf(_SC_NPROCESSORS_*) reads /sys's CPU lists, which the box copies;
- * only _SC_PHYS_PAGES / _SC_AVPHYS_PAGES ask sysinfo, and glibc 2.36's
- * qsort then only picks merge sort or quicksort by the answer), perf
+ * only _SC_PHYS_PAGES and _SC_AVPHYS_PAGES ask sysinfo, and glibc 2.36
+ * then answers 0 or garbage; its qsort only picks merge sort or quicksort
+ * by that answer: 4 Mi ints sorted under this filter), perf
  * events, pidfds, bpf, keyrings, System V IPC and message queues, extended
  * attributes, times, modes and owners, mknod, rename and links, mount and
- * namespaces, io_uring (a ring makes syscalls this filter never sees),
- * userfaultfd, process_vm_*, ptrace, kcmp, file handles, statmount/
+ * namespaces, io_uring (a ring makes syscalls this filter never sees)
+ * and the older AIO (io_setup), userfaultfd, process_vm_*, ptrace, kcmp, file handles, statmount/
  * listmount, memfd_secret, eventfd/epoll/timerfd/signalfd,
  * landlock, membarrier, NUMA policies, statfs, scheduling policies and
  * priorities.
@@ -346,8 +351,9 @@ int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 	 * glibc takes ENOSYS as "this kernel has no such call" and falls back
 	 * to an older one (clone3 to clone, faccessat2 to faccessat, statx to
 	 * fstatat) or to another route (closefrom through /proc/self/fd),
-	 * which a denial must not invite; the two calls whose fallback is the
-	 * point (clone3, pidfd_open) are ENOSYS by name.  Elsewhere (a GPU
+	 * which a denial must not invite; clone3 is ENOSYS by name, its
+	 * fallback being the point, and pidfd_open as every strict box has
+	 * answered it since red team 58.  Elsewhere (a GPU
 	 * box, whose CUDA stack's needs cannot be listed without a GPU here;
 	 * the relaxed profile of the compiler and compute-sanitizer) a deny
 	 * list. */
