@@ -102,6 +102,47 @@ static char **abs_list(const char *const *l)
 	return v;
 }
 
+/* what sandbox_fix_loginuid found and did ("": not called yet) */
+static char said[512];
+
+const char *sandbox_fix_loginuid(void)
+{
+	if (said[0])
+		return said;
+	char b[32] = { 0 };
+	int fd = open("/proc/self/loginuid", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, b, sizeof(b) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0) {
+		snprintf(said, sizeof(said), "none: this kernel shows no /proc/self/loginuid (no audit), so there is no "
+					     "session id for a box to take");
+		return said;
+	}
+	unsigned long lu = strtoul(b, NULL, 10);
+	if (lu != 4294967295ul) {
+		snprintf(said, sizeof(said), "%lu, set before the runner started: no box can change it (no "
+					     "CAP_AUDIT_CONTROL)", lu);
+		return said;
+	}
+	char uid[32];
+	int len = snprintf(uid, sizeof(uid), "%u", (unsigned)getuid());
+	fd = open("/proc/self/loginuid", O_WRONLY | O_CLOEXEC);
+	int ok = fd >= 0 && write(fd, uid, (size_t)len) == len, e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (ok)
+		snprintf(said, sizeof(said), "%s, set by the runner (its uid) before its first box: it was unset, and a "
+					     "box that can write its own /proc entries (a GPU box) could then set its own, taking "
+					     "the host's next audit session id, a counter it reads (red team 80); once set, no box "
+					     "can change it (no CAP_AUDIT_CONTROL)", uid);
+	else
+		snprintf(said, sizeof(said), "unset, and the runner could not set it (%s): a box that can write its own "
+					     "/proc entries (a GPU box) may set its own, taking the host's next audit session id, "
+					     "a counter it reads (red team 80)", strerror(e));
+	return said;
+}
+
 int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const char *const *hide,
 		 struct strbuf *why)
 {
@@ -116,6 +157,8 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 	}
 	sb->hide = abs_list(hide);
 	sb->show = abs_list(show);
+	/* before the first box (the proof below): every box inherits it */
+	sandbox_fix_loginuid();
 	for (int p = 0; p < 2; p++) {
 		sb->filter_fd[p] = sandbox_filter_fd((enum sandbox_profile)p, gpu);
 		if (sb->filter_fd[p] < 0) {
@@ -968,12 +1011,15 @@ json_t *sandbox_describe(const struct sandbox *sb)
 		json_array_append_new(env_list, json_string(env_keep[i]));
 	json_t *d = json_pack("{s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:s, s:o, s:s, s:s}", "tool", "bubblewrap", "version", sb->version,
 			 "seccomp",
-			 sb->gpu ? "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock; "
+			 sb->gpu ? "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock/inotify; "
 				   "threads only, parent-death signal kept (strict) or processes in the PID namespace "
 				   "(relaxed)"
-				 : "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock/SysV "
-				   "IPC/POSIX message queues/sockets; threads only, parent-death signal kept (strict) or "
-				   "processes in the PID namespace (relaxed)",
+				 : "libseccomp: where the kernel's code runs (strict), an allow list (memory, the files "
+				   "the box shows and the descriptors it is given, threads only, futexes, signals to itself, "
+				   "clocks; every other call refused: inotify, sysinfo, perf, pidfd, IPC, sockets, io_uring, "
+				   "xattrs, times, modes, new processes...), parent-death signal kept; the compiler's "
+				   "(relaxed) a deny list: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock/"
+				   "inotify/SysV IPC/POSIX message queues/sockets, processes in the PID namespace",
 			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup", "proc",
 			 sb->gpu ? "the box's own; every entry but its processes' read-only"
 				 : "the box's own, read-only",
@@ -993,6 +1039,8 @@ json_t *sandbox_describe(const struct sandbox *sb)
 			 "RLIMIT_CORE 1, soft and hard: no core dump, to a file or a core_pattern pipe handler, and none the kernel can ask for", "exec",
 			 "refused once the worker's runtime is up, before a kernel's code loads: execve and "
 			 "execveat end the worker with SIGSYS");
+	if (d && said[0]) /* sandbox_init's (describing it changes nothing) */
+		json_object_set_new(d, "loginuid", json_string(said));
 	if (d && sb->gpu) {
 		char *n = sb->gpu_minor >= 0
 				  ? xstrfmt("/dev/nvidia%d (the GPU the workers use, its minor number from NVML) and the "

@@ -48,8 +48,14 @@
  *   - no network (its own empty network namespace), no capabilities, a new
  *     session (no terminal to inject into);
  *   - a seccomp filter (libseccomp, loaded by bubblewrap just before exec):
+ *     where a host kernel's own code runs (a host box, strict profile) an
+ *     allow list, every call it does not name refused with EPERM
+ *     (sandbox_filter.c host_allowed: what the worker, glibc, libgomp and
+ *     the kernels were seen to call; red team 80 read the host's rename
+ *     cookie through inotify and its load through sysinfo, which the deny
+ *     list had missed); elsewhere a deny list:
  *     no ptrace, process_vm_readv/writev, mount, namespaces, kernel
- *     modules, bpf, keyrings, clock setting, io_uring; in a host box
+ *     modules, bpf, keyrings, clock setting, io_uring, inotify; in a host box
  *     System V IPC and POSIX message queues (objects that outlive their
  *     maker, holding memory no resident size counts: red team 4's
  *     ipc_linger); and, in the strict profile, no new processes: threads
@@ -304,9 +310,26 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 json_t *sandbox_describe(const struct sandbox *sb);
 
 /* The seccomp program for a profile, as a libseccomp filter exported to a
- * sealed memfd (for tests: the fd, or -1 after error()).  gpu 0 (a host
- * box) also refuses System V IPC and POSIX message queues. */
+ * sealed memfd (for tests: the fd, or -1 after error()).  The strict
+ * profile of a host box (gpu 0) is an allow list: every call not on it
+ * fails with EPERM (sandbox_filter.c host_allowed); a GPU box's and the
+ * relaxed profile's are deny lists. */
 int sandbox_filter_fd(enum sandbox_profile prof, int gpu);
+
+/*
+ * Give this process a loginuid (its uid) where it has none, before it
+ * starts any box, so that every box inherits a set one: while a task's
+ * loginuid is unset (4294967295, a runner started by systemd, cron or a
+ * container, not through a PAM login) any thread may set its own through
+ * /proc/thread-self/loginuid without privilege, and each set takes the
+ * next value of the host's audit session counter
+ * (/proc/self/sessionid): a GPU box, whose own /proc entries are
+ * writable, moved and read it exactly (red team 80).  Once it is set, a
+ * change asks CAP_AUDIT_CONTROL, which no box has.  sandbox_init calls it
+ * (once a process; later calls return the first answer).  What
+ * judge.sandbox.loginuid says: static, never NULL.
+ */
+const char *sandbox_fix_loginuid(void);
 
 /*
  * Whether this process may run on fewer CPUs than are online (its

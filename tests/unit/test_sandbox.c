@@ -3,7 +3,9 @@
  * (base/sandbox.h): the seccomp programs, loaded into a child of the test
  * (a host box refuses the parent-death signal's reset, System V IPC,
  * POSIX message queues and sockets of every family; a GPU box only the
- * first), their memfds sealed,
+ * first; a host box's strict program is an allow list, where inotify,
+ * sysinfo and a call no kernel has yet fail), their memfds sealed, the
+ * runner's loginuid set before its first box,
  * the argv of a host box (whole /proc read-only) against a GPU box (its
  * processes' entries writable), and which library directories a box may
  * be shown.
@@ -22,10 +24,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/shm.h>
+#include <sys/sysinfo.h>
+#include <sys/xattr.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -590,6 +600,198 @@ static void test_lib_dir(void **state)
 	assert_int_equal(sandbox_lib_dir(dir), 0); /* gone */
 }
 
+
+/* The host box's strict filter is an allow list (red team 80: an inotify
+ * watch read the host's rename cookie, a run counter; sysinfo the host's
+ * load): in a child with it loaded, what an honest worker does passes
+ * (bits 0-5) and what it has no use for fails (bits 8-20, EPERM, or ENOSYS
+ * for clone3), a call number no kernel has yet among them.  The bits go
+ * back through a pipe made before the filter. */
+enum {
+	AL_WRITE = 1 << 0, AL_FUTEX = 1 << 1, AL_THREAD = 1 << 2, AL_CLOCK = 1 << 3, AL_MMAP = 1 << 4,
+	AL_AFFINITY = 1 << 5, AL_INOTIFY = 1 << 8, AL_SYSINFO = 1 << 9, AL_RENAME = 1 << 10, AL_MEMFD = 1 << 11,
+	AL_URING = 1 << 12, AL_PERF = 1 << 13, AL_IOCTL = 1 << 14, AL_PRCTL = 1 << 15, AL_FANOTIFY = 1 << 16,
+	AL_EVENTFD = 1 << 17, AL_XATTR = 1 << 18, AL_CLONE3 = 1 << 19, AL_FUTURE = 1 << 20,
+};
+
+static void *thread_ok(void *arg)
+{
+	return arg;
+}
+
+static int refused(long r)
+{
+	return r < 0 && errno == EPERM;
+}
+
+static int allow_list_in_child(enum sandbox_profile prof, int gpu)
+{
+	int fd = sandbox_filter_fd(prof, gpu), p[2];
+	assert_true(fd >= 0);
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		static struct sock_filter prog[4096];
+		ssize_t n = read(fd, prog, sizeof(prog));
+		struct sock_fprog fp = { (unsigned short)(n / (ssize_t)sizeof(prog[0])), prog };
+		if (n <= 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp, 0, 0) < 0)
+			_exit(100);
+		int bits = 0, word = 0;
+		if (syscall(SYS_futex, &word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0) == 0)
+			bits |= AL_FUTEX;
+		pthread_t t;
+		void *back = NULL;
+		if (pthread_create(&t, NULL, thread_ok, &word) == 0 && pthread_join(t, &back) == 0 && back == &word)
+			bits |= AL_THREAD;
+		struct timespec ts;
+		if (syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts) == 0)
+			bits |= AL_CLOCK;
+		void *m = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m != MAP_FAILED && munmap(m, 1 << 16) == 0)
+			bits |= AL_MMAP;
+		cpu_set_t cs;
+		if (sched_getaffinity(0, sizeof(cs), &cs) == 0)
+			bits |= AL_AFFINITY;
+		if (refused(inotify_init1(IN_CLOEXEC)))
+			bits |= AL_INOTIFY;
+		struct sysinfo si;
+		if (refused(sysinfo(&si)))
+			bits |= AL_SYSINFO;
+		if (refused(rename("/tmp/evident-test-no-such-a", "/tmp/evident-test-no-such-b")))
+			bits |= AL_RENAME;
+		if (refused(syscall(SYS_memfd_secret, 0)))
+			bits |= AL_MEMFD;
+		if (refused(syscall(SYS_io_uring_setup, 1, NULL)))
+			bits |= AL_URING;
+		if (refused(syscall(SYS_perf_event_open, NULL, 0, -1, -1, 0)))
+			bits |= AL_PERF;
+		int ver = 0;
+		if (refused(ioctl(p[1], FS_IOC_GETVERSION, &ver)))
+			bits |= AL_IOCTL;
+		if (refused(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)))
+			bits |= AL_PRCTL;
+		if (refused(syscall(SYS_fanotify_init, 0, 0)))
+			bits |= AL_FANOTIFY;
+		if (refused(syscall(SYS_eventfd2, 0, 0)))
+			bits |= AL_EVENTFD;
+		char v[8];
+		if (refused(getxattr("/tmp", "user.x", v, sizeof(v))))
+			bits |= AL_XATTR;
+		if (syscall(SYS_clone3, NULL, 0) < 0 && errno == ENOSYS)
+			bits |= AL_CLONE3;
+		if (refused(syscall(1000)))
+			bits |= AL_FUTURE;
+		/* last: the write that reports them */
+		bits |= AL_WRITE;
+		_exit(write(p[1], &bits, sizeof(bits)) == (ssize_t)sizeof(bits) ? 0 : 101);
+	}
+	close(p[1]);
+	int bits = -1, st = 0;
+	ssize_t got = read(p[0], &bits, sizeof(bits));
+	close(p[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	close(fd);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_int_equal(got, (ssize_t)sizeof(bits));
+	return bits;
+}
+
+static void test_host_allow_list(void **state)
+{
+	(void)state;
+	const int all = AL_WRITE | AL_FUTEX | AL_THREAD | AL_CLOCK | AL_MMAP | AL_AFFINITY | AL_INOTIFY |
+			AL_SYSINFO | AL_RENAME | AL_MEMFD | AL_URING | AL_PERF | AL_IOCTL | AL_PRCTL | AL_FANOTIFY |
+			AL_EVENTFD | AL_XATTR | AL_CLONE3 | AL_FUTURE;
+	assert_int_equal(allow_list_in_child(SANDBOX_STRICT, 0), all);
+	/* a GPU box and the relaxed profile stay deny lists, inotify and
+	 * fanotify refused there too (the CUDA stack's needs are not listed) */
+	const int gpu = allow_list_in_child(SANDBOX_STRICT, 1);
+	assert_int_equal(gpu & (AL_WRITE | AL_THREAD | AL_INOTIFY | AL_FANOTIFY | AL_URING | AL_SYSINFO | AL_FUTURE),
+			 AL_WRITE | AL_THREAD | AL_INOTIFY | AL_FANOTIFY | AL_URING);
+	assert_int_equal(allow_list_in_child(SANDBOX_RELAXED, 0) & (AL_INOTIFY | AL_SYSINFO), AL_INOTIFY);
+	assert_int_equal(allow_list_in_child(SANDBOX_RELAXED, 1) & (AL_INOTIFY | AL_SYSINFO), AL_INOTIFY);
+}
+
+/* The runner sets its own loginuid where it is unset, before its first
+ * box (red team 80: a GPU box set its own and read the host's audit
+ * session counter, one a thread): in a child whose loginuid is unset,
+ * sandbox_fix_loginuid sets it to the uid, a thread made later has it,
+ * and without CAP_AUDIT_CONTROL (as in a box) it cannot be changed. */
+static void *read_thread_loginuid(void *arg)
+{
+	char *b = arg;
+	int fd = open("/proc/thread-self/loginuid", O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, b, 31);
+	if (fd >= 0)
+		close(fd);
+	b[n > 0 ? n : 0] = 0;
+	return NULL;
+}
+
+static void test_loginuid(void **state)
+{
+	(void)state;
+	char b[32] = { 0 };
+	int fd = open("/proc/self/loginuid", O_RDONLY);
+	if (fd < 0)
+		skip(); /* a kernel without audit */
+	ssize_t n = read(fd, b, sizeof(b) - 1);
+	close(fd);
+	if (n <= 0 || strtoul(b, NULL, 10) != 4294967295ul) {
+		/* already set: said as such, not changed */
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0)
+			_exit(strstr(sandbox_fix_loginuid(), "set before the runner started") ? 0 : 1);
+		int st = 0;
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		skip();
+	}
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int bits = 0;
+		char uid[32], t[32] = { 0 }, now[32] = { 0 };
+		int len = snprintf(uid, sizeof(uid), "%u", (unsigned)getuid());
+		const char *said = sandbox_fix_loginuid();
+		if (!strncmp(said, uid, (size_t)len) && said[len] == ',' && strstr(said, "set by the runner"))
+			bits |= 1;
+		int r = open("/proc/self/loginuid", O_RDONLY);
+		ssize_t k = r < 0 ? -1 : read(r, now, sizeof(now) - 1);
+		if (r >= 0)
+			close(r);
+		if (k > 0 && strtoul(now, NULL, 10) == strtoul(uid, NULL, 10))
+			bits |= 2;
+		pthread_t th;
+		if (pthread_create(&th, NULL, read_thread_loginuid, t) == 0 && pthread_join(th, NULL) == 0 &&
+		    t[0] && strtoul(t, NULL, 10) == strtoul(uid, NULL, 10))
+			bits |= 4;
+		/* no capabilities, as in a box: a set loginuid stays */
+		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+		struct __user_cap_data_struct d[2];
+		memset(d, 0, sizeof(d));
+		if (syscall(SYS_capset, &h, d) == 0) {
+			int w = open("/proc/self/loginuid", O_WRONLY);
+			if (w >= 0 && write(w, "4242", 4) < 0 && errno == EPERM)
+				bits |= 8;
+			if (w >= 0)
+				close(w);
+		}
+		if (sandbox_fix_loginuid() == said)
+			bits |= 16;
+		_exit(bits);
+	}
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 1 | 2 | 4 | 8 | 16);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -601,6 +803,8 @@ int main(void)
 		cmocka_unit_test(test_host_box_copies_only),
 		cmocka_unit_test(test_gpu_box_copies),
 		cmocka_unit_test(test_strict_no_times),
+		cmocka_unit_test(test_host_allow_list),
+		cmocka_unit_test(test_loginuid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
