@@ -109,6 +109,24 @@ static void test_no_core(void **state)
 	strbuf_release(&out);
 }
 
+/* no_aslr: the child and what it execs have a fixed address layout (a
+ * sealed kernel's planner: red team 53's pad1) */
+static void test_no_aslr(void **state)
+{
+	(void)state;
+	const char *argv[] = { "cat", "/proc/self/personality", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 10, .no_aslr = 1 };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_string_equal(out.buf, "00040000\n");
+	strbuf_reset(&out);
+	o.no_aslr = 0;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_string_equal(out.buf, "00000000\n");
+	strbuf_release(&out);
+}
+
 /* Is pid gone (or a zombie), within 5 s? */
 static int gone(int pid)
 {
@@ -472,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_env_keep),
 		cmocka_unit_test(test_oom_score_adj),
 		cmocka_unit_test(test_no_core),
+		cmocka_unit_test(test_no_aslr),
 		cmocka_unit_test(test_kill_box),
 		cmocka_unit_test(test_timeout_after_close),
 		cmocka_unit_test(test_child_pid),

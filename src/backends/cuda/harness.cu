@@ -1734,6 +1734,7 @@ static int evc_kernel_init(struct evc_ctx *c, const struct ev_kernel_desc *desc,
 	if (desc->init) {
 		char why[512] = "";
 		seal_note_limits();
+		evc_scrub_stack();
 		int ir = desc->init(l, why, sizeof(why));
 		sigseal_block_all(); /* whatever init() unblocked (sigseal.h) */
 		cupti_reassert();    /* whatever it did to CUPTI's records */

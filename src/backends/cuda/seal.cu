@@ -1044,6 +1044,22 @@ static int first_step_apart(const std::string &a, const std::string &b)
 	return steps;
 }
 
+/*
+ * (seal.h) Zero the stack the next call into the kernel's code will use (its
+ * frame lies where this function's lay): a struct a launch() builds by
+ * value keeps, in its padding, whatever earlier calls left there (the
+ * driver's own values, a host-wide RM client index among them: red team
+ * 53's pad1, another plan in each process), and the plan carries every
+ * parameter byte.  Zeroed, the padding is the same in every process.
+ */
+void __attribute__((noinline)) evc_scrub_stack(void)
+{
+	unsigned char pad[256 * 1024];
+	memset(pad, 0, sizeof(pad));
+	__asm__ volatile("" : : "r"(pad) : "memory");
+}
+
+
 int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct ev_launch *l, char **json,
 		 char *err, size_t errlen)
 {
@@ -1074,6 +1090,7 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	 * 38's lazy and red team 39's samesig: the first call, captured, was
 	 * replayed in every sample, its table build included: 12.7x the
 	 * kernel's time) */
+	evc_scrub_stack();
 	int rc0 = desc->launch(l);
 	CUresult s0 = rc0 ? CUDA_SUCCESS : cuCtxSynchronize();
 	if (rc0) {
@@ -1110,6 +1127,7 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 		snprintf(err, errlen, "%s: %s (cudaStreamBeginCapture)", cudaGetErrorName(e), cudaGetErrorString(e));
 		return (int)e;
 	}
+	evc_scrub_stack();
 	int rc = desc->launch(l);
 	cudaGraph_t graph = NULL;
 	cudaError_t ee = cudaStreamEndCapture(stream, &graph);
@@ -1174,6 +1192,8 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	cudaGraph_t graph2 = NULL;
 	{
 		cudaError_t e2 = cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
+		if (e2 == cudaSuccess)
+			evc_scrub_stack();
 		int rc2 = e2 == cudaSuccess ? desc->launch(l) : 0;
 		cudaError_t ee2 = e2 == cudaSuccess ? cudaStreamEndCapture(stream, &graph2) : cudaSuccess;
 		if (e2 != cudaSuccess || rc2 || ee2 != cudaSuccess || !graph2) {

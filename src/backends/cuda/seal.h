@@ -21,6 +21,10 @@ void seal_unload(void);
 /* Note the context's limits before the kernel's init(): seal_capture
  * refuses a plan whose init() changed one the replay depends on. */
 void seal_note_limits(void);
+/* Zero the 256 KiB of stack below the caller's frame, where the kernel's
+ * next call (init, launch) will keep its locals: a struct's padding is then
+ * the same in every process (red team 53's pad1; seal.cu). */
+void evc_scrub_stack(void);
 /* harness.cu's watch on the texture and surface objects the process makes
  * (CUPTI callbacks): start it, 0 or -1 when it cannot; the count so far. */
 int evc_watch_tex_objects(void);
