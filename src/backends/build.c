@@ -465,7 +465,8 @@ static int list_dir(struct sha256_ctx *key, const char *dir, const char *rel, in
 		names[n++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(char *), name_cmp);
+	if (n)
+		qsort(names, n, sizeof(char *), name_cmp);
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (rc == 0 && (*left)-- == 0) {

@@ -638,7 +638,8 @@ static void feed_inits(struct sha256_ctx *h, const char *label, const struct evc
 	free(in);
 }
 
-static void plan_hash(const struct seal_plan *sp, int contents, char out[SHA256_HEX_LEN + 1])
+static void plan_hash(const struct seal_plan *sp, int contents, const unsigned char *const *arg_masks,
+		      char out[SHA256_HEX_LEN + 1])
 {
 	const struct evc_plan *p = &sp->plan;
 	struct sha256_ctx *h = sha256_begin();
@@ -669,7 +670,16 @@ static void plan_hash(const struct seal_plan *sp, int contents, char out[SHA256_
 			uint64_t *at = xcalloc((size_t)st->n_relocs + 1, sizeof(uint64_t));
 			for (unsigned r = 0; r < st->n_relocs; r++)
 				at[r] = st->relocs[r].at;
-			feed_zeroed(h, "args", st->args, st->args_bytes, 0, at, NULL, 0, st->n_relocs);
+			const unsigned char *mask = arg_masks ? arg_masks[i] : NULL;
+			if (mask) { /* bytes no device code reads: zeroed too */
+				unsigned char *args = xmalloc(st->args_bytes ? st->args_bytes : 1);
+				for (size_t b = 0; b < st->args_bytes; b++)
+					args[b] = mask[b] ? st->args[b] : 0;
+				feed_zeroed(h, "args", args, st->args_bytes, 0, at, NULL, 0, st->n_relocs);
+				free(args);
+			} else {
+				feed_zeroed(h, "args", st->args, st->args_bytes, 0, at, NULL, 0, st->n_relocs);
+			}
 			free(at);
 			for (unsigned k = 0; k < st->n_params; k++)
 				feed_u64(h, "param", st->param_off[k]);
@@ -695,11 +705,12 @@ static void plan_hash(const struct seal_plan *sp, int contents, char out[SHA256_
 	sha256_end(h, out);
 }
 
-void seal_plan_identity(const struct seal_plan *sp, char out[SHA256_HEX_LEN + 1], char launches[SHA256_HEX_LEN + 1])
+void seal_plan_identity(const struct seal_plan *sp, char out[SHA256_HEX_LEN + 1], char launches[SHA256_HEX_LEN + 1],
+			const unsigned char *const *arg_masks)
 {
-	plan_hash(sp, 1, out);
+	plan_hash(sp, 1, arg_masks, out);
 	if (launches)
-		plan_hash(sp, 0, launches);
+		plan_hash(sp, 0, arg_masks, launches);
 }
 
 int seal_fatbin_images(const char *path, unsigned char **data, const void **images, size_t *image_bytes,
@@ -974,6 +985,152 @@ int seal_fatbin_device_launch(const void *const *images, const size_t *image_byt
 	*what = NULL;
 	/* unreadable entries: seal_fatbin_readable leaves them out */
 	return fat_each_text(images, image_bytes, n_images, 0, find_device_launch, (void *)what, NULL);
+}
+
+/* The end of the parameter byte range of parameter k (the next one's
+ * offset, or the buffer's end). */
+static size_t param_end(const size_t *param_off, unsigned n_params, unsigned k, size_t args_bytes)
+{
+	size_t end = args_bytes;
+	for (unsigned j = 0; j < n_params; j++)
+		if (param_off[j] > param_off[k] && param_off[j] < end)
+			end = param_off[j];
+	return end;
+}
+
+/* Mark bytes [from, to) of mask (clipped to args_bytes). */
+static void mark(unsigned char *mask, size_t args_bytes, size_t from, size_t to)
+{
+	for (size_t b = from; b < to && b < args_bytes; b++)
+		mask[b] = 1;
+}
+
+/* The width in bytes of an ld.param's type at p ("u32", "v2.b64", ...),
+ * 0 when it is none of PTX's. */
+static size_t ld_width(const char *p, const char *end)
+{
+	size_t vec = 1;
+	if (end - p > 3 && p[0] == 'v' && (p[1] == '2' || p[1] == '4') && p[2] == '.') {
+		vec = (size_t)(p[1] - '0');
+		p += 3;
+	}
+	if (p >= end || !strchr("usbf", *p))
+		return 0;
+	size_t bits = 0;
+	for (p++; p < end && *p >= '0' && *p <= '9'; p++)
+		bits = bits * 10 + (size_t)(*p - '0');
+	return bits == 8 || bits == 16 || bits == 32 || bits == 64 ? vec * bits / 8 : 0;
+}
+
+int seal_ptx_param_reads(const char *ptx, size_t n, const char *name, size_t args_bytes, const size_t *param_off,
+			 unsigned n_params, unsigned char *mask)
+{
+	/* the entry: ".entry NAME(" and its body, to the next ".entry" */
+	size_t nl = strlen(name);
+	const char *end = ptx + n, *body = NULL, *stop = end;
+	for (const char *p = ptx; p + 7 + nl < end && !body; p++) {
+		if (memcmp(p, ".entry ", 7) || memcmp(p + 7, name, nl) || (p[7 + nl] != '(' && p[7 + nl] != ' ' &&
+									   p[7 + nl] != '\n' && p[7 + nl] != '\t'))
+			continue;
+		const char *brace = memchr(p, '{', (size_t)(end - p));
+		if (!brace)
+			return 0;
+		body = brace;
+		for (const char *q = brace; q + 7 < end; q++)
+			if (!memcmp(q, ".entry ", 7)) {
+				stop = q;
+				break;
+			}
+	}
+	if (!body)
+		return 0;
+	char *tag = xstrfmt("%s_param_", name);
+	size_t tl = strlen(tag);
+	int ok = 1;
+	for (const char *p = body; ok && p + tl < stop; p++) {
+		if (memcmp(p, tag, tl))
+			continue;
+		const char *d = p + tl;
+		unsigned k = 0;
+		int digits = 0;
+		while (d < stop && *d >= '0' && *d <= '9' && digits < 6) {
+			k = k * 10 + (unsigned)(*d++ - '0');
+			digits++;
+		}
+		if (!digits || k >= n_params) {
+			ok = 0;
+			break;
+		}
+		size_t lo = param_off[k], hi = param_end(param_off, n_params, k, args_bytes);
+		/* the instruction this use is in: from the line's start */
+		const char *line = p;
+		while (line > body && line[-1] != '\n' && line[-1] != ';')
+			line--;
+		while (line < p && (*line == ' ' || *line == '\t'))
+			line++;
+		size_t width = 0, off = 0;
+		int plain_load = line + 9 <= p && !memcmp(line, "ld.param.", 9) && p > line && p[-1] == '[';
+		if (plain_load) {
+			const char *t = line + 9, *te = t;
+			while (te < p && *te != ' ' && *te != '\t')
+				te++;
+			width = ld_width(t, te);
+			if (*d == '+') {
+				for (d++; d < stop && *d >= '0' && *d <= '9'; d++)
+					off = off * 10 + (size_t)(*d - '0');
+			}
+			plain_load = width && *d == ']';
+		}
+		if (plain_load)
+			mark(mask, args_bytes, lo + off, lo + off + width);
+		else /* its address taken, or a use not read here: all of it */
+			mark(mask, args_bytes, lo, hi);
+		p = d - 1;
+	}
+	free(tag);
+	return ok;
+}
+
+struct param_reads_ctx {
+	const char *name;
+	size_t args_bytes;
+	const size_t *param_off;
+	unsigned n_params;
+	unsigned char *mask;
+	int found, bad;
+};
+
+static int param_reads_in(const unsigned char *text, size_t n, void *vctx)
+{
+	struct param_reads_ctx *c = vctx;
+	unsigned char *m = xcalloc(c->args_bytes ? c->args_bytes : 1, 1);
+	char *entry = xstrfmt(".entry %s", c->name);
+	if (has_bytes(text, n, entry)) {
+		if (seal_ptx_param_reads((const char *)text, n, c->name, c->args_bytes, c->param_off, c->n_params, m)) {
+			for (size_t b = 0; b < c->args_bytes; b++)
+				c->mask[b] |= m[b];
+			c->found = 1;
+		} else {
+			c->bad = 1;
+		}
+	}
+	free(entry);
+	free(m);
+	return c->bad;
+}
+
+int seal_param_reads(const void *const *images, const size_t *image_bytes, int n_images, const char *name,
+		     size_t args_bytes, const size_t *param_off, unsigned n_params, unsigned char *mask)
+{
+	memset(mask, 0, args_bytes);
+	struct param_reads_ctx c = { name, args_bytes, param_off, n_params, mask, 0, 0 };
+	int unreadable = 0;
+	fat_each_text(images, image_bytes, n_images, 1, param_reads_in, &c, &unreadable);
+	if (!c.found || c.bad || unreadable) {
+		memset(mask, 1, args_bytes);
+		return 0;
+	}
+	return 1;
 }
 
 int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, int n_images, unsigned char **data,

@@ -65,9 +65,13 @@ void seal_plan_release(struct seal_plan *p);
  * time): the runner compares them (run/kexec.c, run/gather.c).
  * launches (may be NULL) gets the same hash less the bytes init() left in
  * scratch and module globals (their places and sizes kept): where two
- * identities differ, it says whether the launches did.
+ * identities differ, it says whether the launches did.  arg_masks (NULL,
+ * or one per step, each NULL or its args_bytes long) leaves out the
+ * parameter bytes whose mask is 0: those no device code reads
+ * (seal_param_reads).
  */
-void seal_plan_identity(const struct seal_plan *p, char out[SHA256_HEX_LEN + 1], char launches[SHA256_HEX_LEN + 1]);
+void seal_plan_identity(const struct seal_plan *p, char out[SHA256_HEX_LEN + 1], char launches[SHA256_HEX_LEN + 1],
+			const unsigned char *const *arg_masks);
 
 /* Is name[0..len) a module global's name a plan may carry: 1 to
  * EVC_PLAN_MAX_GLOBAL_NAME characters of A-Z, a-z, 0-9, '_', '$', '.'
@@ -103,6 +107,25 @@ void seal_names_free(char **names, int n);
  */
 int seal_fatbin_images(const char *path, unsigned char **data, const void **images, size_t *image_bytes,
 		       int max_images, char **why);
+
+/*
+ * Which bytes of kernel `name`'s parameter buffer (args_bytes long, its
+ * parameters at param_off[n_params], as a plan step holds them) its device
+ * code can read, from the PTX of these fatbin images: a byte one of its
+ * ld.param instructions loads, or any byte of a parameter whose address it
+ * takes (or uses otherwise), gets mask[b] 1.  A struct's padding, and a
+ * field no code loads, stay 0: no device code can tell them apart, so the
+ * plan's identity leaves them out (red team 53's pad1 and 54's deep1: an
+ * honest struct's padding held what the driver had left on the stack).
+ * 1 when the function's PTX was found and read (every PTX entry that has
+ * it, or'ed); 0, with every byte 1, when no PTX of it is there (a build
+ * for sm_90a alone) or a use could not be read.  mask is args_bytes long.
+ * seal_ptx_param_reads does the same for one PTX text (1 found, 0 not).
+ */
+int seal_param_reads(const void *const *images, const size_t *image_bytes, int n_images, const char *name,
+		     size_t args_bytes, const size_t *param_off, unsigned n_params, unsigned char *mask);
+int seal_ptx_param_reads(const char *ptx, size_t n, const char *name, size_t args_bytes, const size_t *param_off,
+			 unsigned n_params, unsigned char *mask);
 
 /*
  * Does device code of these fatbin images (seal_fatbin_images) launch

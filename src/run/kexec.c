@@ -103,7 +103,27 @@ static void plan_identity(const struct run_ctx *c, struct wrun *w)
 		free(why);
 		return;
 	}
-	seal_plan_identity(&sp, w->plan_identity, w->plan_launches);
+	/* the parameter bytes its device code reads, from the object's PTX
+	 * (seal_param_reads: a struct's padding is left out) */
+	unsigned char *fat = NULL, **masks = xcalloc((size_t)sp.plan.n_steps + 1, sizeof(*masks));
+	const void *imgs[16];
+	size_t img_bytes[16];
+	char *fwhy = NULL;
+	int n_img = seal_fatbin_images(w->job.kernel_so, &fat, imgs, img_bytes, 16, &fwhy);
+	free(fwhy);
+	for (int i = 0; n_img > 0 && i < sp.plan.n_steps; i++) {
+		const struct evc_step *st = &sp.plan.steps[i];
+		if (st->kind != EVC_STEP_KERNEL || !st->args_bytes)
+			continue;
+		masks[i] = xmalloc(st->args_bytes);
+		seal_param_reads(imgs, img_bytes, n_img, st->name, st->args_bytes, st->param_off, st->n_params,
+				 masks[i]);
+	}
+	seal_plan_identity(&sp, w->plan_identity, w->plan_launches, (const unsigned char *const *)masks);
+	for (int i = 0; i < sp.plan.n_steps; i++)
+		free(masks[i]);
+	free(masks);
+	free(fat);
 	seal_plan_release(&sp);
 }
 

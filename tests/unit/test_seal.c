@@ -439,7 +439,7 @@ static const char *identity_of(const char *text, char out[SHA256_HEX_LEN + 1])
 	struct seal_plan sp;
 	char *why = NULL;
 	assert_int_equal(parse(text, &sp, &why), 0);
-	seal_plan_identity(&sp, out, NULL);
+	seal_plan_identity(&sp, out, NULL, NULL);
 	seal_plan_release(&sp);
 	return out;
 }
@@ -478,16 +478,77 @@ static void test_plan_identity(void **state)
 		struct seal_plan sp;
 		char *why = NULL, la[SHA256_HEX_LEN + 1], lb[SHA256_HEX_LEN + 1], x[SHA256_HEX_LEN + 1];
 		assert_int_equal(parse(SPTR("[[0, 0, \"0102030405060708" "1111222233334444" "0a0c\"]]"), &sp, &why), 0);
-		seal_plan_identity(&sp, x, la);
+		seal_plan_identity(&sp, x, la, NULL);
 		seal_plan_release(&sp);
 		assert_int_equal(parse(SPTR("[[0, 0, \"0102030405060709" "00e0ff6db07f0000" "0a0b\"]]"), &sp, &why), 0);
-		seal_plan_identity(&sp, x, lb);
+		seal_plan_identity(&sp, x, lb, NULL);
 		seal_plan_release(&sp);
 		assert_string_equal(la, lb);
 		assert_string_not_equal(la, x);
 	}
 	identity_of(SPTR("[[0, 0, \"0102030405060709" "00e0ff6db07f0000" "0a0b\"]]"), b);
 	assert_string_not_equal(a, b);
+}
+
+/* which parameter bytes a kernel's PTX reads (seal_ptx_param_reads): a
+ * struct's padding and fields no code loads are left out of the plan's
+ * identity (red team 53's pad1, 54's deep1), a parameter whose address is
+ * taken counts whole */
+static void test_ptx_param_reads(void **state)
+{
+	(void)state;
+	static const char ptx[] =
+		".visible .entry _Z2kk1Pi(\n"
+		"\t.param .align 8 .b8 _Z2kk1Pi_param_0[48],\n"
+		"\t.param .u32 _Z2kk1Pi_param_1\n"
+		")\n{\n"
+		"\tld.param.u32 \t%r5, [_Z2kk1Pi_param_1];\n"
+		"\tld.param.u32 \t%r4, [_Z2kk1Pi_param_0+40];\n"
+		"\tld.param.u64 \t%rd3, [_Z2kk1Pi_param_0+32];\n"
+		"\tld.param.v2.u32 \t{%r2, %r3}, [_Z2kk1Pi_param_0+8];\n"
+		"\tld.param.u64 \t%rd1, [_Z2kk1Pi_param_0];\n"
+		"\tret;\n}\n"
+		".visible .entry _Z2kkaddr(\n"
+		"\t.param .align 8 .b8 _Z2kkaddr_param_0[48]\n"
+		")\n{\n"
+		"\tmov.u64 \t%rd1, _Z2kkaddr_param_0;\n"
+		"\tret;\n}\n";
+	const size_t off[2] = { 0, 48 };
+	unsigned char m[52];
+	assert_int_equal(seal_ptx_param_reads(ptx, sizeof(ptx) - 1, "_Z2kk1Pi", 52, off, 2, m), 1);
+	for (size_t b = 0; b < 52; b++) {
+		int want = b < 16 || (b >= 32 && b < 44) || b >= 48;
+		if (m[b] != want)
+			print_error("byte %zu: %d, want %d\n", b, m[b], want);
+		assert_int_equal(m[b], want);
+	}
+	/* its address taken: every byte of it */
+	const size_t off1[1] = { 0 };
+	memset(m, 0, sizeof(m));
+	assert_int_equal(seal_ptx_param_reads(ptx, sizeof(ptx) - 1, "_Z2kkaddr", 48, off1, 1, m), 1);
+	for (size_t b = 0; b < 48; b++)
+		assert_int_equal(m[b], 1);
+	/* a function the PTX does not have, or a parameter past the plan's */
+	assert_int_equal(seal_ptx_param_reads(ptx, sizeof(ptx) - 1, "_Z2nope", 48, off1, 1, m), 0);
+	assert_int_equal(seal_ptx_param_reads(ptx, sizeof(ptx) - 1, "_Z2kk1Pi", 48, off1, 1, m), 0);
+	/* and the identity: two plans whose parameters differ only where the
+	 * mask is 0 are one */
+	char a[SHA256_HEX_LEN + 1], b2[SHA256_HEX_LEN + 1];
+	struct seal_plan sp;
+	char *why = NULL;
+	unsigned char mask[16];
+	memset(mask, 1, 16);
+	memset(mask + 12, 0, 4); /* a hole after a 4-byte field */
+	const unsigned char *masks[1] = { mask };
+	assert_int_equal(parse(KSTEP("[[0, 0, 0]]", "00e0ff6db07f0000" "03000000ad550000"), &sp, &why), 0);
+	seal_plan_identity(&sp, a, NULL, masks);
+	seal_plan_release(&sp);
+	assert_int_equal(parse(KSTEP("[[0, 0, 0]]", "00e0ff6db07f0000" "03000000ae550000"), &sp, &why), 0);
+	seal_plan_identity(&sp, b2, NULL, masks);
+	assert_string_equal(a, b2);
+	seal_plan_identity(&sp, b2, NULL, NULL);
+	assert_string_not_equal(a, b2);
+	seal_plan_release(&sp);
 }
 
 /* every way a planner could make the replay write or point elsewhere */
@@ -1204,6 +1265,7 @@ int main(void)
 		cmocka_unit_test(test_plan_scratch_layout),
 		cmocka_unit_test(test_plan_scratch_relocs),
 		cmocka_unit_test(test_plan_identity),
+		cmocka_unit_test(test_ptx_param_reads),
 		cmocka_unit_test(test_plan_globals),
 		cmocka_unit_test(test_fatbin_globals),
 		cmocka_unit_test(test_fatbin_globals_nvcc),
