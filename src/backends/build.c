@@ -432,15 +432,18 @@ static char *resolved(const char *path)
  * sources list for two programs, and eval promoted a comment-only copy
  * against the cached reference).  The directories are the flags' -I,
  * -isystem, -iquote, -idirafter and -L (attached or not) outside the
- * repository and the toolchain; each is walked (names, kinds and link
- * targets, sorted, to depth LIST_DEPTH), LIST_MAX entries in all.  The
+ * repository and the toolchain; each is walked whole (names, kinds and
+ * link targets, sorted; a link to a directory is walked too, where the
+ * compiler would look: red team 82's deep put the marker 12 directories
+ * down, past a walk of 8), LIST_MAX entries in all, LIST_DEPTH levels at
+ * most (a link cycle ends there), past either refused.  The
  * repository's own directories are its commit and patch's (a name only
  * probed there is in the record's diff, not in the key: README, "Still
  * out of reach").  Returns 0, or -1 with the reason in *why (malloc'd):
  * too many names to list.
  */
 #define LIST_MAX 20000
-#define LIST_DEPTH 8
+#define LIST_DEPTH 64
 
 static int name_cmp(const void *a, const void *b)
 {
@@ -483,12 +486,22 @@ static int list_dir(struct sha256_ctx *key, const char *dir, const char *rel, in
 			char kind = lstat(path, &st) < 0 ? '?' : S_ISDIR(st.st_mode) ? 'd' : S_ISLNK(st.st_mode) ? 'l' : 'f';
 			sha256_update_field(key, "name", sub, strlen(sub));
 			sha256_update_field(key, "kind", &kind, 1);
+			struct stat to;
 			if (kind == 'l') {
 				char target[PATH_MAX];
 				ssize_t t = readlink(path, target, sizeof(target));
 				sha256_update_field(key, "link", target, t > 0 ? (size_t)t : 0);
-			} else if (kind == 'd' && depth < LIST_DEPTH) {
-				rc = list_dir(key, path, sub, depth + 1, left, why);
+			}
+			if (kind == 'd' || (kind == 'l' && stat(path, &to) == 0 && S_ISDIR(to.st_mode))) {
+				if (depth >= LIST_DEPTH) {
+					*why = xstrfmt("the search directory '%s' goes more than %d directories deep "
+						       "(or its links make a cycle): the build key lists every name it "
+						       "shows, so name a shallower directory in the flags",
+						       dir, LIST_DEPTH);
+					rc = -1;
+				} else {
+					rc = list_dir(key, path, sub, depth + 1, left, why);
+				}
 			}
 			free(path);
 			free(sub);
