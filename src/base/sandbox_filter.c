@@ -236,6 +236,14 @@ static const char *const host_allowed[] = {
 	 * buffer the runner hands over), their protections (thread stacks'
 	 * guard pages), malloc's and glibc's stack cache's madvise */
 	"brk", "mmap", "munmap", "mremap", "mprotect", "madvise",
+	/* and what an honest kernel asks of its own memory (red team 82's
+	 * fp_honest: init_failed without them): locked in RAM, synced, a NUMA
+	 * policy for its buffers, a memory barrier across its threads; the
+	 * box's OOM score answers what it locks, and /proc/meminfo's Mlocked
+	 * is a copy made as the box starts, /proc/vmstat masked (red team 33's
+	 * mlock counter) */
+	"mlock", "mlock2", "munlock", "mlockall", "munlockall", "msync", "mincore", "membarrier",
+	"set_mempolicy", "get_mempolicy", "mbind",
 	/* the files its box shows (read-only copies) and its descriptors (the
 	 * job, the plan and the channel the runner passes, stdout, stderr):
 	 * open, read, write, stat, list a directory (/proc/self/task, the
@@ -244,6 +252,16 @@ static const char *const host_allowed[] = {
 	"lseek", "close", "close_range", "dup", "dup2", "dup3", "fcntl", "open", "openat", "stat", "fstat",
 	"lstat", "newfstatat", "statx", "access", "faccessat", "faccessat2", "readlink", "readlinkat",
 	"getdents64", "getcwd", "chdir", "fchdir", "poll", "ppoll", "select", "pselect6",
+	/* and on those files: advice to the page cache (of the box's own
+	 * copies), a lock of its own, the file system's size (of the box's
+	 * tmpfs and copies) (red team 82's fp_probe) */
+	"fadvise64", "flock", "fstatfs", "statfs",
+	/* waits on its own descriptors (a thread pool's wake-ups): every
+	 * eventfd, epoll and timerfd shares one anonymous inode, and an
+	 * eventfd's number is the lowest free descriptor, no counter (red
+	 * team 80, measured) */
+	"eventfd", "eventfd2", "epoll_create", "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait",
+	"epoll_pwait2", "timerfd_create", "timerfd_settime", "timerfd_gettime",
 	/* a pipe between its own threads (a helper's wake-up): its inode
 	 * number is get_next_ino()'s, a host-wide counter a box's own /proc
 	 * entries show too (README, "Still out of reach") */
@@ -260,6 +278,7 @@ static const char *const host_allowed[] = {
 	 * futexes (pthreads, libgomp's barriers), yielding, the CPU a thread
 	 * is on, the CPUs it may use (sched_setaffinity below) */
 	"futex", "futex_waitv", "gettid", "getpid", "getppid", "sched_yield", "getcpu", "sched_getaffinity",
+	"getpriority",
 	"sched_getparam", "sched_getscheduler", "sched_get_priority_max", "sched_get_priority_min", "exit",
 	"exit_group",
 	/* signals, to itself (the box's PID namespace holds nothing else):
@@ -285,7 +304,7 @@ static const char *const host_allowed[] = {
  * PR_SET_PDEATHSIG (red team 4, outlive) */
 static const int host_prctl_allowed[] = {
 	PR_SET_NO_NEW_PRIVS, PR_GET_NO_NEW_PRIVS, PR_SET_NAME, PR_GET_NAME, PR_GET_DUMPABLE, PR_GET_PDEATHSIG,
-	PR_GET_SECCOMP, PR_CAPBSET_READ, PR_GET_TIMERSLACK, PR_GET_THP_DISABLE,
+	PR_GET_SECCOMP, PR_CAPBSET_READ, PR_GET_TIMERSLACK, PR_SET_TIMERSLACK, PR_GET_THP_DISABLE,
 #ifdef PR_SET_VMA
 	PR_SET_VMA, /* glibc 2.39's names of its own mappings */
 #endif

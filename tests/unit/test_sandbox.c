@@ -675,7 +675,11 @@ static int allow_list_in_child(enum sandbox_profile prof, int gpu)
 			bits |= AL_PRCTL;
 		if (refused(syscall(SYS_fanotify_init, 0, 0)))
 			bits |= AL_FANOTIFY;
-		if (refused(syscall(SYS_eventfd2, 0, 0)))
+		/* allowed since red team 82 (an honest kernel's): an eventfd, a
+		 * locked page, its own NUMA policy, a timer slack */
+		static char page[4096] __attribute__((aligned(4096)));
+		if (syscall(SYS_eventfd2, 0, 0) >= 0 && mlock(page, sizeof(page)) == 0 &&
+		    syscall(SYS_get_mempolicy, NULL, NULL, 0, NULL, 0) == 0 && prctl(PR_SET_TIMERSLACK, 50000, 0, 0, 0) == 0)
 			bits |= AL_EVENTFD;
 		char v[8];
 		if (refused(getxattr("/tmp", "user.x", v, sizeof(v))))
