@@ -295,7 +295,7 @@ static void run_announce(const struct run_ctx *c)
  * runs).  A spec variant whose own code changed keeps its name: that is
  * the operator's kernel being worked on.  0, or -1 after error().
  */
-static int names_held_by_proposers(struct run_ctx *c)
+static int names_held_by_proposers(struct run_ctx *c, struct store_claims **claims)
 {
 	struct query q = QUERY_INIT;
 	int saved = util_quiet;
@@ -312,9 +312,9 @@ static int names_held_by_proposers(struct run_ctx *c)
 		const struct run_record *who = NULL;
 		char *code = query_code_text(v->kernel, ksha, v->params, v->n_params), *holder = NULL;
 		if (cl && store_claims_other(cl, c->s->name, v->name, code, &holder))
-			rc = error("variant '%s': the name is taken in this experiment's store by an eval session "
-				   "judging other code now (%s): the store would hold two codes under one name; rename "
-				   "the variant",
+			rc = error("variant '%s': the name is taken in this experiment's store by a session running "
+				   "other code under it now (%s: an eval session, or another run): the store would hold "
+				   "two codes under one name; rename the variant, or wait for it to end",
 				   v->name, holder);
 		else if (open && query_name_eval_other_code(&q, c->s->name, v->name, v->kernel, ksha, v->params,
 							    v->n_params, &who))
@@ -322,12 +322,54 @@ static int names_held_by_proposers(struct run_ctx *c)
 				   "of other code (run %s, kernel %s): the store would hold two codes under one name, "
 				   "and a claim on the variant would read the candidate's runs; rename the variant",
 				   v->name, who && who->run_id ? who->run_id : "?", who && who->kernel ? who->kernel : "?");
+		/* and held while the batch runs, so that an eval session started
+		 * meanwhile cannot take it for other code before the first run
+		 * of it is recorded (red team 82's race) */
+		if (rc == 0 && cl && store_claims_add(cl, c->s->name, v->name, code) < 0)
+			rc = -1;
 		free(holder);
 		free(code);
 	}
 	if (cl) {
 		store_claims_unlock(cl);
-		store_claims_drop(cl);
+		if (rc < 0)
+			store_claims_drop(cl);
+		else
+			*claims = cl;
+	}
+	if (open)
+		query_release(&q);
+	return rc;
+}
+
+/*
+ * The same after the builds, by every source a variant's build read: an
+ * eval candidate of its name with the same kernel file and parameters but
+ * other headers is other code (red team 82's latehdr: its header made the
+ * candidate wrong, was fixed, and the spec's honest variant took the
+ * name; `validated` then read the candidate's runs as the current
+ * source's).  0, or -1 after error().
+ */
+static int headers_held_by_proposers(struct run_ctx *c)
+{
+	struct query q = QUERY_INIT;
+	int saved = util_quiet;
+	util_quiet = 1;
+	int open = query_open(&q, c->st.root) == 0;
+	util_quiet = saved;
+	int rc = 0;
+	for (size_t vi = 0; open && rc == 0 && vi < c->plan.n_variants; vi++) {
+		const struct plan_variant *pv = &c->plan.variants[vi];
+		if (plan_build(c, vi) < 0 || !pv->br.ok)
+			continue; /* its job records why */
+		const struct run_record *who = NULL;
+		if (query_name_eval_other_sources(&q, c->s->name, pv->v->name, json_object_get(pv->br.info, "sources"),
+						  pv->v->params, pv->v->n_params, &who))
+			rc = error("variant '%s': the name is taken in this experiment's store by an eval candidate "
+				   "whose sources differ (run %s, kernel %s: another header): the store would hold two "
+				   "codes under one name; rename the variant",
+				   pv->v->name, who && who->run_id ? who->run_id : "?",
+				   who && who->kernel ? who->kernel : "?");
 	}
 	if (open)
 		query_release(&q);
@@ -339,12 +381,13 @@ int run_experiment(const struct spec *s, const struct run_options *o, struct run
 {
 	struct run_ctx c;
 	struct batch_record b;
+	struct store_claims *names = NULL;
 	memset(&b, 0, sizeof(b));
 	memset(t, 0, sizeof(*t));
 	int rc = -1;
 	if (run_open(&c, s, o, 1, err) < 0)
 		goto out;
-	if (names_held_by_proposers(&c) < 0) {
+	if (names_held_by_proposers(&c, &names) < 0) {
 		*err = RUN_USAGE;
 		goto out;
 	}
@@ -352,6 +395,10 @@ int run_experiment(const struct spec *s, const struct run_options *o, struct run
 	run_announce(&c);
 	runcmd_trap_signals();
 	plan_prebuild(&c);
+	if (headers_held_by_proposers(&c) < 0) {
+		*err = RUN_USAGE;
+		goto out;
+	}
 	if ((c.pool.n ? executor_pool(&c) : executor_local(&c)) < 0) {
 		*err = RUN_STORE;
 		goto out;
@@ -365,6 +412,7 @@ int run_experiment(const struct spec *s, const struct run_options *o, struct run
 	summary_print(&c, &b);
 	rc = 0;
 out:
+	store_claims_drop(names); /* the batch is recorded, or nothing of it will be */
 	batch_record_release(&b);
 	run_close(&c);
 	return rc;

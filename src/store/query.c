@@ -789,6 +789,46 @@ int query_name_other_code(struct query *q, const char *experiment, const char *n
 	return name_other_code(q, experiment, name, kernel, ksha, params, n_params, 0, who);
 }
 
+/* Do run r's sources (path and hash) equal sources' ([{path, sha256}]) as sets? */
+static int same_sources(const struct run_record *r, json_t *sources)
+{
+	if (!json_is_array(sources) || json_array_size(sources) != r->n_sources)
+		return 0;
+	size_t i;
+	json_t *v;
+	json_array_foreach(sources, i, v)
+	{
+		const char *path = json_string_value(json_object_get(v, "path"));
+		const char *sha = json_string_value(json_object_get(v, "sha256"));
+		int found = 0;
+		for (size_t k = 0; k < r->n_sources && !found; k++)
+			found = path && sha && r->sources[k].path && r->sources[k].sha256 &&
+				!strcmp(r->sources[k].path, path) && !strcmp(r->sources[k].sha256, sha);
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+int query_name_eval_other_sources(struct query *q, const char *experiment, const char *name, json_t *sources,
+				  const struct param *params, size_t n_params, const struct run_record **who)
+{
+	const struct run_record **runs = NULL;
+	size_t n = query_variant_runs(q, experiment, name, &runs);
+	int other = 0, last_eval = 0;
+	const char *last = NULL;
+	for (size_t i = 0; i < n && !other; i++) {
+		const struct run_record *r = runs[i];
+		if (r->is_baseline || r->is_reference || !run_in_eval(q, r, &last, &last_eval) || !r->n_sources)
+			continue;
+		other = !same_sources(r, sources) || !same_params(r->params, r->n_params, params, n_params);
+		if (other && who)
+			*who = r;
+	}
+	free(runs);
+	return other;
+}
+
 int query_name_eval_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
 			       const char *ksha, const struct param *params, size_t n_params,
 			       const struct run_record **who)

@@ -201,6 +201,12 @@ int query_name_other_code(struct query *q, const char *experiment, const char *n
 int query_name_eval_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
 			       const char *ksha, const struct param *params, size_t n_params,
 			       const struct run_record **who);
+/* The same, by every source file (paths and hashes, as a build's
+ * `sources` lists them: the kernel and the headers it read) instead of
+ * the kernel's alone: an eval candidate of this name whose headers
+ * differed is other code too (red team 82's latehdr). */
+int query_name_eval_other_sources(struct query *q, const char *experiment, const char *name, json_t *sources,
+				  const struct param *params, size_t n_params, const struct run_record **who);
 /* The code query_name_other_code compares (kernel path, content hash,
  * parameters in any order) as one text, the same for the same code: what
  * a name's claim holds (store.h, "Names in flight").  malloc'd. */
