@@ -1022,33 +1022,65 @@ static size_t ld_width(const char *p, const char *end)
 	return bits == 8 || bits == 16 || bits == 32 || bits == 64 ? vec * bits / 8 : 0;
 }
 
+/* Does text[0..n) hold `what` at p as a whole word (not inside a longer
+ * identifier)? */
+static int word_at(const char *p, const char *end, const char *what)
+{
+	size_t k = strlen(what);
+	if ((size_t)(end - p) < k || memcmp(p, what, k))
+		return 0;
+	char c = p + k < end ? p[k] : ' ';
+	return !(c == '_' || c == '$' || c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+		 (c >= 'A' && c <= 'Z'));
+}
+
 int seal_ptx_param_reads(const char *ptx, size_t n, const char *name, size_t args_bytes, const size_t *param_off,
 			 unsigned n_params, unsigned char *mask)
 {
-	/* the entry: ".entry NAME(" and its body, to the next ".entry" */
-	size_t nl = strlen(name);
-	const char *end = ptx + n, *body = NULL, *stop = end;
-	for (const char *p = ptx; p + 7 + nl < end && !body; p++) {
-		if (memcmp(p, ".entry ", 7) || memcmp(p + 7, name, nl) || (p[7 + nl] != '(' && p[7 + nl] != ' ' &&
-									   p[7 + nl] != '\n' && p[7 + nl] != '\t'))
-			continue;
-		const char *brace = memchr(p, '{', (size_t)(end - p));
-		if (!brace)
-			return 0;
-		body = brace;
-		for (const char *q = brace; q + 7 < end; q++)
-			if (!memcmp(q, ".entry ", 7)) {
-				stop = q;
-				break;
-			}
+	memset(mask, 0, args_bytes);
+	const char *end = ptx + n;
+	/* the entry: ".entry NAME" exactly once in the whole text (red team
+	 * 55's fake: a `.pragma ".entry NAME( {"` before it made an empty
+	 * body of a decoy the first match) */
+	char *entry = xstrfmt(".entry %s", name);
+	const char *at = NULL;
+	int seen = 0;
+	for (const char *p = ptx; p < end; p++)
+		if (*p == '.' && word_at(p, end, entry)) {
+			seen++;
+			at = p;
+		}
+	free(entry);
+	if (seen != 1)
+		return 0;
+	/* its body: the braces from the first '{' after it, matched (a
+	 * string's braces skipped) */
+	const char *body = memchr(at, '{', (size_t)(end - at)), *stop = NULL;
+	int depth = 0, in_str = 0;
+	for (const char *p = body; p && p < end && !stop; p++) {
+		if (*p == '"')
+			in_str = !in_str;
+		else if (!in_str && *p == '{')
+			depth++;
+		else if (!in_str && *p == '}' && --depth == 0)
+			stop = p;
 	}
-	if (!body)
+	if (!body || !stop)
 		return 0;
 	char *tag = xstrfmt("%s_param_", name);
 	size_t tl = strlen(tag);
 	int ok = 1;
-	for (const char *p = body; ok && p + tl < stop; p++) {
-		if (memcmp(p, tag, tl))
+	for (const char *p = body; ok && p < stop; p++) {
+		/* every ld.param must read a parameter by name and a constant
+		 * offset: one through a register (the parameter's address
+		 * taken, red team 55's reg and oob) could read any byte */
+		if (p + 9 <= stop && !memcmp(p, "ld.param.", 9)) {
+			const char *br = memchr(p, '[', (size_t)(stop - p)), *semi = memchr(p, ';', (size_t)(stop - p));
+			if (!br || !semi || br > semi || (size_t)(stop - br) <= tl || memcmp(br + 1, tag, tl))
+				ok = 0;
+			continue;
+		}
+		if (*p != name[0] || (size_t)(stop - p) <= tl || memcmp(p, tag, tl))
 			continue;
 		const char *d = p + tl;
 		unsigned k = 0;
@@ -1062,33 +1094,51 @@ int seal_ptx_param_reads(const char *ptx, size_t n, const char *name, size_t arg
 			break;
 		}
 		size_t lo = param_off[k], hi = param_end(param_off, n_params, k, args_bytes);
-		/* the instruction this use is in: from the line's start */
+		/* the instruction this use is in: from its line's start */
 		const char *line = p;
-		while (line > body && line[-1] != '\n' && line[-1] != ';')
+		while (line > body + 1 && line[-1] != '\n' && line[-1] != ';')
 			line--;
-		while (line < p && (*line == ' ' || *line == '\t'))
+		while (line < p && (*line == ' ' || *line == '\t' || *line == '{'))
 			line++;
 		size_t width = 0, off = 0;
-		int plain_load = line + 9 <= p && !memcmp(line, "ld.param.", 9) && p > line && p[-1] == '[';
-		if (plain_load) {
+		int load = line + 9 <= p && !memcmp(line, "ld.param.", 9) && p[-1] == '[';
+		if (load) {
 			const char *t = line + 9, *te = t;
 			while (te < p && *te != ' ' && *te != '\t')
 				te++;
 			width = ld_width(t, te);
 			if (*d == '+') {
-				for (d++; d < stop && *d >= '0' && *d <= '9'; d++)
+				int od = 0;
+				for (d++; d < stop && *d >= '0' && *d <= '9' && od < 12; d++, od++)
 					off = off * 10 + (size_t)(*d - '0');
+				load = od > 0;
 			}
-			plain_load = width && *d == ']';
+			/* an offset inside the parameter, as written (red team 55's
+			 * wrap: +2^32+40, which ptxas takes as +40) */
+			load = load && width && *d == ']' && off + width <= hi - lo;
 		}
-		if (plain_load)
-			mark(mask, args_bytes, lo + off, lo + off + width);
-		else /* its address taken, or a use not read here: all of it */
-			mark(mask, args_bytes, lo, hi);
-		p = d - 1;
+		if (!load) { /* its address taken, or a use not read here */
+			ok = 0;
+			break;
+		}
+		mark(mask, args_bytes, lo + off, lo + off + width);
+		p = d;
 	}
 	free(tag);
-	return ok;
+	if (!ok)
+		return 0;
+	/* a parameter no load names is counted whole: only the holes and
+	 * unread parts of one that is read are left out (red team 55's split:
+	 * the PTX of one arch may not read what another arch's SASS does) */
+	for (unsigned k = 0; k < n_params; k++) {
+		size_t lo = param_off[k], hi = param_end(param_off, n_params, k, args_bytes);
+		int any = 0;
+		for (size_t b = lo; b < hi && b < args_bytes && !any; b++)
+			any = mask[b];
+		if (!any)
+			mark(mask, args_bytes, lo, hi);
+	}
+	return 1;
 }
 
 struct param_reads_ctx {

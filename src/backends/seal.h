@@ -112,14 +112,19 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
  * Which bytes of kernel `name`'s parameter buffer (args_bytes long, its
  * parameters at param_off[n_params], as a plan step holds them) its device
  * code can read, from the PTX of these fatbin images: a byte one of its
- * ld.param instructions loads, or any byte of a parameter whose address it
- * takes (or uses otherwise), gets mask[b] 1.  A struct's padding, and a
- * field no code loads, stay 0: no device code can tell them apart, so the
- * plan's identity leaves them out (red team 53's pad1 and 54's deep1: an
- * honest struct's padding held what the driver had left on the stack).
- * 1 when the function's PTX was found and read (every PTX entry that has
- * it, or'ed); 0, with every byte 1, when no PTX of it is there (a build
- * for sm_90a alone) or a use could not be read.  mask is args_bytes long.
+ * ld.param instructions loads by the parameter's name and a constant
+ * offset inside it gets mask[b] 1, and so does every byte of a parameter
+ * no load names (the SASS of another arch may read it: red team 55's
+ * split).  A struct's padding, and a field no code loads, of a parameter
+ * that is read stay 0: no device code can tell them apart, so the plan's
+ * identity leaves them out (red team 53's pad1 and 54's deep1: an honest
+ * struct's padding held what the driver had left on the stack).  1 when
+ * the function's PTX was found and read (every PTX entry that has it,
+ * or'ed); 0, with every byte 1, when no PTX of it is there (a build for
+ * sm_90a alone), when ".entry NAME" is in the text more than once (red
+ * team 55's fake: a pragma that said it), or when a parameter's address
+ * is taken or an ld.param reads through a register or past its
+ * parameter (55's reg, oob, wrap).  mask is args_bytes long.
  * seal_ptx_param_reads does the same for one PTX text (1 found, 0 not).
  */
 int seal_param_reads(const void *const *images, const size_t *image_bytes, int n_images, const char *name,

@@ -522,12 +522,28 @@ static void test_ptx_param_reads(void **state)
 			print_error("byte %zu: %d, want %d\n", b, m[b], want);
 		assert_int_equal(m[b], want);
 	}
-	/* its address taken: every byte of it */
+	/* its address taken: no mask (every byte, the caller's) */
 	const size_t off1[1] = { 0 };
-	memset(m, 0, sizeof(m));
-	assert_int_equal(seal_ptx_param_reads(ptx, sizeof(ptx) - 1, "_Z2kkaddr", 48, off1, 1, m), 1);
-	for (size_t b = 0; b < 48; b++)
-		assert_int_equal(m[b], 1);
+	assert_int_equal(seal_ptx_param_reads(ptx, sizeof(ptx) - 1, "_Z2kkaddr", 48, off1, 1, m), 0);
+	/* red team 55: a decoy ".entry NAME" in a pragma, a load through a
+	 * register, an offset past the parameter (ptxas wraps it), none
+	 * masked; a parameter no load names counts whole */
+	static const char fake[] = ".visible .entry _Z1d(\n)\n{\n.pragma \".entry _Z1k( {\";\nret;\n}\n"
+				   ".visible .entry _Z1k(\n\t.param .u64 _Z1k_param_0,\n\t.param .u64 _Z1k_param_1\n)\n{\n"
+				   "\tld.param.u64 \t%rd1, [_Z1k_param_0];\n\tret;\n}\n";
+	const size_t off2[2] = { 0, 8 };
+	assert_int_equal(seal_ptx_param_reads(fake, sizeof(fake) - 1, "_Z1k", 16, off2, 2, m), 0);
+	static const char one[] = ".visible .entry _Z1k(\n\t.param .u64 _Z1k_param_0,\n\t.param .u64 _Z1k_param_1\n)\n{\n"
+				  "\tld.param.u32 \t%r1, [_Z1k_param_0];\n\tret;\n}\n";
+	assert_int_equal(seal_ptx_param_reads(one, sizeof(one) - 1, "_Z1k", 16, off2, 2, m), 1);
+	for (size_t b = 0; b < 16; b++) /* param 0's bytes 4-7 unread; param 1, never named, whole */
+		assert_int_equal(m[b], b < 4 || b >= 8);
+	static const char reg[] = ".visible .entry _Z1k(\n\t.param .u64 _Z1k_param_0,\n\t.param .u64 _Z1k_param_1\n)\n{\n"
+				  "\tld.param.u32 \t%r1, [_Z1k_param_0];\n\tld.param.u64 \t%rd2, [%rd1+8];\n\tret;\n}\n";
+	assert_int_equal(seal_ptx_param_reads(reg, sizeof(reg) - 1, "_Z1k", 16, off2, 2, m), 0);
+	static const char wrap[] = ".visible .entry _Z1k(\n\t.param .u64 _Z1k_param_0,\n\t.param .u64 _Z1k_param_1\n)\n{\n"
+				   "\tld.param.u32 \t%r1, [_Z1k_param_0+4294967304];\n\tret;\n}\n";
+	assert_int_equal(seal_ptx_param_reads(wrap, sizeof(wrap) - 1, "_Z1k", 16, off2, 2, m), 0);
 	/* a function the PTX does not have, or a parameter past the plan's */
 	assert_int_equal(seal_ptx_param_reads(ptx, sizeof(ptx) - 1, "_Z2nope", 48, off1, 1, m), 0);
 	assert_int_equal(seal_ptx_param_reads(ptx, sizeof(ptx) - 1, "_Z2kk1Pi", 48, off1, 1, m), 0);
