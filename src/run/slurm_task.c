@@ -84,6 +84,47 @@ static int task_gpu_index(void)
 		return 0;
 	return atoi(v);
 }
+/*
+ * Slurm's --time as seconds, rounded up to its one-minute resolution
+ * ("MM", "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM", "D-HH:MM:SS"); -1 when
+ * there is none or it does not read ("infinite", "UNLIMITED").
+ */
+static double slurm_time_seconds(const char *t)
+{
+	if (!t || !*t)
+		return -1;
+	long days = 0, f[3];
+	int nf = 0;
+	const char *p = t, *dash = strchr(t, '-');
+	if (dash) {
+		char *e;
+		days = strtol(t, &e, 10);
+		if (e != dash || days < 0)
+			return -1;
+		p = dash + 1;
+	}
+	while (*p && nf < 3) {
+		char *e;
+		f[nf] = strtol(p, &e, 10);
+		if (e == p || f[nf] < 0 || (*e && *e != ':'))
+			return -1;
+		nf++;
+		p = *e ? e + 1 : e;
+	}
+	if (*p || !nf)
+		return -1;
+	double s;
+	if (dash) /* D-HH, D-HH:MM, D-HH:MM:SS */
+		s = (double)days * 86400 + (double)f[0] * 3600 + (nf > 1 ? (double)f[1] * 60 : 0) + (nf > 2 ? (double)f[2] : 0);
+	else if (nf == 1) /* MM */
+		s = (double)f[0] * 60;
+	else if (nf == 2) /* MM:SS */
+		s = (double)f[0] * 60 + (double)f[1];
+	else /* HH:MM:SS */
+		s = (double)f[0] * 3600 + (double)f[1] * 60 + (double)f[2];
+	return s > 0 ? 60.0 * (double)(long)((s + 59) / 60) : -1;
+}
+
 
 int run_slurm_task(const char *sub, int index)
 {
@@ -101,6 +142,7 @@ int run_slurm_task(const char *sub, int index)
 	int rc = -1;
 	size_t done = 0;
 	char host[256] = "", when[40];
+	time_t task_t0 = time(NULL);
 	gethostname(host, sizeof(host) - 1);
 	utc_now_iso(when, sizeof(when));
 	task_err_path = xstrfmt("%s/task-%d.err", sub, index);
@@ -145,6 +187,16 @@ int run_slurm_task(const char *sub, int index)
 		goto out;
 	}
 	c.slot.kind = "slurm";
+	/* the task's time limit (run_ctx.h end_epoch): as Slurm says it where
+	 * it does (SLURM_JOB_END_TIME), else the submission's --time from the
+	 * task's start (Slurm 22.05 sets no end time in the task's
+	 * environment) */
+	const char *end = getenv("SLURM_JOB_END_TIME");
+	double limit = slurm_time_seconds(jstr_of(json_object_get(j.doc, "options"), "time"));
+	if (end && atof(end) > 0)
+		c.end_epoch = atof(end);
+	else if (limit > 0)
+		c.end_epoch = (double)task_t0 + limit;
 	c.slot.index = (int)json_integer_value(json_object_get(task, "slot"));
 	c.slot.n = (int)json_integer_value(json_object_get(j.doc, "n_tasks"));
 	c.slot.device = c.be->uses_gpu ? task_gpu_index() : -1;

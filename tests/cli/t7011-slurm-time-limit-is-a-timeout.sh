@@ -1,0 +1,47 @@
+# t7011 - a kernel that hangs past its Slurm task's --time is the runner's
+# `timeout`, a failure of its code, not Slurm's kill (`aborted`, which a
+# `validated` claim leaves out as nothing judged).  The task reads
+# SLURM_JOB_END_TIME and cuts each job's timeout to end 20 s before it
+# (run_ctx.h end_epoch).  Before (red team 83's hang_coin,
+# tests/fixtures/adversary/host/redteam83/README.md), the hung runs were
+# `aborted` by the time limit and `validated hang` was supported on the
+# processes that had not hung.  Slow (a one-minute --time): runs only with
+# EVIDENT_SLOW_TESTS=1.
+. "$REPO/tests/cli/lib.sh"
+. "$REPO/tests/cli/slurm-lib.sh"
+slurm_once
+[ "${EVIDENT_SLOW_TESTS:-}" = 1 ] ||
+	skip "takes 60-90 s (a one-minute --time): set EVIDENT_SLOW_TESTS=1 to run it"
+slurm_up --cpus 2 --set KillWait=2
+mkrepo
+sed -e 's/hang = (b \& 1) \&\& x->dims\[0\] == 256;/hang = x->dims[0] == 256; (void)b;/' \
+	tests/fixtures/adversary/host/redteam83/hang_coin.c > kernels/hang_always.c
+grep -q 'hang = x->dims\[0\] == 256; (void)b;' kernels/hang_always.c || fail "the kernel did not take its always"
+cat > experiments/hang.yaml <<'Y'
+name: hang
+problem: rowsum
+backend: host
+shape: {R: 256, C: 256}
+baseline: hang
+variants:
+  hang: {kernel: kernels/hang_always.c}
+correctness: {seeds: 1}
+timing: {warmup_ms: 0, samples: 5, cache: hot}
+limits: {timeout_s: 300}
+repeats: 1
+Y
+"$EVIDENT" run --no-progress --slurm --time 1 experiments/hang.yaml > run.out 2>&1 || { cat run.out; fail "submit"; }
+batch=$(sed -n 's/^batch \([^:]*\): .*/\1/p' run.out)
+job=$(sed -n 's/.* as job array \([0-9]*\),.*/\1/p' run.out)
+[ -n "$batch" ] && [ -n "$job" ] || { cat run.out; fail "no batch or job id"; }
+slurm_wait_job "$job" 120
+"$EVIDENT" wait --no-progress "$batch" > wait.out 2>&1
+python3 - "$batch" <<'PY' || { cat wait.out; fail "the hung run is not a timeout"; }
+import json, os, sys
+runs = [json.load(open('artifacts/runs/' + f)) for f in os.listdir('artifacts/runs')]
+runs = [m for m in runs if m.get('kind') == 'variant' and m['batch_id'] == sys.argv[1]]
+assert len(runs) == 1, len(runs)
+print(runs[0]['outcome'], runs[0].get('reason'))
+assert runs[0]['outcome'] == 'timeout', runs[0]['outcome']
+PY
+exit 0
