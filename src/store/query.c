@@ -756,39 +756,6 @@ static int run_in_eval(struct query *q, const struct run_record *r, const char *
 	return *last_eval;
 }
 
-static int name_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
-			   const char *ksha, const struct param *params, size_t n_params, int evals_only,
-			   const struct run_record **who)
-{
-	const struct run_record **runs = NULL;
-	size_t n = query_variant_runs(q, experiment, name, &runs);
-	int other = 0, last_eval = 0;
-	const char *last = NULL;
-	for (size_t i = 0; i < n && !other; i++) {
-		const struct run_record *r = runs[i];
-		/* an eval batch's reference is the spec's own variant, not a
-		 * proposer's */
-		if (evals_only && (r->is_baseline || r->is_reference || !run_in_eval(q, r, &last, &last_eval)))
-			continue;
-		const char *rsha = NULL;
-		for (size_t k = 0; k < r->n_sources && !rsha && r->kernel; k++)
-			if (r->sources[k].path && !strcmp(r->sources[k].path, r->kernel))
-				rsha = r->sources[k].sha256;
-		other = !r->kernel || !rsha || !kernel || !ksha || strcmp(r->kernel, kernel) || strcmp(rsha, ksha) ||
-			!same_params(r->params, r->n_params, params, n_params);
-		if (other && who)
-			*who = r;
-	}
-	free(runs);
-	return other;
-}
-
-int query_name_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
-			  const char *ksha, const struct param *params, size_t n_params, const struct run_record **who)
-{
-	return name_other_code(q, experiment, name, kernel, ksha, params, n_params, 0, who);
-}
-
 /* Do run r's sources (path and hash) equal sources' ([{path, sha256}]) as sets? */
 static int same_sources(const struct run_record *r, json_t *sources)
 {
@@ -810,8 +777,12 @@ static int same_sources(const struct run_record *r, json_t *sources)
 	return 1;
 }
 
-int query_name_eval_other_sources(struct query *q, const char *experiment, const char *name, json_t *sources,
-				  const struct param *params, size_t n_params, const struct run_record **who)
+/* The rule of query_name_other_code and its two forms below: by the
+ * kernel file (kernel, ksha), or with sources non-NULL by every source;
+ * evals_only: the runs of eval sessions' candidates alone. */
+static int name_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
+			   const char *ksha, json_t *sources, const struct param *params, size_t n_params,
+			   int evals_only, const struct run_record **who)
 {
 	const struct run_record **runs = NULL;
 	size_t n = query_variant_runs(q, experiment, name, &runs);
@@ -819,9 +790,22 @@ int query_name_eval_other_sources(struct query *q, const char *experiment, const
 	const char *last = NULL;
 	for (size_t i = 0; i < n && !other; i++) {
 		const struct run_record *r = runs[i];
-		if (r->is_baseline || r->is_reference || !run_in_eval(q, r, &last, &last_eval) || !r->n_sources)
+		/* an eval batch's reference is the spec's own variant, not a
+		 * proposer's */
+		if (evals_only && (r->is_baseline || r->is_reference || !run_in_eval(q, r, &last, &last_eval)))
 			continue;
-		other = !same_sources(r, sources) || !same_params(r->params, r->n_params, params, n_params);
+		if (sources) {
+			if (!r->n_sources)
+				continue; /* a record of no sources says nothing of them */
+			other = !same_sources(r, sources) || !same_params(r->params, r->n_params, params, n_params);
+		} else {
+			const char *rsha = NULL;
+			for (size_t k = 0; k < r->n_sources && !rsha && r->kernel; k++)
+				if (r->sources[k].path && !strcmp(r->sources[k].path, r->kernel))
+					rsha = r->sources[k].sha256;
+			other = !r->kernel || !rsha || !kernel || !ksha || strcmp(r->kernel, kernel) ||
+				strcmp(rsha, ksha) || !same_params(r->params, r->n_params, params, n_params);
+		}
 		if (other && who)
 			*who = r;
 	}
@@ -829,11 +813,23 @@ int query_name_eval_other_sources(struct query *q, const char *experiment, const
 	return other;
 }
 
+int query_name_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
+			  const char *ksha, const struct param *params, size_t n_params, const struct run_record **who)
+{
+	return name_other_code(q, experiment, name, kernel, ksha, NULL, params, n_params, 0, who);
+}
+
+int query_name_eval_other_sources(struct query *q, const char *experiment, const char *name, json_t *sources,
+				  const struct param *params, size_t n_params, const struct run_record **who)
+{
+	return name_other_code(q, experiment, name, NULL, NULL, sources, params, n_params, 1, who);
+}
+
 int query_name_eval_other_code(struct query *q, const char *experiment, const char *name, const char *kernel,
 			       const char *ksha, const struct param *params, size_t n_params,
 			       const struct run_record **who)
 {
-	return name_other_code(q, experiment, name, kernel, ksha, params, n_params, 1, who);
+	return name_other_code(q, experiment, name, kernel, ksha, NULL, params, n_params, 1, who);
 }
 
 char *query_code_text(const char *kernel, const char *ksha, const struct param *params, size_t n_params)
