@@ -862,9 +862,6 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 
 /* ---- the pieces of a job --------------------------------------------------- */
 
-/* seconds a Slurm task keeps after its last job's timeout, to record it */
-#define JOB_END_MARGIN_S 20
-
 static void fill_job(const struct run_ctx *c, const struct plan_job *pj, const char *phase, struct job *j)
 {
 	const struct plan *p = &c->plan;

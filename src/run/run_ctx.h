@@ -141,6 +141,8 @@ struct run_ctx {
 	 * validated read only the processes that did not hang) */
 	double end_epoch;
 };
+/* seconds a Slurm task keeps after its last job's timeout, to record it */
+#define JOB_END_MARGIN_S 20
 
 /* host_clock.c: the host backend's samples, timed by the parent (see
  * the file's top).  The caller (job.c run_worker) fills pr, job, shm, off,

@@ -1,8 +1,11 @@
 # t7011 - a kernel that hangs past its Slurm task's --time is the runner's
 # `timeout`, a failure of its code, not Slurm's kill (`aborted`, which a
-# `validated` claim leaves out as nothing judged).  The task reads
-# SLURM_JOB_END_TIME and cuts each job's timeout to end 20 s before it
-# (run_ctx.h end_epoch).  Before (red team 83's hang_coin,
+# `validated` claim leaves out as nothing judged).  The task reads its
+# end (SLURM_JOB_END_TIME, else scontrol's EndTime, else the submission's
+# --time), starts a job only with its whole timeout_s and 20 s before that
+# end (else it records it aborted, "not started", and says to give more
+# --time: red team 84, an honest late job cut short was a timeout), and
+# cuts each worker's timeout to end before it (run_ctx.h end_epoch).  Before (red team 83's hang_coin,
 # tests/fixtures/adversary/host/redteam83/README.md), the hung runs were
 # `aborted` by the time limit and `validated hang` was supported on the
 # processes that had not hung.  Slow (a one-minute --time): runs only with
@@ -27,10 +30,12 @@ variants:
   hang: {kernel: kernels/hang_always.c}
 correctness: {seeds: 1}
 timing: {warmup_ms: 0, samples: 5, cache: hot}
-limits: {timeout_s: 300}
+limits: {timeout_s: 30}
 repeats: 1
 Y
-"$EVIDENT" run --no-progress --slurm --time 1 experiments/hang.yaml > run.out 2>&1 || { cat run.out; fail "submit"; }
+# the limit given to sbatch directly, which evident's own --time does not
+# know (red team 84): the task reads it from scontrol
+"$EVIDENT" run --no-progress --slurm --slurm-opt=--time=1 experiments/hang.yaml > run.out 2>&1 || { cat run.out; fail "submit"; }
 batch=$(sed -n 's/^batch \([^:]*\): .*/\1/p' run.out)
 job=$(sed -n 's/.* as job array \([0-9]*\),.*/\1/p' run.out)
 [ -n "$batch" ] && [ -n "$job" ] || { cat run.out; fail "no batch or job id"; }
@@ -43,5 +48,21 @@ runs = [m for m in runs if m.get('kind') == 'variant' and m['batch_id'] == sys.a
 assert len(runs) == 1, len(runs)
 print(runs[0]['outcome'], runs[0].get('reason'))
 assert runs[0]['outcome'] == 'timeout', runs[0]['outcome']
+PY
+# a job whose timeout does not fit before the task's end is not started
+sed -i 's/timeout_s: 30}/timeout_s: 300}/' experiments/hang.yaml
+"$EVIDENT" run --no-progress --slurm --time 1 experiments/hang.yaml > run2.out 2>&1 || { cat run2.out; fail "submit 2"; }
+batch2=$(sed -n 's/^batch \([^:]*\): .*/\1/p' run2.out)
+job2=$(sed -n 's/.* as job array \([0-9]*\),.*/\1/p' run2.out)
+slurm_wait_job "$job2" 60
+"$EVIDENT" wait --no-progress "$batch2" > wait2.out 2>&1
+python3 - "$batch2" <<'PY' || { cat wait2.out; fail "the job that could not fit was not left unstarted"; }
+import json, os, sys
+runs = [json.load(open('artifacts/runs/' + f)) for f in os.listdir('artifacts/runs')]
+runs = [m for m in runs if m.get('kind') == 'variant' and m['batch_id'] == sys.argv[1]]
+assert len(runs) == 1, len(runs)
+print(runs[0]['outcome'], runs[0].get('reason'))
+assert runs[0]['outcome'] == 'aborted', runs[0]['outcome']
+assert 'not started' in runs[0]['reason'] and 'more --time' in runs[0]['reason'], runs[0]['reason']
 PY
 exit 0
