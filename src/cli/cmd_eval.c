@@ -222,6 +222,7 @@ static int exit_of(enum run_error why)
 	case RUN_NO_DEVICE: return EV_NO_DEVICE;
 	case RUN_STORE: return EV_STORE;
 	case RUN_USAGE: return EV_SPEC;
+	case RUN_SPEC: return EV_SPEC;
 	default: return EV_ENV;
 	}
 }

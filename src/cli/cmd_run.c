@@ -159,6 +159,7 @@ static int exit_of(enum run_error why, int gpus_flag)
 	case RUN_NO_DEVICE: return EV_NO_DEVICE;
 	case RUN_STORE: return EV_STORE;
 	case RUN_USAGE: return gpus_flag ? EV_USAGE : EV_SPEC;
+	case RUN_SPEC: return EV_SPEC;
 	case RUN_NOT_FOUND: return EV_NOT_FOUND;
 	case RUN_TIMEOUT: return EV_FAILURES;
 	default: return EV_ENV;

@@ -295,7 +295,7 @@ static void run_announce(const struct run_ctx *c)
  * runs).  A spec variant whose own code changed keeps its name: that is
  * the operator's kernel being worked on.  0, or -1 after error().
  */
-static int names_held_by_proposers(struct run_ctx *c, struct store_claims **claims)
+int run_names_held(struct run_ctx *c, struct store_claims **claims)
 {
 	struct query q = QUERY_INIT;
 	int saved = util_quiet;
@@ -350,7 +350,7 @@ static int names_held_by_proposers(struct run_ctx *c, struct store_claims **clai
  * name; `validated` then read the candidate's runs as the current
  * source's).  0, or -1 after error().
  */
-static int headers_held_by_proposers(struct run_ctx *c)
+int run_headers_held(struct run_ctx *c)
 {
 	struct query q = QUERY_INIT;
 	int saved = util_quiet;
@@ -387,16 +387,16 @@ int run_experiment(const struct spec *s, const struct run_options *o, struct run
 	int rc = -1;
 	if (run_open(&c, s, o, 1, err) < 0)
 		goto out;
-	if (names_held_by_proposers(&c, &names) < 0) {
-		*err = RUN_USAGE;
+	if (run_names_held(&c, &names) < 0) {
+		*err = RUN_SPEC;
 		goto out;
 	}
 	t->batch_id = xstrdup(c.plan.batch_id);
 	run_announce(&c);
 	runcmd_trap_signals();
 	plan_prebuild(&c);
-	if (headers_held_by_proposers(&c) < 0) {
-		*err = RUN_USAGE;
+	if (run_headers_held(&c) < 0) {
+		*err = RUN_SPEC;
 		goto out;
 	}
 	if ((c.pool.n ? executor_pool(&c) : executor_local(&c)) < 0) {

@@ -51,7 +51,8 @@ struct run_totals {
 };
 
 /* Why a run stopped before it could record anything. */
-enum run_error { RUN_OK, RUN_NO_DEVICE, RUN_STORE, RUN_ENV, RUN_USAGE, RUN_NOT_FOUND, RUN_TIMEOUT };
+enum run_error { RUN_OK, RUN_NO_DEVICE, RUN_STORE, RUN_ENV, RUN_USAGE, RUN_NOT_FOUND, RUN_TIMEOUT,
+		 RUN_SPEC /* the spec, as the store holds its names: exit 3 */ };
 
 /*
  * Run spec s (loaded and validated; the current directory is the

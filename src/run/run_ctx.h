@@ -388,6 +388,14 @@ int plan_batch(struct run_ctx *c);
 void plan_batch_release(struct plan *p);
 void plan_release(struct plan *p);
 void plan_prebuild(struct run_ctx *c);
+/* run.c: a spec variant's name that an eval candidate of other code holds
+ * in the store (its kernel file, parameters) or a session holds now is
+ * refused (error(), -1); else 0 with the names claimed in *claims (the
+ * caller drops them once its batch is recorded).  run_headers_held: the
+ * same after the builds, by every source a variant's build read. */
+struct store_claims;
+int run_names_held(struct run_ctx *c, struct store_claims **claims);
+int run_headers_held(struct run_ctx *c);
 /* Build variant vi if not yet (cache); 0, or -1 when it could not be attempted. */
 int plan_build(struct run_ctx *c, size_t vi);
 

@@ -181,11 +181,24 @@ int run_slurm_submit(const struct spec *s, const struct run_options *o, const st
 	if (run_open(&c, s, o, 0, err) < 0)
 		goto out;
 	struct plan *p = &c.plan;
+	/* the names a local run refuses (red team 84: `--slurm` took a name an
+	 * eval candidate of other code held); checked here, not held while
+	 * the array runs (a claim lives with its process) */
+	struct store_claims *names = NULL;
+	if (run_names_held(&c, &names) < 0) {
+		*err = RUN_SPEC;
+		goto out;
+	}
+	store_claims_drop(names);
 	runcmd_trap_signals();
 	build_all(&c);
 	if (runcmd_interrupted) {
 		t->interrupted = 1;
 		rc = 0;
+		goto out;
+	}
+	if (run_headers_held(&c) < 0) {
+		*err = RUN_SPEC;
 		goto out;
 	}
 	root = absolute_path(".");
