@@ -876,11 +876,6 @@ static void fill_job(const struct run_ctx *c, const struct plan_job *pj, const c
 	memcpy(j->shape, c->s->dims, sizeof(long long) * (size_t)c->s->n_dims);
 	j->dtype = c->s->dtype;
 	j->k = c->s->k;
-	if (c->end_epoch > 0) { /* a Slurm task: end before its time limit, as a timeout */
-		double left = c->end_epoch - (double)time(NULL) - JOB_END_MARGIN_S;
-		if (left < j->k.timeout_s)
-			j->k.timeout_s = left > 1 ? left : 1;
-	}
 	j->seeds = c->s->k.seeds;
 	j->seed0 = pj->seed0;
 	j->timing = !strcmp(phase, "main");

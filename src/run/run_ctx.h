@@ -134,10 +134,10 @@ struct run_ctx {
 	 * runner's life (an eval session's every batch); a pool slot's copy
 	 * is its own, and gather.c compares a batch's runs across slots. */
 	json_t *plan_ids;
-	/* A Slurm task's end (SLURM_JOB_END_TIME, epoch seconds; 0: none):
-	 * each job's timeout is cut to end before it (job.c fill_job), so a
-	 * kernel that hangs is the runner's `timeout`, judged, not Slurm's
-	 * kill, `aborted`, which claims leave out (red team 83's hang_coin:
+	/* A Slurm task's end (epoch seconds; 0: none; slurm_task.c): a job
+	 * starts only with all its workers' timeouts before it, so a kernel
+	 * that hangs is the runner's `timeout`, judged, not Slurm's kill,
+	 * `aborted`, which claims leave out (red team 83's hang_coin:
 	 * validated read only the processes that did not hang) */
 	double end_epoch;
 };

@@ -253,16 +253,18 @@ int run_slurm_task(const char *sub, int index)
 		json_int_t ji = json_integer_value(json_array_get(jobs, k));
 		if (ji < 0 || (size_t)ji >= c.plan.n_jobs)
 			continue;
-		/* a job starts only with its whole timeout before the task's end:
-		 * one cut short by the limit (job.c fill_job) would be a timeout
-		 * of honest code (red team 84: an honest late job, validated
-		 * contradicted) */
+		/* a job starts only with the whole timeouts of all its workers
+		 * before the task's end (the main shape's and the extra shape's,
+		 * each planned first when sealed): then any timeout is the code's,
+		 * and Slurm's kill never cuts a job short (red team 84: an honest
+		 * late job cut short was a timeout; 85: its extra shape, cut) */
+		int workers = c.be->uses_gpu ? 4 : 2;
 		double left = c.end_epoch > 0 ? c.end_epoch - (double)time(NULL) - JOB_END_MARGIN_S : 1e18;
-		if (left < c.s->k.timeout_s) {
-			no_time = xstrfmt("the task's time limit leaves %.0f s, less than a job's timeout_s (%.0f s) and "
-					  "%d s to record it: give the submission more --time (evident run --resume "
-					  "--time ...)",
-					  left > 0 ? left : 0, (double)c.s->k.timeout_s, JOB_END_MARGIN_S);
+		if (left < workers * c.s->k.timeout_s) {
+			no_time = xstrfmt("the task's time limit leaves %.0f s, less than a job's %d workers' timeouts "
+					  "(%d x timeout_s %.0f s) and %d s to record it: give the submission more --time "
+					  "(evident run --resume --time ...)",
+					  left > 0 ? left : 0, workers, workers, (double)c.s->k.timeout_s, JOB_END_MARGIN_S);
 			break;
 		}
 		if (job_execute(&c, &c.plan.jobs[ji]) < 0) {

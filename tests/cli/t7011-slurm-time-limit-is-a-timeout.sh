@@ -2,10 +2,11 @@
 # `timeout`, a failure of its code, not Slurm's kill (`aborted`, which a
 # `validated` claim leaves out as nothing judged).  The task reads its
 # end (SLURM_JOB_END_TIME, else scontrol's EndTime, else the submission's
-# --time), starts a job only with its whole timeout_s and 20 s before that
-# end (else it records it aborted, "not started", and says to give more
-# --time: red team 84, an honest late job cut short was a timeout), and
-# cuts each worker's timeout to end before it (run_ctx.h end_epoch).  Before (red team 83's hang_coin,
+# --time) and starts a job only with all its workers' timeouts (the main
+# shape's and the extra shape's, 2 x timeout_s on the host) and 20 s before
+# that end, else records it aborted, "not started", and says to give more
+# --time (red teams 84 and 85: an honest late job, or its extra shape, cut
+# short was a timeout; run_ctx.h end_epoch).  Before (red team 83's hang_coin,
 # tests/fixtures/adversary/host/redteam83/README.md), the hung runs were
 # `aborted` by the time limit and `validated hang` was supported on the
 # processes that had not hung.  Slow (a one-minute --time): runs only with
@@ -30,7 +31,7 @@ variants:
   hang: {kernel: kernels/hang_always.c}
 correctness: {seeds: 1}
 timing: {warmup_ms: 0, samples: 5, cache: hot}
-limits: {timeout_s: 30}
+limits: {timeout_s: 12}
 repeats: 1
 Y
 # the limit given to sbatch directly, which evident's own --time does not
@@ -50,7 +51,7 @@ print(runs[0]['outcome'], runs[0].get('reason'))
 assert runs[0]['outcome'] == 'timeout', runs[0]['outcome']
 PY
 # a job whose timeout does not fit before the task's end is not started
-sed -i 's/timeout_s: 30}/timeout_s: 300}/' experiments/hang.yaml
+sed -i 's/timeout_s: 12}/timeout_s: 300}/' experiments/hang.yaml
 "$EVIDENT" run --no-progress --slurm --time 1 experiments/hang.yaml > run2.out 2>&1 || { cat run2.out; fail "submit 2"; }
 batch2=$(sed -n 's/^batch \([^:]*\): .*/\1/p' run2.out)
 job2=$(sed -n 's/.* as job array \([0-9]*\),.*/\1/p' run2.out)
