@@ -2,7 +2,10 @@
 # candidate of other code holds in the store, as a local run does (t0192).
 # Before (red team 84, tests/fixtures/adversary/host/redteam84/README.md):
 # the submission took `fast2`, the store then held two codes under it, and
-# `validated fast2` was contradicted by the candidate's run.
+# `validated fast2` was contradicted by the candidate's run.  And the
+# other way round: an eval sent while a submitted array waits cannot take
+# a name the array's spec has for other code (red team 85's evalduring:
+# it did, the submission's claim having died with its process).
 . "$REPO/tests/cli/lib.sh"
 . "$REPO/tests/cli/slurm-lib.sh"
 slurm_once
@@ -19,4 +22,15 @@ rc=$?
 expect_eq "$rc" 3 "evident run --slurm of a variant named as an eval candidate of other code"
 expect_contains run.out "variant 'fast2': the name is taken in this experiment's store by an eval candidate of other code"
 [ -z "$(ls artifacts/pending/batches 2>/dev/null)" ] || fail "a job directory was made for a refused submission"
+# an array held in the queue; then an eval of other code under its name
+sed -e '/^  ref: /a\  slow2: {kernel: tests/fixtures/adversary/host/redteam81/hasinc.c, NOP: 5, expect: ok}' \
+	experiments/late.yaml > experiments/late4.yaml
+"$EVIDENT" run --no-progress --slurm --slurm-opt=--hold experiments/late4.yaml > run4.out 2>&1 || { cat run4.out; fail "submit (held)"; }
+job=$(sed -n 's/.* as job array \([0-9]*\),.*/\1/p' run4.out)
+[ -n "$job" ] || { cat run4.out; fail "no job id"; }
+echo '{"name": "slow2", "kernel": "tests/fixtures/adversary/host/redteam81/hasinc_off.c", "params": {"NOP": 2}}' |
+	"$EVIDENT" eval --no-progress experiments/late.yaml > eval4.jsonl 2> eval4.err
+grep -q "'name' 'slow2' is taken in this experiment's store by other code (the Slurm batch" eval4.jsonl ||
+	{ cat eval4.jsonl eval4.err; fail "the eval took a name the held array's spec has"; }
+scancel "$job" 2>/dev/null
 exit 0
