@@ -588,23 +588,17 @@ static char *pending_slurm_holder(const char *store_root, const char *experiment
 		if (e->d_name[0] == '.')
 			continue;
 		char *rec = xstrfmt("%s/runs/%s.json", store_root, e->d_name);
-		char *spec = xstrfmt("%s/%s/spec.yaml", dir, e->d_name);
+		char *jd = xstrfmt("%s/%s", dir, e->d_name), *spec = xstrfmt("%s/spec.yaml", jd);
 		struct strbuf text = STRBUF_INIT;
-		if (!path_exists(rec) && read_file(spec, &text) == 0) {
+		int saved = util_quiet;
+		util_quiet = 1;
+		json_t *doc = path_exists(rec) ? NULL : slurm_jobdir_load(jd);
+		util_quiet = saved;
+		const char *exp = json_string_value(json_object_get(doc, "experiment"));
+		if (exp && !strcmp(exp, experiment) && read_file(spec, &text) == 0) {
 			json_t *vs = spec_variants_of_text(strbuf_str(&text));
 			json_t *v = json_object_get(vs, name);
-			struct spec sp;
-			struct spec_env env = { 0 }; /* no file looked at, as spec_variants_of_text */
-			int mine = 0;
-			int saved = util_quiet;
-			util_quiet = 1;
 			if (v) {
-				mine = spec_load_text(spec, strbuf_str(&text), &env, &sp) == 0 && sp.name &&
-				       !strcmp(sp.name, experiment);
-				spec_release(&sp); /* even after a failure (spec.h) */
-			}
-			util_quiet = saved;
-			if (mine) {
 				const char *k = json_string_value(json_object_get(v, "kernel"));
 				json_t *ps = json_object_get(v, "params");
 				int same = k && kernel && !strcmp(k, kernel) && json_object_size(ps) == n_params;
@@ -617,8 +611,10 @@ static char *pending_slurm_holder(const char *store_root, const char *experiment
 			}
 			json_decref(vs);
 		}
+		json_decref(doc);
 		strbuf_release(&text);
 		free(rec);
+		free(jd);
 		free(spec);
 	}
 	if (d)

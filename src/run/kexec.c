@@ -150,8 +150,7 @@ static int plan_same(struct run_ctx *c, struct wrun *w)
 	json_t *seen = json_object_get(c->plan_ids, strbuf_str(&key));
 	if (!seen) {
 		json_object_set_new(c->plan_ids, strbuf_str(&key),
-				    json_pack("{s:s, s:s, s:s}", "identity", w->plan_identity, "launches",
-					      w->plan_launches, "phase", w->job.phase));
+				    json_pack("{s:s, s:s}", "identity", w->plan_identity, "launches", w->plan_launches));
 		strbuf_release(&key);
 		return 1;
 	}

@@ -130,7 +130,7 @@ struct run_ctx {
 	json_t *slurm;               /* a Slurm task's {job_id, array_job_id, ...} for its records, or NULL */
 	double wall_s;               /* > 0: the batch's wall time (Slurm: submission to last task end) */
 	/* The sealed plans' identities this runner has seen (kexec.c
-	 * plan_same): {"OBJECT|SHAPE": {"identity", "made_by"}}, for the
+	 * plan_same): {"OBJECT|SHAPE": {"identity", "launches"}}, for the
 	 * runner's life (an eval session's every batch); a pool slot's copy
 	 * is its own, and gather.c compares a batch's runs across slots. */
 	json_t *plan_ids;
