@@ -7,6 +7,7 @@
 # the pinned batch's runs; alone, the unpinned claim reads the newest and
 # is supported.
 . "$REPO/tests/cli/lib.sh"
+runs_alone "its runs must end ok: an honest host kernel timed beside a loaded machine was escaped_work once (a fresh clone's make test, 2026-12-01, with a sanitized build beside it)"
 mkrepo
 expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/tiny.yaml
 first=$(sed -n 's/^records: .* batch \([^ ]*\) in .*/\1/p' "$TEST_TMP/out")
