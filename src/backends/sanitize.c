@@ -3,12 +3,12 @@
  *
  * The sanitizer is spawned through run_command with an argv array (never
  * a shell), stdout and stderr merged so that the report and the worker's
- * own lines stay in order.  The worker's protocol lines are in the report
- * too; the verdict does not depend on them, only on the sanitizer's
+ * own lines stay in order.  The tool's verdict (sanitize_judge_run) is its
  * summary and exit code: exit 86 (SANITIZE_ERROR_EXIT) or a non-zero
- * summary is a failure, a clean summary with exit 0 a pass.  A worker
- * that fails for its own reasons (exit 1: the kernel crashed) with a
- * clean summary is judged by the summary, and the exit is recorded.
+ * summary is a failure, a clean summary with exit 0 a pass.  The runner's
+ * jobs (run/job.c job_sanitize) also judge the sanitized worker's output
+ * (sanitize_judge_output): a run that computed nothing, or a wrong
+ * answer, watched nothing of the judged code, and is not passed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +96,83 @@ static int drain_channel(const char *buf, size_t n, int reply_fd, void *ctx)
 	return 0;
 }
 
+const char **sanitize_argv(const char *cs, const char *tool, const char *const *worker_argv)
+{
+	size_t n = 0, k = 0;
+	while (worker_argv && worker_argv[n])
+		n++;
+	const char **argv = xcalloc(n + 10, sizeof(char *));
+	argv[k++] = cs;
+	argv[k++] = "--tool";
+	argv[k++] = tool;
+	argv[k++] = "--error-exitcode";
+	argv[k++] = "86";
+	argv[k++] = "--print-limit";
+	argv[k++] = "50";
+	for (size_t i = 0; i < n; i++)
+		argv[k++] = worker_argv[i];
+	argv[k] = NULL;
+	return argv;
+}
+
+void sanitize_judge_run(json_t *v, const char *const *argv, const char *out, size_t len,
+			const struct run_result *r)
+{
+	struct strbuf how = STRBUF_INIT;
+	json_t *jargv = json_array();
+	for (size_t i = 0; argv && argv[i]; i++)
+		json_array_append_new(jargv, json_string(argv[i]));
+	json_object_set_new(v, "argv", jargv);
+	run_result_describe(r, &how);
+	long long errors = sanitize_count_errors(out ? out : "");
+	json_object_set_new(v, "exit", json_string(strbuf_str(&how)));
+	json_object_set_new(v, "timed_out", json_boolean(r->timed_out));
+	json_object_set_new(v, "seconds", json_real(r->seconds));
+	json_object_set_new(v, "errors", errors >= 0 ? json_integer(errors) : json_null());
+	if (r->timed_out || errors < 0) {
+		json_object_set_new(v, "passed", json_null());
+		json_object_set_new(v, "reason",
+				    json_string(r->timed_out ? "the sanitized run timed out"
+							     : "no summary line in the sanitizer's report"));
+	} else if (errors > 0 || (r->exited && r->exit_code == SANITIZE_ERROR_EXIT)) {
+		json_object_set_new(v, "passed", json_false());
+	} else {
+		json_object_set_new(v, "passed", json_true());
+	}
+	if (len > REPORT_MAX) {
+		/* keep the head (first errors) and the tail (the summary) */
+		struct strbuf cut = STRBUF_INIT;
+		strbuf_add(&cut, out, REPORT_MAX / 2);
+		strbuf_addf(&cut, "\n[... %zu bytes cut ...]\n", len - REPORT_MAX);
+		strbuf_add(&cut, out + len - REPORT_MAX / 2, REPORT_MAX / 2);
+		json_object_set_new(v, "report", report_json(cut.buf, cut.len));
+		json_object_set_new(v, "report_truncated", json_true());
+		strbuf_release(&cut);
+	} else {
+		json_object_set_new(v, "report", report_json(out ? out : "", out ? len : 0));
+	}
+	strbuf_release(&how);
+}
+
+void sanitize_judge_output(json_t *v, int ok, long long checks, const char *why)
+{
+	json_t *o = json_pack("{s:b, s:I}", "passed", ok, "checks", (json_int_t)checks);
+	if (!ok && why)
+		json_object_set_new(o, "reason", json_string(why));
+	json_object_set_new(v, "output", o);
+	if (ok)
+		return;
+	/* the run the tool watched must be the code that is judged: a run
+	 * that computed nothing, or something else, watched nothing of it
+	 * (red team 56's empty: launch() enqueued nothing when not captured) */
+	const char *had = json_string_value(json_object_get(v, "reason"));
+	char *r = xstrfmt("the sanitized run's output was not right (%s)%s%s", why ? why : "no output judged",
+			  had ? "; " : "", had ? had : "");
+	json_object_set_new(v, "passed", json_false());
+	json_object_set_new(v, "reason", json_string(r));
+	free(r);
+}
+
 int sanitize_run(const char *tool, const char *const *worker_argv, const struct sandbox *sb,
 		 const char *const *ro_files, double timeout_s, json_t **verdict)
 {
@@ -104,12 +181,10 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
 	struct sandbox_files files = { 0 };
 	char *cs;
 	const char **argv;
-	size_t n = 0, k = 0;
-	struct strbuf out = STRBUF_INIT, how = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	struct run_opts o;
 	struct run_result r;
-	json_t *v, *jargv;
-	long long errors;
+	json_t *v;
 
 	*verdict = NULL;
 	if (!sanitize_tool_known(tool))
@@ -126,23 +201,7 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
 						"PATH and /usr/local/cuda/bin)"));
 		return 0;
 	}
-	while (worker_argv[n])
-		n++;
-	argv = xcalloc(n + 10, sizeof(char *));
-	argv[k++] = cs;
-	argv[k++] = "--tool";
-	argv[k++] = tool;
-	argv[k++] = "--error-exitcode";
-	argv[k++] = "86";
-	argv[k++] = "--print-limit";
-	argv[k++] = "50";
-	for (size_t i = 0; i < n; i++)
-		argv[k++] = worker_argv[i];
-	argv[k] = NULL;
-	jargv = json_array();
-	for (size_t i = 0; i < k; i++)
-		json_array_append_new(jargv, json_string(argv[i]));
-	json_object_set_new(v, "argv", jargv);
+	argv = sanitize_argv(cs, tool, worker_argv);
 
 	memset(&o, 0, sizeof(o));
 	memset(&r, 0, sizeof(r));
@@ -167,9 +226,9 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
 	o.oom_score_adj = SANDBOX_OOM_SCORE_ADJ;
 	o.no_core = 1;
 	o.kill_box = sb && sb->on;
-	/* the worker under the sanitizer speaks its protocol too; its one
-	 * seed launch is not judged here (the job's own run judged it), the
-	 * channel is only drained */
+	/* a bare run (the runner's jobs go through run/job.c, which speaks
+	 * the worker's protocol and judges its output): the channel is only
+	 * drained */
 	o.on_chan = drain_channel;
 	o.merge_stderr = 1;
 	o.out = &out;
@@ -179,37 +238,9 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
 		json_object_set_new(v, "reason", json_string("compute-sanitizer could not be started"));
 		goto done;
 	}
-	run_result_describe(&r, &how);
-	errors = sanitize_count_errors(strbuf_str(&out));
-	json_object_set_new(v, "exit", json_string(strbuf_str(&how)));
-	json_object_set_new(v, "timed_out", json_boolean(r.timed_out));
-	json_object_set_new(v, "seconds", json_real(r.seconds));
-	json_object_set_new(v, "errors", errors >= 0 ? json_integer(errors) : json_null());
-	if (r.timed_out || errors < 0) {
-		json_object_set_new(v, "passed", json_null());
-		json_object_set_new(v, "reason",
-				    json_string(r.timed_out ? "the sanitized run timed out"
-							    : "no summary line in the sanitizer's report"));
-	} else if (errors > 0 || (r.exited && r.exit_code == SANITIZE_ERROR_EXIT)) {
-		json_object_set_new(v, "passed", json_false());
-	} else {
-		json_object_set_new(v, "passed", json_true());
-	}
-	if (out.len > REPORT_MAX) {
-		/* keep the head (first errors) and the tail (the summary) */
-		struct strbuf cut = STRBUF_INIT;
-		strbuf_add(&cut, out.buf, REPORT_MAX / 2);
-		strbuf_addf(&cut, "\n[... %zu bytes cut ...]\n", out.len - REPORT_MAX);
-		strbuf_add(&cut, out.buf + out.len - REPORT_MAX / 2, REPORT_MAX / 2);
-		json_object_set_new(v, "report", report_json(cut.buf, cut.len));
-		json_object_set_new(v, "report_truncated", json_true());
-		strbuf_release(&cut);
-	} else {
-		json_object_set_new(v, "report", report_json(strbuf_str(&out), out.len));
-	}
+	sanitize_judge_run(v, argv, strbuf_str(&out), out.len, &r);
 done:
 	strbuf_release(&out);
-	strbuf_release(&how);
 	sandbox_argv_free(boxed);
 	sandbox_files_close(&files);
 	if (filter_fd >= 0)
@@ -217,39 +248,4 @@ done:
 	free(argv);
 	free(cs);
 	return 0;
-}
-
-int sanitize_job(const char *tool, const char *exe, const struct job *job, const char *tmp_dir,
-		 const struct sandbox *sb, double timeout_s, json_t **verdict)
-{
-	struct job sj = *job;
-	sj.phase = "sanitize";
-	sj.seeds = 1;
-	sj.timing = 0;
-	char rnd[17];
-	char *path;
-	json_t *jj;
-	int rc;
-
-	*verdict = NULL;
-	if (!sanitize_tool_known(tool))
-		return sanitize_run(tool, NULL, NULL, NULL, timeout_s, verdict);
-	random_hex(rnd, 16);
-	path = xstrfmt("%s/job-%s-%s.json", tmp_dir, rnd, tool);
-	jj = job_to_json(&sj);
-	if (!jj || json_dump_file(jj, path, JSON_INDENT(1) | JSON_SORT_KEYS) < 0) {
-		json_decref(jj);
-		rc = error("cannot write '%s' (is the store's tmp/ writable?)", path);
-		free(path);
-		return rc;
-	}
-	json_decref(jj);
-	{
-		const char *argv[] = { exe, "__worker", path, NULL };
-		const char *ro[] = { path, job->kernel_so, job->problem_so, job->problem_gpu_so, NULL };
-		rc = sanitize_run(tool, argv, sb, ro, timeout_s, verdict);
-	}
-	unlink(path);
-	free(path);
-	return rc;
 }

@@ -3,10 +3,13 @@
  * report into a verdict for the run record.
  *
  * A spec's `sanitize: [memcheck, racecheck]` makes the runner start, for
- * each variant and tool, one more worker (job.sanitize = 1: one seed, no
+ * each variant and tool, one more worker (phase "sanitize": one seed, no
  * timing) under `compute-sanitizer --tool TOOL --error-exitcode 86
- * --print-limit 50`.  The verdict is kept beside the variant's outcome:
- * a kernel can pass its correctness check and still race.
+ * --print-limit 50` (run/job.c job_sanitize): for a sealed kernel the
+ * sealed worker replaying the plan the main phase timed, for a trust: host
+ * one the kernel's own code in process; its output is judged as any
+ * worker's.  The verdict is kept beside the variant's outcome: a kernel
+ * can pass its correctness check and still race.
  */
 #ifndef EVIDENT_SANITIZE_H
 #define EVIDENT_SANITIZE_H
@@ -36,18 +39,30 @@ int sanitize_tool_known(const char *tool);
 int sanitize_run(const char *tool, const char *const *worker_argv, const struct sandbox *sb,
 		 const char *const *ro_files, double timeout_s, json_t **verdict);
 
-struct job;
 /*
- * The runner's entry point: write `job` (with sanitize = 1: one seed, no
- * timing) as a JSON file in tmp_dir, run `exe __worker FILE` under `tool`
- * with sanitize_run(), remove the file.  Same return and *verdict as
- * sanitize_run().  In run.c, after the variant's own worker:
- *   for (char **t = s->sanitize; t && *t && !rr.timed_out; t++)
- *           if (!sanitize_job(*t, exe, &job, tmp, 10 * s->timeout_s, &v))
- *                   json_array_append_new(sanitize, v);
+ * compute-sanitizer's argv for worker_argv (NULL-terminated) under tool:
+ * `cs --tool TOOL --error-exitcode 86 --print-limit 50 WORKER...`, a new
+ * NULL-terminated array (the caller frees it; the strings are borrowed).
  */
-int sanitize_job(const char *tool, const char *exe, const struct job *job, const char *tmp_dir,
-		 const struct sandbox *sb, double timeout_s, json_t **verdict);
+const char **sanitize_argv(const char *cs, const char *tool, const char *const *worker_argv);
+
+struct run_result;
+/*
+ * The tool's verdict on a finished run, into v (an object with "tool"):
+ * argv, exit, timed_out, seconds, errors (the report's summary, null when
+ * none), passed (false: errors or exit 86; null: timed out or no summary,
+ * then reason says why; else true) and report (out, cut to 64 KiB).
+ */
+void sanitize_judge_run(json_t *v, const char *const *argv, const char *out, size_t len,
+			const struct run_result *r);
+/*
+ * The sanitized run's output as the checker judged it, into v: output =
+ * {passed, checks, reason}; when not ok (a wrong output, none, or a
+ * worker that did not finish: why), passed becomes false whatever the
+ * tool said, and reason says so: what the tool watched computed nothing
+ * of what is judged (red team 56's empty).
+ */
+void sanitize_judge_output(json_t *v, int ok, long long checks, const char *why);
 
 /* Errors counted in a sanitizer report: "ERROR SUMMARY: N errors" or
  * "RACECHECK SUMMARY: N hazards displayed"; -1 if there is no summary. */

@@ -562,6 +562,14 @@ static void show_rest(const struct run_record *r)
 		out("  %-10s %s", s_or(z->tool, "?"), z->passed == 1 ? "passed" : z->passed == 0 ? "FAILED" : "could not run");
 		if (z->passed == 0)
 			out(", %lld error(s)", z->errors);
+		/* what it watched: the sealed replay of the timed plan, or the
+		 * kernel's own code in process (a trust: host kernel's; records
+		 * before red team 56's fix do not say, and watched the latter) */
+		const char *watched = json_string_value(json_object_get(z->doc, "watched"));
+		out(" [%s]", watched ? watched : "in process, not said");
+		const char *rs = json_string_value(json_object_get(z->doc, "reason"));
+		if (z->passed != 1 && rs)
+			out(" (%s)", rs);
 		if (z->report_object)
 			out(" (report: evident show --object %s)", z->report_object);
 		out("\n");

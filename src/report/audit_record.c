@@ -183,12 +183,13 @@ int audit_run_checks_passed(const struct run_record *r, struct strbuf *ran, stru
 		/* sanitize.c's verdict document says why */
 		strbuf_addstr(why, failed++ ? "; " : "");
 		const char *ex = json_string_value(json_object_get(z->doc, "exit"));
+		const char *rs = json_string_value(json_object_get(z->doc, "reason"));
 		if (json_is_true(json_object_get(z->doc, "timed_out")))
 			strbuf_addf(why, "%s timed out", tool);
 		else if (z->errors > 0)
 			strbuf_addf(why, "%s found %lld error(s)", tool, z->errors);
-		else
-			strbuf_addf(why, "%s did not pass (%s)", tool, ex ? ex : "no verdict");
+		else /* its reason: a wrong or missing output of the sanitized run, no summary */
+			strbuf_addf(why, "%s did not pass (%s)", tool, rs ? rs : ex ? ex : "no verdict");
 	}
 	if (!failed && !r->correctness_pass) {
 		strbuf_addstr(why, "correctness did not pass");

@@ -466,7 +466,9 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 		if (note_oom(w) < 0)
 			rc = -1;
 	}
-	if (rc == 0 && job_over(w)) {
+	/* under compute-sanitizer the tool's report comes after the worker's
+	 * last output, at its exit: read to the end, never killed at it */
+	if (rc == 0 && !w->sanitizer && job_over(w)) {
 		w->over = !strcmp(w->job.phase, "plan");
 		if (!w->over && !w->end_looked) {
 			/* its last output: what it uses from here on is its teardown's */
@@ -586,7 +588,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	size_t elem = c->be->uses_gpu ? dtype_size(c->plan.dtype) : sizeof(float), out_bytes = 0;
 	for (int t = pr->n_inputs; t < pr->desc->n_tensors; t++)
 		out_bytes += problem_tensor_numel(pr, t, w->job.shape) * elem;
-	w->job.exec = w->exec == &kexec_sealed ? "sealed" : "in_process";
+	w->job.exec = w->exec == &kexec_sealed || w->exec == &kexec_replay ? "sealed" : "in_process";
 	proto_init(&w->proto);
 	w->proto.phase = w->job.phase;
 	w->proto.seeds = w->job.seeds;
@@ -640,7 +642,15 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	 * store is masked: its job comes as a descriptor */
 	char job_arg[32];
 	snprintf(job_arg, sizeof(job_arg), "/proc/self/fd/%d", WORKER_JOB_FD);
-	const char *argv[] = { c->worker_exe, "__worker", job_arg, NULL };
+	const char *wargv[] = { c->worker_exe, "__worker", job_arg, NULL };
+	/* phase "sanitize": compute-sanitizer starts the worker (its tree and
+	 * the libraries it injects are the system's, and it makes processes:
+	 * the system view and the relaxed profile, whatever the worker's own
+	 * code would allow; the worker and its descriptors are the same) */
+	const char **san_argv = w->sanitizer ? sanitize_argv(w->sanitizer, w->sanitize_tool, wargv) : NULL;
+	const char *const *argv = san_argv ? san_argv : wargv;
+	enum sandbox_profile prof = w->sanitizer ? SANDBOX_RELAXED : SANDBOX_STRICT;
+	enum sandbox_view view = w->sanitizer ? SANDBOX_VIEW_SYSTEM : w->exec->view;
 	int filter_fd = -1;
 	/* the box shows the worker its own objects, not the cache; the
 	 * kernel's as a copy made as the box starts, whose times say nothing
@@ -649,14 +659,14 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	const char *fresh = c->sb.on ? w->job.kernel_so : NULL;
 	/* (the GPU reference runs in the checker, never in a worker: a box of
 	 * copies leaves it out, with the cuBLAS it loads) */
-	int copies = w->exec->view == SANDBOX_VIEW_COPIES;
+	int copies = view == SANDBOX_VIEW_COPIES;
 	const char *all[] = { w->job.kernel_so, w->job.problem_so, copies ? NULL : w->job.problem_gpu_so, NULL };
 	const char *const *objects = fresh ? all + 1 : all;
 	struct sandbox_files files;
 	struct strbuf bwhy = STRBUF_INIT;
-	char **boxed = sandbox_wrap_fresh(&c->sb, SANDBOX_STRICT, w->exec->view, argv, objects, fresh, &files,
-					  &filter_fd, &bwhy);
+	char **boxed = sandbox_wrap_fresh(&c->sb, prof, view, argv, objects, fresh, &files, &filter_fd, &bwhy);
 	if (!boxed) {
+		free(san_argv);
 		if (filter_fd >= 0)
 			close(filter_fd);
 		/* what its libraries are on this host (one not for everyone to
@@ -685,18 +695,21 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 			       .signal_in_exit_code = c->sb.on, .on_start = on_start,
 			       .env_keep = sandbox_env_keep(&c->sb), .oom_score_adj = SANDBOX_OOM_SCORE_ADJ,
 			       .no_core = 1, .kill_box = c->sb.on, .no_aslr = !strcmp(w->job.phase, "plan"),
-			       .on_end_kill = on_end_kill,
+			       .on_end_kill = on_end_kill, .merge_stderr = w->sanitizer != NULL,
 			       .end_grace_s = !strcmp(w->job.phase, "plan") ? 0
 					      : c->be->uses_gpu ? WORKER_FINI_GRACE_GPU_S
 					      : c->sb.on ? 0
 							 : WORKER_FINI_GRACE_HOST_S };
+	if (w->sanitizer)
+		ro.timeout_s = w->sanitize_timeout_s;
 	/* no grace (a boxed host worker): nothing after its outputs is read */
-	w->proto.stop_at_fini = strcmp(w->job.phase, "plan") && ro.end_grace_s == 0;
+	w->proto.stop_at_fini = strcmp(w->job.phase, "plan") && ro.end_grace_s == 0 && !w->sanitizer;
 	int rc = sandbox_files_pass(&files, ro.pass_fd, ro.pass_fd_at, 4, RUN_MAX_PASS_FD) < 0
 			 ? -1
 			 : run_command(&ro, &w->rr);
 	sandbox_argv_free(boxed);
 	sandbox_files_close(&files);
+	free(san_argv);
 	if (filter_fd >= 0)
 		close(filter_fd);
 	if (rc < 0)
@@ -1425,23 +1438,124 @@ static int job_extra_shape(struct job_state *j)
 	return 0;
 }
 
+/*
+ * One compute-sanitizer tool's verdict: one more worker of phase
+ * "sanitize" (one seed, no timing) under the tool, its output judged by
+ * the checker as any worker's.  A sealed variant's worker replays the plan
+ * the main phase timed (kexec_replay: the kernel's host code does not run,
+ * so it cannot show the tool other code than the timed code: red team 56's
+ * hide and env); a trust: host variant's runs the kernel's own code in
+ * process, as its timed worker does.  A run whose output is wrong or
+ * missing is not passed (sanitize_judge_output: red team 56's empty,
+ * which enqueued nothing when not captured).  A new verdict document.
+ */
+static json_t *sanitize_one(struct job_state *j, const char *tool)
+{
+	struct run_ctx *c = j->c;
+	const struct spec *s = c->s;
+	struct wrun sw;
+	memset(&sw, 0, sizeof(sw));
+	sw.cap_fd = sw.job_fd = sw.shm_fd = sw.plan_fd = -1;
+	sw.job = j->main_w.job;
+	sw.job.phase = "sanitize";
+	sw.job.seeds = 1;
+	sw.job.timing = 0;
+	sw.exec = kexec_for(c->be, &sw.job, spec_trust(s, j->v));
+	int replay = sw.exec == &kexec_replay;
+	json_t *v = json_pack("{s:s, s:s}", "tool", tool, "watched", replay ? "sealed replay" : "in process");
+	char *cs = sanitize_find_tool();
+	if (!cs) {
+		json_object_set_new(v, "passed", json_null());
+		json_object_set_new(v, "errors", json_null());
+		json_object_set_new(v, "reason", json_string("compute-sanitizer not found (looked in $CUDA_HOME/bin, "
+							     "PATH and /usr/local/cuda/bin)"));
+		return v;
+	}
+	if (replay) {
+		/* the main phase's plan itself: the same bytes, the same identity */
+		sw.plan = json_incref(j->main_w.plan);
+		memcpy(sw.plan_identity, j->main_w.plan_identity, sizeof(sw.plan_identity));
+		memcpy(sw.plan_launches, j->main_w.plan_launches, sizeof(sw.plan_launches));
+		if (sw.plan_identity[0])
+			json_object_set_new(v, "plan_identity", json_string(sw.plan_identity));
+	}
+	sw.sanitizer = cs;
+	sw.sanitize_tool = tool;
+	sw.sanitize_timeout_s = 10 * s->k.timeout_s;
+	if (run_worker(c, &sw) < 0) {
+		json_object_set_new(v, "passed", json_null());
+		json_object_set_new(v, "errors", json_null());
+		json_object_set_new(v, "reason", json_string("the sanitized worker could not be started"));
+		goto out;
+	}
+	if (!sw.rr.started && sw.proto.failure) {
+		/* ended before it ran (no plan, no box) */
+		const char *why = json_string_value(json_object_get(sw.proto.failure, "reason"));
+		json_object_set_new(v, "passed", json_null());
+		json_object_set_new(v, "errors", json_null());
+		json_object_set_new(v, "reason", json_string(why ? why : "the sanitized worker did not run"));
+		goto out;
+	}
+	{
+		char job_arg[32];
+		snprintf(job_arg, sizeof(job_arg), "/proc/self/fd/%d", WORKER_JOB_FD);
+		const char *wargv[] = { c->worker_exe, "__worker", job_arg, NULL };
+		const char **argv = sanitize_argv(cs, tool, wargv);
+		/* the tool's report, the worker's stdout and stderr, merged */
+		sanitize_judge_run(v, argv, strbuf_str(&sw.out), sw.out.len, &sw.rr);
+		free(argv);
+	}
+	/* its output, judged as any worker's (the parent's checker) */
+	struct judged_set jd;
+	memset(&jd, 0, sizeof(jd));
+	char *why = NULL;
+	int ok = 0;
+	if (!worker_finished(&sw) || sw.proto.failure) {
+		const char *fr = json_string_value(json_object_get(sw.proto.failure, "reason"));
+		why = xstrfmt("the worker did not finish its seed: %s",
+			      sw.proto.violation ? sw.proto.violation
+			      : fr		 ? fr
+			      : sw.rr.timed_out ? "it timed out"
+						 : "it ended before its done message");
+	} else if (run_checker(c, &sw, 0, &jd) < 0 || !jd.ran) {
+		why = xstrdup("the checker could not be run");
+	} else if (jd.error) {
+		why = xstrfmt("the checker: %s", jd.error);
+	} else if (!jd.n) {
+		why = xstrdup("no output was judged");
+	} else {
+		ok = 1;
+		for (size_t i = 0; i < jd.n; i++)
+			if (!jd.checks[i].pass) {
+				ok = 0;
+				why = xstrfmt("seed %llu failed its check: max_abs_err %g, %lld mismatches, %lld unwritten",
+					      jd.checks[i].seed, jd.checks[i].max_abs_err, jd.checks[i].mismatches,
+					      jd.checks[i].unwritten);
+				break;
+			}
+	}
+	sanitize_judge_output(v, ok, (long long)jd.n, why);
+	free(why);
+	judged_release(&jd);
+out:
+	wrun_release(&sw);
+	free(cs);
+	return v;
+}
+
 /* Phase 6: each compute-sanitizer tool runs one more worker, one seed, no timing. */
 static void job_sanitize(struct job_state *j)
 {
 	struct run_ctx *c = j->c;
 	const struct spec *s = c->s;
-	struct job sj = j->main_w.job;
-	sj.exec = "in_process"; /* the tools watch the kernel's own launches */
 	for (char **t = s->sanitize; t && *t && !j->main_w.rr.timed_out && !runcmd_interrupted; t++) {
 		char ph[64];
 		snprintf(ph, sizeof(ph), "compute-sanitizer %s", *t);
 		progress_show(&c->prog, ph);
-		json_t *verdict = NULL;
 		double ts = mono_now();
-		if (sanitize_job(*t, c->worker_exe, &sj, c->tmp_dir, &c->sb, 10 * s->k.timeout_s, &verdict) == 0 &&
-		    verdict)
-			json_array_append_new(j->sanitize_docs, verdict);
-		j->gpu_s += mono_now() - ts;
+		if (sanitize_tool_known(*t))
+			json_array_append_new(j->sanitize_docs, sanitize_one(j, *t));
+		j->gpu_s += c->be->uses_gpu ? mono_now() - ts : 0;
 	}
 }
 

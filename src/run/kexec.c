@@ -238,20 +238,58 @@ static int sealed_prepare(struct run_ctx *c, struct wrun *w)
 const struct kexec kexec_sealed = { .name = "sealed", .trust = "sealed", .view = SANDBOX_VIEW_COPIES,
 				    .prepare = sealed_prepare };
 
+/* ---- sealed_replay: the sanitizers' worker, on the main phase's plan ---------- */
+
+/*
+ * A sealed variant's compute-sanitizer runs (job.c job_sanitize) watch the
+ * code that is timed: the sealed worker replaying the very plan the main
+ * phase timed (w->plan, its identity in w->plan_identity, both set by the
+ * caller from the main worker: the same plan, the same bytes).  The
+ * kernel's host code does not run there at all, so nothing in it can tell
+ * the sanitizer's run from the planner's (red team 56: a launch() that
+ * enqueued a racy kernel under capture and a clean twin, or nothing, in
+ * process).  No plan (the main phase's planner sent none): the worker's
+ * part ends here, with that failure.
+ */
+static int replay_prepare(struct run_ctx *c, struct wrun *w)
+{
+	(void)c;
+	if (!w->plan) {
+		json_decref(w->proto.failure);
+		w->proto.failure = json_pack("{s:s, s:s, s:s, s:s}", "outcome", "launch_failed", "error", "sealed",
+					     "reason", "no plan to replay: the main phase's planner sent none",
+					     "phase", w->job.phase);
+		return KEXEC_ENDED;
+	}
+	w->plan_fd = json_memfd(w->plan, "evident-plan");
+	return w->plan_fd < 0 ? -1 : KEXEC_GO;
+}
+
+/* The system view: compute-sanitizer (the box's program, which starts the
+ * worker) needs the toolkit's own tree and the system's libraries it
+ * injects into the worker; the worker loads no code of the kernel's but
+ * its device code. */
+const struct kexec kexec_replay = { .name = "sealed_replay", .trust = "sealed", .view = SANDBOX_VIEW_SYSTEM,
+				    .prepare = replay_prepare };
+
 /*
  * A sealed variant's extra shape is sealed too: planned at that shape and
  * replayed.  In process, launch() runs without stream capture, and a
  * launch() that asks cudaStreamIsCapturing could show the extra shape an
  * honest kernel while the plan that is timed holds another (red team 3,
  * rt3_capture_dispatch): the extra shape must check the code the judge
- * times.  The sanitizers (job_sanitize) still watch the kernel in process.
+ * times.  So must the sanitizers (red team 56): their phase "sanitize"
+ * replays the main phase's plan (kexec_replay).
  */
 const struct kexec *kexec_for(const struct backend *be, const struct job *job, const char *trust)
 {
 	int main_phase = !strcmp(job->phase, "main");
 	if (!be->uses_gpu)
 		return main_phase && job->timing ? &kexec_parent_clock : &kexec_in_process;
-	if ((main_phase || !strcmp(job->phase, "shape")) && trust && !strcmp(trust, "sealed"))
+	int sealed = trust && !strcmp(trust, "sealed");
+	if ((main_phase || !strcmp(job->phase, "shape")) && sealed)
 		return &kexec_sealed;
+	if (!strcmp(job->phase, "sanitize") && sealed)
+		return &kexec_replay;
 	return &kexec_in_process;
 }

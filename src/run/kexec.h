@@ -5,10 +5,9 @@
  *
  *   in_process    the kernel's host code runs in the worker (sandboxed),
  *                 which reports its samples: the host backend's
- *                 correctness-only phases (extra shape, sanitize), the
- *                 sanitizers of a cuda variant, and cuda variants that say
- *                 `trust: host` (library references, data-dependent
- *                 launches)
+ *                 correctness-only phases (extra shape), and cuda
+ *                 variants that say `trust: host` (library references,
+ *                 data-dependent launches), their sanitizers too
  *   parent_clock  host backend, timed: the worker runs the kernel but the
  *                 parent times every sample in memory it shares with the
  *                 worker, with inputs it draws (host_clock.c)
@@ -17,6 +16,9 @@
  *                 code) records one launch as a plan; the worker never
  *                 loads the kernel's host code and replays the plan from
  *                 the object's device code (backends/seal.h, cuda/seal.cu)
+ *   sealed_replay cuda, sealed, phase "sanitize": the sealed worker under
+ *                 compute-sanitizer, replaying the plan the main phase
+ *                 timed (no planner: the caller sets w->plan)
  *
  * (Not to be confused with executor.c's executors, which decide where a
  * batch's jobs run: one after another, a GPU pool, Slurm.)
@@ -147,6 +149,12 @@ struct wrun {
 	char plan_identity[65];      /* sealed: seal_plan_identity of it, "" when the parent could not parse it */
 	char plan_launches[65];      /* sealed: the same less what init() left in memory (seal.h) */
 	double plan_seconds;         /* sealed: the planner's wall time */
+	/* phase "sanitize": the worker runs under compute-sanitizer (the
+	 * tool's path and name; NULL: not), in a relaxed box (the tool starts
+	 * the worker), for this long; its channel is read to its exit, since
+	 * the tool's report comes after the worker's last output */
+	const char *sanitizer, *sanitize_tool;
+	double sanitize_timeout_s;
 	const char *planner_end;     /* sealed: how the planner ended (static text), or NULL */
 	int over;                    /* a planner whose plan is in: its later bytes are not read (job.c on_chan) */
 	struct progress *prog;
@@ -187,6 +195,8 @@ struct kexec {
 };
 
 extern const struct kexec kexec_in_process, kexec_parent_clock, kexec_sealed;
+/* a sealed variant's sanitizers: the main phase's plan, replayed (w->plan set by the caller) */
+extern const struct kexec kexec_replay;
 /* the sealed path's planner: in process (its phase "plan"), in a box of copies */
 extern const struct kexec kexec_planner;
 

@@ -1,6 +1,11 @@
 # t3002 - compute-sanitizer on a GPU: a kernel whose answer is right but
 # which races on shared memory is ok by its correctness checks, and its
-# record carries a failed racecheck verdict; the control's verdicts pass
+# record carries a failed racecheck verdict; the control's verdicts pass.
+# A sealed kernel's tools watch the sealed replay of the plan that was
+# timed, and the sanitized run's output is judged: red team 56's hide
+# (racy only under capture) and empty (nothing enqueued uncaptured) fail
+# racecheck, and so does a trust: host kernel that enqueues nothing when
+# it sees the sanitizer (cuda-sanhide.yaml)
 . "$REPO/tests/cli/lib.sh"
 plain_pass "a GPU test: the plain build is what a GPU host runs, and its timings are judged without ASan's overhead"
 runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples read as escaped or late work"
@@ -12,9 +17,9 @@ mkrepo git
 expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/cuda-race.yaml
 expect_exit 0 "$EVIDENT" ls --json
 cp "$TEST_TMP/out" "$TEST_TMP/ls.json"
-verdicts() { # variant -> "tool=passed ..." from its record
+verdicts() { # variant [experiment] -> "tool=passed ..." from its record
 	local id
-	id=$(python3 -c 'import json,sys; print([r["run_id"] for r in json.load(sys.stdin) if r["variant"] == sys.argv[1]][0])' "$1" <"$TEST_TMP/ls.json")
+	id=$(python3 -c 'import json,sys; print([r["run_id"] for r in json.load(sys.stdin) if r["variant"] == sys.argv[1] and r["experiment"] == sys.argv[2]][0])' "$1" "${2:-cuda-race}" <"$TEST_TMP/ls.json")
 	"$EVIDENT" show --json "$id" >"$TEST_TMP/rec.json" || fail "show --json $id"
 	jget "$TEST_TMP/rec.json" '" ".join(sorted("%s=%s" % (v["tool"], v["passed"]) for v in d["sanitize"]))'
 }
@@ -24,3 +29,20 @@ expect_eq "$(verdicts smem_race)" "memcheck=True racecheck=False" "smem_race's v
 obj=$(jget "$TEST_TMP/rec.json" '[v["report_object"] for v in d["sanitize"] if v["tool"] == "racecheck"][0]')
 "$EVIDENT" show --object "$obj" >"$TEST_TMP/report" || fail "show --object $obj"
 expect_contains "$TEST_TMP/report" "RACECHECK SUMMARY"
+# what each tool watched: the sealed replay of the timed plan
+expect_eq "$(jget "$TEST_TMP/rec.json" '" ".join(sorted(set(v["watched"] for v in d["sanitize"])))')" "sealed replay" \
+	"smem_race's tools watched"
+expect_eq "$(jget "$TEST_TMP/rec.json" '" ".join(sorted(set(str(v["output"]["passed"]) for v in d["sanitize"])))')" "True" \
+	"smem_race's sanitized outputs"
+# red team 56: launch() cannot show the tool another kernel than the plan
+expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/cuda-sanhide.yaml
+expect_exit 0 "$EVIDENT" ls --json
+cp "$TEST_TMP/out" "$TEST_TMP/ls.json"
+expect_eq "$(verdicts correct cuda-sanhide)" "racecheck=True" "cuda-sanhide correct's verdict"
+expect_eq "$(verdicts hide cuda-sanhide)" "racecheck=False" "hide (racy under capture only): the replay races"
+expect_eq "$(jget "$TEST_TMP/rec.json" 'd["sanitize"][0]["watched"]')" "sealed replay" "hide's racecheck watched"
+expect_eq "$(verdicts empty cuda-sanhide)" "racecheck=False" "empty (nothing uncaptured): the replay races"
+expect_eq "$(verdicts empty_host cuda-sanhide)" "racecheck=False" "empty_host (trust: host, nothing under the tool)"
+expect_eq "$(jget "$TEST_TMP/rec.json" 'd["sanitize"][0]["watched"]')" "in process" "empty_host's racecheck watched"
+# (empty_host: output.passed False where its launch() found the sanitizer,
+# else its hazards; the report object holds its "rt56 env" lines)

@@ -17,6 +17,7 @@
 
 #include "backends/backend.h"
 #include "backends/sanitize.h"
+#include "base/runcmd.h"
 #include "base/util.h"
 
 static void test_count_errors(void **state)
@@ -35,6 +36,68 @@ static void test_count_errors(void **state)
 					       "(0 errors, 0 warnings)\n"),
 			 0);
 	assert_int_equal(sanitize_count_errors("the worker crashed before any summary\n"), -1);
+}
+
+static void test_argv(void **state)
+{
+	(void)state;
+	const char *w[] = { "/x/evident-worker", "__worker", "/proc/self/fd/7", NULL };
+	const char **a = sanitize_argv("/cuda/bin/compute-sanitizer", "racecheck", w);
+	const char *want[] = { "/cuda/bin/compute-sanitizer", "--tool", "racecheck", "--error-exitcode", "86",
+			       "--print-limit", "50", "/x/evident-worker", "__worker", "/proc/self/fd/7", NULL };
+	for (size_t i = 0; want[i]; i++)
+		assert_string_equal(a[i], want[i]);
+	assert_null(a[10]);
+	free(a);
+}
+
+/* The tool's verdict from its summary and exit, then the output's: a
+ * clean report of a run whose output was wrong or missing is not passed
+ * (red team 56's empty: nothing enqueued, 0 hazards). */
+static void test_judge(void **state)
+{
+	(void)state;
+	const char *argv[] = { "cs", "--tool", "racecheck", NULL };
+	const char *clean = "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n";
+	const char *racy = "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n";
+	struct run_result r;
+	memset(&r, 0, sizeof(r));
+	r.started = r.exited = 1;
+
+	json_t *v = json_pack("{s:s}", "tool", "racecheck");
+	sanitize_judge_run(v, argv, clean, strlen(clean), &r);
+	assert_true(json_is_true(json_object_get(v, "passed")));
+	assert_int_equal(json_integer_value(json_object_get(v, "errors")), 0);
+	sanitize_judge_output(v, 1, 1, NULL);
+	assert_true(json_is_true(json_object_get(v, "passed")));
+	assert_true(json_is_true(json_object_get(json_object_get(v, "output"), "passed")));
+	json_decref(v);
+
+	v = json_pack("{s:s}", "tool", "racecheck");
+	sanitize_judge_run(v, argv, clean, strlen(clean), &r);
+	sanitize_judge_output(v, 0, 0, "no output was judged");
+	assert_true(json_is_false(json_object_get(v, "passed")));
+	assert_true(json_is_false(json_object_get(json_object_get(v, "output"), "passed")));
+	assert_non_null(strstr(json_string_value(json_object_get(v, "reason")), "no output was judged"));
+	json_decref(v);
+
+	/* a racy report stays failed, whatever the output */
+	r.exit_code = SANITIZE_ERROR_EXIT;
+	v = json_pack("{s:s}", "tool", "racecheck");
+	sanitize_judge_run(v, argv, racy, strlen(racy), &r);
+	assert_true(json_is_false(json_object_get(v, "passed")));
+	sanitize_judge_output(v, 1, 1, NULL);
+	assert_true(json_is_false(json_object_get(v, "passed")));
+	json_decref(v);
+
+	/* no summary: no verdict, and a missing output makes it failed */
+	r.exit_code = 1;
+	v = json_pack("{s:s}", "tool", "memcheck");
+	sanitize_judge_run(v, argv, "worker crashed\n", 15, &r);
+	assert_true(json_is_null(json_object_get(v, "passed")));
+	sanitize_judge_output(v, 0, 0, "the worker did not finish its seed");
+	assert_true(json_is_false(json_object_get(v, "passed")));
+	json_decref(v);
 }
 
 static void test_missing_sanitizer(void **state)
@@ -97,6 +160,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_count_errors),
+		cmocka_unit_test(test_argv),
+		cmocka_unit_test(test_judge),
 		cmocka_unit_test(test_missing_sanitizer),
 		cmocka_unit_test(test_unknown_tool),
 		cmocka_unit_test(test_probe_without_driver),

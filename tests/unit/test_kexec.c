@@ -37,7 +37,11 @@ static void test_cuda_executors(void **state)
 	assert_ptr_equal(kexec_for(&backend_cuda, &main_j, "sealed"), &kexec_sealed);
 	/* the extra shape checks what is timed: sealed too */
 	assert_ptr_equal(kexec_for(&backend_cuda, &shape, "sealed"), &kexec_sealed);
-	assert_ptr_equal(kexec_for(&backend_cuda, &san, "sealed"), &kexec_in_process);
+	/* the sanitizers watch the timed plan replayed, never launch() in
+	 * process (red team 56); a trust: host kernel's code is what is timed */
+	assert_ptr_equal(kexec_for(&backend_cuda, &san, "sealed"), &kexec_replay);
+	assert_string_equal(kexec_replay.trust, "sealed");
+	assert_ptr_equal(kexec_for(&backend_cuda, &san, "host"), &kexec_in_process);
 	assert_ptr_equal(kexec_for(&backend_cuda, &main_j, "host"), &kexec_in_process);
 	assert_ptr_equal(kexec_for(&backend_cuda, &shape, "host"), &kexec_in_process);
 	assert_ptr_equal(kexec_for(&backend_cuda, &shape, NULL), &kexec_in_process);
@@ -49,6 +53,8 @@ static void test_host_executors(void **state)
 	struct job main_j = job_of("main", 1), shape = job_of("shape", 0);
 	assert_ptr_equal(kexec_for(&backend_host, &main_j, "sealed"), &kexec_parent_clock);
 	assert_ptr_equal(kexec_for(&backend_host, &shape, "sealed"), &kexec_in_process);
+	struct job san = job_of("sanitize", 0);
+	assert_ptr_equal(kexec_for(&backend_host, &san, "sealed"), &kexec_in_process);
 }
 
 static void test_planner_job(void **state)
