@@ -168,7 +168,10 @@ void sanitize_judge_output(json_t *v, int ok, long long checks, const char *why)
 	const char *had = json_string_value(json_object_get(v, "reason"));
 	char *r = xstrfmt("the sanitized run's output was not right (%s)%s%s", why ? why : "no output judged",
 			  had ? "; " : "", had ? had : "");
-	json_object_set_new(v, "passed", json_false());
+	/* a tool that gave no verdict (no summary, timed out) stays without
+	 * one (null: not passed either); a verdict it gave is false */
+	if (!json_is_null(json_object_get(v, "passed")))
+		json_object_set_new(v, "passed", json_false());
 	json_object_set_new(v, "reason", json_string(r));
 	free(r);
 }

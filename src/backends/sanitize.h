@@ -58,9 +58,10 @@ void sanitize_judge_run(json_t *v, const char *const *argv, const char *out, siz
 /*
  * The sanitized run's output as the checker judged it, into v: output =
  * {passed, checks, reason}; when not ok (a wrong output, none, or a
- * worker that did not finish: why), passed becomes false whatever the
- * tool said, and reason says so: what the tool watched computed nothing
- * of what is judged (red team 56's empty).
+ * worker that did not finish: why), a passed the tool gave (true or
+ * false) becomes false, one it could not give stays null, and reason
+ * says so: what the tool watched computed nothing of what is judged (red
+ * team 56's empty).
  */
 void sanitize_judge_output(json_t *v, int ok, long long checks, const char *why);
 

@@ -90,13 +90,16 @@ static void test_judge(void **state)
 	assert_true(json_is_false(json_object_get(v, "passed")));
 	json_decref(v);
 
-	/* no summary: no verdict, and a missing output makes it failed */
+	/* no summary: no verdict (not passed either), and it stays none, the
+	 * output's failure said */
 	r.exit_code = 1;
 	v = json_pack("{s:s}", "tool", "memcheck");
 	sanitize_judge_run(v, argv, "worker crashed\n", 15, &r);
 	assert_true(json_is_null(json_object_get(v, "passed")));
 	sanitize_judge_output(v, 0, 0, "the worker did not finish its seed");
-	assert_true(json_is_false(json_object_get(v, "passed")));
+	assert_true(json_is_null(json_object_get(v, "passed")));
+	assert_non_null(strstr(json_string_value(json_object_get(v, "reason")), "did not finish its seed"));
+	assert_non_null(strstr(json_string_value(json_object_get(v, "reason")), "no summary line"));
 	json_decref(v);
 }
 
