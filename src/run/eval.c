@@ -570,60 +570,6 @@ static char *content_name(const char *kernel, const char *kernel_sha, const stru
 }
 
 /*
- * A Slurm batch of the experiment submitted and not yet gathered (its job
- * directory under STORE/pending/batches, no batch record) whose spec has
- * a variant `name` of other code than kernel and params: its id
- * (malloc'd), else NULL.  Its runs are not in the store until its tasks
- * record them, and the submission's claim died with its process (red team
- * 85's evalduring: an eval sent while the array waited took `fast2` for
- * other code).
- */
-static char *pending_slurm_holder(const char *store_root, const char *experiment, const char *name,
-				  const char *kernel, const struct param *params, size_t n_params)
-{
-	char *dir = slurm_batches_dir(store_root), *held = NULL;
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	while (d && !held && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char *rec = xstrfmt("%s/runs/%s.json", store_root, e->d_name);
-		char *jd = xstrfmt("%s/%s", dir, e->d_name), *spec = xstrfmt("%s/spec.yaml", jd);
-		struct strbuf text = STRBUF_INIT;
-		int saved = util_quiet;
-		util_quiet = 1;
-		json_t *doc = path_exists(rec) ? NULL : slurm_jobdir_load(jd);
-		util_quiet = saved;
-		const char *exp = json_string_value(json_object_get(doc, "experiment"));
-		if (exp && !strcmp(exp, experiment) && read_file(spec, &text) == 0) {
-			json_t *vs = spec_variants_of_text(strbuf_str(&text));
-			json_t *v = json_object_get(vs, name);
-			if (v) {
-				const char *k = json_string_value(json_object_get(v, "kernel"));
-				json_t *ps = json_object_get(v, "params");
-				int same = k && kernel && !strcmp(k, kernel) && json_object_size(ps) == n_params;
-				for (size_t i = 0; same && i < n_params; i++) {
-					const char *pv = json_string_value(json_object_get(ps, params[i].name));
-					same = pv && !strcmp(pv, params[i].value);
-				}
-				if (!same)
-					held = xstrdup(e->d_name);
-			}
-			json_decref(vs);
-		}
-		json_decref(doc);
-		strbuf_release(&text);
-		free(rec);
-		free(jd);
-		free(spec);
-	}
-	if (d)
-		closedir(d);
-	free(dir);
-	return held;
-}
-
-/*
  * Why name, asked for a candidate, would stand for other code
  * (query_name_other_code: two proposers naming theirs `fast` would have
  * one `validated` claim read both, red team 74; a search's gNcK names are
@@ -672,7 +618,7 @@ static char *name_of_other_code(struct eval_session *es, const char *name, const
 				      "%s): its runs and this candidate's would be read as one variant's; name the "
 				      "candidate otherwise, or leave 'name' out",
 				      name, who && who->run_id ? who->run_id : "?", who && who->kernel ? who->kernel : "?");
-		else if ((slurm = pending_slurm_holder(es->c.st.root, es->base.name, name, kernel, params, n_params)))
+		else if ((slurm = slurm_pending_holder(es->c.st.root, es->base.name, name, kernel, params, n_params)))
 			why = xstrfmt("'name' '%s' is taken in this experiment's store by other code (the Slurm batch "
 				      "%s, not yet gathered, has a variant of that name): its runs and this candidate's "
 				      "would be read as one variant's; name the candidate otherwise, or leave 'name' out",
