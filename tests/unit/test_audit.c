@@ -884,6 +884,32 @@ static int setup(void **state)
 		}
 		put_host_batch(&st, bid, "ea", rows);
 	}
+	/* red team 83: lz.c and its comment-only copy la.c under another name
+	 * (other contents, other binaries, one loaded image) on the two sides
+	 * of one batch, which reads a faster */
+	{
+		const char *bid = "20260127T000030Z-ls-x-batch";
+		static const char *const ls_var[] = { "z", "a" }, *const ls_path[] = { "lz.c", "la.c" };
+		static const char *const ls_text[] = { "int ls;\n", "/* a copy */\nint ls;\n" };
+		json_t *rows = json_array();
+		for (int i = 0; i < 2; i++) {
+			char lssha[SHA256_HEX_LEN + 1];
+			char *id = xstrfmt("20260127T00003%dZ-ls-%s", i, ls_var[i]), *bin = xstrfmt("lsbin%d", i);
+			put_file(ls_path[i], ls_text[i], lssha);
+			json_t *x = json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:s, s:{s:[s, s, s], s:s}}, s:{s:s, "
+					      "s:s, s:{s:i}, s:[s]}, s:s}",
+					      "experiment", "ls", "backend", "host", "code", "sources", "path", ls_path[i],
+					      "sha256", lssha, "binary_sha256", bin, "load_sha256", "lsload", "compiler",
+					      "argv", "cc", "-O2", ls_path[i], "version", "cc 1", "problem", "name", "p2",
+					      "dtype", "fp32", "shape", "N", 256, "dims", "N", "batch_id", bid);
+			put_variant_x(&st, id, ls_var[i], lssha, "# us\n100\n", "ok", x);
+			json_array_append_new(rows, i ? host_row("a", id, NULL, "faster", 1.5, 1.4, 1.6, 0.001)
+						      : host_row("z", id, NULL, NULL, 0, 0, 0, 0));
+			free(id);
+			free(bin);
+		}
+		put_host_batch(&st, bid, "ls", rows);
+	}
 	/* red team 47, finding 1: vb.c's speed is set per process; its
 	 * median_us is 190 us [180, 240] in batch vb-0 and about 1300 us in
 	 * vb-1..vb-3 (the same code); vb-4 ran other code (vo.c) at 190 us */
@@ -2386,7 +2412,9 @@ static void test_value_neutral_twin(void **state)
  * own.  A value pinned to the one fast copy's batch: the copies' batches
  * that exclude it count (before: supported on its batch alone), those
  * that hold it do not (a kernel can tell load-equal objects apart), so 1
- * of 6; lo.c's own batches decide for lo.c, as before.
+ * of 6; lo.c's own batches decide for lo.c, as before.  A copy and its
+ * original on the two sides of a verdict are the same code (before: the
+ * batch's faster supported).
  */
 static void test_load_copies(void **state)
 {
@@ -2396,7 +2424,8 @@ static void test_load_copies(void **state)
 			"<!-- claim: validated experiment=lt variant=o -->\n"
 			"<!-- claim: value experiment=lc variant=coin stat=median_us value=190us "
 			"run=20260127T000000Z-lc-0-batch -->\n"
-			"<!-- claim: value experiment=lo variant=coin stat=median_us value=1300us -->\n",
+			"<!-- claim: value experiment=lo variant=coin stat=median_us value=1300us -->\n"
+			"<!-- claim: faster experiment=ls a=a b=z -->\n",
 			&c);
 	assert_non_null(strstr(f, "t.md:1: contradicted: validated lt/g: 1 of 2 run(s) of the current source failed a "
 				  "check: run 20260127T000020Z-lt-a (the same code as lt/a): wrong_output"));
@@ -2405,7 +2434,10 @@ static void test_load_copies(void **state)
 	assert_non_null(strstr(f, "; but only 1 of 6 batches of the same code on "));
 	assert_non_null(strstr(f, "t.md:4: supported: value lo/coin median_us=1300us"));
 	assert_non_null(strstr(f, "; 2 of 3 batches of the same code on "));
-	assert_int_equal(c.contradicted, 2);
+	assert_non_null(strstr(f, "t.md:5: contradicted: faster a vs z: "));
+	assert_non_null(strstr(f, "; but both sides ran the same code (their objects differ only in what the loader "
+				  "leaves on disk, the file name and the build id: loaded image lsload) the same way"));
+	assert_int_equal(c.contradicted, 3);
 	assert_int_equal(c.supported, 2);
 	free(f);
 }
