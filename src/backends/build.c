@@ -1154,9 +1154,13 @@ static void remove_flat_dir(const char *dir);
  * binary_sha256 is the .nv_fatbin section (backend_cuda.c post_build),
  * which a comment-only copy under another name leaves unchanged (nvcc
  * 13.0 here, sm_90, kernels/rowsum/naive.cu and a copy with two comment
- * lines under another name: one .nv_fatbin hash, two file hashes, one
- * loaded image less the build id); the load hash there covers the
- * host code beside it too (.nv_fatbin is a loaded section).  Nothing is
+ * lines under another name: one .nv_fatbin hash 49a9dcea, two file
+ * hashes, one load hash b43471c2; the accumulator's start changed from
+ * 0.0f to 1.0f: .nv_fatbin a70b99ae, load hash 46a6df4e, 2026-12-01), so
+ * there a comment-only copy was already the same code by binary_sha256
+ * where code_same asks (not for `validated`, whose program includes the
+ * host code); the load hash covers that host code too (.nv_fatbin is a
+ * loaded section), so it is the whole program in both backends.  Nothing is
  * set when the object cannot be read as ELF: the record then has none.
  */
 static void add_load_sha256(json_t *info, const char *so)
