@@ -11,7 +11,8 @@
 # where that counts against a claim (report/code_identity.h).  The form
 # here is deterministic: wide.c is off where rows are 256 wide; its copy
 # wide_g.c ran only at 64 wide.  Controls: wide_fix.c (one constant
-# changed) is another code, and the naive rowsum its own.
+# changed) is another code, and the naive rowsum its own.  eval never
+# promotes a comment-only copy of its reference (the same loaded image).
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 d=tests/fixtures/adversary/host/redteam83
@@ -38,4 +39,27 @@ expect_contains "$TEST_TMP/out" "(the same code as host-redteam83-wide/a): wrong
 expect_exit 0 "$EVIDENT" audit --strict "$d/wide-control.md"
 expect_contains "$TEST_TMP/out" "supported: validated host-redteam83-widectl/fix: 2 run(s) of the current source passed"
 expect_contains "$TEST_TMP/out" "supported: validated host-redteam83-widectl/naive"
+# eval: a comment-only copy of the reference is the reference's code
+cat > experiments/cc.yaml <<'Y'
+name: cc
+problem: rowsum
+backend: host
+shape: {R: 64, C: 64}
+baseline: naive
+variants:
+  naive: {kernel: kernels/rowsum/naive.c}
+correctness: {seeds: 1}
+timing: {warmup_ms: 0, samples: 5, cache: hot}
+Y
+python3 -c '
+import json
+print(json.dumps({"source": "/* a comment-only copy */\n" + open("kernels/rowsum/naive.c").read(), "name": "ccopy"}))
+' > cc.jsonl
+"$EVIDENT" eval --no-progress experiments/cc.yaml < cc.jsonl > cc.out 2> cc.err || { cat cc.err; fail "eval exited $?"; }
+jexpect cc.out <<'E'
+d['build']['same_binary_as_reference'] => False
+d['build']['same_code_as_reference'] => True
+d['promoted'] => False
+E
+[ "$(jget cc.out "d['outcome']")" != ok ] || expect_contains cc.out "not promoted: no effect: the candidate's code is the reference's (the same loaded image"
 exit 0
