@@ -1169,15 +1169,18 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	 * and was judged as a new candidate) */
 	struct query q = QUERY_INIT;
 	int q_open = query_open(&q, es->c.st.root) == 0;
-	if (!same_binary && !same_neutral && !same_load && !unknown && q_open && cand && ref) {
+	if (!same_binary && !same_neutral && !unknown && q_open && cand && ref) {
 		struct code_id ic, ir;
-		if (code_identity(&q, cand, &ic) && code_identity(&q, ref, &ir) && code_same_program(&ic, &ir))
+		/* by content (code_same_program less the loaded image alone,
+		 * which same_load says) */
+		if (code_identity(&q, cand, &ic) && code_identity(&q, ref, &ir) && code_same_program(&ic, &ir) &&
+		    !code_same_loaded(&ic, &ir))
 			same_program = 1;
 	}
 	const char *same_code = same_binary    ? "binary"
 				: same_neutral ? "echo"
-				: same_load    ? "loaded"
 				: same_program ? "program"
+				: same_load    ? "loaded"
 				: unknown      ? "unknown"
 					       : NULL;
 	int promoted = !interrupted && !same_code && cand && ref && cand->outcome == OUTCOME_OK &&
