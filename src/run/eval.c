@@ -1015,10 +1015,10 @@ out:
 }
 
 /* One line a proposer can act on: promoted, or why not (malloc'd).
- * same_code: "binary", "echo" or "program" when the candidate's code is
- * the reference's (its binary, its object with every EV_PARAM echo held
- * constant, or its sources by content with the same command line and
- * parameters), "unknown" when the reference's file's echo-neutral build
+ * same_code: "binary", "echo", "loaded" or "program" when the candidate's
+ * code is the reference's (its binary, its object with every EV_PARAM
+ * echo held constant, what the loader maps of its object, or its sources
+ * by content with the same command line and parameters), "unknown" when the reference's file's echo-neutral build
  * failed for either, else NULL; w: the batches of this code against the
  * reference's (eval_pool_batches), n 0 when none could be read. */
 static char *decision_text(const struct batch_row *cand, const struct batch_row *ref, int promoted,
@@ -1047,6 +1047,8 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 			       !strcmp(same_code, "binary")    ? "the same binary"
 			       : !strcmp(same_code, "program") ? "the same sources, command line and parameters, under "
 								 "another name"
+			       : !strcmp(same_code, "loaded")  ? "the same loaded image: its object differs only in what "
+								 "the loader leaves on disk, the file name and the build id"
 							       : "the same object with every EV_PARAM echo held constant",
 			       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
 	int faster = c->verdict && !strcmp(c->verdict, "faster");
@@ -1092,6 +1094,12 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	const char *nr = json_string_value(json_object_get(pr->br.info, "echo_neutral_sha256"));
 	int same_binary = hc && hr && !strcmp(hc, hr);
 	int same_neutral = nc && nr && !strcmp(nc, nr);
+	/* or what the loader maps of it (red team 83: a comment-only copy of
+	 * a kernel under another name is another binary, its file's name and
+	 * a build id over it in the object, and other sources) */
+	const char *lc = json_string_value(json_object_get(info, "load_sha256"));
+	const char *lr = json_string_value(json_object_get(pr->br.info, "load_sha256"));
+	int same_load = lc && lr && !strcmp(lc, lr);
 	int same_program = 0;
 	/* the reference's own file with parameters whose echo-neutral build
 	 * failed (a kernel can make it fail, red team 50: #error where it sees
@@ -1109,12 +1117,16 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	int q_open = query_open(&q, es->c.st.root) == 0;
 	if (!same_binary && !same_neutral && !unknown && q_open && cand && ref) {
 		struct code_id ic, ir;
-		if (code_identity(&q, cand, &ic) && code_identity(&q, ref, &ir) && code_same_program(&ic, &ir))
+		/* by content (code_same_program less the loaded image alone,
+		 * which same_load says) */
+		if (code_identity(&q, cand, &ic) && code_identity(&q, ref, &ir) && code_same_program(&ic, &ir) &&
+		    !code_same_loaded(&ic, &ir))
 			same_program = 1;
 	}
 	const char *same_code = same_binary    ? "binary"
 				: same_neutral ? "echo"
 				: same_program ? "program"
+				: same_load    ? "loaded"
 				: unknown      ? "unknown"
 					       : NULL;
 	int promoted = !interrupted && !same_code && cand && ref && cand->outcome == OUTCOME_OK &&
