@@ -1142,6 +1142,35 @@ static json_t *argv_json(const char *const *argv)
 
 static void remove_flat_dir(const char *dir);
 
+/*
+ * info's "load_sha256": the hash of what the loader maps of the object at
+ * so (base/elf.h elf_load_sha256: every loaded segment, the build id
+ * zeroed), the record's code.load_sha256.  binary_sha256 covers the whole
+ * file on the host, whose unloaded sections hold the source's file name
+ * (the STT_FILE symbol) and a build id over it, so a comment-only copy of
+ * a kernel under another name was another binary and another code (red
+ * team 83's twin and rate copies: objdump -d identical, the objects
+ * differing only there); this hash is one for them.  On CUDA,
+ * binary_sha256 is the .nv_fatbin section (backend_cuda.c post_build),
+ * which a comment-only copy under another name leaves unchanged (nvcc
+ * 13.0 here, sm_90, kernels/rowsum/naive.cu and a copy with two comment
+ * lines under another name: one .nv_fatbin hash 49a9dcea, two file
+ * hashes, one load hash b43471c2; the accumulator's start changed from
+ * 0.0f to 1.0f: .nv_fatbin a70b99ae, load hash 46a6df4e, 2026-12-01), so
+ * there a comment-only copy was already the same code by binary_sha256
+ * where code_same asks (not for `validated`, whose program includes the
+ * host code); the load hash covers that host code too (.nv_fatbin is a
+ * loaded section), so it is the whole program in both backends.  Nothing is
+ * set when the object cannot be read as ELF: the record then has none.
+ */
+static void add_load_sha256(json_t *info, const char *so)
+{
+	char hex[SHA256_HEX_LEN + 1], *why = NULL;
+	if (elf_load_sha256(so, hex, &why) == 0)
+		json_object_set_new(info, "load_sha256", json_string(hex));
+	free(why);
+}
+
 static int cache_hit(const char *entry, const struct build_bounds *b, struct build_result *res)
 {
 	char *info_path = xstrfmt("%s/info.json", entry);
@@ -1186,6 +1215,10 @@ static int cache_hit(const char *entry, const struct build_bounds *b, struct bui
 			read_file(logp, &log);
 			json_object_set_new(info, "cached", json_true());
 			note_warnings(info, strbuf_str(&log));
+			/* an entry built before the load hash was kept: its
+			 * object, checked above, is the one that will run */
+			if (!json_object_get(info, "load_sha256"))
+				add_load_sha256(info, so);
 			res->info = info;
 			res->so_path = so;
 			so = NULL;
@@ -1499,6 +1532,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	json_object_set_new(info, "so_sha256", json_string(so_hex));
 	if (!json_object_get(info, "binary_sha256"))
 		json_object_set_new(info, "binary_sha256", json_string(so_hex));
+	add_load_sha256(info, out_path);
 	/* write log + info, then publish the directory atomically */
 	char *logp = xstrfmt("%s/build.log", tmpdir);
 	char *infop = xstrfmt("%s/info.json", tmpdir);

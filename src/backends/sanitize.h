@@ -20,6 +20,10 @@
 
 /* The exit code compute-sanitizer is told to use when it finds errors. */
 #define SANITIZE_ERROR_EXIT 86
+/* a sanitizer tool's run may take this many times the spec's timeout_s
+ * (the tools slow a kernel 10-100x; job.c job_sanitize), which a Slurm
+ * task counts before it starts a job (slurm_task.c) */
+#define SANITIZE_TIMEOUT_FACTOR 10
 
 /* Is tool one of memcheck, racecheck, initcheck, synccheck? */
 int sanitize_tool_known(const char *tool);

@@ -8,6 +8,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,4 +265,100 @@ char *elf_refuse_hooks(const char *path)
 		elf_dyn_release(&d);
 	free(why);
 	return r;
+}
+
+/* Zero the descriptor of every GNU build-id note among the notes at
+ * buf[off .. off + size) (a PT_NOTE segment's bytes; align 4 or 8). */
+static void zero_build_ids(unsigned char *buf, uint64_t off, uint64_t size, uint64_t align)
+{
+	uint64_t a = align == 8 ? 8 : 4, p = 0;
+	while (size - p >= sizeof(Elf64_Nhdr)) {
+		Elf64_Nhdr nh;
+		memcpy(&nh, buf + off + p, sizeof(nh));
+		uint64_t name = p + sizeof(nh), nsz = ((uint64_t)nh.n_namesz + a - 1) / a * a;
+		uint64_t desc = name + nsz, dsz = ((uint64_t)nh.n_descsz + a - 1) / a * a;
+		if (nsz > size - name || nh.n_descsz > size - desc)
+			return;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && !memcmp(buf + off + name, "GNU", 4))
+			memset(buf + off + desc, 0, nh.n_descsz);
+		if (dsz > size - desc)
+			return;
+		p = desc + dsz;
+	}
+}
+
+int elf_load_sha256(const char *path, char hex[SHA256_HEX_LEN + 1], char **why)
+{
+	*why = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	if (read_file(path, &sb) < 0) {
+		*why = xstrfmt("cannot read it: %s", strerror(errno));
+		return -1;
+	}
+	unsigned char *buf = (unsigned char *)sb.buf;
+	uint64_t len = sb.len;
+	Elf64_Ehdr eh;
+	int rc = -1;
+	if (len < sizeof(eh)) {
+		*why = xstrdup("not a 64-bit little-endian ELF file");
+		goto out;
+	}
+	memcpy(&eh, buf, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB) {
+		*why = xstrdup("not a 64-bit little-endian ELF file");
+		goto out;
+	}
+	if (eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum == 0 || eh.e_phnum > ELF_MAX_PHDRS ||
+	    eh.e_phoff > len || (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr) > len - eh.e_phoff) {
+		*why = xstrfmt("%u program headers of %u bytes at %llu: not an object this reads", eh.e_phnum,
+			       eh.e_phentsize, (unsigned long long)eh.e_phoff);
+		goto out;
+	}
+	Elf64_Phdr *ph = xcalloc(eh.e_phnum, sizeof(*ph));
+	memcpy(ph, buf + eh.e_phoff, eh.e_phnum * sizeof(*ph));
+	int n_load = 0;
+	for (int i = 0; i < eh.e_phnum; i++) {
+		if (ph[i].p_type != PT_LOAD && ph[i].p_type != PT_NOTE)
+			continue;
+		if (ph[i].p_offset > len || ph[i].p_filesz > len - ph[i].p_offset) {
+			*why = xstrfmt("program header %d (type %u) lies outside the file", i, ph[i].p_type);
+			free(ph);
+			goto out;
+		}
+		if (ph[i].p_type == PT_NOTE)
+			zero_build_ids(buf, ph[i].p_offset, ph[i].p_filesz, ph[i].p_align);
+		else
+			n_load++;
+	}
+	if (!n_load) {
+		*why = xstrdup("no loaded segment");
+		free(ph);
+		goto out;
+	}
+	/* the section table's place and size, as the loaded copy of the
+	 * header holds them: no loader reads them */
+	memset(buf + offsetof(Elf64_Ehdr, e_shoff), 0, sizeof(eh.e_shoff));
+	memset(buf + offsetof(Elf64_Ehdr, e_shnum), 0, sizeof(eh.e_shnum));
+	memset(buf + offsetof(Elf64_Ehdr, e_shstrndx), 0, sizeof(eh.e_shstrndx));
+	struct sha256_ctx *c = sha256_begin();
+	char h[96];
+	int k = snprintf(h, sizeof(h), "elf-load/1 type %u machine %u entry %llu", eh.e_type, eh.e_machine,
+			 (unsigned long long)eh.e_entry);
+	sha256_update_field(c, "header", h, (size_t)k);
+	sha256_update_field(c, "phdrs", ph, eh.e_phnum * sizeof(*ph));
+	for (int i = 0; i < eh.e_phnum; i++) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		k = snprintf(h, sizeof(h), "vaddr %llu memsz %llu flags %u", (unsigned long long)ph[i].p_vaddr,
+			     (unsigned long long)ph[i].p_memsz, ph[i].p_flags);
+		sha256_update_field(c, "load", h, (size_t)k);
+		sha256_update_field(c, "bytes", buf + ph[i].p_offset, ph[i].p_filesz);
+	}
+	sha256_end(c, hex);
+	free(ph);
+	rc = 0;
+out:
+	strbuf_release(&sb);
+	return rc;
 }

@@ -13,6 +13,8 @@
 #ifndef EVIDENT_ELF_H
 #define EVIDENT_ELF_H
 
+#include "base/util.h"
+
 struct elf_dyn {
 	char **needed;    /* DT_NEEDED names, NULL-terminated (may be empty) */
 	char *runpath;    /* DT_RUNPATH, or NULL */
@@ -41,5 +43,27 @@ char *elf_interp(const char *path);
  * entry: DT_AUDIT and its kin; a library named by a path or by the
  * object's own soname), malloc'd (the caller frees), or NULL. */
 char *elf_refuse_hooks(const char *path);
+
+/*
+ * The hash of what a loader maps of the 64-bit ELF object at path (the
+ * record's code.load_sha256): the ELF header's type, machine and entry;
+ * every program header; and every PT_LOAD segment's file bytes
+ * (p_offset .. p_offset + p_filesz) with its p_vaddr, p_memsz and
+ * p_flags, where each NT_GNU_BUILD_ID note's descriptor (a PT_NOTE's,
+ * wherever it lies in a loaded segment) and the ELF header's
+ * section-table fields (e_shoff, e_shnum, e_shstrndx: no loader reads
+ * them; they move as the unloaded sections grow) are zeroed.  What it
+ * leaves out is what the loader never maps: the section headers and the
+ * unloaded sections (.symtab with the STT_FILE source name, .strtab,
+ * .comment, debug information), and the build id computed over them.  So
+ * two objects built from sources that differ only in comments, layout or
+ * the file's name hash alike (red team 83's twin and rate copies), while
+ * one changed instruction, constant or string does not.  The kernel can
+ * still tell two such objects apart (its build id is in its memory, its
+ * file on disk), which is why the audit merges by this hash only where
+ * merging counts against a claim (report/code_identity.h).
+ * 0 with hex set, or -1 with *why set (malloc'd, the caller frees).
+ */
+int elf_load_sha256(const char *path, char hex[SHA256_HEX_LEN + 1], char **why);
 
 #endif

@@ -271,6 +271,8 @@ struct run_record {
 	const char *build_key, *binary_sha256;
 	const char *echo_neutral_sha256; /* the host object built with every EV_PARAM echo constant
 					  * (kernels/evident_echo_neutral.h), or NULL */
+	const char *load_sha256;         /* what the loader maps of the object, its build id zeroed
+					  * (base/elf.h elf_load_sha256), or NULL (records before it) */
 	json_t *compiler;            /* {argv, version} (borrowed) */
 
 	/* build */

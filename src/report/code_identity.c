@@ -2,7 +2,8 @@
  * code_identity.c - what code a row ran, by content (code_identity.h): the
  * binary's hash, a hash of the sources' contents with the compiler's
  * command line and the parameters, the host object's hash with its echoes
- * held constant, and the kernel file's own hash.
+ * held constant, the hash of what the loader maps of the object, and the
+ * kernel file's own hash.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -96,6 +97,7 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	id->clock = r->clock;
 	id->bin_whole = r->backend && !strcmp(r->backend, "host");
 	id->neutral = id->bin_whole ? r->echo_neutral_sha256 : NULL;
+	id->load = r->load_sha256;
 	if (r->clock && !strcmp(r->clock, "cupti")) {
 		/* the first window-clock run (commit ccb4904a, an H200 on
 		 * 2026-11-29) wrote no kernel_clock key yet */
@@ -146,9 +148,22 @@ static int same_neutral(const struct code_id *x, const struct code_id *y)
 	return x->neutral && y->neutral && !strcmp(x->neutral, y->neutral);
 }
 
+/* Both objects map the same bytes (code.load_sha256): they differ at
+ * most in what the loader leaves on disk (the source's file name, debug
+ * information, the build id over them). */
+static int same_load(const struct code_id *x, const struct code_id *y)
+{
+	return x->load && y->load && !strcmp(x->load, y->load);
+}
+
+int code_same_loaded(const struct code_id *x, const struct code_id *y)
+{
+	return same_load(x, y) && strcmp(x->bin, y->bin) && strcmp(x->code, y->code);
+}
+
 int code_same(const struct code_id *x, const struct code_id *y)
 {
-	return !strcmp(x->bin, y->bin) || !strcmp(x->code, y->code) || same_neutral(x, y);
+	return !strcmp(x->bin, y->bin) || !strcmp(x->code, y->code) || same_neutral(x, y) || same_load(x, y);
 }
 
 /* Timed the same way: cache mode, executor and clock. */
@@ -197,5 +212,5 @@ int code_beats_history(double challenger_ci_hi, double best_median)
 int code_same_program(const struct code_id *x, const struct code_id *y)
 {
 	return !strcmp(x->code, y->code) || (x->bin_whole && y->bin_whole && !strcmp(x->bin, y->bin)) ||
-	       same_neutral(x, y);
+	       same_neutral(x, y) || same_load(x, y);
 }

@@ -15,9 +15,42 @@
  * their host objects built with every EV_PARAM echo held constant are (a
  * parameter the kernel only echoes changes the object by its echo string
  * alone: red team 38's TRY, red teams 44 and 46's SALT; a CUDA kernel's
- * bin is its device code, which holds no echo).  The
+ * bin is its device code, which holds no echo), or when what the loader
+ * maps of their objects is (code.load_sha256, base/elf.h: every loaded
+ * segment, the build id zeroed).  The
  * family of a row is its kernel file's own content alone: the same kernel
  * at any parameters, flags and headers, which the audit counts as tries.
+ *
+ * The load hash (red team 83): a comment-only copy of a host kernel under
+ * another file name matched on nothing else.  Its object differs from the
+ * original's only where the loader never looks (.symtab's STT_FILE name,
+ * debug information, and the build id computed over the whole file),
+ * binary_sha256 covers those, and the code hash covers the comments; so
+ * each copy was a clean slate: 8 copies of a kernel wrong in half its
+ * processes gave one `validated` on the copy that drew clean, 8 copies of
+ * an honest kernel with a per-process speed one `value median_us=100us`
+ * where 5 of 8 batches exclude it.  Why equal loaded bytes are the same
+ * code: the loader maps those bytes at those addresses with those
+ * protections and relocates them by the same dynamic tables (they are in
+ * the loaded bytes too), so both objects execute the same instructions on
+ * the same data; what can differ is only what the code reads of itself
+ * from outside its image: its file on disk (through dladdr or
+ * /proc/self/maps: the unloaded sections, the file name) and the build id
+ * (zeroed in the hash, yet in memory).  A kernel can therefore tell two
+ * load-equal objects apart, on purpose (a static function's name in
+ * .symtab, a non-loaded section of its own, a build id ground until a bit
+ * is right), as it can tell the echo-neutral build apart (red team 49);
+ * so the load hash merges exactly where the echo-neutral hash does, where
+ * merging counts against a claim: code_same (both sides of a verdict, a
+ * rerun or another batch that disagrees, eval's "never promote the
+ * reference's own code") and code_same_program (`validated`: every run of
+ * every load-equal copy is evidence, and one failure contradicts; more
+ * runs never make a claim supported), never code_same_built (the runs and
+ * batches gathered as evidence for a value, a verdict or a speed).  The
+ * cost: an honest comment-only copy's batches count only where they
+ * disagree with a value or a verdict, as the echo-neutral twin's do.  A
+ * copy that changes a string the object keeps (__FILE__, an assert's
+ * line) or one instruction is another code still.
  */
 #ifndef EVIDENT_CODE_IDENTITY_H
 #define EVIDENT_CODE_IDENTITY_H
@@ -42,6 +75,10 @@ struct code_id {
 	const char *neutral;    /* the host object built with its EV_PARAM echoes held constant
 				 * (record code.echo_neutral_sha256, kernels/evident_echo_neutral.h),
 				 * or NULL (borrowed) */
+	const char *load;       /* what the loader maps of the object, its build id zeroed (record
+				 * code.load_sha256), or NULL: records before it (borrowed).  The
+				 * whole program in both backends: a CUDA object's loaded image holds
+				 * its host code and its .nv_fatbin device code */
 	char code[SHA256_HEX_LEN + 1];   /* sources' contents + command line + parameters */
 	char family[SHA256_HEX_LEN + 1]; /* the kernel file's content */
 };
@@ -53,21 +90,26 @@ int code_identity(struct query *q, const struct batch_row *row, struct code_id *
  * run record's own for a run outside a batch): the `validated` claim
  * gathers runs, not rows. */
 int code_identity_run(const struct run_record *r, const struct param *params, size_t n_params, struct code_id *id);
-/* The same code: the same binary, the same code hash, or the same
- * echo-neutral host object. */
+/* The same code: the same binary, the same code hash, the same
+ * echo-neutral host object, or the same loaded image.  Only where merging
+ * counts against a claim (the head of this file). */
 int code_same(const struct code_id *x, const struct code_id *y);
 /* The same program, host code included: the same code hash, or the same
  * binary, or echo-neutral object, where it hashes the whole program
  * (`validated`: a launch() that skips the work beside the honest device
- * code is another program). */
+ * code is another program), or the same loaded image (which is the whole
+ * program in both backends). */
 int code_same_program(const struct code_id *x, const struct code_id *y);
+/* The same loaded image and neither the same binary nor the same code
+ * hash: a copy that differs only in what the loader leaves on disk. */
+int code_same_loaded(const struct code_id *x, const struct code_id *y);
 /* The same code run the same way (cache mode, executor, plain or pool of
  * as many slots) and timed by the same clock. */
 int code_same_way(const struct code_id *x, const struct code_id *y);
 /*
  * The same code by the object that ran: the same binary, or the same
  * sources' contents, command line and parameters; never by the
- * echo-neutral object alone.  That object is a second build the kernel
+ * echo-neutral object or the loaded image alone (the head of this file).  That object is a second build the kernel
  * can tell apart (red team 49: `#ifdef EVIDENT_KERNEL_H` is true there
  * only), so two codes of different behaviour can share its hash: it may
  * merge runs only where merging counts against a claim (failing runs for

@@ -570,60 +570,6 @@ static char *content_name(const char *kernel, const char *kernel_sha, const stru
 }
 
 /*
- * A Slurm batch of the experiment submitted and not yet gathered (its job
- * directory under STORE/pending/batches, no batch record) whose spec has
- * a variant `name` of other code than kernel and params: its id
- * (malloc'd), else NULL.  Its runs are not in the store until its tasks
- * record them, and the submission's claim died with its process (red team
- * 85's evalduring: an eval sent while the array waited took `fast2` for
- * other code).
- */
-static char *pending_slurm_holder(const char *store_root, const char *experiment, const char *name,
-				  const char *kernel, const struct param *params, size_t n_params)
-{
-	char *dir = slurm_batches_dir(store_root), *held = NULL;
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	while (d && !held && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char *rec = xstrfmt("%s/runs/%s.json", store_root, e->d_name);
-		char *jd = xstrfmt("%s/%s", dir, e->d_name), *spec = xstrfmt("%s/spec.yaml", jd);
-		struct strbuf text = STRBUF_INIT;
-		int saved = util_quiet;
-		util_quiet = 1;
-		json_t *doc = path_exists(rec) ? NULL : slurm_jobdir_load(jd);
-		util_quiet = saved;
-		const char *exp = json_string_value(json_object_get(doc, "experiment"));
-		if (exp && !strcmp(exp, experiment) && read_file(spec, &text) == 0) {
-			json_t *vs = spec_variants_of_text(strbuf_str(&text));
-			json_t *v = json_object_get(vs, name);
-			if (v) {
-				const char *k = json_string_value(json_object_get(v, "kernel"));
-				json_t *ps = json_object_get(v, "params");
-				int same = k && kernel && !strcmp(k, kernel) && json_object_size(ps) == n_params;
-				for (size_t i = 0; same && i < n_params; i++) {
-					const char *pv = json_string_value(json_object_get(ps, params[i].name));
-					same = pv && !strcmp(pv, params[i].value);
-				}
-				if (!same)
-					held = xstrdup(e->d_name);
-			}
-			json_decref(vs);
-		}
-		json_decref(doc);
-		strbuf_release(&text);
-		free(rec);
-		free(jd);
-		free(spec);
-	}
-	if (d)
-		closedir(d);
-	free(dir);
-	return held;
-}
-
-/*
  * Why name, asked for a candidate, would stand for other code
  * (query_name_other_code: two proposers naming theirs `fast` would have
  * one `validated` claim read both, red team 74; a search's gNcK names are
@@ -672,7 +618,7 @@ static char *name_of_other_code(struct eval_session *es, const char *name, const
 				      "%s): its runs and this candidate's would be read as one variant's; name the "
 				      "candidate otherwise, or leave 'name' out",
 				      name, who && who->run_id ? who->run_id : "?", who && who->kernel ? who->kernel : "?");
-		else if ((slurm = pending_slurm_holder(es->c.st.root, es->base.name, name, kernel, params, n_params)))
+		else if ((slurm = slurm_pending_holder(es->c.st.root, es->base.name, name, kernel, params, n_params)))
 			why = xstrfmt("'name' '%s' is taken in this experiment's store by other code (the Slurm batch "
 				      "%s, not yet gathered, has a variant of that name): its runs and this candidate's "
 				      "would be read as one variant's; name the candidate otherwise, or leave 'name' out",
@@ -1069,10 +1015,10 @@ out:
 }
 
 /* One line a proposer can act on: promoted, or why not (malloc'd).
- * same_code: "binary", "echo" or "program" when the candidate's code is
- * the reference's (its binary, its object with every EV_PARAM echo held
- * constant, or its sources by content with the same command line and
- * parameters), "unknown" when the reference's file's echo-neutral build
+ * same_code: "binary", "echo", "loaded" or "program" when the candidate's
+ * code is the reference's (its binary, its object with every EV_PARAM
+ * echo held constant, what the loader maps of its object, or its sources
+ * by content with the same command line and parameters), "unknown" when the reference's file's echo-neutral build
  * failed for either, else NULL; w: the batches of this code against the
  * reference's (eval_pool_batches), n 0 when none could be read. */
 static char *decision_text(const struct batch_row *cand, const struct batch_row *ref, int promoted,
@@ -1101,6 +1047,8 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 			       !strcmp(same_code, "binary")    ? "the same binary"
 			       : !strcmp(same_code, "program") ? "the same sources, command line and parameters, under "
 								 "another name"
+			       : !strcmp(same_code, "loaded")  ? "the same loaded image: its object differs only in what "
+								 "the loader leaves on disk, the file name and the build id"
 							       : "the same object with every EV_PARAM echo held constant",
 			       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
 	int faster = c->verdict && !strcmp(c->verdict, "faster");
@@ -1146,6 +1094,12 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	const char *nr = json_string_value(json_object_get(pr->br.info, "echo_neutral_sha256"));
 	int same_binary = hc && hr && !strcmp(hc, hr);
 	int same_neutral = nc && nr && !strcmp(nc, nr);
+	/* or what the loader maps of it (red team 83: a comment-only copy of
+	 * a kernel under another name is another binary, its file's name and
+	 * a build id over it in the object, and other sources) */
+	const char *lc = json_string_value(json_object_get(info, "load_sha256"));
+	const char *lr = json_string_value(json_object_get(pr->br.info, "load_sha256"));
+	int same_load = lc && lr && !strcmp(lc, lr);
 	int same_program = 0;
 	/* the reference's own file with parameters whose echo-neutral build
 	 * failed (a kernel can make it fail, red team 50: #error where it sees
@@ -1163,12 +1117,16 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	int q_open = query_open(&q, es->c.st.root) == 0;
 	if (!same_binary && !same_neutral && !unknown && q_open && cand && ref) {
 		struct code_id ic, ir;
-		if (code_identity(&q, cand, &ic) && code_identity(&q, ref, &ir) && code_same_program(&ic, &ir))
+		/* by content (code_same_program less the loaded image alone,
+		 * which same_load says) */
+		if (code_identity(&q, cand, &ic) && code_identity(&q, ref, &ir) && code_same_program(&ic, &ir) &&
+		    !code_same_loaded(&ic, &ir))
 			same_program = 1;
 	}
 	const char *same_code = same_binary    ? "binary"
 				: same_neutral ? "echo"
 				: same_program ? "program"
+				: same_load    ? "loaded"
 				: unknown      ? "unknown"
 					       : NULL;
 	int promoted = !interrupted && !same_code && cand && ref && cand->outcome == OUTCOME_OK &&

@@ -1481,7 +1481,7 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 	}
 	sw.sanitizer = cs;
 	sw.sanitize_tool = tool;
-	sw.sanitize_timeout_s = 10 * s->k.timeout_s;
+	sw.sanitize_timeout_s = SANITIZE_TIMEOUT_FACTOR * s->k.timeout_s;
 	if (run_worker(c, &sw) < 0) {
 		json_object_set_new(v, "passed", json_null());
 		json_object_set_new(v, "errors", json_null());
@@ -1741,6 +1741,7 @@ static void rec_code(struct job_state *j)
 	r->build_key = json_string_value(json_object_get(info, "build_key"));
 	r->binary_sha256 = json_string_value(json_object_get(info, "binary_sha256"));
 	r->echo_neutral_sha256 = json_string_value(json_object_get(info, "echo_neutral_sha256"));
+	r->load_sha256 = json_string_value(json_object_get(info, "load_sha256"));
 	json_t *src = json_object_get(info, "sources");
 	j->srcs = xcalloc(json_array_size(src) + 1, sizeof(*j->srcs));
 	j->src_objs = xcalloc(json_array_size(src) + 1, sizeof(*j->src_objs));

@@ -143,6 +143,13 @@ struct run_ctx {
 };
 /* seconds a Slurm task keeps after its last job's timeout, to record it */
 #define JOB_END_MARGIN_S 20
+/* The seconds a job of spec s may take at most, every worker at its
+ * timeout: 2 (the main and the extra shape; 4 when a GPU's sealed
+ * kernels are planned first) x timeout_s, and each sanitizer tool's run at
+ * its longer limit (SANITIZE_TIMEOUT_FACTOR x timeout_s).  A Slurm task
+ * starts a job only with this and JOB_END_MARGIN_S before its end
+ * (slurm_task.c). */
+double slurm_job_need_s(const struct spec *s, int gpu);
 
 /* host_clock.c: the host backend's samples, timed by the parent (see
  * the file's top).  The caller (job.c run_worker) fills pr, job, shm, off,

@@ -34,6 +34,7 @@
 #include "run/cost.h"
 #include "run/eval.h"
 #include "run/provenance.h"
+#include "run/slurm_internal.h"
 #include "store/query.h"
 #include "store/store.h"
 
@@ -466,6 +467,17 @@ static void elite_of(const struct cand *c, struct cand *e)
  * could not be read: then the claims alone).  The name is claimed in cl.
  * malloc'd, or NULL after error() when the claim could not be written.
  */
+/* 1 when a Slurm batch of the experiment not yet gathered has a variant
+ * `name` of other code (slurm_pending_holder: its runs reach the store
+ * only when its tasks record them, so the query above cannot see them) */
+static int pending_holds(struct search *x, const char *name, const char *kernel, const struct param *params,
+			 size_t np)
+{
+	char *held = slurm_pending_holder(x->st.root, x->s->name, name, kernel, params, np);
+	free(held);
+	return held != NULL;
+}
+
 static char *free_name(struct search *x, struct query *q, struct store_claims *cl, int gi, size_t k,
 		       const char *kernel, const struct param *params, size_t np)
 {
@@ -477,7 +489,8 @@ static char *free_name(struct search *x, struct query *q, struct store_claims *c
 	util_quiet = saved;
 	char *code = query_code_text(kernel, hashed ? ksha : NULL, params, np);
 	for (int m = 2; m < 1000 && (store_claims_other(cl, x->s->name, name, code, NULL) ||
-				     (q && hashed && query_name_other_code(q, x->s->name, name, kernel, ksha, params, np, NULL)));
+				     (q && hashed && query_name_other_code(q, x->s->name, name, kernel, ksha, params, np, NULL)) ||
+				     pending_holds(x, name, kernel, params, np));
 	     m++) {
 		free(name);
 		name = xstrfmt("g%dc%zu-%d", gi, k, m);

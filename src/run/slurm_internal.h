@@ -61,6 +61,11 @@ char *slurm_kill_line_of(const char *errfile);
 char *slurm_batches_dir(const char *store_root);
 /* Load DIR/batch.json (a new reference, or NULL after error()). */
 json_t *slurm_jobdir_load(const char *dir);
+/* The id of a Slurm batch of experiment, submitted and not yet gathered,
+ * whose spec names a variant `name` of other code than kernel and params
+ * (malloc'd), else NULL (slurm_status.c: eval's and a search's names). */
+char *slurm_pending_holder(const char *store_root, const char *experiment, const char *name, const char *kernel,
+			   const struct param *params, size_t n_params);
 /* Save doc as DIR/batch.json (atomically); 0 or error(). */
 int slurm_jobdir_save(const char *dir, json_t *doc);
 /* The job directory of batch `name` (its id or a unique prefix of it) in

@@ -8,6 +8,7 @@
 #include "run/slurm_internal.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,4 +300,61 @@ json_t *run_slurm_batches(const char *store_root)
 	store_free_list(ids, n);
 	free(bdir);
 	return out;
+}
+
+/* ---- names a batch not yet gathered holds ---------------------------------------- */
+
+/*
+ * A Slurm batch of the experiment submitted and not yet gathered (its job
+ * directory under STORE/pending/batches, no batch record) whose spec has
+ * a variant `name` of other code than kernel and params: its id
+ * (malloc'd), else NULL.  Its runs are not in the store until its tasks
+ * record them, and the submission's claim died with its process (red team
+ * 85's evalduring: an eval sent while the array waited took `fast2` for
+ * other code).  Eval's names and a search's gNcK names (search.c free_name)
+ * are checked here.
+ */
+char *slurm_pending_holder(const char *store_root, const char *experiment, const char *name,
+				  const char *kernel, const struct param *params, size_t n_params)
+{
+	char *dir = slurm_batches_dir(store_root), *held = NULL;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && !held && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *rec = xstrfmt("%s/runs/%s.json", store_root, e->d_name);
+		char *jd = xstrfmt("%s/%s", dir, e->d_name), *spec = xstrfmt("%s/spec.yaml", jd);
+		struct strbuf text = STRBUF_INIT;
+		int saved = util_quiet;
+		util_quiet = 1;
+		json_t *doc = path_exists(rec) ? NULL : slurm_jobdir_load(jd);
+		util_quiet = saved;
+		const char *exp = json_string_value(json_object_get(doc, "experiment"));
+		if (exp && !strcmp(exp, experiment) && read_file(spec, &text) == 0) {
+			json_t *vs = spec_variants_of_text(strbuf_str(&text));
+			json_t *v = json_object_get(vs, name);
+			if (v) {
+				const char *k = json_string_value(json_object_get(v, "kernel"));
+				json_t *ps = json_object_get(v, "params");
+				int same = k && kernel && !strcmp(k, kernel) && json_object_size(ps) == n_params;
+				for (size_t i = 0; same && i < n_params; i++) {
+					const char *pv = json_string_value(json_object_get(ps, params[i].name));
+					same = pv && !strcmp(pv, params[i].value);
+				}
+				if (!same)
+					held = xstrdup(e->d_name);
+			}
+			json_decref(vs);
+		}
+		json_decref(doc);
+		strbuf_release(&text);
+		free(rec);
+		free(jd);
+		free(spec);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return held;
 }

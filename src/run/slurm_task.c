@@ -7,6 +7,7 @@
  * from its own stderr as the reason.
  */
 #include "run/slurm_internal.h"
+#include "backends/sanitize.h"
 
 #include <ctype.h>
 #include <signal.h>
@@ -119,6 +120,14 @@ static double scontrol_end_epoch(void)
  * ("MM", "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM", "D-HH:MM:SS"); -1 when
  * there is none or it does not read ("infinite", "UNLIMITED").
  */
+double slurm_job_need_s(const struct spec *s, int gpu)
+{
+	int tools = 0;
+	for (char **t = s->sanitize; t && *t; t++)
+		tools++;
+	return ((gpu ? 4 : 2) + tools * SANITIZE_TIMEOUT_FACTOR) * (double)s->k.timeout_s;
+}
+
 static double slurm_time_seconds(const char *t)
 {
 	if (!t || !*t)
@@ -255,16 +264,19 @@ int run_slurm_task(const char *sub, int index)
 			continue;
 		/* a job starts only with the whole timeouts of all its workers
 		 * before the task's end (the main shape's and the extra shape's,
-		 * each planned first when sealed): then any timeout is the code's,
-		 * and Slurm's kill never cuts a job short (red team 84: an honest
+		 * each planned first when sealed, and each sanitizer tool's run
+		 * at its longer limit): then any timeout is the code's, and
+		 * Slurm's kill never cuts a job short (red team 84: an honest
 		 * late job cut short was a timeout; 85: its extra shape, cut) */
-		int workers = c.be->uses_gpu ? 4 : 2;
+		int workers = c.be->uses_gpu ? 4 : 2, tools = c.s->sanitize && c.s->sanitize[0];
+		double need = slurm_job_need_s(c.s, c.be->uses_gpu);
 		double left = c.end_epoch > 0 ? c.end_epoch - (double)time(NULL) - JOB_END_MARGIN_S : 1e18;
-		if (left < workers * c.s->k.timeout_s) {
+		if (left < need) {
 			no_time = xstrfmt("the task's time limit leaves %.0f s, less than a job's %d workers' timeouts "
-					  "(%d x timeout_s %.0f s) and %d s to record it: give the submission more --time "
+					  "(%d x timeout_s %.0f s)%s and %d s to record it: give the submission more --time "
 					  "(evident run --resume --time ...)",
-					  left > 0 ? left : 0, workers, workers, (double)c.s->k.timeout_s, JOB_END_MARGIN_S);
+					  left > 0 ? left : 0, workers, workers, (double)c.s->k.timeout_s,
+					  tools ? " and its sanitizer runs' (10 x timeout_s a tool)" : "", JOB_END_MARGIN_S);
 			break;
 		}
 		if (job_execute(&c, &c.plan.jobs[ji]) < 0) {

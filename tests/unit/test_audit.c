@@ -221,6 +221,19 @@ static void put_host_run(struct store *st, const char *id, const char *exp, cons
 	put_variant_x(st, id, var, sha, "# us\n100\n", outcome, x);
 }
 
+/* put_host_run's record with a loaded image's hash (code.load_sha256) */
+static void put_host_run_load(struct store *st, const char *id, const char *exp, const char *var, const char *path,
+			      const char *sha, const char *bin, const char *load, const char *outcome)
+{
+	json_t *x = json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:s, s:{s:[s, s, s], s:s}}, s:{s:s, s:s, s:{s:i}, "
+			      "s:[s]}, s:s}",
+			      "experiment", exp, "backend", "host", "code", "sources", "path", path, "sha256", sha,
+			      "binary_sha256", bin, "load_sha256", load, "compiler", "argv", "cc", "-O2", path, "version",
+			      "cc 1", "problem", "name", "p2", "dtype", "fp32", "shape", "N", 256, "dims", "N", "batch_id",
+			      id);
+	put_variant_x(st, id, var, sha, "# us\n100\n", outcome, x);
+}
+
 /* A batch row of variant var (run id), its recorded comparison with the
  * baseline (verdict NULL: the baseline's row). */
 static json_t *host_row(const char *var, const char *id, const char *coin, const char *verdict, double ratio,
@@ -304,9 +317,10 @@ static void put_host_repro(struct store *st, const char *id, const char *exp, co
  * written by runner commit commit (NULL: none), its timing median (CI
  * [lo, hi]), mean and min in us.
  */
-static void put_rate_batch(struct store *st, const char *bid, const char *exp, const char *of, const char *var,
-			   const char *path, const char *sha, const char *bin, const char *neutral, const char *slow,
-			   const char *commit, double median, double lo, double hi, double mean, double min)
+static void put_rate_batch_load(struct store *st, const char *bid, const char *exp, const char *of, const char *var,
+				const char *path, const char *sha, const char *bin, const char *neutral, const char *load,
+				const char *slow, const char *commit, double median, double lo, double hi, double mean,
+				double min)
 {
 	char zsha[SHA256_HEX_LEN + 1];
 	FILE *f = fopen("fz.c", "a");
@@ -318,6 +332,8 @@ static void put_rate_batch(struct store *st, const char *bid, const char *exp, c
 				 "binary_sha256", bin, "compiler", "argv", "cc", "-O2", path, "version", "cc 1");
 	if (neutral)
 		json_object_set_new(code, "echo_neutral_sha256", json_string(neutral));
+	if (load)
+		json_object_set_new(code, "load_sha256", json_string(load));
 	if (commit)
 		json_object_set_new(code, "git", json_pack("{s:s, s:b}", "commit", commit, "dirty", 0));
 	json_t *x = json_pack("{s:s, s:s, s:o, s:{s:s, s:s, s:{s:i}, s:[s]}, s:s}", "experiment", exp, "backend", "host",
@@ -338,6 +354,14 @@ static void put_rate_batch(struct store *st, const char *bid, const char *exp, c
 		put_host_batch(st, bid, exp, rows);
 	free(zid);
 	free(aid);
+}
+
+static void put_rate_batch(struct store *st, const char *bid, const char *exp, const char *of, const char *var,
+			   const char *path, const char *sha, const char *bin, const char *neutral, const char *slow,
+			   const char *commit, double median, double lo, double hi, double mean, double min)
+{
+	put_rate_batch_load(st, bid, exp, of, var, path, sha, bin, neutral, NULL, slow, commit, median, lo, hi, mean,
+			    min);
 }
 
 /* A file path holding text; its content hash into sha. */
@@ -860,6 +884,32 @@ static int setup(void **state)
 		}
 		put_host_batch(&st, bid, "ea", rows);
 	}
+	/* red team 83: lz.c and its comment-only copy la.c under another name
+	 * (other contents, other binaries, one loaded image) on the two sides
+	 * of one batch, which reads a faster */
+	{
+		const char *bid = "20260127T000030Z-ls-x-batch";
+		static const char *const ls_var[] = { "z", "a" }, *const ls_path[] = { "lz.c", "la.c" };
+		static const char *const ls_text[] = { "int ls;\n", "/* a copy */\nint ls;\n" };
+		json_t *rows = json_array();
+		for (int i = 0; i < 2; i++) {
+			char lssha[SHA256_HEX_LEN + 1];
+			char *id = xstrfmt("20260127T00003%dZ-ls-%s", i, ls_var[i]), *bin = xstrfmt("lsbin%d", i);
+			put_file(ls_path[i], ls_text[i], lssha);
+			json_t *x = json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:s, s:{s:[s, s, s], s:s}}, s:{s:s, "
+					      "s:s, s:{s:i}, s:[s]}, s:s}",
+					      "experiment", "ls", "backend", "host", "code", "sources", "path", ls_path[i],
+					      "sha256", lssha, "binary_sha256", bin, "load_sha256", "lsload", "compiler",
+					      "argv", "cc", "-O2", ls_path[i], "version", "cc 1", "problem", "name", "p2",
+					      "dtype", "fp32", "shape", "N", 256, "dims", "N", "batch_id", bid);
+			put_variant_x(&st, id, ls_var[i], lssha, "# us\n100\n", "ok", x);
+			json_array_append_new(rows, i ? host_row("a", id, NULL, "faster", 1.5, 1.4, 1.6, 0.001)
+						      : host_row("z", id, NULL, NULL, 0, 0, 0, 0));
+			free(id);
+			free(bin);
+		}
+		put_host_batch(&st, bid, "ls", rows);
+	}
 	/* red team 47, finding 1: vb.c's speed is set per process; its
 	 * median_us is 190 us [180, 240] in batch vb-0 and about 1300 us in
 	 * vb-1..vb-3 (the same code); vb-4 ran other code (vo.c) at 190 us */
@@ -936,6 +986,52 @@ static int setup(void **state)
 				       "ntneutral", twin ? "0" : "75", NULL, fast ? 190 : 1300, fast ? 180 : 1280,
 				       fast ? 240 : 1320, fast ? 262 : 1500, fast ? 182 : 1200);
 			free(bid);
+		}
+	}
+	/* red team 83: rate_coin (an honest kernel whose speed is a coin per
+	 * process) and 7 comment-only copies under other names (lc0.c ..
+	 * lc7.c: other contents, other binaries, one loaded image "lcload"),
+	 * each in a batch of its own; lc0's drew fast (190 us), lc1..lc5's
+	 * slow, lc6's and lc7's fast.  lo.c is another code (its own loaded
+	 * image) that drew slow in two batches. */
+	{
+		for (int i = 0; i < 8; i++) {
+			char lsha[SHA256_HEX_LEN + 1];
+			char *path = xstrfmt("lc%d.c", i), *text = xstrfmt("int lc; /* copy %d */\n", i);
+			char *bid = xstrfmt("20260127T00000%dZ-lc-%d-batch", i, i), *bin = xstrfmt("lcbin%d", i);
+			int fast = i == 0 || i >= 6;
+			put_file(path, text, lsha);
+			put_rate_batch_load(&st, bid, "lc", NULL, "coin", path, lsha, bin, NULL, "lcload", NULL, NULL,
+					    fast ? 190 : 1300, fast ? 180 : 1280, fast ? 240 : 1320, fast ? 262 : 1500,
+					    fast ? 182 : 1200);
+			free(path);
+			free(text);
+			free(bid);
+			free(bin);
+		}
+		char losha[SHA256_HEX_LEN + 1];
+		put_file("lo.c", "int lo;\n", losha);
+		for (int i = 0; i < 3; i++) {
+			char *bid = xstrfmt("20260127T00001%dZ-lo-%d-batch", i, i);
+			put_rate_batch_load(&st, bid, "lo", NULL, "coin", "lo.c", losha, "lobin", NULL, "loload", NULL, NULL,
+					    i ? 1300 : 190, i ? 1280 : 180, i ? 1320 : 240, i ? 1500 : 262,
+					    i ? 1200 : 182);
+			free(bid);
+		}
+		/* red team 83's twin: coin_wrong and its comment-only copies
+		 * (lt_a.c, lt_g.c: one loaded image "ltload"), a's run
+		 * wrong_output, g's ok; lt_o.c, another code, ok */
+		const char *const lt[][4] = { { "a", "lt_a.c", "int lt; /* a */\n", "wrong_output" },
+					      { "g", "lt_g.c", "int lt; /* g */\n", "ok" },
+					      { "o", "lt_o.c", "int lt_other;\n", "ok" } };
+		for (int i = 0; i < 3; i++) {
+			char ltsha[SHA256_HEX_LEN + 1];
+			char *id = xstrfmt("20260127T00002%dZ-lt-%s", i, lt[i][0]), *bin = xstrfmt("ltbin%s", lt[i][0]);
+			put_file(lt[i][1], lt[i][2], ltsha);
+			put_host_run_load(&st, id, "lt", lt[i][0], lt[i][1], ltsha, bin, i == 2 ? "ltother" : "ltload",
+					  lt[i][3]);
+			free(id);
+			free(bin);
 		}
 	}
 	/* red team 44, finding 3: rp.c's s1 ran clean in batch rp-x, and
@@ -2308,6 +2404,44 @@ static void test_value_neutral_twin(void **state)
 	free(f);
 }
 
+/*
+ * Red team 83: comment-only copies of a kernel under other names are
+ * other binaries and other codes, one loaded image (code.load_sha256).
+ * validated on the copy whose run drew clean: the copy that failed is the
+ * same program (before: supported, 1 run); another code is still its
+ * own.  A value pinned to the one fast copy's batch: the copies' batches
+ * that exclude it count (before: supported on its batch alone), those
+ * that hold it do not (a kernel can tell load-equal objects apart), so 1
+ * of 6; lo.c's own batches decide for lo.c, as before.  A copy and its
+ * original on the two sides of a verdict are the same code (before: the
+ * batch's faster supported).
+ */
+static void test_load_copies(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: validated experiment=lt variant=g -->\n"
+			"<!-- claim: validated experiment=lt variant=o -->\n"
+			"<!-- claim: value experiment=lc variant=coin stat=median_us value=190us "
+			"run=20260127T000000Z-lc-0-batch -->\n"
+			"<!-- claim: value experiment=lo variant=coin stat=median_us value=1300us -->\n"
+			"<!-- claim: faster experiment=ls a=a b=z -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: validated lt/g: 1 of 2 run(s) of the current source failed a "
+				  "check: run 20260127T000020Z-lt-a (the same code as lt/a): wrong_output"));
+	assert_non_null(strstr(f, "t.md:2: supported: validated lt/o: 1 run(s) of the current source passed"));
+	assert_non_null(strstr(f, "t.md:3: contradicted: value lc/coin median_us=190us"));
+	assert_non_null(strstr(f, "; but only 1 of 6 batches of the same code on "));
+	assert_non_null(strstr(f, "t.md:4: supported: value lo/coin median_us=1300us"));
+	assert_non_null(strstr(f, "; 2 of 3 batches of the same code on "));
+	assert_non_null(strstr(f, "t.md:5: contradicted: faster a vs z: "));
+	assert_non_null(strstr(f, "; but both sides ran the same code (their objects differ only in what the loader "
+				  "leaves on disk, the file name and the build id: loaded image lsload) the same way"));
+	assert_int_equal(c.contradicted, 3);
+	assert_int_equal(c.supported, 2);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2343,6 +2477,7 @@ int main(void)
 		cmocka_unit_test(test_value_no_ci_across_batches),
 		cmocka_unit_test(test_value_reproductions_and_majority),
 		cmocka_unit_test(test_value_neutral_twin),
+		cmocka_unit_test(test_load_copies),
 		cmocka_unit_test(test_verdict_reruns_majority),
 		cmocka_unit_test(test_slower_side_drifted),
 	};

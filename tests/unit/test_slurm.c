@@ -15,6 +15,25 @@
 #include <string.h>
 
 #include "run/run_ctx.h"
+#include "run/spec.h"
+#include "backends/sanitize.h"
+
+/* a job's time before a Slurm task starts it counts every worker at its
+ * timeout and each sanitizer tool at its longer limit (it did not count
+ * the tools: a sanitized job started with 4 x timeout_s left was cut by
+ * Slurm's kill, an aborted run the audit leaves out) */
+static void test_job_need(void **state)
+{
+	(void)state;
+	char *tools[] = { "racecheck", "memcheck", NULL };
+	struct spec s;
+	memset(&s, 0, sizeof(s));
+	s.k.timeout_s = 30;
+	assert_true(slurm_job_need_s(&s, 0) == 60.0);
+	assert_true(slurm_job_need_s(&s, 1) == 120.0);
+	s.sanitize = tools;
+	assert_true(slurm_job_need_s(&s, 1) == 120.0 + 2 * SANITIZE_TIMEOUT_FACTOR * 30.0);
+}
 
 static void test_squeue(void **state)
 {
@@ -132,6 +151,7 @@ static void test_wait_counts(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_job_need),
 		cmocka_unit_test(test_squeue),
 		cmocka_unit_test(test_sacct),
 		cmocka_unit_test(test_kill_line),
