@@ -145,11 +145,12 @@ static int deny_list(scmp_filter_ctx ctx, int gpu)
 
 /*
  * The host box where a kernel's own code runs (strict profile, no GPU):
- * an ALLOW list, which a GPU box's strict filter extends (gpu_allowed).  The deny list it replaced named what each red team had
- * found, and every kernel release adds host-wide ids a box can move and
- * read: red team 80 read the fsnotify rename cookie (one host-wide u32 that
- * every rename() takes the next value of) through an inotify watch on the
- * box's own /tmp and kept an exact run count there, and sysinfo() read the
+ * an ALLOW list, which a GPU box's strict filter extends (gpu_allowed).
+ * The deny list it replaced named what each red team had found, and
+ * every kernel release adds host-wide ids a box can move and read: red
+ * team 80 read the fsnotify rename cookie (one host-wide u32 that every
+ * rename() takes the next value of) through an inotify watch on the box's
+ * own /tmp and kept an exact run count there, and sysinfo() read the
  * host's load and thread count beside a masked /proc/loadavg.  Here only
  * what the worker, the loader, glibc, libm, libgomp and pthreads, and the
  * kernels of kernels/host and tests/fixtures were seen to call passes
@@ -298,10 +299,12 @@ static const unsigned long host_ioctl_allowed[] = { TCGETS, TIOCGWINSZ, FIONREAD
  * made those), and no clone of its was refused by the deny list of that
  * day, which refused a clone without CLONE_THREAD with EPERM in a strict
  * GPU box: threads only, as in a host box.  prctl came once a worker
- * process (c2: 55 prctl, 55 workers by their 550 seccomp calls, 10 each),
- * the worker's own PR_SET_NO_NEW_PRIVS (libseccomp's seccomp_load in
- * sandbox_no_exec): libcuda names its threads in /proc/self/task/N/comm,
- * not by prctl; the host box's options stay (PR_SET_NAME among them).  Not
+ * process by the counts (c2: 55 prctl, 55 readlinkat, 550 seccomp calls,
+ * libseccomp's 10 a load; c3: 30, 30, 300), read as the worker's own
+ * PR_SET_NO_NEW_PRIVS (libseccomp's seccomp_load in sandbox_no_exec; the
+ * census keeps no option): libcuda names its threads in
+ * /proc/self/task/N/comm, not by prctl.  The host box's options stay
+ * (PR_SET_NAME among them); PR_SET_PDEATHSIG stays refused.  Not
  * called, and refused: perf_event_open, inotify, fanotify, io_uring,
  * System V IPC and message queues (allowed under the deny list, "the CUDA
  * stack's use not known": measured, none), process_vm_*, pidfds, rename,
@@ -316,20 +319,6 @@ static const char *const gpu_allowed[] = {
 	"symlink", "symlinkat", NULL,
 };
 
-/*
- * sysinfo() answers the host's uptime, load averages, process and thread
- * count and free memory: red team 80 read the host's load and thread
- * count there beside a masked /proc/loadavg (a host box refuses it).  The
- * CUDA stack called it in every census (c1-c3: 315, 555 and 222 calls,
- * counted together with nvcc's and cc's boxes, whose cc1 and cc1plus ask
- * it too (GCC sizes its collector by the machine's memory): how many were
- * the worker's, and whether once a process, the census does not say), and no
- * run has shown CUDA surviving its refusal: glibc's sysconf(_SC_PHYS_PAGES)
- * ignores a failed sysinfo and answers what was on its stack, and a
- * direct caller in libcuda may fail cuInit on the error.  So it is allowed
- * unless SANDBOX_GPU_REFUSES_SYSINFO (sandbox.h, the one-line switch) is
- * 1; README, "Still out of reach", says what it leaks.
- */
 /* what a strict box allows, host or GPU (ctx made with a default of
  * EPERM): host_allowed, prctl by option, threads only */
 static int strict_allow_list(scmp_filter_ctx ctx)
@@ -410,6 +399,19 @@ static int gpu_allow_list(scmp_filter_ctx ctx)
 		if (nr != __NR_SCMP_ERROR)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), nr, 0);
 	}
+	/* sysinfo() answers the host's uptime, load averages, process and
+	 * thread count and free memory: red team 80 read the host's load and
+	 * thread count there beside a masked /proc/loadavg (a host box refuses
+	 * it).  The CUDA stack called it in every census (c1-c3: 315, 555 and
+	 * 222 calls, counted together with nvcc's and cc's boxes, whose cc1
+	 * and cc1plus ask it too (GCC sizes its collector by the machine's
+	 * memory): how many were the worker's, and whether once a process, the
+	 * census does not say), and no run has shown CUDA surviving its
+	 * refusal: glibc's sysconf(_SC_PHYS_PAGES) ignores a failed sysinfo
+	 * and answers what was on its stack, and a direct caller in libcuda
+	 * may fail cuInit on the error.  So it is allowed unless
+	 * SANDBOX_GPU_REFUSES_SYSINFO (sandbox.h, the one-line switch) is 1;
+	 * README, "Still out of reach", says what it leaks. */
 	if (rc == 0 && !SANDBOX_GPU_REFUSES_SYSINFO)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sysinfo), 0);
 	return rc;
