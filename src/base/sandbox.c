@@ -1011,9 +1011,19 @@ json_t *sandbox_describe(const struct sandbox *sb)
 		json_array_append_new(env_list, json_string(env_keep[i]));
 	json_t *d = json_pack("{s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:s, s:o, s:s, s:s}", "tool", "bubblewrap", "version", sb->version,
 			 "seccomp",
-			 sb->gpu ? "libseccomp: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock/inotify; "
-				   "threads only, parent-death signal kept (strict) or processes in the PID namespace "
-				   "(relaxed)"
+			 sb->gpu ? (SANDBOX_GPU_REFUSES_SYSINFO
+					    ? "libseccomp: where the kernel's code runs (strict), an allow list (a host box's "
+					      "and the CUDA stack's measured calls: the driver's ioctls, AF_UNIX sockets, "
+					      "symlink; every other call refused: inotify, sysinfo, perf, pidfd, IPC, "
+					      "io_uring, xattrs, times, modes, new processes...), parent-death signal kept; "
+					      "compute-sanitizer's (relaxed) a deny list: no ptrace/process_vm/mount/"
+					      "namespaces/modules/bpf/keys/clock/inotify/perf, processes in the PID namespace"
+					    : "libseccomp: where the kernel's code runs (strict), an allow list (a host box's "
+					      "and the CUDA stack's measured calls: the driver's ioctls, AF_UNIX sockets, "
+					      "symlink, sysinfo; every other call refused: inotify, perf, pidfd, IPC, "
+					      "io_uring, xattrs, times, modes, new processes...), parent-death signal kept; "
+					      "compute-sanitizer's (relaxed) a deny list: no ptrace/process_vm/mount/"
+					      "namespaces/modules/bpf/keys/clock/inotify/perf, processes in the PID namespace")
 				 : "libseccomp: where the kernel's code runs (strict), an allow list (memory, the files "
 				   "the box shows and the descriptors it is given, threads only, futexes, signals to itself, "
 				   "clocks; every other call refused: inotify, sysinfo, perf, pidfd, IPC, sockets, io_uring, "

@@ -48,22 +48,26 @@
  *   - no network (its own empty network namespace), no capabilities, a new
  *     session (no terminal to inject into);
  *   - a seccomp filter (libseccomp, loaded by bubblewrap just before exec):
- *     where a host kernel's own code runs (a host box, strict profile) an
- *     allow list, every call it does not name refused with EPERM
+ *     where a kernel's own code runs (strict profile) an allow list,
+ *     every call it does not name refused with EPERM: a host box's
  *     (sandbox_filter.c host_allowed: what the worker, glibc, libgomp and
  *     the kernels were seen to call; red team 80 read the host's rename
  *     cookie through inotify and its load through sysinfo, which the deny
- *     list had missed); elsewhere a deny list:
- *     no ptrace, process_vm_readv/writev, mount, namespaces, kernel
- *     modules, bpf, keyrings, clock setting, io_uring, inotify; in a host box
- *     System V IPC and POSIX message queues (objects that outlive their
- *     maker, holding memory no resident size counts: red team 4's
- *     ipc_linger); and, in the strict profile, no new processes: threads
- *     only (clone without CLONE_THREAD, fork and vfork fail with EPERM,
- *     clone3 with ENOSYS so that glibc falls back to clone for its
- *     threads), and no prctl(PR_SET_PDEATHSIG).  The relaxed profile
- *     (compute-sanitizer, which starts the worker itself; the compiler)
- *     allows processes; the PID namespace still holds them;
+ *     list had missed) and a GPU box's, the same and what the CUDA stack
+ *     was measured to call on an H200 (gpu_allowed, data/syscall-census/:
+ *     the driver's ioctls, AF_UNIX sockets, symlink, sysinfo unless
+ *     SANDBOX_GPU_REFUSES_SYSINFO); both: no new processes, threads only
+ *     (clone without CLONE_THREAD, fork and vfork fail with EPERM, clone3
+ *     with ENOSYS so that glibc falls back to clone for its threads), no
+ *     prctl(PR_SET_PDEATHSIG), no inotify, perf events, io_uring, System
+ *     V IPC, pidfds.  The relaxed profile (compute-sanitizer, which
+ *     starts the worker itself; the compiler) is a deny list: no ptrace,
+ *     process_vm_readv/writev, mount, namespaces, kernel modules, bpf,
+ *     keyrings, clock setting, io_uring, inotify, perf events; in a host
+ *     box System V IPC and POSIX message queues (objects that outlive
+ *     their maker, holding memory no resident size counts: red team 4's
+ *     ipc_linger); it allows processes, the PID namespace still holds
+ *     them;
  *   - no other program in its place: once its own runtime is up (after
  *     cuInit on the GPU path) and before the first byte of a kernel's code
  *     is loaded, every worker adds a second filter to itself
@@ -311,10 +315,21 @@ json_t *sandbox_describe(const struct sandbox *sb);
 
 /* The seccomp program for a profile, as a libseccomp filter exported to a
  * sealed memfd (for tests: the fd, or -1 after error()).  The strict
- * profile of a host box (gpu 0) is an allow list: every call not on it
- * fails with EPERM (sandbox_filter.c host_allowed); a GPU box's and the
- * relaxed profile's are deny lists. */
+ * profile is an allow list, every call not on it failing with EPERM: a
+ * host box's (gpu 0: sandbox_filter.c host_allowed) or a GPU box's (the
+ * host's and the CUDA stack's calls measured on an H200, gpu_allowed: the
+ * driver's ioctls, AF_UNIX sockets, symlink, sysinfo as the switch below
+ * says); the relaxed profile's (the compiler, compute-sanitizer) is a
+ * deny list. */
 int sandbox_filter_fd(enum sandbox_profile prof, int gpu);
+
+/* Whether a GPU box's strict filter refuses sysinfo (EPERM), which a host
+ * box's does: 0, allowed, because the CUDA stack calls it and no GPU run
+ * has shown it surviving the refusal (sandbox_filter.c); 1 after a GPU
+ * run that does (t3011, t3001-t3010).  The one-line switch: */
+#ifndef SANDBOX_GPU_REFUSES_SYSINFO
+#define SANDBOX_GPU_REFUSES_SYSINFO 0
+#endif
 
 /*
  * Give this process a loginuid (its uid) where it has none, before it

@@ -21,9 +21,12 @@
 #include <termios.h>
 #include <unistd.h>
 
-/* Syscalls no kernel under test has a use for, in either profile: they
- * reach other processes' memory, the mount table, namespaces, the kernel
- * itself or the clocks. */
+/* The relaxed profile's deny list (the compiler's box; compute-sanitizer's,
+ * where the worker under the sanitizer runs a kernel's code): syscalls no
+ * kernel under test has a use for: they reach other processes' memory,
+ * the mount table, namespaces, the kernel itself or the clocks.  Where a
+ * kernel's own code runs without a sanitizer (strict), host or GPU box,
+ * an allow list that names none of them (host_allowed, gpu_allowed). */
 static const char *const denied[] = {
 	"ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd", "mount", "umount2",
 	"pivot_root", "chroot", "setns", "unshare", "move_mount", "open_tree", "fsopen", "fsmount",
@@ -40,45 +43,33 @@ static const char *const denied[] = {
 	 * value of, which a box moves (renames in its own /tmp) and reads (a
 	 * watch there): red team 80's rename_count kept an exact run count in
 	 * it, 8x slow from its third process, and eval promoted copies of its
-	 * own code 4 of 4.  Refused with EPERM in GPU boxes too (the CUDA
-	 * driver, NVML and CUPTI are predicted not to watch files: not
-	 * measured on a GPU); the host box's allow list never had them */
-	"inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch", NULL,
+	 * own code 4 of 4.  The allow lists never had them: on an H200 the
+	 * CUDA driver, NVML, CUPTI and compute-sanitizer called none
+	 * (data/syscall-census/) */
+	"inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch",
+	/* a perf event's id (PERF_EVENT_IOC_ID) comes from one counter of the
+	 * host's, which nothing else on a host moves: red team 77's perf_id
+	 * read an exact count of its own runs there (the id rose by 2 a
+	 * repeat) and slowed itself by it.  Not called by the CUDA stack nor
+	 * compute-sanitizer on an H200 (data/syscall-census/), so refused
+	 * under the sanitizer too; the allow lists never had it */
+	"perf_event_open", NULL,
 };
 
 /* System V IPC and POSIX message queues: objects that outlive the call
  * that made them, in the box's IPC namespace, holding memory no resident
  * size counts; nothing a host kernel needs (red team 4, ipc_linger).
- * Refused in host boxes only: the CUDA stack's use of them is not known
- * well enough to refuse them under a GPU (shm_open is a file of /dev/shm,
- * not these). */
-/*
- * Refused where a kernel's own code runs (the strict profile): changing a
- * file's times, mode, owner or extended attributes.  Everything a box
- * shows is a copy, a private tmpfs, or a device node bound from the host's
- * /dev (bubblewrap's --dev: null, zero, full, random, urandom, tty; a GPU
- * box's /dev/nvidia*), and as uid 0 without capabilities a kernel still
- * owns those nodes: red team 33 kept a run count in the access time of
- * the host's /dev/null (utimensat), which no other process moves, and an
- * eval's reference was 8x slower from its fourth run on.  A kernel needs
- * none of these calls.
- */
-static const char *const denied_strict[] = {
-	"utime", "utimes", "futimesat", "utimensat", "chmod", "fchmod", "fchmodat", "fchmodat2", "chown",
-	"fchown", "lchown", "fchownat", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr",
-	"fremovexattr", "mknod", "mknodat", NULL,
-};
-
+ * Refused in the compiler's host box (the allow lists never had them); a
+ * GPU box's sanitizer keeps them (shm_open is a file of /dev/shm, not
+ * these).  A change of a file's times, mode, owner or extended attributes
+ * and mknod are refused where a kernel's own code runs (not in the allow
+ * lists): red team 33 kept a run count in the access time of the host's
+ * /dev/null (utimensat), which a box's uid 0 owns and no other process
+ * moves. */
 static const char *const denied_host[] = {
 	"shmget", "shmat", "shmdt", "shmctl", "semget", "semop", "semtimedop", "semctl", "msgget",
 	"msgsnd", "msgrcv", "msgctl", "ipc", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
-	"mq_notify", "mq_getsetattr",
-	/* a perf event's id (PERF_EVENT_IOC_ID) comes from one counter of the
-	 * host's, which nothing else on a host moves: red team 77's perf_id
-	 * read an exact count of its own runs there (the id rose by 2 a
-	 * repeat) and slowed itself by it.  Host boxes only: whether the CUDA
-	 * stack (CUPTI) opens perf events under a GPU is not measured */
-	"perf_event_open", NULL,
+	"mq_notify", "mq_getsetattr", NULL,
 };
 
 /*
@@ -92,10 +83,10 @@ static const char *const denied_host[] = {
  * device events (hot-plug, module loads, other containers' network
  * devices; red team 6, gap_probe6).  A host kernel computes on memory
  * it is given: it has no use for any socket, a socketpair of its own
- * included.  GPU boxes keep AF_UNIX (the CUDA driver's use: MPS, the
- * persistence daemon); the strict profile refuses every other family, the
- * relaxed one (compute-sanitizer) a netlink socket of the kernel's device
- * events (NETLINK_KOBJECT_UEVENT).
+ * included.  GPU boxes keep AF_UNIX (the CUDA driver's: measured, one or
+ * two a process, data/syscall-census/); the strict profile refuses every
+ * other family (gpu_allow_list), the relaxed one (compute-sanitizer) a
+ * netlink socket of the kernel's device events (NETLINK_KOBJECT_UEVENT).
  */
 static const char *const denied_host_sockets[] = { "socket", "socketpair", "socketcall", NULL };
 
@@ -122,13 +113,12 @@ int sandbox_runner_pinned(void)
 	return 0;
 }
 
-/* a GPU box, or the relaxed profile: a deny list (ctx made with a default
- * of ALLOW) */
-static int deny_list(scmp_filter_ctx ctx, enum sandbox_profile prof, int gpu)
+/* the relaxed profile (the compiler's box, host or GPU; compute-
+ * sanitizer's): a deny list (ctx made with a default of ALLOW); processes
+ * are allowed, the PID namespace holds them */
+static int deny_list(scmp_filter_ctx ctx, int gpu)
 {
 	int rc = deny_all(ctx, denied);
-	if (rc == 0 && prof == SANDBOX_STRICT)
-		rc = deny_all(ctx, denied_strict);
 	if (rc == 0 && !gpu)
 		rc = deny_all(ctx, denied_host);
 	for (int i = 0; rc == 0 && !gpu && denied_host_sockets[i]; i++) {
@@ -136,22 +126,12 @@ static int deny_list(scmp_filter_ctx ctx, enum sandbox_profile prof, int gpu)
 		if (nr != __NR_SCMP_ERROR)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), nr, 0);
 	}
-	/* a GPU box keeps its sockets, but not the host kernel's device
-	 * events (the CUDA driver, NVML and CUPTI ran with this rule on an
-	 * H200 pair: data/gpu-evidence/h200x2-redteam7-20261128.txt) */
+	/* a GPU box's sanitizer keeps its sockets, but not the host kernel's
+	 * device events (the CUDA driver, NVML and CUPTI ran with this rule on
+	 * an H200 pair: data/gpu-evidence/h200x2-redteam7-20261128.txt) */
 	if (rc == 0 && gpu)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 2,
 				      SCMP_A0(SCMP_CMP_EQ, AF_NETLINK), SCMP_A2(SCMP_CMP_EQ, NETLINK_KOBJECT_UEVENT));
-	/* and, where the kernel's own code runs (strict), only AF_UNIX: a
-	 * socket of another family reaches the host's kernel beyond the box's
-	 * namespaces (red team 32: binding an AF_ALG socket to a name
-	 * registers that algorithm with the host's kernel for good, a run
-	 * count in /proc/crypto; opening one of a family not yet loaded loads
-	 * its module); the CUDA driver, NVML and CUPTI opened none in a sealed
-	 * run on an H200 (strace, 2026-11-30) */
-	if (rc == 0 && gpu && prof == SANDBOX_STRICT)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
-				      SCMP_A0(SCMP_CMP_NE, AF_UNIX));
 	if (rc == 0 && !gpu && sandbox_runner_pinned()) {
 		/* the runner was given fewer CPUs than the machine has (a pool
 		 * slot pinned to its CPU, or taskset): a mask is no bound, any
@@ -160,47 +140,17 @@ static int deny_list(scmp_filter_ctx ctx, enum sandbox_profile prof, int gpu)
 		 * the record said "cpu 0" (red team 8, cpu_widen) */
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setaffinity), 0);
 	}
-	if (rc == 0 && prof == SANDBOX_STRICT) {
-		/* the box's pid 1 keeps the parent-death signal bubblewrap set
-		 * (--die-with-parent): cleared, it outlived a runner that killed
-		 * bubblewrap at a timeout or a violation, its box and threads
-		 * with it (red team 4, outlive) */
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
-				      SCMP_A0(SCMP_CMP_EQ, PR_SET_PDEATHSIG));
-	}
-	if (rc == 0 && prof == SANDBOX_STRICT) {
-		/* threads only: a clone without CLONE_THREAD is a new process */
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
-				      SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
-		if (rc == 0)
-			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(fork), 0);
-		if (rc == 0)
-			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(vfork), 0);
-		/* clone3 passes its flags in memory a filter cannot read:
-		 * ENOSYS makes glibc fall back to clone, which is filtered */
-		if (rc == 0)
-			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
-		/* no pidfd: since Linux 6.9 a pidfd's inode number is the host's
-		 * count of every process and thread made, one a box can move
-		 * (threads) and the next read: red team 58's pidfs_count kept a
-		 * run count there and eval promoted two identical newcomers at
-		 * 6.09x and 6.04x */
-		if (rc == 0)
-			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(pidfd_open), 0);
-		if (rc == 0)
-			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
-					      SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_PIDFD, CLONE_PIDFD));
-	}
 	return rc;
 }
 
 /*
  * The host box where a kernel's own code runs (strict profile, no GPU):
- * an ALLOW list.  The deny list it replaced named what each red team had
- * found, and every kernel release adds host-wide ids a box can move and
- * read: red team 80 read the fsnotify rename cookie (one host-wide u32 that
- * every rename() takes the next value of) through an inotify watch on the
- * box's own /tmp and kept an exact run count there, and sysinfo() read the
+ * an ALLOW list, which a GPU box's strict filter extends (gpu_allowed).
+ * The deny list it replaced named what each red team had found, and
+ * every kernel release adds host-wide ids a box can move and read: red
+ * team 80 read the fsnotify rename cookie (one host-wide u32 that every
+ * rename() takes the next value of) through an inotify watch on the box's
+ * own /tmp and kept an exact run count there, and sysinfo() read the
  * host's load and thread count beside a masked /proc/loadavg.  Here only
  * what the worker, the loader, glibc, libm, libgomp and pthreads, and the
  * kernels of kernels/host and tests/fixtures were seen to call passes
@@ -316,8 +266,62 @@ static const int host_prctl_allowed[] = {
  * no request of any other kind of file */
 static const unsigned long host_ioctl_allowed[] = { TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO, FIOCLEX, FIONCLEX, 0 };
 
-/* the host box's strict filter (above), ctx made with a default of EPERM */
-static int host_allow_list(scmp_filter_ctx ctx)
+/*
+ * A GPU box where a kernel's own code runs (strict profile, gpu: a sealed
+ * kernel's planner and timing worker, a trust: host kernel's CUDA worker):
+ * the host box's list (host_allowed, the prctl options, threads only) and
+ * what the CUDA driver, runtime, CUPTI, NVML, cuBLAS and cuDNN were
+ * measured to call beyond it, every other call EPERM.  Measured on an H200
+ * (driver 580.159.04, 2026-12-01: data/syscall-census/, strace -f of every
+ * process in a box during GPU tests t3001-t3009 and the study's iter1,
+ * none refused under the deny list of that day): the evident-worker
+ * payload made 60 calls, of which these are not the host box's:
+ *  - ioctl of any request: the driver's (nvidiactl, nvidiaN, nvidia-uvm:
+ *    RM and UVM requests, which no short list names); a census keeps no
+ *    arguments;
+ *  - sockets of AF_UNIX only (socket, bind, listen, connect, setsockopt,
+ *    once or twice a CUDA process: the driver's local sockets, in the box's
+ *    own tmpfs and network namespace); every other family EAFNOSUPPORT, as
+ *    in a host box (red team 32's AF_ALG registered an algorithm with the
+ *    host's kernel for good; a netlink socket heard the host's device
+ *    events, red team 6); socketpair EAFNOSUPPORT (not called).  The calls
+ *    on such a socket a server or client of its own would make (accept,
+ *    send and receive, shutdown, its own and its peer's name) are allowed
+ *    too, not measured: they reach nothing outside the box's namespace.
+ *    getsockopt is not: SO_COOKIE reads the host-wide socket cookie
+ *    counter (sock_gen_cookie), one every socket that asks moves;
+ *  - symlink (about 12 a CUDA process) beside mkdir and unlink (the host
+ *    list's): in the box's own tmpfs; links, renames, modes and times stay
+ *    refused;
+ *  - sysinfo, unless SANDBOX_GPU_REFUSES_SYSINFO (below).
+ * Read from the census too: the worker payload never called execve,
+ * vfork, wait4 or kill (no child process: nvcc's and the sanitizer's boxes
+ * made those), and no clone of its was refused by the deny list of that
+ * day, which refused a clone without CLONE_THREAD with EPERM in a strict
+ * GPU box: threads only, as in a host box.  prctl came once a worker
+ * process by the counts (c2: 55 prctl, 55 readlinkat, 550 seccomp calls,
+ * libseccomp's 10 a load; c3: 30, 30, 300), read as the worker's own
+ * PR_SET_NO_NEW_PRIVS (libseccomp's seccomp_load in sandbox_no_exec; the
+ * census keeps no option): libcuda names its threads in
+ * /proc/self/task/N/comm, not by prctl.  The host box's options stay
+ * (PR_SET_NAME among them); PR_SET_PDEATHSIG stays refused.  Not
+ * called, and refused: perf_event_open, inotify, fanotify, io_uring,
+ * System V IPC and message queues (allowed under the deny list, "the CUDA
+ * stack's use not known": measured, none), process_vm_*, pidfds, rename,
+ * getsockopt, sched_setaffinity where the runner is pinned (the host
+ * box's rule).
+ */
+static const char *const gpu_allowed[] = {
+	/* on an AF_UNIX socket (socket itself by family, below) */
+	"bind", "listen", "connect", "setsockopt", "accept", "accept4", "sendto", "recvfrom", "sendmsg",
+	"recvmsg", "shutdown", "getsockname", "getpeername",
+	/* in the box's own tmpfs */
+	"symlink", "symlinkat", NULL,
+};
+
+/* what a strict box allows, host or GPU (ctx made with a default of
+ * EPERM): host_allowed, prctl by option, threads only */
+static int strict_allow_list(scmp_filter_ctx ctx)
 {
 	int rc = 0;
 	for (int i = 0; host_allowed[i] && rc == 0; i++) {
@@ -328,9 +332,6 @@ static int host_allow_list(scmp_filter_ctx ctx)
 	for (int i = 0; host_prctl_allowed[i] >= 0 && rc == 0; i++)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1,
 				      SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)host_prctl_allowed[i]));
-	for (int i = 0; host_ioctl_allowed[i] && rc == 0; i++)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
-				      SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)host_ioctl_allowed[i]));
 	/* threads only: a clone with CLONE_THREAD, without CLONE_PIDFD (red
 	 * team 58: a pidfd's inode number is the host's count of processes
 	 * and threads) and without a new namespace; fork, vfork and a process
@@ -353,6 +354,16 @@ static int host_allow_list(scmp_filter_ctx ctx)
 	 * one's box may pin its threads (OMP_PROC_BIND) */
 	if (rc == 0 && !sandbox_runner_pinned())
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sched_setaffinity), 0);
+	return rc;
+}
+
+/* the host box's strict filter (above), ctx made with a default of EPERM */
+static int host_allow_list(scmp_filter_ctx ctx)
+{
+	int rc = strict_allow_list(ctx);
+	for (int i = 0; host_ioctl_allowed[i] && rc == 0; i++)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
+				      SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)host_ioctl_allowed[i]));
 	/* sockets of every family: EAFNOSUPPORT, as a kernel without the
 	 * family answers (see denied_host_sockets) */
 	for (int i = 0; rc == 0 && denied_host_sockets[i]; i++) {
@@ -363,28 +374,75 @@ static int host_allow_list(scmp_filter_ctx ctx)
 	return rc;
 }
 
+/* a GPU box's strict filter (gpu_allowed above), ctx made with a default
+ * of EPERM */
+static int gpu_allow_list(scmp_filter_ctx ctx)
+{
+	int rc = strict_allow_list(ctx);
+	for (int i = 0; gpu_allowed[i] && rc == 0; i++) {
+		int nr = seccomp_syscall_resolve_name(gpu_allowed[i]);
+		if (nr != __NR_SCMP_ERROR)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+	}
+	/* the driver's ioctls, of any request */
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 0);
+	/* AF_UNIX sockets; any other family, a socketpair (and the 32-bit
+	 * socketcall) EAFNOSUPPORT */
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
+				      SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+	for (int i = 1; rc == 0 && denied_host_sockets[i]; i++) { /* socketpair, socketcall */
+		int nr = seccomp_syscall_resolve_name(denied_host_sockets[i]);
+		if (nr != __NR_SCMP_ERROR)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), nr, 0);
+	}
+	/* sysinfo() answers the host's uptime, load averages, process and
+	 * thread count and free memory: red team 80 read the host's load and
+	 * thread count there beside a masked /proc/loadavg (a host box refuses
+	 * it).  The CUDA stack called it in every census (c1-c3: 315, 555 and
+	 * 222 calls, counted together with nvcc's and cc's boxes, whose cc1
+	 * and cc1plus ask it too (GCC sizes its collector by the machine's
+	 * memory): how many were the worker's, and whether once a process, the
+	 * census does not say), and no run has shown CUDA surviving its
+	 * refusal: glibc's sysconf(_SC_PHYS_PAGES) ignores a failed sysinfo
+	 * and answers what was on its stack, and a direct caller in libcuda
+	 * may fail cuInit on the error.  So it is allowed unless
+	 * SANDBOX_GPU_REFUSES_SYSINFO (sandbox.h, the one-line switch) is 1;
+	 * README, "Still out of reach", says what it leaks. */
+	if (rc == 0 && !SANDBOX_GPU_REFUSES_SYSINFO)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sysinfo), 0);
+	return rc;
+}
+
 int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 {
-	/* where a host kernel's own code runs, an allow list whose every other
-	 * call fails with EPERM (host_allow_list): EPERM, not ENOSYS, because
+	/* where a kernel's own code runs (the strict profile), an allow list
+	 * whose every other call fails with EPERM: a host box's
+	 * (host_allow_list) or a GPU box's, the host's plus the CUDA stack's
+	 * measured needs (gpu_allow_list: the driver's ioctls, AF_UNIX
+	 * sockets, symlink, sysinfo unless SANDBOX_GPU_REFUSES_SYSINFO; measured
+	 * on an H200, data/syscall-census/).  EPERM, not ENOSYS, because
 	 * glibc takes ENOSYS as "this kernel has no such call" and falls back
 	 * to an older one (clone3 to clone, faccessat2 to faccessat, statx to
 	 * fstatat) or to another route (closefrom through /proc/self/fd),
 	 * which a denial must not invite; clone3 is ENOSYS by name, its
 	 * fallback being the point, and pidfd_open as every strict box has
-	 * answered it since red team 58.  Elsewhere (a GPU
-	 * box, whose CUDA stack's needs cannot be listed without a GPU here;
-	 * the relaxed profile of the compiler and compute-sanitizer) a deny
+	 * answered it since red team 58.  The relaxed profile (the compiler;
+	 * compute-sanitizer, which starts the worker itself and whose own
+	 * calls, processes among them, are another program's) is a deny
 	 * list. */
-	int host_strict = !gpu && prof == SANDBOX_STRICT;
-	scmp_filter_ctx ctx = seccomp_init(host_strict ? SCMP_ACT_ERRNO(EPERM) : SCMP_ACT_ALLOW);
+	int strict = prof == SANDBOX_STRICT;
+	scmp_filter_ctx ctx = seccomp_init(strict ? SCMP_ACT_ERRNO(EPERM) : SCMP_ACT_ALLOW);
 	int fd = -1, rc = 0;
 	if (!ctx)
 		return error("cannot set up a seccomp filter (libseccomp: seccomp_init failed)");
-	if (host_strict)
-		rc = host_allow_list(ctx);
+	if (strict)
+		rc = gpu ? gpu_allow_list(ctx) : host_allow_list(ctx);
 	else
-		rc = deny_list(ctx, prof, gpu);
+		rc = deny_list(ctx, gpu);
 	if (rc < 0) {
 		seccomp_release(ctx);
 		return error("cannot build the seccomp filter: %s", strerror(-rc));

@@ -2,9 +2,12 @@
  * test_sandbox.c - the box's parts that need no bubblewrap run
  * (base/sandbox.h): the seccomp programs, loaded into a child of the test
  * (a host box refuses the parent-death signal's reset, System V IPC,
- * POSIX message queues and sockets of every family; a GPU box only the
- * first; a host box's strict program is an allow list, where inotify,
- * sysinfo and a call no kernel has yet fail), their memfds sealed, the
+ * POSIX message queues and sockets of every family; a GPU box all but
+ * AF_UNIX sockets; the strict program is an allow list, a host box's
+ * where inotify, sysinfo and a call no kernel has yet fail, a GPU box's
+ * where the CUDA stack's measured calls pass and perf events, inotify,
+ * process_vm_readv, a non-AF_UNIX socket and a fork fail), their memfds
+ * sealed, the
  * runner's loginuid set before its first box,
  * the argv of a host box (whole /proc read-only) against a GPU box (its
  * processes' entries writable), and which library directories a box may
@@ -20,6 +23,7 @@
 #include <linux/seccomp.h>
 #include <mqueue.h>
 #include <sched.h>
+#include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +36,8 @@
 #include <sys/sysinfo.h>
 #include <sys/xattr.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/un.h>
 #include <linux/netlink.h>
 #include <linux/capability.h>
 #include <linux/fs.h>
@@ -131,9 +137,6 @@ static void test_host_relaxed_filter(void **state)
 	assert_int_equal(refused_in_child(SANDBOX_RELAXED, 0), 2 | 4 | 16 | 32 | 64 | 128);
 }
 
-/* a GPU box: the parent-death signal stays, IPC and sockets as the CUDA
- * stack may need them but no netlink socket of the host's device events,
- * threads only */
 /* where a kernel's code runs (strict, host and GPU): no change of a
  * file's times, mode or owner (red team 33 kept a run count in the access
  * time of the host's /dev/null, which a box's uid 0 owns), and no pidfd
@@ -190,14 +193,16 @@ static void test_strict_no_times(void **state)
 	unlink(path);
 }
 
-/* a GPU box where the kernel's code runs (strict): AF_UNIX only (red
- * team 32: an AF_ALG socket registered an algorithm with the host's
- * kernel for good); the relaxed one (compute-sanitizer) keeps its
- * sockets but the host's device events */
+/* a GPU box where the kernel's code runs (strict): the parent-death
+ * signal stays, no IPC objects (the CUDA stack made none on an H200:
+ * data/syscall-census/), threads only, AF_UNIX sockets only (red team 32:
+ * an AF_ALG socket registered an algorithm with the host's kernel for
+ * good), no socketpair; the relaxed one (compute-sanitizer) keeps IPC and
+ * its sockets but the host's device events */
 static void test_gpu_filter(void **state)
 {
 	(void)state;
-	assert_int_equal(refused_in_child(SANDBOX_STRICT, 1), 1 | 8 | 16 | 32);
+	assert_int_equal(refused_in_child(SANDBOX_STRICT, 1), 1 | 2 | 4 | 8 | 16 | 32 | 64);
 	assert_int_equal(refused_in_child(SANDBOX_RELAXED, 1) & (16 | 32 | 64 | 128), 16);
 }
 
@@ -711,13 +716,211 @@ static void test_host_allow_list(void **state)
 			AL_SYSINFO | AL_RENAME | AL_MEMFD | AL_URING | AL_PERF | AL_IOCTL | AL_PRCTL | AL_FANOTIFY |
 			AL_EVENTFD | AL_XATTR | AL_CLONE3 | AL_FUTURE;
 	assert_int_equal(allow_list_in_child(SANDBOX_STRICT, 0), all);
-	/* a GPU box and the relaxed profile stay deny lists, inotify and
-	 * fanotify refused there too (the CUDA stack's needs are not listed) */
-	const int gpu = allow_list_in_child(SANDBOX_STRICT, 1);
-	assert_int_equal(gpu & (AL_WRITE | AL_THREAD | AL_INOTIFY | AL_FANOTIFY | AL_URING | AL_SYSINFO | AL_FUTURE),
-			 AL_WRITE | AL_THREAD | AL_INOTIFY | AL_FANOTIFY | AL_URING);
+	/* a GPU box's strict filter is the same allow list, with the driver's
+	 * ioctls of any request, and sysinfo unless the switch refuses it
+	 * (test_gpu_allow_list) */
+	assert_int_equal(allow_list_in_child(SANDBOX_STRICT, 1),
+			 all & ~AL_IOCTL & ~(SANDBOX_GPU_REFUSES_SYSINFO ? 0 : AL_SYSINFO));
+	/* the relaxed profile stays a deny list, inotify and fanotify refused
+	 * there too */
 	assert_int_equal(allow_list_in_child(SANDBOX_RELAXED, 0) & (AL_INOTIFY | AL_SYSINFO), AL_INOTIFY);
 	assert_int_equal(allow_list_in_child(SANDBOX_RELAXED, 1) & (AL_INOTIFY | AL_SYSINFO), AL_INOTIFY);
+}
+
+/*
+ * A GPU box's strict filter is an allow list (issue 22): in a child with
+ * it loaded, each of the 60 calls the evident-worker payload made in GPU
+ * boxes on an H200 (data/syscall-census/, c1-c3: GPU and host workers,
+ * sealed planners, trust: host references with cuBLAS and cuDNN) is not
+ * refused (EPERM), called with arguments that do nothing (a bad address,
+ * descriptor or option) or, for the ones by argument (clone, prctl,
+ * socket, ioctl), as the CUDA stack calls them; clone3 answers ENOSYS so
+ * that glibc falls back to clone; and what the census never saw the
+ * worker call fails: sysinfo when the switch says so, perf_event_open,
+ * inotify_init1, process_vm_readv, a socket of any family but AF_UNIX, a
+ * socketpair, fork, shmget, getsockopt (SO_COOKIE: the host's socket
+ * cookie counter), rename, io_uring, pidfd_open, a call number no kernel
+ * has yet.  What failed comes back through a pipe as names.
+ */
+static const char *const gpu_measured[] = {
+	"access", "arch_prctl", "bind", "brk", "clock_gettime", "clock_nanosleep", "clone", "clone3", "close",
+	"connect", "dup", "eventfd2", "exit", "exit_group", "fcntl", "fstat", "futex", "get_mempolicy", "getcwd",
+	"getdents64", "geteuid", "getpid", "getrandom", "gettid", "ioctl", "listen", "lseek", "madvise", "mkdir",
+	"mmap", "mprotect", "munmap", "newfstatat", "openat", "pipe2", "poll", "prctl", "pread64", "prlimit64",
+	"read", "readlink", "readlinkat", "rseq", "rt_sigaction", "rt_sigprocmask", "sched_get_priority_max",
+	"sched_get_priority_min", "sched_getaffinity", "seccomp", "set_robust_list", "set_tid_address",
+	"setsockopt", "socket", "stat", "statx", "symlink", "sysinfo", "uname", "unlink", "write", NULL,
+};
+
+static void note(char *buf, size_t len, const char *what)
+{
+	size_t at = strlen(buf);
+	snprintf(buf + at, len - at, " %s", what);
+}
+
+static void gpu_allow_list_in_child(const char *dir, char *bad, size_t badlen)
+{
+	int fd = sandbox_filter_fd(SANDBOX_STRICT, 1), p[2];
+	assert_true(fd >= 0);
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		static struct sock_filter prog[4096];
+		static char out[2048];
+		ssize_t n = read(fd, prog, sizeof(prog));
+		struct sock_fprog fp = { (unsigned short)(n / (ssize_t)sizeof(prog[0])), prog };
+		if (n <= 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp, 0, 0) < 0)
+			_exit(100);
+		/* each measured call, not refused */
+		for (int i = 0; gpu_measured[i]; i++) {
+			const char *c = gpu_measured[i];
+			long r = 0;
+			errno = 0;
+			if (!strcmp(c, "exit") || !strcmp(c, "exit_group") || !strcmp(c, "clone") ||
+			    !strcmp(c, "clone3") || !strcmp(c, "prctl") || !strcmp(c, "socket") || !strcmp(c, "ioctl") ||
+			    !strcmp(c, "sysinfo") || !strcmp(c, "bind") || !strcmp(c, "listen") ||
+			    !strcmp(c, "connect") || !strcmp(c, "setsockopt") || !strcmp(c, "symlink") ||
+			    !strcmp(c, "mkdir") || !strcmp(c, "unlink"))
+				continue; /* below, as the CUDA stack calls them */
+			if (!strcmp(c, "seccomp")) {
+				unsigned int act = SECCOMP_RET_ALLOW;
+				r = syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &act);
+			} else if (!strcmp(c, "close")) {
+				r = close(-1);
+			} else {
+				/* zeros: a null address, descriptor 0 (stdin, read or
+				 * written for 0 bytes), no option */
+				int nr = seccomp_syscall_resolve_name(c);
+				if (nr < 0)
+					continue; /* not a call of this architecture
+						   * (aarch64 has no stat or open) */
+				r = syscall(nr, 0, 0, 0, 0, 0, 0);
+			}
+			if (r < 0 && errno == EPERM)
+				note(out, sizeof(out), c);
+		}
+		/* threads (clone, exit), clone3's fallback */
+		pthread_t t;
+		void *back = NULL;
+		if (pthread_create(&t, NULL, thread_ok, out) != 0 || pthread_join(t, &back) != 0 || back != out)
+			note(out, sizeof(out), "clone(thread)");
+		if (!(syscall(SYS_clone3, NULL, 0) < 0 && errno == ENOSYS))
+			note(out, sizeof(out), "clone3!=ENOSYS");
+		/* a thread's name, the worker's own no_new_privs */
+		if (prctl(PR_SET_NAME, "evident-gpu", 0, 0, 0) != 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+			note(out, sizeof(out), "prctl");
+		/* the driver's ioctls: any request (an RM-like one on a pipe is
+		 * ENOTTY, not EPERM) */
+		int ver = 0;
+		if (refused(ioctl(p[1], 0xc020462aUL, &ver)) || refused(ioctl(p[1], FIONREAD, &ver)) ||
+		    refused(ioctl(p[1], FS_IOC_GETVERSION, &ver)))
+			note(out, sizeof(out), "ioctl");
+		/* an AF_UNIX server and client, as the driver makes them: bound,
+		 * listening, connected, an option set */
+		struct sockaddr_un sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sun_family = AF_UNIX;
+		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/sock", dir);
+		int s1 = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), s2 = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		int one = 1;
+		if (s1 < 0 || s2 < 0)
+			note(out, sizeof(out), "socket(AF_UNIX)");
+		else if (bind(s1, (struct sockaddr *)&sa, sizeof(sa)) != 0)
+			note(out, sizeof(out), "bind");
+		else if (listen(s1, 1) != 0)
+			note(out, sizeof(out), "listen");
+		else if (connect(s2, (struct sockaddr *)&sa, sizeof(sa)) != 0)
+			note(out, sizeof(out), "connect");
+		else if (setsockopt(s2, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) != 0)
+			note(out, sizeof(out), "setsockopt");
+		/* in its own tmpfs: a directory, a symlink, both removed */
+		char d[512], l[512];
+		snprintf(d, sizeof(d), "%s/d", dir);
+		snprintf(l, sizeof(l), "%s/l", dir);
+		if (mkdir(d, 0700) != 0)
+			note(out, sizeof(out), "mkdir");
+		if (symlink(d, l) != 0)
+			note(out, sizeof(out), "symlink");
+		if (unlink(l) != 0 || unlink(sa.sun_path) != 0)
+			note(out, sizeof(out), "unlink");
+		struct sysinfo si;
+		if (SANDBOX_GPU_REFUSES_SYSINFO ? !refused(sysinfo(&si)) : sysinfo(&si) != 0)
+			note(out, sizeof(out), SANDBOX_GPU_REFUSES_SYSINFO ? "sysinfo-allowed" : "sysinfo");
+		/* what it never called, refused */
+		if (!refused(syscall(SYS_perf_event_open, NULL, 0, -1, -1, 0)))
+			note(out, sizeof(out), "perf_event_open-allowed");
+		int in = inotify_init1(IN_CLOEXEC);
+		if (!refused(in))
+			note(out, sizeof(out), "inotify_init1-allowed");
+		char a = 0, b = 0;
+		struct iovec lv = { &a, 1 }, rv = { &b, 1 };
+		if (!refused(process_vm_readv(getpid(), &lv, 1, &rv, 1, 0)))
+			note(out, sizeof(out), "process_vm_readv-allowed");
+		int so = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (!(so < 0 && errno == EAFNOSUPPORT))
+			note(out, sizeof(out), "socket(AF_INET)-allowed");
+		so = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+		if (!(so < 0 && errno == EAFNOSUPPORT))
+			note(out, sizeof(out), "socket(AF_NETLINK)-allowed");
+		int sv[2];
+		if (!(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0 && errno == EAFNOSUPPORT))
+			note(out, sizeof(out), "socketpair-allowed");
+		pid_t c = fork();
+		if (c == 0)
+			_exit(0);
+		if (!(c < 0 && errno == EPERM)) {
+			note(out, sizeof(out), "fork-allowed");
+			if (c > 0)
+				waitpid(c, NULL, 0);
+		}
+		if (!refused(shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600)))
+			note(out, sizeof(out), "shmget-allowed");
+		unsigned long long cookie = 0;
+		socklen_t cl = sizeof(cookie);
+		if (s2 >= 0 && !refused(getsockopt(s2, SOL_SOCKET, SO_COOKIE, &cookie, &cl)))
+			note(out, sizeof(out), "getsockopt-allowed");
+		if (!refused(rename(d, l)))
+			note(out, sizeof(out), "rename-allowed");
+		if (!refused(syscall(SYS_io_uring_setup, 1, NULL)))
+			note(out, sizeof(out), "io_uring_setup-allowed");
+#ifdef SYS_pidfd_open
+		if (!(syscall(SYS_pidfd_open, getpid(), 0) < 0 && errno == ENOSYS))
+			note(out, sizeof(out), "pidfd_open!=ENOSYS");
+#endif
+		if (!refused(prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0)))
+			note(out, sizeof(out), "PR_SET_PDEATHSIG-allowed");
+		if (!refused(syscall(1000)))
+			note(out, sizeof(out), "syscall1000-allowed");
+		if (rmdir(d) != 0)
+			note(out, sizeof(out), "rmdir");
+		/* last: the write that reports them, then exit_group */
+		_exit(write(p[1], out, strlen(out) + 1) == (ssize_t)(strlen(out) + 1) ? 0 : 101);
+	}
+	close(p[1]);
+	memset(bad, 0, badlen);
+	ssize_t got = read(p[0], bad, badlen - 1);
+	close(p[0]);
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	close(fd);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_true(got > 0);
+}
+
+static void test_gpu_allow_list(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/evident-test-gpufilter-XXXXXX", bad[2048];
+	assert_non_null(mkdtemp(dir));
+	gpu_allow_list_in_child(dir, bad, sizeof(bad));
+	rmdir(dir);
+	if (bad[0])
+		fprintf(stderr, "GPU allow list, wrong:%s\n", bad);
+	assert_string_equal(bad, "");
 }
 
 /* The runner sets its own loginuid where it is unset, before its first
@@ -808,6 +1011,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_box_copies),
 		cmocka_unit_test(test_strict_no_times),
 		cmocka_unit_test(test_host_allow_list),
+		cmocka_unit_test(test_gpu_allow_list),
 		cmocka_unit_test(test_loginuid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
