@@ -96,7 +96,7 @@ static int drain_channel(const char *buf, size_t n, int reply_fd, void *ctx)
 	return 0;
 }
 
-const char **sanitize_argv(const char *cs, const char *tool, const char *const *worker_argv)
+const char **sanitize_argv(const char *cs, const char *tool, const char *const *worker_argv, int replay)
 {
 	size_t n = 0, k = 0;
 	while (worker_argv && worker_argv[n])
@@ -109,6 +109,18 @@ const char **sanitize_argv(const char *cs, const char *tool, const char *const *
 	argv[k++] = "86";
 	argv[k++] = "--print-limit";
 	argv[k++] = "50";
+	if (replay) {
+		/* a sealed replay's CUDA calls are the harness's own (the
+		 * kernel's host code does not run there), and its loader
+		 * probes by design: a name looked up in each module until
+		 * found (CUDA_ERROR_NOT_FOUND), a parameter's info read until
+		 * past the last (CUDA_ERROR_INVALID_VALUE).  memcheck counted
+		 * those two as the kernel's errors on an H200 (2026-12-01,
+		 * data/gpu-evidence/h200-session-20261201-0305-call4.txt);
+		 * device-side errors are reported as ever */
+		argv[k++] = "--report-api-errors";
+		argv[k++] = "no";
+	}
 	for (size_t i = 0; i < n; i++)
 		argv[k++] = worker_argv[i];
 	argv[k] = NULL;
@@ -204,7 +216,7 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
 						"PATH and /usr/local/cuda/bin)"));
 		return 0;
 	}
-	argv = sanitize_argv(cs, tool, worker_argv);
+	argv = sanitize_argv(cs, tool, worker_argv, 0);
 
 	memset(&o, 0, sizeof(o));
 	memset(&r, 0, sizeof(r));

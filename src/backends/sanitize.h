@@ -47,8 +47,10 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
  * compute-sanitizer's argv for worker_argv (NULL-terminated) under tool:
  * `cs --tool TOOL --error-exitcode 86 --print-limit 50 WORKER...`, a new
  * NULL-terminated array (the caller frees it; the strings are borrowed).
+ * replay: the worker replays a sealed plan, whose CUDA API calls are the
+ * harness's own: `--report-api-errors no` (device errors still count).
  */
-const char **sanitize_argv(const char *cs, const char *tool, const char *const *worker_argv);
+const char **sanitize_argv(const char *cs, const char *tool, const char *const *worker_argv, int replay);
 
 struct run_result;
 /*

@@ -55,8 +55,8 @@
  *     cookie through inotify and its load through sysinfo, which the deny
  *     list had missed) and a GPU box's, the same and what the CUDA stack
  *     was measured to call on an H200 (gpu_allowed, data/syscall-census/:
- *     the driver's ioctls, AF_UNIX sockets, symlink, sysinfo unless
- *     SANDBOX_GPU_REFUSES_SYSINFO); both: no new processes, threads only
+ *     the driver's ioctls, AF_UNIX sockets, symlink; sysinfo refused
+ *     unless SANDBOX_GPU_REFUSES_SYSINFO is 0); both: no new processes, threads only
  *     (clone without CLONE_THREAD, fork and vfork fail with EPERM, clone3
  *     with ENOSYS so that glibc falls back to clone for its threads), no
  *     prctl(PR_SET_PDEATHSIG), no inotify, perf events, io_uring, System
@@ -323,12 +323,13 @@ json_t *sandbox_describe(const struct sandbox *sb);
  * deny list. */
 int sandbox_filter_fd(enum sandbox_profile prof, int gpu);
 
-/* Whether a GPU box's strict filter refuses sysinfo (EPERM), which a host
- * box's does: 0, allowed, because the CUDA stack calls it and no GPU run
- * has shown it surviving the refusal (sandbox_filter.c); 1 after a GPU
- * run that does (t3011, t3001-t3010).  The one-line switch: */
+/* Whether a GPU box's strict filter refuses sysinfo (EPERM), as a host
+ * box's does: 1 since t3011, t3003 and t3004 passed with it refused on an
+ * H200 (2026-12-01, data/gpu-evidence/h200-session-20261201-0254-call3.txt:
+ * cuInit, the sealed replay, CUPTI, cuDNN and cuBLAS live without it); 0
+ * allows it.  The one-line switch: */
 #ifndef SANDBOX_GPU_REFUSES_SYSINFO
-#define SANDBOX_GPU_REFUSES_SYSINFO 0
+#define SANDBOX_GPU_REFUSES_SYSINFO 1
 #endif
 
 /*

@@ -647,7 +647,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	 * the libraries it injects are the system's, and it makes processes:
 	 * the system view and the relaxed profile, whatever the worker's own
 	 * code would allow; the worker and its descriptors are the same) */
-	const char **san_argv = w->sanitizer ? sanitize_argv(w->sanitizer, w->sanitize_tool, wargv) : NULL;
+	const char **san_argv = w->sanitizer ? sanitize_argv(w->sanitizer, w->sanitize_tool, wargv, w->exec == &kexec_replay) : NULL;
 	const char *const *argv = san_argv ? san_argv : wargv;
 	enum sandbox_profile prof = w->sanitizer ? SANDBOX_RELAXED : SANDBOX_STRICT;
 	enum sandbox_view view = w->sanitizer ? SANDBOX_VIEW_SYSTEM : w->exec->view;
@@ -1500,7 +1500,7 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 		char job_arg[32];
 		snprintf(job_arg, sizeof(job_arg), "/proc/self/fd/%d", WORKER_JOB_FD);
 		const char *wargv[] = { c->worker_exe, "__worker", job_arg, NULL };
-		const char **argv = sanitize_argv(cs, tool, wargv);
+		const char **argv = sanitize_argv(cs, tool, wargv, replay);
 		/* the tool's report, the worker's stdout and stderr, merged */
 		sanitize_judge_run(v, argv, strbuf_str(&sw.out), sw.out.len, &sw.rr);
 		free(argv);

@@ -42,12 +42,20 @@ static void test_argv(void **state)
 {
 	(void)state;
 	const char *w[] = { "/x/evident-worker", "__worker", "/proc/self/fd/7", NULL };
-	const char **a = sanitize_argv("/cuda/bin/compute-sanitizer", "racecheck", w);
+	const char **a = sanitize_argv("/cuda/bin/compute-sanitizer", "racecheck", w, 0);
 	const char *want[] = { "/cuda/bin/compute-sanitizer", "--tool", "racecheck", "--error-exitcode", "86",
 			       "--print-limit", "50", "/x/evident-worker", "__worker", "/proc/self/fd/7", NULL };
 	for (size_t i = 0; want[i]; i++)
 		assert_string_equal(a[i], want[i]);
 	assert_null(a[10]);
+	free(a);
+	/* a sealed replay: the harness's own API calls are not reported (its
+	 * loader's probes were counted as two memcheck errors on an H200) */
+	a = sanitize_argv("/cuda/bin/compute-sanitizer", "memcheck", w, 1);
+	assert_string_equal(a[7], "--report-api-errors");
+	assert_string_equal(a[8], "no");
+	assert_string_equal(a[9], "/x/evident-worker");
+	assert_null(a[12]);
 	free(a);
 }
 
