@@ -116,7 +116,7 @@ const char **sanitize_argv(const char *cs, const char *tool, const char *const *
 		 * found (CUDA_ERROR_NOT_FOUND), a parameter's info read until
 		 * past the last (CUDA_ERROR_INVALID_VALUE).  memcheck counted
 		 * those two as the kernel's errors on an H200 (2026-12-01,
-		 * data/gpu-evidence/h200-session-20261201-0305-call4.txt);
+		 * data/gpu-evidence/h200-session-20261201-0303-call4.txt);
 		 * device-side errors are reported as ever */
 		argv[k++] = "--report-api-errors";
 		argv[k++] = "no";
