@@ -858,8 +858,17 @@ static char *object_libraries(const struct build_bounds *b, const char *object, 
 {
 	char **libs = sandbox_object_libraries(object);
 	char *why = NULL;
-	for (char **l = libs; l && *l && !why; l++)
+	for (char **l = libs; l && *l && !why; l++) {
+		size_t before = json_array_size(sources);
 		why = add_code_file(b, *l, sources);
+		/* marked as loaded, not linked in: the object's binary, echo-
+		 * neutral and load hashes do not cover it, so the readers
+		 * compare its hash beside them (code_identity.c, red team 87's
+		 * lib: one object with two versions of its library was one
+		 * code to the drift rule) */
+		if (!why && json_array_size(sources) > before)
+			json_object_set_new(json_array_get(sources, before), "loaded", json_true());
+	}
 	sandbox_argv_free(libs);
 	return why;
 }

@@ -85,6 +85,8 @@ struct rec_git {
 
 struct rec_source {
 	const char *path, *sha256, *object;
+	int loaded;                  /* a library the object loads (build.c object_libraries): not in the
+				      * object, so not in its binary, echo-neutral or load hash */
 };
 
 /* One check of an output against its reference (the checker's verdict). */

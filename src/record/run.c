@@ -124,6 +124,7 @@ static struct rec_source *read_sources(json_t *a, size_t *n)
 		out[*n].path = gs(s, "path");
 		out[*n].sha256 = gs(s, "sha256");
 		out[*n].object = gs(s, "object");
+		out[*n].loaded = json_is_true(json_object_get(s, "loaded"));
 		(*n)++;
 	}
 	return out;
@@ -137,6 +138,8 @@ static json_t *write_sources(const struct rec_source *src, size_t n)
 		json_object_set_new(s, "path", jstr(src[i].path));
 		json_object_set_new(s, "sha256", jstr(src[i].sha256));
 		json_object_set_new(s, "object", jstr(src[i].object));
+		if (src[i].loaded)
+			json_object_set_new(s, "loaded", json_true());
 		json_array_append_new(a, s);
 	}
 	return a;

@@ -150,6 +150,10 @@ static int same_family_run(const struct code_id *ix, const struct run_record *x,
 static size_t runs_of_code(struct actx *a, const struct run_record *const *ev, size_t n_ev,
 			   const struct run_record ***out, unsigned char **other)
 {
+	/* the claim's own programs, one per code built (red team 87's
+	 * famre: deduplicated by the load-aware same_code_run, a run of
+	 * fam.c was dropped as "the same" as its comment-only copy's, and
+	 * with it fam.c's family and code hash) */
 	struct code_id *ids = xcalloc(n_ev + 1, sizeof(*ids));
 	const struct run_record **of = xcalloc(n_ev + 1, sizeof(*of)); /* the run each code came from */
 	size_t n_id = 0;
@@ -158,7 +162,8 @@ static size_t runs_of_code(struct actx *a, const struct run_record *const *ev, s
 		if (!code_identity_run(ev[i], ev[i]->params, ev[i]->n_params, &id))
 			continue;
 		size_t j = 0;
-		while (j < n_id && !same_code_run(&ids[j], of[j], &id, ev[i]))
+		while (j < n_id && !(code_same_built(&ids[j], &id) && !strcmp(ids[j].dev, id.dev) &&
+				     audit_same_kind(&of[j]->problem, &ev[i]->problem)))
 			j++;
 		if (j == n_id) {
 			ids[n_id] = id;
@@ -167,19 +172,67 @@ static size_t runs_of_code(struct actx *a, const struct run_record *const *ev, s
 	}
 	const struct run_record **all = NULL;
 	size_t n_all = n_id ? query_all_runs(a->q, &all) : 0;
+	/*
+	 * The kernel files: the claim's, and every file one of whose runs is
+	 * the same program as a run already in (red team 87's fam: a
+	 * comment-only copy run at TILE=64 only is load-equal to fam.c at
+	 * 64, and fam.c failed at TILE=32; the copy's claim is answered by
+	 * fam.c's configurations too).  A closure over the store: anchors
+	 * are runs in, one per kernel file or loaded image new to the set;
+	 * merging here only adds runs that can fail the claim.
+	 */
+	size_t n_anc = n_id, cap_anc = n_id + 8;
+	struct code_id *anc = xcalloc(cap_anc, sizeof(*anc));
+	const struct run_record **anc_of = xcalloc(cap_anc, sizeof(*anc_of));
+	for (size_t j = 0; j < n_id; j++) {
+		anc[j] = ids[j];
+		anc_of[j] = of[j];
+	}
+	struct code_id *rid = xcalloc(n_all + 1, sizeof(*rid));
+	unsigned char *has = xcalloc(n_all + 1, 1), *joined = xcalloc(n_all + 1, 1);
+	for (size_t k = 0; k < n_all; k++)
+		has[k] = code_identity_run(all[k], all[k]->params, all[k]->n_params, &rid[k]);
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (size_t k = 0; k < n_all; k++) {
+			if (joined[k] || !has[k])
+				continue;
+			const struct run_record *r = all[k];
+			const struct code_id *id = &rid[k];
+			int link = 0;
+			for (size_t j = 0; j < n_anc && !link; j++)
+				link = same_code_run(&anc[j], anc_of[j], id, r) || same_family_run(&anc[j], anc_of[j], id, r);
+			if (!link)
+				continue;
+			joined[k] = 1;
+			changed = 1;
+			int new_fam = 1, new_load = id->load != NULL;
+			for (size_t j = 0; j < n_anc; j++) {
+				if (!strcmp(anc[j].family, id->family))
+					new_fam = 0;
+				if (id->load && anc[j].load && !strcmp(anc[j].load, id->load))
+					new_load = 0;
+			}
+			if (!new_fam && !new_load)
+				continue;
+			if (n_anc == cap_anc) {
+				cap_anc *= 2;
+				anc = xrealloc(anc, cap_anc * sizeof(*anc));
+				anc_of = xrealloc(anc_of, cap_anc * sizeof(*anc_of));
+			}
+			anc[n_anc] = *id;
+			anc_of[n_anc++] = r;
+		}
+	}
 	*out = xcalloc(n_all + n_ev + 1, sizeof(**out));
 	*other = xcalloc(n_all + n_ev + 1, 1);
 	size_t n = 0;
 	for (size_t k = 0; k < n_all; k++) {
 		const struct run_record *r = all[k];
-		int in = run_among(r, ev, n_ev), fam = 0;
-		struct code_id id;
-		if (!in && code_identity_run(r, r->params, r->n_params, &id))
-			for (size_t j = 0; j < n_id && !in; j++) {
-				in = same_code_run(&ids[j], of[j], &id, r);
-				fam |= same_family_run(&ids[j], of[j], &id, r);
-			}
-		if (in || fam) {
+		int in = run_among(r, ev, n_ev);
+		for (size_t j = 0; j < n_id && !in && has[k]; j++)
+			in = same_code_run(&ids[j], of[j], &rid[k], r);
+		if (in || joined[k]) {
 			(*other)[n] = !in;
 			(*out)[n++] = r;
 		}
@@ -191,6 +244,11 @@ static size_t runs_of_code(struct actx *a, const struct run_record *const *ev, s
 	free(all);
 	free(ids);
 	free(of);
+	free(anc);
+	free(anc_of);
+	free(rid);
+	free(has);
+	free(joined);
 	return n;
 }
 

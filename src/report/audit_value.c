@@ -209,8 +209,11 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 		}
 		if (!x)
 			x = ok;
-		/* the same code by the echo-neutral object alone: only where it
-		 * excludes the value (against_only) */
+		/* the same code by the echo-neutral object or the loaded image
+		 * alone: only where it excludes the value (against_only), an ok
+		 * row outside the band or, with none ok, a row that did not run
+		 * cleanly (red team 87's long: a comment-only copy's batches
+		 * that crashed never counted against a value of its original) */
 		int against_only = 0;
 		for (size_t i = 0; !x && !bad && i < b->n_rows; i++) {
 			const struct batch_row *r = &b->rows[i];
@@ -220,6 +223,13 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 				x = r;
 				against_only = 1;
 			}
+		}
+		for (size_t i = 0; !x && !bad && i < b->n_rows; i++) {
+			const struct batch_row *r = &b->rows[i];
+			struct code_id rid;
+			if (r->outcome != OUTCOME_OK && audit_row_counts(a, r) && code_identity(a->q, r, &rid) &&
+			    audit_same_identity_or_neutral(&rid, &id) && !audit_row_set_aside(a, r))
+				bad = r;
 		}
 		double v, ci[2], lo, hi;
 		int have_ci = 0;

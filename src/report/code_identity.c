@@ -84,6 +84,22 @@ int code_identity(struct query *q, const struct batch_row *row, struct code_id *
 	return r && code_identity_run(r, row->params, row->n_params, id);
 }
 
+/* A path named as a shared object (NAME.so, NAME.so.N...): a library
+ * records from before the "loaded" mark (build.c object_libraries) say
+ * by their name only.  Taking a header so named for one only keeps two
+ * objects apart that their hashes would merge. */
+static int shared_object_name(const char *path)
+{
+	if (!path)
+		return 0;
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	for (const char *p = strstr(base, ".so"); p; p = strstr(p + 1, ".so"))
+		if (p[3] == 0 || p[3] == '.')
+			return 1;
+	return 0;
+}
+
 int code_identity_run(const struct run_record *r, const struct param *params, size_t n_params, struct code_id *id)
 {
 	if (!r->binary_sha256)
@@ -114,6 +130,20 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	if (!fam && r->n_sources)
 		fam = r->sources[0].sha256;
 	sha256_hex(fam ? fam : "", fam ? strlen(fam) : 0, id->family);
+	/* the libraries: loaded, never linked into the object */
+	const char **lv = xcalloc(r->n_sources + 1, sizeof(*lv));
+	size_t nl = 0;
+	for (size_t i = 0; i < r->n_sources; i++)
+		if (r->sources[i].sha256 && r->sources[i].sha256 != fam &&
+		    (r->sources[i].loaded || shared_object_name(r->sources[i].path)))
+			lv[nl++] = r->sources[i].sha256;
+	qsort(lv, nl, sizeof(*lv), cmp_str);
+	struct strbuf lb = STRBUF_INIT;
+	for (size_t i = 0; i < nl; i++)
+		strbuf_addf(&lb, "library %s\n", lv[i]);
+	free(lv);
+	sha256_hex(lb.buf ? lb.buf : "", lb.len, id->libs);
+	strbuf_release(&lb);
 	/* the code: every source's content (sorted: names left out), the
 	 * command line and the parameters */
 	const char **v = xcalloc(r->n_sources + 1, sizeof(*v));
@@ -141,11 +171,24 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	return id->dev != NULL;
 }
 
+/* Both load the same libraries (code_id.libs): an object's hashes are
+ * of the object alone. */
+static int same_libs(const struct code_id *x, const struct code_id *y)
+{
+	return !strcmp(x->libs, y->libs);
+}
+
+/* The same binary, and the same libraries it loads. */
+static int same_bin(const struct code_id *x, const struct code_id *y)
+{
+	return !strcmp(x->bin, y->bin) && same_libs(x, y);
+}
+
 /* Both host objects built with their echoes held constant are one
  * object: the parameters they differ in reach nothing but the echo. */
 static int same_neutral(const struct code_id *x, const struct code_id *y)
 {
-	return x->neutral && y->neutral && !strcmp(x->neutral, y->neutral);
+	return x->neutral && y->neutral && !strcmp(x->neutral, y->neutral) && same_libs(x, y);
 }
 
 /* Both objects map the same bytes (code.load_sha256): they differ at
@@ -153,17 +196,17 @@ static int same_neutral(const struct code_id *x, const struct code_id *y)
  * information, the build id over them). */
 static int same_load(const struct code_id *x, const struct code_id *y)
 {
-	return x->load && y->load && !strcmp(x->load, y->load);
+	return x->load && y->load && !strcmp(x->load, y->load) && same_libs(x, y);
 }
 
 int code_same_loaded(const struct code_id *x, const struct code_id *y)
 {
-	return same_load(x, y) && strcmp(x->bin, y->bin) && strcmp(x->code, y->code);
+	return same_load(x, y) && !same_bin(x, y) && strcmp(x->code, y->code);
 }
 
 int code_same(const struct code_id *x, const struct code_id *y)
 {
-	return !strcmp(x->bin, y->bin) || !strcmp(x->code, y->code) || same_neutral(x, y) || same_load(x, y);
+	return same_bin(x, y) || !strcmp(x->code, y->code) || same_neutral(x, y) || same_load(x, y);
 }
 
 /* Timed the same way: cache mode, executor and clock. */
@@ -186,7 +229,12 @@ int code_same_way(const struct code_id *x, const struct code_id *y)
 
 int code_same_built(const struct code_id *x, const struct code_id *y)
 {
-	return !strcmp(x->bin, y->bin) || !strcmp(x->code, y->code);
+	return same_bin(x, y) || !strcmp(x->code, y->code);
+}
+
+int code_same_timed(const struct code_id *x, const struct code_id *y)
+{
+	return code_same(x, y) && same_timing(x, y);
 }
 
 int code_same_built_way(const struct code_id *x, const struct code_id *y)
@@ -211,6 +259,6 @@ int code_beats_history(double challenger_ci_hi, double best_median)
 
 int code_same_program(const struct code_id *x, const struct code_id *y)
 {
-	return !strcmp(x->code, y->code) || (x->bin_whole && y->bin_whole && !strcmp(x->bin, y->bin)) ||
+	return !strcmp(x->code, y->code) || (x->bin_whole && y->bin_whole && same_bin(x, y)) ||
 	       same_neutral(x, y) || same_load(x, y);
 }

@@ -51,6 +51,14 @@
  * disagree with a value or a verdict, as the echo-neutral twin's do.  A
  * copy that changes a string the object keeps (__FILE__, an assert's
  * line) or one instruction is another code still.
+ *
+ * Libraries (red team 87's lib): a shared library the object loads is
+ * in the sources (so in the code hash: red team 72), but in none of the
+ * object's hashes, so one object with two versions of its library had one
+ * binary, one echo-neutral and one loaded image, and was one code to the
+ * drift rule (an honest faster claim contradicted, eval 0 of 3 honest
+ * candidates promoted).  Every clause by an object's hash asks for the
+ * same libraries too (code_id.libs).
  */
 #ifndef EVIDENT_CODE_IDENTITY_H
 #define EVIDENT_CODE_IDENTITY_H
@@ -81,6 +89,11 @@ struct code_id {
 				 * its host code and its .nv_fatbin device code */
 	char code[SHA256_HEX_LEN + 1];   /* sources' contents + command line + parameters */
 	char family[SHA256_HEX_LEN + 1]; /* the kernel file's content */
+	char libs[SHA256_HEX_LEN + 1];   /* the libraries the object loads (sources marked loaded, or
+					  * named as a shared object: lib*.so*), sorted by content; the
+					  * hash of nothing for none.  Not in bin, neutral or load: every
+					  * clause that compares those compares this too (red team 87's
+					  * lib, red team 72's libpass) */
 };
 
 /* The identity of a row (its first run); 1, or 0 when the run, its binary
@@ -119,6 +132,11 @@ int code_same_way(const struct code_id *x, const struct code_id *y);
 int code_same_built(const struct code_id *x, const struct code_id *y);
 /* code_same_built, run the same way (as code_same_way). */
 int code_same_built_way(const struct code_id *x, const struct code_id *y);
+/* code_same, timed as code_same_built_timed: the history a speed is held
+ * to where it only counts against (the drift rule's fastest, which a
+ * lower best makes stricter; red team 87's drift: a comment-only copy's
+ * slow batch escaped its original's fast history) */
+int code_same_timed(const struct code_id *x, const struct code_id *y);
 /* code_same_built, timed the same way (cache mode, executor, clock),
  * plain, in a pool of any size or under Slurm: where a run's speed is the question, not its
  * batch's design (a speed a code was recorded at: red team 59 published a

@@ -885,7 +885,10 @@ static int pool_decides(const struct pool_batch *e, const struct code_id *ic, co
 
 /* The row of row's code (eval_fastest_elsewhere's rule) whose timings say
  * it ran fastest (pool_row.speed) in p's batches other than eb, and its
- * batch; *best NULL when none. */
+ * batch; *best NULL when none.  The same code by code_same_timed, the
+ * loaded image and the echo-neutral object included: the fastest only
+ * ever holds a promotion (drift) or makes one harder (code_beats_history),
+ * red team 87's drift. */
 static void fastest_of(const struct eval_pool *p, const struct pool_batch *eb, const struct pool_row *row,
 		       const struct pool_row **best, const struct pool_batch **best_b)
 {
@@ -898,7 +901,7 @@ static void fastest_of(const struct eval_pool *p, const struct pool_batch *eb, c
 		for (size_t k = 0; k < e->n_rows; k++) {
 			const struct pool_row *x = &e->rows[k];
 			if (!x->have_id || !isfinite(x->speed) || strcmp(x->id.dev, row->id.dev) ||
-			    !code_same_built_timed(&x->id, &row->id))
+			    !code_same_timed(&x->id, &row->id))
 				continue;
 			if (!*best || x->speed < (*best)->speed) {
 				*best = x;

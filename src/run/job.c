@@ -1752,6 +1752,7 @@ static void rec_code(struct job_state *j)
 		struct rec_source *x = &j->srcs[r->n_sources++];
 		x->path = json_string_value(json_object_get(e, "path"));
 		x->sha256 = json_string_value(json_object_get(e, "sha256"));
+		x->loaded = json_is_true(json_object_get(e, "loaded"));
 		struct strbuf body = STRBUF_INIT;
 		if (x->path && read_file(x->path, &body) == 0 &&
 		    store_put(&c->st, strbuf_str(&body), body.len, j->src_objs[i]) == 0)

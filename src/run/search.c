@@ -313,6 +313,7 @@ struct cand {
 	int ran;                     /* its row is in the batch */
 	char *outcome, *reason, *run, *binary;
 	char *neutral;               /* the echo-neutral object's hash (host, with parameters), or NULL */
+	char *load;                  /* what the loader maps of its object (code.load_sha256), or NULL */
 	double median_us, median_ci[2];
 	int have_cmp;
 	double speedup, speedup_ci[2], p_adjusted;
@@ -381,6 +382,7 @@ static void cand_release(struct cand *c)
 	free(c->run);
 	free(c->binary);
 	free(c->neutral);
+	free(c->load);
 	free(c->verdict);
 	free(c->verdict_reason);
 	free(c->no_effect);
@@ -711,6 +713,8 @@ static int read_batch(struct search *x, struct gen *g, const char *batch_id)
 				c->binary = xstrdup(r->binary_sha256);
 			if (k == 0 && r->echo_neutral_sha256)
 				c->neutral = xstrdup(r->echo_neutral_sha256);
+			if (k == 0 && r->load_sha256)
+				c->load = xstrdup(r->load_sha256);
 			if (k == 0 && json_array_size(r->not_echoed)) {
 				struct strbuf ne = STRBUF_INIT;
 				size_t j;
@@ -754,7 +758,8 @@ size_t search_pick(const struct search_verdict *v, size_t n, size_t *n_faster)
 }
 
 enum search_same search_same_code(const char *kernel_a, const char *binary_a, const char *neutral_a,
-				  const char *kernel_b, const char *binary_b, const char *neutral_b)
+				  const char *load_a, const char *kernel_b, const char *binary_b,
+				  const char *neutral_b, const char *load_b)
 {
 	if (!kernel_a || !kernel_b || strcmp(kernel_a, kernel_b))
 		return SEARCH_OTHER_CODE;
@@ -762,6 +767,8 @@ enum search_same search_same_code(const char *kernel_a, const char *binary_a, co
 		return SEARCH_SAME_BINARY;
 	if (neutral_a && neutral_b && !strcmp(neutral_a, neutral_b))
 		return SEARCH_SAME_ECHO;
+	if (load_a && load_b && !strcmp(load_a, load_b))
+		return SEARCH_SAME_LOAD;
 	return SEARCH_OTHER_CODE;
 }
 
@@ -831,7 +838,8 @@ static int judge(struct search *x, int gi, struct gen *g)
 		struct cand *c = &g->c[i];
 		if (!c->binary)
 			continue;
-		enum search_same same = search_same_code(c->kernel, c->binary, c->neutral, e->kernel, e->binary, e->neutral);
+		enum search_same same = search_same_code(c->kernel, c->binary, c->neutral, c->load, e->kernel, e->binary,
+							 e->neutral, e->load);
 		if (same == SEARCH_SAME_BINARY) {
 			c->no_effect = xstrfmt("%s did not reach the binary: its device code is the best's (%s, "
 					       "binary %.12s)",
@@ -842,6 +850,13 @@ static int judge(struct search *x, int gi, struct gen *g)
 			c->no_effect = xstrfmt("%s reached only the echo of its parameters: with every EV_PARAM echo held "
 					       "constant its object is the best's (%s, echo-neutral %.12s)",
 					       c->mutation ? c->mutation : "its mutation", e->id, c->neutral);
+			continue;
+		}
+		if (same == SEARCH_SAME_LOAD) {
+			c->no_effect = xstrfmt("%s reached only what the loader leaves on disk (debug information, "
+					       "symbol names): the image its object loads is the best's (%s, loaded "
+					       "image %.12s)",
+					       c->mutation ? c->mutation : "its mutation", e->id, c->load);
 			continue;
 		}
 		const char *twin = binary_seen(x, code_hash(c), c->id);

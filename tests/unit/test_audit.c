@@ -77,7 +77,7 @@ static void put_variant_x(struct store *st, const char *id, const char *variant,
 static void v2_base(struct run_record *r, struct rec_source *src, const char *variant, const char *sha,
 		    const struct rec_check *checks, size_t n)
 {
-	*src = (struct rec_source){ "k.c", sha, NULL };
+	*src = (struct rec_source){ "k.c", sha, NULL, 0 };
 	memset(r, 0, sizeof(*r));
 	r->experiment = "e";
 	r->variant = variant;
@@ -372,6 +372,55 @@ static void put_file(const char *path, const char *text, char *sha)
 	fputs(text, f);
 	fclose(f);
 	assert_int_equal(sha256_file_hex(path, sha), 0);
+}
+
+/* Red team 87: a host run record of experiment exp, variant var in batch
+ * bid with sources (stolen: [{path, sha256[, loaded]}], the kernel file
+ * first), binary bin and loaded image load, at TILE=tile (NULL: none). */
+static void put_rt87_run(struct store *st, const char *id, const char *exp, const char *var, const char *bid,
+			 json_t *sources, const char *bin, const char *load, const char *tile, const char *outcome)
+{
+	const char *path = json_string_value(json_object_get(json_array_get(sources, 0), "path"));
+	const char *sha = json_string_value(json_object_get(json_array_get(sources, 0), "sha256"));
+	json_t *x = json_pack("{s:s, s:s, s:{s:o, s:s, s:s, s:{s:[s, s, s], s:s}}, s:{s:s, s:s, s:{s:i}, s:[s]}, s:s}",
+			      "experiment", exp, "backend", "host", "code", "sources", sources, "binary_sha256", bin,
+			      "load_sha256", load, "compiler", "argv", "cc", "-O2", path, "version", "cc 1", "problem",
+			      "name", "p2", "dtype", "fp32", "shape", "N", 256, "dims", "N", "batch_id", bid);
+	assert_non_null(x);
+	if (tile)
+		json_object_set_new(x, "params", json_pack("{s:s}", "TILE", tile));
+	put_variant_x(st, id, var, sha, "# us\n100\n", outcome, x);
+}
+
+/* [{path, sha}] (a kernel file alone) */
+static json_t *one_source(const char *path, const char *sha)
+{
+	return json_pack("[{s:s, s:s}]", "path", path, "sha256", sha);
+}
+
+/* Red team 87: batch bid of experiment exp, its baseline z (run zid:
+ * sources zsrc, stolen; binary zbin, loaded image zload) at median zmed
+ * us [zlo, zhi], beside va (vv.c) faster 6x, or z alone when no_va. */
+static void put_rt87_zbatch(struct store *st, const char *bid, const char *exp, const char *zid, json_t *zsrc,
+			    const char *zbin, const char *zload, const char *zoutcome, double zmed, double zlo, double zhi,
+			    int no_va)
+{
+	put_rt87_run(st, zid, exp, "z", bid, zsrc, zbin, zload, NULL, zoutcome);
+	json_t *zr = host_row("z", zid, NULL, NULL, 0, 0, 0, 0);
+	json_object_set_new(zr, "outcome", json_string(zoutcome));
+	if (!strcmp(zoutcome, "ok"))
+		json_object_set_new(zr, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", zmed,
+							   "median_ci", zlo, zhi, "repeats", 3));
+	json_t *rows = json_pack("[o]", zr);
+	if (!no_va) {
+		char vsha[SHA256_HEX_LEN + 1];
+		put_file("vv.c", "int vv;\n", vsha);
+		char *aid = xstrfmt("%.16s-%s-va", bid, exp);
+		put_host_run(st, aid, exp, "va", bid, "vv.c", vsha, "vvbin", NULL, "ok");
+		json_array_append_new(rows, host_row("va", aid, NULL, "faster", 6.0, 5.0, 7.0, 0.001));
+		free(aid);
+	}
+	put_host_batch(st, bid, exp, rows);
 }
 
 static int setup(void **state)
@@ -1032,6 +1081,74 @@ static int setup(void **state)
 					  lt[i][3]);
 			free(id);
 			free(bin);
+		}
+	}
+	/* red team 87 */
+	{
+		/* fam: rf.c right at TILE=64, wrong at TILE=32; rf_g.c its
+		 * comment-only copy (one loaded image with rf.c at 64), run at
+		 * 64 only.  famre: variant rfr/g ran rf.c at 64, then rf_g.c */
+		char fsha[SHA256_HEX_LEN + 1], gsha[SHA256_HEX_LEN + 1];
+		put_file("rf.c", "int rf;\n", fsha);
+		put_file("rf_g.c", "/* a copy */\nint rf;\n", gsha);
+		put_rt87_run(&st, "20260128T000000Z-rf-a64", "rf", "a64", "20260128T000000Z-rf-a64",
+			     one_source("rf.c", fsha), "rfbin64", "rfload64", "64", "ok");
+		put_rt87_run(&st, "20260128T000001Z-rf-a32", "rf", "a32", "20260128T000001Z-rf-a32",
+			     one_source("rf.c", fsha), "rfbin32", "rfload32", "32", "wrong_output");
+		put_rt87_run(&st, "20260128T000002Z-rfc-g", "rfc", "g", "20260128T000002Z-rfc-g",
+			     one_source("rf_g.c", gsha), "rfgbin64", "rfload64", "64", "ok");
+		put_rt87_run(&st, "20260128T000003Z-rfr-g", "rfr", "g", "20260128T000003Z-rfr-g",
+			     one_source("rf.c", fsha), "rfbin64", "rfload64", "64", "ok");
+		put_rt87_run(&st, "20260128T000004Z-rfr-g", "rfr", "g", "20260128T000004Z-rfr-g",
+			     one_source("rf_g.c", gsha), "rfgbin64", "rfload64", "64", "ok");
+		/* long: vl_g.c (a comment-only copy of vl.c) ok at 42.6 us in
+		 * its batch; vl.c crashed in two */
+		char lsha[SHA256_HEX_LEN + 1], lgsha[SHA256_HEX_LEN + 1];
+		put_file("vl.c", "int vl;\n", lsha);
+		put_file("vl_g.c", "/* a copy */\nint vl;\n", lgsha);
+		put_rt87_zbatch(&st, "20260128T000010Z-vls-0-batch", "vls", "20260128T000010Z-vls-z",
+				one_source("vl_g.c", lgsha), "vlgbin", "vlload", "ok", 42.6, 38.0, 53.4, 1);
+		for (int i = 1; i < 3; i++) {
+			char *bid = xstrfmt("20260128T00001%dZ-vll-%d-batch", i, i), *zid = xstrfmt("20260128T00001%dZ-vll-z", i);
+			put_rt87_zbatch(&st, bid, "vll", zid, one_source("vl.c", lsha), "vlbin", "vlload", "crashed", 0, 0,
+					0, 1);
+			free(bid);
+			free(zid);
+		}
+		/* drift: dl.c at 100 us in a batch of its own; its comment-only
+		 * copy dl_g.c at 700 us [650, 760] as z beside va, faster */
+		char dsha[SHA256_HEX_LEN + 1], dgsha[SHA256_HEX_LEN + 1];
+		put_file("dl.c", "int dl;\n", dsha);
+		put_file("dl_g.c", "/* a copy */\nint dl;\n", dgsha);
+		put_rt87_zbatch(&st, "20260128T000020Z-dlh-0-batch", "dlh", "20260128T000020Z-dlh-z",
+				one_source("dl.c", dsha), "dlbin", "dlload", "ok", 100.0, 95.0, 105.0, 1);
+		put_rt87_zbatch(&st, "20260128T000021Z-dl-0-batch", "dl", "20260128T000021Z-dl-z",
+				one_source("dl_g.c", dgsha), "dlgbin", "dlload", "ok", 700.0, 650.0, 760.0, 0);
+		/* lib: lb.c, one object (binary, loaded image), with its library
+		 * at 1 pass (100 us, a batch of its own) and at 40 (700 us, as z
+		 * beside va): by the "loaded" mark (lb) and, a record from
+		 * before it, by a shared object's name (lbn) */
+		char bsha[SHA256_HEX_LEN + 1], l1sha[SHA256_HEX_LEN + 1], l40sha[SHA256_HEX_LEN + 1];
+		put_file("lb.c", "int lb;\n", bsha);
+		sha256_hex("pass1", 5, l1sha);
+		for (int named = 0; named < 2; named++) {
+			const char *lib = named ? "librtn.so.1" : "rtlib";
+			put_file(lib, "pass40", l40sha);
+			const char *hb = named ? "20260128T000032Z-lbnh-0-batch" : "20260128T000030Z-lbh-0-batch";
+			const char *cb = named ? "20260128T000033Z-lbn-0-batch" : "20260128T000031Z-lb-0-batch";
+			json_t *s1 = json_pack("[{s:s, s:s}, {s:s, s:s}]", "path", "lb.c", "sha256", bsha, "path", lib,
+					       "sha256", l1sha);
+			json_t *s40 = json_pack("[{s:s, s:s}, {s:s, s:s}]", "path", "lb.c", "sha256", bsha, "path", lib,
+						"sha256", l40sha);
+			if (!named) {
+				json_object_set_new(json_array_get(s1, 1), "loaded", json_true());
+				json_object_set_new(json_array_get(s40, 1), "loaded", json_true());
+			}
+			char *hz = xstrfmt("%.16s-%s-z", hb, named ? "lbnh" : "lbh"), *cz = xstrfmt("%.16s-%s-z", cb, named ? "lbn" : "lb");
+			put_rt87_zbatch(&st, hb, named ? "lbnh" : "lbh", hz, s1, "lbbin", "lbload", "ok", 100.0, 95.0, 105.0, 1);
+			put_rt87_zbatch(&st, cb, named ? "lbn" : "lb", cz, s40, "lbbin", "lbload", "ok", 700.0, 650.0, 760.0, 0);
+			free(hz);
+			free(cz);
 		}
 	}
 	/* red team 44, finding 3: rp.c's s1 ran clean in batch rp-x, and
@@ -2442,6 +2559,46 @@ static void test_load_copies(void **state)
 	free(f);
 }
 
+/*
+ * Red team 87: where the load hash (code.load_sha256) counts against a
+ * claim, and where the object's hashes are not the code.  fam: the copy
+ * rf_g.c, run at TILE=64 only, answers for rf.c's TILE=32 (before:
+ * supported, 4 runs: rfr's two are the same program too).  famre: a variant that ran rf.c, then its copy
+ * (before: supported, rf.c's identity dropped as the copy's).  long: a
+ * value of the copy's batch, where the original crashed in two (before:
+ * supported).  drift: the copy slower than the original's history
+ * (before: supported).  lib: one object with its library at 1 and at 40
+ * passes is two codes (before: contradicted by the 1-pass history).
+ */
+static void test_rt87_load_identity(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: validated experiment=rfc variant=g -->\n"
+			"<!-- claim: validated experiment=rfr variant=g -->\n"
+			"<!-- claim: value experiment=vls variant=z stat=median_us value=42.6us "
+			"run=20260128T000010Z-vls-0-batch -->\n"
+			"<!-- claim: faster experiment=dl a=va b=z -->\n"
+			"<!-- claim: faster experiment=lb a=va b=z -->\n"
+			"<!-- claim: faster experiment=lbn a=va b=z -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: validated rfc/g: 1 of 5 run(s) of the current source failed a "
+				  "check: run 20260128T000001Z-rf-a32 (rf/a32: the kernel file at TILE=32): wrong_output"));
+	assert_non_null(strstr(f, "t.md:2: contradicted: validated rfr/g: "));
+	assert_non_null(strstr(f, "run 20260128T000001Z-rf-a32 (rf/a32: the kernel file at TILE=32): wrong_output"));
+	assert_non_null(strstr(f, "t.md:3: contradicted: value vls/z median_us=42.6us"));
+	assert_non_null(strstr(f, "; but only 1 of 3 batches of the same code on "));
+	assert_non_null(strstr(f, "z did not run cleanly: crashed (20260128T000012Z-vll-2-batch)"));
+	assert_non_null(strstr(f, "t.md:4: contradicted: faster va vs z: "));
+	assert_non_null(strstr(f, "but z, the side it says is slower, ran 7.00x slower here than the fastest its code was "
+				  "recorded at in the store (batch 20260128T000020Z-dlh-0-batch: median 100 us there"));
+	assert_non_null(strstr(f, "t.md:5: supported: faster va vs z: "));
+	assert_non_null(strstr(f, "t.md:6: supported: faster va vs z: "));
+	assert_int_equal(c.contradicted, 4);
+	assert_int_equal(c.supported, 2);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2478,6 +2635,7 @@ int main(void)
 		cmocka_unit_test(test_value_reproductions_and_majority),
 		cmocka_unit_test(test_value_neutral_twin),
 		cmocka_unit_test(test_load_copies),
+		cmocka_unit_test(test_rt87_load_identity),
 		cmocka_unit_test(test_verdict_reruns_majority),
 		cmocka_unit_test(test_slower_side_drifted),
 	};

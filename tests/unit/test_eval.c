@@ -244,6 +244,59 @@ static void put_pair(struct store *st, int i, const char *path, const char *sha,
 	free(cid);
 }
 
+/* Run id of the store at root: its kernel file renamed to path (content
+ * its name's hash), its binary bin, its loaded image load, its echo-
+ * neutral object neutral (each NULL: kept). */
+static void set_run_code(const char *root, const char *id, const char *path, const char *bin, const char *load,
+			 const char *neutral)
+{
+	char *f = xstrfmt("%s/runs/%s.json", root, id);
+	json_error_t je;
+	json_t *r = json_load_file(f, 0, &je);
+	assert_non_null(r);
+	json_t *code = json_object_get(r, "code");
+	if (path) {
+		char sha[SHA256_HEX_LEN + 1];
+		sha256_hex(path, strlen(path), sha);
+		json_t *src = json_array_get(json_object_get(code, "sources"), 0);
+		json_object_set_new(src, "path", json_string(path));
+		json_object_set_new(src, "sha256", json_string(sha));
+		json_object_set_new(r, "kernel", json_string(path));
+	}
+	if (bin)
+		json_object_set_new(code, "binary_sha256", json_string(bin));
+	if (load)
+		json_object_set_new(code, "load_sha256", json_string(load));
+	if (neutral)
+		json_object_set_new(code, "echo_neutral_sha256", json_string(neutral));
+	assert_int_equal(json_dump_file(r, f, JSON_INDENT(1)), 0);
+	json_decref(r);
+	free(f);
+}
+
+/* Run id: a library at path (content: the hash of text) among its
+ * sources, marked loaded when marked (build.c object_libraries); one
+ * there already is replaced. */
+static void add_run_library(const char *root, const char *id, const char *path, const char *text, int marked)
+{
+	char *f = xstrfmt("%s/runs/%s.json", root, id);
+	json_error_t je;
+	json_t *r = json_load_file(f, 0, &je);
+	assert_non_null(r);
+	json_t *srcs = json_object_get(json_object_get(r, "code"), "sources");
+	if (json_array_size(srcs) > 1)
+		json_array_remove(srcs, 1);
+	char sha[SHA256_HEX_LEN + 1];
+	sha256_hex(text, strlen(text), sha);
+	json_t *e = json_pack("{s:s, s:s}", "path", path, "sha256", sha);
+	if (marked)
+		json_object_set_new(e, "loaded", json_true());
+	json_array_append_new(srcs, e);
+	assert_int_equal(json_dump_file(r, f, JSON_INDENT(1)), 0);
+	json_decref(r);
+	free(f);
+}
+
 /* The reference row of batch bid in the store at root: its stats (median
  * and median CI, us), written into the committed batch record. */
 static void set_row_stats(const char *root, const char *bid, size_t row_i, double med, double lo, double hi);
@@ -831,6 +884,63 @@ static void test_pool_resubmissions(void **state)
 	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000299Z-ev-29-batch", 100.0);
 	set_run_judge(root, "20260201T0000294Z-ev-ref2", 10, "adaptive");
 	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 250.0);
+	/* red team 87's drift: the reference's fast batch ran a comment-only
+	 * copy of it (another file, content and binary, one loaded image): its
+	 * history all the same (before: not drifted, built identity only) */
+	assert_int_equal(store_open(&st, root, 1), 0);
+	put_pair(&st, 40, "c.c", csha, "cbin", "cneutral", "ok", "faster", 5000, 0, 0);
+	put_pair(&st, 41, "c.c", csha, "cbin", "cneutral", "ok", "faster", 5000, 0, 0);
+	store_release(&st);
+	set_ref_stats(root, "20260201T0000409Z-ev-40-batch", 100.0, 95.0, 105.0);
+	set_ref_stats(root, "20260201T0000419Z-ev-41-batch", 700.0, 650.0, 760.0);
+	set_run_code(root, "20260201T0000400Z-ev-ref", "refg.c", "refgbin", "refload", NULL);
+	set_run_code(root, "20260201T0000410Z-ev-ref", NULL, NULL, "refload", NULL);
+	assert_int_equal(query_open(&q, root), 0);
+	struct eval_pooled d41 = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000419Z-ev-41-batch", "c", "ref", &d41), 0);
+	assert_true(d41.ref_drifted);
+	assert_string_equal(d41.ref_best_batch, "20260201T0000409Z-ev-40-batch");
+	strbuf_release(&d41.others);
+	query_release(&q);
+	/* red team 87's lib: one object (binary and loaded image) with two
+	 * versions of the library it loads is two codes: the reference with
+	 * the library at 1 pass is no history of it at 40 (before: drifted,
+	 * eval held 3 of 3 honest candidates); a library by its "loaded" mark
+	 * and, in records from before it, by a shared object's name */
+	for (int named = 0; named < 2; named++) {
+		int i = 42 + 2 * named, n = 5100 + named;
+		char *b0 = xstrfmt("20260201T0000%d9Z-ev-%d-batch", i, i), *b1 = xstrfmt("20260201T0000%d9Z-ev-%d-batch", i + 1, i + 1);
+		char *r0 = xstrfmt("20260201T0000%d0Z-ev-ref", i), *r1 = xstrfmt("20260201T0000%d0Z-ev-ref", i + 1);
+		const char *lib = named ? "/tmp/lib/librt.so.1" : "/tmp/lib/rtpass";
+		assert_int_equal(store_open(&st, root, 1), 0);
+		put_pair(&st, i, "c.c", csha, "cbin", "cneutral", "ok", "faster", n, 0, 0);
+		put_pair(&st, i + 1, "c.c", csha, "cbin", "cneutral", "ok", "faster", n, 0, 0);
+		store_release(&st);
+		set_ref_stats(root, b0, 100.0, 95.0, 105.0);
+		set_ref_stats(root, b1, 700.0, 650.0, 760.0);
+		set_run_code(root, r0, NULL, NULL, "refload", NULL);
+		set_run_code(root, r1, NULL, NULL, "refload", NULL);
+		add_run_library(root, r0, lib, "pass1", !named);
+		add_run_library(root, r1, lib, "pass40", !named);
+		assert_int_equal(query_open(&q, root), 0);
+		struct eval_pooled dl = EVAL_POOLED_INIT;
+		assert_int_equal(eval_pool_batches(&q, NULL, b1, "c", "ref", &dl), 0);
+		assert_false(dl.ref_drifted);
+		strbuf_release(&dl.others);
+		query_release(&q);
+		/* the same library both times: one code, drifted */
+		add_run_library(root, r0, lib, "pass40", !named);
+		assert_int_equal(query_open(&q, root), 0);
+		struct eval_pooled ds = EVAL_POOLED_INIT;
+		assert_int_equal(eval_pool_batches(&q, NULL, b1, "c", "ref", &ds), 0);
+		assert_true(ds.ref_drifted);
+		strbuf_release(&ds.others);
+		query_release(&q);
+		free(b0);
+		free(b1);
+		free(r0);
+		free(r1);
+	}
 	const char *const rm[] = { "rm", "-rf", dir, NULL };
 	struct run_opts o = { .argv = rm };
 	struct run_result r;
