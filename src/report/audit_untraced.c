@@ -66,6 +66,8 @@ struct found {
 	size_t ctx_len;
 	const char *hdr;         /* its column's header cell (source) */
 	size_t hdr_len;
+	const char *row;         /* its row's first cell, where that names its unit or result */
+	size_t row_len;
 };
 
 /* col_fam of a header naming a rate ("throughput"): a bandwidth or a FLOP rate */
@@ -99,8 +101,8 @@ static int has_word(const char *text, size_t n, const char *w)
 	for (size_t i = 0; i + wl <= n; i++) {
 		if (strncasecmp(text + i, w, wl))
 			continue;
-		if ((i == 0 || !isalnum((unsigned char)text[i - 1])) &&
-		    (i + wl == n || !isalnum((unsigned char)text[i + wl])))
+		if ((i == 0 || !audit_is_name_byte((unsigned char)text[i - 1])) &&
+		    (i + wl == n || !audit_is_name_byte((unsigned char)text[i + wl])))
 			return 1;
 	}
 	return 0;
@@ -497,6 +499,76 @@ static void prose_context(const struct scan *s, size_t i, struct found *f)
 	f->ctx_len = i - j;
 }
 
+/*
+ * A table cell's number with no unit of its own nor from its column: the
+ * cell after it when that cell is only a unit ("| 41.7 | ms |"), else its
+ * row's first cell when that names a unit or a result ("| median (us) |
+ * 41.7 |", "| median | 41.7 |"), as a reader reads a table laid out by
+ * rows.  Sets f->u or f->col_fam; returns what named it, or NULL.
+ */
+static const char *table_unit(const struct scan *s, size_t end, size_t at, struct found *f)
+{
+	const char *r = s->r, *t = s->d->text;
+	size_t rl = s->rlen, e = end;
+	while (e < rl && r[e] == ' ')
+		e++;
+	if (e < rl && r[e] == '|') {
+		size_t cs = e + 1, ce;
+		while (cs < rl && r[cs] == ' ')
+			cs++;
+		for (ce = cs; ce < rl && r[ce] != '|' && r[ce] != '\n'; ce++)
+			;
+		while (ce > cs && r[ce - 1] == ' ')
+			ce--;
+		char buf[48];
+		if (ce > cs && ce - cs < sizeof(buf) - 3) {
+			struct num n;
+			buf[0] = '1', buf[1] = ' ';
+			memcpy(buf + 2, r + cs, ce - cs);
+			buf[ce - cs + 2] = '\0';
+			if (audit_parse_num(buf, &n) == strlen(buf) && n.u) {
+				f->u = n.u;
+				return "the cell after it";
+			}
+		}
+	}
+	/* the row's first cell, when the number is not in it */
+	size_t ls = line_start(t, at), le = line_end(t, s->d->len, at), cs = ls;
+	while (cs < le && t[cs] == ' ')
+		cs++;
+	if (cs < le && t[cs] == '|')
+		cs++;
+	size_t ce = cs;
+	while (ce < le && !(t[ce] == '|' && t[ce - 1] != '\\'))
+		ce++;
+	if (at < ce)
+		return NULL;
+	size_t words_n = 0; /* a label ("median (us)", "fastest"), not a sentence */
+	for (size_t j = cs; j < ce; j++)
+		if (t[j] != ' ' && (j == cs || t[j - 1] == ' '))
+			words_n++;
+	if (words_n > 3 || memchr(t + cs, '`', ce - cs))
+		return NULL; /* nor a name in code (`timing.max_seconds`, `speedup`) */
+	f->row = t + cs;
+	f->row_len = ce - cs;
+	while (f->row_len && *f->row == ' ')
+		f->row++, f->row_len--;
+	while (f->row_len && f->row[f->row_len - 1] == ' ')
+		f->row_len--;
+	unsigned short u = header_unit(t, cs, ce);
+	if (u && u <= audit_n_units) {
+		f->u = &audit_units[u - 1];
+		return "its row's first cell";
+	}
+	if (u) {
+		f->u = &audit_unit_dollar;
+		return "its row's first cell";
+	}
+	if ((f->col_fam = header_result(t, cs, ce)))
+		return "its row's first cell";
+	return NULL;
+}
+
 static void scan_number(struct scan *s, size_t *pi)
 {
 	const struct md_doc *d = s->d;
@@ -554,6 +626,9 @@ static void scan_number(struct scan *s, size_t *pi)
 		f.u = s->col[at] <= audit_n_units ? &audit_units[s->col[at] - 1] : &audit_unit_dollar;
 	if (!f.u)
 		f.col_fam = s->col_fam[at];
+	const char *table_from = NULL;
+	if (!f.u && !f.col_fam && s->hdr[at])
+		table_from = table_unit(s, end, at, &f);
 	if (s->hdr[at]) { /* a table cell: its header and its row before it */
 		f.hdr = d->text + s->hdr[at] - 1;
 		f.hdr_len = header_len(d->text, d->len, s->hdr[at] - 1);
@@ -614,6 +689,10 @@ static void scan_number(struct scan *s, size_t *pi)
 	struct strbuf where = STRBUF_INIT;
 	if (word)
 		strbuf_addf(&where, " ('%.*s' reads as a unit the scan does not know)", (int)word_len, word);
+	else if (table_from && f.u)
+		strbuf_addf(&where, " (unit '%s' from %s)", f.u->text, table_from);
+	else if (table_from)
+		strbuf_addf(&where, " (a result named by its row '%.*s')", (int)f.row_len, f.row);
 	else if (f.u && !f.n.u && !money)
 		strbuf_addf(&where, " (unit '%s' from its table column)", f.u->text);
 	else if (f.col_fam)
@@ -647,7 +726,10 @@ static size_t entity(const char *t, size_t len, char out[8], int *ws)
 		{ "comma", "," }, { "sol", "/" }, { "lpar", "(" }, { "rpar", ")" }, { "lsqb", "[" }, { "rsqb", "]" },
 		{ "ast", "*" }, { "lowbar", "_" }, { "hyphen", "-" }, { "dash", "-" }, { "ndash", "\xe2\x80\x93" },
 		{ "mdash", "\xe2\x80\x94" }, { "approx", "\xe2\x89\x88" }, { "sim", "~" }, { "plusmn", "\xc2\xb1" },
-		{ "middot", "\xc2\xb7" }, { "sdot", "\xe2\x8b\x85" }, { "x", "x" },
+		{ "middot", "\xc2\xb7" }, { "sdot", "\xe2\x8b\x85" }, { "shy", "" }, { "ZeroWidthSpace", "" },
+		{ "zwj", "" }, { "zwnj", "" }, { "NoBreak", "" }, { "InvisibleTimes", "" }, { "hairsp", " " },
+		{ "MediumSpace", " " }, { "emsp13", " " }, { "emsp14", " " }, { "puncsp", " " }, { "Tab", " " },
+		{ "NewLine", " " },
 	};
 	size_t j = 1;
 	*ws = 0;
@@ -740,6 +822,36 @@ static size_t html_tag(const char *t, size_t len, int *br)
 	}
 }
 
+/* Length of a whitespace character at t (ASCII, NBSP, U+2000-U+200A, U+202F, U+205F, U+3000), or 0. */
+static size_t space_char(const char *t)
+{
+	unsigned char c = (unsigned char)*t;
+	if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+		return 1;
+	if (!strncmp(t, "\xc2\xa0", 2))
+		return 2;
+	if ((c == 0xE2 && (unsigned char)t[1] == 0x80 && (unsigned char)t[2] >= 0x80 && (unsigned char)t[2] <= 0x8A) ||
+	    !strncmp(t, "\xe2\x80\xaf", 3) || !strncmp(t, "\xe2\x81\x9f", 3) || !strncmp(t, "\xe3\x80\x80", 3))
+		return 3;
+	return 0;
+}
+
+/* Length of a character a reader does not see at t (zero-width spaces and joiners, the word joiner,
+ * invisible operators, a BOM, a soft hyphen), or 0: "41.7\u200bms" reads "41.7ms". */
+static size_t invisible_char(const char *t)
+{
+	unsigned char c = (unsigned char)*t;
+	if (!strncmp(t, "\xc2\xad", 2))
+		return 2;
+	if (c == 0xE2 && (unsigned char)t[1] == 0x80 && (unsigned char)t[2] >= 0x8B && (unsigned char)t[2] <= 0x8D)
+		return 3;
+	if (c == 0xE2 && (unsigned char)t[1] == 0x81 && (unsigned char)t[2] >= 0xA0 && (unsigned char)t[2] <= 0xA4)
+		return 3;
+	if (!strncmp(t, "\xef\xbb\xbf", 3))
+		return 3;
+	return 0;
+}
+
 /*
  * What a reader sees of the text (red team 86: the scan read the source,
  * where a wrapped line, two spaces, `**2.84**x`, `_41.7_ ms`, `&nbsp;`,
@@ -779,16 +891,35 @@ static void render(struct scan *s)
 			EMIT(t[i], i);
 			continue;
 		}
-		size_t wl = c == ' ' || c == '\t' || c == '\r' || c == '\n' ? 1
-			    : !strncmp(t + i, "\xc2\xa0", 2)                     ? 2
-			    : !strncmp(t + i, "\xe2\x80\x89", 3) || !strncmp(t + i, "\xe2\x80\xaf", 3) ? 3
-												       : 0;
+		size_t wl = space_char(t + i);
 		if (wl && c == '\n' && md_fence_at(d, i)) /* a fenced block's own line breaks */
 			wl = 0;
+		if (c == '\\' && i + 1 < len && t[i + 1] == '\n' && !md_fence_at(d, i + 1)) { /* a hard line break */
+			i++;
+			c = '\n';
+			wl = 1;
+		}
 		if (wl) {
 			if (!pend)
 				pend_src = i;
 			pend = pend == 2 || (c == '\n' && ++nl >= 2) ? 2 : 1;
+			i += wl - 1;
+			if (c == '\n') { /* a block quote's markers at the next line's start ("> 41.7\n> ms") */
+				size_t j = i + 1, q = 0;
+				for (;;) {
+					while (j < len && (t[j] == ' ' || t[j] == '\t') && d->mask[j] == MD_TEXT)
+						j++;
+					if (j >= len || t[j] != '>' || d->mask[j] != MD_TEXT)
+						break;
+					j++;
+					q++;
+				}
+				if (q)
+					i = j - 1;
+			}
+			continue;
+		}
+		if ((wl = invisible_char(t + i))) {
 			i += wl - 1;
 			continue;
 		}
@@ -815,7 +946,9 @@ static void render(struct scan *s)
 			int ws;
 			size_t el = entity(t + i, len - i, out, &ws);
 			if (el) {
-				if (ws) {
+				if (invisible_char(out) || !out[0])
+					; /* &shy;, &#8203;: nothing a reader sees */
+				else if (ws || space_char(out)) {
 					if (!pend)
 						pend_src = i;
 					pend = pend ? pend : 1;

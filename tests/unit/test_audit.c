@@ -1417,7 +1417,9 @@ static void test_untraced_rendered(void **state)
 			"\n"
 			"Unknown: 43.4 cycles.\n"
 			"\n"
-			"Not results: p < 0.05 and [0.99, 1.01], a 1-minute load, 16 times the warps, 64 x N, sm_90, 4*4, 0.8 leaves it, 1e-5 x sum.\n",
+			"Not results: p < 0.05 and [0.99, 1.01], a 1-minute load, 16 times the warps, 64 x N, sm_90, 4*4, 0.8 leaves it, 1e-5 x sum.\n"
+			"\n"
+			"> Quoted: it runs in 43.5\n> ms; a hard break 43.6\\\nms; unseen 43.7\xe2\x80\x8bms, 43.8&#8203;ms, 43.9&shy;ms.\n",
 			&c);
 	static const char *const want[] = {
 		"t.md:1: untraced: '41.7 us'", "t.md:4: untraced: '41.8 ms'", "t.md:4: untraced: '41.9 ms'",
@@ -1433,6 +1435,8 @@ static void test_untraced_rendered(void **state)
 		"t.md:14: untraced: '43.2 \xce\xbcsec'", "t.md:14: untraced: '43.3 msecs'",
 		"t.md:14: untraced: '\xe2\x82\xac" "0.16'", "t.md:14: untraced: '0.17 dollars'", "t.md:14: untraced: '0.18 EUR'",
 		"t.md:16: untraced: '43.4 cycles' ('cycles' reads as a unit the scan does not know)",
+		"t.md:20: untraced: '43.5 ms'", "t.md:21: untraced: '43.6 ms'", "t.md:22: untraced: '43.7ms'",
+		"t.md:22: untraced: '43.8ms'", "t.md:22: untraced: '43.9ms'",
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (!strstr(f, want[i]))
@@ -1477,13 +1481,27 @@ static void test_untraced_result_columns(void **state)
 			"| variant | min | median/us |\n"
 			"|---|---|---|\n"
 			"| base | 80 | 100 |\n"
-			"<!-- claim: value experiment=e variant=base stat=min_us value=80us --> <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n",
+			"<!-- claim: value experiment=e variant=base stat=min_us value=80us --> <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n"
+			"\n"
+			"| metric | value | unit |\n"
+			"|---|---|---|\n"
+			"| b | 41.7 | ms |\n"
+			"| median (us) | 41.8 | |\n"
+			"| median | 41.9 | |\n"
+			"| fastest | 80 | |\n"
+			"| runs | 3 | |\n"
+			"<!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n",
 			&c);
 	assert_non_null(strstr(f, "t.md:3: untraced: '25.7' (a result under its column 'median')"));
 	assert_non_null(strstr(f, "t.md:3: untraced: '1.54' (a result under its column 'speedup')"));
 	assert_non_null(strstr(f, "t.md:3: untraced: '100' (a result under its column 'time')"));
 	assert_null(strstr(f, "t.md:7: untraced"));
-	assert_int_equal(c.untraced, 3);
+	assert_non_null(strstr(f, "t.md:12: untraced: '41.7' (unit 'ms' from the cell after it)"));
+	assert_non_null(strstr(f, "t.md:13: untraced: '41.8' (unit 'us' from its row's first cell)"));
+	assert_non_null(strstr(f, "t.md:14: untraced: '41.9' (a result named by its row 'median')"));
+	assert_null(strstr(f, "t.md:15: untraced"));
+	assert_null(strstr(f, "t.md:16: untraced"));
+	assert_int_equal(c.untraced, 6);
 	free(f);
 }
 
