@@ -74,17 +74,20 @@ struct found {
 #define COL_ANY 0xFF
 
 /*
- * The statistics a reader does not take a bare number for, and the words
- * that name them (red team 86: a `stat=min_us` claim traced "b runs in
- * 31.91 us", b's fastest sample, while its median was 61.02 us).  A bare
- * time is read as the median (the tables' and the summary's statistic),
- * so a claim on one of these traces a number only when the words just
- * before it, or its table column's header or row, name the statistic.
+ * The time statistics, and the words that name them in prose (red team
+ * 86: a `stat=min_us` claim traced "b runs in 31.91 us", b's fastest
+ * sample, while its median was 61.02 us).  A bare time is read as the
+ * median (the tables' and the summary's statistic), so a claim on any
+ * other traces a number only when the words just before it (its clause,
+ * at most 8 words back), or its table cell's column header or row, name
+ * that statistic, and a median claim traces none that they name as
+ * another ("the fastest sample took 61.02 us").  The nearest word counts.
  */
 static const struct {
 	const char *stat;
 	const char *words[12];
-} noncentral[] = {
+} stat_words[] = {
+	{ "median_us", { "median", "typical", "typically", NULL } },
 	{ "min_us", { "min", "minimum", "fastest", "best", "best-case", "lowest", "shortest", "quickest", NULL } },
 	{ "max_us", { "max", "maximum", "slowest", "worst", "worst-case", "highest", "longest", NULL } },
 	{ "p5_us", { "p5", "5th", "5th-percentile", NULL } },
@@ -94,33 +97,64 @@ static const struct {
 	{ "mde", { "mde", "detectable", "detect", "detected", NULL } },
 };
 
-/* Does text[0..n) hold word w as a whole word, without case? */
-static int has_word(const char *text, size_t n, const char *w)
+/* 1 + where word w last occurs in text[0..n) as a whole word, without case; 0 if nowhere. */
+static size_t last_word(const char *text, size_t n, const char *w)
 {
-	size_t wl = strlen(w);
+	size_t wl = strlen(w), at = 0;
 	for (size_t i = 0; i + wl <= n; i++) {
 		if (strncasecmp(text + i, w, wl))
 			continue;
 		if ((i == 0 || !audit_is_name_byte((unsigned char)text[i - 1])) &&
 		    (i + wl == n || !audit_is_name_byte((unsigned char)text[i + wl])))
-			return 1;
+			at = i + 1;
 	}
-	return 0;
+	return at;
 }
 
-/* The statistic a non-central claim states, when the text does not name it (0: named, or central). */
-static const char *stat_unnamed(const struct found *f, const char *stat)
+/* Does text[0..n) hold word w as a whole word, without case? */
+static int has_word(const char *text, size_t n, const char *w)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(noncentral); i++) {
-		if (strcmp(stat, noncentral[i].stat))
-			continue;
-		for (size_t w = 0; noncentral[i].words[w]; w++)
-			if (has_word(f->ctx, f->ctx_len, noncentral[i].words[w]) ||
-			    (f->hdr && has_word(f->hdr, f->hdr_len, noncentral[i].words[w])))
-				return NULL;
-		return stat;
-	}
-	return NULL;
+	return last_word(text, n, w) != 0;
+}
+
+/* The statistic text[0..n) names nearest its end, with the word in *word; NULL if none. */
+static const char *named_stat(const char *text, size_t n, const char **word)
+{
+	const char *best = NULL;
+	size_t best_at = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(stat_words); i++)
+		for (size_t w = 0; stat_words[i].words[w]; w++) {
+			size_t at = last_word(text, n, stat_words[i].words[w]);
+			if (at > best_at) {
+				best_at = at;
+				best = stat_words[i].stat;
+				*word = stat_words[i].words[w];
+			}
+		}
+	return best;
+}
+
+/*
+ * Does the text before f name another statistic than stat (a time
+ * statistic or mde)?  Returns stat when it does (*word: the word it
+ * names, NULL for none: a bare time reads as the median), else NULL.
+ */
+static const char *stat_unnamed(const struct found *f, const char *stat, const char **word)
+{
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(stat_words) && strcmp(stat, stat_words[i].stat); i++)
+		;
+	if (i == ARRAY_SIZE(stat_words))
+		return NULL;
+	const char *named = NULL;
+	*word = NULL;
+	if (f->hdr)
+		named = named_stat(f->hdr, f->hdr_len, word);
+	if (!named)
+		named = named_stat(f->ctx, f->ctx_len, word);
+	if (named ? !strcmp(named, stat) : !strcmp(stat, "median_us"))
+		return NULL;
+	return stat;
 }
 
 /*
@@ -130,7 +164,7 @@ static const char *stat_unnamed(const struct found *f, const char *stat)
  * 33: `value=1e5us`, checked to +-5e4 us, traced "100000 us" beside medians
  * of 135378 and 107660 us).
  */
-static int qty_matches(const struct found *f, const struct qty *q, const char **unnamed)
+static int qty_matches(const struct found *f, const struct qty *q, const char **unnamed, const char **word)
 {
 	double nb, scale;
 	*unnamed = NULL;
@@ -160,7 +194,7 @@ static int qty_matches(const struct found *f, const struct qty *q, const char **
 	if (!audit_same_number(nb, q->base))
 		return 0;
 	/* a number named in code names its statistic; any other must say a non-central one */
-	if (!(f->key && quantity_name(f->key)) && (*unnamed = stat_unnamed(f, q->name)))
+	if (!(f->key && quantity_name(f->key)) && (*unnamed = stat_unnamed(f, q->name, word)))
 		return 0;
 	return 1;
 }
@@ -182,21 +216,24 @@ struct scan {
 
 /* Is the number f at source offset at traced by a claim of its paragraph?
  * *unnamed: the statistic of a claim that would trace it but that the text does not name. */
-static int covered(const struct scan *s, size_t at, const struct found *f, const char **unnamed)
+static int covered(const struct scan *s, size_t at, const struct found *f, const char **unnamed,
+		   const char **word)
 {
 	*unnamed = NULL;
 	for (size_t k = 0; k < s->d->n; k++) {
 		const struct md_marker *m = &s->d->mk[k];
 		struct qty q;
-		const char *un;
+		const char *un, *w = NULL;
 		if (m->kind != MD_CLAIM || s->a->malformed[k] || s->para[m->start] != s->para[at])
 			continue;
 		if (!claim_qty(m, &q))
 			continue;
-		if (qty_matches(f, &q, &un))
+		if (qty_matches(f, &q, &un, &w))
 			return 1;
-		if (un)
+		if (un) {
 			*unnamed = un;
+			*word = w;
+		}
 	}
 	return 0;
 }
@@ -487,14 +524,20 @@ static int object_follows(const char *t, size_t n)
 	return 0;
 }
 
-/* What a reader reads just before rendered byte i: back to the sentence's start (at most 160 bytes). */
+/* What a reader reads just before rendered byte i: its clause (back to a
+ * sentence's end, a comma or a semicolon), at most 8 words or 160 bytes. */
 static void prose_context(const struct scan *s, size_t i, struct found *f)
 {
 	const char *t = s->r;
 	size_t j = i;
+	size_t words = 0;
 	while (j > 0 && i - j < 160 && t[j - 1] != '\n' &&
-	       !((t[j - 1] == '.' || t[j - 1] == '!' || t[j - 1] == '?') && t[j] == ' '))
+	       !((t[j - 1] == '.' || t[j - 1] == '!' || t[j - 1] == '?' || t[j - 1] == ',' || t[j - 1] == ';') &&
+		 t[j] == ' ')) {
+		if (t[j - 1] == ' ' && t[j] != ' ' && ++words > 8)
+			break;
 		j--;
+	}
 	f->ctx = t + j;
 	f->ctx_len = i - j;
 }
@@ -683,8 +726,8 @@ static void scan_number(struct scan *s, size_t *pi)
 			flagged = 1;
 		}
 	}
-	const char *unnamed = NULL;
-	if (!flagged || covered(s, at, &f, &unnamed))
+	const char *unnamed = NULL, *stat_word = NULL;
+	if (!flagged || covered(s, at, &f, &unnamed, &stat_word))
 		return;
 	struct strbuf where = STRBUF_INIT;
 	if (word)
@@ -703,7 +746,9 @@ static void scan_number(struct scan *s, size_t *pi)
 		strbuf_addstr(&where, " (a figure quoted as code)");
 	else if (region == MD_FENCE && !f.u)
 		strbuf_addstr(&where, " (a decimal in program output)");
-	if (unnamed)
+	if (unnamed && stat_word)
+		strbuf_addf(&where, " (a claim states it as '%s', but the words before it say '%s')", unnamed, stat_word);
+	else if (unnamed)
 		strbuf_addf(&where, " (a claim states it as '%s', which the text before it does not name: a bare number reads as the median)",
 			    unnamed);
 	audit_finding(s->a, md_line_of(d, at), "untraced",

@@ -1457,7 +1457,13 @@ static void test_untraced_statistic_named(void **state)
 			"\n"
 			"The mean is 90 us, the p95 110 us, and a run takes 120 us. <!-- claim: value experiment=e variant=base stat=mean_us value=90us --> <!-- claim: value experiment=e variant=base stat=p95_us value=110us --> <!-- claim: value experiment=e variant=base stat=max_us value=120us -->\n"
 			"\n"
-			"It runs in 100 us. <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n",
+			"It runs in 100 us. <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n"
+			"\n"
+			"Its fastest sample took 100 us. <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n"
+			"\n"
+			"Unlike the fastest kernel, it runs in 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n"
+			"\n"
+			"The median is 100 us and the fastest 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us --> <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n",
 			&c);
 	assert_non_null(strstr(f, "t.md:1: untraced: '80 us' (a claim states it as 'min_us', which the text before it does not name"));
 	assert_null(strstr(f, "t.md:3: untraced"));
@@ -1465,7 +1471,10 @@ static void test_untraced_statistic_named(void **state)
 	assert_null(strstr(f, "'90 us'"));
 	assert_null(strstr(f, "'110 us'"));
 	assert_null(strstr(f, "t.md:7: untraced"));
-	assert_int_equal(c.untraced, 2);
+	assert_non_null(strstr(f, "t.md:9: untraced: '100 us' (a claim states it as 'median_us', but the words before it say 'fastest')"));
+	assert_non_null(strstr(f, "t.md:11: untraced: '80 us' (a claim states it as 'min_us', which the text before it does not name"));
+	assert_null(strstr(f, "t.md:13: untraced"));
+	assert_int_equal(c.untraced, 4);
 	free(f);
 }
 
