@@ -395,7 +395,7 @@ static unsigned char header_result(const char *t, size_t s, size_t e)
 		{ "bandwidth", COL_ANY }, { "rate", COL_ANY }, { "cost", F_USD + 1 }, { "price", F_USD + 1 },
 	};
 	static const char *const not_result[] = { "error", "err", "tol", "tolerance", "rel", "abs", "p",
-						  "count", "n", "P", "probability", "share" };
+						  "count", "n", "P", "probability", "share", "load" };
 	/* a short header ("b median", "speedup vs a"), not a sentence that mentions one */
 	size_t words_n = 0;
 	for (size_t j = s; j < e; j++)
@@ -726,6 +726,26 @@ static void scan_number(struct scan *s, size_t *pi)
 			flagged = 1;
 		}
 	}
+	int named_result = 0;
+	if (!flagged && region == MD_TEXT && !s->hdr[at] && memchr(t + i, '.', f.n.unit_off) &&
+	    !memchr(t + i, 'e', f.n.unit_off) && !memchr(t + i, 'E', f.n.unit_off)) {
+		/* "a speedup of 1.54", "the median is 25.7": a decimal the words just
+		 * before it (at most 3, its clause) name as a result, as a table
+		 * header would */
+		size_t b = start, words = 0;
+		while (b > 0 && t[b - 1] != '\n' && !(strchr(".!?,;", t[b - 1]) && t[b] == ' ')) {
+			if (t[b - 1] == ' ' && t[b] != ' ' && ++words > 3)
+				break;
+			b--;
+		}
+		if ((f.col_fam = header_result(t, b, start))) {
+			flagged = named_result = 1;
+			f.hdr = t + b;
+			f.hdr_len = start - b;
+			while (f.hdr_len && f.hdr[f.hdr_len - 1] == ' ')
+				f.hdr_len--;
+		}
+	}
 	const char *unnamed = NULL, *stat_word = NULL;
 	if (!flagged || covered(s, at, &f, &unnamed, &stat_word))
 		return;
@@ -738,6 +758,8 @@ static void scan_number(struct scan *s, size_t *pi)
 		strbuf_addf(&where, " (a result named by its row '%.*s')", (int)f.row_len, f.row);
 	else if (f.u && !f.n.u && !money)
 		strbuf_addf(&where, " (unit '%s' from its table column)", f.u->text);
+	else if (named_result)
+		strbuf_addf(&where, " (a result: '%.*s' before it)", (int)f.hdr_len, f.hdr);
 	else if (f.col_fam)
 		strbuf_addf(&where, " (a result under its column '%.*s')", (int)f.hdr_len, f.hdr);
 	else if (f.key)

@@ -1419,7 +1419,9 @@ static void test_untraced_rendered(void **state)
 			"\n"
 			"Not results: p < 0.05 and [0.99, 1.01], a 1-minute load, 16 times the warps, 64 x N, sm_90, 4*4, 0.8 leaves it, 1e-5 x sum.\n"
 			"\n"
-			"> Quoted: it runs in 43.5\n> ms; a hard break 43.6\\\nms; unseen 43.7\xe2\x80\x8bms, 43.8&#8203;ms, 43.9&shy;ms.\n",
+			"> Quoted: it runs in 43.5\n> ms; a hard break 43.6\\\nms; unseen 43.7\xe2\x80\x8bms, 43.8&#8203;ms, 43.9&shy;ms.\n"
+			"\n"
+			"Named: a speedup of 1.54 over a, the median is 25.7; p of 0.03, a load average of 1.5.\n",
 			&c);
 	static const char *const want[] = {
 		"t.md:1: untraced: '41.7 us'", "t.md:4: untraced: '41.8 ms'", "t.md:4: untraced: '41.9 ms'",
@@ -1437,6 +1439,8 @@ static void test_untraced_rendered(void **state)
 		"t.md:16: untraced: '43.4 cycles' ('cycles' reads as a unit the scan does not know)",
 		"t.md:20: untraced: '43.5 ms'", "t.md:21: untraced: '43.6 ms'", "t.md:22: untraced: '43.7ms'",
 		"t.md:22: untraced: '43.8ms'", "t.md:22: untraced: '43.9ms'",
+		"t.md:24: untraced: '1.54' (a result: 'a speedup of' before it)",
+		"t.md:24: untraced: '25.7' (a result: 'the median is' before it)",
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (!strstr(f, want[i]))
