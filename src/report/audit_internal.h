@@ -17,13 +17,17 @@
 #include "report/mdscan.h"
 
 /* Unit families: a number traces only a quantity of its own family. */
-enum fam { F_NONE, F_TIME, F_RATIO, F_PCT, F_BW, F_FLOPS, F_BYTES, F_USD, F_SEEDS, F_SAMPLES };
+enum fam { F_NONE, F_TIME, F_RATIO, F_PCT, F_BW, F_FLOPS, F_BYTES, F_USD, F_SEEDS, F_SAMPLES, F_OTHER };
+
+/* struct unit's flags */
+#define U_ATTACHED 1     /* "x", "-fold": 1.4x; spaced only where audit_parse_num says ("2.84 x faster") */
+#define U_NOCASE 2       /* matched without case: "MS", "uS", "Percent" (docs/paper.md lists which) */
 
 struct unit {
 	const char *text;
 	enum fam fam;
 	double scale;            /* to the family's base unit: us, x, %, GB/s, GFLOP/s, bytes, USD */
-	int attached_only;       /* "x": 1.4x, never "1.4 x" (that is a dimension, "3 x 3") */
+	int flags;               /* U_ATTACHED, U_NOCASE */
 };
 
 /* A number as written: "1,234.5 us", "−0.27", "6.0e-99", "1.4x", "$0.16". */
@@ -71,8 +75,10 @@ void audit_claim_release(struct actx *a);
 /* Every unit a number may carry, audit_n_units of them (order: audit_number.c). */
 extern const struct unit audit_units[];
 extern const size_t audit_n_units;
-/* "$" written before a number. */
-extern const struct unit audit_unit_dollar;
+/* "$" written before a number; "€" and "£" (money no statistic records). */
+extern const struct unit audit_unit_dollar, audit_unit_euro, audit_unit_pound;
+/* Length of the unit u at s (its case rules), 0 when s does not start with it. */
+size_t audit_unit_at(const char *s, const struct unit *u);
 /* How messages name each family, indexed by enum fam. */
 extern const char *const audit_fam_names[];
 

@@ -61,7 +61,101 @@ struct found {
 	const struct unit *u;    /* its own unit, else its table column's; NULL: none */
 	const char *key;         /* code "KEY: N": KEY (NUL-terminated copy in keybuf) */
 	char keybuf[64];
+	int col_fam;             /* a table cell under a header naming a result: its family + 1, COL_ANY; 0: none */
+	const char *ctx;         /* what a reader reads just before it: the sentence, a table cell's header and row */
+	size_t ctx_len;
+	const char *hdr;         /* its column's header cell (source) */
+	size_t hdr_len;
+	const char *row;         /* its row's first cell, where that names its unit or result */
+	size_t row_len;
 };
+
+/* col_fam of a header naming a rate ("throughput"): a bandwidth or a FLOP rate */
+#define COL_ANY 0xFF
+
+/*
+ * The time statistics, and the words that name them in prose (red team
+ * 86: a `stat=min_us` claim traced "b runs in 31.91 us", b's fastest
+ * sample, while its median was 61.02 us).  A bare time is read as the
+ * median (the tables' and the summary's statistic), so a claim on any
+ * other traces a number only when the words just before it (its clause,
+ * at most 8 words back), or its table cell's column header or row, name
+ * that statistic, and a median claim traces none that they name as
+ * another ("the fastest sample took 61.02 us").  The nearest word counts.
+ */
+static const struct {
+	const char *stat;
+	const char *words[12];
+} stat_words[] = {
+	{ "median_us", { "median", "typical", "typically", NULL } },
+	{ "min_us", { "min", "minimum", "fastest", "best", "best-case", "lowest", "shortest", "quickest", NULL } },
+	{ "max_us", { "max", "maximum", "slowest", "worst", "worst-case", "highest", "longest", NULL } },
+	{ "p5_us", { "p5", "5th", "5th-percentile", NULL } },
+	{ "p95_us", { "p95", "95th", "95th-percentile", "tail", NULL } },
+	{ "mean_us", { "mean", "average", "avg", "averaged", NULL } },
+	{ "stdev_us", { "stdev", "std", "sd", "deviation", "spread", "sigma", "\xcf\x83", "jitter", NULL } },
+	{ "mde", { "mde", "detectable", "detect", "detected", NULL } },
+};
+
+/* 1 + where word w last occurs in text[0..n) as a whole word, without case; 0 if nowhere. */
+static size_t last_word(const char *text, size_t n, const char *w)
+{
+	size_t wl = strlen(w), at = 0;
+	for (size_t i = 0; i + wl <= n; i++) {
+		if (strncasecmp(text + i, w, wl))
+			continue;
+		if ((i == 0 || !audit_is_name_byte((unsigned char)text[i - 1])) &&
+		    (i + wl == n || !audit_is_name_byte((unsigned char)text[i + wl])))
+			at = i + 1;
+	}
+	return at;
+}
+
+/* Does text[0..n) hold word w as a whole word, without case? */
+static int has_word(const char *text, size_t n, const char *w)
+{
+	return last_word(text, n, w) != 0;
+}
+
+/* The statistic text[0..n) names nearest its end, with the word in *word; NULL if none. */
+static const char *named_stat(const char *text, size_t n, const char **word)
+{
+	const char *best = NULL;
+	size_t best_at = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(stat_words); i++)
+		for (size_t w = 0; stat_words[i].words[w]; w++) {
+			size_t at = last_word(text, n, stat_words[i].words[w]);
+			if (at > best_at) {
+				best_at = at;
+				best = stat_words[i].stat;
+				*word = stat_words[i].words[w];
+			}
+		}
+	return best;
+}
+
+/*
+ * Does the text before f name another statistic than stat (a time
+ * statistic or mde)?  Returns stat when it does (*word: the word it
+ * names, NULL for none: a bare time reads as the median), else NULL.
+ */
+static const char *stat_unnamed(const struct found *f, const char *stat, const char **word)
+{
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(stat_words) && strcmp(stat, stat_words[i].stat); i++)
+		;
+	if (i == ARRAY_SIZE(stat_words))
+		return NULL;
+	const char *named = NULL;
+	*word = NULL;
+	if (f->hdr)
+		named = named_stat(f->hdr, f->hdr_len, word);
+	if (!named)
+		named = named_stat(f->ctx, f->ctx_len, word);
+	if (named ? !strcmp(named, stat) : !strcmp(stat, "median_us"))
+		return NULL;
+	return stat;
+}
 
 /*
  * Does claim quantity q trace the number f?  The same quantity, the same
@@ -70,9 +164,10 @@ struct found {
  * 33: `value=1e5us`, checked to +-5e4 us, traced "100000 us" beside medians
  * of 135378 and 107660 us).
  */
-static int qty_matches(const struct found *f, const struct qty *q)
+static int qty_matches(const struct found *f, const struct qty *q, const char **unnamed, const char **word)
 {
 	double nb, scale;
+	*unnamed = NULL;
 	if (f->key && quantity_name(f->key)) {
 		if (strcmp(f->key, q->name))
 			return 0;
@@ -83,6 +178,11 @@ static int qty_matches(const struct found *f, const struct qty *q)
 		if (f->u->fam != q->fam)
 			return 0;
 		scale = f->u->scale;
+	} else if (f->col_fam) {
+		/* under "median", "speedup", "throughput": the claim's own unit */
+		if (f->col_fam == COL_ANY ? q->fam != F_BW && q->fam != F_FLOPS : q->fam != (enum fam)(f->col_fam - 1))
+			return 0;
+		scale = q->bare_scale;
 	} else {
 		if (q->fam != F_NONE && q->fam != F_SEEDS && q->fam != F_SAMPLES)
 			return 0; /* a bare number says nothing of a time or a ratio */
@@ -91,7 +191,12 @@ static int qty_matches(const struct found *f, const struct qty *q)
 	nb = f->n.v * scale;
 	if (q->ulp > f->n.ulp * scale * (1 + 1e-9))
 		return 0;
-	return audit_same_number(nb, q->base);
+	if (!audit_same_number(nb, q->base))
+		return 0;
+	/* a number named in code names its statistic; any other must say a non-central one */
+	if (!(f->key && quantity_name(f->key)) && (*unnamed = stat_unnamed(f, q->name, word)))
+		return 0;
+	return 1;
 }
 
 struct scan {
@@ -99,18 +204,36 @@ struct scan {
 	const struct md_doc *d;
 	unsigned char *skip;     /* generated blocks, link targets, URLs */
 	int *para;               /* paragraph number of each byte */
-	unsigned char *col;      /* table body bytes: 1 + index into audit_units[] of their column's unit */
+	unsigned short *col;     /* table body bytes: 1 + index into audit_units[] of their column's unit (n+1: '$') */
+	unsigned char *col_fam;  /* table body bytes: found.col_fam of their column (a header naming a result) */
+	size_t *hdr;             /* table body bytes: 1 + where their column's header cell starts */
+	/* what a reader sees (render): emphasis, comments and tags dropped,
+	 * entities decoded, whitespace collapsed; src[] maps each byte back */
+	char *r;
+	size_t rlen;
+	size_t *src;
 };
 
-static int covered(const struct scan *s, size_t at, const struct found *f)
+/* Is the number f at source offset at traced by a claim of its paragraph?
+ * *unnamed: the statistic of a claim that would trace it but that the text does not name. */
+static int covered(const struct scan *s, size_t at, const struct found *f, const char **unnamed,
+		   const char **word)
 {
+	*unnamed = NULL;
 	for (size_t k = 0; k < s->d->n; k++) {
 		const struct md_marker *m = &s->d->mk[k];
 		struct qty q;
+		const char *un, *w = NULL;
 		if (m->kind != MD_CLAIM || s->a->malformed[k] || s->para[m->start] != s->para[at])
 			continue;
-		if (claim_qty(m, &q) && qty_matches(f, &q))
+		if (!claim_qty(m, &q))
+			continue;
+		if (qty_matches(f, &q, &un, &w))
 			return 1;
+		if (un) {
+			*unnamed = un;
+			*word = w;
+		}
 	}
 	return 0;
 }
@@ -228,28 +351,69 @@ static int delimiter_row(const char *t, size_t s, size_t e)
 	return dash && pipe;
 }
 
-/* 1 + index into audit_units[] of the unit a table header cell names as a word ("median us", "time (ms)"), or 0. */
-static unsigned char header_unit(const char *t, size_t s, size_t e)
+/* 1 + index into audit_units[] of the unit a table header cell names as
+ * a word ("median us", "time (ms)", "median/us", "Median [US]"), n + 1
+ * for '$', or 0.  "min" is minutes only in brackets ("time (min)"): a
+ * column "min" is the fastest sample. */
+static unsigned short header_unit(const char *t, size_t s, size_t e)
 {
 	for (size_t j = s; j < e; j++) {
 		char pc = j == s ? ' ' : t[j - 1];
-		if (pc != ' ' && pc != '(' && pc != '[')
+		if (pc != ' ' && pc != '(' && pc != '[' && pc != '/')
 			continue;
 		for (size_t u = 0; u < audit_n_units; u++) {
-			size_t ul = strlen(audit_units[u].text);
-			if (j + ul > e || strncmp(t + j, audit_units[u].text, ul))
+			size_t ul = audit_unit_at(t + j, &audit_units[u]);
+			if (!ul || j + ul > e)
+				continue;
+			if (!strcmp(audit_units[u].text, "min") && pc != '(' && pc != '[')
 				continue;
 			unsigned char next = j + ul < e ? (unsigned char)t[j + ul] : ' ';
 			if (!audit_is_name_byte(next) && next < 0x80)
-				return (unsigned char)(u + 1);
+				return (unsigned short)(u + 1);
 		}
 		if (t[j] == '$' && (j + 1 == e || t[j + 1] == ')' || t[j + 1] == ']' || t[j + 1] == ' '))
-			return (unsigned char)(audit_n_units + 1);
+			return (unsigned short)(audit_n_units + 1);
 	}
 	return 0;
 }
 
-/* Marks the body cells of every markdown table with the unit its column header names. */
+/* found.col_fam of a table header cell that names a result without a unit
+ * ("median", "speedup", "time", "throughput"; red team 86's hand table
+ * passed with unitless cells under them), or 0. */
+static unsigned char header_result(const char *t, size_t s, size_t e)
+{
+	static const struct {
+		const char *w;
+		int fam;
+	} words[] = {
+		{ "time", F_TIME + 1 }, { "median", F_TIME + 1 }, { "mean", F_TIME + 1 }, { "average", F_TIME + 1 },
+		{ "avg", F_TIME + 1 }, { "min", F_TIME + 1 }, { "minimum", F_TIME + 1 }, { "max", F_TIME + 1 },
+		{ "maximum", F_TIME + 1 }, { "p5", F_TIME + 1 }, { "p95", F_TIME + 1 }, { "latency", F_TIME + 1 },
+		{ "runtime", F_TIME + 1 }, { "duration", F_TIME + 1 }, { "fastest", F_TIME + 1 },
+		{ "slowest", F_TIME + 1 }, { "stdev", F_TIME + 1 }, { "speedup", F_RATIO + 1 },
+		{ "slowdown", F_RATIO + 1 }, { "ratio", F_RATIO + 1 }, { "throughput", COL_ANY },
+		{ "bandwidth", COL_ANY }, { "rate", COL_ANY }, { "cost", F_USD + 1 }, { "price", F_USD + 1 },
+	};
+	static const char *const not_result[] = { "error", "err", "tol", "tolerance", "rel", "abs", "p",
+						  "count", "n", "P", "probability", "share", "load" };
+	/* a short header ("b median", "speedup vs a"), not a sentence that mentions one */
+	size_t words_n = 0;
+	for (size_t j = s; j < e; j++)
+		if (t[j] != ' ' && (j == s || t[j - 1] == ' '))
+			words_n++;
+	if (words_n > 3)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(not_result); i++)
+		if (has_word(t + s, e - s, not_result[i]))
+			return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (has_word(t + s, e - s, words[i].w))
+			return (unsigned char)words[i].fam;
+	return 0;
+}
+
+/* Marks the body cells of every markdown table with the unit its column
+ * header names, or the result it names without a unit, and where the header is. */
 static void mark_tables(struct scan *s)
 {
 	const char *t = s->d->text;
@@ -262,7 +426,9 @@ static void mark_tables(struct scan *s)
 			ls = le + 1;
 			continue;
 		}
-		unsigned char cu[64] = { 0 };
+		unsigned short cu[64] = { 0 };
+		unsigned char cf[64] = { 0 };
+		size_t ch[64] = { 0 };
 		size_t nc = 0, cs = ls;
 		/* header cells, split at '|' */
 		while (cs < le && t[cs] == ' ')
@@ -271,7 +437,9 @@ static void mark_tables(struct scan *s)
 			cs++;
 		for (size_t j = cs; j <= le && nc < ARRAY_SIZE(cu); j++)
 			if (j == le || (t[j] == '|' && t[j - 1] != '\\')) {
-				cu[nc++] = header_unit(t, cs, j);
+				cu[nc] = header_unit(t, cs, j);
+				cf[nc] = cu[nc] ? 0 : header_result(t, cs, j);
+				ch[nc++] = cs + 1;
 				cs = j + 1;
 			}
 		/* body rows until a line without '|' */
@@ -290,8 +458,11 @@ static void mark_tables(struct scan *s)
 					c++;
 					continue;
 				}
-				if (c < nc)
+				if (c < nc) {
 					s->col[j] = cu[c];
+					s->col_fam[j] = cf[c];
+					s->hdr[j] = ch[c];
+				}
 			}
 			bs = be + 1;
 		}
@@ -299,10 +470,153 @@ static void mark_tables(struct scan *s)
 	}
 }
 
+/* The source range of the header cell that starts at h (a '|' or the line's end closes it). */
+static size_t header_len(const char *t, size_t len, size_t h)
+{
+	size_t e = h;
+	while (e < len && t[e] != '\n' && !(t[e] == '|' && (e == h || t[e - 1] != '\\')))
+		e++;
+	return e - h;
+}
+
+/*
+ * Words that may follow a plain decimal in prose without being its unit
+ * ("p < 0.05 and", "0.99 of its samples", "v 1.2 is"): any other word
+ * after a decimal is read as a unit the scan does not know ("41.7
+ * cycles", "0.16 EUR"), so the number is a result rather than invisible
+ * (red team 86: the spelling list can never be finished).
+ */
+static int plain_word(const char *w, size_t n)
+{
+	static const char *const stop[] = {
+		"a", "an", "the", "and", "or", "nor", "but", "of", "to", "in", "into", "on", "onto", "at", "by",
+		"for", "from", "with", "without", "within", "than", "as", "is", "are", "was", "were", "be", "been",
+		"being", "it", "its", "this", "that", "these", "those", "which", "who", "when", "while", "where",
+		"if", "so", "then", "not", "no", "vs", "versus", "via", "per", "each", "every", "all", "any",
+		"only", "also", "still", "even", "just", "both", "either", "neither", "over", "under", "about",
+		"above", "below", "across", "after", "before", "between", "against", "through", "up", "down",
+		"out", "off", "here", "there", "we", "our", "you", "your", "they", "their", "has", "have", "had",
+		"do", "does", "did", "can", "could", "may", "might", "must", "shall", "should", "will", "would",
+		"more", "less", "most", "least", "or", "and/or", "i.e", "e.g", "etc", "see", "cf", "like",
+		"release", "version", "branch", "is", "gives", "give", "means", "becomes", "stays", "holds",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(stop); i++)
+		if (strlen(stop[i]) == n && !strncasecmp(w, stop[i], n))
+			return 1;
+	return 0;
+}
+
+/* A verb's object after the word ("0.8 leaves it writable", "1e-3 refuses an
+ * fp16 accumulator"): the word after the decimal is a verb, not a unit. */
+static int object_follows(const char *t, size_t n)
+{
+	static const char *const obj[] = { "it", "its", "the", "a", "an", "them", "that", "this", "these",
+					   "those", "every", "all", "each", "any", "some", "no" };
+	if (!n || *t != ' ')
+		return 0;
+	t++, n--;
+	size_t w = 0;
+	while (w < n && isalpha((unsigned char)t[w]))
+		w++;
+	for (size_t i = 0; i < ARRAY_SIZE(obj); i++)
+		if (strlen(obj[i]) == w && !strncasecmp(t, obj[i], w))
+			return 1;
+	return 0;
+}
+
+/* What a reader reads just before rendered byte i: its clause (back to a
+ * sentence's end, a comma or a semicolon), at most 8 words or 160 bytes. */
+static void prose_context(const struct scan *s, size_t i, struct found *f)
+{
+	const char *t = s->r;
+	size_t j = i;
+	size_t words = 0;
+	while (j > 0 && i - j < 160 && t[j - 1] != '\n' &&
+	       !((t[j - 1] == '.' || t[j - 1] == '!' || t[j - 1] == '?' || t[j - 1] == ',' || t[j - 1] == ';') &&
+		 t[j] == ' ')) {
+		if (t[j - 1] == ' ' && t[j] != ' ' && ++words > 8)
+			break;
+		j--;
+	}
+	f->ctx = t + j;
+	f->ctx_len = i - j;
+}
+
+/*
+ * A table cell's number with no unit of its own nor from its column: the
+ * cell after it when that cell is only a unit ("| 41.7 | ms |"), else its
+ * row's first cell when that names a unit or a result ("| median (us) |
+ * 41.7 |", "| median | 41.7 |"), as a reader reads a table laid out by
+ * rows.  Sets f->u or f->col_fam; returns what named it, or NULL.
+ */
+static const char *table_unit(const struct scan *s, size_t end, size_t at, struct found *f)
+{
+	const char *r = s->r, *t = s->d->text;
+	size_t rl = s->rlen, e = end;
+	while (e < rl && r[e] == ' ')
+		e++;
+	if (e < rl && r[e] == '|') {
+		size_t cs = e + 1, ce;
+		while (cs < rl && r[cs] == ' ')
+			cs++;
+		for (ce = cs; ce < rl && r[ce] != '|' && r[ce] != '\n'; ce++)
+			;
+		while (ce > cs && r[ce - 1] == ' ')
+			ce--;
+		char buf[48];
+		if (ce > cs && ce - cs < sizeof(buf) - 3) {
+			struct num n;
+			buf[0] = '1', buf[1] = ' ';
+			memcpy(buf + 2, r + cs, ce - cs);
+			buf[ce - cs + 2] = '\0';
+			if (audit_parse_num(buf, &n) == strlen(buf) && n.u) {
+				f->u = n.u;
+				return "the cell after it";
+			}
+		}
+	}
+	/* the row's first cell, when the number is not in it */
+	size_t ls = line_start(t, at), le = line_end(t, s->d->len, at), cs = ls;
+	while (cs < le && t[cs] == ' ')
+		cs++;
+	if (cs < le && t[cs] == '|')
+		cs++;
+	size_t ce = cs;
+	while (ce < le && !(t[ce] == '|' && t[ce - 1] != '\\'))
+		ce++;
+	if (at < ce)
+		return NULL;
+	size_t words_n = 0; /* a label ("median (us)", "fastest"), not a sentence */
+	for (size_t j = cs; j < ce; j++)
+		if (t[j] != ' ' && (j == cs || t[j - 1] == ' '))
+			words_n++;
+	if (words_n > 3 || memchr(t + cs, '`', ce - cs))
+		return NULL; /* nor a name in code (`timing.max_seconds`, `speedup`) */
+	f->row = t + cs;
+	f->row_len = ce - cs;
+	while (f->row_len && *f->row == ' ')
+		f->row++, f->row_len--;
+	while (f->row_len && f->row[f->row_len - 1] == ' ')
+		f->row_len--;
+	unsigned short u = header_unit(t, cs, ce);
+	if (u && u <= audit_n_units) {
+		f->u = &audit_units[u - 1];
+		return "its row's first cell";
+	}
+	if (u) {
+		f->u = &audit_unit_dollar;
+		return "its row's first cell";
+	}
+	if ((f->col_fam = header_result(t, cs, ce)))
+		return "its row's first cell";
+	return NULL;
+}
+
 static void scan_number(struct scan *s, size_t *pi)
 {
 	const struct md_doc *d = s->d;
-	const char *t = d->text;
+	const char *t = s->r;
+	size_t len = s->rlen;
 	size_t i = *pi, start = i;
 	struct found f;
 	memset(&f, 0, sizeof(f));
@@ -311,37 +625,65 @@ static void scan_number(struct scan *s, size_t *pi)
 	struct num eqn;
 	int eq_unit = i > 0 && t[i - 1] == '=' && (audit_parse_num(t + i, &eqn), eqn.u != NULL);
 	if (!eq_unit && glued_to_name(t, i)) {
-		while (i + 1 < d->len && (audit_is_name_byte((unsigned char)t[i + 1]) || t[i + 1] == '.'))
+		while (i + 1 < len && (audit_is_name_byte((unsigned char)t[i + 1]) || t[i + 1] == '.'))
 			i++;
 		*pi = i;
 		return; /* fp16, sm_90, v1.2, B=4, H100 */
 	}
-	/* a minus sign or a dollar before it belongs to the number as written */
-	int dollar = i > 0 && t[i - 1] == '$';
-	if (dollar || (i > 0 && t[i - 1] == '-'))
+	/* a minus sign or a currency before it belongs to the number as written */
+	const struct unit *money = NULL;
+	if (i > 0 && t[i - 1] == '$') {
+		money = &audit_unit_dollar;
 		start = i - 1;
-	else if (i >= 3 && audit_minus_len(t + i - 3) == 3) /* − */
+	} else if (i >= 3 && !strncmp(t + i - 3, "\xe2\x82\xac", 3)) { /* € */
+		money = &audit_unit_euro;
 		start = i - 3;
+	} else if (i >= 2 && !strncmp(t + i - 2, "\xc2\xa3", 2)) { /* £ */
+		money = &audit_unit_pound;
+		start = i - 2;
+	} else if (i > 0 && t[i - 1] == '-') {
+		start = i - 1;
+	} else if (i >= 3 && audit_minus_len(t + i - 3) == 3) { /* − */
+		start = i - 3;
+	}
 	size_t end = i + audit_parse_num(t + i, &f.n);
-	if (start < i && !dollar)
+	if (start < i && !money)
 		f.n.v = -f.n.v;
-	if (end < d->len && t[end] == '.' && end + 1 < d->len && isdigit((unsigned char)t[end + 1])) {
-		while (end < d->len && (isdigit((unsigned char)t[end]) || t[end] == '.'))
+	if (end < len && t[end] == '.' && end + 1 < len && isdigit((unsigned char)t[end + 1])) {
+		while (end < len && (isdigit((unsigned char)t[end]) || t[end] == '.'))
 			end++;
 		*pi = end - 1;
 		return; /* 13.0.88: a version */
 	}
-	if (!f.n.u && end < d->len && audit_is_name_byte((unsigned char)t[end])) {
-		while (end < d->len && audit_is_name_byte((unsigned char)t[end]))
+	if (!f.n.u && end < len && audit_is_name_byte((unsigned char)t[end])) {
+		while (end < len && audit_is_name_byte((unsigned char)t[end]))
 			end++;
 		*pi = end - 1;
 		return; /* 3rd, 2D, 64KiBx: a name */
 	}
 	*pi = end - 1;
-	unsigned char region = d->mask[i];
-	f.u = dollar ? &audit_unit_dollar : f.n.u;
-	if (!f.u && s->col[i])
-		f.u = s->col[i] <= audit_n_units ? &audit_units[s->col[i] - 1] : &audit_unit_dollar;
+	size_t at = s->src[i]; /* where it is in the source */
+	unsigned char region = d->mask[at];
+	f.u = money ? money : f.n.u;
+	if (!f.u && s->col[at])
+		f.u = s->col[at] <= audit_n_units ? &audit_units[s->col[at] - 1] : &audit_unit_dollar;
+	if (!f.u)
+		f.col_fam = s->col_fam[at];
+	const char *table_from = NULL;
+	if (!f.u && !f.col_fam && s->hdr[at])
+		table_from = table_unit(s, end, at, &f);
+	if (s->hdr[at]) { /* a table cell: its header and its row before it */
+		f.hdr = d->text + s->hdr[at] - 1;
+		f.hdr_len = header_len(d->text, d->len, s->hdr[at] - 1);
+		while (f.hdr_len && (*f.hdr == ' ' || *f.hdr == '\t'))
+			f.hdr++, f.hdr_len--;
+		while (f.hdr_len && (f.hdr[f.hdr_len - 1] == ' ' || f.hdr[f.hdr_len - 1] == '\t'))
+			f.hdr_len--;
+		f.ctx = d->text + line_start(d->text, at);
+		f.ctx_len = (size_t)(d->text + at - f.ctx);
+	} else {
+		prose_context(s, start, &f);
+	}
 	if (f.u && f.u->fam == F_PCT && f.n.u) { /* "95% CI", "95% confidence": a method setting, not a result */
 		const char *after = t + i + f.n.len;
 		while (isspace((unsigned char)*after))
@@ -349,7 +691,9 @@ static void scan_number(struct scan *s, size_t *pi)
 		if (!strncmp(after, "CI", 2) || !strncasecmp(after, "confidence", 10) || !strncasecmp(after, "bootstrap", 9))
 			f.u = NULL;
 	}
-	int flagged = f.u != NULL, lone = 0;
+	int flagged = f.u != NULL || f.col_fam, lone = 0;
+	const char *word = NULL;
+	size_t word_len = 0;
 	if (region == MD_CODE || region == MD_FENCE) {
 		code_key(t, start, &f);
 		flagged |= f.key != NULL;
@@ -358,37 +702,368 @@ static void scan_number(struct scan *s, size_t *pi)
 		size_t b = start, e = end;
 		while (b > 0 && t[b - 1] == ' ')
 			b--;
-		while (e < d->len && t[e] == ' ')
+		while (e < len && t[e] == ' ')
 			e++;
-		lone = b > 0 && t[b - 1] == '`' && e < d->len && t[e] == '`';
+		lone = b > 0 && t[b - 1] == '`' && e < len && t[e] == '`';
 		flagged |= lone;
 	}
 	if (region == MD_FENCE) {
-		const struct md_fence *fe = md_fence_at(d, i);
+		const struct md_fence *fe = md_fence_at(d, at);
 		flagged |= fe && output_fence(fe) && f.n.decimal;
 	}
-	if (!flagged || covered(s, i, &f))
+	if (!flagged && region == MD_TEXT && memchr(t + i, '.', f.n.unit_off) && !memchr(t + i, 'e', f.n.unit_off) &&
+	    !memchr(t + i, 'E', f.n.unit_off) && end + 1 < len && t[end] == ' ' &&
+	    isalpha((unsigned char)t[end + 1])) {
+		/* the backstop: a decimal followed by a word that is no plain word reads as a unit the list lacks */
+		size_t w = end + 1;
+		while (w < len && (isalpha((unsigned char)t[w]) || t[w] == '/'))
+			w++;
+		if (!plain_word(t + end + 1, w - end - 1) && (w == len || !isdigit((unsigned char)t[w])) &&
+		    !object_follows(t + w, len - w)) {
+			word = t + end + 1;
+			word_len = w - end - 1;
+			end = w;
+			flagged = 1;
+		}
+	}
+	int named_result = 0;
+	if (!flagged && region == MD_TEXT && !s->hdr[at] && memchr(t + i, '.', f.n.unit_off) &&
+	    !memchr(t + i, 'e', f.n.unit_off) && !memchr(t + i, 'E', f.n.unit_off)) {
+		/* "a speedup of 1.54", "the median is 25.7": a decimal the words just
+		 * before it (at most 3, its clause) name as a result, as a table
+		 * header would */
+		size_t b = start, words = 0;
+		while (b > 0 && t[b - 1] != '\n' && !(strchr(".!?,;", t[b - 1]) && t[b] == ' ')) {
+			if (t[b - 1] == ' ' && t[b] != ' ' && ++words > 3)
+				break;
+			b--;
+		}
+		if ((f.col_fam = header_result(t, b, start))) {
+			flagged = named_result = 1;
+			f.hdr = t + b;
+			f.hdr_len = start - b;
+			while (f.hdr_len && f.hdr[f.hdr_len - 1] == ' ')
+				f.hdr_len--;
+		}
+	}
+	const char *unnamed = NULL, *stat_word = NULL;
+	if (!flagged || covered(s, at, &f, &unnamed, &stat_word))
 		return;
 	struct strbuf where = STRBUF_INIT;
-	if (f.u && !f.n.u && !dollar)
+	if (word)
+		strbuf_addf(&where, " ('%.*s' reads as a unit the scan does not know)", (int)word_len, word);
+	else if (table_from && f.u)
+		strbuf_addf(&where, " (unit '%s' from %s)", f.u->text, table_from);
+	else if (table_from)
+		strbuf_addf(&where, " (a result named by its row '%.*s')", (int)f.row_len, f.row);
+	else if (f.u && !f.n.u && !money)
 		strbuf_addf(&where, " (unit '%s' from its table column)", f.u->text);
+	else if (named_result)
+		strbuf_addf(&where, " (a result: '%.*s' before it)", (int)f.hdr_len, f.hdr);
+	else if (f.col_fam)
+		strbuf_addf(&where, " (a result under its column '%.*s')", (int)f.hdr_len, f.hdr);
 	else if (f.key)
 		strbuf_addf(&where, " (named '%s' in code)", f.key);
 	else if (lone)
 		strbuf_addstr(&where, " (a figure quoted as code)");
 	else if (region == MD_FENCE && !f.u)
 		strbuf_addstr(&where, " (a decimal in program output)");
-	audit_finding(s->a, md_line_of(d, i), "untraced",
+	if (unnamed && stat_word)
+		strbuf_addf(&where, " (a claim states it as '%s', but the words before it say '%s')", unnamed, stat_word);
+	else if (unnamed)
+		strbuf_addf(&where, " (a claim states it as '%s', which the text before it does not name: a bare number reads as the median)",
+			    unnamed);
+	audit_finding(s->a, md_line_of(d, at), "untraced",
 		"'%.*s'%s is neither generated nor covered by a claim about the same quantity; generate it with <!-- evident:value ... --> or back it with a <!-- claim: value|setting ... --> in its paragraph (docs/paper.md)",
 		(int)(end - start), t + start, strbuf_str(&where));
 	strbuf_release(&where);
+}
+
+/* A character entity at t (after its '&'): its UTF-8 text into out (NUL-terminated), its length
+ * including '&' and ';' returned, 0 if none; *ws = 1 for a space entity. */
+static size_t entity(const char *t, size_t len, char out[8], int *ws)
+{
+	static const struct {
+		const char *name, *text;
+	} names[] = {
+		{ "nbsp", " " }, { "ensp", " " }, { "emsp", " " }, { "thinsp", " " }, { "numsp", " " },
+		{ "times", "\xc3\x97" }, { "micro", "\xc2\xb5" }, { "mu", "\xce\xbc" }, { "percnt", "%" },
+		{ "dollar", "$" }, { "euro", "\xe2\x82\xac" }, { "pound", "\xc2\xa3" }, { "minus", "\xe2\x88\x92" },
+		{ "amp", "&" }, { "lt", "<" }, { "gt", ">" }, { "quot", "\"" }, { "apos", "'" }, { "period", "." },
+		{ "comma", "," }, { "sol", "/" }, { "lpar", "(" }, { "rpar", ")" }, { "lsqb", "[" }, { "rsqb", "]" },
+		{ "ast", "*" }, { "lowbar", "_" }, { "hyphen", "-" }, { "dash", "-" }, { "ndash", "\xe2\x80\x93" },
+		{ "mdash", "\xe2\x80\x94" }, { "approx", "\xe2\x89\x88" }, { "sim", "~" }, { "plusmn", "\xc2\xb1" },
+		{ "middot", "\xc2\xb7" }, { "sdot", "\xe2\x8b\x85" }, { "shy", "" }, { "ZeroWidthSpace", "" },
+		{ "zwj", "" }, { "zwnj", "" }, { "NoBreak", "" }, { "InvisibleTimes", "" }, { "hairsp", " " },
+		{ "MediumSpace", " " }, { "emsp13", " " }, { "emsp14", " " }, { "puncsp", " " }, { "Tab", " " },
+		{ "NewLine", " " },
+	};
+	size_t j = 1;
+	*ws = 0;
+	if (j < len && t[j] == '#') {
+		unsigned long cp = 0;
+		int hex = j + 1 < len && (t[j + 1] == 'x' || t[j + 1] == 'X');
+		size_t k = j + 1 + hex, d0 = k;
+		while (k < len && k - d0 < 8 && (hex ? isxdigit((unsigned char)t[k]) : isdigit((unsigned char)t[k])))
+			cp = cp * (hex ? 16 : 10) + (unsigned long)(isdigit((unsigned char)t[k]) ? t[k] - '0' : (tolower((unsigned char)t[k]) - 'a' + 10)), k++;
+		if (k == d0 || k >= len || t[k] != ';' || cp == 0 || cp > 0x10FFFF)
+			return 0;
+		if (cp == 0xA0 || cp == 0x2002 || cp == 0x2003 || cp == 0x2009 || cp == 0x202F || cp == 0x2007 ||
+		    cp == ' ' || cp == '\t') {
+			*ws = 1;
+			out[0] = ' ', out[1] = '\0';
+		} else if (cp < 0x80) {
+			out[0] = (char)cp, out[1] = '\0';
+		} else if (cp < 0x800) {
+			out[0] = (char)(0xC0 | (cp >> 6)), out[1] = (char)(0x80 | (cp & 0x3F)), out[2] = '\0';
+		} else if (cp < 0x10000) {
+			out[0] = (char)(0xE0 | (cp >> 12)), out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+			out[2] = (char)(0x80 | (cp & 0x3F)), out[3] = '\0';
+		} else {
+			out[0] = (char)(0xF0 | (cp >> 18)), out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+			out[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), out[3] = (char)(0x80 | (cp & 0x3F)), out[4] = '\0';
+		}
+		return k + 1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		size_t nl = strlen(names[i].name);
+		if (j + nl < len && !strncmp(t + j, names[i].name, nl) && t[j + nl] == ';') {
+			strcpy(out, names[i].text);
+			*ws = !strcmp(out, " ");
+			return j + nl + 1;
+		}
+	}
+	return 0;
+}
+
+/* An inline HTML tag at t as CommonMark reads one ("<b>", "</span>", "<br/>",
+ * "<sup class=x>"): its length, 0 if none (then it is text, "<x 41.7 ms>"
+ * shows as written); *br for <br>. */
+static size_t html_tag(const char *t, size_t len, int *br)
+{
+	size_t j = 1;
+	int closing = j < len && t[j] == '/';
+	j += closing;
+	if (j >= len || !isalpha((unsigned char)t[j]))
+		return 0;
+	size_t name = j;
+	while (j < len && (isalnum((unsigned char)t[j]) || t[j] == '-'))
+		j++;
+	*br = j - name == 2 && !strncasecmp(t + name, "br", 2);
+	for (;;) {
+		size_t ws = j;
+		while (j < len && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n'))
+			j++;
+		if (j >= len || j > 400)
+			return 0;
+		if (t[j] == '>')
+			return j + 1;
+		if (!closing && t[j] == '/' && j + 1 < len && t[j + 1] == '>')
+			return j + 2;
+		/* an attribute: a space before it, a name, an optional value */
+		if (closing || ws == j || !(isalpha((unsigned char)t[j]) || t[j] == '_' || t[j] == ':'))
+			return 0;
+		while (j < len && (isalnum((unsigned char)t[j]) || (t[j] && strchr("_.:-", t[j]))))
+			j++;
+		size_t k = j;
+		while (k < len && (t[k] == ' ' || t[k] == '\t'))
+			k++;
+		if (k < len && t[k] == '=') {
+			k++;
+			while (k < len && (t[k] == ' ' || t[k] == '\t'))
+				k++;
+			if (k < len && (t[k] == '"' || t[k] == '\'')) {
+				const char *q = memchr(t + k + 1, t[k], len - k - 1);
+				if (!q)
+					return 0;
+				j = (size_t)(q - t) + 1;
+			} else {
+				size_t v = k;
+				while (k < len && t[k] && !isspace((unsigned char)t[k]) && !strchr("\"'=<>`", t[k]))
+					k++;
+				if (k == v)
+					return 0;
+				j = k;
+			}
+		}
+	}
+}
+
+/* Length of a whitespace character at t (ASCII, NBSP, U+2000-U+200A, U+202F, U+205F, U+3000), or 0. */
+static size_t space_char(const char *t)
+{
+	unsigned char c = (unsigned char)*t;
+	if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+		return 1;
+	if (!strncmp(t, "\xc2\xa0", 2))
+		return 2;
+	if ((c == 0xE2 && (unsigned char)t[1] == 0x80 && (unsigned char)t[2] >= 0x80 && (unsigned char)t[2] <= 0x8A) ||
+	    !strncmp(t, "\xe2\x80\xaf", 3) || !strncmp(t, "\xe2\x81\x9f", 3) || !strncmp(t, "\xe3\x80\x80", 3))
+		return 3;
+	return 0;
+}
+
+/* Length of a character a reader does not see at t (zero-width spaces and joiners, the word joiner,
+ * invisible operators, a BOM, a soft hyphen), or 0: "41.7\u200bms" reads "41.7ms". */
+static size_t invisible_char(const char *t)
+{
+	unsigned char c = (unsigned char)*t;
+	if (!strncmp(t, "\xc2\xad", 2))
+		return 2;
+	if (c == 0xE2 && (unsigned char)t[1] == 0x80 && (unsigned char)t[2] >= 0x8B && (unsigned char)t[2] <= 0x8D)
+		return 3;
+	if (c == 0xE2 && (unsigned char)t[1] == 0x81 && (unsigned char)t[2] >= 0xA0 && (unsigned char)t[2] <= 0xA4)
+		return 3;
+	if (!strncmp(t, "\xef\xbb\xbf", 3))
+		return 3;
+	return 0;
+}
+
+/*
+ * What a reader sees of the text (red team 86: the scan read the source,
+ * where a wrapped line, two spaces, `**2.84**x`, `_41.7_ ms`, `&nbsp;`,
+ * `&times;` or `<!-- -->` part a number from its unit): in prose, HTML
+ * comments and inline tags dropped (`<br>` is a space), entities and
+ * backslash escapes decoded, emphasis markers dropped (`*` and `_` runs
+ * that open or close emphasis, `~~`), and every run of whitespace, a line
+ * break inside a paragraph included, one space (a blank line: '\n').
+ * Code spans and fenced blocks are kept as written.  s->src maps each
+ * byte back to the source.
+ */
+static void render(struct scan *s)
+{
+	const struct md_doc *d = s->d;
+	const char *t = d->text;
+	size_t len = d->len, o = 0;
+	s->r = xmalloc(len + 2);
+	s->src = xcalloc(len + 2, sizeof(size_t));
+	int pend = 0, nl = 0;
+	size_t pend_src = 0;
+#define EMIT(c, at)                                                                                                    \
+	do {                                                                                                           \
+		if (pend) {                                                                                            \
+			s->r[o] = pend == 2 ? '\n' : ' ';                                                              \
+			s->src[o++] = pend_src;                                                                        \
+			pend = nl = 0;                                                                                 \
+		}                                                                                                      \
+		s->r[o] = (c);                                                                                         \
+		s->src[o++] = (at);                                                                                    \
+	} while (0)
+	for (size_t i = 0; i < len; i++) {
+		unsigned char m = d->mask[i];
+		unsigned char c = (unsigned char)t[i];
+		if (m == MD_COMMENT)
+			continue;
+		if (m != MD_TEXT) {
+			EMIT(t[i], i);
+			continue;
+		}
+		size_t wl = space_char(t + i);
+		if (wl && c == '\n' && md_fence_at(d, i)) /* a fenced block's own line breaks */
+			wl = 0;
+		if (c == '\\' && i + 1 < len && t[i + 1] == '\n' && !md_fence_at(d, i + 1)) { /* a hard line break */
+			i++;
+			c = '\n';
+			wl = 1;
+		}
+		if (wl) {
+			if (!pend)
+				pend_src = i;
+			pend = pend == 2 || (c == '\n' && ++nl >= 2) ? 2 : 1;
+			i += wl - 1;
+			if (c == '\n') { /* a block quote's markers at the next line's start ("> 41.7\n> ms") */
+				size_t j = i + 1, q = 0;
+				for (;;) {
+					while (j < len && (t[j] == ' ' || t[j] == '\t') && d->mask[j] == MD_TEXT)
+						j++;
+					if (j >= len || t[j] != '>' || d->mask[j] != MD_TEXT)
+						break;
+					j++;
+					q++;
+				}
+				if (q)
+					i = j - 1;
+			}
+			continue;
+		}
+		if ((wl = invisible_char(t + i))) {
+			i += wl - 1;
+			continue;
+		}
+		if (c == '\\' && i + 1 < len && ispunct((unsigned char)t[i + 1]) && d->mask[i + 1] == MD_TEXT) {
+			EMIT(t[i + 1], i);
+			i++;
+			continue;
+		}
+		if (c == '<') {
+			int br = 0;
+			size_t tl = html_tag(t + i, len - i, &br);
+			if (tl) {
+				if (br) {
+					if (!pend)
+						pend_src = i;
+					pend = pend ? pend : 1;
+				}
+				i += tl - 1;
+				continue;
+			}
+		}
+		if (c == '&') {
+			char out[8];
+			int ws;
+			size_t el = entity(t + i, len - i, out, &ws);
+			if (el) {
+				if (invisible_char(out) || !out[0])
+					; /* &shy;, &#8203;: nothing a reader sees */
+				else if (ws || space_char(out)) {
+					if (!pend)
+						pend_src = i;
+					pend = pend ? pend : 1;
+				} else {
+					for (size_t k = 0; out[k]; k++)
+						EMIT(out[k], i);
+				}
+				i += el - 1;
+				continue;
+			}
+		}
+		if (c == '*' || c == '_' || c == '~') {
+			size_t j = i;
+			while (j < len && t[j] == (char)c && d->mask[j] == MD_TEXT)
+				j++;
+			unsigned char pc = i > 0 ? (unsigned char)t[i - 1] : ' ', nc = j < len ? (unsigned char)t[j] : ' ';
+			int keep;
+			if (c == '_')
+				keep = isalnum(pc) && isalnum(nc); /* sm_90, min_us */
+			else if (c == '*')
+				keep = (isdigit(pc) && isdigit(nc)) || (isspace(pc) && isspace(nc)); /* 4*4, a bullet */
+			else
+				keep = j - i < 2; /* ~41.7: about */
+			if (keep)
+				for (size_t k = i; k < j; k++)
+					EMIT(t[k], k);
+			i = j - 1;
+			continue;
+		}
+		EMIT(t[i], i);
+	}
+	if (pend) {
+		s->r[o] = pend == 2 ? '\n' : ' ';
+		s->src[o++] = pend_src;
+	}
+#undef EMIT
+	s->r[o] = '\0';
+	s->src[o] = len;
+	s->rlen = o;
 }
 
 void audit_scan_untraced(struct actx *a, struct md_doc *d)
 {
 	const char *t = d->text;
 	size_t len = d->len;
-	struct scan s = { a, d, xcalloc(len + 1, 1), xcalloc(len + 1, sizeof(int)), xcalloc(len + 1, 1) };
+	struct scan s = { a, d, xcalloc(len + 1, 1), xcalloc(len + 1, sizeof(int)),
+			  xcalloc(len + 1, sizeof(unsigned short)), xcalloc(len + 1, 1), xcalloc(len + 1, sizeof(size_t)),
+			  NULL, 0, NULL };
 	/* generated regions: an opening marker up to its closing marker */
 	for (size_t i = 0; i < d->n; i++) {
 		if (d->mk[i].kind != MD_OPEN)
@@ -424,17 +1099,23 @@ void audit_scan_untraced(struct actx *a, struct md_doc *d)
 		}
 	}
 	mark_tables(&s);
-	for (size_t i = 0; i < len; i++) {
-		if (d->mask[i] == MD_COMMENT || s.skip[i] || !isdigit((unsigned char)t[i]))
+	render(&s);
+	for (size_t j = 0; j < s.rlen; j++) {
+		size_t i = s.src[j];
+		if (d->mask[i] == MD_COMMENT || s.skip[i] || !isdigit((unsigned char)s.r[j]))
 			continue;
 		if (d->mask[i] == MD_FENCE) { /* not the fence lines themselves */
 			const struct md_fence *fe = md_fence_at(d, i);
 			if (fe && (line_start(t, i) == fe->start || line_end(t, len, i) == fe->end))
 				continue;
 		}
-		scan_number(&s, &i);
+		scan_number(&s, &j);
 	}
 	free(s.skip);
 	free(s.para);
 	free(s.col);
+	free(s.col_fam);
+	free(s.hdr);
+	free(s.r);
+	free(s.src);
 }

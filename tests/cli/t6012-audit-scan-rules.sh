@@ -39,6 +39,7 @@ labreport.md:18: untraced: '50.18' (a decimal in program output)
 labreport.md:19: untraced: '321 us'
 labreport.md:26: untraced: '30 s'
 labreport.md:31: untraced: '113.92' (unit 'us' from its table column)
+labreport.md:31: untraced: '1' (a result under its column 'speedup')
 labreport.md:32: untraced: '131.49' (unit 'us' from its table column)
 labreport.md:32: untraced: '0.87x'
 labreport.md:44: untraced: '20 us'
@@ -51,7 +52,7 @@ diff want got || fail "the scan found other numbers than the fixture documents"
 grep -q ': untraced: .* is neither generated' "$TEST_TMP/out" || fail "the message was not stripped as expected"
 # the claims that trace the numbers of lines 37-38 hold; the malformed one is an error
 expect_contains "$TEST_TMP/out" "labreport.md:49: error: claim 'value': tol=50% is wider than the 5% a claim may allow"
-expect_contains "$TEST_TMP/out" 'audit: 7 claims: 6 supported, 0 contradicted, 0 stale, 0 unsupported, 1 malformed; 34 untraced numbers'
+expect_contains "$TEST_TMP/out" 'audit: 7 claims: 6 supported, 0 contradicted, 0 stale, 0 unsupported, 1 malformed; 35 untraced numbers'
 
 # other spellings of the units (red team 33: none of these was seen), and
 # a unit after "KEY=" (a name's value has none: "B=4" stays a name's)

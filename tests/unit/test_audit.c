@@ -1381,6 +1381,18 @@ static void test_parse_number(void **state)
 	assert_int_equal(audit_parse_number("12%", &v, &u, &ul, &ulp), 3);
 	assert_int_equal(audit_parse_number("1,850 GB/s", &v, &u, &ul, &ulp), 10);
 	assert_int_equal(audit_parse_number("x1", &v, &u, &ul, &ulp), 0);
+	/* red team 86's spellings */
+	assert_int_equal(audit_parse_number("41.7 (ms)", &v, &u, &ul, &ulp), 9);
+	assert_int_equal(audit_parse_number("41.7 [ms]", &v, &u, &ul, &ulp), 9);
+	assert_int_equal(audit_parse_number("41.7-ms", &v, &u, &ul, &ulp), 7);
+	assert_int_equal(audit_parse_number("41.7 (ms", &v, &u, &ul, &ulp), 4);
+	assert_int_equal(audit_parse_number("2.84X", &v, &u, &ul, &ulp), 5);
+	assert_int_equal(audit_parse_number("54 per cent", &v, &u, &ul, &ulp), 11);
+	assert_int_equal(audit_parse_number("1-minute", &v, &u, &ul, &ulp), 1);
+	assert_int_equal(audit_parse_number("1.5x 2.5x", &v, &u, &ul, &ulp), 4);
+	assert_int_equal(audit_parse_number("64 x N", &v, &u, &ul, &ulp), 2);
+	assert_int_equal(audit_parse_number("12.5 Gb/s", &v, &u, &ul, &ulp), 9);
+	assert_int_equal(audit_parse_number("12.5 gb/s", &v, &u, &ul, &ulp), 4); /* sizes keep their case */
 }
 
 static void test_no_difference_supported(void **state)
@@ -1498,6 +1510,128 @@ static void test_untraced(void **state)
 	assert_non_null(strstr(f, "t.md:3: untraced: '7 us' (a figure quoted as code)"));
 	assert_null(strstr(f, "100.00 us"));
 	assert_int_equal(c.untraced, 3);
+	free(f);
+}
+
+/* red team 86: the scan reads what a reader sees, each spelling class one line */
+static void test_untraced_rendered(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("Wrapped: the kernel runs in 41.7\nus here.\n"
+			"\n"
+			"Spaces: 41.8  ms, 41.9\tms.\n"
+			"\n"
+			"Separators: 42.1-ms, 42.2 (ms), 42.3 [ms].\n"
+			"\n"
+			"Emphasis: **2.84**x and _42.4_ ms and ~~42.5 ms~~.\n"
+			"\n"
+			"Entities and tags: 42.6&nbsp;us, 2.85&times;, 2.86<!-- -->x, 2.87<b></b>x, 42.7&#160;us, <span class=\"a\">42.01</span> ms, <x 42.02 ms>.\n"
+			"\n"
+			"Case and words: 2.88X, 2.89 X, 2.90 x faster, 54 percent, 55 per cent, 56 pct, 42.8 MS, 42.9 uS, 43.1 USEC.\n"
+			"\n"
+			"More units: 12.5 Gbit/s, 3.1 TFLOP, 3.2 GFLOP/sec, 43.2 \xce\xbcsec, 43.3 msecs, \xe2\x82\xac" "0.16, 0.17 dollars, 0.18 EUR.\n"
+			"\n"
+			"Unknown: 43.4 cycles.\n"
+			"\n"
+			"Not results: p < 0.05 and [0.99, 1.01], a 1-minute load, 16 times the warps, 64 x N, sm_90, 4*4, 0.8 leaves it, 1e-5 x sum.\n"
+			"\n"
+			"> Quoted: it runs in 43.5\n> ms; a hard break 43.6\\\nms; unseen 43.7\xe2\x80\x8bms, 43.8&#8203;ms, 43.9&shy;ms.\n"
+			"\n"
+			"Named: a speedup of 1.54 over a, the median is 25.7; p of 0.03, a load average of 1.5.\n",
+			&c);
+	static const char *const want[] = {
+		"t.md:1: untraced: '41.7 us'", "t.md:4: untraced: '41.8 ms'", "t.md:4: untraced: '41.9 ms'",
+		"t.md:6: untraced: '42.1-ms'", "t.md:6: untraced: '42.2 (ms)'", "t.md:6: untraced: '42.3 [ms]'",
+		"t.md:8: untraced: '2.84x'", "t.md:8: untraced: '42.4 ms'", "t.md:8: untraced: '42.5 ms'",
+		"t.md:10: untraced: '42.6 us'", "t.md:10: untraced: '2.85\xc3\x97'", "t.md:10: untraced: '2.86x'",
+		"t.md:10: untraced: '2.87x'", "t.md:10: untraced: '42.7 us'",
+		"t.md:10: untraced: '42.01 ms'", "t.md:10: untraced: '42.02 ms'",
+		"t.md:12: untraced: '2.88X'", "t.md:12: untraced: '2.89 X'", "t.md:12: untraced: '2.90 x'",
+		"t.md:12: untraced: '54 percent'", "t.md:12: untraced: '55 per cent'", "t.md:12: untraced: '56 pct'",
+		"t.md:12: untraced: '42.8 MS'", "t.md:12: untraced: '42.9 uS'", "t.md:12: untraced: '43.1 USEC'",
+		"t.md:14: untraced: '12.5 Gbit/s'", "t.md:14: untraced: '3.1 TFLOP'", "t.md:14: untraced: '3.2 GFLOP/sec'",
+		"t.md:14: untraced: '43.2 \xce\xbcsec'", "t.md:14: untraced: '43.3 msecs'",
+		"t.md:14: untraced: '\xe2\x82\xac" "0.16'", "t.md:14: untraced: '0.17 dollars'", "t.md:14: untraced: '0.18 EUR'",
+		"t.md:16: untraced: '43.4 cycles' ('cycles' reads as a unit the scan does not know)",
+		"t.md:20: untraced: '43.5 ms'", "t.md:21: untraced: '43.6 ms'", "t.md:22: untraced: '43.7ms'",
+		"t.md:22: untraced: '43.8ms'", "t.md:22: untraced: '43.9ms'",
+		"t.md:24: untraced: '1.54' (a result: 'a speedup of' before it)",
+		"t.md:24: untraced: '25.7' (a result: 'the median is' before it)",
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!strstr(f, want[i]))
+			fail_msg("missing: %s\nin:\n%s", want[i], f);
+	assert_null(strstr(f, "t.md:18:"));
+	assert_int_equal(c.untraced, (int)(sizeof(want) / sizeof(want[0])));
+	free(f);
+}
+
+/* red team 86: a claim on a best case traces a number only where the text names it */
+static void test_untraced_statistic_named(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("It runs in 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n"
+			"\n"
+			"Its fastest sample took 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n"
+			"\n"
+			"The mean is 90 us, the p95 110 us, and a run takes 120 us. <!-- claim: value experiment=e variant=base stat=mean_us value=90us --> <!-- claim: value experiment=e variant=base stat=p95_us value=110us --> <!-- claim: value experiment=e variant=base stat=max_us value=120us -->\n"
+			"\n"
+			"It runs in 100 us. <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n"
+			"\n"
+			"Its fastest sample took 100 us. <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n"
+			"\n"
+			"Unlike the fastest kernel, it runs in 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n"
+			"\n"
+			"The median is 100 us and the fastest 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us --> <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: untraced: '80 us' (a claim states it as 'min_us', which the text before it does not name"));
+	assert_null(strstr(f, "t.md:3: untraced"));
+	assert_non_null(strstr(f, "t.md:5: untraced: '120 us' (a claim states it as 'max_us'"));
+	assert_null(strstr(f, "'90 us'"));
+	assert_null(strstr(f, "'110 us'"));
+	assert_null(strstr(f, "t.md:7: untraced"));
+	assert_non_null(strstr(f, "t.md:9: untraced: '100 us' (a claim states it as 'median_us', but the words before it say 'fastest')"));
+	assert_non_null(strstr(f, "t.md:11: untraced: '80 us' (a claim states it as 'min_us', which the text before it does not name"));
+	assert_null(strstr(f, "t.md:13: untraced"));
+	assert_int_equal(c.untraced, 4);
+	free(f);
+}
+
+/* red team 86: a column whose header names a result makes its unitless cells results */
+static void test_untraced_result_columns(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("| variant | median | speedup | time | runs | max rel error |\n"
+			"|---|---|---|---|---|---|\n"
+			"| b | 25.7 | 1.54 | 100 | 3 | 0.5 |\n"
+			"\n"
+			"| variant | min | median/us |\n"
+			"|---|---|---|\n"
+			"| base | 80 | 100 |\n"
+			"<!-- claim: value experiment=e variant=base stat=min_us value=80us --> <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n"
+			"\n"
+			"| metric | value | unit |\n"
+			"|---|---|---|\n"
+			"| b | 41.7 | ms |\n"
+			"| median (us) | 41.8 | |\n"
+			"| median | 41.9 | |\n"
+			"| fastest | 80 | |\n"
+			"| runs | 3 | |\n"
+			"<!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:3: untraced: '25.7' (a result under its column 'median')"));
+	assert_non_null(strstr(f, "t.md:3: untraced: '1.54' (a result under its column 'speedup')"));
+	assert_non_null(strstr(f, "t.md:3: untraced: '100' (a result under its column 'time')"));
+	assert_null(strstr(f, "t.md:7: untraced"));
+	assert_non_null(strstr(f, "t.md:12: untraced: '41.7' (unit 'ms' from the cell after it)"));
+	assert_non_null(strstr(f, "t.md:13: untraced: '41.8' (unit 'us' from its row's first cell)"));
+	assert_non_null(strstr(f, "t.md:14: untraced: '41.9' (a result named by its row 'median')"));
+	assert_null(strstr(f, "t.md:15: untraced"));
+	assert_null(strstr(f, "t.md:16: untraced"));
+	assert_int_equal(c.untraced, 6);
 	free(f);
 }
 
@@ -2609,6 +2743,9 @@ int main(void)
 		cmocka_unit_test(test_value_rules),
 		cmocka_unit_test(test_measured_on_and_stale),
 		cmocka_unit_test(test_untraced),
+		cmocka_unit_test(test_untraced_rendered),
+		cmocka_unit_test(test_untraced_statistic_named),
+		cmocka_unit_test(test_untraced_result_columns),
 		cmocka_unit_test(test_parse_signed_and_exponent),
 		cmocka_unit_test(test_tolerance_bounded),
 		cmocka_unit_test(test_same_quantity),
