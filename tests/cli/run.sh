@@ -26,7 +26,7 @@
 # last 25 lines of its output) is printed once it and every test listed
 # before it have ended, so the output reads as a one-at-a-time run would.
 # The tests whose checks race the clock or other processes (they call
-# lib.sh's runs_alone or runs_alone_machine) run after the others, one at a
+# lib.sh's runs_alone, runs_alone_light or runs_alone_machine) run after the others, one at a
 # time, and are listed after them (those of runs_alone_machine last).  With
 # CLI_LOCK=FILE (make test sets it) every test holds FILE with flock(1):
 # shared while it runs beside others, exclusive when it runs alone.
@@ -42,7 +42,9 @@
 # one of CLI_JOBS slots, FILE.slot0, FILE.slot1, ... (flock -x; both
 # passes share them, so neither pass's tail leaves a CPU idle), longest
 # first by CLI_ORDER; a runs_alone_machine test (a pool of a slot per CPU,
-# a GPU) holds them all, alone with the machine.
+# a GPU) holds them all, alone with the machine; two runs_alone_light
+# tests (they mostly sleep) share a slot, each holding it shared and one
+# of its halves (light_slot), and never share it with a runs_alone test.
 #
 # TEST_COUNTS=FILE appends the totals there as one line "cli PASSED FAILED
 # SKIPPED"; TEST_TIMES=FILE appends "SECONDS NAME CPU START" per test: its
@@ -121,7 +123,7 @@ fi
 gpu=1
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || gpu=
 side=() alone=() machine=()
-declare -A whole=()
+declare -A whole=() light=()
 for t in "${tests[@]}"; do
 	if [ -n "${san_skip[$(basename "$t" .sh)]:-}" ]; then
 		side+=("$t")
@@ -131,6 +133,8 @@ for t in "${tests[@]}"; do
 		machine+=("$t") whole[$t]=1
 	elif grep -q '^runs_alone ' "$t"; then
 		alone+=("$t")
+	elif grep -q '^runs_alone_light ' "$t"; then
+		alone+=("$t") light[$t]=1
 	else
 		side+=("$t")
 	fi
@@ -248,6 +252,8 @@ run_one() {
 				eval "exec $fd>>\"\$pair.slot\$k\"" && flock -x $fd ||
 					echo "run.sh: cannot lock '$pair.slot$k'; running $(basename "$t" .sh) without it" >&2
 			done
+		elif [ -n "${light[$t]:-}" ]; then
+			until light_slot 1 || light_slot 2; do nap 0.2; done
 		else
 			until
 				for ((k = 0; k < jobs; k++)); do
@@ -264,7 +270,7 @@ run_one() {
 	export TEST_TMP
 	start=$EPOCHREALTIME
 	(
-		for ((k = 20; k < 20 + jobs; k++)); do eval "exec $k>&-"; done
+		for ((k = 20; k <= 20 + jobs; k++)); do eval "exec $k>&-"; done
 		cd "$TEST_TMP" && exec bash "$t" 9>&- {nap_fd}>&-
 	) >"$res/$i.out" 2>&1 </dev/null
 	rc=$?
@@ -282,6 +288,33 @@ run_one() {
 	fi
 	rm -rf "$TEST_TMP"
 	echo $rc >"$res/$i.rc.tmp" && mv "$res/$i.rc.tmp" "$res/$i.rc"
+}
+
+# light_slot PHASE: a runs_alone_light test's half of a slot: the slot
+# (descriptor 20) shared and one of its two halves, SLOT.h0 or SLOT.h1
+# (descriptor 20 + jobs), exclusive; a runs_alone test holds its slot
+# exclusive, so it never runs beside a light one on its CPU, and two light
+# tests share one.  PHASE 1 takes only a slot a light test holds already
+# (they pair up, leaving the free CPU to a runs_alone test), PHASE 2 a
+# free one too.  Returns 1 when there is none to take now.
+light_slot() {
+	local k h hfd=$((20 + jobs))
+	for ((k = 0; k < jobs; k++)); do
+		eval "exec 20>>\"\$pair.slot\$k\"" || continue
+		if flock -n -x 20; then # free
+			# (flock converts by unlocking first: another test may take it)
+			[ "$1" = 2 ] && flock -n -s 20 || { exec 20>&-; continue; }
+		elif ! flock -n -s 20; then # a runs_alone test's
+			exec 20>&-
+			continue
+		fi
+		for h in 0 1; do
+			eval "exec $hfd>>\"\$pair.slot\$k.h\$h\"" && flock -n -x $hfd && return 0
+			eval "exec $hfd>&-"
+		done
+		exec 20>&-
+	done
+	return 1
 }
 
 pass=0 failn=0 skip=0 failed=()
@@ -362,8 +395,12 @@ if [ -n "$pair" ]; then
 		rm -f "$singles"
 	}
 	started=0
+	# (up to twice CLI_JOBS started, with light tests: two share a slot;
+	# a test started waits for its slot)
+	most=$jobs
+	[ ${#light[@]} -gt 0 ] && most=$((2 * jobs))
 	for i in "${alone_starts[@]}"; do
-		while [ $((n_side + started - $(ended))) -ge "$jobs" ]; do
+		while [ $((n_side + started - $(ended))) -ge "$most" ]; do
 			wait -n
 			flush
 		done

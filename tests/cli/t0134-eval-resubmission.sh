@@ -27,7 +27,7 @@
 # batches hold it.
 . "$REPO/tests/cli/lib.sh"
 . "$REPO/tests/cli/paper-lib.sh"
-runs_alone "verdicts timed on the CPU"
+runs_alone_light "verdicts timed on the CPU (it mostly sleeps: two such tests share a CPU in make test's alone phase)"
 setup_tiny_repo
 sed -e 's/^name: tiny-env/name: tiny-resub/' -e 's/^baseline: base/baseline: ref3/' \
 	-e 's/^  base: .*/  ref3:    {kernel: kernels\/tiny_attn.c, REPEAT: 3, CRASH: 0, ENVSLEEP: 0}/' \

@@ -9,7 +9,7 @@
 # the runner's environment), then measured alike in two more.
 . "$REPO/tests/cli/lib.sh"
 . "$REPO/tests/cli/paper-lib.sh"
-runs_alone "verdicts timed on the CPU"
+runs_alone_light "verdicts timed on the CPU (it mostly sleeps: two such tests share a CPU in make test's alone phase)"
 setup_tiny_repo
 # 10 timed samples a process, not 20 (every batch here alike): envslow's
 # 30 ms more a launch is 7 times base's 5 ms, and the checks read
