@@ -129,14 +129,7 @@ d["budget"]["spent"] > 0.5 => True
 E
 same='[(c["id"], c["kernel"], c["params"], c["mutation"]) for c in d["generations"][0]["candidates"]]'
 expect_eq "$(jget $rec2 "$same")" "$(jget $rec "$same")"
-# (its repeats 2, not 4: the candidates are the seed's and the verdicts',
-# and g0c0's 3.9x is faster at 2 processes a side as at 4; its run took
-# 4.9 s, not 9.4 s, and the test 22.7-23.6 s (13.2-13.8 s of CPU), not
-# 27.5-30.5 (15.6-16.4), sanitized, 3 runs each, 2026-12-01, load 2-3
-# from other sessions)
-sed 's/^repeats: 4$/repeats: 2/' experiments/evo.yaml > experiments/evo-again.yaml
-grep -q '^repeats: 2$' experiments/evo-again.yaml || fail "evo-again.yaml: no repeats: 2"
-EVIDENT_STORE="$TEST_TMP/store3" expect_exit 0 "$EVIDENT" run --no-progress experiments/evo-again.yaml
+EVIDENT_STORE="$TEST_TMP/store3" expect_exit 0 "$EVIDENT" run --no-progress experiments/evo.yaml
 rec3=$(ls "$TEST_TMP"/store3/runs/*-search.json)
 all='[[(c["id"], c["kernel"], c["params"], c["mutation"], c["parent"]) for c in g["candidates"]] for g in d["generations"]]'
 expect_eq "$(jget $rec3 "$all")" "$(jget $rec "$all")"
