@@ -61,14 +61,9 @@ variants:
   long: {NAP_US: 15000}
   moody: {NAP_US: 10000, MOODY: 1}
 correctness: {seeds: 2}
-timing: {warmup_ms: 2, samples: 10, cache: hot}
+timing: {warmup_ms: 2, samples: 20, cache: hot}
 repeats: 1
 Y
-# 10 timed samples a run, not 20: each reproduction here is judged within
-# a band of 50% (moody's planted miss is 5x), and the naps were a fifth of
-# the test's time: 22.1-25.8 s (14.1-15.3 s of CPU) with 10 against
-# 26.6-28.1 s (13.6-16.9) with 20 (plain, 3 and 3 runs, 2026-12-01, load
-# 2-3 from other sessions)
 G add -A && G commit -qm spec || fail "commit"
 newest_batch() { ls artifacts/runs | grep -- '-batch.json$' | sort | tail -1 | sed 's/\.json$//'; }
 # the sha256 a batch's run of variant V recorded for its kernel source
