@@ -3,14 +3,17 @@
  * fit for a terminal (base/util.h strbuf_add_printable and its one-line
  * form): control bytes, C1 controls and bytes that are not UTF-8 become
  * visible \xNN; printable text and well-formed UTF-8 stay as they are;
- * escaping twice changes nothing.
+ * escaping twice changes nothing; and sha256_file_hex, the hash of a
+ * file read a block at a time.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/util.h"
 
@@ -74,11 +77,49 @@ static void test_hex(void **state)
 	assert_string_equal(hx, "");
 }
 
+/* sha256_file_hex, which reads a block (1 MiB) at a time, is the hash of
+ * the whole content as sha256_hex of it: a file of several blocks and a
+ * part, one of exactly a block, an empty one; a file that cannot be read
+ * (missing, a directory) is -1. */
+static void test_sha256_file(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/evident-test-util-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[64];
+	snprintf(path, sizeof(path), "%s/f", dir);
+	size_t sizes[] = { (3u << 20) + 5, 1u << 20, 0 };
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t n = sizes[k];
+		unsigned char *b = malloc(n ? n : 1);
+		assert_non_null(b);
+		for (size_t i = 0; i < n; i++)
+			b[i] = (unsigned char)(i * 2654435761u >> 13);
+		FILE *f = fopen(path, "wb");
+		assert_non_null(f);
+		assert_int_equal(fwrite(b, 1, n, f), n);
+		assert_int_equal(fclose(f), 0);
+		char want[SHA256_HEX_LEN + 1], got[SHA256_HEX_LEN + 1];
+		sha256_hex(b, n, want);
+		assert_int_equal(sha256_file_hex(path, got), 0);
+		assert_string_equal(got, want);
+		free(b);
+	}
+	char got[SHA256_HEX_LEN + 1];
+	sha256_file_hex(path, got);
+	assert_string_equal(got, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(sha256_file_hex(path, got), -1);
+	assert_int_equal(sha256_file_hex(dir, got), -1);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_controls),
 		cmocka_unit_test(test_hex),
+		cmocka_unit_test(test_sha256_file),
 		cmocka_unit_test(test_utf8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
