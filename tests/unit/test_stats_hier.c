@@ -389,7 +389,10 @@ static void draw_variant(gsl_rng *r, struct sim *s, double base, double drift)
 #define CALIBRATION_TRIALS_DIVISOR 1
 #endif
 
-/* Counts of faster / slower verdicts over trials, grouped and pooled. */
+/* Counts of faster / slower verdicts over trials, grouped and pooled
+ * (pooled_fs NULL: the pooled comparison is not made; the grouped ones
+ * are the same either way, the data drawn from r and each comparison's
+ * bootstrap seeded by o.seed alone). */
 static void run_trials(int trials, double speedup, unsigned long seed, int *grouped_fs, int *pooled_fs,
 		       int *grouped_faster)
 {
@@ -402,7 +405,9 @@ static void run_trials(int trials, double speedup, unsigned long seed, int *grou
 	sim_init(&a, R, n);
 	sim_init(&b, R, n);
 	o.resamples = 1000;
-	*grouped_fs = *pooled_fs = *grouped_faster = 0;
+	*grouped_fs = *grouped_faster = 0;
+	if (pooled_fs)
+		*pooled_fs = 0;
 	for (int t = 0; t < trials; t++) {
 		struct stats_comparison cg, cp;
 		draw_variant(r, &a, 100, 0.03);
@@ -410,12 +415,14 @@ static void run_trials(int trials, double speedup, unsigned long seed, int *grou
 		struct stats_groups ga = sim_groups(&a), gb = sim_groups(&b);
 		o.seed = (unsigned long)t + 1;
 		assert_int_equal(stats_compare_groups(&ga, &gb, &o, &cg), 0);
-		assert_int_equal(stats_compare(a.buf, R * N, b.buf, R * N, &o, &cp), 0);
+		if (pooled_fs)
+			assert_int_equal(stats_compare(a.buf, R * N, b.buf, R * N, &o, &cp), 0);
 		assert_string_equal(cg.mwu_method, "welch_log_medians");
 		assert_int_equal(cg.small_n, 0);
 		*grouped_fs += !strcmp(cg.verdict, "faster") || !strcmp(cg.verdict, "slower");
 		*grouped_faster += !strcmp(cg.verdict, "faster");
-		*pooled_fs += !strcmp(cp.verdict, "faster") || !strcmp(cp.verdict, "slower");
+		if (pooled_fs)
+			*pooled_fs += !strcmp(cp.verdict, "faster") || !strcmp(cp.verdict, "slower");
 	}
 	free(a.buf);
 	free(b.buf);
@@ -436,9 +443,11 @@ static void test_calibration_aa(void **state)
 
 static void test_power_10_percent(void **state)
 {
-	int trials = 200 / CALIBRATION_TRIALS_DIVISOR, grouped, pooled, faster;
+	int trials = 200 / CALIBRATION_TRIALS_DIVISOR, grouped, faster;
 	(void)state;
-	run_trials(trials, 1.10, 4242, &grouped, &pooled, &faster);
+	/* only the grouped verdicts are asserted here: no pooled comparison
+	 * (half of this test's CPU) */
+	run_trials(trials, 1.10, 4242, &grouped, NULL, &faster);
 	fprintf(stderr, "true 10%% speedup, same design: 'faster' in %d / %d trials grouped (%.1f%%)\n",
 		faster, trials, 100.0 * faster / trials);
 	assert_true(faster >= trials * 6 / 10);
