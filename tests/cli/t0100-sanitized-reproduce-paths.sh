@@ -94,9 +94,11 @@ long is slower than base. <!-- claim: slower experiment=r a=long b=base run=$B -
 The baseline takes 1 us. <!-- claim: value experiment=r variant=base stat=median_us value=1us run=$B -->
 MD
 expect_exit 1 "$EVIDENT" audit pinned.md
-# (6: validated reads every run of the kernel file, reproductions and
-# other parameters included, since red team 44; it read 3 before)
-expect_contains "$TEST_TMP/out" "pinned.md:1: contradicted: validated r/base: 1 of 6 run(s) of the current source failed a check: run "
+# (8: validated reads every run of the kernel file, reproductions and
+# other parameters included, since red team 44 (it read 3 before), and
+# 8 since d218e3a8 (auditid, red team 87), whose audit names 2 of them
+# the same code under another name or experiment)
+expect_contains "$TEST_TMP/out" "pinned.md:1: contradicted: validated r/base: 1 of 8 run(s) of the current source failed a check: run "
 expect_contains "$TEST_TMP/out" "pinned.md:3: contradicted: slower long vs base: base did not run cleanly: wrong_output"
 expect_contains "$TEST_TMP/out" "pinned.md:5: contradicted: value r/base"
 # unpinned, the claim reads every run of base's kernel file, its
@@ -105,7 +107,7 @@ expect_contains "$TEST_TMP/out" "pinned.md:5: contradicted: value r/base"
 # reproduction's wrong_output contradicts it, and says where it ran
 echo "The baseline passes every check. <!-- claim: validated experiment=r variant=base -->" >claims.md
 expect_exit 1 "$EVIDENT" audit claims.md
-expect_contains "$TEST_TMP/out" "claims.md:1: contradicted: validated r/base: 1 of 6 run(s) of the current source failed a check: run "
+expect_contains "$TEST_TMP/out" "claims.md:1: contradicted: validated r/base: 1 of 8 run(s) of the current source failed a check: run "
 expect_contains "$TEST_TMP/out" " (in reproduction $B): wrong_output"
 
 # the refusals (t0070 c): an ambiguous id, no repository, a missing commit
