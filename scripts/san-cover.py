@@ -11,9 +11,16 @@ that run its lines ("lines covered by t0099, t0130"), so ASan and UBSan
 still watch every line the CLI tests reach.
 
 The cover is of least cost (min_cover: exact, by branch and bound), a
-test's cost being the sanitized pass's CPU in TIMES/test-times-san, else
-twice the plain pass's in TIMES/test-times-plain, and twice that for a
-test that runs alone (the wall time nothing overlaps).  Candidates are
+test's cost being what it adds to make test's CPU by running in the
+sanitized pass rather than the plain one (make test runs it in one):
+its CPU in TIMES/test-times-san less that in TIMES/test-times-plain
+where both are measured (CLI_BOTH=1 make test, or a plain run of the
+sanitized pass's tests with TEST_TIMES appended to test-times-plain),
+else half the sanitized CPU or all the plain (ASan+UBSan about double
+evident's own CPU), and twice that for a test that runs alone (the wall
+time nothing overlaps).  A test that runs in the sanitized pass only
+(sanitized_pass_only: it skips in the plain pass) is always kept, or it
+would run nowhere.  Candidates are
 the tests cli-coverage.sh ran that passed there; those that run in the
 plain pass only (plain_pass_only, plain_pass, slurm_once: PLAIN_MARK) and
 the GPU tests (t30*) are not measured, and
@@ -61,6 +68,12 @@ cli = os.path.join(repo, "tests", "cli")
 # looks for the same, and under make test (CLI_ONCE) runs such a test in
 # the plain pass only, so it never stands for a skipped test's lines
 PLAIN_MARK = re.compile(r"^(plain_pass(_only)?|slurm_once)( |$)", re.M)
+
+
+# the line by which a test says it runs in the sanitized pass only (lib.sh's
+# sanitized_pass_only: it skips in the plain pass): always kept, since the
+# plain pass would not run it
+SAN_MARK = re.compile(r"^sanitized_pass_only( |$)", re.M)
 
 
 def plain_marked(name):
@@ -147,16 +160,44 @@ with open(os.path.join(out, "cli.log")) as f:
         if len(p) >= 2:
             status[p[1]] = p[0]
 
-cost = {}
-for f, k in (("test-times-plain", 2.0), ("test-times-san", 1.0)):
+# each test's CPU in each pass, as make test measured it (a test's last
+# line in each file: CLI_BOTH=1 make test writes both for the sanitized
+# pass's tests, make test one of them)
+cpu_in = {"san": {}, "plain": {}}
+for f, k in (("test-times-plain", "plain"), ("test-times-san", "san")):
     tt = os.path.join(times, f)
     if os.path.exists(tt):
         for l in open(tt):
             p = l.split()
             if len(p) >= 3:
-                cost[p[1]] = k * float(p[2])
+                cpu_in[k][p[1]] = float(p[2])
 
-cands, left_out = {}, []
+
+def san_cpu(name):
+    """A test's CPU in the sanitized pass: measured, else twice the plain
+    pass's."""
+    s, p = cpu_in["san"].get(name), cpu_in["plain"].get(name)
+    return s if s is not None else 2 * p if p is not None else None
+
+
+def extra_cpu(name):
+    """What running a test in the sanitized pass costs beyond the plain run
+    it has otherwise (make test runs each test in one pass): its sanitized
+    CPU less its plain CPU where both are measured, else half the
+    sanitized (or all the plain) CPU, about what ASan+UBSan add to a test
+    of evident's code.  A test whose CPU is mostly a compiler's or a
+    kernel's costs the sanitized pass little (t0178's gcc runs, t0056's
+    kernels are not sanitized); one of evident's own loops costs it twice
+    its plain CPU or more."""
+    s, p = cpu_in["san"].get(name), cpu_in["plain"].get(name)
+    if s is not None and p is not None:
+        return max(s - p, 0.1)
+    return s / 2 if s is not None else p if p is not None else 1.0
+
+
+cost = {n: san_cpu(n) for n in set(cpu_in["san"]) | set(cpu_in["plain"])}
+
+cands, left_out, must_keep = {}, [], set()
 for name, s in sorted(lines.items()):
     path = os.path.join(repo, "tests", "cli", name + ".sh")
     if not os.path.exists(path):
@@ -168,7 +209,9 @@ for name, s in sorted(lines.items()):
         left_out.append("%s (%s under coverage: stays in the sanitized pass)" % (name, status.get(name, "not run")))
         continue
     alone = re.search(r"^runs_alone", src, re.M) is not None
-    cands[name] = (s, max(cost.get(name, 1.0), 0.1) * (2 if alone else 1), alone)
+    if SAN_MARK.search(src):
+        must_keep.add(name)
+    cands[name] = (s, max(extra_cpu(name), 0.1) * (2 if alone else 1), alone)
 
 everything = set(unit).union(*[v[0] for v in cands.values()])
 
@@ -187,7 +230,7 @@ def min_cover():
     for l in everything - unit:
         by_set.setdefault(frozenset(n for n, v in cands.items() if l in v[0]), 0)
     cons = list(by_set)
-    forced = {next(iter(c)) for c in cons if len(c) == 1}
+    forced = {next(iter(c)) for c in cons if len(c) == 1} | must_keep
     left = [c for c in cons if not c & forced]
     best, nodes = [None, float("inf")], [0]
 
@@ -255,14 +298,16 @@ report = []
 w = report.append
 w("unit tests: %d lines of src/; with the kept CLI tests: %d; with every candidate: %d"
   % (len(unit), len(kept_union), len(everything)))
-w("candidates %d, kept %d, skipped %d; CPU by the last make test's times (%s): kept %.1f s, skipped %.1f s"
-  % (len(cands), len(keep), len(skips), times, cpu(keep), cpu([n for n, _ in skips])))
+w("candidates %d, kept %d, skipped %d; sanitized CPU by the last make test's times (%s): kept %.1f s, skipped %.1f s;"
+  " the kept tests' sanitized CPU beyond their plain CPU (the cover's cost) %.1f s"
+  % (len(cands), len(keep), len(skips), times, cpu(keep), cpu([n for n, _ in skips]),
+     sum(extra_cpu(n) for n in keep)))
 w("branches taken: %d by the unit tests and every candidate, %d by the unit tests and the kept tests;"
   " %d only by skipped tests, on %d lines"
   % (len(br_all), len(br_kept), len(br_lost), len({b.rsplit(":", 2)[0] for b in br_lost})))
 for k in keep:
-    w("keep %s +%d lines (%.1f s of CPU%s); %d lines only it runs%s" % (
-        k, gains[k], cost.get(k, 0), ", alone" if cands[k][2] else "", len(only[k]),
+    w("keep %s +%d lines (%.1f s of CPU, %.1f s beyond plain%s); %d lines only it runs%s" % (
+        k, gains[k], cost.get(k, 0), extra_cpu(k), ", alone" if cands[k][2] else "", len(only[k]),
         (": " + " ".join(only[k])) if 0 < len(only[k]) <= 8 else ""))
 for l in left_out:
     w("left out %s" % l)
