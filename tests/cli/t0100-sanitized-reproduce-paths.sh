@@ -109,6 +109,12 @@ echo "The baseline passes every check. <!-- claim: validated experiment=r varian
 expect_exit 1 "$EVIDENT" audit claims.md
 expect_contains "$TEST_TMP/out" "claims.md:1: contradicted: validated r/base: 1 of 8 run(s) of the current source failed a check: run "
 expect_contains "$TEST_TMP/out" " (in reproduction $B): wrong_output"
+# a reproduced claim on a batch with no band of its own (the reproduction
+# B) and none stated takes the default band, and finds no reproduction of
+# B (t0070's batch E: the sanitized pass runs this line here)
+echo "B reproduces. <!-- claim: reproduced run=$B -->" >repro.md
+expect_exit 1 "$EVIDENT" audit repro.md
+expect_contains "$TEST_TMP/out" "repro.md:1: unsupported: reproduced $B: batch $B has no reproduction in the store"
 
 # the refusals (t0070 c): an ambiguous id, no repository, a missing commit
 expect_exit 2 "$EVIDENT" reproduce 2
