@@ -1753,11 +1753,8 @@ static void rec_code(struct job_state *j)
 		x->path = json_string_value(json_object_get(e, "path"));
 		x->sha256 = json_string_value(json_object_get(e, "sha256"));
 		x->loaded = json_is_true(json_object_get(e, "loaded"));
-		struct strbuf body = STRBUF_INIT;
-		if (x->path && read_file(x->path, &body) == 0 &&
-		    store_put(&c->st, strbuf_str(&body), body.len, j->src_objs[i]) == 0)
+		if (x->path && store_put_file(&c->st, x->path, j->src_objs[i]) == 0)
 			x->object = j->src_objs[i];
-		strbuf_release(&body);
 	}
 	r->sources = j->srcs;
 	r->compiler = json_pack("{s:O, s:O}", "argv", json_object_get(info, "argv"), "version",

@@ -132,6 +132,12 @@ void store_release(struct store *st);
 
 /* Write bytes as an object (no-op if present); its hex name into out. */
 int store_put(struct store *st, const void *data, size_t n, char out[SHA256_HEX_LEN + 1]);
+/* The content of the file at path as an object, as store_put of it: the
+ * file hashed a block at a time first, and read whole only when its
+ * object is not there yet (a library a build loads, 800 MiB in
+ * tests/cli/t0178, was read whole for each record that names it).  Its
+ * hex name into out; 0 or error(). */
+int store_put_file(struct store *st, const char *path, char out[SHA256_HEX_LEN + 1]);
 /* Read object hex into out (appends), checking its hash.  0 or error(). */
 int store_get(struct store *st, const char *hex, struct strbuf *out);
 /* Path of object hex (caller frees). */

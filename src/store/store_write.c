@@ -135,6 +135,21 @@ int store_put(struct store *st, const void *data, size_t n, char out[SHA256_HEX_
 	return rc;
 }
 
+int store_put_file(struct store *st, const char *path, char out[SHA256_HEX_LEN + 1])
+{
+	if (sha256_file_hex(path, out) < 0)
+		return -1;
+	char *obj = store_object_path(st, out);
+	int have = path_exists(obj);
+	free(obj);
+	if (have)
+		return 0;
+	struct strbuf body = STRBUF_INIT;
+	int rc = read_file(path, &body) < 0 ? -1 : store_put(st, strbuf_str(&body), body.len, out);
+	strbuf_release(&body);
+	return rc;
+}
+
 int store_is_hex64(const char *s)
 {
 	if (!s || strlen(s) != 64)

@@ -157,6 +157,50 @@ static void test_put_get_roundtrip(void **state)
 	rm_store(root);
 }
 
+/* store_put_file is store_put of the file's content: the same object
+ * name for a file of several hash blocks, written once (the second call
+ * finds it there), read back whole; a file it cannot read is -1 and
+ * stores nothing. */
+static void test_put_file(void **state)
+{
+	(void)state;
+	struct store st = STORE_INIT;
+	char *root = tmp_store();
+	assert_int_equal(store_open(&st, root, 1), 0);
+	size_t n = (2u << 20) + 3;
+	char *b = xmalloc(n);
+	for (size_t i = 0; i < n; i++)
+		b[i] = (char)(i * 7 + (i >> 11));
+	char *path = xstrfmt("%s.file", root);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+	char want[65], hex[65], hex2[65];
+	sha256_hex(b, n, want);
+	assert_int_equal(store_put_file(&st, path, hex), 0);
+	assert_string_equal(hex, want);
+	assert_int_equal(store_put_file(&st, path, hex2), 0); /* there already */
+	assert_string_equal(hex2, want);
+	struct strbuf sb = STRBUF_INIT;
+	assert_int_equal(store_get(&st, hex, &sb), 0);
+	assert_int_equal(sb.len, n);
+	assert_memory_equal(sb.buf, b, n);
+	char *objs = xstrfmt("%s/objects", root);
+	size_t before = count_files(objs);
+	assert_int_equal(unlink(path), 0);
+	util_quiet = 1;
+	assert_int_equal(store_put_file(&st, path, hex), -1);
+	util_quiet = 0;
+	assert_int_equal(count_files(objs), before);
+	free(objs);
+	free(path);
+	free(b);
+	strbuf_release(&sb);
+	store_release(&st);
+	rm_store(root);
+}
+
 static void test_chain_and_verify(void **state)
 {
 	(void)state;
@@ -1169,6 +1213,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_put_get_roundtrip),
+		cmocka_unit_test(test_put_file),
 		cmocka_unit_test(test_chain_and_verify),
 		cmocka_unit_test(test_fault_injection),
 		cmocka_unit_test(test_verify_detects_damage),
