@@ -1586,6 +1586,25 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 		sanitize_judge_run(v, argv, strbuf_str(&sw.out), sw.out.len, &sw.rr);
 		free(argv);
 	}
+	if (sw.sanitize_window && sw.job.timing && worker_finished(&sw) && !sw.proto.failure) {
+		/* the launches it made, counted as `of` was: a run that ended
+		 * before its window's last launch (its samples capped) watched
+		 * less than the window, perhaps nothing: no verdict */
+		long long per = sw.plan_kernels > 0 ? sw.plan_kernels : 1;
+		long long ran = sanitize_sequence_launches(sw.job.seeds, sw.proto.warmup_samples,
+							   (long long)sw.proto.n_samples, per);
+		json_object_set_new(json_object_get(v, "window"), "ran", json_integer((json_int_t)ran));
+		long long end = sw.sanitize_window->count ? sw.sanitize_window->skip + sw.sanitize_window->count
+							  : sw.sanitize_window->of;
+		if (ran < end && !json_is_false(json_object_get(v, "passed"))) {
+			char *r = xstrfmt("the sanitized run made %lld of the kernel's launches, fewer than the %lld its "
+					  "window needs (launches %lld to %lld): the window was not all watched",
+					  ran, end, sw.sanitize_window->skip, end - 1);
+			json_object_set_new(v, "passed", json_null());
+			json_object_set_new(v, "reason", json_string(r));
+			free(r);
+		}
+	}
 	/* its output, judged as any worker's (the parent's checker) */
 	struct judged_set jd;
 	memset(&jd, 0, sizeof(jd));
