@@ -5,7 +5,10 @@
 # timed, and the sanitized run's output is judged: red team 56's hide
 # (racy only under capture) and empty (nothing enqueued uncaptured) fail
 # racecheck, and so does a trust: host kernel that enqueues nothing when
-# it sees the sanitizer (cuda-sanhide.yaml)
+# it sees the sanitizer (cuda-sanhide.yaml).  The sanitized run is the
+# main job's sequence, a window of 4 launches instrumented: red team 57's
+# launch ticket (rt57_count.cu MODE 1) fails racecheck sealed and trust:
+# host (cuda-sanfull.yaml)
 . "$REPO/tests/cli/lib.sh"
 plain_pass "a GPU test: the plain build is what a GPU host runs, and its timings are judged without ASan's overhead"
 runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples read as escaped or late work"
