@@ -117,6 +117,16 @@ void sanitize_window_draw(long long of, uint64_t r, struct sanitize_window *w)
 	snprintf(w->count_s, sizeof(w->count_s), "%lld", w->count);
 }
 
+void sanitize_window_prefix(struct sanitize_window *w)
+{
+	if (w->count) {
+		w->count += w->skip;
+		w->skip = 0;
+	}
+	snprintf(w->skip_s, sizeof(w->skip_s), "%lld", w->skip);
+	snprintf(w->count_s, sizeof(w->count_s), "%lld", w->count);
+}
+
 const char **sanitize_argv(const char *cs, const char *tool, const char *const *worker_argv, int replay,
 			   const struct sanitize_window *win)
 {

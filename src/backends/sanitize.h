@@ -66,6 +66,16 @@ struct sanitize_window {
  */
 void sanitize_window_draw(long long of, uint64_t r, struct sanitize_window *w);
 
+/*
+ * initcheck's window: every launch from the first up to the drawn
+ * window's end (skip 0, count skip + count; count 0 stays every launch).
+ * initcheck knows memory as written only by what it watched: a buffer a
+ * launch before the window wrote, uninstrumented, would read as
+ * uninitialised inside it (an honest kernel whose init() or first grid
+ * fills a table the next reads).
+ */
+void sanitize_window_prefix(struct sanitize_window *w);
+
 /* The kernel's launches in a sequence of `seeds` correctness launches,
  * `warmup` warm-up and `samples` timed samples of one launch() each,
  * every launch() `grids` grids (a sealed plan's kernel steps; < 1: 1). */

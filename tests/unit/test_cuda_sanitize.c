@@ -106,6 +106,23 @@ static void test_window_draw(void **state)
 		assert_true(hits[k] > 50000 / starts / 2 && hits[k] < 50000 / starts * 2);
 }
 
+/* initcheck's window reaches back to the first launch. */
+static void test_window_prefix(void **state)
+{
+	(void)state;
+	struct sanitize_window w;
+	sanitize_window_draw(136, 77, &w);
+	sanitize_window_prefix(&w);
+	assert_int_equal(w.skip, 0);
+	assert_int_equal(w.count, 81);
+	assert_string_equal(w.skip_s, "0");
+	assert_string_equal(w.count_s, "81");
+	sanitize_window_draw(3, 77, &w); /* every launch already */
+	sanitize_window_prefix(&w);
+	assert_int_equal(w.skip, 0);
+	assert_int_equal(w.count, 0);
+}
+
 /* What the window is drawn over: every launch() of the sequence, times
  * the grids a sealed plan's launch makes. */
 static void test_sequence_launches(void **state)
@@ -293,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_argv),
 		cmocka_unit_test(test_window_draw),
 		cmocka_unit_test(test_argv_window),
+		cmocka_unit_test(test_window_prefix),
 		cmocka_unit_test(test_sequence_launches),
 		cmocka_unit_test(test_job_warmup_samples),
 		cmocka_unit_test(test_judge),
