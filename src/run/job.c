@@ -1540,11 +1540,11 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 		long long drawn = win.skip;
 		if (!strcmp(tool, "initcheck"))
 			sanitize_window_prefix(&win); /* what it reads, it must have seen written */
-		json_t *jw = json_pack("{s:I, s:I, s:I, s:I, s:s}", "launches",
-				       (json_int_t)(win.count ? win.count : win.of), "of", (json_int_t)win.of,
-				       "skip", (json_int_t)drawn, "how", "the main job's sequence (its seeds, input sets, warm-up and timed "
-				       "samples); the tool instruments this window of the kernel's launches, drawn "
-				       "after the main run, the harness's own grids excluded");
+		json_t *jw = json_pack("{s:I, s:I, s:I, s:s}", "launches", (json_int_t)(win.count ? win.count : win.of),
+				       "of", (json_int_t)win.of, "skip", (json_int_t)drawn, "how",
+				       "the main job's sequence (its seeds, input sets, warm-up and timed samples); "
+				       "the tool instruments this window of the kernel's launches, drawn after the "
+				       "main run, the harness's own grids excluded");
 		if (!strcmp(tool, "initcheck") && win.count)
 			json_object_set_new(jw, "from_first",
 					    json_string("initcheck: every launch from the first to the window's end is "
