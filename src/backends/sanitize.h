@@ -52,7 +52,10 @@
  * always once it is 2 or more wide and lies past them; one that races on
  * a random share p of its launches is caught with a chance of about
  * 1 - (1 - p)^4.  Four keep the instrumented time near four launches'
- * (racecheck slows a launch 100-1000x) whatever the sequence's length. */
+ * (racecheck slows a launch 100-1000x) whatever the sequence's length.
+ * One window, not the first seed's launch besides: the tool takes one
+ * skip and count, and the first launch is a correctness launch, no timed
+ * sample's; it is in the window as often as any other. */
 #define SANITIZE_WINDOW_LAUNCHES 4
 struct sanitize_window {
 	long long skip, count, of;
