@@ -117,6 +117,14 @@ void sanitize_window_draw(long long of, uint64_t r, struct sanitize_window *w)
 	snprintf(w->count_s, sizeof(w->count_s), "%lld", w->count);
 }
 
+void sanitize_window_whole(long long of, struct sanitize_window *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->of = of > 0 ? of : 0;
+	snprintf(w->skip_s, sizeof(w->skip_s), "0");
+	snprintf(w->count_s, sizeof(w->count_s), "0");
+}
+
 void sanitize_window_prefix(struct sanitize_window *w)
 {
 	if (w->count) {
@@ -159,10 +167,12 @@ const char **sanitize_argv(const char *cs, const char *tool, const char *const *
 		 * window counts the kernel's launches alone */
 		argv[k++] = "--kernel-name-exclude";
 		argv[k++] = "kns=" SANITIZE_HARNESS_MARK;
-		argv[k++] = "--launch-skip";
-		argv[k++] = win->skip_s;
-		argv[k++] = "--launch-count";
-		argv[k++] = win->count_s;
+		if (win->count) {
+			argv[k++] = "--launch-skip";
+			argv[k++] = win->skip_s;
+			argv[k++] = "--launch-count";
+			argv[k++] = win->count_s;
+		}
 	}
 	for (size_t i = 0; i < n; i++)
 		argv[k++] = worker_argv[i];

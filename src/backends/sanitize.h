@@ -68,6 +68,17 @@ struct sanitize_window {
  * every launch (skip 0, count 0) when of is that or fewer.
  */
 void sanitize_window_draw(long long of, uint64_t r, struct sanitize_window *w);
+/*
+ * Every launch of the sequence (skip 0, count 0: no --launch-skip or
+ * --launch-count), what the runner instruments since an H200 (2026-12-01,
+ * data/gpu-evidence/h200-session-20261201-0329-call5.txt): a drawn window
+ * of 4 beside the harness's excluded grids held none of the kernel's
+ * launches often enough that a race in every launch passed racecheck
+ * (smem_race in t3002; red team 57's count at skip 9 of 13), so the
+ * tool's counting of launches is not what sanitize_sequence_launches
+ * counts.  The draw stays for when it is.
+ */
+void sanitize_window_whole(long long of, struct sanitize_window *w);
 
 /*
  * initcheck's window: every launch from the first up to the drawn

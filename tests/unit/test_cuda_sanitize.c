@@ -107,6 +107,29 @@ static void test_window_draw(void **state)
 }
 
 /* initcheck's window reaches back to the first launch. */
+/* What the runner instruments: every launch (no skip, no count; the
+ * harness's grids still excluded by their mark): a drawn window of 4
+ * held none of smem_race's launches on an H200. */
+static void test_window_whole(void **state)
+{
+	(void)state;
+	struct sanitize_window w;
+	sanitize_window_whole(136, &w);
+	assert_int_equal(w.of, 136);
+	assert_int_equal(w.skip, 0);
+	assert_int_equal(w.count, 0);
+	const char *wa[] = { "/x/evident-worker", "__worker", "/proc/self/fd/7", NULL };
+	const char **a = sanitize_argv("/cuda/bin/compute-sanitizer", "racecheck", wa, 1, &w);
+	int excl = 0;
+	for (size_t i = 0; a[i]; i++) {
+		assert_string_not_equal(a[i], "--launch-skip");
+		assert_string_not_equal(a[i], "--launch-count");
+		excl |= !strcmp(a[i], "--kernel-name-exclude");
+	}
+	assert_true(excl);
+	free(a);
+}
+
 static void test_window_prefix(void **state)
 {
 	(void)state;
@@ -311,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_window_draw),
 		cmocka_unit_test(test_argv_window),
 		cmocka_unit_test(test_window_prefix),
+		cmocka_unit_test(test_window_whole),
 		cmocka_unit_test(test_sequence_launches),
 		cmocka_unit_test(test_job_warmup_samples),
 		cmocka_unit_test(test_judge),
