@@ -219,6 +219,22 @@ void sanitize_judge_run(json_t *v, const char *const *argv, const char *out, siz
 	strbuf_release(&how);
 }
 
+void sanitize_judge_ran(json_t *v, const struct sanitize_window *w, long long ran)
+{
+	json_t *jw = json_object_get(v, "window");
+	if (jw)
+		json_object_set_new(jw, "ran", json_integer((json_int_t)ran));
+	long long end = w->count ? w->skip + w->count : w->of;
+	if (ran >= end || json_is_false(json_object_get(v, "passed")))
+		return;
+	char *r = xstrfmt("the sanitized run made %lld of the kernel's launches, fewer than the %lld its "
+			  "window needs (launches %lld to %lld): the window was not all watched",
+			  ran, end, w->skip, end - 1);
+	json_object_set_new(v, "passed", json_null());
+	json_object_set_new(v, "reason", json_string(r));
+	free(r);
+}
+
 void sanitize_judge_output(json_t *v, int ok, long long checks, const char *why)
 {
 	json_t *o = json_pack("{s:b, s:I}", "passed", ok, "checks", (json_int_t)checks);

@@ -12,9 +12,10 @@
  * sets, as many warm-up samples and timed samples as the main worker
  * made), so that every launch index, grid number and buffer layout its
  * device code can see is one the timed run saw (red team 57); the tool
- * instruments a window of that sequence's launches the parent draws from
- * OS randomness after the main run (struct sanitize_window), the rest run
- * uninstrumented.  The verdict is kept beside the variant's outcome: a
+ * instruments every launch of the kernel's in it (sanitize_window_whole:
+ * a window drawn after the main run, struct sanitize_window, held none of
+ * a racing kernel's launches on an H200), the harness's own grids
+ * excluded by their mark.  The verdict is kept beside the variant's outcome: a
  * kernel can pass its correctness check and still race.
  */
 #ifndef EVIDENT_SANITIZE_H
@@ -143,6 +144,19 @@ void sanitize_judge_run(json_t *v, const char *const *argv, const char *out, siz
  * team 56's empty).
  */
 void sanitize_judge_output(json_t *v, int ok, long long checks, const char *why);
+
+/*
+ * A finished timed run's launches against its window, into v: `ran`,
+ * the kernel's launches it made (counted as w->of was), goes to
+ * v.window.ran; a run that ended before the window's last launch (its
+ * samples capped under the tool's slowdown) watched less than the
+ * window, perhaps none of the later launches where a race that counts
+ * its launches shows (red team 57): a passed that is not false becomes
+ * null, and reason says so.  Whatever the tool's name filter (a plan
+ * whose kernel is named with the harness's mark is instrumented whole,
+ * and is held to its length the same).
+ */
+void sanitize_judge_ran(json_t *v, const struct sanitize_window *w, long long ran);
 
 /* Errors counted in a sanitizer report: "ERROR SUMMARY: N errors" or
  * "RACECHECK SUMMARY: N hazards displayed"; -1 if there is no summary. */

@@ -1489,9 +1489,11 @@ static void sanitize_job(const struct job_state *j, struct wrun *sw, long long *
 /*
  * One compute-sanitizer tool's verdict: one more worker of phase
  * "sanitize" under the tool, running the main job's sequence
- * (sanitize_job), a window of its launches instrumented
- * (sanitize_window_draw, drawn here from OS randomness after the main run;
- * sanitize.h), its output judged by the checker as any worker's: its
+ * (sanitize_job), every launch of the kernel's instrumented
+ * (sanitize_window_whole, the harness's grids excluded by their mark;
+ * sanitize.h: a drawn window missed races on an H200), a timed run that
+ * ended short of the sequence given no verdict (sanitize_judge_ran), its
+ * output judged by the checker as any worker's: its
  * seeds and the timed samples the parent draws checks of.  A sealed
  * variant's worker replays the plan the main phase timed (kexec_replay:
  * the kernel's host code does not run, so it cannot show the tool other
@@ -1509,6 +1511,7 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 	struct sanitize_window win;
 	long long of = 0;
 	memset(&sw, 0, sizeof(sw));
+	memset(&win, 0, sizeof(win));
 	sw.cap_fd = sw.job_fd = sw.shm_fd = sw.plan_fd = -1;
 	sanitize_job(j, &sw, &of);
 	sw.exec = kexec_for(c->be, &sw.job, spec_trust(s, j->v));
@@ -1594,24 +1597,17 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 		sanitize_judge_run(v, argv, strbuf_str(&sw.out), sw.out.len, &sw.rr);
 		free(argv);
 	}
-	if (sw.sanitize_window && sw.job.timing && worker_finished(&sw) && !sw.proto.failure) {
+	if (c->be->uses_gpu && sw.job.timing && worker_finished(&sw) && !sw.proto.failure) {
 		/* the launches it made, counted as `of` was: a run that ended
 		 * before its window's last launch (its samples capped) watched
-		 * less than the window, perhaps nothing: no verdict */
+		 * less than the window, perhaps nothing: no verdict.  Asked of
+		 * every timed CUDA run, a plan named with the harness's mark
+		 * too (sw.sanitize_window NULL there: before, such a kernel's
+		 * capped run passed on its first launches alone) */
 		long long per = sw.plan_kernels > 0 ? sw.plan_kernels : 1;
 		long long ran = sanitize_sequence_launches(sw.job.seeds, sw.proto.warmup_samples,
 							   (long long)sw.proto.n_samples, per);
-		json_object_set_new(json_object_get(v, "window"), "ran", json_integer((json_int_t)ran));
-		long long end = sw.sanitize_window->count ? sw.sanitize_window->skip + sw.sanitize_window->count
-							  : sw.sanitize_window->of;
-		if (ran < end && !json_is_false(json_object_get(v, "passed"))) {
-			char *r = xstrfmt("the sanitized run made %lld of the kernel's launches, fewer than the %lld its "
-					  "window needs (launches %lld to %lld): the window was not all watched",
-					  ran, end, sw.sanitize_window->skip, end - 1);
-			json_object_set_new(v, "passed", json_null());
-			json_object_set_new(v, "reason", json_string(r));
-			free(r);
-		}
+		sanitize_judge_ran(v, &win, ran);
 	}
 	/* its output, judged as any worker's (the parent's checker) */
 	struct judged_set jd;
@@ -1657,7 +1653,7 @@ out:
 	return v;
 }
 
-/* Phase 6: each compute-sanitizer tool runs one more worker: the main job's sequence, a window of it instrumented. */
+/* Phase 6: each compute-sanitizer tool runs one more worker: the main job's sequence, every launch instrumented. */
 static void job_sanitize(struct job_state *j)
 {
 	struct run_ctx *c = j->c;

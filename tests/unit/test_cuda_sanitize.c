@@ -107,6 +107,41 @@ static void test_window_draw(void **state)
 }
 
 /* initcheck's window reaches back to the first launch. */
+/* A timed run that ended before its window's end gives no verdict,
+ * whatever the name filter: the whole window (a plan named with the
+ * harness's mark runs with no window pointer) is held to its length;
+ * a failure stays a failure. */
+static void test_judge_ran(void **state)
+{
+	(void)state;
+	struct sanitize_window w;
+	sanitize_window_whole(136, &w);
+	json_t *v = json_pack("{s:s, s:b, s:{}}", "tool", "racecheck", "passed", 1, "window");
+	sanitize_judge_ran(v, &w, 136);
+	assert_true(json_is_true(json_object_get(v, "passed")));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "window"), "ran")), 136);
+	sanitize_judge_ran(v, &w, 40);
+	assert_true(json_is_null(json_object_get(v, "passed")));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "window"), "ran")), 40);
+	const char *r = json_string_value(json_object_get(v, "reason"));
+	assert_non_null(r);
+	assert_non_null(strstr(r, "made 40 of the kernel's launches, fewer than the 136"));
+	json_decref(v);
+	v = json_pack("{s:s, s:b}", "tool", "racecheck", "passed", 0);
+	sanitize_judge_ran(v, &w, 1);
+	assert_true(json_is_false(json_object_get(v, "passed")));
+	assert_null(json_object_get(v, "reason"));
+	json_decref(v);
+	/* a drawn window ends at skip + count */
+	sanitize_window_draw(100, 10, &w);
+	v = json_pack("{s:b}", "passed", 1);
+	sanitize_judge_ran(v, &w, w.skip + w.count);
+	assert_true(json_is_true(json_object_get(v, "passed")));
+	sanitize_judge_ran(v, &w, w.skip + w.count - 1);
+	assert_true(json_is_null(json_object_get(v, "passed")));
+	json_decref(v);
+}
+
 /* What the runner instruments: every launch (no skip, no count; the
  * harness's grids still excluded by their mark): a drawn window of 4
  * held none of smem_race's launches on an H200. */
@@ -335,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_argv_window),
 		cmocka_unit_test(test_window_prefix),
 		cmocka_unit_test(test_window_whole),
+		cmocka_unit_test(test_judge_ran),
 		cmocka_unit_test(test_sequence_launches),
 		cmocka_unit_test(test_job_warmup_samples),
 		cmocka_unit_test(test_judge),
