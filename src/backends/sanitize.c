@@ -135,6 +135,11 @@ void sanitize_window_prefix(struct sanitize_window *w)
 	snprintf(w->count_s, sizeof(w->count_s), "%lld", w->count);
 }
 
+int sanitize_may_exclude_harness(int replay, int plan_marked)
+{
+	return replay && !plan_marked;
+}
+
 const char **sanitize_argv(const char *cs, const char *tool, const char *const *worker_argv, int replay,
 			   const struct sanitize_window *win)
 {

@@ -1557,15 +1557,20 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 			json_object_update_new(jw, json_pack("{s:I, s:i}", "warmup_samples",
 							     (json_int_t)sw.job.warmup_samples, "samples",
 							     sw.job.k.samples));
-		if (sw.plan_marked) {
+		if (!sanitize_may_exclude_harness(replay, sw.plan_marked)) {
 			/* a kernel named like the harness's would be excluded with
 			 * them: then every launch is instrumented, none excluded */
 			sw.sanitize_window = NULL;
 			json_object_set_new(jw, "launches", json_integer((json_int_t)win.of));
 			json_object_set_new(jw, "skip", json_integer(0));
-			json_object_set_new(jw, "excluded", json_string("none: a kernel step of the plan is named with "
-									"the harness's mark (" SANITIZE_HARNESS_MARK
-									"), so every launch is instrumented"));
+			json_object_set_new(jw, "excluded",
+					    json_string(replay ? "none: a kernel step of the plan is named with the "
+								 "harness's mark (" SANITIZE_HARNESS_MARK
+								 "), so every launch is instrumented"
+							       : "none: a trust: host kernel's own code makes its "
+								 "grids, under any name (" SANITIZE_HARNESS_MARK
+								 " too), so every launch is instrumented, the "
+								 "harness's with them"));
 		} else {
 			sw.sanitize_window = &win;
 		}

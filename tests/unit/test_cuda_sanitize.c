@@ -107,6 +107,24 @@ static void test_window_draw(void **state)
 }
 
 /* initcheck's window reaches back to the first launch. */
+/* The harness's grids are left out by name only on a sealed replay whose
+ * plan names none of its steps with the mark: in process, a kernel's own
+ * code names its grids (evc_harness_racy was never instrumented). */
+static void test_may_exclude_harness(void **state)
+{
+	(void)state;
+	assert_true(sanitize_may_exclude_harness(1, 0));
+	assert_false(sanitize_may_exclude_harness(1, 1));
+	assert_false(sanitize_may_exclude_harness(0, 0));
+	assert_false(sanitize_may_exclude_harness(0, 1));
+	/* no window: no filter by name, every grid instrumented */
+	const char *wa[] = { "/x/evident-worker", "__worker", "/proc/self/fd/7", NULL };
+	const char **a = sanitize_argv("/cuda/bin/compute-sanitizer", "racecheck", wa, 0, NULL);
+	for (size_t i = 0; a[i]; i++)
+		assert_string_not_equal(a[i], "--kernel-name-exclude");
+	free(a);
+}
+
 /* A timed run that ended before its window's end gives no verdict,
  * whatever the name filter: the whole window (a plan named with the
  * harness's mark runs with no window pointer) is held to its length;
@@ -371,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_window_prefix),
 		cmocka_unit_test(test_window_whole),
 		cmocka_unit_test(test_judge_ran),
+		cmocka_unit_test(test_may_exclude_harness),
 		cmocka_unit_test(test_sequence_launches),
 		cmocka_unit_test(test_job_warmup_samples),
 		cmocka_unit_test(test_judge),
