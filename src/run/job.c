@@ -1548,7 +1548,7 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 				       "of", (json_int_t)win.of, "skip", (json_int_t)drawn, "how",
 				       "the main job's sequence (its seeds, input sets, warm-up and timed samples); "
 				       "the tool instruments every launch of the kernel's, the harness's own grids "
-				       "excluded");
+				       "excluded where 'excluded' says so");
 		if (!strcmp(tool, "initcheck") && win.count)
 			json_object_set_new(jw, "from_first",
 					    json_string("initcheck: every launch from the first to the window's end is "
@@ -1573,6 +1573,8 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 								 "harness's with them"));
 		} else {
 			sw.sanitize_window = &win;
+			json_object_set_new(jw, "excluded", json_string("the harness's own grids, by the mark in their "
+									"names (" SANITIZE_HARNESS_MARK ")"));
 		}
 		json_object_set_new(v, "window", jw);
 	}
