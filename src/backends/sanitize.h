@@ -118,8 +118,9 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
  * May the tool's name filter leave out the harness's grids (a window for
  * sanitize_argv), or must every grid be instrumented (NULL)?  Only on a
  * sealed replay (replay 1) whose plan names no kernel step with the mark
- * (plan_marked 0): there the plan's steps are every grid of the kernel's
- * that runs.  In process (a trust: host kernel) the kernel's own code
+ * and whose device code launches no grid of its own (plan_marked 0, the
+ * caller's or of both): there the plan's steps are every grid of the
+ * kernel's that runs.  In process (a trust: host kernel) the kernel's own code
  * makes its grids, under names it chooses (a __global__
  * evc_harness_racy, or a module it loads itself): a filter by name would
  * hide them from the tool, which then passed a kernel it never watched.

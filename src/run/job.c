@@ -1534,6 +1534,7 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 		memcpy(sw.plan_launches, j->main_w.plan_launches, sizeof(sw.plan_launches));
 		sw.plan_kernels = j->main_w.plan_kernels;
 		sw.plan_marked = j->main_w.plan_marked;
+		sw.plan_devlaunch = j->main_w.plan_devlaunch;
 		if (sw.plan_identity[0])
 			json_object_set_new(v, "plan_identity", json_string(sw.plan_identity));
 	}
@@ -1557,16 +1558,20 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 			json_object_update_new(jw, json_pack("{s:I, s:i}", "warmup_samples",
 							     (json_int_t)sw.job.warmup_samples, "samples",
 							     sw.job.k.samples));
-		if (!sanitize_may_exclude_harness(replay, sw.plan_marked)) {
+		if (!sanitize_may_exclude_harness(replay, sw.plan_marked || sw.plan_devlaunch)) {
 			/* a kernel named like the harness's would be excluded with
 			 * them: then every launch is instrumented, none excluded */
 			sw.sanitize_window = NULL;
 			json_object_set_new(jw, "launches", json_integer((json_int_t)win.of));
 			json_object_set_new(jw, "skip", json_integer(0));
 			json_object_set_new(jw, "excluded",
-					    json_string(replay ? "none: a kernel step of the plan is named with the "
+					    json_string(replay && sw.plan_marked
+							       ? "none: a kernel step of the plan is named with the "
 								 "harness's mark (" SANITIZE_HARNESS_MARK
 								 "), so every launch is instrumented"
+						       : replay ? "none: the kernel's device code launches grids (or holds "
+								 "code not readable here), which no plan step names, so "
+								 "every launch is instrumented"
 							       : "none: a trust: host kernel's own code makes its "
 								 "grids, under any name (" SANITIZE_HARNESS_MARK
 								 " too), so every launch is instrumented, the "

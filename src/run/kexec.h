@@ -153,6 +153,8 @@ struct wrun {
 	int plan_kernels;            /* sealed: the plan's kernel steps (grids a replayed launch makes), 0 unknown */
 	int plan_marked;             /* sealed: a kernel step's name holds the harness's mark
 				      * (sanitize.h SANITIZE_HARNESS_MARK) */
+	int plan_devlaunch;          /* sealed: its device code launches grids (or has code not readable
+				      * here that could): grids no plan step names */
 	double plan_seconds;         /* sealed: the planner's wall time */
 	/* phase "sanitize": the worker runs under compute-sanitizer (the
 	 * tool's path and name; NULL: not), in a relaxed box (the tool starts
