@@ -1860,6 +1860,40 @@ static void test_pair_by_repeat(void **state)
 	free(f);
 }
 
+/*
+ * Red team 88, hole 3: the pair memo kept pc->used pointing at the sc of
+ * the frame that first compared the pair (pair_unpoint looked at the memo
+ * copy's address), so a claim that hit the memo from another frame read
+ * a dead stack frame: its verdict depended on the claims before it (ASan
+ * with detect_stack_use_after_return=1: stack-use-after-return).  Batch
+ * B2 recorded no comparisons, so every pair is compared here (pc->sc):
+ * the verdict claim reads the same alone and after claims on the pair,
+ * whose frames stored it (before: ASan stack-use-after-return).
+ */
+static void test_pair_memo_frames(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *alone = audit("<!-- claim: faster experiment=d a=x b=base -->\n", &c);
+	char *after = audit("<!-- claim: faster experiment=d a=x b=y -->\n"
+			    "<!-- claim: faster experiment=d a=x b=base -->\n"
+			    "<!-- claim: faster experiment=d a=x b=base -->\n",
+			    &c);
+	const char *l1 = strstr(alone, "t.md:1: ");
+	assert_non_null(l1);
+	size_t n1 = strcspn(l1 + 8, "\n");
+	for (int k = 2; k <= 3; k++) {
+		char tag[32];
+		snprintf(tag, sizeof(tag), "t.md:%d: ", k);
+		const char *l2 = strstr(after, tag);
+		assert_non_null(l2);
+		assert_int_equal(strcspn(l2 + 8, "\n"), n1);
+		assert_memory_equal(l1 + 8, l2 + 8, n1);
+	}
+	free(alone);
+	free(after);
+}
+
 /* A verdict picked from many configurations of two kernels (shapes,
  * parameters) is adjusted over them, and one code on both sides never
  * supports faster (red teams 35 and 36). */
@@ -2754,6 +2788,7 @@ int main(void)
 		cmocka_unit_test(test_stale_keeps_contradicted),
 		cmocka_unit_test(test_reproduced),
 		cmocka_unit_test(test_pair_by_repeat),
+		cmocka_unit_test(test_pair_memo_frames),
 		cmocka_unit_test(test_tries_and_same_code),
 		cmocka_unit_test(test_pilots_and_flags),
 		cmocka_unit_test(test_tries_same_knobs),
