@@ -117,27 +117,80 @@ static int has_word(const char *text, size_t n, const char *w)
 	return last_word(text, n, w) != 0;
 }
 
-/* The statistic text[0..n) names nearest its end, with the word in *word; NULL if none. */
+/* Does the word at t (n bytes left) name a variant rather than a sample:
+ * "fastest variant", "best kernel", "slowest configuration" (red team 88:
+ * "b is the fastest variant here and runs in 31.91 us" traced a min_us
+ * claim, "Our best kernel a runs in 39.57 us" refused a median one)? */
+static int variant_noun(const char *t, size_t n)
+{
+	static const char *const nouns[] = {
+		"variant", "variants", "kernel", "kernels", "configuration", "configurations", "config", "configs",
+		"one", "ones", "version", "versions", "implementation", "implementations", "candidate",
+		"candidates", "design", "designs", "choice", "choices", "option", "options", "method", "methods",
+		"approach", "approaches", "code", "program", "programs", "build", "builds", "tiling", "tilings",
+		"setting", "settings", "schedule", "schedules", "layout", "layouts", "algorithm", "algorithms",
+		"model", "models", "gpu", "gpus", "device", "devices", "machine", "machines", "host", "hosts",
+		"team", "teams", "entry", "entries", "submission", "submissions", "solution", "solutions",
+		"library", "libraries", "backend", "backends", "strategy", "strategies", "tile", "tiles",
+	};
+	size_t i = 0;
+	while (i < n && (t[i] == ' ' || t[i] == '-'))
+		i++;
+	size_t w = i;
+	while (w < n && isalpha((unsigned char)t[w]))
+		w++;
+	for (size_t k = 0; k < ARRAY_SIZE(nouns); k++)
+		if (strlen(nouns[k]) == w - i && !strncasecmp(t + i, nouns[k], w - i))
+			return 1;
+	return 0;
+}
+
+/* The statistic text[0..n) names nearest its end, with the word in *word;
+ * NULL if none.  A word followed by a variant noun names the variant, not
+ * a statistic of its samples (variant_noun). */
 static const char *named_stat(const char *text, size_t n, const char **word)
 {
 	const char *best = NULL;
 	size_t best_at = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(stat_words); i++)
 		for (size_t w = 0; stat_words[i].words[w]; w++) {
-			size_t at = last_word(text, n, stat_words[i].words[w]);
-			if (at > best_at) {
-				best_at = at;
-				best = stat_words[i].stat;
-				*word = stat_words[i].words[w];
+			const char *sw = stat_words[i].words[w];
+			size_t wl = strlen(sw);
+			for (size_t lim = n, at; (at = last_word(text, lim, sw)) != 0; lim = at - 1) {
+				if (variant_noun(text + at - 1 + wl, n - (at - 1 + wl)))
+					continue;
+				if (at > best_at) {
+					best_at = at;
+					best = stat_words[i].stat;
+					*word = sw;
+				}
+				break;
 			}
 		}
 	return best;
+}
+
+/* The last k words of prose text[0..n): the words that modify a number
+ * written after them ("its fastest sample took", "and the fastest"). */
+static size_t last_words(const char *text, size_t n, size_t k)
+{
+	size_t j = n, words = 0;
+	while (j > 0 && text[j - 1] == ' ')
+		j--;
+	while (j > 0) {
+		if (text[j - 1] == ' ' && ++words >= k)
+			break;
+		j--;
+	}
+	return j;
 }
 
 /*
  * Does the text before f name another statistic than stat (a time
  * statistic or mde)?  Returns stat when it does (*word: the word it
  * names, NULL for none: a bare time reads as the median), else NULL.
+ * In prose only the words that modify the number count: its last 3
+ * (red team 88: "b is the fastest variant here and runs in 31.91 us").
  */
 static const char *stat_unnamed(const struct found *f, const char *stat, const char **word)
 {
@@ -150,8 +203,12 @@ static const char *stat_unnamed(const struct found *f, const char *stat, const c
 	*word = NULL;
 	if (f->hdr)
 		named = named_stat(f->hdr, f->hdr_len, word);
-	if (!named)
+	if (!named && f->hdr)
 		named = named_stat(f->ctx, f->ctx_len, word);
+	else if (!named) {
+		size_t b = last_words(f->ctx, f->ctx_len, 3);
+		named = named_stat(f->ctx + b, f->ctx_len - b, word);
+	}
 	if (named ? !strcmp(named, stat) : !strcmp(stat, "median_us"))
 		return NULL;
 	return stat;

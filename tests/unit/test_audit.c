@@ -1599,6 +1599,41 @@ static void test_untraced_statistic_named(void **state)
 	free(f);
 }
 
+/* Red team 88, hole 2: a statistic word names the number's statistic
+ * only where it modifies the number (its last 3 words), and never where a
+ * variant noun follows it ("the fastest variant", "our best kernel"). */
+static void test_untraced_stat_modifies(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("b is the fastest variant here and runs in 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n"
+			"\n"
+			"The best kernel b runs in 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n"
+			"\n"
+			"Unlike the fastest kernel it replaces b runs in 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n"
+			"\n"
+			"The slowest variant b runs in 100 us. <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n"
+			"\n"
+			"Our best kernel a runs in 100 us. <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n"
+			"\n"
+			"Its fastest sample took 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n"
+			"\n"
+			"Our best kernel's fastest sample took 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n"
+			"\n"
+			"The fastest kernel's best run took 100 us. <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: untraced: '80 us' (a claim states it as 'min_us', which the text before it does not name"));
+	assert_non_null(strstr(f, "t.md:3: untraced: '80 us' (a claim states it as 'min_us'"));
+	assert_non_null(strstr(f, "t.md:5: untraced: '80 us' (a claim states it as 'min_us'"));
+	assert_null(strstr(f, "t.md:7: untraced"));
+	assert_null(strstr(f, "t.md:9: untraced"));
+	assert_null(strstr(f, "t.md:11: untraced"));
+	assert_null(strstr(f, "t.md:13: untraced"));
+	assert_non_null(strstr(f, "t.md:15: untraced: '100 us' (a claim states it as 'median_us', but the words before it say 'best')"));
+	assert_int_equal(c.untraced, 4);
+	free(f);
+}
+
 /* red team 86: a column whose header names a result makes its unitless cells results */
 static void test_untraced_result_columns(void **state)
 {
@@ -2779,6 +2814,7 @@ int main(void)
 		cmocka_unit_test(test_untraced),
 		cmocka_unit_test(test_untraced_rendered),
 		cmocka_unit_test(test_untraced_statistic_named),
+		cmocka_unit_test(test_untraced_stat_modifies),
 		cmocka_unit_test(test_untraced_result_columns),
 		cmocka_unit_test(test_parse_signed_and_exponent),
 		cmocka_unit_test(test_tolerance_bounded),
