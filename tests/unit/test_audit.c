@@ -1558,11 +1558,13 @@ static void test_untraced_rendered(void **state)
 		"t.md:22: untraced: '43.8ms'", "t.md:22: untraced: '43.9ms'",
 		"t.md:24: untraced: '1.54' (a result: 'a speedup of' before it)",
 		"t.md:24: untraced: '25.7' (a result: 'the median is' before it)",
+		/* red team 88: a decimal in prose is a result unless a name, a
+		 * version or a setting: a verb after it no longer excuses it */
+		"t.md:18: untraced: '0.8' (a decimal in prose: a result unless it is a name, a version or a setting)",
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (!strstr(f, want[i]))
 			fail_msg("missing: %s\nin:\n%s", want[i], f);
-	assert_null(strstr(f, "t.md:18:"));
 	assert_int_equal(c.untraced, (int)(sizeof(want) / sizeof(want[0])));
 	free(f);
 }
