@@ -1569,6 +1569,95 @@ static void test_untraced_rendered(void **state)
 	free(f);
 }
 
+/*
+ * Red team 88, holes 1 and 4: a number a reader reads as a result is one,
+ * however it is written: digits of other scripts, a result in words, a
+ * decimal in prose anywhere but a name, a version or a setting, an
+ * integer the words before it name as a result, TeX math, an HTML table's
+ * cells, a header of any length or with "(n=8)"; a '](' with no ')' hides
+ * nothing.  And versions, settings and a statistic's parameter are not.
+ */
+static void test_untraced_rt88_forms(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	static const char *const forms[] = {
+		/* 0 other digits */
+		"b runs in \xef\xbc\x92\xef\xbc\x95.\xef\xbc\x97 us.",
+		"b runs in \xef\xbc\x92\xef\xbc\x95\xef\xbc\x8e\xef\xbc\x97 \xce\xbcs.",
+		"b runs in \xd9\xa2\xd9\xa5\xd9\xab\xd9\xa7 us.",
+		"b runs in \xe0\xa5\xa8\xe0\xa5\xab.\xe0\xa5\xad us.",
+		"b runs in \xf0\x9d\x9f\x90\xf0\x9d\x9f\x93.\xf0\x9d\x9f\x95 us.",
+		/* 5 words */
+		"b runs in twenty-five point seven microseconds.",
+		"b is two and a half times faster than a.",
+		"b halves a's time.",
+		"b takes \xe2\x85\x94 of a's time.",
+		"b cuts a's time by thirty-one per cent.",
+		/* 10 decimals in prose */
+		"b's median time came out at 25.7 on this host.",
+		"The speedup of b over a is 1.54 here.",
+		"b's time over a's is 25.7/39.6.",
+		"In microseconds, b takes 25.7 and a 39.6.",
+		"We timed b in microseconds. It came to 25.7.",
+		"- b: 25.7",
+		"## b's median came out at 25.7",
+		/* 17 integers */
+		"b's median is 26, against 40 for a.",
+		"b takes 26 cycles where a takes 40.",
+		"a speedup of 2 over a.",
+		/* 20 tables, HTML, math, links */
+		"| variant | median (n=8) |\n|---|---|\n| b | 25.7 |",
+		"| variant | speedup, p |\n|---|---|\n| b | 1.54 |",
+		"| variant | vs a |\n|---|---|\n| b | 1.54 |",
+		"| variant | b's median time over the runs |\n|---|---|\n| b | 25.7 |",
+		"<table><tr><td>b</td><td>25.7</td></tr></table>",
+		"$t_b = 25.7\\,\\mu s$.",
+		"$25.7\\,\\mu\\text{s}$",
+		"See [the results](#results and b runs in 25.7 us.",
+	};
+	static const char *const honest[] = {
+		"It needs CUDA 12.4 toolkit headers.", "The host runs Ubuntu 22.04 LTS.",
+		"Install Python 3.11 packages first.", "GCC 13.2 compilers warn here.", "Section 4.1 explains why.",
+		"Compute capability 9.0 devices only.", "An sm 8.9 GPU.", "The threshold stays 0.5 throughout.",
+		"We use alpha 0.05 everywhere.", "Evident 0.9 adds audits.", "A time step of 0.1 suffices.",
+		"A learning rate of 0.01 works.", "Dropout rate 0.1 helps.", "Whiskers reach 1.5 IQR past the box.",
+		"No difference at lags one and two (p 0.89 and 0.12).", "A speedup CI outside [0.99, 1.01] and a p.",
+		"The median of 3 runs, a load average of 1.5, about three times slower, six hours later.",
+		"with a did-you-mean (exit 2), and red team 12's table.",
+	};
+	struct strbuf text = STRBUF_INIT;
+	size_t nf = ARRAY_SIZE(forms), nh = ARRAY_SIZE(honest);
+	for (size_t i = 0; i < nf; i++)
+		strbuf_addf(&text, "P%zu\n%s\n\n", i, forms[i]);
+	for (size_t i = 0; i < nh; i++)
+		strbuf_addf(&text, "H%zu\n%s\n\n", i, honest[i]);
+	char *f = audit(text.buf, &c);
+	/* each form's paragraph has a finding; no honest one has */
+	size_t line = 1;
+	const char *p = text.buf;
+	for (size_t i = 0; i < nf + nh; i++) {
+		size_t first = line;
+		const char *e = strstr(p, "\n\n");
+		for (const char *q = p; q < e; q++)
+			line += *q == '\n';
+		line += 2;
+		p = e + 2;
+		int found = 0;
+		for (size_t l = first; l < line; l++) {
+			char tag[32];
+			snprintf(tag, sizeof(tag), "t.md:%zu: untraced", l);
+			found |= strstr(f, tag) != NULL;
+		}
+		if (i < nf && !found)
+			fail_msg("form %zu not flagged: %s\n%s", i, forms[i], f);
+		if (i >= nf && found)
+			fail_msg("honest %zu flagged: %s\n%s", i - nf, honest[i - nf], f);
+	}
+	strbuf_release(&text);
+	free(f);
+}
+
 /* red team 86: a claim on a best case traces a number only where the text names it */
 static void test_untraced_statistic_named(void **state)
 {
@@ -2815,6 +2904,7 @@ int main(void)
 		cmocka_unit_test(test_measured_on_and_stale),
 		cmocka_unit_test(test_untraced),
 		cmocka_unit_test(test_untraced_rendered),
+		cmocka_unit_test(test_untraced_rt88_forms),
 		cmocka_unit_test(test_untraced_statistic_named),
 		cmocka_unit_test(test_untraced_stat_modifies),
 		cmocka_unit_test(test_untraced_result_columns),
