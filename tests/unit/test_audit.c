@@ -1645,7 +1645,7 @@ static void test_untraced_rt88_forms(void **state)
 		p = e + 2;
 		int found = 0;
 		for (size_t l = first; l < line; l++) {
-			char tag[32];
+			char tag[48];
 			snprintf(tag, sizeof(tag), "t.md:%zu: untraced", l);
 			found |= strstr(f, tag) != NULL;
 		}
