@@ -861,6 +861,32 @@ static void scan_number(struct scan *s, size_t *pi)
 	size_t end = i + audit_parse_num(t + i, &f.n);
 	if (start < i && !money)
 		f.n.v = -f.n.v;
+	/* "1 959 s", "1'959 s": thousands parted by a space or an apostrophe,
+	 * read whole where the whole carries a unit (red team 88: '959 s') */
+	if (!f.n.u && !f.n.decimal && f.n.len <= 3 && start == i) {
+		char buf[64];
+		size_t nb = 0, k = i, g_end = 0;
+		while (k < end && nb < 20)
+			buf[nb++] = t[k++];
+		while (k + 3 < len && (t[k] == ' ' || t[k] == '\'') && isdigit((unsigned char)t[k + 1]) &&
+		       isdigit((unsigned char)t[k + 2]) && isdigit((unsigned char)t[k + 3]) &&
+		       (k + 4 >= len || !isdigit((unsigned char)t[k + 4])) && nb + 3 < 24) {
+			memcpy(buf + nb, t + k + 1, 3);
+			nb += 3;
+			k += 4;
+			g_end = k;
+		}
+		if (g_end) {
+			size_t nd = nb, rest = len - g_end < 30 ? len - g_end : 30;
+			memcpy(buf + nb, t + g_end, rest);
+			buf[nb + rest] = '\0';
+			struct num whole;
+			if (audit_parse_num(buf, &whole) > nd && whole.u && whole.unit_off >= nd) {
+				f.n = whole;
+				end = g_end + (whole.len - nd);
+			}
+		}
+	}
 	if (end < len && t[end] == '.' && end + 1 < len && isdigit((unsigned char)t[end + 1])) {
 		while (end < len && (isdigit((unsigned char)t[end]) || t[end] == '.'))
 			end++;
@@ -877,6 +903,26 @@ static void scan_number(struct scan *s, size_t *pi)
 	size_t at = s->src[i]; /* where it is in the source */
 	unsigned char region = d->mask[at];
 	f.u = money ? money : f.n.u;
+	int unit_after = 0;
+	/* "25.7 ± 0.3 us", "25.7–26.1 us", "25.7 to 26.1 us": the unit after
+	 * the second number is the first's too (red team 88: only the second
+	 * was read as a time) */
+	if (!f.u && !money) {
+		size_t k = end;
+		while (k < len && t[k] == ' ')
+			k++;
+		size_t sep = !strncmp(t + k, "\xc2\xb1", 2) ? 2 : !strncmp(t + k, "\xe2\x80\x93", 3) ? 3
+			     : (t[k] == '-' && k + 1 < len && isdigit((unsigned char)t[k + 1])) ? 1
+			     : (!strncmp(t + k, "to ", 3) && k + 3 < len && isdigit((unsigned char)t[k + 3])) ? 2 : 0;
+		if (sep) {
+			k += sep;
+			while (k < len && t[k] == ' ')
+				k++;
+			struct num n2;
+			if (k < len && isdigit((unsigned char)t[k]) && audit_parse_num(t + k, &n2) && n2.u)
+				f.u = n2.u, unit_after = 1;
+		}
+	}
 	if (!f.u && s->col[at])
 		f.u = s->col[at] <= audit_n_units ? &audit_units[s->col[at] - 1] : &audit_unit_dollar;
 	if (!f.u)
@@ -996,6 +1042,8 @@ static void scan_number(struct scan *s, size_t *pi)
 		strbuf_addf(&where, " (unit '%s' from %s)", f.u->text, table_from);
 	else if (table_from)
 		strbuf_addf(&where, " (a result named by its row '%.*s')", (int)f.row_len, f.row);
+	else if (unit_after)
+		strbuf_addf(&where, " (unit '%s' from the number after it)", f.u->text);
 	else if (f.u && !f.n.u && !money)
 		strbuf_addf(&where, " (unit '%s' from its table column)", f.u->text);
 	else if (named_result)

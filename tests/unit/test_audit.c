@@ -1656,6 +1656,16 @@ static void test_untraced_rt88_forms(void **state)
 	}
 	strbuf_release(&text);
 	free(f);
+	/* the unit of a range's or an uncertainty's second number is the
+	 * first's; thousands parted by a space are one number */
+	f = audit("b runs in 25.7 \xc2\xb1 0.3 us. <!-- claim: value experiment=e variant=base stat=median_us value=25.7us -->\n"
+		  "\n"
+		  "b runs in 4 to 9 us, and the suite took 1 959 s.\n",
+		  &c);
+	assert_null(strstr(f, "'25.7"));
+	assert_non_null(strstr(f, "t.md:3: untraced: '4' (unit 'us' from the number after it)"));
+	assert_non_null(strstr(f, "t.md:3: untraced: '1 959 s'"));
+	free(f);
 }
 
 /* red team 86: a claim on a best case traces a number only where the text names it */
