@@ -722,7 +722,7 @@ static size_t word_before(const char *t, size_t at, int k, char *buf, size_t buf
 			size_t n = 0;
 			for (size_t q = j; q < e && n + 1 < bufsz; q++) {
 				unsigned char c = (unsigned char)t[q];
-				if (isalnum(c) || c == '-' || c == '.' || c == '_' || c == '+' || c >= 0x80)
+				if (isalnum(c) || c == '-' || c == '.' || c == '_' || c == '+' || c == '/' || c >= 0x80)
 					buf[n++] = (char)tolower(c);
 			}
 			while (n && (buf[n - 1] == '.' || buf[n - 1] == '-'))
@@ -772,7 +772,9 @@ static int plain_decimal(const char *t, size_t len, size_t start, size_t end)
 		"perl", "ruby", "bash", "zsh", "git", "docker", "podman", "helm", "k8s", "kubernetes", "conda",
 		"pip", "npm", "cargo", "firmware", "bios", "vbios", "nvml", "nvidia-smi", "ncu", "nsys", "team",
 		"teams", "exit", "status", "signal", "rc", "errno", "code", "port", "pid", "uid", "id",
-		"number", "#", "fix", "helper", "session", "day", "week", "month", "year", "session",
+		"number", "#", "fix", "helper", "session", "day", "week", "month", "year", "slurm", "slurmctld",
+		"ptxas", "sanitizer", "compute-sanitizer", "nsight", "valgrind", "lldb", "gdb", "cuda-gdb",
+		"libcuda", "cudart", "nvrtc", "cupti", "thrust", "cub", "cccl", "onednn", "mkl", "openblas",
 	};
 	static const char *const settings[] = {
 		"alpha", "\xce\xb1", "threshold", "thresholds", "tolerance", "tol", "atol", "rtol", "p", "q",
@@ -796,6 +798,9 @@ static int plain_decimal(const char *t, size_t len, size_t start, size_t end)
 	for (int k = 1; k <= 6; k++) {
 		if (!word_before(t, start, k, w, sizeof(w)))
 			break;
+		const char *sl = strrchr(w, '/'); /* "nvcc/ptxas 13.0" */
+		if (sl && sl[1])
+			memmove(w, sl + 1, strlen(sl));
 		if (in_list(w, names, ARRAY_SIZE(names)) || in_list(w, settings, ARRAY_SIZE(settings)))
 			return 1;
 		/* "a learning rate of 0.01", "dropout rate 0.1" */
