@@ -708,7 +708,7 @@ static size_t word_before(const char *t, size_t at, int k, char *buf, size_t buf
 {
 	size_t j = at;
 	for (int w = 0; w < k; w++) {
-		while (j > 0 && (t[j - 1] == ' ' || strchr("=<>:([\"'\xe2\x89\xa4\xa5", t[j - 1])))
+		while (j > 0 && (t[j - 1] == ' ' || strchr("|=<>:([\"'\xe2\x89\xa4\xa5", t[j - 1])))
 			j--;
 		if (!j || t[j - 1] == '\n')
 			return 0;
