@@ -780,8 +780,8 @@ static int plain_decimal(const char *t, size_t len, size_t start, size_t end)
 		"alpha", "\xce\xb1", "threshold", "thresholds", "tolerance", "tol", "atol", "rtol", "p", "q",
 		"significance", "confidence", "seed", "stride", "width", "step", "factor", "weight", "scale",
 		"epsilon", "eps", "\xce\xb5", "lambda", "\xce\xbb", "beta", "\xce\xb2", "gamma", "\xce\xb3",
-		"momentum", "decay", "temperature", "margin", "band", "cutoff", "limit", "bound", "coefficient",
-		"exponent", "order", "quantile", "percentile", "iqr", "fraction", "probability", "prob", "dropout",
+		"momentum", "decay", "temperature", "margin", "band", "cutoff", "coefficient",
+		"exponent", "quantile", "percentile", "iqr", "probability", "prob", "dropout",
 		"lr", "warmup", "window", "sigma", "\xcf\x83", "delta", "\xce\xb4", "tau", "\xcf\x84", "k", "n",
 		"level", "setting", "knob", "parameter", "param", "option", "flag", "default", "defaults",
 		"noise", "bias", "offset", "ratio_threshold", "max_seconds", "timeout",
@@ -1220,6 +1220,11 @@ static size_t invisible_char(const char *t)
 		return 3;
 	if (!strncmp(t, "\xef\xbb\xbf", 3))
 		return 3;
+	/* variation selectors and the keycap's enclosing mark: "2\ufe0f\u20e3" reads "2" */
+	if (c == 0xEF && (unsigned char)t[1] == 0xB8 && (unsigned char)t[2] >= 0x80 && (unsigned char)t[2] <= 0x8F)
+		return 3;
+	if (!strncmp(t, "\xe2\x83\xa3", 3))
+		return 3;
 	return 0;
 }
 
@@ -1521,6 +1526,7 @@ static void render(struct scan *s)
 	s->src = xcalloc(len + 2, sizeof(size_t));
 	int pend = 0, nl = 0;
 	size_t pend_src = 0, math_end = 0;
+	int sup_run = 0; /* the digits just emitted came from superscripts */
 #define EMIT(c, at)                                                                                                    \
 	do {                                                                                                           \
 		if (pend) {                                                                                            \
@@ -1661,6 +1667,18 @@ static void render(struct scan *s)
 			size_t cl;
 			unsigned cp = cp_at(t + i, len - i, &cl);
 			int dg = other_digit(cp);
+			/* superscript and subscript digits standing alone ("²⁵.⁷ us"),
+			 * not an exponent or an index ("10²", "x₂") */
+			int sup = cp == 0xB9 || cp == 0xB2 || cp == 0xB3 || cp == 0x2070 || (cp >= 0x2074 && cp <= 0x2079) ||
+				  (cp >= 0x2080 && cp <= 0x2089);
+			if (sup && o > 0 && !pend &&
+			    (isalpha((unsigned char)s->r[o - 1]) ||
+			     ((isdigit((unsigned char)s->r[o - 1]) || s->r[o - 1] == '.') && !sup_run)))
+				sup = 0;
+			if (dg < 0 && sup) {
+				dg = cp == 0xB9 ? 1 : cp == 0xB2 ? 2 : cp == 0xB3 ? 3 : (int)((cp - 0x2070) % 16);
+				sup_run = 1;
+			}
 			const char *fr = vulgar_fraction(cp);
 			int after_digit = o > 0 && !pend && isdigit((unsigned char)s->r[o - 1]);
 			if (dg >= 0 || fr || ((cp == 0xFF0E || cp == 0x066B || cp == 0x066C) && after_digit)) {
@@ -1691,6 +1709,8 @@ static void render(struct scan *s)
 				continue;
 			}
 		}
+		if (isalnum(c))
+			sup_run = 0;
 		EMIT(t[i], i);
 	}
 	if (pend) {

@@ -1615,6 +1615,9 @@ static void test_untraced_rt88_forms(void **state)
 		"$t_b = 25.7\\,\\mu s$.",
 		"$25.7\\,\\mu\\text{s}$",
 		"See [the results](#results and b runs in 25.7 us.",
+		/* 28 superscript digits standing alone, keycaps */
+		"b runs in \xc2\xb2\xe2\x81\xb5.\xe2\x81\xb7 us.",
+		"b runs in 2\xef\xb8\x8f\xe2\x83\xa3" "5\xef\xb8\x8f\xe2\x83\xa3.7 us.",
 	};
 	static const char *const honest[] = {
 		"It needs CUDA 12.4 toolkit headers.", "The host runs Ubuntu 22.04 LTS.",
@@ -1625,6 +1628,8 @@ static void test_untraced_rt88_forms(void **state)
 		"No difference at lags one and two (p 0.89 and 0.12).", "A speedup CI outside [0.99, 1.01] and a p.",
 		"The median of 3 runs, a load average of 1.5, about three times slower, six hours later.",
 		"with a did-you-mean (exit 2), and red team 12's table.",
+		"We use 10\xc2\xb2 samples of x\xe2\x82\x82, nvcc/ptxas 13.0 and Slurm 22.05.",
+		"| field | value |\n|---|---|\n| schema | 2.1 |",
 	};
 	struct strbuf text = STRBUF_INIT;
 	size_t nf = ARRAY_SIZE(forms), nh = ARRAY_SIZE(honest);
