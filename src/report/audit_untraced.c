@@ -954,7 +954,7 @@ static void scan_number(struct scan *s, size_t *pi)
 		if (!strncmp(after, "CI", 2) || !strncasecmp(after, "confidence", 10) || !strncasecmp(after, "bootstrap", 9))
 			f.u = NULL;
 	}
-	int flagged = f.u != NULL || f.col_fam, lone = 0;
+	int flagged = f.u != NULL || f.col_fam, lone = 0, code_row = 0;
 	const char *word = NULL;
 	size_t word_len = 0;
 	if (region == MD_CODE || region == MD_FENCE) {
@@ -969,6 +969,20 @@ static void scan_number(struct scan *s, size_t *pi)
 			e++;
 		lone = b > 0 && t[b - 1] == '`' && e < len && t[e] == '`';
 		flagged |= lone;
+		/* a decimal among words in a code span, as a table row quoted
+		 * ("`b 25.7 39.6`"), unless a flag, a key, a version or a setting
+		 * names it ("--alpha 0.05", "x = 0.5", "CUDA 12.4") */
+		if (!flagged && f.n.decimal && !memchr(t + i, 'e', f.n.unit_off) && !memchr(t + i, 'E', f.n.unit_off) &&
+		    b > 0 && t[b - 1] != '`' && b < start && !plain_decimal(t, len, start, end)) {
+			size_t w = b;
+			while (w > 0 && t[w - 1] != ' ' && t[w - 1] != '`')
+				w--;
+			int code_like = t[w] == '-' || memchr(t + w, '=', b - w) || memchr(t + w, '(', b - w) ||
+					memchr(t + w, ',', b - w) || memchr(t + w, '*', b - w) || memchr(t + w, '+', b - w) ||
+					(e < len && strchr("),;*+/=-", t[e]));
+			if (!code_like)
+				flagged = code_row = 1;
+		}
 	}
 	if (region == MD_FENCE) {
 		const struct md_fence *fe = md_fence_at(d, at);
@@ -1059,6 +1073,8 @@ static void scan_number(struct scan *s, size_t *pi)
 		strbuf_addf(&where, " (named '%s' in code)", f.key);
 	else if (lone)
 		strbuf_addstr(&where, " (a figure quoted as code)");
+	else if (code_row)
+		strbuf_addstr(&where, " (a decimal among words in a code span)");
 	else if (region == MD_FENCE && !f.u)
 		strbuf_addstr(&where, " (a decimal in program output)");
 	else if (prose_result)

@@ -1615,7 +1615,8 @@ static void test_untraced_rt88_forms(void **state)
 		"$t_b = 25.7\\,\\mu s$.",
 		"$25.7\\,\\mu\\text{s}$",
 		"See [the results](#results and b runs in 25.7 us.",
-		/* 28 superscript digits standing alone, keycaps */
+		"The table row reads `b 25.7 39.6`.",
+		/* 29 superscript digits standing alone, keycaps */
 		"b runs in \xc2\xb2\xe2\x81\xb5.\xe2\x81\xb7 us.",
 		"b runs in 2\xef\xb8\x8f\xe2\x83\xa3" "5\xef\xb8\x8f\xe2\x83\xa3.7 us.",
 	};
@@ -1630,6 +1631,7 @@ static void test_untraced_rt88_forms(void **state)
 		"with a did-you-mean (exit 2), and red team 12's table.",
 		"We use 10\xc2\xb2 samples of x\xe2\x82\x82, nvcc/ptxas 13.0 and Slurm 22.05.",
 		"| field | value |\n|---|---|\n| schema | 2.1 |",
+		"Run `evident run --alpha 0.05` or set `x = 0.5` and `1 - 0.05/tries`.",
 	};
 	struct strbuf text = STRBUF_INIT;
 	size_t nf = ARRAY_SIZE(forms), nh = ARRAY_SIZE(honest);
