@@ -798,6 +798,8 @@ static int plain_decimal(const char *t, size_t len, size_t start, size_t end)
 	for (int k = 1; k <= 6; k++) {
 		if (!word_before(t, start, k, w, sizeof(w)))
 			break;
+		if (k == 1 && w[0] == '-' && isalpha((unsigned char)w[strspn(w, "-")]))
+			return 1; /* a command line's option: "--time 2", "-n 3" */
 		const char *sl = strrchr(w, '/'); /* "nvcc/ptxas 13.0" */
 		if (sl && sl[1])
 			memmove(w, sl + 1, strlen(sl));
