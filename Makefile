@@ -160,6 +160,11 @@ $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libevident.a | deps-check
 SMOKE_UNIT := test_options test_record test_spec
 SMOKE_CLI := t0001 t0002 t0003
 INNER := $(if $(EVIDENT_QUICKSTART_INNER),1)
+# Round 2 of t0040 (EVIDENT_QUICKSTART_INNER=2) skips verify, paper and
+# audit as well: round 1 ran them on the same committed tree (the clone is
+# clean after it) and the demo's second batch goes to store/, which none
+# of them reads (verify --store artifacts; PAPER.md names artifacts/).
+AGAIN := $(filter 2,$(EVIDENT_QUICKSTART_INNER))
 
 # Everything the unit and CLI tests run, built (make test builds it for the
 # plain tree before any test starts, and with SAN=1 in the stream that runs
@@ -188,9 +193,15 @@ test-cli: all
 REPO_CHECK = scripts/run-check.sh $(BUILD)/repo-checks
 test-repo: all
 	@rm -f $(BUILD)/repo-checks
+ifneq ($(AGAIN),)
+	@$(REPO_CHECK) --skip verify "t0040's round 2: round 1 checked this tree"
+	@$(REPO_CHECK) --skip paper "t0040's round 2: round 1 checked this tree"
+	@$(REPO_CHECK) --skip audit "t0040's round 2: round 1 checked this tree"
+else
 	@$(REPO_CHECK) verify $(EVIDENT) verify --quiet --store $(STUDY_STORE)
 	@$(REPO_CHECK) paper $(EVIDENT) paper --check PAPER.md
 	@$(REPO_CHECK) audit $(EVIDENT) audit --strict -q PAPER.md
+endif
 ifneq ($(INNER),)
 	@$(REPO_CHECK) --skip check-kernels "inside t0040's clone: the outer make test compiles them"
 	@$(REPO_CHECK) --skip layout-sims "inside t0040's clone: the outer make test runs them"

@@ -19,7 +19,8 @@
 # cluster, so running them beside the rest keeps the CPUs busy.  The CLI
 # tests that race the clock or other processes (lib.sh's runs_alone) run
 # once everything else has ended, two at a time from both passes, a CPU
-# each (a runs_alone_machine test with the machine to itself): each CLI
+# each (a runs_alone_machine test with the machine to itself; two
+# runs_alone_light tests, which mostly sleep, share one): each CLI
 # pass creates its CLI_SIDE_DONE file when its tests beside others have
 # ended, and CLI_ALONE_GO is created here once every stream has ended or
 # done that (see tests/cli/run.sh).

@@ -53,6 +53,11 @@ runs_alone() {
 # runs with nothing else of make test beside it, not even the other pass's
 # alone test.
 runs_alone_machine() { runs_alone "$@"; }
+# runs_alone_light WHY: as runs_alone, for a test that mostly sleeps (its
+# timed kernels nap, a third of its time or less is CPU) and whose timed
+# checks hold by wide margins: in make test's alone phase two such tests
+# share a CPU's slot (tests/cli/run.sh), never with a runs_alone test.
+runs_alone_light() { runs_alone "$@"; }
 # plain_pass_only WHY: a test that never runs $EVIDENT (it checks sources,
 # documents or what nvcc makes of a kernel, or tests Slurm, an install or
 # a fresh clone's own build) calls it first, on a line of its own.  make

@@ -26,7 +26,7 @@
 # last 25 lines of its output) is printed once it and every test listed
 # before it have ended, so the output reads as a one-at-a-time run would.
 # The tests whose checks race the clock or other processes (they call
-# lib.sh's runs_alone or runs_alone_machine) run after the others, one at a
+# lib.sh's runs_alone, runs_alone_light or runs_alone_machine) run after the others, one at a
 # time, and are listed after them (those of runs_alone_machine last).  With
 # CLI_LOCK=FILE (make test sets it) every test holds FILE with flock(1):
 # shared while it runs beside others, exclusive when it runs alone.
@@ -42,7 +42,10 @@
 # one of CLI_JOBS slots, FILE.slot0, FILE.slot1, ... (flock -x; both
 # passes share them, so neither pass's tail leaves a CPU idle), longest
 # first by CLI_ORDER; a runs_alone_machine test (a pool of a slot per CPU,
-# a GPU) holds them all, alone with the machine.
+# a GPU) holds them all, alone with the machine; two runs_alone_light
+# tests (they mostly sleep) share a slot, each holding it shared and one
+# of its halves (light_slot), never beside a runs_alone test; each pass
+# starts them after its runs_alone ones.
 #
 # TEST_COUNTS=FILE appends the totals there as one line "cli PASSED FAILED
 # SKIPPED"; TEST_TIMES=FILE appends "SECONDS NAME CPU START" per test: its
@@ -121,7 +124,7 @@ fi
 gpu=1
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || gpu=
 side=() alone=() machine=()
-declare -A whole=()
+declare -A whole=() light=()
 for t in "${tests[@]}"; do
 	if [ -n "${san_skip[$(basename "$t" .sh)]:-}" ]; then
 		side+=("$t")
@@ -131,6 +134,8 @@ for t in "${tests[@]}"; do
 		machine+=("$t") whole[$t]=1
 	elif grep -q '^runs_alone ' "$t"; then
 		alone+=("$t")
+	elif grep -q '^runs_alone_light ' "$t"; then
+		alone+=("$t") light[$t]=1
 	else
 		side+=("$t")
 	fi
@@ -248,7 +253,11 @@ run_one() {
 				eval "exec $fd>>\"\$pair.slot\$k\"" && flock -x $fd ||
 					echo "run.sh: cannot lock '$pair.slot$k'; running $(basename "$t" .sh) without it" >&2
 			done
+		elif [ -n "${light[$t]:-}" ]; then
+			until light_slot 1 || light_slot 2; do nap 0.2; done
 		else
+			# (the want file keeps light tests off a free slot meanwhile)
+			: >"$pair.want.$BASHPID"
 			until
 				for ((k = 0; k < jobs; k++)); do
 					eval "exec 20>>\"\$pair.slot\$k\"" && flock -n -x 20 && break
@@ -256,6 +265,7 @@ run_one() {
 				done
 				[ $k -lt "$jobs" ]
 			do nap 0.2; done
+			rm -f "$pair.want.$BASHPID"
 		fi
 		: >"$res/$i.slot"
 	fi
@@ -264,7 +274,7 @@ run_one() {
 	export TEST_TMP
 	start=$EPOCHREALTIME
 	(
-		for ((k = 20; k < 20 + jobs; k++)); do eval "exec $k>&-"; done
+		for ((k = 20; k <= 22 + jobs; k++)); do eval "exec $k>&-"; done
 		cd "$TEST_TMP" && exec bash "$t" 9>&- {nap_fd}>&-
 	) >"$res/$i.out" 2>&1 </dev/null
 	rc=$?
@@ -282,6 +292,65 @@ run_one() {
 	fi
 	rm -rf "$TEST_TMP"
 	echo $rc >"$res/$i.rc.tmp" && mv "$res/$i.rc.tmp" "$res/$i.rc"
+}
+
+# light_slot PHASE: a runs_alone_light test's half of a slot: the slot
+# (descriptor 20) shared and one of its two halves, SLOT.h0 or SLOT.h1
+# (descriptor 20 + jobs), exclusive.  A runs_alone test holds its slot
+# exclusive, so it never runs beside a light one on its CPU; two light
+# tests share a slot.  PHASE 1 takes only a slot a light test holds
+# already (they pair up), PHASE 2 a free one too, unless a runs_alone
+# test waits for one (of either pass: its want file).  Each pass starts its
+# light tests after its other runs_alone ones (a light test that took a
+# free slot before them kept the longest of them waiting: 2026-12-01).
+# Returns 1 when there is none to take now.
+# heavy_waits: a runs_alone test waits for a slot (a want file whose
+# process is alive; one left by a run that was killed goes)
+heavy_waits() {
+	local f
+	for f in "$pair".want.*; do
+		[ -e "$f" ] || continue
+		kill -0 "${f##*.}" 2>/dev/null && return 0
+		rm -f "$f"
+	done
+	return 1
+}
+light_slot() {
+	local k h got other hfd=$((20 + jobs)) ofd=$((21 + jobs)) qfd=$((22 + jobs))
+	# one light test looks at a time (SLOT.lightq): another's look holds
+	# a half for a moment, which read as a light test in the slot
+	eval "exec $qfd>>\"\$pair.lightq\"" && flock -x $qfd || return 1
+	light_look "$1"
+	local rc=$?
+	eval "exec $qfd>&-"
+	return $rc
+}
+light_look() {
+	local k h got other hfd=$((20 + jobs)) ofd=$((21 + jobs))
+	for ((k = 0; k < jobs; k++)); do
+		eval "exec 20>>\"\$pair.slot\$k\"" || continue
+		flock -n -s 20 || { exec 20>&-; continue; } # a runs_alone test's
+		# its halves: both free, the slot is free
+		got= other=
+		for h in 0 1; do
+			eval "exec $ofd>>\"\$pair.slot\$k.h\$h\""
+			if [ -z "$got" ] && flock -n -x $ofd; then
+				got=$h
+				eval "exec $hfd>&$ofd"
+			elif [ -n "$got" ] && flock -n -x $ofd; then
+				:
+			else
+				other=1
+			fi
+			eval "exec $ofd>&-"
+		done
+		if [ -n "$got" ] && { [ -n "$other" ] || { [ "$1" = 2 ] && ! heavy_waits; }; }; then
+			return 0
+		fi
+		eval "exec $hfd>&-"
+		exec 20>&-
+	done
+	return 1
 }
 
 pass=0 failn=0 skip=0 failed=()
@@ -350,6 +419,13 @@ if [ -n "$pair" ]; then
 	else
 		for ((i = n_side; i < n_side + n_alone; i++)); do alone_starts+=("$i"); done
 	fi
+	# the runs_alone_light ones after the other runs_alone ones (see
+	# light_slot), in the same order
+	heavy_starts=() light_starts=()
+	for i in "${alone_starts[@]}"; do
+		if [ -n "${light[${order[$i]}]:-}" ]; then light_starts+=("$i"); else heavy_starts+=("$i"); fi
+	done
+	alone_starts=("${heavy_starts[@]}" "${light_starts[@]}")
 	for ((i = n_side + n_alone; i < n; i++)); do alone_starts+=("$i"); done
 	# singles_placed: once each runs_alone test of this pass has a slot
 	# (run_one's $res/I.slot) or has ended, the singles file goes
@@ -362,8 +438,18 @@ if [ -n "$pair" ]; then
 		rm -f "$singles"
 	}
 	started=0
+	# halves: the slots this pass's started tests take, in halves (a
+	# runs_alone test 2, a light one 1: two share a slot); CLI_JOBS
+	# slots' worth at a time, each started test waiting for its slot
+	halves() {
+		local j w=0
+		for j in "${alone_starts[@]:0:started}"; do
+			[ -e "$res/$j.rc" ] || w=$((w + (${#light[${order[$j]}]} ? 1 : 2)))
+		done
+		echo $w
+	}
 	for i in "${alone_starts[@]}"; do
-		while [ $((n_side + started - $(ended))) -ge "$jobs" ]; do
+		while [ $(($(halves) + (${#light[${order[$i]}]} ? 1 : 2))) -gt $((2 * jobs)) ]; do
 			wait -n
 			flush
 		done

@@ -5,7 +5,7 @@
 # between processes is unknown); by default the host runs 3 repeats, and
 # then the same variant is decided.
 . "$REPO/tests/cli/lib.sh"
-runs_alone "timed verdicts"
+runs_alone_light "timed verdicts (it mostly sleeps: two such tests share a CPU in make test's alone phase)"
 mkrepo
 # times that are sleeps (sleepy.c), six times apart: no load turns them around
 cat >tiny.yaml <<'EOF'

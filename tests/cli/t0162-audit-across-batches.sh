@@ -9,8 +9,15 @@
 # the runner's environment), then measured alike in two more.
 . "$REPO/tests/cli/lib.sh"
 . "$REPO/tests/cli/paper-lib.sh"
-runs_alone "verdicts timed on the CPU"
+runs_alone_light "verdicts timed on the CPU (it mostly sleeps: two such tests share a CPU in make test's alone phase)"
 setup_tiny_repo
+# 10 timed samples a process, not 20 (every batch here alike): envslow's
+# 30 ms more a launch is 7 times base's 5 ms, and the checks read
+# verdicts and counts of batches, not of samples: batch 1 read 0.150x to
+# 0.155x, the usual draw each time, and the test took 15.7-17.7 s (6.0-6.5
+# s of CPU, plain) against 20.6 s (6.6) with 20 (3 runs, 2026-12-01, load
+# 1-2 from other sessions).
+sed -i 's/samples: 20,/samples: 10,/' tiny-env.yaml && grep -q 'samples: 10,' tiny-env.yaml || fail "tiny-env.yaml: no samples: 10"
 EVIDENT_TINY_EXTRA_MS=30 run_tiny tiny-env.yaml
 b1=$(ls "$EVIDENT_STORE"/runs/*-batch.json | xargs -n1 basename | sed 's/\.json$//')
 run_tiny tiny-env.yaml

@@ -18,7 +18,13 @@ sed 's/^repeats: 4/repeats: 2/' $sp/host-redteam76-evalref.yaml > experiments/re
 "$EVIDENT" eval --no-progress experiments/ref.yaml < cand.jsonl > ans 2> err || { cat ans err; fail "eval exited $?"; }
 crun=$(python3 -S -c 'import json,sys; a=json.loads(open(sys.argv[1]).readline()); print(a["runs"][0]["run"])' ans) ||
 	{ cat ans; fail "no candidate run"; }
-sed -e "s/PARENT_RUN/$crun/" -e 's/^repeats: 4/repeats: 2/' $sp/host-redteam76-lin.yaml > experiments/lin.yaml
+# the search at 3 repeats, not 2: at 2 (a CI of one degree of freedom)
+# g0c0 was 3.676x [2.244, 4.296] p 0.27 "inconclusive" with one slow
+# process (max 7970 us against 4114), and the test failed in 2 of 3
+# alone-phase runs beside t0066 and t0071 (load 3-4, 2026-12-01; once on
+# 2026-11-30 too)
+sed -e "s/PARENT_RUN/$crun/" -e 's/^repeats: 4/repeats: 3/' $sp/host-redteam76-lin.yaml > experiments/lin.yaml
+grep -q '^repeats: 3$' experiments/lin.yaml || fail "lin.yaml: no repeats: 3"
 "$EVIDENT" run --no-progress experiments/lin.yaml > lin.out 2>&1 || { cat lin.out; fail "search exited $?"; }
 grep -q "generation 0: g0c0 promoted: faster than base" lin.out && grep -q "confirmed in fresh processes" lin.out ||
 	{ cat lin.out; fail "g0c0 was not promoted and confirmed"; }

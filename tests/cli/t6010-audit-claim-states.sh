@@ -5,7 +5,7 @@
 # (saying "also stale"), never hidden as merely stale.
 . "$REPO/tests/cli/lib.sh"
 . "$REPO/tests/cli/paper-lib.sh"
-runs_alone "the fixture's slow variant must be judged slower: a verdict timed on the CPU"
+runs_alone_light "the fixture's slow variant must be judged slower: a verdict timed on the CPU (it mostly sleeps: two such tests share a CPU in make test's alone phase)"
 setup_tiny_repo
 cp "$REPO/tests/fixtures/paper/claims.md" .
 f=claims.md
