@@ -795,6 +795,7 @@ static int plain_decimal(const char *t, size_t len, size_t start, size_t end)
 					    "values", "uses", "use", "we", "of.", "was", "becomes", "remains" };
 	char w[48];
 	/* the words before: the nearest that is no stop word nor a number names it */
+	int listed = 0;
 	for (int k = 1; k <= 6; k++) {
 		if (!word_before(t, start, k, w, sizeof(w)))
 			break;
@@ -815,8 +816,15 @@ static int plain_decimal(const char *t, size_t len, size_t start, size_t end)
 		/* "a load average of 1.5": the host's, no result of a kernel */
 		if (!strcmp(w, "average") && word_before(t, start, k + 1, w2, sizeof(w2)) && !strcmp(w2, "load"))
 			return 1;
-		/* a list: "p 0.73 and 0.75", "[0.99, 1.01]" */
-		if (!in_list(w, stop, ARRAY_SIZE(stop)) && !isdigit((unsigned char)w[0]))
+		/* a list: "p 0.73 and 0.75", "[0.99, 1.01]"; its numbers of one
+		 * size, or all at most 1 ("p 0.01 and 25.7" is no list of p values) */
+		if (isdigit((unsigned char)w[0])) {
+			double lv = atof(w), me = atof(t + start);
+			if (!listed++ && !(lv > 0 && me > 0 && me / lv < 10 && lv / me < 10) && !(lv <= 1 && me <= 1))
+				break; /* the nearest number of the list is of its size */
+			continue;
+		}
+		if (!in_list(w, stop, ARRAY_SIZE(stop)))
 			break;
 	}
 	/* the word after */

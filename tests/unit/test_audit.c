@@ -1619,6 +1619,8 @@ static void test_untraced_rt88_forms(void **state)
 		/* 29 superscript digits standing alone, keycaps */
 		"b runs in \xc2\xb2\xe2\x81\xb5.\xe2\x81\xb7 us.",
 		"b runs in 2\xef\xb8\x8f\xe2\x83\xa3" "5\xef\xb8\x8f\xe2\x83\xa3.7 us.",
+		/* 31 a list after a setting holds numbers of its size */
+		"Its p was 0.01 and 25.7 on this host.",
 	};
 	static const char *const honest[] = {
 		"It needs CUDA 12.4 toolkit headers.", "The host runs Ubuntu 22.04 LTS.",
