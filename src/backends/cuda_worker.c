@@ -181,6 +181,16 @@ static int on_sample(void *ctx, const struct evc_sample *s)
 	const struct job *job = w->job;
 	if (s->warmup) {
 		w->warm_samples++;
+		if (job->warmup_samples > 0) {
+			/* phase "sanitize": as many warm-up samples as the main
+			 * worker made, not warmup_ms of them (under the tool a
+			 * launch is slower): every launch index the timed run
+			 * reached is reached here (red team 57's count) */
+			if (w->warm_samples < job->warmup_samples)
+				return 0;
+			w->warm_over = 1;
+			return EVC_STOP;
+		}
 		/* the shared rule; and the SM clock must have settled (no change
 		 * over the last reading) - up to twice warmup_ms */
 		double now = mono_now();
@@ -468,11 +478,19 @@ static int timing(struct cw *w)
 	o.output_bytes = w->out_bytes;
 	o.scramble_seed = job->scramble_seed;
 	const char *clock = knob_values_clock[job->k.clock];
-	o.clock = !strcmp(clock, "events") ? EVC_CLOCK_EVENTS : !strcmp(clock, "cupti") ? EVC_CLOCK_CUPTI : EVC_CLOCK_AUTO;
+	/* phase "sanitize" (the main job's sequence under compute-sanitizer,
+	 * its times thrown away): CUDA events only, CUPTI never begun (CUPTI
+	 * and the sanitizer are both clients of the driver's tools interface;
+	 * the events see the same launches) */
+	int sanitize = !strcmp(job->phase, "sanitize");
+	o.clock = sanitize || !strcmp(clock, "events") ? EVC_CLOCK_EVENTS
+		  : !strcmp(clock, "cupti")	       ? EVC_CLOCK_CUPTI
+						       : EVC_CLOCK_AUTO;
 	o.block = 1;
 	/* the launch's host code runs here (trust: host): CUPTI watches it
-	 * whatever the clock (evident_cuda.h, red team 40) */
-	o.watch = strcmp(job->exec, "sealed") != 0;
+	 * whatever the clock (evident_cuda.h, red team 40); not under the
+	 * sanitizer, which judges the run, not its times */
+	o.watch = !sanitize && strcmp(job->exec, "sealed") != 0;
 	o.max_seconds = job->k.warmup_ms * 2e-3 + job->k.max_seconds + 30;
 	o.on_sample = on_sample;
 	o.cb_ctx = w;
@@ -541,7 +559,7 @@ static int timing(struct cw *w)
 		snprintf(w->err, sizeof(w->err), "the sample callback stopped the timing");
 	if (rc)
 		return rc == -1 ? (proto_w_failure("crashed", "timing", w->err, "timing"), 1) : fail_cuda(w, rc, "timing");
-	if (!strcmp(clock, "cupti") && !res.cupti_loaded) {
+	if (!sanitize && !strcmp(clock, "cupti") && !res.cupti_loaded) {
 		proto_w_failure("init_failed", "cupti", res.cupti_why, "timing");
 		return 1;
 	}

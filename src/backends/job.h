@@ -9,7 +9,11 @@
  *             timed samples (inputs rotating through n_sets sets, outputs
  *             scrambled before every launch), then fini;
  *   shape     the same correctness launches at the extra shape, no timing;
- *   sanitize  one correctness launch under compute-sanitizer, no timing;
+ *   sanitize  the main phase's own job under compute-sanitizer: its seeds,
+ *             n_sets, rotation, samples and as many warm-up samples as
+ *             the main worker made (warmup_samples), so that every launch
+ *             count, grid number and buffer layout its device code can see
+ *             is a timed run's (red team 57); the times are thrown away;
  *   plan      (cuda, sealed) load the kernel, init, capture one launch and
  *             send its plan (backends/seal.h), no correctness, no timing.
  * `exec` says how the kernel runs: "in_process" (its host code in the
@@ -48,6 +52,8 @@ struct job {
 	unsigned long long timing_seed;  /* cuda: base set b holds seed timing_seed + b of distribution b / 2 (scramble.h) */
 	int n_sets;
 	int first_set;                   /* sample i uses set (first_set + i) % n_sets */
+	long long warmup_samples;        /* > 0: exactly this many warm-up samples, not warmup_ms of
+					  * them (phase "sanitize": the main worker's count) */
 	unsigned long long scramble_seed;
 	int device;                      /* CUDA device ordinal */
 	const char *exec;                /* "in_process" (default) | "sealed" */

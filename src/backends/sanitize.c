@@ -10,6 +10,7 @@
  * (sanitize_judge_output): a run that computed nothing, or a wrong
  * answer, watched nothing of the judged code, and is not passed.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -96,12 +97,56 @@ static int drain_channel(const char *buf, size_t n, int reply_fd, void *ctx)
 	return 0;
 }
 
-const char **sanitize_argv(const char *cs, const char *tool, const char *const *worker_argv, int replay)
+long long sanitize_sequence_launches(long long seeds, long long warmup, long long samples, long long grids)
+{
+	long long n = (seeds > 0 ? seeds : 0) + (warmup > 0 ? warmup : 0) + (samples > 0 ? samples : 0);
+	return n * (grids > 1 ? grids : 1);
+}
+
+void sanitize_window_draw(long long of, uint64_t r, struct sanitize_window *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->of = of > 0 ? of : 0;
+	if (w->of > SANITIZE_WINDOW_LAUNCHES) {
+		w->count = SANITIZE_WINDOW_LAUNCHES;
+		/* of - count + 1 starts, each as likely (the modulo's bias is
+		 * below 2^-40 for any sequence a run makes) */
+		w->skip = (long long)(r % (uint64_t)(w->of - w->count + 1));
+	}
+	snprintf(w->skip_s, sizeof(w->skip_s), "%lld", w->skip);
+	snprintf(w->count_s, sizeof(w->count_s), "%lld", w->count);
+}
+
+void sanitize_window_whole(long long of, struct sanitize_window *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->of = of > 0 ? of : 0;
+	snprintf(w->skip_s, sizeof(w->skip_s), "0");
+	snprintf(w->count_s, sizeof(w->count_s), "0");
+}
+
+void sanitize_window_prefix(struct sanitize_window *w)
+{
+	if (w->count) {
+		w->count += w->skip;
+		w->skip = 0;
+	}
+	snprintf(w->skip_s, sizeof(w->skip_s), "%lld", w->skip);
+	snprintf(w->count_s, sizeof(w->count_s), "%lld", w->count);
+}
+
+int sanitize_may_exclude_harness(int replay, int plan_marked)
+{
+	return replay && !plan_marked;
+}
+
+const char **sanitize_argv(const char *cs, const char *tool, const char *const *worker_argv, int replay,
+			   const struct sanitize_window *win)
 {
 	size_t n = 0, k = 0;
 	while (worker_argv && worker_argv[n])
 		n++;
-	const char **argv = xcalloc(n + 10, sizeof(char *));
+	const char **argv = xcalloc(n + 16, sizeof(char *));
 	argv[k++] = cs;
 	argv[k++] = "--tool";
 	argv[k++] = tool;
@@ -120,6 +165,19 @@ const char **sanitize_argv(const char *cs, const char *tool, const char *const *
 		 * device-side errors are reported as ever */
 		argv[k++] = "--report-api-errors";
 		argv[k++] = "no";
+	}
+	if (win) {
+		/* the harness's grids (scrambles, mixes, the blocking kernel,
+		 * poison fills) are neither instrumented nor counted: the
+		 * window counts the kernel's launches alone */
+		argv[k++] = "--kernel-name-exclude";
+		argv[k++] = "kns=" SANITIZE_HARNESS_MARK;
+		if (win->count) {
+			argv[k++] = "--launch-skip";
+			argv[k++] = win->skip_s;
+			argv[k++] = "--launch-count";
+			argv[k++] = win->count_s;
+		}
 	}
 	for (size_t i = 0; i < n; i++)
 		argv[k++] = worker_argv[i];
@@ -164,6 +222,22 @@ void sanitize_judge_run(json_t *v, const char *const *argv, const char *out, siz
 		json_object_set_new(v, "report", report_json(out ? out : "", out ? len : 0));
 	}
 	strbuf_release(&how);
+}
+
+void sanitize_judge_ran(json_t *v, const struct sanitize_window *w, long long ran)
+{
+	json_t *jw = json_object_get(v, "window");
+	if (jw)
+		json_object_set_new(jw, "ran", json_integer((json_int_t)ran));
+	long long end = w->count ? w->skip + w->count : w->of;
+	if (ran >= end || json_is_false(json_object_get(v, "passed")))
+		return;
+	char *r = xstrfmt("the sanitized run made %lld of the kernel's launches, fewer than the %lld its "
+			  "window needs (launches %lld to %lld): the window was not all watched",
+			  ran, end, w->skip, end - 1);
+	json_object_set_new(v, "passed", json_null());
+	json_object_set_new(v, "reason", json_string(r));
+	free(r);
 }
 
 void sanitize_judge_output(json_t *v, int ok, long long checks, const char *why)
@@ -216,7 +290,7 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
 						"PATH and /usr/local/cuda/bin)"));
 		return 0;
 	}
-	argv = sanitize_argv(cs, tool, worker_argv, 0);
+	argv = sanitize_argv(cs, tool, worker_argv, 0, NULL);
 
 	memset(&o, 0, sizeof(o));
 	memset(&r, 0, sizeof(r));

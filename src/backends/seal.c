@@ -1240,6 +1240,22 @@ int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, i
 	return k;
 }
 
+int seal_fatbin_unnamed_grids(const void *const *images, const size_t *image_bytes, int n_images)
+{
+	const char *what = NULL;
+	if (seal_fatbin_device_launch(images, image_bytes, n_images, &what))
+		return 1;
+	unsigned char *data = NULL;
+	const void **out = xcalloc((size_t)n_images + 1, sizeof(*out));
+	size_t *ob = xcalloc((size_t)n_images + 1, sizeof(*ob));
+	int dropped = 0;
+	seal_fatbin_readable(images, image_bytes, n_images, &data, out, ob, &dropped);
+	free(data);
+	free(out);
+	free(ob);
+	return dropped > 0;
+}
+
 /* ---- the module globals' names (seal_fatbin_globals) ----------------- */
 
 struct name_list {

@@ -165,4 +165,14 @@ int seal_fatbin_device_launch(const void *const *images, const size_t *image_byt
 int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, int n_images, unsigned char **data,
 			 const void **out_images, size_t *out_bytes, int *dropped);
 
+/*
+ * May device code of these images run grids no plan step names?  1 when
+ * it launches from the device (seal_fatbin_device_launch) or holds an
+ * entry not readable here (seal_fatbin_readable drops it: it could), else
+ * 0.  A sanitized replay then filters no grid by name (run/job.c
+ * sanitize_one: a child grid named like the harness's would be left out
+ * of the tool's watch).
+ */
+int seal_fatbin_unnamed_grids(const void *const *images, const size_t *image_bytes, int n_images);
+
 #endif /* EVIDENT_SEAL_H */

@@ -406,12 +406,12 @@ static int gpu_allow_list(scmp_filter_ctx ctx)
 	 * 222 calls, counted together with nvcc's and cc's boxes, whose cc1
 	 * and cc1plus ask it too (GCC sizes its collector by the machine's
 	 * memory): how many were the worker's, and whether once a process, the
-	 * census does not say), and no run has shown CUDA surviving its
-	 * refusal: glibc's sysconf(_SC_PHYS_PAGES) ignores a failed sysinfo
-	 * and answers what was on its stack, and a direct caller in libcuda
-	 * may fail cuInit on the error.  So it is allowed unless
-	 * SANDBOX_GPU_REFUSES_SYSINFO (sandbox.h, the one-line switch) is 1;
-	 * README, "Still out of reach", says what it leaks. */
+	 * census does not say).  Refused with SANDBOX_GPU_REFUSES_SYSINFO 1
+	 * (sandbox.h, the one-line switch, 1 since t3011, t3003 and t3004
+	 * passed with it refused on an H200: cuInit, the sealed replay, CUPTI,
+	 * cuDNN and cuBLAS live without it; glibc's sysconf(_SC_PHYS_PAGES)
+	 * ignores a failed sysinfo); allowed only where the switch is set to
+	 * 0, and README, "Still out of reach", says what it leaks then. */
 	if (rc == 0 && !SANDBOX_GPU_REFUSES_SYSINFO)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sysinfo), 0);
 	return rc;

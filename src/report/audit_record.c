@@ -65,20 +65,23 @@ static void list_add(struct strbuf *sb, const char *what)
  * after this file that fails is never ignored.
  */
 static const struct {
-	const char *phase, *label; /* label: "%zu" is the number of checks */
+	const char *phase, *label, *one; /* label: "%zu" is the number of checks; one: for 1 */
 } phase_labels[] = {
-	{ "seed", "%zu seeds" },
-	{ "timed", "%zu timed launches" },
-	{ "shape", "extra shape" },
-	{ "recheck", "re-check after timing" },
+	{ "seed", "%zu seeds", "1 seed" },
+	{ "timed", "%zu timed launches", "1 timed launch" },
+	{ "shape", "extra shape", NULL },
+	{ "recheck", "re-check after timing", NULL },
 };
 
 static char *phase_label(const struct rec_phase *p)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(phase_labels); i++)
-		if (!strcmp(phase_labels[i].phase, p->phase))
+		if (!strcmp(phase_labels[i].phase, p->phase)) {
+			if (p->n == 1 && phase_labels[i].one)
+				return xstrdup(phase_labels[i].one);
 			return strstr(phase_labels[i].label, "%zu") ? xstrfmt(phase_labels[i].label, p->n)
 								     : xstrdup(phase_labels[i].label);
+		}
 	return xstrfmt("'%s' check", p->phase);
 }
 

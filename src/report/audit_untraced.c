@@ -117,27 +117,80 @@ static int has_word(const char *text, size_t n, const char *w)
 	return last_word(text, n, w) != 0;
 }
 
-/* The statistic text[0..n) names nearest its end, with the word in *word; NULL if none. */
+/* Does the word at t (n bytes left) name a variant rather than a sample:
+ * "fastest variant", "best kernel", "slowest configuration" (red team 88:
+ * "b is the fastest variant here and runs in 31.91 us" traced a min_us
+ * claim, "Our best kernel a runs in 39.57 us" refused a median one)? */
+static int variant_noun(const char *t, size_t n)
+{
+	static const char *const nouns[] = {
+		"variant", "variants", "kernel", "kernels", "configuration", "configurations", "config", "configs",
+		"one", "ones", "version", "versions", "implementation", "implementations", "candidate",
+		"candidates", "design", "designs", "choice", "choices", "option", "options", "method", "methods",
+		"approach", "approaches", "code", "program", "programs", "build", "builds", "tiling", "tilings",
+		"setting", "settings", "schedule", "schedules", "layout", "layouts", "algorithm", "algorithms",
+		"model", "models", "gpu", "gpus", "device", "devices", "machine", "machines", "host", "hosts",
+		"team", "teams", "entry", "entries", "submission", "submissions", "solution", "solutions",
+		"library", "libraries", "backend", "backends", "strategy", "strategies", "tile", "tiles",
+	};
+	size_t i = 0;
+	while (i < n && (t[i] == ' ' || t[i] == '-'))
+		i++;
+	size_t w = i;
+	while (w < n && isalpha((unsigned char)t[w]))
+		w++;
+	for (size_t k = 0; k < ARRAY_SIZE(nouns); k++)
+		if (strlen(nouns[k]) == w - i && !strncasecmp(t + i, nouns[k], w - i))
+			return 1;
+	return 0;
+}
+
+/* The statistic text[0..n) names nearest its end, with the word in *word;
+ * NULL if none.  A word followed by a variant noun names the variant, not
+ * a statistic of its samples (variant_noun). */
 static const char *named_stat(const char *text, size_t n, const char **word)
 {
 	const char *best = NULL;
 	size_t best_at = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(stat_words); i++)
 		for (size_t w = 0; stat_words[i].words[w]; w++) {
-			size_t at = last_word(text, n, stat_words[i].words[w]);
-			if (at > best_at) {
-				best_at = at;
-				best = stat_words[i].stat;
-				*word = stat_words[i].words[w];
+			const char *sw = stat_words[i].words[w];
+			size_t wl = strlen(sw);
+			for (size_t lim = n, at; (at = last_word(text, lim, sw)) != 0; lim = at - 1) {
+				if (variant_noun(text + at - 1 + wl, n - (at - 1 + wl)))
+					continue;
+				if (at > best_at) {
+					best_at = at;
+					best = stat_words[i].stat;
+					*word = sw;
+				}
+				break;
 			}
 		}
 	return best;
+}
+
+/* The last k words of prose text[0..n): the words that modify a number
+ * written after them ("its fastest sample took", "and the fastest"). */
+static size_t last_words(const char *text, size_t n, size_t k)
+{
+	size_t j = n, words = 0;
+	while (j > 0 && text[j - 1] == ' ')
+		j--;
+	while (j > 0) {
+		if (text[j - 1] == ' ' && ++words >= k)
+			break;
+		j--;
+	}
+	return j;
 }
 
 /*
  * Does the text before f name another statistic than stat (a time
  * statistic or mde)?  Returns stat when it does (*word: the word it
  * names, NULL for none: a bare time reads as the median), else NULL.
+ * In prose only the words that modify the number count: its last 3
+ * (red team 88: "b is the fastest variant here and runs in 31.91 us").
  */
 static const char *stat_unnamed(const struct found *f, const char *stat, const char **word)
 {
@@ -150,8 +203,12 @@ static const char *stat_unnamed(const struct found *f, const char *stat, const c
 	*word = NULL;
 	if (f->hdr)
 		named = named_stat(f->hdr, f->hdr_len, word);
-	if (!named)
+	if (!named && f->hdr)
 		named = named_stat(f->ctx, f->ctx_len, word);
+	else if (!named) {
+		size_t b = last_words(f->ctx, f->ctx_len, 3);
+		named = named_stat(f->ctx + b, f->ctx_len - b, word);
+	}
 	if (named ? !strcmp(named, stat) : !strcmp(stat, "median_us"))
 		return NULL;
 	return stat;
@@ -393,22 +450,46 @@ static unsigned char header_result(const char *t, size_t s, size_t e)
 		{ "slowest", F_TIME + 1 }, { "stdev", F_TIME + 1 }, { "speedup", F_RATIO + 1 },
 		{ "slowdown", F_RATIO + 1 }, { "ratio", F_RATIO + 1 }, { "throughput", COL_ANY },
 		{ "bandwidth", COL_ANY }, { "rate", COL_ANY }, { "cost", F_USD + 1 }, { "price", F_USD + 1 },
+		{ "vs", F_RATIO + 1 }, { "versus", F_RATIO + 1 }, { "relative", F_RATIO + 1 },
 	};
 	static const char *const not_result[] = { "error", "err", "tol", "tolerance", "rel", "abs", "p",
 						  "count", "n", "P", "probability", "share", "load" };
-	/* a short header ("b median", "speedup vs a"), not a sentence that mentions one */
+	/* a header ("b median", "speedup vs a", "b's median time over the
+	 * runs"), not a sentence that mentions one; red team 88: "median
+	 * (n=8)", "speedup, p" and headers of 4 or more words named none */
 	size_t words_n = 0;
 	for (size_t j = s; j < e; j++)
 		if (t[j] != ' ' && (j == s || t[j - 1] == ' '))
 			words_n++;
-	if (words_n > 3)
+	if (words_n > 8)
 		return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(not_result); i++)
-		if (has_word(t + s, e - s, not_result[i]))
-			return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
-		if (has_word(t + s, e - s, words[i].w))
-			return (unsigned char)words[i].fam;
+	/* each part (split at ',', ';', '/'), its brackets blanked for the
+	 * words that say it is no result ("(n=8)", "(p)") */
+	for (size_t ps = s; ps < e;) {
+		size_t pe = ps;
+		while (pe < e && t[pe] != ',' && t[pe] != ';' && t[pe] != '/')
+			pe++;
+		char buf[160];
+		size_t n = pe - ps < sizeof(buf) - 1 ? pe - ps : sizeof(buf) - 1;
+		int depth = 0;
+		for (size_t k = 0; k < n; k++) {
+			char c = t[ps + k];
+			if (c == '(' || c == '[')
+				depth++;
+			buf[k] = depth ? ' ' : c;
+			if ((c == ')' || c == ']') && depth)
+				depth--;
+		}
+		buf[n] = '\0';
+		int no = 0;
+		for (size_t i = 0; i < ARRAY_SIZE(not_result) && !no; i++)
+			no = has_word(buf, n, not_result[i]);
+		if (!no)
+			for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+				if (has_word(buf, n, words[i].w))
+					return (unsigned char)words[i].fam;
+		ps = pe + 1;
+	}
 	return 0;
 }
 
@@ -612,6 +693,152 @@ static const char *table_unit(const struct scan *s, size_t end, size_t at, struc
 	return NULL;
 }
 
+/* The letters of the word at t[i..len) (no more than an ASCII word). */
+static size_t alpha_len(const char *t, size_t len, size_t i)
+{
+	size_t j = i;
+	while (j < len && isalpha((unsigned char)t[j]))
+		j++;
+	return j - i;
+}
+
+/* The k-th word (1: the nearest) before t[at], lowercased into buf (letters,
+ * digits, '.', '-' kept; punctuation around it dropped); 0 if none. */
+static size_t word_before(const char *t, size_t at, int k, char *buf, size_t bufsz)
+{
+	size_t j = at;
+	for (int w = 0; w < k; w++) {
+		while (j > 0 && (t[j - 1] == ' ' || strchr("|=<>:([\"'\xe2\x89\xa4\xa5", t[j - 1])))
+			j--;
+		if (!j || t[j - 1] == '\n')
+			return 0;
+		/* a sentence's end parts it from the words before */
+		if (w && strchr(".!?;", t[j - 1]) && j < at && t[j] == ' ')
+			return 0;
+		size_t e = j;
+		while (j > 0 && t[j - 1] != ' ' && t[j - 1] != '\n')
+			j--;
+		if (w + 1 == k) {
+			size_t n = 0;
+			for (size_t q = j; q < e && n + 1 < bufsz; q++) {
+				unsigned char c = (unsigned char)t[q];
+				if (isalnum(c) || c == '-' || c == '.' || c == '_' || c == '+' || c == '/' || c >= 0x80)
+					buf[n++] = (char)tolower(c);
+			}
+			while (n && (buf[n - 1] == '.' || buf[n - 1] == '-'))
+				n--;
+			buf[n] = '\0';
+			return n;
+		}
+	}
+	return 0;
+}
+
+static int in_list(const char *w, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(w, list[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A decimal in prose that is no result: a version or a section after the
+ * name that carries it ("CUDA 12.4", "Ubuntu 22.04", "Python 3.11",
+ * "Section 4.1", "sm 8.9"), a method's setting after its name ("alpha
+ * 0.05", "threshold 0.5", "a time step of 0.1", "p = 0.003"), or a
+ * statistic's parameter before its name ("1.5 IQR", "2 sigma").  Red team
+ * 88: the backstop read the word after a decimal, and flagged these while
+ * it missed results before a preposition.
+ */
+static int plain_decimal(const char *t, size_t len, size_t start, size_t end)
+{
+	static const char *const names[] = {
+		"version", "versions", "ver", "v", "release", "releases", "rel", "python", "python3", "cuda", "gcc",
+		"g++", "clang", "llvm", "nvcc", "ubuntu", "debian", "fedora", "centos", "rhel", "rocky", "alpine",
+		"linux", "macos", "windows", "driver", "drivers", "toolkit", "cudnn", "cublas", "cutlass", "nccl",
+		"pytorch", "torch", "numpy", "scipy", "jax", "triton", "tensorflow", "rust", "rustc", "go", "node",
+		"java", "c++", "gnu", "glibc", "cmake", "bazel", "meson", "ninja", "libgit2", "jansson", "gsl",
+		"libyaml", "yaml", "openssl", "section", "sections", "sec", "\xc2\xa7", "\xc2\xa7\xc2\xa7",
+		"chapter", "ch", "figure", "fig", "figs", "table", "tab", "eq", "eqs", "equation", "appendix",
+		"part", "step", "stage", "phase", "rfc", "pep", "iso", "ieee", "capability", "cc", "sm",
+		"sm_", "compute", "evident", "openmp", "mpi", "rocm", "hip", "opencl", "vulkan", "ptx", "isa",
+		"api", "abi", "spec", "schema", "format", "protocol", "http", "tls", "unicode", "utf", "line",
+		"lines", "rule", "rules", "issue", "pr", "commit", "tag",
+		"milestone", "sprint", "lemma", "theorem", "definition", "listing", "algorithm", 
+		"red", "page", "pages", "paragraph", "clause", "article", 
+		"aarch64",
+		"x86", "x86-64", "rev", "revision", "patch", "sdk", "ndk", "jdk", "php",
+		"perl", "ruby", "bash", "zsh", "git", "docker", "podman", "helm", "k8s", "kubernetes", "conda",
+		"pip", "npm", "cargo", "firmware", "bios", "vbios", "nvml", "nvidia-smi", "ncu", "nsys", "team",
+		"teams", "exit", "status", "signal", "rc", "errno", "port", "pid", "uid", "id",
+		"#", "slurm", "slurmctld",
+		"ptxas", "sanitizer", "compute-sanitizer", "nsight", "valgrind", "lldb", "gdb", "cuda-gdb",
+		"libcuda", "cudart", "nvrtc", "cupti", "thrust", "cub", "cccl", "onednn", "mkl", "openblas",
+	};
+	static const char *const settings[] = {
+		"alpha", "\xce\xb1", "threshold", "thresholds", "tolerance", "tol", "atol", "rtol", "p", "q",
+		"significance", "confidence", "seed", "stride", "width", "step", "factor", "weight", "scale",
+		"epsilon", "eps", "\xce\xb5", "lambda", "\xce\xbb", "beta", "\xce\xb2", "gamma", "\xce\xb3",
+		"momentum", "decay", "temperature", "band", "cutoff", "coefficient",
+		"exponent", "quantile", "percentile", "iqr", "probability", "prob", "dropout",
+		"lr", "warmup", "window", "sigma", "\xcf\x83", "tau", "\xcf\x84", "k", "n",
+		"level", "setting", "knob", "parameter", "param", "option", "flag", "default", "defaults",
+		"ratio_threshold", "max_seconds", "timeout",
+		/* a criterion: "a speedup CI outside [0.99, 1.01]" */
+		"outside", "inside", "beyond",
+	};
+	static const char *const params[] = { "iqr", "iqrs", "sigma", "sigmas", "\xcf\x83", "lts", "standard",
+					      "powers", "power", "quantile", "percentile", "stds" };
+	static const char *const stop[] = { "of", "is", "at", "to", "=", "a", "an", "the", "stays", "equals",
+					    "set", "was", "are", "be", "by", "from", "with", "and", "or", "value",
+					    "values", "uses", "use", "we", "of.", "was", "becomes", "remains" };
+	char w[48];
+	/* the words before: the nearest that is no stop word nor a number names it */
+	int listed = 0;
+	for (int k = 1; k <= 6; k++) {
+		if (!word_before(t, start, k, w, sizeof(w)))
+			break;
+		if (k == 1 && w[0] == '-' && isalpha((unsigned char)w[strspn(w, "-")]))
+			return 1; /* a command line's option: "--time 2", "-n 3" */
+		const char *sl = strrchr(w, '/'); /* "nvcc/ptxas 13.0" */
+		if (sl && sl[1])
+			memmove(w, sl + 1, strlen(sl));
+		if (in_list(w, names, ARRAY_SIZE(names)) || in_list(w, settings, ARRAY_SIZE(settings)))
+			return 1;
+		/* "a learning rate of 0.01", "dropout rate 0.1" */
+		static const char *const rates[] = { "learning", "dropout", "sampling", "refresh", "clock", "frame",
+						     "mutation", "decay", "error", "false", "target" };
+		char w2[48];
+		if (!strcmp(w, "rate") && word_before(t, start, k + 1, w2, sizeof(w2)) &&
+		    in_list(w2, rates, ARRAY_SIZE(rates)))
+			return 1;
+		/* "a load average of 1.5": the host's, no result of a kernel */
+		if (!strcmp(w, "average") && word_before(t, start, k + 1, w2, sizeof(w2)) && !strcmp(w2, "load"))
+			return 1;
+		/* a list: "p 0.73 and 0.75", "[0.99, 1.01]"; its numbers of one
+		 * size, or all at most 1 ("p 0.01 and 25.7" is no list of p values) */
+		if (isdigit((unsigned char)w[0])) {
+			double lv = atof(w), me = atof(t + start);
+			if (!listed++ && !(lv > 0 && me > 0 && me / lv < 10 && lv / me < 10) && !(lv <= 1 && me <= 1))
+				break; /* the nearest number of the list is of its size */
+			continue;
+		}
+		if (!in_list(w, stop, ARRAY_SIZE(stop)))
+			break;
+	}
+	/* the word after */
+	size_t a = end;
+	while (a < len && t[a] == ' ')
+		a++;
+	size_t n = 0;
+	while (a + n < len && n + 1 < sizeof(w) && (isalpha((unsigned char)t[a + n]) || (unsigned char)t[a + n] >= 0x80) &&
+	       !isspace((unsigned char)t[a + n]))
+		w[n] = (char)tolower((unsigned char)t[a + n]), n++;
+	w[n] = '\0';
+	return n && in_list(w, params, ARRAY_SIZE(params));
+}
+
 static void scan_number(struct scan *s, size_t *pi)
 {
 	const struct md_doc *d = s->d;
@@ -649,6 +876,32 @@ static void scan_number(struct scan *s, size_t *pi)
 	size_t end = i + audit_parse_num(t + i, &f.n);
 	if (start < i && !money)
 		f.n.v = -f.n.v;
+	/* "1 959 s", "1'959 s": thousands parted by a space or an apostrophe,
+	 * read whole where the whole carries a unit (red team 88: '959 s') */
+	if (!f.n.u && !f.n.decimal && f.n.len <= 3 && start == i) {
+		char buf[64];
+		size_t nb = 0, k = i, g_end = 0;
+		while (k < end && nb < 20)
+			buf[nb++] = t[k++];
+		while (k + 3 < len && (t[k] == ' ' || t[k] == '\'') && isdigit((unsigned char)t[k + 1]) &&
+		       isdigit((unsigned char)t[k + 2]) && isdigit((unsigned char)t[k + 3]) &&
+		       (k + 4 >= len || !isdigit((unsigned char)t[k + 4])) && nb + 3 < 24) {
+			memcpy(buf + nb, t + k + 1, 3);
+			nb += 3;
+			k += 4;
+			g_end = k;
+		}
+		if (g_end) {
+			size_t nd = nb, rest = len - g_end < 30 ? len - g_end : 30;
+			memcpy(buf + nb, t + g_end, rest);
+			buf[nb + rest] = '\0';
+			struct num whole;
+			if (audit_parse_num(buf, &whole) > nd && whole.u && whole.unit_off >= nd) {
+				f.n = whole;
+				end = g_end + (whole.len - nd);
+			}
+		}
+	}
 	if (end < len && t[end] == '.' && end + 1 < len && isdigit((unsigned char)t[end + 1])) {
 		while (end < len && (isdigit((unsigned char)t[end]) || t[end] == '.'))
 			end++;
@@ -665,6 +918,26 @@ static void scan_number(struct scan *s, size_t *pi)
 	size_t at = s->src[i]; /* where it is in the source */
 	unsigned char region = d->mask[at];
 	f.u = money ? money : f.n.u;
+	int unit_after = 0;
+	/* "25.7 ± 0.3 us", "25.7–26.1 us", "25.7 to 26.1 us": the unit after
+	 * the second number is the first's too (red team 88: only the second
+	 * was read as a time) */
+	if (!f.u && !money) {
+		size_t k = end;
+		while (k < len && t[k] == ' ')
+			k++;
+		size_t sep = !strncmp(t + k, "\xc2\xb1", 2) ? 2 : !strncmp(t + k, "\xe2\x80\x93", 3) ? 3
+			     : (t[k] == '-' && k + 1 < len && isdigit((unsigned char)t[k + 1])) ? 1
+			     : (!strncmp(t + k, "to ", 3) && k + 3 < len && isdigit((unsigned char)t[k + 3])) ? 2 : 0;
+		if (sep) {
+			k += sep;
+			while (k < len && t[k] == ' ')
+				k++;
+			struct num n2;
+			if (k < len && isdigit((unsigned char)t[k]) && audit_parse_num(t + k, &n2) && n2.u)
+				f.u = n2.u, unit_after = 1;
+		}
+	}
 	if (!f.u && s->col[at])
 		f.u = s->col[at] <= audit_n_units ? &audit_units[s->col[at] - 1] : &audit_unit_dollar;
 	if (!f.u)
@@ -691,7 +964,7 @@ static void scan_number(struct scan *s, size_t *pi)
 		if (!strncmp(after, "CI", 2) || !strncasecmp(after, "confidence", 10) || !strncasecmp(after, "bootstrap", 9))
 			f.u = NULL;
 	}
-	int flagged = f.u != NULL || f.col_fam, lone = 0;
+	int flagged = f.u != NULL || f.col_fam, lone = 0, code_row = 0;
 	const char *word = NULL;
 	size_t word_len = 0;
 	if (region == MD_CODE || region == MD_FENCE) {
@@ -706,12 +979,29 @@ static void scan_number(struct scan *s, size_t *pi)
 			e++;
 		lone = b > 0 && t[b - 1] == '`' && e < len && t[e] == '`';
 		flagged |= lone;
+		/* a decimal among words in a code span, as a table row quoted
+		 * ("`b 25.7 39.6`"), unless a flag, a key, a version or a setting
+		 * names it ("--alpha 0.05", "x = 0.5", "CUDA 12.4") */
+		if (!flagged && f.n.decimal && !memchr(t + i, 'e', f.n.unit_off) && !memchr(t + i, 'E', f.n.unit_off) &&
+		    b > 0 && t[b - 1] != '`' && b < start && !plain_decimal(t, len, start, end)) {
+			size_t w = b;
+			while (w > 0 && t[w - 1] != ' ' && t[w - 1] != '`')
+				w--;
+			int code_like = t[w] == '-' || memchr(t + w, '=', b - w) || memchr(t + w, '(', b - w) ||
+					memchr(t + w, ',', b - w) || memchr(t + w, '*', b - w) || memchr(t + w, '+', b - w) ||
+					(e < len && strchr("),;*+/=-", t[e]));
+			if (!code_like)
+				flagged = code_row = 1;
+		}
 	}
 	if (region == MD_FENCE) {
 		const struct md_fence *fe = md_fence_at(d, at);
 		flagged |= fe && output_fence(fe) && f.n.decimal;
 	}
-	if (!flagged && region == MD_TEXT && memchr(t + i, '.', f.n.unit_off) && !memchr(t + i, 'e', f.n.unit_off) &&
+	int prose_dec = region == MD_TEXT && !s->hdr[at] && memchr(t + i, '.', f.n.unit_off) &&
+			!memchr(t + i, 'e', f.n.unit_off) && !memchr(t + i, 'E', f.n.unit_off);
+	int plain = !flagged && region == MD_TEXT && plain_decimal(t, len, start, end);
+	if (!flagged && !plain && region == MD_TEXT && memchr(t + i, '.', f.n.unit_off) && !memchr(t + i, 'e', f.n.unit_off) &&
 	    !memchr(t + i, 'E', f.n.unit_off) && end + 1 < len && t[end] == ' ' &&
 	    isalpha((unsigned char)t[end + 1])) {
 		/* the backstop: a decimal followed by a word that is no plain word reads as a unit the list lacks */
@@ -726,9 +1016,13 @@ static void scan_number(struct scan *s, size_t *pi)
 			flagged = 1;
 		}
 	}
-	int named_result = 0;
-	if (!flagged && region == MD_TEXT && !s->hdr[at] && memchr(t + i, '.', f.n.unit_off) &&
-	    !memchr(t + i, 'e', f.n.unit_off) && !memchr(t + i, 'E', f.n.unit_off)) {
+	int named_result = 0, prose_result = 0;
+	/* an integer the words name as a result, unless a noun follows it (a
+	 * count: "the median of 3 runs") */
+	int int_result = !f.n.decimal && !f.u && (end >= len || t[end] != '^') &&
+			 (end >= len || t[end] != ' ' || !isalpha((unsigned char)t[end + 1]) ||
+						 plain_word(t + end + 1, alpha_len(t, len, end + 1)));
+	if (!flagged && !plain && region == MD_TEXT && !s->hdr[at] && (prose_dec || int_result)) {
 		/* "a speedup of 1.54", "the median is 25.7": a decimal the words just
 		 * before it (at most 3, its clause) name as a result, as a table
 		 * header would */
@@ -746,6 +1040,27 @@ static void scan_number(struct scan *s, size_t *pi)
 				f.hdr_len--;
 		}
 	}
+	/* "26 cycles", "40 clocks": an integer before a count of time */
+	if (!flagged && region == MD_TEXT && !f.u && end + 1 < len && t[end] == ' ') {
+		static const char *const ticks[] = { "cycles", "cycle", "clocks", "clock", "ticks", "tick" };
+		size_t wl2 = alpha_len(t, len, end + 1);
+		for (size_t k = 0; k < ARRAY_SIZE(ticks); k++)
+			if (strlen(ticks[k]) == wl2 && !strncasecmp(t + end + 1, ticks[k], wl2)) {
+				word = t + end + 1;
+				word_len = wl2;
+				end += 1 + wl2;
+				flagged = 1;
+				break;
+			}
+	}
+	/*
+	 * A decimal in prose is a result (red team 88: "25.7 on this host",
+	 * "25.7/39.6", "us: 25.7 for b", "It came to 25.7.", "- b: 25.7" were
+	 * read by no rule), unless it is a name, a version or a setting
+	 * (glued_to_name, plain_decimal).
+	 */
+	if (!flagged && !plain && prose_dec)
+		flagged = prose_result = 1;
 	const char *unnamed = NULL, *stat_word = NULL;
 	if (!flagged || covered(s, at, &f, &unnamed, &stat_word))
 		return;
@@ -756,6 +1071,8 @@ static void scan_number(struct scan *s, size_t *pi)
 		strbuf_addf(&where, " (unit '%s' from %s)", f.u->text, table_from);
 	else if (table_from)
 		strbuf_addf(&where, " (a result named by its row '%.*s')", (int)f.row_len, f.row);
+	else if (unit_after)
+		strbuf_addf(&where, " (unit '%s' from the number after it)", f.u->text);
 	else if (f.u && !f.n.u && !money)
 		strbuf_addf(&where, " (unit '%s' from its table column)", f.u->text);
 	else if (named_result)
@@ -766,8 +1083,12 @@ static void scan_number(struct scan *s, size_t *pi)
 		strbuf_addf(&where, " (named '%s' in code)", f.key);
 	else if (lone)
 		strbuf_addstr(&where, " (a figure quoted as code)");
+	else if (code_row)
+		strbuf_addstr(&where, " (a decimal among words in a code span)");
 	else if (region == MD_FENCE && !f.u)
 		strbuf_addstr(&where, " (a decimal in program output)");
+	else if (prose_result)
+		strbuf_addstr(&where, " (a decimal in prose: a result unless it is a name, a version or a setting)");
 	if (unnamed && stat_word)
 		strbuf_addf(&where, " (a claim states it as '%s', but the words before it say '%s')", unnamed, stat_word);
 	else if (unnamed)
@@ -849,7 +1170,16 @@ static size_t html_tag(const char *t, size_t len, int *br)
 	size_t name = j;
 	while (j < len && (isalnum((unsigned char)t[j]) || t[j] == '-'))
 		j++;
-	*br = j - name == 2 && !strncasecmp(t + name, "br", 2);
+	/* <br>, and a tag that parts blocks or table cells (red team 88:
+	 * "<td>b</td><td>25.7</td>" rendered "b25.7", a name), is a space */
+	static const char *const blocks[] = { "br", "td", "th", "tr", "table", "thead", "tbody", "tfoot", "p",
+					      "div", "li", "ul", "ol", "dl", "dt", "dd", "summary", "details",
+					      "caption", "figure", "figcaption", "blockquote", "pre", "hr", "h1", "h2",
+					      "h3", "h4", "h5", "h6", "section", "article", "center", "col", "colgroup" };
+	*br = 0;
+	for (size_t k = 0; k < ARRAY_SIZE(blocks); k++)
+		if (strlen(blocks[k]) == j - name && !strncasecmp(t + name, blocks[k], j - name))
+			*br = 1;
 	for (;;) {
 		size_t ws = j;
 		while (j < len && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n'))
@@ -916,7 +1246,290 @@ static size_t invisible_char(const char *t)
 		return 3;
 	if (!strncmp(t, "\xef\xbb\xbf", 3))
 		return 3;
+	/* variation selectors and the keycap's enclosing mark: "2\ufe0f\u20e3" reads "2" */
+	if (c == 0xEF && (unsigned char)t[1] == 0xB8 && (unsigned char)t[2] >= 0x80 && (unsigned char)t[2] <= 0x8F)
+		return 3;
+	if (!strncmp(t, "\xe2\x83\xa3", 3))
+		return 3;
 	return 0;
+}
+
+/* The code point of the UTF-8 character at t (*n: its length), 0 if none. */
+static unsigned cp_at(const char *t, size_t len, size_t *n)
+{
+	const unsigned char *p = (const unsigned char *)t;
+	*n = 1;
+	if (!len)
+		return 0;
+	if (*p < 0x80)
+		return *p;
+	if ((*p & 0xE0) == 0xC0 && len >= 2) {
+		*n = 2;
+		return ((p[0] & 0x1Fu) << 6) | (p[1] & 0x3Fu);
+	}
+	if ((*p & 0xF0) == 0xE0 && len >= 3) {
+		*n = 3;
+		return ((p[0] & 0x0Fu) << 12) | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu);
+	}
+	if ((*p & 0xF8) == 0xF0 && len >= 4) {
+		*n = 4;
+		return ((p[0] & 0x07u) << 18) | ((p[1] & 0x3Fu) << 12) | ((p[2] & 0x3Fu) << 6) | (p[3] & 0x3Fu);
+	}
+	return 0;
+}
+
+/*
+ * A decimal digit of another script, as a reader reads it (red team 88:
+ * fullwidth "２５.７ us", Arabic-Indic, Devanagari, mathematical bold
+ * digits were no number at all): its value, or -1.  The Unicode Nd blocks
+ * that papers use: fullwidth, Arabic-Indic (both), Devanagari, Bengali,
+ * Gurmukhi, Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam, Thai,
+ * Lao, Tibetan, Myanmar, Khmer, Mongolian, and the mathematical
+ * alphanumeric digits (bold, double-struck, sans-serif, monospace).
+ */
+static int other_digit(unsigned c)
+{
+	static const unsigned zero[] = { 0xFF10, 0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66,
+					 0x0BE6, 0x0C66, 0x0CE6, 0x0D66, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x17E0,
+					 0x1810, 0x1946, 0x19D0, 0xA9D0, 0xAA50, 0xABF0 };
+	for (size_t i = 0; i < ARRAY_SIZE(zero); i++)
+		if (c >= zero[i] && c <= zero[i] + 9)
+			return (int)(c - zero[i]);
+	if (c >= 0x1D7CE && c <= 0x1D7FF)
+		return (int)((c - 0x1D7CE) % 10);
+	return -1;
+}
+
+/* A vulgar fraction (½, ⅔, ...): its decimal digits after the point, or NULL. */
+static const char *vulgar_fraction(unsigned c)
+{
+	static const struct {
+		unsigned cp;
+		const char *dec;
+	} fr[] = {
+		{ 0xBD, "5" }, { 0xBC, "25" }, { 0xBE, "75" }, { 0x2150, "143" }, { 0x2151, "111" }, { 0x2152, "1" },
+		{ 0x2153, "333" }, { 0x2154, "667" }, { 0x2155, "2" }, { 0x2156, "4" }, { 0x2157, "6" }, { 0x2158, "8" },
+		{ 0x2159, "167" }, { 0x215A, "833" }, { 0x215B, "125" }, { 0x215C, "375" }, { 0x215D, "625" },
+		{ 0x215E, "875" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(fr); i++)
+		if (fr[i].cp == c)
+			return fr[i].dec;
+	return NULL;
+}
+
+/* The value of a number word at t (n bytes: "seven", "twenty"), -1 if none; *tens for twenty..ninety. */
+static long number_word(const char *t, size_t n, int *tens)
+{
+	static const char *const small[] = { "zero", "one", "two", "three", "four", "five", "six", "seven",
+					     "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen",
+					     "fifteen", "sixteen", "seventeen", "eighteen", "nineteen" };
+	static const char *const tw[] = { "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty",
+					  "ninety" };
+	*tens = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(small); i++)
+		if (strlen(small[i]) == n && !strncasecmp(t, small[i], n))
+			return (long)i;
+	for (size_t i = 0; i < ARRAY_SIZE(tw); i++)
+		if (strlen(tw[i]) == n && !strncasecmp(t, tw[i], n)) {
+			*tens = 1;
+			return (long)(20 + 10 * i);
+		}
+	return -1;
+}
+
+/* Skips a run of spaces (one line break at most) in t from i. */
+static size_t skip_ws(const char *t, size_t len, size_t i)
+{
+	int nl = 0;
+	while (i < len && (t[i] == ' ' || t[i] == '\t' || (t[i] == '\n' && !nl++)))
+		i++;
+	return i;
+}
+
+/*
+ * A result written in words (red team 88: "twenty-five point seven
+ * microseconds", "two and a half times faster", "thirty-one per cent",
+ * "b halves a's time"), read as digits: a run of number words ("twenty-
+ * five", "one hundred", "point seven", "and a half") that holds a decimal
+ * part or is followed by a unit or a comparison, or a verb of proportion
+ * (halves, doubles, triples, quadruples) before a time, speed or cost.
+ * Writes the digits into out (NUL-terminated) and returns how many source
+ * bytes they stand for; 0 when t[i] starts no such run.
+ */
+static size_t words_number(const char *t, size_t len, size_t i, char out[48])
+{
+	static const struct {
+		const char *w;
+		const char *x;
+	} verbs[] = {
+		{ "halves", "0.5x" }, { "halved", "0.5x" }, { "halve", "0.5x" }, { "doubles", "2x" }, { "doubled", "2x" },
+		{ "triples", "3x" }, { "tripled", "3x" }, { "quadruples", "4x" }, { "quadrupled", "4x" },
+	};
+	static const char *const objects[] = { "time", "times", "runtime", "latency", "throughput", "bandwidth",
+					       "speed", "cost", "duration", "speedup", "performance", "rate" };
+	size_t wl = alpha_len(t, len, i);
+	if (!wl || (i > 0 && (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_')))
+		return 0;
+	for (size_t v = 0; v < ARRAY_SIZE(verbs); v++) {
+		if (strlen(verbs[v].w) != wl || strncasecmp(t + i, verbs[v].w, wl))
+			continue;
+		size_t j = i + wl;
+		for (int k = 0; k < 4; k++) { /* the object within the next 4 words */
+			j = skip_ws(t, len, j);
+			size_t ow = j;
+			while (ow < len && !isspace((unsigned char)t[ow]))
+				ow++;
+			size_t a = alpha_len(t, len, j);
+			for (size_t o = 0; o < ARRAY_SIZE(objects); o++)
+				if (strlen(objects[o]) == a && !strncasecmp(t + j, objects[o], a)) {
+					strcpy(out, verbs[v].x);
+					return wl;
+				}
+			/* "a's time": the word after an apostrophe */
+			const char *ap = memchr(t + j, '\'', ow - j);
+			if (ap) {
+				size_t b = (size_t)(ap - t) + 1 + (ap + 1 < t + len && ap[1] == 's');
+				size_t bl = alpha_len(t, len, b);
+				for (size_t o = 0; o < ARRAY_SIZE(objects); o++)
+					if (strlen(objects[o]) == bl && !strncasecmp(t + b, objects[o], bl)) {
+						strcpy(out, verbs[v].x);
+						return wl;
+					}
+			}
+			if (ow == j)
+				break;
+			j = ow;
+		}
+		return 0;
+	}
+	int tens;
+	long v = number_word(t + i, wl, &tens);
+	if (v < 0)
+		return 0;
+	size_t j = i + wl, end = j;
+	char frac[16] = "";
+	int pointed = 0;
+	if (tens && j + 1 < len && (t[j] == '-' || t[j] == ' ')) { /* twenty-five */
+		int t2;
+		size_t b = t[j] == ' ' ? skip_ws(t, len, j) : j + 1, l2 = alpha_len(t, len, b);
+		long u = number_word(t + b, l2, &t2);
+		if (u > 0 && u < 10 && !t2)
+			v += u, j = end = b + l2;
+	}
+	for (;;) { /* hundred, thousand */
+		size_t b = skip_ws(t, len, j), l2 = alpha_len(t, len, b);
+		if (l2 == 7 && !strncasecmp(t + b, "hundred", 7))
+			v *= 100;
+		else if (l2 == 8 && !strncasecmp(t + b, "thousand", 8))
+			v *= 1000;
+		else
+			break;
+		j = end = b + l2;
+	}
+	size_t b = skip_ws(t, len, j), l2 = alpha_len(t, len, b);
+	if (l2 == 5 && !strncasecmp(t + b, "point", 5)) { /* point seven (five) */
+		size_t k = b + l2, nd = 0;
+		for (;;) {
+			size_t c = skip_ws(t, len, k), cl = alpha_len(t, len, c);
+			int t3;
+			long d = number_word(t + c, cl, &t3);
+			if (d < 0 || d > 9 || nd + 1 >= sizeof(frac))
+				break;
+			frac[nd++] = (char)('0' + d);
+			frac[nd] = '\0';
+			k = end = c + cl;
+			pointed = 1;
+		}
+	} else if (l2 == 3 && !strncasecmp(t + b, "and", 3)) { /* and a half, and a quarter */
+		size_t c = skip_ws(t, len, b + 3), cl = alpha_len(t, len, c);
+		if (cl == 1 && (t[c] == 'a' || t[c] == 'A')) {
+			size_t d = skip_ws(t, len, c + 1), dl = alpha_len(t, len, d);
+			if (dl == 4 && !strncasecmp(t + d, "half", 4))
+				strcpy(frac, "5"), end = d + dl;
+			else if (dl == 7 && !strncasecmp(t + d, "quarter", 7))
+				strcpy(frac, "25"), end = d + dl;
+		}
+	}
+	snprintf(out, 48, frac[0] ? "%ld.%s" : "%ld", v, frac);
+	if (pointed)
+		return end - i; /* "point seven": a decimal a reader reads as one */
+	/* one word ("three", "eleven") before a unit or a comparison stays
+	 * words: counts and rough comparisons ("about three times slower"
+	 * beside its generated figure); a compound ("twenty-five", "one
+	 * hundred"), a fraction ("two and a half") or a percentage is read */
+	int compound = end > i + wl || frac[0];
+	/* an integer in words: a result only before a unit or a comparison */
+	size_t a = skip_ws(t, len, end), al = alpha_len(t, len, a);
+	static const char *const cmp[] = { "faster", "slower", "quicker", "longer", "shorter" };
+	for (size_t k = 0; k < ARRAY_SIZE(cmp) && compound; k++)
+		if (strlen(cmp[k]) == al && !strncasecmp(t + a, cmp[k], al))
+			return end - i;
+	char buf[48];
+	size_t bl = len - a < sizeof(buf) - 3 ? len - a : sizeof(buf) - 3;
+	struct num n;
+	buf[0] = '1', buf[1] = ' ';
+	memcpy(buf + 2, t + a, bl);
+	buf[bl + 2] = '\0';
+	for (size_t k = 2; buf[k]; k++)
+		if (buf[k] == '\n')
+			buf[k] = ' ';
+	audit_parse_num(buf, &n);
+	if (a > end && n.u && (n.u->fam == F_PCT || (compound && (n.u->fam == F_TIME || n.u->fam == F_RATIO || n.u->fam == F_BW ||
+									n.u->fam == F_FLOPS || n.u->fam == F_USD))))
+		return end - i;
+	return 0;
+}
+
+/*
+ * A `$...$` math span (red team 88: "$t_b = 25.7\,\mu s$" rendered "25.7,"
+ * with no unit, "$25.7\,\mu\text{s}$" read as money): the pandoc rule, an
+ * opening '$' with no space after it and a closing '$' on the same line
+ * with no space before it and no digit after it.  Returns the closing
+ * '$''s offset, or 0 when t[i] opens none.
+ */
+static size_t math_close(const char *t, size_t len, size_t i)
+{
+	if (i + 1 >= len || isspace((unsigned char)t[i + 1]) || t[i + 1] == '$')
+		return 0;
+	for (size_t j = i + 2; j < len && t[j] != '\n'; j++)
+		if (t[j] == '$' && t[j - 1] != '\\' && !isspace((unsigned char)t[j - 1]) &&
+		    (j + 1 >= len || !isdigit((unsigned char)t[j + 1])))
+			return j;
+	return 0;
+}
+
+/* A TeX command inside math at t (after its backslash): what a reader sees
+ * (" " for a space, "μ", "×"), or NULL to drop it; *n: the command's length. */
+static const char *tex_command(const char *t, size_t len, size_t *n)
+{
+	static const struct {
+		const char *cmd, *text;
+	} cmds[] = {
+		{ "mu", "\xce\xbc" }, { "micro", "\xc2\xb5" }, { "times", "\xc3\x97" }, { "cdot", "\xc2\xb7" },
+		{ "approx", "\xe2\x89\x88" }, { "sim", "~" }, { "pm", "\xc2\xb1" }, { "quad", " " }, { "qquad", " " },
+		{ "percent", "%" }, { "text", "" }, { "mathrm", "" }, { "textrm", "" }, { "mathit", "" },
+		{ "textit", "" }, { "mathbf", "" }, { "textbf", "" }, { "operatorname", "" }, { "mbox", "" },
+		{ "thinspace", " " }, { "enspace", " " }, { "left", "" }, { "right", "" }, { "mathsf", "" },
+		{ "mathtt", "" }, { "texttt", "" }, { "si", "" }, { "SI", "" }, { "unit", "" }, { "us", "\xce\xbcs" },
+		{ "second", "s" }, { "milli", "m" }, { "nano", "n" },
+	};
+	if (len && strchr(",;:! ", *t)) {
+		*n = 1;
+		return *t == '!' ? "" : " ";
+	}
+	if (len && *t == '%') {
+		*n = 1;
+		return "%";
+	}
+	size_t w = 0;
+	while (w < len && isalpha((unsigned char)t[w]))
+		w++;
+	*n = w;
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (strlen(cmds[i].cmd) == w && !strncmp(t, cmds[i].cmd, w))
+			return cmds[i].text;
+	return NULL;
 }
 
 /*
@@ -938,7 +1551,8 @@ static void render(struct scan *s)
 	s->r = xmalloc(len + 2);
 	s->src = xcalloc(len + 2, sizeof(size_t));
 	int pend = 0, nl = 0;
-	size_t pend_src = 0;
+	size_t pend_src = 0, math_end = 0;
+	int sup_run = 0; /* the digits just emitted came from superscripts */
 #define EMIT(c, at)                                                                                                    \
 	do {                                                                                                           \
 		if (pend) {                                                                                            \
@@ -989,6 +1603,36 @@ static void render(struct scan *s)
 		if ((wl = invisible_char(t + i))) {
 			i += wl - 1;
 			continue;
+		}
+		if (math_end && i == math_end) { /* the closing '$' */
+			math_end = 0;
+			continue;
+		}
+		if (!math_end && c == '$' && (math_end = math_close(t, len, i)))
+			continue;
+		if (math_end) { /* TeX: "\,\mu s" is " μs", "\text{s}" is "s" */
+			size_t cl;
+			const char *tx;
+			if (c == '{' || c == '}')
+				continue;
+			if (c == '~' || (c == '\\' && (tx = tex_command(t + i + 1, math_end - i - 1, &cl)) && !strcmp(tx, " "))) {
+				if (!pend)
+					pend_src = i;
+				pend = pend ? pend : 1;
+				i += c == '\\' ? cl : 0;
+				continue;
+			}
+			if (c == '\\') {
+				tx = tex_command(t + i + 1, math_end - i - 1, &cl);
+				if (tx)
+					for (size_t k = 0; tx[k]; k++)
+						EMIT(tx[k], i);
+				i += tx ? cl : 0;
+				/* a control word eats the spaces after it: "\\mu s" is "μs" */
+				while (tx && cl && isalpha((unsigned char)t[i]) && i + 1 < math_end && t[i + 1] == ' ')
+					i++;
+				continue;
+			}
 		}
 		if (c == '\\' && i + 1 < len && ispunct((unsigned char)t[i + 1]) && d->mask[i + 1] == MD_TEXT) {
 			EMIT(t[i + 1], i);
@@ -1045,6 +1689,54 @@ static void render(struct scan *s)
 			i = j - 1;
 			continue;
 		}
+		if (c >= 0x80) { /* digits of other scripts, '．', '٫', vulgar fractions */
+			size_t cl;
+			unsigned cp = cp_at(t + i, len - i, &cl);
+			int dg = other_digit(cp);
+			/* superscript and subscript digits standing alone ("²⁵.⁷ us"),
+			 * not an exponent or an index ("10²", "x₂") */
+			int sup = cp == 0xB9 || cp == 0xB2 || cp == 0xB3 || cp == 0x2070 || (cp >= 0x2074 && cp <= 0x2079) ||
+				  (cp >= 0x2080 && cp <= 0x2089);
+			if (sup && o > 0 && !pend &&
+			    (isalpha((unsigned char)s->r[o - 1]) ||
+			     ((isdigit((unsigned char)s->r[o - 1]) || s->r[o - 1] == '.') && !sup_run)))
+				sup = 0;
+			if (dg < 0 && sup) {
+				dg = cp == 0xB9 ? 1 : cp == 0xB2 ? 2 : cp == 0xB3 ? 3 : (int)((cp - 0x2070) % 16);
+				sup_run = 1;
+			}
+			const char *fr = vulgar_fraction(cp);
+			int after_digit = o > 0 && !pend && isdigit((unsigned char)s->r[o - 1]);
+			if (dg >= 0 || fr || ((cp == 0xFF0E || cp == 0x066B || cp == 0x066C) && after_digit)) {
+				if (dg >= 0) {
+					EMIT((char)('0' + dg), i);
+				} else if (fr) {
+					if (!after_digit)
+						EMIT('0', i);
+					EMIT('.', i);
+					for (size_t k = 0; fr[k]; k++)
+						EMIT(fr[k], i);
+				} else {
+					EMIT(cp == 0x066C ? ',' : '.', i);
+				}
+				i += cl - 1;
+				continue;
+			}
+		}
+		if (isalpha(c)) { /* a result in words: its digits */
+			char out[48];
+			size_t k = words_number(t, len, i, out), m2;
+			for (m2 = i; m2 < i + k && d->mask[m2] == MD_TEXT; m2++)
+				;
+			if (k && m2 == i + k) {
+				for (size_t q = 0; out[q]; q++)
+					EMIT(out[q], i);
+				i += k - 1;
+				continue;
+			}
+		}
+		if (isalnum(c))
+			sup_run = 0;
 		EMIT(t[i], i);
 	}
 	if (pend) {
@@ -1078,7 +1770,9 @@ void audit_scan_untraced(struct actx *a, struct md_doc *d)
 			size_t j = i + 2;
 			while (j < len && t[j] != ')' && t[j] != '\n')
 				j++;
-			memset(s.skip + i, 1, j - i);
+			/* a '](' with no ')' on its line is no link: its text is read (red team 88) */
+			if (j < len && t[j] == ')')
+				memset(s.skip + i, 1, j - i);
 		} else if (!strncmp(t + i, "http://", 7) || !strncmp(t + i, "https://", 8)) {
 			size_t j = i;
 			while (j < len && !isspace((unsigned char)t[j]) && t[j] != ')' && t[j] != '`')

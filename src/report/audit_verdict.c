@@ -64,14 +64,18 @@ struct pair_memo {
 };
 
 /* pc's pointers into itself (used to its sc, how to its how_buf) are kept
- * as NULL in the memo, whose array moves as it grows, and made again on
- * the way out. */
-static void pair_unpoint(struct pair_cmp *pc)
+ * as NULL in the memo's copy m, whose array moves as it grows, and made
+ * again on the way out.  They are read off the caller's pc, whose frame
+ * is gone by the next claim: compared with the copy's own addresses, they
+ * were never cleared, and a claim that hit the memo from another frame
+ * read a dead stack frame (red team 88: its verdict depended on the
+ * claims before it; ASan stack-use-after-return in reruns_in). */
+static void pair_unpoint(struct pair_cmp *m, const struct pair_cmp *pc)
 {
 	if (pc->used == &pc->sc)
-		pc->used = NULL;
+		m->used = NULL;
 	if (pc->how == pc->how_buf)
-		pc->how = NULL;
+		m->how = NULL;
 }
 
 static void pair_repoint(struct pair_cmp *pc)
@@ -96,7 +100,7 @@ int audit_pair_compare(struct actx *a, const struct batch_record *b, const struc
 	int ok = pair_compare_now(a, b, ra, rb, va, vb, pc);
 	a->pairs = m = xrealloc(m, (a->n_pairs + 1) * sizeof(*m));
 	m[a->n_pairs] = (struct pair_memo){ b, ra, rb, ok, *pc };
-	pair_unpoint(&m[a->n_pairs].pc);
+	pair_unpoint(&m[a->n_pairs].pc, pc);
 	a->n_pairs++;
 	return ok;
 }

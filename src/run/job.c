@@ -647,7 +647,9 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	 * the libraries it injects are the system's, and it makes processes:
 	 * the system view and the relaxed profile, whatever the worker's own
 	 * code would allow; the worker and its descriptors are the same) */
-	const char **san_argv = w->sanitizer ? sanitize_argv(w->sanitizer, w->sanitize_tool, wargv, w->exec == &kexec_replay) : NULL;
+	const char **san_argv = w->sanitizer ? sanitize_argv(w->sanitizer, w->sanitize_tool, wargv, w->exec == &kexec_replay,
+							     w->sanitize_window)
+					     : NULL;
 	const char *const *argv = san_argv ? san_argv : wargv;
 	enum sandbox_profile prof = w->sanitizer ? SANDBOX_RELAXED : SANDBOX_STRICT;
 	enum sandbox_view view = w->sanitizer ? SANDBOX_VIEW_SYSTEM : w->exec->view;
@@ -1439,12 +1441,64 @@ static int job_extra_shape(struct job_state *j)
 }
 
 /*
+ * The main job's sequence for the sanitized worker (red team 57: a run of
+ * one seed and no timing made one launch where the timed worker made
+ * hundreds, and device code that counted its launches, read %gridid or
+ * the distance between its buffers raced only where no tool watched).
+ * CUDA: the same seeds, input sets and rotation, as many warm-up samples
+ * as the main worker made (job.warmup_samples: a count, not warmup_ms,
+ * which the tool's slowdown would shorten) and as many timed samples, a
+ * longer max_seconds (the tool slows what it instruments; the worker's
+ * own limit is SANITIZE_TIMEOUT_FACTOR x timeout_s); the worker then
+ * times on CUDA events and never begins CUPTI (cuda_worker.c timing),
+ * and its times are not used.  Its kernel launches, as the parent counts
+ * them, into *of: seeds, warm-up and timed samples (batch launches each
+ * in graph mode), times the plan's kernel steps (trust: host: 1, a count
+ * never above the truth where launch() makes more grids, so that the
+ * window the parent draws lies inside the sequence).  The host backend
+ * (no compute-sanitizer of its own: t0101's stand-in) keeps its seeds,
+ * untimed.
+ */
+static void sanitize_job(const struct job_state *j, struct wrun *sw, long long *of)
+{
+	const struct wrun *m = &j->main_w;
+	sw->job = m->job;
+	sw->job.phase = "sanitize";
+	*of = 0;
+	if (!j->c->be->uses_gpu) {
+		sw->job.timing = 0;
+		return;
+	}
+	long long per = m->plan_kernels > 0 ? m->plan_kernels : 1;
+	*of = sanitize_sequence_launches(sw->job.seeds, 0, 0, per);
+	if (!sw->job.timing)
+		return;
+	long long warm = m->proto.warmup_samples, n = (long long)m->proto.n_samples;
+	if (warm > 0)
+		sw->job.warmup_samples = warm;
+	if (n > 0)
+		sw->job.k.samples = n < 10000000 ? (int)n : 10000000;
+	double ms = sw->job.k.max_seconds * SANITIZE_TIMEOUT_FACTOR;
+	sw->job.k.max_seconds = ms < 86400 ? ms : 86400;
+	/* one launch a sample, in graph mode too (trust: host, batch > 1):
+	 * whether the tool counts a graph's kernel nodes one by one is not
+	 * known here, and one never counts above the truth */
+	*of = sanitize_sequence_launches(sw->job.seeds, warm, sw->job.k.samples, per);
+}
+
+/*
  * One compute-sanitizer tool's verdict: one more worker of phase
- * "sanitize" (one seed, no timing) under the tool, its output judged by
- * the checker as any worker's.  A sealed variant's worker replays the plan
- * the main phase timed (kexec_replay: the kernel's host code does not run,
- * so it cannot show the tool other code than the timed code: red team 56's
- * hide and env); a trust: host variant's runs the kernel's own code in
+ * "sanitize" under the tool, running the main job's sequence
+ * (sanitize_job), every launch of the kernel's instrumented
+ * (sanitize_window_whole, the harness's grids excluded by their mark;
+ * sanitize.h: a drawn window missed races on an H200), a timed run that
+ * ended short of the sequence given no verdict (sanitize_judge_ran), its
+ * output judged by the checker as any worker's: its
+ * seeds and the timed samples the parent draws checks of.  A sealed
+ * variant's worker replays the plan the main phase timed (kexec_replay:
+ * the kernel's host code does not run, so it cannot show the tool other
+ * code than the timed code: red team 56's hide and env, nor read the
+ * window); a trust: host variant's runs the kernel's own code in
  * process, as its timed worker does.  A run whose output is wrong or
  * missing is not passed (sanitize_judge_output: red team 56's empty,
  * which enqueued nothing when not captured).  A new verdict document.
@@ -1454,15 +1508,17 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 	struct run_ctx *c = j->c;
 	const struct spec *s = c->s;
 	struct wrun sw;
+	struct sanitize_window win;
+	long long of = 0;
 	memset(&sw, 0, sizeof(sw));
+	memset(&win, 0, sizeof(win));
 	sw.cap_fd = sw.job_fd = sw.shm_fd = sw.plan_fd = -1;
-	sw.job = j->main_w.job;
-	sw.job.phase = "sanitize";
-	sw.job.seeds = 1;
-	sw.job.timing = 0;
+	sanitize_job(j, &sw, &of);
 	sw.exec = kexec_for(c->be, &sw.job, spec_trust(s, j->v));
 	int replay = sw.exec == &kexec_replay;
-	json_t *v = json_pack("{s:s, s:s}", "tool", tool, "watched", replay ? "sealed replay" : "in process");
+	/* what it ran: the main job's seeds (and, timed, its samples: window) */
+	json_t *v = json_pack("{s:s, s:s, s:i, s:b}", "tool", tool, "watched", replay ? "sealed replay" : "in process",
+			      "seeds", sw.job.seeds, "timed", sw.job.timing);
 	char *cs = sanitize_find_tool();
 	if (!cs) {
 		json_object_set_new(v, "passed", json_null());
@@ -1476,8 +1532,56 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 		sw.plan = json_incref(j->main_w.plan);
 		memcpy(sw.plan_identity, j->main_w.plan_identity, sizeof(sw.plan_identity));
 		memcpy(sw.plan_launches, j->main_w.plan_launches, sizeof(sw.plan_launches));
+		sw.plan_kernels = j->main_w.plan_kernels;
+		sw.plan_marked = j->main_w.plan_marked;
+		sw.plan_devlaunch = j->main_w.plan_devlaunch;
 		if (sw.plan_identity[0])
 			json_object_set_new(v, "plan_identity", json_string(sw.plan_identity));
+	}
+	if (c->be->uses_gpu) {
+		/* every launch of the sequence (sanitize_window_whole: a drawn
+		 * window missed races on an H200) */
+		sanitize_window_whole(of, &win);
+		long long drawn = win.skip;
+		if (!strcmp(tool, "initcheck"))
+			sanitize_window_prefix(&win); /* what it reads, it must have seen written */
+		json_t *jw = json_pack("{s:I, s:I, s:I, s:s}", "launches", (json_int_t)(win.count ? win.count : win.of),
+				       "of", (json_int_t)win.of, "skip", (json_int_t)drawn, "how",
+				       "the main job's sequence (its seeds, input sets, warm-up and timed samples); "
+				       "the tool instruments every launch of the kernel's, the harness's own grids "
+				       "excluded where 'excluded' says so");
+		if (!strcmp(tool, "initcheck") && win.count)
+			json_object_set_new(jw, "from_first",
+					    json_string("initcheck: every launch from the first to the window's end is "
+							"instrumented (it knows memory as written only by launches it watched)"));
+		if (sw.job.timing)
+			json_object_update_new(jw, json_pack("{s:I, s:i}", "warmup_samples",
+							     (json_int_t)sw.job.warmup_samples, "samples",
+							     sw.job.k.samples));
+		if (!sanitize_may_exclude_harness(replay, sw.plan_marked || sw.plan_devlaunch)) {
+			/* a kernel named like the harness's would be excluded with
+			 * them: then every launch is instrumented, none excluded */
+			sw.sanitize_window = NULL;
+			json_object_set_new(jw, "launches", json_integer((json_int_t)win.of));
+			json_object_set_new(jw, "skip", json_integer(0));
+			json_object_set_new(jw, "excluded",
+					    json_string(replay && sw.plan_marked
+							       ? "none: a kernel step of the plan is named with the "
+								 "harness's mark (" SANITIZE_HARNESS_MARK
+								 "), so every launch is instrumented"
+						       : replay ? "none: the kernel's device code launches grids (or holds "
+								 "code not readable here), which no plan step names, so "
+								 "every launch is instrumented"
+							       : "none: a trust: host kernel's own code makes its "
+								 "grids, under any name (" SANITIZE_HARNESS_MARK
+								 " too), so every launch is instrumented, the "
+								 "harness's with them"));
+		} else {
+			sw.sanitize_window = &win;
+			json_object_set_new(jw, "excluded", json_string("the harness's own grids, by the mark in their "
+									"names (" SANITIZE_HARNESS_MARK ")"));
+		}
+		json_object_set_new(v, "window", jw);
 	}
 	sw.sanitizer = cs;
 	sw.sanitize_tool = tool;
@@ -1500,10 +1604,22 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 		char job_arg[32];
 		snprintf(job_arg, sizeof(job_arg), "/proc/self/fd/%d", WORKER_JOB_FD);
 		const char *wargv[] = { c->worker_exe, "__worker", job_arg, NULL };
-		const char **argv = sanitize_argv(cs, tool, wargv, replay);
+		const char **argv = sanitize_argv(cs, tool, wargv, replay, sw.sanitize_window);
 		/* the tool's report, the worker's stdout and stderr, merged */
 		sanitize_judge_run(v, argv, strbuf_str(&sw.out), sw.out.len, &sw.rr);
 		free(argv);
+	}
+	if (c->be->uses_gpu && sw.job.timing && worker_finished(&sw) && !sw.proto.failure) {
+		/* the launches it made, counted as `of` was: a run that ended
+		 * before its window's last launch (its samples capped) watched
+		 * less than the window, perhaps nothing: no verdict.  Asked of
+		 * every timed CUDA run, a plan named with the harness's mark
+		 * too (sw.sanitize_window NULL there: before, such a kernel's
+		 * capped run passed on its first launches alone) */
+		long long per = sw.plan_kernels > 0 ? sw.plan_kernels : 1;
+		long long ran = sanitize_sequence_launches(sw.job.seeds, sw.proto.warmup_samples,
+							   (long long)sw.proto.n_samples, per);
+		sanitize_judge_ran(v, &win, ran);
 	}
 	/* its output, judged as any worker's (the parent's checker) */
 	struct judged_set jd;
@@ -1512,7 +1628,7 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 	int ok = 0;
 	if (!worker_finished(&sw) || sw.proto.failure) {
 		const char *fr = json_string_value(json_object_get(sw.proto.failure, "reason"));
-		why = xstrfmt("the worker did not finish its seed: %s",
+		why = xstrfmt("the worker did not finish its job: %s",
 			      sw.proto.violation ? sw.proto.violation
 			      : fr		 ? fr
 			      : sw.rr.timed_out ? "it timed out"
@@ -1528,9 +1644,15 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 		for (size_t i = 0; i < jd.n; i++)
 			if (!jd.checks[i].pass) {
 				ok = 0;
-				why = xstrfmt("seed %llu failed its check: max_abs_err %g, %lld mismatches, %lld unwritten",
-					      jd.checks[i].seed, jd.checks[i].max_abs_err, jd.checks[i].mismatches,
-					      jd.checks[i].unwritten);
+				why = jd.checks[i].sample >= 0
+					      ? xstrfmt("timed sample %lld failed its check: max_abs_err %g, %lld "
+							"mismatches, %lld unwritten",
+							jd.checks[i].sample, jd.checks[i].max_abs_err,
+							jd.checks[i].mismatches, jd.checks[i].unwritten)
+					      : xstrfmt("seed %llu failed its check: max_abs_err %g, %lld mismatches, "
+							"%lld unwritten",
+							jd.checks[i].seed, jd.checks[i].max_abs_err,
+							jd.checks[i].mismatches, jd.checks[i].unwritten);
 				break;
 			}
 	}
@@ -1543,7 +1665,7 @@ out:
 	return v;
 }
 
-/* Phase 6: each compute-sanitizer tool runs one more worker, one seed, no timing. */
+/* Phase 6: each compute-sanitizer tool runs one more worker: the main job's sequence, every launch instrumented. */
 static void job_sanitize(struct job_state *j)
 {
 	struct run_ctx *c = j->c;

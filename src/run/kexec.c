@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "backends/sanitize.h"
 #include "backends/seal.h"
 #include "backends/worker.h"
 #include "base/util.h"
@@ -90,6 +91,7 @@ static void plan_identity(const struct run_ctx *c, struct wrun *w)
 	size_t elem = dtype_size(c->plan.dtype), in_bytes[8], out_bytes[8];
 	int n_in = 0, n_out = 0;
 	w->plan_identity[0] = w->plan_launches[0] = '\0';
+	w->plan_kernels = w->plan_marked = w->plan_devlaunch = 0;
 	for (int t = 0; t < pr->desc->n_tensors && t < 8; t++) {
 		size_t b = problem_tensor_numel(pr, t, w->job.shape) * elem;
 		if (t < pr->n_inputs)
@@ -111,6 +113,24 @@ static void plan_identity(const struct run_ctx *c, struct wrun *w)
 	char *fwhy = NULL;
 	int n_img = seal_fatbin_images(w->job.kernel_so, &fat, imgs, img_bytes, 16, &fwhy);
 	free(fwhy);
+	/* what a sanitized run's window counts (job.c sanitize_one): the
+	 * grids one replayed launch makes, and whether one of them would be
+	 * taken for the harness's by the tool's name filter */
+	for (int i = 0; i < sp.plan.n_steps; i++) {
+		const struct evc_step *st = &sp.plan.steps[i];
+		if (st->kind != EVC_STEP_KERNEL)
+			continue;
+		w->plan_kernels++;
+		if (st->name && strstr(st->name, SANITIZE_HARNESS_MARK))
+			w->plan_marked = 1;
+	}
+	/* grids its device code launches (dynamic parallelism, which the
+	 * replay allows under the events clock), or device code not readable
+	 * here that could: then the plan's steps are not every grid of the
+	 * kernel's, and one of those could carry the mark; the sanitizers
+	 * filter nothing by name (job.c sanitize_one) */
+	if (n_img > 0)
+		w->plan_devlaunch = seal_fatbin_unnamed_grids(imgs, img_bytes, n_img);
 	for (int i = 0; n_img > 0 && i < sp.plan.n_steps; i++) {
 		const struct evc_step *st = &sp.plan.steps[i];
 		if (st->kind != EVC_STEP_KERNEL || !st->args_bytes)

@@ -125,6 +125,8 @@ size_t timing_keep(const int *dist, size_t n, int n_dists, unsigned mask, char *
 size_t timing_by_dist(const double *x, const int *dist, size_t n, int n_dists, const char *const *names,
 		      unsigned mask, struct rec_dist *out);
 
+struct sanitize_window;
+
 /* One worker process of a job, as the parent runs and watches it. */
 struct wrun {
 	struct job job;              /* the parent's own copy */
@@ -148,6 +150,11 @@ struct wrun {
 	json_t *plan;                /* sealed: the planner's plan (owned) */
 	char plan_identity[65];      /* sealed: seal_plan_identity of it, "" when the parent could not parse it */
 	char plan_launches[65];      /* sealed: the same less what init() left in memory (seal.h) */
+	int plan_kernels;            /* sealed: the plan's kernel steps (grids a replayed launch makes), 0 unknown */
+	int plan_marked;             /* sealed: a kernel step's name holds the harness's mark
+				      * (sanitize.h SANITIZE_HARNESS_MARK) */
+	int plan_devlaunch;          /* sealed: its device code launches grids (or has code not readable
+				      * here that could): grids no plan step names */
 	double plan_seconds;         /* sealed: the planner's wall time */
 	/* phase "sanitize": the worker runs under compute-sanitizer (the
 	 * tool's path and name; NULL: not), in a relaxed box (the tool starts
@@ -155,6 +162,7 @@ struct wrun {
 	 * the tool's report comes after the worker's last output */
 	const char *sanitizer, *sanitize_tool;
 	double sanitize_timeout_s;
+	const struct sanitize_window *sanitize_window; /* the launches instrumented, NULL: all */
 	const char *planner_end;     /* sealed: how the planner ended (static text), or NULL */
 	int over;                    /* a planner whose plan is in: its later bytes are not read (job.c on_chan) */
 	struct progress *prog;

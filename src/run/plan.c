@@ -262,6 +262,7 @@ int plan_batch(struct run_ctx *c)
 		random_hex(hx, 12);
 		p->seed = strtoull(hx, NULL, 16);
 	}
+	p->order_seed = c->o->seed_fixed ? c->o->order_seed : random_secret_u64();
 	p->repeats = c->o->repeats > 0 ? c->o->repeats : s->k.repeats;
 	if (c->pool.n > p->repeats) {
 		/* a slot per repeat at least (pool.c): none idle, every one fair */
@@ -283,10 +284,12 @@ int plan_batch(struct run_ctx *c)
 		p->n_variants++;
 	}
 
-	/* randomised blocks: repeat r runs every variant once, in a fresh order */
+	/* randomised blocks: repeat r runs every variant once, in a fresh order
+	 * drawn from the batch's secret order seed (the spec's seed fixes the
+	 * inputs, seed0 and timing_seed, never the order) */
 	p->n_jobs = p->n_variants * (size_t)p->repeats;
 	p->jobs = xcalloc(p->n_jobs, sizeof(*p->jobs));
-	uint64_t st = p->seed ^ 0x6a09e667f3bcc908ULL;
+	uint64_t st = p->order_seed ^ 0x6a09e667f3bcc908ULL;
 	size_t *perm = xcalloc(p->n_variants, sizeof(size_t));
 	for (int r = 0, k = 0; r < p->repeats; r++) {
 		for (size_t i = 0; i < p->n_variants; i++)

@@ -31,7 +31,7 @@ struct run_options {
 	 * start and seed; NULL / 0: a new plan */
 	const char *batch_id, *started_utc;
 	int seed_fixed;
-	unsigned long long seed;
+	unsigned long long seed, order_seed; /* order_seed: plan.order_seed, with seed_fixed */
 	/*
 	 * Optional: called with the batch record once its rows, statistics
 	 * and comparisons are made and before it is committed, to add to it

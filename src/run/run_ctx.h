@@ -58,6 +58,12 @@ struct plan {
 	char *batch_id;              /* printed and stored: one id */
 	char started_utc[40];
 	unsigned long long seed;
+	/* the order of each repeat's jobs and their secret draws (scramble
+	 * seeds, first input sets): OS randomness per batch, never the spec's
+	 * seed (red team 89: with `correctness.seed` every batch of a spec
+	 * ran one order, the same variant always before the same other, and a
+	 * reproduction too); a Slurm task's is the submission's */
+	unsigned long long order_seed;
 	int repeats;
 	struct plan_variant *variants;
 	size_t n_variants, baseline;

@@ -457,6 +457,18 @@ static void elite_of(const struct cand *c, struct cand *e)
 
 /* ---- planning a generation -------------------------------------------------- */
 
+/* 1 when a Slurm batch of the experiment not yet gathered has a variant
+ * `name` of other code (slurm_pending_holder: its runs reach the store
+ * only when its tasks record them, so free_name's query cannot see them) */
+static int pending_holds(struct search *x, const char *name, const char *kernel, const struct param *params,
+			 size_t np)
+{
+	char *held = slurm_pending_holder(x->st.root, x->s->name, name, kernel, params, np);
+	int h = held != NULL;
+	free(held);
+	return h;
+}
+
 /*
  * The name of generation gi's candidate k: gNcK, unless the experiment's
  * store holds that name for other code (another search of the same spec,
@@ -469,17 +481,6 @@ static void elite_of(const struct cand *c, struct cand *e)
  * could not be read: then the claims alone).  The name is claimed in cl.
  * malloc'd, or NULL after error() when the claim could not be written.
  */
-/* 1 when a Slurm batch of the experiment not yet gathered has a variant
- * `name` of other code (slurm_pending_holder: its runs reach the store
- * only when its tasks record them, so the query above cannot see them) */
-static int pending_holds(struct search *x, const char *name, const char *kernel, const struct param *params,
-			 size_t np)
-{
-	char *held = slurm_pending_holder(x->st.root, x->s->name, name, kernel, params, np);
-	free(held);
-	return held != NULL;
-}
-
 static char *free_name(struct search *x, struct query *q, struct store_claims *cl, int gi, size_t k,
 		       const char *kernel, const struct param *params, size_t np)
 {

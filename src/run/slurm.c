@@ -300,6 +300,10 @@ int slurm_jd_open(struct jd *j, const char *dir, int progress)
 	o->started_utc = jstr_of(d, "started_utc");
 	o->seed_fixed = 1;
 	o->seed = (unsigned long long)json_integer_value(json_object_get(d, "seed"));
+	/* a job directory written before the order had a seed of its own
+	 * ordered its jobs by the plan's seed */
+	json_t *os = json_object_get(d, "order_seed");
+	o->order_seed = os ? (unsigned long long)json_integer_value(os) : o->seed;
 	if (!o->store_root || !o->cache_dir || !o->batch_id || !o->started_utc || o->repeats < 1)
 		return error("the Slurm job directory '%s' lacks what its plan needs (batch.json damaged?)", dir);
 	return 0;

@@ -213,12 +213,13 @@ int run_slurm_submit(const struct spec *s, const struct run_options *o, const st
 	for (size_t i = 0; o->only && o->only[i]; i++)
 		json_array_append_new(only, json_string(o->only[i]));
 	doc = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:i, s:I, s:o, s:i, s:i, s:o, "
-			"s:f, s:[]}",
+			"s:f, s:I, s:[]}",
 			"format", JOBDIR_FORMAT, "batch_id", p->batch_id, "experiment", s->name, "root", root,
 			"spec_path", s->path, "store", store_abs, "cache", cache_abs, "exe", c.exe, "seed",
 			(json_int_t)p->seed, "started_utc", p->started_utc, "repeats", p->repeats, "n_jobs",
 			(json_int_t)p->n_jobs, "only", only, "device", o->device, "n_tasks", p->repeats,
-			"options", options_json(so), "submitted_epoch", slurm_epoch_now(), "submissions");
+			"options", options_json(so), "submitted_epoch", slurm_epoch_now(), "order_seed",
+			(json_int_t)p->order_seed, "submissions");
 	if (o->unsandboxed)
 		json_object_set_new(doc, "unsandboxed", json_true());
 	free(store_abs);

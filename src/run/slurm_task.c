@@ -115,11 +115,7 @@ static double scontrol_end_epoch(void)
 	return end;
 }
 
-/*
- * Slurm's --time as seconds, rounded up to its one-minute resolution
- * ("MM", "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM", "D-HH:MM:SS"); -1 when
- * there is none or it does not read ("infinite", "UNLIMITED").
- */
+/* (run_ctx.h) */
 double slurm_job_need_s(const struct spec *s, int gpu)
 {
 	int tools = 0;
@@ -128,6 +124,11 @@ double slurm_job_need_s(const struct spec *s, int gpu)
 	return ((gpu ? 4 : 2) + tools * SANITIZE_TIMEOUT_FACTOR) * (double)s->k.timeout_s;
 }
 
+/*
+ * Slurm's --time as seconds, rounded up to its one-minute resolution
+ * ("MM", "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM", "D-HH:MM:SS"); -1 when
+ * there is none or it does not read ("infinite", "UNLIMITED").
+ */
 static double slurm_time_seconds(const char *t)
 {
 	if (!t || !*t)

@@ -270,8 +270,9 @@ const struct spec_key spec_keys[] = {
 	{ "timing", NULL, NULL, NULL, NULL },
 	{ "limits", NULL, NULL, NULL, NULL },
 	{ "top", "sanitize", "list of memcheck, racecheck, initcheck, synccheck", "none",
-	  "run each variant once more under compute-sanitizer per tool: one seed, untimed, its output "
-	  "judged (cuda; sealed: the timed plan replayed)" },
+	  "run each variant once more under compute-sanitizer per tool: cuda, the main job's seeds, warm-up and "
+	  "timed samples, every launch instrumented (sealed: the timed plan replayed); host, its seeds; its output "
+	  "judged" },
 	{ "top", "arch", "sm_NN or sm_NNa", "the device's own (sm_90 without a device)",
 	  "the CUDA target; a kernel's own // evident: arch line wins" },
 	{ "top", "flags", "list of strings", "none",

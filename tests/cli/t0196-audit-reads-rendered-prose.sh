@@ -8,6 +8,13 @@
 # 31.91 us" (a best case read as the time); a hand table under `median`,
 # `speedup`, `time` with unitless cells passed.  Now each is untraced and
 # --strict fails; the controls show the same results read alike.
+# Red team 88 (tests/fixtures/adversary/host/redteam88/README.md): ~22
+# contrary results in forms the scan did not read (words, other digits,
+# decimals after a preposition, integers, TeX, HTML and long-header
+# tables) passed beside a supported claim; "the fastest variant ... runs
+# in 31.91 us" let a min_us claim trace a typical-reading time; a claim's
+# verdict depended on the claims before it (the pair memo's dangling
+# pointer).  Now each is untraced, and the verdict is the same in any order.
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 R=tests/fixtures/adversary/host/redteam86
@@ -81,3 +88,35 @@ diff want got || fail "untraced-table.md: other findings"
 # every spelling spellings.sh sweeps is read
 sh $R/spellings.sh "$EVIDENT" > spell
 if grep MISSED spell; then fail "spellings.sh: a spelling missed"; fi
+
+# red team 88: contrary results in forms that passed, beside a supported claim
+R8=tests/fixtures/adversary/host/redteam88
+expect_exit 1 "$EVIDENT" audit --strict -q $R8/paper-forms.md
+expect_contains "$TEST_TMP/out" '; 21 untraced numbers (--strict: failing)'
+for l in 9 10 11 12 13 17 18 22 23 28 29; do
+	grep -q "paper-forms.md:$l: untraced: " "$TEST_TMP/out" || fail "paper-forms.md:$l: not flagged"
+done
+expect_exit 1 "$EVIDENT" audit --strict -q $R8/paper-forms-control.md
+expect_contains "$TEST_TMP/out" '; 7 untraced numbers (--strict: failing)'
+
+# a statistic word names the statistic only where it modifies the number
+for f in paper-fastest paper-fastest-control; do
+	"$EVIDENT" audit --strict -q $R8/$f.md > "$TEST_TMP/fast" 2>&1
+	n=$(grep -c ": untraced: '31.91 us' (a claim states it as 'min_us', which the text before it does not name" "$TEST_TMP/fast")
+	[ "$n" = 3 ] || { cat "$TEST_TMP/fast"; fail "$f.md: $n of 3 min_us times untraced"; }
+done
+"$EVIDENT" audit --strict -q $R8/paper-slowest-honest.md > "$TEST_TMP/slow" 2>&1
+expect_contains "$TEST_TMP/slow" '; 0 untraced numbers'
+
+# the same claim reads the same after a claim on its pair (ASan: no
+# stack-use-after-return in reruns_in)
+verdict() { grep ': slower b vs a: ' "$1" | sed 's/^[^:]*:[0-9]*: //'; }
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_stack_use_after_return=1" \
+	"$EVIDENT" audit -q $R8/paper-order.md > "$TEST_TMP/order" 2>&1
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_stack_use_after_return=1" \
+	"$EVIDENT" audit -q $R8/paper-ciend.md > "$TEST_TMP/alone" 2>&1
+if grep -q AddressSanitizer "$TEST_TMP/order" "$TEST_TMP/alone"; then fail "paper-order.md: ASan"; fi
+verdict "$TEST_TMP/order" > got
+verdict "$TEST_TMP/alone" > want
+[ -s want ] || { cat "$TEST_TMP/alone"; fail "paper-ciend.md: no slower claim"; }
+diff want got || fail "paper-order.md: the slower claim reads otherwise after the value claim"

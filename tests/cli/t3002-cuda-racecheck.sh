@@ -5,7 +5,10 @@
 # timed, and the sanitized run's output is judged: red team 56's hide
 # (racy only under capture) and empty (nothing enqueued uncaptured) fail
 # racecheck, and so does a trust: host kernel that enqueues nothing when
-# it sees the sanitizer (cuda-sanhide.yaml)
+# it sees the sanitizer (cuda-sanhide.yaml).  The sanitized run is the
+# main job's sequence, every launch instrumented: red team 57's
+# launch ticket (rt57_count.cu MODE 1) fails racecheck sealed and trust:
+# host (cuda-sanfull.yaml)
 . "$REPO/tests/cli/lib.sh"
 plain_pass "a GPU test: the plain build is what a GPU host runs, and its timings are judged without ASan's overhead"
 runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples read as escaped or late work"
@@ -46,3 +49,23 @@ expect_eq "$(verdicts empty_host cuda-sanhide)" "racecheck=False" "empty_host (t
 expect_eq "$(jget "$TEST_TMP/rec.json" 'd["sanitize"][0]["watched"]')" "in process" "empty_host's racecheck watched"
 # (empty_host: output.passed False where its launch() found the sanitizer,
 # else its hazards; the report object holds its "rt56 env" lines)
+# red team 57: the sanitized run is the main job's sequence (its seeds,
+# warm-up and timed samples), every launch of the kernel's instrumented
+# (a drawn window of 4 missed smem_race's races on an H200, call 5 of
+# 2026-12-01): rt57_count MODE 1, racy from its
+# process's launch 2 on, fails racecheck sealed and trust: host alike
+expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/cuda-sanfull.yaml
+expect_exit 0 "$EVIDENT" ls --json
+cp "$TEST_TMP/out" "$TEST_TMP/ls.json"
+expect_eq "$(verdicts correct cuda-sanfull)" "racecheck=True" "cuda-sanfull correct's verdict"
+win() { # the window of the record in rec.json: launches of, and the sequence
+	jget "$TEST_TMP/rec.json" '"%s of %d, %s" % ("all" if d["sanitize"][0]["window"]["launches"] == d["sanitize"][0]["window"]["of"] else d["sanitize"][0]["window"]["launches"], d["sanitize"][0]["window"]["of"], d["sanitize"][0]["window"]["of"] == 1 + d["sanitize"][0]["window"]["warmup_samples"] + d["sanitize"][0]["window"]["samples"])'
+}
+case "$(win)" in "all of "*", True") ;; *) fail "correct's window: $(win) (every launch of its seed, warm-up and 10 samples)" ;; esac
+expect_eq "$(jget "$TEST_TMP/rec.json" 'd["sanitize"][0]["window"]["samples"]')" "10" "the sanitized run's timed samples"
+expect_eq "$(verdicts count cuda-sanfull)" "racecheck=False" "count (a launch ticket, racy from launch 2): the replay's sequence races"
+expect_eq "$(jget "$TEST_TMP/rec.json" 'd["sanitize"][0]["watched"]')" "sealed replay" "count's racecheck watched"
+case "$(win)" in "all of "*", True") ;; *) fail "count's window: $(win)" ;; esac
+expect_eq "$(verdicts count_host cuda-sanfull)" "racecheck=False" "count_host (trust: host): the in-process sequence races"
+expect_eq "$(jget "$TEST_TMP/rec.json" 'd["sanitize"][0]["watched"]')" "in process" "count_host's racecheck watched"
+expect_eq "$(jget "$TEST_TMP/rec.json" 'd["sanitize"][0]["output"]["passed"]')" "True" "count_host's sanitized outputs"

@@ -1558,12 +1558,122 @@ static void test_untraced_rendered(void **state)
 		"t.md:22: untraced: '43.8ms'", "t.md:22: untraced: '43.9ms'",
 		"t.md:24: untraced: '1.54' (a result: 'a speedup of' before it)",
 		"t.md:24: untraced: '25.7' (a result: 'the median is' before it)",
+		/* red team 88: a decimal in prose is a result unless a name, a
+		 * version or a setting: a verb after it no longer excuses it */
+		"t.md:18: untraced: '0.8' (a decimal in prose: a result unless it is a name, a version or a setting)",
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (!strstr(f, want[i]))
 			fail_msg("missing: %s\nin:\n%s", want[i], f);
-	assert_null(strstr(f, "t.md:18:"));
 	assert_int_equal(c.untraced, (int)(sizeof(want) / sizeof(want[0])));
+	free(f);
+}
+
+/*
+ * Red team 88, holes 1 and 4: a number a reader reads as a result is one,
+ * however it is written: digits of other scripts, a result in words, a
+ * decimal in prose anywhere but a name, a version or a setting, an
+ * integer the words before it name as a result, TeX math, an HTML table's
+ * cells, a header of any length or with "(n=8)"; a '](' with no ')' hides
+ * nothing.  And versions, settings and a statistic's parameter are not.
+ */
+static void test_untraced_rt88_forms(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	static const char *const forms[] = {
+		/* 0 other digits */
+		"b runs in \xef\xbc\x92\xef\xbc\x95.\xef\xbc\x97 us.",
+		"b runs in \xef\xbc\x92\xef\xbc\x95\xef\xbc\x8e\xef\xbc\x97 \xce\xbcs.",
+		"b runs in \xd9\xa2\xd9\xa5\xd9\xab\xd9\xa7 us.",
+		"b runs in \xe0\xa5\xa8\xe0\xa5\xab.\xe0\xa5\xad us.",
+		"b runs in \xf0\x9d\x9f\x90\xf0\x9d\x9f\x93.\xf0\x9d\x9f\x95 us.",
+		/* 5 words */
+		"b runs in twenty-five point seven microseconds.",
+		"b is two and a half times faster than a.",
+		"b halves a's time.",
+		"b takes \xe2\x85\x94 of a's time.",
+		"b cuts a's time by thirty-one per cent.",
+		/* 10 decimals in prose */
+		"b's median time came out at 25.7 on this host.",
+		"The speedup of b over a is 1.54 here.",
+		"b's time over a's is 25.7/39.6.",
+		"In microseconds, b takes 25.7 and a 39.6.",
+		"We timed b in microseconds. It came to 25.7.",
+		"- b: 25.7",
+		"## b's median came out at 25.7",
+		/* 17 integers */
+		"b's median is 26, against 40 for a.",
+		"b takes 26 cycles where a takes 40.",
+		"a speedup of 2 over a.",
+		/* 20 tables, HTML, math, links */
+		"| variant | median (n=8) |\n|---|---|\n| b | 25.7 |",
+		"| variant | speedup, p |\n|---|---|\n| b | 1.54 |",
+		"| variant | vs a |\n|---|---|\n| b | 1.54 |",
+		"| variant | b's median time over the runs |\n|---|---|\n| b | 25.7 |",
+		"<table><tr><td>b</td><td>25.7</td></tr></table>",
+		"$t_b = 25.7\\,\\mu s$.",
+		"$25.7\\,\\mu\\text{s}$",
+		"See [the results](#results and b runs in 25.7 us.",
+		"The table row reads `b 25.7 39.6`.",
+		/* 29 superscript digits standing alone, keycaps */
+		"b runs in \xc2\xb2\xe2\x81\xb5.\xe2\x81\xb7 us.",
+		"b runs in 2\xef\xb8\x8f\xe2\x83\xa3" "5\xef\xb8\x8f\xe2\x83\xa3.7 us.",
+		/* 31 a list after a setting holds numbers of its size */
+		"Its p was 0.01 and 25.7 on this host.",
+	};
+	static const char *const honest[] = {
+		"It needs CUDA 12.4 toolkit headers.", "The host runs Ubuntu 22.04 LTS.",
+		"Install Python 3.11 packages first.", "GCC 13.2 compilers warn here.", "Section 4.1 explains why.",
+		"Compute capability 9.0 devices only.", "An sm 8.9 GPU.", "The threshold stays 0.5 throughout.",
+		"We use alpha 0.05 everywhere.", "Evident 0.9 adds audits.", "A time step of 0.1 suffices.",
+		"A learning rate of 0.01 works.", "Dropout rate 0.1 helps.", "Whiskers reach 1.5 IQR past the box.",
+		"No difference at lags one and two (p 0.89 and 0.12).", "A speedup CI outside [0.99, 1.01] and a p.",
+		"The median of 3 runs, a load average of 1.5, about three times slower, six hours later.",
+		"with a did-you-mean (exit 2), and red team 12's table.",
+		"We use 10\xc2\xb2 samples of x\xe2\x82\x82, nvcc/ptxas 13.0 and Slurm 22.05.",
+		"| field | value |\n|---|---|\n| schema | 2.1 |",
+		"Run `evident run --alpha 0.05` or set `x = 0.5` and `1 - 0.05/tries`.",
+	};
+	struct strbuf text = STRBUF_INIT;
+	size_t nf = ARRAY_SIZE(forms), nh = ARRAY_SIZE(honest);
+	for (size_t i = 0; i < nf; i++)
+		strbuf_addf(&text, "P%zu\n%s\n\n", i, forms[i]);
+	for (size_t i = 0; i < nh; i++)
+		strbuf_addf(&text, "H%zu\n%s\n\n", i, honest[i]);
+	char *f = audit(text.buf, &c);
+	/* each form's paragraph has a finding; no honest one has */
+	size_t line = 1;
+	const char *p = text.buf;
+	for (size_t i = 0; i < nf + nh; i++) {
+		size_t first = line;
+		const char *e = strstr(p, "\n\n");
+		for (const char *q = p; q < e; q++)
+			line += *q == '\n';
+		line += 2;
+		p = e + 2;
+		int found = 0;
+		for (size_t l = first; l < line; l++) {
+			char tag[48];
+			snprintf(tag, sizeof(tag), "t.md:%zu: untraced", l);
+			found |= strstr(f, tag) != NULL;
+		}
+		if (i < nf && !found)
+			fail_msg("form %zu not flagged: %s\n%s", i, forms[i], f);
+		if (i >= nf && found)
+			fail_msg("honest %zu flagged: %s\n%s", i - nf, honest[i - nf], f);
+	}
+	strbuf_release(&text);
+	free(f);
+	/* the unit of a range's or an uncertainty's second number is the
+	 * first's; thousands parted by a space are one number */
+	f = audit("b runs in 25.7 \xc2\xb1 0.3 us. <!-- claim: value experiment=e variant=base stat=median_us value=25.7us -->\n"
+		  "\n"
+		  "b runs in 4 to 9 us, and the suite took 1 959 s.\n",
+		  &c);
+	assert_null(strstr(f, "'25.7"));
+	assert_non_null(strstr(f, "t.md:3: untraced: '4' (unit 'us' from the number after it)"));
+	assert_non_null(strstr(f, "t.md:3: untraced: '1 959 s'"));
 	free(f);
 }
 
@@ -1595,6 +1705,41 @@ static void test_untraced_statistic_named(void **state)
 	assert_non_null(strstr(f, "t.md:9: untraced: '100 us' (a claim states it as 'median_us', but the words before it say 'fastest')"));
 	assert_non_null(strstr(f, "t.md:11: untraced: '80 us' (a claim states it as 'min_us', which the text before it does not name"));
 	assert_null(strstr(f, "t.md:13: untraced"));
+	assert_int_equal(c.untraced, 4);
+	free(f);
+}
+
+/* Red team 88, hole 2: a statistic word names the number's statistic
+ * only where it modifies the number (its last 3 words), and never where a
+ * variant noun follows it ("the fastest variant", "our best kernel"). */
+static void test_untraced_stat_modifies(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("b is the fastest variant here and runs in 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n"
+			"\n"
+			"The best kernel b runs in 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n"
+			"\n"
+			"Unlike the fastest kernel it replaces b runs in 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n"
+			"\n"
+			"The slowest variant b runs in 100 us. <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n"
+			"\n"
+			"Our best kernel a runs in 100 us. <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n"
+			"\n"
+			"Its fastest sample took 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n"
+			"\n"
+			"Our best kernel's fastest sample took 80 us. <!-- claim: value experiment=e variant=base stat=min_us value=80us -->\n"
+			"\n"
+			"The fastest kernel's best run took 100 us. <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: untraced: '80 us' (a claim states it as 'min_us', which the text before it does not name"));
+	assert_non_null(strstr(f, "t.md:3: untraced: '80 us' (a claim states it as 'min_us'"));
+	assert_non_null(strstr(f, "t.md:5: untraced: '80 us' (a claim states it as 'min_us'"));
+	assert_null(strstr(f, "t.md:7: untraced"));
+	assert_null(strstr(f, "t.md:9: untraced"));
+	assert_null(strstr(f, "t.md:11: untraced"));
+	assert_null(strstr(f, "t.md:13: untraced"));
+	assert_non_null(strstr(f, "t.md:15: untraced: '100 us' (a claim states it as 'median_us', but the words before it say 'best')"));
 	assert_int_equal(c.untraced, 4);
 	free(f);
 }
@@ -1858,6 +2003,40 @@ static void test_pair_by_repeat(void **state)
 	assert_int_equal(c.contradicted, 2);
 	assert_int_equal(c.supported, 1);
 	free(f);
+}
+
+/*
+ * Red team 88, hole 3: the pair memo kept pc->used pointing at the sc of
+ * the frame that first compared the pair (pair_unpoint looked at the memo
+ * copy's address), so a claim that hit the memo from another frame read
+ * a dead stack frame: its verdict depended on the claims before it (ASan
+ * with detect_stack_use_after_return=1: stack-use-after-return).  Batch
+ * B2 recorded no comparisons, so every pair is compared here (pc->sc):
+ * the verdict claim reads the same alone and after claims on the pair,
+ * whose frames stored it (before: ASan stack-use-after-return).
+ */
+static void test_pair_memo_frames(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *alone = audit("<!-- claim: faster experiment=d a=x b=base -->\n", &c);
+	char *after = audit("<!-- claim: faster experiment=d a=x b=y -->\n"
+			    "<!-- claim: faster experiment=d a=x b=base -->\n"
+			    "<!-- claim: faster experiment=d a=x b=base -->\n",
+			    &c);
+	const char *l1 = strstr(alone, "t.md:1: ");
+	assert_non_null(l1);
+	size_t n1 = strcspn(l1 + 8, "\n");
+	for (int k = 2; k <= 3; k++) {
+		char tag[32];
+		snprintf(tag, sizeof(tag), "t.md:%d: ", k);
+		const char *l2 = strstr(after, tag);
+		assert_non_null(l2);
+		assert_int_equal(strcspn(l2 + 8, "\n"), n1);
+		assert_memory_equal(l1 + 8, l2 + 8, n1);
+	}
+	free(alone);
+	free(after);
 }
 
 /* A verdict picked from many configurations of two kernels (shapes,
@@ -2744,7 +2923,9 @@ int main(void)
 		cmocka_unit_test(test_measured_on_and_stale),
 		cmocka_unit_test(test_untraced),
 		cmocka_unit_test(test_untraced_rendered),
+		cmocka_unit_test(test_untraced_rt88_forms),
 		cmocka_unit_test(test_untraced_statistic_named),
+		cmocka_unit_test(test_untraced_stat_modifies),
 		cmocka_unit_test(test_untraced_result_columns),
 		cmocka_unit_test(test_parse_signed_and_exponent),
 		cmocka_unit_test(test_tolerance_bounded),
@@ -2754,6 +2935,7 @@ int main(void)
 		cmocka_unit_test(test_stale_keeps_contradicted),
 		cmocka_unit_test(test_reproduced),
 		cmocka_unit_test(test_pair_by_repeat),
+		cmocka_unit_test(test_pair_memo_frames),
 		cmocka_unit_test(test_tries_and_same_code),
 		cmocka_unit_test(test_pilots_and_flags),
 		cmocka_unit_test(test_tries_same_knobs),

@@ -1168,6 +1168,29 @@ static void test_fatbin_readable(void **state)
 	free(data);
 }
 
+/* grids no plan step names: a device launch, or an entry not readable
+ * here; plain device code has none (a sanitized replay filters by name
+ * only then) */
+static void test_fatbin_unnamed_grids(void **state)
+{
+	(void)state;
+	unsigned char a[256], b[256];
+	const void *im[2] = { a, b };
+	size_t ib[2];
+	ib[0] = one_entry_image(a, 2, 0x11, "\x7f" "ELF .text._Z6kernelPf");
+	ib[1] = one_entry_image(b, 1, 0x11, ".version 8.0 .entry _Z6kernelPf");
+	assert_int_equal(seal_fatbin_unnamed_grids(im, ib, 2), 0);
+	ib[1] = one_entry_image(b, 2, 0x11, "__cuda_syscall_cnpv2LaunchDeviceV2");
+	assert_int_equal(seal_fatbin_unnamed_grids(im, ib, 2), 1);
+	/* compressed beyond the decompressors here: it could */
+	ib[1] = one_entry_image(b, 2, 0x8011, "this is no zstd frame at all");
+	uint32_t packed = 16;
+	uint64_t full = 64;
+	memcpy(b + 16 + 16, &packed, 4), memcpy(b + 16 + 56, &full, 8);
+	assert_int_equal(seal_fatbin_unnamed_grids(im, ib, 2), 1);
+	assert_int_equal(seal_fatbin_unnamed_grids(im, ib, 1), 0);
+}
+
 /* rt4_cdp_packed.h's image (its quads, read from the fixture): one zstd-
  * compressed cubin that launches a grid from the device.  Where libzstd
  * loads, the search reads it and finds the launch; where not, the image
@@ -1288,6 +1311,7 @@ int main(void)
 		cmocka_unit_test(test_fatbin_images),
 		cmocka_unit_test(test_fatbin_device_launch),
 		cmocka_unit_test(test_fatbin_readable),
+		cmocka_unit_test(test_fatbin_unnamed_grids),
 		cmocka_unit_test(test_fatbin_packed_device_launch),
 		cmocka_unit_test(test_mix_bit),
 		cmocka_unit_test(test_fresh_keys),

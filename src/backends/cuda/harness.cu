@@ -373,14 +373,14 @@ static int evc_upload_floats(struct evc_ctx *c, void *d_dst, int dtype, const fl
 	return 0;
 }
 
-__global__ void poison_fill16_kernel(uint16_t *p, size_t n, uint16_t v)
+__global__ void evc_harness_poison_fill16(uint16_t *p, size_t n, uint16_t v)
 {
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
 	     i += (size_t)gridDim.x * blockDim.x)
 		p[i] = v;
 }
 
-__global__ void poison_fill32_kernel(uint32_t *p, size_t n, uint32_t v)
+__global__ void evc_harness_poison_fill32(uint32_t *p, size_t n, uint32_t v)
 {
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
 	     i += (size_t)gridDim.x * blockDim.x)
@@ -397,15 +397,15 @@ static int evc_poison(struct evc_ctx *c, void *d_dst, int dtype, size_t numel, c
 		return 0;
 	switch (dtype) {
 	case EV_F16:
-		poison_fill16_kernel<<<blocks, 256, 0, c->stream>>>((uint16_t *)d_dst, numel,
+		evc_harness_poison_fill16<<<blocks, 256, 0, c->stream>>>((uint16_t *)d_dst, numel,
 								    EVC_POISON_F16);
 		break;
 	case EV_BF16:
-		poison_fill16_kernel<<<blocks, 256, 0, c->stream>>>((uint16_t *)d_dst, numel,
+		evc_harness_poison_fill16<<<blocks, 256, 0, c->stream>>>((uint16_t *)d_dst, numel,
 								    EVC_POISON_BF16);
 		break;
 	case EV_F32:
-		poison_fill32_kernel<<<blocks, 256, 0, c->stream>>>((uint32_t *)d_dst, numel,
+		evc_harness_poison_fill32<<<blocks, 256, 0, c->stream>>>((uint32_t *)d_dst, numel,
 								    EVC_POISON_F32);
 		break;
 	default:
@@ -443,7 +443,7 @@ static int evc_download(struct evc_ctx *c, void *h_dst, const void *d_src, size_
 /* dst[k] = evs_mix_bit(key, t, k') ? b[k] : a[k], element by element (fresh
  * inputs), k' = evs_mix_elem(k, fold): the problem's fold (all 0: k' = k) */
 template <typename E>
-__global__ void mix_kernel(E *dst, const E *a, const E *b, size_t n, uint64_t key, uint32_t t, uint64_t inner,
+__global__ void evc_harness_mix(E *dst, const E *a, const E *b, size_t n, uint64_t key, uint32_t t, uint64_t inner,
 			   uint64_t len, uint64_t mod)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
@@ -460,18 +460,18 @@ static int enqueue_mix(struct evc_ctx *c, void *dst, const void *a, const void *
 	if (blocks < 1)
 		blocks = 1;
 	if (elem == 2)
-		mix_kernel<uint16_t><<<blocks, 256, 0, c->stream>>>((uint16_t *)dst, (const uint16_t *)a,
+		evc_harness_mix<uint16_t><<<blocks, 256, 0, c->stream>>>((uint16_t *)dst, (const uint16_t *)a,
 								   (const uint16_t *)b, n, key, t, f[0], f[1], f[2]);
 	else if (elem == 4)
-		mix_kernel<uint32_t><<<blocks, 256, 0, c->stream>>>((uint32_t *)dst, (const uint32_t *)a,
+		evc_harness_mix<uint32_t><<<blocks, 256, 0, c->stream>>>((uint32_t *)dst, (const uint32_t *)a,
 								   (const uint32_t *)b, n, key, t, f[0], f[1], f[2]);
 	else
-		mix_kernel<uint64_t><<<blocks, 256, 0, c->stream>>>((uint64_t *)dst, (const uint64_t *)a,
+		evc_harness_mix<uint64_t><<<blocks, 256, 0, c->stream>>>((uint64_t *)dst, (const uint64_t *)a,
 								   (const uint64_t *)b, n, key, t, f[0], f[1], f[2]);
 	return (int)cudaGetLastError();
 }
 
-__global__ void scramble_kernel(unsigned char *p, size_t bytes, uint64_t key)
+__global__ void evc_harness_scramble(unsigned char *p, size_t bytes, uint64_t key)
 {
 	size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	size_t stride = (size_t)gridDim.x * blockDim.x;
@@ -498,7 +498,7 @@ static int enqueue_scramble(struct evc_ctx *c, void *d_ptr, size_t bytes, uint64
 		return cudaSuccess;
 	if (blocks > max_blocks)
 		blocks = max_blocks;
-	scramble_kernel<<<(unsigned)blocks, 256, 0, c->stream>>>((unsigned char *)d_ptr, bytes, key);
+	evc_harness_scramble<<<(unsigned)blocks, 256, 0, c->stream>>>((unsigned char *)d_ptr, bytes, key);
 	return (int)cudaGetLastError();
 }
 
@@ -507,7 +507,7 @@ static int evc_scramble(struct evc_ctx *c, void *d_ptr, size_t bytes, uint64_t s
 {
 	int rc = enqueue_scramble(c, d_ptr, bytes, evs_key(seed, i, j, o));
 	if (rc)
-		return set_err(rc, err, errlen, "scramble_kernel launch");
+		return set_err(rc, err, errlen, "evc_harness_scramble launch");
 	return 0;
 }
 
@@ -552,7 +552,7 @@ __device__ __forceinline__ unsigned long long global_ns(void)
  * or until timeout_ns of %globaltimer passed; then write gen into
  * f->timed_out.  One thread: it holds the stream, not the device.
  */
-__global__ void block_kernel(struct evc_block_flag *f, unsigned gen, unsigned long long timeout_ns)
+__global__ void evc_harness_block(struct evc_block_flag *f, unsigned gen, unsigned long long timeout_ns)
 {
 	unsigned long long t0 = global_ns();
 	while ((int)(f->release - gen) < 0) {
@@ -1755,8 +1755,8 @@ static int evc_launch_sync(struct evc_ctx *c, const struct ev_kernel_desc *desc,
 	unsigned gen = ++c->block_gen;
 	int rc;
 
-	block_kernel<<<1, 1, 0, c->stream>>>(c->d_block, gen, block_timeout_ns(0));
-	CK(cudaGetLastError(), "block_kernel launch");
+	evc_harness_block<<<1, 1, 0, c->stream>>>(c->d_block, gen, block_timeout_ns(0));
+	CK(cudaGetLastError(), "evc_harness_block launch");
 	rc = desc->launch(l);
 	sigseal_block_all(); /* whatever launch() unblocked (sigseal.h) */
 	cupti_reassert();
@@ -1895,7 +1895,7 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 						     o->base_inputs[(size_t)b * T->n_in + k], o->input_bytes[k],
 						     o->input_elem[k], key, (uint32_t)k, fold);
 				if (rc)
-					return set_err(rc, err, errlen, "mix_kernel launch");
+					return set_err(rc, err, errlen, "evc_harness_mix launch");
 			}
 		}
 	}
@@ -1910,7 +1910,7 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 						      (uint32_t)k));
 			anchor(T, 0);
 			if (rc)
-				return set_err(rc, err, errlen, "scramble_kernel launch");
+				return set_err(rc, err, errlen, "evc_harness_scramble launch");
 		}
 	if (o->cold) {
 		/* lines a launch marked persisting (an access-policy window
@@ -1932,10 +1932,10 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 	gen = ++c->block_gen;
 	if (T->block) {
 		anchor(T, 1);
-		block_kernel<<<1, 1, 0, c->stream>>>(c->d_block, gen, block_timeout_ns(T->timeout_ms));
+		evc_harness_block<<<1, 1, 0, c->stream>>>(c->d_block, gen, block_timeout_ns(T->timeout_ms));
 		e = cudaGetLastError();
 		anchor(T, 0);
-		CK(e, "block_kernel launch");
+		CK(e, "evc_harness_block launch");
 	}
 
 	e = cudaEventRecord(T->ev0, c->stream);

@@ -648,7 +648,7 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, std::vector<in
 /* One allocation of the device's malloc heap, freed again: where the heap
  * lies (what in-kernel malloc() hands out; the driver knows nothing of
  * those addresses). */
-__global__ void seal_heap_probe(unsigned long long *out)
+__global__ void evc_harness_heap_probe(unsigned long long *out)
 {
 	void *p = malloc(16);
 	*out = (unsigned long long)p;
@@ -673,7 +673,7 @@ static int in_device_heap(CUdeviceptr v)
 		probed = 1;
 		unsigned long long *d = NULL;
 		if (cudaMalloc(&d, sizeof(*d)) == cudaSuccess) {
-			seal_heap_probe<<<1, 1>>>(d);
+			evc_harness_heap_probe<<<1, 1>>>(d);
 			if (cudaDeviceSynchronize() != cudaSuccess ||
 			    cudaMemcpy(&at, d, sizeof(at), cudaMemcpyDeviceToHost) != cudaSuccess)
 				at = 0;

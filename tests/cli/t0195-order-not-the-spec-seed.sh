@@ -1,0 +1,45 @@
+# t0195 - the order a batch runs its jobs in is drawn per batch from OS
+# randomness, never from the spec's `correctness.seed` (which fixes the
+# inputs alone).  Before (red team 89,
+# tests/fixtures/adversary/host/redteam89/README.md): a spec with a seed
+# ran every batch, and every reproduction, in one order (seed 31: `b n
+# naive | n naive b | b n naive` three times of three), so a variant that
+# slowed the job after it always hit the same other variant.  Three
+# batches of three variants and three repeats: 216 orders each, so one
+# order three times is a chance of 1 in 46656.
+. "$REPO/tests/cli/lib.sh"
+mkrepo
+cat > experiments/ord.yaml <<'Y'
+name: ord
+question: Does the spec's seed fix the order of the jobs?
+problem: attention_fwd
+backend: host
+shape: {B: 1, H: 1, S: 16, D: 16}
+kernel: tests/fixtures/host/sleepy.c
+baseline: a
+variants:
+  a: {SLEEP_US: 200}
+  b: {SLEEP_US: 200}
+  c: {SLEEP_US: 200}
+correctness: {seeds: 1, seed: 31}
+timing: {warmup_ms: 1, samples: 3, cache: hot}
+repeats: 3
+limits: {timeout_s: 20}
+Y
+for i in 1 2 3; do
+	expect_exit 0 "$EVIDENT" run --no-progress experiments/ord.yaml
+done
+expect_exit 0 "$EVIDENT" ls --json
+python3 - "$TEST_TMP/out" > orders.txt <<'P' || fail "reading the orders"
+import json, sys
+runs = json.load(open(sys.argv[1]))
+by = {}
+for r in runs:
+    if r.get("experiment") == "ord":
+        by.setdefault(r["batch_id"], []).append((r["run_id"], r["variant"]))
+for b in sorted(by):
+    print(" ".join(v for _, v in sorted(by[b])))
+P
+[ "$(wc -l < orders.txt)" = 3 ] || { cat orders.txt; fail "expected 3 batches"; }
+[ "$(sort -u orders.txt | wc -l)" -gt 1 ] || { cat orders.txt; fail "three batches of a spec with a seed ran one order"; }
+exit 0
