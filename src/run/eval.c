@@ -728,6 +728,7 @@ static void pool_row_release(struct pool_row *r)
 	free((char *)r->id.exec_kind);
 	free((char *)r->id.clock);
 	free((char *)r->id.neutral);
+	free((char *)r->id.load);
 	free(r->variant);
 	free(r->outcome_text);
 	free(r->verdict);
@@ -825,6 +826,7 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 		r->id.exec_kind = dup_or_null(id.exec_kind);
 		r->id.clock = dup_or_null(id.clock);
 		r->id.neutral = dup_or_null(id.neutral);
+		r->id.load = dup_or_null(id.load); /* borrowed from a record the query frees */
 	}
 }
 
