@@ -76,7 +76,11 @@ run = json.load(open('artifacts/runs/%s.json' % row['runs'][0]))
 print([s['sha256'] for s in run['code']['sources'] if s['path'] == row['kernel']][0])
 P
 }
-snapshot() { { git status --porcelain; git rev-parse HEAD; git for-each-ref; git worktree list; sha256sum .git/index; } > "$1"; }
+# the index's hash first, and a status that never writes it: a plain `git
+# status` refreshes the index's stat data and may rewrite it (a file
+# changed in the second the index was written is racily clean), which
+# made this test's own snapshot differ once in 12 runs (ts2, 2026-12-01)
+snapshot() { { sha256sum .git/index; git --no-optional-locks status --porcelain; git rev-parse HEAD; git for-each-ref; git worktree list; } > "$1"; }
 
 # --- (a) a clean batch, reproduced after the tree moved on ---------------
 expect_exit 0 "$EVIDENT" run --no-progress experiments/r.yaml

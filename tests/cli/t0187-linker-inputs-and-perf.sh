@@ -93,6 +93,8 @@ grep -qE "^ref +ok " env.out || { cat env.out; fail "the build read the runner's
 # perf_event_open in a host box: refused (the fixture logs its fd, -1)
 sed -e 's/^repeats: 8/repeats: 1/' -e 's/samples: 30/samples: 3/' tests/fixtures/specs/host-redteam77-perfid.yaml > experiments/perf.yaml
 expect_exit 0 "$EVIDENT" run --no-progress --only count experiments/perf.yaml
-run=$(ls artifacts/runs | grep -- '-host-redteam77-perfid-' | grep -v -- -batch | head -1 | sed 's/\.json$//')
+# count's record (the batch's order is its own draw: the baseline may run first)
+run=$(grep -l '"variant": "count"' artifacts/runs/*-host-redteam77-perfid-*.json | grep -v -- -batch | head -1)
+run=$(basename "$run" .json)
 "$EVIDENT" show --log "$run" > perf.log 2>&1
 grep -q "perf_id: fd -1 " perf.log || { cat perf.log; fail "perf_event_open opened an event in a host box"; }
