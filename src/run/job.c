@@ -1542,18 +1542,10 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 		/* every launch of the sequence (sanitize_window_whole: a drawn
 		 * window missed races on an H200) */
 		sanitize_window_whole(of, &win);
-		long long drawn = win.skip;
-		if (!strcmp(tool, "initcheck"))
-			sanitize_window_prefix(&win); /* what it reads, it must have seen written */
-		json_t *jw = json_pack("{s:I, s:I, s:I, s:s}", "launches", (json_int_t)(win.count ? win.count : win.of),
-				       "of", (json_int_t)win.of, "skip", (json_int_t)drawn, "how",
+		json_t *jw = json_pack("{s:I, s:I, s:s}", "launches", (json_int_t)win.of, "of", (json_int_t)win.of, "how",
 				       "the main job's sequence (its seeds, input sets, warm-up and timed samples); "
 				       "the tool instruments every launch of the kernel's, the harness's own grids "
 				       "excluded where 'excluded' says so");
-		if (!strcmp(tool, "initcheck") && win.count)
-			json_object_set_new(jw, "from_first",
-					    json_string("initcheck: every launch from the first to the window's end is "
-							"instrumented (it knows memory as written only by launches it watched)"));
 		if (sw.job.timing)
 			json_object_update_new(jw, json_pack("{s:I, s:i}", "warmup_samples",
 							     (json_int_t)sw.job.warmup_samples, "samples",
@@ -1562,8 +1554,6 @@ static json_t *sanitize_one(struct job_state *j, const char *tool)
 			/* a kernel named like the harness's would be excluded with
 			 * them: then every launch is instrumented, none excluded */
 			sw.sanitize_window = NULL;
-			json_object_set_new(jw, "launches", json_integer((json_int_t)win.of));
-			json_object_set_new(jw, "skip", json_integer(0));
 			json_object_set_new(jw, "excluded",
 					    json_string(replay && sw.plan_marked
 							       ? "none: a kernel step of the plan is named with the "
