@@ -101,7 +101,13 @@ static double scontrol_end_epoch(void)
 	struct run_opts o = { .argv = argv, .out = &out, .timeout_s = 20 };
 	struct run_result r;
 	double end = 0;
-	if (run_command(&o, &r) == 0 && r.exited && r.exit_code == 0) {
+	/* a job cancelled (scancel) has its EndTime set to the cancel's
+	 * moment while the task still runs until its signal comes: that is
+	 * no time limit, and the task is to end as cancelled, not record
+	 * its jobs as not started for want of time (t7100 did, once, when
+	 * its scancel came before the task read its end) */
+	if (run_command(&o, &r) == 0 && r.exited && r.exit_code == 0 &&
+	    strstr(strbuf_str(&out), " JobState=RUNNING")) {
 		const char *e = strstr(strbuf_str(&out), " EndTime=");
 		struct tm tm;
 		memset(&tm, 0, sizeof(tm));
