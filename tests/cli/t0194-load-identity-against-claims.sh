@@ -55,9 +55,15 @@ expect_exit 0 "$EVIDENT" run --no-progress $s/host-redteam87-drift.yaml
 # median CI ... lies under even that", supported)
 "$EVIDENT" audit --strict "$d/drift.md" > drift.out 2>&1
 rc=$?
-grep -q "slower here than the fastest its code was recorded at in the store" drift.out ||
-	{ cat drift.out; fail "the drift rule did not read the copy's history"; }
-if grep -q "lies under even that" drift.out; then
+# (a verdict other than faster under load, inconclusive once in a fresh
+# clone's sanitized pass, contradicts the claim before any drift rule)
+if grep -q "verdict faster" drift.out; then
+	grep -q "slower here than the fastest its code was recorded at in the store" drift.out ||
+		{ cat drift.out; fail "the drift rule did not read the copy's history"; }
+fi
+if ! grep -q "verdict faster" drift.out; then
+	[ $rc = 1 ] || { cat drift.out; fail "a claim whose verdict is not faster exited $rc"; }
+elif grep -q "lies under even that" drift.out; then
 	[ $rc = 0 ] || { cat drift.out; fail "a released drift claim exited $rc"; }
 else
 	[ $rc = 1 ] && grep -q "contradicted: faster naive vs g" drift.out && grep -q "but g, the side it says is slower, ran" drift.out ||
