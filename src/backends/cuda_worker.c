@@ -650,11 +650,11 @@ static int machine_code(struct cw *w, const void **imgs, size_t *img_bytes, int 
 		*n = k;
 		return 0;
 	}
-	char *r = xstrfmt("its object holds no machine code for sm_%d%d, this GPU's (it holds %s; PTX only: the "
-			  "driver would compile it where the plan cannot see its module globals, so what init() "
-			  "wrote there would be lost): build SASS (the backend's default -arch, without the spec's "
-			  "-arch/-code flags) or declare trust: host",
-			  w->cc_major, w->cc_minor, held[0] ? held : "no device code");
+	char *r = xstrfmt("its object holds no machine code for sm_%d%d, this GPU's (it holds %s): the driver "
+			  "would compile PTX where the sealed plan cannot see its module globals, so what init() "
+			  "wrote there would be lost; build SASS for sm_%d%d (the backend's default -arch, without "
+			  "the spec's -arch/-code flags) or declare trust: host",
+			  w->cc_major, w->cc_minor, held[0] ? held : "no device code", w->cc_major, w->cc_minor);
 	proto_w_failure("launch_failed", "sealed", r, phase);
 	free(r);
 	return 1;
