@@ -296,9 +296,10 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
 	memset(&r, 0, sizeof(r));
 	o.argv = argv;
 	if (sb && sb->on) {
-		/* compute-sanitizer starts the worker itself: the relaxed box
-		 * (processes allowed, all inside its PID namespace) */
-		boxed = sandbox_wrap(sb, SANDBOX_RELAXED, argv, ro_files, &files, &filter_fd);
+		/* compute-sanitizer starts the worker itself: the sanitizer's
+		 * box (processes allowed, all inside its PID namespace; no
+		 * change of a file's times, mode, owner or xattrs) */
+		boxed = sandbox_wrap(sb, SANDBOX_SANITIZER, argv, ro_files, &files, &filter_fd);
 		if (!boxed || sandbox_files_pass(&files, o.pass_fd, o.pass_fd_at, 1, RUN_MAX_PASS_FD) < 0) {
 			json_object_set_new(v, "passed", json_null());
 			json_object_set_new(v, "errors", json_null());

@@ -34,7 +34,7 @@ void sandbox_release(struct sandbox *sb)
 		free(*h);
 	free(sb->show);
 	sandbox_argv_free(sb->loads);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < SANDBOX_PROFILES; i++)
 		if (sb->filter_fd[i] >= 0)
 			close(sb->filter_fd[i]);
 	struct sandbox z = SANDBOX_INIT;
@@ -159,7 +159,7 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 	sb->show = abs_list(show);
 	/* before the first box (the proof below): every box inherits it */
 	sandbox_fix_loginuid();
-	for (int p = 0; p < 2; p++) {
+	for (int p = 0; p < SANDBOX_PROFILES; p++) {
 		sb->filter_fd[p] = sandbox_filter_fd((enum sandbox_profile)p, gpu);
 		if (sb->filter_fd[p] < 0) {
 			strbuf_addstr(why, "libseccomp could not build the filter; pass --unsandboxed to time without it");
@@ -398,7 +398,7 @@ static void push_seccomp(struct argvb *a, const struct sandbox *sb, enum sandbox
 	push3(a, "--seccomp", fdtxt, NULL);
 	argvb_push(a, "--");
 	char self[64];
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", sb->filter_fd[prof == SANDBOX_RELAXED]);
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", sb->filter_fd[prof]);
 	*filter_fd = open(self, O_RDONLY | O_CLOEXEC);
 }
 
@@ -1016,14 +1016,16 @@ json_t *sandbox_describe(const struct sandbox *sb)
 					      "and the CUDA stack's measured calls: the driver's ioctls, AF_UNIX sockets, "
 					      "symlink; every other call refused: inotify, sysinfo, perf, pidfd, IPC, "
 					      "io_uring, xattrs, times, modes, new processes...), parent-death signal kept; "
-					      "compute-sanitizer's (relaxed) a deny list: no ptrace/process_vm/mount/"
-					      "namespaces/modules/bpf/keys/clock/inotify/perf, processes in the PID namespace"
+					      "compute-sanitizer's a deny list: no ptrace/process_vm/mount/"
+					      "namespaces/modules/bpf/keys/clock/inotify/perf/file times, modes, owners, "
+					      "xattrs/device nodes, processes in the PID namespace"
 					    : "libseccomp: where the kernel's code runs (strict), an allow list (a host box's "
 					      "and the CUDA stack's measured calls: the driver's ioctls, AF_UNIX sockets, "
 					      "symlink, sysinfo; every other call refused: inotify, perf, pidfd, IPC, "
 					      "io_uring, xattrs, times, modes, new processes...), parent-death signal kept; "
-					      "compute-sanitizer's (relaxed) a deny list: no ptrace/process_vm/mount/"
-					      "namespaces/modules/bpf/keys/clock/inotify/perf, processes in the PID namespace")
+					      "compute-sanitizer's a deny list: no ptrace/process_vm/mount/"
+					      "namespaces/modules/bpf/keys/clock/inotify/perf/file times, modes, owners, "
+					      "xattrs/device nodes, processes in the PID namespace")
 				 : "libseccomp: where the kernel's code runs (strict), an allow list (memory, the files "
 				   "the box shows and the descriptors it is given, threads only, futexes, signals to itself, "
 				   "clocks; every other call refused: inotify, sysinfo, perf, pidfd, IPC, sockets, io_uring, "

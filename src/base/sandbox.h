@@ -67,7 +67,12 @@
  *     box System V IPC and POSIX message queues (objects that outlive
  *     their maker, holding memory no resident size counts: red team 4's
  *     ipc_linger); it allows processes, the PID namespace still holds
- *     them;
+ *     them.  compute-sanitizer's box (SANDBOX_SANITIZER, where a trust:
+ *     host kernel's host code runs the timed sequence) is the relaxed
+ *     list less a file's times, mode, owner and extended attributes and
+ *     mknod of a device node or regular file (red team 33's run count in
+ *     /dev/null's times; the compiler's box keeps them: gcc, ld and nvcc
+ *     chmod their outputs);
  *   - no other program in its place: once its own runtime is up (after
  *     cuInit on the GPU path) and before the first byte of a kernel's code
  *     is loaded, every worker adds a second filter to itself
@@ -132,9 +137,12 @@
 #define SANDBOX_OOM_SCORE_ADJ 1000
 
 enum sandbox_profile {
-	SANDBOX_STRICT = 0,   /* threads only */
-	SANDBOX_RELAXED = 1,  /* processes allowed (compute-sanitizer) */
+	SANDBOX_STRICT = 0,    /* threads only */
+	SANDBOX_RELAXED = 1,   /* processes allowed (the compiler's box) */
+	SANDBOX_SANITIZER = 2, /* the relaxed one less a file's times, mode, owner, xattrs and nodes
+				* (compute-sanitizer's box: a kernel's host code runs there) */
 };
+#define SANDBOX_PROFILES 3
 
 /* What a box shows of the host's files (sandbox_wrap_fresh).  A host box
  * (sb->gpu 0) shows copies whatever is asked. */
@@ -153,10 +161,10 @@ struct sandbox {
 	char **show;            /* absolute paths bound read-only over the scratch mounts (NULL-terminated) */
 	char **hide;            /* absolute directories masked with tmpfs after them (NULL-terminated) */
 	char **loads;           /* a GPU worker's dlopen()s (absolute paths, NULL-terminated; sandbox_set_loads) */
-	int filter_fd[2];       /* memfds holding the BPF programs, by profile, or -1 */
+	int filter_fd[SANDBOX_PROFILES]; /* memfds holding the BPF programs, by profile, or -1 */
 };
 
-#define SANDBOX_INIT { 0, NULL, NULL, 0, -1, NULL, NULL, NULL, NULL, { -1, -1 } }
+#define SANDBOX_INIT { 0, NULL, NULL, 0, -1, NULL, NULL, NULL, NULL, { -1, -1, -1 } }
 
 /*
  * Find bubblewrap (EVIDENT_BWRAP, else beside this executable, else PATH),

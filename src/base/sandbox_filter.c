@@ -1,8 +1,9 @@
 /*
  * sandbox_filter.c - the seccomp programs of the box (sandbox.h): what a
- * process that runs kernel code may not call, in two profiles (strict,
- * where the kernel's own code runs; relaxed, for compute-sanitizer and the
- * compiler), for host and GPU boxes, built with libseccomp once a batch
+ * process that runs kernel code may not call, in three profiles (strict,
+ * where the kernel's own code runs; relaxed, for the compiler; the
+ * sanitizer's, the relaxed one less a file's times, mode, owner, extended
+ * attributes and device nodes), for host and GPU boxes, built with libseccomp once a batch
  * and handed to bubblewrap as a sealed memfd; and the exec filter a
  * worker puts on itself once its own runtime is up.
  */
@@ -18,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -73,6 +75,49 @@ static const char *const denied_host[] = {
 };
 
 /*
+ * compute-sanitizer's box (SANDBOX_SANITIZER): the relaxed deny list and
+ * no change of a file's times, mode, owner or extended attributes, which
+ * a strict box refuses too (not in its allow list).  Under the sanitizer a
+ * trust: host kernel's host code runs the whole timed sequence, and red
+ * team 33 kept a run count in the access time of the host's /dev/null
+ * (utimensat with explicit times: the box's uid 0 owns it, no other
+ * process moves it); a mode, an owner or an attribute of a file the box
+ * binds from the host would keep one as well.  The compiler's box
+ * (SANDBOX_RELAXED) keeps them: gcc, ld and nvcc chmod their outputs.
+ * What the census saw (data/syscall-census/, H200, 2026-12-01, c1-c3:
+ * racecheck and memcheck of t3001, t3002, t3004 and the study's iter1):
+ * compute-sanitizer's boxes (the tool, the worker it starts, the CUDA
+ * stack) called none of these, chmod only by cc and nvcc; mknodat 16
+ * times, its mode not kept by the census (see mknod below).
+ */
+static const char *const denied_file_state[] = {
+	"utime", "utimes", "futimesat", "utimensat", "chmod", "fchmod", "fchmodat", "fchmodat2", "chown",
+	"fchown", "lchown", "fchownat", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr",
+	"fremovexattr", "setxattrat", "removexattrat", NULL,
+};
+
+/* Numbers of those a libseccomp may not know by name (2.5.4 knows
+ * neither *xattrat call, Linux 6.13): since Linux 5.1 a new call has one
+ * number on every architecture but alpha, mips and ia64; refused by
+ * number on x86_64 and aarch64 where the name does not resolve. */
+static const struct {
+	const char *name;
+	int nr;
+} late_calls[] = { { "fchmodat2", 452 }, { "setxattrat", 463 }, { "removexattrat", 466 }, { NULL, 0 } };
+
+static int late_call_nr(const char *name)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	for (int i = 0; late_calls[i].name; i++)
+		if (!strcmp(late_calls[i].name, name))
+			return late_calls[i].nr;
+#else
+	(void)name;
+#endif
+	return __NR_SCMP_ERROR;
+}
+
+/*
  * Sockets of any family, refused in host boxes (with EAFNOSUPPORT, what a
  * kernel built without the family answers, so that a library probing for
  * one carries on).  The box has a network namespace of its own, but as
@@ -95,6 +140,8 @@ static int deny_all(scmp_filter_ctx ctx, const char *const *names)
 	int rc = 0;
 	for (int i = 0; names[i] && rc == 0; i++) {
 		int nr = seccomp_syscall_resolve_name(names[i]);
+		if (nr == __NR_SCMP_ERROR)
+			nr = late_call_nr(names[i]);
 		if (nr != __NR_SCMP_ERROR)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
 	}
@@ -139,6 +186,33 @@ static int deny_list(scmp_filter_ctx ctx, int gpu)
 		 * init and ran half of each launch on the other slot's CPU while
 		 * the record said "cpu 0" (red team 8, cpu_widen) */
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setaffinity), 0);
+	}
+	return rc;
+}
+
+/* compute-sanitizer's box: the relaxed deny list (above), a file's times,
+ * mode, owner and extended attributes (denied_file_state), and mknod of a
+ * device node or a regular file (S_IFREG, or no type, which the kernel
+ * takes as S_IFREG: a file whose mode it chose).  A FIFO or a socket
+ * node passes: compute-sanitizer called mknodat 16 times in the census
+ * (c1, racecheck and memcheck), whose arguments it does not keep; glibc's
+ * mkfifo is mknodat(S_IFIFO) (a prediction that it is the one, not
+ * measured), and a FIFO of the box's own tmpfs holds nothing the host
+ * keeps. */
+static int sanitizer_deny_list(scmp_filter_ctx ctx, int gpu)
+{
+	static const scmp_datum_t node_types[] = { S_IFCHR, S_IFBLK, S_IFREG, 0 };
+	int rc = deny_list(ctx, gpu);
+	if (rc == 0)
+		rc = deny_all(ctx, denied_file_state);
+	for (int i = 0; rc == 0 && i < (int)(sizeof(node_types) / sizeof(node_types[0])); i++) {
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(mknodat), 1,
+				      SCMP_A2(SCMP_CMP_MASKED_EQ, S_IFMT, node_types[i]));
+#ifdef __NR_mknod
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(mknod), 1,
+					      SCMP_A1(SCMP_CMP_MASKED_EQ, S_IFMT, node_types[i]));
+#endif
 	}
 	return rc;
 }
@@ -430,10 +504,11 @@ int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 	 * fstatat) or to another route (closefrom through /proc/self/fd),
 	 * which a denial must not invite; clone3 is ENOSYS by name, its
 	 * fallback being the point, and pidfd_open as every strict box has
-	 * answered it since red team 58.  The relaxed profile (the compiler;
-	 * compute-sanitizer, which starts the worker itself and whose own
-	 * calls, processes among them, are another program's) is a deny
-	 * list. */
+	 * answered it since red team 58.  The relaxed profile (the compiler)
+	 * and the sanitizer's (compute-sanitizer, which starts the worker
+	 * itself and whose own calls, processes among them, are another
+	 * program's) are deny lists, the sanitizer's refusing a file's times,
+	 * mode, owner, extended attributes and device nodes too. */
 	int strict = prof == SANDBOX_STRICT;
 	scmp_filter_ctx ctx = seccomp_init(strict ? SCMP_ACT_ERRNO(EPERM) : SCMP_ACT_ALLOW);
 	int fd = -1, rc = 0;
@@ -441,6 +516,8 @@ int sandbox_filter_fd(enum sandbox_profile prof, int gpu)
 		return error("cannot set up a seccomp filter (libseccomp: seccomp_init failed)");
 	if (strict)
 		rc = gpu ? gpu_allow_list(ctx) : host_allow_list(ctx);
+	else if (prof == SANDBOX_SANITIZER)
+		rc = sanitizer_deny_list(ctx, gpu);
 	else
 		rc = deny_list(ctx, gpu);
 	if (rc < 0) {
@@ -468,7 +545,7 @@ int sandbox_memfd_seal(int fd)
 
 int sandbox_refilter(struct sandbox *sb)
 {
-	for (int p = 0; p < 2; p++) {
+	for (int p = 0; p < SANDBOX_PROFILES; p++) {
 		if (sb->filter_fd[p] < 0)
 			continue; /* unsandboxed: no program to rebuild */
 		int fd = sandbox_filter_fd((enum sandbox_profile)p, sb->gpu);

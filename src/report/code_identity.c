@@ -100,6 +100,39 @@ static int shared_object_name(const char *path)
 	return 0;
 }
 
+/* The kernel file's content of r (the source at its kernel path, else the
+ * first: the compiler's input), or NULL. */
+static const char *family_sha(const struct run_record *r)
+{
+	for (size_t i = 0; i < r->n_sources; i++)
+		if (r->kernel && r->sources[i].path && !strcmp(r->sources[i].path, r->kernel))
+			return r->sources[i].sha256;
+	return r->n_sources ? r->sources[0].sha256 : NULL;
+}
+
+/* code_id.libs of r, whose kernel file's content is fam */
+static void libs_hash(const struct run_record *r, const char *fam, char out[SHA256_HEX_LEN + 1])
+{
+	const char **lv = xcalloc(r->n_sources + 1, sizeof(*lv));
+	size_t nl = 0;
+	for (size_t i = 0; i < r->n_sources; i++)
+		if (r->sources[i].sha256 && r->sources[i].sha256 != fam &&
+		    (r->sources[i].loaded || shared_object_name(r->sources[i].path)))
+			lv[nl++] = r->sources[i].sha256;
+	qsort(lv, nl, sizeof(*lv), cmp_str);
+	struct strbuf lb = STRBUF_INIT;
+	for (size_t i = 0; i < nl; i++)
+		strbuf_addf(&lb, "library %s\n", lv[i]);
+	free(lv);
+	sha256_hex(lb.buf ? lb.buf : "", lb.len, out);
+	strbuf_release(&lb);
+}
+
+void code_libs_of(const struct run_record *r, char out[SHA256_HEX_LEN + 1])
+{
+	libs_hash(r, family_sha(r), out);
+}
+
 int code_identity_run(const struct run_record *r, const struct param *params, size_t n_params, struct code_id *id)
 {
 	if (!r->binary_sha256)
@@ -123,27 +156,10 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	}
 	/* the family: the kernel file's content (the source at the record's
 	 * kernel path, else the first: the compiler's input) */
-	const char *fam = NULL;
-	for (size_t i = 0; i < r->n_sources && !fam; i++)
-		if (r->kernel && r->sources[i].path && !strcmp(r->sources[i].path, r->kernel))
-			fam = r->sources[i].sha256;
-	if (!fam && r->n_sources)
-		fam = r->sources[0].sha256;
+	const char *fam = family_sha(r);
 	sha256_hex(fam ? fam : "", fam ? strlen(fam) : 0, id->family);
 	/* the libraries: loaded, never linked into the object */
-	const char **lv = xcalloc(r->n_sources + 1, sizeof(*lv));
-	size_t nl = 0;
-	for (size_t i = 0; i < r->n_sources; i++)
-		if (r->sources[i].sha256 && r->sources[i].sha256 != fam &&
-		    (r->sources[i].loaded || shared_object_name(r->sources[i].path)))
-			lv[nl++] = r->sources[i].sha256;
-	qsort(lv, nl, sizeof(*lv), cmp_str);
-	struct strbuf lb = STRBUF_INIT;
-	for (size_t i = 0; i < nl; i++)
-		strbuf_addf(&lb, "library %s\n", lv[i]);
-	free(lv);
-	sha256_hex(lb.buf ? lb.buf : "", lb.len, id->libs);
-	strbuf_release(&lb);
+	libs_hash(r, fam, id->libs);
 	/* the code: every source's content (sorted: names left out), the
 	 * command line and the parameters */
 	const char **v = xcalloc(r->n_sources + 1, sizeof(*v));
@@ -197,6 +213,11 @@ static int same_neutral(const struct code_id *x, const struct code_id *y)
 static int same_load(const struct code_id *x, const struct code_id *y)
 {
 	return x->load && y->load && !strcmp(x->load, y->load) && same_libs(x, y);
+}
+
+int code_same_libs(const struct code_id *x, const struct code_id *y)
+{
+	return same_libs(x, y);
 }
 
 int code_same_loaded(const struct code_id *x, const struct code_id *y)

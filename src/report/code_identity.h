@@ -113,6 +113,13 @@ int code_same(const struct code_id *x, const struct code_id *y);
  * code is another program), or the same loaded image (which is the whole
  * program in both backends). */
 int code_same_program(const struct code_id *x, const struct code_id *y);
+/* Both load the same libraries (code_id.libs): what every clause by an
+ * object's hash asks beside it (eval's and a search's "the same code"
+ * too). */
+int code_same_libs(const struct code_id *x, const struct code_id *y);
+/* code_id.libs of one run record (the hash of nothing for none), for a
+ * reader that keeps an object's hashes of its own (search.c). */
+void code_libs_of(const struct run_record *r, char out[SHA256_HEX_LEN + 1]);
 /* The same loaded image and neither the same binary nor the same code
  * hash: a copy that differs only in what the loader leaves on disk. */
 int code_same_loaded(const struct code_id *x, const struct code_id *y);

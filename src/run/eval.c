@@ -1076,6 +1076,27 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 		       c->verdict_reason ? c->verdict_reason : "", earlier);
 }
 
+void eval_same_object(const json_t *cand_info, const json_t *ref_info, const struct code_id *ic,
+		      const struct code_id *ir, int *binary, int *echo, int *load)
+{
+	const char *hc = json_string_value(json_object_get(cand_info, "binary_sha256"));
+	const char *hr = json_string_value(json_object_get(ref_info, "binary_sha256"));
+	const char *nc = json_string_value(json_object_get(cand_info, "echo_neutral_sha256"));
+	const char *nr = json_string_value(json_object_get(ref_info, "echo_neutral_sha256"));
+	/* or what the loader maps of it (red team 83: a comment-only copy of
+	 * a kernel under another name is another binary, its file's name and
+	 * a build id over it in the object, and other sources) */
+	const char *lc = json_string_value(json_object_get(cand_info, "load_sha256"));
+	const char *lr = json_string_value(json_object_get(ref_info, "load_sha256"));
+	/* an object's hashes are of the object alone: the same code only with
+	 * the same libraries (code_identity.c same_libs, red team 87's lib);
+	 * unknown identities leave the hashes alone to decide */
+	int libs = !ic || !ir || code_same_libs(ic, ir);
+	*binary = libs && hc && hr && !strcmp(hc, hr);
+	*echo = libs && nc && nr && !strcmp(nc, nr);
+	*load = libs && lc && lr && !strcmp(lc, lr);
+}
+
 /* The answer, from the batch record as stored and the plan that made it:
  * a new object (the caller's reference). */
 static json_t *answer_of(const struct eval_session *es, const struct batch_record *b, const char *name,
@@ -1094,17 +1115,17 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	 * reaches its echo changes nothing) */
 	const json_t *info = pc->br.info;
 	const char *hc = json_string_value(json_object_get(info, "binary_sha256"));
-	const char *hr = json_string_value(json_object_get(pr->br.info, "binary_sha256"));
 	const char *nc = json_string_value(json_object_get(info, "echo_neutral_sha256"));
-	const char *nr = json_string_value(json_object_get(pr->br.info, "echo_neutral_sha256"));
-	int same_binary = hc && hr && !strcmp(hc, hr);
-	int same_neutral = nc && nr && !strcmp(nc, nr);
-	/* or what the loader maps of it (red team 83: a comment-only copy of
-	 * a kernel under another name is another binary, its file's name and
-	 * a build id over it in the object, and other sources) */
-	const char *lc = json_string_value(json_object_get(info, "load_sha256"));
-	const char *lr = json_string_value(json_object_get(pr->br.info, "load_sha256"));
-	int same_load = lc && lr && !strcmp(lc, lr);
+	/* each by the object's hash only where both load the same libraries
+	 * (code_identity.h: no object hash covers them), as the audit reads
+	 * them: the rows' identities, where the store has them */
+	struct query q = QUERY_INIT;
+	int q_open = query_open(&q, es->c.st.root) == 0;
+	struct code_id ic, ir;
+	int have_ids = q_open && cand && ref && code_identity(&q, cand, &ic) && code_identity(&q, ref, &ir);
+	int same_binary, same_neutral, same_load;
+	eval_same_object(info, pr->br.info, have_ids ? &ic : NULL, have_ids ? &ir : NULL, &same_binary, &same_neutral,
+			 &same_load);
 	int same_program = 0;
 	/* the reference's own file with parameters whose echo-neutral build
 	 * failed (a kernel can make it fail, red team 50: #error where it sees
@@ -1118,16 +1139,11 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	 * other names (red team 62: a byte-identical copy of the reference
 	 * under another file name is another binary, its file's name in it,
 	 * and was judged as a new candidate) */
-	struct query q = QUERY_INIT;
-	int q_open = query_open(&q, es->c.st.root) == 0;
-	if (!same_binary && !same_neutral && !unknown && q_open && cand && ref) {
-		struct code_id ic, ir;
-		/* by content (code_same_program less the loaded image alone,
-		 * which same_load says) */
-		if (code_identity(&q, cand, &ic) && code_identity(&q, ref, &ir) && code_same_program(&ic, &ir) &&
-		    !code_same_loaded(&ic, &ir))
-			same_program = 1;
-	}
+	/* by content (code_same_program less the loaded image alone, which
+	 * same_load says) */
+	if (!same_binary && !same_neutral && !unknown && have_ids && code_same_program(&ic, &ir) &&
+	    !code_same_loaded(&ic, &ir))
+		same_program = 1;
 	const char *same_code = same_binary    ? "binary"
 				: same_neutral ? "echo"
 				: same_program ? "program"

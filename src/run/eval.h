@@ -201,6 +201,19 @@ int eval_fastest_elsewhere(struct query *q, struct eval_pool *pool, const char *
 struct eval_pool;
 struct eval_pool *eval_pool_new(void);
 void eval_pool_free(struct eval_pool *p);
+struct code_id;
+/*
+ * Is the candidate's object the reference's by a hash of the object alone
+ * (the builds' info documents: binary_sha256, echo_neutral_sha256,
+ * load_sha256)?  Each only where both load the same libraries
+ * (code_same_libs of the rows' identities ic and ir: no object hash
+ * covers a library, and one object with another library is another
+ * program, as the audit reads it); ic or ir NULL (unknown) leaves the
+ * hashes alone to decide.  Sets *binary, *echo and *load to 1 or 0.
+ */
+void eval_same_object(const json_t *cand_info, const json_t *ref_info, const struct code_id *ic,
+		      const struct code_id *ir, int *binary, int *echo, int *load);
+
 /* Fill *w for batch run_id of q and its rows named cand and ref, reading
  * into pool the batches of q it has not seen (pool NULL: a pool of this
  * call alone); *w is released by the caller (strbuf_release(&w->others)).

@@ -645,13 +645,14 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	const char *wargv[] = { c->worker_exe, "__worker", job_arg, NULL };
 	/* phase "sanitize": compute-sanitizer starts the worker (its tree and
 	 * the libraries it injects are the system's, and it makes processes:
-	 * the system view and the relaxed profile, whatever the worker's own
+	 * the system view and the sanitizer's profile, the relaxed one
+	 * less a file's times, modes, owners and xattrs, whatever the worker's own
 	 * code would allow; the worker and its descriptors are the same) */
 	const char **san_argv = w->sanitizer ? sanitize_argv(w->sanitizer, w->sanitize_tool, wargv, w->exec == &kexec_replay,
 							     w->sanitize_window)
 					     : NULL;
 	const char *const *argv = san_argv ? san_argv : wargv;
-	enum sandbox_profile prof = w->sanitizer ? SANDBOX_RELAXED : SANDBOX_STRICT;
+	enum sandbox_profile prof = w->sanitizer ? SANDBOX_SANITIZER : SANDBOX_STRICT;
 	enum sandbox_view view = w->sanitizer ? SANDBOX_VIEW_SYSTEM : w->exec->view;
 	int filter_fd = -1;
 	/* the box shows the worker its own objects, not the cache; the

@@ -194,6 +194,10 @@ int run_open(struct run_ctx *c, const struct spec *s, const struct run_options *
 	     enum run_error *err)
 {
 	memset(c, 0, sizeof(*c));
+	/* no box yet: its filter descriptors -1, so that run_close of an
+	 * --unsandboxed run closes none (zeroed, they named stdin) */
+	struct sandbox no_box = SANDBOX_INIT;
+	c->sb = no_box;
 	*err = RUN_OK;
 	c->s = s;
 	c->o = o;
@@ -263,6 +267,8 @@ void run_close(struct run_ctx *c)
 	free(c->slot.pinned);
 	json_decref(c->slurm);
 	memset(c, 0, sizeof(*c));
+	struct sandbox no_box = SANDBOX_INIT;
+	c->sb = no_box;
 }
 
 /*

@@ -314,6 +314,7 @@ struct cand {
 	char *outcome, *reason, *run, *binary;
 	char *neutral;               /* the echo-neutral object's hash (host, with parameters), or NULL */
 	char *load;                  /* what the loader maps of its object (code.load_sha256), or NULL */
+	char *libs;                  /* the libraries it loads (code_identity.h code_id.libs), or NULL */
 	double median_us, median_ci[2];
 	int have_cmp;
 	double speedup, speedup_ci[2], p_adjusted;
@@ -383,6 +384,7 @@ static void cand_release(struct cand *c)
 	free(c->binary);
 	free(c->neutral);
 	free(c->load);
+	free(c->libs);
 	free(c->verdict);
 	free(c->verdict_reason);
 	free(c->no_effect);
@@ -716,6 +718,11 @@ static int read_batch(struct search *x, struct gen *g, const char *batch_id)
 				c->neutral = xstrdup(r->echo_neutral_sha256);
 			if (k == 0 && r->load_sha256)
 				c->load = xstrdup(r->load_sha256);
+			if (k == 0) {
+				char lh[SHA256_HEX_LEN + 1];
+				code_libs_of(r, lh);
+				c->libs = xstrdup(lh);
+			}
 			if (k == 0 && json_array_size(r->not_echoed)) {
 				struct strbuf ne = STRBUF_INIT;
 				size_t j;
@@ -759,10 +766,14 @@ size_t search_pick(const struct search_verdict *v, size_t n, size_t *n_faster)
 }
 
 enum search_same search_same_code(const char *kernel_a, const char *binary_a, const char *neutral_a,
-				  const char *load_a, const char *kernel_b, const char *binary_b,
-				  const char *neutral_b, const char *load_b)
+				  const char *load_a, const char *libs_a, const char *kernel_b, const char *binary_b,
+				  const char *neutral_b, const char *load_b, const char *libs_b)
 {
 	if (!kernel_a || !kernel_b || strcmp(kernel_a, kernel_b))
+		return SEARCH_OTHER_CODE;
+	/* an object's hashes are of the object alone: another library is
+	 * another program (code_identity.c same_libs, as eval reads it) */
+	if (libs_a && libs_b && strcmp(libs_a, libs_b))
 		return SEARCH_OTHER_CODE;
 	if (binary_a && binary_b && !strcmp(binary_a, binary_b))
 		return SEARCH_SAME_BINARY;
@@ -839,8 +850,8 @@ static int judge(struct search *x, int gi, struct gen *g)
 		struct cand *c = &g->c[i];
 		if (!c->binary)
 			continue;
-		enum search_same same = search_same_code(c->kernel, c->binary, c->neutral, c->load, e->kernel, e->binary,
-							 e->neutral, e->load);
+		enum search_same same = search_same_code(c->kernel, c->binary, c->neutral, c->load, c->libs, e->kernel,
+							 e->binary, e->neutral, e->load, e->libs);
 		if (same == SEARCH_SAME_BINARY) {
 			c->no_effect = xstrfmt("%s did not reach the binary: its device code is the best's (%s, "
 					       "binary %.12s)",

@@ -122,13 +122,15 @@ size_t search_pick(const struct search_verdict *v, size_t n, size_t *n_faster);
  * that reached only its echo), or the same loaded image (code.load_sha256:
  * SEARCH_SAME_LOAD, a knob that reached only what the loader leaves on
  * disk, as -g3 keeps each -DNAME=V in .debug_macro; red team 87's search,
- * as eval reads it).  SEARCH_OTHER_CODE otherwise; a NULL hash decides
- * nothing.
+ * as eval reads it); each only where both load the same libraries (libs:
+ * code_identity.h code_id.libs, NULL unknown: an object's hashes do not
+ * cover a library, and one object with another library is another
+ * program).  SEARCH_OTHER_CODE otherwise; a NULL hash decides nothing.
  */
 enum search_same { SEARCH_OTHER_CODE = 0, SEARCH_SAME_BINARY, SEARCH_SAME_ECHO, SEARCH_SAME_LOAD };
 enum search_same search_same_code(const char *kernel_a, const char *binary_a, const char *neutral_a,
-				  const char *load_a, const char *kernel_b, const char *binary_b,
-				  const char *neutral_b, const char *load_b);
+				  const char *load_a, const char *libs_a, const char *kernel_b, const char *binary_b,
+				  const char *neutral_b, const char *load_b, const char *libs_b);
 
 /*
  * Does a confirmation batch (search.c, confirm_promotion: the promoted

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/runcmd.h"
+#include "report/code_identity.h"
 #include "run/eval.h"
 #include "store/store.h"
 
@@ -949,6 +950,45 @@ static void test_pool_resubmissions(void **state)
 	free(root);
 }
 
+/* eval's "the reference's code" by an object's hash (binary,
+ * echo-neutral, loaded image) asks for the same libraries too, as the
+ * audit's code_identity does (a reviewer's note: one object with another
+ * library was refused promotion as the reference's own code); unknown
+ * identities leave the hashes alone */
+static void test_same_object_libraries(void **state)
+{
+	(void)state;
+	json_t *ci = json_pack("{s:s, s:s, s:s}", "binary_sha256", "b1", "echo_neutral_sha256", "n1", "load_sha256", "l1");
+	json_t *ri = json_deep_copy(ci);
+	struct code_id ic, ir;
+	memset(&ic, 0, sizeof(ic));
+	memset(&ir, 0, sizeof(ir));
+	snprintf(ic.libs, sizeof(ic.libs), "%s", "libs-one");
+	snprintf(ir.libs, sizeof(ir.libs), "%s", "libs-two");
+	int b = -1, e = -1, l = -1;
+	eval_same_object(ci, ri, &ic, &ir, &b, &e, &l);
+	assert_int_equal(b, 0);
+	assert_int_equal(e, 0);
+	assert_int_equal(l, 0);
+	snprintf(ir.libs, sizeof(ir.libs), "%s", "libs-one");
+	eval_same_object(ci, ri, &ic, &ir, &b, &e, &l);
+	assert_int_equal(b, 1);
+	assert_int_equal(e, 1);
+	assert_int_equal(l, 1);
+	eval_same_object(ci, ri, NULL, NULL, &b, &e, &l);
+	assert_int_equal(b + e + l, 3);
+	/* a comment-only copy: another binary and echo-neutral object, one
+	 * loaded image, the same libraries */
+	json_object_set_new(ri, "binary_sha256", json_string("b2"));
+	json_object_set_new(ri, "echo_neutral_sha256", json_string("n2"));
+	eval_same_object(ci, ri, &ic, &ir, &b, &e, &l);
+	assert_int_equal(b, 0);
+	assert_int_equal(e, 0);
+	assert_int_equal(l, 1);
+	json_decref(ci);
+	json_decref(ri);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -958,6 +998,7 @@ int main(void)
 		cmocka_unit_test(test_undeclared_when_none),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_pool_resubmissions),
+		cmocka_unit_test(test_same_object_libraries),
 	};
 	return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
 }

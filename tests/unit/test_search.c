@@ -173,18 +173,27 @@ static void test_pick(void **state)
 static void test_same_code(void **state)
 {
 	(void)state;
-	assert_int_equal(search_same_code("k.c", "b1", "n1", NULL, "k.c", "b1", "n1", NULL), SEARCH_SAME_BINARY);
-	assert_int_equal(search_same_code("k.c", "b1", "n1", NULL, "k.c", "b2", "n1", NULL), SEARCH_SAME_ECHO);
-	assert_int_equal(search_same_code("k.c", "b1", "n1", NULL, "k.c", "b2", "n2", NULL), SEARCH_OTHER_CODE);
-	assert_int_equal(search_same_code("k.c", "b1", NULL, NULL, "k.c", "b2", NULL, NULL), SEARCH_OTHER_CODE);
-	assert_int_equal(search_same_code("k.c", "b1", "n1", NULL, "k.c", "b2", NULL, NULL), SEARCH_OTHER_CODE);
-	assert_int_equal(search_same_code("k.c", "b1", "n1", NULL, "j.c", "b1", "n1", NULL), SEARCH_OTHER_CODE);
-	assert_int_equal(search_same_code("k.c", NULL, NULL, NULL, "k.c", NULL, NULL, NULL), SEARCH_OTHER_CODE);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", NULL, NULL, "k.c", "b1", "n1", NULL, NULL), SEARCH_SAME_BINARY);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", NULL, NULL, "k.c", "b2", "n1", NULL, NULL), SEARCH_SAME_ECHO);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", NULL, NULL, "k.c", "b2", "n2", NULL, NULL), SEARCH_OTHER_CODE);
+	assert_int_equal(search_same_code("k.c", "b1", NULL, NULL, NULL, "k.c", "b2", NULL, NULL, NULL), SEARCH_OTHER_CODE);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", NULL, NULL, "k.c", "b2", NULL, NULL, NULL), SEARCH_OTHER_CODE);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", NULL, NULL, "j.c", "b1", "n1", NULL, NULL), SEARCH_OTHER_CODE);
+	assert_int_equal(search_same_code("k.c", NULL, NULL, NULL, NULL, "k.c", NULL, NULL, NULL, NULL), SEARCH_OTHER_CODE);
 	/* red team 87's search: -g3 keeps -DUNUSED=V in .debug_macro, which
 	 * is not loaded: another binary and echo-neutral object, one image */
-	assert_int_equal(search_same_code("k.c", "b1", "n1", "l1", "k.c", "b2", "n2", "l1"), SEARCH_SAME_LOAD);
-	assert_int_equal(search_same_code("k.c", "b1", "n1", "l1", "k.c", "b2", "n2", "l2"), SEARCH_OTHER_CODE);
-	assert_int_equal(search_same_code("k.c", "b1", "n1", "l1", "j.c", "b2", "n2", "l1"), SEARCH_OTHER_CODE);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", "l1", NULL, "k.c", "b2", "n2", "l1", NULL), SEARCH_SAME_LOAD);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", "l1", NULL, "k.c", "b2", "n2", "l2", NULL), SEARCH_OTHER_CODE);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", "l1", NULL, "j.c", "b2", "n2", "l1", NULL), SEARCH_OTHER_CODE);
+	/* an object's hashes are of the object alone: one object with another
+	 * library is another program (code_id.libs, as the audit and eval read
+	 * it); the same libraries, or unknown, leave the hashes to decide */
+	assert_int_equal(search_same_code("k.c", "b1", "n1", "l1", "L1", "k.c", "b1", "n1", "l1", "L2"), SEARCH_OTHER_CODE);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", "l1", "L1", "k.c", "b2", "n1", "l1", "L2"), SEARCH_OTHER_CODE);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", "l1", "L1", "k.c", "b2", "n2", "l1", "L2"), SEARCH_OTHER_CODE);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", "l1", "L1", "k.c", "b1", "n1", "l1", "L1"), SEARCH_SAME_BINARY);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", "l1", "L1", "k.c", "b2", "n2", "l1", "L1"), SEARCH_SAME_LOAD);
+	assert_int_equal(search_same_code("k.c", "b1", "n1", "l1", NULL, "k.c", "b2", "n2", "l1", "L1"), SEARCH_SAME_LOAD);
 }
 
 /* a promotion stands only on a confirmation batch's faster with both ok */
