@@ -204,9 +204,12 @@ char *cuda_harness_path(void)
  * each where the loader would find it from the harness (its RUNPATH, then
  * LD_LIBRARY_PATH and the system's directories).  A library not found is
  * left out: the worker then says it is missing, as outside a box.  Not the
- * driver's JIT compilers (libnvidia-ptxjitcompiler and its kin): a kernel
- * object holds machine code for the architectures it is built for, and a
- * GPU of another one is refused before it runs.
+ * driver's JIT compilers (libnvidia-ptxjitcompiler and its kin): a sealed
+ * kernel's object must hold machine code for its GPU, and its planner and
+ * worker refuse one that does not before its code runs (cuda_worker.c
+ * machine_code; the worker loads those cubins alone), and an object that
+ * loads a driver library is refused sealed (kexec.c
+ * sealed_driver_library), so no box of copies holds one (red team 58).
  */
 static char **cuda_box_loads(void)
 {

@@ -121,6 +121,7 @@ struct cw {
 	double clock_mhz;
 	int throttled;
 	char uuid[64];       /* the device's, from the harness */
+	int cc_major, cc_minor; /* its compute capability: the machine code a sealed kernel must hold */
 	int nvml_index;      /* NVML's index of it: -2 not yet looked up */
 };
 
@@ -631,14 +632,44 @@ static int send_global_names(struct cw *w, const void *const *imgs, const size_t
 			     const char *phase);
 
 /*
+ * The sealed path's device code: imgs[0..*n) reduced in place to the
+ * cubins this GPU runs without the driver's JIT compiler
+ * (seal_fatbin_machine_code), into *data (the caller frees it), *n their
+ * count.  0, or 1 after the failure message in phase `phase` when the
+ * object holds none (red team 58: a PTX-only object, compiled by the
+ * driver, named no module global, and the replay dropped what init()
+ * wrote there).
+ */
+static int machine_code(struct cw *w, const void **imgs, size_t *img_bytes, int *n, unsigned char **data,
+			const char *phase)
+{
+	char held[512];
+	int k = seal_fatbin_machine_code(imgs, img_bytes, *n, w->cc_major, w->cc_minor, data, imgs, img_bytes, held,
+					 sizeof(held));
+	if (k > 0) {
+		*n = k;
+		return 0;
+	}
+	char *r = xstrfmt("its object holds no machine code for sm_%d%d, this GPU's (it holds %s): the driver "
+			  "would compile PTX where the sealed plan cannot see its module globals, so what init() "
+			  "wrote there would be lost; build SASS for sm_%d%d (the backend's default -arch, without "
+			  "the spec's -arch/-code flags) or declare trust: host",
+			  w->cc_major, w->cc_minor, held[0] ? held : "no device code", w->cc_major, w->cc_minor);
+	proto_w_failure("launch_failed", "sealed", r, phase);
+	free(r);
+	return 1;
+}
+
+/*
  * The sealed worker's kernel: the plan the parent handed over at
  * SEAL_PLAN_FD, checked (seal.h), replayed from the object's device code,
  * which is read as data: no host code of the kernel object runs here.
  * NULL after a failure message.  sp, *fat and *readable (the images as
- * loaded) stay alive with the kernel; the caller frees *fat and *readable.
+ * loaded) stay alive with the kernel, and so does *machine (the cubins of
+ * the device, machine_code); the caller frees *fat, *machine and *readable.
  */
 static const struct ev_kernel_desc *sealed_kernel(struct cw *w, struct seal_plan *sp, unsigned char **fat,
-						 unsigned char **readable)
+						 unsigned char **machine, unsigned char **readable)
 {
 	char path[32], *why = NULL;
 	json_error_t je;
@@ -678,6 +709,10 @@ static const struct ev_kernel_desc *sealed_kernel(struct cw *w, struct seal_plan
 		refuse_device_launch(dl);
 		return NULL;
 	}
+	/* the cubins this GPU runs, and nothing else: no PTX for the driver to
+	 * compile (red team 58) */
+	if (machine_code(w, imgs, img_bytes, &n, machine, "load"))
+		return NULL;
 	/* under the kernel clock, load only the entries the search above
 	 * read: device code it could not read could launch grids that clock
 	 * never sees (red team 4, rt4_cdp_packed: a compressed image it
@@ -760,23 +795,27 @@ static int send_global_names(struct cw *w, const void *const *imgs, const size_t
 	return rc;
 }
 
-/* The planner's: the kernel object's module globals, for the capture to
- * carry (send_global_names).  An object whose images cannot be read gives
- * none here (the worker then says why it cannot load them).  0, or 1
- * after a failure message. */
+/* The planner's, before any code of the kernel's runs: the object must
+ * hold machine code for this GPU (machine_code: the driver then runs a
+ * cubin whose globals are named, and the replay loads it alone), and its
+ * module globals, named from those cubins, go to the capture to carry
+ * (send_global_names).  An object whose images cannot be read gives none
+ * here (the worker then says why it cannot load them).  0, or 1 after a
+ * failure message. */
 static int plan_global_names(struct cw *w)
 {
 	const void *imgs[16];
 	size_t img_bytes[16];
-	unsigned char *fat = NULL;
+	unsigned char *fat = NULL, *mc = NULL;
 	char *why = NULL;
 	int n = seal_fatbin_images(w->job->kernel_so, &fat, imgs, img_bytes, 16, &why);
 	free(why);
-	if (n <= 0) {
+	if (n < 0) {
 		free(fat);
 		return 0;
 	}
-	int rc = send_global_names(w, imgs, img_bytes, n, "plan");
+	int rc = machine_code(w, imgs, img_bytes, &n, &mc, "plan") || send_global_names(w, imgs, img_bytes, n, "plan");
+	free(mc);
 	free(fat);
 	return rc;
 }
@@ -815,8 +854,6 @@ static int plan_contents_take(json_t *pj, unsigned char **data, size_t *bytes)
 static int plan_phase(struct cw *w)
 {
 	char *text = NULL;
-	if (plan_global_names(w))
-		return 1;
 	int rc = w->api->plan_capture(w->ctx, w->desc, &w->l, &text, w->err, sizeof(w->err));
 	if (rc == -1) {
 		proto_w_failure("launch_failed", "sealed", w->err, "plan");
@@ -905,7 +942,7 @@ int cuda_worker(const struct job *job)
 	char *hpath = NULL;
 	int rc = 1, sealed = !strcmp(job->exec, "sealed");
 	struct seal_plan sp;
-	unsigned char *fat = NULL, *readable = NULL;
+	unsigned char *fat = NULL, *machine = NULL, *readable = NULL;
 
 	memset(&sp, 0, sizeof(sp));
 	memset(&w, 0, sizeof(w));
@@ -928,6 +965,8 @@ int cuda_worker(const struct job *job)
 	}
 	proto_w_send("device", json_pack("{s:o}", "info", device_json(&di, hpath)));
 	snprintf(w.uuid, sizeof(w.uuid), "%s", di.uuid);
+	w.cc_major = di.cc_major;
+	w.cc_minor = di.cc_minor;
 	w.nvml_index = -2;
 	/* the driver is up (cuInit read CUDA_VISIBLE_DEVICES at open) and no
 	 * kernel code is loaded yet: from here no other program may take this
@@ -957,7 +996,11 @@ int cuda_worker(const struct job *job)
 	 * (sigseal.h): blocked before its object's constructors run, and
 	 * again after them */
 	sigseal_block_all();
-	w.desc = sealed			     ? sealed_kernel(&w, &sp, &fat, &readable)
+	/* the planner's device code and global names, before its host code
+	 * loads: a sealed kernel must hold machine code for this GPU */
+	if (!sealed && !strcmp(job->phase, "plan") && plan_global_names(&w))
+		goto out;
+	w.desc = sealed			     ? sealed_kernel(&w, &sp, &fat, &machine, &readable)
 		 : host_kernel_device_launch(&w) ? NULL
 						 : worker_load_kernel(job, "cuda");
 	sigseal_block_all();
@@ -1003,6 +1046,7 @@ out:
 	strbuf_release(&why);
 	seal_plan_release(&sp);
 	free(fat);
+	free(machine);
 	free(readable);
 	/* the harness and the problem stay loaded: CUDA's exit handlers may run in them */
 	return rc;

@@ -22,7 +22,9 @@
  * The device code is searched for launches from the device (which the
  * kernel clock cannot see), compressed entries decompressed through
  * libzstd or liblz4 where they load, and the worker loads only what the
- * search read (seal_fatbin_readable).
+ * search read (seal_fatbin_readable), and of that only the cubins its
+ * device runs (seal_fatbin_machine_code): never PTX for the driver to
+ * compile, whose module globals no cubin names (red team 58).
  */
 #include "backends/seal.h"
 
@@ -844,13 +846,15 @@ static void unpack_load(void)
 		*(void **)&unpack.lz4 = dlsym(l, "LZ4_decompress_safe");
 }
 
-/* One entry of a fatbin image: its kind, header, payload and flags. */
+/* One entry of a fatbin image: its kind, header, payload, flags and
+ * arch (at 28: 10 major + minor, 90 for sm_90 and compute_90). */
 struct fat_entry {
 	size_t at;        /* offset in the image */
 	uint16_t kind;
 	uint32_t ehs;     /* header bytes */
 	uint64_t size;    /* payload bytes */
 	uint64_t flags;
+	uint32_t arch;
 };
 
 /* The entry at `at` of im[0..len): 1 with *e, 0 when none or when the
@@ -865,6 +869,7 @@ static int fat_entry_at(const unsigned char *im, size_t len, size_t at, struct f
 	memcpy(&e->ehs, im + at + 4, 4);
 	memcpy(&e->size, im + at + 8, 8);
 	memcpy(&e->flags, im + at + 40, 8);
+	memcpy(&e->arch, im + at + 28, 4);
 	return e->ehs >= FATBIN_ENTRY_MIN && e->ehs <= len - at && e->size <= len - at - e->ehs;
 }
 
@@ -1183,8 +1188,18 @@ int seal_param_reads(const void *const *images, const size_t *image_bytes, int n
 	return 1;
 }
 
-int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, int n_images, unsigned char **data,
-			 const void **out_images, size_t *out_bytes, int *dropped)
+/*
+ * The walk seal_fatbin_readable and seal_fatbin_machine_code make: every
+ * image reduced to the entries keep(e, text, ctx) keeps (text: the entry
+ * as fat_each_text reads it, NULL when not readable here), each image's
+ * header kept with its size patched, an image left with no entry left
+ * out.  *dropped counts the entries left out, and an entry whose sizes
+ * run past its image (the walk stops there: it and the rest are left
+ * out) counts once.  Returns how many images were written.
+ */
+static int fat_filter(const void *const *images, const size_t *image_bytes, int n_images,
+		      int (*keep)(const struct fat_entry *e, const unsigned char *text, size_t n, void *ctx), void *ctx,
+		      unsigned char **data, const void **out_images, size_t *out_bytes, int *dropped)
 {
 	size_t total = 0;
 	*dropped = 0;
@@ -1216,12 +1231,13 @@ int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, i
 			size_t n;
 			int owned;
 			const unsigned char *text = fat_entry_text(im, &e, &n, &owned);
-			if (!text) {
+			int kp = keep(&e, text, n, ctx);
+			if (owned)
+				free((void *)text);
+			if (!kp) {
 				(*dropped)++;
 				continue;
 			}
-			if (owned)
-				free((void *)text);
 			memcpy(o + hsize + kept, im + e.at, e.ehs + e.size);
 			kept += e.ehs + e.size;
 			entries++;
@@ -1238,6 +1254,92 @@ int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, i
 	}
 	*data = buf;
 	return k;
+}
+
+static int keep_readable(const struct fat_entry *e, const unsigned char *text, size_t n, void *ctx)
+{
+	(void)e, (void)n, (void)ctx;
+	return text != NULL;
+}
+
+int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, int n_images, unsigned char **data,
+			 const void **out_images, size_t *out_bytes, int *dropped)
+{
+	return fat_filter(images, image_bytes, n_images, keep_readable, NULL, data, out_images, out_bytes, dropped);
+}
+
+/* ---- machine code for the device (seal_fatbin_machine_code) ----------- */
+
+/* An entry's flags bit for an arch-specific build (sm_90a: measured, nvcc
+ * 13.0), whose cubin runs on its own compute capability alone. */
+#define FATBIN_ARCH_SPECIFIC 0x100000ull
+
+int seal_cubin_runs_on(unsigned arch, int arch_specific, int major, int minor)
+{
+	if (major <= 0 || minor < 0 || arch / 10 != (unsigned)major)
+		return 0;
+	return arch_specific ? (int)(arch % 10) == minor : (int)(arch % 10) <= minor;
+}
+
+struct machine_walk {
+	int major, minor;
+	char *held;       /* what the images hold, said (seal.h) */
+	size_t held_len, held_used;
+	int cubins;       /* cubins kept */
+};
+
+/* Add "what" to the walk's description once, ", "-separated, while it fits. */
+static void held_add(struct machine_walk *m, const char *what)
+{
+	if (!m->held || !m->held_len)
+		return;
+	size_t n = strlen(what);
+	for (const char *p = m->held; (p = strstr(p, what)); p += n)
+		if ((p == m->held || p[-1] == ' ') && (p[n] == ',' || !p[n]))
+			return;
+	const char *sep = m->held_used ? ", " : "";
+	if (m->held_used + strlen(sep) + n + 1 > m->held_len)
+		return;
+	m->held_used += (size_t)snprintf(m->held + m->held_used, m->held_len - m->held_used, "%s%s", sep, what);
+}
+
+static int keep_machine_code(const struct fat_entry *e, const unsigned char *text, size_t n, void *ctx)
+{
+	struct machine_walk *m = ctx;
+	char what[160];
+	int specific = !!(e->flags & FATBIN_ARCH_SPECIFIC);
+	(void)n;
+	if (e->kind == 1) {
+		snprintf(what, sizeof(what), "PTX compute_%u%s", e->arch, specific ? "a" : "");
+		held_add(m, what);
+		return 0;
+	}
+	if (e->kind != 2) {
+		snprintf(what, sizeof(what), "an entry of kind %u", e->kind);
+		held_add(m, what);
+		return 0;
+	}
+	int runs = seal_cubin_runs_on(e->arch, specific, m->major, m->minor);
+	snprintf(what, sizeof(what), "SASS sm_%u%s%s", e->arch, specific ? "a" : "",
+		 runs && !text ? " (compressed beyond libzstd and liblz4 here: its globals cannot be read)" : "");
+	held_add(m, what);
+	if (!runs || !text)
+		return 0;
+	m->cubins++;
+	return 1;
+}
+
+int seal_fatbin_machine_code(const void *const *images, const size_t *image_bytes, int n_images, int major,
+			     int minor, unsigned char **data, const void **out_images, size_t *out_bytes, char *held,
+			     size_t held_len)
+{
+	struct machine_walk m = { major, minor, held, held_len, 0, 0 };
+	int dropped = 0;
+	if (held && held_len)
+		held[0] = 0;
+	int k = fat_filter(images, image_bytes, n_images, keep_machine_code, &m, data, out_images, out_bytes,
+			   &dropped);
+	return m.cubins ? k : 0;
 }
 
 int seal_fatbin_unnamed_grids(const void *const *images, const size_t *image_bytes, int n_images)
@@ -1366,7 +1468,11 @@ int seal_fatbin_globals(const void *const *images, const size_t *image_bytes, in
 {
 	struct globals_walk w = { { NULL, 0, 0, max_names, 0, NULL }, unreadable };
 	*unreadable = 0;
-	/* ELF only: a PTX entry's globals are the cubin's of the same source */
+	/* ELF only: a sealed worker loads the cubins that run on its device
+	 * and nothing else (seal_fatbin_machine_code), and a planner or worker
+	 * whose object holds none refuses it (cuda_worker.c, red team 58: a
+	 * PTX-only object named no global, and the replay dropped what
+	 * init() wrote) */
 	fat_each_text(images, image_bytes, n_images, 2, add_cubin_globals, &w, unreadable);
 	*refused = w.l.refused;
 	if (w.l.over) {

@@ -166,6 +166,34 @@ int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, i
 			 const void **out_images, size_t *out_bytes, int *dropped);
 
 /*
+ * The machine code a device of compute capability major.minor runs from
+ * these images without the driver's JIT compiler: the images reduced (as
+ * seal_fatbin_readable reduces them, into *data, which the caller frees
+ * whatever is returned) to their cubins (ELF entries) of its major whose
+ * minor is at most the device's (an arch-specific one, sm_90a, of its
+ * minor exactly) and which read here (uncompressed, or undone by libzstd
+ * or liblz4): every PTX entry, and every cubin of another arch, is left
+ * out.  Returns how many images were written to out_images and out_bytes,
+ * 0 when no such cubin is there (PTX alone, or SASS of another arch).
+ * held (held_len bytes, may be NULL) gets what the images hold, said:
+ * "SASS sm_90, PTX compute_90".  Why (red team 58): a sealed plan names
+ * the module globals init() wrote from the cubins' symbol tables
+ * (seal_fatbin_globals), and a PTX-only object, compiled by the driver,
+ * had none to name, so the replay dropped what init() wrote; loading only
+ * these cubins, the replay runs the code whose globals the plan names and
+ * the driver has no PTX to compile.
+ */
+int seal_fatbin_machine_code(const void *const *images, const size_t *image_bytes, int n_images, int major,
+			     int minor, unsigned char **data, const void **out_images, size_t *out_bytes, char *held,
+			     size_t held_len);
+
+/* Does a cubin of fatbin arch `arch` (10 major + minor: 90 for sm_90),
+ * arch-specific (sm_90a) or not, run on a device of compute capability
+ * major.minor?  Its major, and a minor at most the device's (exactly it
+ * when arch-specific). */
+int seal_cubin_runs_on(unsigned arch, int arch_specific, int major, int minor);
+
+/*
  * May device code of these images run grids no plan step names?  1 when
  * it launches from the device (seal_fatbin_device_launch) or holds an
  * entry not readable here (seal_fatbin_readable drops it: it could), else

@@ -217,6 +217,25 @@ char *sandbox_find_library(const char *name, const char *object);
 char **sandbox_object_libraries(const char *object);
 
 /*
+ * Is name (a path or a file name) a library of the GPU driver's:
+ * libnvidia-* (the PTX JIT compiler libnvidia-ptxjitcompiler, NVVM's,
+ * NVML), libcuda.so*, libcudadebugger.so*?  1 or 0.
+ */
+int sandbox_driver_library_name(const char *name);
+
+/*
+ * The first library of the driver's (sandbox_driver_library_name) the
+ * object at path loads: a name its dynamic section NEEDs, or a library
+ * sandbox_object_libraries finds for it whose file name, soname or NEEDs
+ * is one; said with where it comes from, malloc'd (the caller frees), or
+ * NULL.  Why (red team 58): a box of copies holds every library a job's
+ * objects load, so a kernel object that NEEDs libnvidia-ptxjitcompiler
+ * brings the driver's JIT compiler into a sealed box, where the worker
+ * provides the driver and its kernel needs none of them.
+ */
+char *sandbox_driver_library(const char *object);
+
+/*
  * The files a box shows as copies that bubblewrap writes into the box's
  * memory as it starts: fd[i] (opened by sandbox_wrap, the caller passes
  * each at SANDBOX_FRESH_FD + i, run_opts.pass_fd, and closes them after

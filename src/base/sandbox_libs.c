@@ -449,6 +449,55 @@ char **sandbox_object_libraries(const char *object)
 	return libs.v ? libs.v : xcalloc(1, sizeof(char *)); /* none: an empty list, not a failure */
 }
 
+int sandbox_driver_library_name(const char *name)
+{
+	const char *b = name ? strrchr(name, '/') : NULL;
+	b = b ? b + 1 : name;
+	return b && (!strncmp(b, "libnvidia-", 10) || !strncmp(b, "libcuda.so", 10) ||
+		     !strncmp(b, "libcudadebugger.so", 18));
+}
+
+/* The first driver library among d's names (its soname, then what it
+ * NEEDs), said with whose it is, malloc'd, or NULL. */
+static char *driver_name_in(const struct elf_dyn *d, const char *whose)
+{
+	if (d->soname && sandbox_driver_library_name(d->soname))
+		return xstrfmt("%s (the soname of %s)", d->soname, whose);
+	for (char **n = d->needed; n && *n; n++)
+		if (sandbox_driver_library_name(*n))
+			return xstrfmt("%s (needed by %s)", *n, whose);
+	return NULL;
+}
+
+char *sandbox_driver_library(const char *object)
+{
+	struct elf_dyn d;
+	char *why = NULL, *r = NULL;
+	if (elf_dyn_read(object, &d, &why) < 0) {
+		free(why);
+		return NULL;
+	}
+	/* the object's own names first: found on this host or not */
+	r = driver_name_in(&d, "the kernel object");
+	elf_dyn_release(&d);
+	char **libs = r ? NULL : sandbox_object_libraries(object);
+	for (char **l = libs; l && *l && !r; l++) {
+		if (sandbox_driver_library_name(*l)) {
+			r = xstrfmt("%s (a library the kernel object loads)", *l);
+			break;
+		}
+		if (elf_dyn_read(*l, &d, &why) < 0) {
+			free(why);
+			why = NULL;
+			continue;
+		}
+		r = driver_name_in(&d, *l);
+		elf_dyn_release(&d);
+	}
+	sandbox_argv_free(libs);
+	return r;
+}
+
 /* Does path lie under one of dirs (NULL-terminated, absolute)? */
 static int masked(char *const *dirs, const char *path)
 {

@@ -14,6 +14,7 @@
 #include "backends/sanitize.h"
 #include "backends/seal.h"
 #include "backends/worker.h"
+#include "base/sandbox.h"
 #include "base/util.h"
 
 /* ---- in_process ---------------------------------------------------------- */
@@ -199,9 +200,39 @@ static int plan_same(struct run_ctx *c, struct wrun *w)
 	return 0;
 }
 
+/*
+ * A sealed kernel's object may load no library of the GPU driver's
+ * (sandbox_driver_library): the worker provides the driver, and a box of
+ * copies would hold what the object names, the driver's PTX JIT compiler
+ * included (red team 58: `-Xlinker --no-as-needed
+ * -l:libnvidia-ptxjitcompiler.so.1` put it in the planner's and the
+ * timing worker's boxes).  1 with the job failed (launch_failed, error
+ * sealed), before any box starts; else 0.  trust: host is not asked: its
+ * box is the system's.
+ */
+static int sealed_driver_library(struct wrun *w)
+{
+	char *lib = w->job.kernel_so ? sandbox_driver_library(w->job.kernel_so) : NULL;
+	if (!lib)
+		return 0;
+	char *why = xstrfmt("sealed: the kernel object loads a library of the GPU driver's, %s; a sealed kernel has "
+			    "no use for one (the worker provides the driver), and its box would hold it (the driver's "
+			    "PTX JIT compiler among them): drop it from the spec's flags or the kernel's libs, or "
+			    "declare trust: host",
+			    lib);
+	json_decref(w->proto.failure);
+	w->proto.failure = json_pack("{s:s, s:s, s:s, s:s}", "outcome", "launch_failed", "error", "sealed",
+				     "reason", why, "phase", w->job.phase);
+	free(why);
+	free(lib);
+	return 1;
+}
+
 static int sealed_prepare(struct run_ctx *c, struct wrun *w)
 {
 	struct wrun pw;
+	if (sealed_driver_library(w))
+		return KEXEC_ENDED;
 	memset(&pw, 0, sizeof(pw));
 	pw.cap_fd = pw.job_fd = pw.shm_fd = pw.plan_fd = -1;
 	kexec_planner_job(&w->job, &pw.job);

@@ -12,11 +12,17 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "backends/backend.h"
 #include "run/kexec.h"
 #include "backends/scramble.h"
+#include "base/sandbox.h"
+#include "base/util.h"
 
 /* every distribution a timing one: each class equally likely */
 #define ALL 0xffu
@@ -81,6 +87,107 @@ static void test_planner_job(void **state)
 	/* what it needs to plan: the shape and the object */
 	assert_int_equal(p.shape[2], 99);
 	assert_string_equal(p.kernel_so, "k.so");
+}
+
+/* cc on src (text) into dir/out as a shared object, with extra flags */
+static char *cc_so(const char *dir, const char *out, const char *src, const char *extra)
+{
+	char *c = xstrfmt("%s/%s.c", dir, out), *so = xstrfmt("%s/%s", dir, out);
+	FILE *f = fopen(c, "w");
+	assert_non_null(f);
+	fputs(src, f);
+	assert_int_equal(fclose(f), 0);
+	char *cmd = xstrfmt("cc -shared -fPIC -o '%s' '%s' %s", so, c, extra);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(c);
+	return so;
+}
+
+/*
+ * Red team 58: a sealed kernel's object may load no library of the GPU
+ * driver's.  `-Xlinker --no-as-needed -l:libnvidia-ptxjitcompiler.so.1`
+ * made the object NEED the driver's PTX JIT compiler, which a box of
+ * copies then held (it holds every library a job's objects load), so the
+ * sealed planner and worker could compile PTX whose module globals no
+ * cubin named.  The library is found by its file name, by its soname
+ * under another file name (dlopen by soname finds a loaded library so
+ * named), and named by the object itself even where it is not found; an
+ * object of plain libraries passes; and sealed_prepare refuses such an
+ * object (launch_failed, error sealed, the library in the reason) before
+ * any planner runs.  A stand-in library: this machine has no driver.
+ */
+static void test_sealed_driver_library(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/evident-test-kexec-drv-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	/* for everyone to read, as a box's libraries must be where the runner is root */
+	assert_int_equal(chmod(dir, 0755), 0);
+	char *jit = cc_so(dir, "libnvidia-ptxjitcompiler.so.1", "int jit_stand_in(void) { return 1; }\n",
+			  "-Wl,-soname,libnvidia-ptxjitcompiler.so.1");
+	/* linked as librt58alias.so.1, then given the JIT's soname: the
+	 * object NEEDs the alias, the loader maps a library of that soname */
+	char *alias = cc_so(dir, "librt58alias.so.1", "int jit_alias(void) { return 2; }\n",
+			    "-Wl,-soname,librt58alias.so.1");
+	char *plain = cc_so(dir, "librt58plain.so", "int plain_lib(void) { return 3; }\n", "");
+	char *flags = xstrfmt("-L'%s' -Wl,-rpath,'%s' -Wl,--no-as-needed -l:libnvidia-ptxjitcompiler.so.1", dir, dir);
+	char *k_jit = cc_so(dir, "k_jit.so", "int k(void) { return 0; }\n", flags);
+	free(flags);
+	flags = xstrfmt("-L'%s' -Wl,-rpath,'%s' -Wl,--no-as-needed -l:librt58alias.so.1", dir, dir);
+	char *k_alias = cc_so(dir, "k_alias.so", "int k(void) { return 0; }\n", flags);
+	free(flags);
+	free(alias);
+	alias = cc_so(dir, "librt58alias.so.1", "int jit_alias(void) { return 2; }\n",
+		      "-Wl,-soname,libnvidia-ptxjitcompiler.so.1");
+	flags = xstrfmt("-L'%s' -Wl,-rpath,'%s' -Wl,--no-as-needed -l:librt58plain.so", dir, dir);
+	char *k_plain = cc_so(dir, "k_plain.so", "int k(void) { return 0; }\n", flags);
+	free(flags);
+	/* NEEDs libcuda.so.1 by name; found here or not, it is named */
+	flags = xstrfmt("-L'%s' -Wl,--no-as-needed -l:libnvidia-ptxjitcompiler.so.1", dir);
+	char *k_named = cc_so(dir, "k_named.so", "int k(void) { return 0; }\n", flags);
+	free(flags);
+
+	assert_true(sandbox_driver_library_name("libnvidia-ptxjitcompiler.so.1"));
+	assert_true(sandbox_driver_library_name("/usr/lib/x86_64-linux-gnu/libcuda.so.580.95.05"));
+	assert_true(sandbox_driver_library_name("libnvidia-nvvm.so.4"));
+	assert_false(sandbox_driver_library_name("libcudart.so.13"));
+	assert_false(sandbox_driver_library_name("/usr/local/cuda/lib64/libcublasLt.so.13"));
+
+	char *r = sandbox_driver_library(k_jit);
+	assert_non_null(r);
+	assert_non_null(strstr(r, "libnvidia-ptxjitcompiler.so.1"));
+	free(r);
+	r = sandbox_driver_library(k_alias);
+	assert_non_null(r);
+	assert_non_null(strstr(r, "libnvidia-ptxjitcompiler.so.1 (the soname of"));
+	free(r);
+	r = sandbox_driver_library(k_named);
+	assert_non_null(r);
+	assert_non_null(strstr(r, "needed by the kernel object"));
+	free(r);
+	assert_null(sandbox_driver_library(k_plain));
+
+	/* the sealed executor refuses it before its planner */
+	struct run_ctx *c = xcalloc(1, sizeof(*c));
+	struct wrun w;
+	memset(&w, 0, sizeof(w));
+	w.job = job_of("main", 1);
+	w.job.kernel_so = k_jit;
+	w.exec = &kexec_sealed;
+	assert_int_equal(kexec_sealed.prepare(c, &w), KEXEC_ENDED);
+	assert_non_null(w.proto.failure);
+	assert_string_equal(json_string_value(json_object_get(w.proto.failure, "outcome")), "launch_failed");
+	assert_string_equal(json_string_value(json_object_get(w.proto.failure, "error")), "sealed");
+	assert_non_null(strstr(json_string_value(json_object_get(w.proto.failure, "reason")),
+			       "libnvidia-ptxjitcompiler.so.1"));
+	json_decref(w.proto.failure);
+	free(c);
+
+	char *cmd = xstrfmt("rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(jit), free(alias), free(plain), free(k_jit), free(k_alias), free(k_plain), free(k_named);
 }
 
 /* a deterministic uniform in [0, 1) */
@@ -317,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_cuda_executors),
 		cmocka_unit_test(test_host_executors),
 		cmocka_unit_test(test_planner_job),
+		cmocka_unit_test(test_sealed_driver_library),
 		cmocka_unit_test(test_evicted_frames_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1234,6 +1234,191 @@ static void test_fatbin_packed_device_launch(void **state)
 	free(q);
 }
 
+/* one_entry_image with the entry's arch (at 28: 90 for sm_90) */
+static size_t arch_image(unsigned char *buf, uint16_t kind, uint64_t flags, uint32_t arch, const char *text)
+{
+	size_t n = one_entry_image(buf, kind, flags, text);
+	memcpy(buf + 16 + 28, &arch, 4);
+	return n;
+}
+
+/* which cubin runs on which device without the JIT: its major, a minor
+ * at most the device's, an arch-specific one (sm_90a) its own alone */
+static void test_cubin_runs_on(void **state)
+{
+	(void)state;
+	assert_true(seal_cubin_runs_on(90, 0, 9, 0));
+	assert_true(seal_cubin_runs_on(90, 1, 9, 0));
+	assert_true(seal_cubin_runs_on(80, 0, 8, 6));
+	assert_true(seal_cubin_runs_on(80, 0, 8, 9));
+	assert_false(seal_cubin_runs_on(86, 0, 8, 0));
+	assert_false(seal_cubin_runs_on(80, 0, 9, 0));
+	assert_false(seal_cubin_runs_on(90, 0, 10, 0));
+	assert_false(seal_cubin_runs_on(100, 0, 9, 0));
+	assert_true(seal_cubin_runs_on(100, 0, 10, 3));
+	assert_false(seal_cubin_runs_on(100, 1, 10, 3));
+	assert_true(seal_cubin_runs_on(120, 0, 12, 1));
+	assert_false(seal_cubin_runs_on(90, 0, 0, 0));
+}
+
+/*
+ * Red team 58: a sealed object must hold machine code its GPU runs.  What
+ * the worker loads is the cubins of the device's arch alone: a PTX entry
+ * is left out (the driver would compile it, and no cubin names its
+ * module globals, so the plan dropped what init() wrote there), and an
+ * object of PTX alone, or of SASS for another arch, gives none, said.
+ */
+static void test_fatbin_machine_code(void **state)
+{
+	(void)state;
+	unsigned char a[512], e[256], *data = NULL;
+	const void *im[1] = { a }, *out[1];
+	size_t ib[1], ob[1];
+	char held[256];
+	/* PTX alone (-arch=compute_90 -code=compute_90): none */
+	ib[0] = arch_image(a, 1, 0x11, 90, ".version 9.0 .target sm_90 .entry k");
+	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 9, 0, &data, out, ob, held, sizeof(held)), 0);
+	assert_string_equal(held, "PTX compute_90");
+	free(data);
+	/* SASS sm_90 and PTX (the backend's default): the cubin alone */
+	size_t n0 = arch_image(a, 2, 0x11, 90, "\x7f" "ELF sm_90 cubin");
+	size_t ne = arch_image(e, 1, 0x11, 90, ".version 9.0 .target sm_90 .entry k");
+	memcpy(a + n0, e + 16, ne - 16);
+	uint64_t fs = n0 + ne - 32, got;
+	memcpy(a + 8, &fs, 8);
+	ib[0] = n0 + ne - 16;
+	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 9, 0, &data, out, ob, held, sizeof(held)), 1);
+	assert_string_equal(held, "SASS sm_90, PTX compute_90");
+	assert_int_equal(ob[0], n0);
+	memcpy(&got, (const unsigned char *)out[0] + 8, 8);
+	assert_int_equal(got, n0 - 16);
+	assert_memory_equal((const unsigned char *)out[0] + 16, a + 16, n0 - 16);
+	free(data);
+	/* the same object on a GPU of another major: none */
+	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 10, 0, &data, out, ob, held, sizeof(held)), 0);
+	free(data);
+	/* SASS sm_80: an 8.6 runs it, a 9.0 does not */
+	ib[0] = arch_image(a, 2, 0x11, 80, "\x7f" "ELF sm_80 cubin");
+	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 8, 6, &data, out, ob, NULL, 0), 1);
+	free(data);
+	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 9, 0, &data, out, ob, held, sizeof(held)), 0);
+	assert_string_equal(held, "SASS sm_80");
+	free(data);
+	/* sm_90a runs on 9.0; sm_100a not on 10.3 */
+	ib[0] = arch_image(a, 2, 0x100011, 90, "\x7f" "ELF sm_90a cubin");
+	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 9, 0, &data, out, ob, held, sizeof(held)), 1);
+	assert_string_equal(held, "SASS sm_90a");
+	free(data);
+	ib[0] = arch_image(a, 2, 0x100011, 100, "\x7f" "ELF sm_100a cubin");
+	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 10, 3, &data, out, ob, NULL, 0), 0);
+	free(data);
+	/* a cubin of the device's arch compressed beyond the decompressors
+	 * here: its globals cannot be named, so it is no machine code to run */
+	ib[0] = arch_image(a, 2, 0x8011, 90, "this is no zstd frame at all");
+	uint32_t packed = 16;
+	uint64_t full = 64;
+	memcpy(a + 16 + 16, &packed, 4), memcpy(a + 16 + 56, &full, 8);
+	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 9, 0, &data, out, ob, held, sizeof(held)), 0);
+	assert_non_null(strstr(held, "SASS sm_90 (compressed"));
+	free(data);
+}
+
+/* nvcc's fatbin of src built with flags (NULL-terminated), into *fat;
+ * 0 built, -1 no nvcc here */
+static int nvcc_fatbin(const char *src_text, const char *const *flags, struct strbuf *fat)
+{
+	const char *nvcc = getenv("NVCC");
+	if (!nvcc || !*nvcc)
+		nvcc = access("/usr/local/cuda/bin/nvcc", X_OK) ? "nvcc" : "/usr/local/cuda/bin/nvcc";
+	char dir[] = "/tmp/evident-test-seal-mc-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *src = xstrfmt("%s/g.cu", dir), *out = xstrfmt("%s/g.fatbin", dir);
+	FILE *f = fopen(src, "w");
+	assert_non_null(f);
+	fputs(src_text, f);
+	fclose(f);
+	const char *argv[16] = { nvcc, "-fatbin" };
+	int k = 2;
+	for (; *flags && k < 12; flags++)
+		argv[k++] = *flags;
+	argv[k++] = "-o", argv[k++] = out, argv[k++] = src, argv[k] = NULL;
+	struct run_opts o;
+	memset(&o, 0, sizeof(o));
+	o.argv = argv;
+	o.timeout_s = 300;
+	o.merge_stderr = 1;
+	struct strbuf log = STRBUF_INIT;
+	o.out = &log;
+	struct run_result r;
+	run_command(&o, &r);
+	int built = r.started && r.exited && !r.exit_code && read_file(out, fat) >= 0;
+	unlink(src);
+	unlink(out);
+	rmdir(dir);
+	free(src);
+	free(out);
+	strbuf_release(&log);
+	return built ? 0 : -1;
+}
+
+/*
+ * The same over what nvcc makes (red team 58's builds; skipped where
+ * there is no nvcc): the backend's default -arch=sm_90 holds a cubin for
+ * a 9.0, whose globals are named from what is loaded; the spec's
+ * `-arch=compute_90 -code=compute_90` after it holds PTX alone and gives
+ * none (the planner and the worker refuse it); two cubins keep the one
+ * the device runs.
+ */
+static void test_fatbin_machine_code_nvcc(void **state)
+{
+	(void)state;
+	const char *src = "__constant__ float rt58_scale;\n"
+			  "__global__ void k(float *o) { o[threadIdx.x] = rt58_scale; }\n";
+	const char *sass[] = { "-arch=sm_90", NULL };
+	const char *ptx[] = { "-arch=sm_90", "-arch=compute_90", "-code=compute_90", NULL };
+	const char *two[] = { "-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90,code=sm_90",
+			      NULL };
+	struct strbuf fat = STRBUF_INIT;
+	if (nvcc_fatbin(src, sass, &fat) < 0) {
+		strbuf_release(&fat);
+		skip(); /* no nvcc here */
+	}
+	const void *im[1] = { fat.buf }, *out[1];
+	size_t ib[1] = { fat.len }, ob[1];
+	unsigned char *data = NULL;
+	char held[256], **names = NULL, *refused = NULL;
+	int unreadable = -1;
+	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 9, 0, &data, out, ob, held, sizeof(held)), 1);
+	assert_string_equal(held, "SASS sm_90, PTX compute_90");
+	assert_true(ob[0] < ib[0]); /* the PTX left out */
+	assert_int_equal(seal_fatbin_globals(out, ob, 1, &names, 64, &unreadable, &refused), 1);
+	assert_string_equal(names[0], "rt58_scale");
+	seal_names_free(names, 1);
+	free(data);
+	strbuf_release(&fat);
+
+	assert_int_equal(nvcc_fatbin(src, ptx, &fat), 0);
+	im[0] = fat.buf, ib[0] = fat.len;
+	/* the hole: no cubin, no global named */
+	assert_int_equal(seal_fatbin_globals(im, ib, 1, &names, 64, &unreadable, &refused), 0);
+	seal_names_free(names, 0);
+	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 9, 0, &data, out, ob, held, sizeof(held)), 0);
+	assert_string_equal(held, "PTX compute_90");
+	free(data);
+	strbuf_release(&fat);
+
+	assert_int_equal(nvcc_fatbin(src, two, &fat), 0);
+	im[0] = fat.buf, ib[0] = fat.len;
+	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 9, 0, &data, out, ob, held, sizeof(held)), 1);
+	assert_string_equal(held, "SASS sm_80, SASS sm_90");
+	size_t on_90 = ob[0];
+	free(data);
+	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 8, 9, &data, out, ob, NULL, 0), 1);
+	assert_true(ob[0] + on_90 < ib[0] + 16 + 16); /* one cubin each, the header twice */
+	free(data);
+	strbuf_release(&fat);
+}
+
 /* the mixing bit: the same for the same (key, tensor, element), about half
  * ones, and another key or tensor gives another pattern */
 static void test_mix_bit(void **state)
@@ -1313,6 +1498,9 @@ int main(void)
 		cmocka_unit_test(test_fatbin_readable),
 		cmocka_unit_test(test_fatbin_unnamed_grids),
 		cmocka_unit_test(test_fatbin_packed_device_launch),
+		cmocka_unit_test(test_cubin_runs_on),
+		cmocka_unit_test(test_fatbin_machine_code),
+		cmocka_unit_test(test_fatbin_machine_code_nvcc),
 		cmocka_unit_test(test_mix_bit),
 		cmocka_unit_test(test_fresh_keys),
 	};
