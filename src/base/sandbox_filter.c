@@ -247,7 +247,8 @@ static int sanitizer_deny_list(scmp_filter_ctx ctx, int gpu)
  * and the older AIO (io_setup), userfaultfd, process_vm_*, ptrace, kcmp, file handles, statmount/
  * listmount, memfd_secret, eventfd/epoll/timerfd/signalfd,
  * landlock, membarrier, NUMA policies, statfs, scheduling policies and
- * priorities.
+ * priorities; POSIX timers (timer_create), SIGCONT to itself and
+ * fcntl(F_SETSIG) (self_signals: red team 90).
  */
 static const char *const host_allowed[] = {
 	/* the program's start: bubblewrap loads this filter and execs the
@@ -390,7 +391,8 @@ static const unsigned long host_ioctl_allowed[] = { TCGETS, TIOCGWINSZ, FIONREAD
  * System V IPC and message queues (allowed under the deny list, "the CUDA
  * stack's use not known": measured, none), process_vm_*, pidfds, rename,
  * getsockopt, sched_setaffinity where the runner is pinned (the host
- * box's rule).
+ * box's rule), timer_create (red team 90: a POSIX timer's SIGCONT resumed
+ * a stopped host worker; not in the census, to be confirmed on a GPU).
  */
 static const char *const gpu_allowed[] = {
 	/* on an AF_UNIX socket (socket itself by family, below) */

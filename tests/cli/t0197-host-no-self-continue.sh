@@ -13,8 +13,8 @@
 # worker's CPU clock is still the freeze's (else protocol_violation).
 # Measured on a 2-CPU VM at load 5-7 with 150 idle threads: on main 7 of
 # 12 timer runs ok, the helper's own log saying its write came after the
-# parent's stops; with the fix 0 of 12 (escaped_work 8, wrong_output 2,
-# protocol_violation 1... as the timer lands).
+# parent's stops; with the fix 0 of 12 (escaped_work 9, wrong_output 2,
+# protocol_violation 1, as the timer lands).
 . "$REPO/tests/cli/lib.sh"
 runs_alone "a timer's SIGCONT against the parent's stops: which window it lands in is the scheduler's"
 mkrepo

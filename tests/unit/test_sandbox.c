@@ -6,7 +6,9 @@
  * AF_UNIX sockets; the strict program is an allow list, a host box's
  * where inotify, sysinfo and a call no kernel has yet fail, a GPU box's
  * where the CUDA stack's measured calls pass and perf events, inotify,
- * process_vm_readv, a non-AF_UNIX socket and a fork fail), their memfds
+ * process_vm_readv, a non-AF_UNIX socket and a fork fail; a host box
+ * refuses every way a worker sends itself SIGCONT: timer_create, kill,
+ * tkill, tgkill with SIGCONT, fcntl F_SETSIG), their memfds
  * sealed, the
  * runner's loginuid set before its first box,
  * the argv of a host box (whole /proc read-only) against a GPU box (its
