@@ -14,6 +14,7 @@
 #include <linux/netlink.h>
 #include <sched.h>
 #include <seccomp.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/ioctl.h>
@@ -246,7 +247,8 @@ static int sanitizer_deny_list(scmp_filter_ctx ctx, int gpu)
  * and the older AIO (io_setup), userfaultfd, process_vm_*, ptrace, kcmp, file handles, statmount/
  * listmount, memfd_secret, eventfd/epoll/timerfd/signalfd,
  * landlock, membarrier, NUMA policies, statfs, scheduling policies and
- * priorities.
+ * priorities; POSIX timers (timer_create), SIGCONT to itself and
+ * fcntl(F_SETSIG) (self_signals: red team 90).
  */
 static const char *const host_allowed[] = {
 	/* the program's start: bubblewrap loads this filter and execs the
@@ -273,7 +275,7 @@ static const char *const host_allowed[] = {
 	 * open, read, write, stat, list a directory (/proc/self/task, the
 	 * loader's search), seek, duplicate and close; poll on them */
 	"read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2", "pwritev2",
-	"lseek", "close", "close_range", "dup", "dup2", "dup3", "fcntl", "open", "openat", "stat", "fstat",
+	"lseek", "close", "close_range", "dup", "dup2", "dup3", "open", "openat", "stat", "fstat",
 	"lstat", "newfstatat", "statx", "access", "faccessat", "faccessat2", "readlink", "readlinkat",
 	"getdents64", "getcwd", "chdir", "fchdir", "poll", "ppoll", "select", "pselect6",
 	/* and on those files: advice to the page cache (of the box's own
@@ -306,10 +308,16 @@ static const char *const host_allowed[] = {
 	"sched_getparam", "sched_getscheduler", "sched_get_priority_max", "sched_get_priority_min", "exit",
 	"exit_group",
 	/* signals, to itself (the box's PID namespace holds nothing else):
-	 * handlers, masks, raise/abort (tgkill), an alternate stack, timers */
+	 * handlers, masks, an alternate stack, the timers whose signal is
+	 * fixed (alarm, setitimer: SIGALRM, SIGVTALRM, SIGPROF); raise and
+	 * abort (tgkill), kill and tkill by signal, and fcntl by command, in
+	 * self_signals below.  No timer_create: a POSIX timer's signal is any
+	 * (its sigevent is in memory, which no filter reads), and SIGCONT
+	 * continues a stopped process when it is generated (red team 90; see
+	 * self_signals).  timer_settime and the rest find no timer to act on */
 	"rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "rt_sigsuspend", "rt_sigtimedwait", "rt_sigpending",
-	"sigaltstack", "restart_syscall", "pause", "kill", "tgkill", "tkill", "alarm", "getitimer", "setitimer",
-	"timer_create", "timer_settime", "timer_gettime", "timer_getoverrun", "timer_delete",
+	"sigaltstack", "restart_syscall", "pause", "alarm", "getitimer", "setitimer", "timer_settime",
+	"timer_gettime", "timer_getoverrun", "timer_delete",
 	/* clocks, read (the vDSO's fallbacks) and slept on, and its own CPU
 	 * time */
 	"clock_gettime", "clock_getres", "clock_nanosleep", "nanosleep", "gettimeofday", "time", "times",
@@ -383,7 +391,8 @@ static const unsigned long host_ioctl_allowed[] = { TCGETS, TIOCGWINSZ, FIONREAD
  * System V IPC and message queues (allowed under the deny list, "the CUDA
  * stack's use not known": measured, none), process_vm_*, pidfds, rename,
  * getsockopt, sched_setaffinity where the runner is pinned (the host
- * box's rule).
+ * box's rule), timer_create (red team 90: a POSIX timer's SIGCONT resumed
+ * a stopped host worker; not in the census, to be confirmed on a GPU).
  */
 static const char *const gpu_allowed[] = {
 	/* on an AF_UNIX socket (socket itself by family, below) */
@@ -392,6 +401,82 @@ static const char *const gpu_allowed[] = {
 	/* in the box's own tmpfs */
 	"symlink", "symlinkat", NULL,
 };
+
+/*
+ * Nothing but the parent resumes a stopped host worker (red team 90).  The
+ * parent times a host sample from its go to the SIGSTOP it sends at the
+ * done line (run/host_clock.c round_trip), and SIGCONT continues a stopped
+ * process as the signal is generated, whatever its masks and handlers say:
+ * a POSIX timer of the worker's own (timer_create, SIGEV_THREAD_ID to a
+ * helper thread) sent it just after the done line, the helper wrote the
+ * sample's outputs while the parent listed 1000 idle threads, and the
+ * parent's later stops took it again, so the freeze found it stopped: the
+ * wrong outputs of the done line were recorded ok (5 of 6 runs aimed at
+ * sample 9; 6 of 10 at the last sample).  So in a host box no call that
+ * names a signal may name SIGCONT:
+ *  - kill, tkill, tgkill: allowed by their signal, every value but
+ *    SIGCONT (and above _NSIG: invalid anyway, EPERM instead of EINVAL),
+ *    compared on the low 32 bits, as the kernel reads an int (a filter on
+ *    the whole register passed 0x100000012 as "not 18");
+ *  - fcntl: every command but F_SETSIG, which makes the signal of a
+ *    descriptor's O_ASYNC readiness, its lease break or its dnotify event
+ *    any (F_SETOWN and SIGIO stay);
+ *  - timer_create: refused (host_allowed), its signal being in memory;
+ *  - refused already by the allow list: rt_sigqueueinfo,
+ *    rt_tgsigqueueinfo, pidfd_send_signal (and pidfd_open ENOSYS),
+ *    mq_notify (a message queue's SIGEV_SIGNAL), io_setup/io_submit (the
+ *    kernel's AIO, whose notification is an eventfd; glibc's POSIX AIO and
+ *    getaddrinfo_a notify through rt_sigqueueinfo or a timer: refused),
+ *    prctl(PR_SET_PDEATHSIG), signalfd, ptrace, io_uring, setpgid/setsid;
+ *  - a clone's exit signal: threads only (CLONE_THREAD), whose exit sends
+ *    no signal (the kernel sets their exit_signal to -1); the kernel's
+ *    SIGHUP+SIGCONT to a newly orphaned process group needs a process
+ *    that exits with children or group members, and the worker makes none.
+ * What an honest kernel loses: POSIX timers of every kind (timer_create:
+ * glibc's SIGEV_THREAD timers use it too), and sending itself SIGCONT;
+ * timerfd, clock_nanosleep, setitimer and alarm remain.
+ * A GPU box keeps kill, tkill, tgkill and fcntl unfiltered (the CUDA
+ * stack's calls, measured: data/syscall-census/ keeps no arguments), and
+ * refuses timer_create too (not in the census: not called on the H200).
+ */
+static int allow_low32_range(scmp_filter_ctx ctx, int nr, unsigned arg, unsigned long long lo, unsigned long long hi)
+{
+	/* [lo, hi] of the argument's low 32 bits, as aligned power-of-two
+	 * blocks, each a masked compare (the high 32 bits masked off) */
+	int rc = 0;
+	while (rc == 0 && lo <= hi) {
+		unsigned long long size = 1;
+		while (size < (1ULL << 32) && (lo & (size * 2 - 1)) == 0 && lo + size * 2 - 1 <= hi)
+			size *= 2;
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+				      SCMP_CMP(arg, SCMP_CMP_MASKED_EQ, 0xffffffffULL & ~(size - 1), lo));
+		lo += size;
+	}
+	return rc;
+}
+
+/* allow nr unless its argument arg (an int in the kernel: the low 32
+ * bits) is `but`; values above `max` refused too */
+static int allow_low32_but(scmp_filter_ctx ctx, int nr, unsigned arg, unsigned long long but,
+			   unsigned long long max)
+{
+	int rc = but > 0 ? allow_low32_range(ctx, nr, arg, 0, but - 1) : 0;
+	if (rc == 0 && but < max)
+		rc = allow_low32_range(ctx, nr, arg, but + 1, max);
+	return rc;
+}
+
+static int self_signals(scmp_filter_ctx ctx)
+{
+	int rc = allow_low32_but(ctx, SCMP_SYS(kill), 1, SIGCONT, 64);
+	if (rc == 0)
+		rc = allow_low32_but(ctx, SCMP_SYS(tkill), 1, SIGCONT, 64);
+	if (rc == 0)
+		rc = allow_low32_but(ctx, SCMP_SYS(tgkill), 2, SIGCONT, 64);
+	if (rc == 0)
+		rc = allow_low32_but(ctx, SCMP_SYS(fcntl), 1, F_SETSIG, 0xffffffffULL);
+	return rc;
+}
 
 /* what a strict box allows, host or GPU (ctx made with a default of
  * EPERM): host_allowed, prctl by option, threads only */
@@ -435,6 +520,8 @@ static int strict_allow_list(scmp_filter_ctx ctx)
 static int host_allow_list(scmp_filter_ctx ctx)
 {
 	int rc = strict_allow_list(ctx);
+	if (rc == 0)
+		rc = self_signals(ctx);
 	for (int i = 0; host_ioctl_allowed[i] && rc == 0; i++)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
 				      SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)host_ioctl_allowed[i]));
@@ -453,6 +540,11 @@ static int host_allow_list(scmp_filter_ctx ctx)
 static int gpu_allow_list(scmp_filter_ctx ctx)
 {
 	int rc = strict_allow_list(ctx);
+	/* signals to itself and fcntl of any signal or command, as measured
+	 * (self_signals is the host box's) */
+	static const char *const gpu_signals[] = { "kill", "tkill", "tgkill", "fcntl", NULL };
+	for (int i = 0; gpu_signals[i] && rc == 0; i++)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, seccomp_syscall_resolve_name(gpu_signals[i]), 0);
 	for (int i = 0; gpu_allowed[i] && rc == 0; i++) {
 		int nr = seccomp_syscall_resolve_name(gpu_allowed[i]);
 		if (nr != __NR_SCMP_ERROR)

@@ -618,6 +618,28 @@ static void fresh_cpu(const struct host_clock *hc, const int *ids, int n, unsign
 	}
 }
 
+/*
+ * Whether the worker stayed as the last freeze left it: every thread
+ * stopped (or dead) and its process CPU clock (every thread, those that
+ * ended included: exact while none runs) where the freeze read it, or
+ * without that clock its threads' run time.  The CPU clock is read last,
+ * so that 1 says no thread ran between the freeze and that read: a copy
+ * of the outputs made in between is of a worker that did not run.  1, or
+ * 0 with what was read in *stopped, *cpu_now (NAN: no clock) and *ns.
+ */
+static int held_since_freeze(const struct host_clock *hc, int *stopped, double *cpu_now, unsigned long long *ns)
+{
+	*stopped = 0;
+	*ns = 0;
+	*cpu_now = NAN;
+	if (task_ids(hc->pid, NULL, NULL, stopped) < 0 || !*stopped)
+		return 0;
+	if (!isfinite(hc->frozen_cpu_us) && hc->have_runtime && (run_time(hc->pid, ns) < 0 || *ns != hc->frozen_ns))
+		return 0;
+	*cpu_now = cpu_us(hc);
+	return !(isfinite(*cpu_now) && isfinite(hc->frozen_cpu_us) && *cpu_now != hc->frozen_cpu_us);
+}
+
 struct trip_timed {
 	const int *known;
 	int n_known;
@@ -634,11 +656,14 @@ struct trip_timed {
  * to the done line; *after_us: the worker's CPU from once its stops are
  * sent to its freeze (NAN when its CPU clock does not read).  With tt (a
  * timed sample: NULL for the null and warm-up rounds) the parent stops the
- * worker first at the done line, the process and each known thread by its
- * own signal, then lists the threads and stops any new one, reads their
- * baselines and the CPU clock, and copies the outputs, which it compares
- * once the worker is frozen: work on them after the done line, exactly,
- * whatever the CPU says.  The freeze waits (up to 2 s) for every thread to
+ * worker first at the done line (the process and its leader), reads the
+ * leader's baseline and copies the outputs, then stops each known thread
+ * by its own signal, lists the threads and stops any new one, reads their
+ * baselines and the CPU clock; it compares the outputs with the copy once
+ * the worker is frozen: work on them after the done line, exactly,
+ * whatever the CPU says.  host_clock_drive copies the sample's outputs
+ * for its check after the freeze and asks that the worker did not run
+ * since (held_since_freeze).  The freeze waits (up to 2 s) for every thread to
  * stop: one in state D takes its stop late (red team 11's vfork_after).
  * The CPU read after the stops still lags a thread that was on its CPU
  * (its last slice is booked at its switch), which tt->cpu_all does not:
@@ -752,6 +777,17 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				double wall_b = (mono_now() - t0) * 1e6;
 				*us = wall_b;
 				have_lb = have_lead0 && leader_stat(hc, &lb) == 0;
+				/* the outputs as they lie when the sample's time ended,
+				 * copied before the parent's work that grows with the
+				 * worker's threads (their stops, the listing, their
+				 * baselines): whatever changes them after this copy is
+				 * a late write at the freeze's compare.  Copied after
+				 * that work, a write by a thread its own SIGCONT had
+				 * resumed (a POSIX timer's) was in the copy, unseen (red
+				 * team 90's mid: 1000 idle threads made the room tens
+				 * of milliseconds; ok in 5 of 6 runs with the sample's
+				 * done-line outputs wrong) */
+				outputs_snap(hc, 1);
 				for (int t = 0; t < tt->n_known; t++)
 					syscall(SYS_tgkill, hc->pid, tt->known[t], SIGSTOP);
 				n_threads = threads_stop(hc);
@@ -768,8 +804,6 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 			if (have_lb && leader_stat(hc, &la) < 0)
 				have_lb = 0;
 			*after_us = cpu_us(hc);
-			if (tt)
-				outputs_snap(hc, 1);
 			if (have > dn)
 				return proto_violate(p, "bytes after a sample's done line (a thread writing on the channel?)");
 			break;
@@ -1049,6 +1083,37 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		int keep = p->keep && p->keep(p->keep_ctx, i, stop);
 		if (capture(p, hc, i, g, seed, dist, keep) < 0)
 			goto out;
+		/* the copy just made (the one a check judges) and the freeze's
+		 * compare before it were of a worker that did not run since the
+		 * freeze saw every thread stopped.  The next go asks this too,
+		 * but after the last sample there is no next go: a POSIX timer
+		 * of the worker's own sent SIGCONT after the last freeze, and a
+		 * helper thread fixed the outputs the parent then copied (red
+		 * team 90's lastdecoy: ok 6 of 10 with the done line's outputs
+		 * wrong) */
+		{
+			int held_stopped = 0;
+			double cpu_now = NAN;
+			unsigned long long ns_now = 0;
+			if (!held_since_freeze(hc, &held_stopped, &cpu_now, &ns_now)) {
+				if (!held_stopped)
+					proto_violate(p, "the worker ran while the parent read its outputs (a signal of "
+							 "its own resumed it: a thread was running after sample %lld's "
+							 "freeze)",
+						      i);
+				else if (isfinite(cpu_now))
+					proto_violate(p, "the worker ran while the parent read its outputs (a signal of "
+							 "its own resumed it: its CPU clock %.3f us at sample %lld's "
+							 "freeze, %.3f us after its outputs were copied)",
+						      hc->frozen_cpu_us, i, cpu_now);
+				else
+					proto_violate(p, "the worker ran while the parent read its outputs (a signal of "
+							 "its own resumed it: its threads' run time %llu ns at sample "
+							 "%lld's freeze, %llu ns after its outputs were copied)",
+						      hc->frozen_ns, i, ns_now);
+				goto out;
+			}
+		}
 		if (stop)
 			break;
 	}
@@ -1119,10 +1184,12 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 					    "bound_per_thread_us; flat: bound_per_thread_us each",
 					    "samples_flat_credit", (json_int_t)n_flat, "late_writes", (json_int_t)n_written,
 					    "outputs",
-					    "copied as soon as the parent's clock reads the done line and compared once the "
-					    "worker is stopped (the stop sent to every thread before the copy): a sample whose "
-					    "outputs changed in between is work after the done line (late_writes); "
-					    "samples_past_bound counts the timing samples only")
+					    "copied as soon as the parent's clock reads the done line (the stop sent to the "
+					    "process and its leader before the copy, each thread's own after it) and compared "
+					    "once the worker is stopped: a sample whose outputs changed in between is work "
+					    "after the done line (late_writes); the copy a check judges is made after the "
+					    "freeze, and the worker's CPU clock read after it must be the freeze's (else a "
+					    "protocol violation); samples_past_bound counts the timing samples only")
 				: json_pack("{s:s}", "clock", "none: the worker's CPU clock did not read"));
 		if (hc->have_cpu_clock)
 			json_object_set_new(

@@ -6,7 +6,9 @@
  * AF_UNIX sockets; the strict program is an allow list, a host box's
  * where inotify, sysinfo and a call no kernel has yet fail, a GPU box's
  * where the CUDA stack's measured calls pass and perf events, inotify,
- * process_vm_readv, a non-AF_UNIX socket and a fork fail), their memfds
+ * process_vm_readv, a non-AF_UNIX socket and a fork fail; a host box
+ * refuses every way a worker sends itself SIGCONT: timer_create, kill,
+ * tkill, tgkill with SIGCONT, fcntl F_SETSIG), their memfds
  * sealed, the
  * runner's loginuid set before its first box,
  * the argv of a host box (whole /proc read-only) against a GPU box (its
@@ -34,6 +36,8 @@
 #include <sys/prctl.h>
 #include <sys/shm.h>
 #include <sys/sysinfo.h>
+#include <sys/time.h>
+#include <time.h>
 #include <sys/xattr.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -909,6 +913,143 @@ static void test_host_allow_list(void **state)
 }
 
 /*
+ * Nothing but the parent resumes a stopped host worker (red team 90: a
+ * POSIX timer of the worker's own sent SIGCONT to it after a done line,
+ * and a helper thread wrote the sample's outputs while the parent read its
+ * threads).  In a child with a strict box's filter loaded, each way a
+ * process sends itself SIGCONT is refused with EPERM in a host box: kill,
+ * tkill, tgkill with SIGCONT (and with SIGCONT in the low 32 bits of a
+ * register whose high bits are set, which the kernel reads as an int),
+ * rt_sigqueueinfo, rt_tgsigqueueinfo, pidfd_send_signal, timer_create of
+ * any signal, fcntl(F_SETSIG); other signals to itself pass: kill(0),
+ * raise(SIGUSR1) and a real-time signal reach their handlers, fcntl's
+ * other commands (F_SETOWN among them), setitimer, timerfd; and abort()
+ * ends the child by SIGABRT (its tgkill).  A GPU box refuses timer_create
+ * too (never called in the census) and keeps kill of any signal.  The
+ * bits come back through a pipe before the abort.
+ */
+enum {
+	SC_KILL = 1 << 0, SC_KILL_HIGH = 1 << 1, SC_TKILL = 1 << 2, SC_TGKILL = 1 << 3, SC_SIGQUEUE = 1 << 4,
+	SC_TGSIGQUEUE = 1 << 5, SC_PIDFD = 1 << 6, SC_TIMER = 1 << 7, SC_TIMER_USR1 = 1 << 8, SC_SETSIG = 1 << 9,
+	/* allowed */
+	SC_RAISE = 1 << 16, SC_KILL0 = 1 << 17, SC_RT = 1 << 18, SC_FCNTL = 1 << 19, SC_ITIMER = 1 << 20,
+	SC_TIMERFD = 1 << 21, SC_WRITE = 1 << 22,
+};
+
+static volatile sig_atomic_t sc_got[65];
+static void sc_handler(int sig)
+{
+	sc_got[sig] = 1;
+}
+
+static int self_continue_in_child(int gpu, int *abort_sig)
+{
+	int fd = sandbox_filter_fd(SANDBOX_STRICT, gpu), p[2];
+	assert_true(fd >= 0);
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		static struct sock_filter prog[4096];
+		ssize_t n = read(fd, prog, sizeof(prog));
+		struct sock_fprog fp = { (unsigned short)(n / (ssize_t)sizeof(prog[0])), prog };
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = sc_handler;
+		sigaction(SIGUSR1, &sa, NULL);
+		sigaction(SIGRTMIN + 1, &sa, NULL);
+		if (n <= 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp, 0, 0) < 0)
+			_exit(100);
+		int bits = 0;
+		pid_t me = getpid(), tid = (pid_t)syscall(SYS_gettid);
+		if (refused(kill(me, SIGCONT)))
+			bits |= SC_KILL;
+		if (refused(syscall(SYS_kill, me, 0x100000000LL | SIGCONT)))
+			bits |= SC_KILL_HIGH;
+		if (refused(syscall(SYS_tkill, tid, SIGCONT)))
+			bits |= SC_TKILL;
+		if (refused(syscall(SYS_tgkill, me, tid, SIGCONT)))
+			bits |= SC_TGKILL;
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		si.si_code = SI_QUEUE;
+		si.si_pid = me;
+		if (refused(syscall(SYS_rt_sigqueueinfo, me, SIGCONT, &si)))
+			bits |= SC_SIGQUEUE;
+		if (refused(syscall(SYS_rt_tgsigqueueinfo, me, tid, SIGCONT, &si)))
+			bits |= SC_TGSIGQUEUE;
+#ifdef SYS_pidfd_send_signal
+		if (refused(syscall(SYS_pidfd_send_signal, 0, SIGCONT, NULL, 0)))
+			bits |= SC_PIDFD;
+#else
+		bits |= SC_PIDFD;
+#endif
+		struct sigevent sev;
+		memset(&sev, 0, sizeof(sev));
+		sev.sigev_notify = SIGEV_SIGNAL;
+		sev.sigev_signo = SIGCONT;
+		int tm = -1;
+		if (refused(syscall(SYS_timer_create, CLOCK_MONOTONIC, &sev, &tm)))
+			bits |= SC_TIMER;
+		sev.sigev_signo = SIGUSR1;
+		if (refused(syscall(SYS_timer_create, CLOCK_MONOTONIC, &sev, &tm)))
+			bits |= SC_TIMER_USR1;
+		if (refused(fcntl(p[1], F_SETSIG, SIGCONT)))
+			bits |= SC_SETSIG;
+		/* allowed: other signals to itself, reaching their handlers */
+		if (raise(SIGUSR1) == 0 && sc_got[SIGUSR1])
+			bits |= SC_RAISE;
+		if (kill(me, 0) == 0)
+			bits |= SC_KILL0;
+		if (syscall(SYS_tgkill, me, tid, SIGRTMIN + 1) == 0 && sc_got[SIGRTMIN + 1])
+			bits |= SC_RT;
+		if (fcntl(p[1], F_GETFL) >= 0 && fcntl(p[1], F_SETOWN, me) == 0 && fcntl(p[1], F_GETSIG) >= 0)
+			bits |= SC_FCNTL;
+		struct itimerval it;
+		memset(&it, 0, sizeof(it));
+		if (setitimer(ITIMER_REAL, &it, NULL) == 0)
+			bits |= SC_ITIMER;
+		long tfd = syscall(SYS_timerfd_create, CLOCK_MONOTONIC, 0);
+		if (tfd >= 0) {
+			close((int)tfd);
+			bits |= SC_TIMERFD;
+		}
+		bits |= SC_WRITE;
+		if (write(p[1], &bits, sizeof(bits)) != (ssize_t)sizeof(bits))
+			_exit(101);
+		/* last: abort's SIGABRT (tgkill) ends the child */
+		abort();
+	}
+	close(p[1]);
+	int bits = -1, st = 0;
+	ssize_t got = read(p[0], &bits, sizeof(bits));
+	close(p[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	close(fd);
+	assert_int_equal(got, (ssize_t)sizeof(bits));
+	*abort_sig = WIFSIGNALED(st) ? WTERMSIG(st) : -1;
+	return bits;
+}
+
+static void test_host_no_self_continue(void **state)
+{
+	(void)state;
+	const int allowed = SC_RAISE | SC_KILL0 | SC_RT | SC_FCNTL | SC_ITIMER | SC_TIMERFD | SC_WRITE;
+	const int refused_all = SC_KILL | SC_KILL_HIGH | SC_TKILL | SC_TGKILL | SC_SIGQUEUE | SC_TGSIGQUEUE |
+				SC_PIDFD | SC_TIMER | SC_TIMER_USR1 | SC_SETSIG;
+	int sig = 0;
+	assert_int_equal(self_continue_in_child(0, &sig), refused_all | allowed);
+	assert_int_equal(sig, SIGABRT);
+	/* a GPU box: timer_create refused, kill, tkill, tgkill and fcntl of
+	 * any signal or command as measured; the rest as before */
+	assert_int_equal(self_continue_in_child(1, &sig),
+			 (SC_SIGQUEUE | SC_TGSIGQUEUE | SC_PIDFD | SC_TIMER | SC_TIMER_USR1) | allowed);
+	assert_int_equal(sig, SIGABRT);
+}
+
+/*
  * A GPU box's strict filter is an allow list (issue 22): in a child with
  * it loaded, each of the 60 calls the evident-worker payload made in GPU
  * boxes on an H200 (data/syscall-census/, c1-c3: GPU and host workers,
@@ -1194,6 +1335,7 @@ int main(void)
 		cmocka_unit_test(test_sanitizer_no_file_state),
 		cmocka_unit_test(test_host_allow_list),
 		cmocka_unit_test(test_gpu_allow_list),
+		cmocka_unit_test(test_host_no_self_continue),
 		cmocka_unit_test(test_loginuid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
