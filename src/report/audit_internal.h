@@ -236,6 +236,16 @@ void audit_adjust_over_tries(const struct batch_record *b, const struct pair_cmp
 int audit_same_code_both_sides(struct actx *a, const struct batch_row *ra, const struct batch_row *rb,
 			       const char *want, struct strbuf *msg);
 
+/* The store's history against a faster or slower verdict want on (ra, rb)
+ * of eb: the slower side's drift, and a stated speedup of ra over rb
+ * (*stated, ulp its half unit; NULL none) held to what the store stands
+ * behind where the history released it.  Every claim that states such a
+ * verdict calls it (compare, and value on a comparison statistic).  1
+ * when the verdict stands, 0 with why in msg. */
+int audit_history_holds(struct actx *a, const struct batch_record *eb, const struct batch_row *ra, const char *va,
+			const struct batch_row *rb, const char *vb, const char *want, const double *stated,
+			double ulp, const char *stated_text, struct strbuf *msg);
+
 /* ---------- audit_untraced.c ---------- */
 
 /* An "untraced" finding for every number of d that reads as a result and

@@ -37,13 +37,16 @@ static int comparison_stat(const char *stat)
  * The comparison's verdict must be faster or slower (its CI beyond the
  * noise band) and hold as a `faster`/`slower` claim would: not the same
  * code both sides, the reruns across batches, the p adjusted over the
- * tries.  Any other verdict (inconclusive, no_difference, one process a
+ * tries, the store's history (audit_history_holds: the slower side's
+ * drift, and a stated speedup held to what the store stands behind where
+ * the history released it, red team 91's valdrift).  Any other verdict (inconclusive, no_difference, one process a
  * side) decides nothing a number can say: the claim is refused, to be
  * written as a verdict claim.  Returns 1 when it holds (the verdict added
  * to msg), 0 with *kind "contradicted" or "unsupported" and why in msg.
  */
 static int implied_verdict(struct actx *a, const struct batch_record *b, const struct batch_row *row, const char *vn,
-			   int stale, struct strbuf *msg, const char **kind)
+			   const char *stat, double stated, double ulp, const char *stated_text, int stale,
+			   struct strbuf *msg, const char **kind)
 {
 	const char *base = b ? b->baseline : NULL;
 	const struct batch_row *brow = base ? batch_find_row(b, base) : NULL;
@@ -85,6 +88,13 @@ static int implied_verdict(struct actx *a, const struct batch_record *b, const s
 			*kind = "unsupported";
 		if (agrees)
 			audit_adjust_over_tries(b, &pc, tries, audit_batch_comparisons(b, &pc), v, &agrees, msg);
+		/* the store's history, as a faster or slower claim meets it (red
+		 * team 91's valdrift): the slower side's drift, and a stated
+		 * speedup held to what the store stands behind */
+		if (agrees && !tie &&
+		    !audit_history_holds(a, b, row, vn, brow, base, v, !strcmp(stat, "speedup") ? &stated : NULL, ulp,
+					 stated_text, msg))
+			agrees = 0;
 	}
 	return agrees;
 }
@@ -366,7 +376,7 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 	strbuf_addf(&detail, "recorded %.6g, %s %s [%.6g, %.6g] (run %s)", v, agrees ? "within" : "outside", rule, lo, hi,
 		    audit_id_or(row->run_id));
 	const char *kind;
-	if (agrees && comparison_stat(stat) && !implied_verdict(a, b, row, vn, stale, &detail, &kind)) {
+	if (agrees && comparison_stat(stat) && !implied_verdict(a, b, row, vn, stat, want, ulp / scale, sval, stale, &detail, &kind)) {
 		if (!strcmp(kind, "unsupported")) {
 			audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, detail.buf);
 			goto out;

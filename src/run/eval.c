@@ -698,6 +698,7 @@ struct pool_row {
 
 struct pool_batch {
 	char *run_id, *batch_id, *problem; /* problem: name, dtype, dims and plug-in as one key */
+	char *experiment;
 	int interrupted;
 	long base;                   /* the baseline's row, or -1 */
 	struct pool_row *rows;
@@ -745,6 +746,7 @@ void eval_pool_free(struct eval_pool *p)
 		free(p->b[i].run_id);
 		free(p->b[i].batch_id);
 		free(p->b[i].problem);
+		free(p->b[i].experiment);
 	}
 	free(p->b);
 	free(p);
@@ -795,6 +797,7 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 	e->run_id = xstrdup(b->run_id);
 	e->batch_id = dup_or_null(b->batch_id);
 	e->problem = problem_key(&b->problem);
+	e->experiment = dup_or_null(b->experiment);
 	e->interrupted = b->interrupted;
 	e->base = -1;
 	e->rows = xcalloc(b->n_rows + 1, sizeof(*e->rows));
@@ -885,12 +888,48 @@ static int pool_decides(const struct pool_batch *e, const struct code_id *ic, co
 	return !(neutral_only && *faster);
 }
 
+/*
+ * Is interrupted batch e a try of the candidate's code (ic, its name cand)
+ * against the reference's (ir, ref)?  A stopped batch is a try that was
+ * not faster (red team 91's stop: a proposer watching the run records land
+ * stopped every batch going the wrong way, and only the lucky one was
+ * weighed): whether it counts is not the proposer's to choose after
+ * seeing how it goes.  A side is there by a row of its code with a run
+ * recorded (code_same_way: the echo-neutral and load-equal object too,
+ * since this counts only against), or, where none of its runs finished,
+ * by its name (an eval candidate's name is bound to its code: its content
+ * name, or a name the store's claims keep for one code); at least one
+ * side by its runs.
+ */
+static int pool_interrupted_try(const struct pool_batch *e, const struct code_id *ic, const struct code_id *ir,
+				const char *cand, const char *ref)
+{
+	int c = 0, r = 0, by_runs = 0;
+	for (size_t i = 0; i < e->n_rows; i++) {
+		const struct pool_row *x = &e->rows[i];
+		if (x->have_id) {
+			int xc = !strcmp(x->id.dev, ic->dev) && code_same_way(&x->id, ic);
+			int xr = !strcmp(x->id.dev, ir->dev) && code_same_way(&x->id, ir);
+			c |= xc;
+			r |= xr;
+			by_runs |= xc || xr;
+		} else if (x->variant) {
+			c |= !strcmp(x->variant, cand);
+			r |= !strcmp(x->variant, ref);
+		}
+	}
+	return c && r && by_runs;
+}
+
 /* The row of row's code (eval_fastest_elsewhere's rule) whose timings say
  * it ran fastest (pool_row.speed) in p's batches other than eb, and its
  * batch; *best NULL when none.  The same code by code_same_timed, the
  * loaded image and the echo-neutral object included: the fastest only
  * ever holds a promotion (drift) or makes one harder (code_beats_history),
- * red team 87's drift. */
+ * red team 87's drift.  Interrupted batches too (red team 91's stop: a
+ * proposer that interrupts every batch where the reference runs fast
+ * kept the reference's fast runs out of its history): a run that ran is
+ * a speed the code was recorded at, however its batch ended. */
 static void fastest_of(const struct eval_pool *p, const struct pool_batch *eb, const struct pool_row *row,
 		       const struct pool_row **best, const struct pool_batch **best_b)
 {
@@ -898,7 +937,7 @@ static void fastest_of(const struct eval_pool *p, const struct pool_batch *eb, c
 	*best_b = NULL;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct pool_batch *e = &p->b[i];
-		if (e == eb || e->interrupted || strcmp(e->problem, eb->problem))
+		if (e == eb || strcmp(e->problem, eb->problem))
 			continue;
 		for (size_t k = 0; k < e->n_rows; k++) {
 			const struct pool_row *x = &e->rows[k];
@@ -1001,9 +1040,17 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 		const struct pool_batch *e = &p->b[i];
 		int faster;
 		const char *verdict;
-		if ((e != eb && (e->interrupted || strcmp(e->problem, eb->problem))) ||
-		    !pool_decides(e, &rc_row->id, &rr_row->id, &faster, &verdict))
+		if (e != eb && strcmp(e->problem, eb->problem))
 			continue;
+		if (e != eb && e->interrupted) {
+			/* a stopped try counts, as one that was not faster */
+			if (!pool_interrupted_try(e, &rc_row->id, &rr_row->id, cand, ref))
+				continue;
+			faster = 0;
+			verdict = "interrupted";
+		} else if (!pool_decides(e, &rc_row->id, &rr_row->id, &faster, &verdict)) {
+			continue;
+		}
 		w->n++;
 		w->k += faster;
 		w->n_earlier += e != eb;
@@ -1011,6 +1058,33 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 			strbuf_addf(&w->others, "%s%s (%s)", w->others.len ? ", " : "", verdict,
 				    e->batch_id ? e->batch_id : e->run_id);
 	}
+	/* and a try that began and never finished: an eval session killed
+	 * before its batch record (red team 91's stop, SIGKILL in the second
+	 * before it) leaves its begun marker (store_pending_begin_batch) and
+	 * no batch; one of this candidate against this reference, its
+	 * process gone, is a try that was not faster */
+	json_t *pend = store_pending_list(&q->st);
+	size_t pi;
+	json_t *pm;
+	json_array_foreach(pend, pi, pm)
+	{
+		const char *kind = json_string_value(json_object_get(pm, "kind"));
+		const char *id = json_string_value(json_object_get(pm, "run_id"));
+		const char *ex = json_string_value(json_object_get(pm, "experiment"));
+		const char *pv = json_string_value(json_object_get(pm, "variant"));
+		const char *pr = json_string_value(json_object_get(pm, "reference"));
+		const char *state = json_string_value(json_object_get(pm, "state"));
+		if (!kind || strcmp(kind, "batch") || !id || !ex || !pv || !pr || !state || strcmp(state, "aborted") ||
+		    !eb->experiment || strcmp(ex, eb->experiment) || strcmp(pv, cand) || strcmp(pr, ref) ||
+		    pool_find(p, id, &at))
+			continue;
+		w->n++;
+		w->n_earlier++;
+		w->n_unfinished++;
+		if (shown++ < 6)
+			strbuf_addf(&w->others, "%sunfinished (%s: begun, never recorded)", w->others.len ? ", " : "", id);
+	}
+	json_decref(pend);
 	if (shown > 6)
 		strbuf_addstr(&w->others, ", ...");
 	rc = 0;
@@ -1375,7 +1449,13 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 	c->prog.t_start = mono_now();
 	c->wall_s = 0;
 	c->interrupted = 0;
-	if (plan_batch(c) < 0 || executor_local(c) < 0 || gather_batch(c, &b, &t, 1) < 0) {
+	/* the try is in the store before its first job runs (a begun marker
+	 * the batch record replaces): a session killed before its batch
+	 * record still leaves a try (red team 91's stop) */
+	int begun = 0;
+	if (plan_batch(c) < 0 ||
+	    (begun = store_pending_begin_batch(&c->st, c->plan.batch_id, cs.name, name, es->ref.name) == 0) == 0 ||
+	    executor_local(c) < 0 || gather_batch(c, &b, &t, 1) < 0) {
 		progress_clear(&c->prog);
 		ans = refused("the store failed while the candidate was judged (see stderr)", "");
 		*status = EVAL_STORE_FAILED;
@@ -1384,6 +1464,10 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 		ans = answer_of(es, &b, name, kernel, rq.source ? sha : NULL, cv.lineage);
 		*status = c->interrupted ? EVAL_INTERRUPTED : EVAL_JUDGED;
 	}
+	/* recorded: the batch record is the try now; else (the store failed)
+	 * the marker stays, a try that never finished */
+	if (begun && *status != EVAL_STORE_FAILED)
+		store_pending_end(&c->st, c->plan.batch_id);
 	free(t.batch_id);
 	batch_record_release(&b);
 	plan_batch_release(&c->plan);

@@ -152,6 +152,8 @@ struct eval_pooled {
 	size_t n;                /* the batches that decide, this one included */
 	size_t k;                /* of those, the ones whose verdict is faster */
 	size_t n_earlier;        /* the other (earlier) batches among the n */
+	size_t n_unfinished;     /* of those, tries begun and never recorded (a killed session's begun
+				  * marker, store_pending_begin_batch), each counted as not faster */
 	struct strbuf others;    /* up to 6 of the others' verdicts when not faster: "VERDICT (BATCH)" */
 	/* the reference's code at its fastest elsewhere in the store
 	 * (eval_fastest_elsewhere: NAN, none), its median in this batch, and
@@ -164,7 +166,7 @@ struct eval_pooled {
 	 * (code_beats_history): a drifted reference does not hold it */
 	int cand_beats_ref_best;
 };
-#define EVAL_POOLED_INIT { 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0 }
+#define EVAL_POOLED_INIT { 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0 }
 
 /*
  * The fastest a row's code was ever recorded at in the store: the lowest

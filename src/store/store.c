@@ -351,6 +351,29 @@ int store_pending_begin(struct store *st, const char *run_id, const char *experi
 	return rc;
 }
 
+int store_pending_begin_batch(struct store *st, const char *batch_id, const char *experiment, const char *variant,
+			      const char *reference)
+{
+	char host[256] = "";
+	gethostname(host, sizeof(host) - 1);
+	char now[40];
+	utc_now_iso(now, sizeof(now));
+	json_t *p = json_pack("{s:s, s:s, s:I, s:s, s:s, s:s, s:s, s:s}", "run_id", batch_id, "kind", "batch", "pid",
+			      (json_int_t)getpid(), "host", host, "started_utc", now, "experiment", experiment,
+			      "variant", variant, "reference", reference);
+	char *path = xstrfmt("%s/pending/%s.json", st->root, batch_id);
+	char *tmp = xstrfmt("%s/pending/.%s.tmp", st->root, batch_id);
+	int rc = json_dump_file(p, tmp, JSON_SORT_KEYS);
+	if (rc < 0 || rename(tmp, path) < 0) {
+		rc = error("cannot write '%s'", path);
+		unlink(tmp);
+	}
+	free(tmp);
+	free(path);
+	json_decref(p);
+	return rc;
+}
+
 void store_pending_end(struct store *st, const char *run_id)
 {
 	char *path = xstrfmt("%s/pending/%s.json", st->root, run_id);

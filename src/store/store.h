@@ -231,8 +231,20 @@ int store_load(struct store *st, const char *id, json_t **m);
 int store_pending_begin(struct store *st, const char *run_id, const char *experiment,
 			const char *variant);
 void store_pending_end(struct store *st, const char *run_id);
-/* Pending runs: JSON array of {run_id, pid, host, started_utc, experiment,
- * variant, state: "running"|"aborted"} (caller json_decrefs). */
+/* A batch begun (`evident eval`: a try of a candidate against a
+ * reference): pending/BATCH_ID.json {run_id (the batch's), kind "batch",
+ * pid, host, started_utc, experiment, variant (the candidate), reference},
+ * written (atomically, by rename) before its first job and removed with
+ * store_pending_end once its batch record is committed.  One left behind
+ * by a dead process (state "aborted") is a try that began and never
+ * finished: eval counts it as one not faster (eval_pool_batches; red team
+ * 91's stop killed each session going the wrong way before its batch
+ * record).  0 or error(). */
+int store_pending_begin_batch(struct store *st, const char *batch_id, const char *experiment, const char *variant,
+			      const char *reference);
+/* Pending runs and begun batches: JSON array of {run_id, pid, host,
+ * started_utc, experiment, variant, state: "running"|"aborted"} (a batch's
+ * with kind "batch" and reference too) (caller json_decrefs). */
 json_t *store_pending_list(struct store *st);
 
 /*
