@@ -455,8 +455,8 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
  * batch going the wrong way; most stops left one process a side, which
  * decides nothing, so a short hunt's claim was supported).  A side is
  * there by a row of its code with a run recorded (audit_same_identity_or_neutral:
- * this counts only against), or, a row with no run recorded, by the
- * claim's name for it; at least one side by its runs.
+ * this counts only against), or by the claim's name for it (a row the
+ * stop aborted: built, never timed); at least one side by its runs.
  */
 static int stopped_try(struct actx *a, const struct batch_record *b, const struct code_id *ia,
 		       const struct code_id *ib, const char *va, const char *vb)
@@ -471,7 +471,11 @@ static int stopped_try(struct actx *a, const struct batch_record *b, const struc
 			sa |= xa;
 			sb |= xb;
 			by_runs |= xa || xb;
-		} else if (x->variant) {
+		}
+		/* and by name where a row has an identity too: a side the stop
+		 * aborted was built but never timed, not the same way as a
+		 * finished side (t0199: the reference aborted by the SIGINT) */
+		if (x->variant) {
 			sa |= va && !strcmp(x->variant, va);
 			sb |= vb && !strcmp(x->variant, vb);
 		}

@@ -896,8 +896,7 @@ static int pool_decides(const struct pool_batch *e, const struct code_id *ic, co
  * weighed): whether it counts is not the proposer's to choose after
  * seeing how it goes.  A side is there by a row of its code with a run
  * recorded (code_same_way: the echo-neutral and load-equal object too,
- * since this counts only against), or, where none of its runs finished,
- * by its name (an eval candidate's name is bound to its code: its content
+ * since this counts only against), or by its name (an eval candidate's name is bound to its code: its content
  * name, or a name the store's claims keep for one code); at least one
  * side by its runs.
  */
@@ -913,7 +912,12 @@ static int pool_interrupted_try(const struct pool_batch *e, const struct code_id
 			c |= xc;
 			r |= xr;
 			by_runs |= xc || xr;
-		} else if (x->variant) {
+		}
+		/* and by name, also where the row has an identity: a side whose
+		 * run the stop aborted was built but never timed, so its way
+		 * (clock, executor) is not the finished side's (t0199: the
+		 * reference aborted by the SIGINT, 1 try in 3 not counted) */
+		if (x->variant) {
 			c |= !strcmp(x->variant, cand);
 			r |= !strcmp(x->variant, ref);
 		}

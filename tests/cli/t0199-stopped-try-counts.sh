@@ -2,8 +2,8 @@
 # stop: a proposer that watched the run records land and stopped every
 # eval batch going the wrong way got the reference's own work promoted at
 # 12-20x, batches_of_code 1 of 1).  Made deterministic: padwall.c at NOP 1
-# (the reference) sums its rows 11 times after WALL (1: always); any other
-# NOP is the fast path, truly ~10x faster.  The same candidate is sent
+# (the reference) sums its rows 31 times after WALL (1: always); any other
+# NOP is the fast path, truly faster (~20x at this shape, in L2).  The same candidate is sent
 # three times: the first session gets SIGINT once a run record of its
 # batch lands (an interrupted batch), the second SIGKILL (no batch record
 # at all: its begun marker stays), the third runs to the end and reads
@@ -17,14 +17,14 @@ name: st
 problem: rowsum
 backend: host
 kernel: tests/fixtures/adversary/host/redteam65/padwall.c
-shape: {R: 256, C: 1024}
+shape: {R: 64, C: 1024}
 baseline: ref
 variants:
-  ref: {NOP: 1, WALL: 1, PRE: 0, POST: 1000}
+  ref: {NOP: 1, WALL: 1, PRE: 0, POST: 3000}
 correctness: {seeds: 1, seed: 1}
 timing: {warmup_ms: 0, samples: 20, cache: hot}
 limits: {timeout_s: 60}
-repeats: 3
+repeats: 5
 Y
 S="$EVIDENT_STORE"
 line='{"params": {"NOP": 2}}'
