@@ -748,11 +748,25 @@ static void no_effect_notes(const struct plan *p, json_t *notes)
 			const char *hy = json_string_value(json_object_get(y->br.info, "binary_sha256"));
 			if (!hx || !hy || strcmp(hx, hy) || strcmp(x->v->kernel, y->v->kernel))
 				continue;
+			/* a CUDA object's binary_sha256 is its device code's
+			 * (.nv_fatbin); its host code may still differ, and a
+			 * sealed kernel's plan or a trust: host kernel's process
+			 * with it (red team 60's init() knobs: "no effect" on
+			 * variants 2.4x apart) */
+			const char *sx = json_string_value(json_object_get(x->br.info, "so_sha256"));
+			const char *sy = json_string_value(json_object_get(y->br.info, "so_sha256"));
+			int host_differs = sx && sy && strcmp(sx, sy);
 			for (size_t k = 0; k < y->v->n_params; k++) {
 				const char *other = spec_param(x->v, y->v->params[k].name);
-				if (other && strcmp(other, y->v->params[k].value))
+				if (other && strcmp(other, y->v->params[k].value) && !host_differs)
 					add_note(notes, xstrfmt("parameter %s has no effect on the compiled code (variants %s "
 								"and %s differ in it, binaries identical)",
+								y->v->params[k].name, x->v->name, y->v->name));
+				else if (other && strcmp(other, y->v->params[k].value))
+					add_note(notes, xstrfmt("parameter %s has no effect on the device code (variants %s "
+								"and %s differ in it, device code identical); their host "
+								"code differs, which can change what a sealed kernel's "
+								"plan launches or what a trust: host kernel's process does",
 								y->v->params[k].name, x->v->name, y->v->name));
 			}
 		}
