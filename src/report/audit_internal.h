@@ -246,6 +246,11 @@ int audit_history_holds(struct actx *a, const struct batch_record *eb, const str
 			const struct batch_row *rb, const char *vb, const char *want, const double *stated,
 			double ulp, const char *stated_text, struct strbuf *msg);
 
+/* "; NAME ran trust: host (...)" into msg where row's run was timed with
+ * its host code in the timing worker (a CUDA kernel not sealed): every
+ * finding on such a row says so (compare, and value: red team 60) */
+void audit_trust_note(struct actx *a, struct strbuf *msg, const struct batch_row *row, const char *name);
+
 /* ---------- audit_untraced.c ---------- */
 
 /* An "untraced" finding for every number of d that reads as a result and

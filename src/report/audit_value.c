@@ -70,6 +70,7 @@ static int implied_verdict(struct actx *a, const struct batch_record *b, const s
 	strbuf_addf(msg, "; as a verdict against %s: speedup %.3fx [%.3f, %.3f], %s%s", base, pc.sp, pc.ci[0], pc.ci[1],
 		    one ? "inconclusive" : v ? v : "none",
 		    one ? " (1 repeat a side: the variance between processes is unknown)" : "");
+	audit_trust_note(a, msg, brow, base);
 	if (one || !v || (strcmp(v, "faster") && strcmp(v, "slower"))) {
 		strbuf_addstr(msg, "; a comparison statistic stated as a value is a comparison, and this one decides "
 				   "no faster or slower: write it as a verdict claim (faster, slower or no-difference "
@@ -375,6 +376,7 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 	int agrees = want >= lo && want <= hi;
 	strbuf_addf(&detail, "recorded %.6g, %s %s [%.6g, %.6g] (run %s)", v, agrees ? "within" : "outside", rule, lo, hi,
 		    audit_id_or(row->run_id));
+	audit_trust_note(a, &detail, row, vn);
 	const char *kind;
 	if (agrees && comparison_stat(stat) && !implied_verdict(a, b, row, vn, stat, want, ulp / scale, sval, stale, &detail, &kind)) {
 		if (!strcmp(kind, "unsupported")) {

@@ -40,7 +40,7 @@ static const char *invert_verdict(const char *v)
  * as the batch's notes and PAPER.md's tables do: the claim may still be
  * supported, but the reader should know the judge could not seal it.
  */
-static void add_trust_note(struct actx *a, struct strbuf *msg, const struct batch_row *row, const char *name)
+void audit_trust_note(struct actx *a, struct strbuf *msg, const struct batch_row *row, const char *name)
 {
 	const struct run_record *r = query_row_run(a->q, row);
 	if (!r || !r->backend || !strcmp(r->backend, "host") || !r->judge)
@@ -967,8 +967,8 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 	}
 	strbuf_addf(&msg, "speedup of %s over %s %.3fx [%.3f, %.3f], verdict %s (%s; runs %s, %s)", va, vb, sp, ci[0],
 		    ci[1], verdict ? verdict : "none", how, audit_id_or(ra->run_id), audit_id_or(rb->run_id));
-	add_trust_note(a, &msg, ra, va);
-	add_trust_note(a, &msg, rb, vb);
+	audit_trust_note(a, &msg, ra, va);
+	audit_trust_note(a, &msg, rb, vb);
 	int agrees = verdict && !strcmp(verdict, want), tie = 0;
 	if (agrees && audit_same_code_both_sides(a, ra, rb, want, &msg))
 		agrees = 0;

@@ -1170,7 +1170,9 @@ void eval_same_object(const json_t *cand_info, const json_t *ref_info, const str
 	 * the same libraries (code_identity.c same_libs, red team 87's lib);
 	 * unknown identities leave the hashes alone to decide */
 	int libs = !ic || !ir || code_same_libs(ic, ir);
-	*binary = libs && hc && hr && !strcmp(hc, hr);
+	/* a CUDA object's binary hash is its device code's: the loaded
+	 * bytes (host code too) must not differ (code_identity.c same_bin) */
+	*binary = libs && hc && hr && !strcmp(hc, hr) && !(lc && lr && strcmp(lc, lr));
 	*echo = libs && nc && nr && !strcmp(nc, nr);
 	*load = libs && lc && lr && !strcmp(lc, lr);
 }

@@ -753,8 +753,8 @@ static void no_effect_notes(const struct plan *p, json_t *notes)
 			 * sealed kernel's plan or a trust: host kernel's process
 			 * with it (red team 60's init() knobs: "no effect" on
 			 * variants 2.4x apart) */
-			const char *sx = json_string_value(json_object_get(x->br.info, "so_sha256"));
-			const char *sy = json_string_value(json_object_get(y->br.info, "so_sha256"));
+			const char *sx = json_string_value(json_object_get(x->br.info, "load_sha256"));
+			const char *sy = json_string_value(json_object_get(y->br.info, "load_sha256"));
 			int host_differs = sx && sy && strcmp(sx, sy);
 			for (size_t k = 0; k < y->v->n_params; k++) {
 				const char *other = spec_param(x->v, y->v->params[k].name);

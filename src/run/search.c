@@ -645,10 +645,12 @@ static char *dup_or_null(const char *s)
 /* What decides "the same code" for a candidate: its echo-neutral hash
  * when its record has one (a host object built with every EV_PARAM echo
  * held constant: two parameter sets that differ only in what the kernel
- * echoes are one code), else its binary's.  Borrowed from c. */
+ * echoes are one code), else what the loader maps of it (host and device
+ * code: a CUDA binary hash is its device code's alone), else its
+ * binary's.  Borrowed from c. */
 static const char *code_hash(const struct cand *c)
 {
-	return c->neutral ? c->neutral : c->binary;
+	return c->neutral ? c->neutral : c->load ? c->load : c->binary;
 }
 
 /* The first candidate id the search saw with binary hash h, or NULL; records h for id. */
@@ -775,7 +777,11 @@ enum search_same search_same_code(const char *kernel_a, const char *binary_a, co
 	 * another program (code_identity.c same_libs, as eval reads it) */
 	if (libs_a && libs_b && strcmp(libs_a, libs_b))
 		return SEARCH_OTHER_CODE;
-	if (binary_a && binary_b && !strcmp(binary_a, binary_b))
+	/* a CUDA object's binary hash is its device code's: a knob read only
+	 * by its host code (a launch's grid, a split in launch()) changes
+	 * what is loaded, not the device image, and is no twin (code_identity.c
+	 * same_bin) */
+	if (binary_a && binary_b && !strcmp(binary_a, binary_b) && !(load_a && load_b && strcmp(load_a, load_b)))
 		return SEARCH_SAME_BINARY;
 	if (neutral_a && neutral_b && !strcmp(neutral_a, neutral_b))
 		return SEARCH_SAME_ECHO;

@@ -985,8 +985,41 @@ static void test_same_object_libraries(void **state)
 	assert_int_equal(b, 0);
 	assert_int_equal(e, 0);
 	assert_int_equal(l, 1);
+	/* a CUDA object: its binary hash is its device code's; the same
+	 * device image with other host code (another loaded image) is not
+	 * the reference's binary (red team 60) */
+	json_object_set_new(ri, "binary_sha256", json_string("b1"));
+	json_object_set_new(ri, "load_sha256", json_string("l2"));
+	eval_same_object(ci, ri, &ic, &ir, &b, &e, &l);
+	assert_int_equal(b, 0);
+	assert_int_equal(l, 0);
 	json_decref(ci);
 	json_decref(ri);
+}
+
+/* code_identity.c same_bin: a CUDA row's binary hash is its device
+ * code's; two rows with one device image and other loaded bytes (host
+ * code) are not the same code by it (red team 60: a graph variant and its
+ * plain twin, device-identical, were "the same code" to the audit, which
+ * then called a true 0.606x the machine's); without load hashes (older
+ * records) the binary decides as before */
+static void test_code_same_device_image(void **state)
+{
+	(void)state;
+	struct code_id x, y;
+	memset(&x, 0, sizeof(x));
+	memset(&y, 0, sizeof(y));
+	x.bin = y.bin = "dev1";
+	x.load = "load1";
+	y.load = "load2";
+	snprintf(x.code, sizeof(x.code), "%s", "codeA");
+	snprintf(y.code, sizeof(y.code), "%s", "codeB");
+	assert_int_equal(code_same(&x, &y), 0);
+	assert_int_equal(code_same_built(&x, &y), 0);
+	y.load = "load1";
+	assert_int_equal(code_same(&x, &y), 1);
+	x.load = y.load = NULL;
+	assert_int_equal(code_same(&x, &y), 1);
 }
 
 int main(void)
@@ -999,6 +1032,7 @@ int main(void)
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_pool_resubmissions),
 		cmocka_unit_test(test_same_object_libraries),
+		cmocka_unit_test(test_code_same_device_image),
 	};
 	return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
 }

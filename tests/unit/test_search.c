@@ -194,6 +194,11 @@ static void test_same_code(void **state)
 	assert_int_equal(search_same_code("k.c", "b1", "n1", "l1", "L1", "k.c", "b1", "n1", "l1", "L1"), SEARCH_SAME_BINARY);
 	assert_int_equal(search_same_code("k.c", "b1", "n1", "l1", "L1", "k.c", "b2", "n2", "l1", "L1"), SEARCH_SAME_LOAD);
 	assert_int_equal(search_same_code("k.c", "b1", "n1", "l1", NULL, "k.c", "b2", "n2", "l1", "L1"), SEARCH_SAME_LOAD);
+	/* a CUDA binary hash is its device code's: one device image with
+	 * other host code (a grid chosen in launch()) is other code */
+	assert_int_equal(search_same_code("k.cu", "d1", NULL, "l1", NULL, "k.cu", "d1", NULL, "l2", NULL), SEARCH_OTHER_CODE);
+	assert_int_equal(search_same_code("k.cu", "d1", NULL, "l1", NULL, "k.cu", "d1", NULL, "l1", NULL), SEARCH_SAME_BINARY);
+	assert_int_equal(search_same_code("k.cu", "d1", NULL, NULL, NULL, "k.cu", "d1", NULL, "l2", NULL), SEARCH_SAME_BINARY);
 }
 
 /* a promotion stands only on a confirmation batch's faster with both ok */
