@@ -725,7 +725,8 @@ static const struct ev_kernel_desc *sealed_kernel(struct cw *w, struct seal_plan
 					"readable here: compressed beyond libzstd/liblz4, or of an unknown kind)\n",
 				dropped);
 	}
-	/* the globals the loaded code defines, for the load's managed check */
+	/* the globals the loaded code defines, with their sections, for the
+	 * load's managed check and its check of the plan's spans (secglob) */
 	if (send_global_names(w, imgs, img_bytes, n, "load"))
 		return NULL;
 	const struct ev_kernel_desc *d = NULL;
