@@ -725,8 +725,7 @@ static const struct ev_kernel_desc *sealed_kernel(struct cw *w, struct seal_plan
 					"readable here: compressed beyond libzstd/liblz4, or of an unknown kind)\n",
 				dropped);
 	}
-	/* the globals the loaded code defines, with their sections, for the
-	 * load's managed check and its check of the plan's spans (secglob) */
+	/* the globals the loaded code defines, for the load's managed check */
 	if (send_global_names(w, imgs, img_bytes, n, "load"))
 		return NULL;
 	const struct ev_kernel_desc *d = NULL;
@@ -767,37 +766,32 @@ static int send_global_names(struct cw *w, const void *const *imgs, const size_t
 			     const char *phase)
 {
 	char **names = NULL, *refused = NULL;
-	struct evc_global_span *spans = NULL;
 	int unreadable = 0, rc = 0;
-	int nn = seal_fatbin_global_spans(imgs, img_bytes, n, &names, &spans, PLAN_MAX_GLOBAL_NAMES, &unreadable,
-					  &refused);
+	int nn = seal_fatbin_globals(imgs, img_bytes, n, &names, PLAN_MAX_GLOBAL_NAMES, &unreadable, &refused);
 	if (nn < 0 || refused) {
 		char *r = nn < 0 ? xstrfmt("the kernel object's device code names more than %d module globals, more "
 					   "than a sealed plan reads: run the variant with trust: host",
 					   PLAN_MAX_GLOBAL_NAMES)
-				 : xstrfmt("the kernel object's device code has module global %s, which a sealed plan "
-					   "cannot carry (it carries a name of 1 to %d characters of A-Z, a-z, 0-9, _, $ "
-					   "and ., with the whole section the name lies in, laid out alike in every "
-					   "cubin), so what init() writes there would be lost: give it a shorter name, "
-					   "or run the variant with trust: host",
+				 : xstrfmt("the kernel object's device code has module global %s, a name a sealed plan "
+					   "cannot carry (1 to %d characters of A-Z, a-z, 0-9, _, $ and .), so what "
+					   "init() writes there would be lost: give it a shorter name, or run the "
+					   "variant with trust: host",
 					   refused, EVC_PLAN_MAX_GLOBAL_NAME);
 		proto_w_failure("launch_failed", "sealed", r, phase);
 		free(r);
 		free(refused);
 		seal_names_free(names, nn);
-		free(spans);
 		return 1;
 	}
 	if (unreadable)
 		fprintf(stderr, "evident worker: %d cubins of the kernel object are unreadable here (compressed "
 				"beyond libzstd/liblz4): module globals their init() writes are not carried\n",
 			unreadable);
-	if (w->api->plan_globals(w->ctx, (const char *const *)names, spans, nn, w->err, sizeof(w->err))) {
+	if (w->api->plan_globals(w->ctx, (const char *const *)names, nn, w->err, sizeof(w->err))) {
 		proto_w_failure("launch_failed", "sealed", w->err, phase);
 		rc = 1;
 	}
 	seal_names_free(names, nn);
-	free(spans);
 	return rc;
 }
 

@@ -136,10 +136,8 @@ int seal_global_name_ok(const char *name, size_t len)
 
 /*
  * The plan's module globals: a list of at most EVC_PLAN_MAX_GLOBALS
- * [step, name, bytes, at] (at 0 when left out: a plan of before whole
- * sections were carried), each name seal_global_name_ok, each size 1 to
- * EVC_PLAN_MAX_GLOBAL_BYTES, at below it: the section the named symbol
- * lies in, `at` bytes into it (the worker's cubins must agree on both
+ * [step, name, bytes], each name seal_global_name_ok, each size 1 to
+ * EVC_PLAN_MAX_GLOBAL_BYTES (the worker's module must agree on it
  * exactly).  Absent is none (a plan of before globals were carried).
  * NULL, or the reason (malloc'd; the caller frees it and releases p).
  */
@@ -156,15 +154,11 @@ static char *parse_globals(json_t *gs, struct seal_plan *p)
 	p->plan.globals = p->globals;
 	for (size_t g = 0; g < n; g++) {
 		json_t *e = json_array_get(gs, g), *nm = json_array_get(e, 1);
-		unsigned long long step, bytes, at = 0;
-		if (!json_is_array(e) || json_array_size(e) < 3 || json_array_size(e) > 4 ||
-		    get_uint(json_array_get(e, 0), EVC_PLAN_MAX_STEPS, &step) || !json_is_string(nm) ||
-		    get_uint(json_array_get(e, 2), EVC_PLAN_MAX_GLOBAL_BYTES, &bytes) || !bytes ||
-		    (json_array_size(e) == 4 && (get_uint(json_array_get(e, 3), EVC_PLAN_MAX_GLOBAL_BYTES, &at) ||
-						 at >= bytes)))
-			return xstrfmt("module global %zu is not [step, name, bytes] or [step, name, bytes, at] with "
-				       "1 to %zu bytes and the symbol at an offset inside them",
-				       g, (size_t)EVC_PLAN_MAX_GLOBAL_BYTES);
+		unsigned long long step, bytes;
+		if (!json_is_array(e) || json_array_size(e) != 3 || get_uint(json_array_get(e, 0), EVC_PLAN_MAX_STEPS, &step) ||
+		    !json_is_string(nm) || get_uint(json_array_get(e, 2), EVC_PLAN_MAX_GLOBAL_BYTES, &bytes) || !bytes)
+			return xstrfmt("module global %zu is not [step, name, bytes] with 1 to %zu bytes", g,
+				       (size_t)EVC_PLAN_MAX_GLOBAL_BYTES);
 		if (!seal_global_name_ok(json_string_value(nm), json_string_length(nm)) ||
 		    strlen(json_string_value(nm)) != json_string_length(nm))
 			return xstrfmt("module global %zu has no name of 1 to %d characters of A-Z, a-z, 0-9, _, $ "
@@ -173,7 +167,7 @@ static char *parse_globals(json_t *gs, struct seal_plan *p)
 			return xstrfmt("the plan's global names run to more than %zu characters in all",
 				       (size_t)EVC_PLAN_MAX_GLOBAL_NAMES_BYTES);
 		p->gnames[g] = xstrdup(json_string_value(nm));
-		p->globals[g] = (struct evc_global){ (uint32_t)step, p->gnames[g], (size_t)bytes, (size_t)at };
+		p->globals[g] = (struct evc_global){ (uint32_t)step, p->gnames[g], (size_t)bytes };
 		p->plan.n_globals = (int)g + 1; /* the names so far, for seal_plan_release */
 	}
 	return NULL;
@@ -708,8 +702,6 @@ static void plan_hash(const struct seal_plan *sp, int contents, const unsigned c
 		feed_u64(h, "global.step", p->globals[g].step);
 		sha256_update_field(h, "global.name", p->globals[g].name, strlen(p->globals[g].name));
 		feed_u64(h, "global.bytes", p->globals[g].bytes);
-		if (p->globals[g].at) /* a symbol inside its section (a plan of one global a section as before) */
-			feed_u64(h, "global.at", p->globals[g].at);
 	}
 	feed_inits(h, "global.init", p->ginits, p->n_ginits, p->grelocs, p->n_grelocs, contents);
 	sha256_end(h, out);
@@ -1370,41 +1362,15 @@ int seal_fatbin_unnamed_grids(const void *const *images, const size_t *image_byt
 
 struct name_list {
 	char **v;
-	struct evc_global_span *span; /* where each name lies: its offset in its section, the section's size */
 	int n, cap, max, over;
 	char *refused; /* the first name a plan cannot carry, said printably (malloc'd), or NULL */
 };
 
-/* name[0..len) printably, at most 80 characters, into a malloc'd string */
-static char *shown_name(const char *name, size_t nl)
-{
-	char shown[81];
-	size_t k = 0;
-	for (; k < nl && k < 80; k++)
-		shown[k] = name[k] > ' ' && name[k] < 127 ? name[k] : '?';
-	shown[k] = 0;
-	return xstrfmt("'%s%s' (%zu characters)", shown, nl > 80 ? "..." : "", nl);
-}
-
-static void name_add(struct name_list *l, const char *s, size_t len, uint64_t at, uint64_t bytes)
+static void name_add(struct name_list *l, const char *s, size_t len)
 {
 	for (int i = 0; i < l->n; i++)
-		if (strlen(l->v[i]) == len && !memcmp(l->v[i], s, len)) {
-			/* the same name in another cubin (sm_90 and sm_90a, say)
-			 * at another place in its section, or in a section of
-			 * another size: the planner could not tell which layout
-			 * the driver ran, so which bytes to carry (secglob) */
-			if ((l->span[i].at != at || l->span[i].bytes != bytes) && !l->refused) {
-				char *sh = shown_name(s, len);
-				l->refused = xstrfmt("%s, which two cubins lay out differently (at %llu of a section of "
-						     "%llu bytes, and at %llu of %llu)",
-						     sh, (unsigned long long)l->span[i].at,
-						     (unsigned long long)l->span[i].bytes, (unsigned long long)at,
-						     (unsigned long long)bytes);
-				free(sh);
-			}
+		if (strlen(l->v[i]) == len && !memcmp(l->v[i], s, len))
 			return;
-		}
 	if (l->n == l->max) {
 		l->over = 1;
 		return;
@@ -1412,9 +1378,7 @@ static void name_add(struct name_list *l, const char *s, size_t len, uint64_t at
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 16;
 		l->v = xrealloc(l->v, (size_t)l->cap * sizeof(char *));
-		l->span = xrealloc(l->span, (size_t)l->cap * sizeof(*l->span));
 	}
-	l->span[l->n] = (struct evc_global_span){ at, bytes };
 	l->v[l->n++] = xstrndup(s, len);
 }
 
@@ -1429,35 +1393,10 @@ static const char *elf_str(const unsigned char *f, size_t n, const Elf64_Shdr *s
 	return *len < left ? s : NULL;
 }
 
-/* Is a section of this name module memory a plan carries: .nv.global*
- * (data, .init or not) or .nv.constantN*, N 1-9 (bank 0 is the kernels'
- * parameters, per launch)?  2 for .nv.global*, 1 for a constant bank, 0
- * for none. */
-static int module_section(const char *sec, size_t sl)
-{
-	if (sl >= 10 && !memcmp(sec, ".nv.global", 10))
-		return 2;
-	if (sl >= 13 && !memcmp(sec, ".nv.constant", 12) && sec[12] >= '1' && sec[12] <= '9')
-		return 1;
-	return 0;
-}
-
 /*
- * The globals of one cubin (a 64-bit ELF) into l, each with the span of
- * the section it lies in (secglob, red team 60: two __align__(256)
- * globals leave 252 bytes between them that no symbol covers, init()
- * wrote a count there at a symbol's address plus 128, and a replay that
- * carried each symbol's own bytes ran with 0): its st_value in the
- * section and the section's sh_size, so that the planner reads, and the
- * plan carries, the section whole from any of its names.  0, or -1 when
- * it is no ELF this reads (then nothing of it is added).  Every offset
- * and size is checked against the bytes: the object is the kernel
- * author's.  A .nv.global* section with bytes and no name a plan can
- * carry would be module memory init() could write (past another
- * section's end) that no plan names: refused.  A constant bank with no
- * name (.nv.constant4: the loader's table of relocated global addresses,
- * which must not be carried; .nv.constant2.<kernel>: ptxas's constants)
- * is the loader's, not init()'s: not carried.
+ * The globals of one cubin (a 64-bit ELF) into l.  0, or -1 when it is no
+ * ELF this reads (then nothing of it is added).  Every offset and size is
+ * checked against the bytes: the object is the kernel author's.
  */
 static int cubin_globals(const unsigned char *f, size_t n, struct name_list *l)
 {
@@ -1471,7 +1410,6 @@ static int cubin_globals(const unsigned char *f, size_t n, struct name_list *l)
 		return -1;
 	Elf64_Shdr *sh = xmalloc((size_t)eh.e_shnum * sizeof(Elf64_Shdr));
 	memcpy(sh, f + eh.e_shoff, (size_t)eh.e_shnum * sizeof(Elf64_Shdr));
-	unsigned char *named = xcalloc(eh.e_shnum, 1); /* sections a carried name lies in */
 	for (int s = 0; s < eh.e_shnum; s++) {
 		if (sh[s].sh_type != SHT_SYMTAB || sh[s].sh_entsize != sizeof(Elf64_Sym) || sh[s].sh_link >= eh.e_shnum ||
 		    sh[s].sh_offset > n || sh[s].sh_size > n - sh[s].sh_offset)
@@ -1485,50 +1423,28 @@ static int cubin_globals(const unsigned char *f, size_t n, struct name_list *l)
 			    sym.st_shndx >= SHN_LORESERVE || sym.st_shndx >= eh.e_shnum)
 				continue;
 			size_t sl, nl;
-			const Elf64_Shdr *home = &sh[sym.st_shndx];
-			const char *sec = elf_str(f, n, &sh[eh.e_shstrndx], home->sh_name, &sl);
-			if (!sec || !module_section(sec, sl))
+			const char *sec = elf_str(f, n, &sh[eh.e_shstrndx], sh[sym.st_shndx].sh_name, &sl);
+			if (!sec || !((sl >= 10 && !memcmp(sec, ".nv.global", 10)) ||
+				      (sl >= 12 && !memcmp(sec, ".nv.constant", 12) && strncmp(sec, ".nv.constant0", 13))))
 				continue;
 			const char *name = elf_str(f, n, strs, sym.st_name, &nl);
-			if (name && seal_global_name_ok(name, nl) &&
-			    (sym.st_value > home->sh_size || sym.st_size > home->sh_size - sym.st_value)) {
-				/* a symbol past its section's end: no layout a
-				 * plan can carry */
-				if (!l->refused) {
-					char *shn = shown_name(name, nl);
-					l->refused = xstrfmt("%s, which lies past the end of its section (%llu + %llu "
-							     "bytes of %llu)",
-							     shn, (unsigned long long)sym.st_value,
-							     (unsigned long long)sym.st_size,
-							     (unsigned long long)home->sh_size);
-					free(shn);
-				}
-			} else if (name && seal_global_name_ok(name, nl)) {
-				name_add(l, name, nl, sym.st_value, home->sh_size);
-				named[sym.st_shndx] = 1;
-			} else if (name && !l->refused) {
+			if (name && seal_global_name_ok(name, nl))
+				name_add(l, name, nl);
+			else if (name && !l->refused) {
 				/* a global the plan cannot name would keep its
 				 * load-time value in the replay, whatever init()
 				 * wrote there (red team 47's longname: a variable
 				 * template's 1243-character name, dropped without a
 				 * word, wrong_output): refused, said so */
-				l->refused = shown_name(name, nl);
+				char shown[81];
+				size_t k = 0;
+				for (; k < nl && k < 80; k++)
+					shown[k] = name[k] > ' ' && name[k] < 127 ? name[k] : '?';
+				shown[k] = 0;
+				l->refused = xstrfmt("'%s%s' (%zu characters)", shown, nl > 80 ? "..." : "", nl);
 			}
 		}
 	}
-	for (int s = 0; s < eh.e_shnum && !l->refused; s++) {
-		size_t sl;
-		const char *sec = elf_str(f, n, &sh[eh.e_shstrndx], sh[s].sh_name, &sl);
-		if (sec && module_section(sec, sl) == 2 && sh[s].sh_size && !named[s]) {
-			char *shn = shown_name(sec, sl);
-			l->refused = xstrfmt("%s, a section of %llu bytes of module memory in which no global lies "
-					     "whose name a plan can carry (its bytes would have no address to be "
-					     "read from or written to)",
-					     shn, (unsigned long long)sh[s].sh_size);
-			free(shn);
-		}
-	}
-	free(named);
 	free(sh);
 	return 0;
 }
@@ -1547,10 +1463,10 @@ static int add_cubin_globals(const unsigned char *text, size_t n, void *ctx)
 	return 0;
 }
 
-int seal_fatbin_global_spans(const void *const *images, const size_t *image_bytes, int n_images, char ***names,
-			     struct evc_global_span **spans, int max_names, int *unreadable, char **refused)
+int seal_fatbin_globals(const void *const *images, const size_t *image_bytes, int n_images, char ***names,
+			int max_names, int *unreadable, char **refused)
 {
-	struct globals_walk w = { { NULL, NULL, 0, 0, max_names, 0, NULL }, unreadable };
+	struct globals_walk w = { { NULL, 0, 0, max_names, 0, NULL }, unreadable };
 	*unreadable = 0;
 	/* ELF only: a sealed worker loads the cubins that run on its device
 	 * and nothing else (seal_fatbin_machine_code), and a planner or worker
@@ -1561,24 +1477,11 @@ int seal_fatbin_global_spans(const void *const *images, const size_t *image_byte
 	*refused = w.l.refused;
 	if (w.l.over) {
 		seal_names_free(w.l.v, w.l.n);
-		free(w.l.span);
 		*names = NULL;
-		if (spans)
-			*spans = NULL;
 		return -1;
 	}
 	*names = w.l.v;
-	if (spans)
-		*spans = w.l.span;
-	else
-		free(w.l.span);
 	return w.l.n;
-}
-
-int seal_fatbin_globals(const void *const *images, const size_t *image_bytes, int n_images, char ***names,
-			int max_names, int *unreadable, char **refused)
-{
-	return seal_fatbin_global_spans(images, image_bytes, n_images, names, NULL, max_names, unreadable, refused);
 }
 
 void seal_names_free(char **names, int n)

@@ -95,21 +95,6 @@ int seal_global_name_ok(const char *name, size_t len);
  */
 int seal_fatbin_globals(const void *const *images, const size_t *image_bytes, int n_images, char ***names,
 			int max_names, int *unreadable, char **refused);
-/*
- * The same, with where each name lies (secglob, red team 60): (*spans)[i]
- * is names[i]'s offset in its cubin section (st_value) and the section's
- * size (sh_size), the span a plan carries whole so that the padding
- * between aligned globals travels with them (spans NULL: not wanted;
- * *spans malloc'd, the caller frees it).  Also refused (*refused): a name
- * two cubins lay out at different places (the planner could not tell
- * which the driver runs), a symbol running past its section's end, and a
- * .nv.global* section with bytes in which no carriable name lies.
- * Constant banks with no name (.nv.constant4, the loader's relocated
- * addresses; .nv.constant2.<kernel>) are not module memory init() names:
- * not listed, not carried.
- */
-int seal_fatbin_global_spans(const void *const *images, const size_t *image_bytes, int n_images, char ***names,
-			     struct evc_global_span **spans, int max_names, int *unreadable, char **refused);
 void seal_names_free(char **names, int n);
 
 /*

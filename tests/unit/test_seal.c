@@ -708,78 +708,6 @@ static void test_fatbin_images(void **state)
 	"\"global_relocs\": " relocs "}"
 #define G3 "[[0, \"is_qscale\", 256], [0, \"_ZN2ns2ndE\", 8], [0, \"$str.1\", 16]]"
 
-/* a global carried as its whole section (secglob, red team 60): [step,
- * name, bytes, at], the contents and pointers anywhere in the section
- * (the gap between two aligned globals included); at inside it, and a
- * plan of one global a section identified as before */
-static void test_plan_global_span(void **state)
-{
-	(void)state;
-	struct seal_plan sp, sp0;
-	char *why = NULL;
-	/* rt60_next at 256 of a .nv.global of 260 bytes: a count init() left
-	 * at rt60_knob + 128 (in the gap) and a pointer there into scratch */
-	assert_int_equal(parse(GPLAN("[[0, \"rt60_next\", 260, 256]]", "[[0, 128, \"00100000\"]]",
-				     "[[0, 136, 16, 0]]", "[]", "[]"),
-			       &sp, &why),
-			 0);
-	assert_null(why);
-	assert_int_equal(sp.plan.n_globals, 1);
-	assert_string_equal(sp.plan.globals[0].name, "rt60_next");
-	assert_int_equal(sp.plan.globals[0].bytes, 260);
-	assert_int_equal(sp.plan.globals[0].at, 256);
-	assert_int_equal(sp.plan.ginits[0].off, 128);
-	assert_int_equal(sp.plan.grelocs[0].at, 136);
-	/* the same with the name at 0 of a section of its own size: a plan as
-	 * before (three fields) identifies alike; the span's at does not */
-	assert_int_equal(parse(GPLAN("[[0, \"rt60_next\", 260, 0]]", "[[0, 128, \"00100000\"]]",
-				     "[[0, 136, 16, 0]]", "[]", "[]"),
-			       &sp0, &why),
-			 0);
-	char a[SHA256_HEX_LEN + 1], b[SHA256_HEX_LEN + 1], la[SHA256_HEX_LEN + 1], lb[SHA256_HEX_LEN + 1];
-	seal_plan_identity(&sp, a, la, NULL);
-	seal_plan_identity(&sp0, b, lb, NULL);
-	assert_string_not_equal(a, b);
-	seal_plan_release(&sp0);
-	assert_int_equal(parse(GPLAN("[[0, \"rt60_next\", 260]]", "[[0, 128, \"00100000\"]]", "[[0, 136, 16, 0]]",
-				     "[]", "[]"),
-			       &sp0, &why),
-			 0);
-	assert_int_equal(sp0.plan.globals[0].at, 0);
-	seal_plan_identity(&sp0, b, lb, NULL);
-	char c[SHA256_HEX_LEN + 1], lc[SHA256_HEX_LEN + 1];
-	struct seal_plan sp3;
-	assert_int_equal(parse(GPLAN("[[0, \"rt60_next\", 260, 0]]", "[[0, 128, \"00100000\"]]",
-				     "[[0, 136, 16, 0]]", "[]", "[]"),
-			       &sp3, &why),
-			 0);
-	seal_plan_identity(&sp3, c, lc, NULL);
-	assert_string_equal(b, c);
-	seal_plan_release(&sp3);
-	seal_plan_release(&sp0);
-	seal_plan_release(&sp);
-	static const char *bad[] = {
-		/* at: at or past the section's end, negative, not a number; five fields */
-		GPLAN("[[0, \"g\", 260, 260]]", "[]", "[]", "[]", "[]"),
-		GPLAN("[[0, \"g\", 260, 4096]]", "[]", "[]", "[]", "[]"),
-		GPLAN("[[0, \"g\", 260, -4]]", "[]", "[]", "[]", "[]"),
-		GPLAN("[[0, \"g\", 260, \"4\"]]", "[]", "[]", "[]", "[]"),
-		GPLAN("[[0, \"g\", 260, 4, 0]]", "[]", "[]", "[]", "[]"),
-		/* contents and pointers past the section */
-		GPLAN("[[0, \"g\", 260, 256]]", "[[0, 258, \"000000\"]]", "[]", "[]", "[]"),
-		GPLAN("[[0, \"g\", 260, 256]]", "[]", "[[0, 256, 16, 0]]", "[]", "[]"),
-	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int rc = parse(bad[i], &sp, &why);
-		if (rc != -1)
-			print_error("span %zu was accepted: %s\n", i, bad[i]);
-		assert_int_equal(rc, -1);
-		assert_non_null(why);
-		free(why);
-		why = NULL;
-	}
-}
-
 /* module globals init() wrote travel with the plan (red team 3,
  * rt3_init_symbol): named, sized, their runs and pointers inside them,
  * pointers to them relocated; every other shape is refused */
@@ -974,35 +902,8 @@ static unsigned char *write_cubin(size_t *len)
 	sh[3].sh_entsize = sizeof(Elf64_Sym);
 	sh[3].sh_link = 2;
 	sh[4].sh_type = SHT_NOBITS;
-	/* the module sections' sizes: each name lies inside its section */
-	sh[4].sh_size = 64, sh[5].sh_size = 256, sh[8].sh_size = 64;
 	memcpy(f + o_sh, sh, sizeof(sh));
 	return f;
-}
-
-/* write_cubin's section s's size set to size */
-static void cubin_set_size(unsigned char *f, int s, uint64_t size)
-{
-	Elf64_Ehdr eh;
-	Elf64_Shdr sh;
-	memcpy(&eh, f, sizeof(eh));
-	memcpy(&sh, f + eh.e_shoff + (size_t)s * sizeof(sh), sizeof(sh));
-	sh.sh_size = size;
-	memcpy(f + eh.e_shoff + (size_t)s * sizeof(sh), &sh, sizeof(sh));
-}
-
-/* write_cubin's symbol k made of type `type`, at value `value` */
-static void cubin_set_sym(unsigned char *f, int k, unsigned char type, uint64_t value)
-{
-	Elf64_Ehdr eh;
-	Elf64_Shdr sh;
-	Elf64_Sym sy;
-	memcpy(&eh, f, sizeof(eh));
-	memcpy(&sh, f + eh.e_shoff + 3 * sizeof(sh), sizeof(sh));
-	memcpy(&sy, f + sh.sh_offset + (size_t)k * sizeof(sy), sizeof(sy));
-	sy.st_info = ELF64_ST_INFO(STB_LOCAL, type);
-	sy.st_value = value;
-	memcpy(f + sh.sh_offset + (size_t)k * sizeof(sy), &sy, sizeof(sy));
 }
 
 /* One fatbin image of one entry of `kind` holding bytes, malloc'd; *len. */
@@ -1078,165 +979,6 @@ static void test_fatbin_globals(void **state)
 	free(refused);
 	free(im);
 	free(cubin);
-}
-
-/*
- * Where each global lies (secglob, red team 60): its offset in its
- * section and the section's size, the span a plan carries whole; a name
- * two cubins lay out differently, a name past its section's end, and a
- * .nv.global* section with bytes and no name are refused, a constant
- * bank with no name is not listed (the loader's).
- */
-static void test_fatbin_global_spans(void **state)
-{
-	(void)state;
-	size_t clen, ilen, ilen2;
-	unsigned char *cubin = write_cubin(&clen);
-	unsigned char *im = entry_image(2, cubin, clen, &ilen);
-	const void *ims[2] = { im, im };
-	size_t ibs[2] = { ilen, ilen };
-	char **names = NULL, *refused = NULL;
-	struct evc_global_span *spans = NULL;
-	int unreadable = -1;
-	int n = seal_fatbin_global_spans(ims, ibs, 2, &names, &spans, 64, &unreadable, &refused);
-	assert_int_equal(n, 3);
-	assert_non_null(spans);
-	assert_string_equal(names[0], "g_counter");
-	assert_int_equal(spans[0].at, 0);
-	assert_int_equal(spans[0].bytes, 64); /* the section, not the 4 bytes of the symbol */
-	assert_int_equal(spans[1].bytes, 256);
-	assert_string_equal(names[2], "$str");
-	assert_int_equal(spans[2].bytes, 64);
-	assert_string_equal(refused, "'bad?name' (8 characters)");
-	free(refused);
-	seal_names_free(names, n);
-	free(spans);
-	/* no refused name: the rest as above, and one global in the middle
-	 * of its section */
-	cubin_set_sym(cubin, 6, STT_NOTYPE, 0);
-	cubin_set_sym(cubin, 12, STT_OBJECT, 32);
-	free(im);
-	im = entry_image(2, cubin, clen, &ilen);
-	ims[0] = ims[1] = im, ibs[0] = ibs[1] = ilen;
-	n = seal_fatbin_global_spans(ims, ibs, 2, &names, &spans, 64, &unreadable, &refused);
-	assert_int_equal(n, 3);
-	assert_null(refused);
-	assert_string_equal(names[2], "$str");
-	assert_int_equal(spans[2].at, 32);
-	assert_int_equal(spans[2].bytes, 64);
-	seal_names_free(names, n);
-	free(spans);
-	/* the same name laid out otherwise in a second cubin: refused (the
-	 * planner could not tell which bytes the driver's module holds) */
-	unsigned char *other = xmalloc(clen);
-	memcpy(other, cubin, clen);
-	cubin_set_size(other, 4, 128);
-	unsigned char *im2 = entry_image(2, other, clen, &ilen2);
-	ims[1] = im2, ibs[1] = ilen2;
-	n = seal_fatbin_global_spans(ims, ibs, 2, &names, &spans, 64, &unreadable, &refused);
-	assert_non_null(refused);
-	assert_non_null(strstr(refused, "'g_counter' (9 characters), which two cubins lay out differently"));
-	free(refused);
-	seal_names_free(names, n);
-	free(spans);
-	free(im2);
-	/* a name past its section's end: refused */
-	memcpy(other, cubin, clen);
-	cubin_set_size(other, 5, 100);
-	im2 = entry_image(2, other, clen, &ilen2);
-	ims[0] = im2, ibs[0] = ilen2;
-	n = seal_fatbin_global_spans(ims, ibs, 1, &names, &spans, 64, &unreadable, &refused);
-	assert_non_null(refused);
-	assert_non_null(strstr(refused, "'c_table' (7 characters), which lies past the end of its section"));
-	free(refused);
-	seal_names_free(names, n);
-	free(spans);
-	free(im2);
-	/* .nv.global.init with bytes and no name in it: refused; the same
-	 * with no bytes, or a constant bank with no name: not listed, and
-	 * nothing refused */
-	memcpy(other, cubin, clen);
-	cubin_set_sym(other, 7, STT_NOTYPE, 0);
-	cubin_set_sym(other, 12, STT_NOTYPE, 0);
-	im2 = entry_image(2, other, clen, &ilen2);
-	ims[0] = im2, ibs[0] = ilen2;
-	n = seal_fatbin_global_spans(ims, ibs, 1, &names, &spans, 64, &unreadable, &refused);
-	assert_non_null(refused);
-	assert_non_null(strstr(refused, "'.nv.global.init' (15 characters), a section of 64 bytes"));
-	free(refused);
-	seal_names_free(names, n);
-	free(spans);
-	free(im2);
-	cubin_set_size(other, 8, 0);
-	cubin_set_sym(other, 2, STT_NOTYPE, 0);
-	im2 = entry_image(2, other, clen, &ilen2);
-	ims[0] = im2, ibs[0] = ilen2;
-	n = seal_fatbin_global_spans(ims, ibs, 1, &names, &spans, 64, &unreadable, &refused);
-	assert_null(refused);
-	assert_int_equal(n, 1);
-	assert_string_equal(names[0], "g_counter");
-	seal_names_free(names, n);
-	free(spans);
-	free(im2);
-	free(other);
-	free(im);
-	free(cubin);
-}
-
-static int nvcc_fatbin(const char *src_text, const char *const *flags, struct strbuf *fat);
-
-/* nvcc's own layout (skipped where there is no nvcc): red team 60's two
- * __align__(256) globals, __device__ and __constant__, 256 bytes apart;
- * each name's span is its whole section, so the 252 bytes between them,
- * which init() wrote at a symbol's address plus 128, are carried; the
- * driver's relocated-address bank (.nv.constant4) is not named */
-static void test_fatbin_global_spans_nvcc(void **state)
-{
-	(void)state;
-	const char *src = "__device__ __align__(256) int rt60_knob[1];\n"
-			  "__device__ __align__(256) int rt60_next[1];\n"
-			  "__constant__ __align__(256) int rt60_cknob[1];\n"
-			  "__constant__ __align__(256) int rt60_cnext[1];\n"
-			  "__global__ void k(int *o, int pad) { o[threadIdx.x] = rt60_knob[0] + rt60_next[0] + "
-			  "rt60_cknob[0] + rt60_cnext[0] + *(int *)((char *)rt60_knob + pad); }\n";
-	const char *sass[] = { "-arch=sm_90", NULL };
-	struct strbuf fat = STRBUF_INIT;
-	if (nvcc_fatbin(src, sass, &fat)) {
-		strbuf_release(&fat);
-		skip(); /* no nvcc here */
-	}
-	const void *ims[1] = { fat.buf };
-	size_t ibs[1] = { fat.len };
-	char **names = NULL, *refused = NULL;
-	struct evc_global_span *spans = NULL;
-	int unreadable = -1;
-	int n = seal_fatbin_global_spans(ims, ibs, 1, &names, &spans, 64, &unreadable, &refused);
-	assert_null(refused);
-	assert_int_equal(unreadable, 0);
-	assert_int_equal(n, 4);
-	static const char *const want[] = { "rt60_knob", "rt60_next", "rt60_cknob", "rt60_cnext" };
-	uint64_t lo[2] = { UINT64_MAX, UINT64_MAX }, hi[2] = { 0, 0 };
-	for (size_t w = 0; w < 4; w++) {
-		int k = 0;
-		while (k < n && strcmp(names[k], want[w]))
-			k++;
-		if (k == n)
-			print_error("nvcc's cubin has no global '%s'\n", want[w]);
-		assert_true(k < n);
-		/* both of a section's names give the same section, which
-		 * covers both symbols and the gap between them */
-		assert_true(spans[k].bytes >= 0x104);
-		assert_true(spans[k].at + 4 <= spans[k].bytes);
-		lo[w / 2] = spans[k].at < lo[w / 2] ? spans[k].at : lo[w / 2];
-		hi[w / 2] = spans[k].at > hi[w / 2] ? spans[k].at : hi[w / 2];
-	}
-	for (int s = 0; s < 2; s++) {
-		assert_int_equal(lo[s], 0);
-		assert_int_equal(hi[s], 0x100); /* 256 apart: bytes 4-255 are the gap the span carries */
-	}
-	seal_names_free(names, n);
-	free(spans);
-	strbuf_release(&fat);
 }
 
 /* what nvcc makes: every kind of module global a kernel can have, found
@@ -1749,11 +1491,8 @@ int main(void)
 		cmocka_unit_test(test_plan_identity),
 		cmocka_unit_test(test_ptx_param_reads),
 		cmocka_unit_test(test_plan_globals),
-		cmocka_unit_test(test_plan_global_span),
 		cmocka_unit_test(test_fatbin_globals),
 		cmocka_unit_test(test_fatbin_globals_nvcc),
-		cmocka_unit_test(test_fatbin_global_spans),
-		cmocka_unit_test(test_fatbin_global_spans_nvcc),
 		cmocka_unit_test(test_fatbin_images),
 		cmocka_unit_test(test_fatbin_device_launch),
 		cmocka_unit_test(test_fatbin_readable),

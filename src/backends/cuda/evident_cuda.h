@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define EVC_API_VERSION 10
+#define EVC_API_VERSION 9
 #define EVC_API_SYMBOL "evident_cuda_api"
 
 /* What the harness read off the device (cudaGetDeviceProperties etc.). */
@@ -319,18 +319,8 @@ struct evc_timing_result {
  * relocations, like scratch contents.  Global j of the plan is buffer id
  * EVC_BUF_GLOBAL + j: a pointer into it (in parameters, scratch, another
  * global) relocates to the worker's own address of that global.
- * Since version 10 a global is carried as the whole cubin section
- * (.nv.global*, .nv.constantN, N 1-9) its named symbol lies in: the
- * span [address - at, address - at + bytes) (struct evc_global), so the
- * padding ptxas leaves between aligned globals, which init() can reach
- * at a symbol's address plus an offset, travels too (red team 60).
- * Sections no named symbol lies in (.nv.constant4, the driver's table of
- * relocated global addresses; .nv.constant2.<kernel>, the compiler's
- * constants) are the loader's, not carried; bytes past a section's end
- * are no module global's and are not carried either.
  * plan_load checks each name is a global of that step's function's module
- * lying at `at` in a section of `bytes` as its own cubins say (the worker
- * reads them: plan_globals), zeroes the span and writes the runs and pointers, once,
+ * of exactly that size, zeroes it and writes the runs and pointers, once,
  * before the first replay; launches that write globals then change them
  * as they would in process.
  *
@@ -378,7 +368,7 @@ enum evc_step_kind { EVC_STEP_KERNEL = 1, EVC_STEP_MEMSET = 2, EVC_STEP_COPY = 3
 #define EVC_PLAN_MAX_GLOBAL_NAME 4096 /* characters of a global's name: [A-Za-z0-9_$.] (a template's
                                        * mangled name runs to thousands: red team 47's 1243) */
 #define EVC_PLAN_MAX_GLOBAL_NAMES_BYTES ((size_t)256 << 10) /* the characters of all of a plan's names */
-#define EVC_PLAN_MAX_GLOBAL_BYTES ((size_t)1 << 32) /* the size of one global: its whole section (the span carried) */
+#define EVC_PLAN_MAX_GLOBAL_BYTES ((size_t)1 << 32) /* the size of one global */
 
 /* What init() left in a scratch buffer: bytes at off of scratch k, which
  * plan_load writes after zeroing the buffer. */
@@ -402,24 +392,11 @@ struct evc_sreloc {
 /* A module global the plan carries: `name`, `bytes` long, in the module
  * of the function of kernel step `step`.  Its contents are evc_init runs
  * and its pointers evc_sreloc entries whose `scratch` field is the index
- * of the global in the plan (not of a scratch buffer).  An addition
- * (secglob, red team 60): what is carried is the whole cubin section that
- * holds the named symbol, from `at` bytes before the symbol's address
- * (its st_value) for `bytes` (the section's sh_size), so that the bytes
- * between two aligned globals, which no symbol covers, travel too; `at`
- * 0 and `bytes` the symbol's size is a section of that one global. */
+ * of the global in the plan (not of a scratch buffer). */
 struct evc_global {
 	uint32_t step;
 	const char *name;
 	size_t bytes;
-	size_t at;
-};
-
-/* Where a named module global lies in its cubin section (seal_fatbin_globals):
- * its offset in the section (st_value) and the section's size (sh_size). */
-struct evc_global_span {
-	uint64_t at;
-	uint64_t bytes;
 };
 
 struct evc_reloc {
@@ -592,12 +569,10 @@ struct evc_api {
 	/* An addition: the names of the module globals the next plan_capture
 	 * reads (from the modules of the functions it captures) and carries;
 	 * the runner takes them from the kernel object's cubins
-	 * (seal_fatbin_globals), each with the section span it lies in
-	 * (spans[i]: version 10; the capture carries the span, the load
-	 * checks a plan's against it).  The names are copied; n_names 0
-	 * forgets them.  0, or -1 with the reason in err. */
-	int (*plan_globals)(struct evc_ctx *ctx, const char *const *names, const struct evc_global_span *spans,
-			    int n_names, char *err, size_t errlen);
+	 * (seal_fatbin_globals).  The names are copied; n_names 0 forgets
+	 * them.  0, or -1 with the reason in err. */
+	int (*plan_globals)(struct evc_ctx *ctx, const char *const *names, int n_names, char *err,
+			    size_t errlen);
 };
 
 typedef const struct evc_api *(*evc_api_fn)(void);

@@ -2268,11 +2268,10 @@ static int evc_plan_load(struct evc_ctx *c, const void *const *images, const siz
 	return seal_load(images, image_bytes, n_images, plan, desc, err, errlen);
 }
 
-static int evc_plan_globals(struct evc_ctx *c, const char *const *names, const struct evc_global_span *spans,
-			    int n_names, char *err, size_t errlen)
+static int evc_plan_globals(struct evc_ctx *c, const char *const *names, int n_names, char *err, size_t errlen)
 {
 	(void)c;
-	return seal_set_globals(names, spans, n_names, err, errlen);
+	return seal_set_globals(names, n_names, err, errlen);
 }
 
 static const struct evc_api api = {

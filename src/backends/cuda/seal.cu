@@ -868,18 +868,14 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
  * a captured kernel's function (cuFuncGetModule; its library,
  * cuKernelGetLibrary, where the driver gives no module), the first time
  * a step names it, every name plan_globals gave (the object's cubins' symbol
- * tables) that the module defines (cuModuleGetGlobal), each carried as
- * the whole cubin section it lies in (secglob, red team 60: [address -
- * at, + bytes), from global_spans; a section once however many of its
- * names the module gives), as [step, name, bytes, at] in js, and added
- * to bufs as EVC_BUF_GLOBAL + j so that
+ * tables) that the module defines (cuModuleGetGlobal), as [step, name,
+ * bytes] in js, and added to bufs as EVC_BUF_GLOBAL + j so that
  * scratch_contents reads them and a pointer into one relocates.  Step
  * numbers count the nodes seal_capture makes steps of.  More than
- * EVC_PLAN_MAX_GLOBALS globals, or a section over EVC_PLAN_MAX_GLOBAL_BYTES,
+ * EVC_PLAN_MAX_GLOBALS globals, or one over EVC_PLAN_MAX_GLOBAL_BYTES,
  * is refused.  0, a CUresult, or -1 with the reason in err.
  */
 static std::vector<std::string> global_names;
-static std::vector<evc_global_span> global_spans; /* where each name lies: global_names[i]'s */
 
 static int module_globals(const std::vector<CUgraphNode> &order, std::vector<kbuf> &bufs, std::string &js,
 			  int *n_globals, char *err, size_t errlen)
@@ -924,41 +920,13 @@ static int module_globals(const std::vector<CUgraphNode> &order, std::vector<kbu
 			continue;
 		mods.push_back(m);
 		libs.push_back(lib);
-		size_t first = bufs.size(); /* this module's globals start here */
-		for (size_t gi = 0; gi < global_names.size(); gi++) {
-			const std::string &name = global_names[gi];
+		for (const std::string &name : global_names) {
 			CUdeviceptr d = 0;
 			size_t sz = 0;
 			CUresult r = m ? cuModuleGetGlobal(&d, &sz, m, name.c_str())
 				       : cuLibraryGetGlobal(&d, &sz, lib, name.c_str());
 			if (r != CUDA_SUCCESS || !d || !sz)
 				continue; /* another image's, or not a global the driver gives out */
-			/* the section it lies in, whole (secglob, red team 60: the
-			 * padding between two aligned globals is module memory
-			 * init() can write at a symbol's address plus an offset,
-			 * which no symbol's own bytes cover) */
-			const evc_global_span sp = global_spans[gi];
-			if (sp.at > (uint64_t)d || sp.bytes < sz || sp.at > sp.bytes - sz)
-				return fail(err, errlen, "module global '%.200s%s' (%zu bytes) does not lie at %llu of a "
-							 "section of %llu bytes, as the object's cubins say: its module "
-							 "memory cannot be carried whole: run the variant with trust: host",
-					    name.c_str(), name.size() > 200 ? "..." : "", sz,
-					    (unsigned long long)sp.at, (unsigned long long)sp.bytes);
-			CUdeviceptr base = d - (CUdeviceptr)sp.at;
-			int carried = 0;
-			for (size_t k = first; k < bufs.size(); k++) {
-				if (bufs[k].base == base && bufs[k].bytes == sp.bytes) {
-					carried = 1; /* its section is carried from another of its names */
-					break;
-				}
-				if (base < bufs[k].base + bufs[k].bytes && bufs[k].base < base + sp.bytes)
-					return fail(err, errlen, "module global '%.200s%s''s section overlaps another's "
-								 "in the module: its module memory cannot be carried "
-								 "whole: run the variant with trust: host",
-						    name.c_str(), name.size() > 200 ? "..." : "");
-			}
-			if (carried)
-				continue;
 			int managed = 0;
 			if (cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, d) == CUDA_SUCCESS && managed)
 				return fail(err, errlen, "module global '%.200s%s' is __managed__ memory, whose placement "
@@ -969,10 +937,10 @@ static int module_globals(const std::vector<CUgraphNode> &order, std::vector<kbu
 				return fail(err, errlen, "the kernel's modules have more than %d globals; a sealed plan "
 							 "carries at most that: run the variant with trust: host",
 					    EVC_PLAN_MAX_GLOBALS);
-			if (sp.bytes > EVC_PLAN_MAX_GLOBAL_BYTES)
-				return fail(err, errlen, "module global '%.200s%s' lies in a section of %llu bytes, more "
-							 "than a sealed plan carries: run the variant with trust: host",
-					    name.c_str(), name.size() > 200 ? "..." : "", (unsigned long long)sp.bytes);
+			if (sz > EVC_PLAN_MAX_GLOBAL_BYTES)
+				return fail(err, errlen, "module global '%s' has %zu bytes, more than a sealed plan "
+							 "carries: run the variant with trust: host",
+					    name.c_str(), sz);
 			if ((name_chars += name.size()) > EVC_PLAN_MAX_GLOBAL_NAMES_BYTES)
 				return fail(err, errlen, "the kernel's module globals' names run to more than %zu "
 							 "characters in all, more than a sealed plan carries: run the "
@@ -980,8 +948,8 @@ static int module_globals(const std::vector<CUgraphNode> &order, std::vector<kbu
 					    (size_t)EVC_PLAN_MAX_GLOBAL_NAMES_BYTES);
 			appendf(js, "%s[%d, ", ng ? ", " : "", step);
 			append_str(js, name.c_str());
-			appendf(js, ", %llu, %llu]", (unsigned long long)sp.bytes, (unsigned long long)sp.at);
-			bufs.push_back({ base, (size_t)sp.bytes, (uint32_t)(EVC_BUF_GLOBAL + ng) });
+			appendf(js, ", %zu]", sz);
+			bufs.push_back({ d, sz, (uint32_t)(EVC_BUF_GLOBAL + ng) });
 			ng++;
 		}
 	}
@@ -989,28 +957,16 @@ static int module_globals(const std::vector<CUgraphNode> &order, std::vector<kbu
 	return 0;
 }
 
-int seal_set_globals(const char *const *names, const struct evc_global_span *spans, int n_names, char *err,
-		     size_t errlen)
+int seal_set_globals(const char *const *names, int n_names, char *err, size_t errlen)
 {
 	global_names.clear();
-	global_spans.clear();
-	if (n_names < 0 || (n_names && (!names || !spans)))
-		return fail(err, errlen, "no list of global names and spans");
+	if (n_names < 0 || (n_names && !names))
+		return fail(err, errlen, "no list of global names");
 	for (int i = 0; i < n_names; i++) {
-		if (!names[i] || !*names[i] || strlen(names[i]) > EVC_PLAN_MAX_GLOBAL_NAME) {
-			global_names.clear();
-			global_spans.clear();
+		if (!names[i] || !*names[i] || strlen(names[i]) > EVC_PLAN_MAX_GLOBAL_NAME)
 			return fail(err, errlen, "global name %d is empty or longer than %d characters", i,
 				    EVC_PLAN_MAX_GLOBAL_NAME);
-		}
-		if (!spans[i].bytes || spans[i].at >= spans[i].bytes) {
-			global_names.clear();
-			global_spans.clear();
-			return fail(err, errlen, "global %d lies at %llu of a section of %llu bytes", i,
-				    (unsigned long long)spans[i].at, (unsigned long long)spans[i].bytes);
-		}
 		global_names.push_back(names[i]);
-		global_spans.push_back(spans[i]);
 	}
 	return 0;
 }
@@ -1720,35 +1676,16 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 			return -1;
 		}
 		CUCK(cuFuncGetModule(&m, R.steps[g->step].f), "cuFuncGetModule");
-		/* the span the plan carries is the section this worker's own
-		 * cubins say the name lies in (seal_set_globals), whole: the
-		 * planner's word on where it starts and how long it is is
-		 * checked, not taken (secglob) */
-		size_t gi = 0;
-		while (gi < global_names.size() && global_names[gi] != g->name)
-			gi++;
-		if (cuModuleGetGlobal(&d, &sz, m, g->name) != CUDA_SUCCESS || !d || gi == global_names.size() ||
-		    global_spans[gi].at != g->at || global_spans[gi].bytes != g->bytes || sz > g->bytes ||
-		    g->at > g->bytes - sz || g->at > (size_t)d) {
-			snprintf(err, errlen, "the plan's module global '%s' (a section of %zu bytes, the name at %zu) "
-					      "is not a global lying so in the module of kernel '%s' (%zu bytes there, "
-					      "%s)",
-				 g->name, g->bytes, g->at, plan->steps[g->step].name, sz,
-				 gi == global_names.size() ? "a name the object's cubins do not give"
-							   : "the object's cubins lay it out otherwise");
+		if (cuModuleGetGlobal(&d, &sz, m, g->name) != CUDA_SUCCESS || !d || sz != g->bytes) {
+			snprintf(err, errlen, "the plan's module global '%s' (%zu bytes) is not a global of that size "
+					      "in the module of kernel '%s' (%zu bytes there)",
+				 g->name, g->bytes, plan->steps[g->step].name, sz);
 			seal_unload();
 			return -1;
 		}
-		d -= (CUdeviceptr)g->at;
-		for (size_t k = 0; k < R.gptr.size(); k++)
-			if (d < R.gptr[k] + R.gbytes[k] && R.gptr[k] < d + g->bytes) {
-				snprintf(err, errlen, "the plan's module global '%s' overlaps another of the plan's", g->name);
-				seal_unload();
-				return -1;
-			}
 		R.gptr.push_back(d);
-		R.gbytes.push_back(g->bytes);
-		CUCK(cuMemsetD8(d, 0, g->bytes), "cuMemsetD8 module global");
+		R.gbytes.push_back(sz);
+		CUCK(cuMemsetD8(d, 0, sz), "cuMemsetD8 module global");
 	}
 	/* what init() left in scratch and globals (bounds checked by
 	 * seal_plan_parse, again here), then the pointers among them, to this

@@ -47,11 +47,8 @@ const char *evc_plan_refused(void);
 /* 1 when the watch on the plan's calls came on at the device's opening
  * (then one that fails later was switched off by the kernel's code). */
 int evc_plan_watch_was_on(void);
-/* The module global names seal_capture reads and carries, each with the
- * section span it lies in (spans[i]: seal_capture carries the span whole,
- * seal_load checks a plan's against it), copied; 0 names forgets them.
- * 0, or -1 with the reason in err. */
-int seal_set_globals(const char *const *names, const struct evc_global_span *spans, int n_names, char *err,
-		     size_t errlen);
+/* The module global names seal_capture reads and carries (copied; 0 names
+ * forgets them).  0, or -1 with the reason in err. */
+int seal_set_globals(const char *const *names, int n_names, char *err, size_t errlen);
 
 #endif /* EVIDENT_CUDA_SEAL_H */
