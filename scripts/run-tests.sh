@@ -60,34 +60,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 inner=${EVIDENT_QUICKSTART_INNER:-}
 t_start=$EPOCHREALTIME
 load_start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
-# The scratch on tmpfs: with TMPDIR unset (and EVIDENT_TEST_TMPFS not 0),
-# where /dev/shm is a writable tmpfs with 4 GiB free, TMPDIR is a
-# directory of its own there for the whole of make test: every CLI test's
-# TEST_TMP (tests/cli/run.sh), the seed cache, the fixtures' copy,
-# reproduce's rebuilt trees, t0040's clone.  On the project's VM /tmp is
-# the root ext4, and make test makes and deletes files by the hundred
-# thousand: ext4's inode allocator then walks the recently deleted inodes
-# for each file made (recently_deleted and ext4_get_group_desc were 15% of
-# t0070's samples under perf): t0070 took 17.1 s of CPU with its scratch
-# in /tmp and 7.7 s in /dev/shm (2026-12-01).  Removed at the end unless a
-# failed test was kept in it (run.sh's evident-failed-*: then it is named).
-shm=
-if [ -z "${TMPDIR:-}" ] && [ "${EVIDENT_TEST_TMPFS:-1}" != 0 ] && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] &&
-	[ -w /dev/shm ] && [ "$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')" -ge 4194304 ] 2>/dev/null; then
-	shm=$(mktemp -d /dev/shm/evident-make-test.XXXXXX) && export TMPDIR=$shm
-fi
 logs=$(mktemp -d "${TMPDIR:-/tmp}/evident-make-test.XXXXXX") || { echo "run-tests.sh: mktemp failed" >&2; exit 2; }
-# shm_done: the tmpfs directory removed, or named where a failure was kept
-shm_done() {
-	[ -n "$shm" ] && [ -d "$shm" ] || return 0
-	if compgen -G "$shm/evident-failed-*" >/dev/null; then
-		echo "run-tests.sh: the failed tests' files are kept in $shm (tmpfs: memory until removed)"
-	else
-		rm -rf "$shm" 2>/dev/null
-	fi
-	shm=
-}
-trap 'rm -rf "$logs" 2>/dev/null; shm_done' EXIT # (on Ctrl-C a stream may still write its .end)
+trap 'rm -rf "$logs" 2>/dev/null' EXIT # (on Ctrl-C a stream may still write its .end)
 mkdir -p build || exit 2
 export CLI_LOCK=$PWD/build/test.lock CLI_ALONE_GO=$logs/alone-go
 unset TEST_COUNTS TEST_TIMES CLI_ORDER UNIT_ORDER CLI_ONCE
@@ -283,7 +257,6 @@ most=$(for i in "${!names[@]}"; do
 done | sort -rn | head -6 | awk '{ printf "%s%s (%s) %s s", (NR > 1 ? ", " : ""), $2, $3, $1 }')
 echo "$cpu${most:+; most: $most}"
 
-shm_done
 for x in "${broken[@]}" "${failures[@]}"; do echo "failed: $x"; done
 echo "test: $p passed, $f failed, $s skipped"
 [ "$f" -eq 0 ]
