@@ -99,7 +99,15 @@ titles=("repository checks: make test-repo" "unit tests: make test-unit" "CLI te
 # count ("repo|unit|cli P F S") to TEST_COUNTS
 stream_body() {
 	case $1 in
-	repo) shared "$make" --no-print-directory test-repo ;;
+	repo)
+		# the audit and paper checks: CLI test t6013 runs them (the
+		# Makefile's REPO_CLI_CHECKS); t0040's smoke run runs them itself
+		if [ -z "$inner" ]; then
+			shared "$make" --no-print-directory test-repo REPO_CLI_CHECKS=1
+		else
+			shared "$make" --no-print-directory test-repo
+		fi
+		;;
 	unit)
 		[ -s build/test-times-unit ] && export UNIT_ORDER=$PWD/build/test-times-unit
 		"$make" --no-print-directory test-unit

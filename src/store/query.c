@@ -89,6 +89,9 @@ void query_release(struct query *q)
 		free(q->lone[i]);
 	}
 	free(q->lone);
+	free(q->ids);
+	q->ids = NULL;
+	q->n_ids = q->ids_n = 0;
 	free(q->e);
 	q->e = NULL;
 	q->n = q->n_lone = 0;
@@ -237,12 +240,63 @@ static long batch_and_its_runs(const struct query *q, const char *id, size_t len
 	return batch;
 }
 
+/* One whole id of the index: a run id, or a batch's batch id (a v1
+ * manifest's printed id), and the entry it names. */
+struct query_id {
+	const char *id;
+	size_t i;
+};
+
+static int query_id_cmp(const void *a, const void *b)
+{
+	const struct query_id *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* The entry query_find's first pass returns for a whole id: the first
+ * entry whose run id is id, or that is a batch whose batch id is id (the
+ * smaller index of the two, as the scan meets them); -1 when none is.
+ * The index is built once for the q->n entries query_open made (entries
+ * are only made there; query_release frees it). */
+static long exact_index(struct query *q, const char *id)
+{
+	if (!q->ids || q->ids_n != q->n) {
+		free(q->ids);
+		q->ids = xcalloc(2 * q->n + 1, sizeof(*q->ids));
+		q->n_ids = 0;
+		for (size_t i = 0; i < q->n; i++) {
+			q->ids[q->n_ids++] = (struct query_id){ q->e[i].run_id, i };
+			if (q->e[i].a.batch_id && q->e[i].a.is_batch)
+				q->ids[q->n_ids++] = (struct query_id){ q->e[i].a.batch_id, i };
+		}
+		qsort(q->ids, q->n_ids, sizeof(*q->ids), query_id_cmp);
+		q->ids_n = q->n;
+	}
+	size_t lo = 0, hi = q->n_ids; /* the first id not below id */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(q->ids[mid].id, id) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < q->n_ids && !strcmp(q->ids[lo].id, id) ? (long)q->ids[lo].i : -1;
+}
+
 long query_find(const struct query *q, const char *id, struct strbuf *why)
 {
 	size_t len = strlen(id), hits = 0, id_pass = 0;
 	long hit = -1;
 	if (!len)
 		return -1;
+	/* a whole id: the scan below would return at its entry (the lookups
+	 * that ask a why keep the scan: it lists the prefixes it passed) */
+	if (!why) {
+		long i = exact_index((struct query *)q, id);
+		if (i >= 0)
+			return i;
+	}
 	for (size_t pass = 0; pass < 2 && !hits; pass++) {
 		for (size_t i = 0; i < q->n; i++) {
 			const char *r = q->e[i].run_id;

@@ -47,8 +47,13 @@ struct query {
 	size_t n;
 	struct batch_row **lone;     /* rows made from runs that belong to no batch */
 	size_t n_lone;
+	/* query_find's index of whole ids (query.c exact_index): every run id
+	 * and every batch's batch id, sorted, built at the first lookup that
+	 * asks no why; ids_n: the q->n it was built for */
+	struct query_id *ids;
+	size_t n_ids, ids_n;
 };
-#define QUERY_INIT { STORE_INIT, 0, NULL, 0, NULL, 0 }
+#define QUERY_INIT { STORE_INIT, 0, NULL, 0, NULL, 0, NULL, 0, 0 }
 
 /*
  * The variants a spec's text declares: a new JSON object {NAME: {"kernel":
@@ -95,6 +100,8 @@ json_t *query_manifest_at(struct query *q, size_t i);
  * A prefix that names one batch and nothing else but runs of that batch
  * names the batch: a batch's timestamp to the second is shared by its
  * first runs, which started within that second, and the batch lists them.
+ * Without why, a whole id is looked up in a sorted index (the store's
+ * thousands of entries were a linear scan for each of an audit's rows).
  */
 long query_find(const struct query *q, const char *id, struct strbuf *why);
 

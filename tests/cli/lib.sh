@@ -122,6 +122,11 @@ seed_cache() {
 # 0.09 s (2026-11-30).  A test that edits a fixture writes a new file (sed
 # -i, a copy to a new name, experiments/); kernels/ and problems/, which
 # tests edit in place (>>), are copies.
+# mkrepo git FILE...: tests/fixtures holds only those files (paths under
+# it; "none": no file) before the commit: a reproduce test's repository, whose every
+# `evident reproduce` checks the whole committed tree out again and whose
+# commit hashes every file: with the 1500 fixtures, ext4's inode
+# allocation and git's hashing were most of t0070's CPU.
 mkrepo() {
 	mkdir -p "$TEST_TMP/repo/tests" && cp -r "$REPO/kernels" "$REPO/problems" "$TEST_TMP/repo/" &&
 		if [ -n "${CLI_FIXTURES_COPY:-}" ] && [ -d "$CLI_FIXTURES_COPY/fixtures" ]; then
@@ -131,6 +136,16 @@ mkrepo() {
 		fi && mkdir -p "$TEST_TMP/repo/experiments" &&
 		mkdir -p "$TEST_TMP/repo/data" && cp "$REPO/data/gpu-prices.yaml" "$TEST_TMP/repo/data/" || fail "mkrepo"
 	cd "$TEST_TMP/repo" || fail "cd repo"
+	if [ "${1:-}" = git ] && [ $# -gt 1 ]; then
+		local keep=$TEST_TMP/keep f
+		mkdir -p "$keep" || fail "mkrepo"
+		for f in "${@:2}"; do
+			[ "$f" = none ] && continue
+			[ -f "tests/fixtures/$f" ] || fail "mkrepo: no fixture '$f'"
+			mkdir -p "$keep/$(dirname "$f")" && cp -p "tests/fixtures/$f" "$keep/$f" || fail "mkrepo: $f"
+		done
+		rm -rf tests/fixtures && mv "$keep" tests/fixtures || fail "mkrepo: the fixtures kept"
+	fi
 	if [ "${1:-}" = git ]; then
 		git init -q . && git -c user.email=t@t -c user.name=t add -A &&
 			git -c user.email=t@t -c user.name=t commit -qm init || fail "git init"

@@ -1,7 +1,7 @@
 # dirty tree: the record has the commit, dirty: true, and a patch that git apply accepts on that commit, reproducing the kernel sources byte for byte
 . "$REPO/tests/cli/lib.sh"
 builds_from_nothing "its subject is provenance: the patch restores what the run built from"
-mkrepo git
+mkrepo git none # of tests/fixtures only what it reads (lib.sh mkrepo)
 printf '\n/* a local edit */\n' >> kernels/host/attn_blocked.c
 cp kernels/host/attn_naive.c kernels/host/attn_new.c   # untracked kernel
 cat > experiments/d.yaml <<'Y'

@@ -1,6 +1,6 @@
 # show --json prints the record byte for byte; show prints a run and a batch readably; ids by prefix or hash part; no such run exits 7, an ambiguous one 2
 . "$REPO/tests/cli/lib.sh"
-mkrepo git
+mkrepo git specs/tiny.yaml # of tests/fixtures only what it reads (lib.sh mkrepo)
 "$EVIDENT" run --no-progress tests/fixtures/specs/tiny.yaml >/dev/null 2>&1 || fail "run"
 f=$(grep -l '"variant": "naive"' artifacts/runs/*.json | grep -v -- -batch | head -1); id=$(basename "$f" .json)
 expect_exit 0 "$EVIDENT" show --json "$id"

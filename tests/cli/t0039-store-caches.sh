@@ -1,6 +1,6 @@
 # the store's caches (HEAD, index) and a stale lock never change what it says: deleted, garbled or left by a dead writer, ls and show answer the same, the next run chains on without waiting, verify notes a lying index and rebuilds it; git sees neither (the store's .gitignore)
 . "$REPO/tests/cli/lib.sh"
-mkrepo git
+mkrepo git specs/tiny.yaml # of tests/fixtures only what it reads (lib.sh mkrepo)
 for i in 1 2; do "$EVIDENT" run --no-progress tests/fixtures/specs/tiny.yaml >/dev/null 2>&1 || fail "run $i"; done
 for f in HEAD index .gitignore; do [ -f "artifacts/$f" ] || fail "no artifacts/$f"; done
 "$EVIDENT" ls > "$TEST_TMP/ls0" 2>&1 || fail "ls"

@@ -19,7 +19,8 @@
 . "$REPO/tests/cli/lib.sh"
 runs_alone "timed verdicts"
 builds_from_nothing "its subject is provenance: reproduce rebuilds what the batch built"
-mkrepo git
+# of tests/fixtures only the header its kernels include (lib.sh mkrepo)
+mkrepo git host/fixture_common.h
 export TMPDIR="$TEST_TMP/tmp"
 mkdir -p "$TMPDIR"
 G() { git -c user.email=t@t -c user.name=t "$@"; }

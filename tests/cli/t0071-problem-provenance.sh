@@ -18,7 +18,7 @@
 . "$REPO/tests/cli/lib.sh"
 runs_alone "a timed reproduction"
 builds_from_nothing "its subject is provenance: the problem plug-in's build and its record"
-mkrepo git
+mkrepo git none # of tests/fixtures only what it reads (lib.sh mkrepo)
 export TMPDIR="$TEST_TMP/tmp"
 mkdir -p "$TMPDIR"
 G() { git -c user.email=t@t -c user.name=t "$@"; }

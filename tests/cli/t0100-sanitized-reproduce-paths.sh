@@ -13,7 +13,8 @@
 . "$REPO/tests/cli/lib.sh"
 sanitized_pass_only "the plain pass runs t0070 and t0072 themselves"
 builds_from_nothing "its subject is provenance: reproduce's paths"
-mkrepo git
+# of tests/fixtures only the header its kernels include (lib.sh mkrepo)
+mkrepo git host/fixture_common.h
 export TMPDIR="$TEST_TMP/tmp"
 mkdir -p "$TMPDIR" kernels/test
 G() { git -c user.email=t@t -c user.name=t "$@"; }

@@ -10,7 +10,7 @@
 # object warns nothing of the kind.
 . "$REPO/tests/cli/lib.sh"
 command -v cc >/dev/null || skip "no cc"
-mkrepo git
+mkrepo git specs/host-redteam70-cc.yaml adversary/host/redteam70/ccfast.c # of tests/fixtures only what it reads (lib.sh mkrepo)
 mkdir -p "$TEST_TMP/wrap"
 printf '#!/bin/sh\nexec %s -DRT70_FAST "$@"\n' "$(command -v cc)" > "$TEST_TMP/wrap/cc"
 chmod +x "$TEST_TMP/wrap/cc"

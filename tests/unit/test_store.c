@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "store/query.h"
 #include "store/store.h"
 
 static char *tmp_store(void)
@@ -532,6 +533,61 @@ static void test_resolve(void **state)
 	assert_null(strstr(strbuf_str(&why), "00000010"));
 	strbuf_release(&why);
 	store_index_release(&ix);
+}
+
+/* query_find without a why looks a whole id up in a sorted index
+ * (query.c exact_index): the entry the scan with a why returns, for every
+ * id (the first of two entries of one id; a v1 batch's printed batch id,
+ * and one that is an earlier entry's run id; prefixes, ambiguous ones,
+ * unknown ids), before and after more entries are made. */
+static void query_add(struct query *q, const char *run_id, const char *batch_id)
+{
+	q->e = xrealloc(q->e, (q->n + 1) * sizeof(*q->e));
+	struct query_entry *e = &q->e[q->n++];
+	memset(e, 0, sizeof(*e));
+	e->run_id = xstrdup(run_id);
+	e->a.is_batch = batch_id != NULL;
+	e->a.batch_id = batch_id ? xstrdup(batch_id) : NULL;
+}
+
+static void expect_same_find(struct query *q, const char *const *ids, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct strbuf why = STRBUF_INIT;
+		long scanned = query_find(q, ids[k], &why), indexed = query_find(q, ids[k], NULL);
+		if (scanned != indexed)
+			fail_msg("query_find('%s'): %ld with a why, %ld without", ids[k], scanned, indexed);
+		strbuf_release(&why);
+	}
+}
+
+static void test_query_find_index(void **state)
+{
+	(void)state;
+	struct query q = QUERY_INIT;
+	query_add(&q, "20261122T042946.203Z-iter1-4ce08165", NULL);
+	query_add(&q, "20261122T042947.000Z-iter1-4ce0aaaa", NULL);
+	query_add(&q, "20261122T042948.000Z-my-exp-12345678-batch", "20261122T042948.000Z-my-exp-12345678");
+	query_add(&q, "20261122T042947.000Z-iter1-4ce0aaaa", NULL); /* the id again: the first is found */
+	query_add(&q, "20261122T042949.000Z-iter1-9abcdef0-batch", "20261122T042946.203Z-iter1-4ce08165");
+	const char *ids[] = {
+		"20261122T042946.203Z-iter1-4ce08165", "20261122T042947.000Z-iter1-4ce0aaaa",
+		"20261122T042948.000Z-my-exp-12345678-batch", "20261122T042948.000Z-my-exp-12345678",
+		"20261122T042949.000Z-iter1-9abcdef0-batch", "20261122T042946", "4ce08", "4ce0", "9abcdef0",
+		"12345678", "zz", "", "20261122T042950.000Z-iter1-00000000",
+	};
+	expect_same_find(&q, ids, ARRAY_SIZE(ids));
+	assert_int_equal(query_find(&q, ids[0], NULL), 0);
+	assert_int_equal(query_find(&q, ids[1], NULL), 1);
+	assert_int_equal(query_find(&q, ids[3], NULL), 2);
+	assert_int_equal(q.ids_n, 5);
+	/* an entry made after the index was: the index is remade */
+	query_add(&q, "20261122T042950.000Z-iter1-00000000", NULL);
+	expect_same_find(&q, ids, ARRAY_SIZE(ids));
+	assert_int_equal(query_find(&q, ids[12], NULL), 5);
+	assert_int_equal(q.ids_n, 6);
+	query_release(&q);
+	assert_null(q.ids);
 }
 
 /* --- the lock -------------------------------------------------------------- */
@@ -1220,6 +1276,7 @@ int main(void)
 		cmocka_unit_test(test_verify_canonical_form),
 		cmocka_unit_test(test_commit_text_is_canonical),
 		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_query_find_index),
 		cmocka_unit_test(test_lock_stale_rules),
 		cmocka_unit_test(test_writer_killed_holding_lock),
 		cmocka_unit_test(test_index_repairs),
