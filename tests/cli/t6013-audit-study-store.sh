@@ -24,7 +24,7 @@ o="$TEST_TMP/out" f="$TEST_TMP/study.md"
 # 3. racecheck failed on smem_race in every run: not validated, and the message says so
 # (counts grow as the study records more batches: only the shape is fixed)
 expect_match $o "$f:2: contradicted: validated cuda-faults/smem_race: ([0-9]+) of \\1 run\\(s\\) of the current source failed a check: run "
-expect_contains $o ": racecheck found 1 error(s)"
+expect_match $o ": racecheck found [0-9]+ error\\(s\\)"
 expect_match $o "$f:3: supported: validated cuda-faults/correct: [0-9]+ run\\(s\\) of the current source passed every check that ran: [0-9]+ seeds?, .*racecheck \\(latest "
 # 1. a tolerance wider than the cap is malformed, and the claim traces nothing
 expect_contains $o "$f:5: error: claim 'value': tol=200% is wider than the 5% a claim may allow"
