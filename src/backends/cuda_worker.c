@@ -795,6 +795,35 @@ static int send_global_names(struct cw *w, const void *const *imgs, const size_t
 	return rc;
 }
 
+/*
+ * The cubin sections that hold those globals (seal_fatbin_sections), to
+ * the planner's capture (plan_sections), which refuses a plan when init()
+ * changed a byte of one that no named global covers (red team 60: the
+ * padding between two aligned globals, which the plan does not carry).
+ * 0, or 1 after a failure message.
+ */
+#define PLAN_MAX_SECTIONS 256
+static int send_global_sections(struct cw *w, const void *const *imgs, const size_t *img_bytes, int n)
+{
+	struct evc_section *secs = NULL;
+	int ns = seal_fatbin_sections(imgs, img_bytes, n, &secs, PLAN_MAX_SECTIONS), rc = 0;
+	if (ns < 0) {
+		char *r = xstrfmt("the kernel object's device code has more than %d sections of module globals, "
+				  "more than a sealed plan checks: run the variant with trust: host",
+				  PLAN_MAX_SECTIONS);
+		proto_w_failure("launch_failed", "sealed", r, "plan");
+		free(r);
+		seal_sections_free(secs, -1 - ns);
+		return 1;
+	}
+	if (w->api->plan_sections(w->ctx, secs, ns, w->err, sizeof(w->err))) {
+		proto_w_failure("launch_failed", "sealed", w->err, "plan");
+		rc = 1;
+	}
+	seal_sections_free(secs, ns);
+	return rc;
+}
+
 /* The planner's, before any code of the kernel's runs: the object must
  * hold machine code for this GPU (machine_code: the driver then runs a
  * cubin whose globals are named, and the replay loads it alone), and its
@@ -814,7 +843,8 @@ static int plan_global_names(struct cw *w)
 		free(fat);
 		return 0;
 	}
-	int rc = machine_code(w, imgs, img_bytes, &n, &mc, "plan") || send_global_names(w, imgs, img_bytes, n, "plan");
+	int rc = machine_code(w, imgs, img_bytes, &n, &mc, "plan") || send_global_names(w, imgs, img_bytes, n, "plan") ||
+		 send_global_sections(w, imgs, img_bytes, n);
 	free(mc);
 	free(fat);
 	return rc;

@@ -1492,3 +1492,193 @@ void seal_names_free(char **names, int n)
 		free(names[i]);
 	free(names);
 }
+
+/* ---- the sections that hold them (seal_fatbin_sections) -------------- */
+
+struct sections_walk {
+	struct evc_section *v;
+	int n, max, over;
+};
+
+struct sym_at {
+	const char *name;
+	size_t nl;
+	uint64_t at, size;
+};
+
+static int sym_at_cmp(const void *a, const void *b)
+{
+	const struct sym_at *x = a, *y = b;
+	return x->at < y->at ? -1 : x->at > y->at ? 1 : x->size < y->size ? -1 : x->size > y->size;
+}
+
+int seal_section_gaps(uint64_t size, const uint64_t *at, const uint64_t *sz, int n_syms, uint64_t max_bytes,
+		      uint64_t *gap, int max_gaps)
+{
+	/* at[] sorted ascending; a gap is what no [at, at + sz) covers */
+	uint64_t cur = 0, bytes = 0;
+	int ng = 0;
+	for (int k = 0; k <= n_syms && ng < max_gaps && bytes < max_bytes; k++) {
+		uint64_t next = k < n_syms ? (at[k] < size ? at[k] : size) : size;
+		if (next > cur) {
+			uint64_t to = next - cur > max_bytes - bytes ? cur + (max_bytes - bytes) : next;
+			gap[2 * ng] = cur, gap[2 * ng + 1] = to;
+			bytes += to - cur;
+			ng++;
+		}
+		if (k < n_syms) {
+			uint64_t end = sz[k] > UINT64_MAX - at[k] ? UINT64_MAX : at[k] + sz[k];
+			if (end > cur)
+				cur = end;
+		}
+	}
+	return ng;
+}
+
+/* One cubin's sections that hold a named global into w (the rules of
+ * cubin_globals: STT_OBJECT, size > 0, a .nv.global* or user
+ * .nv.constantN section, a name a plan carries).  0, or -1 when it is no
+ * ELF this reads. */
+static int cubin_sections(const unsigned char *f, size_t n, struct sections_walk *w)
+{
+	Elf64_Ehdr eh;
+	if (n < sizeof(eh))
+		return -1;
+	memcpy(&eh, f, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > n || !eh.e_shnum ||
+	    (size_t)eh.e_shnum * sizeof(Elf64_Shdr) > n - eh.e_shoff || eh.e_shstrndx >= eh.e_shnum)
+		return -1;
+	Elf64_Shdr *sh = xmalloc((size_t)eh.e_shnum * sizeof(Elf64_Shdr));
+	memcpy(sh, f + eh.e_shoff, (size_t)eh.e_shnum * sizeof(Elf64_Shdr));
+	struct sym_at *syms = NULL;
+	size_t n_syms = 0, cap = 0;
+	int *sec_of = NULL;
+	for (int s = 0; s < eh.e_shnum; s++) {
+		if (sh[s].sh_type != SHT_SYMTAB || sh[s].sh_entsize != sizeof(Elf64_Sym) || sh[s].sh_link >= eh.e_shnum ||
+		    sh[s].sh_offset > n || sh[s].sh_size > n - sh[s].sh_offset)
+			continue;
+		const Elf64_Shdr *strs = &sh[sh[s].sh_link];
+		size_t nsym = (size_t)(sh[s].sh_size / sizeof(Elf64_Sym));
+		for (size_t k = 0; k < nsym; k++) {
+			Elf64_Sym sym;
+			memcpy(&sym, f + sh[s].sh_offset + k * sizeof(Elf64_Sym), sizeof(sym));
+			if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || !sym.st_size || sym.st_shndx == SHN_UNDEF ||
+			    sym.st_shndx >= SHN_LORESERVE || sym.st_shndx >= eh.e_shnum)
+				continue;
+			size_t sl, nl;
+			const char *sec = elf_str(f, n, &sh[eh.e_shstrndx], sh[sym.st_shndx].sh_name, &sl);
+			if (!sec || !((sl >= 10 && !memcmp(sec, ".nv.global", 10)) ||
+				      (sl >= 12 && !memcmp(sec, ".nv.constant", 12) && strncmp(sec, ".nv.constant0", 13))))
+				continue;
+			const char *name = elf_str(f, n, strs, sym.st_name, &nl);
+			if (!name || !seal_global_name_ok(name, nl))
+				continue;
+			if (n_syms == cap) {
+				cap = cap ? 2 * cap : 16;
+				syms = xrealloc(syms, cap * sizeof(*syms));
+				sec_of = xrealloc(sec_of, cap * sizeof(*sec_of));
+			}
+			sec_of[n_syms] = sym.st_shndx;
+			syms[n_syms++] = (struct sym_at){ name, nl, sym.st_value, sym.st_size };
+		}
+	}
+	for (int s = 0; s < eh.e_shnum && !w->over; s++) {
+		size_t m = 0;
+		for (size_t k = 0; k < n_syms; k++)
+			m += sec_of[k] == s;
+		if (!m)
+			continue;
+		if (w->n == w->max) {
+			w->over = 1;
+			break;
+		}
+		struct sym_at *in = xmalloc(m * sizeof(*in));
+		size_t j = 0;
+		for (size_t k = 0; k < n_syms; k++)
+			if (sec_of[k] == s)
+				in[j++] = syms[k];
+		qsort(in, m, sizeof(*in), sym_at_cmp);
+		size_t sl = 0;
+		const char *sec = elf_str(f, n, &sh[eh.e_shstrndx], sh[s].sh_name, &sl);
+		char **names = xmalloc(m * sizeof(char *));
+		uint64_t *at = xmalloc(m * sizeof(uint64_t)), *sz = xmalloc(m * sizeof(uint64_t));
+		for (size_t k = 0; k < m; k++)
+			names[k] = xstrndup(in[k].name, in[k].nl), at[k] = in[k].at, sz[k] = in[k].size;
+		free(in);
+		uint64_t *gap = xmalloc((2 * m + 2) * sizeof(uint64_t));
+		int ng = seal_section_gaps(sh[s].sh_size, at, sz, (int)m, EVC_SECTION_MAX_GAP_BYTES, gap, (int)m + 1);
+		unsigned char *init = NULL;
+		if (sh[s].sh_type != SHT_NOBITS) {
+			/* the load-time bytes of each gap, from the file; a
+			 * section running past the cubin is checked as zeros
+			 * no further than its bytes go (gaps cut there) */
+			uint64_t total = 0, have = sh[s].sh_offset > n ? 0 : n - sh[s].sh_offset;
+			int keep = 0;
+			for (int g = 0; g < ng; g++) {
+				if (gap[2 * g] >= have)
+					break;
+				if (gap[2 * g + 1] > have)
+					gap[2 * g + 1] = have;
+				total += gap[2 * g + 1] - gap[2 * g];
+				keep = g + 1;
+			}
+			ng = keep;
+			init = xmalloc(total ? total : 1);
+			uint64_t o = 0;
+			for (int g = 0; g < ng; g++) {
+				memcpy(init + o, f + sh[s].sh_offset + gap[2 * g], gap[2 * g + 1] - gap[2 * g]);
+				o += gap[2 * g + 1] - gap[2 * g];
+			}
+		}
+		struct evc_section *e = &w->v[w->n++];
+		memset(e, 0, sizeof(*e));
+		e->name = xstrndup(sec ? sec : "?", sec ? sl : 1);
+		e->size = sh[s].sh_size;
+		e->n_syms = (uint32_t)m;
+		e->sym_name = (const char *const *)names;
+		e->sym_at = at;
+		e->sym_size = sz;
+		e->n_gaps = (uint32_t)ng;
+		e->gap = gap;
+		e->gap_init = init;
+	}
+	free(syms);
+	free(sec_of);
+	free(sh);
+	return 0;
+}
+
+static int add_cubin_sections(const unsigned char *text, size_t n, void *ctx)
+{
+	cubin_sections(text, n, ctx);
+	return 0;
+}
+
+int seal_fatbin_sections(const void *const *images, const size_t *image_bytes, int n_images,
+			 struct evc_section **sections, int max_sections)
+{
+	struct sections_walk w = { xmalloc((size_t)(max_sections > 0 ? max_sections : 1) * sizeof(struct evc_section)),
+				   0, max_sections, 0 };
+	int unreadable = 0;
+	fat_each_text(images, image_bytes, n_images, 2, add_cubin_sections, &w, &unreadable);
+	*sections = w.v;
+	return w.over ? -1 - w.n : w.n;
+}
+
+void seal_sections_free(struct evc_section *s, int n)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < n; i++) {
+		for (uint32_t k = 0; k < s[i].n_syms; k++)
+			free((char *)s[i].sym_name[k]);
+		free((void *)s[i].sym_name);
+		free((void *)s[i].sym_at);
+		free((void *)s[i].sym_size);
+		free((void *)s[i].gap);
+		free((void *)s[i].gap_init);
+		free((char *)s[i].name);
+	}
+	free(s);
+}

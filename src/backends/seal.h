@@ -98,6 +98,30 @@ int seal_fatbin_globals(const void *const *images, const size_t *image_bytes, in
 void seal_names_free(char **names, int n);
 
 /*
+ * The gaps of a section of `size` bytes whose named symbols lie at
+ * at[k] (sorted ascending) with sizes sz[k]: the ranges no symbol covers,
+ * as [gap[2g], gap[2g + 1]) offsets, the head and tail included, at most
+ * max_gaps of them and max_bytes in all (the rest cut).  Returns how many.
+ */
+int seal_section_gaps(uint64_t size, const uint64_t *at, const uint64_t *sz, int n_syms, uint64_t max_bytes,
+		      uint64_t *gap, int max_gaps);
+
+/*
+ * The sections of these fatbin images' cubins that hold a global
+ * seal_fatbin_globals names (red team 60: init() wrote module memory
+ * between two named globals, which a sealed plan does not carry), one
+ * struct evc_section each (every cubin's, in the order found): the named
+ * symbols sorted by offset, the gaps (seal_section_gaps, at most
+ * EVC_SECTION_MAX_GAP_BYTES) and their load-time bytes (NULL for a
+ * NOBITS section: zeros).  *sections is malloc'd (free with
+ * seal_sections_free(*sections, count)).  Returns how many, or -1 - n
+ * when there were more than max_sections (the first n kept).
+ */
+int seal_fatbin_sections(const void *const *images, const size_t *image_bytes, int n_images,
+			 struct evc_section **sections, int max_sections);
+void seal_sections_free(struct evc_section *s, int n);
+
+/*
  * The fatbin images of an ELF shared object's .nv_fatbin section, read
  * from the file (nothing of it is loaded or run).  *data holds the
  * section; images[i] point into it.  Returns the number of images (>= 0),

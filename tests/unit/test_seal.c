@@ -1046,6 +1046,106 @@ static void test_fatbin_globals_nvcc(void **state)
 	strbuf_release(&fat);
 }
 
+/* red team 60: the bytes no named global covers, head, between and tail */
+static void test_section_gaps(void **state)
+{
+	(void)state;
+	uint64_t gap[8];
+	/* rt60's layout: two 4-byte globals at 0x0 and 0x100 of 0x104 */
+	const uint64_t at[2] = { 0, 0x100 }, sz[2] = { 4, 4 };
+	assert_int_equal(seal_section_gaps(0x104, at, sz, 2, 1 << 20, gap, 4), 1);
+	assert_int_equal(gap[0], 4);
+	assert_int_equal(gap[1], 0x100);
+	/* a head and a tail; an overlap is no gap */
+	const uint64_t at2[3] = { 8, 8, 16 }, sz2[3] = { 8, 4, 4 };
+	assert_int_equal(seal_section_gaps(32, at2, sz2, 3, 1 << 20, gap, 4), 2);
+	assert_int_equal(gap[0], 0);
+	assert_int_equal(gap[1], 8);
+	assert_int_equal(gap[2], 20);
+	assert_int_equal(gap[3], 32);
+	/* the byte cap cuts the gaps */
+	assert_int_equal(seal_section_gaps(32, at2, sz2, 3, 10, gap, 4), 2);
+	assert_int_equal(gap[2], 20);
+	assert_int_equal(gap[3], 22);
+	/* no gap: symbols cover the section */
+	const uint64_t at3[1] = { 0 }, sz3[1] = { 32 };
+	assert_int_equal(seal_section_gaps(32, at3, sz3, 1, 1 << 20, gap, 4), 0);
+}
+
+/* red team 60's fixture, built by nvcc: the gaps of .nv.global (NOBITS:
+ * zeros) and .nv.constant3 (their load-time bytes, zeros) between two
+ * 256-aligned globals (skipped where there is no nvcc) */
+static void test_fatbin_sections_nvcc(void **state)
+{
+	(void)state;
+	const char *nvcc = getenv("NVCC");
+	if (!nvcc || !*nvcc)
+		nvcc = access("/usr/local/cuda/bin/nvcc", X_OK) ? "nvcc" : "/usr/local/cuda/bin/nvcc";
+	char dir[] = "/tmp/evident-test-seal-nvcc-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *out = xstrfmt("%s/p.fatbin", dir);
+	const char *argv[] = { nvcc, "-fatbin", "-arch=sm_90", "-DMODE=2", "-o", out,
+			       "tests/fixtures/adversary/cuda/rt60_pad.cu", NULL };
+	struct run_opts o;
+	memset(&o, 0, sizeof(o));
+	o.argv = argv;
+	o.timeout_s = 300;
+	o.merge_stderr = 1;
+	struct strbuf log = STRBUF_INIT, fat = STRBUF_INIT;
+	o.out = &log;
+	struct run_result r;
+	run_command(&o, &r);
+	int built = r.started && r.exited && !r.exit_code && read_file(out, &fat) >= 0;
+	unlink(out);
+	rmdir(dir);
+	free(out);
+	strbuf_release(&log);
+	if (!built) {
+		strbuf_release(&fat);
+		skip(); /* no nvcc here */
+	}
+	const void *ims[1] = { fat.buf };
+	size_t ibs[1] = { fat.len };
+	struct evc_section *secs = NULL;
+	int n = seal_fatbin_sections(ims, ibs, 1, &secs, 16);
+	assert_int_equal(n, 2);
+	int seen_g = 0, seen_c = 0;
+	for (int i = 0; i < n; i++) {
+		const struct evc_section *s = &secs[i];
+		int g = !strcmp(s->name, ".nv.global"), c = !strcmp(s->name, ".nv.constant3");
+		if (!g && !c)
+			print_error("unexpected section '%s'\n", s->name);
+		assert_true(g || c);
+		seen_g += g, seen_c += c;
+		assert_int_equal(s->size, 0x104);
+		assert_int_equal(s->n_syms, 2);
+		assert_string_equal(s->sym_name[0], g ? "rt60_knob" : "rt60_cknob");
+		assert_string_equal(s->sym_name[1], g ? "rt60_next" : "rt60_cnext");
+		assert_int_equal(s->sym_at[0], 0);
+		assert_int_equal(s->sym_at[1], 0x100);
+		assert_int_equal(s->sym_size[0], 4);
+		assert_int_equal(s->sym_size[1], 4);
+		/* the 252 bytes init() wrote at PAD 128 in MODE 2 and 4 */
+		assert_int_equal(s->n_gaps, 1);
+		assert_int_equal(s->gap[0], 4);
+		assert_int_equal(s->gap[1], 0x100);
+		if (g) {
+			assert_null(s->gap_init); /* NOBITS: zeros */
+		} else {
+			assert_non_null(s->gap_init);
+			for (int k = 0; k < 252; k++)
+				assert_int_equal(s->gap_init[k], 0);
+		}
+	}
+	assert_int_equal(seen_g, 1);
+	assert_int_equal(seen_c, 1);
+	seal_sections_free(secs, n);
+	/* more sections than taken: the first kept, said */
+	assert_int_equal(seal_fatbin_sections(ims, ibs, 1, &secs, 1), -2);
+	seal_sections_free(secs, 1);
+	strbuf_release(&fat);
+}
+
 /* One fatbin image of one entry of `kind` with `flags` whose payload
  * holds text, into buf (at least 128 + strlen(text) bytes); its size. */
 static size_t one_entry_image(unsigned char *buf, uint16_t kind, uint64_t flags, const char *text)
@@ -1491,6 +1591,8 @@ int main(void)
 		cmocka_unit_test(test_plan_identity),
 		cmocka_unit_test(test_ptx_param_reads),
 		cmocka_unit_test(test_plan_globals),
+		cmocka_unit_test(test_section_gaps),
+		cmocka_unit_test(test_fatbin_sections_nvcc),
 		cmocka_unit_test(test_fatbin_globals),
 		cmocka_unit_test(test_fatbin_globals_nvcc),
 		cmocka_unit_test(test_fatbin_images),

@@ -477,6 +477,31 @@ struct evc_plan {
 	size_t stack_bytes;
 };
 
+/*
+ * An addition: one cubin section that holds named module
+ * globals (.nv.global*, .nv.constantN), as plan_sections hands it to the
+ * planner: the named symbols' offsets and sizes in it (the layout the
+ * planner checks against the running module's addresses), and its gaps,
+ * the byte ranges [gap[2k], gap[2k+1]) no named symbol covers (between
+ * them, before the first and after the last up to the section's size),
+ * with their load-time bytes, concatenated in gap order (gap_init NULL:
+ * zeros, a NOBITS section).  A sealed plan carries the named globals
+ * only, so the planner refuses a kernel whose init() changed a gap (red
+ * team 60).
+ */
+struct evc_section {
+	const char *name;      /* the section's name, for the reason */
+	uint64_t size;         /* sh_size */
+	uint32_t n_syms;
+	const char *const *sym_name;
+	const uint64_t *sym_at;   /* st_value: the offset in the section */
+	const uint64_t *sym_size; /* st_size */
+	uint32_t n_gaps;
+	const uint64_t *gap;           /* 2 * n_gaps offsets, sorted */
+	const unsigned char *gap_init; /* the gaps' load-time bytes, or NULL: zeros */
+};
+#define EVC_SECTION_MAX_GAP_BYTES ((uint64_t)1 << 20) /* gap bytes of one section checked */
+
 struct evc_ctx;
 
 struct evc_api {
@@ -573,6 +598,14 @@ struct evc_api {
 	 * them.  0, or -1 with the reason in err. */
 	int (*plan_globals)(struct evc_ctx *ctx, const char *const *names, int n_names, char *err,
 			    size_t errlen);
+	/* An addition: the sections that hold the named globals
+	 * (every cubin's; struct evc_section), for the next plan_capture: it
+	 * reads each gap of a section whose layout matches a module's
+	 * addresses on the device, after init(), and refuses a plan when a
+	 * gap no longer holds its load-time bytes.  Copied; n 0 forgets
+	 * them.  0, or -1 with the reason in err. */
+	int (*plan_sections)(struct evc_ctx *ctx, const struct evc_section *sections, int n, char *err,
+			     size_t errlen);
 };
 
 typedef const struct evc_api *(*evc_api_fn)(void);

@@ -2274,6 +2274,13 @@ static int evc_plan_globals(struct evc_ctx *c, const char *const *names, int n_n
 	return seal_set_globals(names, n_names, err, errlen);
 }
 
+static int evc_plan_sections(struct evc_ctx *c, const struct evc_section *sections, int n, char *err,
+			     size_t errlen)
+{
+	(void)c;
+	return seal_set_sections(sections, n, err, errlen);
+}
+
 static const struct evc_api api = {
 	EVC_API_VERSION,
 	sizeof(struct evc_api),
@@ -2298,6 +2305,7 @@ static const struct evc_api api = {
 	evc_plan_capture,
 	evc_plan_load,
 	evc_plan_globals,
+	evc_plan_sections,
 };
 
 extern "C" __attribute__((visibility("default"))) const struct evc_api *evident_cuda_api(void)

@@ -877,6 +877,177 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
  */
 static std::vector<std::string> global_names;
 
+/* the sections that hold them (plan_sections, struct evc_section) */
+struct gsection {
+	std::string name;
+	uint64_t size;
+	std::vector<std::string> sym;
+	std::vector<uint64_t> at, sz, gap;
+	std::vector<unsigned char> init; /* the gaps' load-time bytes; empty: zeros */
+};
+static std::vector<gsection> global_sections;
+
+/* The harness's own reader of module memory: n bytes at src to dst,
+ * through generic pointers (device code reads a __constant__ bank's
+ * memory and a __device__ global's neighbours this way; a host copy of a
+ * range past one __device__ symbol is refused by the driver, measured on
+ * an H200: "invalid argument") */
+__global__ void evc_harness_peek(const unsigned char *src, unsigned char *dst, unsigned long long n)
+{
+	for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+	     i += (unsigned long long)gridDim.x * blockDim.x)
+		dst[i] = src[i];
+}
+
+/*
+ * Red team 60: a sealed plan carries each named global's own bytes, so
+ * module memory init() (or launch()'s first call) wrote beside them (the
+ * padding ptxas leaves between aligned globals, a section's tail) keeps
+ * its load-time value in the replay.  For each section (global_sections)
+ * whose named symbols the module m (or library lib) places at one base
+ * (each at base + st_value: the cubin that runs there), read
+ * its gaps on the device (evc_harness_peek) and compare them with their
+ * load-time bytes: a changed byte refuses the plan, unless another
+ * cubin's section of the same name with the same layout reads unchanged.
+ * Only the 4 KiB pages the section's named globals touch are read (no
+ * read outside memory the driver mapped for them).  When the reader
+ * itself fails (a launch error, a copy error) the check is skipped with
+ * a note on stderr: an honest kernel is not refused for the harness's
+ * failure.  0, or -1 with the reason in err.
+ */
+static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
+{
+	const uint64_t page = 4096;
+	std::vector<std::string> bad_name, clean_name;
+	std::vector<uint64_t> bad_off;
+	for (const gsection &g : global_sections) {
+		uint64_t base = 0, lo = UINT64_MAX, hi = 0;
+		int found = 0, fits = 1;
+		for (size_t k = 0; k < g.sym.size() && fits; k++) {
+			CUdeviceptr d = 0;
+			size_t sz = 0;
+			CUresult r = m ? cuModuleGetGlobal(&d, &sz, m, g.sym[k].c_str())
+				       : cuLibraryGetGlobal(&d, &sz, lib, g.sym[k].c_str());
+			if (r != CUDA_SUCCESS || !d)
+				continue;
+			if ((uint64_t)d < g.at[k] || (found && (uint64_t)d - g.at[k] != base)) {
+				fits = 0; /* another cubin's layout */
+				break;
+			}
+			base = (uint64_t)d - g.at[k];
+			found = 1;
+			if ((uint64_t)d < lo)
+				lo = (uint64_t)d;
+			if ((uint64_t)d + sz > hi)
+				hi = (uint64_t)d + sz;
+		}
+		if (!found || !fits || g.gap.empty())
+			continue;
+		lo &= ~(page - 1);
+		hi = (hi + page - 1) & ~(page - 1);
+		/* the gaps, clipped to those pages, as [from, to) addresses */
+		std::vector<uint64_t> rd;
+		std::vector<uint64_t> init_at; /* each clipped gap's first byte's index in g.init */
+		uint64_t total = 0, io = 0;
+		for (size_t k = 0; k + 1 < g.gap.size(); k += 2) {
+			uint64_t a = base + g.gap[k], b = base + g.gap[k + 1], from = a < lo ? lo : a, to = b > hi ? hi : b;
+			if (from < to) {
+				rd.push_back(from), rd.push_back(to);
+				init_at.push_back(io + (from - a));
+				total += to - from;
+			}
+			io += g.gap[k + 1] - g.gap[k];
+		}
+		if (!total)
+			continue;
+		unsigned char *dbuf = NULL;
+		std::vector<unsigned char> got(total);
+		cudaGetLastError();
+		cudaError_t e = cudaMalloc(&dbuf, total);
+		uint64_t o = 0;
+		for (size_t k = 0; e == cudaSuccess && k < rd.size(); k += 2) {
+			uint64_t n = rd[k + 1] - rd[k];
+			unsigned blocks = (unsigned)((n + 255) / 256 < 64 ? (n + 255) / 256 : 64);
+			evc_harness_peek<<<blocks, 256>>>((const unsigned char *)rd[k], dbuf + o, n);
+			e = cudaGetLastError();
+			o += n;
+		}
+		if (e == cudaSuccess)
+			e = cudaDeviceSynchronize();
+		if (e == cudaSuccess)
+			e = cudaMemcpy(got.data(), dbuf, total, cudaMemcpyDeviceToHost);
+		if (dbuf)
+			cudaFree(dbuf);
+		if (e != cudaSuccess) {
+			fprintf(stderr, "evident harness: module memory beside the globals of %s could not be read "
+					"(%s): not checked\n",
+				g.name.c_str(), cudaGetErrorName(e));
+			cudaGetLastError();
+			continue;
+		}
+		int changed = 0;
+		o = 0;
+		for (size_t k = 0; k < rd.size() && !changed; k += 2) {
+			uint64_t n = rd[k + 1] - rd[k];
+			for (uint64_t i = 0; i < n; i++) {
+				unsigned char want = g.init.empty() ? 0 : g.init[init_at[k / 2] + i];
+				if (got[o + i] != want) {
+					bad_name.push_back(g.name);
+					bad_off.push_back(rd[k] + i - base);
+					changed = 1;
+					break;
+				}
+			}
+			o += n;
+		}
+		if (!changed)
+			clean_name.push_back(g.name);
+	}
+	for (size_t k = 0; k < bad_name.size(); k++) {
+		int clean = 0;
+		for (const std::string &c : clean_name)
+			clean |= c == bad_name[k];
+		if (!clean)
+			return fail(err, errlen, "init() left bytes in module memory outside its named globals (section "
+						 "%.64s, offset +%llu): a sealed plan carries named globals only; declare "
+						 "trust: host",
+				    bad_name[k].c_str(), (unsigned long long)bad_off[k]);
+	}
+	return 0;
+}
+
+int seal_set_sections(const struct evc_section *secs, int n, char *err, size_t errlen)
+{
+	global_sections.clear();
+	if (n < 0 || (n && !secs))
+		return fail(err, errlen, "no list of global sections");
+	for (int i = 0; i < n; i++) {
+		const struct evc_section *s = &secs[i];
+		gsection g;
+		g.name = s->name ? s->name : "?";
+		g.size = s->size;
+		uint64_t bytes = 0;
+		for (uint32_t k = 0; k < s->n_syms; k++) {
+			if (!s->sym_name[k])
+				return fail(err, errlen, "global section %d: a symbol with no name", i);
+			g.sym.push_back(s->sym_name[k]);
+			g.at.push_back(s->sym_at[k]);
+			g.sz.push_back(s->sym_size[k]);
+		}
+		for (uint32_t k = 0; k < s->n_gaps; k++) {
+			if (s->gap[2 * k] > s->gap[2 * k + 1] || s->gap[2 * k + 1] - s->gap[2 * k] > EVC_SECTION_MAX_GAP_BYTES ||
+			    (bytes += s->gap[2 * k + 1] - s->gap[2 * k]) > EVC_SECTION_MAX_GAP_BYTES)
+				return fail(err, errlen, "global section %d: gaps out of range", i);
+			g.gap.push_back(s->gap[2 * k]);
+			g.gap.push_back(s->gap[2 * k + 1]);
+		}
+		if (s->gap_init)
+			g.init.assign(s->gap_init, s->gap_init + bytes);
+		global_sections.push_back(g);
+	}
+	return 0;
+}
+
 static int module_globals(const std::vector<CUgraphNode> &order, std::vector<kbuf> &bufs, std::string &js,
 			  int *n_globals, char *err, size_t errlen)
 {
@@ -952,6 +1123,9 @@ static int module_globals(const std::vector<CUgraphNode> &order, std::vector<kbu
 			bufs.push_back({ d, sz, (uint32_t)(EVC_BUF_GLOBAL + ng) });
 			ng++;
 		}
+		int rg = module_gaps(m, lib, err, errlen);
+		if (rg)
+			return rg;
 	}
 	*n_globals = ng;
 	return 0;

@@ -50,5 +50,8 @@ int evc_plan_watch_was_on(void);
 /* The module global names seal_capture reads and carries (copied; 0 names
  * forgets them).  0, or -1 with the reason in err. */
 int seal_set_globals(const char *const *names, int n_names, char *err, size_t errlen);
+/* the cubin sections that hold them (struct evc_section), whose gaps
+ * seal_capture checks after init() (red team 60); copied */
+int seal_set_sections(const struct evc_section *secs, int n, char *err, size_t errlen);
 
 #endif /* EVIDENT_CUDA_SEAL_H */
