@@ -1611,8 +1611,8 @@ static int cubin_sections(const unsigned char *f, size_t n, struct sections_walk
 		unsigned char *init = NULL;
 		if (sh[s].sh_type != SHT_NOBITS) {
 			/* the load-time bytes of each gap, from the file; a
-			 * section running past the cubin is checked as zeros
-			 * no further than its bytes go (gaps cut there) */
+			 * section running past the cubin has its gaps cut where
+			 * the file ends (what lies past that is not checked) */
 			uint64_t total = 0, have = sh[s].sh_offset > n ? 0 : n - sh[s].sh_offset;
 			int keep = 0;
 			for (int g = 0; g < ng; g++) {

@@ -143,7 +143,8 @@ static void test_sealed_driver_library(void **state)
 	flags = xstrfmt("-L'%s' -Wl,-rpath,'%s' -Wl,--no-as-needed -l:librt58plain.so", dir, dir);
 	char *k_plain = cc_so(dir, "k_plain.so", "int k(void) { return 0; }\n", flags);
 	free(flags);
-	/* NEEDs libcuda.so.1 by name; found here or not, it is named */
+	/* NEEDs the JIT compiler by name, with no rpath to find it: found
+	 * here or not, it is named */
 	flags = xstrfmt("-L'%s' -Wl,--no-as-needed -l:libnvidia-ptxjitcompiler.so.1", dir);
 	char *k_named = cc_so(dir, "k_named.so", "int k(void) { return 0; }\n", flags);
 	free(flags);

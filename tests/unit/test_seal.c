@@ -1072,6 +1072,132 @@ static void test_section_gaps(void **state)
 	assert_int_equal(seal_section_gaps(32, at3, sz3, 1, 1 << 20, gap, 4), 0);
 }
 
+/*
+ * seal_fatbin_sections over a cubin whose sizes the kernel's author chose
+ * (every offset in it is the author's): a NOBITS .nv.global of 2^40 bytes
+ * whose last global lies 2^39 in has its gaps cut at
+ * EVC_SECTION_MAX_GAP_BYTES; a PROGBITS .nv.constant3 that runs past the
+ * cubin has its gaps, and their load-time bytes, cut where the file ends;
+ * one that starts past the cubin has none; and a caller's max_sections
+ * keeps the first ones (-1 - n).  Under make SAN=1 any read past the
+ * cubin is an error.
+ */
+static unsigned char *write_hostile_cubin(size_t *len)
+{
+	static const char shstr[] = "\0.shstrtab\0.strtab\0.symtab\0.nv.global\0.nv.constant3\0.nv.constant4";
+	static const char str[] = "\0g0\0g1\0g2\0c0\0c1\0d0";
+	enum { S_SHSTR = 1, S_STR = 11, S_SYM = 19, S_GLOBAL = 27, S_CONST3 = 38, S_CONST4 = 52 };
+	enum { N_G0 = 1, N_G1 = 4, N_G2 = 7, N_C0 = 10, N_C1 = 13, N_D0 = 16 };
+	const struct { uint32_t name; uint16_t shndx; uint64_t value, size; } syms[] = {
+		{ 0, 0, 0, 0 },
+		{ N_G0, 4, 0, 4 },
+		{ N_G1, 4, 0x100, 4 },
+		{ N_G2, 4, (uint64_t)1 << 39, 8 },
+		{ N_C0, 5, 0, 4 },
+		{ N_C1, 5, 64, 4 },
+		{ N_D0, 6, 0, 4 },
+	};
+	assert_string_equal(shstr + S_CONST4, ".nv.constant4");
+	assert_string_equal(str + N_D0, "d0");
+	size_t nsym = sizeof(syms) / sizeof(syms[0]);
+	size_t o_shstr = sizeof(Elf64_Ehdr), o_str = o_shstr + sizeof(shstr);
+	size_t o_sym = (o_str + sizeof(str) + 7) & ~(size_t)7, o_sh = o_sym + nsym * sizeof(Elf64_Sym);
+	size_t o_c3 = o_sh + 7 * sizeof(Elf64_Shdr); /* .nv.constant3's 32 bytes in the file, of its 128 */
+	*len = o_c3 + 32;
+	unsigned char *f = xcalloc(*len, 1);
+	Elf64_Ehdr eh;
+	memset(&eh, 0, sizeof(eh));
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_shoff = o_sh;
+	eh.e_shentsize = sizeof(Elf64_Shdr);
+	eh.e_shnum = 7;
+	eh.e_shstrndx = 1;
+	memcpy(f, &eh, sizeof(eh));
+	memcpy(f + o_shstr, shstr, sizeof(shstr));
+	memcpy(f + o_str, str, sizeof(str));
+	for (size_t k = 0; k < nsym; k++) {
+		Elf64_Sym sy;
+		memset(&sy, 0, sizeof(sy));
+		sy.st_name = syms[k].name;
+		sy.st_info = ELF64_ST_INFO(STB_GLOBAL, k ? STT_OBJECT : STT_NOTYPE);
+		sy.st_shndx = syms[k].shndx;
+		sy.st_value = syms[k].value;
+		sy.st_size = syms[k].size;
+		memcpy(f + o_sym + k * sizeof(sy), &sy, sizeof(sy));
+	}
+	for (size_t k = 0; k < 32; k++)
+		f[o_c3 + k] = (unsigned char)(0xa0 + k);
+	Elf64_Shdr sh[7];
+	memset(sh, 0, sizeof(sh));
+	const uint32_t names[7] = { 0, S_SHSTR, S_STR, S_SYM, S_GLOBAL, S_CONST3, S_CONST4 };
+	for (int k = 0; k < 7; k++) {
+		sh[k].sh_name = names[k];
+		sh[k].sh_type = SHT_PROGBITS;
+	}
+	sh[1].sh_type = sh[2].sh_type = SHT_STRTAB;
+	sh[1].sh_offset = o_shstr, sh[1].sh_size = sizeof(shstr);
+	sh[2].sh_offset = o_str, sh[2].sh_size = sizeof(str);
+	sh[3].sh_type = SHT_SYMTAB;
+	sh[3].sh_offset = o_sym, sh[3].sh_size = nsym * sizeof(Elf64_Sym);
+	sh[3].sh_entsize = sizeof(Elf64_Sym);
+	sh[3].sh_link = 2;
+	sh[4].sh_type = SHT_NOBITS, sh[4].sh_size = (uint64_t)1 << 40;
+	sh[5].sh_offset = o_c3, sh[5].sh_size = 128;
+	sh[6].sh_offset = UINT64_MAX - 8, sh[6].sh_size = 64; /* past the cubin, and past 2^64 */
+	memcpy(f + o_sh, sh, sizeof(sh));
+	return f;
+}
+
+static void test_fatbin_sections_hostile(void **state)
+{
+	(void)state;
+	size_t clen, ilen;
+	unsigned char *cubin = write_hostile_cubin(&clen);
+	unsigned char *im = entry_image(2, cubin, clen, &ilen);
+	/* the image holds the cubin exactly: nothing past it to read */
+	unsigned char *tight = xmalloc(ilen);
+	memcpy(tight, im, ilen);
+	const void *ims[1] = { tight };
+	size_t ibs[1] = { ilen };
+	struct evc_section *secs = NULL;
+	int n = seal_fatbin_sections(ims, ibs, 1, &secs, 16);
+	assert_int_equal(n, 3);
+	/* .nv.global: the gap between g0 and g1, then from g1 on, cut at the cap */
+	assert_string_equal(secs[0].name, ".nv.global");
+	assert_int_equal(secs[0].size, (uint64_t)1 << 40);
+	assert_int_equal(secs[0].n_syms, 3);
+	assert_string_equal(secs[0].sym_name[2], "g2");
+	assert_int_equal(secs[0].n_gaps, 2);
+	assert_int_equal(secs[0].gap[0], 4);
+	assert_int_equal(secs[0].gap[1], 0x100);
+	assert_int_equal(secs[0].gap[2], 0x104);
+	assert_int_equal(secs[0].gap[3], 0x104 + EVC_SECTION_MAX_GAP_BYTES - 252);
+	assert_null(secs[0].gap_init);
+	/* .nv.constant3: [4, 64) cut at the file's 32 bytes, [68, 128) gone */
+	assert_string_equal(secs[1].name, ".nv.constant3");
+	assert_int_equal(secs[1].n_gaps, 1);
+	assert_int_equal(secs[1].gap[0], 4);
+	assert_int_equal(secs[1].gap[1], 32);
+	assert_non_null(secs[1].gap_init);
+	for (int k = 0; k < 28; k++)
+		assert_int_equal(secs[1].gap_init[k], 0xa0 + 4 + k);
+	/* .nv.constant4 starts past the cubin: its symbol named, no gap read */
+	assert_string_equal(secs[2].name, ".nv.constant4");
+	assert_int_equal(secs[2].n_syms, 1);
+	assert_int_equal(secs[2].n_gaps, 0);
+	seal_sections_free(secs, n);
+	/* more sections than the caller takes: the first, and -1 - 1 */
+	n = seal_fatbin_sections(ims, ibs, 1, &secs, 1);
+	assert_int_equal(n, -2);
+	assert_string_equal(secs[0].name, ".nv.global");
+	seal_sections_free(secs, 1);
+	seal_sections_free(NULL, 0);
+	free(tight);
+	free(im);
+	free(cubin);
+}
+
 /* red team 60's fixture, built by nvcc: the gaps of .nv.global (NOBITS:
  * zeros) and .nv.constant3 (their load-time bytes, zeros) between two
  * 256-aligned globals (skipped where there is no nvcc) */
@@ -1593,6 +1719,7 @@ int main(void)
 		cmocka_unit_test(test_plan_globals),
 		cmocka_unit_test(test_section_gaps),
 		cmocka_unit_test(test_fatbin_sections_nvcc),
+		cmocka_unit_test(test_fatbin_sections_hostile),
 		cmocka_unit_test(test_fatbin_globals),
 		cmocka_unit_test(test_fatbin_globals_nvcc),
 		cmocka_unit_test(test_fatbin_images),
