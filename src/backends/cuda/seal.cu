@@ -64,7 +64,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "evident_cuda.h"
@@ -905,10 +907,17 @@ __global__ void evc_harness_peek(const unsigned char *src, unsigned char *dst, u
  * padding ptxas leaves between aligned globals, a section's tail) keeps
  * its load-time value in the replay.  For each section (global_sections)
  * whose named symbols the module m (or library lib) places at one base
- * (each at base + st_value: the cubin that runs there), read
- * its gaps on the device (evc_harness_peek) and compare them with their
- * load-time bytes: a changed byte refuses the plan, unless another
- * cubin's section of the same name with the same layout reads unchanged.
+ * (each at base + st_value: the cubin that runs there), read its gaps on
+ * the device (evc_harness_peek) and compare them with their load-time
+ * bytes.  A changed byte refuses the plan unless it lies in a global the
+ * module defines (the plan carries it; another cubin's layout can have a
+ * gap there) or another cubin's section of the same name read that same
+ * byte unchanged (the two cubins expect other load-time bytes there).
+ * Never by the section's name alone: a section "fits" by its symbols'
+ * offsets, while its own sizes, and its symbols the module lacks, shape
+ * its gaps, so another cubin of the object (sm_90 beside sm_90a) could
+ * lay its gaps elsewhere, read them clean and excuse the loaded cubin's
+ * changed padding (review2, docs/review2-excuse-cuda.md).
  * Only the 4 KiB pages the section's named globals touch are read (no
  * read outside memory the driver mapped for them).  When the reader
  * itself fails (a launch error, a copy error) the check is skipped with
@@ -918,8 +927,15 @@ __global__ void evc_harness_peek(const unsigned char *src, unsigned char *dst, u
 static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 {
 	const uint64_t page = 4096;
+	/* each changed run of bytes: its section's name, its offset there and
+	 * its [from, to) addresses; each clean section's name and the
+	 * [from, to) addresses it read */
 	std::vector<std::string> bad_name, clean_name;
-	std::vector<uint64_t> bad_off;
+	std::vector<uint64_t> bad_off, bad_from, bad_to;
+	std::vector<std::vector<uint64_t>> clean_read;
+	/* the module's named globals as the driver gives them, [d, d + size):
+	 * what the plan carries (module_globals), so a change there is none */
+	std::vector<std::pair<uint64_t, uint64_t>> carried;
 	for (const gsection &g : global_sections) {
 		uint64_t base = 0, lo = UINT64_MAX, hi = 0;
 		int found = 0, fits = 1;
@@ -936,6 +952,7 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 			}
 			base = (uint64_t)d - g.at[k];
 			found = 1;
+			carried.push_back({ (uint64_t)d, (uint64_t)d + sz });
 			if ((uint64_t)d < lo)
 				lo = (uint64_t)d;
 			if ((uint64_t)d + sz > hi)
@@ -987,26 +1004,46 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 		}
 		int changed = 0;
 		o = 0;
-		for (size_t k = 0; k < rd.size() && !changed; k += 2) {
+		for (size_t k = 0; k < rd.size(); k += 2) {
 			uint64_t n = rd[k + 1] - rd[k];
 			for (uint64_t i = 0; i < n; i++) {
 				unsigned char want = g.init.empty() ? 0 : g.init[init_at[k / 2] + i];
-				if (got[o + i] != want) {
+				if (got[o + i] == want)
+					continue;
+				/* every changed byte, as runs: another cubin's
+				 * section excuses only bytes it read itself */
+				if (changed && bad_to.back() == rd[k] + i) {
+					bad_to.back()++;
+				} else {
 					bad_name.push_back(g.name);
 					bad_off.push_back(rd[k] + i - base);
-					changed = 1;
-					break;
+					bad_from.push_back(rd[k] + i);
+					bad_to.push_back(rd[k] + i + 1);
 				}
+				changed = 1;
 			}
 			o += n;
 		}
-		if (!changed)
+		if (!changed) {
 			clean_name.push_back(g.name);
+			clean_read.push_back(rd);
+		}
 	}
 	for (size_t k = 0; k < bad_name.size(); k++) {
-		int clean = 0;
-		for (const std::string &c : clean_name)
-			clean |= c == bad_name[k];
+		/* excused only where every byte of the run lies in a global the
+		 * plan carries or was read unchanged by a clean section of its
+		 * name: the union of those ranges covers [from, to) */
+		std::vector<std::pair<uint64_t, uint64_t>> cover(carried);
+		for (size_t c = 0; c < clean_name.size(); c++)
+			if (clean_name[c] == bad_name[k])
+				for (size_t r = 0; r + 1 < clean_read[c].size(); r += 2)
+					cover.push_back({ clean_read[c][r], clean_read[c][r + 1] });
+		std::sort(cover.begin(), cover.end());
+		uint64_t at = bad_from[k];
+		for (const auto &cv : cover)
+			if (cv.first <= at && cv.second > at)
+				at = cv.second;
+		int clean = at >= bad_to[k];
 		if (!clean)
 			return fail(err, errlen, "init() left bytes in module memory outside its named globals (section "
 						 "%.64s, offset +%llu): a sealed plan carries named globals only; declare "
