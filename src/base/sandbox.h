@@ -217,9 +217,10 @@ char *sandbox_find_library(const char *name, const char *object);
 char **sandbox_object_libraries(const char *object);
 
 /*
- * Is name (a path or a file name) a library of the GPU driver's:
- * libnvidia-* (the PTX JIT compiler libnvidia-ptxjitcompiler, NVVM's,
- * NVML), libcuda.so*, libcudadebugger.so*?  1 or 0.
+ * Is name (a path or a file name) a library of the GPU driver's that a
+ * sealed kernel has no use for: libnvidia-* (the PTX JIT compiler
+ * libnvidia-ptxjitcompiler, NVVM's, NVML), libcudadebugger.so*?  Not
+ * libcuda.so* (the worker's own, which a driver-API kernel links).  1 or 0.
  */
 int sandbox_driver_library_name(const char *name);
 

@@ -453,8 +453,11 @@ int sandbox_driver_library_name(const char *name)
 {
 	const char *b = name ? strrchr(name, '/') : NULL;
 	b = b ? b + 1 : name;
-	return b && (!strncmp(b, "libnvidia-", 10) || !strncmp(b, "libcuda.so", 10) ||
-		     !strncmp(b, "libcudadebugger.so", 18));
+	/* libcuda itself is the worker's own (a kernel that NEEDs it for the
+	 * driver API, -lcuda, gets the one the worker loads; its JIT finds no
+	 * PTX to compile, since the worker loads the object's cubins alone:
+	 * review2's note) */
+	return b && (!strncmp(b, "libnvidia-", 10) || !strncmp(b, "libcudadebugger.so", 18));
 }
 
 /* The first driver library among d's names (its soname, then what it

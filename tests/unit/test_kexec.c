@@ -150,7 +150,8 @@ static void test_sealed_driver_library(void **state)
 	free(flags);
 
 	assert_true(sandbox_driver_library_name("libnvidia-ptxjitcompiler.so.1"));
-	assert_true(sandbox_driver_library_name("/usr/lib/x86_64-linux-gnu/libcuda.so.580.95.05"));
+	/* -lcuda for the driver API: the worker's own libcuda, no compiler */
+	assert_false(sandbox_driver_library_name("/usr/lib/x86_64-linux-gnu/libcuda.so.580.95.05"));
 	assert_true(sandbox_driver_library_name("libnvidia-nvvm.so.4"));
 	assert_false(sandbox_driver_library_name("libcudart.so.13"));
 	assert_false(sandbox_driver_library_name("/usr/local/cuda/lib64/libcublasLt.so.13"));
