@@ -552,8 +552,11 @@ static int gpu_allow_list(scmp_filter_ctx ctx)
 	/* signals to itself and fcntl of any signal or command, as measured
 	 * (self_signals is the host box's) */
 	static const char *const gpu_signals[] = { "kill", "tkill", "tgkill", "fcntl", NULL };
-	for (int i = 0; gpu_signals[i] && rc == 0; i++)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, seccomp_syscall_resolve_name(gpu_signals[i]), 0);
+	for (int i = 0; gpu_signals[i] && rc == 0; i++) {
+		int nr = seccomp_syscall_resolve_name(gpu_signals[i]);
+		if (nr != __NR_SCMP_ERROR)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+	}
 	for (int i = 0; gpu_allowed[i] && rc == 0; i++) {
 		int nr = seccomp_syscall_resolve_name(gpu_allowed[i]);
 		if (nr != __NR_SCMP_ERROR)

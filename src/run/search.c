@@ -653,6 +653,13 @@ static const char *code_hash(const struct cand *c)
 	return c->neutral ? c->neutral : c->load ? c->load : c->binary;
 }
 
+/* code_hash with the libraries it loads (another library is another
+ * program: search_same_code), malloc'd: the caller frees. */
+static char *code_key(const struct cand *c)
+{
+	return xstrfmt("%s libs %s", code_hash(c), c->libs ? c->libs : "-");
+}
+
 /* The first candidate id the search saw with binary hash h, or NULL; records h for id. */
 static const char *binary_seen(struct search *x, const char *h, const char *id)
 {
@@ -850,8 +857,11 @@ static void add_ratio(struct strbuf *sb, const struct cand *c)
 static int judge(struct search *x, int gi, struct gen *g)
 {
 	struct cand *e = &g->c[0];
-	if (e->binary)
-		binary_seen(x, code_hash(e), e->id);
+	if (e->binary) {
+		char *k = code_key(e);
+		binary_seen(x, k, e->id);
+		free(k);
+	}
 	for (size_t i = 1; i < g->n; i++) {
 		struct cand *c = &g->c[i];
 		if (!c->binary)
@@ -877,10 +887,12 @@ static int judge(struct search *x, int gi, struct gen *g)
 					       c->mutation ? c->mutation : "its mutation", e->id, c->load);
 			continue;
 		}
-		const char *twin = binary_seen(x, code_hash(c), c->id);
+		char *key = code_key(c);
+		const char *twin = binary_seen(x, key, c->id);
+		free(key);
 		if (twin) {
-			char *more = xstrfmt("the same device code as %s: what differs between them never reached "
-					     "the binary%s",
+			char *more = xstrfmt("the same code as %s (what the loader maps of it, and its libraries): "
+					     "what differs between them never reached it%s",
 					     twin, c->neutral ? " (or reached only its echo of the parameters)" : "");
 			if (c->note) {
 				char *both = xstrfmt("%s; %s", c->note, more);

@@ -918,7 +918,8 @@ __global__ void evc_harness_peek(const unsigned char *src, unsigned char *dst, u
  * its gaps, so another cubin of the object (sm_90 beside sm_90a) could
  * lay its gaps elsewhere, read them clean and excuse the loaded cubin's
  * changed padding (review2, docs/review2-excuse-cuda.md).
- * Only the 4 KiB pages the section's named globals touch are read (no
+ * Only the 4 KiB pages from the lowest to the highest named global's are
+ * read (no
  * read outside memory the driver mapped for them).  When the reader
  * itself fails (a launch error, a copy error) the check is skipped with
  * a note on stderr: an honest kernel is not refused for the harness's
