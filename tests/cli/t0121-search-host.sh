@@ -9,8 +9,9 @@
 # Checked: the selection (and that generation 1 starts from the promoted
 # one), the promotion's confirmation in a batch of fresh processes (red
 # team 48: a promotion stands only when a second batch says faster too), the lineage in the records and show --lineage of a run and of the
-# search, and, in a second store, the same candidates from the same seed
-# and a budget that stops the search before generation 1.
+# search, generation 1's candidates (seed 8's draw), and, in a second
+# store, the same candidates from the same seed and a budget that stops
+# the search before generation 1.
 . "$REPO/tests/cli/lib.sh"
 runs_alone "the selection rests on verdicts between sleeps of 16 and 4 ms"
 mkrepo
@@ -129,8 +130,13 @@ d["budget"]["spent"] > 0.5 => True
 E
 same='[(c["id"], c["kernel"], c["params"], c["mutation"]) for c in d["generations"][0]["candidates"]]'
 expect_eq "$(jget $rec2 "$same")" "$(jget $rec "$same")"
-EVIDENT_STORE="$TEST_TMP/store3" expect_exit 0 "$EVIDENT" run --no-progress experiments/evo.yaml
-rec3=$(ls "$TEST_TMP"/store3/runs/*-search.json)
-all='[[(c["id"], c["kernel"], c["params"], c["mutation"], c["parent"]) for c in g["candidates"]] for g in d["generations"]]'
-expect_eq "$(jget $rec3 "$all")" "$(jget $rec "$all")"
+# generation 1's candidates: seed 8's draw from g0c0 (the promoted one,
+# checked above), the same in every run.  A literal, not a third store's
+# rerun of the whole search (a third of this test's CPU: sanitized, alone,
+# 17.2-18.7 s with it, 11.8-12.5 without, 3 runs each): a draw that changed between two runs (a seed from the clock,
+# the run's timings) differs from the literal too, and one that changes
+# with the code fails here until the literal is updated.
+all='[[(c["id"], c["params"]["SLEEP_US"], c["params"]["UNUSED"], c["mutation"], c["parent"]) for c in g["candidates"]] for g in d["generations"]]'
+expect_eq "$(jget $rec "$all")" "[[('base', '16000', '1', None, None), ('g0c0', '4000', '1', 'SLEEP_US 16000->4000', 'base'), ('g0c1', '16000', '2', 'UNUSED 1->2', 'base')], [('g0c0', '4000', '1', 'none: the best so far, measured again', 'g0c0'), ('g1c0', '12000', '1', 'SLEEP_US 4000->12000', 'g0c0'), ('g1c1', '4000', '2', 'UNUSED 1->2', 'g0c0')]]"
+expect_eq "$(jget $rec '[c["kernel"] for g in d["generations"] for c in g["candidates"]]')" "$(python3 -c 'print(["tests/fixtures/host/sleepy.c"] * 6)')"
 exit 0

@@ -455,6 +455,56 @@ static void test_late_checks(void **state)
 	close(fds[1]);
 }
 
+/* A skipped timed frame about to leave the spill ring (a new frame takes
+ * its slot) is offered to p->evict (job.c evict_check: red team 9,
+ * ring_outrun, 80 wrong frames pushed out of a 64-frame ring); one it
+ * picks moves into the room with its index and bytes (evict_checks
+ * counts it), the others are lost.  An adaptive count's ring (16 slots of
+ * 1 MiB) wraps after 16 frames. */
+static long long evict_seen[64];
+static size_t evict_n;
+static int evict_third(void *ctx, long long i, size_t ring)
+{
+	(void)ctx;
+	assert_int_equal(ring, 16);
+	if (evict_n < 64)
+		evict_seen[evict_n++] = i;
+	return i == 3;
+}
+
+static void test_evicted_frame_kept(void **state)
+{
+	(void)state;
+	size_t fb = (size_t)1 << 20;
+	struct proto p;
+	proto_init(&p);
+	p.evict = evict_third;
+	evict_n = 0;
+	for (int k = 0; k < 20; k++) {
+		struct proto_capture *meta;
+		char *d = proto_stash_slot(&p, fb, 0, &meta);
+		assert_non_null(meta);
+		memset(d, 'a' + k, fb);
+		meta->timed = 1;
+		meta->index = k;
+		meta->bytes = fb;
+	}
+	assert_int_equal(p.spill_slots, 16);
+	/* frames 0..3 left the ring as 16..19 came: each offered once, 3 kept */
+	assert_int_equal(evict_n, 4);
+	for (int k = 0; k < 4; k++)
+		assert_int_equal(evict_seen[k], k);
+	assert_int_equal(p.evict_checks, 1);
+	assert_int_equal(p.n_caps, 1);
+	assert_int_equal(p.caps[0].index, 3);
+	assert_int_equal(p.caps[0].bytes, fb);
+	assert_int_equal(p.caps[0].offset, 0);
+	assert_int_equal(p.kept.len, fb);
+	assert_int_equal(p.kept.buf[0], 'a' + 3);
+	assert_int_equal(p.kept.buf[fb - 1], 'a' + 3);
+	proto_release(&p);
+}
+
 /* A worker killed at its last output (a boxed host worker: job.c
  * no_grace) is read no further: its last seed's frame ends its outputs,
  * and a line its fini() wrote into the same read is not the protocol's
@@ -514,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_stash_cold),
 		cmocka_unit_test(test_ring_reused),
 		cmocka_unit_test(test_late_checks),
+		cmocka_unit_test(test_evicted_frame_kept),
 		cmocka_unit_test(test_stop_at_fini),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
