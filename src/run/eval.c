@@ -1001,27 +1001,6 @@ out:
 	return rc;
 }
 
-/* Is side (a begun marker's code.candidate or code.reference, as
- * marker_side_code wrote it) the code of id?  code_same's clauses by the
- * object: the same binary (and loaded image where both have one), the
- * same echo-neutral object (where id has one: a host object), or the
- * same loaded image, each with the same libraries.  Only ever counts
- * against a candidate (a try that was not faster). */
-static int marker_side_is(const json_t *side, const struct code_id *id)
-{
-	const char *bin = json_string_value(json_object_get(side, "binary_sha256"));
-	const char *neu = json_string_value(json_object_get(side, "echo_neutral_sha256"));
-	const char *load = json_string_value(json_object_get(side, "load_sha256"));
-	const char *libs = json_string_value(json_object_get(side, "libs"));
-	if (!libs || strcmp(libs, id->libs))
-		return 0;
-	if (bin && id->bin && !strcmp(bin, id->bin) && !(load && id->load && strcmp(load, id->load)))
-		return 1;
-	if (neu && id->neutral && !strcmp(neu, id->neutral))
-		return 1;
-	return load && id->load && !strcmp(load, id->load);
-}
-
 int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_id, const char *cand, const char *ref,
 		      struct eval_pooled *w)
 {
@@ -1112,8 +1091,8 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 			 * is a try too, a concurrent one included */
 			const char *pk = json_string_value(json_object_get(code, "problem"));
 			if ((pk && strcmp(pk, eb->problem)) ||
-			    !marker_side_is(json_object_get(code, "candidate"), &rc_row->id) ||
-			    !marker_side_is(json_object_get(code, "reference"), &rr_row->id))
+			    !code_same_object_json(json_object_get(code, "candidate"), &rc_row->id) ||
+			    !code_same_object_json(json_object_get(code, "reference"), &rr_row->id))
 				continue;
 		} else if (!ex || !pv || !pr || !state || strcmp(state, "aborted") || !eb->experiment ||
 			   strcmp(ex, eb->experiment) || strcmp(pv, cand) || strcmp(pr, ref)) {

@@ -10,8 +10,10 @@
 # (a1), under a spec copy named st2 (a2), under a copy whose reference is
 # named base (a3), stopped (SIGSTOP, left parked) under st (a4), then run
 # to the end under st (a5).  The four begun tries were not faster: not
-# promoted, batches_of_code {weighed 5, faster 1, earlier 4}.  Before the
-# fix: promoted, 1 of 1.
+# promoted, batches_of_code {weighed 5, faster 1, earlier 4}; the audit of
+# "faster a5 vs ref" reads 1 of 5 (the four tries' runs, no batch record:
+# audit_verdict.c orphan_tries).  Before the fix: promoted, 1 of 1, and
+# the claim supported.
 . "$REPO/tests/cli/lib.sh"
 runs_alone "stops eval sessions once a run record of their batch lands"
 mkrepo
@@ -98,6 +100,14 @@ P
 done
 cleanup_stopped
 stopped=
+# the audit: the four tries left runs and no batch record (the killed and
+# parked sessions' runs are in the chain), each a rerun that gives no
+# verdict; a try whose only runs are the reference's is its candidate's
+# by its begun marker's code
+printf '<!-- claim: faster experiment=st a=a5 b=ref -->\n' > c.md
+"$EVIDENT" audit --no-untraced c.md > c.out 2>&1
+expect_match c.out "c.md:1: contradicted: faster a5 vs ref: .*only 1 of 5 batches of the same code .* \(4 were interrupted, which gives no verdict\)"
+[ "$(grep -o 'unfinished (' c.out | wc -l)" = 4 ] || { cat c.out; fail "four unfinished tries in the audit"; }
 # a marker whose pid names a process of another PID namespace (red team
 # 93's ns: pid 1 is alive here) or of another start reads aborted
 m=$(ls "$S"/pending/*-batch.json | head -1)
