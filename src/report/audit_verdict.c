@@ -484,6 +484,80 @@ static int stopped_try(struct actx *a, const struct batch_record *b, const struc
 }
 
 /*
+ * Tries that left runs and no batch: run records whose batch_id no batch
+ * record of the store carries (an eval session killed or parked, SIGSTOP,
+ * once its first runs were committed and before its batch record: red
+ * team 93's stop hunts left 84 such runs for 1 batch record).  A batch_id
+ * whose runs hold a run of the claim's candidate code (ic: the side that
+ * is not the baseline), at the claim's shape and on its device, and no
+ * run of a code that is neither side's (or only the other side's runs,
+ * where eval's begun marker, pending/BATCH_ID.json, says by code that its
+ * candidate was ic against the other side), is a stopped try of the claim's
+ * codes: a rerun that gives no verdict, as an interrupted batch is
+ * (stopped_try).  By code, whatever its experiment or names.  A session
+ * still running counts too (conservative: cite a claim once its batch is
+ * recorded).
+ */
+static void orphan_tries(struct actx *a, const struct batch_record *eb, const struct code_id *ic,
+			 const struct code_id *ia, const struct code_id *ib, struct votes *v)
+{
+	struct query *q = a->q;
+	struct orphan {
+		const char *batch_id;
+		int cand, other;
+	} *o = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < q->n; i++) {
+		const struct record_attrs *at = &q->e[i].a;
+		if (at->is_batch || at->is_search || !at->batch_id || (eb->batch_id && !strcmp(at->batch_id, eb->batch_id)))
+			continue;
+		size_t k = 0;
+		while (k < n && strcmp(o[k].batch_id, at->batch_id))
+			k++;
+		if (k == n) {
+			if (query_find(q, at->batch_id, NULL) >= 0)
+				continue; /* recorded (a batch_id once seen orphaned is looked up once) */
+			o = xrealloc(o, (n + 1) * sizeof(*o));
+			o[n].batch_id = at->batch_id;
+			o[n].cand = o[n].other = 0;
+			n++;
+		}
+		const struct run_record *r = query_run_at(q, i);
+		struct code_id id;
+		if (!r || !audit_same_problem(&r->problem, &eb->problem) ||
+		    !code_identity_run(r, r->params, r->n_params, &id) || strcmp(id.dev, ic->dev))
+			continue;
+		int xa = audit_same_identity_or_neutral(&id, ia), xb = audit_same_identity_or_neutral(&id, ib);
+		o[k].cand |= audit_same_identity_or_neutral(&id, ic);
+		o[k].other |= !xa && !xb;
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (o[k].other)
+			continue;
+		if (!o[k].cand) {
+			/* only the reference's runs landed: eval's begun
+			 * marker, where it is still there, names the candidate
+			 * by its code */
+			char *path = xstrfmt("%s/pending/%s.json", q->st.root, o[k].batch_id);
+			json_t *m = json_load_file(path, 0, NULL);
+			free(path);
+			json_t *code = json_object_get(m, "code");
+			o[k].cand = json_is_object(code) && code_same_object_json(json_object_get(code, "candidate"), ic) &&
+				    code_same_object_json(json_object_get(code, "reference"), ic == ia ? ib : ia);
+			json_decref(m);
+			if (!o[k].cand)
+				continue;
+		}
+		v->n++;
+		v->n_stopped++;
+		v->n_batches++;
+		strbuf_addf(&v->others, "%sunfinished (%s: runs, no batch record)", v->others.len ? ", " : "",
+			    o[k].batch_id);
+	}
+	free(o);
+}
+
+/*
  * The evidence of a verdict claim beyond its own batch: every batch in
  * the store, of any experiment, reproductions included (`evident
  * reproduce` rebuilt and reran the same code: red team 49 left them out
@@ -581,6 +655,10 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 			seen[n_seen++] = xstrdup(key.buf);
 		}
 	}
+	/* and the tries that left runs and no batch record (red team 93):
+	 * of the candidate's code, the side that is not the baseline */
+	int a_base = eb->baseline && ra->variant && !strcmp(ra->variant, eb->baseline);
+	orphan_tries(a, eb, a_base ? &ib : &ia, &ia, &ib, &v);
 	*tries = 1 + n_seen;
 	for (size_t i = 0; i < n_seen; i++)
 		free(seen[i]);

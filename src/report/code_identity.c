@@ -290,3 +290,24 @@ int code_same_program(const struct code_id *x, const struct code_id *y)
 	return !strcmp(x->code, y->code) || (x->bin_whole && y->bin_whole && same_bin(x, y)) ||
 	       same_neutral(x, y) || same_load(x, y);
 }
+
+/* Is side (a begun marker's code.candidate or code.reference, as eval.c's
+ * marker_side_code wrote it) the code of id?  code_same's clauses by the
+ * object: the same binary (and loaded image where both have one), the
+ * same echo-neutral object (where id has one: a host object), or the
+ * same loaded image, each with the same libraries.  Only ever counts
+ * against a candidate (a try that was not faster). */
+int code_same_object_json(const json_t *side, const struct code_id *id)
+{
+	const char *bin = json_string_value(json_object_get(side, "binary_sha256"));
+	const char *neu = json_string_value(json_object_get(side, "echo_neutral_sha256"));
+	const char *load = json_string_value(json_object_get(side, "load_sha256"));
+	const char *libs = json_string_value(json_object_get(side, "libs"));
+	if (!libs || strcmp(libs, id->libs))
+		return 0;
+	if (bin && id->bin && !strcmp(bin, id->bin) && !(load && id->load && strcmp(load, id->load)))
+		return 1;
+	if (neu && id->neutral && !strcmp(neu, id->neutral))
+		return 1;
+	return load && id->load && !strcmp(load, id->load);
+}

@@ -117,6 +117,11 @@ int code_same_program(const struct code_id *x, const struct code_id *y);
  * object's hash asks beside it (eval's and a search's "the same code"
  * too). */
 int code_same_libs(const struct code_id *x, const struct code_id *y);
+/* A side of eval's begun marker (store.h store_pending_begin_batch_code:
+ * {binary_sha256, echo_neutral_sha256, load_sha256, libs}) is id's code by
+ * the object (code_same's clauses by a hash, the same libraries): only
+ * ever counted against a claim or a candidate (red team 93). */
+int code_same_object_json(const json_t *side, const struct code_id *id);
 /* code_id.libs of one run record (the hash of nothing for none), for a
  * reader that keeps an object's hashes of its own (search.c). */
 void code_libs_of(const struct run_record *r, char out[SHA256_HEX_LEN + 1]);

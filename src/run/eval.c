@@ -1078,10 +1078,28 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 		const char *pv = json_string_value(json_object_get(pm, "variant"));
 		const char *pr = json_string_value(json_object_get(pm, "reference"));
 		const char *state = json_string_value(json_object_get(pm, "state"));
-		if (!kind || strcmp(kind, "batch") || !id || !ex || !pv || !pr || !state || strcmp(state, "aborted") ||
-		    !eb->experiment || strcmp(ex, eb->experiment) || strcmp(pv, cand) || strcmp(pr, ref) ||
-		    pool_find(p, id, &at))
+		const json_t *code = json_object_get(pm, "code");
+		if (!kind || strcmp(kind, "batch") || !id || !strcmp(id, eb->run_id) ||
+		    (eb->batch_id && !strcmp(id, eb->batch_id)) || pool_find(p, id, &at))
 			continue;
+		if (json_is_object(code)) {
+			/* by code, names ignored, whatever its state (red team
+			 * 93: a new candidate, experiment or reference name per
+			 * session, a session parked by SIGSTOP, or one in a PID
+			 * namespace of its own each left its try uncounted): a
+			 * live session of this code against this reference's
+			 * is a try too, a concurrent one included */
+			const char *pk = json_string_value(json_object_get(code, "problem"));
+			if ((pk && strcmp(pk, eb->problem)) ||
+			    !code_same_object_json(json_object_get(code, "candidate"), &rc_row->id) ||
+			    !code_same_object_json(json_object_get(code, "reference"), &rr_row->id))
+				continue;
+		} else if (!ex || !pv || !pr || !state || strcmp(state, "aborted") || !eb->experiment ||
+			   strcmp(ex, eb->experiment) || strcmp(pv, cand) || strcmp(pr, ref)) {
+			/* a marker from before the code (or one killed while
+			 * building): its names and a dead pid */
+			continue;
+		}
 		w->n++;
 		w->n_earlier++;
 		w->n_unfinished++;
@@ -1094,6 +1112,77 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 	rc = 0;
 out:
 	eval_pool_free(own);
+	return rc;
+}
+
+/* A side's code as built (plan_build: the jobs find it built), for its
+ * begun marker: the object's hashes and its libraries' (code_identity.c's
+ * rule, from the build's sources); NULL when it did not build. */
+static json_t *marker_side_code(struct run_ctx *c, const char *vname)
+{
+	for (size_t i = 0; i < c->plan.n_variants; i++) {
+		struct plan_variant *pv = &c->plan.variants[i];
+		if (!pv->v->name || strcmp(pv->v->name, vname))
+			continue;
+		if (plan_build(c, i) < 0 || !pv->br.ok || !pv->br.info)
+			return NULL;
+		json_t *info = pv->br.info, *src = json_object_get(info, "sources"), *e;
+		struct run_record r;
+		memset(&r, 0, sizeof(r));
+		r.kernel = pv->v->kernel;
+		r.sources = xcalloc(json_array_size(src) + 1, sizeof(*r.sources));
+		size_t k;
+		json_array_foreach(src, k, e)
+		{
+			struct rec_source *x = &r.sources[r.n_sources++];
+			x->path = json_string_value(json_object_get(e, "path"));
+			x->sha256 = json_string_value(json_object_get(e, "sha256"));
+			x->loaded = json_is_true(json_object_get(e, "loaded"));
+		}
+		char libs[SHA256_HEX_LEN + 1];
+		code_libs_of(&r, libs);
+		free(r.sources);
+		json_t *o = json_object();
+		const char *keys[] = { "binary_sha256", "echo_neutral_sha256", "load_sha256" };
+		for (size_t j = 0; j < 3; j++) {
+			const char *h = json_string_value(json_object_get(info, keys[j]));
+			if (h)
+				json_object_set_new(o, keys[j], json_string(h));
+		}
+		json_object_set_new(o, "libs", json_string(libs));
+		return o;
+	}
+	return NULL;
+}
+
+/* The begun marker again, once both sides are built and before the first
+ * job, with their code (store_pending_begin_batch_code): a killed,
+ * stopped or still running try is then counted by its code, whatever its
+ * names (red team 93).  A side that did not build leaves the marker as
+ * it was (its jobs record the failure).  -1 only when the store failed. */
+static int marker_code(struct run_ctx *c, const char *cand, const char *ref)
+{
+	json_t *jc = marker_side_code(c, cand), *jr = marker_side_code(c, ref);
+	int rc = 0;
+	if (jc && jr) {
+		struct rec_problem x;
+		memset(&x, 0, sizeof(x));
+		x.name = c->s->problem;
+		x.dtype = c->s->dtype;
+		x.n_dims = c->s->n_dims > 0 ? (size_t)c->s->n_dims : 0;
+		for (size_t i = 0; i < x.n_dims && i < 8; i++)
+			x.dims[i] = c->s->dims[i];
+		/* as a batch record keys it (pool_add: a batch records no
+		 * plug-in hash) */
+		x.plugin_sha256 = NULL;
+		char *pk = problem_key(&x);
+		json_t *code = json_pack("{s:O, s:O, s:s}", "candidate", jc, "reference", jr, "problem", pk);
+		free(pk);
+		rc = store_pending_begin_batch_code(&c->st, c->plan.batch_id, c->s->name, cand, ref, code);
+		json_decref(code);
+	}
+	json_decref(jc);
+	json_decref(jr);
 	return rc;
 }
 
@@ -1461,7 +1550,7 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 	int begun = 0;
 	if (plan_batch(c) < 0 ||
 	    (begun = store_pending_begin_batch(&c->st, c->plan.batch_id, cs.name, name, es->ref.name) == 0) == 0 ||
-	    executor_local(c) < 0 || gather_batch(c, &b, &t, 1) < 0) {
+	    marker_code(c, name, es->ref.name) < 0 || executor_local(c) < 0 || gather_batch(c, &b, &t, 1) < 0) {
 		progress_clear(&c->prog);
 		ans = refused("the store failed while the candidate was judged (see stderr)", "");
 		*status = EVAL_STORE_FAILED;

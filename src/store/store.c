@@ -332,6 +332,64 @@ out:
 	return rc;
 }
 
+/* Who wrote a marker, beyond its pid: its PID namespace ("pid:[N]"), its
+ * process's start time (/proc/self/stat field 22, clock ticks since boot)
+ * and the boot's id.  A pid alone names a live process forever where it is
+ * another namespace's (red team 93's ns: pid 2 is kthreadd here) or was
+ * reused; "" where unreadable. */
+static void marker_read_line(const char *path, char *buf, size_t n)
+{
+	buf[0] = 0;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)n, f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+static void pid_start_ticks(pid_t pid, char *buf, size_t n)
+{
+	char path[64], st[1024];
+	buf[0] = 0;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	marker_read_line(path, st, sizeof(st));
+	/* after the command's ")" (which may hold spaces): field 3 on */
+	char *p = strrchr(st, ')');
+	if (!p)
+		return;
+	p++;
+	for (int field = 3; field < 22 && p; field++) {
+		p = strchr(p + 1, ' ');
+	}
+	if (!p)
+		return;
+	p++;
+	size_t k = strcspn(p, " ");
+	if (k == 0 || k >= n)
+		return;
+	memcpy(buf, p, k);
+	buf[k] = 0;
+}
+
+static void pid_namespace(char *buf, size_t n)
+{
+	ssize_t k = readlink("/proc/self/ns/pid", buf, n - 1);
+	buf[k > 0 ? k : 0] = 0;
+}
+
+static void marker_writer(json_t *p)
+{
+	char ns[128], start[64], boot[128];
+	pid_namespace(ns, sizeof(ns));
+	pid_start_ticks(getpid(), start, sizeof(start));
+	marker_read_line("/proc/sys/kernel/random/boot_id", boot, sizeof(boot));
+	json_object_set_new(p, "pid_ns", json_string(ns));
+	json_object_set_new(p, "start_ticks", json_string(start));
+	json_object_set_new(p, "boot_id", json_string(boot));
+}
+
 int store_pending_begin(struct store *st, const char *run_id, const char *experiment,
 			const char *variant)
 {
@@ -342,6 +400,7 @@ int store_pending_begin(struct store *st, const char *run_id, const char *experi
 	json_t *p = json_pack("{s:s, s:I, s:s, s:s, s:s, s:s}", "run_id", run_id, "pid",
 			      (json_int_t)getpid(), "host", host, "started_utc", now, "experiment",
 			      experiment, "variant", variant);
+	marker_writer(p);
 	char *path = xstrfmt("%s/pending/%s.json", st->root, run_id);
 	int rc = json_dump_file(p, path, JSON_SORT_KEYS);
 	if (rc < 0)
@@ -354,6 +413,12 @@ int store_pending_begin(struct store *st, const char *run_id, const char *experi
 int store_pending_begin_batch(struct store *st, const char *batch_id, const char *experiment, const char *variant,
 			      const char *reference)
 {
+	return store_pending_begin_batch_code(st, batch_id, experiment, variant, reference, NULL);
+}
+
+int store_pending_begin_batch_code(struct store *st, const char *batch_id, const char *experiment,
+				   const char *variant, const char *reference, json_t *code)
+{
 	char host[256] = "";
 	gethostname(host, sizeof(host) - 1);
 	char now[40];
@@ -361,6 +426,9 @@ int store_pending_begin_batch(struct store *st, const char *batch_id, const char
 	json_t *p = json_pack("{s:s, s:s, s:I, s:s, s:s, s:s, s:s, s:s}", "run_id", batch_id, "kind", "batch", "pid",
 			      (json_int_t)getpid(), "host", host, "started_utc", now, "experiment", experiment,
 			      "variant", variant, "reference", reference);
+	marker_writer(p);
+	if (code)
+		json_object_set(p, "code", code);
 	char *path = xstrfmt("%s/pending/%s.json", st->root, batch_id);
 	char *tmp = xstrfmt("%s/pending/.%s.tmp", st->root, batch_id);
 	int rc = json_dump_file(p, tmp, JSON_SORT_KEYS);
@@ -390,8 +458,10 @@ json_t *store_pending_list(struct store *st)
 		free(dir);
 		return out;
 	}
-	char host[256] = "";
+	char host[256] = "", ns[128], boot[128];
 	gethostname(host, sizeof(host) - 1);
+	pid_namespace(ns, sizeof(ns));
+	marker_read_line("/proc/sys/kernel/random/boot_id", boot, sizeof(boot));
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
@@ -404,6 +474,21 @@ json_t *store_pending_list(struct store *st)
 		pid_t pid = (pid_t)json_integer_value(json_object_get(p, "pid"));
 		const char *h = json_string_value(json_object_get(p, "host"));
 		int alive = h && !strcmp(h, host) && pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
+		/* and the same process: in our PID namespace, this boot, started
+		 * when the writer was (markers before these fields: the pid alone) */
+		const char *mns = json_string_value(json_object_get(p, "pid_ns"));
+		const char *mstart = json_string_value(json_object_get(p, "start_ticks"));
+		const char *mboot = json_string_value(json_object_get(p, "boot_id"));
+		if (alive && mns && *mns && *ns && strcmp(mns, ns))
+			alive = 0;
+		if (alive && mboot && *mboot && *boot && strcmp(mboot, boot))
+			alive = 0;
+		if (alive && mstart && *mstart) {
+			char now_start[64];
+			pid_start_ticks(pid, now_start, sizeof(now_start));
+			if (*now_start && strcmp(now_start, mstart))
+				alive = 0;
+		}
 		json_object_set_new(p, "state", json_string(alive ? "running" : "aborted"));
 		json_array_append_new(out, p);
 	}

@@ -242,6 +242,16 @@ void store_pending_end(struct store *st, const char *run_id);
  * record).  0 or error(). */
 int store_pending_begin_batch(struct store *st, const char *batch_id, const char *experiment, const char *variant,
 			      const char *reference);
+/* The same marker rewritten once both sides are built, before the first
+ * job, with code: {candidate, reference: {binary_sha256,
+ * echo_neutral_sha256, load_sha256, libs}, problem} (red team 93: a
+ * marker matched by names missed the same code under a new candidate,
+ * experiment or reference name; eval_pool_batches matches one with code
+ * by it).  Every marker (runs' too) records its writer beyond its pid:
+ * pid_ns, start_ticks (/proc/PID/stat field 22), boot_id; one whose
+ * process is of another namespace, boot or start time reads "aborted". */
+int store_pending_begin_batch_code(struct store *st, const char *batch_id, const char *experiment,
+				   const char *variant, const char *reference, json_t *code);
 /* Pending runs and begun batches: JSON array of {run_id, pid, host,
  * started_utc, experiment, variant, state: "running"|"aborted"} (a batch's
  * with kind "batch" and reference too) (caller json_decrefs). */
