@@ -57,14 +57,32 @@ expect_exit 0 "$EVIDENT" run --no-progress $s/host-redteam87-drift.yaml
 rc=$?
 # (a verdict other than faster under load, inconclusive once in a fresh
 # clone's sanitized pass, contradicts the claim before any drift rule)
-if grep -q "verdict faster" drift.out; then
+# did g drift here at all?  Its median against b's (its original's) in
+# the history batch, beyond the rule's 1.25x (code_identity.h
+# CODE_DRIFT_MARGIN): under a heavy load the history's few samples can
+# be slow too (a fresh clone's make test beside a red team at load 21:
+# supported, no drift to read)
+drifted=$(python3 - "$EVIDENT_STORE"/runs/*.json <<'PY'
+import json, sys
+med = {}
+for p in sys.argv[1:]:
+    b = json.load(open(p))
+    if b.get("kind") == "batch" and b.get("experiment") in ("host-redteam87-drifthist", "host-redteam87-drift"):
+        for r in b["variants"]:
+            if r.get("stats") and r["stats"].get("median"):
+                med[(b["experiment"], r["variant"])] = r["stats"]["median"]
+h, d = med.get(("host-redteam87-drifthist", "b")), med.get(("host-redteam87-drift", "g"))
+print(1 if h and d and d > 1.25 * h else 0)
+PY
+)
+if grep -q "verdict faster" drift.out && [ "$drifted" = 1 ]; then
 	grep -q "slower here than the fastest its code was recorded at in the store" drift.out ||
 		{ cat drift.out; fail "the drift rule did not read the copy's history"; }
 fi
 if ! grep -q "verdict faster" drift.out; then
 	[ $rc = 1 ] || { cat drift.out; fail "a claim whose verdict is not faster exited $rc"; }
-elif grep -q "lies under even that" drift.out; then
-	[ $rc = 0 ] || { cat drift.out; fail "a released drift claim exited $rc"; }
+elif grep -q "lies under even that" drift.out || [ "$drifted" = 0 ]; then
+	[ $rc = 0 ] || { cat drift.out; fail "a released or undrifted claim exited $rc"; }
 else
 	[ $rc = 1 ] && grep -q "contradicted: faster naive vs g" drift.out && grep -q "but g, the side it says is slower, ran" drift.out ||
 		{ cat drift.out; fail "the drifted side did not contradict the claim (exit $rc)"; }
