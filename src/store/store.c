@@ -404,7 +404,8 @@ int store_pending_begin(struct store *st, const char *run_id, const char *experi
 	char *path = xstrfmt("%s/pending/%s.json", st->root, run_id);
 	int rc = json_dump_file(p, path, JSON_SORT_KEYS);
 	if (rc < 0)
-		error("cannot write '%s'", path);
+		error("cannot write '%s': %s; check the store's free space and that you may write its pending/", path,
+		      strerror(errno));
 	free(path);
 	json_decref(p);
 	return rc;
@@ -433,7 +434,8 @@ int store_pending_begin_batch_code(struct store *st, const char *batch_id, const
 	char *tmp = xstrfmt("%s/pending/.%s.tmp", st->root, batch_id);
 	int rc = json_dump_file(p, tmp, JSON_SORT_KEYS);
 	if (rc < 0 || rename(tmp, path) < 0) {
-		rc = error("cannot write '%s'", path);
+		rc = error("cannot write '%s': %s; check the store's free space and that you may write its pending/",
+			   path, strerror(errno));
 		unlink(tmp);
 	}
 	free(tmp);
