@@ -1393,26 +1393,40 @@ static const char *elf_str(const unsigned char *f, size_t n, const Elf64_Shdr *s
 	return *len < left ? s : NULL;
 }
 
+/* One module global of a cubin, as cubin_each_global finds it: its name
+ * (NULL when its string does not read; nl bytes, not NUL-terminated), its
+ * offset and size in its section, and the section's index. */
+struct cubin_global {
+	const char *name;
+	size_t nl;
+	uint64_t at, size;
+	int sec;
+};
+
 /*
- * The globals of one cubin (a 64-bit ELF) into l.  0, or -1 when it is no
- * ELF this reads (then nothing of it is added).  Every offset and size is
- * checked against the bytes: the object is the kernel author's.
+ * Each module global of the cubin (a 64-bit ELF) f[0..n) to fn: every
+ * STT_OBJECT symbol of non-zero size defined in a .nv.global* or user
+ * .nv.constantN section (not .nv.constant0, the parameters).  Every
+ * offset and size is checked against the bytes: the object is the kernel
+ * author's.  Returns the section headers (malloc'd: the caller frees)
+ * with the ELF header in *eh, or NULL when it is no ELF this reads (then
+ * fn was not called).  The one walk of cubin_globals and cubin_sections.
  */
-static int cubin_globals(const unsigned char *f, size_t n, struct name_list *l)
+static Elf64_Shdr *cubin_each_global(const unsigned char *f, size_t n, Elf64_Ehdr *eh,
+				     void (*fn)(const struct cubin_global *g, void *ctx), void *ctx)
 {
-	Elf64_Ehdr eh;
-	if (n < sizeof(eh))
-		return -1;
-	memcpy(&eh, f, sizeof(eh));
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > n || !eh.e_shnum ||
-	    (size_t)eh.e_shnum * sizeof(Elf64_Shdr) > n - eh.e_shoff || eh.e_shstrndx >= eh.e_shnum)
-		return -1;
-	Elf64_Shdr *sh = xmalloc((size_t)eh.e_shnum * sizeof(Elf64_Shdr));
-	memcpy(sh, f + eh.e_shoff, (size_t)eh.e_shnum * sizeof(Elf64_Shdr));
-	for (int s = 0; s < eh.e_shnum; s++) {
-		if (sh[s].sh_type != SHT_SYMTAB || sh[s].sh_entsize != sizeof(Elf64_Sym) || sh[s].sh_link >= eh.e_shnum ||
-		    sh[s].sh_offset > n || sh[s].sh_size > n - sh[s].sh_offset)
+	if (n < sizeof(*eh))
+		return NULL;
+	memcpy(eh, f, sizeof(*eh));
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > n || !eh->e_shnum ||
+	    (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > n - eh->e_shoff || eh->e_shstrndx >= eh->e_shnum)
+		return NULL;
+	Elf64_Shdr *sh = xmalloc((size_t)eh->e_shnum * sizeof(Elf64_Shdr));
+	memcpy(sh, f + eh->e_shoff, (size_t)eh->e_shnum * sizeof(Elf64_Shdr));
+	for (int s = 0; s < eh->e_shnum; s++) {
+		if (sh[s].sh_type != SHT_SYMTAB || sh[s].sh_entsize != sizeof(Elf64_Sym) ||
+		    sh[s].sh_link >= eh->e_shnum || sh[s].sh_offset > n || sh[s].sh_size > n - sh[s].sh_offset)
 			continue;
 		const Elf64_Shdr *strs = &sh[sh[s].sh_link];
 		size_t nsym = (size_t)(sh[s].sh_size / sizeof(Elf64_Sym));
@@ -1420,31 +1434,51 @@ static int cubin_globals(const unsigned char *f, size_t n, struct name_list *l)
 			Elf64_Sym sym;
 			memcpy(&sym, f + sh[s].sh_offset + k * sizeof(Elf64_Sym), sizeof(sym));
 			if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || !sym.st_size || sym.st_shndx == SHN_UNDEF ||
-			    sym.st_shndx >= SHN_LORESERVE || sym.st_shndx >= eh.e_shnum)
+			    sym.st_shndx >= SHN_LORESERVE || sym.st_shndx >= eh->e_shnum)
 				continue;
-			size_t sl, nl;
-			const char *sec = elf_str(f, n, &sh[eh.e_shstrndx], sh[sym.st_shndx].sh_name, &sl);
+			size_t sl;
+			const char *sec = elf_str(f, n, &sh[eh->e_shstrndx], sh[sym.st_shndx].sh_name, &sl);
 			if (!sec || !((sl >= 10 && !memcmp(sec, ".nv.global", 10)) ||
 				      (sl >= 12 && !memcmp(sec, ".nv.constant", 12) && strncmp(sec, ".nv.constant0", 13))))
 				continue;
-			const char *name = elf_str(f, n, strs, sym.st_name, &nl);
-			if (name && seal_global_name_ok(name, nl))
-				name_add(l, name, nl);
-			else if (name && !l->refused) {
-				/* a global the plan cannot name would keep its
-				 * load-time value in the replay, whatever init()
-				 * wrote there (red team 47's longname: a variable
-				 * template's 1243-character name, dropped without a
-				 * word, wrong_output): refused, said so */
-				char shown[81];
-				size_t k = 0;
-				for (; k < nl && k < 80; k++)
-					shown[k] = name[k] > ' ' && name[k] < 127 ? name[k] : '?';
-				shown[k] = 0;
-				l->refused = xstrfmt("'%s%s' (%zu characters)", shown, nl > 80 ? "..." : "", nl);
-			}
+			struct cubin_global g = { NULL, 0, sym.st_value, sym.st_size, sym.st_shndx };
+			g.name = elf_str(f, n, strs, sym.st_name, &g.nl);
+			fn(&g, ctx);
 		}
 	}
+	return sh;
+}
+
+/* cubin_each_global's fn for cubin_globals (ctx: struct name_list) */
+static void name_global(const struct cubin_global *g, void *ctx)
+{
+	struct name_list *l = ctx;
+	if (!g->name)
+		return;
+	if (seal_global_name_ok(g->name, g->nl)) {
+		name_add(l, g->name, g->nl);
+	} else if (!l->refused) {
+		/* a global the plan cannot name would keep its load-time value
+		 * in the replay, whatever init() wrote there (red team 47's
+		 * longname: a variable template's 1243-character name, dropped
+		 * without a word, wrong_output): refused, said so */
+		char shown[81];
+		size_t k = 0;
+		for (; k < g->nl && k < 80; k++)
+			shown[k] = g->name[k] > ' ' && g->name[k] < 127 ? g->name[k] : '?';
+		shown[k] = 0;
+		l->refused = xstrfmt("'%s%s' (%zu characters)", shown, g->nl > 80 ? "..." : "", g->nl);
+	}
+}
+
+/* The globals of one cubin (a 64-bit ELF) into l.  0, or -1 when it is
+ * no ELF this reads (then nothing of it is added). */
+static int cubin_globals(const unsigned char *f, size_t n, struct name_list *l)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr *sh = cubin_each_global(f, n, &eh, name_global, l);
+	if (!sh)
+		return -1;
 	free(sh);
 	return 0;
 }
@@ -1539,73 +1573,63 @@ int seal_section_gaps(uint64_t size, const uint64_t *at, const uint64_t *sz, int
  * cubin_globals: STT_OBJECT, size > 0, a .nv.global* or user
  * .nv.constantN section, a name a plan carries).  0, or -1 when it is no
  * ELF this reads. */
+/* cubin_each_global's fn for cubin_sections: the globals a plan can name,
+ * with their sections (ctx: struct sec_syms) */
+struct sec_sym {
+	int sec;
+	struct sym_at s;
+};
+struct sec_syms {
+	struct sec_sym *v;
+	size_t n, cap;
+};
+static void collect_global(const struct cubin_global *g, void *ctx)
+{
+	struct sec_syms *c = ctx;
+	if (!g->name || !seal_global_name_ok(g->name, g->nl))
+		return;
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 16;
+		c->v = xrealloc(c->v, c->cap * sizeof(*c->v));
+	}
+	c->v[c->n++] = (struct sec_sym){ g->sec, { g->name, g->nl, g->at, g->size } };
+}
+
+/* by section, then as sym_at_cmp: each section's globals one sorted run */
+static int sec_sym_cmp(const void *a, const void *b)
+{
+	const struct sec_sym *x = a, *y = b;
+	return x->sec != y->sec ? (x->sec < y->sec ? -1 : 1) : sym_at_cmp(&x->s, &y->s);
+}
+
 static int cubin_sections(const unsigned char *f, size_t n, struct sections_walk *w)
 {
 	Elf64_Ehdr eh;
-	if (n < sizeof(eh))
+	struct sec_syms c = { NULL, 0, 0 };
+	Elf64_Shdr *sh = cubin_each_global(f, n, &eh, collect_global, &c);
+	if (!sh)
 		return -1;
-	memcpy(&eh, f, sizeof(eh));
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > n || !eh.e_shnum ||
-	    (size_t)eh.e_shnum * sizeof(Elf64_Shdr) > n - eh.e_shoff || eh.e_shstrndx >= eh.e_shnum)
-		return -1;
-	Elf64_Shdr *sh = xmalloc((size_t)eh.e_shnum * sizeof(Elf64_Shdr));
-	memcpy(sh, f + eh.e_shoff, (size_t)eh.e_shnum * sizeof(Elf64_Shdr));
-	struct sym_at *syms = NULL;
-	size_t n_syms = 0, cap = 0;
-	int *sec_of = NULL;
-	for (int s = 0; s < eh.e_shnum; s++) {
-		if (sh[s].sh_type != SHT_SYMTAB || sh[s].sh_entsize != sizeof(Elf64_Sym) || sh[s].sh_link >= eh.e_shnum ||
-		    sh[s].sh_offset > n || sh[s].sh_size > n - sh[s].sh_offset)
-			continue;
-		const Elf64_Shdr *strs = &sh[sh[s].sh_link];
-		size_t nsym = (size_t)(sh[s].sh_size / sizeof(Elf64_Sym));
-		for (size_t k = 0; k < nsym; k++) {
-			Elf64_Sym sym;
-			memcpy(&sym, f + sh[s].sh_offset + k * sizeof(Elf64_Sym), sizeof(sym));
-			if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || !sym.st_size || sym.st_shndx == SHN_UNDEF ||
-			    sym.st_shndx >= SHN_LORESERVE || sym.st_shndx >= eh.e_shnum)
-				continue;
-			size_t sl, nl;
-			const char *sec = elf_str(f, n, &sh[eh.e_shstrndx], sh[sym.st_shndx].sh_name, &sl);
-			if (!sec || !((sl >= 10 && !memcmp(sec, ".nv.global", 10)) ||
-				      (sl >= 12 && !memcmp(sec, ".nv.constant", 12) && strncmp(sec, ".nv.constant0", 13))))
-				continue;
-			const char *name = elf_str(f, n, strs, sym.st_name, &nl);
-			if (!name || !seal_global_name_ok(name, nl))
-				continue;
-			if (n_syms == cap) {
-				cap = cap ? 2 * cap : 16;
-				syms = xrealloc(syms, cap * sizeof(*syms));
-				sec_of = xrealloc(sec_of, cap * sizeof(*sec_of));
-			}
-			sec_of[n_syms] = sym.st_shndx;
-			syms[n_syms++] = (struct sym_at){ name, nl, sym.st_value, sym.st_size };
-		}
-	}
-	for (int s = 0; s < eh.e_shnum && !w->over; s++) {
+	/* one sort, then each section's run (not sections x symbols: a cubin
+	 * of 65535 sections and many symbols is the kernel author's) */
+	if (c.n)
+		qsort(c.v, c.n, sizeof(*c.v), sec_sym_cmp);
+	for (size_t r = 0; r < c.n && !w->over;) {
+		int s = c.v[r].sec;
 		size_t m = 0;
-		for (size_t k = 0; k < n_syms; k++)
-			m += sec_of[k] == s;
-		if (!m)
-			continue;
+		while (r + m < c.n && c.v[r + m].sec == s)
+			m++;
+		const struct sec_sym *in = c.v + r;
+		r += m;
 		if (w->n == w->max) {
 			w->over = 1;
 			break;
 		}
-		struct sym_at *in = xmalloc(m * sizeof(*in));
-		size_t j = 0;
-		for (size_t k = 0; k < n_syms; k++)
-			if (sec_of[k] == s)
-				in[j++] = syms[k];
-		qsort(in, m, sizeof(*in), sym_at_cmp);
 		size_t sl = 0;
 		const char *sec = elf_str(f, n, &sh[eh.e_shstrndx], sh[s].sh_name, &sl);
 		char **names = xmalloc(m * sizeof(char *));
 		uint64_t *at = xmalloc(m * sizeof(uint64_t)), *sz = xmalloc(m * sizeof(uint64_t));
 		for (size_t k = 0; k < m; k++)
-			names[k] = xstrndup(in[k].name, in[k].nl), at[k] = in[k].at, sz[k] = in[k].size;
-		free(in);
+			names[k] = xstrndup(in[k].s.name, in[k].s.nl), at[k] = in[k].s.at, sz[k] = in[k].s.size;
 		uint64_t *gap = xmalloc((2 * m + 2) * sizeof(uint64_t));
 		int ng = seal_section_gaps(sh[s].sh_size, at, sz, (int)m, EVC_SECTION_MAX_GAP_BYTES, gap, (int)m + 1);
 		unsigned char *init = NULL;
@@ -1643,8 +1667,7 @@ static int cubin_sections(const unsigned char *f, size_t n, struct sections_walk
 		e->gap = gap;
 		e->gap_init = init;
 	}
-	free(syms);
-	free(sec_of);
+	free(c.v);
 	free(sh);
 	return 0;
 }
