@@ -390,25 +390,39 @@ static void marker_writer(json_t *p)
 	json_object_set_new(p, "boot_id", json_string(boot));
 }
 
-int store_pending_begin(struct store *st, const char *run_id, const char *experiment,
-			const char *variant)
+/* A begun marker pending/ID.json: who began it (run_id, pid, host,
+ * started_utc and marker_writer's fields) and what fields holds (its
+ * references are taken), written whole or not at all (a temporary file
+ * renamed).  0, or -1 after error(). */
+static int pending_write(struct store *st, const char *id, json_t *fields)
 {
 	char host[256] = "";
 	gethostname(host, sizeof(host) - 1);
 	char now[40];
 	utc_now_iso(now, sizeof(now));
-	json_t *p = json_pack("{s:s, s:I, s:s, s:s, s:s, s:s}", "run_id", run_id, "pid",
-			      (json_int_t)getpid(), "host", host, "started_utc", now, "experiment",
-			      experiment, "variant", variant);
+	json_t *p = json_pack("{s:s, s:I, s:s, s:s}", "run_id", id, "pid", (json_int_t)getpid(), "host", host,
+			      "started_utc", now);
 	marker_writer(p);
-	char *path = xstrfmt("%s/pending/%s.json", st->root, run_id);
-	int rc = json_dump_file(p, path, JSON_SORT_KEYS);
-	if (rc < 0)
-		error("cannot write '%s': %s; check the store's free space and that you may write its pending/", path,
-		      strerror(errno));
+	json_object_update(p, fields);
+	json_decref(fields);
+	char *path = xstrfmt("%s/pending/%s.json", st->root, id);
+	char *tmp = xstrfmt("%s/pending/.%s.tmp", st->root, id);
+	int rc = json_dump_file(p, tmp, JSON_SORT_KEYS);
+	if (rc < 0 || rename(tmp, path) < 0) {
+		rc = error("cannot write '%s': %s; check the store's free space and that you may write its pending/",
+			   path, strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
 	free(path);
 	json_decref(p);
 	return rc;
+}
+
+int store_pending_begin(struct store *st, const char *run_id, const char *experiment,
+			const char *variant)
+{
+	return pending_write(st, run_id, json_pack("{s:s, s:s}", "experiment", experiment, "variant", variant));
 }
 
 int store_pending_begin_batch(struct store *st, const char *batch_id, const char *experiment, const char *variant,
@@ -420,28 +434,11 @@ int store_pending_begin_batch(struct store *st, const char *batch_id, const char
 int store_pending_begin_batch_code(struct store *st, const char *batch_id, const char *experiment,
 				   const char *variant, const char *reference, json_t *code)
 {
-	char host[256] = "";
-	gethostname(host, sizeof(host) - 1);
-	char now[40];
-	utc_now_iso(now, sizeof(now));
-	json_t *p = json_pack("{s:s, s:s, s:I, s:s, s:s, s:s, s:s, s:s}", "run_id", batch_id, "kind", "batch", "pid",
-			      (json_int_t)getpid(), "host", host, "started_utc", now, "experiment", experiment,
-			      "variant", variant, "reference", reference);
-	marker_writer(p);
+	json_t *f = json_pack("{s:s, s:s, s:s, s:s}", "kind", "batch", "experiment", experiment, "variant", variant,
+			      "reference", reference);
 	if (code)
-		json_object_set(p, "code", code);
-	char *path = xstrfmt("%s/pending/%s.json", st->root, batch_id);
-	char *tmp = xstrfmt("%s/pending/.%s.tmp", st->root, batch_id);
-	int rc = json_dump_file(p, tmp, JSON_SORT_KEYS);
-	if (rc < 0 || rename(tmp, path) < 0) {
-		rc = error("cannot write '%s': %s; check the store's free space and that you may write its pending/",
-			   path, strerror(errno));
-		unlink(tmp);
-	}
-	free(tmp);
-	free(path);
-	json_decref(p);
-	return rc;
+		json_object_set(f, "code", code);
+	return pending_write(st, batch_id, f);
 }
 
 void store_pending_end(struct store *st, const char *run_id)
