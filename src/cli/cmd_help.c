@@ -180,7 +180,7 @@ static void outcomes_table(struct strbuf *out, int markdown)
 	if (markdown)
 		strbuf_addstr(out, "| outcome | meaning |\n|---|---|\n");
 	else
-		strbuf_addstr(out, "outcomes (the record's \"outcome\"; a spec's expect: names one):\n");
+		strbuf_addstr(out, "outcomes (the record's \"outcome\"; a spec's expect: names one, or a list of them):\n");
 	for (unsigned i = 0; i < OUTCOME_COUNT; i++)
 		table_row(out, markdown, outcome_name((enum outcome)i), outcome_meaning((enum outcome)i), NULL, NULL);
 }

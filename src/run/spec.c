@@ -237,8 +237,9 @@ const struct spec_key spec_keys[] = {
 	{ "top", "variants", "mapping NAME: {PARAM: value, ...}", "one, named default, of kernel",
 	  "the variants to compare; besides parameters a variant may hold the keys below" },
 	{ "variant", "kernel", "path", "the top-level kernel", "this variant's kernel" },
-	{ "variant", "expect", "an outcome", "ok",
-	  "the outcome this variant must end as (evident help outcomes); evident run exits 0 when every variant "
+	{ "variant", "expect", "an outcome, or a list", "ok",
+	  "the outcome this variant must end as (evident help outcomes), or a list of outcomes any of which "
+	  "is expected (a cheat a race lets two mechanisms catch); evident run exits 0 when every variant "
 	  "ends as expected" },
 	{ "variant", "trust", "sealed or host", "sealed on cuda (references: host)",
 	  "sealed: the kernel's host code runs only in a sandboxed planner, which records its launches; the "
@@ -397,6 +398,56 @@ static int parse_param_value(struct ctx *c, yaml_node_t *k, yaml_node_t *val, co
 static int check_keys(struct ctx *c, yaml_node_t *map, const char *where, const char *const *allowed);
 static yaml_node_t *lookup(struct ctx *c, yaml_node_t *map, const char *key, yaml_node_t **knode);
 
+
+/*
+ * A variant's expect: one outcome, or a list of outcomes any of which is
+ * as expected ([flaky, escaped_work]: a cheat that a race lets either of
+ * two mechanisms catch).  A list is stored as "flaky or escaped_work",
+ * the form outcome_as_expected() reads.  A list may not hold ok (a cheat
+ * "caught or not" is no expectation) nor an outcome twice.
+ */
+static int parse_expect(struct ctx *c, yaml_node_t *val, struct spec_variant *v)
+{
+	enum outcome o;
+	if (val->type != YAML_SEQUENCE_NODE) {
+		if (want_string(c, val, "expect", &v->expect) < 0)
+			return -1;
+		if (outcome_parse(v->expect, &o) < 0)
+			return unknown_value(c, val, "outcome", outcomes_known());
+		return 0;
+	}
+	size_t len = (size_t)(val->data.sequence.items.top - val->data.sequence.items.start);
+	if (!len)
+		return node_err(c, val, "'expect' is an empty list: name one outcome, or several any of which is expected");
+	struct strbuf sb = STRBUF_INIT;
+	unsigned seen = 0;
+	for (size_t i = 0; i < len; i++) {
+		yaml_node_t *it = get(c, val->data.sequence.items.start[i]);
+		const char *s = scalar(it);
+		if (!s) {
+			strbuf_release(&sb);
+			return node_err(c, it, "'expect' list items must be outcomes, not %s", type_name(it));
+		}
+		if (outcome_parse(s, &o) < 0) {
+			strbuf_release(&sb);
+			return unknown_value(c, it, "outcome", outcomes_known());
+		}
+		if (o == OUTCOME_OK && len > 1) {
+			strbuf_release(&sb);
+			return node_err(c, it, "'expect' lists ok beside other outcomes: a variant either must "
+					"end ok or must be caught; list only the outcomes that catch it");
+		}
+		if (seen & (1u << o)) {
+			strbuf_release(&sb);
+			return node_err(c, it, "'expect' lists '%s' twice", s);
+		}
+		seen |= 1u << o;
+		strbuf_addf(&sb, "%s%s", i ? " or " : "", s);
+	}
+	free(v->expect);
+	v->expect = strbuf_detach(&sb, NULL);
+	return 0;
+}
 /* A variant's lineage: {parent, mutation, origin, search, generation}. */
 static int parse_lineage(struct ctx *c, yaml_node_t *n, struct spec_variant *v)
 {
@@ -459,11 +510,8 @@ static int parse_variant_body(struct ctx *c, yaml_node_t *body, struct spec_vari
 			continue;
 		}
 		if (name && !strcmp(name, "expect")) {
-			if (want_string(c, val, "expect", &v->expect) < 0)
+			if (parse_expect(c, val, v) < 0)
 				return -1;
-			enum outcome o;
-			if (outcome_parse(v->expect, &o) < 0)
-				return unknown_value(c, val, "outcome", outcomes_known());
 			continue;
 		}
 		const char *typo = name ? reserved_typo(name) : NULL;

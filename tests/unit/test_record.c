@@ -266,6 +266,12 @@ static void test_outcome_as_expected(void **state)
 	assert_false(outcome_as_expected(OUTCOME_OK, ""));
 	for (int o = 0; o < OUTCOME_COUNT; o++)
 		assert_int_equal(outcome_as_expected((enum outcome)o, outcome_name((enum outcome)o)), 1);
+	/* a list (spec.c writes "a or b"): any of them, and nothing else */
+	assert_true(outcome_as_expected(OUTCOME_FLAKY, "flaky or escaped_work"));
+	assert_true(outcome_as_expected(OUTCOME_ESCAPED_WORK, "flaky or escaped_work"));
+	assert_false(outcome_as_expected(OUTCOME_OK, "flaky or escaped_work"));
+	assert_false(outcome_as_expected(OUTCOME_NAN, "flaky or escaped_work"));
+	assert_true(outcome_as_expected(OUTCOME_FLAKY, "flaky or "));
 }
 
 static void test_expect_met_follows_the_rule(void **state)

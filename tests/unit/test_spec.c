@@ -110,6 +110,36 @@ static void test_error_leaves_no_state(void **state)
 	free(p);
 }
 
+/* expect: a list of outcomes is stored as "a or b"; a list with ok, an
+ * outcome twice, an unknown name or an empty list is refused. */
+static void test_expect_list(void **state)
+{
+	(void)state;
+	char *p = write_tmp("name: x\nproblem: attention_fwd\nshape: {B: 1, H: 1, S: 8, D: 8}\n"
+			    "baseline: b\nvariants:\n  a: {kernel: k.c, expect: [flaky, escaped_work]}\n"
+			    "  b: {kernel: k.c, expect: nan}\n");
+	struct spec s;
+	assert_int_equal(spec_load(p, NULL, &s), 0);
+	assert_string_equal(s.variants[0].expect, "flaky or escaped_work");
+	assert_string_equal(s.variants[1].expect, "nan");
+	spec_release(&s);
+	unlink(p);
+	free(p);
+	const char *bad[] = { "[ok, flaky]", "[flaky, flaky]", "[flaky, sometimes]", "[]", "[[flaky]]" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[256];
+		snprintf(text, sizeof(text), "name: x\nproblem: attention_fwd\nshape: {B: 1, H: 1, S: 8, D: 8}\n"
+			 "baseline: a\nvariants:\n  a: {kernel: k.c, expect: %s}\n", bad[i]);
+		p = write_tmp(text);
+		util_quiet = 1;
+		assert_int_equal(spec_load(p, NULL, &s), -1);
+		util_quiet = 0;
+		spec_release(&s);
+		unlink(p);
+		free(p);
+	}
+}
+
 /* Every knob in the table parses from its section, and a typo of a
  * reserved variant key is named, not taken for a parameter. */
 static void test_knobs_and_typos(void **state)
@@ -339,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_knobs_and_typos),
 		cmocka_unit_test(test_grid_and_params),
 		cmocka_unit_test(test_error_leaves_no_state),
+		cmocka_unit_test(test_expect_list),
 		cmocka_unit_test(test_key_tables),
 		cmocka_unit_test(test_lineage),
 		cmocka_unit_test(test_search_block),
