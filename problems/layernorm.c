@@ -30,11 +30,16 @@
  * normalise, scale and shift).  Fewest bytes: X, gamma, beta read once, Y
  * written once: (2 R C + 2 C) elements.
  *
- * Tolerances: the rule of evident_problem.h.  fp32 is 1e-5 * max(1,
+ * Tolerances: the rule of evident_problem.h.  fp32 is 2e-5 * max(1,
  * sqrt(C / 256)) for atol, rtol and rel_l2: on `offset` an honest two-pass
  * fp32 kernel's error is the mean's rounding error amplified by
  * mean/stdev, and grows like sqrt(C) for a sequential sum (measured in
- * tests/unit/test_problems.c).  fp16 5e-3, bf16 2e-2/2e-2/1.5e-2.
+ * tests/unit/test_problems.c).  At 1e-5 the honest kernel's worst element
+ * reached 0.97x (C 768) and 1.08x (C 256) of its bound over 2000 `offset`
+ * launches of R 256 each (a sequential-sum simulation: about 1 launch in
+ * 1000 refused; t0150 met one, max |err| 6.2e-5); at 2e-5 its worst is
+ * 0.54x, and a one-pass variance still fails 94% of `offset` launches
+ * (median 3.9x its bound).  fp16 5e-3, bf16 2e-2/2e-2/1.5e-2.
  */
 #include <math.h>
 #include <stdio.h>
@@ -133,7 +138,7 @@ static void ln_tolerance(int dtype, const long long *s, struct ev_tolerance *t)
 		*t = (struct ev_tolerance){ 2e-2, 2e-2, 1.5e-2 };
 	} else {
 		double f = sqrt((double)s[KC] / 256.0);
-		double v = 1e-5 * (f > 1 ? f : 1);
+		double v = 2e-5 * (f > 1 ? f : 1);
 		*t = (struct ev_tolerance){ v, v, v };
 	}
 }

@@ -673,6 +673,45 @@ static void test_layernorm_rule(void **state)
 			}
 }
 
+/* The fp32 rule over many `offset` launches, where an honest two-pass
+ * kernel's error is largest (the mean's rounding error times mean/stdev):
+ * it passes every one, and a one-pass variance fails most.  At the old
+ * 1e-5 a simulation of 2000 launches refused about 1 in 1000 honest ones
+ * (problems/layernorm.c); t0150 met one. */
+static void test_layernorm_offset_seeds(void **state)
+{
+	(void)state;
+	long long shapes[2][2] = { { 256, 768 }, { 256, 256 } };
+	struct check_result r;
+	for (int si = 0; si < 2; si++) {
+		int onepass_refused = 0, n = 120;
+		double worst = 0;
+		float *y = NULL;
+		for (int seed = 1; seed <= n; seed++) {
+			struct inst s;
+			inst_make(&s, LAYERNORM, shapes[si], 1, (uint64_t)seed * 7919, EV_F32);
+			if (!y)
+				y = malloc(s.out_n * sizeof(float));
+			ln_kernel(&s, EV_F32, LN_TWO_PASS, y);
+			judge(&s, y, EV_F32, &r);
+			if (!r.pass)
+				printf("layernorm C%lld offset seed %d: honest two-pass refused, max_err %.3g\n",
+				       shapes[si][1], seed * 7919, r.max_abs_err);
+			assert_true(r.pass);
+			if (r.max_abs_err / r.ref_scale > worst)
+				worst = r.max_abs_err / r.ref_scale;
+			ln_kernel(&s, EV_F32, LN_ONE_PASS, y);
+			judge(&s, y, EV_F32, &r);
+			onepass_refused += !r.pass;
+			inst_free(&s);
+		}
+		free(y);
+		printf("measured: layernorm C%lld offset fp32 over %d seeds: honest worst max_err/ref_scale %.2e; "
+		       "one-pass refused %d of %d\n", shapes[si][1], n, worst, onepass_refused, n);
+		assert_true(onepass_refused >= n * 3 / 4);
+	}
+}
+
 static void test_rowsum_rule(void **state)
 {
 	(void)state;
@@ -1871,6 +1910,7 @@ int main(void)
 		cmocka_unit_test(test_gemm_cancel_is_uniform),
 		cmocka_unit_test(test_softmax_rule),
 		cmocka_unit_test(test_layernorm_rule),
+		cmocka_unit_test(test_layernorm_offset_seeds),
 		cmocka_unit_test(test_rowsum_rule),
 	};
 	return cmocka_run_group_tests_name("problems", tests, setup, teardown);
