@@ -488,7 +488,12 @@ json_t *store_pending_list(struct store *st)
 			if (*now_start && strcmp(now_start, mstart))
 				alive = 0;
 		}
-		json_object_set_new(p, "state", json_string(alive ? "running" : "aborted"));
+		/* a marker written on another host (a store shared by Slurm
+		 * nodes): its process cannot be looked up from here, so it is
+		 * neither running nor aborted to this host (review2: it read as
+		 * aborted, and `ls` called a live session on another node dead) */
+		int elsewhere = h && *host && strcmp(h, host);
+		json_object_set_new(p, "state", json_string(elsewhere ? "elsewhere" : alive ? "running" : "aborted"));
 		json_array_append_new(out, p);
 	}
 	closedir(d);

@@ -253,8 +253,9 @@ int store_pending_begin_batch(struct store *st, const char *batch_id, const char
 int store_pending_begin_batch_code(struct store *st, const char *batch_id, const char *experiment,
 				   const char *variant, const char *reference, json_t *code);
 /* Pending runs and begun batches: JSON array of {run_id, pid, host,
- * started_utc, experiment, variant, state: "running"|"aborted"} (a batch's
- * with kind "batch" and reference too) (caller json_decrefs). */
+ * started_utc, experiment, variant, state: "running"|"aborted"|"elsewhere"}
+ * (elsewhere: written on another host, whose process this one cannot look
+ * up; a batch's with kind "batch" and reference too) (caller json_decrefs). */
 json_t *store_pending_list(struct store *st);
 
 /*

@@ -60,6 +60,16 @@ m=$(ls "$S"/pending/*-batch.json 2>/dev/null)
 # ls lists it among the pending, aborted
 "$EVIDENT" ls > ls.out 2>&1 || { cat ls.out; fail "ls"; }
 expect_match ls.out "$(basename "$m" .json).*aborted"
+# a marker written on another host (a shared store): neither running nor
+# aborted to this one (it read as aborted, review2)
+python3 - "$m" "$S/pending/x-elsewhere-batch.json" <<'P'
+import json, sys
+d = json.load(open(sys.argv[1])); d["host"] = "another-node-of-the-cluster"; d["run_id"] = "x-elsewhere-batch"
+json.dump(d, open(sys.argv[2], "w"))
+P
+"$EVIDENT" ls > ls.out 2>&1 || { cat ls.out; fail "ls"; }
+expect_match ls.out "x-elsewhere-batch.*elsewhere"
+rm "$S/pending/x-elsewhere-batch.json"
 # the store still verifies (pending/ is no part of the record)
 expect_exit 0 "$EVIDENT" verify
 # the third try, left alone
