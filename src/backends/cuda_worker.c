@@ -716,14 +716,23 @@ static const struct ev_kernel_desc *sealed_kernel(struct cw *w, struct seal_plan
 	/* under the kernel clock, load only the entries the search above
 	 * read: device code it could not read could launch grids that clock
 	 * never sees (red team 4, rt4_cdp_packed: a compressed image it
-	 * skipped and the driver loaded).  The extra shape loads the same. */
+	 * skipped and the driver loaded).  machine_code() hands over cubins
+	 * it has read (decompressed), so none is dropped here; one that were
+	 * would be a cubin the checks did not read, so the load is refused
+	 * rather than noted (it was a note nobody could reach, review2).  The
+	 * extra shape loads the same. */
 	int dropped = 0;
 	if (strcmp(knob_values_clock[w->job->k.clock], "events")) {
 		n = seal_fatbin_readable(imgs, img_bytes, n, readable, imgs, img_bytes, &dropped);
-		if (dropped)
-			fprintf(stderr, "evident worker: %d fatbin entries of the kernel object left unloaded (not "
-					"readable here: compressed beyond libzstd/liblz4, or of an unknown kind)\n",
-				dropped);
+		if (dropped) {
+			char *r = xstrfmt("%d cubin(s) of the kernel object could not be read after its machine code "
+					  "was chosen (compressed beyond libzstd/liblz4, or of an unknown kind): the "
+					  "sealed worker loads only device code its checks have read",
+					  dropped);
+			proto_w_failure("launch_failed", "sealed", r, "load");
+			free(r);
+			return NULL;
+		}
 	}
 	/* the globals the loaded code defines, for the load's managed check */
 	if (send_global_names(w, imgs, img_bytes, n, "load"))
@@ -731,15 +740,6 @@ static const struct ev_kernel_desc *sealed_kernel(struct cw *w, struct seal_plan
 	const struct ev_kernel_desc *d = NULL;
 	int rc = w->api->plan_load(w->ctx, imgs, img_bytes, n, &sp->plan, &d, w->err, sizeof(w->err));
 	if (rc == -1) {
-		if (dropped) {
-			size_t used = strlen(w->err);
-			snprintf(w->err + used, sizeof(w->err) - used,
-				 "; %d fatbin entries of the object were not loaded because the device-launch check "
-				 "cannot read them (compressed beyond libzstd and liblz4 here, or of an unknown "
-				 "kind): build without -Xfatbin -compress-all, or time with `timing: {clock: "
-				 "events}`",
-				 dropped);
-		}
 		proto_w_failure("launch_failed", "sealed", w->err, "load");
 		return NULL;
 	} else if (rc) {
