@@ -640,6 +640,25 @@ static int held_since_freeze(const struct host_clock *hc, int *stopped, double *
 	return !(isfinite(*cpu_now) && isfinite(hc->frozen_cpu_us) && *cpu_now != hc->frozen_cpu_us);
 }
 
+/* The protocol violation for a worker held_since_freeze() found had run,
+ * WHEN saying where the parent was ("while the parent held it stopped",
+ * "while the parent read its outputs"), AFTER what the second reading
+ * followed ("now", "after its outputs were copied").  -1. */
+static int held_violation(struct proto *p, const struct host_clock *hc, const char *when, const char *after,
+			  int stopped, double cpu_now, unsigned long long ns)
+{
+	if (!stopped)
+		return proto_violate(p, "the worker ran %s (a signal of its own resumed it: a thread was running)",
+				     when);
+	if (isfinite(cpu_now))
+		return proto_violate(p, "the worker ran %s (a signal of its own resumed it: its CPU clock %.3f us "
+					"at the freeze, %.3f us %s)",
+				     when, hc->frozen_cpu_us, cpu_now, after);
+	return proto_violate(p, "the worker ran %s (a signal of its own resumed it: its threads' run time %llu ns "
+				"at the freeze, %llu ns %s)",
+			     when, hc->frozen_ns, ns, after);
+}
+
 struct trip_timed {
 	const int *known;
 	int n_known;
@@ -679,17 +698,14 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 	char buf[4096];
 	size_t have = 0;
 	/* still stopped, and it did not run since: nothing resumed it while
-	 * the parent wrote its inputs */
-	int stopped = 0;
-	unsigned long long ns = 0;
-	if (task_ids(hc->pid, NULL, NULL, &stopped) < 0 || !stopped ||
-	    (hc->have_runtime && (run_time(hc->pid, &ns) < 0 || ns != hc->frozen_ns)))
-		return !stopped ? proto_violate(p, "the worker ran while the parent held it stopped (a signal of its "
-						   "own resumed it: a thread was running)")
-				: proto_violate(p, "the worker ran while the parent held it stopped (a signal of its "
-						   "own resumed it: its threads' run time %llu ns at the freeze, %llu "
-						   "ns now)",
-						hc->frozen_ns, ns);
+	 * the parent wrote its inputs (the rule of the copies' check) */
+	{
+		int stopped = 0;
+		double cpu_now = NAN;
+		unsigned long long ns = 0;
+		if (!held_since_freeze(hc, &stopped, &cpu_now, &ns))
+			return held_violation(p, hc, "while the parent held it stopped", "now", stopped, cpu_now, ns);
+	}
 	/* the worker is stopped and off its CPU here and after the freeze, so
 	 * its CPU clock is final at both ends: cpu_all is exact (at the done
 	 * line it is not, a running thread's time is booked only at its next
@@ -1096,21 +1112,10 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			double cpu_now = NAN;
 			unsigned long long ns_now = 0;
 			if (!held_since_freeze(hc, &held_stopped, &cpu_now, &ns_now)) {
-				if (!held_stopped)
-					proto_violate(p, "the worker ran while the parent read its outputs (a signal of "
-							 "its own resumed it: a thread was running after sample %lld's "
-							 "freeze)",
-						      i);
-				else if (isfinite(cpu_now))
-					proto_violate(p, "the worker ran while the parent read its outputs (a signal of "
-							 "its own resumed it: its CPU clock %.3f us at sample %lld's "
-							 "freeze, %.3f us after its outputs were copied)",
-						      hc->frozen_cpu_us, i, cpu_now);
-				else
-					proto_violate(p, "the worker ran while the parent read its outputs (a signal of "
-							 "its own resumed it: its threads' run time %llu ns at sample "
-							 "%lld's freeze, %llu ns after its outputs were copied)",
-						      hc->frozen_ns, i, ns_now);
+				char when[96];
+				snprintf(when, sizeof(when), "while the parent read sample %lld's outputs", i);
+				held_violation(p, hc, when, "after its outputs were copied", held_stopped, cpu_now,
+					       ns_now);
 				goto out;
 			}
 		}
