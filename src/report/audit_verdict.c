@@ -346,6 +346,7 @@ struct votes {
 	size_t n_unclean;       /* counted ones where a row of the code did not run cleanly */
 	size_t n_stopped;       /* counted ones that are interrupted batches of the two codes */
 	size_t n_aside;         /* rows of the code the errata set aside, never counted */
+	size_t n_orphans_its_way; /* tries with runs and no batch record going want's way: left out */
 	struct strbuf others;   /* the verdicts that disagreed, and where */
 };
 
@@ -485,69 +486,37 @@ static int stopped_try(struct actx *a, const struct batch_record *b, const struc
 
 /*
  * Tries that left runs and no batch: run records whose batch_id no batch
- * record of the store carries (an eval session killed or parked, SIGSTOP,
- * once its first runs were committed and before its batch record: red
- * team 93's stop hunts left 84 such runs for 1 batch record).  A batch_id
- * whose runs hold a run of the claim's candidate code (ic: the side that
- * is not the baseline), at the claim's shape and on its device, and no
- * run of a code that is neither side's (or only the other side's runs,
- * where eval's begun marker, pending/BATCH_ID.json, says by code that its
- * candidate was ic against the other side), is a stopped try of the claim's
- * codes: a rerun that gives no verdict, as an interrupted batch is
- * (stopped_try).  By code, whatever its experiment or names.  A session
- * still running counts too (conservative: cite a claim once its batch is
- * recorded).
+ * record of the store carries (an eval or `evident run` session killed or
+ * parked, SIGSTOP, once its first runs were committed and before its batch
+ * record: red team 93's stop hunts left 84 such runs for 1 batch record),
+ * of the claim's two codes at its shape and on its device, whatever else
+ * they ran (code_orphan_tries: red team 94's third variant, one run of it
+ * in each killed try, kept 92 of 92 out).  Each weighed by
+ * code_orphan_weight, the rule eval's pool uses too: a try holding only
+ * the candidate's runs (ic: the side that is not the baseline), or only
+ * the baseline's where its begun marker names both codes, or runs going
+ * otherwise than want, is a rerun that does not give want, as an
+ * interrupted batch is (stopped_try); one whose runs of both sides all
+ * went want's way is left out (a session the device time limit killed
+ * mid-way through an honest batch: PAPER.md's iter1 and scaling
+ * sessions), never counted for it (a kill is the proposer's to time).
+ * By code, whatever its experiment or names.  A session still running
+ * counts too (conservative: cite a claim once its batch is recorded).
  */
 static void orphan_tries(struct actx *a, const struct batch_record *eb, const struct code_id *ic,
-			 const struct code_id *ia, const struct code_id *ib, struct votes *v)
+			 const struct code_id *ia, const struct code_id *ib, const char *want, struct votes *v)
 {
-	struct query *q = a->q;
-	struct orphan {
-		const char *batch_id;
-		int cand, other;
-	} *o = NULL;
-	size_t n = 0;
-	for (size_t i = 0; i < q->n; i++) {
-		const struct record_attrs *at = &q->e[i].a;
-		if (at->is_batch || at->is_search || !at->batch_id || (eb->batch_id && !strcmp(at->batch_id, eb->batch_id)))
-			continue;
-		size_t k = 0;
-		while (k < n && strcmp(o[k].batch_id, at->batch_id))
-			k++;
-		if (k == n) {
-			if (query_find(q, at->batch_id, NULL) >= 0)
-				continue; /* recorded (a batch_id once seen orphaned is looked up once) */
-			o = xrealloc(o, (n + 1) * sizeof(*o));
-			o[n].batch_id = at->batch_id;
-			o[n].cand = o[n].other = 0;
-			n++;
-		}
-		const struct run_record *r = query_run_at(q, i);
-		struct code_id id;
-		if (!r || !audit_same_problem(&r->problem, &eb->problem) ||
-		    !code_identity_run(r, r->params, r->n_params, &id) || strcmp(id.dev, ic->dev))
-			continue;
-		int xa = audit_same_identity_or_neutral(&id, ia), xb = audit_same_identity_or_neutral(&id, ib);
-		o[k].cand |= audit_same_identity_or_neutral(&id, ic);
-		o[k].other |= !xa && !xb;
-	}
+	struct code_orphan *o;
+	size_t n = code_orphan_tries(a->q, eb->batch_id, &eb->problem, audit_same_problem, ia, ib, &o);
+	double thr = isfinite(eb->holm_threshold) && eb->holm_threshold >= 0 && eb->holm_threshold < 1
+			     ? eb->holm_threshold
+			     : 0.01;
 	for (size_t k = 0; k < n; k++) {
-		if (o[k].other)
+		int w = code_orphan_weight(&o[k], ic == ia, want, thr);
+		if (w == CODE_ORPHAN_ITS_WAY)
+			v->n_orphans_its_way++;
+		if (w != CODE_ORPHAN_AGAINST)
 			continue;
-		if (!o[k].cand) {
-			/* only the reference's runs landed: eval's begun
-			 * marker, where it is still there, names the candidate
-			 * by its code */
-			char *path = xstrfmt("%s/pending/%s.json", q->st.root, o[k].batch_id);
-			json_t *m = json_load_file(path, 0, NULL);
-			free(path);
-			json_t *code = json_object_get(m, "code");
-			o[k].cand = json_is_object(code) && code_same_object_json(json_object_get(code, "candidate"), ic) &&
-				    code_same_object_json(json_object_get(code, "reference"), ic == ia ? ib : ia);
-			json_decref(m);
-			if (!o[k].cand)
-				continue;
-		}
 		v->n++;
 		v->n_stopped++;
 		v->n_batches++;
@@ -603,7 +572,7 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 	if (!code_identity(a->q, ra, &ia) || !code_identity(a->q, rb, &ib) || strcmp(ia.dev, ib.dev))
 		return;
 	size_t pos = a->q->n, n_seen = 0;
-	struct votes v = { 0, 0, 0, 0, 0, 0, 0, STRBUF_INIT };
+	struct votes v = { 0, 0, 0, 0, 0, 0, 0, 0, STRBUF_INIT };
 	int one_file = !strcmp(ia.family, ib.family);
 	char **seen = NULL; /* the configurations tried, as "dims code_a code_b how" */
 	struct strbuf key = STRBUF_INIT;
@@ -658,7 +627,7 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 	/* and the tries that left runs and no batch record (red team 93):
 	 * of the candidate's code, the side that is not the baseline */
 	int a_base = eb->baseline && ra->variant && !strcmp(ra->variant, eb->baseline);
-	orphan_tries(a, eb, a_base ? &ib : &ia, &ia, &ib, &v);
+	orphan_tries(a, eb, a_base ? &ib : &ia, &ia, &ib, want, &v);
 	*tries = 1 + n_seen;
 	for (size_t i = 0; i < n_seen; i++)
 		free(seen[i]);
@@ -699,6 +668,9 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 	}
 	if (v.n_neutral)
 		strbuf_addf(msg, "; %zu more undecided, their CIs holding this estimate", v.n_neutral);
+	if (v.n_orphans_its_way)
+		strbuf_addf(msg, "; %zu unfinished tr%s (runs, no batch record) going its way left out", v.n_orphans_its_way,
+			    v.n_orphans_its_way == 1 ? "y" : "ies");
 	if (v.n_aside)
 		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", v.n_aside,
 			    a->o->errata_path ? a->o->errata_path : "the errata");

@@ -311,3 +311,151 @@ int code_same_object_json(const json_t *side, const struct code_id *id)
 		return 1;
 	return load && id->load && !strcmp(load, id->load);
 }
+
+/* Does begun marker m (pending/ID.json) name codes a and b: eval's by its
+ * candidate and reference, either way round; evident run's by two of its
+ * variants? */
+static int marker_names(const json_t *m, const struct code_id *ia, const struct code_id *ib)
+{
+	const json_t *code = json_object_get(m, "code");
+	if (!json_is_object(code))
+		return 0;
+	const json_t *c = json_object_get(code, "candidate"), *r = json_object_get(code, "reference");
+	if ((code_same_object_json(c, ia) && code_same_object_json(r, ib)) ||
+	    (code_same_object_json(c, ib) && code_same_object_json(r, ia)))
+		return 1;
+	int xa = 0, xb = 0;
+	size_t i;
+	const json_t *v;
+	json_array_foreach(json_object_get(code, "variants"), i, v)
+	{
+		xa |= code_same_object_json(v, ia);
+		xb |= code_same_object_json(v, ib);
+	}
+	return xa && xb;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+static double median_of(double *x, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(x, n, sizeof(*x), cmp_double);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+size_t code_orphan_tries(struct query *q, const char *skip_id, const struct rec_problem *prob,
+			 int (*same_problem)(const struct rec_problem *, const struct rec_problem *),
+			 const struct code_id *ia, const struct code_id *ib, struct code_orphan **out)
+{
+	struct acc {
+		struct code_orphan t;
+		double *ma, *mb;
+		size_t nma, nmb;
+		int looked;
+	} *o = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < q->n; i++) {
+		const struct record_attrs *at = &q->e[i].a;
+		if (at->is_batch || at->is_search || !at->batch_id || (skip_id && !strcmp(at->batch_id, skip_id)))
+			continue;
+		size_t k = 0;
+		while (k < n && strcmp(o[k].t.batch_id, at->batch_id))
+			k++;
+		if (k == n) {
+			if (query_find(q, at->batch_id, NULL) >= 0)
+				continue; /* recorded (a batch_id once seen orphaned is looked up once) */
+			o = xrealloc(o, (n + 1) * sizeof(*o));
+			memset(&o[n], 0, sizeof(o[n]));
+			o[n].t.batch_id = at->batch_id;
+			n++;
+		}
+		const struct run_record *r = query_run_at(q, i);
+		struct code_id id;
+		if (!r || !same_problem(&r->problem, prob) || !code_identity_run(r, r->params, r->n_params, &id))
+			continue;
+		int xa = !strcmp(id.dev, ia->dev) && code_same_way(&id, ia);
+		int xb = !strcmp(id.dev, ib->dev) && code_same_way(&id, ib);
+		if (!xa && !xb) {
+			o[k].t.n_other += !strcmp(id.dev, ia->dev);
+			continue; /* a third code: says nothing against the try */
+		}
+		if (r->outcome == OUTCOME_ABORTED || r->outcome == OUTCOME_NO_DEVICE ||
+		    r->outcome == OUTCOME_BUILD_FAILED || r->outcome == OUTCOME_REFERENCE_FAILED)
+			continue; /* not the code's */
+		/* both codes one (an A/A claim): its runs are both sides' */
+		o[k].t.n_a += xa;
+		o[k].t.n_b += xb;
+		if (r->outcome != OUTCOME_OK) {
+			o[k].t.unclean++;
+			continue;
+		}
+		double med = r->have_stats ? r->stats.median : NAN;
+		if (!isfinite(med))
+			continue;
+		if (xa) {
+			o[k].ma = xrealloc(o[k].ma, (o[k].nma + 1) * sizeof(double));
+			o[k].ma[o[k].nma++] = med;
+		}
+		if (xb) {
+			o[k].mb = xrealloc(o[k].mb, (o[k].nmb + 1) * sizeof(double));
+			o[k].mb[o[k].nmb++] = med;
+		}
+	}
+	size_t m = 0;
+	*out = NULL;
+	for (size_t k = 0; k < n; k++) {
+		struct code_orphan t = o[k].t;
+		t.med_a = median_of(o[k].ma, o[k].nma);
+		t.med_b = median_of(o[k].mb, o[k].nmb);
+		/* sorted by median_of */
+		t.lo_a = o[k].nma ? o[k].ma[0] : NAN;
+		t.hi_a = o[k].nma ? o[k].ma[o[k].nma - 1] : NAN;
+		t.lo_b = o[k].nmb ? o[k].mb[0] : NAN;
+		t.hi_b = o[k].nmb ? o[k].mb[o[k].nmb - 1] : NAN;
+		free(o[k].ma);
+		free(o[k].mb);
+		if (!t.n_a && !t.n_b)
+			continue;
+		/* the begun marker, where it is still there (a try of one side's
+		 * runs only: which codes it was of) */
+		char *path = xstrfmt("%s/pending/%s.json", q->st.root, t.batch_id);
+		json_t *mk = json_load_file(path, 0, NULL);
+		free(path);
+		t.marker = mk && marker_names(mk, ia, ib);
+		json_decref(mk);
+		*out = xrealloc(*out, (m + 1) * sizeof(**out));
+		(*out)[m++] = t;
+	}
+	free(o);
+	return m;
+}
+
+int code_orphan_weight(const struct code_orphan *t, int a_cand, const char *want, double thr)
+{
+	size_t n_cand = a_cand ? t->n_a : t->n_b, n_base = a_cand ? t->n_b : t->n_a;
+	if (!n_cand && !n_base)
+		return CODE_ORPHAN_NONE;
+	/* one side's runs only: a try of the two codes where its marker says
+	 * so; without one (a store from before evident run's marker), the
+	 * candidate's runs alone, nothing else at the shape, are one still */
+	if (!n_cand || !n_base)
+		return t->marker || (!n_base && !t->n_other) ? CODE_ORPHAN_AGAINST : CODE_ORPHAN_NONE;
+	if (t->unclean || !(t->lo_a > 0) || !(t->lo_b > 0))
+		return CODE_ORPHAN_AGAINST;
+	/* faster (slower): every run of a faster (slower) than every run of
+	 * b, not their medians (red team 94's stop killed a session once the
+	 * reference ran fast: a fast and a slow run of it have a median over
+	 * the candidate's); no_difference: b's median time over a's, a's
+	 * speedup over b, inside the band */
+	double s = t->med_b / t->med_a;
+	int its_way = !strcmp(want, "faster")   ? t->hi_a < t->lo_b
+		      : !strcmp(want, "slower") ? t->lo_a > t->hi_b
+						: s >= 1 - thr && s <= 1 + thr;
+	return its_way ? CODE_ORPHAN_ITS_WAY : CODE_ORPHAN_AGAINST;
+}

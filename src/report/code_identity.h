@@ -190,4 +190,61 @@ int code_speed_drifted(double now_median, double best_median);
  * slow).  0 when either is unknown. */
 int code_beats_history(double challenger_ci_hi, double best_median);
 
+/*
+ * The tries that left runs and no batch record (an `evident run` or eval
+ * session killed, or parked by SIGSTOP, after its first runs were
+ * committed and before its batch record; red teams 93 and 94), as seen
+ * from two codes a and b at one shape: for each batch_id of the store's
+ * runs that no batch record carries (skip_id, the claim's or the judged
+ * batch's own, left out), its runs of a's code and of b's (code_same_way
+ * on their device: this only ever counts against, or leaves a try out)
+ * at a problem same_problem accepts against prob.  Whatever else it ran:
+ * a third code in a try says nothing against it (red team 94: a third
+ * variant's run kept 92 of 92 killed tries out).  *out (the caller's to
+ * free) holds those with a run of either code; returns their number.
+ */
+struct code_orphan {
+	const char *batch_id;   /* borrowed from the query */
+	size_t n_a, n_b;        /* its runs of a's code, of b's */
+	size_t n_other;         /* its runs of other codes (at the shape, on a's device) */
+	size_t unclean;         /* of those, runs that ended otherwise than ok (an aborted,
+				 * no_device or build_failed run is not the code's: not counted) */
+	double med_a, med_b;    /* the median of each side's ok runs' medians; NAN none */
+	double lo_a, hi_a, lo_b, hi_b; /* the least and greatest of them */
+	int marker;             /* its begun marker (eval's, or evident run's) names codes a and b */
+};
+size_t code_orphan_tries(struct query *q, const char *skip_id, const struct rec_problem *prob,
+			 int (*same_problem)(const struct rec_problem *, const struct rec_problem *),
+			 const struct code_id *ia, const struct code_id *ib, struct code_orphan **out);
+/*
+ * How such a try counts for a claim that a's code is want ("faster",
+ * "slower", "no_difference", within the noise band thr) than b's, a_cand
+ * set when a is the candidate (the side that is not the baseline):
+ *   CODE_ORPHAN_NONE   not known to be a try of the two codes: one side's
+ *                      runs and no begun marker that names both codes
+ *                      (another experiment's sweep holding one of them:
+ *                      PAPER.md's iter1 session, the device time limit's
+ *                      kill, held cudnn_sdpa and not the claim's baseline),
+ *                      save the candidate's runs with no other code's
+ *   CODE_ORPHAN_AGAINST a try that does not give want: one side's runs
+ *                      where the marker names both codes (evident run's and
+ *                      eval's, written before the first job), or the
+ *                      candidate's runs alone; a run of either that did not
+ *                      end ok; or both
+ *                      sides' runs going otherwise than want (faster: not
+ *                      every ok run of a faster than every ok run of b, by
+ *                      their medians; slower: the same, slower; no_difference:
+ *                      b's median of them over a's outside [1 - thr, 1 + thr])
+ *   CODE_ORPHAN_ITS_WAY both sides' runs, every one ok, going want's way:
+ *                      left out, neither for nor against (a session the
+ *                      device time limit killed mid-way through an honest
+ *                      batch).  Not counted for want: a proposer who may kill
+ *                      a session whenever its runs so far look want's way
+ *                      would turn a random walk into support (optional
+ *                      stopping); left out, a kill at such a moment only
+ *                      loses the proposer a batch that was going its way.
+ */
+enum { CODE_ORPHAN_NONE, CODE_ORPHAN_AGAINST, CODE_ORPHAN_ITS_WAY };
+int code_orphan_weight(const struct code_orphan *t, int a_cand, const char *want, double thr);
+
 #endif

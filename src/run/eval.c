@@ -1001,6 +1001,19 @@ out:
 	return rc;
 }
 
+/* The same problem as a batch keys it (problem_key), its plug-in left
+ * out: a run records the plug-in's hash, a batch none. */
+static int same_problem_key(const struct rec_problem *x, const struct rec_problem *y)
+{
+	struct rec_problem a = *x, b = *y;
+	a.plugin_sha256 = b.plugin_sha256 = NULL;
+	char *ka = problem_key(&a), *kb = problem_key(&b);
+	int same = !strcmp(ka, kb);
+	free(ka);
+	free(kb);
+	return same;
+}
+
 int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_id, const char *cand, const char *ref,
 		      struct eval_pooled *w)
 {
@@ -1062,11 +1075,36 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 			strbuf_addf(&w->others, "%s%s (%s)", w->others.len ? ", " : "", verdict,
 				    e->batch_id ? e->batch_id : e->run_id);
 	}
+	/* the tries that left runs and no batch record, of this candidate's
+	 * code and the reference's, whatever else they ran (an `evident run`
+	 * or eval session killed once its runs so far looked slow: red team
+	 * 94's c2e weighed 2 where 29 killed run tries of the codes lay in
+	 * the store), by the audit's rule (code_orphan_weight): one side's
+	 * runs only, or both going otherwise than faster, a try that was not
+	 * faster; both sides' runs every one going faster, left out */
+	struct code_orphan *orph = NULL;
+	size_t n_orph = 0;
+	long bi = query_find(q, run_id, NULL);
+	const struct batch_record *ebr = bi >= 0 ? query_batch_at(q, (size_t)bi) : NULL;
+	if (ebr)
+		n_orph = code_orphan_tries(q, eb->batch_id, &ebr->problem, same_problem_key, &rc_row->id, &rr_row->id,
+					   &orph);
+	for (size_t i = 0; i < n_orph; i++) {
+		if (code_orphan_weight(&orph[i], 1, "faster", 0) != CODE_ORPHAN_AGAINST)
+			continue;
+		w->n++;
+		w->n_earlier++;
+		w->n_unfinished++;
+		if (shown++ < 6)
+			strbuf_addf(&w->others, "%sunfinished (%s: runs, no batch record)", w->others.len ? ", " : "",
+				    orph[i].batch_id);
+	}
 	/* and a try that began and never finished: an eval session killed
 	 * before its batch record (red team 91's stop, SIGKILL in the second
 	 * before it) leaves its begun marker (store_pending_begin_batch) and
 	 * no batch; one of this candidate against this reference, its
-	 * process gone, is a try that was not faster */
+	 * process gone, is a try that was not faster (one weighed above by
+	 * its runs is not weighed again) */
 	json_t *pend = store_pending_list(&q->st);
 	size_t pi;
 	json_t *pm;
@@ -1081,6 +1119,12 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 		const json_t *code = json_object_get(pm, "code");
 		if (!kind || strcmp(kind, "batch") || !id || !strcmp(id, eb->run_id) ||
 		    (eb->batch_id && !strcmp(id, eb->batch_id)) || pool_find(p, id, &at))
+			continue;
+		size_t oi = 0;
+		while (oi < n_orph &&
+		       (strcmp(orph[oi].batch_id, id) || code_orphan_weight(&orph[oi], 1, "faster", 0) == CODE_ORPHAN_NONE))
+			oi++;
+		if (oi < n_orph)
 			continue;
 		if (json_is_object(code)) {
 			/* by code, names ignored, whatever its state (red team
@@ -1107,6 +1151,7 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 			strbuf_addf(&w->others, "%sunfinished (%s: begun, never recorded)", w->others.len ? ", " : "", id);
 	}
 	json_decref(pend);
+	free(orph);
 	if (shown > 6)
 		strbuf_addstr(&w->others, ", ...");
 	rc = 0;
@@ -1115,43 +1160,13 @@ out:
 	return rc;
 }
 
-/* A side's code as built (plan_build: the jobs find it built), for its
- * begun marker: the object's hashes and its libraries' (code_identity.c's
- * rule, from the build's sources); NULL when it did not build. */
+/* A side's code as built, for its begun marker (run_variant_code);
+ * NULL when it did not build. */
 static json_t *marker_side_code(struct run_ctx *c, const char *vname)
 {
-	for (size_t i = 0; i < c->plan.n_variants; i++) {
-		struct plan_variant *pv = &c->plan.variants[i];
-		if (!pv->v->name || strcmp(pv->v->name, vname))
-			continue;
-		if (plan_build(c, i) < 0 || !pv->br.ok || !pv->br.info)
-			return NULL;
-		json_t *info = pv->br.info, *src = json_object_get(info, "sources"), *e;
-		struct run_record r;
-		memset(&r, 0, sizeof(r));
-		r.kernel = pv->v->kernel;
-		r.sources = xcalloc(json_array_size(src) + 1, sizeof(*r.sources));
-		size_t k;
-		json_array_foreach(src, k, e)
-		{
-			struct rec_source *x = &r.sources[r.n_sources++];
-			x->path = json_string_value(json_object_get(e, "path"));
-			x->sha256 = json_string_value(json_object_get(e, "sha256"));
-			x->loaded = json_is_true(json_object_get(e, "loaded"));
-		}
-		char libs[SHA256_HEX_LEN + 1];
-		code_libs_of(&r, libs);
-		free(r.sources);
-		json_t *o = json_object();
-		const char *keys[] = { "binary_sha256", "echo_neutral_sha256", "load_sha256" };
-		for (size_t j = 0; j < 3; j++) {
-			const char *h = json_string_value(json_object_get(info, keys[j]));
-			if (h)
-				json_object_set_new(o, keys[j], json_string(h));
-		}
-		json_object_set_new(o, "libs", json_string(libs));
-		return o;
-	}
+	for (size_t i = 0; i < c->plan.n_variants; i++)
+		if (c->plan.variants[i].v->name && !strcmp(c->plan.variants[i].v->name, vname))
+			return run_variant_code(c, i);
 	return NULL;
 }
 

@@ -4,6 +4,7 @@
  * shares (the spec, git, the machine), plan, prebuild, execute, gather,
  * print.  It returns success or failure; cmd_run decides the exit code.
  */
+#include "report/code_identity.h"
 #include "run/run_ctx.h"
 #include "run/cost.h"
 #include "store/query.h"
@@ -382,6 +383,66 @@ int run_headers_held(struct run_ctx *c)
 	return rc;
 }
 
+/* Variant vi's code as built (plan_build: the jobs find it built), for a
+ * begun marker: {binary_sha256, echo_neutral_sha256, load_sha256, libs},
+ * the object's hashes and its libraries' (code_identity.c's rule, from
+ * the build's sources); NULL when it did not build. */
+json_t *run_variant_code(struct run_ctx *c, size_t vi)
+{
+	struct plan_variant *pv = &c->plan.variants[vi];
+	if (plan_build(c, vi) < 0 || !pv->br.ok || !pv->br.info)
+		return NULL;
+	json_t *info = pv->br.info, *src = json_object_get(info, "sources"), *e;
+	struct run_record r;
+	memset(&r, 0, sizeof(r));
+	r.kernel = pv->v->kernel;
+	r.sources = xcalloc(json_array_size(src) + 1, sizeof(*r.sources));
+	size_t k;
+	json_array_foreach(src, k, e)
+	{
+		struct rec_source *x = &r.sources[r.n_sources++];
+		x->path = json_string_value(json_object_get(e, "path"));
+		x->sha256 = json_string_value(json_object_get(e, "sha256"));
+		x->loaded = json_is_true(json_object_get(e, "loaded"));
+	}
+	char libs[SHA256_HEX_LEN + 1];
+	code_libs_of(&r, libs);
+	free(r.sources);
+	json_t *o = json_object();
+	const char *keys[] = { "binary_sha256", "echo_neutral_sha256", "load_sha256" };
+	for (size_t j = 0; j < 3; j++) {
+		const char *h = json_string_value(json_object_get(info, keys[j]));
+		if (h)
+			json_object_set_new(o, keys[j], json_string(h));
+	}
+	json_object_set_new(o, "libs", json_string(libs));
+	return o;
+}
+
+/*
+ * The batch's begun marker, once every variant is built and before the
+ * first job (store_pending_begin_run_batch): each built variant's name and
+ * code.  A session killed before its batch record leaves its runs and
+ * this marker, and the readers of such a try (code_orphan_tries: the
+ * audit's verdicts, eval's weighed batches) then know every pair of codes
+ * it was a try of, one side's runs only included (red team 94: a session
+ * killed on the reference's first fast run, before any run of the
+ * candidate, was no try of it).  0, or -1 after error().
+ */
+static int run_marker(struct run_ctx *c)
+{
+	json_t *vs = json_array();
+	for (size_t i = 0; i < c->plan.n_variants; i++) {
+		json_t *code = run_variant_code(c, i);
+		if (!code)
+			continue; /* did not build: its job records why */
+		if (c->plan.variants[i].v->name)
+			json_object_set_new(code, "name", json_string(c->plan.variants[i].v->name));
+		json_array_append_new(vs, code);
+	}
+	return store_pending_begin_run_batch(&c->st, c->plan.batch_id, c->s->name, vs);
+}
+
 int run_experiment(const struct spec *s, const struct run_options *o, struct run_totals *t,
 		   enum run_error *err)
 {
@@ -405,7 +466,7 @@ int run_experiment(const struct spec *s, const struct run_options *o, struct run
 		*err = RUN_SPEC;
 		goto out;
 	}
-	if ((c.pool.n ? executor_pool(&c) : executor_local(&c)) < 0) {
+	if (run_marker(&c) < 0 || (c.pool.n ? executor_pool(&c) : executor_local(&c)) < 0) {
 		*err = RUN_STORE;
 		goto out;
 	}
@@ -415,6 +476,9 @@ int run_experiment(const struct spec *s, const struct run_options *o, struct run
 		*err = RUN_STORE;
 		goto out;
 	}
+	/* recorded: the batch record is the try now (else the marker stays,
+	 * a try that never finished) */
+	store_pending_end(&c.st, c.plan.batch_id);
 	summary_print(&c, &b);
 	rc = 0;
 out:

@@ -409,6 +409,9 @@ void plan_prebuild(struct run_ctx *c);
 struct store_claims;
 int run_names_held(struct run_ctx *c, struct store_claims **claims);
 int run_headers_held(struct run_ctx *c);
+/* Variant vi's code as built, for a begun marker: {binary_sha256,
+ * echo_neutral_sha256, load_sha256, libs}; NULL when it did not build. */
+json_t *run_variant_code(struct run_ctx *c, size_t vi);
 /* Build variant vi if not yet (cache); 0, or -1 when it could not be attempted. */
 int plan_build(struct run_ctx *c, size_t vi);
 

@@ -441,6 +441,12 @@ int store_pending_begin_batch_code(struct store *st, const char *batch_id, const
 	return pending_write(st, batch_id, f);
 }
 
+int store_pending_begin_run_batch(struct store *st, const char *batch_id, const char *experiment, json_t *variants)
+{
+	return pending_write(st, batch_id, json_pack("{s:s, s:s, s:{s:o}}", "kind", "run_batch", "experiment",
+						     experiment, "code", "variants", variants));
+}
+
 void store_pending_end(struct store *st, const char *run_id)
 {
 	char *path = xstrfmt("%s/pending/%s.json", st->root, run_id);

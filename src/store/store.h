@@ -252,6 +252,15 @@ int store_pending_begin_batch(struct store *st, const char *batch_id, const char
  * process is of another namespace, boot or start time reads "aborted". */
 int store_pending_begin_batch_code(struct store *st, const char *batch_id, const char *experiment,
 				   const char *variant, const char *reference, json_t *code);
+/* `evident run`'s batch begun (run.c run_marker), once every variant is
+ * built and before the first job: pending/BATCH_ID.json {run_id, kind
+ * "run_batch", experiment, code: {variants: [{name, binary_sha256,
+ * echo_neutral_sha256, load_sha256, libs}]}} (variants' reference taken),
+ * whole or not at all, removed with store_pending_end once the batch
+ * record is committed.  One left behind names every code the killed try
+ * ran or was to run (code_identity.h code_orphan_tries; red team 94).
+ * 0 or error(). */
+int store_pending_begin_run_batch(struct store *st, const char *batch_id, const char *experiment, json_t *variants);
 /* Pending runs and begun batches: JSON array of {run_id, pid, host,
  * started_utc, experiment, variant, state: "running"|"aborted"|"elsewhere"}
  * (elsewhere: written on another host, whose process this one cannot look

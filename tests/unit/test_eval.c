@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1022,6 +1023,66 @@ static void test_code_same_device_image(void **state)
 	assert_int_equal(code_same(&x, &y), 1);
 }
 
+/* code_identity.c code_orphan_weight: how a try that left runs and no
+ * batch record counts for "a faster than b" (red team 94: a third code's
+ * run in it kept it out; the audit and eval's pool weigh it by this one
+ * rule).  a is the candidate unless a_cand is 0. */
+static void test_orphan_weight(void **state)
+{
+	(void)state;
+	struct code_orphan t;
+	memset(&t, 0, sizeof(t));
+	t.med_a = t.med_b = t.lo_a = t.hi_a = t.lo_b = t.hi_b = NAN;
+	/* no run of either code: not a try of them */
+	t.n_other = 3;
+	assert_int_equal(code_orphan_weight(&t, 1, "faster", 0.01), CODE_ORPHAN_NONE);
+	/* the candidate's runs only, beside a third code's: a try by its
+	 * marker; without one (a store before evident run's marker) not known
+	 * to be one (PAPER.md's iter1 sweep) */
+	t.n_a = 2;
+	t.lo_a = t.hi_a = t.med_a = 10;
+	assert_int_equal(code_orphan_weight(&t, 1, "faster", 0.01), CODE_ORPHAN_NONE);
+	t.marker = 1;
+	assert_int_equal(code_orphan_weight(&t, 1, "faster", 0.01), CODE_ORPHAN_AGAINST);
+	/* alone at the shape: a try still (red team 93's rule) */
+	t.marker = 0;
+	t.n_other = 0;
+	assert_int_equal(code_orphan_weight(&t, 1, "faster", 0.01), CODE_ORPHAN_AGAINST);
+	/* the baseline's only: by the marker alone */
+	assert_int_equal(code_orphan_weight(&t, 0, "faster", 0.01), CODE_ORPHAN_NONE);
+	t.marker = 1;
+	assert_int_equal(code_orphan_weight(&t, 0, "faster", 0.01), CODE_ORPHAN_AGAINST);
+	/* both sides, every run of a faster than every run of b: left out,
+	 * third code or not */
+	t.marker = 0;
+	t.n_other = 4;
+	t.n_b = 2;
+	t.lo_a = 9, t.hi_a = 11, t.med_a = 10;
+	t.lo_b = 40, t.hi_b = 50, t.med_b = 45;
+	assert_int_equal(code_orphan_weight(&t, 1, "faster", 0.01), CODE_ORPHAN_ITS_WAY);
+	assert_int_equal(code_orphan_weight(&t, 1, "slower", 0.01), CODE_ORPHAN_AGAINST);
+	assert_int_equal(code_orphan_weight(&t, 1, "no_difference", 0.01), CODE_ORPHAN_AGAINST);
+	/* one fast run of b (red team 94's kill on the reference running
+	 * fast): medians apart, runs not: against */
+	t.lo_b = 10.5;
+	assert_int_equal(code_orphan_weight(&t, 1, "faster", 0.01), CODE_ORPHAN_AGAINST);
+	/* a run of either that did not end ok: against */
+	t.lo_b = 40;
+	t.unclean = 1;
+	assert_int_equal(code_orphan_weight(&t, 1, "faster", 0.01), CODE_ORPHAN_AGAINST);
+	/* slower, and no_difference inside the band */
+	t.unclean = 0;
+	assert_int_equal(code_orphan_weight(&t, 0, "slower", 0.01), CODE_ORPHAN_AGAINST);
+	t.lo_a = 60, t.hi_a = 70, t.med_a = 65;
+	assert_int_equal(code_orphan_weight(&t, 1, "slower", 0.01), CODE_ORPHAN_ITS_WAY);
+	t.lo_a = 44, t.hi_a = 46, t.med_a = 45.2;
+	assert_int_equal(code_orphan_weight(&t, 1, "no_difference", 0.01), CODE_ORPHAN_ITS_WAY);
+	assert_int_equal(code_orphan_weight(&t, 1, "faster", 0.01), CODE_ORPHAN_AGAINST);
+	/* no statistics on a side: against */
+	t.lo_a = t.hi_a = t.med_a = NAN;
+	assert_int_equal(code_orphan_weight(&t, 1, "faster", 0.01), CODE_ORPHAN_AGAINST);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1033,6 +1094,7 @@ int main(void)
 		cmocka_unit_test(test_pool_resubmissions),
 		cmocka_unit_test(test_same_object_libraries),
 		cmocka_unit_test(test_code_same_device_image),
+		cmocka_unit_test(test_orphan_weight),
 	};
 	return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
 }

@@ -1,0 +1,102 @@
+# t0204 - a killed `evident run` try counts, whatever else it ran (red
+# team 94: the audit skipped an orphan batch, runs and no batch record,
+# holding any run of a code neither side of the claim, so a proposer that
+# SIGKILLed each session of a spec with a free third variant once that
+# variant's run had landed got "again faster than ref" supported 3 of 3,
+# 0 of 92 killed tries counted; eval read no killed `evident run` try at
+# all).  t0199's padwall: NOP 1 the reference (31x the work), NOP 2 the
+# fast path, `third` the reference's kernel at another POST (another
+# code).  Sessions of a spec holding all three are SIGKILLed once a run of
+# `third` and one more run have landed, until two tries hold runs of
+# exactly one of ref and fast (a try holding both, fast going faster, is
+# left out: code_orphan_weight), then one session runs to the end.  Each
+# killed session leaves its begun marker (kind run_batch) naming the
+# three codes; the finished one's is removed.  The audit of "faster fast
+# vs ref" on the finished batch reads 1 of 1+E (E such one-sided tries),
+# contradicted; eval of the fast path's code under a new name weighs them
+# too, not promoted.  Before the fix: supported 1 of 1, promoted 2 of 2.
+. "$REPO/tests/cli/lib.sh"
+runs_alone "kills evident run sessions once a run record of their batch lands"
+mkrepo
+cat > experiments/st.yaml <<'Y'
+name: st
+problem: rowsum
+backend: host
+kernel: tests/fixtures/adversary/host/redteam65/padwall.c
+shape: {R: 64, C: 1024}
+baseline: ref
+variants:
+  ref: {NOP: 1, WALL: 1, PRE: 0, POST: 3000}
+  fast: {NOP: 2, WALL: 1, PRE: 0, POST: 3000}
+  third: {NOP: 1, WALL: 1, PRE: 0, POST: 1000}
+correctness: {seeds: 1, seed: 1}
+timing: {warmup_ms: 0, samples: 20, cache: hot}
+limits: {timeout_s: 60}
+repeats: 4
+Y
+S="$EVIDENT_STORE"
+# the variants whose runs landed under batch_id $1, sorted, one a line
+landed() { grep -l "\"batch_id\": \"$1\"" "$S"/runs/*.json 2>/dev/null | xargs -r grep -ho '^ "variant": "[a-z]*"' | sed 's/.*: "//; s/"//' | sort; }
+new_runs() { comm -13 "$TEST_TMP/before" <(ls "$S/runs" 2>/dev/null | grep -v -- '-batch.json$' | sort); }
+killed=0 onesided=0
+for s in $(seq 12); do
+	ls "$S/runs" 2>/dev/null | grep -v -- '-batch.json$' | sort > "$TEST_TMP/before"
+	setsid "$EVIDENT" run --no-progress experiments/st.yaml > "$TEST_TMP/out.$s" 2> "$TEST_TMP/err.$s" &
+	pid=$!
+	ok=
+	for i in $(seq 1200); do
+		n=$(new_runs | wc -l)
+		if [ "$n" -ge 2 ] && [ ! -e "$S/HEAD.lock" ] &&
+			(cd "$S/runs" && new_runs | xargs -r grep -l '^ "variant": "third"' | grep -q .); then
+			ok=1
+			break
+		fi
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.02
+	done
+	[ -n "$ok" ] || { kill -KILL -- -$pid 2>/dev/null; wait $pid; cat "$TEST_TMP/err.$s"; fail "session $s: no run of third and one more"; }
+	kill -KILL -- -$pid
+	wait $pid
+	expect_eq "$?" 137 "run killed ($s)"
+	killed=$((killed + 1))
+	b=$(cd "$S/runs" && new_runs | head -1 | xargs grep -ho '^ "batch_id": "[^"]*"' | sed 's/.*: "//; s/"//')
+	[ -n "$b" ] && [ ! -e "$S/runs/$b.json" ] || fail "session $s: batch $b"
+	v=$(landed "$b" | uniq | tr '\n' ' ')
+	case "$v" in
+	*fast*ref*) ;;
+	*fast*|*ref*) onesided=$((onesided + 1)) ;;
+	esac
+	echo "session $s: $b: $v"
+	# its marker names the three codes
+	python3 - "$S/pending/$b.json" <<'P' || fail "marker of $b"
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["kind"] == "run_batch" and m["experiment"] == "st", m
+vs = m["code"]["variants"]
+assert sorted(v["name"] for v in vs) == ["fast", "ref", "third"], m
+for v in vs:
+    assert v.get("binary_sha256") and v.get("load_sha256") and v.get("libs"), v
+assert len({v["binary_sha256"] for v in vs}) == 3, m
+P
+	[ "$onesided" -ge 2 ] && break
+done
+[ "$onesided" -ge 2 ] || fail "only $onesided one-sided tries in $killed sessions"
+# the try left alone: recorded, faster, its marker gone
+"$EVIDENT" run --no-progress experiments/st.yaml > full.out 2> full.err || { cat full.err; fail "the full run"; }
+[ "$(ls "$S"/pending/*-batch.json | wc -l)" = "$killed" ] || fail "markers: $(ls "$S/pending")"
+printf '<!-- claim: faster experiment=st a=fast b=ref -->\n' > c.md
+"$EVIDENT" audit --no-untraced c.md > c.out 2>&1
+expect_match c.out "c.md:1: contradicted: faster fast vs ref: .*verdict faster .*only 1 of $((1 + onesided)) batches of the same code .* \($onesided were interrupted, which gives no verdict\)"
+# eval of the fast path's code under a new name: its batch, the finished
+# run batch, and the one-sided killed tries
+echo '{"name": "again", "params": {"NOP": 2}}' | "$EVIDENT" eval --no-progress experiments/st.yaml > ans 2> err
+python3 - ans "$onesided" <<'P' || { cat err; fail "eval"; }
+import json, sys
+a = json.loads(open(sys.argv[1]).readline())
+e = int(sys.argv[2])
+assert a["outcome"] == "ok" and a["verdict"] == "faster", a
+assert a["batches_of_code"] == {"weighed": 2 + e, "faster": 2, "earlier": 1 + e}, (a["batches_of_code"], a["decision"])
+assert a["promoted"] is False, a["decision"]
+assert a["decision"].count("runs, no batch record") == e, a["decision"]
+P
+true
