@@ -354,6 +354,12 @@ int host_clock_freeze(struct host_clock *hc)
 	return -1;
 }
 
+double host_clock_late_bound(double sample_us)
+{
+	double rel = HOST_LATE_REL * (isfinite(sample_us) ? sample_us : 0);
+	return rel > HOST_LATE_CPU_US ? rel : HOST_LATE_CPU_US;
+}
+
 int host_clock_late_escaped(size_t n_late, size_t n)
 {
 	/* at least HOST_LATE_MIN, whatever n: in runs of 2 to 7 timing
@@ -962,6 +968,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	size_t fresh_cap = 0;
 	double *late = NULL; /* each timed sample's CPU after its done line, freed at out */
 	unsigned char *written = NULL; /* each timed sample's outputs changed after its done line, freed at out */
+	unsigned char *past = NULL; /* each timed sample's late CPU past its bound (late_bound), freed at out */
 	size_t late_cap = 0;
 	long long n_flat = 0; /* samples whose threads got the flat credit (no per-thread schedstat) */
 
@@ -1020,6 +1027,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			late_cap = late_cap ? 2 * late_cap : 1024;
 			late = xrealloc(late, late_cap * sizeof(double));
 			written = xrealloc(written, late_cap);
+			past = xrealloc(past, late_cap);
 		}
 		written[p->n_samples] = (unsigned char)tt.late_write;
 		/* the bound grows with what the threads that each wake to take
@@ -1030,6 +1038,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			n_flat++;
 		}
 		late[p->n_samples] = after_us - credit_us;
+		past[p->n_samples] = isfinite(late[p->n_samples]) && late[p->n_samples] > host_clock_late_bound(us);
 		/* no sample is faster than the CPU it used spread over every CPU
 		 * it could run on: work after the done line, in whatever window
 		 * (a held stop, a preempted parent, a few samples under the
@@ -1139,7 +1148,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			continue;
 		n_timing++;
 		n_read += isfinite(late[i]);
-		n_late += isfinite(late[i]) && late[i] > HOST_LATE_CPU_US;
+		n_late += past[i];
 	}
 	/* recorded, no longer a looser rule: a kernel's own threads raise
 	 * the load average (red team 18: 1000 threads woken by each stop
@@ -1149,8 +1158,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	int escaped_cpu = host_clock_late_escaped(n_late, n_timing);
 	int escaped = escaped_cpu || n_written > 0;
 	for (size_t i = 0; escaped && i < p->n_samples; i++)
-		p->samples[i].late = written[i] || (escaped_cpu && (mask >> p->samples[i].dist & 1u) &&
-						    isfinite(late[i]) && late[i] > HOST_LATE_CPU_US);
+		p->samples[i].late = written[i] || (escaped_cpu && (mask >> p->samples[i].dist & 1u) && past[i]);
 	p->method = json_pack("{s:s, s:s, s:s, s:f, s:i, s:f, s:s, s:i, s:I, s:f, s:I, s:s, s:s, s:b, s:b}", "clock",
 			      "parent", "method", "the parent's CLOCK_MONOTONIC around go and done, the worker stopped "
 						  "(SIGSTOP) while the parent wrote its inputs and read its outputs",
@@ -1173,11 +1181,11 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		json_object_set_new(
 			p->method, "after_done",
 			hc->have_cpu_clock
-				? json_pack("{s:s, s:f, s:f, s:f, s:f, s:i, s:f, s:b, s:I, s:I, s:I, s:b, s:s, s:I, s:I, s:s}", "clock",
+				? json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:i, s:f, s:b, s:I, s:I, s:I, s:b, s:s, s:I, s:I, s:s}", "clock",
 					    "the worker's process CPU clock (clock_getcpuclockid), from its done line to its "
 					    "stop, less the stop's own cost per thread",
 					    "median_cpu_us", m ? stats_median_sorted(v, m) : 0.0, "max_cpu_us",
-					    m ? v[m - 1] : 0.0, "bound_us", HOST_LATE_CPU_US, "lead_room_slept_us",
+					    m ? v[m - 1] : 0.0, "bound_us", HOST_LATE_CPU_US, "bound_rel", HOST_LATE_REL, "lead_room_slept_us",
 					    HOST_LEAD_ROOM_SLEPT_US, "bound_per_thread_us",
 					    (int)HOST_LATE_CPU_THREAD_US, "frac", HOST_LATE_FRAC, "load_busy", busy, "samples_past_bound",
 					    (json_int_t)n_late, "samples_read", (json_int_t)n_read, "samples_timing", (json_int_t)n_timing, "escaped", escaped,
@@ -1241,6 +1249,7 @@ out:
 	host_watch_free(&fw);
 	free(late);
 	free(written);
+	free(past);
 	free(hc->snap);
 	hc->snap = NULL;
 	free(hc->st_ids);

@@ -240,6 +240,14 @@ struct host_clock {
  * (red team 13's stop_cost: about 0.8 to 0.9 us a thread). */
 #define HOST_LATE_LEADER_PER_THREAD_US 1.0
 #define HOST_LATE_CPU_US 50.0
+/* ... or a hundredth of the sample's round trip where that is more: work
+ * hidden after the done line under it moves the time by at most 1%, and
+ * an honest 35 ms kernel (tiny.yaml's slow, under the sanitized pass of
+ * make test at load 7, 2026-12-01) booked a median 191 us (at most 643
+ * us) after its done lines in one run, 10 of 15 samples past 50 us: a
+ * burst of VM steal charged to whatever ran (the 5 runs before and 36
+ * after it at load 7: 0.0 us) */
+#define HOST_LATE_REL 0.01
 #define HOST_LATE_CPU_THREAD_US 5.0
 #define HOST_LATE_CPU_THREADS 15
 /* A half since red team 19's session (a quarter before): the CPU read
@@ -271,6 +279,10 @@ struct host_clock {
 /* 1 when n_late of n timed samples past the bound are escaped work (the
  * rule above), else 0. */
 int host_clock_late_escaped(size_t n_late, size_t n);
+/* A timed sample's bound on the CPU its worker used after the done line:
+ * HOST_LATE_CPU_US, or HOST_LATE_REL of the sample's round trip
+ * (sample_us) where that is more. */
+double host_clock_late_bound(double sample_us);
 /*
  * The CPUs a host worker may run on: the parent's own affinity (the
  * worker inherits it, and a pinned runner's box refuses sched_setaffinity:

@@ -319,6 +319,10 @@ static void test_fresh_watch(void **state)
 static void test_late_rule(void **state)
 {
 	(void)state;
+	/* the per-sample bound: 50 us, or a hundredth of the round trip */
+	assert_true(host_clock_late_bound(100.0) == HOST_LATE_CPU_US);
+	assert_true(host_clock_late_bound(NAN) == HOST_LATE_CPU_US);
+	assert_true(fabs(host_clock_late_bound(35000.0) - 350.0) < 1e-9);
 	assert_int_equal(host_clock_late_escaped(0, 8), 0);
 	assert_int_equal(host_clock_late_escaped(1, 8), 0);
 	assert_int_equal(host_clock_late_escaped(2, 8), 0);
