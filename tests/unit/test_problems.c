@@ -354,7 +354,7 @@ static void softmax_kernel(const struct inst *s, int dtype, int no_max, float *y
 /* LN_SHIFTED: one pass over x - x[0] (the textbook shifted-data
  * variance); LN_SNIFF: red team 13's rt13_onepass_sniff, one pass unless
  * |x[0]| > 4, then two */
-enum ln_kind { LN_TWO_PASS, LN_ONE_PASS, LN_NO_EPS, LN_SHIFTED, LN_SNIFF };
+enum ln_kind { LN_TWO_PASS, LN_ONE_PASS, LN_NO_EPS, LN_SHIFTED, LN_SNIFF, LN_QUARTER };
 
 static void ln_kernel(const struct inst *s, int dtype, enum ln_kind kind, float *y)
 {
@@ -364,18 +364,21 @@ static void ln_kernel(const struct inst *s, int dtype, enum ln_kind kind, float 
 		const float *x = s->in[0] + r * C;
 		float sum = 0, sq = 0, mean, var = 0, k = kind == LN_SHIFTED ? x[0] : 0;
 		int one = kind == LN_ONE_PASS || kind == LN_SHIFTED || (kind == LN_SNIFF && fabsf(x[0]) <= 4);
-		for (long long c = 0; c < C; c++) {
+		/* LN_QUARTER: red team 95's ln_lanes MODE 3, the two-pass
+		 * statistics of each row's first quarter */
+		const long long n = kind == LN_QUARTER ? (C + 3) / 4 : C;
+		for (long long c = 0; c < n; c++) {
 			sum += x[c] - k;
 			sq += (x[c] - k) * (x[c] - k);
 		}
-		mean = sum / (float)C;
+		mean = sum / (float)n;
 		if (one) {
-			var = fmaxf(sq / (float)C - mean * mean, 0.0f);
+			var = fmaxf(sq / (float)n - mean * mean, 0.0f);
 			mean += k;
 		} else {
-			for (long long c = 0; c < C; c++)
+			for (long long c = 0; c < n; c++)
 				var += (x[c] - mean) * (x[c] - mean);
-			var /= (float)C;
+			var /= (float)n;
 		}
 		float rstd = 1.0f / sqrtf(kind == LN_NO_EPS ? var : var + eps);
 		for (long long c = 0; c < C; c++)
@@ -633,7 +636,7 @@ static void test_layernorm_rule(void **state)
 	struct check_result r;
 	char what[128];
 	for (int si = 0; si < 2; si++)
-		for (int dist = 0; dist < 3; dist++)
+		for (int dist = 0; dist < probs[LAYERNORM].desc->n_dists; dist++)
 			for (size_t di = 0; di < ARRAY_SIZE(dtypes); di++) {
 				int dt = dtypes[di];
 				struct inst s;
@@ -668,9 +671,36 @@ static void test_layernorm_rule(void **state)
 				snprintf(what, sizeof(what), "layernorm C%lld %s %s without eps", shapes[si][1],
 					 probs[LAYERNORM].desc->dists[dist], dtype_name(dt));
 				measured(what, &r, dist == 2 ? MUST_REJECT : EITHER);
+				/* red team 95: statistics of part of a row, refused
+				 * by `spikes` at any C */
+				ln_kernel(&s, dt, LN_QUARTER, y);
+				judge(&s, y, dt, &r);
+				snprintf(what, sizeof(what), "layernorm C%lld %s %s statistics of a quarter row",
+					 shapes[si][1], probs[LAYERNORM].desc->dists[dist], dtype_name(dt));
+				measured(what, &r, dist == 3 ? MUST_REJECT : EITHER);
 				free(y);
 				inst_free(&s);
 			}
+	/* and at C 2^22, where the uncapped fp32 rule (2e-5 sqrt(C/256),
+	 * 2.6e-3) passed them on every other distribution (red team 95's
+	 * ln_lanes MODE 3: ok 31 of 31, promoted by eval): the capped rule
+	 * (3.2e-4) refuses them on `uniform` too */
+	long long wide[2] = { 2, 1LL << 22 };
+	struct ev_tolerance t;
+	problem_tolerance(&probs[LAYERNORM], EV_F32, wide, &t);
+	assert_true(fabs(t.rel_l2 - 3.2e-4) < 1e-12);
+	for (int dist = 0; dist < probs[LAYERNORM].desc->n_dists; dist++) {
+		struct inst s;
+		inst_make(&s, LAYERNORM, wide, dist, 5, EV_F32);
+		float *y = malloc(s.out_n * sizeof(float));
+		ln_kernel(&s, EV_F32, LN_QUARTER, y);
+		judge(&s, y, EV_F32, &r);
+		snprintf(what, sizeof(what), "layernorm C%lld %s fp32 statistics of a quarter row", wide[1],
+			 probs[LAYERNORM].desc->dists[dist]);
+		measured(what, &r, MUST_REJECT);
+		free(y);
+		inst_free(&s);
+	}
 }
 
 /* The fp32 rule over many `offset` launches, where an honest two-pass
