@@ -282,6 +282,23 @@ static int proc_globals(struct argvb *out, char *is_dir)
 }
 
 /*
+ * /dev: bubblewrap's (null, zero, full, random, urandom, tty, a devpts of
+ * its own), with that devpts hidden under an empty read-only tmpfs: a new
+ * devpts instance still draws on the host's one pool of ptys beyond
+ * kernel.pty.reserve, and red team 95's ptycount opened all of them (3071
+ * in 62 ms), so every container on the host was refused a pty while the
+ * box lived and the count told the box how many the rest held.  No
+ * worker, compiler or tool of evident's opens a pty; /dev/ptmx (a link to
+ * pts/ptmx) then names nothing.
+ */
+static void push_dev(struct argvb *a)
+{
+	push3(a, "--dev", "/dev", NULL);
+	push3(a, "--tmpfs", "/dev/pts", NULL);
+	push3(a, "--remount-ro", "/dev/pts", NULL);
+}
+
+/*
  * The box's own /proc (its PID namespace's), read-only.  Where the runner
  * is root (the GPU hosts), so is the box's process: bubblewrap drops its
  * capabilities, but the host kernel checks the files of /proc/sys by
@@ -858,7 +875,7 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 			push_proc_copies(&a, &proc_dirs, sb->gpu);
 		else
 			push_proc(&a, sb->gpu);
-		push3(&a, "--dev", "/dev", NULL);
+		push_dev(&a);
 		if (sb->gpu) {
 			glob_t g;
 			if (glob("/dev/nvidia*", 0, NULL, &g) == 0) {
@@ -949,7 +966,7 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 		push3(&a, "--tmpfs", "/", NULL);
 		push_system(&a);
 		push_proc(&a, sb->gpu);
-		push3(&a, "--dev", "/dev", NULL);
+		push_dev(&a);
 		push3(&a, "--tmpfs", "/tmp", NULL);
 		for (int i = 0; ro_dirs && ro_dirs[i]; i++) {
 			char *d = sandbox_abs_path(ro_dirs[i]);

@@ -545,6 +545,16 @@ static void test_host_box_copies_only(void **state)
 	assert_true(pair_at(gpu, "--ro-bind", "/usr") >= 0);
 	assert_true(pair_at(gpu, "--ro-bind", "/sys") >= 0);
 	sandbox_argv_free(gpu);
+	/* every box hides bubblewrap's devpts under an empty read-only
+	 * tmpfs, after /dev is made (red team 95's ptycount took the host's
+	 * every pty from a box) */
+	for (int g = 0; g < 2; g++) {
+		char **v = wrap(g);
+		int dev = pair_at(v, "--dev", "/dev"), pts = pair_at(v, "--tmpfs", "/dev/pts");
+		assert_true(dev >= 0 && pts > dev);
+		assert_true(pair_at(v, "--remount-ro", "/dev/pts") > pts);
+		sandbox_argv_free(v);
+	}
 }
 
 /* A sealed kernel's GPU box (view SANDBOX_VIEW_COPIES) binds nothing of
