@@ -1526,6 +1526,11 @@ static void test_flops_bytes(void **state)
 	struct ev_tolerance t;
 	problem_tolerance(&probs[GEMM], EV_F32, g, &t);
 	assert_true(fabs(t.rel_l2 - 1e-5 * sqrt(2.0)) < 1e-12);
+	/* the growth stops at 16x (red team 95: TF32-rounded inputs passed
+	 * the uncapped rule from about K 2^22) */
+	long long gk[3] = { 4, 4, 1LL << 22 };
+	problem_tolerance(&probs[GEMM], EV_F32, gk, &t);
+	assert_true(fabs(t.rel_l2 - 1.6e-4) < 1e-12);
 	problem_tolerance(&probs[GEMM], EV_F16, g, &t);
 	assert_true(t.atol == 5e-3 && t.rtol == 5e-3 && t.rel_l2 == 1e-3); /* red team 13: gemm.c */
 	problem_tolerance(&probs[ATTN], EV_BF16, a, &t);
