@@ -29,8 +29,16 @@
  * as one).  Fewest bytes: X read once, Y written once.
  *
  * Tolerances: the rule of evident_problem.h, the default per dtype
- * (fp32 1e-5, fp16 5e-3, bf16 2e-2/2e-2/1.5e-2): an honest fp32 softmax
- * errs by a few ulp per element, independent of C.
+ * (fp32 1e-5, fp16 5e-3, bf16 2e-2/2e-2/1.5e-2), fp32's growing from C
+ * 16384 as 1e-5 * min(4, sqrt(C / 16384)): an honest fp32 softmax errs by
+ * a few ulp per element, but its denominator is a sum over the row, and
+ * a sequential fp32 sum of C terms errs like sqrt(C) ulp.  At a flat 1e-5
+ * the repository's own kernels/softmax/naive.c was flaky at C 65536 (red
+ * team 96: 21 of 25 checks passed; each failure the peak of a `peaked`
+ * row, max |err| 1.8e-5 to 2.0e-5 against 1.7e-5, rel L2 inside; simulated
+ * 1.76x its bound at C 2^18); now 0.76x at C 65536 and 0.44x at 2^18
+ * (predicted from the same simulation), and a sum over a sample of a
+ * row would still need over 7e8 of its elements (prediction).
  */
 #include <math.h>
 #include <stdio.h>
@@ -137,13 +145,15 @@ static void softmax_reference(const long long *s, double scalar, const float *co
 
 static void softmax_tolerance(int dtype, const long long *s, struct ev_tolerance *t)
 {
-	(void)s;
-	if (dtype == EV_F16)
+	if (dtype == EV_F16) {
 		*t = (struct ev_tolerance){ 5e-3, 5e-3, 5e-3 };
-	else if (dtype == EV_BF16)
+	} else if (dtype == EV_BF16) {
 		*t = (struct ev_tolerance){ 2e-2, 2e-2, 1.5e-2 };
-	else
-		*t = (struct ev_tolerance){ 1e-5, 1e-5, 1e-5 };
+	} else {
+		double f = sqrt((double)s[KC] / 16384.0);
+		double v = 1e-5 * (f < 1 ? 1 : f > 4 ? 4 : f);
+		*t = (struct ev_tolerance){ v, v, v };
+	}
 }
 
 static long long odd_part(long long x)

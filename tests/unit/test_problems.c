@@ -629,6 +629,32 @@ static void test_softmax_rule(void **state)
 		}
 }
 
+/* softmax's fp32 rule at wide rows: the sequential fp32 denominator of
+ * kernels/softmax/naive.c (softmax_kernel here) errs like sqrt(C) ulp on
+ * a `peaked` row's peak; at a flat 1e-5 it was flaky at C 65536 (red
+ * team 96: 21 of 25 checks), and the rule grows from C 16384 now */
+static void test_softmax_wide(void **state)
+{
+	(void)state;
+	long long shapes[2][2] = { { 16, 65536 }, { 4, 262144 } };
+	struct check_result r;
+	char what[128];
+	for (int si = 0; si < 2; si++)
+		for (int dist = 0; dist < probs[SOFTMAX].desc->n_dists; dist++)
+			for (uint64_t seed = 1; seed <= 3; seed++) {
+				struct inst s;
+				inst_make(&s, SOFTMAX, shapes[si], dist, seed * 101, EV_F32);
+				float *y = malloc(s.out_n * sizeof(float));
+				softmax_kernel(&s, EV_F32, 0, y);
+				judge(&s, y, EV_F32, &r);
+				snprintf(what, sizeof(what), "softmax C%lld %s fp32 honest, seed %d", shapes[si][1],
+					 probs[SOFTMAX].desc->dists[dist], (int)(seed * 101));
+				measured(what, &r, MUST_PASS);
+				free(y);
+				inst_free(&s);
+			}
+}
+
 static void test_layernorm_rule(void **state)
 {
 	(void)state;
@@ -1944,6 +1970,7 @@ int main(void)
 		cmocka_unit_test(test_gemm_focus),
 		cmocka_unit_test(test_gemm_cancel_is_uniform),
 		cmocka_unit_test(test_softmax_rule),
+		cmocka_unit_test(test_softmax_wide),
 		cmocka_unit_test(test_layernorm_rule),
 		cmocka_unit_test(test_layernorm_offset_seeds),
 		cmocka_unit_test(test_rowsum_rule),
