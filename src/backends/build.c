@@ -913,6 +913,36 @@ static char *linker_script_refusal(const struct build_bounds *b, const char *pat
 	return why;
 }
 
+/*
+ * The files the linker may open for argv[i] when it is -lNAME (or -l
+ * NAME): NAME's archive and shared library (or, for -l:FILE, FILE) in
+ * each -L directory, in *cands (grown; *nc counts them; the caller frees
+ * each and the array).  Nothing for another argument.
+ */
+static void lib_candidates(const char *const *argv, size_t i, char ***cands, size_t *nc)
+{
+	const char *a = argv[i];
+	if (strncmp(a, "-l", 2))
+		return;
+	const char *name = a[2] ? a + 2 : argv[i + 1];
+	if (!name)
+		return;
+	for (size_t j = 1; argv[j]; j++) {
+		const char *d = NULL;
+		if (!strncmp(argv[j], "-L", 2))
+			d = argv[j][2] ? argv[j] + 2 : argv[j + 1];
+		if (!d || !d[0])
+			continue;
+		*cands = xrealloc(*cands, (*nc + 2) * sizeof(char *));
+		if (name[0] == ':') {
+			(*cands)[(*nc)++] = xstrfmt("%s/%s", d, name + 1);
+		} else {
+			(*cands)[(*nc)++] = xstrfmt("%s/lib%s.a", d, name);
+			(*cands)[(*nc)++] = xstrfmt("%s/lib%s.so", d, name);
+		}
+	}
+}
+
 static char *linker_inputs(const struct build_bounds *b, const char *const *argv, const char *out, json_t *sources)
 {
 	char *why = NULL;
@@ -921,23 +951,7 @@ static char *linker_inputs(const struct build_bounds *b, const char *const *argv
 		char **cands = NULL;
 		size_t nc = 0;
 		if (!strncmp(a, "-l", 2)) {
-			const char *name = a[2] ? a + 2 : argv[i + 1];
-			if (!name)
-				continue;
-			for (size_t j = 1; argv[j]; j++) {
-				const char *d = NULL;
-				if (!strncmp(argv[j], "-L", 2))
-					d = argv[j][2] ? argv[j] + 2 : argv[j + 1];
-				if (!d || !d[0])
-					continue;
-				cands = xrealloc(cands, (nc + 2) * sizeof(char *));
-				if (name[0] == ':') {
-					cands[nc++] = xstrfmt("%s/%s", d, name + 1);
-				} else {
-					cands[nc++] = xstrfmt("%s/lib%s.a", d, name);
-					cands[nc++] = xstrfmt("%s/lib%s.so", d, name);
-				}
-			}
+			lib_candidates(argv, i, &cands, &nc);
 		} else if (a[0] != '-') {
 			size_t n = strlen(a);
 			int linkable = (n > 2 && (!strcmp(a + n - 2, ".o") || !strcmp(a + n - 2, ".a"))) ||
@@ -979,8 +993,17 @@ static char *check_deps(const struct build_bounds *b, const char *deps, json_t *
 		} else if (k == READ_TOOLCHAIN && in_flag_dir(b, abs)) {
 			/* a header of a flag's directory outside the repository is
 			 * the kernel's code: its hash joins the sources, so the
-			 * identity and the cache see it change (red team 72) */
-			why = add_source(sources, abs);
+			 * identity and the cache see it change (red team 72); one
+			 * with other names (a hard link) may be any file of the host,
+			 * the store's own index included (red team 98's store_peek) */
+			struct stat st;
+			if (stat(abs, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1)
+				why = xstrfmt("the kernel's build read '%s', a file with %lu names (a hard link): "
+					      "it may be any file of the host, the store's included; copy it into "
+					      "the repository or the directory",
+					      abs, (unsigned long)st.st_nlink);
+			else
+				why = add_source(sources, abs);
 		} else if (k == READ_REPO) {
 			char *norm = normalise_path(*d);
 			if (!seen_path(sources, norm)) {
@@ -1072,7 +1095,7 @@ static int included_files(const struct sandbox *box, const struct build_bounds *
 	size_t nv = 0;
 	for (char **d = list; *d; d++) {
 		char *abs = resolved(*d);
-		if (classify_read(b, abs) == READ_REPO)
+		if (classify_read(b, abs) == READ_REPO || in_flag_dir(b, abs))
 			v[nv++] = abs;
 		else
 			free(abs);
@@ -1412,25 +1435,39 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	int spawned = 0, pre_failed = 0;
 	/* boxed: pass 1 lists what the source includes, and the compile sees
 	 * those repository files instead of the whole repository */
-	char **view = NULL;
+	char **view = NULL, **libs = NULL;
+	size_t nlibs = 0;
 	if (box->on) {
 		int prc = included_files(box, &bounds, argv, deps_slot, tmpdir, show, masks, &view, &log, &rr);
 		if (prc < 0)
 			spawned = -1;
 		pre_failed = prc == 1;
 		if (view) {
+			/* the flags' directories are no longer shown whole
+			 * either: their headers the rule names (in view) and the
+			 * libraries -l names in the -L ones, each at the path the
+			 * linker opens ("@": red team 98's flag_blob had the
+			 * assembler read a file of an -I directory that no -MD
+			 * list names, one build key for two objects, and its
+			 * store_peek the store's index through a hard link) */
+			for (size_t i = 1; argv[i]; i++)
+				lib_candidates((const char *const *)argv, i, &libs, &nlibs);
 			size_t nv = 0;
 			for (char **f = view; *f; f++)
 				nv++;
 			free(show);
-			show = xcalloc(nshow + nv + 2, sizeof(char *));
+			show = xcalloc(nv + nlibs + 2, sizeof(char *));
 			ns = 0;
 			if (bounds.tool)
 				show[ns++] = bounds.tool;
-			for (char **d = bounds.flag_dirs; *d; d++)
-				show[ns++] = *d;
 			for (char **f = view; *f; f++)
 				show[ns++] = *f;
+			for (size_t i = 0; i < nlibs; i++) {
+				char *at = xstrfmt("@%s", libs[i]);
+				free(libs[i]);
+				libs[i] = at;
+				show[ns++] = at;
+			}
 		}
 	}
 	if (spawned == 0 && !pre_failed) {
@@ -1450,6 +1487,9 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	}
 	free(show);
 	free_strv(view);
+	for (size_t i = 0; i < nlibs; i++)
+		free(libs[i]);
+	free(libs);
 	if (spawned < 0) {
 		remove_flat_dir(tmpdir);
 		goto out;

@@ -28,7 +28,9 @@ k = [r["code"]["build_key"] for r in runs]
 b = [r["code"]["binary_sha256"] for r in runs]
 print("keys", k, "binaries", b)
 assert k[0] != k[1], "one build key for the two directory listings"
-assert b[0] != b[1], "the cache served the first object"
+# (the compile itself sees only the files the preprocessor's rule names,
+# in the repository and in the flag directories alike since red team 98:
+# a name only probed is not shown to it, so both objects may be one)
 assert not runs[1]["build"]["cached"], "the second build was a cache hit"
 PY
 # a marker 12 directories down, and one behind a link to a directory: each
