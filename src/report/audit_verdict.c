@@ -526,6 +526,114 @@ static void orphan_tries(struct actx *a, const struct batch_record *eb, const st
 	free(o);
 }
 
+/* key (reset) = the configuration of codes ja and jb at dims: the form
+ * audit_across_batches counts other tries by */
+static void config_key(struct strbuf *key, const struct rec_problem *p, const struct code_id *ja,
+		       const struct code_id *jb)
+{
+	strbuf_reset(key);
+	for (size_t i = 0; i < p->n_dims && i < 8; i++)
+		strbuf_addf(key, "%lld,", p->dims[i]);
+	strbuf_addf(key, " %s %s %s %s %d %s", ja->code, jb->code, ja->cache ? ja->cache : "-",
+		    ja->exec_kind ? ja->exec_kind : "-", ja->slots, ja->clock ? ja->clock : "-");
+}
+
+/* Add key to the n distinct keys in *seen (grown; the caller frees). */
+static void seen_add(char ***seen, size_t *n, const char *key)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*seen)[i], key))
+			return;
+	*seen = xrealloc(*seen, (*n + 1) * sizeof(**seen));
+	(*seen)[(*n)++] = xstrdup(key);
+}
+
+/*
+ * Other tries that left runs and no batch record: an orphan batch (its
+ * runner killed) holding ok runs of both claimed kernel files (two files:
+ * same_family) in another configuration than the claim's is one more
+ * chance, as a finished batch there is (red team 97: a stopper that gave
+ * each killed `evident run` try a shape of its own, C = 1024 + i, had 144
+ * of 144 killed tries counted nowhere, and "faster" on the reference's
+ * own work supported 13.28x).  At the claim's own configuration they are
+ * orphan_tries' (reruns).  Where both sides are one kernel file (ra, rb:
+ * the claim's rows), two runs of the file of other codes whose
+ * parameters differ as the claim's rows' do (same_params_differ, as for
+ * a finished batch).
+ */
+static void orphan_configs(struct actx *a, const struct batch_record *eb, const struct batch_row *ra0,
+			   const struct batch_row *rb0, const struct code_id *ia, const struct code_id *ib,
+			   char ***seen, size_t *n_seen, struct strbuf *key)
+{
+	int one_file = !strcmp(ia->family, ib->family);
+	struct orph {
+		const char *batch_id;
+		const struct run_record *ra, *rb; /* a run of each file, the first met */
+		struct code_id ja, jb;
+	} *o = NULL;
+	size_t n = 0;
+	struct query *q = a->q;
+	for (size_t i = 0; i < q->n; i++) {
+		const struct record_attrs *at = &q->e[i].a;
+		if (at->is_batch || at->is_search || !at->batch_id || (eb->batch_id && !strcmp(at->batch_id, eb->batch_id)))
+			continue;
+		size_t k = 0;
+		while (k < n && strcmp(o[k].batch_id, at->batch_id))
+			k++;
+		if (k == n) {
+			if (query_find(q, at->batch_id, NULL) >= 0)
+				continue; /* recorded: the batch loop's */
+			o = xrealloc(o, (n + 1) * sizeof(*o));
+			memset(&o[n], 0, sizeof(o[n]));
+			o[n].batch_id = at->batch_id;
+			n++;
+		}
+		const struct run_record *r = query_run_at(q, i);
+		struct code_id id;
+		if (!r || r->outcome != OUTCOME_OK || !audit_same_kind(&r->problem, &eb->problem) ||
+		    !code_identity_run(r, r->params, r->n_params, &id))
+			continue;
+		if (!o[k].ra && same_family(&id, ia)) {
+			o[k].ra = r;
+			o[k].ja = id;
+		} else if (!o[k].rb && same_family(&id, ib) && (!one_file || strcmp(id.code, o[k].ja.code))) {
+			o[k].rb = r;
+			o[k].jb = id;
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		/* one side's runs, where the try's begun marker names both
+		 * codes (killed before the other side ran: red team 97's
+		 * stopper, most of its 75 killed tries) */
+		if ((!o[k].ra) != (!o[k].rb) && code_marker_names(q->st.root, o[k].batch_id, ia, ib)) {
+			const struct run_record *r = o[k].ra ? o[k].ra : o[k].rb;
+			if (audit_same_problem(&r->problem, &eb->problem))
+				continue; /* the claim's own configuration: orphan_tries' */
+			config_key(key, &r->problem, o[k].ra ? &o[k].ja : ia, o[k].rb ? &o[k].jb : ib);
+			seen_add(seen, n_seen, key->buf);
+			continue;
+		}
+		if (!o[k].ra || !o[k].rb)
+			continue;
+		if (one_file) {
+			struct batch_row xa = { 0 }, xb = { 0 };
+			xa.params = o[k].ra->params;
+			xa.n_params = o[k].ra->n_params;
+			xb.params = o[k].rb->params;
+			xb.n_params = o[k].rb->n_params;
+			if (!same_params_differ(ra0, rb0, &xa, &xb))
+				continue;
+		}
+		/* the claim's own configuration: reruns (orphan_tries) */
+		if (audit_same_problem(&o[k].ra->problem, &eb->problem) && code_same_way(&o[k].ja, ia) &&
+		    code_same_way(&o[k].jb, ib))
+			continue;
+		config_key(key, &o[k].ra->problem, &o[k].ja, &o[k].jb);
+		seen_add(seen, n_seen, key->buf);
+	}
+	free(o);
+}
+
 /*
  * The evidence of a verdict claim beyond its own batch: every batch in
  * the store, of any experiment, reproductions included (`evident
@@ -611,19 +719,11 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 			continue;
 		if (one_file && !same_params_differ(ra, rb, xa, xb))
 			continue;
-		strbuf_reset(&key);
-		for (size_t i = 0; i < b->problem.n_dims && i < 8; i++)
-			strbuf_addf(&key, "%lld,", b->problem.dims[i]);
-		strbuf_addf(&key, " %s %s %s %s %d %s", ja.code, jb.code, ja.cache ? ja.cache : "-",
-			    ja.exec_kind ? ja.exec_kind : "-", ja.slots, ja.clock ? ja.clock : "-");
-		size_t i = 0;
-		while (i < n_seen && strcmp(seen[i], key.buf))
-			i++;
-		if (i == n_seen) {
-			seen = xrealloc(seen, (n_seen + 1) * sizeof(*seen));
-			seen[n_seen++] = xstrdup(key.buf);
-		}
+		config_key(&key, &b->problem, &ja, &jb);
+		seen_add(&seen, &n_seen, key.buf);
 	}
+	/* killed tries in other configurations (red team 97) */
+	orphan_configs(a, eb, ra, rb, &ia, &ib, &seen, &n_seen, &key);
 	/* and the tries that left runs and no batch record (red team 93):
 	 * of the candidate's code, the side that is not the baseline */
 	int a_base = eb->baseline && ra->variant && !strcmp(ra->variant, eb->baseline);

@@ -335,6 +335,17 @@ static int marker_names(const json_t *m, const struct code_id *ia, const struct 
 	return xa && xb;
 }
 
+int code_marker_names(const char *store_root, const char *batch_id, const struct code_id *ia,
+		      const struct code_id *ib)
+{
+	char *path = xstrfmt("%s/pending/%s.json", store_root, batch_id);
+	json_t *mk = json_load_file(path, 0, NULL);
+	free(path);
+	int r = mk && marker_names(mk, ia, ib);
+	json_decref(mk);
+	return r;
+}
+
 static int cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -424,11 +435,7 @@ size_t code_orphan_tries(struct query *q, const char *skip_id, const struct rec_
 			continue;
 		/* the begun marker, where it is still there (a try of one side's
 		 * runs only: which codes it was of) */
-		char *path = xstrfmt("%s/pending/%s.json", q->st.root, t.batch_id);
-		json_t *mk = json_load_file(path, 0, NULL);
-		free(path);
-		t.marker = mk && marker_names(mk, ia, ib);
-		json_decref(mk);
+		t.marker = code_marker_names(q->st.root, t.batch_id, ia, ib);
 		*out = xrealloc(*out, (m + 1) * sizeof(**out));
 		(*out)[m++] = t;
 	}

@@ -245,6 +245,11 @@ size_t code_orphan_tries(struct query *q, const char *skip_id, const struct rec_
  *                      loses the proposer a batch that was going its way.
  */
 enum { CODE_ORPHAN_NONE, CODE_ORPHAN_AGAINST, CODE_ORPHAN_ITS_WAY };
+/* Does the begun marker STORE_ROOT/pending/BATCH_ID.json (eval's or
+ * evident run's, still there while its batch was never recorded) name
+ * codes a and b?  0 where there is none. */
+int code_marker_names(const char *store_root, const char *batch_id, const struct code_id *ia,
+		      const struct code_id *ib);
 int code_orphan_weight(const struct code_orphan *t, int a_cand, const char *want, double thr);
 
 #endif
