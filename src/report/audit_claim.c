@@ -129,7 +129,7 @@ const struct batch_record *audit_evidence_batch(struct actx *a, struct blist *bl
 						 int *stale, struct strbuf *why)
 {
 	*stale = 0;
-	const struct batch_record *b = bl->first;
+	const struct batch_record *b = bl->first, *interrupted_cur = NULL;
 	for (size_t i = 0; b; i++) {
 		int cur = 1;
 		struct strbuf w = STRBUF_INIT;
@@ -151,10 +151,22 @@ const struct batch_record *audit_evidence_batch(struct actx *a, struct blist *bl
 		if (!i && !cur)
 			strbuf_addstr(why, strbuf_str(&w));
 		strbuf_release(&w);
-		if (cur)
+		/* an interrupted batch (SIGINT, SIGTERM: a user, `timeout`,
+		 * Slurm) is not the newest evidence of an unpinned claim while
+		 * a finished one of the current code exists: its one repeat a
+		 * side read inconclusive and contradicted a claim whose
+		 * finished batch was faster (red team 97's h2-INT); it counts
+		 * as a try all the same (audit_across_batches) */
+		if (cur && b->interrupted && !bl->pinned) {
+			if (!interrupted_cur)
+				interrupted_cur = b;
+		} else if (cur) {
 			return b;
+		}
 		b = bl->pinned ? NULL : query_next_batch(a->q, bl->e, bl->names, &bl->pos);
 	}
+	if (interrupted_cur)
+		return interrupted_cur;
 	*stale = bl->first != NULL;
 	return bl->first;
 }

@@ -1,0 +1,65 @@
+# t0207 - red team 97 (tests/fixtures/adversary/host/redteam97/README.md).
+# 1. An unpinned verdict claim reads the newest finished batch of the
+#    current code, not a newer interrupted one (SIGINT: a user, `timeout`,
+#    Slurm): its one repeat a side read inconclusive and contradicted a
+#    claim whose finished batch was faster ~20x; it still counts as a try
+#    (exactly half: unsupported, not contradicted).
+# 2. A try killed at another shape (SIGKILL once its first run landed:
+#    runs, no batch record, and its begun marker naming both codes) is one
+#    more configuration the verdict is adjusted over: red team 97's
+#    stopper gave each killed try a shape of its own and none was counted
+#    (144 of 144), "faster" on the reference's own work supported 13.28x.
+. "$REPO/tests/cli/lib.sh"
+runs_alone "stops evident run sessions once a run record lands"
+mkrepo
+spec() { # spec C: the experiment at C columns
+	cat <<Y
+name: it
+problem: rowsum
+backend: host
+kernel: tests/fixtures/adversary/host/redteam65/padwall.c
+shape: {R: 64, C: $1}
+baseline: ref
+variants:
+  ref:  {NOP: 1, WALL: 1, PRE: 0, POST: 3000}
+  fast: {NOP: 2}
+correctness: {seeds: 1, seed: 1}
+timing: {warmup_ms: 0, samples: 20, cache: hot}
+limits: {timeout_s: 60}
+repeats: 5
+Y
+}
+spec 1024 > experiments/it.yaml
+S="$EVIDENT_STORE"
+expect_exit 0 "$EVIDENT" run --no-progress experiments/it.yaml
+# (~5x at rest; a load that makes the first batch inconclusive leaves
+# nothing to test)
+grep -qE "^fast .* faster" "$TEST_TMP/out" || skip "the first batch read $(grep -oE '^fast .*' "$TEST_TMP/out" | awk '{print $NF}') at load $(cut -d' ' -f1 /proc/loadavg)"
+nruns() { ls "$S/runs" 2>/dev/null | grep -vc -- '-batch.json$'; }
+# stop_run SIGNAL SPEC: a session of SPEC, stopped once a run record lands
+stop_run() {
+	local before; before=$(nruns)
+	"$EVIDENT" run --no-progress "$2" > "$TEST_TMP/stop.$1" 2>&1 &
+	local pid=$!
+	for i in $(seq 600); do
+		[ "$(nruns)" -gt "$before" ] && break
+		sleep 0.05
+	done
+	[ "$(nruns)" -gt "$before" ] || { kill $pid; fail "no run recorded in 30 s ($1)"; }
+	kill -"$1" $pid
+	wait $pid
+}
+# 2: a try killed at another shape
+spec 1536 > experiments/it2.yaml
+stop_run KILL experiments/it2.yaml
+m=$(ls "$S"/pending/*-batch.json 2>/dev/null | head -1)
+[ -n "$m" ] || fail "the killed session left no begun marker"
+printf '<!-- claim: faster experiment=it a=fast b=ref -->\n' > c.md
+"$EVIDENT" audit --no-untraced c.md > c2.out 2>&1
+expect_match c2.out "c.md:1: [a-z]+: faster fast vs ref: .*(adjusted over the 2 configurations|tried in 2 configurations)"
+# 1: an interrupted batch at the claim's shape, newer than the finished one
+stop_run INT experiments/it.yaml
+ls "$S"/runs/*-batch.json | wc -l | grep -qx 2 || fail "the interrupted batch was not recorded"
+"$EVIDENT" audit --no-untraced c.md > c.out 2>&1
+expect_not_contains c.out "c.md:1: contradicted"
+expect_match c.out "c.md:1: (unsupported|supported): faster fast vs ref: speedup of fast over ref [0-9.]+x"
