@@ -346,7 +346,7 @@ struct votes {
 	size_t n_unclean;       /* counted ones where a row of the code did not run cleanly */
 	size_t n_stopped;       /* counted ones that are interrupted batches of the two codes */
 	size_t n_aside;         /* rows of the code the errata set aside, never counted */
-	size_t n_orphans_its_way; /* tries with runs and no batch record going want's way: left out */
+	size_t n_orphans_its_way; /* stopped tries (interrupted, or runs and no batch record) going want's way: left out */
 	struct strbuf others;   /* the verdicts that disagreed, and where */
 };
 
@@ -681,6 +681,11 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 		return;
 	size_t pos = a->q->n, n_seen = 0;
 	struct votes v = { 0, 0, 0, 0, 0, 0, 0, 0, STRBUF_INIT };
+	/* the candidate's code: the side that is not the baseline */
+	int a_base = eb->baseline && ra->variant && !strcmp(ra->variant, eb->baseline);
+	double thr = isfinite(eb->holm_threshold) && eb->holm_threshold >= 0 && eb->holm_threshold < 1
+			     ? eb->holm_threshold
+			     : 0.01;
 	int one_file = !strcmp(ia.family, ib.family);
 	char **seen = NULL; /* the configurations tried, as "dims code_a code_b how" */
 	struct strbuf key = STRBUF_INIT;
@@ -694,6 +699,14 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 		 * rerun that gives no verdict */
 		if (b != eb && b->interrupted && audit_same_problem(&b->problem, &eb->problem) &&
 		    stopped_try(a, b, &ia, &ib, va, vb)) {
+			/* weighed as a killed try is: left out where every run
+			 * of both sides went want's way */
+			struct code_orphan t;
+			code_interrupted_try(a->q, b, &ia, &ib, audit_same_identity_or_neutral, &t);
+			if (code_orphan_weight(&t, !a_base, want, thr) == CODE_ORPHAN_ITS_WAY) {
+				v.n_orphans_its_way++;
+				continue;
+			}
 			v.n++;
 			v.n_stopped++;
 			v.n_batches++;
@@ -726,7 +739,6 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 	orphan_configs(a, eb, ra, rb, &ia, &ib, &seen, &n_seen, &key);
 	/* and the tries that left runs and no batch record (red team 93):
 	 * of the candidate's code, the side that is not the baseline */
-	int a_base = eb->baseline && ra->variant && !strcmp(ra->variant, eb->baseline);
 	orphan_tries(a, eb, a_base ? &ib : &ia, &ia, &ib, want, &v);
 	*tries = 1 + n_seen;
 	for (size_t i = 0; i < n_seen; i++)
@@ -769,7 +781,7 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 	if (v.n_neutral)
 		strbuf_addf(msg, "; %zu more undecided, their CIs holding this estimate", v.n_neutral);
 	if (v.n_orphans_its_way)
-		strbuf_addf(msg, "; %zu unfinished tr%s (runs, no batch record) going its way left out", v.n_orphans_its_way,
+		strbuf_addf(msg, "; %zu stopped tr%s (interrupted, or runs and no batch record) going its way left out", v.n_orphans_its_way,
 			    v.n_orphans_its_way == 1 ? "y" : "ies");
 	if (v.n_aside)
 		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", v.n_aside,

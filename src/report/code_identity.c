@@ -466,3 +466,72 @@ int code_orphan_weight(const struct code_orphan *t, int a_cand, const char *want
 						: s >= 1 - thr && s <= 1 + thr;
 	return its_way ? CODE_ORPHAN_ITS_WAY : CODE_ORPHAN_AGAINST;
 }
+
+/* The median, least and greatest of the n values x (sorted here by
+ * median_of); NANs when n is 0. */
+static void spread_of(double *x, size_t n, double *med, double *lo, double *hi)
+{
+	*med = median_of(x, n);
+	*lo = n ? x[0] : NAN;
+	*hi = n ? x[n - 1] : NAN;
+}
+
+/*
+ * An interrupted batch b (one its caller takes for a try of codes a and
+ * b: the audit's stopped_try, eval's pool_interrupted_try), as
+ * code_orphan_weight reads a killed one (red team 97's h2: a try
+ * cut short by SIGINT or SIGTERM counted against whatever its runs
+ * showed, one cut short by SIGKILL was left out when they all went the
+ * claimed way): its runs of each side by their records, those that did
+ * not end ok (an aborted one aside) unclean; the batch names both sides
+ * as a begun marker would.  Rows match a side by same().
+ */
+void code_interrupted_try(struct query *q, const struct batch_record *b, const struct code_id *ia,
+			  const struct code_id *ib, int (*same)(const struct code_id *, const struct code_id *),
+			  struct code_orphan *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->batch_id = b->batch_id;
+	t->marker = 1;
+	double *ma = xcalloc(1, sizeof(double)), *mb = xcalloc(1, sizeof(double));
+	size_t nma = 0, nmb = 0;
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *x = &b->rows[i];
+		struct code_id id;
+		if (!code_identity(q, x, &id))
+			continue;
+		int xa = !strcmp(id.dev, ia->dev) && same(&id, ia);
+		int xb = !strcmp(id.dev, ib->dev) && same(&id, ib);
+		if (!xa && !xb)
+			continue;
+		size_t nr = x->n_runs ? x->n_runs : 1;
+		for (size_t j = 0; j < nr; j++) {
+			const char *rid = x->n_runs ? x->runs[j] : x->run_id;
+			long at = rid ? query_find(q, rid, NULL) : -1;
+			const struct run_record *r = at >= 0 ? query_run_at(q, (size_t)at) : NULL;
+			if (!r || r->outcome == OUTCOME_ABORTED || r->outcome == OUTCOME_NO_DEVICE ||
+			    r->outcome == OUTCOME_BUILD_FAILED || r->outcome == OUTCOME_REFERENCE_FAILED)
+				continue;
+			t->n_a += xa;
+			t->n_b += xb;
+			if (r->outcome != OUTCOME_OK) {
+				t->unclean++;
+				continue;
+			}
+			if (!r->have_stats || !isfinite(r->stats.median))
+				continue;
+			if (xa) {
+				ma = xrealloc(ma, (nma + 1) * sizeof(double));
+				ma[nma++] = r->stats.median;
+			}
+			if (xb) {
+				mb = xrealloc(mb, (nmb + 1) * sizeof(double));
+				mb[nmb++] = r->stats.median;
+			}
+		}
+	}
+	spread_of(ma, nma, &t->med_a, &t->lo_a, &t->hi_a);
+	spread_of(mb, nmb, &t->med_b, &t->lo_b, &t->hi_b);
+	free(ma);
+	free(mb);
+}

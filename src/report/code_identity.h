@@ -250,6 +250,18 @@ enum { CODE_ORPHAN_NONE, CODE_ORPHAN_AGAINST, CODE_ORPHAN_ITS_WAY };
  * codes a and b?  0 where there is none. */
 int code_marker_names(const char *store_root, const char *batch_id, const struct code_id *ia,
 		      const struct code_id *ib);
+/*
+ * An interrupted batch b, a try of codes a and b, as a killed try is read
+ * (code_orphan_weight): each side's runs by their records (rows matching
+ * a side by same), those that did not end ok (an aborted one aside)
+ * unclean, its marker taken as naming both (the batch names both sides).
+ * Red team 97's h2: a try cut short by SIGINT or SIGTERM counted against
+ * whatever its runs showed, one cut short by SIGKILL was left out where
+ * they all went the claimed way.  t's batch_id is borrowed from b.
+ */
+void code_interrupted_try(struct query *q, const struct batch_record *b, const struct code_id *ia,
+			  const struct code_id *ib, int (*same)(const struct code_id *, const struct code_id *),
+			  struct code_orphan *t);
 int code_orphan_weight(const struct code_orphan *t, int a_cand, const char *want, double thr);
 
 #endif

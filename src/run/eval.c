@@ -1060,9 +1060,20 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 		if (e != eb && strcmp(e->problem, eb->problem))
 			continue;
 		if (e != eb && e->interrupted) {
-			/* a stopped try counts, as one that was not faster */
+			/* a stopped try counts, as one that was not faster,
+			 * unless every run of both went the candidate's way: then
+			 * left out, as a killed one is (red team 97's h2: SIGTERM
+			 * counted against where SIGKILL was left out) */
 			if (!pool_interrupted_try(e, &rc_row->id, &rr_row->id, cand, ref))
 				continue;
+			long bi = query_find(q, e->run_id, NULL);
+			const struct batch_record *br = bi >= 0 ? query_batch_at(q, (size_t)bi) : NULL;
+			struct code_orphan t;
+			if (br) {
+				code_interrupted_try(q, br, &rc_row->id, &rr_row->id, code_same_way, &t);
+				if (code_orphan_weight(&t, 1, "faster", 0) == CODE_ORPHAN_ITS_WAY)
+					continue;
+			}
 			faster = 0;
 			verdict = "interrupted";
 		} else if (!pool_decides(e, &rc_row->id, &rr_row->id, &faster, &verdict)) {

@@ -9,6 +9,9 @@
 #    more configuration the verdict is adjusted over: red team 97's
 #    stopper gave each killed try a shape of its own and none was counted
 #    (144 of 144), "faster" on the reference's own work supported 13.28x.
+# 3. An interrupted try (SIGINT) whose runs of both sides all went the
+#    claimed way is left out, as a killed one (SIGKILL) is: it counted
+#    against, and an honest claim read unsupported (red team 97's h2).
 . "$REPO/tests/cli/lib.sh"
 runs_alone "stops evident run sessions once a run record lands"
 mkrepo
@@ -36,9 +39,10 @@ expect_exit 0 "$EVIDENT" run --no-progress experiments/it.yaml
 # nothing to test)
 grep -qE "^fast .* faster" "$TEST_TMP/out" || skip "the first batch read $(grep -oE '^fast .*' "$TEST_TMP/out" | awk '{print $NF}') at load $(cut -d' ' -f1 /proc/loadavg)"
 nruns() { ls "$S/runs" 2>/dev/null | grep -vc -- '-batch.json$'; }
-# stop_run SIGNAL SPEC: a session of SPEC, stopped once a run record lands
+# stop_run SIGNAL SPEC [N]: a session of SPEC, stopped once N (1) run
+# records have landed
 stop_run() {
-	local before; before=$(nruns)
+	local before; before=$(( $(nruns) + ${3:-1} - 1 ))
 	"$EVIDENT" run --no-progress "$2" > "$TEST_TMP/stop.$1" 2>&1 &
 	local pid=$!
 	for i in $(seq 600); do
@@ -57,9 +61,17 @@ m=$(ls "$S"/pending/*-batch.json 2>/dev/null | head -1)
 printf '<!-- claim: faster experiment=it a=fast b=ref -->\n' > c.md
 "$EVIDENT" audit --no-untraced c.md > c2.out 2>&1
 expect_match c2.out "c.md:1: [a-z]+: faster fast vs ref: .*(adjusted over the 2 configurations|tried in 2 configurations)"
-# 1: an interrupted batch at the claim's shape, newer than the finished one
+# 3: an interrupted try whose runs of both sides all went the claimed
+# way is left out, as a killed one is (red team 97's h2: SIGINT or
+# SIGTERM counted it against, SIGKILL left it out); its first block ran
+# both variants once (randomised blocks), each ~5x apart
+stop_run INT experiments/it.yaml 2
+"$EVIDENT" audit --no-untraced c.md > c3.out 2>&1
+expect_match c3.out "c.md:1: supported: .*1 stopped try \(interrupted, or runs and no batch record\) going its way left out"
+# 1: an interrupted batch at the claim's shape, newer than the finished
+# one, with one side's run only (counted against: exactly half)
 stop_run INT experiments/it.yaml
-ls "$S"/runs/*-batch.json | wc -l | grep -qx 2 || fail "the interrupted batch was not recorded"
+ls "$S"/runs/*-batch.json | wc -l | grep -qx 3 || fail "the interrupted batches were not recorded"
 "$EVIDENT" audit --no-untraced c.md > c.out 2>&1
 expect_not_contains c.out "c.md:1: contradicted"
 expect_match c.out "c.md:1: (unsupported|supported): faster fast vs ref: speedup of fast over ref [0-9.]+x"
