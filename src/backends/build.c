@@ -49,6 +49,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -979,7 +980,7 @@ static char *linker_inputs(const struct build_bounds *b, const char *const *argv
  * sources (hashed) and must not use .incbin.  NULL, or why the build
  * fails (malloc'd).
  */
-static char *check_deps(const struct build_bounds *b, const char *deps, json_t *sources)
+static char *check_deps(const struct build_bounds *b, const char *deps, json_t *sources, const json_t *pre)
 {
 	char **list = parse_deps(deps);
 	if (!list)
@@ -1002,6 +1003,9 @@ static char *check_deps(const struct build_bounds *b, const char *deps, json_t *
 					      "it may be any file of the host, the store's included; copy it into "
 					      "the repository or the directory",
 					      abs, (unsigned long)st.st_nlink);
+			else if (json_object_get(pre, abs)) /* the copy's bytes, what the compile read */
+				json_array_append_new(sources, json_pack("{s:s, s:O}", "path", abs, "sha256",
+									 json_object_get(pre, abs)));
 			else
 				why = add_source(sources, abs);
 		} else if (k == READ_REPO) {
@@ -1039,9 +1043,65 @@ static char *check_deps(const struct build_bounds *b, const char *deps, json_t *
  * preprocessor failed (its messages in *log, its ending in *rr); -1 when
  * it could not be run.
  */
+/*
+ * May the compile be shown flag-directory file (or -l library) real, the
+ * file the name it opens resolves to?  A regular file with one name (a
+ * hard link may be any file of the host, the store's index included: red
+ * team 98's store_peek) inside a flag directory or the toolchain, never
+ * under the store or the build cache (red team 100's libsym: a library
+ * name that was a link to the store's index, or to its root, showed it
+ * to the compile, which quoted its lines into the stored log), readable
+ * by anyone where the runner is root (a private file: red team 57).  A
+ * library must be an ELF object or a full archive too.  NULL, or why not
+ * (malloc'd).
+ */
+static char *showable(const struct build_bounds *b, const struct sandbox *box, const char *opened, const char *real,
+		      int library)
+{
+	struct stat st;
+	if (stat(real, &st) < 0 || !S_ISREG(st.st_mode))
+		return xstrfmt("'%s' is no regular file", opened);
+	if (st.st_nlink > 1)
+		return xstrfmt("'%s' is a file with %lu names (a hard link): it may be any file of the host", opened,
+			       (unsigned long)st.st_nlink);
+	if (under(real, b->cache))
+		return xstrfmt("'%s' is a file of the build cache", opened);
+	for (char **h = box && box->hide ? box->hide : NULL; h && *h; h++)
+		if (under(real, *h))
+			return xstrfmt("'%s' is a file of the store", opened);
+	if (!in_flag_dir(b, real) && classify_read(b, real) != READ_TOOLCHAIN)
+		return xstrfmt("'%s' is '%s', outside the flag directories and the toolchain", opened, real);
+	if (geteuid() == 0 && !sandbox_public_path(real))
+		return xstrfmt("'%s' is not for everyone to read", opened);
+	return library ? linker_script_refusal(b, real) : NULL;
+}
+
+/* Write n bytes to a new file path (0644, read-only to the box once
+ * bound).  0, or -1. */
+static int write_file_bytes(const char *path, const char *data, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	int rc = write_all(fd, data, n);
+	if (close(fd) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* The absolute form of a path the compiler opened (relative: to the
+ * current directory, the compile's own); malloc'd. */
+static char *opened_abs(const char *d)
+{
+	char cwd[PATH_MAX];
+	if (d[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return xstrdup(d);
+	return xstrfmt("%s/%s", cwd, d);
+}
+
 static int included_files(const struct sandbox *box, const struct build_bounds *b, const char *const *argv,
 			  size_t deps_slot, const char *tmpdir, const char *const *show, const char *const *masks,
-			  char ***files, struct strbuf *log, struct run_result *rr)
+			  char ***files, json_t *prehash, struct strbuf *log, struct run_result *rr)
 {
 	*files = NULL;
 	size_t n = 0;
@@ -1095,14 +1155,55 @@ static int included_files(const struct sandbox *box, const struct build_bounds *
 	size_t nv = 0;
 	for (char **d = list; *d; d++) {
 		char *abs = resolved(*d);
-		if (classify_read(b, abs) == READ_REPO || in_flag_dir(b, abs))
+		if (classify_read(b, abs) == READ_REPO) {
 			v[nv++] = abs;
-		else
-			free(abs);
+			continue;
+		}
+		if (in_flag_dir(b, abs)) {
+			/* a copy of its bytes, read and hashed once here, shown at
+			 * the name the compiler opens (a header that is a link
+			 * inside its directory: red team 100's hdrlink): the
+			 * record's hash is of what the compile read, whatever the
+			 * directory does meanwhile (red team 100's race renamed
+			 * two versions over it every 3 ms: 4 of 6 records named
+			 * the other, and eval promoted a copy 2.46x) */
+			char *at = opened_abs(*d), *no = showable(b, box, at, abs, 0);
+			struct strbuf bytes = STRBUF_INIT;
+			if (!no && read_file(abs, &bytes) < 0)
+				no = xstrfmt("'%s' cannot be read", at);
+			if (no) {
+				strbuf_addf(log, "evident: not shown to the compile: %s\n", no);
+				free(no);
+			} else {
+				char hex[SHA256_HEX_LEN + 1], *copy = xstrfmt("%s/flag-%zu", tmpdir, nv);
+				sha256_hex(strbuf_str(&bytes), bytes.len, hex);
+				if (write_file_bytes(copy, strbuf_str(&bytes), bytes.len) == 0) {
+					json_object_set_new(prehash, abs, json_string(hex));
+					v[nv++] = xstrfmt(">%s\n%s", copy, at);
+				}
+				free(copy);
+			}
+			strbuf_release(&bytes);
+			free(at);
+		}
+		free(abs);
 	}
 	free_strv(list);
 	*files = v;
 	return 0;
+}
+
+/* The first file the build box did not show for a reason of its own
+ * (showable: "evident: not shown to the compile: WHY" in the log), as a
+ * reason; malloc'd or NULL. */
+static char *unshown_file(const char *log)
+{
+	static const char tag[] = "evident: not shown to the compile: ";
+	const char *m = log ? strstr(log, tag) : NULL;
+	if (!m)
+		return NULL;
+	m += strlen(tag);
+	return xstrfmt("the build box did not show %.*s", (int)strcspn(m, "\n"), m);
 }
 
 /* The assembler's "file not found" (a file it was told to read that the
@@ -1296,6 +1397,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	struct build_bounds bounds = { 0 };
 	char **dflags = NULL;
 	json_t *sources = json_array();
+	json_t *pre = json_object(); /* flag-directory files' hashes before the compile, by real path */
 	struct sha256_ctx *key = NULL;
 	struct strbuf log = STRBUF_INIT;
 
@@ -1438,7 +1540,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	char **view = NULL, **libs = NULL;
 	size_t nlibs = 0;
 	if (box->on) {
-		int prc = included_files(box, &bounds, argv, deps_slot, tmpdir, show, masks, &view, &log, &rr);
+		int prc = included_files(box, &bounds, argv, deps_slot, tmpdir, show, masks, &view, pre, &log, &rr);
 		if (prc < 0)
 			spawned = -1;
 		pre_failed = prc == 1;
@@ -1463,10 +1565,20 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 			for (char **f = view; *f; f++)
 				show[ns++] = *f;
 			for (size_t i = 0; i < nlibs; i++) {
-				char *at = xstrfmt("@%s", libs[i]);
+				char *real = resolved(libs[i]), *no = NULL, *at = NULL;
+				if (path_exists(libs[i])) {
+					no = showable(&bounds, box, libs[i], real, 1);
+					if (no)
+						strbuf_addf(&log, "evident: not shown to the compile: %s\n", no);
+					else
+						at = xstrfmt("@%s", libs[i]);
+				}
+				free(no);
+				free(real);
 				free(libs[i]);
-				libs[i] = at;
-				show[ns++] = at;
+				libs[i] = at; /* NULL: not shown */
+				if (at)
+					show[ns++] = at;
 			}
 		}
 	}
@@ -1486,6 +1598,14 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 			close(filter_fd);
 	}
 	free(show);
+	/* the flag-directory copies (">SRC\nDEST") go: the entry keeps the
+	 * object and its log alone */
+	for (char **f = view; f && *f; f++)
+		if ((*f)[0] == '>') {
+			char *src = xstrndup(*f + 1, strcspn(*f + 1, "\n"));
+			unlink(src);
+			free(src);
+		}
 	free_strv(view);
 	for (size_t i = 0; i < nlibs; i++)
 		free(libs[i]);
@@ -1504,7 +1624,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	/* what the compiler read, by its own list: the repository's files join
 	 * the manifest, anything outside the repository and the toolchain
 	 * fails the build */
-	char *outside = compiled ? check_deps(&bounds, deps_path, sources) : NULL;
+	char *outside = compiled ? check_deps(&bounds, deps_path, sources, pre) : NULL;
 	if (compiled && !outside)
 		outside = object_libraries(&bounds, out_path, sources);
 	if (compiled && !outside)
@@ -1533,6 +1653,8 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		struct strbuf how = STRBUF_INIT;
 		run_result_describe(&rr, &how);
 		char *reason = outside ? outside : unseen_file(strbuf_str(&log));
+		if (!reason && !compiled)
+			reason = unshown_file(strbuf_str(&log));
 		if (!reason && !compiled && bounds.private_dir)
 			reason = xstrfmt("the spec's directory '%s' is not for everyone to read (it or a directory above "
 					 "it): a root runner's build box shows only such directories (make it readable "
@@ -1631,6 +1753,7 @@ out:
 	}
 	free(argv);
 	json_decref(sources);
+	json_decref(pre);
 	strbuf_release(&log);
 	free(version);
 	free(exe_path);

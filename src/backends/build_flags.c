@@ -486,8 +486,12 @@ static int gcc_arg(struct fctx *c, const char *const *v, size_t n, size_t *i, in
 		val = joined_or_next(v, n, i, 2);
 		if (!val)
 			return refuse(c, a, "its library is not in the spec's flags");
-		return plain(val[0] == ':' ? val + 1 : val, NULL) ? 0
-								   : refuse(c, a, "a library name with a path");
+		const char *name = val[0] == ':' ? val + 1 : val;
+		/* "." and "..": the library directory itself, or its parent
+		 * (red team 100's etcview: -L/etc/ld.so.conf.d -l:.. showed /etc) */
+		if (name[strspn(name, ".")] == 0)
+			return refuse(c, a, "a library name of dots alone (a directory)");
+		return plain(name, NULL) ? 0 : refuse(c, a, "a library name with a path");
 	}
 	if (!strcmp(a, "-include") || !strcmp(a, "-imacros")) {
 		if (nested)

@@ -969,6 +969,15 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 		push_dev(&a);
 		push3(&a, "--tmpfs", "/tmp", NULL);
 		for (int i = 0; ro_dirs && ro_dirs[i]; i++) {
+			if (ro_dirs[i][0] == '>') { /* ">SRC\nDEST": SRC (a copy) shown at DEST */
+				const char *nl = strchr(ro_dirs[i], '\n');
+				if (nl && nl[1] == '/') {
+					char *src = xstrndup(ro_dirs[i] + 1, (size_t)(nl - ro_dirs[i] - 1));
+					push3(&a, "--ro-bind", src, nl + 1);
+					free(src);
+				}
+				continue;
+			}
 			if (ro_dirs[i][0] == '@') { /* the file a link names, at the link's path */
 				char *src = sandbox_abs_path(ro_dirs[i] + 1);
 				if (access(src, F_OK) == 0 && ro_dirs[i][1] == '/')

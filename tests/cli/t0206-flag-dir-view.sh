@@ -48,3 +48,23 @@ chmod 644 "$TEST_TMP/peek/idx.h"
 expect_exit 0 "$EVIDENT" run --no-progress experiments/peek.yaml
 r=$(ls -t artifacts/runs/*.json | grep -v batch | head -1)
 jget "$r" "[s['path'] for s in d['code']['sources']]" | grep -q "peek/idx.h" || fail "the copied header is not in the record's sources"
+# red team 100: a library name that is a link to the store's own index
+# (or anywhere outside the flag directories and the toolchain) is not
+# shown to the compile, which quoted its lines into the stored log;
+# -l:.. (the directory's parent) is refused; a header that is a link
+# inside its own directory builds (shown at the name the compiler opens)
+mkdir -p "$TEST_TMP/lib" "$TEST_TMP/hs/real"
+chmod 755 "$TEST_TMP/lib" "$TEST_TMP/hs" "$TEST_TMP/hs/real"
+ln -s "$PWD/artifacts/index" "$TEST_TMP/lib/librt100.a"
+sed -e "s|^flags: .*|flags: [-L$TEST_TMP/lib, -lrt100]|" -e 's/^kernel: .*/kernel: kernels\/rowsum\/naive.c/' \
+	experiments/peek.yaml > experiments/lib.yaml
+expect_exit 1 "$EVIDENT" run --no-progress experiments/lib.yaml
+expect_contains "$TEST_TMP/out" "the build box did not show '$TEST_TMP/lib/librt100.a' is a file of the store"
+sed -e "s|^flags: .*|flags: [-L$TEST_TMP/lib, '-l:..']|" experiments/lib.yaml > experiments/dots.yaml
+expect_exit 1 "$EVIDENT" run --no-progress experiments/dots.yaml
+expect_contains "$TEST_TMP/out" "a library name of dots alone"
+printf '/* a header */\n' > "$TEST_TMP/hs/real/idx.h"
+chmod 644 "$TEST_TMP/hs/real/idx.h"
+ln -s real/idx.h "$TEST_TMP/hs/idx.h"
+sed -e "s|^flags: .*|flags: [-I$TEST_TMP/hs]|" experiments/peek.yaml > experiments/hs.yaml
+expect_exit 0 "$EVIDENT" run --no-progress experiments/hs.yaml
