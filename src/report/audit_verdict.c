@@ -526,6 +526,30 @@ static void orphan_tries(struct actx *a, const struct batch_record *eb, const st
 	free(o);
 }
 
+/* Do b's rows hold both sides of the claim, each by a row of its kernel
+ * file (same_family) or, for a row that never ran, by the claim's name
+ * for it, at least one by its file? */
+static int interrupted_names_both(struct actx *a, const struct batch_record *b, const struct code_id *ia,
+				  const struct code_id *ib, const char *va, const char *vb)
+{
+	int sa = 0, sb = 0, by_file = 0;
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *x = &b->rows[i];
+		struct code_id id;
+		if (code_identity(a->q, x, &id)) {
+			int fa = same_family(&id, ia), fb = same_family(&id, ib);
+			sa |= fa;
+			sb |= fb;
+			by_file |= fa || fb;
+		}
+		if (x->variant && x->outcome == OUTCOME_ABORTED) {
+			sa |= va && !strcmp(x->variant, va);
+			sb |= vb && !strcmp(x->variant, vb);
+		}
+	}
+	return sa && sb && by_file;
+}
+
 /* key (reset) = the configuration of codes ja and jb at dims: the form
  * audit_across_batches counts other tries by */
 static void config_key(struct strbuf *key, const struct rec_problem *p, const struct code_id *ja,
@@ -631,6 +655,33 @@ static void orphan_configs(struct actx *a, const struct batch_record *eb, const 
 		config_key(key, &o[k].ra->problem, &o[k].ja, &o[k].jb);
 		seen_add(seen, n_seen, key->buf);
 	}
+	/* and a try begun and stopped before any run of it landed (red team
+	 * 99's stopper read which variant a worker box ran from /proc and
+	 * killed the slow ones before their records: 20 of 43 tries left
+	 * nothing else): its begun marker, naming both codes, is one try,
+	 * of a configuration the marker does not say (counted as its own) */
+	json_t *pend = store_pending_list(&q->st);
+	size_t pi;
+	json_t *pm;
+	json_array_foreach(pend, pi, pm)
+	{
+		const char *kind = json_string_value(json_object_get(pm, "kind"));
+		const char *id = json_string_value(json_object_get(pm, "run_id"));
+		if (!kind || (strcmp(kind, "batch") && strcmp(kind, "run_batch")) || !id ||
+		    (eb->batch_id && !strcmp(id, eb->batch_id)) || query_find(q, id, NULL) >= 0)
+			continue;
+		size_t k = 0;
+		while (k < n && strcmp(o[k].batch_id, id))
+			k++;
+		if (k < n && (o[k].ra || o[k].rb))
+			continue; /* runs of it: read above */
+		if (!code_marker_names(q->st.root, id, ia, ib))
+			continue;
+		strbuf_reset(key);
+		strbuf_addf(key, "begun %s", id);
+		seen_add(seen, n_seen, key->buf);
+	}
+	json_decref(pend);
 	free(o);
 }
 
@@ -719,6 +770,16 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 			continue;
 		if (b == eb)
 			continue;
+		/* an interrupted try in another configuration whose rows name
+		 * both sides, one of them never run (aborted: no ok row for
+		 * row_matching below), is one configuration tried (red team
+		 * 99: 11 of 27 SIGINT'd tries at shapes of their own counted
+		 * nowhere, where SIGKILL's orphans are, orphan_configs) */
+		if (b->interrupted && interrupted_names_both(a, b, &ia, &ib, va, vb)) {
+			config_key(&key, &b->problem, &ia, &ib);
+			seen_add(&seen, &n_seen, key.buf);
+			continue;
+		}
 		const struct batch_row *xa, *xb;
 		/* another configuration of the same two kernels; where both
 		 * sides are one kernel file, a pair of its rows that differ in

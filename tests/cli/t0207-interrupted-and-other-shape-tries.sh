@@ -8,7 +8,10 @@
 #    runs, no batch record, and its begun marker naming both codes) is one
 #    more configuration the verdict is adjusted over: red team 97's
 #    stopper gave each killed try a shape of its own and none was counted
-#    (144 of 144), "faster" on the reference's own work supported 13.28x.
+#    (144 of 144), "faster" on the reference's own work supported 13.28x;
+#    so is one stopped by SIGINT there with one side never run, and one
+#    killed before any run landed (red team 99: 11 of 27 and 20 of 43
+#    uncounted).
 # 3. An interrupted try (SIGINT) whose runs of both sides all went the
 #    claimed way is left out, as a killed one (SIGKILL) is: it counted
 #    against, and an honest claim read unsupported (red team 97's h2).
@@ -61,6 +64,25 @@ m=$(ls "$S"/pending/*-batch.json 2>/dev/null | head -1)
 printf '<!-- claim: faster experiment=it a=fast b=ref -->\n' > c.md
 "$EVIDENT" audit --no-untraced c.md > c2.out 2>&1
 expect_match c2.out "c.md:1: [a-z]+: faster fast vs ref: .*(adjusted over the 2 configurations|tried in 2 configurations)"
+# red team 99: a try stopped by SIGINT at another shape once one run had
+# landed (the other side aborted: no ok row of it) is one more, and so is
+# one killed before any run of it landed (its begun marker alone)
+spec 2048 > experiments/it3.yaml
+stop_run INT experiments/it3.yaml
+"$EVIDENT" audit --no-untraced c.md > c4.out 2>&1
+expect_match c4.out "c.md:1: [a-z]+: faster fast vs ref: .*(adjusted over the 3 configurations|tried in 3 configurations)"
+spec 3072 > experiments/it4.yaml
+before=$(ls "$S"/pending/*-batch.json 2>/dev/null | wc -l)
+"$EVIDENT" run --no-progress experiments/it4.yaml > "$TEST_TMP/stop.m" 2>&1 &
+pid=$!
+for i in $(seq 600); do
+	[ "$(ls "$S"/pending/*-batch.json 2>/dev/null | wc -l)" -gt "$before" ] && break
+	sleep 0.02
+done
+kill -KILL $pid
+wait $pid
+"$EVIDENT" audit --no-untraced c.md > c5.out 2>&1
+expect_match c5.out "c.md:1: [a-z]+: faster fast vs ref: .*(adjusted over the 4 configurations|tried in 4 configurations)"
 # 3: an interrupted try whose runs of both sides all went the claimed
 # way is left out, as a killed one is (red team 97's h2: SIGINT or
 # SIGTERM counted it against, SIGKILL left it out); its first block ran
@@ -71,7 +93,7 @@ expect_match c3.out "c.md:1: supported: .*1 stopped try \(interrupted, or runs a
 # 1: an interrupted batch at the claim's shape, newer than the finished
 # one, with one side's run only (counted against: exactly half)
 stop_run INT experiments/it.yaml
-ls "$S"/runs/*-batch.json | wc -l | grep -qx 3 || fail "the interrupted batches were not recorded"
+[ "$(ls "$S"/runs/*-batch.json | wc -l)" -ge 4 ] || fail "the interrupted batches were not recorded"
 "$EVIDENT" audit --no-untraced c.md > c.out 2>&1
 expect_not_contains c.out "c.md:1: contradicted"
 expect_match c.out "c.md:1: (unsupported|supported): faster fast vs ref: speedup of fast over ref [0-9.]+x"
