@@ -112,10 +112,16 @@ char **store_dirs_in(const char *dir, size_t *n)
 }
 
 /* What git must not see: scratch and the caches (store.h). */
+/* pending/'s run markers and claims are scratch; a batch's begun marker
+ * is kept with the records: a killed try counted by it (the audit's
+ * orphan_tries and orphan_configs, eval's pool) must count in a clone too
+ * (red team 101: a 292-kill hunt read "adjusted over 293 configurations"
+ * in its store and 135 in a clone, pending/ ignored). */
 static const char gitignore_text[] =
 	"# written by evident: scratch and caches, rebuilt from runs/ and objects/\n"
 	"/tmp/\n"
-	"/pending/\n"
+	"/pending/*\n"
+	"!/pending/*-batch.json\n"
 	"/HEAD\n"
 	"/HEAD.lock\n"
 	"/HEAD.lock.break\n"
