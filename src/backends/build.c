@@ -799,15 +799,33 @@ static int in_flag_dir(const struct build_bounds *b, const char *abs)
 
 /* path (absolute) joins the sources with the hash of its contents, once;
  * NULL, or the reason it cannot be read (malloc'd) */
-static char *add_source(json_t *sources, const char *path)
+/* The hashes of the files a compile was shown as copies (shown_copy),
+ * by real path, which add_source records instead of reading the file
+ * again; set by build_run for one build (builds run one at a time in a
+ * process), NULL otherwise. */
+static const json_t *shown_hashes;
+
+/* path's hash into sources, once: the copy's the compile was shown where
+ * there was one (shown_hashes, by real), else the file's now. */
+static char *add_source_as(json_t *sources, const char *path, const char *real)
 {
 	if (seen_path(sources, path))
 		return NULL;
+	const char *shown = json_string_value(json_object_get(shown_hashes, real ? real : path));
+	if (shown) {
+		json_array_append_new(sources, json_pack("{s:s, s:s}", "path", path, "sha256", shown));
+		return NULL;
+	}
 	char hex[SHA256_HEX_LEN + 1];
 	if (sha256_file_hex(path, hex) < 0)
 		return xstrfmt("cannot read '%s', which the build read", path);
 	json_array_append_new(sources, json_pack("{s:s, s:s}", "path", path, "sha256", hex));
 	return NULL;
+}
+
+static char *add_source(json_t *sources, const char *path)
+{
+	return add_source_as(sources, path, NULL);
 }
 
 /*
@@ -832,7 +850,7 @@ static char *add_code_file(const struct build_bounds *b, const char *path, json_
 	int system = system_file(b, abs);
 	if (!system && under(abs, b->repo) && abs[strlen(b->repo)] == '/') {
 		char *rel = normalise_path(abs + strlen(b->repo) + 1);
-		why = add_source(sources, rel);
+		why = add_source_as(sources, rel, abs);
 		free(rel);
 	} else if (!system) {
 		why = add_source(sources, abs);
@@ -1010,14 +1028,35 @@ static char *check_deps(const struct build_bounds *b, const char *deps, json_t *
 				why = add_source(sources, abs);
 		} else if (k == READ_REPO) {
 			char *norm = normalise_path(*d);
-			if (!seen_path(sources, norm)) {
+			/* a file the build key hashed before the compile: the
+			 * copy the compile read must be those bytes, else the
+			 * key names a program other than the object (red team
+			 * 102's reporace: a header renamed over mid-build, 3 of
+			 * 14 records named the version the object lacks) */
+			const char *shown = json_string_value(json_object_get(pre, abs));
+			size_t si;
+			json_t *sv;
+			json_array_foreach(sources, si, sv)
+			{
+				const char *h = json_string_value(json_object_get(sv, "sha256"));
+				if (!why && shown && h && !strcmp(json_string_value(json_object_get(sv, "path")), norm) &&
+				    strcmp(h, shown))
+					why = xstrfmt("'%s' changed while the kernel was built (the build key hashed other "
+						      "bytes than the compile read): build again with the file left alone",
+						      norm);
+			}
+			if (!why && !seen_path(sources, norm)) {
 				struct strbuf sb = STRBUF_INIT;
 				if (read_file(norm, &sb) < 0) {
 					why = xstrfmt("cannot read '%s', which the build read", norm);
 				} else {
+					/* the bytes the compile was shown (a copy), where
+					 * it was shown one, not the file now */
 					char hex[SHA256_HEX_LEN + 1];
+					const char *shown = json_string_value(json_object_get(pre, abs));
 					sha256_hex(strbuf_str(&sb), sb.len, hex);
-					json_array_append_new(sources, json_pack("{s:s, s:s}", "path", norm, "sha256", hex));
+					json_array_append_new(sources, json_pack("{s:s, s:s}", "path", norm, "sha256",
+										 shown ? shown : hex));
 					why = refusal_of(b, norm, strbuf_str(&sb));
 				}
 				strbuf_release(&sb);
@@ -1089,6 +1128,59 @@ static int write_file_bytes(const char *path, const char *data, size_t n)
 	return rc;
 }
 
+/*
+ * A copy of the file real (opened: the name the compiler opens), for the
+ * compile to be shown at opened: the file is opened once (O_NOFOLLOW),
+ * checked by its descriptor (showable's rules unless repo: a file of the
+ * repository, and the same file as real's name gave), read through it,
+ * hashed into prehash[real] and written to tmpdir/copy-IDX; *entry gets
+ * the sandbox_wrap_build entry ">COPY\nOPENED" (malloc'd).  A library
+ * must also be an ELF object or a full archive.  Red teams 100 and 102:
+ * a file checked by its name and bound later by its name was swapped in
+ * between (the store's index quoted into 6 of 12 logs; a header or an
+ * archive replaced mid-build recorded as the other version).  NULL, or
+ * why it is not shown (malloc'd).
+ */
+static char *shown_copy(const struct build_bounds *b, const struct sandbox *box, const char *opened, const char *real,
+			int library, int repo, const char *tmpdir, size_t idx, json_t *prehash, char **entry)
+{
+	*entry = NULL;
+	char *no = repo ? NULL : showable(b, box, opened, real, 0);
+	if (no)
+		return no;
+	struct stat named, st;
+	int fd = open(real, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || stat(real, &named) < 0 || st.st_dev != named.st_dev ||
+	    st.st_ino != named.st_ino || !S_ISREG(st.st_mode) || (!repo && st.st_nlink > 1)) {
+		if (fd >= 0)
+			close(fd);
+		return xstrfmt("'%s' changed while it was checked (or cannot be read)", opened);
+	}
+	struct strbuf bytes = STRBUF_INIT;
+	int rd = read_fd(fd, &bytes);
+	close(fd);
+	if (rd < 0) {
+		strbuf_release(&bytes);
+		return xstrfmt("'%s' cannot be read", opened);
+	}
+	if (library && !((bytes.len >= 4 && !memcmp(bytes.buf, "\x7f" "ELF", 4)) ||
+			 (bytes.len >= 8 && !memcmp(bytes.buf, "!<arch>\n", 8)))) {
+		strbuf_release(&bytes);
+		return xstrfmt("the linker input '%s' is no ELF object or archive", opened);
+	}
+	char hex[SHA256_HEX_LEN + 1], *copy = xstrfmt("%s/copy-%zu", tmpdir, idx);
+	sha256_hex(strbuf_str(&bytes), bytes.len, hex);
+	if (write_file_bytes(copy, strbuf_str(&bytes), bytes.len) < 0) {
+		no = xstrfmt("cannot copy '%s' for the compile", opened);
+	} else {
+		json_object_set_new(prehash, real, json_string(hex));
+		*entry = xstrfmt(">%s\n%s", copy, opened);
+	}
+	free(copy);
+	strbuf_release(&bytes);
+	return no;
+}
+
 /* The absolute form of a path the compiler opened (relative: to the
  * current directory, the compile's own); malloc'd. */
 static char *opened_abs(const char *d)
@@ -1156,7 +1248,18 @@ static int included_files(const struct sandbox *box, const struct build_bounds *
 	for (char **d = list; *d; d++) {
 		char *abs = resolved(*d);
 		if (classify_read(b, abs) == READ_REPO) {
-			v[nv++] = abs;
+			/* a copy too (red team 102's reporace: a header of the
+			 * repository swapped mid-build recorded as the other
+			 * version, a clean tree's cache hit serving the object
+			 * of another), shown at its real path, as before */
+			char *entry = NULL, *no = shown_copy(b, box, abs, abs, 0, 1, tmpdir, nv, prehash, &entry);
+			if (no) {
+				strbuf_addf(log, "evident: not shown to the compile: %s\n", no);
+				free(no);
+			} else {
+				v[nv++] = entry;
+			}
+			free(abs);
 			continue;
 		}
 		if (in_flag_dir(b, abs)) {
@@ -1167,23 +1270,14 @@ static int included_files(const struct sandbox *box, const struct build_bounds *
 			 * directory does meanwhile (red team 100's race renamed
 			 * two versions over it every 3 ms: 4 of 6 records named
 			 * the other, and eval promoted a copy 2.46x) */
-			char *at = opened_abs(*d), *no = showable(b, box, at, abs, 0);
-			struct strbuf bytes = STRBUF_INIT;
-			if (!no && read_file(abs, &bytes) < 0)
-				no = xstrfmt("'%s' cannot be read", at);
+			char *at = opened_abs(*d), *entry = NULL;
+			char *no = shown_copy(b, box, at, abs, 0, 0, tmpdir, nv, prehash, &entry);
 			if (no) {
 				strbuf_addf(log, "evident: not shown to the compile: %s\n", no);
 				free(no);
 			} else {
-				char hex[SHA256_HEX_LEN + 1], *copy = xstrfmt("%s/flag-%zu", tmpdir, nv);
-				sha256_hex(strbuf_str(&bytes), bytes.len, hex);
-				if (write_file_bytes(copy, strbuf_str(&bytes), bytes.len) == 0) {
-					json_object_set_new(prehash, abs, json_string(hex));
-					v[nv++] = xstrfmt(">%s\n%s", copy, at);
-				}
-				free(copy);
+				v[nv++] = entry;
 			}
-			strbuf_release(&bytes);
 			free(at);
 		}
 		free(abs);
@@ -1544,6 +1638,13 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		if (prc < 0)
 			spawned = -1;
 		pre_failed = prc == 1;
+		/* a file pass 1 read that the compile may not be shown fails
+		 * the build: compiled without it, the object would not be the
+		 * program pass 1's rule names (red team 102's p1: a hard-linked
+		 * header choosing between two programs, one key, eval promoted
+		 * a copy 63x) */
+		if (!pre_failed && strstr(strbuf_str(&log), "evident: not shown to the compile: "))
+			pre_failed = 1;
 		if (view) {
 			/* the flags' directories are no longer shown whole
 			 * either: their headers the rule names (in view) and the
@@ -1567,11 +1668,11 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 			for (size_t i = 0; i < nlibs; i++) {
 				char *real = resolved(libs[i]), *no = NULL, *at = NULL;
 				if (path_exists(libs[i])) {
-					no = showable(&bounds, box, libs[i], real, 1);
+					char *opened = opened_abs(libs[i]);
+					no = shown_copy(&bounds, box, opened, real, 1, 0, tmpdir, nv + i, pre, &at);
+					free(opened);
 					if (no)
 						strbuf_addf(&log, "evident: not shown to the compile: %s\n", no);
-					else
-						at = xstrfmt("@%s", libs[i]);
 				}
 				free(no);
 				free(real);
@@ -1607,8 +1708,14 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 			free(src);
 		}
 	free_strv(view);
-	for (size_t i = 0; i < nlibs; i++)
+	for (size_t i = 0; i < nlibs; i++) {
+		if (libs[i] && libs[i][0] == '>') {
+			char *src = xstrndup(libs[i] + 1, strcspn(libs[i] + 1, "\n"));
+			unlink(src);
+			free(src);
+		}
 		free(libs[i]);
+	}
 	free(libs);
 	if (spawned < 0) {
 		remove_flat_dir(tmpdir);
@@ -1624,6 +1731,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	/* what the compiler read, by its own list: the repository's files join
 	 * the manifest, anything outside the repository and the toolchain
 	 * fails the build */
+	shown_hashes = pre;
 	char *outside = compiled ? check_deps(&bounds, deps_path, sources, pre) : NULL;
 	if (compiled && !outside)
 		outside = object_libraries(&bounds, out_path, sources);
@@ -1753,6 +1861,7 @@ out:
 	}
 	free(argv);
 	json_decref(sources);
+	shown_hashes = NULL;
 	json_decref(pre);
 	strbuf_release(&log);
 	free(version);
