@@ -1866,7 +1866,11 @@ static void rec_code(struct job_state *j)
 		x->path = json_string_value(json_object_get(e, "path"));
 		x->sha256 = json_string_value(json_object_get(e, "sha256"));
 		x->loaded = json_is_true(json_object_get(e, "loaded"));
-		if (x->path && store_put_file(&c->st, x->path, j->src_objs[i]) == 0)
+		/* stored only where the file still holds the bytes its hash
+		 * names (what the compile read): a name swapped since (red team
+		 * 103's late) leaves the source without an object, not another
+		 * file's bytes in the store */
+		if (x->path && store_put_file_as(&c->st, x->path, x->sha256, j->src_objs[i]) == 0)
 			x->object = j->src_objs[i];
 	}
 	r->sources = j->srcs;

@@ -138,6 +138,12 @@ int store_put(struct store *st, const void *data, size_t n, char out[SHA256_HEX_
  * tests/cli/t0178, was read whole for each record that names it).  Its
  * hex name into out; 0 or error(). */
 int store_put_file(struct store *st, const char *path, char out[SHA256_HEX_LEN + 1]);
+/* The file at path as an object only where its bytes hash to want (a
+ * record's source: the hash of what its compile read); -1, nothing
+ * stored, otherwise (red team 103: a source's name swapped to a link
+ * after the build put a private file into the store under a record that
+ * named the honest header's hash). */
+int store_put_file_as(struct store *st, const char *path, const char *want, char out[SHA256_HEX_LEN + 1]);
 /* Read object hex into out (appends), checking its hash.  0 or error(). */
 int store_get(struct store *st, const char *hex, struct strbuf *out);
 /* Path of object hex (caller frees). */
