@@ -1090,12 +1090,10 @@ static char *check_deps(const struct build_bounds *b, const char *deps, json_t *
  * under the store or the build cache (red team 100's libsym: a library
  * name that was a link to the store's index, or to its root, showed it
  * to the compile, which quoted its lines into the stored log), readable
- * by anyone where the runner is root (a private file: red team 57).  A
- * library must be an ELF object or a full archive too.  NULL, or why not
- * (malloc'd).
+ * by anyone where the runner is root (a private file: red team 57)
+ * (shown_copy checks a library's bytes).  NULL, or why not (malloc'd).
  */
-static char *showable(const struct build_bounds *b, const struct sandbox *box, const char *opened, const char *real,
-		      int library)
+static char *showable(const struct build_bounds *b, const struct sandbox *box, const char *opened, const char *real)
 {
 	struct stat st;
 	if (stat(real, &st) < 0 || !S_ISREG(st.st_mode))
@@ -1112,7 +1110,7 @@ static char *showable(const struct build_bounds *b, const struct sandbox *box, c
 		return xstrfmt("'%s' is '%s', outside the flag directories and the toolchain", opened, real);
 	if (geteuid() == 0 && !sandbox_public_path(real))
 		return xstrfmt("'%s' is not for everyone to read", opened);
-	return library ? linker_script_refusal(b, real) : NULL;
+	return NULL;
 }
 
 /* Write n bytes to a new file path (0644, read-only to the box once
@@ -1145,7 +1143,7 @@ static char *shown_copy(const struct build_bounds *b, const struct sandbox *box,
 			int library, int repo, const char *tmpdir, size_t idx, json_t *prehash, char **entry)
 {
 	*entry = NULL;
-	char *no = repo ? NULL : showable(b, box, opened, real, 0);
+	char *no = repo ? NULL : showable(b, box, opened, real);
 	if (no)
 		return no;
 	struct stat named, st;
@@ -1179,6 +1177,17 @@ static char *shown_copy(const struct build_bounds *b, const struct sandbox *box,
 	free(copy);
 	strbuf_release(&bytes);
 	return no;
+}
+
+/* Remove the copy a shown_copy entry (">SRC\nDEST") names; nothing for
+ * NULL or another entry. */
+static void remove_copy(const char *entry)
+{
+	if (!entry || entry[0] != '>')
+		return;
+	char *src = xstrndup(entry + 1, strcspn(entry + 1, "\n"));
+	unlink(src);
+	free(src);
 }
 
 /* The absolute form of a path the compiler opened (relative: to the
@@ -1247,31 +1256,19 @@ static int included_files(const struct sandbox *box, const struct build_bounds *
 	size_t nv = 0;
 	for (char **d = list; *d; d++) {
 		char *abs = resolved(*d);
-		if (classify_read(b, abs) == READ_REPO) {
-			/* a copy too (red team 102's reporace: a header of the
-			 * repository swapped mid-build recorded as the other
-			 * version, a clean tree's cache hit serving the object
-			 * of another), shown at its real path, as before */
-			char *entry = NULL, *no = shown_copy(b, box, abs, abs, 0, 1, tmpdir, nv, prehash, &entry);
-			if (no) {
-				strbuf_addf(log, "evident: not shown to the compile: %s\n", no);
-				free(no);
-			} else {
-				v[nv++] = entry;
-			}
-			free(abs);
-			continue;
-		}
-		if (in_flag_dir(b, abs)) {
-			/* a copy of its bytes, read and hashed once here, shown at
-			 * the name the compiler opens (a header that is a link
-			 * inside its directory: red team 100's hdrlink): the
-			 * record's hash is of what the compile read, whatever the
-			 * directory does meanwhile (red team 100's race renamed
-			 * two versions over it every 3 ms: 4 of 6 records named
-			 * the other, and eval promoted a copy 2.46x) */
-			char *at = opened_abs(*d), *entry = NULL;
-			char *no = shown_copy(b, box, at, abs, 0, 0, tmpdir, nv, prehash, &entry);
+		/* each a copy of its bytes, read and hashed once here, so the
+		 * record's hash is of what the compile read whatever the file
+		 * does meanwhile (red team 100's race renamed two versions over
+		 * a flag-directory header every 3 ms: 4 of 6 records named the
+		 * other, eval promoted a copy 2.46x; red team 102's reporace the
+		 * same with a repository header); a repository file shown at
+		 * its real path, as before, a flag directory's at the name the
+		 * compiler opens (a header that is a link inside its directory:
+		 * red team 100's hdrlink) */
+		int repo = classify_read(b, abs) == READ_REPO;
+		if (repo || in_flag_dir(b, abs)) {
+			char *at = repo ? xstrdup(abs) : opened_abs(*d), *entry = NULL;
+			char *no = shown_copy(b, box, at, abs, 0, repo, tmpdir, nv, prehash, &entry);
 			if (no) {
 				strbuf_addf(log, "evident: not shown to the compile: %s\n", no);
 				free(no);
@@ -1699,21 +1696,13 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 			close(filter_fd);
 	}
 	free(show);
-	/* the flag-directory copies (">SRC\nDEST") go: the entry keeps the
-	 * object and its log alone */
+	/* the copies (">SRC\nDEST") go: the entry keeps the object and its
+	 * log alone */
 	for (char **f = view; f && *f; f++)
-		if ((*f)[0] == '>') {
-			char *src = xstrndup(*f + 1, strcspn(*f + 1, "\n"));
-			unlink(src);
-			free(src);
-		}
+		remove_copy(*f);
 	free_strv(view);
 	for (size_t i = 0; i < nlibs; i++) {
-		if (libs[i] && libs[i][0] == '>') {
-			char *src = xstrndup(libs[i] + 1, strcspn(libs[i] + 1, "\n"));
-			unlink(src);
-			free(src);
-		}
+		remove_copy(libs[i]);
 		free(libs[i]);
 	}
 	free(libs);

@@ -978,13 +978,6 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 				}
 				continue;
 			}
-			if (ro_dirs[i][0] == '@') { /* the file a link names, at the link's path */
-				char *src = sandbox_abs_path(ro_dirs[i] + 1);
-				if (access(src, F_OK) == 0 && ro_dirs[i][1] == '/')
-					push3(&a, "--ro-bind", src, ro_dirs[i] + 1);
-				free(src);
-				continue;
-			}
 			char *d = sandbox_abs_path(ro_dirs[i]);
 			if (access(d, F_OK) == 0)
 				push3(&a, "--ro-bind", d, d);

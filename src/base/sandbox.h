@@ -329,10 +329,9 @@ const char *const *sandbox_env_keep(const struct sandbox *sb);
 /*
  * The argv that runs a compiler inside the build box (above): an empty
  * root, the toolchain read-only, ro_dirs (the repository; the compiler's
- * tree where it is outside /usr) read-only (an entry "@PATH" is the file
- * PATH resolves to, shown at PATH itself: a library the linker opens by
- * a name that is a link; ">SRC\nDEST" is the file SRC shown at DEST: a
- * copy the caller made), hide_dirs (the build cache)
+ * tree where it is outside /usr) read-only (an entry ">SRC\nDEST" is the
+ * file SRC shown at DEST: a copy the caller made), hide_dirs (the build
+ * cache)
  * and the store masked with empty read-only tmpfs, then rw_dir writable,
  * a private /tmp, the current directory kept.  Filter as sandbox_wrap
  * (relaxed profile).  When sb->on is 0: a plain copy of inner.

@@ -135,27 +135,12 @@ int store_put(struct store *st, const void *data, size_t n, char out[SHA256_HEX_
 	return rc;
 }
 
-int store_put_file(struct store *st, const char *path, char out[SHA256_HEX_LEN + 1])
-{
-	if (sha256_file_hex(path, out) < 0)
-		return -1;
-	char *obj = store_object_path(st, out);
-	int have = path_exists(obj);
-	free(obj);
-	if (have)
-		return 0;
-	struct strbuf body = STRBUF_INIT;
-	int rc = read_file(path, &body) < 0 ? -1 : store_put(st, strbuf_str(&body), body.len, out);
-	strbuf_release(&body);
-	return rc;
-}
-
 int store_put_file_as(struct store *st, const char *path, const char *want, char out[SHA256_HEX_LEN + 1])
 {
-	/* hashed a block at a time first, as store_put_file (an 800 MiB
-	 * library); read whole only when its object is not there yet, and
-	 * stored only if those bytes still hash to want */
-	if (!want || sha256_file_hex(path, out) < 0 || strcmp(out, want))
+	/* hashed a block at a time first (an 800 MiB library); read whole
+	 * only when its object is not there yet, and, with want, stored
+	 * only if those bytes still hash to it */
+	if (sha256_file_hex(path, out) < 0 || (want && strcmp(out, want)))
 		return -1;
 	char *obj = store_object_path(st, out);
 	int have = path_exists(obj);
@@ -167,11 +152,16 @@ int store_put_file_as(struct store *st, const char *path, const char *want, char
 	if (read_file(path, &body) == 0) {
 		char again[SHA256_HEX_LEN + 1];
 		sha256_hex(strbuf_str(&body), body.len, again);
-		if (!strcmp(again, want))
+		if (!want || !strcmp(again, want))
 			rc = store_put(st, strbuf_str(&body), body.len, out);
 	}
 	strbuf_release(&body);
 	return rc;
+}
+
+int store_put_file(struct store *st, const char *path, char out[SHA256_HEX_LEN + 1])
+{
+	return store_put_file_as(st, path, NULL, out);
 }
 
 int store_is_hex64(const char *s)
