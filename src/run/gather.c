@@ -738,38 +738,104 @@ static void tolerance_note(const struct plan *p, json_t *notes)
 	strbuf_release(&sb);
 }
 
-/* Parameters that made no difference to the compiled code. */
+/* "a", "a and b", "a, b and c": the names of the variants in idx[0..n); the caller frees */
+static char *name_list(const struct plan *p, const size_t *idx, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", p->variants[idx[i]].v->name);
+	return strbuf_detach(&sb, NULL);
+}
+
+static const char *info_str(const struct plan_variant *x, const char *key)
+{
+	return json_string_value(json_object_get(x->br.info, key));
+}
+
+/*
+ * Parameters that made no difference to the compiled code: one note per
+ * group of variants of one kernel file whose binaries are identical and
+ * per parameter that differs among them (pairwise notes grew as the
+ * square of the group: 36 lines for red team 61's nine variants).
+ */
 static void no_effect_notes(const struct plan *p, json_t *notes)
 {
-	for (size_t a = 0; a < p->n_variants; a++)
-		for (size_t bi = a + 1; bi < p->n_variants; bi++) {
-			const struct plan_variant *x = &p->variants[a], *y = &p->variants[bi];
-			const char *hx = json_string_value(json_object_get(x->br.info, "binary_sha256"));
-			const char *hy = json_string_value(json_object_get(y->br.info, "binary_sha256"));
-			if (!hx || !hy || strcmp(hx, hy) || strcmp(x->v->kernel, y->v->kernel))
+	size_t n = p->n_variants;
+	unsigned char *done = xcalloc(n ? n : 1, 1);
+	size_t *group = xcalloc(n ? n : 1, sizeof(size_t));
+	for (size_t a = 0; a < n; a++) {
+		const struct plan_variant *x = &p->variants[a];
+		const char *hx = info_str(x, "binary_sha256");
+		if (done[a] || !hx)
+			continue;
+		size_t ng = 0;
+		group[ng++] = a;
+		/* a CUDA object's binary_sha256 is its device code's
+		 * (.nv_fatbin); its host code may still differ, and a sealed
+		 * kernel's plan or a trust: host kernel's process with it (red
+		 * team 60's init() knobs: "no effect" on variants 2.4x apart) */
+		int host_differs = 0;
+		const char *sx = info_str(x, "load_sha256");
+		for (size_t b = a + 1; b < n; b++) {
+			const struct plan_variant *y = &p->variants[b];
+			const char *hy = info_str(y, "binary_sha256");
+			if (done[b] || !hy || strcmp(hx, hy) || strcmp(x->v->kernel, y->v->kernel))
 				continue;
-			/* a CUDA object's binary_sha256 is its device code's
-			 * (.nv_fatbin); its host code may still differ, and a
-			 * sealed kernel's plan or a trust: host kernel's process
-			 * with it (red team 60's init() knobs: "no effect" on
-			 * variants 2.4x apart) */
-			const char *sx = json_string_value(json_object_get(x->br.info, "load_sha256"));
-			const char *sy = json_string_value(json_object_get(y->br.info, "load_sha256"));
-			int host_differs = sx && sy && strcmp(sx, sy);
-			for (size_t k = 0; k < y->v->n_params; k++) {
-				const char *other = spec_param(x->v, y->v->params[k].name);
-				if (other && strcmp(other, y->v->params[k].value) && !host_differs)
-					add_note(notes, xstrfmt("parameter %s has no effect on the compiled code (variants %s "
-								"and %s differ in it, binaries identical)",
-								y->v->params[k].name, x->v->name, y->v->name));
-				else if (other && strcmp(other, y->v->params[k].value))
-					add_note(notes, xstrfmt("parameter %s has no effect on the device code (variants %s "
-								"and %s differ in it, device code identical); their host "
-								"code differs, which can change what a sealed kernel's "
-								"plan launches or what a trust: host kernel's process does",
-								y->v->params[k].name, x->v->name, y->v->name));
+			done[b] = 1;
+			group[ng++] = b;
+			const char *sy = info_str(y, "load_sha256");
+			if (sx && sy && strcmp(sx, sy))
+				host_differs = 1;
+		}
+		done[a] = 1;
+		if (ng < 2)
+			continue;
+		/* each parameter any member sets, once, in the order first seen */
+		for (size_t gi = 0; gi < ng; gi++) {
+			const struct spec_variant *v = p->variants[group[gi]].v;
+			for (size_t k = 0; k < v->n_params; k++) {
+				const char *pname = v->params[k].name;
+				int earlier = 0;
+				for (size_t gj = 0; gj < gi && !earlier; gj++)
+					earlier = spec_param(p->variants[group[gj]].v, pname) != NULL;
+				if (earlier)
+					continue;
+				/* the members that set it; it differs if two of them disagree */
+				size_t *who = xcalloc(ng, sizeof(size_t));
+				size_t nw = 0;
+				int differs = 0;
+				const char *first = NULL;
+				for (size_t gj = 0; gj < ng; gj++) {
+					const char *val = spec_param(p->variants[group[gj]].v, pname);
+					if (!val)
+						continue;
+					if (first && strcmp(first, val))
+						differs = 1;
+					if (!first)
+						first = val;
+					who[nw++] = group[gj];
+				}
+				if (differs) {
+					char *names = name_list(p, who, nw);
+					if (!host_differs)
+						add_note(notes, xstrfmt("parameter %s has no effect on the compiled code "
+									"(variants %s differ in it, binaries identical)",
+									pname, names));
+					else
+						add_note(notes, xstrfmt("parameter %s has no effect on the device code "
+									"(variants %s differ in it, device code identical); "
+									"their host code differs, which can change what a "
+									"sealed kernel's plan launches or what a trust: host "
+									"kernel's process does",
+									pname, names));
+					free(names);
+				}
+				free(who);
 			}
 		}
+	}
+	free(group);
+	free(done);
 }
 
 /*
