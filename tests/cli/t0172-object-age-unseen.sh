@@ -1,5 +1,6 @@
 # t0172 - a kernel cannot tell how old its own object is: the box shows it
-# a copy made as the box starts (bwrap --ro-bind-data), so its times are
+# a copy made as the box starts (bwrap --file, or --ro-bind-data under a
+# writable mount), so its times are
 # the box's.  age_probe's init refuses when the file it was loaded from is
 # over 60 s old; the cached object is backdated by a day before a second
 # run, which reuses it (no rebuild).  Before, the box bound the cache's

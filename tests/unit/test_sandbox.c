@@ -502,8 +502,9 @@ static char **wrap(int gpu)
 }
 
 /* A host box binds nothing of the host's file system: every file it
- * shows is a copy (--ro-bind-data from a descriptor sandbox_wrap opened:
- * the loader, libc, the program), no /usr, /lib or /sys (red teams 51 and
+ * shows is a copy (from a descriptor sandbox_wrap opened: the loader,
+ * libc, the program; --file where the tmpfs that holds it is read-only
+ * before the box runs, else --ro-bind-data), no /usr, /lib or /sys (red teams 51 and
  * 52 kept run counts in the page cache of a file and the dentry cache of
  * a directory every box shared); a trust: host kernel's GPU box (sandbox_wrap:
  * view SYSTEM) still binds /usr and /sys. */
@@ -525,11 +526,19 @@ static void test_host_box_copies_only(void **state)
 		if ((!strcmp(argv[i], "--ro-bind") || !strcmp(argv[i], "--bind") || !strcmp(argv[i], "--ro-bind-try")) &&
 		    !(!strcmp(argv[i + 1], "/dev/null") && !strncmp(argv[i + 2], "/proc/", 6)))
 			fail_msg("a host box binds %s", argv[i + 1]);
-		if (!strcmp(argv[i], "--ro-bind-data")) {
+		if (!strcmp(argv[i], "--ro-bind-data") || !strcmp(argv[i], "--file")) {
 			copies++;
 			libc += strstr(argv[i + 2], "/libc.so") != NULL;
 			assert_int_equal(atoi(argv[i + 1]), SANDBOX_FRESH_FD + copies - 1);
+			assert_true(i >= 2 && !strcmp(argv[i - 2], "--perms") && !strcmp(argv[i - 1], "0555"));
 		}
+		/* a file only where its tmpfs ends read-only: never in the
+		 * box's writable /tmp, nor in procfs */
+		if (!strcmp(argv[i], "--file"))
+			assert_true(strncmp(argv[i + 2], "/tmp/", 5) && strncmp(argv[i + 2], "/run/", 5) &&
+				    strncmp(argv[i + 2], "/var/tmp/", 9) && strncmp(argv[i + 2], "/dev/", 5) &&
+				    (strncmp(argv[i + 2], "/proc/", 6) || !strncmp(argv[i + 2], "/proc/sys/", 10) ||
+				     !strncmp(argv[i + 2], "/proc/driver/", 13)));
 	}
 	assert_true(copies >= 3); /* the program, the loader, libc at least */
 	assert_int_equal(libc, 1);
@@ -555,6 +564,81 @@ static void test_host_box_copies_only(void **state)
 		assert_true(pair_at(v, "--remount-ro", "/dev/pts") > pts);
 		sandbox_argv_free(v);
 	}
+}
+
+/* The kind of each copy (sandbox.c copy_as_file): an object under the
+ * box's writable /tmp stays a read-only bind (as a file of that tmpfs the
+ * box could rewrite it), and the same object under a mask of the store
+ * (an empty tmpfs remounted read-only once the copies are in) is a file
+ * of that tmpfs; /proc's own files (cpuinfo) stay binds, procfs holds no
+ * file of ours; the program and the libraries (the root's tmpfs,
+ * read-only last) are files; /dev/null goes over /proc's global files
+ * after every remount (bubblewrap 0.8 reads all of mountinfo for each). */
+static void test_copy_kinds(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/evident-sbtest.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *sub = xstrfmt("%s/mask", dir), *obj = xstrfmt("%s/mask/obj", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	char *libm = sandbox_find_library("libm.so.6", "/bin/true");
+	assert_non_null(libm);
+	{
+		int in = open(libm, O_RDONLY), out = open(obj, O_WRONLY | O_CREAT, 0644);
+		char buf[65536];
+		ssize_t n;
+		assert_true(in >= 0 && out >= 0);
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			assert_int_equal(write(out, buf, (size_t)n), n);
+		close(in);
+		close(out);
+	}
+	for (int masked = 0; masked < 2; masked++) {
+		struct sandbox sb = SANDBOX_INIT;
+		sb.on = 1;
+		sb.bwrap = "bwrap";
+		sb.filter_fd[0] = sandbox_filter_fd(SANDBOX_STRICT, 0);
+		char *hide[] = { masked ? sub : NULL, NULL };
+		sb.hide = hide;
+		const char *inner[] = { "true", NULL }, *ro[] = { obj, NULL };
+		int keep = -1;
+		struct sandbox_files files;
+		char **argv = sandbox_wrap(&sb, SANDBOX_STRICT, inner, ro, &files, &keep);
+		assert_non_null(argv);
+		int found = 0, last_remount = -1, first_mask = -1;
+		for (int i = 0; argv[i]; i++) {
+			if ((!strcmp(argv[i], "--file") || !strcmp(argv[i], "--ro-bind-data")) && !strcmp(argv[i + 2], obj)) {
+				assert_string_equal(argv[i], masked ? "--file" : "--ro-bind-data");
+				found++;
+			}
+			if ((!strcmp(argv[i], "--file") || !strcmp(argv[i], "--ro-bind-data")) &&
+			    !strcmp(argv[i + 2], "/proc/cpuinfo"))
+				assert_string_equal(argv[i], "--ro-bind-data");
+			if ((!strcmp(argv[i], "--file") || !strcmp(argv[i], "--ro-bind-data")) &&
+			    strstr(argv[i + 2], "/libc.so"))
+				assert_string_equal(argv[i], "--file");
+			if (!strcmp(argv[i], "--remount-ro"))
+				last_remount = i;
+			if (!strcmp(argv[i], "--ro-bind") && !strcmp(argv[i + 1], "/dev/null") && first_mask < 0)
+				first_mask = i;
+		}
+		assert_int_equal(found, 1);
+		if (access("/proc/vmstat", F_OK) == 0)
+			assert_true(first_mask > last_remount && last_remount > 0);
+		if (masked)
+			assert_true(pair_at(argv, "--remount-ro", sub) > pair_at(argv, "--tmpfs", sub));
+		sandbox_files_close(&files);
+		sandbox_argv_free(argv);
+		if (keep >= 0)
+			close(keep);
+		close(sb.filter_fd[0]);
+	}
+	unlink(obj);
+	rmdir(sub);
+	rmdir(dir);
+	free(obj);
+	free(sub);
+	free(libm);
 }
 
 /* A sealed kernel's GPU box (view SANDBOX_VIEW_COPIES) binds nothing of
@@ -594,7 +678,7 @@ static void test_gpu_box_copies(void **state)
 		if ((!strcmp(argv[i], "--ro-bind") || !strcmp(argv[i], "--bind") || !strcmp(argv[i], "--ro-bind-try")) &&
 		    !(!strcmp(argv[i + 1], "/dev/null") && !strncmp(argv[i + 2], "/proc/", 6)))
 			fail_msg("a sealed kernel's GPU box binds %s", argv[i + 1]);
-		if (!strcmp(argv[i], "--ro-bind-data")) {
+		if (!strcmp(argv[i], "--ro-bind-data") || !strcmp(argv[i], "--file")) {
 			copies++;
 			loaded += real && !strcmp(argv[i + 2], real);
 		}
@@ -1340,6 +1424,7 @@ int main(void)
 		cmocka_unit_test(test_proc_by_box),	 cmocka_unit_test(test_lib_dir),
 		cmocka_unit_test(test_gpu_binds),	 cmocka_unit_test(test_no_exec),
 		cmocka_unit_test(test_host_box_copies_only),
+		cmocka_unit_test(test_copy_kinds),
 		cmocka_unit_test(test_gpu_box_copies),
 		cmocka_unit_test(test_strict_no_times),
 		cmocka_unit_test(test_sanitizer_no_file_state),
