@@ -1211,12 +1211,16 @@ static char *opened_abs(const char *d)
  * under one key, and eval promoted a comment-only copy 60x); of a flag
  * directory, only the files showable accepts (a 0600 or hard-linked file's
  * "#" lines were quoted by pass 1's errors into the stored log).  A
- * directory all of whose entries are shown is bound whole, one whose
- * entries are not all shown is rebuilt in the box's empty root from its
- * shown entries (files bound one by one, links made anew, never followed,
- * directories the same way down): a few binds where a few directories
- * hold hidden names, not one per file (bubblewrap 0.8 reads
- * /proc/self/mountinfo again for each).  Each directory walked is
+ * directory all of whose entries are shown is bound whole; one whose
+ * entries are not all shown is made in a scratch tree (a private
+ * directory of /dev/shm): its shown files copied (opened once,
+ * O_NOFOLLOW), its links made anew (never followed), its directories the
+ * same way down, and the scratch directory bound at the walk's root with
+ * the directories shown whole bound over it.  So a few binds, never one
+ * per file: bubblewrap 0.8 reads /proc/self/mountinfo again for each
+ * (218 file binds made pass 1's box take 0.7 s to start, measured), and
+ * ext4 took about 0.5 ms a copy in the cache (its inode search) where
+ * tmpfs takes a few us.  The scratch tree goes once pass 1 has run.  Each directory walked is
  * remembered (device, inode, ctime: any name made, removed or renamed in
  * it changes its ctime) and checked again once pass 1 has run, so a name
  * made or swapped between the walk and pass 1 fails the build, and pass
@@ -1520,7 +1524,11 @@ static int p1_rm(const char *path, const struct stat *st, int flag, struct FTW *
 {
 	(void)st;
 	(void)ftw;
-	return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? 0 : 0;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
 }
 
 /* The scratch tree goes once pass 1 has run: the compile (whose box shows

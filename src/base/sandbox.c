@@ -978,15 +978,6 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 				}
 				continue;
 			}
-			if (ro_dirs[i][0] == '=') { /* "=TARGET\nDEST": a symbolic link to TARGET at DEST */
-				const char *nl = strchr(ro_dirs[i], '\n');
-				if (nl && nl[1] == '/') {
-					char *target = xstrndup(ro_dirs[i] + 1, (size_t)(nl - ro_dirs[i] - 1));
-					push3(&a, "--symlink", target, nl + 1);
-					free(target);
-				}
-				continue;
-			}
 			char *d = sandbox_abs_path(ro_dirs[i]);
 			if (access(d, F_OK) == 0)
 				push3(&a, "--ro-bind", d, d);

@@ -330,8 +330,7 @@ const char *const *sandbox_env_keep(const struct sandbox *sb);
  * The argv that runs a compiler inside the build box (above): an empty
  * root, the toolchain read-only, ro_dirs (the repository; the compiler's
  * tree where it is outside /usr) read-only (an entry ">SRC\nDEST" is the
- * file SRC shown at DEST: a copy the caller made; "=TARGET\nDEST" a
- * symbolic link to TARGET made at DEST, never followed here), hide_dirs (the build
+ * file SRC shown at DEST: a copy the caller made), hide_dirs (the build
  * cache)
  * and the store masked with empty read-only tmpfs, then rw_dir writable,
  * a private /tmp, the current directory kept.  Filter as sandbox_wrap
