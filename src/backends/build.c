@@ -1228,6 +1228,7 @@ static char *opened_abs(const char *d)
  */
 #define P1_MAX 200000
 #define P1_HIDDEN 64
+#define P1_COPY_MAX (1 << 20) /* a larger file of a directory shown in part is bound, not copied */
 /* the build key's word for the view (an entry whose pass 1 saw the
  * repository whole, before red team 103, is never a hit) */
 #define P1_VIEW "boxed: the dependency list's files; pass 1 the recorded files"
@@ -1408,7 +1409,8 @@ static int p1_walk(struct p1_view *v, const char *path, int depth)
 }
 
 /* A copy of the file path (opened once, O_NOFOLLOW; a flag directory's
- * with one name) at dest.  0, or -1: not shown. */
+ * with one name) at dest.  0; 1: over P1_COPY_MAX bytes, dest made empty
+ * (the caller binds the file there instead); -1: not shown. */
 static int p1_copy(const char *path, const char *dest, int repo)
 {
 	struct stat st;
@@ -1420,6 +1422,11 @@ static int p1_copy(const char *path, const char *dest, int repo)
 		return -1;
 	}
 	int out = open(dest, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (out >= 0 && st.st_size > P1_COPY_MAX) {
+		close(out); /* a mount point: the file is bound there, not copied */
+		close(fd);
+		return 1;
+	}
 	int rc = out < 0 ? -1 : 0;
 	char buf[65536];
 	for (ssize_t n; rc == 0 && (n = read(fd, buf, sizeof(buf))) != 0;)
@@ -1432,8 +1439,9 @@ static int p1_copy(const char *path, const char *dest, int repo)
 
 /* The walk of root left entries from mark on: where root is shown in part,
  * make it in the scratch tree (its shown files copied, its links made
- * anew, a mount point for each directory shown whole) and leave in v->out
- * the scratch directory shown at root, then those directories.  0, or -1
+ * anew, a mount point for each directory shown whole and each file too
+ * large to copy) and leave in v->out the scratch directory shown at root,
+ * then those directories and files, bound over it.  0, or -1
  * with v->why. */
 static int p1_make_root(struct p1_view *v, const char *root, size_t mark, int repo)
 {
@@ -1441,7 +1449,8 @@ static int p1_make_root(struct p1_view *v, const char *root, size_t mark, int re
 	int rc = mkdir_p(top, 0755);
 	size_t keep = mark;
 	char *made = NULL; /* the last directory made: the walk's entries come a directory at a time */
-	for (size_t i = mark; i < v->nout && rc == 0; i++) {
+	size_t i = mark;
+	for (; i < v->nout && rc == 0; i++) {
 		char *e = v->out[i];
 		const char *path = e[0] == '+' ? e + 1 : e[0] == '=' ? strchr(e, '\n') + 1 : e;
 		char *at = xstrfmt("%s%s", v->scratch, path), *slash = strrchr(at, '/');
@@ -1452,8 +1461,11 @@ static int p1_make_root(struct p1_view *v, const char *root, size_t mark, int re
 			made = xstrdup(at);
 		}
 		*slash = '/';
-		if (rc == 0 && e[0] == '+') {
-			if (p1_copy(path, at, repo) < 0)
+		int c = rc == 0 && e[0] == '+' ? p1_copy(path, at, repo) : 0;
+		if (rc == 0 && e[0] == '+' && c == 1) {
+			v->out[keep++] = xstrdup(path); /* bound over its empty mount point */
+		} else if (rc == 0 && e[0] == '+') {
+			if (c < 0)
 				unlink(at); /* not shown: gone or changed (the ctime check sees it) */
 		} else if (rc == 0 && e[0] == '=') {
 			char *target = xstrndup(e + 1, (size_t)(strchr(e, '\n') - e - 1));
@@ -1491,9 +1503,10 @@ static int p1_make_root(struct p1_view *v, const char *root, size_t mark, int re
 		v->why = xstrfmt("cannot make the build's first pass its view of '%s' in '%s': %s", root, v->scratch,
 				 strerror(errno));
 		free(top);
-		for (size_t i = keep; i < v->nout; i++)
-			v->out[i] = NULL;
+		for (; i < v->nout; i++)
+			free(v->out[i]);
 		v->nout = keep;
+		v->out[keep] = NULL;
 		return -1;
 	}
 	/* the scratch directory first, then the directories bound over it */
