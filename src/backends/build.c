@@ -2155,6 +2155,32 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 				strbuf_addf(&log, "evident: not shown to the compile: %s\n", nl + 1);
 			free(miss);
 		}
+		/* or a repository file a record cannot name: say so */
+		const char *fe = prc == 1 && p1.git ? strstr(strbuf_str(&log), "fatal error: ") : NULL;
+		const char *nsf = fe ? strstr(fe, ": No such file") : NULL;
+		if (nsf && nsf > fe + 13 && !memchr(fe, '\n', (size_t)(nsf - fe))) {
+			char *name = xstrndup(fe + 13, (size_t)(nsf - fe - 13)), *dir = resolved(src);
+			char *slash = strrchr(dir, '/');
+			if (slash)
+				*slash = '\0';
+			const char *dirs[] = { dir, kernels_dir, NULL };
+			int said = 0;
+			for (size_t i = 0; dirs[i] && name[0] != '/' && !said; i++) {
+				char *c = xstrfmt("%s/%s", dirs[i], name), *r = resolved(c);
+				if (path_exists(r) && under(r, bounds.repo)) {
+					strbuf_addf(&log,
+						    "evident: not shown to the compile: '%s' is a file git neither tracks nor "
+						    "would put in the record's patch (ignored, or untracked outside kernels/, "
+						    "problems/ and experiments/): the record could not name it (git add it)\n",
+						    r);
+					said = 1;
+				}
+				free(c);
+				free(r);
+			}
+			free(name);
+			free(dir);
+		}
 		p1_scratch_remove(&p1);
 		/* a directory pass 1 was shown changed meanwhile: what it found
 		 * is not what the walk saw (a marker made and removed, a name
