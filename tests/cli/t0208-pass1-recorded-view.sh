@@ -40,6 +40,14 @@ PY
 # points made in pass 1's copy of the repository's root): the build is ok
 expect_exit 0 "$EVIDENT" run --no-progress experiments/ign.yaml
 expect_not_contains "$TEST_TMP/out" "build_failed"
+# an ignored header reached only through a macro (so in no text the key
+# reads) is not shown either, and the build says why
+{ printf '#define H "hid.d"\n#include H\n'; sed 1,8d tests/fixtures/$D/p1_quote.c; } > tests/fixtures/$D/p1_hid.c
+printf '/* hidden */\n' > tests/fixtures/$D/hid.d
+git add tests/fixtures/$D/p1_hid.c && git -c user.email=t@t -c user.name=t commit -qm hid || fail "commit p1_hid.c"
+sed -e 's/p1_ign.c/p1_hid.c/' -e 's/expect: ok/expect: build_failed/' experiments/ign.yaml > experiments/hid.yaml
+expect_exit 0 "$EVIDENT" run --no-progress experiments/hid.yaml
+expect_contains "$TEST_TMP/out" "hid.d' is a file git neither tracks nor would put in the record's patch"
 # a flag directory's hard link (to a 0600 file) is not shown to pass 1
 # either: its "#" line is quoted nowhere in the store
 mkdir -p "$TEST_TMP/q" "$TEST_TMP/qsrc"
