@@ -50,6 +50,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,7 @@
 #include "base/elf.h"
 #include "base/runcmd.h"
 #include "base/sandbox.h"
+#include "run/provenance.h"
 
 /* The compiler's bounds: generous for nvcc on a large kernel, far below
  * what an `#include "/dev/zero"` would take. */
@@ -1200,6 +1202,504 @@ static char *opened_abs(const char *d)
 	return xstrfmt("%s/%s", cwd, d);
 }
 
+/*
+ * What pass 1 (-M) is shown (red team 103): of the repository, only what
+ * a record can name (prov_view_open: the index's files and the untracked
+ * files the patch covers; and the sources the build key read),
+ * never an ignored or other untracked name, the store or the build cache
+ * (a git-ignored marker only probed with __has_include chose the program
+ * under one key, and eval promoted a comment-only copy 60x); of a flag
+ * directory, only the files showable accepts (a 0600 or hard-linked file's
+ * "#" lines were quoted by pass 1's errors into the stored log).  A
+ * directory all of whose entries are shown is bound whole; one whose
+ * entries are not all shown is made in a scratch tree (a private
+ * directory of /dev/shm): its shown files copied (opened once,
+ * O_NOFOLLOW), its links made anew (never followed), its directories the
+ * same way down, and the scratch directory bound at the walk's root with
+ * the directories shown whole bound over it.  So a few binds, never one
+ * per file: bubblewrap 0.8 reads /proc/self/mountinfo again for each
+ * (218 file binds made pass 1's box take 0.7 s to start, measured), and
+ * ext4 took about 0.5 ms a copy in the cache (its inode search) where
+ * tmpfs takes a few us.  The scratch tree goes once pass 1 has run.  Each directory walked is
+ * remembered (device, inode, ctime: any name made, removed or renamed in
+ * it changes its ctime) and checked again once pass 1 has run, so a name
+ * made or swapped between the walk and pass 1 fails the build, and pass
+ * 1's messages are not kept.
+ */
+#define P1_MAX 200000
+#define P1_HIDDEN 64
+#define P1_COPY_MAX (1 << 20) /* a larger file of a directory shown in part is bound, not copied */
+/* the build key's word for the view (an entry whose pass 1 saw the
+ * repository whole, before red team 103, is never a hit) */
+#define P1_VIEW "boxed: the dependency list's files; pass 1 the recorded files"
+
+struct p1_snap {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+	struct timespec ctim;
+};
+
+struct p1_view {
+	const struct build_bounds *b;
+	const struct sandbox *box;
+	int repo;              /* the repository (shown: the recorded files) or a flag directory (showable) */
+	struct prov_view *git; /* repo: the files a record names (git's index, the untracked files the patch covers) */
+	char **files; /* repo: the sources the key read (a git-ignored header included by name), sorted */
+	size_t nfiles;
+	char **dirs; /* repo: every directory above one of files, sorted */
+	size_t ndirs;
+	char **out; /* sandbox_wrap_build entries */
+	size_t nout, capout;
+	struct p1_snap *snap;
+	size_t nsnap, capsnap;
+	size_t left;
+	char *why;
+	char **hidden; /* flag directories' files showable refused: "NAME\nWHY", the first P1_HIDDEN */
+	size_t nhidden;
+	char *scratch; /* where the directories shown in part are made: /dev/shm/evident-p1-XXXXXX or tmpdir/p1 */
+	const char *tmpdir; /* the cache entry being built (writable in the box) */
+};
+
+static void p1_push(struct p1_view *v, char *entry)
+{
+	if (v->nout + 1 >= v->capout)
+		v->out = xrealloc(v->out, (v->capout = v->capout ? 2 * v->capout : 64) * sizeof(char *));
+	v->out[v->nout++] = entry;
+	v->out[v->nout] = NULL;
+}
+
+static int p1_has(char *const *sorted, size_t n, const char *path)
+{
+	return n && bsearch(&path, sorted, n, sizeof(char *), cmp_str) != NULL;
+}
+
+/* Never shown through a walk: the store, the build cache, and (walking a
+ * flag directory) the repository, which has its own view. */
+static int p1_skipped(const struct p1_view *v, const char *path)
+{
+	if (under(path, v->b->cache))
+		return 1;
+	if (!v->repo && under(path, v->b->repo))
+		return 1;
+	for (char **h = v->box && v->box->hide ? v->box->hide : NULL; h && *h; h++)
+		if (under(path, *h))
+			return 1;
+	return 0;
+}
+
+/* Why the link at path (a flag directory's) is not shown (malloc'd), or
+ * NULL: where it leads to a directory, one of a flag directory or the
+ * toolchain; to a file, what showable says. */
+static char *p1_link_shown(const struct p1_view *v, const char *path)
+{
+	char *real = resolved(path), *no = NULL;
+	struct stat st;
+	if (stat(real, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (p1_skipped(v, real) || under(real, v->b->repo) ||
+		    !(in_flag_dir(v->b, real) || classify_read(v->b, real) == READ_TOOLCHAIN))
+			no = xstrfmt("'%s' is a link to '%s', outside the flag directories and the toolchain", path, real);
+	} else {
+		no = showable(v->b, v->box, path, real);
+	}
+	free(real);
+	return no;
+}
+
+/* Walk the directory path: its shown entries into v->out, or nothing when
+ * every entry is shown (1: the caller binds it whole).  0: some entry is
+ * not shown; -1: too many names or too deep (v->why). */
+static int p1_walk(struct p1_view *v, const char *path, int depth)
+{
+	if (depth > LIST_DEPTH) {
+		v->why = xstrfmt("'%s' goes more than %d directories deep: the build's first pass is shown it "
+				 "name by name",
+				 path, LIST_DEPTH);
+		return -1;
+	}
+	DIR *d = opendir(path);
+	struct stat ds;
+	if (!d || fstat(dirfd(d), &ds) < 0) {
+		if (d)
+			closedir(d);
+		return 0; /* not shown: unreadable */
+	}
+	if (v->nsnap == v->capsnap)
+		v->snap = xrealloc(v->snap, (v->capsnap = v->capsnap ? 2 * v->capsnap : 256) * sizeof(*v->snap));
+	v->snap[v->nsnap++] = (struct p1_snap){ xstrdup(path), ds.st_dev, ds.st_ino, ds.st_ctim };
+	size_t mark = v->nout;
+	int clean = 1, rc = 0;
+	struct dirent *e;
+	while (rc >= 0 && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (v->left-- == 0) {
+			v->why = xstrfmt("the directories the build's first pass is shown hold more than %d names "
+					 "(each is checked before it is shown)",
+					 P1_MAX);
+			rc = -1;
+			break;
+		}
+		char *p = xstrfmt("%s/%s", path, e->d_name);
+		unsigned char type = e->d_type;
+		struct stat st;
+		if (type == DT_UNKNOWN)
+			type = lstat(p, &st) < 0 ? DT_UNKNOWN : S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK
+											     : S_ISREG(st.st_mode) ? DT_REG
+														   : DT_UNKNOWN;
+		int shown = 0;
+		if (p1_skipped(v, p)) {
+			shown = 0;
+		} else if (type == DT_DIR) {
+			if (v->repo && prov_view_tracked(v->git, p) == 2) {
+				p1_push(v, xstrdup(p)); /* a submodule */
+				shown = 1;
+			} else if (!v->repo || p1_has(v->dirs, v->ndirs, p) || prov_view_tracked_below(v->git, p) ||
+				   prov_view_patch_dir(v->git, p)) {
+				int w = p1_walk(v, p, depth + 1);
+				if (w < 0)
+					rc = -1;
+				else if (w == 1)
+					p1_push(v, xstrdup(p));
+				shown = w == 1;
+			}
+		} else if (type == DT_REG || type == DT_LNK) {
+			if (v->repo) {
+				shown = p1_has(v->files, v->nfiles, p) || prov_view_tracked(v->git, p) == 1 ||
+					prov_view_untracked_shown(v->git, p);
+			} else {
+				char *no = type == DT_REG ? showable(v->b, v->box, p, p) : p1_link_shown(v, p);
+				shown = !no;
+				if (no && v->nhidden < P1_HIDDEN) {
+					v->hidden = xrealloc(v->hidden, (v->nhidden + 1) * sizeof(char *));
+					v->hidden[v->nhidden++] = xstrfmt("%s\n%s", p, no);
+				}
+				free(no);
+			}
+			if (shown && type == DT_REG) {
+				p1_push(v, xstrfmt("+%s", p));
+			} else if (shown) {
+				char target[PATH_MAX];
+				ssize_t t = readlink(p, target, sizeof(target) - 1);
+				if (t > 0) {
+					target[t] = '\0';
+					p1_push(v, xstrfmt("=%s\n%s", target, p));
+				} else {
+					shown = 0;
+				}
+			}
+		}
+		if (!shown)
+			clean = 0;
+		free(p);
+	}
+	closedir(d);
+	if (rc < 0)
+		return -1;
+	if (clean) {
+		/* every entry shown: the directory is bound whole instead */
+		for (size_t i = mark; i < v->nout; i++)
+			free(v->out[i]);
+		v->nout = mark;
+		if (v->out)
+			v->out[mark] = NULL;
+		return 1;
+	}
+	return 0;
+}
+
+/* A copy of the file path (opened once, O_NOFOLLOW; a flag directory's
+ * with one name) at dest.  0; 1: over P1_COPY_MAX bytes, dest made empty
+ * (the caller binds the file there instead); -1: not shown. */
+static int p1_copy(const char *path, const char *dest, int repo)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (!repo && st.st_nlink > 1)) {
+		close(fd);
+		return -1;
+	}
+	int out = open(dest, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (out >= 0 && st.st_size > P1_COPY_MAX) {
+		close(out); /* a mount point: the file is bound there, not copied */
+		close(fd);
+		return 1;
+	}
+	int rc = out < 0 ? -1 : 0;
+	char buf[65536];
+	for (ssize_t n; rc == 0 && (n = read(fd, buf, sizeof(buf))) != 0;)
+		rc = n < 0 || write_all(out, buf, (size_t)n) < 0 ? -1 : 0;
+	if (out >= 0 && close(out) != 0)
+		rc = -1;
+	close(fd);
+	return rc;
+}
+
+/* The walk of root left entries from mark on: where root is shown in part,
+ * make it in the scratch tree (its shown files copied, its links made
+ * anew, a mount point for each directory shown whole and each file too
+ * large to copy) and leave in v->out the scratch directory shown at root,
+ * then those directories and files, bound over it.  0, or -1
+ * with v->why. */
+static int p1_make_root(struct p1_view *v, const char *root, size_t mark, int repo)
+{
+	char *top = xstrfmt("%s%s", v->scratch, root);
+	int rc = mkdir_p(top, 0755);
+	size_t keep = mark;
+	char *made = NULL; /* the last directory made: the walk's entries come a directory at a time */
+	size_t i = mark;
+	for (; i < v->nout && rc == 0; i++) {
+		char *e = v->out[i];
+		const char *path = e[0] == '+' ? e + 1 : e[0] == '=' ? strchr(e, '\n') + 1 : e;
+		char *at = xstrfmt("%s%s", v->scratch, path), *slash = strrchr(at, '/');
+		*slash = '\0';
+		if (!made || strcmp(made, at)) {
+			rc = mkdir_p(at, 0755);
+			free(made);
+			made = xstrdup(at);
+		}
+		*slash = '/';
+		int c = rc == 0 && e[0] == '+' ? p1_copy(path, at, repo) : 0;
+		if (rc == 0 && e[0] == '+' && c == 1) {
+			v->out[keep++] = xstrdup(path); /* bound over its empty mount point */
+		} else if (rc == 0 && e[0] == '+') {
+			if (c < 0)
+				unlink(at); /* not shown: gone or changed (the ctime check sees it) */
+		} else if (rc == 0 && e[0] == '=') {
+			char *target = xstrndup(e + 1, (size_t)(strchr(e, '\n') - e - 1));
+			rc = symlink(target, at);
+			free(target);
+		} else if (rc == 0) {
+			rc = mkdir(at, 0755) < 0 && errno != EEXIST ? -1 : 0;
+			v->out[keep++] = e; /* a directory shown whole: bound over its mount point */
+			e = NULL;
+		}
+		free(e);
+		free(at);
+	}
+	free(made);
+	/* the mount points the box makes under root (the cache's mask, the
+	 * entry being built, the store's mask, the current directory): the
+	 * scratch directory is bound read-only, so they are made here */
+	char cwd[PATH_MAX];
+	const char *points[4] = { v->b->cache, v->tmpdir, getcwd(cwd, sizeof(cwd)) ? cwd : NULL, NULL };
+	for (size_t i = 0; rc == 0 && i < ARRAY_SIZE(points); i++) {
+		if (points[i] && under(points[i], root)) {
+			char *at = xstrfmt("%s%s", v->scratch, points[i]);
+			rc = mkdir_p(at, 0755);
+			free(at);
+		}
+	}
+	for (char **h = v->box && v->box->hide ? v->box->hide : NULL; rc == 0 && h && *h; h++) {
+		if (under(*h, root)) {
+			char *at = xstrfmt("%s%s", v->scratch, *h);
+			rc = mkdir_p(at, 0755);
+			free(at);
+		}
+	}
+	if (rc < 0) {
+		v->why = xstrfmt("cannot make the build's first pass its view of '%s' in '%s': %s", root, v->scratch,
+				 strerror(errno));
+		free(top);
+		for (; i < v->nout; i++)
+			free(v->out[i]);
+		v->nout = keep;
+		v->out[keep] = NULL;
+		return -1;
+	}
+	/* the scratch directory first, then the directories bound over it */
+	v->nout = keep;
+	p1_push(v, NULL);
+	memmove(v->out + mark + 1, v->out + mark, (v->nout - 1 - mark) * sizeof(char *));
+	v->out[mark] = xstrfmt(">%s\n%s", top, root);
+	v->out[v->nout] = NULL;
+	free(top);
+	return 0;
+}
+
+/* Every directory above path up to (not above) top into *dirs. */
+static void p1_add_dirs(const char *path, const char *top, char ***dirs, size_t *n, size_t *cap)
+{
+	size_t tl = strlen(top);
+	char *p = xstrdup(path);
+	for (char *s = strrchr(p, '/'); s && (size_t)(s - p) >= tl; s = strrchr(p, '/')) {
+		*s = '\0';
+		if (*n == *cap)
+			*dirs = xrealloc(*dirs, (*cap = *cap ? 2 * *cap : 1024) * sizeof(char *));
+		(*dirs)[(*n)++] = xstrdup(p);
+	}
+	free(p);
+}
+
+static int p1_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* The scratch tree goes once pass 1 has run: the compile (whose box shows
+ * the cache entry being built) never sees it. */
+static void p1_scratch_remove(struct p1_view *v)
+{
+	if (v->scratch && path_exists(v->scratch))
+		nftw(v->scratch, p1_rm, 16, FTW_DEPTH | FTW_PHYS);
+	free(v->scratch);
+	v->scratch = NULL;
+}
+
+static void p1_view_release(struct p1_view *v)
+{
+	for (size_t i = 0; i < v->nfiles; i++)
+		free(v->files[i]);
+	free(v->files);
+	for (size_t i = 0; i < v->ndirs; i++)
+		free(v->dirs[i]);
+	free(v->dirs);
+	for (size_t i = 0; i < v->nout; i++)
+		free(v->out[i]);
+	free(v->out);
+	for (size_t i = 0; i < v->nsnap; i++)
+		free(v->snap[i].path);
+	free(v->snap);
+	free(v->why);
+	for (size_t i = 0; i < v->nhidden; i++)
+		free(v->hidden[i]);
+	free(v->hidden);
+	prov_view_close(v->git);
+	p1_scratch_remove(v);
+	memset(v, 0, sizeof(*v));
+}
+
+/* Pass 1's view into v->out (sandbox_wrap_build entries, NULL-terminated):
+ * the repository's recorded files and sources (a directory that is no
+ * git repository's whole: its record names no commit), the compiler's
+ * tree whole, each flag directory's files showable accepts.  0, or -1 with
+ * the reason in v->why. */
+static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const struct sandbox *box,
+			const json_t *sources, const char *tmpdir)
+{
+	memset(v, 0, sizeof(*v));
+	v->b = b;
+	v->box = box;
+	v->tmpdir = tmpdir;
+	/* in memory where there is a /dev/shm: ext4 spent about 0.5 ms a
+	 * file making 200 copies in the cache (its inode search), tmpfs a few
+	 * us; private (0700), gone once pass 1 has run */
+	char shm[] = "/dev/shm/evident-p1-XXXXXX";
+	v->scratch = is_dir("/dev/shm") && mkdtemp(shm) ? xstrdup(shm) : xstrfmt("%s/p1", tmpdir);
+	v->left = P1_MAX;
+	int g = prov_view_open(b->repo, &v->git);
+	if (g < 0) {
+		v->why = xstrfmt("git cannot list the files of the repository '%s' (the build's first pass is shown "
+				 "those alone)",
+				 b->repo);
+		return -1;
+	}
+	if (g == 1) {
+		p1_push(v, xstrdup(b->repo));
+	} else {
+		/* the sources the key read (a git-ignored header included by
+		 * name is in the key and the record's sources) */
+		size_t cap = 0;
+		size_t i;
+		json_t *s;
+		json_array_foreach(sources, i, s)
+		{
+			const char *path = json_string_value(json_object_get(s, "path"));
+			if (!path)
+				continue;
+			char *forms[2] = { opened_abs(path), resolved(path) };
+			for (int k = 0; k < 2; k++) {
+				char *n = normalise_path(forms[k]);
+				free(forms[k]);
+				if (under(n, b->repo)) {
+					if (v->nfiles == cap)
+						v->files = xrealloc(v->files, (cap = cap ? 2 * cap : 16) * sizeof(char *));
+					v->files[v->nfiles++] = n;
+				} else {
+					free(n);
+				}
+			}
+		}
+		if (v->nfiles)
+			qsort(v->files, v->nfiles, sizeof(char *), cmp_str);
+		size_t dcap = 0;
+		for (size_t j = 0; j < v->nfiles; j++)
+			p1_add_dirs(v->files[j], b->repo, &v->dirs, &v->ndirs, &dcap);
+		if (v->ndirs) {
+			qsort(v->dirs, v->ndirs, sizeof(char *), cmp_str);
+			size_t u = 1;
+			for (size_t j = 1; j < v->ndirs; j++) {
+				if (strcmp(v->dirs[j], v->dirs[u - 1]))
+					v->dirs[u++] = v->dirs[j];
+				else
+					free(v->dirs[j]);
+			}
+			v->ndirs = u;
+		}
+		v->repo = 1;
+		size_t mark = v->nout;
+		int w = p1_walk(v, b->repo, 0);
+		if (w < 0 || (w == 0 && p1_make_root(v, b->repo, mark, 1) < 0))
+			return -1;
+		if (w == 1)
+			p1_push(v, xstrdup(b->repo));
+	}
+	v->repo = 0;
+	if (b->tool)
+		p1_push(v, xstrdup(b->tool));
+	for (char **d = b->flag_dirs; d && *d; d++) {
+		int inside = 0;
+		for (char **o = b->flag_dirs; *o && !inside; o++)
+			inside = o != d && under(*d, *o) && strcmp(*d, *o);
+		for (char **o = b->flag_dirs; o < d && !inside; o++)
+			inside = !strcmp(*d, *o); /* the same directory named twice */
+		if (inside)
+			continue; /* walked with the one it lies in */
+		if (classify_read(b, *d) == READ_TOOLCHAIN && !in_flag_dir(b, *d)) {
+			p1_push(v, xstrdup(*d));
+			continue;
+		}
+		struct stat st;
+		if (stat(*d, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		size_t mark = v->nout;
+		int w = p1_walk(v, *d, 0);
+		if (w < 0 || (w == 0 && p1_make_root(v, *d, mark, 0) < 0))
+			return -1;
+		if (w == 1)
+			p1_push(v, xstrdup(*d));
+	}
+	if (!v->out)
+		p1_push(v, xstrdup(b->repo)); /* never reached: keeps out non-NULL */
+	return 0;
+}
+
+/* The first directory walked for pass 1 that is no longer what it was
+ * (another inode, or a name made, removed or renamed in it since), as a
+ * reason (malloc'd); NULL when none. */
+static char *p1_changed(const struct p1_view *v)
+{
+	for (size_t i = 0; i < v->nsnap; i++) {
+		struct stat st;
+		const struct p1_snap *s = &v->snap[i];
+		if (lstat(s->path, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_dev != s->dev || st.st_ino != s->ino ||
+		    st.st_ctim.tv_sec != s->ctim.tv_sec || st.st_ctim.tv_nsec != s->ctim.tv_nsec)
+			return xstrfmt("the directory '%s' changed while the build's first pass looked for the files "
+				       "it includes (a name made, removed or renamed in it): what it found may not "
+				       "be what the record names, so it is not compiled (its messages are not kept)",
+				       s->path);
+	}
+	return NULL;
+}
+
 static int included_files(const struct sandbox *box, const struct build_bounds *b, const char *const *argv,
 			  size_t deps_slot, const char *tmpdir, const char *const *show, const char *const *masks,
 			  char ***files, json_t *prehash, struct strbuf *log, struct run_result *rr)
@@ -1554,7 +2054,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	 * with the whole repository in view (before red team 3's asm_paste)
 	 * may hold a file no manifest names, so it is never a hit now */
 	if (rq->sb && rq->sb->on)
-		sha256_update_field(key, "view", "boxed: the dependency list's files", 34);
+		sha256_update_field(key, "view", P1_VIEW, strlen(P1_VIEW));
 	char hex[SHA256_HEX_LEN + 1];
 	sha256_end(key, hex);
 	key = NULL;
@@ -1630,11 +2130,69 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	 * those repository files instead of the whole repository */
 	char **view = NULL, **libs = NULL;
 	size_t nlibs = 0;
-	if (box->on) {
-		int prc = included_files(box, &bounds, argv, deps_slot, tmpdir, show, masks, &view, pre, &log, &rr);
+	struct p1_view p1 = { 0 };
+	char *p1_why = NULL;
+	if (box->on && p1_view_make(&p1, &bounds, box, sources, tmpdir) < 0) {
+		memset(&rr, 0, sizeof(rr));
+		p1_why = p1.why;
+		p1.why = NULL;
+		pre_failed = 1;
+	} else if (box->on) {
+		size_t mark = log.len;
+		int prc = included_files(box, &bounds, argv, deps_slot, tmpdir, (const char *const *)p1.out, masks,
+					 &view, pre, &log, &rr);
 		if (prc < 0)
 			spawned = -1;
 		pre_failed = prc == 1;
+		/* pass 1 missed a flag directory's file it was not shown: say why */
+		for (size_t i = 0; prc == 1 && i < p1.nhidden; i++) {
+			const char *nl = strchr(p1.hidden[i], '\n'), *base = p1.hidden[i];
+			for (const char *q = p1.hidden[i]; q < nl; q++)
+				if (*q == '/')
+					base = q + 1;
+			char *miss = xstrfmt("%.*s: No such file", (int)(nl - base), base);
+			if (strstr(strbuf_str(&log), miss))
+				strbuf_addf(&log, "evident: not shown to the compile: %s\n", nl + 1);
+			free(miss);
+		}
+		/* or a repository file a record cannot name: say so */
+		const char *fe = prc == 1 && p1.git ? strstr(strbuf_str(&log), "fatal error: ") : NULL;
+		const char *nsf = fe ? strstr(fe, ": No such file") : NULL;
+		if (nsf && nsf > fe + 13 && !memchr(fe, '\n', (size_t)(nsf - fe))) {
+			char *name = xstrndup(fe + 13, (size_t)(nsf - fe - 13)), *dir = resolved(src);
+			char *slash = strrchr(dir, '/');
+			if (slash)
+				*slash = '\0';
+			const char *dirs[] = { dir, kernels_dir, NULL };
+			int said = 0;
+			for (size_t i = 0; dirs[i] && name[0] != '/' && !said; i++) {
+				char *c = xstrfmt("%s/%s", dirs[i], name), *r = resolved(c);
+				if (path_exists(r) && under(r, bounds.repo)) {
+					strbuf_addf(&log,
+						    "evident: not shown to the compile: '%s' is a file git neither tracks nor "
+						    "would put in the record's patch (ignored, or untracked outside kernels/, "
+						    "problems/ and experiments/): the record could not name it (git add it)\n",
+						    r);
+					said = 1;
+				}
+				free(c);
+				free(r);
+			}
+			free(name);
+			free(dir);
+		}
+		p1_scratch_remove(&p1);
+		/* a directory pass 1 was shown changed meanwhile: what it found
+		 * is not what the walk saw (a marker made and removed, a name
+		 * swapped for a link), so neither its program nor its messages */
+		p1_why = prc >= 0 ? p1_changed(&p1) : NULL;
+		if (p1_why) {
+			pre_failed = 1;
+			if (log.buf) {
+				log.len = mark;
+				log.buf[mark] = '\0';
+			}
+		}
 		/* a file pass 1 read that the compile may not be shown fails
 		 * the build: compiled without it, the object would not be the
 		 * program pass 1's rule names (red team 102's p1: a hard-linked
@@ -1696,6 +2254,9 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 			close(filter_fd);
 	}
 	free(show);
+	p1_view_release(&p1);
+	if (p1_why)
+		strbuf_addf(&log, "evident: not compiled: %s\n", p1_why);
 	/* the copies (">SRC\nDEST") go: the entry keeps the object and its
 	 * log alone */
 	for (char **f = view; f && *f; f++)
@@ -1707,6 +2268,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	}
 	free(libs);
 	if (spawned < 0) {
+		free(p1_why);
 		remove_flat_dir(tmpdir);
 		goto out;
 	}
@@ -1749,7 +2311,8 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	if (!compiled || outside) {
 		struct strbuf how = STRBUF_INIT;
 		run_result_describe(&rr, &how);
-		char *reason = outside ? outside : unseen_file(strbuf_str(&log));
+		char *reason = outside ? outside : p1_why ? p1_why : unseen_file(strbuf_str(&log));
+		p1_why = NULL;
 		if (!reason && !compiled)
 			reason = unshown_file(strbuf_str(&log));
 		if (!reason && !compiled && bounds.private_dir)

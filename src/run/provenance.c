@@ -47,6 +47,10 @@ static int patch_cb(const git_diff_delta *d, const git_diff_hunk *h, const git_d
 	return 0;
 }
 
+/* The directories whose untracked files (not ignored) the patch covers
+ * (prov_git_files' pathspec, and prov_recorded_files'). */
+static const char *const patch_dirs[] = { "kernels", "problems", "experiments" };
+
 /* Skip the store's own files when the store lives inside the repository. */
 struct skip_ctx {
 	const char *prefix; /* "artifacts/" or NULL */
@@ -145,10 +149,9 @@ int prov_git_files(const char *store_prefix, const char *const *files, size_t n_
 	git_diff_options u;
 	git_diff_options_init(&u, GIT_DIFF_OPTIONS_VERSION);
 	/* the directories a run's code lives in, and the run's own files */
-	static const char *const dirs[] = { "kernels", "problems", "experiments" };
-	paths = xcalloc(ARRAY_SIZE(dirs) + n_files, sizeof(*paths));
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
-		paths[n_paths++] = xstrdup(dirs[i]);
+	paths = xcalloc(ARRAY_SIZE(patch_dirs) + n_files, sizeof(*paths));
+	for (size_t i = 0; i < ARRAY_SIZE(patch_dirs); i++)
+		paths[n_paths++] = xstrdup(patch_dirs[i]);
 	for (size_t i = 0; i < n_files; i++) {
 		char *rel = files[i] ? repo_relative(g->toplevel, files[i]) : NULL;
 		if (rel)
@@ -200,6 +203,107 @@ out:
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	return rc;
+}
+
+struct prov_view {
+	git_repository *repo;
+	git_index *idx;
+	char *root; /* the working directory's real path, no '/' at its end */
+};
+
+int prov_view_open(const char *dir, struct prov_view **out)
+{
+	*out = NULL;
+	struct prov_view *pv = xcalloc(1, sizeof(*pv));
+	int rc = -1;
+	git_libgit2_init();
+	if (git_repository_open_ext(&pv->repo, dir, 0, NULL) < 0 || git_repository_is_bare(pv->repo) ||
+	    !git_repository_workdir(pv->repo)) {
+		rc = 1;
+		goto out;
+	}
+	pv->root = realpath(git_repository_workdir(pv->repo), NULL);
+	if (!pv->root || git_repository_index(&pv->idx, pv->repo) < 0) {
+		error("git: cannot read the index of '%s': %s", dir, git_msg());
+		goto out;
+	}
+	*out = pv;
+	pv = NULL;
+	rc = 0;
+out:
+	prov_view_close(pv);
+	return rc;
+}
+
+/* path (absolute) relative to the working directory, or NULL */
+static const char *view_rel(const struct prov_view *pv, const char *path)
+{
+	size_t n = strlen(pv->root);
+	if (strncmp(path, pv->root, n) || path[n] != '/' || !path[n + 1])
+		return NULL;
+	return path + n + 1;
+}
+
+int prov_view_tracked(struct prov_view *pv, const char *path)
+{
+	const char *rel = view_rel(pv, path);
+	size_t pos;
+	if (!rel || git_index_find(&pos, pv->idx, rel) < 0)
+		return 0;
+	const git_index_entry *e = git_index_get_byindex(pv->idx, pos);
+	return e && (e->mode & 0170000) == 0160000 ? 2 : 1;
+}
+
+int prov_view_tracked_below(struct prov_view *pv, const char *dir)
+{
+	const char *rel = view_rel(pv, dir);
+	if (!rel)
+		return 0;
+	char *prefix = xstrfmt("%s/", rel);
+	size_t pos;
+	int found = git_index_find_prefix(&pos, pv->idx, prefix) == 0;
+	free(prefix);
+	return found;
+}
+
+int prov_view_untracked_shown(struct prov_view *pv, const char *path)
+{
+	const char *rel = view_rel(pv, path);
+	if (!rel)
+		return 0;
+	int in = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(patch_dirs) && !in; i++) {
+		size_t k = strlen(patch_dirs[i]);
+		in = !strncmp(rel, patch_dirs[i], k) && rel[k] == '/';
+	}
+	int ignored = 1;
+	if (in && git_ignore_path_is_ignored(&ignored, pv->repo, rel) < 0)
+		ignored = 1;
+	return in && !ignored;
+}
+
+int prov_view_patch_dir(struct prov_view *pv, const char *path)
+{
+	const char *rel = view_rel(pv, path);
+	if (!rel)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(patch_dirs); i++) {
+		size_t k = strlen(patch_dirs[i]);
+		if (!strncmp(rel, patch_dirs[i], k) && (rel[k] == '/' || rel[k] == '\0'))
+			return 1;
+	}
+	return 0;
+}
+
+void prov_view_close(struct prov_view *pv)
+{
+	if (!pv)
+		return;
+	git_index_free(pv->idx);
+	git_repository_free(pv->repo);
+	free(pv->root);
+	free(pv);
+	git_libgit2_shutdown();
 }
 
 void prov_git_release(struct prov_git *g)

@@ -39,6 +39,26 @@ int prov_git(const char *store_prefix, struct prov_git *g);
  */
 int prov_git_files(const char *store_prefix, const char *const *files, size_t n, struct prov_git *g);
 void prov_git_release(struct prov_git *g);
+/*
+ * What a record can name of the git repository holding dir (the build's
+ * pass 1 is shown these alone: red team 103).  prov_view_open: 0 and *pv
+ * (close it with prov_view_close); 1 when dir is in no repository with a
+ * working tree; -1 after error().  Paths are absolute, under the
+ * repository's real working directory.  prov_view_tracked: 1 when the
+ * index holds path (the commit's file, or the patch's change to it), 2
+ * when it is a submodule (its commit recorded), else 0;
+ * prov_view_tracked_below: whether the index holds a file under the
+ * directory dir; prov_view_untracked_shown: whether an untracked path is
+ * one the patch covers (under kernels/, problems/ or experiments/, and not
+ * ignored); prov_view_patch_dir: whether a directory lies in one of those.
+ */
+struct prov_view;
+int prov_view_open(const char *dir, struct prov_view **pv);
+int prov_view_tracked(struct prov_view *pv, const char *path);
+int prov_view_tracked_below(struct prov_view *pv, const char *dir);
+int prov_view_untracked_shown(struct prov_view *pv, const char *path);
+int prov_view_patch_dir(struct prov_view *pv, const char *path);
+void prov_view_close(struct prov_view *pv);
 
 /* Host, CPU, OS, kernel, versions of the given compilers, relevant env.
  * New object, the caller json_decrefs it. */
