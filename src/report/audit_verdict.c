@@ -19,6 +19,7 @@
 
 #include "report/audit_internal.h"
 #include "report/audit_errata.h"
+#include "report/code_configs.h"
 #include "report/code_identity.h"
 #include "stats/stats.h"
 
@@ -218,62 +219,6 @@ int audit_same_identity(const struct code_id *x, const struct code_id *y)
 int audit_same_identity_or_neutral(const struct code_id *x, const struct code_id *y)
 {
 	return !strcmp(x->dev, y->dev) && code_same_way(x, y);
-}
-
-/*
- * The row of batch b that ended ok and matches id, preferring the one
- * named want, never skip; NULL when there is none.  match is
- * audit_same_identity (a rerun of the same code) or same_family (the same
- * kernel, any parameters).  By content, not by name: the same code under
- * another variant or spec name is the same evidence (red team 34: a new
- * spec name for the same binaries had no other batch to be weighed
- * against).
- */
-static const struct batch_row *row_matching(struct actx *a, const struct batch_record *b, const struct code_id *id,
-					    int (*match)(const struct code_id *, const struct code_id *), const char *want,
-					    const struct batch_row *skip)
-{
-	const struct batch_row *found = NULL;
-	for (size_t k = 0; k < b->n_rows; k++) {
-		const struct batch_row *row = &b->rows[k];
-		struct code_id rid;
-		if (row == skip || row->outcome != OUTCOME_OK || !code_identity(a->q, row, &rid) || !match(&rid, id))
-			continue;
-		if (row->variant && !strcmp(row->variant, want))
-			return row;
-		if (!found)
-			found = row;
-	}
-	return found;
-}
-
-static int same_family(const struct code_id *x, const struct code_id *y)
-{
-	return !strcmp(x->dev, y->dev) && !strcmp(x->family, y->family);
-}
-
-/* 1 when x differs from y in a parameter name (one side lacks it, or
- * the values differ); 0 when both lack it or agree. */
-static int param_differs(const struct batch_row *x, const struct batch_row *y, const char *name)
-{
-	const char *vx = row_param(x, name), *vy = row_param(y, name);
-	if (!vx || !vy)
-		return !vx != !vy;
-	return strcmp(vx, vy) != 0;
-}
-
-/* The rows (xa, xb) differ in exactly the parameters (ra, rb) do. */
-static int same_params_differ(const struct batch_row *ra, const struct batch_row *rb, const struct batch_row *xa,
-			      const struct batch_row *xb)
-{
-	const struct batch_row *rows[4] = { ra, rb, xa, xb };
-	for (int r = 0; r < 4; r++)
-		for (size_t i = 0; i < rows[r]->n_params; i++) {
-			const char *name = rows[r]->params[i].name;
-			if (param_differs(ra, rb, name) != param_differs(xa, xb, name))
-				return 0;
-		}
-	return 1;
 }
 
 /*
@@ -526,165 +471,6 @@ static void orphan_tries(struct actx *a, const struct batch_record *eb, const st
 	free(o);
 }
 
-/* Do b's rows hold both sides of the claim, each by a row of its kernel
- * file (same_family) or, for a row that never ran, by the claim's name
- * for it, at least one by its file? */
-static int interrupted_names_both(struct actx *a, const struct batch_record *b, const struct code_id *ia,
-				  const struct code_id *ib, const char *va, const char *vb)
-{
-	int sa = 0, sb = 0, by_file = 0;
-	for (size_t i = 0; i < b->n_rows; i++) {
-		const struct batch_row *x = &b->rows[i];
-		struct code_id id;
-		if (code_identity(a->q, x, &id)) {
-			int fa = same_family(&id, ia), fb = same_family(&id, ib);
-			sa |= fa;
-			sb |= fb;
-			by_file |= fa || fb;
-		}
-		if (x->variant && x->outcome == OUTCOME_ABORTED) {
-			sa |= va && !strcmp(x->variant, va);
-			sb |= vb && !strcmp(x->variant, vb);
-		}
-	}
-	return sa && sb && by_file;
-}
-
-/* key (reset) = the configuration of codes ja and jb at dims: the form
- * audit_across_batches counts other tries by */
-static void config_key(struct strbuf *key, const struct rec_problem *p, const struct code_id *ja,
-		       const struct code_id *jb)
-{
-	strbuf_reset(key);
-	for (size_t i = 0; i < p->n_dims && i < 8; i++)
-		strbuf_addf(key, "%lld,", p->dims[i]);
-	strbuf_addf(key, " %s %s %s %s %d %s", ja->code, jb->code, ja->cache ? ja->cache : "-",
-		    ja->exec_kind ? ja->exec_kind : "-", ja->slots, ja->clock ? ja->clock : "-");
-}
-
-/* Add key to the n distinct keys in *seen (grown; the caller frees). */
-static void seen_add(char ***seen, size_t *n, const char *key)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*seen)[i], key))
-			return;
-	*seen = xrealloc(*seen, (*n + 1) * sizeof(**seen));
-	(*seen)[(*n)++] = xstrdup(key);
-}
-
-/*
- * Other tries that left runs and no batch record: an orphan batch (its
- * runner killed) holding ok runs of both claimed kernel files (two files:
- * same_family) in another configuration than the claim's is one more
- * chance, as a finished batch there is (red team 97: a stopper that gave
- * each killed `evident run` try a shape of its own, C = 1024 + i, had 144
- * of 144 killed tries counted nowhere, and "faster" on the reference's
- * own work supported 13.28x).  At the claim's own configuration they are
- * orphan_tries' (reruns).  Where both sides are one kernel file (ra, rb:
- * the claim's rows), two runs of the file of other codes whose
- * parameters differ as the claim's rows' do (same_params_differ, as for
- * a finished batch).
- */
-static void orphan_configs(struct actx *a, const struct batch_record *eb, const struct batch_row *ra0,
-			   const struct batch_row *rb0, const struct code_id *ia, const struct code_id *ib,
-			   char ***seen, size_t *n_seen, struct strbuf *key)
-{
-	int one_file = !strcmp(ia->family, ib->family);
-	struct orph {
-		const char *batch_id;
-		const struct run_record *ra, *rb; /* a run of each file, the first met */
-		struct code_id ja, jb;
-	} *o = NULL;
-	size_t n = 0;
-	struct query *q = a->q;
-	for (size_t i = 0; i < q->n; i++) {
-		const struct record_attrs *at = &q->e[i].a;
-		if (at->is_batch || at->is_search || !at->batch_id || (eb->batch_id && !strcmp(at->batch_id, eb->batch_id)))
-			continue;
-		size_t k = 0;
-		while (k < n && strcmp(o[k].batch_id, at->batch_id))
-			k++;
-		if (k == n) {
-			if (query_find(q, at->batch_id, NULL) >= 0)
-				continue; /* recorded: the batch loop's */
-			o = xrealloc(o, (n + 1) * sizeof(*o));
-			memset(&o[n], 0, sizeof(o[n]));
-			o[n].batch_id = at->batch_id;
-			n++;
-		}
-		const struct run_record *r = query_run_at(q, i);
-		struct code_id id;
-		if (!r || r->outcome != OUTCOME_OK || !audit_same_kind(&r->problem, &eb->problem) ||
-		    !code_identity_run(r, r->params, r->n_params, &id))
-			continue;
-		if (!o[k].ra && same_family(&id, ia)) {
-			o[k].ra = r;
-			o[k].ja = id;
-		} else if (!o[k].rb && same_family(&id, ib) && (!one_file || strcmp(id.code, o[k].ja.code))) {
-			o[k].rb = r;
-			o[k].jb = id;
-		}
-	}
-	for (size_t k = 0; k < n; k++) {
-		/* one side's runs, where the try's begun marker names both
-		 * codes (killed before the other side ran: red team 97's
-		 * stopper, most of its 75 killed tries) */
-		if ((!o[k].ra) != (!o[k].rb) && code_marker_names(q->st.root, o[k].batch_id, ia, ib)) {
-			const struct run_record *r = o[k].ra ? o[k].ra : o[k].rb;
-			if (audit_same_problem(&r->problem, &eb->problem))
-				continue; /* the claim's own configuration: orphan_tries' */
-			config_key(key, &r->problem, o[k].ra ? &o[k].ja : ia, o[k].rb ? &o[k].jb : ib);
-			seen_add(seen, n_seen, key->buf);
-			continue;
-		}
-		if (!o[k].ra || !o[k].rb)
-			continue;
-		if (one_file) {
-			struct batch_row xa = { 0 }, xb = { 0 };
-			xa.params = o[k].ra->params;
-			xa.n_params = o[k].ra->n_params;
-			xb.params = o[k].rb->params;
-			xb.n_params = o[k].rb->n_params;
-			if (!same_params_differ(ra0, rb0, &xa, &xb))
-				continue;
-		}
-		/* the claim's own configuration: reruns (orphan_tries) */
-		if (audit_same_problem(&o[k].ra->problem, &eb->problem) && code_same_way(&o[k].ja, ia) &&
-		    code_same_way(&o[k].jb, ib))
-			continue;
-		config_key(key, &o[k].ra->problem, &o[k].ja, &o[k].jb);
-		seen_add(seen, n_seen, key->buf);
-	}
-	/* and a try begun and stopped before any run of it landed (red team
-	 * 99's stopper read which variant a worker box ran from /proc and
-	 * killed the slow ones before their records: 20 of 43 tries left
-	 * nothing else): its begun marker, naming both codes, is one try,
-	 * of a configuration the marker does not say (counted as its own) */
-	json_t *pend = store_pending_list(&q->st);
-	size_t pi;
-	json_t *pm;
-	json_array_foreach(pend, pi, pm)
-	{
-		const char *kind = json_string_value(json_object_get(pm, "kind"));
-		const char *id = json_string_value(json_object_get(pm, "run_id"));
-		if (!kind || (strcmp(kind, "batch") && strcmp(kind, "run_batch")) || !id ||
-		    (eb->batch_id && !strcmp(id, eb->batch_id)) || query_find(q, id, NULL) >= 0)
-			continue;
-		size_t k = 0;
-		while (k < n && strcmp(o[k].batch_id, id))
-			k++;
-		if (k < n && (o[k].ra || o[k].rb))
-			continue; /* runs of it: read above */
-		if (!code_marker_names(q->st.root, id, ia, ib))
-			continue;
-		strbuf_reset(key);
-		strbuf_addf(key, "begun %s", id);
-		seen_add(seen, n_seen, key->buf);
-	}
-	json_decref(pend);
-	free(o);
-}
-
 /*
  * The evidence of a verdict claim beyond its own batch: every batch in
  * the store, of any experiment, reproductions included (`evident
@@ -722,6 +508,49 @@ static void orphan_configs(struct actx *a, const struct batch_record *eb, const 
  * the number of distinct such configurations outside the claim's batch
  * (its own are adjusted over by its Holm); the caller adjusts over them.
  */
+/* What audit_across_batches' rerun callback (across_rerun) reads. */
+struct across_ctx {
+	struct actx *a;
+	const struct batch_record *eb;
+	const struct batch_row *ra, *rb;
+	const struct code_id *ia, *ib;
+	const char *va, *vb, *want;
+	double sp, thr;
+	int a_base;
+	struct votes *v;
+};
+
+/* Is b a rerun of the claim's configuration (code_pair_configs' rerun)?
+ * Weighed into x->v where it is. */
+static int across_rerun(void *ctx, const struct batch_record *b)
+{
+	struct across_ctx *x = ctx;
+	const struct batch_record *eb = x->eb;
+	/* a stopped try of the same code at the claim's shape: a
+	 * rerun that gives no verdict */
+	if (b != eb && b->interrupted && audit_same_problem(&b->problem, &eb->problem) &&
+	    stopped_try(x->a, b, x->ia, x->ib, x->va, x->vb)) {
+		/* weighed as a killed try is: left out where every run
+		 * of both sides went want's way */
+		struct code_orphan t;
+		code_interrupted_try(x->a->q, b, x->ia, x->ib, audit_same_identity_or_neutral, &t);
+		if (code_orphan_weight(&t, !x->a_base, x->want, x->thr) == CODE_ORPHAN_ITS_WAY) {
+			x->v->n_orphans_its_way++;
+			return 1;
+		}
+		x->v->n++;
+		x->v->n_stopped++;
+		x->v->n_batches++;
+		strbuf_addf(&x->v->others, "%sinterrupted (%s)", x->v->others.len ? ", " : "", audit_id_or(b->run_id));
+		return 1;
+	}
+	/* reruns: the same code at the claim's shape */
+	if ((b == eb || audit_same_problem(&b->problem, &eb->problem)) &&
+	    reruns_in(x->a, b, eb, x->ra, x->rb, x->ia, x->ib, x->want, x->sp, x->v))
+		return 1;
+	return b == eb;
+}
+
 void audit_across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *ra,
 			   const struct batch_row *rb, const char *va, const char *vb, const char *want, double sp,
 			   int *agrees, int *tie, size_t *tries, struct strbuf *msg)
@@ -730,82 +559,19 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 	*tries = 1;
 	if (!code_identity(a->q, ra, &ia) || !code_identity(a->q, rb, &ib) || strcmp(ia.dev, ib.dev))
 		return;
-	size_t pos = a->q->n, n_seen = 0;
 	struct votes v = { 0, 0, 0, 0, 0, 0, 0, 0, STRBUF_INIT };
 	/* the candidate's code: the side that is not the baseline */
 	int a_base = eb->baseline && ra->variant && !strcmp(ra->variant, eb->baseline);
 	double thr = isfinite(eb->holm_threshold) && eb->holm_threshold >= 0 && eb->holm_threshold < 1
 			     ? eb->holm_threshold
 			     : 0.01;
-	int one_file = !strcmp(ia.family, ib.family);
-	char **seen = NULL; /* the configurations tried, as "dims code_a code_b how" */
-	struct strbuf key = STRBUF_INIT;
-	const struct batch_record *b;
-	/* every batch, reproductions included: a reproduction reran the
-	 * same code (and a claim pinned to one must meet its own pair) */
-	while ((b = query_next_batch_all(a->q, NULL, &pos))) {
-		if (!audit_same_kind(&b->problem, &eb->problem))
-			continue;
-		/* a stopped try of the same code at the claim's shape: a
-		 * rerun that gives no verdict */
-		if (b != eb && b->interrupted && audit_same_problem(&b->problem, &eb->problem) &&
-		    stopped_try(a, b, &ia, &ib, va, vb)) {
-			/* weighed as a killed try is: left out where every run
-			 * of both sides went want's way */
-			struct code_orphan t;
-			code_interrupted_try(a->q, b, &ia, &ib, audit_same_identity_or_neutral, &t);
-			if (code_orphan_weight(&t, !a_base, want, thr) == CODE_ORPHAN_ITS_WAY) {
-				v.n_orphans_its_way++;
-				continue;
-			}
-			v.n++;
-			v.n_stopped++;
-			v.n_batches++;
-			strbuf_addf(&v.others, "%sinterrupted (%s)", v.others.len ? ", " : "", audit_id_or(b->run_id));
-			continue;
-		}
-		/* reruns: the same code at the claim's shape */
-		if ((b == eb || audit_same_problem(&b->problem, &eb->problem)) &&
-		    reruns_in(a, b, eb, ra, rb, &ia, &ib, want, sp, &v))
-			continue;
-		if (b == eb)
-			continue;
-		/* an interrupted try in another configuration whose rows name
-		 * both sides, one of them never run (aborted: no ok row for
-		 * row_matching below), is one configuration tried (red team
-		 * 99: 11 of 27 SIGINT'd tries at shapes of their own counted
-		 * nowhere, where SIGKILL's orphans are, orphan_configs) */
-		if (b->interrupted && interrupted_names_both(a, b, &ia, &ib, va, vb)) {
-			config_key(&key, &b->problem, &ia, &ib);
-			seen_add(&seen, &n_seen, key.buf);
-			continue;
-		}
-		const struct batch_row *xa, *xb;
-		/* another configuration of the same two kernels; where both
-		 * sides are one kernel file, a pair of its rows that differ in
-		 * the same parameters as the claim's (red team 38: any two rows
-		 * of the file counted, so every sweep of it adjusted a claim
-		 * between two of its knob values) */
-		xa = row_matching(a, b, &ia, same_family, va, NULL);
-		xb = xa ? row_matching(a, b, &ib, same_family, vb, xa) : NULL;
-		struct code_id ja, jb;
-		if (!xb || !code_identity(a->q, xa, &ja) || !code_identity(a->q, xb, &jb))
-			continue;
-		if (one_file && !same_params_differ(ra, rb, xa, xb))
-			continue;
-		config_key(&key, &b->problem, &ja, &jb);
-		seen_add(&seen, &n_seen, key.buf);
-	}
-	/* killed tries in other configurations (red team 97) */
-	orphan_configs(a, eb, ra, rb, &ia, &ib, &seen, &n_seen, &key);
+	/* the reruns (across_rerun) and the other configurations of the two
+	 * kernels (code_configs.c: eval's promotion counts them so too) */
+	struct across_ctx x = { a, eb, ra, rb, &ia, &ib, va, vb, want, sp, thr, a_base, &v };
+	*tries = code_pair_configs(a->q, eb, ra, rb, va, vb, &ia, &ib, across_rerun, &x);
 	/* and the tries that left runs and no batch record (red team 93):
 	 * of the candidate's code, the side that is not the baseline */
 	orphan_tries(a, eb, a_base ? &ib : &ia, &ia, &ib, want, &v);
-	*tries = 1 + n_seen;
-	for (size_t i = 0; i < n_seen; i++)
-		free(seen[i]);
-	free(seen);
-	strbuf_release(&key);
 	size_t n = v.n, k = v.k;
 	/* what was counted: batches, and where the claim's batch held more
 	 * rows of the same code, its comparisons too */
@@ -935,22 +701,13 @@ void audit_adjust_over_tries(const struct batch_record *b, const struct pair_cmp
 		return;
 	if (!isfinite(pc->used->p_adjusted) || (strcmp(want, "faster") && strcmp(want, "slower")))
 		return;
-	struct stats_comparison c = *pc->used;
-	double alpha = isfinite(b->holm_alpha) && b->holm_alpha > 0 && b->holm_alpha < 1 ? b->holm_alpha : 0.05;
-	/* the table redrawn at the recorded p must give the recorded verdict
-	 * (an older record may lack what it reads, test_sign); where it does
-	 * not, the adjusted p alone decides between it and inconclusive */
-	const char *was = pc->used->verdict, *v;
-	int redraws = was && !strcmp(stats_verdict(&c, alpha, thr), was);
-	c.p_adjusted = c.p_adjusted * (double)tries < 1 ? c.p_adjusted * (double)tries : 1;
-	if (redraws)
-		v = stats_verdict(&c, alpha, thr);
-	else
-		v = c.p_adjusted < alpha ? was : "inconclusive";
+	/* one rule with eval's promotion (code_configs.c) */
+	double p_adj;
+	const char *v = code_verdict_over_tries(b, pc->used, tries, &p_adj);
 	if (pc->inverted)
 		v = invert_verdict(v);
 	if (v && !strcmp(v, want)) {
-		strbuf_addf(msg, "; p %.2g adjusted over the %zu configurations the two kernels were tried in", c.p_adjusted,
+		strbuf_addf(msg, "; p %.2g adjusted over the %zu configurations the two kernels were tried in", p_adj,
 			    tries);
 		return;
 	}
@@ -958,7 +715,7 @@ void audit_adjust_over_tries(const struct batch_record *b, const struct pair_cmp
 	strbuf_addf(msg, "; but the two kernels were tried in %zu configurations (shapes, parameters, batches), any of "
 			 "which could have been cited: with p adjusted over them (%.2g) the verdict is %s (cite the "
 			 "sweep, or rerun this configuration with more repeats)",
-		    tries, c.p_adjusted, v ? v : "none");
+		    tries, p_adj, v ? v : "none");
 }
 
 /*

@@ -42,6 +42,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/code_configs.h"
 #include "report/code_identity.h"
 #include "run/run_ctx.h"
 #include "run/slurm_internal.h"
@@ -1014,6 +1015,36 @@ static int same_problem_key(const struct rec_problem *x, const struct rec_proble
 	return same;
 }
 
+/* What pool_rerun reads. */
+struct pool_rerun_ctx {
+	const struct eval_pool *p;
+	const struct pool_batch *eb;
+	const struct code_id *ic, *ir;
+	const char *cand, *ref;
+};
+
+/* Is batch b one eval_pool_batches weighed at this batch's configuration
+ * (code_pair_configs' rerun: then it is no other configuration)?  This
+ * batch, a batch of the same problem key that decides (pool_decides), or
+ * an interrupted try there (pool_interrupted_try). */
+static int pool_rerun(void *ctx, const struct batch_record *b)
+{
+	const struct pool_rerun_ctx *x = ctx;
+	size_t at;
+	if (!b->run_id || !pool_find(x->p, b->run_id, &at))
+		return 0;
+	const struct pool_batch *e = &x->p->b[at];
+	if (e == x->eb)
+		return 1;
+	if (strcmp(e->problem, x->eb->problem))
+		return 0;
+	if (e->interrupted)
+		return pool_interrupted_try(e, x->ic, x->ir, x->cand, x->ref);
+	int faster;
+	const char *verdict;
+	return pool_decides(e, x->ic, x->ir, &faster, &verdict);
+}
+
 int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_id, const char *cand, const char *ref,
 		      struct eval_pooled *w)
 {
@@ -1165,10 +1196,34 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 	free(orph);
 	if (shown > 6)
 		strbuf_addstr(&w->others, ", ...");
+	/* the configurations the two kernels were tried in, as the audit
+	 * counts them for a faster claim on this batch (code_configs.c), and
+	 * this batch's verdict with its p adjusted over them (red team 105:
+	 * every try at a configuration of its own was weighed alone above) */
+	const struct batch_row *xc = ebr ? batch_find_row(ebr, cand) : NULL;
+	const struct batch_row *xr = ebr ? batch_find_row(ebr, ref) : NULL;
+	if (xc && xr) {
+		struct pool_rerun_ctx x = { p, eb, &rc_row->id, &rr_row->id, cand, ref };
+		w->configs = code_pair_configs(q, ebr, xc, xr, cand, ref, &rc_row->id, &rr_row->id, pool_rerun, &x);
+		if (xc->have_cmp && xc->cmp.verdict)
+			w->verdict_configs = code_verdict_over_tries(ebr, &xc->cmp, w->configs, &w->p_configs);
+	}
 	rc = 0;
 out:
 	eval_pool_free(own);
 	return rc;
+}
+
+int eval_pooled_promotes(const struct eval_pooled *w)
+{
+	/* more than half of this configuration's batches faster */
+	if (2 * w->k <= w->n)
+		return 0;
+	/* and faster still with its p adjusted over the configurations the
+	 * two kernels were tried in, as the audit reads a faster claim on
+	 * this batch (red team 105: an A/A copy promoted at try 141, each
+	 * try at a configuration of its own) */
+	return w->configs <= 1 || (w->verdict_configs && !strcmp(w->verdict_configs, "faster"));
 }
 
 /* A side's code as built, for its begun marker (run_variant_code);
@@ -1260,13 +1315,28 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 			       "earlier batches, and promoted when more than half of them are faster)",
 			       c->speedup, c->speedup_ci[0], c->speedup_ci[1], w->k, w->n, w->n_earlier,
 			       w->others.len ? w->others.buf : "none");
-	char earlier[160] = "";
+	/* the configurations rule held it (red team 105): this batch's p,
+	 * adjusted over the configurations the two kernels were tried in, no
+	 * longer reads faster */
+	int tried_faster = w->verdict_configs && !strcmp(w->verdict_configs, "faster");
+	if (faster && !promoted && w->configs > 1 && !tried_faster)
+		return xstrfmt("not promoted: faster in this batch, %.3fx [%.3f, %.3f] over the reference, p %.2g, but the "
+			       "candidate's kernel and the reference's were tried in %zu configurations (shapes, "
+			       "parameters, ways of running), any of which could have been the one promoted: with p "
+			       "adjusted over them (%.2g) the verdict is %s (a verdict one configuration drew; rerun "
+			       "this configuration, whose batches are weighed together, or cite the sweep)",
+			       c->speedup, c->speedup_ci[0], c->speedup_ci[1], c->p_adjusted, w->configs, w->p_configs,
+			       w->verdict_configs ? w->verdict_configs : "none");
+	char earlier[160] = "", tried[160] = "";
 	if (w->n_earlier)
 		snprintf(earlier, sizeof(earlier), "; faster in %zu of %zu batches of this code against the reference's "
 			 "code (%zu earlier)", w->k, w->n, w->n_earlier);
-	return xstrfmt("%s: %s, %.3fx [%.3f, %.3f] over the reference%s%s%s", promoted ? "promoted" : "not promoted",
+	if (faster && w->configs > 1)
+		snprintf(tried, sizeof(tried), "; tried in %zu configurations, p %.2g adjusted over them", w->configs,
+			 w->p_configs);
+	return xstrfmt("%s: %s, %.3fx [%.3f, %.3f] over the reference%s%s%s%s", promoted ? "promoted" : "not promoted",
 		       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1], c->verdict_reason ? ": " : "",
-		       c->verdict_reason ? c->verdict_reason : "", earlier);
+		       c->verdict_reason ? c->verdict_reason : "", earlier, tried);
 }
 
 void eval_same_object(const json_t *cand_info, const json_t *ref_info, const struct code_id *ic,
@@ -1355,7 +1425,7 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	struct eval_pooled w = EVAL_POOLED_INIT;
 	int pooled = cand && ref && q_open && eval_pool_batches(&q, es->pool, b->run_id, name, es->ref.name, &w) == 0;
 	query_release(&q);
-	if (promoted && (!pooled || 2 * w.k <= w.n))
+	if (promoted && (!pooled || !eval_pooled_promotes(&w)))
 		promoted = 0;
 	/* held, unless the candidate is faster than the reference's code
 	 * ever ran (red team 62 d) */
@@ -1425,6 +1495,11 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	json_object_set_new(a, "batches_of_code",
 			    pooled ? json_pack("{s:I, s:I, s:I}", "weighed", (json_int_t)w.n, "faster", (json_int_t)w.k,
 					       "earlier", (json_int_t)w.n_earlier)
+				   : json_null());
+	json_object_set_new(a, "configurations",
+			    pooled ? json_pack("{s:I, s:o, s:o}", "tried", (json_int_t)w.configs, "p_adjusted",
+					       num(w.p_configs), "verdict",
+					       w.verdict_configs ? json_string(w.verdict_configs) : json_null())
 				   : json_null());
 	strbuf_release(&w.others);
 	int cs = cand && cand->have_stats;

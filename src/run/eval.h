@@ -147,6 +147,17 @@ void eval_close(struct eval_session *es);
  * 49).  Each such batch decides once: faster, or not (another verdict, or
  * the candidate's row not ok, a configuration's refusal aside).  The
  * candidate is promoted only when more than half of them are faster.
+ *
+ * And the configurations the candidate's kernel and the reference's were
+ * tried in, by the audit's rule (report/code_configs.h code_pair_configs:
+ * other shapes, parameters, flags or ways of running, killed and begun
+ * tries there included; the batches weighed above are this
+ * configuration's), with this batch's verdict drawn again with its p
+ * adjusted (Bonferroni) over them (code_verdict_over_tries): the
+ * candidate is promoted only when that still reads faster (red team 105:
+ * an A/A copy of the naive kernel tried at a new B x H split or S each
+ * time was promoted at try 141, 1.051x, p 0.019, each try the first at
+ * its configuration).
  */
 struct eval_pooled {
 	size_t n;                /* the batches that decide, this one included */
@@ -165,8 +176,14 @@ struct eval_pooled {
 	/* the candidate's median CI lies wholly under ref_best_median
 	 * (code_beats_history): a drifted reference does not hold it */
 	int cand_beats_ref_best;
+	/* 1 plus the other configurations of the two kernels (1: none, or
+	 * unknown), this batch's p adjusted over them (NAN: no p), and the
+	 * verdict it then gives (static; NULL: no comparison) */
+	size_t configs;
+	double p_configs;
+	const char *verdict_configs;
 };
-#define EVAL_POOLED_INIT { 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0 }
+#define EVAL_POOLED_INIT { 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL }
 
 /*
  * The fastest a row's code was ever recorded at in the store: the lowest
@@ -222,5 +239,9 @@ void eval_same_object(const json_t *cand_info, const json_t *ref_info, const str
  * 0, or -1 when the batch or either row is not in q (w counts nothing). */
 int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_id, const char *cand, const char *ref,
 		      struct eval_pooled *w);
+/* Does w (eval_pool_batches) let a faster batch be promoted: faster in
+ * more than half of its configuration's batches, and faster still with
+ * its p adjusted over the configurations the two kernels were tried in? */
+int eval_pooled_promotes(const struct eval_pooled *w);
 
 #endif /* EVIDENT_EVAL_H */

@@ -1083,6 +1083,129 @@ static void test_orphan_weight(void **state)
 	assert_int_equal(code_orphan_weight(&t, 1, "faster", 0.01), CODE_ORPHAN_AGAINST);
 }
 
+
+/* The candidate's row of batch bid (row 1): its comparison's p, raw and
+ * adjusted. */
+static void set_cand_p(const char *root, const char *bid, double pv)
+{
+	char *path = xstrfmt("%s/runs/%s.json", root, bid);
+	json_error_t je;
+	json_t *b = json_load_file(path, 0, &je);
+	assert_non_null(b);
+	json_t *mw = json_object_get(json_object_get(json_array_get(json_object_get(b, "variants"), 1), "comparison"),
+				     "mann_whitney");
+	assert_non_null(mw);
+	json_object_set_new(mw, "p", json_real(pv));
+	json_object_set_new(mw, "p_adjusted", json_real(pv));
+	assert_int_equal(json_dump_file(b, path, JSON_INDENT(1)), 0);
+	json_decref(b);
+	free(path);
+}
+
+/*
+ * Red team 105: a candidate tried at a new configuration each time (a
+ * B x H split of the same work, a new S, a cache mode) is weighed alone at
+ * each, so the first lucky batch was promoted (an A/A copy of the naive
+ * kernel, try 141: 1.051x, p 0.019).  The configurations the two kernels
+ * were tried in are counted as the audit counts them (code_configs.c), and
+ * the batch's p adjusted over them must still read faster.
+ */
+static void test_pool_configurations(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/evident-test-eval.XXXXXX", csha[SHA256_HEX_LEN + 1], tsha[SHA256_HEX_LEN + 1];
+	assert_non_null(mkdtemp(dir));
+	char *root = xstrfmt("%s/store", dir);
+	struct store st = STORE_INIT;
+	assert_int_equal(store_open(&st, root, 1), 0);
+	sha256_hex("cand", 4, csha);
+	sha256_hex("twin", 4, tsha);
+	/* the lucky batch, faster at p 0.019, alone in its configuration */
+	put_pair(&st, 1, "c.c", csha, "cbin", NULL, "ok", "faster", 300, 0, 0);
+	/* another kernel at another shape: not a try of the pair */
+	put_pair(&st, 2, "t.c", tsha, "tbin", NULL, "ok", "inconclusive", 330, 0, 0);
+	store_release(&st);
+	const char *lucky = "20260201T0000019Z-ev-1-batch";
+	set_cand_p(root, lucky, 0.019);
+	struct query q = QUERY_INIT;
+	struct eval_pooled w0 = EVAL_POOLED_INIT;
+	assert_int_equal(query_open(&q, root), 0);
+	assert_int_equal(eval_pool_batches(&q, NULL, lucky, "c", "ref", &w0), 0);
+	assert_true(w0.n == 1 && w0.k == 1);
+	assert_int_equal(w0.configs, 1);
+	assert_non_null(w0.verdict_configs);
+	assert_string_equal(w0.verdict_configs, "faster");
+	assert_true(fabs(w0.p_configs - 0.019) < 1e-9);
+	assert_true(eval_pooled_promotes(&w0));
+	strbuf_release(&w0.others);
+	query_release(&q);
+	/* the same two kernels tried at 20 other shapes, each the first at
+	 * its own (each weighed alone: 1 of 1), and one more rerun at
+	 * another shape (N=301 twice: one configuration) */
+	assert_int_equal(store_open(&st, root, 1), 0);
+	for (int i = 0; i < 20; i++)
+		put_pair(&st, 10 + i, "c.c", csha, "cbin", NULL, "ok", "inconclusive", 301 + i, 0, 0);
+	put_pair(&st, 40, "c.c", csha, "cbin", NULL, "ok", "slower", 301, 0, 0);
+	store_release(&st);
+	struct eval_pooled w = EVAL_POOLED_INIT;
+	assert_int_equal(query_open(&q, root), 0);
+	assert_int_equal(eval_pool_batches(&q, NULL, lucky, "c", "ref", &w), 0);
+	/* its own configuration's batches: this one, faster */
+	assert_true(w.n == 1 && w.k == 1 && w.n_earlier == 0);
+	/* 1 + 20 other configurations, p 0.019 x 21: no longer faster */
+	assert_int_equal(w.configs, 21);
+	assert_true(fabs(w.p_configs - 0.019 * 21) < 1e-9);
+	assert_non_null(w.verdict_configs);
+	assert_string_equal(w.verdict_configs, "inconclusive");
+	assert_false(eval_pooled_promotes(&w));
+	strbuf_release(&w.others);
+	/* a batch at one of those shapes counts the lucky one's shape as one
+	 * configuration among the others, its own shape's reruns not (N=301:
+	 * 2 weighed, 20 others) */
+	struct eval_pooled w1 = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000409Z-ev-40-batch", "c", "ref", &w1), 0);
+	assert_true(w1.n == 2 && w1.k == 0);
+	assert_int_equal(w1.configs, 21);
+	assert_non_null(w1.verdict_configs);
+	assert_string_equal(w1.verdict_configs, "inconclusive"); /* slower at p 0.01 x 21 */
+	strbuf_release(&w1.others);
+	query_release(&q);
+	/* another cache mode at the lucky batch's shape is another
+	 * configuration too (the audit's config_key: the way is in it):
+	 * batch 10 (N=301, where batch 40 still is) moved to N=300, cold */
+	char *rid = xstrfmt("%s/runs/20260201T0000100Z-ev-ref.json", root);
+	char *cid = xstrfmt("%s/runs/20260201T0000101Z-ev-c.json", root);
+	json_error_t je;
+	for (int k = 0; k < 2; k++) {
+		const char *f = k ? cid : rid;
+		json_t *r = json_load_file(f, 0, &je);
+		assert_non_null(r);
+		json_object_set_new(json_object_get(r, "timing"), "cache", json_string("cold"));
+		json_object_set_new(json_object_get(r, "problem"), "shape", json_pack("{s:i}", "N", 300));
+		json_object_set_new(json_object_get(r, "problem"), "dims", json_pack("[s]", "N"));
+		assert_int_equal(json_dump_file(r, f, JSON_INDENT(1)), 0);
+		json_decref(r);
+	}
+	free(rid);
+	free(cid);
+	char *bpath = xstrfmt("%s/runs/20260201T0000109Z-ev-10-batch.json", root);
+	json_t *b = json_load_file(bpath, 0, &je);
+	assert_non_null(b);
+	json_object_set_new(json_object_get(b, "problem"), "shape", json_pack("{s:i}", "N", 300));
+	assert_int_equal(json_dump_file(b, bpath, JSON_INDENT(1)), 0);
+	json_decref(b);
+	free(bpath);
+	struct eval_pooled w2 = EVAL_POOLED_INIT;
+	assert_int_equal(query_open(&q, root), 0);
+	assert_int_equal(eval_pool_batches(&q, NULL, lucky, "c", "ref", &w2), 0);
+	assert_true(w2.n == 1 && w2.k == 1);
+	assert_int_equal(w2.configs, 22);
+	assert_false(eval_pooled_promotes(&w2));
+	strbuf_release(&w2.others);
+	query_release(&q);
+	free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1095,6 +1218,7 @@ int main(void)
 		cmocka_unit_test(test_same_object_libraries),
 		cmocka_unit_test(test_code_same_device_image),
 		cmocka_unit_test(test_orphan_weight),
+		cmocka_unit_test(test_pool_configurations),
 	};
 	return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
 }
