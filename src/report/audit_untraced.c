@@ -363,16 +363,27 @@ static void paragraph_text(struct scan *s, int p)
 		return;
 	free(s->ptext);
 	free(s->pcode);
-	s->ptext = xmalloc(s->rlen + 1);
-	s->pcode = xmalloc(s->rlen + 1);
+	/* the paragraph's first rendered byte: para[] of src[] never decreases */
+	size_t lo = 0, hi = s->rlen;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		size_t i = s->src[mid];
+		if (i < s->d->len && s->para[i] < p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < s->rlen && s->src[end] < s->d->len && s->para[s->src[end]] == p)
+		end++;
+	s->ptext = xmalloc(end - lo + 1);
+	s->pcode = xmalloc(end - lo + 1);
 	s->plen = 0;
 	s->pcache = p;
-	for (size_t j = 0; j < s->rlen; j++) {
+	for (size_t j = lo; j < end; j++) {
 		size_t i = s->src[j];
-		if (i >= s->d->len || s->para[i] != p)
-			continue;
 		s->pcode[s->plen] = s->d->mask[i] == MD_CODE || s->d->mask[i] == MD_FENCE;
-		if (!s->skip[i] && j + 2 < s->rlen && !strncmp(s->r + j, "\xe2\x80", 2) &&
+		if (!s->skip[i] && j + 2 < end && !strncmp(s->r + j, "\xe2\x80", 2) &&
 		    (s->r[j + 2] == '\x90' || s->r[j + 2] == '\x91')) { /* U+2010, U+2011: a hyphen as '-' */
 			s->ptext[s->plen++] = '-';
 			j += 2;
@@ -381,6 +392,26 @@ static void paragraph_text(struct scan *s, int p)
 		s->ptext[s->plen++] = s->skip[i] ? ' ' : s->r[j];
 	}
 	s->ptext[s->plen] = '\0';
+}
+
+/* The first entry of s->names named t[0..n) (without case); s->n_names when none. */
+static size_t name_lookup(const struct scan *s, const char *t, size_t n)
+{
+	size_t lo = 0, hi = s->n_names;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *nm = s->names[mid].name;
+		int c = strncasecmp(nm, t, n);
+		if (!c && nm[n])
+			c = 1; /* longer: after */
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->n_names && !strncasecmp(s->names[lo].name, t, n) && !s->names[lo].name[n])
+		return lo;
+	return s->n_names;
 }
 
 /* Bytes of a name's word: a letter, a digit or '_'; '-' and '.' join
@@ -534,23 +565,23 @@ static int names_other(struct scan *s, size_t at, const struct md_marker *m, str
 	paragraph_text(s, s->para[at]);
 	const char *t = s->ptext;
 	size_t len = s->plen, best_at = len, best = 0;
-	for (size_t i = 0; i < s->n_names; i++) {
-		if (i && !strcasecmp(s->names[i - 1].name, s->names[i].name))
-			continue; /* the same word: weighed at its first entry */
-		const char *name = s->names[i].name;
-		size_t n = strlen(name);
-		int code_only = prose_word(name), word = letters_only(name);
-		for (size_t j = 0; j + n <= len && j < best_at; j++) {
-			if (strncasecmp(t + j, name, n) || !whole_name_at(t, len, j, n))
-				continue;
-			if (!s->pcode[j] && (code_only || (word && !named_as_name(t, len, j, n))))
-				continue;
-			if (!claim_about(s, i, m) && !cited_beside(s, i, m, s->para[at])) {
+	/* each word of the paragraph (name_word_byte's), looked up among the names */
+	for (size_t j = 0; j < len && best_at == len; j++) {
+		if (!audit_is_name_byte((unsigned char)t[j]) || (j > 0 && name_word_byte(t, len, j - 1, 0)))
+			continue;
+		size_t n = 1;
+		while (j + n < len && name_word_byte(t, len, j + n, 1))
+			n++;
+		size_t i = name_lookup(s, t + j, n);
+		if (i < s->n_names && whole_name_at(t, len, j, n)) {
+			const char *name = s->names[i].name;
+			int counts = s->pcode[j] || (!prose_word(name) && (!letters_only(name) || named_as_name(t, len, j, n)));
+			if (counts && !claim_about(s, i, m) && !cited_beside(s, i, m, s->para[at])) {
 				best_at = j;
 				best = i;
 			}
-			break;
 		}
+		j += n - 1;
 	}
 	if (best_at == len)
 		return 0;
