@@ -3,8 +3,9 @@
  * a result is traced only by a generated block around it or by a claim in
  * its paragraph about the same quantity: the same value in the same unit
  * family (a time, a ratio, ...), and the same statistic or setting where
- * the text names one (docs/paper.md, "Untraced numbers").  Everything
- * else is an "untraced" finding.
+ * the text names one, in a paragraph that names no other experiment or
+ * variant of the store (names_other) (docs/paper.md, "Untraced numbers").
+ * Everything else is an "untraced" finding.
  */
 #include <ctype.h>
 #include <math.h>
@@ -269,12 +270,344 @@ struct scan {
 	char *r;
 	size_t rlen;
 	size_t *src;
+	/* the store's names (store_names), built at the first number a claim would trace */
+	struct sname *names;
+	size_t n_names;
+	int names_built;
+	/* the rendered text of paragraph pcache (paragraph_text) */
+	int pcache;
+	char *ptext;
+	unsigned char *pcode;    /* 1: that byte is in a code span or a fenced block */
+	size_t plen;
 };
 
+/*
+ * Which experiment or variant a number is about (red team 105: "The
+ * tagged copy of the naive kernel (experiment rt105-bh, variant aa) is
+ * 1.39x faster", traced by `faster experiment=rt105-sleep a=fast b=slow
+ * speedup=1.39`, a real 1.390x of another pair).  A claim traces a number
+ * only where the number's paragraph names no experiment of the store, and
+ * no variant of one, that the claim is not about: its experiment=, a=, b=,
+ * variant= (a `setting` is about its experiment's every variant: one batch
+ * ran them all under it).  The scope is the paragraph, not the sentence:
+ * a claim traces numbers across its paragraph already, and a sentence
+ * scope lets the name stand one sentence earlier ("The copy is aa, of
+ * rt105-bh.  It is 1.39x faster."); a paragraph about two experiments is
+ * parted to cite a claimed number of one.  The store's names are the
+ * index's (every record's experiment, every run's variant): no manifest
+ * is read.  A name that is only letters ("naive", "after", "one": PAPER.md's
+ * store has such variants) counts only in a code span or next to
+ * "experiment" or "variant" (named_as_name), one of prose's glue words
+ * ("a", "the") only in a code span; a variant of the claim's experiment
+ * that another claim or block of the paragraph is about is excused
+ * (cited_beside).  What stays open: a name a paragraph or a heading away,
+ * a variant called by description or a pronoun, a plain word bare.
+ */
+struct sname {
+	const char *name;        /* borrowed from the query's index */
+	const char *exp;         /* a variant's experiment; NULL: an experiment's own name */
+};
+
+static int cmp_sname(const void *x, const void *y)
+{
+	const struct sname *a = x, *b = y;
+	int c = strcasecmp(a->name, b->name);
+	if (c)
+		return c;
+	if (!a->exp || !b->exp)
+		return !!a->exp - !!b->exp;
+	return strcmp(a->exp, b->exp);
+}
+
+/* Is name only digits and points (a variant "1" would be every 1)? */
+static int numeric_name(const char *name)
+{
+	for (; *name; name++)
+		if (!isdigit((unsigned char)*name) && *name != '.')
+			return 0;
+	return 1;
+}
+
+static void store_names(struct scan *s)
+{
+	const struct query *q = s->a->q;
+	s->names_built = 1;
+	if (!q)
+		return;
+	s->names = xcalloc(2 * q->n + 1, sizeof(*s->names));
+	for (size_t i = 0; i < q->n; i++) {
+		const struct record_attrs *ra = &q->e[i].a;
+		if (!ra->experiment || !*ra->experiment)
+			continue;
+		if (!numeric_name(ra->experiment))
+			s->names[s->n_names++] = (struct sname){ ra->experiment, NULL };
+		if (!ra->is_batch && !ra->is_search && ra->variant && *ra->variant && !numeric_name(ra->variant))
+			s->names[s->n_names++] = (struct sname){ ra->variant, ra->experiment };
+	}
+	if (!s->n_names)
+		return;
+	qsort(s->names, s->n_names, sizeof(*s->names), cmp_sname);
+	size_t k = 0;
+	for (size_t i = 0; i < s->n_names; i++)
+		if (!k || cmp_sname(&s->names[k - 1], &s->names[i]))
+			s->names[k++] = s->names[i];
+	s->n_names = k;
+}
+
+/* The text a reader reads of paragraph p (rendered; generated blocks,
+ * link targets and URLs blanked; the Unicode hyphens U+2010 and U+2011
+ * as '-') into s->ptext. */
+static void paragraph_text(struct scan *s, int p)
+{
+	if (s->ptext && s->pcache == p)
+		return;
+	free(s->ptext);
+	free(s->pcode);
+	/* the paragraph's first rendered byte: para[] of src[] never decreases */
+	size_t lo = 0, hi = s->rlen;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		size_t i = s->src[mid];
+		if (i < s->d->len && s->para[i] < p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < s->rlen && s->src[end] < s->d->len && s->para[s->src[end]] == p)
+		end++;
+	s->ptext = xmalloc(end - lo + 1);
+	s->pcode = xmalloc(end - lo + 1);
+	s->plen = 0;
+	s->pcache = p;
+	for (size_t j = lo; j < end; j++) {
+		size_t i = s->src[j];
+		s->pcode[s->plen] = s->d->mask[i] == MD_CODE || s->d->mask[i] == MD_FENCE;
+		if (!s->skip[i] && j + 2 < end && !strncmp(s->r + j, "\xe2\x80", 2) &&
+		    (s->r[j + 2] == '\x90' || s->r[j + 2] == '\x91')) { /* U+2010, U+2011: a hyphen as '-' */
+			s->ptext[s->plen++] = '-';
+			j += 2;
+			continue;
+		}
+		s->ptext[s->plen++] = s->skip[i] ? ' ' : s->r[j];
+	}
+	s->ptext[s->plen] = '\0';
+}
+
+/* The first entry of s->names named t[0..n) (without case); s->n_names when none. */
+static size_t name_lookup(const struct scan *s, const char *t, size_t n)
+{
+	size_t lo = 0, hi = s->n_names;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *nm = s->names[mid].name;
+		int c = strncasecmp(nm, t, n);
+		if (!c && nm[n])
+			c = 1; /* longer: after */
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->n_names && !strncasecmp(s->names[lo].name, t, n) && !s->names[lo].name[n])
+		return lo;
+	return s->n_names;
+}
+
+/* Bytes of a name's word: a letter, a digit or '_'; '-' and '.' join
+ * two of them ("rt105-bh", "mma.sync" are one word, neither "rt105" nor "mma"). */
+static int name_word_byte(const char *t, size_t len, size_t i, int after)
+{
+	unsigned char c = (unsigned char)t[i];
+	if (audit_is_name_byte(c))
+		return 1;
+	if (c == '-' || c == '.')
+		return after ? i + 1 < len && audit_is_name_byte((unsigned char)t[i + 1])
+			     : i > 0 && audit_is_name_byte((unsigned char)t[i - 1]);
+	return 0;
+}
+
+/* Does the word at t[i..i+n) stand alone: not part of a longer word, nor
+ * the tail of a contraction or a possessive ("it's", "don't": an
+ * apostrophe after a letter)? */
+static int whole_name_at(const char *t, size_t len, size_t i, size_t n)
+{
+	if (i > 0 && name_word_byte(t, len, i - 1, 0))
+		return 0;
+	if (i + n < len && name_word_byte(t, len, i + n, 1))
+		return 0;
+	if (i >= 2 && t[i - 1] == '\'' && isalnum((unsigned char)t[i - 2]))
+		return 0;
+	if (i >= 4 && !strncmp(t + i - 3, "\xe2\x80\x99", 3) && isalnum((unsigned char)t[i - 4]))
+		return 0;
+	return 1;
+}
+
+/* A name that is a common word of prose counts only in a code span (a variant "a", "the"). */
+static int prose_word(const char *name)
+{
+	static const char *const words[] = { "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "i",
+					     "if", "in", "is", "it", "its", "no", "not", "of", "on", "or", "so",
+					     "the", "to", "we", "with" };
+	for (size_t k = 0; k < ARRAY_SIZE(words); k++)
+		if (!strcasecmp(name, words[k]))
+			return 1;
+	return 0;
+}
+
+/* Is name only letters (a word of prose: "naive", "after", "one")? */
+static int letters_only(const char *name)
+{
+	for (; *name; name++)
+		if (!isalpha((unsigned char)*name))
+			return 0;
+	return 1;
+}
+
+/* Is the word at t[i..i+n) next to "experiment" or "variant" ("variant
+ * aa", "the aa variant", "experiments bh and cd")?  Only spaces between. */
+static int named_as_name(const char *t, size_t len, size_t i, size_t n)
+{
+	static const char *const nouns[] = { "experiment", "experiments", "variant", "variants" };
+	size_t b = i, e = i + n;
+	while (b > 0 && t[b - 1] == ' ')
+		b--;
+	while (e < len && t[e] == ' ')
+		e++;
+	for (size_t k = 0; k < ARRAY_SIZE(nouns); k++) {
+		size_t l = strlen(nouns[k]);
+		if (b < i && b >= l && !strncasecmp(t + b - l, nouns[k], l) &&
+		    (b == l || !isalnum((unsigned char)t[b - l - 1])))
+			return 1;
+		if (e > i + n && e + l <= len && !strncasecmp(t + e, nouns[k], l) &&
+		    (e + l == len || !isalnum((unsigned char)t[e + l])))
+			return 1;
+	}
+	return 0;
+}
+
+/* Is the name at s->names[i] (and its like-named entries from i on) one
+ * that claim m is about? */
+static int claim_about(const struct scan *s, size_t i, const struct md_marker *m)
+{
+	static const char *const keys[] = { "experiment", "a", "b", "variant" };
+	const char *name = s->names[i].name, *e = md_attr(m, "experiment");
+	for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
+		const char *v = md_attr(m, keys[k]);
+		if (v && !strcasecmp(v, name))
+			return 1;
+	}
+	if (!strcmp(m->name, "setting") && e) /* a setting: every variant of its experiment */
+		for (size_t k = i; k < s->n_names && !strcasecmp(s->names[k].name, name); k++)
+			if (s->names[k].exp && !strcmp(s->names[k].exp, e))
+				return 1;
+	return 0;
+}
+
+/*
+ * Is the name at s->names[i] a variant of claim m's experiment that
+ * another claim or a generated block of paragraph p is about (its a=,
+ * b= or variant=, in that experiment)?  Then the paragraph compares the
+ * two, each number backed on its own (red team 86's "The spinning
+ * variant b runs in 31.91 us, against the baseline's 39.57 us", a claim
+ * on each): that name is the paragraph's other subject, not another
+ * experiment's.
+ */
+static int cited_beside(const struct scan *s, size_t i, const struct md_marker *m, int p)
+{
+	static const char *const keys[] = { "a", "b", "variant" };
+	const char *name = s->names[i].name, *e = md_attr(m, "experiment");
+	int of_e = 0;
+	for (size_t k = i; e && k < s->n_names && !strcasecmp(s->names[k].name, name) && !of_e; k++)
+		of_e = s->names[k].exp && !strcmp(s->names[k].exp, e);
+	if (!of_e)
+		return 0;
+	for (size_t k = 0; k < s->d->n; k++) {
+		const struct md_marker *o = &s->d->mk[k];
+		const char *oe = md_attr(o, "experiment");
+		if (o == m || (o->kind != MD_CLAIM && o->kind != MD_OPEN) || s->para[o->start] != p ||
+		    (o->kind == MD_CLAIM && s->a->malformed[k]) || !oe || strcmp(oe, e))
+			continue;
+		for (size_t j = 0; j < ARRAY_SIZE(keys); j++) {
+			const char *v = md_attr(o, keys[j]);
+			if (v && !strcasecmp(v, name))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* What claim m is about, for a finding: "rt105-sleep, fast vs slow". */
+static void describe_claim(struct strbuf *sb, const struct md_marker *m)
+{
+	const char *e = md_attr(m, "experiment"), *va = md_attr(m, "a"), *vb = md_attr(m, "b"),
+		   *v = md_attr(m, "variant");
+	strbuf_addf(sb, "experiment %s", audit_name_or(e));
+	if (va && vb)
+		strbuf_addf(sb, ", %s vs %s", va, vb);
+	else if (v)
+		strbuf_addf(sb, ", variant %s", v);
+	else if (!strcmp(m->name, "setting"))
+		strbuf_addstr(sb, ", all its variants");
+}
+
+/*
+ * Does the paragraph holding source offset at name an experiment or a
+ * variant of the store that claim m is not about?  1 with what it names
+ * (the first such word of the paragraph) and what m is about in why.
+ */
+static int names_other(struct scan *s, size_t at, const struct md_marker *m, struct strbuf *why)
+{
+	if (!s->names_built)
+		store_names(s);
+	if (!s->n_names)
+		return 0;
+	paragraph_text(s, s->para[at]);
+	const char *t = s->ptext;
+	size_t len = s->plen, best_at = len, best = 0;
+	/* each word of the paragraph (name_word_byte's), looked up among the names */
+	for (size_t j = 0; j < len && best_at == len; j++) {
+		if (!audit_is_name_byte((unsigned char)t[j]) || (j > 0 && name_word_byte(t, len, j - 1, 0)))
+			continue;
+		size_t n = 1;
+		while (j + n < len && name_word_byte(t, len, j + n, 1))
+			n++;
+		size_t i = name_lookup(s, t + j, n);
+		if (i < s->n_names && whole_name_at(t, len, j, n)) {
+			const char *name = s->names[i].name;
+			int counts = s->pcode[j] || (!prose_word(name) && (!letters_only(name) || named_as_name(t, len, j, n)));
+			if (counts && !claim_about(s, i, m) && !cited_beside(s, i, m, s->para[at])) {
+				best_at = j;
+				best = i;
+			}
+		}
+		j += n - 1;
+	}
+	if (best_at == len)
+		return 0;
+	const struct sname *nm = &s->names[best];
+	const char *e = md_attr(m, "experiment");
+	strbuf_addstr(why, "its paragraph names ");
+	/* the word as what it most plainly is: an experiment (sorted first),
+	 * else a variant, of the claim's experiment where it is one of its */
+	const char *of = nm->exp;
+	for (size_t k = best; nm->exp && e && k < s->n_names && !strcasecmp(s->names[k].name, nm->name); k++)
+		if (!strcmp(s->names[k].exp, e))
+			of = e;
+	if (!nm->exp)
+		strbuf_addf(why, "experiment %.*s", (int)strlen(nm->name), t + best_at);
+	else
+		strbuf_addf(why, "variant %.*s (of experiment %s)", (int)strlen(nm->name), t + best_at, of);
+	strbuf_addf(why, ", and the claim on line %d is about ", m->line);
+	describe_claim(why, m);
+	return 1;
+}
+
 /* Is the number f at source offset at traced by a claim of its paragraph?
- * *unnamed: the statistic of a claim that would trace it but that the text does not name. */
-static int covered(const struct scan *s, size_t at, const struct found *f, const char **unnamed,
-		   const char **word)
+ * *unnamed: the statistic of a claim that would trace it but that the text does not name;
+ * other: why a claim stating it does not trace it (names_other), when one does not. */
+static int covered(struct scan *s, size_t at, const struct found *f, const char **unnamed, const char **word,
+		   struct strbuf *other)
 {
 	*unnamed = NULL;
 	for (size_t k = 0; k < s->d->n; k++) {
@@ -285,8 +618,16 @@ static int covered(const struct scan *s, size_t at, const struct found *f, const
 			continue;
 		if (!claim_qty(m, &q))
 			continue;
-		if (qty_matches(f, &q, &un, &w))
-			return 1;
+		if (qty_matches(f, &q, &un, &w)) {
+			struct strbuf why = STRBUF_INIT;
+			int foreign = names_other(s, at, m, &why);
+			if (foreign && !other->len)
+				strbuf_addstr(other, strbuf_str(&why));
+			strbuf_release(&why);
+			if (!foreign)
+				return 1;
+			continue;
+		}
 		if (un) {
 			*unnamed = un;
 			*word = w;
@@ -1062,8 +1403,11 @@ static void scan_number(struct scan *s, size_t *pi)
 	if (!flagged && !plain && prose_dec)
 		flagged = prose_result = 1;
 	const char *unnamed = NULL, *stat_word = NULL;
-	if (!flagged || covered(s, at, &f, &unnamed, &stat_word))
+	struct strbuf other = STRBUF_INIT;
+	if (!flagged || covered(s, at, &f, &unnamed, &stat_word, &other)) {
+		strbuf_release(&other);
 		return;
+	}
 	struct strbuf where = STRBUF_INIT;
 	if (word)
 		strbuf_addf(&where, " ('%.*s' reads as a unit the scan does not know)", (int)word_len, word);
@@ -1094,10 +1438,16 @@ static void scan_number(struct scan *s, size_t *pi)
 	else if (unnamed)
 		strbuf_addf(&where, " (a claim states it as '%s', which the text before it does not name: a bare number reads as the median)",
 			    unnamed);
-	audit_finding(s->a, md_line_of(d, at), "untraced",
-		"'%.*s'%s is neither generated nor covered by a claim about the same quantity; generate it with <!-- evident:value ... --> or back it with a <!-- claim: value|setting ... --> in its paragraph (docs/paper.md)",
-		(int)(end - start), t + start, strbuf_str(&where));
+	if (other.len)
+		audit_finding(s->a, md_line_of(d, at), "untraced",
+			"'%.*s'%s is stated by a claim, but %s: a claim traces a number only where its paragraph names no experiment or variant of the store the claim is not about; claim what the paragraph is about, or part the paragraphs (docs/paper.md)",
+			(int)(end - start), t + start, strbuf_str(&where), strbuf_str(&other));
+	else
+		audit_finding(s->a, md_line_of(d, at), "untraced",
+			"'%.*s'%s is neither generated nor covered by a claim about the same quantity; generate it with <!-- evident:value ... --> or back it with a <!-- claim: value|setting ... --> in its paragraph (docs/paper.md)",
+			(int)(end - start), t + start, strbuf_str(&where));
 	strbuf_release(&where);
+	strbuf_release(&other);
 }
 
 /* A character entity at t (after its '&'): its UTF-8 text into out (NUL-terminated), its length
@@ -1755,7 +2105,7 @@ void audit_scan_untraced(struct actx *a, struct md_doc *d)
 	size_t len = d->len;
 	struct scan s = { a, d, xcalloc(len + 1, 1), xcalloc(len + 1, sizeof(int)),
 			  xcalloc(len + 1, sizeof(unsigned short)), xcalloc(len + 1, 1), xcalloc(len + 1, sizeof(size_t)),
-			  NULL, 0, NULL };
+			  NULL, 0, NULL, NULL, 0, 0, -1, NULL, NULL, 0 };
 	/* generated regions: an opening marker up to its closing marker */
 	for (size_t i = 0; i < d->n; i++) {
 		if (d->mk[i].kind != MD_OPEN)
@@ -1812,4 +2162,7 @@ void audit_scan_untraced(struct actx *a, struct md_doc *d)
 	free(s.hdr);
 	free(s.r);
 	free(s.src);
+	free(s.names);
+	free(s.ptext);
+	free(s.pcode);
 }

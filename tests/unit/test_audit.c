@@ -1513,6 +1513,77 @@ static void test_untraced(void **state)
 	free(f);
 }
 
+/*
+ * Red team 105: a claim traced a number of a paragraph about another
+ * experiment or variant ("The tagged copy (experiment rt105-bh, variant
+ * aa) is 1.39x faster", claimed on rt105-sleep fast vs slow).  A claim
+ * traces a number only where its paragraph names no experiment of the
+ * store, nor a variant of one, that the claim is not about (a `setting`
+ * is about its experiment's every variant).  Store: experiments e (base,
+ * twin, ...), o (base, fast, slow), d (base, x, y).
+ */
+static void test_untraced_names_other(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	const char *claim = " <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n";
+	struct {
+		const char *prose;
+		const char *want; /* NULL: traced */
+	} cases[] = {
+		{ "In experiment e, `base` runs in 100 us.", NULL },
+		{ "In experiment d, the copy runs in 100 us.", "its paragraph names experiment d, and the claim on line 1 is about experiment e, variant base" },
+		{ "`twin` runs in 100 us.", "its paragraph names variant twin (of experiment e)" },
+		{ "The x variant runs in 100 us.", "its paragraph names variant x (of experiment d)" },
+		{ "The copy is `x`, of `d`. It runs in 100 us.", "its paragraph names variant x (of experiment d)" },
+		{ "The copy is `x`, of `d`.\nIt runs in 100 us.", "its paragraph names variant x (of experiment d)" },
+		/* names as words: a plain word names a variant only in code or next to "variant"/"experiment" */
+		{ "The twin pass and one more: base runs in 100 us, x-ray and d-day aside; it's fine.", NULL },
+		{ "`base` in `d.x` runs in 100 us.", NULL },
+		/* another variant of the claim's experiment, cited by a claim of its own: a comparison */
+		{ "`twin` <!-- claim: validated experiment=e variant=twin --> is a copy; `base` runs in 100 us.", NULL },
+		{ "`twin` is a copy; `base` runs in 100 us <!-- evident:value experiment=e variant=twin stat=median_us -->100.00 us<!-- /evident:value -->.", NULL },
+		/* ... but not another experiment's variant, claimed or not */
+		{ "`x` <!-- claim: validated experiment=d variant=x --> passes; `base` runs in 100 us.", "its paragraph names variant x (of experiment d)" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strbuf t = STRBUF_INIT;
+		strbuf_addstr(&t, cases[i].prose);
+		strbuf_addstr(&t, claim);
+		char *f = audit(strbuf_str(&t), &c);
+		if (!cases[i].want) {
+			if (c.untraced)
+				fail_msg("case %zu: %s", i, f);
+		} else if (c.untraced != 1 || !strstr(f, "untraced: '100 us' is stated by a claim, but ") ||
+			   !strstr(f, cases[i].want)) {
+			fail_msg("case %zu: %s", i, f);
+		}
+		free(f);
+		strbuf_release(&t);
+	}
+	/* a paragraph of its own: the name before the blank line does not count */
+	char *f = audit("The copy is `x`, of experiment `d`.\n\nIt runs in 100 us. <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n", &c);
+	assert_int_equal(c.untraced, 0);
+	free(f);
+	/* a setting is about every variant of its experiment, not another experiment's */
+	f = audit("`twin` and `racy` ran with `samples: 3`. <!-- claim: setting experiment=e key=timing.samples value=3 -->\n"
+		  "\n"
+		  "`fast` (experiment `o`) ran with `samples: 3`. <!-- claim: setting experiment=e key=timing.samples value=3 -->\n",
+		  &c);
+	assert_int_equal(c.untraced, 1);
+	assert_non_null(strstr(f, "t.md:3: untraced: '3' (named 'samples' in code) is stated by a claim, but its paragraph names variant fast (of experiment "));
+	assert_non_null(strstr(f, "), and the claim on line 3 is about experiment e, all its variants"));
+	free(f);
+	/* a comparison: a= and b= are what it is about */
+	f = audit("`fast` is 2.0x faster than `base` in experiment `o`; `slow` is not. <!-- claim: faster experiment=o a=fast b=base speedup=2.0 -->\n"
+		  "\n"
+		  "`fast` is 2.0x faster than `base` in experiment `o`. <!-- claim: faster experiment=o a=fast b=base speedup=2.0 -->\n",
+		  &c);
+	assert_int_equal(c.untraced, 1);
+	assert_non_null(strstr(f, "t.md:1: untraced: '2.0x' is stated by a claim, but its paragraph names variant slow (of experiment o), and the claim on line 1 is about experiment o, fast vs base"));
+	free(f);
+}
+
 /* red team 86: the scan reads what a reader sees, each spelling class one line */
 static void test_untraced_rendered(void **state)
 {
@@ -2922,6 +2993,7 @@ int main(void)
 		cmocka_unit_test(test_value_rules),
 		cmocka_unit_test(test_measured_on_and_stale),
 		cmocka_unit_test(test_untraced),
+		cmocka_unit_test(test_untraced_names_other),
 		cmocka_unit_test(test_untraced_rendered),
 		cmocka_unit_test(test_untraced_rt88_forms),
 		cmocka_unit_test(test_untraced_statistic_named),
