@@ -44,6 +44,26 @@ struct build_request {
 	 * NULL / off: the compiler runs with the runner's rights (the
 	 * repository's own problems; --unsandboxed, which the record says). */
 	const struct sandbox *sb;
+	/* What a record can name of the repository: a boxed build's first
+	 * pass is shown these alone (red team 103).  The runner's is
+	 * run/provenance.c's prov_view_ops (git's index and the patch's
+	 * untracked files); passed in, not called, so that evident-worker,
+	 * which links the backends, needs no libgit2.  A boxed build without
+	 * one fails. */
+	const struct repo_view_ops *view;
+};
+
+/* An opaque view of a repository (run/provenance.c struct prov_view). */
+struct prov_view;
+struct repo_view_ops {
+	/* 0 and *pv (close() frees it); 1: dir is in no repository with a
+	 * working tree; -1 after error() */
+	int (*open)(const char *dir, struct prov_view **pv);
+	int (*tracked)(struct prov_view *pv, const char *path); /* 1 indexed, 2 a submodule, 0 */
+	int (*tracked_below)(struct prov_view *pv, const char *dir);
+	int (*untracked_shown)(struct prov_view *pv, const char *path);
+	int (*patch_dir)(struct prov_view *pv, const char *path);
+	void (*close)(struct prov_view *pv);
 };
 
 /*

@@ -61,7 +61,6 @@
 #include "base/elf.h"
 #include "base/runcmd.h"
 #include "base/sandbox.h"
-#include "run/provenance.h"
 
 /* The compiler's bounds: generous for nvcc on a large kernel, far below
  * what an `#include "/dev/zero"` would take. */
@@ -360,6 +359,7 @@ struct build_bounds {
 	char *repo, *cache, *tool;
 	char **flag_dirs; /* NULL-terminated */
 	char *private_dir; /* the first flag directory left out, not for everyone to read (root runner), or NULL */
+	const struct repo_view_ops *view; /* the request's: what a record can name of repo */
 };
 
 static int under(const char *path, const char *dir)
@@ -1306,6 +1306,15 @@ static char *p1_link_shown(const struct p1_view *v, const char *path)
 	return no;
 }
 
+/* 1 when dir is one of toolchain_dirs or under one. */
+static int p1_toolchain(const char *dir)
+{
+	for (int t = 0; toolchain_dirs[t]; t++)
+		if (under(dir, toolchain_dirs[t]))
+			return 1;
+	return 0;
+}
+
 /* Walk the directory path: its shown entries into v->out, or nothing when
  * every entry is shown (1: the caller binds it whole).  0: some entry is
  * not shown; -1: too many names or too deep (v->why). */
@@ -1351,11 +1360,17 @@ static int p1_walk(struct p1_view *v, const char *path, int depth)
 		if (p1_skipped(v, p)) {
 			shown = 0;
 		} else if (type == DT_DIR) {
-			if (v->repo && prov_view_tracked(v->git, p) == 2) {
+			if (!v->repo && p1_toolchain(p)) {
+				/* a toolchain directory inside a flag directory
+				 * (/etc/alternatives under -L/etc: the compiler's own
+				 * name) is shown whole, as every build box shows it */
+				p1_push(v, xstrdup(p));
+				shown = 1;
+			} else if (v->repo && v->b->view->tracked(v->git, p) == 2) {
 				p1_push(v, xstrdup(p)); /* a submodule */
 				shown = 1;
-			} else if (!v->repo || p1_has(v->dirs, v->ndirs, p) || prov_view_tracked_below(v->git, p) ||
-				   prov_view_patch_dir(v->git, p)) {
+			} else if (!v->repo || p1_has(v->dirs, v->ndirs, p) || v->b->view->tracked_below(v->git, p) ||
+				   v->b->view->patch_dir(v->git, p)) {
 				int w = p1_walk(v, p, depth + 1);
 				if (w < 0)
 					rc = -1;
@@ -1365,8 +1380,8 @@ static int p1_walk(struct p1_view *v, const char *path, int depth)
 			}
 		} else if (type == DT_REG || type == DT_LNK) {
 			if (v->repo) {
-				shown = p1_has(v->files, v->nfiles, p) || prov_view_tracked(v->git, p) == 1 ||
-					prov_view_untracked_shown(v->git, p);
+				shown = p1_has(v->files, v->nfiles, p) || v->b->view->tracked(v->git, p) == 1 ||
+					v->b->view->untracked_shown(v->git, p);
 			} else {
 				char *no = type == DT_REG ? showable(v->b, v->box, p, p) : p1_link_shown(v, p);
 				shown = !no;
@@ -1572,7 +1587,8 @@ static void p1_view_release(struct p1_view *v)
 	for (size_t i = 0; i < v->nhidden; i++)
 		free(v->hidden[i]);
 	free(v->hidden);
-	prov_view_close(v->git);
+	if (v->git)
+		v->b->view->close(v->git);
 	p1_scratch_remove(v);
 	memset(v, 0, sizeof(*v));
 }
@@ -1595,7 +1611,12 @@ static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const s
 	char shm[] = "/dev/shm/evident-p1-XXXXXX";
 	v->scratch = is_dir("/dev/shm") && mkdtemp(shm) ? xstrdup(shm) : xstrfmt("%s/p1", tmpdir);
 	v->left = P1_MAX;
-	int g = prov_view_open(b->repo, &v->git);
+	if (!b->view) {
+		v->why = xstrdup("a boxed build was asked without a view of the repository (build_request.view): "
+				 "its first pass is shown what a record can name alone");
+		return -1;
+	}
+	int g = b->view->open(b->repo, &v->git);
 	if (g < 0) {
 		v->why = xstrfmt("git cannot list the files of the repository '%s' (the build's first pass is shown "
 				 "those alone)",
@@ -1986,6 +2007,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	char *refused = NULL, *exe_path = NULL, exe_sha[SHA256_HEX_LEN + 1];
 	const char **argv = NULL;
 	struct build_bounds bounds = { 0 };
+	bounds.view = rq->view;
 	char **dflags = NULL;
 	json_t *sources = json_array();
 	json_t *pre = json_object(); /* flag-directory files' hashes before the compile, by real path */

@@ -11,6 +11,7 @@
 
 #include "backends/cuda/evident_cuda.h"
 #include "backends/peaks.h"
+#include "run/provenance.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -392,6 +393,7 @@ static void build_request_of(const struct run_ctx *c, const struct spec_variant 
 	 * --unsandboxed, and where no box was opened: a slurm submission
 	 * builds on the login node without one) */
 	rq->sb = &c->sb;
+	rq->view = &prov_view_ops;
 }
 
 int plan_build(struct run_ctx *c, size_t vi)

@@ -382,3 +382,8 @@ json_t *prov_machine(const char *const *compilers)
 	json_object_set_new(m, "env", env);
 	return m;
 }
+
+const struct repo_view_ops prov_view_ops = {
+	prov_view_open, prov_view_tracked, prov_view_tracked_below, prov_view_untracked_shown, prov_view_patch_dir,
+	prov_view_close,
+};

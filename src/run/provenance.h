@@ -59,6 +59,8 @@ int prov_view_tracked_below(struct prov_view *pv, const char *dir);
 int prov_view_untracked_shown(struct prov_view *pv, const char *path);
 int prov_view_patch_dir(struct prov_view *pv, const char *path);
 void prov_view_close(struct prov_view *pv);
+/* The functions above as the backends' repo_view_ops (build_request.view). */
+extern const struct repo_view_ops prov_view_ops;
 
 /* Host, CPU, OS, kernel, versions of the given compilers, relevant env.
  * New object, the caller json_decrefs it. */
