@@ -580,6 +580,46 @@ static int find_worker(int child, int boxed)
 
 /* Copy (to 1) or compare (to 0: 1 when they differ) the sample's outputs
  * in the shared memory against hc->snap. */
+/*
+ * The copy at the done line goes by chunks of SNAP_CHUNK in an order
+ * drawn for each sample from OS randomness (hc->snap_order, drawn before
+ * the go): a start and a stride coprime with the count, so every chunk
+ * once.  A thread that writes after the done line lands in the copy only
+ * where its chunk was not copied yet, and a write behind the copy is a late
+ * write at the freeze's compare; in any fixed order a writer can stay
+ * ahead of the copy (red team 106: glibc's memcpy of a large page-aligned
+ * output read its end first, so rows written at the head after the done
+ * line were in the copy in every sample and never late writes).
+ */
+#define SNAP_CHUNK ((size_t)64 * 1024)
+
+static size_t gcd_size(size_t a, size_t b)
+{
+	while (b) {
+		size_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+void host_clock_snap_copy(unsigned char *dst, const unsigned char *src, size_t bytes, unsigned long long order)
+{
+	size_t n = (bytes + SNAP_CHUNK - 1) / SNAP_CHUNK;
+	if (n == 0)
+		return;
+	size_t k = (size_t)(order % n), stride = 1;
+	if (n > 2) {
+		stride = 1 + (size_t)((order >> 32) % (n - 1));
+		while (gcd_size(stride, n) != 1)
+			stride = stride % (n - 1) + 1;
+	}
+	for (size_t i = 0; i < n; i++, k = (k + stride) % n) {
+		size_t off = k * SNAP_CHUNK, len = bytes - off < SNAP_CHUNK ? bytes - off : SNAP_CHUNK;
+		memcpy(dst + off, src + off, len);
+	}
+}
+
 static int outputs_snap(struct host_clock *hc, int to)
 {
 	const struct problem *pr = hc->pr;
@@ -589,7 +629,7 @@ static int outputs_snap(struct host_clock *hc, int to)
 		int t = pr->n_inputs + o;
 		size_t b = problem_tensor_numel(pr, t, hc->job->shape) * sizeof(float);
 		if (to)
-			memcpy(at, hc->shm + hc->off[t], b);
+			host_clock_snap_copy(at, hc->shm + hc->off[t], b, hc->snap_order + (unsigned long long)o * 0x9e3779b97f4a7c15ULL);
 		else
 			differ |= memcmp(at, hc->shm + hc->off[t], b) != 0;
 		at += b;
@@ -902,6 +942,7 @@ static void prepare(struct host_clock *hc, long long g, unsigned long long seed,
 	for (int t = 0; t < pr->n_inputs; t++)
 		in[t] = (float *)(hc->shm + hc->off[t]);
 	problem_fill_rounded(pr, hc->job->shape, dist, seed, EV_F32, in);
+	hc->snap_order = random_secret_u64();
 	for (int o = 0; o < pr->n_outputs; o++) {
 		int t = pr->n_inputs + o;
 		evs_fill(hc->shm + hc->off[t], problem_tensor_numel(pr, t, hc->job->shape) * sizeof(float),

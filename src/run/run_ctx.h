@@ -189,6 +189,7 @@ struct host_clock {
 	size_t go_cap;               /* freed by host_clock_drive */
 	unsigned char *snap;         /* the outputs as they were at a sample's done line (round_trip), */
 	size_t snap_bytes;           /* compared with them once the worker is stopped; freed by host_clock_drive */
+	unsigned long long snap_order; /* the sample's secret order of the copy's chunks (prepare: OS randomness) */
 };
 /*
  * CPU time a worker may use between its done line and its stop, in us,
@@ -301,6 +302,10 @@ int host_clock_cpus(void);
  * charges to its time.
  */
 double host_clock_cpu_floor(double cpu_us, double allow_us, int cpus);
+/* Copy bytes from src to dst by 64 KiB chunks in the order `order` draws
+ * (a start and a stride coprime with the chunk count: each chunk once),
+ * the copy of a sample's outputs at its done line (host_clock.c). */
+void host_clock_snap_copy(unsigned char *dst, const unsigned char *src, size_t bytes, unsigned long long order);
 /*
  * The floor's allowance for each thread other than the leader, on top of
  * HOST_LATE_CPU_US and the measured credit: a thread asleep at the done

@@ -353,6 +353,28 @@ static void test_late_rule(void **state)
 /* The CPU floor of a sample's time: what it used from go to stop, less
  * the stop's allowance, over the CPUs it may run on; and those CPUs are
  * the runner's affinity (a pinned runner's worker cannot widen it). */
+/* the done line's copy: every byte once, whatever the order and the size
+ * (a last chunk short, one chunk, many), and two orders that differ */
+static void test_snap_copy_orders(void **state)
+{
+	(void)state;
+	const size_t sizes[] = { 0, 1, 4096, 65536, 65537, 3 * 65536 + 100, 40 * 65536, 97 * 65536 + 7 };
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		size_t n = sizes[si];
+		unsigned char *src = malloc(n + 1), *dst = malloc(n + 1);
+		for (size_t i = 0; i < n; i++)
+			src[i] = (unsigned char)(i * 131 + 7);
+		for (unsigned long long order = 0; order < 40; order++) {
+			unsigned long long o = order * 0x9e3779b97f4a7c15ULL + (order << 32);
+			memset(dst, 0, n + 1);
+			host_clock_snap_copy(dst, src, n, o);
+			assert_memory_equal(dst, src, n);
+		}
+		free(src);
+		free(dst);
+	}
+}
+
 static void test_cpu_floor(void **state)
 {
 	(void)state;
@@ -386,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_fresh_watch),
 		cmocka_unit_test(test_late_rule),
 		cmocka_unit_test(test_cpu_floor),
+		cmocka_unit_test(test_snap_copy_orders),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
