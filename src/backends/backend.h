@@ -64,6 +64,7 @@ struct repo_view_ops {
 	int (*untracked_shown)(struct prov_view *pv, const char *path);
 	int (*patch_dir)(struct prov_view *pv, const char *path);
 	void (*close)(struct prov_view *pv);
+	const char *(*root)(struct prov_view *pv); /* its working directory's real path */
 };
 
 /*

@@ -56,6 +56,7 @@
 #include <string.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/elf.h"
@@ -360,7 +361,14 @@ struct build_bounds {
 	char **flag_dirs; /* NULL-terminated */
 	char *private_dir; /* the first flag directory left out, not for everyone to read (root runner), or NULL */
 	const struct repo_view_ops *view; /* the request's: what a record can name of repo */
+	struct timespec began; /* CLOCK_REALTIME as the build began, before the key read a byte */
 };
+
+/* 1 when a's time is after b's */
+static int ts_after(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec > b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec > b->tv_nsec);
+}
 
 static int under(const char *path, const char *dir)
 {
@@ -1156,6 +1164,17 @@ static char *shown_copy(const struct build_bounds *b, const struct sandbox *box,
 			close(fd);
 		return xstrfmt("'%s' changed while it was checked (or cannot be read)", opened);
 	}
+	/* written since the build began (its ctime: any write moves it, a
+	 * write that puts the old bytes back too), so pass 1 may have read
+	 * other bytes than this copy holds (red team 107's inplace: a header
+	 * rewritten as the key had hashed it and put back before this copy,
+	 * one key, a 1-pass program for its 64-pass one, 3 of 3 runs) */
+	if (ts_after(&st.st_ctim, &b->began)) {
+		close(fd);
+		return xstrfmt("'%s' was written while the build ran (its change time is after the build began): "
+			       "build again once nothing writes it",
+			       opened);
+	}
 	struct strbuf bytes = STRBUF_INIT;
 	int rd = read_fd(fd, &bytes);
 	close(fd);
@@ -1245,6 +1264,7 @@ struct p1_view {
 	const struct sandbox *box;
 	int repo;              /* the repository (shown: the recorded files) or a flag directory (showable) */
 	struct prov_view *git; /* repo: the files a record names (git's index, the untracked files the patch covers) */
+	int nested;            /* walking inside a gitlink, with its submodule's view (tracked files alone) */
 	char **files; /* repo: the sources the key read (a git-ignored header included by name), sorted */
 	size_t nfiles;
 	char **dirs; /* repo: every directory above one of files, sorted */
@@ -1367,10 +1387,32 @@ static int p1_walk(struct p1_view *v, const char *path, int depth)
 				p1_push(v, xstrdup(p));
 				shown = 1;
 			} else if (v->repo && v->b->view->tracked(v->git, p) == 2) {
-				p1_push(v, xstrdup(p)); /* a submodule */
-				shown = 1;
+				/* a gitlink (a submodule's commit): walked with the
+				 * submodule's own index, its tracked files alone (the
+				 * record names its commit, never an untracked or
+				 * ignored file in it); a gitlink whose directory is
+				 * no repository of its own shows nothing (red team
+				 * 107: a gitlink was shown whole, an ignored marker
+				 * in it chose the program under one key, eval
+				 * promoted a copy 62x, every record clean) */
+				struct prov_view *sub = NULL, *outer = v->git;
+				int g = v->b->view->open(p, &sub);
+				if (g == 0 && !strcmp(v->b->view->root(sub), p)) {
+					v->git = sub;
+					v->nested++;
+					int w = p1_walk(v, p, depth + 1);
+					v->nested--;
+					v->git = outer;
+					if (w < 0)
+						rc = -1;
+					else if (w == 1)
+						p1_push(v, xstrdup(p));
+					shown = w == 1;
+				}
+				if (sub)
+					v->b->view->close(sub);
 			} else if (!v->repo || p1_has(v->dirs, v->ndirs, p) || v->b->view->tracked_below(v->git, p) ||
-				   v->b->view->patch_dir(v->git, p)) {
+				   (!v->nested && v->b->view->patch_dir(v->git, p))) {
 				int w = p1_walk(v, p, depth + 1);
 				if (w < 0)
 					rc = -1;
@@ -1381,7 +1423,7 @@ static int p1_walk(struct p1_view *v, const char *path, int depth)
 		} else if (type == DT_REG || type == DT_LNK) {
 			if (v->repo) {
 				shown = p1_has(v->files, v->nfiles, p) || v->b->view->tracked(v->git, p) == 1 ||
-					v->b->view->untracked_shown(v->git, p);
+					(!v->nested && v->b->view->untracked_shown(v->git, p));
 			} else {
 				char *no = type == DT_REG ? showable(v->b, v->box, p, p) : p1_link_shown(v, p);
 				shown = !no;
@@ -2008,6 +2050,11 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	const char **argv = NULL;
 	struct build_bounds bounds = { 0 };
 	bounds.view = rq->view;
+	/* the fine clock: a file written before it has an earlier change
+	 * time (the kernel stamps one at most the time of the write: the
+	 * coarse clock lags it by up to a tick), and one put back after pass
+	 * 1 has read it, tens of milliseconds later, a later one */
+	clock_gettime(CLOCK_REALTIME, &bounds.began);
 	char **dflags = NULL;
 	json_t *sources = json_array();
 	json_t *pre = json_object(); /* flag-directory files' hashes before the compile, by real path */

@@ -383,7 +383,12 @@ json_t *prov_machine(const char *const *compilers)
 	return m;
 }
 
+static const char *prov_view_root(struct prov_view *pv)
+{
+	return pv->root;
+}
+
 const struct repo_view_ops prov_view_ops = {
 	prov_view_open, prov_view_tracked, prov_view_tracked_below, prov_view_untracked_shown, prov_view_patch_dir,
-	prov_view_close,
+	prov_view_close, prov_view_root,
 };
