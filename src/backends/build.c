@@ -51,6 +51,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1611,6 +1612,33 @@ static void p1_scratch_remove(struct p1_view *v)
 	v->scratch = NULL;
 }
 
+/*
+ * Remove the pass-1 scratch directories of runners that are gone (a
+ * runner killed during pass 1 leaves its /dev/shm/evident-p1-PID-XXXXXX:
+ * red team 107's killp1, 3 of 3): this user's, whose PID no process has.
+ * A reused PID keeps its directory until that process ends too.
+ */
+static void p1_scratch_sweep(void)
+{
+	DIR *d = opendir("/dev/shm");
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		long pid;
+		char rest[32];
+		struct stat st;
+		if (sscanf(e->d_name, "evident-p1-%ld-%31s", &pid, rest) != 2 || pid <= 0 || pid == (long)getpid())
+			continue;
+		char *path = xstrfmt("/dev/shm/%s", e->d_name);
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+		    kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+			nftw(path, p1_rm, 16, FTW_DEPTH | FTW_PHYS);
+		free(path);
+	}
+	closedir(d);
+}
+
 static void p1_view_release(struct p1_view *v)
 {
 	for (size_t i = 0; i < v->nfiles; i++)
@@ -1650,8 +1678,10 @@ static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const s
 	/* in memory where there is a /dev/shm: ext4 spent about 0.5 ms a
 	 * file making 200 copies in the cache (its inode search), tmpfs a few
 	 * us; private (0700), gone once pass 1 has run */
-	char shm[] = "/dev/shm/evident-p1-XXXXXX";
+	p1_scratch_sweep();
+	char *shm = xstrfmt("/dev/shm/evident-p1-%ld-XXXXXX", (long)getpid());
 	v->scratch = is_dir("/dev/shm") && mkdtemp(shm) ? xstrdup(shm) : xstrfmt("%s/p1", tmpdir);
+	free(shm);
 	v->left = P1_MAX;
 	if (!b->view) {
 		v->why = xstrdup("a boxed build was asked without a view of the repository (build_request.view): "
