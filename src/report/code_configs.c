@@ -40,9 +40,14 @@ static const struct batch_row *row_matching(struct query *q, const struct batch_
 	return found;
 }
 
+/* The same kernel on the same device: the same kernel file's content, or
+ * the same program whatever its file says (red team 108: a comment line
+ * edited before each of 433 eval tries made every try's file new, each
+ * "tried in 1 configuration", the same binary in all 433, and the audit
+ * supported 3 "slower" claims of an A/A copy unadjusted) */
 static int same_family(const struct code_id *x, const struct code_id *y)
 {
-	return !strcmp(x->dev, y->dev) && !strcmp(x->family, y->family);
+	return !strcmp(x->dev, y->dev) && (!strcmp(x->family, y->family) || code_same_program(x, y));
 }
 
 /* 1 when x differs from y in a parameter name (one side lacks it, or

@@ -1206,6 +1206,43 @@ static void test_pool_configurations(void **state)
 	free(root);
 }
 
+/*
+ * Red team 108: a comment line edited before each try made every try's
+ * kernel file new, each "tried in 1 configuration" though all built one
+ * binary.  The configurations count knows the candidate by its program
+ * too: 20 shapes of a comment-only copy (another file's content, the same
+ * binary) count as 20 more configurations of the pair.
+ */
+static void test_pool_configurations_by_program(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/evident-test-eval.XXXXXX", csha[SHA256_HEX_LEN + 1];
+	assert_non_null(mkdtemp(dir));
+	char *root = xstrfmt("%s/store", dir);
+	struct store st = STORE_INIT;
+	assert_int_equal(store_open(&st, root, 1), 0);
+	sha256_hex("cand", 4, csha);
+	put_pair(&st, 1, "c.c", csha, "cbin", NULL, "ok", "faster", 300, 0, 0);
+	for (int i = 0; i < 20; i++) {
+		char copy[SHA256_HEX_LEN + 1], *text = xstrfmt("cand /* try %d */", i);
+		sha256_hex(text, strlen(text), copy);
+		put_pair(&st, 10 + i, "c.c", copy, "cbin", NULL, "ok", "inconclusive", 301 + i, 0, 0);
+		free(text);
+	}
+	store_release(&st);
+	const char *lucky = "20260201T0000019Z-ev-1-batch";
+	set_cand_p(root, lucky, 0.019);
+	struct query q = QUERY_INIT;
+	struct eval_pooled w = EVAL_POOLED_INIT;
+	assert_int_equal(query_open(&q, root), 0);
+	assert_int_equal(eval_pool_batches(&q, NULL, lucky, "c", "ref", &w), 0);
+	assert_int_equal(w.configs, 21);
+	assert_false(eval_pooled_promotes(&w));
+	strbuf_release(&w.others);
+	query_release(&q);
+	free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1219,6 +1256,7 @@ int main(void)
 		cmocka_unit_test(test_code_same_device_image),
 		cmocka_unit_test(test_orphan_weight),
 		cmocka_unit_test(test_pool_configurations),
+		cmocka_unit_test(test_pool_configurations_by_program),
 	};
 	return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
 }
