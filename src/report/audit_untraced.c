@@ -354,9 +354,43 @@ static void store_names(struct scan *s)
 	s->n_names = k;
 }
 
+/*
+ * The ASCII character a reader takes the code point c for, in a name: the
+ * Unicode dashes and minus signs as '-', the fullwidth forms of ASCII as
+ * ASCII, and the Cyrillic and Greek letters drawn like Latin ones as those
+ * (red team 108: "rt105–bh" with an en dash, a Cyrillic "h" or
+ * fullwidth letters hid the experiment rt105-bh from names_other); 0 for
+ * any other.  A subset of Unicode's confusables (UTS #39): the letters a
+ * writer's keyboard or autocorrect gives.
+ */
+static char confusable_ascii(unsigned c)
+{
+	static const struct {
+		unsigned cp;
+		char a;
+	} map[] = {
+		{ 0x0391, 'A' }, { 0x0392, 'B' }, { 0x0395, 'E' }, { 0x0396, 'Z' }, { 0x0397, 'H' }, { 0x0399, 'I' },
+		{ 0x039A, 'K' }, { 0x039C, 'M' }, { 0x039D, 'N' }, { 0x039F, 'O' }, { 0x03A1, 'P' }, { 0x03A4, 'T' },
+		{ 0x03A5, 'Y' }, { 0x03A7, 'X' }, { 0x03B1, 'a' }, { 0x03BD, 'v' }, { 0x03BF, 'o' }, { 0x0405, 'S' },
+		{ 0x0406, 'I' }, { 0x0408, 'J' }, { 0x0410, 'A' }, { 0x0412, 'B' }, { 0x0415, 'E' }, { 0x041A, 'K' },
+		{ 0x041C, 'M' }, { 0x041D, 'H' }, { 0x041E, 'O' }, { 0x0420, 'P' }, { 0x0421, 'C' }, { 0x0422, 'T' },
+		{ 0x0425, 'X' }, { 0x0430, 'a' }, { 0x0435, 'e' }, { 0x043E, 'o' }, { 0x0440, 'p' }, { 0x0441, 'c' },
+		{ 0x0443, 'y' }, { 0x0445, 'x' }, { 0x0455, 's' }, { 0x0456, 'i' }, { 0x0458, 'j' }, { 0x04BB, 'h' },
+		{ 0x0501, 'd' }, { 0x051B, 'q' }, { 0x051D, 'w' },
+	};
+	if ((c >= 0x2010 && c <= 0x2015) || c == 0x2212 || c == 0xFE58 || c == 0xFE63 || c == 0xFF0D)
+		return '-';
+	if (c >= 0xFF01 && c <= 0xFF5E)
+		return (char)(c - 0xFEE0);
+	for (size_t k = 0; k < ARRAY_SIZE(map); k++)
+		if (map[k].cp == c)
+			return map[k].a;
+	return 0;
+}
+
 /* The text a reader reads of paragraph p (rendered; generated blocks,
- * link targets and URLs blanked; the Unicode hyphens U+2010 and U+2011
- * as '-') into s->ptext. */
+ * link targets and URLs blanked; a character drawn like an ASCII one of
+ * a name as that one, confusable_ascii) into s->ptext. */
 static void paragraph_text(struct scan *s, int p)
 {
 	if (s->ptext && s->pcache == p)
@@ -383,11 +417,21 @@ static void paragraph_text(struct scan *s, int p)
 	for (size_t j = lo; j < end; j++) {
 		size_t i = s->src[j];
 		s->pcode[s->plen] = s->d->mask[i] == MD_CODE || s->d->mask[i] == MD_FENCE;
-		if (!s->skip[i] && j + 2 < end && !strncmp(s->r + j, "\xe2\x80", 2) &&
-		    (s->r[j + 2] == '\x90' || s->r[j + 2] == '\x91')) { /* U+2010, U+2011: a hyphen as '-' */
-			s->ptext[s->plen++] = '-';
-			j += 2;
-			continue;
+		const unsigned char *u = (const unsigned char *)s->r + j;
+		if (!s->skip[i] && u[0] >= 0xC0) {
+			size_t L = u[0] >= 0xF0 ? 4 : u[0] >= 0xE0 ? 3 : 2;
+			unsigned c = 0;
+			if (j + L <= end) {
+				c = L == 2 ? ((u[0] & 0x1Fu) << 6) | (u[1] & 0x3Fu)
+				    : L == 3 ? ((u[0] & 0x0Fu) << 12) | ((u[1] & 0x3Fu) << 6) | (u[2] & 0x3Fu)
+					     : 0;
+			}
+			char a = c ? confusable_ascii(c) : 0;
+			if (a) {
+				s->ptext[s->plen++] = a;
+				j += L - 1;
+				continue;
+			}
 		}
 		s->ptext[s->plen++] = s->skip[i] ? ' ' : s->r[j];
 	}

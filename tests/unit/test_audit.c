@@ -1545,6 +1545,9 @@ static void test_untraced_names_other(void **state)
 		{ "`twin` is a copy; `base` runs in 100 us <!-- evident:value experiment=e variant=twin stat=median_us -->100.00 us<!-- /evident:value -->.", NULL },
 		/* ... but not another experiment's variant, claimed or not */
 		{ "`x` <!-- claim: validated experiment=d variant=x --> passes; `base` runs in 100 us.", "its paragraph names variant x (of experiment d)" },
+		/* a name spelt with letters drawn like its own (red team 108): fullwidth, Cyrillic */
+		{ "In experiment \xef\xbd\x84, the copy runs in 100 us.", "its paragraph names experiment d, and the claim on line 1 is about experiment e, variant base" },
+		{ "In experiment \xd4\x81, the copy runs in 100 us.", "its paragraph names experiment d, and the claim on line 1 is about experiment e, variant base" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct strbuf t = STRBUF_INIT;
