@@ -279,6 +279,7 @@ struct scan {
 	char *ptext;
 	unsigned char *pcode;    /* 1: that byte is in a code span or a fenced block */
 	size_t plen;
+	size_t *psrc;            /* the source offset of each byte of ptext */
 };
 
 /*
@@ -397,6 +398,7 @@ static void paragraph_text(struct scan *s, int p)
 		return;
 	free(s->ptext);
 	free(s->pcode);
+	free(s->psrc);
 	/* the paragraph's first rendered byte: para[] of src[] never decreases */
 	size_t lo = 0, hi = s->rlen;
 	while (lo < hi) {
@@ -412,11 +414,13 @@ static void paragraph_text(struct scan *s, int p)
 		end++;
 	s->ptext = xmalloc(end - lo + 1);
 	s->pcode = xmalloc(end - lo + 1);
+	s->psrc = xmalloc((end - lo + 1) * sizeof(size_t));
 	s->plen = 0;
 	s->pcache = p;
 	for (size_t j = lo; j < end; j++) {
 		size_t i = s->src[j];
 		s->pcode[s->plen] = s->d->mask[i] == MD_CODE || s->d->mask[i] == MD_FENCE;
+		s->psrc[s->plen] = i;
 		const unsigned char *u = (const unsigned char *)s->r + j;
 		if (!s->skip[i] && u[0] >= 0xC0) {
 			size_t L = u[0] >= 0xF0 ? 4 : u[0] >= 0xE0 ? 3 : 2;
@@ -645,6 +649,75 @@ static int names_other(struct scan *s, size_t at, const struct md_marker *m, str
 	strbuf_addf(why, ", and the claim on line %d is about ", m->line);
 	describe_claim(why, m);
 	return 1;
+}
+
+/*
+ * Does the sentence holding generated value m (its opening marker; its
+ * block ends at source offset block_end) name an experiment of the store,
+ * or a variant of another experiment, that neither m nor another block or
+ * claim of that sentence is about?  1 with what it names in why.  A
+ * sentence, not the paragraph: a paragraph about one experiment may name
+ * another (PAPER.md's evo section names iter1, where evo began) while its
+ * numbers are generated, each naming what it is; red team 108's genvalue
+ * put the other pair's name in the value's own sentence ("(experiment
+ * rt105-bh, variant aa) is <rt105-sleep's fast>x faster").
+ */
+static int value_names_other(struct scan *s, const struct md_marker *m, size_t block_end, struct strbuf *why)
+{
+	if (!s->names_built)
+		store_names(s);
+	if (!s->n_names)
+		return 0;
+	int p = s->para[m->start];
+	paragraph_text(s, p);
+	const char *t = s->ptext;
+	size_t len = s->plen, bs = 0, be;
+	while (bs < len && s->psrc[bs] < m->start)
+		bs++;
+	be = bs;
+	while (be < len && s->psrc[be] < block_end)
+		be++;
+	/* the sentence: back to the end of the one before (". " not between digits), on to its own end */
+	size_t sb = bs, se = be;
+	while (sb > 0 && !(sb >= 2 && strchr(".!?", t[sb - 2]) && t[sb - 1] == ' '))
+		sb--;
+	while (se < len && !(strchr(".!?", t[se]) && (se + 1 == len || t[se + 1] == ' ' || t[se + 1] == '\n')))
+		se++;
+	const char *e = md_attr(m, "experiment");
+	for (size_t j = sb; j < se; j++) {
+		if (!audit_is_name_byte((unsigned char)t[j]) || (j > 0 && name_word_byte(t, len, j - 1, 0)))
+			continue;
+		size_t n = 1;
+		while (j + n < len && name_word_byte(t, len, j + n, 1))
+			n++;
+		size_t i = name_lookup(s, t + j, n);
+		if (i < s->n_names && whole_name_at(t, len, j, n)) {
+			const char *name = s->names[i].name;
+			int counts = s->pcode[j] || (!prose_word(name) && (!letters_only(name) || named_as_name(t, len, j, n)));
+			/* a variant of m's own experiment: each block names its own */
+			int own = 0;
+			for (size_t k = i; e && k < s->n_names && !strcasecmp(s->names[k].name, name) && !own; k++)
+				own = s->names[k].exp && !strcmp(s->names[k].exp, e);
+			int about = own || claim_about(s, i, m);
+			for (size_t k = 0; k < s->d->n && !about; k++) {
+				const struct md_marker *o = &s->d->mk[k];
+				if ((o->kind == MD_OPEN || (o->kind == MD_CLAIM && !s->a->malformed[k])) &&
+				    s->para[o->start] == p && o->start >= s->psrc[sb] && o->start <= s->psrc[se ? se - 1 : 0])
+					about = claim_about(s, i, o);
+			}
+			if (counts && !about) {
+				const struct sname *nm = &s->names[i];
+				if (!nm->exp)
+					strbuf_addf(why, "its sentence names experiment %.*s", (int)n, t + j);
+				else
+					strbuf_addf(why, "its sentence names variant %.*s (of experiment %s)", (int)n, t + j,
+						    nm->exp);
+				return 1;
+			}
+		}
+		j += n - 1;
+	}
+	return 0;
 }
 
 /* Is the number f at source offset at traced by a claim of its paragraph?
@@ -2149,7 +2222,7 @@ void audit_scan_untraced(struct actx *a, struct md_doc *d)
 	size_t len = d->len;
 	struct scan s = { a, d, xcalloc(len + 1, 1), xcalloc(len + 1, sizeof(int)),
 			  xcalloc(len + 1, sizeof(unsigned short)), xcalloc(len + 1, 1), xcalloc(len + 1, sizeof(size_t)),
-			  NULL, 0, NULL, NULL, 0, 0, -1, NULL, NULL, 0 };
+			  NULL, 0, NULL, NULL, 0, 0, -1, NULL, NULL, 0, NULL };
 	/* generated regions: an opening marker up to its closing marker */
 	for (size_t i = 0; i < d->n; i++) {
 		if (d->mk[i].kind != MD_OPEN)
@@ -2199,6 +2272,22 @@ void audit_scan_untraced(struct actx *a, struct md_doc *d)
 		}
 		scan_number(&s, &j);
 	}
+	/* a generated value traces its own number unless its sentence names
+	 * something of the store no block or claim there is about */
+	for (size_t k = 0; k < d->n; k++) {
+		const struct md_marker *m = &d->mk[k];
+		if (m->kind != MD_OPEN || strcmp(m->name, "value") || !md_attr(m, "experiment"))
+			continue;
+		long c = md_find_close(d, k);
+		struct strbuf why = STRBUF_INIT;
+		if (value_names_other(&s, m, c < 0 ? m->end : d->mk[c].end, &why))
+			audit_finding(a, md_line_of(d, m->start), "untraced",
+				      "the generated value of %s's %s is a number about that row, but %s, which "
+				      "no block or claim of the sentence is about: generate or claim what the sentence "
+				      "names, or say which row the number is (docs/paper.md)",
+				      md_attr(m, "experiment"), audit_name_or(md_attr(m, "variant")), strbuf_str(&why));
+		strbuf_release(&why);
+	}
 	free(s.skip);
 	free(s.para);
 	free(s.col);
@@ -2209,4 +2298,5 @@ void audit_scan_untraced(struct actx *a, struct md_doc *d)
 	free(s.names);
 	free(s.ptext);
 	free(s.pcode);
+	free(s.psrc);
 }

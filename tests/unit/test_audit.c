@@ -1564,6 +1564,25 @@ static void test_untraced_names_other(void **state)
 		free(f);
 		strbuf_release(&t);
 	}
+	/* a generated value names its row, but not against its own sentence
+	 * (red team 108's genvalue): another experiment named there is
+	 * untraced; in the sentence before, or a variant of its own
+	 * experiment, it is not */
+	{
+		const char *gv = "<!-- evident:value experiment=e variant=base stat=median_us -->100.00 us<!-- /evident:value -->";
+		struct strbuf t = STRBUF_INIT;
+		strbuf_addf(&t, "The copy (experiment `d`, variant `x`) runs in %s.\n", gv);
+		char *g = audit(strbuf_str(&t), &c);
+		assert_int_equal(c.untraced, 1);
+		assert_non_null(strstr(g, "its sentence names experiment d"));
+		free(g);
+		strbuf_release(&t);
+		strbuf_addf(&t, "Experiment `d` is another story. `twin` aside, `base` runs in %s.\n", gv);
+		g = audit(strbuf_str(&t), &c);
+		assert_int_equal(c.untraced, 0);
+		free(g);
+		strbuf_release(&t);
+	}
 	/* a paragraph of its own: the name before the blank line does not count */
 	char *f = audit("The copy is `x`, of experiment `d`.\n\nIt runs in 100 us. <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n", &c);
 	assert_int_equal(c.untraced, 0);
