@@ -384,6 +384,15 @@ static int under(const char *path, const char *dir)
 static const char *const toolchain_dirs[] = { "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/etc/alternatives",
 					      NULL };
 
+/* 1 when path is one of toolchain_dirs or under one. */
+static int in_toolchain(const char *path)
+{
+	for (int t = 0; toolchain_dirs[t]; t++)
+		if (under(path, toolchain_dirs[t]))
+			return 1;
+	return 0;
+}
+
 /* The compiler's executable as exec would find it (through PATH when the
  * name has no '/'), symlinks resolved; malloc'd, or NULL. */
 static char *compiler_exe(const char *compiler)
@@ -553,10 +562,7 @@ static int hash_search_dirs(struct sha256_ctx *key, const char *const *argv, con
 	char *repo = resolved(repo_root);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char *r = resolved(dirs[i]);
-		int skip = 0;
-		for (int t = 0; toolchain_dirs[t] && !skip; t++)
-			skip = under(r, toolchain_dirs[t]);
-		skip = skip || (prefix && under(r, prefix)) || under(r, repo);
+		int skip = in_toolchain(r) || (prefix && under(r, prefix)) || under(r, repo);
 		for (size_t j = 0; j < n_seen && !skip; j++)
 			skip = !strcmp(seen[j], r);
 		if (skip) {
@@ -630,9 +636,8 @@ static enum read_kind classify_read(const struct build_bounds *b, const char *ab
 {
 	if (under(abs, b->repo) && !under(abs, b->cache))
 		return READ_REPO;
-	for (int i = 0; toolchain_dirs[i]; i++)
-		if (under(abs, toolchain_dirs[i]))
-			return READ_TOOLCHAIN;
+	if (in_toolchain(abs))
+		return READ_TOOLCHAIN;
 	if (b->tool && under(abs, b->tool))
 		return READ_TOOLCHAIN;
 	for (char **d = b->flag_dirs; d && *d; d++)
@@ -797,9 +802,8 @@ static int in_flag_dir(const struct build_bounds *b, const char *abs)
 {
 	if (under(abs, b->repo))
 		return 0;
-	for (int i = 0; toolchain_dirs[i]; i++)
-		if (under(abs, toolchain_dirs[i]))
-			return 0;
+	if (in_toolchain(abs))
+		return 0;
 	if (b->tool && under(abs, b->tool))
 		return 0;
 	for (char **d = b->flag_dirs; d && *d; d++)
@@ -849,10 +853,7 @@ static char *add_source(json_t *sources, const char *path)
  */
 static int system_file(const struct build_bounds *b, const char *abs)
 {
-	int system = !abs || (b->tool && under(abs, b->tool)) || (b->cache && under(abs, b->cache));
-	for (int t = 0; toolchain_dirs[t] && !system; t++)
-		system = under(abs, toolchain_dirs[t]);
-	return system;
+	return !abs || (b->tool && under(abs, b->tool)) || (b->cache && under(abs, b->cache)) || in_toolchain(abs);
 }
 
 static char *add_code_file(const struct build_bounds *b, const char *path, json_t *sources)
@@ -1332,15 +1333,6 @@ static char *p1_link_shown(const struct p1_view *v, const char *path)
 	return no;
 }
 
-/* 1 when dir is one of toolchain_dirs or under one. */
-static int p1_toolchain(const char *dir)
-{
-	for (int t = 0; toolchain_dirs[t]; t++)
-		if (under(dir, toolchain_dirs[t]))
-			return 1;
-	return 0;
-}
-
 /* Walk the directory path: its shown entries into v->out, or nothing when
  * every entry is shown (1: the caller binds it whole).  0: some entry is
  * not shown; -1: too many names or too deep (v->why). */
@@ -1386,7 +1378,7 @@ static int p1_walk(struct p1_view *v, const char *path, int depth)
 		if (p1_skipped(v, p)) {
 			shown = 0;
 		} else if (type == DT_DIR) {
-			if (!v->repo && p1_toolchain(p)) {
+			if (!v->repo && in_toolchain(p)) {
 				/* a toolchain directory inside a flag directory
 				 * (/etc/alternatives under -L/etc: the compiler's own
 				 * name) is shown whole, as every build box shows it */
