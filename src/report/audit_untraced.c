@@ -604,6 +604,30 @@ static void describe_claim(struct strbuf *sb, const struct md_marker *m)
  * variant of the store that claim m is not about?  1 with what it names
  * (the first such word of the paragraph) and what m is about in why.
  */
+/*
+ * The word of the paragraph text at t[j] (name_word_byte's), if one
+ * starts there: its length into *n (0: none) and, where it is a name of
+ * the store that counts as one there (a code span, or not a word of prose
+ * or a plain word unless next to "variant"/"experiment"), that name's
+ * first entry; s->n_names otherwise.
+ */
+static size_t counted_name(const struct scan *s, const char *t, size_t len, size_t j, size_t *n)
+{
+	*n = 0;
+	if (!audit_is_name_byte((unsigned char)t[j]) || (j > 0 && name_word_byte(t, len, j - 1, 0)))
+		return s->n_names;
+	size_t k = 1;
+	while (j + k < len && name_word_byte(t, len, j + k, 1))
+		k++;
+	*n = k;
+	size_t i = name_lookup(s, t + j, k);
+	if (i == s->n_names || !whole_name_at(t, len, j, k))
+		return s->n_names;
+	const char *name = s->names[i].name;
+	int counts = s->pcode[j] || (!prose_word(name) && (!letters_only(name) || named_as_name(t, len, j, k)));
+	return counts ? i : s->n_names;
+}
+
 static int names_other(struct scan *s, size_t at, const struct md_marker *m, struct strbuf *why)
 {
 	if (!s->names_built)
@@ -615,21 +639,13 @@ static int names_other(struct scan *s, size_t at, const struct md_marker *m, str
 	size_t len = s->plen, best_at = len, best = 0;
 	/* each word of the paragraph (name_word_byte's), looked up among the names */
 	for (size_t j = 0; j < len && best_at == len; j++) {
-		if (!audit_is_name_byte((unsigned char)t[j]) || (j > 0 && name_word_byte(t, len, j - 1, 0)))
-			continue;
-		size_t n = 1;
-		while (j + n < len && name_word_byte(t, len, j + n, 1))
-			n++;
-		size_t i = name_lookup(s, t + j, n);
-		if (i < s->n_names && whole_name_at(t, len, j, n)) {
-			const char *name = s->names[i].name;
-			int counts = s->pcode[j] || (!prose_word(name) && (!letters_only(name) || named_as_name(t, len, j, n)));
-			if (counts && !claim_about(s, i, m) && !cited_beside(s, i, m, s->para[at])) {
-				best_at = j;
-				best = i;
-			}
+		size_t n, i = counted_name(s, t, len, j, &n);
+		if (i < s->n_names && !claim_about(s, i, m) && !cited_beside(s, i, m, s->para[at])) {
+			best_at = j;
+			best = i;
 		}
-		j += n - 1;
+		if (n)
+			j += n - 1;
 	}
 	if (best_at == len)
 		return 0;
@@ -685,27 +701,20 @@ static int value_names_other(struct scan *s, const struct md_marker *m, size_t b
 		se++;
 	const char *e = md_attr(m, "experiment");
 	for (size_t j = sb; j < se; j++) {
-		if (!audit_is_name_byte((unsigned char)t[j]) || (j > 0 && name_word_byte(t, len, j - 1, 0)))
-			continue;
-		size_t n = 1;
-		while (j + n < len && name_word_byte(t, len, j + n, 1))
-			n++;
-		size_t i = name_lookup(s, t + j, n);
-		if (i < s->n_names && whole_name_at(t, len, j, n)) {
+		size_t n, i = counted_name(s, t, len, j, &n);
+		if (i < s->n_names) {
 			const char *name = s->names[i].name;
-			int counts = s->pcode[j] || (!prose_word(name) && (!letters_only(name) || named_as_name(t, len, j, n)));
 			/* a variant of m's own experiment: each block names its own */
-			int own = 0;
-			for (size_t k = i; e && k < s->n_names && !strcasecmp(s->names[k].name, name) && !own; k++)
-				own = s->names[k].exp && !strcmp(s->names[k].exp, e);
-			int about = own || claim_about(s, i, m);
+			int about = claim_about(s, i, m);
+			for (size_t k = i; e && k < s->n_names && !strcasecmp(s->names[k].name, name) && !about; k++)
+				about = s->names[k].exp && !strcmp(s->names[k].exp, e);
 			for (size_t k = 0; k < s->d->n && !about; k++) {
 				const struct md_marker *o = &s->d->mk[k];
 				if ((o->kind == MD_OPEN || (o->kind == MD_CLAIM && !s->a->malformed[k])) &&
 				    s->para[o->start] == p && o->start >= s->psrc[sb] && o->start <= s->psrc[se ? se - 1 : 0])
 					about = claim_about(s, i, o);
 			}
-			if (counts && !about) {
+			if (!about) {
 				const struct sname *nm = &s->names[i];
 				if (!nm->exp)
 					strbuf_addf(why, "its sentence names experiment %.*s", (int)n, t + j);
@@ -715,7 +724,8 @@ static int value_names_other(struct scan *s, const struct md_marker *m, size_t b
 				return 1;
 			}
 		}
-		j += n - 1;
+		if (n)
+			j += n - 1;
 	}
 	return 0;
 }
