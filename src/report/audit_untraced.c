@@ -667,6 +667,20 @@ static int names_other(struct scan *s, size_t at, const struct md_marker *m, str
 	return 1;
 }
 
+/* Is the name at s->names[i] one generated value m is about: its
+ * experiment or variant (claim_about's keys), or a variant of its
+ * experiment? */
+static int value_about_name(const struct scan *s, size_t i, const struct md_marker *m)
+{
+	const char *e = md_attr(m, "experiment");
+	if (claim_about(s, i, m))
+		return 1;
+	for (size_t k = i; e && k < s->n_names && !strcasecmp(s->names[k].name, s->names[i].name); k++)
+		if (s->names[k].exp && !strcmp(s->names[k].exp, e))
+			return 1;
+	return 0;
+}
+
 /*
  * Does the sentence holding generated value m (its opening marker; its
  * block ends at source offset block_end) name an experiment of the store,
@@ -699,15 +713,11 @@ static int value_names_other(struct scan *s, const struct md_marker *m, size_t b
 		sb--;
 	while (se < len && !(strchr(".!?", t[se]) && (se + 1 == len || t[se + 1] == ' ' || t[se + 1] == '\n')))
 		se++;
-	const char *e = md_attr(m, "experiment");
 	for (size_t j = sb; j < se; j++) {
 		size_t n, i = counted_name(s, t, len, j, &n);
 		if (i < s->n_names) {
-			const char *name = s->names[i].name;
 			/* a variant of m's own experiment: each block names its own */
-			int about = claim_about(s, i, m);
-			for (size_t k = i; e && k < s->n_names && !strcasecmp(s->names[k].name, name) && !about; k++)
-				about = s->names[k].exp && !strcmp(s->names[k].exp, e);
+			int about = value_about_name(s, i, m);
 			for (size_t k = 0; k < s->d->n && !about; k++) {
 				const struct md_marker *o = &s->d->mk[k];
 				if ((o->kind == MD_OPEN || (o->kind == MD_CLAIM && !s->a->malformed[k])) &&
@@ -721,13 +731,41 @@ static int value_names_other(struct scan *s, const struct md_marker *m, size_t b
 				else
 					strbuf_addf(why, "its sentence names variant %.*s (of experiment %s)", (int)n, t + j,
 						    nm->exp);
+				strbuf_addstr(why, ", which no block or claim of the sentence is about");
 				return 1;
 			}
 		}
 		if (n)
 			j += n - 1;
 	}
-	return 0;
+	/* A sentence that names nothing before its value reads as about the
+	 * last name the paragraph gave before it (red team 108's residue:
+	 * "The copy is aa, of rt105-bh. It is <value of rt105-sleep's
+	 * fast>x faster" passed --strict): that name must be one the value
+	 * is about, or the sentence must name the value's own pair. */
+	size_t last = s->n_names, last_at = 0, last_n = 0;
+	for (size_t j = 0; j < bs; j++) {
+		size_t n, i = counted_name(s, t, len, j, &n);
+		if (i < s->n_names) {
+			if (j >= sb) /* the sentence names something before its value */
+				return 0;
+			last = i;
+			last_at = j;
+			last_n = n;
+		}
+		if (n)
+			j += n - 1;
+	}
+	if (last == s->n_names || value_about_name(s, last, m))
+		return 0;
+	const struct sname *nm = &s->names[last];
+	if (!nm->exp)
+		strbuf_addf(why, "the sentence before it names experiment %.*s", (int)last_n, t + last_at);
+	else
+		strbuf_addf(why, "the sentence before it names variant %.*s (of experiment %s)", (int)last_n, t + last_at,
+			    nm->exp);
+	strbuf_addstr(why, ", another row's, and its own sentence names nothing before it");
+	return 1;
 }
 
 /* Is the number f at source offset at traced by a claim of its paragraph?
@@ -2292,9 +2330,8 @@ void audit_scan_untraced(struct actx *a, struct md_doc *d)
 		struct strbuf why = STRBUF_INIT;
 		if (value_names_other(&s, m, c < 0 ? m->end : d->mk[c].end, &why))
 			audit_finding(a, md_line_of(d, m->start), "untraced",
-				      "the generated value of %s's %s is a number about that row, but %s, which "
-				      "no block or claim of the sentence is about: generate or claim what the sentence "
-				      "names, or say which row the number is (docs/paper.md)",
+				      "the generated value of %s's %s is a number about that row, but %s: generate or "
+				      "claim what the sentence names, or say which row the number is (docs/paper.md)",
 				      md_attr(m, "experiment"), audit_name_or(md_attr(m, "variant")), strbuf_str(&why));
 		strbuf_release(&why);
 	}

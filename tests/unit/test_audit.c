@@ -1582,6 +1582,24 @@ static void test_untraced_names_other(void **state)
 		assert_int_equal(c.untraced, 0);
 		free(g);
 		strbuf_release(&t);
+		/* a sentence that names nothing before its value is about the
+		 * paragraph's last name (red team 108's residue) */
+		strbuf_addf(&t, "The copy is `x`, of experiment `d`. It runs in %s.\n", gv);
+		g = audit(strbuf_str(&t), &c);
+		assert_int_equal(c.untraced, 1);
+		assert_non_null(strstr(g, "the sentence before it names experiment d, another row's, and its own sentence names nothing before it"));
+		free(g);
+		strbuf_release(&t);
+		strbuf_addf(&t, "The copy is `x`, of experiment `d`. Experiment `e` runs in %s.\n", gv);
+		g = audit(strbuf_str(&t), &c);
+		assert_int_equal(c.untraced, 0);
+		free(g);
+		strbuf_release(&t);
+		strbuf_addf(&t, "Experiment `d` ran first; `base` of `e` came later. It runs in %s.\n", gv);
+		g = audit(strbuf_str(&t), &c);
+		assert_int_equal(c.untraced, 0);
+		free(g);
+		strbuf_release(&t);
 	}
 	/* a paragraph of its own: the name before the blank line does not count */
 	char *f = audit("The copy is `x`, of experiment `d`.\n\nIt runs in 100 us. <!-- claim: value experiment=e variant=base stat=median_us value=100us -->\n", &c);
