@@ -627,6 +627,25 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, std::vector<in
 		if (order.size() == before)
 			return fail(err, errlen, "the captured graph has a cycle");
 	}
+	/* one chain: each node after the first waits for the one before it.
+	 * A replay runs the plan on one stream in this order, one order of
+	 * many where launch() left two launches unordered (two streams, no
+	 * event between them: red team 64's race, two kernels that raced in
+	 * their own process and were wrong there, ran in order replayed and
+	 * were recorded ok), so its checks would see an order launch() never
+	 * promised */
+	for (size_t k = 1; k < order.size(); k++) {
+		int edge = 0;
+		for (size_t e = 0; e < ne && !edge; e++)
+			edge = from[e] == order[k - 1] && to[e] == order[k];
+		if (!edge)
+			return fail(err, errlen, "launch() left two of its launches unordered (steps %zu and %zu of "
+						 "the capture: work on two streams with no event between them); a "
+						 "sealed replay runs one stream, in an order launch() did not promise, "
+						 "so a race between them would not show: order them (one stream, or "
+						 "an event wait), or run the variant with trust: host",
+				    k - 1, k);
+	}
 	/* prog_pred held indices into nodes: make them positions in order */
 	for (size_t k = 0; k < order.size(); k++)
 		if (prog_pred[k] >= 0) {
@@ -686,6 +705,18 @@ static int in_device_heap(CUdeviceptr v)
 			limit = 0;
 	}
 	return at && limit && v + limit >= at && v <= at + limit;
+}
+
+/* What v points into among bufs (inside one, or one past its end), as
+ * words for a message; NULL for none. */
+static const char *points_into(const std::vector<kbuf> &bufs, CUdeviceptr v)
+{
+	for (const kbuf &b : bufs)
+		if (v >= b.base && v <= b.base + b.bytes)
+			return b.id < EVC_BUF_OUT ? "an input" : b.id < EVC_BUF_SCRATCH ? "an output"
+			       : b.id >= EVC_BUF_GLOBAL				   ? "a module global"
+										   : "the kernel's own allocation";
+	return NULL;
 }
 
 static int classify_word(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64_t *off, char *err,
@@ -816,6 +847,23 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 				return fail(err, errlen, "cannot read %s (%zu bytes at 0x%llx) to carry what init() "
 							 "left there",
 					    o->what, b.bytes, (unsigned long long)b.base);
+			/* a pointer at a 4-byte boundary the aligned words below
+			 * do not read whole (a packed descriptor's field at byte
+			 * 4, red team 64's packed: the replay kept the planner's
+			 * address and crashed): refused with the way out */
+			for (size_t p = (size_t)((4 - ((b.base + at) & 3)) & 3); p + 8 <= n; p += 4) {
+				if (!((b.base + at + p) & 7) && !(p & 7))
+					continue; /* an aligned word: classified below */
+				uint64_t v;
+				memcpy(&v, h.data() + p, 8);
+				const char *into = points_into(bufs, (CUdeviceptr)v);
+				if (into)
+					return fail(err, errlen, "init() left a pointer (0x%llx) to %s at byte %zu of "
+								 "%s, not 8-byte aligned; a sealed replay relocates "
+								 "aligned pointers only: align it, or run the variant "
+								 "with trust: host",
+						    (unsigned long long)v, into, at + p, o->what);
+			}
 			for (size_t w = 0; w < n; w += 8) {
 				size_t wn = n - w < 8 ? n - w : 8, pos = at + w;
 				int nz = 0;
