@@ -10,7 +10,9 @@
 # fixture copies), so it passed.  Now pass 1 is shown such a file as a
 # copy hashed as it is made, and a copy whose bytes are not the
 # compile's fails the build ("changed while the build read it"): either
-# the honest program or build_failed, never the other program.
+# the honest program or build_failed, never the other program.  A
+# hard-linked header reached through a macro (not among the key's
+# sources) has pass 1 run again shown it as a copy: the honest build is ok.
 . "$REPO/tests/cli/lib.sh"
 builds_from_nothing "the build and its first pass are the subject"
 D=adversary/host/redteam107
@@ -56,4 +58,24 @@ if raced["build"]["status"] == "ok":
 else:
     assert raced["outcome"] == "build_failed", raced["outcome"]
     assert "changed while the build read it" in (raced.get("reason") or ""), raced.get("reason")
+PY
+# the hard-linked header reached through a macro (in no text the key
+# reads, so pass 1 is first shown it in place): pass 1 runs again shown it
+# as a copy, and the honest build is ok with the same program
+M=tests/fixtures/$D/p1_macro.c
+sed -e 's|^#include "rt107_sel.h"|#define RT107_SEL "rt107_sel.h"\n#include RT107_SEL|' tests/fixtures/$D/p1_race.c > $M
+grep -q '^#include RT107_SEL' $M || fail "no macro include in $M"
+sed -e 's|p1_race.c|p1_macro.c|' experiments/race.yaml > experiments/macro.yaml
+git add -A && git -c user.email=t@t -c user.name=t commit -qm macro || fail "commit the macro kernel"
+expect_exit 0 "$EVIDENT" run --no-progress --cache "$TEST_TMP/c3" experiments/macro.yaml
+python3 - artifacts/runs/*.json <<'PY' || fail "a hard-linked header reached through a macro"
+import json, sys
+runs = sorted((json.load(open(p)) for p in sys.argv[1:]), key=lambda r: r["run_id"])
+runs = [r for r in runs if r.get("kind") != "batch"]
+assert len(runs) == 3, len(runs)
+honest, m = runs[0], runs[2]
+print(m["outcome"], m["build"]["status"], (m["code"].get("binary_sha256") or "")[:12], (m.get("reason") or "")[:300])
+assert m["build"]["status"] == "ok"
+assert not m["build"]["cached"]
+print([(s["path"].split("/")[-1], s["sha256"][:12]) for s in m["code"]["sources"]])
 PY
