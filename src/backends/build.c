@@ -1821,23 +1821,6 @@ static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const s
 			return -1;
 		if (w == 1)
 			p1_push(v, xstrdup(b->repo));
-		/* the files of several names the walk showed in place (in a
-		 * directory bound whole): a hashed copy of each bound over it
-		 * (one bind each: few files, those the key's sources name); a
-		 * file not copied (gone, over P1_COPY_MAX) is read in place, and
-		 * shown_copy fails the build if pass 1's rule names it */
-		for (size_t j = 0; j < v->nlate; j++) {
-			if (json_object_get(v->copied, v->late[j]))
-				continue; /* copied in a directory shown in part */
-			char hex[SHA256_HEX_LEN + 1], *at = xstrfmt("%s/evident-linked-%zu", v->scratch, j);
-			if (p1_copy(v->late[j], at, 1, hex) == 0) {
-				json_object_set_new(v->copied, v->late[j], json_string(hex));
-				p1_push(v, xstrfmt(">%s\n%s", at, v->late[j]));
-			} else {
-				unlink(at);
-			}
-			free(at);
-		}
 	}
 	v->repo = 0;
 	if (b->tool)
@@ -1863,6 +1846,23 @@ static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const s
 			return -1;
 		if (w == 1)
 			p1_push(v, xstrdup(*d));
+	}
+	/* the files of several names the walk showed in place (in a
+	 * directory bound whole): a hashed copy of each bound over it, last
+	 * (one bind each: few files, those the key's sources name); a
+	 * file not copied (gone, over P1_COPY_MAX) is read in place, and
+	 * shown_copy fails the build if pass 1's rule names it */
+	for (size_t j = 0; j < v->nlate; j++) {
+		if (json_object_get(v->copied, v->late[j]))
+			continue; /* copied in a directory shown in part */
+		char hex[SHA256_HEX_LEN + 1], *at = xstrfmt("%s/evident-linked-%zu", v->scratch, j);
+		if (p1_copy(v->late[j], at, 1, hex) == 0) {
+			json_object_set_new(v->copied, v->late[j], json_string(hex));
+			p1_push(v, xstrfmt(">%s\n%s", at, v->late[j]));
+		} else {
+			unlink(at);
+		}
+		free(at);
 	}
 	if (!v->out)
 		p1_push(v, xstrdup(b->repo)); /* never reached: keeps out non-NULL */
