@@ -1151,8 +1151,11 @@ static int write_file_bytes(const char *path, const char *data, size_t n)
  * archive replaced mid-build recorded as the other version).  NULL, or
  * why it is not shown (malloc'd).
  */
+#define P1_COPY_MAX (1 << 20) /* a larger file of a directory shown in part is bound, not copied */
+
 static char *shown_copy(const struct build_bounds *b, const struct sandbox *box, const char *opened, const char *real,
-			int library, int repo, const char *tmpdir, size_t idx, json_t *prehash, char **entry)
+			int library, int repo, const char *tmpdir, size_t idx, json_t *prehash, const json_t *p1seen,
+			int p1_whole, char **entry)
 {
 	*entry = NULL;
 	char *no = repo ? NULL : showable(b, box, opened, real);
@@ -1171,11 +1174,20 @@ static char *shown_copy(const struct build_bounds *b, const struct sandbox *box,
 	 * other bytes than this copy holds (red team 107's inplace: a header
 	 * rewritten as the key had hashed it and put back before this copy,
 	 * one key, a 1-pass program for its 64-pass one, 3 of 3 runs).  A
-	 * file with more than one name is let be: its change time moves
-	 * whenever a name of it is made or removed anywhere (make test's
-	 * repositories are hard-linked copies of the fixtures, each made
-	 * and removed beside the others' builds), so an in-place rewrite of
-	 * a hard-linked header still passes (README, Still out of reach) */
+	 * file with more than one name cannot be judged so: its change time
+	 * moves whenever a name of it is made or removed anywhere (make
+	 * test's repositories are hard-linked copies of the fixtures, each
+	 * made and removed beside the others' builds); pass 1 was shown it
+	 * as a copy, hashed (p1_copy), and those bytes must be these below */
+	const char *p1_sha = p1seen ? json_string_value(json_object_get(p1seen, real)) : NULL;
+	if (repo && p1seen && !p1_whole && !p1_sha && st.st_nlink > 1) {
+		close(fd);
+		return xstrfmt("'%s': it changed while the build read it, or may have: it has %lu names (a hard "
+			       "link) and the build's first pass read it in place, not as a copy of hashed bytes (a "
+			       "name made for it during the build, or over %d bytes): give it one name, or build "
+			       "again once nothing links it",
+			       opened, (unsigned long)st.st_nlink, P1_COPY_MAX);
+	}
 	if (st.st_nlink == 1 && ts_after(&st.st_ctim, &b->began)) {
 		close(fd);
 		return xstrfmt("'%s' was written while the build ran (its change time is after the build began): "
@@ -1196,7 +1208,14 @@ static char *shown_copy(const struct build_bounds *b, const struct sandbox *box,
 	}
 	char hex[SHA256_HEX_LEN + 1], *copy = xstrfmt("%s/copy-%zu", tmpdir, idx);
 	sha256_hex(strbuf_str(&bytes), bytes.len, hex);
-	if (write_file_bytes(copy, strbuf_str(&bytes), bytes.len) < 0) {
+	if (p1_sha && strcmp(p1_sha, hex)) {
+		/* pass 1 chose the files from other bytes than the key's and
+		 * the compile's (red team 107's inplace on a hard-linked
+		 * header, or on any file pass 1 was shown a copy of) */
+		no = xstrfmt("'%s': it changed while the build read it (the build's first pass read other bytes, sha256 "
+			     "%.12s, than the compile's copy, %.12s): build again with the file left alone",
+			     opened, p1_sha, hex);
+	} else if (write_file_bytes(copy, strbuf_str(&bytes), bytes.len) < 0) {
 		no = xstrfmt("cannot copy '%s' for the compile", opened);
 	} else {
 		json_object_set_new(prehash, real, json_string(hex));
@@ -1250,11 +1269,14 @@ static char *opened_abs(const char *d)
  * remembered (device, inode, ctime: any name made, removed or renamed in
  * it changes its ctime) and checked again once pass 1 has run, so a name
  * made or swapped between the walk and pass 1 fails the build, and pass
- * 1's messages are not kept.
+ * 1's messages are not kept.  A file of several names among the key's
+ * sources is shown as a hashed copy bound over its place (p1_view_make),
+ * and one pass 1 read in place all the same (through a macro) has pass 1
+ * run once more, shown it so; the compile's copy (shown_copy) must hold
+ * the bytes of each copy pass 1 read (red team 107's inplace).
  */
 #define P1_MAX 200000
 #define P1_HIDDEN 64
-#define P1_COPY_MAX (1 << 20) /* a larger file of a directory shown in part is bound, not copied */
 /* the build key's word for the view (an entry whose pass 1 saw the
  * repository whole, before red team 103, is never a hit) */
 #define P1_VIEW "boxed: the dependency list's files; pass 1 the recorded files"
@@ -1276,6 +1298,12 @@ struct p1_view {
 	size_t nfiles;
 	char **dirs; /* repo: every directory above one of files, sorted */
 	size_t ndirs;
+	char **linked; /* repo: the files of several names shown as copies (of files, and those pass 1 read in
+			* place last time), sorted; not every file's nlink: a stat of each of a checkout's 24k
+			* files was 0.03 s of CPU a build */
+	size_t nlinked;
+	char **late; /* the walk's files of linked: copied and bound over the view once it is made */
+	size_t nlate;
 	char **out; /* sandbox_wrap_build entries */
 	size_t nout, capout;
 	struct p1_snap *snap;
@@ -1285,6 +1313,8 @@ struct p1_view {
 	char **hidden; /* flag directories' files showable refused: "NAME\nWHY", the first P1_HIDDEN */
 	size_t nhidden;
 	char *scratch; /* where the directories shown in part are made: /dev/shm/evident-p1-XXXXXX or tmpdir/p1 */
+	json_t *copied; /* each file pass 1 was shown a copy of (its path) -> the copy's sha256 */
+	int whole;      /* the repository was shown whole (no git repository): its files are not judged so */
 	const char *tmpdir; /* the cache entry being built (writable in the box) */
 };
 
@@ -1431,6 +1461,22 @@ static int p1_walk(struct p1_view *v, const char *path, int depth)
 				}
 				free(no);
 			}
+			/* a file of several names (a hard link) pass 1 may read
+			 * (v->linked) is shown as a copy, hashed as it is made
+			 * (p1_copy), never in place: its change time moves with
+			 * any name of it anywhere, so a rewrite in place between
+			 * the key's hash and pass 1, put back before the
+			 * compile's copy, is seen only by its bytes (red team
+			 * 107's inplace).  Bound over its directory's view
+			 * (p1_view_make), not by making the directory in the
+			 * scratch tree: each directory above it would be made
+			 * too, and each of their subdirectories bound (a header
+			 * of redteam107/ had 0.1-0.15 s more of pass 1, most of
+			 * it bubblewrap's per-bind work) */
+			if (shown && type == DT_REG && v->repo && p1_has(v->linked, v->nlinked, p)) {
+				v->late = xrealloc(v->late, (v->nlate + 1) * sizeof(char *));
+				v->late[v->nlate++] = xstrdup(p);
+			}
 			if (shown && type == DT_REG) {
 				p1_push(v, xstrfmt("+%s", p));
 			} else if (shown) {
@@ -1464,9 +1510,10 @@ static int p1_walk(struct p1_view *v, const char *path, int depth)
 }
 
 /* A copy of the file path (opened once, O_NOFOLLOW; a flag directory's
- * with one name) at dest.  0; 1: over P1_COPY_MAX bytes, dest made empty
- * (the caller binds the file there instead); -1: not shown. */
-static int p1_copy(const char *path, const char *dest, int repo)
+ * with one name) at dest, its sha256 into hex as it is written.  0; 1:
+ * over P1_COPY_MAX bytes, dest made empty (the caller binds the file
+ * there instead); -1: not shown. */
+static int p1_copy(const char *path, const char *dest, int repo, char hex[SHA256_HEX_LEN + 1])
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -1484,8 +1531,13 @@ static int p1_copy(const char *path, const char *dest, int repo)
 	}
 	int rc = out < 0 ? -1 : 0;
 	char buf[65536];
-	for (ssize_t n; rc == 0 && (n = read(fd, buf, sizeof(buf))) != 0;)
+	struct sha256_ctx *h = sha256_begin();
+	for (ssize_t n; rc == 0 && (n = read(fd, buf, sizeof(buf))) != 0;) {
 		rc = n < 0 || write_all(out, buf, (size_t)n) < 0 ? -1 : 0;
+		if (rc == 0)
+			sha256_update(h, buf, (size_t)n);
+	}
+	sha256_end(h, hex);
 	if (out >= 0 && close(out) != 0)
 		rc = -1;
 	close(fd);
@@ -1516,12 +1568,15 @@ static int p1_make_root(struct p1_view *v, const char *root, size_t mark, int re
 			made = xstrdup(at);
 		}
 		*slash = '/';
-		int c = rc == 0 && e[0] == '+' ? p1_copy(path, at, repo) : 0;
+		char hex[SHA256_HEX_LEN + 1];
+		int c = rc == 0 && e[0] == '+' ? p1_copy(path, at, repo, hex) : 0;
 		if (rc == 0 && e[0] == '+' && c == 1) {
 			v->out[keep++] = xstrdup(path); /* bound over its empty mount point */
 		} else if (rc == 0 && e[0] == '+') {
 			if (c < 0)
 				unlink(at); /* not shown: gone or changed (the ctime check sees it) */
+			else
+				json_object_set_new(v->copied, path, json_string(hex));
 		} else if (rc == 0 && e[0] == '=') {
 			char *target = xstrndup(e + 1, (size_t)(strchr(e, '\n') - e - 1));
 			rc = symlink(target, at);
@@ -1648,6 +1703,12 @@ static void p1_view_release(struct p1_view *v)
 	for (size_t i = 0; i < v->ndirs; i++)
 		free(v->dirs[i]);
 	free(v->dirs);
+	for (size_t i = 0; i < v->nlinked; i++)
+		free(v->linked[i]);
+	free(v->linked);
+	for (size_t i = 0; i < v->nlate; i++)
+		free(v->late[i]);
+	free(v->late);
 	for (size_t i = 0; i < v->nout; i++)
 		free(v->out[i]);
 	free(v->out);
@@ -1660,6 +1721,7 @@ static void p1_view_release(struct p1_view *v)
 	free(v->hidden);
 	if (v->git)
 		v->b->view->close(v->git);
+	json_decref(v->copied);
 	p1_scratch_remove(v);
 	memset(v, 0, sizeof(*v));
 }
@@ -1670,7 +1732,7 @@ static void p1_view_release(struct p1_view *v)
  * tree whole, each flag directory's files showable accepts.  0, or -1 with
  * the reason in v->why. */
 static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const struct sandbox *box,
-			const json_t *sources, const char *tmpdir)
+			const json_t *sources, const char *tmpdir, const json_t *relive)
 {
 	memset(v, 0, sizeof(*v));
 	v->b = b;
@@ -1684,6 +1746,7 @@ static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const s
 	v->scratch = is_dir("/dev/shm") && mkdtemp(shm) ? xstrdup(shm) : xstrfmt("%s/p1", tmpdir);
 	free(shm);
 	v->left = P1_MAX;
+	v->copied = json_object();
 	if (!b->view) {
 		v->why = xstrdup("a boxed build was asked without a view of the repository (build_request.view): "
 				 "its first pass is shown what a record can name alone");
@@ -1698,6 +1761,7 @@ static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const s
 	}
 	if (g == 1) {
 		p1_push(v, xstrdup(b->repo));
+		v->whole = 1;
 	} else {
 		/* the sources the key read (a git-ignored header included by
 		 * name is in the key and the record's sources) */
@@ -1724,9 +1788,21 @@ static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const s
 		}
 		if (v->nfiles)
 			qsort(v->files, v->nfiles, sizeof(char *), cmp_str);
-		size_t dcap = 0;
+		size_t dcap = 0, lcap = 0;
 		for (size_t j = 0; j < v->nfiles; j++)
 			p1_add_dirs(v->files[j], b->repo, &v->dirs, &v->ndirs, &dcap);
+		size_t nre = json_array_size(relive);
+		for (size_t j = 0; j < v->nfiles + nre; j++) {
+			struct stat st;
+			const char *f = j < v->nfiles ? v->files[j] : json_string_value(json_array_get(relive, j - v->nfiles));
+			if (f && (j >= v->nfiles || (lstat(f, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1))) {
+				if (v->nlinked == lcap)
+					v->linked = xrealloc(v->linked, (lcap = lcap ? 2 * lcap : 16) * sizeof(char *));
+				v->linked[v->nlinked++] = xstrdup(f);
+			}
+		}
+		if (v->nlinked)
+			qsort(v->linked, v->nlinked, sizeof(char *), cmp_str);
 		if (v->ndirs) {
 			qsort(v->dirs, v->ndirs, sizeof(char *), cmp_str);
 			size_t u = 1;
@@ -1771,6 +1847,23 @@ static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const s
 		if (w == 1)
 			p1_push(v, xstrdup(*d));
 	}
+	/* the files of several names the walk showed in place (in a
+	 * directory bound whole): a hashed copy of each bound over it, last
+	 * (one bind each: few files, those the key's sources name); a
+	 * file not copied (gone, over P1_COPY_MAX) is read in place, and
+	 * shown_copy fails the build if pass 1's rule names it */
+	for (size_t j = 0; j < v->nlate; j++) {
+		if (json_object_get(v->copied, v->late[j]))
+			continue; /* copied in a directory shown in part */
+		char hex[SHA256_HEX_LEN + 1], *at = xstrfmt("%s/evident-linked-%zu", v->scratch, j);
+		if (p1_copy(v->late[j], at, 1, hex) == 0) {
+			json_object_set_new(v->copied, v->late[j], json_string(hex));
+			p1_push(v, xstrfmt(">%s\n%s", at, v->late[j]));
+		} else {
+			unlink(at);
+		}
+		free(at);
+	}
 	if (!v->out)
 		p1_push(v, xstrdup(b->repo)); /* never reached: keeps out non-NULL */
 	return 0;
@@ -1796,7 +1889,8 @@ static char *p1_changed(const struct p1_view *v)
 
 static int included_files(const struct sandbox *box, const struct build_bounds *b, const char *const *argv,
 			  size_t deps_slot, const char *tmpdir, const char *const *show, const char *const *masks,
-			  char ***files, json_t *prehash, struct strbuf *log, struct run_result *rr)
+			  char ***files, json_t *prehash, const struct p1_view *p1, json_t *relive, struct strbuf *log,
+			  struct run_result *rr)
 {
 	*files = NULL;
 	size_t n = 0;
@@ -1860,9 +1954,17 @@ static int included_files(const struct sandbox *box, const struct build_bounds *
 		 * compiler opens (a header that is a link inside its directory:
 		 * red team 100's hdrlink) */
 		int repo = classify_read(b, abs) == READ_REPO;
+		/* a file of several names pass 1 read in place (not among the
+		 * key's sources: reached through a macro): build_run runs pass
+		 * 1 again with it shown as a copy */
+		struct stat st;
+		if (repo && !p1->whole && !json_object_get(p1->copied, abs) && stat(abs, &st) == 0 &&
+		    S_ISREG(st.st_mode) && st.st_nlink > 1)
+			json_array_append_new(relive, json_string(abs));
 		if (repo || in_flag_dir(b, abs)) {
 			char *at = repo ? xstrdup(abs) : opened_abs(*d), *entry = NULL;
-			char *no = shown_copy(b, box, at, abs, 0, repo, tmpdir, nv, prehash, &entry);
+			char *no = shown_copy(b, box, at, abs, 0, repo, tmpdir, nv, prehash, p1->copied, p1->whole,
+					       &entry);
 			if (no) {
 				strbuf_addf(log, "evident: not shown to the compile: %s\n", no);
 				free(no);
@@ -2089,6 +2191,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	char **dflags = NULL;
 	json_t *sources = json_array();
 	json_t *pre = json_object(); /* flag-directory files' hashes before the compile, by real path */
+	json_t *relive = json_array(); /* files of several names pass 1 read in place, by real path */
 	struct sha256_ctx *key = NULL;
 	struct strbuf log = STRBUF_INIT;
 
@@ -2232,7 +2335,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	size_t nlibs = 0;
 	struct p1_view p1 = { 0 };
 	char *p1_why = NULL;
-	if (box->on && p1_view_make(&p1, &bounds, box, sources, tmpdir) < 0) {
+	if (box->on && p1_view_make(&p1, &bounds, box, sources, tmpdir, NULL) < 0) {
 		memset(&rr, 0, sizeof(rr));
 		p1_why = p1.why;
 		p1.why = NULL;
@@ -2240,10 +2343,38 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	} else if (box->on) {
 		size_t mark = log.len;
 		int prc = included_files(box, &bounds, argv, deps_slot, tmpdir, (const char *const *)p1.out, masks,
-					 &view, pre, &log, &rr);
-		if (prc < 0)
+					 &view, pre, &p1, relive, &log, &rr);
+		if (prc == 0 && json_array_size(relive)) {
+			/* pass 1 read a file of several names in place (one the
+			 * key's sources do not name): once more, shown those
+			 * as copies; a file so read again fails the build
+			 * (shown_copy) */
+			for (char **f = view; f && *f; f++)
+				remove_copy(*f);
+			free_strv(view);
+			view = NULL;
+			p1_view_release(&p1);
+			if (log.buf) {
+				log.len = mark;
+				log.buf[mark] = '\0';
+			}
+			json_t *again = json_array();
+			if (p1_view_make(&p1, &bounds, box, sources, tmpdir, relive) < 0) {
+				p1_why = p1.why;
+				p1.why = NULL;
+				pre_failed = 1;
+				prc = -2; /* pass 1 not run */
+			} else {
+				prc = included_files(box, &bounds, argv, deps_slot, tmpdir,
+						     (const char *const *)p1.out, masks, &view, pre, &p1, again, &log,
+						     &rr);
+			}
+			json_decref(again);
+		}
+		if (prc == -1)
 			spawned = -1;
-		pre_failed = prc == 1;
+		if (prc != -2)
+			pre_failed = prc == 1;
 		/* pass 1 missed a flag directory's file it was not shown: say why */
 		for (size_t i = 0; prc == 1 && i < p1.nhidden; i++) {
 			const char *nl = strchr(p1.hidden[i], '\n'), *base = p1.hidden[i];
@@ -2285,7 +2416,8 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		/* a directory pass 1 was shown changed meanwhile: what it found
 		 * is not what the walk saw (a marker made and removed, a name
 		 * swapped for a link), so neither its program nor its messages */
-		p1_why = prc >= 0 ? p1_changed(&p1) : NULL;
+		if (prc >= 0)
+			p1_why = p1_changed(&p1);
 		if (p1_why) {
 			pre_failed = 1;
 			if (log.buf) {
@@ -2324,7 +2456,8 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 				char *real = resolved(libs[i]), *no = NULL, *at = NULL;
 				if (path_exists(libs[i])) {
 					char *opened = opened_abs(libs[i]);
-					no = shown_copy(&bounds, box, opened, real, 1, 0, tmpdir, nv + i, pre, &at);
+					no = shown_copy(&bounds, box, opened, real, 1, 0, tmpdir, nv + i, pre, NULL, 0,
+							&at);
 					free(opened);
 					if (no)
 						strbuf_addf(&log, "evident: not shown to the compile: %s\n", no);
@@ -2515,6 +2648,7 @@ out:
 	json_decref(sources);
 	shown_hashes = NULL;
 	json_decref(pre);
+	json_decref(relive);
 	strbuf_release(&log);
 	free(version);
 	free(exe_path);
