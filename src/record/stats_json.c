@@ -155,6 +155,8 @@ int record_comparison_read(json_t *j, struct stats_comparison *c)
 	 * inconclusive with that reason.  What the record says is kept in
 	 * verdict_recorded when it differs; the record itself is unchanged.
 	 */
+	/* rule 0b as the writer applied it (its reason): kept as recorded */
+	c->few_processes = c->verdict_reason && !strcmp(c->verdict_reason, STATS_REASON_FEW_PROCESSES);
 	if (c->ka == 1 && c->kb == 1) {
 		c->one_process = 1;
 		if (c->verdict && strcmp(c->verdict, "inconclusive"))

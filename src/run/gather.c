@@ -839,6 +839,44 @@ static void no_effect_notes(const struct plan *p, json_t *notes)
 }
 
 /*
+ * A verdict between two variants of one program (the same kernel file,
+ * binary and, where both recorded one, loaded image): what separates them
+ * is their processes, not their code, so a faster or slower there is the
+ * false positive the test allows, an A/A pair (red team 110: "266.184x
+ * faster" between two variants of one binary, in run, show and the
+ * paper's tables, no note).  The verdict stays (make bench-aa counts such
+ * pairs to measure that rate); the note says what it is.
+ */
+char *gather_same_code_note(const char *variant, const char *verdict, const char *base, const struct code_sig *x,
+			    const struct code_sig *b)
+{
+	if (!verdict || (strcmp(verdict, "faster") && strcmp(verdict, "slower")) || !x->binary || !b->binary ||
+	    strcmp(x->binary, b->binary) || !x->kernel || !b->kernel || strcmp(x->kernel, b->kernel) ||
+	    (x->load && b->load && strcmp(x->load, b->load)))
+		return NULL;
+	return xstrfmt("%s: %s than %s, but both are one program (the same kernel file and binary): what separates "
+		       "them is their processes, not their code, so the verdict is the false positive the test "
+		       "allows (an A/A pair)",
+		       variant, verdict, base);
+}
+
+static void same_code_notes(const struct plan *p, const struct batch_record *b, json_t *notes)
+{
+	const struct plan_variant *bx = &p->variants[p->baseline];
+	struct code_sig sb = { info_str(bx, "binary_sha256"), info_str(bx, "load_sha256"), bx->v->kernel };
+	for (size_t vi = 0; vi < p->n_variants; vi++) {
+		const struct plan_variant *x = &p->variants[vi];
+		const struct batch_row *row = &b->rows[vi];
+		struct code_sig sx = { info_str(x, "binary_sha256"), info_str(x, "load_sha256"), x->v->kernel };
+		char *n = vi != p->baseline && row->have_cmp
+				  ? gather_same_code_note(row->variant, row->cmp.verdict, bx->v->name, &sx, &sb)
+				  : NULL;
+		if (n)
+			add_note(notes, n);
+	}
+}
+
+/*
  * 1 when row and the baseline's samples were timed by one clock: a kernel
  * clock (CUPTI's window) and CUDA events measure different spans (the
  * events hold the launch's overhead, 2 to 3 us on an H200, and see no
@@ -895,7 +933,8 @@ static size_t compare_rows(const struct plan *p, struct batch_record *b, const s
 	return nc;
 }
 
-/* Once a batch: comparisons of one repeat a side decide nothing (rule 0). */
+/* Once a batch: comparisons of one repeat a side decide nothing (rule 0),
+ * nor those of fewer than three on a side (rule 0b). */
 static void one_process_note(const struct batch_record *b, json_t *notes)
 {
 	size_t n = 0;
@@ -906,6 +945,15 @@ static void one_process_note(const struct batch_record *b, json_t *notes)
 					"unknown, so %s inconclusive (one process's CI does not cover the next run); "
 					"run with --repeats 3 or more",
 					n, n == 1 ? "" : "s", n == 1 ? "it is" : "each is"));
+	/* rule 0b: fewer than three on a side (red team 110) */
+	size_t f = 0;
+	for (size_t i = 0; i < b->n_rows; i++)
+		f += b->rows[i].have_cmp && b->rows[i].cmp.few_processes;
+	if (f)
+		add_note(notes, xstrfmt("%zu comparison%s with fewer than 3 repeats on a side: a variance between "
+					"processes from two values cannot tell a kernel from its processes' luck, so "
+					"%s inconclusive; run with --repeats 3 or more",
+					f, f == 1 ? "" : "s", f == 1 ? "it is" : "each is"));
 }
 
 static int same_num(double a, double b)
@@ -1078,6 +1126,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	busy_notes(p, b, vd, notes);
 	precision_notes(p, b, vd, notes);
 	one_process_note(b, notes);
+	same_code_notes(p, b, notes);
 	batch_header(c, b, &so, nc);
 	batch_peak(p, vd, b);
 	collect_slots(vd, p->n_variants, b);

@@ -498,6 +498,23 @@ char *gather_busy_note(const struct run_record *const *base, size_t nb, const st
  * gone yet when its "after" is taken.  Caller frees.
  */
 char *gather_gpu_shared_note(const struct run_record *const *runs, size_t n, const char *variant);
+/* What identifies a variant's program for gather_same_code_note (strings
+ * borrowed; NULL where not recorded). */
+struct code_sig {
+	const char *binary, *load, *kernel; /* binary_sha256, load_sha256, kernel file */
+};
+
+/*
+ * The batch note for a faster or slower verdict between two variants of
+ * one program (x and the baseline b: the same kernel file and binary, and
+ * the same loaded image where both recorded one): the verdict is an A/A
+ * pair's false positive (red team 110), kept for make bench-aa and named.
+ * NULL when x and b differ or the verdict is neither; else a string the
+ * caller frees.
+ */
+char *gather_same_code_note(const char *variant, const char *verdict, const char *base, const struct code_sig *x,
+			    const struct code_sig *b);
+
 /*
  * 1 when a row and its baseline were timed by one clock (each row's
  * repeats by one); else 0, after appending to notes (a JSON array) a note

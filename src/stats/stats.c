@@ -266,6 +266,8 @@ const char *stats_verdict(struct stats_comparison *c, double alpha, double thres
 
 	if (c->one_process) {
 		why = STATS_REASON_ONE_PROCESS;
+	} else if (c->few_processes) {
+		why = STATS_REASON_FEW_PROCESSES;
 	} else if (c->small_n) {
 		why = "too few samples";
 	} else if (!c->speedup_method || !strcmp(c->speedup_method, "none") ||

@@ -83,6 +83,15 @@
  *      processes, so no verdict (faster, slower or no_difference) is drawn
  *      from one process a side (stats_compare_groups; stats_compare, on
  *      independent samples, never sets it)
+ *   0b. few_processes (a side with fewer than STATS_MIN_PROCESSES repeats,
+ *      not one a side) -> inconclusive STATS_REASON_FEW_PROCESSES: the t
+ *      test on the repeats' medians takes the variance between processes
+ *      from two values; red team 110's kernel, whose speed is a coin toss
+ *      per process, read faster or slower against itself in 17 of 100
+ *      two-repeat batches (2 of 100 at three).  One process against three
+ *      is the same coin (all three land the other way with chance 1/8).
+ *      Set by stats_compare_groups; a record written before it keeps its
+ *      verdict
  *   1. small_n                               -> inconclusive "too few samples"
  *   2. speedup undefined (a sample <= 0)     -> inconclusive
  *   3. p (p_adjusted after Holm) is NaN      -> inconclusive
@@ -140,6 +149,9 @@
 #include <stddef.h>
 
 #define STATS_MIN_N 5
+/* Repeats (worker processes) a side a grouped comparison needs for a
+ * verdict (rule 0b). */
+#define STATS_MIN_PROCESSES 3
 /* Two-sample bootstraps build full resamples while na + nb <= this (above). */
 #define STATS_BOOT_FULL_MAX 5000
 
@@ -198,6 +210,8 @@ struct stats_comparison {
 	double test_df;                 /* degrees of freedom of the grouped t test; NaN otherwise */
 	int one_process;                /* 1: one repeat (worker process) a side, so the variance
 					   between processes is unknown: rule 0 of the table */
+	int few_processes;              /* 1: fewer than STATS_MIN_PROCESSES repeats on a side
+					   (not one a side): rule 0b of the table */
 	const char *verdict_recorded;   /* NULL, or the verdict a record holds when its reader
 					   applied the table's rule 0 (record_comparison_read) or
 					   rule 5 (stats_verdict_settle) to it: what the evident
@@ -208,6 +222,11 @@ struct stats_comparison {
 #define STATS_REASON_ONE_PROCESS                                                                      \
 	"1 repeat: the variance between processes is unknown, and one process's CI does not cover the " \
 	"next run; run with --repeats 3 or more"
+
+/* The reason of rule 0b (static). */
+#define STATS_REASON_FEW_PROCESSES                                                                    \
+	"fewer than 3 repeats on a side: two processes cannot tell a kernel from its processes' luck " \
+	"(a variance from two values); run with --repeats 3 or more"
 
 /* The reason of rule 6 (static). */
 #define STATS_REASON_NOT_EQUIVALENT                                                                  \

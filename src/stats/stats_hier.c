@@ -477,6 +477,7 @@ int stats_compare_groups(const struct stats_groups *a, const struct stats_groups
 		out->min_detectable_speedup = stats_min_detectable(out->speedup_ci, tq * se, o->threshold);
 	}
 	out->small_n = na < STATS_MIN_N || nb < STATS_MIN_N || ha.k + hb.k < 4;
+	out->few_processes = !o->samples_independent && (ha.k < STATS_MIN_PROCESSES || hb.k < STATS_MIN_PROCESSES);
 	stats_verdict(out, o->alpha, o->threshold);
 	ret = 0;
 out:

@@ -8,7 +8,9 @@
  * bent.  A quiet machine gets no note.  (The note reaches the summary,
  * `show` and PAPER.md as every batch note does; the load of a real run
  * cannot be set by a test, so the rule is tested here.)  A row timed by
- * another clock than its baseline is not compared with it.
+ * another clock than its baseline is not compared with it, and a verdict
+ * between two variants of one program is named an A/A pair's (red team
+ * 110).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,6 +51,29 @@ static void test_quiet_machine_no_note(void **state)
 		json_decref(b[i].load);
 		json_decref(v[i].load);
 	}
+}
+
+/* red team 110: a verdict between two variants of one program is named
+ * an A/A pair's false positive; another binary, kernel file or loaded
+ * image, or no verdict, gets no note */
+static void test_same_code_named(void **state)
+{
+	(void)state;
+	struct code_sig b = { "bin1", "load1", "k.c" }, same = { "bin1", "load1", "k.c" }, other = { "bin2", "load1", "k.c" },
+			file = { "bin1", "load1", "j.c" }, load = { "bin1", "load2", "k.c" }, noload = { "bin1", NULL, "k.c" };
+	char *n = gather_same_code_note("a2", "faster", "a1", &same, &b);
+	assert_non_null(n);
+	assert_non_null(strstr(n, "a2: faster than a1, but both are one program"));
+	assert_non_null(strstr(n, "an A/A pair"));
+	free(n);
+	n = gather_same_code_note("a2", "slower", "a1", &noload, &b);
+	assert_non_null(n);
+	free(n);
+	assert_null(gather_same_code_note("a2", "faster", "a1", &other, &b));
+	assert_null(gather_same_code_note("a2", "faster", "a1", &file, &b));
+	assert_null(gather_same_code_note("a2", "faster", "a1", &load, &b));
+	assert_null(gather_same_code_note("a2", "inconclusive", "a1", &same, &b));
+	assert_null(gather_same_code_note("a2", "no_difference", "a1", &same, &b));
 }
 
 static void test_busy_period_named(void **state)
@@ -165,6 +190,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quiet_machine_no_note),
 		cmocka_unit_test(test_busy_period_named),
+		cmocka_unit_test(test_same_code_named),
 		cmocka_unit_test(test_gpu_shared_note),
 		cmocka_unit_test(test_clocks_must_agree),
 	};

@@ -168,7 +168,9 @@ static void test_one_process_decides_nothing(void **state)
 	/* a record's fields alone (record_comparison_read) keep it so */
 	assert_string_equal(stats_verdict(&c[0], o.alpha, o.threshold), "inconclusive");
 
-	/* three repeats of the candidate: the spread between processes is seen */
+	/* three repeats of the candidate against one: the spread between
+	 * processes is seen on one side only, the other's one process is a
+	 * coin (rule 0b, red team 110) */
 	double b2[40], b3[40];
 	for (size_t i = 0; i < 40; i++) {
 		b2[i] = 101 + 2 * cos((double)i * 0.5);
@@ -180,7 +182,9 @@ static void test_one_process_decides_nothing(void **state)
 	assert_int_equal(stats_compare_groups(&ga, &gb3, &o, &c[0]), 0);
 	assert_int_equal(c[0].one_process, 0);
 	assert_string_equal(c[0].mwu_method, "student_log_medians");
-	assert_string_equal(c[0].verdict, "faster");
+	assert_int_equal(c[0].few_processes, 1);
+	assert_string_equal(c[0].verdict, "inconclusive");
+	assert_string_equal(c[0].verdict_reason, STATS_REASON_FEW_PROCESSES);
 }
 
 /* ---- 2. the draw's distribution --------------------------------------------- */
@@ -519,9 +523,10 @@ static void test_grouped_fields(void **state)
 	gsl_rng_set(r, 3);
 	o.resamples = 1000;
 	sim_init(&a, R, n);
-	sim_init(&b, 2, n);
+	sim_init(&b, R, n);
 	draw_variant(r, &a, 100, 0.02);
 	draw_variant(r, &b, 80, 0.02);
+	b.k = 2;
 	struct stats_groups ga = sim_groups(&a), gb = sim_groups(&b);
 	assert_int_equal(stats_compare_groups(&ga, &gb, &o, &c), 0);
 	assert_int_equal(c.ka, 3);
@@ -533,6 +538,15 @@ static void test_grouped_fields(void **state)
 	assert_true(c.test_df >= 1 && c.test_df <= 3);
 	assert_true(c.speedup > 1.1 && c.speedup_ci[0] > 1.05);
 	assert_true(c.min_detectable_speedup > 1.01 && c.min_detectable_speedup < c.speedup);
+	/* two processes a side decide nothing (rule 0b, red team 110) */
+	assert_int_equal(c.few_processes, 1);
+	assert_string_equal(c.verdict, "inconclusive");
+	assert_string_equal(c.verdict_reason, STATS_REASON_FEW_PROCESSES);
+	/* three do */
+	b.k = 3;
+	gb = sim_groups(&b);
+	assert_int_equal(stats_compare_groups(&ga, &gb, &o, &c), 0);
+	assert_int_equal(c.few_processes, 0);
 	assert_string_equal(c.verdict, "faster");
 
 	/* one repeat against three: Student's pooled t, df = 2 */
@@ -549,7 +563,7 @@ static void test_grouped_fields(void **state)
 	assert_true(c.test_df == 1);
 	assert_int_equal(c.small_n, 1);
 	assert_string_equal(c.verdict, "inconclusive");
-	assert_string_equal(c.verdict_reason, "too few samples");
+	assert_string_equal(c.verdict_reason, STATS_REASON_FEW_PROCESSES);
 	a.k = 3;
 	ga = sim_groups(&a);
 
