@@ -240,8 +240,9 @@ int cmd_eval(int argc, const char **argv)
 			   "the variant candidates are compared with\n(default: the spec's baseline)"),
 		OPT_INT("repeats", &repeats, "N", "[1, 1000]",
 			"worker processes per side and candidate (default: the\n"
-			"spec's repeats, else 3); with 1 no verdict is drawn,\n"
-			"so nothing is promoted"),
+			"spec's repeats, else 3); with fewer than 3 a side\n"
+			"(its sessions pooled) no verdict is drawn, so nothing\n"
+			"is promoted"),
 		OPT_ULONG("max-source-bytes", &max_source, "N", "[1, 67108864]",
 			  "the longest source text or kernel file accepted\n(default 1048576)"),
 		OPT_STRING_LIST("candidate", &files, "FILE",

@@ -207,7 +207,7 @@ static int run_command_line(int argc, const char **argv)
 			"compile up to N variants at once before running (default: CPUs online)"),
 		OPT_INT("repeats", &repeats, "N", "[1, 1000]",
 			"worker processes per variant (default: the spec's repeats, else 3),\n"
-			"interleaved with the other variants; with 1 no verdict is drawn"),
+			"interleaved with the other variants; with fewer than 3 no verdict is drawn"),
 		OPT_STRING("gpus", &gpus, "all|N|0,2,5",
 			   "run on several GPUs (host: CPU slots) at once (default: the spec's gpus,\n"
 			   "else one); N = the first N, a list = those"),
