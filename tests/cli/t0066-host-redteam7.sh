@@ -30,7 +30,8 @@ rc=$?
 [ "$rc" != 137 ] || fail "evident run (vfork_stall) still ran after 120 s"
 grep "UNEXPECTED" "$TEST_TMP/out" && fail "a cheat did not get its expected outcome"
 for v in honest uevent_ear after; do expect_match "$TEST_TMP/out" "^$v +ok"; done
-expect_match "$TEST_TMP/out" "^vfork_stall +timeout"
+# since red team 109 a box refuses the vfork thread it stalled with: ok
+expect_match "$TEST_TMP/out" "^vfork_stall +ok"
 expect_match "$TEST_TMP/out" "^crowd_work +ok"
 # crowd_work's threads worked on in later samples: the record says so
 r=$(grep -l '"variant": "crowd_work"' artifacts/runs/*.json | grep -v batch | head -1)

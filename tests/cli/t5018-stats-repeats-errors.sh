@@ -20,5 +20,5 @@ expect_eq "$(cat "$TEST_TMP/err")" "error: 'one.txt' has only 1 sample; need at 
 # one sample per repeat is allowed; two repeats against one are too few to test
 expect_exit 0 "$EVIDENT" stats --resamples 200 one.txt,a.txt b.txt
 expect_contains "$TEST_TMP/err" "warning: 2 vs 1 repeats (4 vs 3 samples) are too few"
-expect_contains "$TEST_TMP/out" "verdict: inconclusive (too few samples;"
+expect_contains "$TEST_TMP/out" "verdict: inconclusive (fewer than 3 repeats on a side:"
 expect_eq "$(wc -l <"$TEST_TMP/out" | tr -d " ")" 17 "a whole report"
