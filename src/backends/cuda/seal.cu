@@ -609,6 +609,19 @@ static int topo_order(CUgraph g, std::vector<CUgraphNode> &order, std::vector<in
 				    data[e].type, data[e].from_port, data[e].to_port);
 		pred[t] = f;
 	}
+	/* a PDL predecessor only where the programmatic edge is the node's
+	 * one dependency: another edge into it can make it wait for all of
+	 * that predecessor (through a node after it: red team 65's
+	 * empty_pdl), which a PDL replay would not; it replays as a full
+	 * dependency then, losing only an overlap */
+	for (size_t i = 0; i < n; i++)
+		if (pred[i] >= 0) {
+			size_t in = 0;
+			for (size_t e = 0; e < ne; e++)
+				in += to[e] == nodes[i];
+			if (in > 1)
+				pred[i] = -1;
+		}
 	while (order.size() < n) {
 		size_t before = order.size();
 		for (size_t i = 0; i < n; i++) {
@@ -1261,8 +1274,15 @@ static int steps_of(std::vector<CUgraphNode> &order, std::vector<int> &prog_pred
 			rcs = fail(err, errlen, "cuGraphNodeGetType failed");
 			break;
 		}
-		if (t == CU_GRAPH_NODE_TYPE_EMPTY)
+		if (t == CU_GRAPH_NODE_TYPE_EMPTY) {
+			/* a step after it waits for all of the kernel before it
+			 * (red team 65's empty_pdl: A, an empty node after A,
+			 * then B on the empty node and on A's programmatic port
+			 * replayed B as a PDL launch on A, overlapping what
+			 * launch() ordered) */
+			last_kernel = -1;
 			continue;
+		}
 		if ((*n_steps) >= EVC_PLAN_MAX_STEPS) {
 			rcs = fail(err, errlen, "launch() enqueued more than %d operations", EVC_PLAN_MAX_STEPS);
 			break;
