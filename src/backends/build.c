@@ -1715,7 +1715,7 @@ static void p1_view_release(struct p1_view *v)
  * tree whole, each flag directory's files showable accepts.  0, or -1 with
  * the reason in v->why. */
 static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const struct sandbox *box,
-			const json_t *sources, const char *tmpdir, const json_t *relive)
+			const json_t *sources, const char *tmpdir, const json_t *relive, const char *const *argv)
 {
 	memset(v, 0, sizeof(*v));
 	v->b = b;
@@ -1788,6 +1788,23 @@ static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const s
 			if (v->nlinked == lcap)
 				v->linked = xrealloc(v->linked, (lcap = lcap ? 2 * lcap : 16) * sizeof(char *));
 			v->linked[v->nlinked++] = xstrdup(f);
+		}
+	}
+	/* a repository file the flags force in (-include, -imacros: the
+	 * host backend's echo-neutral build), where the view shows it: a
+	 * copy from the start, not a second pass 1 */
+	for (size_t j = 0; argv && argv[j] && argv[j + 1]; j++) {
+		if (strcmp(argv[j], "-include") && strcmp(argv[j], "-imacros"))
+			continue;
+		char *r = resolved(argv[j + 1]);
+		struct stat st;
+		if (under(r, b->repo) && lstat(r, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (g == 1 || b->view->tracked(v->git, r) == 1 || b->view->untracked_shown(v->git, r))) {
+			if (v->nlinked == lcap)
+				v->linked = xrealloc(v->linked, (lcap = lcap ? 2 * lcap : 16) * sizeof(char *));
+			v->linked[v->nlinked++] = r;
+		} else {
+			free(r);
 		}
 	}
 	if (v->nlinked)
@@ -2396,7 +2413,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	size_t nlibs = 0;
 	struct p1_view p1 = { 0 };
 	char *p1_why = NULL;
-	if (box->on && p1_view_make(&p1, &bounds, box, sources, tmpdir, NULL) < 0) {
+	if (box->on && p1_view_make(&p1, &bounds, box, sources, tmpdir, NULL, argv) < 0) {
 		memset(&rr, 0, sizeof(rr));
 		p1_why = p1.why;
 		p1.why = NULL;
@@ -2421,7 +2438,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 			}
 			json_t *again = json_array();
 			json_array_clear(ruled);
-			if (p1_view_make(&p1, &bounds, box, sources, tmpdir, relive) < 0) {
+			if (p1_view_make(&p1, &bounds, box, sources, tmpdir, relive, argv) < 0) {
 				p1_why = p1.why;
 				p1.why = NULL;
 				pre_failed = 1;
