@@ -1155,7 +1155,7 @@ static int write_file_bytes(const char *path, const char *data, size_t n)
 
 static char *shown_copy(const struct build_bounds *b, const struct sandbox *box, const char *opened, const char *real,
 			int library, int repo, const char *tmpdir, size_t idx, json_t *prehash, const json_t *p1seen,
-			int p1_whole, char **entry)
+			char **entry)
 {
 	*entry = NULL;
 	char *no = repo ? NULL : showable(b, box, opened, real);
@@ -1169,24 +1169,25 @@ static char *shown_copy(const struct build_bounds *b, const struct sandbox *box,
 			close(fd);
 		return xstrfmt("'%s' changed while it was checked (or cannot be read)", opened);
 	}
-	/* written since the build began (its ctime: any write moves it, a
-	 * write that puts the old bytes back too), so pass 1 may have read
-	 * other bytes than this copy holds (red team 107's inplace: a header
-	 * rewritten as the key had hashed it and put back before this copy,
-	 * one key, a 1-pass program for its 64-pass one, 3 of 3 runs).  A
-	 * file with more than one name cannot be judged so: its change time
-	 * moves whenever a name of it is made or removed anywhere (make
-	 * test's repositories are hard-linked copies of the fixtures, each
-	 * made and removed beside the others' builds); pass 1 was shown it
-	 * as a copy, hashed (p1_copy), and those bytes must be these below */
+	/* pass 1 was shown every repository and flag-directory file it read
+	 * as a copy, hashed as it was made (p1_copy), and those bytes must be
+	 * these below; one it read in place all the same (a build whose pass
+	 * 1, run again with those shown as copies, read yet another file in
+	 * place) fails.  Not by change time alone (red team 107's inplace: a
+	 * header rewritten as the key had hashed it and put back before this
+	 * copy, one key, a 1-pass program for its 64-pass one): a file of
+	 * several names has its change time moved whenever a name of it is
+	 * made or removed anywhere (make test's hard-linked fixtures), and a
+	 * store through a shared mapping whose page is dirty already moves
+	 * none (red team 111's mm, 3 of 3).  The change-time rule below stays
+	 * for a file of one name: a write since the build began fails it */
 	const char *p1_sha = p1seen ? json_string_value(json_object_get(p1seen, real)) : NULL;
-	if (repo && p1seen && !p1_whole && !p1_sha && st.st_nlink > 1) {
+	if (p1seen && !p1_sha) {
 		close(fd);
-		return xstrfmt("'%s': it changed while the build read it, or may have: it has %lu names (a hard "
-			       "link) and the build's first pass read it in place, not as a copy of hashed bytes (a "
-			       "name made for it during the build, or over %d bytes): give it one name, or build "
-			       "again once nothing links it",
-			       opened, (unsigned long)st.st_nlink, P1_COPY_MAX);
+		return xstrfmt("'%s': it changed while the build read it, or may have: the build's first pass read "
+			       "it in place, not as a copy of hashed bytes, when run again shown as copies the files "
+			       "it had read in place: build again with the files left alone",
+			       opened);
 	}
 	if (st.st_nlink == 1 && ts_after(&st.st_ctim, &b->began)) {
 		close(fd);
@@ -1298,12 +1299,12 @@ struct p1_view {
 	size_t nfiles;
 	char **dirs; /* repo: every directory above one of files, sorted */
 	size_t ndirs;
-	char **linked; /* repo: the files of several names shown as copies (of files, and those pass 1 read in
-			* place last time), sorted; not every file's nlink: a stat of each of a checkout's 24k
-			* files was 0.03 s of CPU a build */
+	char **linked; /* the files pass 1 is shown as hashed copies bound over the view: every regular file
+			* among the key's sources, and those pass 1's rule named that it read in place last
+			* time (relive), sorted; not every file of the tree: a copy of each of a checkout's 24k
+			* files is no option, and pass 1 reads a few */
 	size_t nlinked;
-	char **late; /* the walk's files of linked: copied and bound over the view once it is made */
-	size_t nlate;
+	json_t *keysha; /* repo: the key's sources (real path) -> the sha256 the key hashed */
 	char **out; /* sandbox_wrap_build entries */
 	size_t nout, capout;
 	struct p1_snap *snap;
@@ -1461,22 +1462,6 @@ static int p1_walk(struct p1_view *v, const char *path, int depth)
 				}
 				free(no);
 			}
-			/* a file of several names (a hard link) pass 1 may read
-			 * (v->linked) is shown as a copy, hashed as it is made
-			 * (p1_copy), never in place: its change time moves with
-			 * any name of it anywhere, so a rewrite in place between
-			 * the key's hash and pass 1, put back before the
-			 * compile's copy, is seen only by its bytes (red team
-			 * 107's inplace).  Bound over its directory's view
-			 * (p1_view_make), not by making the directory in the
-			 * scratch tree: each directory above it would be made
-			 * too, and each of their subdirectories bound (a header
-			 * of redteam107/ had 0.1-0.15 s more of pass 1, most of
-			 * it bubblewrap's per-bind work) */
-			if (shown && type == DT_REG && v->repo && p1_has(v->linked, v->nlinked, p)) {
-				v->late = xrealloc(v->late, (v->nlate + 1) * sizeof(char *));
-				v->late[v->nlate++] = xstrdup(p);
-			}
 			if (shown && type == DT_REG) {
 				p1_push(v, xstrfmt("+%s", p));
 			} else if (shown) {
@@ -1511,9 +1496,9 @@ static int p1_walk(struct p1_view *v, const char *path, int depth)
 
 /* A copy of the file path (opened once, O_NOFOLLOW; a flag directory's
  * with one name) at dest, its sha256 into hex as it is written.  0; 1:
- * over P1_COPY_MAX bytes, dest made empty (the caller binds the file
- * there instead); -1: not shown. */
-static int p1_copy(const char *path, const char *dest, int repo, char hex[SHA256_HEX_LEN + 1])
+ * over cap bytes (cap 0: no cap), dest made empty (the caller binds the
+ * file there instead); -1: not shown. */
+static int p1_copy(const char *path, const char *dest, int repo, off_t cap, char hex[SHA256_HEX_LEN + 1])
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -1524,7 +1509,7 @@ static int p1_copy(const char *path, const char *dest, int repo, char hex[SHA256
 		return -1;
 	}
 	int out = open(dest, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (out >= 0 && st.st_size > P1_COPY_MAX) {
+	if (out >= 0 && cap && st.st_size > cap) {
 		close(out); /* a mount point: the file is bound there, not copied */
 		close(fd);
 		return 1;
@@ -1569,7 +1554,7 @@ static int p1_make_root(struct p1_view *v, const char *root, size_t mark, int re
 		}
 		*slash = '/';
 		char hex[SHA256_HEX_LEN + 1];
-		int c = rc == 0 && e[0] == '+' ? p1_copy(path, at, repo, hex) : 0;
+		int c = rc == 0 && e[0] == '+' ? p1_copy(path, at, repo, P1_COPY_MAX, hex) : 0;
 		if (rc == 0 && e[0] == '+' && c == 1) {
 			v->out[keep++] = xstrdup(path); /* bound over its empty mount point */
 		} else if (rc == 0 && e[0] == '+') {
@@ -1706,9 +1691,6 @@ static void p1_view_release(struct p1_view *v)
 	for (size_t i = 0; i < v->nlinked; i++)
 		free(v->linked[i]);
 	free(v->linked);
-	for (size_t i = 0; i < v->nlate; i++)
-		free(v->late[i]);
-	free(v->late);
 	for (size_t i = 0; i < v->nout; i++)
 		free(v->out[i]);
 	free(v->out);
@@ -1722,6 +1704,7 @@ static void p1_view_release(struct p1_view *v)
 	if (v->git)
 		v->b->view->close(v->git);
 	json_decref(v->copied);
+	json_decref(v->keysha);
 	p1_scratch_remove(v);
 	memset(v, 0, sizeof(*v));
 }
@@ -1732,7 +1715,7 @@ static void p1_view_release(struct p1_view *v)
  * tree whole, each flag directory's files showable accepts.  0, or -1 with
  * the reason in v->why. */
 static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const struct sandbox *box,
-			const json_t *sources, const char *tmpdir, const json_t *relive)
+			const json_t *sources, const char *tmpdir, const json_t *relive, const char *const *argv)
 {
 	memset(v, 0, sizeof(*v));
 	v->b = b;
@@ -1759,50 +1742,80 @@ static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const s
 				 b->repo);
 		return -1;
 	}
+	/* the sources the key read (a git-ignored header included by name
+	 * is in the key and the record's sources), with the hashes the key
+	 * took */
+	v->keysha = json_object();
+	size_t cap = 0;
+	size_t i;
+	json_t *s;
+	json_array_foreach(sources, i, s)
+	{
+		const char *path = json_string_value(json_object_get(s, "path"));
+		const char *sha = json_string_value(json_object_get(s, "sha256"));
+		if (!path)
+			continue;
+		char *forms[2] = { opened_abs(path), resolved(path) };
+		for (int k = 0; k < 2; k++) {
+			char *n = normalise_path(forms[k]);
+			free(forms[k]);
+			if (under(n, b->repo)) {
+				if (sha)
+					json_object_set_new(v->keysha, n, json_string(sha));
+				if (v->nfiles == cap)
+					v->files = xrealloc(v->files, (cap = cap ? 2 * cap : 16) * sizeof(char *));
+				v->files[v->nfiles++] = n;
+			} else {
+				free(n);
+			}
+		}
+	}
+	if (v->nfiles)
+		qsort(v->files, v->nfiles, sizeof(char *), cmp_str);
+	/* pass 1 reads no byte in place that it may choose by: every regular
+	 * file among the key's sources, and every file its rule named that it
+	 * read in place last time (relive: reached through a macro, or a flag
+	 * directory's), is shown as a copy hashed as it is made, whatever its
+	 * names (red team 111: a store through a shared mapping whose page
+	 * was dirty already moves no change time, so the ctime rule let a
+	 * header rewritten between the key's hash and pass 1 and put back
+	 * before the compile's copy choose the program, 3 of 3) */
+	size_t lcap = 0, nre = json_array_size(relive);
+	for (size_t j = 0; j < v->nfiles + nre; j++) {
+		struct stat st;
+		const char *f = j < v->nfiles ? v->files[j] : json_string_value(json_array_get(relive, j - v->nfiles));
+		if (f && (j >= v->nfiles || (lstat(f, &st) == 0 && S_ISREG(st.st_mode)))) {
+			if (v->nlinked == lcap)
+				v->linked = xrealloc(v->linked, (lcap = lcap ? 2 * lcap : 16) * sizeof(char *));
+			v->linked[v->nlinked++] = xstrdup(f);
+		}
+	}
+	/* a repository file the flags force in (-include, -imacros: the
+	 * host backend's echo-neutral build), where the view shows it: a
+	 * copy from the start, not a second pass 1 */
+	for (size_t j = 0; argv && argv[j] && argv[j + 1]; j++) {
+		if (strcmp(argv[j], "-include") && strcmp(argv[j], "-imacros"))
+			continue;
+		char *r = resolved(argv[j + 1]);
+		struct stat st;
+		if (under(r, b->repo) && lstat(r, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (g == 1 || b->view->tracked(v->git, r) == 1 || b->view->untracked_shown(v->git, r))) {
+			if (v->nlinked == lcap)
+				v->linked = xrealloc(v->linked, (lcap = lcap ? 2 * lcap : 16) * sizeof(char *));
+			v->linked[v->nlinked++] = r;
+		} else {
+			free(r);
+		}
+	}
+	if (v->nlinked)
+		qsort(v->linked, v->nlinked, sizeof(char *), cmp_str);
 	if (g == 1) {
 		p1_push(v, xstrdup(b->repo));
 		v->whole = 1;
 	} else {
-		/* the sources the key read (a git-ignored header included by
-		 * name is in the key and the record's sources) */
-		size_t cap = 0;
-		size_t i;
-		json_t *s;
-		json_array_foreach(sources, i, s)
-		{
-			const char *path = json_string_value(json_object_get(s, "path"));
-			if (!path)
-				continue;
-			char *forms[2] = { opened_abs(path), resolved(path) };
-			for (int k = 0; k < 2; k++) {
-				char *n = normalise_path(forms[k]);
-				free(forms[k]);
-				if (under(n, b->repo)) {
-					if (v->nfiles == cap)
-						v->files = xrealloc(v->files, (cap = cap ? 2 * cap : 16) * sizeof(char *));
-					v->files[v->nfiles++] = n;
-				} else {
-					free(n);
-				}
-			}
-		}
-		if (v->nfiles)
-			qsort(v->files, v->nfiles, sizeof(char *), cmp_str);
-		size_t dcap = 0, lcap = 0;
+		size_t dcap = 0;
 		for (size_t j = 0; j < v->nfiles; j++)
 			p1_add_dirs(v->files[j], b->repo, &v->dirs, &v->ndirs, &dcap);
-		size_t nre = json_array_size(relive);
-		for (size_t j = 0; j < v->nfiles + nre; j++) {
-			struct stat st;
-			const char *f = j < v->nfiles ? v->files[j] : json_string_value(json_array_get(relive, j - v->nfiles));
-			if (f && (j >= v->nfiles || (lstat(f, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1))) {
-				if (v->nlinked == lcap)
-					v->linked = xrealloc(v->linked, (lcap = lcap ? 2 * lcap : 16) * sizeof(char *));
-				v->linked[v->nlinked++] = xstrdup(f);
-			}
-		}
-		if (v->nlinked)
-			qsort(v->linked, v->nlinked, sizeof(char *), cmp_str);
 		if (v->ndirs) {
 			qsort(v->dirs, v->ndirs, sizeof(char *), cmp_str);
 			size_t u = 1;
@@ -1847,18 +1860,34 @@ static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const s
 		if (w == 1)
 			p1_push(v, xstrdup(*d));
 	}
-	/* the files of several names the walk showed in place (in a
-	 * directory bound whole): a hashed copy of each bound over it, last
-	 * (one bind each: few files, those the key's sources name); a
-	 * file not copied (gone, over P1_COPY_MAX) is read in place, and
-	 * shown_copy fails the build if pass 1's rule names it */
-	for (size_t j = 0; j < v->nlate; j++) {
-		if (json_object_get(v->copied, v->late[j]))
-			continue; /* copied in a directory shown in part */
-		char hex[SHA256_HEX_LEN + 1], *at = xstrfmt("%s/evident-linked-%zu", v->scratch, j);
-		if (p1_copy(v->late[j], at, 1, hex) == 0) {
-			json_object_set_new(v->copied, v->late[j], json_string(hex));
-			p1_push(v, xstrfmt(">%s\n%s", at, v->late[j]));
+	/* the files of linked not copied already (in a directory shown in
+	 * part): a hashed copy of each bound over the view, last (one bind
+	 * each: few files, those pass 1 reads); bound over its directory's
+	 * view, not made in the scratch tree: each directory above it would
+	 * be made too, and each of their subdirectories bound (a header of
+	 * redteam107/ had 0.1-0.15 s more of pass 1, most of it bubblewrap's
+	 * per-bind work).  Copied whatever its size (pass 1 reads it all).  A
+	 * key source whose copy is not the bytes the key hashed fails the
+	 * build at once; a file not copied (gone, a flag directory's of
+	 * several names) is read in place, and shown_copy fails the build if
+	 * pass 1's rule names it */
+	for (size_t j = 0; j < v->nlinked; j++) {
+		const char *f = v->linked[j];
+		struct stat st;
+		if (json_object_get(v->copied, f) || lstat(f, &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		char hex[SHA256_HEX_LEN + 1], *at = xstrfmt("%s/evident-copy-%zu", v->scratch, j);
+		if (p1_copy(f, at, under(f, b->repo), 0, hex) == 0) {
+			const char *want = json_string_value(json_object_get(v->keysha, f));
+			if (want && strcmp(want, hex)) {
+				v->why = xstrfmt("'%s' changed while the build read it (the build key hashed sha256 %.12s, "
+						 "its first pass was shown %.12s): build again with the file left alone",
+						 f, want, hex);
+				free(at);
+				return -1;
+			}
+			json_object_set_new(v->copied, f, json_string(hex));
+			p1_push(v, xstrfmt(">%s\n%s", at, f));
 		} else {
 			unlink(at);
 		}
@@ -1889,8 +1918,8 @@ static char *p1_changed(const struct p1_view *v)
 
 static int included_files(const struct sandbox *box, const struct build_bounds *b, const char *const *argv,
 			  size_t deps_slot, const char *tmpdir, const char *const *show, const char *const *masks,
-			  char ***files, json_t *prehash, const struct p1_view *p1, json_t *relive, struct strbuf *log,
-			  struct run_result *rr)
+			  char ***files, json_t *prehash, const struct p1_view *p1, json_t *relive, json_t *ruled,
+			  struct strbuf *log, struct run_result *rr)
 {
 	*files = NULL;
 	size_t n = 0;
@@ -1954,17 +1983,19 @@ static int included_files(const struct sandbox *box, const struct build_bounds *
 		 * compiler opens (a header that is a link inside its directory:
 		 * red team 100's hdrlink) */
 		int repo = classify_read(b, abs) == READ_REPO;
-		/* a file of several names pass 1 read in place (not among the
-		 * key's sources: reached through a macro): build_run runs pass
-		 * 1 again with it shown as a copy */
+		/* a file pass 1 read in place (not among the key's sources:
+		 * reached through a macro, or a flag directory's): build_run
+		 * runs pass 1 again with it shown as a copy; each such file
+		 * joins the record's sources (ruled) with the compile's hash */
 		struct stat st;
-		if (repo && !p1->whole && !json_object_get(p1->copied, abs) && stat(abs, &st) == 0 &&
-		    S_ISREG(st.st_mode) && st.st_nlink > 1)
+		int flag = !repo && in_flag_dir(b, abs);
+		if ((repo || flag) && !json_object_get(p1->copied, abs) && stat(abs, &st) == 0 && S_ISREG(st.st_mode))
 			json_array_append_new(relive, json_string(abs));
-		if (repo || in_flag_dir(b, abs)) {
+		if ((repo || flag) && ruled)
+			json_array_append_new(ruled, json_string(abs));
+		if (repo || flag) {
 			char *at = repo ? xstrdup(abs) : opened_abs(*d), *entry = NULL;
-			char *no = shown_copy(b, box, at, abs, 0, repo, tmpdir, nv, prehash, p1->copied, p1->whole,
-					       &entry);
+			char *no = shown_copy(b, box, at, abs, 0, repo, tmpdir, nv, prehash, p1->copied, &entry);
 			if (no) {
 				strbuf_addf(log, "evident: not shown to the compile: %s\n", no);
 				free(no);
@@ -2169,6 +2200,52 @@ static void remove_flat_dir(const char *dir)
 	run_command(&o, &r);
 }
 
+/*
+ * Every repository or flag-directory file pass 1's rule named (ruled, by
+ * real path) joins sources with the hash of the copy pass 1 and the
+ * compile were shown (shown_hashes), where the compile's own list did
+ * not name it already: pass 1 chose the program by it, so the record
+ * names it and a cache hit re-hashes it (red team 111: a header pass 1
+ * alone read, in a -I directory or named through a macro, was in
+ * neither the key nor the sources; rewritten, one key gave two
+ * programs, the old entry served, and eval promoted a comment-only copy
+ * 115x; red team 102's suggestion).  NULL, or why not (malloc'd).
+ */
+static char *ruled_sources(const struct build_bounds *b, const json_t *ruled, json_t *sources)
+{
+	if (!json_array_size(ruled))
+		return NULL;
+	json_t *have = json_object();
+	size_t i;
+	json_t *v;
+	json_array_foreach(sources, i, v)
+	{
+		const char *path = json_string_value(json_object_get(v, "path"));
+		if (path) {
+			char *r = resolved(path);
+			json_object_set_new(have, r, json_true());
+			free(r);
+		}
+	}
+	char *why = NULL;
+	json_array_foreach(ruled, i, v)
+	{
+		const char *abs = json_string_value(v);
+		if (why || !abs || json_object_get(have, abs))
+			continue;
+		if (!json_object_get(shown_hashes, abs)) {
+			why = xstrfmt("'%s', which the build's first pass read, was not shown to the compile as a "
+				      "hashed copy",
+				      abs);
+			continue;
+		}
+		why = add_code_file(b, abs, sources);
+		json_object_set_new(have, abs, json_true());
+	}
+	json_decref(have);
+	return why;
+}
+
 int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	      struct build_result *res)
 {
@@ -2191,7 +2268,8 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	char **dflags = NULL;
 	json_t *sources = json_array();
 	json_t *pre = json_object(); /* flag-directory files' hashes before the compile, by real path */
-	json_t *relive = json_array(); /* files of several names pass 1 read in place, by real path */
+	json_t *relive = json_array(); /* files pass 1 read in place (not copied), by real path */
+	json_t *ruled = json_array();  /* the repository and flag-directory files pass 1's rule names, by real path */
 	struct sha256_ctx *key = NULL;
 	struct strbuf log = STRBUF_INIT;
 
@@ -2335,7 +2413,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	size_t nlibs = 0;
 	struct p1_view p1 = { 0 };
 	char *p1_why = NULL;
-	if (box->on && p1_view_make(&p1, &bounds, box, sources, tmpdir, NULL) < 0) {
+	if (box->on && p1_view_make(&p1, &bounds, box, sources, tmpdir, NULL, argv) < 0) {
 		memset(&rr, 0, sizeof(rr));
 		p1_why = p1.why;
 		p1.why = NULL;
@@ -2343,7 +2421,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	} else if (box->on) {
 		size_t mark = log.len;
 		int prc = included_files(box, &bounds, argv, deps_slot, tmpdir, (const char *const *)p1.out, masks,
-					 &view, pre, &p1, relive, &log, &rr);
+					 &view, pre, &p1, relive, ruled, &log, &rr);
 		if (prc == 0 && json_array_size(relive)) {
 			/* pass 1 read a file of several names in place (one the
 			 * key's sources do not name): once more, shown those
@@ -2359,15 +2437,16 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 				log.buf[mark] = '\0';
 			}
 			json_t *again = json_array();
-			if (p1_view_make(&p1, &bounds, box, sources, tmpdir, relive) < 0) {
+			json_array_clear(ruled);
+			if (p1_view_make(&p1, &bounds, box, sources, tmpdir, relive, argv) < 0) {
 				p1_why = p1.why;
 				p1.why = NULL;
 				pre_failed = 1;
 				prc = -2; /* pass 1 not run */
 			} else {
 				prc = included_files(box, &bounds, argv, deps_slot, tmpdir,
-						     (const char *const *)p1.out, masks, &view, pre, &p1, again, &log,
-						     &rr);
+						     (const char *const *)p1.out, masks, &view, pre, &p1, again, ruled,
+						     &log, &rr);
 			}
 			json_decref(again);
 		}
@@ -2456,8 +2535,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 				char *real = resolved(libs[i]), *no = NULL, *at = NULL;
 				if (path_exists(libs[i])) {
 					char *opened = opened_abs(libs[i]);
-					no = shown_copy(&bounds, box, opened, real, 1, 0, tmpdir, nv + i, pre, NULL, 0,
-							&at);
+					no = shown_copy(&bounds, box, opened, real, 1, 0, tmpdir, nv + i, pre, NULL, &at);
 					free(opened);
 					if (no)
 						strbuf_addf(&log, "evident: not shown to the compile: %s\n", no);
@@ -2517,6 +2595,8 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	 * fails the build */
 	shown_hashes = pre;
 	char *outside = compiled ? check_deps(&bounds, deps_path, sources, pre) : NULL;
+	if (compiled && !outside)
+		outside = ruled_sources(&bounds, ruled, sources);
 	if (compiled && !outside)
 		outside = object_libraries(&bounds, out_path, sources);
 	if (compiled && !outside)
@@ -2649,6 +2729,7 @@ out:
 	shown_hashes = NULL;
 	json_decref(pre);
 	json_decref(relive);
+	json_decref(ruled);
 	strbuf_release(&log);
 	free(version);
 	free(exe_path);
