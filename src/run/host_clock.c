@@ -953,6 +953,38 @@ static void prepare(struct host_clock *hc, long long g, unsigned long long seed,
 			hc->flush[i] = (char)(hc->flush[i] + 1);
 }
 
+/*
+ * The gap the worker can see between two samples (its clock at one
+ * launch's end and the next one's start) holds the parent's fill of the
+ * next inputs, whose cost depends on their distribution: red team 112
+ * told attention's peaked and large_scores samples from uniform ones by
+ * that gap alone (39 of 40 above uniform's median at load 1.1), before
+ * reading an input.  So every fill, warm-up and timed, lasts *pad_s from
+ * its start (from, mono_now): 1.5 times the slowest fill of any
+ * distribution, measured before the warm-up (the second of two rounds:
+ * the first touches the pages), grown to 1.5 times a fill found slower,
+ * up to twice the first pad (beyond that a fill was preempted, which no
+ * distribution makes; counted in *grown).
+ * The worker is stopped throughout: it costs wall time, not the sample's.
+ */
+#define GAP_PAD_MARGIN 1.5
+
+static void gap_pad(double from, double first_s, double *pad_s, long long *grown)
+{
+	double e = mono_now() - from;
+	if (e >= *pad_s) {
+		if (e * GAP_PAD_MARGIN <= 2 * first_s) {
+			*pad_s = e * GAP_PAD_MARGIN;
+			(*grown)++;
+		}
+		return;
+	}
+	double until = from + *pad_s;
+	struct timespec ts = { (time_t)until, (long)((until - (double)(time_t)until) * 1e9) };
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
 /* The bytes of one sample's outputs. */
 static size_t output_bytes(const struct host_clock *hc)
 {
@@ -1035,12 +1067,27 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			goto out;
 	stats_sort(nul, NULL_ROUNDS);
 	double handshake_us = stats_median_sorted(nul, NULL_ROUNDS);
+	/* the pad of every fill (gap_pad): each distribution's fill, the
+	 * second of two rounds (the first touches the pages) */
+	double pad_s = 0, pad_from;
+	long long pad_grown = 0;
+	for (int round = 0; round < 2; round++)
+		for (int d = 0; d < n_dists; d++) {
+			double f0 = mono_now();
+			prepare(hc, 0, os_seed(), d);
+			double f = mono_now() - f0;
+			pad_s = round && f > pad_s ? f : pad_s;
+		}
+	pad_s *= GAP_PAD_MARGIN;
+	double pad_first = pad_s;
 
 	/* warm-up: the same rounds, fresh inputs, not recorded */
 	long long warm = 0;
 	double us, t0 = mono_now();
 	while (sampler_warming(k, t0, warm)) {
+		pad_from = mono_now();
 		prepare(hc, warm, os_seed(), evs_sample_dist(os_seed(), n_dists, problem_timing_dists(hc->pr)));
+		gap_pad(pad_from, pad_first, &pad_s, &pad_grown);
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, NULL) < 0)
 			goto out;
 		warm++;
@@ -1072,7 +1119,9 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		int dist = evs_force_timing(i, k->samples, n_timed) ? evs_timing_dist(word, n_dists, mask)
 								     : evs_sample_dist(word, n_dists, mask);
 		n_timed += evs_dist_timing(dist, n_dists, mask);
+		pad_from = mono_now();
 		prepare(hc, g, seed, dist);
+		gap_pad(pad_from, pad_first, &pad_s, &pad_grown);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
 		struct trip_timed tt = { .known = before, .n_known = nb > 0 ? nb : 0, .cpu_all = NAN, .floor_allow_us = NAN };
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, &tt) < 0)
@@ -1225,6 +1274,12 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			      k->samples > 0 ? "fixed" : "adaptive", "inputs",
 			      "fresh every sample: seed from getrandom, distributions by the problem's schedule (three samples in four on its timing distributions) from a phase drawn by getrandom", "converged", sm.converged,
 			      "capped", sm.capped);
+	json_object_set_new(p->method, "gap_pad",
+			    json_pack("{s:f, s:f, s:I, s:s}", "first_us", pad_first * 1e6, "last_us", pad_s * 1e6, "grown",
+				      (json_int_t)pad_grown, "why",
+				      "every fill of a sample's inputs lasts this long, the worker stopped (1.5 times the "
+				      "slowest fill of any distribution, grown to 1.5 times a slower fill, up to twice "
+				      "first_us): the gap between two samples cannot name the next one's distribution"));
 	/* what the worker used after its done lines (round_trip), on the
 	 * timing samples (those n_read counts) */
 	{
