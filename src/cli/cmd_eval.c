@@ -42,13 +42,16 @@ static const char synopsis[] =
 	"        \"repeats\", \"batch\", \"build\": {\"status\", \"cache_hit\", \"compile_seconds\",\n"
 	"        \"reason\", \"binary_sha256\", \"same_binary_as_reference\"}, \"kernel\",\n"
 	"        \"source_sha256\", \"lineage\", \"notes\", \"seconds\",\n"
-	"        \"batches_of_code\": {\"weighed\", \"faster\", \"earlier\"}}\n"
+	"        \"batches_of_code\": {\"weighed\", \"faster\", \"earlier\"}, \"confirms\"}\n"
 	"   or  {\"line\", \"error\", \"at\"} for input refused: nothing ran\n"
 	"\n"
 	"promoted: the candidate is ok, its code is not the reference's, its verdict\n"
 	"against the reference is faster, and so are more than half of the batches\n"
 	"of its code against the reference's code in the store, this one included:\n"
-	"a resubmission is weighed with its earlier batches (batches_of_code).\n"
+	"a resubmission is weighed with its earlier batches (batches_of_code).  A\n"
+	"candidate faster in the first batch of its code runs a second, in fresh\n"
+	"processes, before it is promoted: the answer is that batch's, both weighed,\n"
+	"\"confirms\" naming the first.\n"
 	"Blank lines are skipped.  README.md, \"evident eval\", has the reference of\n"
 	"every key.\n";
 

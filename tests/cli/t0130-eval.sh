@@ -101,11 +101,18 @@ check(g["build"]["binary_sha256"] == h["build"]["binary_sha256"], "the same obje
 check(g["batch"] != h["batch"], "a batch per candidate")
 # a resubmission is the same evidence (fix50): the second batch of the
 # code is weighed with the first, and promoted only when both are faster
-check(h["batches_of_code"] == {"weighed": 1, "faster": int(h["verdict"] == "faster"), "earlier": 0},
+# a first batch faster runs a second before answering (red team 110):
+# the answer is that one's, "confirms" naming the first, both weighed
+hc = 1 if "confirms" in h else 0
+check(not hc or (h["confirms"].endswith("-batch") and h["confirms"] != h["batch"]), "confirms names the first batch")
+check(h["batches_of_code"] == {"weighed": 1 + hc, "faster": hc + int(h["verdict"] == "faster"), "earlier": hc},
       "the first batch of its code: %s" % h["batches_of_code"])
-check(g["batches_of_code"] == {"weighed": 2, "faster": int(h["verdict"] == "faster") + int(g["verdict"] == "faster"),
-                               "earlier": 1}, "the resubmission weighed with the first: %s" % g["batches_of_code"])
-check(g["promoted"] == (g["verdict"] == "faster" and h["verdict"] == "faster"),
+gc = 1 if "confirms" in g else 0
+check(not gc, "a resubmission's first batch is not its code's first")
+hf = hc + int(h["verdict"] == "faster")
+check(g["batches_of_code"] == {"weighed": 2 + hc, "faster": hf + int(g["verdict"] == "faster"),
+                               "earlier": 1 + hc}, "the resubmission weighed with the first: %s" % g["batches_of_code"])
+check(g["promoted"] == (g["verdict"] == "faster" and 2 * (hf + 1) > 2 + hc + 1),
       "a resubmission promoted on more than half of its code's batches: %s" % g["decision"])
 w = by[3]
 check(w["outcome"] == "wrong_output" and not w["promoted"] and "out of tolerance" in w["reason"],
