@@ -1402,6 +1402,14 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 					 "kernel's code): what it asked of the driver is unknown: run the variant with "
 					 "trust: host");
 	}
+	/* work that runs while launch() is captured is work no capture holds
+	 * (evc_capture_watch, counted after the second capture below) */
+	int side_watched = evc_capture_watch(1) == 0;
+	if (evc_plan_watch_was_on() && !side_watched) {
+		evc_watch_launches(0);
+		return fail(err, errlen, "the planner's CUPTI records cannot be turned on to see work launch() runs "
+					 "outside its capture: run the variant with trust: host");
+	}
 	cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
 	if (e != cudaSuccess) {
 		snprintf(err, errlen, "%s: %s (cudaStreamBeginCapture)", cudaGetErrorName(e), cudaGetErrorString(e));
@@ -1488,6 +1496,25 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 			cudaGraphDestroy(graph);
 			return src;
 		}
+	}
+	/* anything that ran while launch() was captured (two calls) is work
+	 * the capture does not hold: a replay would leave it out (red team
+	 * 66's side, legacy and ptds, wrong in their own process, were ok
+	 * sealed; side_gate ok at 9.25 us against 52.24 us joined) */
+	int side = side_watched ? evc_capture_watch(0) : 0;
+	if (side) {
+		cudaGraphDestroy(graph2);
+		cudaGraphDestroy(graph);
+		if (side < 0)
+			return fail(err, errlen, "the planner's CUPTI records stopped while launch() was captured "
+						 "(the kernel's code switched them off): what ran outside the capture "
+						 "is unknown: run the variant with trust: host");
+		return fail(err, errlen, "launch() ran %d kernel(s), copies or memsets outside its capture (on a "
+					 "stream of its own, the legacy or per-thread default stream, not joined to "
+					 "the stream it is given by an event): a sealed replay runs only what the "
+					 "capture holds, so that work would be in no time and no check: join it to "
+					 "the given stream, or run the variant with trust: host",
+			    side);
 	}
 	std::vector<CUgraphNode> order;
 	std::vector<int> prog_pred;

@@ -44,6 +44,12 @@ int evc_plan_func_config(const void *f, const void *kern, int *cache, int *carve
 /* The first launch attribute a watched launch carried that a replay does
  * not set, said as a reason; NULL when none. */
 const char *evc_plan_refused(void);
+/* The watch on work run outside launch()'s capture (red team 66): on
+ * (1), activity records on and what ran so far dropped: 0; off (0), the
+ * device drained and the kernel, copy and memset records since counted
+ * (captured work never runs, so it makes none).  -1 where CUPTI cannot
+ * watch. */
+int evc_capture_watch(int on);
 /* 1 when the watch on the plan's calls came on at the device's opening
  * (then one that fails later was switched off by the kernel's code). */
 int evc_plan_watch_was_on(void);
