@@ -27,4 +27,16 @@ grep -qE "^race +launch_failed " run.txt || { cat run.txt; fail "race was not re
 grep -qE "^packed +launch_failed " run.txt || { cat run.txt; fail "packed was not refused"; }
 grep -q "left two of its launches unordered" run.txt || { cat run.txt; fail "race's reason does not say its launches were unordered"; }
 grep -q "not 8-byte aligned" run.txt || { cat run.txt; fail "packed's reason does not name the unaligned pointer"; }
+# red team 66: work launch() runs on a stream no capture holds is refused
+# (side, side_gate: ok at 8.70 and 9.25 us before, batch
+# 20261201T151154.074Z-cuda-redteam66-34ca260c-batch); joined_gate,
+# the same builder joined by events, is captured and ok
+"$EVIDENT" run --no-progress --repeats 1 --only side --only side_gate --only joined_gate \
+	tests/fixtures/specs/cuda-redteam66.yaml >run66.txt 2>&1
+rc=$?
+[ $rc = 0 ] || [ $rc = 5 ] || { cat run66.txt; fail "red team 66's run failed (exit $rc)"; }
+grep -qE "^side +launch_failed " run66.txt || { cat run66.txt; fail "side was not refused"; }
+grep -qE "^side_gate +launch_failed " run66.txt || { cat run66.txt; fail "side_gate was not refused"; }
+grep -qE "^joined_gate +ok " run66.txt || { cat run66.txt; fail "joined_gate is not ok"; }
+grep -q "outside its capture" run66.txt || { cat run66.txt; fail "the reason does not say the work ran outside the capture"; }
 true
