@@ -937,18 +937,17 @@ static size_t compare_rows(const struct plan *p, struct batch_record *b, const s
  * nor those of fewer than three on a side (rule 0b). */
 static void one_process_note(const struct batch_record *b, json_t *notes)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < b->n_rows; i++)
+	size_t n = 0, f = 0;
+	for (size_t i = 0; i < b->n_rows; i++) {
 		n += b->rows[i].have_cmp && b->rows[i].cmp.one_process;
+		f += b->rows[i].have_cmp && b->rows[i].cmp.few_processes;
+	}
 	if (n)
 		add_note(notes, xstrfmt("%zu comparison%s of one repeat a side: the variance between processes is "
 					"unknown, so %s inconclusive (one process's CI does not cover the next run); "
 					"run with --repeats 3 or more",
 					n, n == 1 ? "" : "s", n == 1 ? "it is" : "each is"));
 	/* rule 0b: fewer than three on a side (red team 110) */
-	size_t f = 0;
-	for (size_t i = 0; i < b->n_rows; i++)
-		f += b->rows[i].have_cmp && b->rows[i].cmp.few_processes;
 	if (f)
 		add_note(notes, xstrfmt("%zu comparison%s with fewer than 3 repeats on a side: a variance between "
 					"processes from two values cannot tell a kernel from its processes' luck, so "
