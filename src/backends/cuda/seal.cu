@@ -1509,11 +1509,13 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 			return fail(err, errlen, "the planner's CUPTI records stopped while launch() was captured "
 						 "(the kernel's code switched them off): what ran outside the capture "
 						 "is unknown: run the variant with trust: host");
-		return fail(err, errlen, "launch() ran %d kernel(s), copies or memsets outside its capture (on a "
-					 "stream of its own, the legacy or per-thread default stream, not joined to "
-					 "the stream it is given by an event): a sealed replay runs only what the "
-					 "capture holds, so that work would be in no time and no check: join it to "
-					 "the given stream, or run the variant with trust: host",
+		return fail(err, errlen, "launch() ran %d kernel(s), copies, memsets, host functions or stream memory "
+					 "operations outside its capture (on a stream of its own, the legacy or "
+					 "per-thread default stream, not joined to the stream it is given by an "
+					 "event), or a host function or stream memory operation, which no sealed "
+					 "plan holds: a sealed replay runs only what the capture holds, so that work "
+					 "would be in no time and no check: join kernels to the given stream, or run "
+					 "the variant with trust: host",
 			    side);
 	}
 	std::vector<CUgraphNode> order;
