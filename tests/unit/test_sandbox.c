@@ -145,6 +145,52 @@ static void test_host_filter(void **state)
 	assert_int_equal(refused_in_child(SANDBOX_STRICT, 0), 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128);
 }
 
+/* red team 115: a host box frees no page of shared memory the parent
+ * fills (madvise MADV_REMOVE, fallocate of a hole), while other advice
+ * and a plain fallocate stay; a GPU box as before.  Bit 0 MADV_REMOVE
+ * refused, 1 a punch refused, 2 MADV_DONTNEED and fallocate 0 allowed. */
+static int punch_refused(int gpu)
+{
+	int fd = sandbox_filter_fd(SANDBOX_STRICT, gpu);
+	assert_true(fd >= 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static struct sock_filter prog[4096];
+		ssize_t n = read(fd, prog, sizeof(prog));
+		struct sock_fprog fp = { (unsigned short)(n / (ssize_t)sizeof(prog[0])), prog };
+		int m = memfd_create("evident-test-punch", 0);
+		if (m < 0 || ftruncate(m, 1 << 16) != 0)
+			_exit(100);
+		char *a = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_SHARED, m, 0);
+		if (a == MAP_FAILED || n <= 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp, 0, 0) < 0)
+			_exit(100);
+		memset(a, 1, 1 << 16);
+		int bits = 0;
+		if (madvise(a, 4096, MADV_REMOVE) < 0 && errno == EPERM)
+			bits |= 1;
+		if (fallocate(m, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 4096, 4096) < 0 && errno == EPERM)
+			bits |= 2;
+		if (madvise(a + 8192, 4096, MADV_DONTNEED) == 0 && fallocate(m, 0, 0, 1 << 16) == 0)
+			bits |= 4;
+		_exit(bits);
+	}
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	close(fd);
+	assert_true(WIFEXITED(st));
+	assert_int_not_equal(WEXITSTATUS(st), 100);
+	return WEXITSTATUS(st);
+}
+
+static void test_host_no_punch(void **state)
+{
+	(void)state;
+	assert_int_equal(punch_refused(0), 1 | 2 | 4);
+	assert_int_equal(punch_refused(1), 4);
+}
+
 /* a host build box (the compiler): processes, but no IPC objects and no
  * socket either */
 static void test_host_relaxed_filter(void **state)
@@ -1428,7 +1474,7 @@ static void test_loginuid(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_host_filter),	 cmocka_unit_test(test_host_relaxed_filter),
+		cmocka_unit_test(test_host_filter), cmocka_unit_test(test_host_no_punch),	 cmocka_unit_test(test_host_relaxed_filter),
 		cmocka_unit_test(test_gpu_filter),	 cmocka_unit_test(test_host_keeps_its_cpus),
 		cmocka_unit_test(test_relaxed_filter), cmocka_unit_test(test_filter_sealed),
 		cmocka_unit_test(test_proc_by_box),	 cmocka_unit_test(test_lib_dir),
