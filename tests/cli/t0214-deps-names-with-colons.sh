@@ -1,46 +1,39 @@
-# t0214 - a file whose name ends in a colon or holds a tab is a word of the
-# compiler's dependency list like any other (red team 113, tests/fixtures/
-# adversary/host/redteam113/README.md): gcc -M writes "sel.h:" unescaped
-# and a tab as "\<TAB>", and build.c parse_deps took the first for a make
-# target and split the second, so a header only pass 1 reads, so named,
-# chose the program and was in no record's sources: at one clean commit
-# the old cache entry served the old program (eval promoted a
-# comment-only copy 61x).  Now the rule's one target ends the target part
-# and "\<TAB>" is a tab: the header joins the sources and the entry is
-# stale once it changes.  A word that names no file fails the build.
+# t0214 - a header the build reads whose name a dependency list cannot
+# write unambiguously, or that is a symbolic link in the repository, fails
+# the build, named ("rename the file the kernel includes").  Red team 113
+# (tests/fixtures/adversary/host/redteam113/README.md): gcc -M writes a
+# header named "sel.h:" unescaped and a tab as "\<TAB>"; build.c's list
+# reader took the first for a make target and split the second, so a
+# header only pass 1 read, so named, chose the program and was in no
+# record's sources (eval promoted a comment-only copy 61x).  Red team 116
+# (redteam116/README.md): gcc writes a backslash as it is, and "a\\sel.h"
+# read back as a committed decoy "a\sel.h"; and a selection header that
+# is a symlink was recorded by its target's path, so retargeting the link
+# at a clean commit changed nothing recorded (eval promoted a copy 91x).
+# The control with a plain name builds.
 . "$REPO/tests/cli/lib.sh"
 builds_from_nothing "the build and its dependency list are the subject"
 D=adversary/host/redteam113
-mkrepo git $D/p1_colon.c $D/p1_tab.c $D/rt113_fast.h $D/rt113_slow.h $D/rt113_p1only.h $D/rt113_sel_alt.txt \
-	$D/mknames.sh
-mkdir -p tests/fixtures/$D/flagdir && sh tests/fixtures/$D/mknames.sh tests/fixtures/$D
-[ -e "tests/fixtures/$D/rt113_sel.h:" ] || fail "the colon file"
-printf 'see t0214\n' > README.md
-for v in colon tab; do
+E=adversary/host/redteam116
+mkrepo git $D/p1_colon.c $D/p1_tab.c $D/p1_nocolon.c $D/rt113_fast.h $D/rt113_slow.h $D/rt113_p1only.h \
+	$D/rt113_msel.h $D/mknames.sh $E/p1_bs.c $E/p1_ln.c $E/rt116_fast.h $E/rt116_slow.h $E/rt116_p1only.h \
+	$E/rt116_msel.h $E/mknames.sh
+mkdir -p tests/fixtures/$D/flagdir && sh tests/fixtures/$D/mknames.sh tests/fixtures/$D && rm -rf tests/fixtures/$D/flagdir ||
+	fail "red team 113's names"
+sh tests/fixtures/$E/mknames.sh tests/fixtures/$E && ln -s rt116_msel.h tests/fixtures/$E/rt116_lsel.h || fail "red team 116's names"
+for v in colon tab nocolon; do
 	sed -e 's/samples: 5/samples: 3/' "$REPO/tests/fixtures/specs/host-redteam113-$v.yaml" > experiments/$v.yaml
 done
-rm -rf tests/fixtures/$D/flagdir
-git add -A && git -c user.email=t@t -c user.name=t commit -qm names || fail "commit"
-for v in colon tab; do expect_exit 0 "$EVIDENT" run --no-progress --cache "$TEST_TMP/c1" experiments/$v.yaml; done
-cp tests/fixtures/$D/rt113_sel_alt.txt "tests/fixtures/$D/rt113_sel.h:" &&
-	cp tests/fixtures/$D/rt113_sel_alt.txt "tests/fixtures/$D/$(printf 'rt113_t\tREADME.md')" &&
-	git -c user.email=t@t -c user.name=t commit -qam fast || fail "commit the fast selections"
-for v in colon tab; do
-	expect_exit 0 "$EVIDENT" run --no-progress --cache "$TEST_TMP/c1" experiments/$v.yaml
-	expect_exit 0 "$EVIDENT" run --no-progress --cache "$TEST_TMP/c2" experiments/$v.yaml
+for v in bs ln; do
+	sed -e 's/samples: 5/samples: 3/' "$REPO/tests/fixtures/specs/host-redteam116-$v.yaml" > experiments/$v.yaml
 done
-python3 - artifacts/runs/*.json <<'PY' || fail "a header named with a colon or a tab chose the program under one key, the old entry served"
-import json, sys
-runs = sorted((json.load(open(p)) for p in sys.argv[1:]), key=lambda r: r["run_id"])
-runs = [r for r in runs if r.get("kind") != "batch"]
-assert len(runs) == 6, len(runs)
-c0, t0, c1, c2, t1, t2 = runs
-for first, old, fresh, name in ((c0, c1, c2, "rt113_sel.h:"), (t0, t1, t2, "rt113_t\tREADME.md")):
-    for r in (first, old, fresh):
-        assert r["outcome"] == "ok", (r["outcome"], r.get("reason"))
-        assert any(s["path"].endswith("/" + name) for s in r["code"]["sources"]), "%r is in no record's sources" % name
-    assert old["code"]["binary_sha256"] == fresh["code"]["binary_sha256"], "the old entry served"
-    assert old["code"]["binary_sha256"] != first["code"]["binary_sha256"], "the selection chose nothing"
-    assert not old["build"]["cached"], "the stale entry was a hit"
-PY
+git add -A && git -c user.email=t@t -c user.name=t commit -qm names || fail "commit"
+for v in colon tab bs ln; do
+	"$EVIDENT" run --no-progress experiments/$v.yaml > $v.out 2>&1
+	grep -qE "^[a-z_0-9]+ +build_failed " $v.out || { cat $v.out; fail "$v: not refused"; }
+	grep -q "rename the file the kernel includes" $v.out || { cat $v.out; fail "$v: the reason does not say to rename"; }
+done
+grep -q "a character a dependency list cannot write unambiguously" colon.out || { cat colon.out; fail "colon: the reason"; }
+grep -q "a symbolic link" ln.out || { cat ln.out; fail "ln: the reason"; }
+expect_exit 0 "$EVIDENT" run --no-progress experiments/nocolon.yaml
 true
