@@ -1987,25 +1987,29 @@ static int included_files(const struct sandbox *box, const struct build_bounds *
 		/* a word of the list that is no file: a name the rule cannot
 		 * write whole (a newline in it), so what pass 1 read is
 		 * unknown (red team 113's tab and colon names) */
+		/* a word that names no file; a name the rule cannot write
+		 * unambiguously (red team 116: gcc writes a backslash as it is,
+		 * so "a\\sel.h" read back as a committed decoy "a\sel.h"; red
+		 * team 113's colon and tab); a symbolic link, whose target the
+		 * record names and not the link, so retargeting it changed
+		 * nothing recorded (red team 116's link: eval promoted a copy
+		 * 91x): each refused, named */
 		struct stat ex, ln;
 		int repo_file = classify_read(b, abs) == READ_REPO, kernels_file = repo_file || in_flag_dir(b, abs);
-		const char *odd = strpbrk(*d, "\\$#:\t\n");
-		if (lstat(abs, &ex) != 0 || (kernels_file && odd) ||
-		    (repo_file && lstat(*d, &ln) == 0 && S_ISLNK(ln.st_mode))) {
-			/* a name the rule cannot write unambiguously (red team
-			 * 116: gcc writes a backslash as it is, so "a\\sel.h"
-			 * read back as a committed decoy "a\sel.h"; red team
-			 * 113's colon and tab), or a symbolic link, whose target
-			 * the record names and not the link, so retargeting it
-			 * changed nothing recorded (red team 116's link: eval
-			 * promoted a copy 91x): refused, named */
+		const char *bad = NULL;
+		if (lstat(abs, &ex) != 0)
+			bad = "which is no file (a file name the list cannot write whole, such as one with a newline in it)";
+		else if (kernels_file && strpbrk(*d, "\\$#:\t\n"))
+			bad = "a name holding a character a dependency list cannot write unambiguously (a backslash, '$', "
+			      "'#', ':', a tab or a newline)";
+		else if (repo_file && lstat(*d, &ln) == 0 && S_ISLNK(ln.st_mode))
+			bad = "a symbolic link (the record names files by their content, and a link's target is no "
+			      "file's; include the target itself)";
+		if (bad) {
 			strbuf_addf(log,
 				    "evident: not shown to the compile: the preprocessor's dependency list names '%s', "
 				    "%s: rename the file the kernel includes\n",
-				    *d,
-				    lstat(abs, &ex) != 0 ? "which is no file (a file name the list cannot write whole, such as one with a newline in it)"
-				    : odd ? "a name holding a character a dependency list cannot write unambiguously (a backslash, '$', '#', ':', a tab or a newline)"
-					  : "a symbolic link (the record names files by their content, and a link's target is no file's; include the target itself)");
+				    *d, bad);
 			free(abs);
 			for (size_t i = 0; i < nv; i++)
 				free(v[i]);
