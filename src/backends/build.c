@@ -794,6 +794,16 @@ static char **parse_deps(const char *path)
 	return v;
 }
 
+/* 1 when name is well-formed UTF-8 without control characters: what a
+ * record (JSON) holds as it is (printable_line changes nothing) */
+static int printable_name(const char *name)
+{
+	char *p = printable_line(name);
+	int same = !strcmp(p, name);
+	free(p);
+	return same;
+}
+
 static void free_strv(char **v)
 {
 	for (char **p = v; p && *p; p++)
@@ -1999,9 +2009,10 @@ static int included_files(const struct sandbox *box, const struct build_bounds *
 		const char *bad = NULL;
 		if (lstat(abs, &ex) != 0)
 			bad = "which is no file (a file name the list cannot write whole, such as one with a newline in it)";
-		else if (kernels_file && strpbrk(*d, "\\$#:\t\n"))
+		else if (kernels_file && (strpbrk(*d, "\\$#:\t\n") || !printable_name(*d)))
 			bad = "a name holding a character a dependency list cannot write unambiguously (a backslash, '$', "
-			      "'#', ':', a tab or a newline)";
+			      "'#', ':', a tab or a newline) or a record cannot hold (a control character, bytes that are "
+			      "not UTF-8: red team 116's 0xff name failed as 'changed while the build read it')";
 		else if (repo_file && lstat(*d, &ln) == 0 && S_ISLNK(ln.st_mode))
 			bad = "a symbolic link (the record names files by their content, and a link's target is no "
 			      "file's; include the target itself)";
