@@ -850,24 +850,32 @@ static void no_effect_notes(const struct plan *p, json_t *notes)
 char *gather_same_code_note(const char *variant, const char *verdict, const char *base, const struct code_sig *x,
 			    const struct code_sig *b)
 {
-	if (!verdict || (strcmp(verdict, "faster") && strcmp(verdict, "slower")) || !x->binary || !b->binary ||
-	    strcmp(x->binary, b->binary) || !x->kernel || !b->kernel || strcmp(x->kernel, b->kernel) ||
-	    (x->load && b->load && strcmp(x->load, b->load)))
+	if (!verdict || (strcmp(verdict, "faster") && strcmp(verdict, "slower")))
 		return NULL;
-	return xstrfmt("%s: %s than %s, but both are one program (the same kernel file and binary): what separates "
-		       "them is their processes, not their code, so the verdict is the false positive the test "
-		       "allows (an A/A pair)",
-		       variant, verdict, base);
+	int same_bin = x->binary && b->binary && !strcmp(x->binary, b->binary) && x->kernel && b->kernel &&
+		       !strcmp(x->kernel, b->kernel) && !(x->load && b->load && strcmp(x->load, b->load));
+	int same_load = x->load && b->load && !strcmp(x->load, b->load);
+	int same_neutral = x->neutral && b->neutral && !strcmp(x->neutral, b->neutral);
+	if (!same_bin && !same_load && !same_neutral)
+		return NULL;
+	return xstrfmt("%s: %s than %s, but both are one program (%s): what separates them is their processes, "
+		       "not their code, so the verdict is the false positive the test allows (an A/A pair)",
+		       variant, verdict, base,
+		       same_bin    ? "the same kernel file and binary"
+		       : same_load ? "the same loaded image"
+				   : "the same object but for the parameters it echoes");
 }
 
 static void same_code_notes(const struct plan *p, const struct batch_record *b, json_t *notes)
 {
 	const struct plan_variant *bx = &p->variants[p->baseline];
-	struct code_sig sb = { info_str(bx, "binary_sha256"), info_str(bx, "load_sha256"), bx->v->kernel };
+	struct code_sig sb = { info_str(bx, "binary_sha256"), info_str(bx, "load_sha256"), bx->v->kernel,
+			       info_str(bx, "echo_neutral_sha256") };
 	for (size_t vi = 0; vi < p->n_variants; vi++) {
 		const struct plan_variant *x = &p->variants[vi];
 		const struct batch_row *row = &b->rows[vi];
-		struct code_sig sx = { info_str(x, "binary_sha256"), info_str(x, "load_sha256"), x->v->kernel };
+		struct code_sig sx = { info_str(x, "binary_sha256"), info_str(x, "load_sha256"), x->v->kernel,
+				       info_str(x, "echo_neutral_sha256") };
 		char *n = vi != p->baseline && row->have_cmp
 				  ? gather_same_code_note(row->variant, row->cmp.verdict, bx->v->name, &sx, &sb)
 				  : NULL;

@@ -59,8 +59,9 @@ static void test_quiet_machine_no_note(void **state)
 static void test_same_code_named(void **state)
 {
 	(void)state;
-	struct code_sig b = { "bin1", "load1", "k.c" }, same = { "bin1", "load1", "k.c" }, other = { "bin2", "load1", "k.c" },
-			file = { "bin1", "load1", "j.c" }, load = { "bin1", "load2", "k.c" }, noload = { "bin1", NULL, "k.c" };
+	struct code_sig b = { "bin1", "load1", "k.c", NULL }, same = { "bin1", "load1", "k.c", NULL },
+			other = { "bin2", "load2", "k.c", NULL }, file = { "bin1", "load1", "j.c", NULL },
+			load = { "bin1", "load2", "k.c", NULL }, noload = { "bin1", NULL, "k.c", NULL };
 	char *n = gather_same_code_note("a2", "faster", "a1", &same, &b);
 	assert_non_null(n);
 	assert_non_null(strstr(n, "a2: faster than a1, but both are one program"));
@@ -70,8 +71,24 @@ static void test_same_code_named(void **state)
 	assert_non_null(n);
 	free(n);
 	assert_null(gather_same_code_note("a2", "faster", "a1", &other, &b));
-	assert_null(gather_same_code_note("a2", "faster", "a1", &file, &b));
 	assert_null(gather_same_code_note("a2", "faster", "a1", &load, &b));
+	/* another file of the same bytes (red team 117: its name makes it
+	 * another binary; the loaded image is the same) */
+	n = gather_same_code_note("a2", "faster", "a1", &file, &b);
+	assert_non_null(n);
+	assert_non_null(strstr(n, "both are one program (the same loaded image)"));
+	free(n);
+	struct code_sig copy = { "bin9", "load1", "copy.c", NULL }, echo = { "bin8", "load8", "k.c", "neu1" },
+			neutral = { "bin1", "load1", "k.c", "neu1" };
+	n = gather_same_code_note("a2", "faster", "a1", &copy, &b);
+	assert_non_null(n);
+	assert_non_null(strstr(n, "(the same loaded image)"));
+	free(n);
+	n = gather_same_code_note("a2", "slower", "a1", &echo, &neutral);
+	assert_non_null(n);
+	assert_non_null(strstr(n, "(the same object but for the parameters it echoes)"));
+	free(n);
+	assert_null(gather_same_code_note("a2", "faster", "a1", &other, &neutral));
 	assert_null(gather_same_code_note("a2", "inconclusive", "a1", &same, &b));
 	assert_null(gather_same_code_note("a2", "no_difference", "a1", &same, &b));
 }
