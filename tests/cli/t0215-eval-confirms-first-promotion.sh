@@ -23,7 +23,8 @@ limits: {timeout_s: 60}
 Y
 echo '{"name": "fast", "params": {"NOP": 2}}' | "$EVIDENT" eval --no-progress experiments/pw.yaml > ans 2> err ||
 	{ cat err; fail "eval"; }
-python3 - ans <<'P' || { cat err; fail "the answer"; }
+python3 - ans <<'P'
+
 import json, sys
 a = json.loads(open(sys.argv[1]).readline())
 bc = a["batches_of_code"]
@@ -38,6 +39,6 @@ assert a["promoted"] == (a["verdict"] == "faster"), (a["promoted"], a["verdict"]
 P
 rc=$?
 [ $rc = 3 ] && skip "the fast path's first batch was not faster here (load $(cut -d' ' -f1 /proc/loadavg))"
-[ $rc = 0 ] || fail "the answer"
+[ $rc = 0 ] || { cat err; fail "the answer"; }
 [ "$(ls artifacts/runs/*-batch.json | wc -l)" = 2 ] || fail "two batches: $(ls artifacts/runs/*-batch.json)"
 true
