@@ -23,8 +23,11 @@ crun=$(python3 -S -c 'import json,sys; a=json.loads(open(sys.argv[1]).readline()
 # process (max 7970 us against 4114), and the test failed in 2 of 3
 # alone-phase runs beside t0066 and t0071 (load 3-4, 2026-12-01; once on
 # 2026-11-30 too)
-sed -e "s/PARENT_RUN/$crun/" -e 's/^repeats: 4/repeats: 3/' $sp/host-redteam76-lin.yaml > experiments/lin.yaml
-grep -q '^repeats: 3$' experiments/lin.yaml || fail "lin.yaml: no repeats: 3"
+# and at 3 it failed in 2 of 3 full make test runs on 2026-12-01 at load
+# 2.5-3.5 (g0c0 3.5x and 3.9x inconclusive, one process of the 4 ms
+# sleeper at 9.7 ms): the spec's own 4 repeats now
+sed -e "s/PARENT_RUN/$crun/" $sp/host-redteam76-lin.yaml > experiments/lin.yaml
+grep -q '^repeats: 4$' experiments/lin.yaml || fail "lin.yaml: no repeats: 4"
 "$EVIDENT" run --no-progress experiments/lin.yaml > lin.out 2>&1 || { cat lin.out; fail "search exited $?"; }
 grep -q "generation 0: g0c0 promoted: faster than base" lin.out && grep -q "confirmed in fresh processes" lin.out ||
 	{ cat lin.out; fail "g0c0 was not promoted and confirmed"; }
