@@ -880,7 +880,8 @@ static int plan_contents_take(json_t *pj, unsigned char **data, size_t *bytes)
 	return 0;
 }
 
-/* The planner: one launch of the kernel under capture, sent as a plan. */
+/* The planner: launch() captured and sent as a plan; with seeds (the
+ * main phase's), launch() run as is on them first, its outputs shipped. */
 static int plan_phase(struct cw *w)
 {
 	char *text = NULL;
@@ -925,6 +926,19 @@ static int plan_phase(struct cw *w)
 		free(data);
 		proto_w_failure("launch_failed", "sealed", why, "plan");
 		return 1;
+	}
+	/* the main phase's planner then runs launch() as is, uncaptured, on
+	 * seeds of its own, and ships what it computed for the parent's
+	 * checker (kexec.c sealed_prepare): a plan is a record of what
+	 * launch() enqueues on its stream, and work it runs elsewhere (a
+	 * stream of its own, with CUPTI's records switched off around it:
+	 * red team 67's cupti_off, ok at 8.77 us sealed) is in no plan; what
+	 * that work does to the outputs is judged here.  After the capture:
+	 * a refusal of the plan comes before any seed output */
+	if (w->job->seeds > 0 && (rc = correctness(w))) {
+		json_decref(msg);
+		free(data);
+		return rc;
 	}
 	if (data_bytes)
 		proto_w_plan_data(data, data_bytes);

@@ -401,6 +401,7 @@ static void show_correctness(const struct run_record *r)
 		const char *what = !strcmp(p->phase, "seed")	  ? "seeds checked before timing"
 				   : !strcmp(p->phase, "timed")	  ? "timed launches checked after they ran"
 				   : !strcmp(p->phase, "shape")	  ? "checks at the extra shape"
+				   : !strcmp(p->phase, "plan")	  ? "seeds launch() ran as is in the planner"
 				   : !strcmp(p->phase, "recheck") ? "re-check after timing"
 								  : "checks";
 		out("  %-12s %zu %s: %s", p->phase, p->n, what, p->failed ? "" : "all pass");

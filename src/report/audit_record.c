@@ -70,6 +70,7 @@ static const struct {
 	{ "seed", "%zu seeds", "1 seed" },
 	{ "timed", "%zu timed launches", "1 timed launch" },
 	{ "shape", "extra shape", NULL },
+	{ "plan", "%zu seeds in launch()'s own process", "1 seed in launch()'s own process" },
 	{ "recheck", "re-check after timing", NULL },
 };
 

@@ -642,7 +642,7 @@ static double dist_error(const struct run_record *const *r, size_t n, const char
 		for (size_t k = 0; k < r[i]->n_checks; k++) {
 			const struct rec_check *c = &r[i]->checks[k];
 			if (!c->pass || !c->dist || strcmp(c->dist, dist) || !isfinite(c->rel_l2) ||
-			    (c->phase && !strcmp(c->phase, "shape")))
+			    (c->phase && (!strcmp(c->phase, "shape") || !strcmp(c->phase, "plan"))))
 				continue;
 			if (m == cap) {
 				cap = cap ? 2 * cap : 32;

@@ -505,6 +505,10 @@ void wrun_release(struct wrun *w)
 	if (w->plan_fd >= 0)
 		close(w->plan_fd);
 	json_decref(w->plan);
+	if (w->planner) {
+		wrun_release(w->planner);
+		free(w->planner);
+	}
 	proto_release(&w->proto);
 	strbuf_release(&w->out);
 	strbuf_release(&w->err);
@@ -983,7 +987,7 @@ struct job_state {
 	struct run_record r;
 	struct job_report jr;
 	struct wrun main_w, shape_w;
-	struct judged_set main_j, shape_j;
+	struct judged_set main_j, shape_j, plan_j; /* plan_j: the sealed planner's own seeds */
 	char *reason, *shape_str, *run_id;
 	char started[40], finished[40];
 	double t0, gpu_s;
@@ -1045,6 +1049,7 @@ static void job_state_release(struct job_state *j)
 	strbuf_release(&j->how);
 	judged_release(&j->main_j);
 	judged_release(&j->shape_j);
+	judged_release(&j->plan_j);
 	wrun_release(&j->main_w);
 	wrun_release(&j->shape_w);
 	free(j->srcs);
@@ -1159,6 +1164,57 @@ static void job_sandbox_shape(const struct job_state *j, json_t *s)
 }
 
 /* Phase 3: the judge, for a worker that finished its protocol. */
+/*
+ * A sealed main phase's planner ran launch() as is on seeds of its own
+ * after its capture (kexec.c sealed_prepare, cuda_worker.c plan_phase):
+ * its outputs are judged here, by the same checker and tolerance as the
+ * run's, as checks of phase "plan" (outcome.c: wrong there and right in
+ * the replay is wrong_output).  What the capture holds is what launch()
+ * put on its stream; work it ran elsewhere that the planner's watch did
+ * not see (CUPTI's records switched off around it: red team 67's
+ * cupti_off) shows in what the process computed.  A planner that sent
+ * fewer outputs than its seeds, or a checker that judged other outputs
+ * than it was given, is a judge that could not judge.  0, or -1 when the
+ * checker could not be started.
+ */
+static int job_planner_checks(struct job_state *j)
+{
+	struct run_ctx *c = j->c;
+	struct wrun *pw = j->main_w.planner;
+	double t0 = mono_now();
+	if (run_checker(c, pw, c->be->reference != NULL, &j->plan_j) < 0)
+		return -1;
+	double secs = mono_now() - t0;
+	j->gpu_s += c->be->uses_gpu ? secs : 0;
+	json_t *po = json_object_get(j->judge, "plan");
+	if (po) { /* what the planner's own seeds cost, and how many were judged */
+		json_object_set_new(po, "seeds_checked", json_integer((json_int_t)j->plan_j.n));
+		json_object_set_new(po, "seeds_checker_seconds", json_real(secs));
+	}
+	long long asked = 0, got = 0;
+	char *mismatch = NULL;
+	outcome_rejudge(&c->plan.tol, pw->proto.caps, pw->proto.n_caps, j->plan_j.checks, j->plan_j.n, &mismatch,
+			&asked, &got);
+	if (!mismatch && (long long)j->plan_j.n != (long long)pw->job.seeds)
+		mismatch = xstrfmt("the planner ran launch() on %d seeds of its own and %zu of their outputs were "
+				   "judged",
+				   pw->job.seeds, j->plan_j.n);
+	if (mismatch && !j->plan_j.error)
+		j->plan_j.error = mismatch;
+	else
+		free(mismatch);
+	for (size_t i = 0; i < j->plan_j.n; i++)
+		j->plan_j.checks[i].phase = "plan";
+	j->jr.plan_checks = j->plan_j.checks;
+	j->jr.n_plan_checks = j->plan_j.n;
+	if (!j->plan_j.ran || j->plan_j.error) {
+		j->jr.checker_ran = j->jr.checker_ran && j->plan_j.ran;
+		if (!j->jr.checker_error)
+			j->jr.checker_error = j->plan_j.error ? j->plan_j.error : "the checker of the planner's seeds did not run";
+	}
+	return 0;
+}
+
 static int job_judge(struct job_state *j)
 {
 	struct run_ctx *c = j->c;
@@ -1256,6 +1312,8 @@ static int job_judge(struct job_state *j)
 	j->jr.checker_error = j->main_j.error;
 	j->jr.checks = j->main_j.checks;
 	j->jr.n_checks = j->main_j.n;
+	if (j->main_w.planner && job_planner_checks(j) < 0)
+		return -1;
 	if (j->main_j.reference_check && json_is_false(json_object_get(j->main_j.reference_check, "pass")))
 		j->jr.reference_failed = "the GPU reference disagreed with the float64 reference at the "
 					 "small shape (correctness.reference_check): the judge is wrong";
@@ -1976,12 +2034,14 @@ static void rec_settings_and_checks(struct job_state *j)
 	r->problem_atol = p->tol_problem.atol;
 	r->problem_rtol = p->tol_problem.rtol;
 	r->problem_rel_l2 = p->tol_problem.rel_l2;
-	r->n_checks = j->main_j.n + j->shape_j.n;
+	r->n_checks = j->main_j.n + j->plan_j.n + j->shape_j.n;
 	r->checks = r->n_checks ? xcalloc(r->n_checks, sizeof(*r->checks)) : NULL;
 	for (size_t i = 0; i < j->main_j.n; i++)
 		r->checks[i] = j->main_j.checks[i];
+	for (size_t i = 0; i < j->plan_j.n; i++)
+		r->checks[j->main_j.n + i] = j->plan_j.checks[i];
 	for (size_t i = 0; i < j->shape_j.n; i++)
-		r->checks[j->main_j.n + i] = j->shape_j.checks[i];
+		r->checks[j->main_j.n + j->plan_j.n + i] = j->shape_j.checks[i];
 	r->reference_check = j->main_j.reference_check;
 	r->correctness_pass = r->outcome == OUTCOME_OK;
 	if (!r->extra_shape_status && r->outcome != OUTCOME_OK)

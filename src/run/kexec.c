@@ -66,7 +66,8 @@ const struct kexec kexec_parent_clock = { .name = "parent_clock", .trust = "host
 /*
  * The planner is a worker of phase "plan" (in_process: the kernel's host
  * code runs there, in the box): it loads the kernel, runs init, captures
- * one launch and sends the plan.  Its plan goes to the timing worker as a
+ * one launch, runs launch() as is on its seeds (the main phase's planner)
+ * and sends the plan.  Its plan goes to the timing worker as a
  * memfd at SEAL_PLAN_FD; the worker checks it (backends/seal.h) before
  * replaying anything.  A planner that fails ends the job's worker part
  * with its own evidence (its failure message names the phase "plan").
@@ -79,6 +80,25 @@ void kexec_planner_job(const struct job *of, struct job *out)
 	out->timing = 0;
 	out->seed0 = out->timing_seed = out->scramble_seed = 0;
 	out->first_set = 0;
+	/* the main phase's planner also runs launch() as is on seeds of its
+	 * own, one a distribution as the main phase's, whose outputs the
+	 * parent's checker judges with the run's (job.c job_planner_checks):
+	 * what a capture holds is only what launch() put on its stream, and
+	 * work it ran elsewhere, unseen (red team 67's cupti_off: a side
+	 * kernel launched with CUPTI's records switched off, ok at 8.77 us
+	 * sealed, wrong in its own process), shows in its own outputs.  Seeds
+	 * and a scramble drawn here, not the main phase's: the planner runs
+	 * the kernel's host code, which must learn nothing of the inputs the
+	 * replay is checked on */
+	if (of->phase && !strcmp(of->phase, "main") && of->seeds > 0) {
+		out->seeds = of->seeds;
+		do
+			out->seed0 = random_secret_u64() >> 2;
+		while (out->seed0 == of->seed0);
+		do
+			out->scramble_seed = random_secret_u64();
+		while (!out->scramble_seed || out->scramble_seed == of->scramble_seed);
+	}
 }
 
 /*
@@ -278,7 +298,13 @@ static int sealed_prepare(struct run_ctx *c, struct wrun *w)
 		return KEXEC_ENDED;
 	}
 	w->plan = json_incref(pw.proto.plan);
-	wrun_release(&pw);
+	if (pw.job.seeds > 0) {
+		w->planner = xmalloc(sizeof(*w->planner));
+		*w->planner = pw; /* its captures, job and protocol: judged by job.c job_judge */
+		w->planner->proto.keep_ctx = w->planner;
+	} else {
+		wrun_release(&pw);
+	}
 	plan_identity(c, w);
 	if (!plan_same(c, w))
 		return KEXEC_ENDED;

@@ -156,6 +156,9 @@ struct wrun {
 	int plan_devlaunch;          /* sealed: its device code launches grids (or has code not readable
 				      * here that could): grids no plan step names */
 	double plan_seconds;         /* sealed: the planner's wall time */
+	struct wrun *planner;        /* sealed, main phase: the planner, kept for its seed outputs (its
+				      * captures and job: job.c job_judge checks them), or NULL; owned,
+				      * wrun_release frees it */
 	/* phase "sanitize": the worker runs under compute-sanitizer (the
 	 * tool's path and name; NULL: not), in a relaxed box (the tool starts
 	 * the worker), for this long; its channel is read to its exit, since

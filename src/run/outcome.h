@@ -37,6 +37,9 @@ struct job_report {
 	enum outcome shape_outcome;
 	const struct rec_check *shape_checks;
 	size_t n_shape_checks;
+	/* a sealed run's planner: launch() run as is on seeds of its own */
+	const struct rec_check *plan_checks;
+	size_t n_plan_checks;
 	const char *shape_text;         /* "S=397" for messages */
 	/* escapes over the timed samples */
 	long long other_stream, late, host_threads, block_timeouts;

@@ -87,6 +87,24 @@ static void test_planner_job(void **state)
 	/* what it needs to plan: the shape and the object */
 	assert_int_equal(p.shape[2], 99);
 	assert_string_equal(p.kernel_so, "k.so");
+
+	/* the main phase's planner runs launch() as is on as many seeds of
+	 * its own (red team 67's cupti_off), drawn afresh: never the main
+	 * phase's seeds or scramble, which its replay is checked on */
+	w.phase = "main";
+	w.seeds = 3;
+	struct job p2;
+	kexec_planner_job(&w, &p);
+	kexec_planner_job(&w, &p2);
+	assert_string_equal(p.phase, "plan");
+	assert_int_equal(p.seeds, 3);
+	assert_int_equal(p.timing, 0);
+	assert_true(p.seed0 != w.seed0 && p.scramble_seed != w.scramble_seed && p.scramble_seed != 0);
+	assert_true(p.seed0 != p2.seed0 && p.scramble_seed != p2.scramble_seed);
+	assert_int_equal(p.timing_seed, 0);
+	w.seeds = 0;
+	kexec_planner_job(&w, &p);
+	assert_int_equal(p.seeds, 0);
 }
 
 /* cc on src (text) into dir/out as a shared object, with extra flags */

@@ -291,6 +291,46 @@ static void test_extra_shape(void **state)
 	proto_release(&p);
 }
 
+/* A sealed run whose replay passed every check and whose planner's own
+ * process, running launch() as is on seeds of its own, computed wrong
+ * outputs (red team 67's cupti_off: a side kernel no plan holds spoils
+ * them): wrong_output, naming the planner; mixed within the planner's
+ * seeds of one distribution: flaky (a race); all pass: ok. */
+static void test_planner_checks(void **state)
+{
+	(void)state;
+	struct run_result ok = { .started = 1, .exited = 1 };
+	struct proto p;
+	proto_init(&p);
+	struct rec_check good[2] = { chk("seed", 1, 0, 0), chk("timed", 1, 0, 0) };
+	struct rec_check plan_bad[2] = { chk("plan", 0, 0, 0), chk("plan", 0, 0, 0) };
+	struct rec_check plan_mixed[2] = { chk("plan", 1, 0, 0), chk("plan", 0, 0, 0) };
+	struct rec_check plan_good[2] = { chk("plan", 1, 0, 0), chk("plan", 1, 0, 0) };
+	struct job_report r = base(&ok, &p, good, 2);
+	r.plan_checks = plan_bad;
+	r.n_plan_checks = 2;
+	enum outcome o;
+	char *why = NULL;
+	outcome_classify(&r, &o, &why);
+	assert_string_equal(outcome_name(o), "wrong_output");
+	assert_non_null(strstr(why, "launch()'s own process"));
+	free(why);
+	r.plan_checks = plan_mixed;
+	assert_string_equal(cls(&r), "flaky");
+	r.plan_checks = plan_good;
+	assert_string_equal(cls(&r), "ok");
+	/* the replay's own wrong checks come first: they say what was timed */
+	struct rec_check timed_bad[2] = { chk("seed", 1, 0, 0), chk("timed", 0, 0, 0) };
+	r = base(&ok, &p, timed_bad, 2);
+	r.plan_checks = plan_bad;
+	r.n_plan_checks = 2;
+	outcome_classify(&r, &o, &why);
+	assert_string_equal(outcome_name(o), "wrong_output");
+	assert_null(strstr(why, "launch()'s own process"));
+	free(why);
+	proto_release(&p);
+}
+
 /* Interrupted (SIGTERM, a Slurm task killed): whatever was cut short is
  * aborted with what stopped it, never a fault of the kernel; ok stays ok. */
 static void test_interrupted(void **state)
@@ -422,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_order_of_evidence),
 		cmocka_unit_test(test_protocol_and_claims),
 		cmocka_unit_test(test_extra_shape),
+		cmocka_unit_test(test_planner_checks),
 		cmocka_unit_test(test_interrupted),
 		cmocka_unit_test(test_phase_of_death),
 	};
