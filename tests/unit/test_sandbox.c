@@ -96,7 +96,13 @@ static int refused_in_child(enum sandbox_profile prof, int gpu)
 			bits |= 4;
 		else if (q != (mqd_t)-1)
 			mq_unlink("/evident-test-sandbox");
-		if (socket_refused(socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT)))
+		/* and with high bits above the ints the kernel reads (red team
+		 * 119: a rule comparing whole registers let this one make the
+		 * socket in a GPU box's relaxed and sanitizer profiles) */
+		int nl_plain = socket_refused(socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT));
+		int nl_high = socket_refused((int)syscall(SYS_socket, (1UL << 32) | AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+							  (1UL << 32) | NETLINK_KOBJECT_UEVENT));
+		if (nl_plain && nl_high)
 			bits |= 16;
 		if (socket_refused(socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)))
 			bits |= 32;
@@ -148,7 +154,10 @@ static void test_host_filter(void **state)
 /* red team 115: a host box frees no page of shared memory the parent
  * fills (madvise MADV_REMOVE, fallocate of a hole), while other advice
  * and a plain fallocate stay; a GPU box as before.  Bit 0 MADV_REMOVE
- * refused, 1 a punch refused, 2 MADV_DONTNEED and fallocate 0 allowed. */
+ * refused, 1 a punch refused, 2 MADV_DONTNEED and fallocate 0 allowed,
+ * 3 MADV_REMOVE with bits above the int the kernel reads refused (red
+ * team 119's punch64), 4 MADV_PAGEOUT refused (an allow list of advice),
+ * 5 MADV_DODUMP allowed. */
 static int punch_refused(int gpu)
 {
 	int fd = sandbox_filter_fd(SANDBOX_STRICT, gpu);
@@ -174,6 +183,12 @@ static int punch_refused(int gpu)
 			bits |= 2;
 		if (madvise(a + 8192, 4096, MADV_DONTNEED) == 0 && fallocate(m, 0, 0, 1 << 16) == 0)
 			bits |= 4;
+		if (syscall(SYS_madvise, a + 12288, 4096UL, (1UL << 32) | MADV_REMOVE) < 0 && errno == EPERM)
+			bits |= 8;
+		if (madvise(a + 16384, 4096, 21 /* MADV_PAGEOUT */) < 0 && errno == EPERM)
+			bits |= 16;
+		if (madvise(a + 20480, 4096, MADV_DODUMP) == 0)
+			bits |= 32;
 		_exit(bits);
 	}
 	int st = 0;
@@ -187,8 +202,8 @@ static int punch_refused(int gpu)
 static void test_host_no_punch(void **state)
 {
 	(void)state;
-	assert_int_equal(punch_refused(0), 1 | 2 | 4);
-	assert_int_equal(punch_refused(1), 4);
+	assert_int_equal(punch_refused(0), 1 | 2 | 4 | 8 | 16 | 32);
+	assert_int_equal(punch_refused(1), 4 | 32);
 }
 
 /* a host build box (the compiler): processes, but no IPC objects and no
