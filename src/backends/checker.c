@@ -297,6 +297,7 @@ struct judge {
 	size_t elem;
 	struct ev_tolerance tol;
 	const struct strbuf *cap;
+	size_t plan_at;       /* where the planner's captures begin in cap (its second file), or cap->len */
 	uint64_t focus_secret;
 	json_t *caps;
 	int jobs;             /* processes judging: the base cache's share of memory is 1 / jobs */
@@ -345,6 +346,27 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 		long long batch = json_integer_value(json_object_get(c, "batch"));
 		if (batch < 1 || !timed)
 			batch = 1;
+		/* a sealed planner's own seed launch (job.c run_checker_with):
+		 * its seeds, scramble and captures file are its own */
+		json_t *pc = json_object_get(c, "plan");
+		int of_plan = json_is_object(pc);
+		unsigned long long seed0 = x->job->seed0, scramble_seed = x->job->scramble_seed;
+		if (of_plan) {
+			if (timed) {
+				fail("a planner's capture of a timed sample (a planner times nothing)");
+				goto out_refs;
+			}
+			seed0 = (unsigned long long)json_integer_value(json_object_get(pc, "seed0"));
+			scramble_seed = (unsigned long long)json_integer_value(json_object_get(pc, "scramble_seed"));
+			if (off < 0 || (size_t)off > x->cap->len - x->plan_at) {
+				fail("a planner's capture lies outside its capture file");
+				goto out_refs;
+			}
+			off += (long long)x->plan_at;
+		} else if (off >= 0 && bytes >= 0 && (size_t)(off + bytes) > x->plan_at) {
+			fail("a capture lies outside the capture file");
+			goto out_refs;
+		}
 		if (off < 0 || bytes < 0 || (size_t)(off + bytes) > x->cap->len) {
 			fail("a capture lies outside the capture file");
 			goto out_refs;
@@ -381,9 +403,13 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 		}
 		for (long long j = 0; j < batch; j++) {
 			set = timed && !fresh && x->job->n_sets > 0 ? (set0 + j) % x->job->n_sets : -1;
-			long long key = fresh || mix_key ? LLONG_MIN + (long long)i : timed ? -(set + 10) : index;
+			/* (a planner's seed i is not the worker's: keyed apart) */
+			long long key = fresh || mix_key ? LLONG_MIN + (long long)i
+					: timed	 ? -(set + 10)
+					: of_plan ? LLONG_MIN / 2 + index
+						  : index;
 			seed = fresh ? (unsigned long long)json_integer_value(fseed)
-			       : timed ? x->job->timing_seed + (unsigned long long)set : x->job->seed0 + (unsigned long long)index;
+			       : timed ? x->job->timing_seed + (unsigned long long)set : seed0 + (unsigned long long)index;
 			/* the launch whose mix launch j read: with more launches than
 			 * live sets, launch j read the set launch j % n_sets mixed
 			 * (harness.cu run_sample; the plan no longer makes such a job,
@@ -442,7 +468,7 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 					fail("a capture's size does not match the problem's outputs");
 					goto out_refs;
 				}
-				evs_fill(bits, ob, evs_key(x->job->scramble_seed,
+				evs_fill(bits, ob, evs_key(scramble_seed,
 							   timed ? (uint64_t)global : SCRAMBLE_SEED_LAUNCH((uint64_t)index),
 							   (uint32_t)j, (uint32_t)o));
 				struct check_result jd;
@@ -473,7 +499,7 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 			goto out_refs;
 		}
 		json_t *line = json_pack("{s:s, s:s, s:s?, s:I, s:I, s:s, s:I, s:I, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:b}", "msg",
-			       "check", "reference", method, "phase", timed ? "timed" : "seed", "index",
+			       "check", "reference", method, "phase", timed ? "timed" : of_plan ? "plan" : "seed", "index",
 			       (json_int_t)index, "seed", (json_int_t)seed, "dist", x->pl->desc->dists[dist], "set",
 			       (json_int_t)(timed ? set0 : -1), "launches", (json_int_t)batch, "max_abs_err",
 			       agg.max_abs_err, "rel_l2", agg.rel_l2, "ref_scale", agg.ref_scale, "nan_count",
@@ -794,6 +820,20 @@ int checker_main(const char *path)
 	if (!cap_path || read_file(cap_path, &cap) < 0) {
 		fail("cannot read the captured outputs");
 		goto out;
+	}
+	/* a sealed planner's own seed outputs (job.c run_checker_with): after
+	 * the worker's, in the same buffer */
+	x.plan_at = cap.len;
+	const char *plan_path = json_string_value(json_object_get(cj, "plan_captures_file"));
+	if (plan_path) {
+		struct strbuf pcap = STRBUF_INIT;
+		if (read_file(plan_path, &pcap) < 0) {
+			strbuf_release(&pcap);
+			fail("cannot read the planner's captured outputs");
+			goto out;
+		}
+		strbuf_add(&cap, pcap.buf, pcap.len);
+		strbuf_release(&pcap);
 	}
 	x.focus_secret = (uint64_t)json_integer_value(json_object_get(cj, "focus_secret"));
 	x.caps = json_object_get(cj, "captures");

@@ -567,6 +567,7 @@ static int nameless_file(const char *dir)
 #define WORKER_JOB_FD 7
 #define CHECK_JOB_FD 5
 #define CHECK_CAPTURES_FD 6
+#define CHECK_PLAN_CAPTURES_FD 7
 
 /*
  * In a Slurm task slurmd signals the deepest processes first: a worker or
@@ -792,24 +793,41 @@ static void on_checker_line(const char *line, void *ctx)
 	json_decref(m);
 }
 
-static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struct judged_set *out)
+/*
+ * Runs the checker on w's captures and, with plan (a sealed main phase's
+ * planner, job_planner_checks), on the planner's seed outputs in the same
+ * process after them: each of those captures names the planner's seeds
+ * and scramble and its file (the checker's second captures file), and its
+ * check comes back as phase "plan".  out's checks are w's then plan's, in
+ * capture order.  0, or -1 when the checker could not be started.
+ */
+static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan, int cross_check,
+			    struct judged_set *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->msgs = json_array();
 	const struct plan *p = &c->plan;
 	json_t *caps = json_array();
-	for (size_t i = 0; i < w->proto.n_caps; i++) {
-		const struct proto_capture *cp = &w->proto.caps[i];
-		json_t *cj = json_pack("{s:b, s:I, s:I, s:i, s:i, s:I, s:I}", "timed", cp->timed, "index",
-				       (json_int_t)cp->index, "global", (json_int_t)cp->global, "set", cp->set, "batch",
-				       cp->batch, "offset", (json_int_t)cp->offset, "bytes", (json_int_t)cp->bytes);
-		if (cp->fresh) {
-			json_object_set_new(cj, "seed", json_integer((json_int_t)cp->seed));
-			json_object_set_new(cj, "dist", json_integer(cp->dist));
+	for (int from = 0; from < (plan ? 2 : 1); from++) {
+		const struct wrun *cw = from ? plan : w;
+		for (size_t i = 0; i < cw->proto.n_caps; i++) {
+			const struct proto_capture *cp = &cw->proto.caps[i];
+			json_t *cj = json_pack("{s:b, s:I, s:I, s:i, s:i, s:I, s:I}", "timed", cp->timed, "index",
+					       (json_int_t)cp->index, "global", (json_int_t)cp->global, "set", cp->set,
+					       "batch", cp->batch, "offset", (json_int_t)cp->offset, "bytes",
+					       (json_int_t)cp->bytes);
+			if (cp->fresh) {
+				json_object_set_new(cj, "seed", json_integer((json_int_t)cp->seed));
+				json_object_set_new(cj, "dist", json_integer(cp->dist));
+			}
+			if (cp->mix_key)
+				json_object_set_new(cj, "mix_key", json_integer((json_int_t)cp->mix_key));
+			if (from) /* the planner's seed launch: its own seeds, scramble and file */
+				json_object_set_new(cj, "plan",
+						    json_pack("{s:I, s:I}", "seed0", (json_int_t)plan->job.seed0,
+							      "scramble_seed", (json_int_t)plan->job.scramble_seed));
+			json_array_append_new(caps, cj);
 		}
-		if (cp->mix_key)
-			json_object_set_new(cj, "mix_key", json_integer((json_int_t)cp->mix_key));
-		json_array_append_new(caps, cj);
 	}
 	/* the focus's secret (problems/evident_focus.h), drawn now that the
 	 * worker has ended and told to the checker alone: a kernel that
@@ -820,6 +838,8 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 			       "tolerance", "atol", p->tol.atol, "rtol", p->tol.rtol, "rel_l2", p->tol.rel_l2,
 			       "captures_file", "/proc/self/fd/" EV_STR(CHECK_CAPTURES_FD), "captures", caps,
 			       "cross_check", cross_check, "focus_secret", (json_int_t)(random_secret_u64() >> 2));
+	if (plan)
+		json_object_set_new(cj, "plan_captures_file", json_string("/proc/self/fd/" EV_STR(CHECK_PLAN_CAPTURES_FD)));
 	/* the checker's job and the captures come as descriptors: no path in
 	 * the store names them (the check JSON is a memfd, the captures a
 	 * file with no name) */
@@ -832,8 +852,8 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 		struct run_result rr;
 		struct run_opts ro = { .argv = argv, .timeout_s = 600 + 4 * w->job.k.timeout_s, .err = &err,
 				       .on_line = on_checker_line, .ctx = out,
-				       .pass_fd = { check_fd, w->cap_fd },
-				       .pass_fd_at = { CHECK_JOB_FD, CHECK_CAPTURES_FD } };
+				       .pass_fd = { check_fd, w->cap_fd, plan ? plan->cap_fd : -1 },
+				       .pass_fd_at = { CHECK_JOB_FD, CHECK_CAPTURES_FD, CHECK_PLAN_CAPTURES_FD } };
 		if (run_command(&ro, &rr) < 0) {
 			rc = -1;
 		} else {
@@ -878,6 +898,11 @@ static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struc
 		k->focus_worst = json_is_object(f) ? json_number_value(json_object_get(f, "worst")) : NAN;
 	}
 	return rc;
+}
+
+static int run_checker(struct run_ctx *c, struct wrun *w, int cross_check, struct judged_set *out)
+{
+	return run_checker_with(c, w, NULL, cross_check, out);
 }
 
 /* ---- the pieces of a job --------------------------------------------------- */
@@ -1174,47 +1199,34 @@ static void job_sandbox_shape(const struct job_state *j, json_t *s)
  * not see (CUPTI's records switched off around it: red team 67's
  * cupti_off) shows in what the process computed.  A planner that sent
  * fewer outputs than its seeds, or a checker that judged other outputs
- * than it was given, is a judge that could not judge.  0, or -1 when the
- * checker could not be started.
+ * than it was given, is a judge that could not judge.  The checks come
+ * from the run's own checker process (job_judge: run_checker_with, the
+ * planner's captures after the worker's), split off here.
  */
-static int job_planner_checks(struct job_state *j)
+static void job_planner_checks(struct job_state *j)
 {
 	struct run_ctx *c = j->c;
 	struct wrun *pw = j->main_w.planner;
-	double t0 = mono_now();
-	/* (no cross-check of the reference at the small shape: the run's own
-	 * checker makes it) */
-	if (run_checker(c, pw, 0, &j->plan_j) < 0)
-		return -1;
-	double secs = mono_now() - t0;
-	j->gpu_s += c->be->uses_gpu ? secs : 0;
-	json_t *po = json_object_get(j->judge, "plan");
-	if (po) { /* what the planner's own seeds cost, and how many were judged */
-		json_object_set_new(po, "seeds_checked", json_integer((json_int_t)j->plan_j.n));
-		json_object_set_new(po, "seeds_checker_seconds", json_real(secs));
+	size_t n_main = j->main_w.proto.n_caps, n_plan = pw->proto.n_caps;
+	/* the checker judged the main worker's captures, then the planner's */
+	if (j->main_j.n > n_main) {
+		j->plan_j.n = j->main_j.n - n_main;
+		j->plan_j.checks = xcalloc(j->plan_j.n, sizeof(*j->plan_j.checks));
+		memcpy(j->plan_j.checks, j->main_j.checks + n_main, j->plan_j.n * sizeof(*j->plan_j.checks));
+		j->plan_j.msgs = json_incref(j->main_j.msgs); /* the checks' strings */
+		j->main_j.n = n_main;
 	}
+	j->plan_j.ran = j->main_j.ran;
 	long long asked = 0, got = 0;
 	char *mismatch = NULL;
-	outcome_rejudge(&c->plan.tol, pw->proto.caps, pw->proto.n_caps, j->plan_j.checks, j->plan_j.n, &mismatch,
-			&asked, &got);
+	outcome_rejudge(&c->plan.tol, pw->proto.caps, n_plan, j->plan_j.checks, j->plan_j.n, &mismatch, &asked, &got);
 	if (!mismatch && (long long)j->plan_j.n != (long long)pw->job.seeds)
 		mismatch = xstrfmt("the planner ran launch() on %d seeds of its own and %zu of their outputs were "
 				   "judged",
 				   pw->job.seeds, j->plan_j.n);
-	if (mismatch && !j->plan_j.error)
-		j->plan_j.error = mismatch;
-	else
-		free(mismatch);
+	j->plan_j.error = mismatch;
 	for (size_t i = 0; i < j->plan_j.n; i++)
 		j->plan_j.checks[i].phase = "plan";
-	j->jr.plan_checks = j->plan_j.checks;
-	j->jr.n_plan_checks = j->plan_j.n;
-	if (!j->plan_j.ran || j->plan_j.error) {
-		j->jr.checker_ran = j->jr.checker_ran && j->plan_j.ran;
-		if (!j->jr.checker_error)
-			j->jr.checker_error = j->plan_j.error ? j->plan_j.error : "the checker of the planner's seeds did not run";
-	}
-	return 0;
 }
 
 static int job_judge(struct job_state *j)
@@ -1251,13 +1263,15 @@ static int job_judge(struct job_state *j)
 	}
 	progress_show(&c->prog, "judging");
 	double tc = mono_now();
-	if (run_checker(c, &j->main_w, c->be->reference != NULL, &j->main_j) < 0) {
+	if (run_checker_with(c, &j->main_w, j->main_w.planner, c->be->reference != NULL, &j->main_j) < 0) {
 		if (!finished) /* what it left could not be judged: no judge */
 			return 0;
 		return -1;
 	}
 	double checker_s = mono_now() - tc;
 	j->gpu_s += c->be->uses_gpu ? checker_s : 0;
+	if (j->main_w.planner) /* its seeds' checks, split off main_j's */
+		job_planner_checks(j);
 	long long asked = 0, got = 0;
 	char *mismatch = NULL;
 	int over = outcome_rejudge(&c->plan.tol, j->main_w.proto.caps, j->main_w.proto.n_caps, j->main_j.checks,
@@ -1306,6 +1320,9 @@ static int job_judge(struct job_state *j)
 									       j->main_w.plan, "globals")),
 								       "planner_seconds", j->main_w.plan_seconds));
 		free(text);
+		json_t *po = json_object_get(j->judge, "plan");
+		if (po && j->main_w.planner) /* how many of the planner's own seeds were judged */
+			json_object_set_new(po, "seeds_checked", json_integer((json_int_t)j->plan_j.n));
 	}
 	if (isfinite(c->plan.floor_us))
 		json_object_set_new(j->judge, "floor", json_pack("{s:f, s:s?}", "us", c->plan.floor_us, "source",
@@ -1314,8 +1331,10 @@ static int job_judge(struct job_state *j)
 	j->jr.checker_error = j->main_j.error;
 	j->jr.checks = j->main_j.checks;
 	j->jr.n_checks = j->main_j.n;
-	if (j->main_w.planner && job_planner_checks(j) < 0)
-		return -1;
+	if (j->main_w.planner && (!j->plan_j.ran || j->plan_j.error) && !j->jr.checker_error)
+		j->jr.checker_error = j->plan_j.error ? j->plan_j.error : "the checker of the planner's seeds did not run";
+	j->jr.plan_checks = j->plan_j.checks;
+	j->jr.n_plan_checks = j->plan_j.n;
 	if (j->main_j.reference_check && json_is_false(json_object_get(j->main_j.reference_check, "pass")))
 		j->jr.reference_failed = "the GPU reference disagreed with the float64 reference at the "
 					 "small shape (correctness.reference_check): the judge is wrong";

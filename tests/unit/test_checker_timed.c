@@ -174,6 +174,92 @@ static void test_timed_inputs_rotate_distributions(void **state)
 	rmdir(dir);
 }
 
+/* A sealed main phase's planner's own seed outputs (job.c
+ * run_checker_with: its captures in a second file, its seeds and
+ * scramble named by each capture's "plan"), judged in the same run after
+ * the worker's as phase "plan", each against the planner's seed, not the
+ * worker's of the same index (red team 67's cupti_off: the planner's own
+ * process is judged): here the planner's seed 0 is right and its seed 1
+ * holds the answer for the worker's seed 1, which must fail. */
+static void test_planner_seed_captures(void **state)
+{
+	(void)state;
+	const long long shape[4] = { 1, 2, 16, 8 };
+	struct job job;
+	timed_job(&job, shape, 1000123, 1, 99);
+	job.timing = 0;
+	job.seeds = 2;
+	job.seed0 = 5000;
+	const unsigned long long p_seed0 = 777000, p_scramble = 4242;
+	char dir[] = "/tmp/evident-test-checker-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *cap_path = xstrfmt("%s/captures.bin", dir), *plan_path = xstrfmt("%s/plan.bin", dir);
+	size_t n_out = problem_tensor_numel(&attn, 3, shape), bytes = n_out * 2;
+	float **in = problem_inputs_new(&attn, shape);
+	double **ref = problem_outputs_new(&attn, shape);
+	float *o32 = xmalloc(n_out * sizeof(float));
+	unsigned char *o16 = xmalloc(bytes);
+	json_t *caps = json_array();
+	/* the worker's seeds 0, 1, then the planner's 0 (right) and 1 (the
+	 * worker's seed 1's answer) */
+	const unsigned long long seeds[4] = { 5000, 5001, p_seed0, 5001 };
+	FILE *cap = fopen(cap_path, "wb"), *pcap = fopen(plan_path, "wb");
+	assert_non_null(cap);
+	assert_non_null(pcap);
+	for (int k = 0; k < 4; k++) {
+		int i = k % 2;
+		assert_int_equal(problem_fill_rounded(&attn, shape, i % attn.desc->n_dists, seeds[k], EV_F16, in), 0);
+		problem_reference(&attn, shape, (const float *const *)in, ref);
+		for (size_t e = 0; e < n_out; e++)
+			o32[e] = (float)ref[0][e];
+		problem_pack(o32, o16, n_out, EV_F16);
+		assert_int_equal(fwrite(o16, 1, bytes, k < 2 ? cap : pcap), bytes);
+		json_t *cj = json_pack("{s:b, s:I, s:I, s:i, s:i, s:I, s:I}", "timed", 0, "index", (json_int_t)i,
+				       "global", (json_int_t)i, "set", -1, "batch", 1, "offset", (json_int_t)(i * bytes),
+				       "bytes", (json_int_t)bytes);
+		if (k >= 2)
+			json_object_set_new(cj, "plan", json_pack("{s:I, s:I}", "seed0", (json_int_t)p_seed0,
+								  "scramble_seed", (json_int_t)p_scramble));
+		json_array_append_new(caps, cj);
+	}
+	fclose(cap);
+	fclose(pcap);
+	struct ev_tolerance tol;
+	problem_tolerance(&attn, EV_F16, shape, &tol);
+	json_t *cj = json_pack("{s:o, s:{s:f, s:f, s:f}, s:s, s:s, s:o, s:b}", "job", job_to_json(&job), "tolerance",
+			       "atol", tol.atol, "rtol", tol.rtol, "rel_l2", tol.rel_l2, "captures_file", cap_path,
+			       "plan_captures_file", plan_path, "captures", caps, "cross_check", 0);
+	json_t *lines = run_checker(cj, dir);
+	json_decref(cj);
+	const char *want_phase[4] = { "seed", "seed", "plan", "plan" };
+	const int want_pass[4] = { 1, 1, 1, 0 };
+	int checks = 0;
+	size_t i;
+	json_t *m;
+	json_array_foreach(lines, i, m)
+	{
+		if (strcmp(json_string_value(json_object_get(m, "msg")), "check"))
+			continue;
+		assert_true(checks < 4);
+		assert_string_equal(json_string_value(json_object_get(m, "phase")), want_phase[checks]);
+		assert_int_equal(json_is_true(json_object_get(m, "pass")), want_pass[checks]);
+		assert_int_equal((unsigned long long)json_integer_value(json_object_get(m, "seed")),
+				 checks < 2 ? seeds[checks] : p_seed0 + (unsigned long long)(checks - 2));
+		checks++;
+	}
+	assert_int_equal(checks, 4);
+	json_decref(lines);
+	problem_buffers_free(in, 3);
+	problem_buffers_free(ref, 1);
+	free(o32);
+	free(o16);
+	unlink(cap_path);
+	unlink(plan_path);
+	free(cap_path);
+	free(plan_path);
+	rmdir(dir);
+}
+
 /* A graph-batched sample of more launches than live sets: launches j and
  * j + n_sets read one set, which the harness mixed once, as launch
  * j % n_sets (harness.cu run_sample); the checker must regenerate that mix
@@ -269,6 +355,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_batch_more_launches_than_sets),
 		cmocka_unit_test(test_sample_dist_and_launch_key),
+		cmocka_unit_test(test_planner_seed_captures),
 		cmocka_unit_test(test_timed_inputs_rotate_distributions),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
