@@ -256,6 +256,14 @@ static int sealed_prepare(struct run_ctx *c, struct wrun *w)
 	memset(&pw, 0, sizeof(pw));
 	pw.cap_fd = pw.job_fd = pw.shm_fd = pw.plan_fd = -1;
 	kexec_planner_job(&w->job, &pw.job);
+	/* its seeds cover every input distribution, one a seed (seed i is of
+	 * distribution i mod n), whatever the spec's count: the main phase's
+	 * timed samples rotate through them all, the planner's seeds are its
+	 * only checks (red team 69's dist_spoil: spoiled only on positive
+	 * inputs, which 2 seeds of rowsum's 3 distributions never drew) */
+	int n_dists = c->plan.problem.desc ? c->plan.problem.desc->n_dists : 0;
+	if (pw.job.seeds > 0 && pw.job.seeds < n_dists)
+		pw.job.seeds = n_dists;
 	pw.exec = &kexec_planner;
 	pw.prog = w->prog;
 	double t0 = mono_now();
