@@ -72,7 +72,7 @@ const struct kexec kexec_parent_clock = { .name = "parent_clock", .trust = "host
  * replaying anything.  A planner that fails ends the job's worker part
  * with its own evidence (its failure message names the phase "plan").
  */
-void kexec_planner_job(const struct job *of, struct job *out)
+void kexec_planner_job(const struct job *of, int n_dists, struct job *out)
 {
 	*out = *of;
 	out->phase = "plan";
@@ -91,7 +91,12 @@ void kexec_planner_job(const struct job *of, struct job *out)
 	 * the kernel's host code, which must learn nothing of the inputs the
 	 * replay is checked on */
 	if (of->phase && !strcmp(of->phase, "main") && of->seeds > 0) {
-		out->seeds = of->seeds;
+		/* at least one a distribution (seed i is of distribution i mod
+		 * n): the main phase's timed samples rotate through them all,
+		 * and these are the planner's only checks (red team 69's
+		 * dist_spoil: spoiled only on positive inputs, which 2 seeds of
+		 * rowsum's 3 distributions never drew) */
+		out->seeds = of->seeds > n_dists ? of->seeds : n_dists;
 		do
 			out->seed0 = random_secret_u64() >> 2;
 		while (out->seed0 == of->seed0);
@@ -255,15 +260,7 @@ static int sealed_prepare(struct run_ctx *c, struct wrun *w)
 		return KEXEC_ENDED;
 	memset(&pw, 0, sizeof(pw));
 	pw.cap_fd = pw.job_fd = pw.shm_fd = pw.plan_fd = -1;
-	kexec_planner_job(&w->job, &pw.job);
-	/* its seeds cover every input distribution, one a seed (seed i is of
-	 * distribution i mod n), whatever the spec's count: the main phase's
-	 * timed samples rotate through them all, the planner's seeds are its
-	 * only checks (red team 69's dist_spoil: spoiled only on positive
-	 * inputs, which 2 seeds of rowsum's 3 distributions never drew) */
-	int n_dists = c->plan.problem.desc ? c->plan.problem.desc->n_dists : 0;
-	if (pw.job.seeds > 0 && pw.job.seeds < n_dists)
-		pw.job.seeds = n_dists;
+	kexec_planner_job(&w->job, c->plan.problem.desc ? c->plan.problem.desc->n_dists : 0, &pw.job);
 	pw.exec = &kexec_planner;
 	pw.prog = w->prog;
 	double t0 = mono_now();

@@ -216,12 +216,15 @@ extern const struct kexec kexec_planner;
 const struct kexec *kexec_for(const struct backend *be, const struct job *job, const char *trust);
 /*
  * The sealed planner's job, from the job of the worker it plans for: phase
- * "plan", no correctness launches, no timing, and none of the parent's
- * seeds (seed0, timing_seed, scramble_seed, first_set are 0): the kernel's
- * host code runs in the planner and needs none of them.  Strings are
- * borrowed from *of.
+ * "plan", no timing, and none of the parent's seeds (timing_seed and
+ * first_set 0): the kernel's host code runs in the planner.  For a main
+ * phase with seeds, launch() also runs as is on seeds of the planner's
+ * own (as many, and at least n_dists: one a distribution of the
+ * problem's), seed0 and scramble_seed drawn here, never the worker's;
+ * otherwise no seeds, seed0 and scramble_seed 0.  Strings are borrowed
+ * from *of.
  */
-void kexec_planner_job(const struct job *of, struct job *out);
+void kexec_planner_job(const struct job *of, int n_dists, struct job *out);
 
 /* job.c: run one worker process for w->job through w->exec.  0 when it
  * was started and waited for (however it ended) or its executor ended it,

@@ -75,7 +75,7 @@ static void test_planner_job(void **state)
 	w.n_sets = 64;
 	w.shape[2] = 99;
 	w.kernel_so = "k.so";
-	kexec_planner_job(&w, &p);
+	kexec_planner_job(&w, 3, &p);
 	assert_string_equal(p.phase, "plan");
 	assert_int_equal(p.seeds, 0);
 	assert_int_equal(p.timing, 0);
@@ -94,16 +94,20 @@ static void test_planner_job(void **state)
 	w.phase = "main";
 	w.seeds = 3;
 	struct job p2;
-	kexec_planner_job(&w, &p);
-	kexec_planner_job(&w, &p2);
+	kexec_planner_job(&w, 3, &p);
+	kexec_planner_job(&w, 3, &p2);
 	assert_string_equal(p.phase, "plan");
 	assert_int_equal(p.seeds, 3);
 	assert_int_equal(p.timing, 0);
 	assert_true(p.seed0 != w.seed0 && p.scramble_seed != w.scramble_seed && p.scramble_seed != 0);
 	assert_true(p.seed0 != p2.seed0 && p.scramble_seed != p2.scramble_seed);
 	assert_int_equal(p.timing_seed, 0);
+	/* fewer seeds than distributions: one a distribution (red team 69) */
+	w.seeds = 2;
+	kexec_planner_job(&w, 4, &p);
+	assert_int_equal(p.seeds, 4);
 	w.seeds = 0;
-	kexec_planner_job(&w, &p);
+	kexec_planner_job(&w, 3, &p);
 	assert_int_equal(p.seeds, 0);
 }
 
