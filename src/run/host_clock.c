@@ -964,18 +964,32 @@ static void prepare(struct host_clock *hc, long long g, unsigned long long seed,
  * distribution, measured before the warm-up (the second of two rounds:
  * the first touches the pages), grown to 1.5 times a fill found slower,
  * up to twice the first pad (beyond that a fill was preempted, which no
- * distribution makes; counted in *grown).
+ * distribution makes; counted in pc->grown).  A fill that ran past the pad
+ * is not padded: counted in pc->past (pc->past_cap of them past the
+ * growth limit, so the pad stayed), its overshoot's largest in
+ * pc->max_over_s (red team 121: 1-2 fills of 120 ran past, one 46 ms
+ * against a 12.9 ms pad, where the record said only "grown 0").
  * The worker is stopped throughout: it costs wall time, not the sample's.
  */
 #define GAP_PAD_MARGIN 1.5
 
-static void gap_pad(double from, double first_s, double *pad_s, long long *grown)
+struct pad_counts {
+	long long grown, past, past_cap;
+	double max_over_s;
+};
+
+static void gap_pad(double from, double first_s, double *pad_s, struct pad_counts *pc)
 {
 	double e = mono_now() - from;
 	if (e >= *pad_s) {
+		pc->past++;
+		if (e - *pad_s > pc->max_over_s)
+			pc->max_over_s = e - *pad_s;
 		if (e * GAP_PAD_MARGIN <= 2 * first_s) {
 			*pad_s = e * GAP_PAD_MARGIN;
-			(*grown)++;
+			pc->grown++;
+		} else {
+			pc->past_cap++;
 		}
 		return;
 	}
@@ -1070,7 +1084,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	/* the pad of every fill (gap_pad): each distribution's fill, the
 	 * second of two rounds (the first touches the pages) */
 	double pad_s = 0, pad_from;
-	long long pad_grown = 0;
+	struct pad_counts pad_n = { 0, 0, 0, 0 };
 	for (int round = 0; round < 2; round++)
 		for (int d = 0; d < n_dists; d++) {
 			double f0 = mono_now();
@@ -1087,7 +1101,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	while (sampler_warming(k, t0, warm)) {
 		pad_from = mono_now();
 		prepare(hc, warm, os_seed(), evs_sample_dist(os_seed(), n_dists, problem_timing_dists(hc->pr)));
-		gap_pad(pad_from, pad_first, &pad_s, &pad_grown);
+		gap_pad(pad_from, pad_first, &pad_s, &pad_n);
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, NULL) < 0)
 			goto out;
 		warm++;
@@ -1121,7 +1135,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		n_timed += evs_dist_timing(dist, n_dists, mask);
 		pad_from = mono_now();
 		prepare(hc, g, seed, dist);
-		gap_pad(pad_from, pad_first, &pad_s, &pad_grown);
+		gap_pad(pad_from, pad_first, &pad_s, &pad_n);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
 		struct trip_timed tt = { .known = before, .n_known = nb > 0 ? nb : 0, .cpu_all = NAN, .floor_allow_us = NAN };
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, &tt) < 0)
@@ -1275,11 +1289,14 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			      "fresh every sample: seed from getrandom, distributions by the problem's schedule (three samples in four on its timing distributions) from a phase drawn by getrandom", "converged", sm.converged,
 			      "capped", sm.capped);
 	json_object_set_new(p->method, "gap_pad",
-			    json_pack("{s:f, s:f, s:I, s:s}", "first_us", pad_first * 1e6, "last_us", pad_s * 1e6, "grown",
-				      (json_int_t)pad_grown, "why",
-				      "every fill of a sample's inputs lasts this long, the worker stopped (1.5 times the "
-				      "slowest fill of any distribution, grown to 1.5 times a slower fill, up to twice "
-				      "first_us): the gap between two samples cannot name the next one's distribution"));
+			    json_pack("{s:f, s:f, s:I, s:I, s:I, s:f, s:s}", "first_us", pad_first * 1e6, "last_us",
+				      pad_s * 1e6, "grown", (json_int_t)pad_n.grown, "past", (json_int_t)pad_n.past,
+				      "past_cap", (json_int_t)pad_n.past_cap, "max_over_us", pad_n.max_over_s * 1e6, "why",
+				      "every fill of a sample's inputs lasts at least the pad, the worker stopped (1.5 times "
+				      "the slowest fill of any distribution, grown to 1.5 times a slower fill, up to twice "
+				      "first_us), so the gap between two samples cannot name the next one's distribution; "
+				      "past: fills that ran longer than the pad (not padded; past_cap of them beyond the "
+				      "growth limit), max_over_us the largest overshoot"));
 	/* what the worker used after its done lines (round_trip), on the
 	 * timing samples (those n_read counts) */
 	{

@@ -31,6 +31,9 @@ for f in glob.glob(os.path.join(store, 'runs', '*.json')):
         continue
     pad = d['timing']['method']['gap_pad']
     assert pad['first_us'] > 0 and pad['last_us'] >= pad['first_us'], pad
+    # fills that ran past the pad are counted, not hidden (red team 121)
+    assert 0 <= pad['past_cap'] <= pad['past'] and pad['grown'] <= pad['past'], pad
+    assert (pad['max_over_us'] > 0) == (pad['past'] > 0), pad
     # rt112G N GAP DIST RUN SHM: the launches on the parent's shared
     # memory (SHM 1: the timed path, warm-up and timed samples), less the
     # first (after the seeds and null rounds)
