@@ -77,6 +77,47 @@ static void test_hex(void **state)
 	assert_string_equal(hx, "");
 }
 
+/* sha256_hex and the streaming sha256_begin/update/end (OpenSSL's
+ * SHA256_* calls since they replaced EVP's) give FIPS 180-2's digests:
+ * "abc", the two-block message, a million 'a' fed in uneven pieces, and
+ * a 3 MiB buffer hashed whole and in pieces alike. */
+static void test_sha256_vectors(void **state)
+{
+	(void)state;
+	char got[SHA256_HEX_LEN + 1];
+	sha256_hex("abc", 3, got);
+	assert_string_equal(got, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	sha256_hex(two, strlen(two), got);
+	assert_string_equal(got, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	char a[1000];
+	memset(a, 'a', sizeof(a));
+	struct sha256_ctx *c = sha256_begin();
+	size_t left = 1000000, step = 1;
+	while (left) {
+		size_t k = step < left ? step : left;
+		k = k < sizeof(a) ? k : sizeof(a);
+		sha256_update(c, a, k);
+		left -= k;
+		step = step * 7 % 997 + 1;
+	}
+	sha256_end(c, got);
+	assert_string_equal(got, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	size_t n = (3u << 20) + 13;
+	unsigned char *b = malloc(n);
+	assert_non_null(b);
+	for (size_t i = 0; i < n; i++)
+		b[i] = (unsigned char)(i * 2654435761u >> 11);
+	char whole[SHA256_HEX_LEN + 1];
+	sha256_hex(b, n, whole);
+	c = sha256_begin();
+	for (size_t i = 0; i < n; i += 65537)
+		sha256_update(c, b + i, n - i < 65537 ? n - i : 65537);
+	sha256_end(c, got);
+	assert_string_equal(got, whole);
+	free(b);
+}
+
 /* sha256_file_hex, which reads a block (1 MiB) at a time, is the hash of
  * the whole content as sha256_hex of it: a file of several blocks and a
  * part, one of exactly a block, an empty one; a file that cannot be read
@@ -119,6 +160,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_controls),
 		cmocka_unit_test(test_hex),
+		cmocka_unit_test(test_sha256_vectors),
 		cmocka_unit_test(test_sha256_file),
 		cmocka_unit_test(test_utf8),
 	};
