@@ -414,6 +414,16 @@ int plan_rotation_sets(int cold, int launches, double rotation_bytes, double set
  * distribution (the plan refuses more than the harness's
  * EVC_MAX_BUFFERS, and more sets than EVC_MAX_SETS). */
 long long plan_device_buffers(int n_sets, int launches, int n_inputs, int n_outputs, int n_dists);
+/*
+ * The order of a batch's jobs, variant indices into order[n_variants x
+ * repeats] (the caller's): randomised blocks, block r a permutation of the
+ * variants drawn from order_seed, begun by the variant that ended block
+ * r - slots (the block before it on its pool slot; slots < 1 is one), so
+ * that each variant follows each variant, itself included, about equally
+ * often (red team 123: free blocks put a job after another variant's 3
+ * times in 4 with 2 variants).
+ */
+void plan_order(uint64_t order_seed, size_t n_variants, int repeats, int slots, size_t *order);
 int plan_batch(struct run_ctx *c);
 void plan_batch_release(struct plan *p);
 void plan_release(struct plan *p);

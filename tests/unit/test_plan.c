@@ -6,6 +6,7 @@
  * cache and batch 8 had two sets, so launches 2..7 of every sample read
  * what launches 0 and 1 had read, and a kernel copied their answers).
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -48,6 +49,73 @@ static void test_rotation_per_launch(void **state)
 
 /* what the worker will hold, against the harness's room: batch 8 of
  * attention (3 inputs, 1 output, 4 distributions) fits, batch 3000 not */
+
+/* The job order (plan_order): every block holds each variant once, and a
+ * variant follows each variant, itself included, about equally often
+ * (red team 123: with free blocks a job followed another variant's 3
+ * times in 4 with 2 variants and its own once in 4, so a candidate's
+ * leftover hit the baseline 72% of the time and itself 22%); with 2
+ * slots, on each slot's own sequence of blocks. */
+static void test_order_balanced(void **state)
+{
+	(void)state;
+	const int shapes[][3] = { { 2, 8, 1 }, { 2, 3, 1 }, { 3, 6, 1 }, { 4, 5, 1 }, { 2, 8, 2 } };
+	for (size_t t = 0; t < sizeof(shapes) / sizeof(shapes[0]); t++) {
+		size_t k = (size_t)shapes[t][0];
+		int R = shapes[t][1], slots = shapes[t][2];
+		size_t order[64];
+		double pairs[4][4] = { { 0 } };
+		double n_pairs = 0;
+		for (uint64_t seed = 1; seed <= 20000; seed++) {
+			plan_order(seed * 0x9e3779b97f4a7c15ULL, k, R, slots, order);
+			for (int r = 0; r < R; r++) {
+				int seen[4] = { 0 };
+				for (size_t i = 0; i < k; i++)
+					seen[order[(size_t)r * k + i]]++;
+				for (size_t v = 0; v < k; v++)
+					assert_int_equal(seen[v], 1);
+			}
+			/* each slot's sequence: blocks s, s + slots, ... */
+			for (int sl = 0; sl < slots; sl++) {
+				long prev = -1;
+				for (int r = sl; r < R; r += slots)
+					for (size_t i = 0; i < k; i++) {
+						size_t v = order[(size_t)r * k + i];
+						if (prev >= 0) {
+							pairs[prev][v]++;
+							n_pairs++;
+						}
+						prev = (long)v;
+					}
+			}
+		}
+		/* every block after a slot's first begins with the variant that
+		 * ended the one before it: R - slots self pairs of the
+		 * R k - slots, each variant's alike, and the cross pairs
+		 * alike (each within 10% of its kind's mean) */
+		double self = 0, cross = 0;
+		for (size_t a = 0; a < k; a++)
+			for (size_t b = 0; b < k; b++)
+				*(a == b ? &self : &cross) += pairs[a][b];
+		assert_true(fabs(self / n_pairs - (double)(R - slots) / (double)(R * (int)k - slots)) < 1e-9);
+		for (size_t a = 0; a < k; a++)
+			for (size_t b = 0; b < k; b++) {
+				double want = a == b ? self / (double)k : cross / (double)(k * (k - 1));
+				if (fabs(pairs[a][b] - want) > 0.1 * want)
+					print_error("k %zu R %d slots %d: pair %zu->%zu %.0f times, want %.0f\n", k, R,
+						    slots, a, b, pairs[a][b], want);
+				assert_true(fabs(pairs[a][b] - want) <= 0.1 * want);
+			}
+		/* red team 123's case: variant 1's leftover falls on variant
+		 * 0's jobs about as often as on its own (free blocks: 72% and
+		 * 22% at 8 repeats) */
+		if (k == 2 && R == 8 && slots == 1) {
+			double on0 = pairs[1][0] / (pairs[0][0] + pairs[1][0]), on1 = pairs[1][1] / (pairs[0][1] + pairs[1][1]);
+			assert_true(fabs(on0 - on1) < 0.1);
+		}
+	}
+}
+
 static void test_device_buffers(void **state)
 {
 	(void)state;
@@ -67,6 +135,7 @@ int main(void)
 		cmocka_unit_test(test_rotation_hot),
 		cmocka_unit_test(test_rotation_per_launch),
 		cmocka_unit_test(test_device_buffers),
+		cmocka_unit_test(test_order_balanced),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
