@@ -196,6 +196,9 @@ struct rec_exec {
 				        slot was pinned to; -1 none */
 	const char *pinned;          /* how it was pinned ("CUDA_VISIBLE_DEVICES=GPU-...",
 				        "cpu 3"), or NULL */
+	const char *after;           /* the variant of the job its slot ran just before it, or
+				        NULL (its slot's first, or an older record): what a job
+				        leaves behind falls on the next (red team 123) */
 };
 
 /* One slot of a batch (v2): the batch's plan.gpus, a row per slot used. */

@@ -487,6 +487,7 @@ int record_run_read(json_t *m, struct run_record *r)
 	r->exec.slots = (int)gi(ex, "slots", -1);
 	r->exec.device = (int)gi(ex, "device", -1);
 	r->exec.pinned = gs(ex, "pinned");
+	r->exec.after = gs(ex, "after");
 	record_read_problem(m, &r->problem);
 	json_t *spec = go(m, "spec");
 	r->spec_path = gs(spec, "path");
@@ -735,6 +736,7 @@ json_t *record_run_json(const struct run_record *r)
 		json_object_set_new(ex, "slots", r->exec.slots >= 0 ? json_integer(r->exec.slots) : json_null());
 		json_object_set_new(ex, "device", r->exec.device >= 0 ? json_integer(r->exec.device) : json_null());
 		json_object_set_new(ex, "pinned", jstr(r->exec.pinned));
+		json_object_set_new(ex, "after", jstr(r->exec.after));
 		json_object_set_new(m, "executor", ex);
 	} else {
 		json_object_set_new(m, "executor", json_null());

@@ -1880,6 +1880,7 @@ static void rec_identity(struct job_state *j)
 	r->exec.slots = sl->n;
 	r->exec.device = sl->device;
 	r->exec.pinned = sl->pinned;
+	r->exec.after = sl->after;
 	r->slurm = j->c->slurm;
 	r->is_baseline = j->pv->is_baseline;
 	r->is_reference = j->v->is_reference;
@@ -2199,6 +2200,7 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 	j.r.reason = j.reason;
 	rc = job_record(&j);
 out:
+	c->slot.after = j.v->name; /* the next job on this slot follows this one (spec-owned) */
 	job_state_release(&j);
 	return rc;
 }
