@@ -5,8 +5,11 @@
 # ran every batch, and every reproduction, in one order (seed 31: `b n
 # naive | n naive b | b n naive` three times of three), so a variant that
 # slowed the job after it always hit the same other variant.  Three
-# batches of three variants and three repeats: 216 orders each, so one
-# order three times is a chance of 1 in 46656.
+# batches of three variants and three repeats: 24 orders each (a block
+# begins with the variant that ended the one before it: plan.c
+# plan_order, red team 123), so one order three times is a chance of 1
+# in 576.  Each block but the first begins with the last one's variant,
+# and each run names the variant run just before it (executor.after).
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 cat > experiments/ord.yaml <<'Y'
@@ -42,4 +45,20 @@ for b in sorted(by):
 P
 [ "$(wc -l < orders.txt)" = 3 ] || { cat orders.txt; fail "expected 3 batches"; }
 [ "$(sort -u orders.txt | wc -l)" -gt 1 ] || { cat orders.txt; fail "three batches of a spec with a seed ran one order"; }
+python3 - "$EVIDENT_STORE/runs" <<'P' || fail "the blocks' chaining or executor.after"
+import glob, json, os, sys
+by = {}
+for f in glob.glob(os.path.join(sys.argv[1], '*.json')):
+    d = json.load(open(f))
+    if f.endswith('-batch.json') or d.get('experiment') != 'ord':
+        continue
+    by.setdefault(d['batch_id'], []).append(d)
+assert len(by) == 3, len(by)
+for b, runs in by.items():
+    runs.sort(key=lambda d: d['run_id'])
+    v = [d['variant'] for d in runs]
+    assert v[2] == v[3] and v[5] == v[6], ('a block did not begin with the last one\'s variant', v)
+    after = [d['executor']['after'] for d in runs]
+    assert after == [None] + v[:-1], ('executor.after', v, after)
+P
 exit 0
