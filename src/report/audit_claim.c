@@ -89,6 +89,15 @@ void audit_finding(struct actx *a, int line, const char *kind, const char *fmt, 
 void audit_conclude(struct actx *a, const struct md_marker *m, int agrees, int stale, const char *head,
 		     const char *detail, const char *stale_why, const char *last)
 {
+	struct strbuf d2 = STRBUF_INIT;
+	if (a->passed && !stale) {
+		/* say which newer batch was not the evidence, and why */
+		strbuf_addf(&d2, "%s; newer batch %s passed over (%s)", detail, audit_id_or(a->passed->run_id),
+			    a->passed->interrupted ? "interrupted"
+						   : "fewer than 3 repeats a side: no verdict, rule 0b");
+		detail = d2.buf;
+	}
+	a->passed = NULL;
 	if (!agrees && stale)
 		audit_finding(a, m->line, "contradicted", "%s: %s; also stale: %s; rerun the experiment", head, detail,
 			stale_why);
@@ -99,6 +108,7 @@ void audit_conclude(struct actx *a, const struct md_marker *m, int agrees, int s
 			stale_why, last, detail);
 	else
 		audit_finding(a, m->line, "supported", "%s: %s", head, detail);
+	strbuf_release(&d2);
 }
 
 /* Start bl on the batches a claim may read (see struct blist); 0 with
@@ -160,7 +170,7 @@ const struct batch_record *audit_evidence_batch(struct actx *a, struct blist *bl
 	}
 	if (!bl->first)
 		return NULL;
-	const struct batch_record *b = query_latest_result(a->q, bl->e, names ? names : bl->names, stale, why, NULL);
+	const struct batch_record *b = query_latest_result(a->q, bl->e, names ? names : bl->names, stale, why, &a->passed);
 	return b ? b : bl->first;
 }
 

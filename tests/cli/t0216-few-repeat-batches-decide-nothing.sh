@@ -58,7 +58,7 @@ expect_exit 0 "$EVIDENT" audit --no-untraced c.md
 expect_exit 0 "$EVIDENT" run --no-progress --repeats 1 experiments/sl.yaml
 # 1. the claim still reads the 3-repeat batch
 expect_exit 0 "$EVIDENT" audit --no-untraced c.md
-expect_match "$TEST_TMP/out" "c.md:1: supported: faster fast vs slow: .*verdict faster"
+expect_match "$TEST_TMP/out" "c.md:1: supported: faster fast vs slow: .*verdict faster.*; newer batch .*-batch passed over \(fewer than 3 repeats a side"
 # 3. the one-repeat batch casts no vote on the value
 expect_contains "$TEST_TMP/out" "1 batch(es) of the code of fewer than 3 repeats left out"
 expect_not_contains "$TEST_TMP/out" "batches of the same code"
