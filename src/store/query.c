@@ -554,10 +554,11 @@ const struct batch_record *query_batch_of(struct query *q, const struct run_reco
 
 int query_row_few_processes(const struct batch_record *b, const struct batch_row *row)
 {
-	/* a row that did not end ok is evidence of a failure however many
-	 * repeats it ran (a runner may stop a failing variant early); v1
-	 * rows are one process by design */
-	return b && row && b->version >= 2 && row->outcome == OUTCOME_OK && row->n_runs < STATS_MIN_PROCESSES;
+	/* whatever its outcome: a failing row runs every repeat too (of the
+	 * store's 1400 failed v2 rows, only interrupted batches' aborted
+	 * ones have fewer runs than the batch's repeats); v1 rows are one
+	 * process by design */
+	return b && row && b->version >= 2 && row->runs && row->n_runs < STATS_MIN_PROCESSES;
 }
 
 int query_batch_unsettled(const struct batch_record *b, const char *const *need)
@@ -566,22 +567,18 @@ int query_batch_unsettled(const struct batch_record *b, const char *const *need)
 		return 0;
 	if (b->interrupted)
 		return 1;
-	int few = 0;
 	for (size_t k = 0; k < b->n_rows; k++) {
 		const struct batch_row *row = &b->rows[k];
 		int wanted = !need;
 		for (size_t j = 0; need && need[j]; j++)
 			wanted |= row->variant && !strcmp(need[j], row->variant);
-		if (!wanted)
-			continue;
-		/* a row read that did not end ok is evidence, whatever the
-		 * other side's repeats: a crash at one repeat is not passed
-		 * over for an older clean batch */
-		if (row->outcome != OUTCOME_OK && b->version >= 2)
-			return 0;
-		few |= query_row_few_processes(b, row);
+		/* a failure in a passed-over batch still counts where batches
+		 * are weighed (the reruns of a verdict, the votes on a value,
+		 * every run of `validated`) */
+		if (wanted && query_row_few_processes(b, row))
+			return 1;
 	}
-	return few;
+	return 0;
 }
 
 /* Did the rows of b named by need (every row when NULL) run the code in

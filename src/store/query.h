@@ -135,18 +135,16 @@ size_t query_reproductions_of(const struct query *q, const char *run_id, const c
  */
 const struct batch_record *query_batch(struct query *q, const char *experiment, const char *run,
 				       const char *const *need, struct strbuf *why);
-/* Did row of batch b end ok from fewer than STATS_MIN_PROCESSES repeats
- * (rule 0b, stats.h: a comparison of it gives no verdict, its CI is one
- * or two processes')?  0 for a row that did not end ok (a failure is
- * evidence however many repeats ran) and for v1 rows (one process by
- * design). */
+/* Did row of batch b run fewer than STATS_MIN_PROCESSES repeats (rule 0b,
+ * stats.h: a comparison of it gives no verdict, its CI is one or two
+ * processes')?  0 for v1 rows (one process by design). */
 int query_row_few_processes(const struct batch_record *b, const struct batch_row *row);
 /*
  * A batch that decides nothing as an experiment's latest result: it was
  * interrupted (SIGINT, SIGTERM), or a row of need[] (every row when NULL)
- * ended ok from fewer than STATS_MIN_PROCESSES repeats (rule 0b, stats.h:
- * no verdict) and none of them failed (a failure is evidence however few
- * repeats ran).  v1 batches (one process by design) are not.
+ * ran fewer than STATS_MIN_PROCESSES repeats (rule 0b, stats.h: no
+ * verdict), whatever its outcome.  v1 batches (one process by design) are
+ * not.
  */
 int query_batch_unsettled(const struct batch_record *b, const char *const *need);
 /*
