@@ -7,8 +7,10 @@
  * claim audit_value.c's.
  *
  * Evidence rules, the same for every claim kind.  Unless run=RUN_ID pins
- * it, a claim's evidence is the newest batch (for `validated`, every run
- * of the variant) whose recorded sources are the code in the working tree;
+ * it, a claim's evidence is the newest settled batch (for `validated`,
+ * every run of the variant) whose recorded sources are the code in the
+ * working tree: query_latest_result, which `paper`'s run=latest reads too
+ * (settled: not interrupted, every row read of 3 repeats or more);
  * when no run of the current code exists, it is the newest recorded batch
  * (runs) all the same, marked stale.  Then:
  *   unsupported   no recorded run could back the claim at all;
