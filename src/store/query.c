@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- opening -------------------------------------------------------------- */
 
@@ -581,8 +582,54 @@ int query_batch_unsettled(const struct batch_record *b, const char *const *need)
 	return 0;
 }
 
+/* The variants the spec file at path declares now (query_spec_variants),
+ * cached by path, size and modification time; NULL when there is no
+ * telling (no hook, no file, it does not load).  Borrowed. */
+static json_t *spec_variants_now(const char *path)
+{
+	static struct {
+		char *path;
+		long long size, mtime;
+		json_t *vs;
+	} cache[8];
+	static size_t next;
+	struct stat st;
+	if (!query_spec_variants || !path || stat(path, &st) < 0)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(cache); i++)
+		if (cache[i].path && !strcmp(cache[i].path, path) && cache[i].size == (long long)st.st_size &&
+		    cache[i].mtime == (long long)st.st_mtime)
+			return cache[i].vs;
+	struct strbuf text = STRBUF_INIT;
+	json_t *vs = read_file(path, &text) == 0 ? query_spec_variants(strbuf_str(&text)) : NULL;
+	strbuf_release(&text);
+	size_t k = next++ % ARRAY_SIZE(cache);
+	free(cache[k].path);
+	json_decref(cache[k].vs);
+	cache[k].path = xstrdup(path);
+	cache[k].size = (long long)st.st_size;
+	cache[k].mtime = (long long)st.st_mtime;
+	cache[k].vs = vs;
+	return vs;
+}
+
+int query_spec_defines(const struct run_record *run, const struct batch_row *row, struct strbuf *why)
+{
+	if (!run || !row || !row->variant || !row->kernel || !run->spec_path)
+		return 1;
+	json_t *vs = spec_variants_now(run->spec_path);
+	if (!vs || !json_object_get(vs, row->variant))
+		return 1; /* no telling; a variant renamed is no other definition */
+	if (row_of_spec(vs, row))
+		return 1;
+	strbuf_addf(why, "the spec '%s' now defines variant '%s' otherwise than run '%s' ran it (its kernel or parameters)",
+		    run->spec_path, row->variant, run->run_id);
+	return 0;
+}
+
 /* Did the rows of b named by need (every row when NULL) run the code in
- * the working tree?  0 with why saying what changed. */
+ * the working tree, as their spec defines them now?  0 with why saying
+ * what changed. */
 static int rows_current(struct query *q, const struct batch_record *b, const char *const *need, struct strbuf *why)
 {
 	for (size_t k = 0; k < b->n_rows; k++) {
@@ -597,7 +644,7 @@ static int rows_current(struct query *q, const struct batch_record *b, const cha
 			strbuf_addf(why, "run '%s' is missing from the store", row->run_id ? row->run_id : "?");
 			return 0;
 		}
-		if (!query_sources_current(run, why))
+		if (!query_sources_current(run, why) || !query_spec_defines(run, row, why))
 			return 0;
 	}
 	return 1;

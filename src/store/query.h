@@ -135,6 +135,13 @@ size_t query_reproductions_of(const struct query *q, const char *run_id, const c
  */
 const struct batch_record *query_batch(struct query *q, const char *experiment, const char *run,
 				       const char *const *need, struct strbuf *why);
+/* Does the spec file run recorded (spec.path, read now) still define the
+ * row's variant as it ran: the same kernel file and parameters?  1 when
+ * it does or there is no telling (no spec recorded, the file gone or not
+ * loadable, no variant of that name: a rename is no other definition);
+ * 0 with why.  Red team 122: `fast` edited from SLEEP_US 2000 to 3900 in
+ * the spec left its claim supported, the kernel files unchanged. */
+int query_spec_defines(const struct run_record *run, const struct batch_row *row, struct strbuf *why);
 /* Did row of batch b run fewer than STATS_MIN_PROCESSES repeats (rule 0b,
  * stats.h: a comparison of it gives no verdict, its CI is one or two
  * processes')?  0 for v1 rows (one process by design). */

@@ -76,3 +76,11 @@ expect_not_contains c4.out "configurations"
 "$EVIDENT" run --no-progress experiments/sl2.yaml > /dev/null 2>&1
 "$EVIDENT" audit --no-untraced c.md > c5.out 2>&1
 expect_match c5.out "c.md:1: [a-z]+: faster fast vs slow: .*(adjusted over the 2 configurations|tried in 2 configurations)"
+# 5. the spec's definition of a claim's variant is part of what it ran:
+# `fast` redefined in the spec (the kernel file unchanged) makes a claim
+# on it stale, the value claim on `slow` stays supported (red team 122's
+# probe 4: supported, not stale, where a rerun read fast slower)
+sed -i 's/SLEEP_US: 2000/SLEEP_US: 3900/' experiments/sl.yaml
+"$EVIDENT" audit --no-untraced c.md > c6.out 2>&1
+expect_match c6.out "c.md:1: stale: faster fast vs slow: the spec 'experiments/sl.yaml' now defines variant 'fast' otherwise than run"
+expect_match c6.out "c.md:2: supported: value sl/slow "
