@@ -59,7 +59,7 @@ int audit_text(struct query *q, const char *file, const char *text, size_t len,
 {
 	struct md_doc d = MD_DOC_INIT;
 	struct strbuf mine = STRBUF_INIT;
-	struct actx a = { q, file, o, &mine, c, NULL, 0, NULL, 0, &d };
+	struct actx a = { q, file, o, &mine, c, NULL, 0, NULL, 0, &d, NULL };
 	if (md_parse(&d, file, text, len) < 0) {
 		audit_finding(&a, 1, "error", "the markers of this file do not parse (see the error above); nothing was audited");
 		goto out;
@@ -70,6 +70,7 @@ int audit_text(struct query *q, const char *file, const char *text, size_t len,
 		if (m->kind != MD_CLAIM)
 			continue;
 		a.cur = i;
+		a.passed = NULL;
 		c->claims++;
 		if (!strcmp(m->name, "validated"))
 			audit_claim_validated(&a, m);

@@ -7,8 +7,10 @@
  * claim audit_value.c's.
  *
  * Evidence rules, the same for every claim kind.  Unless run=RUN_ID pins
- * it, a claim's evidence is the newest batch (for `validated`, every run
- * of the variant) whose recorded sources are the code in the working tree;
+ * it, a claim's evidence is the newest settled batch (for `validated`,
+ * every run of the variant) whose recorded sources are the code in the
+ * working tree: query_latest_result, which `paper`'s run=latest reads too
+ * (settled: not interrupted, every row read of 3 repeats or more);
  * when no run of the current code exists, it is the newest recorded batch
  * (runs) all the same, marked stale.  Then:
  *   unsupported   no recorded run could back the claim at all;
@@ -89,6 +91,15 @@ void audit_finding(struct actx *a, int line, const char *kind, const char *fmt, 
 void audit_conclude(struct actx *a, const struct md_marker *m, int agrees, int stale, const char *head,
 		     const char *detail, const char *stale_why, const char *last)
 {
+	struct strbuf d2 = STRBUF_INIT;
+	if (a->passed && !stale) {
+		/* say which newer batch was not the evidence, and why */
+		strbuf_addf(&d2, "%s; newer batch %s passed over (%s)", detail, audit_id_or(a->passed->run_id),
+			    a->passed->interrupted ? "interrupted"
+						   : "fewer than 3 repeats a side: no verdict, rule 0b");
+		detail = d2.buf;
+	}
+	a->passed = NULL;
 	if (!agrees && stale)
 		audit_finding(a, m->line, "contradicted", "%s: %s; also stale: %s; rerun the experiment", head, detail,
 			stale_why);
@@ -99,6 +110,7 @@ void audit_conclude(struct actx *a, const struct md_marker *m, int agrees, int s
 			stale_why, last, detail);
 	else
 		audit_finding(a, m->line, "supported", "%s: %s", head, detail);
+	strbuf_release(&d2);
 }
 
 /* Start bl on the batches a claim may read (see struct blist); 0 with
@@ -121,19 +133,25 @@ size_t audit_claim_batches(struct actx *a, const char *e, const char *pin, const
 }
 
 /*
- * The evidence batch of bl: the newest whose rows (names, or all when
- * NULL) ran the current code; when none did, the newest, with *stale = 1
- * and why saying what changed.
+ * The evidence batch of bl: the pinned one (stale when its rows of names
+ * did not run the current code), else the experiment's latest result,
+ * query_latest_result, the batch `paper`'s run=latest reads too: the
+ * newest settled batch whose rows (names, or all when NULL) ran the
+ * current code.  An interrupted batch (SIGINT, SIGTERM: a user, `timeout`,
+ * Slurm; red team 97's h2-INT) or a finished one of fewer than
+ * STATS_MIN_PROCESSES repeats a side (rule 0b: no verdict; red team 122's
+ * `--repeats 1` run contradicted a true faster claim 10 of 10) is passed
+ * over while a settled one of the current code exists; it counts as a try
+ * all the same (audit_across_batches).  When none ran the current code,
+ * the newest (settled first), with *stale = 1 and why saying what changed.
  */
 const struct batch_record *audit_evidence_batch(struct actx *a, struct blist *bl, const char *const *names,
 						 int *stale, struct strbuf *why)
 {
 	*stale = 0;
-	const struct batch_record *b = bl->first, *interrupted_cur = NULL;
-	for (size_t i = 0; b; i++) {
-		int cur = 1;
-		struct strbuf w = STRBUF_INIT;
-		for (size_t k = 0; k < b->n_rows && cur; k++) {
+	if (bl->pinned) {
+		const struct batch_record *b = bl->pinned;
+		for (size_t k = 0; k < b->n_rows; k++) {
 			const struct batch_row *row = &b->rows[k];
 			int wanted = !names;
 			for (size_t j = 0; names && names[j]; j++)
@@ -142,33 +160,20 @@ const struct batch_record *audit_evidence_batch(struct actx *a, struct blist *bl
 				continue;
 			const struct run_record *run = query_row_run(a->q, row);
 			if (!run) {
-				strbuf_addf(&w, "run '%s' is missing from the store", audit_id_or(row->run_id));
-				cur = 0;
-			} else if (!query_sources_current(run, &w)) {
-				cur = 0;
+				strbuf_addf(why, "run '%s' is missing from the store", audit_id_or(row->run_id));
+				*stale = 1;
+				break;
+			} else if (!query_sources_current(run, why) || !query_spec_defines(run, row, why)) {
+				*stale = 1;
+				break;
 			}
 		}
-		if (!i && !cur)
-			strbuf_addstr(why, strbuf_str(&w));
-		strbuf_release(&w);
-		/* an interrupted batch (SIGINT, SIGTERM: a user, `timeout`,
-		 * Slurm) is not the newest evidence of an unpinned claim while
-		 * a finished one of the current code exists: its one repeat a
-		 * side read inconclusive and contradicted a claim whose
-		 * finished batch was faster (red team 97's h2-INT); it counts
-		 * as a try all the same (audit_across_batches) */
-		if (cur && b->interrupted && !bl->pinned) {
-			if (!interrupted_cur)
-				interrupted_cur = b;
-		} else if (cur) {
-			return b;
-		}
-		b = bl->pinned ? NULL : query_next_batch(a->q, bl->e, bl->names, &bl->pos);
+		return b;
 	}
-	if (interrupted_cur)
-		return interrupted_cur;
-	*stale = bl->first != NULL;
-	return bl->first;
+	if (!bl->first)
+		return NULL;
+	const struct batch_record *b = query_latest_result(a->q, bl->e, names ? names : bl->names, stale, why, &a->passed);
+	return b ? b : bl->first;
 }
 
 /* ---------- claims ---------- */

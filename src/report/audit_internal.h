@@ -65,6 +65,10 @@ struct actx {
 	void *pairs;             /* audit_verdict.c's memo of pair comparisons (audit_claim_release) */
 	size_t n_pairs;
 	const struct md_doc *doc; /* the file's markers (a setting claim reads the batches the others pin) */
+	/* the newer unsettled batch of the current code the claim's evidence
+	 * batch was chosen over (audit_evidence_batch), said by audit_conclude;
+	 * reset for each claim */
+	const struct batch_record *passed;
 };
 
 /* Free what the claim rules kept across the file's claims (audit_verdict.c). */

@@ -76,7 +76,7 @@ const struct unit audit_units[] = {
 	{ "\xc3\x97" /* × */, F_RATIO, 1, 0 }, { "\xe2\x9c\x95" /* ✕ */, F_RATIO, 1, 0 },
 	{ "\xe2\xa8\x89" /* ⨉ */, F_RATIO, 1, 0 }, { "x", F_RATIO, 1, U_ATTACHED | NC },
 	{ "%", F_PCT, 1, 0 }, { "\xef\xbc\x85" /* ％ */, F_PCT, 1, 0 }, { "percent", F_PCT, 1, NC },
-	{ "per cent", F_PCT, 1, NC }, { "pct", F_PCT, 1, NC },
+	{ "per cent", F_PCT, 1, NC }, { "per-cent", F_PCT, 1, NC }, { "pct", F_PCT, 1, NC },
 	{ "-fold", F_RATIO, 1, U_ATTACHED | NC }, { "fold", F_RATIO, 1, NC },
 	/* "3.8 times": a ratio when decimal or followed by a comparison
 	 * ("3 times faster", "2 times the baseline"), else a count ("ran 3

@@ -1248,6 +1248,67 @@ static int in_list(const char *w, const char *const *list, size_t n)
 	return 0;
 }
 
+/* Does t[i..len) hold word w (case aside) ending at a byte that is no
+ * letter or digit?  Its length, else 0. */
+static size_t word_at(const char *t, size_t len, size_t i, const char *w)
+{
+	size_t n = strlen(w);
+	if (i + n > len || strncasecmp(t + i, w, n) || (i + n < len && isalnum((unsigned char)t[i + n])))
+		return 0;
+	return n;
+}
+
+/*
+ * A rate after a number at t[p] (a space, then the words): "calls/s",
+ * "iterations/sec", "it/s", "Hz", "MHz", "calls per second", "per
+ * second", "launches a second".  Its length from p, else 0.  Red team 122:
+ * an integer before a rate the unit lists do not know ("371 calls/s",
+ * "371 Hz", "1.2M tokens per second") was no result to the scan, where
+ * "371.3 calls/s" was.
+ */
+static size_t rate_after(const char *t, size_t len, size_t p)
+{
+	static const char *const hz[] = { "Hz", "kHz", "MHz", "GHz", "THz" };
+	static const char *const per[] = { "seconds", "second", "secs", "sec", "s", "milliseconds", "millisecond",
+					   "ms", "microseconds", "microsecond", "us", "\xc2\xb5s", "nanoseconds",
+					   "nanosecond", "ns", "minutes", "minute", "min", "hours", "hour", "h",
+					   "day" };
+	size_t i = p, n;
+	if (i >= len || t[i] != ' ')
+		return 0;
+	i++;
+	for (size_t k = 0; k < ARRAY_SIZE(hz); k++)
+		if ((n = word_at(t, len, i, hz[k])))
+			return i + n - p;
+	/* the counted thing: one word of letters (hyphens inside), or none */
+	size_t w = i;
+	while (w < len && (isalpha((unsigned char)t[w]) || (t[w] == '-' && w > i && w + 1 < len &&
+							      isalpha((unsigned char)t[w + 1]))))
+		w++;
+	/* "calls/s", "it/sec" */
+	if (w > i && w + 1 < len && t[w] == '/')
+		for (size_t k = 0; k < ARRAY_SIZE(per); k++)
+			if ((n = word_at(t, len, w + 1, per[k])))
+				return w + 1 + n - p;
+	/* "[calls] per second", "[calls] a second" */
+	size_t j = w > i ? w : i;
+	if (w > i) {
+		if (j >= len || t[j] != ' ')
+			return 0;
+		j++;
+	}
+	size_t pl = word_at(t, len, j, "per");
+	if (!pl && w > i)
+		pl = word_at(t, len, j, "a");
+	if (!pl || j + pl >= len || t[j + pl] != ' ')
+		return 0;
+	j += pl + 1;
+	for (size_t k = 0; k < ARRAY_SIZE(per); k++)
+		if ((n = word_at(t, len, j, per[k])))
+			return j + n - p;
+	return 0;
+}
+
 /*
  * A decimal in prose that is no result: a version or a section after the
  * name that carries it ("CUDA 12.4", "Ubuntu 22.04", "Python 3.11",
@@ -1414,7 +1475,12 @@ static void scan_number(struct scan *s, size_t *pi)
 		*pi = end - 1;
 		return; /* 13.0.88: a version */
 	}
-	if (!f.n.u && end < len && audit_is_name_byte((unsigned char)t[end])) {
+	/* "1.2M tokens per second", "40k calls/s": a count's multiplier
+	 * before a rate (rate_after, below) */
+	size_t rate_len = 0;
+	if (!f.n.u && end + 1 < len && strchr("kKMGB", t[end]) && (rate_len = rate_after(t, len, end + 1)))
+		end++;
+	if (!rate_len && !f.n.u && end < len && audit_is_name_byte((unsigned char)t[end])) {
 		while (end < len && audit_is_name_byte((unsigned char)t[end]))
 			end++;
 		*pi = end - 1;
@@ -1522,7 +1588,7 @@ static void scan_number(struct scan *s, size_t *pi)
 			flagged = 1;
 		}
 	}
-	int named_result = 0, prose_result = 0;
+	int named_result = 0, prose_result = 0, fraction = 0;
 	/* an integer the words name as a result, unless a noun follows it (a
 	 * count: "the median of 3 runs") */
 	int int_result = !f.n.decimal && !f.u && (end >= len || t[end] != '^') &&
@@ -1558,6 +1624,28 @@ static void scan_number(struct scan *s, size_t *pi)
 				flagged = 1;
 				break;
 			}
+	}
+	/* "371 calls/s", "371 Hz", "371 calls per second": a number before a
+	 * rate is a result, a whole number too (red team 122) */
+	if (!flagged && !plain && region == MD_TEXT && !f.u && (rate_len || (rate_len = rate_after(t, len, end)))) {
+		word = t + end + 1;
+		word_len = rate_len - 1;
+		end += rate_len;
+		flagged = 1;
+	}
+	/* "7/10 of the slow one's time", "71/100 of": a fraction of digits
+	 * followed by "of" is a result (red team 122: a whole number before
+	 * a '/' was read as no number at all) */
+	if (!flagged && !plain && region == MD_TEXT && !f.u && !f.n.decimal && end + 1 < len && t[end] == '/' &&
+	    isdigit((unsigned char)t[end + 1])) {
+		size_t q = end + 1;
+		while (q < len && isdigit((unsigned char)t[q]))
+			q++;
+		if (q < len && t[q] == ' ' && word_at(t, len, q + 1, "of") && atof(t + end + 1) > 0) {
+			end = q;
+			*pi = end - 1;
+			flagged = fraction = 1;
+		}
 	}
 	/*
 	 * A decimal in prose is a result (red team 88: "25.7 on this host",
@@ -1598,6 +1686,8 @@ static void scan_number(struct scan *s, size_t *pi)
 		strbuf_addstr(&where, " (a decimal in program output)");
 	else if (prose_result)
 		strbuf_addstr(&where, " (a decimal in prose: a result unless it is a name, a version or a setting)");
+	else if (fraction)
+		strbuf_addstr(&where, " (a fraction of something: a result)");
 	if (unnamed && stat_word)
 		strbuf_addf(&where, " (a claim states it as '%s', but the words before it say '%s')", unnamed, stat_word);
 	else if (unnamed)

@@ -182,7 +182,10 @@ static int stat_with_ci(struct actx *a, const struct batch_record *b, const stru
  * team 49: with no CI, mean_us, min_us and frac_*_peak decided nothing);
  * a batch whose rows of the code all did not run cleanly (flaky,
  * crashed...; not a configuration's refusal, audit_row_counts) excludes it (it
- * gives no number for the code); rows the errata set aside (a runner's
+ * gives no number for the code); a batch other than the claim's own whose
+ * ok row of the code ran fewer than STATS_MIN_PROCESSES repeats does not
+ * vote (red team 122; query_row_few_processes), a row that did not run
+ * cleanly still does (the code failed, however many repeats); rows the errata set aside (a runner's
  * defect, audit_errata.h) are left out, and counted into msg.  The claim
  * holds when more than half of the deciding batches (the claim's own
  * among them) include it: *agrees is cleared otherwise, naming how many
@@ -196,7 +199,7 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	struct code_id id;
 	if (!code_identity(a->q, er, &id))
 		return;
-	size_t n = 0, k = 0, n_out = 0, n_aside = 0, pos = a->q->n;
+	size_t n = 0, k = 0, n_out = 0, n_aside = 0, n_few = 0, pos = a->q->n;
 	struct strbuf out = STRBUF_INIT;
 	const struct batch_record *b = eb;
 	while (b) {
@@ -249,7 +252,18 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 		 * else its CI, else the precision written (the rule the claim's
 		 * own batch is held to; red team 49: mean_us, min_us and frac_*
 		 * had no CI and no other batch decided) */
-		if (x && stat_with_ci(a, b, x, stat, &v, ci, &have_ci, &w) == 0 && isfinite(v)) {
+		if (x && b != eb && query_row_few_processes(b, x)) {
+			/* fewer than STATS_MIN_PROCESSES repeats: no vote (red
+			 * team 122: a value the only 3-repeat batch's CI
+			 * excludes was supported after 4 `--repeats 1` runs,
+			 * and a true one pinned to that batch contradicted by
+			 * 20 of them, 7 of 21 holding it).  Left out, not
+			 * weighed by processes: its band is its one or two
+			 * processes' CI, which says nothing of the variance
+			 * between processes (rule 0b), so three of them are not
+			 * one batch of three repeats either */
+			n_few++;
+		} else if (x && stat_with_ci(a, b, x, stat, &v, ci, &have_ci, &w) == 0 && isfinite(v)) {
 			value_band(tol, pct, amount, ulp, scale, v, ci, have_ci, &lo, &hi);
 			int in = want >= lo && want <= hi;
 			if (!(against_only && in)) {
@@ -293,6 +307,10 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	} else if (n >= 2) {
 		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s hold it", k, n, id.dev);
 	}
+	if (n_few)
+		strbuf_addf(msg, "; %zu batch(es) of the code of fewer than %d repeats left out (no vote: the variance "
+				 "between processes is unknown)",
+			    n_few, STATS_MIN_PROCESSES);
 	if (n_aside)
 		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", n_aside,
 			    a->o->errata_path ? a->o->errata_path : "the errata");
@@ -334,7 +352,7 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 			audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
 			goto out;
 		}
-		stale = !run || !query_sources_current(run, &why);
+		stale = !run || !query_sources_current(run, &why) || !query_spec_defines(run, row, &why);
 		last = xstrfmt("run %s", audit_id_or(row->run_id));
 	} else {
 		const char *need[] = { vn, NULL };

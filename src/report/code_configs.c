@@ -276,6 +276,15 @@ size_t code_pair_configs(struct query *q, const struct batch_record *eb, const s
 			continue;
 		if (one_file && !same_params_differ(ra, rb, xa, xb))
 			continue;
+		/* a finished try of fewer than STATS_MIN_PROCESSES repeats a
+		 * side gave no verdict (rule 0b) and a claim citing it is
+		 * contradicted, so it is no configuration that could have
+		 * been cited (red team 122: 40 `eval --repeats 1` tries of the
+		 * kernel file, 60 s, took an honest faster claim's p from
+		 * 0.0014 to 0.056); an interrupted, killed or failed try counts
+		 * as before (a hunter chooses where to stop one) */
+		if (!b->interrupted && (query_row_few_processes(b, xa) || query_row_few_processes(b, xb)))
+			continue;
 		config_key(&key, &b->problem, &ja, &jb);
 		seen_add(&seen, &n_seen, key.buf);
 	}

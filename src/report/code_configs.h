@@ -13,7 +13,10 @@
  * mode, executor, pool or Slurm and slots, clock); a killed try of them
  * (runs and no batch record) in another configuration; a try begun and
  * stopped before any run of it landed (its begun marker naming both
- * codes).  The reruns at the verdict's own configuration are the
+ * codes).  A finished batch whose rows of them ran fewer than
+ * STATS_MIN_PROCESSES repeats a side is none: it could give no verdict
+ * (rule 0b), so no claim could cite it (red team 122); an interrupted
+ * one still is.  The reruns at the verdict's own configuration are the
  * caller's to weigh (its rerun callback): they are not configurations.
  */
 #ifndef EVIDENT_CODE_CONFIGS_H

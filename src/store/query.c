@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- opening -------------------------------------------------------------- */
 
@@ -552,6 +553,152 @@ const struct batch_record *query_batch_of(struct query *q, const struct run_reco
 	return NULL;
 }
 
+int query_row_few_processes(const struct batch_record *b, const struct batch_row *row)
+{
+	/* whatever its outcome: a failing row runs every repeat too (of the
+	 * store's 1400 failed v2 rows, only interrupted batches' aborted
+	 * ones have fewer runs than the batch's repeats); v1 rows are one
+	 * process by design */
+	return b && row && b->version >= 2 && row->runs && row->n_runs < STATS_MIN_PROCESSES;
+}
+
+int query_batch_unsettled(const struct batch_record *b, const char *const *need)
+{
+	if (!b)
+		return 0;
+	if (b->interrupted)
+		return 1;
+	for (size_t k = 0; k < b->n_rows; k++) {
+		const struct batch_row *row = &b->rows[k];
+		int wanted = !need;
+		for (size_t j = 0; need && need[j]; j++)
+			wanted |= row->variant && !strcmp(need[j], row->variant);
+		/* a failure in a passed-over batch still counts where batches
+		 * are weighed (the reruns of a verdict, the votes on a value,
+		 * every run of `validated`) */
+		if (wanted && query_row_few_processes(b, row))
+			return 1;
+	}
+	return 0;
+}
+
+/* The variants the spec file at path declares now (query_spec_variants),
+ * cached by path, size and modification time; NULL when there is no
+ * telling (no hook, no file, it does not load).  Borrowed. */
+static json_t *spec_variants_now(const char *path)
+{
+	static struct {
+		char *path;
+		long long size, mtime;
+		json_t *vs;
+	} cache[8];
+	static size_t next;
+	struct stat st;
+	if (!query_spec_variants || !path || stat(path, &st) < 0)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(cache); i++)
+		if (cache[i].path && !strcmp(cache[i].path, path) && cache[i].size == (long long)st.st_size &&
+		    cache[i].mtime == (long long)st.st_mtime)
+			return cache[i].vs;
+	struct strbuf text = STRBUF_INIT;
+	json_t *vs = read_file(path, &text) == 0 ? query_spec_variants(strbuf_str(&text)) : NULL;
+	strbuf_release(&text);
+	size_t k = next++ % ARRAY_SIZE(cache);
+	free(cache[k].path);
+	json_decref(cache[k].vs);
+	cache[k].path = xstrdup(path);
+	cache[k].size = (long long)st.st_size;
+	cache[k].mtime = (long long)st.st_mtime;
+	cache[k].vs = vs;
+	return vs;
+}
+
+int query_spec_defines(const struct run_record *run, const struct batch_row *row, struct strbuf *why)
+{
+	if (!run || !row || !row->variant || !row->kernel || !run->spec_path)
+		return 1;
+	json_t *vs = spec_variants_now(run->spec_path);
+	if (!vs || !json_object_get(vs, row->variant))
+		return 1; /* no telling; a variant renamed is no other definition */
+	if (row_of_spec(vs, row))
+		return 1;
+	strbuf_addf(why, "the spec '%s' now defines variant '%s' otherwise than run '%s' ran it (its kernel or parameters)",
+		    run->spec_path, row->variant, run->run_id);
+	return 0;
+}
+
+/* Did the rows of b named by need (every row when NULL) run the code in
+ * the working tree, as their spec defines them now?  0 with why saying
+ * what changed. */
+static int rows_current(struct query *q, const struct batch_record *b, const char *const *need, struct strbuf *why)
+{
+	for (size_t k = 0; k < b->n_rows; k++) {
+		const struct batch_row *row = &b->rows[k];
+		int wanted = !need;
+		for (size_t j = 0; need && need[j]; j++)
+			wanted |= row->variant && !strcmp(need[j], row->variant);
+		if (!wanted)
+			continue;
+		const struct run_record *run = query_row_run(q, row);
+		if (!run) {
+			strbuf_addf(why, "run '%s' is missing from the store", row->run_id ? row->run_id : "?");
+			return 0;
+		}
+		if (!query_sources_current(run, why) || !query_spec_defines(run, row, why))
+			return 0;
+	}
+	return 1;
+}
+
+const struct batch_record *query_latest_result(struct query *q, const char *experiment, const char *const *need,
+					       int *stale, struct strbuf *why, const struct batch_record **passed)
+{
+	/* newest first: the first settled batch of the current code wins;
+	 * else the newest unsettled one of the current code; else (stale)
+	 * the newest settled one, else the newest */
+	size_t pos = q->n;
+	const struct batch_record *b, *first = NULL, *first_settled = NULL, *unsettled_cur = NULL;
+	struct strbuf w = STRBUF_INIT, first_why = STRBUF_INIT, settled_why = STRBUF_INIT;
+	*stale = 0;
+	if (passed)
+		*passed = NULL;
+	while ((b = query_next_batch(q, experiment, need, &pos))) {
+		int unsettled = query_batch_unsettled(b, need);
+		strbuf_reset(&w);
+		int cur = rows_current(q, b, need, &w);
+		if (!first) {
+			first = b;
+			strbuf_addstr(&first_why, strbuf_str(&w));
+		}
+		if (!unsettled && !first_settled) {
+			first_settled = b;
+			strbuf_addstr(&settled_why, strbuf_str(&w));
+		}
+		if (cur && !unsettled) {
+			if (passed)
+				*passed = unsettled_cur;
+			strbuf_release(&w);
+			strbuf_release(&first_why);
+			strbuf_release(&settled_why);
+			return b;
+		}
+		if (cur && !unsettled_cur)
+			unsettled_cur = b;
+	}
+	strbuf_release(&w);
+	if (unsettled_cur) {
+		b = unsettled_cur;
+	} else if (first) {
+		*stale = 1;
+		b = first_settled ? first_settled : first;
+		if (why)
+			strbuf_addstr(why, strbuf_str(first_settled ? &settled_why : &first_why));
+	}
+	strbuf_release(&first_why);
+	strbuf_release(&settled_why);
+	return b;
+}
+
 const struct batch_record *query_batch(struct query *q, const char *experiment, const char *run,
 				       const char *const *need, struct strbuf *why)
 {
@@ -560,11 +707,15 @@ const struct batch_record *query_batch(struct query *q, const char *experiment, 
 		/* the latest batch of an experiment is the newest one it ran for
 		 * itself: a batch of `evident reproduce` re-ran older code, and is
 		 * evidence for `reproduced` claims, not the experiment's result
-		 * (query_next_batch leaves it out by its index entry).  Newest
-		 * first, each read only when its index entry matches, and no
-		 * further than the first that qualifies. */
-		size_t pos = q->n;
-		b = query_next_batch(q, experiment, need, &pos);
+		 * (query_next_batch leaves it out by its index entry); and the
+		 * one the audit reads as a claim's evidence (query_latest_result:
+		 * an interrupted batch, or one of fewer than STATS_MIN_PROCESSES
+		 * repeats a side, is passed over while a settled one exists; red
+		 * team 122's paper-latest showed an interrupted batch's 1.33x
+		 * beside a claim supported by the finished one's 1.402x). */
+		int stale_unused;
+		b = query_latest_result(q, experiment, need, &stale_unused, NULL, NULL);
+		size_t pos;
 		if (!b) {
 			/* an eval session's batch, where no other has the
 			 * variants asked for (a candidate's own) */

@@ -135,6 +135,40 @@ size_t query_reproductions_of(const struct query *q, const char *run_id, const c
  */
 const struct batch_record *query_batch(struct query *q, const char *experiment, const char *run,
 				       const char *const *need, struct strbuf *why);
+/* Does the spec file run recorded (spec.path, read now) still define the
+ * row's variant as it ran: the same kernel file and parameters?  1 when
+ * it does or there is no telling (no spec recorded, the file gone or not
+ * loadable, no variant of that name: a rename is no other definition);
+ * 0 with why.  Red team 122: `fast` edited from SLEEP_US 2000 to 3900 in
+ * the spec left its claim supported, the kernel files unchanged. */
+int query_spec_defines(const struct run_record *run, const struct batch_row *row, struct strbuf *why);
+/* Did row of batch b run fewer than STATS_MIN_PROCESSES repeats (rule 0b,
+ * stats.h: a comparison of it gives no verdict, its CI is one or two
+ * processes')?  0 for v1 rows (one process by design). */
+int query_row_few_processes(const struct batch_record *b, const struct batch_row *row);
+/*
+ * A batch that decides nothing as an experiment's latest result: it was
+ * interrupted (SIGINT, SIGTERM), or a row of need[] (every row when NULL)
+ * ran fewer than STATS_MIN_PROCESSES repeats (rule 0b, stats.h: no
+ * verdict), whatever its outcome.  v1 batches (one process by design) are
+ * not.
+ */
+int query_batch_unsettled(const struct batch_record *b, const char *const *need);
+/*
+ * The experiment's latest result, the one batch both `paper`'s run=latest
+ * (query_batch) and the audit's evidence of an unpinned claim
+ * (audit_evidence_batch) read: of the batches query_next_batch walks
+ * (reproductions and eval sessions' batches left out), newest first, the
+ * first that is settled (query_batch_unsettled) and whose rows of need[]
+ * ran the code in the working tree (query_sources_current); else the
+ * newest of the current code that is unsettled (a try, no verdict); else,
+ * with *stale = 1 and why (may be NULL) saying what changed, the newest
+ * settled one, else the newest.  *passed (may be NULL): the newer
+ * unsettled batch of the current code passed over, or NULL.  NULL when
+ * the experiment has no batch with rows for need[].
+ */
+const struct batch_record *query_latest_result(struct query *q, const char *experiment, const char *const *need,
+					       int *stale, struct strbuf *why, const struct batch_record **passed);
 /* The next batch of experiment (NULL: all) with rows for need[], newest
  * first, leaving out reproductions and eval sessions' batches (a
  * reference and a candidate: batch_record.session; `latest` reads them

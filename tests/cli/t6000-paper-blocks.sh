@@ -34,15 +34,16 @@ cmp first.md PAPER.md || fail "second 'evident paper' changed PAPER.md"
 cmp first.svg figures/tiny-ecdf.svg || fail "second 'evident paper' changed a figure"
 expect_contains "$TEST_TMP/out" 'PAPER.md: 9 blocks unchanged, 0 figures rewritten'
 expect_exit 0 "$EVIDENT" paper --check PAPER.md
-# a new run makes --check fail
-"$EVIDENT" run --repeats 2 tiny.yaml >"$TEST_TMP/run.out" 2>&1 || { cat "$TEST_TMP/run.out"; fail "run --repeats 2"; }
+# a new run makes --check fail (4 repeats: a batch of fewer than 3 is
+# no latest result while one of 3 exists, red team 122, t0216)
+"$EVIDENT" run --repeats 4 tiny.yaml >"$TEST_TMP/run.out" 2>&1 || { cat "$TEST_TMP/run.out"; fail "run --repeats 4"; }
 expect_exit 1 "$EVIDENT" paper --check PAPER.md
 expect_contains "$TEST_TMP/out" 'PAPER.md: out of date (generated blocks and figures)'
 cmp first.md PAPER.md || fail "--check wrote PAPER.md"
 # with repeats: each row names its repeats, the table says what is two-level, every run is named
 expect_exit 0 "$EVIDENT" paper PAPER.md
-expect_contains PAPER.md '| slow | REPEAT=6 | ok | 2/2 |'
-expect_contains PAPER.md '*Repeats:* each variant ran in 2 worker processes (interleaved order); medians, CIs and p-values are two-level'
+expect_contains PAPER.md '| slow | REPEAT=6 | ok | 4/4 |'
+expect_contains PAPER.md '*Repeats:* each variant ran in 4 worker processes (interleaved order); medians, CIs and p-values are two-level'
 expect_contains PAPER.md 'Share of the variance between repeats: `base` '
-[ "$(grep '^\*Provenance:\*' PAPER.md | head -1 | grep -o '`[0-9T.Z]*-tiny-[0-9a-f]*`' | wc -l)" = 4 ] ||
-	fail "the provenance line does not name the 4 runs of the batch"
+[ "$(grep '^\*Provenance:\*' PAPER.md | head -1 | grep -o '`[0-9T.Z]*-tiny-[0-9a-f]*`' | wc -l)" = 8 ] ||
+	fail "the provenance line does not name the 8 runs of the batch"

@@ -1732,6 +1732,17 @@ static void test_untraced_rt88_forms(void **state)
 		"b runs in 2\xef\xb8\x8f\xe2\x83\xa3" "5\xef\xb8\x8f\xe2\x83\xa3.7 us.",
 		/* 31 a list after a setting holds numbers of its size */
 		"Its p was 0.01 and 25.7 on this host.",
+		/* 32 red team 122: a whole number before a rate, a digit
+		 * fraction of something, "per-cent" */
+		"b completes 371 calls per second.",
+		"b completes 371 calls/s.",
+		"b runs at 371 Hz.",
+		"b runs at 371 it/s.",
+		"b handles 1.2M tokens per second.",
+		"b completes 371 launches a second.",
+		"b takes 7/10 of a's time.",
+		"b takes 71/100 of the time.",
+		"b is 40 per-cent faster.",
 	};
 	static const char *const honest[] = {
 		"It needs CUDA 12.4 toolkit headers.", "The host runs Ubuntu 22.04 LTS.",
@@ -1745,6 +1756,7 @@ static void test_untraced_rt88_forms(void **state)
 		"We use 10\xc2\xb2 samples of x\xe2\x82\x82, nvcc/ptxas 13.0 and Slurm 22.05.",
 		"| field | value |\n|---|---|\n| schema | 2.1 |",
 		"Run `evident run --alpha 0.05` or set `x = 0.5` and `1 - 0.05/tries`.",
+		"Each worker takes 3 requests per batch, 2 tiles per block and 4 calls a run.",
 	};
 	struct strbuf text = STRBUF_INIT;
 	size_t nf = ARRAY_SIZE(forms), nh = ARRAY_SIZE(honest);

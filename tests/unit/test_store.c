@@ -1108,6 +1108,61 @@ static int held(struct store *st, const char *code)
 	return r;
 }
 
+/* red team 122: which batches are an experiment's latest result
+ * (query_batch_unsettled, read by query_latest_result for paper's
+ * run=latest and the audit's evidence) */
+static void test_batch_unsettled(void **state)
+{
+	(void)state;
+	const char *r3[] = { "a", "b", "c" }, *r1[] = { "a" };
+	struct batch_row rows[2];
+	struct batch_record b;
+	const char *fast[] = { "fast", NULL }, *both[] = { "fast", "slow", NULL };
+	memset(&b, 0, sizeof(b));
+	memset(rows, 0, sizeof(rows));
+	b.version = 2;
+	b.rows = rows;
+	b.n_rows = 2;
+	rows[0].variant = "slow";
+	rows[1].variant = "fast";
+	for (int i = 0; i < 2; i++) {
+		rows[i].outcome = OUTCOME_OK;
+		rows[i].runs = r3;
+		rows[i].n_runs = 3;
+	}
+	assert_false(query_batch_unsettled(&b, both));
+	/* interrupted */
+	b.interrupted = 1;
+	assert_true(query_batch_unsettled(&b, both));
+	b.interrupted = 0;
+	/* one repeat a side (--repeats 1): no verdict */
+	rows[0].runs = rows[1].runs = r1;
+	rows[0].n_runs = rows[1].n_runs = 1;
+	assert_true(query_batch_unsettled(&b, both));
+	assert_true(query_batch_unsettled(&b, NULL));
+	assert_true(query_row_few_processes(&b, &rows[1]));
+	/* only the rows read count */
+	rows[1].runs = r3;
+	rows[1].n_runs = 3;
+	assert_false(query_batch_unsettled(&b, fast));
+	assert_true(query_batch_unsettled(&b, both));
+	/* whatever the outcome: a failed row of 1 repeat is few (a failing
+	 * variant runs every repeat; its failure still counts where batches
+	 * are weighed), one of 3 is not */
+	rows[1].outcome = OUTCOME_CRASHED;
+	rows[1].runs = r1;
+	rows[1].n_runs = 1;
+	assert_true(query_row_few_processes(&b, &rows[1]));
+	assert_true(query_batch_unsettled(&b, fast));
+	rows[1].runs = r3;
+	rows[1].n_runs = 3;
+	assert_false(query_batch_unsettled(&b, fast));
+	/* a v1 batch is one process by design */
+	rows[1].outcome = OUTCOME_OK;
+	b.version = 1;
+	assert_false(query_batch_unsettled(&b, both));
+}
+
 static void test_claims(void **state)
 {
 	(void)state;
@@ -1269,6 +1324,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_put_get_roundtrip),
+		cmocka_unit_test(test_batch_unsettled),
 		cmocka_unit_test(test_put_file),
 		cmocka_unit_test(test_chain_and_verify),
 		cmocka_unit_test(test_fault_injection),
