@@ -2301,6 +2301,73 @@ static char *ruled_sources(const struct build_bounds *b, const json_t *ruled, js
 	return why;
 }
 
+/*
+ * A precompiled header where the compiler looks for one (red team 125):
+ * gcc takes NAME.gch (a file, or a directory of them) from any directory
+ * it searches for an included NAME, in its place, and its -MD list then
+ * names neither; a committed problems/math.h.gch turned rowsum's
+ * tolerance to 0.1 with every recorded source unchanged (the problem
+ * plug-in, built outside the box), and a kernel's beside its header under
+ * --unsandboxed built another program under one key.  The directories: each
+ * hashed source's own (a quoted include's first place) and every search
+ * directory the flags name (-I, -isystem, -iquote, -idirafter, joined or
+ * apart).  A refusal naming the file (malloc'd, the caller frees), or
+ * NULL.
+ */
+static char *pch_refusal(json_t *sources, const char *const *argv)
+{
+	static const char *const opt[] = { "-I", "-isystem", "-iquote", "-idirafter", NULL };
+	char **dirs = NULL;
+	size_t n = 0, cap = 0;
+	size_t i;
+	json_t *e;
+	json_array_foreach(sources, i, e)
+	{
+		const char *p = json_string_value(json_object_get(e, "path"));
+		if (!p)
+			continue;
+		const char *slash = strrchr(p, '/');
+		if (n == cap)
+			dirs = xrealloc(dirs, (cap = cap ? 2 * cap : 16) * sizeof(*dirs));
+		dirs[n++] = slash ? xstrndup(p, (size_t)(slash - p) + (slash == p)) : xstrdup(".");
+	}
+	for (size_t a = 0; argv[a]; a++)
+		for (size_t o = 0; opt[o]; o++) {
+			size_t ol = strlen(opt[o]);
+			if (strncmp(argv[a], opt[o], ol))
+				continue;
+			const char *d = argv[a][ol] ? argv[a] + ol : argv[a + 1];
+			if (!argv[a][ol] && argv[a + 1])
+				a++; /* the directory was the next word */
+			if (!d)
+				break;
+			if (n == cap)
+				dirs = xrealloc(dirs, (cap = cap ? 2 * cap : 16) * sizeof(*dirs));
+			dirs[n++] = xstrdup(d);
+			break;
+		}
+	char *why = NULL;
+	for (size_t d = 0; d < n && !why; d++) {
+		DIR *dh = opendir(dirs[d]);
+		if (!dh)
+			continue;
+		struct dirent *de;
+		while (!why && (de = readdir(dh))) {
+			size_t l = strlen(de->d_name);
+			if (l > 4 && !strcmp(de->d_name + l - 4, ".gch"))
+				why = xstrfmt("a precompiled header, %s/%s, lies where the compiler searches for "
+					      "headers: gcc would compile it in place of %.*s, and no record would name "
+					      "it; remove it (evident builds from sources, never precompiled headers)",
+					      dirs[d], de->d_name, (int)(l - 4), de->d_name);
+		}
+		closedir(dh);
+	}
+	for (size_t d = 0; d < n; d++)
+		free(dirs[d]);
+	free(dirs);
+	return why;
+}
+
 int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	      struct build_result *res)
 {
@@ -2407,6 +2474,8 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		unlisted = NULL;
 	}
 	free(unlisted);
+	if (!refused)
+		refused = pch_refusal(sources, argv);
 	if (refused) {
 		char *shown = printable_line(refused); /* it quotes the source's include */
 		free(refused);

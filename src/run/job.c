@@ -2200,7 +2200,8 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 	j.r.reason = j.reason;
 	rc = job_record(&j);
 out:
-	c->slot.after = j.v->name; /* the next job on this slot follows this one (spec-owned) */
+	free(c->slot.after); /* the next job on this slot follows this one */
+	c->slot.after = xstrdup(j.v->name);
 	job_state_release(&j);
 	return rc;
 }

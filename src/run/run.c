@@ -266,6 +266,7 @@ void run_close(struct run_ctx *c)
 	store_release(&c->st);
 	pool_release(&c->pool);
 	free(c->slot.pinned);
+	free(c->slot.after);
 	json_decref(c->slurm);
 	memset(c, 0, sizeof(*c));
 	struct sandbox no_box = SANDBOX_INIT;

@@ -100,8 +100,9 @@ struct exec_slot {
 	int index, n;                /* slot index, of n slots */
 	int device;                  /* NVML index of its GPU, or the CPU it is pinned to; -1 none */
 	char *pinned;                /* what pinned it (owned), or NULL */
-	const char *after;           /* the variant of the job this slot ran last (the spec's
-				      * string), or NULL before its first: job.c records it */
+	char *after;                 /* the variant of the job this slot ran last (owned: a
+				      * copy, since eval's specs go before the context), or
+				      * NULL before its first: job.c records it */
 };
 
 struct progress {

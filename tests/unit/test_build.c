@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "backends/build.h"
 #include "base/util.h"
@@ -509,6 +510,64 @@ static void test_flags_build(void **state)
 	free(kdir);
 }
 
+
+/* A precompiled header where the compiler searches (red team 125: gcc
+ * compiles NAME.h.gch in place of NAME.h and its -MD list names neither;
+ * a committed problems/math.h.gch changed rowsum's tolerance with every
+ * recorded source unchanged): refused before compiling, naming the file,
+ * beside the source or in a flag's directory; built once it is gone. */
+static void test_pch_refused(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/evident-test-pch-XXXXXX";
+	char *root = mkdtemp(tmpl);
+	assert_non_null(root);
+	char *kdir = xstrfmt("%s/kernels", root), *inc = xstrfmt("%s/inc", root);
+	char *cache = xstrfmt("%s/cache", root);
+	assert_int_equal(mkdir(kdir, 0755), 0);
+	assert_int_equal(mkdir(inc, 0755), 0);
+	char *src = write_file(kdir, "k.c", "#include \"k.h\"\nint evident_k(void) { return K; }\n", 0644);
+	free(write_file(kdir, "k.h", "#define K 1\n", 0644));
+	char *gch = write_file(kdir, "k.h.gch", "not really a precompiled header\n", 0644);
+	struct build_request rq = { .kernel_path = src, .repo_root = root, .cache_dir = cache };
+	struct build_recipe r = { .compiler = "cc", .base_flags = race_flags, .version_flag = "--version" };
+	struct build_result res = { 0 };
+	assert_int_equal(build_run(&rq, &r, &res), 0);
+	assert_false(res.ok);
+	assert_string_equal(json_string_value(json_object_get(res.info, "exit")), "refused before compiling");
+	assert_non_null(strstr(json_string_value(json_object_get(res.info, "reason")), "k.h.gch"));
+	build_result_release(&res);
+	/* in a flag's search directory (joined or apart) */
+	assert_int_equal(unlink(gch), 0);
+	free(gch);
+	gch = write_file(inc, "stdio.h.gch", "x\n", 0644);
+	char *iflag = xstrfmt("-I%s", inc);
+	const char *joined[] = { iflag, NULL }, *apart[] = { "-isystem", inc, NULL };
+	const char *const *forms[] = { joined, apart };
+	for (int i = 0; i < 2; i++) {
+		rq.extra_flags = forms[i];
+		struct build_result fr = { 0 };
+		assert_int_equal(build_run(&rq, &r, &fr), 0);
+		assert_false(fr.ok);
+		assert_non_null(strstr(json_string_value(json_object_get(fr.info, "reason")), "stdio.h.gch"));
+		build_result_release(&fr);
+	}
+	/* gone: built */
+	assert_int_equal(unlink(gch), 0);
+	rq.extra_flags = NULL;
+	struct build_result ok = { 0 };
+	assert_int_equal(build_run(&rq, &r, &ok), 0);
+	assert_true(ok.ok);
+	build_result_release(&ok);
+	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+	free(iflag);
+	free(gch);
+	free(src);
+	free(cache);
+	free(inc);
+	free(kdir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -521,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_flags_allowed),
 		cmocka_unit_test(test_flags_refused),
 		cmocka_unit_test(test_flags_build),
+		cmocka_unit_test(test_pch_refused),
 	};
 	return cmocka_run_group_tests_name("build", tests, NULL, NULL);
 }
