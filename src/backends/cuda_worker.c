@@ -650,7 +650,12 @@ static int machine_code(struct cw *w, const void **imgs, size_t *img_bytes, int 
 		*n = k;
 		return 0;
 	}
-	char *r = xstrfmt("its object holds no machine code for sm_%d%d, this GPU's (it holds %s): the driver "
+	char *r = k < 0 ? xstrfmt("its object holds device code a sealed worker would not load though the CUDA runtime "
+				  "could run it (%s): the replay would run other code than the kernel's process does "
+				  "(red team 72); build plain SASS for sm_%d%d (no -Xfatbin compression, no images of "
+				  "its own) or declare trust: host",
+				  held[0] ? held : "an entry it cannot read", w->cc_major, w->cc_minor)
+			: xstrfmt("its object holds no machine code for sm_%d%d, this GPU's (it holds %s): the driver "
 			  "would compile PTX where the sealed plan cannot see its module globals, so what init() "
 			  "wrote there would be lost; build SASS for sm_%d%d (the backend's default -arch, without "
 			  "the spec's -arch/-code flags) or declare trust: host",

@@ -796,6 +796,24 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 			*why = xstrfmt("'%s': fatbin image %d at byte %zu runs past the section", path, k, at);
 			return -1;
 		}
+		/* an image's span holds no other image's start: the runtime
+		 * loads the images its wrappers point at, and one inside
+		 * another's declared size is an image this walk would jump over
+		 * (red team 72's cover: nvcc's own image, the code the
+		 * kernel's process runs, inside a cover image of an honest
+		 * same-named function) */
+		for (size_t in = at + 8; in + 4 <= at + hsize + fsize; in += 8) {
+			uint32_t m2;
+			memcpy(&m2, sec + in, 4);
+			if (m2 == FATBIN_MAGIC) {
+				free(sec);
+				*why = xstrfmt("'%s': fatbin image %d at byte %zu holds another image's start (at byte "
+					       "%zu) inside its declared size: which one the runtime loads is not for a "
+					       "sealed replay to guess: run the variant with trust: host",
+					       path, k, at, in);
+				return -1;
+			}
+		}
 		images[k] = sec + at;
 		image_bytes[k] = hsize + fsize;
 		k++;
@@ -1286,6 +1304,7 @@ struct machine_walk {
 	char *held;       /* what the images hold, said (seal.h) */
 	size_t held_len, held_used;
 	int cubins;       /* cubins kept */
+	int refused;      /* an entry the worker would not load that the runtime could run (red team 72) */
 };
 
 /* Add "what" to the walk's description once, ", "-separated, while it fits. */
@@ -1314,15 +1333,24 @@ static int keep_machine_code(const struct fat_entry *e, const unsigned char *tex
 		held_add(m, what);
 		return 0;
 	}
+	/* an entry left out here that the runtime could run is refused, not
+	 * dropped: red team 72 hid nvcc's own image as the payload of an
+	 * entry of an unknown kind inside a cover image, and paired a cubin
+	 * compressed beyond the box's decompressors with a readable twin, so
+	 * that the worker kept one definition of a name and replayed code
+	 * the kernel's process never runs */
 	if (e->kind != 2) {
-		snprintf(what, sizeof(what), "an entry of kind %u", e->kind);
+		snprintf(what, sizeof(what), "an entry of kind %u, which a sealed worker does not load", e->kind);
 		held_add(m, what);
+		m->refused = 1;
 		return 0;
 	}
 	int runs = seal_cubin_runs_on(e->arch, specific, m->major, m->minor);
 	snprintf(what, sizeof(what), "SASS sm_%u%s%s", e->arch, specific ? "a" : "",
-		 runs && !text ? " (compressed beyond libzstd and liblz4 here: its globals cannot be read)" : "");
+		 runs && !text ? " (compressed beyond libzstd and liblz4 here: its code and globals cannot be read)" : "");
 	held_add(m, what);
+	if (runs && !text)
+		m->refused = 1;
 	if (!runs || !text)
 		return 0;
 	m->cubins++;
@@ -1333,12 +1361,14 @@ int seal_fatbin_machine_code(const void *const *images, const size_t *image_byte
 			     int minor, unsigned char **data, const void **out_images, size_t *out_bytes, char *held,
 			     size_t held_len)
 {
-	struct machine_walk m = { major, minor, held, held_len, 0, 0 };
+	struct machine_walk m = { major, minor, held, held_len, 0, 0, 0 };
 	int dropped = 0;
 	if (held && held_len)
 		held[0] = 0;
 	int k = fat_filter(images, image_bytes, n_images, keep_machine_code, &m, data, out_images, out_bytes,
 			   &dropped);
+	if (m.refused)
+		return -1;
 	return m.cubins ? k : 0;
 }
 

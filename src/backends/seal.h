@@ -198,7 +198,11 @@ int seal_fatbin_readable(const void *const *images, const size_t *image_bytes, i
  * minor exactly) and which read here (uncompressed, or undone by libzstd
  * or liblz4): every PTX entry, and every cubin of another arch, is left
  * out.  Returns how many images were written to out_images and out_bytes,
- * 0 when no such cubin is there (PTX alone, or SASS of another arch).
+ * 0 when no such cubin is there (PTX alone, or SASS of another arch), -1
+ * when an entry is there that the worker would not load and the runtime
+ * could run (an entry of a kind other than PTX or ELF, or a cubin of the
+ * device's arch compressed beyond the decompressors here: red team 72),
+ * held saying which.
  * held (held_len bytes, may be NULL) gets what the images hold, said:
  * "SASS sm_90, PTX compute_90".  Why (red team 58): a sealed plan names
  * the module globals init() wrote from the cubins' symbol tables

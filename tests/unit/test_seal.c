@@ -662,6 +662,19 @@ static void write_elf(const char *path, int with_fatbin)
 	fclose(f);
 }
 
+/* write_elf's object with image 0's declared size stretched over image 1
+ * (the cover of red team 72) */
+static void write_elf_cover(const char *path)
+{
+	write_elf(path, 1);
+	FILE *f = fopen(path, "r+b");
+	assert_non_null(f);
+	uint64_t fs = 48; /* image 0: 16 + 48 bytes, over image 1 at 32 */
+	assert_int_equal(fseek(f, (long)sizeof(Elf64_Ehdr) + 8, SEEK_SET), 0);
+	assert_int_equal(fwrite(&fs, 8, 1, f), 1);
+	fclose(f);
+}
+
 static void test_fatbin_images(void **state)
 {
 	(void)state;
@@ -683,6 +696,12 @@ static void test_fatbin_images(void **state)
 	 * (a shadow image ahead of a crowd of others would be read alone) */
 	assert_int_equal(seal_fatbin_images(path, &data, im, ib, 1, &why), -1);
 	assert_non_null(strstr(why, "more than 1 fatbin images"));
+	free(why);
+	/* an image whose declared size covers another's start (red team 72's
+	 * cover over nvcc's own image): refused, never jumped over */
+	write_elf_cover(path);
+	assert_int_equal(seal_fatbin_images(path, &data, im, ib, 4, &why), -1);
+	assert_non_null(strstr(why, "holds another image's start"));
 	free(why);
 	/* an object without device code says so */
 	write_elf(path, 0);
@@ -1539,13 +1558,25 @@ static void test_fatbin_machine_code(void **state)
 	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 10, 3, &data, out, ob, NULL, 0), 0);
 	free(data);
 	/* a cubin of the device's arch compressed beyond the decompressors
-	 * here: its globals cannot be named, so it is no machine code to run */
+	 * here: the runtime could run it, the worker cannot read it: refused
+	 * (-1), never dropped beside a readable twin (red team 72) */
 	ib[0] = arch_image(a, 2, 0x8011, 90, "this is no zstd frame at all");
 	uint32_t packed = 16;
 	uint64_t full = 64;
 	memcpy(a + 16 + 16, &packed, 4), memcpy(a + 16 + 56, &full, 8);
-	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 9, 0, &data, out, ob, held, sizeof(held)), 0);
+	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 9, 0, &data, out, ob, held, sizeof(held)), -1);
 	assert_non_null(strstr(held, "SASS sm_90 (compressed"));
+	free(data);
+	/* an entry of a kind the worker does not load (red team 72's cover
+	 * hid nvcc's own image as one): refused, beside a cubin it runs */
+	n0 = arch_image(a, 2, 0x11, 90, "\x7f" "ELF sm_90 cubin");
+	ne = arch_image(e, 0x40, 0x11, 90, "whatever the runtime might load");
+	memcpy(a + n0, e + 16, ne - 16);
+	fs = n0 + ne - 32;
+	memcpy(a + 8, &fs, 8);
+	ib[0] = n0 + ne - 16;
+	assert_int_equal(seal_fatbin_machine_code(im, ib, 1, 9, 0, &data, out, ob, held, sizeof(held)), -1);
+	assert_non_null(strstr(held, "an entry of kind 64"));
 	free(data);
 }
 
