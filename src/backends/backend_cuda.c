@@ -216,7 +216,11 @@ static char **cuda_box_loads(void)
 	char *h = cuda_harness_path();
 	if (!h)
 		return NULL;
-	char *names[4] = { xstrdup("libcuda.so.1"), xstrdup("libnvidia-ml.so.1"), NULL, NULL };
+	/* and the decompressors of compressed fatbin entries (seal.c
+	 * unpack_load): a cubin of the device's arch the box cannot read is
+	 * refused (red team 72: dropped, its readable twin was replayed) */
+	char *names[6] = { xstrdup("libcuda.so.1"), xstrdup("libnvidia-ml.so.1"), NULL, xstrdup("libzstd.so.1"),
+			   xstrdup("liblz4.so.1"), NULL };
 	struct elf_dyn d;
 	char *why = NULL;
 	if (elf_dyn_read(h, &d, &why) == 0) {
@@ -226,10 +230,10 @@ static char **cuda_box_loads(void)
 		elf_dyn_release(&d);
 	}
 	free(why);
-	char **out = xcalloc(5, sizeof(char *));
+	char **out = xcalloc(7, sizeof(char *));
 	size_t k = 0;
 	out[k++] = h;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 5; i++) {
 		char *p = names[i] ? sandbox_find_library(names[i], h) : NULL;
 		if (p)
 			out[k++] = p;
