@@ -211,6 +211,16 @@ static int open_so(struct problem *p, const char *so_path, struct strbuf *why)
 		else
 			p->n_inputs++;
 	}
+	/* the focus's entries are of the first output (evident_focus.h), and
+	 * the checker judges them there alone: a problem of more outputs
+	 * would have the others judged by the tolerance only, its focus
+	 * silently narrower than its author meant (red team 124) */
+	if (p->focus && p->n_outputs > 1) {
+		strbuf_addf(why, "problem '%s': evident_problem_focus() names entries of the first output only, and the "
+			    "problem has %d outputs: split it, or judge them by the tolerance alone (no focus)",
+			    p->name, p->n_outputs);
+		return -1;
+	}
 	return 0;
 }
 

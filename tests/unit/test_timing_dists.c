@@ -368,6 +368,53 @@ static void test_problem_symbol(void **state)
 	free(cdir);
 }
 
+
+/* A focus (evident_focus.h: entries of the first output) in a problem of
+ * two outputs is refused at load with the reason (red team 124's two_out:
+ * its second output was judged by the tolerance alone, the focus silently
+ * narrower than meant); gemm, one output and a focus, loads. */
+static void test_focus_one_output(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/evident-focus-outputs-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	char *pdir = xstrfmt("%s/problems", tmpl), *kdir = xstrfmt("%s/kernels", tmpl);
+	assert_int_equal(mkdir(pdir, 0755), 0);
+	assert_int_equal(mkdir(kdir, 0755), 0);
+	struct strbuf hdr = STRBUF_INIT;
+	const char *headers[] = { "problems/evident_problem.h", "problems/evident_mix_fold.h",
+				  "problems/evident_timing_dists.h", "problems/evident_focus.h",
+				  "kernels/evident_kernel.h" };
+	for (size_t i = 0; i < ARRAY_SIZE(headers); i++) {
+		strbuf_reset(&hdr);
+		assert_int_equal(read_file(headers[i], &hdr), 0);
+		write_file_at(tmpl, headers[i], strbuf_str(&hdr));
+	}
+	strbuf_reset(&hdr);
+	assert_int_equal(read_file("tests/fixtures/adversary/host/redteam124/two_out.c", &hdr), 0);
+	write_file_at(tmpl, "problems/two_out.c", strbuf_str(&hdr));
+	char *cdir = xstrfmt("%s/cache", tmpl);
+	struct problem p = PROBLEM_INIT;
+	struct strbuf why = STRBUF_INIT;
+	assert_int_equal(problem_load_at(tmpl, "two_out", cdir, &p, &why), -1);
+	assert_non_null(strstr(strbuf_str(&why), "first output only"));
+	strbuf_reset(&hdr);
+	assert_int_equal(read_file("problems/gemm.c", &hdr), 0);
+	write_file_at(tmpl, "problems/gemm.c", strbuf_str(&hdr));
+	strbuf_reset(&why);
+	struct problem g = PROBLEM_INIT;
+	if (problem_load_at(tmpl, "gemm", cdir, &g, &why) < 0)
+		fprintf(stderr, "gemm: %s\n", strbuf_str(&why));
+	assert_non_null(g.desc);
+	problem_release(&g);
+	strbuf_release(&why);
+	strbuf_release(&hdr);
+	nftw(tmpl, rm_one, 16, FTW_DEPTH | FTW_PHYS); /* best effort */
+	free(pdir);
+	free(kdir);
+	free(cdir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_n_dists),
 		cmocka_unit_test(test_last_forced),
 		cmocka_unit_test(test_filter_and_by_dist),
+		cmocka_unit_test(test_focus_one_output),
 		cmocka_unit_test(test_problem_symbol),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
