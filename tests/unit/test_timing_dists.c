@@ -14,7 +14,9 @@
  * problem's symbol (found, defaulted, refused when it names no
  * distribution or one past n_dists), and the filter.  Before the fix
  * evs_sample_dist rotated every distribution in turn (a third of gemm's
- * samples `cancel`) and every sample went into the time.
+ * samples `cancel`) and every sample went into the time.  Also here, on
+ * the same problem loads: a focus in a problem of two outputs is refused
+ * (red team 124).
  */
 #include <stdarg.h>
 #include <stddef.h>
