@@ -796,28 +796,36 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 			*why = xstrfmt("'%s': fatbin image %d at byte %zu runs past the section", path, k, at);
 			return -1;
 		}
-		/* an image's span holds no other image's start: the runtime
-		 * loads the images its wrappers point at, and one inside
-		 * another's declared size is an image this walk would jump over
-		 * (red team 72's cover: nvcc's own image, the code the
-		 * kernel's process runs, inside a cover image of an honest
-		 * same-named function) */
-		for (size_t in = at + 8; in + 4 <= at + hsize + fsize; in += 8) {
-			uint32_t m2;
-			memcpy(&m2, sec + in, 4);
-			if (m2 == FATBIN_MAGIC) {
-				free(sec);
-				*why = xstrfmt("'%s': fatbin image %d at byte %zu holds another image's start (at byte "
-					       "%zu) inside its declared size: which one the runtime loads is not for a "
-					       "sealed replay to guess: run the variant with trust: host",
-					       path, k, at, in);
-				return -1;
-			}
-		}
 		images[k] = sec + at;
 		image_bytes[k] = hsize + fsize;
 		k++;
 		at += (hsize + fsize + 7) & ~(uint64_t)7;
+	}
+	/* every fatbin magic in the section, at any 4-byte boundary, is the
+	 * start of an image the walk found: an image inside another's
+	 * declared size (red team 72's cover over nvcc's own image, the code
+	 * the kernel's process runs), one whose start the cover's end
+	 * straddles (red team 73's edge: a span ending 1-3 bytes into it), or
+	 * one at 4 mod 8 the walk's 8-byte steps never meet (red team 73's
+	 * inside) is an image the runtime may load and this walk would not:
+	 * refused, with where */
+	for (size_t in = 0; in + 4 <= len; in += 4) {
+		uint32_t m2;
+		memcpy(&m2, sec + in, 4);
+		if (m2 != FATBIN_MAGIC)
+			continue;
+		int found = 0;
+		for (int i = 0; i < k && !found; i++)
+			found = (const unsigned char *)images[i] == sec + in;
+		if (!found) {
+			free(sec);
+			*why = xstrfmt("'%s': a fatbin image starts at byte %zu of .nv_fatbin where the images' walk "
+				       "does not reach it (inside another image's declared size, or off its 8-byte "
+				       "steps): which one the runtime loads is not for a sealed replay to guess: run the "
+				       "variant with trust: host",
+				       path, in);
+			return -1;
+		}
 	}
 	*data = sec;
 	return k;

@@ -701,7 +701,7 @@ static void test_fatbin_images(void **state)
 	 * cover over nvcc's own image): refused, never jumped over */
 	write_elf_cover(path);
 	assert_int_equal(seal_fatbin_images(path, &data, im, ib, 4, &why), -1);
-	assert_non_null(strstr(why, "holds another image's start"));
+	assert_non_null(strstr(why, "where the images' walk does not reach it"));
 	free(why);
 	/* an object without device code says so */
 	write_elf(path, 0);
