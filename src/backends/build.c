@@ -2302,66 +2302,125 @@ static char *ruled_sources(const struct build_bounds *b, const json_t *ruled, js
 }
 
 /*
- * A precompiled header where the compiler looks for one (red team 125):
- * gcc takes NAME.gch (a file, or a directory of them) from any directory
- * it searches for an included NAME, in its place, and its -MD list then
- * names neither; a committed problems/math.h.gch turned rowsum's
- * tolerance to 0.1 with every recorded source unchanged (the problem
- * plug-in, built outside the box), and a kernel's beside its header under
- * --unsandboxed built another program under one key.  The directories: each
- * hashed source's own (a quoted include's first place) and every search
- * directory the flags name (-I, -isystem, -iquote, -idirafter, joined or
- * apart).  A refusal naming the file (malloc'd, the caller frees), or
- * NULL.
+ * A precompiled header where the compiler may look for one (red teams 125
+ * and 127): gcc takes NAME.gch (a file, or a directory of them) in place
+ * of an included NAME at the include's full path under every directory it
+ * searches, and beside a forced include (-include); clang takes FILE.pch
+ * for -include FILE; and the compiler's -MD list then names neither.  A
+ * committed problems/math.h.gch turned rowsum's tolerance to 0.1 with
+ * every recorded source unchanged (the problem plug-in, built outside the
+ * box), and so did problems/rt127/fp.h.gch behind an angle include the key
+ * walk does not follow; under --unsandboxed a kernel's built another
+ * program under one key.  So no file named *.gch or *.pch may lie in a
+ * directory the build may search: each hashed source's own, every
+ * directory a flag names (-I, -isystem, -iquote, -idirafter, joined or
+ * apart), a forced include's (-include, -imacros), and the repository's
+ * kernels/ and problems/; inside the repository each is walked whole (8
+ * levels, .git and the build cache left out), outside it its top level
+ * alone (a toolchain's own tree).  A refusal naming the file (malloc'd,
+ * the caller frees), or NULL.
  */
-static char *pch_refusal(json_t *sources, const char *const *argv)
+struct pch_walk {
+	const char *skip; /* the build cache: not the sources' */
+	char *found;
+};
+static struct pch_walk *pch_w;
+
+static int pch_visit(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-	static const char *const opt[] = { "-I", "-isystem", "-iquote", "-idirafter", NULL };
+	(void)st;
+	const char *base = path + ftw->base;
+	if (flag == FTW_D && ftw->level > 0 &&
+	    (!strcmp(base, ".git") || (pch_w->skip && !strcmp(path, pch_w->skip)) || ftw->level > 8))
+		return FTW_SKIP_SUBTREE;
+	size_t l = strlen(base);
+	if (l > 4 && (!strcmp(base + l - 4, ".gch") || !strcmp(base + l - 4, ".pch"))) {
+		pch_w->found = xstrdup(path);
+		return FTW_STOP;
+	}
+	return FTW_CONTINUE;
+}
+
+static char *pch_refusal(json_t *sources, const char *const *argv, const char *repo_root, const char *cache_dir)
+{
+	static const char *const opt[] = { "-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros", NULL };
 	char **dirs = NULL;
 	size_t n = 0, cap = 0;
 	size_t i;
 	json_t *e;
+#define PCH_PUSH(d)                                                                                 \
+	do {                                                                                        \
+		if (n == cap)                                                                       \
+			dirs = xrealloc(dirs, (cap = cap ? 2 * cap : 16) * sizeof(*dirs));           \
+		dirs[n++] = (d);                                                                    \
+	} while (0)
+	PCH_PUSH(xstrfmt("%s/kernels", repo_root));
+	PCH_PUSH(xstrfmt("%s/problems", repo_root));
 	json_array_foreach(sources, i, e)
 	{
 		const char *p = json_string_value(json_object_get(e, "path"));
 		if (!p)
 			continue;
 		const char *slash = strrchr(p, '/');
-		if (n == cap)
-			dirs = xrealloc(dirs, (cap = cap ? 2 * cap : 16) * sizeof(*dirs));
-		dirs[n++] = slash ? xstrndup(p, (size_t)(slash - p) + (slash == p)) : xstrdup(".");
+		PCH_PUSH(slash ? xstrndup(p, (size_t)(slash - p) + (slash == p)) : xstrdup("."));
 	}
 	for (size_t a = 0; argv[a]; a++)
 		for (size_t o = 0; opt[o]; o++) {
 			size_t ol = strlen(opt[o]);
-			if (strncmp(argv[a], opt[o], ol))
+			int file = o >= 4; /* -include, -imacros: a file, its directory searched */
+			if (strncmp(argv[a], opt[o], ol) || (file && argv[a][ol]))
 				continue;
 			const char *d = argv[a][ol] ? argv[a] + ol : argv[a + 1];
 			if (!argv[a][ol] && argv[a + 1])
 				a++; /* the directory was the next word */
 			if (!d)
 				break;
-			if (n == cap)
-				dirs = xrealloc(dirs, (cap = cap ? 2 * cap : 16) * sizeof(*dirs));
-			dirs[n++] = xstrdup(d);
+			if (file) {
+				const char *slash = strrchr(d, '/');
+				PCH_PUSH(slash ? xstrndup(d, (size_t)(slash - d) + (slash == d)) : xstrdup("."));
+			} else {
+				PCH_PUSH(xstrdup(d));
+			}
 			break;
 		}
+#undef PCH_PUSH
+	char *root = realpath(repo_root, NULL), *cache = cache_dir ? realpath(cache_dir, NULL) : NULL;
 	char *why = NULL;
 	for (size_t d = 0; d < n && !why; d++) {
-		DIR *dh = opendir(dirs[d]);
-		if (!dh)
+		char *real = realpath(dirs[d], NULL);
+		if (!real)
 			continue;
-		struct dirent *de;
-		while (!why && (de = readdir(dh))) {
-			size_t l = strlen(de->d_name);
-			if (l > 4 && !strcmp(de->d_name + l - 4, ".gch"))
-				why = xstrfmt("a precompiled header, %s/%s, lies where the compiler searches for "
-					      "headers: gcc would compile it in place of %.*s, and no record would name "
-					      "it; remove it (evident builds from sources, never precompiled headers)",
-					      dirs[d], de->d_name, (int)(l - 4), de->d_name);
+		size_t rl = root ? strlen(root) : 0;
+		int inside = root && !strncmp(real, root, rl) && (real[rl] == '/' || !real[rl]);
+		char *hit = NULL;
+		if (inside) {
+			struct pch_walk w = { cache, NULL };
+			pch_w = &w;
+			nftw(real, pch_visit, 16, FTW_PHYS | FTW_ACTIONRETVAL);
+			pch_w = NULL;
+			hit = w.found;
+		} else {
+			DIR *dh = opendir(real);
+			struct dirent *de;
+			while (dh && !hit && (de = readdir(dh))) {
+				size_t l = strlen(de->d_name);
+				if (l > 4 && (!strcmp(de->d_name + l - 4, ".gch") || !strcmp(de->d_name + l - 4, ".pch")))
+					hit = xstrfmt("%s/%s", real, de->d_name);
+			}
+			if (dh)
+				closedir(dh);
 		}
-		closedir(dh);
+		if (hit)
+			why = xstrfmt("a precompiled header, %s, lies where the compiler may search for headers: gcc or "
+				      "clang would compile it in place of the header it stands for, and no record "
+				      "would name it; remove it (evident builds from sources, never precompiled "
+				      "headers)",
+				      hit);
+		free(hit);
+		free(real);
 	}
+	free(root);
+	free(cache);
 	for (size_t d = 0; d < n; d++)
 		free(dirs[d]);
 	free(dirs);
@@ -2475,7 +2534,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	}
 	free(unlisted);
 	if (!refused)
-		refused = pch_refusal(sources, argv);
+		refused = pch_refusal(sources, argv, rq->repo_root, rq->cache_dir);
 	if (refused) {
 		char *shown = printable_line(refused); /* it quotes the source's include */
 		free(refused);

@@ -552,6 +552,34 @@ static void test_pch_refused(void **state)
 		assert_non_null(strstr(json_string_value(json_object_get(fr.info, "reason")), "stdio.h.gch"));
 		build_result_release(&fr);
 	}
+	/* below a searched directory (red team 127: <sub/fp.h> finds
+	 * inc/sub/fp.h.gch), and clang's FILE.pch beside a forced include */
+	assert_int_equal(unlink(gch), 0);
+	free(gch);
+	char *sub = xstrfmt("%s/sub", inc), *pre = xstrfmt("%s/pre", root);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	assert_int_equal(mkdir(pre, 0755), 0);
+	gch = write_file(sub, "fp.h.gch", "x\n", 0644);
+	rq.extra_flags = joined;
+	struct build_result deep = { 0 };
+	assert_int_equal(build_run(&rq, &r, &deep), 0);
+	assert_false(deep.ok);
+	assert_non_null(strstr(json_string_value(json_object_get(deep.info, "reason")), "sub/fp.h.gch"));
+	build_result_release(&deep);
+	assert_int_equal(unlink(gch), 0);
+	free(gch);
+	char *ph = write_file(pre, "p.h", "#define P 1\n", 0644);
+	gch = write_file(pre, "p.h.pch", "x\n", 0644);
+	const char *forced[] = { "-include", ph, NULL };
+	rq.extra_flags = forced;
+	struct build_result pch = { 0 };
+	assert_int_equal(build_run(&rq, &r, &pch), 0);
+	assert_false(pch.ok);
+	assert_non_null(strstr(json_string_value(json_object_get(pch.info, "reason")), "p.h.pch"));
+	build_result_release(&pch);
+	free(ph);
+	free(sub);
+	free(pre);
 	/* gone: built */
 	assert_int_equal(unlink(gch), 0);
 	rq.extra_flags = NULL;
