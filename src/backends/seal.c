@@ -715,6 +715,68 @@ void seal_plan_identity(const struct seal_plan *sp, char out[SHA256_HEX_LEN + 1]
 		plan_hash(sp, 0, arg_masks, launches);
 }
 
+/*
+ * The addresses the CUDA runtime's fatbin wrappers in .nvFatBinSegment
+ * (seg) point at: each wrapper is 24 bytes (magic 0x466243b1, version,
+ * the image's address, a name), its address field relocated in a shared
+ * object (R_X86_64_RELATIVE: the addend; R_X86_64_64 or GLOB_DAT: a
+ * defined dynamic symbol's value plus the addend) or, unrelocated, the
+ * field itself.  Into *out (malloc'd, the caller frees; -1 for one that
+ * does not resolve); the count, or -1 with *why set when the segment is
+ * not a table of wrappers.
+ */
+static int wrapper_targets(const unsigned char *f, size_t n, const Elf64_Ehdr *eh, const Elf64_Shdr *sh,
+			   const Elf64_Shdr *seg, long long **out, char **why)
+{
+	*out = NULL;
+	if (seg->sh_type == SHT_NOBITS || seg->sh_offset > n || seg->sh_size > n - seg->sh_offset ||
+	    seg->sh_size % 24) {
+		*why = xstrdup("its .nvFatBinSegment is not a table of the CUDA runtime's fatbin wrappers");
+		return -1;
+	}
+	int m = (int)(seg->sh_size / 24);
+	long long *t = xcalloc((size_t)m + 1, sizeof(*t));
+	for (int w = 0; w < m; w++) {
+		uint32_t magic;
+		uint64_t field;
+		memcpy(&magic, f + seg->sh_offset + 24 * (size_t)w, 4);
+		memcpy(&field, f + seg->sh_offset + 24 * (size_t)w + 8, 8);
+		if (magic != 0x466243b1u) {
+			free(t);
+			*why = xstrfmt("its .nvFatBinSegment holds an entry (%d) that is not a fatbin wrapper", w);
+			return -1;
+		}
+		t[w] = (long long)field;
+		uint64_t at = seg->sh_addr + 24 * (uint64_t)w + 8;
+		for (int i = 0; i < eh->e_shnum; i++) {
+			if (sh[i].sh_type != SHT_RELA || sh[i].sh_entsize != sizeof(Elf64_Rela) ||
+			    sh[i].sh_offset > n || sh[i].sh_size > n - sh[i].sh_offset)
+				continue;
+			const Elf64_Shdr *sym = sh[i].sh_link < eh->e_shnum ? &sh[sh[i].sh_link] : NULL;
+			for (size_t r = 0; r < sh[i].sh_size / sizeof(Elf64_Rela); r++) {
+				Elf64_Rela rel;
+				memcpy(&rel, f + sh[i].sh_offset + r * sizeof(rel), sizeof(rel));
+				if (rel.r_offset != at)
+					continue;
+				uint32_t type = ELF64_R_TYPE(rel.r_info), si = ELF64_R_SYM(rel.r_info);
+				if (type == R_X86_64_RELATIVE) {
+					t[w] = (long long)rel.r_addend;
+				} else if ((type == R_X86_64_64 || type == R_X86_64_GLOB_DAT) && sym &&
+					   sym->sh_entsize == sizeof(Elf64_Sym) && sym->sh_offset <= n &&
+					   sym->sh_size <= n - sym->sh_offset && si < sym->sh_size / sizeof(Elf64_Sym)) {
+					Elf64_Sym es;
+					memcpy(&es, f + sym->sh_offset + si * sizeof(es), sizeof(es));
+					t[w] = es.st_shndx == SHN_UNDEF ? -1 : (long long)(es.st_value + (uint64_t)rel.r_addend);
+				} else {
+					t[w] = -1; /* a relocation this reading does not resolve */
+				}
+			}
+		}
+	}
+	*out = t;
+	return m;
+}
+
 int seal_fatbin_images(const char *path, unsigned char **data, const void **images, size_t *image_bytes,
 		       int max_images, char **why)
 {
@@ -746,7 +808,8 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 		strbuf_release(&sb);
 		return -1;
 	}
-	Elf64_Shdr fat_copy, *fat = NULL;
+	Elf64_Shdr fat_copy, *fat = NULL, seg = { 0 }, rel = { 0 };
+	int have_seg = 0;
 	for (int i = 0; i < eh->e_shnum; i++) {
 		if (sh[i].sh_name >= strs->sh_size)
 			continue;
@@ -756,13 +819,32 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 			fat_copy = sh[i];
 			fat = &fat_copy;
 		}
+		if (strnlen(nm, left) < left && !strcmp(nm, ".nvFatBinSegment")) {
+			seg = sh[i];
+			have_seg = 1;
+		}
+		if (strnlen(nm, left) < left && !strcmp(nm, "__nv_relfatbin"))
+			rel = sh[i];
 	}
+	/* where the CUDA runtime's wrappers point (red team 73) */
+	long long *targets = NULL;
+	int n_targets = have_seg && fat ? wrapper_targets(f, n, eh, sh, &seg, &targets, why) : 0;
 	free(sh);
-	if (!fat || fat->sh_type == SHT_NOBITS || fat->sh_offset > n || fat->sh_size > n - fat->sh_offset) {
-		*why = xstrfmt("'%s' has no .nv_fatbin section (no device code)", path);
+	if (n_targets < 0) {
+		char *w = *why;
+		*why = xstrfmt("'%s': %s", path, w);
+		free(w);
+		free(targets);
 		strbuf_release(&sb);
 		return -1;
 	}
+	if (!fat || fat->sh_type == SHT_NOBITS || fat->sh_offset > n || fat->sh_size > n - fat->sh_offset) {
+		*why = xstrfmt("'%s' has no .nv_fatbin section (no device code)", path);
+		free(targets);
+		strbuf_release(&sb);
+		return -1;
+	}
+	uint64_t fat_addr = fat->sh_addr;
 	/* keep the section alone, 8-aligned (malloc's alignment) */
 	unsigned char *sec = xmalloc(fat->sh_size ? fat->sh_size : 1);
 	memcpy(sec, f + fat->sh_offset, fat->sh_size);
@@ -784,6 +866,7 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 		 * (red team 3's rt3_fatbin_shadow behind a crowd of images) */
 		if (k == max_images) {
 			free(sec);
+			free(targets);
 			*why = xstrfmt("'%s' holds more than %d fatbin images (another at byte %zu), more than a "
 				       "sealed worker reads: run the variant with trust: host",
 				       path, max_images, at);
@@ -793,6 +876,7 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 		memcpy(&fsize, sec + at + 8, 8);
 		if (hsize < 16 || fsize > len || hsize + fsize > len - at) {
 			free(sec);
+			free(targets);
 			*why = xstrfmt("'%s': fatbin image %d at byte %zu runs past the section", path, k, at);
 			return -1;
 		}
@@ -819,6 +903,7 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 			found = (const unsigned char *)images[i] == sec + in;
 		if (!found) {
 			free(sec);
+			free(targets);
 			*why = xstrfmt("'%s': a fatbin image starts at byte %zu of .nv_fatbin where the images' walk "
 				       "does not reach it (inside another image's declared size, or off its 8-byte "
 				       "steps): which one the runtime loads is not for a sealed replay to guess: run the "
@@ -827,6 +912,33 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 			return -1;
 		}
 	}
+	/* every image the runtime's wrappers register is an image the walk
+	 * found in .nv_fatbin: red team 73's alias (nvcc's stub's
+	 * fatbinData named by an asm label) pointed the runtime at an image
+	 * in .rodata, slow, while the worker replayed .nv_fatbin's honest
+	 * one */
+	for (int t = 0; t < n_targets; t++) {
+		/* (-rdc: a wrapper of the relocatable device code, which the
+		 * host link's device link step consumes; what runs is the
+		 * linked image in .nv_fatbin) */
+		if (targets[t] >= 0 && rel.sh_size && (uint64_t)targets[t] >= rel.sh_addr &&
+		    (uint64_t)targets[t] < rel.sh_addr + rel.sh_size)
+			continue;
+		int found = 0;
+		for (int i = 0; i < k && !found; i++)
+			found = targets[t] >= 0 && (uint64_t)targets[t] >= fat_addr &&
+				(uint64_t)targets[t] - fat_addr == (uint64_t)((const unsigned char *)images[i] - sec);
+		if (!found) {
+			*why = xstrfmt("'%s': the CUDA runtime's fatbin wrapper %d (.nvFatBinSegment) points at "
+				       "address 0x%llx, not at an image of .nv_fatbin (at 0x%llx, %zu bytes): the runtime "
+				       "would load code the sealed worker does not: run the variant with trust: host",
+				       path, t, (unsigned long long)targets[t], (unsigned long long)fat_addr, len);
+			free(sec);
+			free(targets);
+			return -1;
+		}
+	}
+	free(targets);
 	*data = sec;
 	return k;
 }

@@ -1735,6 +1735,71 @@ static void test_fresh_keys(void **state)
 	}
 }
 
+
+/* nvcc's shared object of the fixture src (a path) with -DMODE=mode, the
+ * backend's way (-shared -cudart shared -arch=sm_90), into out; 0 built,
+ * -1 no nvcc here */
+static int nvcc_so(const char *src, int mode, const char *out)
+{
+	const char *nvcc = getenv("NVCC");
+	if (!nvcc || !*nvcc)
+		nvcc = access("/usr/local/cuda/bin/nvcc", X_OK) ? "nvcc" : "/usr/local/cuda/bin/nvcc";
+	char *def = xstrfmt("-DMODE=%d", mode);
+	const char *argv[] = { nvcc, "-O3", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared", "-arch=sm_90", def,
+			       "-o", out, src, NULL };
+	struct run_opts o;
+	memset(&o, 0, sizeof(o));
+	o.argv = argv;
+	o.timeout_s = 300;
+	o.merge_stderr = 1;
+	struct strbuf log = STRBUF_INIT;
+	o.out = &log;
+	struct run_result r;
+	run_command(&o, &r);
+	free(def);
+	strbuf_release(&log);
+	return r.started && r.exited && !r.exit_code ? 0 : -1;
+}
+
+/*
+ * Red team 73's alias: one line naming nvcc's stub's fatbinData by an asm
+ * label points the CUDA runtime's wrapper (.nvFatBinSegment) at an image
+ * in .rodata while .nv_fatbin holds the honest one the worker would
+ * replay: refused, naming the wrapper; the same file without the alias
+ * (MODE 3) reads (skipped where there is no nvcc).
+ */
+static void test_fatbin_wrapper_targets(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/evident-test-seal-wrap-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *alias = xstrfmt("%s/alias.so", dir), *plain = xstrfmt("%s/plain.so", dir);
+	const char *src = "tests/fixtures/adversary/cuda/rt73_alias.cu";
+	if (nvcc_so(src, 1, alias) < 0) {
+		rmdir(dir);
+		free(alias);
+		free(plain);
+		skip(); /* no nvcc here */
+	}
+	unsigned char *data = NULL;
+	const void *im[16];
+	size_t ib[16];
+	char *why = NULL;
+	assert_int_equal(seal_fatbin_images(alias, &data, im, ib, 16, &why), -1);
+	assert_non_null(strstr(why, "fatbin wrapper 0 (.nvFatBinSegment) points at"));
+	free(why);
+	assert_int_equal(nvcc_so(src, 3, plain), 0);
+	why = NULL;
+	assert_true(seal_fatbin_images(plain, &data, im, ib, 16, &why) > 0);
+	assert_null(why);
+	free(data);
+	unlink(alias);
+	unlink(plain);
+	rmdir(dir);
+	free(alias);
+	free(plain);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1761,6 +1826,7 @@ int main(void)
 		cmocka_unit_test(test_cubin_runs_on),
 		cmocka_unit_test(test_fatbin_machine_code),
 		cmocka_unit_test(test_fatbin_machine_code_nvcc),
+		cmocka_unit_test(test_fatbin_wrapper_targets),
 		cmocka_unit_test(test_mix_bit),
 		cmocka_unit_test(test_fresh_keys),
 	};
