@@ -715,6 +715,8 @@ void seal_plan_identity(const struct seal_plan *sp, char out[SHA256_HEX_LEN + 1]
 		plan_hash(sp, 0, arg_masks, launches);
 }
 
+static int relfat_runnable(const unsigned char *im, size_t len);
+
 /*
  * The addresses the CUDA runtime's fatbin wrappers in .nvFatBinSegment
  * (seg) point at: each wrapper is 24 bytes (magic 0x466243b1, version,
@@ -830,6 +832,25 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 	long long *targets = NULL;
 	int n_targets = have_seg && fat ? wrapper_targets(f, n, eh, sh, &seg, &targets, why) : 0;
 	free(sh);
+	/* a wrapper into __nv_relfatbin must name relocatable device code
+	 * alone (cubins of type ET_REL, which no module load runs): red team
+	 * 74's relfat_slow put an executable image in a section so named in
+	 * an object built without -rdc */
+	for (int t = 0; n_targets > 0 && t < n_targets; t++) {
+		if (targets[t] < 0 || !rel.sh_size || (uint64_t)targets[t] < rel.sh_addr ||
+		    (uint64_t)targets[t] >= rel.sh_addr + rel.sh_size)
+			continue;
+		uint64_t off = rel.sh_offset + ((uint64_t)targets[t] - rel.sh_addr);
+		uint64_t end = rel.sh_offset + rel.sh_size;
+		if (rel.sh_type == SHT_NOBITS || end > n || off + 16 > end || relfat_runnable(f + off, (size_t)(end - off))) {
+			*why = xstrfmt("the CUDA runtime's fatbin wrapper %d points into __nv_relfatbin at an image that "
+				       "is not relocatable device code alone (a cubin a module load would run, or one "
+				       "this reading cannot read): the runtime could run code the sealed worker does "
+				       "not load",
+				       t);
+			n_targets = -1;
+		}
+	}
 	if (n_targets < 0) {
 		char *w = *why;
 		*why = xstrfmt("'%s': %s", path, w);
@@ -1061,6 +1082,49 @@ static const unsigned char *fat_entry_text(const unsigned char *im, const struct
 	*owned = 1;
 	*n = got;
 	return out;
+}
+
+/* 1 when the image at im (len bytes at most) holds an entry a module
+ * load could run: an ELF entry whose payload is not a relocatable cubin
+ * (ET_REL), or one this reading cannot undo, or entries it cannot walk
+ * to the image's end; 0 when every entry is PTX or a relocatable cubin. */
+static int relfat_runnable(const unsigned char *im, size_t len)
+{
+	uint32_t magic;
+	uint16_t hsize;
+	uint64_t fsize;
+	memcpy(&magic, im, 4);
+	memcpy(&hsize, im + 6, 2);
+	memcpy(&fsize, im + 8, 8);
+	if (magic != FATBIN_MAGIC || hsize < 16 || fsize > len || hsize + fsize > len)
+		return 1;
+	size_t ilen = hsize + (size_t)fsize, at = hsize;
+	struct fat_entry e;
+	while (at < ilen) {
+		if (!fat_entry_at(im, ilen, at, &e))
+			return 1;
+		if (e.kind == 2) {
+			/* (nvcc compresses -rdc's relocatable cubins: read as the
+			 * driver would, fat_entry_text) */
+			size_t tn = 0;
+			int owned = 0;
+			const unsigned char *text = fat_entry_text(im, &e, &tn, &owned);
+			uint16_t type = 0;
+			int reloc = text && tn >= 18 && !memcmp(text, ELFMAG, SELFMAG);
+			if (reloc) {
+				memcpy(&type, text + 16, 2);
+				reloc = type == ET_REL;
+			}
+			if (owned)
+				free((void *)text);
+			if (!reloc)
+				return 1;
+		} else if (e.kind != 1) {
+			return 1;
+		}
+		at += e.ehs + e.size;
+	}
+	return 0;
 }
 
 /*

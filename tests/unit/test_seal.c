@@ -1739,14 +1739,14 @@ static void test_fresh_keys(void **state)
 /* nvcc's shared object of the fixture src (a path) with -DMODE=mode, the
  * backend's way (-shared -cudart shared -arch=sm_90), into out; 0 built,
  * -1 no nvcc here */
-static int nvcc_so(const char *src, int mode, const char *out)
+static int nvcc_so_flags(const char *src, int mode, const char *extra, const char *out)
 {
 	const char *nvcc = getenv("NVCC");
 	if (!nvcc || !*nvcc)
 		nvcc = access("/usr/local/cuda/bin/nvcc", X_OK) ? "nvcc" : "/usr/local/cuda/bin/nvcc";
 	char *def = xstrfmt("-DMODE=%d", mode);
 	const char *argv[] = { nvcc, "-O3", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared", "-arch=sm_90", def,
-			       "-o", out, src, NULL };
+			       "-o", out, src, extra, NULL };
 	struct run_opts o;
 	memset(&o, 0, sizeof(o));
 	o.argv = argv;
@@ -1759,6 +1759,11 @@ static int nvcc_so(const char *src, int mode, const char *out)
 	free(def);
 	strbuf_release(&log);
 	return r.started && r.exited && !r.exit_code ? 0 : -1;
+}
+
+static int nvcc_so(const char *src, int mode, const char *out)
+{
+	return nvcc_so_flags(src, mode, NULL, out);
 }
 
 /*
@@ -1789,6 +1794,19 @@ static void test_fatbin_wrapper_targets(void **state)
 	assert_non_null(strstr(why, "fatbin wrapper 0 (.nvFatBinSegment) points at"));
 	free(why);
 	assert_int_equal(nvcc_so(src, 3, plain), 0);
+	why = NULL;
+	assert_true(seal_fatbin_images(plain, &data, im, ib, 16, &why) > 0);
+	assert_null(why);
+	free(data);
+	/* a wrapper into a section named __nv_relfatbin is -rdc's relocatable
+	 * code only where the image there is relocatable cubins or PTX (red
+	 * team 74's relfat_slow: an executable image so placed without
+	 * -rdc); a real -rdc object reads */
+	assert_int_equal(nvcc_so("tests/fixtures/adversary/cuda/rt74_reg.cu", 4, alias), 0);
+	assert_int_equal(seal_fatbin_images(alias, &data, im, ib, 16, &why), -1);
+	assert_non_null(strstr(why, "points into __nv_relfatbin"));
+	free(why);
+	assert_int_equal(nvcc_so_flags("tests/fixtures/cuda/correct.cu", 0, "-rdc=true", plain), 0);
 	why = NULL;
 	assert_true(seal_fatbin_images(plain, &data, im, ib, 16, &why) > 0);
 	assert_null(why);
