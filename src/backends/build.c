@@ -1240,6 +1240,13 @@ static char *shown_copy(const struct build_bounds *b, const struct sandbox *box,
 	} else if (write_file_bytes(copy, strbuf_str(&bytes), bytes.len) < 0) {
 		no = xstrfmt("cannot copy '%s' for the compile", opened);
 	} else {
+		/* the copy's times are the epoch's, not the build's: gcc's
+		 * __TIMESTAMP__ is the source's modification time, and a copy
+		 * made now put each build's second into its object under one
+		 * key (red team 128; SOURCE_DATE_EPOCH fixes __DATE__ and
+		 * __TIME__ only) */
+		static const struct timespec epoch[2] = { { 0, 0 }, { 0, 0 } };
+		utimensat(AT_FDCWD, copy, epoch, AT_SYMLINK_NOFOLLOW);
 		json_object_set_new(prehash, real, json_string(hex));
 		*entry = xstrfmt(">%s\n%s", copy, opened);
 	}

@@ -327,7 +327,12 @@ int problem_load_at(const char *repo_root, const char *name, const char *cache_d
 		goto out;
 	}
 	if (!br.ok) {
-		char *e = line_with(br.log, "error");
+		/* a build refused before compiling says why on its own line (build.c:
+		 * "evident: not compiled: REASON"), with no "error" in it (red team
+		 * 128: the reason was hidden behind "without an error line") */
+		char *e = line_with(br.log, "not compiled:");
+		if (!e)
+			e = line_with(br.log, "error");
 		strbuf_addf(why, "problem '%s' does not compile: %s", name,
 			    e ? e : "the compiler failed without an error line");
 		free(e);
