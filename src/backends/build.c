@@ -2393,14 +2393,28 @@ static char *pch_refusal(json_t *sources, const char *const *argv, const char *r
 #undef PCH_PUSH
 	char *root = realpath(repo_root, NULL), *cache = cache_dir ? realpath(cache_dir, NULL) : NULL;
 	char *why = NULL;
+	char **walked = xcalloc(n + 1, sizeof(*walked)); /* in-repository trees walked whole */
+	size_t nw = 0;
 	for (size_t d = 0; d < n && !why; d++) {
 		char *real = realpath(dirs[d], NULL);
 		if (!real)
 			continue;
 		size_t rl = root ? strlen(root) : 0;
 		int inside = root && !strncmp(real, root, rl) && (real[rl] == '/' || !real[rl]);
+		/* once a tree is walked, a directory in it needs no walk of its
+		 * own (a source in kernels/, the same -I twice) */
+		int done = 0;
+		for (size_t w = 0; inside && w < nw && !done; w++) {
+			size_t wl = strlen(walked[w]);
+			done = !strncmp(real, walked[w], wl) && (real[wl] == '/' || !real[wl]);
+		}
+		if (done) {
+			free(real);
+			continue;
+		}
 		char *hit = NULL;
 		if (inside) {
+			walked[nw++] = xstrdup(real);
 			struct pch_walk w = { cache, NULL };
 			pch_w = &w;
 			nftw(real, pch_visit, 16, FTW_PHYS | FTW_ACTIONRETVAL);
@@ -2431,6 +2445,9 @@ static char *pch_refusal(json_t *sources, const char *const *argv, const char *r
 	for (size_t d = 0; d < n; d++)
 		free(dirs[d]);
 	free(dirs);
+	for (size_t w = 0; w < nw; w++)
+		free(walked[w]);
+	free(walked);
 	return why;
 }
 

@@ -717,6 +717,12 @@ void seal_plan_identity(const struct seal_plan *sp, char out[SHA256_HEX_LEN + 1]
 
 static int relfat_runnable(const unsigned char *im, size_t len);
 
+/* Does address a (a wrapper's target, -1: unresolved) lie in section s? */
+static int in_section(long long a, const Elf64_Shdr *s)
+{
+	return a >= 0 && s->sh_size && (uint64_t)a >= s->sh_addr && (uint64_t)a - s->sh_addr < s->sh_size;
+}
+
 /*
  * The addresses the CUDA runtime's fatbin wrappers in .nvFatBinSegment
  * (seg) point at: each wrapper is 24 bytes (magic 0x466243b1, version,
@@ -837,8 +843,7 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 	 * 74's relfat_slow put an executable image in a section so named in
 	 * an object built without -rdc */
 	for (int t = 0; n_targets > 0 && t < n_targets; t++) {
-		if (targets[t] < 0 || !rel.sh_size || (uint64_t)targets[t] < rel.sh_addr ||
-		    (uint64_t)targets[t] >= rel.sh_addr + rel.sh_size)
+		if (!in_section(targets[t], &rel))
 			continue;
 		uint64_t off = rel.sh_offset + ((uint64_t)targets[t] - rel.sh_addr);
 		uint64_t end = rel.sh_offset + rel.sh_size;
@@ -942,8 +947,7 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 		/* (-rdc: a wrapper of the relocatable device code, which the
 		 * host link's device link step consumes; what runs is the
 		 * linked image in .nv_fatbin) */
-		if (targets[t] >= 0 && rel.sh_size && (uint64_t)targets[t] >= rel.sh_addr &&
-		    (uint64_t)targets[t] < rel.sh_addr + rel.sh_size)
+		if (in_section(targets[t], &rel))
 			continue;
 		int found = 0;
 		for (int i = 0; i < k && !found; i++)

@@ -1580,13 +1580,36 @@ static void test_fatbin_machine_code(void **state)
 	free(data);
 }
 
-/* nvcc's fatbin of src built with flags (NULL-terminated), into *fat;
- * 0 built, -1 no nvcc here */
-static int nvcc_fatbin(const char *src_text, const char *const *flags, struct strbuf *fat)
+/* the nvcc to run: $NVCC, else the toolkit's, else the PATH's */
+static const char *nvcc_path(void)
 {
 	const char *nvcc = getenv("NVCC");
 	if (!nvcc || !*nvcc)
 		nvcc = access("/usr/local/cuda/bin/nvcc", X_OK) ? "nvcc" : "/usr/local/cuda/bin/nvcc";
+	return nvcc;
+}
+
+/* run argv (its output kept from the test's), 1 when it exited 0 */
+static int ran_ok(const char *const *argv)
+{
+	struct run_opts o;
+	memset(&o, 0, sizeof(o));
+	o.argv = argv;
+	o.timeout_s = 300;
+	o.merge_stderr = 1;
+	struct strbuf log = STRBUF_INIT;
+	o.out = &log;
+	struct run_result r;
+	run_command(&o, &r);
+	strbuf_release(&log);
+	return r.started && r.exited && !r.exit_code;
+}
+
+/* nvcc's fatbin of src built with flags (NULL-terminated), into *fat;
+ * 0 built, -1 no nvcc here */
+static int nvcc_fatbin(const char *src_text, const char *const *flags, struct strbuf *fat)
+{
+	const char *nvcc = nvcc_path();
 	char dir[] = "/tmp/evident-test-seal-mc-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	char *src = xstrfmt("%s/g.cu", dir), *out = xstrfmt("%s/g.fatbin", dir);
@@ -1599,22 +1622,12 @@ static int nvcc_fatbin(const char *src_text, const char *const *flags, struct st
 	for (; *flags && k < 12; flags++)
 		argv[k++] = *flags;
 	argv[k++] = "-o", argv[k++] = out, argv[k++] = src, argv[k] = NULL;
-	struct run_opts o;
-	memset(&o, 0, sizeof(o));
-	o.argv = argv;
-	o.timeout_s = 300;
-	o.merge_stderr = 1;
-	struct strbuf log = STRBUF_INIT;
-	o.out = &log;
-	struct run_result r;
-	run_command(&o, &r);
-	int built = r.started && r.exited && !r.exit_code && read_file(out, fat) >= 0;
+	int built = ran_ok(argv) && read_file(out, fat) >= 0;
 	unlink(src);
 	unlink(out);
 	rmdir(dir);
 	free(src);
 	free(out);
-	strbuf_release(&log);
 	return built ? 0 : -1;
 }
 
@@ -1741,24 +1754,12 @@ static void test_fresh_keys(void **state)
  * -1 no nvcc here */
 static int nvcc_so_flags(const char *src, int mode, const char *extra, const char *out)
 {
-	const char *nvcc = getenv("NVCC");
-	if (!nvcc || !*nvcc)
-		nvcc = access("/usr/local/cuda/bin/nvcc", X_OK) ? "nvcc" : "/usr/local/cuda/bin/nvcc";
 	char *def = xstrfmt("-DMODE=%d", mode);
-	const char *argv[] = { nvcc, "-O3", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared", "-arch=sm_90", def,
-			       "-o", out, src, extra, NULL };
-	struct run_opts o;
-	memset(&o, 0, sizeof(o));
-	o.argv = argv;
-	o.timeout_s = 300;
-	o.merge_stderr = 1;
-	struct strbuf log = STRBUF_INIT;
-	o.out = &log;
-	struct run_result r;
-	run_command(&o, &r);
+	const char *argv[] = { nvcc_path(), "-O3", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared", "-arch=sm_90",
+			       def, "-o", out, src, extra, NULL };
+	int ok = ran_ok(argv);
 	free(def);
-	strbuf_release(&log);
-	return r.started && r.exited && !r.exit_code ? 0 : -1;
+	return ok ? 0 : -1;
 }
 
 static int nvcc_so(const char *src, int mode, const char *out)
