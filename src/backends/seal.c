@@ -785,6 +785,79 @@ static int wrapper_targets(const unsigned char *f, size_t n, const Elf64_Ehdr *e
 	return m;
 }
 
+/*
+ * The images of a fatbin section (sec, len bytes; named secname in what
+ * is said), as the runtime's images are laid out: 8-byte steps over
+ * padding, each image's declared size to the next.  Their starts and
+ * sizes into starts/sizes (max at most); the count, or -1 with *why set
+ * (malloc'd, the caller frees): an image past the section, more than max,
+ * or a fatbin magic at a 4-byte boundary that is not a start the walk
+ * found (red team 72's cover, red team 73's edge and inside; red team
+ * 75's cover inside __nv_relfatbin, which no walk read).
+ */
+static int fat_walk(const char *path, const char *secname, const unsigned char *sec, size_t len,
+		    const void **starts, size_t *sizes, int max, char **why)
+{
+	int k = 0;
+	size_t at = 0;
+	while (at + 16 <= len) {
+		uint32_t magic;
+		uint16_t hsize;
+		uint64_t fsize;
+		memcpy(&magic, sec + at, 4);
+		if (magic != FATBIN_MAGIC) {
+			at += 8; /* padding between images */
+			continue;
+		}
+		/* all or nothing: images left unread could hold the function the
+		 * runtime runs for a name the replay takes from another image
+		 * (red team 3's rt3_fatbin_shadow behind a crowd of images) */
+		if (k == max) {
+			*why = xstrfmt("'%s' holds more than %d fatbin images in %s (another at byte %zu), more than a "
+				       "sealed worker reads: run the variant with trust: host",
+				       path, max, secname, at);
+			return -1;
+		}
+		memcpy(&hsize, sec + at + 6, 2);
+		memcpy(&fsize, sec + at + 8, 8);
+		if (hsize < 16 || fsize > len || hsize + fsize > len - at) {
+			*why = xstrfmt("'%s': fatbin image %d at byte %zu of %s runs past the section", path, k, at,
+				       secname);
+			return -1;
+		}
+		starts[k] = sec + at;
+		sizes[k] = hsize + fsize;
+		k++;
+		at += (hsize + fsize + 7) & ~(uint64_t)7;
+	}
+	/* every fatbin magic in the section, at any 4-byte boundary, is the
+	 * start of an image the walk found: an image inside another's
+	 * declared size (red team 72's cover over nvcc's own image, the code
+	 * the kernel's process runs), one whose start the cover's end
+	 * straddles (red team 73's edge: a span ending 1-3 bytes into it), or
+	 * one at 4 mod 8 the walk's 8-byte steps never meet (red team 73's
+	 * inside) is an image the runtime may load and this walk would not:
+	 * refused, with where */
+	for (size_t in = 0; in + 4 <= len; in += 4) {
+		uint32_t m2;
+		memcpy(&m2, sec + in, 4);
+		if (m2 != FATBIN_MAGIC)
+			continue;
+		int found = 0;
+		for (int i = 0; i < k && !found; i++)
+			found = (const unsigned char *)starts[i] == sec + in;
+		if (!found) {
+			*why = xstrfmt("'%s': a fatbin image starts at byte %zu of %s where the images' walk "
+				       "does not reach it (inside another image's declared size, or off its 8-byte "
+				       "steps): which one the runtime loads is not for a sealed replay to guess: run the "
+				       "variant with trust: host",
+				       path, in, secname);
+			return -1;
+		}
+	}
+	return k;
+}
+
 int seal_fatbin_images(const char *path, unsigned char **data, const void **images, size_t *image_bytes,
 		       int max_images, char **why)
 {
@@ -837,25 +910,55 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 	/* where the CUDA runtime's wrappers point (red team 73) */
 	long long *targets = NULL;
 	int n_targets = have_seg && fat ? wrapper_targets(f, n, eh, sh, &seg, &targets, why) : 0;
-	free(sh);
-	/* a wrapper into __nv_relfatbin must name relocatable device code
-	 * alone (cubins of type ET_REL, which no module load runs): red team
-	 * 74's relfat_slow put an executable image in a section so named in
-	 * an object built without -rdc */
-	for (int t = 0; n_targets > 0 && t < n_targets; t++) {
-		if (!in_section(targets[t], &rel))
-			continue;
-		uint64_t off = rel.sh_offset + ((uint64_t)targets[t] - rel.sh_addr);
-		uint64_t end = rel.sh_offset + rel.sh_size;
-		if (rel.sh_type == SHT_NOBITS || end > n || off + 16 > end || relfat_runnable(f + off, (size_t)(end - off))) {
-			*why = xstrfmt("the CUDA runtime's fatbin wrapper %d points into __nv_relfatbin at an image that "
-				       "is not relocatable device code alone (a cubin a module load would run, or one "
-				       "this reading cannot read): the runtime could run code the sealed worker does "
-				       "not load",
-				       t);
-			n_targets = -1;
+	/* __nv_relfatbin (-rdc's relocatable device code, which the host
+	 * link's device link consumes) is walked whole as .nv_fatbin is, and
+	 * every image there must be relocatable device code alone (cubins of
+	 * type ET_REL, which no module load runs, or PTX): red team 74's
+	 * relfat_slow put an executable image in a section so named in an
+	 * object built without -rdc, and red team 75's cover hid one inside a
+	 * relocatable-looking image there; a wrapper into the section must
+	 * point at an image the walk found */
+	if (n_targets > 0 && rel.sh_size && rel.sh_type != SHT_NOBITS) {
+		const void *rs[64];
+		size_t rz[64];
+		int rk = -1;
+		if (rel.sh_offset > n || rel.sh_size > n - rel.sh_offset)
+			*why = xstrfmt("'%s': its __nv_relfatbin section runs past the file", path);
+		else
+			rk = fat_walk(path, "__nv_relfatbin", f + rel.sh_offset, rel.sh_size, rs, rz, 64, why);
+		for (int i = 0; rk >= 0 && i < rk; i++)
+			if (relfat_runnable((const unsigned char *)rs[i], rz[i])) {
+				*why = xstrfmt("'%s': image %d of __nv_relfatbin (at byte %zu) is not relocatable device "
+					       "code alone (a cubin a module load would run, or one this reading cannot "
+					       "read): the runtime could run code the sealed worker does not load: run the "
+					       "variant with trust: host",
+					       path, i, (size_t)((const unsigned char *)rs[i] - (f + rel.sh_offset)));
+				rk = -1;
+			}
+		for (int t = 0; rk >= 0 && t < n_targets; t++) {
+			if (!in_section(targets[t], &rel))
+				continue;
+			int found = 0;
+			for (int i = 0; i < rk && !found; i++)
+				found = (uint64_t)targets[t] - rel.sh_addr ==
+					(uint64_t)((const unsigned char *)rs[i] - (f + rel.sh_offset));
+			if (!found) {
+				*why = xstrfmt("'%s': the CUDA runtime's fatbin wrapper %d points into __nv_relfatbin "
+					       "at address 0x%llx, not at an image the section's walk found: the runtime "
+					       "could run code the sealed worker does not load: run the variant with "
+					       "trust: host",
+					       path, t, (unsigned long long)targets[t]);
+				rk = -1;
+			}
+		}
+		if (rk < 0) {
+			free(sh);
+			free(targets);
+			strbuf_release(&sb);
+			return -1;
 		}
 	}
+	free(sh);
 	if (n_targets < 0) {
 		char *w = *why;
 		*why = xstrfmt("'%s': %s", path, w);
@@ -876,67 +979,11 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
 	memcpy(sec, f + fat->sh_offset, fat->sh_size);
 	size_t len = fat->sh_size;
 	strbuf_release(&sb);
-	int k = 0;
-	size_t at = 0;
-	while (at + 16 <= len) {
-		uint32_t magic;
-		uint16_t hsize;
-		uint64_t fsize;
-		memcpy(&magic, sec + at, 4);
-		if (magic != FATBIN_MAGIC) {
-			at += 8; /* padding between images */
-			continue;
-		}
-		/* all or nothing: images left unread could hold the function the
-		 * runtime runs for a name the replay takes from another image
-		 * (red team 3's rt3_fatbin_shadow behind a crowd of images) */
-		if (k == max_images) {
-			free(sec);
-			free(targets);
-			*why = xstrfmt("'%s' holds more than %d fatbin images (another at byte %zu), more than a "
-				       "sealed worker reads: run the variant with trust: host",
-				       path, max_images, at);
-			return -1;
-		}
-		memcpy(&hsize, sec + at + 6, 2);
-		memcpy(&fsize, sec + at + 8, 8);
-		if (hsize < 16 || fsize > len || hsize + fsize > len - at) {
-			free(sec);
-			free(targets);
-			*why = xstrfmt("'%s': fatbin image %d at byte %zu runs past the section", path, k, at);
-			return -1;
-		}
-		images[k] = sec + at;
-		image_bytes[k] = hsize + fsize;
-		k++;
-		at += (hsize + fsize + 7) & ~(uint64_t)7;
-	}
-	/* every fatbin magic in the section, at any 4-byte boundary, is the
-	 * start of an image the walk found: an image inside another's
-	 * declared size (red team 72's cover over nvcc's own image, the code
-	 * the kernel's process runs), one whose start the cover's end
-	 * straddles (red team 73's edge: a span ending 1-3 bytes into it), or
-	 * one at 4 mod 8 the walk's 8-byte steps never meet (red team 73's
-	 * inside) is an image the runtime may load and this walk would not:
-	 * refused, with where */
-	for (size_t in = 0; in + 4 <= len; in += 4) {
-		uint32_t m2;
-		memcpy(&m2, sec + in, 4);
-		if (m2 != FATBIN_MAGIC)
-			continue;
-		int found = 0;
-		for (int i = 0; i < k && !found; i++)
-			found = (const unsigned char *)images[i] == sec + in;
-		if (!found) {
-			free(sec);
-			free(targets);
-			*why = xstrfmt("'%s': a fatbin image starts at byte %zu of .nv_fatbin where the images' walk "
-				       "does not reach it (inside another image's declared size, or off its 8-byte "
-				       "steps): which one the runtime loads is not for a sealed replay to guess: run the "
-				       "variant with trust: host",
-				       path, in);
-			return -1;
-		}
+	int k = fat_walk(path, ".nv_fatbin", sec, len, images, image_bytes, max_images, why);
+	if (k < 0) {
+		free(sec);
+		free(targets);
+		return -1;
 	}
 	/* every image the runtime's wrappers register is an image the walk
 	 * found in .nv_fatbin: red team 73's alias (nvcc's stub's

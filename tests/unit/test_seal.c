@@ -1805,8 +1805,25 @@ static void test_fatbin_wrapper_targets(void **state)
 	 * -rdc); a real -rdc object reads */
 	assert_int_equal(nvcc_so("tests/fixtures/adversary/cuda/rt74_reg.cu", 4, alias), 0);
 	assert_int_equal(seal_fatbin_images(alias, &data, im, ib, 16, &why), -1);
-	assert_non_null(strstr(why, "points into __nv_relfatbin"));
+	assert_non_null(strstr(why, "__nv_relfatbin"));
 	free(why);
+	/* __nv_relfatbin is walked whole: red team 75's cover (a
+	 * relocatable-looking image whose entry's payload is another image,
+	 * the wrapper pointed inside it) is refused whatever the knob is (a
+	 * relocatable cubin, an executable one marked ET_REL, PTX); its
+	 * control reads */
+	for (int mode = 1; mode <= 3; mode++) {
+		assert_int_equal(nvcc_so("tests/fixtures/adversary/cuda/rt75_relfat.cu", mode, alias), 0);
+		why = NULL;
+		assert_int_equal(seal_fatbin_images(alias, &data, im, ib, 16, &why), -1);
+		assert_non_null(strstr(why, "__nv_relfatbin"));
+		free(why);
+	}
+	assert_int_equal(nvcc_so("tests/fixtures/adversary/cuda/rt75_relfat.cu", 0, plain), 0);
+	why = NULL;
+	assert_true(seal_fatbin_images(plain, &data, im, ib, 16, &why) > 0);
+	assert_null(why);
+	free(data);
 	assert_int_equal(nvcc_so_flags("tests/fixtures/cuda/correct.cu", 0, "-rdc=true", plain), 0);
 	why = NULL;
 	assert_true(seal_fatbin_images(plain, &data, im, ib, 16, &why) > 0);
