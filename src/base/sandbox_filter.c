@@ -184,6 +184,13 @@ static int deny_list(scmp_filter_ctx ctx, int gpu)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 2,
 				      SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_NETLINK),
 				      SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffULL, NETLINK_KOBJECT_UEVENT));
+	/* fcntl's inode-state commands (leases, dnotify, write-life hints:
+	 * gpu_fcntl) in compute-sanitizer's box too, where a kernel's host
+	 * code runs (red team 129) */
+	static const unsigned long long inode_cmds[] = { 1024, 1025, 1026, 1035, 1036, 1037, 1038 };
+	for (size_t i = 0; rc == 0 && i < sizeof(inode_cmds) / sizeof(inode_cmds[0]); i++)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(fcntl), 1,
+				      SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffULL, inode_cmds[i]));
 	if (rc == 0 && !gpu && sandbox_runner_pinned()) {
 		/* the runner was given fewer CPUs than the machine has (a pool
 		 * slot pinned to its CPU, or taskset): a mask is no bound, any
@@ -283,9 +290,13 @@ static const char *const host_allowed[] = {
 	"lstat", "newfstatat", "statx", "access", "faccessat", "faccessat2", "readlink", "readlinkat",
 	"getdents64", "getcwd", "chdir", "fchdir", "poll", "ppoll", "select", "pselect6",
 	/* and on those files: advice to the page cache (of the box's own
-	 * copies), a lock of its own, the file system's size (of the box's
-	 * tmpfs and copies) (red team 82's fp_probe) */
-	"fadvise64", "flock", "fstatfs", "statfs",
+	 * copies), the file system's size (of the box's tmpfs and copies)
+	 * (red team 82's fp_probe).  No flock: every box shows the host's own
+	 * /dev/null, /dev/zero, /dev/full, /dev/random, /dev/urandom and
+	 * /dev/tty (bubblewrap's --dev binds them), whose locks every box and
+	 * the host see (red team 129's lock_hog paced a neighbour's load by
+	 * them); fcntl by command, in self_signals */
+	"fadvise64", "fstatfs", "statfs",
 	/* waits on its own descriptors (a thread pool's wake-ups): every
 	 * eventfd, epoll and timerfd shares one anonymous inode, and an
 	 * eventfd's number is the lowest free descriptor, no counter (red
@@ -429,9 +440,9 @@ static const char *const gpu_allowed[] = {
  *    SIGCONT (and above _NSIG: invalid anyway, EPERM instead of EINVAL),
  *    compared on the low 32 bits, as the kernel reads an int (a filter on
  *    the whole register passed 0x100000012 as "not 18");
- *  - fcntl: every command but F_SETSIG, which makes the signal of a
- *    descriptor's O_ASYNC readiness, its lease break or its dnotify event
- *    any (F_SETOWN and SIGIO stay);
+ *  - fcntl: by an allow list of commands (host_fcntl), without F_SETSIG,
+ *    which makes the signal of a descriptor's O_ASYNC readiness, its
+ *    lease break or its dnotify event any (F_SETOWN and SIGIO stay);
  *  - timer_create: refused (host_allowed), its signal being in memory;
  *  - refused already by the allow list: rt_sigqueueinfo,
  *    rt_tgsigqueueinfo, pidfd_send_signal (and pidfd_open ENOSYS),
@@ -446,7 +457,8 @@ static const char *const gpu_allowed[] = {
  * What an honest kernel loses: POSIX timers of every kind (timer_create:
  * glibc's SIGEV_THREAD timers use it too), and sending itself SIGCONT;
  * timerfd, clock_nanosleep, setitimer and alarm remain.
- * A GPU box keeps kill, tkill, tgkill, fcntl and timer_create unfiltered
+ * A GPU box keeps kill, tkill, tgkill, timer_create and fcntl (but its
+ * inode-state commands, gpu_fcntl) unfiltered
  * (the CUDA stack's calls, measured: data/syscall-census/ keeps no
  * arguments; a GPU worker is never held stopped, so a SIGCONT of its own
  * resumes nothing the judge holds; red team 25's honest trust: host
@@ -479,6 +491,48 @@ static int allow_low32_but(scmp_filter_ctx ctx, int nr, unsigned arg, unsigned l
 	return rc;
 }
 
+/*
+ * fcntl in a host box, by an allow list of commands (compared on the low
+ * 32 bits, as the kernel reads an int): descriptors' flags, duplicates,
+ * owners (F_SETOWN and SIGIO stay), pipe sizes and memfd seals.  Not
+ * F_SETSIG (self_signals, above), and nothing that keeps state in an
+ * inode a box shares with the host or another box: file locks (F_SETLK,
+ * F_OFD_*: on the host's /dev/null every box sees them), leases and
+ * dnotify, and write-life hints (F_SET_RW_HINT: red team 129's
+ * hint_count kept an exact run count in the hints of the host's
+ * /dev/full and /dev/zero, which a box's uid 0 owns, and ran its own
+ * twin 0.194x "slower"); nor their reads.  A GPU box's fcntl refuses the
+ * inode-state commands alone (gpu_fcntl).
+ */
+static const unsigned long long host_fcntl_cmds[] = {
+	F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_SETOWN, F_GETOWN, F_GETSIG, F_SETOWN_EX, F_GETOWN_EX,
+	1030 /* F_DUPFD_CLOEXEC */, 1031 /* F_SETPIPE_SZ */, 1032 /* F_GETPIPE_SZ */, 1033 /* F_ADD_SEALS */,
+	1034 /* F_GET_SEALS */,
+};
+
+static int host_fcntl(scmp_filter_ctx ctx)
+{
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < sizeof(host_fcntl_cmds) / sizeof(host_fcntl_cmds[0]); i++)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1,
+				      SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffULL, host_fcntl_cmds[i]));
+	return rc;
+}
+
+/* fcntl commands that keep state in an inode (leases, dnotify, and
+ * write-life hints, read or set: 1024-1026 and 1035-1038), which a GPU
+ * box, whose fcntl is otherwise any command as measured, refuses too: an
+ * allow list of the ranges between them (EPERM, the strict default) */
+static int gpu_fcntl(scmp_filter_ctx ctx)
+{
+	int rc = allow_low32_range(ctx, SCMP_SYS(fcntl), 1, 0, 1023);
+	if (rc == 0)
+		rc = allow_low32_range(ctx, SCMP_SYS(fcntl), 1, 1027, 1034);
+	if (rc == 0)
+		rc = allow_low32_range(ctx, SCMP_SYS(fcntl), 1, 1039, 0xffffffffULL);
+	return rc;
+}
+
 static int self_signals(scmp_filter_ctx ctx)
 {
 	int rc = allow_low32_but(ctx, SCMP_SYS(kill), 1, SIGCONT, 64);
@@ -487,7 +541,7 @@ static int self_signals(scmp_filter_ctx ctx)
 	if (rc == 0)
 		rc = allow_low32_but(ctx, SCMP_SYS(tgkill), 2, SIGCONT, 64);
 	if (rc == 0)
-		rc = allow_low32_but(ctx, SCMP_SYS(fcntl), 1, F_SETSIG, 0xffffffffULL);
+		rc = host_fcntl(ctx);
 	return rc;
 }
 
@@ -599,12 +653,14 @@ static int gpu_allow_list(scmp_filter_ctx ctx)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fallocate), 0);
 	/* signals to itself and fcntl of any signal or command, as measured
 	 * (self_signals is the host box's) */
-	static const char *const gpu_signals[] = { "kill", "tkill", "tgkill", "fcntl", NULL };
+	static const char *const gpu_signals[] = { "kill", "tkill", "tgkill", NULL };
 	for (int i = 0; gpu_signals[i] && rc == 0; i++) {
 		int nr = seccomp_syscall_resolve_name(gpu_signals[i]);
 		if (nr != __NR_SCMP_ERROR)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
 	}
+	if (rc == 0)
+		rc = gpu_fcntl(ctx);
 	for (int i = 0; gpu_allowed[i] && rc == 0; i++) {
 		int nr = seccomp_syscall_resolve_name(gpu_allowed[i]);
 		if (nr != __NR_SCMP_ERROR)

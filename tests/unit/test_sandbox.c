@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
+#include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -204,6 +205,67 @@ static void test_host_no_punch(void **state)
 	(void)state;
 	assert_int_equal(punch_refused(0), 1 | 2 | 4 | 8 | 16 | 32);
 	assert_int_equal(punch_refused(1), 4 | 32);
+}
+
+/* red team 129: no state kept in an inode a box shares with the host
+ * (write-life hints on the host's /dev/full, locks on its /dev/null).
+ * Bits: 0 F_SET_RW_HINT refused, 1 F_GET_RW_HINT refused, 2 flock
+ * refused, 3 F_SETLK refused, 4 F_GETFL, F_SETFL and F_DUPFD_CLOEXEC
+ * allowed, 5 F_SET_RW_HINT with bits above the int refused, 6
+ * F_SETLEASE refused. */
+static int inode_state_refused(enum sandbox_profile prof, int gpu)
+{
+	char path[] = "/tmp/evident-test-hint-XXXXXX";
+	int f = mkstemp(path);
+	assert_true(f >= 0);
+	int fd = sandbox_filter_fd(prof, gpu);
+	assert_true(fd >= 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static struct sock_filter prog[4096];
+		ssize_t n = read(fd, prog, sizeof(prog));
+		struct sock_fprog fp = { (unsigned short)(n / (ssize_t)sizeof(prog[0])), prog };
+		if (n <= 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp, 0, 0) < 0)
+			_exit(100);
+		int bits = 0;
+		uint64_t hint = 2;
+		if (fcntl(f, 1036 /* F_SET_RW_HINT */, &hint) < 0 && errno == EPERM)
+			bits |= 1;
+		if (fcntl(f, 1035 /* F_GET_RW_HINT */, &hint) < 0 && errno == EPERM)
+			bits |= 2;
+		if (flock(f, LOCK_EX) < 0 && errno == EPERM)
+			bits |= 4;
+		struct flock lk = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+		if (fcntl(f, F_SETLK, &lk) < 0 && errno == EPERM)
+			bits |= 8;
+		int fl = fcntl(f, F_GETFL);
+		int d = fcntl(f, F_DUPFD_CLOEXEC, 10);
+		if (fl >= 0 && fcntl(f, F_SETFL, fl | O_NONBLOCK) == 0 && d >= 0)
+			bits |= 16;
+		if (syscall(SYS_fcntl, f, (1UL << 32) | 1036, &hint) < 0 && errno == EPERM)
+			bits |= 32;
+		if (fcntl(f, 1024 /* F_SETLEASE */, F_RDLCK) < 0 && errno == EPERM)
+			bits |= 64;
+		_exit(bits);
+	}
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	close(fd);
+	close(f);
+	unlink(path);
+	assert_true(WIFEXITED(st));
+	assert_int_not_equal(WEXITSTATUS(st), 100);
+	return WEXITSTATUS(st);
+}
+
+static void test_no_inode_state(void **state)
+{
+	(void)state;
+	assert_int_equal(inode_state_refused(SANDBOX_STRICT, 0), 1 | 2 | 4 | 8 | 16 | 32 | 64);
+	assert_int_equal(inode_state_refused(SANDBOX_STRICT, 1), 1 | 2 | 4 | 16 | 32 | 64);
+	assert_int_equal(inode_state_refused(SANDBOX_SANITIZER, 1), 1 | 2 | 16 | 32 | 64);
 }
 
 /* a host build box (the compiler): processes, but no IPC objects and no
@@ -1489,7 +1551,7 @@ static void test_loginuid(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_host_filter), cmocka_unit_test(test_host_no_punch),	 cmocka_unit_test(test_host_relaxed_filter),
+		cmocka_unit_test(test_host_filter), cmocka_unit_test(test_host_no_punch), cmocka_unit_test(test_no_inode_state),	 cmocka_unit_test(test_host_relaxed_filter),
 		cmocka_unit_test(test_gpu_filter),	 cmocka_unit_test(test_host_keeps_its_cpus),
 		cmocka_unit_test(test_relaxed_filter), cmocka_unit_test(test_filter_sealed),
 		cmocka_unit_test(test_proc_by_box),	 cmocka_unit_test(test_lib_dir),
