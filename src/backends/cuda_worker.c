@@ -40,6 +40,7 @@
 #include "backends/cuda/evident_cuda.h"
 #include "backends/fresh.h"
 #include "backends/gpu_nvml.h"
+#include "backends/modwatch.h"
 #include "backends/problem.h"
 #include "backends/protocol.h"
 #include "backends/sampler.h"
@@ -123,6 +124,9 @@ struct cw {
 	char uuid[64];       /* the device's, from the harness */
 	int cc_major, cc_minor; /* its compute capability: the machine code a sealed kernel must hold */
 	int nvml_index;      /* NVML's index of it: -2 not yet looked up */
+	/* the planner: the modules its process loads, against the worker's (modwatch.h) */
+	struct modwatch *mw; /* static: CUPTI's callback may come until the process ends */
+	int mw_on;           /* the harness's callback feeds mw */
 };
 
 /* The NVML index of the worker's GPU: by its UUID (NVML ignores
@@ -848,8 +852,17 @@ static int plan_global_names(struct cw *w)
 		free(fat);
 		return 0;
 	}
+	const void *file[16];
+	size_t file_bytes[16];
+	int n_file = n;
+	memcpy(file, imgs, sizeof(file));
+	memcpy(file_bytes, img_bytes, sizeof(file_bytes));
 	int rc = machine_code(w, imgs, img_bytes, &n, &mc, "plan") || send_global_names(w, imgs, img_bytes, n, "plan") ||
 		 send_global_sections(w, imgs, img_bytes, n);
+	/* what the worker will load, for the watch over the modules this
+	 * process loads (modwatch.h), digested before any kernel code runs */
+	if (!rc)
+		modwatch_file(w->mw, file, file_bytes, n_file, imgs, img_bytes, n);
 	free(mc);
 	free(fat);
 	return rc;
@@ -885,6 +898,46 @@ static int plan_contents_take(json_t *pj, unsigned char **data, size_t *bytes)
 	return 0;
 }
 
+/*
+ * The planner's watch over the modules its process loaded (modwatch.h,
+ * red team 74's reg_slow): every one that defines a function of plan pj
+ * must be device code the sealed worker loads.  What it compared goes to
+ * stderr (the planner's log, in the record's worker log).  0, or 1 after
+ * the failure message (launch_failed, error "modules").
+ */
+static int plan_modules(struct cw *w, json_t *pj, const char *when)
+{
+	if (!w->mw_on)
+		return 0;
+	json_t *steps = json_object_get(pj, "steps");
+	size_t ns = json_array_size(steps);
+	const char **names = xcalloc(ns ? ns : 1, sizeof(char *));
+	int nn = 0;
+	for (size_t i = 0; i < ns; i++) {
+		json_t *s = json_array_get(steps, i);
+		const char *kind = json_string_value(json_object_get(s, "kind")),
+			   *name = json_string_value(json_object_get(s, "name"));
+		if (kind && !strcmp(kind, "kernel") && name)
+			names[nn++] = name;
+	}
+	struct strbuf log = STRBUF_INIT;
+	char *why = NULL;
+	int rc = modwatch_check(w->mw, names, nn, when, &log, &why);
+	/* said, not judged: code in this process that turned the callback
+	 * off could as well turn it on again (red team 71's class) */
+	int on = w->api->modules_watched(w->ctx);
+	strbuf_addf(&log, "modwatch (%s): the harness's module callback is %s\n", when,
+		    on > 0 ? "on" : on == 0 ? "OFF (turned off in this process)" : "in a state CUPTI does not say");
+	fprintf(stderr, "%s", strbuf_str(&log));
+	strbuf_release(&log);
+	free(names);
+	if (rc) {
+		proto_w_failure("launch_failed", "modules", why, "plan");
+		free(why);
+	}
+	return rc;
+}
+
 /* The planner: launch() captured and sent as a plan; with seeds (the
  * main phase's), launch() run as is on them first, its outputs shipped. */
 static int plan_phase(struct cw *w)
@@ -908,6 +961,11 @@ static int plan_phase(struct cw *w)
 	free(text);
 	if (!pj) {
 		proto_w_failure("crashed", "plan", "the harness wrote a plan that is not JSON", "plan");
+		return 1;
+	}
+	/* the modules the capture loaded: the device code the worker loads */
+	if (plan_modules(w, pj, "after the capture")) {
+		json_decref(pj);
 		return 1;
 	}
 	/* the contents travel beside the line (protocol.h proto_w_plan_data) */
@@ -944,6 +1002,12 @@ static int plan_phase(struct cw *w)
 		json_decref(msg);
 		free(data);
 		return rc;
+	}
+	/* and what the seeds' launches loaded besides */
+	if (w->job->seeds > 0 && plan_modules(w, pj, "after the seeds")) {
+		json_decref(msg);
+		free(data);
+		return 1;
 	}
 	if (data_bytes)
 		proto_w_plan_data(data, data_bytes);
@@ -994,7 +1058,10 @@ int cuda_worker(const struct job *job)
 	unsigned char *fat = NULL, *machine = NULL, *readable = NULL;
 
 	memset(&sp, 0, sizeof(sp));
+	static struct modwatch planner_mw;
 	memset(&w, 0, sizeof(w));
+	modwatch_init(&planner_mw);
+	w.mw = &planner_mw;
 	w.job = job;
 	w.pr = (struct problem)PROBLEM_INIT;
 	if (proto_w_open() < 0)
@@ -1049,6 +1116,17 @@ int cuda_worker(const struct job *job)
 	 * loads: a sealed kernel must hold machine code for this GPU */
 	if (!sealed && !strcmp(job->phase, "plan") && plan_global_names(&w))
 		goto out;
+	/* the planner watches the modules its process loads from here on,
+	 * before the kernel object's constructors run (modwatch.h) */
+	if (!sealed && !strcmp(job->phase, "plan")) {
+		if (job->modwatch_off)
+			fprintf(stderr, "modwatch: off (the runner's environment has EVIDENT_MODWATCH=off)\n");
+		else if (w.api->watch_modules(w.ctx, modwatch_loaded, w.mw, w.err, sizeof(w.err)))
+			fprintf(stderr, "modwatch: off: %s\n", w.err);
+		else
+			w.mw_on = 1;
+		w.err[0] = 0;
+	}
 	w.desc = sealed			     ? sealed_kernel(&w, &sp, &fat, &machine, &readable)
 		 : host_kernel_device_launch(&w) ? NULL
 						 : worker_load_kernel(job, "cuda");

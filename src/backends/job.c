@@ -34,6 +34,8 @@ json_t *job_to_json(const struct job *j)
 	json_object_set_new(o, "scramble_seed", json_integer((json_int_t)j->scramble_seed));
 	json_object_set_new(o, "device", json_integer(j->device));
 	json_object_set_new(o, "exec", json_string(j->exec ? j->exec : "in_process"));
+	if (j->modwatch_off)
+		json_object_set_new(o, "modwatch_off", json_true());
 	return o;
 }
 
@@ -44,13 +46,14 @@ int job_from_json(json_t *o, struct job *j)
 	json_int_t seed0 = 0, tseed = 0, sseed = 0, warm = 0;
 	memset(j, 0, sizeof(*j));
 	if (json_unpack_ex(o, &err, 0,
-			   "{s:s, s:s, s:s, s:s, s:s, s?s, s:o, s:s, s:o, s:i, s:I, s:b, s:I, s:i, s:i, s:I, s:i, s?s, s?I}",
+			   "{s:s, s:s, s:s, s:s, s:s, s?s, s:o, s:s, s:o, s:i, s:I, s:b, s:I, s:i, s:i, s:I, s:i, s?s, s?I,"
+			   " s?b}",
 			   "phase", &j->phase, "backend", &j->backend, "kernel_so", &j->kernel_so, "problem",
 			   &j->problem, "problem_so", &j->problem_so, "problem_gpu_so", &j->problem_gpu_so,
 			   "shape", &shape, "dtype", &j->dtype, "knobs", &knobs, "seeds", &j->seeds, "seed0",
 			   &seed0, "timing", &j->timing, "timing_seed", &tseed, "n_sets", &j->n_sets,
 			   "first_set", &j->first_set, "scramble_seed", &sseed, "device", &j->device, "exec",
-			   &j->exec, "warmup_samples", &warm) < 0)
+			   &j->exec, "warmup_samples", &warm, "modwatch_off", &j->modwatch_off) < 0)
 		return error("bad job description: %s", err.text);
 	if (!json_is_array(shape) || json_array_size(shape) > JOB_MAX_DIMS)
 		return error("bad job description: 'shape' must be a list of at most %d sizes", JOB_MAX_DIMS);

@@ -57,6 +57,11 @@ struct job {
 	unsigned long long scramble_seed;
 	int device;                      /* CUDA device ordinal */
 	const char *exec;                /* "in_process" (default) | "sealed" */
+	int modwatch_off;                /* phase "plan": 1 skips the planner's watch over the modules
+					  * its process loads (backends/modwatch.h); the runner sets it
+					  * from EVIDENT_MODWATCH=off in its own environment, a kill
+					  * switch for a driver that hands CUPTI other bytes than
+					  * expected.  JOB.json carries it only when set. */
 };
 
 /* The sealed worker reads its plan (JSON) at /proc/self/fd/SEAL_PLAN_FD. */

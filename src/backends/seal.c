@@ -1607,6 +1607,12 @@ int seal_fatbin_machine_code(const void *const *images, const size_t *image_byte
 	return m.cubins ? k : 0;
 }
 
+int seal_fatbin_each_text(const void *const *images, const size_t *image_bytes, int n_images, int kind,
+			  int (*fn)(const unsigned char *text, size_t n, void *ctx), void *ctx, int *unreadable)
+{
+	return fat_each_text(images, image_bytes, n_images, (uint16_t)kind, fn, ctx, unreadable);
+}
+
 int seal_fatbin_unnamed_grids(const void *const *images, const size_t *image_bytes, int n_images)
 {
 	const char *what = NULL;

@@ -222,6 +222,19 @@ int seal_fatbin_machine_code(const void *const *images, const size_t *image_byte
 int seal_cubin_runs_on(unsigned arch, int arch_specific, int major, int minor);
 
 /*
+ * Every entry of kind `kind` (1 PTX, 2 ELF, 0 both) of these fatbin
+ * images, in order, its text as the driver would load it (uncompressed,
+ * or undone by libzstd or liblz4), handed to fn(text, n, ctx) until fn
+ * returns nonzero, which is returned (0 when the walk ran to the end).
+ * An entry of that kind with no readable text counts in *unreadable (may
+ * be NULL) and is skipped.  For modwatch.h: the ELF entries of
+ * seal_fatbin_machine_code's images are the cubins the sealed worker
+ * loads.
+ */
+int seal_fatbin_each_text(const void *const *images, const size_t *image_bytes, int n_images, int kind,
+			  int (*fn)(const unsigned char *text, size_t n, void *ctx), void *ctx, int *unreadable);
+
+/*
  * May device code of these images run grids no plan step names?  1 when
  * it launches from the device (seal_fatbin_device_launch) or holds an
  * entry not readable here (seal_fatbin_readable drops it: it could), else

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -80,6 +81,10 @@ void kexec_planner_job(const struct job *of, int n_dists, struct job *out)
 	out->timing = 0;
 	out->seed0 = out->timing_seed = out->scramble_seed = 0;
 	out->first_set = 0;
+	/* the planner's watch over the modules its process loads (modwatch.h)
+	 * is on unless the runner's own environment says EVIDENT_MODWATCH=off */
+	const char *mw = getenv("EVIDENT_MODWATCH");
+	out->modwatch_off = mw && !strcmp(mw, "off");
 	/* the main phase's planner also runs launch() as is on seeds of its
 	 * own, one a distribution as the main phase's, whose outputs the
 	 * parent's checker judges with the run's (job.c job_planner_checks):

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "backends/backend.h"
+#include "backends/job.h"
 #include "run/kexec.h"
 #include "backends/scramble.h"
 #include "base/sandbox.h"
@@ -109,6 +110,30 @@ static void test_planner_job(void **state)
 	w.seeds = 0;
 	kexec_planner_job(&w, 3, &p);
 	assert_int_equal(p.seeds, 0);
+	/* the watch over the planner's modules (modwatch.h) is on, unless
+	 * the runner's environment turns it off; JOB.json says so only then */
+	unsetenv("EVIDENT_MODWATCH");
+	kexec_planner_job(&w, 3, &p);
+	assert_int_equal(p.modwatch_off, 0);
+	w.dtype = "fp32";
+	w.backend = "cuda";
+	w.problem = "rowsum";
+	w.problem_so = "p.so";
+	w.exec = "in_process";
+	p.dtype = w.dtype, p.backend = w.backend, p.problem = w.problem, p.problem_so = w.problem_so;
+	json_t *o = job_to_json(&p);
+	assert_null(json_object_get(o, "modwatch_off"));
+	json_decref(o);
+	setenv("EVIDENT_MODWATCH", "off", 1);
+	kexec_planner_job(&w, 3, &p);
+	unsetenv("EVIDENT_MODWATCH");
+	assert_int_equal(p.modwatch_off, 1);
+	o = job_to_json(&p);
+	assert_true(json_is_true(json_object_get(o, "modwatch_off")));
+	struct job back;
+	assert_int_equal(job_from_json(o, &back), 0);
+	assert_int_equal(back.modwatch_off, 1);
+	json_decref(o);
 }
 
 /* cc on src (text) into dir/out as a shared object, with extra flags */

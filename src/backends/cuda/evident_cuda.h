@@ -606,6 +606,23 @@ struct evc_api {
 	 * them.  0, or -1 with the reason in err. */
 	int (*plan_sections)(struct evc_ctx *ctx, const struct evc_section *sections, int n, char *err,
 			     size_t errlen);
+
+	/* ---- an addition: the modules the process loads (backends/modwatch.h) ---- */
+	/* From now on every module the driver loads in this process is handed
+	 * to fn(arg, id, payload, bytes) from CUPTI's resource callback
+	 * (CUPTI_CBID_RESOURCE_MODULE_LOADED: CUpti_ModuleResourceData's
+	 * moduleId, pCubin and cubinSize), on the thread that loads it: fn
+	 * keeps what it needs (the payload is not valid after it returns).
+	 * The sealed planner calls it before the kernel object is opened (red
+	 * team 74's reg_slow: the object's own host code registered an image
+	 * the worker never loads).  fn NULL: no more calls.  0, or -1 with the
+	 * reason in err (no CUPTI in this process, or the callback refused). */
+	int (*watch_modules)(struct evc_ctx *ctx, void (*fn)(void *arg, uint32_t id, const void *payload, size_t bytes),
+			     void *arg, char *err, size_t errlen);
+	/* Is that callback still enabled on the harness's CUPTI subscriber
+	 * (cuptiGetCallbackState)?  1 yes, 0 no (turned off in this process
+	 * since), -1 cannot tell (never enabled, or CUPTI cannot say). */
+	int (*modules_watched)(struct evc_ctx *ctx);
 };
 
 typedef const struct evc_api *(*evc_api_fn)(void);

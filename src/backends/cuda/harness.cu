@@ -659,6 +659,7 @@ static struct {
 	decltype(&cuptiEnableDomain) enable_domain;
 	decltype(&cuptiEnableCallback) enable_callback;
 	decltype(&cuptiGetCallbackName) callback_name;
+	decltype(&cuptiGetCallbackState) callback_state; /* optional (evc_modules_watched) */
 	CUpti_SubscriberHandle sub;
 	pthread_t harness_thread;
 	int window; /* WIN_*; atomic */
@@ -1056,12 +1057,29 @@ static int side_op(CUpti_CallbackId cbid)
 	}
 }
 
+/* evc_watch_modules's callee (backends/modwatch.h) and its argument; mod_on
+ * once the resource callback was enabled */
+typedef void (*evc_module_fn)(void *arg, uint32_t id, const void *payload, size_t bytes);
+static evc_module_fn mod_fn;
+static void *mod_arg;
+static int mod_on;
+
 static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
 				  const void *data)
 {
 	const CUpti_CallbackData *cd = (const CUpti_CallbackData *)data;
 	int w, own, kl;
 	(void)userdata;
+	if (dom == CUPTI_CB_DOMAIN_RESOURCE) {
+		/* a module loaded: the resource data's descriptor is the module's */
+		evc_module_fn fn = __atomic_load_n(&mod_fn, __ATOMIC_ACQUIRE);
+		const CUpti_ResourceData *rd = (const CUpti_ResourceData *)data;
+		if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED && fn && rd && rd->resourceDescriptor) {
+			const CUpti_ModuleResourceData *md = (const CUpti_ModuleResourceData *)rd->resourceDescriptor;
+			fn(__atomic_load_n(&mod_arg, __ATOMIC_ACQUIRE), md->moduleId, md->pCubin, md->cubinSize);
+		}
+		return;
+	}
 	if ((dom != CUPTI_CB_DOMAIN_RUNTIME_API && dom != CUPTI_CB_DOMAIN_DRIVER_API) || !cd)
 		return;
 	if (dom == CUPTI_CB_DOMAIN_DRIVER_API && cd->callbackSite == CUPTI_API_EXIT &&
@@ -1271,6 +1289,7 @@ static int cupti_load(void)
 	CU_SYM(enable_callback, "cuptiEnableCallback");
 	CU_SYM(callback_name, "cuptiGetCallbackName");
 #undef CU_SYM
+	*(void **)&cu.callback_state = dlsym(lib, "cuptiGetCallbackState");
 	if (cu.get_version(&cu.version) != CUPTI_SUCCESS || cu.version / 10000 < CUPTI_API_VERSION / 10000) {
 		snprintf(cu.why, sizeof(cu.why),
 			 "libcupti's API version %u is older than the headers' %u (the harness reads "
@@ -2365,6 +2384,39 @@ static int evc_plan_sections(struct evc_ctx *c, const struct evc_section *sectio
 	return seal_set_sections(sections, n, err, errlen);
 }
 
+static int evc_watch_modules(struct evc_ctx *c, evc_module_fn fn, void *arg, char *err, size_t errlen)
+{
+	(void)c;
+	if (!fn) {
+		__atomic_store_n(&mod_fn, (evc_module_fn)NULL, __ATOMIC_RELEASE);
+		return 0;
+	}
+	if (!cu.loaded || !cu.subscribed || !cu.enable_callback) {
+		snprintf(err, errlen, "CUPTI is not subscribed in this process (%s)", cu.why[0] ? cu.why : "not loaded");
+		return -1;
+	}
+	__atomic_store_n(&mod_arg, arg, __ATOMIC_RELEASE);
+	__atomic_store_n(&mod_fn, fn, __ATOMIC_RELEASE);
+	CUptiResult r = cu.enable_callback(1, cu.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
+	if (r != CUPTI_SUCCESS) {
+		__atomic_store_n(&mod_fn, (evc_module_fn)NULL, __ATOMIC_RELEASE);
+		snprintf(err, errlen, "cuptiEnableCallback(resource, MODULE_LOADED): %s", cupti_result(r));
+		return -1;
+	}
+	mod_on = 1;
+	return 0;
+}
+
+static int evc_modules_watched(struct evc_ctx *c)
+{
+	(void)c;
+	uint32_t on = 0;
+	if (!mod_on || !cu.subscribed || !cu.callback_state ||
+	    cu.callback_state(&on, cu.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED) != CUPTI_SUCCESS)
+		return -1;
+	return on ? 1 : 0;
+}
+
 static const struct evc_api api = {
 	EVC_API_VERSION,
 	sizeof(struct evc_api),
@@ -2390,6 +2442,8 @@ static const struct evc_api api = {
 	evc_plan_load,
 	evc_plan_globals,
 	evc_plan_sections,
+	evc_watch_modules,
+	evc_modules_watched,
 };
 
 extern "C" __attribute__((visibility("default"))) const struct evc_api *evident_cuda_api(void)
