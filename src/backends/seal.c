@@ -795,18 +795,37 @@ static int wrapper_targets(const unsigned char *f, size_t n, const Elf64_Ehdr *e
  * found (red team 72's cover, red team 73's edge and inside; red team
  * 75's cover inside __nv_relfatbin, which no walk read).
  */
+struct fat_entry;
+static int fat_entry_at(const unsigned char *im, size_t len, size_t at, struct fat_entry *e);
+static int fat_tiles(const unsigned char *im, size_t hsize, size_t end);
+
 static int fat_walk(const char *path, const char *secname, const unsigned char *sec, size_t len,
 		    const void **starts, size_t *sizes, int max, char **why)
 {
 	int k = 0;
 	size_t at = 0;
-	while (at + 16 <= len) {
-		uint32_t magic;
+	while (at < len) {
+		uint32_t magic = 0;
 		uint16_t hsize;
 		uint64_t fsize;
-		memcpy(&magic, sec + at, 4);
+		if (at + 16 <= len)
+			memcpy(&magic, sec + at, 4);
 		if (magic != FATBIN_MAGIC) {
-			at += 8; /* padding between images */
+			/* padding between images, and after the last: zeros, as
+			 * nvcc writes it (red team 76 hid a cubin there, past an
+			 * image's declared size, where the runtime's loader may
+			 * read on) */
+			size_t step = len - at < 8 ? len - at : 8;
+			for (size_t i = 0; i < step; i++)
+				if (sec[at + i]) {
+					*why = xstrfmt("'%s': byte %zu of %s, between or after its fatbin images, is not "
+						       "padding (non-zero): code there is read by no walk of the runner's, "
+						       "and which code the runtime loads is not for a sealed replay to "
+						       "guess: run the variant with trust: host",
+						       path, at + i, secname);
+					return -1;
+				}
+			at += step;
 			continue;
 		}
 		/* all or nothing: images left unread could hold the function the
@@ -823,6 +842,19 @@ static int fat_walk(const char *path, const char *secname, const unsigned char *
 		if (hsize < 16 || fsize > len || hsize + fsize > len - at) {
 			*why = xstrfmt("'%s': fatbin image %d at byte %zu of %s runs past the section", path, k, at,
 				       secname);
+			return -1;
+		}
+		/* nvcc's layout exactly: a 16-byte header, then entries that end
+		 * at the image's declared end (red team 76: a declared size that
+		 * stops short of an entry, or a header size that swallows one,
+		 * left a slow cubin no walk here reads) */
+		if (hsize != 16 || !fat_tiles(sec + at, hsize, hsize + fsize)) {
+			*why = xstrfmt("'%s': fatbin image %d at byte %zu of %s is not laid out as nvcc lays one "
+				       "out (a %u-byte header, and entries that %s its declared %llu bytes): what the "
+				       "runtime loads from it is not for a sealed replay to guess: run the variant with "
+				       "trust: host",
+				       path, k, at, secname, (unsigned)hsize,
+				       hsize != 16 ? "fill" : "do not fill exactly", (unsigned long long)fsize);
 			return -1;
 		}
 		starts[k] = sec + at;
@@ -1081,6 +1113,20 @@ static int fat_entry_at(const unsigned char *im, size_t len, size_t at, struct f
 	memcpy(&e->flags, im + at + 40, 8);
 	memcpy(&e->arch, im + at + 28, 4);
 	return e->ehs >= FATBIN_ENTRY_MIN && e->ehs <= len - at && e->size <= len - at - e->ehs;
+}
+
+/* Do the entries of the image at im, from its header's end (hsize) on,
+ * fill it to end exactly (each within it, the last ending there)? */
+static int fat_tiles(const unsigned char *im, size_t hsize, size_t end)
+{
+	size_t at = hsize;
+	struct fat_entry e;
+	while (at < end) {
+		if (!fat_entry_at(im, end, at, &e))
+			return 0;
+		at += e.ehs + e.size;
+	}
+	return at == end;
 }
 
 /*

@@ -621,14 +621,18 @@ static void test_plan_refused(void **state)
 /* a minimal ELF64 object with a .nv_fatbin section of two images and padding */
 static void write_elf(const char *path, int with_fatbin)
 {
-	unsigned char sec[96];
+	/* two images as nvcc lays them out: a 16-byte header, then one PTX
+	 * entry (a 64-byte entry header and its payload) filling it */
+	unsigned char sec[200]; /* and 8 bytes of padding after the last */
 	memset(sec, 0, sizeof(sec));
-	uint32_t magic = 0xBA55ED50u;
-	uint16_t ver = 1, hs = 16;
-	uint64_t fs = 8; /* image 0: 16 + 8 bytes */
+	uint32_t magic = 0xBA55ED50u, ehs = 64;
+	uint16_t ver = 1, hs = 16, kind = 1;
+	uint64_t fs = 72, es = 8; /* image 0: 16 + 64 + 8 bytes */
 	memcpy(sec, &magic, 4), memcpy(sec + 4, &ver, 2), memcpy(sec + 6, &hs, 2), memcpy(sec + 8, &fs, 8);
-	fs = 16; /* image 1 at 32 (8 bytes of padding), 16 + 16 bytes */
-	memcpy(sec + 32, &magic, 4), memcpy(sec + 36, &ver, 2), memcpy(sec + 38, &hs, 2), memcpy(sec + 40, &fs, 8);
+	memcpy(sec + 16, &kind, 2), memcpy(sec + 20, &ehs, 4), memcpy(sec + 24, &es, 8);
+	fs = 80, es = 16; /* image 1 at 96 (8 bytes of padding), 16 + 64 + 16 bytes */
+	memcpy(sec + 96, &magic, 4), memcpy(sec + 100, &ver, 2), memcpy(sec + 102, &hs, 2), memcpy(sec + 104, &fs, 8);
+	memcpy(sec + 112, &kind, 2), memcpy(sec + 116, &ehs, 4), memcpy(sec + 120, &es, 8);
 	const char names[] = "\0.nv_fatbin\0.shstrtab\0.other\0";
 	Elf64_Ehdr eh;
 	memset(&eh, 0, sizeof(eh));
@@ -669,9 +673,11 @@ static void write_elf_cover(const char *path)
 	write_elf(path, 1);
 	FILE *f = fopen(path, "r+b");
 	assert_non_null(f);
-	uint64_t fs = 48; /* image 0: 16 + 48 bytes, over image 1 at 32 */
+	uint64_t fs = 176, es = 112; /* image 0: 16 + 64 + 112 bytes, its entry over image 1 at 96 */
 	assert_int_equal(fseek(f, (long)sizeof(Elf64_Ehdr) + 8, SEEK_SET), 0);
 	assert_int_equal(fwrite(&fs, 8, 1, f), 1);
+	assert_int_equal(fseek(f, (long)sizeof(Elf64_Ehdr) + 24, SEEK_SET), 0);
+	assert_int_equal(fwrite(&es, 8, 1, f), 1);
 	fclose(f);
 }
 
@@ -688,10 +694,38 @@ static void test_fatbin_images(void **state)
 	size_t ib[4];
 	char *why = NULL;
 	assert_int_equal(seal_fatbin_images(path, &data, im, ib, 4, &why), 2);
-	assert_int_equal(ib[0], 24);
-	assert_int_equal(ib[1], 32);
-	assert_ptr_equal(im[1], data + 32);
+	assert_int_equal(ib[0], 88);
+	assert_int_equal(ib[1], 96);
+	assert_ptr_equal(im[1], data + 96);
 	free(data);
+	/* laid out otherwise than nvcc does (red team 76): a declared size
+	 * that stops short of its entry's end, a header size other than 16,
+	 * and non-zero bytes between images, each where a cubin could hide
+	 * from the walk: refused */
+	static const struct {
+		long at;
+		int bytes;
+		uint64_t value;
+		const char *says;
+	} odd[] = {
+		{ 8, 8, 64, "not laid out as nvcc" },	      /* image 0 declares 16 + 64: its payload past it */
+		{ 6, 2, 24, "not laid out as nvcc" },	      /* a 24-byte header */
+		{ 88, 8, 0x0102030405060708ULL, "not padding" }, /* the padding between them */
+		{ 192, 8, 1, "not padding" },		      /* after the last */
+	};
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		write_elf(path, 1);
+		FILE *g = fopen(path, "r+b");
+		assert_non_null(g);
+		assert_int_equal(fseek(g, (long)sizeof(Elf64_Ehdr) + odd[i].at, SEEK_SET), 0);
+		assert_int_equal(fwrite(&odd[i].value, (size_t)odd[i].bytes, 1, g), 1);
+		fclose(g);
+		why = NULL;
+		assert_int_equal(seal_fatbin_images(path, &data, im, ib, 4, &why), -1);
+		assert_non_null(strstr(why, odd[i].says));
+		free(why);
+	}
+	write_elf(path, 1);
 	/* more images than the caller reads: refused, never a part of them
 	 * (a shadow image ahead of a crowd of others would be read alone) */
 	assert_int_equal(seal_fatbin_images(path, &data, im, ib, 1, &why), -1);
@@ -1818,6 +1852,25 @@ static void test_fatbin_wrapper_targets(void **state)
 		assert_int_equal(seal_fatbin_images(alias, &data, im, ib, 16, &why), -1);
 		assert_non_null(strstr(why, "__nv_relfatbin"));
 		free(why);
+	}
+	/* red team 76: a slow cubin past the declared size of the image
+	 * nvcc's wrapper is pointed at (MODEs 1-3), after an entry whose
+	 * size is 4 mod 8 (6), inside a header size that swallows the entry
+	 * (7): refused; its controls (0, and 5: the slow code in the file's
+	 * own image) read */
+	static const int rt76_refused[] = { 1, 2, 3, 6, 7 };
+	for (size_t i = 0; i < sizeof(rt76_refused) / sizeof(rt76_refused[0]); i++) {
+		assert_int_equal(nvcc_so("tests/fixtures/adversary/cuda/rt76_trunc.cu", rt76_refused[i], alias), 0);
+		why = NULL;
+		assert_int_equal(seal_fatbin_images(alias, &data, im, ib, 16, &why), -1);
+		free(why);
+	}
+	for (int mode = 0; mode <= 5; mode += 5) {
+		assert_int_equal(nvcc_so("tests/fixtures/adversary/cuda/rt76_trunc.cu", mode, plain), 0);
+		why = NULL;
+		assert_true(seal_fatbin_images(plain, &data, im, ib, 16, &why) > 0);
+		assert_null(why);
+		free(data);
 	}
 	assert_int_equal(nvcc_so("tests/fixtures/adversary/cuda/rt75_relfat.cu", 0, plain), 0);
 	why = NULL;
