@@ -2086,18 +2086,29 @@ static char *unshown_file(const char *log)
 	return xstrfmt("the build box did not show %.*s", (int)strcspn(m, "\n"), m);
 }
 
-/* The assembler's "file not found" (a file it was told to read that the
- * build box does not show), as a reason; malloc'd or NULL. */
+/* The assembler's "file not found" (`.incbin`) or "can't open FILE for
+ * reading" (`.include`: red team 128), a file it was told to read that
+ * the build box does not show, as a reason; malloc'd or NULL. */
 static char *unseen_file(const char *log)
 {
-	const char *m = log ? strstr(log, "Error: file not found: ") : NULL;
-	if (!m)
+	static const char bin[] = "Error: file not found: ", inc[] = "Error: can't open ";
+	const char *m = log ? strstr(log, bin) : NULL, *end = NULL;
+	if (m) {
+		m += strlen(bin);
+		end = m + strcspn(m, "\n");
+	} else if (log && (m = strstr(log, inc))) {
+		m += strlen(inc);
+		const char *nl = m + strcspn(m, "\n");
+		const char *r = strstr(m, " for reading");
+		if (!r || r > nl)
+			return NULL;
+		end = r;
+	} else {
 		return NULL;
-	m += strlen("Error: file not found: ");
-	size_t len = strcspn(m, "\n");
+	}
 	return xstrfmt("the assembler read '%.*s', which no #include names: the compiler sees only the "
 		       "repository files its dependency list names, so that the record's sources cover the binary",
-		       (int)len, m);
+		       (int)(end - m), m);
 }
 
 /* Does every file of an entry's sources manifest still hash as recorded?
@@ -2539,7 +2550,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	/* how the object was made is part of what it is: an entry compiled
 	 * with the whole repository in view (before red team 3's asm_paste)
 	 * may hold a file no manifest names, so it is never a hit now */
-	if (rq->sb && rq->sb->on)
+	if ((rq->sb && rq->sb->on) || (!rq->sb && rq->box_on_miss))
 		sha256_update_field(key, "view", P1_VIEW, strlen(P1_VIEW));
 	char hex[SHA256_HEX_LEN + 1];
 	sha256_end(key, hex);
@@ -2559,6 +2570,25 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	free(unlisted);
 	if (!refused)
 		refused = pch_refusal(sources, argv, rq->repo_root, rq->cache_dir);
+	entry = refused ? NULL : xstrfmt("%s/%s", rq->cache_dir, hex);
+	if (entry && cache_hit(entry, &bounds, res)) {
+		rc = 0;
+		goto out;
+	}
+	/* a box made on a miss alone (build_request.box_on_miss): the key
+	 * above is a boxed build's, so one that cannot be made fails */
+	static const struct sandbox no_box = SANDBOX_INIT;
+	const struct sandbox *box = rq->sb ? rq->sb : &no_box;
+	if (!refused && !rq->sb && rq->box_on_miss) {
+		struct strbuf bwhy = STRBUF_INIT;
+		const struct sandbox *made = rq->box_on_miss(&bwhy);
+		if (made && made->on)
+			box = made;
+		else
+			refused = xstrfmt("the build box cannot be set up: %s",
+					  bwhy.len ? strbuf_str(&bwhy) : "no reason given");
+		strbuf_release(&bwhy);
+	}
 	if (refused) {
 		char *shown = printable_line(refused); /* it quotes the source's include */
 		free(refused);
@@ -2572,12 +2602,6 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		res->log = xstrfmt("evident: not compiled: %s\n", refused);
 		note_warnings(res->info, res->log);
 		res->ok = 0;
-		rc = 0;
-		goto out;
-	}
-
-	entry = xstrfmt("%s/%s", rq->cache_dir, hex);
-	if (cache_hit(entry, &bounds, res)) {
 		rc = 0;
 		goto out;
 	}
@@ -2598,8 +2622,6 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	 * and the compiler's tree read-only, the cache masked but for this
 	 * entry; the flags' directories outside the repository (a library's
 	 * -I, -L) are the spec's, not the kernel's, and are shown too */
-	static const struct sandbox no_box = SANDBOX_INIT;
-	const struct sandbox *box = rq->sb ? rq->sb : &no_box;
 	size_t nshow = 0;
 	for (char **d = bounds.flag_dirs; *d; d++)
 		nshow++;
