@@ -41,9 +41,15 @@ struct build_request {
 	const char *cache_dir;      /* build cache root, e.g. build/cache */
 	const char *const *extra_flags; /* spec's build flags, NULL-terminated or NULL */
 	/* The box the compiler runs in (base/sandbox.h sandbox_wrap_build), or
-	 * NULL / off: the compiler runs with the runner's rights (the
-	 * repository's own problems; --unsandboxed, which the record says). */
+	 * NULL / off (and no box_on_miss): the compiler runs with the
+	 * runner's rights (--unsandboxed, which the record says). */
 	const struct sandbox *sb;
+	/* Or, where sb is NULL, a box made only when the build misses the
+	 * cache (a problem plug-in's, problem.c: its loads hit the cache in
+	 * nearly every run, and sandbox_init costs 60-150 ms): the key is a
+	 * boxed build's, and on a miss build_run asks this for the box; NULL
+	 * back (the box cannot be set up) fails the build with why. */
+	const struct sandbox *(*box_on_miss)(struct strbuf *why);
 	/* What a record can name of the repository: a boxed build's first
 	 * pass is shown these alone (red team 103).  The runner's is
 	 * run/provenance.c's prov_view_ops (git's index and the patch's

@@ -47,43 +47,6 @@ static char *host_classify(const char *log)
  * confirmed a 9.3x promotion) */
 static const char *const host_flags[] = { "-O2", "-std=c11", "-shared", "-fPIC", "-Werror=date-time", NULL };
 
-/*
- * The object of rq built again with every EV_PARAM echo held constant
- * (kernels/evident_echo_neutral.h, forced in with -include), its hash into
- * res->info's "echo_neutral_sha256": two objects of one file at other
- * parameters whose echo-neutral hashes are equal differ only in the echo,
- * and the audit counts them as one code (src/report/code_identity.c; red
- * team 46's params=SALT=5 on a SALT only echoed).  Only for a variant
- * with parameters; a second entry in the build cache.  Nothing is added
- * when that build fails: the record then says nothing about the echo.
- */
-static void echo_neutral_build(const struct build_request *rq, const struct build_recipe *r, struct build_result *res)
-{
-	size_t ne = 0;
-	while (rq->extra_flags && rq->extra_flags[ne])
-		ne++;
-	const char **flags = xcalloc(ne + 3, sizeof(*flags));
-	for (size_t i = 0; i < ne; i++)
-		flags[i] = rq->extra_flags[i];
-	char *hdr = xstrfmt("%s/kernels/evident_echo_neutral.h", rq->repo_root);
-	flags[ne] = "-include";
-	flags[ne + 1] = hdr;
-	struct build_request nrq = *rq;
-	nrq.extra_flags = flags;
-	struct build_result nres = BUILD_RESULT_INIT;
-	const char *h = NULL;
-	int tried = path_exists(hdr);
-	if (tried && build_run(&nrq, r, &nres) == 0 && nres.ok)
-		h = json_string_value(json_object_get(nres.info, "binary_sha256"));
-	if (h)
-		json_object_set_new(res->info, "echo_neutral_sha256", json_string(h));
-	else if (tried) /* the kernel's own build passed: it compiles otherwise when it sees this one */
-		json_object_set_new(res->info, "echo_neutral_failed", json_true());
-	build_result_release(&nres);
-	free(hdr);
-	free(flags);
-}
-
 static int host_build(const struct build_request *rq, struct build_result *res)
 {
 	const char *cc = getenv("EVIDENT_HOST_CC");
@@ -92,11 +55,15 @@ static int host_build(const struct build_request *rq, struct build_result *res)
 		.base_flags = host_flags,
 		.version_flag = "--version",
 		.classify = host_classify,
+		/* a variant with parameters: its echo-neutral identity, the
+		 * hash of its own compile's assembly text with every EV_PARAM
+		 * echo masked (build.h, echo_mask.h): two variants of one file
+		 * whose parameters reach only the echo share it.  No second
+		 * build with a header forced in, which a kernel could tell apart
+		 * and compile otherwise (red team 125) */
+		.echo_mask = 1,
 	};
-	int rc = build_run(rq, &r, res);
-	if (rc == 0 && res->ok && res->info && rq->n_params)
-		echo_neutral_build(rq, &r, res);
-	return rc;
+	return build_run(rq, &r, res);
 }
 
 /* Point l's inputs at set s and its outputs at out[]. */

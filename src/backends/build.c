@@ -42,6 +42,12 @@
  * flags that run programs or read files lost one more to each of red
  * teams 72, 77 and 78), and the compiler's environment is PATH and the
  * locale alone (build_env_keep), both in the key.
+ * A host variant with parameters gets its echo-neutral identity here
+ * (build_recipe.echo_mask, echo_twin): its own compile once more to
+ * assembly text in the same box and view, that text relinked to the
+ * object byte for byte, and hashed with its EV_PARAM echoes masked
+ * (echo_mask.h); a problem plug-in's build makes its box only on a cache
+ * miss (build_request.box_on_miss).
  * What is left: a toolchain file (under /usr, the compiler's tree) can
  * still be copied in; the compiler's version stands for those.
  */
@@ -60,6 +66,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends/echo_mask.h"
 #include "base/elf.h"
 #include "base/runcmd.h"
 #include "base/sandbox.h"
@@ -1818,8 +1825,8 @@ static int p1_view_make(struct p1_view *v, const struct build_bounds *b, const s
 			v->linked[v->nlinked++] = xstrdup(f);
 		}
 	}
-	/* a repository file the flags force in (-include, -imacros: the
-	 * host backend's echo-neutral build), where the view shows it: a
+	/* a repository file the flags force in (-include, -imacros of a
+	 * spec's flags), where the view shows it: a
 	 * copy from the start, not a second pass 1 */
 	for (size_t j = 0; argv && argv[j] && argv[j + 1]; j++) {
 		if (strcmp(argv[j], "-include") && strcmp(argv[j], "-imacros"))
@@ -2086,18 +2093,29 @@ static char *unshown_file(const char *log)
 	return xstrfmt("the build box did not show %.*s", (int)strcspn(m, "\n"), m);
 }
 
-/* The assembler's "file not found" (a file it was told to read that the
- * build box does not show), as a reason; malloc'd or NULL. */
+/* The assembler's "file not found" (`.incbin`) or "can't open FILE for
+ * reading" (`.include`: red team 128), a file it was told to read that
+ * the build box does not show, as a reason; malloc'd or NULL. */
 static char *unseen_file(const char *log)
 {
-	const char *m = log ? strstr(log, "Error: file not found: ") : NULL;
-	if (!m)
+	static const char bin[] = "Error: file not found: ", inc[] = "Error: can't open ";
+	const char *m = log ? strstr(log, bin) : NULL, *end = NULL;
+	if (m) {
+		m += strlen(bin);
+		end = m + strcspn(m, "\n");
+	} else if (log && (m = strstr(log, inc))) {
+		m += strlen(inc);
+		const char *nl = m + strcspn(m, "\n");
+		const char *r = strstr(m, " for reading");
+		if (!r || r > nl)
+			return NULL;
+		end = r;
+	} else {
 		return NULL;
-	m += strlen("Error: file not found: ");
-	size_t len = strcspn(m, "\n");
+	}
 	return xstrfmt("the assembler read '%.*s', which no #include names: the compiler sees only the "
 		       "repository files its dependency list names, so that the record's sources cover the binary",
-		       (int)len, m);
+		       (int)(end - m), m);
 }
 
 /* Does every file of an entry's sources manifest still hash as recorded?
@@ -2451,6 +2469,98 @@ static char *pch_refusal(json_t *sources, const char *const *argv, const char *r
 	return why;
 }
 
+/* the build key's word for an entry that holds its echo identity */
+#define ECHO_TWIN "echo twin: the compile's own -S text, relinked to the object, echoes masked"
+
+/* Run av in the build box as the compile ran (sandbox_wrap_build: the
+ * same view, masks and writable entry), its output into log.  0 when it
+ * ran and exited 0. */
+static int boxed_run(const struct sandbox *box, const char *const *av, const char *const *show,
+		     const char *const *masks, const char *tmpdir, struct strbuf *log)
+{
+	int filter_fd = -1;
+	char **boxed = sandbox_wrap_build(box, av, show, masks, tmpdir, &filter_fd);
+	struct run_result rr;
+	struct run_opts o = { .argv = (const char *const *)boxed, .timeout_s = BUILD_TIMEOUT_S,
+			      .merge_stderr = 1, .out = log, .pass_fd = { filter_fd },
+			      .pass_fd_at = { box->on ? SANDBOX_SECCOMP_FD : 0 },
+			      .signal_in_exit_code = box->on, .limit_as_bytes = BUILD_LIMIT_AS_BYTES,
+			      .limit_fsize_bytes = BUILD_LIMIT_FSIZE_BYTES,
+			      .oom_score_adj = SANDBOX_OOM_SCORE_ADJ, .no_core = 1, .kill_box = box->on,
+			      .env_keep = build_env_keep, .env_set = build_env_set };
+	int rc = run_command(&o, &rr);
+	sandbox_argv_free(boxed);
+	if (filter_fd >= 0)
+		close(filter_fd);
+	return rc == 0 && rr.exited && rr.exit_code == 0 ? 0 : -1;
+}
+
+/*
+ * The echo twin (build_recipe.echo_mask), run where the compile ran: the
+ * compile's argv (dependency list left out) with -S, writing the text
+ * ECHO.s into the entry, then that text assembled and linked with the same
+ * argv into ECHO.so.  The compile's preprocessing is the kernel's own (the
+ * same defines and files: red team 125's kernel told the old neutral
+ * build, which forced a header in, by `#ifdef EVIDENT_KERNEL_H`), and the
+ * relinked object must be the compiled one byte for byte, so the text is
+ * the object's.  *hex gets the masked text's hash (echo_mask.h), or *why
+ * (malloc'd) says why there is none.  Both files go.
+ */
+static void echo_twin(const struct sandbox *box, const char *const *argv, size_t deps_slot, size_t out_slot,
+		      const char *const *show, const char *const *masks, const char *tmpdir,
+		      const struct build_request *rq, char hex[SHA256_HEX_LEN + 1], char **why)
+{
+	size_t n = 0;
+	while (argv[n])
+		n++;
+	char *spath = xstrfmt("%s/echo.s", tmpdir), *lpath = xstrfmt("%s/echo.so", tmpdir);
+	const char **as = xcalloc(n + 2, sizeof(char *)), **ld = xcalloc(n + 1, sizeof(char *));
+	size_t na = 0, nl = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i + 2 >= deps_slot && i <= deps_slot)
+			continue; /* -MD -MF DEPS */
+		if (i == n - 1) {
+			as[na++] = "-S";
+			as[na++] = argv[i];
+			ld[nl++] = spath;
+		} else {
+			as[na++] = i == out_slot ? spath : argv[i];
+			ld[nl++] = i == out_slot ? lpath : argv[i];
+		}
+	}
+	struct strbuf log = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+	*why = NULL;
+	hex[0] = '\0';
+	if (boxed_run(box, as, show, masks, tmpdir, &log) < 0 || !path_exists(spath)) {
+		char *e = line_with(strbuf_str(&log), "error");
+		*why = xstrfmt("the compile to assembly text (-S) failed%s%s", e ? ": " : "", e ? e : "");
+		free(e);
+	} else if (boxed_run(box, ld, show, masks, tmpdir, &log) < 0 || !path_exists(lpath)) {
+		char *e = line_with(strbuf_str(&log), "error");
+		*why = xstrfmt("the compile's assembly text did not link%s%s", e ? ": " : "", e ? e : "");
+		free(e);
+	} else if (read_file(argv[out_slot], &a) < 0 || read_file(lpath, &b) < 0 || a.len != b.len ||
+		   memcmp(a.buf, b.buf, a.len)) {
+		*why = xstrdup("the compile's assembly text, assembled and linked, is not the compiled object byte "
+			       "for byte");
+	} else {
+		strbuf_reset(&a);
+		if (read_file(spath, &a) < 0)
+			*why = xstrdup("the compile's assembly text cannot be read");
+		else
+			echo_mask_hash(a.buf ? a.buf : "", a.len, rq->params, rq->n_params, hex);
+	}
+	unlink(spath);
+	unlink(lpath);
+	strbuf_release(&log);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	free(as);
+	free(ld);
+	free(spath);
+	free(lpath);
+}
+
 int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	      struct build_result *res)
 {
@@ -2462,6 +2572,8 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 			    : xstrfmt("%s/%s", rq->repo_root, rq->kernel_path);
 	char *version = NULL, *tmpdir = NULL, *entry = NULL, *out_path = NULL, *deps_path = NULL;
 	char *refused = NULL, *exe_path = NULL, exe_sha[SHA256_HEX_LEN + 1];
+	char echo_hex[SHA256_HEX_LEN + 1] = "", *echo_why = NULL; /* the echo twin's (echo_twin) */
+	int echo_tried = 0;
 	const char **argv = NULL;
 	struct build_bounds bounds = { 0 };
 	bounds.view = rq->view;
@@ -2539,8 +2651,11 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	/* how the object was made is part of what it is: an entry compiled
 	 * with the whole repository in view (before red team 3's asm_paste)
 	 * may hold a file no manifest names, so it is never a hit now */
-	if (rq->sb && rq->sb->on)
+	if ((rq->sb && rq->sb->on) || (!rq->sb && rq->box_on_miss))
 		sha256_update_field(key, "view", P1_VIEW, strlen(P1_VIEW));
+	/* an entry made before the echo twin has no echo identity of it */
+	if (recipe->echo_mask && rq->n_params)
+		sha256_update_field(key, "echo", ECHO_TWIN, strlen(ECHO_TWIN));
 	char hex[SHA256_HEX_LEN + 1];
 	sha256_end(key, hex);
 	key = NULL;
@@ -2559,6 +2674,25 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	free(unlisted);
 	if (!refused)
 		refused = pch_refusal(sources, argv, rq->repo_root, rq->cache_dir);
+	entry = refused ? NULL : xstrfmt("%s/%s", rq->cache_dir, hex);
+	if (entry && cache_hit(entry, &bounds, res)) {
+		rc = 0;
+		goto out;
+	}
+	/* a box made on a miss alone (build_request.box_on_miss): the key
+	 * above is a boxed build's, so one that cannot be made fails */
+	static const struct sandbox no_box = SANDBOX_INIT;
+	const struct sandbox *box = rq->sb ? rq->sb : &no_box;
+	if (!refused && !rq->sb && rq->box_on_miss) {
+		struct strbuf bwhy = STRBUF_INIT;
+		const struct sandbox *made = rq->box_on_miss(&bwhy);
+		if (made && made->on)
+			box = made;
+		else
+			refused = xstrfmt("the build box cannot be set up: %s",
+					  bwhy.len ? strbuf_str(&bwhy) : "no reason given");
+		strbuf_release(&bwhy);
+	}
 	if (refused) {
 		char *shown = printable_line(refused); /* it quotes the source's include */
 		free(refused);
@@ -2572,12 +2706,6 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		res->log = xstrfmt("evident: not compiled: %s\n", refused);
 		note_warnings(res->info, res->log);
 		res->ok = 0;
-		rc = 0;
-		goto out;
-	}
-
-	entry = xstrfmt("%s/%s", rq->cache_dir, hex);
-	if (cache_hit(entry, &bounds, res)) {
 		rc = 0;
 		goto out;
 	}
@@ -2598,8 +2726,6 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	 * and the compiler's tree read-only, the cache masked but for this
 	 * entry; the flags' directories outside the repository (a library's
 	 * -I, -L) are the spec's, not the kernel's, and are shown too */
-	static const struct sandbox no_box = SANDBOX_INIT;
-	const struct sandbox *box = rq->sb ? rq->sb : &no_box;
 	size_t nshow = 0;
 	for (char **d = bounds.flag_dirs; *d; d++)
 		nshow++;
@@ -2770,6 +2896,13 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		sandbox_argv_free(boxed);
 		if (filter_fd >= 0)
 			close(filter_fd);
+		if (spawned == 0 && recipe->echo_mask && rq->n_params && rr.exited && rr.exit_code == 0 &&
+		    path_exists(out_path)) {
+			double e0 = mono_now();
+			echo_twin(box, argv, deps_slot, out_slot, show, masks, tmpdir, rq, echo_hex, &echo_why);
+			echo_tried = 1;
+			t0 += mono_now() - e0; /* the build's seconds are the compile's */
+		}
 	}
 	free(show);
 	p1_view_release(&p1);
@@ -2867,6 +3000,13 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	}
 	json_object_set_new(info, "status", json_string("ok"));
 	json_object_set_new(info, "reason", json_null());
+	if (echo_tried && !echo_why) {
+		json_object_set_new(info, "echo_neutral_sha256", json_string(echo_hex));
+	} else if (echo_tried) {
+		/* whether the parameters reach more than the echo is unknown */
+		json_object_set_new(info, "echo_neutral_failed", json_true());
+		json_object_set_new(info, "echo_neutral_reason", json_string(echo_why));
+	}
 	if (recipe->post) {
 		if (recipe->post(tmpdir, strbuf_str(&log), info) < 0) {
 			remove_flat_dir(tmpdir);
@@ -2945,6 +3085,7 @@ out:
 	free(out_path);
 	free(deps_path);
 	free(refused);
+	free(echo_why);
 	bounds_release(&bounds);
 	free(src);
 	free(kernels_inc);

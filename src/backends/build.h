@@ -43,6 +43,15 @@ struct build_recipe {
 	const char *version_flag;          /* "--version" */
 	int (*post)(const char *tmpdir, const char *log, json_t *info);
 	char *(*classify)(const char *log); /* returns malloc'd text or NULL */
+	/* A request with parameters also gets its echo-neutral identity
+	 * (the host backend's): after the compile, in the same box and view,
+	 * the compile again to assembly text (-S) and that text assembled and
+	 * linked again; where the relinked object is the compiled one byte for
+	 * byte, info's "echo_neutral_sha256" is the text's hash with every
+	 * parameter's EV_PARAM echo masked (echo_mask.h), else
+	 * "echo_neutral_failed" (with "echo_neutral_reason").  No second build
+	 * of other text: the compile's own preprocessing, nothing forced in. */
+	int echo_mask;
 };
 
 /*

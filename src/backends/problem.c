@@ -22,6 +22,7 @@
 #include "backends/backend.h"
 #include "backends/backend_cuda.h"
 #include "backends/build.h"
+#include "base/sandbox.h"
 
 /* ---- loading ------------------------------------------------------------ */
 
@@ -160,6 +161,65 @@ int problem_validate_desc(const struct ev_problem_desc *d, const char *name, str
 			BAD("problem '%s' has no %s() function", d->name, fns[i].what);
 	return 0;
 #undef BAD
+}
+
+/* ---- how plug-ins are built (problem.h problem_build_setup) ----------- */
+
+static const struct repo_view_ops *build_view;
+static int build_unboxed;
+static struct sandbox build_box = SANDBOX_INIT;
+static int build_box_state; /* 0: not tried; 1: made; -1: cannot be (build_box_why) */
+static char *build_box_why;
+
+void problem_build_setup(const struct repo_view_ops *view, int unboxed)
+{
+	build_view = view;
+	build_unboxed = unboxed;
+}
+
+/* The plug-ins' build box, made on the first build that misses the cache
+ * (build_request.box_on_miss) and kept for the process: a host box with
+ * nothing shown or hidden of its own (the build box shows the toolchain
+ * and the files pass 1's rule names, build.c).  A box that cannot be made
+ * is not tried again. */
+static const struct sandbox *problem_box(struct strbuf *why)
+{
+	if (!build_box_state) {
+		struct strbuf w = STRBUF_INIT;
+		build_box_state = sandbox_init(&build_box, 0, NULL, NULL, &w) < 0 ? -1 : 1;
+		if (build_box_state < 0)
+			build_box_why = strbuf_detach(&w, NULL);
+		strbuf_release(&w);
+	}
+	if (build_box_state < 0) {
+		strbuf_addstr(why, build_box_why ? build_box_why : "no reason given");
+		return NULL;
+	}
+	return &build_box;
+}
+
+/* A plug-in's build request: boxed, both passes, as a kernel's (red team
+ * 128: unboxed and in one pass, gas's `.include` of a file outside the
+ * repository, or a pasted `.incbin`, built bytes into the plug-in that no
+ * key or record named), unless problem_build_setup said --unsandboxed. */
+static void problem_request(struct build_request *rq, const char *source, const char *repo_root,
+			    const char *cache_dir)
+{
+	memset(rq, 0, sizeof(*rq));
+	rq->kernel_path = source;
+	rq->repo_root = repo_root;
+	rq->cache_dir = cache_dir;
+	rq->box_on_miss = build_unboxed ? NULL : problem_box;
+	rq->view = build_view;
+}
+
+/* Why a plug-in's build failed, one line (malloc'd): the build's own
+ * reason (a refusal, a file the box did not show), else the log's first
+ * line with "error", else NULL. */
+static char *build_failure(const struct build_result *br)
+{
+	const char *reason = json_string_value(json_object_get(br->info, "reason"));
+	return reason ? xstrdup(reason) : line_with(br->log, "error");
 }
 
 static const char *host_compiler(void)
@@ -317,22 +377,18 @@ int problem_load_at(const char *repo_root, const char *name, const char *cache_d
 		.base_flags = flags,
 		.version_flag = "--version",
 	};
-	struct build_request rq = {
-		.kernel_path = p->source_path,
-		.repo_root = repo_root,
-		.cache_dir = cache_dir,
-	};
+	struct build_request rq;
+	problem_request(&rq, p->source_path, repo_root, cache_dir);
 	if (build_run(&rq, &recipe, &br) < 0) {
 		strbuf_addf(why, "cannot build problem '%s' (%s): see the error above", name, p->source_path);
 		goto out;
 	}
 	if (!br.ok) {
-		/* a build refused before compiling says why on its own line (build.c:
-		 * "evident: not compiled: REASON"), with no "error" in it (red team
-		 * 128: the reason was hidden behind "without an error line") */
-		char *e = line_with(br.log, "not compiled:");
-		if (!e)
-			e = line_with(br.log, "error");
+		/* a build refused before compiling, or failed for a file its box
+		 * did not show, says why in its reason, with no "error" in it
+		 * (red team 128: the reason was hidden behind "without an error
+		 * line") */
+		char *e = build_failure(&br);
 		strbuf_addf(why, "problem '%s' does not compile: %s", name,
 			    e ? e : "the compiler failed without an error line");
 		free(e);
@@ -446,17 +502,14 @@ int problem_build_gpu(struct problem *p, const char *repo_root, const char *cach
 		.version_flag = "--version",
 		.classify = cuda_classify_build_log,
 	};
-	struct build_request rq = {
-		.kernel_path = p->gpu_source,
-		.repo_root = repo_root,
-		.cache_dir = cache_dir,
-	};
+	struct build_request rq;
+	problem_request(&rq, p->gpu_source, repo_root, cache_dir);
 	if (build_run(&rq, &recipe, &br) < 0) {
 		strbuf_addf(why, "cannot build the GPU reference '%s': see the error above", p->gpu_source);
 		goto out;
 	}
 	if (!br.ok) {
-		char *e = line_with(br.log, "error");
+		char *e = build_failure(&br);
 		strbuf_addf(why, "the GPU reference '%s' does not compile: %s", p->gpu_source,
 			    e ? e : "nvcc failed without an error line");
 		free(e);

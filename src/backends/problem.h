@@ -81,6 +81,22 @@ struct problem {
  */
 int problem_load(const char *name, const char *cache_dir, struct problem *p, struct strbuf *why);
 /*
+ * How this process builds problem plug-ins (problem_load*, and
+ * problem_build_gpu's reference): as kernels are built (build.c), in the
+ * build box, in two passes, the second shown only the repository files
+ * the first's rule names, with `view` the repository's record view
+ * (build_request.view: run/provenance.c prov_view_ops; passed in, so that
+ * the worker, which links this file, needs no libgit2).  The box is made
+ * on the first build that misses the cache, once a process; where it
+ * cannot be made the build fails with the reason.  unboxed (the run's
+ * --unsandboxed): the compiler runs with the runner's rights, in one
+ * pass, and the record's build says box "none".  Until it is called a
+ * build is boxed with no view, which fails: a caller that loads problems
+ * (the CLI's main, the unit tests) calls it first.
+ */
+struct repo_view_ops;
+void problem_build_setup(const struct repo_view_ops *view, int unboxed);
+/*
  * The problem_keys of a spec_env (run/spec.h) that loads problems from
  * problems/ under the current directory: the shape keys of `problem`, in
  * its order, from its plug-in, loaded into ctx (a struct

@@ -22,6 +22,7 @@
 #include "backends/build.h"
 #include "backends/problem.h"
 #include "run/cost.h"
+#include "run/provenance.h"
 #include "run/run.h"
 #include "run/search.h"
 
@@ -232,6 +233,9 @@ static int run_command_line(int argc, const char **argv)
 		goto out_usage;
 	}
 	so.extra = slurm_opts.n ? slurm_opts.v : NULL;
+	/* the problem plug-in's build goes as the kernels' do (in the box, or
+	 * not under --unsandboxed, which the record says) */
+	problem_build_setup(&prov_view_ops, unsandboxed);
 	if (resume_batch) {
 		if (argc) {
 			opt_usage_error(&usage, "--resume takes the batch's own spec, not '%s'", argv[0]);

@@ -274,8 +274,9 @@ struct run_record {
 	struct rec_source *sources;
 	size_t n_sources;
 	const char *build_key, *binary_sha256;
-	const char *echo_neutral_sha256; /* the host object built with every EV_PARAM echo constant
-					  * (kernels/evident_echo_neutral.h), or NULL */
+	const char *echo_neutral_sha256; /* the host object but for its EV_PARAM echoes (its compile's
+					  * assembly text, echoes masked: backends/echo_mask.h; older
+					  * records: a second build with them constant), or NULL */
 	const char *load_sha256;         /* what the loader maps of the object, its build id zeroed
 					  * (base/elf.h elf_load_sha256), or NULL (records before it) */
 	json_t *compiler;            /* {argv, version} (borrowed) */

@@ -205,9 +205,10 @@ int audit_same_problem(const struct rec_problem *x, const struct rec_problem *y)
 /* A rerun's row: the same code run the same way on the same device
  * (code_identity.h).  Reruns are gathered as evidence for a claim, so
  * the same code by the object that ran (code_same_built_way), never by
- * the echo-neutral object alone (red team 49's neutral_twin: a kernel
- * that detects the neutral build shared its hash with a twin of other
- * behaviour, whose 10 batches voted for it). */
+ * the echo-neutral identity alone (red team 49's neutral_twin: a kernel
+ * that detected the old neutral build shared its hash with a twin of
+ * other behaviour, whose 10 batches voted for it; a kernel can still read
+ * its own echo at run time and behave by it). */
 int audit_same_identity(const struct code_id *x, const struct code_id *y)
 {
 	return !strcmp(x->dev, y->dev) && code_same_built_way(x, y);

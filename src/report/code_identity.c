@@ -1,8 +1,8 @@
 /*
  * code_identity.c - what code a row ran, by content (code_identity.h): the
  * binary's hash, a hash of the sources' contents with the compiler's
- * command line and the parameters, the host object's hash with its echoes
- * held constant, the hash of what the loader maps of the object, and the
+ * command line and the parameters, the host object's echo-neutral hash
+ * (its EV_PARAM echoes masked), the hash of what the loader maps of the object, and the
  * kernel file's own hash.
  */
 #include <math.h>
@@ -207,8 +207,8 @@ static int same_bin(const struct code_id *x, const struct code_id *y)
 	return !strcmp(x->bin, y->bin) && same_libs(x, y) && !(x->load && y->load && strcmp(x->load, y->load));
 }
 
-/* Both host objects built with their echoes held constant are one
- * object: the parameters they differ in reach nothing but the echo. */
+/* Both host objects are one but for their EV_PARAM echoes: the
+ * parameters they differ in reach nothing but the echo. */
 static int same_neutral(const struct code_id *x, const struct code_id *y)
 {
 	return x->neutral && y->neutral && !strcmp(x->neutral, y->neutral) && same_libs(x, y);

@@ -12,9 +12,10 @@
  * 37).  Two rows ran the same code when their binaries are equal, or when
  * their sources' contents, the compiler's command line (linker options,
  * file names and output paths left out) and their parameters are, or when
- * their host objects built with every EV_PARAM echo held constant are (a
- * parameter the kernel only echoes changes the object by its echo string
- * alone: red team 38's TRY, red teams 44 and 46's SALT; a CUDA kernel's
+ * their host objects' echo-neutral identities are (the assembly text of
+ * each object's own compile with every EV_PARAM echo masked, relinked to
+ * the object: a parameter the kernel only echoes changes the object by
+ * its echo string alone: red team 38's TRY, red teams 44 and 46's SALT; a CUDA kernel's
  * bin is its device code, which holds no echo), or when what the loader
  * maps of their objects is (code.load_sha256, base/elf.h: every loaded
  * segment, the build id zeroed).  The
@@ -39,8 +40,11 @@
  * (zeroed in the hash, yet in memory).  A kernel can therefore tell two
  * load-equal objects apart, on purpose (a static function's name in
  * .symtab, a non-loaded section of its own, a build id ground until a bit
- * is right), as it can tell the echo-neutral build apart (red team 49);
- * so the load hash merges exactly where the echo-neutral hash does, where
+ * is right), as it can read its own echo at run time and behave by it
+ * (the echo-neutral identity masks the echo's value; before it was of the
+ * object's own text, a second build the kernel could tell apart: red
+ * teams 49 and 125); so the load hash merges exactly where the
+ * echo-neutral hash does, where
  * merging counts against a claim: code_same (both sides of a verdict, a
  * rerun or another batch that disagrees, eval's "never promote the
  * reference's own code") and code_same_program (`validated`: every run of
@@ -80,8 +84,9 @@ struct code_id {
 	int bin_whole;          /* bin hashes the whole program (the host backend's object); a CUDA
 				 * kernel's bin is its device code alone (backend_cuda.c's
 				 * post_build), the same for kernels whose host code differs */
-	const char *neutral;    /* the host object built with its EV_PARAM echoes held constant
-				 * (record code.echo_neutral_sha256, kernels/evident_echo_neutral.h),
+	const char *neutral;    /* the host object but for its EV_PARAM echoes (record
+				 * code.echo_neutral_sha256: backends/echo_mask.h; in records
+				 * before it, a second build with the echoes held constant),
 				 * or NULL (borrowed) */
 	const char *load;       /* what the loader maps of the object, its build id zeroed (record
 				 * code.load_sha256), or NULL: records before it (borrowed).  The

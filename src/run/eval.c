@@ -1269,10 +1269,11 @@ static int marker_code(struct run_ctx *c, const char *cand, const char *ref)
 
 /* One line a proposer can act on: promoted, or why not (malloc'd).
  * same_code: "binary", "echo", "loaded" or "program" when the candidate's
- * code is the reference's (its binary, its object with every EV_PARAM
- * echo held constant, what the loader maps of its object, or its sources
- * by content with the same command line and parameters), "unknown" when the reference's file's echo-neutral build
- * failed for either, else NULL; w: the batches of this code against the
+ * code is the reference's (its binary, its object but for its EV_PARAM
+ * echo, what the loader maps of its object, or its sources by content
+ * with the same command line and parameters), "unknown" when the
+ * reference's file's echo-neutral identity could not be taken for either,
+ * else NULL; w: the batches of this code against the
  * reference's (eval_pool_batches), n 0 when none could be read. */
 static char *decision_text(const struct batch_row *cand, const struct batch_row *ref, int promoted,
 			   const char *same_code, const struct eval_pooled *w)
@@ -1291,8 +1292,9 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 	const struct stats_comparison *c = &cand->cmp;
 	if (same_code && !strcmp(same_code, "unknown"))
 		return xstrfmt("not promoted: the candidate is the reference's kernel file at other parameters and "
-			       "its build with every EV_PARAM echo held constant failed, so whether the parameters "
-			       "reach its code is unknown (%s, %.3fx [%.3f, %.3f])",
+			       "its echo-neutral identity could not be taken (its compile's assembly text did not "
+			       "relink to its object), so whether the parameters reach its code is unknown (%s, "
+			       "%.3fx [%.3f, %.3f])",
 			       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
 	if (same_code)
 		return xstrfmt("not promoted: no effect: the candidate's code is the reference's (%s); whatever its "
@@ -1302,7 +1304,8 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 								 "another name"
 			       : !strcmp(same_code, "loaded")  ? "the same loaded image: its object differs only in what "
 								 "the loader leaves on disk, the file name and the build id"
-							       : "the same object with every EV_PARAM echo held constant",
+							       : "the same object but for its EV_PARAM echo: its compile's "
+								 "assembly text with the echo masked",
 			       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
 	int faster = c->verdict && !strcmp(c->verdict, "faster");
 	/* the resubmission rule held it (at most half its batches faster), not
@@ -1375,9 +1378,9 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	int interrupted = es->c.interrupted;
 	/* code that is the reference's is never promoted (red team 48: the
 	 * reference's own binary drew fast processes and was "10.9x faster"):
-	 * the same binary, or the same echo-neutral object (host: the kernel
-	 * built with every EV_PARAM echo constant, so a parameter that only
-	 * reaches its echo changes nothing) */
+	 * the same binary, or the same echo-neutral identity (host: its own
+	 * compile's assembly text with every EV_PARAM echo masked, so a
+	 * parameter that only reaches its echo changes nothing) */
 	const json_t *info = pc->br.info;
 	const char *hc = json_string_value(json_object_get(info, "binary_sha256"));
 	const char *nc = json_string_value(json_object_get(info, "echo_neutral_sha256"));
@@ -1392,9 +1395,10 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	eval_same_object(info, pr->br.info, have_ids ? &ic : NULL, have_ids ? &ir : NULL, &same_binary, &same_neutral,
 			 &same_load);
 	int same_program = 0;
-	/* the reference's own file with parameters whose echo-neutral build
-	 * failed (a kernel can make it fail, red team 50: #error where it sees
-	 * the neutral build) may differ from the reference in its echo alone:
+	/* the reference's own file with parameters whose echo-neutral
+	 * identity could not be taken (its -S text did not relink to its
+	 * object: build.c echo_twin; before, a kernel could fail the neutral
+	 * build, red team 50) may differ from the reference in its echo alone:
 	 * unknown is not unlike, so not promoted */
 	int nfail = json_is_true(json_object_get(info, "echo_neutral_failed")) ||
 		    json_is_true(json_object_get(pr->br.info, "echo_neutral_failed"));

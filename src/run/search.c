@@ -643,8 +643,8 @@ static char *dup_or_null(const char *s)
 }
 
 /* What decides "the same code" for a candidate: its echo-neutral hash
- * when its record has one (a host object built with every EV_PARAM echo
- * held constant: two parameter sets that differ only in what the kernel
+ * when its record has one (a host object but for its EV_PARAM echo: two
+ * parameter sets that differ only in what the kernel
  * echoes are one code), else what the loader maps of it (host and device
  * code: a CUDA binary hash is its device code's alone), else its
  * binary's.  Borrowed from c. */

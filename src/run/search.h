@@ -17,7 +17,7 @@
  * never promote.  A candidate whose device code is the best's (its
  * mutated knob never reached the binary) is reported as such and never
  * promoted, whatever its timing says; on the host "its device code" is
- * its object with every EV_PARAM echo held constant (echo_neutral_sha256),
+ * its object but for its EV_PARAM echo (echo_neutral_sha256),
  * so a knob that reaches only the kernel's echo of its parameters is no
  * effect either (red team 48).  Among the faster ones the largest lower
  * bound of the speedup's CI wins.
@@ -118,7 +118,7 @@ size_t search_pick(const struct search_verdict *v, size_t n, size_t *n_faster);
  * Is a candidate's code the best's (its knob had no effect)?  Both of one
  * kernel file and either the same binary hash (SEARCH_SAME_BINARY) or,
  * where both records have one, the same echo-neutral hash (the host object
- * built with every EV_PARAM echo held constant: SEARCH_SAME_ECHO, a knob
+ * but for its EV_PARAM echo: SEARCH_SAME_ECHO, a knob
  * that reached only its echo), or the same loaded image (code.load_sha256:
  * SEARCH_SAME_LOAD, a knob that reached only what the loader leaves on
  * disk, as -g3 keeps each -DNAME=V in .debug_macro; red team 87's search,

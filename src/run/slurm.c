@@ -275,6 +275,8 @@ int slurm_jd_open(struct jd *j, const char *dir, int progress)
 	if (!root || chdir(root) < 0)
 		return error("cannot enter the repository root '%s' of batch '%s': %s", root ? root : "?",
 			     jstr_of(d, "batch_id") ? jstr_of(d, "batch_id") : "?", strerror(errno));
+	/* the problem plug-in is built as the batch's kernels are */
+	problem_build_setup(&prov_view_ops, json_is_true(json_object_get(d, "unsandboxed")));
 	char *spec = xstrfmt("%s/spec.yaml", dir);
 	int rc = run_spec_load(spec, jstr_of(d, "spec_path"), jstr_of(d, "cache"), &j->s);
 	free(spec);

@@ -1,12 +1,16 @@
-# t0173 - eval promotes no copy of its reference whose echo-neutral
-# identity is unknown: neutral_fail.c fails its echo-neutral build on
-# purpose (#error where EV_PARAM is already defined), so its records have
-# no code.echo_neutral_sha256; the candidate (the reference's file at
-# SALT=2, a binary that differs only in its echo) is called the
-# reference's code ("unknown") and not promoted, whatever its batch says.
-# Before, it was "not the reference's code" (red team 50, neutral_dodge).
+# t0173 - eval promotes no copy of its reference that differs from it in
+# the EV_PARAM echo alone, whatever the kernel does to a second build:
+# neutral_fail.c stops with #error where EV_PARAM is already defined, which
+# failed the old echo-neutral build (a second build with
+# evident_echo_neutral.h forced in), so its records had no identity and
+# the copy (the reference's file at SALT=2, a binary that differs only in
+# its echo) was "unknown" (red team 50, neutral_dodge: before that, "not
+# the reference's code").  Now the identity is of the variant's own
+# compile (red team 125, build.c echo_twin): there is no second build to
+# stop, the copy has the reference's echo-neutral identity and is "no
+# effect", not promoted, whatever its batch says.
 # And a kernel that defines _GNU_SOURCE after nothing else (age_probe.c)
-# gets its echo-neutral identity: the neutral header includes nothing now
+# gets its echo-neutral identity.
 . "$REPO/tests/cli/lib.sh"
 runs_alone "verdicts timed on the CPU"
 mkrepo
@@ -28,7 +32,8 @@ echo '{"name": "copy", "kernel": "tests/fixtures/adversary/host/neutral_fail.c",
 cat ans.jsonl
 expect_eq "$(jget ans.jsonl "d['build']['same_code_as_reference']")" True
 expect_eq "$(jget ans.jsonl "d['promoted']")" False
-expect_contains ans.jsonl "whether the parameters reach its code is unknown"
+expect_eq "$(jget ans.jsonl "bool(d['build']['echo_neutral_sha256'])")" True
+expect_contains ans.jsonl "no effect: the candidate's code is the reference's (the same object but for its EV_PARAM echo"
 # age_probe.c (#define _GNU_SOURCE first, Dl_info) has its neutral identity
 cat > experiments/age.yaml <<'Y'
 name: age

@@ -28,6 +28,7 @@
 #include "backends/job.h"
 #include "backends/problem.h"
 #include "backends/scramble.h"
+#include "run/provenance.h"
 
 static const char *cache_dir(void)
 {
@@ -365,6 +366,8 @@ static void test_jobs_setting(void **state)
 
 int main(void)
 {
+	/* problem plug-ins built as the CLI builds them: boxed, two passes */
+	problem_build_setup(&prov_view_ops, 0);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_same_bytes),
 		cmocka_unit_test(test_cuda_stream_same_bytes),

@@ -30,6 +30,7 @@
 #include "backends/job.h"
 #include "backends/problem.h"
 #include "backends/scramble.h"
+#include "run/provenance.h"
 
 static const char *cache_dir(void)
 {
@@ -352,6 +353,8 @@ static void test_sample_dist_and_launch_key(void **state)
 
 int main(void)
 {
+	/* problem plug-ins built as the CLI builds them: boxed, two passes */
+	problem_build_setup(&prov_view_ops, 0);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_batch_more_launches_than_sets),
 		cmocka_unit_test(test_sample_dist_and_launch_key),

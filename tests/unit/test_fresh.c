@@ -24,6 +24,7 @@
 #include "backends/job.h"
 #include "backends/problem.h"
 #include "backends/scramble.h"
+#include "run/provenance.h"
 
 static const char *cache_dir(void)
 {
@@ -330,6 +331,8 @@ static void test_pool_size(void **state)
 
 int main(void)
 {
+	/* problem plug-ins built as the CLI builds them: boxed, two passes */
+	problem_build_setup(&prov_view_ops, 0);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_value_at_a_position_is_fresh),
 		cmocka_unit_test(test_checker_regenerates_the_upload),

@@ -33,6 +33,7 @@
 #include "backends/job.h"
 #include "backends/problem.h"
 #include "backends/scramble.h"
+#include "run/provenance.h"
 
 static const char *cache_dir(void)
 {
@@ -328,6 +329,8 @@ static void test_fold_bounds_and_older_problems(void **state)
 
 int main(void)
 {
+	/* problem plug-ins built as the CLI builds them: boxed, two passes */
+	problem_build_setup(&prov_view_ops, 0);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cancel_mix_keeps_pairs),
 		cmocka_unit_test(test_fold_bounds_and_older_problems),

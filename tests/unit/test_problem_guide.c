@@ -21,6 +21,7 @@
 
 #include "backends/backend.h"
 #include "backends/problem.h"
+#include "run/provenance.h"
 
 #define GUIDE "docs/writing-a-problem.md"
 
@@ -232,6 +233,8 @@ static void test_guide_literally(void **state)
 
 int main(void)
 {
+	/* problem plug-ins built as the CLI builds them: boxed, two passes */
+	problem_build_setup(&prov_view_ops, 0);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_guide_literally),
 	};

@@ -29,6 +29,7 @@
 #include "backends/backend.h"
 #include "backends/backend_cuda.h"
 #include "backends/problem.h"
+#include "run/provenance.h"
 
 static const char *cache_dir(void)
 {
@@ -1948,6 +1949,8 @@ static void test_host_naive_kernels(void **state)
 
 int main(void)
 {
+	/* problem plug-ins built as the CLI builds them: boxed, two passes */
+	problem_build_setup(&prov_view_ops, 0);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_all_load),
 		cmocka_unit_test(test_load_errors),

@@ -33,6 +33,7 @@
 #include "backends/problem.h"
 #include "backends/scramble.h"
 #include "run/kexec.h"
+#include "run/provenance.h"
 
 /* the draw over n keys (a fixed sequence of words, as a getrandom key
  * or the host parent's os_seed would give): per-distribution counts */
@@ -419,6 +420,8 @@ static void test_focus_one_output(void **state)
 
 int main(void)
 {
+	/* problem plug-ins built as the CLI builds them: boxed, two passes */
+	problem_build_setup(&prov_view_ops, 0);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_three_to_one),
 		cmocka_unit_test(test_not_from_counts),
