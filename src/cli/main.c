@@ -41,6 +41,8 @@ int main(int argc, const char **argv)
 	store_set_indexer(record_index_attrs, RECORD_ATTRS_VERSION, record_index_members);
 	/* an eval batch recorded before `session: eval` is told by its spec (query.c is_eval) */
 	query_spec_variants = spec_variants_of_text;
+	/* a claim is stale once its spec defines its variant otherwise (query_spec_defines) */
+	query_spec_definition = spec_definition_of_text;
 	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
 		name = "help";
 	if (!strcmp(name, "--version")) {
