@@ -388,11 +388,10 @@ static int is_reproduction(const struct query_entry *e)
 
 json_t *(*query_spec_variants)(const char *spec_text);
 
-/* Is row (its name, kernel and parameters) a variant of the spec whose
- * variants are vs (query_spec_variants)? */
-static int row_of_spec(json_t *vs, const struct batch_row *row)
+/* Does v (a variant of query_spec_variants' or query_spec_definition's:
+ * {kernel, params}; NULL: none) hold row's kernel file and parameters? */
+static int row_is(json_t *v, const struct batch_row *row)
 {
-	json_t *v = row->variant ? json_object_get(vs, row->variant) : NULL;
 	const char *k = json_string_value(json_object_get(v, "kernel"));
 	json_t *p = json_object_get(v, "params");
 	if (!v || !k || !row->kernel || strcmp(k, row->kernel) || json_object_size(p) != row->n_params)
@@ -403,6 +402,13 @@ static int row_of_spec(json_t *vs, const struct batch_row *row)
 			return 0;
 	}
 	return 1;
+}
+
+/* Is row (its name, kernel and parameters) a variant of the spec whose
+ * variants are vs (query_spec_variants)? */
+static int row_of_spec(json_t *vs, const struct batch_row *row)
+{
+	return row_is(row->variant ? json_object_get(vs, row->variant) : NULL, row);
 }
 
 /*
@@ -633,7 +639,7 @@ static const struct spec_seen *spec_now(const char *path)
 }
 
 /* The spec text a run recorded (its spec.object in q's store), cached by
- * its hash; text NULL when the store does not hold it. */
+ * its hash; text NULL when the store does not hold it (not cached). */
 static const struct spec_seen *spec_then(struct query *q, const char *object)
 {
 	static struct spec_seen cache[16];
@@ -641,32 +647,22 @@ static const struct spec_seen *spec_then(struct query *q, const char *object)
 	for (size_t i = 0; i < ARRAY_SIZE(cache); i++)
 		if (cache[i].key && !strcmp(cache[i].key, object))
 			return &cache[i];
+	static const struct spec_seen none;
 	struct strbuf text = STRBUF_INIT;
 	int saved = util_quiet;
 	util_quiet = 1;
 	int got = store_get(&q->st, object, &text) == 0;
 	util_quiet = saved;
-	struct spec_seen *e = &cache[next++ % ARRAY_SIZE(cache)];
-	spec_seen_set(e, object, 0, 0, 0, got ? &text : NULL);
-	strbuf_release(&text);
-	/* an object read from another store under the same hash is the same text */
-	return e;
-}
-
-/* Does v (a variant of query_spec_definition's) hold row's kernel file and
- * parameters? */
-static int row_is(json_t *v, const struct batch_row *row)
-{
-	const char *k = json_string_value(json_object_get(v, "kernel"));
-	json_t *p = json_object_get(v, "params");
-	if (!v || !k || !row->kernel || strcmp(k, row->kernel) || json_object_size(p) != row->n_params)
-		return 0;
-	for (size_t i = 0; i < row->n_params; i++) {
-		const char *val = json_string_value(json_object_get(p, row->params[i].name));
-		if (!val || strcmp(val, row->params[i].value))
-			return 0;
+	if (!got) {
+		/* not kept: another store may hold it */
+		strbuf_release(&text);
+		return &none;
 	}
-	return 1;
+	/* the same hash in another store is the same text */
+	struct spec_seen *e = &cache[next++ % ARRAY_SIZE(cache)];
+	spec_seen_set(e, object, 0, 0, 0, &text);
+	strbuf_release(&text);
+	return e;
 }
 
 /* The members in which objects x and y differ, by name into what (", "
