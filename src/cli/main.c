@@ -46,6 +46,8 @@ int main(int argc, const char **argv)
 	/* problem plug-ins are built boxed, in two passes, as kernels are
 	 * (red team 128); `evident run --unsandboxed` says otherwise */
 	problem_build_setup(&prov_view_ops, 0);
+	/* a claim is stale once its spec defines its variant otherwise (query_spec_defines) */
+	query_spec_definition = spec_definition_of_text;
 	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
 		name = "help";
 	if (!strcmp(name, "--version")) {

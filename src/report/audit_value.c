@@ -166,6 +166,75 @@ static int stat_with_ci(struct actx *a, const struct batch_record *b, const stru
 }
 
 /*
+ * An interrupted batch b other than the claim's, as a try of the code id
+ * (its rows of the code on its device, by the object or by the
+ * echo-neutral one alone: such a try only ever counts against or is left
+ * out), the way across_rerun weighs one against a verdict
+ * (audit_verdict.c, code_orphan_weight): its runs of the code, each by
+ * its record, an aborted, no_device, build_failed or reference_failed one
+ * aside (not the code's), against the band [lo, hi] the claim is held to
+ * (value_band of its evidence).  CODE_ORPHAN_ITS_WAY when every one ended
+ * ok with its own stat inside the band: left out, neither for nor against
+ * (a session a time limit stopped while its runs went the claim's way;
+ * counted for it, a stop would turn a random walk into support);
+ * CODE_ORPHAN_AGAINST when one ended otherwise than ok or lies outside,
+ * named into what; CODE_ORPHAN_NONE when no run of the code has a value
+ * (none ran, or the stat cannot be had of one run).  Red team 126: a hunt
+ * that sent SIGINT to every try as soon as one process of the code came
+ * out slow left tries of 1 or 2 runs, no vote (fewer than 3 repeats), and
+ * a false value was supported by the one try that drew a fast process,
+ * itself interrupted, after 14, 8 and 3 tries.
+ */
+static int value_stopped_try(struct actx *a, const struct batch_record *b, const struct code_id *id, const char *stat,
+			     double lo, double hi, struct strbuf *what)
+{
+	size_t n = 0, unclean = 0, out = 0;
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *x = &b->rows[i];
+		struct code_id rid;
+		if (!code_identity(a->q, x, &rid) || !audit_same_identity_or_neutral(&rid, id) || audit_row_set_aside(a, x))
+			continue;
+		const struct run_record **runs;
+		size_t nr = query_row_runs(a->q, x, &runs);
+		const struct run_record *one = nr ? NULL : query_row_run(a->q, x);
+		for (size_t j = 0; j < (nr ? nr : one ? 1 : 0); j++) {
+			const struct run_record *r = nr ? runs[j] : one;
+			if (r->outcome == OUTCOME_ABORTED || r->outcome == OUTCOME_NO_DEVICE ||
+			    r->outcome == OUTCOME_BUILD_FAILED || r->outcome == OUTCOME_REFERENCE_FAILED)
+				continue;
+			if (r->outcome != OUTCOME_OK) {
+				n++;
+				if (!unclean++ && !out)
+					strbuf_addf(what, "a run %s", r->outcome_text ? r->outcome_text : "not ok");
+				continue;
+			}
+			/* the run's own value: its row's statistic over this run alone */
+			struct batch_row one_row;
+			memset(&one_row, 0, sizeof(one_row));
+			one_row.variant = x->variant;
+			one_row.kernel = x->kernel;
+			one_row.outcome = OUTCOME_OK;
+			one_row.have_stats = r->have_stats;
+			one_row.stats = r->stats;
+			double v, ci[2];
+			int have_ci = 0;
+			struct strbuf w = STRBUF_INIT;
+			int got = record_stat(b, &one_row, &r, 1, stat, &v, ci, &have_ci, &w) == 0 && isfinite(v);
+			strbuf_release(&w);
+			if (!got)
+				continue;
+			n++;
+			if (!(v >= lo && v <= hi) && !out++ && !unclean)
+				strbuf_addf(what, "a run at %.4g", v);
+		}
+		free(runs);
+	}
+	if (!n)
+		return CODE_ORPHAN_NONE;
+	return unclean || out ? CODE_ORPHAN_AGAINST : CODE_ORPHAN_ITS_WAY;
+}
+
+/*
  * A value claim on a time or a rate (rate_stat) read from one batch
  * (pinned, or the newest) beside every other batch of the same code
  * identity: the claim's shape (audit_same_problem), the same code run the same
@@ -185,7 +254,11 @@ static int stat_with_ci(struct actx *a, const struct batch_record *b, const stru
  * gives no number for the code); a batch other than the claim's own whose
  * ok row of the code ran fewer than STATS_MIN_PROCESSES repeats does not
  * vote (red team 122; query_row_few_processes), a row that did not run
- * cleanly still does (the code failed, however many repeats); rows the errata set aside (a runner's
+ * cleanly still does (the code failed, however many repeats); an
+ * interrupted batch other than the claim's own is a stopped try, whatever
+ * its repeats, against the claim unless every run of the code in it lies
+ * inside the claim's band [band_lo, band_hi] (value_stopped_try: then
+ * left out and counted into msg); rows the errata set aside (a runner's
  * defect, audit_errata.h) are left out, and counted into msg.  The claim
  * holds when more than half of the deciding batches (the claim's own
  * among them) include it: *agrees is cleared otherwise, naming how many
@@ -194,15 +267,37 @@ static int stat_with_ci(struct actx *a, const struct batch_record *b, const stru
  */
 static void value_across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *er,
 				 const char *vn, const char *stat, double want, int tol, double pct, double amount,
-				 double ulp, double scale, int *agrees, int *tie, struct strbuf *msg)
+				 double ulp, double scale, double band_lo, double band_hi, int *agrees, int *tie,
+				 struct strbuf *msg)
 {
 	struct code_id id;
 	if (!code_identity(a->q, er, &id))
 		return;
-	size_t n = 0, k = 0, n_out = 0, n_aside = 0, n_few = 0, pos = a->q->n;
+	size_t n = 0, k = 0, n_out = 0, n_aside = 0, n_few = 0, n_stopped = 0, n_its_way = 0, pos = a->q->n;
 	struct strbuf out = STRBUF_INIT;
 	const struct batch_record *b = eb;
 	while (b) {
+		/* an interrupted batch of the code: a stopped try, weighed as
+		 * across_rerun weighs one against a verdict, whatever its
+		 * repeats (value_stopped_try) */
+		if (b != eb && b->interrupted) {
+			struct strbuf what = STRBUF_INIT;
+			int w = value_stopped_try(a, b, &id, stat, band_lo, band_hi, &what);
+			if (w == CODE_ORPHAN_AGAINST) {
+				n++;
+				n_stopped++;
+				if (n_out++ < 6)
+					strbuf_addf(&out, "%sinterrupted, %s (%s)", out.len ? ", " : "", what.buf,
+						    audit_id_or(b->run_id));
+			} else if (w == CODE_ORPHAN_ITS_WAY) {
+				n_its_way++;
+			}
+			strbuf_release(&what);
+			do
+				b = query_next_batch_all(a->q, NULL, &pos);
+			while (b && (b == eb || !audit_same_problem(&b->problem, &eb->problem)));
+			continue;
+		}
 		/* the row of the code in b: the claim's own in eb, else an ok one
 		 * (by the claim's name first), else one that did not run cleanly;
 		 * rows the errata set aside are counted, never used */
@@ -292,21 +387,28 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	}
 	/* more than half of the deciding batches must hold it: one of two
 	 * is a coin, not what the code gives */
+	char stopped[128] = "";
+	if (n_stopped)
+		snprintf(stopped, sizeof(stopped), " (%zu of them interrupted tries with a run outside its band or not ok)",
+			 n_stopped);
 	if (n >= 2 && 2 * k < n) {
 		*agrees = 0;
-		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it: %s%s: "
+		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it%s: %s%s: "
 				 "a number one batch gave, not what the code gives (cite a value most batches of the "
 				 "code hold, or state a tol= of at most %g%% that covers them)",
-			    k, n, id.dev, stat, want, n - k, out.buf, n_out > 6 ? ", ..." : "", AUDIT_TOL_CAP_PCT);
+			    k, n, id.dev, stat, want, n - k, stopped, out.buf, n_out > 6 ? ", ..." : "", AUDIT_TOL_CAP_PCT);
 	} else if (n >= 2 && 2 * k == n) {
 		*agrees = 0;
 		*tie = 1;
-		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it: %s%s: "
+		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it%s: %s%s: "
 				 "no majority of the batches (rerun the code, and cite what most batches hold)",
-			    k, n, id.dev, stat, want, n - k, out.buf, n_out > 6 ? ", ..." : "");
+			    k, n, id.dev, stat, want, n - k, stopped, out.buf, n_out > 6 ? ", ..." : "");
 	} else if (n >= 2) {
-		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s hold it", k, n, id.dev);
+		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s hold it%s", k, n, id.dev, stopped);
 	}
+	if (n_its_way)
+		strbuf_addf(msg, "; %zu interrupted tr%s of the code, every run inside [%.6g, %.6g], left out", n_its_way,
+			    n_its_way == 1 ? "y" : "ies", band_lo, band_hi);
 	if (n_few)
 		strbuf_addf(msg, "; %zu batch(es) of the code of fewer than %d repeats left out (no vote: the variance "
 				 "between processes is unknown)",
@@ -352,7 +454,7 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 			audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
 			goto out;
 		}
-		stale = !run || !query_sources_current(run, &why) || !query_spec_defines(run, row, &why);
+		stale = !run || !query_sources_current(run, &why) || !query_spec_defines(a->q, run, row, &why);
 		last = xstrfmt("run %s", audit_id_or(row->run_id));
 	} else {
 		const char *need[] = { vn, NULL };
@@ -405,8 +507,8 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 	}
 	int tie = 0;
 	if (agrees && rate_stat(stat))
-		value_across_batches(a, b, row, vn, stat, want, tol != NULL, pct, amount, ulp, scale, &agrees, &tie,
-				     &detail);
+		value_across_batches(a, b, row, vn, stat, want, tol != NULL, pct, amount, ulp, scale, lo, hi, &agrees,
+				     &tie, &detail);
 	if (tie) {
 		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, detail.buf);
 		goto out;

@@ -4,7 +4,8 @@
  * apply, and the jobs - every variant once per repeat - in a seeded,
  * interleaved order (randomised blocks: each repeat is a fresh random
  * permutation of the variants, begun by the variant that ended the block
- * before it on its slot), so that drift over time (clocks, temperature, a
+ * before it on its slot; with two variants a pair of repeats, four jobs,
+ * so begun), so that drift over time (clocks, temperature, a
  * neighbour) is spread over the variants instead of being confounded with
  * one of them, and what one job leaves for the next falls on every
  * variant alike.
@@ -248,6 +249,35 @@ void plan_order(uint64_t order_seed, size_t n_variants, int repeats, int slots, 
 		slots = 1;
 	for (int r = 0; r < repeats; r++) {
 		size_t *perm = order + (size_t)r * n_variants;
+		if (n_variants == 2 && (r / slots) % 2 == 1)
+			continue; /* the second block of a pair: filled with the first */
+		if (n_variants == 2 && r + slots < repeats) {
+			/* two variants: a pair of the slot's blocks (r, r + slots),
+			 * four jobs, each variant twice, begun by the variant that
+			 * ended the slot's block before (a random one for its
+			 * first), the other three shuffled.  Chained blocks of one
+			 * repeat left two orders, ABBA... or BAAB... (red team
+			 * 126); a pair's shuffle keeps each variant after each
+			 * about equally often (begun by x: xxyy, xyxy or xyyx,
+			 * one of its three joins of a variant to itself on
+			 * average, the join to the block before the other) */
+			size_t *second = order + (size_t)(r + slots) * n_variants;
+			size_t four[4];
+			four[0] = r >= slots ? order[(size_t)(r - slots + 1) * n_variants - 1] : (size_t)(mix(&st) % 2);
+			four[1] = four[0];
+			four[2] = four[3] = 1 - four[0];
+			for (size_t i = 4; i > 2; i--) {
+				size_t j = 1 + (size_t)(mix(&st) % (i - 1));
+				size_t t = four[i - 1];
+				four[i - 1] = four[j];
+				four[j] = t;
+			}
+			perm[0] = four[0];
+			perm[1] = four[1];
+			second[0] = four[2];
+			second[1] = four[3];
+			continue;
+		}
 		for (size_t i = 0; i < n_variants; i++)
 			perm[i] = i;
 		size_t first = 0; /* perm[0 .. first) fixed: the chained start */
@@ -264,6 +294,22 @@ void plan_order(uint64_t order_seed, size_t n_variants, int repeats, int slots, 
 			perm[j] = t;
 		}
 	}
+}
+
+void plan_order_repeats(size_t n_variants, int repeats, int slots, const size_t *order, int *repeat_of)
+{
+	if (slots < 1)
+		slots = 1;
+	int *count = xcalloc(n_variants + 1, sizeof(int));
+	for (int s = 0; s < slots && s < repeats; s++) {
+		memset(count, 0, (n_variants + 1) * sizeof(int));
+		for (int r = s; r < repeats; r += slots)
+			for (size_t i = 0; i < n_variants; i++) {
+				size_t k = (size_t)r * n_variants + i;
+				repeat_of[k] = s + count[order[k]]++ * slots;
+			}
+	}
+	free(count);
 }
 
 int plan_batch(struct run_ctx *c)
@@ -323,15 +369,22 @@ int plan_batch(struct run_ctx *c)
 	 * Free blocks made a job follow another variant's 3 times in 4 with 2
 	 * variants and its own once in 4, so a candidate's leftover hit the
 	 * baseline 72% of the time and itself 22% (red team 123, over 100,000
-	 * order seeds at 8 repeats) */
+	 * order seeds at 8 repeats).  With two variants a block of one
+	 * repeat so begun has one order left (ABBAABBA... or BAABBAAB...: red
+	 * team 126), so there the slot's blocks go in pairs, four jobs each
+	 * shuffled after its chained first (plan_order), and a job's repeat
+	 * is its variant's count on the slot (plan_order_repeats) */
 	p->n_jobs = p->n_variants * (size_t)p->repeats;
 	p->jobs = xcalloc(p->n_jobs, sizeof(*p->jobs));
 	uint64_t st = p->order_seed ^ 0x6a09e667f3bcc908ULL;
 	size_t *order = xcalloc(p->n_jobs, sizeof(size_t));
+	int *repeat_of = xcalloc(p->n_jobs, sizeof(int));
 	plan_order(p->order_seed, p->n_variants, p->repeats, c->pool.n, order);
-	for (int r = 0, k = 0; r < p->repeats; r++) {
+	plan_order_repeats(p->n_variants, p->repeats, c->pool.n, order, repeat_of);
+	for (int b = 0, k = 0; b < p->repeats; b++) {
 		for (size_t i = 0; i < p->n_variants; i++, k++) {
 			struct plan_job *j = &p->jobs[k];
+			int r = repeat_of[k];
 			j->variant = order[k];
 			j->repeat = r;
 			/* every variant of a repeat sees the same inputs; each repeat fresh ones */
@@ -343,6 +396,7 @@ int plan_batch(struct run_ctx *c)
 		}
 	}
 	free(order);
+	free(repeat_of);
 	return 0;
 }
 

@@ -419,14 +419,28 @@ int plan_rotation_sets(int cold, int launches, double rotation_bytes, double set
 long long plan_device_buffers(int n_sets, int launches, int n_inputs, int n_outputs, int n_dists);
 /*
  * The order of a batch's jobs, variant indices into order[n_variants x
- * repeats] (the caller's): randomised blocks, block r a permutation of the
- * variants drawn from order_seed, begun by the variant that ended block
- * r - slots (the block before it on its pool slot; slots < 1 is one), so
- * that each variant follows each variant, itself included, about equally
+ * repeats] (the caller's), in blocks of n_variants jobs, block r run on
+ * pool slot r % slots (slots < 1 is one): randomised blocks, block r a
+ * permutation of the variants drawn from order_seed, begun by the variant
+ * that ended block r - slots (the block before it on its slot), so that
+ * each variant follows each variant, itself included, about equally
  * often (red team 123: free blocks put a job after another variant's 3
- * times in 4 with 2 variants).
+ * times in 4 with 2 variants).  With 2 variants that chaining left one
+ * order (ABBA... or BAAB..., red team 126), so there a slot's blocks go in
+ * pairs (r, r + slots): four jobs, each variant twice, the first the
+ * variant that ended the slot's block before (random for the slot's
+ * first), the other three shuffled (xxyy, xyxy or xyyx: the same balance
+ * on average); a slot's odd last block is chained as above.  A block then
+ * holds a variant twice or not at all: plan_order_repeats says whose
+ * repeat each job is.
  */
 void plan_order(uint64_t order_seed, size_t n_variants, int repeats, int slots, size_t *order);
+/* The repeat of each job of order (plan_order's) into repeat_of[n_variants
+ * x repeats]: on each slot, a variant's first job is repeat s (the slot),
+ * its next s + slots, and so on, so that repeat r still runs on slot
+ * r % slots (pool.c) and every variant runs each repeat once; with 3
+ * variants or more, block r's jobs are repeat r. */
+void plan_order_repeats(size_t n_variants, int repeats, int slots, const size_t *order, int *repeat_of);
 int plan_batch(struct run_ctx *c);
 void plan_batch_release(struct plan *p);
 void plan_release(struct plan *p);

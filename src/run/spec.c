@@ -1372,6 +1372,60 @@ json_t *spec_variants_of_text(const char *text)
 	return out;
 }
 
+/* NULL-terminated strings as a JSON array ([] for NULL). */
+static json_t *str_list_json(char *const *l)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; l && l[i]; i++)
+		json_array_append_new(a, json_string(l[i]));
+	return a;
+}
+
+json_t *spec_definition_of_text(const char *text)
+{
+	struct spec s;
+	struct spec_env env = { 0 }; /* as spec_variants_of_text: no file looked at */
+	int saved = util_quiet;
+	util_quiet = 1;
+	int rc = spec_load_text("(recorded spec)", text, &env, &s);
+	util_quiet = saved;
+	if (rc < 0) {
+		spec_release(&s);
+		return NULL;
+	}
+	json_t *shape = json_object();
+	for (int i = 0; i < s.n_dims; i++)
+		json_object_set_new(shape, s.dim_names[i], json_integer((json_int_t)s.dims[i]));
+	/* every knob but those of how much is run: processes, samples, inputs
+	 * checked and time allowed (a knob added later is compared) */
+	static const char *const amount[] = { "repeats", "timeout_s", "samples", "max_seconds", "min_seconds",
+					       "stdrel", "seeds", "timed_checks" };
+	json_t *knobs = knobs_to_json(&s.k);
+	for (size_t i = 0; i < ARRAY_SIZE(amount); i++)
+		json_object_del(knobs, amount[i]);
+	json_t *all = json_pack("{s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:o, s:o, s:o, s:o, s:o}", "name", s.name,
+				"problem", s.problem, "backend", s.backend, "dtype", s.dtype, "baseline", s.baseline,
+				"arch", s.arch, "shape", shape, "flags", str_list_json(s.flags), "sanitize",
+				str_list_json(s.sanitize), "seed",
+				s.seed_given ? json_integer((json_int_t)s.seed) : json_null(), "knobs", knobs);
+	json_t *vs = json_object();
+	for (size_t i = 0; all && i < s.n_variants; i++) {
+		const struct spec_variant *v = &s.variants[i];
+		json_t *p = json_object();
+		for (size_t k = 0; k < v->n_params; k++)
+			json_object_set_new(p, v->params[k].name, json_string(v->params[k].value));
+		json_object_set_new(vs, v->name,
+				    json_pack("{s:s?, s:o, s:s, s:b}", "kernel", v->kernel, "params", p, "trust",
+					      spec_trust(&s, v), "reference", v->is_reference));
+	}
+	spec_release(&s);
+	if (!all) {
+		json_decref(vs);
+		return NULL;
+	}
+	return json_pack("{s:o, s:o}", "spec", all, "variants", vs);
+}
+
 const struct spec_variant *spec_variant(const struct spec *s, const char *name)
 {
 	for (size_t i = 0; i < s->n_variants; i++)

@@ -147,6 +147,22 @@ int spec_load_text(const char *path, const char *text, const struct spec_env *en
  * JSON object), loaded quietly with no file looked at; NULL when it does
  * not load.  store/query.h's query_spec_variants (set in main). */
 json_t *spec_variants_of_text(const char *text);
+/*
+ * What a spec's text defines its variants' runs to be, as spec_load
+ * resolves it (quietly, no file looked at): {"spec": {name, problem,
+ * backend, dtype, baseline, arch, shape: {DIM: N}, flags: [...], sanitize:
+ * [...], seed (null: drawn per run), knobs: the knobs of what is timed
+ * and passed, cache, clock, batch, warmup_ms, atol, rtol, rel_l2, and any
+ * knob added later}, "variants": {NAME: {kernel, params: {NAME: VALUE},
+ * trust, reference}}}, a new object; NULL when it does not load.  What is
+ * left out changes how much is run, not what: repeats, samples,
+ * correctness.seeds, timed_checks, max_seconds, min_seconds, stdrel,
+ * timeout_s, the GPUs, the question's words, a price, a search's
+ * space and budget, a variant's expected outcome and lineage.  store/query.h's query_spec_definition
+ * (set in main): a claim's evidence is stale once its spec defines the
+ * variant otherwise (red team 126).
+ */
+json_t *spec_definition_of_text(const char *text);
 void spec_release(struct spec *s);
 /* Free a lineage (NULL is fine). */
 void spec_lineage_free(struct spec_lineage *l);

@@ -388,11 +388,10 @@ static int is_reproduction(const struct query_entry *e)
 
 json_t *(*query_spec_variants)(const char *spec_text);
 
-/* Is row (its name, kernel and parameters) a variant of the spec whose
- * variants are vs (query_spec_variants)? */
-static int row_of_spec(json_t *vs, const struct batch_row *row)
+/* Does v (a variant of query_spec_variants' or query_spec_definition's:
+ * {kernel, params}; NULL: none) hold row's kernel file and parameters? */
+static int row_is(json_t *v, const struct batch_row *row)
 {
-	json_t *v = row->variant ? json_object_get(vs, row->variant) : NULL;
 	const char *k = json_string_value(json_object_get(v, "kernel"));
 	json_t *p = json_object_get(v, "params");
 	if (!v || !k || !row->kernel || strcmp(k, row->kernel) || json_object_size(p) != row->n_params)
@@ -403,6 +402,13 @@ static int row_of_spec(json_t *vs, const struct batch_row *row)
 			return 0;
 	}
 	return 1;
+}
+
+/* Is row (its name, kernel and parameters) a variant of the spec whose
+ * variants are vs (query_spec_variants)? */
+static int row_of_spec(json_t *vs, const struct batch_row *row)
+{
+	return row_is(row->variant ? json_object_get(vs, row->variant) : NULL, row);
 }
 
 /*
@@ -582,49 +588,178 @@ int query_batch_unsettled(const struct batch_record *b, const char *const *need)
 	return 0;
 }
 
-/* The variants the spec file at path declares now (query_spec_variants),
- * cached by path, size and modification time; NULL when there is no
- * telling (no hook, no file, it does not load).  Borrowed. */
-static json_t *spec_variants_now(const char *path)
+json_t *(*query_spec_definition)(const char *spec_text);
+
+/* A spec's text and what it defines (query_spec_definition), as read once:
+ * the file at a recorded spec.path now (key the path, with its size and
+ * modification time), or a recorded spec object (key its hash). */
+struct spec_seen {
+	char *key;
+	long long size, mtime;
+	int gone;                    /* the path names no file now */
+	char *text;                  /* NULL: not readable */
+	json_t *def;                 /* NULL: the text does not load */
+};
+
+static void spec_seen_set(struct spec_seen *e, const char *key, long long size, long long mtime, int gone,
+			  struct strbuf *text)
 {
-	static struct {
-		char *path;
-		long long size, mtime;
-		json_t *vs;
-	} cache[8];
-	static size_t next;
-	struct stat st;
-	if (!query_spec_variants || !path || stat(path, &st) < 0)
-		return NULL;
-	for (size_t i = 0; i < ARRAY_SIZE(cache); i++)
-		if (cache[i].path && !strcmp(cache[i].path, path) && cache[i].size == (long long)st.st_size &&
-		    cache[i].mtime == (long long)st.st_mtime)
-			return cache[i].vs;
-	struct strbuf text = STRBUF_INIT;
-	json_t *vs = read_file(path, &text) == 0 ? query_spec_variants(strbuf_str(&text)) : NULL;
-	strbuf_release(&text);
-	size_t k = next++ % ARRAY_SIZE(cache);
-	free(cache[k].path);
-	json_decref(cache[k].vs);
-	cache[k].path = xstrdup(path);
-	cache[k].size = (long long)st.st_size;
-	cache[k].mtime = (long long)st.st_mtime;
-	cache[k].vs = vs;
-	return vs;
+	free(e->key);
+	free(e->text);
+	json_decref(e->def);
+	e->key = xstrdup(key);
+	e->size = size;
+	e->mtime = mtime;
+	e->gone = gone;
+	e->text = text ? xstrdup(strbuf_str(text)) : NULL;
+	e->def = text ? query_spec_definition(e->text) : NULL;
 }
 
-int query_spec_defines(const struct run_record *run, const struct batch_row *row, struct strbuf *why)
+/* The spec file at path now, cached by path, size and modification time. */
+static const struct spec_seen *spec_now(const char *path)
 {
-	if (!run || !row || !row->variant || !row->kernel || !run->spec_path)
+	static struct spec_seen cache[8];
+	static size_t next;
+	struct stat st;
+	int gone = stat(path, &st) < 0;
+	long long size = gone ? -1 : (long long)st.st_size, mtime = gone ? -1 : (long long)st.st_mtime;
+	for (size_t i = 0; i < ARRAY_SIZE(cache); i++)
+		if (cache[i].key && !strcmp(cache[i].key, path) && cache[i].gone == gone && cache[i].size == size &&
+		    cache[i].mtime == mtime)
+			return &cache[i];
+	struct strbuf text = STRBUF_INIT;
+	int saved = util_quiet;
+	util_quiet = 1;
+	int got = !gone && read_file(path, &text) == 0;
+	util_quiet = saved;
+	struct spec_seen *e = &cache[next++ % ARRAY_SIZE(cache)];
+	spec_seen_set(e, path, size, mtime, gone, got ? &text : NULL);
+	strbuf_release(&text);
+	return e;
+}
+
+/* The spec text a run recorded (its spec.object in q's store), cached by
+ * its hash; text NULL when the store does not hold it (not cached). */
+static const struct spec_seen *spec_then(struct query *q, const char *object)
+{
+	static struct spec_seen cache[16];
+	static size_t next;
+	for (size_t i = 0; i < ARRAY_SIZE(cache); i++)
+		if (cache[i].key && !strcmp(cache[i].key, object))
+			return &cache[i];
+	static const struct spec_seen none;
+	struct strbuf text = STRBUF_INIT;
+	int saved = util_quiet;
+	util_quiet = 1;
+	int got = store_get(&q->st, object, &text) == 0;
+	util_quiet = saved;
+	if (!got) {
+		/* not kept: another store may hold it */
+		strbuf_release(&text);
+		return &none;
+	}
+	/* the same hash in another store is the same text */
+	struct spec_seen *e = &cache[next++ % ARRAY_SIZE(cache)];
+	spec_seen_set(e, object, 0, 0, 0, &text);
+	strbuf_release(&text);
+	return e;
+}
+
+/* The members in which objects x and y differ, by name into what (", "
+ * between), a knob's (x and y's "knobs") by its own name, a parameter's
+ * as "parameter NAME". */
+static void name_differences(json_t *x, json_t *y, struct strbuf *what)
+{
+	json_t *keys = json_object();
+	const char *k;
+	json_t *v;
+	json_object_foreach(x, k, v) json_object_set(keys, k, json_true());
+	json_object_foreach(y, k, v) json_object_set(keys, k, json_true());
+	json_object_foreach(keys, k, v)
+	{
+		json_t *a = json_object_get(x, k), *b = json_object_get(y, k);
+		if (a && b && json_equal(a, b))
+			continue;
+		if ((!strcmp(k, "knobs") || !strcmp(k, "params")) && json_is_object(a) && json_is_object(b)) {
+			json_t *keys2 = json_object();
+			const char *k2;
+			json_t *v2;
+			json_object_foreach(a, k2, v2) json_object_set(keys2, k2, json_true());
+			json_object_foreach(b, k2, v2) json_object_set(keys2, k2, json_true());
+			json_object_foreach(keys2, k2, v2)
+			{
+				json_t *a2 = json_object_get(a, k2), *b2 = json_object_get(b, k2);
+				if (!a2 || !b2 || !json_equal(a2, b2))
+					strbuf_addf(what, "%s%s%s", what->len ? ", " : "",
+						    !strcmp(k, "params") ? "parameter " : "", k2);
+			}
+			json_decref(keys2);
+			continue;
+		}
+		strbuf_addf(what, "%s%s", what->len ? ", " : "", k);
+	}
+	json_decref(keys);
+}
+
+int query_spec_defines(struct query *q, const struct run_record *run, const struct batch_row *row,
+		       struct strbuf *why)
+{
+	if (!run || !row || !row->variant || !run->spec_path || !query_spec_definition)
 		return 1;
-	json_t *vs = spec_variants_now(run->spec_path);
-	if (!vs || !json_object_get(vs, row->variant))
-		return 1; /* no telling; a variant renamed is no other definition */
-	if (row_of_spec(vs, row))
-		return 1;
-	strbuf_addf(why, "the spec '%s' now defines variant '%s' otherwise than run '%s' ran it (its kernel or parameters)",
-		    run->spec_path, row->variant, run->run_id);
-	return 0;
+	const struct spec_seen *now = spec_now(run->spec_path);
+	if (now->gone) {
+		strbuf_addf(why, "the spec '%s' that run '%s' ran is gone (moved, renamed or deleted): no spec "
+				 "defines its variant '%s' now",
+			    run->spec_path, run->run_id, row->variant);
+		return 0;
+	}
+	if (!now->def) {
+		strbuf_addf(why, "the spec '%s' that run '%s' ran %s now", run->spec_path, run->run_id,
+			    now->text ? "does not load" : "cannot be read");
+		return 0;
+	}
+	const struct spec_seen *then = run->spec_object && q ? spec_then(q, run->spec_object) : NULL;
+	if (then && then->text && !strcmp(then->text, now->text))
+		return 1; /* the spec it ran, byte for byte */
+	json_t *now_v = json_object_get(json_object_get(now->def, "variants"), row->variant);
+	/* a search's run recorded its generation's spec, written by the
+	 * search with its candidates as variants; the file defines the
+	 * search: a candidate is held to the spec-wide part alone, and its
+	 * row to a variant of its name in the file */
+	int generation = run->lineage.have && run->lineage.search;
+	json_t *then_v = then && then->def && !generation
+				 ? json_object_get(json_object_get(then->def, "variants"), row->variant)
+				 : NULL;
+	struct strbuf what = STRBUF_INIT;
+	int ok = 1;
+	if (then && then->def) {
+		/* what the spec defined as it ran against what it defines now:
+		 * every variant's run shares the spec-wide part (flags, shape,
+		 * problem, dtype, knobs, ...); a variant of the spec it ran
+		 * (not an eval or search candidate) its own too */
+		if (then_v && !now_v) {
+			strbuf_addf(why, "the spec '%s' no longer defines variant '%s' that run '%s' ran (renamed or "
+					 "removed)",
+				    run->spec_path, row->variant, run->run_id);
+			return 0;
+		}
+		name_differences(json_object_get(then->def, "spec"), json_object_get(now->def, "spec"), &what);
+		if (then_v)
+			name_differences(then_v, now_v, &what);
+		ok = !what.len;
+	}
+	/* the row's own kernel file and parameters (records without a spec
+	 * object, a spec that no longer loads as it ran, or a candidate under
+	 * the name of a variant the spec has now) */
+	if (ok && now_v && row->kernel && !row_is(now_v, row)) {
+		strbuf_addstr(&what, "its kernel or parameters");
+		ok = 0;
+	}
+	if (!ok)
+		strbuf_addf(why, "the spec '%s' now defines variant '%s' otherwise than run '%s' ran it (changed: %s)",
+			    run->spec_path, row->variant, run->run_id, what.buf);
+	strbuf_release(&what);
+	return ok;
 }
 
 /* Did the rows of b named by need (every row when NULL) run the code in
@@ -644,7 +779,7 @@ static int rows_current(struct query *q, const struct batch_record *b, const cha
 			strbuf_addf(why, "run '%s' is missing from the store", row->run_id ? row->run_id : "?");
 			return 0;
 		}
-		if (!query_sources_current(run, why) || !query_spec_defines(run, row, why))
+		if (!query_sources_current(run, why) || !query_spec_defines(q, run, row, why))
 			return 0;
 	}
 	return 1;

@@ -135,13 +135,30 @@ size_t query_reproductions_of(const struct query *q, const char *run_id, const c
  */
 const struct batch_record *query_batch(struct query *q, const char *experiment, const char *run,
 				       const char *const *need, struct strbuf *why);
-/* Does the spec file run recorded (spec.path, read now) still define the
- * row's variant as it ran: the same kernel file and parameters?  1 when
- * it does or there is no telling (no spec recorded, the file gone or not
- * loadable, no variant of that name: a rename is no other definition);
- * 0 with why.  Red team 122: `fast` edited from SLEEP_US 2000 to 3900 in
- * the spec left its claim supported, the kernel files unchanged. */
-int query_spec_defines(const struct run_record *run, const struct batch_row *row, struct strbuf *why);
+/*
+ * Does the spec file run recorded (spec.path, read now) still define the
+ * row's variant as it ran?  What the spec defines is
+ * query_spec_definition's: the spec-wide part every variant's run shares
+ * (name, problem, backend, dtype, baseline, arch, shape, flags, sanitize,
+ * a fixed seed, every knob but repeats and timeout_s) and the variant's
+ * own (kernel, parameters, trust, reference; spec.h
+ * spec_definition_of_text), compared between the spec
+ * text the run recorded (spec.object in q's store) and the file now; and
+ * the row's kernel file and parameters against the file's variant.  0
+ * with why when anything differs, when the spec file is gone (moved,
+ * renamed, deleted) or does not load, or when a variant of the spec it
+ * ran is no longer in it (renamed or removed); 1 when it defines it
+ * alike, or there is no telling (no spec recorded, no hook: unit tests).
+ * A variant its recorded spec did not have (an eval candidate), or a
+ * search's candidate (its run recorded the generation's spec), is held to
+ * the spec-wide part.  Red team 122: `fast` edited from
+ * SLEEP_US 2000 to 3900 in the spec left its claim supported; red team
+ * 126: `flags: [-DINVERT]`, another shape or cache, the spec renamed or
+ * the variant renamed did too.
+ */
+extern json_t *(*query_spec_definition)(const char *spec_text);
+int query_spec_defines(struct query *q, const struct run_record *run, const struct batch_row *row,
+		       struct strbuf *why);
 /* Did row of batch b run fewer than STATS_MIN_PROCESSES repeats (rule 0b,
  * stats.h: a comparison of it gives no verdict, its CI is one or two
  * processes')?  0 for v1 rows (one process by design). */

@@ -85,9 +85,11 @@ wait $pid
 expect_match c5.out "c.md:1: [a-z]+: faster fast vs ref: .*(adjusted over the 4 configurations|tried in 4 configurations)"
 # 3: an interrupted try whose runs of both sides all went the claimed
 # way is left out, as a killed one is (red team 97's h2: SIGINT or
-# SIGTERM counted it against, SIGKILL left it out); its first block ran
-# both variants once (randomised blocks), each ~5x apart
-stop_run INT experiments/it.yaml 2
+# SIGTERM counted it against, SIGKILL left it out); its first three jobs
+# ran both variants (with 2 variants a slot's blocks go in pairs, four
+# jobs each variant twice: xxyy, xyxy or xyyx after a first drawn at
+# random, plan.c plan_order; red team 126), each ~5x apart
+stop_run INT experiments/it.yaml 3
 "$EVIDENT" audit --no-untraced c.md > c3.out 2>&1
 # (at a load far past the CPUs the stop can land after more runs, or a
 # run of the fast side read slower than the reference's: then the try did

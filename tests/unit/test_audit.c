@@ -423,6 +423,91 @@ static void put_rt87_zbatch(struct store *st, const char *bid, const char *exp, 
 	put_host_batch(st, bid, exp, rows);
 }
 
+/*
+ * Red team 126's stop hunt: a host run of experiment exp, variant quick,
+ * of kernel path (content sha) as binary bin, in batch bid, its own
+ * median median us (outcome as given: "aborted" for a run the stop cut).
+ */
+static void put_hunt_run(struct store *st, const char *id, const char *exp, const char *bid, const char *path,
+			 const char *sha, const char *bin, double median, const char *outcome)
+{
+	char hex[SHA256_HEX_LEN + 1];
+	char *samples = xstrfmt("# us\n%.1f\n", median);
+	assert_int_equal(store_put(st, samples, strlen(samples), hex), 0);
+	json_t *x = json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:{s:[s, s, s], s:s}}, s:{s:s, s:s, s:{s:i}, s:[s]}, "
+			      "s:s, s:{s:s, s:{s:s, s:i}, s:{s:i, s:f, s:[f, f]}}}",
+			      "experiment", exp, "backend", "host", "code", "sources", "path", path, "sha256", sha,
+			      "binary_sha256", bin, "compiler", "argv", "cc", "-O2", path, "version", "cc 1", "problem",
+			      "name", "p2", "dtype", "fp32", "shape", "N", 256, "dims", "N", "batch_id", bid, "timing",
+			      "samples_object", hex, "method", "cache", "cold", "samples_requested", 3, "stats", "n", 30,
+			      "median", median, "median_ci", median - 1, median + 1);
+	assert_non_null(x);
+	put_variant_x(st, id, "quick", sha, samples, outcome, x);
+	free(samples);
+}
+
+/* A batch (evident-batch/2) of experiment exp whose one row, quick, ran
+ * runs ids[0..n) with the row's median (CI [lo, hi]); interrupted as
+ * given. */
+static void put_hunt_batch(struct store *st, const char *bid, const char *exp, const char *const *ids, size_t n,
+			   double median, double lo, double hi, int interrupted)
+{
+	json_t *runs = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(runs, json_string(ids[i]));
+	json_t *row = json_pack("{s:s, s:s, s:s, s:o, s:{s:i, s:f, s:[f, f], s:i}, s:n}", "variant", "quick", "run_id",
+				ids[0], "outcome", "ok", "runs", runs, "stats", "n", 30, "median", median, "median_ci", lo,
+				hi, "repeats", (int)n, "comparison");
+	json_t *b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f}, s:{s:s, s:s, s:{s:i}, "
+			      "s:[s]}, s:[o], s:b, s:{s:i}}",
+			      "kind", "batch", "format", RECORD_BATCH_FORMAT, "experiment", exp, "batch_id", bid,
+			      "baseline", "quick", "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm",
+			      "comparisons", (json_int_t)0, "alpha", 0.05, "threshold", 0.01, "problem", "name", "p2",
+			      "dtype", "fp32", "shape", "N", 256, "dims", "N", "variants", row, "interrupted", interrupted,
+			      "plan", "repeats", 3);
+	assert_non_null(b);
+	assert_int_equal(store_commit(st, bid, b), 0);
+	json_decref(b);
+}
+
+/*
+ * Red team 126, finding 2: a hunt sent SIGINT to every try of mode.c
+ * (slow 7 processes in 8) as soon as one process came out slow.  ih.c:
+ * batch ih-0, interrupted, its quick row 2 ok runs (2410, 3430 us) and
+ * one aborted, reads 2600 [2400, 3500]; ih-1..ih-3, interrupted, 1 run
+ * each at 3600 us; ih-4, interrupted, 1 run at 3000 us (inside ih-0's
+ * band).  ig.c: a finished batch ig-0 (3000 [2900, 3100]) and an
+ * interrupted try ig-1 of one run at 3050 us (its way).
+ */
+static void put_stop_hunt(struct store *st)
+{
+	char ihsha[SHA256_HEX_LEN + 1], igsha[SHA256_HEX_LEN + 1];
+	put_file("ih.c", "int ih;\n", ihsha);
+	put_file("ig.c", "int ig;\n", igsha);
+	const char *ids0[] = { "20260128T000000Z-ih-q0a", "20260128T000001Z-ih-q0b", "20260128T000002Z-ih-q0c" };
+	put_hunt_run(st, ids0[0], "ih", "20260128T000003Z-ih-0-batch", "ih.c", ihsha, "ihbin", 2410, "ok");
+	put_hunt_run(st, ids0[1], "ih", "20260128T000003Z-ih-0-batch", "ih.c", ihsha, "ihbin", 3430, "ok");
+	put_hunt_run(st, ids0[2], "ih", "20260128T000003Z-ih-0-batch", "ih.c", ihsha, "ihbin", 0, "aborted");
+	put_hunt_batch(st, "20260128T000003Z-ih-0-batch", "ih", ids0, 3, 2600, 2400, 3500, 1);
+	for (int i = 1; i <= 4; i++) {
+		char *id = xstrfmt("20260128T00001%dZ-ih-q%d", i, i), *bid = xstrfmt("20260128T00002%dZ-ih-%d-batch", i, i);
+		double m = i == 4 ? 3000 : 3600;
+		put_hunt_run(st, id, "ih", bid, "ih.c", ihsha, "ihbin", m, "ok");
+		const char *ids[] = { id };
+		put_hunt_batch(st, bid, "ih", ids, 1, m, m - 10, m + 10, 1);
+		free(id);
+		free(bid);
+	}
+	const char *g0[] = { "20260128T000030Z-ig-q0a", "20260128T000031Z-ig-q0b", "20260128T000032Z-ig-q0c" };
+	static const double g0m[] = { 2950, 3000, 3050 };
+	for (int i = 0; i < 3; i++)
+		put_hunt_run(st, g0[i], "ig", "20260128T000033Z-ig-0-batch", "ig.c", igsha, "igbin", g0m[i], "ok");
+	put_hunt_batch(st, "20260128T000033Z-ig-0-batch", "ig", g0, 3, 3000, 2900, 3100, 0);
+	const char *g1[] = { "20260128T000040Z-ig-q1" };
+	put_hunt_run(st, g1[0], "ig", "20260128T000041Z-ig-1-batch", "ig.c", igsha, "igbin", 3050, "ok");
+	put_hunt_batch(st, "20260128T000041Z-ig-1-batch", "ig", g1, 1, 3050, 3040, 3060, 1);
+}
+
 static int setup(void **state)
 {
 	assert_non_null(mkdtemp(dir));
@@ -1328,6 +1413,7 @@ static int setup(void **state)
 	put_repro_band = 0.9;
 	put_repro(&st, "20260102T000010Z-r-rep6-batch", "20260102T000009Z-r-old4-batch", ok2, 2);
 	put_repro_band = 0.01;
+	put_stop_hunt(&st);
 	store_release(&st);
 	(void)state;
 	return 0;
@@ -2938,6 +3024,40 @@ static void test_value_reproductions_and_majority(void **state)
 }
 
 /*
+ * Red team 126, finding 2 (put_stop_hunt): interrupted tries of the code
+ * are weighed against a value claim as across_rerun weighs them against
+ * a verdict: ih-1..ih-3's runs (3600 us) lie outside the band of the
+ * claim's interrupted evidence (2600 [2400, 3500]), so they count against
+ * it, whatever their repeats (before: no vote, fewer than 3 repeats, and
+ * the claim supported on ih-0 alone); ih-4's run (3000 us) inside it is
+ * left out, neither for nor against, as is ig-1's beside ig-0's finished
+ * batch (an honest session stopped while its runs went the claim's way).
+ */
+static void test_value_stopped_tries(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=ih variant=quick stat=median_us value=2600us "
+			"run=20260128T000003Z-ih-0-batch -->\n"
+			"<!-- claim: value experiment=ig variant=quick stat=median_us value=3000us "
+			"run=20260128T000033Z-ig-0-batch -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: value ih/quick median_us=2600us: recorded 2600, within the "
+				  "95% CI [2399.5, 3500.5]"));
+	assert_non_null(strstr(f, "; but only 1 of 4 batches of the same code on "));
+	assert_non_null(strstr(f, " hold median_us=2600, 3 exclude it (3 of them interrupted tries with a run outside "
+				  "its band or not ok): interrupted, a run at 3600 (20260128T000023Z-ih-3-batch)"));
+	assert_non_null(strstr(f, "; 1 interrupted try of the code, every run inside [2399.5, 3500.5], left out"));
+	assert_null(strstr(f, "fewer than 3 repeats left out"));
+	assert_non_null(strstr(f, "t.md:2: supported: value ig/quick median_us=3000us: recorded 3000, within the 95% "
+				  "CI [2899.5, 3100.5]"));
+	assert_non_null(strstr(f, "; 1 interrupted try of the code, every run inside [2899.5, 3100.5], left out"));
+	assert_int_equal(c.contradicted, 1);
+	assert_int_equal(c.supported, 1);
+	free(f);
+}
+
+/*
  * Red team 49, finding 4: nt.c's twin (another binary, SLOW=0) shares
  * its echo-neutral object, and its 4 fast batches voted for nt.c's
  * (before: "5 of 7", supported).  The echo-neutral object only counts
@@ -3075,6 +3195,7 @@ int main(void)
 		cmocka_unit_test(test_value_across_batches),
 		cmocka_unit_test(test_validated_echo_only_params),
 		cmocka_unit_test(test_value_no_ci_across_batches),
+		cmocka_unit_test(test_value_stopped_tries),
 		cmocka_unit_test(test_value_reproductions_and_majority),
 		cmocka_unit_test(test_value_neutral_twin),
 		cmocka_unit_test(test_load_copies),

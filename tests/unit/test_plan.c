@@ -7,6 +7,7 @@
  * what launches 0 and 1 had read, and a kernel copied their answers).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -50,31 +51,59 @@ static void test_rotation_per_launch(void **state)
 /* what the worker will hold, against the harness's room: batch 8 of
  * attention (3 inputs, 1 output, 4 distributions) fits, batch 3000 not */
 
-/* The job order (plan_order): every block holds each variant once, and a
- * variant follows each variant, itself included, about equally often
- * (red team 123: with free blocks a job followed another variant's 3
- * times in 4 with 2 variants and its own once in 4, so a candidate's
- * leftover hit the baseline 72% of the time and itself 22%); with 2
- * slots, on each slot's own sequence of blocks. */
+/* The job order (plan_order): every variant runs every repeat once, repeat
+ * r on slot r % slots (plan_order_repeats), and a variant follows each
+ * variant, itself included, about equally often (red team 123: with free
+ * blocks a job followed another variant's 3 times in 4 with 2 variants
+ * and its own once in 4, so a candidate's leftover hit the baseline 72%
+ * of the time and itself 22%); with 2 slots, on each slot's own sequence
+ * of blocks.  With 3 variants or more each block is one repeat, each
+ * variant once; with 2, a slot's blocks go in pairs, each variant twice
+ * in a pair, so a variant's repeat r and the other's are at most 3 jobs
+ * of the slot apart. */
 static void test_order_balanced(void **state)
 {
 	(void)state;
-	const int shapes[][3] = { { 2, 8, 1 }, { 2, 3, 1 }, { 3, 6, 1 }, { 4, 5, 1 }, { 2, 8, 2 } };
+	const int shapes[][3] = { { 2, 8, 1 }, { 2, 3, 1 }, { 3, 6, 1 }, { 4, 5, 1 }, { 2, 8, 2 }, { 2, 7, 2 }, { 2, 4, 1 } };
 	for (size_t t = 0; t < sizeof(shapes) / sizeof(shapes[0]); t++) {
 		size_t k = (size_t)shapes[t][0];
 		int R = shapes[t][1], slots = shapes[t][2];
 		size_t order[64];
+		int rep[64];
 		double pairs[4][4] = { { 0 } };
 		double n_pairs = 0;
 		for (uint64_t seed = 1; seed <= 20000; seed++) {
 			plan_order(seed * 0x9e3779b97f4a7c15ULL, k, R, slots, order);
+			plan_order_repeats(k, R, slots, order, rep);
+			int seen[4][16] = { { 0 } };
+			int at[4][16];
 			for (int r = 0; r < R; r++) {
-				int seen[4] = { 0 };
-				for (size_t i = 0; i < k; i++)
-					seen[order[(size_t)r * k + i]]++;
-				for (size_t v = 0; v < k; v++)
-					assert_int_equal(seen[v], 1);
+				int in_block[4] = { 0 };
+				for (size_t i = 0; i < k; i++) {
+					size_t j = (size_t)r * k + i, v = order[j];
+					assert_true(v < k);
+					assert_true(rep[j] >= 0 && rep[j] < R);
+					/* repeat r runs on slot r % slots (pool.c) */
+					assert_int_equal(rep[j] % slots, r % slots);
+					seen[v][rep[j]]++;
+					/* its place in its slot's sequence */
+					at[v][rep[j]] = (r / slots) * (int)k + (int)i;
+					in_block[v]++;
+				}
+				if (k > 2)
+					for (size_t v = 0; v < k; v++)
+						assert_int_equal(in_block[v], 1);
 			}
+			for (size_t v = 0; v < k; v++)
+				for (int r = 0; r < R; r++)
+					assert_int_equal(seen[v][r], 1);
+			/* a repeat's jobs stay close: one block, or with 2
+			 * variants one pair of blocks (4 jobs of the slot) */
+			for (int r = 0; r < R; r++)
+				for (size_t v = 1; v < k; v++) {
+					int d = abs(at[v][r] - at[0][r]);
+					assert_true(k > 2 ? d < (int)k : d <= 3);
+				}
 			/* each slot's sequence: blocks s, s + slots, ... */
 			for (int sl = 0; sl < slots; sl++) {
 				long prev = -1;
@@ -91,13 +120,19 @@ static void test_order_balanced(void **state)
 		}
 		/* every block after a slot's first begins with the variant that
 		 * ended the one before it: R - slots self pairs of the
-		 * R k - slots, each variant's alike, and the cross pairs
+		 * R k - slots (with 2 variants so on average: a pair's three
+		 * inner joins hold one self pair on average, its join to the
+		 * block before one), each variant's alike, and the cross pairs
 		 * alike (each within 10% of its kind's mean) */
 		double self = 0, cross = 0;
 		for (size_t a = 0; a < k; a++)
 			for (size_t b = 0; b < k; b++)
 				*(a == b ? &self : &cross) += pairs[a][b];
-		assert_true(fabs(self / n_pairs - (double)(R - slots) / (double)(R * (int)k - slots)) < 1e-9);
+		double want_self = (double)(R - slots) / (double)(R * (int)k - slots);
+		if (k > 2)
+			assert_true(fabs(self / n_pairs - want_self) < 1e-9);
+		else
+			assert_true(fabs(self / n_pairs - want_self) < 0.01);
 		for (size_t a = 0; a < k; a++)
 			for (size_t b = 0; b < k; b++) {
 				double want = a == b ? self / (double)k : cross / (double)(k * (k - 1));
@@ -113,6 +148,67 @@ static void test_order_balanced(void **state)
 			double on0 = pairs[1][0] / (pairs[0][0] + pairs[1][0]), on1 = pairs[1][1] / (pairs[0][1] + pairs[1][1]);
 			assert_true(fabs(on0 - on1) < 0.1);
 		}
+	}
+}
+
+/*
+ * Red team 126: with 2 variants, blocks of one repeat each begun by the
+ * variant that ended the block before left 2 orders (ABBAABBA... or
+ * BAABBAAB...) at any repeats, 4 with 2 slots, and a job's successor
+ * followed from its predecessor: first in its block (its predecessor
+ * itself), the other variant next, else itself, 100%.  Pairs of blocks:
+ * 6 orders at 3 repeats, 162 at 8 (2 slots: 324); a job whose predecessor
+ * was itself is followed by itself a third of the time, one whose
+ * predecessor was the other two thirds, save a variant's last repeat
+ * (only the other variant's jobs are left after it).
+ */
+static void test_order_two_variants_random(void **state)
+{
+	(void)state;
+	const int shapes[][3] = { { 3, 1, 6 }, { 8, 1, 162 }, { 8, 2, 324 }, { 4, 1, 18 } };
+	for (size_t t = 0; t < sizeof(shapes) / sizeof(shapes[0]); t++) {
+		int R = shapes[t][0], slots = shapes[t][1], want_orders = shapes[t][2];
+		size_t order[32];
+		int rep[32];
+		/* the distinct orders, as bit strings of the 2 R jobs */
+		unsigned char *seen = calloc((size_t)1 << 16, 1);
+		assert_non_null(seen);
+		int distinct = 0;
+		double n[2] = { 0, 0 }, own_next[2] = { 0, 0 }; /* by predecessor: [0] other, [1] own */
+		for (uint64_t seed = 1; seed <= 20000; seed++) {
+			plan_order(seed * 0x9e3779b97f4a7c15ULL, 2, R, slots, order);
+			plan_order_repeats(2, R, slots, order, rep);
+			unsigned key = 0;
+			for (int i = 0; i < 2 * R; i++)
+				key = key << 1 | (unsigned)order[i];
+			if (!seen[key]) {
+				seen[key] = 1;
+				distinct++;
+			}
+			for (int sl = 0; sl < slots; sl++) {
+				size_t seq[32];
+				int rs[32], m = 0;
+				for (int r = sl; r < R; r += slots)
+					for (int i = 0; i < 2; i++) {
+						seq[m] = order[r * 2 + i];
+						rs[m++] = rep[r * 2 + i];
+					}
+				for (int i = 1; i + 1 < m; i++) {
+					if (rs[i] + slots >= R)
+						continue; /* the variant's last repeat on the slot */
+					int p = seq[i - 1] == seq[i];
+					n[p]++;
+					own_next[p] += seq[i + 1] == seq[i];
+				}
+			}
+		}
+		free(seen);
+		if (distinct != want_orders)
+			print_error("R %d slots %d: %d distinct orders, want %d\n", R, slots, distinct, want_orders);
+		assert_int_equal(distinct, want_orders);
+		assert_true(n[0] > 0 && n[1] > 0);
+		assert_true(fabs(own_next[1] / n[1] - 1.0 / 3) < 0.02);
+		assert_true(fabs(own_next[0] / n[0] - 2.0 / 3) < 0.02);
 	}
 }
 
@@ -136,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_rotation_per_launch),
 		cmocka_unit_test(test_device_buffers),
 		cmocka_unit_test(test_order_balanced),
+		cmocka_unit_test(test_order_two_variants_random),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -337,6 +337,65 @@ static void test_variants_of_text(void **state)
 	assert_int_equal(util_quiet, saved);
 }
 
+/* What a spec defines its variants' runs to be (spec_definition_of_text,
+ * the stale check's: store/query.c query_spec_defines): edits of what
+ * every variant runs under (flags, shape, cache) change it, edits of how
+ * much is run (samples, repeats, seeds, timeout) and of words do not (red
+ * team 126). */
+static void test_definition_of_text(void **state)
+{
+	(void)state;
+	static const char base[] = "name: g\nquestion: q?\nproblem: attention_fwd\nbackend: host\n"
+				   "shape: {B: 1, H: 1, S: 8, D: 8}\nkernel: k.c\nbaseline: a\n"
+				   "variants:\n  a: {X: 1}\n  b: {X: 2}\ntiming: {samples: 20, cache: hot}\n";
+	json_t *d0 = spec_definition_of_text(base);
+	assert_non_null(d0);
+	json_t *a = json_object_get(json_object_get(d0, "variants"), "a");
+	assert_string_equal(json_string_value(json_object_get(a, "kernel")), "k.c");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(a, "params"), "X")), "1");
+	assert_string_equal(json_string_value(json_object_get(a, "trust")), "host");
+	json_t *sp = json_object_get(d0, "spec");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(sp, "shape"), "S")), 8);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(sp, "knobs"), "cache")), "hot");
+	assert_null(json_object_get(json_object_get(sp, "knobs"), "samples"));
+	assert_null(json_object_get(json_object_get(sp, "knobs"), "repeats"));
+	static const char *const same[] = {
+		"# a comment\nname: g\nquestion: other words?\nproblem: attention_fwd\nbackend: host\n"
+		"shape: {B: 1, H: 1, S: 8, D: 8}\nkernel: k.c\nbaseline: a\nvariants:\n  a: {X: 1}\n  b: {X: 2}\n"
+		"timing: {samples: 40, cache: hot}\nrepeats: 5\ncorrectness: {seeds: 2}\nlimits: {timeout_s: 9}\n",
+	};
+	static const char *const other[] = {
+		"flags: [-DINVERT]\n", "shape: {B: 1, H: 1, S: 16, D: 8}\n", "timing: {samples: 20, cache: cold}\n",
+		"correctness: {atol: 0.5}\n",
+	};
+	json_t *d = spec_definition_of_text(same[0]);
+	assert_true(json_equal(d, d0));
+	json_decref(d);
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
+		/* the base with one line more, or one line replaced */
+		char *t = NULL;
+		const char *key = other[i];
+		size_t kl = strcspn(key, ":");
+		const char *at = strstr(base, "\ntiming:");
+		if (!strncmp(key, "shape", kl))
+			t = xstrfmt("%.*s%s%s", (int)(strstr(base, "shape:") - base), base, key,
+				    strchr(strstr(base, "shape:"), '\n') + 1);
+		else if (!strncmp(key, "timing", kl))
+			t = xstrfmt("%.*s\n%s", (int)(at - base), base, key);
+		else
+			t = xstrfmt("%s%s", base, key);
+		d = spec_definition_of_text(t);
+		assert_non_null(d);
+		if (json_equal(d, d0))
+			print_error("the definition did not change with: %s", key);
+		assert_false(json_equal(d, d0));
+		json_decref(d);
+		free(t);
+	}
+	json_decref(d0);
+	assert_null(spec_definition_of_text("name: g\nwarmpu: 1\n"));
+}
+
 static void test_key_tables(void **state)
 {
 	(void)state;
@@ -374,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_lineage),
 		cmocka_unit_test(test_search_block),
 		cmocka_unit_test(test_variants_of_text),
+		cmocka_unit_test(test_definition_of_text),
 	};
 	return cmocka_run_group_tests_name("spec", tests, NULL, NULL);
 }
