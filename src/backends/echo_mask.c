@@ -28,7 +28,7 @@ struct masker {
 	size_t n_params;
 	int masking;         /* 0: the text has inline asm, nothing is masked */
 	enum sect sect;      /* the current section, as far as known */
-	char cur[128];       /* its canonical directive (SECT_STR), to drop a switch to it */
+	char cur[256];       /* its canonical directive (SECT_STR), to drop a switch to it */
 	struct strbuf data;  /* the pending run of string data, decoded */
 	int data_mask;       /* that run lies in read-only data (masked) */
 	struct strbuf exec;  /* "\nNAME\n" of each section some line declares with "x" */
