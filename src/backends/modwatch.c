@@ -65,10 +65,12 @@ static void names_add(char ***names, int *n, int *cap, const char *s, size_t len
 	(*names)[(*n)++] = d;
 }
 
-size_t modwatch_elf(const unsigned char *f, size_t n, char ***names, int *n_names)
+size_t modwatch_elf(const unsigned char *f, size_t n, char ***names, int *n_names, int *partial)
 {
 	char **nm = NULL;
-	int nn = 0, cap = 0;
+	int nn = 0, cap = 0, part = 0;
+	if (partial)
+		*partial = 0;
 	if (names)
 		*names = NULL;
 	if (n_names)
@@ -121,22 +123,35 @@ size_t modwatch_elf(const unsigned char *f, size_t n, char ***names, int *n_name
 		if (st.sh_type != SHT_STRTAB || !st.sh_size)
 			continue;
 		const char *str = (const char *)f + st.sh_offset;
-		for (uint64_t s = 0; s + sizeof(Elf64_Sym) <= sh.sh_size && nn < MW_MAX_NAMES; s += sizeof(Elf64_Sym)) {
+		for (uint64_t s = 0; s + sizeof(Elf64_Sym) <= sh.sh_size; s += sizeof(Elf64_Sym)) {
 			Elf64_Sym sym;
 			memcpy(&sym, f + sh.sh_offset + s, sizeof(sym));
 			int type = ELF64_ST_TYPE(sym.st_info);
-			if (type == STT_SECTION || type == STT_FILE || sym.st_shndx == SHN_UNDEF || !sym.st_name ||
-			    sym.st_name >= st.sh_size)
+			if (type == STT_SECTION || type == STT_FILE || sym.st_shndx == SHN_UNDEF || !sym.st_name)
 				continue;
+			/* a name this reading cannot take whole (past its table,
+			 * unterminated there, or past MW_MAX_NAMES) leaves the
+			 * module's names partial: red team 77's padded cubin put
+			 * its kernel's name at symbol 65,544, and the driver,
+			 * which reads on, found it (modwatch_check then searches
+			 * the module's bytes) */
+			if (nn >= MW_MAX_NAMES || sym.st_name >= st.sh_size) {
+				part = 1;
+				continue;
+			}
 			size_t len = strnlen(str + sym.st_name, (size_t)(st.sh_size - sym.st_name));
 			if (len && len < st.sh_size - sym.st_name)
 				names_add(&nm, &nn, &cap, str + sym.st_name, len);
+			else
+				part = 1;
 		}
 	}
 	if (names) {
 		*names = nm;
 		*n_names = nn;
 	}
+	if (partial)
+		*partial = part;
 	return (size_t)ext;
 }
 
@@ -147,7 +162,7 @@ static void code_digest(struct modwatch_code *c, const unsigned char *text, size
 	c->magic = 0;
 	if (text && n >= 4)
 		memcpy(&c->magic, text, 4);
-	size_t ext = text ? modwatch_elf(text, n, &c->names, &c->n_names) : 0;
+	size_t ext = text ? modwatch_elf(text, n, &c->names, &c->n_names, &c->partial) : 0;
 	c->elf = ext > 0;
 	c->hashed = ext ? ext : text ? n : 0;
 	sha256_hex(text ? (const void *)text : (const void *)"", c->hashed, c->sha);
@@ -174,11 +189,14 @@ static int list_add(const unsigned char *text, size_t n, void *ctx)
 	c->module = l->part == -2 ? (uint32_t)*l->n : l->module;
 	c->part = l->part == -2 ? -1 : l->part++;
 	code_digest(c, text, n);
-	if (l->copy_always || (l->mw && c->hashed <= MODWATCH_COPY_MAX - l->mw->copied)) {
-		c->copy = xmalloc(c->hashed ? c->hashed : 1);
-		memcpy(c->copy, text, c->hashed);
+	/* the whole payload as given (the driver may read past the extent
+	 * the headers give: red team 77's names past their table) */
+	if (l->copy_always || (l->mw && n <= MODWATCH_COPY_MAX - l->mw->copied)) {
+		c->copy = xmalloc(n ? n : 1);
+		if (n)
+			memcpy(c->copy, text, n);
 		if (!l->copy_always)
-			l->mw->copied += c->hashed;
+			l->mw->copied += n;
 	}
 	(*l->n)++;
 	return 0;
@@ -246,7 +264,7 @@ static int mentions(const unsigned char *t, size_t n, const char *name)
 		const unsigned char *q = memmem(p, (size_t)(t + n - p), name, len);
 		if (!q)
 			return 0;
-		if ((q == t || !ident_char(q[-1])) && (q + len == t + n || !ident_char(q[len])))
+		if ((q == t || !ident_char(q[-1]) || q[-1] == '.') && (q + len == t + n || !ident_char(q[len])))
 			return 1;
 		p = q + 1;
 	}
@@ -261,11 +279,14 @@ static int code_defines(const struct modwatch_code *c, const char *name)
 		for (int k = 0; k < c->n_names; k++)
 			if (!strcmp(c->names[k], name))
 				return 1;
-		return 0;
+		if (!c->partial)
+			return 0;
 	}
+	/* not an ELF read whole here: its bytes (the name the driver looks
+	 * up is in them, in a string table or a section's name) */
 	if (!c->copy)
-		return c->hashed ? -1 : 0;
-	return mentions(c->copy, c->hashed, name);
+		return c->bytes ? -1 : 0;
+	return mentions(c->copy, c->bytes, name);
 }
 
 static int same_code(const struct modwatch_code *a, const struct modwatch_code *b)
@@ -292,7 +313,7 @@ static void section_at(const unsigned char *f, size_t n, size_t off, char *out, 
 {
 	snprintf(out, outlen, "no section");
 	Elf64_Ehdr eh;
-	if (!modwatch_elf(f, n, NULL, NULL))
+	if (!modwatch_elf(f, n, NULL, NULL, NULL))
 		return;
 	memcpy(&eh, f, sizeof(eh));
 	if (off < sizeof(eh)) {
@@ -366,8 +387,32 @@ int modwatch_check(struct modwatch *mw, const char *const *names, int n_names, c
 				continue;
 			any = 1;
 			if (def < 0) {
-				strbuf_addf(log, "; may define %s: no symbol table read and no copy kept, not examined",
-					    names[i]);
+				/* what cannot be read is passed only as what the
+				 * worker loads (red team 77 filled the copies' budget,
+				 * then loaded PTX) */
+				int same = 0;
+				for (int k = 0; k < mw->n_worker && !same; k++)
+					same = same_code(c, &mw->worker[k]);
+				for (int k = 0; k < mw->n_file && !same; k++)
+					same = same_code(c, &mw->file[k]);
+				if (same) {
+					strbuf_addf(log, "; may define %s: byte for byte device code the worker reads",
+						    names[i]);
+					continue;
+				}
+				strbuf_addf(log, "; may define %s: UNREAD\n", names[i]);
+				if (!*why) {
+					struct strbuf r = STRBUF_INIT;
+					strbuf_addstr(&r, "the planner's process loaded ");
+					code_say(&r, c);
+					strbuf_addf(&r, ", which this watch could not read (no symbol table read whole, and "
+							"past the %zu MiB of copies it keeps) and is no device code the sealed "
+							"worker loads: whether it holds the plan's function %s is unknown: "
+							"declare trust: host",
+						    (size_t)(MODWATCH_COPY_MAX >> 20), names[i]);
+					*why = strbuf_detach(&r, NULL);
+					rc = 1;
+				}
 				continue;
 			}
 			int wk = -1;

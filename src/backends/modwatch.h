@@ -52,6 +52,7 @@ struct modwatch_code {
 	uint32_t module;      /* loaded: CUPTI's module id; file: the entry's index */
 	int part;             /* loaded: -1 the payload as given, k >= 0 entry k of a fatbin payload */
 	int elf;              /* 1: an ELF whose headers and symbol table read here */
+	int partial;          /* elf: a name its symbol table gives was not read (past its table, past MW_MAX_NAMES) */
 	uint32_t magic;       /* its first 4 bytes, little-endian (0 when fewer) */
 	size_t bytes;         /* as given */
 	size_t hashed;        /* the bytes hashed: the ELF's extent, else all */
@@ -109,8 +110,10 @@ int modwatch_check(struct modwatch *mw, const char *const *names, int n_names, c
  * and the names its symbol tables define (any symbol type but section and
  * file, in a defined section), each once.  The extent, or 0 when f[0..n)
  * is no 64-bit little-endian ELF whose headers lie inside it; *names
- * (free with seal_names_free) may be NULL.
+ * (free with seal_names_free) may be NULL; *partial (may be NULL) is 1 when
+ * a symbol's name was not read (past its table, unterminated there, or
+ * past MW_MAX_NAMES names): the names are then not all the module defines.
  */
-size_t modwatch_elf(const unsigned char *f, size_t n, char ***names, int *n_names);
+size_t modwatch_elf(const unsigned char *f, size_t n, char ***names, int *n_names, int *partial);
 
 #endif /* EVIDENT_MODWATCH_H */
