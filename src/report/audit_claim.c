@@ -598,7 +598,7 @@ void audit_claim_reproduced(struct actx *a, const struct md_marker *m)
 				    audit_id_or(bad_latest->run_id));
 		audit_finding(a, m->line, "contradicted", "%s: %zu of %zu reproduction(s) did not reproduce: %zu begun and "
 			"never recorded (killed before their batch record, or still running; the newest %s)%s",
-			head.buf, n_bad + n_killed, n + n_killed, n_killed, killed_id, detail.buf);
+			head.buf, n_bad + n_killed, n + n_killed, n_killed, killed_id, detail.len ? detail.buf : "");
 		free(killed_id);
 	} else if (n_bad) {
 		const struct rec_reproduction *r = &bad_latest->repro;

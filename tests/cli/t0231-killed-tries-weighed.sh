@@ -112,6 +112,7 @@ R=$(kill_at_first_run "$EVIDENT" reproduce --no-progress --threshold 0.5 "$A") |
 expect_eq "$(jget "artifacts/pending/$R.json" "d['reproduces']")" "$A" "the killed reproduction's marker names A"
 expect_exit 1 "$EVIDENT" audit repro.md
 expect_contains "$TEST_TMP/out" "repro.md:1: contradicted: reproduced $A: 1 of 1 reproduction(s) did not reproduce: 1 begun and never recorded (killed before their batch record, or still running; the newest $R)"
+expect_not_contains "$TEST_TMP/out" "(null)"
 "$EVIDENT" reproduce --no-progress --threshold 0.5 "$A" >"$TEST_TMP/out" 2>&1
 [ $? -le 1 ] || { cat "$TEST_TMP/out"; fail "the finished reproduction failed"; }
 B=$(newest_batch)

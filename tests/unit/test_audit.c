@@ -3160,6 +3160,7 @@ static void test_reproduced_killed(void **state)
 				  "record, or still running; the newest 20260102T000013Z-r-rep8-batch)"));
 	assert_non_null(strstr(f, "t.md:2: contradicted: reproduced 20260102T000014Z-r-old6-batch: 1 of 1 "
 				  "reproduction(s) did not reproduce: 1 begun and never recorded"));
+	assert_null(strstr(f, "(null)"));
 	assert_int_equal(c.contradicted, 2);
 	free(f);
 }
