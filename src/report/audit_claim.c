@@ -41,6 +41,7 @@
  * numbers paper, show and export print.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -476,11 +477,62 @@ out:
 }
 
 /*
+ * Reproductions of batch old begun and never recorded: `evident
+ * reproduce`'s begun markers (pending/BATCH_ID.json, kind run_batch,
+ * reproduces: old's run id, written once its variants are built and
+ * before the first job: run.c run_marker) whose batch no record of the
+ * store carries (killed, SIGKILL or the OOM killer, before its batch
+ * record; or still running: conservative, as a verdict's orphan tries
+ * are).  Red team 130: 12 reproductions killed as soon as two of their
+ * runs came out slow, the 13th finished and `reproduced` was supported,
+ * "1 reproduction(s)".  Each is a reproduction that did not finish, so
+ * not one that reproduced, whatever runs it left.  Returns their number,
+ * the first one's batch id into *first (the caller's to free).
+ */
+static size_t unfinished_reproductions(struct actx *a, const struct batch_record *old, char **first)
+{
+	size_t n = 0;
+	*first = NULL;
+	char *dir = xstrfmt("%s/pending", a->q->st.root);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (e->d_name[0] == '.' || len < 6 || strcmp(e->d_name + len - 5, ".json"))
+			continue;
+		char *path = xstrfmt("%s/%s", dir, e->d_name);
+		json_t *mk = json_load_file(path, 0, NULL);
+		free(path);
+		const char *kind = json_string_value(json_object_get(mk, "kind"));
+		const char *of = json_string_value(json_object_get(mk, "reproduces"));
+		const char *id = json_string_value(json_object_get(mk, "run_id"));
+		if (kind && !strcmp(kind, "run_batch") && of && id &&
+		    ((old->run_id && !strcmp(of, old->run_id)) || (old->batch_id && !strcmp(of, old->batch_id)))) {
+			long i = query_find(a->q, id, NULL);
+			if (i < 0 || !a->q->e[i].a.is_batch) {
+				n++;
+				if (!*first || strcmp(id, *first) > 0) {
+					free(*first);
+					*first = xstrdup(id); /* the newest by its id's timestamp */
+				}
+			}
+		}
+		json_decref(mk);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return n;
+}
+
+/*
  * reproduced: batch run= was reproduced by `evident reproduce` (a batch of
- * the store records the verdicts: record.h, rec_reproduction).  The latest
- * reproduction of it decides: every variant reproduced supports, any other
- * verdict contradicts; none is unsupported.  Not stale: a reproduction
- * rebuilds the recorded code, whatever the working tree holds now.
+ * the store records the verdicts: record.h, rec_reproduction).  Every
+ * reproduction of it decides: all of them reproducing every variant
+ * supports; any that did not, or that was begun and never recorded
+ * (unfinished_reproductions), contradicts; none is unsupported.  Not
+ * stale: a reproduction rebuilds the recorded code, whatever the working
+ * tree holds now.
  */
 void audit_claim_reproduced(struct actx *a, const struct md_marker *m)
 {
@@ -533,12 +585,22 @@ void audit_claim_reproduced(struct actx *a, const struct md_marker *m)
 		}
 	}
 	free(rx);
-	if (!latest) {
+	char *killed_id = NULL;
+	size_t n_killed = unfinished_reproductions(a, old, &killed_id);
+	if (!latest && !n_killed) {
 		audit_finding(a, m->line, "unsupported", "%s: batch %s has no reproduction in the store; run 'evident reproduce %s'",
 			head.buf, audit_id_or(old->run_id), audit_id_or(old->run_id));
 		goto out;
 	}
-	if (n_bad) {
+	if (n_killed) {
+		if (n_bad)
+			strbuf_addf(&detail, "; and %zu recorded one(s) did not reproduce (the latest, batch %s)", n_bad,
+				    audit_id_or(bad_latest->run_id));
+		audit_finding(a, m->line, "contradicted", "%s: %zu of %zu reproduction(s) did not reproduce: %zu begun and "
+			"never recorded (killed before their batch record, or still running; the newest %s)%s",
+			head.buf, n_bad + n_killed, n + n_killed, n_killed, killed_id, detail.len ? detail.buf : "");
+		free(killed_id);
+	} else if (n_bad) {
 		const struct rec_reproduction *r = &bad_latest->repro;
 		size_t bad = 0;
 		for (size_t i = 0; i < r->n_rows; i++) {

@@ -235,6 +235,107 @@ static int value_stopped_try(struct actx *a, const struct batch_record *b, const
 }
 
 /*
+ * Killed tries of the code id at eb's shape: run records whose batch_id no
+ * batch record of the store carries (an `evident run`, eval or `evident
+ * reproduce` session killed by SIGKILL, the OOM killer or a lost terminal's
+ * process group after its first runs were committed and before its batch
+ * record; code_identity.h code_orphan_tries reads the same tries for a
+ * verdict), eb's own left out.  Each try is weighed as an interrupted
+ * batch is (value_stopped_try): its runs of the code (by the object or
+ * the echo-neutral one alone, audit_same_identity_or_neutral: this only
+ * ever counts against or leaves a try out), an aborted, no_device,
+ * build_failed or reference_failed one aside (not the code's) and runs
+ * the errata set aside left out, each by its own value of stat; against
+ * the claim unless every one ended ok with its value inside [lo, hi].
+ * *n_against gets the tries against (the first few named into what),
+ * *n_its_way those left out.  Red team 130: red team 126's hunt with
+ * SIGKILL for SIGINT; 7 killed tries whose 14 runs were all slow, then a
+ * false `median_us=2600us` supported by the 8th, which finished.
+ */
+static void value_killed_tries(struct actx *a, const struct batch_record *eb, const struct code_id *id,
+			       const char *stat, double lo, double hi, size_t *n_against, size_t *n_its_way,
+			       size_t *n_named, struct strbuf *what)
+{
+	struct try {
+		const char *batch_id;
+		size_t n, unclean, out;
+		double first_out;
+		const char *first_unclean;
+	} *t = NULL;
+	size_t nt = 0;
+	struct query *q = a->q;
+	for (size_t i = 0; i < q->n; i++) {
+		const struct record_attrs *at = &q->e[i].a;
+		if (at->is_batch || at->is_search || !at->batch_id || (eb->batch_id && !strcmp(at->batch_id, eb->batch_id)))
+			continue;
+		size_t k = 0;
+		while (k < nt && strcmp(t[k].batch_id, at->batch_id))
+			k++;
+		if (k == nt) {
+			if (query_find(q, at->batch_id, NULL) >= 0)
+				continue; /* recorded: its batch record is the try */
+			t = xrealloc(t, (nt + 1) * sizeof(*t));
+			memset(&t[nt], 0, sizeof(t[nt]));
+			t[nt].batch_id = at->batch_id;
+			nt++;
+		}
+		const struct run_record *r = query_run_at(q, i);
+		struct code_id rid;
+		if (!r || !audit_same_problem(&r->problem, &eb->problem) ||
+		    !code_identity_run(r, r->params, r->n_params, &rid) || !audit_same_identity_or_neutral(&rid, id))
+			continue;
+		if (r->outcome == OUTCOME_ABORTED || r->outcome == OUTCOME_NO_DEVICE || r->outcome == OUTCOME_BUILD_FAILED ||
+		    r->outcome == OUTCOME_REFERENCE_FAILED)
+			continue; /* not the code's */
+		if (a->o->errata && audit_errata_find(a->o->errata, r->git.commit) >= 0)
+			continue; /* the runner's defect */
+		if (r->outcome != OUTCOME_OK) {
+			t[k].n++;
+			if (!t[k].unclean++)
+				t[k].first_unclean = r->outcome_text ? r->outcome_text : "not ok";
+			continue;
+		}
+		/* the run's own value: the statistic over this run alone */
+		struct batch_row one_row;
+		memset(&one_row, 0, sizeof(one_row));
+		one_row.variant = r->variant;
+		one_row.kernel = r->kernel;
+		one_row.outcome = OUTCOME_OK;
+		one_row.have_stats = r->have_stats;
+		one_row.stats = r->stats;
+		double v, ci[2];
+		int have_ci = 0;
+		struct strbuf w = STRBUF_INIT;
+		int got = record_stat(NULL, &one_row, &r, 1, stat, &v, ci, &have_ci, &w) == 0 && isfinite(v);
+		strbuf_release(&w);
+		if (!got)
+			continue;
+		t[k].n++;
+		if (!(v >= lo && v <= hi) && !t[k].out++)
+			t[k].first_out = v;
+	}
+	for (size_t k = 0; k < nt; k++) {
+		if (!t[k].n)
+			continue; /* no run of the code: says nothing */
+		if (!t[k].unclean && !t[k].out) {
+			(*n_its_way)++;
+			continue;
+		}
+		(*n_against)++;
+		if ((*n_named)++ >= 6)
+			continue;
+		strbuf_addf(what, "%skilled, ", what->len ? ", " : "");
+		if (t[k].out)
+			strbuf_addf(what, "%zu of %zu run(s) outside its band, the first at %.4g", t[k].out, t[k].n,
+				    t[k].first_out);
+		else
+			strbuf_addf(what, "a run %s", t[k].first_unclean);
+		strbuf_addf(what, " (%s: runs, no batch record)", t[k].batch_id);
+	}
+	free(t);
+}
+
+/*
  * A value claim on a time or a rate (rate_stat) read from one batch
  * (pinned, or the newest) beside every other batch of the same code
  * identity: the claim's shape (audit_same_problem), the same code run the same
@@ -258,7 +359,9 @@ static int value_stopped_try(struct actx *a, const struct batch_record *b, const
  * interrupted batch other than the claim's own is a stopped try, whatever
  * its repeats, against the claim unless every run of the code in it lies
  * inside the claim's band [band_lo, band_hi] (value_stopped_try: then
- * left out and counted into msg); rows the errata set aside (a runner's
+ * left out and counted into msg), and so is a killed try of the code,
+ * runs and no batch record (value_killed_tries; red team 130); rows the
+ * errata set aside (a runner's
  * defect, audit_errata.h) are left out, and counted into msg.  The claim
  * holds when more than half of the deciding batches (the claim's own
  * among them) include it: *agrees is cleared otherwise, naming how many
@@ -385,27 +488,42 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 			b = query_next_batch_all(a->q, NULL, &pos);
 		while (b && (b == eb || !audit_same_problem(&b->problem, &eb->problem)));
 	}
+	/* the killed tries of the code (runs, no batch record), weighed as
+	 * the interrupted ones are (value_killed_tries) */
+	size_t n_killed = 0, n_killed_its_way = 0;
+	value_killed_tries(a, eb, &id, stat, band_lo, band_hi, &n_killed, &n_killed_its_way, &n_out, &out);
+	n += n_killed;
 	/* more than half of the deciding batches must hold it: one of two
 	 * is a coin, not what the code gives */
-	char stopped[128] = "";
+	struct strbuf stopped = STRBUF_INIT;
 	if (n_stopped)
-		snprintf(stopped, sizeof(stopped), " (%zu of them interrupted tries with a run outside its band or not ok)",
-			 n_stopped);
+		strbuf_addf(&stopped, " (%zu of them interrupted tries", n_stopped);
+	if (n_killed)
+		strbuf_addf(&stopped, "%s%zu %s tries (runs, no batch record)", n_stopped ? ", " : " (", n_killed,
+			    n_stopped ? "killed" : "of them killed");
+	if (stopped.len)
+		strbuf_addstr(&stopped, " with a run outside its band or not ok)");
 	if (n >= 2 && 2 * k < n) {
 		*agrees = 0;
 		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it%s: %s%s: "
 				 "a number one batch gave, not what the code gives (cite a value most batches of the "
 				 "code hold, or state a tol= of at most %g%% that covers them)",
-			    k, n, id.dev, stat, want, n - k, stopped, out.buf, n_out > 6 ? ", ..." : "", AUDIT_TOL_CAP_PCT);
+			    k, n, id.dev, stat, want, n - k, stopped.len ? stopped.buf : "", out.buf, n_out > 6 ? ", ..." : "",
+			    AUDIT_TOL_CAP_PCT);
 	} else if (n >= 2 && 2 * k == n) {
 		*agrees = 0;
 		*tie = 1;
 		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it%s: %s%s: "
 				 "no majority of the batches (rerun the code, and cite what most batches hold)",
-			    k, n, id.dev, stat, want, n - k, stopped, out.buf, n_out > 6 ? ", ..." : "");
+			    k, n, id.dev, stat, want, n - k, stopped.len ? stopped.buf : "", out.buf, n_out > 6 ? ", ..." : "");
 	} else if (n >= 2) {
-		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s hold it%s", k, n, id.dev, stopped);
+		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s hold it%s", k, n, id.dev,
+			    stopped.len ? stopped.buf : "");
 	}
+	if (n_killed_its_way)
+		strbuf_addf(msg, "; %zu killed tr%s of the code (runs, no batch record), every run inside [%.6g, %.6g], "
+				 "left out",
+			    n_killed_its_way, n_killed_its_way == 1 ? "y" : "ies", band_lo, band_hi);
 	if (n_its_way)
 		strbuf_addf(msg, "; %zu interrupted tr%s of the code, every run inside [%.6g, %.6g], left out", n_its_way,
 			    n_its_way == 1 ? "y" : "ies", band_lo, band_hi);
@@ -416,6 +534,7 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	if (n_aside)
 		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", n_aside,
 			    a->o->errata_path ? a->o->errata_path : "the errata");
+	strbuf_release(&stopped);
 	strbuf_release(&out);
 }
 

@@ -571,6 +571,7 @@ int reproduce_batch(struct query *q, const struct batch_record *old, const struc
 		.repeats = o->repeats > 0 ? o->repeats : old->repeats > 0 ? old->repeats : 1,
 		.on_batch = on_batch,
 		.on_batch_ctx = &h,
+		.reproduces = old->run_id,
 	};
 	struct run_totals t;
 	enum run_error why;

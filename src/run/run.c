@@ -428,7 +428,10 @@ json_t *run_variant_code(struct run_ctx *c, size_t vi)
  * audit's verdicts, eval's weighed batches) then know every pair of codes
  * it was a try of, one side's runs only included (red team 94: a session
  * killed on the reference's first fast run, before any run of the
- * candidate, was no try of it).  0, or -1 after error().
+ * candidate, was no try of it).  A reproduction's names the batch it
+ * reproduces (run_options.reproduces): one killed before its batch record
+ * is a reproduction that did not finish (red team 130).  0, or -1 after
+ * error().
  */
 static int run_marker(struct run_ctx *c)
 {
@@ -441,7 +444,7 @@ static int run_marker(struct run_ctx *c)
 			json_object_set_new(code, "name", json_string(c->plan.variants[i].v->name));
 		json_array_append_new(vs, code);
 	}
-	return store_pending_begin_run_batch(&c->st, c->plan.batch_id, c->s->name, vs);
+	return store_pending_begin_run_batch(&c->st, c->plan.batch_id, c->s->name, vs, c->o->reproduces);
 }
 
 int run_experiment(const struct spec *s, const struct run_options *o, struct run_totals *t,

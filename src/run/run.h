@@ -41,6 +41,11 @@ struct run_options {
 	 */
 	int (*on_batch)(struct batch_record *b, void *ctx);
 	void *on_batch_ctx;
+	/* evident reproduce: the run id of the batch this one reproduces,
+	 * written into the begun marker, so that a reproduction killed
+	 * before its batch record still counts as one that did not finish
+	 * (audit_claim.c audit_claim_reproduced; red team 130); NULL: none */
+	const char *reproduces;
 };
 
 struct run_totals {

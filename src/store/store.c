@@ -447,10 +447,14 @@ int store_pending_begin_batch_code(struct store *st, const char *batch_id, const
 	return pending_write(st, batch_id, f);
 }
 
-int store_pending_begin_run_batch(struct store *st, const char *batch_id, const char *experiment, json_t *variants)
+int store_pending_begin_run_batch(struct store *st, const char *batch_id, const char *experiment, json_t *variants,
+				  const char *reproduces)
 {
-	return pending_write(st, batch_id, json_pack("{s:s, s:s, s:{s:o}}", "kind", "run_batch", "experiment",
-						     experiment, "code", "variants", variants));
+	json_t *f = json_pack("{s:s, s:s, s:{s:o}}", "kind", "run_batch", "experiment", experiment, "code", "variants",
+			      variants);
+	if (reproduces)
+		json_object_set_new(f, "reproduces", json_string(reproduces));
+	return pending_write(st, batch_id, f);
 }
 
 void store_pending_end(struct store *st, const char *run_id)

@@ -261,12 +261,15 @@ int store_pending_begin_batch_code(struct store *st, const char *batch_id, const
 /* `evident run`'s batch begun (run.c run_marker), once every variant is
  * built and before the first job: pending/BATCH_ID.json {run_id, kind
  * "run_batch", experiment, code: {variants: [{name, binary_sha256,
- * echo_neutral_sha256, load_sha256, libs}]}} (variants' reference taken),
- * whole or not at all, removed with store_pending_end once the batch
- * record is committed.  One left behind names every code the killed try
- * ran or was to run (code_identity.h code_orphan_tries; red team 94).
- * 0 or error(). */
-int store_pending_begin_run_batch(struct store *st, const char *batch_id, const char *experiment, json_t *variants);
+ * echo_neutral_sha256, load_sha256, libs}]}, reproduces: RUN_ID where
+ * reproduces is not NULL (evident reproduce's: the batch it reproduces)}
+ * (variants' reference taken), whole or not at all, removed with
+ * store_pending_end once the batch record is committed.  One left behind
+ * names every code the killed try ran or was to run (code_identity.h
+ * code_orphan_tries; red team 94), and the batch a killed reproduction
+ * was of (audit_claim_reproduced; red team 130).  0 or error(). */
+int store_pending_begin_run_batch(struct store *st, const char *batch_id, const char *experiment, json_t *variants,
+				  const char *reproduces);
 /* Pending runs and begun batches: JSON array of {run_id, pid, host,
  * started_utc, experiment, variant, state: "running"|"aborted"|"elsewhere"}
  * (elsewhere: written on another host, whose process this one cannot look

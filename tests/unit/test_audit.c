@@ -508,6 +508,64 @@ static void put_stop_hunt(struct store *st)
 	put_hunt_batch(st, "20260128T000041Z-ig-1-batch", "ig", g1, 1, 3050, 3040, 3060, 1);
 }
 
+/*
+ * Red team 130, hole 3: red team 126's hunt with SIGKILL for SIGINT.  kh.c:
+ * a finished batch kh-0 (runs 2410, 2600, 3430 us; 2600 [2400, 3500]);
+ * killed tries kh-1..kh-3 (runs, no batch record), two runs each at 3600
+ * and 4100 us; kh-4, two runs inside kh-0's band (2500, 3000 us); kh-5, a
+ * run of another code (kx.c) at 9000 us alone.
+ */
+static void put_kill_hunt(struct store *st)
+{
+	char khsha[SHA256_HEX_LEN + 1], kxsha[SHA256_HEX_LEN + 1];
+	put_file("kh.c", "int kh;\n", khsha);
+	put_file("kx.c", "int kx;\n", kxsha);
+	const char *ids0[] = { "20260129T000000Z-kh-q0a", "20260129T000001Z-kh-q0b", "20260129T000002Z-kh-q0c" };
+	static const double m0[] = { 2410, 2600, 3430 };
+	for (int i = 0; i < 3; i++)
+		put_hunt_run(st, ids0[i], "kh", "20260129T000003Z-kh-0-batch", "kh.c", khsha, "khbin", m0[i], "ok");
+	put_hunt_batch(st, "20260129T000003Z-kh-0-batch", "kh", ids0, 3, 2600, 2400, 3500, 0);
+	for (int i = 1; i <= 4; i++) {
+		char *bid = xstrfmt("20260129T00001%dZ-kh-%d-batch", i, i);
+		for (int j = 0; j < 2; j++) {
+			char *id = xstrfmt("20260129T00002%dZ-kh-q%d%c", i, i, 'a' + j);
+			put_hunt_run(st, id, "kh", bid, "kh.c", khsha, "khbin", i == 4 ? 2500 + 500 * j : 3600 + 500 * j,
+				     "ok");
+			free(id);
+		}
+		free(bid);
+	}
+	put_hunt_run(st, "20260129T000030Z-kh-q5", "kh", "20260129T000031Z-kh-5-batch", "kx.c", kxsha, "kxbin", 9000,
+		     "ok");
+}
+
+/*
+ * Red team 130, hole 3: `evident reproduce` runs killed before their
+ * batch record.  r-old5 has one recorded reproduction that reproduced
+ * (rep7) and one begun and never recorded (its begun marker, naming
+ * old5, left behind); rep7's marker left behind too (killed between its
+ * batch record and the marker's removal) is no unfinished one.  r-old6
+ * has none recorded and one killed.
+ */
+static void put_killed_repros(struct store *st)
+{
+	const enum repro_verdict ok2[] = { REPRO_REPRODUCED, REPRO_REPRODUCED };
+	put_repro(st, "20260102T000011Z-r-old5-batch", NULL, NULL, 2);
+	put_repro(st, "20260102T000012Z-r-rep7-batch", "20260102T000011Z-r-old5-batch", ok2, 2);
+	assert_int_equal(store_pending_begin_run_batch(st, "20260102T000012Z-r-rep7-batch", "r", json_array(),
+						       "20260102T000011Z-r-old5-batch"),
+			 0);
+	assert_int_equal(store_pending_begin_run_batch(st, "20260102T000013Z-r-rep8-batch", "r", json_array(),
+						       "20260102T000011Z-r-old5-batch"),
+			 0);
+	put_repro(st, "20260102T000014Z-r-old6-batch", NULL, NULL, 2);
+	assert_int_equal(store_pending_begin_run_batch(st, "20260102T000015Z-r-rep9-batch", "r", json_array(),
+						       "20260102T000014Z-r-old6-batch"),
+			 0);
+	/* evident run's own marker of another try names no reproduction */
+	assert_int_equal(store_pending_begin_run_batch(st, "20260102T000016Z-r-run-batch", "r", json_array(), NULL), 0);
+}
+
 static int setup(void **state)
 {
 	assert_non_null(mkdtemp(dir));
@@ -1414,6 +1472,8 @@ static int setup(void **state)
 	put_repro(&st, "20260102T000010Z-r-rep6-batch", "20260102T000009Z-r-old4-batch", ok2, 2);
 	put_repro_band = 0.01;
 	put_stop_hunt(&st);
+	put_kill_hunt(&st);
+	put_killed_repros(&st);
 	store_release(&st);
 	(void)state;
 	return 0;
@@ -3058,6 +3118,54 @@ static void test_value_stopped_tries(void **state)
 }
 
 /*
+ * Red team 130, hole 3 (put_kill_hunt): killed tries of the code, runs and
+ * no batch record, are weighed against a value claim as interrupted ones
+ * are: kh-1..kh-3's runs lie outside kh-0's band, 3 against it (before:
+ * "recorded 2600, within the 95% CI", supported on kh-0 alone); kh-4's
+ * runs inside it are left out; kh-5, another code's run, says nothing.
+ */
+static void test_value_killed_tries(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=kh variant=quick stat=median_us value=2600us "
+			"run=20260129T000003Z-kh-0-batch -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: value kh/quick median_us=2600us: recorded 2600, within the "
+				  "95% CI [2399.5, 3500.5]"));
+	assert_non_null(strstr(f, "; but only 1 of 4 batches of the same code on "));
+	assert_non_null(strstr(f, " hold median_us=2600, 3 exclude it (3 of them killed tries (runs, no batch record) "
+				  "with a run outside its band or not ok): killed, 2 of 2 run(s) outside its band, the "
+				  "first at 3600 (20260129T000011Z-kh-1-batch: runs, no batch record)"));
+	assert_non_null(strstr(f, "; 1 killed try of the code (runs, no batch record), every run inside [2399.5, "
+				  "3500.5], left out"));
+	assert_int_equal(c.contradicted, 1);
+	free(f);
+}
+
+/*
+ * Red team 130, hole 3 (put_killed_repros): a reproduction begun and never
+ * recorded did not reproduce (before: old5 supported, "1 reproduction(s)
+ * reproduced all 2 variant(s)"; old6 unsupported, no reproduction).
+ */
+static void test_reproduced_killed(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: reproduced run=20260102T000011Z-r-old5-batch -->\n"
+			"<!-- claim: reproduced run=20260102T000014Z-r-old6-batch -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: reproduced 20260102T000011Z-r-old5-batch: 1 of 2 "
+				  "reproduction(s) did not reproduce: 1 begun and never recorded (killed before their batch "
+				  "record, or still running; the newest 20260102T000013Z-r-rep8-batch)"));
+	assert_non_null(strstr(f, "t.md:2: contradicted: reproduced 20260102T000014Z-r-old6-batch: 1 of 1 "
+				  "reproduction(s) did not reproduce: 1 begun and never recorded"));
+	assert_null(strstr(f, "(null)"));
+	assert_int_equal(c.contradicted, 2);
+	free(f);
+}
+
+/*
  * Red team 49, finding 4: nt.c's twin (another binary, SLOW=0) shares
  * its echo-neutral object, and its 4 fast batches voted for nt.c's
  * (before: "5 of 7", supported).  The echo-neutral object only counts
@@ -3196,6 +3304,8 @@ int main(void)
 		cmocka_unit_test(test_validated_echo_only_params),
 		cmocka_unit_test(test_value_no_ci_across_batches),
 		cmocka_unit_test(test_value_stopped_tries),
+		cmocka_unit_test(test_value_killed_tries),
+		cmocka_unit_test(test_reproduced_killed),
 		cmocka_unit_test(test_value_reproductions_and_majority),
 		cmocka_unit_test(test_value_neutral_twin),
 		cmocka_unit_test(test_load_copies),
