@@ -44,6 +44,9 @@ CFLAGS ?= -O1 -g
 # 15 ms of CPU a start on the project's VM); linked at a fixed address it
 # has none.  What ASan and UBSan check is the same either way.
 SAN_LDFLAGS := -no-pie
+# tests/san/san_prescan.c: LeakSanitizer's scan at exit, pre-mapped
+# (linked into the sanitized executables only; the file says why)
+SAN_OBJS := $(BUILD)/san/san_prescan.o
 endif
 
 # ccache (scripts/deps.sh installs it; CCACHE= builds without): a compile
@@ -108,7 +111,7 @@ $(BUILD)/libevident.a: $(OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(EVIDENT): $(BUILD)/obj/cli/main.o $(BUILD)/libevident.a
+$(EVIDENT): $(BUILD)/obj/cli/main.o $(SAN_OBJS) $(BUILD)/libevident.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -119,7 +122,7 @@ $(EVIDENT): $(BUILD)/obj/cli/main.o $(BUILD)/libevident.a
 # are all made at load and then read-only (-z now, full RELRO): a kernel
 # that runs in its process (a host kernel, a trust: host CUDA kernel)
 # cannot redirect the worker's calls by writing a GOT entry (issue 22).
-$(EVIDENT_WORKER): $(BUILD)/obj/cli/worker_main.o $(BUILD)/libevident.a
+$(EVIDENT_WORKER): $(BUILD)/obj/cli/worker_main.o $(SAN_OBJS) $(BUILD)/libevident.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -Wl,--as-needed -Wl,-z,relro,-z,now -o $@ $^ $(LDLIBS)
 
@@ -146,9 +149,13 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 $(BUILD)/tests/obj/%.o: tests/unit/%.c | deps-check
 	@mkdir -p $(dir $@)
 	$(CCACHE) $(CC) $(ALL_CFLAGS) -c -o $@ $<
-$(BUILD)/tests/%: $(BUILD)/tests/obj/%.o $(BUILD)/libevident.a
+$(BUILD)/tests/%: $(BUILD)/tests/obj/%.o $(SAN_OBJS) $(BUILD)/libevident.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libevident.a $(LDLIBS) -lcmocka
+	$(CC) $(LDFLAGS) -o $@ $< $(SAN_OBJS) $(BUILD)/libevident.a $(LDLIBS) -lcmocka
+
+$(BUILD)/san/%.o: tests/san/%.c | deps-check
+	@mkdir -p $(dir $@)
+	$(CCACHE) $(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # test_nvml_fork loads a stand-in NVML (tests/unit/fake_nvml.c) built beside it
 $(BUILD)/tests/libfake_nvml.so: tests/unit/fake_nvml.c
@@ -267,4 +274,4 @@ clean:
 	rm -rf build build-san bin lib dist
 
 -include mk/*.mk
--include $(OBJS:.o=.d) $(BUILD)/obj/cli/main.d $(BUILD)/obj/cli/worker_main.d $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/obj/%.d)
+-include $(OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(BUILD)/obj/cli/main.d $(BUILD)/obj/cli/worker_main.d $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/obj/%.d)
