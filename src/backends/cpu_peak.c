@@ -13,8 +13,10 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #if defined(__x86_64__)
@@ -229,6 +231,24 @@ static size_t llc_bytes(void)
 	return best;
 }
 
+/*
+ * Map the pages of [p, p + bytes) now, written (MADV_POPULATE_WRITE, Linux
+ * 5.14): the same 4 KiB pages, zero-filled, that the first writes below
+ * would fault in one exception each, in one call.  The 768 MiB the triad
+ * initialises took about 3.5 s of CPU as 196,608 faults on the project's
+ * VM, 2 s populated (256 MiB: 1.0-1.2 s against 0.63-0.69 s, best of 20);
+ * the timed passes run over the same pages either way.  Where the kernel
+ * lacks it, nothing: the writes fault the pages in as before.
+ */
+static void populate(void *p, size_t bytes)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t g = pg > 0 ? (uintptr_t)pg : 4096, b = ((uintptr_t)p + g - 1) & ~(g - 1),
+		  e = ((uintptr_t)p + bytes) & ~(g - 1);
+	if (e > b)
+		(void)madvise((void *)b, e - b, 23 /* MADV_POPULATE_WRITE */);
+}
+
 /* The triad's rates per chunk, sorted, into *r (malloc'd; the caller frees); their count. */
 static size_t triad_rates(size_t per, double **r, struct strbuf *why)
 {
@@ -240,6 +260,9 @@ static size_t triad_rates(size_t per, double **r, struct strbuf *why)
 		strbuf_addf(why, "cannot allocate 3 x %zu MiB for the bandwidth triad", per >> 20);
 		goto out;
 	}
+	populate(a, per);
+	populate(b, per);
+	populate(c, per);
 	for (size_t i = 0; i < n; i++) {
 		b[i] = 1.0f;
 		c[i] = 2.0f;

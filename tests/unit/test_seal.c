@@ -14,6 +14,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1639,6 +1640,136 @@ static int ran_ok(const char *const *argv)
 	return r.started && r.exited && !r.exit_code;
 }
 
+/*
+ * nvcc's outputs kept by what they are made of, in build/test-cache/nvcc
+ * (or $EVIDENT_TEST_CACHE/nvcc): make test runs this binary twice, plain
+ * and sanitized, and each run's nvcc calls compiled the same seven files
+ * (about 10 s of CPU a run on the project's VM; a make test after the
+ * first now compiles none).  The key is the sha256 of nvcc's path and
+ * `--version`, the host compiler's `--version` (nvcc runs PATH's g++), the
+ * arguments but the output's path (the source's path too, which may be a
+ * fresh temporary file's: its bytes are hashed instead) and the bytes of
+ * the source and of every file it includes by "..." (found beside the
+ * including file, as nvcc's preprocessor finds it; a <...> include is
+ * the toolkit's or the system's, which the versions stand for).  A hit
+ * copies the kept output to out; a miss runs nvcc as before and keeps
+ * its output (renamed into place whole).  What each test checks of the
+ * output is unchanged: the same bytes.
+ */
+static const char *nvcc_cache_dir(void)
+{
+	static char dir[4096];
+	if (!dir[0]) {
+		const char *c = getenv("EVIDENT_TEST_CACHE");
+		snprintf(dir, sizeof(dir), "%s/nvcc", c && *c ? c : "build/test-cache");
+	}
+	return dir;
+}
+
+/* "--version"'s output of prog into the key; 0, or -1 when it did not run */
+static int key_version(struct sha256_ctx *k, const char *prog)
+{
+	const char *argv[] = { prog, "--version", NULL };
+	struct run_opts o;
+	memset(&o, 0, sizeof(o));
+	o.argv = argv;
+	o.timeout_s = 60;
+	o.merge_stderr = 1;
+	struct strbuf out = STRBUF_INIT;
+	o.out = &out;
+	struct run_result r;
+	run_command(&o, &r);
+	int ok = r.started && r.exited && !r.exit_code;
+	sha256_update_field(k, prog, out.buf ? out.buf : "", out.len);
+	strbuf_release(&out);
+	return ok ? 0 : -1;
+}
+
+/* path's bytes into the key, then those of each file it includes by
+ * "...", found beside it (depth-limited; each once: seen) */
+static int key_source(struct sha256_ctx *k, const char *path, int depth, struct strbuf *seen)
+{
+	struct strbuf text = STRBUF_INIT;
+	if (depth > 16 || read_file(path, &text) < 0) {
+		strbuf_release(&text);
+		return -1;
+	}
+	/* the source by its bytes alone (its path may be a temporary file's) */
+	sha256_update_field(k, depth ? path : "<src>", text.buf, text.len);
+	int rc = 0;
+	const char *slash = strrchr(path, '/');
+	for (const char *p = strbuf_str(&text); rc == 0 && (p = strstr(p, "#include")); p++) {
+		const char *q = p + 8;
+		q += strspn(q, " \t");
+		if (*q != '"')
+			continue;
+		size_t n = strcspn(q + 1, "\"\n");
+		if (q[1 + n] != '"')
+			continue;
+		char *inc = xstrfmt("%.*s%.*s", slash ? (int)(slash - path + 1) : 0, path, (int)n, q + 1);
+		char *mark = xstrfmt("\n%s\n", inc);
+		if (access(inc, R_OK) == 0 && !strstr(strbuf_str(seen), mark)) {
+			strbuf_addstr(seen, mark + 1);
+			rc = key_source(k, inc, depth + 1, seen);
+		}
+		free(mark);
+		free(inc);
+	}
+	strbuf_release(&text);
+	return rc;
+}
+
+/* nvcc argv (argv[0] nvcc) of the source src making out: run, or its
+ * output taken from the cache (above); 1 when out was made */
+static int ran_nvcc(const char *const *argv, const char *src, const char *out)
+{
+	struct sha256_ctx *k = sha256_begin();
+	char key[SHA256_HEX_LEN + 1];
+	int keyed = key_version(k, argv[0]) == 0 && key_version(k, "g++") == 0;
+	sha256_update_field(k, "nvcc", argv[0], strlen(argv[0]));
+	for (int i = 1; argv[i]; i++) {
+		if (!strcmp(argv[i], out) || !strcmp(argv[i], src))
+			sha256_update_field(k, "arg", !strcmp(argv[i], out) ? "<out>" : "<src>", 5);
+		else
+			sha256_update_field(k, "arg", argv[i], strlen(argv[i]));
+	}
+	struct strbuf seen = STRBUF_INIT;
+	strbuf_addstr(&seen, "\n");
+	keyed = keyed && key_source(k, src, 0, &seen) == 0;
+	strbuf_release(&seen);
+	sha256_end(k, key);
+	if (!keyed)
+		return ran_ok(argv);
+	char *kept = xstrfmt("%s/%s", nvcc_cache_dir(), key);
+	struct strbuf bytes = STRBUF_INIT;
+	int made = 0;
+	if (path_exists(kept) && read_file(kept, &bytes) == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+		made = fd >= 0 && write_all(fd, bytes.buf, bytes.len) == 0;
+		if (fd >= 0)
+			close(fd);
+	} else if (ran_ok(argv)) {
+		made = 1;
+		char *tmp = xstrfmt("%s.tmp.%ld", kept, (long)getpid());
+		int fd = -1;
+		if (mkdir_p(nvcc_cache_dir(), 0755) == 0 && read_file(out, &bytes) == 0 &&
+		    (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) >= 0 &&
+		    write_all(fd, bytes.buf, bytes.len) == 0 && close(fd) == 0) {
+			fd = -1;
+			if (rename(tmp, kept) < 0)
+				unlink(tmp);
+		} else {
+			if (fd >= 0)
+				close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+	}
+	strbuf_release(&bytes);
+	free(kept);
+	return made;
+}
+
 /* nvcc's fatbin of src built with flags (NULL-terminated), into *fat;
  * 0 built, -1 no nvcc here */
 static int nvcc_fatbin(const char *src_text, const char *const *flags, struct strbuf *fat)
@@ -1656,7 +1787,7 @@ static int nvcc_fatbin(const char *src_text, const char *const *flags, struct st
 	for (; *flags && k < 12; flags++)
 		argv[k++] = *flags;
 	argv[k++] = "-o", argv[k++] = out, argv[k++] = src, argv[k] = NULL;
-	int built = ran_ok(argv) && read_file(out, fat) >= 0;
+	int built = ran_nvcc(argv, src, out) && read_file(out, fat) >= 0;
 	unlink(src);
 	unlink(out);
 	rmdir(dir);
@@ -1791,7 +1922,7 @@ static int nvcc_so_flags(const char *src, int mode, const char *extra, const cha
 	char *def = xstrfmt("-DMODE=%d", mode);
 	const char *argv[] = { nvcc_path(), "-O3", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared", "-arch=sm_90",
 			       def, "-o", out, src, extra, NULL };
-	int ok = ran_ok(argv);
+	int ok = ran_nvcc(argv, src, out);
 	free(def);
 	return ok ? 0 : -1;
 }
