@@ -8,7 +8,7 @@ mkrepo
 sed 's/SLEEP_US: 36000/SLEEP_US: 300000/' tests/fixtures/specs/pool.yaml >experiments/pool.yaml
 "$EVIDENT" run --no-progress --gpus 2 experiments/pool.yaml >out.txt 2>err.txt &
 pid=$!
-for i in $(seq 100); do
+for i in $(seq 600); do
 	[ "$(ls artifacts/runs 2>/dev/null | wc -l)" -ge 4 ] && break
 	sleep 0.1
 done
