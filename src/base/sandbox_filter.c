@@ -161,6 +161,11 @@ int sandbox_runner_pinned(void)
 	return 0;
 }
 
+/* fcntl commands that keep state in an inode a box may share with the
+ * host (red team 129): leases, dnotify, write-life hints read or set;
+ * ascending (gpu_fcntl's ranges lie between them) */
+static const unsigned long long inode_fcntl_cmds[] = { 1024, 1025, 1026, 1035, 1036, 1037, 1038 };
+
 /* the relaxed profile (the compiler's box, host or GPU; compute-
  * sanitizer's): a deny list (ctx made with a default of ALLOW); processes
  * are allowed, the PID namespace holds them */
@@ -187,10 +192,9 @@ static int deny_list(scmp_filter_ctx ctx, int gpu)
 	/* fcntl's inode-state commands (leases, dnotify, write-life hints:
 	 * gpu_fcntl) in compute-sanitizer's box too, where a kernel's host
 	 * code runs (red team 129) */
-	static const unsigned long long inode_cmds[] = { 1024, 1025, 1026, 1035, 1036, 1037, 1038 };
-	for (size_t i = 0; rc == 0 && i < sizeof(inode_cmds) / sizeof(inode_cmds[0]); i++)
+	for (size_t i = 0; rc == 0 && i < sizeof(inode_fcntl_cmds) / sizeof(inode_fcntl_cmds[0]); i++)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(fcntl), 1,
-				      SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffULL, inode_cmds[i]));
+				      SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffULL, inode_fcntl_cmds[i]));
 	if (rc == 0 && !gpu && sandbox_runner_pinned()) {
 		/* the runner was given fewer CPUs than the machine has (a pool
 		 * slot pinned to its CPU, or taskset): a mask is no bound, any
@@ -519,17 +523,21 @@ static int host_fcntl(scmp_filter_ctx ctx)
 	return rc;
 }
 
-/* fcntl commands that keep state in an inode (leases, dnotify, and
- * write-life hints, read or set: 1024-1026 and 1035-1038), which a GPU
- * box, whose fcntl is otherwise any command as measured, refuses too: an
- * allow list of the ranges between them (EPERM, the strict default) */
+/* gpu_fcntl: a GPU box's fcntl is any command as measured, but these,
+ * which keep state in an inode (F_SETLEASE, F_GETLEASE, F_NOTIFY, and
+ * the write-life hints, read or set), ascending: an allow list of the
+ * ranges between them (EPERM, the strict default) */
 static int gpu_fcntl(scmp_filter_ctx ctx)
 {
-	int rc = allow_low32_range(ctx, SCMP_SYS(fcntl), 1, 0, 1023);
+	unsigned long long lo = 0;
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < sizeof(inode_fcntl_cmds) / sizeof(inode_fcntl_cmds[0]); i++) {
+		if (inode_fcntl_cmds[i] > lo)
+			rc = allow_low32_range(ctx, SCMP_SYS(fcntl), 1, lo, inode_fcntl_cmds[i] - 1);
+		lo = inode_fcntl_cmds[i] + 1;
+	}
 	if (rc == 0)
-		rc = allow_low32_range(ctx, SCMP_SYS(fcntl), 1, 1027, 1034);
-	if (rc == 0)
-		rc = allow_low32_range(ctx, SCMP_SYS(fcntl), 1, 1039, 0xffffffffULL);
+		rc = allow_low32_range(ctx, SCMP_SYS(fcntl), 1, lo, 0xffffffffULL);
 	return rc;
 }
 
