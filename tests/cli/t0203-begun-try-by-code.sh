@@ -86,6 +86,7 @@ assert a["batches_of_code"] == {"weighed": 5, "faster": nf, "earlier": 4}, (a["b
 assert a["promoted"] is False, a["decision"]
 d = a["decision"]
 assert not nf or ("in only 1 of 5 batches of this code" in d and d.count("unfinished (") == 4), d
+open("nf", "w").write("%d\n" % nf)
 P
 # its own marker is gone once its batch is recorded; the four stay
 [ "$(ls "$S"/pending/*-batch.json | wc -l)" = 4 ] || fail "markers after: $(ls "$S/pending")"
@@ -110,8 +111,15 @@ stopped=
 # by its begun marker's code
 printf '<!-- claim: faster experiment=st a=a5 b=ref -->\n' > c.md
 "$EVIDENT" audit --no-untraced c.md > c.out 2>&1
-expect_match c.out "c.md:1: contradicted: faster a5 vs ref: .*only 1 of 5 batches of the same code .* \(4 were interrupted, which gives no verdict\)"
-[ "$(grep -o 'unfinished (' c.out | wc -l)" = 4 ] || { cat c.out; fail "four unfinished tries in the audit"; }
+if [ "$(cat nf)" = 1 ]; then
+	expect_match c.out "c.md:1: contradicted: faster a5 vs ref: .*only 1 of 5 batches of the same code .* \(4 were interrupted, which gives no verdict\)"
+	[ "$(grep -o 'unfinished (' c.out | wc -l)" = 4 ] || { cat c.out; fail "four unfinished tries in the audit"; }
+else
+	# the fifth try itself inconclusive (a loaded machine: CI at a load
+	# of 57 once): the claim is contradicted by its own batch already,
+	# and the tries' count is the eval answer's, checked above
+	expect_match c.out "c.md:1: contradicted: faster a5 vs ref: "
+fi
 # a marker whose pid names a process of another PID namespace (red team
 # 93's ns: pid 1 is alive here) or of another start reads aborted
 m=$(ls "$S"/pending/*-batch.json | head -1)
