@@ -130,6 +130,13 @@
 #define SANDBOX_SECCOMP_FD 5  /* where the child finds the filter (bwrap --seccomp 5) */
 #define SANDBOX_FRESH_FD 9    /* the first descriptor bwrap copies a file in from (struct sandbox_files) */
 #define SANDBOX_MAX_FRESH 72  /* files a box may show as copies: descriptors 9..80 */
+/* The largest file a box copies: a copy is the box's memory (red team
+ * 55's huge_lib, a 1 GiB sparse file behind an ELF header, copied into
+ * every box); libcuda is 96 MB, cuBLAS's libcublasLt 517 MB (red team 56:
+ * an honest kernel linking it was refused at 512 MiB).  A build's copy of
+ * a file it is shown is held to it too (build.c shown_copy), before the
+ * file is read. */
+#define SANDBOX_MAX_COPY (768LL << 20)
 /* Every process that runs a kernel file's code, or its compiler, is the
  * OOM killer's first choice (runcmd.h run_opts.oom_score_adj): what it
  * holds in its box's tmpfs mounts, memfds and SysV segments is in no

@@ -194,12 +194,8 @@ static const struct argvb *system_lib_dirs(void)
 	return &dirs;
 }
 
-/* The largest file a box copies, and all of a box's copies together: a
- * copy is the box's memory (red team 55's huge_lib, a 1 GiB sparse file
- * behind an ELF header, copied into every box); libcuda is 96 MB,
- * cuBLAS's libcublasLt 517 MB (red team 56: an honest kernel linking it
- * was refused at 512 MiB). */
-#define SANDBOX_MAX_COPY (768LL << 20)
+/* All of a box's copies together (the largest one, SANDBOX_MAX_COPY, is
+ * in sandbox.h: the build's copies are held to it too). */
 #define SANDBOX_MAX_COPIES (1536LL << 20)
 
 /*
