@@ -396,6 +396,11 @@ static void value_killed_tries(struct actx *a, const struct batch_record *eb, co
  * among them) include it: *agrees is cleared otherwise, naming how many
  * exclude it, and *tie set where exactly half do (red team 49: 1 of 2
  * passed); the counts go to msg whenever more than one batch decides.
+ * The claim's own batch interrupted is a stopped try as well: never a
+ * vote for it, the others decide (one is enough), and with none the
+ * claim is unsupported (*tie set): before, a claim whose only batch was
+ * an interrupted one was read from it alone, so a hunt that stopped
+ * every try of a fast process's start had a first-try ticket in it.
  */
 static void value_across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *er,
 				 const char *vn, const char *stat, double want, int tol, double pct, double amount,
@@ -412,7 +417,18 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	size_t n = 0, k = 0, n_out = 0, n_aside = 0, n_few = 0, n_stopped = 0, n_its_way = 0, pos = a->q->n;
 	struct strbuf out = STRBUF_INIT;
 	const struct batch_record *b = eb;
+	/* the claim's own batch interrupted: a stopped try too, whose stop
+	 * its runner chose, so never a vote for the claim (it holds the
+	 * value, or the caller would not ask): left out, and the other
+	 * batches and tries decide, one of them enough */
+	int own_stopped = eb->interrupted;
 	while (b) {
+		if (b == eb && own_stopped) {
+			do
+				b = query_next_batch_all(a->q, NULL, &pos);
+			while (b && (b == eb || !audit_same_problem(&b->problem, &eb->problem)));
+			continue;
+		}
 		/* an interrupted batch of the code: a stopped try, weighed as
 		 * across_rerun weighs one against a verdict, whatever its
 		 * repeats (value_stopped_try) */
@@ -536,23 +552,34 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 			    n_stopped ? "killed" : "of them killed");
 	if (stopped.len)
 		strbuf_addstr(&stopped, " with a run outside its band or not ok)");
-	if (n >= 2 && 2 * k < n) {
+	size_t decides = own_stopped ? 1 : 2;
+	if (own_stopped && !n) {
+		*agrees = 0;
+		*tie = 1;
+		strbuf_addf(msg, "; but batch %s was interrupted, a stopped try, which never counts for a claim (its "
+				 "runner chose when it stopped), and no finished batch or other try of the same code on %s "
+				 "holds %s=%.6g: rerun the experiment to a finished batch",
+			    audit_id_or(eb->run_id), id.dev, stat, want);
+	} else if (n >= decides && 2 * k < n) {
 		*agrees = 0;
 		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it%s: %s%s: "
 				 "a number one batch gave, not what the code gives (cite a value most batches of the "
 				 "code hold, or state a tol= of at most %g%% that covers them)",
 			    k, n, id.dev, stat, want, n - k, stopped.len ? stopped.buf : "", out.buf, n_out > 6 ? ", ..." : "",
 			    AUDIT_TOL_CAP_PCT);
-	} else if (n >= 2 && 2 * k == n) {
+	} else if (n >= decides && 2 * k == n) {
 		*agrees = 0;
 		*tie = 1;
 		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it%s: %s%s: "
 				 "no majority of the batches (rerun the code, and cite what most batches hold)",
 			    k, n, id.dev, stat, want, n - k, stopped.len ? stopped.buf : "", out.buf, n_out > 6 ? ", ..." : "");
-	} else if (n >= 2) {
+	} else if (n >= decides) {
 		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s hold it%s", k, n, id.dev,
 			    stopped.len ? stopped.buf : "");
 	}
+	if (own_stopped && n)
+		strbuf_addf(msg, "; batch %s itself interrupted, a stopped try: left out of the count",
+			    audit_id_or(eb->run_id));
 	if (n_killed_its_way)
 		strbuf_addf(msg, "; %zu killed tr%s of the code (runs, no batch record), every run inside [%.6g, %.6g], "
 				 "left out",

@@ -590,6 +590,14 @@ static void put_wide_hunt(struct store *st)
 		     "ok");
 	put_hunt_run(st, "20260130T000212Z-kc-q1b", "kc", "20260130T000211Z-kc-1-batch", "kc.c", kcsha, "kcbin", 3080,
 		     "ok");
+	/* io.c: one batch, interrupted after two runs (2600, 2650 us; 2625
+	 * [2550, 2700]), nothing else of the code */
+	char iosha[SHA256_HEX_LEN + 1];
+	put_file("io.c", "int io;\n", iosha);
+	const char *o0[] = { "20260130T000300Z-io-q0a", "20260130T000301Z-io-q0b" };
+	put_hunt_run(st, o0[0], "io", "20260130T000302Z-io-0-batch", "io.c", iosha, "iobin", 2600, "ok");
+	put_hunt_run(st, o0[1], "io", "20260130T000302Z-io-0-batch", "io.c", iosha, "iobin", 2650, "ok");
+	put_hunt_batch(st, "20260130T000302Z-io-0-batch", "io", o0, 2, 2625, 2550, 2700, 1);
 }
 
 /*
@@ -3148,7 +3156,8 @@ static void test_value_reproductions_and_majority(void **state)
  * [2399.5, 2800.5] (value_try_band; before red team 130's killhunt fix,
  * left out).  ig-1's beside ig-0's finished batch is left out, neither
  * for nor against (an honest session stopped while its runs went the
- * claim's way).
+ * claim's way).  ih-0 itself, interrupted, is left out of the count
+ * (test_value_interrupted_only): 0 of 4.
  */
 static void test_value_stopped_tries(void **state)
 {
@@ -3161,10 +3170,12 @@ static void test_value_stopped_tries(void **state)
 			&c);
 	assert_non_null(strstr(f, "t.md:1: contradicted: value ih/quick median_us=2600us: recorded 2600, within the "
 				  "95% CI [2399.5, 3500.5]"));
-	assert_non_null(strstr(f, "; but only 1 of 5 batches of the same code on "));
+	assert_non_null(strstr(f, "; but only 0 of 4 batches of the same code on "));
 	assert_non_null(strstr(f, " hold median_us=2600, 4 exclude it (4 of them interrupted tries with a run outside "
 				  "its band or not ok): interrupted, a run at 3000 (20260128T000024Z-ih-4-batch), "
 				  "interrupted, a run at 3600 (20260128T000023Z-ih-3-batch)"));
+	assert_non_null(strstr(f, "; batch 20260128T000003Z-ih-0-batch itself interrupted, a stopped try: left out of "
+				  "the count"));
 	assert_null(strstr(f, "interrupted try of the code, every run inside [2399.5"));
 	assert_null(strstr(f, "fewer than 3 repeats left out"));
 	assert_non_null(strstr(f, "t.md:2: supported: value ig/quick median_us=3000us: recorded 3000, within the 95% "
@@ -3240,6 +3251,28 @@ static void test_value_killed_wide_band(void **state)
 				  "3100.5], left out"));
 	assert_int_equal(c.contradicted, 1);
 	assert_int_equal(c.supported, 1);
+	free(f);
+}
+
+/*
+ * README's "a claim whose only batch is an interrupted one is still read
+ * from it" (put_wide_hunt's io): the claim's own batch interrupted is a
+ * stopped try, never a vote for the claim, and with no other batch or
+ * try of the code the claim is unsupported (before: supported, "recorded
+ * 2625, within the 95% CI").  ih's claim, pinned to its interrupted
+ * ih-0, reads 0 of 4 (test_value_stopped_tries).
+ */
+static void test_value_interrupted_only(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=io variant=quick stat=median_us value=2600us -->\n", &c);
+	assert_non_null(strstr(f, "t.md:1: unsupported: value io/quick median_us=2600us: recorded 2625, within the 95% "
+				  "CI [2549.5, 2700.5] (run 20260130T000300Z-io-q0a); but batch "
+				  "20260130T000302Z-io-0-batch was interrupted, a stopped try, which never counts for a "
+				  "claim (its runner chose when it stopped), and no finished batch or other try of the "
+				  "same code on "));
+	assert_int_equal(c.unsupported, 1);
 	free(f);
 }
 
@@ -3406,6 +3439,7 @@ int main(void)
 		cmocka_unit_test(test_value_stopped_tries),
 		cmocka_unit_test(test_value_killed_tries),
 		cmocka_unit_test(test_value_killed_wide_band),
+		cmocka_unit_test(test_value_interrupted_only),
 		cmocka_unit_test(test_reproduced_killed),
 		cmocka_unit_test(test_value_reproductions_and_majority),
 		cmocka_unit_test(test_value_neutral_twin),
