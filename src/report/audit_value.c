@@ -399,8 +399,8 @@ static void value_killed_tries(struct actx *a, const struct batch_record *eb, co
  * The claim's own batch interrupted is a stopped try as well: never a
  * vote for it, the others decide (one is enough), and with none the
  * claim is unsupported (*tie set): before, a claim whose only batch was
- * an interrupted one was read from it alone, so a hunt that stopped
- * every try of a fast process's start had a first-try ticket in it.
+ * an interrupted one was read from it alone, so a try stopped at the
+ * moment its runs looked the claim's way supported it.
  */
 static void value_across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *er,
 				 const char *vn, const char *stat, double want, int tol, double pct, double amount,
