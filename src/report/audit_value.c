@@ -141,6 +141,34 @@ static const char *value_band(int tol, double pct, double amount, double ulp, do
 }
 
 /*
+ * The band a stopped or killed try of the code is held to, for a claim of
+ * value want held to [lo, hi] by its evidence (value_band, want inside
+ * it): the widest band about want that lies inside [lo, hi], so
+ * [want - r, want + r] with r the distance from want to the nearer end.
+ * A try going the claim's way is left out (value_stopped_try,
+ * value_killed_tries); one with a run outside is counted against.  Not
+ * [lo, hi] itself: a lucky evidence batch with a wide CI (one fast
+ * process and two slow, 3577 [2536, 4799] us) holds a false 2600 us at
+ * its near end, and its far side took in the slow runs of every try the
+ * hunter killed (red team 130's killhunt, rerun on the fixed build:
+ * "supported, 2 of 3 batches" at try 8, 5 of its 6 killed tries left
+ * out).  Here that band is [2536, 2664]: it widens with the evidence's
+ * noise only where the evidence itself straddles want, which a false
+ * value's lucky batch seldom does and an honest one stating what its
+ * evidence measured does (3000 [2900, 3100] holds a try at 3050 as
+ * before).  Not "nearer want than the evidence's value": that is no band
+ * at all for the honest claimant who states just what was measured.
+ */
+static void value_try_band(double want, double lo, double hi, double *try_lo, double *try_hi)
+{
+	double r = fmin(want - lo, hi - want);
+	if (!(r >= 0))
+		r = 0;
+	*try_lo = want - r;
+	*try_hi = want + r;
+}
+
+/*
  * stat's value in row x of batch b, with its CI where one is recorded;
  * frac_compute_peak / frac_bandwidth_peak (no CI of their own) take the
  * CI of the rate they are a fraction of (gflops, gbps), over the same
@@ -172,8 +200,8 @@ static int stat_with_ci(struct actx *a, const struct batch_record *b, const stru
  * out), the way across_rerun weighs one against a verdict
  * (audit_verdict.c, code_orphan_weight): its runs of the code, each by
  * its record, an aborted, no_device, build_failed or reference_failed one
- * aside (not the code's), against the band [lo, hi] the claim is held to
- * (value_band of its evidence).  CODE_ORPHAN_ITS_WAY when every one ended
+ * aside (not the code's), against the band [lo, hi] a try is held to
+ * (value_try_band: the claim's own, cut even about the stated value).  CODE_ORPHAN_ITS_WAY when every one ended
  * ok with its own stat inside the band: left out, neither for nor against
  * (a session a time limit stopped while its runs went the claim's way;
  * counted for it, a stop would turn a random walk into support);
@@ -246,7 +274,8 @@ static int value_stopped_try(struct actx *a, const struct batch_record *b, const
  * ever counts against or leaves a try out), an aborted, no_device,
  * build_failed or reference_failed one aside (not the code's) and runs
  * the errata set aside left out, each by its own value of stat; against
- * the claim unless every one ended ok with its value inside [lo, hi].
+ * the claim unless every one ended ok with its value inside [lo, hi]
+ * (value_try_band).
  * *n_against gets the tries against (the first few named into what),
  * *n_its_way those left out.  Red team 130: red team 126's hunt with
  * SIGKILL for SIGINT; 7 killed tries whose 14 runs were all slow, then a
@@ -358,15 +387,20 @@ static void value_killed_tries(struct actx *a, const struct batch_record *eb, co
  * cleanly still does (the code failed, however many repeats); an
  * interrupted batch other than the claim's own is a stopped try, whatever
  * its repeats, against the claim unless every run of the code in it lies
- * inside the claim's band [band_lo, band_hi] (value_stopped_try: then
- * left out and counted into msg), and so is a killed try of the code,
- * runs and no batch record (value_killed_tries; red team 130); rows the
- * errata set aside (a runner's
- * defect, audit_errata.h) are left out, and counted into msg.  The claim
+ * inside the claim's band [band_lo, band_hi] cut even about want
+ * (value_try_band: then left out and counted into msg), and so is a
+ * killed try of the code, runs and no batch record (value_killed_tries;
+ * red team 130); rows the errata set aside (a runner's defect,
+ * audit_errata.h) are left out, and counted into msg.  The claim
  * holds when more than half of the deciding batches (the claim's own
  * among them) include it: *agrees is cleared otherwise, naming how many
  * exclude it, and *tie set where exactly half do (red team 49: 1 of 2
  * passed); the counts go to msg whenever more than one batch decides.
+ * The claim's own batch interrupted is a stopped try as well: never a
+ * vote for it, the others decide (one is enough), and with none the
+ * claim is unsupported (*tie set): before, a claim whose only batch was
+ * an interrupted one was read from it alone, so a try stopped at the
+ * moment its runs looked the claim's way supported it.
  */
 static void value_across_batches(struct actx *a, const struct batch_record *eb, const struct batch_row *er,
 				 const char *vn, const char *stat, double want, int tol, double pct, double amount,
@@ -376,16 +410,31 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	struct code_id id;
 	if (!code_identity(a->q, er, &id))
 		return;
+	/* the band a stopped or killed try is held to: the claim's own,
+	 * cut to be even about want (value_try_band) */
+	double try_lo, try_hi;
+	value_try_band(want, band_lo, band_hi, &try_lo, &try_hi);
 	size_t n = 0, k = 0, n_out = 0, n_aside = 0, n_few = 0, n_stopped = 0, n_its_way = 0, pos = a->q->n;
 	struct strbuf out = STRBUF_INIT;
 	const struct batch_record *b = eb;
+	/* the claim's own batch interrupted: a stopped try too, whose stop
+	 * its runner chose, so never a vote for the claim (it holds the
+	 * value, or the caller would not ask): left out, and the other
+	 * batches and tries decide, one of them enough */
+	int own_stopped = eb->interrupted;
 	while (b) {
+		if (b == eb && own_stopped) {
+			do
+				b = query_next_batch_all(a->q, NULL, &pos);
+			while (b && (b == eb || !audit_same_problem(&b->problem, &eb->problem)));
+			continue;
+		}
 		/* an interrupted batch of the code: a stopped try, weighed as
 		 * across_rerun weighs one against a verdict, whatever its
 		 * repeats (value_stopped_try) */
 		if (b != eb && b->interrupted) {
 			struct strbuf what = STRBUF_INIT;
-			int w = value_stopped_try(a, b, &id, stat, band_lo, band_hi, &what);
+			int w = value_stopped_try(a, b, &id, stat, try_lo, try_hi, &what);
 			if (w == CODE_ORPHAN_AGAINST) {
 				n++;
 				n_stopped++;
@@ -491,7 +540,7 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	/* the killed tries of the code (runs, no batch record), weighed as
 	 * the interrupted ones are (value_killed_tries) */
 	size_t n_killed = 0, n_killed_its_way = 0;
-	value_killed_tries(a, eb, &id, stat, band_lo, band_hi, &n_killed, &n_killed_its_way, &n_out, &out);
+	value_killed_tries(a, eb, &id, stat, try_lo, try_hi, &n_killed, &n_killed_its_way, &n_out, &out);
 	n += n_killed;
 	/* more than half of the deciding batches must hold it: one of two
 	 * is a coin, not what the code gives */
@@ -503,30 +552,41 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 			    n_stopped ? "killed" : "of them killed");
 	if (stopped.len)
 		strbuf_addstr(&stopped, " with a run outside its band or not ok)");
-	if (n >= 2 && 2 * k < n) {
+	size_t decides = own_stopped ? 1 : 2;
+	if (own_stopped && !n) {
+		*agrees = 0;
+		*tie = 1;
+		strbuf_addf(msg, "; but batch %s was interrupted, a stopped try, which never counts for a claim (its "
+				 "runner chose when it stopped), and no finished batch or other try of the same code on %s "
+				 "holds %s=%.6g: rerun the experiment to a finished batch",
+			    audit_id_or(eb->run_id), id.dev, stat, want);
+	} else if (n >= decides && 2 * k < n) {
 		*agrees = 0;
 		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it%s: %s%s: "
 				 "a number one batch gave, not what the code gives (cite a value most batches of the "
 				 "code hold, or state a tol= of at most %g%% that covers them)",
 			    k, n, id.dev, stat, want, n - k, stopped.len ? stopped.buf : "", out.buf, n_out > 6 ? ", ..." : "",
 			    AUDIT_TOL_CAP_PCT);
-	} else if (n >= 2 && 2 * k == n) {
+	} else if (n >= decides && 2 * k == n) {
 		*agrees = 0;
 		*tie = 1;
 		strbuf_addf(msg, "; but only %zu of %zu batches of the same code on %s hold %s=%.6g, %zu exclude it%s: %s%s: "
 				 "no majority of the batches (rerun the code, and cite what most batches hold)",
 			    k, n, id.dev, stat, want, n - k, stopped.len ? stopped.buf : "", out.buf, n_out > 6 ? ", ..." : "");
-	} else if (n >= 2) {
+	} else if (n >= decides) {
 		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s hold it%s", k, n, id.dev,
 			    stopped.len ? stopped.buf : "");
 	}
+	if (own_stopped && n)
+		strbuf_addf(msg, "; batch %s itself interrupted, a stopped try: left out of the count",
+			    audit_id_or(eb->run_id));
 	if (n_killed_its_way)
 		strbuf_addf(msg, "; %zu killed tr%s of the code (runs, no batch record), every run inside [%.6g, %.6g], "
 				 "left out",
-			    n_killed_its_way, n_killed_its_way == 1 ? "y" : "ies", band_lo, band_hi);
+			    n_killed_its_way, n_killed_its_way == 1 ? "y" : "ies", try_lo, try_hi);
 	if (n_its_way)
 		strbuf_addf(msg, "; %zu interrupted tr%s of the code, every run inside [%.6g, %.6g], left out", n_its_way,
-			    n_its_way == 1 ? "y" : "ies", band_lo, band_hi);
+			    n_its_way == 1 ? "y" : "ies", try_lo, try_hi);
 	if (n_few)
 		strbuf_addf(msg, "; %zu batch(es) of the code of fewer than %d repeats left out (no vote: the variance "
 				 "between processes is unknown)",

@@ -540,6 +540,67 @@ static void put_kill_hunt(struct store *st)
 }
 
 /*
+ * Red team 130, killhunt rerun on the fixed build: the evidence a lucky
+ * batch of one fast process and two slow (kw-0: 2497, 3577, 3826 us;
+ * 3577 [2536, 4799]), a second lucky finished batch kw-1 (2550, 2600,
+ * 3500 us; 2600 [2500, 3500]) and a finished one that excludes the claim
+ * (kw-2: 3500 [3450, 3600]); killed tries kw-3..kw-7 (runs, no batch
+ * record), two slow runs each inside kw-0's CI (3467-4711 us), the kind
+ * the hunter kills; kw-8 killed with two runs near 2600 (2560, 2650 us).
+ * kc.c, the honest control: one finished batch kc-0 (3000 [2900, 3100])
+ * and a try killed for real with runs at 2950 and 3080 us.
+ */
+static void put_wide_hunt(struct store *st)
+{
+	char kwsha[SHA256_HEX_LEN + 1], kcsha[SHA256_HEX_LEN + 1];
+	put_file("kw.c", "int kw;\n", kwsha);
+	put_file("kc.c", "int kc;\n", kcsha);
+	static const double fin[3][3] = { { 2497, 3577, 3826 }, { 2550, 2600, 3500 }, { 3450, 3500, 3600 } };
+	static const double med[3][3] = { { 3577, 2536, 4799 }, { 2600, 2500, 3500 }, { 3500, 3450, 3600 } };
+	for (int b = 0; b < 3; b++) {
+		char *bid = xstrfmt("20260130T00000%dZ-kw-%d-batch", b, b);
+		char *ids[3];
+		for (int i = 0; i < 3; i++) {
+			ids[i] = xstrfmt("20260130T0000%d%dZ-kw-q%d%c", b + 1, i, b, 'a' + i);
+			put_hunt_run(st, ids[i], "kw", bid, "kw.c", kwsha, "kwbin", fin[b][i], "ok");
+		}
+		const char *cids[] = { ids[0], ids[1], ids[2] };
+		put_hunt_batch(st, bid, "kw", cids, 3, med[b][0], med[b][1], med[b][2], 0);
+		for (int i = 0; i < 3; i++)
+			free(ids[i]);
+		free(bid);
+	}
+	static const double killed[6][2] = { { 3486, 4711 }, { 3503, 4000 }, { 3655, 4316 },
+					     { 3649, 3793 }, { 3467, 4106 }, { 2560, 2650 } };
+	for (int k = 0; k < 6; k++) {
+		char *bid = xstrfmt("20260130T00010%dZ-kw-%d-batch", k, k + 3);
+		for (int j = 0; j < 2; j++) {
+			char *id = xstrfmt("20260130T00011%dZ-kw-q%d%c", k, k + 3, 'a' + j);
+			put_hunt_run(st, id, "kw", bid, "kw.c", kwsha, "kwbin", killed[k][j], "ok");
+			free(id);
+		}
+		free(bid);
+	}
+	const char *c0[] = { "20260130T000200Z-kc-q0a", "20260130T000201Z-kc-q0b", "20260130T000202Z-kc-q0c" };
+	static const double c0m[] = { 2950, 3000, 3050 };
+	for (int i = 0; i < 3; i++)
+		put_hunt_run(st, c0[i], "kc", "20260130T000203Z-kc-0-batch", "kc.c", kcsha, "kcbin", c0m[i], "ok");
+	put_hunt_batch(st, "20260130T000203Z-kc-0-batch", "kc", c0, 3, 3000, 2900, 3100, 0);
+	put_hunt_run(st, "20260130T000210Z-kc-q1a", "kc", "20260130T000211Z-kc-1-batch", "kc.c", kcsha, "kcbin", 2950,
+		     "ok");
+	put_hunt_run(st, "20260130T000212Z-kc-q1b", "kc", "20260130T000211Z-kc-1-batch", "kc.c", kcsha, "kcbin", 3080,
+		     "ok");
+	/* io.c: one batch, interrupted after two runs (2600, 2650 us; 2625
+	 * [2550, 2700]), nothing else of the code */
+	char iosha[SHA256_HEX_LEN + 1];
+	put_file("io.c", "int io;\n", iosha);
+	const char *o0[] = { "20260130T000300Z-io-q0a", "20260130T000301Z-io-q0b" };
+	put_hunt_run(st, o0[0], "io", "20260130T000302Z-io-0-batch", "io.c", iosha, "iobin", 2600, "ok");
+	put_hunt_run(st, o0[1], "io", "20260130T000302Z-io-0-batch", "io.c", iosha, "iobin", 2650, "ok");
+	put_hunt_batch(st, "20260130T000302Z-io-0-batch", "io", o0, 2, 2625, 2550, 2700, 1);
+}
+
+/*
  * Red team 130, hole 3: `evident reproduce` runs killed before their
  * batch record.  r-old5 has one recorded reproduction that reproduced
  * (rep7) and one begun and never recorded (its begun marker, naming
@@ -1473,6 +1534,7 @@ static int setup(void **state)
 	put_repro_band = 0.01;
 	put_stop_hunt(&st);
 	put_kill_hunt(&st);
+	put_wide_hunt(&st);
 	put_killed_repros(&st);
 	store_release(&st);
 	(void)state;
@@ -3089,9 +3151,13 @@ static void test_value_reproductions_and_majority(void **state)
  * a verdict: ih-1..ih-3's runs (3600 us) lie outside the band of the
  * claim's interrupted evidence (2600 [2400, 3500]), so they count against
  * it, whatever their repeats (before: no vote, fewer than 3 repeats, and
- * the claim supported on ih-0 alone); ih-4's run (3000 us) inside it is
- * left out, neither for nor against, as is ig-1's beside ig-0's finished
- * batch (an honest session stopped while its runs went the claim's way).
+ * the claim supported on ih-0 alone); so does ih-4's run (3000 us): inside
+ * the CI, but a try is held to the band cut even about the claim,
+ * [2399.5, 2800.5] (value_try_band; before red team 130's killhunt fix,
+ * left out).  ig-1's beside ig-0's finished batch is left out, neither
+ * for nor against (an honest session stopped while its runs went the
+ * claim's way).  ih-0 itself, interrupted, is left out of the count
+ * (test_value_interrupted_only): 0 of 4.
  */
 static void test_value_stopped_tries(void **state)
 {
@@ -3104,10 +3170,13 @@ static void test_value_stopped_tries(void **state)
 			&c);
 	assert_non_null(strstr(f, "t.md:1: contradicted: value ih/quick median_us=2600us: recorded 2600, within the "
 				  "95% CI [2399.5, 3500.5]"));
-	assert_non_null(strstr(f, "; but only 1 of 4 batches of the same code on "));
-	assert_non_null(strstr(f, " hold median_us=2600, 3 exclude it (3 of them interrupted tries with a run outside "
-				  "its band or not ok): interrupted, a run at 3600 (20260128T000023Z-ih-3-batch)"));
-	assert_non_null(strstr(f, "; 1 interrupted try of the code, every run inside [2399.5, 3500.5], left out"));
+	assert_non_null(strstr(f, "; but only 0 of 4 batches of the same code on "));
+	assert_non_null(strstr(f, " hold median_us=2600, 4 exclude it (4 of them interrupted tries with a run outside "
+				  "its band or not ok): interrupted, a run at 3000 (20260128T000024Z-ih-4-batch), "
+				  "interrupted, a run at 3600 (20260128T000023Z-ih-3-batch)"));
+	assert_non_null(strstr(f, "; batch 20260128T000003Z-ih-0-batch itself interrupted, a stopped try: left out of "
+				  "the count"));
+	assert_null(strstr(f, "interrupted try of the code, every run inside [2399.5"));
 	assert_null(strstr(f, "fewer than 3 repeats left out"));
 	assert_non_null(strstr(f, "t.md:2: supported: value ig/quick median_us=3000us: recorded 3000, within the 95% "
 				  "CI [2899.5, 3100.5]"));
@@ -3122,7 +3191,9 @@ static void test_value_stopped_tries(void **state)
  * no batch record, are weighed against a value claim as interrupted ones
  * are: kh-1..kh-3's runs lie outside kh-0's band, 3 against it (before:
  * "recorded 2600, within the 95% CI", supported on kh-0 alone); kh-4's
- * runs inside it are left out; kh-5, another code's run, says nothing.
+ * run at 3000 us, inside kh-0's CI but outside the band cut even about
+ * the claim ([2399.5, 2800.5], value_try_band), a fourth (before red team
+ * 130's killhunt fix: left out); kh-5, another code's run, says nothing.
  */
 static void test_value_killed_tries(void **state)
 {
@@ -3133,13 +3204,75 @@ static void test_value_killed_tries(void **state)
 			&c);
 	assert_non_null(strstr(f, "t.md:1: contradicted: value kh/quick median_us=2600us: recorded 2600, within the "
 				  "95% CI [2399.5, 3500.5]"));
-	assert_non_null(strstr(f, "; but only 1 of 4 batches of the same code on "));
-	assert_non_null(strstr(f, " hold median_us=2600, 3 exclude it (3 of them killed tries (runs, no batch record) "
+	assert_non_null(strstr(f, "; but only 1 of 5 batches of the same code on "));
+	assert_non_null(strstr(f, " hold median_us=2600, 4 exclude it (4 of them killed tries (runs, no batch record) "
 				  "with a run outside its band or not ok): killed, 2 of 2 run(s) outside its band, the "
 				  "first at 3600 (20260129T000011Z-kh-1-batch: runs, no batch record)"));
-	assert_non_null(strstr(f, "; 1 killed try of the code (runs, no batch record), every run inside [2399.5, "
-				  "3500.5], left out"));
+	assert_non_null(strstr(f, "killed, 1 of 2 run(s) outside its band, the first at 3000 "
+				  "(20260129T000014Z-kh-4-batch: runs, no batch record)"));
+	assert_null(strstr(f, "left out"));
 	assert_int_equal(c.contradicted, 1);
+	free(f);
+}
+
+/*
+ * Red team 130's killhunt on the fixed build (put_wide_hunt): a try is
+ * held to the claim's band cut even about the stated value
+ * (value_try_band), not to the evidence's whole CI.  kw's claim of 2600 us
+ * on kw-0 (3577 [2536, 4799]) holds kw-3..kw-7's slow runs to [2536,
+ * 2664]: 5 killed tries against, kw-8 (2560, 2650) left out, 1 of 3
+ * finished batches beside them: contradicted (before: the slow runs lay
+ * inside the CI, every killed try left out, "2 of 3 batches" supported).
+ * The honest control kc (3000 on 3000 [2900, 3100]) keeps its band,
+ * [2899.5, 3100.5]: the try killed for real at 2950 and 3080 us is left
+ * out, and the claim supported.
+ */
+static void test_value_killed_wide_band(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=kw variant=quick stat=median_us value=2600us "
+			"run=20260130T000000Z-kw-0-batch -->\n"
+			"<!-- claim: value experiment=kc variant=quick stat=median_us value=3000us "
+			"run=20260130T000203Z-kc-0-batch -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: value kw/quick median_us=2600us: recorded 3577, within the "
+				  "95% CI [2535.5, 4799.5]"));
+	assert_non_null(strstr(f, "; but only 2 of 8 batches of the same code on "));
+	assert_non_null(strstr(f, " hold median_us=2600, 6 exclude it (5 of them killed tries (runs, no batch record) "
+				  "with a run outside its band or not ok): "));
+	assert_non_null(strstr(f, "killed, 2 of 2 run(s) outside its band, the first at 3486 "
+				  "(20260130T000100Z-kw-3-batch: runs, no batch record)"));
+	assert_non_null(strstr(f, "; 1 killed try of the code (runs, no batch record), every run inside [2535.5, "
+				  "2664.5], left out"));
+	assert_non_null(strstr(f, "t.md:2: supported: value kc/quick median_us=3000us: recorded 3000, within the 95% "
+				  "CI [2899.5, 3100.5]"));
+	assert_non_null(strstr(f, "; 1 killed try of the code (runs, no batch record), every run inside [2899.5, "
+				  "3100.5], left out"));
+	assert_int_equal(c.contradicted, 1);
+	assert_int_equal(c.supported, 1);
+	free(f);
+}
+
+/*
+ * README's "a claim whose only batch is an interrupted one is still read
+ * from it" (put_wide_hunt's io): the claim's own batch interrupted is a
+ * stopped try, never a vote for the claim, and with no other batch or
+ * try of the code the claim is unsupported (before: supported, "recorded
+ * 2625, within the 95% CI").  ih's claim, pinned to its interrupted
+ * ih-0, reads 0 of 4 (test_value_stopped_tries).
+ */
+static void test_value_interrupted_only(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=io variant=quick stat=median_us value=2600us -->\n", &c);
+	assert_non_null(strstr(f, "t.md:1: unsupported: value io/quick median_us=2600us: recorded 2625, within the 95% "
+				  "CI [2549.5, 2700.5] (run 20260130T000300Z-io-q0a); but batch "
+				  "20260130T000302Z-io-0-batch was interrupted, a stopped try, which never counts for a "
+				  "claim (its runner chose when it stopped), and no finished batch or other try of the "
+				  "same code on "));
+	assert_int_equal(c.unsupported, 1);
 	free(f);
 }
 
@@ -3305,6 +3438,8 @@ int main(void)
 		cmocka_unit_test(test_value_no_ci_across_batches),
 		cmocka_unit_test(test_value_stopped_tries),
 		cmocka_unit_test(test_value_killed_tries),
+		cmocka_unit_test(test_value_killed_wide_band),
+		cmocka_unit_test(test_value_interrupted_only),
 		cmocka_unit_test(test_reproduced_killed),
 		cmocka_unit_test(test_value_reproductions_and_majority),
 		cmocka_unit_test(test_value_neutral_twin),
