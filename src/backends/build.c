@@ -2565,6 +2565,38 @@ static void echo_twin(const struct sandbox *box, const char *const *argv, size_t
 	free(lpath);
 }
 
+/*
+ * The echo-neutral identity: the relocatable object's masked hash (obj,
+ * echo_twin) with what else the link put into the shared object, so that
+ * the same object linked with other inputs is another code: the spec's
+ * flags as written (link options, operands), and every object, archive or
+ * shared library among the build's sources by its path and hash
+ * (linker_inputs, object_libraries: a flag's `x.o` linked in is code the
+ * relocatable object does not hold).  Into hex.
+ */
+static void echo_with_link(const char *obj, const struct build_request *rq, const json_t *sources,
+			   char hex[SHA256_HEX_LEN + 1])
+{
+	struct sha256_ctx *h = sha256_begin();
+	sha256_update_field(h, "object", obj, strlen(obj));
+	for (size_t i = 0; rq->extra_flags && rq->extra_flags[i]; i++)
+		sha256_update_field(h, "flag", rq->extra_flags[i], strlen(rq->extra_flags[i]));
+	size_t i;
+	json_t *s;
+	json_array_foreach(sources, i, s) {
+		const char *path = json_string_value(json_object_get(s, "path"));
+		const char *sha = json_string_value(json_object_get(s, "sha256"));
+		size_t n = path ? strlen(path) : 0;
+		int linkable = (n > 2 && (!strcmp(path + n - 2, ".o") || !strcmp(path + n - 2, ".a"))) ||
+			       (n > 3 && !strcmp(path + n - 3, ".so")) || (path && strstr(path, ".so."));
+		if (!linkable)
+			continue;
+		sha256_update_field(h, "input", path, n);
+		sha256_update_field(h, "sha256", sha ? sha : "", sha ? strlen(sha) : 0);
+	}
+	sha256_end(h, hex);
+}
+
 int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	      struct build_result *res)
 {
@@ -3005,7 +3037,9 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	json_object_set_new(info, "status", json_string("ok"));
 	json_object_set_new(info, "reason", json_null());
 	if (echo_tried && !echo_why) {
-		json_object_set_new(info, "echo_neutral_sha256", json_string(echo_hex));
+		char linked[SHA256_HEX_LEN + 1];
+		echo_with_link(echo_hex, rq, sources, linked);
+		json_object_set_new(info, "echo_neutral_sha256", json_string(linked));
 	} else if (echo_tried) {
 		/* whether the parameters reach more than the echo is unknown */
 		json_object_set_new(info, "echo_neutral_failed", json_true());
