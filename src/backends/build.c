@@ -2549,8 +2549,9 @@ static void echo_twin(const struct sandbox *box, const char *const *argv, size_t
 		char *ewhy = NULL;
 		if (read_file(opath, &a) < 0)
 			*why = xstrdup("the compile's relocatable object cannot be read");
-		else if (echo_mask_object((const unsigned char *)(a.buf ? a.buf : ""), a.len, rq->params, rq->n_params,
-					  hex, &ewhy) < 0)
+		else if (echo_mask_object((const unsigned char *)(a.buf ? a.buf : ""), a.len,
+					  (const unsigned char *)(b.buf ? b.buf : ""), b.len, rq->params, rq->n_params, hex,
+					  &ewhy) < 0)
 			*why = xstrfmt("the compile's relocatable object cannot be read: %s", ewhy);
 		free(ewhy);
 	}

@@ -54,6 +54,37 @@ struct echo {
 	size_t *symmap;     /* old symbol index -> new, SIZE_MAX for one left out */
 };
 
+/* Does the shared object so[0, len) map a byte of a section that is not
+ * code (SHF_ALLOC without SHF_EXECINSTR) in an executable segment, as
+ * `-z noseparate-code` maps .rodata?  1 also where it cannot be read. */
+static int maps_data_executable(const unsigned char *so, size_t len)
+{
+	Elf64_Ehdr eh;
+	if (len < sizeof(eh))
+		return 1;
+	memcpy(&eh, so, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum == 0 ||
+	    eh.e_phoff > len || (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr) > len - eh.e_phoff || eh.e_shoff > len ||
+	    (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > len - eh.e_shoff)
+		return 1;
+	for (size_t i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+		memcpy(&ph, so + eh.e_phoff + i * sizeof(ph), sizeof(ph));
+		if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		for (size_t k = 1; k < eh.e_shnum; k++) {
+			Elf64_Shdr sh;
+			memcpy(&sh, so + eh.e_shoff + k * sizeof(sh), sizeof(sh));
+			if (!(sh.sh_flags & SHF_ALLOC) || (sh.sh_flags & SHF_EXECINSTR) || sh.sh_size == 0)
+				continue;
+			if (sh.sh_addr < ph.p_vaddr + ph.p_memsz && ph.p_vaddr < sh.sh_addr + sh.sh_size)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static int in_file(const struct obj *o, uint64_t off, uint64_t size)
 {
 	return off <= o->len && size <= o->len - off;
@@ -182,10 +213,10 @@ static uint64_t ref_pos(const Elf64_Sym *s, const Elf64_Rela *r)
 }
 
 /* Find the echo (echo_mask.h's conditions); e->on stays 0 where any fails. */
-static void find_echo(const struct obj *o, struct echo *e)
+static void find_echo(const struct obj *o, const unsigned char *so, size_t so_len, struct echo *e)
 {
 	uint32_t abs64 = abs64_type(o->eh.e_machine);
-	if (!o->symtab || !abs64)
+	if (!o->symtab || !abs64 || (so && maps_data_executable(so, so_len)))
 		return;
 	size_t d = 0;
 	for (size_t k = 1; k < o->nsym; k++) {
@@ -223,6 +254,11 @@ static void find_echo(const struct obj *o, struct echo *e)
 	size_t S = t->st_shndx;
 	const Elf64_Shdr *sh = &o->sh[S];
 	uint64_t want = SHF_ALLOC | SHF_MERGE | SHF_STRINGS;
+	/* the linker places input sections by name: .rodata.* goes to
+	 * .rodata, where a `.text.x` with these flags would go to .text */
+	const char *sn = name_at(o, o->eh.e_shstrndx, sh->sh_name);
+	if (!sn || (strcmp(sn, ".rodata") && strncmp(sn, ".rodata.", 8)))
+		return;
 	if (sh->sh_type != SHT_PROGBITS || (sh->sh_flags & want) != want ||
 	    (sh->sh_flags & (SHF_WRITE | SHF_EXECINSTR | SHF_GROUP | SHF_TLS)) || sh->sh_entsize != 1)
 		return;
@@ -349,8 +385,8 @@ static void masked_echo(struct strbuf *out, const struct param *params, size_t n
 	}
 }
 
-int echo_mask_object(const unsigned char *obj, size_t len, const struct param *params, size_t n_params,
-		     char hex[SHA256_HEX_LEN + 1], char **why)
+int echo_mask_object(const unsigned char *obj, size_t len, const unsigned char *so, size_t so_len,
+		     const struct param *params, size_t n_params, char hex[SHA256_HEX_LEN + 1], char **why)
 {
 	struct obj o;
 	struct echo e = { 0 };
@@ -361,7 +397,7 @@ int echo_mask_object(const unsigned char *obj, size_t len, const struct param *p
 		free(o.sym);
 		return -1;
 	}
-	find_echo(&o, &e);
+	find_echo(&o, so, so_len, &e);
 	e.secmap = xcalloc(o.shnum, sizeof(size_t));
 	for (size_t i = 0, n = 0; i < o.shnum; i++)
 		e.secmap[i] = e.on && e.drop && i == e.sec ? SIZE_MAX : n++;

@@ -34,8 +34,11 @@
  * The echo is the NUL-terminated string that the relocation at the
  * compiled_params field of the object `ev_kernel_desc_` (EVIDENT_DEFINE_KERNEL's
  * descriptor) points at, where that string lies in a mergeable string
- * section (SHF_MERGE|SHF_STRINGS, entsize 1) that is neither writable nor
- * executable, no relocation applies to that section, and nothing but that
+ * section (SHF_MERGE|SHF_STRINGS, entsize 1) named .rodata or .rodata.*
+ * (the linker places input sections by name) that is neither writable nor
+ * executable, the shared object so[0, so_len) linked from obj (where so is
+ * not NULL) maps no section but code executable (`-z noseparate-code` maps
+ * .rodata so), no relocation applies to that section, and nothing but that
  * one relocation refers to a byte of the string (by its section and addend,
  * as the linker resolves a reference into a merged section, or by a symbol
  * inside it).  Then the string and the zero padding up to the section's
@@ -60,7 +63,7 @@
  * left out.  So two objects share the hash only when everything the linker
  * reads of them but the echo's bytes is identical.
  */
-int echo_mask_object(const unsigned char *obj, size_t len, const struct param *params, size_t n_params,
-		     char hex[SHA256_HEX_LEN + 1], char **why);
+int echo_mask_object(const unsigned char *obj, size_t len, const unsigned char *so, size_t so_len,
+		     const struct param *params, size_t n_params, char hex[SHA256_HEX_LEN + 1], char **why);
 
 #endif /* EVIDENT_ECHO_MASK_H */
