@@ -266,6 +266,9 @@ static void find_echo(const struct obj *o, const unsigned char *so, size_t so_le
 	if (p >= sh->sh_size)
 		return;
 	const unsigned char *c = o->b + sh->sh_offset;
+	/* a whole string: one that runs into it would read its bytes */
+	if (p > 0 && c[p - 1] != '\0')
+		return;
 	const unsigned char *nul = memchr(c + p, '\0', sh->sh_size - p);
 	if (!nul)
 		return;

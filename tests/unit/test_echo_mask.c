@@ -153,6 +153,23 @@ static void test_param_in_code(void **state)
 			 "return EV_PARAM(SALT); }",
 			 "");
 	assert_false(same(r, "1", r, "2", "SALT"));
+	/* a descriptor pointing into the middle of a string the code reads */
+	char *path = xstrfmt("%s/mid.c", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("#include \"evident_kernel.h\"\n"
+	      "const char *k_all(void);\n"
+	      "const char *k_all(void) { return \"XYZ\" EV_PARAM(SALT); }\n"
+	      "static int k_launch(struct ev_launch *l) { return l->n_inputs == 0; }\n"
+	      "static const struct ev_kernel_desc ev_kernel_desc_ = { EVIDENT_ABI_VERSION,\n"
+	      "\tsizeof(struct ev_kernel_desc), \"k\", \"host\", \"rowsum\", NULL, k_launch, NULL,\n"
+	      "\t\"XYZ\" EV_PARAM(SALT) + 3 };\n"
+	      "__attribute__((visibility(\"default\"))) const struct ev_kernel_desc *evident_kernel(void)\n"
+	      "{ return &ev_kernel_desc_; }\n",
+	      f);
+	assert_int_equal(fclose(f), 0);
+	assert_false(same(path, "1", path, "2", "SALT"));
+	free(path);
 	free(k);
 	free(s);
 	free(r);
