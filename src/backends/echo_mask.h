@@ -31,7 +31,8 @@
  * reads (REL relocations, extended section numbering, a table that runs
  * off the file).
  *
- * The echo is the NUL-terminated string that the relocation at the
+ * The echo is the NUL-terminated string (a whole one: the byte before it
+ * is a NUL or the section's start) that the relocation at the
  * compiled_params field of the object `ev_kernel_desc_` (EVIDENT_DEFINE_KERNEL's
  * descriptor) points at, where that string lies in a mergeable string
  * section (SHF_MERGE|SHF_STRINGS, entsize 1) named .rodata or .rodata.*
