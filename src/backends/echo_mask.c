@@ -204,12 +204,30 @@ static uint32_t abs64_type(int machine)
 	return machine == EM_X86_64 ? R_X86_64_64 : machine == EM_AARCH64 ? R_AARCH64_ABS64 : 0;
 }
 
-/* Where the reference by relocation r lands in the echo's section, as the
- * linker resolves one into a merged section: the symbol's value plus the
- * addend for a section symbol, the symbol's own value for another. */
-static uint64_t ref_pos(const Elf64_Sym *s, const Elf64_Rela *r)
+/* Is the relocation r against symbol s of the machine an absolute address,
+ * whose target is the symbol's value plus the addend exactly?  (A
+ * PC-relative one's target lies past it by the distance from its field to
+ * the instruction's end, which only decoding the code would tell.) */
+static int absolute_type(int machine, uint32_t type)
 {
-	return ELF64_ST_TYPE(s->st_info) == STT_SECTION ? s->st_value + (uint64_t)r->r_addend : s->st_value;
+	if (machine == EM_X86_64)
+		return type == R_X86_64_64 || type == R_X86_64_32 || type == R_X86_64_32S;
+	return machine == EM_AARCH64 && (type == R_AARCH64_ABS64 || type == R_AARCH64_ABS32);
+}
+
+/* Does relocation r (against symbol s) reach a byte of [p, end)?  Its
+ * symbol's own value, or its target: the value plus the addend, exactly
+ * for an absolute address, and for any other type the 16 bytes from there
+ * (an `leaq .rodata+P(%rip)` is `.rodata + P-4`). */
+static int reaches(int machine, const Elf64_Sym *s, const Elf64_Rela *r, uint64_t p, uint64_t end)
+{
+	if (ELF64_ST_TYPE(s->st_info) != STT_SECTION && s->st_value >= p && s->st_value < end)
+		return 1;
+	/* in __int128: an addend of -4 before the section's start is not a
+	 * target past its end */
+	__int128 a = (__int128)s->st_value + r->r_addend;
+	__int128 w = absolute_type(machine, ELF64_R_TYPE(r->r_info)) ? 1 : 16;
+	return a < (__int128)end && a + w > (__int128)p;
 }
 
 /* Find the echo (echo_mask.h's conditions); e->on stays 0 where any fails. */
@@ -253,14 +271,17 @@ static void find_echo(const struct obj *o, const unsigned char *so, size_t so_le
 		return;
 	size_t S = t->st_shndx;
 	const Elf64_Shdr *sh = &o->sh[S];
-	uint64_t want = SHF_ALLOC | SHF_MERGE | SHF_STRINGS;
+	uint64_t strings = SHF_MERGE | SHF_STRINGS;
 	/* the linker places input sections by name: .rodata.* goes to
 	 * .rodata, where a `.text.x` with these flags would go to .text */
 	const char *sn = name_at(o, o->eh.e_shstrndx, sh->sh_name);
 	if (!sn || (strcmp(sn, ".rodata") && strncmp(sn, ".rodata.", 8)))
 		return;
-	if (sh->sh_type != SHT_PROGBITS || (sh->sh_flags & want) != want ||
-	    (sh->sh_flags & (SHF_WRITE | SHF_EXECINSTR | SHF_GROUP | SHF_TLS)) || sh->sh_entsize != 1)
+	/* a mergeable string section (gcc -O1 and up), or plain read-only
+	 * data (-O0) */
+	int merge = (sh->sh_flags & strings) == strings && sh->sh_entsize == 1;
+	if (sh->sh_type != SHT_PROGBITS || !(sh->sh_flags & SHF_ALLOC) || (!merge && (sh->sh_flags & strings)) ||
+	    (sh->sh_flags & (SHF_WRITE | SHF_EXECINSTR | SHF_GROUP | SHF_TLS)))
 		return;
 	uint64_t p = t->st_value + (uint64_t)dr.r_addend;
 	if (p >= sh->sh_size)
@@ -286,6 +307,11 @@ static void find_echo(const struct obj *o, const unsigned char *so, size_t so_le
 			for (uint64_t k = 1; k < al && p >= 2 && c[p - 1] == '\0' && c[p - 2] == '\0'; k++)
 				p--;
 	}
+	/* in plain data nothing may lie behind it: the linker moves no
+	 * reference there by the string it points into, as it does in a
+	 * merged section */
+	if (!merge && end != sh->sh_size)
+		return;
 	int drop = sh->sh_size - (end - p) == 0;
 	/* nothing else reaches the string: no relocation applies to its
 	 * section, no other refers into it, no symbol in it is seen outside */
@@ -299,8 +325,7 @@ static void find_echo(const struct obj *o, const unsigned char *so, size_t so_le
 				continue;
 			Elf64_Rela r = rela_at(o, i, k);
 			const Elf64_Sym *u = &o->sym[ELF64_R_SYM(r.r_info)];
-			uint64_t pos = ref_pos(u, &r);
-			if (u->st_shndx == S && (drop || (pos >= p && pos < end)))
+			if (u->st_shndx == S && (drop || reaches(o->eh.e_machine, u, &r, p, end)))
 				return;
 		}
 	}
@@ -333,6 +358,16 @@ static uint64_t cut_pos(const struct echo *e, uint64_t v, int *inside)
 	if (!e->on || v < e->p)
 		return v;
 	return *inside ? v - e->p : v - (e->end - e->p);
+}
+
+/* Does a section other than the symbol table link to section i (a table
+ * whose contents are offsets into it, read whole then)? */
+static int linked_but_by_symtab(const struct obj *o, size_t i)
+{
+	for (size_t k = 1; k < o->shnum; k++)
+		if (k != o->symtab && o->sh[k].sh_link == i)
+			return 1;
+	return 0;
 }
 
 static void put64(struct strbuf *b, uint64_t v)
@@ -441,7 +476,7 @@ int echo_mask_object(const unsigned char *obj, size_t len, const unsigned char *
 		int cut = e.on && i == e.sec;
 		/* the string tables are hashed through the names that use them */
 		int names = s->sh_type == SHT_STRTAB && !(s->sh_flags & SHF_ALLOC) &&
-			    (i == o.strtab || i == o.eh.e_shstrndx);
+			    (i == o.strtab || i == o.eh.e_shstrndx) && !linked_but_by_symtab(&o, i);
 		uint64_t size = cut     ? s->sh_size - (e.end - e.p)
 				: names ? 0
 				: i == o.symtab ? kept * sizeof(Elf64_Sym)

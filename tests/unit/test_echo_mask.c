@@ -170,6 +170,28 @@ static void test_param_in_code(void **state)
 	assert_int_equal(fclose(f), 0);
 	assert_false(same(path, "1", path, "2", "SALT"));
 	free(path);
+	/* code that reaches the echo by a PC-relative reference to the string
+	 * before it (`leaq rt_pre+3(%rip)`: the relocation reads rt_pre - 1) */
+	path = xstrfmt("%s/pcrel.c", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("#include \"evident_kernel.h\"\n"
+	      "__asm__(\".section .rodata.str1.1,\\\"aMS\\\",@progbits,1\\n\"\n"
+	      "\t\"rt_pre: .string \\\"ab\\\"\\n\"\n"
+	      "\t\"rt_echo: .string \\\"SALT=\" EV_STR(SALT) \"\\\"\\n\"\n"
+	      "\t\".text\\n\"\n"
+	      "\t\"rt_get: leaq rt_pre+3(%rip), %rax\\n ret\\n\");\n"
+	      "extern const char rt_echo[];\n"
+	      "const char *rt_get(void);\n"
+	      "static int k_launch(struct ev_launch *l) { return rt_get()[5] == '1' && l; }\n"
+	      "static const struct ev_kernel_desc ev_kernel_desc_ = { EVIDENT_ABI_VERSION,\n"
+	      "\tsizeof(struct ev_kernel_desc), \"k\", \"host\", \"rowsum\", NULL, k_launch, NULL, rt_echo };\n"
+	      "__attribute__((visibility(\"default\"))) const struct ev_kernel_desc *evident_kernel(void)\n"
+	      "{ return &ev_kernel_desc_; }\n",
+	      f);
+	assert_int_equal(fclose(f), 0);
+	assert_false(same(path, "1", path, "2", "SALT"));
+	free(path);
 	free(k);
 	free(s);
 	free(r);
