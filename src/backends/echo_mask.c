@@ -217,8 +217,10 @@ static int absolute_type(int machine, uint32_t type)
 
 /* Does relocation r (against symbol s) reach a byte of [p, end)?  Its
  * symbol's own value, or its target: the value plus the addend, exactly
- * for an absolute address, and for any other type the 16 bytes from there
- * (an `leaq .rodata+P(%rip)` is `.rodata + P-4`). */
+ * for an absolute address, and for any other type the bytes from there to
+ * where an instruction's end can lie past its field (x86-64: a 4-byte
+ * field and an immediate of up to 4 after it, 9 bytes; `leaq
+ * .rodata+P(%rip)` is `.rodata + P-4`), 16 on another machine. */
 static int reaches(int machine, const Elf64_Sym *s, const Elf64_Rela *r, uint64_t p, uint64_t end)
 {
 	if (ELF64_ST_TYPE(s->st_info) != STT_SECTION && s->st_value >= p && s->st_value < end)
@@ -226,7 +228,7 @@ static int reaches(int machine, const Elf64_Sym *s, const Elf64_Rela *r, uint64_
 	/* in __int128: an addend of -4 before the section's start is not a
 	 * target past its end */
 	__int128 a = (__int128)s->st_value + r->r_addend;
-	__int128 w = absolute_type(machine, ELF64_R_TYPE(r->r_info)) ? 1 : 16;
+	__int128 w = absolute_type(machine, ELF64_R_TYPE(r->r_info)) ? 1 : machine == EM_X86_64 ? 9 : 16;
 	return a < (__int128)end && a + w > (__int128)p;
 }
 
