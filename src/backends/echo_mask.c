@@ -51,6 +51,7 @@ struct echo {
 	size_t rsec, ridx;  /* the descriptor's relocation: its section and entry */
 	int drop;           /* the section held nothing else: it is left out */
 	size_t *secmap;     /* old section index -> new */
+	size_t nsec;        /* its length */
 	size_t *symmap;     /* old symbol index -> new, SIZE_MAX for one left out */
 };
 
@@ -124,13 +125,14 @@ static int obj_read(struct obj *o, const unsigned char *b, size_t len, char **wh
 	o->shnum = eh->e_shnum;
 	o->sh = xcalloc(o->shnum, sizeof(*o->sh));
 	memcpy(o->sh, b + eh->e_shoff, o->shnum * sizeof(*o->sh));
-	for (size_t i = 1; i < o->shnum; i++) {
+	for (size_t i = 0; i < o->shnum; i++) {
 		const Elf64_Shdr *s = &o->sh[i];
 		if (s->sh_type != SHT_NOBITS && !in_file(o, s->sh_offset, s->sh_size)) {
 			*why = xstrfmt("section %zu runs off the file", i);
 			return -1;
 		}
-		if (s->sh_type == SHT_REL || s->sh_type == SHT_SYMTAB_SHNDX || s->sh_type == SHT_DYNSYM) {
+		if ((i == 0 && s->sh_type != SHT_NULL) || s->sh_type == SHT_REL || s->sh_type == SHT_SYMTAB_SHNDX ||
+		    s->sh_type == SHT_DYNSYM) {
 			*why = xstrfmt("section %zu is of type %u, which this does not read", i, s->sh_type);
 			return -1;
 		}
@@ -389,7 +391,7 @@ static void put_str(struct strbuf *b, const char *s)
 
 static uint64_t sec_new(const struct echo *e, uint64_t i)
 {
-	return e->secmap && i < SHN_LORESERVE ? e->secmap[i] : i;
+	return e->secmap && i < e->nsec ? e->secmap[i] : i;
 }
 
 /* The parameter whose "NAME=" starts at b[i] (at the string's start or
@@ -439,6 +441,7 @@ int echo_mask_object(const unsigned char *obj, size_t len, const unsigned char *
 	}
 	find_echo(&o, so, so_len, &e);
 	e.secmap = xcalloc(o.shnum, sizeof(size_t));
+	e.nsec = o.shnum;
 	for (size_t i = 0, n = 0; i < o.shnum; i++)
 		e.secmap[i] = e.on && e.drop && i == e.sec ? SIZE_MAX : n++;
 	e.symmap = xcalloc(o.nsym + 1, sizeof(size_t));
@@ -474,7 +477,7 @@ int echo_mask_object(const unsigned char *obj, size_t len, const unsigned char *
 		const Elf64_Shdr *s = &o.sh[i];
 		if (e.secmap[i] == SIZE_MAX)
 			continue;
-		const unsigned char *c = o.b + s->sh_offset;
+		const unsigned char *c = s->sh_type == SHT_NOBITS ? NULL : o.b + s->sh_offset;
 		int cut = e.on && i == e.sec;
 		/* the string tables are hashed through the names that use them */
 		int names = s->sh_type == SHT_STRTAB && !(s->sh_flags & SHF_ALLOC) &&
