@@ -56,8 +56,8 @@ static int host_build(const struct build_request *rq, struct build_result *res)
 		.version_flag = "--version",
 		.classify = host_classify,
 		/* a variant with parameters: its echo-neutral identity, the
-		 * hash of its own compile's assembly text with every EV_PARAM
-		 * echo masked (build.h, echo_mask.h): two variants of one file
+		 * hash of its own compile's relocatable object with its EV_PARAM
+		 * echo's bytes cut out (build.h, echo_mask.h): two variants of one file
 		 * whose parameters reach only the echo share it.  No second
 		 * build with a header forced in, which a kernel could tell apart
 		 * and compile otherwise (red team 125) */

@@ -43,10 +43,10 @@
  * teams 72, 77 and 78), and the compiler's environment is PATH and the
  * locale alone (build_env_keep), both in the key.
  * A host variant with parameters gets its echo-neutral identity here
- * (build_recipe.echo_mask, echo_twin): its own compile once more to
- * assembly text in the same box and view, that text relinked to the
- * object byte for byte, and hashed with its EV_PARAM echoes masked
- * (echo_mask.h); a problem plug-in's build makes its box only on a cache
+ * (build_recipe.echo_mask, echo_twin): its own compile once more to a
+ * relocatable object (-c) in the same box and view, that object relinked
+ * to the object byte for byte, and hashed with its EV_PARAM echo's bytes
+ * cut out by the descriptor's symbol and relocation (echo_mask.h); a problem plug-in's build makes its box only on a cache
  * miss (build_request.box_on_miss).
  * What is left: a toolchain file (under /usr, the compiler's tree) can
  * still be copied in; the compiler's version stands for those.
@@ -2478,7 +2478,7 @@ static char *pch_refusal(json_t *sources, const char *const *argv, const char *r
 }
 
 /* the build key's word for an entry that holds its echo identity */
-#define ECHO_TWIN "echo twin: the compile's own -S text, relinked to the object, echoes masked"
+#define ECHO_TWIN "echo twin: the compile's own -c object, relinked to the object, its echo masked by symbol"
 
 /* Run av in the build box as the compile ran (sandbox_wrap_build: the
  * same view, masks and writable entry), its output into log.  0 when it
@@ -2505,14 +2505,16 @@ static int boxed_run(const struct sandbox *box, const char *const *av, const cha
 
 /*
  * The echo twin (build_recipe.echo_mask), run where the compile ran: the
- * compile's argv (dependency list left out) with -S, writing the text
- * ECHO.s into the entry, then that text assembled and linked with the same
- * argv into ECHO.so.  The compile's preprocessing is the kernel's own (the
- * same defines and files: red team 125's kernel told the old neutral
- * build, which forced a header in, by `#ifdef EVIDENT_KERNEL_H`), and the
- * relinked object must be the compiled one byte for byte, so the text is
- * the object's.  *hex gets the masked text's hash (echo_mask.h), or *why
- * (malloc'd) says why there is none.  Both files go.
+ * compile's argv (dependency list left out) with -c, writing the
+ * relocatable object ECHO.o into the entry, then that object linked with
+ * the same argv into ECHO.so.  The compile's preprocessing is the kernel's
+ * own (the same defines and files: red team 125's kernel told the old
+ * neutral build, which forced a header in, by `#ifdef EVIDENT_KERNEL_H`),
+ * and the relinked object must be the compiled one byte for byte, so the
+ * relocatable object is the object's: what gas made of the compiler's text,
+ * not the text (red team 130's `#NO_APP`, `\9` and macro tricks fooled a
+ * reading of the -S text).  *hex gets its hash with the echo masked
+ * (echo_mask.h), or *why (malloc'd) says why there is none.  Both files go.
  */
 static void echo_twin(const struct sandbox *box, const char *const *argv, size_t deps_slot, size_t out_slot,
 		      const char *const *show, const char *const *masks, const char *tmpdir,
@@ -2521,52 +2523,87 @@ static void echo_twin(const struct sandbox *box, const char *const *argv, size_t
 	size_t n = 0;
 	while (argv[n])
 		n++;
-	char *spath = xstrfmt("%s/echo.s", tmpdir), *lpath = xstrfmt("%s/echo.so", tmpdir);
-	const char **as = xcalloc(n + 2, sizeof(char *)), **ld = xcalloc(n + 1, sizeof(char *));
-	size_t na = 0, nl = 0;
+	char *opath = xstrfmt("%s/echo.o", tmpdir), *lpath = xstrfmt("%s/echo.so", tmpdir);
+	const char **cc = xcalloc(n + 2, sizeof(char *)), **ld = xcalloc(n + 1, sizeof(char *));
+	size_t nc = 0, nl = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (i + 2 >= deps_slot && i <= deps_slot)
 			continue; /* -MD -MF DEPS */
 		if (i == n - 1) {
-			as[na++] = "-S";
-			as[na++] = argv[i];
-			ld[nl++] = spath;
+			cc[nc++] = "-c";
+			cc[nc++] = argv[i];
+			ld[nl++] = opath;
 		} else {
-			as[na++] = i == out_slot ? spath : argv[i];
+			cc[nc++] = i == out_slot ? opath : argv[i];
 			ld[nl++] = i == out_slot ? lpath : argv[i];
 		}
 	}
 	struct strbuf log = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
 	*why = NULL;
 	hex[0] = '\0';
-	if (boxed_run(box, as, show, masks, tmpdir, &log) < 0 || !path_exists(spath)) {
+	if (boxed_run(box, cc, show, masks, tmpdir, &log) < 0 || !path_exists(opath)) {
 		char *e = line_with(strbuf_str(&log), "error");
-		*why = xstrfmt("the compile to assembly text (-S) failed%s%s", e ? ": " : "", e ? e : "");
+		*why = xstrfmt("the compile to a relocatable object (-c) failed%s%s", e ? ": " : "", e ? e : "");
 		free(e);
 	} else if (boxed_run(box, ld, show, masks, tmpdir, &log) < 0 || !path_exists(lpath)) {
 		char *e = line_with(strbuf_str(&log), "error");
-		*why = xstrfmt("the compile's assembly text did not link%s%s", e ? ": " : "", e ? e : "");
+		*why = xstrfmt("the compile's relocatable object did not link%s%s", e ? ": " : "", e ? e : "");
 		free(e);
 	} else if (read_file(argv[out_slot], &a) < 0 || read_file(lpath, &b) < 0 || a.len != b.len ||
 		   memcmp(a.buf, b.buf, a.len)) {
-		*why = xstrdup("the compile's assembly text, assembled and linked, is not the compiled object byte "
-			       "for byte");
+		*why = xstrdup("the compile's relocatable object, linked, is not the compiled object byte for byte");
 	} else {
 		strbuf_reset(&a);
-		if (read_file(spath, &a) < 0)
-			*why = xstrdup("the compile's assembly text cannot be read");
-		else
-			echo_mask_hash(a.buf ? a.buf : "", a.len, rq->params, rq->n_params, hex);
+		char *ewhy = NULL;
+		if (read_file(opath, &a) < 0)
+			*why = xstrdup("the compile's relocatable object cannot be read");
+		else if (echo_mask_object((const unsigned char *)(a.buf ? a.buf : ""), a.len,
+					  (const unsigned char *)(b.buf ? b.buf : ""), b.len, rq->params, rq->n_params, hex,
+					  &ewhy) < 0)
+			*why = xstrfmt("the compile's relocatable object cannot be read: %s", ewhy);
+		free(ewhy);
 	}
-	unlink(spath);
+	unlink(opath);
 	unlink(lpath);
 	strbuf_release(&log);
 	strbuf_release(&a);
 	strbuf_release(&b);
-	free(as);
+	free(cc);
 	free(ld);
-	free(spath);
+	free(opath);
 	free(lpath);
+}
+
+/*
+ * The echo-neutral identity: the relocatable object's masked hash (obj,
+ * echo_twin) with what else the link put into the shared object, so that
+ * the same object linked with other inputs is another code: the spec's
+ * flags as written (link options, operands), and every object, archive or
+ * shared library among the build's sources by its path and hash
+ * (linker_inputs, object_libraries: a flag's `x.o` linked in is code the
+ * relocatable object does not hold).  Into hex.
+ */
+static void echo_with_link(const char *obj, const struct build_request *rq, const json_t *sources,
+			   char hex[SHA256_HEX_LEN + 1])
+{
+	struct sha256_ctx *h = sha256_begin();
+	sha256_update_field(h, "object", obj, strlen(obj));
+	for (size_t i = 0; rq->extra_flags && rq->extra_flags[i]; i++)
+		sha256_update_field(h, "flag", rq->extra_flags[i], strlen(rq->extra_flags[i]));
+	size_t i;
+	json_t *s;
+	json_array_foreach(sources, i, s) {
+		const char *path = json_string_value(json_object_get(s, "path"));
+		const char *sha = json_string_value(json_object_get(s, "sha256"));
+		size_t n = path ? strlen(path) : 0;
+		int linkable = (n > 2 && (!strcmp(path + n - 2, ".o") || !strcmp(path + n - 2, ".a"))) ||
+			       (n > 3 && !strcmp(path + n - 3, ".so")) || (path && strstr(path, ".so."));
+		if (!linkable)
+			continue;
+		sha256_update_field(h, "input", path, n);
+		sha256_update_field(h, "sha256", sha ? sha : "", sha ? strlen(sha) : 0);
+	}
+	sha256_end(h, hex);
 }
 
 int build_run(const struct build_request *rq, const struct build_recipe *recipe,
@@ -3009,7 +3046,9 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	json_object_set_new(info, "status", json_string("ok"));
 	json_object_set_new(info, "reason", json_null());
 	if (echo_tried && !echo_why) {
-		json_object_set_new(info, "echo_neutral_sha256", json_string(echo_hex));
+		char linked[SHA256_HEX_LEN + 1];
+		echo_with_link(echo_hex, rq, sources, linked);
+		json_object_set_new(info, "echo_neutral_sha256", json_string(linked));
 	} else if (echo_tried) {
 		/* whether the parameters reach more than the echo is unknown */
 		json_object_set_new(info, "echo_neutral_failed", json_true());

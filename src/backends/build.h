@@ -45,10 +45,10 @@ struct build_recipe {
 	char *(*classify)(const char *log); /* returns malloc'd text or NULL */
 	/* A request with parameters also gets its echo-neutral identity
 	 * (the host backend's): after the compile, in the same box and view,
-	 * the compile again to assembly text (-S) and that text assembled and
+	 * the compile again to a relocatable object (-c) and that object
 	 * linked again; where the relinked object is the compiled one byte for
-	 * byte, info's "echo_neutral_sha256" is the text's hash with every
-	 * parameter's EV_PARAM echo masked (echo_mask.h), else
+	 * byte, info's "echo_neutral_sha256" is the relocatable object's hash
+	 * with its EV_PARAM echo's bytes cut out (echo_mask.h), else
 	 * "echo_neutral_failed" (with "echo_neutral_reason").  No second build
 	 * of other text: the compile's own preprocessing, nothing forced in. */
 	int echo_mask;

@@ -275,8 +275,8 @@ struct run_record {
 	size_t n_sources;
 	const char *build_key, *binary_sha256;
 	const char *echo_neutral_sha256; /* the host object but for its EV_PARAM echoes (its compile's
-					  * assembly text, echoes masked: backends/echo_mask.h; older
-					  * records: a second build with them constant), or NULL */
+					  * relocatable object, the echo cut out: backends/echo_mask.h;
+					  * older records: its -S text masked, or a second build), or NULL */
 	const char *load_sha256;         /* what the loader maps of the object, its build id zeroed
 					  * (base/elf.h elf_load_sha256), or NULL (records before it) */
 	json_t *compiler;            /* {argv, version} (borrowed) */

@@ -12,8 +12,8 @@
  * 37).  Two rows ran the same code when their binaries are equal, or when
  * their sources' contents, the compiler's command line (linker options,
  * file names and output paths left out) and their parameters are, or when
- * their host objects' echo-neutral identities are (the assembly text of
- * each object's own compile with every EV_PARAM echo masked, relinked to
+ * their host objects' echo-neutral identities are (the relocatable object
+ * of each one's own compile with its EV_PARAM echo cut out, relinked to
  * the object: a parameter the kernel only echoes changes the object by
  * its echo string alone: red team 38's TRY, red teams 44 and 46's SALT; a CUDA kernel's
  * bin is its device code, which holds no echo), or when what the loader

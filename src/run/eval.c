@@ -1292,8 +1292,8 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 	const struct stats_comparison *c = &cand->cmp;
 	if (same_code && !strcmp(same_code, "unknown"))
 		return xstrfmt("not promoted: the candidate is the reference's kernel file at other parameters and "
-			       "its echo-neutral identity could not be taken (its compile's assembly text did not "
-			       "relink to its object), so whether the parameters reach its code is unknown (%s, "
+			       "its echo-neutral identity could not be taken (its compile's relocatable object did "
+			       "not relink to its object), so whether the parameters reach its code is unknown (%s, "
 			       "%.3fx [%.3f, %.3f])",
 			       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
 	if (same_code)
@@ -1305,7 +1305,7 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 			       : !strcmp(same_code, "loaded")  ? "the same loaded image: its object differs only in what "
 								 "the loader leaves on disk, the file name and the build id"
 							       : "the same object but for its EV_PARAM echo: its compile's "
-								 "assembly text with the echo masked",
+								 "relocatable object with the echo cut out",
 			       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1]);
 	int faster = c->verdict && !strcmp(c->verdict, "faster");
 	/* the resubmission rule held it (at most half its batches faster), not
@@ -1379,7 +1379,7 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	/* code that is the reference's is never promoted (red team 48: the
 	 * reference's own binary drew fast processes and was "10.9x faster"):
 	 * the same binary, or the same echo-neutral identity (host: its own
-	 * compile's assembly text with every EV_PARAM echo masked, so a
+	 * compile's relocatable object with its EV_PARAM echo cut out, so a
 	 * parameter that only reaches its echo changes nothing) */
 	const json_t *info = pc->br.info;
 	const char *hc = json_string_value(json_object_get(info, "binary_sha256"));
@@ -1396,7 +1396,7 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 			 &same_load);
 	int same_program = 0;
 	/* the reference's own file with parameters whose echo-neutral
-	 * identity could not be taken (its -S text did not relink to its
+	 * identity could not be taken (its -c object did not relink to its
 	 * object: build.c echo_twin; before, a kernel could fail the neutral
 	 * build, red team 50) may differ from the reference in its echo alone:
 	 * unknown is not unlike, so not promoted */

@@ -5,7 +5,8 @@
 # neutral.c pinned K to 1 there, so K=1 and K=64 (55x apart) shared one
 # code.echo_neutral_sha256, eval called their difference the processes'
 # and the audit contradicted a true faster claim.  Now the identity is the
-# hash of the variant's own compile's assembly text, relinked to the very
+# hash of the variant's own compile's relocatable object (since red team
+# 130, its -S text before), relinked to the very
 # object and its EV_PARAM echo masked (build.c echo_twin, echo_mask.c):
 # K=1 and K=64 differ, and an honest kernel whose parameter reaches only
 # its echo has one identity at values of any length (1, 10, and one long
