@@ -28,6 +28,8 @@ static const struct {
 } worker_commands[] = {
 	{ "__worker", cmd_worker },
 	{ "__check", cmd_check },
+	{ "__problem", cmd_problem },
+	{ "__fill", cmd_fill },
 };
 
 int main(int argc, const char **argv)

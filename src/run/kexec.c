@@ -42,6 +42,7 @@ static int parent_clock_prepare(struct run_ctx *c, struct wrun *w)
 	struct host_clock *hc = &w->hc;
 	hc->pr = pr;
 	hc->job = &w->job;
+	hc->filler = NULL; /* the drive starts it for a described problem */
 	hc->shm_bytes = worker_shm_layout(pr, w->job.shape, hc->off);
 	/* sealed at its size: a worker that shrinks it would kill the parent
 	 * with SIGBUS at its next read (red team shm_truncate) */
