@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/runcmd.h"
@@ -58,6 +59,7 @@
 struct problem_remote {
 	struct ev_problem_desc desc; /* the description; strings owned by j */
 	json_t *j;
+	char *seen_key;  /* its entry in the process's pb_seen, or NULL */
 	char *so_path;
 	struct pb_answer *ans;
 	size_t n_ans;
@@ -292,15 +294,58 @@ static int desc_from(struct problem_remote *r, json_t *j, struct strbuf *why)
 	return 0;
 }
 
+/*
+ * What the boxes said, kept for the process: by the object's hash and the
+ * problem's name, the description and the answers of each shape asked, so
+ * that a process that loads one plug-in many times (a spec's keys, then
+ * its plan; eval's and search's rounds; `help problems`) asks its box once
+ * for the description and once a shape.
+ */
+struct pb_seen {
+	char *key;     /* "NAME SHA256" */
+	json_t *desc;  /* the description (no shapes) */
+	json_t *shapes; /* {"R,C": answer} */
+};
+static struct pb_seen *seen;
+static size_t n_seen;
+
+static struct pb_seen *seen_of(const char *key)
+{
+	for (size_t i = 0; key && i < n_seen; i++)
+		if (!strcmp(seen[i].key, key))
+			return &seen[i];
+	return NULL;
+}
+
+static char *shape_key(const long long *s, int n)
+{
+	struct strbuf b = STRBUF_INIT;
+	for (int i = 0; i < n; i++)
+		strbuf_addf(&b, "%s%lld", i ? "," : "", s[i]);
+	return strbuf_detach(&b, NULL);
+}
+
 int problem_remote_open(struct problem *p, const char *so_path, struct strbuf *why)
 {
-	json_t *req = json_pack("{s:s, s:s, s:[]}", "so", so_path, "name", p->name, "shapes");
-	json_t *j = boxed_call(so_path, req, why);
-	json_decref(req);
+	const char *sha = json_string_value(json_object_get(p->build, "binary_sha256"));
+	char *key = sha ? xstrfmt("%s %s", p->name, sha) : NULL;
+	struct pb_seen *sn = seen_of(key);
+	json_t *j = sn ? json_incref(sn->desc) : NULL;
+	if (!j) {
+		json_t *req = json_pack("{s:s, s:s, s:[]}", "so", so_path, "name", p->name, "shapes");
+		j = boxed_call(so_path, req, why);
+		json_decref(req);
+		if (j && key) {
+			seen = xrealloc(seen, (n_seen + 1) * sizeof(*seen));
+			seen[n_seen++] = (struct pb_seen){ xstrdup(key), json_incref(j), json_object() };
+		}
+	}
+	free(key);
 	if (!j)
 		return -1;
 	struct problem_remote *r = xcalloc(1, sizeof(*r));
 	r->j = j;
+	r->seen_key = sha ? xstrfmt("%s %s", p->name, sha) : NULL;
 	r->so_path = xstrdup(so_path);
 	p->remote = r;
 	p->so_path = xstrdup(so_path);
@@ -327,6 +372,7 @@ void problem_remote_free(struct problem *p)
 	if (!r)
 		return;
 	json_decref(r->j);
+	free(r->seen_key);
 	free(r->so_path);
 	free(r->ans);
 	free(r);
@@ -343,10 +389,21 @@ const struct pb_answer *problem_remote_answer(const struct problem *p, const lon
 	struct strbuf w = STRBUF_INIT;
 	if (!why)
 		why = &w;
-	json_t *req = json_pack("{s:s, s:s, s:[o]}", "so", r->so_path, "name", p->name, "shapes", shape_json(shape, n));
-	json_t *j = boxed_call(r->so_path, req, why);
-	json_decref(req);
-	json_t *a = json_array_get(json_object_get(j, "shapes"), 0);
+	struct pb_seen *sn = seen_of(r->seen_key);
+	char *sk = shape_key(shape, n);
+	json_t *j = NULL, *a = sn ? json_object_get(sn->shapes, sk) : NULL;
+	if (a) {
+		j = json_pack("{s:[O]}", "shapes", a);
+	} else {
+		json_t *req = json_pack("{s:s, s:s, s:[o]}", "so", r->so_path, "name", p->name, "shapes",
+					shape_json(shape, n));
+		j = boxed_call(r->so_path, req, why);
+		json_decref(req);
+	}
+	a = json_array_get(json_object_get(j, "shapes"), 0);
+	if (sn && json_is_object(a))
+		json_object_set(sn->shapes, sk, a);
+	free(sk);
 	if (!json_is_object(a)) {
 		if (j)
 			strbuf_addstr(why, "the problem's box gave no answer for the shape");
@@ -412,6 +469,8 @@ struct problem_filler {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int state; /* 0 starting, 1 running, -1 ended or never started */
+	int pid;    /* bubblewrap's, once started */
+	int joined; /* the thread was joined (its err then complete) */
 	int req_w, rep_r, mem_fd;
 	unsigned char *map;
 	size_t bytes;
@@ -424,11 +483,11 @@ struct problem_filler {
 
 static void filler_started(int pid, int chan_fd, void *ctx)
 {
-	(void)pid;
 	(void)chan_fd;
 	struct problem_filler *f = ctx;
 	pthread_mutex_lock(&f->mu);
 	f->state = 1;
+	f->pid = pid;
 	pthread_cond_signal(&f->cv);
 	pthread_mutex_unlock(&f->mu);
 }
@@ -532,6 +591,8 @@ fail:
 	return NULL;
 }
 
+static void end_filler(struct problem_filler *f);
+
 int problem_filler_fill(struct problem_filler *f, const long long *shape, int dist, uint64_t seed, int dtype,
 			float *const *inputs)
 {
@@ -571,15 +632,39 @@ int problem_filler_fill(struct problem_filler *f, const long long *shape, int di
 	}
 	return 0;
 dead:
+	end_filler(f);
 	return error("problem '%s': its fill box ended (%s)", f->p->name, strbuf_str(&f->err));
+}
+
+/* End the filler's box: its requests closed (it exits at the end), then,
+ * if it is still there a few seconds on (a fill() that never returns),
+ * killed; the thread joined. */
+static void end_filler(struct problem_filler *f)
+{
+	if (f->joined)
+		return;
+	if (f->req_w >= 0)
+		close(f->req_w);
+	f->req_w = -1;
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 5;
+	pthread_mutex_lock(&f->mu);
+	while (f->state == 1 && pthread_cond_timedwait(&f->cv, &f->mu, &until) == 0)
+		;
+	int pid = f->state == 1 ? f->pid : 0;
+	pthread_mutex_unlock(&f->mu);
+	if (pid > 0)
+		kill(pid, SIGKILL); /* bubblewrap: the box's pid 1 dies with it (--die-with-parent) */
+	pthread_join(f->th, NULL);
+	f->joined = 1;
 }
 
 void problem_filler_stop(struct problem_filler *f)
 {
 	if (!f)
 		return;
-	close(f->req_w); /* the filler reads the end and exits */
-	pthread_join(f->th, NULL);
+	end_filler(f);
 	pthread_mutex_destroy(&f->mu);
 	pthread_cond_destroy(&f->cv);
 	close(f->rep_r);
