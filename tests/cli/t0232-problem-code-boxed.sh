@@ -10,6 +10,8 @@
 # `evident-worker __check`.  Now every load is in a box of copies (no /tmp
 # of the host's): the plug-in reads no 1e4, the run is wrong_output with
 # the plug-in's own 1e-5 in its record, and no process wrote the log.
+# Without a box the run is refused; --unsandboxed runs it unboxed, as the
+# record says.
 . "$REPO/tests/cli/lib.sh"
 mkrepo git adversary/host/redteam130/off.c specs/host-redteam130-probrt.yaml
 G() { git -c user.email=t@t -c user.name=t "$@"; }
@@ -77,4 +79,18 @@ n=$(python3 -S -c '
 import glob, json
 print(sorted(json.load(open(p))["outcome"] for p in glob.glob("artifacts/runs/*.json") if "batch" not in p))')
 expect_eq "$n" "['wrong_output', 'wrong_output']" "both runs"
+
+# no box, no plug-in: refused, as a kernel is, unless --unsandboxed, which
+# every record then says (and there the plug-in reads the file again)
+EVIDENT_BWRAP=/nonexistent/bwrap expect_exit 3 "$EVIDENT" run --no-progress "$SPEC"
+expect_contains "$TEST_TMP/err" "bubblewrap (bwrap) is not installed"
+echo 1e4 > "$BLOB"
+rm -rf artifacts
+expect_exit 1 "$EVIDENT" run --unsandboxed --no-progress "$SPEC"
+expect_contains "$TEST_TMP/out" "off: ok (UNEXPECTED: expected wrong_output)"
+rec=$(ls artifacts/runs/*.json | grep -v batch | head -1)
+jexpect "$rec" <<'E'
+d["judge"]["sandbox"]["tool"] => none
+"the problem plug-in's" in d["judge"]["sandbox"]["reason"] => True
+E
 exit 0
