@@ -24,8 +24,12 @@
  * The host backend's parent clock fills every timed sample's inputs in
  * the runner (run/host_clock.c); with a described problem that fill is
  * the plug-in's fill(), run by `evident-worker __fill` in a box of its
- * own for the job (problem_filler_*): a request per sample on a pipe,
- * the inputs written into a memfd the runner reads them from.
+ * own for the job (problem_filler_*), started and ready (it says so on
+ * its reply pipe) before the worker is spawned: a request per sample on
+ * a pipe, the inputs written into a memfd the runner copies them from
+ * while the worker is stopped.  A run_command in a thread of its own
+ * waits on it (its output, its time limit, its box); the runner's
+ * interrupts stay the main thread's.
  *
  * Where the box cannot be made the load fails with the reason, as a
  * kernel's does; --unsandboxed (problem_build_setup's unboxed) loads the
@@ -512,6 +516,9 @@ static void *filler_thread(void *arg)
 	return NULL;
 }
 
+static void end_filler(struct problem_filler *f);
+static int read_reply(struct problem_filler *f, double timeout_s);
+
 struct problem_filler *problem_filler_start(const struct problem *p, const long long *shape, double timeout_s,
 					    struct strbuf *why)
 {
@@ -570,7 +577,15 @@ struct problem_filler *problem_filler_start(const struct problem *p, const long 
 	close(rep[1]);
 	f->req_w = req[1];
 	f->rep_r = rep[0];
-	return f; /* a filler that did not start fails its first fill, saying why */
+	/* ready (the plug-in loaded, the memory mapped) before the caller
+	 * goes on: its start is not the worker's time, nor beside it */
+	if (read_reply(f, 60) != 0) {
+		end_filler(f);
+		strbuf_addf(why, "its fill box did not start (%s)", strbuf_str(&f->err));
+		problem_filler_stop(f);
+		return NULL;
+	}
+	return f;
 fail:
 	sandbox_argv_free(argv);
 	sandbox_files_close(&files);
@@ -591,7 +606,22 @@ fail:
 	return NULL;
 }
 
-static void end_filler(struct problem_filler *f);
+/* The filler's next reply within timeout_s: its value (0 done, -1 its
+ * fill failed), -2 none in time, -3 the box gone. */
+static int read_reply(struct problem_filler *f, double timeout_s)
+{
+	struct pollfd pf = { f->rep_r, POLLIN, 0 };
+	int pr;
+	while ((pr = poll(&pf, 1, (int)(timeout_s * 1000))) < 0 && errno == EINTR)
+		;
+	if (pr == 0)
+		return -2;
+	int32_t rc = -1;
+	ssize_t n;
+	while ((n = read(f->rep_r, &rc, sizeof(rc))) < 0 && errno == EINTR)
+		;
+	return n == (ssize_t)sizeof(rc) ? (rc ? -1 : 0) : -3;
+}
 
 int problem_filler_fill(struct problem_filler *f, const long long *shape, int dist, uint64_t seed, int dtype,
 			float *const *inputs)
@@ -610,17 +640,10 @@ int problem_filler_fill(struct problem_filler *f, const long long *shape, int di
 		return error("the problem's fill box was made for %zu bytes of inputs, not %zu", f->bytes, need);
 	if (write_all(f->req_w, &q, sizeof(q)) < 0)
 		goto dead;
-	struct pollfd pf = { f->rep_r, POLLIN, 0 };
-	int pr;
-	while ((pr = poll(&pf, 1, (int)(f->timeout_s * 1000))) < 0 && errno == EINTR)
-		;
-	if (pr == 0)
+	int rc = read_reply(f, f->timeout_s);
+	if (rc == -2)
 		return error("problem '%s': its fill() in its box gave no answer in %.0f s", f->p->name, f->timeout_s);
-	int32_t rc = -1;
-	ssize_t n;
-	while ((n = read(f->rep_r, &rc, sizeof(rc))) < 0 && errno == EINTR)
-		;
-	if (n != (ssize_t)sizeof(rc))
+	if (rc == -3)
 		goto dead;
 	if (rc != 0)
 		return error("problem '%s': its fill() failed in its box (%s)", f->p->name, strbuf_str(&f->err));
@@ -795,6 +818,9 @@ int problem_helper_fill(const char *so, const char *name, const char *bytes_s)
 		fprintf(stderr, "%s\n", why.len ? why.buf : "cannot map the inputs' memory");
 		return 1;
 	}
+	int32_t ready = 0;
+	if (write_all(PB_PIPE_OUT, &ready, sizeof(ready)) < 0)
+		return 1;
 	struct fill_req q;
 	for (;;) {
 		size_t got = 0;

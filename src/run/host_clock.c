@@ -1091,17 +1091,6 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	 * second of two rounds (the first touches the pages) */
 	double pad_s = 0, pad_from;
 	struct pad_counts pad_n = { 0, 0, 0, 0 };
-	if (hc->pr->remote) {
-		/* the plug-in's fill() in a box of its own for the job's samples
-		 * (problem_box.c), started while the worker is stopped */
-		struct strbuf fw = STRBUF_INIT;
-		hc->filler = problem_filler_start(hc->pr, hc->job->shape, hc->job->k.timeout_s, &fw);
-		if (!hc->filler)
-			error("problem '%s': cannot start its fill box: %s", hc->pr->name, fw.buf);
-		strbuf_release(&fw);
-		if (!hc->filler)
-			goto out;
-	}
 	for (int round = 0; round < 2; round++)
 		for (int d = 0; d < n_dists; d++) {
 			double f0 = mono_now();
