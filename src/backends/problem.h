@@ -158,6 +158,11 @@ struct problem_filler *problem_filler_start(const struct problem *p, const long 
 int problem_filler_fill(struct problem_filler *f, const long long *shape, int dist, uint64_t seed, int dtype,
 			float *const *inputs);
 void problem_filler_stop(struct problem_filler *f);
+/* The described problem p's fill box for shape: the one it holds when
+ * alive, of this process and of that shape, else a new one (problem_filler_start),
+ * held by p till problem_release (the caller never stops it).  NULL with why. */
+struct problem_filler *problem_filler_for(const struct problem *p, const long long *shape, double timeout_s,
+					  struct strbuf *why);
 /* The helpers' side, in the box (cmd_worker.c's __problem and __fill). */
 int problem_helper_describe(const char *req_path);
 int problem_helper_fill(const char *so, const char *name, const char *bytes);

@@ -67,7 +67,13 @@ struct problem_remote {
 	char *so_path;
 	struct pb_answer *ans;
 	size_t n_ans;
+	/* the fill box of the host clock's jobs (problem_filler_for): one for
+	 * the loaded problem's life, in the process that started it */
+	struct problem_filler *filler;
+	pid_t filler_owner;
+	long long filler_shape[EV_PROBLEM_MAX_KEYS];
 };
+static void filler_drop(struct problem_remote *r);
 
 static char *helper_exe; /* NULL: plug-ins load in this process */
 
@@ -375,6 +381,7 @@ void problem_remote_free(struct problem *p)
 	struct problem_remote *r = p->remote;
 	if (!r)
 		return;
+	filler_drop(r);
 	json_decref(r->j);
 	free(r->seen_key);
 	free(r->so_path);
@@ -544,7 +551,7 @@ struct problem_filler *problem_filler_start(const struct problem *p, const long 
 	char bytes[32];
 	snprintf(bytes, sizeof(bytes), "%zu", f->bytes ? f->bytes : 1);
 	const char *inner[] = { helper_exe, "__fill", p->so_path, p->name, bytes, NULL };
-	f->ro.timeout_s = timeout_s + 60;
+	f->ro.timeout_s = 0; /* it lives as long as its problem: its requests' end ends it */
 	f->ro.err = &f->err;
 	f->ro.on_start = filler_started;
 	f->ro.ctx = f;
@@ -696,6 +703,47 @@ void problem_filler_stop(struct problem_filler *f)
 	close(f->mem_fd);
 	strbuf_release(&f->err);
 	free(f);
+}
+
+/* Forget r's filler: stopped where this process started it; a copy
+ * inherited across a fork (a pool slot) only has its descriptors closed,
+ * its box and thread being the parent's. */
+static void filler_drop(struct problem_remote *r)
+{
+	struct problem_filler *f = r->filler;
+	r->filler = NULL;
+	if (!f)
+		return;
+	if (r->filler_owner == getpid()) {
+		problem_filler_stop(f);
+		return;
+	}
+	if (f->req_w >= 0)
+		close(f->req_w);
+	close(f->rep_r);
+	munmap(f->map, f->bytes ? f->bytes : 1);
+	close(f->mem_fd);
+	free(f); /* its err, argv and thread are the other process's */
+}
+
+struct problem_filler *problem_filler_for(const struct problem *p, const long long *shape, double timeout_s,
+					  struct strbuf *why)
+{
+	struct problem_remote *r = p->remote;
+	size_t n = sizeof(long long) * (size_t)p->desc->n_keys;
+	int alive = 0;
+	if (r->filler && r->filler_owner == getpid() && !r->filler->joined) {
+		pthread_mutex_lock(&r->filler->mu);
+		alive = r->filler->state == 1;
+		pthread_mutex_unlock(&r->filler->mu);
+	}
+	if (alive && !memcmp(r->filler_shape, shape, n))
+		return r->filler;
+	filler_drop(r);
+	r->filler = problem_filler_start(p, shape, timeout_s, why);
+	r->filler_owner = getpid();
+	memcpy(r->filler_shape, shape, n);
+	return r->filler;
 }
 
 /* ---- the helper's side: in the box ---------------------------------------------- */

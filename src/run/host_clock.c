@@ -1379,8 +1379,7 @@ out:
 		kill(hc->pid, SIGCONT); /* it reported a failure: let it end */
 	free(hc->flush);
 	hc->flush = NULL;
-	problem_filler_stop(hc->filler);
-	hc->filler = NULL;
+	hc->filler = NULL; /* the problem's (problem_filler_for) */
 	free(before);
 	free(after);
 	free(fresh);

@@ -494,8 +494,7 @@ static void on_start(int pid, int chan_fd, void *ctx)
 
 void wrun_release(struct wrun *w)
 {
-	problem_filler_stop(w->hc.filler); /* a drive that never ran leaves it */
-	w->hc.filler = NULL;
+	w->hc.filler = NULL; /* the problem's (problem_filler_for) */
 	if (w->hc.shm)
 		munmap(w->hc.shm, w->hc.shm_bytes);
 	if (w->shm_fd > 0)

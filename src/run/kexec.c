@@ -44,11 +44,12 @@ static int parent_clock_prepare(struct run_ctx *c, struct wrun *w)
 	hc->job = &w->job;
 	hc->filler = NULL;
 	if (pr->remote) {
-		/* a described problem's fill() runs in a box of its own for the
-		 * job's samples (problem_box.c), started before the worker, so
-		 * that its start is not the worker's time */
+		/* a described problem's fill() runs in a box of its own
+		 * (problem_box.c), the problem's for the run's timed jobs,
+		 * started (on the first) before the worker, so that its start
+		 * is not the worker's time */
 		struct strbuf fw = STRBUF_INIT;
-		hc->filler = problem_filler_start(pr, w->job.shape, w->job.k.timeout_s, &fw);
+		hc->filler = problem_filler_for(pr, w->job.shape, w->job.k.timeout_s, &fw);
 		if (!hc->filler)
 			error("problem '%s': cannot start its fill box: %s", pr->name, fw.buf);
 		strbuf_release(&fw);
