@@ -24,8 +24,9 @@
  * The host backend's parent clock fills every timed sample's inputs in
  * the runner (run/host_clock.c); with a described problem that fill is
  * the plug-in's fill(), run by `evident-worker __fill` in a box of its
- * own for the job (problem_filler_*), started and ready (it says so on
- * its reply pipe) before the worker is spawned: a request per sample on
+ * own (problem_filler_*), one for the loaded problem's timed jobs
+ * (problem_filler_for), started and ready (it says so on its reply pipe)
+ * before the first timed worker is spawned: a request per sample on
  * a pipe, the inputs written into a memfd the runner copies them from
  * while the worker is stopped.  A run_command in a thread of its own
  * waits on it (its output, its time limit, its box); the runner's
