@@ -50,6 +50,7 @@ void problem_release(struct problem *p)
 	json_decref(p->gpu_build);
 	if (p->handle)
 		dlclose(p->handle);
+	problem_remote_free(p);
 	*p = (struct problem)PROBLEM_INIT;
 }
 
@@ -196,6 +197,11 @@ static const struct sandbox *problem_box(struct strbuf *why)
 		return NULL;
 	}
 	return &build_box;
+}
+
+const struct sandbox *problem_host_box(struct strbuf *why)
+{
+	return problem_box(why);
 }
 
 /* A plug-in's build request: boxed, both passes, as a kernel's (red team
@@ -396,7 +402,12 @@ int problem_load_at(const char *repo_root, const char *name, const char *cache_d
 	}
 	p->build = json_incref(br.info);
 	json_object_set_new(p->build, "path", json_string(p->source_path));
-	if (open_so(p, br.so_path, why) < 0)
+	/* the runner reads the plug-in's answers from its box (red team 130:
+	 * loaded here, its code ran as the runner's user, read what it
+	 * liked at run time and could write the store); --unsandboxed loads
+	 * it here, as the record says */
+	if (problem_calls_boxed() && !build_unboxed ? problem_remote_open(p, br.so_path, why) < 0
+						    : open_so(p, br.so_path, why) < 0)
 		goto out;
 	cu = !strcmp(repo_root, ".") ? xstrfmt("problems/%s.cu", name)
 				     : xstrfmt("%s/problems/%s.cu", repo_root, name);
@@ -576,7 +587,7 @@ int problem_check_shape(const struct problem *p, const long long *shape, struct 
 		}
 	}
 	char err[256] = "";
-	if (d->check(shape, err, sizeof(err)) != 0) {
+	if ((p->remote ? problem_remote_check(p, shape, err, sizeof(err)) : d->check(shape, err, sizeof(err))) != 0) {
 		strbuf_addf(why, "shape not valid for problem '%s': %s", d->name,
 			    err[0] ? err : "check() refused it without a reason");
 		return -1;
@@ -735,9 +746,49 @@ long long problem_focus_judge(const void *out, const void *before, int dtype, si
 	return bad;
 }
 
+/* the boxed answers of a described problem at shape, or NULL (printed) */
+static const struct pb_answer *remote_at(const struct problem *p, const long long *shape)
+{
+	return problem_remote_answer(p, shape, NULL);
+}
+
 double problem_scalar(const struct problem *p, const long long *shape)
 {
+	if (p->remote) {
+		const struct pb_answer *a = remote_at(p, shape);
+		return a ? a->scalar : NAN;
+	}
 	return p->desc->scalar ? p->desc->scalar(shape) : 0.0;
+}
+
+double problem_flops(const struct problem *p, const long long *shape)
+{
+	if (p->remote) {
+		const struct pb_answer *a = remote_at(p, shape);
+		return a ? a->flops : NAN;
+	}
+	return p->desc->flops(shape);
+}
+
+double problem_min_bytes(const struct problem *p, const long long *shape, size_t elem_bytes)
+{
+	if (p->remote) {
+		const struct pb_answer *a = remote_at(p, shape);
+		return a ? (elem_bytes == 1 || elem_bytes == 2 || elem_bytes == 4 || elem_bytes == 8 ? a->min_bytes[elem_bytes] : NAN) : NAN;
+	}
+	return p->desc->min_bytes(shape, elem_bytes);
+}
+
+int problem_extra_shape(const struct problem *p, const long long *shape, long long *out)
+{
+	if (p->remote) {
+		const struct pb_answer *a = remote_at(p, shape);
+		if (!a || a->extra_rc)
+			return -1;
+		memcpy(out, a->extra, sizeof(long long) * (size_t)p->desc->n_keys);
+		return 0;
+	}
+	return p->desc->extra_shape ? p->desc->extra_shape(shape, out) : -1;
 }
 
 int problem_dist_index(const struct problem *p, const char *name)
@@ -757,6 +808,13 @@ int problem_dist_for_seed(const struct problem *p, int seed_index)
 void problem_tolerance(const struct problem *p, int dtype, const long long *shape,
 		       struct ev_tolerance *tol)
 {
+	if (p->remote) {
+		const struct pb_answer *a = remote_at(p, shape);
+		tol->atol = tol->rtol = tol->rel_l2 = NAN;
+		if (a && dtype >= 1 && dtype <= 4)
+			*tol = a->tol[dtype];
+		return;
+	}
 	p->desc->tolerance(dtype, shape, tol);
 }
 
@@ -832,6 +890,8 @@ int problem_fill_rounded(const struct problem *p, const long long *shape, int di
 		return error("problem '%s' has no distribution %d (it has %d)", d->name, dist, d->n_dists);
 	if (!dtype_size(dtype))
 		return error("unknown dtype %d for problem '%s'", dtype, d->name);
+	if (p->remote)
+		return error("problem '%s': its fill() runs in its box (problem_filler_fill), not here", d->name);
 	d->fill(shape, dist, seed, (float *const *)inputs);
 	for (int t = 0; t < p->n_inputs; t++) {
 		size_t n = problem_tensor_numel(p, t, shape);

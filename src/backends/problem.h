@@ -65,8 +65,13 @@ struct problem {
 	ev_mix_fold_fn mix_fold;            /* its evident_problem_mix_fold, or NULL */
 	unsigned timing_dists;              /* its timing distributions (problem_timing_dists) */
 	ev_focus_fn focus;                  /* its evident_problem_focus, or NULL */
+	/* In the runner (problem_calls_setup): the plug-in's description and
+	 * answers, read from its box (problem_box.c); desc then points into
+	 * it, handle, mix_fold and focus are NULL, and no code of the
+	 * plug-in's runs in this process.  NULL where the object is loaded. */
+	struct problem_remote *remote;
 };
-#define PROBLEM_INIT { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL }
+#define PROBLEM_INIT { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL }
 
 /*
  * Load problem `name` from problems/NAME.c under the current directory
@@ -96,6 +101,71 @@ int problem_load(const char *name, const char *cache_dir, struct problem *p, str
  */
 struct repo_view_ops;
 void problem_build_setup(const struct repo_view_ops *view, int unboxed);
+/*
+ * Make this process one that never runs a plug-in's code itself (the
+ * CLI's main: the runner; problem_box.c): from now on problem_load*
+ * describe the built object through `evident-worker __problem` in a host
+ * box of copies (the plug-ins' build box's sandbox, the strict filter),
+ * and problem_tolerance, problem_check_shape, problem_scalar,
+ * problem_flops, problem_min_bytes and problem_extra_shape read its
+ * answers (one boxed call per shape, kept); problem_fill_rounded refuses
+ * (the host clock fills through problem_filler_*).  Not under
+ * problem_build_setup's unboxed (--unsandboxed): the object is loaded
+ * here, as before, and the record says the run was unboxed.  The worker,
+ * the checker and the unit tests never call it: they load the object.
+ */
+void problem_calls_setup(void);
+/* 1 once problem_calls_setup was called. */
+int problem_calls_boxed(void);
+/* The plug-ins' host box (the build box's sandbox), or NULL with why. */
+struct sandbox;
+const struct sandbox *problem_host_box(struct strbuf *why);
+/* problem_box.c's side of problem_load_at: describe the object so_path
+ * in its box into p (p->name set); 0, or -1 with why. */
+int problem_remote_open(struct problem *p, const char *so_path, struct strbuf *why);
+void problem_remote_free(struct problem *p);
+/* check() at shape as the box answered it (err filled); -1 with the
+ * reason in err where the box gave no answer. */
+int problem_remote_check(const struct problem *p, const long long *shape, char *err, size_t errlen);
+/* one answer of a shape: what a described plug-in's functions said there
+ * (problem_box.c) */
+struct pb_answer {
+	long long shape[EV_PROBLEM_MAX_KEYS];
+	int check_rc;           /* check()'s */
+	char check_err[256];
+	double scalar, flops;
+	double min_bytes[9];    /* by elem_bytes 1, 2, 4, 8 */
+	struct ev_tolerance tol[5]; /* by dtype 1..4 */
+	int extra_rc;
+	long long extra[EV_PROBLEM_MAX_KEYS];
+	long long small[EV_PROBLEM_MAX_KEYS];
+};
+
+/* The plug-in's answers at shape (boxed call on the first ask, kept), or
+ * NULL with why (why NULL: printed). */
+const struct pb_answer *problem_remote_answer(const struct problem *p, const long long *shape, struct strbuf *why);
+/*
+ * A described problem's fill() for the host clock's samples
+ * (run/host_clock.c): `evident-worker __fill` in a box of its own for the
+ * job, inputs for shape written into a memfd the runner copies them
+ * from.  start: NULL with why.  fill: as problem_fill_rounded (inputs[t]
+ * the caller's); 0, or -1 after error() (the box gone, its fill failed,
+ * no answer in timeout_s).  stop: ends the box and frees f.
+ */
+struct problem_filler;
+struct problem_filler *problem_filler_start(const struct problem *p, const long long *shape, double timeout_s,
+					    struct strbuf *why);
+int problem_filler_fill(struct problem_filler *f, const long long *shape, int dist, uint64_t seed, int dtype,
+			float *const *inputs);
+void problem_filler_stop(struct problem_filler *f);
+/* The described problem p's fill box for shape: the one it holds when
+ * alive, of this process and of that shape, else a new one (problem_filler_start),
+ * held by p till problem_release (the caller never stops it).  NULL with why. */
+struct problem_filler *problem_filler_for(const struct problem *p, const long long *shape, double timeout_s,
+					  struct strbuf *why);
+/* The helpers' side, in the box (cmd_worker.c's __problem and __fill). */
+int problem_helper_describe(const char *req_path);
+int problem_helper_fill(const char *so, const char *name, const char *bytes);
 /*
  * The problem_keys of a spec_env (run/spec.h) that loads problems from
  * problems/ under the current directory: the shape keys of `problem`, in
@@ -209,9 +279,15 @@ double problem_scalar(const struct problem *p, const long long *shape);
 int problem_dist_index(const struct problem *p, const char *name);
 /* The distribution correctness seed number i uses: i % n_dists. */
 int problem_dist_for_seed(const struct problem *p, int seed_index);
-/* The problem's tolerance for dtype at shape. */
+/* The problem's tolerance for dtype at shape (all NaN where a described
+ * problem's box gave no answer). */
 void problem_tolerance(const struct problem *p, int dtype, const long long *shape,
 		       struct ev_tolerance *tol);
+/* Its flops() and min_bytes() at shape (NaN where a described problem's
+ * box gave no answer), and extra_shape(): 0 with out set, or -1. */
+double problem_flops(const struct problem *p, const long long *shape);
+double problem_min_bytes(const struct problem *p, const long long *shape, size_t elem_bytes);
+int problem_extra_shape(const struct problem *p, const long long *shape, long long *out);
 
 /*
  * Fill the inputs (inputs[i]: problem_tensor_numel floats, allocated by the

@@ -1094,7 +1094,8 @@ json_t *sandbox_describe(const struct sandbox *sb)
 {
 	if (!sb->on)
 		return json_pack("{s:s, s:s}", "tool", "none", "reason",
-				 "--unsandboxed: the kernel's code ran with the runner's rights");
+				 "--unsandboxed: the kernel's code, and the problem plug-in's (its answers, fill "
+				 "and checker), ran with the runner's rights");
 	json_t *hidden = json_array();
 	for (char **h = sb->hide; h && *h; h++)
 		json_array_append_new(hidden, json_string(*h));

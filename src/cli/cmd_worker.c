@@ -7,6 +7,9 @@
  *                               the protocol of backends/protocol.h on fds 3/4
  *   evident __check CHECK.json  judges the outputs the worker shipped
  *                               (backends/checker.h); never loads the kernel
+ *   evident __problem REQ.json  a problem plug-in's description and answers
+ *   evident __fill SO NAME N    its fill() for the host clock's samples
+ *                               (both in their box: backends/problem_box.c)
  * (`evident __task`, a Slurm task, is cmd_task.c: it runs a whole variant,
  * runner and all, so it stays out of this file and out of evident-worker.)
  */
@@ -19,6 +22,7 @@
 #include "backends/backend.h"
 #include "backends/checker.h"
 #include "backends/job.h"
+#include "backends/problem.h"
 #include "backends/protocol.h"
 #include "cli/evident.h"
 
@@ -93,9 +97,39 @@ int cmd_worker(int argc, const char **argv)
 
 int cmd_check(int argc, const char **argv)
 {
+	/* boxed (the box's pid 1), LSan's stop-the-world is refused as in
+	 * the worker; unboxed (--unsandboxed, the CUDA backend's) it runs */
+	lsan_off = getpid() == 1;
+	pid1_signals();
 	if (argc != 2) {
 		error("usage: evident __check CHECK.json (internal; run experiments with 'evident run')");
 		return EV_USAGE;
 	}
 	return checker_main(argv[1]);
+}
+
+/* evident __problem REQ: a problem plug-in's description and its answers
+ * at the request's shapes, in its box (backends/problem_box.c) */
+int cmd_problem(int argc, const char **argv)
+{
+	lsan_off = getpid() == 1;
+	pid1_signals();
+	if (argc != 2) {
+		error("usage: evident __problem REQUEST.json (internal: the runner's box of a problem plug-in)");
+		return EV_USAGE;
+	}
+	return problem_helper_describe(argv[1]) ? EV_FAILURES : EV_OK;
+}
+
+/* evident __fill SO NAME BYTES: a problem plug-in's fill() for the host
+ * clock's samples, in its box (backends/problem_box.c) */
+int cmd_fill(int argc, const char **argv)
+{
+	lsan_off = getpid() == 1;
+	pid1_signals();
+	if (argc != 4) {
+		error("usage: evident __fill SO NAME BYTES (internal: the runner's fill box of a problem plug-in)");
+		return EV_USAGE;
+	}
+	return problem_helper_fill(argv[1], argv[2], argv[3]) ? EV_FAILURES : EV_OK;
 }

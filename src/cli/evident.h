@@ -55,6 +55,8 @@ int cmd_export(int argc, const char **argv);
 int cmd_reproduce(int argc, const char **argv);
 int cmd_worker(int argc, const char **argv);
 int cmd_check(int argc, const char **argv);
+int cmd_problem(int argc, const char **argv);
+int cmd_fill(int argc, const char **argv);
 int cmd_task(int argc, const char **argv);
 int cmd_wait(int argc, const char **argv);
 int cmd_eval(int argc, const char **argv);

@@ -30,6 +30,8 @@ const struct command commands[] = {
 	{ "help", cmd_help, "show commands, or the help of one" },
 	{ "__worker", cmd_worker, NULL }, /* internal: one job, in its own process */
 	{ "__check", cmd_check, NULL },   /* internal: the judge of a job's outputs */
+	{ "__problem", cmd_problem, NULL }, /* internal: a problem plug-in's answers, in its box */
+	{ "__fill", cmd_fill, NULL },     /* internal: its fill() for the host clock, in its box */
 	{ "__task", cmd_task, NULL },     /* internal: one task of a Slurm job array */
 };
 const unsigned n_commands = sizeof(commands) / sizeof(commands[0]);
@@ -46,6 +48,9 @@ int main(int argc, const char **argv)
 	/* problem plug-ins are built boxed, in two passes, as kernels are
 	 * (red team 128); `evident run --unsandboxed` says otherwise */
 	problem_build_setup(&prov_view_ops, 0);
+	/* and no plug-in's code runs in this process: the runner reads its
+	 * answers from its box (problem_box.c, red team 130) */
+	problem_calls_setup();
 	/* a claim is stale once its spec defines its variant otherwise (query_spec_defines) */
 	query_spec_definition = spec_definition_of_text;
 	if (!strcmp(name, "--help") || !strcmp(name, "-h"))

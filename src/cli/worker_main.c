@@ -3,7 +3,8 @@
  * for every job: `evident-worker __worker JOB.json` (in the box) and
  * `evident-worker __check CHECK.json` (the judge), the same two commands
  * and the same code as `evident __worker` / `evident __check`
- * (cmd_worker.c), dispatched from a table of two.
+ * (cmd_worker.c), dispatched from a table, with `__problem` and `__fill`
+ * (a problem plug-in's answers and fill, in their box: problem_box.c).
  *
  * Why a second executable: a job execs its worker and its checker, about
  * twice per run, and `evident` NEEDs some 25 shared libraries (libgit2 and
@@ -28,6 +29,8 @@ static const struct {
 } worker_commands[] = {
 	{ "__worker", cmd_worker },
 	{ "__check", cmd_check },
+	{ "__problem", cmd_problem },
+	{ "__fill", cmd_fill },
 };
 
 int main(int argc, const char **argv)
@@ -45,6 +48,7 @@ int main(int argc, const char **argv)
 			}
 			return rc;
 		}
-	error("usage: evident-worker __worker JOB.json | __check CHECK.json (internal: 'evident run' starts it)");
+	error("usage: evident-worker __worker JOB.json | __check CHECK.json | __problem REQ.json | __fill SO NAME BYTES "
+	      "(internal: 'evident run' starts it)");
 	return EV_USAGE;
 }

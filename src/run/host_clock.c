@@ -934,14 +934,19 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 }
 
 /* Sample g's inputs (fresh seed, distribution dist) into the shared
- * memory, its outputs scrambled. */
-static void prepare(struct host_clock *hc, long long g, unsigned long long seed, int dist)
+ * memory, its outputs scrambled: 0, or -1 after error() where a
+ * described problem's fill box failed (problem_box.c). */
+static int prepare(struct host_clock *hc, long long g, unsigned long long seed, int dist)
 {
 	const struct problem *pr = hc->pr;
 	float *in[8];
 	for (int t = 0; t < pr->n_inputs; t++)
 		in[t] = (float *)(hc->shm + hc->off[t]);
-	problem_fill_rounded(pr, hc->job->shape, dist, seed, EV_F32, in);
+	/* a described problem's fill() runs in its box, never here (red
+	 * team 130); a loaded one's (--unsandboxed) here */
+	if (hc->filler ? problem_filler_fill(hc->filler, hc->job->shape, dist, seed, EV_F32, in) < 0
+		       : problem_fill_rounded(pr, hc->job->shape, dist, seed, EV_F32, in) < 0)
+		return -1;
 	hc->snap_order = random_secret_u64();
 	for (int o = 0; o < pr->n_outputs; o++) {
 		int t = pr->n_inputs + o;
@@ -951,6 +956,7 @@ static void prepare(struct host_clock *hc, long long g, unsigned long long seed,
 	if (hc->flush)
 		for (size_t i = 0; i < hc->flush_bytes; i += 64)
 			hc->flush[i] = (char)(hc->flush[i] + 1);
+	return 0;
 }
 
 /*
@@ -1088,7 +1094,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	for (int round = 0; round < 2; round++)
 		for (int d = 0; d < n_dists; d++) {
 			double f0 = mono_now();
-			prepare(hc, 0, os_seed(), d);
+			if (prepare(hc, 0, os_seed(), d) < 0)
+				goto out;
 			double f = mono_now() - f0;
 			pad_s = round && f > pad_s ? f : pad_s;
 		}
@@ -1100,7 +1107,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	double us, t0 = mono_now();
 	while (sampler_warming(k, t0, warm)) {
 		pad_from = mono_now();
-		prepare(hc, warm, os_seed(), evs_sample_dist(os_seed(), n_dists, problem_timing_dists(hc->pr)));
+		if (prepare(hc, warm, os_seed(), evs_sample_dist(os_seed(), n_dists, problem_timing_dists(hc->pr))) < 0)
+			goto out;
 		gap_pad(pad_from, pad_first, &pad_s, &pad_n);
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, NULL) < 0)
 			goto out;
@@ -1134,7 +1142,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 								     : evs_sample_dist(word, n_dists, mask);
 		n_timed += evs_dist_timing(dist, n_dists, mask);
 		pad_from = mono_now();
-		prepare(hc, g, seed, dist);
+		if (prepare(hc, g, seed, dist) < 0)
+			goto out;
 		gap_pad(pad_from, pad_first, &pad_s, &pad_n);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
 		struct trip_timed tt = { .known = before, .n_known = nb > 0 ? nb : 0, .cpu_all = NAN, .floor_allow_us = NAN };
@@ -1370,6 +1379,7 @@ out:
 		kill(hc->pid, SIGCONT); /* it reported a failure: let it end */
 	free(hc->flush);
 	hc->flush = NULL;
+	hc->filler = NULL; /* the problem's (problem_filler_for) */
 	free(before);
 	free(after);
 	free(fresh);

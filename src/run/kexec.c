@@ -42,6 +42,20 @@ static int parent_clock_prepare(struct run_ctx *c, struct wrun *w)
 	struct host_clock *hc = &w->hc;
 	hc->pr = pr;
 	hc->job = &w->job;
+	hc->filler = NULL;
+	if (pr->remote) {
+		/* a described problem's fill() runs in a box of its own
+		 * (problem_box.c), the problem's for the run's timed jobs,
+		 * started (on the first) before the worker, so that its start
+		 * is not the worker's time */
+		struct strbuf fw = STRBUF_INIT;
+		hc->filler = problem_filler_for(pr, w->job.shape, w->job.k.timeout_s, &fw);
+		if (!hc->filler)
+			error("problem '%s': cannot start its fill box: %s", pr->name, fw.buf);
+		strbuf_release(&fw);
+		if (!hc->filler)
+			return -1;
+	}
 	hc->shm_bytes = worker_shm_layout(pr, w->job.shape, hc->off);
 	/* sealed at its size: a worker that shrinks it would kill the parent
 	 * with SIGBUS at its next read (red team shm_truncate) */

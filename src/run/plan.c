@@ -205,13 +205,16 @@ int plan_problem(struct run_ctx *c)
 	}
 	strbuf_release(&why);
 	p->dtype = dtype_from_name(s->dtype);
-	resolve_tolerance(c);
 	const struct ev_problem_desc *d = p->problem.desc;
 	char err[256] = "";
-	if (d->check && d->check(s->dims, err, sizeof(err)) != 0)
+	/* a described plug-in (problem_box.c): its answers at the spec's
+	 * shape, from its box, before anything reads them */
+	if (p->problem.remote ? problem_remote_check(&p->problem, s->dims, err, sizeof(err)) != 0
+			      : d->check && d->check(s->dims, err, sizeof(err)) != 0)
 		return error("%s: problem '%s' refuses the shape: %s", s->path, s->problem, err);
-	p->flops = d->flops(s->dims);
-	p->min_bytes = d->min_bytes(s->dims, c->be->uses_gpu ? dtype_size(p->dtype) : sizeof(float));
+	resolve_tolerance(c);
+	p->flops = problem_flops(&p->problem, s->dims);
+	p->min_bytes = problem_min_bytes(&p->problem, s->dims, c->be->uses_gpu ? dtype_size(p->dtype) : sizeof(float));
 	if (rotation_sets(c, &p->n_sets) < 0)
 		return -1;
 	p->floor_us = NAN;

@@ -193,6 +193,7 @@ struct host_clock {
 	unsigned char *snap;         /* the outputs as they were at a sample's done line (round_trip), */
 	size_t snap_bytes;           /* compared with them once the worker is stopped; freed by host_clock_drive */
 	unsigned long long snap_order; /* the sample's secret order of the copy's chunks (prepare: OS randomness) */
+	struct problem_filler *filler; /* a described problem's fill box (problem_box.c: the problem's), or NULL */
 };
 /*
  * CPU time a worker may use between its done line and its stop, in us,

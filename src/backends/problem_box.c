@@ -1,0 +1,906 @@
+/*
+ * problem_box.c - every call the runner makes into a problem plug-in's
+ * code, made in a box (red team 130: the plug-in was built boxed but ran
+ * unboxed, as the runner's user, so a problem file that read a number
+ * from /tmp in tolerance() judged a wrong kernel `ok` at one
+ * plugin_sha256, and its constructor could write the store).
+ *
+ * The runner (`evident run`, `help problems`, reproduce, a Slurm task)
+ * never dlopen()s a plug-in.  Where problem_calls_setup() was called (the
+ * CLI's main) and the run is not --unsandboxed, problem_load_at describes
+ * the built object through `evident-worker __problem`, run in a host box
+ * of copies (base/sandbox.h, the kernel's host worker's box: the object
+ * and the worker's libraries copied in, no /tmp, home or store of the
+ * host's, the strict seccomp filter): its description (names, keys,
+ * tensors, distributions, timing distributions) and, for each shape the
+ * runner asks about, what its functions say there (check, scalar, flops,
+ * min_bytes, tolerance by dtype, extra_shape, small_shape).  The runner
+ * keeps those answers in struct problem (problem_remote) and reads them
+ * instead of calling code: one boxed call for the description and one per
+ * shape asked (the spec's), per process.  The description's function
+ * pointers are stubs that end the runner if ever called: every caller in
+ * the runner goes through problem.h's wrappers.
+ *
+ * The host backend's parent clock fills every timed sample's inputs in
+ * the runner (run/host_clock.c); with a described problem that fill is
+ * the plug-in's fill(), run by `evident-worker __fill` in a box of its
+ * own (problem_filler_*), one for the loaded problem's timed jobs
+ * (problem_filler_for), started and ready (it says so on its reply pipe)
+ * before the first timed worker is spawned: a request per sample on
+ * a pipe, the inputs written into a memfd the runner copies them from
+ * while the worker is stopped.  A run_command in a thread of its own
+ * waits on it (its output, its time limit, its box); the runner's
+ * interrupts stay the main thread's.
+ *
+ * Where the box cannot be made the load fails with the reason, as a
+ * kernel's does; --unsandboxed (problem_build_setup's unboxed) loads the
+ * plug-in in the runner, as before, and every record says the run was
+ * unboxed.
+ */
+#include "backends/problem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/runcmd.h"
+#include "base/sandbox.h"
+
+/* the descriptors a helper finds its inputs at (below SANDBOX_FRESH_FD) */
+#define PB_REQ_FD 6  /* __problem: the request (a sealed memfd); __fill: the inputs' memfd */
+#define PB_PIPE_IN 7 /* __fill: requests */
+#define PB_PIPE_OUT 8 /* __fill: replies */
+
+struct problem_remote {
+	struct ev_problem_desc desc; /* the description; strings owned by j */
+	json_t *j;
+	char *seen_key;  /* its entry in the process's pb_seen, or NULL */
+	char *so_path;
+	struct pb_answer *ans;
+	size_t n_ans;
+	/* the fill box of the host clock's jobs (problem_filler_for): one for
+	 * the loaded problem's life, in the process that started it */
+	struct problem_filler *filler;
+	pid_t filler_owner;
+	long long filler_shape[EV_PROBLEM_MAX_KEYS];
+};
+static void filler_drop(struct problem_remote *r);
+
+static char *helper_exe; /* NULL: plug-ins load in this process */
+
+void problem_calls_setup(void)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return;
+	self[n] = 0;
+	free(helper_exe);
+	char *slash = strrchr(self, '/');
+	char *lean = slash ? xstrfmt("%.*s/evident-worker", (int)(slash - self), self) : NULL;
+	helper_exe = lean && access(lean, X_OK) == 0 ? lean : xstrdup(self);
+	if (helper_exe != lean)
+		free(lean);
+}
+
+int problem_calls_boxed(void)
+{
+	return helper_exe != NULL;
+}
+
+/* ---- doubles as text: exact, and NaN and infinities too (JSON has none) ---- */
+
+static json_t *dbl(double x)
+{
+	char b[64];
+	snprintf(b, sizeof(b), "%a", x);
+	return json_string(b);
+}
+
+static double dbl_of(json_t *v)
+{
+	const char *s = json_string_value(v);
+	return s ? strtod(s, NULL) : NAN;
+}
+
+static json_t *shape_json(const long long *s, int n)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(s[i]));
+	return a;
+}
+
+static void shape_of(json_t *a, long long *s, int n)
+{
+	for (int i = 0; i < n; i++)
+		s[i] = json_integer_value(json_array_get(a, (size_t)i));
+}
+
+/* ---- the runner's side: one boxed call ---------------------------------------- */
+
+/* The sealed memfd holding j's text; -1 with why. */
+static int request_fd(json_t *j, struct strbuf *why)
+{
+	char *text = json_dumps(j, JSON_COMPACT);
+	int fd = text ? memfd_create("evident-problem", MFD_CLOEXEC | MFD_ALLOW_SEALING) : -1;
+	if (fd < 0 || write_all(fd, text, strlen(text)) < 0 || lseek(fd, 0, SEEK_SET) < 0 ||
+	    sandbox_memfd_seal(fd) < 0) {
+		strbuf_addf(why, "cannot hand the problem's box its request: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	free(text);
+	return fd;
+}
+
+/*
+ * ro for inner[] in the plug-ins' box (problem_host_box), the object
+ * so_path shown as a copy: argv, filter and copies in *argv, *filter_fd,
+ * files (the caller frees them), the pass_fd entries from index 1 on
+ * after the caller's n_pass (placed at [0..n_pass) by the caller, shifted
+ * here).  0, or -1 with why.
+ */
+static int box_opts(const char *const *inner, const char *so_path, struct run_opts *ro, char ***argv, int *filter_fd,
+		    struct sandbox_files *files, struct strbuf *why)
+{
+	const struct sandbox *sb = problem_host_box(why);
+	*filter_fd = -1;
+	files->n = 0;
+	if (!sb)
+		return -1;
+	const char *objs[] = { so_path, NULL };
+	*argv = sandbox_wrap_fresh(sb, SANDBOX_STRICT, SANDBOX_VIEW_COPIES, inner, objs, NULL, files, filter_fd, why);
+	if (!*argv)
+		return -1;
+	ro->argv = (const char *const *)*argv;
+	ro->env_keep = sandbox_env_keep(sb);
+	ro->oom_score_adj = SANDBOX_OOM_SCORE_ADJ;
+	ro->no_core = 1;
+	ro->kill_box = sb->on;
+	ro->signal_in_exit_code = sb->on;
+	int k = 0;
+	while (k < RUN_MAX_PASS_FD && ro->pass_fd_at[k])
+		k++;
+	ro->pass_fd[k] = *filter_fd;
+	ro->pass_fd_at[k] = SANDBOX_SECCOMP_FD;
+	if (sandbox_files_pass(files, ro->pass_fd, ro->pass_fd_at, k + 1, RUN_MAX_PASS_FD) < 0) {
+		strbuf_addstr(why, "too many files for the problem's box");
+		return -1;
+	}
+	return 0;
+}
+
+/* Run `__problem` on req in the box: its answer, or NULL with why. */
+static json_t *boxed_call(const char *so_path, json_t *req, struct strbuf *why)
+{
+	int fd = request_fd(req, why);
+	if (fd < 0)
+		return NULL;
+	const char *inner[] = { helper_exe, "__problem", "/proc/self/fd/" EV_STR(PB_REQ_FD), NULL };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct run_opts ro = { .timeout_s = 120, .out = &out, .err = &err };
+	ro.pass_fd[0] = fd;
+	ro.pass_fd_at[0] = PB_REQ_FD;
+	char **argv = NULL;
+	int filter_fd = -1;
+	struct sandbox_files files = { 0 };
+	json_t *ans = NULL;
+	struct run_result rr;
+	if (box_opts(inner, so_path, &ro, &argv, &filter_fd, &files, why) == 0 && run_command(&ro, &rr) == 0) {
+		json_error_t je;
+		ans = rr.exited && rr.exit_code == 0 ? json_loads(strbuf_str(&out), 0, &je) : NULL;
+		const char *e = json_string_value(json_object_get(ans, "error"));
+		if (!ans || e || !json_is_object(ans)) {
+			struct strbuf how = STRBUF_INIT;
+			run_result_describe(&rr, &how);
+			const char *es = strbuf_str(&err);
+			const char *nl = strchr(es, '\n');
+			int ln = nl ? (int)(nl - es) : (int)strlen(es);
+			strbuf_addf(why, "the problem's box (evident-worker __problem) %s%s%.*s", e ? e : how.buf,
+				    !e && ln ? ": " : "", e ? 0 : ln, es);
+			strbuf_release(&how);
+			json_decref(ans);
+			ans = NULL;
+		}
+	} else if (!why->len) {
+		strbuf_addstr(why, "cannot start the problem's box");
+	}
+	sandbox_argv_free(argv);
+	sandbox_files_close(&files);
+	if (filter_fd >= 0)
+		close(filter_fd);
+	close(fd);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ans;
+}
+
+/* ---- the stubs the description's functions point to --------------------------- */
+
+static void __attribute__((noreturn)) stub(const char *what)
+{
+	fprintf(stderr, "evident: internal error: a problem plug-in's %s() called in the runner, where only its "
+			"boxed answers may be read (problem_box.c)\n", what);
+	abort();
+}
+static int s_check(const long long *s, char *e, size_t n) { (void)s; (void)e; (void)n; stub("check"); }
+static double s_scalar(const long long *s) { (void)s; stub("scalar"); }
+static double s_flops(const long long *s) { (void)s; stub("flops"); }
+static double s_min_bytes(const long long *s, size_t e) { (void)s; (void)e; stub("min_bytes"); }
+static void s_fill(const long long *s, int d, uint64_t x, float *const *in) { (void)s; (void)d; (void)x; (void)in; stub("fill"); }
+static void s_reference(const long long *s, double c, const float *const *in, double *const *out)
+{
+	(void)s; (void)c; (void)in; (void)out;
+	stub("reference");
+}
+static void s_tolerance(int d, const long long *s, struct ev_tolerance *t) { (void)d; (void)s; (void)t; stub("tolerance"); }
+static int s_extra_shape(const long long *s, long long *o) { (void)s; (void)o; stub("extra_shape"); }
+static void s_small_shape(const long long *s, long long *o) { (void)s; (void)o; stub("small_shape"); }
+
+/* the string of j's member k, or NULL (kept alive by j) */
+static const char *str_at(json_t *j, const char *k)
+{
+	return json_string_value(json_object_get(j, k));
+}
+
+/* Fill r->desc from the helper's description j; 0, or -1 with why. */
+static int desc_from(struct problem_remote *r, json_t *j, struct strbuf *why)
+{
+	struct ev_problem_desc *d = &r->desc;
+	memset(d, 0, sizeof(*d));
+	d->abi_version = EVIDENT_PROBLEM_ABI_VERSION;
+	d->struct_size = sizeof(*d);
+	d->name = str_at(j, "name");
+	d->summary = str_at(j, "summary");
+	d->scalar_doc = str_at(j, "scalar_doc");
+	json_t *keys = json_object_get(j, "keys"), *tens = json_object_get(j, "tensors");
+	json_t *dists = json_object_get(j, "dists"), *docs = json_object_get(j, "dist_docs");
+	if (json_array_size(keys) > EV_PROBLEM_MAX_KEYS || json_array_size(tens) > EV_PROBLEM_MAX_TENSORS ||
+	    json_array_size(dists) > EV_PROBLEM_MAX_DISTS || json_array_size(docs) != json_array_size(dists)) {
+		strbuf_addstr(why, "the problem's box described more keys, tensors or distributions than the ABI holds");
+		return -1;
+	}
+	d->n_keys = (int)json_array_size(keys);
+	for (int i = 0; i < d->n_keys; i++)
+		d->shape_keys[i] = json_string_value(json_array_get(keys, (size_t)i));
+	d->n_tensors = (int)json_array_size(tens);
+	for (int t = 0; t < d->n_tensors; t++) {
+		json_t *x = json_array_get(tens, (size_t)t), *dims = json_object_get(x, "dims");
+		d->tensors[t].name = str_at(x, "name");
+		d->tensors[t].is_output = json_is_true(json_object_get(x, "is_output"));
+		d->tensors[t].ndim = (int)json_array_size(dims);
+		if (d->tensors[t].ndim > 4) {
+			strbuf_addstr(why, "the problem's box described a tensor of more than 4 dimensions");
+			return -1;
+		}
+		for (int k = 0; k < d->tensors[t].ndim; k++)
+			d->tensors[t].dims[k] = (int)json_integer_value(json_array_get(dims, (size_t)k));
+	}
+	d->n_dists = (int)json_array_size(dists);
+	for (int i = 0; i < d->n_dists; i++) {
+		d->dists[i] = json_string_value(json_array_get(dists, (size_t)i));
+		d->dist_docs[i] = json_string_value(json_array_get(docs, (size_t)i));
+	}
+	d->check = s_check;
+	d->scalar = json_is_true(json_object_get(j, "has_scalar")) ? s_scalar : NULL;
+	d->flops = s_flops;
+	d->min_bytes = s_min_bytes;
+	d->fill = s_fill;
+	d->reference = s_reference;
+	d->tolerance = s_tolerance;
+	d->extra_shape = s_extra_shape;
+	d->small_shape = s_small_shape;
+	return 0;
+}
+
+/*
+ * What the boxes said, kept for the process: by the object's hash and the
+ * problem's name, the description and the answers of each shape asked, so
+ * that a process that loads one plug-in many times (a spec's keys, then
+ * its plan; eval's and search's rounds; `help problems`) asks its box once
+ * for the description and once a shape.
+ */
+struct pb_seen {
+	char *key;     /* "NAME SHA256" */
+	json_t *desc;  /* the description (no shapes) */
+	json_t *shapes; /* {"R,C": answer} */
+};
+static struct pb_seen *seen;
+static size_t n_seen;
+
+static struct pb_seen *seen_of(const char *key)
+{
+	for (size_t i = 0; key && i < n_seen; i++)
+		if (!strcmp(seen[i].key, key))
+			return &seen[i];
+	return NULL;
+}
+
+static char *shape_key(const long long *s, int n)
+{
+	struct strbuf b = STRBUF_INIT;
+	for (int i = 0; i < n; i++)
+		strbuf_addf(&b, "%s%lld", i ? "," : "", s[i]);
+	return strbuf_detach(&b, NULL);
+}
+
+int problem_remote_open(struct problem *p, const char *so_path, struct strbuf *why)
+{
+	const char *sha = json_string_value(json_object_get(p->build, "binary_sha256"));
+	char *key = sha ? xstrfmt("%s %s", p->name, sha) : NULL;
+	struct pb_seen *sn = seen_of(key);
+	json_t *j = sn ? json_incref(sn->desc) : NULL;
+	if (!j) {
+		json_t *req = json_pack("{s:s, s:s, s:[]}", "so", so_path, "name", p->name, "shapes");
+		j = boxed_call(so_path, req, why);
+		json_decref(req);
+		if (j && key) {
+			seen = xrealloc(seen, (n_seen + 1) * sizeof(*seen));
+			seen[n_seen++] = (struct pb_seen){ xstrdup(key), json_incref(j), json_object() };
+		}
+	}
+	free(key);
+	if (!j)
+		return -1;
+	struct problem_remote *r = xcalloc(1, sizeof(*r));
+	r->j = j;
+	r->seen_key = sha ? xstrfmt("%s %s", p->name, sha) : NULL;
+	r->so_path = xstrdup(so_path);
+	p->remote = r;
+	p->so_path = xstrdup(so_path);
+	if (desc_from(r, j, why) < 0)
+		return -1;
+	p->desc = &r->desc;
+	if (problem_validate_desc(p->desc, p->name, why) < 0)
+		return -1;
+	json_int_t td = json_integer_value(json_object_get(j, "timing_dists"));
+	unsigned all = p->desc->n_dists >= 32 ? ~0u : (1u << p->desc->n_dists) - 1;
+	p->timing_dists = td > 0 && !((unsigned)td & ~all) ? (unsigned)td : 1;
+	for (int t = 0; t < p->desc->n_tensors; t++) {
+		if (p->desc->tensors[t].is_output)
+			p->n_outputs++;
+		else
+			p->n_inputs++;
+	}
+	return 0;
+}
+
+void problem_remote_free(struct problem *p)
+{
+	struct problem_remote *r = p->remote;
+	if (!r)
+		return;
+	filler_drop(r);
+	json_decref(r->j);
+	free(r->seen_key);
+	free(r->so_path);
+	free(r->ans);
+	free(r);
+	p->remote = NULL;
+}
+
+const struct pb_answer *problem_remote_answer(const struct problem *p, const long long *shape, struct strbuf *why)
+{
+	struct problem_remote *r = p->remote;
+	int n = p->desc->n_keys;
+	for (size_t i = 0; i < r->n_ans; i++)
+		if (!memcmp(r->ans[i].shape, shape, sizeof(long long) * (size_t)n))
+			return &r->ans[i];
+	struct strbuf w = STRBUF_INIT;
+	if (!why)
+		why = &w;
+	struct pb_seen *sn = seen_of(r->seen_key);
+	char *sk = shape_key(shape, n);
+	json_t *j = NULL, *a = sn ? json_object_get(sn->shapes, sk) : NULL;
+	if (a) {
+		j = json_pack("{s:[O]}", "shapes", a);
+	} else {
+		json_t *req = json_pack("{s:s, s:s, s:[o]}", "so", r->so_path, "name", p->name, "shapes",
+					shape_json(shape, n));
+		j = boxed_call(r->so_path, req, why);
+		json_decref(req);
+	}
+	a = json_array_get(json_object_get(j, "shapes"), 0);
+	if (sn && json_is_object(a))
+		json_object_set(sn->shapes, sk, a);
+	free(sk);
+	if (!json_is_object(a)) {
+		if (j)
+			strbuf_addstr(why, "the problem's box gave no answer for the shape");
+		if (why == &w)
+			error("problem '%s': %s", p->name, w.buf);
+		strbuf_release(&w);
+		json_decref(j);
+		return NULL;
+	}
+	strbuf_release(&w);
+	r->ans = xrealloc(r->ans, (r->n_ans + 1) * sizeof(*r->ans));
+	struct pb_answer *x = &r->ans[r->n_ans++];
+	memset(x, 0, sizeof(*x));
+	memcpy(x->shape, shape, sizeof(long long) * (size_t)n);
+	x->check_rc = (int)json_integer_value(json_object_get(a, "check"));
+	snprintf(x->check_err, sizeof(x->check_err), "%s", str_at(a, "check_err") ? str_at(a, "check_err") : "");
+	x->scalar = dbl_of(json_object_get(a, "scalar"));
+	x->flops = dbl_of(json_object_get(a, "flops"));
+	json_t *mb = json_object_get(a, "min_bytes");
+	for (int e = 1; e <= 8; e *= 2)
+		x->min_bytes[e] = dbl_of(json_array_get(mb, (size_t)(e == 1 ? 0 : e == 2 ? 1 : e == 4 ? 2 : 3)));
+	json_t *tl = json_object_get(a, "tolerance");
+	for (int dt = 1; dt <= 4; dt++) {
+		json_t *t = json_array_get(tl, (size_t)(dt - 1));
+		x->tol[dt].atol = dbl_of(json_array_get(t, 0));
+		x->tol[dt].rtol = dbl_of(json_array_get(t, 1));
+		x->tol[dt].rel_l2 = dbl_of(json_array_get(t, 2));
+	}
+	json_t *xs = json_object_get(a, "extra_shape");
+	x->extra_rc = json_is_array(xs) ? 0 : -1;
+	if (json_is_array(xs))
+		shape_of(xs, x->extra, n);
+	shape_of(json_object_get(a, "small_shape"), x->small, n);
+	json_decref(j);
+	return x;
+}
+
+int problem_remote_check(const struct problem *p, const long long *shape, char *err, size_t errlen)
+{
+	struct strbuf why = STRBUF_INIT;
+	const struct pb_answer *a = problem_remote_answer(p, shape, &why);
+	if (!a) {
+		snprintf(err, errlen, "%s", why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
+	strbuf_release(&why);
+	snprintf(err, errlen, "%s", a->check_err);
+	return a->check_rc;
+}
+
+/* ---- the filler: a sample's inputs, filled in a box ---------------------------- */
+
+struct fill_req {
+	int32_t dist, dtype;
+	uint64_t seed;
+	int64_t shape[EV_PROBLEM_MAX_KEYS];
+};
+
+struct problem_filler {
+	const struct problem *p;
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int state; /* 0 starting, 1 running, -1 ended or never started */
+	int pid;    /* bubblewrap's, once started */
+	int joined; /* the thread was joined (its err then complete) */
+	int req_w, rep_r, mem_fd;
+	unsigned char *map;
+	size_t bytes;
+	double timeout_s;
+	char **argv;
+	struct run_opts ro;
+	struct run_result rr;
+	struct strbuf err;
+};
+
+static void filler_started(int pid, int chan_fd, void *ctx)
+{
+	(void)chan_fd;
+	struct problem_filler *f = ctx;
+	pthread_mutex_lock(&f->mu);
+	f->state = 1;
+	f->pid = pid;
+	pthread_cond_signal(&f->cv);
+	pthread_mutex_unlock(&f->mu);
+}
+
+static void *filler_thread(void *arg)
+{
+	struct problem_filler *f = arg;
+	/* the runner's interrupts are the main thread's to take */
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGHUP);
+	sigaddset(&s, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &s, NULL);
+	int rc = run_command(&f->ro, &f->rr);
+	pthread_mutex_lock(&f->mu);
+	f->state = -1;
+	(void)rc;
+	pthread_cond_signal(&f->cv);
+	pthread_mutex_unlock(&f->mu);
+	return NULL;
+}
+
+static void end_filler(struct problem_filler *f);
+static int read_reply(struct problem_filler *f, double timeout_s);
+
+struct problem_filler *problem_filler_start(const struct problem *p, const long long *shape, double timeout_s,
+					    struct strbuf *why)
+{
+	struct problem_filler *f = xcalloc(1, sizeof(*f));
+	int req[2] = { -1, -1 }, rep[2] = { -1, -1 };
+	char **argv = NULL;
+	int filter_fd = -1;
+	struct sandbox_files files = { 0 };
+	f->p = p;
+	f->req_w = f->rep_r = f->mem_fd = -1;
+	f->err = (struct strbuf)STRBUF_INIT;
+	for (int t = 0; t < p->n_inputs; t++)
+		f->bytes += problem_tensor_numel(p, t, shape) * sizeof(float);
+	f->timeout_s = timeout_s;
+	f->mem_fd = memfd_create("evident-fill", MFD_CLOEXEC);
+	if (f->mem_fd < 0 || ftruncate(f->mem_fd, (off_t)(f->bytes ? f->bytes : 1)) < 0 ||
+	    (f->map = mmap(NULL, f->bytes ? f->bytes : 1, PROT_READ, MAP_SHARED, f->mem_fd, 0)) == MAP_FAILED ||
+	    pipe2(req, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0) {
+		f->map = NULL;
+		strbuf_addf(why, "cannot set up the problem's fill box: %s", strerror(errno));
+		goto fail;
+	}
+	char bytes[32];
+	snprintf(bytes, sizeof(bytes), "%zu", f->bytes ? f->bytes : 1);
+	const char *inner[] = { helper_exe, "__fill", p->so_path, p->name, bytes, NULL };
+	f->ro.timeout_s = 0; /* it lives as long as its problem: its requests' end ends it */
+	f->ro.err = &f->err;
+	f->ro.on_start = filler_started;
+	f->ro.ctx = f;
+	f->ro.pass_fd[0] = f->mem_fd;
+	f->ro.pass_fd_at[0] = PB_REQ_FD;
+	f->ro.pass_fd[1] = req[0];
+	f->ro.pass_fd_at[1] = PB_PIPE_IN;
+	f->ro.pass_fd[2] = rep[1];
+	f->ro.pass_fd_at[2] = PB_PIPE_OUT;
+	if (box_opts(inner, p->so_path, &f->ro, &argv, &filter_fd, &files, why) < 0)
+		goto fail;
+	signal(SIGPIPE, SIG_IGN); /* a filler that died must not kill the runner's next request */
+	pthread_mutex_init(&f->mu, NULL);
+	pthread_cond_init(&f->cv, NULL);
+	if (pthread_create(&f->th, NULL, filler_thread, f) != 0) {
+		strbuf_addstr(why, "cannot start the problem's fill box");
+		pthread_mutex_destroy(&f->mu);
+		pthread_cond_destroy(&f->cv);
+		goto fail;
+	}
+	pthread_mutex_lock(&f->mu);
+	while (f->state == 0)
+		pthread_cond_wait(&f->cv, &f->mu);
+	pthread_mutex_unlock(&f->mu);
+	f->argv = argv; /* the thread's run_command reads it till the end */
+	sandbox_files_close(&files);
+	if (filter_fd >= 0)
+		close(filter_fd);
+	close(req[0]);
+	close(rep[1]);
+	f->req_w = req[1];
+	f->rep_r = rep[0];
+	/* ready (the plug-in loaded, the memory mapped) before the caller
+	 * goes on: its start is not the worker's time, nor beside it */
+	if (read_reply(f, 60) != 0) {
+		end_filler(f);
+		strbuf_addf(why, "its fill box did not start (%s)", strbuf_str(&f->err));
+		problem_filler_stop(f);
+		return NULL;
+	}
+	return f;
+fail:
+	sandbox_argv_free(argv);
+	sandbox_files_close(&files);
+	if (filter_fd >= 0)
+		close(filter_fd);
+	for (int i = 0; i < 2; i++) {
+		if (req[i] >= 0)
+			close(req[i]);
+		if (rep[i] >= 0)
+			close(rep[i]);
+	}
+	if (f->map)
+		munmap(f->map, f->bytes ? f->bytes : 1);
+	if (f->mem_fd >= 0)
+		close(f->mem_fd);
+	strbuf_release(&f->err);
+	free(f);
+	return NULL;
+}
+
+/* The filler's next reply within timeout_s: its value (0 done, -1 its
+ * fill failed), -2 none in time, -3 the box gone. */
+static int read_reply(struct problem_filler *f, double timeout_s)
+{
+	struct pollfd pf = { f->rep_r, POLLIN, 0 };
+	int pr;
+	while ((pr = poll(&pf, 1, (int)(timeout_s * 1000))) < 0 && errno == EINTR)
+		;
+	if (pr == 0)
+		return -2;
+	int32_t rc = -1;
+	ssize_t n;
+	while ((n = read(f->rep_r, &rc, sizeof(rc))) < 0 && errno == EINTR)
+		;
+	return n == (ssize_t)sizeof(rc) ? (rc ? -1 : 0) : -3;
+}
+
+int problem_filler_fill(struct problem_filler *f, const long long *shape, int dist, uint64_t seed, int dtype,
+			float *const *inputs)
+{
+	struct fill_req q;
+	memset(&q, 0, sizeof(q));
+	q.dist = dist;
+	q.dtype = dtype;
+	q.seed = seed;
+	size_t need = 0;
+	for (int i = 0; i < f->p->desc->n_keys; i++)
+		q.shape[i] = shape[i];
+	for (int t = 0; t < f->p->n_inputs; t++)
+		need += problem_tensor_numel(f->p, t, shape) * sizeof(float);
+	if (need > f->bytes)
+		return error("the problem's fill box was made for %zu bytes of inputs, not %zu", f->bytes, need);
+	if (write_all(f->req_w, &q, sizeof(q)) < 0)
+		goto dead;
+	int rc = read_reply(f, f->timeout_s);
+	if (rc == -2)
+		return error("problem '%s': its fill() in its box gave no answer in %.0f s", f->p->name, f->timeout_s);
+	if (rc == -3)
+		goto dead;
+	if (rc != 0)
+		return error("problem '%s': its fill() failed in its box (%s)", f->p->name, strbuf_str(&f->err));
+	size_t at = 0;
+	for (int t = 0; t < f->p->n_inputs; t++) {
+		size_t b = problem_tensor_numel(f->p, t, shape) * sizeof(float);
+		memcpy(inputs[t], f->map + at, b);
+		at += b;
+	}
+	return 0;
+dead:
+	end_filler(f);
+	return error("problem '%s': its fill box ended (%s)", f->p->name, strbuf_str(&f->err));
+}
+
+/* End the filler's box: its requests closed (it exits at the end), then,
+ * if it is still there a few seconds on (a fill() that never returns),
+ * killed; the thread joined. */
+static void end_filler(struct problem_filler *f)
+{
+	if (f->joined)
+		return;
+	if (f->req_w >= 0)
+		close(f->req_w);
+	f->req_w = -1;
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 5;
+	pthread_mutex_lock(&f->mu);
+	while (f->state == 1 && pthread_cond_timedwait(&f->cv, &f->mu, &until) == 0)
+		;
+	int pid = f->state == 1 ? f->pid : 0;
+	pthread_mutex_unlock(&f->mu);
+	if (pid > 0)
+		kill(pid, SIGKILL); /* bubblewrap: the box's pid 1 dies with it (--die-with-parent) */
+	pthread_join(f->th, NULL);
+	f->joined = 1;
+}
+
+void problem_filler_stop(struct problem_filler *f)
+{
+	if (!f)
+		return;
+	end_filler(f);
+	pthread_mutex_destroy(&f->mu);
+	pthread_cond_destroy(&f->cv);
+	close(f->rep_r);
+	sandbox_argv_free(f->argv);
+	munmap(f->map, f->bytes ? f->bytes : 1);
+	close(f->mem_fd);
+	strbuf_release(&f->err);
+	free(f);
+}
+
+/* Forget r's filler: stopped where this process started it; a copy
+ * inherited across a fork (a pool slot) only has its descriptors closed,
+ * its box and thread being the parent's. */
+static void filler_drop(struct problem_remote *r)
+{
+	struct problem_filler *f = r->filler;
+	r->filler = NULL;
+	if (!f)
+		return;
+	if (r->filler_owner == getpid()) {
+		problem_filler_stop(f);
+		return;
+	}
+	if (f->req_w >= 0)
+		close(f->req_w);
+	close(f->rep_r);
+	munmap(f->map, f->bytes ? f->bytes : 1);
+	close(f->mem_fd);
+	free(f); /* its err, argv and thread are the other process's */
+}
+
+struct problem_filler *problem_filler_for(const struct problem *p, const long long *shape, double timeout_s,
+					  struct strbuf *why)
+{
+	struct problem_remote *r = p->remote;
+	size_t n = sizeof(long long) * (size_t)p->desc->n_keys;
+	int alive = 0;
+	if (r->filler && r->filler_owner == getpid() && !r->filler->joined) {
+		pthread_mutex_lock(&r->filler->mu);
+		alive = r->filler->state == 1;
+		pthread_mutex_unlock(&r->filler->mu);
+	}
+	if (alive && !memcmp(r->filler_shape, shape, n))
+		return r->filler;
+	filler_drop(r);
+	r->filler = problem_filler_start(p, shape, timeout_s, why);
+	r->filler_owner = getpid();
+	memcpy(r->filler_shape, shape, n);
+	return r->filler;
+}
+
+/* ---- the helper's side: in the box ---------------------------------------------- */
+
+/* the plug-in's stdout is the helper's stderr: its answer goes to fd out */
+static int answer_fd(void)
+{
+	fflush(stdout);
+	int out = dup(1);
+	if (out >= 0)
+		dup2(2, 1);
+	return out;
+}
+
+static json_t *describe(const struct problem *p)
+{
+	const struct ev_problem_desc *d = p->desc;
+	json_t *keys = json_array(), *tens = json_array(), *dists = json_array(), *docs = json_array();
+	for (int i = 0; i < d->n_keys; i++)
+		json_array_append_new(keys, json_string(d->shape_keys[i]));
+	for (int t = 0; t < d->n_tensors; t++) {
+		json_t *dims = json_array();
+		for (int k = 0; k < d->tensors[t].ndim; k++)
+			json_array_append_new(dims, json_integer(d->tensors[t].dims[k]));
+		json_array_append_new(tens, json_pack("{s:s, s:b, s:o}", "name", d->tensors[t].name, "is_output",
+						      d->tensors[t].is_output, "dims", dims));
+	}
+	for (int i = 0; i < d->n_dists; i++) {
+		json_array_append_new(dists, json_string(d->dists[i]));
+		json_array_append_new(docs, json_string(d->dist_docs[i]));
+	}
+	json_t *j = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:I, s:b}", "name", d->name, "summary", d->summary,
+			      "keys", keys, "tensors", tens, "dists", dists, "dist_docs", docs, "timing_dists",
+			      (json_int_t)problem_timing_dists(p), "has_scalar", d->scalar != NULL);
+	if (d->scalar_doc)
+		json_object_set_new(j, "scalar_doc", json_string(d->scalar_doc));
+	return j;
+}
+
+static json_t *answer(const struct problem *p, json_t *shape_j)
+{
+	const struct ev_problem_desc *d = p->desc;
+	long long s[EV_PROBLEM_MAX_KEYS] = { 0 }, o[EV_PROBLEM_MAX_KEYS];
+	if (json_array_size(shape_j) != (size_t)d->n_keys)
+		return json_pack("{s:i, s:s}", "check", -1, "check_err", "the shape has the wrong number of keys");
+	shape_of(shape_j, s, d->n_keys);
+	struct strbuf why = STRBUF_INIT;
+	/* the plug-in's own check, after the bounds every caller needs */
+	for (int i = 0; i < d->n_keys; i++)
+		if (s[i] < 1)
+			strbuf_addf(&why, "shape key '%s' = %lld: every dimension must be at least 1", d->shape_keys[i], s[i]);
+	char err[256] = "";
+	int rc = why.len ? -1 : d->check(s, err, sizeof(err));
+	json_t *a = json_pack("{s:i, s:s}", "check", rc, "check_err", why.len ? why.buf : err);
+	strbuf_release(&why);
+	if (rc != 0)
+		return a;
+	json_object_set_new(a, "scalar", dbl(d->scalar ? d->scalar(s) : 0));
+	json_object_set_new(a, "flops", dbl(d->flops(s)));
+	json_t *mb = json_array(), *tl = json_array();
+	for (size_t e = 1; e <= 8; e *= 2)
+		json_array_append_new(mb, dbl(d->min_bytes(s, e)));
+	json_object_set_new(a, "min_bytes", mb);
+	for (int dt = 1; dt <= 4; dt++) {
+		struct ev_tolerance t = { NAN, NAN, NAN };
+		d->tolerance(dt, s, &t);
+		json_array_append_new(tl, json_pack("[o, o, o]", dbl(t.atol), dbl(t.rtol), dbl(t.rel_l2)));
+	}
+	json_object_set_new(a, "tolerance", tl);
+	memcpy(o, s, sizeof(o));
+	if (d->extra_shape && d->extra_shape(s, o) == 0)
+		json_object_set_new(a, "extra_shape", shape_json(o, d->n_keys));
+	memcpy(o, s, sizeof(o));
+	if (d->small_shape)
+		d->small_shape(s, o);
+	json_object_set_new(a, "small_shape", shape_json(o, d->n_keys));
+	return a;
+}
+
+int problem_helper_describe(const char *req_path)
+{
+	int out = answer_fd();
+	json_error_t je;
+	json_t *req = json_load_file(req_path, 0, &je), *ans = NULL;
+	struct problem p = PROBLEM_INIT;
+	struct strbuf why = STRBUF_INIT;
+	const char *so = str_at(req, "so"), *name = str_at(req, "name");
+	if (!so || !name) {
+		ans = json_pack("{s:s}", "error", "no request");
+	} else if (problem_open_so(so, name, &p, &why) < 0) {
+		ans = json_pack("{s:s}", "error", why.buf);
+	} else {
+		ans = describe(&p);
+		json_t *sh = json_array(), *x;
+		size_t i;
+		json_array_foreach(json_object_get(req, "shapes"), i, x)
+			json_array_append_new(sh, answer(&p, x));
+		json_object_set_new(ans, "shapes", sh);
+	}
+	char *text = json_dumps(ans, JSON_COMPACT);
+	int rc = text && out >= 0 && write_all(out, text, strlen(text)) == 0 ? 0 : 1;
+	free(text);
+	json_decref(ans);
+	json_decref(req);
+	strbuf_release(&why);
+	/* no problem_release: the plug-in's destructors are its own business,
+	 * and the box ends with the process */
+	return rc;
+}
+
+int problem_helper_fill(const char *so, const char *name, const char *bytes_s)
+{
+	struct problem p = PROBLEM_INIT;
+	struct strbuf why = STRBUF_INIT;
+	fflush(stdout);
+	dup2(2, 1);
+	size_t bytes = (size_t)strtoull(bytes_s, NULL, 10);
+	unsigned char *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, PB_REQ_FD, 0);
+	if (map == MAP_FAILED || problem_open_so(so, name, &p, &why) < 0) {
+		fprintf(stderr, "%s\n", why.len ? why.buf : "cannot map the inputs' memory");
+		return 1;
+	}
+	int32_t ready = 0;
+	if (write_all(PB_PIPE_OUT, &ready, sizeof(ready)) < 0)
+		return 1;
+	struct fill_req q;
+	for (;;) {
+		size_t got = 0;
+		while (got < sizeof(q)) {
+			ssize_t n = read(PB_PIPE_IN, (char *)&q + got, sizeof(q) - got);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				return 0; /* the runner closed: done */
+			got += (size_t)n;
+		}
+		long long shape[EV_PROBLEM_MAX_KEYS] = { 0 };
+		for (int i = 0; i < p.desc->n_keys; i++)
+			shape[i] = q.shape[i];
+		size_t need = 0;
+		int32_t rc = 0;
+		for (int t = 0; t < p.n_inputs; t++)
+			need += problem_tensor_numel(&p, t, shape) * sizeof(float);
+		if (need > bytes || q.dist < 0 || q.dist >= p.desc->n_dists) {
+			fprintf(stderr, "a fill request out of range\n");
+			rc = -1;
+		} else {
+			float *in[EV_PROBLEM_MAX_TENSORS];
+			size_t at = 0;
+			for (int t = 0; t < p.n_inputs; t++) {
+				in[t] = (float *)(map + at);
+				at += problem_tensor_numel(&p, t, shape) * sizeof(float);
+			}
+			rc = problem_fill_rounded(&p, shape, q.dist, q.seed, q.dtype, in) < 0 ? -1 : 0;
+		}
+		if (write_all(PB_PIPE_OUT, &rc, sizeof(rc)) < 0)
+			return 1;
+	}
+}
