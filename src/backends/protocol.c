@@ -640,6 +640,8 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 				       json_is_integer(v) ? (long long)json_integer_value(v) : -1LL,
 				       PROTOCOL_VERSION);
 		p->got_hello = 1;
+		json_t *hp = json_object_get(m, "pid");
+		p->hello_pid = json_is_integer(hp) ? (long)json_integer_value(hp) : -1;
 		if (p->box_tool) {
 			json_t *b = json_object_get(m, "box");
 			struct sandbox_seen seen = { -1, -1, -1, -1, -1 };

@@ -175,6 +175,7 @@ struct proto {
 	 * read (red team 131). */
 	const char *box_tool;
 	char *box_refused;
+	long hello_pid;             /* the pid the worker's hello says it has (getpid() in its box) */
 
 	/* what arrived */
 	json_t *device, *kernel, *warmup, *method, *failure;

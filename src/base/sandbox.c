@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,13 +287,16 @@ int sandbox_pidns_ok(int pid, const char *tool, struct strbuf *why)
 {
 	struct sandbox_seen me, box;
 	sandbox_self_seen(&me);
-	if (pid <= 0 || sandbox_seen_of(pid, &box) < 0) {
+	if (pid <= 0 || (sandbox_seen_of(pid, &box) < 0 && kill(pid, 0) == 0)) {
 		strbuf_addf(why, "the box that bubblewrap '%s' made could not be seen (no pid 1 of it in this /proc): "
 				 "nothing is timed in a box that is not observed; pass --unsandboxed (the record will "
 				 "say so)",
 			    tool ? tool : "?");
 		return 0;
 	}
+	/* gone since it was found (it ended): nothing more to see of it */
+	if (box.pid_depth < 0 && kill(pid, 0) < 0)
+		return 1;
 	if (box.pid_depth >= 1 && me.pid_depth >= 1 && box.pid_depth > me.pid_depth && box.pid == 1)
 		return 1;
 	strbuf_addf(why, "the box that bubblewrap '%s' made has no PID namespace of its own (its first process, "

@@ -460,11 +460,22 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 		note_oom(w); /* the first bytes: the worker runs */
 	int rc = proto_feed(&w->proto, buf, n, reply_fd);
 	/* at the hello (before any kernel code loads): the box's pid 1 is in a
-	 * PID namespace below the runner's, as its own /proc cannot show */
+	 * PID namespace below the runner's, as its own /proc cannot show: the
+	 * worker is its namespace's pid 1 (bubblewrap's --as-pid-1; under
+	 * compute-sanitizer the tool is), and where the box is still there
+	 * when its hello is read (a short job's lines may all be read after
+	 * it ended), its pid 1's NSpid is deeper than the runner's */
 	if (rc == 0 && w->boxed && w->proto.got_hello && !w->box_pid_seen) {
 		struct strbuf why = STRBUF_INIT;
 		w->box_pid_seen = 1;
-		if (!sandbox_pidns_ok(run_child_pid(w->hc.child), w->proto.box_tool, &why)) {
+		int one = run_child_pid(w->hc.child);
+		if (!w->sanitizer && w->proto.hello_pid != 1)
+			strbuf_addf(&why, "the box that bubblewrap '%s' made has no PID namespace of its own (the worker "
+					  "says it is pid %ld, not its namespace's pid 1): nothing is timed in a box that "
+					  "is not the one asked for: use a bubblewrap that applies --unshare-pid and "
+					  "--as-pid-1 (unset EVIDENT_BWRAP), or pass --unsandboxed (the record will say so)",
+				    w->proto.box_tool, w->proto.hello_pid);
+		if (why.len || (one > 0 && !sandbox_pidns_ok(one, w->proto.box_tool, &why))) {
 			w->proto.box_refused = strbuf_detach(&why, NULL);
 			return -1;
 		}

@@ -193,6 +193,9 @@ struct host_clock {
 	unsigned char *snap;         /* the outputs as they were at a sample's done line (round_trip), */
 	size_t snap_bytes;           /* compared with them once the worker is stopped; freed by host_clock_drive */
 	unsigned long long snap_order; /* the sample's secret order of the copy's chunks (prepare: OS randomness) */
+	int threads_max;             /* the most threads the worker had at a timed sample's go or done line
+				      * (the method's threads_max: a fraction of one core's peak above 1
+				      * is possible only with more than one) */
 };
 /*
  * CPU time a worker may use between its done line and its stop, in us,
