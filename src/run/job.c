@@ -749,8 +749,10 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 		return -1;
 	/* a box that shows no filter: the run stops, as where no box could be
 	 * made (run.c open_sandbox), nothing recorded (red team 131) */
-	if (w->proto.box_refused)
+	if (w->proto.box_refused) {
+		c->box_refused = 1;
 		return error("%s", w->proto.box_refused);
+	}
 	if (w->hc.timed_out) { /* the parent's clock ran out while the worker ran */
 		w->rr.timed_out = 1;
 		w->rr.killed_by_parent = 0;

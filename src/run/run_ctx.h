@@ -130,6 +130,8 @@ struct run_ctx {
 	json_t *judge_sandbox;       /* sandbox_describe(&sb), for every record */
 	struct progress prog;
 	int interrupted;
+	int box_refused;             /* a worker's box showed no filter or PID namespace (job.c): the run
+				      * stops, as where no box could be made (an environment error) */
 	struct pool pool;
 	struct exec_slot slot;
 	/* What interrupted this runner, when it can tell (a Slurm task reads
