@@ -145,7 +145,9 @@ static int host_worker(const struct job *job)
 	struct strbuf why = STRBUF_INIT;
 	if (proto_w_open() < 0)
 		return 2;
-	proto_w_send("hello", json_pack("{s:i, s:i}", "protocol", PROTOCOL_VERSION, "pid", (int)getpid()));
+	/* first: what its box is, before any object but the worker's loads */
+	proto_w_send("hello", json_pack("{s:i, s:i, s:o}", "protocol", PROTOCOL_VERSION, "pid", (int)getpid(), "box",
+					worker_box_seen()));
 	if (problem_open_so(job->problem_so, job->problem, &pl, &why) < 0) {
 		proto_w_send("device", json_pack("{s:s}", "backend", "host"));
 		proto_w_failure("init_failed", "problem", why.buf, "load");

@@ -9,6 +9,7 @@
  * and the cache would keep that number for every later run).
  */
 #include "backends/cpu_peak.h"
+#include "backends/peaks.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -297,12 +298,46 @@ static void describe(struct cpu_peak *p)
 		 p->host[0] ? p->host : "?", p->measured_utc[0] ? p->measured_utc : "?", p->cpus, load);
 }
 
+/* this machine's /etc/machine-id into id ("" none) */
+static void machine_id(char *id, size_t n)
+{
+	struct strbuf t = STRBUF_INIT;
+	int saved = util_quiet;
+	util_quiet = 1;
+	id[0] = 0;
+	if (read_file("/etc/machine-id", &t) == 0)
+		snprintf(id, n, "%.*s", (int)strcspn(strbuf_str(&t), "\n"), strbuf_str(&t));
+	util_quiet = saved;
+	strbuf_release(&t);
+}
+
+int cpu_peak_band(double *glo, double *ghi, double *blo, double *bhi, char *how, size_t n)
+{
+	char src[256];
+	double all = peak_host_gflops(src, sizeof(src));
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (!isfinite(all) || all <= 0 || cpus <= 0)
+		return -1;
+	double core = all / (double)cpus;
+	/* core = MHz x 1e-3 x 2 x fpc: the clock in GHz x 2 is core / fpc;
+	 * the bandwidth bound takes 64 bytes per cycle of that doubled clock */
+	double fpc = strstr(src, "x 64 fp32") ? 64 : strstr(src, "x 32 fp32") ? 32 : strstr(src, "x 16 fp32") ? 16 : 8;
+	*glo = core / CPU_PEAK_BAND_LOW_DIV;
+	*ghi = core * CPU_PEAK_BAND_HIGH_MUL;
+	*blo = CPU_PEAK_GBPS_MIN;
+	*bhi = core / fpc * 64 * CPU_PEAK_BAND_HIGH_MUL;
+	snprintf(how, n, "one core's bound %.4g GFLOP/s (%s, over %ld CPUs): %.4g to %.4g GFLOP/s, %.4g to %.4g GB/s",
+		 core, src, cpus, *glo, *ghi, *blo, *bhi);
+	return 0;
+}
+
 int cpu_peak_measure(const char *model, struct cpu_peak *p, struct strbuf *why)
 {
 	double t_start = mono_now();
 	memset(p, 0, sizeof(*p));
 	snprintf(p->model, sizeof(p->model), "%s", model);
 	gethostname(p->host, sizeof(p->host) - 1);
+	machine_id(p->machine_id, sizeof(p->machine_id));
 	p->cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	double load[1];
 	p->load1 = getloadavg(load, 1) == 1 ? load[0] : NAN;
@@ -412,11 +447,18 @@ int cpu_peak_cached(const char *model, struct cpu_peak *p, struct strbuf *why)
 		copy_str(p->method, sizeof(p->method), json_object_get(j, "method"));
 		copy_str(p->measured_utc, sizeof(p->measured_utc), json_object_get(j, "measured_utc"));
 		copy_str(p->host, sizeof(p->host), json_object_get(j, "host"));
+		copy_str(p->machine_id, sizeof(p->machine_id), json_object_get(j, "machine_id"));
+		char hex[SHA256_HEX_LEN + 1];
+		if (sha256_hex(strbuf_str(&text), text.len, hex) == 0)
+			snprintf(p->cache_sha256, sizeof(p->cache_sha256), "%s", hex);
 		p->cpus = (long)json_integer_value(json_object_get(j, "cpus"));
 		json_t *l = json_object_get(j, "load1");
 		p->load1 = json_is_number(l) ? json_number_value(l) : NAN;
 		p->seconds = json_number_value(json_object_get(j, "seconds"));
 		describe(p);
+		size_t at = strlen(p->source);
+		snprintf(p->source + at, sizeof(p->source) - at, "; read from the cache file %s, sha256 %s", path,
+			 p->cache_sha256[0] ? p->cache_sha256 : "unknown");
 		rc = 1;
 	} /* else another model hashed alike: not ours, measure ours */
 	json_decref(j);
@@ -460,6 +502,8 @@ int cpu_peak_save(const struct cpu_peak *p, struct strbuf *why)
 			      "model", p->model, "gflops", p->gflops, "gbps", p->gbps, "isa", p->isa, "method",
 			      p->method, "measured_utc", p->measured_utc, "host", p->host, "cpus", (json_int_t)p->cpus,
 			      "load1", isfinite(p->load1) ? json_real(p->load1) : json_null(), "seconds", p->seconds);
+	if (j && p->machine_id[0])
+		json_object_set_new(j, "machine_id", json_string(p->machine_id));
 	int rc = -1;
 	if (make_dirs(dir) < 0)
 		strbuf_addf(why, "cannot create '%s': %s", dir, strerror(errno));
@@ -484,8 +528,30 @@ int cpu_peak_here(const char *model, struct cpu_peak *p, int *measured, struct s
 	*measured = 0;
 	int c = cpu_peak_cached(model, p, &w);
 	if (c == 1) {
-		strbuf_release(&w);
-		return 0;
+		/* the file is the runner's environment's: it must name this
+		 * machine and lie in this CPU's band (red team 131) */
+		char host[96] = "", mid[40], band[512];
+		double glo, ghi, blo, bhi;
+		gethostname(host, sizeof(host) - 1);
+		machine_id(mid, sizeof(mid));
+		char *path = cpu_peak_cache_path(model);
+		if (strcmp(p->host, host))
+			strbuf_addf(&w, "the cached CPU peak '%s' was measured on host '%s', not this one ('%s')", path,
+				    p->host, host);
+		else if (mid[0] && p->machine_id[0] && strcmp(p->machine_id, mid))
+			strbuf_addf(&w, "the cached CPU peak '%s' names machine id %s, not this machine's (%s)", path,
+				    p->machine_id, mid);
+		else if (cpu_peak_band(&glo, &ghi, &blo, &bhi, band, sizeof(band)) == 0 &&
+			 (!(p->gflops >= glo && p->gflops <= ghi) || !(p->gbps >= blo && p->gbps <= bhi)))
+			strbuf_addf(&w, "the cached CPU peak '%s' (%.4g GFLOP/s, %.4g GB/s) is outside what one core of "
+					"this CPU can be (%s)",
+				    path, p->gflops, p->gbps, band);
+		free(path);
+		if (!w.len) {
+			strbuf_release(&w);
+			return 0;
+		}
+		c = -1;
 	}
 	if (c < 0)
 		warning("%s; measuring again", w.buf);
@@ -495,6 +561,10 @@ int cpu_peak_here(const char *model, struct cpu_peak *p, int *measured, struct s
 		return -1;
 	}
 	*measured = 1;
+	{
+		size_t at = strlen(p->source);
+		snprintf(p->source + at, sizeof(p->source) - at, "; measured by this run");
+	}
 	char *path = cpu_peak_cache_path(model);
 	if (cpu_peak_save(p, &w) < 0)
 		warning("cannot cache the CPU peak (%s): every run measures it again", w.buf);

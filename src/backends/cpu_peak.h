@@ -65,10 +65,13 @@ struct cpu_peak {
 	char method[480];            /* one line: what ran, sizes, the statistic and the spread */
 	char measured_utc[40];
 	char host[96];
+	char machine_id[40];         /* /etc/machine-id where measured, "" unknown */
 	long cpus;                   /* CPUs online when measured */
 	double load1;                /* the 1-minute load average when measured, NAN unknown */
 	double seconds;              /* how long the measurement took */
-	char source[256];            /* "measured on host H at T (N CPUs online, load L)" */
+	char cache_sha256[65];       /* the cache file read (its sha256), "" measured now */
+	char source[768];            /* "measured on host H at T (N CPUs online, load L)", and whether by
+				      * this run or read from a cache file (its path and sha256) */
 };
 
 /*
@@ -98,7 +101,33 @@ char *cpu_peak_cache_path(const char *model);
  * on stderr, once per machine; a damaged cache file or one that cannot be
  * written is a warning, and the measurement is used anyway).  *measured is
  * 1 when it was measured now.  Returns 0, or -1 with the reason in why.
+ *
+ * A cached file is whatever the runner's environment names (XDG_CACHE_HOME:
+ * red team 131 set one to 0.05 GFLOP/s and a naive rowsum read 793% of
+ * peak), so it is used only when it names this host (its host is this
+ * hostname, as the records' machine.host; its machine_id, where it has one,
+ * this /etc/machine-id) and its rates lie in this CPU's band
+ * (cpu_peak_band); otherwise a warning, and measured again.  The record
+ * names the file and its sha256 (source).
  */
 int cpu_peak_here(const char *model, struct cpu_peak *p, int *measured, struct strbuf *why);
+
+/*
+ * The band a measurement of one core of this CPU must lie in, from
+ * /proc/cpuinfo (peaks.h peak_host_gflops: the listed clock, cpuinfo_max_freq
+ * where higher, x the widest vector's fp32 FLOP per cycle x 2 for boost):
+ * gflops in [that / CPU_PEAK_BAND_LOW_DIV, that x CPU_PEAK_BAND_HIGH_MUL],
+ * gbps in [CPU_PEAK_GBPS_MIN, the same clock x 64 bytes per cycle x
+ * CPU_PEAK_BAND_HIGH_MUL x 2].  Wide on purpose: it refuses what no core
+ * of this CPU can be (the forged 0.05 GFLOP/s is 1/4000 of it), never a
+ * measurement under load (the fastest of its 1 ms trials; the lowest seen
+ * on the 2-CPU machine, 118 GFLOP/s at load 9, is 50x the floor).  0 with
+ * the band, or -1 when /proc/cpuinfo gives no clock (no band: every cached
+ * value is taken, as before).
+ */
+#define CPU_PEAK_BAND_LOW_DIV 128.0
+#define CPU_PEAK_BAND_HIGH_MUL 1.5
+#define CPU_PEAK_GBPS_MIN 1.0
+int cpu_peak_band(double *gflops_lo, double *gflops_hi, double *gbps_lo, double *gbps_hi, char *how, size_t n);
 
 #endif /* EVIDENT_CPU_PEAK_H */

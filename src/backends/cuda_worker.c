@@ -1066,7 +1066,9 @@ int cuda_worker(const struct job *job)
 	w.pr = (struct problem)PROBLEM_INIT;
 	if (proto_w_open() < 0)
 		return 2;
-	proto_w_send("hello", json_pack("{s:i, s:i}", "protocol", PROTOCOL_VERSION, "pid", (int)getpid()));
+	/* first: what its box is, before any object but the worker's loads */
+	proto_w_send("hello", json_pack("{s:i, s:i, s:o}", "protocol", PROTOCOL_VERSION, "pid", (int)getpid(), "box",
+					worker_box_seen()));
 	w.api = harness(&hpath, w.err, sizeof(w.err));
 	if (!w.api) {
 		proto_w_send("device", json_pack("{s:s}", "backend", "cuda"));

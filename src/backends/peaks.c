@@ -224,6 +224,7 @@ const struct peak_entry *peak_table_find(const struct peak_table *t, const char 
 static struct peak_table process_table = PEAK_TABLE_INIT;
 static int process_table_state; /* 0 not tried, 1 loaded, -1 failed */
 static char *process_table_path;
+static char *process_table_origin; /* "PATH (real path), sha256 HEX[, named by EVIDENT_PEAKS]" */
 
 static int load_process_table(struct strbuf *why)
 {
@@ -235,6 +236,13 @@ static int load_process_table(struct strbuf *why)
 			process_table_state = -2;
 		} else {
 			process_table_state = peak_table_load(path, &process_table) < 0 ? -1 : 1;
+			/* the table is the file the runner's environment names:
+			 * the record says which (red team 131) */
+			char hex[SHA256_HEX_LEN + 1], *real = realpath(path, NULL);
+			process_table_origin = xstrfmt("the table %s, sha256 %s%s", real ? real : path,
+						       sha256_file_hex(path, hex) == 0 ? hex : "unknown",
+						       env && *env ? ", named by EVIDENT_PEAKS" : "");
+			free(real);
 		}
 	}
 	if (process_table_state == -2 && why)
@@ -243,6 +251,12 @@ static int load_process_table(struct strbuf *why)
 	else if (process_table_state == -1 && why)
 		strbuf_addf(why, "the GPU peak table '%s' is not valid (the error above says where)", process_table_path);
 	return process_table_state == 1 ? 0 : -1;
+}
+
+const char *peak_table_origin(void)
+{
+	load_process_table(NULL);
+	return process_table_origin;
 }
 
 const struct peak_entry *peak_find(const char *gpu_name, struct strbuf *why)

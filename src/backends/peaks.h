@@ -88,5 +88,10 @@ int peak_dtype_index(const char *dtype);
  * cannot be read.
  */
 double peak_host_gflops(char *source, size_t n);
+/* The GPU peak table this process reads (EVIDENT_PEAKS, else
+ * data/gpu-peaks.yaml): "the table PATH, sha256 HEX[, named by
+ * EVIDENT_PEAKS]", or NULL where none loaded.  Every GPU peak's method
+ * names it (record_peak_lookup). */
+const char *peak_table_origin(void);
 
 #endif /* EVIDENT_PEAKS_H */

@@ -6,6 +6,7 @@
  */
 #include "backends/protocol.h"
 #include "backends/scramble.h"
+#include "base/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -180,6 +181,7 @@ void proto_release(struct proto *p)
 	json_decref(p->warmup);
 	json_decref(p->method);
 	json_decref(p->failure);
+	free(p->box_refused);
 	json_decref(p->plan);
 	free(p->plan_data);
 	free(p->keys);
@@ -638,6 +640,30 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 				       json_is_integer(v) ? (long long)json_integer_value(v) : -1LL,
 				       PROTOCOL_VERSION);
 		p->got_hello = 1;
+		json_t *hp = json_object_get(m, "pid");
+		p->hello_pid = json_is_integer(hp) ? (long)json_integer_value(hp) : -1;
+		if (p->box_tool) {
+			json_t *b = json_object_get(m, "box");
+			struct sandbox_seen seen = { -1, -1, -1, -1, -1 };
+			if (json_is_object(b)) {
+				json_t *f;
+				if (json_is_integer(f = json_object_get(b, "seccomp")))
+					seen.seccomp = (int)json_integer_value(f);
+				if (json_is_integer(f = json_object_get(b, "seccomp_filters")))
+					seen.filters = (int)json_integer_value(f);
+				if (json_is_integer(f = json_object_get(b, "no_new_privs")))
+					seen.nnp = (int)json_integer_value(f);
+				if (json_is_integer(f = json_object_get(b, "pid_depth")))
+					seen.pid_depth = (int)json_integer_value(f);
+			}
+			struct strbuf why = STRBUF_INIT;
+			if (!sandbox_seen_ok(&seen, p->box_tool, &why)) {
+				p->box_refused = strbuf_detach(&why, NULL);
+				p->state = ST_END;
+				return -1;
+			}
+			strbuf_release(&why);
+		}
 		p->state = ST_DEVICE;
 		return 0;
 	}

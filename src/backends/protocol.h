@@ -169,6 +169,13 @@ struct proto {
 	 * timing_ready is a violation. */
 	int (*drive)(struct proto *p, void *ctx, int reply_fd);
 	void *drive_ctx;
+	/* Non-NULL: the worker runs in a box this bubblewrap was asked to make;
+	 * its hello's "box" (worker.h worker_box_seen) must show it
+	 * (sandbox_seen_ok), else box_refused says why and nothing more is
+	 * read (red team 131). */
+	const char *box_tool;
+	char *box_refused;
+	long hello_pid;             /* the pid the worker's hello says it has (getpid() in its box) */
 
 	/* what arrived */
 	json_t *device, *kernel, *warmup, *method, *failure;

@@ -67,6 +67,14 @@ int worker_no_exec(void)
 	return -1;
 }
 
+json_t *worker_box_seen(void)
+{
+	struct sandbox_seen s;
+	sandbox_self_seen(&s);
+	return json_pack("{s:i, s:i, s:i, s:i, s:I}", "seccomp", s.seccomp, "seccomp_filters", s.filters,
+			 "no_new_privs", s.nnp, "pid_depth", s.pid_depth, "pid", (json_int_t)s.pid);
+}
+
 int worker_thread_count(void)
 {
 	DIR *d = opendir("/proc/self/task");

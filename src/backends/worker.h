@@ -22,6 +22,15 @@ const struct ev_kernel_desc *worker_load_kernel(const struct job *job, const cha
  * is a line on stderr and the worker goes on (0).
  */
 int worker_no_exec(void);
+/*
+ * What this process sees of its box (base/sandbox.h sandbox_self_seen),
+ * for its hello: read before the problem's or the kernel's object is
+ * loaded (a constructor runs at dlopen) and before worker_no_exec adds
+ * the worker's own filter, so a filter it shows is the box's; and a
+ * filter, once set, cannot be taken away.  The parent refuses a box it
+ * asked for that shows none (job.c; red team 131).
+ */
+json_t *worker_box_seen(void);
 /* Threads of this process now (/proc/self/task), -1 if unknown. */
 int worker_thread_count(void);
 /* enum ev_dtype of the job's dtype. */

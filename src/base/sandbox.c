@@ -13,7 +13,9 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,6 +27,8 @@
 void sandbox_release(struct sandbox *sb)
 {
 	free(sb->bwrap);
+	free(sb->bwrap_real);
+	free(sb->bwrap_sha256);
 	free(sb->version);
 	free(sb->gpu_nodes_why);
 	for (char **h = sb->hide; h && *h; h++)
@@ -177,6 +181,12 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 	else
 		sb->version = xstrdup("unknown");
 	sb->version[strcspn(sb->version, "\n")] = 0;
+	/* what the record names: the binary itself, not its --version line
+	 * (red team 131: any executable answers that) */
+	sb->bwrap_real = realpath(sb->bwrap, NULL);
+	char hex[SHA256_HEX_LEN + 1];
+	if (sb->bwrap_real && sha256_file_hex(sb->bwrap_real, hex) == 0)
+		sb->bwrap_sha256 = xstrdup(hex);
 	strbuf_reset(&out);
 	sb->on = 1;
 	const char *inner[] = { "true", NULL };
@@ -207,6 +217,93 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 	}
 	strbuf_release(&out);
 	strbuf_release(&err);
+	return 0;
+}
+
+int sandbox_self_seen(struct sandbox_seen *s)
+{
+	return sandbox_seen_of(0, s);
+}
+
+int sandbox_seen_of(int pid, struct sandbox_seen *s)
+{
+	s->seccomp = s->filters = s->nnp = s->pid_depth = -1;
+	s->pid = -1;
+	char path[64];
+	if (pid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/status");
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Seccomp:", 8))
+			s->seccomp = atoi(line + 8);
+		else if (!strncmp(line, "Seccomp_filters:", 16))
+			s->filters = atoi(line + 16);
+		else if (!strncmp(line, "NoNewPrivs:", 11))
+			s->nnp = atoi(line + 11);
+		else if (!strncmp(line, "NSpid:", 6)) {
+			char *p = line + 6, *end;
+			s->pid_depth = 0;
+			for (;;) {
+				long v = strtol(p, &end, 10);
+				if (end == p)
+					break;
+				s->pid_depth++;
+				s->pid = v;
+				p = end;
+			}
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+int sandbox_seen_ok(const struct sandbox_seen *w, const char *tool, struct strbuf *why)
+{
+	struct sandbox_seen me;
+	sandbox_self_seen(&me);
+	const char *miss = NULL;
+	if (w->seccomp != 2)
+		miss = "no seccomp filter (Seccomp: not 2)";
+	else if (w->filters >= 0 && me.filters >= 0 && w->filters <= me.filters)
+		miss = "no seccomp filter beyond the runner's own (Seccomp_filters: no more than the runner's)";
+	else if (w->nnp != 1)
+		miss = "no no_new_privs (NoNewPrivs: not 1)";
+	if (!miss)
+		return 1;
+	strbuf_addf(why, "the box that bubblewrap '%s' made shows %s: the worker read its own /proc/self/status "
+			 "before any kernel code loaded (Seccomp %d, Seccomp_filters %d against the runner's %d, "
+			 "NoNewPrivs %d); nothing is timed in a box that is not the one asked for: use a bubblewrap "
+			 "that applies --seccomp (unset EVIDENT_BWRAP), or pass --unsandboxed (the record will say so)",
+		    tool ? tool : "?", miss, w->seccomp, w->filters, me.filters, w->nnp);
+	return 0;
+}
+
+int sandbox_pidns_ok(int pid, const char *tool, struct strbuf *why)
+{
+	struct sandbox_seen me, box;
+	sandbox_self_seen(&me);
+	if (pid <= 0 || (sandbox_seen_of(pid, &box) < 0 && kill(pid, 0) == 0)) {
+		strbuf_addf(why, "the box that bubblewrap '%s' made could not be seen (no pid 1 of it in this /proc): "
+				 "nothing is timed in a box that is not observed; pass --unsandboxed (the record will "
+				 "say so)",
+			    tool ? tool : "?");
+		return 0;
+	}
+	/* gone since it was found (it ended): nothing more to see of it */
+	if (box.pid_depth < 0 && kill(pid, 0) < 0)
+		return 1;
+	if (box.pid_depth >= 1 && me.pid_depth >= 1 && box.pid_depth > me.pid_depth && box.pid == 1)
+		return 1;
+	strbuf_addf(why, "the box that bubblewrap '%s' made has no PID namespace of its own (its first process, "
+			 "host pid %d, shows NSpid depth %d, innermost pid %ld, against the runner's depth %d): "
+			 "nothing is timed in a box that is not the one asked for: use a bubblewrap that applies "
+			 "--unshare-pid (unset EVIDENT_BWRAP), or pass --unsandboxed (the record will say so)",
+		    tool ? tool : "?", pid, box.pid_depth, box.pid, me.pid_depth);
 	return 0;
 }
 
@@ -1144,6 +1241,14 @@ json_t *sandbox_describe(const struct sandbox *sb)
 			 "RLIMIT_CORE 1, soft and hard: no core dump, to a file or a core_pattern pipe handler, and none the kernel can ask for", "exec",
 			 "refused once the worker's runtime is up, before a kernel's code loads: execve and "
 			 "execveat end the worker with SIGSYS");
+	if (d) {
+		json_object_set_new(d, "binary", json_string(sb->bwrap_real ? sb->bwrap_real : sb->bwrap));
+		json_object_set_new(d, "binary_sha256", json_string(sb->bwrap_sha256 ? sb->bwrap_sha256 : "unknown"));
+		json_object_set_new(d, "observed",
+				    json_string("every worker read its own /proc/self/status before its kernel loaded "
+						"(Seccomp: 2 with a filter more than the runner's, NoNewPrivs: 1), the runner "
+						"saw the box's pid 1 in a PID namespace below its own, and refused to go on otherwise"));
+	}
 	if (d && said[0]) /* sandbox_init's (describing it changes nothing) */
 		json_object_set_new(d, "loginuid", json_string(said));
 	if (d && sb->gpu) {

@@ -169,9 +169,40 @@ struct sandbox {
 	char **hide;            /* absolute directories masked with tmpfs after them (NULL-terminated) */
 	char **loads;           /* a GPU worker's dlopen()s (absolute paths, NULL-terminated; sandbox_set_loads) */
 	int filter_fd[SANDBOX_PROFILES]; /* memfds holding the BPF programs, by profile, or -1 */
+	char *bwrap_real;       /* the binary's real path (realpath of bwrap), or NULL */
+	char *bwrap_sha256;     /* its sha256, hashed once as the run opens the box, or NULL */
 };
 
-#define SANDBOX_INIT { 0, NULL, NULL, 0, -1, NULL, NULL, NULL, NULL, { -1, -1, -1 } }
+#define SANDBOX_INIT { 0, NULL, NULL, 0, -1, NULL, NULL, NULL, NULL, { -1, -1, -1 }, NULL, NULL }
+
+/*
+ * What a process sees of its own box in /proc/self/status (red team 131:
+ * EVIDENT_BWRAP named a bubblewrap that dropped --seccomp, and every
+ * record still described the filtered box).  seccomp: the Seccomp: mode
+ * (2 filter), filters: Seccomp_filters: (-1 where the kernel shows none),
+ * nnp: NoNewPrivs:, pid_depth: the fields of NSpid: (1 in the first PID
+ * namespace, one more per nested one), pid: the innermost pid.  -1 for a
+ * field not found.  0, or -1 when the file cannot be read.
+ */
+struct sandbox_seen {
+	int seccomp, filters, nnp, pid_depth;
+	long pid;
+};
+int sandbox_self_seen(struct sandbox_seen *s);
+/* The same of process pid, as this process's /proc shows it. */
+int sandbox_seen_of(int pid, struct sandbox_seen *s);
+/*
+ * Whether a worker's report of itself (its hello's "box": the fields
+ * above, read before any kernel code loaded) shows the box this parent
+ * asked for: a seccomp filter (mode 2) with more filters than the parent
+ * has (where the kernel counts them) and no_new_privs.  A box's own /proc
+ * shows no namespace above it, so its PID namespace is the parent's to
+ * see: sandbox_pidns_ok on the box's pid 1 (a process's namespace never
+ * changes).  1 when it does; 0 with why set (naming tool, the bubblewrap
+ * binary) when it does not.
+ */
+int sandbox_seen_ok(const struct sandbox_seen *worker, const char *tool, struct strbuf *why);
+int sandbox_pidns_ok(int pid, const char *tool, struct strbuf *why);
 
 /*
  * Find bubblewrap (EVIDENT_BWRAP, else beside this executable, else PATH),

@@ -703,6 +703,21 @@ void record_peak_lookup(json_t *machine, const char *gpu_name, int gpu, const ch
 /* The peak of one core, measured (backends/cpu_peak.h): strings borrowed from p. */
 struct cpu_peak;
 void record_peak_of_cpu(const struct cpu_peak *p, struct rec_peak *pk);
+/*
+ * The most a fraction of the peak pk can honestly be in runs (one row's):
+ * for a host peak (scope "one core") their threads (the host clock's
+ * threads_max, the most any run had at a sample's go or done line; where a
+ * run recorded none, the machine's CPUs online) x (1 + REC_PEAK_FRAC_TOL);
+ * NAN where there is no such bound (a GPU's peak, no runs).  A compute
+ * fraction above it is no measurement of the kernel but of a wrong peak
+ * (red team 131: a forged cache made a one-thread naive rowsum 793% of
+ * one core's FMA peak).  bandwidth: 1 when only a cold-cache run bounds it
+ * (the peak is a triad from memory, which a kernel whose data stays in the
+ * caches may exceed); *why says what the bound is.
+ */
+#define REC_PEAK_FRAC_TOL 0.25
+double record_frac_bound(const struct rec_peak *pk, const struct run_record *const *runs, size_t n, int bandwidth,
+			 const char **why);
 
 /* v with three significant digits, never in exponent form ("118", "31.2", "0.0523"). */
 void record_rate_add(struct strbuf *out, double v);

@@ -142,8 +142,8 @@ void record_peak_lookup(json_t *machine, const char *gpu_name, int gpu, const ch
 		pk->scope = "GPU";
 		pk->device = e->model;
 		pk->source = e->source;
-		pk->method = "the vendor's datasheet: dense peak for the dtype, peak memory bandwidth "
-			     "(data/gpu-peaks.yaml)";
+		pk->method = intern_fmt("the vendor's datasheet: dense peak for the dtype, peak memory bandwidth (%s)",
+					peak_table_origin() ? peak_table_origin() : "data/gpu-peaks.yaml");
 		return;
 	}
 	const char *model = json_string_value(json_object_get(machine, "cpu"));
@@ -172,6 +172,38 @@ void record_peak_of_cpu(const struct cpu_peak *p, struct rec_peak *pk)
 	pk->device = p->model;
 	pk->source = p->source;
 	pk->method = p->method;
+}
+
+double record_frac_bound(const struct rec_peak *pk, const struct run_record *const *runs, size_t n, int bandwidth,
+			 const char **why)
+{
+	if (!pk || pk->state != PEAK_KNOWN || !pk->scope || strcmp(pk->scope, "one core") || !n)
+		return NAN;
+	long threads = 0;
+	int known = 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct run_record *r = runs[i];
+		if (bandwidth && (!r->cache || strcmp(r->cache, "cold")))
+			return NAN;
+		json_t *t = json_object_get(r->timing_method, "threads_max");
+		long k = json_is_integer(t) && json_integer_value(t) > 0 ? (long)json_integer_value(t) : 0;
+		if (!k) {
+			known = 0;
+			json_t *c = json_object_get(r->machine, "cpus_online");
+			k = json_is_integer(c) && json_integer_value(c) > 0 ? (long)json_integer_value(c) : 0;
+		}
+		if (!k)
+			return NAN;
+		threads = k > threads ? k : threads;
+	}
+	if (why)
+		*why = intern_fmt("%s%ld thread%s of one core's peak (%s), and %.0f%% for the clocks of the peak's "
+				  "measurement and the run",
+				  known ? "" : "at most ", threads, threads == 1 ? "" : "s",
+				  known ? "the most the worker had at a timed sample (threads_max)"
+					: "the machine's CPUs online: a run that recorded no threads_max",
+				  100 * REC_PEAK_FRAC_TOL);
+	return (double)threads * (1 + REC_PEAK_FRAC_TOL);
 }
 
 /* Is the backend named a GPU's?  (By its table; a backend this evident

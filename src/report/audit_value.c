@@ -180,6 +180,25 @@ static int stat_with_ci(struct actx *a, const struct batch_record *b, const stru
 	if (query_stat(a->q, b, x, stat, v, ci, have_ci, why) < 0)
 		return -1;
 	int fc = !strcmp(stat, "frac_compute_peak"), fb = !strcmp(stat, "frac_bandwidth_peak");
+	if ((fc || fb) && isfinite(*v)) {
+		/* an impossible number is not evidence (red team 131: a one-thread
+		 * naive rowsum at 7.93 times one core's FMA peak, from a forged
+		 * peak cache, was supported) */
+		const struct run_record **runs;
+		size_t nr = query_row_runs(a->q, x, &runs);
+		const struct run_record *one = nr ? NULL : query_row_run(a->q, x);
+		struct rec_peak pk;
+		record_batch_peak(b, &pk);
+		const char *bwhy = NULL;
+		double bound = record_frac_bound(&pk, nr ? runs : &one, nr ? nr : one ? 1 : 0, fb, &bwhy);
+		free(runs);
+		if (isfinite(bound) && *v > bound) {
+			strbuf_addf(why, "its %s, %.4g, is more than its runs can reach (%.4g: %s): the peak it is a "
+					 "fraction of is not this machine's (%s), and an impossible number is not evidence",
+				    stat, *v, bound, bwhy ? bwhy : "", pk.source ? pk.source : "no source");
+			return -1;
+		}
+	}
 	double r, rci[2];
 	int r_ci = 0;
 	struct strbuf w = STRBUF_INIT;

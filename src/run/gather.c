@@ -994,6 +994,37 @@ static void batch_peak(const struct plan *p, const struct vdata *vd, struct batc
 		}
 }
 
+/* A fraction of the peak no run of the row can reach (record_frac_bound:
+ * one core's compute peak beyond the threads the worker had): the peak is
+ * not this machine's, and the audit takes no value claim on it (red team
+ * 131: a forged CPU peak cache, a one-thread naive rowsum at 793%). */
+static void peak_notes(const struct plan *p, const struct batch_record *b, const struct vdata *vd, json_t *notes)
+{
+	for (size_t vi = 0; vi < p->n_variants && vi < b->n_rows; vi++) {
+		const struct batch_row *row = &b->rows[vi];
+		if (!row->have_stats || !vd[vi].n_runs)
+			continue;
+		struct rec_tput t;
+		record_throughput(&b->problem, row->stats.median, &b->peak, &t);
+		const struct run_record **rs = xcalloc(vd[vi].n_runs, sizeof(*rs));
+		for (size_t i = 0; i < vd[vi].n_runs; i++)
+			rs[i] = &vd[vi].runs[i];
+		for (int bw = 0; bw < 2; bw++) {
+			const char *why = NULL;
+			double f = bw ? t.frac_bandwidth : t.frac_compute;
+			double bound = record_frac_bound(&b->peak, rs, vd[vi].n_runs, bw, &why);
+			if (isfinite(f) && isfinite(bound) && f > bound)
+				add_note(notes, xstrfmt("%s: WARNING: %.0f%% of %s peak, more than its runs can reach "
+							"(%.0f%%: %s): the peak (%s) is not this machine's; no claim on "
+							"frac_%s_peak is taken from this batch",
+							row->variant, 100 * f, bw ? "the bandwidth" : "the compute",
+							100 * bound, why ? why : "", b->peak.source ? b->peak.source : "?",
+							bw ? "bandwidth" : "compute"));
+		}
+		free(rs);
+	}
+}
+
 /* The batch's own facts: what ran, on what, under which correction. */
 static void batch_header(const struct run_ctx *c, struct batch_record *b, const struct stats_opts *so, size_t nc)
 {
@@ -1136,6 +1167,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	same_code_notes(p, b, notes);
 	batch_header(c, b, &so, nc);
 	batch_peak(p, vd, b);
+	peak_notes(p, b, vd, notes);
 	collect_slots(vd, p->n_variants, b);
 	b->notes = notes;
 	batch_totals(c, b, vd, t);

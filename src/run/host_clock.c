@@ -868,6 +868,8 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 					for (int t = 0; t < tt->n_known; t++)
 						syscall(SYS_tgkill, hc->pid, tt->known[t], SIGSTOP);
 				n_threads = threads_stop(hc);
+				if (n_threads > hc->threads_max)
+					hc->threads_max = n_threads;
 				tt->n_old = n_threads < 0 ? 0 : ids_common(hc->st_ids, n_threads, tt->known, tt->n_known);
 				if (n_threads >= 0)
 					n_threads = threads_cpu(hc, n_threads);
@@ -1146,6 +1148,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			goto out;
 		gap_pad(pad_from, pad_first, &pad_s, &pad_n);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
+		if (nb > hc->threads_max)
+			hc->threads_max = nb;
 		struct trip_timed tt = { .known = before, .n_known = nb > 0 ? nb : 0, .cpu_all = NAN, .floor_allow_us = NAN };
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, &tt) < 0)
 			goto out;
@@ -1297,6 +1301,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			      k->samples > 0 ? "fixed" : "adaptive", "inputs",
 			      "fresh every sample: seed from getrandom, distributions by the problem's schedule (three samples in four on its timing distributions) from a phase drawn by getrandom", "converged", sm.converged,
 			      "capped", sm.capped);
+	json_object_set_new(p->method, "threads_max", json_integer(hc->threads_max));
 	json_object_set_new(p->method, "gap_pad",
 			    json_pack("{s:f, s:f, s:I, s:I, s:I, s:f, s:s}", "first_us", pad_first * 1e6, "last_us",
 				      pad_s * 1e6, "grown", (json_int_t)pad_n.grown, "past", (json_int_t)pad_n.past,

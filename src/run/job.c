@@ -459,6 +459,28 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 	if (!w->oom_reads)
 		note_oom(w); /* the first bytes: the worker runs */
 	int rc = proto_feed(&w->proto, buf, n, reply_fd);
+	/* at the hello (before any kernel code loads): the box's pid 1 is in a
+	 * PID namespace below the runner's, as its own /proc cannot show: the
+	 * worker is its namespace's pid 1 (bubblewrap's --as-pid-1; under
+	 * compute-sanitizer the tool is), and where the box is still there
+	 * when its hello is read (a short job's lines may all be read after
+	 * it ended), its pid 1's NSpid is deeper than the runner's */
+	if (rc == 0 && w->boxed && w->proto.got_hello && !w->box_pid_seen) {
+		struct strbuf why = STRBUF_INIT;
+		w->box_pid_seen = 1;
+		int one = run_child_pid(w->hc.child);
+		if (!w->sanitizer && w->proto.hello_pid != 1)
+			strbuf_addf(&why, "the box that bubblewrap '%s' made has no PID namespace of its own (the worker "
+					  "says it is pid %ld, not its namespace's pid 1): nothing is timed in a box that "
+					  "is not the one asked for: use a bubblewrap that applies --unshare-pid and "
+					  "--as-pid-1 (unset EVIDENT_BWRAP), or pass --unsandboxed (the record will say so)",
+				    w->proto.box_tool, w->proto.hello_pid);
+		if (why.len || (one > 0 && !sandbox_pidns_ok(one, w->proto.box_tool, &why))) {
+			w->proto.box_refused = strbuf_detach(&why, NULL);
+			return -1;
+		}
+		strbuf_release(&why);
+	}
 	if (w->proto.state != w->oom_state) {
 		/* after each step of the protocol (the kernel loaded, its init,
 		 * its launches, its fini), while the worker is there to read */
@@ -630,6 +652,9 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	if (w->job.timing && c->be->uses_gpu)
 		w->proto.room_slots = proto_room_slots(w->job.k.samples, w->checks_wanted, w->strata);
 	w->boxed = c->sb.on;
+	/* the box is observed, not described: the worker's hello says what
+	 * its /proc/self/status shows before any kernel code loads */
+	w->proto.box_tool = c->sb.on ? c->sb.bwrap : NULL;
 	int pr_rc = w->exec->prepare(c, w);
 	if (pr_rc < 0)
 		return -1;
@@ -723,6 +748,12 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 		close(filter_fd);
 	if (rc < 0)
 		return -1;
+	/* a box that shows no filter: the run stops, as where no box could be
+	 * made (run.c open_sandbox), nothing recorded (red team 131) */
+	if (w->proto.box_refused) {
+		c->box_refused = 1;
+		return error("%s", w->proto.box_refused);
+	}
 	if (w->hc.timed_out) { /* the parent's clock ran out while the worker ran */
 		w->rr.timed_out = 1;
 		w->rr.killed_by_parent = 0;

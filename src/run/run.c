@@ -471,7 +471,7 @@ int run_experiment(const struct spec *s, const struct run_options *o, struct run
 		goto out;
 	}
 	if (run_marker(&c) < 0 || (c.pool.n ? executor_pool(&c) : executor_local(&c)) < 0) {
-		*err = RUN_STORE;
+		*err = c.box_refused ? RUN_ENV : RUN_STORE;
 		goto out;
 	}
 	progress_clear(&c.prog);

@@ -130,6 +130,8 @@ struct run_ctx {
 	json_t *judge_sandbox;       /* sandbox_describe(&sb), for every record */
 	struct progress prog;
 	int interrupted;
+	int box_refused;             /* a worker's box showed no filter or PID namespace (job.c): the run
+				      * stops, as where no box could be made (an environment error) */
 	struct pool pool;
 	struct exec_slot slot;
 	/* What interrupted this runner, when it can tell (a Slurm task reads
@@ -194,6 +196,9 @@ struct host_clock {
 	size_t snap_bytes;           /* compared with them once the worker is stopped; freed by host_clock_drive */
 	unsigned long long snap_order; /* the sample's secret order of the copy's chunks (prepare: OS randomness) */
 	struct problem_filler *filler; /* a described problem's fill box (problem_box.c: the problem's), or NULL */
+	int threads_max;             /* the most threads the worker had at a timed sample's go or done line
+				      * (the method's threads_max: a fraction of one core's peak above 1
+				      * is possible only with more than one) */
 };
 /*
  * CPU time a worker may use between its done line and its stop, in us,

@@ -29,7 +29,12 @@ expect_match summary1.txt "^peak: $num GFLOP/s fp32 and $num GB/s, one core of C
 # the second run reads the cache: nothing measured, the same peak
 expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/tiny.yaml
 expect_not_contains "$TEST_TMP/err" "cpu peak:"
-expect_eq "$(grep '^peak: ' "$TEST_TMP/out")" "$(grep '^peak: ' summary1.txt)" "the peak of the second run"
+expect_eq "$(grep '^peak: ' "$TEST_TMP/out" | sed 's/; read from the cache file .*//')" \
+	"$(grep '^peak: ' summary1.txt | sed 's/; measured by this run)$//')" "the peak of the second run"
+# the record names where its peak came from: measured by the run, or the
+# cache file and its sha256 (red team 131: the file is the environment's)
+expect_contains summary1.txt "; measured by this run)"
+expect_contains "$TEST_TMP/out" "; read from the cache file $cache, sha256 $(sha256sum "$cache" | cut -d' ' -f1))"
 
 # every record: throughput, the function of its own median, and the peak
 python3 - artifacts/runs <<'PY' || fail "the records' throughput"

@@ -397,11 +397,81 @@ static void test_cpu_measurement(void **state)
 	assert_string_equal(q.method, p.method);
 	char *path = cpu_peak_cache_path("Measured Test CPU");
 	assert_non_null(strstr(path, dir));
+	/* the record names what it read: the file and its sha256; a fresh
+	 * measurement says so (red team 131) */
+	assert_non_null(strstr(p.source, "measured by this run"));
+	assert_non_null(strstr(q.source, "read from the cache file"));
+	assert_non_null(strstr(q.source, path));
+	assert_non_null(strstr(q.source, q.cache_sha256));
+	assert_int_equal(strlen(q.cache_sha256), 64);
+	/* this machine's band holds its own measurement, not red team 131's
+	 * forged 0.05 GFLOP/s and 0.2 GB/s */
+	double glo, ghi, blo, bhi;
+	char band[512];
+	if (cpu_peak_band(&glo, &ghi, &blo, &bhi, band, sizeof(band)) == 0) {
+		assert_true(p.gflops >= glo && p.gflops <= ghi);
+		assert_true(p.gbps >= blo && p.gbps <= bhi);
+		assert_true(0.05 < glo && 0.2 < blo);
+	}
+	/* a cache that names another host: measured again, not read */
+	{
+		struct strbuf t = STRBUF_INIT;
+		assert_int_equal(read_file(path, &t), 0);
+		char *at = strstr(t.buf, "\"host\": \"");
+		assert_non_null(at);
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fprintf(f, "%.*s\"host\": \"elsewhere-%s", (int)(at - t.buf), t.buf, at + 9);
+		fclose(f);
+		strbuf_release(&t);
+		assert_int_equal(cpu_peak_here("Measured Test CPU", &q, &measured, &why), 0);
+		assert_int_equal(measured, 1);
+		assert_non_null(strstr(q.source, "measured by this run"));
+	}
 	unlink(path);
 	free(path);
 	strbuf_release(&why);
 	rm_cache_dirs(dir);
 	unsetenv("XDG_CACHE_HOME");
+}
+
+/* a fraction of one core's peak no run can reach: its threads x 1.25 */
+static void test_frac_bound(void **state)
+{
+	(void)state;
+	struct rec_peak pk;
+	memset(&pk, 0, sizeof(pk));
+	pk.state = PEAK_KNOWN;
+	pk.gflops = 100;
+	pk.gbps = 20;
+	pk.scope = "one core";
+	struct run_record r1, r2;
+	memset(&r1, 0, sizeof(r1));
+	memset(&r2, 0, sizeof(r2));
+	r1.timing_method = json_pack("{s:i}", "threads_max", 1);
+	r1.cache = "hot";
+	r2.timing_method = json_pack("{s:i}", "threads_max", 4);
+	r2.cache = "cold";
+	const struct run_record *one[] = { &r1 }, *both[] = { &r1, &r2 };
+	const char *why = NULL;
+	near(record_frac_bound(&pk, one, 1, 0, &why), 1 + REC_PEAK_FRAC_TOL);
+	assert_non_null(strstr(why, "1 thread"));
+	near(record_frac_bound(&pk, both, 2, 0, &why), 4 * (1 + REC_PEAK_FRAC_TOL));
+	/* bandwidth: only cold runs are bounded by the triad's peak */
+	assert_true(isnan(record_frac_bound(&pk, one, 1, 1, &why)));
+	const struct run_record *cold[] = { &r2 };
+	near(record_frac_bound(&pk, cold, 1, 1, &why), 4 * (1 + REC_PEAK_FRAC_TOL));
+	/* no threads recorded: the machine's CPUs */
+	json_decref(r1.timing_method);
+	r1.timing_method = json_object();
+	r1.machine = json_pack("{s:i}", "cpus_online", 8);
+	near(record_frac_bound(&pk, one, 1, 0, &why), 8 * (1 + REC_PEAK_FRAC_TOL));
+	/* a GPU's peak: no bound */
+	pk.scope = "GPU";
+	assert_true(isnan(record_frac_bound(&pk, one, 1, 0, &why)));
+	json_decref(r1.timing_method);
+	json_decref(r1.machine);
+	json_decref(r2.timing_method);
 }
 
 int main(void)
@@ -414,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_record_stat_is_the_function),
 		cmocka_unit_test(test_older_record_gets_its_peak_when_read),
 		cmocka_unit_test(test_cpu_measurement),
+		cmocka_unit_test(test_frac_bound),
 	};
 	return cmocka_run_group_tests_name("throughput", tests, NULL, NULL);
 }

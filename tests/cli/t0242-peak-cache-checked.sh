@@ -1,0 +1,80 @@
+# t0242: the CPU peak cache is checked, not taken on trust (red team 131).
+# XDG_CACHE_HOME names the cache; red team 131 edited this machine's to
+# 0.05 GFLOP/s and 0.2 GB/s, and an honest naive rowsum read 793% of one
+# core's peak, a value claim on it supported.  Now a cached peak outside
+# this CPU's band (/proc/cpuinfo's clock x FLOP per cycle) is refused with
+# a warning and measured again, as is one measured on another host; the
+# record says measured by this run, or names the cache file and its
+# sha256; and a one-thread run whose fraction of one core's peak is above
+# what its threads can reach (threads_max x 1.25) gets a batch note, and
+# a value claim on that fraction is unsupported: an impossible number is
+# not evidence.
+. "$REPO/tests/cli/lib.sh"
+command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+mkrepo
+export XDG_CACHE_HOME="$TEST_TMP/xdg"
+S=tests/fixtures/specs/host-peakcache.yaml
+num='[0-9]+(\.[0-9]+)?'
+
+# an honest measurement, cached
+expect_exit 0 "$EVIDENT" run --no-progress --only naive "$S"
+expect_contains "$TEST_TMP/err" "cpu peak: one core of"
+cache=$(ls "$XDG_CACHE_HOME"/evident/cpu-peaks/*.json)
+cp "$cache" honest.json
+edit() { # KEY=VALUE...: the honest file with those fields changed
+	python3 - "$cache" "$@" <<'PY' || fail "cannot edit the cache"
+import json, sys
+j = json.load(open("honest.json"))
+for kv in sys.argv[2:]:
+    k, v = kv.split("=", 1)
+    j[k] = json.loads(v)
+json.dump(j, open(sys.argv[1], "w"), indent=2)
+PY
+}
+
+# red team 131's forged rates: refused, measured again, no fraction over 100%
+edit gflops=0.05 gbps=0.2
+expect_exit 0 "$EVIDENT" run --no-progress "$S"
+expect_match "$TEST_TMP/err" "^warning: the cached CPU peak '$cache' \\(0\\.05 GFLOP/s, 0\\.2 GB/s\\) is outside what one core of this CPU can be \\(one core's bound $num GFLOP/s \\(.+ from /proc/cpuinfo, over [0-9]+ CPUs\\): $num to $num GFLOP/s, $num to $num GB/s\\); measuring again\$"
+expect_contains "$TEST_TMP/err" "cpu peak: one core of"
+expect_match "$TEST_TMP/out" "^peak: $num GFLOP/s fp32 and $num GB/s, one core of CPU '.+' \\(measured on host .+; measured by this run\\)\$"
+floor=$(sed -n "s/^warning: the cached CPU peak .*over [0-9]* CPUs): \\([0-9.e+-]*\\) to .*/\\1/p" "$TEST_TMP/err")
+[ -n "$floor" ] || fail "no band floor in the warning"
+B=$(ls -t artifacts/runs | grep -- '-batch.json$' | head -1)
+python3 - "artifacts/runs/$B" <<'PY' || fail "a fraction over 100% from the forged cache"
+import json, sys
+b = json.load(open(sys.argv[1]))
+for v in b["variants"]:
+    t = v["throughput"]
+    assert t["frac_compute_peak"] < 1 and t["frac_bandwidth_peak"] < 1, (v["variant"], t)
+PY
+
+# a cache measured on another host: measured again
+edit host='"elsewhere"'
+expect_exit 0 "$EVIDENT" run --no-progress --only naive "$S"
+expect_contains "$TEST_TMP/err" "warning: the cached CPU peak '$cache' was measured on host 'elsewhere', not this one ('$(hostname)'); measuring again"
+expect_contains "$TEST_TMP/out" "; measured by this run)"
+
+# a cache at the floor of the band: read (it names the file and its
+# sha256), and the 16-wide gemm's fraction is beyond one thread's reach
+edit gflops="$(python3 -c "print(float('$floor') * 1.01)")" # 1% in: the warning rounds
+sha=$(sha256sum "$cache" | cut -d' ' -f1)
+rm -rf artifacts
+expect_exit 0 "$EVIDENT" run --no-progress "$S"
+expect_not_contains "$TEST_TMP/err" "cpu peak: one core of"
+expect_contains "$TEST_TMP/out" "; read from the cache file $cache, sha256 $sha)"
+B=$(ls artifacts/runs | grep -- '-batch.json$')
+F=$(jget "artifacts/runs/$B" '"%.4f" % [v for v in d["variants"] if v["variant"] == "wide"][0]["throughput"]["frac_compute_peak"]')
+python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 1.25 else 1)" "$F" ||
+	skip "the wide gemm reached only $F of the band's floor (a machine this slow cannot show the rule)"
+expect_match "artifacts/runs/$B" "wide: WARNING: $num% of the compute peak, more than its runs can reach \\(125%: 1 thread of one core's peak"
+cat >claim.md <<MD
+# peak
+
+The one-thread wide gemm runs at $F times one core's fp32 peak. <!-- claim: value experiment=host-peakcache variant=wide stat=frac_compute_peak value=$F tol=5% -->
+MD
+expect_exit 1 "$EVIDENT" audit --no-untraced claim.md
+expect_contains "$TEST_TMP/out" "unsupported: value host-peakcache/wide frac_compute_peak=$F: its frac_compute_peak, "
+expect_contains "$TEST_TMP/out" "is more than its runs can reach (1.25: 1 thread of one core's peak"
+expect_contains "$TEST_TMP/out" "an impossible number is not evidence"
+expect_exit 0 "$EVIDENT" verify
