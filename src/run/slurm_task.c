@@ -205,7 +205,17 @@ int run_slurm_task(const char *sub, int index)
 		json_decref(m);
 	}
 	if (slurm_jd_open(&j, jobdir, 0) < 0) {
-		end_marker(sub, index, "error", "the job directory or its spec could not be loaded (task's stderr)", 0);
+		if (runcmd_interrupted) {
+			/* killed while loading (the problem's description comes
+			 * from a box since 2026-12-02: a scancel then interrupts
+			 * that box, t7100): a kill, Slurm's line if it wrote one */
+			const char *w = task_why(&c);
+			end_marker(sub, index, "killed", w ? w : signal_name(runcmd_interrupted), 0);
+			rc = 1;
+		} else {
+			end_marker(sub, index, "error", "the job directory or its spec could not be loaded (task's stderr)",
+				   0);
+		}
 		goto out_jd;
 	}
 	json_t *subdoc = NULL, *subs = json_object_get(j.doc, "submissions");
