@@ -24,6 +24,7 @@
 #include "backends/job.h"
 #include "backends/problem.h"
 #include "backends/protocol.h"
+#include "base/sandbox.h"
 #include "cli/evident.h"
 
 /*
@@ -69,6 +70,21 @@ __attribute__((visibility("default"))) int __lsan_is_turned_off(void)
 	return lsan_off;
 }
 
+/*
+ * The start of a helper that may run boxed (the checker, a problem's
+ * __problem and __fill): LSan's check at exit is off where a seccomp
+ * filter refuses its stop-the-world (Seccomp: 2; a box's, or any a stand-
+ * in bubblewrap leaves: t0241's box without a PID namespace failed on it
+ * when this read the pid alone) or where it is its namespace's pid 1;
+ * unboxed (--unsandboxed, the CUDA backend's checker) it runs.
+ */
+static void helper_start(void)
+{
+	struct sandbox_seen s;
+	lsan_off = getpid() == 1 || (sandbox_self_seen(&s) == 0 && s.seccomp == 2);
+	pid1_signals();
+}
+
 int cmd_worker(int argc, const char **argv)
 {
 	lsan_off = 1;
@@ -97,10 +113,7 @@ int cmd_worker(int argc, const char **argv)
 
 int cmd_check(int argc, const char **argv)
 {
-	/* boxed (the box's pid 1), LSan's stop-the-world is refused as in
-	 * the worker; unboxed (--unsandboxed, the CUDA backend's) it runs */
-	lsan_off = getpid() == 1;
-	pid1_signals();
+	helper_start();
 	if (argc != 2) {
 		error("usage: evident __check CHECK.json (internal; run experiments with 'evident run')");
 		return EV_USAGE;
@@ -112,8 +125,7 @@ int cmd_check(int argc, const char **argv)
  * at the request's shapes, in its box (backends/problem_box.c) */
 int cmd_problem(int argc, const char **argv)
 {
-	lsan_off = getpid() == 1;
-	pid1_signals();
+	helper_start();
 	if (argc != 2) {
 		error("usage: evident __problem REQUEST.json (internal: the runner's box of a problem plug-in)");
 		return EV_USAGE;
@@ -125,8 +137,7 @@ int cmd_problem(int argc, const char **argv)
  * clock's samples, in its box (backends/problem_box.c) */
 int cmd_fill(int argc, const char **argv)
 {
-	lsan_off = getpid() == 1;
-	pid1_signals();
+	helper_start();
 	if (argc != 4) {
 		error("usage: evident __fill SO NAME BYTES (internal: the runner's fill box of a problem plug-in)");
 		return EV_USAGE;
