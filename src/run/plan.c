@@ -379,7 +379,6 @@ int plan_batch(struct run_ctx *c)
 	 * is its variant's count on the slot (plan_order_repeats) */
 	p->n_jobs = p->n_variants * (size_t)p->repeats;
 	p->jobs = xcalloc(p->n_jobs, sizeof(*p->jobs));
-	uint64_t st = p->order_seed ^ 0x6a09e667f3bcc908ULL;
 	size_t *order = xcalloc(p->n_jobs, sizeof(size_t));
 	int *repeat_of = xcalloc(p->n_jobs, sizeof(int));
 	plan_order(p->order_seed, p->n_variants, p->repeats, c->pool.n, order);
@@ -393,8 +392,19 @@ int plan_batch(struct run_ctx *c)
 			/* every variant of a repeat sees the same inputs; each repeat fresh ones */
 			j->seed0 = p->seed + 1000ULL * (unsigned long long)r;
 			j->timing_seed = p->seed + 1000000ULL + 1000ULL * (unsigned long long)r;
-			j->scramble_seed = mix(&st);
-			j->first_set = (int)(mix(&st) % (uint64_t)p->n_sets);
+			/* the output scramble's key and the first timed input set
+			 * come from OS randomness of their own, never from the
+			 * order seed's stream: a kernel reads its scramble back out
+			 * of its output (the mixing is invertible), and from a key
+			 * drawn after the order seed it had the batch's whole run
+			 * order, so which variant ran before it and which runs
+			 * next (red team 78, docs/redteam78-cuda.md).  Nothing
+			 * needs them again but the job's own worker and checker,
+			 * which read them from the job file */
+			do
+				j->scramble_seed = random_secret_u64();
+			while (!j->scramble_seed);
+			j->first_set = (int)(random_secret_u64() % (uint64_t)p->n_sets);
 			j->outcome = OUTCOME_UNKNOWN;
 		}
 	}

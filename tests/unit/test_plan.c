@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -224,6 +225,58 @@ static void test_device_buffers(void **state)
 	assert_true(plan_device_buffers(n, 8, 3, 1, 4) <= EVC_MAX_BUFFERS);
 }
 
+/* A job's output scramble key and first timed set are secrets of their
+ * own: the same batch planned twice from one order seed (a Slurm task's
+ * way: seed_fixed) has the same order and fresh scramble keys.  They
+ * were drawn from the order seed's stream, and a kernel reads its key
+ * back out of the scramble in its output (SplitMix64 inverts), so the
+ * device code of red team 78 had the batch's order seed and with it
+ * which variant ran before it and which came next. */
+static void test_scramble_not_from_order(void **state)
+{
+	(void)state;
+	struct spec_variant vs[3];
+	memset(vs, 0, sizeof(vs));
+	vs[0].name = "a", vs[1].name = "b", vs[2].name = "c";
+	struct spec sp;
+	memset(&sp, 0, sizeof(sp));
+	sp.name = "t";
+	sp.baseline = "a";
+	sp.variants = vs;
+	sp.n_variants = 3;
+	sp.k.repeats = 3;
+	struct run_options o;
+	memset(&o, 0, sizeof(o));
+	o.seed_fixed = 1;
+	o.seed = 7800;
+	o.order_seed = 0x1234567887654321ULL;
+	o.batch_id = "t-batch";
+	o.started_utc = "2026-12-02T00:00:00Z";
+	unsigned long long key[2][9];
+	size_t var[2][9];
+	for (int t = 0; t < 2; t++) {
+		struct run_ctx *c = xcalloc(1, sizeof(*c));
+		c->s = &sp;
+		c->o = &o;
+		c->pool.n = 1;
+		c->plan.n_sets = 64;
+		assert_int_equal(plan_batch(c), 0);
+		assert_int_equal(c->plan.n_jobs, 9);
+		for (size_t k = 0; k < 9; k++) {
+			key[t][k] = c->plan.jobs[k].scramble_seed;
+			var[t][k] = c->plan.jobs[k].variant;
+			assert_true(key[t][k] != 0);
+			assert_true(c->plan.jobs[k].first_set >= 0 && c->plan.jobs[k].first_set < 64);
+		}
+		plan_batch_release(&c->plan);
+		free(c);
+	}
+	for (size_t k = 0; k < 9; k++) {
+		assert_int_equal(var[0][k], var[1][k]); /* the order: the order seed's */
+		assert_true(key[0][k] != key[1][k]);    /* the keys: never */
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_device_buffers),
 		cmocka_unit_test(test_order_balanced),
 		cmocka_unit_test(test_order_two_variants_random),
+		cmocka_unit_test(test_scramble_not_from_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
