@@ -1002,7 +1002,7 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 	files->n = 0;
 	/* a GPU box binds the system's software only when asked: a sealed
 	 * kernel's boxes show copies, as every host box does */
-	int bound = sb->gpu && view == SANDBOX_VIEW_SYSTEM;
+	int bound = sb->gpu && view != SANDBOX_VIEW_COPIES;
 	if (sb->on) {
 		push_namespaces(&a, sb);
 		/* an empty root: the system's software, the machine's description
@@ -1067,28 +1067,34 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 			sandbox_argv_free(proc_masks.v);
 			return NULL;
 		}
-		for (int i = 0; bound && ro_files && ro_files[i]; i++) {
+		/* the job's objects bound, or (SANDBOX_VIEW_SYSTEM_COPIES) copies;
+		 * fresh a copy */
+		struct argvb done = { 0 };
+		int rc = 0;
+		for (int i = 0; bound && rc == 0 && ro_files && ro_files[i]; i++) {
 			char *f = sandbox_abs_path(ro_files[i]);
-			push3(&a, "--ro-bind", f, f);
+			if (view == SANDBOX_VIEW_SYSTEM_COPIES)
+				rc = push_copy(&a, &done, files, f, 0, NULL);
+			else
+				push3(&a, "--ro-bind", f, f);
 			free(f);
 		}
-		if (bound && fresh) {
-			struct argvb done = { 0 };
+		if (bound && rc == 0 && fresh) {
 			char *f = sandbox_abs_path(fresh);
-			int rc = push_copy(&a, &done, files, f, 0, NULL);
+			rc = push_copy(&a, &done, files, f, 0, NULL);
 			free(f);
-			sandbox_argv_free(done.v);
-			if (rc < 0) {
-				if (why)
-					strbuf_addstr(why, strbuf_str(&box_why));
-				else
-					error("%s", strbuf_str(&box_why));
-				sandbox_files_close(files);
-				sandbox_argv_free(a.v);
-				sandbox_argv_free(proc_dirs.v);
-				sandbox_argv_free(proc_masks.v);
-				return NULL;
-			}
+		}
+		sandbox_argv_free(done.v);
+		if (rc < 0) {
+			if (why)
+				strbuf_addstr(why, strbuf_str(&box_why));
+			else
+				error("%s", strbuf_str(&box_why));
+			sandbox_files_close(files);
+			sandbox_argv_free(a.v);
+			sandbox_argv_free(proc_dirs.v);
+			sandbox_argv_free(proc_masks.v);
+			return NULL;
 		}
 		/* the current directory, where the job's relative paths start
 		 * (empty but for what is bound under it) */
@@ -1249,10 +1255,25 @@ json_t *sandbox_describe(const struct sandbox *sb)
 		json_object_set_new(d, "binary", json_string(sb->bwrap_real ? sb->bwrap_real : sb->bwrap));
 		json_object_set_new(d, "binary_sha256", json_string(sb->bwrap_sha256 ? sb->bwrap_sha256 : "unknown"));
 		json_object_set_new(d, "observed",
-				    json_string("every worker read its own /proc/self/status before its kernel loaded "
-						"(Seccomp: 2 with a filter more than the runner's, NoNewPrivs: 1), the runner "
-						"saw the box's pid 1 in a PID namespace below its own, and refused to go on otherwise"));
+				    json_string("every worker read its own /proc/self/status before its kernel loaded, "
+						"and the checker before the problem's code loaded (Seccomp: 2 with a filter "
+						"more than the runner's, NoNewPrivs: 1), the runner saw the box's pid 1 in a "
+						"PID namespace below its own, and refused to go on otherwise"));
 	}
+	/* the checker's box (run/job.c run_checker_with) */
+	if (d)
+		json_object_set_new(
+			d, "checker",
+			json_string(sb->gpu ? "boxed: the checker (evident-worker __check, the problem's plug-in and its GPU "
+					      "reference, cuBLAS or cuDNN) in the GPU box of a trust: host kernel's worker "
+					      "(the system's software, /sys and the CUDA toolkit bound, the GPU's node) with "
+					      "the plug-in and the GPU reference copies, its job and captures by "
+					      "descriptor, its own /tmp, /var/tmp, /run and /dev/shm its only writable "
+					      "places, the relaxed filter (it forks its judges); observed as a worker is"
+					    : "boxed: the checker (evident-worker __check, the problem's plug-in) in a host "
+					      "box of copies, the plug-in a copy, its job and captures by descriptor, its "
+					      "own /tmp, /var/tmp, /run and /dev/shm its only writable places, the relaxed "
+					      "filter (it forks its judges); observed as a worker is"));
 	if (d && said[0]) /* sandbox_init's (describing it changes nothing) */
 		json_object_set_new(d, "loginuid", json_string(said));
 	if (d && sb->gpu) {

@@ -156,6 +156,9 @@ enum sandbox_profile {
 enum sandbox_view {
 	SANDBOX_VIEW_COPIES = 0, /* copies written into the box as it starts, nothing bound */
 	SANDBOX_VIEW_SYSTEM = 1, /* a GPU box: the system's software, /sys and the toolkit bound */
+	/* the same, but ro_files shown as copies too (a CUDA run's checker: the
+	 * problem's plug-in and GPU reference, run/job.c run_checker_with) */
+	SANDBOX_VIEW_SYSTEM_COPIES = 2,
 };
 
 struct sandbox {
@@ -326,8 +329,10 @@ struct sandbox_files {
  * too large to copy per box: cuBLAS is 600 MB) shows the system's software
  * (/usr, /lib*), /sys, the CUDA toolkit and LD_LIBRARY_PATH's directories
  * as bindings, ro_files bound at their own paths, and fresh (may be NULL)
- * as a copy (files->fd[0]).  show and hide as sandbox_init says; ro_files
- * and fresh even where they lie under a hidden directory.
+ * as a copy (files->fd[0]); SANDBOX_VIEW_SYSTEM_COPIES the same with
+ * ro_files copies too (a CUDA run's checker: its box binds no file of the
+ * problem's).  show and hide as sandbox_init says; ro_files and fresh even
+ * where they lie under a hidden directory.
  */
 char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, enum sandbox_view view,
 			  const char *const *inner, const char *const *ro_files, const char *fresh,

@@ -24,6 +24,7 @@
 #include "backends/job.h"
 #include "backends/problem.h"
 #include "backends/protocol.h"
+#include "backends/worker.h"
 #include "base/sandbox.h"
 #include "cli/evident.h"
 
@@ -76,7 +77,7 @@ __attribute__((visibility("default"))) int __lsan_is_turned_off(void)
  * filter refuses its stop-the-world (Seccomp: 2; a box's, or any a stand-
  * in bubblewrap leaves: t0241's box without a PID namespace failed on it
  * when this read the pid alone) or where it is its namespace's pid 1;
- * unboxed (--unsandboxed, the CUDA backend's checker) it runs.
+ * unboxed (--unsandboxed) it runs.
  */
 static void helper_start(void)
 {
@@ -117,6 +118,16 @@ int cmd_check(int argc, const char **argv)
 	if (argc != 2) {
 		error("usage: evident __check CHECK.json (internal; run experiments with 'evident run')");
 		return EV_USAGE;
+	}
+	/* first, before the problem's code loads: what it sees of its box,
+	 * which the runner judges as a worker's hello (job.c checker_box_seen) */
+	json_t *box = json_pack("{s:s, s:o}", "msg", "box", "box", worker_box_seen());
+	char *line = box ? json_dumps(box, JSON_COMPACT) : NULL;
+	json_decref(box);
+	if (line) {
+		printf("%s\n", line);
+		fflush(stdout);
+		free(line);
 	}
 	return checker_main(argv[1]);
 }

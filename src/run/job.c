@@ -794,6 +794,12 @@ struct judged_set {
 	char *error;
 	int ran;
 	int jobs;                    /* the processes that judged (its done line), 0 if not said */
+	/* a boxed checker's box, observed (run_checker_with): the tool that
+	 * made it, bubblewrap's pid, whether its box line was read, and why
+	 * it was not the box asked for (NULL while it was) */
+	const char *box_tool;
+	int box_parent, box_seen;
+	char *box_refused;
 };
 
 static void judged_release(struct judged_set *j)
@@ -802,7 +808,54 @@ static void judged_release(struct judged_set *j)
 	json_decref(j->reference_check);
 	free(j->checks);
 	free(j->error);
+	free(j->box_refused);
 	memset(j, 0, sizeof(*j));
+}
+
+/* bubblewrap's pid, for the box's pid 1 (on_checker_line) */
+static void on_checker_start(int pid, int chan_fd, void *ctx)
+{
+	(void)chan_fd;
+	((struct judged_set *)ctx)->box_parent = pid;
+}
+
+/*
+ * The checker's first line in a box (cmd_worker.c cmd_check): what its
+ * /proc/self/status shows before the problem's code loads, judged as a
+ * worker's hello is (protocol.c, sandbox_seen_ok: a seccomp filter beyond
+ * the runner's, no_new_privs), it is its namespace's pid 1, and the box's
+ * pid 1 lies in a PID namespace below the runner's (sandbox_pidns_ok).
+ */
+static void checker_box_seen(struct judged_set *j, json_t *m)
+{
+	struct sandbox_seen seen = { -1, -1, -1, -1, -1 };
+	json_t *b = json_object_get(m, "box"), *f;
+	if (json_is_integer(f = json_object_get(b, "seccomp")))
+		seen.seccomp = (int)json_integer_value(f);
+	if (json_is_integer(f = json_object_get(b, "seccomp_filters")))
+		seen.filters = (int)json_integer_value(f);
+	if (json_is_integer(f = json_object_get(b, "no_new_privs")))
+		seen.nnp = (int)json_integer_value(f);
+	if (json_is_integer(f = json_object_get(b, "pid")))
+		seen.pid = (long)json_integer_value(f);
+	j->box_seen = 1;
+	struct strbuf why = STRBUF_INIT;
+	if (!sandbox_seen_ok(&seen, j->box_tool, &why)) {
+		/* (the worker's words; here it was the checker that read them) */
+	} else if (seen.pid != 1) {
+		strbuf_addf(&why, "the box that bubblewrap '%s' made has no PID namespace of its own (the checker "
+				  "says it is pid %ld, not its namespace's pid 1): use a bubblewrap that applies "
+				  "--unshare-pid and --as-pid-1 (unset EVIDENT_BWRAP), or pass --unsandboxed (the "
+				  "record will say so)",
+			    j->box_tool, seen.pid);
+	} else {
+		int one = j->box_parent > 0 ? run_child_pid(j->box_parent) : -1;
+		if (one > 0)
+			sandbox_pidns_ok(one, j->box_tool, &why);
+	}
+	if (why.len)
+		j->box_refused = xstrfmt("the checker's box: %s", why.buf);
+	strbuf_release(&why);
 }
 
 static void on_checker_line(const char *line, void *ctx)
@@ -816,6 +869,9 @@ static void on_checker_line(const char *line, void *ctx)
 		json_decref(j->reference_check);
 		json_object_del(m, "msg");
 		j->reference_check = json_incref(m);
+	} else if (k && !strcmp(k, "box")) {
+		if (j->box_tool && !j->box_seen)
+			checker_box_seen(j, m);
 	} else if (k && !strcmp(k, "done")) {
 		j->jobs = (int)json_integer_value(json_object_get(m, "jobs"));
 	} else if (k && !strcmp(k, "error") && !j->error) {
@@ -879,24 +935,30 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 	json_decref(cj);
 	int rc = check_fd < 0 ? -1 : 0;
 	/* the checker runs the problem plug-in's code (its reference, fill,
-	 * focus): on the host backend in a host box of copies, as the
-	 * kernel's worker is (red team 130: unboxed, a problem file read a
-	 * file under /tmp at run time and could write the store), its job
-	 * and captures by descriptor and the plug-in's object a copy; the
-	 * relaxed filter, since it forks its judges (checker.c judge_spawn),
-	 * which its PID namespace ends with it.  The CUDA backend's checker
-	 * (the GPU reference, cuBLAS and cuDNN as trust: host) is not boxed
-	 * yet: README "Still out of reach". */
-	int boxed = c->sb.on && !c->be->uses_gpu;
+	 * focus): in a box, as the kernel's worker is (red team 130: unboxed,
+	 * a problem file read a file under /tmp at run time and could write
+	 * the store), its job and captures by descriptor, the problem's
+	 * objects copies, its only writable places the box's own /tmp,
+	 * /var/tmp, /run and /dev/shm; the relaxed filter, since it forks its
+	 * judges (checker.c judge_spawn), which its PID namespace ends with
+	 * it.  On the host backend a host box of copies; on CUDA (the GPU
+	 * reference, problems/NAME.cu with cuBLAS or cuDNN) the GPU box of a
+	 * trust: host kernel's worker (the system's software, the toolkit and
+	 * /sys bound, the slot's /dev/nvidia* nodes), with the plug-in and
+	 * the GPU reference copies (SANDBOX_VIEW_SYSTEM_COPIES).  Its first
+	 * line says what it sees of its box (checker_box_seen). */
+	int boxed = c->sb.on;
+	out->box_tool = boxed ? c->sb.bwrap : NULL;
 	char **bargv = NULL;
 	int filter_fd = -1;
 	struct sandbox_files files = { 0 };
 	const char *argv[] = { c->worker_exe, "__check", "/proc/self/fd/" EV_STR(CHECK_JOB_FD), NULL };
 	if (rc == 0 && boxed) {
-		const char *objs[] = { w->job.problem_so, NULL };
+		int gpu = c->be->uses_gpu;
+		const char *objs[] = { w->job.problem_so, gpu ? w->job.problem_gpu_so : NULL, NULL };
 		struct strbuf bwhy = STRBUF_INIT;
-		bargv = sandbox_wrap_fresh(&c->sb, SANDBOX_RELAXED, SANDBOX_VIEW_COPIES, argv, objs, NULL, &files,
-					   &filter_fd, &bwhy);
+		bargv = sandbox_wrap_fresh(&c->sb, SANDBOX_RELAXED, gpu ? SANDBOX_VIEW_SYSTEM_COPIES : SANDBOX_VIEW_COPIES,
+					   argv, objs, NULL, &files, &filter_fd, &bwhy);
 		if (!bargv) {
 			out->error = xstrfmt("cannot set up the checker's box: %s", strbuf_str(&bwhy));
 			rc = -1;
@@ -918,9 +980,23 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 			ro.no_core = 1;
 			ro.kill_box = 1;
 			ro.signal_in_exit_code = 1;
+			ro.on_start = on_checker_start;
 		}
 		if ((boxed && sandbox_files_pass(&files, ro.pass_fd, ro.pass_fd_at, 4, RUN_MAX_PASS_FD) < 0) ||
 		    run_command(&ro, &rr) < 0) {
+			rc = -1;
+		} else if (boxed && (out->box_refused || (!out->box_seen && rr.exited && rr.exit_code == 0))) {
+			/* a box not the one asked for (or a checker that ran to
+			 * its end without saying what it saw): the run stops, as
+			 * for a worker's (run.c open_sandbox), nothing recorded */
+			if (!out->box_refused)
+				out->box_refused = xstrfmt("the checker's box: the checker in the box that bubblewrap "
+							   "'%s' made never said what it saw of its box: use a "
+							   "bubblewrap that runs the command it is given (unset "
+							   "EVIDENT_BWRAP), or pass --unsandboxed (the record will say so)",
+							   c->sb.bwrap);
+			c->box_refused = 1;
+			error("%s", out->box_refused);
 			rc = -1;
 		} else {
 			settle(c, &rr);
@@ -1334,7 +1410,7 @@ static int job_judge(struct job_state *j)
 	progress_show(&c->prog, "judging");
 	double tc = mono_now();
 	if (run_checker_with(c, &j->main_w, j->main_w.planner, c->be->reference != NULL, &j->main_j) < 0) {
-		if (!finished) /* what it left could not be judged: no judge */
+		if (!finished && !c->box_refused) /* what it left could not be judged: no judge */
 			return 0;
 		return -1;
 	}
@@ -2259,6 +2335,8 @@ int job_execute(struct run_ctx *c, struct plan_job *pj)
 		if (job_extra_shape(&j) < 0)
 			goto out;
 		job_sanitize(&j);
+		if (c->box_refused) /* a box not the one asked for: nothing recorded */
+			goto out;
 		job_tamper_check(&j);
 		job_samples(&j);
 	}

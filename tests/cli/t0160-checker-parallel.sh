@@ -39,13 +39,21 @@ P
 }
 mkcheck "$TEST_TMP/ok" -1
 mkcheck "$TEST_TMP/bad" 7
+# the checker's first line says what it sees of its box (job.c
+# checker_box_seen; t0245): once, first, then the judging's lines
+nobox() {
+	head -1 "$TEST_TMP/out" | grep -q '^{"msg":"box","box":{"seccomp":' || fail "no box line first: $(head -1 "$TEST_TMP/out")"
+	tail -n +2 "$TEST_TMP/out" > "$TEST_TMP/out.judged" && mv "$TEST_TMP/out.judged" "$TEST_TMP/out" || fail "nobox"
+}
 for k in 1 2 3 5; do
 	EVIDENT_CHECK_JOBS=$k expect_exit 0 "$EVIDENT" __check "$TEST_TMP/ok/check.json"
+	nobox
 	expect_eq "$(tail -1 "$TEST_TMP/out")" "{\"jobs\":$k,\"msg\":\"done\"}" "K=$k's done line"
 	head -n -1 "$TEST_TMP/out" > "$TEST_TMP/ok/lines$k"
 	[ "$(wc -l < "$TEST_TMP/ok/lines$k")" = 12 ] || fail "K=$k: not a line per capture"
 	cmp "$TEST_TMP/ok/lines1" "$TEST_TMP/ok/lines$k" || fail "K=$k wrote other lines than one process"
 	EVIDENT_CHECK_JOBS=$k expect_exit 1 "$EVIDENT" __check "$TEST_TMP/bad/check.json"
+	nobox
 	cp "$TEST_TMP/out" "$TEST_TMP/bad/out$k"
 	cmp "$TEST_TMP/bad/out1" "$TEST_TMP/bad/out$k" || fail "K=$k stopped elsewhere than one process"
 done
@@ -56,15 +64,18 @@ cmp <(head -7 "$TEST_TMP/ok/lines1") <(head -7 "$TEST_TMP/bad/out1") || fail "th
 # than one CPU may run it, one when pinned to a CPU, the same lines
 mkcheck "$TEST_TMP/big" -1 256
 EVIDENT_CHECK_JOBS=1 expect_exit 0 "$EVIDENT" __check "$TEST_TMP/big/check.json"
+nobox
 head -n -1 "$TEST_TMP/out" > "$TEST_TMP/big/lines1"
 if [ "$(nproc)" -ge 2 ]; then
 	expect_exit 0 "$EVIDENT" __check "$TEST_TMP/big/check.json"
+	nobox
 	tail -1 "$TEST_TMP/out" | grep -qE '^\{"jobs":([2-9]|1[0-9]),"msg":"done"\}$' || fail "unpinned on $(nproc) CPUs, one process: $(tail -1 "$TEST_TMP/out")"
 	cmp <(head -n -1 "$TEST_TMP/out") "$TEST_TMP/big/lines1" || fail "the split check wrote other lines"
 fi
 command -v taskset >/dev/null || fail "taskset (util-linux) is not installed"
 cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[-,].*//')
 expect_exit 0 taskset -c "$cpu" "$EVIDENT" __check "$TEST_TMP/big/check.json"
+nobox
 expect_eq "$(tail -1 "$TEST_TMP/out")" '{"jobs":1,"msg":"done"}' "pinned to CPU $cpu, the done line"
 cmp <(head -n -1 "$TEST_TMP/out") "$TEST_TMP/big/lines1" || fail "the pinned check wrote other lines"
 EVIDENT_CHECK_JOBS=0 expect_exit 1 "$EVIDENT" __check "$TEST_TMP/ok/check.json"

@@ -841,6 +841,66 @@ static void test_gpu_box_copies(void **state)
 	free(libm);
 }
 
+/* A CUDA run's checker (run/job.c run_checker_with): the GPU box of a
+ * trust: host worker (the system's software bound), with the problem's
+ * plug-in and GPU reference shown as copies (SANDBOX_VIEW_SYSTEM_COPIES),
+ * not bound: no page of the host's files of the problem's is one the
+ * checker reads, and a copy holds what the runner read as the box
+ * started; the relaxed filter (its judges are processes). */
+static void test_checker_gpu_box(void **state)
+{
+	(void)state;
+	struct sandbox sb = SANDBOX_INIT;
+	sb.on = 1;
+	sb.gpu = 1;
+	sb.bwrap = "bwrap";
+	sb.filter_fd[SANDBOX_RELAXED] = sandbox_filter_fd(SANDBOX_RELAXED, 1);
+	char dir[] = "/tmp/evident-checkbox-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *plug = xstrfmt("%s/problem.so", dir), *ref = xstrfmt("%s/problem_gpu.so", dir);
+	for (int k = 0; k < 2; k++) {
+		FILE *f = fopen(k ? ref : plug, "w");
+		assert_non_null(f);
+		fputs("not an object: the box copies it as it is", f);
+		fclose(f);
+	}
+	char *rdir = realpath(dir, NULL), *rplug = xstrfmt("%s/problem.so", rdir), *rref = xstrfmt("%s/problem_gpu.so", rdir);
+	const char *inner[] = { "true", NULL }, *objs[] = { plug, ref, NULL };
+	int keep = -1;
+	struct sandbox_files files;
+	for (int copies = 1; copies >= 0; copies--) {
+		char **argv = sandbox_wrap_fresh(&sb, SANDBOX_RELAXED,
+						 copies ? SANDBOX_VIEW_SYSTEM_COPIES : SANDBOX_VIEW_SYSTEM, inner, objs,
+						 NULL, &files, &keep, NULL);
+		assert_non_null(argv);
+		assert_true(pair_at(argv, "--ro-bind", "/usr") >= 0); /* the system, as a trust: host worker's */
+		int shown = 0, bound = 0;
+		for (int i = 0; argv[i] && argv[i + 1] && argv[i + 2]; i++) {
+			int ours = !strcmp(argv[i + 2], rplug) || !strcmp(argv[i + 2], rref);
+			shown += ours && !strcmp(argv[i], "--ro-bind-data");
+			bound += !strcmp(argv[i], "--ro-bind") && (!strcmp(argv[i + 1], rplug) || !strcmp(argv[i + 1], rref));
+		}
+		assert_int_equal(shown, copies ? 2 : 0);
+		assert_int_equal(bound, copies ? 0 : 2);
+		assert_int_equal(files.n, copies ? 2 : 0);
+		assert_true(pair_at(argv, "--seccomp", "5") >= 0);
+		sandbox_files_close(&files);
+		sandbox_argv_free(argv);
+		if (keep >= 0)
+			close(keep);
+		keep = -1;
+	}
+	unlink(plug);
+	unlink(ref);
+	rmdir(dir);
+	free(plug);
+	free(ref);
+	free(rplug);
+	free(rref);
+	free(rdir);
+	close(sb.filter_fd[SANDBOX_RELAXED]);
+}
+
 /* a host box's /proc is read-only as a whole (red team 4, oom_undo: its
  * own oom_score_adj was writable), its global directories empty tmpfs
  * (read-only once the copies are in) and its global files /dev/null but
@@ -1559,6 +1619,7 @@ int main(void)
 		cmocka_unit_test(test_host_box_copies_only),
 		cmocka_unit_test(test_copy_kinds),
 		cmocka_unit_test(test_gpu_box_copies),
+		cmocka_unit_test(test_checker_gpu_box),
 		cmocka_unit_test(test_strict_no_times),
 		cmocka_unit_test(test_sanitizer_no_file_state),
 		cmocka_unit_test(test_host_allow_list),
