@@ -147,7 +147,7 @@ static int host_worker(const struct job *job)
 		return 2;
 	/* first: what its box is, before any object but the worker's loads */
 	proto_w_send("hello", json_pack("{s:i, s:i, s:o}", "protocol", PROTOCOL_VERSION, "pid", (int)getpid(), "box",
-					worker_box_seen()));
+					worker_box_seen(1)));
 	if (problem_open_so(job->problem_so, job->problem, &pl, &why) < 0) {
 		proto_w_send("device", json_pack("{s:s}", "backend", "host"));
 		proto_w_failure("init_failed", "problem", why.buf, "load");

@@ -1068,7 +1068,7 @@ int cuda_worker(const struct job *job)
 		return 2;
 	/* first: what its box is, before any object but the worker's loads */
 	proto_w_send("hello", json_pack("{s:i, s:i, s:o}", "protocol", PROTOCOL_VERSION, "pid", (int)getpid(), "box",
-					worker_box_seen()));
+					worker_box_seen(strcmp(job->phase, "sanitize") != 0)));
 	w.api = harness(&hpath, w.err, sizeof(w.err));
 	if (!w.api) {
 		proto_w_send("device", json_pack("{s:s}", "backend", "cuda"));

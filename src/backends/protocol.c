@@ -656,8 +656,10 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 				if (json_is_integer(f = json_object_get(b, "pid_depth")))
 					seen.pid_depth = (int)json_integer_value(f);
 			}
+			/* and what the filter did, beside what /proc says of it */
 			struct strbuf why = STRBUF_INIT;
-			if (!sandbox_seen_ok(&seen, p->box_tool, &why)) {
+			if (!sandbox_seen_ok(&seen, p->box_tool, &why) ||
+			    (p->box_expect && !sandbox_box_probes_ok(b, p->box_expect, p->box_tool, &why))) {
 				p->box_refused = strbuf_detach(&why, NULL);
 				p->state = ST_END;
 				return -1;

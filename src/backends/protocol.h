@@ -174,6 +174,11 @@ struct proto {
 	 * (sandbox_seen_ok), else box_refused says why and nothing more is
 	 * read (red team 131). */
 	const char *box_tool;
+	/* with box_tool: what the box's program answers the probes
+	 * (base/sandbox.h sandbox_probe_expect, SANDBOX_PROBES of them), which
+	 * the hello's "probes" must match wherever the program refuses
+	 * (sandbox_probes_ok); NULL: not compared */
+	const int *box_expect;
 	char *box_refused;
 	long hello_pid;             /* the pid the worker's hello says it has (getpid() in its box) */
 

@@ -67,12 +67,17 @@ int worker_no_exec(void)
 	return -1;
 }
 
-json_t *worker_box_seen(void)
+json_t *worker_box_seen(int processes)
 {
 	struct sandbox_seen s;
 	sandbox_self_seen(&s);
-	return json_pack("{s:i, s:i, s:i, s:i, s:I}", "seccomp", s.seccomp, "seccomp_filters", s.filters,
-			 "no_new_privs", s.nnp, "pid_depth", s.pid_depth, "pid", (json_int_t)s.pid);
+	json_t *b = json_pack("{s:i, s:i, s:i, s:i, s:I}", "seccomp", s.seccomp, "seccomp_filters", s.filters,
+			      "no_new_privs", s.nnp, "pid_depth", s.pid_depth, "pid", (json_int_t)s.pid);
+	/* and what the filter does (sandbox_probe.c): where there is one, so
+	 * that an unboxed process (--unsandboxed) makes no child */
+	if (b && s.seccomp == 2)
+		json_object_set_new(b, "probes", sandbox_probes_json(processes));
+	return b;
 }
 
 int worker_thread_count(void)

@@ -28,9 +28,15 @@ int worker_no_exec(void);
  * loaded (a constructor runs at dlopen) and before worker_no_exec adds
  * the worker's own filter, so a filter it shows is the box's; and a
  * filter, once set, cannot be taken away.  The parent refuses a box it
- * asked for that shows none (job.c; red team 131).
+ * asked for that shows none (job.c; red team 131).  Where it shows one,
+ * also what the filter answered the probes (base/sandbox.h
+ * sandbox_probe_run; "probes": each call's errno, 0 where it succeeded,
+ * -1 where not made: the fork, unless processes says the box refuses
+ * them (a worker's strict box; not compute-sanitizer's or the checker's)), which the parent
+ * compares with the program's own answers (a stand-in bubblewrap's
+ * allow-everything filter shows Seccomp 2 as the real one does).
  */
-json_t *worker_box_seen(void);
+json_t *worker_box_seen(int processes);
 /* Threads of this process now (/proc/self/task), -1 if unknown. */
 int worker_thread_count(void);
 /* enum ev_dtype of the job's dtype. */

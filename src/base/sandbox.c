@@ -171,6 +171,12 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 			return -1;
 		}
 	}
+	/* what the programs refuse, learned from the programs themselves: the
+	 * answers a worker's probes must match (sandbox_probe.c) */
+	if (sandbox_probe_prepare(sb, why) < 0) {
+		sandbox_release(sb);
+		return -1;
+	}
 	/* version, then the proof: `true` in the strict box */
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	const char *vargv[] = { sb->bwrap, "--version", NULL };
@@ -1257,7 +1263,10 @@ json_t *sandbox_describe(const struct sandbox *sb)
 		json_object_set_new(d, "observed",
 				    json_string("every worker read its own /proc/self/status before its kernel loaded, "
 						"and the checker before the problem's code loaded (Seccomp: 2 with a filter "
-						"more than the runner's, NoNewPrivs: 1), the runner saw the box's pid 1 in a "
+						"more than the runner's, NoNewPrivs: 1), and each made calls its box's program "
+						"refuses (a process clone, clone3, pidfd_open, a socket, inotify, ptrace, "
+						"io_uring, perf events, ...: sandbox_probe.c), each answered as the program "
+						"itself answered it in a child of the runner; the runner saw the box's pid 1 in a "
 						"PID namespace below its own, and refused to go on otherwise"));
 	}
 	/* the checker's box (run/job.c run_checker_with) */

@@ -143,6 +143,11 @@
  * resident size, and dies with it. */
 #define SANDBOX_OOM_SCORE_ADJ 1000
 
+/* The calls a worker makes to prove its box's filter (sandbox_probe.c). */
+#define SANDBOX_PROBES 17
+#define SANDBOX_PROBE_SKIPPED (-1) /* not made (a process where the box allows processes) */
+#define SANDBOX_PROBE_MISSING (-2) /* not in the worker's report */
+
 enum sandbox_profile {
 	SANDBOX_STRICT = 0,    /* threads only */
 	SANDBOX_RELAXED = 1,   /* processes allowed (the compiler's box) */
@@ -174,9 +179,13 @@ struct sandbox {
 	int filter_fd[SANDBOX_PROFILES]; /* memfds holding the BPF programs, by profile, or -1 */
 	char *bwrap_real;       /* the binary's real path (realpath of bwrap), or NULL */
 	char *bwrap_sha256;     /* its sha256, hashed once as the run opens the box, or NULL */
+	/* what each profile's program answers the probes (sandbox_probe_expect,
+	 * made by sandbox_init and sandbox_refilter), where probe_ready */
+	int probe_ready[SANDBOX_PROFILES];
+	int probe_expect[SANDBOX_PROFILES][SANDBOX_PROBES];
 };
 
-#define SANDBOX_INIT { 0, NULL, NULL, 0, -1, NULL, NULL, NULL, NULL, { -1, -1, -1 }, NULL, NULL }
+#define SANDBOX_INIT { 0, NULL, NULL, 0, -1, NULL, NULL, NULL, NULL, { -1, -1, -1 }, NULL, NULL, { 0, 0, 0 }, { { 0 } } }
 
 /*
  * What a process sees of its own box in /proc/self/status (red team 131:
@@ -206,6 +215,41 @@ int sandbox_seen_of(int pid, struct sandbox_seen *s);
  */
 int sandbox_seen_ok(const struct sandbox_seen *worker, const char *tool, struct strbuf *why);
 int sandbox_pidns_ok(int pid, const char *tool, struct strbuf *why);
+
+/*
+ * What the box's filter does, not what /proc says of it (sandbox_probe.c;
+ * red team 131's way on: a stand-in bubblewrap that loads an
+ * allow-everything filter of its own shows what the real box shows
+ * above).  sandbox_probe_run makes SANDBOX_PROBES calls that the boxes'
+ * programs refuse, each with arguments the kernel itself rejects (so one
+ * let through changes nothing and answers the kernel's errno, never the
+ * program's EPERM, ENOSYS or EAFNOSUPPORT), but a plain process clone
+ * (fork), made only where processes is set (not in compute-sanitizer's
+ * box, which allows them); raw calls, no libc wrapper.  res[i]: 0 where
+ * the call succeeded, its errno, or SANDBOX_PROBE_SKIPPED.  A worker runs
+ * them before any object but its own loads and reports them in its hello
+ * (worker.h worker_box_seen).  sandbox_probe_name: the i-th call's name,
+ * the key of the report.
+ *
+ * sandbox_probe_expect runs them in a child of the caller with the
+ * program of filter_fd (a profile's memfd) loaded: what the program
+ * itself answers; 0, or -1 where the child could not load it or the
+ * program refuses none of them.  sandbox_probe_refusal: an answer a
+ * program gives (EPERM, ENOSYS, EAFNOSUPPORT).  sandbox_probes_ok: 1 when
+ * every call the program refuses was refused in the box with the same
+ * errno; 0 with why set (naming tool and each call that answered
+ * otherwise) when not.
+ */
+void sandbox_probe_run(int processes, int *res);
+const char *sandbox_probe_name(int i);
+int sandbox_probe_expect(int filter_fd, int processes, int *expect);
+int sandbox_probe_refusal(int e);
+int sandbox_probes_ok(const int *seen, const int *expect, const char *tool, struct strbuf *why);
+/* The report (the hello's "probes": each call's name and answer) of
+ * sandbox_probe_run(processes), and sandbox_probes_ok on the "probes" of
+ * a box report (a call missing from it answers SANDBOX_PROBE_MISSING). */
+json_t *sandbox_probes_json(int processes);
+int sandbox_box_probes_ok(json_t *box, const int *expect, const char *tool, struct strbuf *why);
 
 /*
  * Find bubblewrap (EVIDENT_BWRAP, else beside this executable, else PATH),

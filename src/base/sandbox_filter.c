@@ -8,6 +8,7 @@
  * worker puts on itself once its own runtime is up.
  */
 #include "base/sandbox.h"
+#include "base/sandbox_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -770,7 +771,13 @@ int sandbox_refilter(struct sandbox *sb)
 		close(sb->filter_fd[p]);
 		sb->filter_fd[p] = fd;
 	}
-	return 0;
+	/* and what the new programs refuse */
+	struct strbuf why = STRBUF_INIT;
+	int rc = sb->on ? sandbox_probe_prepare(sb, &why) : 0;
+	if (rc < 0)
+		error("%s", strbuf_str(&why));
+	strbuf_release(&why);
+	return rc;
 }
 
 int sandbox_no_exec(void)

@@ -1,8 +1,9 @@
 /*
- * sandbox_int.h - what the sandbox's three files share, and nothing else
+ * sandbox_int.h - what the sandbox's four files share, and nothing else
  * includes: sandbox.c builds a box's bubblewrap argv, sandbox_filter.c
  * its seccomp programs, sandbox_libs.c the list of libraries a box of
- * copies holds (the loader's own search, emulated).  Not part of the
+ * copies holds (the loader's own search, emulated), sandbox_probe.c the
+ * calls that prove a box's program.  Not part of the
  * sandbox's interface (sandbox.h).
  */
 #ifndef EVIDENT_SANDBOX_INT_H
@@ -24,6 +25,11 @@ int argvb_has(const struct argvb *l, const char *s);
 /* p made absolute (symbolic links resolved where it exists); malloc'd,
  * the caller frees. */
 char *sandbox_abs_path(const char *p);
+/* sb's profiles' answers to the probes (sandbox_probe_expect): the strict
+ * one's, and with a GPU the sanitizer's; 0, or -1 with why filled */
+struct sandbox;
+struct strbuf;
+int sandbox_probe_prepare(struct sandbox *sb, struct strbuf *why);
 
 /* Record why the box being set up cannot be (sandbox_wrap_fresh hands it
  * to its caller); always -1. */

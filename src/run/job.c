@@ -655,6 +655,9 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	/* the box is observed, not described: the worker's hello says what
 	 * its /proc/self/status shows before any kernel code loads */
 	w->proto.box_tool = c->sb.on ? c->sb.bwrap : NULL;
+	/* and what its filter does: the probes' answers must be its program's */
+	enum sandbox_profile box_prof = w->sanitizer ? SANDBOX_SANITIZER : SANDBOX_STRICT;
+	w->proto.box_expect = c->sb.on && c->sb.probe_ready[box_prof] ? c->sb.probe_expect[box_prof] : NULL;
 	int pr_rc = w->exec->prepare(c, w);
 	if (pr_rc < 0)
 		return -1;
@@ -798,6 +801,7 @@ struct judged_set {
 	 * made it, bubblewrap's pid, whether its box line was read, and why
 	 * it was not the box asked for (NULL while it was) */
 	const char *box_tool;
+	const int *box_expect; /* what the box's program answers the probes (sandbox_probe.c), or NULL */
 	int box_parent, box_seen;
 	char *box_refused;
 };
@@ -824,7 +828,8 @@ static void on_checker_start(int pid, int chan_fd, void *ctx)
  * /proc/self/status shows before the problem's code loads, judged as a
  * worker's hello is (protocol.c, sandbox_seen_ok: a seccomp filter beyond
  * the runner's, no_new_privs), it is its namespace's pid 1, and the box's
- * pid 1 lies in a PID namespace below the runner's (sandbox_pidns_ok).
+ * pid 1 lies in a PID namespace below the runner's (sandbox_pidns_ok);
+ * and its probes answered as the relaxed program does (sandbox_probe.c).
  */
 static void checker_box_seen(struct judged_set *j, json_t *m)
 {
@@ -840,7 +845,8 @@ static void checker_box_seen(struct judged_set *j, json_t *m)
 		seen.pid = (long)json_integer_value(f);
 	j->box_seen = 1;
 	struct strbuf why = STRBUF_INIT;
-	if (!sandbox_seen_ok(&seen, j->box_tool, &why)) {
+	if (!sandbox_seen_ok(&seen, j->box_tool, &why) ||
+	    (j->box_expect && !sandbox_box_probes_ok(b, j->box_expect, j->box_tool, &why))) {
 		/* (the worker's words; here it was the checker that read them) */
 	} else if (seen.pid != 1) {
 		strbuf_addf(&why, "the box that bubblewrap '%s' made has no PID namespace of its own (the checker "
@@ -949,6 +955,7 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 	 * line says what it sees of its box (checker_box_seen). */
 	int boxed = c->sb.on;
 	out->box_tool = boxed ? c->sb.bwrap : NULL;
+	out->box_expect = boxed && c->sb.probe_ready[SANDBOX_RELAXED] ? c->sb.probe_expect[SANDBOX_RELAXED] : NULL;
 	char **bargv = NULL;
 	int filter_fd = -1;
 	struct sandbox_files files = { 0 };

@@ -57,6 +57,7 @@
 #include <unistd.h>
 
 #include "base/sandbox.h"
+#include "base/util.h"
 
 /* In a child with the program of (prof, gpu) loaded: bit 0 set when
  * prctl(PR_SET_PDEATHSIG) was refused with EPERM, bit 1 shmget, bit 2
@@ -1532,6 +1533,122 @@ static void test_gpu_allow_list(void **state)
 	assert_string_equal(bad, "");
 }
 
+/* The probes that prove a box's program (sandbox_probe.c; red team 131's
+ * way on): what each program answers (strict, sanitizer, relaxed; host
+ * and GPU), learned in a child with it loaded;
+ * a process without the program (as in a stand-in's allow-everything
+ * box) answers otherwise, and so does one with a program that refuses a
+ * process clone alone; the program itself answers as it did. */
+static int probe_index(const char *name)
+{
+	for (int i = 0; i < SANDBOX_PROBES; i++)
+		if (!strcmp(sandbox_probe_name(i), name))
+			return i;
+	fail_msg("no probe %s", name);
+	return -1;
+}
+
+static void test_probes(void **state)
+{
+	(void)state;
+	int host[SANDBOX_PROBES], gpu[SANDBOX_PROBES], san[SANDBOX_PROBES], none[SANDBOX_PROBES];
+	int fd = sandbox_filter_fd(SANDBOX_STRICT, 0);
+	assert_int_equal(sandbox_probe_expect(fd, 1, host), 0);
+	/* every probe refused in a host box, each with the program's errno */
+	for (int i = 0; i < SANDBOX_PROBES; i++) {
+		const char *n = sandbox_probe_name(i);
+		int want = !strcmp(n, "clone3") || !strcmp(n, "pidfd_open") ? ENOSYS
+			   : !strcmp(n, "socket")				      ? EAFNOSUPPORT
+										      : EPERM;
+		if (host[i] != want)
+			fail_msg("host box: %s answered %d, not %d", n, host[i], want);
+	}
+	/* the program answers as it did, in a second child */
+	int again[SANDBOX_PROBES];
+	assert_int_equal(sandbox_probe_expect(fd, 1, again), 0);
+	struct strbuf why = STRBUF_INIT;
+	assert_int_equal(sandbox_probes_ok(again, host, "bw", &why), 1);
+	/* no program (an allow-everything stand-in), without the fork: every
+	 * compared call answered otherwise, the kernel's own errno */
+	sandbox_probe_run(0, none);
+	assert_int_equal(none[probe_index("clone")], SANDBOX_PROBE_SKIPPED);
+	assert_int_equal(none[probe_index("socket")], EINVAL);
+	assert_int_equal(none[probe_index("ptrace")], ESRCH);
+	assert_int_equal(none[probe_index("setns")], EBADF);
+	assert_int_equal(sandbox_probes_ok(none, host, "bw", &why), 0);
+	assert_non_null(strstr(strbuf_str(&why), "the box that bubblewrap 'bw' made does not refuse what its seccomp "
+						 "program refuses"));
+	assert_non_null(strstr(strbuf_str(&why), "clone not made (the program: EPERM)"));
+	assert_non_null(strstr(strbuf_str(&why), "socket EINVAL (the program: EAFNOSUPPORT)"));
+	strbuf_reset(&why);
+	/* a program that refuses a process clone and nothing else: the fork
+	 * probe passes, the others do not */
+	struct sock_filter nofork[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	int nf = memfd_create("nofork", 0);
+	assert_true(nf >= 0);
+	assert_int_equal(write(nf, nofork, sizeof(nofork)), (int)sizeof(nofork));
+	int fake[SANDBOX_PROBES];
+	assert_int_equal(sandbox_probe_expect(nf, 1, fake), 0);
+	close(nf);
+	assert_int_equal(fake[probe_index("clone")], EPERM);
+	assert_int_equal(sandbox_probes_ok(fake, host, "bw", &why), 0);
+	assert_null(strstr(strbuf_str(&why), "clone "));
+	assert_non_null(strstr(strbuf_str(&why), "inotify_init1 EINVAL (the program: EPERM)"));
+	strbuf_release(&why);
+	close(fd);
+	/* a GPU box's strict program: the same but the signals and fcntl it
+	 * allows (the CUDA stack's) */
+	fd = sandbox_filter_fd(SANDBOX_STRICT, 1);
+	assert_int_equal(sandbox_probe_expect(fd, 1, gpu), 0);
+	close(fd);
+	for (int i = 0; i < SANDBOX_PROBES; i++) {
+		const char *n = sandbox_probe_name(i);
+		if (!strcmp(n, "tgkill_sigcont") || !strcmp(n, "fcntl_setsig") ||
+		    (!strcmp(n, "sysinfo") && !SANDBOX_GPU_REFUSES_SYSINFO))
+			assert_false(sandbox_probe_refusal(gpu[i]));
+		else if (gpu[i] != host[i])
+			fail_msg("GPU box: %s answered %d, the host box %d", n, gpu[i], host[i]);
+	}
+	/* compute-sanitizer's (a deny list; processes allowed, so no fork):
+	 * what it denies */
+	fd = sandbox_filter_fd(SANDBOX_SANITIZER, 1);
+	assert_int_equal(sandbox_probe_expect(fd, 0, san), 0);
+	close(fd);
+	static const char *const san_refused[] = { "inotify_init1", "ptrace", "process_vm_readv", "io_uring_setup",
+						   "perf_event_open", "setns", "keyctl", "mknodat", "utimensat", NULL };
+	int refused = 0;
+	for (int i = 0; i < SANDBOX_PROBES; i++)
+		refused += sandbox_probe_refusal(san[i]);
+	for (int i = 0; san_refused[i]; i++)
+		assert_int_equal(san[probe_index(san_refused[i])], EPERM);
+	assert_int_equal(refused, 9);
+	assert_int_equal(san[probe_index("clone")], SANDBOX_PROBE_SKIPPED);
+	/* the checker's (relaxed: a deny list, processes allowed), host and
+	 * GPU: what every relaxed program denies, and a host box's sockets */
+	static const char *const rel_refused[] = { "inotify_init1", "ptrace", "process_vm_readv", "io_uring_setup",
+						   "perf_event_open", "setns", "keyctl", NULL };
+	for (int g = 0; g < 2; g++) {
+		int rel[SANDBOX_PROBES];
+		fd = sandbox_filter_fd(SANDBOX_RELAXED, g);
+		assert_int_equal(sandbox_probe_expect(fd, 0, rel), 0);
+		close(fd);
+		refused = 0;
+		for (int i = 0; i < SANDBOX_PROBES; i++)
+			refused += sandbox_probe_refusal(rel[i]);
+		for (int i = 0; rel_refused[i]; i++)
+			assert_int_equal(rel[probe_index(rel_refused[i])], EPERM);
+		assert_int_equal(rel[probe_index("socket")], g ? EINVAL : EAFNOSUPPORT);
+		assert_int_equal(refused, g ? 7 : 8);
+	}
+}
+
 /* The runner sets its own loginuid where it is unset, before its first
  * box (red team 80: a GPU box set its own and read the host's audit
  * session counter, one a thread): in a child whose loginuid is unset,
@@ -1626,6 +1743,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_allow_list),
 		cmocka_unit_test(test_host_no_self_continue),
 		cmocka_unit_test(test_loginuid),
+		cmocka_unit_test(test_probes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
