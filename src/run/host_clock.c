@@ -637,6 +637,91 @@ static int outputs_snap(struct host_clock *hc, int to)
 	return differ;
 }
 
+/*
+ * The wake print: what the outputs held when the parent's poll woke for
+ * the done line, before it read the line, sent a stop or read a clock.
+ * An honest launch() has written all it will when it returns, and the
+ * worker writes the line after that, so any line of the outputs that
+ * differs at the freeze from the print was written after the parent woke:
+ * a late write (escaped work).  Stopping the threads does not make that
+ * exact by itself: a known thread took its own stop only after the
+ * sample's time had ended and the leader's baseline was read, and its
+ * rows written in between were in the copy, untimed, unseen (red team
+ * 131's spill, ok in 2 of 3 repeats); a write after the print is seen
+ * whichever thread makes it and whenever its stop takes.  The print is
+ * inside the sample's time, so it is small: the whole outputs up to
+ * HOST_WAKE_FULL bytes, else HOST_WAKE_LINES lines of 64 bytes drawn for
+ * each sample from OS randomness (prepare), where a writer cannot know
+ * which (1 - (1 - f)^64 of the samples whose last fraction f it writes
+ * after the wake).  Writes before the parent woke are in the print and in
+ * the time: the parent's wake-up latency, which every sample's time
+ * includes, is what a kernel can overlap with work after its line (the
+ * leader's as a helper's).
+ */
+#define HOST_WAKE_FULL ((size_t)4096)
+#define HOST_WAKE_LINES 64
+#define HOST_WAKE_LINE ((size_t)64)
+
+/* The address of byte at of the outputs laid end to end, and in *len how
+ * many bytes of its tensor follow it (up to want). */
+static unsigned char *wake_addr(const struct host_clock *hc, size_t at, size_t want, size_t *len)
+{
+	const struct problem *pr = hc->pr;
+	for (int o = 0; o < pr->n_outputs; o++) {
+		int t = pr->n_inputs + o;
+		size_t b = problem_tensor_numel(pr, t, hc->job->shape) * sizeof(float);
+		if (at < b) {
+			*len = b - at < want ? b - at : want;
+			return hc->shm + hc->off[t] + at;
+		}
+		at -= b;
+	}
+	*len = 0;
+	return NULL;
+}
+
+/* The sample's lines (prepare, before the go): offsets only. */
+static void wake_draw(struct host_clock *hc)
+{
+	size_t total = hc->snap_bytes;
+	if (total <= HOST_WAKE_FULL) {
+		hc->wake_n = (total + HOST_WAKE_LINE - 1) / HOST_WAKE_LINE;
+		for (size_t i = 0; i < hc->wake_n; i++)
+			hc->wake_at[i] = i * HOST_WAKE_LINE;
+		return;
+	}
+	size_t lines = (total + HOST_WAKE_LINE - 1) / HOST_WAKE_LINE;
+	unsigned long long x = random_secret_u64(); /* one secret word, spread by splitmix64 */
+	hc->wake_n = HOST_WAKE_LINES;
+	for (size_t i = 0; i < hc->wake_n; i++) {
+		unsigned long long z = (x += 0x9e3779b97f4a7c15ULL);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		z ^= z >> 31;
+		hc->wake_at[i] = (size_t)(z % lines) * HOST_WAKE_LINE;
+	}
+}
+
+/* Print (to 1) the drawn lines, or compare (to 0: 1 when one differs); a
+ * line runs on into the next output where one ends. */
+static int wake_print(struct host_clock *hc, int to)
+{
+	int differ = 0;
+	for (size_t i = 0; i < hc->wake_n; i++) {
+		unsigned char *w = hc->wake + i * HOST_WAKE_LINE;
+		size_t done = 0, len;
+		unsigned char *a;
+		while (done < HOST_WAKE_LINE && (a = wake_addr(hc, hc->wake_at[i] + done, HOST_WAKE_LINE - done, &len))) {
+			if (to)
+				memcpy(w + done, a, len);
+			else
+				differ |= memcmp(w + done, a, len) != 0;
+			done += len;
+		}
+	}
+	return differ;
+}
+
 /* How many of the n sorted ids in a are also among the m sorted ids in b. */
 static int ids_common(const int *a, int n, const int *b, int m)
 {
@@ -711,6 +796,7 @@ struct trip_timed {
 	double credit_us; /* what its threads may use to take the stop (threads_credit), NAN: no schedstat */
 	double cpu_all;   /* the worker's CPU from just before its go to its freeze, exact (NAN: no clock) */
 	int late_write;   /* 1: the outputs changed between the copy and the freeze */
+	int wake_write;   /* 1: a line of the wake print (wake_print) changed by the freeze */
 	int n_old;        /* threads listed at the done line that existed at the go */
 	double leader_late_us; /* the leader's use from the done line on past its unbooked slice (leader_stat) */
 	double floor_allow_us; /* the floor's allowance for the threads known at the go (threads_credit), NAN: none read */
@@ -718,12 +804,14 @@ struct trip_timed {
 
 /*
  * One round: go, the done line, the stop.  *us: the parent's time from go
- * to the done line; *after_us: the worker's CPU from once its stops are
+ * to the done line (a timed sample's: to once its stops are sent);
+ * *after_us: the worker's CPU from once its stops are
  * sent to its freeze (NAN when its CPU clock does not read).  With tt (a
  * timed sample: NULL for the null and warm-up rounds) the parent stops the
- * worker first at the done line (the process and its leader), reads the
- * leader's baseline and copies the outputs, then stops each known thread
- * by its own signal, lists the threads and stops any new one, reads their
+ * worker first at the done line (the process and its leader, and in a box
+ * each thread known at the go by its own signal), ends the sample's time,
+ * reads the leader's baseline and copies the outputs (unboxed, the known
+ * threads' own stops after the copy), lists the threads and stops any new one, reads their
  * baselines and the CPU clock; it compares the outputs with the copy once
  * the worker is frozen: work on them after the done line, exactly,
  * whatever the CPU says.  host_clock_drive copies the sample's outputs
@@ -801,6 +889,10 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 			continue;
 		if (r <= 0)
 			continue;
+		/* the wake print, before the read (a thread that watches the
+		 * channel for the parent's read of its line writes after it) */
+		if (tt && (pf.revents & POLLIN))
+			wake_print(hc, 1);
 		ssize_t k = read(hc->chan_fd, buf + have, sizeof(buf) - 1 - have);
 		/* EAGAIN: the channel is non-blocking (runcmd.c), and the worker
 		 * can take back through /proc/self/fd/3 the bytes that woke the
@@ -832,13 +924,6 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				 * it (red team 17) */
 				kill(hc->pid, SIGSTOP);
 				syscall(SYS_tgkill, hc->pid, hc->pid, SIGSTOP);
-				/* the leader's baseline first, before the other threads'
-				 * stops, the listing and their baselines (red team 26's
-				 * crowd256: 2000 idle threads made the parent's own work
-				 * there the room of its leader's kernel-side copy) */
-				double wall_b = (mono_now() - t0) * 1e6;
-				*us = wall_b;
-				have_lb = have_lead0 && leader_stat(hc, &lb) == 0;
 				/* boxed, every thread known at the go gets its own stop
 				 * before the copy: the group stop reaches a thread only
 				 * once the woken leader runs, and on a busy machine the
@@ -846,13 +931,30 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				 * its rows landing in the copy untimed (red team 104's
 				 * window: 512 rows, about 5 ms, after the done line, in
 				 * 39 to 63 of 96 samples; 338 us past a sample's time
-				 * in a checked one that passed).  Unboxed, the copy
-				 * comes first: a POSIX timer's SIGCONT, which only the
-				 * box refuses, could resume them within the stops (red
-				 * team 90's mid) */
+				 * in a checked one that passed).  And before the
+				 * sample's time ends (wall_b): sent after it, and after
+				 * the leader's baseline read, a known helper's rows
+				 * written in between were in the copy, in no rule and
+				 * not in the time (red team 131's spill: 16 rows, about
+				 * 30 us, after the done line each sample, ok in 2 of 3
+				 * repeats).  Now what a known thread writes before its
+				 * stop takes is timed, but for the signal's delivery (an
+				 * IPI to a thread on a CPU; one off its CPU takes it
+				 * before it runs again).  Unboxed, the copy comes first:
+				 * a POSIX timer's SIGCONT, which only the box refuses,
+				 * could resume them within the stops (red team 90's
+				 * mid) */
 				if (hc->boxed)
 					for (int t = 0; t < tt->n_known; t++)
-						syscall(SYS_tgkill, hc->pid, tt->known[t], SIGSTOP);
+						if (tt->known[t] != hc->pid) /* the leader's is sent */
+							syscall(SYS_tgkill, hc->pid, tt->known[t], SIGSTOP);
+				/* the leader's baseline first, before the listing, the
+				 * other threads' baselines and the copy (red team 26's
+				 * crowd256: 2000 idle threads made the parent's own work
+				 * there the room of its leader's kernel-side copy) */
+				double wall_b = (mono_now() - t0) * 1e6;
+				*us = wall_b;
+				have_lb = have_lead0 && leader_stat(hc, &lb) == 0;
 				/* the outputs as they lie when the sample's time ended,
 				 * copied before the parent's work that grows with the
 				 * worker's threads (their stops, the listing, their
@@ -912,6 +1014,7 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 	if (tt) {
 		tt->cpu_all = cpu1 - cpu0;
 		tt->late_write = outputs_snap(hc, 0);
+		tt->wake_write = wake_print(hc, 0);
 		tt->floor_allow_us = NAN;
 		tt->credit_us = n_threads < 0 ? NAN
 					      : threads_credit(hc, n_threads, tt->known, tt->n_known, &tt->floor_allow_us);
@@ -950,6 +1053,7 @@ static int prepare(struct host_clock *hc, long long g, unsigned long long seed, 
 		       : problem_fill_rounded(pr, hc->job->shape, dist, seed, EV_F32, in) < 0)
 		return -1;
 	hc->snap_order = random_secret_u64();
+	wake_draw(hc);
 	for (int o = 0; o < pr->n_outputs; o++) {
 		int t = pr->n_inputs + o;
 		evs_fill(hc->shm + hc->off[t], problem_tensor_numel(pr, t, hc->job->shape) * sizeof(float),
@@ -1064,6 +1168,14 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		return hc->timed_out ? -1 : proto_violate(p, "the parent cannot find or stop the worker to time it");
 	hc->snap_bytes = output_bytes(hc);
 	hc->snap = xmalloc(hc->snap_bytes ? hc->snap_bytes : 1);
+	{
+		size_t lines = (hc->snap_bytes + HOST_WAKE_LINE - 1) / HOST_WAKE_LINE;
+		if (lines < HOST_WAKE_LINES)
+			lines = HOST_WAKE_LINES;
+		hc->wake = xmalloc(lines * HOST_WAKE_LINE);
+		hc->wake_at = xmalloc(lines * sizeof(size_t));
+		hc->wake_n = 0;
+	}
 	int cold = !strcmp(knob_values_cache[k->cache], "cold");
 	hc->flush_bytes = cold ? (size_t)64 << 20 : 0;
 	hc->flush = cold ? xcalloc(hc->flush_bytes, 1) : NULL;
@@ -1081,6 +1193,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	unsigned char *past = NULL; /* each timed sample's late CPU past its bound (late_bound), freed at out */
 	size_t late_cap = 0;
 	long long n_flat = 0; /* samples whose threads got the flat credit (no per-thread schedstat) */
+	long long n_wake = 0; /* samples whose outputs changed after the parent woke for the done line (wake_print) */
 
 	/* the handshake's own cost: null rounds */
 	double nul[NULL_ROUNDS], after_us;
@@ -1161,7 +1274,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			written = xrealloc(written, late_cap);
 			past = xrealloc(past, late_cap);
 		}
-		written[p->n_samples] = (unsigned char)tt.late_write;
+		written[p->n_samples] = (unsigned char)(tt.late_write || tt.wake_write);
+		n_wake += tt.wake_write;
 		/* the bound grows with what the threads that each wake to take
 		 * the stop measurably used (run_ctx.h), else by a flat credit */
 		int extra = na > 1 ? na - 1 : 0;
@@ -1340,12 +1454,22 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 					    "samples_flat_credit", (json_int_t)n_flat, "late_writes", (json_int_t)n_written,
 					    "outputs",
 					    "copied as soon as the parent's clock reads the done line (the stop sent to the "
-					    "process and its leader before the copy, each thread's own after it) and compared "
+					    "process, its leader and, in a box, each thread known at the go before the sample's "
+					    "time ends and before the copy; unboxed, each thread's own after the copy) and compared "
 					    "once the worker is stopped: a sample whose outputs changed in between is work "
 					    "after the done line (late_writes); the copy a check judges is made after the "
 					    "freeze, and the worker's CPU clock read after it must be the freeze's (else a "
 					    "protocol violation); samples_past_bound counts the timing samples only")
 				: json_pack("{s:s}", "clock", "none: the worker's CPU clock did not read"));
+		if (hc->have_cpu_clock)
+			json_object_set_new(
+				json_object_get(p->method, "after_done"), "wake_print",
+				json_pack("{s:I, s:i, s:i, s:s}", "late_writes", (json_int_t)n_wake, "full_bytes",
+					  (int)HOST_WAKE_FULL, "lines", HOST_WAKE_LINES,
+					  "what", "the outputs (all up to full_bytes, else lines of 64 bytes drawn in secret "
+						  "each sample) as the parent's poll woke for the done line, before it read it, "
+						  "compared once the worker is stopped: late_writes counts the samples with a "
+						  "line written after the parent woke (counted in late_writes above too)"));
 		if (hc->have_cpu_clock)
 			json_object_set_new(
 				json_object_get(p->method, "after_done"), "charged",
@@ -1395,6 +1519,11 @@ out:
 	free(past);
 	free(hc->snap);
 	hc->snap = NULL;
+	free(hc->wake);
+	free(hc->wake_at);
+	hc->wake = NULL;
+	hc->wake_at = NULL;
+	hc->wake_n = 0;
 	free(hc->st_ids);
 	free(hc->st_ns);
 	free(hc->go_ns);

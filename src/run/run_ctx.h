@@ -195,6 +195,9 @@ struct host_clock {
 	unsigned char *snap;         /* the outputs as they were at a sample's done line (round_trip), */
 	size_t snap_bytes;           /* compared with them once the worker is stopped; freed by host_clock_drive */
 	unsigned long long snap_order; /* the sample's secret order of the copy's chunks (prepare: OS randomness) */
+	unsigned char *wake;         /* the outputs' lines (all of them, or HOST_WAKE_LINES drawn in secret) */
+	size_t *wake_at;             /* as the parent found them when its poll woke for the done line, their */
+	size_t wake_n;               /* offsets among the outputs and count (host_clock.c wake_print) */
 	struct problem_filler *filler; /* a described problem's fill box (problem_box.c: the problem's), or NULL */
 	int threads_max;             /* the most threads the worker had at a timed sample's go or done line
 				      * (the method's threads_max: a fraction of one core's peak above 1
