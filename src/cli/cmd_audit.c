@@ -126,7 +126,7 @@ int cmd_audit(int argc, const char **argv)
 			q.st.root);
 	rc = bad || (strict && c.untraced) ? EV_FAILURES : EV_OK;
 out:
-	query_release(&q);
+	query_release_at_exit(&q);
 	audit_errata_release(&errata);
 	return rc;
 }

@@ -129,6 +129,6 @@ int cmd_paper(int argc, const char **argv)
 		strbuf_release(&in);
 		strbuf_release(&out);
 	}
-	query_release(&q);
+	query_release_at_exit(&q);
 	return rc;
 }

@@ -65,6 +65,15 @@ int query_open_for(struct query *q, const char *explicit_root, const char *decla
 	return query_open(q, root);
 }
 
+void query_release_at_exit(struct query *q)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	query_release(q);
+#else
+	store_release(&q->st);
+#endif
+}
+
 void query_release(struct query *q)
 {
 	for (size_t i = 0; i < q->n; i++) {

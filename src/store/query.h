@@ -79,6 +79,12 @@ int query_open(struct query *q, const char *root);
  */
 int query_open_for(struct query *q, const char *explicit_root, const char *declared_root);
 void query_release(struct query *q);
+/* The same for a command's last use of its query just before it exits
+ * (audit, paper): the store is released, the records' trees are left to
+ * the process's exit (freeing them was 9% of an audit of the study's
+ * store, 13% of paper's); under AddressSanitizer, whose leak check runs
+ * at exit, it is query_release. */
+void query_release_at_exit(struct query *q);
 
 /* The typed record of entry i, read on first use; NULL when entry i is of
  * the other kind, or after error() when its manifest is damaged. */
