@@ -26,11 +26,22 @@ expect_match "$TEST_TMP/out" "^cancel_half +ok"
 expect_match "$TEST_TMP/out" "^large_once +ok"
 # the summary says what the time was measured on, and names the fast stress distribution
 expect_match "$TEST_TMP/out" "timed on uniform: [0-9]+ of (300 samples a run|900 samples in 3 runs)"
-expect_match "$TEST_TMP/out" "large_once: large 0\.[0-9]+x of uniform's median: speed depends on the input; not in the time"
+# the note is a ratio of medians: in a busy period (make test's end, load
+# 3.9 on 2 CPUs, 2026-12-02: honest's median CI [227, 651] us) the run
+# says its comparison spans one, and the ratio is not checked, nor the
+# fast stress medians below (BUSY); the records' shape still is
+busy=0
+if ! grep -qE "large_once: large 0\.[0-9]+x of uniform's median" "$TEST_TMP/out" &&
+	grep -q "large_once vs honest: the comparison spans a busy period" "$TEST_TMP/out"; then
+	busy=1
+	echo "note: large_once's fast stress distribution not named, in a busy period (load $(cut -d' ' -f1 /proc/loadavg)): not checked"
+else
+	expect_match "$TEST_TMP/out" "large_once: large 0\.[0-9]+x of uniform's median: speed depends on the input; not in the time"
+fi
 expect_not_contains "$TEST_TMP/out" "honest: cancel"
 expect_not_contains "$TEST_TMP/out" "cancel_half: cancel 0."
-python3 - "$EVIDENT_STORE"/runs/*.json <<'PY' || fail "timing.by_dist and the filtered samples in the records"
-import json, re, sys
+BUSY=$busy python3 - "$EVIDENT_STORE"/runs/*.json <<'PY' || fail "timing.by_dist and the filtered samples in the records"
+import json, os, re, sys
 files = sys.argv[1:]
 runs = [json.load(open(f)) for f in files if not f.endswith("-batch.json")]
 batch = [json.load(open(f)) for f in files if f.endswith("-batch.json")][0]
@@ -52,7 +63,7 @@ for r in runs:
     assert timed == {"uniform", "large", "cancel"}, timed
     if r["variant"] == "large_once":
         fast += bd["large"]["median_us"] < 0.67 * bd["uniform"]["median_us"]
-assert fast >= 2, fast  # the cheat's speed is there, in by_dist
+assert fast >= 2 or os.environ.get("BUSY") == "1", fast  # the cheat's speed is there, in by_dist
 for row in batch["variants"]:
     assert re.fullmatch(r"uniform: [0-9]+ of (300 samples a run|900 samples in 3 runs)", row["timed_on"]), row
     c = row.get("comparison") or {}
