@@ -428,6 +428,7 @@ static void put_rt87_zbatch(struct store *st, const char *bid, const char *exp, 
  * of kernel path (content sha) as binary bin, in batch bid, its own
  * median median us (outcome as given: "aborted" for a run the stop cut).
  */
+static const char *put_hunt_reason; /* put_hunt_run's reason, where set */
 static void put_hunt_run(struct store *st, const char *id, const char *exp, const char *bid, const char *path,
 			 const char *sha, const char *bin, double median, const char *outcome)
 {
@@ -442,6 +443,8 @@ static void put_hunt_run(struct store *st, const char *id, const char *exp, cons
 			      "samples_object", hex, "method", "cache", "cold", "samples_requested", 3, "stats", "n", 30,
 			      "median", median, "median_ci", median - 1, median + 1);
 	assert_non_null(x);
+	if (put_hunt_reason)
+		json_object_set_new(x, "reason", json_string(put_hunt_reason));
 	put_variant_x(st, id, "quick", sha, samples, outcome, x);
 	free(samples);
 }
@@ -675,6 +678,21 @@ static void put_begun_hunt(struct store *st)
 		free(jid);
 	}
 	put_begun_batch(st, "20260131T000110Z-kd-1-batch", "kd", "kdbin", "kobin");
+	/* ki.c: a finished batch ki-0 (3000 [2900, 3100]) and ki-1,
+	 * interrupted (SIGINT) while its second job of quick ran: one run ok
+	 * at 3000 us, one aborted, "interrupted by SIGINT" */
+	char kisha[SHA256_HEX_LEN + 1];
+	put_file("ki.c", "int ki;\n", kisha);
+	const char *i0[] = { "20260131T000200Z-ki-q0a", "20260131T000201Z-ki-q0b", "20260131T000202Z-ki-q0c" };
+	for (int i = 0; i < 3; i++)
+		put_hunt_run(st, i0[i], "ki", "20260131T000203Z-ki-0-batch", "ki.c", kisha, "kibin", m0[i], "ok");
+	put_hunt_batch(st, "20260131T000203Z-ki-0-batch", "ki", i0, 3, 3000, 2900, 3100, 0);
+	const char *i1[] = { "20260131T000210Z-ki-q1a", "20260131T000211Z-ki-q1b" };
+	put_hunt_run(st, i1[0], "ki", "20260131T000212Z-ki-1-batch", "ki.c", kisha, "kibin", 3000, "ok");
+	put_hunt_reason = "interrupted by SIGINT: worker killed by SIGKILL during init or correctness seed 0";
+	put_hunt_run(st, i1[1], "ki", "20260131T000212Z-ki-1-batch", "ki.c", kisha, "kibin", 0, "aborted");
+	put_hunt_reason = NULL;
+	put_hunt_batch(st, "20260131T000212Z-ki-1-batch", "ki", i1, 2, 3000, 2990, 3010, 1);
 }
 
 static int setup(void **state)
@@ -3312,14 +3330,18 @@ static void test_value_killed_wide_band(void **state)
  * the tries with no run of the code saying nothing); kb-3 (a job of
  * another variant) and kb-4 (another shape) say nothing.  The honest
  * control kd: a try killed before any job of its code began says
- * nothing, supported.
+ * nothing, supported.  And ki-1, interrupted while a job of the code ran
+ * (recorded aborted, "interrupted by SIGINT"): against, 1 of 2,
+ * unsupported (before: supported, the aborted run not the code's and the
+ * try's one ok run inside the band).
  */
 static void test_value_begun_jobs(void **state)
 {
 	struct audit_counts c;
 	(void)state;
 	char *f = audit("<!-- claim: value experiment=kb variant=quick stat=median_us value=3000us -->\n"
-			"<!-- claim: value experiment=kd variant=quick stat=median_us value=3000us -->\n",
+			"<!-- claim: value experiment=kd variant=quick stat=median_us value=3000us -->\n"
+			"<!-- claim: value experiment=ki variant=quick stat=median_us value=3000us -->\n",
 			&c);
 	assert_non_null(strstr(f, "t.md:1: contradicted: value kb/quick median_us=3000us: recorded 3000, within the "
 				  "95% CI [2899.5, 3100.5]"));
@@ -3338,8 +3360,17 @@ static void test_value_begun_jobs(void **state)
 	assert_null(strstr(f, "kb-4-batch"));
 	assert_non_null(strstr(f, "t.md:2: supported: value kd/quick median_us=3000us: recorded 3000, within the 95% "
 				  "CI [2899.5, 3100.5]"));
+	/* ki-1's job cut short: against (before: aborted, not the code's,
+	 * and ki-1's one ok run inside the band left it out, supported) */
+	assert_non_null(strstr(f, "t.md:3: unsupported: value ki/quick median_us=3000us: "));
+	assert_non_null(strstr(f, "; but only 1 of 2 batches of the same code on "));
+	assert_non_null(strstr(f, "interrupted, a job of the code begun and never finished (aborted, interrupted) "
+				  "(20260131T000212Z-ki-1-batch)"));
+	assert_non_null(strstr(f, "; 1 interrupted try had a job of the code cut short (aborted, interrupted before it "
+				  "finished), which counts against the claim"));
 	assert_int_equal(c.contradicted, 1);
 	assert_int_equal(c.supported, 1);
+	assert_int_equal(c.unsupported, 1);
 	free(f);
 }
 
