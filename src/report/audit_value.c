@@ -16,6 +16,7 @@
 #include "report/audit_errata.h"
 #include "report/code_identity.h"
 #include "stats/stats.h"
+#include "store/store.h"
 
 /* A statistic of a variant's comparison with its batch's baseline: a
  * value claim on it states a comparison (implied_verdict). */
@@ -230,22 +231,63 @@ static int stat_with_ci(struct actx *a, const struct batch_record *b, const stru
  * that sent SIGINT to every try as soon as one process of the code came
  * out slow left tries of 1 or 2 runs, no vote (fewer than 3 repeats), and
  * a false value was supported by the one try that drew a fast process,
- * itself interrupted, after 14, 8 and 3 tries.
+ * itself interrupted, after 14, 8 and 3 tries.  A run cut short by the
+ * interruption (run_cut_short) is a job of the code that never gave a
+ * number: against, *cut set (red team 132's hunt with SIGINT: recorded
+ * aborted, it was read as not the code's and the try said nothing).
  */
+/* A run of the code its batch's interruption cut short: aborted,
+ * "interrupted by SIGNAL" (outcome.c outcome_classify), a job that began
+ * and never gave a number.  Like a job a kill left with no record (red
+ * team 132), it counts against a value claim: what it would have measured
+ * is unknown, and a hunter who interrupts each try as soon as the code
+ * shows slow has the slow job recorded so, not as the code's. */
+static int run_cut_short(const struct run_record *r)
+{
+	return r->outcome == OUTCOME_ABORTED && r->reason && !strncmp(r->reason, "interrupted by ", 15);
+}
+
+/* Is x (a row's or a run's identity, code_identity) the code id for a run
+ * cut short (run_cut_short)?  As audit_same_identity_or_neutral, save
+ * that one cut short before its first timed sample has no cache mode or
+ * clock to match: then by the object alone, on the same device, run on
+ * the same kind of execution.  Only ever counts against a claim. */
+static int same_code_cut_short(const struct code_id *x, const struct code_id *id)
+{
+	if (x->cache && x->clock)
+		return audit_same_identity_or_neutral(x, id);
+	int kinds = x->exec_kind && id->exec_kind ? !strcmp(x->exec_kind, id->exec_kind) : !x->exec_kind == !id->exec_kind;
+	return !strcmp(x->dev, id->dev) && code_same(x, id) && kinds && x->slots == id->slots;
+}
+
 static int value_stopped_try(struct actx *a, const struct batch_record *b, const struct code_id *id, const char *stat,
-			     double lo, double hi, struct strbuf *what)
+			     double lo, double hi, struct strbuf *what, int *cut)
 {
 	size_t n = 0, unclean = 0, out = 0;
 	for (size_t i = 0; i < b->n_rows; i++) {
 		const struct batch_row *x = &b->rows[i];
 		struct code_id rid;
-		if (!code_identity(a->q, x, &rid) || !audit_same_identity_or_neutral(&rid, id) || audit_row_set_aside(a, x))
+		if (!code_identity(a->q, x, &rid) || audit_row_set_aside(a, x))
+			continue;
+		/* a row of the code, or one whose runs were all cut short before
+		 * a timed sample (its identity then has no way of timing) */
+		int same = audit_same_identity_or_neutral(&rid, id);
+		if (!same && !same_code_cut_short(&rid, id))
 			continue;
 		const struct run_record **runs;
 		size_t nr = query_row_runs(a->q, x, &runs);
 		const struct run_record *one = nr ? NULL : query_row_run(a->q, x);
 		for (size_t j = 0; j < (nr ? nr : one ? 1 : 0); j++) {
 			const struct run_record *r = nr ? runs[j] : one;
+			if (!same && !run_cut_short(r))
+				continue;
+			if (run_cut_short(r)) {
+				n++;
+				*cut = 1;
+				if (!unclean++ && !out)
+					strbuf_addstr(what, "a job of the code begun and never finished (aborted, interrupted)");
+				continue;
+			}
 			if (r->outcome == OUTCOME_ABORTED || r->outcome == OUTCOME_NO_DEVICE ||
 			    r->outcome == OUTCOME_BUILD_FAILED || r->outcome == OUTCOME_REFERENCE_FAILED)
 				continue;
@@ -281,6 +323,75 @@ static int value_stopped_try(struct actx *a, const struct batch_record *b, const
 	return unclean || out ? CODE_ORPHAN_AGAINST : CODE_ORPHAN_ITS_WAY;
 }
 
+/* Did begun markers x and y come from one process: the same pid, host,
+ * PID namespace, start time and boot (store.c marker_writer), each
+ * known? */
+static int same_writer(const json_t *x, const json_t *y)
+{
+	static const char *const k[] = { "host", "pid_ns", "start_ticks", "boot_id", NULL };
+	json_int_t px = json_integer_value(json_object_get(x, "pid"));
+	if (px <= 0 || px != json_integer_value(json_object_get(y, "pid")))
+		return 0;
+	for (size_t i = 0; k[i]; i++) {
+		const char *a = json_string_value(json_object_get(x, k[i])), *b = json_string_value(json_object_get(y, k[i]));
+		if (!a || !b || !*a || strcmp(a, b))
+			return 0;
+	}
+	return 1;
+}
+
+/* A batch marker of pend (store_pending_list): kind batch (eval's) or
+ * run_batch (evident run's), with its batch id into *id. */
+static int batch_marker(const json_t *m, const char **id)
+{
+	const char *kind = json_string_value(json_object_get(m, "kind"));
+	*id = json_string_value(json_object_get(m, "run_id"));
+	return kind && (!strcmp(kind, "batch") || !strcmp(kind, "run_batch")) && *id;
+}
+
+/* For a run marker jm (pending/RUN_ID.json) of a runner from before the
+ * batch marker listed its jobs ("begun": store_pending_batch_begun), the
+ * batch marker in pend its job ran in: the newest its writer began at or
+ * before the job (same_writer: one `evident run` or eval process; a
+ * pool's slots are processes of their own, and are not read so).  NULL
+ * where there is none, or where that marker lists its jobs (read from
+ * it). */
+static const json_t *old_job_batch_marker(const json_t *pend, const json_t *jm)
+{
+	const char *js = json_string_value(json_object_get(jm, "started_utc"));
+	const json_t *found = NULL, *m;
+	const char *fs = NULL, *id;
+	size_t i;
+	json_array_foreach(pend, i, m)
+	{
+		const char *ms = json_string_value(json_object_get(m, "started_utc"));
+		if (!batch_marker(m, &id) || !same_writer(m, jm) || !ms || !js || strcmp(ms, js) > 0 ||
+		    (fs && strcmp(ms, fs) <= 0))
+			continue;
+		found = m;
+		fs = ms;
+	}
+	return found && !json_object_get(found, "begun") ? found : NULL;
+}
+
+/* Does a begun job's entry jm (its problem's name and dims, where it
+ * records them) agree with p? */
+static int job_marker_at(const json_t *jm, const struct rec_problem *p)
+{
+	const char *name = json_string_value(json_object_get(jm, "problem"));
+	const json_t *dims = json_object_get(jm, "dims");
+	if (name && p->name && strcmp(name, p->name))
+		return 0;
+	if (!json_is_array(dims))
+		return 1;
+	if (json_array_size(dims) != p->n_dims)
+		return 0;
+	for (size_t i = 0; i < p->n_dims && i < 8; i++)
+		if (json_integer_value(json_array_get(dims, i)) != p->dims[i])
+			return 0;
+	return 1;
+}
+
 /*
  * Killed tries of the code id at eb's shape: run records whose batch_id no
  * batch record of the store carries (an `evident run`, eval or `evident
@@ -299,14 +410,29 @@ static int value_stopped_try(struct actx *a, const struct batch_record *b, const
  * *n_its_way those left out.  Red team 130: red team 126's hunt with
  * SIGKILL for SIGINT; 7 killed tries whose 14 runs were all slow, then a
  * false `median_us=2600us` supported by the 8th, which finished.
+ *
+ * And a job of the code begun and never recorded: its begun marker
+ * (pending/RUN_ID.json, job.c job_marker_more: variant, batch_id, problem,
+ * dims) with no run record, at eb's shape, in a batch with no batch
+ * record whose begun marker names the code under the job's variant
+ * (code_marker_variant; or old_job_batch_marker's), read through the pending list
+ * the verdicts' begun tries are (store_pending_list, code_configs.c).
+ * Such a job ran the code and was killed or stopped while it ran (or
+ * runs still): what it measured is unknown, so its try counts against
+ * (*n_begun of them): a job with no run cannot lie inside any band
+ * (value_try_band).  Red team 132: a hunter that read a slow process of
+ * the code from /proc and SIGKILLed its session before its record erased
+ * 101 slow processes; 75 killed tries left nothing but their markers, 26
+ * only fast runs inside the band, and the claim read the finished batch
+ * alone (contradicted there only by load noise in those fast runs).
  */
 static void value_killed_tries(struct actx *a, const struct batch_record *eb, const struct code_id *id,
 			       const char *stat, double lo, double hi, size_t *n_against, size_t *n_its_way,
-			       size_t *n_named, struct strbuf *what)
+			       size_t *n_begun, size_t *n_named, struct strbuf *what)
 {
 	struct try {
 		const char *batch_id;
-		size_t n, unclean, out;
+		size_t n, unclean, out, begun;
 		double first_out;
 		const char *first_unclean;
 	} *t = NULL;
@@ -330,13 +456,19 @@ static void value_killed_tries(struct actx *a, const struct batch_record *eb, co
 		const struct run_record *r = query_run_at(q, i);
 		struct code_id rid;
 		if (!r || !audit_same_problem(&r->problem, &eb->problem) ||
-		    !code_identity_run(r, r->params, r->n_params, &rid) || !audit_same_identity_or_neutral(&rid, id))
+		    !code_identity_run(r, r->params, r->n_params, &rid) ||
+		    !(run_cut_short(r) ? same_code_cut_short(&rid, id) : audit_same_identity_or_neutral(&rid, id)))
 			continue;
+		if (a->o->errata && audit_errata_find(a->o->errata, r->git.commit) >= 0)
+			continue; /* the runner's defect */
+		if (run_cut_short(r)) {
+			t[k].n++;
+			t[k].begun++;
+			continue;
+		}
 		if (r->outcome == OUTCOME_ABORTED || r->outcome == OUTCOME_NO_DEVICE || r->outcome == OUTCOME_BUILD_FAILED ||
 		    r->outcome == OUTCOME_REFERENCE_FAILED)
 			continue; /* not the code's */
-		if (a->o->errata && audit_errata_find(a->o->errata, r->git.commit) >= 0)
-			continue; /* the runner's defect */
 		if (r->outcome != OUTCOME_OK) {
 			t[k].n++;
 			if (!t[k].unclean++)
@@ -362,24 +494,69 @@ static void value_killed_tries(struct actx *a, const struct batch_record *eb, co
 		if (!(v >= lo && v <= hi) && !t[k].out++)
 			t[k].first_out = v;
 	}
+	/* the jobs of the code begun and never recorded (red team 132): each
+	 * batch marker's list of its jobs, and, for a runner from before it,
+	 * the run markers its writer left */
+	json_t *pend = store_pending_list(&q->st);
+	size_t pi, ji;
+	json_t *pm, *jm;
+	json_array_foreach(pend, pi, pm)
+	{
+		const char *bid;
+		const json_t *bm = pm, *jobs = NULL;
+		if (batch_marker(pm, &bid))
+			jobs = json_object_get(pm, "begun");
+		else if (!json_object_get(pm, "kind") && (bm = old_job_batch_marker(pend, pm)))
+			batch_marker(bm, &bid);
+		else
+			continue;
+		if ((eb->batch_id && !strcmp(bid, eb->batch_id)) || query_find(q, bid, NULL) >= 0)
+			continue; /* the claim's own, or recorded: its rows are the try */
+		for (ji = 0; ji < (jobs ? json_array_size(jobs) : bm != pm); ji++) {
+			jm = jobs ? json_array_get(jobs, ji) : pm;
+			const char *rid = json_string_value(json_object_get(jm, "run_id"));
+			const char *var = json_string_value(json_object_get(jm, "variant"));
+			if (!rid || !var || query_find(q, rid, NULL) >= 0 || !job_marker_at(jm, &eb->problem) ||
+			    !code_marker_variant(bm, var, id))
+				continue; /* recorded, at another shape, or another code */
+			size_t k = 0;
+			while (k < nt && strcmp(t[k].batch_id, bid))
+				k++;
+			if (k == nt) {
+				t = xrealloc(t, (nt + 1) * sizeof(*t));
+				memset(&t[nt], 0, sizeof(t[nt]));
+				t[nt].batch_id = bid; /* borrowed from pend, released below */
+				nt++;
+			}
+			t[k].n++;
+			t[k].begun++;
+		}
+	}
 	for (size_t k = 0; k < nt; k++) {
 		if (!t[k].n)
 			continue; /* no run of the code: says nothing */
-		if (!t[k].unclean && !t[k].out) {
+		if (!t[k].unclean && !t[k].out && !t[k].begun) {
 			(*n_its_way)++;
 			continue;
 		}
 		(*n_against)++;
+		*n_begun += t[k].begun > 0;
 		if ((*n_named)++ >= 6)
 			continue;
 		strbuf_addf(what, "%skilled, ", what->len ? ", " : "");
-		if (t[k].out)
+		if (t[k].begun)
+			strbuf_addf(what, "%zu job(s) of the code begun and never finished", t[k].begun);
+		else if (t[k].out)
 			strbuf_addf(what, "%zu of %zu run(s) outside its band, the first at %.4g", t[k].out, t[k].n,
 				    t[k].first_out);
 		else
 			strbuf_addf(what, "a run %s", t[k].first_unclean);
-		strbuf_addf(what, " (%s: runs, no batch record)", t[k].batch_id);
+		if (t[k].begun && t[k].n > t[k].begun)
+			strbuf_addf(what, ", %zu run(s) recorded", t[k].n - t[k].begun);
+		strbuf_addf(what, " (%s: %s, no batch record)", t[k].batch_id,
+			    t[k].n > t[k].begun ? "runs" : "begun marker");
 	}
+	json_decref(pend);
 	free(t);
 }
 
@@ -433,7 +610,7 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	 * cut to be even about want (value_try_band) */
 	double try_lo, try_hi;
 	value_try_band(want, band_lo, band_hi, &try_lo, &try_hi);
-	size_t n = 0, k = 0, n_out = 0, n_aside = 0, n_few = 0, n_stopped = 0, n_its_way = 0, pos = a->q->n;
+	size_t n = 0, k = 0, n_out = 0, n_aside = 0, n_few = 0, n_stopped = 0, n_its_way = 0, n_cut = 0, pos = a->q->n;
 	struct strbuf out = STRBUF_INIT;
 	const struct batch_record *b = eb;
 	/* the claim's own batch interrupted: a stopped try too, whose stop
@@ -453,10 +630,12 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 		 * repeats (value_stopped_try) */
 		if (b != eb && b->interrupted) {
 			struct strbuf what = STRBUF_INIT;
-			int w = value_stopped_try(a, b, &id, stat, try_lo, try_hi, &what);
+			int cut = 0;
+			int w = value_stopped_try(a, b, &id, stat, try_lo, try_hi, &what, &cut);
 			if (w == CODE_ORPHAN_AGAINST) {
 				n++;
 				n_stopped++;
+				n_cut += cut;
 				if (n_out++ < 6)
 					strbuf_addf(&out, "%sinterrupted, %s (%s)", out.len ? ", " : "", what.buf,
 						    audit_id_or(b->run_id));
@@ -558,8 +737,8 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	}
 	/* the killed tries of the code (runs, no batch record), weighed as
 	 * the interrupted ones are (value_killed_tries) */
-	size_t n_killed = 0, n_killed_its_way = 0;
-	value_killed_tries(a, eb, &id, stat, try_lo, try_hi, &n_killed, &n_killed_its_way, &n_out, &out);
+	size_t n_killed = 0, n_killed_its_way = 0, n_begun = 0;
+	value_killed_tries(a, eb, &id, stat, try_lo, try_hi, &n_killed, &n_killed_its_way, &n_begun, &n_out, &out);
 	n += n_killed;
 	/* more than half of the deciding batches must hold it: one of two
 	 * is a coin, not what the code gives */
@@ -567,10 +746,12 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	if (n_stopped)
 		strbuf_addf(&stopped, " (%zu of them interrupted tries", n_stopped);
 	if (n_killed)
-		strbuf_addf(&stopped, "%s%zu %s tries (runs, no batch record)", n_stopped ? ", " : " (", n_killed,
-			    n_stopped ? "killed" : "of them killed");
+		strbuf_addf(&stopped, "%s%zu %s tries (%s, no batch record)", n_stopped ? ", " : " (", n_killed,
+			    n_stopped ? "killed" : "of them killed", n_begun ? "runs or a begun job" : "runs");
 	if (stopped.len)
-		strbuf_addstr(&stopped, " with a run outside its band or not ok)");
+		strbuf_addstr(&stopped, n_begun || n_cut ? " with a run outside its band or not ok, or a job of the code "
+							   "begun and never finished)"
+							 : " with a run outside its band or not ok)");
 	size_t decides = own_stopped ? 1 : 2;
 	if (own_stopped && !n) {
 		*agrees = 0;
@@ -595,6 +776,23 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	} else if (n >= decides) {
 		strbuf_addf(msg, "; %zu of %zu batches of the same code on %s hold it%s", k, n, id.dev,
 			    stopped.len ? stopped.buf : "");
+	}
+	if (n_begun || n_cut) {
+		strbuf_addstr(msg, "; ");
+		if (n_begun)
+			strbuf_addf(msg, "%zu killed tr%s had a job of the code begun and never finished (its batch's "
+					 "begun marker in pending/ lists it and no run record does: the runner was killed "
+					 "or stopped while the code ran, or runs still)",
+				    n_begun, n_begun == 1 ? "y" : "ies");
+		if (n_cut)
+			strbuf_addf(msg, "%s%zu interrupted tr%s had a job of the code cut short (aborted, "
+					 "interrupted before it finished)",
+				    n_begun ? " and " : "", n_cut, n_cut == 1 ? "y" : "ies");
+		strbuf_addstr(msg, ", which counts against the claim: what that job would have measured is unknown, and a "
+				   "hunter who stops each try as soon as the code shows slow leaves only fast runs (red "
+				   "team 132); a stop of your own (Ctrl-C, SIGKILL, the OOM killer, a lost terminal) is "
+				   "undone by rerunning the experiment to finished batches, most of which must hold the "
+				   "value");
 	}
 	if (own_stopped && n)
 		strbuf_addf(msg, "; batch %s itself interrupted, a stopped try: left out of the count",

@@ -335,6 +335,30 @@ static int marker_names(const json_t *m, const struct code_id *ia, const struct 
 	return xa && xb;
 }
 
+int code_marker_variant(const json_t *m, const char *variant, const struct code_id *id)
+{
+	const json_t *code = json_object_get(m, "code");
+	if (!variant || !json_is_object(code))
+		return 0;
+	/* eval's: the candidate under its name, the reference under its */
+	const char *cn = json_string_value(json_object_get(m, "variant"));
+	const char *rn = json_string_value(json_object_get(m, "reference"));
+	if (cn && !strcmp(cn, variant) && code_same_object_json(json_object_get(code, "candidate"), id))
+		return 1;
+	if (rn && !strcmp(rn, variant) && code_same_object_json(json_object_get(code, "reference"), id))
+		return 1;
+	/* evident run's: a variant of that name */
+	size_t i;
+	const json_t *v;
+	json_array_foreach(json_object_get(code, "variants"), i, v)
+	{
+		const char *n = json_string_value(json_object_get(v, "name"));
+		if (n && !strcmp(n, variant) && code_same_object_json(v, id))
+			return 1;
+	}
+	return 0;
+}
+
 int code_marker_names(const char *store_root, const char *batch_id, const struct code_id *ia,
 		      const struct code_id *ib)
 {

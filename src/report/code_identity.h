@@ -255,6 +255,11 @@ enum { CODE_ORPHAN_NONE, CODE_ORPHAN_AGAINST, CODE_ORPHAN_ITS_WAY };
  * codes a and b?  0 where there is none. */
 int code_marker_names(const char *store_root, const char *batch_id, const struct code_id *ia,
 		      const struct code_id *ib);
+/* Does begun batch marker m (eval's, or evident run's) name code id
+ * under the variant name variant (a job's begun marker's: eval's
+ * candidate or reference, a variant of evident run's), by the object
+ * (code_same_object_json: only ever counts against a claim)? */
+int code_marker_variant(const json_t *m, const char *variant, const struct code_id *id);
 /*
  * An interrupted batch b, a try of codes a and b, as a killed try is read
  * (code_orphan_weight): each side's runs by their records (rows matching

@@ -2328,11 +2328,31 @@ static int job_record(struct job_state *j)
 	return rc;
 }
 
+/* What a job's entry in its batch's begun marker says beyond its run id
+ * and variant (store_pending_batch_begun): its problem's name and dims,
+ * as its run record will, so that a job begun and never recorded (its
+ * runner killed while it ran) is read as a try of its code at its shape
+ * (audit_value.c value_killed_tries; red team 132) */
+static json_t *job_begun_fields(const struct run_ctx *c)
+{
+	json_t *m = json_object(), *dims = json_array();
+	if (c->s->problem)
+		json_object_set_new(m, "problem", json_string(c->s->problem));
+	for (int i = 0; i < c->s->n_dims && i < SPEC_MAX_DIMS; i++)
+		json_array_append_new(dims, json_integer((json_int_t)c->s->dims[i]));
+	json_object_set_new(m, "dims", dims);
+	return m;
+}
+
 int job_execute(struct run_ctx *c, struct plan_job *pj)
 {
 	struct job_state j;
 	int rc = -1;
 	job_state_init(&j, c, pj);
+	/* the batch's begun marker lists the job first (committed: it counts
+	 * in a clone), then the job's own run marker (scratch) */
+	if (c->plan.batch_id)
+		store_pending_batch_begun(&c->st, c->plan.batch_id, j.run_id, j.v->name, job_begun_fields(c));
 	store_pending_begin(&c->st, j.run_id, c->s->name, j.v->name);
 	job_build(&j);
 	if (j.jr.build_ok) {

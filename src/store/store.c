@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -457,9 +458,54 @@ int store_pending_begin_run_batch(struct store *st, const char *batch_id, const 
 	return pending_write(st, batch_id, f);
 }
 
+int store_pending_batch_begun(struct store *st, const char *batch_id, const char *run_id, const char *variant,
+			      json_t *job)
+{
+	int rc = 0;
+	json_t *e = json_pack("{s:s, s:s}", "run_id", run_id, "variant", variant);
+	if (job)
+		json_object_update(e, job);
+	json_decref(job);
+	char *path = xstrfmt("%s/pending/%s.json", st->root, batch_id);
+	char *lock = xstrfmt("%s/pending/.%s.lock", st->root, batch_id);
+	char *tmp = xstrfmt("%s/pending/.%s.%ld.tmp", st->root, batch_id, (long)getpid());
+	int fd = open(lock, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || flock(fd, LOCK_EX) < 0) {
+		rc = error("cannot lock '%s': %s; check that you may write the store's pending/", lock, strerror(errno));
+		goto out;
+	}
+	json_t *m = json_load_file(path, 0, NULL);
+	if (json_is_object(m)) { /* none: a batch with no begun marker */
+		json_t *begun = json_object_get(m, "begun");
+		if (!json_is_array(begun)) {
+			begun = json_array();
+			json_object_set_new(m, "begun", begun);
+		}
+		json_array_append(begun, e);
+		if (json_dump_file(m, tmp, JSON_SORT_KEYS) < 0 || rename(tmp, path) < 0) {
+			rc = error("cannot write '%s': %s; check the store's free space and that you may write its pending/",
+				   path, strerror(errno));
+			unlink(tmp);
+		}
+	}
+	json_decref(m);
+out:
+	if (fd >= 0)
+		close(fd);
+	json_decref(e);
+	free(tmp);
+	free(lock);
+	free(path);
+	return rc;
+}
+
 void store_pending_end(struct store *st, const char *run_id)
 {
 	char *path = xstrfmt("%s/pending/%s.json", st->root, run_id);
+	unlink(path);
+	free(path);
+	/* a batch's job lock (store_pending_batch_begun), where it has one */
+	path = xstrfmt("%s/pending/.%s.lock", st->root, run_id);
 	unlink(path);
 	free(path);
 }

@@ -270,6 +270,18 @@ int store_pending_begin_batch_code(struct store *st, const char *batch_id, const
  * was of (audit_claim_reproduced; red team 130).  0 or error(). */
 int store_pending_begin_run_batch(struct store *st, const char *batch_id, const char *experiment, json_t *variants,
 				  const char *reproduces);
+/* A job of batch batch_id begun (job.c, before it builds or runs): the
+ * batch's begun marker (pending/BATCH_ID.json, eval's or evident run's),
+ * where there is one, gets {run_id, variant} and job's fields (taken:
+ * job.c's problem and dims) appended to its array "begun", under a lock
+ * of its own (pending/.BATCH_ID.lock: a pool's slots are processes of
+ * their own), its other fields as they were.  A marker left behind then
+ * says which jobs began, in a clone too (it is committed, not its jobs'
+ * run markers): one with no run record is a job killed or stopped while
+ * it ran, which counts against a value claim on its code (audit_value.c
+ * value_killed_tries; red team 132).  0, or -1 after error(). */
+int store_pending_batch_begun(struct store *st, const char *batch_id, const char *run_id, const char *variant,
+			      json_t *job);
 /* Pending runs and begun batches: JSON array of {run_id, pid, host,
  * started_utc, experiment, variant, state: "running"|"aborted"|"elsewhere"}
  * (elsewhere: written on another host, whose process this one cannot look

@@ -428,6 +428,7 @@ static void put_rt87_zbatch(struct store *st, const char *bid, const char *exp, 
  * of kernel path (content sha) as binary bin, in batch bid, its own
  * median median us (outcome as given: "aborted" for a run the stop cut).
  */
+static const char *put_hunt_reason; /* put_hunt_run's reason, where set */
 static void put_hunt_run(struct store *st, const char *id, const char *exp, const char *bid, const char *path,
 			 const char *sha, const char *bin, double median, const char *outcome)
 {
@@ -442,6 +443,8 @@ static void put_hunt_run(struct store *st, const char *id, const char *exp, cons
 			      "samples_object", hex, "method", "cache", "cold", "samples_requested", 3, "stats", "n", 30,
 			      "median", median, "median_ci", median - 1, median + 1);
 	assert_non_null(x);
+	if (put_hunt_reason)
+		json_object_set_new(x, "reason", json_string(put_hunt_reason));
 	put_variant_x(st, id, "quick", sha, samples, outcome, x);
 	free(samples);
 }
@@ -625,6 +628,71 @@ static void put_killed_repros(struct store *st)
 			 0);
 	/* evident run's own marker of another try names no reproduction */
 	assert_int_equal(store_pending_begin_run_batch(st, "20260102T000016Z-r-run-batch", "r", json_array(), NULL), 0);
+}
+
+/*
+ * Red team 132, gap 2: a hunt that SIGKILLs each try as soon as a process
+ * of the code shows slow, before its run record.  kb.c: a finished batch
+ * kb-0 (2950, 3000, 3050 us; 3000 [2900, 3100]); tries kb-1 and kb-2
+ * killed while a job of quick ran (their batch's begun marker naming
+ * kbbin as quick and listing the job, its problem and dims:
+ * store_pending_batch_begun; no run record).  Tries that say nothing of kb.c: kb-3's job was of
+ * another variant of the batch (other, kobin), kb-4's job at another
+ * shape (N 512).  kd.c, the honest control: a finished batch kd-0 (3000
+ * [2900, 3100]) and a try killed before any job of it began (its batch
+ * marker alone).
+ */
+static void put_begun_job(struct store *st, const char *jid, const char *var, const char *bid, long long n)
+{
+	json_t *more = json_pack("{s:s, s:[I]}", "problem", "p2", "dims", (json_int_t)n);
+	assert_int_equal(store_pending_batch_begun(st, bid, jid, var, more), 0);
+}
+
+static void put_begun_batch(struct store *st, const char *bid, const char *exp, const char *bin, const char *obin)
+{
+	static const char *const nolibs = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+	json_t *vs = json_pack("[{s:s, s:s, s:s}, {s:s, s:s, s:s}]", "name", "quick", "binary_sha256", bin, "libs",
+			       nolibs, "name", "other", "binary_sha256", obin, "libs", nolibs);
+	assert_int_equal(store_pending_begin_run_batch(st, bid, exp, vs, NULL), 0);
+}
+
+static void put_begun_hunt(struct store *st)
+{
+	char kbsha[SHA256_HEX_LEN + 1], kdsha[SHA256_HEX_LEN + 1];
+	put_file("kb.c", "int kb;\n", kbsha);
+	put_file("kd.c", "int kd;\n", kdsha);
+	static const double m0[] = { 2950, 3000, 3050 };
+	const char *b0[] = { "20260131T000000Z-kb-q0a", "20260131T000001Z-kb-q0b", "20260131T000002Z-kb-q0c" };
+	const char *d0[] = { "20260131T000100Z-kd-q0a", "20260131T000101Z-kd-q0b", "20260131T000102Z-kd-q0c" };
+	for (int i = 0; i < 3; i++) {
+		put_hunt_run(st, b0[i], "kb", "20260131T000003Z-kb-0-batch", "kb.c", kbsha, "kbbin", m0[i], "ok");
+		put_hunt_run(st, d0[i], "kd", "20260131T000103Z-kd-0-batch", "kd.c", kdsha, "kdbin", m0[i], "ok");
+	}
+	put_hunt_batch(st, "20260131T000003Z-kb-0-batch", "kb", b0, 3, 3000, 2900, 3100, 0);
+	put_hunt_batch(st, "20260131T000103Z-kd-0-batch", "kd", d0, 3, 3000, 2900, 3100, 0);
+	for (int k = 1; k <= 4; k++) {
+		char *bid = xstrfmt("20260131T00001%dZ-kb-%d-batch", k, k), *jid = xstrfmt("20260131T00002%dZ-kb-j%d", k, k);
+		put_begun_batch(st, bid, "kb", "kbbin", "kobin");
+		put_begun_job(st, jid, k == 3 ? "other" : "quick", bid, k == 4 ? 512 : 256);
+		free(bid);
+		free(jid);
+	}
+	put_begun_batch(st, "20260131T000110Z-kd-1-batch", "kd", "kdbin", "kobin");
+	/* ki.c: a finished batch ki-0 (3000 [2900, 3100]) and ki-1,
+	 * interrupted (SIGINT) while its second job of quick ran: one run ok
+	 * at 3000 us, one aborted, "interrupted by SIGINT" */
+	char kisha[SHA256_HEX_LEN + 1];
+	put_file("ki.c", "int ki;\n", kisha);
+	const char *i0[] = { "20260131T000200Z-ki-q0a", "20260131T000201Z-ki-q0b", "20260131T000202Z-ki-q0c" };
+	for (int i = 0; i < 3; i++)
+		put_hunt_run(st, i0[i], "ki", "20260131T000203Z-ki-0-batch", "ki.c", kisha, "kibin", m0[i], "ok");
+	put_hunt_batch(st, "20260131T000203Z-ki-0-batch", "ki", i0, 3, 3000, 2900, 3100, 0);
+	const char *i1[] = { "20260131T000210Z-ki-q1a", "20260131T000211Z-ki-q1b" };
+	put_hunt_run(st, i1[0], "ki", "20260131T000212Z-ki-1-batch", "ki.c", kisha, "kibin", 3000, "ok");
+	put_hunt_reason = "interrupted by SIGINT: worker killed by SIGKILL during init or correctness seed 0";
+	put_hunt_run(st, i1[1], "ki", "20260131T000212Z-ki-1-batch", "ki.c", kisha, "kibin", 0, "aborted");
+	put_hunt_reason = NULL;
+	put_hunt_batch(st, "20260131T000212Z-ki-1-batch", "ki", i1, 2, 3000, 2990, 3010, 1);
 }
 
 static int setup(void **state)
@@ -1536,6 +1604,7 @@ static int setup(void **state)
 	put_kill_hunt(&st);
 	put_wide_hunt(&st);
 	put_killed_repros(&st);
+	put_begun_hunt(&st);
 	store_release(&st);
 	(void)state;
 	return 0;
@@ -3255,6 +3324,57 @@ static void test_value_killed_wide_band(void **state)
 }
 
 /*
+ * Red team 132, gap 2 (put_begun_hunt): a job of the code begun and never
+ * recorded, in a try with no batch record, counts against a value claim:
+ * kb-1 and kb-2, 1 of 3, contradicted (before: supported on kb-0 alone,
+ * the tries with no run of the code saying nothing); kb-3 (a job of
+ * another variant) and kb-4 (another shape) say nothing.  The honest
+ * control kd: a try killed before any job of its code began says
+ * nothing, supported.  And ki-1, interrupted while a job of the code ran
+ * (recorded aborted, "interrupted by SIGINT"): against, 1 of 2,
+ * unsupported (before: supported, the aborted run not the code's and the
+ * try's one ok run inside the band).
+ */
+static void test_value_begun_jobs(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: value experiment=kb variant=quick stat=median_us value=3000us -->\n"
+			"<!-- claim: value experiment=kd variant=quick stat=median_us value=3000us -->\n"
+			"<!-- claim: value experiment=ki variant=quick stat=median_us value=3000us -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: value kb/quick median_us=3000us: recorded 3000, within the "
+				  "95% CI [2899.5, 3100.5]"));
+	assert_non_null(strstr(f, "; but only 1 of 3 batches of the same code on "));
+	assert_non_null(strstr(f, " hold median_us=3000, 2 exclude it (2 of them killed tries (runs or a begun job, no "
+				  "batch record) with a run outside its band or not ok, or a job of the code begun and never "
+				  "finished): killed, 1 job(s) of the code begun and never finished "
+				  "(20260131T000011Z-kb-1-batch: begun marker, no batch record), killed, 1 job(s) of the "
+				  "code begun and never finished (20260131T000012Z-kb-2-batch: begun marker, no batch "
+				  "record): "));
+	assert_non_null(strstr(f, "; 2 killed tries had a job of the code begun and never finished (its batch's begun "
+				  "marker in pending/ lists it"));
+	assert_non_null(strstr(f, "rerunning the experiment to finished batches, most of which must hold the "
+				  "value"));
+	assert_null(strstr(f, "kb-3-batch"));
+	assert_null(strstr(f, "kb-4-batch"));
+	assert_non_null(strstr(f, "t.md:2: supported: value kd/quick median_us=3000us: recorded 3000, within the 95% "
+				  "CI [2899.5, 3100.5]"));
+	/* ki-1's job cut short: against (before: aborted, not the code's,
+	 * and ki-1's one ok run inside the band left it out, supported) */
+	assert_non_null(strstr(f, "t.md:3: unsupported: value ki/quick median_us=3000us: "));
+	assert_non_null(strstr(f, "; but only 1 of 2 batches of the same code on "));
+	assert_non_null(strstr(f, "interrupted, a job of the code begun and never finished (aborted, interrupted) "
+				  "(20260131T000212Z-ki-1-batch)"));
+	assert_non_null(strstr(f, "; 1 interrupted try had a job of the code cut short (aborted, interrupted before it "
+				  "finished), which counts against the claim"));
+	assert_int_equal(c.contradicted, 1);
+	assert_int_equal(c.supported, 1);
+	assert_int_equal(c.unsupported, 1);
+	free(f);
+}
+
+/*
  * README's "a claim whose only batch is an interrupted one is still read
  * from it" (put_wide_hunt's io): the claim's own batch interrupted is a
  * stopped try, never a vote for the claim, and with no other batch or
@@ -3440,6 +3560,7 @@ int main(void)
 		cmocka_unit_test(test_value_killed_tries),
 		cmocka_unit_test(test_value_killed_wide_band),
 		cmocka_unit_test(test_value_interrupted_only),
+		cmocka_unit_test(test_value_begun_jobs),
 		cmocka_unit_test(test_reproduced_killed),
 		cmocka_unit_test(test_value_reproductions_and_majority),
 		cmocka_unit_test(test_value_neutral_twin),
