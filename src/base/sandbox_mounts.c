@@ -37,7 +37,6 @@ struct sandbox_mount {
 	char *src;  /* MK_BIND: the host path (realpath) */
 	int kind;
 	int ro;     /* asked read-only (by the end of the argv) */
-	int rw_ok;  /* a bind bubblewrap makes writable (a device node) */
 	int optional; /* --ro-bind-try, /dev/console */
 };
 
@@ -209,7 +208,7 @@ struct sandbox_mounts *sandbox_mounts_expect(const char *const *argv)
 			add(e, x, MK_TMPFS, NULL, 0);
 			for (int n = 0; nodes[n]; n++) {
 				char *t = xstrfmt("%s/%s", x, nodes[n]), *s = xstrfmt("/dev/%s", nodes[n]);
-				add(e, t, MK_BIND, s, 0)->rw_ok = 1;
+				add(e, t, MK_BIND, s, 0); /* writable, as bubblewrap binds them */
 				free(t);
 				free(s);
 			}
@@ -226,10 +225,9 @@ struct sandbox_mounts *sandbox_mounts_expect(const char *const *argv)
 			int ro = !strncmp(o, "--ro-", 5);
 			struct sandbox_mount *m = add(e, y, MK_BIND, x, ro);
 			m->optional = strstr(o, "-try") != NULL;
-			m->rw_ok = !ro;
 			i += 2;
 		} else if ((!strcmp(o, "--ro-bind-data") || !strcmp(o, "--bind-data")) && y) {
-			add(e, y, MK_DATA, NULL, !strcmp(o, "--ro-bind-data"))->rw_ok = strcmp(o, "--ro-bind-data") != 0;
+			add(e, y, MK_DATA, NULL, !strcmp(o, "--ro-bind-data"));
 			i += 2;
 		} else if (!strcmp(o, "--remount-ro") && x) {
 			for (size_t m = e->n; m-- > 0;)
