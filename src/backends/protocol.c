@@ -182,6 +182,8 @@ void proto_release(struct proto *p)
 	json_decref(p->method);
 	json_decref(p->failure);
 	free(p->box_refused);
+	sandbox_mounts_free(p->box_mounts);
+	json_decref(p->hello_box);
 	json_decref(p->plan);
 	free(p->plan_data);
 	free(p->keys);
@@ -665,6 +667,11 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 				return -1;
 			}
 			strbuf_release(&why);
+			/* its mounts: judged by the caller after its PID
+			 * namespace (job.c on_chan; a box without one shows
+			 * the host's /proc, and says why best as that) */
+			json_decref(p->hello_box);
+			p->hello_box = json_incref(b);
 		}
 		p->state = ST_DEVICE;
 		return 0;

@@ -179,6 +179,12 @@ struct proto {
 	 * the hello's "probes" must match wherever the program refuses
 	 * (sandbox_probes_ok); NULL: not compared */
 	const int *box_expect;
+	/* with box_tool: the mounts its argv asked for (sandbox_mounts_expect),
+	 * which the hello's "mounts" must show (sandbox_box_mounts_ok, judged
+	 * by run/job.c after the PID namespace); owned by p (proto_release
+	 * frees it), NULL: not compared */
+	struct sandbox_mounts *box_mounts;
+	json_t *hello_box;          /* the hello's "box", kept for the caller's checks */
 	char *box_refused;
 	long hello_pid;             /* the pid the worker's hello says it has (getpid() in its box) */
 

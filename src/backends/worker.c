@@ -75,8 +75,13 @@ json_t *worker_box_seen(int processes)
 			      "no_new_privs", s.nnp, "pid_depth", s.pid_depth, "pid", (json_int_t)s.pid);
 	/* and what the filter does (sandbox_probe.c): where there is one, so
 	 * that an unboxed process (--unsandboxed) makes no child */
-	if (b && s.seccomp == 2)
+	if (b && s.seccomp == 2) {
 		json_object_set_new(b, "probes", sandbox_probes_json(processes));
+		/* and what it mounts (sandbox_mounts.c, red team 132 hole 1b) */
+		json_t *m = sandbox_mounts_seen();
+		if (m)
+			json_object_set_new(b, "mounts", m);
+	}
 	return b;
 }
 

@@ -1266,7 +1266,11 @@ json_t *sandbox_describe(const struct sandbox *sb)
 						"more than the runner's, NoNewPrivs: 1), and each made calls its box's program "
 						"refuses (a process clone, clone3, pidfd_open, a socket, inotify, ptrace, "
 						"io_uring, perf events, ...: sandbox_probe.c), each answered as the program "
-						"itself answered it in a child of the runner; the runner saw the box's pid 1 in a "
+						"itself answered it in a child of the runner, and each read its own "
+						"/proc/self/mountinfo, whose mounts were those the runner's bubblewrap "
+						"arguments asked for (no other point but a bound directory's own submounts, "
+						"each tmpfs, proc and devpts a new one, each bind its source's, none writable "
+						"where read-only was asked: sandbox_mounts.c); the runner saw the box's pid 1 in a "
 						"PID namespace below its own, and refused to go on otherwise"));
 	}
 	/* the checker's box (run/job.c run_checker_with) */

@@ -252,6 +252,30 @@ json_t *sandbox_probes_json(int processes);
 int sandbox_box_probes_ok(json_t *box, const int *expect, const char *tool, struct strbuf *why);
 
 /*
+ * What the box mounts, observed (sandbox_mounts.c; red team 132 hole 1b:
+ * a stand-in bubblewrap that kept the filter and bound a host directory
+ * writable).  sandbox_mounts_seen: this process's /proc/self/mountinfo,
+ * one string a mount, "POINT TYPE ro|rw MAJ:MIN ROOT" (a worker's hello's
+ * "mounts", read before any object but its own loads).
+ * sandbox_mounts_expect: the mounts a bubblewrap argv (sandbox_wrap_fresh's)
+ * asks for, with bubblewrap's own implicit ones (NULL-safe; freed by
+ * sandbox_mounts_free).  sandbox_box_mounts_ok: 1 when a box report's
+ * "mounts" show nothing that was not asked for (a point not asked, not
+ * the submount of a bind the runner has at the source; a tmpfs, proc or
+ * devpts that is one of the runner's; a bind of another device or root
+ * than its source's), nothing writable that was asked read-only, and
+ * every mount asked for; 0 with why set (naming tool and the mount).
+ */
+struct sandbox_mounts;
+json_t *sandbox_mounts_seen(void);
+/* the same of a mountinfo's text */
+json_t *sandbox_mounts_parse(const char *mountinfo);
+struct sandbox_mounts *sandbox_mounts_expect(const char *const *argv);
+size_t sandbox_mounts_count(const struct sandbox_mounts *e);
+void sandbox_mounts_free(struct sandbox_mounts *e);
+int sandbox_box_mounts_ok(json_t *box, const struct sandbox_mounts *e, const char *tool, struct strbuf *why);
+
+/*
  * Find bubblewrap (EVIDENT_BWRAP, else beside this executable, else PATH),
  * build both seccomp programs and prove the box works by running `true`
  * in it.  Mounts, in order: an empty read-only root; the system's

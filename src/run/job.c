@@ -465,7 +465,7 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 	 * compute-sanitizer the tool is), and where the box is still there
 	 * when its hello is read (a short job's lines may all be read after
 	 * it ended), its pid 1's NSpid is deeper than the runner's */
-	if (rc == 0 && w->boxed && w->proto.got_hello && !w->box_pid_seen) {
+	if ((rc == 0 || !w->proto.box_refused) && w->boxed && w->proto.got_hello && !w->box_pid_seen) {
 		struct strbuf why = STRBUF_INIT;
 		w->box_pid_seen = 1;
 		int one = run_child_pid(w->hc.child);
@@ -475,7 +475,10 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 					  "is not the one asked for: use a bubblewrap that applies --unshare-pid and "
 					  "--as-pid-1 (unset EVIDENT_BWRAP), or pass --unsandboxed (the record will say so)",
 				    w->proto.box_tool, w->proto.hello_pid);
-		if (why.len || (one > 0 && !sandbox_pidns_ok(one, w->proto.box_tool, &why))) {
+		/* and its mounts, those its argv asked for (sandbox_mounts.c) */
+		if (why.len || (one > 0 && !sandbox_pidns_ok(one, w->proto.box_tool, &why)) ||
+		    (w->proto.box_mounts &&
+		     !sandbox_box_mounts_ok(w->proto.hello_box, w->proto.box_mounts, w->proto.box_tool, &why))) {
 			w->proto.box_refused = strbuf_detach(&why, NULL);
 			return -1;
 		}
@@ -718,6 +721,9 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 						   w->job.kernel_so);
 	}
 	strbuf_release(&bwhy);
+	/* what the box must show of its mounts: derived from this argv */
+	sandbox_mounts_free(w->proto.box_mounts);
+	w->proto.box_mounts = c->sb.on ? sandbox_mounts_expect((const char *const *)boxed) : NULL;
 	/* a host kernel's OpenMP threads wait passively unless the runner's
 	 * environment says otherwise: libgomp's default spins after every
 	 * parallel region, which is CPU after the done line (host_clock.c;
@@ -802,6 +808,7 @@ struct judged_set {
 	 * it was not the box asked for (NULL while it was) */
 	const char *box_tool;
 	const int *box_expect; /* what the box's program answers the probes (sandbox_probe.c), or NULL */
+	struct sandbox_mounts *box_mounts; /* the mounts its argv asked for (sandbox_mounts.c), or NULL */
 	int box_parent, box_seen;
 	char *box_refused;
 };
@@ -813,6 +820,7 @@ static void judged_release(struct judged_set *j)
 	free(j->checks);
 	free(j->error);
 	free(j->box_refused);
+	sandbox_mounts_free(j->box_mounts);
 	memset(j, 0, sizeof(*j));
 }
 
@@ -858,6 +866,9 @@ static void checker_box_seen(struct judged_set *j, json_t *m)
 		int one = j->box_parent > 0 ? run_child_pid(j->box_parent) : -1;
 		if (one > 0)
 			sandbox_pidns_ok(one, j->box_tool, &why);
+		/* and its mounts, those its argv asked for (sandbox_mounts.c) */
+		if (!why.len && j->box_mounts)
+			sandbox_box_mounts_ok(b, j->box_mounts, j->box_tool, &why);
 	}
 	if (why.len)
 		j->box_refused = xstrfmt("the checker's box: %s", why.buf);
@@ -969,6 +980,8 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 		if (!bargv) {
 			out->error = xstrfmt("cannot set up the checker's box: %s", strbuf_str(&bwhy));
 			rc = -1;
+		} else {
+			out->box_mounts = sandbox_mounts_expect((const char *const *)bargv);
 		}
 		strbuf_release(&bwhy);
 	}

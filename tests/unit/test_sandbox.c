@@ -56,6 +56,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/runcmd.h"
 #include "base/sandbox.h"
 #include "base/util.h"
 
@@ -1725,6 +1726,85 @@ static void test_loginuid(void **state)
 	assert_int_equal(WEXITSTATUS(st), 1 | 2 | 4 | 8 | 16);
 }
 
+/* A box's mounts (sandbox_mounts.c, red team 132 hole 1b): what each kind
+ * of box made from sandbox_wrap_fresh's argv shows in its own
+ * /proc/self/mountinfo (read by cat in the box, with real bubblewrap)
+ * is what sandbox_mounts_expect reads from the same argv: a host box of
+ * copies, and the GPU boxes (a trust: host worker's, the CUDA checker's,
+ * a sealed kernel's) as this machine makes them (no /dev/nvidia* here:
+ * the nodes' binds are predicted); and a mount added, or one made
+ * writable, is refused. */
+static void test_box_mounts(void **state)
+{
+	(void)state;
+	if (!getenv("PATH") || system("command -v bwrap >/dev/null 2>&1") != 0)
+		skip();
+	static const enum sandbox_view views[] = { SANDBOX_VIEW_COPIES, SANDBOX_VIEW_SYSTEM, SANDBOX_VIEW_SYSTEM_COPIES,
+						   SANDBOX_VIEW_COPIES };
+	for (int k = 0; k < 4; k++) {
+		struct sandbox sb = SANDBOX_INIT;
+		sb.on = 1;
+		sb.gpu = k > 0;
+		sb.bwrap = "bwrap";
+		sb.filter_fd[SANDBOX_RELAXED] = sandbox_filter_fd(SANDBOX_RELAXED, sb.gpu);
+		const char *inner[] = { "cat", "/proc/self/mountinfo", NULL };
+		int keep = -1;
+		struct sandbox_files files;
+		char **argv = sandbox_wrap_fresh(&sb, SANDBOX_RELAXED, views[k], inner, NULL, NULL, &files, &keep, NULL);
+		assert_non_null(argv);
+		struct sandbox_mounts *e = sandbox_mounts_expect((const char *const *)argv);
+		assert_true(sandbox_mounts_count(e) > 5);
+		struct strbuf out = STRBUF_INIT;
+		struct run_opts ro = { .argv = (const char *const *)argv, .timeout_s = 30, .out = &out };
+		ro.pass_fd[0] = keep;
+		ro.pass_fd_at[0] = SANDBOX_SECCOMP_FD;
+		assert_true(sandbox_files_pass(&files, ro.pass_fd, ro.pass_fd_at, 1, RUN_MAX_PASS_FD) >= 0);
+		struct run_result rr;
+		assert_int_equal(run_command(&ro, &rr), 0);
+		assert_true(rr.exited && rr.exit_code == 0);
+		json_t *box = json_object();
+		json_t *m = sandbox_mounts_parse(strbuf_str(&out));
+		json_object_set_new(box, "mounts", m);
+		struct strbuf why = STRBUF_INIT;
+		if (!sandbox_box_mounts_ok(box, e, "bwrap", &why))
+			fail_msg("box %d (view %d, gpu %d): %s", k, views[k], sb.gpu, why.buf);
+		/* a host directory bound writable at a point not asked for */
+		json_array_append_new(m, json_string("/tmp/share ext4 rw 254:0 /tmp/rt132-share"));
+		assert_false(sandbox_box_mounts_ok(box, e, "bwrap", &why));
+		assert_non_null(strstr(why.buf, "has a mount it was not asked for: /tmp/share"));
+		json_array_remove(m, json_array_size(m) - 1);
+		/* the root's tmpfs left writable (asked read-only) */
+		size_t i;
+		json_t *v;
+		json_array_foreach(m, i, v) {
+			const char *s = json_string_value(v);
+			if (!strncmp(s, "/ tmpfs ro ", 11)) {
+				char *w = xstrdup(s);
+				memcpy(w + 8, "rw", 2);
+				json_array_set_new(m, i, json_string(w));
+				free(w);
+				break;
+			}
+		}
+		assert_true(i < json_array_size(m));
+		strbuf_reset(&why);
+		assert_false(sandbox_box_mounts_ok(box, e, "bwrap", &why));
+		assert_non_null(strstr(why.buf, "has a writable mount where read-only was asked: / (tmpfs"));
+		/* no report: refused */
+		json_object_del(box, "mounts");
+		assert_false(sandbox_box_mounts_ok(box, e, "bwrap", &why));
+		strbuf_release(&why);
+		json_decref(box);
+		sandbox_mounts_free(e);
+		strbuf_release(&out);
+		sandbox_files_close(&files);
+		sandbox_argv_free(argv);
+		if (keep >= 0)
+			close(keep);
+		close(sb.filter_fd[SANDBOX_RELAXED]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1744,6 +1824,7 @@ int main(void)
 		cmocka_unit_test(test_host_no_self_continue),
 		cmocka_unit_test(test_loginuid),
 		cmocka_unit_test(test_probes),
+		cmocka_unit_test(test_box_mounts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
