@@ -163,6 +163,23 @@ static void ring_give(char *buf, size_t bytes)
 	free(buf);
 }
 
+void proto_box_seen(json_t *box, struct sandbox_seen *seen)
+{
+	json_t *f;
+	seen->seccomp = seen->filters = seen->nnp = seen->pid_depth = -1;
+	seen->pid = -1;
+	if (json_is_integer(f = json_object_get(box, "seccomp")))
+		seen->seccomp = (int)json_integer_value(f);
+	if (json_is_integer(f = json_object_get(box, "seccomp_filters")))
+		seen->filters = (int)json_integer_value(f);
+	if (json_is_integer(f = json_object_get(box, "no_new_privs")))
+		seen->nnp = (int)json_integer_value(f);
+	if (json_is_integer(f = json_object_get(box, "pid_depth")))
+		seen->pid_depth = (int)json_integer_value(f);
+	if (json_is_integer(f = json_object_get(box, "pid")))
+		seen->pid = (long)json_integer_value(f);
+}
+
 void proto_init(struct proto *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -646,18 +663,8 @@ static int on_message(struct proto *p, json_t *m, int reply_fd)
 		p->hello_pid = json_is_integer(hp) ? (long)json_integer_value(hp) : -1;
 		if (p->box_tool) {
 			json_t *b = json_object_get(m, "box");
-			struct sandbox_seen seen = { -1, -1, -1, -1, -1 };
-			if (json_is_object(b)) {
-				json_t *f;
-				if (json_is_integer(f = json_object_get(b, "seccomp")))
-					seen.seccomp = (int)json_integer_value(f);
-				if (json_is_integer(f = json_object_get(b, "seccomp_filters")))
-					seen.filters = (int)json_integer_value(f);
-				if (json_is_integer(f = json_object_get(b, "no_new_privs")))
-					seen.nnp = (int)json_integer_value(f);
-				if (json_is_integer(f = json_object_get(b, "pid_depth")))
-					seen.pid_depth = (int)json_integer_value(f);
-			}
+			struct sandbox_seen seen;
+			proto_box_seen(b, &seen);
 			/* and what the filter did, beside what /proc says of it */
 			struct strbuf why = STRBUF_INIT;
 			if (!sandbox_seen_ok(&seen, p->box_tool, &why) ||

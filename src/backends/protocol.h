@@ -252,6 +252,11 @@ struct proto {
 };
 
 void proto_init(struct proto *p);
+/* A box's report of itself (a worker's hello's or a checker's first
+ * line's "box": worker.c worker_box_seen) into *seen; a field absent or
+ * not an integer is -1. */
+struct sandbox_seen;
+void proto_box_seen(json_t *box, struct sandbox_seen *seen);
 /* Record the first deviation (later ones are dropped); returns -1. */
 int proto_violate(struct proto *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*

@@ -841,16 +841,9 @@ static void on_checker_start(int pid, int chan_fd, void *ctx)
  */
 static void checker_box_seen(struct judged_set *j, json_t *m)
 {
-	struct sandbox_seen seen = { -1, -1, -1, -1, -1 };
-	json_t *b = json_object_get(m, "box"), *f;
-	if (json_is_integer(f = json_object_get(b, "seccomp")))
-		seen.seccomp = (int)json_integer_value(f);
-	if (json_is_integer(f = json_object_get(b, "seccomp_filters")))
-		seen.filters = (int)json_integer_value(f);
-	if (json_is_integer(f = json_object_get(b, "no_new_privs")))
-		seen.nnp = (int)json_integer_value(f);
-	if (json_is_integer(f = json_object_get(b, "pid")))
-		seen.pid = (long)json_integer_value(f);
+	struct sandbox_seen seen;
+	json_t *b = json_object_get(m, "box");
+	proto_box_seen(b, &seen);
 	j->box_seen = 1;
 	struct strbuf why = STRBUF_INIT;
 	if (!sandbox_seen_ok(&seen, j->box_tool, &why) ||
