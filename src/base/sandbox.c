@@ -1062,21 +1062,10 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 				: push_host_files(&a, files, inner[0], ro_files, fresh, sb->hide, sb->loads, sb->gpu,
 						  &ro_mounts);
 		sandbox_argv_free(ro_mounts.v);
-		if (hrc < 0) {
-			if (why)
-				strbuf_addstr(why, strbuf_str(&box_why));
-			else
-				error("%s", strbuf_str(&box_why));
-			sandbox_files_close(files);
-			sandbox_argv_free(a.v);
-			sandbox_argv_free(proc_dirs.v);
-			sandbox_argv_free(proc_masks.v);
-			return NULL;
-		}
 		/* the job's objects bound, or (SANDBOX_VIEW_SYSTEM_COPIES) copies;
-		 * fresh a copy */
+		 * fresh a copy (a box of copies has them from push_host_files) */
 		struct argvb done = { 0 };
-		int rc = 0;
+		int rc = hrc;
 		for (int i = 0; bound && rc == 0 && ro_files && ro_files[i]; i++) {
 			char *f = sandbox_abs_path(ro_files[i]);
 			if (view == SANDBOX_VIEW_SYSTEM_COPIES)
