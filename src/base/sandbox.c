@@ -1107,6 +1107,11 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 		sandbox_argv_free(proc_dirs.v);
 		/* the runner's home is not in the box: caches go to its own /tmp */
 		push3(&a, "--setenv", "HOME", "/tmp");
+		/* which starts empty in every box, so the CUDA driver's compute
+		 * cache there never hits: off, and with it the driver's only file
+		 * locks (sandbox_filter.c gpu_fcntl refuses locks in a GPU box) */
+		if (sb->gpu)
+			push3(&a, "--setenv", "CUDA_CACHE_DISABLE", "1");
 		/* the root's tmpfs, read-only once its mount points are made */
 		push3(&a, "--remount-ro", "/", NULL);
 		/* /dev/null over /proc's global files (push_proc_copies), last:

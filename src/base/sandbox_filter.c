@@ -463,7 +463,7 @@ static const char *const gpu_allowed[] = {
  * glibc's SIGEV_THREAD timers use it too), and sending itself SIGCONT;
  * timerfd, clock_nanosleep, setitimer and alarm remain.
  * A GPU box keeps kill, tkill, tgkill, timer_create and fcntl (but its
- * inode-state commands, gpu_fcntl) unfiltered
+ * inode-state and lock commands, gpu_fcntl) unfiltered
  * (the CUDA stack's calls, measured: data/syscall-census/ keeps no
  * arguments; a GPU worker is never held stopped, so a SIGCONT of its own
  * resumes nothing the judge holds; red team 25's honest trust: host
@@ -507,7 +507,7 @@ static int allow_low32_but(scmp_filter_ctx ctx, int nr, unsigned arg, unsigned l
  * hint_count kept an exact run count in the hints of the host's
  * /dev/full and /dev/zero, which a box's uid 0 owns, and ran its own
  * twin 0.194x "slower"); nor their reads.  A GPU box's fcntl refuses the
- * inode-state commands alone (gpu_fcntl).
+ * inode-state and lock commands alone (gpu_fcntl).
  */
 static const unsigned long long host_fcntl_cmds[] = {
 	F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_SETOWN, F_GETOWN, F_GETSIG, F_SETOWN_EX, F_GETOWN_EX,
@@ -526,16 +526,30 @@ static int host_fcntl(scmp_filter_ctx ctx)
 
 /* gpu_fcntl: a GPU box's fcntl is any command as measured, but these,
  * which keep state in an inode (F_SETLEASE, F_GETLEASE, F_NOTIFY, and
- * the write-life hints, read or set), ascending: an allow list of the
- * ranges between them (EPERM, the strict default) */
+ * the write-life hints, read or set) or are seen by every process that
+ * opens the same inode (file locks: F_GETLK, F_SETLK, F_SETLKW and the
+ * OFD ones), ascending: an allow list of the ranges between them (EPERM,
+ * the strict default).  Every box shows the host's /dev/null, the GPU's
+ * device nodes and (trust: host) the host's /usr, so a lock there is a
+ * message between boxes alive at once (red team 129's lock_hog, red team
+ * 130).  The CUDA stack's only locks in a GPU box were the driver's on its
+ * compute cache's index, /tmp/.nv/ComputeCache/index (census on an H200,
+ * S30-S31: 24 F_SETLK a worker, flock in none; strace -y), a cache that is
+ * always empty in a box's own /tmp: sandbox_argv turns it off there
+ * (CUDA_CACHE_DISABLE=1). */
+static const unsigned long long gpu_refused_fcntl_cmds[] = {
+	5 /* F_GETLK */, 6 /* F_SETLK */, 7 /* F_SETLKW */, 36 /* F_OFD_GETLK */, 37 /* F_OFD_SETLK */,
+	38 /* F_OFD_SETLKW */, 1024, 1025, 1026, 1035, 1036, 1037, 1038 /* inode_fcntl_cmds */
+};
+
 static int gpu_fcntl(scmp_filter_ctx ctx)
 {
 	unsigned long long lo = 0;
 	int rc = 0;
-	for (size_t i = 0; rc == 0 && i < sizeof(inode_fcntl_cmds) / sizeof(inode_fcntl_cmds[0]); i++) {
-		if (inode_fcntl_cmds[i] > lo)
-			rc = allow_low32_range(ctx, SCMP_SYS(fcntl), 1, lo, inode_fcntl_cmds[i] - 1);
-		lo = inode_fcntl_cmds[i] + 1;
+	for (size_t i = 0; rc == 0 && i < sizeof(gpu_refused_fcntl_cmds) / sizeof(gpu_refused_fcntl_cmds[0]); i++) {
+		if (gpu_refused_fcntl_cmds[i] > lo)
+			rc = allow_low32_range(ctx, SCMP_SYS(fcntl), 1, lo, gpu_refused_fcntl_cmds[i] - 1);
+		lo = gpu_refused_fcntl_cmds[i] + 1;
 	}
 	if (rc == 0)
 		rc = allow_low32_range(ctx, SCMP_SYS(fcntl), 1, lo, 0xffffffffULL);

@@ -8,8 +8,9 @@
 # worker's box); gpufilter_probe's init makes what the census kept
 # (succeeds) and what it never saw (perf_event_open, inotify,
 # process_vm_readv, AF_INET and AF_ALG sockets, socketpair, fork, shmget,
-# getsockopt, rename, an unknown call: each refused) and fails naming any
-# the filter got wrong; ok in both boxes.  Under the deny list before it
+# getsockopt, rename, an unknown call, file locks on /dev/null: each
+# refused; the driver's compute cache off, CUDA_CACHE_DISABLE=1) and fails
+# naming any the filter got wrong; ok in both boxes.  Under the deny list before it
 # the probe is predicted init_failed (not run), naming perf_event_open,
 # socketpair, shmget, getsockopt, rename and the unknown call (allowed
 # there).  Each probe's log line says what sysinfo answered.
