@@ -42,6 +42,10 @@ static char *check_text(const struct rec_check *c)
 	struct strbuf sb = STRBUF_INIT;
 	if (!strcmp(c->phase, "timed"))
 		strbuf_addf(&sb, "timed sample %lld", c->sample);
+	else if (!strcmp(c->phase, "shape"))
+		/* the extra shape's checks (the reason already says "at the
+		 * extra shape ..."): "seed N", not "shape N" */
+		strbuf_addf(&sb, "seed %llu", c->seed);
 	else
 		strbuf_addf(&sb, "%s %llu", c->phase, c->seed);
 	if (c->dist)

@@ -284,6 +284,14 @@ static void test_extra_shape(void **state)
 	r.shape_text = "S=397";
 	/* right at the spec's shape, wrong at another: wrong, not flaky */
 	assert_string_equal(cls(&r), "wrong_output");
+	/* the failed check named by its seed ("seed N", not "shape N") */
+	enum outcome o;
+	char *why = NULL;
+	outcome_classify(&r, &o, &why);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "seed "));
+	assert_null(strstr(why, "shape 0"));
+	free(why);
 	r = base(&ok, &p, good, 1);
 	r.shape_failure = "worker killed by SIGSEGV";
 	r.shape_outcome = OUTCOME_CRASHED;
