@@ -148,6 +148,9 @@ static int host_worker(const struct job *job)
 	/* first: what its box is, before any object but the worker's loads */
 	proto_w_send("hello", json_pack("{s:i, s:i, s:o}", "protocol", PROTOCOL_VERSION, "pid", (int)getpid(), "box",
 					worker_box_seen(1)));
+	/* and nothing more until the parent has judged that box (protocol.h) */
+	if (proto_w_wait_go() < 0)
+		return 2;
 	if (problem_open_so(job->problem_so, job->problem, &pl, &why) < 0) {
 		proto_w_send("device", json_pack("{s:s}", "backend", "host"));
 		proto_w_failure("init_failed", "problem", why.buf, "load");

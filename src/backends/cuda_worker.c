@@ -1069,6 +1069,9 @@ int cuda_worker(const struct job *job)
 	/* first: what its box is, before any object but the worker's loads */
 	proto_w_send("hello", json_pack("{s:i, s:i, s:o}", "protocol", PROTOCOL_VERSION, "pid", (int)getpid(), "box",
 					worker_box_seen(strcmp(job->phase, "sanitize") != 0)));
+	/* and nothing more until the parent has judged that box (protocol.h) */
+	if (proto_w_wait_go() < 0)
+		return 2;
 	w.api = harness(&hpath, w.err, sizeof(w.err));
 	if (!w.api) {
 		proto_w_send("device", json_pack("{s:s}", "backend", "cuda"));

@@ -9,7 +9,12 @@
  * message against one strict sequence and turns the first deviation into
  * the outcome `protocol_violation`, with what was wrong:
  *
- *   hello {protocol, pid}
+ *   hello {protocol, pid, box}          then the worker waits for one byte,
+ *                                       'g', on fd 4: the parent writes it
+ *                                       once it has judged the box the
+ *                                       hello describes (job.c on_chan), so
+ *                                       no kernel or problem code loads in
+ *                                       a box the parent refused
  *   device {info}                       what it runs on
  *   kernel {name, compiled_params, threads}
  *   output {phase: "seed", index: i, bytes: N} + N raw bytes,
@@ -59,7 +64,7 @@
 
 #include "base/util.h"
 
-#define PROTOCOL_VERSION 4
+#define PROTOCOL_VERSION 5
 #define PROTO_OUT_FD 3
 #define PROTO_IN_FD 4
 

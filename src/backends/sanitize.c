@@ -91,9 +91,17 @@ long long sanitize_count_errors(const char *report)
 	return n;
 }
 
+/* a bare run's channel: drained, and the worker's hello answered once
+ * (it waits for one byte after it: protocol.h); *ctx says whether it was */
 static int drain_channel(const char *buf, size_t n, int reply_fd, void *ctx)
 {
-	(void)buf, (void)n, (void)reply_fd, (void)ctx;
+	int *answered = ctx;
+	(void)buf;
+	if (n > 0 && !*answered) {
+		*answered = 1;
+		if (write_all(reply_fd, "g", 1) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -320,6 +328,8 @@ int sanitize_run(const char *tool, const char *const *worker_argv, const struct 
 	 * the worker's protocol and judges its output): the channel is only
 	 * drained */
 	o.on_chan = drain_channel;
+	int answered = 0;
+	o.ctx = &answered;
 	o.merge_stderr = 1;
 	o.out = &out;
 	if (run_command(&o, &r)) {

@@ -484,6 +484,15 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 		}
 		strbuf_release(&why);
 	}
+	/* the box judged (or none asked for): the worker, waiting since its
+	 * hello, may load the problem's and the kernel's code (protocol.h);
+	 * a refused box never gets the byte, so no code but evident's runs
+	 * in it (t0239: the stand-in's share keeps no count) */
+	if (rc == 0 && w->proto.got_hello && !w->hello_answered) {
+		w->hello_answered = 1;
+		if (write_all(reply_fd, "g", 1) < 0)
+			rc = -1;
+	}
 	if (w->proto.state != w->oom_state) {
 		/* after each step of the protocol (the kernel loaded, its init,
 		 * its launches, its fini), while the worker is there to read */
@@ -515,6 +524,7 @@ static void on_start(int pid, int chan_fd, void *ctx)
 	w->hc.child = pid;
 	w->hc.chan_fd = chan_fd;
 	w->oom_pid = 0; /* a new child: its box's pid 1 is looked for again */
+	w->hello_answered = 0;
 }
 
 void wrun_release(struct wrun *w)
