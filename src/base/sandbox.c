@@ -38,6 +38,7 @@ void sandbox_release(struct sandbox *sb)
 		free(*h);
 	free(sb->show);
 	sandbox_argv_free(sb->loads);
+	free(sb->readback_why);
 	for (int i = 0; i < SANDBOX_PROFILES; i++)
 		if (sb->filter_fd[i] >= 0)
 			close(sb->filter_fd[i]);
@@ -177,6 +178,9 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 		sandbox_release(sb);
 		return -1;
 	}
+	/* and whether a box's filter can be read back from it (where it can,
+	 * every worker's is, at its hello: sandbox_readback.c) */
+	sandbox_readback_prepare(sb);
 	/* version, then the proof: `true` in the strict box */
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	const char *vargv[] = { sb->bwrap, "--version", NULL };
@@ -1266,6 +1270,15 @@ json_t *sandbox_describe(const struct sandbox *sb)
 						"each tmpfs, proc and devpts a new one, each bind its source's, none writable "
 						"where read-only was asked: sandbox_mounts.c); the runner saw the box's pid 1 in a "
 						"PID namespace below its own, and refused to go on otherwise"));
+		json_object_set_new(
+			d, "filter_readback",
+			sb->readback_ready
+				? json_string("each worker's newest seccomp filter read back from its process at its "
+					      "hello (PTRACE_SECCOMP_GET_FILTER, before any kernel code loaded): the "
+					      "program the runner built, instruction for instruction, and no filter "
+					      "beyond it and the runner's own (sandbox_readback.c)")
+				: json_pack("{s:s, s:s}", "done", "no", "why",
+					    sb->readback_why ? sb->readback_why : "not tried"));
 	}
 	/* the checker's box (run/job.c run_checker_with) */
 	if (d)

@@ -183,9 +183,13 @@ struct sandbox {
 	 * made by sandbox_init and sandbox_refilter), where probe_ready */
 	int probe_ready[SANDBOX_PROFILES];
 	int probe_expect[SANDBOX_PROFILES][SANDBOX_PROBES];
+	/* whether this runner can read a box's filters back (sandbox_readback.c):
+	 * 1, or 0 with why it cannot (owned) */
+	int readback_ready;
+	char *readback_why;
 };
 
-#define SANDBOX_INIT { 0, NULL, NULL, 0, -1, NULL, NULL, NULL, NULL, { -1, -1, -1 }, NULL, NULL, { 0, 0, 0 }, { { 0 } } }
+#define SANDBOX_INIT { 0, NULL, NULL, 0, -1, NULL, NULL, NULL, NULL, { -1, -1, -1 }, NULL, NULL, { 0, 0, 0 }, { { 0 } }, 0, NULL }
 
 /*
  * What a process sees of its own box in /proc/self/status (red team 131:
@@ -250,6 +254,24 @@ int sandbox_probes_ok(const int *seen, const int *expect, const char *tool, stru
  * a box report (a call missing from it answers SANDBOX_PROBE_MISSING). */
 json_t *sandbox_probes_json(int processes);
 int sandbox_box_probes_ok(json_t *box, const int *expect, const char *tool, struct strbuf *why);
+
+/*
+ * The box's filter read back (sandbox_readback.c; red team 133: a stand-in
+ * that puts a rule of its own in front of evident's program answers every
+ * probe as evident's does).  sandbox_readback: pid (the box's process,
+ * waiting for its hello's answer, not the runner's child: attached with
+ * ptrace, stopped, read and detached) must have after the runner's own
+ * runner_filters (-1: unknown, then its newest is read) the program in
+ * program_fd, instruction for instruction, as its last seccomp filter;
+ * 1 it has, 0 it has not (why says how it differs),
+ * SANDBOX_READBACK_GONE the process ended first, -1 it could not be read
+ * (why).  sandbox_readback_prepare: whether this runner can (a child of
+ * its own with the strict program loaded, read back): sets
+ * sb->readback_ready, or sb->readback_why.
+ */
+#define SANDBOX_READBACK_GONE 2
+int sandbox_readback(int pid, int program_fd, int runner_filters, struct strbuf *why);
+void sandbox_readback_prepare(struct sandbox *sb);
 
 /*
  * What the box mounts, observed (sandbox_mounts.c; red team 132 hole 1b:

@@ -499,7 +499,12 @@ static int allow_low32_but(scmp_filter_ctx ctx, int nr, unsigned arg, unsigned l
 /*
  * fcntl in a host box, by an allow list of commands (compared on the low
  * 32 bits, as the kernel reads an int): descriptors' flags, duplicates,
- * owners (F_SETOWN and SIGIO stay), pipe sizes and memfd seals.  Not
+ * owners (F_SETOWN and SIGIO stay), a pipe's size read, and memfd seals.
+ * Not F_SETPIPE_SZ: a pipe grown counts against its user's host-wide
+ * pipe pages (fs.pipe-user-pages-soft), so whether a box may grow its
+ * pipes reads what other processes of root's hold, and moves it (red team
+ * 133's pipegauge: 4864-4896 pages alone, 2304 beside a process holding
+ * 32 MiB of pipes).  Not
  * F_SETSIG (self_signals, above), and nothing that keeps state in an
  * inode a box shares with the host or another box: file locks (F_SETLK,
  * F_OFD_*: on the host's /dev/null every box sees them), leases and
@@ -511,7 +516,7 @@ static int allow_low32_but(scmp_filter_ctx ctx, int nr, unsigned arg, unsigned l
  */
 static const unsigned long long host_fcntl_cmds[] = {
 	F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_SETOWN, F_GETOWN, F_GETSIG, F_SETOWN_EX, F_GETOWN_EX,
-	1030 /* F_DUPFD_CLOEXEC */, 1031 /* F_SETPIPE_SZ */, 1032 /* F_GETPIPE_SZ */, 1033 /* F_ADD_SEALS */,
+	1030 /* F_DUPFD_CLOEXEC */, 1032 /* F_GETPIPE_SZ */, 1033 /* F_ADD_SEALS */,
 	1034 /* F_GET_SEALS */,
 };
 
@@ -528,7 +533,9 @@ static int host_fcntl(scmp_filter_ctx ctx)
  * which keep state in an inode (F_SETLEASE, F_GETLEASE, F_NOTIFY, and
  * the write-life hints, read or set) or are seen by every process that
  * opens the same inode (file locks: F_GETLK, F_SETLK, F_SETLKW and the
- * OFD ones), ascending: an allow list of the ranges between them (EPERM,
+ * OFD ones), and a pipe grown (F_SETPIPE_SZ, a host-wide gauge: host_fcntl;
+ * the census saw the CUDA stack make none), ascending: an allow list of
+ * the ranges between them (EPERM,
  * the strict default).  Every box shows the host's /dev/null, the GPU's
  * device nodes and (trust: host) the host's /usr, so a lock there is a
  * message between boxes alive at once (red team 129's lock_hog, red team
@@ -539,7 +546,8 @@ static int host_fcntl(scmp_filter_ctx ctx)
  * (CUDA_CACHE_DISABLE=1). */
 static const unsigned long long gpu_refused_fcntl_cmds[] = {
 	5 /* F_GETLK */, 6 /* F_SETLK */, 7 /* F_SETLKW */, 36 /* F_OFD_GETLK */, 37 /* F_OFD_SETLK */,
-	38 /* F_OFD_SETLKW */, 1024, 1025, 1026, 1035, 1036, 1037, 1038 /* inode_fcntl_cmds */
+	38 /* F_OFD_SETLKW */, 1024, 1025, 1026 /* inode_fcntl_cmds */, 1031 /* F_SETPIPE_SZ: host_fcntl */,
+	1035, 1036, 1037, 1038 /* inode_fcntl_cmds */
 };
 
 static int gpu_fcntl(scmp_filter_ctx ctx)

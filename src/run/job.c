@@ -451,6 +451,31 @@ static void on_end_kill(void *ctx)
 	w->kill_user_s = user_cpu_s(w->end_pid);
 }
 
+/* at the hello, where this runner can (sandbox_readback_prepare): the
+ * worker's newest filter read back from its process, which waits for the
+ * hello's answer (red team 133: a stand-in's rule in front of evident's
+ * program passed every probe); 1 it is the program handed to the box,
+ * else 0 with why */
+static int box_filter_read_back(struct wrun *w, int pid, struct strbuf *why)
+{
+	if (w->box_filter_fd < 0 || w->sanitizer || pid <= 0)
+		return 1;
+	struct sandbox_seen me;
+	sandbox_self_seen(&me);
+	struct strbuf how = STRBUF_INIT;
+	int rb = sandbox_readback(pid, w->box_filter_fd, me.filters, &how);
+	if (rb == 1 || rb == SANDBOX_READBACK_GONE) {
+		strbuf_release(&how);
+		return 1;
+	}
+	strbuf_addf(why, "the box that bubblewrap '%s' made: %s; nothing is timed in a box that is not the one asked "
+			 "for: use the real bubblewrap (unset EVIDENT_BWRAP), or pass --unsandboxed (the record will say "
+			 "so)",
+		    w->proto.box_tool ? w->proto.box_tool : "?", strbuf_str(&how));
+	strbuf_release(&how);
+	return 0;
+}
+
 static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 {
 	struct wrun *w = ctx;
@@ -478,7 +503,8 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 		/* and its mounts, those its argv asked for (sandbox_mounts.c) */
 		if (why.len || (one > 0 && !sandbox_pidns_ok(one, w->proto.box_tool, &why)) ||
 		    (w->proto.box_mounts &&
-		     !sandbox_box_mounts_ok(w->proto.hello_box, w->proto.box_mounts, w->proto.box_tool, &why))) {
+		     !sandbox_box_mounts_ok(w->proto.hello_box, w->proto.box_mounts, w->proto.box_tool, &why)) ||
+		    !box_filter_read_back(w, one, &why)) {
 			w->proto.box_refused = strbuf_detach(&why, NULL);
 			return -1;
 		}
@@ -757,9 +783,13 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 		ro.timeout_s = w->sanitize_timeout_s;
 	/* no grace (a boxed host worker): nothing after its outputs is read */
 	w->proto.stop_at_fini = strcmp(w->job.phase, "plan") && ro.end_grace_s == 0 && !w->sanitizer;
+	/* the program its box was handed, read back at the hello where this
+	 * runner can (box_filter_read_back) */
+	w->box_filter_fd = c->sb.on && c->sb.readback_ready && !w->sanitizer ? filter_fd : -1;
 	int rc = sandbox_files_pass(&files, ro.pass_fd, ro.pass_fd_at, 4, RUN_MAX_PASS_FD) < 0
 			 ? -1
 			 : run_command(&ro, &w->rr);
+	w->box_filter_fd = -1;
 	sandbox_argv_free(boxed);
 	sandbox_files_close(&files);
 	free(san_argv);

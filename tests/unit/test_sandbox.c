@@ -269,9 +269,39 @@ static int inode_state_refused(enum sandbox_profile prof, int gpu)
 	return WEXITSTATUS(st);
 }
 
+/* red team 133's pipegauge: growing a pipe reads and moves the user's
+ * host-wide pipe pages; 1 where the profile's program refuses
+ * F_SETPIPE_SZ (and still reads a pipe's size) */
+static int pipe_grow_refused(enum sandbox_profile prof, int gpu)
+{
+	int fd = sandbox_filter_fd(prof, gpu);
+	assert_true(fd >= 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static struct sock_filter prog[4096];
+		ssize_t n = read(fd, prog, sizeof(prog));
+		struct sock_fprog fp = { (unsigned short)(n / (ssize_t)sizeof(prog[0])), prog };
+		int p[2];
+		if (pipe(p) < 0 || n <= 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp, 0, 0) < 0)
+			_exit(100);
+		_exit(fcntl(p[0], 1031 /* F_SETPIPE_SZ */, 1 << 20) < 0 && errno == EPERM &&
+		      fcntl(p[0], 1032 /* F_GETPIPE_SZ */) > 0);
+	}
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	close(fd);
+	assert_true(WIFEXITED(st));
+	assert_int_not_equal(WEXITSTATUS(st), 100);
+	return WEXITSTATUS(st);
+}
+
 static void test_no_inode_state(void **state)
 {
 	(void)state;
+	assert_int_equal(pipe_grow_refused(SANDBOX_STRICT, 0), 1);
+	assert_int_equal(pipe_grow_refused(SANDBOX_STRICT, 1), 1);
 	assert_int_equal(inode_state_refused(SANDBOX_STRICT, 0), 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128);
 	/* a GPU box: no file lock either (a message between boxes alive at
 	 * once through an inode every box shows; census S30-S31) */
@@ -1558,6 +1588,116 @@ static int probe_index(const char *name)
 	return -1;
 }
 
+/* a child that loads each program given (n of them, newest last) and
+ * waits, as a worker waits for its hello's answer; its pid, the write end
+ * that releases it in *go */
+static pid_t waiting_child(struct sock_fprog *const *progs, int n, int *go)
+{
+	int p[2], r[2];
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(pipe(r), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char c;
+		close(p[1]);
+		close(r[0]);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+			_exit(100);
+		/* (seccomp(2): the strict program lets a worker add its exec
+		 * filter so, not by prctl) */
+		for (int i = 0; i < n; i++)
+			if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, progs[i]) < 0)
+				_exit(101);
+		if (write(r[1], "r", 1) != 1)
+			_exit(102);
+		while (read(p[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	close(p[0]);
+	close(r[1]);
+	char c = 0;
+	assert_int_equal(read(r[0], &c, 1), 1);
+	close(r[0]);
+	*go = p[1];
+	return pid;
+}
+
+static int read_back_child(struct sock_fprog *const *progs, int n, int fd, struct strbuf *why)
+{
+	int go = -1;
+	pid_t pid = waiting_child(progs, n, &go);
+	struct sandbox_seen me;
+	sandbox_self_seen(&me);
+	int rc = sandbox_readback(pid, fd, me.filters, why);
+	close(go);
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	return rc;
+}
+
+/* red team 133: evident's program with a rule of the stand-in's own in
+ * front (allow fork, 57) answers every probe as evident's does; read back
+ * from the process, it is not the program, nor is the program with a
+ * second filter beside it (an allow-everything one here; a USER_NOTIF one
+ * would let a supervisor answer calls), nor no filter at all */
+static void test_readback(void **state)
+{
+	(void)state;
+	struct sandbox sb = SANDBOX_INIT;
+	sb.filter_fd[SANDBOX_STRICT] = sandbox_filter_fd(SANDBOX_STRICT, 0);
+	assert_true(sb.filter_fd[SANDBOX_STRICT] >= 0);
+	sandbox_readback_prepare(&sb);
+	if (!sb.readback_ready) {
+		/* a runner that may not trace (not root): the record says why */
+		print_message("    skipped: this runner cannot read filters back: %s\n", sb.readback_why);
+		sandbox_release(&sb);
+		return;
+	}
+	int fd = sb.filter_fd[SANDBOX_STRICT];
+	struct stat st;
+	assert_int_equal(fstat(fd, &st), 0);
+	unsigned short n = (unsigned short)(st.st_size / (off_t)sizeof(struct sock_filter));
+	struct sock_filter *prog = calloc((size_t)n + 2, sizeof(*prog));
+	assert_int_equal(pread(fd, prog + 2, (size_t)st.st_size, 0), st.st_size);
+	struct sock_fprog real = { n, prog + 2 };
+	/* the stand-in's: allow 57, else evident's program */
+	struct sock_filter allow_57[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 57, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_filter *front = calloc((size_t)n + 3, sizeof(*front));
+	memcpy(front, allow_57, sizeof(allow_57));
+	memcpy(front + 3, prog + 2, (size_t)st.st_size);
+	struct sock_fprog stand_in = { (unsigned short)(n + 3), front };
+	struct sock_filter all[] = { BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW) };
+	struct sock_fprog allow_all = { 1, all };
+	struct strbuf why = STRBUF_INIT;
+	struct sock_fprog *one[] = { &real };
+	assert_int_equal(read_back_child(one, 1, fd, &why), 1);
+	struct sock_fprog *front_of[] = { &stand_in };
+	assert_int_equal(read_back_child(front_of, 1, fd, &why), 0);
+	assert_non_null(strstr(strbuf_str(&why), "not the program the runner handed it"));
+	strbuf_reset(&why);
+	/* the program first, a filter of the stand-in's after it */
+	struct sock_fprog *after[] = { &real, &allow_all };
+	assert_int_equal(read_back_child(after, 2, fd, &why), 0);
+	assert_non_null(strstr(strbuf_str(&why), "beyond the runner's program"));
+	strbuf_reset(&why);
+	struct sock_fprog *two[] = { &allow_all, &real };
+	assert_int_equal(read_back_child(two, 2, fd, &why), 0);
+	assert_non_null(strstr(strbuf_str(&why), "not the program the runner handed it"));
+	strbuf_reset(&why);
+	assert_int_equal(read_back_child(NULL, 0, fd, &why), 0);
+	strbuf_release(&why);
+	free(front);
+	free(prog);
+	sandbox_release(&sb);
+}
+
 static void test_probes(void **state)
 {
 	(void)state;
@@ -1833,6 +1973,7 @@ int main(void)
 		cmocka_unit_test(test_host_no_self_continue),
 		cmocka_unit_test(test_loginuid),
 		cmocka_unit_test(test_probes),
+		cmocka_unit_test(test_readback),
 		cmocka_unit_test(test_box_mounts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
