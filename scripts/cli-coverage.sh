@@ -72,9 +72,9 @@ fi
 # not a test's: GCOV_PREFIX elsewhere) and given to every run: each test's
 # lines are those it runs as the sanitized pass runs it: a cache hit
 # where the seed has the object.
-seed=$(GCOV_PREFIX="$out/seed-cov" EVIDENT_COV_PREFIX="$out/seed-cov" EVIDENT_BWRAP="$out/bwrap" EVIDENT="$b/bin/evident" REPO=$repo \
+seed=$(GCOV_PREFIX="$out/seed-cov" EVIDENT_COV_PREFIX="$out/seed-cov" EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP="$out/bwrap" EVIDENT="$b/bin/evident" REPO=$repo \
 	tests/cli/seed.sh "$out/seed") || exit 1
-printf '%s\n' "${tests[@]}" | xargs -P 2 -I{} env CLI_COVERAGE=1 CLI_SEED_CACHE="$seed" GCOV_PREFIX="$out/cov/{}" EVIDENT_COV_PREFIX="$out/cov/{}" EVIDENT_BWRAP="$out/bwrap" \
+printf '%s\n' "${tests[@]}" | xargs -P 2 -I{} env CLI_COVERAGE=1 CLI_SEED_CACHE="$seed" GCOV_PREFIX="$out/cov/{}" EVIDENT_COV_PREFIX="$out/cov/{}" EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP="$out/bwrap" \
 	EVIDENT="$b/bin/evident" CLI_JOBS=1 tests/cli/run.sh {} | grep -E '^(ok|FAIL|skip) ' >"$out/cli.log"
 cat "$out/cli.log"
 echo "ended $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg); $(grep -c '^ok ' "$out/cli.log") passed, $(grep -c '^FAIL ' "$out/cli.log") failed, $(grep -c '^skip ' "$out/cli.log") skipped" >>"$out/meta"

@@ -59,9 +59,21 @@ copy_libs "$worker" # a subset of BIN's (-Wl,--as-needed): nothing new
 # runner looks for it beside itself first; its libraries go to lib/ too
 bw=$(command -v bwrap || true)
 [ -n "$bw" ] || { echo "dist: bwrap not found (apt-get install bubblewrap): workers need it" >&2; exit 1; }
+# only the Debian package's, unchanged (its MD5 as dpkg lists it): the
+# runner accepts the dist's bwrap by the SHA-256 written below
+# (src/base/sandbox_tool.c), so this is where its identity starts
+bwreal=$(realpath "$bw")
+want=
+for list in /var/lib/dpkg/info/bubblewrap.md5sums /var/lib/dpkg/info/bubblewrap:*.md5sums; do
+	[ -f "$list" ] && want=$(awk -v f="${bwreal#/}" '$2 == f { print $1 }' "$list") && [ -n "$want" ] && break
+done
+[ -n "$want" ] && [ "$(md5sum <"$bwreal" | cut -d' ' -f1)" = "$want" ] ||
+	{ echo "dist: $bwreal is not the Debian package bubblewrap's file as dpkg lists it (apt-get install --reinstall bubblewrap)" >&2; exit 1; }
 cp "$bw" "$out/bin/bwrap"
 chmod u+w "$out/bin/bwrap"
 patchelf --set-rpath '$ORIGIN/../lib' "$out/bin/bwrap"
+mkdir -p "$out/share/evident"
+(cd "$out" && sha256sum bin/bwrap) >"$out/share/evident/bwrap.sha256"
 copy_libs "$bw"
 if [ -n "$harness" ]; then
 	cp "$harness" "$out/lib/libevident_cuda.so"

@@ -39,6 +39,8 @@ void sandbox_release(struct sandbox *sb)
 	free(sb->show);
 	sandbox_argv_free(sb->loads);
 	free(sb->readback_why);
+	free(sb->bwrap_verified);
+	free(sb->bwrap_unverified);
 	for (int i = 0; i < SANDBOX_PROFILES; i++)
 		if (sb->filter_fd[i] >= 0)
 			close(sb->filter_fd[i]);
@@ -160,6 +162,31 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 				   "EVIDENT_BWRAP, or pass --unsandboxed (the record will say so)");
 		return -1;
 	}
+	/* which program it is, before it runs at all (sandbox_tool.c): what
+	 * the record names is the binary itself, not its --version line (red
+	 * team 131: any executable answers that) */
+	sb->bwrap_real = realpath(sb->bwrap, NULL);
+	char hex[SHA256_HEX_LEN + 1];
+	if (sb->bwrap_real && sha256_file_hex(sb->bwrap_real, hex) == 0)
+		sb->bwrap_sha256 = xstrdup(hex);
+	struct strbuf tool_why = STRBUF_INIT;
+	sb->bwrap_verified = sandbox_tool_known(sb->bwrap_real, sb->bwrap_sha256, &tool_why);
+	if (!sb->bwrap_verified) {
+		const char *anyway = getenv("EVIDENT_BWRAP_UNVERIFIED");
+		if (!anyway || strcmp(anyway, "1")) {
+			strbuf_addf(why, "bubblewrap '%s' is not one this runner can verify: %s; the boxes' maker is "
+					 "part of the judge (red teams 131-133: stand-ins that exec the real one with one "
+					 "thing changed): use the system's (apt-get install bubblewrap, and unset "
+					 "EVIDENT_BWRAP) or the dist's; EVIDENT_BWRAP_UNVERIFIED=1 runs it anyway, and "
+					 "no claim counts those records; or pass --unsandboxed (the record will say so)",
+				    sb->bwrap, strbuf_str(&tool_why));
+			strbuf_release(&tool_why);
+			sandbox_release(sb);
+			return -1;
+		}
+		sb->bwrap_unverified = strbuf_detach(&tool_why, NULL);
+	}
+	strbuf_release(&tool_why);
 	sb->hide = abs_list(hide);
 	sb->show = abs_list(show);
 	/* before the first box (the proof below): every box inherits it */
@@ -191,12 +218,6 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 	else
 		sb->version = xstrdup("unknown");
 	sb->version[strcspn(sb->version, "\n")] = 0;
-	/* what the record names: the binary itself, not its --version line
-	 * (red team 131: any executable answers that) */
-	sb->bwrap_real = realpath(sb->bwrap, NULL);
-	char hex[SHA256_HEX_LEN + 1];
-	if (sb->bwrap_real && sha256_file_hex(sb->bwrap_real, hex) == 0)
-		sb->bwrap_sha256 = xstrdup(hex);
 	strbuf_reset(&out);
 	sb->on = 1;
 	const char *inner[] = { "true", NULL };
@@ -1258,6 +1279,16 @@ json_t *sandbox_describe(const struct sandbox *sb)
 	if (d) {
 		json_object_set_new(d, "binary", json_string(sb->bwrap_real ? sb->bwrap_real : sb->bwrap));
 		json_object_set_new(d, "binary_sha256", json_string(sb->bwrap_sha256 ? sb->bwrap_sha256 : "unknown"));
+		/* which program it is: verified, or let run unverified by
+		 * EVIDENT_BWRAP_UNVERIFIED=1 (store/query.c: no claim counts it) */
+		char *unv = sb->bwrap_verified ? NULL
+					       : xstrfmt("EVIDENT_BWRAP_UNVERIFIED=1 let it make the boxes: %s; no claim "
+							 "counts this record",
+							 sb->bwrap_unverified ? sb->bwrap_unverified : "not verified");
+		json_object_set_new(d, "binary_verified",
+				    sb->bwrap_verified ? json_string(sb->bwrap_verified)
+						       : json_pack("{s:s, s:s}", "done", "no", "why", unv));
+		free(unv);
 		json_object_set_new(d, "observed",
 				    json_string("every worker read its own /proc/self/status before its kernel loaded, "
 						"and the checker before the problem's code loaded (Seccomp: 2 with a filter "

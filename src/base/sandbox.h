@@ -187,9 +187,14 @@ struct sandbox {
 	 * 1, or 0 with why it cannot (owned) */
 	int readback_ready;
 	char *readback_why;
+	/* which bubblewrap it is (sandbox_tool_known): how it was verified, or
+	 * NULL with why not (EVIDENT_BWRAP_UNVERIFIED=1 let it run); owned */
+	char *bwrap_verified, *bwrap_unverified;
 };
 
-#define SANDBOX_INIT { 0, NULL, NULL, 0, -1, NULL, NULL, NULL, NULL, { -1, -1, -1 }, NULL, NULL, { 0, 0, 0 }, { { 0 } }, 0, NULL }
+#define SANDBOX_INIT                                                                                          \
+	{ 0, NULL, NULL, 0, -1, NULL, NULL, NULL, NULL, { -1, -1, -1 }, NULL, NULL, { 0, 0, 0 }, { { 0 } }, 0, NULL, \
+	  NULL, NULL }
 
 /*
  * What a process sees of its own box in /proc/self/status (red team 131:
@@ -254,6 +259,15 @@ int sandbox_probes_ok(const int *seen, const int *expect, const char *tool, stru
  * a box report (a call missing from it answers SANDBOX_PROBE_MISSING). */
 json_t *sandbox_probes_json(int processes);
 int sandbox_box_probes_ok(json_t *box, const int *expect, const char *tool, struct strbuf *why);
+
+/*
+ * Which bubblewrap makes the boxes (sandbox_tool.c): real (its real path)
+ * with sha256 (its SHA-256, hex) is the Debian package's /usr/bin/bwrap as
+ * dpkg lists it, or the one evident's dist ships beside the runner as make
+ * dist recorded it.  Returns how it was verified (the caller frees), or
+ * NULL with why set.
+ */
+char *sandbox_tool_known(const char *real, const char *sha256, struct strbuf *why);
 
 /*
  * The box's filter read back (sandbox_readback.c; red team 133: a stand-in

@@ -406,7 +406,7 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		strbuf_release(&w);
 	}
 	const struct run_record *newest = runs[0], *pass = NULL, *loose_run = NULL;
-	size_t n_ev = 0, n_fail = 0, n_loose = 0, n_named = 0, n_other = 0, n_aside = 0;
+	size_t n_ev = 0, n_fail = 0, n_loose = 0, n_named = 0, n_other = 0, n_aside = 0, n_unverified = 0;
 	const struct run_record *aside_run = NULL;
 	struct strbuf loose = STRBUF_INIT;
 	const struct run_record **named = xcalloc(nr + 1, sizeof(*named));
@@ -452,6 +452,14 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 				strbuf_addf(&aside_why, "runner commit %.8s, fixed in %.8s: %s", er->commit[ei],
 					    er->fixed[ei], er->why[ei]);
 			}
+			continue;
+		}
+		/* boxed by a bubblewrap its runner could not verify
+		 * (EVIDENT_BWRAP_UNVERIFIED=1): red team 133's stand-ins ran
+		 * another object than the record names, or handed the box the
+		 * host's / */
+		if (query_run_box_unverified(r)) {
+			n_unverified++;
 			continue;
 		}
 		/* another name's (or experiment's) run of the code; a run of
@@ -519,9 +527,12 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 	}
 	free(named);
 	if (!n_ev) { /* every run set aside (or none judged): nothing says it passed */
-		audit_finding(a, m->line, "unsupported", "%s: no run of its code was judged%s%s%s", head.buf,
+		audit_finding(a, m->line, "unsupported", "%s: no run of its code was judged%s%s%s%s", head.buf,
 			      n_aside ? " (every one set aside by the errata: " : "", n_aside ? aside_why.buf : "",
-			      n_aside ? ")" : "");
+			      n_aside ? ")" : "",
+			      n_unverified ? "; runs boxed by a bubblewrap the runner could not verify are not counted "
+					     "(EVIDENT_BWRAP_UNVERIFIED=1: judge.sandbox.binary_verified)"
+					   : "");
 		goto out;
 	}
 	const char *code = stale ? "the last recorded code" : "the current source";
@@ -551,6 +562,9 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 	if (n_refused)
 		strbuf_addf(&detail, "; %zu run(s) at other configurations refused them (build_failed, init_failed or "
 			    "launch_failed: no output, nothing judged)", n_refused);
+	if (n_unverified)
+		strbuf_addf(&detail, "; %zu run(s) of the code not counted: boxed by a bubblewrap the runner could not "
+			    "verify (EVIDENT_BWRAP_UNVERIFIED=1)", n_unverified);
 	if (n_aside)
 		strbuf_addf(&detail, "; %zu run(s) of the code set aside by %s (run %s, %s)", n_aside,
 			    a->o->errata_path ? a->o->errata_path : "the errata", audit_id_or(aside_run->run_id),

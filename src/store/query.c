@@ -969,7 +969,12 @@ static int run_adaptive_cut(const struct run_record *r)
  * zeros under atol 1, rtol 1, rel_l2 2: 21 of 21 runs ok at 37-142 us
  * against the honest 640-900, and eval held 16 of 16 honest faster
  * verdicts by them), or no box (`--unsandboxed`: its forkpre's helper
- * process summed the rows before the clock started, ok at 44-101 us). */
+ * process summed the rows before the clock started, ok at 44-101 us), or
+ * boxes made by a bubblewrap the runner could not verify
+ * (EVIDENT_BWRAP_UNVERIFIED=1, base/sandbox_tool.c: red team 133's
+ * stand-ins ran another object than the record names, handed the box the
+ * host's `/`, kept a /tmp across boxes; a record before the check has no
+ * binary_verified and is judged as before). */
 static int run_weakly_judged(const struct run_record *r)
 {
 	if ((isfinite(r->problem_atol) && r->atol > r->problem_atol) ||
@@ -978,7 +983,15 @@ static int run_weakly_judged(const struct run_record *r)
 		return 1;
 	json_t *sb = r->judge ? json_object_get(r->judge, "sandbox") : NULL;
 	const char *tool = sb ? json_string_value(json_object_get(sb, "tool")) : NULL;
-	return tool && !strcmp(tool, "none");
+	return (tool && !strcmp(tool, "none")) || query_run_box_unverified(r);
+}
+
+int query_run_box_unverified(const struct run_record *r)
+{
+	json_t *sb = r->judge ? json_object_get(r->judge, "sandbox") : NULL;
+	json_t *verified = sb ? json_object_get(sb, "binary_verified") : NULL;
+	const char *done = json_is_object(verified) ? json_string_value(json_object_get(verified, "done")) : NULL;
+	return done && strcmp(done, "yes");
 }
 
 static int run_refuted(const struct run_record *r)

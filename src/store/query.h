@@ -235,6 +235,13 @@ const struct run_record *query_row_run(struct query *q, const struct batch_row *
 #define QUERY_SPEED_MIN_SAMPLES 5
 double query_row_speed(struct query *q, const struct batch_row *row);
 
+/* Whether r's boxes were made by a bubblewrap its runner could not verify
+ * (judge.sandbox.binary_verified {done: no}: EVIDENT_BWRAP_UNVERIFIED=1,
+ * base/sandbox_tool.c): no claim counts such a run, a validated claim
+ * sets it aside (audit_validated.c).  0 for a record from before the
+ * check. */
+int query_run_box_unverified(const struct run_record *r);
+
 /*
  * One variant's evidence: (experiment, variant, run) to its batch, row and
  * a run.  run is "latest" (or NULL: the newest batch of experiment with a

@@ -1,0 +1,149 @@
+/*
+ * sandbox_tool.c - which bubblewrap makes the boxes, verified before it is
+ * run (sandbox.h sandbox_tool_known).  EVIDENT_BWRAP or PATH may name any
+ * executable, and whoever starts the runner (an agent that writes the
+ * kernel and calls the judge, a CI job's configuration) chooses them:
+ * red teams 131-133 made stand-ins that exec the real bubblewrap with one
+ * thing changed, each passing the box's observation of its day (an extra
+ * descriptor of the host's `/`, a /tmp that outlives every box, the
+ * kernel object's descriptor swapped for another's, evident's program with
+ * a rule of its own in front).  Observation answers what a box shows;
+ * which program made it is a question of identity, answered here: the
+ * runner accepts as bubblewrap only
+ *   - the Debian package's /usr/bin/bwrap, whose MD5 is the one dpkg
+ *     lists for it (/var/lib/dpkg/info/bubblewrap[:ARCH].md5sums; a
+ *     second preimage of a given MD5 is not feasible, only collisions of
+ *     pairs made together), or
+ *   - the one `make dist` put beside the runner (bin/bwrap, patched for
+ *     the dist's library directory), whose SHA-256 scripts/dist.sh wrote
+ *     to share/evident/bwrap.sha256 after checking its source against
+ *     dpkg's list the same way.
+ * Any other is refused before it runs (exit 6), unless the runner's
+ * environment says EVIDENT_BWRAP_UNVERIFIED=1 (for tests of the
+ * observation with stand-ins): then every record says so
+ * (judge.sandbox.binary_verified) and no claim counts it
+ * (store/query.c run_weakly_judged).
+ */
+#include "base/sandbox.h"
+
+#include <limits.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* the MD5 of a file as 32 hex digits into hex; 0, or -1 */
+static int md5_file_hex(const char *path, char *hex)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	int ok = c && EVP_DigestInit_ex(c, EVP_md5(), NULL) == 1;
+	unsigned char buf[65536], md[EVP_MAX_MD_SIZE];
+	size_t n;
+	while (ok && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		ok = EVP_DigestUpdate(c, buf, n) == 1;
+	unsigned len = 0;
+	ok = ok && !ferror(f) && EVP_DigestFinal_ex(c, md, &len) == 1 && len == 16;
+	EVP_MD_CTX_free(c);
+	fclose(f);
+	for (unsigned i = 0; ok && i < 16; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	return ok ? 0 : -1;
+}
+
+/* the first field of the line of list whose second field is name (a
+ * dpkg md5sums file: "HEX  usr/bin/bwrap"), into out; 0, or -1 */
+static int listed(const char *list, const char *name, char *out, size_t outlen)
+{
+	FILE *f = fopen(list, "r");
+	if (!f)
+		return -1;
+	char line[PATH_MAX + 128];
+	int rc = -1;
+	while (rc < 0 && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = 0;
+		char *sp = strchr(line, ' ');
+		if (!sp)
+			continue;
+		*sp = 0;
+		const char *p = sp + 1;
+		while (*p == ' ' || *p == '*')
+			p++;
+		if (!strcmp(p, name) && strlen(line) < outlen) {
+			snprintf(out, outlen, "%s", line);
+			rc = 0;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+static const char *const dpkg_lists[] = {
+	"/var/lib/dpkg/info/bubblewrap.md5sums",
+	"/var/lib/dpkg/info/bubblewrap:amd64.md5sums",
+	"/var/lib/dpkg/info/bubblewrap:arm64.md5sums",
+	NULL,
+};
+
+char *sandbox_tool_known(const char *real, const char *sha256, struct strbuf *why)
+{
+	if (!real) {
+		strbuf_addstr(why, "its real path could not be resolved");
+		return NULL;
+	}
+	/* the Debian package's */
+	if (!strcmp(real, "/usr/bin/bwrap")) {
+		char want[64], have[33];
+		for (int i = 0; dpkg_lists[i]; i++) {
+			if (listed(dpkg_lists[i], "usr/bin/bwrap", want, sizeof(want)) < 0)
+				continue;
+			if (md5_file_hex(real, have) == 0 && !strcmp(want, have))
+				return xstrfmt("the Debian package bubblewrap's /usr/bin/bwrap: its MD5 %s is the one "
+					       "dpkg lists (%s)",
+					       have, dpkg_lists[i]);
+			strbuf_addf(why, "/usr/bin/bwrap's MD5 is not the one dpkg lists for it in %s (the file was "
+					 "changed after the package installed it: apt-get install --reinstall bubblewrap)",
+				    dpkg_lists[i]);
+			return NULL;
+		}
+	}
+	/* the dist's, beside the runner */
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0 && sha256) {
+		self[n] = 0;
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = 0;
+			char *beside = xstrfmt("%s/bwrap", self);
+			char *beside_real = realpath(beside, NULL);
+			char *manifest = xstrfmt("%s/../share/evident/bwrap.sha256", self);
+			char want[80];
+			int same = beside_real && !strcmp(beside_real, real);
+			int ok = same && listed(manifest, "bin/bwrap", want, sizeof(want)) == 0 && !strcmp(want, sha256);
+			free(beside);
+			free(beside_real);
+			if (ok) {
+				char *how = xstrfmt("evident's dist's bin/bwrap: its SHA-256 is the one make dist recorded "
+						    "(%s, after checking its source against dpkg's list)",
+						    manifest);
+				free(manifest);
+				return how;
+			}
+			if (same) {
+				strbuf_addf(why, "the dist's bin/bwrap does not have the SHA-256 %s records (make dist again)",
+					    manifest);
+				free(manifest);
+				return NULL;
+			}
+			free(manifest);
+		}
+	}
+	strbuf_addf(why, "'%s' is neither the Debian package's /usr/bin/bwrap (as dpkg lists it) nor the one "
+			 "evident's dist ships beside the runner",
+		    real);
+	return NULL;
+}
