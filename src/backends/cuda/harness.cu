@@ -1536,12 +1536,13 @@ unsigned long evc_tex_objects_made(void)
  * own, CLOCK_REALTIME in nanoseconds as CUPTI's default on Linux, before
  * any kind is enabled and again wherever it takes CUPTI back
  * (cupti_reassert): before every flush, so the records the harness reads
- * were converted with it.  (Its calls are not a sign of that: on an H200
- * with CUPTI 13 a flush converted records without calling it, S34, and a
- * sample whose flush made no call was refused: every run escaped_work.)
+ * were converted with it, which its call count shows (cupti_attribute).
  */
+static unsigned long long cu_ts_calls; /* atomic */
+
 static uint64_t CUPTIAPI cupti_timestamp(void)
 {
+	__atomic_add_fetch(&cu_ts_calls, 1, __ATOMIC_RELAXED);
 	struct timespec t;
 	clock_gettime(CLOCK_REALTIME, &t);
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
@@ -1685,8 +1686,14 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 	int incomplete = 0;
 
 	cupti_reassert(); /* a thread of the kernel's may have registered its own since the window closed */
+	const unsigned long long ts_before = __atomic_load_n(&cu_ts_calls, __ATOMIC_RELAXED);
 	cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	/* records converted in that flush with a clock other than the
+	 * harness's (a thread of the kernel's registered its own in between):
+	 * no kernel clock for the sample (red team 80) */
 	pthread_mutex_lock(&cu_mu);
+	const int ts_foreign = cu.register_ts && cu.n_recs > 0 &&
+			       __atomic_load_n(&cu_ts_calls, __ATOMIC_RELAXED) == ts_before;
 	/* a stray call still owing its record (below) may have work that ran
 	 * past the drain: synchronise the device and flush once more, so
 	 * what was called before this point has had its every chance */
@@ -1844,7 +1851,7 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 		s->flags |= EVC_F_EARLY;
 	if (!s->kernels && !s->copies)
 		s->flags |= EVC_F_NO_WORK;
-	if (incomplete)
+	if (incomplete || ts_foreign)
 		s->flags |= EVC_F_INCOMPLETE;
 	/* a sample whose records are incomplete, or that has none, has no
 	 * kernel clock: a missing record read shorter, none read 0 us (red
