@@ -660,7 +660,6 @@ static struct {
 	decltype(&cuptiEnableCallback) enable_callback;
 	decltype(&cuptiGetCallbackName) callback_name;
 	decltype(&cuptiGetCallbackState) callback_state; /* optional (evc_modules_watched) */
-	decltype(&cuptiActivityRegisterTimestampCallback) register_ts; /* optional (cupti_timestamp) */
 	CUpti_SubscriberHandle sub;
 	pthread_t harness_thread;
 	int window; /* WIN_*; atomic */
@@ -1291,7 +1290,6 @@ static int cupti_load(void)
 	CU_SYM(callback_name, "cuptiGetCallbackName");
 #undef CU_SYM
 	*(void **)&cu.callback_state = dlsym(lib, "cuptiGetCallbackState");
-	*(void **)&cu.register_ts = dlsym(lib, "cuptiActivityRegisterTimestampCallback");
 	if (cu.get_version(&cu.version) != CUPTI_SUCCESS || cu.version / 10000 < CUPTI_API_VERSION / 10000) {
 		snprintf(cu.why, sizeof(cu.why),
 			 "libcupti's API version %u is older than the headers' %u (the harness reads "
@@ -1527,33 +1525,10 @@ unsigned long evc_tex_objects_made(void)
  * what cupti_begin already did, and where CUPTI refuses them it refused
  * the kernel's the same way.
  */
-/*
- * The CPU clock CUPTI converts the GPU's timestamps with (red team 80,
- * rt80_tsclock: cuptiActivityRegisterTimestampCallback takes any
- * function of the process, and a trust: host kernel's init() registered
- * one running at 0.96 of real time, so every kernel record read 0.96 of
- * its length, under the events' allowance).  The harness registers its
- * own, CLOCK_REALTIME in nanoseconds as CUPTI's default on Linux, before
- * any kind is enabled and again wherever it takes CUPTI back
- * (cupti_reassert): before every flush, so the records the harness reads
- * were converted with it, which its call count shows (cupti_attribute).
- */
-static unsigned long long cu_ts_calls; /* atomic */
-
-static uint64_t CUPTIAPI cupti_timestamp(void)
-{
-	__atomic_add_fetch(&cu_ts_calls, 1, __ATOMIC_RELAXED);
-	struct timespec t;
-	clock_gettime(CLOCK_REALTIME, &t);
-	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
-
 static void cupti_reassert(void)
 {
 	if (!cu.loaded)
 		return;
-	if (cu.register_ts)
-		cu.register_ts(cupti_timestamp);
 	if (cu.registered)
 		cu.register_callbacks(cupti_buf_requested, cupti_buf_completed);
 	if (cu.active) {
@@ -1573,8 +1548,6 @@ static int cupti_begin(void)
 	if (cu.active)
 		return 0;
 	cu.harness_thread = pthread_self();
-	if (cu.register_ts) /* before any kind is enabled (CUPTI's rule) */
-		cu.register_ts(cupti_timestamp);
 	if (!cu.registered) {
 		r = cu.register_callbacks(cupti_buf_requested, cupti_buf_completed);
 		if (r != CUPTI_SUCCESS) {
@@ -1686,14 +1659,8 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 	int incomplete = 0;
 
 	cupti_reassert(); /* a thread of the kernel's may have registered its own since the window closed */
-	const unsigned long long ts_before = __atomic_load_n(&cu_ts_calls, __ATOMIC_RELAXED);
 	cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-	/* records converted in that flush with a clock other than the
-	 * harness's (a thread of the kernel's registered its own in between):
-	 * no kernel clock for the sample (red team 80) */
 	pthread_mutex_lock(&cu_mu);
-	const int ts_foreign = cu.register_ts && cu.n_recs > 0 &&
-			       __atomic_load_n(&cu_ts_calls, __ATOMIC_RELAXED) == ts_before;
 	/* a stray call still owing its record (below) may have work that ran
 	 * past the drain: synchronise the device and flush once more, so
 	 * what was called before this point has had its every chance */
@@ -1851,7 +1818,7 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 		s->flags |= EVC_F_EARLY;
 	if (!s->kernels && !s->copies)
 		s->flags |= EVC_F_NO_WORK;
-	if (incomplete || ts_foreign)
+	if (incomplete)
 		s->flags |= EVC_F_INCOMPLETE;
 	/* a sample whose records are incomplete, or that has none, has no
 	 * kernel clock: a missing record read shorter, none read 0 us (red
