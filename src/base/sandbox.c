@@ -643,12 +643,16 @@ int sandbox_lib_dir(const char *dir)
 }
 
 /* The variables of the runner's environment a boxed process gets (runcmd.h
- * env_keep): what the loader, the locale, the GPU's selection, a kernel's
- * threading libraries, the sanitized build and evident itself read.  The
- * rest (tokens, credentials, a CI's secrets) never reaches kernel code,
- * which could print it into its stored log (red team 3, host_files). */
+ * env_keep): what the locale, the GPU's selection, a kernel's threading
+ * libraries, the sanitized build and evident itself read.  The rest
+ * (tokens, credentials, a CI's secrets) never reaches kernel code, which
+ * could print it into its stored log (red team 3, host_files).  Not the
+ * loader's LD_LIBRARY_PATH: bubblewrap itself would load its libraries
+ * (libselinux, libcap) by it, so whoever sets it could change what the
+ * verified binary does (sandbox_tool.c); the box's processes get it from
+ * inside, `--setenv` (push_library_path). */
 static const char *const env_keep[] = {
-	"PATH", "LANG", "LANGUAGE", "LC_*", "TZ", "TERM", "LD_LIBRARY_PATH",
+	"PATH", "LANG", "LANGUAGE", "LC_*", "TZ", "TERM",
 	"CUDA_*", "NVIDIA_*",
 	"OMP_*", "GOMP_*", "KMP_*", "MKL_*", "OPENBLAS_*",
 	"ASAN_*", "UBSAN_*", "LSAN_*",
@@ -658,6 +662,15 @@ static const char *const env_keep[] = {
 const char *const *sandbox_env_keep(const struct sandbox *sb)
 {
 	return sb->on ? env_keep : NULL;
+}
+
+/* the runner's LD_LIBRARY_PATH for the box's processes, set inside the box
+ * (bubblewrap's own environment has none: env_keep) */
+static void push_library_path(struct argvb *a)
+{
+	const char *llp = getenv("LD_LIBRARY_PATH");
+	if (llp && *llp)
+		push3(a, "--setenv", "LD_LIBRARY_PATH", llp);
 }
 
 /* "/dev/nvidiaN" with N digits: one GPU's own node (not nvidiactl,
@@ -1132,6 +1145,7 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 		sandbox_argv_free(proc_dirs.v);
 		/* the runner's home is not in the box: caches go to its own /tmp */
 		push3(&a, "--setenv", "HOME", "/tmp");
+		push_library_path(&a);
 		/* which starts empty in every box, so the CUDA driver's compute
 		 * cache there never hits: off, and with it the driver's only file
 		 * locks (sandbox_filter.c gpu_fcntl refuses locks in a GPU box) */
@@ -1208,6 +1222,7 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 		/* the root's tmpfs, read-only once its mount points are made */
 		push3(&a, "--remount-ro", "/", NULL);
 		free(rw);
+		push_library_path(&a);
 		push_seccomp(&a, sb, SANDBOX_RELAXED, filter_fd);
 	}
 	for (int i = 0; inner[i]; i++)

@@ -67,4 +67,14 @@ if [ "$READY" = True ]; then
 else
 	echo "note: this runner cannot read a box's filter back (judge.sandbox.filter_readback); forkgap not tried"
 fi
+# 5. bubblewrap's own environment has no LD_LIBRARY_PATH (the verified
+# binary would load its libraries by it); the box's processes get it
+# from inside (--setenv)
+printf '#!/bin/sh\nenv >"%s"\nprintf "%%s\\n" "$@" >"%s"\nexec /usr/bin/bwrap "$@"\n' "$TEST_TMP/env.txt" "$TEST_TMP/args.txt" >"$TEST_TMP/bwrap-env"
+chmod +x "$TEST_TMP/bwrap-env"
+mkdir -p "$TEST_TMP/nolib"
+rm -rf artifacts
+LD_LIBRARY_PATH=$TEST_TMP/nolib EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$TEST_TMP/bwrap-env expect_exit 0 "$EVIDENT" run --no-progress --only naive "$S"
+expect_not_contains "$TEST_TMP/env.txt" "LD_LIBRARY_PATH="
+grep -qxF -- "$TEST_TMP/nolib" "$TEST_TMP/args.txt" || fail "the box's LD_LIBRARY_PATH was not set inside it"
 exit 0
