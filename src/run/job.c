@@ -22,8 +22,10 @@
  */
 #include "run/run_ctx.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -476,6 +478,55 @@ static int box_filter_read_back(struct wrun *w, int pid, struct strbuf *why)
 	return 0;
 }
 
+/* at the hello: the box's process holds no descriptor but stdio, the
+ * channel and those its spawn passed, looked at from outside (red team
+ * 133's fdpass: a stand-in for bubblewrap handed the box an open
+ * descriptor of the host's /, and the kernel wrote a count in a host
+ * file through it and read the store's begun markers); 1, else 0 with
+ * why naming each */
+static int box_fds_ok(const struct wrun *w, int pid, struct strbuf *why)
+{
+	if (pid <= 0 || !w->n_box_fds || w->sanitizer)
+		return 1;
+	char dir[64];
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
+	DIR *d = opendir(dir);
+	if (!d)
+		return 1; /* gone: nothing left to look at */
+	struct strbuf extra = STRBUF_INIT;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		char *end;
+		long fd = strtol(e->d_name, &end, 10);
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || *end)
+			continue;
+		int known = 0;
+		for (int i = 0; i < w->n_box_fds && !known; i++)
+			known = w->box_fds[i] == fd;
+		if (known)
+			continue;
+		char link[PATH_MAX + 64], target[PATH_MAX] = "?";
+		snprintf(link, sizeof(link), "%s/%ld", dir, fd);
+		ssize_t t = readlink(link, target, sizeof(target) - 1);
+		if (t >= 0)
+			target[t] = 0;
+		strbuf_addf(&extra, "%s%ld (%s)", n++ ? ", " : "", fd, target);
+	}
+	closedir(d);
+	if (!n) {
+		strbuf_release(&extra);
+		return 1;
+	}
+	strbuf_addf(why, "the box that bubblewrap '%s' made hands its worker descriptors the runner did not pass: %s "
+			 "(looked at from outside, in /proc/%d/fd, at its hello); nothing is timed in a box that is not "
+			 "the one asked for: use the real bubblewrap (unset EVIDENT_BWRAP), or pass --unsandboxed (the "
+			 "record will say so)",
+		    w->proto.box_tool ? w->proto.box_tool : "?", strbuf_str(&extra), pid);
+	strbuf_release(&extra);
+	return 0;
+}
+
 static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 {
 	struct wrun *w = ctx;
@@ -504,7 +555,7 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 		if (why.len || (one > 0 && !sandbox_pidns_ok(one, w->proto.box_tool, &why)) ||
 		    (w->proto.box_mounts &&
 		     !sandbox_box_mounts_ok(w->proto.hello_box, w->proto.box_mounts, w->proto.box_tool, &why)) ||
-		    !box_filter_read_back(w, one, &why)) {
+		    !box_filter_read_back(w, one, &why) || !box_fds_ok(w, one, &why)) {
 			w->proto.box_refused = strbuf_detach(&why, NULL);
 			return -1;
 		}
@@ -786,10 +837,18 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	/* the program its box was handed, read back at the hello where this
 	 * runner can (box_filter_read_back) */
 	w->box_filter_fd = c->sb.on && c->sb.readback_ready && !w->sanitizer ? filter_fd : -1;
-	int rc = sandbox_files_pass(&files, ro.pass_fd, ro.pass_fd_at, 4, RUN_MAX_PASS_FD) < 0
-			 ? -1
-			 : run_command(&ro, &w->rr);
+	int rc = sandbox_files_pass(&files, ro.pass_fd, ro.pass_fd_at, 4, RUN_MAX_PASS_FD) < 0 ? -1 : 0;
+	/* what its box's process may hold at its hello (box_fds_ok) */
+	w->n_box_fds = 0;
+	for (int i = 0; c->sb.on && i <= 4; i++)
+		w->box_fds[w->n_box_fds++] = i;
+	for (int i = 0; c->sb.on && rc == 0 && i < RUN_MAX_PASS_FD; i++)
+		if (ro.pass_fd[i] >= 0 && ro.pass_fd_at[i] > 4)
+			w->box_fds[w->n_box_fds++] = ro.pass_fd_at[i];
+	if (rc == 0)
+		rc = run_command(&ro, &w->rr);
 	w->box_filter_fd = -1;
+	w->n_box_fds = 0;
 	sandbox_argv_free(boxed);
 	sandbox_files_close(&files);
 	free(san_argv);

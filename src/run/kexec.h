@@ -181,6 +181,9 @@ struct wrun {
 	int box_pid_seen;            /* the box's PID namespace was looked at (on_chan, at the hello) */
 	int hello_answered;          /* the hello's 'g' was written: the box was judged (on_chan) */
 	int box_filter_fd;           /* the program handed to its box, to read back at the hello (on_chan), or -1 */
+	/* the descriptors its box's process may hold at its hello: stdio,
+	 * the channel and what the spawn passed (job.c box_fds_ok) */
+	int box_fds[RUN_MAX_PASS_FD + 5], n_box_fds;
 	int gpu;                     /* its backend uses a GPU (job.c worker_finished) */
 	/* What it did after its job's last output (job.c end_cpu_read): its
 	 * process CPU clock (a strict box has threads only, so all its code)

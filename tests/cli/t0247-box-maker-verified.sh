@@ -11,6 +11,9 @@
 #    it (src/base/sandbox_tool.c); any other is refused before it runs,
 #    unless EVIDENT_BWRAP_UNVERIFIED=1, and then every record says so and
 #    no claim counts it (store/query.c run_weakly_judged);
+#  - each worker's descriptors are looked at from outside at its hello
+#    (/proc/PID/fd): one the spawn did not pass is refused (fdpass, let
+#    run: exit 6);
 #  - where the runner may trace its boxes (root here and on the GPU hosts),
 #    each worker's filter is read back from its process at its hello
 #    (PTRACE_SECCOMP_GET_FILTER: src/base/sandbox_readback.c): the
@@ -67,6 +70,13 @@ if [ "$READY" = True ]; then
 else
 	echo "note: this runner cannot read a box's filter back (judge.sandbox.filter_readback); forkgap not tried"
 fi
+# 4b. fdpass (the host's / handed to the box as fd 100) let run: the
+# box's descriptors, looked at from outside at the hello, are refused
+rm -rf artifacts
+EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$D/bwrap-fdpass expect_exit 6 "$EVIDENT" run --no-progress --only naive "$S"
+expect_contains "$TEST_TMP/err" "made hands its worker descriptors the runner did not pass: 100 (/) (looked at from outside"
+norecords "the fdpass stand-in"
+
 # 5. bubblewrap's own environment has no LD_LIBRARY_PATH (the verified
 # binary would load its libraries by it); the box's processes get it
 # from inside (--setenv)
