@@ -269,6 +269,10 @@ int sandbox_box_probes_ok(json_t *box, const int *expect, const char *tool, stru
  */
 char *sandbox_tool_known(const char *real, const char *sha256, struct strbuf *why);
 
+/* p made absolute as a box shows it (symbolic links resolved where it
+ * exists); malloc'd, the caller frees. */
+char *sandbox_abs_path(const char *p);
+
 /*
  * The box's filter read back (sandbox_readback.c; red team 133: a stand-in
  * that puts a rule of its own in front of evident's program answers every

@@ -22,9 +22,6 @@ struct argvb {
 void argvb_push(struct argvb *a, const char *s);
 int argvb_has(const struct argvb *l, const char *s);
 
-/* p made absolute (symbolic links resolved where it exists); malloc'd,
- * the caller frees. */
-char *sandbox_abs_path(const char *p);
 /* sb's profiles' answers to the probes (sandbox_probe_expect): the strict
  * one's, and with a GPU the sanitizer's; 0, or -1 with why filled */
 struct sandbox;

@@ -184,6 +184,11 @@ struct wrun {
 	/* the descriptors its box's process may hold at its hello: stdio,
 	 * the channel and what the spawn passed (job.c box_fds_ok) */
 	int box_fds[RUN_MAX_PASS_FD + 5], n_box_fds;
+	/* the kernel's object as its box shows it (its absolute path there)
+	 * and the SHA-256 of the file the runner built, to compare at the
+	 * hello (job.c box_object_ok); NULL: none */
+	char *box_object;
+	char box_object_sha[SHA256_HEX_LEN + 1];
 	int gpu;                     /* its backend uses a GPU (job.c worker_finished) */
 	/* What it did after its job's last output (job.c end_cpu_read): its
 	 * process CPU clock (a strict box has threads only, so all its code)

@@ -11,9 +11,10 @@
 #    it (src/base/sandbox_tool.c); any other is refused before it runs,
 #    unless EVIDENT_BWRAP_UNVERIFIED=1, and then every record says so and
 #    no claim counts it (store/query.c run_weakly_judged);
-#  - each worker's descriptors are looked at from outside at its hello
-#    (/proc/PID/fd): one the spawn did not pass is refused (fdpass, let
-#    run: exit 6);
+#  - each worker's descriptors and kernel object are looked at from
+#    outside at its hello (/proc/PID/fd, /proc/PID/root): a descriptor the
+#    spawn did not pass, an object that is not the built file, is refused
+#    (fdpass and swapobj, let run: exit 6);
 #  - where the runner may trace its boxes (root here and on the GPU hosts),
 #    each worker's filter is read back from its process at its hello
 #    (PTRACE_SECCOMP_GET_FILTER: src/base/sandbox_readback.c): the
@@ -76,6 +77,19 @@ rm -rf artifacts
 EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$D/bwrap-fdpass expect_exit 6 "$EVIDENT" run --no-progress --only naive "$S"
 expect_contains "$TEST_TMP/err" "made hands its worker descriptors the runner did not pass: 100 (/) (looked at from outside"
 norecords "the fdpass stand-in"
+
+# 4c. swapobj (the kernel object's descriptor swapped for another
+# kernel's) let run: the object in the box, read from outside at the
+# hello, is not the built file: refused
+rm -rf artifacts
+expect_exit 0 "$EVIDENT" run --no-progress --cache "$TEST_TMP/cache1" tests/fixtures/specs/host-redteam133-swapobj-build1.yaml
+P1=$(grep -rl rt133_passes "$TEST_TMP/cache1" --include=kernel.so | head -1)
+[ -n "$P1" ] || fail "passes1's object was not built"
+rm -rf artifacts
+RT133_SWAP=$P1 EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$D/bwrap-swapobj expect_exit 6 "$EVIDENT" run --no-progress --repeats 1 --only passes4 tests/fixtures/specs/host-redteam133-swapobj.yaml
+expect_contains "$TEST_TMP/err" "made shows its worker another kernel object than the runner built: "
+# (the baseline, naive, may have run before: the order is random)
+! grep -l '"variant": "passes4"' artifacts/runs/*.json >/dev/null 2>&1 || fail "passes4 was recorded from the swapped box"
 
 # 5. bubblewrap's own environment has no LD_LIBRARY_PATH (the verified
 # binary would load its libraries by it); the box's processes get it
