@@ -57,6 +57,11 @@ struct build_request {
 	 * which links the backends, needs no libgit2.  A boxed build without
 	 * one fails. */
 	const struct repo_view_ops *view;
+	/* Only look: where the build cache holds the build (a hit, checked as
+	 * any hit is), build_run returns it as it would; else it returns 1
+	 * with nothing built, refused or recorded (run/plan.c plan_prebuild:
+	 * a variant already built needs no child of its own). */
+	int hit_only;
 };
 
 /* An opaque view of a repository (run/provenance.c struct prov_view). */

@@ -2724,6 +2724,11 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		rc = 0;
 		goto out;
 	}
+	/* only looking (build.h): not in the cache, so nothing more here */
+	if (rq->hit_only) {
+		rc = 1;
+		goto out;
+	}
 	/* a box made on a miss alone (build_request.box_on_miss): the key
 	 * above is a boxed build's, so one that cannot be made fails */
 	static const struct sandbox no_box = SANDBOX_INIT;

@@ -58,7 +58,9 @@ struct build_recipe {
  * Build rq with recipe into the cache.  Returns 0 with res filled (res->ok
  * says whether there is a shared object), or -1 if nothing could be
  * attempted (compiler missing, cache unwritable).  res is released by the
- * caller with build_result_release().
+ * caller with build_result_release().  With rq->hit_only: 0 with res
+ * filled on a cache hit, else 1 with res untouched (nothing compiled,
+ * refused or recorded).
  */
 int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	      struct build_result *res);

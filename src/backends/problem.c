@@ -451,6 +451,12 @@ const char *const *problem_spec_keys(const char *problem, int *n, struct strbuf 
 	return k->pr.desc->shape_keys;
 }
 
+void problem_spec_shape_hint(const char *const *names, const long long *vals, int n, void *ctx)
+{
+	(void)ctx;
+	problem_shape_hint(names, vals, n);
+}
+
 int problem_build_gpu(struct problem *p, const char *repo_root, const char *cache_dir,
 		      const char *arch, struct strbuf *why)
 {

@@ -336,6 +336,51 @@ static char *shape_key(const long long *s, int n)
 	return strbuf_detach(&b, NULL);
 }
 
+/* problem_shape_hint's shape (problem.h): {"NAME": value, ...}, or NULL */
+static json_t *hint;
+
+void problem_shape_hint(const char *const *names, const long long *vals, int n)
+{
+	json_decref(hint);
+	hint = NULL;
+	if (n <= 0)
+		return;
+	hint = json_object();
+	for (int i = 0; i < n; i++)
+		json_object_set_new(hint, names[i], json_integer(vals[i]));
+}
+
+/* The hint's answer in a description (j's "named": [{"shape", "answer"}],
+ * problem_helper_describe) kept in sn as the box's answer of that shape,
+ * where the shape is the hint's values in the order of the description's
+ * own keys, as the runner forms it (never the box's say of which shape it
+ * answered); "named" is dropped from j either way. */
+static void keep_named(json_t *j, struct pb_seen *sn)
+{
+	json_t *named = json_object_get(j, "named"), *keys = json_object_get(j, "keys");
+	size_t nk = json_array_size(keys);
+	if (sn && hint && json_array_size(named) == 1 && nk > 0 && nk <= EV_PROBLEM_MAX_KEYS &&
+	    json_object_size(hint) == nk) {
+		json_t *e = json_array_get(named, 0), *a = json_object_get(e, "answer"),
+		       *got = json_object_get(e, "shape");
+		long long s[EV_PROBLEM_MAX_KEYS];
+		int ok = json_is_object(a) && json_array_size(got) == nk;
+		for (size_t i = 0; ok && i < nk; i++) {
+			json_t *v = json_object_get(hint, json_string_value(json_array_get(keys, i)) ?
+								 json_string_value(json_array_get(keys, i)) : "");
+			json_t *g = json_array_get(got, i);
+			ok = json_is_integer(v) && json_is_integer(g) && json_integer_value(v) == json_integer_value(g);
+			s[i] = ok ? (long long)json_integer_value(v) : 0;
+		}
+		if (ok) {
+			char *sk = shape_key(s, (int)nk);
+			json_object_set(sn->shapes, sk, a);
+			free(sk);
+		}
+	}
+	json_object_del(j, "named");
+}
+
 int problem_remote_open(struct problem *p, const char *so_path, struct strbuf *why)
 {
 	const char *sha = json_string_value(json_object_get(p->build, "binary_sha256"));
@@ -344,11 +389,16 @@ int problem_remote_open(struct problem *p, const char *so_path, struct strbuf *w
 	json_t *j = sn ? json_incref(sn->desc) : NULL;
 	if (!j) {
 		json_t *req = json_pack("{s:s, s:s, s:[]}", "so", so_path, "name", p->name, "shapes");
+		if (hint && key)
+			json_object_set_new(req, "named_shapes", json_pack("[O]", hint));
 		j = boxed_call(so_path, req, why);
 		json_decref(req);
 		if (j && key) {
 			seen = xrealloc(seen, (n_seen + 1) * sizeof(*seen));
 			seen[n_seen++] = (struct pb_seen){ xstrdup(key), json_incref(j), json_object() };
+			keep_named(j, &seen[n_seen - 1]);
+		} else if (j) {
+			json_object_del(j, "named");
 		}
 	}
 	free(key);
@@ -843,6 +893,24 @@ int problem_helper_describe(const char *req_path)
 		json_array_foreach(json_object_get(req, "shapes"), i, x)
 			json_array_append_new(sh, answer(&p, x));
 		json_object_set_new(ans, "shapes", sh);
+		/* a shape by its names (problem_shape_hint): answered where its
+		 * names are exactly the plug-in's keys, in the keys' order */
+		json_t *named = json_array();
+		json_array_foreach(json_object_get(req, "named_shapes"), i, x) {
+			const struct ev_problem_desc *d = p.desc;
+			json_t *arr = json_array();
+			int ok = json_is_object(x) && json_object_size(x) == (size_t)d->n_keys;
+			for (int k = 0; ok && k < d->n_keys; k++) {
+				json_t *v = json_object_get(x, d->shape_keys[k]);
+				ok = json_is_integer(v);
+				if (ok)
+					json_array_append_new(arr, json_integer(json_integer_value(v)));
+			}
+			if (ok)
+				json_array_append_new(named, json_pack("{s:O, s:o}", "shape", arr, "answer", answer(&p, arr)));
+			json_decref(arr);
+		}
+		json_object_set_new(ans, "named", named);
 	}
 	char *text = json_dumps(ans, JSON_COMPACT);
 	int rc = text && out >= 0 && write_all(out, text, strlen(text)) == 0 ? 0 : 1;

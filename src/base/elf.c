@@ -53,6 +53,31 @@ static int read_headers(int fd, Elf64_Ehdr *eh, Elf64_Phdr **ph, char **why)
 	return 0;
 }
 
+/*
+ * The name at index idx of the string table of strsz bytes at file offset
+ * off (malloc'd), as the whole table read into memory and ended by a NUL
+ * past its last byte gives it: up to its NUL, or to the table's end.  A
+ * name at a time, not the table: a box's every library was read whole for
+ * a handful of names (libstdc++'s table is 302 KB, libcrypto's 113 KB),
+ * in every box the runner opened.  NULL when the bytes cannot be read.
+ */
+static char *read_name(int fd, uint64_t off, uint64_t strsz, uint64_t idx)
+{
+	size_t left = (size_t)(strsz - idx), want = left < 256 ? left : 256;
+	for (;;) {
+		char *b = xmalloc(want + 1);
+		if (read_at(fd, b, want, off + idx) < 0) {
+			free(b);
+			return NULL;
+		}
+		b[want] = 0;
+		if (memchr(b, 0, want) || want == left)
+			return b;
+		free(b);
+		want = want * 2 < left ? want * 2 : left;
+	}
+}
+
 static void add_hook(struct elf_dyn *d, const char *tag, const char *name)
 {
 	if (!d->hook)
@@ -134,12 +159,11 @@ int elf_dyn_read(const char *path, struct elf_dyn *d, char **why)
 		*why = xstrdup("its string table lies in no loaded segment");
 		goto out;
 	}
-	str = xmalloc(strsz + 1);
-	if (read_at(fd, str, strsz, off) < 0) {
+	/* the table whole within the file, as a read of it all needs */
+	if (off > (uint64_t)st.st_size || strsz > (uint64_t)st.st_size - off) {
 		*why = xstrdup("cannot read its string table");
 		goto out;
 	}
-	str[strsz] = 0;
 	for (size_t k = 0; k < nd && dyn[k].d_tag != DT_NULL; k++) {
 		int64_t tag = dyn[k].d_tag;
 		if (tag != DT_NEEDED && tag != DT_RUNPATH && tag != DT_RPATH && tag != DT_AUDIT && tag != DT_DEPAUDIT &&
@@ -149,7 +173,13 @@ int elf_dyn_read(const char *path, struct elf_dyn *d, char **why)
 			*why = xstrdup("a name outside its string table");
 			goto out;
 		}
-		const char *s = str + dyn[k].d_un.d_val;
+		free(str);
+		str = read_name(fd, off, strsz, dyn[k].d_un.d_val);
+		if (!str) {
+			*why = xstrdup("cannot read its string table");
+			goto out;
+		}
+		const char *s = str;
 		switch (tag) {
 		case DT_NEEDED:
 			d->needed = xrealloc(d->needed, (n_needed + 2) * sizeof(char *));

@@ -208,16 +208,31 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 	/* and whether a box's filter can be read back from it (where it can,
 	 * every worker's is, at its hello: sandbox_readback.c) */
 	sandbox_readback_prepare(sb);
-	/* version, then the proof: `true` in the strict box */
+	/* its version line, then the proof: `true` in the strict box.  The
+	 * line is kept for the process by the binary's path and hash (above):
+	 * a second box of the same bubblewrap (the plug-ins' build box, then
+	 * the run's) takes it without running it again */
+	static char *seen_bwrap, *seen_sha, *seen_version;
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	const char *vargv[] = { sb->bwrap, "--version", NULL };
-	struct run_opts vo = { .argv = vargv, .timeout_s = 10, .out = &out, .err = &err };
-	struct run_result vr;
-	if (run_command(&vo, &vr) == 0 && vr.exited && vr.exit_code == 0)
-		sb->version = xstrdup(strbuf_str(&out));
-	else
-		sb->version = xstrdup("unknown");
-	sb->version[strcspn(sb->version, "\n")] = 0;
+	if (seen_version && sb->bwrap_real && sb->bwrap_sha256 && !strcmp(seen_bwrap, sb->bwrap_real) &&
+	    !strcmp(seen_sha, sb->bwrap_sha256)) {
+		sb->version = xstrdup(seen_version);
+	} else {
+		const char *vargv[] = { sb->bwrap, "--version", NULL };
+		struct run_opts vo = { .argv = vargv, .timeout_s = 10, .out = &out, .err = &err };
+		struct run_result vr;
+		int ok = run_command(&vo, &vr) == 0 && vr.exited && vr.exit_code == 0;
+		sb->version = xstrdup(ok ? strbuf_str(&out) : "unknown");
+		sb->version[strcspn(sb->version, "\n")] = 0;
+		if (ok && sb->bwrap_real && sb->bwrap_sha256) {
+			free(seen_bwrap);
+			free(seen_sha);
+			free(seen_version);
+			seen_bwrap = xstrdup(sb->bwrap_real);
+			seen_sha = xstrdup(sb->bwrap_sha256);
+			seen_version = xstrdup(sb->version);
+		}
+	}
 	strbuf_reset(&out);
 	sb->on = 1;
 	const char *inner[] = { "true", NULL };

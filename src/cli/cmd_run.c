@@ -284,7 +284,8 @@ static int run_command_line(int argc, const char **argv)
 	store_rel = store_abs ? cli_relative_to(store_abs, root) : xstrdup(store_default_root(NULL));
 	char *cache_path = cache_abs ? xstrdup(cache_abs) : xstrdup("build/cache");
 	struct problem_keys_ctx kc = { cache_path, PROBLEM_INIT };
-	struct spec_env env = { .check_files = 1, .problem_keys = problem_spec_keys, .ctx = &kc };
+	struct spec_env env = { .check_files = 1, .problem_keys = problem_spec_keys,
+				.shape_hint = problem_spec_shape_hint, .ctx = &kc };
 	int loaded = spec_load(spec_rel, &env, &s);
 	problem_release(&kc.pr);
 	free(cache_path);

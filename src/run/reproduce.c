@@ -543,7 +543,8 @@ int reproduce_batch(struct query *q, const struct batch_record *old, const struc
 	if (!spec_path)
 		goto out;
 	struct problem_keys_ctx kc = { cache, PROBLEM_INIT };
-	struct spec_env env = { .check_files = 1, .problem_keys = problem_spec_keys, .ctx = &kc };
+	struct spec_env env = { .check_files = 1, .problem_keys = problem_spec_keys,
+				.shape_hint = problem_spec_shape_hint, .ctx = &kc };
 	int loaded = spec_load(spec_path, &env, &s);
 	problem_release(&kc.pr);
 	if (loaded < 0) {

@@ -245,7 +245,8 @@ char *slurm_jobdir_find(const char *store_root, const char *name, int *not_found
 int run_spec_load(const char *path, const char *as_path, const char *cache_dir, struct spec *s)
 {
 	struct problem_keys_ctx kc = { cache_dir, PROBLEM_INIT };
-	struct spec_env env = { .check_files = 1, .problem_keys = problem_spec_keys, .ctx = &kc };
+	struct spec_env env = { .check_files = 1, .problem_keys = problem_spec_keys,
+				.shape_hint = problem_spec_shape_hint, .ctx = &kc };
 	int rc = spec_load(path, &env, s);
 	problem_release(&kc.pr);
 	if (rc == 0 && as_path) {

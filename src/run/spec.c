@@ -1189,6 +1189,28 @@ static int kernel_place(const char *k, char **target)
  * (a symlink that leads out counts as outside), and its path must be
  * relative to the root, as records name it on every clone.
  */
+/* The shape as written, to env->shape_hint: each key whose value is a
+ * whole number in the range parse_shape takes (a hint: nothing here is
+ * an error; parse_shape says what is wrong with the rest). */
+static void shape_hint(struct ctx *c, yaml_node_t *n)
+{
+	const char *names[SPEC_MAX_DIMS];
+	long long vals[SPEC_MAX_DIMS];
+	int k = 0;
+	for (yaml_node_pair_t *p = n && n->type == YAML_MAPPING_NODE ? n->data.mapping.pairs.start : NULL;
+	     p && p < n->data.mapping.pairs.top && k < SPEC_MAX_DIMS; p++) {
+		const char *key = scalar(get(c, p->key)), *v = scalar(get(c, p->value));
+		char *end = NULL;
+		errno = 0;
+		long long x = key && v ? strtoll(v, &end, 10) : 0;
+		if (!key || !v || !*v || *end || errno || x < 1 || x > 1LL << 31)
+			continue;
+		names[k] = key;
+		vals[k++] = x;
+	}
+	c->env->shape_hint(names, vals, k, c->env->ctx);
+}
+
 /* The shape against the problem's keys, in the problem's order. */
 static int parse_shape(struct ctx *c, yaml_node_t *root)
 {
@@ -1198,6 +1220,8 @@ static int parse_shape(struct ctx *c, yaml_node_t *root)
 	const char *const *sk = NULL;
 	if (c->env && c->env->problem_keys) {
 		struct strbuf why = STRBUF_INIT;
+		if (c->env->shape_hint)
+			shape_hint(c, n);
 		sk = c->env->problem_keys(s->problem, &nk, &why, c->env->ctx);
 		if (!sk) {
 			node_err(c, pnode, "%s", why.buf);

@@ -132,6 +132,10 @@ struct spec_env {
 	 * problem is accepted with the keys in the order written (unit tests).
 	 */
 	const char *const *(*problem_keys)(const char *problem, int *n, struct strbuf *why, void *ctx);
+	/* Optional: told the spec's shape as written (its keys and integer
+	 * values, n of them) just before problem_keys is asked, so that a
+	 * loader may answer for that shape at once (problem_spec_shape_hint) */
+	void (*shape_hint)(const char *const *names, const long long *vals, int n, void *ctx);
 	void *ctx;
 };
 

@@ -1713,7 +1713,7 @@ static void test_probes(void **state)
 		if (host[i] != want)
 			fail_msg("host box: %s answered %d, not %d", n, host[i], want);
 	}
-	/* the program answers as it did, in a second child */
+	/* the program answers as it did (the process's memo of its bytes) */
 	int again[SANDBOX_PROBES];
 	assert_int_equal(sandbox_probe_expect(fd, 1, again), 0);
 	struct strbuf why = STRBUF_INIT;
@@ -1752,6 +1752,22 @@ static void test_probes(void **state)
 	assert_null(strstr(strbuf_str(&why), "clone "));
 	assert_non_null(strstr(strbuf_str(&why), "inotify_init1 EINVAL (the program: EPERM)"));
 	strbuf_release(&why);
+	/* the memo is of the program's bytes: the same program but one byte
+	 * (clone's errno EACCES, not EPERM) is learned in a child of its
+	 * own, never answered as the one learned before */
+	nofork[4] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES);
+	nf = memfd_create("nofork2", 0);
+	assert_true(nf >= 0);
+	assert_int_equal(write(nf, nofork, sizeof(nofork)), (int)sizeof(nofork));
+	int fake2[SANDBOX_PROBES];
+	assert_int_equal(sandbox_probe_expect(nf, 1, fake2), -1); /* EACCES: no refusal it compares */
+	assert_int_equal(fake2[probe_index("clone")], EACCES);
+	nofork[4] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+	assert_int_equal(ftruncate(nf, 0), 0);
+	assert_int_equal(pwrite(nf, nofork, sizeof(nofork), 0), (int)sizeof(nofork));
+	assert_int_equal(sandbox_probe_expect(nf, 1, fake2), 0); /* the first program's bytes again: its answers */
+	assert_int_equal(fake2[probe_index("clone")], EPERM);
+	close(nf);
 	close(fd);
 	/* a GPU box's strict program: the same but the signals and fcntl it
 	 * allows (the CUDA stack's) */
