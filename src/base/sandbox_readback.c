@@ -179,9 +179,19 @@ out:
 
 void sandbox_readback_prepare(struct sandbox *sb)
 {
+	/* learned once a process: whether it may trace its boxes does not
+	 * change while it runs (a run opens a box for its plug-ins' build and
+	 * one for its jobs) */
+	static int known = -1;
+	static char *known_why;
 	free(sb->readback_why);
 	sb->readback_why = NULL;
 	sb->readback_ready = 0;
+	if (known >= 0) {
+		sb->readback_ready = known;
+		sb->readback_why = known_why ? xstrdup(known_why) : NULL;
+		return;
+	}
 	struct strbuf why = STRBUF_INIT;
 	long n = 0;
 	struct sock_filter *prog = program_of(sb->filter_fd[SANDBOX_STRICT], &n);
@@ -240,4 +250,6 @@ void sandbox_readback_prepare(struct sandbox *sb)
 	if (!sb->readback_ready)
 		sb->readback_why = strbuf_detach(&why, NULL);
 	strbuf_release(&why);
+	known = sb->readback_ready;
+	known_why = sb->readback_why ? xstrdup(sb->readback_why) : NULL;
 }
