@@ -171,6 +171,16 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 		sb->bwrap_sha256 = xstrdup(hex);
 	struct strbuf tool_why = STRBUF_INIT;
 	sb->bwrap_verified = sandbox_tool_known(sb->bwrap_real, sb->bwrap_sha256, &tool_why);
+	/* a runner whose own process loads code of its environment's choosing
+	 * cannot vouch for what it hashed (red team 134's rpshim: an
+	 * LD_PRELOAD'd realpath answered /usr/bin/bwrap for a stand-in) */
+	const char *pre = getenv("LD_PRELOAD"), *aud = getenv("LD_AUDIT");
+	if (sb->bwrap_verified && ((pre && *pre) || (aud && *aud))) {
+		free(sb->bwrap_verified);
+		sb->bwrap_verified = NULL;
+		strbuf_addf(&tool_why, "the runner itself runs with %s=%s, whose code can answer for what it hashes",
+			    pre && *pre ? "LD_PRELOAD" : "LD_AUDIT", pre && *pre ? pre : aud);
+	}
 	if (!sb->bwrap_verified) {
 		const char *anyway = getenv("EVIDENT_BWRAP_UNVERIFIED");
 		if (!anyway || strcmp(anyway, "1")) {
@@ -206,8 +216,29 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 		return -1;
 	}
 	/* and whether a box's filter can be read back from it (where it can,
-	 * every worker's is, at its hello: sandbox_readback.c) */
+	 * every worker's is, at its hello: sandbox_readback.c).  A root runner
+	 * can, unless something of its environment stops it (a seccomp filter
+	 * on the runner, a tracer, Yama's scope 3: red team 134's noptrace
+	 * turned the read-back off, and a stand-in's filter passed the probes):
+	 * then its boxes are not verified */
 	sandbox_readback_prepare(sb);
+	if (!sb->readback_ready && geteuid() == 0 && sb->bwrap_verified) {
+		const char *anyway = getenv("EVIDENT_BWRAP_UNVERIFIED");
+		if (!anyway || strcmp(anyway, "1")) {
+			strbuf_addf(why, "this runner is root but cannot read its boxes' seccomp filters back (%s): something "
+					 "of its environment stops it from tracing (a seccomp filter or tracer on the "
+					 "runner, Yama's ptrace_scope 3); EVIDENT_BWRAP_UNVERIFIED=1 runs anyway, and no "
+					 "claim counts those records; or pass --unsandboxed (the record will say so)",
+				    sb->readback_why ? sb->readback_why : "no reason given");
+			sandbox_release(sb);
+			return -1;
+		}
+		free(sb->bwrap_verified);
+		sb->bwrap_verified = NULL;
+		free(sb->bwrap_unverified);
+		sb->bwrap_unverified = xstrfmt("a root runner that could not read its boxes' filters back (%s)",
+					       sb->readback_why ? sb->readback_why : "no reason given");
+	}
 	/* its version line, then the proof: `true` in the strict box.  The
 	 * line is kept for the process by the binary's path and hash (above):
 	 * a second box of the same bubblewrap (the plug-ins' build box, then
@@ -218,7 +249,7 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 	    !strcmp(seen_sha, sb->bwrap_sha256)) {
 		sb->version = xstrdup(seen_version);
 	} else {
-		const char *vargv[] = { sb->bwrap, "--version", NULL };
+		const char *vargv[] = { sb->bwrap_real ? sb->bwrap_real : sb->bwrap, "--version", NULL };
 		struct run_opts vo = { .argv = vargv, .timeout_s = 10, .out = &out, .err = &err };
 		struct run_result vr;
 		int ok = run_command(&vo, &vr) == 0 && vr.exited && vr.exit_code == 0;
@@ -386,7 +417,9 @@ static void push3(struct argvb *a, const char *x, const char *y, const char *z)
 /* The namespaces every box gets, before its mounts. */
 static void push_namespaces(struct argvb *a, const struct sandbox *sb)
 {
-	argvb_push(a, sb->bwrap);
+	/* the file that was hashed and verified (sandbox_tool.c), not the
+	 * name, which may be a link swapped since (red team 134's swaplink) */
+	argvb_push(a, sb->bwrap_real ? sb->bwrap_real : sb->bwrap);
 	argvb_push(a, "--die-with-parent");
 	argvb_push(a, "--new-session");
 	argvb_push(a, "--unshare-pid");

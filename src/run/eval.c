@@ -1448,6 +1448,14 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	}
 	if (drift_held)
 		promoted = 0;
+	/* boxes this session could not verify, or none: its records count for
+	 * no claim, and it promotes nothing (red team 134: with
+	 * EVIDENT_BWRAP_UNVERIFIED=1 and a stand-in that swapped the object,
+	 * slow.c was promoted at 2.460x) */
+	int weak_box = !es->c.sb.on || !es->c.sb.bwrap_verified;
+	int weak_held = promoted && weak_box;
+	if (weak_box)
+		promoted = 0;
 	json_t *a = json_object();
 	json_object_set_new(a, "candidate", json_string(name));
 	json_object_set_new(a, "outcome", json_string(cand ? cand->outcome_text : "aborted"));
@@ -1472,6 +1480,15 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 				  d, w.ref_median / w.ref_best_median, w.ref_best_batch, w.ref_best_median, w.ref_median,
 				  cand->stats.median_ci[0], cand->stats.median_ci[1], vs_fastest, vs_fastest_ci[0],
 				  vs_fastest_ci[1]);
+		free(d);
+		d = x;
+	}
+	if (weak_held) {
+		char *x = xstrfmt("not promoted: faster in this batch, but its boxes were %s, so no claim or promotion "
+				  "counts its records (%s)",
+				  !es->c.sb.on ? "none (--unsandboxed)"
+					       : "made by a bubblewrap the runner could not verify (EVIDENT_BWRAP_UNVERIFIED=1)",
+				  d);
 		free(d);
 		d = x;
 	}

@@ -200,7 +200,7 @@ static void six_samples(struct keeper *k, char *replies, size_t *stored_early, s
 	p.capture_fd = cap_fd;
 	p.room_slots = proto_room_slots(6, 2, 1);
 	assert_int_equal(p.room_slots, 5); /* 2 checks, the last, 2 for the memoryless draw */
-	feed(&p, "{\"msg\":\"hello\",\"protocol\":4,\"pid\":1}\n", fds[1]);
+	feed(&p, "{\"msg\":\"hello\",\"protocol\":5,\"pid\":1}\n", fds[1]);
 	feed(&p, "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n", fds[1]);
 	feed(&p, "{\"msg\":\"warmup\",\"samples\":0}\n", fds[1]);
 	size_t room = p.kept.alloc;
@@ -518,7 +518,7 @@ static void seed_frame_then_line(int stop, struct proto *p, int cap_fd, int repl
 	p->output_bytes = 4;
 	p->capture_fd = cap_fd;
 	p->stop_at_fini = stop;
-	feed(p, "{\"msg\":\"hello\",\"protocol\":4,\"pid\":1}\n", reply_fd);
+	feed(p, "{\"msg\":\"hello\",\"protocol\":5,\"pid\":1}\n", reply_fd);
 	feed(p, "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n", reply_fd);
 	feed(p, "{\"msg\":\"output\",\"phase\":\"seed\",\"index\":0,\"bytes\":4}\n", reply_fd);
 	/* the seeds are over before the frame is in: the job is not */
@@ -553,7 +553,7 @@ static void test_stop_at_fini(void **state)
 
 int main(void)
 {
-	assert_int_equal(PROTOCOL_VERSION, 4); /* the hello above speaks it */
+	assert_int_equal(PROTOCOL_VERSION, 5); /* the hellos above speak it */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missing_kernel_clock_is_not_a_time),
 		cmocka_unit_test(test_line_limit),
