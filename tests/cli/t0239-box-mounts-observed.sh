@@ -18,6 +18,8 @@
 # the stand-ins are not a bubblewrap the runner can verify (sandbox_tool.c):
 # let them make the boxes, as a user may, to test what the box shows
 export EVIDENT_BWRAP_UNVERIFIED=1
+# (copies, not links, of the stand-ins whose name picks what they do: the
+# runner runs the real path of what it hashed, sandbox_tool.c)
 command -v bwrap >/dev/null 2>&1 || [ -x "$(dirname "$EVIDENT")/bwrap" ] ||
 	fail "bubblewrap is not installed (scripts/deps.sh installs it; make dist puts it beside evident)"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
@@ -51,21 +53,21 @@ C0=${C0:-0}
 # the store's read-only mask swapped for the host's store bound writable
 W=$(pwd -P)/artifacts
 mkdir -p "$W"
-ln -s "$D/bwrap-rwbind" "$TEST_TMP/bwrap-rwbind" || fail "the rwbind stand-in"
+cp "$D/bwrap-rwbind" "$TEST_TMP/bwrap-rwbind" || fail "the rwbind stand-in"
 EVIDENT_RT132_RWDIR=$W EVIDENT_BWRAP=$TEST_TMP/bwrap-rwbind expect_exit 6 "$EVIDENT" run --no-progress --only naive "$S"
 expect_contains "$TEST_TMP/err" "error: the box that bubblewrap '$TEST_TMP/bwrap-rwbind' made has a mount that is not the one asked for: $W ("
 expect_contains "$TEST_TMP/err" "root $W); asked: an empty tmpfs, read-only"
 norecords "the box with the store writable"
 
 # a bind asked read-only made writable (/dev/null over /proc's files)
-ln -s "$D/bwrap-rwbind" "$TEST_TMP/bwrap-rwnull" || fail "the rwnull stand-in"
+cp "$D/bwrap-rwbind" "$TEST_TMP/bwrap-rwnull" || fail "the rwnull stand-in"
 EVIDENT_BWRAP=$TEST_TMP/bwrap-rwnull expect_exit 6 "$EVIDENT" run --no-progress --only naive "$S"
 expect_contains "$TEST_TMP/err" "error: the box that bubblewrap '$TEST_TMP/bwrap-rwnull' made has a writable mount where read-only was asked: /proc/"
 expect_contains "$TEST_TMP/err" ", writable, device "
 norecords "the box with /dev/null writable over /proc"
 
 # the same in the checker's box alone
-ln -s "$D/bwrap-rwbind" "$TEST_TMP/bwrap-chknull" || fail "the chknull stand-in"
+cp "$D/bwrap-rwbind" "$TEST_TMP/bwrap-chknull" || fail "the chknull stand-in"
 EVIDENT_BWRAP=$TEST_TMP/bwrap-chknull expect_exit 6 "$EVIDENT" run --no-progress --only naive "$S"
 expect_contains "$TEST_TMP/err" "error: the checker's box: the box that bubblewrap '$TEST_TMP/bwrap-chknull' made has a writable mount where read-only was asked: /proc/"
 norecords "the checker's box with /dev/null writable over /proc"

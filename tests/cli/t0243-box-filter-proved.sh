@@ -19,6 +19,8 @@
 # the stand-ins are not a bubblewrap the runner can verify (sandbox_tool.c):
 # let them make the boxes, as a user may, to test what the box shows
 export EVIDENT_BWRAP_UNVERIFIED=1
+# (copies, not links, of the stand-ins whose name picks what they do: the
+# runner runs the real path of what it hashed, sandbox_tool.c)
 command -v bwrap >/dev/null 2>&1 || [ -x "$(dirname "$EVIDENT")/bwrap" ] ||
 	fail "bubblewrap is not installed (scripts/deps.sh installs it; make dist puts it beside evident)"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
@@ -39,7 +41,7 @@ expect_contains "$TEST_TMP/err" "or pass --unsandboxed (the record will say so)"
 [ -z "$(ls artifacts/runs 2>/dev/null)" ] || fail "runs were recorded from the allow-everything box: $(ls artifacts/runs)"
 
 # a program that refuses a process clone (the fork probe) and nothing else
-ln -s "$B" "$TEST_TMP/bwrap-ownfilter-nofork" || fail "the fork-only stand-in"
+cp "$B" "$TEST_TMP/bwrap-ownfilter-nofork" || fail "the fork-only stand-in"
 EVIDENT_BWRAP=$TEST_TMP/bwrap-ownfilter-nofork expect_exit 6 "$EVIDENT" run --no-progress "$S"
 expect_contains "$TEST_TMP/err" "error: the box that bubblewrap '$TEST_TMP/bwrap-ownfilter-nofork' made does not refuse what its seccomp program refuses"
 expect_not_contains "$TEST_TMP/err" "clone succeeded"
@@ -50,7 +52,7 @@ expect_contains "$TEST_TMP/err" "ptrace ESRCH (the program: EPERM)"
 # the checker's box alone with the allow-everything program (the workers'
 # boxes as asked): its box line's probes are compared with the relaxed
 # program's answers
-ln -s "$B" "$TEST_TMP/bwrap-ownfilter-checker" || fail "the checker-only stand-in"
+cp "$B" "$TEST_TMP/bwrap-ownfilter-checker" || fail "the checker-only stand-in"
 EVIDENT_BWRAP=$TEST_TMP/bwrap-ownfilter-checker expect_exit 6 "$EVIDENT" run --no-progress --only naive "$S"
 expect_contains "$TEST_TMP/err" "error: the checker's box: the box that bubblewrap '$TEST_TMP/bwrap-ownfilter-checker' made does not refuse what its seccomp program refuses"
 expect_contains "$TEST_TMP/err" "ptrace ESRCH (the program: EPERM)"
