@@ -10,7 +10,7 @@
 # is tightest: before its per-thread allowance (red team 19) 100 idle
 # threads were raised to it in 9 of ~40 samples.
 . "$REPO/tests/cli/lib.sh"
-runs_alone "the stops' cost races the parent's clock"
+runs_alone_machine "the stops' cost races the parent's clock, on a CPU another alone test may share"
 mkrepo
 cat > "$TEST_TMP/pools.yaml" <<'Y'
 name: t0147-pools
@@ -55,16 +55,25 @@ for r in runs:
         assert a["charged"]["samples"] <= max(3, 0.1 * a["samples_read"]), (r["variant"], a["charged"])
 PY
 }
-# Once more, in a fresh store, when the first try failed in a busy
-# period: in CI (stop 44, load average 211 at the suite's end) idle100's
+# Once more, in a fresh store, while the try that failed ran in a busy
+# period (its records' load_busy: the load average above the CPUs), up to
+# three tries: in CI (stop 44, load average 211 at the suite's end) idle100's
 # 100 threads woken by each stop cost more than their credit in 34 of its
-# ~60 timing samples (escaped_work).  A real regression fails both tries.
-if ! pools "$EVIDENT_STORE"; then
-	busy=$(python3 -c 'import json,sys
-print(any(json.load(open(f))["timing"]["method"].get("after_done", {}).get("load_busy") for f in sys.argv[1:] if not f.endswith("-batch.json") and "timing" in json.load(open(f))))' "$EVIDENT_STORE"/runs/*.json 2>/dev/null)
-	[ "$busy" = True ] || fail "an honest pool judged or charged, and the machine was not busy"
-	echo "first try failed in a busy period (load above the CPUs): once more" >&2
-	cp "$TEST_TMP/out" "$TEST_TMP/out.first"
-	pools "$TEST_TMP/store2" || fail "an honest pool judged or charged, twice"
-fi
-exit 0
+# ~60 timing samples (escaped_work); in CI of stop 51 (load 9 to 12 on this
+# 2-CPU VM, another job beside make test) idle100 and then idle32 were
+# escaped_work in two tries (30 and 38 of ~60 samples past the bound; idle32
+# a median 65 us after its done lines).  A regression fails every try, and
+# any try in a calm period.
+busy_in() {
+	python3 -c 'import json,sys
+print(any(json.load(open(f))["timing"]["method"].get("after_done", {}).get("load_busy") for f in sys.argv[1:] if not f.endswith("-batch.json") and "timing" in json.load(open(f))))' "$1"/runs/*.json 2>/dev/null
+}
+store=$EVIDENT_STORE
+for try in 1 2 3; do
+	pools "$store" && exit 0
+	[ "$(busy_in "$store")" = True ] || fail "an honest pool judged or charged (try $try), and the machine was not busy"
+	[ "$try" = 3 ] && fail "an honest pool judged or charged in three tries, each in a busy period"
+	echo "try $try failed in a busy period (load above the CPUs): once more" >&2
+	cp "$TEST_TMP/out" "$TEST_TMP/out.$try"
+	store=$TEST_TMP/store$((try + 1))
+done
