@@ -1722,7 +1722,7 @@ static void job_escapes(struct job_state *j)
 		if (!isfinite(s->event_us) || !isfinite(s->kernel_us))
 			continue;
 		j->jr.n_clocked++;
-		if (s->event_us - s->kernel_us > CLOCK_GAP_US + CLOCK_GAP_REL * s->event_us) {
+		if (outcome_clock_gap_past(s->event_us, s->kernel_us)) {
 			j->jr.clock_gaps++;
 			ev[ng] = s->event_us;
 			kn[ng++] = s->kernel_us;

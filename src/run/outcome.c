@@ -442,6 +442,11 @@ void outcome_host_launch(struct job_report *r, double launch_us, double device_u
 	r->host_launch_judged = isfinite(launch_us) && isfinite(device_us) && launch_us > r->host_launch_bound_us;
 }
 
+int outcome_clock_gap_past(double event_us, double kernel_us)
+{
+	return isfinite(event_us) && isfinite(kernel_us) && event_us - kernel_us > CLOCK_GAP_US + CLOCK_GAP_REL * event_us;
+}
+
 int outcome_drain_judged(long long drain_late, long long n_samples)
 {
 	return drain_late >= DRAIN_LATE_MIN && (double)drain_late > DRAIN_LATE_FRAC * (double)n_samples;

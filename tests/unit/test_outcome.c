@@ -60,6 +60,26 @@ static const char *cls(const struct job_report *r)
 	return buf;
 }
 
+/* The two GPU clocks' bound: red team 80's rt80_tsclock (a CUPTI clock
+ * of its own at 0.96 of real time, H200: events 405.89 us, kernel clock
+ * 387.24 us) is past it (it was not under 8 us + 5%), and the widest honest
+ * gaps in the store are not: cuBLAS attention's 7.68 us at 38 us of events,
+ * cuDNN SDPA's 9.82 us at 20 us (one sample; 7.27 us its tenth-worst), the
+ * trust: host content_memo's 11.55 us at 550 us, a 7.3 ms sealed grid's
+ * 4.3 us (scripts/clock-gap-margin.py) */
+static void test_clock_gap(void **state)
+{
+	(void)state;
+	assert_true(outcome_clock_gap_past(405.89, 387.24));
+	assert_false(outcome_clock_gap_past(38.11, 30.43));
+	assert_false(outcome_clock_gap_past(17.57, 10.30));
+	assert_false(outcome_clock_gap_past(550.0, 538.45));
+	assert_false(outcome_clock_gap_past(7352.45, 7348.22));
+	assert_true(outcome_clock_gap_past(433.66, 9.54)); /* cdp_launch */
+	assert_false(outcome_clock_gap_past(NAN, 1.0));
+	assert_false(outcome_clock_gap_past(100.0, NAN));
+}
+
 static void test_order_of_evidence(void **state)
 {
 	(void)state;
@@ -467,6 +487,7 @@ static void test_phase_of_death(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clock_gap),
 		cmocka_unit_test(test_order_of_evidence),
 		cmocka_unit_test(test_protocol_and_claims),
 		cmocka_unit_test(test_extra_shape),
