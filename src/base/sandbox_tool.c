@@ -27,32 +27,10 @@
 #include "base/sandbox.h"
 
 #include <limits.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* the MD5 of a file as 32 hex digits into hex; 0, or -1 */
-static int md5_file_hex(const char *path, char *hex)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return -1;
-	EVP_MD_CTX *c = EVP_MD_CTX_new();
-	int ok = c && EVP_DigestInit_ex(c, EVP_md5(), NULL) == 1;
-	unsigned char buf[65536], md[EVP_MAX_MD_SIZE];
-	size_t n;
-	while (ok && (n = fread(buf, 1, sizeof(buf), f)) > 0)
-		ok = EVP_DigestUpdate(c, buf, n) == 1;
-	unsigned len = 0;
-	ok = ok && !ferror(f) && EVP_DigestFinal_ex(c, md, &len) == 1 && len == 16;
-	EVP_MD_CTX_free(c);
-	fclose(f);
-	for (unsigned i = 0; ok && i < 16; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
-	return ok ? 0 : -1;
-}
 
 /* the first field of the line of list whose second field is name (a
  * dpkg md5sums file: "HEX  usr/bin/bwrap"), into out; 0, or -1 */
@@ -96,7 +74,7 @@ char *sandbox_tool_known(const char *real, const char *sha256, struct strbuf *wh
 	}
 	/* the Debian package's */
 	if (!strcmp(real, "/usr/bin/bwrap")) {
-		char want[64], have[33];
+		char want[64], have[MD5_HEX_LEN + 1];
 		for (int i = 0; dpkg_lists[i]; i++) {
 			if (listed(dpkg_lists[i], "usr/bin/bwrap", want, sizeof(want)) < 0)
 				continue;

@@ -108,6 +108,10 @@ int is_dir(const char *path);
 #define SHA256_HEX_LEN 64
 int sha256_hex(const void *data, size_t n, char out[SHA256_HEX_LEN + 1]);
 int sha256_file_hex(const char *path, char out[SHA256_HEX_LEN + 1]);
+/* MD5 of a file (dpkg's md5sums name packaged files by it), 32 hex + NUL;
+ * 0, or error() */
+#define MD5_HEX_LEN 32
+int md5_file_hex(const char *path, char out[MD5_HEX_LEN + 1]);
 /* Incremental hashing for keys built from many parts. */
 struct sha256_ctx;
 struct sha256_ctx *sha256_begin(void);                           /* free by _end */

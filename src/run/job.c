@@ -453,6 +453,24 @@ static void on_end_kill(void *ctx)
 	w->kill_user_s = user_cpu_s(w->end_pid);
 }
 
+/* Append to why that the box bubblewrap made is refused: "the box that
+ * bubblewrap 'TOOL' made" + the formatted what (" has ...", ": ..."), and what to do (use, or
+ * "the real bubblewrap" where use is NULL, or --unsandboxed).  The hello's
+ * checks of the box (on_chan) all say it this way. */
+static void box_refusal(struct strbuf *why, const struct wrun *w, const char *use, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void box_refusal(struct strbuf *why, const struct wrun *w, const char *use, const char *fmt, ...)
+{
+	strbuf_addf(why, "the box that bubblewrap '%s' made", w->proto.box_tool ? w->proto.box_tool : "?");
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(why, fmt, ap);
+	va_end(ap);
+	strbuf_addf(why, "; nothing is timed in a box that is not the one asked for: use %s (unset EVIDENT_BWRAP), or "
+			 "pass --unsandboxed (the record will say so)",
+		    use ? use : "the real bubblewrap");
+}
+
 /* at the hello, where this runner can (sandbox_readback_prepare): the
  * worker's newest filter read back from its process, which waits for the
  * hello's answer (red team 133: a stand-in's rule in front of evident's
@@ -470,10 +488,7 @@ static int box_filter_read_back(struct wrun *w, int pid, struct strbuf *why)
 		strbuf_release(&how);
 		return 1;
 	}
-	strbuf_addf(why, "the box that bubblewrap '%s' made: %s; nothing is timed in a box that is not the one asked "
-			 "for: use the real bubblewrap (unset EVIDENT_BWRAP), or pass --unsandboxed (the record will say "
-			 "so)",
-		    w->proto.box_tool ? w->proto.box_tool : "?", strbuf_str(&how));
+	box_refusal(why, w, NULL, ": %s", strbuf_str(&how));
 	strbuf_release(&how);
 	return 0;
 }
@@ -518,11 +533,10 @@ static int box_fds_ok(const struct wrun *w, int pid, struct strbuf *why)
 		strbuf_release(&extra);
 		return 1;
 	}
-	strbuf_addf(why, "the box that bubblewrap '%s' made hands its worker descriptors the runner did not pass: %s "
-			 "(looked at from outside, in /proc/%d/fd, at its hello); nothing is timed in a box that is not "
-			 "the one asked for: use the real bubblewrap (unset EVIDENT_BWRAP), or pass --unsandboxed (the "
-			 "record will say so)",
-		    w->proto.box_tool ? w->proto.box_tool : "?", strbuf_str(&extra), pid);
+	box_refusal(why, w, NULL,
+		    " hands its worker descriptors the runner did not pass: %s (looked at from outside, in /proc/%d/fd, at "
+		    "its hello)",
+		    strbuf_str(&extra), pid);
 	strbuf_release(&extra);
 	return 0;
 }
@@ -544,12 +558,10 @@ static int box_object_ok(const struct wrun *w, int pid, struct strbuf *why)
 		return 1; /* gone: nothing left to look at */
 	if (rc == 0 && !strcmp(hex, w->box_object_sha))
 		return 1;
-	strbuf_addf(why, "the box that bubblewrap '%s' made shows its worker another kernel object than the runner "
-			 "built: %s in the box is %s, the built file %.16s... (read from outside, in /proc/%d/root, at "
-			 "its hello); nothing is timed in a box that is not the one asked for: use the real bubblewrap "
-			 "(unset EVIDENT_BWRAP), or pass --unsandboxed (the record will say so)",
-		    w->proto.box_tool ? w->proto.box_tool : "?", w->box_object, rc == 0 ? hex : "unreadable",
-		    w->box_object_sha, pid);
+	box_refusal(why, w, NULL,
+		    " shows its worker another kernel object than the runner built: %s in the box is %s, the built file "
+		    "%.16s... (read from outside, in /proc/%d/root, at its hello)",
+		    w->box_object, rc == 0 ? hex : "unreadable", w->box_object_sha, pid);
 	return 0;
 }
 
@@ -572,11 +584,10 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 		w->box_pid_seen = 1;
 		int one = run_child_pid(w->hc.child);
 		if (!w->sanitizer && w->proto.hello_pid != 1)
-			strbuf_addf(&why, "the box that bubblewrap '%s' made has no PID namespace of its own (the worker "
-					  "says it is pid %ld, not its namespace's pid 1): nothing is timed in a box that "
-					  "is not the one asked for: use a bubblewrap that applies --unshare-pid and "
-					  "--as-pid-1 (unset EVIDENT_BWRAP), or pass --unsandboxed (the record will say so)",
-				    w->proto.box_tool, w->proto.hello_pid);
+			box_refusal(&why, w, "a bubblewrap that applies --unshare-pid and --as-pid-1",
+				    " has no PID namespace of its own (the worker says it is pid %ld, not its namespace's "
+				    "pid 1)",
+				    w->proto.hello_pid);
 		/* and its mounts, those its argv asked for (sandbox_mounts.c) */
 		if (why.len || (one > 0 && !sandbox_pidns_ok(one, w->proto.box_tool, &why)) ||
 		    (w->proto.box_mounts &&

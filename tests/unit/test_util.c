@@ -3,7 +3,7 @@
  * fit for a terminal (base/util.h strbuf_add_printable and its one-line
  * form): control bytes, C1 controls and bytes that are not UTF-8 become
  * visible \xNN; printable text and well-formed UTF-8 stay as they are;
- * escaping twice changes nothing; and sha256_file_hex, the hash of a
+ * escaping twice changes nothing; and sha256_file_hex (md5_file_hex too), the hash of a
  * file read a block at a time.
  */
 #include <stdarg.h>
@@ -149,7 +149,19 @@ static void test_sha256_file(void **state)
 	char got[SHA256_HEX_LEN + 1];
 	sha256_file_hex(path, got);
 	assert_string_equal(got, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	/* md5_file_hex, the same reader (dpkg's md5sums): RFC 1321's vectors */
+	char md5[MD5_HEX_LEN + 1];
+	assert_int_equal(md5_file_hex(path, md5), 0);
+	assert_string_equal(md5, "d41d8cd98f00b204e9800998ecf8427e");
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fputs("abc", f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(md5_file_hex(path, md5), 0);
+	assert_string_equal(md5, "900150983cd24fb0d6963f7d28e17f72");
 	assert_int_equal(unlink(path), 0);
+	assert_int_equal(md5_file_hex(path, md5), -1);
+	assert_string_equal(md5, "");
 	assert_int_equal(sha256_file_hex(path, got), -1);
 	assert_int_equal(sha256_file_hex(dir, got), -1);
 	assert_int_equal(rmdir(dir), 0);
