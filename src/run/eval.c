@@ -695,6 +695,7 @@ struct pool_row {
 	int have_stats;
 	double median, median_ci[2];  /* its two-level median and CI, us (have_stats) */
 	double speed;                 /* what its timings say, whatever its outcome (query_row_speed) */
+	int weak;                     /* a run of it weakly judged (query_row_weakly_judged) */
 };
 
 struct pool_batch {
@@ -818,6 +819,7 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 		r->median_ci[0] = x->stats.median_ci[0];
 		r->median_ci[1] = x->stats.median_ci[1];
 		r->speed = NAN;
+		r->weak = query_row_weakly_judged(q, x);
 		if (!code_identity(q, x, &id))
 			continue;
 		r->speed = query_row_speed(q, x);
@@ -852,8 +854,8 @@ static int pool_row_counts(const struct pool_row *x)
 
 /* Where batch e decides for (ic against ir), 1 with *faster and *verdict
  * (borrowed from e); 0 when it does not: no ok baseline row of ir's code,
- * no row of ic's code that counts, or only a row of ic's echo-neutral
- * object that gives faster. */
+ * no row of ic's code that counts, only a row of ic's echo-neutral
+ * object that gives faster, or a faster verdict on weakly judged runs. */
 static int pool_decides(const struct pool_batch *e, const struct code_id *ic, const struct code_id *ir, int *faster,
 			const char **verdict)
 {
@@ -886,6 +888,13 @@ static int pool_decides(const struct pool_batch *e, const struct code_id *ic, co
 	}
 	*faster = !strcmp(cand->verdict, "faster");
 	*verdict = cand->verdict;
+	/* a faster verdict on runs a weaker judge judged (either side: no box,
+	 * an unverified bubblewrap, a looser tolerance) decides nothing, as it
+	 * promotes nothing in its own session (red team 134: an earlier
+	 * session's unverified batches counted toward the majority); one that
+	 * is not faster still counts against */
+	if (*faster && (cand->weak || base->weak))
+		return 0;
 	return !(neutral_only && *faster);
 }
 

@@ -1046,6 +1046,17 @@ static int run_refuted(const struct run_record *r)
 	return escaped > 0 && n > 0 && 2 * escaped >= n;
 }
 
+int query_row_weakly_judged(struct query *q, const struct batch_row *row)
+{
+	const struct run_record **runs;
+	size_t n = query_row_runs(q, row, &runs);
+	int weak = 0;
+	for (size_t k = 0; k < n && !weak; k++)
+		weak = run_weakly_judged(runs[k]);
+	free(runs);
+	return weak;
+}
+
 double query_row_speed(struct query *q, const struct batch_row *row)
 {
 	const struct run_record **runs;

@@ -480,6 +480,30 @@ static void set_run_sandbox(const char *root, const char *id, const char *tool)
 	free(path);
 }
 
+/* Run id of the store at root: judge.sandbox.binary_verified {done: done}
+ * (its tool kept, bubblewrap where none). */
+static void set_run_verified(const char *root, const char *id, const char *done)
+{
+	char *path = xstrfmt("%s/runs/%s.json", root, id);
+	json_error_t je;
+	json_t *r = json_load_file(path, 0, &je);
+	assert_non_null(r);
+	json_t *j = json_object_get(r, "judge");
+	if (!j) {
+		j = json_object();
+		json_object_set_new(r, "judge", j);
+	}
+	json_t *sb = json_object_get(j, "sandbox");
+	if (!sb) {
+		sb = json_pack("{s:s}", "tool", "bubblewrap");
+		json_object_set_new(j, "sandbox", sb);
+	}
+	json_object_set_new(sb, "binary_verified", json_pack("{s:s}", "done", done));
+	assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
+	json_decref(r);
+	free(path);
+}
+
 /* Run id of the store at root: `escaped` samples on another stream, of
  * `timing` samples of the timing distribution and `stress` of a stress
  * one (timing.by_dist). */
@@ -637,6 +661,38 @@ static void test_pool_resubmissions(void **state)
 	assert_int_equal(eval_pool_batches(&q, pool, "20260201T0000099Z-ev-9-batch", "c", "ref", &w3), 0);
 	assert_true(w3.n == 6 && w3.k == 2 && w3.n_earlier == 5);
 	strbuf_release(&w3.others);
+	/* red team 134: an earlier batch's faster verdict on boxes an
+	 * unverified bubblewrap made (either side), or on no box, decides
+	 * nothing (it counted toward the majority: 2 of 6); a slower one on
+	 * such runs still counts against; verified runs count as before */
+	const char *faster_earlier[] = { "20260201T0000031Z-ev-c", "20260201T0000030Z-ev-ref" };
+	for (int side = 0; side < 3; side++) {
+		if (side < 2)
+			set_run_verified(root, faster_earlier[side], "no");
+		else
+			set_run_sandbox(root, faster_earlier[0], "none");
+		set_run_verified(root, "20260201T0000021Z-ev-c", "no");
+		struct query qu = QUERY_INIT;
+		struct eval_pooled wu = EVAL_POOLED_INIT;
+		assert_int_equal(query_open(&qu, root), 0);
+		assert_int_equal(eval_pool_batches(&qu, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &wu), 0);
+		assert_int_equal(wu.n, 5);
+		assert_int_equal(wu.k, 1);
+		assert_non_null(strstr(wu.others.buf, "slower (20260201T0000029Z-ev-2-batch)"));
+		strbuf_release(&wu.others);
+		query_release(&qu);
+		set_run_verified(root, faster_earlier[side < 2 ? side : 0], "yes");
+		if (side == 2)
+			set_run_sandbox(root, faster_earlier[0], "bubblewrap");
+	}
+	set_run_verified(root, "20260201T0000021Z-ev-c", "yes");
+	struct query qv = QUERY_INIT;
+	struct eval_pooled wv = EVAL_POOLED_INIT;
+	assert_int_equal(query_open(&qv, root), 0);
+	assert_int_equal(eval_pool_batches(&qv, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &wv), 0);
+	assert_true(wv.n == 6 && wv.k == 2);
+	strbuf_release(&wv.others);
+	query_release(&qv);
 	/* no such batch */
 	struct eval_pooled w2 = EVAL_POOLED_INIT;
 	assert_int_equal(eval_pool_batches(&q, pool, "20260201T0000999Z-ev-x-batch", "c", "ref", &w2), -1);
