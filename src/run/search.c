@@ -320,6 +320,7 @@ struct cand {
 	double speedup, speedup_ci[2], p_adjusted;
 	char *verdict, *verdict_reason;
 	char *no_effect, *note;
+	int weak;                    /* a run of its row weakly judged (query_row_weakly_judged) */
 	int promoted;
 };
 
@@ -709,6 +710,7 @@ static int read_batch(struct search *x, struct gen *g, const char *batch_id)
 			c->verdict = dup_or_null(row->cmp.verdict);
 			c->verdict_reason = dup_or_null(row->cmp.verdict_reason);
 		}
+		c->weak = query_row_weakly_judged(&q, row);
 		const struct run_record **runs;
 		size_t nr = query_row_runs(&q, row, &runs);
 		for (size_t k = 0; k < nr; k++) {
@@ -753,10 +755,13 @@ out:
 }
 
 /* 1 when v may become the best: it ran ok, its knob reached the binary,
- * and the batch's verdict against the best is faster. */
+ * the batch's verdict against the best is faster, and neither side was
+ * judged by a weaker judge (eval's rule, red team 134: no promotion from
+ * unverified or absent boxes). */
 static int promotable(const struct search_verdict *v)
 {
-	return v->outcome && !strcmp(v->outcome, "ok") && !v->no_effect && v->verdict && !strcmp(v->verdict, "faster");
+	return v->outcome && !strcmp(v->outcome, "ok") && !v->no_effect && v->verdict && !strcmp(v->verdict, "faster") &&
+	       !v->weak;
 }
 
 size_t search_pick(const struct search_verdict *v, size_t n, size_t *n_faster)
@@ -834,7 +839,7 @@ int search_confirms(const char *incumbent_outcome, const char *challenger_outcom
 static struct search_verdict verdict_of(const struct cand *c)
 {
 	struct search_verdict v = { c->outcome, c->have_cmp ? c->verdict : NULL, c->no_effect != NULL, c->speedup,
-				    c->speedup_ci[0] };
+				    c->speedup_ci[0], c->weak };
 	return v;
 }
 
@@ -905,10 +910,12 @@ static int judge(struct search *x, int gi, struct gen *g)
 	}
 	int elite_ok = e->outcome && !strcmp(e->outcome, "ok");
 	size_t n_faster = 0;
-	size_t nd = 0, inc = 0, slow = 0, failed = 0, noeff = 0;
+	size_t nd = 0, inc = 0, slow = 0, failed = 0, noeff = 0, weak = 0;
 	struct search_verdict *vs = xcalloc(g->n, sizeof(*vs));
-	for (size_t i = 0; i < g->n; i++)
+	for (size_t i = 0; i < g->n; i++) {
 		vs[i] = verdict_of(&g->c[i]);
+		vs[i].weak |= e->weak; /* the best going in, weakly judged, judges no one */
+	}
 	size_t best = search_pick(vs, g->n, &n_faster);
 	free(vs);
 	for (size_t i = 1; i < g->n; i++) {
@@ -918,7 +925,7 @@ static int judge(struct search *x, int gi, struct gen *g)
 		else if (!c->outcome || strcmp(c->outcome, "ok"))
 			failed++;
 		else if (c->have_cmp && c->verdict && !strcmp(c->verdict, "faster"))
-			; /* counted by search_pick */
+			weak += c->weak || e->weak; /* the others counted by search_pick */
 		else if (c->verdict && !strcmp(c->verdict, "no_difference"))
 			nd++;
 		else if (c->verdict && !strcmp(c->verdict, "slower"))
@@ -957,6 +964,8 @@ static int judge(struct search *x, int gi, struct gen *g)
 		COUNT(slow, "slower");
 		COUNT(failed, "failed");
 		COUNT(noeff, noeff == 1 ? "knob that missed the binary" : "knobs that missed the binary");
+		COUNT(weak, "faster on runs a weaker judge judged (no box, boxes of a bubblewrap the runner could not "
+			    "verify, or a looser tolerance): no claim or promotion counts them");
 #undef COUNT
 		if (!*sep)
 			strbuf_addstr(&why, "no candidates");

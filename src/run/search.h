@@ -111,6 +111,8 @@ struct search_verdict {
 	const char *verdict;         /* the batch's: faster, slower, no_difference, inconclusive; NULL none */
 	int no_effect;               /* its device code is the elite's */
 	double speedup, speedup_lo;
+	int weak;                    /* its runs or the elite's weakly judged (query_row_weakly_judged: no
+				      * box, an unverified bubblewrap's boxes, a looser tolerance) */
 };
 size_t search_pick(const struct search_verdict *v, size_t n, size_t *n_faster);
 
