@@ -168,6 +168,7 @@ static int box_opts(const char *const *inner, const char *so_path, struct run_op
 	ro->env_keep = sandbox_env_keep(sb);
 	ro->oom_score_adj = SANDBOX_OOM_SCORE_ADJ;
 	ro->no_core = 1;
+	ro->box_nofile = RUN_HOST_BOX_NOFILE;
 	ro->kill_box = sb->on;
 	ro->signal_in_exit_code = sb->on;
 	int k = 0;

@@ -448,6 +448,16 @@ static void __attribute__((noreturn, noinline)) child_exec(const struct child_pl
 		 * the runner's limits allowed them (red team 8) */
 		setrlimit(RLIMIT_RTPRIO, &rl);
 		setrlimit(RLIMIT_NICE, &rl);
+		/* and at most box_nofile descriptors (RUN_BOX_NOFILE where
+		 * 0; lowered, never raised): too few pipes to reach the host's
+		 * pipe-user-pages-soft alone (red team 134's pipecount) */
+		rlim_t lim = o->box_nofile > 0 ? (rlim_t)o->box_nofile : RUN_BOX_NOFILE;
+		struct rlimit nf;
+		if (getrlimit(RLIMIT_NOFILE, &nf) == 0 && (nf.rlim_cur > lim || nf.rlim_max > lim)) {
+			nf.rlim_cur = nf.rlim_cur < lim ? nf.rlim_cur : lim;
+			nf.rlim_max = lim;
+			setrlimit(RLIMIT_NOFILE, &nf);
+		}
 	}
 	if (c->oom_len > 0) {
 		int fd = open("/proc/self/oom_score_adj", O_WRONLY);

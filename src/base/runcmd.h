@@ -70,6 +70,23 @@ typedef int (*chan_fn)(const char *buf, size_t n, int reply_fd, void *ctx);
 /* stdout and stderr are each kept up to this; the rest is drained and counted */
 #define RUN_KEEP_BYTES ((size_t)4 << 20)
 
+/* The most descriptors a child with no_core (a box's, a build's) may
+ * hold: every new pipe is charged 16 pages to its user host-wide, and past
+ * pipe-user-pages-soft (16384 pages) a new pipe gets 2; a box that made
+ * pipes until one read 8 KiB learned every other root process's pipe
+ * pages (red team 134's pipecount: 976 alone, 469 beside 32 MiB held; a
+ * channel between boxes alive at once, and 8 KiB pipes for every root
+ * process while it held them).  At 1024 descriptors (Ubuntu's default
+ * soft limit, under which CUDA programs run) a box holds at most 511
+ * pipes, 8176 pages, half the soft limit. */
+#define RUN_BOX_NOFILE 1024
+/* A host box (no socket of any kind, so no descriptor held in flight
+ * either) runs kernel or problem code with at most 256: 256 pipes, 4096
+ * pages, a quarter of the soft limit; the gauge then reads only other
+ * processes holding 48 MiB of pipes or more.  A GPU box keeps 1024 (its
+ * sockets can hold as many more in flight: not closed there). */
+#define RUN_HOST_BOX_NOFILE 256
+
 struct run_opts {
 	const char *const *argv;  /* argv[0] is looked up in PATH (execvp) */
 	const char *cwd;          /* NULL: inherit */
@@ -122,8 +139,11 @@ struct run_opts {
 	 * RLIMIT_RTPRIO and RLIMIT_NICE 0: the box drops CAP_SYS_NICE, so a
 	 * kernel can then neither take a real-time class nor a nice below 0
 	 * and be scheduled ahead of everything else, whatever limits the
-	 * runner was given (red team 8, judged from the code). */
+	 * runner was given (red team 8, judged from the code).  And
+	 * RLIMIT_NOFILE at most box_nofile (RUN_BOX_NOFILE where 0), soft
+	 * and hard. */
 	int no_core;
+	int box_nofile;
 	/* 1: the child and what it execs run without address space layout
 	 * randomisation (personality ADDR_NO_RANDOMIZE): a sealed kernel's
 	 * planner, whose plan must not differ from process to process by the

@@ -1339,6 +1339,14 @@ json_t *sandbox_describe(const struct sandbox *sb)
 			 "RLIMIT_CORE 1, soft and hard: no core dump, to a file or a core_pattern pipe handler, and none the kernel can ask for", "exec",
 			 "refused once the worker's runtime is up, before a kernel's code loads: execve and "
 			 "execveat end the worker with SIGSYS");
+	if (d)
+		json_object_set_new(d, "nofile",
+				    json_pack("{s:i, s:s}", "limit", sb->gpu ? RUN_BOX_NOFILE : RUN_HOST_BOX_NOFILE, "why",
+					      "RLIMIT_NOFILE, soft and hard, for the kernel's and the problem's boxes "
+					      "(the checker's and a host box's 256, a GPU box's 1024; builds 1024): too "
+					      "few pipes to read the host's pipe pages as a gauge (red team 134's "
+					      "pipecount: 976 pipes unlimited, 248 at 256, where a shrunk pipe needs over "
+					      "460)"));
 	if (d) {
 		json_object_set_new(d, "binary", json_string(sb->bwrap_real ? sb->bwrap_real : sb->bwrap));
 		json_object_set_new(d, "binary_sha256", json_string(sb->bwrap_sha256 ? sb->bwrap_sha256 : "unknown"));

@@ -862,7 +862,8 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 			       .pass_fd_at = { SANDBOX_SECCOMP_FD, HOST_SHM_FD, WORKER_JOB_FD, SEAL_PLAN_FD },
 			       .signal_in_exit_code = c->sb.on, .on_start = on_start,
 			       .env_keep = sandbox_env_keep(&c->sb), .oom_score_adj = SANDBOX_OOM_SCORE_ADJ,
-			       .no_core = 1, .kill_box = c->sb.on, .no_aslr = !strcmp(w->job.phase, "plan"),
+			       .no_core = 1, .box_nofile = c->be->uses_gpu ? RUN_BOX_NOFILE : RUN_HOST_BOX_NOFILE,
+			       .kill_box = c->sb.on, .no_aslr = !strcmp(w->job.phase, "plan"),
 			       .on_end_kill = on_end_kill, .merge_stderr = w->sanitizer != NULL,
 			       .end_grace_s = !strcmp(w->job.phase, "plan") ? 0
 					      : c->be->uses_gpu ? WORKER_FINI_GRACE_GPU_S
@@ -1135,6 +1136,7 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 			ro.env_keep = sandbox_env_keep(&c->sb);
 			ro.oom_score_adj = SANDBOX_OOM_SCORE_ADJ;
 			ro.no_core = 1;
+			ro.box_nofile = RUN_HOST_BOX_NOFILE;
 			ro.kill_box = 1;
 			ro.signal_in_exit_code = 1;
 			ro.on_start = on_checker_start;
