@@ -458,7 +458,7 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		 * (EVIDENT_BWRAP_UNVERIFIED=1): red team 133's stand-ins ran
 		 * another object than the record names, or handed the box the
 		 * host's / */
-		if (query_run_box_unverified(r)) {
+		if (query_run_box_unverified(r) || query_run_unboxed(r)) {
 			n_unverified++;
 			continue;
 		}
@@ -530,8 +530,9 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		audit_finding(a, m->line, "unsupported", "%s: no run of its code was judged%s%s%s%s", head.buf,
 			      n_aside ? " (every one set aside by the errata: " : "", n_aside ? aside_why.buf : "",
 			      n_aside ? ")" : "",
-			      n_unverified ? "; runs boxed by a bubblewrap the runner could not verify are not counted "
-					     "(EVIDENT_BWRAP_UNVERIFIED=1: judge.sandbox.binary_verified)"
+			      n_unverified ? "; runs boxed by a bubblewrap the runner could not verify "
+					     "(EVIDENT_BWRAP_UNVERIFIED=1: judge.sandbox.binary_verified) or not boxed "
+					     "(--unsandboxed: judge.sandbox.tool none) are not counted"
 					   : "");
 		goto out;
 	}
@@ -564,7 +565,7 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 			    "launch_failed: no output, nothing judged)", n_refused);
 	if (n_unverified)
 		strbuf_addf(&detail, "; %zu run(s) of the code not counted: boxed by a bubblewrap the runner could not "
-			    "verify (EVIDENT_BWRAP_UNVERIFIED=1)", n_unverified);
+			    "verify (EVIDENT_BWRAP_UNVERIFIED=1), or not boxed (--unsandboxed)", n_unverified);
 	if (n_aside)
 		strbuf_addf(&detail, "; %zu run(s) of the code set aside by %s (run %s, %s)", n_aside,
 			    a->o->errata_path ? a->o->errata_path : "the errata", audit_id_or(aside_run->run_id),

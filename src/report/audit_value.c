@@ -461,6 +461,8 @@ static void value_killed_tries(struct actx *a, const struct batch_record *eb, co
 			continue;
 		if (a->o->errata && audit_errata_find(a->o->errata, r->git.commit) >= 0)
 			continue; /* the runner's defect */
+		if (query_run_weak_why(r))
+			continue; /* a weaker judge's (audit_row_set_aside) */
 		if (run_cut_short(r)) {
 			t[k].n++;
 			t[k].begun++;
@@ -610,7 +612,8 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	 * cut to be even about want (value_try_band) */
 	double try_lo, try_hi;
 	value_try_band(want, band_lo, band_hi, &try_lo, &try_hi);
-	size_t n = 0, k = 0, n_out = 0, n_aside = 0, n_few = 0, n_stopped = 0, n_its_way = 0, n_cut = 0, pos = a->q->n;
+	size_t n = 0, k = 0, n_out = 0, n_aside = 0, n_weak = 0, n_few = 0, n_stopped = 0, n_its_way = 0, n_cut = 0,
+	       pos = a->q->n;
 	struct strbuf out = STRBUF_INIT;
 	const struct batch_record *b = eb;
 	/* the claim's own batch interrupted: a stopped try too, whose stop
@@ -657,8 +660,10 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 			struct code_id rid;
 			if (r == er || !audit_row_counts(a, r) || !code_identity(a->q, r, &rid) || !audit_same_identity(&rid, &id))
 				continue;
-			if (audit_row_set_aside(a, r)) {
-				n_aside++;
+			int aside = audit_row_set_aside(a, r);
+			if (aside) {
+				n_aside += aside == 1;
+				n_weak += aside == 2;
 				continue;
 			}
 			if (r->outcome != OUTCOME_OK)
@@ -811,6 +816,10 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	if (n_aside)
 		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", n_aside,
 			    a->o->errata_path ? a->o->errata_path : "the errata");
+	if (n_weak)
+		strbuf_addf(msg, "; %zu row(s) of the code judged by a weaker judge (no box, an unverified bubblewrap's "
+				 "boxes or a looser tolerance) not counted",
+			    n_weak);
 	strbuf_release(&stopped);
 	strbuf_release(&out);
 }

@@ -260,22 +260,36 @@ int audit_row_counts(struct actx *a, const struct batch_row *x)
 }
 
 /* Was row written by a runner commit the errata name as defective
- * (audit_errata.h)?  Its numbers are the runner's defect, not the code's. */
+ * (audit_errata.h)?  Its numbers are the runner's defect, not the code's:
+ * 1.  Or judged by a weaker judge than the default (query_row_weak_why:
+ * no box, boxes of a bubblewrap the runner could not verify, a looser
+ * tolerance): 2; red team 136: an --unsandboxed forkpre's faster claim
+ * was supported at 8.172x and an unverified box's at 1.824x, where README
+ * says no claim counts such records.  0 otherwise. */
 int audit_row_set_aside(struct actx *a, const struct batch_row *row)
 {
 	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
-	return r && audit_errata_find(a->o->errata, r->git.commit) >= 0;
+	if (r && audit_errata_find(a->o->errata, r->git.commit) >= 0)
+		return 1;
+	return query_row_weakly_judged(a->q, row) ? 2 : 0;
 }
 
-/* The claim's own row set aside by the errata: 1, with the reason into
- * msg (its numbers are the runner's defect: they back no claim, as
- * `validated` reads no run set aside). */
+/* The claim's own row set aside by the errata or weakly judged: 1, with
+ * the reason into msg; else 0. */
 int audit_own_row_set_aside(struct actx *a, const struct batch_row *row, const char *name, struct strbuf *msg)
 {
 	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
 	long ei = r ? audit_errata_find(a->o->errata, r->git.commit) : -1;
-	if (ei < 0)
-		return 0;
+	if (ei < 0) {
+		const char *weak = query_row_weak_why(a->q, row);
+		if (!weak)
+			return 0;
+		strbuf_addf(msg, "the row of %s (run %s) was judged by a weaker judge than the default: %s; no claim "
+				 "counts such a row (run it again boxed by a bubblewrap the runner verifies, at the "
+				 "problem's tolerance)",
+			    name, audit_id_or(row->run_id), weak);
+		return 1;
+	}
 	const struct audit_errata *er = a->o->errata;
 	strbuf_addf(msg, "the row of %s (run %s) was set aside by %s (runner commit %.8s, fixed in %.8s: %s): "
 			 "a runner's defect backs no claim (cite a batch the runner wrote after the fix)",
@@ -292,6 +306,7 @@ struct votes {
 	size_t n_unclean;       /* counted ones where a row of the code did not run cleanly */
 	size_t n_stopped;       /* counted ones that are interrupted batches of the two codes */
 	size_t n_aside;         /* rows of the code the errata set aside, never counted */
+	size_t n_weak;          /* rows of the code weakly judged (audit_row_set_aside 2), never counted */
 	size_t n_orphans_its_way; /* stopped tries (interrupted, or runs and no batch record) going want's way: left out */
 	struct strbuf others;   /* the verdicts that disagreed, and where */
 };
@@ -326,8 +341,13 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 		const struct batch_row *x = &b->rows[i];
 		struct code_id id;
 		int ok = audit_row_counts(a, x) && code_identity(a->q, x, &id);
-		if (ok && x != ra && x != rb && audit_row_set_aside(a, x)) {
-			v->n_aside += audit_same_identity_or_neutral(&id, ia) || audit_same_identity_or_neutral(&id, ib);
+		int aside = ok && x != ra && x != rb ? audit_row_set_aside(a, x) : 0;
+		if (aside) {
+			int mine = audit_same_identity_or_neutral(&id, ia) || audit_same_identity_or_neutral(&id, ib);
+			if (aside == 2)
+				v->n_weak += mine;
+			else
+				v->n_aside += mine;
 			continue;
 		}
 		side[i] = (x == ra || (ok && audit_same_identity(&id, ia))) | (x == rb || (ok && audit_same_identity(&id, ib))) << 1;
@@ -560,7 +580,7 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 	*tries = 1;
 	if (!code_identity(a->q, ra, &ia) || !code_identity(a->q, rb, &ib) || strcmp(ia.dev, ib.dev))
 		return;
-	struct votes v = { 0, 0, 0, 0, 0, 0, 0, 0, STRBUF_INIT };
+	struct votes v = { 0, 0, 0, 0, 0, 0, 0, 0, 0, STRBUF_INIT };
 	/* the candidate's code: the side that is not the baseline */
 	int a_base = eb->baseline && ra->variant && !strcmp(ra->variant, eb->baseline);
 	double thr = isfinite(eb->holm_threshold) && eb->holm_threshold >= 0 && eb->holm_threshold < 1
@@ -614,6 +634,10 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 	if (v.n_aside)
 		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", v.n_aside,
 			    a->o->errata_path ? a->o->errata_path : "the errata");
+	if (v.n_weak)
+		strbuf_addf(msg, "; %zu row(s) of the code judged by a weaker judge (no box, an unverified bubblewrap's "
+				 "boxes or a looser tolerance) not counted",
+			    v.n_weak);
 	strbuf_release(&v.others);
 }
 

@@ -975,15 +975,29 @@ static int run_adaptive_cut(const struct run_record *r)
  * stand-ins ran another object than the record names, handed the box the
  * host's `/`, kept a /tmp across boxes; a record before the check has no
  * binary_verified and is judged as before). */
-static int run_weakly_judged(const struct run_record *r)
+const char *query_run_weak_why(const struct run_record *r)
 {
 	if ((isfinite(r->problem_atol) && r->atol > r->problem_atol) ||
 	    (isfinite(r->problem_rtol) && r->rtol > r->problem_rtol) ||
 	    (isfinite(r->problem_rel_l2) && r->rel_l2 > r->problem_rel_l2))
-		return 1;
+		return "a tolerance looser than the problem's";
+	if (query_run_unboxed(r))
+		return "no box (--unsandboxed)";
+	if (query_run_box_unverified(r))
+		return "boxes of a bubblewrap the runner could not verify (EVIDENT_BWRAP_UNVERIFIED=1)";
+	return NULL;
+}
+
+static int run_weakly_judged(const struct run_record *r)
+{
+	return query_run_weak_why(r) != NULL;
+}
+
+int query_run_unboxed(const struct run_record *r)
+{
 	json_t *sb = r->judge ? json_object_get(r->judge, "sandbox") : NULL;
 	const char *tool = sb ? json_string_value(json_object_get(sb, "tool")) : NULL;
-	return (tool && !strcmp(tool, "none")) || query_run_box_unverified(r);
+	return tool && !strcmp(tool, "none");
 }
 
 int query_run_box_unverified(const struct run_record *r)
@@ -1046,15 +1060,22 @@ static int run_refuted(const struct run_record *r)
 	return escaped > 0 && n > 0 && 2 * escaped >= n;
 }
 
-int query_row_weakly_judged(struct query *q, const struct batch_row *row)
+const char *query_row_weak_why(struct query *q, const struct batch_row *row)
 {
 	const struct run_record **runs;
 	size_t n = query_row_runs(q, row, &runs);
-	int weak = 0;
-	for (size_t k = 0; k < n && !weak; k++)
-		weak = run_weakly_judged(runs[k]);
+	const char *why = NULL;
+	for (size_t k = 0; k < n && !why; k++)
+		why = query_run_weak_why(runs[k]);
 	free(runs);
-	return weak;
+	/* a row of one run (evident-batch/1) names no repeats */
+	const struct run_record *r = n ? NULL : query_row_run(q, row);
+	return why ? why : r ? query_run_weak_why(r) : NULL;
+}
+
+int query_row_weakly_judged(struct query *q, const struct batch_row *row)
+{
+	return query_row_weak_why(q, row) != NULL;
 }
 
 double query_row_speed(struct query *q, const struct batch_row *row)

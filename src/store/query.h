@@ -241,11 +241,17 @@ double query_row_speed(struct query *q, const struct batch_row *row);
  * sets it aside (audit_validated.c).  0 for a record from before the
  * check. */
 int query_run_box_unverified(const struct run_record *r);
+/* Whether r ran with no box (--unsandboxed: judge.sandbox.tool none). */
+int query_run_unboxed(const struct run_record *r);
 /* Whether any run of row was judged by a weaker judge than the default
  * (query.c run_weakly_judged: a looser tolerance than the problem's, no
  * box, or boxes an unverified bubblewrap made): eval's pool counts such a
  * row's faster verdict for nothing (eval.c pool_decides). */
 int query_row_weakly_judged(struct query *q, const struct batch_row *row);
+/* What made r (any run of row) weakly judged, in a few words ("no box
+ * (--unsandboxed)", ...), or NULL: a static string. */
+const char *query_run_weak_why(const struct run_record *r);
+const char *query_row_weak_why(struct query *q, const struct batch_row *row);
 
 /*
  * One variant's evidence: (experiment, variant, run) to its batch, row and

@@ -1,0 +1,52 @@
+# t0251: no claim counts a row judged by a weaker judge than the default
+# (red team 136): runs with no box (--unsandboxed) or in boxes of a
+# bubblewrap the runner could not verify (EVIDENT_BWRAP_UNVERIFIED=1, a
+# copy of the Debian package's) back neither a verdict, nor a value, nor
+# validated; the same spec run boxed by the verified bubblewrap backs all
+# three.  Before: --unsandboxed forkpre's `faster` was supported at
+# 8.172x, validated too, and the unverified box's `faster` at 1.824x (only
+# validated set the unverified runs aside).
+. "$REPO/tests/cli/lib.sh"
+command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+[ -x /usr/bin/bwrap ] || skip "no /usr/bin/bwrap (the Debian package's, which dpkg lists)"
+mkrepo
+cat > experiments/two.yaml <<'Y'
+name: two
+problem: attention_fwd
+backend: host
+shape: {B: 1, H: 1, S: 16, D: 16}
+kernel: tests/fixtures/host/sleepy.c
+baseline: slow
+variants:
+  slow: {SLEEP_US: 20000}
+  fast: {SLEEP_US: 1000}
+correctness: {seeds: 1}
+timing: {warmup_ms: 1, samples: 6, cache: hot}
+repeats: 3
+Y
+cat > C.md <<'M'
+<!-- claim: faster experiment=two a=fast b=slow -->
+<!-- claim: validated experiment=two variant=fast -->
+M
+expect_exit 0 "$EVIDENT" run --no-progress --store boxed experiments/two.yaml
+expect_exit 0 "$EVIDENT" audit --store boxed C.md
+expect_contains "$TEST_TMP/out" "audit: 2 claims: 2 supported"
+# the value claim states the boxed batch's own speedup (its median, as
+# the record holds it)
+sp=$(sed -n 's/.*speedup of fast over slow \([0-9.]*\)x .*/\1/p' "$TEST_TMP/out")
+[ -n "$sp" ] || fail "no speedup in the audit's line"
+echo "<!-- claim: value experiment=two variant=fast stat=speedup value=${sp}x -->" >> C.md
+expect_exit 0 "$EVIDENT" audit --store boxed C.md
+expect_contains "$TEST_TMP/out" "audit: 3 claims: 3 supported"
+expect_exit 0 "$EVIDENT" run --no-progress --unsandboxed --store unboxed experiments/two.yaml
+expect_exit 1 "$EVIDENT" audit --store unboxed C.md
+expect_contains "$TEST_TMP/out" "audit: 3 claims: 0 supported, 0 contradicted, 0 stale, 3 unsupported"
+expect_contains "$TEST_TMP/out" "unsupported: faster fast vs slow: the row of fast (run "
+expect_contains "$TEST_TMP/out" ") was judged by a weaker judge than the default: no box (--unsandboxed); no claim counts such a row"
+cp /usr/bin/bwrap "$TEST_TMP/bwrap-copy"
+EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$TEST_TMP/bwrap-copy \
+	expect_exit 0 "$EVIDENT" run --no-progress --store copy experiments/two.yaml
+expect_exit 1 "$EVIDENT" audit --store copy C.md
+expect_contains "$TEST_TMP/out" "audit: 3 claims: 0 supported, 0 contradicted, 0 stale, 3 unsupported"
+expect_contains "$TEST_TMP/out" "was judged by a weaker judge than the default: boxes of a bubblewrap the runner could not verify (EVIDENT_BWRAP_UNVERIFIED=1)"
+exit 0
