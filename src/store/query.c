@@ -111,6 +111,27 @@ void query_release(struct query *q)
 
 /* ---- entries ---------------------------------------------------------------- */
 
+static long exact_index(struct query *q, const char *id);
+
+/* A batch record names no problem plug-in hash (batches never kept it):
+ * its rows' runs do.  The first row's run's hash, borrowed from that run,
+ * which the query keeps as long as the batch; without it audit_same_kind
+ * and eval's pool took batches of another problems/NAME.c for reruns of
+ * this problem (red team 136: a faster claim contradicted 1 of 3 became
+ * supported 4 of 6, and eval promoted at 5 of 7, from three batches of a
+ * rowsum whose timing distribution was another). */
+static void batch_plugin_of_runs(struct query *q, struct batch_record *b)
+{
+	for (size_t k = 0; k < b->n_rows && !b->problem.plugin_sha256; k++) {
+		const struct batch_row *x = &b->rows[k];
+		const char *id = x->n_runs ? x->runs[0] : x->run_id;
+		long at = id ? exact_index(q, id) : -1;
+		const struct run_record *r = at >= 0 ? query_run_at(q, (size_t)at) : NULL;
+		if (r && r->problem.plugin_sha256)
+			b->problem.plugin_sha256 = r->problem.plugin_sha256;
+	}
+}
+
 static int load(struct query *q, size_t i)
 {
 	struct query_entry *e = &q->e[i];
@@ -129,6 +150,8 @@ static int load(struct query *q, size_t i)
 			e->batch = NULL;
 			return error("batch '%s' in '%s' cannot be read; run 'evident verify'", e->run_id, q->st.root);
 		}
+		if (!e->batch->problem.plugin_sha256)
+			batch_plugin_of_runs(q, e->batch);
 	} else if (record_is_search(e->m)) {
 		e->search = xcalloc(1, sizeof(*e->search));
 		if (record_search_read(e->m, e->search) < 0) {

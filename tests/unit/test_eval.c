@@ -504,6 +504,19 @@ static void set_run_verified(const char *root, const char *id, const char *done)
 	free(path);
 }
 
+/* Run id of the store at root: problem.plugin_sha256 set to hash. */
+static void set_run_plugin(const char *root, const char *id, const char *hash)
+{
+	char *path = xstrfmt("%s/runs/%s.json", root, id);
+	json_error_t je;
+	json_t *r = json_load_file(path, 0, &je);
+	assert_non_null(r);
+	json_object_set_new(json_object_get(r, "problem"), "plugin_sha256", json_string(hash));
+	assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
+	json_decref(r);
+	free(path);
+}
+
 /* Run id of the store at root: `escaped` samples on another stream, of
  * `timing` samples of the timing distribution and `stress` of a stress
  * one (timing.by_dist). */
@@ -686,6 +699,25 @@ static void test_pool_resubmissions(void **state)
 			set_run_sandbox(root, faster_earlier[0], "bubblewrap");
 	}
 	set_run_verified(root, "20260201T0000021Z-ev-c", "yes");
+	/* red team 136: a batch of another problem plug-in (its runs' hash:
+	 * batches keep none) is no rerun of this one's (batch 3's faster
+	 * counted, from a rowsum whose timing distribution was another) */
+	for (int i = 1; i <= 9; i++) {
+		char *r0 = xstrfmt("20260201T0000%02d0Z-ev-ref", i), *r1 = xstrfmt("20260201T0000%02d1Z-ev-c", i);
+		set_run_plugin(root, r0, i == 3 ? "pluginB" : "pluginA");
+		set_run_plugin(root, r1, i == 3 ? "pluginB" : "pluginA");
+		free(r0);
+		free(r1);
+	}
+	struct query qp = QUERY_INIT;
+	struct eval_pooled wp = EVAL_POOLED_INIT;
+	assert_int_equal(query_open(&qp, root), 0);
+	assert_int_equal(eval_pool_batches(&qp, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &wp), 0);
+	assert_true(wp.n == 5 && wp.k == 1);
+	strbuf_release(&wp.others);
+	query_release(&qp);
+	set_run_plugin(root, "20260201T0000030Z-ev-ref", "pluginA");
+	set_run_plugin(root, "20260201T0000031Z-ev-c", "pluginA");
 	struct query qv = QUERY_INIT;
 	struct eval_pooled wv = EVAL_POOLED_INIT;
 	assert_int_equal(query_open(&qv, root), 0);
