@@ -107,6 +107,15 @@ $(BUILD)/obj/%.o: src/%.c | deps-check
 	@mkdir -p $(dir $@)
 	$(CCACHE) $(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# The dist's bubblewrap this runner accepts, by SHA-256, compiled in
+# (scripts/bwrap-known.sh: the Debian package's, as scripts/dist.sh patches
+# it); remade when that bubblewrap or the script changes.
+$(BUILD)/gen/bwrap_known.h: scripts/bwrap-known.sh $(wildcard /usr/bin/bwrap)
+	@mkdir -p $(dir $@)
+	@scripts/bwrap-known.sh > $@.tmp && mv $@.tmp $@
+$(BUILD)/obj/base/sandbox_tool.o: $(BUILD)/gen/bwrap_known.h
+$(BUILD)/obj/base/sandbox_tool.o: ALL_CFLAGS += -I$(BUILD)/gen
+
 $(BUILD)/libevident.a: $(OBJS)
 	@rm -f $@
 	ar rcs $@ $^

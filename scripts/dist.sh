@@ -74,6 +74,15 @@ chmod u+w "$out/bin/bwrap"
 patchelf --set-rpath '$ORIGIN/../lib' "$out/bin/bwrap"
 mkdir -p "$out/share/evident"
 (cd "$out" && sha256sum bin/bwrap) >"$out/share/evident/bwrap.sha256"
+# the runner accepts it by the hash compiled into it (scripts/bwrap-known.sh,
+# build/gen/bwrap_known.h beside the build's bin/): the same bytes, or the
+# dist is refused where it runs, so say it here
+gen=$(dirname "$(dirname "$bin")")/build/gen/bwrap_known.h
+if [ -f "$gen" ]; then
+	known=$(sed -n 's/^#define EVIDENT_BWRAP_DIST_SHA256 "\([0-9a-f]*\)"$/\1/p' "$gen")
+	[ "$known" = "$(sha256sum <"$out/bin/bwrap" | cut -d' ' -f1)" ] ||
+		{ echo "dist: bin/bwrap's SHA-256 is not the one $bin was built to accept ($gen: '${known}'); make clean all dist" >&2; exit 1; }
+fi
 copy_libs "$bw"
 if [ -n "$harness" ]; then
 	cp "$harness" "$out/lib/libevident_cuda.so"
