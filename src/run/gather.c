@@ -1161,6 +1161,18 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 					"verdicts on such runs rest on few checks",
 					(long long)c->s->k.timed_checks, c->s->k.timed_checks == 1 ? "" : "s",
 					100.0 * pow(0.5, (double)c->s->k.timed_checks + 1)));
+	/* a weaker judge's session: its records back no claim, and eval and
+	 * a search promote nothing from them (store/query.c
+	 * query_run_weak_why); the summary says so where the table would not
+	 * (red team 136: a search promoted from an unverified session, its
+	 * output silent on the boxes) */
+	if (!c->sb.on)
+		add_note(notes, xstrdup("no box (--unsandboxed): the kernels' code ran with the runner's rights; no "
+					"claim counts these records, and eval and a search promote nothing from them"));
+	else if (!c->sb.bwrap_verified)
+		add_note(notes, xstrdup("the boxes were made by a bubblewrap the runner could not verify "
+					"(EVIDENT_BWRAP_UNVERIFIED=1): no claim counts these records, and eval and a "
+					"search promote nothing from them"));
 	busy_notes(p, b, vd, notes);
 	precision_notes(p, b, vd, notes);
 	one_process_note(b, notes);

@@ -39,6 +39,7 @@ echo "<!-- claim: value experiment=two variant=fast stat=speedup value=${sp}x --
 expect_exit 0 "$EVIDENT" audit --store boxed C.md
 expect_contains "$TEST_TMP/out" "audit: 3 claims: 3 supported"
 expect_exit 0 "$EVIDENT" run --no-progress --unsandboxed --store unboxed experiments/two.yaml
+expect_contains "$TEST_TMP/out" "  - no box (--unsandboxed): the kernels' code ran with the runner's rights; no claim counts these records"
 expect_exit 1 "$EVIDENT" audit --store unboxed C.md
 expect_contains "$TEST_TMP/out" "audit: 3 claims: 0 supported, 0 contradicted, 0 stale, 3 unsupported"
 expect_contains "$TEST_TMP/out" "unsupported: faster fast vs slow: the row of fast (run "
@@ -46,6 +47,7 @@ expect_contains "$TEST_TMP/out" ") was judged by a weaker judge than the default
 cp /usr/bin/bwrap "$TEST_TMP/bwrap-copy"
 EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$TEST_TMP/bwrap-copy \
 	expect_exit 0 "$EVIDENT" run --no-progress --store copy experiments/two.yaml
+expect_contains "$TEST_TMP/out" "  - the boxes were made by a bubblewrap the runner could not verify (EVIDENT_BWRAP_UNVERIFIED=1): no claim counts these records"
 expect_exit 1 "$EVIDENT" audit --store copy C.md
 expect_contains "$TEST_TMP/out" "audit: 3 claims: 0 supported, 0 contradicted, 0 stale, 3 unsupported"
 expect_contains "$TEST_TMP/out" "was judged by a weaker judge than the default: boxes of a bubblewrap the runner could not verify (EVIDENT_BWRAP_UNVERIFIED=1)"
