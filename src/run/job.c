@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -497,9 +498,13 @@ static int box_filter_read_back(struct wrun *w, int pid, struct strbuf *why)
  * channel and those its spawn passed, looked at from outside (red team
  * 133's fdpass: a stand-in for bubblewrap handed the box an open
  * descriptor of the host's /, and the kernel wrote a count in a host
- * file through it and read the store's begun markers); 1, else 0 with
- * why naming each */
-static int box_fds_ok(const struct wrun *w, int pid, struct strbuf *why)
+ * file through it and read the store's begun markers); and its
+ * descriptor 4 is the read end of the runner's own answer pipe (reply_fd's
+ * pipe, by inode): the process judged, stopped and clocked is the one the
+ * runner talks to (red team 135's decoy: a stand-in gave the box it let
+ * the runner find pipes of its own and ran the real one on the channel
+ * elsewhere, early.c ok at 10.5x).  1, else 0 with why naming each */
+static int box_fds_ok(const struct wrun *w, int pid, int reply_fd, struct strbuf *why)
 {
 	if (pid <= 0 || !w->n_box_fds || w->sanitizer)
 		return 1;
@@ -508,6 +513,24 @@ static int box_fds_ok(const struct wrun *w, int pid, struct strbuf *why)
 	DIR *d = opendir(dir);
 	if (!d)
 		return 1; /* gone: nothing left to look at */
+	struct stat rs;
+	if (reply_fd >= 0 && fstat(reply_fd, &rs) == 0 && S_ISFIFO(rs.st_mode)) {
+		char link[96], target[64] = "", want[64];
+		snprintf(link, sizeof(link), "%s/4", dir);
+		ssize_t t = readlink(link, target, sizeof(target) - 1);
+		if (t >= 0)
+			target[t] = 0;
+		snprintf(want, sizeof(want), "pipe:[%llu]", (unsigned long long)rs.st_ino);
+		if (strcmp(target, want) && kill(pid, 0) == 0) {
+			closedir(d);
+			box_refusal(why, w, NULL,
+				    " gives its worker another pipe than the runner's as its answer pipe: descriptor 4 "
+				    "is %s, the runner's %s (looked at from outside, in /proc/%d/fd, at its hello): the "
+				    "process the runner would judge and clock is not the one it talks to",
+				    t >= 0 ? target : "missing", want, pid);
+			return 0;
+		}
+	}
 	struct strbuf extra = STRBUF_INIT;
 	int n = 0;
 	struct dirent *e;
@@ -565,6 +588,73 @@ static int box_object_ok(const struct wrun *w, int pid, struct strbuf *why)
 	return 0;
 }
 
+/* Is path among the files the box's argv put there: a --file or
+ * --ro-bind-data destination, or at or below a bind's? */
+static int box_holds(char *const *argv, const char *path)
+{
+	static const char *const file_opts[] = { "--file", "--ro-bind-data", "--bind-data", NULL };
+	static const char *const bind_opts[] = { "--ro-bind", "--bind", "--ro-bind-try", "--bind-try", "--dev-bind",
+						 "--dev-bind-try", NULL };
+	for (size_t i = 0; argv[i]; i++) {
+		int file = 0, bind = 0;
+		for (int k = 0; file_opts[k]; k++)
+			file |= !strcmp(argv[i], file_opts[k]);
+		for (int k = 0; bind_opts[k]; k++)
+			bind |= !strcmp(argv[i], bind_opts[k]);
+		if (!(file || bind) || !argv[i + 1] || !argv[i + 2])
+			continue;
+		const char *dest = argv[i + 2];
+		size_t n = strlen(dest);
+		if (!strcmp(dest, path) || (bind && !strncmp(dest, path, n) && (path[n] == '/' || !strcmp(dest, "/"))))
+			return 1;
+		i += 2;
+	}
+	return 0;
+}
+
+/* at the hello: every file the worker has mapped (its /proc/PID/maps, read
+ * from outside) is one the runner asked its box to hold: the worker, the
+ * loader, the libraries it copied in (red team 135's preload: a stand-in
+ * added a shim to the box's root and LD_PRELOAD, and the shim's dlopen()
+ * loaded another kernel's object than the one hashed at its path: slow.c
+ * ok at 2.75x "faster"); memfds and anonymous maps aside.  1, else 0 with
+ * why naming the first stranger */
+static int box_maps_ok(const struct wrun *w, int pid, struct strbuf *why)
+{
+	/* (a host box's: a GPU box's driver maps device nodes and files of
+	 * the box's own /dev and /dev/shm that no argument names; not run on
+	 * a GPU yet) */
+	if (pid <= 0 || !w->box_argv || w->sanitizer || w->gpu)
+		return 1;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 1; /* gone: nothing left to look at */
+	char line[PATH_MAX + 256];
+	int ok = 1;
+	while (ok && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/');
+		if (!p)
+			continue; /* anonymous, [heap], [stack], [vdso] */
+		p[strcspn(p, "\n")] = 0;
+		char *del = strstr(p, " (deleted)");
+		if (del && !del[10])
+			*del = 0;
+		if (!strncmp(p, "/memfd:", 7))
+			continue;
+		if (!box_holds(w->box_argv, p)) {
+			ok = 0;
+			box_refusal(why, w, NULL,
+				    " maps in its worker a file the runner did not put there: %s (its /proc/%d/maps, "
+				    "read from outside at its hello)",
+				    p, pid);
+		}
+	}
+	fclose(f);
+	return ok;
+}
+
 static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 {
 	struct wrun *w = ctx;
@@ -592,7 +682,7 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 		if (why.len || (one > 0 && !sandbox_pidns_ok(one, w->proto.box_tool, &why)) ||
 		    (w->proto.box_mounts &&
 		     !sandbox_box_mounts_ok(w->proto.hello_box, w->proto.box_mounts, w->proto.box_tool, &why)) ||
-		    !box_filter_read_back(w, one, &why) || !box_fds_ok(w, one, &why) ||
+		    !box_filter_read_back(w, one, &why) || !box_fds_ok(w, one, reply_fd, &why) || !box_maps_ok(w, one, &why) ||
 		    !box_object_ok(w, one, &why)) {
 			w->proto.box_refused = strbuf_detach(&why, NULL);
 			return -1;
@@ -889,8 +979,10 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	w->box_object = NULL;
 	if (rc == 0 && fresh && sha256_file_hex(fresh, w->box_object_sha) == 0)
 		w->box_object = sandbox_abs_path(fresh);
+	w->box_argv = c->sb.on && !w->sanitizer ? (char *const *)boxed : NULL;
 	if (rc == 0)
 		rc = run_command(&ro, &w->rr);
+	w->box_argv = NULL;
 	w->box_filter_fd = -1;
 	w->n_box_fds = 0;
 	free(w->box_object);

@@ -189,6 +189,10 @@ struct wrun {
 	 * hello (job.c box_object_ok); NULL: none */
 	char *box_object;
 	char box_object_sha[SHA256_HEX_LEN + 1];
+	/* the argv that made its box (borrowed while it runs; NULL none): the
+	 * files the runner asked the box to hold, which the worker's mappings
+	 * at its hello must be among (job.c box_maps_ok) */
+	char *const *box_argv;
 	int gpu;                     /* its backend uses a GPU (job.c worker_finished) */
 	/* What it did after its job's last output (job.c end_cpu_read): its
 	 * process CPU clock (a strict box has threads only, so all its code)

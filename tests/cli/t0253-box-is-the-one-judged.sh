@@ -1,0 +1,30 @@
+# t0253: the process the runner judges and clocks is the box it talks to,
+# and its worker maps only what the runner put in its box (red team 135,
+# two stand-ins for bubblewrap let run by EVIDENT_BWRAP_UNVERIFIED=1):
+#  - bwrap-decoy ran the real box elsewhere on the runner's channel and
+#    let the runner find a decoy box with pipes of its own: the runner
+#    stopped and clocked the decoy (early.c ok at 10.5x; through a
+#    hand-made dist, 6.534x `faster`, supported).  Now the box's worker
+#    must hold the runner's answer pipe (its descriptor 4, by inode),
+#    read from outside at the hello: refused, exit 6, nothing recorded;
+#  - bwrap-preload added a shim to the box's root with LD_PRELOAD, whose
+#    dlopen() loaded another kernel than the one hashed at its path
+#    (slow.c ok at 2.75x `faster`).  Now every file a host box's worker
+#    maps at its hello must be one its argv put there: refused, exit 6.
+. "$REPO/tests/cli/lib.sh"
+command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+[ -x /usr/bin/bwrap ] || skip "no /usr/bin/bwrap (the Debian package's, which dpkg lists)"
+mkrepo
+D=$PWD/tests/fixtures/adversary/host/redteam135
+norecords() { [ -z "$(ls "$1"/runs 2>/dev/null)" ] || fail "runs were recorded: $(ls "$1"/runs)"; }
+EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$D/bwrap-decoy \
+	expect_exit 6 "$EVIDENT" run --no-progress --store decoy tests/fixtures/specs/host-redteam135-decoy.yaml
+expect_contains "$TEST_TMP/err" "bwrap-decoy' made gives its worker another pipe than the runner's as its answer pipe: descriptor 4 is pipe:["
+norecords decoy
+cc -O2 -shared -fPIC -o "$TEST_TMP/dlswap.so" "$D/dlswap.c" -ldl || fail "cc dlswap"
+cc -O2 -std=c11 -shared -fPIC -I./kernels -o "$TEST_TMP/fast134.so" tests/fixtures/adversary/host/redteam134/fast.c || fail "cc fast"
+EVIDENT_RT135_SHIM=$TEST_TMP/dlswap.so EVIDENT_RT135_ALT=$TEST_TMP/fast134.so EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$D/bwrap-preload \
+	expect_exit 6 "$EVIDENT" run --no-progress --store preload tests/fixtures/specs/host-redteam134-swapobj.yaml
+expect_contains "$TEST_TMP/err" "bwrap-preload' made maps in its worker a file the runner did not put there: /usr/lib/x86_64-linux-gnu/rt135-dlswap.so"
+norecords preload
+exit 0
