@@ -57,8 +57,9 @@ static int listed(const char *list, const char *name, char *out, size_t outlen)
 		const char *p = sp + 1;
 		while (*p == ' ' || *p == '*')
 			p++;
-		if (!strcmp(p, name) && strlen(line) < outlen) {
-			snprintf(out, outlen, "%s", line);
+		size_t len = strlen(line);
+		if (!strcmp(p, name) && len < outlen) {
+			memcpy(out, line, len + 1);
 			rc = 0;
 		}
 	}
