@@ -1342,8 +1342,9 @@ json_t *sandbox_describe(const struct sandbox *sb)
 	if (d)
 		json_object_set_new(d, "nofile",
 				    json_pack("{s:i, s:s}", "limit", sb->gpu ? RUN_BOX_NOFILE : RUN_HOST_BOX_NOFILE, "why",
-					      "RLIMIT_NOFILE, soft and hard, for the kernel's and the problem's boxes "
-					      "(the checker's and a host box's 256, a GPU box's 1024; builds 1024): too "
+					      "RLIMIT_NOFILE, soft and hard, in every box that runs a kernel's or a "
+					      "problem's code (a host box's 256, a GPU box's and the checker's of a "
+					      "GPU problem 1024; builds 1024): too "
 					      "few pipes to read the host's pipe pages as a gauge (red team 134's "
 					      "pipecount: 976 pipes unlimited, 248 at 256, where a shrunk pipe needs over "
 					      "460)"));

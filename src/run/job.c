@@ -1228,7 +1228,7 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 			ro.env_keep = sandbox_env_keep(&c->sb);
 			ro.oom_score_adj = SANDBOX_OOM_SCORE_ADJ;
 			ro.no_core = 1;
-			ro.box_nofile = RUN_HOST_BOX_NOFILE;
+			ro.box_nofile = c->be->uses_gpu ? RUN_BOX_NOFILE : RUN_HOST_BOX_NOFILE;
 			ro.kill_box = 1;
 			ro.signal_in_exit_code = 1;
 			ro.on_start = on_checker_start;
