@@ -458,11 +458,11 @@ static void on_end_kill(void *ctx)
  * bubblewrap 'TOOL' made" + the formatted what (" has ...", ": ..."), and what to do (use, or
  * "the real bubblewrap" where use is NULL, or --unsandboxed).  The hello's
  * checks of the box (on_chan) all say it this way. */
-static void box_refusal(struct strbuf *why, const struct wrun *w, const char *use, const char *fmt, ...)
+static void box_refusal(struct strbuf *why, const char *tool, const char *use, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-static void box_refusal(struct strbuf *why, const struct wrun *w, const char *use, const char *fmt, ...)
+static void box_refusal(struct strbuf *why, const char *tool, const char *use, const char *fmt, ...)
 {
-	strbuf_addf(why, "the box that bubblewrap '%s' made", w->proto.box_tool ? w->proto.box_tool : "?");
+	strbuf_addf(why, "the box that bubblewrap '%s' made", tool ? tool : "?");
 	va_list ap;
 	va_start(ap, fmt);
 	strbuf_vaddf(why, fmt, ap);
@@ -489,7 +489,7 @@ static int box_filter_read_back(struct wrun *w, int pid, struct strbuf *why)
 		strbuf_release(&how);
 		return 1;
 	}
-	box_refusal(why, w, NULL, ": %s", strbuf_str(&how));
+	box_refusal(why, w->proto.box_tool, NULL, ": %s", strbuf_str(&how));
 	strbuf_release(&how);
 	return 0;
 }
@@ -523,7 +523,7 @@ static int box_fds_ok(const struct wrun *w, int pid, int reply_fd, struct strbuf
 		snprintf(want, sizeof(want), "pipe:[%llu]", (unsigned long long)rs.st_ino);
 		if (strcmp(target, want) && kill(pid, 0) == 0) {
 			closedir(d);
-			box_refusal(why, w, NULL,
+			box_refusal(why, w->proto.box_tool, NULL,
 				    " gives its worker another pipe than the runner's as its answer pipe: descriptor 4 "
 				    "is %s, the runner's %s (looked at from outside, in /proc/%d/fd, at its hello): the "
 				    "process the runner would judge and clock is not the one it talks to",
@@ -556,11 +556,32 @@ static int box_fds_ok(const struct wrun *w, int pid, int reply_fd, struct strbuf
 		strbuf_release(&extra);
 		return 1;
 	}
-	box_refusal(why, w, NULL,
+	box_refusal(why, w->proto.box_tool, NULL,
 		    " hands its worker descriptors the runner did not pass: %s (looked at from outside, in /proc/%d/fd, at "
 		    "its hello)",
 		    strbuf_str(&extra), pid);
 	strbuf_release(&extra);
+	return 0;
+}
+
+/* the file at box_path in pid's box (read from outside, /proc/PID/root)
+ * has SHA-256 sha; 1 (or pid gone), else 0 with why saying that who
+ * (its worker, its checker) sees another what (kernel object, ...) */
+static int box_file_is(const char *tool, int pid, const char *box_path, const char *sha, const char *who,
+		       const char *what, struct strbuf *why)
+{
+	char *at = xstrfmt("/proc/%d/root%s", pid, box_path);
+	char hex[SHA256_HEX_LEN + 1];
+	int rc = sha256_file_hex(at, hex);
+	free(at);
+	if (rc < 0 && kill(pid, 0) < 0)
+		return 1; /* gone: nothing left to look at */
+	if (rc == 0 && !strcmp(hex, sha))
+		return 1;
+	box_refusal(why, tool, NULL,
+		    " shows its %s another %s than the runner built: %s in the box is %s, the built file "
+		    "%.16s... (read from outside, in /proc/%d/root)",
+		    who, what, box_path, rc == 0 ? hex : "unreadable", sha, pid);
 	return 0;
 }
 
@@ -573,19 +594,7 @@ static int box_object_ok(const struct wrun *w, int pid, struct strbuf *why)
 {
 	if (pid <= 0 || !w->box_object || w->sanitizer)
 		return 1;
-	char *at = xstrfmt("/proc/%d/root%s", pid, w->box_object);
-	char hex[SHA256_HEX_LEN + 1];
-	int rc = sha256_file_hex(at, hex);
-	free(at);
-	if (rc < 0 && kill(pid, 0) < 0)
-		return 1; /* gone: nothing left to look at */
-	if (rc == 0 && !strcmp(hex, w->box_object_sha))
-		return 1;
-	box_refusal(why, w, NULL,
-		    " shows its worker another kernel object than the runner built: %s in the box is %s, the built file "
-		    "%.16s... (read from outside, in /proc/%d/root, at its hello)",
-		    w->box_object, rc == 0 ? hex : "unreadable", w->box_object_sha, pid);
-	return 0;
+	return box_file_is(w->proto.box_tool, pid, w->box_object, w->box_object_sha, "worker", "kernel object", why);
 }
 
 /* Is path among the files the box's argv put there: a --file or
@@ -612,20 +621,16 @@ static int box_holds(char *const *argv, const char *path)
 	return 0;
 }
 
-/* at the hello: every file the worker has mapped (its /proc/PID/maps, read
- * from outside) is one the runner asked its box to hold: the worker, the
- * loader, the libraries it copied in (red team 135's preload: a stand-in
- * added a shim to the box's root and LD_PRELOAD, and the shim's dlopen()
- * loaded another kernel's object than the one hashed at its path: slow.c
- * ok at 2.75x "faster"); memfds and anonymous maps aside.  1, else 0 with
- * why naming the first stranger */
-static int box_maps_ok(const struct wrun *w, int pid, struct strbuf *why)
+/* every file process pid has mapped (its /proc/PID/maps, read from
+ * outside) is one the box's argv put there: the program, the loader, the
+ * libraries copied in, the objects; memfds and anonymous maps aside.  1,
+ * else 0 with why (tool: the bubblewrap named) naming the first stranger.
+ * A worker's at its hello (red team 135's preload: a stand-in added a shim
+ * to the box's root and LD_PRELOAD, and the shim's dlopen() loaded another
+ * kernel's object than the one hashed at its path: slow.c ok at 2.75x
+ * "faster"), a host checker's at its first line */
+static int box_maps_hold(char *const *argv, const char *tool, int pid, struct strbuf *why)
 {
-	/* (a host box's: a GPU box's driver maps device nodes and files of
-	 * the box's own /dev and /dev/shm that no argument names; not run on
-	 * a GPU yet) */
-	if (pid <= 0 || !w->box_argv || w->sanitizer || w->gpu)
-		return 1;
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	FILE *f = fopen(path, "r");
@@ -643,16 +648,26 @@ static int box_maps_ok(const struct wrun *w, int pid, struct strbuf *why)
 			*del = 0;
 		if (!strncmp(p, "/memfd:", 7))
 			continue;
-		if (!box_holds(w->box_argv, p)) {
+		if (!box_holds(argv, p)) {
 			ok = 0;
-			box_refusal(why, w, NULL,
-				    " maps in its worker a file the runner did not put there: %s (its /proc/%d/maps, "
-				    "read from outside at its hello)",
+			box_refusal(why, tool, NULL,
+				    " maps in its process a file the runner did not put there: %s (its /proc/%d/maps, "
+				    "read from outside)",
 				    p, pid);
 		}
 	}
 	fclose(f);
 	return ok;
+}
+
+/* the worker's at its hello: a host box's (a GPU box's driver maps device
+ * nodes and files of the box's own /dev and /dev/shm that no argument
+ * names; not run on a GPU yet) */
+static int box_maps_ok(const struct wrun *w, int pid, struct strbuf *why)
+{
+	if (pid <= 0 || !w->box_argv || w->sanitizer || w->gpu)
+		return 1;
+	return box_maps_hold(w->box_argv, w->proto.box_tool, pid, why);
 }
 
 static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
@@ -674,7 +689,7 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 		w->box_pid_seen = 1;
 		int one = run_child_pid(w->hc.child);
 		if (!w->sanitizer && w->proto.hello_pid != 1)
-			box_refusal(&why, w, "a bubblewrap that applies --unshare-pid and --as-pid-1",
+			box_refusal(&why, w->proto.box_tool, "a bubblewrap that applies --unshare-pid and --as-pid-1",
 				    " has no PID namespace of its own (the worker says it is pid %ld, not its namespace's "
 				    "pid 1)",
 				    w->proto.hello_pid);
@@ -1046,6 +1061,12 @@ struct judged_set {
 	const char *box_tool;
 	const int *box_expect; /* what the box's program answers the probes (sandbox_probe.c), or NULL */
 	struct sandbox_mounts *box_mounts; /* the mounts its argv asked for (sandbox_mounts.c), or NULL */
+	char *const *box_argv;       /* the argv that made its box (borrowed while it runs), or NULL */
+	int box_gpu;                 /* its box is a GPU box (no maps check: box_maps_ok) */
+	/* the problem's plug-in object as its box shows it and the SHA-256 of
+	 * the built file (checker_box_seen), or NULL */
+	char *box_plugin;
+	char box_plugin_sha[SHA256_HEX_LEN + 1];
 	int box_parent, box_seen;
 	char *box_refused;
 };
@@ -1057,6 +1078,7 @@ static void judged_release(struct judged_set *j)
 	free(j->checks);
 	free(j->error);
 	free(j->box_refused);
+	free(j->box_plugin);
 	sandbox_mounts_free(j->box_mounts);
 	memset(j, 0, sizeof(*j));
 }
@@ -1099,6 +1121,18 @@ static void checker_box_seen(struct judged_set *j, json_t *m)
 		/* and its mounts, those its argv asked for (sandbox_mounts.c) */
 		if (!why.len && j->box_mounts)
 			sandbox_box_mounts_ok(b, j->box_mounts, j->box_tool, &why);
+		/* and, read from outside as a worker's box is, the problem's
+		 * object it was given and, in a host box, what it maps (red
+		 * team 135's checkswap: a stand-in gave the checker of a wrong
+		 * kernel's runs a plug-in whose reference was as wrong, eighth.c
+		 * ok at 3.43x "faster"); the plug-in may be loaded by now, so
+		 * its copy is checked by content, and a mapping the argv did
+		 * not make is refused whenever it came */
+		if (!why.len && one > 0 && j->box_plugin)
+			box_file_is(j->box_tool, one, j->box_plugin, j->box_plugin_sha, "checker", "problem object",
+				    &why);
+		if (!why.len && one > 0 && j->box_argv && !j->box_gpu)
+			box_maps_hold(j->box_argv, j->box_tool, one, &why);
 	}
 	if (why.len)
 		j->box_refused = xstrfmt("the checker's box: %s", why.buf);
@@ -1212,6 +1246,10 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 			rc = -1;
 		} else {
 			out->box_mounts = sandbox_mounts_expect((const char *const *)bargv);
+			out->box_argv = bargv;
+			out->box_gpu = gpu;
+			if (w->job.problem_so && sha256_file_hex(w->job.problem_so, out->box_plugin_sha) == 0)
+				out->box_plugin = sandbox_abs_path(w->job.problem_so);
 		}
 		strbuf_release(&bwhy);
 	}
@@ -1261,6 +1299,7 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 		}
 		strbuf_release(&err);
 	}
+	out->box_argv = NULL;
 	sandbox_argv_free(bargv);
 	sandbox_files_close(&files);
 	if (filter_fd >= 0)

@@ -10,7 +10,10 @@
 #  - bwrap-preload added a shim to the box's root with LD_PRELOAD, whose
 #    dlopen() loaded another kernel than the one hashed at its path
 #    (slow.c ok at 2.75x `faster`).  Now every file a host box's worker
-#    maps at its hello must be one its argv put there: refused, exit 6.
+#    maps at its hello must be one its argv put there: refused, exit 6;
+#  - bwrap-checkswap gave a wrong kernel's checker a plug-in as wrong
+#    (eighth.c ok at 3.43x): the checker's box is read from outside too
+#    (the problem's object by content, a host box's mappings): exit 6.
 . "$REPO/tests/cli/lib.sh"
 plain_pass "an ASan worker refuses a preloaded shim itself, before its hello (ASan's link-order check), so the sanitized pass cannot show the runner refusing it"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
@@ -26,6 +29,14 @@ cc -O2 -shared -fPIC -o "$TEST_TMP/dlswap.so" "$D/dlswap.c" -ldl || fail "cc dls
 cc -O2 -std=c11 -shared -fPIC -I./kernels -o "$TEST_TMP/fast134.so" tests/fixtures/adversary/host/redteam134/fast.c || fail "cc fast"
 EVIDENT_RT135_SHIM=$TEST_TMP/dlswap.so EVIDENT_RT135_ALT=$TEST_TMP/fast134.so EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$D/bwrap-preload \
 	expect_exit 6 "$EVIDENT" run --no-progress --store preload tests/fixtures/specs/host-redteam134-swapobj.yaml
-expect_contains "$TEST_TMP/err" "bwrap-preload' made maps in its worker a file the runner did not put there: /usr/lib/x86_64-linux-gnu/rt135-dlswap.so"
+expect_contains "$TEST_TMP/err" "bwrap-preload' made maps in its process a file the runner did not put there: /usr/lib/x86_64-linux-gnu/rt135-dlswap.so"
 norecords preload
+# bwrap-checkswap gave the checker of eighth.c's runs (a wrong rowsum) a
+# plug-in whose reference is as wrong: eighth ok at 3.43x "faster".  Now
+# the checker's box is read from outside too at its first line: the
+# problem's object by content, a host box's mappings.
+cc -O2 -std=c11 -shared -fPIC -I./problems -I./kernels -o "$TEST_TMP/rowsum-eighth.so" "$D/rowsum_eighth_problem.c" || fail "cc eighth"
+EVIDENT_RT135_PROBLEM=$TEST_TMP/rowsum-eighth.so EVIDENT_RT135_ONLY=rt135_eighth EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$D/bwrap-checkswap \
+	expect_exit 6 "$EVIDENT" run --no-progress --store checkswap tests/fixtures/specs/host-redteam135-checkswap.yaml
+expect_contains "$TEST_TMP/err" "error: the checker's box: the box that bubblewrap '$D/bwrap-checkswap' made shows its checker another problem object than the runner built: "
 exit 0
