@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* the first field of the line of list whose second field is name (a
@@ -65,6 +66,45 @@ static int listed(const char *list, const char *name, char *out, size_t outlen)
 	}
 	fclose(f);
 	return rc;
+}
+
+/* Each library of the dist's bwrap that its RUNPATH would take from the
+ * dist's lib/ (bindir/../lib/NAME, EVIDENT_BWRAP_DIST_LIBS: "NAME SHA256"
+ * lines), where one lies there, has the SHA-256 compiled in (red team
+ * 137's libdist: the verified bwrap beside a libselinux.so.1 that loads a
+ * hook of its own, whose constructor exec'd a stand-in: eighth.c, wrong,
+ * ok at 3.488x "faster", every record verified).  One not there is the
+ * system's, as the loader goes on to look.  1, else 0 with why. */
+static int dist_libs_known(const char *bindir, struct strbuf *why)
+{
+	static const char libs[] = EVIDENT_BWRAP_DIST_LIBS;
+	for (const char *p = libs; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[PATH_MAX];
+		if (len >= sizeof(line))
+			break;
+		memcpy(line, p, len);
+		line[len] = 0;
+		p += len + (nl != NULL);
+		char *sp = strchr(line, ' ');
+		if (!sp)
+			continue;
+		*sp = 0;
+		char *path = xstrfmt("%s/../lib/%s", bindir, line);
+		struct stat st;
+		char have[SHA256_HEX_LEN + 1] = "";
+		int there = lstat(path, &st) == 0;
+		int ok = !there || (sha256_file_hex(path, have) == 0 && !strcmp(have, sp + 1));
+		if (!ok)
+			strbuf_addf(why, "the dist's %s, which its bin/bwrap loads, is not the library this runner was "
+					 "built to accept (SHA-256 %.16s..., not %.16s...); make dist again from this build",
+				    path, have[0] ? have : "unreadable", sp + 1);
+		free(path);
+		if (!ok)
+			return 0;
+	}
+	return 1;
 }
 
 static const char *const dpkg_lists[] = {
@@ -115,10 +155,14 @@ char *sandbox_tool_known(const char *real, const char *sha256, struct strbuf *wh
 			 * share/evident/bwrap.sha256) passed as verified (red teams
 			 * 134 and 135, fakedist) */
 			static const char known[] = EVIDENT_BWRAP_DIST_SHA256;
-			if (same && known[0] && !strcmp(known, sha256))
+			if (same && known[0] && !strcmp(known, sha256)) {
+				if (!dist_libs_known(self, why))
+					return NULL;
 				return xstrfmt("evident's dist's bin/bwrap: its SHA-256 is the one compiled into this runner "
 					       "(the Debian package's /usr/bin/bwrap where the runner was built, checked "
-					       "against dpkg's list, as make dist patches it)");
+					       "against dpkg's list, as make dist patches it), and so are its libraries' "
+					       "in the dist's lib/");
+			}
 			if (same) {
 				if (known[0])
 					strbuf_addf(why, "the dist's bin/bwrap (SHA-256 %.16s...) is not the bubblewrap this "

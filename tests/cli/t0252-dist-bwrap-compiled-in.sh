@@ -6,7 +6,8 @@
 # preload shim 3.067x, each supported by the audit).  Now the hand-made
 # dist is refused before the stand-in runs, and a dist whose bin/bwrap is
 # the Debian package's patched as make dist patches it (the bytes
-# scripts/bwrap-known.sh hashed) is accepted, its records verified.
+# scripts/bwrap-known.sh hashed) is accepted, its records verified; a
+# library of its own in the dist's lib/ that bwrap would load is refused.
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 command -v patchelf >/dev/null 2>&1 || skip "patchelf is not installed"
@@ -45,4 +46,15 @@ for f in sys.argv[1:]:
     n += 1
 assert n > 0
 PY
+# the same dist with a libselinux.so.1 of its own in lib/ (red team 137's
+# libdist: the verified bwrap's RUNPATH took it from there, and its hook
+# exec'd a stand-in): refused, whatever the library does
+lib=$(ldd /usr/bin/bwrap | awk '$1 == "libselinux.so.1" { print $3 }')
+if [ -n "$lib" ]; then
+	mkdir -p "$TEST_TMP/real/lib" && cp -L "$lib" "$TEST_TMP/real/lib/libselinux.so.1" &&
+		printf 'x' >>"$TEST_TMP/real/lib/libselinux.so.1" || fail "a library of its own"
+	expect_exit 3 "$TEST_TMP/real/bin/evident" run --no-progress --store real2 "$S"
+	expect_contains "$TEST_TMP/err" "/../lib/libselinux.so.1, which its bin/bwrap loads, is not the library this runner was built to accept"
+	[ -z "$(ls real2/runs 2>/dev/null)" ] || fail "runs were recorded beside the changed library"
+fi
 exit 0
