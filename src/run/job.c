@@ -564,6 +564,47 @@ static int box_fds_ok(const struct wrun *w, int pid, int reply_fd, struct strbuf
 	return 0;
 }
 
+/* at the hello: the worker's environment (its /proc/PID/environ, read from
+ * outside) names no library for the loader to preload or audit that the
+ * runner's own does not (red team 137's memfd: a stand-in set
+ * LD_PRELOAD=/proc/self/fd/200, a shim it passed as a memfd, which loaded
+ * another kernel's object: slow.c ok at 3.337x, promoted by eval).  1,
+ * else 0 with why */
+static int box_env_ok(const struct wrun *w, int pid, struct strbuf *why)
+{
+	if (pid <= 0 || !w->box_argv || w->sanitizer)
+		return 1;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/environ", pid);
+	struct strbuf env = STRBUF_INIT;
+	if (read_file(path, &env) < 0) {
+		strbuf_release(&env);
+		return 1; /* gone: nothing left to look at */
+	}
+	static const char *const names[] = { "LD_PRELOAD=", "LD_AUDIT=", NULL };
+	int ok = 1;
+	for (size_t at = 0; ok && at < env.len; at += strlen(env.buf + at) + 1) {
+		const char *e = env.buf + at;
+		for (int k = 0; ok && names[k]; k++) {
+			size_t n = strlen(names[k]);
+			if (strncmp(e, names[k], n))
+				continue;
+			char var[16];
+			snprintf(var, sizeof(var), "%.*s", (int)n - 1, names[k]);
+			const char *mine = getenv(var);
+			if (mine && !strcmp(mine, e + n))
+				continue;
+			ok = 0;
+			box_refusal(why, w->proto.box_tool, NULL,
+				    " sets in its worker's environment %s, which the runner did not (its /proc/%d/environ, "
+				    "read from outside at its hello)",
+				    e, pid);
+		}
+	}
+	strbuf_release(&env);
+	return ok;
+}
+
 /* the file at box_path in pid's box (read from outside, /proc/PID/root)
  * has SHA-256 sha; 1 (or pid gone), else 0 with why saying that who
  * (its worker, its checker) sees another what (kernel object, ...) */
@@ -629,7 +670,8 @@ static int box_holds(char *const *argv, const char *path)
  * to the box's root and LD_PRELOAD, and the shim's dlopen() loaded another
  * kernel's object than the one hashed at its path: slow.c ok at 2.75x
  * "faster"), a host checker's at its first line */
-static int box_maps_hold(char *const *argv, const char *tool, int pid, struct strbuf *why)
+static int box_maps_hold(char *const *argv, const unsigned long long *memfds, int n_memfds, const char *tool, int pid,
+			 struct strbuf *why)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
@@ -646,8 +688,18 @@ static int box_maps_hold(char *const *argv, const char *tool, int pid, struct st
 		char *del = strstr(p, " (deleted)");
 		if (del && !del[10])
 			*del = 0;
-		if (!strncmp(p, "/memfd:", 7))
-			continue;
+		/* a memfd: one the runner passed, by inode (red team 137's
+		 * memfd: a stand-in passed the box a shim as a memfd and
+		 * LD_PRELOAD=/proc/self/fd/N, and every memfd was let by) */
+		if (!strncmp(p, "/memfd:", 7)) {
+			unsigned long long ino = 0;
+			int known = 0;
+			if (sscanf(line, "%*s %*s %*s %*s %llu", &ino) == 1)
+				for (int i = 0; i < n_memfds && !known; i++)
+					known = memfds[i] == ino;
+			if (known)
+				continue;
+		}
 		if (!box_holds(argv, p)) {
 			ok = 0;
 			box_refusal(why, tool, NULL,
@@ -667,7 +719,7 @@ static int box_maps_ok(const struct wrun *w, int pid, struct strbuf *why)
 {
 	if (pid <= 0 || !w->box_argv || w->sanitizer || w->gpu)
 		return 1;
-	return box_maps_hold(w->box_argv, w->proto.box_tool, pid, why);
+	return box_maps_hold(w->box_argv, w->box_memfds, w->n_box_memfds, w->proto.box_tool, pid, why);
 }
 
 static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
@@ -697,7 +749,7 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 		if (why.len || (one > 0 && !sandbox_pidns_ok(one, w->proto.box_tool, &why)) ||
 		    (w->proto.box_mounts &&
 		     !sandbox_box_mounts_ok(w->proto.hello_box, w->proto.box_mounts, w->proto.box_tool, &why)) ||
-		    !box_filter_read_back(w, one, &why) || !box_fds_ok(w, one, reply_fd, &why) || !box_maps_ok(w, one, &why) ||
+		    !box_filter_read_back(w, one, &why) || !box_fds_ok(w, one, reply_fd, &why) || !box_maps_ok(w, one, &why) || !box_env_ok(w, one, &why) ||
 		    !box_object_ok(w, one, &why)) {
 			w->proto.box_refused = strbuf_detach(&why, NULL);
 			return -1;
@@ -995,6 +1047,13 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	if (rc == 0 && fresh && sha256_file_hex(fresh, w->box_object_sha) == 0)
 		w->box_object = sandbox_abs_path(fresh);
 	w->box_argv = c->sb.on && !w->sanitizer ? (char *const *)boxed : NULL;
+	w->n_box_memfds = 0;
+	for (int i = 0; i < 4 && w->n_box_memfds < 8; i++) {
+		struct stat ms;
+		int fd = i == 0 ? filter_fd : i == 1 ? w->shm_fd : i == 2 ? w->job_fd : w->plan_fd;
+		if (fd >= 0 && fstat(fd, &ms) == 0)
+			w->box_memfds[w->n_box_memfds++] = (unsigned long long)ms.st_ino;
+	}
 	if (rc == 0)
 		rc = run_command(&ro, &w->rr);
 	w->box_argv = NULL;
@@ -1062,6 +1121,8 @@ struct judged_set {
 	const int *box_expect; /* what the box's program answers the probes (sandbox_probe.c), or NULL */
 	struct sandbox_mounts *box_mounts; /* the mounts its argv asked for (sandbox_mounts.c), or NULL */
 	char *const *box_argv;       /* the argv that made its box (borrowed while it runs), or NULL */
+	unsigned long long box_memfds[4]; /* the memfds passed (job, captures, filter), by inode */
+	int n_box_memfds;
 	int box_gpu;                 /* its box is a GPU box (no maps check: box_maps_ok) */
 	/* the problem's plug-in object as its box shows it and the SHA-256 of
 	 * the built file (checker_box_seen), or NULL */
@@ -1132,7 +1193,7 @@ static void checker_box_seen(struct judged_set *j, json_t *m)
 			box_file_is(j->box_tool, one, j->box_plugin, j->box_plugin_sha, "checker", "problem object",
 				    &why);
 		if (!why.len && one > 0 && j->box_argv && !j->box_gpu)
-			box_maps_hold(j->box_argv, j->box_tool, one, &why);
+			box_maps_hold(j->box_argv, j->box_memfds, j->n_box_memfds, j->box_tool, one, &why);
 	}
 	if (why.len)
 		j->box_refused = xstrfmt("the checker's box: %s", why.buf);
@@ -1248,6 +1309,12 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 			out->box_mounts = sandbox_mounts_expect((const char *const *)bargv);
 			out->box_argv = bargv;
 			out->box_gpu = gpu;
+			int passed[] = { check_fd, w->cap_fd, plan ? plan->cap_fd : -1, filter_fd };
+			for (int i = 0; i < 4; i++) {
+				struct stat ms;
+				if (passed[i] >= 0 && fstat(passed[i], &ms) == 0)
+					out->box_memfds[out->n_box_memfds++] = (unsigned long long)ms.st_ino;
+			}
 			if (w->job.problem_so && sha256_file_hex(w->job.problem_so, out->box_plugin_sha) == 0)
 				out->box_plugin = sandbox_abs_path(w->job.problem_so);
 		}

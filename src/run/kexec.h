@@ -193,6 +193,11 @@ struct wrun {
 	 * files the runner asked the box to hold, which the worker's mappings
 	 * at its hello must be among (job.c box_maps_ok) */
 	char *const *box_argv;
+	/* the inodes of the memfds the runner passed its box (its job, plan,
+	 * shared memory, filter): the only ones its worker may map at its
+	 * hello (job.c box_maps_hold) */
+	unsigned long long box_memfds[8];
+	int n_box_memfds;
 	int gpu;                     /* its backend uses a GPU (job.c worker_finished) */
 	/* What it did after its job's last output (job.c end_cpu_read): its
 	 * process CPU clock (a strict box has threads only, so all its code)

@@ -13,7 +13,10 @@
 #    maps at its hello must be one its argv put there: refused, exit 6;
 #  - bwrap-checkswap gave a wrong kernel's checker a plug-in as wrong
 #    (eighth.c ok at 3.43x): the checker's box is read from outside too
-#    (the problem's object by content, a host box's mappings): exit 6.
+#    (the problem's object by content, a host box's mappings): exit 6;
+#  - red team 137's bwrap-memfd preloaded a shim passed as a memfd: a
+#    mapped memfd must be one the runner passed (by inode), and the
+#    worker's environment may preload or audit nothing: exit 6.
 . "$REPO/tests/cli/lib.sh"
 plain_pass "an ASan worker refuses a preloaded shim itself, before its hello (ASan's link-order check), so the sanitized pass cannot show the runner refusing it"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
@@ -39,4 +42,29 @@ cc -O2 -std=c11 -shared -fPIC -I./problems -I./kernels -o "$TEST_TMP/rowsum-eigh
 EVIDENT_RT135_PROBLEM=$TEST_TMP/rowsum-eighth.so EVIDENT_RT135_ONLY=rt135_eighth EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$D/bwrap-checkswap \
 	expect_exit 6 "$EVIDENT" run --no-progress --store checkswap tests/fixtures/specs/host-redteam135-checkswap.yaml
 expect_contains "$TEST_TMP/err" "error: the checker's box: the box that bubblewrap '$D/bwrap-checkswap' made shows its checker another problem object than the runner built: "
+# red team 137's bwrap-memfd passed the shim and the other object as
+# memfds and set LD_PRELOAD=/proc/self/fd/200 (slow.c ok at 3.337x,
+# promoted by eval): a memfd the worker maps must be one the runner passed
+# (by inode), and its environment may preload or audit nothing the
+# runner's does not
+D7=$PWD/tests/fixtures/adversary/host/redteam137
+cc -O2 -shared -fPIC -o "$TEST_TMP/memshim.so" "$D7/memshim.c" -ldl || fail "cc memshim"
+EVIDENT_RT137_SHIM=$TEST_TMP/memshim.so EVIDENT_RT137_ALT=$TEST_TMP/fast134.so EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$D7/bwrap-memfd \
+	expect_exit 6 "$EVIDENT" run --no-progress --store memfd tests/fixtures/specs/host-redteam137-memfd.yaml
+expect_contains "$TEST_TMP/err" "bwrap-memfd' made maps in its process a file the runner did not put there: /memfd:rt137-"
+norecords memfd
+cat >"$TEST_TMP/bwrap-env" <<'PY'
+#!/usr/bin/env python3
+import os, sys
+a = sys.argv[1:]
+if "__worker" in a:
+    i = a.index("--remount-ro") if "--remount-ro" in a else 0
+    a = a[:i] + ["--setenv", "LD_PRELOAD", "/nonexistent-rt137.so"] + a[i:]
+os.execv("/usr/bin/bwrap", ["/usr/bin/bwrap"] + a)
+PY
+chmod +x "$TEST_TMP/bwrap-env"
+EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$TEST_TMP/bwrap-env \
+	expect_exit 6 "$EVIDENT" run --no-progress --store env tests/fixtures/specs/tiny.yaml
+expect_contains "$TEST_TMP/err" "bwrap-env' made sets in its worker's environment LD_PRELOAD=/nonexistent-rt137.so, which the runner did not"
+norecords env
 exit 0
