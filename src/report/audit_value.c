@@ -461,8 +461,8 @@ static void value_killed_tries(struct actx *a, const struct batch_record *eb, co
 			continue;
 		if (a->o->errata && audit_errata_find(a->o->errata, r->git.commit) >= 0)
 			continue; /* the runner's defect */
-		if (query_run_weak_why(r))
-			continue; /* a weaker judge's (audit_row_set_aside) */
+		if (query_run_box_weak_why(r))
+			continue; /* a weaker box's (audit_row_set_aside) */
 		if (run_cut_short(r)) {
 			t[k].n++;
 			t[k].begun++;
@@ -817,8 +817,8 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", n_aside,
 			    a->o->errata_path ? a->o->errata_path : "the errata");
 	if (n_weak)
-		strbuf_addf(msg, "; %zu row(s) of the code judged by a weaker judge (no box, an unverified bubblewrap's "
-				 "boxes or a looser tolerance) not counted",
+		strbuf_addf(msg, "; %zu row(s) of the code judged by a weaker judge (no box, or an unverified "
+				 "bubblewrap's boxes) not counted",
 			    n_weak);
 	strbuf_release(&stopped);
 	strbuf_release(&out);

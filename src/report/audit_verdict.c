@@ -271,7 +271,7 @@ int audit_row_set_aside(struct actx *a, const struct batch_row *row)
 	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
 	if (r && audit_errata_find(a->o->errata, r->git.commit) >= 0)
 		return 1;
-	return query_row_weakly_judged(a->q, row) ? 2 : 0;
+	return query_row_box_weak_why(a->q, row) ? 2 : 0;
 }
 
 /* The claim's own row set aside by the errata or weakly judged: 1, with
@@ -281,12 +281,11 @@ int audit_own_row_set_aside(struct actx *a, const struct batch_row *row, const c
 	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
 	long ei = r ? audit_errata_find(a->o->errata, r->git.commit) : -1;
 	if (ei < 0) {
-		const char *weak = query_row_weak_why(a->q, row);
+		const char *weak = query_row_box_weak_why(a->q, row);
 		if (!weak)
 			return 0;
 		strbuf_addf(msg, "the row of %s (run %s) was judged by a weaker judge than the default: %s; no claim "
-				 "counts such a row (run it again boxed by a bubblewrap the runner verifies, at the "
-				 "problem's tolerance)",
+				 "counts such a row (run it again boxed by a bubblewrap the runner verifies)",
 			    name, audit_id_or(row->run_id), weak);
 		return 1;
 	}
@@ -635,8 +634,8 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", v.n_aside,
 			    a->o->errata_path ? a->o->errata_path : "the errata");
 	if (v.n_weak)
-		strbuf_addf(msg, "; %zu row(s) of the code judged by a weaker judge (no box, an unverified bubblewrap's "
-				 "boxes or a looser tolerance) not counted",
+		strbuf_addf(msg, "; %zu row(s) of the code judged by a weaker judge (no box, or an unverified "
+				 "bubblewrap's boxes) not counted",
 			    v.n_weak);
 	strbuf_release(&v.others);
 }

@@ -998,17 +998,22 @@ static int run_adaptive_cut(const struct run_record *r)
  * stand-ins ran another object than the record names, handed the box the
  * host's `/`, kept a /tmp across boxes; a record before the check has no
  * binary_verified and is judged as before). */
+const char *query_run_box_weak_why(const struct run_record *r)
+{
+	if (query_run_unboxed(r))
+		return "no box (--unsandboxed)";
+	if (query_run_box_unverified(r))
+		return "boxes of a bubblewrap the runner could not verify (EVIDENT_BWRAP_UNVERIFIED=1)";
+	return NULL;
+}
+
 const char *query_run_weak_why(const struct run_record *r)
 {
 	if ((isfinite(r->problem_atol) && r->atol > r->problem_atol) ||
 	    (isfinite(r->problem_rtol) && r->rtol > r->problem_rtol) ||
 	    (isfinite(r->problem_rel_l2) && r->rel_l2 > r->problem_rel_l2))
 		return "a tolerance looser than the problem's";
-	if (query_run_unboxed(r))
-		return "no box (--unsandboxed)";
-	if (query_run_box_unverified(r))
-		return "boxes of a bubblewrap the runner could not verify (EVIDENT_BWRAP_UNVERIFIED=1)";
-	return NULL;
+	return query_run_box_weak_why(r);
 }
 
 static int run_weakly_judged(const struct run_record *r)
@@ -1083,17 +1088,27 @@ static int run_refuted(const struct run_record *r)
 	return escaped > 0 && n > 0 && 2 * escaped >= n;
 }
 
-const char *query_row_weak_why(struct query *q, const struct batch_row *row)
+static const char *row_weak_why(struct query *q, const struct batch_row *row, const char *(*of)(const struct run_record *))
 {
 	const struct run_record **runs;
 	size_t n = query_row_runs(q, row, &runs);
 	const char *why = NULL;
 	for (size_t k = 0; k < n && !why; k++)
-		why = query_run_weak_why(runs[k]);
+		why = of(runs[k]);
 	free(runs);
 	/* a row of one run (evident-batch/1) names no repeats */
 	const struct run_record *r = n ? NULL : query_row_run(q, row);
-	return why ? why : r ? query_run_weak_why(r) : NULL;
+	return why ? why : r ? of(r) : NULL;
+}
+
+const char *query_row_weak_why(struct query *q, const struct batch_row *row)
+{
+	return row_weak_why(q, row, query_run_weak_why);
+}
+
+const char *query_row_box_weak_why(struct query *q, const struct batch_row *row)
+{
+	return row_weak_why(q, row, query_run_box_weak_why);
 }
 
 int query_row_weakly_judged(struct query *q, const struct batch_row *row)

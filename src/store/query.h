@@ -252,6 +252,11 @@ int query_row_weakly_judged(struct query *q, const struct batch_row *row);
  * (--unsandboxed)", ...), or NULL: a static string. */
 const char *query_run_weak_why(const struct run_record *r);
 const char *query_row_weak_why(struct query *q, const struct batch_row *row);
+/* The same for its box alone (no box, or an unverified bubblewrap's),
+ * what the audit's claims set aside: a spec's looser tolerance is its
+ * own recorded choice there (validated says it), not a weaker box. */
+const char *query_run_box_weak_why(const struct run_record *r);
+const char *query_row_box_weak_why(struct query *q, const struct batch_row *row);
 
 /*
  * One variant's evidence: (experiment, variant, run) to its batch, row and
