@@ -461,8 +461,6 @@ static void value_killed_tries(struct actx *a, const struct batch_record *eb, co
 			continue;
 		if (a->o->errata && audit_errata_find(a->o->errata, r->git.commit) >= 0)
 			continue; /* the runner's defect */
-		if (query_run_box_weak_why(r))
-			continue; /* a weaker box's (audit_row_set_aside) */
 		if (run_cut_short(r)) {
 			t[k].n++;
 			t[k].begun++;
@@ -654,16 +652,26 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 		/* the row of the code in b: the claim's own in eb, else an ok one
 		 * (by the claim's name first), else one that did not run cleanly;
 		 * rows the errata set aside are counted, never used */
-		const struct batch_row *x = b == eb ? er : NULL, *bad = NULL, *ok = NULL;
+		const struct batch_row *x = b == eb ? er : NULL, *bad = NULL, *ok = NULL, *weak_ok = NULL, *weak_bad = NULL;
 		for (size_t i = 0; i < b->n_rows; i++) {
 			const struct batch_row *r = &b->rows[i];
 			struct code_id rid;
 			if (r == er || !audit_row_counts(a, r) || !code_identity(a->q, r, &rid) || !audit_same_identity(&rid, &id))
 				continue;
 			int aside = audit_row_set_aside(a, r);
-			if (aside) {
-				n_aside += aside == 1;
-				n_weak += aside == 2;
+			if (aside == 1) {
+				n_aside++;
+				continue;
+			}
+			/* a weaker box's row: only against the value, where no
+			 * other row of the code is there (red team 138: left out
+			 * whatever it gave, a slower unboxed rerun no longer
+			 * excluded a value) */
+			if (aside == 2) {
+				if (r->outcome != OUTCOME_OK)
+					weak_bad = weak_bad ? weak_bad : r;
+				else
+					weak_ok = weak_ok ? weak_ok : r;
 				continue;
 			}
 			if (r->outcome != OUTCOME_OK)
@@ -673,12 +681,18 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 		}
 		if (!x)
 			x = ok;
+		int against_only = 0, from_weak = 0;
+		if (!x && !bad && weak_ok) {
+			x = weak_ok;
+			against_only = from_weak = 1;
+		} else if (!x && !bad && weak_bad) {
+			bad = weak_bad;
+		}
 		/* the same code by the echo-neutral object or the loaded image
 		 * alone: only where it excludes the value (against_only), an ok
 		 * row outside the band or, with none ok, a row that did not run
 		 * cleanly (red team 87's long: a comment-only copy's batches
 		 * that crashed never counted against a value of its original) */
-		int against_only = 0;
 		for (size_t i = 0; !x && !bad && i < b->n_rows; i++) {
 			const struct batch_row *r = &b->rows[i];
 			struct code_id rid;
@@ -716,6 +730,7 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 		} else if (x && stat_with_ci(a, b, x, stat, &v, ci, &have_ci, &w) == 0 && isfinite(v)) {
 			value_band(tol, pct, amount, ulp, scale, v, ci, have_ci, &lo, &hi);
 			int in = want >= lo && want <= hi;
+			n_weak += from_weak && in;
 			if (!(against_only && in)) {
 				n++;
 				if (in) {
@@ -817,8 +832,8 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", n_aside,
 			    a->o->errata_path ? a->o->errata_path : "the errata");
 	if (n_weak)
-		strbuf_addf(msg, "; %zu row(s) of the code judged by a weaker judge (no box, or an unverified "
-				 "bubblewrap's boxes) not counted",
+		strbuf_addf(msg, "; %zu batch(es) of a weaker box (no box, or an unverified bubblewrap's) holding "
+				 "it not counted (such a batch counts only against)",
 			    n_weak);
 	strbuf_release(&stopped);
 	strbuf_release(&out);

@@ -305,7 +305,7 @@ struct votes {
 	size_t n_unclean;       /* counted ones where a row of the code did not run cleanly */
 	size_t n_stopped;       /* counted ones that are interrupted batches of the two codes */
 	size_t n_aside;         /* rows of the code the errata set aside, never counted */
-	size_t n_weak;          /* rows of the code weakly judged (audit_row_set_aside 2), never counted */
+	size_t n_weak;          /* pairs with a row of a weaker box that gave the claim's verdict: not counted */
 	size_t n_orphans_its_way; /* stopped tries (interrupted, or runs and no batch record) going want's way: left out */
 	struct strbuf others;   /* the verdicts that disagreed, and where */
 };
@@ -336,19 +336,21 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 	 * a row that ended otherwise than ok is one too, unless it is a
 	 * configuration's refusal (audit_row_counts) */
 	unsigned char *side = xcalloc(b->n_rows + 1, 1);
+	/* rows of a weaker box (audit_row_set_aside 2) count only against the
+	 * claim, as eval's pool counts them (red team 138's weakrerun: with
+	 * them left out whatever they gave, two --unsandboxed reruns that were
+	 * slower no longer contradicted a faster claim) */
+	unsigned char *weak = xcalloc(b->n_rows + 1, 1);
 	for (size_t i = 0; i < b->n_rows; i++) {
 		const struct batch_row *x = &b->rows[i];
 		struct code_id id;
 		int ok = audit_row_counts(a, x) && code_identity(a->q, x, &id);
 		int aside = ok && x != ra && x != rb ? audit_row_set_aside(a, x) : 0;
-		if (aside) {
-			int mine = audit_same_identity_or_neutral(&id, ia) || audit_same_identity_or_neutral(&id, ib);
-			if (aside == 2)
-				v->n_weak += mine;
-			else
-				v->n_aside += mine;
+		if (aside == 1) {
+			v->n_aside += audit_same_identity_or_neutral(&id, ia) || audit_same_identity_or_neutral(&id, ib);
 			continue;
 		}
+		weak[i] = aside == 2;
 		side[i] = (x == ra || (ok && audit_same_identity(&id, ia))) | (x == rb || (ok && audit_same_identity(&id, ib))) << 1;
 		/* the same code by the echo-neutral object alone: counted
 		 * only where it disagrees (bits 4 and 8) */
@@ -364,7 +366,7 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 		for (size_t j = 0; j < b->n_rows; j++) {
 			const struct batch_row *xb = &b->rows[j];
 			int claim = xa == ra && xb == rb;
-			int against_only = !(side[i] & 1) || !(side[j] & 2);
+			int against_only = !(side[i] & 1) || !(side[j] & 2) || weak[i] || weak[j];
 			if (!(side[j] & 10) || xb == xa || (aa && !claim && (j < i || (xa == rb && xb == ra))))
 				continue;
 			struct pair_cmp pc;
@@ -395,8 +397,10 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 				v->n_neutral++;
 				continue;
 			}
-			if (against_only && !strcmp(pc.verdict, want))
+			if (against_only && !strcmp(pc.verdict, want)) {
+				v->n_weak += weak[i] || weak[j];
 				continue;
+			}
 			v->n++;
 			any = 1;
 			if (!strcmp(pc.verdict, want))
@@ -410,6 +414,7 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 		}
 	}
 	free(side);
+	free(weak);
 	v->n_batches += any;
 	return pairs;
 }
@@ -634,8 +639,8 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 		strbuf_addf(msg, "; %zu row(s) of the code set aside by %s", v.n_aside,
 			    a->o->errata_path ? a->o->errata_path : "the errata");
 	if (v.n_weak)
-		strbuf_addf(msg, "; %zu row(s) of the code judged by a weaker judge (no box, or an unverified "
-				 "bubblewrap's boxes) not counted",
+		strbuf_addf(msg, "; %zu rerun(s) of a weaker box (no box, or an unverified bubblewrap's) giving "
+				 "it not counted (such a rerun counts only against)",
 			    v.n_weak);
 	strbuf_release(&v.others);
 }
