@@ -534,6 +534,16 @@ static size_t unfinished_reproductions(struct actx *a, const struct batch_record
  * stale: a reproduction rebuilds the recorded code, whatever the working
  * tree holds now.
  */
+/* The first weaker-box reason (query_row_box_weak_why) of any row of b,
+ * or NULL. */
+static const char *batch_box_weak(struct actx *a, const struct batch_record *b)
+{
+	const char *w = NULL;
+	for (size_t i = 0; i < b->n_rows && !w; i++)
+		w = query_row_box_weak_why(a->q, &b->rows[i]);
+	return w;
+}
+
 void audit_claim_reproduced(struct actx *a, const struct md_marker *m)
 {
 	static const char *const allowed[] = { "run", "experiment", "threshold", NULL };
@@ -546,6 +556,17 @@ void audit_claim_reproduced(struct actx *a, const struct md_marker *m)
 	const struct batch_record *old = query_batch(a->q, e, pin, NULL, &why);
 	if (!old) {
 		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
+		goto out;
+	}
+	/* a batch of a weaker box backs no claim, nor does a reproduction of
+	 * one that agrees (red team 138: both run with an unverified
+	 * bubblewrap, `reproduced` was supported where `faster` on the same
+	 * batch was not); one that did not reproduce still counts against */
+	const char *weak = batch_box_weak(a, old);
+	if (weak) {
+		audit_finding(a, m->line, "unsupported", "%s: batch %s was judged by a weaker judge than the default: %s; "
+			      "no claim counts it",
+			      head.buf, audit_id_or(old->run_id), weak);
 		goto out;
 	}
 	/* the noise band the claim allows: the recorded batch's own, or the
@@ -573,6 +594,8 @@ void audit_claim_reproduced(struct actx *a, const struct md_marker *m)
 		const struct batch_record *c = query_batch_at(a->q, rx[k]);
 		if (!c || c == old || !c->repro.have)
 			continue;
+		if (c->repro.reproduced && c->repro.n_rows && batch_box_weak(a, c))
+			continue; /* a weaker box's agreement: no support */
 		n++;
 		if (!latest)
 			latest = c;

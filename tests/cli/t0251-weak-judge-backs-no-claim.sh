@@ -9,7 +9,7 @@
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 [ -x /usr/bin/bwrap ] || skip "no /usr/bin/bwrap (the Debian package's, which dpkg lists)"
-mkrepo
+mkrepo git
 cat > experiments/two.yaml <<'Y'
 name: two
 problem: attention_fwd
@@ -28,6 +28,7 @@ cat > C.md <<'M'
 <!-- claim: faster experiment=two a=fast b=slow -->
 <!-- claim: validated experiment=two variant=fast -->
 M
+git add -A && git -c user.email=t@t -c user.name=t commit -qm spec || fail "git commit"
 expect_exit 0 "$EVIDENT" run --no-progress --store boxed experiments/two.yaml
 expect_exit 0 "$EVIDENT" audit --store boxed C.md
 expect_contains "$TEST_TMP/out" "audit: 2 claims: 2 supported"
@@ -51,4 +52,12 @@ expect_contains "$TEST_TMP/out" "  - the boxes were made by a bubblewrap the run
 expect_exit 1 "$EVIDENT" audit --store copy C.md
 expect_contains "$TEST_TMP/out" "audit: 3 claims: 0 supported, 0 contradicted, 0 stale, 3 unsupported"
 expect_contains "$TEST_TMP/out" "was judged by a weaker judge than the default: boxes of a bubblewrap the runner could not verify (EVIDENT_BWRAP_UNVERIFIED=1)"
+# nor `reproduced`, where the batch and its reproduction ran so (red team
+# 138: supported where `faster` on the same batch was not)
+B=$(ls copy/runs | grep -- '-batch.json$' | sed 's/\.json$//')
+EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$TEST_TMP/bwrap-copy \
+	expect_exit 0 "$EVIDENT" reproduce --no-progress --store copy --threshold 0.5 "$B"
+printf '<!-- claim: reproduced run=%s threshold=50%% -->\n' "$B" > R.md
+expect_exit 1 "$EVIDENT" audit --store copy R.md
+expect_contains "$TEST_TMP/out" "R.md:1: unsupported: reproduced $B: batch $B was judged by a weaker judge than the default: boxes of a bubblewrap the runner could not verify"
 exit 0
