@@ -695,7 +695,7 @@ struct pool_row {
 	int have_stats;
 	double median, median_ci[2];  /* its two-level median and CI, us (have_stats) */
 	double speed;                 /* what its timings say, whatever its outcome (query_row_speed) */
-	int weak;                     /* a run of it weakly judged (query_row_weakly_judged) */
+	int weak;                     /* a run of it in a weaker box (query_row_box_weak_why) */
 };
 
 struct pool_batch {
@@ -819,7 +819,7 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 		r->median_ci[0] = x->stats.median_ci[0];
 		r->median_ci[1] = x->stats.median_ci[1];
 		r->speed = NAN;
-		r->weak = query_row_weakly_judged(q, x);
+		r->weak = query_row_box_weak_why(q, x) != NULL;
 		if (!code_identity(q, x, &id))
 			continue;
 		r->speed = query_row_speed(q, x);
@@ -855,7 +855,7 @@ static int pool_row_counts(const struct pool_row *x)
 /* Where batch e decides for (ic against ir), 1 with *faster and *verdict
  * (borrowed from e); 0 when it does not: no ok baseline row of ir's code,
  * no row of ic's code that counts, only a row of ic's echo-neutral
- * object that gives faster, or a faster verdict on weakly judged runs. */
+ * object that gives faster, or a faster verdict on runs of a weaker box. */
 static int pool_decides(const struct pool_batch *e, const struct code_id *ic, const struct code_id *ir, int *faster,
 			const char **verdict)
 {
@@ -888,11 +888,14 @@ static int pool_decides(const struct pool_batch *e, const struct code_id *ic, co
 	}
 	*faster = !strcmp(cand->verdict, "faster");
 	*verdict = cand->verdict;
-	/* a faster verdict on runs a weaker judge judged (either side: no box,
-	 * an unverified bubblewrap, a looser tolerance) decides nothing, as it
-	 * promotes nothing in its own session (red team 134: an earlier
-	 * session's unverified batches counted toward the majority); one that
-	 * is not faster still counts against */
+	/* a faster verdict on runs of a weaker box (either side: none, or an
+	 * unverified bubblewrap's) decides nothing, as it promotes nothing in
+	 * its own session (weak_box; red team 134: an earlier session's
+	 * unverified batches counted toward the majority); one that is not
+	 * faster still counts against.  (A spec's looser tolerance is its own
+	 * recorded choice, as in the session's rule: t0134's tiny specs at
+	 * atol 1e-4 lost every resubmission's own faster batch when it
+	 * counted.) */
 	if (*faster && (cand->weak || base->weak))
 		return 0;
 	return !(neutral_only && *faster);
