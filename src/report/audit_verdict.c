@@ -261,11 +261,12 @@ int audit_row_counts(struct actx *a, const struct batch_row *x)
 
 /* Was row written by a runner commit the errata name as defective
  * (audit_errata.h)?  Its numbers are the runner's defect, not the code's:
- * 1.  Or judged by a weaker judge than the default (query_row_weak_why:
- * no box, boxes of a bubblewrap the runner could not verify, a looser
- * tolerance): 2; red team 136: an --unsandboxed forkpre's faster claim
- * was supported at 8.172x and an unverified box's at 1.824x, where README
- * says no claim counts such records.  0 otherwise. */
+ * 1.  Or run in a weaker box than the default (query_row_box_weak_why:
+ * none, or one a bubblewrap the runner could not verify made): 2, a row
+ * that counts only against a claim; red team 136: an --unsandboxed
+ * forkpre's faster claim was supported at 8.172x and an unverified box's
+ * at 1.824x, where README says no claim counts such records.  0
+ * otherwise. */
 int audit_row_set_aside(struct actx *a, const struct batch_row *row)
 {
 	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
@@ -274,8 +275,8 @@ int audit_row_set_aside(struct actx *a, const struct batch_row *row)
 	return query_row_box_weak_why(a->q, row) ? 2 : 0;
 }
 
-/* The claim's own row set aside by the errata or weakly judged: 1, with
- * the reason into msg; else 0. */
+/* The claim's own row set aside by the errata or run in a weaker box: 1,
+ * with the reason into msg; else 0. */
 int audit_own_row_set_aside(struct actx *a, const struct batch_row *row, const char *name, struct strbuf *msg)
 {
 	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;

@@ -1163,7 +1163,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 					100.0 * pow(0.5, (double)c->s->k.timed_checks + 1)));
 	/* a weaker judge's session: its records back no claim, and eval and
 	 * a search promote nothing from them (store/query.c
-	 * query_run_weak_why); the summary says so where the table would not
+	 * query_run_box_weak_why); the summary says so where the table would not
 	 * (red team 136: a search promoted from an unverified session, its
 	 * output silent on the boxes) */
 	if (!c->sb.on)

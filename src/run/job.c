@@ -564,6 +564,19 @@ static int box_fds_ok(const struct wrun *w, int pid, int reply_fd, struct strbuf
 	return 0;
 }
 
+/* The inodes of the descriptors among fds (n; -1 none) into ino (at most
+ * max): the memfds a box's process may map (box_maps_hold).  Their count. */
+static int fd_inodes(const int *fds, int n, unsigned long long *ino, int max)
+{
+	int k = 0;
+	for (int i = 0; i < n && k < max; i++) {
+		struct stat st;
+		if (fds[i] >= 0 && fstat(fds[i], &st) == 0)
+			ino[k++] = (unsigned long long)st.st_ino;
+	}
+	return k;
+}
+
 /* Is pid a live process: there, not a zombie, and not exiting (its
  * /proc/PID/root resolves: an exiting task lets go of its root before it
  * is a zombie)?  A checker's lines can be read after it ended: under load
@@ -776,8 +789,8 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 		if (why.len || (one > 0 && !sandbox_pidns_ok(one, w->proto.box_tool, &why)) ||
 		    (w->proto.box_mounts &&
 		     !sandbox_box_mounts_ok(w->proto.hello_box, w->proto.box_mounts, w->proto.box_tool, &why)) ||
-		    !box_filter_read_back(w, one, &why) || !box_fds_ok(w, one, reply_fd, &why) || !box_maps_ok(w, one, &why) || !box_env_ok(w, one, &why) ||
-		    !box_object_ok(w, one, &why)) {
+		    !box_filter_read_back(w, one, &why) || !box_fds_ok(w, one, reply_fd, &why) ||
+		    !box_maps_ok(w, one, &why) || !box_env_ok(w, one, &why) || !box_object_ok(w, one, &why)) {
 			w->proto.box_refused = strbuf_detach(&why, NULL);
 			return -1;
 		}
@@ -1074,13 +1087,8 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	if (rc == 0 && fresh && sha256_file_hex(fresh, w->box_object_sha) == 0)
 		w->box_object = sandbox_abs_path(fresh);
 	w->box_argv = c->sb.on && !w->sanitizer ? (char *const *)boxed : NULL;
-	w->n_box_memfds = 0;
-	for (int i = 0; i < 4 && w->n_box_memfds < 8; i++) {
-		struct stat ms;
-		int fd = i == 0 ? filter_fd : i == 1 ? w->shm_fd : i == 2 ? w->job_fd : w->plan_fd;
-		if (fd >= 0 && fstat(fd, &ms) == 0)
-			w->box_memfds[w->n_box_memfds++] = (unsigned long long)ms.st_ino;
-	}
+	int memfds[] = { filter_fd, w->shm_fd, w->job_fd, w->plan_fd };
+	w->n_box_memfds = fd_inodes(memfds, 4, w->box_memfds, 8);
 	if (rc == 0)
 		rc = run_command(&ro, &w->rr);
 	w->box_argv = NULL;
@@ -1337,11 +1345,7 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 			out->box_argv = bargv;
 			out->box_gpu = gpu;
 			int passed[] = { check_fd, w->cap_fd, plan ? plan->cap_fd : -1, filter_fd };
-			for (int i = 0; i < 4; i++) {
-				struct stat ms;
-				if (passed[i] >= 0 && fstat(passed[i], &ms) == 0)
-					out->box_memfds[out->n_box_memfds++] = (unsigned long long)ms.st_ino;
-			}
+			out->n_box_memfds = fd_inodes(passed, 4, out->box_memfds, 4);
 			if (w->job.problem_so && sha256_file_hex(w->job.problem_so, out->box_plugin_sha) == 0)
 				out->box_plugin = sandbox_abs_path(w->job.problem_so);
 		}

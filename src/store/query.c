@@ -1007,7 +1007,8 @@ const char *query_run_box_weak_why(const struct run_record *r)
 	return NULL;
 }
 
-const char *query_run_weak_why(const struct run_record *r)
+/* run_weakly_judged's reason: a looser tolerance, or a weaker box */
+static const char *run_weak_why(const struct run_record *r)
 {
 	if ((isfinite(r->problem_atol) && r->atol > r->problem_atol) ||
 	    (isfinite(r->problem_rtol) && r->rtol > r->problem_rtol) ||
@@ -1018,7 +1019,7 @@ const char *query_run_weak_why(const struct run_record *r)
 
 static int run_weakly_judged(const struct run_record *r)
 {
-	return query_run_weak_why(r) != NULL;
+	return run_weak_why(r) != NULL;
 }
 
 int query_run_unboxed(const struct run_record *r)
@@ -1088,32 +1089,17 @@ static int run_refuted(const struct run_record *r)
 	return escaped > 0 && n > 0 && 2 * escaped >= n;
 }
 
-static const char *row_weak_why(struct query *q, const struct batch_row *row, const char *(*of)(const struct run_record *))
+const char *query_row_box_weak_why(struct query *q, const struct batch_row *row)
 {
 	const struct run_record **runs;
 	size_t n = query_row_runs(q, row, &runs);
 	const char *why = NULL;
 	for (size_t k = 0; k < n && !why; k++)
-		why = of(runs[k]);
+		why = query_run_box_weak_why(runs[k]);
 	free(runs);
 	/* a row of one run (evident-batch/1) names no repeats */
 	const struct run_record *r = n ? NULL : query_row_run(q, row);
-	return why ? why : r ? of(r) : NULL;
-}
-
-const char *query_row_weak_why(struct query *q, const struct batch_row *row)
-{
-	return row_weak_why(q, row, query_run_weak_why);
-}
-
-const char *query_row_box_weak_why(struct query *q, const struct batch_row *row)
-{
-	return row_weak_why(q, row, query_run_box_weak_why);
-}
-
-int query_row_weakly_judged(struct query *q, const struct batch_row *row)
-{
-	return query_row_weak_why(q, row) != NULL;
+	return why ? why : r ? query_run_box_weak_why(r) : NULL;
 }
 
 double query_row_speed(struct query *q, const struct batch_row *row)

@@ -243,18 +243,12 @@ double query_row_speed(struct query *q, const struct batch_row *row);
 int query_run_box_unverified(const struct run_record *r);
 /* Whether r ran with no box (--unsandboxed: judge.sandbox.tool none). */
 int query_run_unboxed(const struct run_record *r);
-/* Whether any run of row was judged by a weaker judge than the default
- * (query.c run_weakly_judged: a looser tolerance than the problem's, no
- * box, or boxes an unverified bubblewrap made): eval's pool counts such a
- * row's faster verdict for nothing (eval.c pool_decides). */
-int query_row_weakly_judged(struct query *q, const struct batch_row *row);
-/* What made r (any run of row) weakly judged, in a few words ("no box
- * (--unsandboxed)", ...), or NULL: a static string. */
-const char *query_run_weak_why(const struct run_record *r);
-const char *query_row_weak_why(struct query *q, const struct batch_row *row);
-/* The same for its box alone (no box, or an unverified bubblewrap's),
- * what the audit's claims set aside: a spec's looser tolerance is its
- * own recorded choice there (validated says it), not a weaker box. */
+/* What made r's box weaker than the default, in a few words ("no box
+ * (--unsandboxed)", ...), or NULL: a static string (no box, or an
+ * unverified bubblewrap's);
+ * _row: of any run of row.  What the audit's claims, eval's pool and
+ * search set aside (they count such a row only against): a spec's looser
+ * tolerance is its own recorded choice there (validated weighs it). */
 const char *query_run_box_weak_why(const struct run_record *r);
 const char *query_row_box_weak_why(struct query *q, const struct batch_row *row);
 
