@@ -26,7 +26,7 @@
  * environment says EVIDENT_BWRAP_UNVERIFIED=1 (for tests of the
  * observation with stand-ins): then every record says so
  * (judge.sandbox.binary_verified) and no claim counts it
- * (store/query.c query_run_box_weak_why).  Still the operator's: a runner
+ * (store/query.c query_run_weak_judge_why).  Still the operator's: a runner
  * rebuilt with another hash compiled in (its records name its commit and
  * binary), and the system libraries bubblewrap loads.
  */

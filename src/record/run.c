@@ -637,7 +637,11 @@ static json_t *write_correctness(const struct run_record *r)
 	json_object_set_new(tol, "atol", jnum(r->atol));
 	json_object_set_new(tol, "rtol", jnum(r->rtol));
 	json_object_set_new(tol, "rel_l2", jnum(r->rel_l2));
-	if (r->problem_rel_l2 > 0) /* NAN (not recorded) and 0 (never filled) write nothing */
+	/* the problem's own rule wherever it stated one: NAN is "not stated"
+	 * (a plug-in that fills no field, a record from before the rule was
+	 * recorded), 0 an exact rule, which a spec's looser rule must show
+	 * (red team 138: an exact rule loosened left no trace) */
+	if (isfinite(r->problem_atol) || isfinite(r->problem_rtol) || isfinite(r->problem_rel_l2))
 		json_object_set_new(tol, "problem",
 				    json_pack("{s:o, s:o, s:o}", "atol", jnum(r->problem_atol), "rtol",
 					      jnum(r->problem_rtol), "rel_l2", jnum(r->problem_rel_l2)));

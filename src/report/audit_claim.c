@@ -534,13 +534,13 @@ static size_t unfinished_reproductions(struct actx *a, const struct batch_record
  * stale: a reproduction rebuilds the recorded code, whatever the working
  * tree holds now.
  */
-/* The first weaker-box reason (query_row_box_weak_why) of any row of b,
+/* The first weaker-box reason (query_row_weak_judge_why) of any row of b,
  * or NULL. */
 static const char *batch_box_weak(struct actx *a, const struct batch_record *b)
 {
 	const char *w = NULL;
 	for (size_t i = 0; i < b->n_rows && !w; i++)
-		w = query_row_box_weak_why(a->q, &b->rows[i]);
+		w = query_row_weak_judge_why(a->q, &b->rows[i]);
 	return w;
 }
 

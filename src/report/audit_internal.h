@@ -220,7 +220,7 @@ int audit_same_identity_or_neutral(const struct code_id *x, const struct code_id
 /* Does row x count as a rerun (ok, or a failure that is not a
  * configuration's refusal)? */
 int audit_row_counts(struct actx *a, const struct batch_row *x);
-/* Is row set aside: 1 by an erratum, 2 run in a weaker box (query_row_box_weak_why),
+/* Is row set aside: 1 by an erratum, 2 run in a weaker box (query_row_weak_judge_why),
  * 0 not?  _own: the claim's own row, said into msg. */
 int audit_row_set_aside(struct actx *a, const struct batch_row *row);
 int audit_own_row_set_aside(struct actx *a, const struct batch_row *row, const char *name, struct strbuf *msg);

@@ -64,7 +64,8 @@ static size_t validated_runs(struct actx *a, const char *e, const char *v, const
  * rule too: a check whose rel L2 is above the problem's, or whose largest
  * error is above what the problem allows every element (atol x the
  * reference's scale).  Then `validated` means only the spec's rule; what,
- * into why.  Records from before the problem's rule was recorded give 0.
+ * into why.  Records from before the problem's rule was recorded give 0,
+ * as a rule the problem left unstated (NAN) does; an exact rule (0) counts.
  */
 static int tolerance_loosened(const struct run_record *r, struct strbuf *why)
 {
@@ -72,7 +73,7 @@ static int tolerance_loosened(const struct run_record *r, struct strbuf *why)
 	const double own[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
 	int loose = 0;
 	for (int i = 0; i < 3; i++)
-		loose |= own[i] > 0 && spec[i] > own[i] * (1 + 1e-9);
+		loose |= own[i] >= 0 && spec[i] > own[i] * (1 + 1e-9); /* 0: an exact rule (NAN: none stated) */
 	if (!loose)
 		return 0;
 	for (size_t k = 0; k < r->n_checks; k++) {
@@ -462,7 +463,9 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		 * where it failed: a failure needs no judge's word (red team
 		 * 138's weakvalidated: an unboxed batch's wrong_output left
 		 * validated supported beside it) */
-		if (query_run_box_unverified(r) || query_run_unboxed(r)) {
+		/* (or asked for fewer than 10 timed checks: red team 138's
+		 * zerochecks, validated on "1 seed, 3 timed launches") */
+		if (query_run_weak_judge_why(r)) {
 			struct strbuf wok = STRBUF_INIT, wbad = STRBUF_INIT;
 			int passed = audit_config_refused(r->outcome) || audit_run_checks_passed(r, &wok, &wbad);
 			strbuf_release(&wok);
@@ -540,9 +543,10 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		audit_finding(a, m->line, "unsupported", "%s: no run of its code was judged%s%s%s%s", head.buf,
 			      n_aside ? " (every one set aside by the errata: " : "", n_aside ? aside_why.buf : "",
 			      n_aside ? ")" : "",
-			      n_unverified ? "; runs boxed by a bubblewrap the runner could not verify "
-					     "(EVIDENT_BWRAP_UNVERIFIED=1: judge.sandbox.binary_verified) or not boxed "
-					     "(--unsandboxed: judge.sandbox.tool none) are not counted"
+			      n_unverified ? "; runs a weaker judge than the default judged are not counted (boxed by a "
+					     "bubblewrap the runner could not verify, EVIDENT_BWRAP_UNVERIFIED=1: "
+					     "judge.sandbox.binary_verified; not boxed, --unsandboxed: judge.sandbox.tool "
+					     "none; fewer than 10 timed checks a run: judge.timed_checks.wanted)"
 					   : "");
 		goto out;
 	}
@@ -574,8 +578,9 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		strbuf_addf(&detail, "; %zu run(s) at other configurations refused them (build_failed, init_failed or "
 			    "launch_failed: no output, nothing judged)", n_refused);
 	if (n_unverified)
-		strbuf_addf(&detail, "; %zu run(s) of the code not counted: boxed by a bubblewrap the runner could not "
-			    "verify (EVIDENT_BWRAP_UNVERIFIED=1), or not boxed (--unsandboxed)", n_unverified);
+		strbuf_addf(&detail, "; %zu run(s) of the code not counted: judged by a weaker judge than the default "
+			    "(boxed by a bubblewrap the runner could not verify, EVIDENT_BWRAP_UNVERIFIED=1; not boxed, "
+			    "--unsandboxed; or fewer than 10 timed checks a run)", n_unverified);
 	if (n_aside)
 		strbuf_addf(&detail, "; %zu run(s) of the code set aside by %s (run %s, %s)", n_aside,
 			    a->o->errata_path ? a->o->errata_path : "the errata", audit_id_or(aside_run->run_id),

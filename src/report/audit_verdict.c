@@ -261,7 +261,7 @@ int audit_row_counts(struct actx *a, const struct batch_row *x)
 
 /* Was row written by a runner commit the errata name as defective
  * (audit_errata.h)?  Its numbers are the runner's defect, not the code's:
- * 1.  Or run in a weaker box than the default (query_row_box_weak_why:
+ * 1.  Or run in a weaker box than the default (query_row_weak_judge_why:
  * none, or one a bubblewrap the runner could not verify made): 2, a row
  * that counts only against a claim; red team 136: an --unsandboxed
  * forkpre's faster claim was supported at 8.172x and an unverified box's
@@ -272,7 +272,7 @@ int audit_row_set_aside(struct actx *a, const struct batch_row *row)
 	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
 	if (r && audit_errata_find(a->o->errata, r->git.commit) >= 0)
 		return 1;
-	return query_row_box_weak_why(a->q, row) ? 2 : 0;
+	return query_row_weak_judge_why(a->q, row) ? 2 : 0;
 }
 
 /* The claim's own row set aside by the errata or run in a weaker box: 1,
@@ -282,11 +282,12 @@ int audit_own_row_set_aside(struct actx *a, const struct batch_row *row, const c
 	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
 	long ei = r ? audit_errata_find(a->o->errata, r->git.commit) : -1;
 	if (ei < 0) {
-		const char *weak = query_row_box_weak_why(a->q, row);
+		const char *weak = query_row_weak_judge_why(a->q, row);
 		if (!weak)
 			return 0;
 		strbuf_addf(msg, "the row of %s (run %s) was judged by a weaker judge than the default: %s; no claim "
-				 "counts such a row (run it again boxed by a bubblewrap the runner verifies)",
+				 "counts such a row (run it again with the default judge: boxed by a bubblewrap the runner "
+				 "verifies, at least 10 timed checks a run)",
 			    name, audit_id_or(row->run_id), weak);
 		return 1;
 	}

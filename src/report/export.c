@@ -101,7 +101,7 @@ static int write_out(const char *dir, const char *name, const struct strbuf *bod
  * same name gets the column "param_NAME"). */
 static const char *const fixed_cols[] = {
 	"run_id", "experiment", "batch_id", "batch_run_id", "variant", "repeat", "repeats", "repeats_ok",
-	"is_baseline", "outcome", "reason", "kernel", "kernel_sha256", "clock", "sample_index", "value", "unit",
+	"is_baseline", "outcome", "reason", "kernel", "kernel_sha256", "clock", "executor", "weak_judge", "sample_index", "value", "unit",
 	"n", "median_us", "median_ci_lo", "median_ci_hi", "mean_us", "min_us", "max_us", "p5_us", "p95_us",
 	"stdev_us", "gflops", "gbps", "frac_compute_peak", "frac_bandwidth_peak", "peak_gflops", "peak_gbps",
 	"peak_of", "peak_source", "no_peak", "speedup", "speedup_ci_lo", "speedup_ci_hi", "p", "p_raw", "cliffs_delta",
@@ -228,6 +228,21 @@ static json_t *cols_of(json_t *row)
 	return cols;
 }
 
+/* The judge's columns: the executor that ran r's kernel (judge.executor:
+ * "sealed", "in_process" for trust: host on CUDA, "parent_clock" on the
+ * host backend) and what made
+ * its judge weaker than the default (store/query.c query_*_weak_judge_why:
+ * no box, an unverified bubblewrap, fewer than 10 timed checks), empty
+ * where nothing did: a consumer of the export sees what the audit sets
+ * aside (red team 138: an --unsandboxed batch read "faster" in
+ * summaries.csv with nothing to say so). */
+static void put_judge(json_t *row, const struct run_record *r, const char *weak)
+{
+	const char *ex = r && r->judge ? json_string_value(json_object_get(r->judge, "executor")) : NULL;
+	put_str(row, "executor", ex);
+	put_str(row, "weak_judge", weak);
+}
+
 /* ---------- samples ---------- */
 
 /* One run's identity columns (r NULL: the header's prototype). */
@@ -243,6 +258,7 @@ static json_t *sample_row(const struct pcols *p, const struct run_record *r)
 	put_kernel(row, NULL, r);
 	put_params(row, p, r ? r->params : NULL, r ? r->n_params : 0);
 	put_str(row, "clock", r ? r->clock : NULL);
+	put_judge(row, r, r ? query_run_weak_judge_why(r) : NULL);
 	return row;
 }
 
@@ -311,6 +327,7 @@ static json_t *summary_row(struct query *q, const struct pcols *p, const struct 
 	put_kernel(row, r ? r->kernel : NULL, run);
 	put_params(row, p, r ? r->params : NULL, r ? r->n_params : 0);
 	put_str(row, "clock", r ? r->clock ? r->clock : run ? run->clock : NULL : NULL);
+	put_judge(row, run, r ? query_row_weak_judge_why(q, r) : NULL);
 	put_stat(row, q, b, r, "n", "n", NULL, NULL);
 	put_stat(row, q, b, r, "median_us", "median_us", "median_ci_lo", "median_ci_hi");
 	put_stat(row, q, b, r, "mean_us", "mean_us", NULL, NULL);

@@ -695,7 +695,7 @@ struct pool_row {
 	int have_stats;
 	double median, median_ci[2];  /* its two-level median and CI, us (have_stats) */
 	double speed;                 /* what its timings say, whatever its outcome (query_row_speed) */
-	int weak;                     /* a run of it in a weaker box (query_row_box_weak_why) */
+	int weak;                     /* a run of it judged by a weaker judge (query_row_weak_judge_why) */
 };
 
 struct pool_batch {
@@ -819,7 +819,7 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 		r->median_ci[0] = x->stats.median_ci[0];
 		r->median_ci[1] = x->stats.median_ci[1];
 		r->speed = NAN;
-		r->weak = query_row_box_weak_why(q, x) != NULL;
+		r->weak = query_row_weak_judge_why(q, x) != NULL;
 		if (!code_identity(q, x, &id))
 			continue;
 		r->speed = query_row_speed(q, x);
@@ -888,8 +888,8 @@ static int pool_decides(const struct pool_batch *e, const struct code_id *ic, co
 	}
 	*faster = !strcmp(cand->verdict, "faster");
 	*verdict = cand->verdict;
-	/* a faster verdict on runs of a weaker box (either side: none, or an
-	 * unverified bubblewrap's) decides nothing, as it promotes nothing in
+	/* a faster verdict on runs of a weaker judge (either side: no box, an
+	 * unverified bubblewrap's, fewer than 10 timed checks a run) decides nothing, as it promotes nothing in
 	 * its own session (weak_box; red team 134: an earlier session's
 	 * unverified batches counted toward the majority); one that is not
 	 * faster still counts against.  (A spec's looser tolerance is its own

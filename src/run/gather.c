@@ -728,7 +728,10 @@ static void tolerance_note(const struct plan *p, json_t *notes)
 	static const char *const name[3] = { "atol", "rtol", "rel_l2" };
 	struct strbuf sb = STRBUF_INIT;
 	for (int i = 0; i < 3; i++)
-		if (own[i] > 0 && spec[i] > TOL_NOTE_RATIO * own[i])
+		if (own[i] == 0 && spec[i] > 0) /* an exact rule loosened (red team 138) */
+			strbuf_addf(&sb, "%s%s %g against %g (an exact rule)", sb.len ? ", " : "", name[i], spec[i],
+				    own[i]);
+		else if (own[i] > 0 && spec[i] > TOL_NOTE_RATIO * own[i])
 			strbuf_addf(&sb, "%s%s %g against %g (%.3gx)", sb.len ? ", " : "", name[i], spec[i], own[i],
 				    spec[i] / own[i]);
 	if (sb.len)
@@ -1158,12 +1161,12 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	if (c->s->k.timed_checks < CHECKS_NOTE_MIN && c->s->k.samples != 1)
 		add_note(notes, xstrfmt("only %lld timed check%s a run (timed_checks; default 10): a kernel that skips "
 					"the work of half its timed samples goes unseen in about %.0f%% of runs; "
-					"verdicts on such runs rest on few checks",
+					"no claim counts these records, and eval and a search promote nothing from them",
 					(long long)c->s->k.timed_checks, c->s->k.timed_checks == 1 ? "" : "s",
 					100.0 * pow(0.5, (double)c->s->k.timed_checks + 1)));
 	/* a weaker judge's session: its records back no claim, and eval and
 	 * a search promote nothing from them (store/query.c
-	 * query_run_box_weak_why); the summary says so where the table would not
+	 * query_run_weak_judge_why); the summary says so where the table would not
 	 * (red team 136: a search promoted from an unverified session, its
 	 * output silent on the boxes) */
 	if (!c->sb.on)

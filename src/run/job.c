@@ -1570,6 +1570,7 @@ static void job_state_init(struct job_state *j, struct run_ctx *c, struct plan_j
 	j->pv = &c->plan.variants[pj->variant];
 	j->v = j->pv->v;
 	j->r.event_median_us = j->r.host_median_us = NAN;
+	j->r.problem_atol = j->r.problem_rtol = j->r.problem_rel_l2 = NAN; /* 0 is an exact rule */
 	j->main_w.cap_fd = j->shape_w.cap_fd = -1;
 	j->main_w.job_fd = j->shape_w.job_fd = j->main_w.shm_fd = j->shape_w.shm_fd = -1;
 	j->main_w.plan_fd = j->shape_w.plan_fd = -1;

@@ -320,7 +320,7 @@ struct cand {
 	double speedup, speedup_ci[2], p_adjusted;
 	char *verdict, *verdict_reason;
 	char *no_effect, *note;
-	int weak;                    /* a run of its row in a weaker box (query_row_box_weak_why) */
+	int weak;                    /* a run of its row judged by a weaker judge (query_row_weak_judge_why) */
 	int promoted;
 };
 
@@ -710,7 +710,7 @@ static int read_batch(struct search *x, struct gen *g, const char *batch_id)
 			c->verdict = dup_or_null(row->cmp.verdict);
 			c->verdict_reason = dup_or_null(row->cmp.verdict_reason);
 		}
-		c->weak = query_row_box_weak_why(&q, row) != NULL;
+		c->weak = query_row_weak_judge_why(&q, row) != NULL;
 		const struct run_record **runs;
 		size_t nr = query_row_runs(&q, row, &runs);
 		for (size_t k = 0; k < nr; k++) {
@@ -964,8 +964,8 @@ static int judge(struct search *x, int gi, struct gen *g)
 		COUNT(slow, "slower");
 		COUNT(failed, "failed");
 		COUNT(noeff, noeff == 1 ? "knob that missed the binary" : "knobs that missed the binary");
-		COUNT(weak, "faster on runs of a weaker box (none, or boxes of a bubblewrap the runner could not "
-			    "verify): no claim or promotion counts them");
+		COUNT(weak, "faster on runs of a weaker judge (no box, boxes of a bubblewrap the runner could not "
+			    "verify, or fewer than 10 timed checks a run): no claim or promotion counts them");
 #undef COUNT
 		if (!*sep)
 			strbuf_addstr(&why, "no candidates");

@@ -111,7 +111,7 @@ struct search_verdict {
 	const char *verdict;         /* the batch's: faster, slower, no_difference, inconclusive; NULL none */
 	int no_effect;               /* its device code is the elite's */
 	double speedup, speedup_lo;
-	int weak;                    /* its runs or the elite's in a weaker box (query_row_box_weak_why: no
+	int weak;                    /* its runs or the elite's in a weaker box (query_row_weak_judge_why: no
 				      * box, or an unverified bubblewrap's boxes) */
 };
 size_t search_pick(const struct search_verdict *v, size_t n, size_t *n_faster);

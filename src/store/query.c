@@ -998,8 +998,15 @@ static int run_adaptive_cut(const struct run_record *r)
  * stand-ins ran another object than the record names, handed the box the
  * host's `/`, kept a /tmp across boxes; a record before the check has no
  * binary_verified and is judged as before). */
-const char *query_run_box_weak_why(const struct run_record *r)
+_Static_assert(REC_TIMED_CHECKS_MIN == 10, "query_run_weak_judge_why names the count");
+const char *query_run_weak_judge_why(const struct run_record *r)
 {
+	/* fewer timed checks than the default (run_unchecked): README says
+	 * such a run speaks for no speed of its code, and red team 138's
+	 * zerochecks (timed_checks 0) still backed faster 15.649x and
+	 * validated, and eval promoted it 16.238x */
+	if (run_unchecked(r))
+		return "fewer than 10 timed checks a run (timed_checks)";
 	if (query_run_unboxed(r))
 		return "no box (--unsandboxed)";
 	if (query_run_box_unverified(r))
@@ -1014,7 +1021,7 @@ static const char *run_weak_why(const struct run_record *r)
 	    (isfinite(r->problem_rtol) && r->rtol > r->problem_rtol) ||
 	    (isfinite(r->problem_rel_l2) && r->rel_l2 > r->problem_rel_l2))
 		return "a tolerance looser than the problem's";
-	return query_run_box_weak_why(r);
+	return query_run_weak_judge_why(r);
 }
 
 static int run_weakly_judged(const struct run_record *r)
@@ -1089,17 +1096,17 @@ static int run_refuted(const struct run_record *r)
 	return escaped > 0 && n > 0 && 2 * escaped >= n;
 }
 
-const char *query_row_box_weak_why(struct query *q, const struct batch_row *row)
+const char *query_row_weak_judge_why(struct query *q, const struct batch_row *row)
 {
 	const struct run_record **runs;
 	size_t n = query_row_runs(q, row, &runs);
 	const char *why = NULL;
 	for (size_t k = 0; k < n && !why; k++)
-		why = query_run_box_weak_why(runs[k]);
+		why = query_run_weak_judge_why(runs[k]);
 	free(runs);
 	/* a row of one run (evident-batch/1) names no repeats */
 	const struct run_record *r = n ? NULL : query_row_run(q, row);
-	return why ? why : r ? query_run_box_weak_why(r) : NULL;
+	return why ? why : r ? query_run_weak_judge_why(r) : NULL;
 }
 
 double query_row_speed(struct query *q, const struct batch_row *row)

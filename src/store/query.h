@@ -243,14 +243,14 @@ double query_row_speed(struct query *q, const struct batch_row *row);
 int query_run_box_unverified(const struct run_record *r);
 /* Whether r ran with no box (--unsandboxed: judge.sandbox.tool none). */
 int query_run_unboxed(const struct run_record *r);
-/* What made r's box weaker than the default, in a few words ("no box
- * (--unsandboxed)", ...), or NULL: a static string (no box, or an
- * unverified bubblewrap's);
+/* What made r's judge weaker than the default, in a few words ("no box
+ * (--unsandboxed)", ...), or NULL: a static string (fewer than 10 timed
+ * checks a run, no box, or an unverified bubblewrap's);
  * _row: of any run of row.  What the audit's claims, eval's pool and
  * search set aside (they count such a row only against): a spec's looser
  * tolerance is its own recorded choice there (validated weighs it). */
-const char *query_run_box_weak_why(const struct run_record *r);
-const char *query_row_box_weak_why(struct query *q, const struct batch_row *row);
+const char *query_run_weak_judge_why(const struct run_record *r);
+const char *query_row_weak_judge_why(struct query *q, const struct batch_row *row);
 
 /*
  * One variant's evidence: (experiment, variant, run) to its batch, row and

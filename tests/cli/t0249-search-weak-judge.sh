@@ -41,5 +41,5 @@ cp /usr/bin/bwrap "$TEST_TMP/bwrap-copy"
 EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$TEST_TMP/bwrap-copy EVIDENT_STORE=$PWD/copy \
 	expect_exit 0 "$EVIDENT" run --no-progress experiments/evo.yaml
 why copy > "$TEST_TMP/why2" || fail "no search record in the unverified store"
-expect_match "$TEST_TMP/why2" "^base kept: no candidate was faster \(1 faster on runs of a weaker box \(none, or boxes of a bubblewrap the runner could not verify"
+expect_match "$TEST_TMP/why2" "^base kept: no candidate was faster \(1 faster on runs of a weaker judge \(no box, boxes of a bubblewrap the runner could not verify"
 exit 0

@@ -5,7 +5,11 @@
 # validated; the same spec run boxed by the verified bubblewrap backs all
 # three.  Before: --unsandboxed forkpre's `faster` was supported at
 # 8.172x, validated too, and the unverified box's `faster` at 1.824x (only
-# validated set the unverified runs aside).
+# validated set the unverified runs aside).  Runs asked for fewer than
+# 10 timed checks back none either (red team 138's zerochecks,
+# timed_checks 0: faster 15.649x and validated supported), and the
+# export says which rows a weaker judge judged (columns executor,
+# weak_judge; red team 138: an unboxed batch read plain "faster").
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 [ -x /usr/bin/bwrap ] || skip "no /usr/bin/bwrap (the Debian package's, which dpkg lists)"
@@ -45,6 +49,27 @@ expect_exit 1 "$EVIDENT" audit --store unboxed C.md
 expect_contains "$TEST_TMP/out" "audit: 3 claims: 0 supported, 0 contradicted, 0 stale, 3 unsupported"
 expect_contains "$TEST_TMP/out" "unsupported: faster fast vs slow: the row of fast (run "
 expect_contains "$TEST_TMP/out" ") was judged by a weaker judge than the default: no box (--unsandboxed); no claim counts such a row"
+# the export names the weaker judge where the audit sets a row aside
+expect_exit 0 "$EVIDENT" export --store unboxed --out ex-unboxed
+expect_exit 0 "$EVIDENT" export --store boxed --out ex-boxed
+python3 - ex-unboxed/summaries.csv ex-boxed/summaries.csv <<'PY' || fail "the export's judge columns"
+import csv, sys
+un = list(csv.DictReader(open(sys.argv[1])))
+bx = list(csv.DictReader(open(sys.argv[2])))
+assert un and bx, (un, bx)
+assert all(r["weak_judge"] == "no box (--unsandboxed)" for r in un), [r["weak_judge"] for r in un]
+assert all(r["weak_judge"] == "" for r in bx), [r["weak_judge"] for r in bx]
+assert all(r["executor"] == "parent_clock" for r in bx), [r["executor"] for r in bx]
+PY
+# timed_checks 0: boxed by the verified bubblewrap, and still no claim
+sed 's/^correctness: {seeds: 1}$/correctness: {seeds: 1, timed_checks: 0}/' experiments/two.yaml > experiments/two0.yaml
+grep -q 'timed_checks: 0' experiments/two0.yaml || fail "sed"
+git add -A && git -c user.email=t@t -c user.name=t commit -qm zero || fail "git commit"
+expect_exit 0 "$EVIDENT" run --no-progress --store zero experiments/two0.yaml
+expect_contains "$TEST_TMP/out" "no claim counts these records, and eval and a search promote nothing from them"
+expect_exit 1 "$EVIDENT" audit --store zero C.md
+expect_contains "$TEST_TMP/out" "audit: 3 claims: 0 supported, 0 contradicted, 0 stale, 3 unsupported"
+expect_contains "$TEST_TMP/out" "was judged by a weaker judge than the default: fewer than 10 timed checks a run (timed_checks)"
 cp /usr/bin/bwrap "$TEST_TMP/bwrap-copy"
 EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$TEST_TMP/bwrap-copy \
 	expect_exit 0 "$EVIDENT" run --no-progress --store copy experiments/two.yaml

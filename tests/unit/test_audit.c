@@ -92,6 +92,7 @@ static void v2_base(struct run_record *r, struct rec_source *src, const char *va
 	r->n_sources = 1;
 	r->correctness_pass = 1;
 	r->atol = r->rtol = r->rel_l2 = 1e-3;
+	r->problem_atol = r->problem_rtol = r->problem_rel_l2 = NAN; /* none stated (0 is an exact rule) */
 	r->checks = (struct rec_check *)checks;
 	r->n_checks = n;
 	r->throttled = -1;
@@ -985,6 +986,10 @@ static int setup(void **state)
 	put_v2_tol(&st, "20260101T000012Z-e-coin", "coin", sha, 9.9e-5, 1e-5, 1e-7);
 	put_v2_tol(&st, "20260101T000013Z-e-steady", "steady", sha, 9.9e-5, 1e-5, 1e-7);
 	put_v2_tol(&st, "20260101T000014Z-e-steady", "steady", sha, 9.9e-5, 1e-5, 2e-7);
+	/* red team 138, finding 1: an exact problem rule (0) loosened by the
+	 * spec; its checks are close, not exact (another kernel: exact.c) */
+	put_v2_tol(&st, "20260101T000015Z-e-exact", "exact",
+		   "e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0", 1e-5, 0, 1e-7);
 	/* red team 41, finding 4: experiment nd, slow (10% more work) recorded
 	 * no_difference at 1.005x [0.794, 1.269], p 0.9, 3 repeats a side, by
 	 * an evident before the equivalence rule (stats.h, rule 5) */
@@ -2541,7 +2546,8 @@ static void test_validated_every_run_tolerance(void **state)
 	(void)state;
 	char *f = audit("<!-- claim: validated experiment=e variant=coin -->\n"
 			"<!-- claim: validated experiment=e variant=steady -->\n"
-			"<!-- claim: validated experiment=e variant=coin run=20260101T000012Z-e-coin -->\n",
+			"<!-- claim: validated experiment=e variant=coin run=20260101T000012Z-e-coin -->\n"
+			"<!-- claim: validated experiment=e variant=exact -->\n",
 			&c);
 	assert_non_null(strstr(f, "t.md:1: unsupported: validated e/coin: checked under a spec tolerance looser than the "
 				  "problem's, and 1 of 2 run(s) of the current source would have failed by the "
@@ -2554,7 +2560,10 @@ static void test_validated_every_run_tolerance(void **state)
 	 * evidence: supported on 1 run) */
 	assert_non_null(strstr(f, "t.md:3: unsupported: validated e/coin: checked under a spec tolerance looser than the "
 				  "problem's, and 1 of 2 run(s) of the current source would have failed"));
-	assert_int_equal(c.unsupported, 2);
+	/* an exact rule is a rule: before, recorded as none, supported */
+	assert_non_null(strstr(f, "t.md:4: unsupported: validated e/exact: checked under a spec tolerance looser than the "
+				  "problem's"));
+	assert_int_equal(c.unsupported, 3);
 	assert_int_equal(c.supported, 1);
 	free(f);
 }

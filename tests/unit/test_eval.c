@@ -463,6 +463,25 @@ static void set_run_tolerance(const char *root, const char *id, double atol, dou
 
 /* Run id of the store at root: judge.sandbox.tool set to tool (its
  * timed_checks kept). */
+/* Run id of the store at root: judge.timed_checks.wanted set to wanted,
+ * the rest of its judge kept. */
+static void set_run_wanted(const char *root, const char *id, int wanted)
+{
+	char *path = xstrfmt("%s/runs/%s.json", root, id);
+	json_error_t je;
+	json_t *r = json_load_file(path, 0, &je);
+	assert_non_null(r);
+	json_t *j = json_object_get(r, "judge");
+	if (!j) {
+		j = json_object();
+		json_object_set_new(r, "judge", j);
+	}
+	json_object_set_new(j, "timed_checks", json_pack("{s:i}", "wanted", wanted));
+	assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
+	json_decref(r);
+	free(path);
+}
+
 static void set_run_sandbox(const char *root, const char *id, const char *tool)
 {
 	char *path = xstrfmt("%s/runs/%s.json", root, id);
@@ -699,6 +718,20 @@ static void test_pool_resubmissions(void **state)
 			set_run_sandbox(root, faster_earlier[0], "bubblewrap");
 	}
 	set_run_verified(root, "20260201T0000021Z-ev-c", "yes");
+	/* red team 138: a faster verdict of runs asked for fewer than 10
+	 * timed checks (timed_checks 0: promoted 16.238x) decides nothing
+	 * either; at 10 it counts again */
+	for (int want = 0; want <= 10; want += 10) {
+		set_run_wanted(root, "20260201T0000031Z-ev-c", want);
+		struct query qt = QUERY_INIT;
+		struct eval_pooled wt = EVAL_POOLED_INIT;
+		assert_int_equal(query_open(&qt, root), 0);
+		assert_int_equal(eval_pool_batches(&qt, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &wt), 0);
+		assert_int_equal(wt.n, want ? 6 : 5);
+		assert_int_equal(wt.k, want ? 2 : 1);
+		strbuf_release(&wt.others);
+		query_release(&qt);
+	}
 	/* red team 136: a batch of another problem plug-in (its runs' hash:
 	 * batches keep none) is no rerun of this one's (batch 3's faster
 	 * counted, from a rowsum whose timing distribution was another) */

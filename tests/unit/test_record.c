@@ -297,6 +297,37 @@ static void test_expect_met_follows_the_rule(void **state)
 	json_decref(m);
 }
 
+/* The problem's own rule is written wherever it stated one, an exact
+ * rule (0) too, and read back; a rule it never stated (NaN) writes none
+ * (red team 138: an exact rule loosened by the spec was recorded as none,
+ * so nothing downstream could see it loosened). */
+static void test_problem_rule_exact_recorded(void **state)
+{
+	(void)state;
+	struct run_record r, back;
+	memset(&r, 0, sizeof(r));
+	r.gpu_slot = -1;
+	r.outcome = OUTCOME_OK;
+	r.atol = r.rtol = 1;
+	r.rel_l2 = 2;
+	r.problem_atol = r.problem_rtol = r.problem_rel_l2 = 0;
+	json_t *m = record_run_json(&r);
+	json_t *own = json_object_get(json_object_get(json_object_get(m, "correctness"), "tolerance"), "problem");
+	assert_non_null(own);
+	assert_true(json_number_value(json_object_get(own, "rel_l2")) == 0);
+	assert_int_equal(record_run_read(m, &back), 0);
+	assert_true(back.problem_atol == 0 && back.problem_rtol == 0 && back.problem_rel_l2 == 0);
+	run_record_release(&back);
+	json_decref(m);
+	r.problem_atol = r.problem_rtol = r.problem_rel_l2 = NAN;
+	m = record_run_json(&r);
+	assert_null(json_object_get(json_object_get(json_object_get(m, "correctness"), "tolerance"), "problem"));
+	assert_int_equal(record_run_read(m, &back), 0);
+	assert_true(isnan(back.problem_rel_l2));
+	run_record_release(&back);
+	json_decref(m);
+}
+
 /* A run's lineage is written and read back whole; a run without one
  * writes null and reads as none. */
 static void test_lineage_round_trip(void **state)
@@ -411,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_outcome_as_expected),
 		cmocka_unit_test(test_expect_met_follows_the_rule),
 		cmocka_unit_test(test_lineage_round_trip),
+		cmocka_unit_test(test_problem_rule_exact_recorded),
 		cmocka_unit_test(test_samples_damage_is_an_error),
 		cmocka_unit_test(test_attrs_lines),
 		cmocka_unit_test(test_index_views_match),
