@@ -534,6 +534,39 @@ static size_t unfinished_reproductions(struct actx *a, const struct batch_record
  * stale: a reproduction rebuilds the recorded code, whatever the working
  * tree holds now.
  */
+/* The widest noise band a `reproduced` claim may state: past it a median
+ * twice or half the recorded one would read as "the same" (red team 140:
+ * threshold=99% supported a reproduction 1.67x slower). */
+#define REPRO_CLAIM_BAND_MAX 0.5
+
+/* Does reproduction c lose a verdict of batch old: a variant old read
+ * faster (slower) than its baseline that c, comparing it, reads otherwise
+ * (slower, inconclusive, no difference)?  Such a batch does not reproduce
+ * the finding, whatever its medians' bands say (reproduce.c judges each
+ * variant's median alone; red team 140: faster 1.347x then, 0.889x
+ * inconclusive now, "reproduced" at a 99% band). */
+static int repro_turned(const struct batch_record *old, const struct batch_record *c, struct strbuf *what)
+{
+	for (size_t i = 0; i < old->n_rows; i++) {
+		const struct batch_row *o = &old->rows[i];
+		if (!o->have_cmp || !o->cmp.verdict || !o->variant ||
+		    (strcmp(o->cmp.verdict, "faster") && strcmp(o->cmp.verdict, "slower")))
+			continue;
+		for (size_t k = 0; k < c->n_rows; k++) {
+			const struct batch_row *x = &c->rows[k];
+			if (!x->variant || strcmp(x->variant, o->variant) || !x->have_cmp || !x->cmp.verdict)
+				continue;
+			if (strcmp(x->cmp.verdict, o->cmp.verdict)) {
+				if (what)
+					strbuf_addf(what, "%s read %s then and %s now", o->variant, o->cmp.verdict,
+						    x->cmp.verdict);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
 /* The first weaker-box reason (query_row_weak_judge_why) of any row of b,
  * or NULL. */
 static const char *batch_box_weak(struct actx *a, const struct batch_record *b)
@@ -581,6 +614,14 @@ void audit_claim_reproduced(struct actx *a, const struct md_marker *m)
 				      tt);
 			goto out;
 		}
+		/* at most REPRO_CLAIM_BAND_MAX (red team 140: threshold=99%
+		 * supported a reproduction that ran 1.67x slower and turned a
+		 * faster verdict inconclusive) */
+		if (v > 100 * REPRO_CLAIM_BAND_MAX + 1e-9) {
+			audit_finding(a, m->line, "unsupported", "%s: threshold=%s is wider than the %g%% a claim may allow",
+				      head.buf, tt, 100 * REPRO_CLAIM_BAND_MAX);
+			goto out;
+		}
 		band = v / 100;
 	}
 	/* every reproduction of the batch counts (red team 70: one that did
@@ -599,7 +640,7 @@ void audit_claim_reproduced(struct actx *a, const struct md_marker *m)
 		n++;
 		if (!latest)
 			latest = c;
-		if (!(c->repro.reproduced && c->repro.n_rows)) {
+		if (!(c->repro.reproduced && c->repro.n_rows) || repro_turned(old, c, NULL)) {
 			n_bad++;
 			if (!bad_latest)
 				bad_latest = c;
@@ -623,6 +664,11 @@ void audit_claim_reproduced(struct actx *a, const struct md_marker *m)
 			"never recorded (killed before their batch record, or still running; the newest %s)%s",
 			head.buf, n_bad + n_killed, n + n_killed, n_killed, killed_id, detail.len ? detail.buf : "");
 		free(killed_id);
+	} else if (n_bad && bad_latest->repro.reproduced && bad_latest->repro.n_rows &&
+		   repro_turned(old, bad_latest, &detail)) {
+		audit_finding(a, m->line, "contradicted", "%s: %zu of %zu reproduction(s) did not reproduce; the latest of "
+			"them, batch %s, lost a verdict: %s", head.buf, n_bad, n, audit_id_or(bad_latest->run_id),
+			detail.buf);
 	} else if (n_bad) {
 		const struct rec_reproduction *r = &bad_latest->repro;
 		size_t bad = 0;
@@ -639,6 +685,10 @@ void audit_claim_reproduced(struct actx *a, const struct md_marker *m)
 			"them, batch %s, did not reproduce %zu of %zu variant(s): %s%s",
 			head.buf, n_bad, n, audit_id_or(bad_latest->run_id), bad, r->n_rows,
 			r->n_rows ? detail.buf : "it has no variants", bad > 3 ? "; ..." : "");
+	} else if (widest > band + 1e-12 && widest > REPRO_CLAIM_BAND_MAX + 1e-12) {
+		audit_finding(a, m->line, "unsupported", "%s: reproduced only within a noise band of %g%%, wider than the "
+			"%g%% a claim may allow; run 'evident reproduce --threshold' at %g or less", head.buf, 100 * widest,
+			100 * REPRO_CLAIM_BAND_MAX, REPRO_CLAIM_BAND_MAX);
 	} else if (widest > band + 1e-12) {
 		audit_finding(a, m->line, "unsupported", "%s: reproduced only within a noise band of %g%%, wider than the "
 			"%g%% the claim allows (%s); state it with threshold=%g%%", head.buf, 100 * widest, 100 * band,

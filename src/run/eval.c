@@ -852,51 +852,91 @@ static int pool_row_counts(const struct pool_row *x)
 	}
 }
 
+/* The row of e of code id (by the way it was built: code_same_built_way)
+ * on the device, other than not, preferring e's baseline; with neutral, a
+ * row of its echo-neutral object (code_same_way) where none is of the code
+ * itself (*neutral_only set).  NULL: none. */
+static const struct pool_row *pool_row_of(const struct pool_batch *e, const struct code_id *id,
+					  const struct pool_row *not, int neutral, int *neutral_only)
+{
+	const struct pool_row *base = e->base >= 0 ? &e->rows[e->base] : NULL, *nfound = NULL;
+	if (neutral_only)
+		*neutral_only = 0;
+	for (long k = -1; k < (long)e->n_rows; k++) {
+		const struct pool_row *x = k < 0 ? base : &e->rows[k];
+		if (!x || (k >= 0 && x == base) || x == not || !x->have_id || strcmp(x->id.dev, id->dev))
+			continue;
+		if (code_same_built_way(&x->id, id))
+			return x;
+		if (neutral && !nfound && code_same_way(&x->id, id))
+			nfound = x;
+	}
+	if (nfound && neutral_only)
+		*neutral_only = 1;
+	return nfound;
+}
+
 /* Where batch e decides for (ic against ir), 1 with *faster and *verdict
- * (borrowed from e); 0 when it does not: no ok baseline row of ir's code,
- * no row of ic's code that counts, only a row of ic's echo-neutral
- * object that gives faster, or a faster verdict on runs of a weaker box. */
+ * (static, or borrowed from e); 0 when it does not: no ok row of ir's
+ * code, no row of ic's code that counts, only a row of ic's echo-neutral
+ * object that gives faster, or a faster verdict on runs of a weaker judge.
+ * Whatever the two codes' roles (red team 140: only batches whose
+ * baseline was the reference's code counted, so three batches with the
+ * candidate as the baseline, beaten 1.565x, 1.381x and 1.657x by the
+ * reference, and a sweep around a third code where it ran at 0.6x of the
+ * reference were passed over and the candidate promoted): the reference
+ * the baseline, the candidate's verdict; the candidate the baseline, the
+ * reference's verdict turned round; neither, faster only where the
+ * candidate's median CI lies wholly under the reference's (the batch's
+ * verdicts are each against its baseline; a CI apart is the audit's
+ * bound without its bootstrap), not faster otherwise. */
 static int pool_decides(const struct pool_batch *e, const struct code_id *ic, const struct code_id *ir, int *faster,
 			const char **verdict)
 {
-	const struct pool_row *base = e->base >= 0 ? &e->rows[e->base] : NULL, *cand = NULL;
-	int neutral_only = 0;
-	if (!base || base->outcome != OUTCOME_OK || !base->have_id || strcmp(base->id.dev, ir->dev) ||
-	    !code_same_built_way(&base->id, ir))
+	const struct pool_row *base = e->base >= 0 ? &e->rows[e->base] : NULL;
+	const struct pool_row *ref = pool_row_of(e, ir, NULL, 0, NULL);
+	if (!ref || ref->outcome != OUTCOME_OK)
 		return 0;
-	for (size_t i = 0; i < e->n_rows; i++) {
-		const struct pool_row *x = &e->rows[i];
-		if (x == base || !x->have_id || strcmp(x->id.dev, ic->dev))
-			continue;
-		if (code_same_built_way(&x->id, ic)) {
-			cand = x;
-			neutral_only = 0;
-			break;
-		}
-		if (!cand && code_same_way(&x->id, ic)) {
-			cand = x;
-			neutral_only = 1;
-		}
-	}
+	int neutral_only = 0;
+	const struct pool_row *cand = pool_row_of(e, ic, ref, 1, &neutral_only);
 	if (!cand || !pool_row_counts(cand))
 		return 0;
-	if (cand->outcome != OUTCOME_OK || !cand->verdict) {
+	if (cand->outcome != OUTCOME_OK) {
 		*faster = 0;
-		*verdict = cand->outcome != OUTCOME_OK ? (cand->outcome_text ? cand->outcome_text : "not ok")
-						       : "no comparison";
+		*verdict = cand->outcome_text ? cand->outcome_text : "not ok";
 		return 1;
 	}
-	*faster = !strcmp(cand->verdict, "faster");
-	*verdict = cand->verdict;
+	if (ref == base) {
+		if (!cand->verdict) {
+			*faster = 0;
+			*verdict = "no comparison";
+			return 1;
+		}
+		*faster = !strcmp(cand->verdict, "faster");
+		*verdict = cand->verdict;
+	} else if (cand == base) {
+		/* the reference's verdict against the candidate, turned round */
+		const char *v = ref->verdict;
+		*faster = v && !strcmp(v, "slower");
+		*verdict = !v ? "no comparison" : !strcmp(v, "slower") ? "faster" : !strcmp(v, "faster") ? "slower" : v;
+	} else {
+		int apart = cand->have_stats && ref->have_stats && isfinite(cand->median_ci[1]) &&
+			    isfinite(ref->median_ci[0]);
+		*faster = apart && cand->median_ci[1] < ref->median_ci[0];
+		*verdict = !apart ? "no comparison"
+			   : *faster ? "faster"
+			   : cand->median_ci[0] > ref->median_ci[1] ? "slower"
+								    : "not faster (median CIs overlap, beside another baseline)";
+	}
 	/* a faster verdict on runs of a weaker judge (either side: no box, an
-	 * unverified bubblewrap's, fewer than 10 timed checks a run) decides nothing, as it promotes nothing in
-	 * its own session (weak_box; red team 134: an earlier session's
-	 * unverified batches counted toward the majority); one that is not
-	 * faster still counts against.  (A spec's looser tolerance is its own
-	 * recorded choice, as in the session's rule: t0134's tiny specs at
-	 * atol 1e-4 lost every resubmission's own faster batch when it
-	 * counted.) */
-	if (*faster && (cand->weak || base->weak))
+	 * unverified bubblewrap's, fewer than 10 timed checks a run) decides
+	 * nothing, as it promotes nothing in its own session (weak_box; red
+	 * team 134: an earlier session's unverified batches counted toward
+	 * the majority); one that is not faster still counts against.  (A
+	 * spec's looser tolerance is its own recorded choice, as in the
+	 * session's rule: t0134's tiny specs at atol 1e-4 lost every
+	 * resubmission's own faster batch when it counted.) */
+	if (*faster && (cand->weak || ref->weak))
 		return 0;
 	return !(neutral_only && *faster);
 }

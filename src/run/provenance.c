@@ -15,8 +15,9 @@
  * experiment runs).  Outside a git repository the result says so and the
  * run goes on.
  *
- * prov_machine() describes the host: name, CPU, OS, kernel, compilers and
- * the environment variables that change what a GPU program does.
+ * prov_machine() describes the host: name, CPU, OS, kernel, compilers,
+ * the environment variables that change what a GPU program does, and what
+ * bounds a box's CPU share (the autogroup sysctl, the runner's cgroup).
  */
 #include "run/provenance.h"
 
@@ -370,6 +371,25 @@ json_t *prov_machine(const char *const *compilers)
 		json_object_set_new(cc, compilers[i], str_or_null(v));
 	}
 	json_object_set_new(m, "compilers", cc);
+	/* what bounds a box's share of the CPUs against a pool neighbour's:
+	 * every box is a session of its own (bwrap --new-session), which the
+	 * kernel's autogroup gives one fair share however many threads it
+	 * runs, but only in the root cpu cgroup (red team 139: a hog in a
+	 * twin's untimed init() slowed the baseline 2-3x once the runner ran
+	 * in a cpu cgroup of its own, and did nothing in the root one) */
+	json_t *ag = json_null();
+	struct strbuf sb = STRBUF_INIT;
+	int saved = util_quiet;
+	util_quiet = 1; /* a kernel without autogroup has no such file */
+	if (read_file("/proc/sys/kernel/sched_autogroup_enabled", &sb) == 0 && sb.len && sb.buf[0] >= '0' &&
+	    sb.buf[0] <= '9')
+		ag = json_integer(atoi(sb.buf));
+	util_quiet = saved;
+	strbuf_release(&sb);
+	json_object_set_new(m, "sched_autogroup", ag);
+	char *cg = first_line_matching("/proc/self/cgroup", "0::");
+	json_object_set_new(m, "cgroup", cg ? json_string(cg) : json_null()); /* cgroup v2's path; v1: null */
+	free(cg);
 	static const char *const env_names[] = { "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER",
 						 "CUDA_LAUNCH_BLOCKING", "CUDA_MODULE_LOADING",
 						 "OMP_NUM_THREADS", "LD_LIBRARY_PATH",

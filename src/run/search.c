@@ -1238,7 +1238,8 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 	 * cannot be read again confirms nothing. */
 	const struct cand *ic = &cg.c[0];
 	struct eval_fastest fst = { NAN, NAN, "" };
-	int drifted = 0, unread = 0, beats = 0, stalled = 0;
+	int drifted = 0, unread = 0, beats = 0, stalled = 0, outvoted = 0;
+	struct eval_pooled pooled = EVAL_POOLED_INIT;
 	struct lineage_best anc = { NAN, "", "" };
 	if (g->confirmed) {
 		struct query q = QUERY_INIT;
@@ -1258,9 +1259,22 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 			lineage_fastest(x, &q, gi, ic->id, &anc);
 			stalled = search_lineage_stalled(cc->median_us, anc.median);
 		}
+		/* eval's rule: faster in more than half of the store's batches
+		 * of the two codes at this configuration, the generation's and
+		 * the confirmation's among them (red team 140: a search run
+		 * again promoted a candidate 2.048x whose four earlier searches
+		 * had measured it 0.617-0.653x; eval weighed the same store 3 of
+		 * 7 and did not) */
+		if (g->confirmed && !drifted && !stalled) {
+			if (eval_pool_batches(&q, x->pool, g->conf_batch, cc->id, ic->id, &pooled) < 0) {
+				g->confirmed = 0;
+				unread = 1;
+			} else
+				outvoted = !eval_pooled_promotes(&pooled);
+		}
 		query_release(&q);
 	}
-	if (drifted || stalled)
+	if (drifted || stalled || outvoted)
 		g->confirmed = 0;
 	struct strbuf why = STRBUF_INIT;
 	strbuf_addstr(&why, g->why);
@@ -1279,7 +1293,18 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 		g->best_out = 0;
 		e->promoted = 1;
 		struct strbuf said = STRBUF_INIT;
-		if (stalled)
+		if (outvoted && 2 * pooled.k <= pooled.n)
+			strbuf_addf(&said, "%s faster than %s, but faster in only %zu of the store's %zu batches of the two "
+					   "codes at this configuration (%zu earlier%s%s): a promotion needs more than half, "
+					   "as eval's",
+				    cc->id, ic->id, pooled.k, pooled.n, pooled.n_earlier, pooled.others.len ? "; " : "",
+				    pooled.others.buf);
+		else if (outvoted)
+			strbuf_addf(&said, "%s faster than %s, but %s with its p adjusted over the %zu configurations the two "
+					   "kernels were tried in, as eval weighs it",
+				    cc->id, ic->id, pooled.verdict_configs ? pooled.verdict_configs : "no comparison",
+				    pooled.configs);
+		else if (stalled)
 			strbuf_addf(&said, "%s faster than %s, but not faster than %s, an earlier best of its lineage, at "
 					   "its fastest (batch %s: median %.4g us; %s %.4g us now): a lineage whose best does "
 					   "not get faster than its ancestors is the incumbent's drift, not progress",
@@ -1315,6 +1340,7 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 		if (r < 0)
 			rc = -1;
 	}
+	strbuf_release(&pooled.others);
 	free(g->why);
 	g->why = strbuf_detach(&why, NULL);
 	g->conf = cg.c;

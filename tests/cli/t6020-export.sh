@@ -6,7 +6,7 @@ runs_alone_light "the fixture's slow variant must be judged slower: a verdict ti
 setup_tiny_repo
 run_tiny tiny.yaml
 expect_exit 0 "$EVIDENT" export --out ex
-expect_eq "$(head -1 ex/samples.csv)" 'run_id,experiment,batch_id,variant,repeat,outcome,kernel,kernel_sha256,CRASH,REPEAT,clock,sample_index,value,unit'
+expect_eq "$(head -1 ex/samples.csv)" 'run_id,experiment,batch_id,variant,repeat,outcome,kernel,kernel_sha256,CRASH,REPEAT,clock,executor,weak_judge,sample_index,value,unit'
 # the samples that make the time: 2 variants x 3 repeats x about 15 of 20
 # (each sample of a stress distribution with chance 1/4, on its own): as
 # many as the records' timing.n say

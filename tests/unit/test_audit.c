@@ -147,6 +147,7 @@ static void put_v2_tol(struct store *st, const char *id, const char *variant, co
  * verdicts[0..n) (variants v0, v1, ...).
  */
 static double put_repro_band = 0.01; /* the noise band put_repro's reproductions used */
+static const char *const *put_repro_verdicts; /* NULL, or the rows' verdicts against v0 (v0's NULL) */
 
 static void put_repro(struct store *st, const char *id, const char *of, const enum repro_verdict *verdicts, size_t n)
 {
@@ -169,6 +170,11 @@ static void put_repro(struct store *st, const char *id, const char *of, const en
 		rows[i].variant = names[i];
 		rows[i].outcome = OUTCOME_OK;
 		rows[i].mde = NAN;
+		if (put_repro_verdicts && put_repro_verdicts[i]) {
+			rows[i].have_cmp = 1;
+			rows[i].cmp.verdict = put_repro_verdicts[i];
+			rows[i].cmp.ka = rows[i].cmp.kb = 3; /* one process a side reads inconclusive */
+		}
 	}
 	if (of) {
 		int all = 1;
@@ -1605,6 +1611,14 @@ static int setup(void **state)
 	put_repro_band = 0.9;
 	put_repro(&st, "20260102T000010Z-r-rep6-batch", "20260102T000009Z-r-old4-batch", ok2, 2);
 	put_repro_band = 0.01;
+	/* reproduced by each variant's median, but v1's verdict turned round
+	 * (red team 140: reproduce judges each median alone) */
+	static const char *const was_faster[] = { NULL, "faster" }, *const now_slower[] = { NULL, "slower" };
+	put_repro_verdicts = was_faster;
+	put_repro(&st, "20260102T000020Z-r-old7-batch", NULL, NULL, 2);
+	put_repro_verdicts = now_slower;
+	put_repro(&st, "20260102T000021Z-r-rep9-batch", "20260102T000020Z-r-old7-batch", ok2, 2);
+	put_repro_verdicts = NULL;
 	put_stop_hunt(&st);
 	put_kill_hunt(&st);
 	put_wide_hunt(&st);
@@ -2348,14 +2362,22 @@ static void test_reproduced(void **state)
 			"<!-- claim: reproduced run=20260102T000000Z-r-old1-batch experiment=e -->\n"
 			"<!-- claim: reproduced experiment=r -->\n"
 			"<!-- claim: reproduced run=20260102T000009Z-r-old4-batch -->\n"
-			"<!-- claim: reproduced run=20260102T000009Z-r-old4-batch threshold=90% -->\n",
+			"<!-- claim: reproduced run=20260102T000009Z-r-old4-batch threshold=90% -->\n"
+			"<!-- claim: reproduced run=20260102T000020Z-r-old7-batch -->\n"
+			"<!-- claim: reproduced run=20260102T000020Z-r-old7-batch threshold=5% -->\n",
 			&c);
-	/* a band wider than the batch's own is the claim's to state */
+	/* a band past 50% is no claim's to state (red team 140:
+	 * threshold=99% supported a reproduction 1.67x slower) */
 	assert_non_null(strstr(f, "t.md:8: unsupported: reproduced 20260102T000009Z-r-old4-batch: reproduced only within "
-				  "a noise band of 90%, wider than the 1% the claim allows (the recorded batch's own); "
-				  "state it with threshold=90%"));
-	assert_non_null(strstr(f, "t.md:9: supported: reproduced 20260102T000009Z-r-old4-batch: 1 reproduction(s) "
-				  "reproduced all 2 variant(s) (noise band at most 90%"));
+				  "a noise band of 90%, wider than the 50% a claim may allow; run 'evident reproduce "
+				  "--threshold' at 0.5 or less"));
+	assert_non_null(strstr(f, "t.md:9: unsupported: reproduced 20260102T000009Z-r-old4-batch: threshold=90% is wider "
+				  "than the 50% a claim may allow"));
+	/* a verdict lost does not reproduce, whatever the medians */
+	assert_non_null(strstr(f, "t.md:10: contradicted: reproduced 20260102T000020Z-r-old7-batch: 1 of 1 "
+				  "reproduction(s) did not reproduce; the latest of them, batch 20260102T000021Z-r-rep9-batch, "
+				  "lost a verdict: v1 read faster then and slower now"));
+	assert_non_null(strstr(f, "t.md:11: contradicted: reproduced 20260102T000020Z-r-old7-batch"));
 	/* an earlier reproduction failed, the latest reproduced: the failure
 	 * stands, named */
 	assert_non_null(strstr(f, "t.md:1: contradicted: reproduced 20260102T000000Z-r-old1-batch: 1 of 2 reproduction(s) "
@@ -2374,9 +2396,9 @@ static void test_reproduced(void **state)
 	assert_non_null(strstr(f, "t.md:6: unsupported: reproduced 20260102T000000Z-r-old1-batch: run "
 				  "'20260102T000000Z-r-old1-batch' is of experiment 'r', not 'e'"));
 	assert_non_null(strstr(f, "t.md:7: error: claim 'reproduced'"));
-	assert_int_equal(c.supported, 1);
-	assert_int_equal(c.contradicted, 3);
-	assert_int_equal(c.unsupported, 4);
+	assert_int_equal(c.supported, 0);
+	assert_int_equal(c.contradicted, 5);
+	assert_int_equal(c.unsupported, 5);
 	assert_int_equal(c.errors, 1);
 	free(f);
 }

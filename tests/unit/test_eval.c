@@ -213,7 +213,8 @@ static json_t *row_of(const char *var, const char *id, const char *outcome, cons
  * Batch i (id 20260201T0000<i>9Z-ev-<i>-batch): the reference's code
  * (ref.c, refbin) as `ref` against a row `c` of (path, sha, bin, neutral),
  * its outcome and verdict; baseline `ref` unless ref_not_base (then the
- * candidate's row is the baseline); a reproduction of batch 1 when repro;
+ * candidate's row is the baseline, and the reference's row carries the
+ * verdict turned round); a reproduction of batch 1 when repro;
  * at shape N=n.
  */
 static void put_pair(struct store *st, int i, const char *path, const char *sha, const char *bin, const char *neutral,
@@ -225,7 +226,12 @@ static void put_pair(struct store *st, int i, const char *path, const char *sha,
 	     *cid = xstrfmt("20260201T0000%02d1Z-ev-c", i);
 	put_run(st, rid, "ref", bid, "ref.c", refsha, "refbin", NULL, n, "ok");
 	put_run(st, cid, "c", bid, path, sha, bin, neutral, n, outcome);
-	json_t *rows = json_pack("[o, o]", row_of("ref", rid, "ok", ref_not_base ? "slower" : NULL),
+	/* the candidate the baseline: the reference's verdict is its, turned round */
+	const char *rv = !ref_not_base ? NULL
+			 : !strcmp(verdict, "faster") ? "slower"
+			 : !strcmp(verdict, "slower") ? "faster"
+						      : verdict;
+	json_t *rows = json_pack("[o, o]", row_of("ref", rid, "ok", rv),
 				 row_of("c", cid, outcome, ref_not_base ? NULL : verdict));
 	json_t *b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f}, s:{s:s, s:s, s:{s:i}, "
 			      "s:[s]}, s:o}",
@@ -461,11 +467,9 @@ static void set_run_tolerance(const char *root, const char *id, double atol, dou
 	free(path);
 }
 
-/* Run id of the store at root: judge.sandbox.tool set to tool (its
- * timed_checks kept). */
-/* Run id of the store at root: judge.timed_checks.wanted set to wanted,
- * the rest of its judge kept. */
-static void set_run_wanted(const char *root, const char *id, int wanted)
+/* Run id of the store at root: its judge's member key set to value
+ * (stolen), the rest of its judge kept. */
+static void set_run_judge_key(const char *root, const char *id, const char *key, json_t *value)
 {
 	char *path = xstrfmt("%s/runs/%s.json", root, id);
 	json_error_t je;
@@ -476,27 +480,22 @@ static void set_run_wanted(const char *root, const char *id, int wanted)
 		j = json_object();
 		json_object_set_new(r, "judge", j);
 	}
-	json_object_set_new(j, "timed_checks", json_pack("{s:i}", "wanted", wanted));
+	json_object_set_new(j, key, value);
 	assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
 	json_decref(r);
 	free(path);
 }
 
+/* Run id: judge.timed_checks.wanted set to wanted. */
+static void set_run_wanted(const char *root, const char *id, int wanted)
+{
+	set_run_judge_key(root, id, "timed_checks", json_pack("{s:i}", "wanted", wanted));
+}
+
+/* Run id: judge.sandbox.tool set to tool (its timed_checks kept). */
 static void set_run_sandbox(const char *root, const char *id, const char *tool)
 {
-	char *path = xstrfmt("%s/runs/%s.json", root, id);
-	json_error_t je;
-	json_t *r = json_load_file(path, 0, &je);
-	assert_non_null(r);
-	json_t *j = json_object_get(r, "judge");
-	if (!j) {
-		j = json_object();
-		json_object_set_new(r, "judge", j);
-	}
-	json_object_set_new(j, "sandbox", json_pack("{s:s}", "tool", tool));
-	assert_int_equal(json_dump_file(r, path, JSON_INDENT(1)), 0);
-	json_decref(r);
-	free(path);
+	set_run_judge_key(root, id, "sandbox", json_pack("{s:s}", "tool", tool));
 }
 
 /* Run id of the store at root: judge.sandbox.binary_verified {done: done}
@@ -638,12 +637,13 @@ static void put_ref_repeats(const char *root, int i, const char *row_oc, int r0_
  * Red team 48's resubmission: the same code sent until one batch says
  * faster.  This batch (9) is faster; the earlier batches of the same code
  * against the reference's are inconclusive (1), slower (2), faster
- * in a reproduction of 1 (3), crashed (7), and a twin that shares only the
- * echo-neutral object is slower (6): 2 of 6 faster, not promoted.  Left
- * out: another shape (4), a twin of the echo-neutral object alone that is
- * faster (5: that build can be told apart, so it only counts against),
- * a batch whose baseline is not the reference (8).  A batch alone decides
- * for itself: 1 of 1.
+ * in a reproduction of 1 (3), crashed (7), a twin that shares only the
+ * echo-neutral object is slower (6), and the candidate as the baseline,
+ * which the reference beat (8: red team 140's swapped batches, left out
+ * before): 2 of 7 faster, not promoted.  Left out: another shape (4), a
+ * twin of the echo-neutral object alone that is faster (5: that build can
+ * be told apart, so it only counts against).  A batch alone decides for
+ * itself: 1 of 1.
  */
 static void test_pool_resubmissions(void **state)
 {
@@ -662,7 +662,7 @@ static void test_pool_resubmissions(void **state)
 	put_pair(&st, 5, "t.c", tsha, "tbin", "cneutral", "ok", "faster", 256, 0, 0);
 	put_pair(&st, 6, "t.c", tsha, "tbin", "cneutral", "ok", "slower", 256, 0, 0);
 	put_pair(&st, 7, "c.c", csha, "cbin", "cneutral", "crashed", NULL, 256, 0, 0);
-	put_pair(&st, 8, "c.c", csha, "cbin", "cneutral", "ok", "faster", 256, 1, 0);
+	put_pair(&st, 8, "c.c", csha, "cbin", "cneutral", "ok", "slower", 256, 1, 0);
 	put_pair(&st, 9, "c.c", csha, "cbin", "cneutral", "ok", "faster", 256, 0, 0);
 	put_pair(&st, 10, "c.c", csha, "cbin2", "cneutral", "ok", "faster", 1024, 0, 0);
 	store_release(&st);
@@ -671,9 +671,10 @@ static void test_pool_resubmissions(void **state)
 	struct eval_pooled w = EVAL_POOLED_INIT;
 	assert_int_equal(query_open(&q, root), 0);
 	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &w), 0);
-	assert_int_equal(w.n, 6);
+	assert_int_equal(w.n, 7);
 	assert_int_equal(w.k, 2);
-	assert_int_equal(w.n_earlier, 5);
+	assert_int_equal(w.n_earlier, 6);
+	assert_non_null(strstr(w.others.buf, "slower (20260201T0000089Z-ev-8-batch)"));
 	assert_non_null(strstr(w.others.buf, "crashed (20260201T0000079Z-ev-7-batch)"));
 	assert_non_null(strstr(w.others.buf, "slower (20260201T0000069Z-ev-6-batch)"));
 	assert_non_null(strstr(w.others.buf, "slower (20260201T0000029Z-ev-2-batch)"));
@@ -691,7 +692,7 @@ static void test_pool_resubmissions(void **state)
 	strbuf_release(&w1.others);
 	struct eval_pooled w3 = EVAL_POOLED_INIT;
 	assert_int_equal(eval_pool_batches(&q, pool, "20260201T0000099Z-ev-9-batch", "c", "ref", &w3), 0);
-	assert_true(w3.n == 6 && w3.k == 2 && w3.n_earlier == 5);
+	assert_true(w3.n == 7 && w3.k == 2 && w3.n_earlier == 6);
 	strbuf_release(&w3.others);
 	/* red team 134: an earlier batch's faster verdict on boxes an
 	 * unverified bubblewrap made (either side), or on no box, decides
@@ -708,7 +709,7 @@ static void test_pool_resubmissions(void **state)
 		struct eval_pooled wu = EVAL_POOLED_INIT;
 		assert_int_equal(query_open(&qu, root), 0);
 		assert_int_equal(eval_pool_batches(&qu, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &wu), 0);
-		assert_int_equal(wu.n, 5);
+		assert_int_equal(wu.n, 6);
 		assert_int_equal(wu.k, 1);
 		assert_non_null(strstr(wu.others.buf, "slower (20260201T0000029Z-ev-2-batch)"));
 		strbuf_release(&wu.others);
@@ -727,7 +728,7 @@ static void test_pool_resubmissions(void **state)
 		struct eval_pooled wt = EVAL_POOLED_INIT;
 		assert_int_equal(query_open(&qt, root), 0);
 		assert_int_equal(eval_pool_batches(&qt, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &wt), 0);
-		assert_int_equal(wt.n, want ? 6 : 5);
+		assert_int_equal(wt.n, want ? 7 : 6);
 		assert_int_equal(wt.k, want ? 2 : 1);
 		strbuf_release(&wt.others);
 		query_release(&qt);
@@ -746,7 +747,7 @@ static void test_pool_resubmissions(void **state)
 	struct eval_pooled wp = EVAL_POOLED_INIT;
 	assert_int_equal(query_open(&qp, root), 0);
 	assert_int_equal(eval_pool_batches(&qp, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &wp), 0);
-	assert_true(wp.n == 5 && wp.k == 1);
+	assert_true(wp.n == 6 && wp.k == 1);
 	strbuf_release(&wp.others);
 	query_release(&qp);
 	set_run_plugin(root, "20260201T0000030Z-ev-ref", "pluginA");
@@ -755,7 +756,7 @@ static void test_pool_resubmissions(void **state)
 	struct eval_pooled wv = EVAL_POOLED_INIT;
 	assert_int_equal(query_open(&qv, root), 0);
 	assert_int_equal(eval_pool_batches(&qv, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &wv), 0);
-	assert_true(wv.n == 6 && wv.k == 2);
+	assert_true(wv.n == 7 && wv.k == 2);
 	strbuf_release(&wv.others);
 	query_release(&qv);
 	/* no such batch */

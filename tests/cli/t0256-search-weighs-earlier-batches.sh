@@ -1,0 +1,55 @@
+# t0256: a search promotes only what eval would: faster in more than half
+# of the store's batches of the two codes (red team 140: a search run
+# again from the same start promoted g0c0 at 2.048x, confirmed 1.751x,
+# where its four earlier runs had measured the same code 0.617-0.653x;
+# eval weighed the same store 3 of 7 and did not promote).  The
+# candidate (sleepy_wall FAST 1) sleeps 40 ms a launch before WALL and
+# 1 ms after it; the start (FAST 0) sleeps 10 ms always.  Two searches before
+# WALL read the candidate slower; the one after it reads it faster twice
+# (its generation and its confirmation), 2 of 4: kept, and the search
+# says so.  A search of a fresh store after WALL promotes it (2 of 2).
+. "$REPO/tests/cli/lib.sh"
+command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+mkrepo git
+wall=$(( $(date +%s) + 100 ))
+cat > experiments/evo.yaml <<Y
+name: evo
+problem: attention_fwd
+backend: host
+shape: {B: 1, H: 1, S: 16, D: 16}
+kernel: tests/fixtures/host/sleepy_wall.c
+variants:
+  base: {FAST: 0, WALL: $wall}
+correctness: {seeds: 1}
+timing: {warmup_ms: 1, samples: 6, cache: hot}
+repeats: 3
+search:
+  population: 1
+  generations: 1
+  seed: 8
+  tunables:
+    FAST: {choices: [0, 1]}
+Y
+git add -A && git -c user.email=t@t -c user.name=t commit -qm spec || fail "git commit"
+# why STORE N: generation 0's why in the store's Nth search record (by time)
+why() {
+	python3 -c 'import glob, json, sys
+s = json.load(open(sorted(glob.glob(sys.argv[1] + "/runs/*-search.json"))[int(sys.argv[2])]))
+print(s["generations"][0]["why"])' "$1" "$2"
+}
+for i in 0 1; do
+	EVIDENT_STORE=$PWD/st expect_exit 0 "$EVIDENT" run --no-progress experiments/evo.yaml
+	why st $i > "$TEST_TMP/why$i" || fail "no search record $i"
+	grep -q "^base kept: no candidate was faster" "$TEST_TMP/why$i" ||
+		{ cat "$TEST_TMP/why$i"; fail "search $i before WALL promoted"; }
+done
+[ "$(date +%s)" -lt "$wall" ] || skip "the two searches ran past WALL ($(( $(date +%s) - wall )) s late): the machine is too slow for this test's clock"
+while [ "$(date +%s)" -le "$wall" ]; do sleep 1; done
+EVIDENT_STORE=$PWD/st expect_exit 0 "$EVIDENT" run --no-progress experiments/evo.yaml
+why st 2 > "$TEST_TMP/why2" || fail "no third search record"
+expect_match "$TEST_TMP/why2" "^base kept: not confirmed: .* but faster in only 2 of the store's 4 batches of the two codes"
+# a fresh store after WALL: 2 of 2, promoted
+EVIDENT_STORE=$PWD/fresh expect_exit 0 "$EVIDENT" run --no-progress experiments/evo.yaml
+why fresh 0 > "$TEST_TMP/why3" || fail "no search record in the fresh store"
+expect_match "$TEST_TMP/why3" "^g0c0 promoted: faster than base.*confirmed in fresh processes"
+exit 0
