@@ -886,10 +886,10 @@ static const struct pool_row *pool_row_of(const struct pool_batch *e, const stru
  * reference, and a sweep around a third code where it ran at 0.6x of the
  * reference were passed over and the candidate promoted): the reference
  * the baseline, the candidate's verdict; the candidate the baseline, the
- * reference's verdict turned round; neither, faster only where the
- * candidate's median CI lies wholly under the reference's (the batch's
- * verdicts are each against its baseline; a CI apart is the audit's
- * bound without its bootstrap), not faster otherwise. */
+ * reference's verdict turned round; neither, only against: slower where
+ * the candidate's median CI lies wholly above the reference's, nothing
+ * otherwise (the batch's verdicts are each against its baseline, and CIs
+ * apart are no verdict: red team 141). */
 static int pool_decides(const struct pool_batch *e, const struct code_id *ic, const struct code_id *ir, int *faster,
 			const char **verdict)
 {
@@ -920,13 +920,19 @@ static int pool_decides(const struct pool_batch *e, const struct code_id *ic, co
 		*faster = v && !strcmp(v, "slower");
 		*verdict = !v ? "no comparison" : !strcmp(v, "slower") ? "faster" : !strcmp(v, "faster") ? "slower" : v;
 	} else {
-		int apart = cand->have_stats && ref->have_stats && isfinite(cand->median_ci[1]) &&
-			    isfinite(ref->median_ci[0]);
-		*faster = apart && cand->median_ci[1] < ref->median_ci[0];
-		*verdict = !apart ? "no comparison"
-			   : *faster ? "faster"
-			   : cand->median_ci[0] > ref->median_ci[1] ? "slower"
-								    : "not faster (median CIs overlap, beside another baseline)";
+		/* neither the baseline: the batch compared each with a third
+		 * code, never these two, so it counts only against, where the
+		 * candidate's median CI lies wholly above the reference's
+		 * (red team 140's sweeps at 0.6x); otherwise it decides
+		 * nothing.  Counted faster by CIs apart, it let one- and
+		 * two-process sweeps and a 0.5% gap inside the noise band
+		 * promote a candidate the reference had beaten (red team 141:
+		 * 4 of 7, 3 of 5) */
+		*faster = 0;
+		if (!(cand->have_stats && ref->have_stats && isfinite(cand->median_ci[0]) &&
+		      isfinite(ref->median_ci[1]) && cand->median_ci[0] > ref->median_ci[1]))
+			return 0;
+		*verdict = "slower (median CIs apart, beside another baseline)";
 	}
 	/* a faster verdict on runs of a weaker judge (either side: no box, an
 	 * unverified bubblewrap's, fewer than 10 timed checks a run) decides

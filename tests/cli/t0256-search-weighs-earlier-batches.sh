@@ -47,6 +47,12 @@ done
 while [ "$(date +%s)" -le "$wall" ]; do sleep 1; done
 EVIDENT_STORE=$PWD/st expect_exit 0 "$EVIDENT" run --no-progress experiments/evo.yaml
 why st 2 > "$TEST_TMP/why2" || fail "no third search record"
+# its precondition: the generation's own batch read the candidate faster
+# (1 ms against 10 ms; a sanitized runner under make test's load once
+# read it inconclusive)
+if grep -q "^base kept: no candidate was faster" "$TEST_TMP/why2"; then
+	skip "the search after WALL did not read the candidate faster here: $(cat "$TEST_TMP/why2")"
+fi
 expect_match "$TEST_TMP/why2" "^base kept: not confirmed: .* but faster in only 2 of the store's 4 batches of the two codes"
 # a fresh store after WALL: 2 of 2, promoted
 EVIDENT_STORE=$PWD/fresh expect_exit 0 "$EVIDENT" run --no-progress experiments/evo.yaml

@@ -759,6 +759,57 @@ static void test_pool_resubmissions(void **state)
 	assert_true(wv.n == 7 && wv.k == 2);
 	strbuf_release(&wv.others);
 	query_release(&qv);
+	/* neither code the baseline (a sweep around a third code, b3): only
+	 * against.  Batch 70: the candidate's median CI wholly under the
+	 * reference's decides nothing (red team 141: counted faster, one-
+	 * process sweeps promoted a candidate the reference had beaten);
+	 * batch 71: wholly above counts against (red team 140's sweeps) */
+	assert_int_equal(store_open(&st, root, 1), 0);
+	for (int i = 70; i <= 71; i++) {
+		char refsha[SHA256_HEX_LEN + 1], osha[SHA256_HEX_LEN + 1];
+		sha256_hex("ref", 3, refsha);
+		sha256_hex("other", 5, osha);
+		char *bid = xstrfmt("20260201T0000%02d9Z-ev-%d-batch", i, i), *oid = xstrfmt("20260201T0000%02d2Z-ev-b3", i),
+		     *rid = xstrfmt("20260201T0000%02d0Z-ev-ref", i), *cid = xstrfmt("20260201T0000%02d1Z-ev-c", i);
+		put_run(&st, oid, "b3", bid, "other.c", osha, "obin", NULL, 256, "ok");
+		put_run(&st, rid, "ref", bid, "ref.c", refsha, "refbin", NULL, 256, "ok");
+		put_run(&st, cid, "c", bid, "c.c", csha, "cbin", "cneutral", 256, "ok");
+		json_t *rows = json_pack("[o, o, o]", row_of("b3", oid, "ok", NULL), row_of("ref", rid, "ok", "inconclusive"),
+					 row_of("c", cid, "ok", "inconclusive"));
+		json_t *b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f}, s:{s:s, s:s, "
+				      "s:{s:i}, s:[s]}, s:o}",
+				      "kind", "batch", "format", "evident-batch/1", "experiment", "ev", "batch_id", bid,
+				      "baseline", "b3", "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm",
+				      "comparisons", (json_int_t)2, "alpha", 0.05, "threshold", 0.01, "problem", "name", "p2",
+				      "dtype", "fp32", "shape", "N", 256, "dims", "N", "variants", rows);
+		assert_int_equal(store_commit(&st, bid, b), 0);
+		json_decref(b);
+		free(bid);
+		free(oid);
+		free(rid);
+		free(cid);
+	}
+	store_release(&st);
+	for (int i = 70; i <= 71; i++) /* the plug-in of batches 1-9 (set above) */
+		for (int k = 0; k < 3; k++) {
+			char *id = xstrfmt("20260201T0000%02d%dZ-ev-%s", i, k, k == 0 ? "ref" : k == 1 ? "c" : "b3");
+			set_run_plugin(root, id, "pluginA");
+			free(id);
+		}
+	set_row_stats(root, "20260201T0000709Z-ev-70-batch", 1, 100, 95, 105);
+	set_row_stats(root, "20260201T0000709Z-ev-70-batch", 2, 10, 9, 11);
+	set_row_stats(root, "20260201T0000719Z-ev-71-batch", 1, 100, 95, 105);
+	set_row_stats(root, "20260201T0000719Z-ev-71-batch", 2, 200, 190, 210);
+	struct query qs = QUERY_INIT;
+	struct eval_pooled ws = EVAL_POOLED_INIT;
+	assert_int_equal(query_open(&qs, root), 0);
+	assert_int_equal(eval_pool_batches(&qs, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &ws), 0);
+	assert_int_equal(ws.n, 8);
+	assert_int_equal(ws.k, 2);
+	assert_non_null(strstr(ws.others.buf, "-ev-71-batch"));
+	assert_null(strstr(ws.others.buf, "-ev-70-batch"));
+	strbuf_release(&ws.others);
+	query_release(&qs);
 	/* no such batch */
 	struct eval_pooled w2 = EVAL_POOLED_INIT;
 	assert_int_equal(eval_pool_batches(&q, pool, "20260201T0000999Z-ev-x-batch", "c", "ref", &w2), -1);
