@@ -1364,6 +1364,14 @@ static void test_fatbin_device_launch(void **state)
 	ib[1] = one_entry_image(b, 1, 0x11, ".extern .func (.param .b32 r) cudaGraphLaunch");
 	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 1);
 	assert_string_equal(what, "cudaGraphLaunch");
+	/* a later driver's syscalls under another version's names (red team
+	 * 81's forward risk): refused by their stems */
+	ib[1] = one_entry_image(b, 2, 0x11, "__cuda_syscall_cnpv3LaunchDeviceV3");
+	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 1);
+	assert_string_equal(what, "LaunchDevice");
+	ib[1] = one_entry_image(b, 2, 0x11, "__cuda_syscall_cnpv3GetParameterBufferV3");
+	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 1);
+	assert_string_equal(what, "GetParameterBuffer");
 	/* compressed: not readable here */
 	ib[1] = one_entry_image(b, 2, 0x8011, "__cuda_syscall_cnpv2LaunchDeviceV2");
 	assert_int_equal(seal_fatbin_device_launch(im, ib, 2, &what), 0);
