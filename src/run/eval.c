@@ -894,7 +894,14 @@ static int pool_decides(const struct pool_batch *e, const struct code_id *ic, co
 			const char **verdict)
 {
 	const struct pool_row *base = e->base >= 0 ? &e->rows[e->base] : NULL;
-	const struct pool_row *ref = pool_row_of(e, ir, NULL, 0, NULL);
+	/* the reference's row by its code, or by an object that maps what it
+	 * maps (code_same_way: a comment-only copy, an echo-neutral twin),
+	 * which then counts only against, as the candidate's twin does (red
+	 * team 142: the reference renamed to a fresh comment-only copy each
+	 * session left every batch the candidate had lost unweighed; eval
+	 * promoted 7.532x at 2 of 2, a search 7.112x; the audit: 2 of 5) */
+	int ref_twin = 0;
+	const struct pool_row *ref = pool_row_of(e, ir, NULL, 1, &ref_twin);
 	if (!ref || ref->outcome != OUTCOME_OK)
 		return 0;
 	int neutral_only = 0;
@@ -944,7 +951,7 @@ static int pool_decides(const struct pool_batch *e, const struct code_id *ic, co
 	 * resubmission's own faster batch when it counted.) */
 	if (*faster && (cand->weak || ref->weak))
 		return 0;
-	return !(neutral_only && *faster);
+	return !((neutral_only || ref_twin) && *faster);
 }
 
 /*

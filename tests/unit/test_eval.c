@@ -810,6 +810,20 @@ static void test_pool_resubmissions(void **state)
 	assert_null(strstr(ws.others.buf, "-ev-70-batch"));
 	strbuf_release(&ws.others);
 	query_release(&qs);
+	/* the reference renamed to a copy whose object maps what its object
+	 * maps (the same load_sha256, another binary) still counts, against
+	 * (red team 142: batch 2, slower, was left out, 7 of 7 weighed) */
+	set_run_code(root, "20260201T0000090Z-ev-ref", NULL, NULL, "refload", NULL);
+	set_run_code(root, "20260201T0000020Z-ev-ref", "refcopy.c", "refbin2", "refload", NULL);
+	struct query ql = QUERY_INIT;
+	struct eval_pooled wl = EVAL_POOLED_INIT;
+	assert_int_equal(query_open(&ql, root), 0);
+	assert_int_equal(eval_pool_batches(&ql, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &wl), 0);
+	assert_int_equal(wl.n, 8);
+	assert_int_equal(wl.k, 2);
+	assert_non_null(strstr(wl.others.buf, "slower (20260201T0000029Z-ev-2-batch)"));
+	strbuf_release(&wl.others);
+	query_release(&ql);
 	/* no such batch */
 	struct eval_pooled w2 = EVAL_POOLED_INIT;
 	assert_int_equal(eval_pool_batches(&q, pool, "20260201T0000999Z-ev-x-batch", "c", "ref", &w2), -1);
