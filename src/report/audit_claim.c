@@ -567,9 +567,9 @@ static int repro_turned(const struct batch_record *old, const struct batch_recor
 	return 0;
 }
 
-/* The first weaker-box reason (query_row_weak_judge_why) of any row of b,
+/* The first weaker-judge reason (query_row_weak_judge_why) of any row of b,
  * or NULL. */
-static const char *batch_box_weak(struct actx *a, const struct batch_record *b)
+static const char *batch_weak_judge(struct actx *a, const struct batch_record *b)
 {
 	const char *w = NULL;
 	for (size_t i = 0; i < b->n_rows && !w; i++)
@@ -595,7 +595,7 @@ void audit_claim_reproduced(struct actx *a, const struct md_marker *m)
 	 * one that agrees (red team 138: both run with an unverified
 	 * bubblewrap, `reproduced` was supported where `faster` on the same
 	 * batch was not); one that did not reproduce still counts against */
-	const char *weak = batch_box_weak(a, old);
+	const char *weak = batch_weak_judge(a, old);
 	if (weak) {
 		audit_finding(a, m->line, "unsupported", "%s: batch %s was judged by a weaker judge than the default: %s; "
 			      "no claim counts it",
@@ -635,7 +635,7 @@ void audit_claim_reproduced(struct actx *a, const struct md_marker *m)
 		const struct batch_record *c = query_batch_at(a->q, rx[k]);
 		if (!c || c == old || !c->repro.have)
 			continue;
-		if (c->repro.reproduced && c->repro.n_rows && batch_box_weak(a, c))
+		if (c->repro.reproduced && c->repro.n_rows && batch_weak_judge(a, c))
 			continue; /* a weaker box's agreement: no support */
 		n++;
 		if (!latest)

@@ -407,7 +407,7 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		strbuf_release(&w);
 	}
 	const struct run_record *newest = runs[0], *pass = NULL, *loose_run = NULL;
-	size_t n_ev = 0, n_fail = 0, n_loose = 0, n_named = 0, n_other = 0, n_aside = 0, n_unverified = 0;
+	size_t n_ev = 0, n_fail = 0, n_loose = 0, n_named = 0, n_other = 0, n_aside = 0, n_weak = 0;
 	const struct run_record *aside_run = NULL;
 	struct strbuf loose = STRBUF_INIT;
 	const struct run_record **named = xcalloc(nr + 1, sizeof(*named));
@@ -471,7 +471,7 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 			strbuf_release(&wok);
 			strbuf_release(&wbad);
 			if (passed) {
-				n_unverified++;
+				n_weak++;
 				continue;
 			}
 		}
@@ -543,7 +543,7 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		audit_finding(a, m->line, "unsupported", "%s: no run of its code was judged%s%s%s%s", head.buf,
 			      n_aside ? " (every one set aside by the errata: " : "", n_aside ? aside_why.buf : "",
 			      n_aside ? ")" : "",
-			      n_unverified ? "; runs a weaker judge than the default judged are not counted (boxed by a "
+			      n_weak ? "; runs a weaker judge than the default judged are not counted (boxed by a "
 					     "bubblewrap the runner could not verify, EVIDENT_BWRAP_UNVERIFIED=1: "
 					     "judge.sandbox.binary_verified; not boxed, --unsandboxed: judge.sandbox.tool "
 					     "none; fewer than 10 timed checks a run: judge.timed_checks.wanted)"
@@ -577,10 +577,10 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 	if (n_refused)
 		strbuf_addf(&detail, "; %zu run(s) at other configurations refused them (build_failed, init_failed or "
 			    "launch_failed: no output, nothing judged)", n_refused);
-	if (n_unverified)
+	if (n_weak)
 		strbuf_addf(&detail, "; %zu run(s) of the code not counted: judged by a weaker judge than the default "
 			    "(boxed by a bubblewrap the runner could not verify, EVIDENT_BWRAP_UNVERIFIED=1; not boxed, "
-			    "--unsandboxed; or fewer than 10 timed checks a run)", n_unverified);
+			    "--unsandboxed; or fewer than 10 timed checks a run)", n_weak);
 	if (n_aside)
 		strbuf_addf(&detail, "; %zu run(s) of the code set aside by %s (run %s, %s)", n_aside,
 			    a->o->errata_path ? a->o->errata_path : "the errata", audit_id_or(aside_run->run_id),
