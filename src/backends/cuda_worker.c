@@ -256,6 +256,12 @@ static int on_sample(void *ctx, const struct evc_sample *s)
 	 * (job.c job_escapes, red team 26) */
 	if (isfinite(s->drain_us))
 		json_object_set_new(msg, "drain_us", json_real(s->drain_us));
+	/* the ruler (evident_cuda.h): the kernel clock's reading of an
+	 * interval of the device's %globaltimer, and the register's */
+	if (isfinite(s->ruler_us) && isfinite(s->ruler_gt_us)) {
+		json_object_set_new(msg, "ruler_us", json_real(s->ruler_us));
+		json_object_set_new(msg, "ruler_gt_us", json_real(s->ruler_gt_us));
+	}
 	/* the fresh inputs' key (as the signed 64-bit JSON integer of its bits) */
 	if (s->key)
 		json_object_set_new(msg, "key", json_integer((json_int_t)s->key));

@@ -615,6 +615,8 @@ static int on_sample(struct proto *p, json_t *m)
 	s->other_stream = (int)json_integer_value(json_object_get(m, "other_stream"));
 	s->late = json_is_true(json_object_get(m, "late"));
 	s->drain_us = time_or_nan(m, "drain_us");
+	s->ruler_us = time_or_nan(m, "ruler_us");
+	s->ruler_gt_us = time_or_nan(m, "ruler_gt_us");
 	s->threads_delta = (int)json_integer_value(json_object_get(m, "threads_delta"));
 	s->block_timeout = json_is_true(json_object_get(m, "block_timeout"));
 	s->incomplete = json_is_true(json_object_get(m, "incomplete"));

@@ -112,6 +112,8 @@ struct proto_sample {
 	unsigned long long key;  /* fresh CUDA inputs: the sample's mixing key (0: none) */
 	int other_stream, late, threads_delta, block_timeout, throttled;
 	double drain_us;    /* the device-wide synchronise after the stop event (host wall), or NAN */
+	double ruler_us, ruler_gt_us; /* CUDA under CUPTI: the ruler's record and its %globaltimer
+				       * interval (evident_cuda.h), or NAN */
 	int incomplete;     /* CUDA: the sample's device records were not all attributed */
 	double clock_mhz;
 	int dist;           /* its inputs' distribution (scramble.h evs_sample_dist: CUDA from

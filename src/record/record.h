@@ -184,6 +184,11 @@ struct rec_escapes {
 	/* trust: host on a GPU (NAN elsewhere): launch()'s median host time
 	 * and the bound it was held to (outcome.h HOST_LAUNCH_*) */
 	double host_launch_us, host_launch_bound_us;
+	/* the kernel clock's median rate against the device's %globaltimer
+	 * over ruler_n timed samples (outcome.h CLOCK_RULER_*); NAN, 0 where
+	 * not measured (the host, the events clock, older records) */
+	double ruler_rate;
+	long long ruler_n;
 };
 
 /* Where a run was executed (v2, scale-out): the executor of run/ that

@@ -423,7 +423,7 @@ static void read_timing(json_t *m, struct run_record *r)
 		r->health.note = gs(h, "note");
 	}
 	json_t *e = go(t, "escapes");
-	r->escapes.host_launch_us = r->escapes.host_launch_bound_us = NAN;
+	r->escapes.host_launch_us = r->escapes.host_launch_bound_us = r->escapes.ruler_rate = NAN;
 	if (e) {
 		r->escapes.other_stream = gi(e, "other_stream", 0);
 		r->escapes.late = gi(e, "late", 0);
@@ -432,6 +432,8 @@ static void read_timing(json_t *m, struct run_record *r)
 		r->escapes.drain_late = gi(e, "drain_late", 0);
 		r->escapes.host_launch_us = gn(e, "host_launch_us");
 		r->escapes.host_launch_bound_us = gn(e, "host_launch_bound_us");
+		r->escapes.ruler_rate = gn(e, "ruler_rate");
+		r->escapes.ruler_n = gi(e, "ruler_n", 0);
 	}
 }
 
@@ -714,6 +716,10 @@ static json_t *write_timing(const struct run_record *r)
 		json_object_set_new(e, "host_launch_us", json_real(r->escapes.host_launch_us));
 	if (isfinite(r->escapes.host_launch_bound_us))
 		json_object_set_new(e, "host_launch_bound_us", json_real(r->escapes.host_launch_bound_us));
+	if (r->escapes.ruler_n > 0 && isfinite(r->escapes.ruler_rate)) {
+		json_object_set_new(e, "ruler_rate", json_real(r->escapes.ruler_rate));
+		json_object_set_new(e, "ruler_n", json_integer(r->escapes.ruler_n));
+	}
 	json_object_set_new(t, "escapes", e);
 	return t;
 }

@@ -1312,7 +1312,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		struct proto_sample *s = &p->samples[p->n_samples++];
 		memset(s, 0, sizeof(*s));
 		s->us = s->host_us = us;
-		s->event_us = s->kernel_us = s->clock_mhz = NAN;
+		s->event_us = s->kernel_us = s->clock_mhz = s->ruler_us = s->ruler_gt_us = NAN;
 		s->set = -1;
 		/* A thread a sample started and left alive at its freeze is
 		 * work outside the timed region only if it works on: one that

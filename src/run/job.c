@@ -1975,6 +1975,20 @@ static void job_escapes(struct job_state *j)
 	j->jr.gap_kernel_us = ng ? median_of(kn, ng) : NAN;
 	free(ev);
 	free(kn);
+	/* the ruler (outcome.h CLOCK_RULER_*): the kernel clock's rate
+	 * against the device's, where the kernel clock is the run's */
+	j->jr.ruler_rate = NAN;
+	j->jr.n_rulers = 0;
+	if (on_kernel_clock && pr->n_samples) {
+		double *ru = xmalloc(pr->n_samples * sizeof(double)), *gt = xmalloc(pr->n_samples * sizeof(double));
+		for (size_t i = 0; i < pr->n_samples; i++) {
+			ru[i] = pr->samples[i].ruler_us;
+			gt[i] = pr->samples[i].ruler_gt_us;
+		}
+		j->jr.ruler_rate = outcome_ruler_rate(ru, gt, pr->n_samples, &j->jr.n_rulers);
+		free(ru);
+		free(gt);
+	}
 }
 
 /* The extra shape's worker did not finish: its failure, as an outcome. */
@@ -2639,6 +2653,8 @@ static void rec_timing(struct job_state *j)
 	r->escapes.host_threads = j->jr.host_threads_seen;
 	r->escapes.block_timeouts = j->jr.block_timeouts;
 	r->escapes.drain_late = j->jr.drain_late;
+	r->escapes.ruler_rate = j->jr.n_rulers ? j->jr.ruler_rate : NAN;
+	r->escapes.ruler_n = j->jr.n_rulers;
 	int launch_watched = j->c->be->uses_gpu && !strcmp(j->main_w.exec->trust, "host") && j->main_w.proto.n_samples;
 	r->escapes.host_launch_us = launch_watched ? j->jr.host_launch_us : NAN;
 	r->escapes.host_launch_bound_us = launch_watched ? j->jr.host_launch_bound_us : NAN;

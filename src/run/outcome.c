@@ -37,6 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/stats.h"
+
 static char *check_text(const struct rec_check *c)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -333,6 +335,14 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 			    (r->host_launch_bound_us - HOST_LAUNCH_SLACK_US) / HOST_LAUNCH_DEVICE_X, HOST_LAUNCH_SLACK_US));
 		return;
 	}
+	if (outcome_ruler_off(r->ruler_rate, r->n_rulers)) {
+		set(o, reason, OUTCOME_CLOCK_DISAGREE,
+		    xstrfmt("the kernel clock ran at %.4f of the device's own (%%globaltimer) over the harness's "
+			    "ruler, median of %lld timed samples (allowed %.2f to %.2f): a clock CUPTI was handed "
+			    "that is not the device's times nothing",
+			    r->ruler_rate, r->n_rulers, CLOCK_RULER_MIN, CLOCK_RULER_MAX));
+		return;
+	}
 	if (r->n_clocked && r->clock_gaps > CLOCK_GAP_FRAC * (double)r->n_clocked) {
 		set(o, reason, OUTCOME_CLOCK_DISAGREE,
 		    xstrfmt("in %lld of %lld samples the CUDA events saw more than %.0f us + %.0f%% over the kernel "
@@ -440,6 +450,28 @@ void outcome_host_launch(struct job_report *r, double launch_us, double device_u
 	r->host_launch_us = launch_us;
 	r->host_launch_bound_us = HOST_LAUNCH_DEVICE_X * device_us + HOST_LAUNCH_SLACK_US;
 	r->host_launch_judged = isfinite(launch_us) && isfinite(device_us) && launch_us > r->host_launch_bound_us;
+}
+
+double outcome_ruler_rate(const double *ruler_us, const double *gt_us, size_t n, long long *used)
+{
+	double *q = n ? xmalloc(n * sizeof(double)) : NULL;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(ruler_us[i]) && isfinite(gt_us[i]) && ruler_us[i] > 0 && gt_us[i] > 0)
+			q[m++] = ruler_us[i] / gt_us[i];
+	*used = (long long)m;
+	double rate = NAN;
+	if (m) {
+		stats_sort(q, m);
+		rate = stats_median_sorted(q, m);
+	}
+	free(q);
+	return rate;
+}
+
+int outcome_ruler_off(double rate, long long n_rulers)
+{
+	return n_rulers >= CLOCK_RULER_MIN_N && isfinite(rate) && (rate < CLOCK_RULER_MIN || rate > CLOCK_RULER_MAX);
 }
 
 int outcome_clock_gap_past(double event_us, double kernel_us)

@@ -57,6 +57,11 @@ struct job_report {
 	 * more than CLOCK_GAP_US + CLOCK_GAP_REL x events, of n_clocked with both */
 	long long clock_gaps, n_clocked;
 	double gap_event_us, gap_kernel_us;  /* medians over those samples */
+	/* the ruler (outcome_ruler_rate): the kernel clock's median rate
+	 * against the device's %globaltimer over n_rulers timed samples
+	 * (NAN, 0: none, not on the kernel clock) */
+	double ruler_rate;
+	long long n_rulers;
 	/* the physical floor: a median below it is no speedup */
 	double floor_us, median_us;
 	const char *floor_dist;      /* median_us is this stress distribution's (job_samples), or NULL */
@@ -115,6 +120,34 @@ int outcome_drain_judged(long long drain_late, long long n_samples);
 void outcome_host_launch(struct job_report *r, double launch_us, double device_us);
 #define CLOCK_GAP_REL 0.01
 #define CLOCK_GAP_FRAC 0.10
+
+/* The ruler (harness.cu evc_harness_ruler): after each timed sample on
+ * the kernel clock the harness spins 50 us of the device's %globaltimer
+ * on one thread, and the same interval's CUPTI record is the kernel
+ * clock's reading of it.  The events' bound leaves a clock of the
+ * kernel's own 8 us + 1% a sample, which on a 10 us kernel is most of it:
+ * red team 80's tsfit, a trust: host kernel that hands CUPTI a CPU clock
+ * whose rate it fitted in init() (cuptiActivityRegisterTimestampCallback)
+ * to land under the bound, read 8.65 us against an honest 9.82 on an
+ * H200 (1.136x) with every check passed.  A CPU clock sets the slope of
+ * every record's conversion, the ruler's too, and never the register.
+ * The record's start and end lie a few hundred nanoseconds outside the
+ * spin, so an honest rate is a little over 1; a median under
+ * CLOCK_RULER_MIN over at least CLOCK_RULER_MIN_N samples is
+ * clock_disagree, and so is one over CLOCK_RULER_MAX (a clock that is not
+ * the device's either way). */
+#define CLOCK_RULER_MIN 0.99
+#define CLOCK_RULER_MAX 1.10
+#define CLOCK_RULER_MIN_N 5
+
+/* The median of ruler_us[i] / gt_us[i] over the i < n where both are
+ * finite and positive, into *used their count; NAN when none. */
+double outcome_ruler_rate(const double *ruler_us, const double *gt_us, size_t n, long long *used);
+
+/* 1 when n_rulers samples' median rate (outcome_ruler_rate) says the
+ * kernel clock is not the device's: at least CLOCK_RULER_MIN_N of them,
+ * the rate outside [CLOCK_RULER_MIN, CLOCK_RULER_MAX]. */
+int outcome_ruler_off(double rate, long long n_rulers);
 
 /* 1 when a sample's events (event_us) exceed its kernel clock (kernel_us)
  * by more than CLOCK_GAP_US + CLOCK_GAP_REL x event_us; 0 otherwise, or

@@ -80,6 +80,45 @@ static void test_clock_gap(void **state)
 	assert_false(outcome_clock_gap_past(100.0, NAN));
 }
 
+/* The ruler (outcome.h CLOCK_RULER_*): red team 80's tsfit fitted its
+ * CPU clock to read 8.65 us of 9.82 (a rate of about 0.88), inside the
+ * events' bound; the ruler's 50 us of %globaltimer read at that rate is
+ * clock_disagree, and an honest rate (the record a little longer than the
+ * spin) is not.  Samples without a ruler do not count, and fewer than
+ * CLOCK_RULER_MIN_N judge nothing. */
+static void test_clock_ruler(void **state)
+{
+	(void)state;
+	long long n = -1;
+	double fit[6] = { 44.1, 44.0, NAN, 44.2, 43.9, 44.0 }, gt[6] = { 50.0, 50.0, 50.0, 50.0, 50.0, 50.0 };
+	double rate = outcome_ruler_rate(fit, gt, 6, &n);
+	assert_int_equal(n, 5);
+	assert_true(fabs(rate - 0.88) < 1e-9);
+	assert_true(outcome_ruler_off(rate, n));
+	double honest[5] = { 50.4, 50.6, 50.5, 50.3, 50.7 };
+	rate = outcome_ruler_rate(honest, gt, 5, &n);
+	assert_int_equal(n, 5);
+	assert_false(outcome_ruler_off(rate, n));
+	assert_false(outcome_ruler_off(0.5, CLOCK_RULER_MIN_N - 1)); /* too few to judge */
+	assert_true(outcome_ruler_off(0.985, CLOCK_RULER_MIN_N));   /* a 1.5% gain is off */
+	assert_true(outcome_ruler_off(1.2, 100));                     /* fast: not the device's either */
+	assert_false(outcome_ruler_off(NAN, 100));
+	assert_true(isnan(outcome_ruler_rate(fit, gt, 0, &n)) && n == 0);
+
+	/* in the order of evidence: an otherwise ok run is clock_disagree */
+	struct run_result ok = { .started = 1, .exited = 1 };
+	struct proto p;
+	proto_init(&p);
+	struct rec_check good[2] = { chk("seed", 1, 0, 0), chk("timed", 1, 0, 0) };
+	struct job_report r = base(&ok, &p, good, 2);
+	r.ruler_rate = 0.88;
+	r.n_rulers = 100;
+	assert_string_equal(cls(&r), "clock_disagree");
+	r.ruler_rate = 1.01;
+	assert_string_equal(cls(&r), "ok");
+	proto_release(&p);
+}
+
 static void test_order_of_evidence(void **state)
 {
 	(void)state;
@@ -488,6 +527,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clock_gap),
+		cmocka_unit_test(test_clock_ruler),
 		cmocka_unit_test(test_order_of_evidence),
 		cmocka_unit_test(test_protocol_and_claims),
 		cmocka_unit_test(test_extra_shape),

@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define EVC_API_VERSION 9
+#define EVC_API_VERSION 10 /* 10: struct evc_sample's ruler */
 #define EVC_API_SYMBOL "evident_cuda_api"
 
 /* What the harness read off the device (cudaGetDeviceProperties etc.). */
@@ -174,6 +174,12 @@ struct evc_sample {
 	uint64_t key;             /* fresh inputs: the sample's mixing key (0: none) */
 	int unrecorded;           /* CUPTI: kernel launches of launch() with no record (records
 				   * turned off around them: the sample is incomplete) */
+	/* The ruler (version 10; timed samples under CUPTI, else NAN): a
+	 * harness kernel after the drain spins a fixed interval of the
+	 * device's %globaltimer; ruler_gt_us is that interval by the
+	 * register, ruler_us its CUPTI record's end - start.  Their ratio is
+	 * the kernel clock's rate against the device's (job.c). */
+	double ruler_us, ruler_gt_us;
 };
 
 /* Returns 0 to go on, EVC_STOP or EVC_ABORT.  When a timed sample's

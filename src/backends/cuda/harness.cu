@@ -80,6 +80,9 @@ struct evc_ctx {
 	struct evc_block_flag *h_block;   /* cudaHostAlloc, mapped */
 	struct evc_block_flag *d_block;   /* its device address */
 	unsigned block_gen;
+	unsigned long long *h_ruler;      /* the ruler's %globaltimer at its start and end
+					   * (cudaHostAlloc, mapped; run_sample) */
+	unsigned long long *d_ruler;      /* its device address */
 };
 
 static int set_err(int code, char *err, size_t errlen, const char *where)
@@ -240,7 +243,16 @@ static int evc_open(int device, struct evc_ctx **out, struct evc_device_info *in
 			memset((void *)c->h_block, 0, sizeof(*c->h_block));
 			e = cudaHostGetDevicePointer((void **)&c->d_block, (void *)c->h_block, 0);
 		}
+		if (e == cudaSuccess)
+			e = cudaHostAlloc((void **)&c->h_ruler, 2 * sizeof(*c->h_ruler),
+					  cudaHostAllocMapped | cudaHostAllocPortable);
+		if (e == cudaSuccess) {
+			memset((void *)c->h_ruler, 0, 2 * sizeof(*c->h_ruler));
+			e = cudaHostGetDevicePointer((void **)&c->d_ruler, (void *)c->h_ruler, 0);
+		}
 		if (e != cudaSuccess) {
+			if (c->h_ruler)
+				cudaFreeHost((void *)c->h_ruler);
 			if (c->h_block)
 				cudaFreeHost((void *)c->h_block);
 			if (c->stream)
@@ -282,6 +294,8 @@ static void evc_close(struct evc_ctx *c)
 		cudaFree(c->d_flush);
 	if (c->h_block)
 		cudaFreeHost((void *)c->h_block);
+	if (c->h_ruler)
+		cudaFreeHost((void *)c->h_ruler);
 	if (c->stream)
 		cudaStreamDestroy(c->stream);
 	free(c);
@@ -565,6 +579,25 @@ __global__ void evc_harness_block(struct evc_block_flag *f, unsigned gen, unsign
 	}
 }
 
+/*
+ * The ruler (red team 80's tsfit): one thread spins spin_ns of
+ * %globaltimer and writes where it started and ended.  Its CUPTI record
+ * is the kernel clock's conversion of the same device interval, so the
+ * two against each other are the kernel clock's rate (run_sample,
+ * cupti_attribute).  %globaltimer is the device's; a CPU clock a trust:
+ * host kernel hands CUPTI (cuptiActivityRegisterTimestampCallback) sets
+ * the slope of every record's conversion and never this register.
+ */
+__global__ void evc_harness_ruler(unsigned long long *out, unsigned long long spin_ns)
+{
+	unsigned long long t0 = global_ns(), t;
+	do
+		t = global_ns();
+	while (t - t0 < spin_ns);
+	out[0] = t0;
+	out[1] = t;
+}
+
 static unsigned long long block_timeout_ns(double ms)
 {
 	return (unsigned long long)((ms > 0 ? ms : EVC_BLOCK_TIMEOUT_MS) * 1e6);
@@ -625,7 +658,7 @@ static int count_threads(void)
  * apply to the graph's records as to any other; a graph launched on any
  * other stream stays other_stream.
  */
-enum { WIN_NONE = 0, WIN_LAUNCH = 1, WIN_ANCHOR = 2 };
+enum { WIN_NONE = 0, WIN_LAUNCH = 1, WIN_ANCHOR = 2, WIN_RULER = 3 };
 enum { REC_KERNEL = 1, REC_COPY = 2 };
 #define CU_LAUNCH_CAP 4096
 #define CU_ANCHOR_CAP 16
@@ -633,6 +666,10 @@ enum { REC_KERNEL = 1, REC_COPY = 2 };
 #define CU_OWED_MAX 4096
 #define EVC_LATE_SLACK_US 5.0  /* CUPTI end after the stop event (start before the
 				* start event) by more: late (early) */
+/* the ruler's spin (evc_harness_ruler): long beside the few hundred
+ * nanoseconds the record's start and end lie outside the spin, short
+ * beside a timed sample's own overhead (scramble, flush, output copy) */
+#define EVC_RULER_US 50.0
 #define EVC_EV0_GAP_US 20.0    /* the start event at most this after the anchor's end */
 
 struct cupti_rec {
@@ -684,6 +721,8 @@ static struct {
 	CUstream harness_stream;
 	uint32_t anchor_ids[CU_ANCHOR_CAP];
 	int n_anchor;
+	uint32_t ruler_ids[CU_ANCHOR_CAP]; /* the ruler's launch (WIN_RULER), as the anchor's */
+	int n_ruler;
 	uint32_t *stray_ids; /* every stray call's id (cupti_shutdown frees) */
 	/* the stray calls that launch, copy or memset (cupti_is_launch), each
 	 * of which owes its record as a call of the window does: kept until
@@ -1130,6 +1169,9 @@ static void CUPTIAPI cupti_api_cb(void *userdata, CUpti_CallbackDomain dom, CUpt
 	} else if (w == WIN_ANCHOR && own) {
 		if (cu.n_anchor < CU_ANCHOR_CAP)
 			cu.anchor_ids[cu.n_anchor++] = cd->correlationId;
+	} else if (w == WIN_RULER && own) {
+		if (cu.n_ruler < CU_ANCHOR_CAP)
+			cu.ruler_ids[cu.n_ruler++] = cd->correlationId;
 	} else if (!cu.stray_overflow) {
 		if (cu.n_stray == cu.cap_stray) {
 			long long cap = cu.cap_stray ? 2 * cu.cap_stray : 1024;
@@ -1311,7 +1353,7 @@ static void cupti_reset_sample(void)
 	cu.n_launch = 0;
 	cu.n_kl = cu.captured = cu.n_graph_own = 0;
 	cu.launch_overflow = 0;
-	cu.n_anchor = 0;
+	cu.n_anchor = cu.n_ruler = 0;
 	cu.n_recs = 0;
 	cu.recs_overflow = 0;
 	pthread_mutex_unlock(&cu_mu);
@@ -1741,7 +1783,15 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 		if (anchor_end && r->start + slack_ns < anchor_end)
 			s->early++;
 	}
-	if (harness_stream < 0 || cu.launch_overflow || cu.recs_overflow || cu.stray_overflow ||
+	/* the ruler's record (run_sample): the kernel clock's reading of an
+	 * interval the device's %globaltimer measured too */
+	s->ruler_us = NAN;
+	for (int k = 0; k < cu.n_recs; k++)
+		for (int a = 0; a < cu.n_ruler; a++)
+			if (cu.recs[k].corr == cu.ruler_ids[a] && cu.recs[k].kind == REC_KERNEL && cu.recs[k].start &&
+			    cu.recs[k].end > cu.recs[k].start)
+				s->ruler_us = (double)(cu.recs[k].end - cu.recs[k].start) * 1e-3;
+		if (harness_stream < 0 || cu.launch_overflow || cu.recs_overflow || cu.stray_overflow ||
 	    cu.dropped != *dropped_seen)
 		incomplete = 1;
 	/* Every kernel launch, copy and memset of the window has its record.
@@ -1783,7 +1833,7 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 		incomplete = 1;
 	cu.n_kl = cu.captured = cu.n_graph_own = 0;
 	*dropped_seen = cu.dropped;
-	cu.n_launch = cu.launch_overflow = cu.n_anchor = cu.n_recs = cu.recs_overflow = 0;
+	cu.n_launch = cu.launch_overflow = cu.n_anchor = cu.n_ruler = cu.n_recs = cu.recs_overflow = 0;
 	pthread_mutex_unlock(&cu_mu);
 
 	/* the kernel clock counts everything launch() enqueued: kernels,
@@ -2083,6 +2133,21 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 	s->event_us = (double)ms * 1e3 / T->batch;
 	s->host_launch_us = (t1 - t0) * 1e6;
 	s->block_timed_out = T->block && c->h_block->timed_out == gen;
+	s->ruler_us = s->ruler_gt_us = NAN;
+	if (T->cupti && !warm) {
+		/* the ruler, after the drain, outside the sample's window: its
+		 * record and its %globaltimer are the same device interval
+		 * (evc_harness_ruler), which cupti_attribute reads */
+		c->h_ruler[0] = c->h_ruler[1] = 0;
+		cupti_window(WIN_RULER);
+		evc_harness_ruler<<<1, 1, 0, c->stream>>>(c->d_ruler, (unsigned long long)(EVC_RULER_US * 1e3));
+		e = cudaGetLastError();
+		cupti_window(WIN_NONE);
+		CK(e, "evc_harness_ruler launch");
+		CK(cudaStreamSynchronize(c->stream), "cudaStreamSynchronize (ruler)");
+		if (c->h_ruler[1] > c->h_ruler[0])
+			s->ruler_gt_us = (double)(c->h_ruler[1] - c->h_ruler[0]) * 1e-3;
+	}
 	if (T->cupti) {
 		cupti_attribute((double)ms, g < 0, &T->dropped_seen, s);
 	} else {
