@@ -338,7 +338,7 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 	if (outcome_ruler_off(r->ruler_rate, r->n_rulers)) {
 		set(o, reason, OUTCOME_CLOCK_DISAGREE,
 		    xstrfmt("the kernel clock ran at %.4f of the device's own (%%globaltimer) over the harness's "
-			    "ruler, median of %lld timed samples (allowed %.2f to %.2f): a clock CUPTI was handed "
+			    "ruler, median of %lld timed samples (allowed %.3f to %.2f): a clock CUPTI was handed "
 			    "that is not the device's times nothing",
 			    r->ruler_rate, r->n_rulers, CLOCK_RULER_MIN, CLOCK_RULER_MAX));
 		return;

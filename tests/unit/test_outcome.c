@@ -81,10 +81,9 @@ static void test_clock_gap(void **state)
 }
 
 /* The ruler (outcome.h CLOCK_RULER_*): red team 80's tsfit fitted its
- * CPU clock to read 8.65 us of 9.82 (a rate of about 0.88), inside the
- * events' bound; the ruler's 50 us of %globaltimer read at that rate is
- * clock_disagree, and an honest rate (the record a little longer than the
- * spin) is not.  Samples without a ruler do not count, and fewer than
+ * CPU clock to read 8.65 us of 9.82, inside the events' bound; its ruler
+ * read 0.889 on an H200 (S40), clock_disagree, and the honest rate (the
+ * record 0.99 us longer than the spin: 1.0198 at 50 us) is not.  Samples without a ruler do not count, and fewer than
  * CLOCK_RULER_MIN_N judge nothing. */
 static void test_clock_ruler(void **state)
 {
@@ -101,6 +100,8 @@ static void test_clock_ruler(void **state)
 	assert_false(outcome_ruler_off(rate, n));
 	assert_false(outcome_ruler_off(0.5, CLOCK_RULER_MIN_N - 1)); /* too few to judge */
 	assert_true(outcome_ruler_off(0.985, CLOCK_RULER_MIN_N));   /* a 1.5% gain is off */
+	assert_true(outcome_ruler_off(0.998, CLOCK_RULER_MIN_N));   /* under the spin itself */
+	assert_false(outcome_ruler_off(1.0099, CLOCK_RULER_MIN_N)); /* honest at 100 us */
 	assert_true(outcome_ruler_off(1.2, 100));                     /* fast: not the device's either */
 	assert_false(outcome_ruler_off(NAN, 100));
 	assert_true(isnan(outcome_ruler_rate(fit, gt, 0, &n)) && n == 0);

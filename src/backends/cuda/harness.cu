@@ -666,10 +666,11 @@ enum { REC_KERNEL = 1, REC_COPY = 2 };
 #define CU_OWED_MAX 4096
 #define EVC_LATE_SLACK_US 5.0  /* CUPTI end after the stop event (start before the
 				* start event) by more: late (early) */
-/* the ruler's spin (evc_harness_ruler): long beside the few hundred
- * nanoseconds the record's start and end lie outside the spin, short
- * beside a timed sample's own overhead (scramble, flush, output copy) */
-#define EVC_RULER_US 50.0
+/* the ruler's spin (evc_harness_ruler): long beside the microsecond the
+ * record's start and end lie outside it (0.99 us on an H200: a rate of
+ * 1.0198 at a 50 us spin in every run of S40, 2026-12-02), short beside a
+ * timed sample's own overhead (scramble, flush, output copy) */
+#define EVC_RULER_US 100.0
 #define EVC_EV0_GAP_US 20.0    /* the start event at most this after the anchor's end */
 
 struct cupti_rec {
