@@ -80,9 +80,9 @@ struct evc_ctx {
 	struct evc_block_flag *h_block;   /* cudaHostAlloc, mapped */
 	struct evc_block_flag *d_block;   /* its device address */
 	unsigned block_gen;
-	unsigned long long *h_ruler;      /* the ruler's %globaltimer at its start and end
-					   * (cudaHostAlloc, mapped; run_sample) */
-	unsigned long long *d_ruler;      /* its device address */
+	unsigned long long *d_ruler;      /* the ruler's %globaltimer at its start and end
+					   * (cudaMalloc; run_sample copies it to its stack:
+					   * mapped host memory is a trust: host thread's to edit) */
 };
 
 static int set_err(int code, char *err, size_t errlen, const char *where)
@@ -244,15 +244,10 @@ static int evc_open(int device, struct evc_ctx **out, struct evc_device_info *in
 			e = cudaHostGetDevicePointer((void **)&c->d_block, (void *)c->h_block, 0);
 		}
 		if (e == cudaSuccess)
-			e = cudaHostAlloc((void **)&c->h_ruler, 2 * sizeof(*c->h_ruler),
-					  cudaHostAllocMapped | cudaHostAllocPortable);
-		if (e == cudaSuccess) {
-			memset((void *)c->h_ruler, 0, 2 * sizeof(*c->h_ruler));
-			e = cudaHostGetDevicePointer((void **)&c->d_ruler, (void *)c->h_ruler, 0);
-		}
+			e = cudaMalloc((void **)&c->d_ruler, 2 * sizeof(*c->d_ruler));
 		if (e != cudaSuccess) {
-			if (c->h_ruler)
-				cudaFreeHost((void *)c->h_ruler);
+			if (c->d_ruler)
+				cudaFree(c->d_ruler);
 			if (c->h_block)
 				cudaFreeHost((void *)c->h_block);
 			if (c->stream)
@@ -294,8 +289,8 @@ static void evc_close(struct evc_ctx *c)
 		cudaFree(c->d_flush);
 	if (c->h_block)
 		cudaFreeHost((void *)c->h_block);
-	if (c->h_ruler)
-		cudaFreeHost((void *)c->h_ruler);
+	if (c->d_ruler)
+		cudaFree(c->d_ruler);
 	if (c->stream)
 		cudaStreamDestroy(c->stream);
 	free(c);
@@ -2139,15 +2134,16 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 		/* the ruler, after the drain, outside the sample's window: its
 		 * record and its %globaltimer are the same device interval
 		 * (evc_harness_ruler), which cupti_attribute reads */
-		c->h_ruler[0] = c->h_ruler[1] = 0;
+		unsigned long long g[2] = { 0, 0 };
 		cupti_window(WIN_RULER);
 		evc_harness_ruler<<<1, 1, 0, c->stream>>>(c->d_ruler, (unsigned long long)(EVC_RULER_US * 1e3));
 		e = cudaGetLastError();
 		cupti_window(WIN_NONE);
 		CK(e, "evc_harness_ruler launch");
 		CK(cudaStreamSynchronize(c->stream), "cudaStreamSynchronize (ruler)");
-		if (c->h_ruler[1] > c->h_ruler[0])
-			s->ruler_gt_us = (double)(c->h_ruler[1] - c->h_ruler[0]) * 1e-3;
+		CK(cudaMemcpy(g, c->d_ruler, sizeof(g), cudaMemcpyDeviceToHost), "cudaMemcpy (ruler)");
+		if (g[1] > g[0])
+			s->ruler_gt_us = (double)(g[1] - g[0]) * 1e-3;
 	}
 	if (T->cupti) {
 		cupti_attribute((double)ms, g < 0, &T->dropped_seen, s);
