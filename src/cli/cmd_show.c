@@ -522,6 +522,11 @@ static void show_timing(struct query *q, const struct run_record *r)
 		else
 			out("  escapes  none\n");
 	}
+	/* the ruler (outcome.h CLOCK_RULER_*): the kernel clock against the
+	 * device's %globaltimer */
+	if (e->ruler_n > 0 && isfinite(e->ruler_rate))
+		out("  ruler    the kernel clock read %.4f of the device's %%globaltimer (median of %lld samples)\n",
+		    e->ruler_rate, e->ruler_n);
 	if (r->samples_object)
 		out("  samples  evident show --samples %s\n", r->run_id);
 	if (r->event_samples_object)
