@@ -51,3 +51,10 @@ if [ -d "$S/runs" ]; then
 	expect_contains "$TEST_TMP/out" "the batch's Holm-adjusted p: evident show 20261122T042947.687Z-iter1-e1edd98b-batch"
 	expect_not_contains "$TEST_TMP/out" "6.02e-99"
 fi
+# a CUDA run on the kernel clock shows the ruler's rate (a committed H200
+# record of the study's store: cuda-redteam80-small's honest baseline, S40)
+expect_exit 0 "$EVIDENT" show --store "$REPO/artifacts" 20261202T153441.815Z-cuda-redteam80-small-e1a4f6b2
+expect_contains "$TEST_TMP/out" "ruler    the kernel clock read 1.0198 of the device's %globaltimer (median of 100 samples)"
+# a host run has no ruler line
+expect_exit 0 "$EVIDENT" show "$id"
+expect_not_contains "$TEST_TMP/out" "ruler "
