@@ -1787,7 +1787,12 @@ static void cupti_attribute(double event_ms, int stream_mode, long long *dropped
 			if (cu.recs[k].corr == cu.ruler_ids[a] && cu.recs[k].kind == REC_KERNEL && cu.recs[k].start &&
 			    cu.recs[k].end > cu.recs[k].start)
 				s->ruler_us = (double)(cu.recs[k].end - cu.recs[k].start) * 1e-3;
-		if (harness_stream < 0 || cu.launch_overflow || cu.recs_overflow || cu.stray_overflow ||
+		/* a ruler launched without its record: records were off while it
+	 * ran (a thread of the kernel's can turn them off, red team 26), and
+	 * the sample's clock is not vouched for */
+	if (cu.n_ruler && !isfinite(s->ruler_us))
+		incomplete = 1;
+	if (harness_stream < 0 || cu.launch_overflow || cu.recs_overflow || cu.stray_overflow ||
 	    cu.dropped != *dropped_seen)
 		incomplete = 1;
 	/* Every kernel launch, copy and memset of the window has its record.
