@@ -650,11 +650,7 @@ static double dist_error(const struct run_record *const *r, size_t n, const char
 			}
 			e[m++] = c->rel_l2 > PRECISION_FLOOR ? c->rel_l2 : PRECISION_FLOOR;
 		}
-	double q = NAN;
-	if (m) {
-		stats_sort(e, m);
-		q = stats_median_sorted(e, m);
-	}
+	double q = stats_median_inplace(e, m);
 	free(e);
 	return q;
 }

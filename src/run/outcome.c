@@ -460,11 +460,7 @@ double outcome_ruler_rate(const double *ruler_us, const double *gt_us, size_t n,
 		if (isfinite(ruler_us[i]) && isfinite(gt_us[i]) && ruler_us[i] > 0 && gt_us[i] > 0)
 			q[m++] = ruler_us[i] / gt_us[i];
 	*used = (long long)m;
-	double rate = NAN;
-	if (m) {
-		stats_sort(q, m);
-		rate = stats_median_sorted(q, m);
-	}
+	double rate = stats_median_inplace(q, m);
 	free(q);
 	return rate;
 }

@@ -426,6 +426,8 @@ void stats_delta_interval(double delta, double var, double z, double ci[2]);
 
 /* Median of sorted x (n >= 1). */
 double stats_median_sorted(const double *x, size_t n);
+/* Median of x[0..n), finite values, sorting x in place; NaN when n is 0. */
+double stats_median_inplace(double *x, size_t n);
 
 /*
  * Jackknife (leave-one-out) values.  The input arrays are sorted ascending.

@@ -139,6 +139,14 @@ double stats_median_sorted(const double *x, size_t n)
 	return stats_midpoint(x[(n - 1) / 2], x[n / 2]);
 }
 
+double stats_median_inplace(double *x, size_t n)
+{
+	if (!n)
+		return NAN;
+	stats_sort(x, n);
+	return stats_median_sorted(x, n);
+}
+
 /* Median of sorted x without position i (n >= 2). */
 static double median_without(const double *x, size_t n, size_t i)
 {

@@ -1152,9 +1152,21 @@ static void test_large_n_jackknife_classes(void **state)
 	gsl_rng_free(r);
 }
 
+/* stats_median_inplace: NaN for none, the middle value, the midpoint of
+ * the two middle ones, whatever the order given */
+static void test_median_inplace(void **state)
+{
+	(void)state;
+	double none[1] = { 1.0 }, odd[5] = { 9, 1, 5, 3, 7 }, even[4] = { 4, 1, 3, 2 };
+	assert_true(isnan(stats_median_inplace(none, 0)));
+	assert_true(stats_median_inplace(odd, 5) == 5.0);
+	assert_true(stats_median_inplace(even, 4) == 2.5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_median_inplace),
 		cmocka_unit_test(test_reference_mwu),
 		cmocka_unit_test(test_reference_summary),
 		cmocka_unit_test(test_reference_holm),
