@@ -54,7 +54,11 @@
  * cost: an honest comment-only copy's batches count only where they
  * disagree with a value or a verdict, as the echo-neutral twin's do.  A
  * copy that changes a string the object keeps (__FILE__, an assert's
- * line) or one instruction is another code still.
+ * line) or one instruction is another code still, and code_same_built
+ * takes the code hash (sources, flags and parameters, not the kernel's
+ * file name) only where the loaded images agree: a byte-identical copy
+ * under another name maps other bytes (__BASE_FILE__), and red team 143's
+ * slow copy of a reference counted as the reference.
  *
  * Libraries (red team 87's lib): a shared library the object loads is
  * in the sources (so in the code hash: red team 72), but in none of the

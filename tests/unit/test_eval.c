@@ -1208,6 +1208,24 @@ static void test_code_same_device_image(void **state)
 	assert_int_equal(code_same(&x, &y), 1);
 	x.load = y.load = NULL;
 	assert_int_equal(code_same(&x, &y), 1);
+
+	/* one code hash (sources, flags, parameters: not the file's name),
+	 * two binaries and two loaded images: a byte-identical copy under
+	 * another name, whose __BASE_FILE__ is in its bytes (red team 143's
+	 * ref_slow.c, 8x slower, weighed as ref.c): not the same code built,
+	 * though it still counts against (code_same); with one loaded image,
+	 * or none recorded, the code hash decides as before */
+	x.bin = "binA";
+	y.bin = "binB";
+	snprintf(y.code, sizeof(y.code), "%s", "codeA");
+	x.load = "loadA";
+	y.load = "loadB";
+	assert_int_equal(code_same_built(&x, &y), 0);
+	assert_int_equal(code_same(&x, &y), 1);
+	y.load = "loadA";
+	assert_int_equal(code_same_built(&x, &y), 1);
+	x.load = y.load = NULL;
+	assert_int_equal(code_same_built(&x, &y), 1);
 }
 
 /* code_identity.c code_orphan_weight: how a try that left runs and no
