@@ -333,7 +333,7 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 		      const struct code_id *ib, const char *want, double sp, struct votes *v)
 {
 	int aa = audit_same_identity(ia, ib), any = 0;
-	size_t pairs = 0;
+	size_t pairs = 0, agree = 0;
 	/* which rows ran the claim's a code (bit 1) and b code (bit 2), once;
 	 * a row that ended otherwise than ok is one too, unless it is a
 	 * configuration's refusal (audit_row_counts) */
@@ -403,17 +403,29 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 				v->n_weak += weak[i] || weak[j];
 				continue;
 			}
-			v->n++;
 			any = 1;
-			if (!strcmp(pc.verdict, want))
-				v->k++;
-			else if (b == eb)
+			if (!strcmp(pc.verdict, want)) {
+				/* one vote for a batch, below */
+				agree++;
+				continue;
+			}
+			v->n++;
+			if (b == eb)
 				strbuf_addf(&v->others, "%s%s (%s vs %s)", v->others.len ? ", " : "", pc.verdict,
 					    audit_name_or(xa->variant), audit_name_or(xb->variant));
 			else
 				strbuf_addf(&v->others, "%s%s (%s)", v->others.len ? ", " : "", pc.verdict,
 					    audit_id_or(b->run_id));
 		}
+	}
+	/* A batch gives the claim's verdict once, however many of its pairs
+	 * of rows of the two codes do; each pair that does not counts against
+	 * (red team 143: five rows of the candidate's one code in one batch
+	 * were five votes for, and a claim two of four batches gave read
+	 * "6 of 8" and supported, where eval weighs the batch once) */
+	if (agree) {
+		v->n++;
+		v->k++;
 	}
 	free(side);
 	free(weak);

@@ -1109,6 +1109,26 @@ static int setup(void **state)
 		free(id);
 	}
 	put_host_batch(&st, "20260112T000009Z-sp-x-batch", "sp", rows);
+	/* red team 143's 2': experiment dv, c.c at COIN 5 against z (COIN 0)
+	 * in four batches: batch 0 five rows d1..d5 of that one code, each
+	 * faster; batches 1 and 2 one row, slower; batch 3 one row, faster */
+	for (int bi = 0; bi < 4; bi++) {
+		char *bid = xstrfmt("20260112T10000%dZ-dv-%d-batch", bi, bi);
+		int nd = bi == 0 ? 5 : 1;
+		rows = json_array();
+		for (int i = 0; i <= nd; i++) {
+			char *var = i ? xstrfmt("d%d", i) : xstrfmt("z");
+			char *id = xstrfmt("20260112T1000%d%dZ-dv-%s", bi, i, var);
+			int slow = bi == 1 || bi == 2;
+			put_host_run(&st, id, "dv", var, bid, "c.c", csha, i ? "cbin5" : "cbin0", i ? "5" : "0", "ok");
+			json_array_append_new(rows, host_row(var, id, i ? "5" : "0", i ? (slow ? "slower" : "faster") : NULL,
+							     slow ? 0.5 : 2.0, slow ? 0.45 : 1.9, slow ? 0.55 : 2.1, 0.001));
+			free(var);
+			free(id);
+		}
+		put_host_batch(&st, bid, "dv", rows);
+		free(bid);
+	}
 	rows = json_array();
 	static const char *const sv_var[] = { "z", "v1", "v2", "v3" };
 	for (size_t i = 0; i < 4; i++) {
@@ -2664,6 +2684,23 @@ static void test_reruns_in_batch(void **state)
 }
 
 /*
+ * Red team 143's 2': a batch gives a verdict claim one vote however many
+ * rows of the two codes it holds (each pair that disagrees still counts
+ * against): five rows of d's code faster in one batch read "6 of 8" and
+ * supported where the four batches split two and two.
+ */
+static void test_reruns_one_vote_a_batch(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("<!-- claim: faster experiment=dv a=d1 b=z run=20260112T100003Z-dv-3-batch -->\n", &c);
+	assert_null(strstr(f, "t.md:1: supported"));
+	assert_non_null(strstr(f, "2 of 4"));
+	assert_int_equal(c.supported, 0);
+	free(f);
+}
+
+/*
  * Red team 45, finding 2: a kernel that fails its own slow processes
  * leaves flaky rows, and a verdict claim on its one ok batch was weighed
  * against that batch alone (reruns counted ok rows only).  A row of the
@@ -3580,6 +3617,7 @@ int main(void)
 		cmocka_unit_test(test_validated_by_code),
 		cmocka_unit_test(test_validated_host_no_device),
 		cmocka_unit_test(test_reruns_in_batch),
+		cmocka_unit_test(test_reruns_one_vote_a_batch),
 		cmocka_unit_test(test_reruns_not_clean),
 		cmocka_unit_test(test_validated_reproduction),
 		cmocka_unit_test(test_validated_by_family),
