@@ -876,6 +876,23 @@ static const struct pool_row *pool_row_of(const struct pool_batch *e, const stru
 	return nfound;
 }
 
+/* Does every row of e of code id (code_same_built_way, on its device)
+ * but the baseline's, x among them, end ok with the verdict want against
+ * the baseline? */
+static int pool_rows_all(const struct pool_batch *e, const struct code_id *id, const struct pool_row *x,
+			 const char *want)
+{
+	const struct pool_row *base = e->base >= 0 ? &e->rows[e->base] : NULL;
+	for (size_t k = 0; k < e->n_rows; k++) {
+		const struct pool_row *y = &e->rows[k];
+		if (y == base || (y != x && (!y->have_id || strcmp(y->id.dev, id->dev) || !code_same_built_way(&y->id, id))))
+			continue;
+		if (y->outcome != OUTCOME_OK || !y->verdict || strcmp(y->verdict, want))
+			return 0;
+	}
+	return 1;
+}
+
 /* Where batch e decides for (ic against ir), 1 with *faster and *verdict
  * (static, or borrowed from e); 0 when it does not: no ok row of ir's
  * code, no row of ic's code that counts, only a row of ic's echo-neutral
@@ -921,11 +938,19 @@ static int pool_decides(const struct pool_batch *e, const struct code_id *ic, co
 		}
 		*faster = !strcmp(cand->verdict, "faster");
 		*verdict = cand->verdict;
+		/* every row of the candidate's code beside the baseline must say
+		 * so: the batch is one vote, and a row of the code that did not
+		 * is a process of it that was not faster (the audit counts that
+		 * pair against; red team 143 steered pool_row_of's first row) */
+		if (*faster && !pool_rows_all(e, ic, cand, "faster"))
+			*faster = 0, *verdict = "not faster in every row of the code";
 	} else if (cand == base) {
 		/* the reference's verdict against the candidate, turned round */
 		const char *v = ref->verdict;
 		*faster = v && !strcmp(v, "slower");
 		*verdict = !v ? "no comparison" : !strcmp(v, "slower") ? "faster" : !strcmp(v, "faster") ? "slower" : v;
+		if (*faster && !pool_rows_all(e, ir, ref, "slower"))
+			*faster = 0, *verdict = "not faster than every row of the reference's code";
 	} else {
 		/* neither the baseline: the batch compared each with a third
 		 * code, never these two, so it counts only against, where the

@@ -824,6 +824,44 @@ static void test_pool_resubmissions(void **state)
 	assert_non_null(strstr(wl.others.buf, "slower (20260201T0000029Z-ev-2-batch)"));
 	strbuf_release(&wl.others);
 	query_release(&ql);
+	/* batch 72: two rows of the candidate's one code beside the
+	 * reference (the baseline), the first faster, the second slower: one
+	 * vote, not faster (red team 143: pool_row_of weighed the first row
+	 * alone, so a spec's row order chose the batch's vote) */
+	assert_int_equal(store_open(&st, root, 1), 0);
+	{
+		char refsha[SHA256_HEX_LEN + 1];
+		sha256_hex("ref", 3, refsha);
+		const char *bid = "20260201T0000729Z-ev-72-batch", *rid = "20260201T0000720Z-ev-ref",
+			   *cid = "20260201T0000721Z-ev-c", *c2id = "20260201T0000722Z-ev-c2";
+		put_run(&st, rid, "ref", bid, "ref.c", refsha, "refbin", NULL, 256, "ok");
+		put_run(&st, cid, "c", bid, "c.c", csha, "cbin", "cneutral", 256, "ok");
+		put_run(&st, c2id, "c2", bid, "c.c", csha, "cbin", "cneutral", 256, "ok");
+		json_t *rows = json_pack("[o, o, o]", row_of("ref", rid, "ok", NULL), row_of("c", cid, "ok", "faster"),
+					 row_of("c2", c2id, "ok", "slower"));
+		json_t *b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f}, s:{s:s, s:s, "
+				      "s:{s:i}, s:[s]}, s:o}",
+				      "kind", "batch", "format", "evident-batch/1", "experiment", "ev", "batch_id", bid,
+				      "baseline", "ref", "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm",
+				      "comparisons", (json_int_t)2, "alpha", 0.05, "threshold", 0.01, "problem", "name", "p2",
+				      "dtype", "fp32", "shape", "N", 256, "dims", "N", "variants", rows);
+		assert_int_equal(store_commit(&st, bid, b), 0);
+		json_decref(b);
+	}
+	store_release(&st);
+	set_run_plugin(root, "20260201T0000720Z-ev-ref", "pluginA");
+	set_run_plugin(root, "20260201T0000721Z-ev-c", "pluginA");
+	set_run_plugin(root, "20260201T0000722Z-ev-c2", "pluginA");
+	set_run_code(root, "20260201T0000720Z-ev-ref", NULL, NULL, "refload", NULL);
+	struct query qd = QUERY_INIT;
+	struct eval_pooled wd = EVAL_POOLED_INIT;
+	assert_int_equal(query_open(&qd, root), 0);
+	assert_int_equal(eval_pool_batches(&qd, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &wd), 0);
+	assert_int_equal(wd.n, 9);
+	assert_int_equal(wd.k, 2);
+	assert_non_null(strstr(wd.others.buf, "not faster in every row of the code (20260201T0000729Z-ev-72-batch)"));
+	strbuf_release(&wd.others);
+	query_release(&qd);
 	/* no such batch */
 	struct eval_pooled w2 = EVAL_POOLED_INIT;
 	assert_int_equal(eval_pool_batches(&q, pool, "20260201T0000999Z-ev-x-batch", "c", "ref", &w2), -1);
