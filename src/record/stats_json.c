@@ -66,6 +66,9 @@ json_t *record_comparison_json(const struct stats_comparison *c)
 	json_object_set_new(o, "mann_whitney", mw);
 	json_object_set_new(o, "cliffs_delta", cd);
 	json_object_set_new(o, "speedup", sp);
+	/* the means of every launch (stats.h rule 4), where computed */
+	if (c->mean_speedup > 0 && isfinite(c->mean_speedup))
+		json_object_set_new(o, "means", json_pack("{s:o, s:o}", "ratio", num(c->mean_speedup), "p", num(c->mean_p)));
 	json_object_set_new(o, "verdict", str(c->verdict));
 	json_object_set_new(o, "small_n", json_boolean(c->small_n));
 	json_object_set_new(o, "verdict_reason", str(c->verdict_reason));
@@ -139,6 +142,9 @@ int record_comparison_read(json_t *j, struct stats_comparison *c)
 	c->speedup = rnum(sp, "ratio");
 	rpair(sp, "ci", c->speedup_ci);
 	c->speedup_method = rstr(sp, "method");
+	json_t *mn = json_object_get(j, "means");
+	c->mean_speedup = mn ? rnum(mn, "ratio") : NAN;
+	c->mean_p = mn ? rnum(mn, "p") : NAN;
 	c->verdict = rstr(j, "verdict");
 	c->small_n = json_is_true(json_object_get(j, "small_n"));
 	c->verdict_reason = rstr(j, "verdict_reason");

@@ -8,6 +8,7 @@
  * stats_read.c.  This file puts them together.
  */
 #include <errno.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -171,6 +172,33 @@ static void mean_sd(const double *s, size_t n, double *mean, double *sd)
 	*sd = n >= 2 ? ldexp(sqrt(ss / (double)(n - 1)), e) : NAN;
 }
 
+void stats_mean_measure(const double *sa, size_t na, const double *sb, size_t nb, struct stats_comparison *out)
+{
+	double ma, sda, mb, sdb;
+	out->mean_speedup = out->mean_p = NAN;
+	if (na < 2 || nb < 2 || !(sa[0] > 0) || !(sb[0] > 0))
+		return;
+	mean_sd(sa, na, &ma, &sda);
+	mean_sd(sb, nb, &mb, &sdb);
+	double va = sda * sda / (double)na, vb = sdb * sdb / (double)nb, se2 = va + vb;
+	if (!(mb > 0) || !isfinite(se2))
+		return;
+	out->mean_speedup = ma / mb;
+	if (se2 <= 0) {
+		out->mean_p = ma == mb ? 1 : 0;
+		return;
+	}
+	double df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	out->mean_p = 2 * gsl_cdf_tdist_Q(fabs(ma - mb) / sqrt(se2), df > 1 ? df : 1);
+}
+
+int stats_mean_sign(const struct stats_comparison *c, double alpha, double threshold)
+{
+	if (!(c->mean_speedup > 0) || !isfinite(c->mean_speedup) || !(c->mean_p < alpha))
+		return 0;
+	return c->mean_speedup > 1 + threshold ? 1 : c->mean_speedup < 1 - threshold ? -1 : 0;
+}
+
 /*
  * The median of |s[i] - med| over sorted s without sorting the deviations:
  * they are two sorted runs (med - s[i] below the median, read downwards;
@@ -261,7 +289,7 @@ const char *stats_verdict(struct stats_comparison *c, double alpha, double thres
 {
 	double p = c->p_adjusted;
 	int s = ci_side(c->speedup_ci, 1), d = ci_side(c->delta_ci, 0);
-	int t = p < alpha ? c->test_sign : 0;
+	int t = p < alpha ? c->test_sign : 0, m = stats_mean_sign(c, alpha, threshold);
 	const char *v = "inconclusive", *why;
 
 	if (c->one_process) {
@@ -281,6 +309,8 @@ const char *stats_verdict(struct stats_comparison *c, double alpha, double thres
 		why = "speedup CI and the test's direction disagree in sign";
 	} else if (d * t < 0) {
 		why = "Cliff's delta CI and the test's direction disagree in sign";
+	} else if (s * m < 0 || d * m < 0) {
+		why = STATS_REASON_MEANS;
 	} else if (stats_ci_in_band(c->speedup_ci, threshold)) {
 		/* equivalence is shown, not assumed: the whole CI inside the band */
 		v = "no_difference";
@@ -378,6 +408,7 @@ int stats_compare_sorted(const double *sa, size_t na, const double *sb, size_t n
 	if (stats_boot_compare(sa, na, sb, nb, o, positive, out->speedup_ci, &out->speedup_method,
 			       out->delta_ci, &out->delta_method) < 0)
 		return -1;
+	stats_mean_measure(sa, na, sb, nb, out);
 
 	out->small_n = na < STATS_MIN_N || nb < STATS_MIN_N || min_attainable_p(na, nb) >= o->alpha;
 	out->min_detectable_speedup = positive ? stats_min_detectable(out->speedup_ci, 0, o->threshold) : NAN;

@@ -98,9 +98,17 @@
  *   4. two of the reported measures point in opposite directions ->
  *      inconclusive, the reason naming the two.  The measures and their
  *      directions: the speedup CI (+ when wholly above 1, - when wholly
- *      below 1), Cliff's delta CI (+ wholly above 0, - wholly below 0) and
+ *      below 1), Cliff's delta CI (+ wholly above 0, - wholly below 0),
  *      the rank test when significant (p < alpha; its direction is the
- *      sign of delta, as U - na nb / 2 = delta na nb / 2).  E.g. a 50/50
+ *      sign of delta, as U - na nb / 2 = delta na nb / 2), and the means
+ *      (stats_mean_sign: mean(a) / mean(b) over every sample beyond the
+ *      noise band with Welch's p < alpha; against the speedup or delta
+ *      CI: STATS_REASON_MEANS).  Red team 144: a rowsum 2.5x faster on
+ *      most launches and 60-300x slower on every third, or on a random
+ *      fifth, read faster at 1.9x-2.4x by its median while its mean launch
+ *      cost 3x-13x the baseline's, and eval promoted it; the committed
+ *      store's 511 faster/slower verdicts (H100, H200, host) keep theirs
+ *      under this measure.  E.g. a 50/50
  *      bimodal candidate whose median is lower but most of whose values are
  *      higher: speedup [1.020, 1.039], delta [-0.43, -0.10] -> inconclusive.
  *   5. speedup CI wholly inside [1 - t, 1 + t] -> no_difference "inside the
@@ -212,6 +220,10 @@ struct stats_comparison {
 					   between processes is unknown: rule 0 of the table */
 	int few_processes;              /* 1: fewer than STATS_MIN_PROCESSES repeats on a side
 					   (not one a side): rule 0b of the table */
+	/* the means (rule 4): mean(a) / mean(b) over every sample (pooled over
+	 * repeats), and Welch's two-sided p for their difference; NaN (or 0 in
+	 * a struct no comparison filled) when not computed */
+	double mean_speedup, mean_p;
 	const char *verdict_recorded;   /* NULL, or the verdict a record holds when its reader
 					   applied the table's rule 0 (record_comparison_read) or
 					   rule 5 (stats_verdict_settle) to it: what the evident
@@ -227,6 +239,12 @@ struct stats_comparison {
 #define STATS_REASON_FEW_PROCESSES                                                                    \
 	"fewer than 3 repeats on a side: two processes cannot tell a kernel from its processes' luck " \
 	"(a variance from two values); run with --repeats 3 or more"
+
+/* The reason of rule 4 when the means disagree (static). */
+#define STATS_REASON_MEANS                                                                             \
+	"the medians and the means point in opposite directions: a minority of launches the median "  \
+	"leaves out (slow on some inputs, every n-th launch, a long tail) outweighs it; read the mean " \
+	"beside the median"
 
 /* The reason of rule 6 (static). */
 #define STATS_REASON_NOT_EQUIVALENT                                                                  \
@@ -423,6 +441,14 @@ double stats_cliffs_delta(const double *a, size_t na, const double *b, size_t nb
  */
 double stats_delta_variance(const double *a, size_t na, const double *b, size_t nb);
 void stats_delta_interval(double delta, double var, double z, double ci[2]);
+
+/* The means measure of rule 4 from sorted sa, sb (stats_comparison's
+ * mean_speedup, mean_p; NaN where a side has fewer than 2 samples or a
+ * sample <= 0), and its direction: +1 where b's mean is lower (faster)
+ * beyond the noise band threshold and Welch's p < alpha, -1 the other
+ * way, 0 otherwise (or not computed). */
+void stats_mean_measure(const double *sa, size_t na, const double *sb, size_t nb, struct stats_comparison *out);
+int stats_mean_sign(const struct stats_comparison *c, double alpha, double threshold);
 
 /* Median of sorted x (n >= 1). */
 double stats_median_sorted(const double *x, size_t n);

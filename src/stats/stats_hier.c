@@ -418,6 +418,9 @@ int stats_compare_groups(const struct stats_groups *a, const struct stats_groups
 		goto out;
 	out->delta = (gt - lt) / ((double)na * (double)nb);
 	out->magnitude = stats_magnitude(out->delta);
+	/* the means of every launch (rule 4: a minority of slow launches
+	 * the medians leave out) */
+	stats_mean_measure(ha.pool, na, hb.pool, nb, out);
 
 	/* the test: Welch (or pooled Student) t on the repeats' (log) medians */
 	int positive = ha.pool[0] > 0 && hb.pool[0] > 0;

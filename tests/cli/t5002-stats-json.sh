@@ -9,7 +9,7 @@ expect_eq "$(wc -l <"$TEST_TMP/out")" 1 "one line"
 python3 - "$TEST_TMP/out" <<'END' || fail "JSON check failed"
 import json, math, sys
 j = json.load(open(sys.argv[1]))
-assert list(j) == ["a", "b", "mann_whitney", "cliffs_delta", "speedup", "verdict", "small_n",
+assert list(j) == ["a", "b", "mann_whitney", "cliffs_delta", "speedup", "means", "verdict", "small_n",
                    "verdict_reason", "min_detectable_speedup", "repeats", "test_sign",
                    "resamples", "seed", "confidence", "alpha", "threshold"], list(j)
 for side in ("a", "b"):
@@ -23,6 +23,9 @@ assert list(j["cliffs_delta"]) == ["delta", "ci", "magnitude", "method"]
 assert j["cliffs_delta"]["delta"] == 1 and j["cliffs_delta"]["magnitude"] == "large"
 assert list(j["speedup"]) == ["ratio", "ci", "method"]
 assert abs(j["speedup"]["ratio"] - 10.45 / 9.35) < 1e-12
+# the means of every sample (rule 4 of the verdict table), Welch's p
+assert list(j["means"]) == ["ratio", "p"]
+assert abs(j["means"]["ratio"] - 10.45 / 9.35) < 1e-12 and j["means"]["p"] < 1e-5
 lo, hi = j["speedup"]["ci"]
 assert 1.01 < lo < j["speedup"]["ratio"] < hi, (lo, hi)
 assert j["verdict"] == "faster" and j["small_n"] is False

@@ -164,6 +164,49 @@ static void test_one_repeat_is_single_level(void **state)
  * repeat against three is decided again (Student's t sees the spread of
  * the three).
  */
+/* Rule 4's means (red team 144): three repeats a side, the baseline at
+ * about 2 us, the candidate at about 1 us on three launches of four and
+ * 10 us on the fourth (every n-th launch rebuilding a table): its median is
+ * 2x faster, its mean launch 1.6x slower; without the means the verdict
+ * was faster, now inconclusive naming them.  The same candidate whose
+ * fourth launch takes 1.2 us is faster by both, and still faster. */
+static void test_means_against_median(void **state)
+{
+	struct stats_opts o = STATS_OPTS_INIT;
+	struct stats_comparison c;
+	double a[3][60], b[3][60];
+	(void)state;
+	o.resamples = 1000;
+	for (int slow = 1; slow >= 0; slow--) {
+		for (int r = 0; r < 3; r++)
+			for (int i = 0; i < 60; i++) {
+				a[r][i] = 2.0 + 0.05 * sin((double)(i + 7 * r) * 1.3);
+				b[r][i] = (i % 4 == 3 ? (slow ? 10.0 : 1.2) : 1.0) + 0.03 * cos((double)(i + 5 * r) * 0.7);
+			}
+		const double *xa[3] = { a[0], a[1], a[2] }, *xb[3] = { b[0], b[1], b[2] };
+		size_t n[3] = { 60, 60, 60 };
+		struct stats_groups ga = { 3, xa, n }, gb = { 3, xb, n };
+		assert_int_equal(stats_compare_groups(&ga, &gb, &o, &c), 0);
+		assert_true(c.speedup > 1.9);
+		if (slow) {
+			assert_true(c.mean_speedup < 0.7 && c.mean_p < 1e-3);
+			assert_int_equal(stats_mean_sign(&c, o.alpha, o.threshold), -1);
+			assert_string_equal(c.verdict, "inconclusive");
+			assert_string_equal(c.verdict_reason, STATS_REASON_MEANS);
+		} else {
+			assert_true(c.mean_speedup > 1.5);
+			assert_string_equal(c.verdict, "faster");
+		}
+	}
+	/* a comparison read from a record without the means (0 or NaN) keeps
+	 * its verdict */
+	c.mean_speedup = 0;
+	c.mean_p = 0;
+	assert_int_equal(stats_mean_sign(&c, o.alpha, o.threshold), 0);
+	c.mean_speedup = c.mean_p = NAN;
+	assert_int_equal(stats_mean_sign(&c, o.alpha, o.threshold), 0);
+}
+
 static void test_one_process_decides_nothing(void **state)
 {
 	struct stats_opts o = STATS_OPTS_INIT;
@@ -622,6 +665,7 @@ int main(void)
 		cmocka_unit_test(test_draws_pinned),
 		cmocka_unit_test(test_one_repeat_is_single_level),
 		cmocka_unit_test(test_one_process_decides_nothing),
+		cmocka_unit_test(test_means_against_median),
 		cmocka_unit_test(test_draw_distribution_exact),
 		cmocka_unit_test(test_draw_distribution_explicit),
 		cmocka_unit_test(test_levels_recover_components),
