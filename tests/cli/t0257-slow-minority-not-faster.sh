@@ -1,0 +1,41 @@
+# A kernel fast on most launches and far slower on a minority is not
+# "faster" by its median alone (red team 144, tests/fixtures/adversary/
+# host/redteam144/: tail.c, a rowsum 2.5x faster than naive whose every
+# third launch sums 300 times read faster 1.9x-2.3x while its mean launch
+# cost 11-13x naive's, and eval promoted it): the means of every launch
+# now weigh in the verdict (stats.h rule 4, STATS_REASON_MEANS) and the
+# record keeps them; and a kernel slow on every stress input (stress
+# distributions are checked, never timed) gets a note saying how much
+# slower, as one faster there did (gather.c DIST_NOTE_SLOW_RATIO).
+. "$REPO/tests/cli/lib.sh"
+mkrepo
+cat > "$TEST_TMP/s.yaml" <<'Y'
+name: t0257
+question: Is a kernel slow on every third launch, or on every stress input, faster?
+problem: rowsum
+backend: host
+shape: {R: 1024, C: 2048}
+baseline: naive
+variants:
+  naive:  {kernel: kernels/rowsum/naive.c}
+  period: {kernel: tests/fixtures/adversary/host/redteam144/tail.c, PERIOD: 3, SLOWX: 300}
+  stress: {kernel: tests/fixtures/adversary/host/redteam144/tail.c, STRESS: 1, SLOWX: 100}
+correctness: {seeds: 2, seed: 1}
+timing: {warmup_ms: 0, samples: 60}
+limits: {timeout_s: 120}
+repeats: 3
+Y
+expect_exit 0 "$EVIDENT" run --no-progress "$TEST_TMP/s.yaml"
+grep -qE "^period +ok .* faster *$" "$TEST_TMP/out" && fail "period read faster by its median"
+expect_match "$TEST_TMP/out" "stress: [a-z_]+ [0-9.]+x of [a-z_]+'s median: speed depends on the input"
+b=$(basename "$(ls "$EVIDENT_STORE"/runs/*-batch.json)" .json)
+python3 - "$EVIDENT_STORE/runs/$b.json" <<'PY' || fail "the period row's comparison"
+import json, sys
+b = json.load(open(sys.argv[1]))
+c = {r["variant"]: r.get("comparison") for r in b["variants"]}["period"]
+print(c["verdict"], c["speedup"]["ratio"], c.get("means"))
+assert c["speedup"]["ratio"] > 1.2, c["speedup"]
+assert c["means"]["ratio"] < 0.5 and c["means"]["p"] < 0.05, c["means"]
+assert c["verdict"] == "inconclusive" and "the medians and the means point in opposite directions" in c["verdict_reason"], c
+PY
+exit 0
