@@ -264,10 +264,20 @@ int code_same_way(const struct code_id *x, const struct code_id *y)
  * as the reference's, and eval promoted 8.291x at "4 of 6" where the
  * reference itself had beaten the candidate, a search's confirmation
  * 7.873x, the audit supported both).  Honest copies that never read
- * their name map the same bytes (one load hash) and still match. */
+ * their name map the same bytes (one load hash) and still match.  And a
+ * host object's whole file, where both are (bin_whole): red team 145's
+ * ondisk.h read its own object from disk (/proc/self/maps) and found the
+ * FILE symbol of .symtab, which no loader maps, so two copies with one
+ * load hash slept 10 and 80 ms and eval promoted 7.787x at "4 of 6"
+ * again.  The same source built in two repositories gives one object
+ * (measured: tiny.yaml's naive.c, /tmp/sp and /tmp/rt144v, one binary
+ * and one load hash), so reproductions still match.  A CUDA object's bin
+ * is its device code alone: a trust: host kernel reading its own .so's
+ * .symtab is not closed by this (README, "Still out of reach"). */
 static int same_code(const struct code_id *x, const struct code_id *y)
 {
-	return !strcmp(x->code, y->code) && !(x->load && y->load && strcmp(x->load, y->load));
+	return !strcmp(x->code, y->code) && !(x->load && y->load && strcmp(x->load, y->load)) &&
+	       !(x->bin_whole && y->bin_whole && strcmp(x->bin, y->bin));
 }
 
 int code_same_built(const struct code_id *x, const struct code_id *y)

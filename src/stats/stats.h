@@ -102,8 +102,9 @@
  *      the rank test when significant (p < alpha; its direction is the
  *      sign of delta, as U - na nb / 2 = delta na nb / 2), and the means
  *      (stats_mean_sign: mean(a) / mean(b) over every sample beyond the
- *      noise band with Welch's p < alpha; against the speedup or delta
- *      CI: STATS_REASON_MEANS).  Red team 144: a rowsum 2.5x faster on
+ *      noise band with Welch's p < alpha, or beyond STATS_MEANS_FAR
+ *      whatever the p; against the speedup or delta CI:
+ *      STATS_REASON_MEANS).  Red team 144: a rowsum 2.5x faster on
  *      most launches and 60-300x slower on every third, or on a random
  *      fifth, read faster at 1.9x-2.4x by its median while its mean launch
  *      cost 3x-13x the baseline's, and eval promoted it; the committed
@@ -445,8 +446,16 @@ void stats_delta_interval(double delta, double var, double z, double ci[2]);
 /* The means measure of rule 4 from sorted sa, sb (stats_comparison's
  * mean_speedup, mean_p; NaN where a side has fewer than 2 samples or a
  * sample <= 0), and its direction: +1 where b's mean is lower (faster)
- * beyond the noise band threshold and Welch's p < alpha, -1 the other
- * way, 0 otherwise (or not computed). */
+ * beyond the noise band threshold and Welch's p < alpha, or by more than
+ * STATS_MEANS_FAR whatever the p, -1 the other way, 0 otherwise (or not
+ * computed).  STATS_MEANS_FAR: red team 145's kernels with one to three
+ * giant launches a process (0.6 to 4 s against 2.5 ms) read faster with
+ * means 4.4x to 48x the baseline's, Welch's p 0.08 to 0.39 (t is about
+ * the square root of the giants' count, whatever their size); in the
+ * committed store's 511 faster/slower verdicts the means never point
+ * against the median (at most 0.985 of the way), so 1.5 costs an honest
+ * verdict only a stall that adds half the baseline's mean to its own. */
+#define STATS_MEANS_FAR 1.5
 void stats_mean_measure(const double *sa, size_t na, const double *sb, size_t nb, struct stats_comparison *out);
 int stats_mean_sign(const struct stats_comparison *c, double alpha, double threshold);
 

@@ -1264,6 +1264,18 @@ static void test_code_same_device_image(void **state)
 	assert_int_equal(code_same_built(&x, &y), 1);
 	x.load = y.load = NULL;
 	assert_int_equal(code_same_built(&x, &y), 1);
+	/* host objects (bin_whole) of one code and one loaded image whose
+	 * files differ (red team 145's ondisk.h read its own .symtab's FILE
+	 * symbol from disk): not the same code built; with one file, or a
+	 * CUDA object's bin (its device code alone), as before */
+	x.load = y.load = "loadA";
+	x.bin_whole = y.bin_whole = 1;
+	assert_int_equal(code_same_built(&x, &y), 0);
+	y.bin = "binA";
+	assert_int_equal(code_same_built(&x, &y), 1);
+	y.bin = "binB";
+	x.bin_whole = y.bin_whole = 0;
+	assert_int_equal(code_same_built(&x, &y), 1);
 }
 
 /* code_identity.c code_orphan_weight: how a try that left runs and no

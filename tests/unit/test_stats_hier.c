@@ -198,6 +198,21 @@ static void test_means_against_median(void **state)
 			assert_string_equal(c.verdict, "faster");
 		}
 	}
+	/* one giant launch a process (red team 145's once: a 0.6 s launch among
+	 * 2.5 ms ones): Welch's t is about sqrt(3) whatever the giant's size,
+	 * p > 0.05, yet the means lie 7x apart against the median: inconclusive */
+	for (int r = 0; r < 3; r++)
+		for (int i = 0; i < 60; i++)
+			b[r][i] = (i == 25 ? 2000.0 : 1.0) + 0.03 * cos((double)(i + 5 * r) * 0.7);
+	{
+		const double *xa[3] = { a[0], a[1], a[2] }, *xb[3] = { b[0], b[1], b[2] };
+		size_t n[3] = { 60, 60, 60 };
+		struct stats_groups ga = { 3, xa, n }, gb = { 3, xb, n };
+		assert_int_equal(stats_compare_groups(&ga, &gb, &o, &c), 0);
+		assert_true(c.speedup > 1.9 && c.mean_p > 0.05 && c.mean_speedup < 1 / STATS_MEANS_FAR);
+		assert_string_equal(c.verdict, "inconclusive");
+		assert_string_equal(c.verdict_reason, STATS_REASON_MEANS);
+	}
 	/* a comparison read from a record without the means (0 or NaN) keeps
 	 * its verdict */
 	c.mean_speedup = 0;

@@ -2140,11 +2140,14 @@ static int run_sample(struct evc_ctx *c, struct tstate *T, int index, int warm,
 		 * record and its %globaltimer are the same device interval
 		 * (evc_harness_ruler), which cupti_attribute reads */
 		unsigned long long g[2] = { 0, 0 };
-		/* the record kinds as the harness set them: launch() may have
-		 * turned kernel records off (red team 82's blindfit), and a
-		 * ruler that still has no record makes the sample incomplete
-		 * (cupti_attribute) */
-		cupti_reassert();
+		/* no CUPTI call between launch() and the ruler: CUPTI asks the
+		 * timestamp callback at its own sync points, and one between the
+		 * kernel's records and the ruler's would let a clock slow only
+		 * across launch() convert the two at two rates (red team 83's
+		 * phase clock; the reassert that stood here was such a call).
+		 * Records launch() turned off leave the ruler without one: the
+		 * sample is incomplete (cupti_attribute; red team 82's blindfit,
+		 * escaped_work) */
 		cupti_window(WIN_RULER);
 		evc_harness_ruler<<<1, 1, 0, c->stream>>>(c->d_ruler, (unsigned long long)(EVC_RULER_US * 1e3));
 		e = cudaGetLastError();
