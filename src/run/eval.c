@@ -1549,6 +1549,13 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	}
 	if (drift_held)
 		promoted = 0;
+	/* a cost the time leaves out: the candidate runs a stress
+	 * distribution (checked, never timed) over 3x slower than its time
+	 * (red team 145: red team 144's stress kernel, 43x slower on rowsum's
+	 * cancel and positive inputs, promoted 2.745x with the note beside) */
+	double stress_x = promoted && b ? gather_stress_slow(b->notes, name) : 0;
+	if (stress_x > 0)
+		promoted = 0;
 	/* boxes this session could not verify, or none: its records count for
 	 * no claim, and it promotes nothing (red team 134: with
 	 * EVIDENT_BWRAP_UNVERIFIED=1 and a stand-in that swapped the object,
@@ -1581,6 +1588,13 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 				  d, w.ref_median / w.ref_best_median, w.ref_best_batch, w.ref_best_median, w.ref_median,
 				  cand->stats.median_ci[0], cand->stats.median_ci[1], vs_fastest, vs_fastest_ci[0],
 				  vs_fastest_ci[1]);
+		free(d);
+		d = x;
+	}
+	if (stress_x > 0) {
+		char *x = xstrfmt("not promoted: faster by its time, but a stress distribution of the problem ran "
+				  "%.2fx slower than its timing median, a cost the time leaves out (the batch's notes; %s)",
+				  stress_x, d);
 		free(d);
 		d = x;
 	}

@@ -285,6 +285,26 @@ static char *timed_on_text(const struct vdata *d)
  * attn_twin_mt) */
 #define DIST_NOTE_MIN_SAMPLES 8
 
+double gather_stress_slow(const json_t *notes, const char *variant)
+{
+	double worst = 0;
+	size_t i, nl = variant ? strlen(variant) : 0;
+	json_t *n;
+	json_array_foreach((json_t *)notes, i, n)
+	{
+		const char *t = json_string_value(n), *x;
+		double q;
+		/* "NAME: DIST Q.QQx of TDIST's median: speed depends on the input" */
+		if (!t || !nl || strncmp(t, variant, nl) || strncmp(t + nl, ": ", 2) ||
+		    !strstr(t, "'s median: speed depends on the input") || !(x = strchr(t + nl + 2, ' ')) ||
+		    sscanf(x, " %lfx of ", &q) != 1)
+			continue;
+		if (q > DIST_NOTE_SLOW_RATIO && q > worst)
+			worst = q;
+	}
+	return worst;
+}
+
 /* The distribution of r's by_dist named name, or NULL. */
 static const struct rec_dist *by_dist_of(const struct run_record *r, const char *name)
 {
