@@ -202,6 +202,30 @@ static void test_clocks_must_agree(void **state)
 	json_decref(notes);
 }
 
+/* gather_stress_slow reads the note dist_speed_notes writes: the
+ * variant's stress distribution over 3x its timing median (red team 145:
+ * eval promoted a kernel 43x slower on rowsum's cancel and positive
+ * beside that note); a fast stress note, another variant's, a prefix of
+ * the name, or a ratio under 3 are not it */
+static void test_stress_slow_note(void **state)
+{
+	(void)state;
+	json_t *notes = json_pack("[s, s, s, s, s]",
+				  "stress: cancel 43.47x of uniform's median: speed depends on the input; not in the time "
+				  "(timing.by_dist; the time is the timing distributions' alone)",
+				  "stress: positive 43.55x of uniform's median: speed depends on the input; not in the time",
+				  "large_once: large 0.31x of uniform's median: speed depends on the input; not in the time",
+				  "mild: cancel 2.50x of uniform's median: speed depends on the input; not in the time",
+				  "stressed: cancel 9.00x of uniform's median: speed depends on the input; not in the time");
+	assert_true(gather_stress_slow(notes, "stress") > 43.5 && gather_stress_slow(notes, "stress") < 43.6);
+	assert_true(gather_stress_slow(notes, "large_once") == 0);
+	assert_true(gather_stress_slow(notes, "mild") == 0);
+	assert_true(gather_stress_slow(notes, "stres") == 0);
+	assert_true(gather_stress_slow(notes, "nobody") == 0);
+	assert_true(gather_stress_slow(NULL, "stress") == 0);
+	json_decref(notes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_same_code_named),
 		cmocka_unit_test(test_gpu_shared_note),
 		cmocka_unit_test(test_clocks_must_agree),
+		cmocka_unit_test(test_stress_slow_note),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
