@@ -8,6 +8,7 @@
 # distributions are checked, never timed) gets a note saying how much
 # slower, as one faster there did (gather.c DIST_NOTE_SLOW_RATIO).
 . "$REPO/tests/cli/lib.sh"
+runs_alone "the period kernel against naive is a ratio of two medians, which load moves"
 mkrepo
 cat > "$TEST_TMP/s.yaml" <<'Y'
 name: t0257
@@ -29,18 +30,24 @@ expect_exit 0 "$EVIDENT" run --no-progress "$TEST_TMP/s.yaml"
 grep -qE "^period +ok .* faster *$" "$TEST_TMP/out" && fail "period read faster by its median"
 expect_match "$TEST_TMP/out" "stress: [a-z_]+ [0-9.]+x of [a-z_]+'s median: speed depends on the input"
 b=$(basename "$(ls "$EVIDENT_STORE"/runs/*-batch.json)" .json)
-python3 - "$EVIDENT_STORE/runs/$b.json" <<'PY' || fail "the period row's comparison"
+python3 - "$EVIDENT_STORE/runs/$b.json" <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1]))
 c = {r["variant"]: r.get("comparison") for r in b["variants"]}["period"]
 print(c["verdict"], c["speedup"]["ratio"], c.get("means"))
-assert c["speedup"]["ratio"] > 1.2, c["speedup"]
-assert c["means"]["ratio"] < 0.5, c["means"]
 assert c["verdict"] != "faster", c
+assert c["means"]["ratio"] < 0.5, c["means"]
+# the test's point needs the median to read faster (2.1x alone); under
+# make test's load the slow launches' neighbours slow down too
+if not c["speedup"]["ratio"] > 1.2:
+    sys.exit(3)
 # where the median alone would decide faster (its CI above the band),
 # the means are why it does not (under make test's load the median's CI
 # can reach below 1 by itself: then rule 6's reason)
 if c["speedup"]["ci"][0] > 1.01 and c["cliffs_delta"]["ci"][0] > 0:
     assert "the medians and the means point in opposite directions" in c["verdict_reason"], c
 PY
+rc=$?
+[ $rc = 3 ] && skip "the period kernel's median read no faster than naive here (load $(cut -d' ' -f1 /proc/loadavg)): the means' rule is not what decided"
+[ $rc = 0 ] || fail "the period row's comparison"
 exit 0
