@@ -10,8 +10,17 @@
  * without a driver runs host experiments and says clearly why CUDA ones
  * cannot run.
  *
- * Build: nvcc -O3 -shared -Xcompiler -fPIC -cudart shared <arch> -Xptxas -v,
- * through the content-hash cache (build.c).  The arch is, in order: the
+ * Build: nvcc -O3 -shared -Xcompiler -fPIC -cudart shared <arch> -Xptxas -v
+ * -Xlinker -s, through the content-hash cache (build.c).  The object is
+ * linked stripped (no .symtab, .strtab or debug sections): nvcc names its
+ * intermediate file after the process and the source
+ * (tmpxft_<pid>_..._<name>.cudafe1.cpp, .symtab's STT_FILE symbol), so an
+ * unstripped object differed from every other build of the same code and
+ * told a trust: host kernel reading its own file on disk which copy it was;
+ * stripped, two builds of one source, and a byte-identical copy under
+ * another name, are one file (nvcc 13.0 here, attn_naive.cu, 2026-12-02),
+ * whose hash the record keeps (code.file_sha256) for the code identity
+ * (report/code_identity.c).  The arch is, in order: the
  * kernel's own `// evident: arch sm_90a` line, the spec's `arch:`, the
  * device's compute capability (NVML, else the driver API), else sm_90 with
  * a note in the record.  `// evident: libs cublas cudnn` adds -lcublas
@@ -768,6 +777,9 @@ static int cuda_build(const struct build_request *rq, struct build_result *res)
 	flags[nf++] = archflag;
 	flags[nf++] = "-Xptxas";
 	flags[nf++] = "-v";
+	/* stripped: one file for one code (the head of this file) */
+	flags[nf++] = "-Xlinker";
+	flags[nf++] = "-s";
 	flags[nf++] = "-Xlinker";
 	flags[nf++] = "-rpath";
 	flags[nf++] = "-Xlinker";

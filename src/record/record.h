@@ -284,6 +284,9 @@ struct run_record {
 					  * older records: its -S text masked, or a second build), or NULL */
 	const char *load_sha256;         /* what the loader maps of the object, its build id zeroed
 					  * (base/elf.h elf_load_sha256), or NULL (records before it) */
+	const char *file_sha256;         /* the whole object file, every byte a kernel can read of it on
+					  * disk (the build's so_sha256; on the host binary_sha256 too), or
+					  * NULL (records before 2026-12-02) */
 	json_t *compiler;            /* {argv, version} (borrowed) */
 
 	/* build */

@@ -502,6 +502,7 @@ int record_run_read(json_t *m, struct run_record *r)
 	r->binary_sha256 = gs(code, "binary_sha256");
 	r->echo_neutral_sha256 = gs(code, "echo_neutral_sha256");
 	r->load_sha256 = gs(code, "load_sha256");
+	r->file_sha256 = gs(code, "file_sha256");
 	r->compiler = go(code, "compiler");
 
 	json_t *b = go(m, "build");
@@ -795,6 +796,8 @@ json_t *record_run_json(const struct run_record *r)
 		json_object_set_new(code, "echo_neutral_sha256", jstr(r->echo_neutral_sha256));
 	if (r->load_sha256) /* records before it, and objects not read as ELF, have none */
 		json_object_set_new(code, "load_sha256", jstr(r->load_sha256));
+	if (r->file_sha256) /* records before 2026-12-02 have none */
+		json_object_set_new(code, "file_sha256", jstr(r->file_sha256));
 	json_object_set_new(code, "compiler", jref(r->compiler));
 	json_object_set_new(m, "code", code);
 	/* build */

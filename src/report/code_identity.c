@@ -147,6 +147,7 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	id->bin_whole = r->backend && !strcmp(r->backend, "host");
 	id->neutral = id->bin_whole ? r->echo_neutral_sha256 : NULL;
 	id->load = r->load_sha256;
+	id->file = r->file_sha256;
 	if (r->clock && !strcmp(r->clock, "cupti")) {
 		/* the first window-clock run (commit ccb4904a, an H200 on
 		 * 2026-11-29) wrote no kernel_clock key yet */
@@ -194,6 +195,23 @@ static int same_libs(const struct code_id *x, const struct code_id *y)
 	return !strcmp(x->libs, y->libs);
 }
 
+/* The object files agree where both records have their hash
+ * (code_id.file): a CUDA object's bin is its device code and its load
+ * hash what the loader maps, and a trust: host kernel can read the rest
+ * of its file (red team 145's ondisk.h, predicted for CUDA: nvcc's
+ * .symtab names the source).  backend_cuda.c links stripped, so one
+ * source gives one file in every build. */
+static const char *file_of(const struct code_id *x)
+{
+	return x->file ? x->file : x->bin_whole ? x->bin : NULL;
+}
+
+static int same_file(const struct code_id *x, const struct code_id *y)
+{
+	const char *fx = file_of(x), *fy = file_of(y);
+	return !(fx && fy && strcmp(fx, fy));
+}
+
 /* The same binary, and the same libraries it loads.  A CUDA object's
  * binary hash is its device code's (.nv_fatbin): two objects with one
  * device image and other host code (a launch() that launches otherwise, a
@@ -204,7 +222,8 @@ static int same_libs(const struct code_id *x, const struct code_id *y)
  * too (measured on this VM, nvcc 13.0). */
 static int same_bin(const struct code_id *x, const struct code_id *y)
 {
-	return !strcmp(x->bin, y->bin) && same_libs(x, y) && !(x->load && y->load && strcmp(x->load, y->load));
+	return !strcmp(x->bin, y->bin) && same_libs(x, y) && !(x->load && y->load && strcmp(x->load, y->load)) &&
+	       same_file(x, y);
 }
 
 /* Both host objects are one but for their EV_PARAM echoes: the
@@ -271,13 +290,12 @@ int code_same_way(const struct code_id *x, const struct code_id *y)
  * load hash slept 10 and 80 ms and eval promoted 7.787x at "4 of 6"
  * again.  The same source built in two repositories gives one object
  * (measured: tiny.yaml's naive.c, /tmp/sp and /tmp/rt144v, one binary
- * and one load hash), so reproductions still match.  A CUDA object's bin
- * is its device code alone: a trust: host kernel reading its own .so's
- * .symtab is not closed by this (README, "Still out of reach"). */
+ * and one load hash), so reproductions still match.  The same for a CUDA
+ * object's whole file (code_id.file, same_file), which backend_cuda.c
+ * links stripped so that one source gives one file. */
 static int same_code(const struct code_id *x, const struct code_id *y)
 {
-	return !strcmp(x->code, y->code) && !(x->load && y->load && strcmp(x->load, y->load)) &&
-	       !(x->bin_whole && y->bin_whole && strcmp(x->bin, y->bin));
+	return !strcmp(x->code, y->code) && !(x->load && y->load && strcmp(x->load, y->load)) && same_file(x, y);
 }
 
 int code_same_built(const struct code_id *x, const struct code_id *y)

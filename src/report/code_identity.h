@@ -92,6 +92,11 @@ struct code_id {
 				 * code.echo_neutral_sha256: backends/echo_mask.h; in records
 				 * before it, a second build with the echoes held constant),
 				 * or NULL (borrowed) */
+	const char *file;       /* the whole object file (record code.file_sha256), or NULL: a record
+				 * before it (a host object's bin is its file: bin_whole), a CUDA one before
+				 * 2026-12-02 (borrowed).  What a kernel reading its own object on
+				 * disk can tell apart: two rows are one code by an object's hash
+				 * or by the code hash only where their files agree too */
 	const char *load;       /* what the loader maps of the object, its build id zeroed (record
 				 * code.load_sha256), or NULL: records before it (borrowed).  The
 				 * whole program in both backends: a CUDA object's loaded image holds

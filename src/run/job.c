@@ -2484,6 +2484,7 @@ static void rec_code(struct job_state *j)
 	r->binary_sha256 = json_string_value(json_object_get(info, "binary_sha256"));
 	r->echo_neutral_sha256 = json_string_value(json_object_get(info, "echo_neutral_sha256"));
 	r->load_sha256 = json_string_value(json_object_get(info, "load_sha256"));
+	r->file_sha256 = json_string_value(json_object_get(info, "so_sha256"));
 	json_t *src = json_object_get(info, "sources");
 	j->srcs = xcalloc(json_array_size(src) + 1, sizeof(*j->srcs));
 	j->src_objs = xcalloc(json_array_size(src) + 1, sizeof(*j->src_objs));

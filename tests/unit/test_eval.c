@@ -1276,6 +1276,23 @@ static void test_code_same_device_image(void **state)
 	y.bin = "binB";
 	x.bin_whole = y.bin_whole = 0;
 	assert_int_equal(code_same_built(&x, &y), 1);
+	/* CUDA objects (bin: the device code) of one code, one device image
+	 * and one loaded image whose files differ (code.file_sha256: nvcc's
+	 * .symtab names the source, so a trust: host twin could read which
+	 * copy it is from disk): neither the same code built nor the same
+	 * binary; one file, or none recorded (records before it), as before */
+	x.bin = y.bin = "dev1";
+	x.file = "fileA";
+	y.file = "fileB";
+	assert_int_equal(code_same_built(&x, &y), 0);
+	snprintf(y.code, sizeof(y.code), "%s", "codeB");
+	assert_int_equal(code_same_built(&x, &y), 0);
+	assert_int_equal(code_same(&x, &y), 1); /* the loaded image: only against */
+	y.file = "fileA";
+	assert_int_equal(code_same_built(&x, &y), 1);
+	y.file = NULL;
+	snprintf(y.code, sizeof(y.code), "%s", "codeA");
+	assert_int_equal(code_same_built(&x, &y), 1);
 }
 
 /* code_identity.c code_orphan_weight: how a try that left runs and no
