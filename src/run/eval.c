@@ -732,6 +732,7 @@ static void pool_row_release(struct pool_row *r)
 	free((char *)r->id.clock);
 	free((char *)r->id.neutral);
 	free((char *)r->id.load);
+	free((char *)r->id.file);
 	free(r->variant);
 	free(r->outcome_text);
 	free(r->verdict);
@@ -833,6 +834,7 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 		r->id.clock = dup_or_null(id.clock);
 		r->id.neutral = dup_or_null(id.neutral);
 		r->id.load = dup_or_null(id.load); /* borrowed from a record the query frees */
+		r->id.file = dup_or_null(id.file);
 	}
 }
 
