@@ -29,6 +29,7 @@ static void read_row(json_t *r, struct batch_row *row)
 	memset(row, 0, sizeof(*row));
 	row->mde = NAN;
 	row->event_median_us = NAN;
+	row->stress_slow = NAN;
 	row->variant = gs(r, "variant");
 	row->kernel = gs(r, "kernel");
 	json_t *p = go(r, "params");
@@ -78,6 +79,8 @@ static void read_row(json_t *r, struct batch_row *row)
 	row->event_median_us = gn(r, "event_median_us");
 	row->health_note = gs(r, "health_note");
 	row->timed_on = gs(r, "timed_on");
+	if (json_is_number(json_object_get(r, "stress_slow")))
+		row->stress_slow = gn(r, "stress_slow");
 }
 
 /* ---- the reproduction (record.h) ---- */
@@ -323,6 +326,8 @@ static json_t *write_row(const struct batch_row *r)
 	json_object_set_new(o, "health_note", jstr(r->health_note));
 	if (r->timed_on)
 		json_object_set_new(o, "timed_on", json_string(r->timed_on));
+	if (isfinite(r->stress_slow))
+		json_object_set_new(o, "stress_slow", json_real(r->stress_slow));
 	return o;
 }
 
@@ -400,6 +405,7 @@ void batch_row_from_run(const struct run_record *r, struct batch_row *row)
 {
 	memset(row, 0, sizeof(*row));
 	row->mde = NAN;
+	row->stress_slow = NAN;
 	row->event_median_us = r->event_median_us;
 	row->variant = r->variant;
 	row->kernel = r->kernel;

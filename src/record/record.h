@@ -444,6 +444,11 @@ struct batch_row {
 	 * from its runs' timing.by_dist ("uniform: 150 of 200 samples a
 	 * run"), or NULL (one distribution, or an older batch) */
 	const char *timed_on;
+	/* v2, since 2026-12-03: the worst stress distribution's median over
+	 * the timing median (gather.c dist_speed_notes), where over gather's
+	 * slow ratio (3x: a cost the time leaves out), else 0; NAN in batches
+	 * before it (their notes say it: batch_row_stress_slow reads them) */
+	double stress_slow;
 };
 
 struct batch_record {

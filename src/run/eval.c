@@ -1555,7 +1555,7 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	 * distribution (checked, never timed) over 3x slower than its time
 	 * (red team 145: red team 144's stress kernel, 43x slower on rowsum's
 	 * cancel and positive inputs, promoted 2.745x with the note beside) */
-	double stress_x = promoted && b ? gather_stress_slow(b->notes, name) : 0;
+	double stress_x = promoted && b ? batch_row_stress_slow(b, batch_find_row(b, name)) : 0;
 	if (stress_x > 0)
 		promoted = 0;
 	/* boxes this session could not verify, or none: its records count for

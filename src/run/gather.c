@@ -305,6 +305,15 @@ double gather_stress_slow(const json_t *notes, const char *variant)
 	return worst;
 }
 
+double batch_row_stress_slow(const struct batch_record *b, const struct batch_row *row)
+{
+	if (!row)
+		return 0;
+	if (isfinite(row->stress_slow))
+		return row->stress_slow > DIST_NOTE_SLOW_RATIO ? row->stress_slow : 0;
+	return b ? gather_stress_slow(b->notes, row->variant) : 0;
+}
+
 /* The distribution of r's by_dist named name, or NULL. */
 static const struct rec_dist *by_dist_of(const struct run_record *r, const char *name)
 {
@@ -319,10 +328,12 @@ static const struct rec_dist *by_dist_of(const struct run_record *r, const char 
  * distribution of its ok runs' timing.by_dist, the median over runs of its
  * median over the fastest timing distribution's median in the same run;
  * below DIST_NOTE_RATIO or above DIST_NOTE_SLOW_RATIO, a note naming it (it is not in the time: job.c
- * job_samples).  An honest kernel's is about 1.
+ * job_samples).  An honest kernel's is about 1.  Returns the largest such
+ * ratio above DIST_NOTE_SLOW_RATIO (the row's stress_slow), else 0.
  */
-static void dist_speed_notes(const struct spec_variant *v, const struct vdata *d, json_t *notes)
+static double dist_speed_notes(const struct spec_variant *v, const struct vdata *d, json_t *notes)
 {
+	double worst = 0;
 	const struct run_record *r0 = NULL;
 	for (size_t i = 0; i < d->n_runs && !r0; i++)
 		if (d->runs[i].outcome == OUTCOME_OK && d->runs[i].n_by_dist)
@@ -358,6 +369,8 @@ static void dist_speed_notes(const struct spec_variant *v, const struct vdata *d
 		if (m && seen >= DIST_NOTE_MIN_SAMPLES) {
 			stats_sort(ratio, m);
 			double q = stats_median_sorted(ratio, m);
+			if (q > DIST_NOTE_SLOW_RATIO && q > worst)
+				worst = q;
 			if (q < DIST_NOTE_RATIO || q > DIST_NOTE_SLOW_RATIO)
 				add_note(notes, xstrfmt("%s: %s %.2fx of %s's median: speed depends on the input; not in "
 							"the time (timing.by_dist; the time is the timing distributions' alone)",
@@ -365,6 +378,7 @@ static void dist_speed_notes(const struct spec_variant *v, const struct vdata *d
 		}
 		free(ratio);
 	}
+	return worst;
 }
 
 /* One variant's row: identity, the aggregate outcome of its repeats, and
@@ -426,11 +440,11 @@ static int gather_row(struct run_ctx *c, size_t vi, struct vdata *d, struct batc
 	return 0;
 }
 
-/* What a researcher must not miss about one variant: parameters the kernel
+/* What a researcher must not miss about one variant (and row->stress_slow, the stress notes' worst): parameters the kernel
  * never echoed, compiler warnings, a specialised kernel, unhealthy timing,
  * throttling.  (A busy machine: busy_notes, per comparison.) */
 static void variant_notes(const struct run_ctx *c, const struct spec_variant *v, const struct vdata *d,
-			  const struct batch_row *row, json_t *notes)
+			  struct batch_row *row, json_t *notes)
 {
 	const struct run_record *r0 = d->n_runs ? &d->runs[0] : NULL;
 	size_t k;
@@ -457,7 +471,7 @@ static void variant_notes(const struct run_ctx *c, const struct spec_variant *v,
 					r0->extra_shape_reason ? r0->extra_shape_reason : "no reason given"));
 	if (row->health_note)
 		add_note(notes, xstrfmt("%s: %s", v->name, row->health_note));
-	dist_speed_notes(v, d, notes);
+	row->stress_slow = dist_speed_notes(v, d, notes);
 	/* a worker that ran on after its last output (job.c job_over): its
 	 * kernel's fini() or teardown, beside whatever the pool runs next */
 	for (size_t i = 0; i < d->n_runs; i++) {

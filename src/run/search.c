@@ -321,6 +321,7 @@ struct cand {
 	char *verdict, *verdict_reason;
 	char *no_effect, *note;
 	int weak;                    /* a run of its row judged by a weaker judge (query_row_weak_judge_why) */
+	double stress_slow;          /* batch_row_stress_slow of its row: over 3x, a cost the time leaves out */
 	int promoted;
 };
 
@@ -711,6 +712,7 @@ static int read_batch(struct search *x, struct gen *g, const char *batch_id)
 			c->verdict_reason = dup_or_null(row->cmp.verdict_reason);
 		}
 		c->weak = query_row_weak_judge_why(&q, row) != NULL;
+		c->stress_slow = batch_row_stress_slow(b, row);
 		const struct run_record **runs;
 		size_t nr = query_row_runs(&q, row, &runs);
 		for (size_t k = 0; k < nr; k++) {
@@ -755,13 +757,14 @@ out:
 }
 
 /* 1 when v may become the best: it ran ok, its knob reached the binary,
- * the batch's verdict against the best is faster, and neither side ran in
+ * the batch's verdict against the best is faster, neither side ran in
  * a weaker box (eval's rule, red team 134: no promotion from unverified
- * or absent boxes). */
+ * or absent boxes), and no stress distribution ran it over 3x slower than
+ * its time (eval's rule, red team 145: a cost the time leaves out). */
 static int promotable(const struct search_verdict *v)
 {
 	return v->outcome && !strcmp(v->outcome, "ok") && !v->no_effect && v->verdict && !strcmp(v->verdict, "faster") &&
-	       !v->weak;
+	       !v->weak && !(v->stress_slow > 0);
 }
 
 size_t search_pick(const struct search_verdict *v, size_t n, size_t *n_faster)
@@ -839,7 +842,7 @@ int search_confirms(const char *incumbent_outcome, const char *challenger_outcom
 static struct search_verdict verdict_of(const struct cand *c)
 {
 	struct search_verdict v = { c->outcome, c->have_cmp ? c->verdict : NULL, c->no_effect != NULL, c->speedup,
-				    c->speedup_ci[0], c->weak };
+				    c->speedup_ci[0], c->weak, c->stress_slow };
 	return v;
 }
 
@@ -910,7 +913,7 @@ static int judge(struct search *x, int gi, struct gen *g)
 	}
 	int elite_ok = e->outcome && !strcmp(e->outcome, "ok");
 	size_t n_faster = 0;
-	size_t nd = 0, inc = 0, slow = 0, failed = 0, noeff = 0, weak = 0;
+	size_t nd = 0, inc = 0, slow = 0, failed = 0, noeff = 0, weak = 0, stressed = 0;
 	struct search_verdict *vs = xcalloc(g->n, sizeof(*vs));
 	for (size_t i = 0; i < g->n; i++) {
 		vs[i] = verdict_of(&g->c[i]);
@@ -924,8 +927,10 @@ static int judge(struct search *x, int gi, struct gen *g)
 			noeff++;
 		else if (!c->outcome || strcmp(c->outcome, "ok"))
 			failed++;
+		else if (c->have_cmp && c->verdict && !strcmp(c->verdict, "faster") && (c->weak || e->weak))
+			weak++; /* the others counted by search_pick, or held for their stress */
 		else if (c->have_cmp && c->verdict && !strcmp(c->verdict, "faster"))
-			weak += c->weak || e->weak; /* the others counted by search_pick */
+			stressed += c->stress_slow > 0;
 		else if (c->verdict && !strcmp(c->verdict, "no_difference"))
 			nd++;
 		else if (c->verdict && !strcmp(c->verdict, "slower"))
@@ -966,6 +971,8 @@ static int judge(struct search *x, int gi, struct gen *g)
 		COUNT(noeff, noeff == 1 ? "knob that missed the binary" : "knobs that missed the binary");
 		COUNT(weak, "faster on runs of a weaker judge (no box, boxes of a bubblewrap the runner could not "
 			    "verify, or fewer than 10 timed checks a run): no claim or promotion counts them");
+		COUNT(stressed, "faster by the time, but a stress distribution ran it over 3x slower than its time (the "
+				"batch's notes): a cost the time leaves out");
 #undef COUNT
 		if (!*sep)
 			strbuf_addstr(&why, "no candidates");

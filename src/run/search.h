@@ -113,6 +113,8 @@ struct search_verdict {
 	double speedup, speedup_lo;
 	int weak;                    /* its runs or the elite's in a weaker box (query_row_weak_judge_why: no
 				      * box, or an unverified bubblewrap's boxes) */
+	double stress_slow;          /* a stress distribution's median over its timing median, where over
+				      * 3x (batch_row_stress_slow: a cost the time leaves out), else 0 */
 };
 size_t search_pick(const struct search_verdict *v, size_t n, size_t *n_faster);
 

@@ -6,7 +6,8 @@
 # now weigh in the verdict (stats.h rule 4, STATS_REASON_MEANS) and the
 # record keeps them; and a kernel slow on every stress input (stress
 # distributions are checked, never timed) gets a note saying how much
-# slower, as one faster there did (gather.c DIST_NOTE_SLOW_RATIO).
+# slower, as one faster there did (gather.c DIST_NOTE_SLOW_RATIO), and
+# its batch row says it as a number (stress_slow) for eval and a search.
 . "$REPO/tests/cli/lib.sh"
 runs_alone "the period kernel against naive is a ratio of two medians, which load moves"
 mkrepo
@@ -33,7 +34,12 @@ b=$(basename "$(ls "$EVIDENT_STORE"/runs/*-batch.json)" .json)
 python3 - "$EVIDENT_STORE/runs/$b.json" <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1]))
-c = {r["variant"]: r.get("comparison") for r in b["variants"]}["period"]
+rows = {r["variant"]: r for r in b["variants"]}
+# the stress kernel's row says it for eval and a search (stress_slow,
+# batch_row_stress_slow), the others' 0
+assert rows["stress"]["stress_slow"] > 3, rows["stress"]
+assert rows["naive"]["stress_slow"] == 0 and rows["period"]["stress_slow"] == 0, rows["naive"]
+c = rows["period"].get("comparison")
 print(c["verdict"], c["speedup"]["ratio"], c.get("means"))
 assert c["verdict"] != "faster", c
 assert c["means"]["ratio"] < 0.5, c["means"]

@@ -12,6 +12,7 @@
  * between two variants of one program is named an A/A pair's (red team
  * 110).
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -223,6 +224,23 @@ static void test_stress_slow_note(void **state)
 	assert_true(gather_stress_slow(notes, "stres") == 0);
 	assert_true(gather_stress_slow(notes, "nobody") == 0);
 	assert_true(gather_stress_slow(NULL, "stress") == 0);
+	/* a row's own stress_slow (batches since 2026-12-03) wins over the
+	 * notes; NAN (a batch before it) reads the notes */
+	struct batch_record b = { 0 };
+	b.notes = notes;
+	struct batch_row row = { 0 };
+	row.variant = "stress";
+	row.stress_slow = NAN;
+	assert_true(batch_row_stress_slow(&b, &row) > 43.5 && batch_row_stress_slow(&b, &row) < 43.6);
+	row.stress_slow = 0;
+	assert_true(batch_row_stress_slow(&b, &row) == 0);
+	row.stress_slow = 2.9; /* under the ratio: no hold, whatever the notes */
+	assert_true(batch_row_stress_slow(&b, &row) == 0);
+	row.variant = "nobody";
+	row.stress_slow = 7.25;
+	assert_true(batch_row_stress_slow(&b, &row) == 7.25);
+	assert_true(batch_row_stress_slow(NULL, &row) == 7.25);
+	assert_true(batch_row_stress_slow(&b, NULL) == 0);
 	json_decref(notes);
 }
 

@@ -210,12 +210,24 @@ static void test_record_round_trip(void **state)
 	strbuf_release(&out);
 	batch_record_release(&r);
 	json_decref(m);
-	/* a batch that reproduces nothing has no such field, and reads as none */
+	/* a batch that reproduces nothing has no such field, and reads as none;
+	 * a row's stress_slow (gather.c) is read back, and a row without one
+	 * (a batch before it) reads NAN: its notes decide */
 	b.repro.have = 0;
+	row.stress_slow = 7.5;
 	m = record_batch_json(&b);
 	assert_null(json_object_get(m, "reproduction"));
 	assert_int_equal(record_batch_read(m, &r), 0);
 	assert_false(r.repro.have);
+	assert_true(r.n_rows == 1 && r.rows[0].stress_slow == 7.5);
+	batch_record_release(&r);
+	json_decref(m);
+	row.stress_slow = NAN;
+	m = record_batch_json(&b);
+	assert_non_null(json_array_get(json_object_get(m, "variants"), 0));
+	assert_null(json_object_get(json_array_get(json_object_get(m, "variants"), 0), "stress_slow"));
+	assert_int_equal(record_batch_read(m, &r), 0);
+	assert_true(r.n_rows == 1 && isnan(r.rows[0].stress_slow));
 	batch_record_release(&r);
 	json_decref(m);
 	json_decref(b.repro.warnings);

@@ -152,13 +152,13 @@ static void test_pick(void **state)
 	(void)state;
 	size_t nf;
 	struct search_verdict v[] = {
-		{ "ok", NULL, 0, NAN, NAN, 0 },              /* the elite */
-		{ "ok", "faster", 1, 3.0, 2.5, 0 },          /* fastest of all, but its knob missed the binary */
-		{ "ok", "no_difference", 0, 1.004, 0.995, 0 },
-		{ "ok", "inconclusive", 0, 1.6, 0.9, 0 },
-		{ "crashed", "faster", 0, 2.0, 1.8, 0 },
-		{ "ok", "faster", 0, 1.5, 1.2, 0 },
-		{ "ok", "faster", 0, 1.7, 1.1, 0 },          /* larger speedup, smaller lower bound */
+		{ "ok", NULL, 0, NAN, NAN, 0, 0 },              /* the elite */
+		{ "ok", "faster", 1, 3.0, 2.5, 0, 0 },          /* fastest of all, but its knob missed the binary */
+		{ "ok", "no_difference", 0, 1.004, 0.995, 0, 0 },
+		{ "ok", "inconclusive", 0, 1.6, 0.9, 0, 0 },
+		{ "crashed", "faster", 0, 2.0, 1.8, 0, 0 },
+		{ "ok", "faster", 0, 1.5, 1.2, 0, 0 },
+		{ "ok", "faster", 0, 1.7, 1.1, 0, 0 },          /* larger speedup, smaller lower bound */
 	};
 	assert_int_equal(search_pick(v, 7, &nf), 5);
 	assert_int_equal(nf, 2);
@@ -173,6 +173,15 @@ static void test_pick(void **state)
 	assert_int_equal(search_pick(v, 7, &nf), 5);
 	assert_int_equal(nf, 1);
 	v[5].weak = 1;
+	assert_int_equal(search_pick(v, 7, &nf), 0);
+	assert_int_equal(nf, 0);
+	/* eval's stress hold (red team 145): faster by its time, but a
+	 * stress distribution ran it over 3x slower (batch_row_stress_slow) */
+	v[5].weak = v[6].weak = 0;
+	v[6].stress_slow = 43.5;
+	assert_int_equal(search_pick(v, 7, &nf), 5);
+	assert_int_equal(nf, 1);
+	v[5].stress_slow = 3.2;
 	assert_int_equal(search_pick(v, 7, &nf), 0);
 	assert_int_equal(nf, 0);
 }
