@@ -273,6 +273,35 @@ void batch_record_release(struct batch_record *b)
 	memset(b, 0, sizeof(*b));
 }
 
+double batch_notes_stress_slow(const json_t *notes, const char *variant)
+{
+	double worst = 0;
+	size_t i, nl = variant ? strlen(variant) : 0;
+	json_t *n;
+	json_array_foreach((json_t *)notes, i, n)
+	{
+		const char *t = json_string_value(n), *x;
+		double q;
+		/* "NAME: DIST Q.QQx of TDIST's median: speed depends on the input" */
+		if (!t || !nl || strncmp(t, variant, nl) || strncmp(t + nl, ": ", 2) ||
+		    !strstr(t, "'s median: speed depends on the input") || !(x = strchr(t + nl + 2, ' ')) ||
+		    sscanf(x, " %lfx of ", &q) != 1)
+			continue;
+		if (q > BATCH_STRESS_SLOW_RATIO && q > worst)
+			worst = q;
+	}
+	return worst;
+}
+
+double batch_row_stress_slow(const struct batch_record *b, const struct batch_row *row)
+{
+	if (!row)
+		return 0;
+	if (isfinite(row->stress_slow))
+		return row->stress_slow > BATCH_STRESS_SLOW_RATIO ? row->stress_slow : 0;
+	return b ? batch_notes_stress_slow(b->notes, row->variant) : 0;
+}
+
 const struct batch_row *batch_find_row(const struct batch_record *b, const char *variant)
 {
 	for (size_t i = 0; b && variant && i < b->n_rows; i++)

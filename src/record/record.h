@@ -500,6 +500,22 @@ void batch_record_release(struct batch_record *b);
 
 /* The row of variant in b, or NULL. */
 const struct batch_row *batch_find_row(const struct batch_record *b, const char *variant);
+
+/* A stress distribution (checked, never timed) whose median over a
+ * variant's runs is over this many times its timing median: a cost the
+ * time leaves out (red team 144's stress.c), for which eval, a search and
+ * the audit hold a faster verdict (run/gather.c writes the note and the
+ * row's stress_slow). */
+#define BATCH_STRESS_SLOW_RATIO 3.0
+/* Variant's stress distribution over BATCH_STRESS_SLOW_RATIO of its timing
+ * median in batch notes (run/gather.c dist_speed_notes writes it): the
+ * largest such ratio, or 0 when none. */
+double batch_notes_stress_slow(const json_t *notes, const char *variant);
+/* The same for one row of batch b: the row's own stress_slow (batches
+ * since 2026-12-03), else what b's notes say of its variant; 0 for none
+ * or a NULL row.  What eval and a search read before promoting, and the
+ * audit before a faster claim. */
+double batch_row_stress_slow(const struct batch_record *b, const struct batch_row *row);
 /* A row made from a lone run (a v1 run, or a run whose batch is missing):
  * borrows from r, which must outlive it; release with batch_row_release. */
 void batch_row_from_run(const struct run_record *r, struct batch_row *row);

@@ -894,6 +894,20 @@ int audit_history_holds(struct actx *a, const struct batch_record *eb, const str
 		return 1;
 	double released = NAN;
 	const struct batch_row *fast_row = faster ? ra : rb;
+	/* a cost the time leaves out: the faster side ran a stress
+	 * distribution of the problem (checked, never timed) over 3x slower
+	 * than its time; eval and a search promote no such kernel (red team
+	 * 145: red team 144's stress kernel, 43x slower on rowsum's cancel and
+	 * positive inputs, promoted 2.745x), and a claim of its speed is the
+	 * timing distributions' alone */
+	double stress = batch_row_stress_slow(eb, fast_row);
+	if (stress > 0) {
+		strbuf_addf(msg, "; but %s, the side it says is faster, ran a stress distribution of the problem %.2fx "
+				 "slower than its timing median in batch %s (the batch's notes; checked, never timed): "
+				 "a cost the time leaves out, so its speed is the timing inputs' alone",
+			    faster ? va : vb, stress, audit_id_or(eb->run_id));
+		return 0;
+	}
 	if (slower_side_drifted(a, eb, faster ? rb : ra, faster ? vb : va, fast_row, 0, &released, msg))
 		return 0;
 	if (stated && isfinite(released) && fast_row->have_stats && fast_row->stats.median_ci[0] > 0) {

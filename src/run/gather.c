@@ -278,41 +278,12 @@ static char *timed_on_text(const struct vdata *d)
  * 144's stress.c: 2.2x faster than the baseline by the time, while every
  * launch on rowsum's `cancel` and `positive` inputs took 11-16x its
  * `uniform` median, with no note) */
-#define DIST_NOTE_SLOW_RATIO 3.0
+#define DIST_NOTE_SLOW_RATIO BATCH_STRESS_SLOW_RATIO
 /* ... and only from this many of the distribution's samples over the
  * variant's ok runs: from 1 to 7 an honest OpenMP attention's `large_v`,
  * whose work is `uniform`'s, read 0.56x to 0.73x (red team 23's
  * attn_twin_mt) */
 #define DIST_NOTE_MIN_SAMPLES 8
-
-double gather_stress_slow(const json_t *notes, const char *variant)
-{
-	double worst = 0;
-	size_t i, nl = variant ? strlen(variant) : 0;
-	json_t *n;
-	json_array_foreach((json_t *)notes, i, n)
-	{
-		const char *t = json_string_value(n), *x;
-		double q;
-		/* "NAME: DIST Q.QQx of TDIST's median: speed depends on the input" */
-		if (!t || !nl || strncmp(t, variant, nl) || strncmp(t + nl, ": ", 2) ||
-		    !strstr(t, "'s median: speed depends on the input") || !(x = strchr(t + nl + 2, ' ')) ||
-		    sscanf(x, " %lfx of ", &q) != 1)
-			continue;
-		if (q > DIST_NOTE_SLOW_RATIO && q > worst)
-			worst = q;
-	}
-	return worst;
-}
-
-double batch_row_stress_slow(const struct batch_record *b, const struct batch_row *row)
-{
-	if (!row)
-		return 0;
-	if (isfinite(row->stress_slow))
-		return row->stress_slow > DIST_NOTE_SLOW_RATIO ? row->stress_slow : 0;
-	return b ? gather_stress_slow(b->notes, row->variant) : 0;
-}
 
 /* The distribution of r's by_dist named name, or NULL. */
 static const struct rec_dist *by_dist_of(const struct run_record *r, const char *name)

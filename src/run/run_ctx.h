@@ -563,14 +563,6 @@ char *gather_same_code_note(const char *variant, const char *verdict, const char
  * CUPTI would not start is timed on events under clock: auto).
  */
 int gather_same_clock(const struct batch_row *base, const struct batch_row *row, json_t *notes);
-/* Variant's stress distribution over DIST_NOTE_SLOW_RATIO of its timing
- * median in batch notes (gather.c dist_speed_notes writes it): the
- * largest such ratio, or 0 when none. */
-double gather_stress_slow(const json_t *notes, const char *variant);
-/* The same for one row of batch b: the row's own stress_slow (batches
- * since 2026-12-03), else what b's notes say of its variant; 0 for none
- * or a NULL row.  What eval and a search read before promoting. */
-double batch_row_stress_slow(const struct batch_record *b, const struct batch_row *row);
 
 /*
  * plan.c: -1 (with the error printed) when the spec asks graph mode

@@ -256,8 +256,17 @@ static json_t *host_row(const char *var, const char *id, const char *coin, const
 	return row;
 }
 
+/* A batch of experiment exp (baseline z) with rows (stolen) and notes
+ * (stolen; NULL: none), for problem p2. */
+static void put_host_batch_notes(struct store *st, const char *id, const char *exp, json_t *rows, json_t *notes);
+
 /* A batch of experiment exp (baseline z) with rows (stolen), for problem p2. */
 static void put_host_batch(struct store *st, const char *id, const char *exp, json_t *rows)
+{
+	put_host_batch_notes(st, id, exp, rows, NULL);
+}
+
+static void put_host_batch_notes(struct store *st, const char *id, const char *exp, json_t *rows, json_t *notes)
 {
 	json_t *b = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I, s:f, s:f}, s:{s:s, s:s, s:{s:i}, "
 			      "s:[s]}, s:o}",
@@ -265,6 +274,8 @@ static void put_host_batch(struct store *st, const char *id, const char *exp, js
 			      "z", "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm", "comparisons",
 			      (json_int_t)(json_array_size(rows) - 1), "alpha", 0.05, "threshold", 0.01, "problem", "name",
 			      "p2", "dtype", "fp32", "shape", "N", 256, "dims", "N", "variants", rows);
+	if (notes)
+		json_object_set_new(b, "notes", notes);
 	assert_int_equal(store_commit(st, id, b), 0);
 	json_decref(b);
 }
@@ -1612,6 +1623,48 @@ static int setup(void **state)
 			free(zid);
 			free(aid);
 		}
+		/* red team 145's stress kernel for the audit: experiment ds, va
+		 * (sv.c) faster 2.7x than z (sz.c) by its time, its row's
+		 * stress_slow 43.5 (a stress distribution 43.5x its timing
+		 * median); experiment dt, the same in a batch before the row's
+		 * field (its notes alone say it) */
+		for (int i = 0; i < 2; i++) {
+			const char *ex = i ? "dt" : "ds";
+			char zsha[SHA256_HEX_LEN + 1], vsha[SHA256_HEX_LEN + 1];
+			char *zp = xstrfmt("%s_z.c", ex), *vp = xstrfmt("%s_v.c", ex);
+			f = fopen(zp, "w");
+			fprintf(f, "int %s_z;\n", ex);
+			fclose(f);
+			f = fopen(vp, "w");
+			fprintf(f, "int %s_v;\n", ex);
+			fclose(f);
+			assert_int_equal(sha256_file_hex(zp, zsha), 0);
+			assert_int_equal(sha256_file_hex(vp, vsha), 0);
+			char *bid = xstrfmt("20260128T00000%d9Z-%s-0-batch", i, ex);
+			char *zid = xstrfmt("20260128T00000%d0Z-%s-z", i, ex), *aid = xstrfmt("20260128T00000%d1Z-%s-va", i, ex);
+			char *zb = xstrfmt("%szbin", ex), *vb = xstrfmt("%svbin", ex);
+			put_host_run(&st, zid, ex, "z", bid, zp, zsha, zb, NULL, "ok");
+			put_host_run(&st, aid, ex, "va", bid, vp, vsha, vb, NULL, "ok");
+			json_t *zr = host_row("z", zid, NULL, NULL, 0, 0, 0, 0);
+			json_object_set_new(zr, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", 270.0,
+								   "median_ci", 260.0, 280.0, "repeats", 3));
+			json_t *vr = host_row("va", aid, NULL, "faster", 2.7, 2.5, 2.9, 0.001);
+			json_object_set_new(vr, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", 100.0,
+								   "median_ci", 95.0, 105.0, "repeats", 3));
+			if (!i)
+				json_object_set_new(vr, "stress_slow", json_real(43.5));
+			json_t *notes = json_pack("[s]", "va: cancel 43.50x of uniform's median: speed depends on the input; "
+							 "not in the time (timing.by_dist; the time is the timing "
+							 "distributions' alone)");
+			put_host_batch_notes(&st, bid, ex, json_pack("[o, o]", zr, vr), notes);
+			free(zp);
+			free(vp);
+			free(bid);
+			free(zid);
+			free(aid);
+			free(zb);
+			free(vb);
+		}
 	}
 	/* batches of experiment r and their reproductions, oldest first */
 	const enum repro_verdict ok2[] = { REPRO_REPRODUCED, REPRO_REPRODUCED };
@@ -2807,6 +2860,22 @@ static void test_slower_side_drifted(void **state)
 	f = audit("<!-- claim: faster experiment=df a=va b=z -->\n", &c);
 	assert_non_null(strstr(f, "t.md:1: contradicted: faster va vs z: "));
 	assert_non_null(strstr(f, "(batch 20260127T0000009Z-df-0-batch: median 100 us there, 700 us here)"));
+	free(f);	/* red team 145 (its 5): a kernel 43x slower on a stress distribution
+	 * (checked, never timed) is faster only on the timing inputs: eval
+	 * and a search hold it, and the audit contradicts a speed claim; the
+	 * row's stress_slow, or a batch's notes before it */
+	f = audit("<!-- claim: faster experiment=ds a=va b=z -->\n"
+		  "<!-- claim: slower experiment=ds a=z b=va -->\n"
+		  "<!-- claim: faster experiment=dt a=va b=z -->\n"
+		  "<!-- claim: value experiment=dt variant=va stat=speedup value=2.7 -->\n",
+		  &c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: faster va vs z: "));
+	assert_non_null(strstr(f, "but va, the side it says is faster, ran a stress distribution of the problem 43.50x "
+				  "slower than its timing median in batch 20260128T0000009Z-ds-0-batch"));
+	assert_non_null(strstr(f, "t.md:2: contradicted: slower z vs va: "));
+	assert_non_null(strstr(f, "t.md:3: contradicted: faster va vs z: "));
+	assert_non_null(strstr(f, "t.md:4: contradicted: "));
+	assert_int_equal(c.contradicted, 4);
 	free(f);
 }
 

@@ -203,7 +203,7 @@ static void test_clocks_must_agree(void **state)
 	json_decref(notes);
 }
 
-/* gather_stress_slow reads the note dist_speed_notes writes: the
+/* batch_notes_stress_slow reads the note dist_speed_notes writes: the
  * variant's stress distribution over 3x its timing median (red team 145:
  * eval promoted a kernel 43x slower on rowsum's cancel and positive
  * beside that note); a fast stress note, another variant's, a prefix of
@@ -218,12 +218,12 @@ static void test_stress_slow_note(void **state)
 				  "large_once: large 0.31x of uniform's median: speed depends on the input; not in the time",
 				  "mild: cancel 2.50x of uniform's median: speed depends on the input; not in the time",
 				  "stressed: cancel 9.00x of uniform's median: speed depends on the input; not in the time");
-	assert_true(gather_stress_slow(notes, "stress") > 43.5 && gather_stress_slow(notes, "stress") < 43.6);
-	assert_true(gather_stress_slow(notes, "large_once") == 0);
-	assert_true(gather_stress_slow(notes, "mild") == 0);
-	assert_true(gather_stress_slow(notes, "stres") == 0);
-	assert_true(gather_stress_slow(notes, "nobody") == 0);
-	assert_true(gather_stress_slow(NULL, "stress") == 0);
+	assert_true(batch_notes_stress_slow(notes, "stress") > 43.5 && batch_notes_stress_slow(notes, "stress") < 43.6);
+	assert_true(batch_notes_stress_slow(notes, "large_once") == 0);
+	assert_true(batch_notes_stress_slow(notes, "mild") == 0);
+	assert_true(batch_notes_stress_slow(notes, "stres") == 0);
+	assert_true(batch_notes_stress_slow(notes, "nobody") == 0);
+	assert_true(batch_notes_stress_slow(NULL, "stress") == 0);
 	/* a row's own stress_slow (batches since 2026-12-03) wins over the
 	 * notes; NAN (a batch before it) reads the notes */
 	struct batch_record b = { 0 };
