@@ -2606,6 +2606,46 @@ static void echo_with_link(const char *obj, const struct build_request *rq, cons
 	sha256_end(h, hex);
 }
 
+/*
+ * The path a worker loads the object from, <cache_dir>/obj/<so_sha256>/kernel.so:
+ * a hard link to the entry's kernel.so named by the object's own hash, so
+ * that what a kernel can read of its path (/proc/self/maps, dladdr, the
+ * job's kernel_so; a box shows its copy at that path) is a function of
+ * its own bytes.  The entry's name is the build key, which covers the
+ * kernel file's name and its parameters: two variants of one object (a
+ * byte-identical CUDA copy under another name, stripped: one file, one
+ * code to eval and the audit) could tell which one they were from a bit
+ * of it, a name ground until the bits differ (predicted 2026-12-03).
+ * Made by a link under a temporary name and a rename over whatever is
+ * there, so a concurrent build of the same object, or a file left by
+ * anyone, is replaced by this entry's checked object.  res->so_path is
+ * replaced (freed here) on success; on failure it stays the entry's, with
+ * a warning.
+ */
+static void publish_by_object(const char *cache_dir, struct build_result *res)
+{
+	const char *hex = json_string_value(json_object_get(res->info, "so_sha256"));
+	if (!res->so_path || !hex || strlen(hex) != SHA256_HEX_LEN)
+		return;
+	char rnd[9];
+	random_hex(rnd, 8);
+	char *top = xstrfmt("%s/obj", cache_dir), *dir = xstrfmt("%s/%s", top, hex);
+	char *tmp = xstrfmt("%s/.kernel.so.%s", dir, rnd), *dst = xstrfmt("%s/kernel.so", dir);
+	if ((mkdir(top, 0755) < 0 && errno != EEXIST) || (mkdir(dir, 0755) < 0 && errno != EEXIST) ||
+	    link(res->so_path, tmp) < 0 || rename(tmp, dst) < 0) {
+		warning("cannot name the object '%s' by its hash in '%s': %s (its build key's path is used)",
+			res->so_path, dir, strerror(errno));
+		unlink(tmp);
+		free(dst);
+	} else {
+		free(res->so_path);
+		res->so_path = dst;
+	}
+	free(top);
+	free(dir);
+	free(tmp);
+}
+
 int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	      struct build_result *res)
 {
@@ -3114,6 +3154,8 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	res->ok = 1;
 	rc = 0;
 out:
+	if (rc == 0 && res->ok)
+		publish_by_object(rq->cache_dir, res);
 	if (key) {
 		char tmp[SHA256_HEX_LEN + 1];
 		sha256_end(key, tmp);

@@ -10,7 +10,10 @@
  * taken by allow list (build_flags_refusal below).  The cache directory
  * <cache_dir>/<key>/ holds kernel.so, build.log and info.json; it is made
  * in a temporary directory and renamed into place, so a half-built entry is
- * never seen.  A second build with nothing changed is a cache hit and runs
+ * never seen.  The object a worker loads is the entry's kernel.so under a
+ * second name, <cache_dir>/obj/<so_sha256>/kernel.so (a hard link): a
+ * kernel sees its own path, and the key's would name its file and
+ * parameters (build.c publish_by_object).  A second build with nothing changed is a cache hit and runs
  * no compiler - after re-hashing kernel.so against the SHA-256 recorded
  * when it was built (info "so_sha256"): an entry whose object changed is
  * set aside (<key>.tampered-*) with a warning and built afresh; an entry

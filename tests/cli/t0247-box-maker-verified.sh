@@ -86,7 +86,7 @@ expect_exit 0 "$EVIDENT" run --no-progress --cache "$TEST_TMP/cache1" tests/fixt
 P1=$(grep -rl rt133_passes "$TEST_TMP/cache1" --include=kernel.so | head -1)
 [ -n "$P1" ] || fail "passes1's object was not built"
 rm -rf artifacts
-RT133_SWAP=$P1 EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$D/bwrap-swapobj expect_exit 6 "$EVIDENT" run --no-progress --repeats 1 --only passes4 tests/fixtures/specs/host-redteam133-swapobj.yaml
+EVIDENT_RT133_SWAP=$P1 EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$D/bwrap-swapobj expect_exit 6 "$EVIDENT" run --no-progress --repeats 1 --only passes4 tests/fixtures/specs/host-redteam133-swapobj.yaml
 expect_contains "$TEST_TMP/err" "made shows its worker another kernel object than the runner built: "
 # (the baseline, naive, may have run before: the order is random)
 ! grep -l '"variant": "passes4"' artifacts/runs/*.json >/dev/null 2>&1 || fail "passes4 was recorded from the swapped box"

@@ -199,11 +199,19 @@ static void test_publish_race(void **state)
 	assert_true(res.ok);
 	assert_true(json_is_false(json_object_get(res.info, "cached")));
 	assert_string_equal(json_string_value(json_object_get(res.info, "status")), "ok");
-	/* the published entry's object, and nothing else left in the cache */
-	assert_int_equal(count_entries(cache), 1);
+	/* the published entry's object, and nothing else left in the cache
+	 * but the object named by its hash (obj/: publish_by_object), the
+	 * entry's file under another name */
+	assert_int_equal(count_entries(cache), 2);
 	char *entry = xstrfmt("%s/%s", cache, json_string_value(json_object_get(res.info, "build_key")));
-	char *so = xstrfmt("%s/kernel.so", entry);
+	char *in_entry = xstrfmt("%s/kernel.so", entry);
+	char *so = xstrfmt("%s/obj/%s/kernel.so", cache, json_string_value(json_object_get(res.info, "so_sha256")));
 	assert_string_equal(res.so_path, so);
+	struct stat s1, s2;
+	assert_int_equal(stat(in_entry, &s1), 0);
+	assert_int_equal(stat(so, &s2), 0);
+	assert_true(s1.st_ino == s2.st_ino && s1.st_dev == s2.st_dev);
+	free(in_entry);
 	build_result_release(&res);
 	/* the next build of the key: a hit of that entry */
 	r.post = NULL;
@@ -218,6 +226,52 @@ static void test_publish_race(void **state)
 	free(entry);
 	free(cache);
 	free(src);
+	free(kdir);
+}
+
+/*
+ * The path a worker loads an object from is its object's own hash: two
+ * kernel files, byte-identical under two names, built stripped (-s: no
+ * .symtab, so no name of the source in the file, as backend_cuda.c links
+ * CUDA objects), have two build keys (the key covers the file's name) and
+ * one object, which both load from one path.  Before (the entry's path,
+ * <cache>/<key>/kernel.so), a kernel could tell which copy it was from a
+ * bit of its key, read in /proc/self/maps, while eval and the audit
+ * weighed both as one code (predicted, 2026-12-03).
+ */
+static void test_object_path_by_content(void **state)
+{
+	(void)state;
+	static const char *const strip_flags[] = { "-O2", "-std=c11", "-shared", "-fPIC", "-s", NULL };
+	char tmpl[] = "/tmp/evident-test-build-XXXXXX";
+	char *root = mkdtemp(tmpl);
+	assert_non_null(root);
+	char *kdir = xstrfmt("%s/kernels", root), *cache = xstrfmt("%s/cache", root);
+	assert_int_equal(mkdir(kdir, 0755), 0);
+	const char *names[] = { "k.c", "k_slow.c" };
+	struct build_result res[2] = { { 0 }, { 0 } };
+	struct build_recipe r = { .compiler = "cc", .base_flags = strip_flags, .version_flag = "--version" };
+	for (int i = 0; i < 2; i++) {
+		char *src = xstrfmt("%s/%s", kdir, names[i]);
+		FILE *f = fopen(src, "w");
+		assert_non_null(f);
+		fputs("int evident_k(void) { return 1; }\n", f);
+		assert_int_equal(fclose(f), 0);
+		struct build_request rq = { .kernel_path = src, .repo_root = root, .cache_dir = cache };
+		assert_int_equal(build_run(&rq, &r, &res[i]), 0);
+		assert_true(res[i].ok);
+		free(src);
+	}
+	assert_string_not_equal(json_string_value(json_object_get(res[0].info, "build_key")),
+				json_string_value(json_object_get(res[1].info, "build_key")));
+	assert_string_equal(json_string_value(json_object_get(res[0].info, "so_sha256")),
+			    json_string_value(json_object_get(res[1].info, "so_sha256")));
+	assert_string_equal(res[0].so_path, res[1].so_path);
+	assert_null(strstr(res[0].so_path, json_string_value(json_object_get(res[0].info, "build_key"))));
+	for (int i = 0; i < 2; i++)
+		build_result_release(&res[i]);
+	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+	free(cache);
 	free(kdir);
 }
 
@@ -605,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_info),
 		cmocka_unit_test(test_publish_race),
+		cmocka_unit_test(test_object_path_by_content),
 		cmocka_unit_test(test_flags_allowed),
 		cmocka_unit_test(test_flags_refused),
 		cmocka_unit_test(test_flags_build),
