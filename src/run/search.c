@@ -1281,7 +1281,11 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 		}
 		query_release(&q);
 	}
-	if (drifted || stalled || outvoted)
+	/* a stress distribution of the problem over 3x the confirmation's
+	 * time: a cost the time leaves out (eval's rule, and search_pick's for
+	 * the generation's batch; red team 145) */
+	int stressed = g->confirmed && cc->stress_slow > 0;
+	if (drifted || stalled || outvoted || stressed)
 		g->confirmed = 0;
 	struct strbuf why = STRBUF_INIT;
 	strbuf_addstr(&why, g->why);
@@ -1300,7 +1304,11 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 		g->best_out = 0;
 		e->promoted = 1;
 		struct strbuf said = STRBUF_INIT;
-		if (outvoted && 2 * pooled.k <= pooled.n)
+		if (stressed)
+			strbuf_addf(&said, "%s faster by its time, but a stress distribution of the problem ran it %.2fx slower "
+					   "than its timing median (the batch's notes): a cost the time leaves out",
+				    cc->id, cc->stress_slow);
+		else if (outvoted && 2 * pooled.k <= pooled.n)
 			strbuf_addf(&said, "%s faster than %s, but faster in only %zu of the store's %zu batches of the two "
 					   "codes at this configuration (%zu earlier%s%s): a promotion needs more than half, "
 					   "as eval's",
