@@ -310,6 +310,25 @@ static const struct rec_dist *by_dist_of(const struct run_record *r, const char 
  * job_samples).  An honest kernel's is about 1.  Returns the largest such
  * ratio above DIST_NOTE_SLOW_RATIO (the row's stress_slow), else 0.
  */
+double gather_stress_cost(const double *ratio, const long long *n, size_t m, double *median)
+{
+	double *sorted = xcalloc(m + 1, sizeof(double));
+	double sum = 0;
+	long long seen = 0;
+	for (size_t i = 0; i < m; i++) {
+		sorted[i] = ratio[i];
+		sum += ratio[i] * (double)n[i];
+		seen += n[i];
+	}
+	stats_sort(sorted, m);
+	double q = m ? stats_median_sorted(sorted, m) : NAN;
+	free(sorted);
+	if (median)
+		*median = q;
+	double mean = seen > 0 ? sum / (double)seen : q;
+	return mean > q ? mean : q;
+}
+
 static double dist_speed_notes(const struct spec_variant *v, const struct vdata *d, json_t *notes)
 {
 	double worst = 0;
@@ -322,6 +341,7 @@ static double dist_speed_notes(const struct spec_variant *v, const struct vdata 
 		if (r0->by_dist[s].timing)
 			continue;
 		double *ratio = xcalloc(d->n_runs + 1, sizeof(double));
+		long long *nr = xcalloc(d->n_runs + 1, sizeof(long long));
 		size_t m = 0;
 		long long seen = 0;
 		const char *against = NULL;
@@ -341,22 +361,35 @@ static double dist_speed_notes(const struct spec_variant *v, const struct vdata 
 			}
 			if (sd->median_us > 0 && tm > 0) {
 				seen += sd->n;
+				nr[m] = sd->n;
 				ratio[m++] = sd->median_us / tm;
 				against = against ? against : tn;
 			}
 		}
 		if (m && seen >= DIST_NOTE_SLOW_MIN_SAMPLES) {
-			stats_sort(ratio, m);
-			double q = stats_median_sorted(ratio, m);
-			int slow = q > DIST_NOTE_SLOW_RATIO, fast = q < DIST_NOTE_RATIO && seen >= DIST_NOTE_MIN_SAMPLES;
-			if (slow && q > worst)
-				worst = q;
-			if (fast || slow)
+			/* fast: the median run's ratio (a speed only that input
+			 * has); slow: the larger of that and the mean over the
+			 * runs weighted by their samples (a cost: red team 146's
+			 * minority.c, 30x on stress in one process of three, read
+			 * a median of 1.2x and a mean of 4.75x, and eval promoted
+			 * it 3.020x, the audit supported) */
+			double q, cost = gather_stress_cost(ratio, nr, m, &q);
+			int slow = cost > DIST_NOTE_SLOW_RATIO, fast = q < DIST_NOTE_RATIO && seen >= DIST_NOTE_MIN_SAMPLES;
+			if (slow && cost > worst)
+				worst = cost;
+			if (slow && cost > q)
+				add_note(notes, xstrfmt("%s: %s %.2fx of %s's median: speed depends on the input; not in "
+							"the time (timing.by_dist; the time is the timing distributions' alone; "
+							"%.2fx the mean over its %zu runs weighted by their samples, %.2fx the "
+							"median run's)",
+							v->name, sname, cost, against, cost, m, q));
+			else if (fast || slow)
 				add_note(notes, xstrfmt("%s: %s %.2fx of %s's median: speed depends on the input; not in "
 							"the time (timing.by_dist; the time is the timing distributions' alone)",
 							v->name, sname, q, against));
 		}
 		free(ratio);
+		free(nr);
 	}
 	return worst;
 }

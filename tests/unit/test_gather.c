@@ -244,6 +244,37 @@ static void test_stress_slow_note(void **state)
 	json_decref(notes);
 }
 
+/* The cost of a stress distribution: the larger of the median run's
+ * ratio and the mean over runs weighted by their samples (red team 146's
+ * minority.c: 30x on stress in one process of three, its deciding batch
+ * 0.96, 1.2 and 12.09 by run: a median of 1.2 and no hold, eval promoted
+ * 3.020x); an honest kernel with one slow run (red team 21's softmax
+ * honest, `peaked`: 4.43 in one of three runs, 2.09 the store's weighted
+ * mean) stays under 3 */
+static void test_stress_cost(void **state)
+{
+	(void)state;
+	double q;
+	const double minority[] = { 0.96, 1.2, 12.09 };
+	const long long n5[] = { 5, 6, 5 };
+	double c = gather_stress_cost(minority, n5, 3, &q);
+	assert_true(q == 1.2);
+	assert_true(c > 4.5 && c < 4.6); /* (4.8 + 7.2 + 60.45) / 16 */
+	const double honest[] = { 1.52, 0.9, 4.43 };
+	const long long nh[] = { 6, 6, 4 };
+	c = gather_stress_cost(honest, nh, 3, &q);
+	assert_true(q == 1.52);
+	assert_true(c > 2.0 && c < 2.1);
+	const double all[] = { 13.7, 10.6, 12.0 };
+	c = gather_stress_cost(all, n5, 3, &q);
+	assert_true(q == 12.0 && c > 12.0 && c < 12.2);
+	/* a fast stress speed is the median's: the mean never lowers it */
+	const double fast[] = { 0.3, 0.31, 2.0 };
+	c = gather_stress_cost(fast, n5, 3, &q);
+	assert_true(q == 0.31 && c > 0.31);
+	assert_true(isnan(gather_stress_cost(NULL, NULL, 0, &q)) && isnan(q));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_shared_note),
 		cmocka_unit_test(test_clocks_must_agree),
 		cmocka_unit_test(test_stress_slow_note),
+		cmocka_unit_test(test_stress_cost),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
