@@ -266,6 +266,18 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 	}
 	strbuf_reset(&out);
 	sb->on = 1;
+	/* the proof is kept for the process like the version line: a box of
+	 * the same bubblewrap (path and hash) and the same kind (gpu or not)
+	 * that already ran `true` here is not asked again (a failed proof is
+	 * not kept: it is tried again) */
+	static char *proved_bwrap, *proved_sha;
+	static int proved_gpu = -1;
+	if (proved_bwrap && sb->bwrap_real && sb->bwrap_sha256 && !strcmp(proved_bwrap, sb->bwrap_real) &&
+	    !strcmp(proved_sha, sb->bwrap_sha256) && proved_gpu == !!gpu) {
+		strbuf_release(&out);
+		strbuf_release(&err);
+		return 0;
+	}
 	const char *inner[] = { "true", NULL };
 	int keep = -1;
 	struct sandbox_files files;
@@ -291,6 +303,13 @@ int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const cha
 		strbuf_release(&err);
 		sandbox_release(sb);
 		return -1;
+	}
+	if (sb->bwrap_real && sb->bwrap_sha256) {
+		free(proved_bwrap);
+		free(proved_sha);
+		proved_bwrap = xstrdup(sb->bwrap_real);
+		proved_sha = xstrdup(sb->bwrap_sha256);
+		proved_gpu = !!gpu;
 	}
 	strbuf_release(&out);
 	strbuf_release(&err);
