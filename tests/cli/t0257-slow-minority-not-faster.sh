@@ -36,9 +36,11 @@ import json, sys
 b = json.load(open(sys.argv[1]))
 rows = {r["variant"]: r for r in b["variants"]}
 # the stress kernel's row says it for eval and a search (stress_slow,
-# batch_row_stress_slow), the others' 0
+# batch_row_stress_slow), naive's 0 (the period kernel's may not be: a
+# third of its stress launches are slow too, and the stress cost weighs
+# the runs' mean, gather_stress_cost)
 assert rows["stress"]["stress_slow"] > 3, rows["stress"]
-assert rows["naive"]["stress_slow"] == 0 and rows["period"]["stress_slow"] == 0, rows["naive"]
+assert rows["naive"]["stress_slow"] == 0, rows["naive"]
 c = rows["period"].get("comparison")
 print(c["verdict"], c["speedup"]["ratio"], c.get("means"))
 assert c["verdict"] != "faster", c
