@@ -310,6 +310,14 @@ static const struct rec_dist *by_dist_of(const struct run_record *r, const char 
  * job_samples).  An honest kernel's is about 1.  Returns the largest such
  * ratio above DIST_NOTE_SLOW_RATIO (the row's stress_slow), else 0.
  */
+/* A run's ratio joins the stress cost's mean only from this many of its
+ * samples of the distribution: a median of one or two is a sample, and
+ * one preempted sample under load made an honest naive rowsum's
+ * `positive` 3.91x by the mean (a 2-sample run at 9.4x; make test's
+ * sanitized t0194 at load 62, 2026-12-03); a median of three is not moved
+ * by one */
+#define STRESS_MEAN_MIN_RUN_SAMPLES 3
+
 double gather_stress_cost(const double *ratio, const long long *n, size_t m, double *median)
 {
 	double *sorted = xcalloc(m + 1, sizeof(double));
@@ -317,6 +325,8 @@ double gather_stress_cost(const double *ratio, const long long *n, size_t m, dou
 	long long seen = 0;
 	for (size_t i = 0; i < m; i++) {
 		sorted[i] = ratio[i];
+		if (n[i] < STRESS_MEAN_MIN_RUN_SAMPLES)
+			continue;
 		sum += ratio[i] * (double)n[i];
 		seen += n[i];
 	}
@@ -369,7 +379,7 @@ static double dist_speed_notes(const struct spec_variant *v, const struct vdata 
 		if (m && seen >= DIST_NOTE_SLOW_MIN_SAMPLES) {
 			/* fast: the median run's ratio (a speed only that input
 			 * has); slow: the larger of that and the mean over the
-			 * runs weighted by their samples (a cost: red team 146's
+			 * runs of 3+ samples weighted by them (a cost: red team 146's
 			 * minority.c, 30x on stress in one process of three, read
 			 * a median of 1.2x and a mean of 4.75x, and eval promoted
 			 * it 3.020x, the audit supported) */
@@ -380,9 +390,9 @@ static double dist_speed_notes(const struct spec_variant *v, const struct vdata 
 			if (slow && cost > q)
 				add_note(notes, xstrfmt("%s: %s %.2fx of %s's median: speed depends on the input; not in "
 							"the time (timing.by_dist; the time is the timing distributions' alone; "
-							"%.2fx the mean over its %zu runs weighted by their samples, %.2fx the "
-							"median run's)",
-							v->name, sname, cost, against, cost, m, q));
+							"%.2fx the mean over its runs of 3 samples or more weighted by "
+							"their samples, %.2fx the median of its %zu runs)",
+							v->name, sname, cost, against, cost, q, m));
 			else if (fast || slow)
 				add_note(notes, xstrfmt("%s: %s %.2fx of %s's median: speed depends on the input; not in "
 							"the time (timing.by_dist; the time is the timing distributions' alone)",

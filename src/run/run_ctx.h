@@ -567,9 +567,10 @@ int gather_same_clock(const struct batch_row *base, const struct batch_row *row,
  * What a stress distribution costs a variant over its timing median
  * (gather.c dist_speed_notes): ratio[i] its median over the timing
  * median in run i, n[i] its samples there; the larger of the median run's
- * ratio (into *median where not NULL) and the mean over the runs weighted
- * by their samples, so that a cost paid in a minority of processes counts
- * (red team 146).  NAN for m 0.
+ * ratio (into *median where not NULL) and the mean over the runs of 3
+ * samples or more weighted by their samples, so that a cost paid in a
+ * minority of processes counts (red team 146) and one preempted sample
+ * does not.  NAN for m 0.
  */
 double gather_stress_cost(const double *ratio, const long long *n, size_t m, double *median);
 

@@ -272,6 +272,14 @@ static void test_stress_cost(void **state)
 	const double fast[] = { 0.3, 0.31, 2.0 };
 	c = gather_stress_cost(fast, n5, 3, &q);
 	assert_true(q == 0.31 && c > 0.31);
+	/* an honest naive rowsum under load (make test's sanitized t0194):
+	 * `positive` 1 or 2 samples a run, one of them preempted (a 2-sample
+	 * run's median 9.4x): runs of under 3 samples are no cost, the median
+	 * decides */
+	const double preempted[] = { 1.27, 9.42, 1.06, 1.14 };
+	const long long np[] = { 1, 2, 1, 2 };
+	c = gather_stress_cost(preempted, np, 4, &q);
+	assert_true(c < 1.3 && c == q);
 	assert_true(isnan(gather_stress_cost(NULL, NULL, 0, &q)) && isnan(q));
 }
 
