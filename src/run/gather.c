@@ -387,16 +387,18 @@ static double dist_speed_notes(const struct spec_variant *v, const struct vdata 
 			int slow = cost > DIST_NOTE_SLOW_RATIO, fast = q < DIST_NOTE_RATIO && seen >= DIST_NOTE_MIN_SAMPLES;
 			if (slow && cost > worst)
 				worst = cost;
-			if (slow && cost > q)
+			/* where the mean decided, the note says both */
+			char *by_mean = slow && cost > q
+						? xstrfmt("; %.2fx the mean over its runs of 3 samples or more weighted by "
+							  "their samples, %.2fx the median of its %zu runs",
+							  cost, q, m)
+						: NULL;
+			if (fast || slow)
 				add_note(notes, xstrfmt("%s: %s %.2fx of %s's median: speed depends on the input; not in "
-							"the time (timing.by_dist; the time is the timing distributions' alone; "
-							"%.2fx the mean over its runs of 3 samples or more weighted by "
-							"their samples, %.2fx the median of its %zu runs)",
-							v->name, sname, cost, against, cost, q, m));
-			else if (fast || slow)
-				add_note(notes, xstrfmt("%s: %s %.2fx of %s's median: speed depends on the input; not in "
-							"the time (timing.by_dist; the time is the timing distributions' alone)",
-							v->name, sname, q, against));
+							"the time (timing.by_dist; the time is the timing distributions' "
+							"alone%s)",
+							v->name, sname, slow ? cost : q, against, by_mean ? by_mean : ""));
+			free(by_mean);
 		}
 		free(ratio);
 		free(nr);
