@@ -169,6 +169,9 @@ struct rec_dist {
 	long long n;        /* its timed samples */
 	double median_us;   /* their median by the record's clock; NAN when n is 0 */
 	int timing;         /* 1: its samples are the time (samples_object); 0: a stress one */
+	long long n_over;   /* of them, those over BATCH_STRESS_SLOW_RATIO times the run's fastest
+			       timing distribution's median (job.c timing_by_dist); -1: not
+			       recorded (records older than the key) */
 };
 
 /* Fewer timed checks asked than this, and a run's samples are not
@@ -445,7 +448,7 @@ struct batch_row {
 	 * run"), or NULL (one distribution, or an older batch) */
 	const char *timed_on;
 	/* v2, since 2026-12-03: the worst stress distribution's median over
-	 * the timing median (gather.c dist_speed_notes), where over gather's
+	 * the timing median (gather.c gather_dist_speed_notes), where over gather's
 	 * slow ratio (3x: a cost the time leaves out), else 0; NAN in batches
 	 * before it (their notes say it: batch_row_stress_slow reads them) */
 	double stress_slow;
@@ -508,7 +511,7 @@ const struct batch_row *batch_find_row(const struct batch_record *b, const char 
  * row's stress_slow). */
 #define BATCH_STRESS_SLOW_RATIO 3.0
 /* Variant's stress distribution over BATCH_STRESS_SLOW_RATIO of its timing
- * median in batch notes (run/gather.c dist_speed_notes writes it): the
+ * median in batch notes (run/gather.c gather_dist_speed_notes writes it): the
  * largest such ratio, or 0 when none. */
 double batch_notes_stress_slow(const json_t *notes, const char *variant);
 /* The same for one row of batch b: the row's own stress_slow (batches

@@ -406,6 +406,7 @@ static void read_timing(json_t *m, struct run_record *r)
 		x->n = gi(de, "n", 0);
 		x->median_us = gn(de, "median_us");
 		x->timing = gb(de, "timing");
+		x->n_over = gi(de, "n_over", -1);
 	}
 	r->have_stats = record_summary_read(go(t, "stats"), &r->stats) == 0;
 	r->stats_seed = (unsigned long)gi(t, "stats_seed", 1);
@@ -685,6 +686,8 @@ static json_t *write_timing(const struct run_record *r)
 			json_object_set_new(o, "n", json_integer(x->n));
 			json_object_set_new(o, "median_us", jnum(x->median_us));
 			json_object_set_new(o, "timing", json_boolean(x->timing));
+			if (x->n_over >= 0)
+				json_object_set_new(o, "n_over", json_integer(x->n_over));
 			json_object_set_new(bd, x->name, o);
 		}
 		json_object_set_new(t, "by_dist", bd);

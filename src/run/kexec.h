@@ -119,8 +119,11 @@ size_t timing_keep(const int *dist, size_t n, int n_dists, unsigned mask, char *
  * The record's timing.by_dist (record.h struct rec_dist): out[d] for each
  * of the n_dists distributions (at most REC_MAX_DISTS; names: the
  * problem's, borrowed), from the samples x[i] of distribution dist[i]
- * (NAN samples left out): count, median (NAN when none), and whether it
- * is a timing distribution under mask.  Returns how many it wrote.
+ * (NAN samples left out): count, median (NAN when none), whether it is a
+ * timing distribution under mask, and how many of its samples are over
+ * BATCH_STRESS_SLOW_RATIO times the fastest timing distribution's median
+ * (n_over; 0 when no timing distribution has a median).  Returns how many
+ * it wrote.
  */
 size_t timing_by_dist(const double *x, const int *dist, size_t n, int n_dists, const char *const *names,
 		      unsigned mask, struct rec_dist *out);

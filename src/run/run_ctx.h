@@ -565,7 +565,7 @@ char *gather_same_code_note(const char *variant, const char *verdict, const char
 int gather_same_clock(const struct batch_row *base, const struct batch_row *row, json_t *notes);
 /*
  * What a stress distribution costs a variant over its timing median
- * (gather.c dist_speed_notes): ratio[i] its median over the timing
+ * (gather.c gather_dist_speed_notes): ratio[i] its median over the timing
  * median in run i, n[i] its samples there; the larger of the median run's
  * ratio (into *median where not NULL) and the mean over the runs of 3
  * samples or more weighted by their samples, so that a cost paid in a
@@ -573,6 +573,20 @@ int gather_same_clock(const struct batch_row *base, const struct batch_row *row,
  * does not.  NAN for m 0.
  */
 double gather_stress_cost(const double *ratio, const long long *n, size_t m, double *median);
+/* The one-sided Fisher p that a stress distribution's ks of ns samples
+ * over 3x the run's timing median outnumber the timing samples' kt of nt
+ * by chance alone (1 on counts that cannot be). */
+double gather_over_p(long long ks, long long ns, long long kt, long long nt);
+/*
+ * The notes on variant's speed by distribution from its runs[0..n_runs)
+ * (their ok ones' timing.by_dist), appended to notes (a JSON array): a
+ * stress distribution faster than 0.67x of the timing median (a speed no
+ * timing input has) or slower than BATCH_STRESS_SLOW_RATIO by
+ * gather_stress_cost where its samples over that outnumber the timing
+ * ones' beyond chance (gather_over_p).  Returns the largest standing slow
+ * ratio (the row's stress_slow), else 0.
+ */
+double gather_dist_speed_notes(const char *variant, const struct run_record *runs, size_t n_runs, json_t *notes);
 
 /*
  * plan.c: -1 (with the error printed) when the spec asks graph mode

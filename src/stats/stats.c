@@ -467,3 +467,11 @@ void stats_holm_comparisons(struct stats_comparison *c, size_t n, double alpha, 
 	free(p);
 }
 
+
+double stats_fisher_greater(unsigned k1, unsigned n1, unsigned k2, unsigned n2)
+{
+	if (k1 == 0 || k1 > n1 || k2 > n2)
+		return 1;
+	/* P(X > k1 - 1), X hypergeometric: k1 + k2 marked of n1 + n2, n1 drawn */
+	return gsl_cdf_hypergeometric_Q(k1 - 1, k1 + k2, n1 + n2 - k1 - k2, n1);
+}

@@ -459,6 +459,13 @@ void stats_delta_interval(double delta, double var, double z, double ci[2]);
 void stats_mean_measure(const double *sa, size_t na, const double *sb, size_t nb, struct stats_comparison *out);
 int stats_mean_sign(const struct stats_comparison *c, double alpha, double threshold);
 
+/* One-sided Fisher exact test: the chance, were the marks spread at
+ * random, that group 1's n1 items hold k1 or more of the k1 + k2 marked
+ * ones (the hypergeometric upper tail): small where group 1's rate k1/n1
+ * is above group 2's k2/n2 beyond chance.  1 when k1 is 0; needs
+ * k1 <= n1 and k2 <= n2. */
+double stats_fisher_greater(unsigned k1, unsigned n1, unsigned k2, unsigned n2);
+
 /* Median of sorted x (n >= 1). */
 double stats_median_sorted(const double *x, size_t n);
 /* Median of x[0..n), finite values, sorting x in place; NaN when n is 0. */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "run/run_ctx.h"
+#include "stats/stats.h"
 
 /* A run record with only what the note reads: variant, repeat and load. */
 static struct run_record run_with_load(const char *variant, int repeat, double before, double after, int cpus)
@@ -283,6 +284,84 @@ static void test_stress_cost(void **state)
 	assert_true(isnan(gather_stress_cost(NULL, NULL, 0, &q)) && isnan(q));
 }
 
+/* A run record of ok runs' timing.by_dist alone: uniform (timing),
+ * then positive (stress): counts, medians and over-3x counts (-1: an older
+ * record without them). */
+static struct run_record run_by_dist(long long nu, double mu, long long ou, long long np, double mp, long long op)
+{
+	struct run_record r;
+	memset(&r, 0, sizeof(r));
+	r.outcome = OUTCOME_OK;
+	r.n_by_dist = 2;
+	r.by_dist[0] = (struct rec_dist){ "uniform", nu, mu, 1, ou };
+	r.by_dist[1] = (struct rec_dist){ "positive", np, np ? mp : NAN, 0, op };
+	return r;
+}
+
+/* The over-3x test: the one-sided Fisher p of a stress distribution's
+ * samples over 3x against the timing ones', at the counts of CI's failed
+ * t0194 (2026-12-03) and of red team 146's minority.c */
+static void test_over_p(void **state)
+{
+	(void)state;
+	/* two of six over, none of 37: C(6,2)/C(43,2) = 15/903 */
+	assert_true(fabs(gather_over_p(2, 6, 0, 37) - 15.0 / 903.0) < 1e-12);
+	assert_true(fabs(stats_fisher_greater(3, 6, 0, 37) - 20.0 / 12341.0) < 1e-12);
+	/* the same rate on both sides is no evidence */
+	assert_true(gather_over_p(2, 20, 7, 70) > 0.3);
+	/* minority.c's slow process: 8 of its 9 stress samples, none of 60 */
+	assert_true(gather_over_p(8, 26, 0, 60) < 1e-4); /* 2.9e-5 */
+	assert_true(gather_over_p(0, 9, 0, 60) == 1);
+	assert_true(gather_over_p(3, 2, 0, 60) == 1 && gather_over_p(-1, 2, 0, 60) == 1);
+}
+
+/* A stress cost stands only where its samples over 3x outnumber the
+ * timing ones' beyond chance: CI's t0194 (an honest naive rowsum under
+ * load, one run's `positive` at 7.61x from 3 samples, two of them over)
+ * held nothing after it (a note says within chance), red team 146's
+ * minority (one process of three, all 9 stress samples over) and an
+ * everywhere-slow kernel hold, and records older than the counts keep the
+ * rule before it */
+static void test_stress_gated(void **state)
+{
+	(void)state;
+	json_t *notes = json_array();
+	struct run_record ci[] = {
+		run_by_dist(6, 117.1, 0, 2, 114.4, 0), run_by_dist(4, 188.0, 0, 3, 1430.9, 2),
+		run_by_dist(9, 132.6, 0, 0, 0, 0),     run_by_dist(8, 153.5, 0, 1, 189.5, 0),
+		run_by_dist(10, 146.1, 0, 0, 0, 0),
+	};
+	assert_true(gather_dist_speed_notes("naive", ci, 5, notes) == 0);
+	assert_int_equal(json_array_size(notes), 1);
+	const char *t = json_string_value(json_array_get(notes, 0));
+	assert_non_null(strstr(t, "naive: positive 7.61x of uniform's median by its runs, but only 2 of its 6"));
+	assert_non_null(strstr(t, "within chance"));
+	assert_true(batch_notes_stress_slow(notes, "naive") == 0);
+	/* the same runs before the counts: held, as before */
+	for (size_t i = 0; i < 5; i++)
+		ci[i].by_dist[0].n_over = ci[i].by_dist[1].n_over = -1;
+	json_array_clear(notes);
+	assert_true(gather_dist_speed_notes("naive", ci, 5, notes) > 7.6);
+	/* minority: one process of three slow on every stress sample */
+	struct run_record mi[] = {
+		run_by_dist(20, 100, 0, 9, 96, 0),
+		run_by_dist(20, 100, 0, 8, 120, 0),
+		run_by_dist(20, 100, 0, 9, 1209, 9),
+	};
+	json_array_clear(notes);
+	double c = gather_dist_speed_notes("minority", mi, 3, notes);
+	assert_true(c > 4.5 && c < 5);
+	assert_true(batch_notes_stress_slow(notes, "minority") > 4.5);
+	/* slow everywhere, even with noise on the timing side */
+	struct run_record al[] = {
+		run_by_dist(8, 100, 1, 3, 1300, 3),
+		run_by_dist(7, 100, 0, 2, 1100, 2),
+	};
+	json_array_clear(notes);
+	assert_true(gather_dist_speed_notes("all", al, 2, notes) > 11);
+	json_decref(notes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +372,8 @@ int main(void)
 		cmocka_unit_test(test_clocks_must_agree),
 		cmocka_unit_test(test_stress_slow_note),
 		cmocka_unit_test(test_stress_cost),
+		cmocka_unit_test(test_over_p),
+		cmocka_unit_test(test_stress_gated),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
