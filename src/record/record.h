@@ -164,14 +164,18 @@ struct rec_levels {
 
 /* One input distribution of a run's timed samples (`timing.by_dist`). */
 #define REC_MAX_DISTS 8
+/* the levels of rec_dist n_over: 3x to 48x (a ladder, so that a stress
+ * cost 30x over is not hidden by a timing tail just over 3x) */
+#define REC_OVER_LEVELS 5
 struct rec_dist {
 	const char *name;   /* the problem's distribution (borrowed) */
 	long long n;        /* its timed samples */
 	double median_us;   /* their median by the record's clock; NAN when n is 0 */
 	int timing;         /* 1: its samples are the time (samples_object); 0: a stress one */
-	long long n_over;   /* of them, those over BATCH_STRESS_SLOW_RATIO times the run's fastest
-			       timing distribution's median (job.c timing_by_dist); -1: not
-			       recorded (records older than the key) */
+	/* of them, those over BATCH_STRESS_SLOW_RATIO << i times the run's
+	 * fastest timing distribution's median (3, 6, 12, 24, 48x; job.c
+	 * timing_by_dist); n_over[0] -1: not recorded (older records) */
+	long long n_over[REC_OVER_LEVELS];
 };
 
 /* Fewer timed checks asked than this, and a run's samples are not

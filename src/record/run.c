@@ -406,7 +406,10 @@ static void read_timing(json_t *m, struct run_record *r)
 		x->n = gi(de, "n", 0);
 		x->median_us = gn(de, "median_us");
 		x->timing = gb(de, "timing");
-		x->n_over = gi(de, "n_over", -1);
+		json_t *ov = go(de, "n_over");
+		x->n_over[0] = -1;
+		for (size_t k = 0; json_array_size(ov) == REC_OVER_LEVELS && k < REC_OVER_LEVELS; k++)
+			x->n_over[k] = json_integer_value(json_array_get(ov, k));
 	}
 	r->have_stats = record_summary_read(go(t, "stats"), &r->stats) == 0;
 	r->stats_seed = (unsigned long)gi(t, "stats_seed", 1);
@@ -686,8 +689,12 @@ static json_t *write_timing(const struct run_record *r)
 			json_object_set_new(o, "n", json_integer(x->n));
 			json_object_set_new(o, "median_us", jnum(x->median_us));
 			json_object_set_new(o, "timing", json_boolean(x->timing));
-			if (x->n_over >= 0)
-				json_object_set_new(o, "n_over", json_integer(x->n_over));
+			if (x->n_over[0] >= 0) {
+				json_t *ov = json_array();
+				for (size_t k = 0; k < REC_OVER_LEVELS; k++)
+					json_array_append_new(ov, json_integer(x->n_over[k]));
+				json_object_set_new(o, "n_over", ov);
+			}
 			json_object_set_new(bd, x->name, o);
 		}
 		json_object_set_new(t, "by_dist", bd);

@@ -2346,19 +2346,22 @@ size_t timing_by_dist(const double *x, const int *dist, size_t n, int n_dists, c
 			if (dist[i] == d && isfinite(x[i]))
 				v[m++] = x[i];
 		out[d] = (struct rec_dist){ names[d], (long long)m, m ? median_of(v, m) : NAN,
-					    evs_dist_timing(d, n_dists, mask), 0 };
+					    evs_dist_timing(d, n_dists, mask), { 0 } };
 	}
-	/* each distribution's samples over BATCH_STRESS_SLOW_RATIO times the
-	 * fastest timing distribution's median: a stress cost is a stress
-	 * distribution's excess of them over the timing ones' (gather.c
-	 * gather_dist_speed_notes; a preempted process slows both alike) */
+	/* each distribution's samples over BATCH_STRESS_SLOW_RATIO << l times
+	 * the fastest timing distribution's median: a stress cost is a stress
+	 * distribution's excess of them over the timing ones' at some level
+	 * (gather.c gather_dist_speed_notes; a preempted process slows both
+	 * alike) */
 	double tm = NAN;
 	for (int d = 0; d < k; d++)
 		if (out[d].timing && out[d].median_us > 0 && !(tm <= out[d].median_us))
 			tm = out[d].median_us;
 	for (size_t i = 0; i < n; i++)
-		if (dist[i] >= 0 && dist[i] < k && isfinite(x[i]) && tm > 0 && x[i] > BATCH_STRESS_SLOW_RATIO * tm)
-			out[dist[i]].n_over++;
+		for (int l = 0; l < REC_OVER_LEVELS; l++)
+			if (dist[i] >= 0 && dist[i] < k && isfinite(x[i]) && tm > 0 &&
+			    x[i] > BATCH_STRESS_SLOW_RATIO * (double)(1 << l) * tm)
+				out[dist[i]].n_over[l]++;
 	free(v);
 	return (size_t)(k > 0 ? k : 0);
 }

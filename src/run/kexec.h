@@ -121,8 +121,8 @@ size_t timing_keep(const int *dist, size_t n, int n_dists, unsigned mask, char *
  * problem's, borrowed), from the samples x[i] of distribution dist[i]
  * (NAN samples left out): count, median (NAN when none), whether it is a
  * timing distribution under mask, and how many of its samples are over
- * BATCH_STRESS_SLOW_RATIO times the fastest timing distribution's median
- * (n_over; 0 when no timing distribution has a median).  Returns how many
+ * BATCH_STRESS_SLOW_RATIO << l times the fastest timing distribution's
+ * median (n_over[l]; 0 when no timing distribution has a median).  Returns how many
  * it wrote.
  */
 size_t timing_by_dist(const double *x, const int *dist, size_t n, int n_dists, const char *const *names,

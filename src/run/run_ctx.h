@@ -573,10 +573,12 @@ int gather_same_clock(const struct batch_row *base, const struct batch_row *row,
  * does not.  NAN for m 0.
  */
 double gather_stress_cost(const double *ratio, const long long *n, size_t m, double *median);
-/* The one-sided Fisher p that a stress distribution's ks of ns samples
- * over 3x the run's timing median outnumber the timing samples' kt of nt
- * by chance alone (1 on counts that cannot be). */
-double gather_over_p(long long ks, long long ns, long long kt, long long nt);
+/* The one-sided Fisher p that a stress distribution's ks[l] of ns samples
+ * over 3 << l times the run's timing median outnumber the timing samples'
+ * kt[l] of nt by chance alone, least over the REC_OVER_LEVELS levels
+ * times their number (Bonferroni; at most 1), the level it came from
+ * into *level where not NULL; a level whose counts cannot be is skipped. */
+double gather_over_p(const long long *ks, long long ns, const long long *kt, long long nt, int *level);
 /*
  * The notes on variant's speed by distribution from its runs[0..n_runs)
  * (their ok ones' timing.by_dist), appended to notes (a JSON array): a

@@ -285,34 +285,55 @@ static void test_stress_cost(void **state)
 }
 
 /* A run record of ok runs' timing.by_dist alone: uniform (timing),
- * then positive (stress): counts, medians and over-3x counts (-1: an older
+ * then positive (stress): counts, medians and over-3x counts, the same at
+ * every level up to the level before hi (0 above; -1 at 3x: an older
  * record without them). */
+static struct rec_dist dist_over(const char *name, long long n, double med, int timing, long long over, int hi)
+{
+	struct rec_dist d = { name, n, n ? med : NAN, timing, { 0 } };
+	for (int l = 0; l < REC_OVER_LEVELS && l < hi; l++)
+		d.n_over[l] = over;
+	return d;
+}
+
 static struct run_record run_by_dist(long long nu, double mu, long long ou, long long np, double mp, long long op)
 {
 	struct run_record r;
 	memset(&r, 0, sizeof(r));
 	r.outcome = OUTCOME_OK;
 	r.n_by_dist = 2;
-	r.by_dist[0] = (struct rec_dist){ "uniform", nu, mu, 1, ou };
-	r.by_dist[1] = (struct rec_dist){ "positive", np, np ? mp : NAN, 0, op };
+	r.by_dist[0] = dist_over("uniform", nu, mu, 1, ou, 1);
+	r.by_dist[1] = dist_over("positive", np, mp, 0, op, 2);
 	return r;
 }
 
-/* The over-3x test: the one-sided Fisher p of a stress distribution's
- * samples over 3x against the timing ones', at the counts of CI's failed
- * t0194 (2026-12-03) and of red team 146's minority.c */
+/* The over-3x..48x test: the one-sided Fisher p of a stress
+ * distribution's samples over each level against the timing ones',
+ * least over the levels times their number, at the counts of CI's failed
+ * t0194 (2026-12-03), of red team 146's minority.c, and of a timing tail
+ * just over 3x that would hide it at 3x alone */
 static void test_over_p(void **state)
 {
 	(void)state;
-	/* two of six over, none of 37: C(6,2)/C(43,2) = 15/903 */
-	assert_true(fabs(gather_over_p(2, 6, 0, 37) - 15.0 / 903.0) < 1e-12);
+	int l = -1;
+	/* two of six over, none of 37: C(6,2)/C(43,2) = 15/903, at 3x and 6x */
+	const long long ci[] = { 2, 2, 0, 0, 0 }, none[] = { 0, 0, 0, 0, 0 };
+	assert_true(fabs(stats_fisher_greater(2, 6, 0, 37) - 15.0 / 903.0) < 1e-12);
 	assert_true(fabs(stats_fisher_greater(3, 6, 0, 37) - 20.0 / 12341.0) < 1e-12);
+	assert_true(fabs(gather_over_p(ci, 6, none, 37, &l) - 5 * 15.0 / 903.0) < 1e-12 && l == 0);
 	/* the same rate on both sides is no evidence */
-	assert_true(gather_over_p(2, 20, 7, 70) > 0.3);
-	/* minority.c's slow process: 8 of its 9 stress samples, none of 60 */
-	assert_true(gather_over_p(8, 26, 0, 60) < 1e-4); /* 2.9e-5 */
-	assert_true(gather_over_p(0, 9, 0, 60) == 1);
-	assert_true(gather_over_p(3, 2, 0, 60) == 1 && gather_over_p(-1, 2, 0, 60) == 1);
+	const long long s2[] = { 2, 0, 0, 0, 0 }, t7[] = { 7, 0, 0, 0, 0 };
+	assert_true(gather_over_p(s2, 20, t7, 70, NULL) == 1);
+	/* minority.c's slow process: 8 of its 26 stress samples over 24x, the
+	 * timing tail (22 of 100 at 3.2x) under 6x */
+	const long long mi[] = { 8, 8, 8, 8, 0 }, tail[] = { 22, 0, 0, 0, 0 };
+	assert_true(gather_over_p(mi, 26, tail, 100, &l) < 1e-4 && l == 1);
+	assert_true(gather_over_p(mi, 26, none, 60, &l) < 1e-3 && l == 0);
+	/* at 3x alone the tail hides it */
+	assert_true(stats_fisher_greater(8, 26, 22, 100) > 0.05);
+	const long long bad[] = { 3, -1, 30, 0, 0 };
+	assert_true(gather_over_p(none, 9, none, 60, NULL) == 1);
+	assert_true(gather_over_p(bad, 2, none, 60, NULL) == 1);
 }
 
 /* A stress cost stands only where its samples over 3x outnumber the
@@ -335,11 +356,11 @@ static void test_stress_gated(void **state)
 	assert_int_equal(json_array_size(notes), 1);
 	const char *t = json_string_value(json_array_get(notes, 0));
 	assert_non_null(strstr(t, "naive: positive 7.61x of uniform's median by its runs, but only 2 of its 6"));
-	assert_non_null(strstr(t, "within chance"));
+	assert_non_null(strstr(t, "within chance (one-sided Fisher p 0.0831, the least of 5 levels"));
 	assert_true(batch_notes_stress_slow(notes, "naive") == 0);
 	/* the same runs before the counts: held, as before */
 	for (size_t i = 0; i < 5; i++)
-		ci[i].by_dist[0].n_over = ci[i].by_dist[1].n_over = -1;
+		ci[i].by_dist[0].n_over[0] = ci[i].by_dist[1].n_over[0] = -1;
 	json_array_clear(notes);
 	assert_true(gather_dist_speed_notes("naive", ci, 5, notes) > 7.6);
 	/* minority: one process of three slow on every stress sample */

@@ -272,7 +272,8 @@ static void test_filter_and_by_dist(void **state)
 	assert_true(bd[0].timing && !bd[1].timing && !bd[2].timing);
 	assert_true(fabs(bd[2].median_us - 100.0) < 1e-9);
 	assert_true(fabs(bd[0].median_us - 301.0) < 1e-9);
-	assert_true(bd[0].n_over == 0 && bd[1].n_over == 0 && bd[2].n_over == 0);
+	for (int l = 0; l < REC_OVER_LEVELS; l++)
+		assert_true(bd[0].n_over[l] == 0 && bd[1].n_over[l] == 0 && bd[2].n_over[l] == 0);
 	/* the samples over 3x the fastest timing median, each distribution's:
 	 * a stress cost is its excess of them over the timing ones' */
 	{
@@ -280,7 +281,10 @@ static void test_filter_and_by_dist(void **state)
 		const double x7[] = { 10, 11, 40, 36, 29, 12, 400 }; /* 3 x 11.5 */
 		struct rec_dist b7[REC_MAX_DISTS];
 		assert_int_equal(timing_by_dist(x7, d7, 7, 3, names, 1u, b7), 3);
-		assert_true(b7[0].n_over == 1 && b7[1].n_over == 1 && b7[2].n_over == 1);
+		/* 40 and 36 over 3x (34.5) alone; 400 over 3, 6, 12 and 24x */
+		assert_true(b7[0].n_over[0] == 1 && b7[1].n_over[0] == 1 && b7[2].n_over[0] == 1);
+		assert_true(b7[0].n_over[1] == 0 && b7[1].n_over[1] == 0);
+		assert_true(b7[2].n_over[3] == 1 && b7[2].n_over[4] == 0);
 	}
 	/* unscheduled (dist -1) or one distribution: every sample stays */
 	for (int i = 0; i < N; i++)
