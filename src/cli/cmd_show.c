@@ -497,7 +497,14 @@ static void show_timing(struct query *q, const struct run_record *r)
 				out("%.2f us", x->median_us);
 			else
 				out("-");
-			out(" (%s)", x->timing ? "timing" : "stress: not in the time");
+			out(" (%s", x->timing ? "timing" : "stress: not in the time");
+			/* the stress cost's evidence (gather.c): over 3x, 6x ... */
+			if (x->n_over[0] > 0) {
+				out(", over 3x the timing median:");
+				for (int l = 0; l < REC_OVER_LEVELS && x->n_over[l] > 0; l++)
+					out(" %lld at %dx", x->n_over[l], 3 << l);
+			}
+			out(")");
 		}
 		out("\n");
 	}

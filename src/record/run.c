@@ -406,7 +406,7 @@ static void read_timing(json_t *m, struct run_record *r)
 		x->n = gi(de, "n", 0);
 		x->median_us = gn(de, "median_us");
 		x->timing = gb(de, "timing");
-		json_t *ov = go(de, "n_over");
+		json_t *ov = json_object_get(de, "n_over");
 		x->n_over[0] = -1;
 		for (size_t k = 0; json_array_size(ov) == REC_OVER_LEVELS && k < REC_OVER_LEVELS; k++)
 			x->n_over[k] = json_integer_value(json_array_get(ov, k));

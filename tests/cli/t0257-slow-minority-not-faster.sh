@@ -41,6 +41,23 @@ rows = {r["variant"]: r for r in b["variants"]}
 # the runs' mean, gather_stress_cost)
 assert rows["stress"]["stress_slow"] > 3, rows["stress"]
 assert rows["naive"]["stress_slow"] == 0, rows["naive"]
+# the stress cost's evidence is in every run's record (timing.by_dist
+# n_over, 3x to 48x; the first reader dropped it and so ungated the rule):
+# the stress kernel's stress samples over 24x of the timing median, its
+# timing samples' fewer
+import glob, os
+over = {}
+for p in glob.glob(os.path.join(os.path.dirname(sys.argv[1]), "*.json")):
+    r = json.load(open(p))
+    if r.get("kind") == "batch" or r.get("outcome") != "ok":
+        continue
+    for name, d in r["timing"]["by_dist"].items():
+        assert len(d["n_over"]) == 5, d
+        o = over.setdefault((r["variant"], d["timing"]), [0, 0])
+        o[0] += d["n_over"][3]
+        o[1] += d["n"]
+s, t = over[("stress", False)], over[("stress", True)]
+assert s[0] / s[1] > 0.5 and t[0] / t[1] < 0.2, over
 c = rows["period"].get("comparison")
 print(c["verdict"], c["speedup"]["ratio"], c.get("means"))
 assert c["verdict"] != "faster", c

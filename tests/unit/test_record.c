@@ -366,6 +366,38 @@ static void test_lineage_round_trip(void **state)
 	json_decref(m);
 }
 
+/* timing.by_dist keeps each distribution's over-3x..48x counts (the
+ * stress cost's evidence, gather.c), and a record without them reads -1
+ * (ungated): the first reader took the array for an object and read
+ * none, so every gate was off in a real run (2026-12-03) */
+static void test_by_dist_round_trip(void **state)
+{
+	(void)state;
+	struct run_record r, back;
+	memset(&r, 0, sizeof(r));
+	r.gpu_slot = -1;
+	r.outcome = OUTCOME_OK;
+	r.n_by_dist = 2;
+	r.have_timing = 1;
+	r.by_dist[0] = (struct rec_dist){ "uniform", 21, 1891.9, 1, { 7, 1, 0, 0, 0 } };
+	r.by_dist[1] = (struct rec_dist){ "cancel", 5, 7509.3, 0, { 5, 4, 3, 2, 1 } };
+	json_t *m = record_run_json(&r);
+	assert_int_equal(record_run_read(m, &back), 0);
+	assert_int_equal(back.n_by_dist, 2);
+	for (int l = 0; l < REC_OVER_LEVELS; l++) {
+		assert_true(back.by_dist[0].n_over[l] == r.by_dist[0].n_over[l]);
+		assert_true(back.by_dist[1].n_over[l] == r.by_dist[1].n_over[l]);
+	}
+	run_record_release(&back);
+	json_decref(m);
+	r.by_dist[1].n_over[0] = -1; /* not recorded: no key */
+	m = record_run_json(&r);
+	assert_int_equal(record_run_read(m, &back), 0);
+	assert_true(back.by_dist[1].n_over[0] == -1 && back.by_dist[0].n_over[0] == 7);
+	run_record_release(&back);
+	json_decref(m);
+}
+
 /* A comparison as records hold it; repeats NULL: a record from before repeats. */
 static json_t *comparison(const char *verdict, const char *repeats)
 {
@@ -442,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_outcome_as_expected),
 		cmocka_unit_test(test_expect_met_follows_the_rule),
 		cmocka_unit_test(test_lineage_round_trip),
+		cmocka_unit_test(test_by_dist_round_trip),
 		cmocka_unit_test(test_problem_rule_exact_recorded),
 		cmocka_unit_test(test_samples_damage_is_an_error),
 		cmocka_unit_test(test_attrs_lines),
