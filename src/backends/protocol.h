@@ -118,6 +118,9 @@ struct proto_sample {
 	double clock_mhz;
 	int dist;           /* its inputs' distribution (scramble.h evs_sample_dist: CUDA from
 			     * the key, the host clock's its own draw); -1 unknown */
+	double cpu_us;      /* the host clock: the CPU the worker used from the go to its stop,
+			     * every thread's (a preempted sample's is its work, not its wait);
+			     * NAN elsewhere */
 };
 
 /* An output the worker shipped, copied into the parent's capture file

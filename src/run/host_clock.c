@@ -1313,6 +1313,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		memset(s, 0, sizeof(*s));
 		s->us = s->host_us = us;
 		s->event_us = s->kernel_us = s->clock_mhz = s->ruler_us = s->ruler_gt_us = NAN;
+		s->cpu_us = tt.cpu_all; /* NAN where unread */
 		s->set = -1;
 		/* A thread a sample started and left alive at its freeze is
 		 * work outside the timed region only if it works on: one that

@@ -122,11 +122,12 @@ size_t timing_keep(const int *dist, size_t n, int n_dists, unsigned mask, char *
  * (NAN samples left out): count, median (NAN when none), whether it is a
  * timing distribution under mask, and how many of its samples are over
  * BATCH_STRESS_SLOW_RATIO << l times the fastest timing distribution's
- * median (n_over[l]; 0 when no timing distribution has a median).  Returns how many
+ * median (n_over[l]; 0 when no timing distribution has a median), by the
+ * lesser of x[i] and cpu[i] where cpu (NULL: none) has a finite one.  Returns how many
  * it wrote.
  */
-size_t timing_by_dist(const double *x, const int *dist, size_t n, int n_dists, const char *const *names,
-		      unsigned mask, struct rec_dist *out);
+size_t timing_by_dist(const double *x, const double *cpu, const int *dist, size_t n, int n_dists,
+		      const char *const *names, unsigned mask, struct rec_dist *out);
 
 struct sanitize_window;
 
