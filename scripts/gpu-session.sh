@@ -110,6 +110,10 @@
 #              activity buffer callbacks (editing records) or turn records off
 #              around a side-stream launch; outcomes, clock medians and each
 #              run's fini line (6 jobs, about 1 min; not in the default list)
+#   redteam84  red team 84's CUDA cache-dir twins (tests/fixtures/specs/cuda-redteam84-cachedir.yaml;
+#              docs/redteam84-cuda.md): one object under two names, sealed and trust: host;
+#              each variant's outcome and median and what each copy could read of its
+#              cache directory (its "cachedir:" lines; not in the default list)
 #   fresh16    every CUDA timed sample's inputs fresh (src/backends/fresh.h; red team 16):
 #              scaling-d64-s512.yaml's mma variant and its baseline, --repeats 1 (B32 H32 S512
 #              D64: 201 MB of fresh inputs a sample), then each record's timing.method.inputs
@@ -717,6 +721,13 @@ if has clock; then
 		> "$OUT/clock-check-none.txt" 2>&1
 	echo "exit $?" >> "$OUT/clock-check-none.txt"
 	tail -n 20 "$OUT/clock-check-none.txt" >> "$OUT/session.log"
+fi
+if has redteam84; then
+	run_exp redteam84 tests/fixtures/specs/cuda-redteam84-cachedir.yaml
+	log "redteam84: what each copy read of its cache directory (1 found, -1 unreadable)"
+	for r in $("$E" ls --store artifacts --experiment cuda-redteam84-cachedir | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 8); do
+		echo "$r: $("$E" show --store artifacts --log "$r" 2>&1 | grep -m2 'cachedir:' | tr '\n' ' ')" | tee -a "$OUT/session.log"
+	done
 fi
 if has tests; then
 	log "GPU CLI tests"
