@@ -540,6 +540,13 @@ const char *run_param(const struct run_record *r, const char *name);
 int record_run_setting(const struct run_record *r, const char *key, double *num, const char **str);
 /* "CPU: <model>" on the host backend, the GPU's name otherwise (malloc'd). */
 char *run_device_label(const struct run_record *r);
+/*
+ * 1 when r is a GPU run whose kernel's host code ran in its timing worker
+ * (trust: host, judge.executor "in_process"): its times are that
+ * process's word (stats.h rule 0c); 0 for a sealed or a host-backend run
+ * (the parent's clock) or a record that does not say.
+ */
+int run_trust_host(const struct run_record *r);
 
 /*
  * Where a batch ran, as far as a reproduction compares it: the host's CPU

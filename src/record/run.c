@@ -594,6 +594,14 @@ const char *run_param(const struct run_record *r, const char *name)
 	return NULL;
 }
 
+int run_trust_host(const struct run_record *r)
+{
+	if (!r || !r->backend || !strcmp(r->backend, "host") || !r->judge)
+		return 0;
+	const char *ex = json_string_value(json_object_get(r->judge, "executor"));
+	return ex && !strcmp(ex, "in_process");
+}
+
 int record_run_setting(const struct run_record *r, const char *key, double *num, const char **str)
 {
 	const char *dot = strchr(key, '.');

@@ -43,12 +43,32 @@ static const char *invert_verdict(const char *v)
  */
 void audit_trust_note(struct actx *a, struct strbuf *msg, const struct batch_row *row, const char *name)
 {
-	const struct run_record *r = query_row_run(a->q, row);
-	if (!r || !r->backend || !strcmp(r->backend, "host") || !r->judge)
-		return;
-	const char *ex = json_string_value(json_object_get(r->judge, "executor"));
-	if (ex && !strcmp(ex, "in_process"))
+	if (run_trust_host(query_row_run(a->q, row)))
 		strbuf_addf(msg, "; %s ran trust: host (its host code in the timing worker, not sealed)", name);
+}
+
+/*
+ * Rule 0c of the verdict table (stats.h) on every claim, whatever its
+ * batch recorded (batches before the rule kept "faster"): a comparison
+ * with a side that is one of the spec's GPU kernels run trust: host (not
+ * a reference) holds no verdict, for its times are its own process's
+ * word (red team 151's GOT hook on the worker's write(): ok, 19.99x
+ * "faster" with honest work, p 1.3e-09).  1 with why added to msg.
+ */
+static int audit_trust_host_blocks(struct actx *a, const struct batch_row *ra, const char *va, const struct batch_row *rb,
+			    const char *vb, struct strbuf *msg)
+{
+	const struct batch_row *rows[2] = { ra, rb };
+	const char *names[2] = { va, vb };
+	for (int i = 0; i < 2; i++)
+		if (rows[i] && !rows[i]->is_reference && run_trust_host(query_row_run(a->q, rows[i]))) {
+			strbuf_addf(msg, "; but %s is a kernel of the spec's that ran trust: host: its host code shared "
+					 "the timing worker's process and can write the times it reports, so the "
+					 "comparison holds no verdict (run it sealed)",
+				    names[i]);
+			return 1;
+		}
+	return 0;
 }
 
 static int pair_compare_now(struct actx *a, const struct batch_record *b, const struct batch_row *ra,
@@ -894,6 +914,8 @@ int audit_history_holds(struct actx *a, const struct batch_record *eb, const str
 		return 1;
 	double released = NAN;
 	const struct batch_row *fast_row = faster ? ra : rb;
+	if (audit_trust_host_blocks(a, ra, va, rb, vb, msg))
+		return 0;
 	/* a cost the time leaves out: the faster side ran a stress
 	 * distribution of the problem (checked, never timed) over 3x slower
 	 * than its time; eval and a search promote no such kernel (red team
@@ -1017,6 +1039,8 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 	}
 	if (agrees && !tie && !stale && (!strcmp(want, "faster") || !strcmp(want, "slower")) &&
 	    !audit_history_holds(a, b, ra, va, rb, vb, want, stated ? &sv : NULL, sulp, stated, &msg))
+		agrees = 0;
+	if (agrees && !tie && !stale && !strcmp(want, "no_difference") && audit_trust_host_blocks(a, ra, va, rb, vb, &msg))
 		agrees = 0;
 	if (agrees && !tie && !stale && !strcmp(want, "no_difference") &&
 	    (slower_side_drifted(a, b, ra, va, NULL, 1, NULL, &msg) || slower_side_drifted(a, b, rb, vb, NULL, 1, NULL, &msg)))

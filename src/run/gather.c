@@ -1070,6 +1070,18 @@ int gather_same_clock(const struct batch_row *base, const struct batch_row *row,
 	return 0;
 }
 
+/* 1 when row is one of the spec's GPU kernels (not a reference) and a run
+ * of it ran trust: host (run_trust_host): stats.h rule 0c */
+static int vdata_trust_host(const struct vdata *d, const struct batch_row *row)
+{
+	if (row->is_reference)
+		return 0;
+	for (size_t i = 0; i < d->n_runs; i++)
+		if (run_trust_host(&d->runs[i]))
+			return 1;
+	return 0;
+}
+
 /* Comparisons with the baseline (two-level), then Holm over the batch.
  * Returns the number of comparisons. */
 static size_t compare_rows(const struct plan *p, struct batch_record *b, const struct vdata *vd,
@@ -1087,6 +1099,10 @@ static size_t compare_rows(const struct plan *p, struct batch_record *b, const s
 		row->have_cmp = stats_compare_groups(&ga, &gb, so, &row->cmp) == 0;
 		if (row->have_cmp)
 			row->mde = row->cmp.min_detectable_speedup;
+		/* rule 0c: a side's times are its own process's word (stats.h);
+		 * Holm below draws the verdict again with it */
+		if (row->have_cmp && (vdata_trust_host(&vd[vi], row) || vdata_trust_host(bd, base)))
+			row->cmp.trust_host = 1;
 		nc += row->have_cmp;
 	}
 	struct stats_comparison *cs = xcalloc(nc ? nc : 1, sizeof(*cs));
@@ -1115,6 +1131,16 @@ static void one_process_note(const struct batch_record *b, json_t *notes)
 					"unknown, so %s inconclusive (one process's CI does not cover the next run); "
 					"run with --repeats 3 or more",
 					n, n == 1 ? "" : "s", n == 1 ? "it is" : "each is"));
+	/* rule 0c: a side ran trust: host (red team 151) */
+	size_t th = 0;
+	for (size_t i = 0; i < b->n_rows; i++)
+		th += b->rows[i].have_cmp && b->rows[i].cmp.trust_host && !b->rows[i].cmp.one_process &&
+		      !b->rows[i].cmp.few_processes;
+	if (th)
+		add_note(notes, xstrfmt("%zu comparison%s with a kernel of the spec's run trust: host: its host code "
+					"shared the timing worker's process and can write the times it reports, so "
+					"%s inconclusive; run such kernels sealed (the default) for a verdict",
+					th, th == 1 ? "" : "s", th == 1 ? "it is" : "each is"));
 	/* rule 0b: fewer than three on a side (red team 110) */
 	if (f)
 		add_note(notes, xstrfmt("%zu comparison%s with fewer than 3 repeats on a side: a variance between "

@@ -150,6 +150,7 @@ void summary_print(const struct run_ctx *c, const struct batch_record *b)
 		printf(" %22s %10s  %s%s\n", sp, p, r->have_cmp && r->cmp.verdict ? r->cmp.verdict : "",
 		       !r->have_cmp		   ? ""
 		       : r->cmp.one_process ? " (1 repeat)"
+		       : r->cmp.trust_host && !r->cmp.few_processes ? " (trust: host)"
 		       : r->cmp.small_n	   ? " (too few samples)"
 					   : "");
 	}

@@ -92,6 +92,14 @@
  *      is the same coin (all three land the other way with chance 1/8).
  *      Set by stats_compare_groups; a record written before it keeps its
  *      verdict
+ *   0c. trust_host (a side is one of the spec's GPU kernels run trust: host,
+ *      not a reference) -> inconclusive STATS_REASON_TRUST_HOST: such a
+ *      kernel's host code runs in the process that times it, and red team
+ *      151's GOT hook on that process's write() cut every sample line's
+ *      times to 5% (20x "faster", p 1e-9, every check passing; a hook on
+ *      its copies answered the checks from the CPU, 268x).  Set by the
+ *      caller (gather's compare_rows; a reader keeps it by the reason);
+ *      the references (cuDNN, cuBLAS) are the problem's, not a candidate's
  *   1. small_n                               -> inconclusive "too few samples"
  *   2. speedup undefined (a sample <= 0)     -> inconclusive
  *   3. p (p_adjusted after Holm) is NaN      -> inconclusive
@@ -221,6 +229,9 @@ struct stats_comparison {
 					   between processes is unknown: rule 0 of the table */
 	int few_processes;              /* 1: fewer than STATS_MIN_PROCESSES repeats on a side
 					   (not one a side): rule 0b of the table */
+	int trust_host;                 /* 1: a side is a GPU kernel of the spec's that ran trust:
+					   host (its host code in the timing worker), whose times are
+					   its own process's word: rule 0c of the table */
 	/* the means (rule 4): mean(a) / mean(b) over every sample (pooled over
 	 * repeats), and Welch's two-sided p for their difference; NaN (or 0 in
 	 * a struct no comparison filled) when not computed */
@@ -240,6 +251,12 @@ struct stats_comparison {
 #define STATS_REASON_FEW_PROCESSES                                                                    \
 	"fewer than 3 repeats on a side: two processes cannot tell a kernel from its processes' luck " \
 	"(a variance from two values); run with --repeats 3 or more"
+
+/* The reason of rule 0c (static). */
+#define STATS_REASON_TRUST_HOST                                                                       \
+	"a side ran trust: host: its host code shared the timing worker's process and can write the " \
+	"times it reports (red team 151: a GOT hook read 20x faster with honest work); run it sealed " \
+	"for a verdict"
 
 /* The reason of rule 4 when the means disagree (static). */
 #define STATS_REASON_MEANS                                                                             \

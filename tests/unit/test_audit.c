@@ -1697,6 +1697,45 @@ static int setup(void **state)
 	put_wide_hunt(&st);
 	put_killed_repros(&st);
 	put_begun_hunt(&st);
+	/* experiment th (red team 151): a sealed baseline, a kernel of the
+	 * spec's run trust: host and a reference run so, each recorded
+	 * faster at 2x over 3 repeats a side: the kernel's times are its own
+	 * process's word (stats.h rule 0c), the reference's are the problem's */
+	{
+		static const char *const th[3][3] = { { "th_b.c", "base", "sealed" },
+						      { "th_h.c", "host", "in_process" },
+						      { "th_r.c", "ref", "in_process" } };
+		static const char *const th_us[3] = { "# us\n200\n201\n199\n", "# us\n100\n101\n99\n",
+						      "# us\n100\n100.5\n99.5\n" };
+		for (int i = 0; i < 3; i++) {
+			char tsha[SHA256_HEX_LEN + 1], id[64];
+			FILE *tf = fopen(th[i][0], "w");
+			fprintf(tf, "int th_%d;\n", i);
+			fclose(tf);
+			assert_int_equal(sha256_file_hex(th[i][0], tsha), 0);
+			snprintf(id, sizeof(id), "20260105T00000%dZ-th-%s", i, th[i][1]);
+			put_variant_x(&st, id, th[i][1], tsha, th_us[i], "ok",
+				      json_pack("{s:s, s:s, s:{s:s}, s:{s:[{s:s, s:s}]}}", "experiment", "th", "batch_id",
+						"B9", "judge", "executor", th[i][2], "code", "sources", "path", th[i][0],
+						"sha256", tsha));
+		}
+		json_t *tb = json_pack(
+			"{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I}, s:[{s:s, s:s, s:s, s:n},"
+			" {s:s, s:s, s:s, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:[i, i]}},"
+			" {s:s, s:s, s:s, s:b, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:[i, i]}}]}",
+			"kind", "batch", "format", "evident-batch/1", "experiment", "th", "batch_id", "B9", "baseline",
+			"base", "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm", "comparisons",
+			(json_int_t)2, "variants", "variant", "base", "run_id", "20260105T000000Z-th-base", "outcome", "ok",
+			"comparison", "variant", "host", "run_id", "20260105T000001Z-th-host", "outcome", "ok",
+			"comparison", "speedup", "ratio", 2.0, "ci", 1.98, 2.02, "mann_whitney", "p", 0.008, "p_adjusted",
+			0.008, "verdict", "faster", "repeats", 3, 3, "variant", "ref", "run_id",
+			"20260105T000002Z-th-ref", "outcome", "ok", "is_reference", 1, "comparison", "speedup", "ratio",
+			2.0, "ci", 1.98, 2.02, "mann_whitney", "p", 0.008, "p_adjusted", 0.008, "verdict", "faster",
+			"repeats", 3, 3);
+		assert_non_null(tb);
+		assert_int_equal(store_commit(&st, "20260105T000003Z-th-x-batch", tb), 0);
+		json_decref(tb);
+	}
 	store_release(&st);
 	(void)state;
 	return 0;
@@ -1802,6 +1841,26 @@ static void test_one_process_claims(void **state)
 				  "runs 20260104T000002Z-o-slow, 20260104T000001Z-o-fast)"));
 	assert_int_equal(c.contradicted, 3);
 	assert_int_equal(c.supported, 0);
+	free(f);
+}
+
+/* Rule 0c in the audit: a faster claim on a kernel of the spec's run
+ * trust: host is not supported whatever its batch recorded (red team 151's
+ * forge: ok, 19.99x faster with honest work); a reference run so (the
+ * problem's cuDNN, cuBLAS) keeps its verdict. */
+static void test_trust_host_claims(void **state)
+{
+	struct audit_counts c;
+	(void)state;
+	char *f = audit("Host wins. <!-- claim: faster experiment=th a=host b=base -->\n"
+			"Ref wins. <!-- claim: faster experiment=th a=ref b=base -->\n",
+			&c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: faster host vs base: "));
+	assert_non_null(strstr(f, "but host is a kernel of the spec's that ran trust: host: its host code shared the "
+				  "timing worker's process"));
+	assert_non_null(strstr(f, "t.md:2: supported: faster ref vs base: "));
+	assert_int_equal(c.contradicted, 1);
+	assert_int_equal(c.supported, 1);
 	free(f);
 }
 
@@ -3660,6 +3719,7 @@ int main(void)
 		cmocka_unit_test(test_errata),
 		cmocka_unit_test(test_no_difference_supported),
 		cmocka_unit_test(test_one_process_claims),
+		cmocka_unit_test(test_trust_host_claims),
 		cmocka_unit_test(test_value_rules),
 		cmocka_unit_test(test_measured_on_and_stale),
 		cmocka_unit_test(test_untraced),

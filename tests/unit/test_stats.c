@@ -603,6 +603,16 @@ static void test_verdict_rule(void **state)
 	VERDICT("inconclusive", "no p-value", NAN, 1.02, 1.10, 0.5, 0.3, 0.7);
 
 	struct stats_comparison c = verdict_case(0.01, 1.02, 1.10, 0.5, 0.3, 0.7);
+	/* rule 0c: a side ran trust: host, whose times its own process
+	 * writes (red team 151: 19.99x faster, p 1.3e-09, honest work): no
+	 * verdict either way, an equivalence neither */
+	c.trust_host = 1;
+	assert_string_equal(stats_verdict(&c, 0.05, 0.01), "inconclusive");
+	assert_string_equal(c.verdict_reason, STATS_REASON_TRUST_HOST);
+	c = verdict_case(0.6, 0.995, 1.005, 0.01, -0.1, 0.1);
+	c.trust_host = 1;
+	assert_string_equal(stats_verdict(&c, 0.05, 0.01), "inconclusive");
+	c = verdict_case(0.01, 1.02, 1.10, 0.5, 0.3, 0.7);
 	c.small_n = 1;
 	assert_string_equal(stats_verdict(&c, 0.05, 0.01), "inconclusive");
 	assert_string_equal(c.verdict_reason, "too few samples");
