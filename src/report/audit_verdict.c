@@ -1045,6 +1045,10 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 	if (agrees && !tie && !stale && !strcmp(want, "no_difference") &&
 	    (slower_side_drifted(a, b, ra, va, NULL, 1, NULL, &msg) || slower_side_drifted(a, b, rb, vb, NULL, 1, NULL, &msg)))
 		agrees = 0;
+	/* an inconclusive verdict by rule 0c says why, as the checks above
+	 * would have on a batch recorded before the rule */
+	if (!agrees && verdict && !strcmp(verdict, "inconclusive"))
+		audit_trust_host_blocks(a, ra, va, rb, vb, &msg);
 	if (tie) {
 		/* no majority either way: the evidence decides nothing */
 		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, msg.buf);

@@ -1702,12 +1702,13 @@ static int setup(void **state)
 	 * faster at 2x over 3 repeats a side: the kernel's times are its own
 	 * process's word (stats.h rule 0c), the reference's are the problem's */
 	{
-		static const char *const th[3][3] = { { "th_b.c", "base", "sealed" },
+		static const char *const th[4][3] = { { "th_b.c", "base", "sealed" },
 						      { "th_h.c", "host", "in_process" },
-						      { "th_r.c", "ref", "in_process" } };
-		static const char *const th_us[3] = { "# us\n200\n201\n199\n", "# us\n100\n101\n99\n",
-						      "# us\n100\n100.5\n99.5\n" };
-		for (int i = 0; i < 3; i++) {
+						      { "th_r.c", "ref", "in_process" },
+						      { "th_n.c", "host2", "in_process" } };
+		static const char *const th_us[4] = { "# us\n200\n201\n199\n", "# us\n100\n101\n99\n",
+						      "# us\n100\n100.5\n99.5\n", "# us\n100\n101.5\n99\n" };
+		for (int i = 0; i < 4; i++) {
 			char tsha[SHA256_HEX_LEN + 1], id[64];
 			FILE *tf = fopen(th[i][0], "w");
 			fprintf(tf, "int th_%d;\n", i);
@@ -1722,18 +1723,21 @@ static int setup(void **state)
 		json_t *tb = json_pack(
 			"{s:s, s:s, s:s, s:s, s:s, s:{s:{s:s, s:b}}, s:{s:I}, s:[{s:s, s:s, s:s, s:n},"
 			" {s:s, s:s, s:s, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:[i, i]}},"
-			" {s:s, s:s, s:s, s:b, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:[i, i]}}]}",
+			" {s:s, s:s, s:s, s:b, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:[i, i]}},"
+			" {s:s, s:s, s:s, s:{s:{s:f, s:[f, f]}, s:{s:f, s:f}, s:s, s:s, s:[i, i]}}]}",
 			"kind", "batch", "format", "evident-batch/1", "experiment", "th", "batch_id", "B9", "baseline",
 			"base", "code", "git", "commit", "0123456789abcdef", "dirty", 0, "holm", "comparisons",
-			(json_int_t)2, "variants", "variant", "base", "run_id", "20260105T000000Z-th-base", "outcome", "ok",
+			(json_int_t)3, "variants", "variant", "base", "run_id", "20260105T000000Z-th-base", "outcome", "ok",
 			"comparison", "variant", "host", "run_id", "20260105T000001Z-th-host", "outcome", "ok",
 			"comparison", "speedup", "ratio", 2.0, "ci", 1.98, 2.02, "mann_whitney", "p", 0.008, "p_adjusted",
 			0.008, "verdict", "faster", "repeats", 3, 3, "variant", "ref", "run_id",
 			"20260105T000002Z-th-ref", "outcome", "ok", "is_reference", 1, "comparison", "speedup", "ratio",
 			2.0, "ci", 1.98, 2.02, "mann_whitney", "p", 0.008, "p_adjusted", 0.008, "verdict", "faster",
-			"repeats", 3, 3);
+			"repeats", 3, 3, "variant", "host2", "run_id", "20260105T000003Z-th-host2", "outcome", "ok",
+			"comparison", "speedup", "ratio", 2.0, "ci", 1.98, 2.02, "mann_whitney", "p", 0.008,
+			"p_adjusted", 0.008, "verdict", "inconclusive", "verdict_reason", "trust: host", "repeats", 3, 3);
 		assert_non_null(tb);
-		assert_int_equal(store_commit(&st, "20260105T000003Z-th-x-batch", tb), 0);
+		assert_int_equal(store_commit(&st, "20260105T000004Z-th-x-batch", tb), 0);
 		json_decref(tb);
 	}
 	store_release(&st);
@@ -1853,13 +1857,19 @@ static void test_trust_host_claims(void **state)
 	struct audit_counts c;
 	(void)state;
 	char *f = audit("Host wins. <!-- claim: faster experiment=th a=host b=base -->\n"
-			"Ref wins. <!-- claim: faster experiment=th a=ref b=base -->\n",
+			"Ref wins. <!-- claim: faster experiment=th a=ref b=base -->\n"
+			"Host2 wins. <!-- claim: faster experiment=th a=host2 b=base -->\n",
 			&c);
 	assert_non_null(strstr(f, "t.md:1: contradicted: faster host vs base: "));
 	assert_non_null(strstr(f, "but host is a kernel of the spec's that ran trust: host: its host code shared the "
 				  "timing worker's process"));
 	assert_non_null(strstr(f, "t.md:2: supported: faster ref vs base: "));
-	assert_int_equal(c.contradicted, 1);
+	/* a batch recorded under the rule (inconclusive) says why as well */
+	const char *l3 = strstr(f, "t.md:3: contradicted: faster host2 vs base: ");
+	assert_non_null(l3);
+	assert_non_null(strstr(l3, "verdict inconclusive"));
+	assert_non_null(strstr(l3, "but host2 is a kernel of the spec's that ran trust: host"));
+	assert_int_equal(c.contradicted, 2);
 	assert_int_equal(c.supported, 1);
 	free(f);
 }
