@@ -121,6 +121,9 @@ struct proto_sample {
 	double cpu_us;      /* the host clock: the CPU the worker used from the go to its stop,
 			     * every thread's (a preempted sample's is its work, not its wait);
 			     * NAN elsewhere */
+	double busy_us;     /* the host clock: the sample's time less what its leader waited on a
+			     * runqueue for another process (host_clock_busy: a sleep counts,
+			     * a preemption does not); NAN elsewhere or where schedstat is unread */
 };
 
 /* An output the worker shipped, copied into the parent's capture file

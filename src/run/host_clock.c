@@ -394,6 +394,15 @@ static int host_busy(void)
 	return getloadavg(la, 1) == 1 && cpus > 0 && la[0] > (double)cpus;
 }
 
+double host_clock_busy(double wall_us, double cpu_us, double wait_us)
+{
+	if (!isfinite(wall_us) || !isfinite(cpu_us) || !isfinite(wait_us) || wait_us < 0)
+		return NAN;
+	double idle = wall_us - cpu_us; /* waited or slept: the CPU does not say which */
+	double waited = wait_us < idle ? wait_us : idle;
+	return waited > 0 ? wall_us - waited : wall_us;
+}
+
 /* The worker's process CPU time in us (all its threads, those that ended
  * included), or NAN when its clock does not read. */
 static double cpu_us(const struct host_clock *hc)
@@ -800,6 +809,7 @@ struct trip_timed {
 	int n_old;        /* threads listed at the done line that existed at the go */
 	double leader_late_us; /* the leader's use from the done line on past its unbooked slice (leader_stat) */
 	double floor_allow_us; /* the floor's allowance for the threads known at the go (threads_credit), NAN: none read */
+	double lead_wait_us;   /* the leader's runqueue wait from its go to the done line (schedstat), NAN: unread */
 };
 
 /*
@@ -975,8 +985,12 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				tt->n_old = n_threads < 0 ? 0 : ids_common(hc->st_ids, n_threads, tt->known, tt->n_known);
 				if (n_threads >= 0)
 					n_threads = threads_cpu(hc, n_threads);
-				if (have_lb)
+				if (have_lb) {
 					lead_room_us = lead_room(&lead0, &lb, wall_b);
+					tt->lead_wait_us = lb.wait_ns >= lead0.wait_ns
+								   ? (double)(lb.wait_ns - lead0.wait_ns) / 1e3
+								   : NAN;
+				}
 			}
 			/* the CPU after the stops were sent: what escaped them
 			 * (a thread in the kernel, one that does not take its
@@ -1263,7 +1277,11 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
 		if (nb > hc->threads_max)
 			hc->threads_max = nb;
-		struct trip_timed tt = { .known = before, .n_known = nb > 0 ? nb : 0, .cpu_all = NAN, .floor_allow_us = NAN };
+		struct trip_timed tt = { .known = before,
+					  .n_known = nb > 0 ? nb : 0,
+					  .cpu_all = NAN,
+					  .floor_allow_us = NAN,
+					  .lead_wait_us = NAN };
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, &tt) < 0)
 			goto out;
 		double credit_us = tt.credit_us;
@@ -1314,6 +1332,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		s->us = s->host_us = us;
 		s->event_us = s->kernel_us = s->clock_mhz = s->ruler_us = s->ruler_gt_us = NAN;
 		s->cpu_us = tt.cpu_all; /* NAN where unread */
+		s->busy_us = host_clock_busy(us, tt.cpu_all, tt.lead_wait_us);
 		s->set = -1;
 		/* A thread a sample started and left alive at its freeze is
 		 * work outside the timed region only if it works on: one that

@@ -123,11 +123,13 @@ size_t timing_keep(const int *dist, size_t n, int n_dists, unsigned mask, char *
  * timing distribution under mask, and how many of its samples are over
  * BATCH_STRESS_SLOW_RATIO << l times the fastest timing distribution's
  * median (n_over[l]; 0 when no timing distribution has a median), by the
- * lesser of x[i] and cpu[i] where cpu (NULL: none) has a finite one.  Returns how many
- * it wrote.
+ * lesser of x[i] and busy[i] where busy (NULL: none) has a finite one
+ * (the host clock's host_clock_busy: a preemption's wait taken off, a
+ * sleep kept), else by the lesser of x[i] and cpu[i] where cpu (NULL:
+ * none) has a finite one.  Returns how many it wrote.
  */
-size_t timing_by_dist(const double *x, const double *cpu, const int *dist, size_t n, int n_dists,
-		      const char *const *names, unsigned mask, struct rec_dist *out);
+size_t timing_by_dist(const double *x, const double *cpu, const double *busy, const int *dist, size_t n,
+		      int n_dists, const char *const *names, unsigned mask, struct rec_dist *out);
 
 struct sanitize_window;
 

@@ -314,6 +314,20 @@ int host_clock_cpus(void);
  * charges to its time.
  */
 double host_clock_cpu_floor(double cpu_us, double allow_us, int cpus);
+/*
+ * What a sample of wall_us took of the kernel's own doing, for the stress
+ * gate's counts (job.c): the wall time less what its leader waited on a
+ * runqueue (wait_us, schedstat's second field, from its go to the done
+ * line), that wait counted only up to the time its threads did not run
+ * (wall_us - cpu_us: the process's CPU, every thread's).  A preempted
+ * sample's wait was another process's doing; a sleep, a wait on a child
+ * or on a pipe, is the kernel's (red team 150's nap slept 22x its sum on
+ * every stress launch, and by the CPU alone no sample of it was over).
+ * Its own threads crowding the leader off its CPU ran the whole time:
+ * their CPU closes the gap, and nothing is taken off.  NAN where any
+ * input is not finite.
+ */
+double host_clock_busy(double wall_us, double cpu_us, double wait_us);
 /* Copy bytes from src to dst by 64 KiB chunks in the order `order` draws
  * (a start and a stride coprime with the chunk count: each chunk once),
  * the copy of a sample's outputs at its done line (host_clock.c). */
@@ -579,16 +593,33 @@ double gather_stress_cost(const double *ratio, const long long *n, size_t m, dou
  * times their number (Bonferroni; at most 1), the level it came from
  * into *level where not NULL; a level whose counts cannot be is skipped. */
 double gather_over_p(const long long *ks, long long ns, const long long *kt, long long nt, int *level);
+/* The timing samples over 3 << l times their run's timing median
+ * (rec_dist n_over) of a batch's ok runs, every variant's: the machine's
+ * rate, which one variant's own padding does not move much (red team 150's
+ * pad15: 15% of its timing launches 20x, and its stress minority read as
+ * chance against them).  counted 0: a run did not record them. */
+struct over_pool {
+	long long k[REC_OVER_LEVELS], n;
+	int counted;
+};
+/* Add runs' (n_runs) ok timing distributions to pool (zeroed, counted 1, first). */
+void gather_over_pool_add(struct over_pool *pool, const struct run_record *runs, size_t n_runs);
 /*
  * The notes on variant's speed by distribution from its runs[0..n_runs)
  * (their ok ones' timing.by_dist), appended to notes (a JSON array): a
  * stress distribution faster than 0.67x of the timing median (a speed no
  * timing input has) or slower than BATCH_STRESS_SLOW_RATIO by
- * gather_stress_cost where its samples over that outnumber the timing
- * ones' beyond chance (gather_over_p).  Returns the largest standing slow
- * ratio (the row's stress_slow), else 0.
+ * gather_stress_cost, or by the least mean its samples over 3x..48x
+ * allow (red team 150's every5d: slow on every 5th stress launch, under
+ * half of each run's samples), where its samples over that outnumber the
+ * timing ones' beyond chance (gather_over_p).  Returns the largest
+ * standing slow ratio (the row's stress_slow), else 0.  batch: the
+ * batch's timing over counts (gather_over_pool_add), or NULL; the Fisher
+ * test is against the variant's own timing samples, or the batch's where
+ * those are over less often in all.
  */
-double gather_dist_speed_notes(const char *variant, const struct run_record *runs, size_t n_runs, json_t *notes);
+double gather_dist_speed_notes(const char *variant, const struct run_record *runs, size_t n_runs,
+			       const struct over_pool *batch, json_t *notes);
 
 /*
  * plan.c: -1 (with the error printed) when the spec asks graph mode

@@ -352,7 +352,7 @@ static void test_stress_gated(void **state)
 		run_by_dist(9, 132.6, 0, 0, 0, 0),     run_by_dist(8, 153.5, 0, 1, 189.5, 0),
 		run_by_dist(10, 146.1, 0, 0, 0, 0),
 	};
-	assert_true(gather_dist_speed_notes("naive", ci, 5, notes) == 0);
+	assert_true(gather_dist_speed_notes("naive", ci, 5, NULL, notes) == 0);
 	assert_int_equal(json_array_size(notes), 1);
 	const char *t = json_string_value(json_array_get(notes, 0));
 	assert_non_null(strstr(t, "naive: positive 7.61x of uniform's median by its runs, but only 2 of its 6"));
@@ -362,7 +362,7 @@ static void test_stress_gated(void **state)
 	for (size_t i = 0; i < 5; i++)
 		ci[i].by_dist[0].n_over[0] = ci[i].by_dist[1].n_over[0] = -1;
 	json_array_clear(notes);
-	assert_true(gather_dist_speed_notes("naive", ci, 5, notes) > 7.6);
+	assert_true(gather_dist_speed_notes("naive", ci, 5, NULL, notes) > 7.6);
 	/* minority: one process of three slow on every stress sample */
 	struct run_record mi[] = {
 		run_by_dist(20, 100, 0, 9, 96, 0),
@@ -370,7 +370,7 @@ static void test_stress_gated(void **state)
 		run_by_dist(20, 100, 0, 9, 1209, 9),
 	};
 	json_array_clear(notes);
-	double c = gather_dist_speed_notes("minority", mi, 3, notes);
+	double c = gather_dist_speed_notes("minority", mi, 3, NULL, notes);
 	assert_true(c > 4.5 && c < 5);
 	assert_true(batch_notes_stress_slow(notes, "minority") > 4.5);
 	/* slow everywhere, even with noise on the timing side */
@@ -379,7 +379,75 @@ static void test_stress_gated(void **state)
 		run_by_dist(7, 100, 0, 2, 1100, 2),
 	};
 	json_array_clear(notes);
-	assert_true(gather_dist_speed_notes("all", al, 2, notes) > 11);
+	assert_true(gather_dist_speed_notes("all", al, 2, NULL, notes) > 11);
+	json_decref(notes);
+}
+
+static struct run_record run_hi(long long nu, long long ou, int hu, long long np, double mp, long long op, int hp)
+{
+	struct run_record r = run_by_dist(nu, 500, ou, np, mp, op);
+	r.by_dist[0] = dist_over("uniform", nu, 500, 1, ou, hu);
+	r.by_dist[1] = dist_over("positive", np, mp, 0, op, hp);
+	return r;
+}
+
+/* Red team 150: a cost on under half of each run's stress samples (every5d:
+ * every 5th launch 48x; each run's median the fast path's) stands by the
+ * least mean its samples over 3x..48x allow; padded timing overs of the
+ * variant's own (pad15: 13 of 103 timing samples over, 9 of 21 stress in
+ * its slow process) do not hide a minority where the batch's timing
+ * samples are over less often; and one sample at 48x of ten is chance */
+static void test_stress_rt150(void **state)
+{
+	(void)state;
+	json_t *notes = json_array();
+	struct run_record ev[5];
+	for (int i = 0; i < 5; i++)
+		ev[i] = run_hi(20, 0, 1, 5, 510, 1, REC_OVER_LEVELS);
+	double c = gather_dist_speed_notes("every5d", ev, 5, NULL, notes);
+	assert_true(c > 10.3 && c < 10.5); /* (5 x 48 + 20 x 1) / 25 */
+	assert_int_equal(json_array_size(notes), 1);
+	const char *t = json_string_value(json_array_get(notes, 0));
+	assert_non_null(strstr(t, "every5d: positive 10.40x of uniform's median: speed depends on the input"));
+	assert_non_null(strstr(t, "at least 10.40x by its samples over 3x to 48x the timing median (5 of 25 over 3x, "
+				  "5 over 48x), 1.02x the median of its 5 runs"));
+	/* one such sample in ten: said, not held */
+	struct run_record one[] = { run_hi(20, 0, 1, 5, 510, 1, REC_OVER_LEVELS), run_hi(20, 0, 1, 5, 500, 0, 0) };
+	json_array_clear(notes);
+	assert_true(gather_dist_speed_notes("honest", one, 2, NULL, notes) == 0);
+	assert_int_equal(json_array_size(notes), 1);
+	assert_non_null(strstr(json_string_value(json_array_get(notes, 0)), "by its samples, but only 1 of its 10"));
+	/* pad15: against its own timing overs, within chance (p 0.0135) */
+	struct run_record pad[] = {
+		run_hi(35, 5, 4, 7, 8000, 7, 3),
+		run_hi(34, 4, 4, 7, 500, 1, 3),
+		run_hi(34, 4, 4, 7, 500, 1, 3),
+	};
+	json_array_clear(notes);
+	assert_true(gather_dist_speed_notes("pad15", pad, 3, NULL, notes) == 0);
+	assert_non_null(strstr(json_string_value(json_array_get(notes, 0)),
+			       "only 9 of its 21 samples over 3x the timing median against 13 of 103 timing samples: "
+			       "within chance (one-sided Fisher p 0.0135"));
+	/* ... and against the batch's (an honest baseline's 346 samples, none
+	 * over, beside its own): held */
+	struct run_record base[] = { run_hi(116, 0, 0, 10, 500, 0, 0), run_hi(115, 0, 0, 10, 500, 0, 0),
+				     run_hi(115, 0, 0, 10, 500, 0, 0) };
+	struct over_pool pool = { .counted = 1 };
+	gather_over_pool_add(&pool, pad, 3);
+	gather_over_pool_add(&pool, base, 3);
+	assert_true(pool.n == 449 && pool.k[0] == 13 && pool.k[3] == 13 && pool.k[4] == 0);
+	json_array_clear(notes);
+	assert_true(gather_dist_speed_notes("pad15", pad, 3, &pool, notes) > 5.9);
+	/* the baseline, over less often than the batch, is weighed against
+	 * its own: nothing to say */
+	json_array_clear(notes);
+	assert_true(gather_dist_speed_notes("base", base, 3, &pool, notes) == 0);
+	assert_int_equal(json_array_size(notes), 0);
+	/* an older run without the counts: the pool is not counted */
+	struct run_record old = run_hi(20, 0, 1, 5, 500, 0, 0);
+	old.by_dist[0].n_over[0] = -1;
+	gather_over_pool_add(&pool, &old, 1);
+	assert_int_equal(pool.counted, 0);
 	json_decref(notes);
 }
 
@@ -395,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_stress_cost),
 		cmocka_unit_test(test_over_p),
 		cmocka_unit_test(test_stress_gated),
+		cmocka_unit_test(test_stress_rt150),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

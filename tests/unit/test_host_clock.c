@@ -397,6 +397,22 @@ static void test_cpu_floor(void **state)
 	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
 }
 
+/* The stress gate's busy time (red team 150's nap): a wait on a runqueue
+ * comes off, a sleep does not, and a leader crowded off its CPU by its
+ * own threads (their CPU fills the wall) loses nothing */
+static void test_busy(void **state)
+{
+	(void)state;
+	assert_true(host_clock_busy(1000.0, 100.0, 900.0) == 100.0); /* preempted: its CPU */
+	assert_true(host_clock_busy(1000.0, 100.0, 0.0) == 1000.0);  /* asleep: the wall */
+	assert_true(host_clock_busy(1000.0, 100.0, 300.0) == 700.0); /* both */
+	assert_true(host_clock_busy(1000.0, 1000.0, 900.0) == 1000.0); /* its own threads ran */
+	assert_true(host_clock_busy(1000.0, 4000.0, 900.0) == 1000.0);
+	assert_true(isnan(host_clock_busy(1000.0, NAN, 0.0)));
+	assert_true(isnan(host_clock_busy(1000.0, 100.0, NAN)));
+	assert_true(isnan(host_clock_busy(NAN, 100.0, 0.0)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_fresh_watch),
 		cmocka_unit_test(test_late_rule),
 		cmocka_unit_test(test_cpu_floor),
+		cmocka_unit_test(test_busy),
 		cmocka_unit_test(test_snap_copy_orders),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
