@@ -1,0 +1,48 @@
+# A stress cost paid asleep stands (red team 150,
+# tests/fixtures/adversary/host/redteam150/README.md): nap.c sums the rows
+# once, then on every stress launch (rowsum's `cancel` and `positive`)
+# sleeps 29 times what the sum took (MODE 0: nanosleep).  By the worker's
+# CPU no sample of it was over 3x, the Fisher test read 0 against 0, the
+# batch said "no stress cost held" and eval promoted it 3.8x.  A host
+# sample is now over by its time less what its leader waited on a
+# runqueue (host_clock_busy): the sleep counts, a preemption does not.
+. "$REPO/tests/cli/lib.sh"
+runs_alone "a sleep's length and the timing median are both wall times, which load moves"
+mkrepo
+cat > "$TEST_TMP/s.yaml" <<'Y'
+name: t0260
+question: Is a kernel that sleeps on every stress input held slow there?
+problem: rowsum
+backend: host
+shape: {R: 1024, C: 2048}
+baseline: naive
+variants:
+  naive: {kernel: kernels/rowsum/naive.c}
+  nap:   {kernel: tests/fixtures/adversary/host/redteam150/nap.c, MODE: 0, SLOWX: 30}
+correctness: {seeds: 1, seed: 1}
+timing: {warmup_ms: 0, samples: 30}
+limits: {timeout_s: 120}
+repeats: 3
+Y
+expect_exit 0 "$EVIDENT" run --no-progress "$TEST_TMP/s.yaml"
+expect_match "$TEST_TMP/out" "nap: (cancel|positive) [0-9.]+x of uniform's median: speed depends on the input"
+grep -q "nap: .*no stress cost held" "$TEST_TMP/out" && fail "a stress cost paid asleep read as chance"
+b=$(ls "$EVIDENT_STORE"/runs/*-batch.json)
+python3 - "$b" <<'PY' || fail "the nap row's stress cost"
+import glob, json, os, sys
+b = json.load(open(sys.argv[1]))
+rows = {r["variant"]: r for r in b["variants"]}
+assert rows["nap"]["stress_slow"] > 3, rows["nap"]
+assert rows["naive"]["stress_slow"] == 0, rows["naive"]
+# the runs' records count its stress samples over (n_over), as asleep
+over = [0, 0]
+for p in glob.glob(os.path.join(os.path.dirname(sys.argv[1]), "*.json")):
+    r = json.load(open(p))
+    if r.get("variant") != "nap" or r.get("outcome") != "ok":
+        continue
+    for d in r["timing"]["by_dist"].values():
+        if not d["timing"]:
+            over[0] += d["n_over"][2]
+            over[1] += d["n"]
+assert over[1] and over[0] / over[1] > 0.5, over
+PY
