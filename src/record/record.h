@@ -176,6 +176,12 @@ struct rec_dist {
 	 * fastest timing distribution's median (3, 6, 12, 24, 48x; job.c
 	 * timing_by_dist); n_over[0] -1: not recorded (older records) */
 	long long n_over[REC_OVER_LEVELS];
+	/* the mean over its samples of each one's work (its time, or less by
+	 * the same rule as n_over: what it did not wait on a runqueue, or its
+	 * CPU) over that timing median, uncapped; 0: not recorded (older
+	 * records).  A cost on a few samples far over the ladder's 48x is in
+	 * it whole (red team 153's giant: 2 of 27 stress samples at 1000x) */
+	double work_ratio_mean;
 };
 
 /* Fewer timed checks asked than this, and a run's samples are not

@@ -410,6 +410,8 @@ static void read_timing(json_t *m, struct run_record *r)
 		x->n_over[0] = -1;
 		for (size_t k = 0; json_array_size(ov) == REC_OVER_LEVELS && k < REC_OVER_LEVELS; k++)
 			x->n_over[k] = json_integer_value(json_array_get(ov, k));
+		json_t *wm = json_object_get(de, "work_ratio_mean");
+		x->work_ratio_mean = json_is_number(wm) && json_number_value(wm) > 0 ? json_number_value(wm) : 0;
 	}
 	r->have_stats = record_summary_read(go(t, "stats"), &r->stats) == 0;
 	r->stats_seed = (unsigned long)gi(t, "stats_seed", 1);
@@ -703,6 +705,8 @@ static json_t *write_timing(const struct run_record *r)
 					json_array_append_new(ov, json_integer(x->n_over[k]));
 				json_object_set_new(o, "n_over", ov);
 			}
+			if (x->work_ratio_mean > 0)
+				json_object_set_new(o, "work_ratio_mean", json_real(x->work_ratio_mean));
 			json_object_set_new(bd, x->name, o);
 		}
 		json_object_set_new(t, "by_dist", bd);

@@ -69,6 +69,9 @@ json_t *record_comparison_json(const struct stats_comparison *c)
 	/* the means of every launch (stats.h rule 4), where computed */
 	if (c->mean_speedup > 0 && isfinite(c->mean_speedup))
 		json_object_set_new(o, "means", json_pack("{s:o, s:o}", "ratio", num(c->mean_speedup), "p", num(c->mean_p)));
+	/* and of their work (rule 4b), where the runs recorded it */
+	if (c->work_speedup > 0 && isfinite(c->work_speedup))
+		json_object_set_new(o, "work_means", json_pack("{s:o}", "ratio", num(c->work_speedup)));
 	json_object_set_new(o, "verdict", str(c->verdict));
 	json_object_set_new(o, "small_n", json_boolean(c->small_n));
 	json_object_set_new(o, "verdict_reason", str(c->verdict_reason));
@@ -145,6 +148,8 @@ int record_comparison_read(json_t *j, struct stats_comparison *c)
 	json_t *mn = json_object_get(j, "means");
 	c->mean_speedup = mn ? rnum(mn, "ratio") : NAN;
 	c->mean_p = mn ? rnum(mn, "p") : NAN;
+	json_t *wm = json_object_get(j, "work_means");
+	c->work_speedup = wm ? rnum(wm, "ratio") : NAN;
 	c->verdict = rstr(j, "verdict");
 	c->small_n = json_is_true(json_object_get(j, "small_n"));
 	c->verdict_reason = rstr(j, "verdict_reason");

@@ -330,6 +330,10 @@ struct votes {
 	size_t n_weak;          /* pairs with a row of a weaker box that gave the claim's verdict: not counted */
 	size_t n_orphans_its_way; /* stopped tries (interrupted, or runs and no batch record) going want's way: left out */
 	struct strbuf others;   /* the verdicts that disagreed, and where */
+	/* the largest stress cost (batch_row_stress_slow) of a row of the
+	 * side the claim calls faster in a rerun weighed, and its batch */
+	double stress_x;
+	const char *stress_batch; /* borrowed from the query */
 };
 
 /*
@@ -605,8 +609,25 @@ static int across_rerun(void *ctx, const struct batch_record *b)
 	}
 	/* reruns: the same code at the claim's shape */
 	if ((b == eb || audit_same_problem(&b->problem, &eb->problem)) &&
-	    reruns_in(x->a, b, eb, x->ra, x->rb, x->ia, x->ib, x->want, x->sp, x->v))
+	    reruns_in(x->a, b, eb, x->ra, x->rb, x->ia, x->ib, x->want, x->sp, x->v)) {
+		/* a stress cost of the faster side's code in any rerun weighed
+		 * (red team 153: a cost a minority of processes or a rare giant
+		 * launch has is held in the batches that drew it; a claim on
+		 * one that did not was supported) */
+		int faster = !strcmp(x->want, "faster");
+		const struct code_id *fid = faster ? x->ia : x->ib;
+		if (faster || !strcmp(x->want, "slower"))
+			for (size_t i = 0; i < b->n_rows; i++) {
+				struct code_id id;
+				double st = batch_row_stress_slow(b, &b->rows[i]);
+				if (st > x->v->stress_x && code_identity(x->a->q, &b->rows[i], &id) &&
+				    audit_same_identity(&id, fid)) {
+					x->v->stress_x = st;
+					x->v->stress_batch = b->batch_id ? b->batch_id : b->run_id;
+				}
+			}
 		return 1;
+	}
 	return b == eb;
 }
 
@@ -618,7 +639,7 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 	*tries = 1;
 	if (!code_identity(a->q, ra, &ia) || !code_identity(a->q, rb, &ib) || strcmp(ia.dev, ib.dev))
 		return;
-	struct votes v = { 0, 0, 0, 0, 0, 0, 0, 0, 0, STRBUF_INIT };
+	struct votes v = { 0, 0, 0, 0, 0, 0, 0, 0, 0, STRBUF_INIT, 0, NULL };
 	/* the candidate's code: the side that is not the baseline */
 	int a_base = eb->baseline && ra->variant && !strcmp(ra->variant, eb->baseline);
 	double thr = isfinite(eb->holm_threshold) && eb->holm_threshold >= 0 && eb->holm_threshold < 1
@@ -663,6 +684,13 @@ void audit_across_batches(struct actx *a, const struct batch_record *eb, const s
 			    k, n, what, ia.dev, want, unclean, v.others.buf);
 	} else if (n >= 2) {
 		strbuf_addf(msg, "; %zu of %zu %s on %s give %s%s", k, n, what, ia.dev, want, unclean);
+	}
+	if (v.stress_x > 0 && *agrees) {
+		*agrees = 0;
+		strbuf_addf(msg, "; but %s, the side it says is faster, ran a stress distribution of the problem %.2fx "
+				 "slower than its timing median in batch %s, a rerun of the same code (its notes; checked, "
+				 "never timed): a cost the time leaves out, so its speed is the timing inputs' alone",
+			    !strcmp(want, "faster") ? va : vb, v.stress_x, audit_id_or(v.stress_batch));
 	}
 	if (v.n_neutral)
 		strbuf_addf(msg, "; %zu more undecided, their CIs holding this estimate", v.n_neutral);

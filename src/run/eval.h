@@ -182,8 +182,13 @@ struct eval_pooled {
 	size_t configs;
 	double p_configs;
 	const char *verdict_configs;
+	/* the largest stress cost (batch_row_stress_slow) of a row of the
+	 * candidate's code in the batches weighed, and that batch: a cost a
+	 * batch drew holds the promotion wherever the majority was counted */
+	double stress_x;
+	char stress_batch[96];
 };
-#define EVAL_POOLED_INIT { 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL }
+#define EVAL_POOLED_INIT { 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL, 0, "" }
 
 /*
  * The fastest a row's code was ever recorded at in the store: the lowest

@@ -1284,7 +1284,12 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 	/* a stress distribution of the problem over 3x the confirmation's
 	 * time: a cost the time leaves out (eval's rule, and search_pick's for
 	 * the generation's batch; red team 145) */
-	int stressed = g->confirmed && cc->stress_slow > 0;
+	double stress_x = cc->stress_slow > 0 ? cc->stress_slow : 0;
+	/* or in any batch of the two codes the majority weighed (red team
+	 * 153's giant: a rare cost only some batches draw) */
+	if (pooled.stress_x > stress_x)
+		stress_x = pooled.stress_x;
+	int stressed = g->confirmed && stress_x > 0;
 	if (drifted || stalled || outvoted || stressed)
 		g->confirmed = 0;
 	struct strbuf why = STRBUF_INIT;
@@ -1307,7 +1312,7 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 		if (stressed)
 			strbuf_addf(&said, "%s faster by its time, but a stress distribution of the problem ran it %.2fx slower "
 					   "than its timing median (the batch's notes): a cost the time leaves out",
-				    cc->id, cc->stress_slow);
+				    cc->id, stress_x);
 		else if (outvoted && 2 * pooled.k <= pooled.n)
 			strbuf_addf(&said, "%s faster than %s, but faster in only %zu of the store's %zu batches of the two "
 					   "codes at this configuration (%zu earlier%s%s): a promotion needs more than half, "

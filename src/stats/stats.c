@@ -207,6 +207,14 @@ int stats_mean_sign(const struct stats_comparison *c, double alpha, double thres
 	return r > 1 + threshold ? 1 : r < 1 - threshold ? -1 : 0;
 }
 
+int stats_work_sign(const struct stats_comparison *c)
+{
+	double w = c->work_speedup;
+	if (!(w > 0) || !isfinite(w))
+		return 0;
+	return w > 1 ? 1 : w < 1 ? -1 : 0;
+}
+
 /*
  * The median of |s[i] - med| over sorted s without sorting the deviations:
  * they are two sorted runs (med - s[i] below the median, read downwards;
@@ -321,6 +329,8 @@ const char *stats_verdict(struct stats_comparison *c, double alpha, double thres
 		why = "Cliff's delta CI and the test's direction disagree in sign";
 	} else if (s * m < 0 || d * m < 0) {
 		why = STATS_REASON_MEANS;
+	} else if (s * stats_work_sign(c) < 0 || d * stats_work_sign(c) < 0) {
+		why = STATS_REASON_WORK_MEANS;
 	} else if (stats_ci_in_band(c->speedup_ci, threshold)) {
 		/* equivalence is shown, not assumed: the whole CI inside the band */
 		v = "no_difference";

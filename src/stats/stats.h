@@ -120,6 +120,11 @@
  *      under this measure.  E.g. a 50/50
  *      bimodal candidate whose median is lower but most of whose values are
  *      higher: speedup [1.020, 1.039], delta [-0.43, -0.10] -> inconclusive.
+ *   4b. the launches' mean work (work_speedup, stats_work_sign: a host
+ *      launch's time less its runqueue wait, from the runs' records) on
+ *      the other side of 1 than the speedup or delta CI -> inconclusive,
+ *      STATS_REASON_WORK_MEANS (red team 153's tgiant, faster 3.4-4.1x by
+ *      the median with a mean launch 1.4x the baseline's)
  *   5. speedup CI wholly inside [1 - t, 1 + t] -> no_difference "inside the
  *      noise band".  "No difference" is an equivalence
  *      statement, so it is shown, not assumed: the whole CI, not the
@@ -236,6 +241,11 @@ struct stats_comparison {
 	 * repeats), and Welch's two-sided p for their difference; NaN (or 0 in
 	 * a struct no comparison filled) when not computed */
 	double mean_speedup, mean_p;
+	/* the same of each timed launch's work (a host launch's time less
+	 * its runqueue wait: rec_dist work_ratio_mean), a's mean over b's
+	 * from the runs' records, not the samples: rule 4b; NaN or 0 where
+	 * not computed (older records, a side without it) */
+	double work_speedup;
 	const char *verdict_recorded;   /* NULL, or the verdict a record holds when its reader
 					   applied the table's rule 0 (record_comparison_read) or
 					   rule 5 (stats_verdict_settle) to it: what the evident
@@ -263,6 +273,12 @@ struct stats_comparison {
 	"the medians and the means point in opposite directions: a minority of launches the median "  \
 	"leaves out (slow on some inputs, every n-th launch, a long tail) outweighs it; read the mean " \
 	"beside the median"
+
+/* The reason of rule 4b (static). */
+#define STATS_REASON_WORK_MEANS                                                                        \
+	"the median and the mean launch's work point in opposite directions: a few launches the "      \
+	"median leaves out worked more than it gained (red team 153: one 190x launch a process); read " \
+	"the mean beside the median"
 
 /* The reason of rule 6 (static). */
 #define STATS_REASON_NOT_EQUIVALENT                                                                  \
@@ -473,6 +489,15 @@ void stats_delta_interval(double delta, double var, double z, double ci[2]);
  * against the median (at most 0.985 of the way), so 1.5 costs an honest
  * verdict only a stall that adds half the baseline's mean to its own. */
 #define STATS_MEANS_FAR 1.5
+/* Rule 4b: where both sides' launches' work is recorded (work_speedup),
+ * its direction (+1 where b's mean work is lower, -1 where higher, 0
+ * equal or not computed): a faster median whose mean launch worked no
+ * less than the baseline's is no faster launch.  The wall's means need a
+ * margin (a preempted launch is in them); the work leaves the runqueue
+ * out, so its mean needs none.  Red team 153's tgiant: one launch of 190x
+ * a process, median 3.4-4.1x faster, means 0.71-0.74x (Welch p 0.55, under
+ * STATS_MEANS_FAR), promoted 3 of 3 */
+int stats_work_sign(const struct stats_comparison *c);
 void stats_mean_measure(const double *sa, size_t na, const double *sb, size_t nb, struct stats_comparison *out);
 int stats_mean_sign(const struct stats_comparison *c, double alpha, double threshold);
 

@@ -1627,9 +1627,11 @@ static int setup(void **state)
 		 * (sv.c) faster 2.7x than z (sz.c) by its time, its row's
 		 * stress_slow 43.5 (a stress distribution 43.5x its timing
 		 * median); experiment dt, the same in a batch before the row's
-		 * field (its notes alone say it) */
-		for (int i = 0; i < 2; i++) {
-			const char *ex = i ? "dt" : "ds";
+		 * field (its notes alone say it); experiment du, two batches of
+		 * the same code, the earlier with stress_slow 12 (red team 153:
+		 * a claim on the clean later one was supported) */
+		for (int i = 0; i < 4; i++) {
+			const char *ex = i == 0 ? "ds" : i == 1 ? "dt" : "du";
 			char zsha[SHA256_HEX_LEN + 1], vsha[SHA256_HEX_LEN + 1];
 			char *zp = xstrfmt("%s_z.c", ex), *vp = xstrfmt("%s_v.c", ex);
 			f = fopen(zp, "w");
@@ -1653,9 +1655,14 @@ static int setup(void **state)
 								   "median_ci", 95.0, 105.0, "repeats", 3));
 			if (!i)
 				json_object_set_new(vr, "stress_slow", json_real(43.5));
-			json_t *notes = json_pack("[s]", "va: cancel 43.50x of uniform's median: speed depends on the input; "
-							 "not in the time (timing.by_dist; the time is the timing "
-							 "distributions' alone)");
+			if (i == 2)
+				json_object_set_new(vr, "stress_slow", json_real(12.0));
+			if (i == 3)
+				json_object_set_new(vr, "stress_slow", json_real(0));
+			json_t *notes = i == 3 ? json_array()
+					       : json_pack("[s]", "va: cancel 43.50x of uniform's median: speed depends on "
+								  "the input; not in the time (timing.by_dist; the time is "
+								  "the timing distributions' alone)");
 			put_host_batch_notes(&st, bid, ex, json_pack("[o, o]", zr, vr), notes);
 			free(zp);
 			free(vp);
@@ -2945,6 +2952,12 @@ static void test_slower_side_drifted(void **state)
 	assert_non_null(strstr(f, "t.md:3: contradicted: faster va vs z: "));
 	assert_non_null(strstr(f, "t.md:4: contradicted: "));
 	assert_int_equal(c.contradicted, 4);
+	free(f);
+	/* red team 153: the stress cost of a rerun of the same code */
+	f = audit("<!-- claim: faster experiment=du a=va b=z -->\n", &c);
+	assert_non_null(strstr(f, "t.md:1: contradicted: faster va vs z: "));
+	assert_non_null(strstr(f, "ran a stress distribution of the problem 12.00x slower than its timing median in batch "
+				  "20260128T0000029Z-du-0-batch, a rerun of the same code"));
 	free(f);
 }
 

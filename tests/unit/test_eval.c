@@ -1181,6 +1181,55 @@ static void test_pool_resubmissions(void **state)
  * audit's code_identity does (a reviewer's note: one object with another
  * library was refused promotion as the reference's own code); unknown
  * identities leave the hashes alone */
+/* Red team 153: a stress cost held in an earlier batch of the candidate's
+ * code is held in every later one it votes in (a kernel slow on stress in
+ * a fifth of its processes, resent until a batch drew none, was promoted
+ * "faster in 3 of 3" with two held batches among them) */
+static void test_pool_stress_held(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/evident-test-eval.XXXXXX", csha[SHA256_HEX_LEN + 1];
+	assert_non_null(mkdtemp(dir));
+	char *root = xstrfmt("%s/store", dir);
+	struct store st = STORE_INIT;
+	assert_int_equal(store_open(&st, root, 1), 0);
+	sha256_hex("cand", 4, csha);
+	put_pair(&st, 1, "c.c", csha, "cbin", "cneutral", "ok", "faster", 256, 0, 0);
+	put_pair(&st, 2, "c.c", csha, "cbin", "cneutral", "ok", "faster", 256, 0, 0);
+	put_pair(&st, 3, "c.c", csha, "cbin", "cneutral", "ok", "faster", 256, 0, 0);
+	store_release(&st);
+	struct query q = QUERY_INIT;
+	struct eval_pooled w = EVAL_POOLED_INIT;
+	assert_int_equal(query_open(&q, root), 0);
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000039Z-ev-3-batch", "c", "ref", &w), 0);
+	assert_true(w.n == 3 && w.k == 3 && w.stress_x == 0);
+	strbuf_release(&w.others);
+	query_release(&q);
+	/* the first batch's row held a stress cost of 7.5x */
+	char *f = xstrfmt("%s/runs/20260201T0000019Z-ev-1-batch.json", root);
+	json_error_t je;
+	json_t *b = json_load_file(f, 0, &je);
+	assert_non_null(b);
+	json_object_set_new(json_array_get(json_object_get(b, "variants"), 1), "stress_slow", json_real(7.5));
+	assert_int_equal(json_dump_file(b, f, 0), 0);
+	json_decref(b);
+	free(f);
+	struct query q2 = QUERY_INIT;
+	struct eval_pooled w2 = EVAL_POOLED_INIT;
+	assert_int_equal(query_open(&q2, root), 0);
+	assert_int_equal(eval_pool_batches(&q2, NULL, "20260201T0000039Z-ev-3-batch", "c", "ref", &w2), 0);
+	assert_true(w2.n == 3 && w2.k == 3 && w2.stress_x == 7.5);
+	assert_string_equal(w2.stress_batch, "20260201T0000019Z-ev-1-batch");
+	strbuf_release(&w2.others);
+	query_release(&q2);
+	const char *const rm[] = { "rm", "-rf", dir, NULL };
+	struct run_opts o = { .argv = rm };
+	struct run_result r;
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_true(r.exited && r.exit_code == 0);
+	free(root);
+}
+
 static void test_same_object_libraries(void **state)
 {
 	(void)state;
@@ -1524,6 +1573,7 @@ int main(void)
 		cmocka_unit_test(test_undeclared_when_none),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_pool_resubmissions),
+		cmocka_unit_test(test_pool_stress_held),
 		cmocka_unit_test(test_same_object_libraries),
 		cmocka_unit_test(test_code_same_device_image),
 		cmocka_unit_test(test_orphan_weight),

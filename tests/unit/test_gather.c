@@ -290,7 +290,7 @@ static void test_stress_cost(void **state)
  * record without them). */
 static struct rec_dist dist_over(const char *name, long long n, double med, int timing, long long over, int hi)
 {
-	struct rec_dist d = { name, n, n ? med : NAN, timing, { 0 } };
+	struct rec_dist d = { name, n, n ? med : NAN, timing, { 0 }, 0 };
 	for (int l = 0; l < REC_OVER_LEVELS && l < hi; l++)
 		d.n_over[l] = over;
 	return d;
@@ -451,6 +451,67 @@ static void test_stress_rt150(void **state)
 	json_decref(notes);
 }
 
+/* run_hi with each distribution's work mean (rec_dist work_ratio_mean) */
+static struct run_record run_work(long long nu, long long ou, int hu, double wu, long long np, long long op, int hp,
+				  double wp)
+{
+	struct run_record r = run_hi(nu, ou, hu, np, 510, op, hp);
+	r.by_dist[0].work_ratio_mean = wu;
+	r.by_dist[1].work_ratio_mean = wp;
+	return r;
+}
+
+/* Red team 153's giant: 1000 passes on 5% of the stress launches, so 2 of
+ * 27 positive samples at about 1000x, each run's median the fast path's
+ * and the ladder's least mean 4.56x, within chance by counts (p 0.0084
+ * at 48x, times 5): the samples' work makes the cost, and work over 48x
+ * the timing median at 4x the timing samples' rate there or more stands.
+ * Not an honest accident under 3x by the mean, nor a stress rate that
+ * the timing samples' own 48x rate reaches */
+static void test_stress_rt153(void **state)
+{
+	(void)state;
+	json_t *notes = json_array();
+	struct run_record g[] = {
+		run_work(45, 0, 0, 1.0, 9, 1, REC_OVER_LEVELS, (1000 + 8) / 9.0),
+		run_work(41, 0, 0, 1.0, 9, 0, 0, 1.0),
+		run_work(47, 0, 0, 1.0, 9, 1, REC_OVER_LEVELS, (1000 + 8) / 9.0),
+	};
+	double c = gather_dist_speed_notes("giant", g, 3, NULL, notes);
+	assert_true(c > 74 && c < 76); /* (2 x 1000 + 25) / 27 */
+	assert_int_equal(json_array_size(notes), 1);
+	const char *t = json_string_value(json_array_get(notes, 0));
+	assert_non_null(strstr(t, "by the mean of its 27 samples' work (2 of them over 48x the timing median, far over "
+				  "any chance the timing samples show)"));
+	/* without the work means (older records): the ladder, within chance */
+	for (int i = 0; i < 3; i++)
+		g[i].by_dist[1].work_ratio_mean = 0;
+	json_array_clear(notes);
+	assert_true(gather_dist_speed_notes("giant", g, 3, NULL, notes) == 0);
+	assert_non_null(strstr(json_string_value(json_array_get(notes, 0)), "within chance"));
+	/* an honest accident: one sample at 50x of 27, a mean under 3x */
+	struct run_record h[] = {
+		run_work(45, 0, 0, 1.0, 9, 1, REC_OVER_LEVELS, (50 + 8) / 9.0),
+		run_work(41, 0, 0, 1.0, 9, 0, 0, 1.0),
+		run_work(47, 0, 0, 1.0, 9, 0, 0, 1.0),
+	};
+	json_array_clear(notes);
+	assert_true(gather_dist_speed_notes("honest", h, 3, NULL, notes) == 0);
+	assert_int_equal(json_array_size(notes), 0);
+	/* timing samples over 48x at over a quarter of the stress rate (3 of
+	 * 133 against 2 of 27): counts decide (and such a timing tail, a mean
+	 * over 2x the median, is rule 4's to judge) */
+	struct run_record tt[] = {
+		run_work(45, 1, REC_OVER_LEVELS, 2.0, 9, 1, REC_OVER_LEVELS, (1000 + 8) / 9.0),
+		run_work(41, 1, REC_OVER_LEVELS, 2.0, 9, 0, 0, 1.0),
+		run_work(47, 1, REC_OVER_LEVELS, 2.0, 9, 1, REC_OVER_LEVELS, (1000 + 8) / 9.0),
+	};
+	json_array_clear(notes);
+	assert_true(gather_dist_speed_notes("padded", tt, 3, NULL, notes) == 0);
+	assert_non_null(strstr(json_string_value(json_array_get(notes, 0)), "within chance"));
+	json_decref(notes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -464,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_over_p),
 		cmocka_unit_test(test_stress_gated),
 		cmocka_unit_test(test_stress_rt150),
+		cmocka_unit_test(test_stress_rt153),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -379,8 +379,8 @@ static void test_by_dist_round_trip(void **state)
 	r.outcome = OUTCOME_OK;
 	r.n_by_dist = 2;
 	r.have_timing = 1;
-	r.by_dist[0] = (struct rec_dist){ "uniform", 21, 1891.9, 1, { 7, 1, 0, 0, 0 } };
-	r.by_dist[1] = (struct rec_dist){ "cancel", 5, 7509.3, 0, { 5, 4, 3, 2, 1 } };
+	r.by_dist[0] = (struct rec_dist){ "uniform", 21, 1891.9, 1, { 7, 1, 0, 0, 0 }, 1.12 };
+	r.by_dist[1] = (struct rec_dist){ "cancel", 5, 7509.3, 0, { 5, 4, 3, 2, 1 }, 0 };
 	json_t *m = record_run_json(&r);
 	assert_int_equal(record_run_read(m, &back), 0);
 	assert_int_equal(back.n_by_dist, 2);
@@ -388,6 +388,8 @@ static void test_by_dist_round_trip(void **state)
 		assert_true(back.by_dist[0].n_over[l] == r.by_dist[0].n_over[l]);
 		assert_true(back.by_dist[1].n_over[l] == r.by_dist[1].n_over[l]);
 	}
+	/* the work mean (red team 153), and none where not recorded */
+	assert_true(fabs(back.by_dist[0].work_ratio_mean - 1.12) < 1e-12 && back.by_dist[1].work_ratio_mean == 0);
 	run_record_release(&back);
 	json_decref(m);
 	r.by_dist[1].n_over[0] = -1; /* not recorded: no key */

@@ -222,6 +222,42 @@ static void test_means_against_median(void **state)
 	assert_int_equal(stats_mean_sign(&c, o.alpha, o.threshold), 0);
 }
 
+/* Rule 4b: red team 153's tgiant, one 190x launch a process, a median
+ * 3.4-4.1x faster, wall means 0.72 (Welch p 0.55, under STATS_MEANS_FAR):
+ * faster by rules 1-4; with its launches' work recorded (the mean work
+ * 1.39x the baseline's) inconclusive, the reason naming the work; a work
+ * mean that agrees keeps faster; none recorded keeps the verdict */
+static void test_work_means(void **state)
+{
+	struct stats_opts o = STATS_OPTS_INIT;
+	struct stats_comparison c;
+	double a[3][45], b[3][45];
+	(void)state;
+	o.resamples = 1000;
+	for (int r = 0; r < 3; r++)
+		for (int i = 0; i < 45; i++) {
+			a[r][i] = 1280 + 10 * sin((double)(i + 7 * r) * 1.3);
+			b[r][i] = (i == 9 ? 65000.0 : 350.0) + 5 * cos((double)(i + 5 * r) * 0.7);
+		}
+	const double *xa[3] = { a[0], a[1], a[2] }, *xb[3] = { b[0], b[1], b[2] };
+	size_t n[3] = { 45, 45, 45 };
+	struct stats_groups ga = { 3, xa, n }, gb = { 3, xb, n };
+	assert_int_equal(stats_compare_groups(&ga, &gb, &o, &c), 0);
+	assert_true(c.speedup > 3.5 && c.mean_speedup < 1 && c.mean_speedup > 1 / STATS_MEANS_FAR && c.mean_p > 0.05);
+	assert_string_equal(c.verdict, "faster"); /* before rule 4b */
+	c.work_speedup = 1280.0 / (350.0 * (44 + 186) / 45.0);
+	assert_int_equal(stats_work_sign(&c), -1);
+	assert_string_equal(stats_verdict(&c, o.alpha, o.threshold), "inconclusive");
+	assert_string_equal(c.verdict_reason, STATS_REASON_WORK_MEANS);
+	c.work_speedup = 3.6;
+	assert_string_equal(stats_verdict(&c, o.alpha, o.threshold), "faster");
+	c.work_speedup = 0;
+	assert_int_equal(stats_work_sign(&c), 0);
+	assert_string_equal(stats_verdict(&c, o.alpha, o.threshold), "faster");
+	c.work_speedup = NAN;
+	assert_string_equal(stats_verdict(&c, o.alpha, o.threshold), "faster");
+}
+
 static void test_one_process_decides_nothing(void **state)
 {
 	struct stats_opts o = STATS_OPTS_INIT;
@@ -681,6 +717,7 @@ int main(void)
 		cmocka_unit_test(test_one_repeat_is_single_level),
 		cmocka_unit_test(test_one_process_decides_nothing),
 		cmocka_unit_test(test_means_against_median),
+		cmocka_unit_test(test_work_means),
 		cmocka_unit_test(test_draw_distribution_exact),
 		cmocka_unit_test(test_draw_distribution_explicit),
 		cmocka_unit_test(test_levels_recover_components),
