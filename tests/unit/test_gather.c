@@ -483,6 +483,15 @@ static void test_stress_rt153(void **state)
 	const char *t = json_string_value(json_array_get(notes, 0));
 	assert_non_null(strstr(t, "by the mean of its 27 samples' work (2 of them over 48x the timing median, far over "
 				  "any chance the timing samples show)"));
+	/* two samples at 40x of 27 (a cost of 3.9x): over 24x, not 48x */
+	struct run_record g40[] = {
+		run_work(45, 0, 0, 1.0, 9, 1, 4, (40 + 8) / 9.0),
+		run_work(41, 0, 0, 1.0, 9, 0, 0, 1.0),
+		run_work(47, 0, 0, 1.0, 9, 1, 4, (40 + 8) / 9.0),
+	};
+	json_array_clear(notes);
+	assert_true(gather_dist_speed_notes("g40", g40, 3, NULL, notes) > 3.8);
+	assert_non_null(strstr(json_string_value(json_array_get(notes, 0)), "(2 of them over 24x the timing median, far over"));
 	/* without the work means (older records): the ladder, within chance */
 	for (int i = 0; i < 3; i++)
 		g[i].by_dist[1].work_ratio_mean = 0;
