@@ -360,6 +360,11 @@ struct run_record {
 	const char *host_samples_object;   /* v2: host launch latency of each sample */
 	double event_median_us;      /* v2: median CUDA-event time beside a kernel clock, NAN none */
 	double host_median_us;       /* v2: median host time of launch(), NAN none */
+	/* the mean over the time's samples of each one's work (its time, or
+	 * on the host less its leader's runqueue wait: job.c sample_work)
+	 * over their median, uncapped (rule 4b's launches' work: gather.c
+	 * side_work_mean); 0: not recorded (older records) */
+	double work_ratio_mean;
 	/* v2, since timing distributions (`timing.by_dist`): every input
 	 * distribution the timed samples had (scramble.h evs_sample_dist);
 	 * the samples objects, n and stats hold only those of the ones with

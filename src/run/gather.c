@@ -1219,37 +1219,36 @@ static int vdata_trust_host(const struct vdata *d, const struct batch_row *row)
 /* Comparisons with the baseline (two-level), then Holm over the batch.
  * Returns the number of comparisons. */
 /*
- * A side's mean work a timed launch, us: over its ok runs' timing
- * distributions, each run's fastest timing median times the
- * distribution's work_ratio_mean, weighted by samples (rec_dist; job.c
- * timing_by_dist).  NAN where a run lacks it (older records, one
- * distribution) or none is ok.
+ * A side's mean work a timed launch, us: over its ok runs, each run's
+ * samples' median times its work_ratio_mean (run_record; job.c
+ * job_samples), weighted by its samples.  NAN where a run lacks it
+ * (older records) or none is ok.
  */
 static double side_work_mean(const struct vdata *d)
 {
 	double sum = 0;
-	long long n = 0;
-	for (size_t i = 0; i < d->n_runs; i++) {
+	double n = 0;
+	for (size_t i = 0, g = 0; i < d->n_runs; i++) {
 		const struct run_record *r = &d->runs[i];
 		if (r->outcome != OUTCOME_OK)
 			continue;
-		double tm = NAN;
-		for (size_t k = 0; k < r->n_by_dist; k++)
-			if (r->by_dist[k].timing && r->by_dist[k].median_us > 0 && !(tm <= r->by_dist[k].median_us))
-				tm = r->by_dist[k].median_us;
-		if (!(tm > 0))
-			return NAN;
-		for (size_t k = 0; k < r->n_by_dist; k++) {
-			const struct rec_dist *x = &r->by_dist[k];
-			if (!x->timing || x->n <= 0)
-				continue;
-			if (!(x->work_ratio_mean > 0))
-				return NAN;
-			sum += tm * x->work_ratio_mean * (double)x->n;
-			n += x->n;
+		/* its samples' median and count, as the comparison reads them
+		 * (gather_row: a group an ok run, in order) */
+		size_t k = g < d->n_groups ? d->nx[g] : 0;
+		double med = NAN;
+		if (k) {
+			double *v = xmalloc(k * sizeof(double));
+			memcpy(v, d->x[g], k * sizeof(double));
+			med = stats_median_inplace(v, k);
+			free(v);
 		}
+		g++;
+		if (!(r->work_ratio_mean > 0) || !(med > 0))
+			return NAN;
+		sum += med * r->work_ratio_mean * (double)k;
+		n += (double)k;
 	}
-	return n > 0 ? sum / (double)n : NAN;
+	return n > 0 ? sum / n : NAN;
 }
 
 static size_t compare_rows(const struct plan *p, struct batch_record *b, const struct vdata *vd,

@@ -2335,6 +2335,13 @@ size_t timing_keep(const int *dist, size_t n, int n_dists, unsigned mask, char *
 	return k;
 }
 
+double sample_work(const double *x, const double *cpu, const double *busy, size_t i)
+{
+	return busy && isfinite(busy[i])		    ? (busy[i] < x[i] ? busy[i] : x[i])
+	       : cpu && isfinite(cpu[i]) && cpu[i] < x[i] ? cpu[i]
+							  : x[i];
+}
+
 size_t timing_by_dist(const double *x, const double *cpu, const double *busy, const int *dist, size_t n,
 		      int n_dists, const char *const *names, unsigned mask, struct rec_dist *out)
 {
@@ -2370,9 +2377,7 @@ size_t timing_by_dist(const double *x, const double *cpu, const double *busy, co
 	double wsum[REC_MAX_DISTS] = { 0 };
 	long long wn[REC_MAX_DISTS] = { 0 };
 	for (size_t i = 0; i < n; i++) {
-		double w = busy && isfinite(busy[i])		  ? (busy[i] < x[i] ? busy[i] : x[i])
-			   : cpu && isfinite(cpu[i]) && cpu[i] < x[i] ? cpu[i]
-								      : x[i];
+		double w = sample_work(x, cpu, busy, i);
 		if (!(dist[i] >= 0 && dist[i] < k && isfinite(w) && w >= 0 && tm > 0))
 			continue;
 		for (int l = 0; l < REC_OVER_LEVELS; l++)
@@ -2426,6 +2431,18 @@ static void job_samples(struct job_state *j)
 	}
 	j->r.clock = clock;
 	j->jr.median_us = j->nx ? median_of(j->xs, j->nx) : NAN;
+	/* the time's samples' mean work over their median (rule 4b), one
+	 * distribution or many */
+	double wsum = 0;
+	size_t wn = 0;
+	for (size_t i = 0; i < n && j->jr.median_us > 0; i++) {
+		double w = sample_work(all, cpu, busy, i);
+		if (keep[i] && isfinite(w) && w >= 0) {
+			wsum += w / j->jr.median_us;
+			wn++;
+		}
+	}
+	j->r.work_ratio_mean = wn ? wsum / (double)wn : 0;
 	if (scheduled) {
 		struct run_record *r = &j->r;
 		r->n_by_dist = timing_by_dist(all, cpu, busy, dist, n, n_dists, pb->desc->dists, mask, r->by_dist);

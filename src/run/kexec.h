@@ -128,6 +128,10 @@ size_t timing_keep(const int *dist, size_t n, int n_dists, unsigned mask, char *
  * sleep kept), else by the lesser of x[i] and cpu[i] where cpu (NULL:
  * none) has a finite one.  Returns how many it wrote.
  */
+/* Sample i's work (rec_dist work_ratio_mean, n_over): its time x[i], or
+ * less: on the host the time less its leader's runqueue wait (busy), else
+ * its process CPU (cpu), where known and lower. */
+double sample_work(const double *x, const double *cpu, const double *busy, size_t i);
 size_t timing_by_dist(const double *x, const double *cpu, const double *busy, const int *dist, size_t n,
 		      int n_dists, const char *const *names, unsigned mask, struct rec_dist *out);
 

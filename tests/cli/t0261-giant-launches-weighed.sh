@@ -46,5 +46,12 @@ assert t["verdict"] != "faster", ("tgiant", t["verdict"], t.get("verdict_reason"
 # its launches' mean work, recorded, is over naive's
 assert t["work_means"]["ratio"] < 1, t.get("work_means")
 assert rows["naive"]["stress_slow"] == 0, rows["naive"]
+# every ok run records its time's mean work (rule 4b's input, whatever
+# the problem's distributions)
+import glob, os
+for p in glob.glob(os.path.join(os.path.dirname(sys.argv[1]), "*.json")):
+    r = json.load(open(p))
+    if r.get("kind") == "variant" and r.get("outcome") == "ok":
+        assert r["timing"]["work_ratio_mean"] > 0, (r["variant"], r["timing"].get("work_ratio_mean"))
 PY
 expect_match "$TEST_TMP/out" "giantall: (cancel|positive) [0-9.]+x of uniform's median: speed depends on the input.*by the mean of its [0-9]+ samples' work"
