@@ -215,6 +215,15 @@ int stats_work_sign(const struct stats_comparison *c)
 	return w > 1 ? 1 : w < 1 ? -1 : 0;
 }
 
+int stats_work_gap(const struct stats_comparison *c)
+{
+	double w = c->work_speedup;
+	if (!(w > 0) || !isfinite(w))
+		return 0;
+	int s = c->speedup_ci[0] > 1 ? 1 : c->speedup_ci[1] < 1 ? -1 : 0;
+	return (s > 0 && w * STATS_MEANS_FAR < c->speedup_ci[0]) || (s < 0 && w > STATS_MEANS_FAR * c->speedup_ci[1]);
+}
+
 /*
  * The median of |s[i] - med| over sorted s without sorting the deviations:
  * they are two sorted runs (med - s[i] below the median, read downwards;
@@ -331,6 +340,8 @@ const char *stats_verdict(struct stats_comparison *c, double alpha, double thres
 		why = STATS_REASON_MEANS;
 	} else if (s * stats_work_sign(c) < 0 || d * stats_work_sign(c) < 0) {
 		why = STATS_REASON_WORK_MEANS;
+	} else if (stats_work_gap(c)) {
+		why = STATS_REASON_WORK_GAP;
 	} else if (stats_ci_in_band(c->speedup_ci, threshold)) {
 		/* equivalence is shown, not assumed: the whole CI inside the band */
 		v = "no_difference";

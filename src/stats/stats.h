@@ -125,6 +125,9 @@
  *      the other side of 1 than the speedup or delta CI -> inconclusive,
  *      STATS_REASON_WORK_MEANS (red team 153's tgiant, faster 3.4-4.1x by
  *      the median with a mean launch 1.4x the baseline's)
+ *   4c. the launches' mean work agreeing in direction but over
+ *      STATS_MEANS_FAR short of the speedup CI's near end -> inconclusive,
+ *      STATS_REASON_WORK_GAP (stats_work_gap)
  *   5. speedup CI wholly inside [1 - t, 1 + t] -> no_difference "inside the
  *      noise band".  "No difference" is an equivalence
  *      statement, so it is shown, not assumed: the whole CI, not the
@@ -279,6 +282,11 @@ struct stats_comparison {
 	"the median and the mean launch's work point in opposite directions: a few launches the "      \
 	"median leaves out worked more than it gained (red team 153: one 190x launch a process); read " \
 	"the mean beside the median"
+
+/* The reason of rule 4c (static). */
+#define STATS_REASON_WORK_GAP                                                                          \
+	"the mean launch's work is over 1.5x short of the median's speedup: a few launches the median " \
+	"leaves out take back most of what it gains; read the mean beside the median"
 
 /* The reason of rule 6 (static). */
 #define STATS_REASON_NOT_EQUIVALENT                                                                  \
@@ -498,6 +506,14 @@ void stats_delta_interval(double delta, double var, double z, double ci[2]);
  * a process, median 3.4-4.1x faster, means 0.71-0.74x (Welch p 0.55, under
  * STATS_MEANS_FAR), promoted 3 of 3 */
 int stats_work_sign(const struct stats_comparison *c);
+/* Rule 4c: 1 where the launches' mean work (work_speedup) agrees in
+ * direction but lies more than STATS_MEANS_FAR short of the speedup CI's
+ * near end (faster: work_speedup x 1.5 under its low end; slower: over
+ * 1.5x its high end): the median claims a speed the mean launch does not
+ * have.  Red teams 154 and 156: one 40-60 ms timing launch a process read
+ * faster 2.96x-4.56x by the median with the mean launch's work only
+ * 1.08x-1.45x faster, and eval promoted it */
+int stats_work_gap(const struct stats_comparison *c);
 void stats_mean_measure(const double *sa, size_t na, const double *sb, size_t nb, struct stats_comparison *out);
 int stats_mean_sign(const struct stats_comparison *c, double alpha, double threshold);
 

@@ -251,6 +251,15 @@ static void test_work_means(void **state)
 	assert_string_equal(c.verdict_reason, STATS_REASON_WORK_MEANS);
 	c.work_speedup = 3.6;
 	assert_string_equal(stats_verdict(&c, o.alpha, o.threshold), "faster");
+	/* rule 4c: the right direction, but over 1.5x short of the CI's low
+	 * end (red team 154's tg250: faster 2.96x, work means 1.08) */
+	c.work_speedup = 1.08;
+	assert_int_equal(stats_work_gap(&c), 1);
+	assert_string_equal(stats_verdict(&c, o.alpha, o.threshold), "inconclusive");
+	assert_string_equal(c.verdict_reason, STATS_REASON_WORK_GAP);
+	c.work_speedup = c.speedup_ci[0] / 1.4;
+	assert_int_equal(stats_work_gap(&c), 0);
+	assert_string_equal(stats_verdict(&c, o.alpha, o.threshold), "faster");
 	c.work_speedup = 0;
 	assert_int_equal(stats_work_sign(&c), 0);
 	assert_string_equal(stats_verdict(&c, o.alpha, o.threshold), "faster");
