@@ -13,6 +13,10 @@
 #    mean launch 1.4x naive's, under the wall means' 1.5x margin (Welch p
 #    0.55); promoted 3 of 3.  Now the launches' mean work (rule 4b) must
 #    agree with the median: not faster.
+#  - tg200 (red team 154): the same launch 200 passes: the mean launch's
+#    work 1.2-1.4x faster than naive's, the median 3.1-3.7x; promoted 3 of
+#    3.  Now the work's mean must not lie over 1.5x short of the median's
+#    speedup CI (rule 4c): not faster.
 . "$REPO/tests/cli/lib.sh"
 runs_alone "the timing median and the giant launches' size are both wall times, which load moves"
 mkrepo
@@ -27,6 +31,7 @@ variants:
   naive: {kernel: kernels/rowsum/naive.c}
   giantall: {kernel: tests/fixtures/adversary/host/redteam153/giant.c, GIANT_PM: 1000, GIANTX: 1000, ONCE: 1}
   tgiant: {kernel: tests/fixtures/adversary/host/redteam153/giant.c, GIANT_PM: 0, TGIANTX: 450, TGIANT_AT: 10}
+  tg200: {kernel: tests/fixtures/adversary/host/redteam153/giant.c, GIANT_PM: 0, TGIANTX: 200, TGIANT_AT: 10}
 correctness: {seeds: 1, seed: 1}
 timing: {warmup_ms: 0, samples: 45}
 limits: {timeout_s: 120}
@@ -45,6 +50,10 @@ t = rows["tgiant"]["comparison"]
 assert t["verdict"] != "faster", ("tgiant", t["verdict"], t.get("verdict_reason"))
 # its launches' mean work, recorded, is over naive's
 assert t["work_means"]["ratio"] < 1, t.get("work_means")
+# red team 154's tg200 (one 30-40 ms launch a process): its mean work
+# under naive's, but over 1.5x short of the median's speedup (rule 4c)
+t2 = rows["tg200"]["comparison"]
+assert t2["verdict"] != "faster", ("tg200", t2["verdict"], t2.get("verdict_reason"))
 assert rows["naive"]["stress_slow"] == 0, rows["naive"]
 # every ok run records its time's mean work (rule 4b's input, whatever
 # the problem's distributions)
