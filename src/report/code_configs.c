@@ -236,8 +236,11 @@ static void orphan_configs(struct query *q, const struct batch_record *eb, const
 
 size_t code_pair_configs(struct query *q, const struct batch_record *eb, const struct batch_row *ra,
 			 const struct batch_row *rb, const char *va, const char *vb, const struct code_id *ia,
-			 const struct code_id *ib, int (*rerun)(void *ctx, const struct batch_record *b), void *ctx)
+			 const struct code_id *ib, int (*rerun)(void *ctx, const struct batch_record *b), void *ctx,
+			 struct code_config_stress *stress)
 {
+	if (stress)
+		*stress = (struct code_config_stress){ { 0, 0 }, { NULL, NULL } };
 	size_t pos = q->n, n_seen = 0;
 	int one_file = !strcmp(ia->family, ib->family);
 	char **seen = NULL; /* the configurations tried, as "dims code_a code_b how" */
@@ -287,6 +290,21 @@ size_t code_pair_configs(struct query *q, const struct batch_record *eb, const s
 			continue;
 		config_key(&key, &b->problem, &ja, &jb);
 		seen_add(&seen, &n_seen, key.buf);
+		/* a stress cost of either side's kernel in another
+		 * configuration at eb's shape (red team 156: a parameter that
+		 * only salts the binary made each resubmission of a kernel slow
+		 * on stress in a fifth of its processes a new code, and the
+		 * third was promoted) */
+		if (stress && audit_same_problem(&b->problem, &eb->problem)) {
+			const struct batch_row *x[2] = { xa, xb };
+			for (int k = 0; k < 2; k++) {
+				double st = batch_row_stress_slow(b, x[k]);
+				if (st > stress->x[k]) {
+					stress->x[k] = st;
+					stress->batch[k] = b->batch_id ? b->batch_id : b->run_id;
+				}
+			}
+		}
 	}
 	/* killed tries in other configurations (red team 97) */
 	orphan_configs(q, eb, ra, rb, ia, ib, &seen, &n_seen, &key);

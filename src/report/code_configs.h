@@ -37,11 +37,20 @@ struct code_id;
  * returns 1 where the caller weighed b as a rerun of eb's configuration
  * (then b is no configuration); NULL: eb alone is.  Where both sides are
  * one kernel file, a pair of rows of the file that differ in the
- * parameters ra and rb differ in.
+ * parameters ra and rb differ in.  stress (NULL: not asked): below.
  */
+/* The largest stress cost (batch_row_stress_slow) of a row of each side's
+ * kernel (x[0]: ra's, x[1]: rb's) in the other configurations at eb's
+ * shape that code_pair_configs counted, and its batch (borrowed from the
+ * query); 0 and NULL: none. */
+struct code_config_stress {
+	double x[2];
+	const char *batch[2];
+};
 size_t code_pair_configs(struct query *q, const struct batch_record *eb, const struct batch_row *ra,
 			 const struct batch_row *rb, const char *va, const char *vb, const struct code_id *ia,
-			 const struct code_id *ib, int (*rerun)(void *ctx, const struct batch_record *b), void *ctx);
+			 const struct code_id *ib, int (*rerun)(void *ctx, const struct batch_record *b), void *ctx,
+			 struct code_config_stress *stress);
 
 /*
  * A faster or slower verdict c of batch b drawn again with its p

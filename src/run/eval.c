@@ -1321,7 +1321,14 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 	const struct batch_row *xr = ebr ? batch_find_row(ebr, ref) : NULL;
 	if (xc && xr) {
 		struct pool_rerun_ctx x = { p, eb, &rc_row->id, &rr_row->id, cand, ref };
-		w->configs = code_pair_configs(q, ebr, xc, xr, cand, ref, &rc_row->id, &rr_row->id, pool_rerun, &x);
+		struct code_config_stress cs;
+		w->configs = code_pair_configs(q, ebr, xc, xr, cand, ref, &rc_row->id, &rr_row->id, pool_rerun, &x, &cs);
+		/* and in another configuration of its kernel at this shape */
+		if (cs.x[0] > w->stress_x) {
+			w->stress_x = cs.x[0];
+			snprintf(w->stress_batch, sizeof(w->stress_batch), "%s (another configuration of its kernel)",
+				 cs.batch[0] ? cs.batch[0] : "?");
+		}
 		if (xc->have_cmp && xc->cmp.verdict)
 			w->verdict_configs = code_verdict_over_tries(ebr, &xc->cmp, w->configs, &w->p_configs);
 	}

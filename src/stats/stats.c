@@ -367,6 +367,23 @@ const char *stats_verdict(struct stats_comparison *c, double alpha, double thres
 
 int stats_verdict_settle(struct stats_comparison *c, double threshold)
 {
+	/* rules 4b and 4c on a faster/slower record that keeps its launches'
+	 * work but was drawn before them (red team 156's tgiant150/260,
+	 * recorded faster between the two fixes) */
+	if (c->verdict && (!strcmp(c->verdict, "faster") || !strcmp(c->verdict, "slower")) && c->work_speedup > 0 &&
+	    isfinite(c->work_speedup)) {
+		int s = !strcmp(c->verdict, "faster") ? 1 : -1;
+		const char *why = s * stats_work_sign(c) < 0 ? STATS_REASON_WORK_MEANS
+				  : stats_work_gap(c)	     ? STATS_REASON_WORK_GAP
+							     : NULL;
+		if (why) {
+			if (!c->verdict_recorded)
+				c->verdict_recorded = c->verdict;
+			c->verdict = "inconclusive";
+			c->verdict_reason = why;
+			return 1;
+		}
+	}
 	if (!c->verdict || strcmp(c->verdict, "no_difference") || stats_ci_in_band(c->speedup_ci, threshold))
 		return 0;
 	if (!c->verdict_recorded)

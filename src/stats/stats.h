@@ -323,11 +323,13 @@ const char *stats_verdict(struct stats_comparison *c, double alpha, double thres
  * (rule 5's equivalence test). */
 int stats_ci_in_band(const double ci[2], double threshold);
 /*
- * Rule 5 on a verdict read from a record written before it: a recorded
- * no_difference whose speedup CI is not wholly inside the band becomes
- * inconclusive (its reason says so; static), what the record said
- * kept in c->verdict_recorded (unless rule 0 already set it).  The record
- * is unchanged.  Returns 1 when the verdict changed.
+ * Rules 5, 4b and 4c on a verdict read from a record written before them:
+ * a recorded no_difference whose speedup CI is not wholly inside the band,
+ * or a recorded faster/slower whose launches' work the record keeps
+ * (work_speedup) on the other side of 1 or over STATS_MEANS_FAR short of
+ * the CI, becomes inconclusive (its reason says so; static), what the
+ * record said kept in c->verdict_recorded (unless rule 0 already set it).
+ * The record is unchanged.  Returns 1 when the verdict changed.
  */
 int stats_verdict_settle(struct stats_comparison *c, double threshold);
 /* Romano et al.'s label for |delta|; static string. */

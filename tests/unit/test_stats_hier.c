@@ -260,6 +260,21 @@ static void test_work_means(void **state)
 	c.work_speedup = c.speedup_ci[0] / 1.4;
 	assert_int_equal(stats_work_gap(&c), 0);
 	assert_string_equal(stats_verdict(&c, o.alpha, o.threshold), "faster");
+	/* a record drawn before rules 4b and 4c that keeps its work means:
+	 * its reader settles it (red team 156's tgiant150/260 claims) */
+	assert_int_equal(stats_verdict_settle(&c, o.threshold), 0);
+	c.work_speedup = 1.08;
+	c.verdict = "faster";
+	c.verdict_recorded = NULL;
+	assert_int_equal(stats_verdict_settle(&c, o.threshold), 1);
+	assert_string_equal(c.verdict, "inconclusive");
+	assert_string_equal(c.verdict_recorded, "faster");
+	assert_string_equal(c.verdict_reason, STATS_REASON_WORK_GAP);
+	c.work_speedup = 0.7;
+	c.verdict = "faster";
+	c.verdict_recorded = NULL;
+	assert_int_equal(stats_verdict_settle(&c, o.threshold), 1);
+	assert_string_equal(c.verdict_reason, STATS_REASON_WORK_MEANS);
 	c.work_speedup = 0;
 	assert_int_equal(stats_work_sign(&c), 0);
 	assert_string_equal(stats_verdict(&c, o.alpha, o.threshold), "faster");
