@@ -1222,6 +1222,21 @@ static void test_pool_stress_held(void **state)
 	assert_string_equal(w2.stress_batch, "20260201T0000019Z-ev-1-batch");
 	strbuf_release(&w2.others);
 	query_release(&q2);
+	/* red team 156: the same kernel file built otherwise (a parameter that
+	 * salts its binary) is another configuration, not the same code: its
+	 * held batch holds this one too */
+	struct store st2 = STORE_INIT;
+	assert_int_equal(store_open(&st2, root, 1), 0);
+	put_pair(&st2, 4, "c.c", csha, "cbin-salted", "cneutral-salted", "ok", "faster", 256, 0, 0);
+	store_release(&st2);
+	struct query q3 = QUERY_INIT;
+	struct eval_pooled w4 = EVAL_POOLED_INIT;
+	assert_int_equal(query_open(&q3, root), 0);
+	assert_int_equal(eval_pool_batches(&q3, NULL, "20260201T0000049Z-ev-4-batch", "c", "ref", &w4), 0);
+	assert_true(w4.n == 1 && w4.configs == 2 && w4.stress_x == 7.5);
+	assert_non_null(strstr(w4.stress_batch, "20260201T0000019Z-ev-1-batch (another configuration of its kernel)"));
+	strbuf_release(&w4.others);
+	query_release(&q3);
 	const char *const rm[] = { "rm", "-rf", dir, NULL };
 	struct run_opts o = { .argv = rm };
 	struct run_result r;
