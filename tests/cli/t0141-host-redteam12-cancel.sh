@@ -77,7 +77,9 @@ PY
 # show says it too
 run=$(python3 -c 'import json,sys; [print(json.load(open(f))["run_id"]) for f in sys.argv[1:] if not f.endswith("-batch.json") and json.load(open(f))["variant"] == "large_once"]' "$EVIDENT_STORE"/runs/*.json | head -1)
 expect_exit 0 "$EVIDENT" show "$run"
-expect_match "$TEST_TMP/out" "^  by dist  cancel [0-9]+ samples, median [0-9.]+ us \(stress: not in the time\); large [0-9]+ samples"
+# (a sample over 3x the timing median is counted beside it: under load, 2
+# of 34 cancel samples were, CI's sanitized pass 2026-12-04 at load 3)
+expect_match "$TEST_TMP/out" "^  by dist  cancel [0-9]+ samples, median [0-9.]+ us \(stress: not in the time(, over 3x the timing median: [^)]*)?\); large [0-9]+ samples"
 expect_match "$TEST_TMP/out" "uniform [0-9]+ samples, median"
 expect_match "$TEST_TMP/out" "[0-9]+ samples \(the timing distributions' of 300 timed\)"
 exit 0
