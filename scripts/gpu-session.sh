@@ -169,6 +169,8 @@
 #   tests      the GPU CLI tests (tests/cli/t30*), t0051/t0052/t0172/t0174-t0178 and
 #              cuda-build-time.yaml (the sandbox, the build's time refused, the
 #              parent's host clock) on this host
+#   specs      each spec of SPECS (space-separated paths), as the other steps run theirs
+#              (a red team's new specs; not in the default list)
 #   pack       new records into $OUT/artifacts.tgz
 # Usage: OUT=/some/dir scripts/gpu-session.sh [STEP...]
 set -u
@@ -727,6 +729,12 @@ if has redteam84; then
 	log "redteam84: what each copy read of its cache directory (1 found, -1 unreadable)"
 	for r in $("$E" ls --store artifacts --experiment cuda-redteam84-cachedir | awk '{ print $1 }' | grep -E "^[0-9]{8}T" | grep -v batch | tail -n 8); do
 		echo "$r: $("$E" show --store artifacts --log "$r" 2>&1 | grep -m2 'cachedir:' | tr '\n' ' ')" | tee -a "$OUT/session.log"
+	done
+fi
+if has specs; then
+	# SPECS="a.yaml b.yaml": any specs (a red team's), each as run_exp does
+	for spec in ${SPECS:-}; do
+		run_exp "spec-$(basename "$spec" .yaml)" "$spec"
 	done
 fi
 if has tests; then
