@@ -821,7 +821,18 @@ static int send_global_names(struct cw *w, const void *const *imgs, const size_t
 static int send_global_sections(struct cw *w, const void *const *imgs, const size_t *img_bytes, int n)
 {
 	struct evc_section *secs = NULL;
-	int ns = seal_fatbin_sections(imgs, img_bytes, n, &secs, PLAN_MAX_SECTIONS), rc = 0;
+	uint64_t gap_over = 0;
+	int ns = seal_fatbin_sections(imgs, img_bytes, n, &secs, PLAN_MAX_SECTIONS, &gap_over), rc = 0;
+	if (ns >= 0 && gap_over) {
+		char *r = xstrfmt("a section of the kernel object's module globals has %llu bytes that no named "
+				  "global covers (padding between aligned globals), more than the %llu a sealed "
+				  "planner checks for what init() leaves there: run the variant with trust: host",
+				  (unsigned long long)gap_over, (unsigned long long)EVC_SECTION_MAX_GAP_BYTES);
+		proto_w_failure("launch_failed", "sealed", r, "plan");
+		free(r);
+		seal_sections_free(secs, ns);
+		return 1;
+	}
 	if (ns < 0) {
 		char *r = xstrfmt("the kernel object's device code has more than %d sections of module globals, "
 				  "more than a sealed plan checks: run the variant with trust: host",

@@ -1852,6 +1852,7 @@ void seal_names_free(char **names, int n)
 struct sections_walk {
 	struct evc_section *v;
 	int n, max, over;
+	uint64_t gap_over; /* the most gap bytes of a section over EVC_SECTION_MAX_GAP_BYTES, or 0 */
 };
 
 struct sym_at {
@@ -1951,7 +1952,20 @@ static int cubin_sections(const unsigned char *f, size_t n, struct sections_walk
 		for (size_t k = 0; k < m; k++)
 			names[k] = xstrndup(in[k].s.name, in[k].s.nl), at[k] = in[k].s.at, sz[k] = in[k].s.size;
 		uint64_t *gap = xmalloc((2 * m + 2) * sizeof(uint64_t));
-		int ng = seal_section_gaps(sh[s].sh_size, at, sz, (int)m, EVC_SECTION_MAX_GAP_BYTES, gap, (int)m + 1);
+		/* every gap, uncut: a section with more gap bytes than the
+		 * planner reads is refused (seal_fatbin_sections), not read
+		 * in part (red team 157's gapcap: two globals 2 MiB apart,
+		 * init()'s knob 1.5 MiB into the gap, past the first MiB that
+		 * was listed and read) */
+		int ng = seal_section_gaps(sh[s].sh_size, at, sz, (int)m, UINT64_MAX, gap, (int)m + 1);
+		uint64_t all = 0;
+		for (int g = 0; g < ng; g++)
+			all += gap[2 * g + 1] - gap[2 * g];
+		if (all > EVC_SECTION_MAX_GAP_BYTES) {
+			if (all > w->gap_over)
+				w->gap_over = all;
+			ng = 0;
+		}
 		unsigned char *init = NULL;
 		if (sh[s].sh_type != SHT_NOBITS) {
 			/* the load-time bytes of each gap, from the file; a
@@ -1999,13 +2013,15 @@ static int add_cubin_sections(const unsigned char *text, size_t n, void *ctx)
 }
 
 int seal_fatbin_sections(const void *const *images, const size_t *image_bytes, int n_images,
-			 struct evc_section **sections, int max_sections)
+			 struct evc_section **sections, int max_sections, uint64_t *gap_over)
 {
 	struct sections_walk w = { xmalloc((size_t)(max_sections > 0 ? max_sections : 1) * sizeof(struct evc_section)),
-				   0, max_sections, 0 };
+				   0, max_sections, 0, 0 };
 	int unreadable = 0;
 	fat_each_text(images, image_bytes, n_images, 2, add_cubin_sections, &w, &unreadable);
 	*sections = w.v;
+	if (gap_over)
+		*gap_over = w.gap_over;
 	return w.over ? -1 - w.n : w.n;
 }
 

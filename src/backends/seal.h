@@ -111,14 +111,17 @@ int seal_section_gaps(uint64_t size, const uint64_t *at, const uint64_t *sz, int
  * seal_fatbin_globals names (red team 60: init() wrote module memory
  * between two named globals, which a sealed plan does not carry), one
  * struct evc_section each (every cubin's, in the order found): the named
- * symbols sorted by offset, the gaps (seal_section_gaps, at most
- * EVC_SECTION_MAX_GAP_BYTES) and their load-time bytes (NULL for a
- * NOBITS section: zeros).  *sections is malloc'd (free with
- * seal_sections_free(*sections, count)).  Returns how many, or -1 - n
- * when there were more than max_sections (the first n kept).
+ * symbols sorted by offset, the gaps (seal_section_gaps) and their
+ * load-time bytes (NULL for a NOBITS section: zeros).  A section whose
+ * gaps come to more than EVC_SECTION_MAX_GAP_BYTES is kept without gaps
+ * and *gap_over (when not NULL) set to the most such a section had (0
+ * when none): the caller refuses the plan, since the planner reads no
+ * more than that (red team 157's gapcap).  *sections is malloc'd (free
+ * with seal_sections_free(*sections, count)).  Returns how many, or
+ * -1 - n when there were more than max_sections (the first n kept).
  */
 int seal_fatbin_sections(const void *const *images, const size_t *image_bytes, int n_images,
-			 struct evc_section **sections, int max_sections);
+			 struct evc_section **sections, int max_sections, uint64_t *gap_over);
 void seal_sections_free(struct evc_section *s, int n);
 
 /*

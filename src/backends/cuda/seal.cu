@@ -982,9 +982,14 @@ __global__ void evc_harness_peek(const unsigned char *src, unsigned char *dst, u
  * Only the 4 KiB pages from the lowest to the highest named global's are
  * read (no
  * read outside memory the driver mapped for them).  When the reader
- * itself fails (a launch error, a copy error) the check is skipped with
- * a note on stderr: an honest kernel is not refused for the harness's
- * failure.  0, or -1 with the reason in err.
+ * itself fails (its buffer's cudaMalloc, a launch error, a copy error)
+ * the plan is refused: the kernel's own code ran in this process just
+ * before (red team 157's gapoom took every byte of device memory in
+ * launch()'s captured call, so the reader's cudaMalloc failed, the check
+ * was skipped with a note and the plan kept init()'s padding knob out of
+ * the replay).  An honest kernel that leaves less than a section's gaps
+ * of device memory free runs trust: host.  0, or -1 with the reason in
+ * err.
  */
 static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 {
@@ -1058,11 +1063,11 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 		if (dbuf)
 			cudaFree(dbuf);
 		if (e != cudaSuccess) {
-			fprintf(stderr, "evident harness: module memory beside the globals of %s could not be read "
-					"(%s): not checked\n",
-				g.name.c_str(), cudaGetErrorName(e));
 			cudaGetLastError();
-			continue;
+			return fail(err, errlen, "module memory beside the globals of section %.64s could not be read "
+						 "to check what init() left there (%s): a sealed plan needs that check; "
+						 "declare trust: host",
+				    g.name.c_str(), cudaGetErrorName(e));
 		}
 		int changed = 0;
 		o = 0;
