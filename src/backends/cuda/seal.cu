@@ -979,9 +979,12 @@ __global__ void evc_harness_peek(const unsigned char *src, unsigned char *dst, u
  * its gaps, so another cubin of the object (sm_90 beside sm_90a) could
  * lay its gaps elsewhere, read them clean and excuse the loaded cubin's
  * changed padding (review2, docs/review2-excuse-cuda.md).
- * Only the 4 KiB pages from the lowest to the highest named global's are
- * read (no
- * read outside memory the driver mapped for them).  When the reader
+ * Every gap of the section is read, its tail past the last named
+ * global's page included (the driver maps the section whole: the
+ * kernel's device code may address any of it; until red team 157 only
+ * the pages from the lowest to the highest named global's were read, so
+ * a tail that a symbol no plan carries fills was not).  A read outside
+ * what the driver mapped faults, and the plan is refused.  When the reader
  * itself fails (its buffer's cudaMalloc, a launch error, a copy error)
  * the plan is refused: the kernel's own code ran in this process just
  * before (red team 157's gapoom took every byte of device memory in
@@ -993,7 +996,6 @@ __global__ void evc_harness_peek(const unsigned char *src, unsigned char *dst, u
  */
 static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 {
-	const uint64_t page = 4096;
 	/* each changed run of bytes: its section's name, its offset there and
 	 * its [from, to) addresses; each clean section's name and the
 	 * [from, to) addresses it read */
@@ -1027,9 +1029,10 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 		}
 		if (!found || !fits || g.gap.empty())
 			continue;
-		lo &= ~(page - 1);
-		hi = (hi + page - 1) & ~(page - 1);
-		/* the gaps, clipped to those pages, as [from, to) addresses */
+		/* the section whole: [base, base + size) */
+		lo = base;
+		hi = g.size > UINT64_MAX - base ? UINT64_MAX : base + g.size;
+		/* the gaps, clipped to the section, as [from, to) addresses */
 		std::vector<uint64_t> rd;
 		std::vector<uint64_t> init_at; /* each clipped gap's first byte's index in g.init */
 		uint64_t total = 0, io = 0;
