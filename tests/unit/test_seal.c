@@ -1327,6 +1327,62 @@ static void test_fatbin_sections_nvcc(void **state)
 	strbuf_release(&fat);
 }
 
+/* red team 157's gapcap, built by nvcc: two globals 2 MiB apart, so the
+ * gap of .nv.global is 2 MiB less their 4 bytes each, less the knob's:
+ * listed whole (it was cut at 1 MiB, and init()'s knob at 1.5 MiB was
+ * never read), not over the cap (skipped where there is no nvcc) */
+static void test_fatbin_sections_gapcap(void **state)
+{
+	(void)state;
+	const char *nvcc = getenv("NVCC");
+	if (!nvcc || !*nvcc)
+		nvcc = access("/usr/local/cuda/bin/nvcc", X_OK) ? "nvcc" : "/usr/local/cuda/bin/nvcc";
+	char dir[] = "/tmp/evident-test-seal-gapcap-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *out = xstrfmt("%s/g.fatbin", dir);
+	const char *argv[] = { nvcc, "-fatbin", "-arch=sm_90", "-DMODE=2", "-o", out,
+			       "tests/fixtures/adversary/cuda/redteam157/rt157_gap.cu", NULL };
+	struct run_opts o;
+	memset(&o, 0, sizeof(o));
+	o.argv = argv;
+	o.timeout_s = 300;
+	o.merge_stderr = 1;
+	struct strbuf log = STRBUF_INIT, fat = STRBUF_INIT;
+	o.out = &log;
+	struct run_result r;
+	run_command(&o, &r);
+	int built = r.started && r.exited && !r.exit_code && read_file(out, &fat) >= 0;
+	unlink(out);
+	rmdir(dir);
+	free(out);
+	strbuf_release(&log);
+	if (!built) {
+		strbuf_release(&fat);
+		skip(); /* no nvcc here */
+	}
+	const void *ims[1] = { fat.buf };
+	size_t ibs[1] = { fat.len };
+	struct evc_section *secs = NULL;
+	uint64_t over = 1;
+	int n = seal_fatbin_sections(ims, ibs, 1, &secs, 16, &over);
+	assert_true(n >= 1);
+	assert_int_equal(over, 0);
+	int seen = 0;
+	for (int i = 0; i < n; i++) {
+		if (strcmp(secs[i].name, ".nv.global"))
+			continue;
+		seen = 1;
+		uint64_t bytes = 0;
+		for (uint32_t k = 0; k < secs[i].n_gaps; k++)
+			bytes += secs[i].gap[2 * k + 1] - secs[i].gap[2 * k];
+		assert_int_equal(secs[i].size, bytes + 12);
+		assert_true(bytes > ((uint64_t)3 << 19)); /* the knob's 1.5 MiB lies inside */
+	}
+	assert_true(seen);
+	seal_sections_free(secs, n);
+	strbuf_release(&fat);
+}
+
 /* One fatbin image of one entry of `kind` with `flags` whose payload
  * holds text, into buf (at least 128 + strlen(text) bytes); its size. */
 static size_t one_entry_image(unsigned char *buf, uint16_t kind, uint64_t flags, const char *text)
@@ -2040,6 +2096,7 @@ int main(void)
 		cmocka_unit_test(test_section_gaps),
 		cmocka_unit_test(test_fatbin_sections_nvcc),
 		cmocka_unit_test(test_fatbin_sections_hostile),
+		cmocka_unit_test(test_fatbin_sections_gapcap),
 		cmocka_unit_test(test_fatbin_globals),
 		cmocka_unit_test(test_fatbin_globals_nvcc),
 		cmocka_unit_test(test_fatbin_images),

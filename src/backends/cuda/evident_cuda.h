@@ -506,7 +506,12 @@ struct evc_section {
 	const uint64_t *gap;           /* 2 * n_gaps offsets, sorted */
 	const unsigned char *gap_init; /* the gaps' load-time bytes, or NULL: zeros */
 };
-#define EVC_SECTION_MAX_GAP_BYTES ((uint64_t)1 << 20) /* gap bytes of one section checked */
+#define EVC_SECTION_MAX_GAP_BYTES ((uint64_t)1 << 26) /* gap bytes of one section checked (more: refused) */
+/* Where the driver starts each section of module data (any module's): at
+ * 256-byte boundaries (tests/gpu/probes/modslack.cu on an H200, driver
+ * 580: two modules' four sections at +0x000, +0x100, +0x200, +0x300), so
+ * a section's slack runs to the next one and holds nothing loaded */
+#define EVC_MODULE_DATA_ALIGN ((uint64_t)256)
 
 struct evc_ctx;
 
