@@ -1007,9 +1007,14 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 	/* the module's named globals as the driver gives them, [d, d + size):
 	 * what the plan carries (module_globals), so a change there is none */
 	std::vector<std::pair<uint64_t, uint64_t>> carried;
+	/* the sections of a name checked (one that fits the module), and each
+	 * that the module's globals do not fit, with what the driver did */
+	std::vector<std::string> checked, misfit;
+	std::vector<std::string> misfit_why;
 	for (const gsection &g : global_sections) {
 		uint64_t base = 0, lo = UINT64_MAX, hi = 0;
 		int found = 0, fits = 1;
+		size_t first = 0;
 		for (size_t k = 0; k < g.sym.size() && fits; k++) {
 			CUdeviceptr d = 0;
 			size_t sz = 0;
@@ -1018,10 +1023,21 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 			if (r != CUDA_SUCCESS || !d)
 				continue;
 			if ((uint64_t)d < g.at[k] || (found && (uint64_t)d - g.at[k] != base)) {
-				fits = 0; /* another cubin's layout */
+				fits = 0; /* another cubin's layout, or the driver's own */
+				if (found) {
+					char why[512];
+					snprintf(why, sizeof(why),
+						 "%.64s: %.80s at +0x%llx from %.80s, +0x%llx in the cubin", g.name.c_str(),
+						 g.sym[k].c_str(), (unsigned long long)((uint64_t)d - (base + g.at[first])),
+						 g.sym[first].c_str(), (unsigned long long)(g.at[k] - g.at[first]));
+					misfit.push_back(g.name);
+					misfit_why.push_back(why);
+				}
 				break;
 			}
 			base = (uint64_t)d - g.at[k];
+			if (!found)
+				first = k;
 			found = 1;
 			carried.push_back({ (uint64_t)d, (uint64_t)d + sz });
 			if ((uint64_t)d < lo)
@@ -1031,6 +1047,7 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 		}
 		if (!found || !fits)
 			continue;
+		checked.push_back(g.name);
 		/* the section whole: [base, base + size) */
 		lo = base;
 		hi = g.size > UINT64_MAX - base ? UINT64_MAX : base + g.size;
@@ -1114,6 +1131,18 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 			clean_read.push_back(rd);
 		}
 	}
+	/* a section no cubin's layout fits in the loaded module: the driver
+	 * placed its globals apart, so where its padding lies is unknown and
+	 * nothing beside them was read (red team 157's gapnear and gapcap,
+	 * two globals 2 MiB apart in the cubin: every knob ok at 7.9 us
+	 * sealed, H200, while the section was skipped as another cubin's);
+	 * refused, never skipped */
+	for (size_t k = 0; k < misfit.size(); k++)
+		if (std::find(checked.begin(), checked.end(), misfit[k]) == checked.end())
+			return fail(err, errlen, "the driver placed the module's globals apart from the cubin's layout "
+						 "(section %s), so the memory beside them cannot be checked for what "
+						 "init() left there: declare trust: host",
+				    misfit_why[k].c_str());
 	for (size_t k = 0; k < bad_name.size(); k++) {
 		/* excused only where every byte of the run lies in a global the
 		 * plan carries or was read unchanged by a clean section of its
