@@ -985,8 +985,15 @@ __global__ void evc_harness_peek(const unsigned char *src, unsigned char *dst, u
  * the pages from the lowest to the highest named global's were read, so
  * a tail that a symbol no plan carries fills was not), and the slack past
  * the section's end to the next EVC_MODULE_DATA_ALIGN boundary, which must
- * still hold zeros.  A read outside what the driver mapped faults, and the
- * plan is refused.  When the reader
+ * still hold zeros.  A section whose globals the module holds apart from
+ * the cubin's offsets (the driver's own layout: on an H200 each global at
+ * a 256-byte slot of its own, unless the cubin already lays them so) has
+ * each global's slot slack read instead, zeros expected, where the driver
+ * keeps every global at least as far from the one before as the cubin
+ * does; a global put closer refuses the plan unless another cubin's
+ * section of the name fits (red team 157: such a section was skipped).
+ * A read outside what the driver mapped faults, and the plan is refused.
+ * When the reader
  * itself fails (its buffer's cudaMalloc, a launch error, a copy error)
  * the plan is refused: the kernel's own code ran in this process just
  * before (red team 157's gapoom took every byte of device memory in
@@ -1012,70 +1019,103 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 	std::vector<std::string> checked, misfit;
 	std::vector<std::string> misfit_why;
 	for (const gsection &g : global_sections) {
-		uint64_t base = 0, lo = UINT64_MAX, hi = 0;
-		int found = 0, fits = 1;
-		size_t first = 0;
-		for (size_t k = 0; k < g.sym.size() && fits; k++) {
+		/* the section's globals the module resolves: cubin index, address, size */
+		std::vector<size_t> rk;
+		std::vector<uint64_t> rdd, rsz;
+		for (size_t k = 0; k < g.sym.size(); k++) {
 			CUdeviceptr d = 0;
 			size_t sz = 0;
 			CUresult r = m ? cuModuleGetGlobal(&d, &sz, m, g.sym[k].c_str())
 				       : cuLibraryGetGlobal(&d, &sz, lib, g.sym[k].c_str());
 			if (r != CUDA_SUCCESS || !d)
 				continue;
-			if ((uint64_t)d < g.at[k] || (found && (uint64_t)d - g.at[k] != base)) {
-				fits = 0; /* another cubin's layout, or the driver's own */
-				if (found) {
-					char why[512];
-					snprintf(why, sizeof(why),
-						 "%.64s: %.80s at +0x%llx from %.80s, +0x%llx in the cubin", g.name.c_str(),
-						 g.sym[k].c_str(), (unsigned long long)((uint64_t)d - (base + g.at[first])),
-						 g.sym[first].c_str(), (unsigned long long)(g.at[k] - g.at[first]));
-					misfit.push_back(g.name);
-					misfit_why.push_back(why);
-				}
-				break;
-			}
-			base = (uint64_t)d - g.at[k];
-			if (!found)
-				first = k;
-			found = 1;
-			carried.push_back({ (uint64_t)d, (uint64_t)d + sz });
-			if ((uint64_t)d < lo)
-				lo = (uint64_t)d;
-			if ((uint64_t)d + sz > hi)
-				hi = (uint64_t)d + sz;
+			rk.push_back(k), rdd.push_back((uint64_t)d), rsz.push_back(sz);
 		}
-		if (!found || !fits)
-			continue;
-		checked.push_back(g.name);
-		/* the section whole: [base, base + size) */
-		lo = base;
-		hi = g.size > UINT64_MAX - base ? UINT64_MAX : base + g.size;
-		/* the gaps, clipped to the section, as [from, to) addresses */
+		if (rk.empty())
+			continue; /* another module's section */
+		uint64_t base = rdd[0] - g.at[rk[0]];
+		int fits = rdd[0] >= g.at[rk[0]];
+		for (size_t i = 1; i < rk.size() && fits; i++)
+			fits = rdd[i] >= g.at[rk[i]] && rdd[i] - g.at[rk[i]] == base;
+		for (size_t i = 0; i < rk.size(); i++)
+			carried.push_back({ rdd[i], rdd[i] + rsz[i] });
 		std::vector<uint64_t> rd;
-		std::vector<uint64_t> init_at; /* each clipped gap's first byte's index in g.init; UINT64_MAX: zeros */
-		uint64_t total = 0, io = 0;
-		for (size_t k = 0; k + 1 < g.gap.size(); k += 2) {
-			uint64_t a = base + g.gap[k], b = base + g.gap[k + 1], from = a < lo ? lo : a, to = b > hi ? hi : b;
-			if (from < to) {
-				rd.push_back(from), rd.push_back(to);
-				init_at.push_back(io + (from - a));
-				total += to - from;
+		std::vector<uint64_t> init_at; /* each range's first byte's index in g.init; UINT64_MAX: zeros */
+		uint64_t total = 0;
+		if (!fits) {
+			/*
+			 * Not at the cubin's offsets: the driver's own layout (on an
+			 * H200 with driver 580, each global of a section at a 256-byte
+			 * slot of its own: printf's $str at +0 and $str$1 at +0x100,
+			 * 5 bytes apart in the cubin).  Where it keeps each global at
+			 * least as far from the one before as the cubin does, the
+			 * memory beside a global is its slot's slack, read below (to
+			 * the next EVC_MODULE_DATA_ALIGN boundary or global); where it
+			 * puts one closer, the cubin's gap between them lies nowhere the
+			 * planner can name (red team 157's gapcap and gapnear: globals
+			 * 2 MiB apart in the cubin, 0x100 on the device, init()'s knob
+			 * 512 KiB or 1.5 MiB past the first; ok at 7.9 us sealed
+			 * against 19.2 us while such a section was skipped as another
+			 * cubin's): refused below unless another cubin's section of
+			 * the name fits.
+			 */
+			int closer = 0;
+			size_t at_i = 0;
+			for (size_t i = 1; i < rk.size() && !closer; i++)
+				if (rdd[i] < rdd[i - 1] || rdd[i] - rdd[i - 1] < g.at[rk[i]] - g.at[rk[i - 1]])
+					closer = 1, at_i = i;
+			if (closer) {
+				char why[512];
+				snprintf(why, sizeof(why), "%.64s: %.80s at +0x%llx from %.80s, +0x%llx in the cubin",
+					 g.name.c_str(), g.sym[rk[at_i]].c_str(),
+					 (unsigned long long)(rdd[at_i] - rdd[at_i - 1]), g.sym[rk[at_i - 1]].c_str(),
+					 (unsigned long long)(g.at[rk[at_i]] - g.at[rk[at_i - 1]]));
+				misfit.push_back(g.name);
+				misfit_why.push_back(why);
+				continue;
 			}
-			io += g.gap[k + 1] - g.gap[k];
-		}
-		/* and the slack past the section's end to the next
-		 * EVC_MODULE_DATA_ALIGN boundary, where the driver places the
-		 * next section of any module (red team 157's tail: a knob at
-		 * +0x140 of a 0x108-byte section was ok at 7.97 us sealed
-		 * against 19.23 us in its process, H200): nothing is loaded
-		 * there, so it must still be zeros */
-		uint64_t slack_to = hi > UINT64_MAX - EVC_MODULE_DATA_ALIGN ? hi
-									   : (hi + EVC_MODULE_DATA_ALIGN - 1) & ~(EVC_MODULE_DATA_ALIGN - 1);
-		if (slack_to > hi) {
-			rd.push_back(hi), rd.push_back(slack_to);
-			init_at.push_back(UINT64_MAX);
-			total += slack_to - hi;
+			for (size_t i = 0; i < rk.size(); i++) {
+				uint64_t from = rdd[i] + rsz[i], to = from > UINT64_MAX - EVC_MODULE_DATA_ALIGN
+									       ? from
+									       : (from + EVC_MODULE_DATA_ALIGN - 1) & ~(EVC_MODULE_DATA_ALIGN - 1);
+				for (size_t j = 0; j < rk.size(); j++)
+					if (rdd[j] >= from && rdd[j] < to)
+						to = rdd[j];
+				if (from < to) {
+					rd.push_back(from), rd.push_back(to);
+					init_at.push_back(UINT64_MAX);
+					total += to - from;
+				}
+			}
+		} else {
+			checked.push_back(g.name);
+			/* the section whole: [base, base + size) */
+			uint64_t lo = base, hi = g.size > UINT64_MAX - base ? UINT64_MAX : base + g.size, io = 0;
+			/* the gaps, clipped to the section, as [from, to) addresses */
+			for (size_t k = 0; k + 1 < g.gap.size(); k += 2) {
+				uint64_t a = base + g.gap[k], b = base + g.gap[k + 1], from = a < lo ? lo : a,
+					 to = b > hi ? hi : b;
+				if (from < to) {
+					rd.push_back(from), rd.push_back(to);
+					init_at.push_back(io + (from - a));
+					total += to - from;
+				}
+				io += g.gap[k + 1] - g.gap[k];
+			}
+			/* and the slack past the section's end to the next
+			 * EVC_MODULE_DATA_ALIGN boundary, where the driver places the
+			 * next section of any module (red team 157's tail: a knob at
+			 * +0x140 of a 0x108-byte section was ok at 7.97 us sealed
+			 * against 19.23 us in its process, H200): nothing is loaded
+			 * there, so it must still be zeros */
+			uint64_t slack_to = hi > UINT64_MAX - EVC_MODULE_DATA_ALIGN
+						    ? hi
+						    : (hi + EVC_MODULE_DATA_ALIGN - 1) & ~(EVC_MODULE_DATA_ALIGN - 1);
+			if (slack_to > hi) {
+				rd.push_back(hi), rd.push_back(slack_to);
+				init_at.push_back(UINT64_MAX);
+				total += slack_to - hi;
+			}
 		}
 		if (!total)
 			continue;
@@ -1126,22 +1166,20 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 			}
 			o += n;
 		}
-		if (!changed) {
+		if (!changed && fits) { /* only a section at the cubin's offsets excuses another's bytes */
 			clean_name.push_back(g.name);
 			clean_read.push_back(rd);
 		}
 	}
-	/* a section no cubin's layout fits in the loaded module: the driver
-	 * placed its globals apart, so where its padding lies is unknown and
-	 * nothing beside them was read (red team 157's gapnear and gapcap,
-	 * two globals 2 MiB apart in the cubin: every knob ok at 7.9 us
-	 * sealed, H200, while the section was skipped as another cubin's);
-	 * refused, never skipped */
+	/* a section whose globals the driver put closer together than the
+	 * cubin lays them, where no other cubin's section of the name fits:
+	 * the cubin's padding between them is nowhere the planner can read,
+	 * so the plan is refused, never the section skipped (above) */
 	for (size_t k = 0; k < misfit.size(); k++)
 		if (std::find(checked.begin(), checked.end(), misfit[k]) == checked.end())
-			return fail(err, errlen, "the driver placed the module's globals apart from the cubin's layout "
-						 "(section %s), so the memory beside them cannot be checked for what "
-						 "init() left there: declare trust: host",
+			return fail(err, errlen, "the driver placed the module's globals closer together than the cubin "
+						 "lays them (section %s), so the padding between them cannot be checked for "
+						 "what init() left there: declare trust: host",
 				    misfit_why[k].c_str());
 	for (size_t k = 0; k < bad_name.size(); k++) {
 		/* excused only where every byte of the run lies in a global the
