@@ -459,6 +459,10 @@ static void __attribute__((noreturn, noinline)) child_exec(const struct child_pl
 			setrlimit(RLIMIT_NOFILE, &nf);
 		}
 	}
+	if (o->no_sigq) {
+		struct rlimit rl = { 0, 0 };
+		setrlimit(RLIMIT_SIGPENDING, &rl);
+	}
 	if (c->oom_len > 0) {
 		int fd = open("/proc/self/oom_score_adj", O_WRONLY);
 		if (fd >= 0) {

@@ -144,6 +144,18 @@ struct run_opts {
 	 * and hard. */
 	int no_core;
 	int box_nofile;
+	/* 1: RLIMIT_SIGPENDING 0, soft and hard, set before exec: the child
+	 * can queue no real-time signal to itself (its own tgkill or
+	 * sigqueue fail with EAGAIN; a kill() from another process, the
+	 * runner's SIGSTOP and SIGCONT, is delivered as before).  The count
+	 * that limit bounds is one for every process of the user, host-wide,
+	 * and a box reads it in its own /proc/self/status (SigQ): red team
+	 * 158's sigq held 48-1000 blocked real-time signals to signal a twin
+	 * in the other pool slot, and sigfill took all of root's 96,369,
+	 * so that every root process on the host got EAGAIN for 8 s.  Host
+	 * worker boxes (they refuse timer_create too); a GPU box is left
+	 * alone (what the CUDA driver queues is not measured). */
+	int no_sigq;
 	/* 1: the child and what it execs run without address space layout
 	 * randomisation (personality ADDR_NO_RANDOMIZE): a sealed kernel's
 	 * planner, whose plan must not differ from process to process by the

@@ -1004,7 +1004,9 @@ static void precision_notes(const struct plan *p, const struct batch_record *b, 
  * batches: the plan's order spread the hog over both sides). */
 static void share_note(const struct run_ctx *c, json_t *notes)
 {
-	if (c->pool.n < 2 || c->be->uses_gpu || !c->machine)
+	/* slots pinned to a CPU each (every host pool since red team 158):
+	 * a box's threads stay on its own slot's CPU */
+	if (c->pool.n < 2 || c->be->uses_gpu || !c->machine || c->pool.pin_cpus)
 		return;
 	json_t *ag = json_object_get(c->machine, "sched_autogroup");
 	const char *cg = json_string_value(json_object_get(c->machine, "cgroup"));

@@ -1060,6 +1060,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 			       .signal_in_exit_code = c->sb.on, .on_start = on_start,
 			       .env_keep = sandbox_env_keep(&c->sb), .oom_score_adj = SANDBOX_OOM_SCORE_ADJ,
 			       .no_core = 1, .box_nofile = c->be->uses_gpu ? RUN_BOX_NOFILE : RUN_HOST_BOX_NOFILE,
+			       .no_sigq = !c->be->uses_gpu,
 			       .kill_box = c->sb.on, .no_aslr = !strcmp(w->job.phase, "plan"),
 			       .on_end_kill = on_end_kill, .merge_stderr = w->sanitizer != NULL,
 			       .end_grace_s = !strcmp(w->job.phase, "plan") ? 0

@@ -318,6 +318,51 @@ void prov_git_release(struct prov_git *g)
 	memset(g, 0, sizeof(*g));
 }
 
+/*
+ * The runner's cgroup that bounds its CPU share: on a host with cgroup v1
+ * controllers, the path of the line whose controllers include `cpu`
+ * ("1:cpu:/x", "4:cpu,cpuacct:/x"), else cgroup v2's ("0::/x"); NULL when
+ * neither.  A hybrid host has both, and its v2 line says "/" while the
+ * runner sits in a v1 cpu cgroup of its own (red team 158: every such
+ * batch recorded cgroup "/", and gather.c's share note stayed silent).
+ * Malloc'd; the caller frees.
+ */
+static char *cpu_cgroup(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int saved = util_quiet;
+	util_quiet = 1;
+	int rc = read_file("/proc/self/cgroup", &sb);
+	util_quiet = saved;
+	if (rc < 0)
+		return NULL;
+	char *v1 = NULL, *v2 = NULL, *save = NULL;
+	for (char *l = strtok_r(sb.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *c1 = strchr(l, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c2)
+			continue;
+		*c2 = 0;
+		const char *ctl = c1 + 1, *path = c2 + 1;
+		if (!strncmp(l, "0:", 2) && !*ctl) {
+			if (!v2)
+				v2 = xstrdup(path);
+			continue;
+		}
+		for (const char *p = ctl; *p && !v1;) {
+			size_t n = strcspn(p, ",");
+			if (n == 3 && !strncmp(p, "cpu", 3))
+				v1 = xstrdup(path);
+			p += n + (p[n] == ',');
+		}
+	}
+	strbuf_release(&sb);
+	if (v1) {
+		free(v2);
+		return v1;
+	}
+	return v2;
+}
+
 static char *first_line_matching(const char *path, const char *prefix)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -387,8 +432,8 @@ json_t *prov_machine(const char *const *compilers)
 	util_quiet = saved;
 	strbuf_release(&sb);
 	json_object_set_new(m, "sched_autogroup", ag);
-	char *cg = first_line_matching("/proc/self/cgroup", "0::");
-	json_object_set_new(m, "cgroup", cg ? json_string(cg) : json_null()); /* cgroup v2's path; v1: null */
+	char *cg = cpu_cgroup();
+	json_object_set_new(m, "cgroup", cg ? json_string(cg) : json_null());
 	free(cg);
 	static const char *const env_names[] = { "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER",
 						 "CUDA_LAUNCH_BLOCKING", "CUDA_MODULE_LOADING",
