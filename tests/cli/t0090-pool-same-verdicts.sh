@@ -23,7 +23,7 @@ expect_exit 0 "$EVIDENT" run --no-progress "$spec"
 serial=$(sed -n 's/^records: .* batch \([^ ]*\) in .*/\1/p' "$TEST_TMP/out")
 expect_exit 0 "$EVIDENT" run --no-progress --gpus 2 "$spec"
 pool=$(sed -n 's/^records: .* batch \([^ ]*\) in .*/\1/p' "$TEST_TMP/out")
-expect_contains "$TEST_TMP/out" "2 slots, repeat r on slot r % 2: slot 0 12 runs; slot 1 12 runs"
+expect_match "$TEST_TMP/out" "2 slots, repeat r on slot r % 2: slot 0 CPU [0-9]+ 12 runs; slot 1 CPU [0-9]+ 12 runs"
 [ -n "$serial" ] && [ -n "$pool" ] || fail "no batch ids"
 
 cat >check.py <<'PY'
