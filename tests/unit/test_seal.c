@@ -1256,35 +1256,42 @@ static void test_fatbin_sections_hostile(void **state)
 /* red team 60's fixture, built by nvcc: the gaps of .nv.global (NOBITS:
  * zeros) and .nv.constant3 (their load-time bytes, zeros) between two
  * 256-aligned globals (skipped where there is no nvcc) */
-static void test_fatbin_sections_nvcc(void **state)
+/* src built by nvcc as an sm_90 fatbin with -DMODE=2 into fat: 1, or 0
+ * where it could not be (no nvcc here; fat is then empty) */
+static int nvcc_fatbin_mode2(const char *src, struct strbuf *fat)
 {
-	(void)state;
 	const char *nvcc = getenv("NVCC");
 	if (!nvcc || !*nvcc)
 		nvcc = access("/usr/local/cuda/bin/nvcc", X_OK) ? "nvcc" : "/usr/local/cuda/bin/nvcc";
 	char dir[] = "/tmp/evident-test-seal-nvcc-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	char *out = xstrfmt("%s/p.fatbin", dir);
-	const char *argv[] = { nvcc, "-fatbin", "-arch=sm_90", "-DMODE=2", "-o", out,
-			       "tests/fixtures/adversary/cuda/rt60_pad.cu", NULL };
+	const char *argv[] = { nvcc, "-fatbin", "-arch=sm_90", "-DMODE=2", "-o", out, src, NULL };
 	struct run_opts o;
 	memset(&o, 0, sizeof(o));
 	o.argv = argv;
 	o.timeout_s = 300;
 	o.merge_stderr = 1;
-	struct strbuf log = STRBUF_INIT, fat = STRBUF_INIT;
+	struct strbuf log = STRBUF_INIT;
 	o.out = &log;
 	struct run_result r;
 	run_command(&o, &r);
-	int built = r.started && r.exited && !r.exit_code && read_file(out, &fat) >= 0;
+	int built = r.started && r.exited && !r.exit_code && read_file(out, fat) >= 0;
 	unlink(out);
 	rmdir(dir);
 	free(out);
 	strbuf_release(&log);
-	if (!built) {
-		strbuf_release(&fat);
+	if (!built)
+		strbuf_release(fat);
+	return built;
+}
+
+static void test_fatbin_sections_nvcc(void **state)
+{
+	(void)state;
+	struct strbuf fat = STRBUF_INIT;
+	if (!nvcc_fatbin_mode2("tests/fixtures/adversary/cuda/rt60_pad.cu", &fat))
 		skip(); /* no nvcc here */
-	}
 	const void *ims[1] = { fat.buf };
 	size_t ibs[1] = { fat.len };
 	struct evc_section *secs = NULL;
@@ -1334,32 +1341,9 @@ static void test_fatbin_sections_nvcc(void **state)
 static void test_fatbin_sections_gapcap(void **state)
 {
 	(void)state;
-	const char *nvcc = getenv("NVCC");
-	if (!nvcc || !*nvcc)
-		nvcc = access("/usr/local/cuda/bin/nvcc", X_OK) ? "nvcc" : "/usr/local/cuda/bin/nvcc";
-	char dir[] = "/tmp/evident-test-seal-gapcap-XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	char *out = xstrfmt("%s/g.fatbin", dir);
-	const char *argv[] = { nvcc, "-fatbin", "-arch=sm_90", "-DMODE=2", "-o", out,
-			       "tests/fixtures/adversary/cuda/redteam157/rt157_gap.cu", NULL };
-	struct run_opts o;
-	memset(&o, 0, sizeof(o));
-	o.argv = argv;
-	o.timeout_s = 300;
-	o.merge_stderr = 1;
-	struct strbuf log = STRBUF_INIT, fat = STRBUF_INIT;
-	o.out = &log;
-	struct run_result r;
-	run_command(&o, &r);
-	int built = r.started && r.exited && !r.exit_code && read_file(out, &fat) >= 0;
-	unlink(out);
-	rmdir(dir);
-	free(out);
-	strbuf_release(&log);
-	if (!built) {
-		strbuf_release(&fat);
+	struct strbuf fat = STRBUF_INIT;
+	if (!nvcc_fatbin_mode2("tests/fixtures/adversary/cuda/redteam157/rt157_gap.cu", &fat))
 		skip(); /* no nvcc here */
-	}
 	const void *ims[1] = { fat.buf };
 	size_t ibs[1] = { fat.len };
 	struct evc_section *secs = NULL;
