@@ -284,8 +284,8 @@ static const char *const host_allowed[] = {
 	 * box's OOM score answers what it locks, and /proc/meminfo's Mlocked
 	 * is a copy made as the box starts, /proc/vmstat masked (red team 33's
 	 * mlock counter) */
-	"mlock", "mlock2", "munlock", "mlockall", "munlockall", "msync", "mincore", "membarrier",
-	"set_mempolicy", "get_mempolicy", "mbind",
+	"mlock", "mlock2", "munlock", "mlockall", "munlockall", "msync", "mincore",
+	"set_mempolicy", "get_mempolicy", /* membarrier, mbind: host_allow_list, gpu_allow_list */
 	/* the files its box shows (read-only copies) and its descriptors (the
 	 * job, the plan and the channel the runner passes, stdout, stderr):
 	 * open, read, write, stat, list a directory (/proc/self/task, the
@@ -639,6 +639,14 @@ static const int host_madvise_allowed[] = {
 	23 /* MADV_POPULATE_WRITE */,
 };
 
+/* membarrier's commands a host box may make: MEMBARRIER_CMD_QUERY and the
+ * private ones (<linux/membarrier.h>: PRIVATE_EXPEDITED and its
+ * registration, _SYNC_CORE, _RSEQ, GET_REGISTRATIONS); not GLOBAL,
+ * GLOBAL_EXPEDITED or its registration (1, 2, 4) */
+static const unsigned long long host_membarrier_allowed[] = { 0, 8, 16, 32, 64, 128, 256, 512 };
+/* mbind's flags that move pages already placed: MPOL_MF_MOVE, _MOVE_ALL, _LAZY */
+#define HOST_MBIND_MOVES 0xeULL
+
 /* the host box's strict filter (above), ctx made with a default of EPERM */
 static int host_allow_list(scmp_filter_ctx ctx)
 {
@@ -658,6 +666,21 @@ static int host_allow_list(scmp_filter_ctx ctx)
 					      0));
 	if (rc == 0)
 		rc = self_signals(ctx);
+	/* a memory barrier of its own threads (membarrier's private and
+	 * query commands, not the global ones) and a NUMA policy for its own
+	 * pages, not moving pages already placed (mbind without MPOL_MF_MOVE,
+	 * MPOL_MF_MOVE_ALL or MPOL_MF_LAZY): both refused ones make the host
+	 * kernel work on every other CPU (an RCU grace period, lru_cache_disable's
+	 * per-CPU drains), where a pool neighbour pinned to its own CPU is
+	 * timed (red team 160's ipihog, naive's arithmetic, switched them on
+	 * while it heard the neighbour timed: "faster" 1.18x-1.33x in 7 of 17
+	 * batches, the audit supporting it) */
+	for (int i = 0; rc == 0 && i < (int)(sizeof(host_membarrier_allowed) / sizeof(host_membarrier_allowed[0])); i++)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(membarrier), 1,
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, (scmp_datum_t)host_membarrier_allowed[i]));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mbind), 1,
+				      SCMP_A5(SCMP_CMP_MASKED_EQ, HOST_MBIND_MOVES, 0));
 	for (int i = 0; host_ioctl_allowed[i] && rc == 0; i++)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
 				      SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)host_ioctl_allowed[i]));
@@ -692,6 +715,13 @@ static int gpu_allow_list(scmp_filter_ctx ctx)
 	}
 	if (rc == 0)
 		rc = gpu_fcntl(ctx);
+	/* membarrier and mbind whole, as measured (host_allow_list narrows
+	 * them for host boxes: red team 160; the CUDA stack's arguments were
+	 * not recorded, so a GPU box keeps them) */
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(membarrier), 0);
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mbind), 0);
 	for (int i = 0; gpu_allowed[i] && rc == 0; i++) {
 		int nr = seccomp_syscall_resolve_name(gpu_allowed[i]);
 		if (nr != __NR_SCMP_ERROR)

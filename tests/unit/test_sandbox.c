@@ -1130,6 +1130,10 @@ enum {
 	AL_AFFINITY = 1 << 5, AL_INOTIFY = 1 << 8, AL_SYSINFO = 1 << 9, AL_RENAME = 1 << 10, AL_MEMFD = 1 << 11,
 	AL_URING = 1 << 12, AL_PERF = 1 << 13, AL_IOCTL = 1 << 14, AL_PRCTL = 1 << 15, AL_FANOTIFY = 1 << 16,
 	AL_EVENTFD = 1 << 17, AL_XATTR = 1 << 18, AL_CLONE3 = 1 << 19, AL_FUTURE = 1 << 20,
+	/* red team 160 (host boxes only): membarrier's global commands and an
+	 * mbind that moves pages refused, the private and query commands and
+	 * a plain mbind not */
+	AL_MB_GLOBAL = 1 << 21, AL_MBIND_MOVE = 1 << 22, AL_MB_PRIVATE = 1 << 23,
 };
 
 static void *thread_ok(void *arg)
@@ -1199,6 +1203,15 @@ static int allow_list_in_child(enum sandbox_profile prof, int gpu)
 		if (syscall(SYS_eventfd2, 0, 0) >= 0 && mlock(page, sizeof(page)) == 0 &&
 		    syscall(SYS_get_mempolicy, NULL, NULL, 0, NULL, 0) == 0 && prctl(PR_SET_TIMERSLACK, 50000, 0, 0, 0) == 0)
 			bits |= AL_EVENTFD;
+		if (refused(syscall(SYS_membarrier, 1 /* MEMBARRIER_CMD_GLOBAL */, 0, 0)) &&
+		    refused(syscall(SYS_membarrier, 2 /* MEMBARRIER_CMD_GLOBAL_EXPEDITED */, 0, 0)))
+			bits |= AL_MB_GLOBAL;
+		if (refused(syscall(SYS_mbind, page, sizeof(page), 0 /* MPOL_DEFAULT */, NULL, 0, 2 /* MPOL_MF_MOVE */)) &&
+		    refused(syscall(SYS_mbind, page, sizeof(page), 0, NULL, 0, 4 /* MPOL_MF_MOVE_ALL */)))
+			bits |= AL_MBIND_MOVE;
+		if (syscall(SYS_membarrier, 0 /* MEMBARRIER_CMD_QUERY */, 0, 0) >= 0 &&
+		    !refused(syscall(SYS_mbind, page, sizeof(page), 0, NULL, 0, 0)))
+			bits |= AL_MB_PRIVATE;
 		char v[8];
 		if (refused(getxattr("/tmp", "user.x", v, sizeof(v))))
 			bits |= AL_XATTR;
@@ -1227,13 +1240,13 @@ static void test_host_allow_list(void **state)
 	(void)state;
 	const int all = AL_WRITE | AL_FUTEX | AL_THREAD | AL_CLOCK | AL_MMAP | AL_AFFINITY | AL_INOTIFY |
 			AL_SYSINFO | AL_RENAME | AL_MEMFD | AL_URING | AL_PERF | AL_IOCTL | AL_PRCTL | AL_FANOTIFY |
-			AL_EVENTFD | AL_XATTR | AL_CLONE3 | AL_FUTURE;
+			AL_EVENTFD | AL_XATTR | AL_CLONE3 | AL_FUTURE | AL_MB_GLOBAL | AL_MBIND_MOVE | AL_MB_PRIVATE;
 	assert_int_equal(allow_list_in_child(SANDBOX_STRICT, 0), all);
 	/* a GPU box's strict filter is the same allow list, with the driver's
-	 * ioctls of any request, and sysinfo unless the switch refuses it
-	 * (test_gpu_allow_list) */
+	 * ioctls of any request, sysinfo unless the switch refuses it
+	 * (test_gpu_allow_list), and membarrier and mbind whole */
 	assert_int_equal(allow_list_in_child(SANDBOX_STRICT, 1),
-			 all & ~AL_IOCTL & ~(SANDBOX_GPU_REFUSES_SYSINFO ? 0 : AL_SYSINFO));
+			 all & ~AL_IOCTL & ~(SANDBOX_GPU_REFUSES_SYSINFO ? 0 : AL_SYSINFO) & ~AL_MB_GLOBAL & ~AL_MBIND_MOVE);
 	/* the relaxed profile stays a deny list, inotify and fanotify refused
 	 * there too */
 	assert_int_equal(allow_list_in_child(SANDBOX_RELAXED, 0) & (AL_INOTIFY | AL_SYSINFO), AL_INOTIFY);
