@@ -558,6 +558,11 @@ char *run_device_label(const struct run_record *r);
  * (the parent's clock) or a record that does not say.
  */
 int run_trust_host(const struct run_record *r);
+/* 1 when r ran on the host backend in a pool of two slots or more (its
+ * executor kind "pool", slots >= 2): other boxes ran beside it on the same
+ * host, and what one box's code makes the host kernel do reaches the CPUs
+ * its neighbours are timed on (red teams 139, 158, 160): stats.h rule 0d */
+int run_shared_host(const struct run_record *r);
 
 /*
  * Where a batch ran, as far as a reproduction compares it: the host's CPU

@@ -606,6 +606,12 @@ int run_trust_host(const struct run_record *r)
 	return ex && !strcmp(ex, "in_process");
 }
 
+int run_shared_host(const struct run_record *r)
+{
+	return r && r->backend && !strcmp(r->backend, "host") && r->exec.kind && !strcmp(r->exec.kind, "pool") &&
+	       r->exec.slots >= 2;
+}
+
 int record_run_setting(const struct run_record *r, const char *key, double *num, const char **str)
 {
 	const char *dot = strchr(key, '.');

@@ -48,7 +48,7 @@ void audit_trust_note(struct actx *a, struct strbuf *msg, const struct batch_row
 }
 
 /*
- * Rule 0c of the verdict table (stats.h) on every claim, whatever its
+ * Rules 0c and 0d of the verdict table (stats.h) on every claim, whatever its
  * batch recorded (batches before the rule kept "faster"): a comparison
  * with a side that is one of the spec's GPU kernels run trust: host (not
  * a reference) holds no verdict, for its times are its own process's
@@ -65,6 +65,15 @@ static int audit_trust_host_blocks(struct actx *a, const struct batch_row *ra, c
 			strbuf_addf(msg, "; but %s is a kernel of the spec's that ran trust: host: its host code shared "
 					 "the timing worker's process and can write the times it reports, so the "
 					 "comparison holds no verdict (run it sealed)",
+				    names[i]);
+			return 1;
+		}
+	/* rule 0d: a side ran beside other boxes in a host pool (red team 160) */
+	for (int i = 0; i < 2; i++)
+		if (rows[i] && run_shared_host(query_row_run(a->q, rows[i]))) {
+			strbuf_addf(msg, "; but %s ran in a host pool (--gpus on the CPU), beside other boxes whose "
+					 "code reaches the CPUs it was timed on, so the comparison holds no verdict "
+					 "(run without --gpus)",
 				    names[i]);
 			return 1;
 		}

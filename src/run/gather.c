@@ -1214,6 +1214,16 @@ int gather_same_clock(const struct batch_row *base, const struct batch_row *row,
 	return 0;
 }
 
+/* 1 when a run of d ran in a host pool beside other boxes (run_shared_host):
+ * stats.h rule 0d */
+static int vdata_shared_host(const struct vdata *d)
+{
+	for (size_t i = 0; i < d->n_runs; i++)
+		if (run_shared_host(&d->runs[i]))
+			return 1;
+	return 0;
+}
+
 /* 1 when row is one of the spec's GPU kernels (not a reference) and a run
  * of it ran trust: host (run_trust_host): stats.h rule 0c */
 static int vdata_trust_host(const struct vdata *d, const struct batch_row *row)
@@ -1280,6 +1290,9 @@ static size_t compare_rows(const struct plan *p, struct batch_record *b, const s
 		 * Holm below draws the verdict again with it */
 		if (row->have_cmp && (vdata_trust_host(&vd[vi], row) || vdata_trust_host(bd, base)))
 			row->cmp.trust_host = 1;
+		/* rule 0d: a side ran beside other boxes in a host pool */
+		if (row->have_cmp && (vdata_shared_host(&vd[vi]) || vdata_shared_host(bd)))
+			row->cmp.shared_host = 1;
 		/* rule 4b: the launches' mean work, from the runs' records */
 		if (row->have_cmp) {
 			double wa = side_work_mean(bd), wb = side_work_mean(&vd[vi]);
@@ -1323,6 +1336,16 @@ static void one_process_note(const struct batch_record *b, json_t *notes)
 					"shared the timing worker's process and can write the times it reports, so "
 					"%s inconclusive; run such kernels sealed (the default) for a verdict",
 					th, th == 1 ? "" : "s", th == 1 ? "it is" : "each is"));
+	/* rule 0d: a side ran in a host pool (red team 160) */
+	size_t sh = 0;
+	for (size_t i = 0; i < b->n_rows; i++)
+		sh += b->rows[i].have_cmp && b->rows[i].cmp.shared_host && !b->rows[i].cmp.one_process &&
+		      !b->rows[i].cmp.few_processes && !b->rows[i].cmp.trust_host;
+	if (sh)
+		add_note(notes, xstrfmt("%zu comparison%s of runs in a host pool: other boxes ran beside them, and "
+					"what one box's code makes the host kernel do reaches the CPUs its neighbours "
+					"are timed on, so %s inconclusive; run without --gpus for a verdict",
+					sh, sh == 1 ? "" : "s", sh == 1 ? "it is" : "each is"));
 	/* rule 0b: fewer than three on a side (red team 110) */
 	if (f)
 		add_note(notes, xstrfmt("%zu comparison%s with fewer than 3 repeats on a side: a variance between "

@@ -92,6 +92,13 @@
  *      is the same coin (all three land the other way with chance 1/8).
  *      Set by stats_compare_groups; a record written before it keeps its
  *      verdict
+ *   0d. shared_host (a side ran in a host pool of two slots or more) ->
+ *      inconclusive STATS_REASON_SHARED_HOST: the boxes of a host pool run
+ *      at once, and pinning each to a CPU of its own did not keep one from
+ *      the others' timed samples (red team 160's ipihog: mbind and a
+ *      global membarrier in its untimed init() made the host kernel work
+ *      on the neighbour's CPU; "faster" 1.18x-1.33x in 7 of 17 batches).
+ *      Set by gather.c from the runs (run_shared_host) and by the audit
  *   0c. trust_host (a side is one of the spec's GPU kernels run trust: host,
  *      not a reference) -> inconclusive STATS_REASON_TRUST_HOST: such a
  *      kernel's host code runs in the process that times it, and red team
@@ -240,6 +247,8 @@ struct stats_comparison {
 	int trust_host;                 /* 1: a side is a GPU kernel of the spec's that ran trust:
 					   host (its host code in the timing worker), whose times are
 					   its own process's word: rule 0c of the table */
+	int shared_host;                /* 1: a side ran in a host pool of two slots or more,
+					   beside other boxes: rule 0d of the table */
 	/* the means (rule 4): mean(a) / mean(b) over every sample (pooled over
 	 * repeats), and Welch's two-sided p for their difference; NaN (or 0 in
 	 * a struct no comparison filled) when not computed */
@@ -264,6 +273,12 @@ struct stats_comparison {
 #define STATS_REASON_FEW_PROCESSES                                                                    \
 	"fewer than 3 repeats on a side: two processes cannot tell a kernel from its processes' luck " \
 	"(a variance from two values); run with --repeats 3 or more"
+
+/* The reason of rule 0d (static). */
+#define STATS_REASON_SHARED_HOST                                                                      \
+	"a side ran in a host pool (--gpus on the CPU): other boxes ran beside it, and what one box's "   \
+	"code makes the host kernel do reaches the CPUs its neighbours are timed on (red team 160: "    \
+	"1.2x-1.3x faster with naive's arithmetic); run without --gpus for a verdict"
 
 /* The reason of rule 0c (static). */
 #define STATS_REASON_TRUST_HOST                                                                       \

@@ -70,3 +70,15 @@ expect_contains "$TEST_TMP/err" "host slots asked for, but this runner may run o
 cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[-,].*//')
 expect_exit 2 taskset -c "$cpu" "$EVIDENT" run --no-progress --gpus 2 "$TEST_TMP/s.yaml"
 expect_contains "$TEST_TMP/err" "2 host slots asked for, but this runner may run on 1 CPU: "
+# rule 0d (red team 160): a host pool's comparisons hold no verdict, and
+# the audit supports no verdict claim on them (ipihog made the host kernel
+# work on its pinned neighbour's CPU through mbind and a global
+# membarrier, refused since, and read 1.18x-1.33x "faster")
+expect_exit 0 "$EVIDENT" run --no-progress --gpus 2 --repeats 4 "$TEST_TMP/s.yaml"
+expect_contains "$TEST_TMP/out" "inconclusive (host pool)"
+expect_contains "$TEST_TMP/out" "of runs in a host pool: other boxes ran beside them"
+cat > claim.md <<'M'
+rtq is no different from naive. <!-- claim: no_difference experiment=t0262 a=rtq b=naive -->
+M
+expect_exit 1 "$EVIDENT" audit claim.md
+expect_contains "$TEST_TMP/out" "ran in a host pool (--gpus on the CPU), beside other boxes"
