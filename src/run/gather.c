@@ -1011,33 +1011,6 @@ static void precision_notes(const struct plan *p, const struct batch_record *b, 
 #define TOL_NOTE_RATIO 1.0
 #define CHECKS_NOTE_MIN REC_TIMED_CHECKS_MIN
 
-/* A host pool batch whose boxes' CPU shares nothing bounded: each box is
- * a session of its own, which the kernel's autogroup gives one fair share
- * whatever threads it runs, but only with the sysctl on and the runner in
- * the root cpu cgroup (prov_machine).  Red team 139: a twin's untimed
- * init() that hogged the CPUs slowed the baseline's runs 2-3x beside it
- * once the runner ran in a cpu cgroup of its own (no verdict turned in 12
- * batches: the plan's order spread the hog over both sides). */
-static void share_note(const struct run_ctx *c, json_t *notes)
-{
-	/* slots pinned to a CPU each (every host pool since red team 158):
-	 * a box's threads stay on its own slot's CPU */
-	if (c->pool.n < 2 || c->be->uses_gpu || !c->machine || c->pool.pin_cpus)
-		return;
-	json_t *ag = json_object_get(c->machine, "sched_autogroup");
-	const char *cg = json_string_value(json_object_get(c->machine, "cgroup"));
-	int bounded = json_is_integer(ag) && json_integer_value(ag) == 1 && cg && !strcmp(cg, "/");
-	if (bounded)
-		return;
-	add_note(notes, xstrfmt("the pool's boxes ran at once with no bound on one box's share of the CPUs (%s%s%s): "
-				"a box's untimed code can slow its neighbours' timed samples; run it alone "
-				"(without --gpus N) where the verdict matters",
-				!json_is_integer(ag) ? "no autogroup"
-				: json_integer_value(ag) != 1 ? "kernel.sched_autogroup_enabled 0"
-							       : "autogroup on",
-				cg ? ", cgroup " : ", cgroup unknown", cg ? cg : ""));
-}
-
 static void tolerance_note(const struct plan *p, json_t *notes)
 {
 	const double spec[3] = { p->tol.atol, p->tol.rtol, p->tol.rel_l2 };
@@ -1586,7 +1559,6 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	busy_notes(p, b, vd, notes);
 	precision_notes(p, b, vd, notes);
 	one_process_note(b, notes);
-	share_note(c, notes);
 	same_code_notes(p, b, notes);
 	batch_header(c, b, &so, nc);
 	batch_peak(p, vd, b);
