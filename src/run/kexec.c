@@ -50,7 +50,7 @@ static int parent_clock_prepare(struct run_ctx *c, struct wrun *w)
 		 * is not the worker's time */
 		struct strbuf fw = STRBUF_INIT;
 		hc->filler = problem_filler_for(pr, w->job.shape, w->job.k.timeout_s, &fw);
-		if (!hc->filler)
+		if (!hc->filler && !runcmd_interrupted) /* else the stop is why: the job is recorded aborted */
 			error("problem '%s': cannot start its fill box: %s", pr->name, fw.buf);
 		strbuf_release(&fw);
 		if (!hc->filler)

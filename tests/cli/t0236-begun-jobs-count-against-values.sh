@@ -93,6 +93,7 @@ kill_at_begun_job() {
 	if [ $sig = INT ]; then
 		# Ctrl-C's signal: the batch is recorded, interrupted, its job of
 		# $var aborted
+		[ -e "$S/runs/$job.json" ] || { cat "$TEST_TMP/killed.out" >&2; fail "SIGINT: job $job not recorded"; }
 		bid=$(jget "$S/runs/$job.json" "d['batch_id']")
 		expect_eq "$(jget "$S/runs/$bid.json" "d['interrupted']")" True "batch $bid interrupted"
 		expect_eq "$(jget "$S/runs/$job.json" "d['outcome'] + ': ' + d['reason'][:15]")" "aborted: interrupted by " "job $job"
