@@ -224,6 +224,10 @@ int sandbox_seen_of(int pid, struct sandbox_seen *s);
  */
 int sandbox_seen_ok(const struct sandbox_seen *worker, const char *tool, struct strbuf *why);
 int sandbox_pidns_ok(int pid, const char *tool, struct strbuf *why);
+/* And its user namespace: a host box's (sandbox_wrap_*: --unshare-user)
+ * must not be the runner's; 1 when it is not (or the process is gone), 0
+ * with why set when it is. */
+int sandbox_userns_ok(int pid, const char *tool, struct strbuf *why);
 
 /*
  * What the box's filter does, not what /proc says of it (sandbox_probe.c;
