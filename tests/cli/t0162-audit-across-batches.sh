@@ -101,6 +101,13 @@ run_tiny tiny-renamed.yaml
 expect_match "$TEST_TMP/audit3" "d.md:1: [a-z]+: slower envslow vs base: .* comparisons of the same code \(every pair of its rows, in 5 batches\) on "
 printf 'Slower. <!-- claim: slower experiment=tiny-env a=envslow b=twin run=%s -->\n' "$b4" > q.md
 "$EVIDENT" audit --no-untraced q.md > "$TEST_TMP/pair2" 2>&1
+# (the precondition: its own batch's verdict is slower; a load spike can
+# widen the between-process spread past p 0.05, CI's run at load 221 read
+# 0.176x [0.147, 0.419], p 0.12, and the claim is contradicted by its own
+# batch before other batches are weighed)
+if grep -qF "verdict inconclusive (3 and 3 repeats, two-level, p " "$TEST_TMP/pair2"; then
+	skip "batch $b4's envslow vs twin read inconclusive at load $(cut -d' ' -f1 /proc/loadavg) (its 30 ms extra is the precondition): $(head -c 300 "$TEST_TMP/pair2")"
+fi
 expect_contains "$TEST_TMP/pair2" "verdict slower (3 and 3 repeats, two-level, p "
 expect_match "$TEST_TMP/pair2" "q.md:1: [a-z]+: slower envslow vs twin: .* comparisons of the same code \(every pair of its rows, in 5 batches\) on "
 exit 0
