@@ -75,20 +75,135 @@ enum show_mode { SHOW_TEXT, SHOW_JSON, SHOW_DIFF, SHOW_LOG, SHOW_SAMPLES, SHOW_L
  * terminal or overwrite the line that says a variant failed (red team 4,
  * ctl_bytes).  show's own text has no control byte but newline and tab,
  * so every other one becomes a visible \xNN (util.h
- * strbuf_add_printable).  --json (JSON escapes them), --diff (a patch
+ * strbuf_add_printable).  And the lines are show's: every string an
+ * out() format takes (%s) is shown as one line, its newlines and tabs as
+ * \x0a and \x09 (strbuf_add_printable_line), since a reason or a name
+ * with a newline of its own printed a line that looked like show's (red
+ * team 162's initspoof: a failed init()'s message printed an "ok
+ * (expected)" note and a "3.120x faster" table row under the batch's
+ * "by variant"; t0266).  Text that is lines by design (a search's tree)
+ * goes through out_block.  --json (JSON escapes them), --diff (a patch
  * must apply as it was) and --object print through print_object_as.
  */
+
+/* One conversion of out()'s format at *fmt (just past its '%') into sb,
+ * its argument taken from ap; *fmt moves past it.  The conversions show's
+ * formats use: flags, a width and a precision (digits or *), the length
+ * modifiers hh h l ll z j t L, and d i u o x X c s p f F e E g G a A %. */
+static void out_conv(struct strbuf *sb, const char **fmt, va_list *ap)
+{
+	char spec[32];
+	size_t k = 0;
+	const char *f = *fmt;
+	int star[2], ns = 0;
+	spec[k++] = '%';
+	while (*f && strchr("-+ #0", *f) && k < 8)
+		spec[k++] = *f++;
+	if (*f == '*') {
+		star[ns++] = va_arg(*ap, int);
+		spec[k++] = *f++;
+	}
+	while (*f >= '0' && *f <= '9' && k < 16)
+		spec[k++] = *f++;
+	if (*f == '.') {
+		spec[k++] = *f++;
+		if (*f == '*') {
+			star[ns++] = va_arg(*ap, int);
+			spec[k++] = *f++;
+		}
+		while (*f >= '0' && *f <= '9' && k < 24)
+			spec[k++] = *f++;
+	}
+	int lng = 0, half = 0, size = 0, bigd = 0;
+	for (; *f && strchr("hlzjtL", *f) && k < 28; f++) {
+		spec[k++] = *f;
+		if (*f == 'l')
+			lng++;
+		else if (*f == 'h')
+			half++;
+		else if (*f == 'L')
+			bigd = 1;
+		else
+			size = 1;
+	}
+	char c = *f ? *f++ : 0;
+	spec[k++] = c;
+	spec[k] = 0;
+	*fmt = f;
+#define OUT_ARG(v) \
+	(ns == 2 ? strbuf_addf(sb, spec, star[0], star[1], v) \
+		 : ns == 1 ? strbuf_addf(sb, spec, star[0], v) : strbuf_addf(sb, spec, v))
+	switch (c) {
+	case '%':
+		strbuf_addstr(sb, "%");
+		break;
+	case 's': {
+		const char *a = va_arg(*ap, const char *);
+		char *line = printable_line(a ? a : "(null)");
+		OUT_ARG(line);
+		free(line);
+		break;
+	}
+	case 'c':
+		OUT_ARG(va_arg(*ap, int));
+		break;
+	case 'p':
+		OUT_ARG(va_arg(*ap, void *));
+		break;
+	case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
+		if (size)
+			OUT_ARG(va_arg(*ap, size_t));
+		else if (lng >= 2)
+			OUT_ARG(va_arg(*ap, long long));
+		else if (lng == 1)
+			OUT_ARG(va_arg(*ap, long));
+		else
+			OUT_ARG(va_arg(*ap, int));
+		(void)half; /* promoted to int */
+		break;
+	case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+		if (bigd)
+			OUT_ARG(va_arg(*ap, long double));
+		else
+			OUT_ARG(va_arg(*ap, double));
+		break;
+	default:
+		die("show: out() cannot take the conversion '%s'", spec);
+	}
+#undef OUT_ARG
+}
+
 static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void out(const char *fmt, ...)
 {
 	struct strbuf raw = STRBUF_INIT, shown = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&raw, fmt, ap);
+	for (const char *f = fmt; *f;) {
+		const char *pct = strchr(f, '%');
+		size_t lit = pct ? (size_t)(pct - f) : strlen(f);
+		strbuf_add(&raw, f, lit);
+		f += lit;
+		if (!pct)
+			break;
+		f++;
+		out_conv(&raw, &f, &ap);
+	}
 	va_end(ap);
 	strbuf_add_printable(&shown, strbuf_str(&raw), raw.len);
 	fwrite(strbuf_str(&shown), 1, shown.len, stdout);
 	strbuf_release(&raw);
+	strbuf_release(&shown);
+}
+
+/* Text of show's own made of lines (a search's tree), shown as out()
+ * shows its format: control bytes escaped, newlines and tabs kept. */
+static void out_block(const char *text)
+{
+	struct strbuf shown = STRBUF_INIT;
+	if (text)
+		strbuf_add_printable(&shown, text, strlen(text));
+	fwrite(strbuf_str(&shown), 1, shown.len, stdout);
 	strbuf_release(&shown);
 }
 
@@ -419,9 +534,18 @@ static void show_correctness(const struct run_record *r)
 				continue; /* many timed checks: the failing ones */
 			print_check(c);
 		}
-		if (timed && p->n > 12 && !p->failed)
-			out("    (every one passed; samples %lld .. %lld)\n", p->first->sample,
-			       r->checks[r->n_checks - 1].sample);
+		if (timed && p->n > 12 && !p->failed) {
+			/* the range of the timed checks (the last check of all
+			 * can be another phase's, an extra shape's sample -1:
+			 * red team 162 saw "samples 0 .. -1") */
+			long long lo = p->first->sample, hi = lo;
+			for (size_t i = 0; i < r->n_checks; i++)
+				if (!strcmp(r->checks[i].phase ? r->checks[i].phase : "seed", "timed")) {
+					lo = r->checks[i].sample < lo ? r->checks[i].sample : lo;
+					hi = r->checks[i].sample > hi ? r->checks[i].sample : hi;
+				}
+			out("    (every one passed; samples %lld .. %lld)\n", lo, hi);
+		}
 	}
 	if (r->extra_shape_status) {
 		out("  extra shape %s", r->extra_shape_status);
@@ -651,7 +775,7 @@ static void show_search(struct query *q, const struct search_record *r, int tree
 	lineage_search_tree(r, 0, &tree);
 	if (tree_only) {
 		out("search %s: %zu generation(s), best %s\n", s_or(r->run_id, "?"), r->n_gens, s_or(r->best_id, "-"));
-		out("%s", tree.buf ? tree.buf : "");
+		out_block(tree.buf);
 		strbuf_release(&tree);
 		return;
 	}
@@ -727,7 +851,7 @@ static void show_search(struct query *q, const struct search_record *r, int tree
 	for (size_t i = 0; i < json_array_size(r->notes); i++)
 		out("note: %s\n", json_string_value(json_array_get(r->notes, i)));
 	out("\ntree (evident show --lineage %s):\n", s_or(r->run_id, "?"));
-	out("%s", tree.buf ? tree.buf : "");
+	out_block(tree.buf);
 	strbuf_release(&tree);
 }
 
