@@ -148,13 +148,20 @@ struct run_opts {
 	 * can queue no real-time signal to itself (its own tgkill or
 	 * sigqueue fail with EAGAIN; a kill() from another process, the
 	 * runner's SIGSTOP and SIGCONT, is delivered as before).  The count
-	 * that limit bounds is one for every process of the user, host-wide,
-	 * and a box reads it in its own /proc/self/status (SigQ): red team
-	 * 158's sigq held 48-1000 blocked real-time signals to signal a twin
-	 * in the other pool slot, and sigfill took all of root's 96,369,
-	 * so that every root process on the host got EAGAIN for 8 s.  Host
-	 * worker boxes (they refuse timer_create too); a GPU box is left
-	 * alone (what the CUDA driver queues is not measured). */
+	 * that limit bounds is kept per user and user namespace, charged to
+	 * every namespace above too, so the host's root count moves with
+	 * a box's: red team 158's sigq held 48-1000 blocked real-time
+	 * signals to signal a twin in the other pool slot, and sigfill took
+	 * all of root's 96,369, so that every root process on the host got
+	 * EAGAIN for 8 s.  The limit does not bound standard signals sent
+	 * with si_code >= 0 (a kill() to itself, SIGPIPE, SIGIO), which the
+	 * kernel queues over it: one pending a signal a process or thread,
+	 * 28 + 3 a thread (red team 164's stdsigfill: 6028 with 2000
+	 * threads, seen in root's host-wide count, which a host box, in a
+	 * user namespace of its own, cannot read: sandbox.c
+	 * push_namespaces).  Host worker boxes (they refuse timer_create
+	 * too); a GPU box is left alone (what the CUDA driver queues is not
+	 * measured). */
 	int no_sigq;
 	/* 1: the child and what it execs run without address space layout
 	 * randomisation (personality ADDR_NO_RANDOMIZE): a sealed kernel's
