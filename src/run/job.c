@@ -2837,7 +2837,8 @@ static const char *interrupted_why(struct run_ctx *c)
 {
 	if (!runcmd_interrupted)
 		return NULL;
-	return c->why_interrupted && c->why_interrupted(c) ? c->why_interrupted(c) : signal_name(runcmd_interrupted);
+	const char *why = c->why_interrupted ? c->why_interrupted(c) : NULL;
+	return why ? why : signal_name(runcmd_interrupted);
 }
 
 /* job_execute's job that a stop cut short where it could not be judged
