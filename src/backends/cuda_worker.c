@@ -749,6 +749,20 @@ static const struct ev_kernel_desc *sealed_kernel(struct cw *w, struct seal_plan
 			return NULL;
 		}
 	}
+	/* device code that calls the malloc heap: what init() or the warm-up
+	 * left there outlives their launches, and this fresh context's heap
+	 * holds none of it (red team 163's heap); the planner cannot read it */
+	const char *heap = NULL;
+	if (seal_fatbin_device_heap(imgs, img_bytes, n, &heap)) {
+		char *r = xstrfmt("the kernel's device code calls the device heap ('%s': in-kernel malloc, free, new "
+				  "or delete), whose blocks keep what init() or an earlier launch left in them; a "
+				  "sealed replay runs in a fresh context whose heap holds none of it, and no plan can "
+				  "carry it: run the variant with trust: host",
+				  heap);
+		proto_w_failure("launch_failed", "sealed", r, "load");
+		free(r);
+		return NULL;
+	}
 	/* the globals the loaded code defines, for the load's managed check */
 	if (send_global_names(w, imgs, img_bytes, n, "load"))
 		return NULL;

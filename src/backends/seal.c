@@ -1769,6 +1769,56 @@ static Elf64_Shdr *cubin_each_global(const unsigned char *f, size_t n, Elf64_Ehd
 	return sh;
 }
 
+/*
+ * fat_each_text's fn for seal_fatbin_device_heap: *ctx is the name found.
+ * An ELF entry (a cubin) calls the device heap when its symbol table
+ * imports (an undefined symbol) a name holding "malloc" (malloc, the
+ * aligned allocator's syscall; C++'s new compiles to malloc) or "free";
+ * a kernel's own function of such a name is defined, not imported.
+ * Another entry (PTX) when its text names "malloc" at all.
+ */
+static int find_device_heap(const unsigned char *f, size_t n, void *ctx)
+{
+	const char **what = ctx;
+	Elf64_Ehdr eh;
+	if (n < sizeof(eh) || memcmp(f, ELFMAG, SELFMAG)) {
+		if (has_bytes(f, n, "malloc"))
+			return *what = "malloc", 1;
+		return 0;
+	}
+	memcpy(&eh, f, sizeof(eh));
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > n ||
+	    (size_t)eh.e_shnum * sizeof(Elf64_Shdr) > n - eh.e_shoff)
+		return has_bytes(f, n, "malloc") ? (*what = "malloc", 1) : 0;
+	for (int s = 0; s < eh.e_shnum; s++) {
+		Elf64_Shdr sh, strs;
+		memcpy(&sh, f + eh.e_shoff + (size_t)s * sizeof(sh), sizeof(sh));
+		if (sh.sh_type != SHT_SYMTAB || sh.sh_entsize != sizeof(Elf64_Sym) || sh.sh_link >= eh.e_shnum ||
+		    sh.sh_offset > n || sh.sh_size > n - sh.sh_offset)
+			continue;
+		memcpy(&strs, f + eh.e_shoff + (size_t)sh.sh_link * sizeof(strs), sizeof(strs));
+		for (size_t k = 0; k < sh.sh_size / sizeof(Elf64_Sym); k++) {
+			Elf64_Sym sym;
+			memcpy(&sym, f + sh.sh_offset + k * sizeof(sym), sizeof(sym));
+			size_t len;
+			const char *name = sym.st_shndx == SHN_UNDEF ? elf_str(f, n, &strs, sym.st_name, &len) : NULL;
+			if (!name || !len)
+				continue;
+			if (memmem(name, len, "malloc", 6))
+				return *what = "malloc", 1;
+			if (len == 4 && !memcmp(name, "free", 4))
+				return *what = "free", 1;
+		}
+	}
+	return 0;
+}
+
+int seal_fatbin_device_heap(const void *const *images, const size_t *image_bytes, int n_images, const char **what)
+{
+	*what = NULL;
+	return fat_each_text(images, image_bytes, n_images, 0, find_device_heap, (void *)what, NULL);
+}
+
 /* cubin_each_global's fn for cubin_globals (ctx: struct name_list) */
 static void name_global(const struct cubin_global *g, void *ctx)
 {

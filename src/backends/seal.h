@@ -176,6 +176,20 @@ int seal_fatbin_device_launch(const void *const *images, const size_t *image_byt
 			      const char **what);
 
 /*
+ * Does device code of these fatbin images call the device's malloc heap
+ * (in-kernel malloc or free, C++'s new and delete)?  1 with the name in
+ * *what (static), else 0: a cubin importing a symbol whose name holds
+ * "malloc", or "free"; a PTX entry naming "malloc".  Why: the heap's
+ * contents outlive a launch, in-kernel malloc does not zero, and a sealed
+ * replay runs in a fresh context whose heap holds nothing init() or the
+ * warm-up left there (red team 163's heap: a knob in freed blocks made
+ * its process 36.8 us and its sealed replay 26.2 us, H200); the planner
+ * cannot read the heap, so such code runs trust: host.  Reads the
+ * entries seal_fatbin_device_launch reads.
+ */
+int seal_fatbin_device_heap(const void *const *images, const size_t *image_bytes, int n_images, const char **what);
+
+/*
  * The same images reduced to the entries seal_fatbin_device_launch reads,
  * for a worker that loads only what it searched (red team 4,
  * rt4_cdp_packed: a device launch in a second image whose one cubin was

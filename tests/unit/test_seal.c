@@ -975,6 +975,46 @@ static unsigned char *entry_image(uint16_t kind, const unsigned char *bytes, siz
 	return buf;
 }
 
+static size_t one_entry_image(unsigned char *buf, uint16_t kind, uint64_t flags, const char *text);
+
+/* device code that calls the malloc heap is seen (red team 163's heap):
+ * a cubin importing free or a name holding malloc, PTX naming malloc;
+ * never a cubin's own (defined) symbol of such a name */
+static void test_fatbin_device_heap(void **state)
+{
+	(void)state;
+	size_t clen, ilen;
+	unsigned char *cubin = write_cubin(&clen);
+	unsigned char *im = entry_image(2, cubin, clen, &ilen);
+	const void *ims[1] = { im };
+	size_t ibs[1] = { ilen };
+	const char *what = NULL;
+	assert_int_equal(seal_fatbin_device_heap(ims, ibs, 1, &what), 0);
+	assert_null(what);
+	/* a defined global named like the allocator: its own, no import */
+	unsigned char *bad = memmem(im, ilen, "bad name", 8);
+	assert_non_null(bad);
+	memcpy(bad, "xmalloc", 8);
+	assert_int_equal(seal_fatbin_device_heap(ims, ibs, 1, &what), 0);
+	/* the undefined symbol named free: an import of the heap */
+	unsigned char *und = memmem(im, ilen, "undef", 6);
+	assert_non_null(und);
+	memcpy(und, "free", 5);
+	assert_int_equal(seal_fatbin_device_heap(ims, ibs, 1, &what), 1);
+	assert_string_equal(what, "free");
+	free(im);
+	free(cubin);
+	/* PTX that declares malloc */
+	unsigned char a[256];
+	const void *pim[1] = { a };
+	size_t pib[1];
+	pib[0] = one_entry_image(a, 1, 0x11, ".extern .func (.param .b64 r) malloc (.param .b64 p)");
+	assert_int_equal(seal_fatbin_device_heap(pim, pib, 1, &what), 1);
+	assert_string_equal(what, "malloc");
+	pib[0] = one_entry_image(a, 1, 0x11, ".visible .entry _Z1kPf (.param .u64 p)");
+	assert_int_equal(seal_fatbin_device_heap(pim, pib, 1, &what), 0);
+}
+
 /* the globals a cubin names, and only those: objects of .nv.global* and
  * .nv.constant* (not a kernel's parameter bank), each once */
 static void test_fatbin_globals(void **state)
@@ -2085,6 +2125,7 @@ int main(void)
 		cmocka_unit_test(test_fatbin_globals_nvcc),
 		cmocka_unit_test(test_fatbin_images),
 		cmocka_unit_test(test_fatbin_device_launch),
+		cmocka_unit_test(test_fatbin_device_heap),
 		cmocka_unit_test(test_fatbin_readable),
 		cmocka_unit_test(test_fatbin_unnamed_grids),
 		cmocka_unit_test(test_fatbin_packed_device_launch),

@@ -78,7 +78,12 @@ struct kbuf {
 	CUdeviceptr base;
 	size_t bytes;
 	uint32_t id;
+	/* 1: memory between two scratch buffers of a kept layout (span_gaps),
+	 * in no allocation the driver names: read by device code (peek) */
+	int between;
 };
+
+__global__ void evc_harness_peek(const unsigned char *src, unsigned char *dst, unsigned long long n);
 
 static void appendf(std::string &s, const char *fmt, ...)
 {
@@ -205,7 +210,7 @@ static int classify(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64
 	if (n_scratch >= EVC_PLAN_MAX_SCRATCH)
 		return fail(err, errlen, "the launch uses more than %d device allocations of its own",
 			    EVC_PLAN_MAX_SCRATCH);
-	bufs.push_back({ start, size, (uint32_t)(EVC_BUF_SCRATCH + n_scratch) });
+	bufs.push_back({ start, size, (uint32_t)(EVC_BUF_SCRATCH + n_scratch), 0 });
 	*id = bufs.back().id;
 	*off = v - start;
 	return 1;
@@ -826,12 +831,36 @@ struct contents_out {
 	const char *what;
 };
 
-static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_out *gl, std::string &contents,
-			    char *err, size_t errlen)
+/* n bytes at src of device memory to host dst through the harness's
+ * reader (evc_harness_peek): memory in no allocation the driver names
+ * (between two of them in one mapped page), which cuMemcpyDtoH refuses.
+ * CUDA_SUCCESS or the failure. */
+static CUresult peek_to_host(void *dst, CUdeviceptr src, size_t n)
+{
+	unsigned char *dbuf = NULL;
+	cudaGetLastError();
+	cudaError_t e = cudaMalloc(&dbuf, n);
+	if (e == cudaSuccess) {
+		unsigned blocks = (unsigned)((n + 255) / 256 < 64 ? (n + 255) / 256 : 64);
+		evc_harness_peek<<<blocks, 256>>>((const unsigned char *)src, dbuf, n);
+		e = cudaGetLastError();
+	}
+	if (e == cudaSuccess)
+		e = cudaDeviceSynchronize();
+	if (e == cudaSuccess)
+		e = cudaMemcpy(dst, dbuf, n, cudaMemcpyDeviceToHost);
+	if (dbuf)
+		cudaFree(dbuf);
+	cudaGetLastError();
+	return e == cudaSuccess ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+static int scratch_contents(std::vector<kbuf> &bufs, size_t from, contents_out *sc, contents_out *gl,
+			    std::string &contents, char *err, size_t errlen)
 {
 	const size_t chunk = (size_t)1 << 20, gap = 64;
 	std::vector<unsigned char> h(chunk);
-	for (size_t bi = 0; bi < bufs.size(); bi++) { /* bufs grows as words reach new allocations */
+	for (size_t bi = from; bi < bufs.size(); bi++) { /* bufs grows as words reach new allocations */
 		const kbuf b = bufs[bi];
 		if (b.id < EVC_BUF_SCRATCH)
 			continue;
@@ -856,7 +885,8 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 		};
 		for (size_t at = 0; at < b.bytes; at += chunk) {
 			size_t n = b.bytes - at < chunk ? b.bytes - at : chunk;
-			if (cuMemcpyDtoH(h.data(), b.base + at, n) != CUDA_SUCCESS)
+			if ((b.between ? peek_to_host(h.data(), b.base + at, n) : cuMemcpyDtoH(h.data(), b.base + at, n)) !=
+			    CUDA_SUCCESS)
 				return fail(err, errlen, "cannot read %s (%zu bytes at 0x%llx) to carry what init() "
 							 "left there",
 					    o->what, b.bytes, (unsigned long long)b.base);
@@ -1309,7 +1339,7 @@ static int module_globals(const std::vector<CUgraphNode> &order, std::vector<kbu
 			appendf(js, "%s[%d, ", ng ? ", " : "", step);
 			append_str(js, name.c_str());
 			appendf(js, ", %zu]", sz);
-			bufs.push_back({ d, sz, (uint32_t)(EVC_BUF_GLOBAL + ng) });
+			bufs.push_back({ d, sz, (uint32_t)(EVC_BUF_GLOBAL + ng), 0 });
 			ng++;
 		}
 		int rg = module_gaps(m, lib, err, errlen);
@@ -1430,16 +1460,126 @@ void __attribute__((noinline)) evc_scrub_stack(void)
 }
 
 
+/*
+ * Does the worker keep the planner's layout of the scratch buffers in
+ * bufs: two or more, whose span (lowest start to highest end) is no more
+ * than twice their sizes and 64 MiB, and no more than
+ * SEAL_SCRATCH_SPAN_MAX (the parent's rule, seal.c seal_plan_parse)?
+ * 1 with the lowest start in *lo (when lo is given), else 0.
+ */
+static int keep_layout(const std::vector<kbuf> &bufs, CUdeviceptr *lo_out = NULL)
+{
+	CUdeviceptr lo = 0, hi = 0;
+	unsigned long long total = 0;
+	int n = 0;
+	for (const kbuf &b : bufs)
+		if (b.id >= EVC_BUF_SCRATCH && b.id < EVC_BUF_GLOBAL) {
+			lo = !n || b.base < lo ? b.base : lo;
+			hi = b.base + b.bytes > hi ? b.base + b.bytes : hi;
+			total += b.bytes;
+			n++;
+		}
+	if (lo_out)
+		*lo_out = lo;
+	return n > 1 && hi - lo <= 2 * total + (64ull << 20) && hi - lo <= SEAL_SCRATCH_SPAN_MAX;
+}
+
+/*
+ * Red team 163's between: where the worker keeps the planner's layout
+ * of the scratch buffers (keep_layout), it allocates their span as one
+ * block, zeroed, and writes back each buffer's carried runs; the memory
+ * between two buffers was memory of the planner's process nobody read
+ * (another allocation of init()'s, freed bytes), so a launch that reads
+ * there (A + its size) found init()'s bytes in its process and zeros in
+ * every replay (measured on an H200: a knob there made the process 22.1
+ * us, the sealed replay 17.2 us).  Each stretch between buffers that the
+ * device has mapped (a 2 MiB page that holds a scratch buffer's bytes, or
+ * an allocation the driver names) becomes a scratch buffer of the plan
+ * (between: read through the harness's reader), less the launch's
+ * tensors and the module's globals (their bytes are not init()'s), so
+ * scratch_contents carries what it holds and the worker writes it at its
+ * offset.  A stretch in a page of no scratch buffer and no allocation
+ * the driver names is not read (it may be unmapped: a read would fault);
+ * README says so.  The number of buffers added, or -1 with the reason in
+ * err (more than EVC_PLAN_MAX_SCRATCH in all).
+ */
+static int span_gaps(std::vector<kbuf> &bufs, char *err, size_t errlen)
+{
+	const uint64_t page = (uint64_t)2 << 20;
+	std::vector<std::pair<uint64_t, uint64_t>> sc, other, segs;
+	for (const kbuf &b : bufs)
+		if (b.id >= EVC_BUF_SCRATCH && b.id < EVC_BUF_GLOBAL)
+			sc.push_back({ b.base, b.base + b.bytes });
+		else
+			other.push_back({ b.base, b.base + b.bytes });
+	std::sort(sc.begin(), sc.end());
+	std::sort(other.begin(), other.end());
+	std::vector<uint64_t> touched; /* the 2 MiB pages that hold a scratch buffer's bytes */
+	for (const auto &r : sc)
+		for (uint64_t p = r.first / page; r.second > r.first && p <= (r.second - 1) / page; p++)
+			touched.push_back(p);
+	std::sort(touched.begin(), touched.end());
+	uint64_t end = sc.empty() ? 0 : sc[0].second;
+	for (size_t i = 1; i < sc.size(); i++) {
+		uint64_t g0 = end, g1 = sc[i].first;
+		end = std::max(end, sc[i].second);
+		for (uint64_t a = g0; a < g1;) {
+			uint64_t e = std::min((a / page + 1) * page, g1);
+			int mapped = std::binary_search(touched.begin(), touched.end(), a / page);
+			if (!mapped) {
+				CUdeviceptr st = 0;
+				size_t sz = 0;
+				if (cuPointerGetAttribute(&st, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, (CUdeviceptr)a) ==
+					    CUDA_SUCCESS &&
+				    cuPointerGetAttribute(&sz, CU_POINTER_ATTRIBUTE_RANGE_SIZE, (CUdeviceptr)a) ==
+					    CUDA_SUCCESS &&
+				    st <= a && a < st + sz)
+					mapped = 1, e = std::min((uint64_t)(st + sz), g1);
+			}
+			if (mapped) {
+				/* [a, e) less the tensors' and globals' ranges */
+				uint64_t at = a;
+				for (const auto &o : other) {
+					if (o.second <= at || o.first >= e)
+						continue;
+					if (o.first > at)
+						segs.push_back({ at, o.first });
+					at = std::max(at, o.second);
+				}
+				if (at < e)
+					segs.push_back({ at, e });
+			}
+			a = e;
+		}
+	}
+	/* adjacent stretches (page by page) as one */
+	std::vector<std::pair<uint64_t, uint64_t>> merged;
+	for (const auto &g : segs)
+		if (!merged.empty() && merged.back().second == g.first)
+			merged.back().second = g.second;
+		else
+			merged.push_back(g);
+	if (sc.size() + merged.size() > EVC_PLAN_MAX_SCRATCH)
+		return fail(err, errlen, "the launch's %zu own allocations lie apart with %zu stretches of device memory "
+					 "between them, more than the %d buffers a sealed plan holds: run the variant with "
+					 "trust: host",
+			    sc.size(), merged.size(), EVC_PLAN_MAX_SCRATCH);
+	uint32_t n = (uint32_t)sc.size();
+	for (const auto &g : merged)
+		bufs.push_back({ (CUdeviceptr)g.first, (size_t)(g.second - g.first), (uint32_t)(EVC_BUF_SCRATCH + n++), 1 });
+	return (int)merged.size();
+}
+
 int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct ev_launch *l, char **json,
 		 char *err, size_t errlen)
 {
 	std::vector<kbuf> bufs;
 	for (int t = 0; t < l->n_inputs && t < 4; t++)
 		bufs.push_back({ (CUdeviceptr)l->inputs[t].data, tensor_bytes_of(&l->inputs[t]),
-				 (uint32_t)(EVC_BUF_IN + t) });
+				 (uint32_t)(EVC_BUF_IN + t), 0 });
 	for (int o = 0; o < l->n_outputs && o < 2; o++)
 		bufs.push_back({ (CUdeviceptr)l->outputs[o].data, tensor_bytes_of(&l->outputs[o]),
-				 (uint32_t)(EVC_BUF_OUT + o) });
+				 (uint32_t)(EVC_BUF_OUT + o), 0 });
 	*json = NULL;
 	cudaGetLastError();
 	/* init()'s device work first: the harness's stream does not block
@@ -1664,25 +1804,30 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	gl.what = "the module's globals";
 	if (cuCtxSynchronize() != CUDA_SUCCESS)
 		return fail(err, errlen, "the device work launch() enqueued outside its capture failed");
-	if (scratch_contents(bufs, &sc, &gl, contents, err, errlen))
+	if (scratch_contents(bufs, 0, &sc, &gl, contents, err, errlen))
 		return -1;
+	/* the memory between scratch buffers whose layout the worker keeps
+	 * (red team 163's between), and what it holds */
+	if (keep_layout(bufs)) {
+		size_t nb = bufs.size();
+		if (span_gaps(bufs, err, errlen) < 0 ||
+		    (bufs.size() > nb && scratch_contents(bufs, nb, &sc, &gl, contents, err, errlen)))
+			return -1;
+		if (!keep_layout(bufs))
+			return fail(err, errlen, "init() left pointers, between the launch's own allocations, to device "
+						 "memory far from them: the planner's layout of the allocations cannot be "
+						 "kept: run the variant with trust: host");
+	}
 	js += "], \"scratch\": [";
 	int ns = 0;
 	for (const kbuf &b : bufs)
 		if (b.id >= EVC_BUF_SCRATCH && b.id < EVC_BUF_GLOBAL)
 			appendf(js, "%s%zu", ns++ ? ", " : "", b.bytes);
-	/* where they lay (from the lowest), when the span is no more than
-	 * twice their sizes and 64 MiB: the worker keeps that layout */
+	/* where they lay (from the lowest), when keep_layout says the
+	 * worker keeps that layout */
 	{
-		CUdeviceptr lo = 0, hi = 0;
-		unsigned long long total = 0;
-		for (const kbuf &b : bufs)
-			if (b.id >= EVC_BUF_SCRATCH && b.id < EVC_BUF_GLOBAL) {
-				lo = !lo || b.base < lo ? b.base : lo;
-				hi = b.base + b.bytes > hi ? b.base + b.bytes : hi;
-				total += b.bytes;
-			}
-		if (ns > 1 && hi - lo <= 2 * total + (64ull << 20) && hi - lo <= SEAL_SCRATCH_SPAN_MAX) {
+		CUdeviceptr lo = 0;
+		if (keep_layout(bufs, &lo)) {
 			js += "], \"scratch_at\": [";
 			int na = 0;
 			for (const kbuf &b : bufs)
