@@ -1077,11 +1077,11 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 			 * Not at the cubin's offsets: the driver's own layout (on an
 			 * H200 with driver 580, each global of a section at a 256-byte
 			 * slot of its own: printf's $str at +0 and $str$1 at +0x100,
-			 * 5 bytes apart in the cubin).  Where it keeps each global at
-			 * least as far from the one before as the cubin does, the
+			 * 5 bytes apart in the cubin).  Where each global's padding in
+			 * the cubin fits in the slack after it on the device, the
 			 * memory beside a global is its slot's slack, read below (to
 			 * the next EVC_MODULE_DATA_ALIGN boundary or global); where it
-			 * puts one closer, the cubin's gap between them lies nowhere the
+			 * does not, the cubin's gap lies nowhere the
 			 * planner can name (red team 157's gapcap and gapnear: globals
 			 * 2 MiB apart in the cubin, 0x100 on the device, init()'s knob
 			 * 512 KiB or 1.5 MiB past the first; ok at 7.9 us sealed
@@ -1089,17 +1089,44 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 			 * cubin's): refused below unless another cubin's section of
 			 * the name fits.
 			 */
+			/* each global's padding in the cubin (to the next global in
+			 * the cubin's order, or the section's end) must lie in the
+			 * slack read after it on the device: the device code reaches
+			 * that padding as the global's address plus an offset.  The
+			 * driver's order does not matter (on an H200 it put
+			 * rt62_cheated a slot below rt62_ws, which the cubin lays 8
+			 * bytes after it with no padding between: until measured so,
+			 * any global below the one before refused the plan, an honest
+			 * kernel's included, 2026-12-04) */
+			std::vector<size_t> ord(rk.size());
+			for (size_t i = 0; i < ord.size(); i++)
+				ord[i] = i;
+			std::sort(ord.begin(), ord.end(),
+				  [&](size_t a, size_t b) { return g.at[rk[a]] < g.at[rk[b]]; });
 			int closer = 0;
-			size_t at_i = 0;
-			for (size_t i = 1; i < rk.size() && !closer; i++)
-				if (rdd[i] < rdd[i - 1] || rdd[i] - rdd[i - 1] < g.at[rk[i]] - g.at[rk[i - 1]])
-					closer = 1, at_i = i;
+			char why[512];
+			for (size_t j = 0; j < ord.size() && !closer; j++) {
+				size_t i = ord[j];
+				uint64_t cend = g.at[rk[i]] + g.sz[rk[i]],
+					 cnext = j + 1 < ord.size() ? g.at[rk[ord[j + 1]]] : g.size,
+					 pad = cnext > cend ? cnext - cend : 0;
+				if (!pad)
+					continue;
+				uint64_t from = rdd[i] + rsz[i], to = from > UINT64_MAX - EVC_MODULE_DATA_ALIGN
+									      ? from
+									      : (from + EVC_MODULE_DATA_ALIGN - 1) & ~(EVC_MODULE_DATA_ALIGN - 1);
+				for (size_t k = 0; k < rk.size(); k++)
+					if (rdd[k] >= from && rdd[k] < to)
+						to = rdd[k];
+				if (pad > to - from) {
+					closer = 1;
+					snprintf(why, sizeof(why),
+						 "%.64s: %.80s has %llu bytes of padding after it in the cubin, %llu on the device",
+						 g.name.c_str(), g.sym[rk[i]].c_str(), (unsigned long long)pad,
+						 (unsigned long long)(to - from));
+				}
+			}
 			if (closer) {
-				char why[512];
-				snprintf(why, sizeof(why), "%.64s: %.80s at +0x%llx from %.80s, +0x%llx in the cubin",
-					 g.name.c_str(), g.sym[rk[at_i]].c_str(),
-					 (unsigned long long)(rdd[at_i] - rdd[at_i - 1]), g.sym[rk[at_i - 1]].c_str(),
-					 (unsigned long long)(g.at[rk[at_i]] - g.at[rk[at_i - 1]]));
 				misfit.push_back(g.name);
 				misfit_why.push_back(why);
 				continue;
