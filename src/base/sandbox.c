@@ -480,10 +480,12 @@ static void push_namespaces(struct argvb *a, const struct sandbox *sb)
 	 * for its neighbour to read (red teams 158 and 160).  The kernel
 	 * charges a queued signal to its receiver's namespace (and those
 	 * above), and a box reads its own.  (An unprivileged runner's
-	 * bubblewrap makes one anyway.)  A GPU box does not yet: the CUDA
-	 * driver in a user namespace is unmeasured. */
-	if (!sb->gpu)
-		argvb_push(a, "--unshare-user");
+	 * bubblewrap makes one anyway.)  A GPU box too: on an H200 (driver
+	 * 580, 2026-12-04) the sealed suite, dynamic parallelism, red team
+	 * 163's suite and iter1's trust: host variants (cuDNN, cuBLAS) ran
+	 * with the outcomes and medians they have without it
+	 * (data/gpu-evidence/h200-session-20261204-1210-rt163-uns.txt). */
+	argvb_push(a, "--unshare-user");
 	push3(a, "--cap-drop", "ALL", NULL);
 }
 
@@ -1374,7 +1376,7 @@ json_t *sandbox_describe(const struct sandbox *sb)
 				   "xattrs, times, modes, new processes...), parent-death signal kept; the compiler's "
 				   "(relaxed) a deny list: no ptrace/process_vm/mount/namespaces/modules/bpf/keys/clock/"
 				   "inotify/SysV IPC/POSIX message queues/sockets, processes in the PID namespace",
-			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", sb->gpu ? "pid ipc net uts cgroup" : "pid ipc net uts cgroup user", "proc",
+			 "gpu_devices", sb->gpu, "hidden", hidden, "namespaces", "pid ipc net uts cgroup user", "proc",
 			 sb->gpu ? "the box's own; every entry but its processes' read-only"
 				 : "the box's own, read-only",
 			 "root",

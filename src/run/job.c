@@ -787,7 +787,7 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 				    w->proto.hello_pid);
 		/* and its mounts, those its argv asked for (sandbox_mounts.c) */
 		if (why.len || (one > 0 && !sandbox_pidns_ok(one, w->proto.box_tool, &why)) ||
-		    (one > 0 && !w->box_gpu && !sandbox_userns_ok(one, w->proto.box_tool, &why)) ||
+		    (one > 0 && !sandbox_userns_ok(one, w->proto.box_tool, &why)) ||
 		    (w->proto.box_mounts &&
 		     !sandbox_box_mounts_ok(w->proto.hello_box, w->proto.box_mounts, w->proto.box_tool, &why)) ||
 		    !box_filter_read_back(w, one, &why) || !box_fds_ok(w, one, reply_fd, &why) ||
@@ -981,7 +981,6 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	/* the box is observed, not described: the worker's hello says what
 	 * its /proc/self/status shows before any kernel code loads */
 	w->proto.box_tool = c->sb.on ? c->sb.bwrap : NULL;
-	w->box_gpu = c->sb.gpu; /* a host box has a user namespace of its own (sandbox.c push_namespaces) */
 	/* and what its filter does: the probes' answers must be its program's */
 	enum sandbox_profile box_prof = w->sanitizer ? SANDBOX_SANITIZER : SANDBOX_STRICT;
 	w->proto.box_expect = c->sb.on && c->sb.probe_ready[box_prof] ? c->sb.probe_expect[box_prof] : NULL;
@@ -1215,8 +1214,8 @@ static void checker_box_seen(struct judged_set *j, json_t *m)
 			    j->box_tool, seen.pid);
 	} else {
 		int one = j->box_parent > 0 ? run_child_pid(j->box_parent) : -1;
-		if (one > 0 && sandbox_pidns_ok(one, j->box_tool, &why) && !j->box_gpu)
-			sandbox_userns_ok(one, j->box_tool, &why); /* a host box's own (sandbox.c) */
+		if (one > 0 && sandbox_pidns_ok(one, j->box_tool, &why))
+			sandbox_userns_ok(one, j->box_tool, &why); /* the box's own (sandbox.c) */
 		/* and its mounts, those its argv asked for (sandbox_mounts.c) */
 		if (!why.len && j->box_mounts)
 			sandbox_box_mounts_ok(b, j->box_mounts, j->box_tool, &why);
