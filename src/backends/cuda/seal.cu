@@ -1098,6 +1098,18 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 			 * bytes after it with no padding between: until measured so,
 			 * any global below the one before refused the plan, an honest
 			 * kernel's included, 2026-12-04) */
+			/* the end of global i's slot on the device: the next
+			 * EVC_MODULE_DATA_ALIGN boundary past it, or the next global */
+			auto slot_end = [&](size_t i) -> uint64_t {
+				uint64_t from = rdd[i] + rsz[i],
+					 to = from > UINT64_MAX - EVC_MODULE_DATA_ALIGN
+						      ? from
+						      : (from + EVC_MODULE_DATA_ALIGN - 1) & ~(EVC_MODULE_DATA_ALIGN - 1);
+				for (size_t k = 0; k < rk.size(); k++)
+					if (rdd[k] >= from && rdd[k] < to)
+						to = rdd[k];
+				return to;
+			};
 			std::vector<size_t> ord(rk.size());
 			for (size_t i = 0; i < ord.size(); i++)
 				ord[i] = i;
@@ -1112,12 +1124,7 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 					 pad = cnext > cend ? cnext - cend : 0;
 				if (!pad)
 					continue;
-				uint64_t from = rdd[i] + rsz[i], to = from > UINT64_MAX - EVC_MODULE_DATA_ALIGN
-									      ? from
-									      : (from + EVC_MODULE_DATA_ALIGN - 1) & ~(EVC_MODULE_DATA_ALIGN - 1);
-				for (size_t k = 0; k < rk.size(); k++)
-					if (rdd[k] >= from && rdd[k] < to)
-						to = rdd[k];
+				uint64_t from = rdd[i] + rsz[i], to = slot_end(i);
 				if (pad > to - from) {
 					closer = 1;
 					snprintf(why, sizeof(why),
@@ -1132,12 +1139,7 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 				continue;
 			}
 			for (size_t i = 0; i < rk.size(); i++) {
-				uint64_t from = rdd[i] + rsz[i], to = from > UINT64_MAX - EVC_MODULE_DATA_ALIGN
-									       ? from
-									       : (from + EVC_MODULE_DATA_ALIGN - 1) & ~(EVC_MODULE_DATA_ALIGN - 1);
-				for (size_t j = 0; j < rk.size(); j++)
-					if (rdd[j] >= from && rdd[j] < to)
-						to = rdd[j];
+				uint64_t from = rdd[i] + rsz[i], to = slot_end(i);
 				if (from < to) {
 					rd.push_back(from), rd.push_back(to);
 					init_at.push_back(UINT64_MAX);
