@@ -67,6 +67,8 @@ void seal_plan_release(struct seal_plan *p)
 	free(p->ginits);
 	free(p->ginit_data);
 	free(p->grelocs);
+	free(p->span_inits);
+	free(p->span_init_data);
 	free(p->contents);
 	memset(p, 0, sizeof(*p));
 }
@@ -195,8 +197,10 @@ static char *parse_contents(json_t *c, struct seal_plan *p)
 }
 
 /*
- * Contents runs of scratch buffer k (global 0: scratch_init) or module
- * global k (global 1: global_init), each inside its buffer, at most
+ * Contents runs of scratch buffer k (global 0: scratch_init), module
+ * global k (global 1: global_init) or, k 0, the kept layout's span
+ * (global 2: span_init, the bytes between its buffers; none without a
+ * kept layout), each inside its buffer, at most
  * EVC_PLAN_MAX_RUNS of them: [k, offset, bytes, at], the bytes at `at` of
  * the plan's contents (p->contents, parse_contents), or [k, offset, hex]
  * with the bytes in the line (a plan of before the contents travelled
@@ -209,7 +213,8 @@ static char *parse_contents(json_t *c, struct seal_plan *p)
 static char *parse_runs(json_t *si, int global, struct seal_plan *p, struct evc_init **runs, unsigned char **data,
 			int *n_runs, size_t *total)
 {
-	const char *key = global ? "global_init" : "scratch_init", *what = global ? "module global" : "scratch buffer";
+	const char *key = global == 2 ? "span_init" : global ? "global_init" : "scratch_init",
+		   *what = global == 2 ? "scratch span" : global ? "module global" : "scratch buffer";
 	const size_t max = EVC_PLAN_MAX_CONTENTS;
 	*runs = NULL;
 	*data = NULL;
@@ -241,10 +246,13 @@ static char *parse_runs(json_t *si, int global, struct seal_plan *p, struct evc_
 			return xstrfmt("%s %zu is not [%s, offset, bytes, at in the contents]", key, k, what);
 		if (in_line)
 			len = n / 2;
-		size_t cap = global ? ((int)sk < p->plan.n_globals ? p->globals[sk].bytes : 0)
-				    : ((int)sk < p->plan.n_scratch ? p->scratch[sk] : 0);
-		if ((global ? (int)sk >= p->plan.n_globals : (int)sk >= p->plan.n_scratch) || off > cap ||
-		    len > cap - off)
+		size_t cap = global == 2 ? (sk ? 0 : p->span_bytes)
+			     : global	 ? ((int)sk < p->plan.n_globals ? p->globals[sk].bytes : 0)
+					 : ((int)sk < p->plan.n_scratch ? p->scratch[sk] : 0);
+		if ((global == 2 ? sk != 0 || !p->span_bytes
+		     : global	 ? (int)sk >= p->plan.n_globals
+				 : (int)sk >= p->plan.n_scratch) ||
+		    off > cap || len > cap - off)
 			return xstrfmt("%s %zu names no %s of the plan, or runs past its end", key, k, what);
 		if (len > max - *total)
 			return xstrfmt("the plan's runs write more than %zu bytes of contents (%s %zu)", max, key, k);
@@ -378,6 +386,7 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 				    out->scratch_at[m] < out->scratch_at[k] + out->scratch[k])
 					BAD("scratch buffers %zu and %zu overlap in the plan's layout", k, m);
 		out->plan.scratch_at = out->scratch_at;
+		out->span_bytes = (size_t)span;
 	}
 	/* the module globals, before the steps: a parameter may point into
 	 * one; the step each names is checked after the steps */
@@ -558,6 +567,9 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 		bad = parse_runs(json_object_get(j, "global_init"), 1, out, &out->ginits, &out->ginit_data,
 				 &out->plan.n_ginits, &contents_total);
 	if (!bad)
+		bad = parse_runs(json_object_get(j, "span_init"), 2, out, &out->span_inits, &out->span_init_data,
+				 &out->plan.n_span_inits, &contents_total);
+	if (!bad)
 		bad = parse_relocs(json_object_get(j, "scratch_relocs"), 0, in_bytes, n_in, out_bytes, n_out, out,
 				   &out->srelocs, &out->plan.n_srelocs);
 	if (!bad)
@@ -565,6 +577,7 @@ int seal_plan_parse(json_t *j, const size_t *in_bytes, int n_in, const size_t *o
 				   &out->grelocs, &out->plan.n_grelocs);
 	out->plan.inits = out->inits;
 	out->plan.ginits = out->ginits;
+	out->plan.span_inits = out->span_inits;
 	out->plan.srelocs = out->srelocs;
 	out->plan.grelocs = out->grelocs;
 	if (bad) {
@@ -697,6 +710,8 @@ static void plan_hash(const struct seal_plan *sp, int contents, const unsigned c
 		}
 	}
 	feed_inits(h, "scratch.init", p->inits, p->n_inits, p->srelocs, p->n_srelocs, contents);
+	if (p->n_span_inits)
+		feed_inits(h, "span.init", p->span_inits, p->n_span_inits, NULL, 0, contents);
 	feed_u64(h, "globals", (uint64_t)p->n_globals);
 	for (int g = 0; g < p->n_globals; g++) {
 		feed_u64(h, "global.step", p->globals[g].step);

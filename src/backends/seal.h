@@ -40,6 +40,9 @@ struct seal_plan {
 	struct evc_init *ginits;
 	unsigned char *ginit_data;
 	struct evc_sreloc *grelocs;
+	struct evc_init *span_inits; /* the bytes between kept scratch buffers (span_init) */
+	unsigned char *span_init_data;
+	size_t span_bytes;        /* the kept layout's span (0: none) */
 	unsigned char *contents; /* the plan's "contents": the bytes [k, offset, bytes, at] runs point into */
 	size_t contents_bytes;
 };

@@ -387,6 +387,39 @@ static void test_plan_scratch_layout(void **state)
 		free(why);
 		why = NULL;
 	}
+	/* the bytes between the buffers of a kept layout (red team 163's
+	 * between): runs of the span, [0, offset, bytes, at], inside it; none
+	 * without a kept layout, none past the span's end (4096 + 64 + the
+	 * 64 between), none of another "buffer" than 0 */
+	assert_int_equal(parse(SLAYOUT("[0, 4160], \"span_init\": [[0, 4096, 8, 0]], \"contents\": \"0102030405060708\""),
+			       &sp, &why),
+			 0);
+	assert_int_equal(sp.plan.n_span_inits, 1);
+	assert_int_equal(sp.plan.span_inits[0].off, 4096);
+	assert_int_equal(sp.plan.span_inits[0].bytes, 8);
+	assert_int_equal(sp.plan.span_inits[0].data[7], 8);
+	char id1[SHA256_HEX_LEN + 1], id2[SHA256_HEX_LEN + 1], l1[SHA256_HEX_LEN + 1], l2[SHA256_HEX_LEN + 1];
+	seal_plan_identity(&sp, id1, l1, NULL);
+	seal_plan_release(&sp);
+	assert_int_equal(parse(SLAYOUT("[0, 4160], \"span_init\": [[0, 4096, 8, 0]], \"contents\": \"0102030405060709\""),
+			       &sp, &why),
+			 0);
+	seal_plan_identity(&sp, id2, l2, NULL);
+	assert_string_not_equal(id1, id2); /* its bytes are in the plan's identity */
+	seal_plan_release(&sp);
+	static const char *bad_span[] = {
+		SLAYOUT("null, \"span_init\": [[0, 0, 8, 0]], \"contents\": \"0102030405060708\""),
+		SLAYOUT("[0, 4160], \"span_init\": [[0, 4220, 8, 0]], \"contents\": \"0102030405060708\""),
+		SLAYOUT("[0, 4160], \"span_init\": [[1, 4096, 8, 0]], \"contents\": \"0102030405060708\""),
+		SLAYOUT("[0, 4160], \"span_init\": [[0, 4096, 8, 4]], \"contents\": \"0102030405060708\""),
+	};
+	for (size_t i = 0; i < sizeof(bad_span) / sizeof(bad_span[0]); i++) {
+		if (parse(bad_span[i], &sp, &why) != -1)
+			print_error("span_init %zu was accepted: %s\n", i, bad_span[i]);
+		assert_non_null(why);
+		free(why);
+		why = NULL;
+	}
 }
 
 #define SRELOC(relocs)                                                                                    \

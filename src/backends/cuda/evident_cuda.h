@@ -477,6 +477,13 @@ struct evc_plan {
 	 * the start of the next stays both (red team 34's endptr: a [begin,
 	 * end) pointer pair read the next allocation as its end) */
 	const size_t *scratch_at;
+	/* an addition: the bytes init() left between the scratch buffers of
+	 * a kept layout (red team 163's between), as runs whose `scratch` is
+	 * 0 and `off` the offset from the span's start; plan_load writes
+	 * them after zeroing the span, before the buffers' own runs.  Raw
+	 * bytes: nothing in them is relocated (no launch names them) */
+	int n_span_inits;
+	const struct evc_init *span_inits;
 	/* an addition (version 8): the per-thread stack the planner's context
 	 * had after the capture, when more than before init() (0: the
 	 * default); plan_load sets it (red team 35's stack) */

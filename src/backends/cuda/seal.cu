@@ -78,9 +78,6 @@ struct kbuf {
 	CUdeviceptr base;
 	size_t bytes;
 	uint32_t id;
-	/* 1: memory between two scratch buffers of a kept layout (span_gaps),
-	 * in no allocation the driver names: read by device code (peek) */
-	int between;
 };
 
 __global__ void evc_harness_peek(const unsigned char *src, unsigned char *dst, unsigned long long n);
@@ -210,7 +207,7 @@ static int classify(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64
 	if (n_scratch >= EVC_PLAN_MAX_SCRATCH)
 		return fail(err, errlen, "the launch uses more than %d device allocations of its own",
 			    EVC_PLAN_MAX_SCRATCH);
-	bufs.push_back({ start, size, (uint32_t)(EVC_BUF_SCRATCH + n_scratch), 0 });
+	bufs.push_back({ start, size, (uint32_t)(EVC_BUF_SCRATCH + n_scratch) });
 	*id = bufs.back().id;
 	*off = v - start;
 	return 1;
@@ -834,7 +831,9 @@ struct contents_out {
 /* n bytes at src of device memory to host dst through the harness's
  * reader (evc_harness_peek): memory in no allocation the driver names
  * (between two of them in one mapped page), which cuMemcpyDtoH refuses.
- * CUDA_SUCCESS or the failure. */
+ * Its own buffer may land in a freed stretch it reads (the bytes read
+ * there are then the reader's): fine for what span_gaps carries, which no
+ * launch names.  CUDA_SUCCESS or the failure. */
 static CUresult peek_to_host(void *dst, CUdeviceptr src, size_t n)
 {
 	unsigned char *dbuf = NULL;
@@ -855,12 +854,12 @@ static CUresult peek_to_host(void *dst, CUdeviceptr src, size_t n)
 	return e == cudaSuccess ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
-static int scratch_contents(std::vector<kbuf> &bufs, size_t from, contents_out *sc, contents_out *gl,
-			    std::string &contents, char *err, size_t errlen)
+static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_out *gl, std::string &contents,
+			    char *err, size_t errlen)
 {
 	const size_t chunk = (size_t)1 << 20, gap = 64;
 	std::vector<unsigned char> h(chunk);
-	for (size_t bi = from; bi < bufs.size(); bi++) { /* bufs grows as words reach new allocations */
+	for (size_t bi = 0; bi < bufs.size(); bi++) { /* bufs grows as words reach new allocations */
 		const kbuf b = bufs[bi];
 		if (b.id < EVC_BUF_SCRATCH)
 			continue;
@@ -885,8 +884,7 @@ static int scratch_contents(std::vector<kbuf> &bufs, size_t from, contents_out *
 		};
 		for (size_t at = 0; at < b.bytes; at += chunk) {
 			size_t n = b.bytes - at < chunk ? b.bytes - at : chunk;
-			if ((b.between ? peek_to_host(h.data(), b.base + at, n) : cuMemcpyDtoH(h.data(), b.base + at, n)) !=
-			    CUDA_SUCCESS)
+			if (cuMemcpyDtoH(h.data(), b.base + at, n) != CUDA_SUCCESS)
 				return fail(err, errlen, "cannot read %s (%zu bytes at 0x%llx) to carry what init() "
 							 "left there",
 					    o->what, b.bytes, (unsigned long long)b.base);
@@ -1098,18 +1096,22 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 			 * bytes after it with no padding between: until measured so,
 			 * any global below the one before refused the plan, an honest
 			 * kernel's included, 2026-12-04) */
-			/* the end of global i's slot on the device: the next
-			 * EVC_MODULE_DATA_ALIGN boundary past it, or the next global */
-			auto slot_end = [&](size_t i) -> uint64_t {
-				uint64_t from = rdd[i] + rsz[i],
-					 to = from > UINT64_MAX - EVC_MODULE_DATA_ALIGN
-						      ? from
-						      : (from + EVC_MODULE_DATA_ALIGN - 1) & ~(EVC_MODULE_DATA_ALIGN - 1);
+			/* the end of what is read after global i on the device: the
+			 * EVC_MODULE_DATA_ALIGN boundary at or past its padding in
+			 * the cubin (pad bytes), or the next global (an
+			 * __align__(512) table's 508 bytes of padding lie past its
+			 * 256-byte slot: red team 167's align512) */
+			auto slot_end = [&](size_t i, uint64_t pad) -> uint64_t {
+				uint64_t from = rdd[i] + rsz[i], want = pad > UINT64_MAX - from ? UINT64_MAX : from + pad,
+					 to = want > UINT64_MAX - EVC_MODULE_DATA_ALIGN
+						      ? want
+						      : (want + EVC_MODULE_DATA_ALIGN - 1) & ~(EVC_MODULE_DATA_ALIGN - 1);
 				for (size_t k = 0; k < rk.size(); k++)
 					if (rdd[k] >= from && rdd[k] < to)
 						to = rdd[k];
 				return to;
 			};
+			std::vector<uint64_t> pad_of(rk.size(), 0);
 			std::vector<size_t> ord(rk.size());
 			for (size_t i = 0; i < ord.size(); i++)
 				ord[i] = i;
@@ -1122,9 +1124,10 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 				uint64_t cend = g.at[rk[i]] + g.sz[rk[i]],
 					 cnext = j + 1 < ord.size() ? g.at[rk[ord[j + 1]]] : g.size,
 					 pad = cnext > cend ? cnext - cend : 0;
+				pad_of[i] = pad;
 				if (!pad)
 					continue;
-				uint64_t from = rdd[i] + rsz[i], to = slot_end(i);
+				uint64_t from = rdd[i] + rsz[i], to = slot_end(i, pad);
 				if (pad > to - from) {
 					closer = 1;
 					snprintf(why, sizeof(why),
@@ -1139,7 +1142,7 @@ static int module_gaps(CUmodule m, CUlibrary lib, char *err, size_t errlen)
 				continue;
 			}
 			for (size_t i = 0; i < rk.size(); i++) {
-				uint64_t from = rdd[i] + rsz[i], to = slot_end(i);
+				uint64_t from = rdd[i] + rsz[i], to = slot_end(i, pad_of[i]);
 				if (from < to) {
 					rd.push_back(from), rd.push_back(to);
 					init_at.push_back(UINT64_MAX);
@@ -1368,7 +1371,7 @@ static int module_globals(const std::vector<CUgraphNode> &order, std::vector<kbu
 			appendf(js, "%s[%d, ", ng ? ", " : "", step);
 			append_str(js, name.c_str());
 			appendf(js, ", %zu]", sz);
-			bufs.push_back({ d, sz, (uint32_t)(EVC_BUF_GLOBAL + ng), 0 });
+			bufs.push_back({ d, sz, (uint32_t)(EVC_BUF_GLOBAL + ng) });
 			ng++;
 		}
 		int rg = module_gaps(m, lib, err, errlen);
@@ -1523,16 +1526,23 @@ static int keep_layout(const std::vector<kbuf> &bufs, CUdeviceptr *lo_out = NULL
  * every replay (measured on an H200: a knob there made the process 22.1
  * us, the sealed replay 17.2 us).  Each stretch between buffers that the
  * device has mapped (a 2 MiB page that holds a scratch buffer's bytes, or
- * an allocation the driver names) becomes a scratch buffer of the plan
- * (between: read through the harness's reader), less the launch's
- * tensors and the module's globals (their bytes are not init()'s), so
- * scratch_contents carries what it holds and the worker writes it at its
- * offset.  A stretch in a page of no scratch buffer and no allocation
- * the driver names is not read (it may be unmapped: a read would fault);
- * README says so.  The number of buffers added, or -1 with the reason in
- * err (more than EVC_PLAN_MAX_SCRATCH in all).
+ * an allocation the driver names at the page's first stretch byte) is
+ * read, less the launch's tensors and the module's globals (their bytes
+ * are not init()'s), and its non-zero bytes go into the plan as runs of
+ * the span ([0, offset from lo, bytes, at in contents] into *runs_js; the
+ * bytes appended to contents), merged across fewer than 64 zero bytes.
+ * Raw bytes: a word there is never taken for a pointer, relocated or
+ * refused (no launch names the stretch, and an honest init()'s
+ * descriptor of its tensors may lie there: red team 167's ptrgap), and
+ * no stretch becomes a buffer of the plan (nine buffers and their eight
+ * stretches would pass EVC_PLAN_MAX_SCRATCH: red team 167's many).  A
+ * stretch in a page of no scratch buffer and no allocation the driver
+ * names there is not read (it may be unmapped: a read would fault);
+ * README says so.  0, or -1 with the reason in err (more than
+ * EVC_PLAN_MAX_CONTENTS bytes or EVC_PLAN_MAX_RUNS runs).
  */
-static int span_gaps(std::vector<kbuf> &bufs, char *err, size_t errlen)
+static int span_gaps(const std::vector<kbuf> &bufs, CUdeviceptr lo, std::string &runs_js, std::string &contents,
+		     char *err, size_t errlen)
 {
 	const uint64_t page = (uint64_t)2 << 20;
 	std::vector<std::pair<uint64_t, uint64_t>> sc, other, segs;
@@ -1581,22 +1591,59 @@ static int span_gaps(std::vector<kbuf> &bufs, char *err, size_t errlen)
 			a = e;
 		}
 	}
-	/* adjacent stretches (page by page) as one */
-	std::vector<std::pair<uint64_t, uint64_t>> merged;
-	for (const auto &g : segs)
-		if (!merged.empty() && merged.back().second == g.first)
-			merged.back().second = g.second;
-		else
-			merged.push_back(g);
-	if (sc.size() + merged.size() > EVC_PLAN_MAX_SCRATCH)
-		return fail(err, errlen, "the launch's %zu own allocations lie apart with %zu stretches of device memory "
-					 "between them, more than the %d buffers a sealed plan holds: run the variant with "
-					 "trust: host",
-			    sc.size(), merged.size(), EVC_PLAN_MAX_SCRATCH);
-	uint32_t n = (uint32_t)sc.size();
-	for (const auto &g : merged)
-		bufs.push_back({ (CUdeviceptr)g.first, (size_t)(g.second - g.first), (uint32_t)(EVC_BUF_SCRATCH + n++), 1 });
-	return (int)merged.size();
+	/* each stretch's non-zero words as runs, read a MiB at a time */
+	const size_t chunk = (size_t)1 << 20, gap = 64;
+	std::vector<unsigned char> h(chunk);
+	int nr = 0;
+	for (const auto &g : segs) {
+		size_t run_at = 0, run_end = 0, run_from = contents.size(); /* offsets from lo */
+		auto flush = [&](void) -> int {
+			if (run_end > run_at) {
+				if (nr >= EVC_PLAN_MAX_RUNS)
+					return fail(err, errlen, "init() left more than %d separate runs of data "
+								 "between the launch's own allocations; a sealed plan "
+								 "carries at most that: run the variant with trust: host",
+						    EVC_PLAN_MAX_RUNS);
+				appendf(runs_js, "%s[0, %zu, %zu, %zu]", nr++ ? ", " : "", run_at, run_end - run_at,
+					run_from);
+			}
+			run_at = run_end = 0;
+			run_from = contents.size();
+			return 0;
+		};
+		for (uint64_t at = g.first; at < g.second; at += chunk) {
+			size_t n = (size_t)std::min((uint64_t)chunk, g.second - at);
+			if (peek_to_host(h.data(), (CUdeviceptr)at, n) != CUDA_SUCCESS)
+				return fail(err, errlen, "cannot read the device memory between the launch's own "
+							 "allocations (%zu bytes at 0x%llx) to carry what init() left "
+							 "there: run the variant with trust: host",
+					    n, (unsigned long long)at);
+			for (size_t w = 0; w < n; w += 8) {
+				size_t wn = n - w < 8 ? n - w : 8, pos = (size_t)(at - lo) + w;
+				int nz = 0;
+				for (size_t q = 0; q < wn; q++)
+					nz |= h[w + q] != 0;
+				if (!nz)
+					continue;
+				if (run_end > run_at && pos - run_end >= gap && flush())
+					return -1;
+				if (run_end == run_at)
+					run_at = run_end = pos;
+				if (contents.size() + (pos - run_end) + wn > EVC_PLAN_MAX_CONTENTS)
+					return fail(err, errlen, "init() left more than %zu bytes of data in the launch's "
+								 "own memory, its module's globals and between its "
+								 "allocations; a sealed plan carries at most that: run "
+								 "the variant with trust: host",
+						    EVC_PLAN_MAX_CONTENTS);
+				contents.append(pos - run_end, '\0');
+				contents.append((const char *)h.data() + w, wn);
+				run_end = pos + wn;
+			}
+		}
+		if (flush())
+			return -1;
+	}
+	return 0;
 }
 
 int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct ev_launch *l, char **json,
@@ -1605,10 +1652,10 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	std::vector<kbuf> bufs;
 	for (int t = 0; t < l->n_inputs && t < 4; t++)
 		bufs.push_back({ (CUdeviceptr)l->inputs[t].data, tensor_bytes_of(&l->inputs[t]),
-				 (uint32_t)(EVC_BUF_IN + t), 0 });
+				 (uint32_t)(EVC_BUF_IN + t) });
 	for (int o = 0; o < l->n_outputs && o < 2; o++)
 		bufs.push_back({ (CUdeviceptr)l->outputs[o].data, tensor_bytes_of(&l->outputs[o]),
-				 (uint32_t)(EVC_BUF_OUT + o), 0 });
+				 (uint32_t)(EVC_BUF_OUT + o) });
 	*json = NULL;
 	cudaGetLastError();
 	/* init()'s device work first: the harness's stream does not block
@@ -1833,19 +1880,15 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	gl.what = "the module's globals";
 	if (cuCtxSynchronize() != CUDA_SUCCESS)
 		return fail(err, errlen, "the device work launch() enqueued outside its capture failed");
-	if (scratch_contents(bufs, 0, &sc, &gl, contents, err, errlen))
+	if (scratch_contents(bufs, &sc, &gl, contents, err, errlen))
 		return -1;
 	/* the memory between scratch buffers whose layout the worker keeps
-	 * (red team 163's between), and what it holds */
-	if (keep_layout(bufs)) {
-		size_t nb = bufs.size();
-		if (span_gaps(bufs, err, errlen) < 0 ||
-		    (bufs.size() > nb && scratch_contents(bufs, nb, &sc, &gl, contents, err, errlen)))
+	 * (red team 163's between): what it holds, as raw runs */
+	std::string span_js;
+	{
+		CUdeviceptr lo = 0;
+		if (keep_layout(bufs, &lo) && span_gaps(bufs, lo, span_js, contents, err, errlen))
 			return -1;
-		if (!keep_layout(bufs))
-			return fail(err, errlen, "init() left pointers, between the launch's own allocations, to device "
-						 "memory far from them: the planner's layout of the allocations cannot be "
-						 "kept: run the variant with trust: host");
 	}
 	js += "], \"scratch\": [";
 	int ns = 0;
@@ -1863,6 +1906,10 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 				if (b.id >= EVC_BUF_SCRATCH && b.id < EVC_BUF_GLOBAL)
 					appendf(js, "%s%llu", na++ ? ", " : "", (unsigned long long)(b.base - lo));
 		}
+	}
+	if (!span_js.empty()) {
+		js += "], \"span_init\": [";
+		js += span_js;
 	}
 	js += "], \"scratch_init\": [";
 	js += sc.js;
@@ -2115,6 +2162,12 @@ int seal_load(const void *const *images, const size_t *image_bytes, int n_images
 				span = plan->scratch_at[k] + plan->scratch_bytes[k];
 		CUCK(cuMemAlloc(&R.scratch_block, span), "cuMemAlloc scratch");
 		CUCK(cuMemsetD8(R.scratch_block, 0, span), "cuMemsetD8 scratch");
+		/* the bytes between the buffers (span_gaps; the parent checked
+		 * each run lies inside the span) */
+		for (int r = 0; r < plan->n_span_inits; r++)
+			CUCK(cuMemcpyHtoD(R.scratch_block + plan->span_inits[r].off, plan->span_inits[r].data,
+					  plan->span_inits[r].bytes),
+			     "cuMemcpyHtoD span");
 		for (int k = 0; k < plan->n_scratch; k++) {
 			R.scratch.push_back(R.scratch_block + plan->scratch_at[k]);
 			R.scratch_bytes.push_back(plan->scratch_bytes[k]);
