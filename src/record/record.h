@@ -563,6 +563,10 @@ int run_trust_host(const struct run_record *r);
  * host, and what one box's code makes the host kernel do reaches the CPUs
  * its neighbours are timed on (red teams 139, 158, 160): stats.h rule 0d */
 int run_shared_host(const struct run_record *r);
+/* The host clock's handshake, us (timing.method.handshake_us: the median
+ * of its null rounds, in every sample): a host-backend run's; NAN for
+ * another backend or a record that does not say (stats.h rule 0e) */
+double run_handshake_us(const struct run_record *r);
 
 /*
  * Where a batch ran, as far as a reproduction compares it: the host's CPU

@@ -612,6 +612,14 @@ int run_shared_host(const struct run_record *r)
 	       r->exec.slots >= 2;
 }
 
+double run_handshake_us(const struct run_record *r)
+{
+	if (!r || !r->backend || strcmp(r->backend, "host") || !r->timing_method)
+		return NAN;
+	json_t *v = json_object_get(r->timing_method, "handshake_us");
+	return json_is_number(v) && json_number_value(v) > 0 ? json_number_value(v) : NAN;
+}
+
 int record_run_setting(const struct run_record *r, const char *key, double *num, const char **str)
 {
 	const char *dot = strchr(key, '.');

@@ -171,6 +171,7 @@ int record_comparison_read(json_t *j, struct stats_comparison *c)
 	/* rule 0c likewise */
 	c->trust_host = c->verdict_reason && !strcmp(c->verdict_reason, STATS_REASON_TRUST_HOST);
 	c->shared_host = c->verdict_reason && !strcmp(c->verdict_reason, STATS_REASON_SHARED_HOST);
+	c->within_handshake = c->verdict_reason && !strcmp(c->verdict_reason, STATS_REASON_HANDSHAKE);
 	if (c->ka == 1 && c->kb == 1) {
 		c->one_process = 1;
 		if (c->verdict && strcmp(c->verdict, "inconclusive"))

@@ -48,7 +48,7 @@ void audit_trust_note(struct actx *a, struct strbuf *msg, const struct batch_row
 }
 
 /*
- * Rules 0c and 0d of the verdict table (stats.h) on every claim, whatever its
+ * Rules 0c, 0d and 0e of the verdict table (stats.h) on every claim, whatever its
  * batch recorded (batches before the rule kept "faster"): a comparison
  * with a side that is one of the spec's GPU kernels run trust: host (not
  * a reference) holds no verdict, for its times are its own process's
@@ -77,6 +77,27 @@ static int audit_trust_host_blocks(struct actx *a, const struct batch_row *ra, c
 				    names[i]);
 			return 1;
 		}
+	/* rule 0e: host medians closer than the host clock's handshake (red
+	 * team 166), whatever the batch recorded */
+	double h = NAN;
+	for (int i = 0; i < 2; i++) {
+		const struct run_record **runs = NULL;
+		size_t n = rows[i] ? query_row_runs(a->q, rows[i], &runs) : 0;
+		for (size_t k = 0; k < n; k++) {
+			double v = run_handshake_us(runs[k]);
+			if (v > 0 && !(h >= v))
+				h = v;
+		}
+		free(runs);
+	}
+	if (h > 0 && ra && rb && ra->have_stats && rb->have_stats &&
+	    fabs(ra->stats.median - rb->stats.median) < h) {
+		strbuf_addf(msg, "; but their medians (%.4g and %.4g us) differ by less than the host clock's handshake "
+				 "(%.4g us), which every sample holds and the kernel's own code can shorten, so the "
+				 "comparison holds no verdict (time a larger shape)",
+			    ra->stats.median, rb->stats.median, h);
+		return 1;
+	}
 	return 0;
 }
 

@@ -1213,6 +1213,37 @@ static int vdata_shared_host(const struct vdata *d)
 	return 0;
 }
 
+/* The largest host-clock handshake of d's runs (run_handshake_us), us;
+ * NAN when none says: stats.h rule 0e */
+static double vdata_handshake_max(const struct vdata *d)
+{
+	double h = NAN;
+	for (size_t i = 0; i < d->n_runs; i++) {
+		double v = run_handshake_us(&d->runs[i]);
+		if (v > 0 && !(h >= v))
+			h = v;
+	}
+	return h;
+}
+
+/* The median of d's samples, every group pooled (as the comparison reads
+ * them); NAN with none */
+static double vdata_pooled_median(const struct vdata *d)
+{
+	size_t n = 0;
+	for (size_t g = 0; g < d->n_groups; g++)
+		n += d->nx[g];
+	if (!n)
+		return NAN;
+	double *v = xmalloc(n * sizeof(double));
+	for (size_t g = 0, k = 0; g < d->n_groups; g++)
+		for (size_t i = 0; i < d->nx[g]; i++)
+			v[k++] = d->x[g][i];
+	double m = stats_median_inplace(v, n);
+	free(v);
+	return m;
+}
+
 /* 1 when row is one of the spec's GPU kernels (not a reference) and a run
  * of it ran trust: host (run_trust_host): stats.h rule 0c */
 static int vdata_trust_host(const struct vdata *d, const struct batch_row *row)
@@ -1282,6 +1313,13 @@ static size_t compare_rows(const struct plan *p, struct batch_record *b, const s
 		/* rule 0d: a side ran beside other boxes in a host pool */
 		if (row->have_cmp && (vdata_shared_host(&vd[vi]) || vdata_shared_host(bd)))
 			row->cmp.shared_host = 1;
+		/* rule 0e: host medians closer than the host clock's handshake */
+		if (row->have_cmp) {
+			double ha = vdata_handshake_max(bd), hb = vdata_handshake_max(&vd[vi]);
+			double h = isnan(ha) ? hb : isnan(hb) || ha > hb ? ha : hb;
+			if (h > 0 && fabs(vdata_pooled_median(bd) - vdata_pooled_median(&vd[vi])) < h)
+				row->cmp.within_handshake = 1;
+		}
 		/* rule 4b: the launches' mean work, from the runs' records */
 		if (row->have_cmp) {
 			double wa = side_work_mean(bd), wb = side_work_mean(&vd[vi]);
@@ -1335,6 +1373,16 @@ static void one_process_note(const struct batch_record *b, json_t *notes)
 					"what one box's code makes the host kernel do reaches the CPUs its neighbours "
 					"are timed on, so %s inconclusive; run without --gpus for a verdict",
 					sh, sh == 1 ? "" : "s", sh == 1 ? "it is" : "each is"));
+	/* rule 0e: medians closer than the host clock's handshake (red team 166) */
+	size_t hs = 0;
+	for (size_t i = 0; i < b->n_rows; i++)
+		hs += b->rows[i].have_cmp && b->rows[i].cmp.within_handshake && !b->rows[i].cmp.one_process &&
+		      !b->rows[i].cmp.few_processes && !b->rows[i].cmp.trust_host && !b->rows[i].cmp.shared_host;
+	if (hs)
+		add_note(notes, xstrfmt("%zu comparison%s whose medians differ by less than the host clock's "
+					"handshake, which every sample holds and the kernel's own code can shorten, so "
+					"%s inconclusive; time a larger shape for a verdict",
+					hs, hs == 1 ? "" : "s", hs == 1 ? "it is" : "each is"));
 	/* rule 0b: fewer than three on a side (red team 110) */
 	if (f)
 		add_note(notes, xstrfmt("%zu comparison%s with fewer than 3 repeats on a side: a variance between "

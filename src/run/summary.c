@@ -152,6 +152,7 @@ void summary_print(const struct run_ctx *c, const struct batch_record *b)
 		       : r->cmp.one_process ? " (1 repeat)"
 		       : r->cmp.trust_host && !r->cmp.few_processes ? " (trust: host)"
 		       : r->cmp.shared_host && !r->cmp.few_processes ? " (host pool)"
+		       : r->cmp.within_handshake && !r->cmp.few_processes ? " (within the handshake)"
 		       : r->cmp.small_n	   ? " (too few samples)"
 					   : "");
 	}

@@ -325,6 +325,8 @@ const char *stats_verdict(struct stats_comparison *c, double alpha, double thres
 		why = STATS_REASON_TRUST_HOST;
 	} else if (c->shared_host) {
 		why = STATS_REASON_SHARED_HOST;
+	} else if (c->within_handshake) {
+		why = STATS_REASON_HANDSHAKE;
 	} else if (c->small_n) {
 		why = "too few samples";
 	} else if (!c->speedup_method || !strcmp(c->speedup_method, "none") ||

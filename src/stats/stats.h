@@ -99,6 +99,18 @@
  *      global membarrier in its untimed init() made the host kernel work
  *      on the neighbour's CPU; "faster" 1.18x-1.33x in 7 of 17 batches).
  *      Set by gather.c from the runs (run_shared_host) and by the audit
+ *   0e. within_handshake (host runs whose medians differ by less than the
+ *      larger handshake, timing.method.handshake_us, of any run of either
+ *      side) -> inconclusive STATS_REASON_HANDSHAKE: the host clock times
+ *      from its go to the done line, a handshake every sample holds (16
+ *      null rounds' median: 20-105 us on a 2-CPU VM), and the kernel runs
+ *      in the worker that answers it: red team 166's hooky rewrote the
+ *      worker's read() into a yielding spin in its untimed init() and read
+ *      "faster" 1.21x-1.36x in 4 of 14 batches with naive's arithmetic at
+ *      93-178 us a sample (eval promoted 2 of 20 salted copies).  A
+ *      kernel can shorten the handshake by at most the whole of it, so a
+ *      difference under it is no kernel's.  Set by gather.c from the runs
+ *      (run_handshake_us) and by the audit
  *   0c. trust_host (a side is one of the spec's GPU kernels run trust: host,
  *      not a reference) -> inconclusive STATS_REASON_TRUST_HOST: such a
  *      kernel's host code runs in the process that times it, and red team
@@ -249,6 +261,9 @@ struct stats_comparison {
 					   its own process's word: rule 0c of the table */
 	int shared_host;                /* 1: a side ran in a host pool of two slots or more,
 					   beside other boxes: rule 0d of the table */
+	int within_handshake;           /* 1: host runs whose medians differ by less than the
+					   host clock's handshake, which every sample holds and a
+					   kernel's code can shorten: rule 0e of the table */
 	/* the means (rule 4): mean(a) / mean(b) over every sample (pooled over
 	 * repeats), and Welch's two-sided p for their difference; NaN (or 0 in
 	 * a struct no comparison filled) when not computed */
@@ -279,6 +294,12 @@ struct stats_comparison {
 	"a side ran in a host pool (--gpus on the CPU): other boxes ran beside it, and what one box's "   \
 	"code makes the host kernel do reaches the CPUs its neighbours are timed on (red team 160: "    \
 	"1.2x-1.3x faster with naive's arithmetic); run without --gpus for a verdict"
+
+/* The reason of rule 0e (static). */
+#define STATS_REASON_HANDSHAKE                                                                         \
+	"the medians differ by less than the host clock's handshake (timing.method.handshake_us), which " \
+	"every sample holds and the kernel's own code can shorten (red team 166: a kernel that rewrote "  \
+	"its worker's read() into a spin read 1.2x faster with naive's arithmetic); time a larger shape"
 
 /* The reason of rule 0c (static). */
 #define STATS_REASON_TRUST_HOST                                                                       \
