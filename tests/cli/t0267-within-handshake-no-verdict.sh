@@ -8,7 +8,9 @@
 # rowsum and the same plus a 15 us spin: wherever the recorded medians lie
 # closer than the larger handshake of either side's runs, the verdict is
 # inconclusive with rule 0e's reason, the batch notes it and the summary
-# says "(within the handshake)"; a 20 ms spin is decided as ever.  (Before
+# says "(within the handshake)"; a 20 ms spin is never held by it (its
+# verdict is the other rules': under load 5 in CI, base's outliers made
+# it inconclusive by the launches' mean work, rule 4b).  (Before
 # the rule, such a pair was decided whenever its CI left the 1% band:
 # red team 166's hooky, 4 of 14 quiet batches `faster`; on a busy machine
 # the noise alone keeps it inconclusive, so the rule's reason is what
@@ -36,7 +38,7 @@ expect_exit 0 "$EVIDENT" run --no-progress hs.yaml
 cp "$TEST_TMP/out" run.txt
 B=$(sed -n 's/^records: .* and batch \([^ ]*\) in .*/\1/p' "$TEST_TMP/out")
 [ -n "$B" ] || fail "no batch id in the output"
-expect_match "$TEST_TMP/out" '^far +ok .* slower$'
+expect_match "$TEST_TMP/out" '^far +ok '
 expect_exit 0 "$EVIDENT" show --json "$B"
 cp "$TEST_TMP/out" batch.json
 for r in $(python3 -c 'import json; print(" ".join(x for v in json.load(open("batch.json"))["variants"] for x in v.get("runs", [])))'); do
@@ -69,6 +71,8 @@ if inside:
         sys.exit("the summary or the batch's notes do not say it: " + line)
 if not inside and "handshake" in reason:
     sys.exit(1)
+if "handshake" in (rows["far"]["comparison"].get("verdict_reason") or ""):
+    sys.exit("far, 20 ms apart, was held by the handshake rule")
 if not inside:
     print("SKIP-NOTE: the medians lay apart by more than the handshake on this machine")
 PY
