@@ -1296,6 +1296,8 @@ static size_t compare_rows(const struct plan *p, struct batch_record *b, const s
 {
 	const struct batch_row *base = &b->rows[p->baseline];
 	const struct vdata *bd = &vd[p->baseline];
+	/* the baseline's side of rule 0e, once for every row */
+	const double base_hs = vdata_handshake_max(bd), base_med = vdata_pooled_median(bd);
 	size_t nc = 0;
 	for (size_t vi = 0; vi < p->n_variants; vi++) {
 		struct batch_row *row = &b->rows[vi];
@@ -1315,9 +1317,9 @@ static size_t compare_rows(const struct plan *p, struct batch_record *b, const s
 			row->cmp.shared_host = 1;
 		/* rule 0e: host medians closer than the host clock's handshake */
 		if (row->have_cmp) {
-			double ha = vdata_handshake_max(bd), hb = vdata_handshake_max(&vd[vi]);
-			double h = isnan(ha) ? hb : isnan(hb) || ha > hb ? ha : hb;
-			if (h > 0 && fabs(vdata_pooled_median(bd) - vdata_pooled_median(&vd[vi])) < h)
+			double hb = vdata_handshake_max(&vd[vi]);
+			double h = isnan(base_hs) ? hb : isnan(hb) || base_hs > hb ? base_hs : hb;
+			if (h > 0 && fabs(base_med - vdata_pooled_median(&vd[vi])) < h)
 				row->cmp.within_handshake = 1;
 		}
 		/* rule 4b: the launches' mean work, from the runs' records */
