@@ -828,6 +828,64 @@ struct contents_out {
 	const char *what;
 };
 
+/*
+ * The non-zero words of one stretch of device memory as runs of a plan's
+ * contents, the stretch read in order: add() each non-zero word (pos its
+ * offset in the stretch's frame: its buffer, or the span from its lowest
+ * byte), flush() at the stretch's end.  A run is [k, pos, bytes, at in
+ * contents], merged across fewer than 64 zero bytes (the zeros inside a
+ * run are carried); more than EVC_PLAN_MAX_RUNS runs in *nr's list or
+ * EVC_PLAN_MAX_CONTENTS bytes of contents in all is refused, naming
+ * `what`.  scratch_contents (a buffer's words) and span_gaps (the
+ * stretches between buffers) share it.
+ */
+struct run_writer {
+	std::string &contents, &js;
+	int &nr;
+	uint32_t k;
+	const char *what;
+	size_t run_at = 0, run_end = 0; /* [run_at, run_end): the open run, empty when equal */
+	size_t run_from;                /* where the open run's bytes start in contents */
+
+	run_writer(std::string &c, std::string &j, int &n, uint32_t key, const char *w)
+		: contents(c), js(j), nr(n), k(key), what(w), run_from(c.size())
+	{
+	}
+	int flush(char *err, size_t errlen)
+	{
+		if (run_end > run_at) {
+			if (nr >= EVC_PLAN_MAX_RUNS)
+				return fail(err, errlen, "init() (and launch()'s first call, run once as a "
+							 "warm-up) left more than %d separate runs of data in %s; a "
+							 "sealed plan carries at most that: run the variant with "
+							 "trust: host",
+					    EVC_PLAN_MAX_RUNS, what);
+			appendf(js, "%s[%u, %zu, %zu, %zu]", nr++ ? ", " : "", k, run_at, run_end - run_at,
+				run_from);
+		}
+		run_at = run_end = 0;
+		run_from = contents.size();
+		return 0;
+	}
+	int add(size_t pos, const unsigned char *word, size_t wn, char *err, size_t errlen)
+	{
+		if (run_end > run_at && pos - run_end >= 64 && flush(err, errlen))
+			return -1;
+		if (run_end == run_at)
+			run_at = run_end = pos;
+		if (contents.size() + (pos - run_end) + wn > EVC_PLAN_MAX_CONTENTS)
+			return fail(err, errlen, "init() (and launch()'s first call, run once as a warm-up) "
+						 "left more than %zu bytes of data in the launch's own memory, its "
+						 "module's globals and between its allocations (passed in %s); a sealed "
+						 "plan carries at most that: run the variant with trust: host",
+				    (size_t)EVC_PLAN_MAX_CONTENTS, what);
+		contents.append(pos - run_end, '\0'); /* the zeros inside the run */
+		contents.append((const char *)word, wn);
+		run_end = pos + wn;
+		return 0;
+	}
+};
+
 /* n bytes at src of device memory to host dst through the harness's
  * reader (evc_harness_peek): memory in no allocation the driver names
  * (between two of them in one mapped page), which cuMemcpyDtoH refuses.
@@ -857,7 +915,7 @@ static CUresult peek_to_host(void *dst, CUdeviceptr src, size_t n)
 static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_out *gl, std::string &contents,
 			    char *err, size_t errlen)
 {
-	const size_t chunk = (size_t)1 << 20, gap = 64;
+	const size_t chunk = (size_t)1 << 20;
 	std::vector<unsigned char> h(chunk);
 	for (size_t bi = 0; bi < bufs.size(); bi++) { /* bufs grows as words reach new allocations */
 		const kbuf b = bufs[bi];
@@ -865,23 +923,7 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 			continue;
 		contents_out *o = b.id >= EVC_BUF_GLOBAL ? gl : sc;
 		uint32_t k = b.id >= EVC_BUF_GLOBAL ? b.id - EVC_BUF_GLOBAL : b.id - EVC_BUF_SCRATCH;
-		size_t run_at = 0, run_end = 0; /* [run_at, run_end): the open run, empty when equal */
-		size_t run_from = contents.size(); /* where the open run's bytes start in contents */
-		auto flush = [&](void) -> int {
-			if (run_end > run_at) {
-				if (o->nr >= EVC_PLAN_MAX_RUNS)
-					return fail(err, errlen, "init() (and launch()'s first call, run once as a "
-								 "warm-up) left more than %d separate runs of data "
-								 "in %s; a sealed plan carries at most that: run the "
-								 "variant with trust: host",
-						    EVC_PLAN_MAX_RUNS, o->what);
-				appendf(o->js, "%s[%u, %zu, %zu, %zu]", o->nr++ ? ", " : "", k, run_at,
-					run_end - run_at, run_from);
-			}
-			run_at = run_end = 0;
-			run_from = contents.size();
-			return 0;
-		};
+		run_writer runs(contents, o->js, o->nr, k, o->what);
 		for (size_t at = 0; at < b.bytes; at += chunk) {
 			size_t n = b.bytes - at < chunk ? b.bytes - at : chunk;
 			if (cuMemcpyDtoH(h.data(), b.base + at, n) != CUDA_SUCCESS)
@@ -930,23 +972,11 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 							pos, id, (unsigned long long)off);
 					}
 				}
-				if (run_end > run_at && pos - run_end >= gap && flush())
+				if (runs.add(pos, h.data() + w, wn, err, errlen))
 					return -1;
-				if (run_end == run_at)
-					run_at = run_end = pos;
-				if (contents.size() + (pos - run_end) + wn > EVC_PLAN_MAX_CONTENTS)
-					return fail(err, errlen, "init() (and launch()'s first call, run once as "
-								 "a warm-up) left more than %zu bytes of data in the "
-								 "launch's own memory and its module's globals (%s: "
-								 "one of %zu bytes); a sealed plan carries at most "
-								 "that: run the variant with trust: host",
-						    EVC_PLAN_MAX_CONTENTS, o->what, b.bytes);
-				contents.append(pos - run_end, '\0'); /* the zeros inside the run */
-				contents.append((const char *)h.data() + w, wn);
-				run_end = pos + wn;
 			}
 		}
-		if (flush())
+		if (runs.flush(err, errlen))
 			return -1;
 	}
 	return 0;
@@ -1592,25 +1622,12 @@ static int span_gaps(const std::vector<kbuf> &bufs, CUdeviceptr lo, std::string 
 		}
 	}
 	/* each stretch's non-zero words as runs, read a MiB at a time */
-	const size_t chunk = (size_t)1 << 20, gap = 64;
+	const size_t chunk = (size_t)1 << 20;
 	std::vector<unsigned char> h(chunk);
 	int nr = 0;
 	for (const auto &g : segs) {
-		size_t run_at = 0, run_end = 0, run_from = contents.size(); /* offsets from lo */
-		auto flush = [&](void) -> int {
-			if (run_end > run_at) {
-				if (nr >= EVC_PLAN_MAX_RUNS)
-					return fail(err, errlen, "init() left more than %d separate runs of data "
-								 "between the launch's own allocations; a sealed plan "
-								 "carries at most that: run the variant with trust: host",
-						    EVC_PLAN_MAX_RUNS);
-				appendf(runs_js, "%s[0, %zu, %zu, %zu]", nr++ ? ", " : "", run_at, run_end - run_at,
-					run_from);
-			}
-			run_at = run_end = 0;
-			run_from = contents.size();
-			return 0;
-		};
+		/* offsets from lo */
+		run_writer runs(contents, runs_js, nr, 0, "the memory between the launch's own allocations");
 		for (uint64_t at = g.first; at < g.second; at += chunk) {
 			size_t n = (size_t)std::min((uint64_t)chunk, g.second - at);
 			if (peek_to_host(h.data(), (CUdeviceptr)at, n) != CUDA_SUCCESS)
@@ -1619,28 +1636,15 @@ static int span_gaps(const std::vector<kbuf> &bufs, CUdeviceptr lo, std::string 
 							 "there: run the variant with trust: host",
 					    n, (unsigned long long)at);
 			for (size_t w = 0; w < n; w += 8) {
-				size_t wn = n - w < 8 ? n - w : 8, pos = (size_t)(at - lo) + w;
+				size_t wn = n - w < 8 ? n - w : 8;
 				int nz = 0;
 				for (size_t q = 0; q < wn; q++)
 					nz |= h[w + q] != 0;
-				if (!nz)
-					continue;
-				if (run_end > run_at && pos - run_end >= gap && flush())
+				if (nz && runs.add((size_t)(at - lo) + w, h.data() + w, wn, err, errlen))
 					return -1;
-				if (run_end == run_at)
-					run_at = run_end = pos;
-				if (contents.size() + (pos - run_end) + wn > EVC_PLAN_MAX_CONTENTS)
-					return fail(err, errlen, "init() left more than %zu bytes of data in the launch's "
-								 "own memory, its module's globals and between its "
-								 "allocations; a sealed plan carries at most that: run "
-								 "the variant with trust: host",
-						    EVC_PLAN_MAX_CONTENTS);
-				contents.append(pos - run_end, '\0');
-				contents.append((const char *)h.data() + w, wn);
-				run_end = pos + wn;
 			}
 		}
-		if (flush())
+		if (runs.flush(err, errlen))
 			return -1;
 	}
 	return 0;
