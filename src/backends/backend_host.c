@@ -134,6 +134,30 @@ static int parent_timed(const struct problem *pl, const struct job *job, struct 
 }
 
 /*
+ * The handshake's calibration (protocol.h calibrate_ready, run/host_clock.c
+ * host_clock_calibrate): before anything of the problem's or the kernel's
+ * loads, answer the parent's null rounds until HOST_END.  0, or -1 when
+ * the channel says anything else.
+ */
+static int serve_null_rounds(void)
+{
+	static const char done[] = HOST_DONE_LINE;
+	proto_w_send("calibrate_ready", NULL);
+	for (;;) {
+		char c;
+		ssize_t r = read(PROTO_IN_FD, &c, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r != 1 || (c != HOST_NULL && c != HOST_END))
+			return -1;
+		if (c == HOST_END)
+			return 0;
+		if (write(PROTO_OUT_FD, done, sizeof(done) - 1) != (ssize_t)(sizeof(done) - 1))
+			return -1;
+	}
+}
+
+/*
  * The host worker (protocol.h): correctness launches on fresh inputs,
  * every output scrambled before its launch and shipped, then the timed
  * samples the parent drives (parent_timed).  It never sees a reference.
@@ -150,6 +174,8 @@ static int host_worker(const struct job *job)
 					worker_box_seen(1)));
 	/* and nothing more until the parent has judged that box (protocol.h) */
 	if (proto_w_wait_go() < 0)
+		return 2;
+	if (job->timing && serve_null_rounds() < 0)
 		return 2;
 	if (problem_open_so(job->problem_so, job->problem, &pl, &why) < 0) {
 		proto_w_send("device", json_pack("{s:s}", "backend", "host"));

@@ -26,7 +26,11 @@
  *                                       samples + k (its input set and
  *                                       scramble follow the global index)
  *   (or, host backend: timing_ready {bytes}, after which the parent drives
- *   the samples itself, see worker.h's HOST_*, then fini)
+ *   the samples itself, see worker.h's HOST_*, then fini; a timed host
+ *   job's worker first sends calibrate_ready, right after the parent's go
+ *   and before device: the parent's null rounds, HOST_NULL until HOST_END,
+ *   measure the handshake before any object of the problem's or the
+ *   kernel's is loaded)
  *   sample {i, set, us, ...}            i = 0, 1, 2 ... ; each followed by
  *   output {phase: "timed", index: i, bytes: N} + N raw bytes: every timed
  *                                       sample's outputs; after the frame
@@ -64,7 +68,7 @@
 
 #include "base/util.h"
 
-#define PROTOCOL_VERSION 5
+#define PROTOCOL_VERSION 6
 #define PROTO_OUT_FD 3
 #define PROTO_IN_FD 4
 
@@ -182,6 +186,14 @@ struct proto {
 	 * timing_ready is a violation. */
 	int (*drive)(struct proto *p, void *ctx, int reply_fd);
 	void *drive_ctx;
+	/* With drive: called on calibrate_ready, the host worker's first
+	 * message after its go, before it loads the problem or the kernel:
+	 * measures the handshake with null rounds (run/host_clock.c
+	 * host_clock_calibrate; drive_ctx is its ctx too) and lets the worker
+	 * go on.  0 or -1 as drive.  A timing_ready before it, or a second
+	 * calibrate_ready, is a violation; NULL: calibrate_ready is one. */
+	int (*calibrate)(struct proto *p, void *ctx, int reply_fd);
+	int calibrated;             /* 1: calibrate ran */
 	/* Non-NULL: the worker runs in a box this bubblewrap was asked to make;
 	 * its hello's "box" (worker.h worker_box_seen) must show it
 	 * (sandbox_seen_ok), else box_refused says why and nothing more is

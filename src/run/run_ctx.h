@@ -174,6 +174,8 @@ struct host_clock {
 	int child, chan_fd;          /* the spawned process, its channel's read end */
 	int boxed;                   /* 1: child is bubblewrap, the worker its child */
 	int pid;                     /* the worker (found by the drive) */
+	double handshake_us;         /* the handshake's cost before the worker loaded any object of the
+				      * problem's or the kernel's (host_clock_calibrate), NAN: not yet */
 	double deadline;             /* mono_now() past which the worker has timed out */
 	int timed_out, interrupted;  /* why the drive stopped, when it was not the worker */
 	int worker_gone;             /* the channel closed mid-sample: the worker died */
@@ -349,6 +351,10 @@ void host_clock_snap_copy(unsigned char *dst, const unsigned char *src, size_t b
  */
 #define HOST_FLOOR_THREAD_US 100.0
 int host_clock_drive(struct proto *p, void *ctx, int reply_fd);
+/* struct proto's calibrate for the host backend: the handshake's null
+ * rounds at the worker's calibrate_ready, before its problem or kernel
+ * loads, into hc->handshake_us; then HOST_END lets the worker go on. */
+int host_clock_calibrate(struct proto *p, void *ctx, int reply_fd);
 /* Stop hc->pid and wait until every thread is stopped and its run time is
  * final (noted in hc->frozen_ns); 0, or -1 when it did not stop within
  * 2 s or by hc->deadline (when > 0; then hc->timed_out is set).

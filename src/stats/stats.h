@@ -109,8 +109,11 @@
  *      "faster" 1.21x-1.36x in 4 of 14 batches with naive's arithmetic at
  *      93-178 us a sample (eval promoted 2 of 20 salted copies).  A
  *      kernel can shorten the handshake by at most the whole of it, so a
- *      difference under it is no kernel's.  Set by gather.c from the runs
- *      (run_handshake_us) and by the audit
+ *      difference under it is no kernel's.  The handshake is measured
+ *      before the worker loads the kernel (protocol 6, calibrate_ready):
+ *      measured after, red team 168's hsnap slept 20 ms in each null
+ *      round and, as the baseline, held every challenger inconclusive.
+ *      Set by gather.c from the runs (run_handshake_us) and by the audit
  *   0c. trust_host (a side is one of the spec's GPU kernels run trust: host,
  *      not a reference) -> inconclusive STATS_REASON_TRUST_HOST: such a
  *      kernel's host code runs in the process that times it, and red team

@@ -200,7 +200,7 @@ static void six_samples(struct keeper *k, char *replies, size_t *stored_early, s
 	p.capture_fd = cap_fd;
 	p.room_slots = proto_room_slots(6, 2, 1);
 	assert_int_equal(p.room_slots, 5); /* 2 checks, the last, 2 for the memoryless draw */
-	feed(&p, "{\"msg\":\"hello\",\"protocol\":5,\"pid\":1}\n", fds[1]);
+	feed(&p, "{\"msg\":\"hello\",\"protocol\":6,\"pid\":1}\n", fds[1]);
 	feed(&p, "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n", fds[1]);
 	feed(&p, "{\"msg\":\"warmup\",\"samples\":0}\n", fds[1]);
 	size_t room = p.kept.alloc;
@@ -518,7 +518,7 @@ static void seed_frame_then_line(int stop, struct proto *p, int cap_fd, int repl
 	p->output_bytes = 4;
 	p->capture_fd = cap_fd;
 	p->stop_at_fini = stop;
-	feed(p, "{\"msg\":\"hello\",\"protocol\":5,\"pid\":1}\n", reply_fd);
+	feed(p, "{\"msg\":\"hello\",\"protocol\":6,\"pid\":1}\n", reply_fd);
 	feed(p, "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n", reply_fd);
 	feed(p, "{\"msg\":\"output\",\"phase\":\"seed\",\"index\":0,\"bytes\":4}\n", reply_fd);
 	/* the seeds are over before the frame is in: the job is not */
@@ -551,9 +551,90 @@ static void test_stop_at_fini(void **state)
 	close(fds[1]);
 }
 
+static int calls_calibrate, calls_drive;
+static int fake_calibrate(struct proto *p, void *ctx, int reply_fd)
+{
+	(void)p, (void)ctx, (void)reply_fd;
+	calls_calibrate++;
+	return 0;
+}
+static int fake_drive(struct proto *p, void *ctx, int reply_fd)
+{
+	(void)p, (void)ctx, (void)reply_fd;
+	calls_drive++;
+	return 0;
+}
+
+/* A parent-timed worker (the host backend) measures its handshake at
+ * calibrate_ready, right after the go and before device: before any code
+ * of the kernel's loads (red team 168's hsnap answered the null rounds
+ * after init() 20 ms late, and rule 0e held every challenger of it
+ * inconclusive).  A timing_ready without it, a calibrate_ready after
+ * device or a second one, and one to a parent that does not keep the
+ * clock, are violations. */
+static void calib_proto(struct proto *p, int with_calibrate)
+{
+	proto_init(p);
+	p->keep = keep_none;
+	p->phase = "main";
+	p->timed = 1;
+	p->n_sets = 1;
+	p->batch = 1;
+	p->drive = fake_drive;
+	p->calibrate = with_calibrate ? fake_calibrate : NULL;
+	char hello[80];
+	snprintf(hello, sizeof(hello), "{\"msg\":\"hello\",\"protocol\":%d,\"pid\":1}\n", PROTOCOL_VERSION);
+	feed(p, hello, -1);
+}
+
+static void test_calibrate_first(void **state)
+{
+	(void)state;
+	static const char dev_kernel[] = "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n";
+	static const char cal[] = "{\"msg\":\"calibrate_ready\"}\n", ready[] = "{\"msg\":\"timing_ready\",\"bytes\":64}\n";
+	struct proto p;
+	/* in order: calibrated, then driven */
+	calls_calibrate = calls_drive = 0;
+	calib_proto(&p, 1);
+	feed(&p, cal, -1);
+	feed(&p, dev_kernel, -1);
+	feed(&p, ready, -1);
+	assert_null(p.violation);
+	assert_int_equal(calls_calibrate, 1);
+	assert_int_equal(calls_drive, 1);
+	proto_release(&p);
+	/* timing_ready with no calibrate_ready: a violation, not driven */
+	calls_calibrate = calls_drive = 0;
+	calib_proto(&p, 1);
+	feed(&p, dev_kernel, -1);
+	assert_int_equal(proto_feed(&p, ready, strlen(ready), -1), -1);
+	assert_non_null(p.violation);
+	assert_non_null(strstr(p.violation, "no calibrate_ready"));
+	assert_int_equal(calls_drive, 0);
+	proto_release(&p);
+	/* calibrate_ready twice, or after device (with the kernel loaded) */
+	calib_proto(&p, 1);
+	feed(&p, cal, -1);
+	assert_int_equal(proto_feed(&p, cal, strlen(cal), -1), -1);
+	assert_non_null(p.violation);
+	proto_release(&p);
+	calls_calibrate = 0;
+	calib_proto(&p, 1);
+	feed(&p, dev_kernel, -1);
+	assert_int_equal(proto_feed(&p, cal, strlen(cal), -1), -1);
+	assert_non_null(p.violation);
+	assert_int_equal(calls_calibrate, 0);
+	proto_release(&p);
+	/* to a parent that does not keep the clock (a CUDA worker's) */
+	calib_proto(&p, 0);
+	assert_int_equal(proto_feed(&p, cal, strlen(cal), -1), -1);
+	assert_non_null(p.violation);
+	proto_release(&p);
+}
+
 int main(void)
 {
-	assert_int_equal(PROTOCOL_VERSION, 5); /* the hellos above speak it */
+	assert_int_equal(PROTOCOL_VERSION, 6); /* the hellos above speak it */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missing_kernel_clock_is_not_a_time),
 		cmocka_unit_test(test_line_limit),
@@ -566,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_late_checks),
 		cmocka_unit_test(test_evicted_frame_kept),
 		cmocka_unit_test(test_stop_at_fini),
+		cmocka_unit_test(test_calibrate_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
