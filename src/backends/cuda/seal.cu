@@ -348,6 +348,60 @@ static int limits_unchanged(char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The launch attributes the captured node holds that a node of the same
+ * kernel and parameters, added afresh to a graph of its own, does not:
+ * each attribute id the driver answers for on both nodes, compared by
+ * value.  The watch of cudaLaunchKernelEx sees only the attributes a
+ * launch names; a node also gets them from cudaGraphKernelNodeSetAttribute
+ * on the node launch() just captured (cudaStreamGetCaptureInfo), and from
+ * the capturing stream's own attributes (cudaStreamSetAttribute: an L2
+ * access policy window, a priority), which the capture copies in (red
+ * team 169, rt169_nodeattr.cu: a carveout set on the node was dropped, and
+ * the replay ran at the driver's split).  A carveout so set is carried
+ * (*carve); the cluster and a cooperative launch are read from the node
+ * by kernel_step; any other is refused with the way out.  0, or -1 with
+ * the reason in err.
+ */
+static int node_attrs(CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS &p, const char *name, int *carve, char *err,
+		      size_t errlen)
+{
+	CUgraph g = NULL;
+	CUgraphNode fresh = NULL;
+	CUDA_KERNEL_NODE_PARAMS q = p;
+	if (cuGraphCreate(&g, 0) != CUDA_SUCCESS || cuGraphAddKernelNode(&fresh, g, NULL, 0, &q) != CUDA_SUCCESS) {
+		if (g)
+			cuGraphDestroy(g);
+		return fail(err, errlen, "cannot make a node of kernel %s to read its launch attributes' defaults: "
+					 "run the variant with trust: host",
+			    name);
+	}
+	int rc = 0;
+	for (int id = 1; id < 32 && !rc; id++) {
+		CUlaunchAttributeValue a, b;
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		CUresult ra = cuGraphKernelNodeGetAttribute(node, (CUkernelNodeAttrID)id, &a);
+		CUresult rb = cuGraphKernelNodeGetAttribute(fresh, (CUkernelNodeAttrID)id, &b);
+		if (ra != CUDA_SUCCESS && rb != CUDA_SUCCESS)
+			continue; /* not a node's attribute here */
+		if (ra == rb && !memcmp(&a, &b, sizeof(a)))
+			continue;
+		if (id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE || id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+			continue; /* read from the node itself (kernel_step) */
+		if (id == CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT && ra == CUDA_SUCCESS) {
+			*carve = (int)a.sharedMemCarveout;
+			continue;
+		}
+		rc = fail(err, errlen, "the captured launch of kernel %s holds launch attribute %d, set on its "
+				       "graph node or on the stream that captured it, which a sealed replay does not "
+				       "set: run the variant with trust: host",
+			  name, id);
+	}
+	cuGraphDestroy(g);
+	return rc;
+}
+
 static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bufs, std::string &js, char *err,
 		       size_t errlen)
 {
@@ -405,6 +459,8 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 		cache = fcache;
 	if (lcarve >= 0)
 		carve = lcarve;
+	if (node_attrs(node, p, name, &carve, err, errlen) < 0)
+		return -1;
 	cuFuncGetAttribute(&nonport, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, f);
 	/* the cluster scheduling policy init() set on the function (red team
 	 * 50's sched: dropped, the replay ran the default) */
