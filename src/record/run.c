@@ -13,6 +13,7 @@
  */
 #include "record/record.h"
 #include "record/json_get.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -618,6 +619,15 @@ double run_handshake_us(const struct run_record *r)
 		return NAN;
 	json_t *v = json_object_get(r->timing_method, "handshake_us");
 	return json_is_number(v) && json_number_value(v) > 0 ? json_number_value(v) : NAN;
+}
+
+double side_handshake_us(double *v, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] > 0)
+			v[k++] = v[i];
+	return k ? stats_median_inplace(v, k) : NAN;
 }
 
 int record_run_setting(const struct run_record *r, const char *key, double *num, const char **str)

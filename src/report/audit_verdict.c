@@ -79,15 +79,17 @@ static int audit_trust_host_blocks(struct actx *a, const struct batch_row *ra, c
 		}
 	/* rule 0e: host medians closer than the host clock's handshake (red
 	 * team 166), whatever the batch recorded */
-	double h = NAN;
+	double h = NAN; /* the larger of the two sides' (side_handshake_us) */
 	for (int i = 0; i < 2; i++) {
 		const struct run_record **runs = NULL;
 		size_t n = rows[i] ? query_row_runs(a->q, rows[i], &runs) : 0;
-		for (size_t k = 0; k < n; k++) {
-			double v = run_handshake_us(runs[k]);
-			if (v > 0 && !(h >= v))
-				h = v;
-		}
+		double *v = xcalloc(n ? n : 1, sizeof(double));
+		for (size_t k = 0; k < n; k++)
+			v[k] = run_handshake_us(runs[k]);
+		double s = side_handshake_us(v, n);
+		if (s > 0 && !(h >= s))
+			h = s;
+		free(v);
 		free(runs);
 	}
 	if (h > 0 && ra && rb && ra->have_stats && rb->have_stats &&

@@ -1213,16 +1213,15 @@ static int vdata_shared_host(const struct vdata *d)
 	return 0;
 }
 
-/* The largest host-clock handshake of d's runs (run_handshake_us), us;
- * NAN when none says: stats.h rule 0e */
-static double vdata_handshake_max(const struct vdata *d)
+/* The host-clock handshake of d's runs (side_handshake_us: their
+ * median), us; NAN when none says: stats.h rule 0e */
+static double vdata_handshake(const struct vdata *d)
 {
-	double h = NAN;
-	for (size_t i = 0; i < d->n_runs; i++) {
-		double v = run_handshake_us(&d->runs[i]);
-		if (v > 0 && !(h >= v))
-			h = v;
-	}
+	double *v = xcalloc(d->n_runs ? d->n_runs : 1, sizeof(double));
+	for (size_t i = 0; i < d->n_runs; i++)
+		v[i] = run_handshake_us(&d->runs[i]);
+	double h = side_handshake_us(v, d->n_runs);
+	free(v);
 	return h;
 }
 
@@ -1297,7 +1296,7 @@ static size_t compare_rows(const struct plan *p, struct batch_record *b, const s
 	const struct batch_row *base = &b->rows[p->baseline];
 	const struct vdata *bd = &vd[p->baseline];
 	/* the baseline's side of rule 0e, once for every row */
-	const double base_hs = vdata_handshake_max(bd), base_med = vdata_pooled_median(bd);
+	const double base_hs = vdata_handshake(bd), base_med = vdata_pooled_median(bd);
 	size_t nc = 0;
 	for (size_t vi = 0; vi < p->n_variants; vi++) {
 		struct batch_row *row = &b->rows[vi];
@@ -1317,7 +1316,7 @@ static size_t compare_rows(const struct plan *p, struct batch_record *b, const s
 			row->cmp.shared_host = 1;
 		/* rule 0e: host medians closer than the host clock's handshake */
 		if (row->have_cmp) {
-			double hb = vdata_handshake_max(&vd[vi]);
+			double hb = vdata_handshake(&vd[vi]);
 			double h = isnan(base_hs) ? hb : isnan(hb) || base_hs > hb ? base_hs : hb;
 			if (h > 0 && fabs(base_med - vdata_pooled_median(&vd[vi])) < h)
 				row->cmp.within_handshake = 1;

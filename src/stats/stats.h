@@ -100,7 +100,7 @@
  *      on the neighbour's CPU; "faster" 1.18x-1.33x in 7 of 17 batches).
  *      Set by gather.c from the runs (run_shared_host) and by the audit
  *   0e. within_handshake (host runs whose medians differ by less than the
- *      larger handshake, timing.method.handshake_us, of any run of either
+ *      larger handshake, timing.method.handshake_us (the median of a side's runs), of either
  *      side) -> inconclusive STATS_REASON_HANDSHAKE: the host clock times
  *      from its go to the done line, a handshake every sample holds (16
  *      null rounds' median: 20-105 us on a 2-CPU VM), and the kernel runs
