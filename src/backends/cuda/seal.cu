@@ -376,8 +376,8 @@ static int node_attrs(CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS &p, const 
 					 "run the variant with trust: host",
 			    name);
 	}
-	int rc = 0;
-	for (int id = 1; id < 32 && !rc; id++) {
+	std::string odd; /* each attribute that differs: "ID (its words here / on the fresh node)" */
+	for (int id = 1; id < 32; id++) {
 		CUlaunchAttributeValue a, b;
 		memset(&a, 0, sizeof(a));
 		memset(&b, 0, sizeof(b));
@@ -387,19 +387,32 @@ static int node_attrs(CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS &p, const 
 			continue; /* not a node's attribute here */
 		if (ra == rb && !memcmp(&a, &b, sizeof(a)))
 			continue;
-		if (id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE || id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
-			continue; /* read from the node itself (kernel_step) */
+		/* read from the node itself (kernel_step); and the cluster
+		 * scheduling policy, which the driver answers otherwise for a
+		 * captured node and a fresh one of the same kernel (every
+		 * sealed kernel on an H200, driver 580): carried as the
+		 * function's (cluster_policy), a node's own is not compared */
+		if (id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE || id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION ||
+		    id == CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE)
+			continue;
 		if (id == CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT && ra == CUDA_SUCCESS) {
 			*carve = (int)a.sharedMemCarveout;
 			continue;
 		}
-		rc = fail(err, errlen, "the captured launch of kernel %s holds launch attribute %d, set on its "
-				       "graph node or on the stream that captured it, which a sealed replay does not "
-				       "set: run the variant with trust: host",
-			  name, id);
+		uint32_t wa[2], wb[2];
+		memcpy(wa, &a, sizeof(wa));
+		memcpy(wb, &b, sizeof(wb));
+		appendf(odd, "%s%d (%s%#x %#x / %s%#x %#x)", odd.empty() ? "" : ", ", id, ra ? "error, " : "", wa[0],
+			wa[1], rb ? "error, " : "", wb[0], wb[1]);
 	}
 	cuGraphDestroy(g);
-	return rc;
+	if (!odd.empty())
+		return fail(err, errlen, "the captured launch of kernel %s holds launch attributes a fresh node of it "
+					 "does not, set on its graph node or on the stream that captured it, which a "
+					 "sealed replay does not set: %s (the captured node's words / the fresh "
+					 "node's): run the variant with trust: host",
+			    name, odd.c_str());
+	return 0;
 }
 
 static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bufs, std::string &js, char *err,
