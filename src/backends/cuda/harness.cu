@@ -1012,6 +1012,21 @@ static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 			__atomic_store_n(&ctx_cache, (int)((const cuCtxSetCacheConfig_params *)cd->functionParams)->config,
 					 __ATOMIC_RELAXED);
 		return 1;
+	case CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetAttribute:
+	case CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeCopyAttributes:
+		/* an attribute put on the node launch() just captured (found
+		 * by cudaStreamGetCaptureInfo), which no launch names: red team
+		 * 169's nodecarve set carveout 0 there, which reads back as a
+		 * fresh node's (seal.cu node_attrs cannot tell it), and was
+		 * replayed at the driver's split, 8.26 us against 15.68 us in
+		 * its process (H200) */
+		if (cd->callbackSite == CUPTI_API_ENTER && __atomic_load_n(&launch_watch, __ATOMIC_RELAXED)) {
+			pthread_mutex_lock(&plan_mu);
+			plan_refuse("launch() set launch attributes on a graph node (cudaGraphKernelNodeSetAttribute or "
+				    "cudaGraphKernelNodeCopyAttributes), which a sealed replay does not carry");
+			pthread_mutex_unlock(&plan_mu);
+		}
+		return 1;
 	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
 	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
 		/* the params of both are laid out alike */
