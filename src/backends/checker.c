@@ -395,6 +395,11 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 		json_t *mk = json_object_get(c, "mix_key");
 		unsigned long long mix_key = timed && json_is_integer(mk) ? (unsigned long long)json_integer_value(mk) : 0;
 		if (fresh) {
+			/* the parent's scramble key of the sample (never the
+			 * worker's to read), where the capture names one */
+			json_t *sk = json_object_get(c, "scramble");
+			if (json_is_integer(sk))
+				scramble_seed = (unsigned long long)json_integer_value(sk);
 			dist = (int)json_integer_value(json_object_get(c, "dist"));
 			if (dist < 0 || dist >= x->pl->desc->n_dists) {
 				fail("a capture names an input distribution the problem does not have");

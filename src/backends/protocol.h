@@ -141,6 +141,9 @@ struct proto_capture {
 	int fresh;          /* timed, parent-timed host: inputs drawn for this sample alone */
 	unsigned long long seed;  /* fresh: the inputs' seed (the parent's, drawn at the sample) */
 	int dist;           /* fresh: the inputs' distribution (index in the problem's list) */
+	unsigned long long scramble; /* fresh: the key of the bits the parent wrote into the outputs
+				      * before the go (drawn at the sample, never in the worker's
+				      * job: red team 170); 0: the job's scramble_seed */
 	unsigned long long mix_key; /* timed CUDA: the sample's key; its inputs mix the pair of base
 				     * sets of its distribution (scramble.h evs_mix_bit,
 				     * evs_sample_dist); 0: the set as it is */

@@ -1286,6 +1286,8 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 			if (cp->fresh) {
 				json_object_set_new(cj, "seed", json_integer((json_int_t)cp->seed));
 				json_object_set_new(cj, "dist", json_integer(cp->dist));
+				if (cp->scramble)
+					json_object_set_new(cj, "scramble", json_integer((json_int_t)cp->scramble));
 			}
 			if (cp->mix_key)
 				json_object_set_new(cj, "mix_key", json_integer((json_int_t)cp->mix_key));

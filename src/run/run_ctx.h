@@ -174,6 +174,8 @@ struct host_clock {
 	int child, chan_fd;          /* the spawned process, its channel's read end */
 	int boxed;                   /* 1: child is bubblewrap, the worker its child */
 	int pid;                     /* the worker (found by the drive) */
+	unsigned long long scramble; /* the key of the bits prepare() last wrote into the outputs (OS
+				      * randomness at each sample; the checker gets it with the capture) */
 	double handshake_us;         /* the handshake's cost before the worker loaded any object of the
 				      * problem's or the kernel's (host_clock_calibrate), NAN: not yet */
 	double deadline;             /* mono_now() past which the worker has timed out */
