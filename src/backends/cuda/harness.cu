@@ -1530,15 +1530,27 @@ int evc_plan_func_config(const void *f, const void *kern, int *cache, int *carve
 	pthread_mutex_lock(&plan_mu);
 	*cache = __atomic_load_n(&ctx_cache, __ATOMIC_RELAXED);
 	*carve = -1;
+	/* the entries of both handles (the function's and its kernel's), each
+	 * value from the ones that set it: an entry made later that set
+	 * nothing (-1) erased the carveout another had kept (red team 172's
+	 * lateentry); two handles that set two values are refused */
+	int fcache = -1, twice = 0;
 	for (int i = 0; i < n_plan_funcs; i++)
 		if (plan_funcs[i].f && (plan_funcs[i].f == f || plan_funcs[i].f == kern)) {
-			if (plan_funcs[i].cache >= 0)
-				*cache = plan_funcs[i].cache;
-			*carve = plan_funcs[i].carve;
+			if (plan_funcs[i].cache >= 0) {
+				twice |= fcache >= 0 && fcache != plan_funcs[i].cache;
+				fcache = plan_funcs[i].cache;
+			}
+			if (plan_funcs[i].carve >= 0) {
+				twice |= *carve >= 0 && *carve != plan_funcs[i].carve;
+				*carve = plan_funcs[i].carve;
+			}
 		}
+	if (fcache >= 0)
+		*cache = fcache;
 	int over = plan_funcs_over;
 	pthread_mutex_unlock(&plan_mu);
-	return over ? -1 : 0;
+	return over ? -1 : twice ? -2 : 0;
 }
 
 const char *evc_plan_refused(void)

@@ -465,7 +465,13 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 	if (cuCtxGetCacheConfig(&ctxc) == CUDA_SUCCESS && ctxc != CU_FUNC_CACHE_PREFER_NONE)
 		cache = (int)ctxc;
 	int fcache = -1;
-	if (evc_plan_func_config(f, p.kern, &fcache, &lcarve) < 0)
+	int fc = evc_plan_func_config(f, p.kern, &fcache, &lcarve);
+	if (fc == -2)
+		return fail(err, errlen, "the kernel's code gave kernel %s two cache configurations or carveouts, "
+					 "through its function's handle and its kernel's: a sealed replay sets one: "
+					 "run the variant with trust: host",
+			    name);
+	if (fc < 0)
 		return fail(err, errlen, "the kernel's code set the cache configuration of more functions than a "
 					 "sealed plan follows: run the variant with trust: host");
 	if (fcache >= 0)
@@ -1798,7 +1804,23 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	int rc = desc->launch(l);
 	cudaGraph_t graph = NULL;
 	cudaError_t ee = cudaStreamEndCapture(stream, &graph);
-	evc_watch_launches(0);
+	/* the watch stays on through the third call below: kernel_step reads
+	 * the functions' carveouts and cache configurations after it, so a
+	 * call that set them back after its launch had the last word (red
+	 * team 172's carvereset and cachereset: carveout 0 or PreferL1 before
+	 * every launch, reset after the third's: replayed at the default),
+	 * and a value set twice within the calls is refused as within one
+	 * (off at the third call's end, or at any return before it) */
+	struct launch_watch_guard {
+		int on = 1;
+		void off()
+		{
+			if (on)
+				evc_watch_launches(0);
+			on = 0;
+		}
+		~launch_watch_guard() { off(); }
+	} watch_guard;
 	if (rc || ee != cudaSuccess || !graph) {
 		cudaError_t why = rc ? (cudaError_t)rc : ee;
 		if (graph)
@@ -1875,6 +1897,14 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 			cudaGraphDestroy(graph);
 			return src;
 		}
+	}
+	watch_guard.off();
+	/* and what the third call asked of the driver */
+	attr = launches_watched ? evc_plan_refused() : NULL;
+	if (attr) {
+		cudaGraphDestroy(graph2);
+		cudaGraphDestroy(graph);
+		return fail(err, errlen, "%s: run the variant with trust: host", attr);
 	}
 	/* anything that ran while launch() was captured (two calls) is work
 	 * the capture does not hold: a replay would leave it out (red team

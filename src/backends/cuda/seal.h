@@ -39,7 +39,8 @@ int evc_watch_launches(int on);
  * kernel kern, NULL: none): its cache configuration (the function's, else
  * the context's; -1: never set) and the carveout a watched launch of it
  * asked for by attribute (-1: none).  0, or -1 when more functions were
- * configured than the watch keeps (the caller refuses). */
+ * configured than the watch keeps, -2 when the function's two handles
+ * were given two values (the caller refuses either). */
 int evc_plan_func_config(const void *f, const void *kern, int *cache, int *carve);
 /* The first launch attribute a watched launch carried that a replay does
  * not set, said as a reason; NULL when none. */
