@@ -13,6 +13,8 @@
 # (The verdicts themselves are the other rules' on a busy machine; the
 # property read here is rule 0e's reason, and a decided verdict's side.)
 . "$REPO/tests/cli/lib.sh"
+plain_pass "hsnap rewires the plain worker's GOT slot for read(); the sanitized worker's read() is ASan's interceptor, linked in, so its nap never arms there (make test, 2026-12-04: loaded rounds 154 us)"
+case "$EVIDENT" in *build-san/*) skip "hsnap's nap cannot arm in the sanitized worker (read() is ASan's, linked in)" ;; esac
 runs_alone "timed verdicts of host kernels"
 mkrepo
 for s in incumbent slownap; do
