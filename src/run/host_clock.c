@@ -1191,20 +1191,37 @@ static int capture(struct proto *p, struct host_clock *hc, long long i, long lon
  * faster verdict.  The median goes to hc->handshake_us; then the worker
  * is let go on (SIGCONT, HOST_END).  0, or -1 as round_trip.
  */
-int host_clock_calibrate(struct proto *p, void *ctx, int reply_fd)
+/* The worker found and stopped, its CPU clock opened: where the
+ * calibration and the drive start.  0, or -1 (hc->timed_out, or the
+ * violation set on p). */
+static int attach_worker(struct proto *p, struct host_clock *hc)
 {
-	struct host_clock *hc = ctx;
 	hc->pid = find_worker(hc->child, hc->boxed);
 	hc->have_cpu_clock = hc->pid > 0 && clock_getcpuclockid(hc->pid, &hc->cpu_clock) == 0;
-	hc->frozen_cpu_us = NAN;
+	hc->frozen_cpu_us = NAN; /* each freeze sets it */
 	if (hc->pid <= 0 || host_clock_freeze(hc) < 0)
 		return hc->timed_out ? -1 : proto_violate(p, "the parent cannot find or stop the worker to time it");
+	return 0;
+}
+
+/* NULL_ROUNDS null rounds (the worker stopped before and after each):
+ * their median into *us.  0, or -1 as round_trip. */
+static int null_rounds(struct proto *p, struct host_clock *hc, int reply_fd, double *us)
+{
 	double nul[NULL_ROUNDS], after_us;
 	for (int r = 0; r < NULL_ROUNDS; r++)
 		if (round_trip(p, hc, reply_fd, HOST_NULL, &nul[r], &after_us, NULL) < 0)
 			return -1;
 	stats_sort(nul, NULL_ROUNDS);
-	hc->handshake_us = stats_median_sorted(nul, NULL_ROUNDS);
+	*us = stats_median_sorted(nul, NULL_ROUNDS);
+	return 0;
+}
+
+int host_clock_calibrate(struct proto *p, void *ctx, int reply_fd)
+{
+	struct host_clock *hc = ctx;
+	if (attach_worker(p, hc) < 0 || null_rounds(p, hc, reply_fd, &hc->handshake_us) < 0)
+		return -1;
 	if (kill(hc->pid, SIGCONT) < 0 || write(reply_fd, &(char){ HOST_END }, 1) != 1)
 		return proto_violate(p, "the worker stopped reading after the handshake's null rounds");
 	return 0;
@@ -1215,11 +1232,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	struct host_clock *hc = ctx;
 	const struct knobs *k = &hc->job->k;
 	int n_dists = hc->pr->desc->n_dists > 0 ? hc->pr->desc->n_dists : 1;
-	hc->pid = find_worker(hc->child, hc->boxed);
-	hc->have_cpu_clock = hc->pid > 0 && clock_getcpuclockid(hc->pid, &hc->cpu_clock) == 0;
-	hc->frozen_cpu_us = NAN; /* each freeze sets it */
-	if (hc->pid <= 0 || host_clock_freeze(hc) < 0)
-		return hc->timed_out ? -1 : proto_violate(p, "the parent cannot find or stop the worker to time it");
+	if (attach_worker(p, hc) < 0)
+		return -1;
 	hc->snap_bytes = output_bytes(hc);
 	hc->snap = xmalloc(hc->snap_bytes ? hc->snap_bytes : 1);
 	{
@@ -1252,12 +1266,9 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	/* the handshake once more, with the kernel's code loaded: recorded
 	 * beside the calibrated one, never used in its place (the kernel can
 	 * make these rounds as slow as it likes: red team 168) */
-	double nul[NULL_ROUNDS], after_us;
-	for (int r = 0; r < NULL_ROUNDS; r++)
-		if (round_trip(p, hc, reply_fd, HOST_NULL, &nul[r], &after_us, NULL) < 0)
-			goto out;
-	stats_sort(nul, NULL_ROUNDS);
-	double handshake_loaded_us = stats_median_sorted(nul, NULL_ROUNDS);
+	double handshake_loaded_us, after_us;
+	if (null_rounds(p, hc, reply_fd, &handshake_loaded_us) < 0)
+		goto out;
 	double handshake_us = hc->handshake_us;
 	/* the pad of every fill (gap_pad): each distribution's fill, the
 	 * second of two rounds (the first touches the pages) */
