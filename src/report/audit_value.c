@@ -242,6 +242,29 @@ static int stat_with_ci(struct actx *a, const struct batch_record *b, const stru
  * team 132), it counts against a value claim: what it would have measured
  * is unknown, and a hunter who interrupts each try as soon as the code
  * shows slow has the slow job recorded so, not as the code's. */
+/*
+ * The value of stat over run r alone (r's row of batch b, or of no batch
+ * where b is NULL, named variant and kernel): 0 with *v finite, or -1
+ * where the run has no such value.
+ */
+static int run_own_value(const struct batch_record *b, const char *variant, const char *kernel,
+			 const struct run_record *r, const char *stat, double *v)
+{
+	struct batch_row one_row;
+	memset(&one_row, 0, sizeof(one_row));
+	one_row.variant = variant;
+	one_row.kernel = kernel;
+	one_row.outcome = OUTCOME_OK;
+	one_row.have_stats = r->have_stats;
+	one_row.stats = r->stats;
+	double ci[2];
+	int have_ci = 0;
+	struct strbuf w = STRBUF_INIT;
+	int got = record_stat(b, &one_row, &r, 1, stat, v, ci, &have_ci, &w) == 0 && isfinite(*v);
+	strbuf_release(&w);
+	return got ? 0 : -1;
+}
+
 static int run_cut_short(const struct run_record *r)
 {
 	return r->outcome == OUTCOME_ABORTED && r->reason && !strncmp(r->reason, "interrupted by ", 15);
@@ -288,8 +311,7 @@ static int value_stopped_try(struct actx *a, const struct batch_record *b, const
 					strbuf_addstr(what, "a job of the code begun and never finished (aborted, interrupted)");
 				continue;
 			}
-			if (r->outcome == OUTCOME_ABORTED || r->outcome == OUTCOME_NO_DEVICE ||
-			    r->outcome == OUTCOME_BUILD_FAILED || r->outcome == OUTCOME_REFERENCE_FAILED)
+			if (code_outcome_says_nothing(r->outcome))
 				continue;
 			if (r->outcome != OUTCOME_OK) {
 				n++;
@@ -297,20 +319,8 @@ static int value_stopped_try(struct actx *a, const struct batch_record *b, const
 					strbuf_addf(what, "a run %s", r->outcome_text ? r->outcome_text : "not ok");
 				continue;
 			}
-			/* the run's own value: its row's statistic over this run alone */
-			struct batch_row one_row;
-			memset(&one_row, 0, sizeof(one_row));
-			one_row.variant = x->variant;
-			one_row.kernel = x->kernel;
-			one_row.outcome = OUTCOME_OK;
-			one_row.have_stats = r->have_stats;
-			one_row.stats = r->stats;
-			double v, ci[2];
-			int have_ci = 0;
-			struct strbuf w = STRBUF_INIT;
-			int got = record_stat(b, &one_row, &r, 1, stat, &v, ci, &have_ci, &w) == 0 && isfinite(v);
-			strbuf_release(&w);
-			if (!got)
+			double v;
+			if (run_own_value(b, x->variant, x->kernel, r, stat, &v))
 				continue;
 			n++;
 			if (!(v >= lo && v <= hi) && !out++ && !unclean)
@@ -466,8 +476,7 @@ static void value_killed_tries(struct actx *a, const struct batch_record *eb, co
 			t[k].begun++;
 			continue;
 		}
-		if (r->outcome == OUTCOME_ABORTED || r->outcome == OUTCOME_NO_DEVICE || r->outcome == OUTCOME_BUILD_FAILED ||
-		    r->outcome == OUTCOME_REFERENCE_FAILED)
+		if (code_outcome_says_nothing(r->outcome))
 			continue; /* not the code's */
 		if (r->outcome != OUTCOME_OK) {
 			t[k].n++;
@@ -475,20 +484,8 @@ static void value_killed_tries(struct actx *a, const struct batch_record *eb, co
 				t[k].first_unclean = r->outcome_text ? r->outcome_text : "not ok";
 			continue;
 		}
-		/* the run's own value: the statistic over this run alone */
-		struct batch_row one_row;
-		memset(&one_row, 0, sizeof(one_row));
-		one_row.variant = r->variant;
-		one_row.kernel = r->kernel;
-		one_row.outcome = OUTCOME_OK;
-		one_row.have_stats = r->have_stats;
-		one_row.stats = r->stats;
-		double v, ci[2];
-		int have_ci = 0;
-		struct strbuf w = STRBUF_INIT;
-		int got = record_stat(NULL, &one_row, &r, 1, stat, &v, ci, &have_ci, &w) == 0 && isfinite(v);
-		strbuf_release(&w);
-		if (!got)
+		double v;
+		if (run_own_value(NULL, r->variant, r->kernel, r, stat, &v))
 			continue;
 		t[k].n++;
 		if (!(v >= lo && v <= hi) && !t[k].out++)

@@ -269,6 +269,12 @@ static int same_way(const struct code_id *x, const struct code_id *y)
 	return same_timing(x, y) && str_same(x->exec_kind, y->exec_kind) && x->slots == y->slots;
 }
 
+int code_outcome_says_nothing(enum outcome o)
+{
+	return o == OUTCOME_ABORTED || o == OUTCOME_NO_DEVICE || o == OUTCOME_BUILD_FAILED ||
+	       o == OUTCOME_REFERENCE_FAILED;
+}
+
 int code_same_way(const struct code_id *x, const struct code_id *y)
 {
 	return code_same(x, y) && same_way(x, y);
@@ -463,8 +469,7 @@ size_t code_orphan_tries(struct query *q, const char *skip_id, const struct rec_
 			o[k].t.n_other += !strcmp(id.dev, ia->dev);
 			continue; /* a third code: says nothing against the try */
 		}
-		if (r->outcome == OUTCOME_ABORTED || r->outcome == OUTCOME_NO_DEVICE ||
-		    r->outcome == OUTCOME_BUILD_FAILED || r->outcome == OUTCOME_REFERENCE_FAILED)
+		if (code_outcome_says_nothing(r->outcome))
 			continue; /* not the code's */
 		/* both codes one (an A/A claim): its runs are both sides' */
 		o[k].t.n_a += xa;
@@ -576,8 +581,7 @@ void code_interrupted_try(struct query *q, const struct batch_record *b, const s
 			const char *rid = x->n_runs ? x->runs[j] : x->run_id;
 			long at = rid ? query_find(q, rid, NULL) : -1;
 			const struct run_record *r = at >= 0 ? query_run_at(q, (size_t)at) : NULL;
-			if (!r || r->outcome == OUTCOME_ABORTED || r->outcome == OUTCOME_NO_DEVICE ||
-			    r->outcome == OUTCOME_BUILD_FAILED || r->outcome == OUTCOME_REFERENCE_FAILED)
+			if (!r || code_outcome_says_nothing(r->outcome))
 				continue;
 			t->n_a += xa;
 			t->n_b += xb;

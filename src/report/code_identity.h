@@ -170,6 +170,11 @@ int code_same_timed(const struct code_id *x, const struct code_id *y);
  * the same slots never read). */
 int code_same_built_timed(const struct code_id *x, const struct code_id *y);
 
+/* Outcomes that say nothing of the code: the run stopped before it or
+ * outside it (aborted, no device, the build failed, the reference
+ * failed).  The audit's reruns and tries leave such runs out. */
+int code_outcome_says_nothing(enum outcome o);
+
 /*
  * A code slower now than the fastest median it was recorded at (of the
  * rows code_same_built_timed finds in the store) by this factor: its speed
