@@ -41,6 +41,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -895,12 +896,15 @@ static unsigned long tex_objects_made, tex_objects_destroyed;
 static pthread_mutex_t plan_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct {
 	const void *f; /* a CUfunction, or a CUkernel (the runtime's, context-independent) */
-	int cache, carve; /* -1: not asked */
-	int set_carve;    /* the carveout a function attribute set while launch() was captured, -1: none */
-	int set_cache;    /* the cache configuration set while launch() was captured, -1: none */
+	int cache, carve; /* -1: not asked (carve: by a launch attribute, while launch() was captured) */
+	int plain_launch; /* launched while launch() was captured without a carveout launch attribute */
+	int at_carve;     /* the function's own carveout at those launches (INT_MIN: none read) */
 } plan_funcs[PLAN_FUNCS];
+/* the context's cache configuration at the watched launches (INT_MIN: no
+ * launch yet) */
+static int launch_ctx_cache = INT_MIN;
 static int n_plan_funcs, plan_funcs_over, ctx_cache = -1, launch_watch, plan_watch_ok, green_made;
-static char plan_refused[200];
+static char plan_refused[400];
 
 /* the first reason a watched call gives a sealed replay to refuse (under
  * plan_mu) */
@@ -921,25 +925,108 @@ static int plan_func(const void *f)
 		plan_funcs_over = 1;
 		return -1;
 	}
-	plan_funcs[n_plan_funcs] = { f, -1, -1, -1, -1 };
+	plan_funcs[n_plan_funcs] = { f, -1, -1, 0, INT_MIN };
 	return n_plan_funcs++;
 }
 
+/*
+ * The rule for what a sealed plan sets once, before its launches (a
+ * function's or kernel's carveout and cache configuration, the context's
+ * cache configuration): while launch()'s second and third calls are
+ * watched, a call that changes one of them from the value in force is
+ * refused.  A replay sets each once, at load, so a value changed between
+ * the watched launches is one the replay cannot follow, and the plan
+ * reads the values after the third call, so a value changed after the
+ * last launch is one no launch ran at: red team 172's carvereset and
+ * cachereset (set before each launch, reset after it), red team 176's
+ * ctxreset (the same on the context: 8.22 us sealed against 15.71 us in
+ * its process on an H200) and thirdreset (set back in the third call
+ * only, one value in the watch).  Values set in init() or launch()'s
+ * first call, and the same value set again in every call, are no change
+ * and are carried.  Under plan_mu.
+ */
+static void plan_config_change(const char *what, int from, int to)
+{
+	if (from == to || !__atomic_load_n(&launch_watch, __ATOMIC_RELAXED))
+		return;
+	char why[400];
+	snprintf(why, sizeof(why),
+		 "launch() changed %s from %d to %d after init() and its first call, which a sealed replay sets "
+		 "once, before its launches (set it in init(), or to one value in every call)",
+		 what, from, to);
+	plan_refuse(why);
+}
+
 /* f (a CUfunction or CUkernel) was given cache configuration config: kept
- * for the plan, and refused when launch()'s capture sets it to two values
- * (a replay sets it once) */
+ * for the plan, and a change while launch() is watched refused
+ * (plan_config_change; a function never set is at PREFER_NONE) */
 static void plan_cache_set(const void *f, int config)
 {
 	pthread_mutex_lock(&plan_mu);
-	int i = plan_func(f), during = __atomic_load_n(&launch_watch, __ATOMIC_RELAXED);
-	if (i >= 0 && during && plan_funcs[i].set_cache >= 0 && plan_funcs[i].set_cache != config)
-		plan_refuse("launch() set one kernel's cache configuration to two values between its launches, which "
-			    "a sealed replay sets once");
-	if (i >= 0 && during)
-		plan_funcs[i].set_cache = config;
-	if (i >= 0)
+	int i = plan_func(f);
+	if (i >= 0) {
+		int was = plan_funcs[i].cache >= 0 ? plan_funcs[i].cache : (int)CU_FUNC_CACHE_PREFER_NONE;
+		plan_config_change("a kernel's cache configuration", was, config);
 		plan_funcs[i].cache = config;
+	}
 	pthread_mutex_unlock(&plan_mu);
+}
+
+/*
+ * A launch of f (a CUfunction, or a CUkernel passed as one) while launch()
+ * is watched, with or without a carveout launch attribute (lcarve -1:
+ * without).  The plan carries one carveout a function, so a function
+ * launched at two carveouts by attribute, or with the attribute and
+ * without it (at the function's own carveout: red team 176's mixcarve,
+ * 13.47 us sealed against 20.72 us in its process, both launches
+ * replayed at the attribute's 100), is refused (the latter by
+ * evc_plan_func_config, which sees both of a function's handles).  And
+ * what the launch ran at, read from the driver by the caller before it
+ * locks (own_carve, the function's carveout; ctx, the context's cache
+ * configuration; INT_MIN where unread): the same at every watched launch,
+ * and compared by kernel_step with what the plan replays
+ * (evc_plan_launch_config), whatever call changed it, watched or not.
+ * Under plan_mu.
+ */
+static void plan_launch_seen(const void *f, int lcarve, int own_carve, int ctx)
+{
+	if (ctx != INT_MIN) {
+		if (launch_ctx_cache != INT_MIN && launch_ctx_cache != ctx)
+			plan_refuse("launch()'s launches ran under two context cache configurations, which a sealed "
+				    "replay sets once");
+		launch_ctx_cache = ctx;
+	}
+	int i = plan_func(f);
+	if (i < 0)
+		return;
+	if (lcarve < 0) {
+		plan_funcs[i].plain_launch = 1;
+		if (own_carve != INT_MIN) {
+			if (plan_funcs[i].at_carve != INT_MIN && plan_funcs[i].at_carve != own_carve)
+				plan_refuse("launch() launched one kernel at two of its own shared memory carveouts, "
+					    "which a sealed replay sets once");
+			plan_funcs[i].at_carve = own_carve;
+		}
+	} else if (plan_funcs[i].carve >= 0 && plan_funcs[i].carve != lcarve) {
+		plan_refuse("launch() launches one kernel at two shared memory carveouts (launch attributes), which a "
+			    "sealed replay does not tell apart");
+	} else {
+		plan_funcs[i].carve = lcarve;
+	}
+}
+
+/* what a watched launch of f ran at, read before plan_mu is taken
+ * (plan_launch_seen): the function's own carveout where the launch names
+ * none (*own), the context's cache configuration (*ctx) */
+static void launch_config_now(const void *f, int lcarve, int *own, int *ctx)
+{
+	int v = 0;
+	CUfunc_cache c = CU_FUNC_CACHE_PREFER_NONE;
+	*own = lcarve < 0 && cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+						(CUfunction)f) == CUDA_SUCCESS
+		       ? v
+		       : INT_MIN;
+	*ctx = cuCtxGetCacheConfig(&c) == CUDA_SUCCESS ? (int)c : INT_MIN;
 }
 
 /* CUPTI's callback for the calls evc_watch_plan_calls watches: 1 when
@@ -959,32 +1046,33 @@ static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		return 1;
 	case CUPTI_DRIVER_TRACE_CBID_cuFuncSetAttribute:
 	case CUPTI_DRIVER_TRACE_CBID_cuKernelSetAttribute:
-		/* watched only while launch() is captured: a carveout set to
-		 * two values between one function's launches is the last value
-		 * in a replay, which sets it once (red team 49's split_func);
-		 * set once (a launch() that sets its attributes every call, as
-		 * much library code does) it is read back with the function's */
-		if (cd->callbackSite == CUPTI_API_EXIT && ok && cd->functionParams &&
+		/* watched only while launch() is captured: a carveout changed
+		 * from the one in force (read from the driver before the call)
+		 * is refused (plan_config_change: red team 49's split_func, 172's
+		 * carvereset, 176's thirdreset); the same value set in every
+		 * call (as much library code does) is read back with the
+		 * function's */
+		if (cd->callbackSite == CUPTI_API_ENTER && cd->functionParams &&
 		    __atomic_load_n(&launch_watch, __ATOMIC_RELAXED)) {
-			const void *h;
-			int attrib, value;
+			int value, was = -1;
 			if (cbid == CUPTI_DRIVER_TRACE_CBID_cuFuncSetAttribute) {
 				const cuFuncSetAttribute_params *pp = (const cuFuncSetAttribute_params *)cd->functionParams;
-				h = pp->hfunc, attrib = (int)pp->attrib, value = pp->value;
+				if (pp->attrib != CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)
+					return 1;
+				value = pp->value;
+				if (cuFuncGetAttribute(&was, pp->attrib, pp->hfunc) != CUDA_SUCCESS)
+					was = INT_MIN; /* unknown: any value is a change */
 			} else {
 				const cuKernelSetAttribute_params *pp = (const cuKernelSetAttribute_params *)cd->functionParams;
-				h = pp->kernel, attrib = (int)pp->attrib, value = pp->val;
+				if (pp->attrib != CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)
+					return 1;
+				value = pp->val;
+				if (cuKernelGetAttribute(&was, pp->attrib, pp->kernel, pp->dev) != CUDA_SUCCESS)
+					was = INT_MIN;
 			}
-			if (attrib == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) {
-				pthread_mutex_lock(&plan_mu);
-				int i = plan_func(h);
-				if (i >= 0 && plan_funcs[i].set_carve >= 0 && plan_funcs[i].set_carve != value)
-					plan_refuse("launch() set one kernel's shared memory carveout to two values between "
-						    "its launches (cudaFuncSetAttribute), which a sealed replay sets once");
-				else if (i >= 0)
-					plan_funcs[i].set_carve = value;
-				pthread_mutex_unlock(&plan_mu);
-			}
+			pthread_mutex_lock(&plan_mu);
+			plan_config_change("a kernel's shared memory carveout (cudaFuncSetAttribute)", was, value);
+			pthread_mutex_unlock(&plan_mu);
 		}
 		return 1;
 	case CUPTI_DRIVER_TRACE_CBID_cuGreenCtxCreate:
@@ -1008,6 +1096,17 @@ static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		}
 		return 1;
 	case CUPTI_DRIVER_TRACE_CBID_cuCtxSetCacheConfig:
+		if (cd->callbackSite == CUPTI_API_ENTER && cd->functionParams &&
+		    __atomic_load_n(&launch_watch, __ATOMIC_RELAXED)) {
+			/* the context's, read from the driver before the call
+			 * (plan_config_change: red team 176's ctxreset) */
+			CUfunc_cache was = CU_FUNC_CACHE_PREFER_NONE;
+			int from = cuCtxGetCacheConfig(&was) == CUDA_SUCCESS ? (int)was : INT_MIN;
+			pthread_mutex_lock(&plan_mu);
+			plan_config_change("the context's cache configuration (cudaDeviceSetCacheConfig)", from,
+					   (int)((const cuCtxSetCacheConfig_params *)cd->functionParams)->config);
+			pthread_mutex_unlock(&plan_mu);
+		}
 		if (cd->callbackSite == CUPTI_API_EXIT && ok && cd->functionParams)
 			__atomic_store_n(&ctx_cache, (int)((const cuCtxSetCacheConfig_params *)cd->functionParams)->config,
 					 __ATOMIC_RELAXED);
@@ -1035,19 +1134,19 @@ static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 			return 0;
 		const cuLaunchKernelEx_params *pp = (const cuLaunchKernelEx_params *)cd->functionParams;
 		const CUlaunchConfig *c = pp->config;
+		int lcarve = -1, own, ctx;
+		for (unsigned k = 0; c && c->attrs && k < c->numAttrs; k++)
+			if (c->attrs[k].id == CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)
+				lcarve = (int)c->attrs[k].value.sharedMemCarveout;
+		launch_config_now(pp->f, lcarve, &own, &ctx);
 		pthread_mutex_lock(&plan_mu);
 		for (unsigned k = 0; c && c->attrs && k < c->numAttrs; k++) {
 			CUlaunchAttributeID id = c->attrs[k].id;
 			if (id == CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) {
 				/* one value a function: the plan carries one a step's
 				 * function (red team 49's split_launch: two launches of
-				 * one kernel at carveouts 0 and 100 replayed both at 100) */
-				int i = plan_func(pp->f), v = (int)c->attrs[k].value.sharedMemCarveout;
-				if (i >= 0 && plan_funcs[i].carve >= 0 && plan_funcs[i].carve != v)
-					plan_refuse("launch() launches one kernel at two shared memory carveouts (launch "
-						    "attributes), which a sealed replay does not tell apart");
-				else if (i >= 0)
-					plan_funcs[i].carve = v;
+				 * one kernel at carveouts 0 and 100 replayed both at 100;
+				 * plan_launch_seen) */
 			} else if (id != CU_LAUNCH_ATTRIBUTE_IGNORE && id != CU_LAUNCH_ATTRIBUTE_COOPERATIVE &&
 				   id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
 				   id != CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION && !plan_refused[0]) {
@@ -1057,9 +1156,26 @@ static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 					 (int)id);
 			}
 		}
+		plan_launch_seen(pp->f, lcarve, own, ctx);
 		pthread_mutex_unlock(&plan_mu);
 		return 0; /* a launch: the rest of the callback applies */
 	}
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+		/* laid out alike: f first; a launch with no attributes, at the
+		 * function's own carveout (plan_launch_seen) */
+		if (cd->callbackSite == CUPTI_API_ENTER && cd->functionParams &&
+		    __atomic_load_n(&launch_watch, __ATOMIC_RELAXED)) {
+			const void *f = ((const cuLaunchKernel_params *)cd->functionParams)->f;
+			int own, ctx;
+			launch_config_now(f, -1, &own, &ctx);
+			pthread_mutex_lock(&plan_mu);
+			plan_launch_seen(f, -1, own, ctx);
+			pthread_mutex_unlock(&plan_mu);
+		}
+		return 0;
 	default:
 		return 0;
 	}
@@ -1511,12 +1627,23 @@ int evc_watch_launches(int on)
 {
 	if (!cu.loaded || !cu.subscribed || !cu.enable_callback)
 		return -1;
+	if (on) {
+		pthread_mutex_lock(&plan_mu);
+		launch_ctx_cache = INT_MIN;
+		for (int i = 0; i < n_plan_funcs; i++)
+			plan_funcs[i].at_carve = INT_MIN;
+		pthread_mutex_unlock(&plan_mu);
+	}
 	__atomic_store_n(&launch_watch, on, __ATOMIC_RELAXED);
 	/* the launch callbacks themselves: on while a trust: host window is
 	 * open too (cupti_begin enables the domains), so only ever turned on
 	 * here */
 	static const CUpti_CallbackId ids[] = { CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
 						CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+						CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+						CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+						CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+						CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
 						CUPTI_DRIVER_TRACE_CBID_cuFuncSetAttribute,
 						CUPTI_DRIVER_TRACE_CBID_cuKernelSetAttribute };
 	for (size_t i = 0; on && i < sizeof(ids) / sizeof(ids[0]); i++)
@@ -1534,9 +1661,10 @@ int evc_plan_func_config(const void *f, const void *kern, int *cache, int *carve
 	 * value from the ones that set it: an entry made later that set
 	 * nothing (-1) erased the carveout another had kept (red team 172's
 	 * lateentry); two handles that set two values are refused */
-	int fcache = -1, twice = 0;
+	int fcache = -1, twice = 0, plain = 0;
 	for (int i = 0; i < n_plan_funcs; i++)
 		if (plan_funcs[i].f && (plan_funcs[i].f == f || plan_funcs[i].f == kern)) {
+			plain |= plan_funcs[i].plain_launch;
 			if (plan_funcs[i].cache >= 0) {
 				twice |= fcache >= 0 && fcache != plan_funcs[i].cache;
 				fcache = plan_funcs[i].cache;
@@ -1550,7 +1678,23 @@ int evc_plan_func_config(const void *f, const void *kern, int *cache, int *carve
 		*cache = fcache;
 	int over = plan_funcs_over;
 	pthread_mutex_unlock(&plan_mu);
-	return over ? -1 : twice ? -2 : 0;
+	return over ? -1 : twice ? -2 : *carve >= 0 && plain ? -3 : 0;
+}
+
+int evc_plan_launch_config(const void *f, const void *kern, int *own_carve, int *ctx)
+{
+	pthread_mutex_lock(&plan_mu);
+	*ctx = launch_ctx_cache;
+	*own_carve = INT_MIN;
+	int two = 0;
+	for (int i = 0; i < n_plan_funcs; i++)
+		if (plan_funcs[i].f && (plan_funcs[i].f == f || plan_funcs[i].f == kern) &&
+		    plan_funcs[i].at_carve != INT_MIN) {
+			two |= *own_carve != INT_MIN && *own_carve != plan_funcs[i].at_carve;
+			*own_carve = plan_funcs[i].at_carve;
+		}
+	pthread_mutex_unlock(&plan_mu);
+	return two ? -1 : 0;
 }
 
 const char *evc_plan_refused(void)

@@ -32,16 +32,24 @@ unsigned long evc_tex_objects_made(void);
 /* Those made and not destroyed since the device opened (0 where CUPTI
  * cannot watch). */
 unsigned long evc_tex_objects_live(void);
-/* The launch attributes of launches (cuLaunchKernelEx) from now (on 1)
- * until off (0): 0, or -1 when CUPTI cannot watch. */
+/* The launches (their launch attributes) and the changes of carveouts and
+ * cache configurations from now (on 1) until off (0): 0, or -1 when CUPTI
+ * cannot watch. */
 int evc_watch_launches(int on);
 /* What the process asked for the function f (or its context-independent
  * kernel kern, NULL: none): its cache configuration (the function's, else
  * the context's; -1: never set) and the carveout a watched launch of it
  * asked for by attribute (-1: none).  0, or -1 when more functions were
  * configured than the watch keeps, -2 when the function's two handles
- * were given two values (the caller refuses either). */
+ * were given two values, -3 when a watched launch of it asked for a
+ * carveout by attribute and another ran without one, at the function's
+ * own (the caller refuses each). */
 int evc_plan_func_config(const void *f, const void *kern, int *cache, int *carve);
+/* What the watched launches of f (or of kern) ran at, read from the driver
+ * at each launch: the function's own carveout where a launch named none
+ * (*own_carve) and the context's cache configuration (*ctx), INT_MIN
+ * where none was read.  0, or -1 when f's two handles ran at two. */
+int evc_plan_launch_config(const void *f, const void *kern, int *own_carve, int *ctx);
 /* The first launch attribute a watched launch carried that a replay does
  * not set, said as a reason; NULL when none. */
 const char *evc_plan_refused(void);
