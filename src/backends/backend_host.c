@@ -45,7 +45,18 @@ static char *host_classify(const char *log)
  * old, as the incumbent's always is (red team 52's build_clock: eval
  * promoted 10 of 12 candidates that were not faster, and a search
  * confirmed a 9.3x promotion) */
-static const char *const host_flags[] = { "-O2", "-std=c11", "-shared", "-fPIC", "-Werror=date-time", NULL };
+/* -s: linked stripped (no .symtab, .strtab or debug sections), as
+ * backend_cuda.c links: an unstripped object keeps its source's name in
+ * .symtab's STT_FILE symbol, which the loader never maps, so two copies of
+ * one source under two names were two files (two load paths, named by
+ * the file's hash: build.c publish_by_object) with one loaded image and
+ * one code hash, which the code identity took as one program while the
+ * kernel read which one it was from its own load path (red team 178's
+ * pathtwin: a copy 4.9x faster than its twin, "an A/A pair"; an eval
+ * incumbent's fast copy set its code's fastest and held every honest
+ * challenger, 3 of 3).  Stripped, byte-identical sources under any names
+ * build one file. */
+static const char *const host_flags[] = { "-O2", "-std=c11", "-shared", "-fPIC", "-Werror=date-time", "-s", NULL };
 
 static int host_build(const struct build_request *rq, struct build_result *res)
 {

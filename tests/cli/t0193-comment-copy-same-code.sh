@@ -19,7 +19,9 @@ d=tests/fixtures/adversary/host/redteam83
 expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam83-wide.yaml
 expect_contains "$TEST_TMP/out" "a: wrong_output"
 expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam83-widectl.yaml
-# the records: the copy is another file and another object, one loaded image
+# the records: one loaded image; and, since host objects are linked
+# stripped (red team 178), one file: the copy's name and comments are in
+# nothing that is linked
 runs=$(grep -L '"kind": "batch"' "$EVIDENT_STORE"/runs/*.json)
 rec() { grep -l "\"kernel\": \"$d/$1\"" $runs | head -1; }
 fa=$(rec wide.c) fg=$(rec wide_g.c) ff=$(rec wide_fix.c)
@@ -29,8 +31,8 @@ lf=$(jget "$ff" "d['code']['load_sha256']")
 expect_eq "${#la}" 64 "a load hash"
 expect_eq "$lg" "$la" "the comment-only copy's loaded image"
 [ "$lf" != "$la" ] || fail "wide_fix.c (one constant changed) has wide.c's load hash"
-[ "$(jget "$fa" "d['code']['binary_sha256']")" != "$(jget "$fg" "d['code']['binary_sha256']")" ] ||
-	fail "the copy's object has the original's file hash: this test no longer probes the name in the object"
+[ "$(jget "$fa" "d['code']['binary_sha256']")" = "$(jget "$fg" "d['code']['binary_sha256']")" ] ||
+	fail "the comment-only copy's stripped object is not the original's file"
 # validated on the copy: wide.c's failure at 256 wide is its own
 expect_exit 1 "$EVIDENT" audit --strict "$d/wide.md"
 expect_contains "$TEST_TMP/out" "contradicted: validated host-redteam83-widectl/g: 1 of 2 run(s) of the current source failed"
@@ -56,10 +58,11 @@ import json
 print(json.dumps({"source": "/* a comment-only copy */\n" + open("kernels/rowsum/naive.c").read(), "name": "ccopy"}))
 ' > cc.jsonl
 "$EVIDENT" eval --no-progress experiments/cc.yaml < cc.jsonl > cc.out 2> cc.err || { cat cc.err; fail "eval exited $?"; }
+# (stripped, the copy is the reference's very file: the same binary)
 jexpect cc.out <<'E'
-d['build']['same_binary_as_reference'] => False
+d['build']['same_binary_as_reference'] => True
 d['build']['same_code_as_reference'] => True
 d['promoted'] => False
 E
-[ "$(jget cc.out "d['outcome']")" != ok ] || expect_contains cc.out "not promoted: no effect: the candidate's code is the reference's (the same loaded image"
+[ "$(jget cc.out "d['outcome']")" != ok ] || expect_contains cc.out "not promoted: no effect: the candidate's code is the reference's (the same binary"
 exit 0
