@@ -893,13 +893,35 @@ static unsigned long tex_objects_made, tex_objects_destroyed;
  * seal_capture on the harness thread: under plan_mu.
  */
 #define PLAN_FUNCS 256
+#define PLAN_ATTRS 7 /* plan_attrs' */
 static pthread_mutex_t plan_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct {
 	const void *f; /* a CUfunction, or a CUkernel (the runtime's, context-independent) */
 	int cache, carve; /* -1: not asked (carve: by a launch attribute, while launch() was captured) */
 	int plain_launch; /* launched while launch() was captured without a carveout launch attribute */
-	int at_carve;     /* the function's own carveout at those launches (INT_MIN: none read) */
+	int at_read;      /* at[] holds what a watched launch of it ran at */
+	int at[PLAN_ATTRS]; /* the function's attributes there (plan_attrs; INT_MIN: unread) */
 } plan_funcs[PLAN_FUNCS];
+
+/* The function attributes a sealed plan reads after launch()'s third call
+ * (seal.cu kernel_step) and sets once in the replay: each watched launch
+ * must have run at the values read then (plan_launch_seen,
+ * evc_plan_launch_check; red team 179's clusreset cleared its required
+ * cluster before each launch and set it after, so the replay ran
+ * clusters its process never ran). */
+static const struct {
+	CUfunction_attribute id;
+	const char *name;
+} plan_attrs[] = {
+	{ CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, "shared memory carveout" },
+	{ CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, "maximum dynamic shared memory" },
+	{ CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, "non-portable cluster size" },
+	{ CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE, "cluster scheduling policy" },
+	{ CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, "required cluster width" },
+	{ CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT, "required cluster height" },
+	{ CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH, "required cluster depth" },
+};
+static_assert(sizeof(plan_attrs) / sizeof(plan_attrs[0]) == PLAN_ATTRS, "plan_attrs and PLAN_ATTRS");
 /* the context's cache configuration at the watched launches (INT_MIN: no
  * launch yet) */
 static int launch_ctx_cache = INT_MIN;
@@ -925,7 +947,9 @@ static int plan_func(const void *f)
 		plan_funcs_over = 1;
 		return -1;
 	}
-	plan_funcs[n_plan_funcs] = { f, -1, -1, 0, INT_MIN };
+	plan_funcs[n_plan_funcs] = {};
+	plan_funcs[n_plan_funcs].f = f;
+	plan_funcs[n_plan_funcs].cache = plan_funcs[n_plan_funcs].carve = -1;
 	return n_plan_funcs++;
 }
 
@@ -988,7 +1012,7 @@ static void plan_cache_set(const void *f, int config)
  * (evc_plan_launch_config), whatever call changed it, watched or not.
  * Under plan_mu.
  */
-static void plan_launch_seen(const void *f, int lcarve, int own_carve, int ctx)
+static void plan_launch_seen(const void *f, int lcarve, const int *own, int ctx)
 {
 	if (ctx != INT_MIN) {
 		if (launch_ctx_cache != INT_MIN && launch_ctx_cache != ctx)
@@ -999,14 +1023,19 @@ static void plan_launch_seen(const void *f, int lcarve, int own_carve, int ctx)
 	int i = plan_func(f);
 	if (i < 0)
 		return;
+	for (int a = 0; a < PLAN_ATTRS; a++) {
+		if (plan_funcs[i].at_read && own[a] != INT_MIN && plan_funcs[i].at[a] != INT_MIN &&
+		    own[a] != plan_funcs[i].at[a]) {
+			char why[200];
+			snprintf(why, sizeof(why), "launch() launched one kernel at two values of its %s, which a sealed "
+						   "replay sets once", plan_attrs[a].name);
+			plan_refuse(why);
+		}
+		plan_funcs[i].at[a] = own[a];
+	}
+	plan_funcs[i].at_read = 1;
 	if (lcarve < 0) {
 		plan_funcs[i].plain_launch = 1;
-		if (own_carve != INT_MIN) {
-			if (plan_funcs[i].at_carve != INT_MIN && plan_funcs[i].at_carve != own_carve)
-				plan_refuse("launch() launched one kernel at two of its own shared memory carveouts, "
-					    "which a sealed replay sets once");
-			plan_funcs[i].at_carve = own_carve;
-		}
 	} else if (plan_funcs[i].carve >= 0 && plan_funcs[i].carve != lcarve) {
 		plan_refuse("launch() launches one kernel at two shared memory carveouts (launch attributes), which a "
 			    "sealed replay does not tell apart");
@@ -1016,16 +1045,16 @@ static void plan_launch_seen(const void *f, int lcarve, int own_carve, int ctx)
 }
 
 /* what a watched launch of f ran at, read before plan_mu is taken
- * (plan_launch_seen): the function's own carveout where the launch names
- * none (*own), the context's cache configuration (*ctx) */
-static void launch_config_now(const void *f, int lcarve, int *own, int *ctx)
+ * (plan_launch_seen): the function's own attributes (own[], plan_attrs;
+ * INT_MIN where the driver does not answer), the context's cache
+ * configuration (*ctx) */
+static void launch_config_now(const void *f, int *own, int *ctx)
 {
-	int v = 0;
 	CUfunc_cache c = CU_FUNC_CACHE_PREFER_NONE;
-	*own = lcarve < 0 && cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-						(CUfunction)f) == CUDA_SUCCESS
-		       ? v
-		       : INT_MIN;
+	for (int a = 0; a < PLAN_ATTRS; a++) {
+		int v = 0;
+		own[a] = cuFuncGetAttribute(&v, plan_attrs[a].id, (CUfunction)f) == CUDA_SUCCESS ? v : INT_MIN;
+	}
 	*ctx = cuCtxGetCacheConfig(&c) == CUDA_SUCCESS ? (int)c : INT_MIN;
 }
 
@@ -1093,6 +1122,13 @@ static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		if (cd->callbackSite == CUPTI_API_EXIT && ok && cd->functionParams) {
 			const cuKernelSetCacheConfig_params *pp = (const cuKernelSetCacheConfig_params *)cd->functionParams;
 			plan_cache_set(pp->kernel, (int)pp->config);
+			/* and under the kernel's function in this context, which is
+			 * what a launch and its captured node may name (red team
+			 * 179's kcache: PreferL1 set on the CUkernel, launched by
+			 * its CUfunction, predicted replayed at the default) */
+			CUfunction fn = NULL;
+			if (cuKernelGetFunction(&fn, pp->kernel) == CUDA_SUCCESS && fn && (const void *)fn != pp->kernel)
+				plan_cache_set(fn, (int)pp->config);
 		}
 		return 1;
 	case CUPTI_DRIVER_TRACE_CBID_cuCtxSetCacheConfig:
@@ -1110,6 +1146,27 @@ static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		if (cd->callbackSite == CUPTI_API_EXIT && ok && cd->functionParams)
 			__atomic_store_n(&ctx_cache, (int)((const cuCtxSetCacheConfig_params *)cd->functionParams)->config,
 					 __ATOMIC_RELAXED);
+		return 1;
+	case CUPTI_DRIVER_TRACE_CBID_cuGraphAddKernelNode:
+	case CUPTI_DRIVER_TRACE_CBID_cuGraphAddKernelNode_v2:
+	case CUPTI_DRIVER_TRACE_CBID_cuGraphAddNode:
+	case CUPTI_DRIVER_TRACE_CBID_cuGraphAddNode_v2:
+	case CUPTI_DRIVER_TRACE_CBID_cuGraphAddChildGraphNode:
+	case CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetParams:
+	case CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetParams_v2:
+	case CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetParams:
+		/* a node launch() adds to a graph itself (the capture's, from
+		 * cudaStreamGetCaptureInfo, or one it then launches) is a launch
+		 * no launch callback sees, so none of the rules above (red team
+		 * 179's addnode: red team 176's mixcarve with its second launch
+		 * added by cudaGraphAddKernelNode, predicted replayed at the
+		 * other launch's carveout) */
+		if (cd->callbackSite == CUPTI_API_ENTER && __atomic_load_n(&launch_watch, __ATOMIC_RELAXED)) {
+			pthread_mutex_lock(&plan_mu);
+			plan_refuse("launch() built graph nodes itself (cudaGraphAddKernelNode, cudaGraphAddNode, a child "
+				    "graph, or set a node's parameters), which a sealed plan does not follow");
+			pthread_mutex_unlock(&plan_mu);
+		}
 		return 1;
 	case CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetAttribute:
 	case CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeCopyAttributes:
@@ -1134,11 +1191,11 @@ static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 			return 0;
 		const cuLaunchKernelEx_params *pp = (const cuLaunchKernelEx_params *)cd->functionParams;
 		const CUlaunchConfig *c = pp->config;
-		int lcarve = -1, own, ctx;
+		int lcarve = -1, own[PLAN_ATTRS], ctx;
 		for (unsigned k = 0; c && c->attrs && k < c->numAttrs; k++)
 			if (c->attrs[k].id == CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)
 				lcarve = (int)c->attrs[k].value.sharedMemCarveout;
-		launch_config_now(pp->f, lcarve, &own, &ctx);
+		launch_config_now(pp->f, own, &ctx);
 		pthread_mutex_lock(&plan_mu);
 		for (unsigned k = 0; c && c->attrs && k < c->numAttrs; k++) {
 			CUlaunchAttributeID id = c->attrs[k].id;
@@ -1169,8 +1226,8 @@ static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		if (cd->callbackSite == CUPTI_API_ENTER && cd->functionParams &&
 		    __atomic_load_n(&launch_watch, __ATOMIC_RELAXED)) {
 			const void *f = ((const cuLaunchKernel_params *)cd->functionParams)->f;
-			int own, ctx;
-			launch_config_now(f, -1, &own, &ctx);
+			int own[PLAN_ATTRS], ctx;
+			launch_config_now(f, own, &ctx);
 			pthread_mutex_lock(&plan_mu);
 			plan_launch_seen(f, -1, own, ctx);
 			pthread_mutex_unlock(&plan_mu);
@@ -1631,7 +1688,7 @@ int evc_watch_launches(int on)
 		pthread_mutex_lock(&plan_mu);
 		launch_ctx_cache = INT_MIN;
 		for (int i = 0; i < n_plan_funcs; i++)
-			plan_funcs[i].at_carve = INT_MIN;
+			plan_funcs[i].at_read = 0;
 		pthread_mutex_unlock(&plan_mu);
 	}
 	__atomic_store_n(&launch_watch, on, __ATOMIC_RELAXED);
@@ -1644,6 +1701,14 @@ int evc_watch_launches(int on)
 						CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
 						CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
 						CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+						CUPTI_DRIVER_TRACE_CBID_cuGraphAddKernelNode,
+						CUPTI_DRIVER_TRACE_CBID_cuGraphAddKernelNode_v2,
+						CUPTI_DRIVER_TRACE_CBID_cuGraphAddNode,
+						CUPTI_DRIVER_TRACE_CBID_cuGraphAddNode_v2,
+						CUPTI_DRIVER_TRACE_CBID_cuGraphAddChildGraphNode,
+						CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetParams,
+						CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetParams_v2,
+						CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetParams,
 						CUPTI_DRIVER_TRACE_CBID_cuFuncSetAttribute,
 						CUPTI_DRIVER_TRACE_CBID_cuKernelSetAttribute };
 	for (size_t i = 0; on && i < sizeof(ids) / sizeof(ids[0]); i++)
@@ -1681,20 +1746,29 @@ int evc_plan_func_config(const void *f, const void *kern, int *cache, int *carve
 	return over ? -1 : twice ? -2 : *carve >= 0 && plain ? -3 : 0;
 }
 
-int evc_plan_launch_config(const void *f, const void *kern, int *own_carve, int *ctx)
+int evc_plan_launch_check(const void *f, const void *kern, char *why, size_t whylen)
 {
+	int now[PLAN_ATTRS], ctx_now;
+	launch_config_now(f, now, &ctx_now);
+	int rc = 0;
 	pthread_mutex_lock(&plan_mu);
-	*ctx = launch_ctx_cache;
-	*own_carve = INT_MIN;
-	int two = 0;
-	for (int i = 0; i < n_plan_funcs; i++)
-		if (plan_funcs[i].f && (plan_funcs[i].f == f || plan_funcs[i].f == kern) &&
-		    plan_funcs[i].at_carve != INT_MIN) {
-			two |= *own_carve != INT_MIN && *own_carve != plan_funcs[i].at_carve;
-			*own_carve = plan_funcs[i].at_carve;
-		}
+	if (launch_ctx_cache != INT_MIN && ctx_now != INT_MIN && launch_ctx_cache != ctx_now) {
+		snprintf(why, whylen, "the context's cache configuration was %d at the launches and %d after launch()'s "
+				      "third call", launch_ctx_cache, ctx_now);
+		rc = -1;
+	}
+	for (int i = 0; !rc && i < n_plan_funcs; i++) {
+		if (!plan_funcs[i].f || (plan_funcs[i].f != f && plan_funcs[i].f != kern) || !plan_funcs[i].at_read)
+			continue;
+		for (int a = 0; !rc && a < PLAN_ATTRS; a++)
+			if (plan_funcs[i].at[a] != INT_MIN && now[a] != INT_MIN && plan_funcs[i].at[a] != now[a]) {
+				snprintf(why, whylen, "its %s was %d at its launches and %d after launch()'s third call",
+					 plan_attrs[a].name, plan_funcs[i].at[a], now[a]);
+				rc = -1;
+			}
+	}
 	pthread_mutex_unlock(&plan_mu);
-	return two ? -1 : 0;
+	return rc;
 }
 
 const char *evc_plan_refused(void)

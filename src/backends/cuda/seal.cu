@@ -480,19 +480,15 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 		return fail(err, errlen, "the kernel's code set the cache configuration of more functions than a "
 					 "sealed plan follows: run the variant with trust: host");
 	/* what the watched launches ran at, read at each launch, against
-	 * what the plan replays, read now, after the third call: a carveout or
-	 * context configuration changed after the last launch, by any call,
-	 * watched or not, is one no launch ran at (red team 176's thirdreset
-	 * and ctxreset) */
-	int at_carve = INT_MIN, at_ctx = INT_MIN;
-	if (evc_plan_launch_config(f, p.kern, &at_carve, &at_ctx) < 0 ||
-	    (at_carve != INT_MIN && at_carve != carve) ||
-	    (at_ctx != INT_MIN && at_ctx != (int)ctxc))
-		return fail(err, errlen, "kernel %s ran at another shared memory carveout or context cache "
-					 "configuration than the process left set after launch()'s third call "
-					 "(carveout %d at its launches, %d after; context %d, %d after): a sealed "
-					 "replay sets them once: set them in init(), or run the variant with trust: host",
-			    name, at_carve == INT_MIN ? -1 : at_carve, carve, at_ctx == INT_MIN ? -1 : at_ctx, (int)ctxc);
+	 * what the plan replays, read now, after the third call: a function
+	 * attribute or the context's configuration changed after the last
+	 * launch, by any call, watched or not, is one no launch ran at (red
+	 * team 176's thirdreset and ctxreset, 179's clusreset) */
+	char at_why[200];
+	if (evc_plan_launch_check(f, p.kern, at_why, sizeof(at_why)) < 0)
+		return fail(err, errlen, "kernel %s: %s: a sealed replay sets them once: set them in init(), or run the "
+					 "variant with trust: host",
+			    name, at_why);
 	if (fcache >= 0)
 		cache = fcache;
 	if (lcarve >= 0)

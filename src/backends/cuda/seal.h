@@ -45,11 +45,11 @@ int evc_watch_launches(int on);
  * carveout by attribute and another ran without one, at the function's
  * own (the caller refuses each). */
 int evc_plan_func_config(const void *f, const void *kern, int *cache, int *carve);
-/* What the watched launches of f (or of kern) ran at, read from the driver
- * at each launch: the function's own carveout where a launch named none
- * (*own_carve) and the context's cache configuration (*ctx), INT_MIN
- * where none was read.  0, or -1 when f's two handles ran at two. */
-int evc_plan_launch_config(const void *f, const void *kern, int *own_carve, int *ctx);
+/* Did the watched launches of f (or of kern) run at the function
+ * attributes and the context cache configuration the driver answers now,
+ * after launch()'s third call (each read from the driver at each launch)?
+ * 0, or -1 with the first difference said in why. */
+int evc_plan_launch_check(const void *f, const void *kern, char *why, size_t whylen);
 /* The first launch attribute a watched launch carried that a replay does
  * not set, said as a reason; NULL when none. */
 const char *evc_plan_refused(void);
