@@ -1051,9 +1051,18 @@ static void plan_launch_seen(const void *f, int lcarve, const int *own, int ctx)
 static void launch_config_now(const void *f, int *own, int *ctx)
 {
 	CUfunc_cache c = CU_FUNC_CACHE_PREFER_NONE;
+	CUdevice dev = 0;
+	int have_dev = cuCtxGetDevice(&dev) == CUDA_SUCCESS;
 	for (int a = 0; a < PLAN_ATTRS; a++) {
 		int v = 0;
-		own[a] = cuFuncGetAttribute(&v, plan_attrs[a].id, (CUfunction)f) == CUDA_SUCCESS ? v : INT_MIN;
+		/* f may be a CUkernel passed as a function (the runtime's own
+		 * launches may be): read it as one where the driver will not
+		 * read it as a function */
+		if (cuFuncGetAttribute(&v, plan_attrs[a].id, (CUfunction)f) == CUDA_SUCCESS ||
+		    (have_dev && cuKernelGetAttribute(&v, plan_attrs[a].id, (CUkernel)f, dev) == CUDA_SUCCESS))
+			own[a] = v;
+		else
+			own[a] = INT_MIN;
 	}
 	*ctx = cuCtxGetCacheConfig(&c) == CUDA_SUCCESS ? (int)c : INT_MIN;
 }
@@ -1083,24 +1092,30 @@ static int plan_call_cb(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		 * function's */
 		if (cd->callbackSite == CUPTI_API_ENTER && cd->functionParams &&
 		    __atomic_load_n(&launch_watch, __ATOMIC_RELAXED)) {
-			int value, was = -1;
+			int value, was = -1, a;
+			CUfunction_attribute attrib;
 			if (cbid == CUPTI_DRIVER_TRACE_CBID_cuFuncSetAttribute) {
 				const cuFuncSetAttribute_params *pp = (const cuFuncSetAttribute_params *)cd->functionParams;
-				if (pp->attrib != CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)
-					return 1;
-				value = pp->value;
-				if (cuFuncGetAttribute(&was, pp->attrib, pp->hfunc) != CUDA_SUCCESS)
+				attrib = pp->attrib, value = pp->value;
+				if (cuFuncGetAttribute(&was, attrib, pp->hfunc) != CUDA_SUCCESS)
 					was = INT_MIN; /* unknown: any value is a change */
 			} else {
 				const cuKernelSetAttribute_params *pp = (const cuKernelSetAttribute_params *)cd->functionParams;
-				if (pp->attrib != CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)
-					return 1;
-				value = pp->val;
-				if (cuKernelGetAttribute(&was, pp->attrib, pp->kernel, pp->dev) != CUDA_SUCCESS)
+				attrib = pp->attrib, value = pp->val;
+				if (cuKernelGetAttribute(&was, attrib, pp->kernel, pp->dev) != CUDA_SUCCESS)
 					was = INT_MIN;
 			}
+			/* every attribute the plan reads after the third call (red
+			 * team 179's clusreset: its required cluster cleared before
+			 * each launch and set after) */
+			for (a = 0; a < PLAN_ATTRS && plan_attrs[a].id != attrib; a++)
+				;
+			if (a == PLAN_ATTRS)
+				return 1;
+			char what[120];
+			snprintf(what, sizeof(what), "a kernel's %s (cudaFuncSetAttribute)", plan_attrs[a].name);
 			pthread_mutex_lock(&plan_mu);
-			plan_config_change("a kernel's shared memory carveout (cudaFuncSetAttribute)", was, value);
+			plan_config_change(what, was, value);
 			pthread_mutex_unlock(&plan_mu);
 		}
 		return 1;
