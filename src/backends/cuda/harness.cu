@@ -1051,18 +1051,20 @@ static void plan_launch_seen(const void *f, int lcarve, const int *own, int ctx)
 static void launch_config_now(const void *f, int *own, int *ctx)
 {
 	CUfunc_cache c = CU_FUNC_CACHE_PREFER_NONE;
-	CUdevice dev = 0;
-	int have_dev = cuCtxGetDevice(&dev) == CUDA_SUCCESS;
+	/* f may be a CUkernel passed as a function (the runtime's own
+	 * launches are): read its function in this context, which holds what
+	 * was set on either handle (a CUkernel's own attributes read -1 where
+	 * only its function's was set: red team 179's fnset, refused by that
+	 * reading on an H200) */
+	CUfunction fn = (CUfunction)f;
+	int v0 = 0;
+	if (cuFuncGetAttribute(&v0, plan_attrs[0].id, fn) != CUDA_SUCCESS) {
+		CUfunction kf = NULL;
+		fn = cuKernelGetFunction(&kf, (CUkernel)f) == CUDA_SUCCESS ? kf : NULL;
+	}
 	for (int a = 0; a < PLAN_ATTRS; a++) {
 		int v = 0;
-		/* f may be a CUkernel passed as a function (the runtime's own
-		 * launches may be): read it as one where the driver will not
-		 * read it as a function */
-		if (cuFuncGetAttribute(&v, plan_attrs[a].id, (CUfunction)f) == CUDA_SUCCESS ||
-		    (have_dev && cuKernelGetAttribute(&v, plan_attrs[a].id, (CUkernel)f, dev) == CUDA_SUCCESS))
-			own[a] = v;
-		else
-			own[a] = INT_MIN;
+		own[a] = fn && cuFuncGetAttribute(&v, plan_attrs[a].id, fn) == CUDA_SUCCESS ? v : INT_MIN;
 	}
 	*ctx = cuCtxGetCacheConfig(&c) == CUDA_SUCCESS ? (int)c : INT_MIN;
 }
