@@ -1051,20 +1051,16 @@ static void plan_launch_seen(const void *f, int lcarve, const int *own, int ctx)
 static void launch_config_now(const void *f, int *own, int *ctx)
 {
 	CUfunc_cache c = CU_FUNC_CACHE_PREFER_NONE;
-	/* f may be a CUkernel passed as a function (the runtime's own
-	 * launches are): read its function in this context, which holds what
-	 * was set on either handle (a CUkernel's own attributes read -1 where
-	 * only its function's was set: red team 179's fnset, refused by that
-	 * reading on an H200) */
-	CUfunction fn = (CUfunction)f;
-	int v0 = 0;
-	if (cuFuncGetAttribute(&v0, plan_attrs[0].id, fn) != CUDA_SUCCESS) {
-		CUfunction kf = NULL;
-		fn = cuKernelGetFunction(&kf, (CUkernel)f) == CUDA_SUCCESS ? kf : NULL;
-	}
+	/* where the driver does not read f as a function (a CUkernel passed
+	 * as one, as the runtime's launches may: red team 179's clusreset was
+	 * not seen by this reading on an H200) nothing is read (INT_MIN), and
+	 * the watch on the setters (plan_config_change) is what holds.  Reading the CUkernel's own attributes instead
+	 * refused an honest kernel on an H200 (red team 179's fnset: its
+	 * function's carveout set, the CUkernel's read -1); reading the
+	 * context's function of it (cuKernelGetFunction) is not measured yet. */
 	for (int a = 0; a < PLAN_ATTRS; a++) {
 		int v = 0;
-		own[a] = fn && cuFuncGetAttribute(&v, plan_attrs[a].id, fn) == CUDA_SUCCESS ? v : INT_MIN;
+		own[a] = cuFuncGetAttribute(&v, plan_attrs[a].id, (CUfunction)f) == CUDA_SUCCESS ? v : INT_MIN;
 	}
 	*ctx = cuCtxGetCacheConfig(&c) == CUDA_SUCCESS ? (int)c : INT_MIN;
 }
