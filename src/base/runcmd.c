@@ -132,6 +132,39 @@ static char **build_env(const char *const *env_set, const char *const *env_keep)
 	return env;
 }
 
+static int cmp_env(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+void run_env_sha256(const char *const *env_set, const char *const *env_keep, const char *const *skip,
+		    char out[SHA256_HEX_LEN + 1])
+{
+	char **env = build_env(env_set, env_keep);
+	size_t n = 0, k = 0;
+	while (env[n])
+		n++;
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(env[i], '=');
+		size_t nl = eq ? (size_t)(eq - env[i]) : strlen(env[i]);
+		int skipped = 0;
+		for (size_t j = 0; skip && skip[j]; j++)
+			if (strlen(skip[j]) == nl && !strncmp(skip[j], env[i], nl))
+				skipped = 1;
+		if (!skipped)
+			env[k++] = env[i];
+	}
+	qsort(env, k, sizeof(*env), cmp_env);
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < k; i++) {
+		strbuf_add(&sb, env[i], strlen(env[i]));
+		strbuf_add(&sb, "", 1);
+	}
+	sha256_hex(sb.buf ? sb.buf : "", sb.len, out);
+	strbuf_release(&sb);
+	free(env);
+}
+
 /* Split buffered stdout into lines for on_line, keeping a partial tail. */
 static void deliver_lines(struct strbuf *pending, const struct run_opts *o)
 {

@@ -200,6 +200,13 @@ int run_child_pid(int pid);
  * be started at all.
  */
 int run_command(const struct run_opts *o, struct run_result *res);
+/* The hash of the environment run_command would give a child with these
+ * env_set and env_keep (run_opts), the variables named in skip (NULL, or
+ * a NULL-terminated list of names) left out: each NAME=VALUE, sorted,
+ * NUL-terminated.  What of the runner's environment a boxed kernel can
+ * read (a run record's settings.environment_sha256). */
+void run_env_sha256(const char *const *env_set, const char *const *env_keep, const char *const *skip,
+		    char out[SHA256_HEX_LEN + 1]);
 
 /* Human text for how a child ended: "exit 1", "SIGSEGV", "timeout after 5 s". */
 void run_result_describe(const struct run_result *r, struct strbuf *sb);

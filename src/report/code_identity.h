@@ -103,6 +103,9 @@ struct code_id {
 				 * its host code and its .nv_fatbin device code */
 	char code[SHA256_HEX_LEN + 1];   /* sources' contents + command line + parameters */
 	char family[SHA256_HEX_LEN + 1]; /* the kernel file's content */
+	char job[SHA256_HEX_LEN + 1];    /* what of its job the kernel can read: the worker's knobs, a
+					  * fixed correctness.seed, the box's environment (code_identity.c
+					  * job_hash) */
 	char libs[SHA256_HEX_LEN + 1];   /* the libraries the object loads (sources marked loaded, or
 					  * named as a shared object: lib*.so*), sorted by content; the
 					  * hash of nothing for none.  Not in bin, neutral or load: every
@@ -158,11 +161,21 @@ int code_same_way(const struct code_id *x, const struct code_id *y);
 int code_same_built(const struct code_id *x, const struct code_id *y);
 /* code_same_built, run the same way (as code_same_way). */
 int code_same_built_way(const struct code_id *x, const struct code_id *y);
-/* code_same, timed as code_same_built_timed: the history a speed is held
- * to where it only counts against (the drift rule's fastest, which a
- * lower best makes stricter; red team 87's drift: a comment-only copy's
- * slow batch escaped its original's fast history) */
-int code_same_timed(const struct code_id *x, const struct code_id *y);
+/*
+ * The history a code's speed now is held to (the drift rule's fastest:
+ * eval's and a search's incumbent, the audit's slower side): the same
+ * program by the object that ran (code_same_built: one file, or one code
+ * hash where the files and loaded images agree), timed the same way, run
+ * under the same job as far as the kernel can read it (code_id.job).
+ * Not code_same: "only ever counts against" was the reasoning, but what
+ * it counts against is the challenger, and the incumbent's author writes
+ * both rows (red team 180: a `-Wl,-z,now` build, a side batch at another
+ * warmup_ms, a copy whose own section holds its name; each a fast row of
+ * "the reference's code" that held honest 3-4x challengers, 9 of 11).
+ * Red team 87's comment-only copy is the same file since objects are
+ * linked stripped (backend_host.c, red team 178).
+ */
+int code_same_history(const struct code_id *x, const struct code_id *y);
 /* code_same_built, timed the same way (cache mode, executor, clock),
  * plain, in a pool of any size or under Slurm: where a run's speed is the question, not its
  * batch's design (a speed a code was recorded at: red team 59 published a

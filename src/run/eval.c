@@ -1022,10 +1022,11 @@ static int pool_interrupted_try(const struct pool_batch *e, const struct code_id
 
 /* The row of row's code (eval_fastest_elsewhere's rule) whose timings say
  * it ran fastest (pool_row.speed) in p's batches other than eb, and its
- * batch; *best NULL when none.  The same code by code_same_timed, the
- * loaded image and the echo-neutral object included: the fastest only
- * ever holds a promotion (drift) or makes one harder (code_beats_history),
- * red team 87's drift.  Interrupted batches too (red team 91's stop: a
+ * batch; *best NULL when none.  The same program under the same job
+ * (code_same_history): the fastest holds a promotion (drift) or makes one
+ * harder (code_beats_history), and the reference's author writes the rows
+ * it reads (red team 180: a linker option, a knob, a copy under another
+ * name, each a fast row that held honest challengers).  Interrupted batches too (red team 91's stop: a
  * proposer that interrupts every batch where the reference runs fast
  * kept the reference's fast runs out of its history): a run that ran is
  * a speed the code was recorded at, however its batch ended. */
@@ -1041,7 +1042,7 @@ static void fastest_of(const struct eval_pool *p, const struct pool_batch *eb, c
 		for (size_t k = 0; k < e->n_rows; k++) {
 			const struct pool_row *x = &e->rows[k];
 			if (!x->have_id || !isfinite(x->speed) || strcmp(x->id.dev, row->id.dev) ||
-			    !code_same_timed(&x->id, &row->id))
+			    !code_same_history(&x->id, &row->id))
 				continue;
 			if (!*best || x->speed < (*best)->speed) {
 				*best = x;

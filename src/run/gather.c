@@ -1132,8 +1132,10 @@ static void no_effect_notes(const struct plan *p, json_t *notes)
 }
 
 /*
- * A verdict between two variants of one program (the same kernel file,
- * binary and, where both recorded one, loaded image): what separates them
+ * A verdict between two variants of one program (the same binary, and
+ * the same loaded image and object file where both recorded them, under
+ * any file name: objects are linked stripped, so byte-identical copies
+ * are one file): what separates them
  * is their processes, not their code, so a faster or slower there is the
  * false positive the test allows, an A/A pair (red team 110: "266.184x
  * faster" between two variants of one binary, in run, show and the
@@ -1145,30 +1147,30 @@ char *gather_same_code_note(const char *variant, const char *verdict, const char
 {
 	if (!verdict || (strcmp(verdict, "faster") && strcmp(verdict, "slower")))
 		return NULL;
-	int same_bin = x->binary && b->binary && !strcmp(x->binary, b->binary) && x->kernel && b->kernel &&
-		       !strcmp(x->kernel, b->kernel) && !(x->load && b->load && strcmp(x->load, b->load));
-	int same_load = x->load && b->load && !strcmp(x->load, b->load);
-	int same_neutral = x->neutral && b->neutral && !strcmp(x->neutral, b->neutral);
-	if (!same_bin && !same_load && !same_neutral)
+	/* one file: a kernel reads its own (red team 180: copies one loaded
+	 * image apart by a section of their own, each fast or slow by its
+	 * name, got this note 2 of 2; an echo-neutral twin reads its echo) */
+	int same = x->binary && b->binary && !strcmp(x->binary, b->binary) &&
+		   !(x->load && b->load && strcmp(x->load, b->load)) && !(x->file && b->file && strcmp(x->file, b->file));
+	if (!same)
 		return NULL;
 	return xstrfmt("%s: %s than %s, but both are one program (%s): what separates them is their processes, "
 		       "not their code, so the verdict is the false positive the test allows (an A/A pair)",
 		       variant, verdict, base,
-		       same_bin    ? "the same kernel file and binary"
-		       : same_load ? "the same loaded image"
-				   : "the same object but for the parameters it echoes");
+		       x->kernel && b->kernel && strcmp(x->kernel, b->kernel) ? "the same object file, copies of one source"
+									      : "the same kernel file and binary");
 }
 
 static void same_code_notes(const struct plan *p, const struct batch_record *b, json_t *notes)
 {
 	const struct plan_variant *bx = &p->variants[p->baseline];
 	struct code_sig sb = { info_str(bx, "binary_sha256"), info_str(bx, "load_sha256"), bx->v->kernel,
-			       info_str(bx, "echo_neutral_sha256") };
+			       info_str(bx, "so_sha256") };
 	for (size_t vi = 0; vi < p->n_variants; vi++) {
 		const struct plan_variant *x = &p->variants[vi];
 		const struct batch_row *row = &b->rows[vi];
 		struct code_sig sx = { info_str(x, "binary_sha256"), info_str(x, "load_sha256"), x->v->kernel,
-				       info_str(x, "echo_neutral_sha256") };
+				       info_str(x, "so_sha256") };
 		char *n = vi != p->baseline && row->have_cmp
 				  ? gather_same_code_note(row->variant, row->cmp.verdict, bx->v->name, &sx, &sb)
 				  : NULL;

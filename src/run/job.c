@@ -873,6 +873,43 @@ void wrun_release(struct wrun *w)
  * could reopen it for writing through /proc/self/fd/N (red team 4,
  * job_pin).  The fd, or -1 after error().
  */
+/* What a worker's environment is set to beside what the box lets through
+ * (runcmd.h run_opts.env_set): a host kernel's OpenMP threads wait
+ * passively unless the runner's environment says otherwise: libgomp's
+ * default spins after every parallel region, which is CPU after the done
+ * line (host_clock.c; red team 16's omp_honest was escaped_work 4 of 4). */
+static const char *const *worker_env_set(const struct run_ctx *c)
+{
+	static const char *const host_env[] = { "OMP_WAIT_POLICY=passive", NULL };
+	return !c->be->uses_gpu && !getenv("OMP_WAIT_POLICY") ? host_env : NULL;
+}
+
+/* The variables the runner sets per slot (executor.c's pin) and leaves
+ * out of the environment's hash: the GPU a kernel runs on is the
+ * machine's, which it can read whatever its environment says. */
+static const char *const env_pinned[] = { "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", NULL };
+
+/*
+ * The job as the worker's descriptor holds it (a new reference): the
+ * knobs the worker acts on (seeds and the timing knobs, backends/
+ * sampler.c, cuda_worker.c) and none of those it does not (repeats,
+ * tolerances, timed_checks, timeout_s: the parent's, which the kernel,
+ * running in the worker's process, could read and behave by; red team
+ * 180's knobtag read warmup_ms from its descriptor).  What is left is
+ * what a run's code_id.job is made of (report/code_identity.c job_hash),
+ * so a batch rerun with other repeats or a looser tolerance is still the
+ * same job.
+ */
+static json_t *job_for_worker(const struct job *job)
+{
+	struct job wj = *job;
+	wj.k.repeats = 1;
+	wj.k.atol = wj.k.rtol = wj.k.rel_l2 = NAN;
+	wj.k.timed_checks = 0;
+	wj.k.timeout_s = NAN;
+	return job_to_json(&wj);
+}
+
 int json_memfd(json_t *j, const char *name)
 {
 	/* the text made in memory, then one write: json_dumpfd wrote each
@@ -993,7 +1030,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	if (w->cap_fd < 0)
 		return -1;
 	w->proto.capture_fd = w->cap_fd;
-	json_t *jj = job_to_json(&w->job);
+	json_t *jj = job_for_worker(&w->job);
 	w->job_fd = json_memfd(jj, "evident-job");
 	json_decref(jj);
 	if (w->job_fd < 0)
@@ -1047,12 +1084,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	/* what the box must show of its mounts: derived from this argv */
 	sandbox_mounts_free(w->proto.box_mounts);
 	w->proto.box_mounts = c->sb.on ? sandbox_mounts_expect((const char *const *)boxed) : NULL;
-	/* a host kernel's OpenMP threads wait passively unless the runner's
-	 * environment says otherwise: libgomp's default spins after every
-	 * parallel region, which is CPU after the done line (host_clock.c;
-	 * red team 16's omp_honest was escaped_work 4 of 4) */
-	static const char *const host_env[] = { "OMP_WAIT_POLICY=passive", NULL };
-	const char *const *env_set = !c->be->uses_gpu && !getenv("OMP_WAIT_POLICY") ? host_env : NULL;
+	const char *const *env_set = worker_env_set(c);
 	w->gpu = c->be->uses_gpu;
 	struct run_opts ro = { .argv = (const char *const *)boxed, .timeout_s = w->job.k.timeout_s, .env_set = env_set,
 			       .out = &w->out, .err = &w->err, .on_chan = on_chan, .ctx = w,
@@ -2660,6 +2692,14 @@ static void rec_settings_and_checks(struct job_state *j)
 	json_object_set_new(r->settings, "rtol", json_real(p->tol.rtol));
 	json_object_set_new(r->settings, "rel_l2", json_real(p->tol.rel_l2));
 	json_object_set_new(r->settings, "repeats", json_integer(p->repeats));
+	/* what else of its job the kernel could read (code_identity.c
+	 * job_hash): the spec's fixed correctness.seed (null: drawn per
+	 * batch), and the environment its box let through */
+	json_object_set_new(r->settings, "seed",
+			    j->c->s->seed_given ? json_integer((json_int_t)j->c->s->seed) : json_null());
+	char env_sha[SHA256_HEX_LEN + 1];
+	run_env_sha256(worker_env_set(j->c), sandbox_env_keep(&j->c->sb), env_pinned, env_sha);
+	json_object_set_new(r->settings, "environment_sha256", json_string(env_sha));
 	r->atol = p->tol.atol;
 	r->rtol = p->tol.rtol;
 	r->rel_l2 = p->tol.rel_l2;

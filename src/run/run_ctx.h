@@ -560,17 +560,19 @@ char *gather_gpu_shared_note(const struct run_record *const *runs, size_t n, con
  * borrowed; NULL where not recorded). */
 struct code_sig {
 	const char *binary, *load, *kernel; /* binary_sha256, load_sha256, kernel file */
-	const char *neutral;                /* echo_neutral_sha256 */
+	const char *file;                   /* file_sha256 (a CUDA object's whole file) */
 };
 
 /*
  * The batch note for a faster or slower verdict between two variants of
- * one program (x and the baseline b: the same kernel file and binary, and
- * the same loaded image where both recorded one; or, whatever the file's
- * name, the same loaded image or echo-neutral object where both recorded
- * it: red team 117's byte-identical copy under another name, another
- * binary by its name alone): the verdict is an A/A pair's false positive
- * (red team 110), kept for make bench-aa and named.
+ * one program (x and the baseline b: the same binary, and the same loaded
+ * image and object file where both recorded them, whatever the kernel
+ * files' names: red team 117's byte-identical copy is one file since
+ * objects are linked stripped): the verdict is an A/A pair's false
+ * positive (red team 110), kept for make bench-aa and named.  Never by
+ * the loaded image or the echo-neutral object alone: a kernel can read
+ * its own file and its echo (red team 180's nametag and bidtag got the
+ * note with a 5-7x gap the kernels chose).
  * NULL when x and b differ or the verdict is neither; else a string the
  * caller frees.
  */

@@ -1248,8 +1248,8 @@ static int setup(void **state)
 		put_host_batch(&st, bid, "ea", rows);
 	}
 	/* red team 83: lz.c and its comment-only copy la.c under another name
-	 * (other contents, other binaries, one loaded image) on the two sides
-	 * of one batch, which reads a faster */
+	 * (other contents, one object: linked stripped, red team 178) on the
+	 * two sides of one batch, which reads a faster */
 	{
 		const char *bid = "20260127T000030Z-ls-x-batch";
 		static const char *const ls_var[] = { "z", "a" }, *const ls_path[] = { "lz.c", "la.c" };
@@ -1257,7 +1257,7 @@ static int setup(void **state)
 		json_t *rows = json_array();
 		for (int i = 0; i < 2; i++) {
 			char lssha[SHA256_HEX_LEN + 1];
-			char *id = xstrfmt("20260127T00003%dZ-ls-%s", i, ls_var[i]), *bin = xstrfmt("lsbin%d", i);
+			char *id = xstrfmt("20260127T00003%dZ-ls-%s", i, ls_var[i]), *bin = xstrdup("lsbin");
 			put_file(ls_path[i], ls_text[i], lssha);
 			json_t *x = json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:s, s:{s:[s, s, s], s:s}}, s:{s:s, "
 					      "s:s, s:{s:i}, s:[s]}, s:s}",
@@ -1353,7 +1353,7 @@ static int setup(void **state)
 	}
 	/* red team 83: rate_coin (an honest kernel whose speed is a coin per
 	 * process) and 7 comment-only copies under other names (lc0.c ..
-	 * lc7.c: other contents, other binaries, one loaded image "lcload"),
+	 * lc7.c: other contents, one object "lcbin": linked stripped),
 	 * each in a batch of its own; lc0's drew fast (190 us), lc1..lc5's
 	 * slow, lc6's and lc7's fast.  lo.c is another code (its own loaded
 	 * image) that drew slow in two batches. */
@@ -1361,7 +1361,7 @@ static int setup(void **state)
 		for (int i = 0; i < 8; i++) {
 			char lsha[SHA256_HEX_LEN + 1];
 			char *path = xstrfmt("lc%d.c", i), *text = xstrfmt("int lc; /* copy %d */\n", i);
-			char *bid = xstrfmt("20260127T00000%dZ-lc-%d-batch", i, i), *bin = xstrfmt("lcbin%d", i);
+			char *bid = xstrfmt("20260127T00000%dZ-lc-%d-batch", i, i), *bin = xstrdup("lcbin");
 			int fast = i == 0 || i >= 6;
 			put_file(path, text, lsha);
 			put_rate_batch_load(&st, bid, "lc", NULL, "coin", path, lsha, bin, NULL, "lcload", NULL, NULL,
@@ -1382,14 +1382,15 @@ static int setup(void **state)
 			free(bid);
 		}
 		/* red team 83's twin: coin_wrong and its comment-only copies
-		 * (lt_a.c, lt_g.c: one loaded image "ltload"), a's run
+		 * (lt_a.c, lt_g.c: one object "ltbin", linked stripped), a's run
 		 * wrong_output, g's ok; lt_o.c, another code, ok */
 		const char *const lt[][4] = { { "a", "lt_a.c", "int lt; /* a */\n", "wrong_output" },
 					      { "g", "lt_g.c", "int lt; /* g */\n", "ok" },
 					      { "o", "lt_o.c", "int lt_other;\n", "ok" } };
 		for (int i = 0; i < 3; i++) {
 			char ltsha[SHA256_HEX_LEN + 1];
-			char *id = xstrfmt("20260127T00002%dZ-lt-%s", i, lt[i][0]), *bin = xstrfmt("ltbin%s", lt[i][0]);
+			char *id = xstrfmt("20260127T00002%dZ-lt-%s", i, lt[i][0]),
+			     *bin = xstrdup(i == 2 ? "ltbino" : "ltbin");
 			put_file(lt[i][1], lt[i][2], ltsha);
 			put_host_run_load(&st, id, "lt", lt[i][0], lt[i][1], ltsha, bin, i == 2 ? "ltother" : "ltload",
 					  lt[i][3]);
@@ -1400,7 +1401,7 @@ static int setup(void **state)
 	/* red team 87 */
 	{
 		/* fam: rf.c right at TILE=64, wrong at TILE=32; rf_g.c its
-		 * comment-only copy (one loaded image with rf.c at 64), run at
+		 * comment-only copy (one object with rf.c at 64: linked stripped), run at
 		 * 64 only.  famre: variant rfr/g ran rf.c at 64, then rf_g.c */
 		char fsha[SHA256_HEX_LEN + 1], gsha[SHA256_HEX_LEN + 1];
 		put_file("rf.c", "int rf;\n", fsha);
@@ -1410,18 +1411,18 @@ static int setup(void **state)
 		put_rt87_run(&st, "20260128T000001Z-rf-a32", "rf", "a32", "20260128T000001Z-rf-a32",
 			     one_source("rf.c", fsha), "rfbin32", "rfload32", "32", "wrong_output");
 		put_rt87_run(&st, "20260128T000002Z-rfc-g", "rfc", "g", "20260128T000002Z-rfc-g",
-			     one_source("rf_g.c", gsha), "rfgbin64", "rfload64", "64", "ok");
+			     one_source("rf_g.c", gsha), "rfbin64", "rfload64", "64", "ok");
 		put_rt87_run(&st, "20260128T000003Z-rfr-g", "rfr", "g", "20260128T000003Z-rfr-g",
 			     one_source("rf.c", fsha), "rfbin64", "rfload64", "64", "ok");
 		put_rt87_run(&st, "20260128T000004Z-rfr-g", "rfr", "g", "20260128T000004Z-rfr-g",
-			     one_source("rf_g.c", gsha), "rfgbin64", "rfload64", "64", "ok");
+			     one_source("rf_g.c", gsha), "rfbin64", "rfload64", "64", "ok");
 		/* long: vl_g.c (a comment-only copy of vl.c) ok at 42.6 us in
 		 * its batch; vl.c crashed in two */
 		char lsha[SHA256_HEX_LEN + 1], lgsha[SHA256_HEX_LEN + 1];
 		put_file("vl.c", "int vl;\n", lsha);
 		put_file("vl_g.c", "/* a copy */\nint vl;\n", lgsha);
 		put_rt87_zbatch(&st, "20260128T000010Z-vls-0-batch", "vls", "20260128T000010Z-vls-z",
-				one_source("vl_g.c", lgsha), "vlgbin", "vlload", "ok", 42.6, 38.0, 53.4, 1);
+				one_source("vl_g.c", lgsha), "vlbin", "vlload", "ok", 42.6, 38.0, 53.4, 1);
 		for (int i = 1; i < 3; i++) {
 			char *bid = xstrfmt("20260128T00001%dZ-vll-%d-batch", i, i), *zid = xstrfmt("20260128T00001%dZ-vll-z", i);
 			put_rt87_zbatch(&st, bid, "vll", zid, one_source("vl.c", lsha), "vlbin", "vlload", "crashed", 0, 0,
@@ -1437,7 +1438,7 @@ static int setup(void **state)
 		put_rt87_zbatch(&st, "20260128T000020Z-dlh-0-batch", "dlh", "20260128T000020Z-dlh-z",
 				one_source("dl.c", dsha), "dlbin", "dlload", "ok", 100.0, 95.0, 105.0, 1);
 		put_rt87_zbatch(&st, "20260128T000021Z-dl-0-batch", "dl", "20260128T000021Z-dl-z",
-				one_source("dl_g.c", dgsha), "dlgbin", "dlload", "ok", 700.0, 650.0, 760.0, 0);
+				one_source("dl_g.c", dgsha), "dlbin", "dlload", "ok", 700.0, 650.0, 760.0, 0);
 		/* lib: lb.c, one object (binary, loaded image), with its library
 		 * at 1 pass (100 us, a batch of its own) and at 40 (700 us, as z
 		 * beside va): by the "loaded" mark (lb) and, a record from
@@ -3684,12 +3685,11 @@ static void test_load_copies(void **state)
 				  "check: run 20260127T000020Z-lt-a (the same code as lt/a): wrong_output"));
 	assert_non_null(strstr(f, "t.md:2: supported: validated lt/o: 1 run(s) of the current source passed"));
 	assert_non_null(strstr(f, "t.md:3: contradicted: value lc/coin median_us=190us"));
-	assert_non_null(strstr(f, "; but only 1 of 6 batches of the same code on "));
+	assert_non_null(strstr(f, "; but only 3 of 8 batches of the same code on "));
 	assert_non_null(strstr(f, "t.md:4: supported: value lo/coin median_us=1300us"));
 	assert_non_null(strstr(f, "; 2 of 3 batches of the same code on "));
 	assert_non_null(strstr(f, "t.md:5: contradicted: faster a vs z: "));
-	assert_non_null(strstr(f, "; but both sides ran the same code (their objects differ only in what the loader "
-				  "leaves on disk, the file name and the build id: loaded image lsload) the same way"));
+	assert_non_null(strstr(f, "; but both sides ran the same code (binary lsbin, sources and parameters "));
 	assert_int_equal(c.contradicted, 3);
 	assert_int_equal(c.supported, 2);
 	free(f);

@@ -810,20 +810,31 @@ static void test_pool_resubmissions(void **state)
 	assert_null(strstr(ws.others.buf, "-ev-70-batch"));
 	strbuf_release(&ws.others);
 	query_release(&qs);
-	/* the reference renamed to a copy whose object maps what its object
-	 * maps (the same load_sha256, another binary) still counts, against
-	 * (red team 142: batch 2, slower, was left out, 7 of 7 weighed) */
+	/* the reference renamed to a byte-identical copy (one object file,
+	 * objects being linked stripped) still counts, against (red team
+	 * 142: batch 2, slower, was left out, 7 of 7 weighed); a copy whose
+	 * file differs where the loader does not map (the same load_sha256,
+	 * another binary) is another program, which can read its own file
+	 * (red team 180's nametag), and is left out */
 	set_run_code(root, "20260201T0000090Z-ev-ref", NULL, NULL, "refload", NULL);
-	set_run_code(root, "20260201T0000020Z-ev-ref", "refcopy.c", "refbin2", "refload", NULL);
-	struct query ql = QUERY_INIT;
-	struct eval_pooled wl = EVAL_POOLED_INIT;
-	assert_int_equal(query_open(&ql, root), 0);
-	assert_int_equal(eval_pool_batches(&ql, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &wl), 0);
-	assert_int_equal(wl.n, 8);
-	assert_int_equal(wl.k, 2);
-	assert_non_null(strstr(wl.others.buf, "slower (20260201T0000029Z-ev-2-batch)"));
-	strbuf_release(&wl.others);
-	query_release(&ql);
+	set_run_code(root, "20260201T0000020Z-ev-ref", "refcopy.c", NULL, "refload", NULL);
+	for (int distinct = 0; distinct < 2; distinct++) {
+		if (distinct)
+			set_run_code(root, "20260201T0000020Z-ev-ref", NULL, "refbin2", NULL, NULL);
+		struct query ql = QUERY_INIT;
+		struct eval_pooled wl = EVAL_POOLED_INIT;
+		assert_int_equal(query_open(&ql, root), 0);
+		assert_int_equal(eval_pool_batches(&ql, NULL, "20260201T0000099Z-ev-9-batch", "c", "ref", &wl), 0);
+		assert_int_equal(wl.n, distinct ? 7 : 8);
+		assert_int_equal(wl.k, 2);
+		if (distinct)
+			assert_null(strstr(wl.others.buf, "-ev-2-batch"));
+		else
+			assert_non_null(strstr(wl.others.buf, "slower (20260201T0000029Z-ev-2-batch)"));
+		strbuf_release(&wl.others);
+		query_release(&ql);
+	}
+	set_run_code(root, "20260201T0000020Z-ev-ref", NULL, "refbin", NULL, NULL);
 	/* batch 72: two rows of the candidate's one code beside the
 	 * reference (the baseline), the first faster, the second slower: one
 	 * vote, not faster (red team 143: pool_row_of weighed the first row
@@ -1112,15 +1123,19 @@ static void test_pool_resubmissions(void **state)
 	set_run_judge(root, "20260201T0000294Z-ev-ref2", 10, "adaptive");
 	assert_ref_best(root, "20260201T0000279Z-ev-27-batch", "20260201T0000269Z-ev-26-batch", 250.0);
 	/* red team 87's drift: the reference's fast batch ran a comment-only
-	 * copy of it (another file, content and binary, one loaded image): its
-	 * history all the same (before: not drifted, built identity only) */
+	 * copy of it (another file name and content, one object: linked
+	 * stripped, red team 178): its history all the same (before: not
+	 * drifted, built identity only); the same loaded image in another
+	 * binary is another program, which reads its own file (red team 180's
+	 * nametag held honest challengers by such a copy's fast row): no
+	 * history of it */
 	assert_int_equal(store_open(&st, root, 1), 0);
 	put_pair(&st, 40, "c.c", csha, "cbin", "cneutral", "ok", "faster", 5000, 0, 0);
 	put_pair(&st, 41, "c.c", csha, "cbin", "cneutral", "ok", "faster", 5000, 0, 0);
 	store_release(&st);
 	set_ref_stats(root, "20260201T0000409Z-ev-40-batch", 100.0, 95.0, 105.0);
 	set_ref_stats(root, "20260201T0000419Z-ev-41-batch", 700.0, 650.0, 760.0);
-	set_run_code(root, "20260201T0000400Z-ev-ref", "refg.c", "refgbin", "refload", NULL);
+	set_run_code(root, "20260201T0000400Z-ev-ref", "refg.c", "refbin", "refload", NULL);
 	set_run_code(root, "20260201T0000410Z-ev-ref", NULL, NULL, "refload", NULL);
 	assert_int_equal(query_open(&q, root), 0);
 	struct eval_pooled d41 = EVAL_POOLED_INIT;
@@ -1129,6 +1144,14 @@ static void test_pool_resubmissions(void **state)
 	assert_string_equal(d41.ref_best_batch, "20260201T0000409Z-ev-40-batch");
 	strbuf_release(&d41.others);
 	query_release(&q);
+	set_run_code(root, "20260201T0000400Z-ev-ref", NULL, "refgbin", NULL, NULL);
+	assert_int_equal(query_open(&q, root), 0);
+	struct eval_pooled d41b = EVAL_POOLED_INIT;
+	assert_int_equal(eval_pool_batches(&q, NULL, "20260201T0000419Z-ev-41-batch", "c", "ref", &d41b), 0);
+	assert_false(d41b.ref_drifted);
+	strbuf_release(&d41b.others);
+	query_release(&q);
+	set_run_code(root, "20260201T0000400Z-ev-ref", NULL, "refbin", NULL, NULL);
 	/* red team 87's lib: one object (binary and loaded image) with two
 	 * versions of the library it loads is two codes: the reference with
 	 * the library at 1 pass is no history of it at 40 (before: drifted,
@@ -1315,15 +1338,18 @@ static void test_code_same_device_image(void **state)
 	 * two binaries and two loaded images: a byte-identical copy under
 	 * another name, whose __BASE_FILE__ is in its bytes (red team 143's
 	 * ref_slow.c, 8x slower, weighed as ref.c): not the same code built,
-	 * though it still counts against (code_same); with one loaded image,
-	 * or none recorded, the code hash decides as before */
+	 * nor the same code where merging counts against (red team 180's
+	 * linktag: a `-Wl,-z,now` build of one source, another image the
+	 * kernel reads, held honest challengers as the plain build's fast
+	 * history and contradicted honest claims); with one loaded image, or
+	 * none recorded, the code hash decides as before */
 	x.bin = "binA";
 	y.bin = "binB";
 	snprintf(y.code, sizeof(y.code), "%s", "codeA");
 	x.load = "loadA";
 	y.load = "loadB";
 	assert_int_equal(code_same_built(&x, &y), 0);
-	assert_int_equal(code_same(&x, &y), 1);
+	assert_int_equal(code_same(&x, &y), 0);
 	y.load = "loadA";
 	assert_int_equal(code_same_built(&x, &y), 1);
 	x.load = y.load = NULL;
@@ -1351,12 +1377,54 @@ static void test_code_same_device_image(void **state)
 	assert_int_equal(code_same_built(&x, &y), 0);
 	snprintf(y.code, sizeof(y.code), "%s", "codeB");
 	assert_int_equal(code_same_built(&x, &y), 0);
-	assert_int_equal(code_same(&x, &y), 1); /* the loaded image: only against */
+	/* nor by the loaded image where merging counts against: the files
+	 * are what a kernel reads (red team 180's nametag: two files of one
+	 * image, each fast or slow by its own section) */
+	assert_int_equal(code_same(&x, &y), 0);
+	assert_int_equal(code_same_program(&x, &y), 0);
 	y.file = "fileA";
 	assert_int_equal(code_same_built(&x, &y), 1);
+	assert_int_equal(code_same(&x, &y), 1);
 	y.file = NULL;
 	snprintf(y.code, sizeof(y.code), "%s", "codeA");
 	assert_int_equal(code_same_built(&x, &y), 1);
+}
+
+/* code_identity.c code_same_history: the drift rule's history is the
+ * same program timed the same way under the same job as the kernel reads
+ * it (red team 180's knobtag: a side batch at warmup_ms 7, one object,
+ * held honest challengers); an echo-neutral twin is not in it (it reads
+ * its echo) though code_same merges it */
+static void test_code_same_history(void **state)
+{
+	(void)state;
+	struct code_id x, y;
+	memset(&x, 0, sizeof(x));
+	memset(&y, 0, sizeof(y));
+	x.bin = y.bin = "binA";
+	x.bin_whole = y.bin_whole = 1;
+	x.load = y.load = "loadA";
+	x.cache = y.cache = "hot";
+	x.clock = y.clock = "host";
+	snprintf(x.code, sizeof(x.code), "%s", "codeA");
+	snprintf(y.code, sizeof(y.code), "%s", "codeA");
+	snprintf(x.job, sizeof(x.job), "%s", "job1");
+	snprintf(y.job, sizeof(y.job), "%s", "job1");
+	assert_int_equal(code_same_history(&x, &y), 1);
+	snprintf(y.job, sizeof(y.job), "%s", "job2");
+	assert_int_equal(code_same_history(&x, &y), 0);
+	assert_int_equal(code_same_built_timed(&x, &y), 1);
+	snprintf(y.job, sizeof(y.job), "%s", "job1");
+	y.cache = "cold";
+	assert_int_equal(code_same_history(&x, &y), 0);
+	y.cache = "hot";
+	/* an echo-neutral twin: another binary, another code hash */
+	y.bin = "binB";
+	y.load = "loadB";
+	snprintf(y.code, sizeof(y.code), "%s", "codeB");
+	x.neutral = y.neutral = "neu1";
+	assert_int_equal(code_same(&x, &y), 1);
+	assert_int_equal(code_same_history(&x, &y), 0);
 }
 
 /* code_identity.c code_orphan_weight: how a try that left runs and no
@@ -1591,6 +1659,7 @@ int main(void)
 		cmocka_unit_test(test_pool_stress_held),
 		cmocka_unit_test(test_same_object_libraries),
 		cmocka_unit_test(test_code_same_device_image),
+		cmocka_unit_test(test_code_same_history),
 		cmocka_unit_test(test_orphan_weight),
 		cmocka_unit_test(test_pool_configurations),
 		cmocka_unit_test(test_pool_configurations_by_program),

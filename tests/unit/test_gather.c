@@ -56,41 +56,36 @@ static void test_quiet_machine_no_note(void **state)
 }
 
 /* red team 110: a verdict between two variants of one program is named
- * an A/A pair's false positive; another binary, kernel file or loaded
- * image, or no verdict, gets no note */
+ * an A/A pair's false positive; another binary, loaded image or object
+ * file, or no verdict, gets no note.  Red team 180: never by the loaded
+ * image or the echo-neutral object alone (copies one image apart by a
+ * section of their own, each fast or slow by its name, got the note) */
 static void test_same_code_named(void **state)
 {
 	(void)state;
-	struct code_sig b = { "bin1", "load1", "k.c", NULL }, same = { "bin1", "load1", "k.c", NULL },
-			other = { "bin2", "load2", "k.c", NULL }, file = { "bin1", "load1", "j.c", NULL },
-			load = { "bin1", "load2", "k.c", NULL }, noload = { "bin1", NULL, "k.c", NULL };
+	struct code_sig b = { "bin1", "load1", "k.c", "file1" }, same = { "bin1", "load1", "k.c", "file1" },
+			other = { "bin2", "load2", "k.c", "file2" }, copy = { "bin1", "load1", "j.c", "file1" },
+			load = { "bin1", "load2", "k.c", "file1" }, noload = { "bin1", NULL, "k.c", NULL },
+			files = { "bin1", "load1", "k.c", "file9" }, image = { "bin9", "load1", "j.c", "file9" };
 	char *n = gather_same_code_note("a2", "faster", "a1", &same, &b);
 	assert_non_null(n);
-	assert_non_null(strstr(n, "a2: faster than a1, but both are one program"));
+	assert_non_null(strstr(n, "a2: faster than a1, but both are one program (the same kernel file and binary)"));
 	assert_non_null(strstr(n, "an A/A pair"));
 	free(n);
 	n = gather_same_code_note("a2", "slower", "a1", &noload, &b);
 	assert_non_null(n);
 	free(n);
-	assert_null(gather_same_code_note("a2", "faster", "a1", &other, &b));
-	assert_null(gather_same_code_note("a2", "faster", "a1", &load, &b));
-	/* another file of the same bytes (red team 117: its name makes it
-	 * another binary; the loaded image is the same) */
-	n = gather_same_code_note("a2", "faster", "a1", &file, &b);
-	assert_non_null(n);
-	assert_non_null(strstr(n, "both are one program (the same loaded image)"));
-	free(n);
-	struct code_sig copy = { "bin9", "load1", "copy.c", NULL }, echo = { "bin8", "load8", "k.c", "neu1" },
-			neutral = { "bin1", "load1", "k.c", "neu1" };
+	/* a byte-identical copy under another name: one stripped object */
 	n = gather_same_code_note("a2", "faster", "a1", &copy, &b);
 	assert_non_null(n);
-	assert_non_null(strstr(n, "(the same loaded image)"));
+	assert_non_null(strstr(n, "both are one program (the same object file, copies of one source)"));
 	free(n);
-	n = gather_same_code_note("a2", "slower", "a1", &echo, &neutral);
-	assert_non_null(n);
-	assert_non_null(strstr(n, "(the same object but for the parameters it echoes)"));
-	free(n);
-	assert_null(gather_same_code_note("a2", "faster", "a1", &other, &neutral));
+	assert_null(gather_same_code_note("a2", "faster", "a1", &other, &b));
+	assert_null(gather_same_code_note("a2", "faster", "a1", &load, &b));
+	/* a CUDA object: one device code (bin) in two files */
+	assert_null(gather_same_code_note("a2", "faster", "a1", &files, &b));
+	/* one loaded image, two files (red team 180's nametag) */
+	assert_null(gather_same_code_note("a2", "faster", "a1", &image, &b));
 	assert_null(gather_same_code_note("a2", "inconclusive", "a1", &same, &b));
 	assert_null(gather_same_code_note("a2", "no_difference", "a1", &same, &b));
 }
