@@ -889,11 +889,14 @@ int audit_same_code_both_sides(struct actx *a, const struct batch_row *ra, const
 /*
  * The side a faster or slower claim says is slower, against the fastest
  * its code was recorded at anywhere in the store (every row of the same
- * program timed the same way under the same job, code_same_history: red
- * team 87's comment-only copy of a kernel slow after its 40th launch is
- * one file with its original since objects are linked stripped, and red
- * team 180's rows of another file, linker option or job, fast where the
- * kernel could tell, held honest claims; at the claim's problem
+ * object timed the same way, code_same_built_timed, under any job: the
+ * claim's author writes the spec, and red team 87's slow_g.c, slow after
+ * its 40th launch, was "slower" only at 200 samples a process while its
+ * batch at 10 ran it 5.7x faster; a comment-only copy is one file with its
+ * original since objects are linked stripped, and a row of another file or
+ * linker option, which the kernel can tell apart, is not its history (red
+ * team 180); eval's incumbent, whose author is not the challenger's, is
+ * held to its own job's history only, eval.c fastest_of; at the claim's problem
  * and shape on the same device, in any batch but this one, whatever its
  * role there, by its median or, a row not ok, its fastest run that the
  * judge did not refute (query_row_speed; red team 61: a flaky fast
@@ -931,7 +934,7 @@ static int slower_side_drifted(struct actx *a, const struct batch_record *eb, co
 		for (size_t k = 0; k < b->n_rows; k++) {
 			const struct batch_row *x = &b->rows[k];
 			struct code_id xid;
-			if (!code_identity(a->q, x, &xid) || strcmp(xid.dev, id.dev) || !code_same_history(&xid, &id))
+			if (!code_identity(a->q, x, &xid) || strcmp(xid.dev, id.dev) || !code_same_built_timed(&xid, &id))
 				continue;
 			double speed = query_row_speed(a->q, x);
 			if (!isfinite(speed) || !(isnan(best) || speed < best))

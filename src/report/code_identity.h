@@ -162,18 +162,20 @@ int code_same_built(const struct code_id *x, const struct code_id *y);
 /* code_same_built, run the same way (as code_same_way). */
 int code_same_built_way(const struct code_id *x, const struct code_id *y);
 /*
- * The history a code's speed now is held to (the drift rule's fastest:
- * eval's and a search's incumbent, the audit's slower side): the same
- * program by the object that ran (code_same_built: one file, or one code
- * hash where the files and loaded images agree), timed the same way, run
- * under the same job as far as the kernel can read it (code_id.job).
- * Not code_same: "only ever counts against" was the reasoning, but what
- * it counts against is the challenger, and the incumbent's author writes
- * both rows (red team 180: a `-Wl,-z,now` build, a side batch at another
- * warmup_ms, a copy whose own section holds its name; each a fast row of
- * "the reference's code" that held honest 3-4x challengers, 9 of 11).
- * Red team 87's comment-only copy is the same file since objects are
- * linked stripped (backend_host.c, red team 178).
+ * The history an incumbent's speed now is held to (the drift rule's
+ * fastest in eval and a search): the same program by the object that ran
+ * (code_same_built: one file, or one code hash where the files and loaded
+ * images agree), timed the same way, run under the same job as far as
+ * the kernel can read it (code_id.job).  Not code_same: "only ever counts
+ * against" was the reasoning, but what it counts against is the
+ * challenger, and the incumbent's author writes both rows (red team 180:
+ * a `-Wl,-z,now` build, a side batch at another warmup_ms, a copy whose
+ * own section holds its name; each a fast row of "the reference's code"
+ * that held honest 3-4x challengers, 9 of 11).  Red team 87's comment-only
+ * copy is the same file since objects are linked stripped (backend_host.c,
+ * red team 178).  The audit's slower side, whose spec the claim's author
+ * wrote, is held to code_same_built_timed under any job
+ * (audit_verdict.c slower_side_drifted).
  */
 int code_same_history(const struct code_id *x, const struct code_id *y);
 /* code_same_built, timed the same way (cache mode, executor, clock),

@@ -75,11 +75,19 @@ h, d = med.get(("host-redteam87-drifthist", "b")), med.get(("host-redteam87-drif
 print(1 if h and d and d > 1.25 * h else 0)
 PY
 )
-if grep -q "verdict faster" drift.out && [ "$drifted" = 1 ]; then
+# (the stress rule decides before the drift rule: naive's stress samples
+# read over 3x its timing median beside a load, 4.57x once beside three
+# red teams; the drift is then not tested, the rest of the test runs)
+if grep -q "ran a stress distribution of the problem .* slower than its timing median" drift.out; then
+	echo "note: drift not tested: naive's stress samples read slow at load $(cut -d' ' -f1 /proc/loadavg)" >&2
+	[ $rc = 1 ] || { cat drift.out; fail "a claim held by the stress rule exited $rc"; }
+elif grep -q "verdict faster" drift.out && [ "$drifted" = 1 ]; then
 	grep -q "slower here than the fastest its code was recorded at in the store" drift.out ||
 		{ cat drift.out; fail "the drift rule did not read the copy's history"; }
 fi
-if ! grep -q "verdict faster" drift.out; then
+if grep -q "ran a stress distribution of the problem .* slower than its timing median" drift.out; then
+	:
+elif ! grep -q "verdict faster" drift.out; then
 	[ $rc = 1 ] || { cat drift.out; fail "a claim whose verdict is not faster exited $rc"; }
 elif grep -q "lies under even that" drift.out || [ "$drifted" = 0 ]; then
 	[ $rc = 0 ] || { cat drift.out; fail "a released or undrifted claim exited $rc"; }

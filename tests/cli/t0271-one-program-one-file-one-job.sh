@@ -1,0 +1,50 @@
+# t0271 - red team 180 (tests/fixtures/adversary/host/redteam180/README.md):
+# rows evident called one code that were two programs, each a fast row of
+# the reference's "code" that held honest challengers in eval (9 of 11)
+# and made a 5-7x gap "an A/A pair".
+# 1. knobtag reads warmup_ms from its job descriptor and runs 1 pass at
+#    7 ms, 8 otherwise: one object, so one code; its warmup_ms 7 batch was
+#    the drift rule's fastest of the reference (eval.c fastest_of).  Now
+#    the history is the same job (code_identity.c code_same_history).
+# 2. linktag reads DT_FLAGS from _DYNAMIC: linked -z now (a flag the code
+#    hash leaves out) it runs 1 pass; that batch was the plain build's
+#    history by the code hash.  Now the code hash merges only one file.
+# 3. nametag: byte-identical copies with a section of their own holding
+#    __FILE__ (kept by -s) are two files of one loaded image; each reads
+#    its own file and is fast or slow by its name: the batch called the
+#    gap "an A/A pair".  Now the note asks for one file.
+. "$REPO/tests/cli/lib.sh"
+command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+mkrepo
+S=tests/fixtures/specs
+F=tests/fixtures/adversary/host/redteam180
+expect_exit 0 "$EVIDENT" run --no-progress --repeats 2 $S/host-redteam180-knobtag-w7.yaml
+"$EVIDENT" eval --reference d --repeats 2 --no-progress $S/host-redteam180-knobtag.yaml < $F/eval-honest.jsonl > k.out 2>&1 ||
+	fail "eval (knobtag) failed: $(tail -3 k.out)"
+expect_match k.out '"candidate":"cand-'
+expect_not_contains k.out "knobtag-w7"
+# what the records keep of the job: the fixed seed, the box's environment
+# (one shell: one hash), the knobs; the worker's own descriptor is not
+# in the record, its knobs are
+python3 - artifacts/runs/*.json <<'PY' || fail "the records do not say what of its job a kernel could read"
+import json, sys
+env, warm = set(), set()
+for f in sys.argv[1:]:
+    if f.endswith("-batch.json"):
+        continue
+    s = json.load(open(f))["settings"]
+    assert s["seed"] == 1, (f, s.get("seed"))
+    env.add(s["environment_sha256"])
+    warm.add(s["warmup_ms"])
+assert len(env) == 1, env
+assert warm == {5.0, 7.0}, warm
+PY
+expect_exit 0 "$EVIDENT" run --no-progress --repeats 2 $S/host-redteam180-linktag-now.yaml
+"$EVIDENT" eval --reference d --repeats 2 --no-progress $S/host-redteam180-linktag.yaml < $F/eval-honest.jsonl > l.out 2>&1 ||
+	fail "eval (linktag) failed: $(tail -3 l.out)"
+expect_match l.out '"candidate":"cand-'
+expect_not_contains l.out "linktag-now"
+expect_exit 0 "$EVIDENT" run --no-progress --repeats 2 $S/host-redteam180-nametag.yaml
+expect_match "$TEST_TMP/out" "^f +ok "
+expect_not_contains "$TEST_TMP/out" "A/A pair"
+expect_not_contains "$TEST_TMP/out" "one program"
