@@ -748,7 +748,9 @@ int sandbox_lib_dir(const char *dir)
 
 /* The variables of the runner's environment a boxed process gets (runcmd.h
  * env_keep): what the locale, the GPU's selection, a kernel's threading
- * libraries, the sanitized build and evident itself read.  The rest
+ * libraries, the sanitized build and evident itself read (not TERM: no
+ * boxed process writes to a terminal, and a kernel that read it told a
+ * tmux shell's batch from another's: red team 182).  The rest
  * (tokens, credentials, a CI's secrets) never reaches kernel code, which
  * could print it into its stored log (red team 3, host_files).  Not the
  * loader's LD_LIBRARY_PATH: bubblewrap itself would load its libraries
@@ -756,7 +758,7 @@ int sandbox_lib_dir(const char *dir)
  * verified binary does (sandbox_tool.c); the box's processes get it from
  * inside, `--setenv` (push_library_path). */
 static const char *const env_keep[] = {
-	"PATH", "LANG", "LANGUAGE", "LC_*", "TZ", "TERM",
+	"PATH", "LANG", "LANGUAGE", "LC_*", "TZ",
 	"CUDA_*", "NVIDIA_*",
 	"OMP_*", "GOMP_*", "KMP_*", "MKL_*", "OPENBLAS_*",
 	"ASAN_*", "UBSAN_*", "LSAN_*",

@@ -30,7 +30,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -888,6 +890,57 @@ static const char *const *worker_env_set(const struct run_ctx *c)
  * out of the environment's hash: the GPU a kernel runs on is the
  * machine's, which it can read whatever its environment says. */
 static const char *const env_pinned[] = { "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", NULL };
+
+/*
+ * What of the runner's process a boxed kernel can read beside its job,
+ * as settings.environment_sha256 (code_identity.c job_hash) and, for the
+ * reader, settings.nice and settings.cpus: the environment the box lets
+ * through and sets (runcmd.h run_env_sha256; LD_LIBRARY_PATH, which the
+ * box sets inside from the runner's), the current directory (the box's
+ * own is at the same path), the nice value and the CPUs the process may
+ * run on, which the worker inherits (red team 182: a kernel fast when
+ * LD_LIBRARY_PATH, its directory, nice 18 or `taskset -c 1` said so set
+ * the reference's history from a side batch of one job hash; a host
+ * pool's slot is pinned to its CPU).  cpus (the caller's, at least 32
+ * bytes) gets the CPU list, "?" where it does not read.
+ */
+static void worker_process_digest(const struct run_ctx *c, char out[SHA256_HEX_LEN + 1], int *nice_out,
+				  char *cpus, size_t cpus_len)
+{
+	char env_sha[SHA256_HEX_LEN + 1];
+	run_env_sha256(worker_env_set(c), sandbox_env_keep(&c->sb), env_pinned, env_sha);
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "environment %s\n", env_sha);
+	const char *llp = getenv("LD_LIBRARY_PATH");
+	strbuf_addf(&sb, "LD_LIBRARY_PATH %s\n", llp ? llp : "(unset)");
+	char cwd[PATH_MAX];
+	strbuf_addf(&sb, "cwd %s\n", getcwd(cwd, sizeof(cwd)) ? cwd : "?");
+	errno = 0;
+	int nv = getpriority(PRIO_PROCESS, 0);
+	*nice_out = errno ? 0 : nv;
+	strbuf_addf(&sb, "nice %d\n", *nice_out);
+	cpu_set_t set;
+	size_t at = 0;
+	cpus[0] = 0;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+		for (int i = 0; i < CPU_SETSIZE && at + 8 < cpus_len; i++) {
+			if (!CPU_ISSET(i, &set))
+				continue;
+			int j = i;
+			while (j + 1 < CPU_SETSIZE && CPU_ISSET(j + 1, &set))
+				j++;
+			at += (size_t)snprintf(cpus + at, cpus_len - at, at ? ",%d" : "%d", i);
+			if (j > i && at + 8 < cpus_len)
+				at += (size_t)snprintf(cpus + at, cpus_len - at, "-%d", j);
+			i = j;
+		}
+	}
+	if (!cpus[0])
+		snprintf(cpus, cpus_len, "?");
+	strbuf_addf(&sb, "cpus %s\n", cpus);
+	sha256_hex(sb.buf, sb.len, out);
+	strbuf_release(&sb);
+}
 
 /*
  * The job as the worker's descriptor holds it (a new reference): the
@@ -2694,12 +2747,15 @@ static void rec_settings_and_checks(struct job_state *j)
 	json_object_set_new(r->settings, "repeats", json_integer(p->repeats));
 	/* what else of its job the kernel could read (code_identity.c
 	 * job_hash): the spec's fixed correctness.seed (null: drawn per
-	 * batch), and the environment its box let through */
+	 * batch), and the runner's process as its box passed it on */
 	json_object_set_new(r->settings, "seed",
 			    j->c->s->seed_given ? json_integer((json_int_t)j->c->s->seed) : json_null());
-	char env_sha[SHA256_HEX_LEN + 1];
-	run_env_sha256(worker_env_set(j->c), sandbox_env_keep(&j->c->sb), env_pinned, env_sha);
+	char env_sha[SHA256_HEX_LEN + 1], cpus[256];
+	int nice_v = 0;
+	worker_process_digest(j->c, env_sha, &nice_v, cpus, sizeof(cpus));
 	json_object_set_new(r->settings, "environment_sha256", json_string(env_sha));
+	json_object_set_new(r->settings, "nice", json_integer(nice_v));
+	json_object_set_new(r->settings, "cpus", json_string(cpus));
 	r->atol = p->tol.atol;
 	r->rtol = p->tol.rtol;
 	r->rel_l2 = p->tol.rel_l2;

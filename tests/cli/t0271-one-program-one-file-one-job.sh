@@ -48,3 +48,24 @@ expect_exit 0 "$EVIDENT" run --no-progress --repeats 2 $S/host-redteam180-nameta
 expect_match "$TEST_TMP/out" "^f +ok "
 expect_not_contains "$TEST_TMP/out" "A/A pair"
 expect_not_contains "$TEST_TMP/out" "one program"
+# 4. red team 182: what of the runner's process the box passes on is the
+#    job too: a batch under another nice value (which the worker
+#    inherits and a kernel reads with getpriority) has another
+#    environment hash, and the record says the nice value and CPUs
+n0=$(nice)
+if [ "$n0" -lt 19 ]; then
+	expect_exit 0 nice -n 1 "$EVIDENT" run --no-progress --repeats 1 $S/host-redteam180-knobtag-w7.yaml
+	python3 - "$n0" artifacts/runs/*.json <<'PY' || fail "a batch under another nice value has the same environment hash"
+import json, sys
+n0 = int(sys.argv[1])
+by = {}
+for f in sys.argv[2:]:
+    if f.endswith("-batch.json"):
+        continue
+    s = json.load(open(f))["settings"]
+    assert s["cpus"] and s["cpus"] != "?", s["cpus"]
+    by.setdefault(s["nice"], set()).add(s["environment_sha256"])
+assert set(by) == {n0, n0 + 1}, by
+assert len(by[n0]) == 1 and len(by[n0 + 1]) == 1 and by[n0] != by[n0 + 1], by
+PY
+fi
