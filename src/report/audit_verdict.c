@@ -410,11 +410,16 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 		}
 		weak[i] = aside == 2;
 		side[i] = (x == ra || (ok && audit_same_identity(&id, ia))) | (x == rb || (ok && audit_same_identity(&id, ib))) << 1;
-		/* the same code by the echo-neutral object alone: counted
-		 * only where it disagrees (bits 4 and 8) */
-		if (ok && !(side[i] & 1) && audit_same_identity_or_neutral(&id, ia))
+		/* the same code by the echo-neutral object or the loaded image
+		 * alone: counted only where it disagrees (bits 4 and 8), and
+		 * only for a side whose author the merge counts against: not
+		 * the side the claim calls slower, whose author writes those
+		 * rows (red team 181: the reference's echo twin, fast in two
+		 * side batches, contradicted an honest faster claim, 2 of 2;
+		 * red team 180: its -z now build) */
+		if (ok && !(side[i] & 1) && strcmp(want, "slower") && audit_same_identity_or_neutral(&id, ia))
 			side[i] |= 4;
-		if (ok && !(side[i] & 2) && audit_same_identity_or_neutral(&id, ib))
+		if (ok && !(side[i] & 2) && strcmp(want, "faster") && audit_same_identity_or_neutral(&id, ib))
 			side[i] |= 8;
 	}
 	for (size_t i = 0; i < b->n_rows; i++) {

@@ -140,8 +140,10 @@ void code_libs_of(const struct run_record *r, char out[SHA256_HEX_LEN + 1])
  * the rest), the kernel runs in its process and can read them, or count
  * its own launches and time; a fixed correctness.seed gives the same
  * inputs every batch, which a kernel can recognise by content; and the
- * box's environment (settings.environment_sha256: the variables the box
- * lets through, a user's LC_* or EVIDENT_* among them) is readable too.
+ * runner's process as the box passes it on (settings.environment_sha256:
+ * the variables the box lets through, a user's LC_* or EVIDENT_* among
+ * them, LD_LIBRARY_PATH, the directory, the nice value and CPU set: job.c
+ * worker_process_digest, red team 182) is readable too.
  * Red team 180's knobtag read "warmup_ms" from its descriptor and ran
  * fast at 7 ms only: one object, one file, one load image, so one code,
  * and its warmup_ms 7 batch was eval's "fastest the reference's code ran"
@@ -274,16 +276,15 @@ static int same_neutral(const struct code_id *x, const struct code_id *y)
 	return x->neutral && y->neutral && !strcmp(x->neutral, y->neutral) && same_libs(x, y);
 }
 
-/* Both objects map the same bytes (code.load_sha256) and are one file
- * where both records have its hash: a kernel reads what the loader leaves
- * on disk too (red team 180: a section of its own that `-s` keeps, with
- * its `__FILE__`, made byte-identical copies two files of one loaded
- * image, each fast or slow by its name, and ld's build id over that
- * section differs in memory), so two files are two programs however
- * alike their images. */
+/* Both objects map the same bytes (code.load_sha256): they differ at
+ * most in what the loader leaves on disk (the source's file name, debug
+ * information, the build id over them), which a kernel can read (red
+ * team 180: a section of its own holding its name); so this merges only
+ * where merging counts against the side that could have made the copy
+ * (code_same, the head of code_identity.h). */
 static int same_load(const struct code_id *x, const struct code_id *y)
 {
-	return x->load && y->load && !strcmp(x->load, y->load) && same_libs(x, y) && same_file(x, y);
+	return x->load && y->load && !strcmp(x->load, y->load) && same_libs(x, y);
 }
 
 int code_same_libs(const struct code_id *x, const struct code_id *y)
@@ -296,16 +297,9 @@ int code_same_loaded(const struct code_id *x, const struct code_id *y)
 	return same_load(x, y) && !same_bin(x, y) && strcmp(x->code, y->code);
 }
 
-static int same_code(const struct code_id *x, const struct code_id *y);
-
-/* The code hash only as same_code takes it, where the objects agree: it
- * leaves out linker options and file names, and a `-Wl,-z,now` build of
- * the same sources maps other bytes the kernel reads (red team 180's
- * linktag: DT_FLAGS from _DYNAMIC, 1 pass instead of 8; its batches were
- * the plain build's "code" to the audit's reruns and eval's drift rule). */
 int code_same(const struct code_id *x, const struct code_id *y)
 {
-	return same_bin(x, y) || same_code(x, y) || same_neutral(x, y) || same_load(x, y);
+	return same_bin(x, y) || !strcmp(x->code, y->code) || same_neutral(x, y) || same_load(x, y);
 }
 
 /* Timed the same way: cache mode, executor and clock. */
@@ -388,8 +382,8 @@ int code_beats_history(double challenger_ci_hi, double best_median)
 
 int code_same_program(const struct code_id *x, const struct code_id *y)
 {
-	return same_code(x, y) || (x->bin_whole && y->bin_whole && same_bin(x, y)) || same_neutral(x, y) ||
-	       same_load(x, y);
+	return !strcmp(x->code, y->code) || (x->bin_whole && y->bin_whole && same_bin(x, y)) ||
+	       same_neutral(x, y) || same_load(x, y);
 }
 
 /* Is side (a begun marker's code.candidate or code.reference, as eval.c's

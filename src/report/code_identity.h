@@ -122,7 +122,16 @@ int code_identity(struct query *q, const struct batch_row *row, struct code_id *
 int code_identity_run(const struct run_record *r, const struct param *params, size_t n_params, struct code_id *id);
 /* The same code: the same binary, the same code hash, the same
  * echo-neutral host object, or the same loaded image.  Only where merging
- * counts against a claim (the head of this file). */
+ * counts against the side whose author could have made the copy: a
+ * candidate, the side a claim calls faster, a `validated` or value
+ * claim's kernel (red team 181's minute copies, one image in two files:
+ * merged, a copy's lost batch is weighed against the next).  Never for
+ * the incumbent (eval's reference, a claim's slower side): its author
+ * writes the rows it would merge, a twin that reads its echo, a build
+ * with another linker option, a copy that reads its own file, each fast
+ * in side batches that held honest challengers and contradicted honest
+ * claims (red teams 180, 181); there code_same_built, and the drift
+ * rule's code_same_history. */
 int code_same(const struct code_id *x, const struct code_id *y);
 /* The same program, host code included: the same code hash, or the same
  * binary, or echo-neutral object, where it hashes the whole program

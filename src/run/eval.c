@@ -915,14 +915,15 @@ static int pool_decides(const struct pool_batch *e, const struct code_id *ic, co
 			const char **verdict)
 {
 	const struct pool_row *base = e->base >= 0 ? &e->rows[e->base] : NULL;
-	/* the reference's row by its code, or by an object that maps what it
-	 * maps (code_same_way: a comment-only copy, an echo-neutral twin),
-	 * which then counts only against, as the candidate's twin does (red
-	 * team 142: the reference renamed to a fresh comment-only copy each
-	 * session left every batch the candidate had lost unweighed; eval
-	 * promoted 7.532x at 2 of 2, a search 7.112x; the audit: 2 of 5) */
+	/* the reference's row by its object (code_same_built_way): red team
+	 * 142's reference renamed to a fresh comment-only copy each session
+	 * is one object with it since objects are linked stripped (red team
+	 * 178).  Not by its echo-neutral twin or its loaded image alone: the
+	 * reference's author writes those rows, and a twin that read its echo
+	 * and ran fast in two side batches held honest challengers ("only 1
+	 * of 3 batches", 2 of 2; red team 181) */
 	int ref_twin = 0;
-	const struct pool_row *ref = pool_row_of(e, ir, NULL, 1, &ref_twin);
+	const struct pool_row *ref = pool_row_of(e, ir, NULL, 0, &ref_twin);
 	if (!ref || ref->outcome != OUTCOME_OK)
 		return 0;
 	int neutral_only = 0;

@@ -34,11 +34,13 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1206,6 +1208,149 @@ static int attach_worker(struct proto *p, struct host_clock *hc)
 
 /* NULL_ROUNDS null rounds (the worker stopped before and after each):
  * their median into *us.  0, or -1 as round_trip. */
+/*
+ * What each parked thread of a worker adds to a timed sample, us (red
+ * team 183): a sample resumes the worker inside its time (SIGCONT, after
+ * the go: the inputs are written while every thread is stopped), which
+ * wakes every thread parked in a system call to take the stop's end, and
+ * a boxed sample sends each known thread its own stop before its time
+ * ends; the calibrated handshake is the single-threaded worker's.  An
+ * honest kernel with 64 threads parked between calls (an OpenMP or BLAS
+ * pool) read 0.27x "slower" than the same arithmetic without them, and a
+ * kernel 7x faster back to back read slower.  Measured here on processes
+ * of the runner's own, never a kernel's: one with THREAD_CAL_N threads
+ * parked in read() and one with none, each THREAD_CAL_ROUNDS rounds of
+ * the timed sample's signals around a one-byte answer; the difference
+ * of the two medians over THREAD_CAL_N, at least 0.  Once a process (the
+ * machine's cost, not a worker's); NAN where the processes do not start.
+ */
+#define THREAD_CAL_N 32
+#define THREAD_CAL_ROUNDS 9
+
+static void *cal_parked(void *arg)
+{
+	int fd = *(const int *)arg;
+	char c;
+	while (read(fd, &c, 1) < 0 && errno == EINTR)
+		;
+	return NULL;
+}
+
+/* The calibration child: n threads parked on park_fd, then a byte back
+ * on ack_fd for each on cmd_fd.  Never returns. */
+static void cal_child(int n, int cmd_fd, int ack_fd, int park_fd)
+{
+	static int park;
+	park = park_fd;
+	for (int i = 0; i < n; i++) {
+		pthread_t t;
+		if (pthread_create(&t, NULL, cal_parked, &park) != 0)
+			_exit(1);
+	}
+	char c = 'r';
+	if (write(ack_fd, &c, 1) != 1)
+		_exit(1);
+	for (;;) {
+		ssize_t k = read(cmd_fd, &c, 1);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0 || write(ack_fd, &c, 1) != 1)
+			_exit(0);
+	}
+}
+
+/* Wait (at most 0.5 s) until every thread of pid is stopped and off its
+ * CPU.  0, or -1. */
+static int cal_stopped(int pid)
+{
+	for (int i = 0; i < 25000; i++) {
+		int stopped = 0;
+		if (task_ids(pid, NULL, NULL, &stopped) < 0)
+			return -1;
+		if (stopped && all_off_cpu(pid) != 0)
+			return 0;
+		struct timespec ts = { 0, 20 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	return -1;
+}
+
+/* The median round, us, of a child with n parked threads; NAN on failure. */
+static double cal_rounds(int n)
+{
+	int cmd[2], ack[2], park[2];
+	if (pipe(cmd) < 0)
+		return NAN;
+	if (pipe(ack) < 0) {
+		close(cmd[0]);
+		close(cmd[1]);
+		return NAN;
+	}
+	if (pipe(park) < 0) {
+		close(cmd[0]);
+		close(cmd[1]);
+		close(ack[0]);
+		close(ack[1]);
+		return NAN;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(cmd[1]);
+		close(ack[0]);
+		close(park[1]);
+		cal_child(n, cmd[0], ack[1], park[0]);
+	}
+	close(cmd[0]);
+	close(ack[1]);
+	close(park[0]);
+	double med = NAN, v[THREAD_CAL_ROUNDS];
+	int *ids = NULL, got = 0;
+	size_t cap = 0;
+	char c;
+	if (pid > 0 && read(ack[0], &c, 1) == 1) {
+		int nt = task_ids(pid, &ids, &cap, NULL);
+		for (int r = 0; r < THREAD_CAL_ROUNDS && nt > 0; r++) {
+			if (kill(pid, SIGSTOP) < 0 || cal_stopped(pid) < 0)
+				break;
+			double t0 = mono_now();
+			c = 'g';
+			if (kill(pid, SIGCONT) < 0 || write(cmd[1], &c, 1) != 1 || read(ack[0], &c, 1) != 1)
+				break;
+			kill(pid, SIGSTOP);
+			for (int t = 0; t < nt; t++)
+				syscall(SYS_tgkill, pid, ids[t], SIGSTOP);
+			v[got++] = (mono_now() - t0) * 1e6;
+		}
+	}
+	if (got == THREAD_CAL_ROUNDS) {
+		stats_sort(v, THREAD_CAL_ROUNDS);
+		med = stats_median_sorted(v, THREAD_CAL_ROUNDS);
+	}
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	free(ids);
+	close(cmd[1]);
+	close(ack[0]);
+	close(park[1]);
+	return med;
+}
+
+double host_clock_thread_cost_us(void)
+{
+	static int done;
+	static double cost = NAN;
+	if (!done) {
+		done = 1;
+		double none = cal_rounds(0), many = cal_rounds(THREAD_CAL_N);
+		if (isfinite(none) && isfinite(many))
+			cost = many > none ? (many - none) / THREAD_CAL_N : 0;
+	}
+	return cost;
+}
+
 static int null_rounds(struct proto *p, struct host_clock *hc, int reply_fd, double *us)
 {
 	double nul[NULL_ROUNDS], after_us;
@@ -1257,6 +1402,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	unsigned long long *fresh_ns = NULL; /* the CPU of fresh's threads, or of fw's, now */
 	size_t fresh_cap = 0;
 	double *late = NULL; /* each timed sample's CPU after its done line, freed at out */
+	double *thr = NULL;  /* each timed sample's threads at its go, freed at out */
+	size_t n_thr = 0, thr_cap = 0;
 	unsigned char *written = NULL; /* each timed sample's outputs changed after its done line, freed at out */
 	unsigned char *past = NULL; /* each timed sample's late CPU past its bound (late_bound), freed at out */
 	size_t late_cap = 0;
@@ -1331,6 +1478,11 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
 		if (nb > hc->threads_max)
 			hc->threads_max = nb;
+		if (n_thr == thr_cap) {
+			thr_cap = thr_cap ? 2 * thr_cap : 1024;
+			thr = xrealloc(thr, thr_cap * sizeof(double));
+		}
+		thr[n_thr++] = nb > 0 ? nb : 1;
 		struct trip_timed tt = { .known = before,
 					  .n_known = nb > 0 ? nb : 0,
 					  .cpu_all = NAN,
@@ -1492,6 +1644,15 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			      "fresh every sample: seed from getrandom, distributions by the problem's schedule (three samples in four on its timing distributions) from a phase drawn by getrandom", "converged", sm.converged,
 			      "capped", sm.capped);
 	json_object_set_new(p->method, "threads_max", json_integer(hc->threads_max));
+	/* what its threads cost each sample beside the handshake (rule 0e
+	 * widens by it: record/run.c run_handshake_us) */
+	double thread_cost = host_clock_thread_cost_us();
+	if (n_thr) {
+		stats_sort(thr, n_thr);
+		json_object_set_new(p->method, "threads_median", json_real(stats_median_sorted(thr, n_thr)));
+	}
+	if (isfinite(thread_cost))
+		json_object_set_new(p->method, "thread_cost_us", json_real(thread_cost));
 	json_object_set_new(p->method, "handshake_loaded_us", json_real(handshake_loaded_us));
 	json_object_set_new(p->method, "gap_pad",
 			    json_pack("{s:f, s:f, s:I, s:I, s:I, s:f, s:s}", "first_us", pad_first * 1e6, "last_us",
@@ -1592,6 +1753,7 @@ out:
 	free(fresh_ns);
 	host_watch_free(&fw);
 	free(late);
+	free(thr);
 	free(written);
 	free(past);
 	free(hc->snap);

@@ -357,6 +357,11 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd);
  * rounds at the worker's calibrate_ready, before its problem or kernel
  * loads, into hc->handshake_us; then HOST_END lets the worker go on. */
 int host_clock_calibrate(struct proto *p, void *ctx, int reply_fd);
+/* What each thread of a worker beyond its first adds to a timed sample
+ * (the resume and stops of its go and done line), us, measured once a
+ * process on processes of the runner's own (host_clock.c); NAN where it
+ * could not be. */
+double host_clock_thread_cost_us(void);
 /* Stop hc->pid and wait until every thread is stopped and its run time is
  * final (noted in hc->frozen_ns); 0, or -1 when it did not stop within
  * 2 s or by hc->deadline (when > 0; then hc->timed_out is set).

@@ -450,6 +450,32 @@ static void test_one_process_read_as_inconclusive(void **state)
 	json_decref(j);
 }
 
+/* rule 0e's handshake of a run (run_handshake_us): the calibrated
+ * handshake, widened by what each thread beyond the first costs a sample
+ * at the median sample's thread count (red team 183: an honest kernel's
+ * 64 parked threads read it 0.27x "slower"); a CUDA run has none */
+static void test_handshake_widened_by_threads(void **state)
+{
+	(void)state;
+	struct run_record r;
+	memset(&r, 0, sizeof(r));
+	r.backend = "host";
+	r.timing_method = json_pack("{s:f}", "handshake_us", 50.0);
+	assert_true(run_handshake_us(&r) == 50.0);
+	json_object_set_new(r.timing_method, "thread_cost_us", json_real(12.0));
+	assert_true(run_handshake_us(&r) == 50.0); /* no count: nothing added */
+	json_object_set_new(r.timing_method, "threads_median", json_real(1.0));
+	assert_true(run_handshake_us(&r) == 50.0);
+	json_object_set_new(r.timing_method, "threads_median", json_real(65.0));
+	assert_true(fabs(run_handshake_us(&r) - (50.0 + 12.0 * 64)) < 1e-9);
+	json_object_set_new(r.timing_method, "handshake_us", json_real(0));
+	assert_true(isnan(run_handshake_us(&r)));
+	r.backend = "cuda";
+	json_object_set_new(r.timing_method, "handshake_us", json_real(50.0));
+	assert_true(isnan(run_handshake_us(&r)));
+	json_decref(r.timing_method);
+}
+
 /* A string that is not UTF-8 is written with '?' for its bytes past
  * ASCII, never left out (a search's why once lost its text to a
  * dangling pointer's bytes, and the record had no why at all). */
@@ -472,6 +498,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples_round_trip),
+		cmocka_unit_test(test_handshake_widened_by_threads),
 		cmocka_unit_test(test_one_process_read_as_inconclusive),
 		cmocka_unit_test(test_outcome_as_expected),
 		cmocka_unit_test(test_expect_met_follows_the_rule),
