@@ -564,8 +564,11 @@ int run_trust_host(const struct run_record *r);
  * its neighbours are timed on (red teams 139, 158, 160): stats.h rule 0d */
 int run_shared_host(const struct run_record *r);
 /* The host clock's handshake, us (timing.method.handshake_us: the median
- * of its null rounds, in every sample): a host-backend run's; NAN for
- * another backend or a record that does not say (stats.h rule 0e) */
+ * of its null rounds, in every sample), and what its worker's threads
+ * beyond the first add to every sample (timing.method.thread_cost_us at
+ * threads_median, by a margin for the box: run.c), where recorded: a
+ * host-backend run's; NAN for another backend or a record that does not
+ * say (stats.h rule 0e) */
 double run_handshake_us(const struct run_record *r);
 /* One side's handshake for rule 0e: the median of the positive values of
  * v[0..n) (each a run's run_handshake_us; v is sorted in place), NAN with

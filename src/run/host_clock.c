@@ -1225,7 +1225,8 @@ static int attach_worker(struct proto *p, struct host_clock *hc)
  * machine's cost, not a worker's); NAN where the processes do not start.
  */
 #define THREAD_CAL_N 32
-#define THREAD_CAL_ROUNDS 9
+#define THREAD_CAL_ROUNDS 15
+#define THREAD_CAL_WORK_US 200.0
 
 static void *cal_parked(void *arg)
 {
@@ -1236,8 +1237,10 @@ static void *cal_parked(void *arg)
 	return NULL;
 }
 
-/* The calibration child: n threads parked on park_fd, then a byte back
- * on ack_fd for each on cmd_fd.  Never returns. */
+/* The calibration child: n threads parked on park_fd, then for each byte
+ * on cmd_fd THREAD_CAL_WORK_US of work on its CPU (a sample's kernel,
+ * which the woken threads take CPUs from) and a byte back on ack_fd.
+ * Never returns. */
 static void cal_child(int n, int cmd_fd, int ack_fd, int park_fd)
 {
 	static int park;
@@ -1254,7 +1257,14 @@ static void cal_child(int n, int cmd_fd, int ack_fd, int park_fd)
 		ssize_t k = read(cmd_fd, &c, 1);
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k <= 0 || write(ack_fd, &c, 1) != 1)
+		if (k <= 0)
+			_exit(0);
+		struct timespec a, b;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+		do
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+		while ((double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3 < THREAD_CAL_WORK_US);
+		if (write(ack_fd, &c, 1) != 1)
 			_exit(0);
 	}
 }
@@ -1275,26 +1285,38 @@ static int cal_stopped(int pid)
 	return -1;
 }
 
-/* The median round, us, of a child with n parked threads; NAN on failure. */
-static double cal_rounds(int n)
+/* A calibration child: its pid (-1: none), pipes and threads' ids. */
+struct cal_proc {
+	pid_t pid;
+	int cmd, ack, park; /* the parent's ends */
+	int *ids;
+	int nt;
+};
+
+/* Start a child with n parked threads into *c.  0, or -1 (c->pid -1). */
+static int cal_start(struct cal_proc *c, int n)
 {
 	int cmd[2], ack[2], park[2];
+	c->pid = -1;
+	c->ids = NULL;
+	c->nt = 0;
+	c->cmd = c->ack = c->park = -1;
 	if (pipe(cmd) < 0)
-		return NAN;
+		return -1;
 	if (pipe(ack) < 0) {
 		close(cmd[0]);
 		close(cmd[1]);
-		return NAN;
+		return -1;
 	}
 	if (pipe(park) < 0) {
 		close(cmd[0]);
 		close(cmd[1]);
 		close(ack[0]);
 		close(ack[1]);
-		return NAN;
+		return -1;
 	}
-	pid_t pid = fork();
-	if (pid == 0) {
+	c->pid = fork();
+	if (c->pid == 0) {
 		close(cmd[1]);
 		close(ack[0]);
 		close(park[1]);
@@ -1303,50 +1325,74 @@ static double cal_rounds(int n)
 	close(cmd[0]);
 	close(ack[1]);
 	close(park[0]);
-	double med = NAN, v[THREAD_CAL_ROUNDS];
-	int *ids = NULL, got = 0;
+	c->cmd = cmd[1];
+	c->ack = ack[0];
+	c->park = park[1];
+	char ch;
 	size_t cap = 0;
-	char c;
-	if (pid > 0 && read(ack[0], &c, 1) == 1) {
-		int nt = task_ids(pid, &ids, &cap, NULL);
-		for (int r = 0; r < THREAD_CAL_ROUNDS && nt > 0; r++) {
-			if (kill(pid, SIGSTOP) < 0 || cal_stopped(pid) < 0)
-				break;
-			double t0 = mono_now();
-			c = 'g';
-			if (kill(pid, SIGCONT) < 0 || write(cmd[1], &c, 1) != 1 || read(ack[0], &c, 1) != 1)
-				break;
-			kill(pid, SIGSTOP);
-			for (int t = 0; t < nt; t++)
-				syscall(SYS_tgkill, pid, ids[t], SIGSTOP);
-			v[got++] = (mono_now() - t0) * 1e6;
-		}
-	}
-	if (got == THREAD_CAL_ROUNDS) {
-		stats_sort(v, THREAD_CAL_ROUNDS);
-		med = stats_median_sorted(v, THREAD_CAL_ROUNDS);
-	}
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+	if (c->pid < 0 || read(c->ack, &ch, 1) != 1)
+		return -1;
+	c->nt = task_ids(c->pid, &c->ids, &cap, NULL);
+	return c->nt > 0 ? 0 : -1;
+}
+
+/* One round of a timed sample's signals around the child's answer, us;
+ * NAN on failure. */
+static double cal_round(struct cal_proc *c)
+{
+	char ch = 'g';
+	if (kill(c->pid, SIGSTOP) < 0 || cal_stopped(c->pid) < 0)
+		return NAN;
+	double t0 = mono_now();
+	if (kill(c->pid, SIGCONT) < 0 || write(c->cmd, &ch, 1) != 1 || read(c->ack, &ch, 1) != 1)
+		return NAN;
+	kill(c->pid, SIGSTOP);
+	for (int t = 0; t < c->nt; t++)
+		syscall(SYS_tgkill, c->pid, c->ids[t], SIGSTOP);
+	return (mono_now() - t0) * 1e6;
+}
+
+static void cal_end(struct cal_proc *c)
+{
+	if (c->pid > 0) {
+		kill(c->pid, SIGKILL);
+		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
-	free(ids);
-	close(cmd[1]);
-	close(ack[0]);
-	close(park[1]);
-	return med;
+	free(c->ids);
+	if (c->cmd >= 0)
+		close(c->cmd);
+	if (c->ack >= 0)
+		close(c->ack);
+	if (c->park >= 0)
+		close(c->park);
 }
 
 double host_clock_thread_cost_us(void)
 {
 	static int done;
 	static double cost = NAN;
-	if (!done) {
-		done = 1;
-		double none = cal_rounds(0), many = cal_rounds(THREAD_CAL_N);
-		if (isfinite(none) && isfinite(many))
-			cost = many > none ? (many - none) / THREAD_CAL_N : 0;
+	if (done)
+		return cost;
+	done = 1;
+	/* the two children's rounds taken in turn, the median of their
+	 * differences: a load that comes and goes moves both */
+	struct cal_proc none, many;
+	double d[THREAD_CAL_ROUNDS];
+	int got = 0;
+	if (cal_start(&none, 0) == 0 && cal_start(&many, THREAD_CAL_N) == 0)
+		for (int r = 0; r < THREAD_CAL_ROUNDS; r++) {
+			double t0 = cal_round(&none), tn = cal_round(&many);
+			if (!isfinite(t0) || !isfinite(tn))
+				break;
+			d[got++] = tn - t0;
+		}
+	cal_end(&none);
+	cal_end(&many);
+	if (got == THREAD_CAL_ROUNDS) {
+		stats_sort(d, THREAD_CAL_ROUNDS);
+		double m = stats_median_sorted(d, THREAD_CAL_ROUNDS);
+		cost = m > 0 ? m / THREAD_CAL_N : 0;
 	}
 	return cost;
 }

@@ -113,6 +113,11 @@
  *      before the worker loads the kernel (protocol 6, calibrate_ready):
  *      measured after, red team 168's hsnap slept 20 ms in each null
  *      round and, as the baseline, held every challenger inconclusive.
+ *      A worker's threads beyond its first add to every sample (its
+ *      resume and per-thread stops: red team 183's honest pool of 64
+ *      parked threads read 0.27x "slower", and a challenger "faster"
+ *      than a pooled incumbent on that cost), so a side's handshake is
+ *      widened by their measured cost (run_handshake_us).
  *      Set by gather.c from the runs (run_handshake_us) and by the audit
  *   0c. trust_host (a side is one of the spec's GPU kernels run trust: host,
  *      not a reference) -> inconclusive STATS_REASON_TRUST_HOST: such a
