@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <sys/mman.h>
 #include <math.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,9 +148,50 @@ static int parent_timed(const struct problem *pl, const struct job *job, struct 
 /*
  * The handshake's calibration (protocol.h calibrate_ready, run/host_clock.c
  * host_clock_calibrate): before anything of the problem's or the kernel's
- * loads, answer the parent's null rounds until HOST_END.  0, or -1 when
- * the channel says anything else.
+ * loads, answer the parent's null rounds until HOST_END, the HOST_POOL
+ * ones with HOST_CAL_THREADS threads parked beside it (ended and joined at
+ * HOST_END, before the kernel loads).  0, or -1 when the channel says
+ * anything else.
  */
+static void *parked(void *arg)
+{
+	int fd = *(const int *)arg;
+	char c;
+	while (read(fd, &c, 1) < 0 && errno == EINTR)
+		;
+	return NULL;
+}
+
+/* The calibration's parked threads (HOST_POOL): started once, ended and
+ * joined by pool_end.  0, or -1 when they do not start. */
+static int pool_fd[2] = { -1, -1 };
+static pthread_t pool_t[HOST_CAL_THREADS];
+static int pool_n;
+
+static int pool_start(void)
+{
+	if (pool_fd[0] >= 0)
+		return 0;
+	if (pipe(pool_fd) < 0)
+		return -1;
+	for (pool_n = 0; pool_n < HOST_CAL_THREADS; pool_n++)
+		if (pthread_create(&pool_t[pool_n], NULL, parked, &pool_fd[0]) != 0)
+			return -1;
+	return 0;
+}
+
+static void pool_end(void)
+{
+	if (pool_fd[0] < 0)
+		return;
+	close(pool_fd[1]); /* every parked read() ends */
+	for (int i = 0; i < pool_n; i++)
+		pthread_join(pool_t[i], NULL);
+	close(pool_fd[0]);
+	pool_fd[0] = pool_fd[1] = -1;
+	pool_n = 0;
+}
+
 static int serve_null_rounds(void)
 {
 	static const char done[] = HOST_DONE_LINE;
@@ -159,12 +201,22 @@ static int serve_null_rounds(void)
 		ssize_t r = read(PROTO_IN_FD, &c, 1);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r != 1 || (c != HOST_NULL && c != HOST_END))
+		if (r != 1 || (c != HOST_NULL && c != HOST_POOL && c != HOST_END)) {
+			pool_end();
 			return -1;
-		if (c == HOST_END)
+		}
+		if (c == HOST_END) {
+			pool_end();
 			return 0;
-		if (write(PROTO_OUT_FD, done, sizeof(done) - 1) != (ssize_t)(sizeof(done) - 1))
+		}
+		if (c == HOST_POOL && pool_start() < 0) {
+			pool_end();
 			return -1;
+		}
+		if (write(PROTO_OUT_FD, done, sizeof(done) - 1) != (ssize_t)(sizeof(done) - 1)) {
+			pool_end();
+			return -1;
+		}
 	}
 }
 

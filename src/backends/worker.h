@@ -59,6 +59,13 @@ void worker_launch_setup(struct ev_launch *l, const struct problem *p, const str
 #define HOST_GO 'g'
 #define HOST_NULL 'n'
 #define HOST_END 'e'
+/* During the handshake's calibration only: the done line as HOST_NULL
+ * gives it, after (the first time) starting HOST_CAL_THREADS threads
+ * parked in read(), which HOST_END ends and joins before the problem or
+ * the kernel loads: what each parked thread adds to a round (run/
+ * host_clock.c calibrate_threads; red team 183). */
+#define HOST_POOL 'p'
+#define HOST_CAL_THREADS 32
 #define HOST_DONE_LINE "{\"msg\":\"d\"}\n"
 /* Offsets of the problem's tensors (inputs first) at shape into off[]
  * (at most 8), float elements; returns the bytes of the whole region. */

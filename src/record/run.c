@@ -613,7 +613,7 @@ int run_shared_host(const struct run_record *r)
 	       r->exec.slots >= 2;
 }
 
-#define RUN_THREAD_COST_MARGIN 2.0
+#define RUN_THREAD_COST_MARGIN 1.5
 
 double run_handshake_us(const struct run_record *r)
 {
@@ -626,11 +626,12 @@ double run_handshake_us(const struct run_record *r)
 	 * at the median sample's count (red team 183: an honest kernel's
 	 * parked pool read 0.27x "slower"; a kernel that makes its threads in
 	 * one sample only widens nothing), by RUN_THREAD_COST_MARGIN: the
-	 * cost is measured on unboxed processes of the runner's own, and a
-	 * boxed worker's threads cost more (on the 2-CPU VM, 2026-12-04: 9-11
-	 * us a thread measured by test_host_clock, 6.5 by a runner niced to
-	 * 19, against 11.6-12 us in the box's samples, idlepool's pool64 less
-	 * naive over 64: up to 1.85 times; red team 183 read 12-18) */
+	 * cost is measured in the worker's box before its kernel loads, on
+	 * threads parked in read() (host_clock.c calibrate_threads), and a
+	 * kernel's threads, woken from its own waits, cost more (on the 2-CPU
+	 * VM, 2026-12-04: 7.6-13 us a thread calibrated, median 9.5, against
+	 * 11.6-12 us in idlepool's samples, pool64 less naive over 64; red
+	 * team 183 read 12-18) */
 	double h = json_number_value(v);
 	json_t *c = json_object_get(r->timing_method, "thread_cost_us"),
 	       *t = json_object_get(r->timing_method, "threads_median");

@@ -34,13 +34,11 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
-#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1206,197 +1204,102 @@ static int attach_worker(struct proto *p, struct host_clock *hc)
 	return 0;
 }
 
+/*
+ * One round of the calibration (cmd HOST_NULL, or HOST_POOL with the
+ * worker's HOST_CAL_THREADS parked threads beside it) as a boxed timed
+ * sample's signals go: SIGCONT and the command inside the time, the done
+ * line, then the process's stop, its leader's and each thread's own, the
+ * time ending once they are sent (round_trip); then the freeze.  *us the
+ * round's time.  0, or -1 as round_trip.
+ */
+static int cal_trip(struct proto *p, struct host_clock *hc, int reply_fd, char cmd, double *us)
+{
+	static const char done[] = HOST_DONE_LINE;
+	const size_t dn = sizeof(done) - 1;
+	char buf[sizeof(done)];
+	size_t have = 0;
+	int *ids = NULL;
+	size_t cap = 0;
+	int n = task_ids(hc->pid, &ids, &cap, NULL);
+	double t0 = mono_now();
+	if (n < 1 || kill(hc->pid, SIGCONT) < 0 || write(reply_fd, &cmd, 1) != 1) {
+		free(ids);
+		return proto_violate(p, "the worker stopped reading its calibration");
+	}
+	while (have < dn) {
+		if (hc->deadline > 0 && mono_now() > hc->deadline) {
+			hc->timed_out = 1;
+			free(ids);
+			return -1;
+		}
+		struct pollfd pf = { hc->chan_fd, POLLIN, 0 };
+		if (poll(&pf, 1, 200) <= 0)
+			continue;
+		ssize_t k = read(hc->chan_fd, buf + have, dn - have);
+		if (k < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (k <= 0) {
+			hc->worker_gone = 1;
+			free(ids);
+			return -1;
+		}
+		have += (size_t)k;
+	}
+	kill(hc->pid, SIGSTOP);
+	syscall(SYS_tgkill, hc->pid, hc->pid, SIGSTOP);
+	for (int t = 0; t < n; t++)
+		if (ids[t] != hc->pid)
+			syscall(SYS_tgkill, hc->pid, ids[t], SIGSTOP);
+	*us = (mono_now() - t0) * 1e6;
+	free(ids);
+	if (memcmp(buf, done, dn))
+		return proto_violate(p, "the worker answered its calibration otherwise than with its done line");
+	if (host_clock_freeze(hc) < 0)
+		return hc->timed_out ? -1 : proto_violate(p, "the parent cannot stop the worker in its calibration");
+	return 0;
+}
+
+/*
+ * What each parked thread of a worker adds to a timed sample, into
+ * hc->thread_cost_us (red team 183): a sample resumes the worker inside
+ * its time (SIGCONT after the go: the inputs are written while every
+ * thread is stopped), which wakes every thread parked in a system call,
+ * and a boxed sample sends each known thread its own stop before its
+ * time ends; the handshake's null rounds are the single-threaded
+ * worker's.  An honest kernel with 64 threads parked between calls (an
+ * OpenMP or BLAS pool) read 0.27x "slower" than the same arithmetic
+ * without them, and a kernel 7x faster back to back read slower.
+ * Measured in the worker's own box before anything of the kernel's
+ * loads: CAL_ROUNDS rounds alone, then CAL_ROUNDS with HOST_CAL_THREADS
+ * threads the worker parks for them (the first of those, which starts
+ * them, left out); the difference of the medians over HOST_CAL_THREADS,
+ * at least 0.  (Measured first on unboxed children of the runner's own:
+ * 5-11 us a thread, against 11.6-12 us in the box's samples.)  0, or -1
+ * as round_trip.
+ */
+#define CAL_ROUNDS 9
+
+static int calibrate_threads(struct proto *p, struct host_clock *hc, int reply_fd)
+{
+	double a[CAL_ROUNDS], b[CAL_ROUNDS], first;
+	hc->thread_cost_us = NAN;
+	for (int r = 0; r < CAL_ROUNDS; r++)
+		if (cal_trip(p, hc, reply_fd, HOST_NULL, &a[r]) < 0)
+			return -1;
+	if (cal_trip(p, hc, reply_fd, HOST_POOL, &first) < 0)
+		return -1;
+	for (int r = 0; r < CAL_ROUNDS; r++)
+		if (cal_trip(p, hc, reply_fd, HOST_POOL, &b[r]) < 0)
+			return -1;
+	stats_sort(a, CAL_ROUNDS);
+	stats_sort(b, CAL_ROUNDS);
+	double d = stats_median_sorted(b, CAL_ROUNDS) - stats_median_sorted(a, CAL_ROUNDS);
+	hc->thread_cost_us = d > 0 ? d / HOST_CAL_THREADS : 0;
+	return 0;
+}
+
 /* NULL_ROUNDS null rounds (the worker stopped before and after each):
  * their median into *us.  0, or -1 as round_trip. */
-/*
- * What each parked thread of a worker adds to a timed sample, us (red
- * team 183): a sample resumes the worker inside its time (SIGCONT, after
- * the go: the inputs are written while every thread is stopped), which
- * wakes every thread parked in a system call to take the stop's end, and
- * a boxed sample sends each known thread its own stop before its time
- * ends; the calibrated handshake is the single-threaded worker's.  An
- * honest kernel with 64 threads parked between calls (an OpenMP or BLAS
- * pool) read 0.27x "slower" than the same arithmetic without them, and a
- * kernel 7x faster back to back read slower.  Measured here on processes
- * of the runner's own, never a kernel's: one with THREAD_CAL_N threads
- * parked in read() and one with none, each THREAD_CAL_ROUNDS rounds of
- * the timed sample's signals around a one-byte answer; the difference
- * of the two medians over THREAD_CAL_N, at least 0.  Once a process (the
- * machine's cost, not a worker's); NAN where the processes do not start.
- */
-#define THREAD_CAL_N 32
-#define THREAD_CAL_ROUNDS 15
-#define THREAD_CAL_WORK_US 200.0
-
-static void *cal_parked(void *arg)
-{
-	int fd = *(const int *)arg;
-	char c;
-	while (read(fd, &c, 1) < 0 && errno == EINTR)
-		;
-	return NULL;
-}
-
-/* The calibration child: n threads parked on park_fd, then for each byte
- * on cmd_fd THREAD_CAL_WORK_US of work on its CPU (a sample's kernel,
- * which the woken threads take CPUs from) and a byte back on ack_fd.
- * Never returns. */
-static void cal_child(int n, int cmd_fd, int ack_fd, int park_fd)
-{
-	static int park;
-	park = park_fd;
-	for (int i = 0; i < n; i++) {
-		pthread_t t;
-		if (pthread_create(&t, NULL, cal_parked, &park) != 0)
-			_exit(1);
-	}
-	char c = 'r';
-	if (write(ack_fd, &c, 1) != 1)
-		_exit(1);
-	for (;;) {
-		ssize_t k = read(cmd_fd, &c, 1);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			_exit(0);
-		struct timespec a, b;
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
-		do
-			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-		while ((double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3 < THREAD_CAL_WORK_US);
-		if (write(ack_fd, &c, 1) != 1)
-			_exit(0);
-	}
-}
-
-/* Wait (at most 0.5 s) until every thread of pid is stopped and off its
- * CPU.  0, or -1. */
-static int cal_stopped(int pid)
-{
-	for (int i = 0; i < 25000; i++) {
-		int stopped = 0;
-		if (task_ids(pid, NULL, NULL, &stopped) < 0)
-			return -1;
-		if (stopped && all_off_cpu(pid) != 0)
-			return 0;
-		struct timespec ts = { 0, 20 * 1000 };
-		nanosleep(&ts, NULL);
-	}
-	return -1;
-}
-
-/* A calibration child: its pid (-1: none), pipes and threads' ids. */
-struct cal_proc {
-	pid_t pid;
-	int cmd, ack, park; /* the parent's ends */
-	int *ids;
-	int nt;
-};
-
-/* Start a child with n parked threads into *c.  0, or -1 (c->pid -1). */
-static int cal_start(struct cal_proc *c, int n)
-{
-	int cmd[2], ack[2], park[2];
-	c->pid = -1;
-	c->ids = NULL;
-	c->nt = 0;
-	c->cmd = c->ack = c->park = -1;
-	if (pipe(cmd) < 0)
-		return -1;
-	if (pipe(ack) < 0) {
-		close(cmd[0]);
-		close(cmd[1]);
-		return -1;
-	}
-	if (pipe(park) < 0) {
-		close(cmd[0]);
-		close(cmd[1]);
-		close(ack[0]);
-		close(ack[1]);
-		return -1;
-	}
-	c->pid = fork();
-	if (c->pid == 0) {
-		close(cmd[1]);
-		close(ack[0]);
-		close(park[1]);
-		cal_child(n, cmd[0], ack[1], park[0]);
-	}
-	close(cmd[0]);
-	close(ack[1]);
-	close(park[0]);
-	c->cmd = cmd[1];
-	c->ack = ack[0];
-	c->park = park[1];
-	char ch;
-	size_t cap = 0;
-	if (c->pid < 0 || read(c->ack, &ch, 1) != 1)
-		return -1;
-	c->nt = task_ids(c->pid, &c->ids, &cap, NULL);
-	return c->nt > 0 ? 0 : -1;
-}
-
-/* One round of a timed sample's signals around the child's answer, us;
- * NAN on failure. */
-static double cal_round(struct cal_proc *c)
-{
-	char ch = 'g';
-	if (kill(c->pid, SIGSTOP) < 0 || cal_stopped(c->pid) < 0)
-		return NAN;
-	double t0 = mono_now();
-	if (kill(c->pid, SIGCONT) < 0 || write(c->cmd, &ch, 1) != 1 || read(c->ack, &ch, 1) != 1)
-		return NAN;
-	kill(c->pid, SIGSTOP);
-	for (int t = 0; t < c->nt; t++)
-		syscall(SYS_tgkill, c->pid, c->ids[t], SIGSTOP);
-	return (mono_now() - t0) * 1e6;
-}
-
-static void cal_end(struct cal_proc *c)
-{
-	if (c->pid > 0) {
-		kill(c->pid, SIGKILL);
-		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
-	free(c->ids);
-	if (c->cmd >= 0)
-		close(c->cmd);
-	if (c->ack >= 0)
-		close(c->ack);
-	if (c->park >= 0)
-		close(c->park);
-}
-
-double host_clock_thread_cost_us(void)
-{
-	static int done;
-	static double cost = NAN;
-	if (done)
-		return cost;
-	done = 1;
-	/* the two children's rounds taken in turn, the median of their
-	 * differences: a load that comes and goes moves both */
-	struct cal_proc none, many;
-	double d[THREAD_CAL_ROUNDS];
-	int got = 0;
-	if (cal_start(&none, 0) == 0 && cal_start(&many, THREAD_CAL_N) == 0)
-		for (int r = 0; r < THREAD_CAL_ROUNDS; r++) {
-			double t0 = cal_round(&none), tn = cal_round(&many);
-			if (!isfinite(t0) || !isfinite(tn))
-				break;
-			d[got++] = tn - t0;
-		}
-	cal_end(&none);
-	cal_end(&many);
-	if (got == THREAD_CAL_ROUNDS) {
-		stats_sort(d, THREAD_CAL_ROUNDS);
-		double m = stats_median_sorted(d, THREAD_CAL_ROUNDS);
-		cost = m > 0 ? m / THREAD_CAL_N : 0;
-	}
-	return cost;
-}
-
 static int null_rounds(struct proto *p, struct host_clock *hc, int reply_fd, double *us)
 {
 	double nul[NULL_ROUNDS], after_us;
@@ -1411,7 +1314,8 @@ static int null_rounds(struct proto *p, struct host_clock *hc, int reply_fd, dou
 int host_clock_calibrate(struct proto *p, void *ctx, int reply_fd)
 {
 	struct host_clock *hc = ctx;
-	if (attach_worker(p, hc) < 0 || null_rounds(p, hc, reply_fd, &hc->handshake_us) < 0)
+	if (attach_worker(p, hc) < 0 || null_rounds(p, hc, reply_fd, &hc->handshake_us) < 0 ||
+	    calibrate_threads(p, hc, reply_fd) < 0)
 		return -1;
 	if (kill(hc->pid, SIGCONT) < 0 || write(reply_fd, &(char){ HOST_END }, 1) != 1)
 		return proto_violate(p, "the worker stopped reading after the handshake's null rounds");
@@ -1692,7 +1596,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	json_object_set_new(p->method, "threads_max", json_integer(hc->threads_max));
 	/* what its threads cost each sample beside the handshake (rule 0e
 	 * widens by it: record/run.c run_handshake_us) */
-	double thread_cost = host_clock_thread_cost_us();
+	double thread_cost = hc->thread_cost_us;
 	if (n_thr) {
 		stats_sort(thr, n_thr);
 		json_object_set_new(p->method, "threads_median", json_real(stats_median_sorted(thr, n_thr)));

@@ -69,6 +69,7 @@ static int parent_clock_prepare(struct run_ctx *c, struct wrun *w)
 	hc->boxed = c->sb.on;
 	hc->deadline = mono_now() + w->job.k.timeout_s;
 	hc->handshake_us = NAN;
+	hc->thread_cost_us = NAN;
 	w->proto.calibrate = host_clock_calibrate;
 	w->proto.drive = host_clock_drive;
 	w->proto.drive_ctx = hc;

@@ -176,6 +176,9 @@ struct host_clock {
 	int pid;                     /* the worker (found by the drive) */
 	unsigned long long scramble; /* the key of the bits prepare() last wrote into the outputs (OS
 				      * randomness at each sample; the checker gets it with the capture) */
+	double thread_cost_us;       /* what each parked thread adds to a round, measured in the
+				      * worker's box before it loaded anything (host_clock.c
+				      * calibrate_threads), NAN: not yet */
 	double handshake_us;         /* the handshake's cost before the worker loaded any object of the
 				      * problem's or the kernel's (host_clock_calibrate), NAN: not yet */
 	double deadline;             /* mono_now() past which the worker has timed out */
@@ -357,11 +360,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd);
  * rounds at the worker's calibrate_ready, before its problem or kernel
  * loads, into hc->handshake_us; then HOST_END lets the worker go on. */
 int host_clock_calibrate(struct proto *p, void *ctx, int reply_fd);
-/* What each thread of a worker beyond its first adds to a timed sample
- * (the resume and stops of its go and done line), us, measured once a
- * process on processes of the runner's own (host_clock.c); NAN where it
- * could not be. */
-double host_clock_thread_cost_us(void);
+
 /* Stop hc->pid and wait until every thread is stopped and its run time is
  * final (noted in hc->frozen_ns); 0, or -1 when it did not stop within
  * 2 s or by hc->deadline (when > 0; then hc->timed_out is set).
