@@ -469,6 +469,13 @@ static void test_handshake_widened_by_threads(void **state)
 	assert_true(run_handshake_us(&r) == 50.0);
 	json_object_set_new(r.timing_method, "threads_median", json_real(65.0));
 	assert_true(fabs(run_handshake_us(&r) - (50.0 + 1.5 * 12.0 * 64)) < 1e-9);
+	/* never past the run's own median (red team 186) */
+	r.have_stats = 1;
+	r.stats.median = 300.0;
+	assert_true(run_handshake_us(&r) == 300.0);
+	r.stats.median = 20.0; /* under the handshake itself: the handshake */
+	assert_true(run_handshake_us(&r) == 50.0);
+	r.have_stats = 0;
 	json_object_set_new(r.timing_method, "handshake_us", json_real(0));
 	assert_true(isnan(run_handshake_us(&r)));
 	r.backend = "cuda";
