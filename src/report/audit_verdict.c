@@ -494,6 +494,17 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
 	return pairs;
 }
 
+/* Which side of a claim is the incumbent's, matched by its exact object
+ * in tries (code_identity.h CODE_NARROW_A, _B): the side a faster or
+ * slower claim says is slower (red team 184: a stopped or killed batch of
+ * the reference's echo twin beside an honest challenger contradicted its
+ * honest claim, 2 of 2 each); a no-difference claim's sides are both its
+ * author's. */
+static unsigned audit_narrow(const char *want)
+{
+	return !strcmp(want, "faster") ? CODE_NARROW_B : !strcmp(want, "slower") ? CODE_NARROW_A : 0;
+}
+
 /*
  * Is b, an interrupted batch, a try of the claim's two codes (ia as va,
  * ib as vb)?  A stopped batch is a rerun that gives no verdict, whatever
@@ -505,25 +516,32 @@ static size_t reruns_in(struct actx *a, const struct batch_record *b, const stru
  * stop aborted: built, never timed); at least one side by its runs.
  */
 static int stopped_try(struct actx *a, const struct batch_record *b, const struct code_id *ia,
-		       const struct code_id *ib, const char *va, const char *vb)
+		       const struct code_id *ib, const char *va, const char *vb, unsigned narrow)
 {
 	int sa = 0, sb = 0, by_runs = 0;
+	int na = !!(narrow & CODE_NARROW_A), nb = !!(narrow & CODE_NARROW_B);
 	for (size_t i = 0; i < b->n_rows; i++) {
 		const struct batch_row *x = &b->rows[i];
 		struct code_id id;
-		if (code_identity(a->q, x, &id)) {
-			int xa = !strcmp(id.dev, ia->dev) && audit_same_identity_or_neutral(&id, ia);
-			int xb = !strcmp(id.dev, ib->dev) && audit_same_identity_or_neutral(&id, ib);
+		int have = code_identity(a->q, x, &id);
+		if (have) {
+			int xa = !strcmp(id.dev, ia->dev) &&
+				 (na ? audit_same_identity(&id, ia) : audit_same_identity_or_neutral(&id, ia));
+			int xb = !strcmp(id.dev, ib->dev) &&
+				 (nb ? audit_same_identity(&id, ib) : audit_same_identity_or_neutral(&id, ib));
 			sa |= xa;
 			sb |= xb;
 			by_runs |= xa || xb;
 		}
 		/* and by name where a row has an identity too: a side the stop
 		 * aborted was built but never timed, not the same way as a
-		 * finished side (t0199: the reference aborted by the SIGINT) */
+		 * finished side (t0199: the reference aborted by the SIGINT);
+		 * the slower side's name only where the row is its object, or
+		 * has no identity (red team 184: a row named as the reference
+		 * that was another program made a stopped try of it) */
 		if (x->variant) {
-			sa |= va && !strcmp(x->variant, va);
-			sb |= vb && !strcmp(x->variant, vb);
+			sa |= va && !strcmp(x->variant, va) && (!na || !have || code_same_built(&id, ia));
+			sb |= vb && !strcmp(x->variant, vb) && (!nb || !have || code_same_built(&id, ib));
 		}
 	}
 	return sa && sb && by_runs;
@@ -552,7 +570,7 @@ static void orphan_tries(struct actx *a, const struct batch_record *eb, const st
 			 const struct code_id *ia, const struct code_id *ib, const char *want, struct votes *v)
 {
 	struct code_orphan *o;
-	size_t n = code_orphan_tries(a->q, eb->batch_id, &eb->problem, audit_same_problem, ia, ib, &o);
+	size_t n = code_orphan_tries(a->q, eb->batch_id, &eb->problem, audit_same_problem, ia, ib, audit_narrow(want), &o);
 	double thr = isfinite(eb->holm_threshold) && eb->holm_threshold >= 0 && eb->holm_threshold < 1
 			     ? eb->holm_threshold
 			     : 0.01;
@@ -629,11 +647,11 @@ static int across_rerun(void *ctx, const struct batch_record *b)
 	/* a stopped try of the same code at the claim's shape: a
 	 * rerun that gives no verdict */
 	if (b != eb && b->interrupted && audit_same_problem(&b->problem, &eb->problem) &&
-	    stopped_try(x->a, b, x->ia, x->ib, x->va, x->vb)) {
+	    stopped_try(x->a, b, x->ia, x->ib, x->va, x->vb, audit_narrow(x->want))) {
 		/* weighed as a killed try is: left out where every run
 		 * of both sides went want's way */
 		struct code_orphan t;
-		code_interrupted_try(x->a->q, b, x->ia, x->ib, audit_same_identity_or_neutral, &t);
+		code_interrupted_try(x->a->q, b, x->ia, x->ib, audit_narrow(x->want), &t);
 		if (code_orphan_weight(&t, !x->a_base, x->want, x->thr) == CODE_ORPHAN_ITS_WAY) {
 			x->v->n_orphans_its_way++;
 			return 1;

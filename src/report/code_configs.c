@@ -178,7 +178,7 @@ static void orphan_configs(struct query *q, const struct batch_record *eb, const
 		/* one side's runs, where the try's begun marker names both
 		 * codes (killed before the other side ran: red team 97's
 		 * stopper, most of its 75 killed tries) */
-		if ((!o[k].ra) != (!o[k].rb) && code_marker_names(q->st.root, o[k].batch_id, ia, ib)) {
+		if ((!o[k].ra) != (!o[k].rb) && code_marker_names(q->st.root, o[k].batch_id, ia, ib, 0)) {
 			const struct run_record *r = o[k].ra ? o[k].ra : o[k].rb;
 			if (audit_same_problem(&r->problem, &eb->problem))
 				continue; /* the claim's own configuration: orphan_tries' */
@@ -224,7 +224,7 @@ static void orphan_configs(struct query *q, const struct batch_record *eb, const
 			k++;
 		if (k < n && (o[k].ra || o[k].rb))
 			continue; /* runs of it: read above */
-		if (!code_marker_names(q->st.root, id, ia, ib))
+		if (!code_marker_names(q->st.root, id, ia, ib, 0))
 			continue;
 		strbuf_reset(key);
 		strbuf_addf(key, "begun %s", id);

@@ -407,25 +407,48 @@ int code_same_object_json(const json_t *side, const struct code_id *id)
 	return load && id->load && !strcmp(load, id->load);
 }
 
+/* A row of id's code run the same way: by its object where narrow (the
+ * incumbent's side), else by code_same (the side that could make a copy). */
+static int side_same(const struct code_id *x, const struct code_id *id, unsigned narrow)
+{
+	return narrow ? code_same_built_way(x, id) : code_same_way(x, id);
+}
+
+/* Is side id's exact object (the same binary, the same loaded image where
+ * both have one, the same libraries): the incumbent's match (CODE_NARROW_*). */
+static int same_object_json_exact(const json_t *side, const struct code_id *id)
+{
+	const char *bin = json_string_value(json_object_get(side, "binary_sha256"));
+	const char *load = json_string_value(json_object_get(side, "load_sha256"));
+	const char *libs = json_string_value(json_object_get(side, "libs"));
+	return libs && !strcmp(libs, id->libs) && bin && id->bin && !strcmp(bin, id->bin) &&
+	       !(load && id->load && strcmp(load, id->load));
+}
+
+static int side_json(const json_t *side, const struct code_id *id, int narrow)
+{
+	return narrow ? same_object_json_exact(side, id) : code_same_object_json(side, id);
+}
+
 /* Does begun marker m (pending/ID.json) name codes a and b: eval's by its
  * candidate and reference, either way round; evident run's by two of its
- * variants? */
-static int marker_names(const json_t *m, const struct code_id *ia, const struct code_id *ib)
+ * variants?  A side in narrow (CODE_NARROW_A, _B) by its exact object. */
+static int marker_names(const json_t *m, const struct code_id *ia, const struct code_id *ib, unsigned narrow)
 {
 	const json_t *code = json_object_get(m, "code");
 	if (!json_is_object(code))
 		return 0;
+	int na = !!(narrow & CODE_NARROW_A), nb = !!(narrow & CODE_NARROW_B);
 	const json_t *c = json_object_get(code, "candidate"), *r = json_object_get(code, "reference");
-	if ((code_same_object_json(c, ia) && code_same_object_json(r, ib)) ||
-	    (code_same_object_json(c, ib) && code_same_object_json(r, ia)))
+	if ((side_json(c, ia, na) && side_json(r, ib, nb)) || (side_json(c, ib, nb) && side_json(r, ia, na)))
 		return 1;
 	int xa = 0, xb = 0;
 	size_t i;
 	const json_t *v;
 	json_array_foreach(json_object_get(code, "variants"), i, v)
 	{
-		xa |= code_same_object_json(v, ia);
-		xb |= code_same_object_json(v, ib);
+		xa |= side_json(v, ia, na);
+		xb |= side_json(v, ib, nb);
 	}
 	return xa && xb;
 }
@@ -455,12 +478,12 @@ int code_marker_variant(const json_t *m, const char *variant, const struct code_
 }
 
 int code_marker_names(const char *store_root, const char *batch_id, const struct code_id *ia,
-		      const struct code_id *ib)
+		      const struct code_id *ib, unsigned narrow)
 {
 	char *path = xstrfmt("%s/pending/%s.json", store_root, batch_id);
 	json_t *mk = json_load_file(path, 0, NULL);
 	free(path);
-	int r = mk && marker_names(mk, ia, ib);
+	int r = mk && marker_names(mk, ia, ib, narrow);
 	json_decref(mk);
 	return r;
 }
@@ -481,7 +504,7 @@ static double median_of(double *x, size_t n)
 
 size_t code_orphan_tries(struct query *q, const char *skip_id, const struct rec_problem *prob,
 			 int (*same_problem)(const struct rec_problem *, const struct rec_problem *),
-			 const struct code_id *ia, const struct code_id *ib, struct code_orphan **out)
+			 const struct code_id *ia, const struct code_id *ib, unsigned narrow, struct code_orphan **out)
 {
 	struct acc {
 		struct code_orphan t;
@@ -509,8 +532,8 @@ size_t code_orphan_tries(struct query *q, const char *skip_id, const struct rec_
 		struct code_id id;
 		if (!r || !same_problem(&r->problem, prob) || !code_identity_run(r, r->params, r->n_params, &id))
 			continue;
-		int xa = !strcmp(id.dev, ia->dev) && code_same_way(&id, ia);
-		int xb = !strcmp(id.dev, ib->dev) && code_same_way(&id, ib);
+		int xa = !strcmp(id.dev, ia->dev) && side_same(&id, ia, narrow & CODE_NARROW_A);
+		int xb = !strcmp(id.dev, ib->dev) && side_same(&id, ib, narrow & CODE_NARROW_B);
 		if (!xa && !xb) {
 			o[k].t.n_other += !strcmp(id.dev, ia->dev);
 			continue; /* a third code: says nothing against the try */
@@ -553,7 +576,7 @@ size_t code_orphan_tries(struct query *q, const char *skip_id, const struct rec_
 			continue;
 		/* the begun marker, where it is still there (a try of one side's
 		 * runs only: which codes it was of) */
-		t.marker = code_marker_names(q->st.root, t.batch_id, ia, ib);
+		t.marker = code_marker_names(q->st.root, t.batch_id, ia, ib, narrow);
 		*out = xrealloc(*out, (m + 1) * sizeof(**out));
 		(*out)[m++] = t;
 	}
@@ -602,11 +625,11 @@ static void spread_of(double *x, size_t n, double *med, double *lo, double *hi)
  * showed, one cut short by SIGKILL was left out when they all went the
  * claimed way): its runs of each side by their records, those that did
  * not end ok (an aborted one aside) unclean; the batch names both sides
- * as a begun marker would.  Rows match a side by same().
+ * as a begun marker would.  Rows match a side as narrow says
+ * (code_orphan_tries).
  */
 void code_interrupted_try(struct query *q, const struct batch_record *b, const struct code_id *ia,
-			  const struct code_id *ib, int (*same)(const struct code_id *, const struct code_id *),
-			  struct code_orphan *t)
+			  const struct code_id *ib, unsigned narrow, struct code_orphan *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->batch_id = b->batch_id;
@@ -618,8 +641,8 @@ void code_interrupted_try(struct query *q, const struct batch_record *b, const s
 		struct code_id id;
 		if (!code_identity(q, x, &id))
 			continue;
-		int xa = !strcmp(id.dev, ia->dev) && same(&id, ia);
-		int xb = !strcmp(id.dev, ib->dev) && same(&id, ib);
+		int xa = !strcmp(id.dev, ia->dev) && side_same(&id, ia, narrow & CODE_NARROW_A);
+		int xb = !strcmp(id.dev, ib->dev) && side_same(&id, ib, narrow & CODE_NARROW_B);
 		if (!xa && !xb)
 			continue;
 		size_t nr = x->n_runs ? x->n_runs : 1;

@@ -239,13 +239,22 @@ int code_beats_history(double challenger_ci_hi, double best_median);
  * committed and before its batch record; red teams 93 and 94), as seen
  * from two codes a and b at one shape: for each batch_id of the store's
  * runs that no batch record carries (skip_id, the claim's or the judged
- * batch's own, left out), its runs of a's code and of b's (code_same_way
- * on their device: this only ever counts against, or leaves a try out)
- * at a problem same_problem accepts against prob.  Whatever else it ran:
+ * batch's own, left out), its runs of a's code and of b's on their
+ * device (code_same_way, or code_same_built_way for a side in narrow:
+ * CODE_NARROW_A, CODE_NARROW_B; a marker names a narrow side by its exact
+ * object) at a problem same_problem accepts against prob.  Whatever else it ran:
  * a third code in a try says nothing against it (red team 94: a third
  * variant's run kept 92 of 92 killed tries out).  *out (the caller's to
  * free) holds those with a run of either code; returns their number.
  */
+/* Which side of a try is the incumbent's (eval's reference, a claim's
+ * slower side), matched by its exact object (code_same_built_way, a
+ * marker's exact binary), never by code_same's broader clauses: its
+ * author writes the rows a broad match would take (red team 184: a
+ * stopped or killed batch of the reference's echo twin beside an honest
+ * challenger held it, 2 of 2 each).  The other side by code_same. */
+#define CODE_NARROW_A 1u
+#define CODE_NARROW_B 2u
 struct code_orphan {
 	const char *batch_id;   /* borrowed from the query */
 	size_t n_a, n_b;        /* its runs of a's code, of b's */
@@ -258,7 +267,7 @@ struct code_orphan {
 };
 size_t code_orphan_tries(struct query *q, const char *skip_id, const struct rec_problem *prob,
 			 int (*same_problem)(const struct rec_problem *, const struct rec_problem *),
-			 const struct code_id *ia, const struct code_id *ib, struct code_orphan **out);
+			 const struct code_id *ia, const struct code_id *ib, unsigned narrow, struct code_orphan **out);
 /*
  * How such a try counts for a claim that a's code is want ("faster",
  * "slower", "no_difference", within the noise band thr) than b's, a_cand
@@ -292,7 +301,7 @@ enum { CODE_ORPHAN_NONE, CODE_ORPHAN_AGAINST, CODE_ORPHAN_ITS_WAY };
  * evident run's, still there while its batch was never recorded) name
  * codes a and b?  0 where there is none. */
 int code_marker_names(const char *store_root, const char *batch_id, const struct code_id *ia,
-		      const struct code_id *ib);
+		      const struct code_id *ib, unsigned narrow);
 /* Does begun batch marker m (eval's, or evident run's) name code id
  * under the variant name variant (a job's begun marker's: eval's
  * candidate or reference, a variant of evident run's), by the object
@@ -301,15 +310,14 @@ int code_marker_variant(const json_t *m, const char *variant, const struct code_
 /*
  * An interrupted batch b, a try of codes a and b, as a killed try is read
  * (code_orphan_weight): each side's runs by their records (rows matching
- * a side by same), those that did not end ok (an aborted one aside)
+ * a side as code_orphan_tries's narrow says), those that did not end ok (an aborted one aside)
  * unclean, its marker taken as naming both (the batch names both sides).
  * Red team 97's h2: a try cut short by SIGINT or SIGTERM counted against
  * whatever its runs showed, one cut short by SIGKILL was left out where
  * they all went the claimed way.  t's batch_id is borrowed from b.
  */
 void code_interrupted_try(struct query *q, const struct batch_record *b, const struct code_id *ia,
-			  const struct code_id *ib, int (*same)(const struct code_id *, const struct code_id *),
-			  struct code_orphan *t);
+			  const struct code_id *ib, unsigned narrow, struct code_orphan *t);
 int code_orphan_weight(const struct code_orphan *t, int a_cand, const char *want, double thr);
 
 #endif

@@ -1004,7 +1004,10 @@ static int pool_interrupted_try(const struct pool_batch *e, const struct code_id
 		const struct pool_row *x = &e->rows[i];
 		if (x->have_id) {
 			int xc = !strcmp(x->id.dev, ic->dev) && code_same_way(&x->id, ic);
-			int xr = !strcmp(x->id.dev, ir->dev) && code_same_way(&x->id, ir);
+			/* the reference by its object (red team 184: a stopped
+			 * batch of its echo twin beside an honest challenger held
+			 * it, 2 of 2) */
+			int xr = !strcmp(x->id.dev, ir->dev) && code_same_built_way(&x->id, ir);
 			c |= xc;
 			r |= xr;
 			by_runs |= xc || xr;
@@ -1015,7 +1018,10 @@ static int pool_interrupted_try(const struct pool_batch *e, const struct code_id
 		 * reference aborted by the SIGINT, 1 try in 3 not counted) */
 		if (x->variant) {
 			c |= !strcmp(x->variant, cand);
-			r |= !strcmp(x->variant, ref);
+			/* the reference's name only on its object, or on a row
+			 * with no identity (red team 184: a row named as the
+			 * reference that was another program) */
+			r |= !strcmp(x->variant, ref) && (!x->have_id || code_same_built(&x->id, ir));
 		}
 	}
 	return c && r && by_runs;
@@ -1208,7 +1214,7 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 			const struct batch_record *br = bi >= 0 ? query_batch_at(q, (size_t)bi) : NULL;
 			struct code_orphan t;
 			if (br) {
-				code_interrupted_try(q, br, &rc_row->id, &rr_row->id, code_same_way, &t);
+				code_interrupted_try(q, br, &rc_row->id, &rr_row->id, CODE_NARROW_B, &t);
 				if (code_orphan_weight(&t, 1, "faster", 0) == CODE_ORPHAN_ITS_WAY)
 					continue;
 			}
@@ -1249,7 +1255,7 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 	const struct batch_record *ebr = bi >= 0 ? query_batch_at(q, (size_t)bi) : NULL;
 	if (ebr)
 		n_orph = code_orphan_tries(q, eb->batch_id, &ebr->problem, same_problem_key, &rc_row->id, &rr_row->id,
-					   &orph);
+					   CODE_NARROW_B, &orph);
 	for (size_t i = 0; i < n_orph; i++) {
 		if (code_orphan_weight(&orph[i], 1, "faster", 0) != CODE_ORPHAN_AGAINST)
 			continue;
