@@ -897,8 +897,10 @@ static const char *const env_pinned[] = { "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_O
  * reader, settings.nice and settings.cpus: the environment the box lets
  * through and sets (runcmd.h run_env_sha256; LD_LIBRARY_PATH, which the
  * box sets inside from the runner's), the current directory (the box's
- * own is at the same path), the nice value and the CPUs the process may
- * run on, which the worker inherits (red team 182: a kernel fast when
+ * own is at the same path), the nice value, the CPUs the process may run
+ * on and the resource limits, which the worker inherits, and the worker's
+ * path (runcmd.c sets the rest back for a boxed process: umask, signals,
+ * scheduling class, timer slack, personality; red team 185) (red team 182: a kernel fast when
  * LD_LIBRARY_PATH, its directory, nice 18 or `taskset -c 1` said so set
  * the reference's history from a side batch of one job hash; a host
  * pool's slot is pinned to its CPU).  cpus (the caller's, at least 32
@@ -938,6 +940,16 @@ static void worker_process_digest(const struct run_ctx *c, char out[SHA256_HEX_L
 	if (!cpus[0])
 		snprintf(cpus, cpus_len, "?");
 	strbuf_addf(&sb, "cpus %s\n", cpus);
+	/* the limits the box does not set back (red team 185: `ulimit -s`,
+	 * `-n`, `-t` read by the kernel), and the worker's own path (a copy
+	 * of the same build elsewhere, read through /proc/self/exe) */
+	for (int res = 0; res < RLIM_NLIMITS; res++) {
+		struct rlimit rl;
+		if (getrlimit(res, &rl) == 0)
+			strbuf_addf(&sb, "rlimit %d %llu %llu\n", res, (unsigned long long)rl.rlim_cur,
+				    (unsigned long long)rl.rlim_max);
+	}
+	strbuf_addf(&sb, "worker %s\n", c->worker_exe ? c->worker_exe : "?");
 	sha256_hex(sb.buf, sb.len, out);
 	strbuf_release(&sb);
 }
