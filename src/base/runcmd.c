@@ -4,8 +4,8 @@
  *
  * Between vfork and exec the child (child_exec) calls only
  * async-signal-safe functions (dup2, open, close, chdir, setpgid,
- * setrlimit, personality, umask, sched_setscheduler, prctl, sigaction,
- * sigprocmask, execvp, write, _exit), with every
+ * setrlimit, personality, umask, sched_setscheduler, prctl, set_mempolicy,
+ * sigaction, sigprocmask, execvp, write, _exit), with every
  * signal blocked until its handlers are the default again.  The environment
  * additions are prepared in the parent.  An exec failure is reported on a
  * close-on-exec pipe: if the parent reads an errno from it, exec failed;
@@ -516,6 +516,18 @@ static void __attribute__((noreturn, noinline)) child_exec(const struct child_pl
 		struct sched_param sp = { 0 };
 		sched_setscheduler(0, SCHED_OTHER, &sp);
 		prctl(PR_SET_TIMERSLACK, 0, 0, 0, 0);
+		/* and (red team 188) transparent huge pages allowed, the
+		 * default memory policy, the default core dump filter: each
+		 * read by a kernel as a tag, THP and the policy change its
+		 * speed too */
+		prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0);
+		syscall(SYS_set_mempolicy, 0 /* MPOL_DEFAULT */, NULL, 0UL);
+		int cf = open("/proc/self/coredump_filter", O_WRONLY);
+		if (cf >= 0) {
+			ssize_t w = write(cf, "0x33", 4);
+			(void)w;
+			close(cf);
+		}
 	}
 	if (c->oom_len > 0) {
 		int fd = open("/proc/self/oom_score_adj", O_WRONLY);

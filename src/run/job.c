@@ -950,6 +950,26 @@ static void worker_process_digest(const struct run_ctx *c, char out[SHA256_HEX_L
 				    (unsigned long long)rl.rlim_max);
 	}
 	strbuf_addf(&sb, "worker %s\n", c->worker_exe ? c->worker_exe : "?");
+	/* and what the kernel reads in its own /proc that the runner's
+	 * process passes on and the box does not set back (red team 188: a
+	 * root wrapper's login uid; the rest of these lines so that a flag a
+	 * shell can set splits the job rather than reach the kernel unseen) */
+	static const char *const status_keys[] = { "THP_enabled:", "untag_mask:", "CapInh:", "CapBnd:", "CapAmb:",
+						    "NoNewPrivs:", "Speculation_Store_Bypass:",
+						    "SpeculationIndirectBranch:", "Mems_allowed_list:", NULL };
+	FILE *st = fopen("/proc/self/status", "r");
+	char line[512];
+	while (st && fgets(line, sizeof(line), st))
+		for (size_t k = 0; status_keys[k]; k++)
+			if (!strncmp(line, status_keys[k], strlen(status_keys[k])))
+				strbuf_addf(&sb, "status %s", line);
+	if (st)
+		fclose(st);
+	FILE *lu = fopen("/proc/self/loginuid", "r");
+	if (lu && fgets(line, sizeof(line), lu))
+		strbuf_addf(&sb, "loginuid %s\n", line);
+	if (lu)
+		fclose(lu);
 	sha256_hex(sb.buf, sb.len, out);
 	strbuf_release(&sb);
 }
