@@ -9,9 +9,14 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "backends/protocol.h"
@@ -67,12 +72,104 @@ int worker_no_exec(void)
 	return -1;
 }
 
+/* Append file path's lines that start with one of keys (all lines where
+ * keys is NULL) to sb, prefixed by tag. */
+static void self_file(struct strbuf *sb, const char *tag, const char *path, const char *const *keys)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	if (!f) {
+		strbuf_addf(sb, "%s -\n", tag);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		int take = !keys;
+		for (size_t k = 0; keys && keys[k] && !take; k++)
+			take = !strncmp(line, keys[k], strlen(keys[k]));
+		if (take)
+			strbuf_addf(sb, "%s %s", tag, line);
+	}
+	fclose(f);
+}
+
+static int cmp_cstr(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/*
+ * What the worker's own process is, as a kernel loaded into it could read
+ * it, before any kernel code loads: the hash the record keeps as
+ * settings.box_self_sha256 and the job's identity compares (report/
+ * code_identity.c job_hash).  Red teams 182, 185, 187 and 188 each found
+ * more of the runner's process state that reaches the box (umask, limits,
+ * scheduling class, THP, a memory policy, a core dump filter, groups, KSM
+ * merging, MDWE, a time namespace, a login uid...) and made a fast side
+ * batch of an incumbent's exact object under one job hash; so the worker
+ * reports what it sees rather than the runner guessing: the stable lines
+ * of its /proc/self/status, its limits, personality, core dump filter,
+ * KSM state, time namespace offsets, login uid, its environment, current
+ * directory and executable, nice value, scheduling class, timer slack,
+ * THP and MDWE flags, memory policy.  Whatever the box's filter refuses to
+ * read it reads as refused, as the kernel would.  hex gets the hash.
+ */
+static void worker_self_hash(char hex[SHA256_HEX_LEN + 1])
+{
+	static const char *const status_keys[] = { "Umask:", "Uid:", "Gid:", "Groups:", "SigBlk:", "SigIgn:",
+						    "CapInh:", "CapPrm:", "CapEff:", "CapBnd:", "CapAmb:",
+						    "NoNewPrivs:", "Seccomp:", "Seccomp_filters:",
+						    "Speculation", "Cpus_allowed_list:", "Mems_allowed_list:",
+						    "THP_enabled:", "untag_mask:", "x86_Thread_features", NULL };
+	static const char *const ksm_keys[] = { "ksm_merge_any", "ksm_mergeable", NULL };
+	struct strbuf sb = STRBUF_INIT;
+	self_file(&sb, "status", "/proc/self/status", status_keys);
+	self_file(&sb, "limits", "/proc/self/limits", NULL);
+	self_file(&sb, "personality", "/proc/self/personality", NULL);
+	self_file(&sb, "coredump_filter", "/proc/self/coredump_filter", NULL);
+	self_file(&sb, "ksm", "/proc/self/ksm_stat", ksm_keys);
+	self_file(&sb, "timens", "/proc/self/timens_offsets", NULL);
+	self_file(&sb, "loginuid", "/proc/self/loginuid", NULL);
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	const char **env = xcalloc(n + 1, sizeof(*env));
+	for (size_t i = 0; i < n; i++)
+		env[i] = environ[i];
+	qsort(env, n, sizeof(*env), cmp_cstr);
+	/* (not the GPU a slot is pinned to: the machine's, as in the
+	 * runner's own hash, job.c env_pinned) */
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(env[i], "CUDA_VISIBLE_DEVICES=", 21) && strncmp(env[i], "CUDA_DEVICE_ORDER=", 18))
+			strbuf_addf(&sb, "env %s\n", env[i]);
+	free(env);
+	char buf[4096];
+	strbuf_addf(&sb, "cwd %s\n", getcwd(buf, sizeof(buf)) ? buf : "?");
+	ssize_t k = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	buf[k > 0 ? k : 0] = 0;
+	strbuf_addf(&sb, "exe %s\n", buf);
+	errno = 0;
+	int nv = getpriority(PRIO_PROCESS, 0);
+	strbuf_addf(&sb, "nice %d %d\n", nv, errno);
+	strbuf_addf(&sb, "sched %d\n", sched_getscheduler(0));
+	strbuf_addf(&sb, "timerslack %d\n", prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
+	strbuf_addf(&sb, "thp %d\n", prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0));
+	strbuf_addf(&sb, "mdwe %d\n", prctl(66 /* PR_GET_MDWE */, 0, 0, 0, 0));
+	int mode = -1;
+	long mp = syscall(SYS_get_mempolicy, &mode, NULL, 0UL, NULL, 0UL);
+	strbuf_addf(&sb, "mempolicy %ld %d\n", mp, mode);
+	sha256_hex(sb.buf ? sb.buf : "", sb.len, hex);
+	strbuf_release(&sb);
+}
+
 json_t *worker_box_seen(int processes)
 {
 	struct sandbox_seen s;
 	sandbox_self_seen(&s);
-	json_t *b = json_pack("{s:i, s:i, s:i, s:i, s:I}", "seccomp", s.seccomp, "seccomp_filters", s.filters,
-			      "no_new_privs", s.nnp, "pid_depth", s.pid_depth, "pid", (json_int_t)s.pid);
+	char self[SHA256_HEX_LEN + 1];
+	worker_self_hash(self);
+	json_t *b = json_pack("{s:i, s:i, s:i, s:i, s:I, s:s}", "seccomp", s.seccomp, "seccomp_filters", s.filters,
+			      "no_new_privs", s.nnp, "pid_depth", s.pid_depth, "pid", (json_int_t)s.pid, "self_sha256",
+			      self);
 	/* and what the filter does (sandbox_probe.c): where there is one, so
 	 * that an unboxed process (--unsandboxed) makes no child */
 	if (b && s.seccomp == 2) {

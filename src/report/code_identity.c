@@ -143,7 +143,10 @@ void code_libs_of(const struct run_record *r, char out[SHA256_HEX_LEN + 1])
  * runner's process as the box passes it on (settings.environment_sha256:
  * the variables the box lets through, a user's LC_* or EVIDENT_* among
  * them, LD_LIBRARY_PATH, the directory, the nice value and CPU set: job.c
- * worker_process_digest, red team 182) is readable too.
+ * worker_process_digest, red team 182), and what the worker saw of its
+ * own process before the kernel loaded (settings.box_self_sha256:
+ * backends/worker.c worker_self_hash, red teams 185, 187, 188) are
+ * readable too.
  * Red team 180's knobtag read "warmup_ms" from its descriptor and ran
  * fast at 7 ms only: one object, one file, one load image, so one code,
  * and its warmup_ms 7 batch was eval's "fastest the reference's code ran"
@@ -171,6 +174,8 @@ static void job_hash(const struct run_record *r, char out[SHA256_HEX_LEN + 1])
 		strbuf_addf(&sb, "seed %lld\n", (long long)json_integer_value(seed));
 	const char *env = json_string_value(json_object_get(r->settings, "environment_sha256"));
 	strbuf_addf(&sb, "environment %s\n", env ? env : "?");
+	const char *self = json_string_value(json_object_get(r->settings, "box_self_sha256"));
+	strbuf_addf(&sb, "box %s\n", self ? self : "?");
 	sha256_hex(sb.buf, sb.len, out);
 	strbuf_release(&sb);
 }

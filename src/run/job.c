@@ -2788,6 +2788,12 @@ static void rec_settings_and_checks(struct job_state *j)
 	json_object_set_new(r->settings, "environment_sha256", json_string(env_sha));
 	json_object_set_new(r->settings, "nice", json_integer(nice_v));
 	json_object_set_new(r->settings, "cpus", json_string(cpus));
+	/* and what the worker saw of its own process before the kernel
+	 * loaded (backends/worker.c worker_self_hash: red teams 185, 187,
+	 * 188), where its box reported it */
+	const char *self = json_string_value(json_object_get(j->main_w.proto.hello_box, "self_sha256"));
+	if (self)
+		json_object_set_new(r->settings, "box_self_sha256", json_string(self));
 	r->atol = p->tol.atol;
 	r->rtol = p->tol.rtol;
 	r->rel_l2 = p->tol.rel_l2;
