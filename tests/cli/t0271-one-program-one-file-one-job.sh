@@ -28,7 +28,7 @@ expect_not_contains k.out "knobtag-w7"
 # in the record, its knobs are
 python3 - artifacts/runs/*.json <<'PY' || fail "the records do not say what of its job a kernel could read"
 import json, sys
-env, warm = set(), set()
+env, warm, box = set(), set(), set()
 for f in sys.argv[1:]:
     if f.endswith("-batch.json"):
         continue
@@ -36,7 +36,11 @@ for f in sys.argv[1:]:
     assert s["seed"] == 1, (f, s.get("seed"))
     env.add(s["environment_sha256"])
     warm.add(s["warmup_ms"])
+    box.add(s.get("box_self_sha256"))
 assert len(env) == 1, env
+# what each worker saw of its own process (worker_self_hash): one value
+# for every process of one shell (red team 187); absent only unboxed
+assert len(box) == 1, box
 assert warm == {5.0, 7.0}, warm
 PY
 expect_exit 0 "$EVIDENT" run --no-progress --repeats 2 $S/host-redteam180-linktag-now.yaml
@@ -64,8 +68,10 @@ for f in sys.argv[2:]:
         continue
     s = json.load(open(f))["settings"]
     assert s["cpus"] and s["cpus"] != "?", s["cpus"]
-    by.setdefault(s["nice"], set()).add(s["environment_sha256"])
+    by.setdefault(s["nice"], set()).add((s["environment_sha256"], s.get("box_self_sha256")))
 assert set(by) == {n0, n0 + 1}, by
-assert len(by[n0]) == 1 and len(by[n0 + 1]) == 1 and by[n0] != by[n0 + 1], by
+assert len(by[n0]) == 1 and len(by[n0 + 1]) == 1, by
+(e0, b0), (e1, b1) = list(by[n0])[0], list(by[n0 + 1])[0]
+assert e0 != e1 and b0 != b1, by
 PY
 fi
