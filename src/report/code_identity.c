@@ -155,19 +155,23 @@ void code_libs_of(const struct run_record *r, char out[SHA256_HEX_LEN + 1])
  */
 static void job_hash(const struct run_record *r, char out[SHA256_HEX_LEN + 1])
 {
-	static const char *const keys[] = { "correctness.seeds", "timing.warmup_ms", "timing.samples",
-					    "timing.max_seconds", "timing.min_seconds", "timing.stdrel",
-					    "timing.batch" };
+	/* the knobs by section and name (record_run_setting's "SECTION.NAME") */
+	static const char *const keys[][2] = { { "correctness", "seeds" },     { "timing", "warmup_ms" },
+					       { "timing", "samples" },        { "timing", "max_seconds" },
+					       { "timing", "min_seconds" },    { "timing", "stdrel" },
+					       { "timing", "batch" } };
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char key[64];
+		snprintf(key, sizeof(key), "%s.%s", keys[i][0], keys[i][1]);
 		double num = 0;
 		const char *str = NULL;
-		if (!record_run_setting(r, keys[i], &num, &str))
-			strbuf_addf(&sb, "%s ?\n", keys[i]);
+		if (!record_run_setting(r, key, &num, &str))
+			strbuf_addf(&sb, "%s ?\n", key);
 		else if (str)
-			strbuf_addf(&sb, "%s %s\n", keys[i], str);
+			strbuf_addf(&sb, "%s %s\n", key, str);
 		else
-			strbuf_addf(&sb, "%s %.17g\n", keys[i], num);
+			strbuf_addf(&sb, "%s %.17g\n", key, num);
 	}
 	json_t *seed = json_object_get(r->settings, "seed");
 	if (json_is_integer(seed))
