@@ -17,6 +17,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "backends/protocol.h"
@@ -110,7 +111,8 @@ static int cmp_cstr(const void *x, const void *y)
  * of its /proc/self/status, its limits, personality, core dump filter,
  * KSM state, time namespace offsets, login uid, its environment, current
  * directory and executable, nice value, scheduling class, timer slack,
- * THP and MDWE flags, memory policy.  Whatever the box's filter refuses to
+ * THP and MDWE flags, memory policy, its UTS names and scheduling
+ * attributes (a custom slice, clamps).  Whatever the box's filter refuses to
  * read it reads as refused, as the kernel would.  hex gets the hash.
  */
 static void worker_self_hash(char hex[SHA256_HEX_LEN + 1])
@@ -157,6 +159,29 @@ static void worker_self_hash(char hex[SHA256_HEX_LEN + 1])
 	int mode = -1;
 	long mp = syscall(SYS_get_mempolicy, &mode, NULL, 0UL, NULL, 0UL);
 	strbuf_addf(&sb, "mempolicy %ld %d\n", mp, mode);
+	/* (red team 189) the UTS names (the box sets the host name, not the
+	 * NIS domain name) and the whole of sched_getattr: a custom time
+	 * slice (runtime), utilization clamps, flags */
+	struct utsname u;
+	if (uname(&u) == 0)
+		strbuf_addf(&sb, "uname %s|%s|%s|%s|%s|%s\n", u.sysname, u.nodename, u.release, u.version, u.machine,
+			    u.domainname);
+	struct {
+		unsigned int size, policy;
+		unsigned long long flags;
+		int nice;
+		unsigned int priority;
+		unsigned long long runtime, deadline, period;
+		unsigned int util_min, util_max;
+	} sa;
+	memset(&sa, 0, sizeof(sa));
+#ifdef SYS_sched_getattr
+	long sr = syscall(SYS_sched_getattr, 0, &sa, (unsigned int)sizeof(sa), 0U);
+#else
+	long sr = -1;
+#endif
+	strbuf_addf(&sb, "sched_attr %ld %u %llu %d %u %llu %llu %llu %u %u\n", sr, sa.policy, sa.flags, sa.nice,
+		    sa.priority, sa.runtime, sa.deadline, sa.period, sa.util_min, sa.util_max);
 	sha256_hex(sb.buf ? sb.buf : "", sb.len, hex);
 	strbuf_release(&sb);
 }

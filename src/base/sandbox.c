@@ -470,6 +470,13 @@ static void push_namespaces(struct argvb *a, const struct sandbox *sb)
 	argvb_push(a, "--unshare-ipc");
 	argvb_push(a, "--unshare-net");
 	argvb_push(a, "--unshare-uts");
+	/* one host name in every box: the UTS namespace starts as a copy of
+	 * the runner's, and red team 189's kernel read the name a root
+	 * wrapper had set (`unshare -u`, hostname) by uname() and ran fast
+	 * in a side batch that held honest challengers (2 of 2); the rest of
+	 * uname (the NIS domain name, which bubblewrap does not set) is in
+	 * the worker's own hash (backends/worker.c worker_self_hash) */
+	push3(a, "--hostname", "evident", NULL);
 	argvb_push(a, "--unshare-cgroup-try");
 	/* A host box gets a user namespace of its own, so that the kernel's
 	 * per-user counts it reads are its box's alone.  Every box is root

@@ -376,7 +376,25 @@ int code_same_built_timed(const struct code_id *x, const struct code_id *y)
 
 int code_same_history(const struct code_id *x, const struct code_id *y)
 {
-	return code_same_built_timed(x, y) && !strcmp(x->job, y->job);
+	return code_same_built_timed(x, y) && x->job[0] && !strcmp(x->job, y->job);
+}
+
+int code_row_one_job(struct query *q, const struct batch_row *row, const struct code_id *id)
+{
+	if (row->n_runs < 2)
+		return 1;
+	const struct run_record **runs;
+	size_t n = query_row_runs(q, row, &runs);
+	int one = 1;
+	for (size_t k = 0; k < n && one; k++) {
+		char j[SHA256_HEX_LEN + 1];
+		if (!runs[k]->cache || !runs[k]->clock || !runs[k]->binary_sha256)
+			continue; /* untimed: no speed of the row's */
+		job_hash(runs[k], j);
+		one = !strcmp(j, id->job);
+	}
+	free(runs);
+	return one;
 }
 
 int code_speed_drifted(double now_median, double best_median)

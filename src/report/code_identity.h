@@ -184,9 +184,22 @@ int code_same_built_way(const struct code_id *x, const struct code_id *y);
  * copy is the same file since objects are linked stripped (backend_host.c,
  * red team 178).  The audit's slower side, whose spec the claim's author
  * wrote, is held to code_same_built_timed under any job
- * (audit_verdict.c slower_side_drifted).
+ * (audit_verdict.c slower_side_drifted).  A row whose timed runs were
+ * not all under one job (code_row_one_job false: its id.job emptied) is
+ * no one's history.
  */
 int code_same_history(const struct code_id *x, const struct code_id *y);
+/*
+ * Did every timed run of row (one with a cache mode, a clock and a
+ * binary) run under id's job (code_id.job, id being the row's
+ * code_identity)?  1 for a row of one run.  A row's identity is one run's
+ * and its speed the median of all its runs (query_row_speed): red team
+ * 189's midbatch re-pinned its runner's CPUs once the first run had
+ * landed, so the row matched eval's job by that run while the fast runs
+ * that set its median were another program's (an honest challenger held
+ * 3 of 4 in eval, 2 of 2 in a search).  Reads each run's record.
+ */
+int code_row_one_job(struct query *q, const struct batch_row *row, const struct code_id *id);
 /* code_same_built, timed the same way (cache mode, executor, clock),
  * plain, in a pool of any size or under Slurm: where a run's speed is the question, not its
  * batch's design (a speed a code was recorded at: red team 59 published a

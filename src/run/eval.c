@@ -827,6 +827,8 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 			continue;
 		r->speed = query_row_speed(q, x);
 		r->have_id = 1;
+		if (!code_row_one_job(q, x, &id))
+			id.job[0] = 0; /* runs of two jobs: no one's history (code_same_history) */
 		r->id = id;
 		r->id.bin = dup_or_null(id.bin);
 		r->id.dev = dup_or_null(id.dev);
