@@ -1130,6 +1130,28 @@ static int same_key_but_plugin(const char *a, const char *b)
 	return ea && eb && ea - a == eb - b && !strncmp(a, b, (size_t)(ea - a));
 }
 
+/*
+ * Is the reference's row of batch e (its object, as pool_decides finds it)
+ * of another job than rr, this batch's reference row (code_id.job: the
+ * worker's knobs, the runner's process as the box passed it on), and
+ * faster than rr by CODE_DRIFT_MARGIN?  Then e's verdict is of another
+ * program than the one this batch measured, a program that moved with its
+ * job, and it does not count against the candidate.  Red team 189's
+ * midtag, fast only when its runner is pinned to one CPU: two pair
+ * batches run whole under `taskset -c 1` (another job, by the CPU set)
+ * held an honest 3.4x challenger at "2 of 4 batches" (2 of 2).  A
+ * reference that ran at its speed here under another job still counts (a
+ * resubmission from another shell does not shed its earlier losses), as
+ * does any earlier batch of this job (the drift rule's history,
+ * fastest_of, is this job's).
+ */
+static int pool_ref_moved(const struct pool_batch *e, const struct pool_row *rr)
+{
+	const struct pool_row *x = pool_row_of(e, &rr->id, NULL, 0, NULL);
+	return x && x->have_stats && rr->have_stats && !(x->id.job[0] && !strcmp(x->id.job, rr->id.job)) &&
+	       code_speed_drifted(rr->median, x->median);
+}
+
 /* What pool_rerun reads. */
 struct pool_rerun_ctx {
 	const struct eval_pool *p;
@@ -1223,6 +1245,9 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 			faster = 0;
 			verdict = "interrupted";
 		} else if (!pool_decides(e, &rc_row->id, &rr_row->id, &faster, &verdict)) {
+			continue;
+		} else if (e != eb && !faster && pool_ref_moved(e, rr_row)) {
+			w->n_moved++;
 			continue;
 		}
 		w->n++;
@@ -1471,9 +1496,14 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 	if (faster && w->configs > 1)
 		snprintf(tried, sizeof(tried), "; tried in %zu configurations, p %.2g adjusted over them", w->configs,
 			 w->p_configs);
-	return xstrfmt("%s: %s, %.3fx [%.3f, %.3f] over the reference%s%s%s%s", promoted ? "promoted" : "not promoted",
+	char moved[200] = "";
+	if (w->n_moved)
+		snprintf(moved, sizeof(moved), "; %zu earlier batch%s left out: the reference ran there under another "
+			 "job, %.2fx or more faster than here", w->n_moved, w->n_moved == 1 ? "" : "es",
+			 CODE_DRIFT_MARGIN);
+	return xstrfmt("%s: %s, %.3fx [%.3f, %.3f] over the reference%s%s%s%s%s", promoted ? "promoted" : "not promoted",
 		       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1], c->verdict_reason ? ": " : "",
-		       c->verdict_reason ? c->verdict_reason : "", earlier, tried);
+		       c->verdict_reason ? c->verdict_reason : "", earlier, tried, moved);
 }
 
 void eval_same_object(const json_t *cand_info, const json_t *ref_info, const struct code_id *ic,
@@ -1670,8 +1700,9 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 		json_object_set_new(rd, "speedup_against_fastest_ci", interval(vs_fastest_ci));
 	}
 	json_object_set_new(a, "batches_of_code",
-			    pooled ? json_pack("{s:I, s:I, s:I}", "weighed", (json_int_t)w.n, "faster", (json_int_t)w.k,
-					       "earlier", (json_int_t)w.n_earlier)
+			    pooled ? json_pack("{s:I, s:I, s:I, s:I}", "weighed", (json_int_t)w.n, "faster",
+					       (json_int_t)w.k, "earlier", (json_int_t)w.n_earlier, "left_out_other_job",
+					       (json_int_t)w.n_moved)
 				   : json_null());
 	json_object_set_new(a, "configurations",
 			    pooled ? json_pack("{s:I, s:o, s:o}", "tried", (json_int_t)w.configs, "p_adjusted",

@@ -187,8 +187,11 @@ struct eval_pooled {
 	 * batch drew holds the promotion wherever the majority was counted */
 	double stress_x;
 	char stress_batch[96];
+	/* earlier batches left out: the reference's row there ran under
+	 * another job and faster than here by CODE_DRIFT_MARGIN (pool_ref_moved) */
+	size_t n_moved;
 };
-#define EVAL_POOLED_INIT { 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL, 0, "" }
+#define EVAL_POOLED_INIT { 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL, 0, "", 0 }
 
 /*
  * The fastest a row's code was ever recorded at in the store: the lowest

@@ -1414,6 +1414,14 @@ static void test_code_same_history(void **state)
 	snprintf(y.job, sizeof(y.job), "%s", "job2");
 	assert_int_equal(code_same_history(&x, &y), 0);
 	assert_int_equal(code_same_built_timed(&x, &y), 1);
+	/* a row whose runs were of two jobs (code_row_one_job: its job
+	 * emptied, red team 189's midbatch) is no one's history, not even
+	 * another such row's */
+	y.job[0] = 0;
+	assert_int_equal(code_same_history(&x, &y), 0);
+	x.job[0] = 0;
+	assert_int_equal(code_same_history(&x, &y), 0);
+	snprintf(x.job, sizeof(x.job), "%s", "job1");
 	snprintf(y.job, sizeof(y.job), "%s", "job1");
 	y.cache = "cold";
 	assert_int_equal(code_same_history(&x, &y), 0);
