@@ -106,13 +106,13 @@ check(g["batch"] != h["batch"], "a batch per candidate")
 # the answer is that one's, "confirms" naming the first, both weighed
 hc = 1 if "confirms" in h else 0
 check(not hc or (h["confirms"].endswith("-batch") and h["confirms"] != h["batch"]), "confirms names the first batch")
-check(h["batches_of_code"] == {"weighed": 1 + hc, "faster": hc + int(h["verdict"] == "faster"), "earlier": hc},
+check(h["batches_of_code"] == {"weighed": 1 + hc, "faster": hc + int(h["verdict"] == "faster"), "earlier": hc, "left_out_other_job": 0},
       "the first batch of its code: %s" % h["batches_of_code"])
 gc = 1 if "confirms" in g else 0
 check(not gc, "a resubmission's first batch is not its code's first")
 hf = hc + int(h["verdict"] == "faster")
 check(g["batches_of_code"] == {"weighed": 2 + hc, "faster": hf + int(g["verdict"] == "faster"),
-                               "earlier": 1 + hc}, "the resubmission weighed with the first: %s" % g["batches_of_code"])
+                               "earlier": 1 + hc, "left_out_other_job": 0}, "the resubmission weighed with the first: %s" % g["batches_of_code"])
 check(g["promoted"] == (g["verdict"] == "faster" and 2 * (hf + 1) > 2 + hc + 1),
       "a resubmission promoted on more than half of its code's batches: %s" % g["decision"])
 w = by[3]

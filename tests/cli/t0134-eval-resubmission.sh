@@ -55,7 +55,7 @@ check(any(x["verdict"] == "faster" for x in a[2:]), "with a third of the referen
 k = 0
 for i, x in enumerate(a, 1):
     k += x["verdict"] == "faster"
-    check(x["batches_of_code"] == {"weighed": i, "faster": k, "earlier": i - 1},
+    check(x["batches_of_code"] == {"weighed": i, "faster": k, "earlier": i - 1, "left_out_other_job": 0},
           "answer %d weighed %s, not %d batches with %d faster" % (i, x["batches_of_code"], i, k))
     want = x["verdict"] == "faster" and 2 * k > i
     check(x["promoted"] == want, "answer %d: promoted %s, %d of %d faster: %s" % (i, x["promoted"], k, i, x["decision"]))

@@ -83,7 +83,7 @@ assert a["outcome"] == "ok" and a["interrupted"] is False, a
 # tries count either way
 assert a["verdict"] in ("faster", "inconclusive"), (a["verdict"], a["speedup"], a["decision"])
 nf = 1 if a["verdict"] == "faster" else 0
-assert a["batches_of_code"] == {"weighed": 3, "faster": nf, "earlier": 2}, (a["batches_of_code"], a["decision"])
+assert a["batches_of_code"] == {"weighed": 3, "faster": nf, "earlier": 2, "left_out_other_job": 0}, (a["batches_of_code"], a["decision"])
 assert a["promoted"] is False, a["decision"]
 d = a["decision"]
 # (the decision names the other tries where this one was faster)

@@ -82,7 +82,7 @@ assert a["outcome"] == "ok" and a["interrupted"] is False, a
 # either way
 assert a["verdict"] in ("faster", "inconclusive"), (a["verdict"], a["speedup"], a["decision"])
 nf = 1 if a["verdict"] == "faster" else 0
-assert a["batches_of_code"] == {"weighed": 5, "faster": nf, "earlier": 4}, (a["batches_of_code"], a["decision"])
+assert a["batches_of_code"] == {"weighed": 5, "faster": nf, "earlier": 4, "left_out_other_job": 0}, (a["batches_of_code"], a["decision"])
 assert a["promoted"] is False, a["decision"]
 d = a["decision"]
 assert not nf or ("in only 1 of 5 batches of this code" in d and d.count("unfinished (") == 4), d
