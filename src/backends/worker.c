@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "backends/protocol.h"
+#include "base/runcmd.h"
 #include "base/sandbox.h"
 
 const struct ev_kernel_desc *worker_load_kernel(const struct job *job, const char *backend)
@@ -166,14 +167,7 @@ static void worker_self_hash(char hex[SHA256_HEX_LEN + 1])
 	if (uname(&u) == 0)
 		strbuf_addf(&sb, "uname %s|%s|%s|%s|%s|%s\n", u.sysname, u.nodename, u.release, u.version, u.machine,
 			    u.domainname);
-	struct {
-		unsigned int size, policy;
-		unsigned long long flags;
-		int nice;
-		unsigned int priority;
-		unsigned long long runtime, deadline, period;
-		unsigned int util_min, util_max;
-	} sa;
+	struct run_sched_attr sa;
 	memset(&sa, 0, sizeof(sa));
 #ifdef SYS_sched_getattr
 	long sr = syscall(SYS_sched_getattr, 0, &sa, (unsigned int)sizeof(sa), 0U);

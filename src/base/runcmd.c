@@ -199,17 +199,6 @@ static void cloexec_from(int lo)
 		fcntl(fd, F_SETFD, FD_CLOEXEC);
 }
 
-/* sched_setattr(2)'s argument (the C library's struct is recent: glibc
- * 2.41), as far as SCHED_ATTR_SIZE_VER1 */
-struct run_sched_attr {
-	unsigned int size, policy;
-	unsigned long long flags;
-	int nice;
-	unsigned int priority;
-	unsigned long long runtime, deadline, period;
-	unsigned int util_min, util_max;
-};
-
 /*
  * The normal scheduling class at the process's own nice value, with no
  * custom time slice, no reset-on-fork and, where the kernel keeps them,

@@ -217,4 +217,17 @@ const char *signal_name(int signo);
 extern volatile int runcmd_interrupted;
 void runcmd_trap_signals(void);
 
+/* sched_setattr(2)'s and sched_getattr(2)'s argument (the C library's
+ * struct is recent: glibc 2.41), as far as SCHED_ATTR_SIZE_VER1 (56
+ * bytes): what a boxed child sets back (runcmd.c sched_reset) and the
+ * worker hashes (backends/worker.c worker_self_hash) */
+struct run_sched_attr {
+	unsigned int size, policy;
+	unsigned long long flags;
+	int nice;
+	unsigned int priority;
+	unsigned long long runtime, deadline, period;
+	unsigned int util_min, util_max;
+};
+
 #endif /* EVIDENT_RUNCMD_H */
