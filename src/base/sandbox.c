@@ -1290,24 +1290,17 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 		/* an empty root: only what is bound below exists */
 		push3(&a, "--tmpfs", "/", NULL);
 		push_system(&a);
-		/* its own /proc, read-only, with none of the host's global
-		 * entries (each directory an empty tmpfs, each file /dev/null):
-		 * a build reads none of them, and the assembler read any that
-		 * a pasted `.include` named, in no dependency list (red team
-		 * 191: /proc/stat's counters, every line a word an assembler
-		 * macro could take, put the host's fork count and clock into
-		 * the object, one build key for three objects, and a build
-		 * clock that made eval promote 12 of 12) */
-		struct argvb pglob = { 0 }, pdirs = { 0 };
-		char pdir[256];
-		int npg = proc_globals(&pglob, pdir);
-		push3(&a, "--proc", "/proc", NULL);
-		push3(&a, "--remount-ro", "/proc", NULL);
-		for (int i = 0; i < npg; i++)
-			if (pdir[i]) {
-				push3(&a, "--tmpfs", pglob.v[i], NULL);
-				argvb_push(&pdirs, pglob.v[i]);
-			}
+		/* no /proc: an empty read-only directory.  gcc, gas, ld and
+		 * nvcc with cicc and ptxas build without one (this VM, CUDA
+		 * 13.0, 2026-12-05), and the assembler read whatever a pasted
+		 * `.include` named, in no dependency list: the host's live
+		 * /proc/stat (red team 191: the fork count in the object, one
+		 * build key for three objects, a build clock that made eval
+		 * promote 12 of 12), then, with the global entries masked,
+		 * /proc/self/mounts (the store's and the cache's paths) and
+		 * /proc/self/net/sockstat (the host's TCP socket count), each
+		 * behind a link (red team 192, 3 of 3 and 4 of 4) */
+		push3(&a, "--tmpfs", "/proc", NULL);
 		push_dev(&a);
 		push3(&a, "--tmpfs", "/tmp", NULL);
 		for (int i = 0; ro_dirs && ro_dirs[i]; i++) {
@@ -1352,13 +1345,7 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 		/* the root's tmpfs, read-only once its mount points are made */
 		push3(&a, "--remount-ro", "/", NULL);
 		free(rw);
-		for (size_t i = 0; i < pdirs.n; i++)
-			push3(&a, "--remount-ro", pdirs.v[i], NULL);
-		for (int i = 0; i < npg; i++)
-			if (!pdir[i])
-				push3(&a, "--ro-bind", "/dev/null", pglob.v[i]);
-		sandbox_argv_free(pglob.v);
-		sandbox_argv_free(pdirs.v);
+		push3(&a, "--remount-ro", "/proc", NULL);
 		push_library_path(&a);
 		push_seccomp(&a, sb, SANDBOX_RELAXED, filter_fd);
 	}
