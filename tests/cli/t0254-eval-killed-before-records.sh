@@ -15,5 +15,5 @@ expect_contains "$TEST_TMP/kb.out" "run records before 0, now 0"
 # the killed try is weighed (2 batches, 1 earlier: before, 1 and 0),
 # whatever the finished batch read (under load it may read inconclusive)
 expect_contains "$TEST_TMP/kb.out" "promoted False batches_of_code {'weighed': 2, "
-expect_contains "$TEST_TMP/kb.out" "'earlier': 1}"
+expect_contains "$TEST_TMP/kb.out" "'earlier': 1, 'left_out_other_job': 0}"
 exit 0
