@@ -374,9 +374,14 @@ int code_same_built_timed(const struct code_id *x, const struct code_id *y)
 	return code_same_built(x, y) && same_timing(x, y);
 }
 
+int code_same_job(const struct code_id *x, const struct code_id *y)
+{
+	return x->job[0] && !strcmp(x->job, y->job);
+}
+
 int code_same_history(const struct code_id *x, const struct code_id *y)
 {
-	return code_same_built_timed(x, y) && x->job[0] && !strcmp(x->job, y->job);
+	return code_same_built_timed(x, y) && code_same_job(x, y);
 }
 
 int code_row_one_job(struct query *q, const struct batch_row *row, const struct code_id *id)

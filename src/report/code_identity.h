@@ -189,6 +189,9 @@ int code_same_built_way(const struct code_id *x, const struct code_id *y);
  * no one's history.
  */
 int code_same_history(const struct code_id *x, const struct code_id *y);
+/* The job part of code_same_history: one job hash, and not an emptied
+ * one (a row of two jobs, code_row_one_job). */
+int code_same_job(const struct code_id *x, const struct code_id *y);
 /*
  * Did every timed run of row (one with a cache mode, a clock and a
  * binary) run under id's job (code_id.job, id being the row's

@@ -1148,7 +1148,7 @@ static int same_key_but_plugin(const char *a, const char *b)
 static int pool_ref_moved(const struct pool_batch *e, const struct pool_row *rr)
 {
 	const struct pool_row *x = pool_row_of(e, &rr->id, NULL, 0, NULL);
-	return x && x->have_stats && rr->have_stats && !(x->id.job[0] && !strcmp(x->id.job, rr->id.job)) &&
+	return x && x->have_stats && rr->have_stats && !code_same_job(&x->id, &rr->id) &&
 	       code_speed_drifted(rr->median, x->median);
 }
 
