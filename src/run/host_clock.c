@@ -367,7 +367,7 @@ int host_clock_late_escaped(size_t n_late, size_t n)
 	 * kernel had 2 of 4 past the bound at load 1.5 (t0121's evo: 25 to
 	 * 80 us of stop costs booked after the CPU read); under 5 samples a
 	 * run has the CPU floor and the late writes, not this rule */
-	return n_late >= HOST_LATE_MIN && (double)n_late > HOST_LATE_FRAC * (double)n;
+	return n_late >= HOST_LATE_MIN && (double)n_late >= HOST_LATE_FRAC * (double)n;
 }
 
 int host_clock_cpus(void)
@@ -377,6 +377,29 @@ int host_clock_cpus(void)
 		return CPU_COUNT(&set);
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	return online > 0 ? (int)online : 1;
+}
+
+int host_clock_worker_cpus(const int *before, int nb, const int *after, int na, int cpus)
+{
+	cpu_set_t own, any, t;
+	if (na < 1 || nb < 1 || sched_getaffinity(0, sizeof(own), &own) != 0)
+		return cpus;
+	/* a thread of the go's listing gone at the freeze ran on CPUs no
+	 * one can read now: the parent's count */
+	if (host_clock_new_threads(after, na, before, nb) > 0)
+		return cpus;
+	CPU_ZERO(&any);
+	for (int i = 0; i < na; i++) {
+		if (sched_getaffinity(after[i], sizeof(t), &t) != 0)
+			return cpus;
+		CPU_OR(&any, &any, &t);
+		CPU_AND(&t, &any, &own);
+		if (CPU_COUNT(&t) >= cpus) /* the common case: the first thread has them all */
+			return cpus;
+	}
+	CPU_AND(&any, &any, &own);
+	int n = CPU_COUNT(&any);
+	return n >= 1 && n < cpus ? n : cpus;
 }
 
 double host_clock_cpu_floor(double cpu_us, double allow_us, int cpus)
@@ -1405,7 +1428,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	unsigned mask = problem_timing_dists(hc->pr);
 	int busy_start = host_busy();
 	int cpus = host_clock_cpus();
-	size_t n_charged = 0, n_allow = 0;
+	size_t n_charged = 0, n_allow = 0, n_narrowed = 0;
 	double allow_sum = 0; /* the floor's per-thread allowance, summed over the samples */
 	long long n_timed = 0; /* timing samples so far (evs_force_timing) */
 	double charged_sum = 0, charged_max = 0;
@@ -1470,7 +1493,13 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		double allow = isfinite(tt.floor_allow_us) ? tt.floor_allow_us : HOST_FLOOR_THREAD_US * old_others;
 		allow_sum += allow;
 		n_allow++;
-		double floor_us = host_clock_cpu_floor(tt.cpu_all, HOST_LATE_CPU_US + credit_us + allow, cpus);
+		/* the CPUs the worker's threads could run on at the freeze,
+		 * where fewer than the parent's (red team 193: a worker that
+		 * narrowed itself to one CPU hid up to ~700 us of work after
+		 * its done line from a floor that divided by 2) */
+		int own_cpus = host_clock_worker_cpus(before, nb, after, na, cpus);
+		n_narrowed += own_cpus < cpus;
+		double floor_us = host_clock_cpu_floor(tt.cpu_all, HOST_LATE_CPU_US + credit_us + allow, own_cpus);
 		if (floor_us > us) {
 			n_charged++;
 			charged_sum += floor_us - us;
@@ -1661,14 +1690,16 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		if (hc->have_cpu_clock)
 			json_object_set_new(
 				json_object_get(p->method, "after_done"), "charged",
-				json_pack("{s:I, s:f, s:f, s:i, s:f, s:f, s:s}", "samples", (json_int_t)n_charged, "total_us",
-					  charged_sum, "max_us", charged_max, "cpus", cpus, "per_thread_us", HOST_FLOOR_THREAD_US,
+				json_pack("{s:I, s:f, s:f, s:i, s:I, s:f, s:f, s:s}", "samples", (json_int_t)n_charged, "total_us",
+					  charged_sum, "max_us", charged_max, "cpus", cpus, "narrowed_samples",
+					  (json_int_t)n_narrowed, "per_thread_us", HOST_FLOOR_THREAD_US,
 					  "allowance_mean_us", n_allow ? allow_sum / (double)n_allow : 0.0, "rule",
 					  "a sample's time is at least the CPU the worker used from its go to its stop (exact: "
 					  "stopped at both ends), less bound_us, the stop's credit and, for each thread but "
 					  "the leader that existed at its go, what it used in the sample up to per_thread_us, "
-					  "over the CPUs it may run on; a sample under that floor is timed at it (work after "
-					  "its done line)"));
+					  "over the CPUs it may run on (cpus, the runner's; fewer in narrowed_samples, where "
+					  "every thread of the worker's at its stop could run on fewer, none having exited); "
+					  "a sample under that floor is timed at it (work after its done line)"));
 		free(v);
 	}
 	json_object_set_new(p->method, "omp_wait_policy",

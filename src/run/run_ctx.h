@@ -236,9 +236,11 @@ struct host_clock {
  * a burst of VM steal under make test's load; host_clock.c
  * threads_credit).  Where /proc has no per-thread
  * schedstat the credit is the flat one, for at most HOST_LATE_CPU_THREADS
- * threads, and the record says which (timing.method.after_done.credit).  More than HOST_LATE_FRAC of the timed
+ * threads, and the record says which (timing.method.after_done.credit).  HOST_LATE_FRAC or more of the timed
  * samples past the bound, and at least HOST_LATE_MIN of them (since red team 19's session; min(HOST_LATE_MIN, n/2 + 1) before, or all of
- * fewer), is escaped_work (host_clock_late_escaped).  A cheat that moves
+ * fewer), is escaped_work (host_clock_late_escaped); exactly half is too
+ * since red team 193 (of an even count, the median is the mean of the two
+ * middle samples, so a cheat fast in exactly half moved it halfway).  A cheat that moves
  * the median must do so in over half of the samples, so a quarter catches
  * every such cheat (vfork_after: all 300), while the CPU clock's spikes on
  * a loaded machine (interrupts charged to whatever runs) stay below it:
@@ -309,6 +311,15 @@ double host_clock_late_bound(double sample_us);
  * sandbox.h sandbox_runner_pinned), at least 1.
  */
 int host_clock_cpus(void);
+/*
+ * The CPUs the floor divides by for one sample: cpus (host_clock_cpus),
+ * or fewer where every thread of the worker's at its stop (after[0..na),
+ * as host_clock_threads lists them) may run on fewer of the parent's
+ * CPUs, and every thread of the go's listing (before[0..nb)) is still
+ * there (an exited thread's CPUs cannot be read).  A worker that widens
+ * a thread's set between its go and its stop only gets today's divisor.
+ */
+int host_clock_worker_cpus(const int *before, int nb, const int *after, int na, int cpus);
 /*
  * The least time (us) a sample can have taken that used cpu_us of CPU
  * from its go to its stop on at most cpus CPUs, allow_us of it being the
