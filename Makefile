@@ -122,8 +122,9 @@ $(BUILD)/obj/%.o: src/%.c | deps-check
 
 # The dist's bubblewrap this runner accepts, by SHA-256, compiled in
 # (scripts/bwrap-known.sh: the Debian package's, as scripts/dist.sh patches
-# it); remade when that bubblewrap or the script changes.
-$(BUILD)/gen/bwrap_known.h: scripts/bwrap-known.sh $(wildcard /usr/bin/bwrap)
+# it); remade when that bubblewrap, patchelf (installed after a first build
+# left the hash empty) or the script changes.
+$(BUILD)/gen/bwrap_known.h: scripts/bwrap-known.sh $(wildcard /usr/bin/bwrap /usr/bin/patchelf /var/lib/dpkg/info/bubblewrap.md5sums)
 	@mkdir -p $(dir $@)
 	@scripts/bwrap-known.sh > $@.tmp && mv $@.tmp $@
 $(BUILD)/obj/base/sandbox_tool.o: $(BUILD)/gen/bwrap_known.h

@@ -81,7 +81,7 @@ gen=$(dirname "$(dirname "$bin")")/build/gen/bwrap_known.h
 if [ -f "$gen" ]; then
 	known=$(sed -n 's/^#define EVIDENT_BWRAP_DIST_SHA256 "\([0-9a-f]*\)"$/\1/p' "$gen")
 	[ "$known" = "$(sha256sum <"$out/bin/bwrap" | cut -d' ' -f1)" ] ||
-		{ echo "dist: bin/bwrap's SHA-256 is not the one $bin was built to accept ($gen: '${known}'); make clean all dist" >&2; exit 1; }
+		{ echo "dist: bin/bwrap's SHA-256 is not the one $bin was built to accept ($gen: '${known}'); rebuild it: rm -f $gen && make dist" >&2; exit 1; }
 fi
 copy_libs "$bw"
 if [ -n "$harness" ]; then
