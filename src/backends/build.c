@@ -2478,6 +2478,7 @@ static char *pch_refusal(json_t *sources, const char *const *argv, const char *r
 }
 
 /* the build key's word for an entry that holds its echo identity */
+#define BUILD_ID_SEALED "build id: the load hash (elf_seal_build_ids)"
 #define ECHO_TWIN "echo twin: the compile's own -c object, relinked to the object, its echo masked by symbol"
 
 /* Run av in the build box as the compile ran (sandbox_wrap_build: the
@@ -2741,6 +2742,8 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	/* an entry made before the echo twin has no echo identity of it */
 	if (recipe->echo_mask && rq->n_params)
 		sha256_update_field(key, "echo", ECHO_TWIN, strlen(ECHO_TWIN));
+	/* an entry made before the sealed build id may hold the linker's own */
+	sha256_update_field(key, "build-id", BUILD_ID_SEALED, strlen(BUILD_ID_SEALED));
 	char hex[SHA256_HEX_LEN + 1];
 	sha256_end(key, hex);
 	key = NULL;
@@ -3105,6 +3108,20 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 			goto out;
 		}
 	}
+	/* the build id as a function of the loaded image, before any hash of
+	 * the object is taken and before anything runs it (base/elf.h
+	 * elf_seal_build_ids: a linker's random id was a coin the kernel
+	 * read, red team 199) */
+	int sealed_ids = 0;
+	char *seal_why = NULL;
+	if (elf_seal_build_ids(out_path, &sealed_ids, &seal_why) < 0) {
+		warning("the object built for '%s' could not have its build id sealed (%s); not used",
+			rq->kernel_path ? rq->kernel_path : "?", seal_why);
+		free(seal_why);
+		remove_flat_dir(tmpdir);
+		goto out;
+	}
+	json_object_set_new(info, "build_ids_sealed", json_integer(sealed_ids));
 	char so_hex[SHA256_HEX_LEN + 1];
 	if (sha256_file_hex(out_path, so_hex) < 0) {
 		remove_flat_dir(tmpdir);

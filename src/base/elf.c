@@ -297,24 +297,68 @@ char *elf_refuse_hooks(const char *path)
 	return r;
 }
 
-/* Zero the descriptor of every GNU build-id note among the notes at
- * buf[off .. off + size) (a PT_NOTE segment's bytes; align 4 or 8). */
-static void zero_build_ids(unsigned char *buf, uint64_t off, uint64_t size, uint64_t align)
+/* Each GNU build-id note's descriptor among the notes at buf[off .. off +
+ * size) (a PT_NOTE segment's bytes; align 4 or 8) overwritten by fill's
+ * nfill bytes, repeated (zeros where fill is NULL); how many notes. */
+static int set_build_ids(unsigned char *buf, uint64_t off, uint64_t size, uint64_t align, const unsigned char *fill,
+			 size_t nfill)
 {
 	uint64_t a = align == 8 ? 8 : 4, p = 0;
+	int n = 0;
 	while (size - p >= sizeof(Elf64_Nhdr)) {
 		Elf64_Nhdr nh;
 		memcpy(&nh, buf + off + p, sizeof(nh));
 		uint64_t name = p + sizeof(nh), nsz = ((uint64_t)nh.n_namesz + a - 1) / a * a;
 		uint64_t desc = name + nsz, dsz = ((uint64_t)nh.n_descsz + a - 1) / a * a;
 		if (nsz > size - name || nh.n_descsz > size - desc)
-			return;
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && !memcmp(buf + off + name, "GNU", 4))
-			memset(buf + off + desc, 0, nh.n_descsz);
+			return n;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && !memcmp(buf + off + name, "GNU", 4)) {
+			for (uint64_t i = 0; i < nh.n_descsz; i++)
+				buf[off + desc + i] = fill ? fill[i % nfill] : 0;
+			n++;
+		}
 		if (dsz > size - desc)
-			return;
+			return n;
 		p = desc + dsz;
 	}
+	return n;
+}
+
+/* The ELF header and program headers of the file's bytes buf[0 .. len)
+ * into *eh and *ph (malloc'd, the caller frees), every PT_LOAD and
+ * PT_NOTE checked to lie in the file; 0, or -1 with *why set (malloc'd). */
+static int parse_phdrs(const unsigned char *buf, uint64_t len, Elf64_Ehdr *eh, Elf64_Phdr **ph, char **why)
+{
+	*ph = NULL;
+	if (len < sizeof(*eh)) {
+		*why = xstrdup("not a 64-bit little-endian ELF file");
+		return -1;
+	}
+	memcpy(eh, buf, sizeof(*eh));
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_ident[EI_DATA] != ELFDATA2LSB) {
+		*why = xstrdup("not a 64-bit little-endian ELF file");
+		return -1;
+	}
+	if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phnum == 0 || eh->e_phnum > ELF_MAX_PHDRS ||
+	    eh->e_phoff > len || (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) > len - eh->e_phoff) {
+		*why = xstrfmt("%u program headers of %u bytes at %llu: not an object this reads", eh->e_phnum,
+			       eh->e_phentsize, (unsigned long long)eh->e_phoff);
+		return -1;
+	}
+	*ph = xcalloc(eh->e_phnum, sizeof(**ph));
+	memcpy(*ph, buf + eh->e_phoff, eh->e_phnum * sizeof(**ph));
+	for (int i = 0; i < eh->e_phnum; i++) {
+		Elf64_Phdr *q = &(*ph)[i];
+		if ((q->p_type == PT_LOAD || q->p_type == PT_NOTE) &&
+		    (q->p_offset > len || q->p_filesz > len - q->p_offset)) {
+			*why = xstrfmt("program header %d (type %u) lies outside the file", i, q->p_type);
+			free(*ph);
+			*ph = NULL;
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int elf_load_sha256(const char *path, char hex[SHA256_HEX_LEN + 1], char **why)
@@ -328,37 +372,15 @@ int elf_load_sha256(const char *path, char hex[SHA256_HEX_LEN + 1], char **why)
 	unsigned char *buf = (unsigned char *)sb.buf;
 	uint64_t len = sb.len;
 	Elf64_Ehdr eh;
+	Elf64_Phdr *ph;
 	int rc = -1;
-	if (len < sizeof(eh)) {
-		*why = xstrdup("not a 64-bit little-endian ELF file");
+	if (parse_phdrs(buf, len, &eh, &ph, why) < 0)
 		goto out;
-	}
-	memcpy(&eh, buf, sizeof(eh));
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB) {
-		*why = xstrdup("not a 64-bit little-endian ELF file");
-		goto out;
-	}
-	if (eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum == 0 || eh.e_phnum > ELF_MAX_PHDRS ||
-	    eh.e_phoff > len || (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr) > len - eh.e_phoff) {
-		*why = xstrfmt("%u program headers of %u bytes at %llu: not an object this reads", eh.e_phnum,
-			       eh.e_phentsize, (unsigned long long)eh.e_phoff);
-		goto out;
-	}
-	Elf64_Phdr *ph = xcalloc(eh.e_phnum, sizeof(*ph));
-	memcpy(ph, buf + eh.e_phoff, eh.e_phnum * sizeof(*ph));
 	int n_load = 0;
 	for (int i = 0; i < eh.e_phnum; i++) {
-		if (ph[i].p_type != PT_LOAD && ph[i].p_type != PT_NOTE)
-			continue;
-		if (ph[i].p_offset > len || ph[i].p_filesz > len - ph[i].p_offset) {
-			*why = xstrfmt("program header %d (type %u) lies outside the file", i, ph[i].p_type);
-			free(ph);
-			goto out;
-		}
 		if (ph[i].p_type == PT_NOTE)
-			zero_build_ids(buf, ph[i].p_offset, ph[i].p_filesz, ph[i].p_align);
-		else
+			set_build_ids(buf, ph[i].p_offset, ph[i].p_filesz, ph[i].p_align, NULL, 0);
+		else if (ph[i].p_type == PT_LOAD)
 			n_load++;
 	}
 	if (!n_load) {
@@ -388,6 +410,70 @@ int elf_load_sha256(const char *path, char hex[SHA256_HEX_LEN + 1], char **why)
 	sha256_end(c, hex);
 	free(ph);
 	rc = 0;
+out:
+	strbuf_release(&sb);
+	return rc;
+}
+
+int elf_seal_build_ids(const char *path, int *n, char **why)
+{
+	*why = NULL;
+	*n = 0;
+	char hex[SHA256_HEX_LEN + 1];
+	if (elf_load_sha256(path, hex, why) < 0) {
+		/* a file that is no ELF object at all has no build id to seal
+		 * (a test's stand-in compiler); one that says it is and is not
+		 * read here is refused: the loader might map what this never saw */
+		unsigned char magic[SELFMAG];
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		int elf = fd >= 0 && read_at(fd, magic, SELFMAG, 0) == 0 && !memcmp(magic, ELFMAG, SELFMAG);
+		if (fd >= 0)
+			close(fd);
+		if (fd < 0 || elf)
+			return -1;
+		free(*why);
+		*why = NULL;
+		return 0;
+	}
+	unsigned char fill[SHA256_HEX_LEN / 2];
+	for (size_t i = 0; i < sizeof(fill); i++) {
+		unsigned v;
+		sscanf(hex + 2 * i, "%2x", &v);
+		fill[i] = (unsigned char)v;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	if (read_file(path, &sb) < 0) {
+		*why = xstrfmt("cannot read it: %s", strerror(errno));
+		return -1;
+	}
+	unsigned char *buf = (unsigned char *)sb.buf;
+	Elf64_Ehdr eh;
+	Elf64_Phdr *ph;
+	int rc = -1;
+	if (parse_phdrs(buf, sb.len, &eh, &ph, why) < 0)
+		goto out;
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*why = xstrfmt("cannot open it to write: %s", strerror(errno));
+		free(ph);
+		goto out;
+	}
+	rc = 0;
+	for (int i = 0; i < eh.e_phnum && rc == 0; i++) {
+		if (ph[i].p_type != PT_NOTE || !set_build_ids(buf, ph[i].p_offset, ph[i].p_filesz, ph[i].p_align,
+							      fill, sizeof(fill)))
+			continue;
+		(*n)++;
+		if (pwrite(fd, buf + ph[i].p_offset, ph[i].p_filesz, (off_t)ph[i].p_offset) != (ssize_t)ph[i].p_filesz) {
+			*why = xstrfmt("cannot write its build id: %s", strerror(errno));
+			rc = -1;
+		}
+	}
+	if (close(fd) < 0 && rc == 0) {
+		*why = xstrfmt("cannot write its build id: %s", strerror(errno));
+		rc = -1;
+	}
+	free(ph);
 out:
 	strbuf_release(&sb);
 	return rc;

@@ -36,11 +36,13 @@
  * the loaded bytes too), so both objects execute the same instructions on
  * the same data; what can differ is only what the code reads of itself
  * from outside its image: its file on disk (through dladdr or
- * /proc/self/maps: the unloaded sections, the file name) and the build id
- * (zeroed in the hash, yet in memory).  A kernel can therefore tell two
- * load-equal objects apart, on purpose (a static function's name in
- * .symtab, a non-loaded section of its own, a build id ground until a bit
- * is right), as it can read its own echo at run time and behave by it
+ * /proc/self/maps: the unloaded sections, the file name).  The build id
+ * is zeroed in the hash and, since red team 199 (a `-Wl,--build-id=uuid`
+ * coin read from the kernel's own header), set to the load hash in the
+ * object itself (base/elf.h elf_seal_build_ids), so it no longer tells
+ * load-equal objects apart.  A kernel can still tell two load-equal
+ * objects apart on purpose (a static function's name in .symtab, a
+ * non-loaded section of its own, read from its file), as it can read its own echo at run time and behave by it
  * (the echo-neutral identity masks the echo's value; before it was of the
  * object's own text, a second build the kernel could tell apart: red
  * teams 49 and 125); so the load hash merges exactly where the

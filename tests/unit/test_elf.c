@@ -180,12 +180,76 @@ static void test_load_hash(void **state)
 	free(str);
 }
 
+/*
+ * Red team 199: `-Wl,--build-id=uuid` wrote random bytes into a loaded
+ * note at every link, which the load hash zeroes: one build key and one
+ * load hash, and a kernel that read its id ran 8 passes or 1.  Sealed,
+ * two links of one source are one file, the id is the load hash's first
+ * bytes, the load hash is unchanged, and a second seal changes nothing; a
+ * file that is not ELF is left as it is; one that starts as ELF and is
+ * not an object is refused.
+ */
+static void test_seal_build_ids(void **state)
+{
+	(void)state;
+	if (system("cc --version >/dev/null 2>&1") != 0)
+		skip();
+	char tmpl[] = "/tmp/evident-test-elf-XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	assert_non_null(dir);
+	write_text(dir, "k.c", "int evident_k(int n) { return n * 3; }\n");
+	char *s1 = compile(dir, "k.c", "k1.so", "-Wl,--build-id=uuid");
+	char *s2 = compile(dir, "k.c", "k2.so", "-Wl,--build-id=uuid");
+	char f1[SHA256_HEX_LEN + 1], f2[SHA256_HEX_LEN + 1], l1[SHA256_HEX_LEN + 1], l2[SHA256_HEX_LEN + 1];
+	assert_int_equal(sha256_file_hex(s1, f1), 0);
+	assert_int_equal(sha256_file_hex(s2, f2), 0);
+	assert_string_not_equal(f1, f2); /* the linker's coin */
+	load_hash(s1, l1);
+	int n = -1;
+	char *why = NULL;
+	assert_int_equal(elf_seal_build_ids(s1, &n, &why), 0);
+	assert_null(why);
+	assert_int_equal(n, 1);
+	assert_int_equal(elf_seal_build_ids(s2, &n, &why), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(sha256_file_hex(s1, f1), 0);
+	assert_int_equal(sha256_file_hex(s2, f2), 0);
+	assert_string_equal(f1, f2);
+	load_hash(s1, l2);
+	assert_string_equal(l1, l2);
+	/* the id is the load hash's first 16 bytes, as readelf shows it */
+	char *cmd = xstrfmt("readelf -n '%s' | grep -q 'Build ID: %.32s$'", s1, l1);
+	if (system("readelf --version >/dev/null 2>&1") == 0)
+		assert_int_equal(system(cmd), 0);
+	free(cmd);
+	/* sealed again: the same file */
+	assert_int_equal(elf_seal_build_ids(s1, &n, &why), 0);
+	assert_int_equal(sha256_file_hex(s1, f2), 0);
+	assert_string_equal(f1, f2);
+	/* not ELF: left alone; ELF's magic and no object: refused */
+	char *src = xstrfmt("%s/k.c", dir);
+	assert_int_equal(elf_seal_build_ids(src, &n, &why), 0);
+	assert_int_equal(n, 0);
+	assert_null(why);
+	write_text(dir, "bad.so", "\177ELF but nothing more");
+	char *bad = xstrfmt("%s/bad.so", dir);
+	assert_int_equal(elf_seal_build_ids(bad, &n, &why), -1);
+	assert_non_null(why);
+	free(why);
+	assert_int_equal(nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+	free(s1);
+	free(s2);
+	free(src);
+	free(bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_own_executable),
 		cmocka_unit_test(test_not_elf),
 		cmocka_unit_test(test_load_hash),
+		cmocka_unit_test(test_seal_build_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
