@@ -361,7 +361,8 @@ struct run_record {
 	double event_median_us;      /* v2: median CUDA-event time beside a kernel clock, NAN none */
 	double host_median_us;       /* v2: median host time of launch(), NAN none */
 	/* the mean over the time's samples of each one's work (its time, or
-	 * on the host less its leader's runqueue wait: job.c sample_work)
+	 * on the host less what its leader and the parent waited on the run
+	 * queue: job.c sample_work, host_clock.c)
 	 * over their median, uncapped (rule 4b's launches' work: gather.c
 	 * side_work_mean); 0: not recorded (older records) */
 	double work_ratio_mean;

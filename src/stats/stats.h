@@ -148,7 +148,9 @@
  *      bimodal candidate whose median is lower but most of whose values are
  *      higher: speedup [1.020, 1.039], delta [-0.43, -0.10] -> inconclusive.
  *   4b. the launches' mean work (work_speedup, stats_work_sign: a host
- *      launch's time less its runqueue wait, from the runs' records) on
+ *      launch's time less what its leader and the runner's parent waited
+ *      on the run queue, from the runs' records; the parent's own wait
+ *      since red team 197) on
  *      the other side of 1 than the speedup or delta CI -> inconclusive,
  *      STATS_REASON_WORK_MEANS (red team 153's tgiant, faster 3.4-4.1x by
  *      the median with a mean launch 1.4x the baseline's)
@@ -321,16 +323,21 @@ struct stats_comparison {
 	"leaves out (slow on some inputs, every n-th launch, a long tail) outweighs it; read the mean " \
 	"beside the median"
 
-/* The reason of rule 4b (static). */
-#define STATS_REASON_WORK_MEANS                                                                        \
-	"the median and the mean launch's work point in opposite directions: a few launches the "      \
-	"median leaves out worked more than it gained (red team 153: one 190x launch a process); read " \
-	"the mean beside the median"
+/* The reason of rule 4b (static).  A launch's work is its time less what
+ * the worker's leader and the runner waited for a CPU (host_clock.c), so
+ * a side timed slow by waiting alone has the other side's work: red team
+ * 197's load started only while the baseline's box ran. */
+#define STATS_REASON_WORK_MEANS                                                                          \
+	"the median and the mean launch's work (its time less what the worker and the runner waited for a " \
+	"CPU) point in opposite directions: a few launches the median leaves out worked more than it "     \
+	"gained (red team 153), or one side's time was waiting for a CPU (red team 197); read the mean "   \
+	"beside the median"
 
 /* The reason of rule 4c (static). */
-#define STATS_REASON_WORK_GAP                                                                          \
-	"the mean launch's work is over 1.5x short of the median's speedup: a few launches the median " \
-	"leaves out take back most of what it gains; read the mean beside the median"
+#define STATS_REASON_WORK_GAP                                                                            \
+	"the mean launch's work (its time less what the worker and the runner waited for a CPU) is over " \
+	"1.5x short of the median's speedup: a few launches the median leaves out take back most of what " \
+	"it gains, or one side's time was waiting for a CPU; read the mean beside the median"
 
 /* The reason of rule 6 (static). */
 #define STATS_REASON_NOT_EQUIVALENT                                                                  \
