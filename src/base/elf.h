@@ -77,7 +77,13 @@ int elf_load_sha256(const char *path, char hex[SHA256_HEX_LEN + 1], char **why);
  * kernel 4.3x faster in the builds whose first byte came out even), and
  * the default id, computed over the whole file, told a comment-only copy
  * from its original.  Sealed, the id is a function of the loaded image
- * alone, so load-equal objects are byte-equal in memory.  *n: how many
+ * alone, so load-equal objects are equal in memory but for the ELF
+ * header's section-table fields (e_shoff, e_shnum, e_shstrndx: mapped,
+ * zeroed in the hash), which move with the unloaded sections (a `#ident`
+ * line's .comment): a kernel that reads them from its own header tells
+ * two load-equal objects apart, as it can by reading its own file (red
+ * team 200's shoff.c); so load-equality merges code only where merging
+ * counts against a claim (report/code_identity.h).  *n: how many
  * notes were rewritten.  A file that is not ELF at all is left as it is
  * (*n 0).  0, or -1 with *why set (malloc'd, the caller frees): one that
  * begins as ELF but is not read as an object.

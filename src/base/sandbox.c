@@ -1280,6 +1280,79 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 	return a.v;
 }
 
+/* 1 when path lies strictly under /usr/local. */
+static int in_local(const char *path)
+{
+	return !strncmp(path, "/usr/local/", 11) && path[11];
+}
+
+/*
+ * The build box's /usr/local: an empty tmpfs over what push_system and the
+ * caller's directories showed (remounted read-only at the end), then again
+ * each of ro_dirs that lies in it (a CUDA home, a copy shown there) and
+ * each link of /usr/local whose target lies in one of those (/usr/local/cuda
+ * -> cuda-13.0).  The host compiler's tree is /usr, which holds /usr/local
+ * and shows nothing of it now.  No package of the system's owns
+ * /usr/local: `pip install` and `make install` write there, gcc searches
+ * /usr/local/include before /usr/include and ld /usr/local/lib, and a
+ * kernel chose its code by a file there, in no dependency list and under
+ * one build key: whether a path existed (`__has_include`), a header's
+ * content, an archive linked by -l (red team 200: 8 passes or 1, 2 of 2
+ * pairs of builds each; a cache hit served the stale object).  1 when it
+ * was masked (a directory here), 0 when there is none.
+ */
+static int push_no_local(struct argvb *a, const char *const *ro_dirs)
+{
+	struct stat st;
+	if (lstat("/usr/local", &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	push3(a, "--tmpfs", "/usr/local", NULL);
+	struct argvb shown = { 0 };
+	for (int i = 0; ro_dirs && ro_dirs[i]; i++) {
+		if (ro_dirs[i][0] == '>') { /* ">SRC\nDEST" */
+			const char *nl = strchr(ro_dirs[i], '\n');
+			if (nl && in_local(nl + 1)) {
+				char *src = xstrndup(ro_dirs[i] + 1, (size_t)(nl - ro_dirs[i] - 1));
+				push3(a, "--ro-bind", src, nl + 1);
+				free(src);
+			}
+			continue;
+		}
+		char *d = sandbox_abs_path(ro_dirs[i]);
+		if (in_local(d) && access(d, F_OK) == 0) {
+			push3(a, "--ro-bind", d, d);
+			argvb_push(&shown, d);
+		}
+		free(d);
+	}
+	DIR *dir = opendir("/usr/local");
+	struct dirent *e;
+	while (dir && (e = readdir(dir))) {
+		char path[PATH_MAX], to[PATH_MAX];
+		snprintf(path, sizeof(path), "/usr/local/%s", e->d_name);
+		if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+			continue;
+		ssize_t n = readlink(path, to, sizeof(to) - 1);
+		char *real = realpath(path, NULL);
+		int keep = 0;
+		for (size_t i = 0; real && n > 0 && i < shown.n && !keep; i++) {
+			char *r = realpath(shown.v[i], NULL);
+			size_t k = r ? strlen(r) : 0;
+			keep = r && !strncmp(real, r, k) && (real[k] == '/' || real[k] == '\0');
+			free(r);
+		}
+		if (keep) {
+			to[n] = 0;
+			push3(a, "--symlink", to, path);
+		}
+		free(real);
+	}
+	if (dir)
+		closedir(dir);
+	sandbox_argv_free(shown.v);
+	return 1;
+}
+
 char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, const char *const *ro_dirs,
 			  const char *const *hide_dirs, const char *rw_dir, int *filter_fd)
 {
@@ -1318,6 +1391,7 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 				push3(&a, "--ro-bind", d, d);
 			free(d);
 		}
+		int local = push_no_local(&a, ro_dirs);
 		/* the store (sb->hide) and the caller's masks, under what is shown */
 		struct argvb masks = { 0 };
 		for (char **h = sb->hide; h && *h; h++)
@@ -1346,6 +1420,8 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 		push3(&a, "--remount-ro", "/", NULL);
 		free(rw);
 		push3(&a, "--remount-ro", "/proc", NULL);
+		if (local)
+			push3(&a, "--remount-ro", "/usr/local", NULL);
 		push_library_path(&a);
 		push_seccomp(&a, sb, SANDBOX_RELAXED, filter_fd);
 	}

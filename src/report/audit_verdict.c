@@ -893,7 +893,8 @@ int audit_same_code_both_sides(struct actx *a, const struct batch_row *ra, const
 		/* the same loaded image: a copy under another file name whose
 		 * source differs in comments or layout (red team 83) */
 		strbuf_addf(msg, "; but both sides ran the same code (their objects differ only in what the loader "
-				 "leaves on disk and the file name; the build id is the load hash: loaded image %.12s) the same way: a "
+				 "leaves on disk, the file name and the section table's place in the header; the build id is the "
+				 "load hash: loaded image %.12s) the same way: a "
 				 "difference between them is the machine's, not the code's",
 			    ia.load);
 	else if (strcmp(ia.bin, ib.bin) && strcmp(ia.code, ib.code))

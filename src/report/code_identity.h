@@ -41,8 +41,10 @@
  * coin read from the kernel's own header), set to the load hash in the
  * object itself (base/elf.h elf_seal_build_ids), so it no longer tells
  * load-equal objects apart.  A kernel can still tell two load-equal
- * objects apart on purpose (a static function's name in .symtab, a
- * non-loaded section of its own, read from its file), as it can read its own echo at run time and behave by it
+ * objects apart on purpose (a non-loaded section of its own, read from
+ * its file; the section-table fields of its mapped ELF header, which a
+ * `#ident` line moves: red team 200's shoff.c, b 4.1x slower than its
+ * load-equal a), as it can read its own echo at run time and behave by it
  * (the echo-neutral identity masks the echo's value; before it was of the
  * object's own text, a second build the kernel could tell apart: red
  * teams 49 and 125); so the load hash merges exactly where the

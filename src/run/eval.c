@@ -1462,8 +1462,8 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 			       : !strcmp(same_code, "program") ? "the same sources, command line and parameters, under "
 								 "another name"
 			       : !strcmp(same_code, "loaded")  ? "the same loaded image: its object differs only in what "
-								 "the loader leaves on disk and the file name (its build id is "
-								 "the load hash)"
+								 "the loader leaves on disk, the file name and the section "
+								 "table's place in its header (its build id is the load hash)"
 							       : "the same object but for its EV_PARAM echo: its compile's "
 								 "relocatable object with the echo cut out",
 			       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1]);

@@ -33,4 +33,15 @@ for i in 1 2; do
 	id=$(readelf -n "$so" | awk '/Build ID/ { print $3 }')
 	expect_eq "$id" "${load:0:32}" "the build id of cache $i's object (a uuid: 16 bytes of the load hash)"
 done
+# the echo twin is compared sealed too: under uuid an honest parametrised
+# kernel lost its echo-neutral identity (red team 200, row 5: 2 of 2
+# builds echo_neutral_failed; eval refused a 1.647x faster configuration)
+"$EVIDENT" run --no-progress --repeats 1 --cache "$TEST_TMP/c3" tests/fixtures/specs/host-redteam200-echouuid.yaml > echo.out 2>&1 ||
+	fail "the echo spec's outcomes are not its expect: $(tail -5 echo.out)"
+for v in p1 p2; do
+	r=$(grep -l "\"variant\": \"$v\"" artifacts/runs/*.json | grep -v -- -batch.json | head -1)
+	[ -n "$r" ] || fail "no run of $v"
+	e=$(jget "$r" 'd["code"].get("echo_neutral_sha256") or "none"')
+	[ "$e" != none ] || fail "$v has no echo-neutral identity under -Wl,--build-id=uuid"
+done
 exit 0
