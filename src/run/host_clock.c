@@ -379,16 +379,26 @@ int host_clock_cpus(void)
 	return online > 0 ? (int)online : 1;
 }
 
-int host_clock_worker_cpus(const int *before, int nb, const int *after, int na, int cpus)
+int host_clock_worker_cpus(const int *before, const cpu_set_t *before_sets, int nb, const int *after, int na,
+			   int cpus)
 {
 	cpu_set_t own, any, t;
 	if (na < 1 || nb < 1 || sched_getaffinity(0, sizeof(own), &own) != 0)
 		return cpus;
-	/* a thread of the go's listing gone at the freeze ran on CPUs no
-	 * one can read now: the parent's count */
-	if (host_clock_new_threads(after, na, before, nb) > 0)
-		return cpus;
 	CPU_ZERO(&any);
+	/* a thread of the go's listing gone at the freeze: its CPUs at the go
+	 * (red team 202's gone.c joined one such thread a launch and the
+	 * floor went back to the runner's count); without them, the
+	 * parent's count (an exited thread's set cannot be read) */
+	for (int i = 0, k = 0; i < nb; i++) {
+		while (k < na && after[k] < before[i])
+			k++;
+		if (k < na && after[k] == before[i])
+			continue;
+		if (!before_sets)
+			return cpus;
+		CPU_OR(&any, &any, &before_sets[i]);
+	}
 	for (int i = 0; i < na; i++) {
 		if (sched_getaffinity(after[i], sizeof(t), &t) != 0)
 			return cpus;
@@ -415,6 +425,16 @@ static int host_busy(void)
 	double la[1];
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	return getloadavg(la, 1) == 1 && cpus > 0 && la[0] > (double)cpus;
+}
+
+double host_clock_waited(double lead_us, double threads_us, double parent_us)
+{
+	double w = NAN;
+	const double part[] = { lead_us, threads_us, parent_us };
+	for (int i = 0; i < 3; i++)
+		if (isfinite(part[i]))
+			w = isfinite(w) ? w + part[i] : part[i];
+	return w;
 }
 
 double host_clock_busy(double wall_us, double cpu_us, double wait_us)
@@ -532,11 +552,14 @@ static int go_baselines(struct host_clock *hc, const int *ids, int n, struct sch
 	int have_leader = 0;
 	if ((size_t)n > hc->go_cap) {
 		hc->go_ns = xrealloc(hc->go_ns, (size_t)n * sizeof(unsigned long long));
+		hc->go_wait = xrealloc(hc->go_wait, (size_t)n * sizeof(unsigned long long));
 		hc->go_cap = (size_t)n;
 	}
 	for (int i = 0; i < n; i++) {
 		struct sched_stat ss;
-		hc->go_ns[i] = sched_stat_read(hc->pid, ids[i], &ss) > 0 ? ss.run_ns : 0;
+		int read = sched_stat_read(hc->pid, ids[i], &ss) > 0;
+		hc->go_ns[i] = read ? ss.run_ns : 0;
+		hc->go_wait[i] = read ? ss.wait_ns : 0;
 		if (ids[i] == hc->pid && hc->go_ns[i]) {
 			*leader = ss;
 			have_leader = 1;
@@ -544,6 +567,12 @@ static int go_baselines(struct host_clock *hc, const int *ids, int n, struct sch
 	}
 	return have_leader;
 }
+
+/* threads_credit's reading of the threads' run-queue waits in a sample */
+struct thread_waits {
+	double wait_us;     /* what the threads but the leader waited, each at most the sample's time it was off its CPU */
+	double lead_cpu_us; /* what the leader ran in the sample (to the freeze); NAN: not read */
+};
 
 /*
  * What the threads listed by threads_cpu (n of them) other than the
@@ -554,15 +583,33 @@ static int go_baselines(struct host_clock *hc, const int *ids, int n, struct sch
  * known at the go (known, n_known: go_baselines), what each used in the
  * sample up to HOST_FLOOR_THREAD_US.
  */
-static double threads_credit(struct host_clock *hc, int n, const int *known, int n_known, double *floor_allow)
+static double threads_credit(struct host_clock *hc, int n, const int *known, int n_known, double *floor_allow,
+			     double wall_us, struct thread_waits *tw)
 {
 	double credit = 0;
-	int k = 0;
+	int k = 0, kw = 0;
 	*floor_allow = 0;
+	tw->wait_us = 0;
+	tw->lead_cpu_us = NAN;
 	for (int i = 0; i < n; i++) {
 		struct sched_stat ss;
-		if (hc->st_ids[i] == hc->pid || sched_stat_read(hc->pid, hc->st_ids[i], &ss) <= 0)
+		if (sched_stat_read(hc->pid, hc->st_ids[i], &ss) <= 0)
 			continue;
+		/* its run and wait in the sample: since the go for one known
+		 * then, its whole life for one made since (known and st_ids
+		 * are both sorted) */
+		while (kw < n_known && known[kw] < hc->st_ids[i])
+			kw++;
+		int was = kw < n_known && known[kw] == hc->st_ids[i];
+		unsigned long long r0 = was ? hc->go_ns[kw] : 0, w0 = was ? hc->go_wait[kw] : 0;
+		double ran = ss.run_ns > r0 ? (double)(ss.run_ns - r0) / 1e3 : 0.0;
+		double waited = ss.wait_ns > w0 ? (double)(ss.wait_ns - w0) / 1e3 : 0.0;
+		if (hc->st_ids[i] == hc->pid) {
+			tw->lead_cpu_us = ran;
+			continue; /* the leader's wait is round_trip's (to its done line) */
+		}
+		double off = wall_us - ran > 0 ? wall_us - ran : 0;
+		tw->wait_us += waited < off ? waited : off;
 		unsigned long long now = ss.run_ns;
 		double used = now > hc->st_ns[i] ? (double)(now - hc->st_ns[i]) / 1e3 : 0.0;
 		credit += used < HOST_LATE_CPU_THREAD_US ? used : HOST_LATE_CPU_THREAD_US;
@@ -853,6 +900,8 @@ struct trip_timed {
 	double floor_allow_us; /* the floor's allowance for the threads known at the go (threads_credit), NAN: none read */
 	double lead_wait_us;   /* the leader's runqueue wait from its go to the done line (schedstat), NAN: unread */
 	double parent_wait_us; /* the parent's own runqueue wait from the go to the sample's end (schedstat), NAN: unread */
+	double threads_wait_us; /* what the other threads waited on the run queue in the sample (threads_credit), NAN: unread */
+	double lead_cpu_us;     /* what the leader ran in the sample (threads_credit), NAN: unread */
 };
 
 /*
@@ -1084,8 +1133,12 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		tt->late_write = outputs_snap(hc, 0);
 		tt->wake_write = wake_print(hc, 0);
 		tt->floor_allow_us = NAN;
+		struct thread_waits tw = { 0, NAN };
 		tt->credit_us = n_threads < 0 ? NAN
-					      : threads_credit(hc, n_threads, tt->known, tt->n_known, &tt->floor_allow_us);
+					      : threads_credit(hc, n_threads, tt->known, tt->n_known, &tt->floor_allow_us,
+							       *us, &tw);
+		tt->threads_wait_us = n_threads < 0 ? NAN : tw.wait_us;
+		tt->lead_cpu_us = tw.lead_cpu_us;
 		/* the leader: its use in the CPU read's window is its stop, less
 		 * what it did from the done line on beyond its unbooked slice */
 		if (have_lb && isfinite(tt->credit_us) && leader_stat(hc, &lf) == 0 && lf.run_ns >= la.run_ns &&
@@ -1399,6 +1452,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	int rc = -1;
 	int *before = NULL, *after = NULL; /* the worker's threads around a sample, freed at out */
 	size_t before_cap = 0, after_cap = 0;
+	cpu_set_t *before_sets = NULL; /* before's CPUs at the go, freed at out */
+	size_t sets_cap = 0;
 	/* the threads timed samples started, watched at every later freeze
 	 * (watch_fresh; freed at out) */
 	struct host_watch fw = { 0 };
@@ -1482,6 +1537,15 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);
 		if (nb > hc->threads_max)
 			hc->threads_max = nb;
+		/* each thread's CPUs at the go (the worker is stopped): the
+		 * floor's divisor for one gone by the freeze */
+		if (nb > 0 && (size_t)nb > sets_cap) {
+			sets_cap = (size_t)nb;
+			before_sets = xrealloc(before_sets, sets_cap * sizeof(cpu_set_t));
+		}
+		int sets_ok = nb > 0;
+		for (int t = 0; t < nb && sets_ok; t++)
+			sets_ok = sched_getaffinity(before[t], sizeof(cpu_set_t), &before_sets[t]) == 0;
 		if (n_thr == thr_cap) {
 			thr_cap = thr_cap ? 2 * thr_cap : 1024;
 			thr = xrealloc(thr, thr_cap * sizeof(double));
@@ -1492,7 +1556,9 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 					  .cpu_all = NAN,
 					  .floor_allow_us = NAN,
 					  .lead_wait_us = NAN,
-					  .parent_wait_us = NAN };
+					  .parent_wait_us = NAN,
+					  .threads_wait_us = NAN,
+					  .lead_cpu_us = NAN };
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, &tt) < 0)
 			goto out;
 		double credit_us = tt.credit_us;
@@ -1529,7 +1595,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		 * where fewer than the parent's (red team 193: a worker that
 		 * narrowed itself to one CPU hid up to ~700 us of work after
 		 * its done line from a floor that divided by 2) */
-		int own_cpus = host_clock_worker_cpus(before, nb, after, na, cpus);
+		int own_cpus = host_clock_worker_cpus(before, sets_ok ? before_sets : NULL, nb, after, na, cpus);
 		n_narrowed += own_cpus < cpus;
 		double floor_us = host_clock_cpu_floor(tt.cpu_all, HOST_LATE_CPU_US + credit_us + allow, own_cpus);
 		if (floor_us > us) {
@@ -1553,11 +1619,11 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		 * where the other's does not read (they wait in turn: the
 		 * leader from the go to its done line, the parent after it;
 		 * host_clock_busy caps the sum at the time not on the CPU) */
-		double waited = isfinite(tt.lead_wait_us) && isfinite(tt.parent_wait_us)
-					? tt.lead_wait_us + tt.parent_wait_us
-				: isfinite(tt.lead_wait_us) ? tt.lead_wait_us
-							    : tt.parent_wait_us;
-		s->busy_us = host_clock_busy(us, tt.cpu_all, waited);
+		double lead_wait = tt.lead_wait_us;
+		if (isfinite(lead_wait) && isfinite(tt.lead_cpu_us) && lead_wait > us - tt.lead_cpu_us)
+			lead_wait = us > tt.lead_cpu_us ? us - tt.lead_cpu_us : 0;
+		double waited = host_clock_waited(lead_wait, tt.threads_wait_us, tt.parent_wait_us);
+		s->busy_us = host_clock_busy(us, tt.cpu_all / own_cpus, waited);
 		s->set = -1;
 		/* A thread a sample started and left alive at its freeze is
 		 * work outside the timed region only if it works on: one that
@@ -1769,6 +1835,7 @@ out:
 	hc->flush = NULL;
 	hc->filler = NULL; /* the problem's (problem_filler_for) */
 	free(before);
+	free(before_sets);
 	free(after);
 	free(fresh);
 	free(fresh_ns);
@@ -1788,6 +1855,8 @@ out:
 	free(hc->st_ns);
 	free(hc->go_ns);
 	hc->go_ns = NULL;
+	free(hc->go_wait);
+	hc->go_wait = NULL;
 	hc->go_cap = 0;
 	hc->st_ids = NULL;
 	hc->st_ns = NULL;

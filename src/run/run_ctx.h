@@ -20,6 +20,7 @@
 #ifndef EVIDENT_RUN_CTX_H
 #define EVIDENT_RUN_CTX_H
 
+#include <sched.h>
 #include <time.h>
 
 #include "backends/backend.h"
@@ -198,7 +199,8 @@ struct host_clock {
 	unsigned long long *st_ns;   /* and each one's time on the CPU then (schedstat, ns): round_trip's; */
 	size_t st_cap;               /* freed by host_clock_drive */
 	unsigned long long *go_ns;   /* each thread known at a sample's go: its time on the CPU then (go_baselines), */
-	size_t go_cap;               /* freed by host_clock_drive */
+	unsigned long long *go_wait; /* and its run-queue wait then (schedstat, ns); */
+	size_t go_cap;               /* both freed by host_clock_drive */
 	unsigned char *snap;         /* the outputs as they were at a sample's done line (round_trip), */
 	size_t snap_bytes;           /* compared with them once the worker is stopped; freed by host_clock_drive */
 	unsigned long long snap_order; /* the sample's secret order of the copy's chunks (prepare: OS randomness) */
@@ -315,11 +317,14 @@ int host_clock_cpus(void);
  * The CPUs the floor divides by for one sample: cpus (host_clock_cpus),
  * or fewer where every thread of the worker's at its stop (after[0..na),
  * as host_clock_threads lists them) may run on fewer of the parent's
- * CPUs, and every thread of the go's listing (before[0..nb)) is still
- * there (an exited thread's CPUs cannot be read).  A worker that widens
- * a thread's set between its go and its stop only gets today's divisor.
+ * CPUs, with each thread of the go's listing (before[0..nb)) gone by the
+ * stop counted by its CPUs at the go (before_sets[i], read while the
+ * worker was stopped; NULL: not read, and then one gone thread gives
+ * cpus).  A worker that widens a thread's set between its go and its
+ * stop only gets today's divisor.
  */
-int host_clock_worker_cpus(const int *before, int nb, const int *after, int na, int cpus);
+int host_clock_worker_cpus(const int *before, const cpu_set_t *before_sets, int nb, const int *after, int na,
+			   int cpus);
 /*
  * The least time (us) a sample can have taken that used cpu_us of CPU
  * from its go to its stop on at most cpus CPUs, allow_us of it being the
@@ -334,18 +339,29 @@ int host_clock_worker_cpus(const int *before, int nb, const int *after, int na, 
 double host_clock_cpu_floor(double cpu_us, double allow_us, int cpus);
 /*
  * What a sample of wall_us took of the kernel's own doing, for the stress
- * gate's counts (job.c): the wall time less what its leader waited on a
- * runqueue (wait_us, schedstat's second field, from its go to the done
- * line), that wait counted only up to the time its threads did not run
- * (wall_us - cpu_us: the process's CPU, every thread's).  A preempted
- * sample's wait was another process's doing; a sleep, a wait on a child
- * or on a pipe, is the kernel's (red team 150's nap slept 22x its sum on
- * every stress launch, and by the CPU alone no sample of it was over).
- * Its own threads crowding the leader off its CPU ran the whole time:
- * their CPU closes the gap, and nothing is taken off.  NAN where any
- * input is not finite.
+ * gate's counts and rules 4b/4c's launches' work (job.c sample_work): the
+ * wall time less wait_us, what waited on a run queue (host_clock_waited),
+ * counted only up to wall_us - cpu_us, where cpu_us is the worker's CPU
+ * over the CPUs its threads may use (the time its threads did not fill
+ * them).  A preempted sample's wait was another process's doing; a
+ * sleep, a wait on a child or on a pipe, is the kernel's (red team 150's
+ * nap slept 22x its sum on every stress launch, and by the CPU alone no
+ * sample of it was over).  Its own threads crowding one another off the
+ * CPUs fill them: their CPU closes the gap, and nothing is taken off.
+ * NAN where any input is not finite.
  */
 double host_clock_busy(double wall_us, double cpu_us, double wait_us);
+/*
+ * What a sample waited on a run queue: the sum of the leader's (lead_us:
+ * from its go to its done line, at most the time it was off its CPU), the
+ * other threads' (threads_us: each at most its own time off its CPU; red
+ * team 202's loop on the CPU the baseline's helper was held to) and the
+ * parent's own (parent_us: its clock runs until it reads the done line;
+ * red team 197).  Waits side by side are counted twice here;
+ * host_clock_busy's cap (the time the worker's CPU did not fill its CPUs)
+ * bounds the sum.  Unread inputs (NAN) are left out; NAN when none is read.
+ */
+double host_clock_waited(double lead_us, double threads_us, double parent_us);
 /* Copy bytes from src to dst by 64 KiB chunks in the order `order` draws
  * (a start and a stride coprime with the chunk count: each chunk once),
  * the copy of a sample's outputs at its done line (host_clock.c). */

@@ -348,27 +348,33 @@ static void test_worker_cpus(void **state)
 	for (int tries = 0; tries < 1000 && (n = host_clock_threads(getpid(), &ids, &cap)) < 2; tries++)
 		usleep(1000);
 	assert_true(n >= 2);
-	assert_int_equal(host_clock_worker_cpus(ids, n, ids, n, cpus), cpus);
+	assert_int_equal(host_clock_worker_cpus(ids, NULL, n, ids, n, cpus), cpus);
 	/* one thread narrowed, the other still wide: the runner's */
 	cpu_set_t one;
 	CPU_ZERO(&one);
 	CPU_SET(first, &one);
 	assert_int_equal(pthread_setaffinity_np(t, sizeof(one), &one), 0);
-	assert_int_equal(host_clock_worker_cpus(ids, n, ids, n, cpus), cpus);
+	assert_int_equal(host_clock_worker_cpus(ids, NULL, n, ids, n, cpus), cpus);
 	/* every thread on one CPU: 1 */
 	cpu_set_t mine;
 	assert_int_equal(sched_getaffinity(0, sizeof(mine), &mine), 0);
 	for (int i = 0; i < n; i++)
 		assert_int_equal(sched_setaffinity(ids[i], sizeof(one), &one), 0);
-	assert_int_equal(host_clock_worker_cpus(ids, n, ids, n, cpus), 1);
+	assert_int_equal(host_clock_worker_cpus(ids, NULL, n, ids, n, cpus), 1);
 	/* a thread of the go's listing gone at the freeze: the runner's */
 	int before[64];
 	assert_true(n < 63);
 	memcpy(before, ids, (size_t)n * sizeof(int));
 	before[n] = ids[n - 1] + 1000000; /* a thread no listing has now */
-	assert_int_equal(host_clock_worker_cpus(before, n + 1, ids, n, cpus), cpus);
+	assert_int_equal(host_clock_worker_cpus(before, NULL, n + 1, ids, n, cpus), cpus);
+	/* ... unless its CPUs at the go were read: one, as the others' (red
+	 * team 202's gone.c joined such a thread every launch) */
+	cpu_set_t sets[64];
+	for (int i = 0; i <= n; i++)
+		sets[i] = one;
+	assert_int_equal(host_clock_worker_cpus(before, sets, n + 1, ids, n, cpus), 1);
 	/* none listed: the runner's */
-	assert_int_equal(host_clock_worker_cpus(ids, n, ids, 0, cpus), cpus);
+	assert_int_equal(host_clock_worker_cpus(ids, NULL, n, ids, 0, cpus), cpus);
 	for (int i = 0; i < n; i++)
 		assert_int_equal(sched_setaffinity(ids[i], sizeof(own), &own), 0);
 	assert_int_equal(write(pfd[1], "x", 1), 1);
@@ -484,6 +490,28 @@ static void test_busy(void **state)
 	assert_true(isnan(host_clock_busy(NAN, 100.0, 0.0)));
 }
 
+/* What a sample waited (red teams 197 and 202): the leader's, the other
+ * threads' and the parent's waits add up, unread ones left out; the busy
+ * cap is the time the worker's CPU did not fill its CPUs (host_clock.c
+ * passes cpu_all over the CPUs it may use), so a two-thread kernel whose
+ * helper waited 3000 us of a 4000 us sample, each thread running 500 us,
+ * keeps 1000 us of its own doing, and three threads crowding two CPUs
+ * lose nothing */
+static void test_waited(void **state)
+{
+	(void)state;
+	assert_true(host_clock_waited(10.0, 20.0, 5.0) == 35.0);
+	assert_true(host_clock_waited(NAN, 20.0, NAN) == 20.0);
+	assert_true(host_clock_waited(10.0, NAN, 5.0) == 15.0);
+	assert_true(isnan(host_clock_waited(NAN, NAN, NAN)));
+	/* the helper's 3000 us wait, the parent's 0, 1000 us of CPU over 2 CPUs */
+	assert_true(host_clock_busy(4000.0, 1000.0 / 2, host_clock_waited(0.0, 3000.0, 0.0)) == 1000.0);
+	/* side by side: both threads waited 3000, the cap keeps 500 a CPU's worth off */
+	assert_true(host_clock_busy(3500.0, 1000.0 / 2, host_clock_waited(3000.0, 3000.0, 0.0)) == 500.0);
+	/* crowding itself: 7000 us of CPU in a 3500 us sample on 2 CPUs */
+	assert_true(host_clock_busy(3500.0, 7000.0 / 2, host_clock_waited(1000.0, 2000.0, 0.0)) == 3500.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -497,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_worker_cpus),
 		cmocka_unit_test(test_cpu_floor),
 		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_waited),
 		cmocka_unit_test(test_snap_copy_orders),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
