@@ -2456,6 +2456,11 @@ size_t timing_keep(const int *dist, size_t n, int n_dists, unsigned mask, char *
 	return k;
 }
 
+double sample_rule_work(const double *x, const double *work, double fallback, size_t i)
+{
+	return work && isfinite(work[i]) && work[i] >= 0 ? (work[i] < x[i] ? work[i] : x[i]) : fallback;
+}
+
 double sample_work(const double *x, const double *cpu, const double *busy, size_t i)
 {
 	return busy && isfinite(busy[i])		    ? (busy[i] < x[i] ? busy[i] : x[i])
@@ -2463,8 +2468,8 @@ double sample_work(const double *x, const double *cpu, const double *busy, size_
 							  : x[i];
 }
 
-size_t timing_by_dist(const double *x, const double *cpu, const double *busy, const int *dist, size_t n,
-		      int n_dists, const char *const *names, unsigned mask, struct rec_dist *out)
+size_t timing_by_dist(const double *x, const double *cpu, const double *busy, const double *work, const int *dist,
+		      size_t n, int n_dists, const char *const *names, unsigned mask, struct rec_dist *out)
 {
 	double *v = xmalloc((n + 1) * sizeof(double));
 	int k = n_dists < REC_MAX_DISTS ? n_dists : REC_MAX_DISTS;
@@ -2504,7 +2509,7 @@ size_t timing_by_dist(const double *x, const double *cpu, const double *busy, co
 		for (int l = 0; l < REC_OVER_LEVELS; l++)
 			if (w > BATCH_STRESS_SLOW_RATIO * (double)(1 << l) * tm)
 				out[dist[i]].n_over[l]++;
-		wsum[dist[i]] += w / tm;
+		wsum[dist[i]] += sample_rule_work(x, work, w, i) / tm;
 		wn[dist[i]]++;
 	}
 	for (int d = 0; d < k; d++)
@@ -2528,6 +2533,7 @@ static void job_samples(struct job_state *j)
 	size_t n = pr->n_samples;
 	int *dist = xcalloc(n, sizeof(int));
 	double *all = xcalloc(n, sizeof(double)), *cpu = xcalloc(n, sizeof(double)), *busy = xcalloc(n, sizeof(double));
+	double *work = xcalloc(n, sizeof(double));
 	char *keep = xcalloc(n, 1);
 	for (size_t i = 0; i < n; i++) {
 		int d = pr->samples[i].dist;
@@ -2537,6 +2543,7 @@ static void job_samples(struct job_state *j)
 		all[i] = sample_of(&pr->samples[i], clock);
 		cpu[i] = pr->samples[i].cpu_us;
 		busy[i] = pr->samples[i].busy_us;
+		work[i] = pr->samples[i].work_us;
 	}
 	timing_keep(dist, n, n_dists, mask, keep);
 	j->xs = xcalloc(n, sizeof(double));
@@ -2557,7 +2564,7 @@ static void job_samples(struct job_state *j)
 	double wsum = 0;
 	size_t wn = 0;
 	for (size_t i = 0; i < n && j->jr.median_us > 0; i++) {
-		double w = sample_work(all, cpu, busy, i);
+		double w = sample_rule_work(all, work, sample_work(all, cpu, busy, i), i);
 		if (keep[i] && isfinite(w) && w >= 0) {
 			wsum += w / j->jr.median_us;
 			wn++;
@@ -2566,7 +2573,7 @@ static void job_samples(struct job_state *j)
 	j->r.work_ratio_mean = wn ? wsum / (double)wn : 0;
 	if (scheduled) {
 		struct run_record *r = &j->r;
-		r->n_by_dist = timing_by_dist(all, cpu, busy, dist, n, n_dists, pb->desc->dists, mask, r->by_dist);
+		r->n_by_dist = timing_by_dist(all, cpu, busy, work, dist, n, n_dists, pb->desc->dists, mask, r->by_dist);
 		/* the floor holds for every distribution's median */
 		for (size_t d = 0; d < r->n_by_dist; d++) {
 			double med = r->by_dist[d].median_us;
@@ -2581,6 +2588,7 @@ static void job_samples(struct job_state *j)
 	free(all);
 	free(cpu);
 	free(busy);
+	free(work);
 	free(keep);
 }
 

@@ -132,8 +132,13 @@ size_t timing_keep(const int *dist, size_t n, int n_dists, unsigned mask, char *
  * less: on the host the time less its leader's runqueue wait (busy), else
  * its process CPU (cpu), where known and lower. */
 double sample_work(const double *x, const double *cpu, const double *busy, size_t i);
-size_t timing_by_dist(const double *x, const double *cpu, const double *busy, const int *dist, size_t n,
-		      int n_dists, const char *const *names, unsigned mask, struct rec_dist *out);
+/* Rules 4b/4c's work of sample i: work[i] (the host clock's work_us: busy,
+ * or where a thread gone by the freeze took its wait with it, the least
+ * time the sample's CPU needs) where finite, at most x[i]; else fallback
+ * (sample_work's). */
+double sample_rule_work(const double *x, const double *work, double fallback, size_t i);
+size_t timing_by_dist(const double *x, const double *cpu, const double *busy, const double *work, const int *dist,
+		      size_t n, int n_dists, const char *const *names, unsigned mask, struct rec_dist *out);
 
 struct sanitize_window;
 

@@ -264,6 +264,12 @@ struct host_clock {
  * (red team 13's stop_cost: about 0.8 to 0.9 us a thread). */
 #define HOST_LATE_LEADER_PER_THREAD_US 1.0
 #define HOST_LATE_CPU_US 50.0
+/* A thread gone by a sample's freeze: the worker's CPU over the sample
+ * (exact: stopped at both ends) exceeds what the threads listed then ran
+ * in it (schedstat) by more than this, plus HOST_GONE_CPU_REL of it (the
+ * two clocks agree to a few microseconds; host_clock.c work_us). */
+#define HOST_GONE_CPU_US 10.0
+#define HOST_GONE_CPU_REL 0.01
 /* ... or a hundredth of the sample's round trip where that is more: work
  * hidden after the done line under it moves the time by at most 1%, and
  * an honest 35 ms kernel (tiny.yaml's slow, under the sanitized pass of

@@ -264,7 +264,7 @@ static void test_filter_and_by_dist(void **state)
 		assert_int_equal(keep[i], dist[i] == 0);
 	const char *names[] = { "uniform", "large", "cancel" };
 	struct rec_dist bd[REC_MAX_DISTS];
-	assert_int_equal(timing_by_dist(x, NULL, NULL, dist, N, 3, names, 1u, bd), 3);
+	assert_int_equal(timing_by_dist(x, NULL, NULL, NULL, dist, N, 3, names, 1u, bd), 3);
 	assert_string_equal(bd[0].name, "uniform");
 	assert_string_equal(bd[2].name, "cancel");
 	assert_int_equal(bd[0].n, 150);
@@ -280,7 +280,7 @@ static void test_filter_and_by_dist(void **state)
 		const int d7[] = { 0, 0, 0, 1, 1, 0, 2 };
 		const double x7[] = { 10, 11, 40, 36, 29, 12, 400 }; /* 3 x 11.5 */
 		struct rec_dist b7[REC_MAX_DISTS];
-		assert_int_equal(timing_by_dist(x7, NULL, NULL, d7, 7, 3, names, 1u, b7), 3);
+		assert_int_equal(timing_by_dist(x7, NULL, NULL, NULL, d7, 7, 3, names, 1u, b7), 3);
 		/* 40 and 36 over 3x (34.5) alone; 400 over 3, 6, 12 and 24x */
 		assert_true(b7[0].n_over[0] == 1 && b7[1].n_over[0] == 1 && b7[2].n_over[0] == 1);
 		assert_true(b7[0].n_over[1] == 0 && b7[1].n_over[1] == 0);
@@ -289,7 +289,7 @@ static void test_filter_and_by_dist(void **state)
 		 * 11 us of CPU was preempted, not working; the 40 that used 40
 		 * worked (a NAN CPU reads as the wall) */
 		const double c7[] = { 10, 11, 40, NAN, 29, 12, 11 };
-		assert_int_equal(timing_by_dist(x7, c7, NULL, d7, 7, 3, names, 1u, b7), 3);
+		assert_int_equal(timing_by_dist(x7, c7, NULL, NULL, d7, 7, 3, names, 1u, b7), 3);
 		assert_true(b7[0].n_over[0] == 1 && b7[1].n_over[0] == 1 && b7[2].n_over[0] == 0);
 		assert_true(fabs(b7[2].median_us - 400) < 1e-9); /* the time stays the wall's */
 		/* by its busy time where known (host_clock_busy; red team
@@ -298,11 +298,11 @@ static void test_filter_and_by_dist(void **state)
 		 * busy 398, over; one that waited 389 us was preempted: busy
 		 * 11, not over; a NAN falls back to the CPU */
 		const double w7[] = { 10, 11, 40, NAN, 29, 12, 398 };
-		assert_int_equal(timing_by_dist(x7, c7, w7, d7, 7, 3, names, 1u, b7), 3);
+		assert_int_equal(timing_by_dist(x7, c7, w7, NULL, d7, 7, 3, names, 1u, b7), 3);
 		assert_true(b7[0].n_over[0] == 1 && b7[1].n_over[0] == 1 && b7[2].n_over[0] == 1);
 		assert_true(b7[2].n_over[3] == 1);
 		const double w8[] = { 10, 11, 40, NAN, 29, 12, 11 };
-		assert_int_equal(timing_by_dist(x7, c7, w8, d7, 7, 3, names, 1u, b7), 3);
+		assert_int_equal(timing_by_dist(x7, c7, w8, NULL, d7, 7, 3, names, 1u, b7), 3);
 		assert_true(b7[2].n_over[0] == 0);
 	}
 	/* unscheduled (dist -1) or one distribution: every sample stays */
@@ -314,7 +314,7 @@ static void test_filter_and_by_dist(void **state)
 	assert_int_equal(timing_keep(dist, N, 1, 1u, keep), N);
 	/* a distribution with no sample: n 0, median NAN (null in the record) */
 	const char *one[] = { "uniform", "peaked" };
-	assert_int_equal(timing_by_dist(x, NULL, NULL, dist, 4, 2, one, 1u, bd), 2);
+	assert_int_equal(timing_by_dist(x, NULL, NULL, NULL, dist, 4, 2, one, 1u, bd), 2);
 	assert_int_equal(bd[1].n, 0);
 	assert_true(isnan(bd[1].median_us));
 }
