@@ -221,7 +221,16 @@ int stats_work_gap(const struct stats_comparison *c)
 	if (!(w > 0) || !isfinite(w))
 		return 0;
 	int s = c->speedup_ci[0] > 1 ? 1 : c->speedup_ci[1] < 1 ? -1 : 0;
-	return (s > 0 && w * STATS_MEANS_FAR < c->speedup_ci[0]) || (s < 0 && w > STATS_MEANS_FAR * c->speedup_ci[1]);
+	/* against the speedup itself where it is known, not only the CI's
+	 * near end: a wide CI (a loaded baseline's repeats scatter) put the
+	 * near end within 1.5x of the work while the median read 4x (red
+	 * team 197's twin under make test's sanitized pass: 4.166x [1.204,
+	 * 7.184], work 1.068) */
+	double lo = c->speedup > 0 && isfinite(c->speedup) && c->speedup > c->speedup_ci[0] ? c->speedup
+											   : c->speedup_ci[0];
+	double hi = c->speedup > 0 && isfinite(c->speedup) && c->speedup < c->speedup_ci[1] ? c->speedup
+											   : c->speedup_ci[1];
+	return (s > 0 && w * STATS_MEANS_FAR < lo) || (s < 0 && w > STATS_MEANS_FAR * hi);
 }
 
 /*

@@ -155,7 +155,8 @@
  *      STATS_REASON_WORK_MEANS (red team 153's tgiant, faster 3.4-4.1x by
  *      the median with a mean launch 1.4x the baseline's)
  *   4c. the launches' mean work agreeing in direction but over
- *      STATS_MEANS_FAR short of the speedup CI's near end -> inconclusive,
+ *      STATS_MEANS_FAR short of the speedup (the estimate, or the CI's
+ *      near end where that is further in) -> inconclusive,
  *      STATS_REASON_WORK_GAP (stats_work_gap)
  *   5. speedup CI wholly inside [1 - t, 1 + t] -> no_difference "inside the
  *      noise band".  "No difference" is an equivalence
@@ -560,9 +561,10 @@ void stats_delta_interval(double delta, double var, double z, double ci[2]);
  * STATS_MEANS_FAR), promoted 3 of 3 */
 int stats_work_sign(const struct stats_comparison *c);
 /* Rule 4c: 1 where the launches' mean work (work_speedup) agrees in
- * direction but lies more than STATS_MEANS_FAR short of the speedup CI's
- * near end (faster: work_speedup x 1.5 under its low end; slower: over
- * 1.5x its high end): the median claims a speed the mean launch does not
+ * direction but lies more than STATS_MEANS_FAR short of the speedup's
+ * estimate (faster: work_speedup x 1.5 under it; slower: over 1.5x it;
+ * the CI's near end where the estimate lies outside the CI): the median
+ * claims a speed the mean launch does not
  * have.  Red teams 154 and 156: one 40-60 ms timing launch a process read
  * faster 2.96x-4.56x by the median with the mean launch's work only
  * 1.08x-1.45x faster, and eval promoted it */

@@ -45,8 +45,9 @@ sp = c.get("speedup")
 print(c["verdict"], sp["ratio"] if isinstance(sp, dict) else sp, (c.get("work_means") or {}).get("ratio"))
 P
 read -r verdict speedup work < verdict
-# the loader must have slowed the baseline, or the test shows nothing
-awk -v s="$speedup" 'BEGIN { exit !(s > 1.5) }' ||
+# the loader must have slowed the baseline well past the work rule's 1.5x
+# margin (rule 4c), or the test shows nothing
+awk -v s="$speedup" 'BEGIN { exit !(s > 2.5) }' ||
 	skip "the loader did not slow the baseline here (b over a ${speedup}x, verdict $verdict)"
 [ "$verdict" != faster ] || { cat out; fail "an identical twin read faster ${speedup}x while only the baseline waited for a CPU (work ratio $work)"; }
 expect_match out '^b +ok .*inconclusive'

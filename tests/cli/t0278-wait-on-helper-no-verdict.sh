@@ -43,7 +43,8 @@ sp = c.get("speedup")
 print(c["verdict"], sp["ratio"] if isinstance(sp, dict) else sp, (c.get("work_means") or {}).get("ratio"))
 P
 read -r verdict speedup work < verdict
-awk -v s="$speedup" 'BEGIN { exit !(s > 1.5) }' ||
+# (well past rule 4c's 1.5x margin, or the test shows nothing)
+awk -v s="$speedup" 'BEGIN { exit !(s > 2.5) }' ||
 	skip "the loader did not slow the baseline here (b over a ${speedup}x, verdict $verdict)"
 [ "$verdict" != faster ] || { cat out; fail "an identical twin read faster ${speedup}x while only the baseline's helper waited for a CPU (work ratio $work)"; }
 exit 0

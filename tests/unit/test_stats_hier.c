@@ -260,6 +260,20 @@ static void test_work_means(void **state)
 	c.work_speedup = c.speedup_ci[0] / 1.4;
 	assert_int_equal(stats_work_gap(&c), 0);
 	assert_string_equal(stats_verdict(&c, o.alpha, o.threshold), "faster");
+	/* against the estimate, not only the CI's near end: a wide CI put its
+	 * low end within 1.5x of the work while the median read 4x (red team
+	 * 197's twin in make test's sanitized pass: 4.166x [1.204, 7.184],
+	 * work 1.068) */
+	{
+		struct stats_comparison w = c;
+		w.speedup = 4.166;
+		w.speedup_ci[0] = 1.204;
+		w.speedup_ci[1] = 7.184;
+		w.work_speedup = 1.068;
+		assert_int_equal(stats_work_gap(&w), 1);
+		w.work_speedup = 3.0; /* 1.5x of it is past the estimate */
+		assert_int_equal(stats_work_gap(&w), 0);
+	}
 	/* a record drawn before rules 4b and 4c that keeps its work means:
 	 * its reader settles it (red team 156's tgiant150/260 claims) */
 	assert_int_equal(stats_verdict_settle(&c, o.threshold), 0);
