@@ -125,14 +125,15 @@ struct proto_sample {
 	double cpu_us;      /* the host clock: the CPU the worker used from the go to its stop,
 			     * every thread's (a preempted sample's is its work, not its wait);
 			     * NAN elsewhere */
-	double busy_us;     /* the host clock: the sample's time less what its threads and the
-			     * parent waited on a run queue for another process (host_clock_busy:
-			     * a sleep counts, a preemption does not); NAN elsewhere or where
-			     * schedstat is unread */
-	double work_us;     /* the host clock: rules 4b/4c's work, busy_us, or where a thread
+	double busy_us;     /* the host clock, for the stress gate: the sample's time less what its
+			     * leader waited on a run queue for another process (host_clock_busy:
+			     * a sleep counts, a preemption does not, its own threads' crowding
+			     * does); NAN elsewhere or where schedstat is unread */
+	double work_us;     /* the host clock: rules 4b/4c's work, the time less every thread's
+			     * and the parent's run-queue wait down to the least time its CPU
+			     * needs on the worker's CPUs, or that least time where a thread
 			     * that ran in the sample was gone by its freeze (its wait cannot
-			     * be read) the least time its CPU needs on the worker's CPUs;
-			     * NAN elsewhere */
+			     * be read); NAN elsewhere */
 };
 
 /* An output the worker shipped, copied into the parent's capture file

@@ -1631,26 +1631,34 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		 * where the other's does not read (they wait in turn: the
 		 * leader from the go to its done line, the parent after it;
 		 * host_clock_busy caps the sum at the time not on the CPU) */
+		/* The stress gate's busy time: the wall less the leader's wait,
+		 * counted only up to the time the worker's CPU did not fill the
+		 * wall (every thread's: its own threads crowding it ran).  Not
+		 * the other threads' waits: red team 203's crowd woke 48
+		 * spinning threads on 2 CPUs for a stress launch's length, and
+		 * their summed waits, capped only by the CPUs left idle while
+		 * it slept, bought its 30x nap back from the gate (eval
+		 * promoted it 3 of 3 with the cancel cost hidden) */
+		s->busy_us = host_clock_busy(us, tt.cpu_all, tt.lead_wait_us);
+		/* Rules 4b/4c's work, which only ever holds a verdict back: the
+		 * wall less what the leader, each other thread (each at most its
+		 * own time off its CPU) and the parent waited on a run queue
+		 * (red teams 197 and 202: the author's load on the baseline's
+		 * side alone), down to the least time the sample's CPU needs on
+		 * the CPUs its threads may use, and no less than one thread
+		 * ran.  Where a thread that ran in the sample was gone by the
+		 * freeze (made and joined within a launch) its wait left with it,
+		 * and the work is that least time (red team 201) */
 		double lead_wait = tt.lead_wait_us;
 		if (isfinite(lead_wait) && isfinite(tt.lead_cpu_us) && lead_wait > us - tt.lead_cpu_us)
 			lead_wait = us > tt.lead_cpu_us ? us - tt.lead_cpu_us : 0;
 		double waited = host_clock_waited(lead_wait, tt.threads_wait_us, tt.parent_wait_us);
-		/* the least time the sample's CPU needs: over the CPUs its
-		 * threads may use, and no less than one thread ran */
 		double least = tt.cpu_all / own_cpus;
 		if (isfinite(tt.ran_max_us) && !(least >= tt.ran_max_us))
 			least = tt.ran_max_us;
-		s->busy_us = host_clock_busy(us, least, waited);
-		/* a thread that ran in the sample and was gone by the freeze
-		 * (made and joined within a launch) took its wait with it: the
-		 * work is then that least time (red team 201's twins, a thread
-		 * made each launch starved only on the baseline's side, read
-		 * faster 2.8x-3.4x in 6 of 9 batches).  busy_us, the stress
-		 * gate's, keeps such a sample's unread wait in: a thread that
-		 * slept there slept */
 		int gone = isfinite(tt.cpu_all) && isfinite(tt.ran_sum_us) &&
 			   tt.cpu_all - tt.ran_sum_us > HOST_GONE_CPU_US + HOST_GONE_CPU_REL * tt.cpu_all;
-		s->work_us = gone && isfinite(least) ? least : s->busy_us;
+		s->work_us = gone && isfinite(least) ? least : host_clock_busy(us, least, waited);
 		s->set = -1;
 		/* A thread a sample started and left alive at its freeze is
 		 * work outside the timed region only if it works on: one that

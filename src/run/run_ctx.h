@@ -344,12 +344,15 @@ int host_clock_worker_cpus(const int *before, const cpu_set_t *before_sets, int 
  */
 double host_clock_cpu_floor(double cpu_us, double allow_us, int cpus);
 /*
- * What a sample of wall_us took of the kernel's own doing, for the stress
- * gate's counts and rules 4b/4c's launches' work (job.c sample_work): the
- * wall time less wait_us, what waited on a run queue (host_clock_waited),
- * counted only up to wall_us - cpu_us, where cpu_us is the worker's CPU
- * over the CPUs its threads may use (the time its threads did not fill
- * them).  A preempted sample's wait was another process's doing; a
+ * What a sample of wall_us took of the kernel's own doing: the wall time
+ * less wait_us, what waited on a run queue, counted only up to wall_us -
+ * cpu_us.  For the stress gate's counts (busy_us, job.c sample_work)
+ * wait_us is the leader's and cpu_us the worker's whole CPU (the time its
+ * threads did not run: red team 203's 48 spinning threads manufactured
+ * waits that bought back a 30x nap where every thread's counted); for
+ * rules 4b/4c's work (work_us) every thread's and the parent's wait
+ * (host_clock_waited) down to cpu_us, the least time the sample's CPU
+ * needs on the worker's CPUs.  A preempted sample's wait was another process's doing; a
  * sleep, a wait on a child or on a pipe, is the kernel's (red team 150's
  * nap slept 22x its sum on every stress launch, and by the CPU alone no
  * sample of it was over).  Its own threads crowding one another off the
