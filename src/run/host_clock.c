@@ -589,7 +589,7 @@ static double threads_credit(struct host_clock *hc, int n, const int *known, int
 			     double wall_us, struct thread_waits *tw)
 {
 	double credit = 0;
-	int k = 0, kw = 0;
+	int kw = 0;
 	*floor_allow = 0;
 	tw->wait_us = 0;
 	tw->lead_cpu_us = NAN;
@@ -619,14 +619,10 @@ static double threads_credit(struct host_clock *hc, int n, const int *known, int
 		unsigned long long now = ss.run_ns;
 		double used = now > hc->st_ns[i] ? (double)(now - hc->st_ns[i]) / 1e3 : 0.0;
 		credit += used < HOST_LATE_CPU_THREAD_US ? used : HOST_LATE_CPU_THREAD_US;
-		/* the floor's allowance: what it used from the go, for a
-		 * thread known then (st_ids and known are both sorted) */
-		while (k < n_known && known[k] < hc->st_ids[i])
-			k++;
-		if (k < n_known && known[k] == hc->st_ids[i] && hc->go_ns[k]) {
-			double sample = now > hc->go_ns[k] ? (double)(now - hc->go_ns[k]) / 1e3 : 0.0;
-			*floor_allow += sample < HOST_FLOOR_THREAD_US ? sample : HOST_FLOOR_THREAD_US;
-		}
+		/* the floor's allowance: what it used from the go (ran), for a
+		 * thread known then */
+		if (was && hc->go_ns[kw])
+			*floor_allow += ran < HOST_FLOOR_THREAD_US ? ran : HOST_FLOOR_THREAD_US;
 	}
 	return credit;
 }
@@ -1074,8 +1070,6 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				double wall_b = (mono_now() - t0) * 1e6;
 				*us = wall_b;
 				have_lb = have_lead0 && leader_stat(hc, &lb) == 0;
-				double pw1 = self_wait_us();
-				tt->parent_wait_us = pw1 >= pw0 ? pw1 - pw0 : NAN;
 				/* the outputs as they lie when the sample's time ended,
 				 * copied before the parent's work that grows with the
 				 * worker's threads (their stops, the listing, their
@@ -1087,6 +1081,10 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				 * of milliseconds; ok in 5 of 6 runs with the sample's
 				 * done-line outputs wrong) */
 				outputs_snap(hc, 1);
+				/* the parent's own wait, after the leader's baseline
+				 * and the copy (nothing of the parent's before them) */
+				double pw1 = self_wait_us();
+				tt->parent_wait_us = pw1 >= pw0 ? pw1 - pw0 : NAN;
 				if (!hc->boxed)
 					for (int t = 0; t < tt->n_known; t++)
 						syscall(SYS_tgkill, hc->pid, tt->known[t], SIGSTOP);
