@@ -52,6 +52,7 @@
  * still be copied in; the compiler's version stands for those.
  */
 #include "backends/build.h"
+#include "backends/build_toolchain.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -1024,6 +1025,158 @@ static char *linker_inputs(const struct build_bounds *b, const char *const *argv
 		free(cands);
 	}
 	return why;
+}
+
+/*
+ * The toolchain's files the build read, and the system's libraries the
+ * object loads, each with its hash (red team 204: the key named the
+ * compiler by its version, and a header put in /usr/include, an archive
+ * or shared library in the linker's default directory, a gas `.include`
+ * file or an `apt upgrade` changed the program under one key; a shared
+ * library the kernel linked was copied into the run box at each run and
+ * hashed nowhere).  The files: the toolchain's in the compile's own list
+ * (deps: the preprocessor's reads under /usr and the compiler's tree),
+ * every file the assembler (gcc's, with_as: traced[0]) and the linker
+ * (traced[1]) say they read, and each library the loader would map for
+ * the object from the system (sandbox_object_libraries).  A repository
+ * or flag-directory file the assembler or linker read joins the sources
+ * (add_code_file); one outside the repository and the toolchain fails the
+ * build, and so does a toolchain file gone or unreadable since.  Names
+ * that are no file here (the compiler's temporaries in the box's /tmp, a
+ * relative name the box alone resolved) are left out.  *out: {sha256,
+ * files: [{path, sha256, loaded?, stat: [dev, ino, size, mtime_ns,
+ * ctime_ns]}]}, sorted by path (new reference; stat is the cache's, the
+ * record leaves it out).  NULL, or why the build fails (malloc'd).
+ */
+static char *toolchain_reads(const struct build_bounds *b, const char *deps, char **const traced[2], int with_as,
+			     const char *so, json_t *sources, json_t **out)
+{
+	json_t *tc = json_object(); /* real path -> "read" | "loaded" */
+	char *why = NULL;
+	char **list = parse_deps(deps);
+	for (char **d = list; d && *d; d++) {
+		char *abs = resolved(*d);
+		if (system_file(b, abs) && !(b->cache && under(abs, b->cache)) && !in_flag_dir(b, abs))
+			json_object_set_new(tc, abs, json_string("read"));
+		free(abs);
+	}
+	free_strv(list);
+	if (with_as && !traced[0])
+		why = xstrdup("the assembler wrote no list of the files it read (--MD), so what the build read is "
+			      "unknown");
+	if (!why && !traced[1])
+		why = xstrdup("the linker wrote no list of the files it read (--dependency-file, binutils 2.35 or "
+			      "later), so what the build read is unknown");
+	for (int k = 0; k < 2 && !why; k++)
+		for (char **d = traced[k]; d && *d && !why; d++) {
+			char *abs = resolved(*d);
+			struct stat st;
+			int here = lstat(abs, &st) == 0;
+			int system = system_file(b, abs) && !(b->cache && under(abs, b->cache));
+			if (b->cache && under(abs, b->cache)) {
+				/* the build's own files (the entry being built) */
+			} else if (!here) {
+				if (system)
+					why = xstrfmt("the %s read '%s', which is gone now: build again with the "
+						      "toolchain left alone",
+						      k ? "linker" : "assembler", abs);
+			} else if (system && !in_flag_dir(b, abs)) {
+				json_object_set_new(tc, abs, json_string("read"));
+			} else if (classify_read(b, abs) != READ_OUTSIDE) {
+				why = add_code_file(b, abs, sources);
+			} else if ((*d)[0] == '/') {
+				why = xstrfmt("the %s read '%s', outside the repository and the toolchain",
+					      k ? "linker" : "assembler", abs);
+			}
+			free(abs);
+		}
+	char **libs = why ? NULL : sandbox_object_libraries(so);
+	for (char **l = libs; l && *l; l++) {
+		char *abs = resolved(*l);
+		if (system_file(b, abs) && !(b->cache && under(abs, b->cache)))
+			json_object_set_new(tc, abs, json_string("loaded"));
+		free(abs);
+	}
+	sandbox_argv_free(libs);
+	const char **paths = xcalloc(json_object_size(tc) + 1, sizeof(char *));
+	size_t n = 0;
+	const char *path;
+	json_t *kind;
+	json_object_foreach(tc, path, kind)
+		paths[n++] = path;
+	if (n)
+		qsort(paths, n, sizeof(char *), cmp_str);
+	json_t *files = json_array();
+	struct sha256_ctx *all = sha256_begin();
+	for (size_t i = 0; i < n && !why; i++) {
+		char hex[SHA256_HEX_LEN + 1];
+		struct toolchain_stat st;
+		if (toolchain_file_sha(paths[i], hex, &st) < 0) {
+			why = xstrfmt("cannot read '%s', a toolchain file the build read", paths[i]);
+			break;
+		}
+		int loaded = !strcmp(json_string_value(json_object_get(tc, paths[i])), "loaded");
+		json_t *f = json_pack("{s:s, s:s, s:[I, I, I, I, I]}", "path", paths[i], "sha256", hex, "stat",
+				      (json_int_t)st.dev, (json_int_t)st.ino, (json_int_t)st.size,
+				      (json_int_t)st.mtime_ns, (json_int_t)st.ctime_ns);
+		if (loaded)
+			json_object_set_new(f, "loaded", json_true());
+		json_array_append_new(files, f);
+		sha256_update_field(all, "path", paths[i], strlen(paths[i]));
+		sha256_update_field(all, loaded ? "loaded" : "read", hex, strlen(hex));
+	}
+	char digest[SHA256_HEX_LEN + 1];
+	sha256_end(all, digest);
+	free(paths);
+	json_decref(tc);
+	if (why) {
+		json_decref(files);
+		return why;
+	}
+	*out = json_pack("{s:s, s:o}", "sha256", digest, "files", files);
+	return NULL;
+}
+
+/* Does the entry's toolchain manifest still hold: each file as it was
+ * (its stat, else its bytes), and each system library the loader would
+ * map for the object at so now among them?  (1 yes; 0: stale.) */
+static int toolchain_current(const json_t *info, const struct build_bounds *b, const char *so)
+{
+	json_t *files = json_object_get(json_object_get(info, "toolchain"), "files");
+	if (!json_is_array(files))
+		return 0;
+	size_t i;
+	json_t *f;
+	json_array_foreach(files, i, f)
+	{
+		json_t *sv = json_object_get(f, "stat");
+		struct toolchain_stat st = { 0 };
+		int have = json_array_size(sv) == 5;
+		if (have) {
+			st.dev = (unsigned long long)json_integer_value(json_array_get(sv, 0));
+			st.ino = (unsigned long long)json_integer_value(json_array_get(sv, 1));
+			st.size = (unsigned long long)json_integer_value(json_array_get(sv, 2));
+			st.mtime_ns = json_integer_value(json_array_get(sv, 3));
+			st.ctime_ns = json_integer_value(json_array_get(sv, 4));
+		}
+		if (!toolchain_file_current(json_string_value(json_object_get(f, "path")),
+					    json_string_value(json_object_get(f, "sha256")), have ? &st : NULL))
+			return 0;
+	}
+	char **libs = sandbox_object_libraries(so);
+	int ok = 1;
+	for (char **l = libs; l && *l && ok; l++) {
+		char *abs = resolved(*l);
+		if (system_file(b, abs) && !(b->cache && under(abs, b->cache))) {
+			int found = 0;
+			json_array_foreach(files, i, f)
+				found |= !strcmp(json_string_value(json_object_get(f, "path")), abs);
+			ok = found;
+		}
+		free(abs);
+	}
+	sandbox_argv_free(libs);
+	return ok;
 }
 
 /*
@@ -2234,7 +2387,8 @@ static int cache_hit(const char *entry, const struct build_bounds *b, struct bui
 			free(aside);
 			json_decref(info);
 			info = NULL;
-		} else if (info && (!sources_current(info) || !libraries_listed(info, b, so))) {
+		} else if (info && (!sources_current(info) || !libraries_listed(info, b, so) ||
+				    !toolchain_current(info, b, so))) {
 			/* a file the compiler read changed (one the key's own walk
 			 * cannot see, such as a macro include): the object is stale;
 			 * drop the entry, and the caller builds afresh */
@@ -2677,6 +2831,9 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 			    ? xstrdup(rq->kernel_path)
 			    : xstrfmt("%s/%s", rq->repo_root, rq->kernel_path);
 	char *version = NULL, *tmpdir = NULL, *entry = NULL, *out_path = NULL, *deps_path = NULL;
+	char *as_list = NULL, *ld_list = NULL, **tracers = NULL, **traced[2] = { NULL, NULL };
+	const char **run_argv = NULL;
+	json_t *toolchain = NULL;
 	char *refused = NULL, *exe_path = NULL, exe_sha[SHA256_HEX_LEN + 1];
 	char echo_hex[SHA256_HEX_LEN + 1] = "", *echo_why = NULL; /* the echo twin's (echo_twin) */
 	int echo_tried = 0;
@@ -2764,6 +2921,19 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		sha256_update_field(key, "echo", ECHO_TWIN, strlen(ECHO_TWIN));
 	/* an entry made before the sealed build id may hold the linker's own */
 	sha256_update_field(key, "build-id", BUILD_ID_SEALED, strlen(BUILD_ID_SEALED));
+	/* the names the toolchain's search directories show and its specs
+	 * file (build_toolchain.h, red team 204): nvcc's host compiler is the
+	 * gcc on PATH, and its own headers are the CUDA home's */
+	int nvcc = build_flags_dialect_of(recipe->compiler) == BUILD_FLAGS_NVCC;
+	{
+		char *pfx = nvcc ? compiler_prefix(recipe->compiler) : NULL;
+		char *inc = pfx ? xstrfmt("%s/include", pfx) : NULL, *rinc = inc ? realpath(inc, NULL) : NULL;
+		const char *extra[] = { rinc, NULL };
+		toolchain_key(key, nvcc ? "gcc" : recipe->compiler, extra, build_env_keep, build_env_set);
+		free(pfx);
+		free(inc);
+		free(rinc);
+	}
 	char hex[SHA256_HEX_LEN + 1];
 	sha256_end(key, hex);
 	key = NULL;
@@ -2834,6 +3004,28 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	deps_path = xstrfmt("%s/deps.d", tmpdir);
 	argv[out_slot] = out_path;
 	argv[deps_slot] = deps_path;
+	/* the compile itself also has the assembler and the linker list what
+	 * they read (build_toolchain.h): not in the key or the record's argv,
+	 * which name the program, not where its lists go */
+	as_list = xstrfmt("%s/as.d", tmpdir);
+	ld_list = xstrfmt("%s/ld.d", tmpdir);
+	int gas = !strstr(version, "clang");
+	tracers = toolchain_tracers(nvcc, gas, as_list, ld_list);
+	{
+		size_t na = 0, nt = 0;
+		while (argv[na])
+			na++;
+		while (tracers[nt])
+			nt++;
+		run_argv = xcalloc(na + nt + 1, sizeof(char *));
+		size_t k2 = 0;
+		for (size_t i = 0; i < na; i++) {
+			if (i == deps_slot - 2)
+				for (size_t t = 0; t < nt; t++)
+					run_argv[k2++] = tracers[t];
+			run_argv[k2++] = argv[i];
+		}
+	}
 
 	/* in the build box when the run has one (sandbox.h): the repository
 	 * and the compiler's tree read-only, the cache masked but for this
@@ -2997,7 +3189,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	}
 	if (spawned == 0 && !pre_failed) {
 		int filter_fd = -1;
-		char **boxed = sandbox_wrap_build(box, argv, show, masks, tmpdir, &filter_fd);
+		char **boxed = sandbox_wrap_build(box, run_argv, show, masks, tmpdir, &filter_fd);
 		struct run_opts o = { .argv = (const char *const *)boxed, .timeout_s = BUILD_TIMEOUT_S,
 				      .merge_stderr = 1, .out = &log, .pass_fd = { filter_fd },
 				      .pass_fd_at = { box->on ? SANDBOX_SECCOMP_FD : 0 },
@@ -3009,6 +3201,12 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		sandbox_argv_free(boxed);
 		if (filter_fd >= 0)
 			close(filter_fd);
+		/* the assembler's and linker's lists, before the echo twin's
+		 * compile (which is not traced) */
+		traced[0] = gas && !nvcc ? toolchain_trace_list(as_list) : NULL;
+		traced[1] = toolchain_trace_list(ld_list);
+		unlink(as_list);
+		unlink(ld_list);
 		if (spawned == 0 && recipe->echo_mask && rq->n_params && rr.exited && rr.exit_code == 0 &&
 		    path_exists(out_path)) {
 			double e0 = mono_now();
@@ -3054,6 +3252,8 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		outside = object_libraries(&bounds, out_path, sources);
 	if (compiled && !outside)
 		outside = linker_inputs(&bounds, argv, out_path, sources);
+	if (compiled && !outside)
+		outside = toolchain_reads(&bounds, deps_path, traced, gas && !nvcc, out_path, sources, &toolchain);
 	unlink(deps_path);
 	json_t *info = json_pack("{s:o, s:s, s:s, s:O, s:b, s:f, s:o, s:o}", "argv", argv_rec,
 				 "compiler_version", version, "build_key", hex, "sources", sources,
@@ -3063,6 +3263,10 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 					   (json_int_t)BUILD_LIMIT_FSIZE_BYTES, "timeout_s", BUILD_TIMEOUT_S, "box",
 					   box->on ? "bubblewrap build box" : "none"));
 	json_object_set_new(info, "compiler_exe", json_pack("{s:s, s:s}", "path", exe_path, "sha256", exe_sha));
+	if (toolchain) {
+		json_object_set_new(info, "toolchain", toolchain);
+		toolchain = NULL;
+	}
 	res->info = info;
 	res->log = xstrdup(strbuf_str(&log));
 	note_warnings(info, res->log);
@@ -3203,6 +3407,15 @@ out:
 		free(dflags);
 	}
 	free(argv);
+	free(run_argv);
+	for (char **t = tracers; t && *t; t++)
+		free(*t);
+	free(tracers);
+	free_strv(traced[0]);
+	free_strv(traced[1]);
+	free(as_list);
+	free(ld_list);
+	json_decref(toolchain);
 	json_decref(sources);
 	shown_hashes = NULL;
 	json_decref(pre);

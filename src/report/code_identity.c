@@ -119,6 +119,15 @@ static void libs_hash(const struct run_record *r, const char *fam, char out[SHA2
 		if (r->sources[i].sha256 && r->sources[i].sha256 != fam &&
 		    (r->sources[i].loaded || shared_object_name(r->sources[i].path)))
 			lv[nl++] = r->sources[i].sha256;
+	/* and the system's libraries it loads (code.compiler.toolchain, since
+	 * red team 204: one object with a library of /usr changed between
+	 * runs ran two ways); records before it have none */
+	json_t *tcf = json_object_get(json_object_get(r->compiler, "toolchain"), "files"), *f;
+	size_t i;
+	lv = xrealloc(lv, (r->n_sources + json_array_size(tcf) + 1) * sizeof(*lv));
+	json_array_foreach(tcf, i, f)
+		if (json_is_true(json_object_get(f, "loaded")) && json_string_value(json_object_get(f, "sha256")))
+			lv[nl++] = json_string_value(json_object_get(f, "sha256"));
 	qsort(lv, nl, sizeof(*lv), cmp_str);
 	struct strbuf lb = STRBUF_INIT;
 	for (size_t i = 0; i < nl; i++)

@@ -2694,6 +2694,21 @@ static void rec_code(struct job_state *j)
 	json_t *exe = json_object_get(info, "compiler_exe");
 	if (json_is_object(exe))
 		json_object_set(r->compiler, "exe", exe);
+	/* the toolchain's files the build read and the system's libraries the
+	 * object loads, with their hashes (build_toolchain.h; the cache's
+	 * stat of each left out) */
+	json_t *tc = json_object_get(info, "toolchain");
+	if (json_is_object(tc)) {
+		json_t *files = json_array(), *f;
+		json_array_foreach(json_object_get(tc, "files"), i, f)
+		{
+			json_t *g = json_deep_copy(f);
+			json_object_del(g, "stat");
+			json_array_append_new(files, g);
+		}
+		json_object_set_new(r->compiler, "toolchain",
+				    json_pack("{s:O, s:o}", "sha256", json_object_get(tc, "sha256"), "files", files));
+	}
 }
 
 /* What the kernel said it was compiled with, against the spec's parameters. */

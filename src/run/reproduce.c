@@ -322,23 +322,63 @@ struct hook {
 	size_t n;
 };
 
+/* The first file two toolchain manifests (code.compiler.toolchain) differ
+ * in, as text (malloc'd), or NULL when they agree or either is missing. */
+static char *toolchain_change(const json_t *then, const json_t *now)
+{
+	const char *a = json_string_value(json_object_get(then, "sha256")), *b = json_string_value(json_object_get(now, "sha256"));
+	if (!a || !b || !strcmp(a, b))
+		return NULL;
+	json_t *fa = json_object_get(then, "files"), *fb = json_object_get(now, "files"), *x, *y;
+	size_t i, j, differ = 0;
+	char *first = NULL;
+	for (int pass = 0; pass < 2; pass++)
+		json_array_foreach(pass ? fb : fa, i, x)
+		{
+			const char *path = json_string_value(json_object_get(x, "path"));
+			const char *sha = json_string_value(json_object_get(x, "sha256"));
+			const char *other = NULL;
+			json_array_foreach(pass ? fa : fb, j, y)
+			{
+				const char *py = json_string_value(json_object_get(y, "path"));
+				if (path && py && !strcmp(path, py))
+					other = json_string_value(json_object_get(y, "sha256"));
+			}
+			if (pass && other)
+				continue; /* counted in the first pass */
+			if (other && sha && !strcmp(other, sha))
+				continue;
+			differ++;
+			if (!first)
+				first = !other ? xstrfmt("'%s' %s", path ? path : "?", pass ? "read now, not then" : "read then, not now")
+					       : xstrfmt("'%s' %.12s then, %.12s now", path ? path : "?", sha ? sha : "?", other);
+		}
+	char *text = xstrfmt("the toolchain's files differ (%zu: %s)", differ, first ? first : "the manifests' hashes");
+	free(first);
+	return text;
+}
+
 /*
  * A warning where the rebuilt object of old's row is not the one it
  * recorded (red team 70: a reproduction served the writer's wrapper-built
  * object from the cache, or built with another compiler, and said
  * nothing): the times then compare other code, whatever the verdict.
- * The new row's runs are read from the store, where they were just
- * committed.
+ * And where the toolchain's files the build read or the system's
+ * libraries the object loads differ (red team 204: one object, a library
+ * of /usr changed, "NOT reproduced" with nothing to say why).  The new
+ * row's runs are read from the store, where they were just committed.
  */
 static void binary_warning(struct hook *h, const struct batch_row *row, const struct batch_row *now)
 {
 	const struct run_record **runs;
 	size_t n = query_row_runs(h->q, row, &runs);
 	const char *then = NULL, *then_cc = NULL;
+	json_t *then_tc = NULL;
 	for (size_t i = 0; i < n && !then; i++)
 		if (runs[i]->binary_sha256) {
 			then = runs[i]->binary_sha256;
 			then_cc = json_string_value(json_object_get(json_object_get(runs[i]->compiler, "exe"), "sha256"));
+			then_tc = json_object_get(runs[i]->compiler, "toolchain");
 		}
 	free(runs);
 	if (!then || !now)
@@ -357,14 +397,19 @@ static void binary_warning(struct hook *h, const struct batch_row *row, const st
 		}
 		const char *cc = json_string_value(json_object_get(json_object_get(r.compiler, "exe"), "sha256"));
 		int other = r.binary_sha256 && strcmp(r.binary_sha256, then);
+		char *tc = toolchain_change(then_tc, json_object_get(r.compiler, "toolchain"));
 		if (other)
 			note(h->warnings, 0,
-			     "%s: the rebuilt object (%.12s) is not the recorded one (%.12s)%s: the times compare other code",
+			     "%s: the rebuilt object (%.12s) is not the recorded one (%.12s)%s%s%s: the times compare other code",
 			     row->variant, r.binary_sha256, then,
-			     then_cc && cc && strcmp(then_cc, cc) ? ", built by another compiler executable" : "");
+			     then_cc && cc && strcmp(then_cc, cc) ? ", built by another compiler executable" : "",
+			     tc ? "; " : "", tc ? tc : "");
+		else if (tc)
+			note(h->warnings, 0, "%s: the same object, but %s: the times compare other code", row->variant, tc);
+		free(tc);
 		run_record_release(&r);
 		json_decref(m);
-		if (other)
+		if (other || tc)
 			return;
 	}
 }

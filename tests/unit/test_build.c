@@ -5,7 +5,8 @@
  * "FILE(L): warning #N-D:" lines, repeated for the host and device passes,
  * and ptxas's "ptxas warning :" lines), what build_run leaves in the
  * build's info for the run record, and build_run's race with another
- * runner that publishes the same key first.  Runs from the repository
+ * runner that publishes the same key first, and the toolchain manifest
+ * a cache hit checks.  Runs from the repository
  * root (make test-unit).
  */
 #include <setjmp.h>
@@ -224,6 +225,83 @@ static void test_publish_race(void **state)
 	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
 	free(so);
 	free(entry);
+	free(cache);
+	free(src);
+	free(kdir);
+}
+
+
+/*
+ * The toolchain's files a build read (build_toolchain.h, red team 204):
+ * a kernel that includes <stdio.h> has it among them with its hash, and
+ * the C library it loads marked loaded; the entry's manifest is checked
+ * on a hit, so one whose toolchain file no longer hashes as recorded is
+ * stale and built afresh (an edited stdio.h, simulated by editing the
+ * entry's record of it: a test cannot write /usr).
+ */
+static void test_toolchain_manifest(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/evident-test-build-XXXXXX";
+	char *root = mkdtemp(tmpl);
+	assert_non_null(root);
+	char *kdir = xstrfmt("%s/kernels", root);
+	char *src = xstrfmt("%s/kernels/k.c", root);
+	char *cache = xstrfmt("%s/cache", root);
+	assert_int_equal(mkdir(kdir, 0755), 0);
+	FILE *f = fopen(src, "w");
+	assert_non_null(f);
+	fputs("#include <stdio.h>\nint evident_k(void) { return puts(\"k\"); }\n", f);
+	assert_int_equal(fclose(f), 0);
+	struct build_request rq = { .kernel_path = src, .repo_root = root, .cache_dir = cache };
+	struct build_recipe r = { .compiler = "cc", .base_flags = race_flags, .version_flag = "--version" };
+	struct build_result res = { 0 };
+	assert_int_equal(build_run(&rq, &r, &res), 0);
+	assert_true(res.ok);
+	json_t *tc = json_object_get(res.info, "toolchain");
+	assert_true(json_is_object(tc));
+	assert_int_equal(strlen(json_string_value(json_object_get(tc, "sha256"))), SHA256_HEX_LEN);
+	int stdio = 0, libc = 0;
+	size_t i;
+	json_t *e;
+	json_array_foreach(json_object_get(tc, "files"), i, e)
+	{
+		const char *path = json_string_value(json_object_get(e, "path"));
+		char hex[SHA256_HEX_LEN + 1];
+		assert_int_equal(sha256_file_hex(path, hex), 0);
+		assert_string_equal(hex, json_string_value(json_object_get(e, "sha256")));
+		stdio |= strstr(path, "/include/stdio.h") != NULL;
+		libc |= strstr(path, "/libc.so.6") && json_is_true(json_object_get(e, "loaded"));
+	}
+	assert_true(stdio);
+	assert_true(libc);
+	/* the toolchain's files are not the kernel's sources */
+	json_array_foreach(json_object_get(res.info, "sources"), i, e)
+		assert_null(strstr(json_string_value(json_object_get(e, "path")), "stdio.h"));
+	char *info_path = xstrfmt("%s/%s/info.json", cache, json_string_value(json_object_get(res.info, "build_key")));
+	build_result_release(&res);
+	struct build_result hit = { 0 };
+	assert_int_equal(build_run(&rq, &r, &hit), 0);
+	assert_true(json_is_true(json_object_get(hit.info, "cached")));
+	build_result_release(&hit);
+	/* stdio.h "changed": its recorded hash and stat no longer hold */
+	json_error_t jerr;
+	json_t *info = json_load_file(info_path, 0, &jerr);
+	assert_non_null(info);
+	json_array_foreach(json_object_get(json_object_get(info, "toolchain"), "files"), i, e)
+		if (strstr(json_string_value(json_object_get(e, "path")), "/include/stdio.h")) {
+			json_object_set_new(e, "sha256", json_string("00"));
+			json_object_set_new(e, "stat", json_pack("[i, i, i, i, i]", 0, 0, 0, 0, 0));
+		}
+	assert_int_equal(json_dump_file(info, info_path, 0), 0);
+	json_decref(info);
+	struct build_result stale = { 0 };
+	assert_int_equal(build_run(&rq, &r, &stale), 0);
+	assert_true(stale.ok);
+	assert_true(json_is_false(json_object_get(stale.info, "cached")));
+	build_result_release(&stale);
+	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+	free(info_path);
 	free(cache);
 	free(src);
 	free(kdir);
@@ -659,6 +737,7 @@ int main(void)
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_info),
 		cmocka_unit_test(test_publish_race),
+		cmocka_unit_test(test_toolchain_manifest),
 		cmocka_unit_test(test_object_path_by_content),
 		cmocka_unit_test(test_flags_allowed),
 		cmocka_unit_test(test_flags_refused),

@@ -1,0 +1,501 @@
+/*
+ * build_toolchain.c - the toolchain's part of a build's identity
+ * (build_toolchain.h; red team 204): the listing of the directories the
+ * compiler driver searches by default, joined to the build key; the
+ * hashes of the toolchain files a build read, kept for the process; and
+ * the assembler's and linker's own lists of what they read.
+ *
+ * The driver is asked where it looks (`-print-search-dirs`, `-E -v` for
+ * the include list, `-print-file-name=specs`) once a process, with the
+ * environment the build runs with.  A listing is of names, kinds and link
+ * targets (links are not followed: a link's target text is the name's
+ * content), sorted, so it changes only when a name is made, removed or
+ * renamed; each directory walked is kept with its device, inode and ctime
+ * (which any such change moves), and the next key re-reads only those to
+ * decide whether to walk again: /usr/include's 25k names cost about 50 ms
+ * to walk and its 2k directories 2 ms to check.
+ */
+#include "backends/build_toolchain.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/runcmd.h"
+
+/* ---- file hashes, kept by identity ------------------------------------- */
+
+static struct tc_memo {
+	char *path;
+	struct toolchain_stat st;
+	char sha[SHA256_HEX_LEN + 1];
+} *file_memo;
+static size_t n_file_memo, cap_file_memo;
+
+static void stat_of(const struct stat *s, struct toolchain_stat *t)
+{
+	t->dev = (unsigned long long)s->st_dev;
+	t->ino = (unsigned long long)s->st_ino;
+	t->size = (unsigned long long)s->st_size;
+	t->mtime_ns = (long long)s->st_mtim.tv_sec * 1000000000LL + s->st_mtim.tv_nsec;
+	t->ctime_ns = (long long)s->st_ctim.tv_sec * 1000000000LL + s->st_ctim.tv_nsec;
+}
+
+static int same_stat(const struct toolchain_stat *a, const struct toolchain_stat *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns &&
+	       a->ctime_ns == b->ctime_ns;
+}
+
+/* the bytes of the open file fd hashed, its stat in *t: read from the one
+ * descriptor, so the hash is of the file the stat names */
+static int hash_fd(int fd, char hex[SHA256_HEX_LEN + 1], struct toolchain_stat *t)
+{
+	struct stat s;
+	if (fstat(fd, &s) < 0 || !S_ISREG(s.st_mode))
+		return -1;
+	struct sha256_ctx *c = sha256_begin();
+	char buf[1 << 16];
+	for (;;) {
+		ssize_t k = read(fd, buf, sizeof(buf));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			sha256_end(c, hex);
+			return -1;
+		}
+		if (k == 0)
+			break;
+		sha256_update(c, buf, (size_t)k);
+	}
+	sha256_end(c, hex);
+	struct stat after;
+	/* written while read: not one file's bytes */
+	if (fstat(fd, &after) < 0 || after.st_ctim.tv_sec != s.st_ctim.tv_sec ||
+	    after.st_ctim.tv_nsec != s.st_ctim.tv_nsec)
+		return -1;
+	stat_of(&s, t);
+	return 0;
+}
+
+int toolchain_file_sha(const char *path, char hex[SHA256_HEX_LEN + 1], struct toolchain_stat *st)
+{
+	struct stat s;
+	if (stat(path, &s) < 0 || !S_ISREG(s.st_mode))
+		return -1;
+	struct toolchain_stat now;
+	stat_of(&s, &now);
+	struct tc_memo *m = NULL;
+	for (size_t i = 0; i < n_file_memo && !m; i++)
+		if (!strcmp(file_memo[i].path, path))
+			m = &file_memo[i];
+	if (m && same_stat(&m->st, &now)) {
+		memcpy(hex, m->sha, SHA256_HEX_LEN + 1);
+		if (st)
+			*st = m->st;
+		return 0;
+	}
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	struct toolchain_stat got;
+	int rc = hash_fd(fd, hex, &got);
+	close(fd);
+	if (rc < 0)
+		return -1;
+	if (!m) {
+		if (n_file_memo == cap_file_memo)
+			file_memo = xrealloc(file_memo, (cap_file_memo = cap_file_memo ? 2 * cap_file_memo : 64) *
+							       sizeof(*file_memo));
+		m = &file_memo[n_file_memo++];
+		m->path = xstrdup(path);
+	}
+	m->st = got;
+	memcpy(m->sha, hex, SHA256_HEX_LEN + 1);
+	if (st)
+		*st = got;
+	return 0;
+}
+
+int toolchain_file_current(const char *path, const char *sha, const struct toolchain_stat *st)
+{
+	struct stat s;
+	if (!path || !sha || stat(path, &s) < 0 || !S_ISREG(s.st_mode))
+		return 0;
+	struct toolchain_stat now;
+	stat_of(&s, &now);
+	if (st && same_stat(st, &now))
+		return 1;
+	char hex[SHA256_HEX_LEN + 1];
+	return toolchain_file_sha(path, hex, NULL) == 0 && !strcmp(hex, sha);
+}
+
+/* ---- the driver's search directories ------------------------------------ */
+
+struct dsnap {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+	struct timespec ctim;
+};
+
+/* one directory's listing and the directories it walked */
+struct listing {
+	char *root;
+	int recursive;
+	struct dsnap *dirs;
+	size_t n, cap;
+	int absent; /* the root was no directory */
+	char digest[SHA256_HEX_LEN + 1];
+};
+static struct listing *listings;
+static size_t n_listings;
+
+/* at most this many names a listing: past it the listing says so
+ * ("truncated") and names past it are not seen */
+#define TC_LIST_MAX 400000
+#define TC_LIST_DEPTH 32
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void walk(struct listing *L, struct sha256_ctx *c, const char *dir, const char *rel, int depth, size_t *left)
+{
+	DIR *d = opendir(dir);
+	struct stat ds;
+	if (!d || fstat(dirfd(d), &ds) < 0) {
+		if (d)
+			closedir(d);
+		sha256_update_field(c, "unlisted", rel, strlen(rel));
+		return;
+	}
+	if (L->n == L->cap)
+		L->dirs = xrealloc(L->dirs, (L->cap = L->cap ? 2 * L->cap : 64) * sizeof(*L->dirs));
+	L->dirs[L->n++] = (struct dsnap){ xstrdup(dir), ds.st_dev, ds.st_ino, ds.st_ctim };
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (n == cap)
+			names = xrealloc(names, (cap = cap ? 2 * cap : 32) * sizeof(char *));
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(char *), name_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (*left == 0) {
+			sha256_update_field(c, "truncated", rel, strlen(rel));
+		} else {
+			(*left)--;
+			char *path = xstrfmt("%s/%s", dir, names[i]), *sub = xstrfmt("%s/%s", rel, names[i]);
+			struct stat st;
+			char kind = lstat(path, &st) < 0 ? '?' : S_ISDIR(st.st_mode) ? 'd' : S_ISLNK(st.st_mode) ? 'l' : 'f';
+			sha256_update_field(c, "name", sub, strlen(sub));
+			sha256_update_field(c, "kind", &kind, 1);
+			if (kind == 'l') {
+				char target[PATH_MAX];
+				ssize_t t = readlink(path, target, sizeof(target));
+				sha256_update_field(c, "link", target, t > 0 ? (size_t)t : 0);
+			}
+			if (kind == 'd' && L->recursive && depth < TC_LIST_DEPTH)
+				walk(L, c, path, sub, depth + 1, left);
+			free(path);
+			free(sub);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void listing_clear(struct listing *L)
+{
+	for (size_t i = 0; i < L->n; i++)
+		free(L->dirs[i].path);
+	L->n = 0;
+	L->absent = 0;
+}
+
+/* is every directory L walked as it was? */
+static int listing_current(const struct listing *L)
+{
+	struct stat st;
+	if (L->absent)
+		return stat(L->root, &st) < 0 || !S_ISDIR(st.st_mode);
+	for (size_t i = 0; i < L->n; i++) {
+		const struct dsnap *s = &L->dirs[i];
+		if (lstat(s->path, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_dev != s->dev || st.st_ino != s->ino ||
+		    st.st_ctim.tv_sec != s->ctim.tv_sec || st.st_ctim.tv_nsec != s->ctim.tv_nsec)
+			return 0;
+	}
+	return 1;
+}
+
+/* root's listing digest (walked again where it changed) */
+static const char *listing_of(const char *root, int recursive)
+{
+	struct listing *L = NULL;
+	for (size_t i = 0; i < n_listings && !L; i++)
+		if (!strcmp(listings[i].root, root) && listings[i].recursive == recursive)
+			L = &listings[i];
+	if (L && listing_current(L))
+		return L->digest;
+	if (!L) {
+		listings = xrealloc(listings, (n_listings + 1) * sizeof(*listings));
+		L = &listings[n_listings++];
+		memset(L, 0, sizeof(*L));
+		L->root = xstrdup(root);
+		L->recursive = recursive;
+	}
+	listing_clear(L);
+	struct sha256_ctx *c = sha256_begin();
+	struct stat st;
+	if (stat(root, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		L->absent = 1;
+		sha256_update_field(c, "absent", root, strlen(root));
+	} else {
+		size_t left = TC_LIST_MAX;
+		walk(L, c, root, "", 0, &left);
+	}
+	sha256_end(c, L->digest);
+	return L->digest;
+}
+
+/* ---- what the driver says ----------------------------------------------- */
+
+struct driver {
+	char *cc;
+	char **include; /* recursive */
+	char **flat;    /* library and program directories: their top only */
+	char *install;  /* recursive */
+	char *specs;    /* the specs file the driver finds, or NULL */
+};
+static struct driver drivers[4];
+
+static char *ask(const char *const *argv, const char *const *env_keep, const char *const *env_set, int want_err)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct run_opts o = { .argv = argv, .timeout_s = 30, .out = &out, .err = &err, .env_keep = env_keep,
+			      .env_set = env_set };
+	struct run_result r;
+	int rc = run_command(&o, &r);
+	char *text = NULL;
+	if (rc == 0 && r.exited && r.exit_code == 0)
+		text = strbuf_detach(want_err ? &err : &out, NULL);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return text;
+}
+
+static void push(char ***v, const char *s)
+{
+	size_t n = 0;
+	while (*v && (*v)[n])
+		n++;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp((*v)[i], s))
+			return;
+	*v = xrealloc(*v, (n + 2) * sizeof(char *));
+	(*v)[n] = xstrdup(s);
+	(*v)[n + 1] = NULL;
+}
+
+/* "/a/b/../c/" as "/a/c" when it exists (realpath), else NULL */
+static char *real_dir(const char *d, size_t n)
+{
+	char *s = xstrndup(d, n), *r = realpath(s, NULL);
+	free(s);
+	struct stat st;
+	if (r && (stat(r, &st) < 0 || !S_ISDIR(st.st_mode))) {
+		free(r);
+		r = NULL;
+	}
+	return r;
+}
+
+/* a directory of /usr/local other than the one given (the build box shows
+ * only a CUDA home there: sandbox.c push_no_local) */
+static int hidden_local(const char *d, const char *const *extra)
+{
+	if (strncmp(d, "/usr/local", 10) || (d[10] && d[10] != '/'))
+		return 0;
+	for (const char *const *e = extra; e && *e; e++) {
+		size_t n = strlen(*e);
+		if (!strncmp(d, *e, n) && (d[n] == '/' || !d[n]))
+			return 0;
+	}
+	return 1;
+}
+
+static struct driver *driver_of(const char *cc, const char *const *env_keep, const char *const *env_set)
+{
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(drivers) && drivers[i].cc; i++)
+		if (!strcmp(drivers[i].cc, cc))
+			return &drivers[i];
+	struct driver *dv = i < ARRAY_SIZE(drivers) ? &drivers[i] : NULL;
+	if (!dv)
+		return NULL;
+	const char *sd[] = { cc, "-print-search-dirs", NULL };
+	const char *inc[] = { cc, "-xc", "-E", "-v", "/dev/null", NULL };
+	const char *sp[] = { cc, "-print-file-name=specs", NULL };
+	char *dirs = ask(sd, env_keep, env_set, 0), *v = ask(inc, env_keep, env_set, 1), *s = ask(sp, env_keep, env_set, 0);
+	dv->cc = xstrdup(cc);
+	char *save = NULL;
+	for (char *line = dirs ? strtok_r(dirs, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "install: ", 9)) {
+			dv->install = real_dir(line + 9, strlen(line + 9));
+			continue;
+		}
+		const char *p = !strncmp(line, "libraries: ", 11) ? line + 11 : !strncmp(line, "programs: ", 10) ? line + 10 : NULL;
+		if (!p)
+			continue;
+		if (*p == '=')
+			p++;
+		while (*p) {
+			size_t n = strcspn(p, ":");
+			char *r = n ? real_dir(p, n) : NULL;
+			if (r)
+				push(&dv->flat, r);
+			free(r);
+			p += n + (p[n] == ':');
+		}
+	}
+	const char *b = v ? strstr(v, "#include <...> search starts here:\n") : NULL;
+	const char *e = b ? strstr(b, "End of search list.") : NULL;
+	for (const char *p = b ? strchr(b, '\n') + 1 : NULL; p && p < e;) {
+		size_t n = strcspn(p, "\n");
+		const char *q = p;
+		while (*q == ' ')
+			q++;
+		char *r = q < p + n ? real_dir(q, (size_t)(p + n - q)) : NULL;
+		if (r)
+			push(&dv->include, r);
+		free(r);
+		p += n + (p[n] == '\n');
+	}
+	if (s) {
+		s[strcspn(s, "\n")] = '\0';
+		struct stat st;
+		if (s[0] == '/' && stat(s, &st) == 0 && S_ISREG(st.st_mode))
+			dv->specs = xstrdup(s);
+	}
+	free(dirs);
+	free(v);
+	free(s);
+	return dv;
+}
+
+void toolchain_key(struct sha256_ctx *key, const char *host_cc, const char *const *extra_dirs,
+		   const char *const *env_keep, const char *const *env_set)
+{
+	sha256_update_field(key, "toolchain", TOOLCHAIN_RULE, strlen(TOOLCHAIN_RULE));
+	struct driver *dv = host_cc ? driver_of(host_cc, env_keep, env_set) : NULL;
+	char **rec = NULL, **flat = NULL;
+	if (dv) {
+		for (char **d = dv->include; d && *d; d++)
+			push(&rec, *d);
+		if (dv->install)
+			push(&rec, dv->install);
+		for (char **d = dv->flat; d && *d; d++)
+			push(&flat, *d);
+	}
+	for (const char *const *d = extra_dirs; d && *d; d++)
+		push(&rec, *d);
+	for (int k = 0; k < 2; k++)
+		for (char **d = k ? flat : rec; d && *d; d++) {
+			if (hidden_local(*d, extra_dirs))
+				continue;
+			const char *dg = listing_of(*d, !k);
+			sha256_update_field(key, k ? "tc_flat" : "tc_tree", *d, strlen(*d));
+			sha256_update_field(key, "tc_list", dg, strlen(dg));
+		}
+	/* the specs file's bytes (the driver reads it whenever it exists:
+	 * red team 204's *cpp: line added a -D to every compile) */
+	char hex[SHA256_HEX_LEN + 1];
+	if (dv && dv->specs && toolchain_file_sha(dv->specs, hex, NULL) == 0)
+		sha256_update_field(key, "specs", hex, strlen(hex));
+	else
+		sha256_update_field(key, "specs", "", 0);
+	for (char **d = rec; d && *d; d++)
+		free(*d);
+	free(rec);
+	for (char **d = flat; d && *d; d++)
+		free(*d);
+	free(flat);
+}
+
+/* ---- the assembler's and linker's lists ---------------------------------- */
+
+char **toolchain_tracers(int nvcc, int gas, const char *as_list, const char *ld_list)
+{
+	char **v = xcalloc(5, sizeof(char *));
+	size_t n = 0;
+	/* gcc's -Xassembler, not -Wa,: nvcc would split the latter's commas;
+	 * and only gcc's: nvcc runs the assembler twice (the host code, then
+	 * its device-link stub) and --MD keeps the last list */
+	if (gas && !nvcc) {
+		v[n++] = xstrdup("-Xassembler");
+		v[n++] = xstrfmt("--MD=%s", as_list);
+	}
+	if (nvcc)
+		v[n++] = xstrdup("-Xlinker");
+	v[n++] = nvcc ? xstrfmt("--dependency-file=%s", ld_list) : xstrfmt("-Wl,--dependency-file=%s", ld_list);
+	return v;
+}
+
+char **toolchain_trace_list(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (read_file(path, &sb) < 0)
+		return NULL;
+	const char *p = strbuf_str(&sb);
+	char **v = xcalloc(1, sizeof(char *));
+	size_t n = 0;
+	struct strbuf tok = STRBUF_INIT;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
+		       (*p == '\\' && (p[1] == '\n' || (p[1] == '\r' && p[2] == '\n'))))
+			p += *p == '\\' ? (p[1] == '\n' ? 2 : 3) : 1;
+		if (!*p)
+			break;
+		strbuf_reset(&tok);
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
+			if (*p == '\\' && (p[1] == ' ' || p[1] == '#' || p[1] == '\\' || p[1] == '\t')) {
+				strbuf_addch(&tok, p[1]);
+				p += 2;
+			} else if (*p == '\\' && (p[1] == '\n' || p[1] == '\r')) {
+				break;
+			} else if (*p == '$' && p[1] == '$') {
+				strbuf_addch(&tok, '$');
+				p += 2;
+			} else {
+				strbuf_addch(&tok, *p++);
+			}
+		}
+		const char *t = strbuf_str(&tok);
+		size_t len = strlen(t);
+		/* a target ("out:", a phony "file:"): the files are the others */
+		if (!len || t[len - 1] == ':')
+			continue;
+		int dup = 0;
+		for (size_t i = 0; i < n && !dup; i++)
+			dup = !strcmp(v[i], t);
+		if (dup)
+			continue;
+		v = xrealloc(v, (n + 2) * sizeof(char *));
+		v[n++] = xstrdup(t);
+		v[n] = NULL;
+	}
+	strbuf_release(&tok);
+	strbuf_release(&sb);
+	return v;
+}

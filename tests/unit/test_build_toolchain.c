@@ -1,0 +1,161 @@
+/*
+ * test_build_toolchain.c - the toolchain's part of a build key and
+ * manifest (backends/build_toolchain.h, red team 204): a name made in a
+ * directory the key lists changes the key (a header only probed with
+ * __has_include, a library or driver program put beside the compiler),
+ * a file's kept hash follows its bytes, and the assembler's and linker's
+ * make-rule lists read back as the files they name.  Runs from the
+ * repository root (make test-unit); writes only under /tmp.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backends/build_toolchain.h"
+#include "base/util.h"
+
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* the key over dir listed (no driver asked: host_cc NULL) */
+static void key_of(const char *dir, char out[SHA256_HEX_LEN + 1])
+{
+	struct sha256_ctx *k = sha256_begin();
+	const char *extra[] = { dir, NULL };
+	toolchain_key(k, NULL, extra, NULL, NULL);
+	sha256_end(k, out);
+}
+
+static void test_listing(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/evident-test-tc-XXXXXX";
+	char *root = mkdtemp(tmpl);
+	assert_non_null(root);
+	char *sub = xstrfmt("%s/sys", root), *h = xstrfmt("%s/sys/a.h", root), *m = xstrfmt("%s/sys/marker.h", root);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	put(h, "#define A 1\n");
+	char k1[SHA256_HEX_LEN + 1], k2[SHA256_HEX_LEN + 1], k3[SHA256_HEX_LEN + 1], k4[SHA256_HEX_LEN + 1];
+	key_of(root, k1);
+	key_of(root, k2);
+	assert_string_equal(k1, k2); /* nothing changed: the same key (the kept listing) */
+	put(m, "");                  /* a name made two levels down */
+	key_of(root, k3);
+	assert_string_not_equal(k1, k3);
+	put(h, "#define A 2\n"); /* a file's bytes are the manifest's, not the listing's */
+	key_of(root, k4);
+	assert_string_equal(k3, k4);
+	assert_int_equal(unlink(m), 0);
+	key_of(root, k4);
+	assert_string_equal(k1, k4);
+	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+	free(sub);
+	free(h);
+	free(m);
+}
+
+static void test_file_sha(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/evident-test-tc-XXXXXX";
+	char *root = mkdtemp(tmpl);
+	assert_non_null(root);
+	char *f = xstrfmt("%s/lib.a", root);
+	put(f, "one");
+	char a[SHA256_HEX_LEN + 1], b[SHA256_HEX_LEN + 1], want[SHA256_HEX_LEN + 1];
+	struct toolchain_stat st;
+	assert_int_equal(toolchain_file_sha(f, a, &st), 0);
+	sha256_hex("one", 3, want);
+	assert_string_equal(a, want);
+	assert_true(toolchain_file_current(f, a, &st));
+	put(f, "two"); /* rewritten in place: its ctime moves, the kept hash is not used */
+	assert_int_equal(toolchain_file_sha(f, b, NULL), 0);
+	sha256_hex("two", 3, want);
+	assert_string_equal(b, want);
+	assert_false(toolchain_file_current(f, a, &st));
+	assert_true(toolchain_file_current(f, b, NULL));
+	assert_int_equal(unlink(f), 0);
+	assert_false(toolchain_file_current(f, b, NULL));
+	assert_int_equal(toolchain_file_sha(f, b, NULL), -1);
+	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+	free(f);
+}
+
+static void test_trace_list(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/evident-test-tc-XXXXXX";
+	char *root = mkdtemp(tmpl);
+	assert_non_null(root);
+	char *p = xstrfmt("%s/ld.d", root);
+	/* as the linker writes it: the output's rule, then each input as a
+	 * phony target; and as gas writes it */
+	put(p, "out.so: \\\n  /usr/lib/x.o \\\n  /lib/a\\ b.so \\\n  /usr/lib/x.o\n\n/usr/lib/x.o:\n\n/lib/a\\ b.so:\n"
+	       "/tmp/cc1.o: k.c /tmp/cc2.s\n");
+	char **v = toolchain_trace_list(p);
+	assert_non_null(v);
+	const char *want[] = { "/usr/lib/x.o", "/lib/a b.so", "k.c", "/tmp/cc2.s", NULL };
+	size_t n = 0;
+	for (; v[n]; n++) {
+		assert_non_null(want[n]);
+		assert_string_equal(v[n], want[n]);
+		free(v[n]);
+	}
+	assert_null(want[n]);
+	free(v);
+	assert_null(toolchain_trace_list("/nonexistent/ld.d"));
+	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+	free(p);
+}
+
+static void test_tracers(void **state)
+{
+	(void)state;
+	char **g = toolchain_tracers(0, 1, "/e/as.d", "/e/ld.d");
+	assert_string_equal(g[0], "-Xassembler");
+	assert_string_equal(g[1], "--MD=/e/as.d");
+	assert_string_equal(g[2], "-Wl,--dependency-file=/e/ld.d");
+	assert_null(g[3]);
+	char **n = toolchain_tracers(1, 1, "/e/as.d", "/e/ld.d");
+	assert_string_equal(n[0], "-Xlinker");
+	assert_string_equal(n[1], "--dependency-file=/e/ld.d");
+	assert_null(n[2]);
+	for (int i = 0; g[i]; i++)
+		free(g[i]);
+	for (int i = 0; n[i]; i++)
+		free(n[i]);
+	free(g);
+	free(n);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_listing),
+		cmocka_unit_test(test_file_sha),
+		cmocka_unit_test(test_trace_list),
+		cmocka_unit_test(test_tracers),
+	};
+	return cmocka_run_group_tests_name("build_toolchain", tests, NULL, NULL);
+}
