@@ -1076,7 +1076,10 @@ static char *toolchain_reads(const struct build_bounds *b, const char *deps, cha
 			if (b->cache && under(abs, b->cache)) {
 				/* the build's own files (the entry being built) */
 			} else if (!here) {
-				if (system)
+				/* a relative name is the assembler's `.file` (the
+				 * source as the compile named it, from its own
+				 * directory): the source is the key's already */
+				if (system && (*d)[0] == '/')
 					why = xstrfmt("the %s read '%s', which is gone now: build again with the "
 						      "toolchain left alone",
 						      k ? "linker" : "assembler", abs);

@@ -6,7 +6,9 @@
  * path), the full compiler argv (with the output path replaced by a fixed
  * placeholder), the compiler's version text and executable's hash, and the
  * environment the compiler runs with (PATH and the locale, the only
- * variables it is given: build.c build_env_keep).  A spec's flags are
+ * variables it is given: build.c build_env_keep), and the names the
+ * toolchain's search directories show with its specs file and programs
+ * (build_toolchain.h).  A spec's flags are
  * taken by allow list (build_flags_refusal below).  The cache directory
  * <cache_dir>/<key>/ holds kernel.so, build.log and info.json; it is made
  * in a temporary directory and renamed into place, so a half-built entry is
@@ -18,8 +20,10 @@
  * when it was built (info "so_sha256"): an entry whose object changed is
  * set aside (<key>.tampered-*) with a warning and built afresh; an entry
  * one of whose `sources` (the compiler's own -MD list of repository files
- * it read, build.c) no longer hashes as recorded is stale and is built
- * afresh too.  The compiler runs in the request's build box (sandbox.h)
+ * it read, build.c) or of its `toolchain` manifest (the system's and
+ * the compiler's tree's files the build read and the system libraries the
+ * object loads: build_toolchain.h) no longer hashes as recorded is stale
+ * and is built afresh too.  The compiler runs in the request's build box (sandbox.h)
  * under memory and file-size limits; a source using .incbin, or reading
  * outside the repository and the toolchain, is a failed build with the
  * reason.  Failed builds are not cached (the failure may be transient,

@@ -277,7 +277,11 @@ struct driver {
 	char **flat;    /* library and program directories: their top only */
 	char *install;  /* recursive */
 	char *specs;    /* the specs file the driver finds, or NULL */
+	char *progs[3]; /* the programs it runs (as, ld, collect2) where it finds them, or NULL */
 };
+/* not cc1 or cc1plus: the compiler proper, 30-40 MB to hash in every
+ * process, is what the version names, as the driver's executable */
+static const char *const prog_names[3] = { "as", "ld", "collect2" };
 static struct driver drivers[4];
 
 static char *ask(const char *const *argv, const char *const *env_keep, const char *const *env_set, int want_err)
@@ -388,6 +392,31 @@ static struct driver *driver_of(const char *cc, const char *const *env_keep, con
 		if (s[0] == '/' && stat(s, &st) == 0 && S_ISREG(st.st_mode))
 			dv->specs = xstrdup(s);
 	}
+	/* the programs the driver runs, by the driver's own search (a
+	 * name without a '/' is PATH's: found the same way) */
+	for (int k = 0; k < 3; k++) {
+		char *opt = xstrfmt("-print-prog-name=%s", prog_names[k]);
+		const char *pp[] = { cc, opt, NULL };
+		char *got = ask(pp, env_keep, env_set, 0);
+		if (got) {
+			got[strcspn(got, "\n")] = '\0';
+			char *r = got[0] == '/' ? realpath(got, NULL) : NULL;
+			if (!r && got[0] && got[0] != '/') {
+				const char *path = getenv("PATH");
+				char *copy = xstrdup(path && *path ? path : "/usr/bin:/bin"), *sv = NULL;
+				for (char *d = strtok_r(copy, ":", &sv); d && !r; d = strtok_r(NULL, ":", &sv)) {
+					char *c = xstrfmt("%s/%s", d, got);
+					if (access(c, X_OK) == 0)
+						r = realpath(c, NULL);
+					free(c);
+				}
+				free(copy);
+			}
+			dv->progs[k] = r;
+		}
+		free(got);
+		free(opt);
+	}
 	free(dirs);
 	free(v);
 	free(s);
@@ -425,6 +454,12 @@ void toolchain_key(struct sha256_ctx *key, const char *host_cc, const char *cons
 		sha256_update_field(key, "specs", hex, strlen(hex));
 	else
 		sha256_update_field(key, "specs", "", 0);
+	/* the driver's programs' bytes: the compiler's version and executable
+	 * are the driver's, not what it runs */
+	for (int k = 0; dv && k < 3; k++) {
+		int have = dv->progs[k] && toolchain_file_sha(dv->progs[k], hex, NULL) == 0;
+		sha256_update_field(key, prog_names[k], have ? hex : "", have ? strlen(hex) : 0);
+	}
 	for (char **d = rec; d && *d; d++)
 		free(*d);
 	free(rec);

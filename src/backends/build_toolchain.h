@@ -17,7 +17,8 @@
  *  - toolchain_key(): into the build key, the names (kinds, link targets)
  *    the driver's default include directories show (recursively), the
  *    top of each library and program directory it searches, the install
- *    directory whole, and the specs file's bytes where one is found: a
+ *    directory whole, the specs file's bytes where one is found, and
+ *    the bytes of the programs it runs (as, ld, collect2): a
  *    file only probed (`__has_include`), found by `-l`, or a driver
  *    program or specs file put beside the compiler is another key;
  *  - toolchain_file_sha(): a toolchain file's hash, kept for the process
@@ -43,7 +44,7 @@
 
 /* the build key's word for this rule: an entry made before it has no
  * toolchain manifest, so is never a hit */
-#define TOOLCHAIN_RULE "toolchain: reads hashed (compiler, assembler, linker, loader), search dirs listed, specs"
+#define TOOLCHAIN_RULE "toolchain: reads hashed (compiler, assembler, linker, loader), search dirs listed, specs, programs"
 
 /* A file's identity and times as a manifest keeps them: where all are as
  * recorded, the file is the one hashed (a write moves its ctime). */
