@@ -1048,6 +1048,14 @@ static char *linker_inputs(const struct build_bounds *b, const char *const *argv
  * ctime_ns]}]}, sorted by path (new reference; stat is the cache's, the
  * record leaves it out).  NULL, or why the build fails (malloc'd).
  */
+/* abs is the toolchain's: the system's or the compiler's tree's, not the
+ * repository's (a compiler whose tree holds it: a wrapper beside the
+ * checkout), a flag directory's or the build cache's */
+static int toolchain_file(const struct build_bounds *b, const char *abs)
+{
+	return classify_read(b, abs) == READ_TOOLCHAIN && !in_flag_dir(b, abs) && !(b->cache && under(abs, b->cache));
+}
+
 static char *toolchain_reads(const struct build_bounds *b, const char *deps, char **const traced[2], int with_as,
 			     const char *so, json_t *sources, json_t **out)
 {
@@ -1056,7 +1064,7 @@ static char *toolchain_reads(const struct build_bounds *b, const char *deps, cha
 	char **list = parse_deps(deps);
 	for (char **d = list; d && *d; d++) {
 		char *abs = resolved(*d);
-		if (system_file(b, abs) && !(b->cache && under(abs, b->cache)) && !in_flag_dir(b, abs))
+		if (toolchain_file(b, abs))
 			json_object_set_new(tc, abs, json_string("read"));
 		free(abs);
 	}
@@ -1072,7 +1080,7 @@ static char *toolchain_reads(const struct build_bounds *b, const char *deps, cha
 			char *abs = resolved(*d);
 			struct stat st;
 			int here = lstat(abs, &st) == 0;
-			int system = system_file(b, abs) && !(b->cache && under(abs, b->cache));
+			int system = toolchain_file(b, abs);
 			if (b->cache && under(abs, b->cache)) {
 				/* the build's own files (the entry being built) */
 			} else if (!here) {
@@ -1083,7 +1091,7 @@ static char *toolchain_reads(const struct build_bounds *b, const char *deps, cha
 					why = xstrfmt("the %s read '%s', which is gone now: build again with the "
 						      "toolchain left alone",
 						      k ? "linker" : "assembler", abs);
-			} else if (system && !in_flag_dir(b, abs)) {
+			} else if (system) {
 				json_object_set_new(tc, abs, json_string("read"));
 			} else if (classify_read(b, abs) != READ_OUTSIDE) {
 				why = add_code_file(b, abs, sources);
@@ -1096,7 +1104,7 @@ static char *toolchain_reads(const struct build_bounds *b, const char *deps, cha
 	char **libs = why ? NULL : sandbox_object_libraries(so);
 	for (char **l = libs; l && *l; l++) {
 		char *abs = resolved(*l);
-		if (system_file(b, abs) && !(b->cache && under(abs, b->cache)))
+		if (toolchain_file(b, abs))
 			json_object_set_new(tc, abs, json_string("loaded"));
 		free(abs);
 	}
@@ -1170,7 +1178,7 @@ static int toolchain_current(const json_t *info, const struct build_bounds *b, c
 	int ok = 1;
 	for (char **l = libs; l && *l && ok; l++) {
 		char *abs = resolved(*l);
-		if (system_file(b, abs) && !(b->cache && under(abs, b->cache))) {
+		if (toolchain_file(b, abs)) {
 			int found = 0;
 			json_array_foreach(files, i, f)
 				found |= !strcmp(json_string_value(json_object_get(f, "path")), abs);

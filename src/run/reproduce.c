@@ -400,7 +400,7 @@ static void binary_warning(struct hook *h, const struct batch_row *row, const st
 		char *tc = toolchain_change(then_tc, json_object_get(r.compiler, "toolchain"));
 		if (other)
 			note(h->warnings, 0,
-			     "%s: the rebuilt object (%.12s) is not the recorded one (%.12s)%s%s%s: the times compare other code",
+			     "%s: the rebuilt object (%.12s) is not the recorded one (%.12s)%s: the times compare other code%s%s",
 			     row->variant, r.binary_sha256, then,
 			     then_cc && cc && strcmp(then_cc, cc) ? ", built by another compiler executable" : "",
 			     tc ? "; " : "", tc ? tc : "");

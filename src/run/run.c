@@ -387,7 +387,7 @@ int run_headers_held(struct run_ctx *c)
 /* Variant vi's code as built (plan_build: the jobs find it built), for a
  * begun marker: {binary_sha256, echo_neutral_sha256, load_sha256, libs},
  * the object's hashes and its libraries' (code_identity.c's rule, from
- * the build's sources); NULL when it did not build. */
+ * the build's sources and toolchain manifest); NULL when it did not build. */
 json_t *run_variant_code(struct run_ctx *c, size_t vi)
 {
 	struct plan_variant *pv = &c->plan.variants[vi];
@@ -406,8 +406,12 @@ json_t *run_variant_code(struct run_ctx *c, size_t vi)
 		x->sha256 = json_string_value(json_object_get(e, "sha256"));
 		x->loaded = json_is_true(json_object_get(e, "loaded"));
 	}
+	/* the system libraries the object loads (code.compiler.toolchain) */
+	json_t *tc = json_object_get(info, "toolchain");
+	r.compiler = tc ? json_pack("{s:O}", "toolchain", tc) : NULL;
 	char libs[SHA256_HEX_LEN + 1];
 	code_libs_of(&r, libs);
+	json_decref(r.compiler);
 	free(r.sources);
 	json_t *o = json_object();
 	const char *keys[] = { "binary_sha256", "echo_neutral_sha256", "load_sha256" };
