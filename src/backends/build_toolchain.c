@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backends/build.h"
 #include "base/runcmd.h"
 
 /* ---- file hashes, kept by identity ------------------------------------- */
@@ -150,10 +151,12 @@ struct listing {
 	struct dsnap *dirs;
 	size_t n, cap;
 	int absent; /* the root was no directory */
+	int stale;  /* taken from a kept file that was not taken: walk again */
 	char digest[SHA256_HEX_LEN + 1];
 };
 static struct listing *listings;
 static size_t n_listings;
+static int walked; /* a listing was walked (not taken as kept) since the flag was cleared */
 
 /* at most this many names a listing: past it the listing says so
  * ("truncated") and names past it are not seen */
@@ -222,12 +225,15 @@ static void listing_clear(struct listing *L)
 		free(L->dirs[i].path);
 	L->n = 0;
 	L->absent = 0;
+	L->stale = 0;
 }
 
 /* is every directory L walked as it was? */
 static int listing_current(const struct listing *L)
 {
 	struct stat st;
+	if (L->stale > 0)
+		return 0;
 	if (L->absent)
 		return stat(L->root, &st) < 0 || !S_ISDIR(st.st_mode);
 	for (size_t i = 0; i < L->n; i++) {
@@ -256,6 +262,7 @@ static const char *listing_of(const char *root, int recursive)
 		L->recursive = recursive;
 	}
 	listing_clear(L);
+	walked = 1;
 	struct sha256_ctx *c = sha256_begin();
 	struct stat st;
 	if (stat(root, &st) < 0 || !S_ISDIR(st.st_mode)) {
@@ -287,8 +294,11 @@ static struct driver drivers[4];
 static char *ask(const char *const *argv, const char *const *env_keep, const char *const *env_set, int want_err)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	/* the C locale: `-E -v`'s "search starts here" is translated */
+	static const char *const c_locale[] = { "LC_ALL=C", "LANGUAGE=C", NULL };
+	(void)env_set;
 	struct run_opts o = { .argv = argv, .timeout_s = 30, .out = &out, .err = &err, .env_keep = env_keep,
-			      .env_set = env_set };
+			      .env_set = c_locale };
 	struct run_result r;
 	int rc = run_command(&o, &r);
 	char *text = NULL;
@@ -339,13 +349,46 @@ static int hidden_local(const char *d, const char *const *extra)
 	return 1;
 }
 
-static struct driver *driver_of(const char *cc, const char *const *env_keep, const char *const *env_set)
+static void driver_free(struct driver *dv)
 {
-	size_t i;
-	for (i = 0; i < ARRAY_SIZE(drivers) && drivers[i].cc; i++)
-		if (!strcmp(drivers[i].cc, cc))
+	free(dv->cc);
+	for (char **d = dv->include; d && *d; d++)
+		free(*d);
+	free(dv->include);
+	for (char **d = dv->flat; d && *d; d++)
+		free(*d);
+	free(dv->flat);
+	free(dv->install);
+	free(dv->specs);
+	for (int k = 0; k < 3; k++)
+		free(dv->progs[k]);
+	memset(dv, 0, sizeof(*dv));
+}
+
+/* the kept answers of the driver cc, or NULL */
+static struct driver *driver_find(const char *cc)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(drivers); i++)
+		if (drivers[i].cc && !strcmp(drivers[i].cc, cc))
 			return &drivers[i];
-	struct driver *dv = i < ARRAY_SIZE(drivers) ? &drivers[i] : NULL;
+	return NULL;
+}
+
+/* a slot for cc's answers (its old ones dropped), or NULL: no slot left */
+static struct driver *driver_slot(const char *cc)
+{
+	struct driver *dv = driver_find(cc);
+	for (size_t i = 0; i < ARRAY_SIZE(drivers) && !dv; i++)
+		if (!drivers[i].cc)
+			dv = &drivers[i];
+	if (dv)
+		driver_free(dv);
+	return dv;
+}
+
+static struct driver *driver_ask(const char *cc, const char *const *env_keep, const char *const *env_set)
+{
+	struct driver *dv = driver_slot(cc);
 	if (!dv)
 		return NULL;
 	const char *sd[] = { cc, "-print-search-dirs", NULL };
@@ -423,22 +466,282 @@ static struct driver *driver_of(const char *cc, const char *const *env_keep, con
 	return dv;
 }
 
+/* ---- the answers kept across processes ------------------------------------ */
+
+/*
+ * A process asks the driver six times and walks 30k names (about 80 ms of
+ * CPU on the project's VM, measured: `evident run --dry-run
+ * experiments/cpu-demo.yaml` took 0.030 s of CPU before the toolchain's
+ * key and 0.108 s after), and make test starts thousands.  So the answers
+ * and the listings are kept in a file of the user's cache
+ * (XDG_CACHE_HOME or ~/.cache, evident/toolchain/, named by the driver's
+ * name and executable's hash, PATH and the extra directories), and a
+ * process takes them where every directory a listing walked is as it was
+ * (device, inode, ctime), as a process of its own would; any directory
+ * changed and the driver is asked again and everything walked anew.  A
+ * file's kept hash (specs, as, ld, collect2) is taken only where its
+ * stat is as kept.  The file is as trusted as the runner's own cache of
+ * CPU peaks: one who writes the runner's home can replace the runner.
+ */
+static char *state_path(const char *cc, const char *const *extra)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *path = getenv("PATH");
+	char *exe = NULL, sha[SHA256_HEX_LEN + 1], hex[SHA256_HEX_LEN + 1];
+	if (build_compiler_exe(cc, &exe, sha) < 0)
+		return NULL;
+	struct sha256_ctx *c = sha256_begin();
+	sha256_update_field(c, "rule", TOOLCHAIN_RULE, strlen(TOOLCHAIN_RULE));
+	sha256_update_field(c, "cc", cc, strlen(cc));
+	sha256_update_field(c, "exe", exe, strlen(exe));
+	sha256_update_field(c, "sha", sha, strlen(sha));
+	sha256_update_field(c, "path", path ? path : "", path ? strlen(path) : 0);
+	for (const char *const *e = extra; e && *e; e++)
+		sha256_update_field(c, "extra", *e, strlen(*e));
+	sha256_end(c, hex);
+	free(exe);
+	if (xdg && xdg[0] == '/')
+		return xstrfmt("%s/evident/toolchain/%.16s.txt", xdg, hex);
+	if (home && *home)
+		return xstrfmt("%s/.cache/evident/toolchain/%.16s.txt", home, hex);
+	return NULL;
+}
+
+static struct listing *listing_slot(const char *root, int recursive)
+{
+	for (size_t i = 0; i < n_listings; i++)
+		if (!strcmp(listings[i].root, root) && listings[i].recursive == recursive) {
+			listing_clear(&listings[i]);
+			return &listings[i];
+		}
+	listings = xrealloc(listings, (n_listings + 1) * sizeof(*listings));
+	struct listing *L = &listings[n_listings++];
+	memset(L, 0, sizeof(*L));
+	L->root = xstrdup(root);
+	L->recursive = recursive;
+	return L;
+}
+
+static void memo_put(const char *path, const struct toolchain_stat *st, const char *sha)
+{
+	struct tc_memo *m = NULL;
+	for (size_t i = 0; i < n_file_memo && !m; i++)
+		if (!strcmp(file_memo[i].path, path))
+			m = &file_memo[i];
+	if (!m) {
+		if (n_file_memo == cap_file_memo)
+			file_memo = xrealloc(file_memo, (cap_file_memo = cap_file_memo ? 2 * cap_file_memo : 64) *
+							       sizeof(*file_memo));
+		m = &file_memo[n_file_memo++];
+		m->path = xstrdup(path);
+	}
+	m->st = *st;
+	snprintf(m->sha, sizeof(m->sha), "%s", sha);
+}
+
+/* cc's answers and listings from the file at path into the process's
+ * memos; the driver's slot, or NULL where there is none or one of its
+ * listings no longer holds (then nothing of it is taken) */
+static struct driver *state_load(const char *path, const char *cc)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (read_file(path, &sb) < 0)
+		return NULL;
+	char *text = strbuf_detach(&sb, NULL), *save = NULL;
+	struct driver *dv = NULL;
+	struct listing *L = NULL;
+	int ok = 1, ended = 0;
+	for (char *line = strtok_r(text, "\n", &save); line && ok; line = strtok_r(NULL, "\n", &save)) {
+		int at = -1, k = 0, rec = 0, absent = 0;
+		unsigned long long a = 0, b = 0, z = 0;
+		long long m = 0, c = 0, ns = 0;
+		char sha[SHA256_HEX_LEN + 1];
+		if (!dv) {
+			ok = !strcmp(line, "evident-toolchain 1") && (dv = driver_slot(cc)) != NULL;
+			if (ok)
+				dv->cc = xstrdup(cc);
+		} else if (sscanf(line, "inc %n", &at) == 0 && at > 0) {
+			push(&dv->include, line + at);
+		} else if (sscanf(line, "flat %n", &at) == 0 && at > 0) {
+			push(&dv->flat, line + at);
+		} else if (sscanf(line, "install %n", &at) == 0 && at > 0) {
+			free(dv->install);
+			dv->install = xstrdup(line + at);
+		} else if (sscanf(line, "specs %n", &at) == 0 && at > 0) {
+			free(dv->specs);
+			dv->specs = xstrdup(line + at);
+		} else if (sscanf(line, "prog %d %n", &k, &at) == 1 && at > 0 && k >= 0 && k < 3) {
+			free(dv->progs[k]);
+			dv->progs[k] = xstrdup(line + at);
+		} else if (sscanf(line, "file %llu %llu %llu %lld %lld %64s %n", &a, &b, &z, &m, &c, sha, &at) == 6 &&
+			   at > 0 && strlen(sha) == SHA256_HEX_LEN) {
+			struct toolchain_stat st = { a, b, z, m, c };
+			memo_put(line + at, &st, sha);
+		} else if (sscanf(line, "list %d %d %64s %n", &rec, &absent, sha, &at) == 3 && at > 0 &&
+			   strlen(sha) == SHA256_HEX_LEN) {
+			L = listing_slot(line + at, rec);
+			L->stale = -1; /* this file's, judged below */
+			L->absent = absent;
+			memcpy(L->digest, sha, SHA256_HEX_LEN + 1);
+		} else if (L && sscanf(line, "dir %llu %llu %lld %lld %n", &a, &b, &c, &ns, &at) == 4 && at > 0) {
+			if (L->n == L->cap)
+				L->dirs = xrealloc(L->dirs, (L->cap = L->cap ? 2 * L->cap : 64) * sizeof(*L->dirs));
+			L->dirs[L->n++] = (struct dsnap){ xstrdup(line + at), (dev_t)a, (ino_t)b,
+							  { (time_t)c, (long)ns } };
+		} else if (!strcmp(line, "end")) {
+			ended = 1;
+		} else {
+			ok = 0;
+		}
+		ok &= !ended || !save || !*save; /* "end" is the last line */
+	}
+	free(text);
+	ok &= ended; /* a file cut short is not taken */
+	for (size_t i = 0; ok && i < n_listings; i++)
+		if (listings[i].stale == -1)
+			ok = listing_current(&listings[i]);
+	/* what this file gave is the file's only where all of it holds */
+	for (size_t i = 0; i < n_listings; i++)
+		if (listings[i].stale == -1)
+			listings[i].stale = !ok;
+	if (!ok && dv) {
+		driver_free(dv);
+		dv = NULL;
+	}
+	return dv;
+}
+
+static int one_line(const char *p)
+{
+	return p && !strchr(p, '\n');
+}
+
+/* dv's answers, the listings named (roots), and the kept hashes of its
+ * files into the file at path, written whole and renamed into place */
+static void state_save(const char *path, const struct driver *dv, char **rec, char **flat)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "evident-toolchain 1\n");
+	int ok = 1;
+	for (char **d = dv->include; d && *d; d++)
+		strbuf_addf(&sb, "inc %s\n", *d), ok &= one_line(*d);
+	for (char **d = dv->flat; d && *d; d++)
+		strbuf_addf(&sb, "flat %s\n", *d), ok &= one_line(*d);
+	if (dv->install)
+		strbuf_addf(&sb, "install %s\n", dv->install), ok &= one_line(dv->install);
+	if (dv->specs)
+		strbuf_addf(&sb, "specs %s\n", dv->specs), ok &= one_line(dv->specs);
+	for (int k = 0; k < 3; k++)
+		if (dv->progs[k])
+			strbuf_addf(&sb, "prog %d %s\n", k, dv->progs[k]), ok &= one_line(dv->progs[k]);
+	for (size_t i = 0; i < n_file_memo; i++) {
+		const struct tc_memo *f = &file_memo[i];
+		int mine = (dv->specs && !strcmp(f->path, dv->specs));
+		for (int k = 0; k < 3; k++)
+			mine |= dv->progs[k] && !strcmp(f->path, dv->progs[k]);
+		if (mine)
+			strbuf_addf(&sb, "file %llu %llu %llu %lld %lld %s %s\n", f->st.dev, f->st.ino, f->st.size,
+				    f->st.mtime_ns, f->st.ctime_ns, f->sha, f->path);
+	}
+	for (int k = 0; k < 2; k++)
+		for (char **d = k ? flat : rec; d && *d; d++)
+			for (size_t i = 0; i < n_listings; i++) {
+				const struct listing *L = &listings[i];
+				if (strcmp(L->root, *d) || L->recursive != !k)
+					continue;
+				strbuf_addf(&sb, "list %d %d %s %s\n", L->recursive, L->absent, L->digest, L->root);
+				ok &= one_line(L->root);
+				for (size_t j = 0; j < L->n; j++) {
+					const struct dsnap *ds = &L->dirs[j];
+					strbuf_addf(&sb, "dir %llu %llu %lld %lld %s\n", (unsigned long long)ds->dev,
+						    (unsigned long long)ds->ino, (long long)ds->ctim.tv_sec,
+						    (long long)ds->ctim.tv_nsec, ds->path);
+					ok &= one_line(ds->path);
+				}
+			}
+	strbuf_addstr(&sb, "end\n");
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	char *tmp = xstrfmt("%s.%ld.tmp", path, (long)getpid());
+	int quiet = util_quiet;
+	util_quiet = 1;
+	if (ok && mkdir_p(dir, 0755) == 0) {
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int wrote = fd >= 0 && write_all(fd, sb.buf, sb.len) == 0;
+		if (fd >= 0 && close(fd) != 0)
+			wrote = 0;
+		if (!wrote || rename(tmp, path) < 0)
+			unlink(tmp);
+	}
+	util_quiet = quiet;
+	free(tmp);
+	free(dir);
+	strbuf_release(&sb);
+}
+
+void toolchain_forget(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(drivers); i++)
+		driver_free(&drivers[i]);
+	for (size_t i = 0; i < n_listings; i++) {
+		listing_clear(&listings[i]);
+		free(listings[i].dirs);
+		free(listings[i].root);
+	}
+	free(listings);
+	listings = NULL;
+	n_listings = 0;
+	for (size_t i = 0; i < n_file_memo; i++)
+		free(file_memo[i].path);
+	free(file_memo);
+	file_memo = NULL;
+	n_file_memo = cap_file_memo = 0;
+}
+
 void toolchain_key(struct sha256_ctx *key, const char *host_cc, const char *const *extra_dirs,
 		   const char *const *env_keep, const char *const *env_set)
 {
 	sha256_update_field(key, "toolchain", TOOLCHAIN_RULE, strlen(TOOLCHAIN_RULE));
-	struct driver *dv = host_cc ? driver_of(host_cc, env_keep, env_set) : NULL;
+	char *state = host_cc ? state_path(host_cc, extra_dirs) : NULL;
+	struct driver *dv = host_cc ? driver_find(host_cc) : NULL;
+	int asked = 0;
+	if (!dv && state)
+		dv = state_load(state, host_cc);
 	char **rec = NULL, **flat = NULL;
-	if (dv) {
-		for (char **d = dv->include; d && *d; d++)
+	for (int round = 0; round < 2; round++) {
+		if (!dv && host_cc) {
+			dv = driver_ask(host_cc, env_keep, env_set);
+			asked = 1;
+		}
+		for (char **d = rec; d && *d; d++)
+			free(*d);
+		free(rec);
+		for (char **d = flat; d && *d; d++)
+			free(*d);
+		free(flat);
+		rec = flat = NULL;
+		if (dv) {
+			for (char **d = dv->include; d && *d; d++)
+				push(&rec, *d);
+			if (dv->install)
+				push(&rec, dv->install);
+			for (char **d = dv->flat; d && *d; d++)
+				push(&flat, *d);
+		}
+		for (const char *const *d = extra_dirs; d && *d; d++)
 			push(&rec, *d);
-		if (dv->install)
-			push(&rec, dv->install);
-		for (char **d = dv->flat; d && *d; d++)
-			push(&flat, *d);
+		/* each listing kept or walked anew; a directory changed since the
+		 * driver was asked (a specs file made beside it, a directory
+		 * added to its search) has it asked again, once */
+		walked = 0;
+		for (int k = 0; k < 2; k++)
+			for (char **d = k ? flat : rec; d && *d; d++)
+				if (!hidden_local(*d, extra_dirs))
+					listing_of(*d, !k);
+		if (!walked || asked || !host_cc)
+			break;
+		dv = NULL;
 	}
-	for (const char *const *d = extra_dirs; d && *d; d++)
-		push(&rec, *d);
 	for (int k = 0; k < 2; k++)
 		for (char **d = k ? flat : rec; d && *d; d++) {
 			if (hidden_local(*d, extra_dirs))
@@ -460,6 +763,9 @@ void toolchain_key(struct sha256_ctx *key, const char *host_cc, const char *cons
 		int have = dv->progs[k] && toolchain_file_sha(dv->progs[k], hex, NULL) == 0;
 		sha256_update_field(key, prog_names[k], have ? hex : "", have ? strlen(hex) : 0);
 	}
+	if (dv && state && (asked || walked))
+		state_save(state, dv, rec, flat);
+	free(state);
 	for (char **d = rec; d && *d; d++)
 		free(*d);
 	free(rec);

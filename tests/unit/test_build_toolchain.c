@@ -4,7 +4,8 @@
  * directory the key lists changes the key (a header only probed with
  * __has_include, a library or driver program put beside the compiler),
  * a file's kept hash follows its bytes, and the assembler's and linker's
- * make-rule lists read back as the files they name.  Runs from the
+ * make-rule lists read back as the files they name; what is kept for the
+ * next process is taken only where nothing changed.  Runs from the
  * repository root (make test-unit); writes only under /tmp.
  */
 #include <setjmp.h>
@@ -72,6 +73,70 @@ static void test_listing(void **state)
 	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
 	free(sub);
 	free(h);
+	free(m);
+}
+
+/* the key of the driver cc and dir, as a fresh process computes it */
+static void fresh_key(const char *dir, char out[SHA256_HEX_LEN + 1])
+{
+	toolchain_forget();
+	struct sha256_ctx *k = sha256_begin();
+	const char *extra[] = { dir, NULL };
+	const char *keep[] = { "PATH", NULL };
+	toolchain_key(k, "cc", extra, keep, NULL);
+	sha256_end(k, out);
+}
+
+/* The driver's answers and the listings kept in the user's cache for the
+ * next process: taken where nothing changed, walked again where a
+ * directory did (a new process sees the name made), never a torn file. */
+static void test_kept_state(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/evident-test-tc-XXXXXX";
+	char *root = mkdtemp(tmpl);
+	assert_non_null(root);
+	char *xdg = xstrfmt("%s/cache", root), *dir = xstrfmt("%s/inc", root), *sub = xstrfmt("%s/inc/sys", root);
+	char *m = xstrfmt("%s/inc/sys/marker.h", root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	char *old = getenv("XDG_CACHE_HOME") ? xstrdup(getenv("XDG_CACHE_HOME")) : NULL;
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	char k1[SHA256_HEX_LEN + 1], k2[SHA256_HEX_LEN + 1], k3[SHA256_HEX_LEN + 1], k4[SHA256_HEX_LEN + 1];
+	fresh_key(dir, k1); /* asks, walks, keeps */
+	char *kept = xstrfmt("%s/evident/toolchain", xdg);
+	struct stat st;
+	assert_int_equal(stat(kept, &st), 0);
+	fresh_key(dir, k2); /* takes what was kept */
+	assert_string_equal(k1, k2);
+	/* taken, not walked again: a kept digest edited (its directories as
+	 * they were) is what the key holds */
+	char *edit = xstrfmt("sed -i 's/^list \\([01]\\) \\([01]\\) [0-9a-f]* \\(.*\\/inc\\)$/list \\1 \\2 %064d \\3/' %s/evident/toolchain/*.txt",
+			     0, xdg);
+	assert_int_equal(system(edit), 0);
+	fresh_key(dir, k4);
+	assert_string_not_equal(k1, k4);
+	free(edit);
+	put(m, "");
+	fresh_key(dir, k3); /* a directory changed: walked again */
+	assert_string_not_equal(k1, k3);
+	/* a kept file cut short or garbled is not taken */
+	char *cmd = xstrfmt("for f in %s/*.txt; do head -c 40 \"$f\" > \"$f.x\" && mv \"$f.x\" \"$f\"; done", kept);
+	assert_int_equal(system(cmd), 0);
+	fresh_key(dir, k4);
+	assert_string_equal(k3, k4);
+	toolchain_forget();
+	if (old)
+		setenv("XDG_CACHE_HOME", old, 1);
+	else
+		unsetenv("XDG_CACHE_HOME");
+	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+	free(old);
+	free(cmd);
+	free(kept);
+	free(xdg);
+	free(dir);
+	free(sub);
 	free(m);
 }
 
@@ -153,6 +218,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_listing),
+		cmocka_unit_test(test_kept_state),
 		cmocka_unit_test(test_file_sha),
 		cmocka_unit_test(test_trace_list),
 		cmocka_unit_test(test_tracers),
