@@ -114,11 +114,10 @@ static void ship(const char *phase, long long i, float **out, const size_t *byte
  * outputs and times the round trip.  0, or -1 after a failure message.
  */
 static int parent_timed(const struct problem *pl, const struct job *job, struct ev_launch *l,
-			const struct ev_kernel_desc *k)
+			const struct ev_kernel_desc *k, unsigned char *shm)
 {
 	size_t off[8];
 	size_t bytes = worker_shm_layout(pl, job->shape, off);
-	unsigned char *shm = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, HOST_SHM_FD, 0);
 	if (shm == MAP_FAILED) {
 		proto_w_failure("launch_failed", "shm", "cannot map the parent's shared memory (fd 6)", "timing");
 		return -1;
@@ -248,7 +247,16 @@ static int host_worker(const struct job *job)
 	}
 	strbuf_release(&why);
 	proto_w_send("device", json_pack("{s:s, s:i}", "backend", "host", "threads", worker_thread_count()));
-	const struct ev_kernel_desc *k = worker_no_exec() < 0 ? NULL : worker_load_kernel(job, "host");
+	/* the parent's shared memory, mapped before the kernel's object loads:
+	 * the worker's filter then refuses every shared mapping (sandbox.h
+	 * sandbox_no_exec) */
+	unsigned char *shm = MAP_FAILED;
+	if (job->timing) {
+		size_t off[8];
+		shm = mmap(NULL, worker_shm_layout(&pl, job->shape, off), PROT_READ | PROT_WRITE, MAP_SHARED,
+			   HOST_SHM_FD, 0);
+	}
+	const struct ev_kernel_desc *k = worker_no_exec(1) < 0 ? NULL : worker_load_kernel(job, "host");
 	if (!k) {
 		problem_release(&pl);
 		return 1;
@@ -291,7 +299,7 @@ static int host_worker(const struct job *job)
 		ship("seed", i, out, out_bytes, n_out, &frame);
 	}
 
-	if (job->timing && parent_timed(&pl, job, &l, k) < 0)
+	if (job->timing && parent_timed(&pl, job, &l, k, shm) < 0)
 		goto out;
 	if (k->fini)
 		k->fini(&l);

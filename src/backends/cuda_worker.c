@@ -1125,7 +1125,7 @@ int cuda_worker(const struct job *job)
 	 * process's place (the harness's later dlopen of libcupti, and NVML's,
 	 * run no program: the strict box has refused them new processes all
 	 * along) */
-	if (worker_no_exec() < 0) {
+	if (worker_no_exec(0) < 0) {
 		rc = 1;
 		goto out;
 	}

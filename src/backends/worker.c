@@ -62,9 +62,9 @@ const struct ev_kernel_desc *worker_load_kernel(const struct job *job, const cha
 	return k;
 }
 
-int worker_no_exec(void)
+int worker_no_exec(int host)
 {
-	if (sandbox_no_exec() == 0)
+	if (sandbox_no_exec(host) == 0)
 		return 0;
 	if (getpid() != 1) {
 		fprintf(stderr, "evident worker: unboxed, and without the exec filter\n");

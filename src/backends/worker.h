@@ -19,9 +19,12 @@ const struct ev_kernel_desc *worker_load_kernel(const struct job *job, const cha
  * any of a kernel's code is loaded: a constructor runs at dlopen.  In a
  * box (the worker is its PID namespace's pid 1) a filter that cannot be
  * loaded is the worker's failure (sent; -1); unboxed (--unsandboxed) it
- * is a line on stderr and the worker goes on (0).
+ * is a line on stderr and the worker goes on (0).  host: the host
+ * worker, which has mapped the parent's shared memory already, also
+ * makes no shared mapping or memfd from here on (sandbox_no_exec's
+ * no_shared).
  */
-int worker_no_exec(void);
+int worker_no_exec(int host);
 /*
  * What this process sees of its box (base/sandbox.h sandbox_self_seen),
  * for its hello: read before the problem's or the kernel's object is

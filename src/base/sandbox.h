@@ -564,9 +564,13 @@ void sandbox_pin_gpu(struct sandbox *sb, int minor, const char *why);
  * filter is synchronised to all of them) and all it may start, from now
  * on: the call ends the whole process with SIGSYS (SECCOMP_RET_KILL_PROCESS).
  * A worker calls it once its own runtime is set up and before it loads
- * a kernel's code.  0, or -1 after error().
+ * a kernel's code.  With no_shared (a host worker, whose shared memory is
+ * mapped by then), every mmap with MAP_SHARED and memfd_create fail with
+ * EPERM too: each would be an inode of the kernel's internal tmpfs, whose
+ * host-wide number a box moves and reads (red team 207).  0, or -1 after
+ * error().
  */
-int sandbox_no_exec(void);
+int sandbox_no_exec(int no_shared);
 
 /* Rebuild sb's programs (after this process's CPUs changed: a pool slot
  * pins itself after sandbox_init).  0, or -1 after error(). */

@@ -18,6 +18,10 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+
+/* statx's mask bit for the mount's unique id (Linux 6.8, uapi stat.h
+ * STATX_MNT_ID_UNIQUE), spelled out for older headers */
+#define STATX_MNT_ID_UNIQUE_BIT 0x4000U
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -292,7 +296,7 @@ static const char *const host_allowed[] = {
 	 * loader's search), seek, duplicate and close; poll on them */
 	"read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2", "pwritev2",
 	"lseek", "close", "close_range", "dup", "dup2", "dup3", "open", "openat", "stat", "fstat",
-	"lstat", "newfstatat", "statx", "access", "faccessat", "faccessat2", "readlink", "readlinkat",
+	"lstat", "newfstatat", "access", "faccessat", "faccessat2", "readlink", "readlinkat",
 	"getdents64", "getcwd", "chdir", "fchdir", "poll", "ppoll", "select", "pselect6",
 	/* and on those files: advice to the page cache (of the box's own
 	 * copies), the file system's size (of the box's tmpfs and copies)
@@ -318,7 +322,10 @@ static const char *const host_allowed[] = {
 	/* memory of its own as a file (memfd_create, sized by ftruncate or
 	 * fallocate): a scratch a kernel maps or reads, held in no resident
 	 * size, which the box's OOM score answers (SANDBOX_OOM_SCORE_ADJ);
-	 * its inode number is a host-wide counter's as a pipe's is */
+	 * its inode number is a host-wide counter's (the kernel's internal
+	 * tmpfs), so a host worker's own filter refuses it, and every
+	 * MAP_SHARED mmap, once the parent's memory is mapped and before the
+	 * kernel loads (sandbox_no_exec, red team 207); a GPU box keeps it */
 	"memfd_create", /* fallocate: host_allow_list, gpu_allow_list */
 	/* threads and their waits: clone is allowed below for threads only;
 	 * futexes (pthreads, libgomp's barriers), yielding, the CPU a thread
@@ -589,6 +596,12 @@ static int strict_allow_list(scmp_filter_ctx ctx)
 	for (int i = 0; host_prctl_allowed[i] >= 0 && rc == 0; i++)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1,
 				      SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)host_prctl_allowed[i]));
+	/* statx, but not the mount's unique id (STATX_MNT_ID_UNIQUE): a
+	 * 64-bit count of every mount made on the host since boot, which the
+	 * runner's boxes move by about 91 each (red team 207's probe) */
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(statx), 1,
+				      SCMP_A3(SCMP_CMP_MASKED_EQ, STATX_MNT_ID_UNIQUE_BIT, 0));
 	/* threads only: a clone with CLONE_THREAD, without CLONE_PIDFD (red
 	 * team 58: a pidfd's inode number is the host's count of processes
 	 * and threads), without CLONE_VFORK (red team 109's vtail: a vfork
@@ -832,7 +845,7 @@ int sandbox_refilter(struct sandbox *sb)
 	return rc;
 }
 
-int sandbox_no_exec(void)
+int sandbox_no_exec(int no_shared)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx)
@@ -844,6 +857,18 @@ int sandbox_no_exec(void)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(execve), 0);
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(execveat), 0);
+	/* a host worker's kernel makes no shared memory of its own (red team
+	 * 207's shmchan: every shared anonymous mapping, memfd and shared map
+	 * of /dev/zero is an inode of the kernel's internal tmpfs, numbered
+	 * from one host-wide counter that a box moves by mapping and reads in
+	 * its own /proc/self/maps, a bit from box to box: 8 of 8 and 0 of 8,
+	 * and eval promoted 6 of 6); the worker maps the parent's memory
+	 * before this filter, so no MAP_SHARED mmap is left to make */
+	if (rc == 0 && no_shared)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(mmap), 1,
+				      SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_SHARED, MAP_SHARED));
+	if (rc == 0 && no_shared)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(memfd_create), 0);
 	if (rc == 0)
 		rc = seccomp_load(ctx);
 	seccomp_release(ctx);

@@ -1066,7 +1066,7 @@ static int exec_status(int from_old_thread)
 		pthread_t t;
 		if (from_old_thread && pthread_create(&t, NULL, exec_later, (void *)&go) != 0)
 			_exit(100);
-		if (sandbox_no_exec() < 0)
+		if (sandbox_no_exec(0) < 0)
 			_exit(101);
 		if (from_old_thread) {
 			go = 1;
