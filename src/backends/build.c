@@ -1057,7 +1057,7 @@ static int toolchain_file(const struct build_bounds *b, const char *abs)
 }
 
 static char *toolchain_reads(const struct build_bounds *b, const char *deps, char **const traced[2], int with_as,
-			     const char *so, json_t *sources, json_t **out)
+			     const char *src, const char *so, json_t *sources, json_t **out)
 {
 	json_t *tc = json_object(); /* real path -> "read" | "loaded" */
 	char *why = NULL;
@@ -1077,6 +1077,10 @@ static char *toolchain_reads(const struct build_bounds *b, const char *deps, cha
 			      "later), so what the build read is unknown");
 	for (int k = 0; k < 2 && !why; k++)
 		for (char **d = traced[k]; d && *d && !why; d++) {
+			/* the assembler's `.file`: the source as the compiler named it */
+			const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+			if ((*d)[0] != '/' && (!strcmp(*d, src) || !strcmp(*d, base)))
+				continue;
 			char *abs = resolved(*d);
 			struct stat st;
 			int here = lstat(abs, &st) == 0;
@@ -1086,16 +1090,23 @@ static char *toolchain_reads(const struct build_bounds *b, const char *deps, cha
 			} else if (!here) {
 				/* a relative name is the assembler's `.file` (the
 				 * source as the compile named it, from its own
-				 * directory): the source is the key's already */
-				if (system && (*d)[0] == '/')
-					why = xstrfmt("the %s read '%s', which is gone now: build again with the "
-						      "toolchain left alone",
-						      k ? "linker" : "assembler", abs);
+				 * directory): the source is the key's already; an
+				 * absolute one under /tmp the compiler's temporary
+				 * in the box's own /tmp; any other is a file read
+				 * that is not here (gone since, or a name its list
+				 * did not write whole: red team 205) */
+				if ((*d)[0] == '/' && strncmp(*d, "/tmp/", 5))
+					why = xstrfmt("the %s read '%s', which is no file here (gone since the build "
+						      "read it, or a name its list cannot write whole): build again with "
+						      "the toolchain left alone, or rename the file",
+						      k ? "linker" : "assembler", *d);
 			} else if (system) {
 				json_object_set_new(tc, abs, json_string("read"));
 			} else if (classify_read(b, abs) != READ_OUTSIDE) {
 				why = add_code_file(b, abs, sources);
-			} else if ((*d)[0] == '/') {
+			} else {
+				/* however it is spelled (red team 205: "../../dev/null"
+				 * passed where "/dev/null" was refused) */
 				why = xstrfmt("the %s read '%s', outside the repository and the toolchain",
 					      k ? "linker" : "assembler", abs);
 			}
@@ -3215,7 +3226,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		/* the assembler's and linker's lists, before the echo twin's
 		 * compile (which is not traced) */
 		traced[0] = gas && !nvcc ? toolchain_trace_list(as_list) : NULL;
-		traced[1] = toolchain_trace_list(ld_list);
+		traced[1] = toolchain_ld_list(ld_list);
 		unlink(as_list);
 		unlink(ld_list);
 		if (spawned == 0 && recipe->echo_mask && rq->n_params && rr.exited && rr.exit_code == 0 &&
@@ -3264,7 +3275,7 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	if (compiled && !outside)
 		outside = linker_inputs(&bounds, argv, out_path, sources);
 	if (compiled && !outside)
-		outside = toolchain_reads(&bounds, deps_path, traced, gas && !nvcc, out_path, sources, &toolchain);
+		outside = toolchain_reads(&bounds, deps_path, traced, gas && !nvcc, src, out_path, sources, &toolchain);
 	unlink(deps_path);
 	json_t *info = json_pack("{s:o, s:s, s:s, s:O, s:b, s:f, s:o, s:o}", "argv", argv_rec,
 				 "compiler_version", version, "build_key", hex, "sources", sources,

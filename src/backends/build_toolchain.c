@@ -28,6 +28,17 @@
 #include "backends/build.h"
 #include "base/runcmd.h"
 
+/* read_file without its message: a file that is not there is an answer
+ * here (no kept state yet; no list written, which the caller names) */
+static int quiet_read(const char *path, struct strbuf *sb)
+{
+	int q = util_quiet;
+	util_quiet = 1;
+	int rc = read_file(path, sb);
+	util_quiet = q;
+	return rc;
+}
+
 /* ---- file hashes, kept by identity ------------------------------------- */
 
 static struct tc_memo {
@@ -168,6 +179,31 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* path resolves under /usr or /lib* (what the build box shows of the system) */
+static int system_path(const char *path)
+{
+	char *r = realpath(path, NULL);
+	static const char *const roots[] = { "/usr/", "/lib/", "/lib32/", "/lib64/", "/libx32/", NULL };
+	int in = 0;
+	for (int i = 0; r && roots[i] && !in; i++)
+		in = !strncmp(r, roots[i], strlen(roots[i]));
+	free(r);
+	return in;
+}
+
+/* has L walked the directory path resolves to (a link cycle, or a tree
+ * reached twice)? */
+static int walked_dir(const struct listing *L, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return 1;
+	for (size_t i = 0; i < L->n; i++)
+		if (L->dirs[i].dev == st.st_dev && L->dirs[i].ino == st.st_ino)
+			return 1;
+	return 0;
+}
+
 static void walk(struct listing *L, struct sha256_ctx *c, const char *dir, const char *rel, int depth, size_t *left)
 {
 	DIR *d = opendir(dir);
@@ -209,7 +245,13 @@ static void walk(struct listing *L, struct sha256_ctx *c, const char *dir, const
 				ssize_t t = readlink(path, target, sizeof(target));
 				sha256_update_field(c, "link", target, t > 0 ? (size_t)t : 0);
 			}
-			if (kind == 'd' && L->recursive && depth < TC_LIST_DEPTH)
+			/* a link to a directory of the system's is walked too, where
+			 * the compiler would look (red team 205's lnk.c probed a
+			 * name through /usr/include/python3.11/numpy, a link into
+			 * /usr/lib/python3); each directory once (a link cycle) */
+			struct stat to;
+			int dir_link = kind == 'l' && stat(path, &to) == 0 && S_ISDIR(to.st_mode) && system_path(path);
+			if ((kind == 'd' || dir_link) && L->recursive && depth < TC_LIST_DEPTH && !walked_dir(L, path))
 				walk(L, c, path, sub, depth + 1, left);
 			free(path);
 			free(sub);
@@ -238,7 +280,7 @@ static int listing_current(const struct listing *L)
 		return stat(L->root, &st) < 0 || !S_ISDIR(st.st_mode);
 	for (size_t i = 0; i < L->n; i++) {
 		const struct dsnap *s = &L->dirs[i];
-		if (lstat(s->path, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_dev != s->dev || st.st_ino != s->ino ||
+		if (stat(s->path, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_dev != s->dev || st.st_ino != s->ino ||
 		    st.st_ctim.tv_sec != s->ctim.tv_sec || st.st_ctim.tv_nsec != s->ctim.tv_nsec)
 			return 0;
 	}
@@ -544,7 +586,7 @@ static void memo_put(const char *path, const struct toolchain_stat *st, const ch
 static struct driver *state_load(const char *path, const char *cc)
 {
 	struct strbuf sb = STRBUF_INIT;
-	if (read_file(path, &sb) < 0)
+	if (quiet_read(path, &sb) < 0)
 		return NULL;
 	char *text = strbuf_detach(&sb, NULL), *save = NULL;
 	struct driver *dv = NULL;
@@ -793,15 +835,27 @@ char **toolchain_tracers(int nvcc, int gas, const char *as_list, const char *ld_
 	return v;
 }
 
+/* v grown by name (a copy), once */
+static void add_name(char ***v, size_t *n, const char *name, size_t len)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strlen((*v)[i]) == len && !strncmp((*v)[i], name, len))
+			return;
+	*v = xrealloc(*v, (*n + 2) * sizeof(char *));
+	(*v)[(*n)++] = xstrndup(name, len);
+	(*v)[*n] = NULL;
+}
+
 char **toolchain_trace_list(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	if (read_file(path, &sb) < 0)
+	if (quiet_read(path, &sb) < 0)
 		return NULL;
 	const char *p = strbuf_str(&sb);
 	char **v = xcalloc(1, sizeof(char *));
 	size_t n = 0;
 	struct strbuf tok = STRBUF_INIT;
+	int in_deps = 0;
 	for (;;) {
 		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
 		       (*p == '\\' && (p[1] == '\n' || (p[1] == '\r' && p[2] == '\n'))))
@@ -824,19 +878,53 @@ char **toolchain_trace_list(const char *path)
 		}
 		const char *t = strbuf_str(&tok);
 		size_t len = strlen(t);
-		/* a target ("out:", a phony "file:"): the files are the others */
-		if (!len || t[len - 1] == ':')
+		/* gas writes one rule: its one target ends the target part, and
+		 * every word after it is a file, one ending in ':' too (red team
+		 * 205's gascolon: `.include "/usr/share/x.s:"` was taken for a
+		 * target and left out) */
+		if (!in_deps) {
+			in_deps = len && t[len - 1] == ':';
 			continue;
-		int dup = 0;
-		for (size_t i = 0; i < n && !dup; i++)
-			dup = !strcmp(v[i], t);
-		if (dup)
-			continue;
-		v = xrealloc(v, (n + 2) * sizeof(char *));
-		v[n++] = xstrdup(t);
-		v[n] = NULL;
+		}
+		if (len)
+			add_name(&v, &n, t, len);
 	}
 	strbuf_release(&tok);
+	strbuf_release(&sb);
+	return v;
+}
+
+char **toolchain_ld_list(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (quiet_read(path, &sb) < 0)
+		return NULL;
+	char **v = xcalloc(1, sizeof(char *));
+	size_t n = 0;
+	const char *p = strbuf_str(&sb);
+	/* the target's line ("OUT: \"), then a name a line ("  NAME \", the
+	 * last without the backslash) as it is, unescaped (red team 205's
+	 * spaced.sh: a name with a space split in two, its first word a
+	 * decoy; one ending in ':' dropped); then, after an empty line, each
+	 * name again as a phony target */
+	const char *nl = strchr(p, '\n');
+	int more = nl && nl > p && nl[-1] == '\\';
+	p = nl ? nl + 1 : p + strlen(p);
+	while (more && *p) {
+		nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *q = p;
+		while (len && (*q == ' ' || *q == '\t'))
+			q++, len--;
+		more = len >= 2 && q[len - 1] == '\\' && q[len - 2] == ' ';
+		if (more)
+			len -= 2;
+		else if (len && q[len - 1] == '\\')
+			len--, more = 1;
+		if (len)
+			add_name(&v, &n, q, len);
+		p = nl ? nl + 1 : q + len;
+	}
 	strbuf_release(&sb);
 	return v;
 }

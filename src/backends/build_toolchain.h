@@ -86,9 +86,15 @@ void toolchain_forget(void);
  * and --MD keeps the second's list. */
 char **toolchain_tracers(int nvcc, int gas, const char *as_list, const char *ld_list);
 
-/* Every file a make-rule file names (every rule's prerequisites; targets
- * left out), NULL-terminated and malloc'd (free each and the array), or
- * NULL when the file cannot be read. */
+/* The files the assembler's list at path names (its one rule's
+ * prerequisites, escaped as make escapes them), NULL-terminated and
+ * malloc'd (free each and the array), or NULL when the file cannot be
+ * read. */
 char **toolchain_trace_list(const char *path);
+
+/* The files the linker's --dependency-file list at path names: one a line
+ * after the target's, as written (ld escapes nothing); as
+ * toolchain_trace_list. */
+char **toolchain_ld_list(const char *path);
 
 #endif

@@ -910,6 +910,68 @@ static int copy_as_file(const char *path, const struct argvb *ro_mounts)
 	return ro;
 }
 
+/*
+ * The system libraries the next boxes' object was built against, with the
+ * hashes its build recorded (sandbox_expect_files): a copy of one of them
+ * that hashes otherwise fails the box.  A library of /usr swapped between
+ * a build and a run (red team 205's midswap: `mv` of another build over
+ * it mid-batch, 2 of 2 batches ran the other code under the build's
+ * manifest) is the object's code changed under its record.  Hashed from
+ * the descriptor the box reads, kept by its identity and times.
+ */
+static const json_t *expect_files;
+static struct fd_memo {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtim, ctim;
+	char sha[SHA256_HEX_LEN + 1];
+} fd_memo[64];
+static size_t n_fd_memo;
+
+void sandbox_expect_files(const json_t *map)
+{
+	expect_files = map;
+}
+
+/* the sha256 of the open regular file fd (its stat st), read by pread */
+static int fd_sha(int fd, const struct stat *st, char hex[SHA256_HEX_LEN + 1])
+{
+	for (size_t i = 0; i < n_fd_memo; i++) {
+		const struct fd_memo *m = &fd_memo[i];
+		if (m->dev == st->st_dev && m->ino == st->st_ino && m->size == st->st_size &&
+		    m->mtim.tv_sec == st->st_mtim.tv_sec && m->mtim.tv_nsec == st->st_mtim.tv_nsec &&
+		    m->ctim.tv_sec == st->st_ctim.tv_sec && m->ctim.tv_nsec == st->st_ctim.tv_nsec) {
+			memcpy(hex, m->sha, SHA256_HEX_LEN + 1);
+			return 0;
+		}
+	}
+	struct sha256_ctx *c = sha256_begin();
+	char buf[1 << 16];
+	off_t at = 0;
+	for (;;) {
+		ssize_t k = pread(fd, buf, sizeof(buf), at);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			sha256_end(c, hex);
+			if (k < 0)
+				return -1;
+			break;
+		}
+		sha256_update(c, buf, (size_t)k);
+		at += k;
+	}
+	struct stat after;
+	if (fstat(fd, &after) < 0 || after.st_ctim.tv_sec != st->st_ctim.tv_sec ||
+	    after.st_ctim.tv_nsec != st->st_ctim.tv_nsec)
+		return -1;
+	struct fd_memo *m = &fd_memo[n_fd_memo < ARRAY_SIZE(fd_memo) ? n_fd_memo++ : 0];
+	*m = (struct fd_memo){ st->st_dev, st->st_ino, st->st_size, st->st_mtim, st->st_ctim, "" };
+	memcpy(m->sha, hex, SHA256_HEX_LEN + 1);
+	return 0;
+}
+
 /* path into the box as a copy at its real path, each symbolic link on the
  * way made in the box as the same link (done keeps what is made: a path
  * twice is one copy), a file of its tmpfs where copy_as_file says so (with
@@ -970,6 +1032,15 @@ static int push_copy(struct argvb *a, struct argvb *done, struct sandbox_files *
 	if (fstat(fd, &fst) < 0 || !S_ISREG(fst.st_mode)) {
 		close(fd);
 		return sandbox_box_fail("cannot show '%s' in the box: not a regular file", real);
+	}
+	const char *want = json_string_value(json_object_get(expect_files, real));
+	char now[SHA256_HEX_LEN + 1];
+	if (want && (fd_sha(fd, &fst, now) < 0 || strcmp(now, want))) {
+		close(fd);
+		return sandbox_box_fail("'%s' is not the library the kernel's build recorded (sha256 %.12s then, %.12s "
+					"now): the object would run other code than its record names; run again (the "
+					"build is redone against the library as it is)",
+					real, want, now);
 	}
 	argvb_push(done, real);
 	f->fd[f->n] = fd;

@@ -449,6 +449,12 @@ struct sandbox_files {
 char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, enum sandbox_view view,
 			  const char *const *inner, const char *const *ro_files, const char *fresh,
 			  struct sandbox_files *files, int *filter_fd, struct strbuf *why);
+/* The files (real path -> sha256, a JSON object the caller keeps alive,
+ * or NULL for none) that the next boxes of copies must show as those
+ * bytes: a copy that hashes otherwise fails the box with the reason (the
+ * system libraries the kernel's build recorded as loaded, build_toolchain.h;
+ * red team 205's library swapped mid-batch). */
+void sandbox_expect_files(const json_t *map);
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
 		    const char *const *ro_files, struct sandbox_files *files, int *filter_fd);
 /* files' descriptors into pass_fd[from..], pass_fd_at[from..] (arrays of

@@ -1149,7 +1149,24 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	const char *const *objects = fresh ? all + 1 : all;
 	struct sandbox_files files;
 	struct strbuf bwhy = STRBUF_INIT;
+	/* the system libraries the kernel's build recorded as loaded: a copy
+	 * of another is the box's failure (sandbox_expect_files) */
+	json_t *expect = json_object();
+	for (size_t v = 0; v < c->plan.n_variants; v++) {
+		const struct plan_variant *pv = &c->plan.variants[v];
+		if (!pv->br.so_path || !w->job.kernel_so || strcmp(pv->br.so_path, w->job.kernel_so))
+			continue;
+		size_t i;
+		json_t *f;
+		json_array_foreach(json_object_get(json_object_get(pv->br.info, "toolchain"), "files"), i, f)
+			if (json_is_true(json_object_get(f, "loaded")) && json_string_value(json_object_get(f, "path")))
+				json_object_set(expect, json_string_value(json_object_get(f, "path")),
+						json_object_get(f, "sha256"));
+	}
+	sandbox_expect_files(expect);
 	char **boxed = sandbox_wrap_fresh(&c->sb, prof, view, argv, objects, fresh, &files, &filter_fd, &bwhy);
+	sandbox_expect_files(NULL);
+	json_decref(expect);
 	if (!boxed) {
 		free(san_argv);
 		if (filter_fd >= 0)

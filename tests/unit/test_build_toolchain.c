@@ -167,20 +167,10 @@ static void test_file_sha(void **state)
 	free(f);
 }
 
-static void test_trace_list(void **state)
+/* the names a list gives, against want (NULL-terminated) */
+static void names_are(char **v, const char *const *want)
 {
-	(void)state;
-	char tmpl[] = "/tmp/evident-test-tc-XXXXXX";
-	char *root = mkdtemp(tmpl);
-	assert_non_null(root);
-	char *p = xstrfmt("%s/ld.d", root);
-	/* as the linker writes it: the output's rule, then each input as a
-	 * phony target; and as gas writes it */
-	put(p, "out.so: \\\n  /usr/lib/x.o \\\n  /lib/a\\ b.so \\\n  /usr/lib/x.o\n\n/usr/lib/x.o:\n\n/lib/a\\ b.so:\n"
-	       "/tmp/cc1.o: k.c /tmp/cc2.s\n");
-	char **v = toolchain_trace_list(p);
 	assert_non_null(v);
-	const char *want[] = { "/usr/lib/x.o", "/lib/a b.so", "k.c", "/tmp/cc2.s", NULL };
 	size_t n = 0;
 	for (; v[n]; n++) {
 		assert_non_null(want[n]);
@@ -189,9 +179,32 @@ static void test_trace_list(void **state)
 	}
 	assert_null(want[n]);
 	free(v);
-	assert_null(toolchain_trace_list("/nonexistent/ld.d"));
+}
+
+static void test_trace_list(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/evident-test-tc-XXXXXX";
+	char *root = mkdtemp(tmpl);
+	assert_non_null(root);
+	char *p = xstrfmt("%s/ld.d", root), *q = xstrfmt("%s/as.d", root);
+	/* as the linker writes it: the output's rule, a name a line as it is
+	 * (a space, a colon: red team 205's spaced.sh and colon forms), then
+	 * each input as a phony target */
+	put(p, "out.so: \\\n  /usr/lib/x.o \\\n  /usr/lib/a b.a \\\n  /usr/lib/c.a: \\\n  /usr/lib/x.o\n\n"
+	       "/usr/lib/x.o:\n\n/usr/lib/a b.a:\n\n/usr/lib/c.a::\n");
+	const char *ld_want[] = { "/usr/lib/x.o", "/usr/lib/a b.a", "/usr/lib/c.a:", NULL };
+	names_are(toolchain_ld_list(p), ld_want);
+	/* as gas writes it: one rule, spaces escaped, a colon not (red team
+	 * 205's gascolon) */
+	put(q, "/tmp/cc1.o: k.c /tmp/cc2.s /usr/share/a\\ b.s /usr/share/x.s:\n");
+	const char *as_want[] = { "k.c", "/tmp/cc2.s", "/usr/share/a b.s", "/usr/share/x.s:", NULL };
+	names_are(toolchain_trace_list(q), as_want);
+	assert_null(toolchain_trace_list("/nonexistent/as.d"));
+	assert_null(toolchain_ld_list("/nonexistent/ld.d"));
 	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
 	free(p);
+	free(q);
 }
 
 static void test_tracers(void **state)
