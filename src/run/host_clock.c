@@ -574,8 +574,6 @@ struct thread_waits {
 	double lead_cpu_us; /* what the leader ran in the sample (to the freeze); NAN: not read */
 	double ran_sum_us;  /* what the threads listed at the freeze ran in the sample, all of them */
 	double ran_max_us;  /* and the most one of them ran */
-	double idle_us;     /* the least time a thread known at the go was neither on its CPU nor
-			     * waiting for one (stopped, frozen or asleep) in the sample; NAN: none */
 };
 
 /*
@@ -596,7 +594,6 @@ static double threads_credit(struct host_clock *hc, int n, const int *known, int
 	tw->wait_us = 0;
 	tw->lead_cpu_us = NAN;
 	tw->ran_sum_us = tw->ran_max_us = 0;
-	tw->idle_us = NAN;
 	for (int i = 0; i < n; i++) {
 		struct sched_stat ss;
 		if (sched_stat_read(hc->pid, hc->st_ids[i], &ss) <= 0)
@@ -613,18 +610,6 @@ static double threads_credit(struct host_clock *hc, int n, const int *known, int
 		tw->ran_sum_us += ran;
 		if (ran > tw->ran_max_us)
 			tw->ran_max_us = ran;
-		/* off its CPU and not waiting for one: stopped, frozen or
-		 * asleep; the least of the threads known at the go is a time in
-		 * which none of them ran or waited to run (red team 206's
-		 * freezer held the baseline's worker inside its samples: no
-		 * wait, no run, all of it work) */
-		if (was) {
-			double idle = wall_us - ran - waited;
-			if (idle < 0)
-				idle = 0;
-			if (!(tw->idle_us <= idle))
-				tw->idle_us = idle;
-		}
 		if (hc->st_ids[i] == hc->pid) {
 			tw->lead_cpu_us = ran;
 			continue; /* the leader's wait is round_trip's (to its done line) */
@@ -921,8 +906,20 @@ struct trip_timed {
 	double lead_cpu_us;     /* what the leader ran in the sample (threads_credit), NAN: unread */
 	double ran_sum_us;      /* what the threads listed at the freeze ran in the sample (threads_credit), NAN: unread */
 	double ran_max_us;      /* the most one of them ran, NAN: unread */
-	double idle_us;         /* the least time a thread known at the go neither ran nor waited to (threads_credit), NAN: unread */
 };
+
+/* how many of a worker's threads are checked for a cgroup move each sample */
+#define HOST_CGROUP_THREADS 256
+
+/* thread tid's /proc/PID/task/TID/cgroup into buf (NUL-terminated; ""
+ * unread) */
+static void worker_cgroup(int pid, int tid, char *buf, size_t n)
+{
+	char name[16];
+	snprintf(name, sizeof(name), "%d", tid);
+	ssize_t k = task_file(pid, name, "cgroup", buf, n);
+	buf[k > 0 ? (size_t)k < n ? (size_t)k : n - 1 : 0] = '\0';
+}
 
 /*
  * One round: go, the done line, the stop.  *us: the parent's time from go
@@ -1148,6 +1145,23 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		return hc->timed_out ? -1
 				     : proto_violate(p, "the worker could not be stopped after a sample (a thread stuck "
 							"in the kernel?)");
+	/* in the cgroups it was found in: the box cannot write a cgroup file
+	 * system (none is shown), so a move is from outside (red team 206's
+	 * freezer moved the baseline's worker into a freezer cgroup of its
+	 * own and froze it inside each sample, time neither run nor wait, and
+	 * an identical twin read faster 4.1x, eval promoting 3 of 3; a CPU
+	 * limit of another cgroup would slow it the same way) */
+	char cg[sizeof(hc->cgroup)];
+	int moved = 0;
+	/* each thread (v1's `tasks` moves one), the first HOST_CGROUP_THREADS */
+	for (int i = -1; i < (n_threads < HOST_CGROUP_THREADS ? n_threads : HOST_CGROUP_THREADS) && !moved; i++) {
+		worker_cgroup(hc->pid, i < 0 ? hc->pid : hc->st_ids[i], cg, sizeof(cg));
+		moved = hc->cgroup[0] && cg[0] && strcmp(cg, hc->cgroup);
+	}
+	if (moved)
+		return proto_violate(p, "the worker was moved into another cgroup during its samples (from outside "
+					"the box, which shows no cgroup file system: a freezer or a CPU limit of "
+					"someone else's): its times are not its own");
 	double cpu1 = cpu_us(hc);
 	*after_us = cpu1 - *after_us; /* NAN stays NAN */
 	if (tt) {
@@ -1155,7 +1169,7 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		tt->late_write = outputs_snap(hc, 0);
 		tt->wake_write = wake_print(hc, 0);
 		tt->floor_allow_us = NAN;
-		struct thread_waits tw = { 0, NAN, 0, 0, NAN };
+		struct thread_waits tw = { 0, NAN, 0, 0 };
 		tt->credit_us = n_threads < 0 ? NAN
 					      : threads_credit(hc, n_threads, tt->known, tt->n_known, &tt->floor_allow_us,
 							       *us, &tw);
@@ -1163,7 +1177,6 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		tt->lead_cpu_us = tw.lead_cpu_us;
 		tt->ran_sum_us = n_threads < 0 ? NAN : tw.ran_sum_us;
 		tt->ran_max_us = n_threads < 0 ? NAN : tw.ran_max_us;
-		tt->idle_us = n_threads < 0 ? NAN : tw.idle_us;
 		/* the leader: its use in the CPU read's window is its stop, less
 		 * what it did from the done line on beyond its unbooked slice */
 		if (have_lb && isfinite(tt->credit_us) && leader_stat(hc, &lf) == 0 && lf.run_ns >= la.run_ns &&
@@ -1329,6 +1342,10 @@ static int capture(struct proto *p, struct host_clock *hc, long long i, long lon
 static int attach_worker(struct proto *p, struct host_clock *hc)
 {
 	hc->pid = find_worker(hc->child, hc->boxed);
+	/* the runner's own cgroups, which its worker is in unless someone
+	 * outside moved it (round_trip checks each sample) */
+	ssize_t k = read_small("/proc/thread-self/cgroup", hc->cgroup, sizeof(hc->cgroup));
+	hc->cgroup[k > 0 ? (size_t)k < sizeof(hc->cgroup) ? (size_t)k : sizeof(hc->cgroup) - 1 : 0] = '\0';
 	hc->have_cpu_clock = hc->pid > 0 && clock_getcpuclockid(hc->pid, &hc->cpu_clock) == 0;
 	hc->frozen_cpu_us = NAN; /* each freeze sets it */
 	if (hc->pid <= 0 || host_clock_freeze(hc) < 0)
@@ -1585,8 +1602,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 					  .threads_wait_us = NAN,
 					  .lead_cpu_us = NAN,
 					  .ran_sum_us = NAN,
-					  .ran_max_us = NAN,
-					  .idle_us = NAN };
+					  .ran_max_us = NAN };
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, &tt) < 0)
 			goto out;
 		double credit_us = tt.credit_us;
@@ -1674,19 +1690,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			least = tt.ran_max_us;
 		int gone = isfinite(tt.cpu_all) && isfinite(tt.ran_sum_us) &&
 			   tt.cpu_all - tt.ran_sum_us > HOST_GONE_CPU_US + HOST_GONE_CPU_REL * tt.cpu_all;
-		/* and less the time none of the threads known at the go ran or
-		 * waited to (red team 206: an outside process froze the
-		 * baseline's worker a few ms inside each sample, neither a run
-		 * nor a wait, and an identical twin read faster 3 of 3 at 4.1x,
-		 * eval promoting 3 of 3); a kernel's own sleep leaves it too,
-		 * which only holds a verdict back */
-		double active = us;
-		if (isfinite(tt.idle_us) && tt.idle_us > 0 && tt.idle_us < us)
-			active = us - tt.idle_us;
-		double w = host_clock_busy(active, least, waited);
-		if (isfinite(least) && isfinite(w) && w < least)
-			w = least;
-		s->work_us = gone && isfinite(least) ? least : w;
+		s->work_us = gone && isfinite(least) ? least : host_clock_busy(us, least, waited);
 		s->set = -1;
 		/* A thread a sample started and left alive at its freeze is
 		 * work outside the timed region only if it works on: one that

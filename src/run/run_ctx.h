@@ -168,6 +168,7 @@ double slurm_job_need_s(const struct spec *s, int gpu);
  * deadline, boxed; runcmd's on_start gives child and chan_fd; the drive
  * is protocol.h's proto.drive with this as drive_ctx. */
 struct host_clock {
+	char cgroup[1024];           /* the runner's /proc/thread-self/cgroup, the worker's unless moved (attach_worker) */
 	const struct problem *pr;
 	const struct job *job;
 	unsigned char *shm;          /* the shared memory (parent's mapping) */

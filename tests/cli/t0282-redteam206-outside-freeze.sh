@@ -5,9 +5,10 @@
 # work measure (the time less the threads' and the parent's waits) counted
 # the freeze as work and agreed with the slowed wall: b, a's code under
 # another name, read faster 4.1x in 3 of 3 batches, eval promoted 3 of 3.
-# Now the work also leaves out the least time a thread known at the go
-# neither ran nor waited to (host_clock.c threads_credit idle_us), and
-# rule 4b or 4c leaves the verdict inconclusive.
+# Now the parent checks each sample that the worker's threads are still in
+# the runner's own cgroups (the box shows no cgroup file system, so a move
+# is from outside): the frozen baseline is a protocol_violation naming the
+# move, and b has no baseline to be faster than.
 . "$REPO/tests/cli/lib.sh"
 runs_alone_machine "an outside freezer on the baseline's worker while it runs"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
@@ -22,25 +23,23 @@ A=$(for r in artifacts/runs/*.json; do case $r in *-batch.json) continue ;; esac
 rm -rf artifacts
 python3 tests/fixtures/adversary/host/redteam206/freezeref.py "$A" 120 3 1 100 > loader.out 2>&1 &
 loader=$!
-unload() { kill $loader 2>/dev/null; wait $loader 2>/dev/null; }
+CG=/sys/fs/cgroup/freezer/rt206-$loader
+# the loader killed, its cgroup thawed, emptied and removed
+unload() {
+	kill -KILL $loader 2>/dev/null; wait $loader 2>/dev/null
+	if [ -d "$CG" ]; then
+		echo THAWED > "$CG/freezer.state" 2>/dev/null
+		for p in $(cat "$CG/cgroup.procs" 2>/dev/null); do echo "$p" > /sys/fs/cgroup/freezer/cgroup.procs; done
+		rmdir "$CG" 2>/dev/null
+	fi
+}
 trap unload EXIT
 sleep 0.3
 nice -n 19 "$EVIDENT" run --no-progress $S > out 2>&1
-rc=$?
 unload
-[ $rc -eq 0 ] || fail "the spec's outcomes are not its expect: $(tail -5 out)"
-B=$(ls artifacts/runs/*-batch.json | head -1)
-python3 -S - "$B" > verdict <<'P' || fail "reading the batch: $(cat verdict)"
-import json, sys
-b = json.load(open(sys.argv[1]))
-rows = {v["variant"]: v for v in b["variants"]}
-c = rows["b"]["comparison"]
-sp = c.get("speedup")
-print(c["verdict"], sp["ratio"] if isinstance(sp, dict) else sp, (c.get("work_means") or {}).get("ratio"))
-P
-read -r verdict speedup work < verdict
-echo "b over a: ${speedup}x, work ratio $work, verdict $verdict"
-awk -v s="$speedup" 'BEGIN { exit !(s > 2.5) }' ||
-	skip "the freezer did not slow the baseline here (b over a ${speedup}x, verdict $verdict)"
-[ "$verdict" != faster ] || { cat out; fail "an identical twin read faster ${speedup}x while only the baseline was frozen from outside (work ratio $work)"; }
-exit 0
+if grep -qE "a: protocol_violation.*moved into another cgroup during its samples" out; then
+	! grep -qE "^b .* faster *$" out || { cat out; fail "b read faster than its own code frozen from outside"; }
+	exit 0
+fi
+grep -qE "^b .* faster *$" out && { cat out; fail "b read faster while a was frozen from outside, and no move was seen"; }
+skip "the freezer did not act here: $(grep -E '^[ab] ' out | tr -s ' ' | cut -c1-80 | tr '\n' ';')"
