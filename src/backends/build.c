@@ -748,58 +748,15 @@ static char *refusal_of_sources(const struct build_bounds *b, json_t *sources)
 }
 
 /* The prerequisites of a make rule file as the compiler wrote it (gcc:
- * "out: a b \", nvcc: "out : a \"), NULL-terminated; the caller frees it with
- * free_strv.  NULL when the file cannot be read. */
+ * "out: a b \", nvcc: "out : a \"), NULL-terminated; the caller frees it
+ * with free_strv.  NULL when the file cannot be read.  The rule's one
+ * target ends the target part: every word after it is a file, one ending
+ * in ':' too (red team 113: gcc writes a header named "sel.h:" unescaped,
+ * and it was taken for a target and left out of the list); each once
+ * (build_toolchain.c toolchain_trace_list, which reads gas's list so). */
 static char **parse_deps(const char *path)
 {
-	struct strbuf sb = STRBUF_INIT;
-	if (read_file(path, &sb) < 0)
-		return NULL;
-	const char *p = strbuf_str(&sb);
-	char **v = xcalloc(1, sizeof(char *));
-	size_t n = 0;
-	int in_deps = 0;
-	struct strbuf tok = STRBUF_INIT;
-	for (;;) {
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
-		       (*p == '\\' && (p[1] == '\n' || (p[1] == '\r' && p[2] == '\n'))))
-			p += *p == '\\' ? (p[1] == '\n' ? 2 : 3) : 1;
-		if (!*p)
-			break;
-		strbuf_reset(&tok);
-		while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
-			if (*p == '\\' && (p[1] == ' ' || p[1] == '#' || p[1] == '\\' || p[1] == '\t')) {
-				strbuf_addch(&tok, p[1]);
-				p += 2;
-			} else if (*p == '\\' && (p[1] == '\n' || p[1] == '\r')) {
-				break;
-			} else if (*p == '$' && p[1] == '$') {
-				strbuf_addch(&tok, '$');
-				p += 2;
-			} else {
-				strbuf_addch(&tok, *p++);
-			}
-		}
-		const char *t = strbuf_str(&tok);
-		size_t len = strlen(t);
-		/* the one target ("out:", or "out" then ":" as nvcc writes it):
-		 * the compiler writes one rule, so after it every word is a
-		 * file, one ending in ':' too (red team 113: gcc writes a
-		 * header named "sel.h:" unescaped, and it was taken for a
-		 * target and left out of the list) */
-		if (!in_deps && len && t[len - 1] == ':') {
-			in_deps = 1;
-			continue;
-		}
-		if (in_deps && len) {
-			v = xrealloc(v, (n + 2) * sizeof(char *));
-			v[n++] = xstrdup(t);
-			v[n] = NULL;
-		}
-	}
-	strbuf_release(&tok);
-	strbuf_release(&sb);
-	return v;
+	return toolchain_trace_list(path);
 }
 
 /* 1 when name is well-formed UTF-8 without control characters: what a

@@ -94,6 +94,23 @@ static int hash_fd(int fd, char hex[SHA256_HEX_LEN + 1], struct toolchain_stat *
 	return 0;
 }
 
+static void memo_put(const char *path, const struct toolchain_stat *st, const char *sha)
+{
+	struct tc_memo *m = NULL;
+	for (size_t i = 0; i < n_file_memo && !m; i++)
+		if (!strcmp(file_memo[i].path, path))
+			m = &file_memo[i];
+	if (!m) {
+		if (n_file_memo == cap_file_memo)
+			file_memo = xrealloc(file_memo, (cap_file_memo = cap_file_memo ? 2 * cap_file_memo : 64) *
+							       sizeof(*file_memo));
+		m = &file_memo[n_file_memo++];
+		m->path = xstrdup(path);
+	}
+	m->st = *st;
+	snprintf(m->sha, sizeof(m->sha), "%s", sha);
+}
+
 int toolchain_file_sha(const char *path, char hex[SHA256_HEX_LEN + 1], struct toolchain_stat *st)
 {
 	struct stat s;
@@ -101,7 +118,7 @@ int toolchain_file_sha(const char *path, char hex[SHA256_HEX_LEN + 1], struct to
 		return -1;
 	struct toolchain_stat now;
 	stat_of(&s, &now);
-	struct tc_memo *m = NULL;
+	const struct tc_memo *m = NULL;
 	for (size_t i = 0; i < n_file_memo && !m; i++)
 		if (!strcmp(file_memo[i].path, path))
 			m = &file_memo[i];
@@ -119,15 +136,7 @@ int toolchain_file_sha(const char *path, char hex[SHA256_HEX_LEN + 1], struct to
 	close(fd);
 	if (rc < 0)
 		return -1;
-	if (!m) {
-		if (n_file_memo == cap_file_memo)
-			file_memo = xrealloc(file_memo, (cap_file_memo = cap_file_memo ? 2 * cap_file_memo : 64) *
-							       sizeof(*file_memo));
-		m = &file_memo[n_file_memo++];
-		m->path = xstrdup(path);
-	}
-	m->st = got;
-	memcpy(m->sha, hex, SHA256_HEX_LEN + 1);
+	memo_put(path, &got, hex);
 	if (st)
 		*st = got;
 	return 0;
@@ -563,22 +572,6 @@ static struct listing *listing_slot(const char *root, int recursive)
 	return L;
 }
 
-static void memo_put(const char *path, const struct toolchain_stat *st, const char *sha)
-{
-	struct tc_memo *m = NULL;
-	for (size_t i = 0; i < n_file_memo && !m; i++)
-		if (!strcmp(file_memo[i].path, path))
-			m = &file_memo[i];
-	if (!m) {
-		if (n_file_memo == cap_file_memo)
-			file_memo = xrealloc(file_memo, (cap_file_memo = cap_file_memo ? 2 * cap_file_memo : 64) *
-							       sizeof(*file_memo));
-		m = &file_memo[n_file_memo++];
-		m->path = xstrdup(path);
-	}
-	m->st = *st;
-	snprintf(m->sha, sizeof(m->sha), "%s", sha);
-}
 
 /* cc's answers and listings from the file at path into the process's
  * memos; the driver's slot, or NULL where there is none or one of its
@@ -721,6 +714,14 @@ static void state_save(const char *path, const struct driver *dv, char **rec, ch
 	strbuf_release(&sb);
 }
 
+/* a NULL-terminated list of malloc'd strings freed */
+static void free_list(char **v)
+{
+	for (char **d = v; d && *d; d++)
+		free(*d);
+	free(v);
+}
+
 void toolchain_forget(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(drivers); i++)
@@ -755,12 +756,8 @@ void toolchain_key(struct sha256_ctx *key, const char *host_cc, const char *cons
 			dv = driver_ask(host_cc, env_keep, env_set);
 			asked = 1;
 		}
-		for (char **d = rec; d && *d; d++)
-			free(*d);
-		free(rec);
-		for (char **d = flat; d && *d; d++)
-			free(*d);
-		free(flat);
+		free_list(rec);
+		free_list(flat);
 		rec = flat = NULL;
 		if (dv) {
 			for (char **d = dv->include; d && *d; d++)
@@ -808,12 +805,8 @@ void toolchain_key(struct sha256_ctx *key, const char *host_cc, const char *cons
 	if (dv && state && (asked || walked))
 		state_save(state, dv, rec, flat);
 	free(state);
-	for (char **d = rec; d && *d; d++)
-		free(*d);
-	free(rec);
-	for (char **d = flat; d && *d; d++)
-		free(*d);
-	free(flat);
+	free_list(rec);
+	free_list(flat);
 }
 
 /* ---- the assembler's and linker's lists ---------------------------------- */
