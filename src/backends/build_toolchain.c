@@ -23,6 +23,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
 #include <unistd.h>
 
 #include "backends/build.h"
@@ -283,7 +284,7 @@ static void listing_clear(struct listing *L)
 static int listing_current(const struct listing *L)
 {
 	struct stat st;
-	if (L->stale > 0)
+	if (L->stale > 0 || (!L->absent && L->n == 0))
 		return 0;
 	if (L->absent)
 		return stat(L->root, &st) < 0 || !S_ISDIR(st.st_mode);
@@ -329,17 +330,23 @@ static const char *listing_of(const char *root, int recursive)
 
 /* ---- what the driver says ----------------------------------------------- */
 
+#define TC_PROGS 7
 struct driver {
 	char *cc;
 	char **include; /* recursive */
 	char **flat;    /* library and program directories: their top only */
 	char *install;  /* recursive */
 	char *specs;    /* the specs file the driver finds, or NULL */
-	char *progs[3]; /* the programs it runs (as, ld, collect2) where it finds them, or NULL */
+	char *progs[TC_PROGS]; /* the programs it runs where it finds them, or NULL */
 };
 /* not cc1 or cc1plus: the compiler proper, 30-40 MB to hash in every
  * process, is what the version names, as the driver's executable */
-static const char *const prog_names[3] = { "as", "ld", "collect2" };
+static const char *const prog_names[TC_PROGS] = { "as", "ld", "collect2", "cc1", "cc1plus", "lto1", "lto-wrapper" };
+/* the first TC_PROGS_ALWAYS are hashed wherever they lie; the compiler
+ * proper and LTO's only outside the system's directories (a compiler
+ * tree of someone's own: red team 208's copied driver ran a cc1 beside
+ * it that added a -D, one key for two programs) */
+#define TC_PROGS_ALWAYS 3
 static struct driver drivers[4];
 
 static char *ask(const char *const *argv, const char *const *env_keep, const char *const *env_set, int want_err)
@@ -377,12 +384,30 @@ static void push(char ***v, const char *s)
 static char *real_dir(const char *d, size_t n)
 {
 	char *s = xstrndup(d, n), *r = realpath(s, NULL);
-	free(s);
 	struct stat st;
 	if (r && (stat(r, &st) < 0 || !S_ISDIR(st.st_mode))) {
 		free(r);
 		r = NULL;
 	}
+	/* a directory that is not there (yet) is listed as absent, so one
+	 * made later is seen (red team 208's `as` put in a programs
+	 * directory the driver named but that did not exist when asked) */
+	if (!r && s[0] == '/' && !strstr(s, "/../") && !strstr(s, "/./"))
+		r = xstrdup(s);
+	else if (!r && s[0] == '/' && n) {
+		char *t = xstrfmt("%s", s), *q;
+		/* lexically: "a/b/../c" as "a/c" (the driver's relative forms) */
+		while ((q = strstr(t, "/../"))) {
+			char *b = q;
+			while (b > t && b[-1] != '/')
+				b--;
+			memmove(b > t ? b - 1 : t, q + 3, strlen(q + 3) + 1);
+		}
+		while ((q = strstr(t, "/./")))
+			memmove(q, q + 2, strlen(q + 2) + 1);
+		r = t;
+	}
+	free(s);
 	return r;
 }
 
@@ -411,7 +436,7 @@ static void driver_free(struct driver *dv)
 	free(dv->flat);
 	free(dv->install);
 	free(dv->specs);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < TC_PROGS; k++)
 		free(dv->progs[k]);
 	memset(dv, 0, sizeof(*dv));
 }
@@ -488,7 +513,7 @@ static struct driver *driver_ask(const char *cc, const char *const *env_keep, co
 	}
 	/* the programs the driver runs, by the driver's own search (a
 	 * name without a '/' is PATH's: found the same way) */
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < TC_PROGS; k++) {
 		char *opt = xstrfmt("-print-prog-name=%s", prog_names[k]);
 		const char *pp[] = { cc, opt, NULL };
 		char *got = ask(pp, env_keep, env_set, 0);
@@ -534,9 +559,17 @@ static struct driver *driver_ask(const char *cc, const char *const *env_keep, co
  * stat is as kept.  The file is as trusted as the runner's own cache of
  * CPU peaks: one who writes the runner's home can replace the runner.
  */
+static char *state_dir_override;
+
+void toolchain_state_dir(const char *dir)
+{
+	free(state_dir_override);
+	state_dir_override = dir ? xstrdup(dir) : NULL;
+}
+
 static char *state_path(const char *cc, const char *const *extra)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *path = getenv("PATH");
+	const char *path = getenv("PATH");
 	char *exe = NULL, sha[SHA256_HEX_LEN + 1], hex[SHA256_HEX_LEN + 1];
 	if (build_compiler_exe(cc, &exe, sha) < 0)
 		return NULL;
@@ -550,10 +583,14 @@ static char *state_path(const char *cc, const char *const *extra)
 		sha256_update_field(c, "extra", *e, strlen(*e));
 	sha256_end(c, hex);
 	free(exe);
-	if (xdg && xdg[0] == '/')
-		return xstrfmt("%s/evident/toolchain/%.16s.txt", xdg, hex);
-	if (home && *home)
-		return xstrfmt("%s/.cache/evident/toolchain/%.16s.txt", home, hex);
+	/* the runner's own home by its uid, not HOME or XDG_CACHE_HOME: a
+	 * kept file is taken only from where the runner's user alone writes
+	 * (state_load checks its owner and mode) */
+	if (state_dir_override)
+		return xstrfmt("%s/%.16s.txt", state_dir_override, hex);
+	struct passwd *pw = getpwuid(getuid());
+	if (pw && pw->pw_dir && pw->pw_dir[0] == '/')
+		return xstrfmt("%s/.cache/evident/toolchain/%.16s.txt", pw->pw_dir, hex);
 	return NULL;
 }
 
@@ -578,6 +615,17 @@ static struct listing *listing_slot(const char *root, int recursive)
  * listings no longer holds (then nothing of it is taken) */
 static struct driver *state_load(const char *path, const char *cc)
 {
+	/* the runner's user's alone: owned by it, written by no one else, in
+	 * a directory no one else may write */
+	struct stat st, dst;
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	int mine = stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == getuid() && !(st.st_mode & 022) &&
+		   stat(dir, &dst) == 0 && dst.st_uid == getuid() && !(dst.st_mode & 022);
+	free(dir);
+	if (!mine)
+		return NULL;
 	struct strbuf sb = STRBUF_INIT;
 	if (quiet_read(path, &sb) < 0)
 		return NULL;
@@ -604,7 +652,7 @@ static struct driver *state_load(const char *path, const char *cc)
 		} else if (sscanf(line, "specs %n", &at) == 0 && at > 0) {
 			free(dv->specs);
 			dv->specs = xstrdup(line + at);
-		} else if (sscanf(line, "prog %d %n", &k, &at) == 1 && at > 0 && k >= 0 && k < 3) {
+		} else if (sscanf(line, "prog %d %n", &k, &at) == 1 && at > 0 && k >= 0 && k < TC_PROGS) {
 			free(dv->progs[k]);
 			dv->progs[k] = xstrdup(line + at);
 		} else if (sscanf(line, "file %llu %llu %llu %lld %lld %64s %n", &a, &b, &z, &m, &c, sha, &at) == 6 &&
@@ -665,13 +713,13 @@ static void state_save(const char *path, const struct driver *dv, char **rec, ch
 		strbuf_addf(&sb, "install %s\n", dv->install), ok &= one_line(dv->install);
 	if (dv->specs)
 		strbuf_addf(&sb, "specs %s\n", dv->specs), ok &= one_line(dv->specs);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < TC_PROGS; k++)
 		if (dv->progs[k])
 			strbuf_addf(&sb, "prog %d %s\n", k, dv->progs[k]), ok &= one_line(dv->progs[k]);
 	for (size_t i = 0; i < n_file_memo; i++) {
 		const struct tc_memo *f = &file_memo[i];
 		int mine = (dv->specs && !strcmp(f->path, dv->specs));
-		for (int k = 0; k < 3; k++)
+		for (int k = 0; k < TC_PROGS; k++)
 			mine |= dv->progs[k] && !strcmp(f->path, dv->progs[k]);
 		if (mine)
 			strbuf_addf(&sb, "file %llu %llu %llu %lld %lld %s %s\n", f->st.dev, f->st.ino, f->st.size,
@@ -798,7 +846,9 @@ void toolchain_key(struct sha256_ctx *key, const char *host_cc, const char *cons
 		sha256_update_field(key, "specs", "", 0);
 	/* the driver's programs' bytes: the compiler's version and executable
 	 * are the driver's, not what it runs */
-	for (int k = 0; dv && k < 3; k++) {
+	for (int k = 0; dv && k < TC_PROGS; k++) {
+		if (k >= TC_PROGS_ALWAYS && (!dv->progs[k] || system_path(dv->progs[k])))
+			continue;
 		int have = dv->progs[k] && toolchain_file_sha(dv->progs[k], hex, NULL) == 0;
 		sha256_update_field(key, prog_names[k], have ? hex : "", have ? strlen(hex) : 0);
 	}

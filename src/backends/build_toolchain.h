@@ -68,8 +68,8 @@ int toolchain_file_current(const char *path, const char *sha, const struct toolc
  * listed recursively: nvcc's include directory) and the specs file's
  * bytes.  Directories under /usr/local that the build box does not show
  * are left out.  Listings are kept for the process, and with the driver's
- * answers in a file of the user's cache (XDG_CACHE_HOME or ~/.cache,
- * evident/toolchain/) for the next, and walked again (the driver asked
+ * answers in a file of the runner's home by its uid
+ * (~/.cache/evident/toolchain/, owned by it and written by no one else) for the next, and walked again (the driver asked
  * again) when any of their directories changed (device, inode, ctime). */
 void toolchain_key(struct sha256_ctx *key, const char *host_cc, const char *const *extra_dirs,
 		   const char *const *env_keep, const char *const *env_set);
@@ -78,6 +78,9 @@ void toolchain_key(struct sha256_ctx *key, const char *host_cc, const char *cons
  * process starts: for tests of the kept state (the file of the user's
  * cache is left as it is). */
 void toolchain_forget(void);
+/* Keep the state in dir instead of ~/.cache/evident/toolchain (the
+ * runner's home by its uid); NULL: back to that.  For tests. */
+void toolchain_state_dir(const char *dir);
 
 /* The flags that make the assembler and the linker write what they read
  * into as_list and ld_list (NULL-terminated, malloc'd: free each and the

@@ -1149,8 +1149,9 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	const char *const *objects = fresh ? all + 1 : all;
 	struct sandbox_files files;
 	struct strbuf bwhy = STRBUF_INIT;
-	/* the system libraries the kernel's build recorded as loaded: a copy
-	 * of another is the box's failure (sandbox_expect_files) */
+	/* the libraries the kernel's build recorded as loaded (the system's
+	 * and its own): a copy of another is the box's failure
+	 * (sandbox_expect_files) */
 	json_t *expect = json_object();
 	for (size_t v = 0; v < c->plan.n_variants; v++) {
 		const struct plan_variant *pv = &c->plan.variants[v];
@@ -1162,6 +1163,17 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 			if (json_is_true(json_object_get(f, "loaded")) && json_string_value(json_object_get(f, "path")))
 				json_object_set(expect, json_string_value(json_object_get(f, "path")),
 						json_object_get(f, "sha256"));
+		/* and those of the kernel's own sources it loads (a -L
+		 * directory's, an rpath's, the repository's: red team 208's
+		 * library swapped mid-batch under its record), by real path */
+		json_array_foreach(json_object_get(pv->br.info, "sources"), i, f)
+		{
+			const char *sp = json_string_value(json_object_get(f, "path"));
+			char *real = sp && json_is_true(json_object_get(f, "loaded")) ? realpath(sp, NULL) : NULL;
+			if (real)
+				json_object_set(expect, real, json_object_get(f, "sha256"));
+			free(real);
+		}
 	}
 	sandbox_expect_files(expect);
 	char **boxed = sandbox_wrap_fresh(&c->sb, prof, view, argv, objects, fresh, &files, &filter_fd, &bwhy);

@@ -100,19 +100,21 @@ static void test_kept_state(void **state)
 	char *m = xstrfmt("%s/inc/sys/marker.h", root);
 	assert_int_equal(mkdir(dir, 0755), 0);
 	assert_int_equal(mkdir(sub, 0755), 0);
-	char *old = getenv("XDG_CACHE_HOME") ? xstrdup(getenv("XDG_CACHE_HOME")) : NULL;
-	setenv("XDG_CACHE_HOME", xdg, 1);
+	char *kept = xstrfmt("%s/evident/toolchain", xdg);
+	char *mk = xstrfmt("mkdir -p %s && chmod 755 %s %s/evident %s", kept, xdg, xdg, kept);
+	assert_int_equal(system(mk), 0);
+	free(mk);
+	toolchain_state_dir(kept);
 	char k1[SHA256_HEX_LEN + 1], k2[SHA256_HEX_LEN + 1], k3[SHA256_HEX_LEN + 1], k4[SHA256_HEX_LEN + 1];
 	fresh_key(dir, k1); /* asks, walks, keeps */
-	char *kept = xstrfmt("%s/evident/toolchain", xdg);
 	struct stat st;
 	assert_int_equal(stat(kept, &st), 0);
 	fresh_key(dir, k2); /* takes what was kept */
 	assert_string_equal(k1, k2);
 	/* taken, not walked again: a kept digest edited (its directories as
 	 * they were) is what the key holds */
-	char *edit = xstrfmt("sed -i 's/^list \\([01]\\) \\([01]\\) [0-9a-f]* \\(.*\\/inc\\)$/list \\1 \\2 %064d \\3/' %s/evident/toolchain/*.txt",
-			     0, xdg);
+	char *edit = xstrfmt("sed -i 's/^list \\([01]\\) \\([01]\\) [0-9a-f]* \\(.*\\/inc\\)$/list \\1 \\2 %064d \\3/' %s/*.txt",
+			     0, kept);
 	assert_int_equal(system(edit), 0);
 	fresh_key(dir, k4);
 	assert_string_not_equal(k1, k4);
@@ -125,13 +127,22 @@ static void test_kept_state(void **state)
 	assert_int_equal(system(cmd), 0);
 	fresh_key(dir, k4);
 	assert_string_equal(k3, k4);
+	/* a kept file others may write is not taken: its edited digest no
+	 * longer reaches the key */
+	char *edit2 = xstrfmt("sed -i 's/^list \\([01]\\) \\([01]\\) [0-9a-f]* \\(.*\\/inc\\)$/list \\1 \\2 %064d \\3/' %s/*.txt",
+			      0, kept);
+	assert_int_equal(system(edit2), 0);
+	fresh_key(dir, k2);
+	assert_string_not_equal(k2, k3); /* taken */
+	char *open_up = xstrfmt("chmod 0666 %s/*.txt", kept);
+	assert_int_equal(system(open_up), 0);
+	fresh_key(dir, k4);
+	assert_string_equal(k3, k4); /* not taken: others may write it */
+	free(open_up);
+	free(edit2);
 	toolchain_forget();
-	if (old)
-		setenv("XDG_CACHE_HOME", old, 1);
-	else
-		unsetenv("XDG_CACHE_HOME");
+	toolchain_state_dir(NULL);
 	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
-	free(old);
 	free(cmd);
 	free(kept);
 	free(xdg);
