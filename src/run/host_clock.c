@@ -1155,7 +1155,13 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 	int moved = 0;
 	/* each thread (v1's `tasks` moves one), the first HOST_CGROUP_THREADS */
 	for (int i = -1; i < (n_threads < HOST_CGROUP_THREADS ? n_threads : HOST_CGROUP_THREADS) && !moved; i++) {
-		worker_cgroup(hc->pid, i < 0 ? hc->pid : hc->st_ids[i], cg, sizeof(cg));
+		int tid = i < 0 ? hc->pid : hc->st_ids[i];
+		char name[16];
+		snprintf(name, sizeof(name), "%d", tid);
+		char st = task_state(hc->pid, name);
+		if (st == 'Z' || st == 'X' || st == 0)
+			continue; /* an exited thread (a leader gone before its threads: red team 6's zombie_lead) shows no cgroup of its own */
+		worker_cgroup(hc->pid, tid, cg, sizeof(cg));
 		moved = hc->cgroup[0] && cg[0] && strcmp(cg, hc->cgroup);
 	}
 	if (moved)
