@@ -865,11 +865,10 @@ static char *add_code_file(const struct build_bounds *b, const char *path, json_
  * take adds nothing: the box refuses the object when it starts, saying
  * why.
  */
-static char *object_libraries(const struct build_bounds *b, const char *object, json_t *sources)
+static char *object_libraries(const struct build_bounds *b, char *const *libs, json_t *sources)
 {
-	char **libs = sandbox_object_libraries(object);
 	char *why = NULL;
-	for (char **l = libs; l && *l && !why; l++) {
+	for (char *const *l = libs; l && *l && !why; l++) {
 		size_t before = json_array_size(sources);
 		why = add_code_file(b, *l, sources);
 		/* marked as loaded, not linked in: the object's binary, echo-
@@ -880,7 +879,6 @@ static char *object_libraries(const struct build_bounds *b, const char *object, 
 		if (!why && json_array_size(sources) > before)
 			json_object_set_new(json_array_get(sources, before), "loaded", json_true());
 	}
-	sandbox_argv_free(libs);
 	return why;
 }
 
@@ -1014,7 +1012,7 @@ static int toolchain_file(const struct build_bounds *b, const char *abs)
 }
 
 static char *toolchain_reads(const struct build_bounds *b, const char *deps, char **const traced[2], int with_as,
-			     const char *src, const char *so, json_t *sources, json_t **out)
+			     const char *src, char *const *libs, json_t *sources, json_t **out)
 {
 	json_t *tc = json_object(); /* real path -> "read" | "loaded" */
 	char *why = NULL;
@@ -1069,14 +1067,12 @@ static char *toolchain_reads(const struct build_bounds *b, const char *deps, cha
 			}
 			free(abs);
 		}
-	char **libs = why ? NULL : sandbox_object_libraries(so);
-	for (char **l = libs; l && *l; l++) {
+	for (char *const *l = libs; !why && l && *l; l++) {
 		char *abs = resolved(*l);
 		if (toolchain_file(b, abs))
 			json_object_set_new(tc, abs, json_string("loaded"));
 		free(abs);
 	}
-	sandbox_argv_free(libs);
 	const char **paths = xcalloc(json_object_size(tc) + 1, sizeof(char *));
 	size_t n = 0;
 	const char *path;
@@ -1119,7 +1115,7 @@ static char *toolchain_reads(const struct build_bounds *b, const char *deps, cha
 /* Does the entry's toolchain manifest still hold: each file as it was
  * (its stat, else its bytes), and each system library the loader would
  * map for the object at so now among them?  (1 yes; 0: stale.) */
-static int toolchain_current(const json_t *info, const struct build_bounds *b, const char *so)
+static int toolchain_current(const json_t *info, const struct build_bounds *b, char *const *libs)
 {
 	json_t *files = json_object_get(json_object_get(info, "toolchain"), "files");
 	if (!json_is_array(files))
@@ -1142,9 +1138,8 @@ static int toolchain_current(const json_t *info, const struct build_bounds *b, c
 					    json_string_value(json_object_get(f, "sha256")), have ? &st : NULL))
 			return 0;
 	}
-	char **libs = sandbox_object_libraries(so);
 	int ok = 1;
-	for (char **l = libs; l && *l && ok; l++) {
+	for (char *const *l = libs; l && *l && ok; l++) {
 		char *abs = resolved(*l);
 		if (toolchain_file(b, abs)) {
 			int found = 0;
@@ -1154,7 +1149,6 @@ static int toolchain_current(const json_t *info, const struct build_bounds *b, c
 		}
 		free(abs);
 	}
-	sandbox_argv_free(libs);
 	return ok;
 }
 
@@ -2275,17 +2269,17 @@ static int sources_current(const json_t *info)
 	return 1;
 }
 
-static char *object_libraries(const struct build_bounds *b, const char *object, json_t *sources);
+static char *object_libraries(const struct build_bounds *b, char *const *libs, json_t *sources);
 
 /* Does the entry's sources list every library the object at so would load
  * from outside the toolchain now, with the hash it has now?  (1 yes; 0: the
  * loader's search finds one the entry was not built with, through another
  * LD_LIBRARY_PATH or a file put in an rpath's directory since, and the
  * entry is stale.) */
-static int libraries_listed(const json_t *info, const struct build_bounds *b, const char *so)
+static int libraries_listed(const json_t *info, const struct build_bounds *b, char *const *libs)
 {
 	json_t *now = json_array();
-	char *why = object_libraries(b, so, now);
+	char *why = object_libraries(b, libs, now);
 	int ok = !why;
 	size_t i, j;
 	json_t *v, *w;
@@ -2348,6 +2342,8 @@ static int cache_hit(const char *entry, const struct build_bounds *b, struct bui
 	char *so = xstrfmt("%s/kernel.so", entry);
 	char *logp = xstrfmt("%s/build.log", entry);
 	int hit = 0;
+	/* the libraries the object would load now, searched once */
+	char **libs = path_exists(so) ? sandbox_object_libraries(so) : NULL;
 	if (path_exists(info_path) && path_exists(so)) {
 		json_error_t jerr;
 		json_t *info = json_load_file(info_path, 0, &jerr);
@@ -2366,8 +2362,8 @@ static int cache_hit(const char *entry, const struct build_bounds *b, struct bui
 			free(aside);
 			json_decref(info);
 			info = NULL;
-		} else if (info && (!sources_current(info) || !libraries_listed(info, b, so) ||
-				    !toolchain_current(info, b, so))) {
+		} else if (info && (!sources_current(info) || !libraries_listed(info, b, libs) ||
+				    !toolchain_current(info, b, libs))) {
 			/* a file the compiler read changed (one the key's own walk
 			 * cannot see, such as a macro include): the object is stale;
 			 * drop the entry, and the caller builds afresh */
@@ -2401,6 +2397,7 @@ static int cache_hit(const char *entry, const struct build_bounds *b, struct bui
 	}
 	free(info_path);
 	free(so);
+	sandbox_argv_free(libs);
 	free(logp);
 	return hit;
 }
@@ -3227,12 +3224,16 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	char *outside = compiled ? check_deps(&bounds, deps_path, sources, pre) : NULL;
 	if (compiled && !outside)
 		outside = ruled_sources(&bounds, ruled, sources);
+	/* the libraries the object loads, searched once: the kernel's own
+	 * join its sources, the system's its toolchain manifest */
+	char **loads = compiled ? sandbox_object_libraries(out_path) : NULL;
 	if (compiled && !outside)
-		outside = object_libraries(&bounds, out_path, sources);
+		outside = object_libraries(&bounds, loads, sources);
 	if (compiled && !outside)
 		outside = linker_inputs(&bounds, argv, out_path, sources);
 	if (compiled && !outside)
-		outside = toolchain_reads(&bounds, deps_path, traced, gas && !nvcc, src, out_path, sources, &toolchain);
+		outside = toolchain_reads(&bounds, deps_path, traced, gas && !nvcc, src, loads, sources, &toolchain);
+	sandbox_argv_free(loads);
 	unlink(deps_path);
 	json_t *info = json_pack("{s:o, s:s, s:s, s:O, s:b, s:f, s:o, s:o}", "argv", argv_rec,
 				 "compiler_version", version, "build_key", hex, "sources", sources,
