@@ -99,6 +99,10 @@ static int cmp_cstr(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+/* The files of a process's /proc (proc: "/proc/self", "/proc/PID") that
+ * worker_self_hash takes, appended to sb. */
+static void self_files(struct strbuf *sb, const char *proc);
+
 /*
  * What the worker's own process is, as a kernel loaded into it could read
  * it, before any kernel code loads: the hash the record keeps as
@@ -116,7 +120,7 @@ static int cmp_cstr(const void *x, const void *y)
  * attributes (a custom slice, clamps).  Whatever the box's filter refuses to
  * read it reads as refused, as the kernel would.  hex gets the hash.
  */
-static void worker_self_hash(char hex[SHA256_HEX_LEN + 1])
+static void self_files(struct strbuf *sb, const char *proc)
 {
 	static const char *const status_keys[] = { "Umask:", "Uid:", "Gid:", "Groups:", "SigBlk:", "SigIgn:",
 						    "CapInh:", "CapPrm:", "CapEff:", "CapBnd:", "CapAmb:",
@@ -124,14 +128,38 @@ static void worker_self_hash(char hex[SHA256_HEX_LEN + 1])
 						    "Speculation", "Cpus_allowed_list:", "Mems_allowed_list:",
 						    "THP_enabled:", "untag_mask:", "x86_Thread_features", NULL };
 	static const char *const ksm_keys[] = { "ksm_merge_any", "ksm_mergeable", NULL };
+	static const struct {
+		const char *tag, *leaf;
+		const char *const *keys;
+	} files[] = { { "status", "status", status_keys },
+		      { "limits", "limits", NULL },
+		      { "personality", "personality", NULL },
+		      { "coredump_filter", "coredump_filter", NULL },
+		      { "ksm", "ksm_stat", ksm_keys },
+		      { "timens", "timens_offsets", NULL },
+		      { "loginuid", "loginuid", NULL },
+		      { NULL, NULL, NULL } };
+	for (int i = 0; files[i].tag; i++) {
+		char path[128];
+		snprintf(path, sizeof(path), "%s/%s", proc, files[i].leaf);
+		self_file(sb, files[i].tag, path, files[i].keys);
+	}
+}
+
+void worker_self_outside(int pid, char hex[SHA256_HEX_LEN + 1])
+{
 	struct strbuf sb = STRBUF_INIT;
-	self_file(&sb, "status", "/proc/self/status", status_keys);
-	self_file(&sb, "limits", "/proc/self/limits", NULL);
-	self_file(&sb, "personality", "/proc/self/personality", NULL);
-	self_file(&sb, "coredump_filter", "/proc/self/coredump_filter", NULL);
-	self_file(&sb, "ksm", "/proc/self/ksm_stat", ksm_keys);
-	self_file(&sb, "timens", "/proc/self/timens_offsets", NULL);
-	self_file(&sb, "loginuid", "/proc/self/loginuid", NULL);
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/%d", pid);
+	self_files(&sb, proc);
+	sha256_hex(sb.buf ? sb.buf : "", sb.len, hex);
+	strbuf_release(&sb);
+}
+
+static void worker_self_hash(char hex[SHA256_HEX_LEN + 1])
+{
+	struct strbuf sb = STRBUF_INIT;
+	self_files(&sb, "/proc/self");
 	size_t n = 0;
 	while (environ[n])
 		n++;

@@ -40,6 +40,12 @@ int worker_no_exec(int host);
  * allow-everything filter shows Seccomp 2 as the real one does).
  */
 json_t *worker_box_seen(int processes);
+/* The hash of what worker_box_seen's self_sha256 reads of a process's own
+ * /proc (its status, limits, personality, core dump filter, KSM state,
+ * time namespace offsets, login uid), read from outside, in the runner's
+ * /proc/PID, into hex: for a box with no /proc of its own (sandbox.h
+ * SANDBOX_VIEW_COPIES_NO_PROC), whose worker reads none of them. */
+void worker_self_outside(int pid, char hex[SHA256_HEX_LEN + 1]);
 /* Threads of this process now (/proc/self/task), -1 if unknown. */
 int worker_thread_count(void);
 /* enum ev_dtype of the job's dtype. */

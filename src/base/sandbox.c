@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -331,6 +332,16 @@ int sandbox_seen_of(int pid, struct sandbox_seen *s)
 	else
 		snprintf(path, sizeof(path), "/proc/self/status");
 	FILE *f = fopen(path, "re");
+	if (!f && pid <= 0 && errno == ENOENT) {
+		/* a box with no /proc (SANDBOX_VIEW_COPIES_NO_PROC): what
+		 * prctl says of the filter and no_new_privs; the runner reads
+		 * the rest from outside (run/job.c) */
+		int sc = prctl(PR_GET_SECCOMP, 0, 0, 0, 0), nn = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
+		s->seccomp = sc >= 0 ? sc : -1;
+		s->nnp = nn >= 0 ? nn : -1;
+		s->pid = getpid();
+		return 0;
+	}
 	if (!f)
 		return -1;
 	char line[512];
@@ -372,7 +383,7 @@ int sandbox_seen_ok(const struct sandbox_seen *w, const char *tool, struct strbu
 	if (!miss)
 		return 1;
 	strbuf_addf(why, "the box that bubblewrap '%s' made shows %s: the worker read its own /proc/self/status "
-			 "before any kernel code loaded (Seccomp %d, Seccomp_filters %d against the runner's %d, "
+			 "before any kernel code loaded (or the runner its /proc/PID/status, where the box has no /proc) (Seccomp %d, Seccomp_filters %d against the runner's %d, "
 			 "NoNewPrivs %d); nothing is timed in a box that is not the one asked for: use a bubblewrap "
 			 "that applies --seccomp (unset EVIDENT_BWRAP), or pass --unsandboxed (the record will say so)",
 		    tool ? tool : "?", miss, w->seccomp, w->filters, me.filters, w->nnp);
@@ -631,6 +642,38 @@ static void push_proc_copies(struct argvb *a, struct argvb *dirs, struct argvb *
 		}
 	}
 	sandbox_argv_free(g.v);
+}
+
+/*
+ * The /proc of a host kernel's box (SANDBOX_VIEW_COPIES_NO_PROC): no
+ * procfs at all, a tmpfs (appended to *dirs, to be remounted read-only
+ * once the copies of proc_copied are in) with the link /proc/self/exe to
+ * the worker (the loader expands the worker's $ORIGIN through it).  In a
+ * box's own procfs every lookup of a process's entry that is not in the
+ * dentry cache makes an inode numbered by get_next_ino(), one counter of
+ * the host's: a descriptor's /proc/self/fd/N looked up and dropped, a new
+ * thread's /proc/self/task/TID.  A box moved it by ten thousands and the
+ * next box read where it stood (a bit in which 64K of a 128K block): red
+ * team 210's incumbent slowed itself 8x whenever a box of its own had run
+ * before it, and eval promoted copies of its code 6 of 6 (descriptors'
+ * entries) and 4 of 4 (threads' entries) in fresh stores.  What the worker
+ * read of its own /proc (its status, limits, mounts), the runner reads
+ * from outside before the kernel loads (run/job.c box_outside).
+ */
+static void push_no_proc(struct argvb *a, struct argvb *dirs, const char *prog)
+{
+	push3(a, "--tmpfs", "/proc", NULL);
+	argvb_push(dirs, "/proc");
+	char *path = prog ? program_path(prog) : NULL, *real = path ? realpath(path, NULL) : NULL;
+	free(path);
+	if (real)
+		push3(a, "--symlink", real, "/proc/self/exe");
+	free(real);
+}
+
+int sandbox_view_no_proc(const struct sandbox *sb, enum sandbox_view view)
+{
+	return sb->on && !sb->gpu && view == SANDBOX_VIEW_COPIES_NO_PROC;
 }
 
 /* proc_copied's files that exist, appended to roots (each once). */
@@ -1230,7 +1273,8 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 	files->n = 0;
 	/* a GPU box binds the system's software only when asked: a sealed
 	 * kernel's boxes show copies, as every host box does */
-	int bound = sb->gpu && view != SANDBOX_VIEW_COPIES;
+	int bound = sb->gpu && view != SANDBOX_VIEW_COPIES && view != SANDBOX_VIEW_COPIES_NO_PROC;
+	int no_proc = sandbox_view_no_proc(sb, view);
 	if (sb->on) {
 		push_namespaces(&a, sb);
 		/* an empty root: the system's software, the machine's description
@@ -1248,7 +1292,9 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 		if (bound && is_dir("/sys"))
 			push3(&a, "--ro-bind", "/sys", "/sys");
 		struct argvb proc_dirs = { 0 }, proc_masks = { 0 }, ro_mounts = { 0 };
-		if (!bound)
+		if (no_proc)
+			push_no_proc(&a, &proc_dirs, inner[0]);
+		else if (!bound)
 			push_proc_copies(&a, &proc_dirs, &proc_masks, sb->gpu);
 		else
 			push_proc(&a, sb->gpu);

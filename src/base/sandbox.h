@@ -164,6 +164,14 @@ enum sandbox_view {
 	/* the same, but ro_files shown as copies too (a CUDA run's checker: the
 	 * problem's plug-in and GPU reference, run/job.c run_checker_with) */
 	SANDBOX_VIEW_SYSTEM_COPIES = 2,
+	/* copies, and no live /proc: a read-only tmpfs of copies (the CPU's
+	 * and memory's descriptions...) and the link /proc/self/exe, so that
+	 * no lookup there makes a procfs inode (a host kernel's worker,
+	 * run/kexec.c kexec_parent_clock; red team 210).  A GPU box is
+	 * SANDBOX_VIEW_COPIES (the CUDA driver names its threads in its own
+	 * /proc).  A sanitized worker takes its options from
+	 * cli/san_options.h there. */
+	SANDBOX_VIEW_COPIES_NO_PROC = 3,
 };
 
 struct sandbox {
@@ -312,6 +320,10 @@ void sandbox_readback_prepare(struct sandbox *sb);
  */
 struct sandbox_mounts;
 json_t *sandbox_mounts_seen(void);
+/* The same of process pid's /proc/PID/mountinfo, read from outside (its
+ * paths are shown from its own root, as it would read them); pid 0 is
+ * sandbox_mounts_seen.  NULL when unreadable. */
+json_t *sandbox_mounts_of(int pid);
 /* the same of a mountinfo's text */
 json_t *sandbox_mounts_parse(const char *mountinfo);
 struct sandbox_mounts *sandbox_mounts_expect(const char *const *argv);
@@ -455,6 +467,10 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
  * system libraries the kernel's build recorded as loaded, build_toolchain.h;
  * red team 205's library swapped mid-batch). */
 void sandbox_expect_files(const json_t *map);
+/* 1 when a box of view has no procfs (SANDBOX_VIEW_COPIES_NO_PROC in a
+ * host box): the runner then
+ * reads from outside what its worker would have read of its own /proc. */
+int sandbox_view_no_proc(const struct sandbox *sb, enum sandbox_view view);
 char **sandbox_wrap(const struct sandbox *sb, enum sandbox_profile prof, const char *const *inner,
 		    const char *const *ro_files, struct sandbox_files *files, int *filter_fd);
 /* files' descriptors into pass_fd[from..], pass_fd_at[from..] (arrays of
@@ -573,8 +589,9 @@ void sandbox_pin_gpu(struct sandbox *sb, int minor, const char *why);
  * a kernel's code.  With no_shared (a host worker, whose shared memory is
  * mapped by then), every mmap with MAP_SHARED and memfd_create fail with
  * EPERM too: each would be an inode of the kernel's internal tmpfs, whose
- * host-wide number a box moves and reads (red team 207).  0, or -1 after
- * error().
+ * host-wide number a box moves and reads (red team 207); and pipe and
+ * pipe2, whose inodes get_next_ino() numbers, another such counter (red
+ * team 210).  0, or -1 after error().
  */
 int sandbox_no_exec(int no_shared);
 

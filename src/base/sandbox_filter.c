@@ -312,9 +312,9 @@ static const char *const host_allowed[] = {
 	 * team 80, measured) */
 	"eventfd", "eventfd2", "epoll_create", "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait",
 	"epoll_pwait2", "timerfd_create", "timerfd_settime", "timerfd_gettime",
-	/* a pipe between its own threads (a helper's wake-up): its inode
-	 * number is get_next_ino()'s, a host-wide counter a box's own /proc
-	 * entries show too (README, "Still out of reach") */
+	/* a pipe: the worker's own (a GPU worker's driver, a sanitizer); a
+	 * host worker's filter refuses it before the kernel loads (its inode
+	 * number is get_next_ino()'s, a host-wide counter: sandbox_no_exec) */
 	"pipe", "pipe2",
 	/* the box's own writable tmpfs (/tmp, /var/tmp, /run, /dev/shm): a
 	 * scratch file made, sized, synced and removed; no rename or link */
@@ -869,6 +869,16 @@ int sandbox_no_exec(int no_shared)
 				      SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_SHARED, MAP_SHARED));
 	if (rc == 0 && no_shared)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(memfd_create), 0);
+	/* nor pipes: a pipe's inode number is get_next_ino()'s, one counter
+	 * of the host's that a box moved by making pipes and read in their
+	 * numbers (red team 210's pipechan: eval promoted copies of a
+	 * self-slowing incumbent's code 5 of 6); its channel to the parent is
+	 * made before this filter, and a kernel's threads wake each other
+	 * with an eventfd (one anonymous inode for all) */
+	if (rc == 0 && no_shared)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(pipe), 0);
+	if (rc == 0 && no_shared)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(pipe2), 0);
 	if (rc == 0)
 		rc = seccomp_load(ctx);
 	seccomp_release(ctx);

@@ -126,7 +126,17 @@ json_t *sandbox_mounts_parse(const char *text)
 
 json_t *sandbox_mounts_seen(void)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	return sandbox_mounts_of(0);
+}
+
+json_t *sandbox_mounts_of(int pid)
+{
+	char path[64];
+	if (pid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/mountinfo");
+	FILE *f = fopen(path, "re");
 	if (!f)
 		return NULL;
 	struct strbuf t = STRBUF_INIT;
@@ -371,7 +381,8 @@ static const char *kind_name(int k)
 static void say(struct strbuf *why, const char *tool, const char *what, const struct mline *l, const char *asked)
 {
 	strbuf_addf(why, "the box that bubblewrap '%s' made %s: %s (%s, %s, device %s, root %s)%s%s; the worker read "
-			 "its own /proc/self/mountinfo before any kernel code loaded, and nothing is timed in a box that "
+			 "its own /proc/self/mountinfo before any kernel code loaded (or the runner its "
+			 "/proc/PID/mountinfo, where the box has no /proc), and nothing is timed in a box that "
 			 "is not the one asked for: use the real bubblewrap (unset EVIDENT_BWRAP), or pass "
 			 "--unsandboxed (the record will say so)",
 		    tool ? tool : "?", what, l->target, l->type, l->ro ? "read-only" : "writable", l->dev, l->root,

@@ -764,6 +764,41 @@ static int box_maps_ok(const struct wrun *w, int pid, struct strbuf *why)
 	return box_maps_hold(w->box_argv, w->box_memfds, w->n_box_memfds, w->proto.box_tool, pid, why);
 }
 
+/*
+ * A box with no /proc of its own (sandbox.h SANDBOX_VIEW_COPIES_NO_PROC):
+ * what its worker could not read of itself, read from outside at its
+ * hello, while it waits for the go and before any kernel code loads: its
+ * filter and no_new_privs as sandbox_seen_ok judges them (the worker's
+ * prctl answers aside), its mounts (/proc/PID/mountinfo shows them from
+ * the box's own root), and what its self hash takes of its /proc
+ * (worker.h worker_self_outside), hashed with the worker's own.  1, or 0
+ * with why set.
+ */
+static int box_outside(struct wrun *w, int pid, struct strbuf *why)
+{
+	struct sandbox_seen seen;
+	json_t *box = w->proto.hello_box;
+	if (!box || pid <= 0)
+		return 1;
+	if (sandbox_seen_of(pid, &seen) < 0 || seen.seccomp < 0)
+		return kill(pid, 0) < 0 ? 1 : sandbox_pidns_ok(-1, w->proto.box_tool, why);
+	if (!sandbox_seen_ok(&seen, w->proto.box_tool, why))
+		return 0;
+	if (!json_is_array(json_object_get(box, "mounts"))) {
+		json_t *m = sandbox_mounts_of(pid);
+		if (m)
+			json_object_set_new(box, "mounts", m);
+	}
+	const char *self = json_string_value(json_object_get(box, "self_sha256"));
+	char out[SHA256_HEX_LEN + 1], both[SHA256_HEX_LEN + 1];
+	worker_self_outside(pid, out);
+	char *cat = xstrfmt("%s outside %s", self ? self : "-", out);
+	sha256_hex(cat, strlen(cat), both);
+	free(cat);
+	json_object_set_new(box, "self_sha256", json_string(both));
+	return 1;
+}
+
 static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 {
 	struct wrun *w = ctx;
@@ -790,6 +825,7 @@ static int on_chan(const char *buf, size_t n, int reply_fd, void *ctx)
 		/* and its mounts, those its argv asked for (sandbox_mounts.c) */
 		if (why.len || (one > 0 && !sandbox_pidns_ok(one, w->proto.box_tool, &why)) ||
 		    (one > 0 && !sandbox_userns_ok(one, w->proto.box_tool, &why)) ||
+		    (w->box_no_proc && !box_outside(w, one, &why)) ||
 		    (w->proto.box_mounts &&
 		     !sandbox_box_mounts_ok(w->proto.hello_box, w->proto.box_mounts, w->proto.box_tool, &why)) ||
 		    !box_filter_read_back(w, one, &why) || !box_fds_ok(w, one, reply_fd, &why) ||
@@ -1144,7 +1180,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	const char *fresh = c->sb.on ? w->job.kernel_so : NULL;
 	/* (the GPU reference runs in the checker, never in a worker: a box of
 	 * copies leaves it out, with the cuBLAS it loads) */
-	int copies = view == SANDBOX_VIEW_COPIES;
+	int copies = view == SANDBOX_VIEW_COPIES || view == SANDBOX_VIEW_COPIES_NO_PROC;
 	const char *all[] = { w->job.kernel_so, w->job.problem_so, copies ? NULL : w->job.problem_gpu_so, NULL };
 	const char *const *objects = fresh ? all + 1 : all;
 	struct sandbox_files files;
@@ -1177,6 +1213,7 @@ int run_worker(struct run_ctx *c, struct wrun *w)
 	}
 	sandbox_expect_files(expect);
 	char **boxed = sandbox_wrap_fresh(&c->sb, prof, view, argv, objects, fresh, &files, &filter_fd, &bwhy);
+	w->box_no_proc = sandbox_view_no_proc(&c->sb, view);
 	sandbox_expect_files(NULL);
 	json_decref(expect);
 	if (!boxed) {

@@ -76,7 +76,7 @@ static int parent_clock_prepare(struct run_ctx *c, struct wrun *w)
 	return KEXEC_GO;
 }
 
-const struct kexec kexec_parent_clock = { .name = "parent_clock", .trust = "host", .view = SANDBOX_VIEW_COPIES,
+const struct kexec kexec_parent_clock = { .name = "parent_clock", .trust = "host", .view = SANDBOX_VIEW_COPIES_NO_PROC,
 				    .prepare = parent_clock_prepare };
 
 /* ---- sealed: a planner, then a worker that replays its plan ------------------- */

@@ -194,6 +194,8 @@ struct wrun {
 	int oom_pid;                 /* whose /proc entry that is: found once, 0 until then */
 	int boxed;                   /* the worker runs in a box: bubblewrap's child is its pid 1 */
 	int box_pid_seen;            /* the box's PID namespace was looked at (on_chan, at the hello) */
+	int box_no_proc;             /* its box has no /proc (sandbox.h SANDBOX_VIEW_COPIES_NO_PROC): what
+				      * the worker reads of its own there is read from outside (job.c box_outside) */
 	int hello_answered;          /* the hello's 'g' was written: the box was judged (on_chan) */
 	int box_filter_fd;           /* the program handed to its box, to read back at the hello (on_chan), or -1 */
 	/* the descriptors its box's process may hold at its hello: stdio,

@@ -27,7 +27,9 @@ rc=$?
 [ "$rc" != 137 ] || fail "pipe_block: evident run still ran after 60 s: the runner hung in a write to the worker"
 grep "UNEXPECTED" "$TEST_TMP/out" && fail "pipe_block did not get its expected outcome"
 expect_match "$TEST_TMP/out" "^pipe_block +protocol_violation"
-expect_contains "$TEST_TMP/out" "pipe_block: protocol_violation - protocol violation: the worker stopped reading its go"
+# (since red team 210 a host box has no /proc: fd 4 cannot be reopened
+# for writing at all, and the cheat's own protocol is what is violated)
+expect_match "$TEST_TMP/out" "pipe_block: protocol_violation - (at the extra shape [^:]*: )?protocol violation: (the worker stopped reading its go|unknown message 'd')"
 expect_match "$TEST_TMP/out" "^honest +ok"
 expect_match "$TEST_TMP/out" "^after +ok"
 # the steals (their baseline, honest, comes along at 3 s, not judged here)
@@ -43,4 +45,4 @@ r=$(grep -l '"variant": "pipe_block"' artifacts/runs/*.json | grep -v batch | he
 # are in its log (they sat unread in its stderr pipe while the parent
 # drove its samples, and were dropped at the kill)
 "$EVIDENT" show --log "$(basename "$r" .json)" > "$TEST_TMP/logs" 2>&1
-expect_match "$TEST_TMP/logs" "pipe_block: filled the parent's pipe with [0-9]+ bytes"
+expect_match "$TEST_TMP/logs" "pipe_block: (filled the parent's pipe with [0-9]+ bytes|cannot reopen fd 4 for writing: No such file or directory)"

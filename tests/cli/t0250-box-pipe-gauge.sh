@@ -12,7 +12,10 @@ command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 mkrepo
 expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam134-pipecount.yaml
 expect_contains "$TEST_TMP/out" "pipes: init_failed - init: pipes "
-expect_contains "$TEST_TMP/out" ", the last 65536 bytes (Too many open files); nofile 256;"
+# since red team 210 the host worker's own filter refuses pipes (their
+# inode numbers are get_next_ino()'s, a host-wide counter): no pipe at
+# all, so no gauge of root's pipe pages either
+expect_contains "$TEST_TMP/out" "pipes: init_failed - init: pipes 0, the last -1 bytes (Operation not permitted); nofile 256;"
 python3 - artifacts/runs/*.json <<'PY' || fail "a record does not say its box's descriptor limit"
 import json, sys
 for f in sys.argv[1:]:
