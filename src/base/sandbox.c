@@ -322,15 +322,20 @@ int sandbox_self_seen(struct sandbox_seen *s)
 	return sandbox_seen_of(0, s);
 }
 
+void sandbox_proc_path(char *buf, size_t n, int pid, const char *leaf)
+{
+	if (pid > 0)
+		snprintf(buf, n, "/proc/%d/%s", pid, leaf);
+	else
+		snprintf(buf, n, "/proc/self/%s", leaf);
+}
+
 int sandbox_seen_of(int pid, struct sandbox_seen *s)
 {
 	s->seccomp = s->filters = s->nnp = s->pid_depth = -1;
 	s->pid = -1;
 	char path[64];
-	if (pid > 0)
-		snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	else
-		snprintf(path, sizeof(path), "/proc/self/status");
+	sandbox_proc_path(path, sizeof(path), pid, "status");
 	FILE *f = fopen(path, "re");
 	if (!f && pid <= 0 && errno == ENOENT) {
 		/* a box with no /proc (SANDBOX_VIEW_COPIES_NO_PROC): what

@@ -19,6 +19,9 @@ struct argvb {
 	size_t n, alloc;
 };
 
+/* "/proc/PID/LEAF" into buf, or "/proc/self/LEAF" where pid is 0 or
+ * less: a process's own file, or one read from outside. */
+void sandbox_proc_path(char *buf, size_t n, int pid, const char *leaf);
 void argvb_push(struct argvb *a, const char *s);
 int argvb_has(const struct argvb *l, const char *s);
 

@@ -24,6 +24,7 @@
  * across kernels and bubblewrap versions and are not compared.
  */
 #include "base/sandbox.h"
+#include "base/sandbox_int.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -132,10 +133,7 @@ json_t *sandbox_mounts_seen(void)
 json_t *sandbox_mounts_of(int pid)
 {
 	char path[64];
-	if (pid > 0)
-		snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
-	else
-		snprintf(path, sizeof(path), "/proc/self/mountinfo");
+	sandbox_proc_path(path, sizeof(path), pid, "mountinfo");
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return NULL;
