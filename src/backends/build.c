@@ -2863,8 +2863,13 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 		dflags[i] = xstrfmt("-D%s=%s", rq->params[i].name, rq->params[i].value);
 		argv[k++] = dflags[i];
 	}
+	/* (a library, -lNAME, after the source instead: the linker keeps only
+	 * what an object before it needs, and Debian's gcc links --as-needed,
+	 * so a spec's -lcblas before the source linked nothing and the kernel
+	 * was launch_failed, "undefined symbol: cblas_sgemv": red team 212) */
 	for (size_t i = 0; i < ne; i++)
-		argv[k++] = rq->extra_flags[i];
+		if (strncmp(rq->extra_flags[i], "-l", 2))
+			argv[k++] = rq->extra_flags[i];
 	/* the compiler's own list of every file it read (gcc and nvcc alike) */
 	argv[k++] = "-MD";
 	argv[k++] = "-MF";
@@ -2874,6 +2879,9 @@ int build_run(const struct build_request *rq, const struct build_recipe *recipe,
 	size_t out_slot = k;
 	argv[k++] = "@OUT@";
 	argv[k++] = src;
+	for (size_t i = 0; i < ne; i++)
+		if (!strncmp(rq->extra_flags[i], "-l", 2))
+			argv[k++] = rq->extra_flags[i];
 	argv[k] = NULL;
 
 	key = sha256_begin();

@@ -1342,6 +1342,37 @@ static size_t compare_rows(const struct plan *p, struct batch_record *b, const s
 	return nc;
 }
 
+/*
+ * Once a batch of host kernels run boxed: the variants that failed to set
+ * up or run (init_failed, launch_failed, crashed), with what a host
+ * kernel's box does not offer, so that an honest kernel's own error
+ * ("pipe: Operation not permitted", a missing /proc file) reads as the
+ * box's rule and says what to use instead (red team 212: seven common
+ * idioms failed with only the kernel's text to go on).
+ */
+static void host_box_note(const struct run_ctx *c, const struct batch_record *b, json_t *notes)
+{
+	if (!c->sb.on || !c->s->backend || strcmp(c->s->backend, "host"))
+		return;
+	struct strbuf names = STRBUF_INIT;
+	int n = 0;
+	for (size_t i = 0; i < b->n_rows; i++) {
+		enum outcome o = b->rows[i].outcome;
+		if ((o != OUTCOME_INIT_FAILED && o != OUTCOME_LAUNCH_FAILED && o != OUTCOME_CRASHED) ||
+		    (b->rows[i].expect && outcome_as_expected(o, b->rows[i].expect)))
+			continue; /* (a fixture that fails as its spec says) */
+		strbuf_addf(&names, "%s%s", n++ ? ", " : "", b->rows[i].variant);
+	}
+	if (n)
+		add_note(notes, xstrfmt("%s: a host kernel's box has no /proc (copies of cpuinfo and meminfo, and "
+					"/proc/self/exe, only) and refuses pipes, memfds, shared mappings, sockets, "
+					"sysinfo, new processes and scheduling changes: where the kernel's own message "
+					"names one of those, use getrusage, an eventfd, MAP_PRIVATE memory or threads "
+					"(README, 'What a host kernel's box offers')",
+					names.buf));
+	strbuf_release(&names);
+}
+
 /* Once a batch: comparisons of one repeat a side decide nothing (rule 0),
  * nor those of fewer than three on a side (rule 0b). */
 static void one_process_note(const struct batch_record *b, json_t *notes)
@@ -1610,6 +1641,7 @@ int gather_batch(struct run_ctx *c, struct batch_record *b, struct run_totals *t
 	busy_notes(p, b, vd, notes);
 	precision_notes(p, b, vd, notes);
 	one_process_note(b, notes);
+	host_box_note(c, b, notes);
 	same_code_notes(p, b, notes);
 	batch_header(c, b, &so, nc);
 	batch_peak(p, vd, b);
