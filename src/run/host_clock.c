@@ -80,16 +80,61 @@ static int int_cmp(const void *a, const void *b)
 }
 
 /*
+ * The most threads a host worker may have while the runner times it:
+ * four for each CPU the runner's host has online, at least 512 (a thread
+ * pool of one a CPU, OpenMP's default, with room; red teams 7, 26 and 27's
+ * crowds park 256 to 300 idle threads).  Each thread's entry
+ * the runner looks up in the worker's /proc/PID/task takes an inode
+ * number from get_next_ino(), one counter of the host's, which the next
+ * box reads in its inherited pipes' st_ino: red team 211's incumbent
+ * parked thousands of threads in init (about four inodes each at the
+ * first freeze) to set a bit there for its next box, and eval promoted
+ * copies of its code 4 times in 16 in fresh stores.  Past this many
+ * (counted from /proc/PID/status, whose inode the leader keeps) the
+ * worker's task list is not read: a protocol violation
+ * (host_clock_too_many_threads).
+ */
+static int threads_max(void)
+{
+	long c = sysconf(_SC_NPROCESSORS_ONLN);
+	return c > 128 ? (int)(4 * c) : 512;
+}
+
+/* The Threads: of /proc/PID/status, or -1. */
+static int thread_count(int pid)
+{
+	char path[64], buf[4096];
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	ssize_t k = read_small(path, buf, sizeof(buf));
+	if (k <= 0)
+		return -1;
+	buf[(size_t)k < sizeof(buf) ? (size_t)k : sizeof(buf) - 1] = 0;
+	const char *t = strstr(buf, "\nThreads:");
+	return t ? atoi(t + 9) : -1;
+}
+
+int host_clock_too_many_threads(int pid, int *n, int *max)
+{
+	*max = threads_max();
+	*n = thread_count(pid);
+	return *n > *max;
+}
+
+/*
  * Every thread of pid: their count, or -1; with all_stopped, whether each
  * is stopped (or dead), from each one's stat (without, nothing more is
  * read than the task list).  With ids, their ids too, sorted, in *ids (grown as
- * needed, *cap its room; the caller frees it).  No cap on the count: a list
+ * needed, *cap its room; the caller frees it).  No list is cut (a list
  * cut at 256 let a kernel that made 256 threads in init start a thread in
- * launch() that no sample counted as escaped work (red team 6, left open).
+ * launch() that no sample counted as escaped work: red team 6); past
+ * threads_max none is read, -1.
  */
 static int task_ids(int pid, int **ids, size_t *cap, int *all_stopped)
 {
 	char path[64];
+	int nt, mt;
+	if (host_clock_too_many_threads(pid, &nt, &mt))
+		return -1;
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
 	DIR *d = opendir(path);
 	if (!d)
@@ -1354,6 +1399,12 @@ static int attach_worker(struct proto *p, struct host_clock *hc)
 	hc->cgroup[k > 0 ? (size_t)k < sizeof(hc->cgroup) ? (size_t)k : sizeof(hc->cgroup) - 1 : 0] = '\0';
 	hc->have_cpu_clock = hc->pid > 0 && clock_getcpuclockid(hc->pid, &hc->cpu_clock) == 0;
 	hc->frozen_cpu_us = NAN; /* each freeze sets it */
+	int nt, mt;
+	if (hc->pid > 0 && host_clock_too_many_threads(hc->pid, &nt, &mt))
+		return proto_violate(p, "the worker has %d threads, more than the %d the parent follows (4 a CPU, at least "
+				     "512): each thread's /proc entry the parent reads moves a counter of the host's "
+				     "that later boxes read (red team 211); use a pool of one thread a CPU",
+				     nt, mt);
 	if (hc->pid <= 0 || host_clock_freeze(hc) < 0)
 		return hc->timed_out ? -1 : proto_violate(p, "the parent cannot find or stop the worker to time it");
 	return 0;

@@ -407,6 +407,10 @@ int host_clock_freeze(struct host_clock *hc);
  * not say; their ids, sorted, in *ids (grown with realloc, *cap its room:
  * start both at NULL and 0; the caller frees *ids). */
 int host_clock_threads(int pid, int **ids, size_t *cap);
+/* 1 when worker pid has more threads (*n, from /proc/PID/status) than
+ * the runner follows (*max: 4 a CPU online, at least 512; red team 211),
+ * whose task list is then never read (host_clock_threads answers -1). */
+int host_clock_too_many_threads(int pid, int *n, int *max);
 /* How many of after's na ids are not among before's nb (both sorted, as
  * host_clock_threads gives them): the threads a sample started. */
 int host_clock_new_threads(const int *before, int nb, const int *after, int na);

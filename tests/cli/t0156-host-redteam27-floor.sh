@@ -15,6 +15,14 @@ mkrepo
 sed 's/samples: 30/samples: 12/' tests/fixtures/specs/host-redteam27-helper256.yaml > "$TEST_TMP/h.yaml" || fail "sed"
 timeout -s KILL 300 "$EVIDENT" run --no-progress --only crowd "$TEST_TMP/h.yaml" > "$TEST_TMP/out" 2>&1
 [ $? != 137 ] || fail "evident run still ran after 300 s"
+# since red team 211 a worker of more threads than the runner follows
+# (4 a CPU, at least 512) is a protocol violation before any list is
+# read: the 2000-thread crowd this floor was measured against no longer
+# runs (a crowd of 512 earns at most 51 ms of allowance a sample)
+if grep -qE "^crowd +protocol_violation" "$TEST_TMP/out"; then
+	expect_contains "$TEST_TMP/out" "more than the 512 the parent follows"
+	exit 0
+fi
 expect_match "$TEST_TMP/out" "^crowd +(ok|escaped_work) "
 python3 - "$EVIDENT_STORE"/runs/*.json <<'PY' || fail "the copy's CPU was not charged"
 import json, sys
