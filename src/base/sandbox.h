@@ -591,7 +591,10 @@ void sandbox_pin_gpu(struct sandbox *sb, int minor, const char *why);
  * EPERM too: each would be an inode of the kernel's internal tmpfs, whose
  * host-wide number a box moves and reads (red team 207); and pipe and
  * pipe2, whose inodes get_next_ino() numbers, another such counter (red
- * team 210).  0, or -1 after error().
+ * team 210); and the stat calls (fstat, newfstatat, statx, fstatfs, file
+ * handles, linkat) and the duplications (dup, dup2, dup3, fcntl's
+ * F_DUPFD) of every descriptor open as it loads, whose inodes the runner
+ * made near the job's start (red team 211).  0, or -1 after error().
  */
 int sandbox_no_exec(int no_shared);
 

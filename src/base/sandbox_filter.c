@@ -845,6 +845,33 @@ int sandbox_refilter(struct sandbox *sb)
 	return rc;
 }
 
+/*
+ * Refuse, in ctx, every call that would show the inode of fd (a
+ * descriptor the worker holds as its filter loads: the runner's pipes,
+ * its memfds, the capture files): the stat calls on it and every way to
+ * put it at another number, where they would be allowed again.  Each
+ * object's inode number is a host-wide counter's, read where it stood
+ * when the runner made it, near the job's start (red team 211's fd 3
+ * st_ino: get_next_ino).  The fd is compared on its low 32 bits, as the
+ * kernel reads it.  0, or libseccomp's negative errno.
+ */
+static int no_fd_stat(scmp_filter_ctx ctx, int fd)
+{
+	const uint32_t err = SCMP_ACT_ERRNO(EPERM);
+	const scmp_datum_t low = 0xffffffffu, v = (scmp_datum_t)fd;
+	static const int by_a0[] = { SCMP_SYS(fstat), SCMP_SYS(newfstatat), SCMP_SYS(statx), SCMP_SYS(fstatfs),
+				     SCMP_SYS(dup), SCMP_SYS(dup2), SCMP_SYS(dup3), SCMP_SYS(name_to_handle_at),
+				     SCMP_SYS(linkat) };
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < sizeof(by_a0) / sizeof(by_a0[0]); i++)
+		rc = seccomp_rule_add(ctx, err, by_a0[i], 1, SCMP_A0(SCMP_CMP_MASKED_EQ, low, v));
+	static const scmp_datum_t dups[] = { F_DUPFD, F_DUPFD_CLOEXEC };
+	for (size_t i = 0; rc == 0 && i < 2; i++)
+		rc = seccomp_rule_add(ctx, err, SCMP_SYS(fcntl), 2, SCMP_A0(SCMP_CMP_MASKED_EQ, low, v),
+				      SCMP_A1(SCMP_CMP_MASKED_EQ, low, dups[i]));
+	return rc;
+}
+
 int sandbox_no_exec(int no_shared)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -879,6 +906,17 @@ int sandbox_no_exec(int no_shared)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(pipe), 0);
 	if (rc == 0 && no_shared)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(pipe2), 0);
+	/* nor a look at the inodes of what the runner handed it: its pipes
+	 * (fds 3, 4, stdout, stderr) and memfds were numbered by host-wide
+	 * counters as the job started, so fstat of fd 3 read where
+	 * get_next_ino stood after the boxes before it (red team 211's
+	 * read side); every descriptor open now, each kept at its number */
+	long nofile = sysconf(_SC_OPEN_MAX);
+	if (nofile < 0 || nofile > 4096)
+		nofile = 4096;
+	for (int fd = 0; rc == 0 && no_shared && fd < nofile; fd++)
+		if (fcntl(fd, F_GETFD) >= 0)
+			rc = no_fd_stat(ctx, fd);
 	if (rc == 0)
 		rc = seccomp_load(ctx);
 	seccomp_release(ctx);

@@ -1366,8 +1366,10 @@ static void host_box_note(const struct run_ctx *c, const struct batch_record *b,
 	if (n)
 		add_note(notes, xstrfmt("%s: a host kernel's box has no /proc (copies of cpuinfo and meminfo, and "
 					"/proc/self/exe, only) and refuses pipes, memfds, shared mappings, sockets, "
-					"sysinfo, new processes and scheduling changes: where the kernel's own message "
-					"names one of those, use getrusage, an eventfd, MAP_PRIVATE memory or threads "
+					"sysinfo, new processes, scheduling changes and a stat or copy of the "
+					"descriptors it was handed (0-7): where the kernel's own message names one of "
+					"those, use getrusage, an eventfd, MAP_PRIVATE memory, threads or a file of its "
+					"own "
 					"(README, 'What a host kernel's box offers')",
 					names.buf));
 	strbuf_release(&names);
