@@ -355,6 +355,24 @@ static int all_off_cpu(int pid)
  */
 static double cpu_us(const struct host_clock *hc);
 
+/*
+ * Where hc's worker has more threads than the parent follows (a freeze
+ * refused to list them: task_ids), say so as p's protocol violation and
+ * 1; else 0.  At the first freeze or later, in init or mid-sample: the
+ * reason is the same, and names the rule.
+ */
+static int too_many_threads(struct proto *p, struct host_clock *hc)
+{
+	int nt, mt;
+	if (!host_clock_too_many_threads(hc->pid, &nt, &mt))
+		return 0;
+	proto_violate(p, "the worker has %d threads, more than the %d the parent follows (4 a CPU, at least 512): "
+			 "each thread's /proc entry the parent reads moves a counter of the host's that later boxes "
+			 "read (red team 211); use a pool of one thread a CPU",
+		      nt, mt);
+	return 1;
+}
+
 int host_clock_freeze(struct host_clock *hc)
 {
 	if (kill(hc->pid, SIGSTOP) < 0)
@@ -1187,9 +1205,10 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 			return proto_violate(p, "a line other than the sample's done line during the timed samples");
 	}
 	if (host_clock_freeze(hc) < 0)
-		return hc->timed_out ? -1
-				     : proto_violate(p, "the worker could not be stopped after a sample (a thread stuck "
-							"in the kernel?)");
+		return hc->timed_out || too_many_threads(p, hc)
+			       ? -1
+			       : proto_violate(p, "the worker could not be stopped after a sample (a thread stuck "
+						  "in the kernel?)");
 	/* in the cgroups it was found in: the box cannot write a cgroup file
 	 * system (none is shown), so a move is from outside (red team 206's
 	 * freezer moved the baseline's worker into a freezer cgroup of its
@@ -1399,12 +1418,8 @@ static int attach_worker(struct proto *p, struct host_clock *hc)
 	hc->cgroup[k > 0 ? (size_t)k < sizeof(hc->cgroup) ? (size_t)k : sizeof(hc->cgroup) - 1 : 0] = '\0';
 	hc->have_cpu_clock = hc->pid > 0 && clock_getcpuclockid(hc->pid, &hc->cpu_clock) == 0;
 	hc->frozen_cpu_us = NAN; /* each freeze sets it */
-	int nt, mt;
-	if (hc->pid > 0 && host_clock_too_many_threads(hc->pid, &nt, &mt))
-		return proto_violate(p, "the worker has %d threads, more than the %d the parent follows (4 a CPU, at least "
-				     "512): each thread's /proc entry the parent reads moves a counter of the host's "
-				     "that later boxes read (red team 211); use a pool of one thread a CPU",
-				     nt, mt);
+	if (hc->pid > 0 && too_many_threads(p, hc))
+		return -1;
 	if (hc->pid <= 0 || host_clock_freeze(hc) < 0)
 		return hc->timed_out ? -1 : proto_violate(p, "the parent cannot find or stop the worker to time it");
 	return 0;
@@ -1461,7 +1476,9 @@ static int cal_trip(struct proto *p, struct host_clock *hc, int reply_fd, char c
 	if (memcmp(buf, done, dn))
 		return proto_violate(p, "the worker answered its calibration otherwise than with its done line");
 	if (host_clock_freeze(hc) < 0)
-		return hc->timed_out ? -1 : proto_violate(p, "the parent cannot stop the worker in its calibration");
+		return hc->timed_out || too_many_threads(p, hc)
+			       ? -1
+			       : proto_violate(p, "the parent cannot stop the worker in its calibration");
 	return 0;
 }
 

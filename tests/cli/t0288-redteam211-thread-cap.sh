@@ -15,3 +15,7 @@ mkrepo
 expect_match "$TEST_TMP/out" "^few +ok"
 expect_match "$TEST_TMP/out" "^many +protocol_violation"
 expect_contains "$TEST_TMP/out" "more than the 512 the parent follows"
+# past the cap mid-run (later.c: 700 threads started in a timed launch):
+# the same rule named, not "could not be stopped after a sample"
+expect_match "$TEST_TMP/out" "^later +protocol_violation"
+expect_contains "$TEST_TMP/out" "later: protocol_violation - protocol violation: the worker has 701 threads, more than the 512"
