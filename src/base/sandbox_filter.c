@@ -625,10 +625,14 @@ static int strict_allow_list(scmp_filter_ctx ctx)
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(pidfd_open), 0);
 	/* a runner pinned to fewer CPUs than the machine has keeps its box to
-	 * them (red team 8, cpu_widen: see sandbox_filter_fd); an unpinned
-	 * one's box may pin its threads (OMP_PROC_BIND) */
-	if (rc == 0 && !sandbox_runner_pinned())
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sched_setaffinity), 0);
+	 * them (red team 8, cpu_widen: see sandbox_filter_fd): there the call
+	 * succeeds and changes nothing, every thread stays on the slot's CPUs
+	 * (an honest kernel that pins its threads, OMP_PROC_BIND or
+	 * pthread_setaffinity_np, was init_failed with EPERM: red team 212);
+	 * an unpinned one's box may pin its threads */
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, sandbox_runner_pinned() ? SCMP_ACT_ERRNO(0) : SCMP_ACT_ALLOW,
+				      SCMP_SYS(sched_setaffinity), 0);
 	return rc;
 }
 
