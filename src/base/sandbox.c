@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -151,12 +152,15 @@ const char *sandbox_fix_loginuid(void)
 	return said;
 }
 
+static void proc_snapshot_prime(void);
+
 int sandbox_init(struct sandbox *sb, int gpu, const char *const *show, const char *const *hide,
 		 struct strbuf *why)
 {
 	struct sandbox z = SANDBOX_INIT;
 	*sb = z;
 	sb->gpu = gpu;
+	proc_snapshot_prime(); /* before any box: the copies every box of this process shows */
 	sb->bwrap = find_bwrap();
 	if (!sb->bwrap) {
 		strbuf_addstr(why, "bubblewrap (bwrap) is not installed: apt-get install bubblewrap, or set "
@@ -681,6 +685,110 @@ int sandbox_view_no_proc(const struct sandbox *sb, enum sandbox_view view)
 	return sb->on && !sb->gpu && view == SANDBOX_VIEW_COPIES_NO_PROC;
 }
 
+/*
+ * /proc's copies as this process first read them: every box it makes
+ * shows the same bytes.  /proc/meminfo read as each box started was the
+ * host's memory at that moment (MemFree, Cached, Dirty, Shmem): a box
+ * that filled its stdout moved Cached by the ~4 MB the runner keeps of it
+ * and the next box read the bit (red team 213's cachechan: eval promoted
+ * copies of a self-slowing incumbent 7 of 8); cpuinfo's "cpu MHz" moves
+ * with load the same way.  Read at sandbox_init (proc_snapshot_prime),
+ * before any box of this runner, so a pool's slots share it.
+ */
+struct proc_snap {
+	char *path; /* as proc_copied's glob found it */
+	char *data;
+	size_t len;
+};
+static struct proc_snap proc_snaps[48];
+static size_t n_proc_snaps;
+
+/* The whole of path (a /proc file: read to its end) in *len bytes, or
+ * NULL; the caller frees it. */
+static char *read_proc_whole(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	size_t cap = 16384, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (n == cap)
+			buf = xrealloc(buf, cap *= 2);
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r < 0) {
+				free(buf);
+				buf = NULL;
+			}
+			break;
+		}
+		n += (size_t)r;
+	}
+	close(fd);
+	*len = n;
+	return buf;
+}
+
+static void proc_snapshot_prime(void)
+{
+	static int primed;
+	if (primed)
+		return;
+	primed = 1;
+	for (int i = 0; proc_copied[i]; i++) {
+		glob_t g;
+		if (glob(proc_copied[i], 0, NULL, &g) != 0)
+			continue;
+		for (size_t k = 0; k < g.gl_pathc && k < 16 && n_proc_snaps < sizeof(proc_snaps) / sizeof(proc_snaps[0]);
+		     k++) {
+			size_t len;
+			char *data = read_proc_whole(g.gl_pathv[k], &len);
+			if (!data)
+				continue;
+			proc_snaps[n_proc_snaps++] = (struct proc_snap){ xstrdup(g.gl_pathv[k]), data, len };
+		}
+		globfree(&g);
+	}
+}
+
+/* A descriptor of a fresh memfd holding path's bytes as this process
+ * first read them (proc_snaps), its offset at 0; -1 where path has none
+ * (errno ENOENT) or the memfd failed.  The caller closes it. */
+static int proc_snapshot_fd(const char *path)
+{
+	proc_snapshot_prime();
+	for (size_t i = 0; i < n_proc_snaps; i++) {
+		if (strcmp(proc_snaps[i].path, path))
+			continue;
+		int fd = memfd_create("evident-proc-copy", MFD_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		const char *p = proc_snaps[i].data;
+		size_t left = proc_snaps[i].len;
+		while (left) {
+			ssize_t w = write(fd, p, left);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				close(fd);
+				return -1;
+			}
+			p += w;
+			left -= (size_t)w;
+		}
+		if (lseek(fd, 0, SEEK_SET) < 0) {
+			close(fd);
+			return -1;
+		}
+		return fd;
+	}
+	errno = ENOENT;
+	return -1;
+}
+
 /* proc_copied's files that exist, appended to roots (each once). */
 static void proc_copies(struct argvb *roots)
 {
@@ -1073,7 +1181,8 @@ static int push_copy(struct argvb *a, struct argvb *done, struct sandbox_files *
 		return 0;
 	if (f->n >= SANDBOX_MAX_FRESH)
 		return sandbox_box_fail("cannot show '%s' in the box: a box shows at most %d files", real, SANDBOX_MAX_FRESH);
-	int fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	/* /proc's copies as this runner first read them (proc_snaps) */
+	int fd = !strncmp(real, "/proc/", 6) ? proc_snapshot_fd(real) : open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return sandbox_box_fail("cannot show '%s' in the box: %s", real, strerror(errno));
 	struct stat fst;
