@@ -274,6 +274,30 @@ static void test_work_means(void **state)
 		w.work_speedup = 3.0; /* 1.5x of it is past the estimate */
 		assert_int_equal(stats_work_gap(&w), 0);
 	}
+	/* rule 4c's effect half: a small speedup whose mean work shows less
+	 * than half its effect in log (red team 215's spread: the baseline's
+	 * work spread over launches, faster 1.173x [1.127, 1.213] with work
+	 * 1.008); past half of it, the verdict stands */
+	{
+		struct stats_comparison w = c;
+		w.speedup = 1.173;
+		w.speedup_ci[0] = 1.127;
+		w.speedup_ci[1] = 1.213;
+		w.work_speedup = 1.008;
+		assert_int_equal(stats_work_gap(&w), 1);
+		w.work_speedup = 1.039; /* its best batch: 0.24 of the effect */
+		assert_int_equal(stats_work_gap(&w), 1);
+		w.work_speedup = 1.09; /* 0.54 of it */
+		assert_int_equal(stats_work_gap(&w), 0);
+		/* and slower, mirrored */
+		w.speedup = 1 / 1.173;
+		w.speedup_ci[0] = 1 / 1.213;
+		w.speedup_ci[1] = 1 / 1.127;
+		w.work_speedup = 1 / 1.008;
+		assert_int_equal(stats_work_gap(&w), 1);
+		w.work_speedup = 1 / 1.09;
+		assert_int_equal(stats_work_gap(&w), 0);
+	}
 	/* a record drawn before rules 4b and 4c that keeps its work means:
 	 * its reader settles it (red team 156's tgiant150/260 claims) */
 	assert_int_equal(stats_verdict_settle(&c, o.threshold), 0);
