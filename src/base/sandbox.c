@@ -1423,9 +1423,21 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 				globfree(&g);
 			}
 		}
+		/* each bounded (a tmpfs is half the RAM by default, three of
+		 * them more than all of it; what a box writes there is no
+		 * process's memory the OOM score can answer for): /tmp a
+		 * quarter of the RAM, the others 64 MiB (red team 215's lead) */
 		for (int i = 0; scratch_dirs[i]; i++)
-			if (is_dir(scratch_dirs[i]))
+			if (is_dir(scratch_dirs[i])) {
+				long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+				unsigned long long ram = pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page
+									       : 0;
+				unsigned long long cap = !strcmp(scratch_dirs[i], "/tmp") && ram ? ram / 4 : 64ULL << 20;
+				char size[32];
+				snprintf(size, sizeof(size), "%llu", cap);
+				push3(&a, "--size", size, NULL);
 				push3(&a, "--tmpfs", scratch_dirs[i], NULL);
+			}
 		for (char **h = sb->show; bound && h && *h; h++)
 			if (strcmp(*h, "/") && access(*h, F_OK) == 0)
 				push3(&a, "--ro-bind", *h, *h);

@@ -175,7 +175,7 @@ static const struct {
 	{ "--unshare-cgroup", 0 }, { "--unshare-user", 0 }, { "--unshare-all", 0 }, { "--cap-drop", 1 },
 	{ "--seccomp", 1 }, { "--chdir", 1 }, { "--dir", 1 }, { "--perms", 1 }, { "--setenv", 2 },
 	{ "--unsetenv", 1 }, { "--symlink", 2 }, { "--file", 2 }, { "--hostname", 1 }, { "--uid", 1 },
-	{ "--gid", 1 }, { NULL, 0 },
+	{ "--gid", 1 }, { "--size", 1 }, { NULL, 0 },
 };
 
 void sandbox_mounts_free(struct sandbox_mounts *e)

@@ -599,9 +599,18 @@ static int widen_refused(int pin, enum sandbox_profile prof)
 		if (n <= 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp, 0, 0) < 0)
 			_exit(100);
-		/* narrowing is widening too when unpinned: try all, then one */
+		/* narrowing is widening too when unpinned: try all, then one.
+		 * Kept (1): refused (EPERM, the relaxed profile), or answered
+		 * 0 with the mask unchanged (the strict one since red team 212:
+		 * an honest kernel that pins its threads) */
 		int r = sched_setaffinity(0, sizeof(all), &all);
-		_exit(r < 0 && errno == EPERM ? 1 : r == 0 ? 0 : 101);
+		if (r < 0)
+			_exit(errno == EPERM ? 1 : 101);
+		cpu_set_t now;
+		CPU_ZERO(&now);
+		if (sched_getaffinity(0, sizeof(now), &now) < 0)
+			_exit(101);
+		_exit(CPU_COUNT(&now) < CPU_COUNT(&all) ? 1 : 0);
 	}
 	int st = 0;
 	assert_int_equal(waitpid(pid, &st, 0), pid);
