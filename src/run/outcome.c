@@ -100,7 +100,9 @@ static int judge(const struct rec_check *c, size_t n, const char *where, enum ou
 		for (size_t i = 0; i < n; i++)
 			timed += !strcmp(c[i].phase, "timed");
 		set(o, r, v, xstrfmt("right when checked before timing, wrong in %zu of %zu timed launches checked "
-				     "after they ran%s: what was timed was not the work; %s", timed_bad, timed, where, t));
+				     "after they ran%s: the timed launches did not all compute what the checks before them did "
+				     "(work skipped or approximated, or an input those checks did not draw); %s",
+				     timed_bad, timed, where, t));
 		free(t);
 		return 1;
 	}
