@@ -14,7 +14,7 @@ grep -q 'expect:' experiments/np.yaml && fail "sed: an expect is left"
 "$EVIDENT" run --no-progress experiments/np.yaml > "$TEST_TMP/out" 2>&1
 for v in m4 m7 m16 m10 m20 m23 m24; do expect_match "$TEST_TMP/out" "^$v +init_failed"; done
 expect_contains "$TEST_TMP/out" "m4, m7, m16, m10, m20, m23, m24: a host kernel's box has no /proc"
-expect_contains "$TEST_TMP/out" "use getrusage, an eventfd, MAP_PRIVATE memory or threads"
+expect_contains "$TEST_TMP/out" "use getrusage, an eventfd, MAP_PRIVATE memory, threads or a file of its own"
 # and in the batch record
 B=$(ls artifacts/runs | grep -- '-batch.json$')
 grep -q "a host kernel's box has no /proc" "artifacts/runs/$B" || fail "the note is not in the batch record"
