@@ -554,11 +554,21 @@ static int proc_globals(struct argvb *out, char *is_dir)
  * worker, compiler or tool of evident's opens a pty; /dev/ptmx (a link to
  * pts/ptmx) then names nothing.
  */
-static void push_dev(struct argvb *a)
+/* bounded (a host kernel's box): /dev/shm a tmpfs of 64 MiB, then /dev
+ * itself read-only.  bubblewrap's --dev is a tmpfs of the default size,
+ * half the RAM, and /dev/shm a directory in it: a box wrote 1 GiB to each
+ * as memory no process holds, past the bounded scratch mounts (red team
+ * 218).  The device nodes stay writable (they are binds of the host's). */
+static void push_dev(struct argvb *a, int bounded)
 {
 	push3(a, "--dev", "/dev", NULL);
 	push3(a, "--tmpfs", "/dev/pts", NULL);
 	push3(a, "--remount-ro", "/dev/pts", NULL);
+	if (!bounded)
+		return;
+	push3(a, "--size", "67108864", NULL);
+	push3(a, "--tmpfs", "/dev/shm", NULL);
+	push3(a, "--remount-ro", "/dev", NULL);
 }
 
 /*
@@ -1412,7 +1422,7 @@ char **sandbox_wrap_fresh(const struct sandbox *sb, enum sandbox_profile prof, e
 			push_proc_copies(&a, &proc_dirs, &proc_masks, sb->gpu);
 		else
 			push_proc(&a, sb->gpu);
-		push_dev(&a);
+		push_dev(&a, !sb->gpu);
 		if (sb->gpu) {
 			glob_t g;
 			if (glob("/dev/nvidia*", 0, NULL, &g) == 0) {
@@ -1617,7 +1627,7 @@ char **sandbox_wrap_build(const struct sandbox *sb, const char *const *inner, co
 		 * /proc/self/net/sockstat (the host's TCP socket count), each
 		 * behind a link (red team 192, 3 of 3 and 4 of 4) */
 		push3(&a, "--tmpfs", "/proc", NULL);
-		push_dev(&a);
+		push_dev(&a, 0);
 		push3(&a, "--tmpfs", "/tmp", NULL);
 		for (int i = 0; ro_dirs && ro_dirs[i]; i++) {
 			if (ro_dirs[i][0] == '>') { /* ">SRC\nDEST": SRC (a copy) shown at DEST */
