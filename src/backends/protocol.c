@@ -623,7 +623,7 @@ static int on_sample(struct proto *p, json_t *m)
 	s->throttled = json_is_true(json_object_get(m, "throttled"));
 	s->clock_mhz = num_or_nan(m, "clock_mhz");
 	s->dist = -1;
-	s->cpu_us = s->busy_us = s->work_us = NAN;
+	s->cpu_us = s->busy_us = s->work_us = s->work_hi_us = NAN;
 	json_t *kv = json_object_get(m, "key");
 	s->key = json_is_integer(kv) ? (unsigned long long)json_integer_value(kv) : 0;
 	if (p->fresh_keys) {

@@ -398,6 +398,8 @@ static void read_timing(json_t *m, struct run_record *r)
 	r->host_median_us = gn(t, "host_median_us");
 	json_t *wrm = json_object_get(t, "work_ratio_mean");
 	r->work_ratio_mean = json_is_number(wrm) && json_number_value(wrm) > 0 ? json_number_value(wrm) : 0;
+	json_t *wrh = json_object_get(t, "work_ratio_mean_hi");
+	r->work_ratio_mean_hi = json_is_number(wrh) && json_number_value(wrh) > 0 ? json_number_value(wrh) : 0;
 	const char *dn;
 	json_t *de;
 	json_object_foreach(go(t, "by_dist"), dn, de)
@@ -746,6 +748,8 @@ static json_t *write_timing(const struct run_record *r)
 	json_object_set_new(t, "host_median_us", jnum(r->host_median_us));
 	if (r->work_ratio_mean > 0)
 		json_object_set_new(t, "work_ratio_mean", json_real(r->work_ratio_mean));
+	if (r->work_ratio_mean_hi > 0)
+		json_object_set_new(t, "work_ratio_mean_hi", json_real(r->work_ratio_mean_hi));
 	if (r->n_by_dist) {
 		json_t *bd = json_object();
 		for (size_t i = 0; i < r->n_by_dist; i++) {

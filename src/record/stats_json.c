@@ -70,8 +70,15 @@ json_t *record_comparison_json(const struct stats_comparison *c)
 	if (c->mean_speedup > 0 && isfinite(c->mean_speedup))
 		json_object_set_new(o, "means", json_pack("{s:o, s:o}", "ratio", num(c->mean_speedup), "p", num(c->mean_p)));
 	/* and of their work (rule 4b), where the runs recorded it */
-	if (c->work_speedup > 0 && isfinite(c->work_speedup))
-		json_object_set_new(o, "work_means", json_pack("{s:o}", "ratio", num(c->work_speedup)));
+	if (c->work_speedup > 0 && isfinite(c->work_speedup)) {
+		json_t *wm = json_pack("{s:o}", "ratio", num(c->work_speedup));
+		/* the bounds a verdict reads (rule 4b), where they differ */
+		if (c->work_speedup_fast > 0 && isfinite(c->work_speedup_fast) && c->work_speedup_fast != c->work_speedup)
+			json_object_set_new(wm, "ratio_fast", num(c->work_speedup_fast));
+		if (c->work_speedup_slow > 0 && isfinite(c->work_speedup_slow) && c->work_speedup_slow != c->work_speedup)
+			json_object_set_new(wm, "ratio_slow", num(c->work_speedup_slow));
+		json_object_set_new(o, "work_means", wm);
+	}
 	json_object_set_new(o, "verdict", str(c->verdict));
 	json_object_set_new(o, "small_n", json_boolean(c->small_n));
 	json_object_set_new(o, "verdict_reason", str(c->verdict_reason));
@@ -150,6 +157,8 @@ int record_comparison_read(json_t *j, struct stats_comparison *c)
 	c->mean_p = mn ? rnum(mn, "p") : NAN;
 	json_t *wm = json_object_get(j, "work_means");
 	c->work_speedup = wm ? rnum(wm, "ratio") : NAN;
+	c->work_speedup_fast = wm && json_object_get(wm, "ratio_fast") ? rnum(wm, "ratio_fast") : NAN;
+	c->work_speedup_slow = wm && json_object_get(wm, "ratio_slow") ? rnum(wm, "ratio_slow") : NAN;
 	c->verdict = rstr(j, "verdict");
 	c->small_n = json_is_true(json_object_get(j, "small_n"));
 	c->verdict_reason = rstr(j, "verdict_reason");

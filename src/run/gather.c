@@ -1262,10 +1262,11 @@ static int vdata_trust_host(const struct vdata *d, const struct batch_row *row)
 /*
  * A side's mean work a timed launch, us: over its ok runs, each run's
  * samples' median times its work_ratio_mean (run_record; job.c
- * job_samples), weighted by its samples.  NAN where a run lacks it
- * (older records) or none is ok.
+ * job_samples), weighted by its samples; with hi, its work_ratio_mean_hi
+ * where recorded (the bound where a thread gone by a freeze counts its
+ * wait as work).  NAN where a run lacks it (older records) or none is ok.
  */
-static double side_work_mean(const struct vdata *d)
+static double side_work_mean(const struct vdata *d, int hi)
 {
 	double sum = 0;
 	double n = 0;
@@ -1286,7 +1287,8 @@ static double side_work_mean(const struct vdata *d)
 		g++;
 		if (!(r->work_ratio_mean > 0) || !(med > 0))
 			return NAN;
-		sum += med * r->work_ratio_mean * (double)k;
+		double ratio = hi && r->work_ratio_mean_hi >= r->work_ratio_mean ? r->work_ratio_mean_hi : r->work_ratio_mean;
+		sum += med * ratio * (double)k;
 		n += (double)k;
 	}
 	return n > 0 ? sum / n : NAN;
@@ -1325,8 +1327,14 @@ static size_t compare_rows(const struct plan *p, struct batch_record *b, const s
 		}
 		/* rule 4b: the launches' mean work, from the runs' records */
 		if (row->have_cmp) {
-			double wa = side_work_mean(bd), wb = side_work_mean(&vd[vi]);
+			double wa = side_work_mean(bd, 0), wb = side_work_mean(&vd[vi], 0);
+			double wah = side_work_mean(bd, 1), wbh = side_work_mean(&vd[vi], 1);
 			row->cmp.work_speedup = wa > 0 && wb > 0 ? wa / wb : NAN;
+			/* each side at the bound that holds the verdict back: a
+			 * faster b at its most work and a at its least (red team
+			 * 219's gone2), a slower b the other way round */
+			row->cmp.work_speedup_fast = wa > 0 && wbh > 0 ? wa / wbh : NAN;
+			row->cmp.work_speedup_slow = wah > 0 && wb > 0 ? wah / wb : NAN;
 		}
 		nc += row->have_cmp;
 	}

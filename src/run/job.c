@@ -2599,7 +2599,7 @@ static void job_samples(struct job_state *j)
 	size_t n = pr->n_samples;
 	int *dist = xcalloc(n, sizeof(int));
 	double *all = xcalloc(n, sizeof(double)), *cpu = xcalloc(n, sizeof(double)), *busy = xcalloc(n, sizeof(double));
-	double *work = xcalloc(n, sizeof(double));
+	double *work = xcalloc(n, sizeof(double)), *work_hi = xcalloc(n, sizeof(double));
 	char *keep = xcalloc(n, 1);
 	for (size_t i = 0; i < n; i++) {
 		int d = pr->samples[i].dist;
@@ -2610,6 +2610,7 @@ static void job_samples(struct job_state *j)
 		cpu[i] = pr->samples[i].cpu_us;
 		busy[i] = pr->samples[i].busy_us;
 		work[i] = pr->samples[i].work_us;
+		work_hi[i] = pr->samples[i].work_hi_us;
 	}
 	timing_keep(dist, n, n_dists, mask, keep);
 	j->xs = xcalloc(n, sizeof(double));
@@ -2627,16 +2628,21 @@ static void job_samples(struct job_state *j)
 	j->jr.median_us = j->nx ? median_of(j->xs, j->nx) : NAN;
 	/* the time's samples' mean work over their median (rule 4b), one
 	 * distribution or many */
-	double wsum = 0;
+	double wsum = 0, wsum_hi = 0;
 	size_t wn = 0;
 	for (size_t i = 0; i < n && j->jr.median_us > 0; i++) {
-		double w = sample_rule_work(all, work, sample_work(all, cpu, busy, i), i);
+		double fb = sample_work(all, cpu, busy, i);
+		double w = sample_rule_work(all, work, fb, i), wh = sample_rule_work(all, work_hi, fb, i);
 		if (keep[i] && isfinite(w) && w >= 0) {
 			wsum += w / j->jr.median_us;
+			wsum_hi += (isfinite(wh) && wh >= w ? wh : w) / j->jr.median_us;
 			wn++;
 		}
 	}
 	j->r.work_ratio_mean = wn ? wsum / (double)wn : 0;
+	/* and at its most (work_hi_us: where a thread gone by the freeze took
+	 * its wait with it, that wait counted as work; rule 4b) */
+	j->r.work_ratio_mean_hi = wn ? wsum_hi / (double)wn : 0;
 	if (scheduled) {
 		struct run_record *r = &j->r;
 		r->n_by_dist = timing_by_dist(all, cpu, busy, work, dist, n, n_dists, pb->desc->dists, mask, r->by_dist);
@@ -2655,6 +2661,7 @@ static void job_samples(struct job_state *j)
 	free(cpu);
 	free(busy);
 	free(work);
+	free(work_hi);
 	free(keep);
 }
 

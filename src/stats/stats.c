@@ -207,20 +207,31 @@ int stats_mean_sign(const struct stats_comparison *c, double alpha, double thres
 	return r > 1 + threshold ? 1 : r < 1 - threshold ? -1 : 0;
 }
 
-int stats_work_sign(const struct stats_comparison *c)
+double stats_work_toward(const struct stats_comparison *c, int side)
 {
-	double w = c->work_speedup;
+	double b = side > 0 ? c->work_speedup_fast : side < 0 ? c->work_speedup_slow : NAN;
+	return b > 0 && isfinite(b) ? b : c->work_speedup;
+}
+
+int stats_work_sign_toward(const struct stats_comparison *c, int side)
+{
+	double w = stats_work_toward(c, side);
 	if (!(w > 0) || !isfinite(w))
 		return 0;
 	return w > 1 ? 1 : w < 1 ? -1 : 0;
 }
 
+int stats_work_sign(const struct stats_comparison *c)
+{
+	return stats_work_sign_toward(c, 0);
+}
+
 int stats_work_gap(const struct stats_comparison *c)
 {
-	double w = c->work_speedup;
+	int s = c->speedup_ci[0] > 1 ? 1 : c->speedup_ci[1] < 1 ? -1 : 0;
+	double w = stats_work_toward(c, s);
 	if (!(w > 0) || !isfinite(w))
 		return 0;
-	int s = c->speedup_ci[0] > 1 ? 1 : c->speedup_ci[1] < 1 ? -1 : 0;
 	/* against the speedup itself where it is known, not only the CI's
 	 * near end: a wide CI (a loaded baseline's repeats scatter) put the
 	 * near end within 1.5x of the work while the median read 4x (red
@@ -356,7 +367,7 @@ const char *stats_verdict(struct stats_comparison *c, double alpha, double thres
 		why = "Cliff's delta CI and the test's direction disagree in sign";
 	} else if (s * m < 0 || d * m < 0) {
 		why = STATS_REASON_MEANS;
-	} else if (s * stats_work_sign(c) < 0 || d * stats_work_sign(c) < 0) {
+	} else if (s * stats_work_sign_toward(c, s) < 0 || d * stats_work_sign_toward(c, d) < 0) {
 		why = STATS_REASON_WORK_MEANS;
 	} else if (stats_work_gap(c)) {
 		why = STATS_REASON_WORK_GAP;
@@ -391,7 +402,7 @@ int stats_verdict_settle(struct stats_comparison *c, double threshold)
 	if (c->verdict && (!strcmp(c->verdict, "faster") || !strcmp(c->verdict, "slower")) && c->work_speedup > 0 &&
 	    isfinite(c->work_speedup)) {
 		int s = !strcmp(c->verdict, "faster") ? 1 : -1;
-		const char *why = s * stats_work_sign(c) < 0 ? STATS_REASON_WORK_MEANS
+		const char *why = s * stats_work_sign_toward(c, s) < 0 ? STATS_REASON_WORK_MEANS
 				  : stats_work_gap(c)	     ? STATS_REASON_WORK_GAP
 							     : NULL;
 		if (why) {

@@ -285,6 +285,14 @@ struct stats_comparison {
 	 * from the runs' records, not the samples: rule 4b; NaN or 0 where
 	 * not computed (older records, a side without it) */
 	double work_speedup;
+	/* the same with each side at a bound of its work (the host clock's
+	 * work_hi_us where a thread gone by a freeze took its wait with it):
+	 * a at its least over b at its most (fast: what a faster verdict may
+	 * claim), and a at its most over b at its least (slow); 0 or NAN:
+	 * not computed, work_speedup stands for both (rules 4b, 4c: red team
+	 * 219's gone2 did the baseline's work, its heaviest launch in a
+	 * thread made and joined, and read work 1.38 by the least bound) */
+	double work_speedup_fast, work_speedup_slow;
 	const char *verdict_recorded;   /* NULL, or the verdict a record holds when its reader
 					   applied the table's rule 0 (record_comparison_read) or
 					   rule 5 (stats_verdict_settle) to it: what the evident
@@ -562,6 +570,11 @@ void stats_delta_interval(double delta, double var, double z, double ci[2]);
  * a process, median 3.4-4.1x faster, means 0.71-0.74x (Welch p 0.55, under
  * STATS_MEANS_FAR), promoted 3 of 3 */
 int stats_work_sign(const struct stats_comparison *c);
+/* The work ratio a verdict toward side (+1 faster, -1 slower, 0 neither)
+ * is held by: work_speedup_fast or work_speedup_slow where computed, else
+ * work_speedup; and its direction as stats_work_sign's. */
+double stats_work_toward(const struct stats_comparison *c, int side);
+int stats_work_sign_toward(const struct stats_comparison *c, int side);
 /* Rule 4c: 1 where the launches' mean work (work_speedup) agrees in
  * direction but lies more than STATS_MEANS_FAR short of the speedup's
  * estimate (faster: work_speedup x 1.5 under it; slower: over 1.5x it;

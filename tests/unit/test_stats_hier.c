@@ -298,6 +298,29 @@ static void test_work_means(void **state)
 		w.work_speedup = 1 / 1.09;
 		assert_int_equal(stats_work_gap(&w), 0);
 	}
+	/* each side at the bound of its work that holds the verdict back:
+	 * red team 219's gone2 (the baseline's work, its heaviest launch in
+	 * a thread made and joined) read work 1.378 at the least bound and
+	 * faster 1.652x; at its most (the join's wait as work) it is the
+	 * baseline's, and the verdict is held */
+	{
+		struct stats_comparison w = c;
+		w.speedup = 1.652;
+		w.speedup_ci[0] = 1.55;
+		w.speedup_ci[1] = 1.75;
+		w.work_speedup = 1.378;
+		w.work_speedup_fast = NAN;
+		w.work_speedup_slow = NAN;
+		assert_int_equal(stats_work_gap(&w), 0); /* the least bound alone lets it through */
+		assert_string_equal(stats_verdict(&w, o.alpha, o.threshold), "faster");
+		w.work_speedup_fast = 1.0;
+		w.work_speedup_slow = 1.6;
+		assert_true(stats_work_toward(&w, 1) == 1.0 && stats_work_toward(&w, -1) == 1.6);
+		assert_int_equal(stats_work_gap(&w), 1);
+		assert_string_equal(stats_verdict(&w, o.alpha, o.threshold), "inconclusive");
+		w.work_speedup_fast = 1.5; /* honest: its work at its most still shows the speedup */
+		assert_string_equal(stats_verdict(&w, o.alpha, o.threshold), "faster");
+	}
 	/* a record drawn before rules 4b and 4c that keeps its work means:
 	 * its reader settles it (red team 156's tgiant150/260 claims) */
 	assert_int_equal(stats_verdict_settle(&c, o.threshold), 0);
