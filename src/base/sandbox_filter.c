@@ -585,7 +585,7 @@ static int self_signals(scmp_filter_ctx ctx)
 
 /* what a strict box allows, host or GPU (ctx made with a default of
  * EPERM): host_allowed, prctl by option, threads only */
-static int strict_allow_list(scmp_filter_ctx ctx, int host)
+static int strict_allow_list(scmp_filter_ctx ctx)
 {
 	int rc = 0;
 	for (int i = 0; host_allowed[i] && rc == 0; i++) {
@@ -630,13 +630,8 @@ static int strict_allow_list(scmp_filter_ctx ctx, int host)
 	 * (an honest kernel that pins its threads, OMP_PROC_BIND or
 	 * pthread_setaffinity_np, was init_failed with EPERM: red team 212);
 	 * an unpinned one's box may pin its threads */
-	/* and a host kernel's box never moves its threads: red team 220's
-	 * crowd put the launching thread and its helpers on one CPU for its
-	 * heaviest launch, each then waiting on the run queue half the wall,
-	 * and the work rules (4b, 4c) took those waits off its work: faster
-	 * 1.65x-1.76x for the baseline's exact work, eval promoting 2 of 2 */
 	if (rc == 0)
-		rc = seccomp_rule_add(ctx, host || sandbox_runner_pinned() ? SCMP_ACT_ERRNO(0) : SCMP_ACT_ALLOW,
+		rc = seccomp_rule_add(ctx, sandbox_runner_pinned() ? SCMP_ACT_ERRNO(0) : SCMP_ACT_ALLOW,
 				      SCMP_SYS(sched_setaffinity), 0);
 	return rc;
 }
@@ -672,7 +667,7 @@ static const unsigned long long host_membarrier_allowed[] = { 0, 8, 16, 32, 64, 
 /* the host box's strict filter (above), ctx made with a default of EPERM */
 static int host_allow_list(scmp_filter_ctx ctx)
 {
-	int rc = strict_allow_list(ctx, 1);
+	int rc = strict_allow_list(ctx);
 	/* madvise but MADV_REMOVE, fallocate but a hole or a range moved or
 	 * zeroed (FALLOC_FL_KEEP_SIZE alone, or 0): either frees pages of the
 	 * shared memory the parent fills, in the parent's mapping too, so its
@@ -720,7 +715,7 @@ static int host_allow_list(scmp_filter_ctx ctx)
  * of EPERM */
 static int gpu_allow_list(scmp_filter_ctx ctx)
 {
-	int rc = strict_allow_list(ctx, 0);
+	int rc = strict_allow_list(ctx);
 	/* as before red team 115 (its narrowing is the host box's: a GPU
 	 * worker's inputs are uploaded, not filled in shared memory it maps) */
 	if (rc == 0)

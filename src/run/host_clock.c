@@ -1764,15 +1764,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			least = tt.ran_max_us;
 		int gone = isfinite(tt.cpu_all) && isfinite(tt.ran_sum_us) &&
 			   tt.cpu_all - tt.ran_sum_us > HOST_GONE_CPU_US + HOST_GONE_CPU_REL * tt.cpu_all;
-		/* at its most, the other threads' waits are work too: a kernel
-		 * crowding its own threads onto fewer CPUs than it has made
-		 * them wait on each other, and rules 4b/4c took those waits
-		 * off (red team 220's crowd4: 5 threads on 2 CPUs, work 1.37
-		 * beside wall means 1.18 and a 1.68x median) */
-		s->work_hi_us = host_clock_busy(us, least, host_clock_waited(lead_wait, NAN, tt.parent_wait_us));
-		s->work_us = gone && isfinite(least) ? least : host_clock_busy(us, least, waited);
-		if (!(s->work_hi_us >= s->work_us))
-			s->work_hi_us = s->work_us;
+		s->work_hi_us = host_clock_busy(us, least, waited);
+		s->work_us = gone && isfinite(least) ? least : s->work_hi_us;
 		/* both kept: the least time undercounts a launch that waited in
 		 * a join while its own thread worked (red team 219's gone2: the
 		 * baseline's work, its heaviest launch in a thread made and
