@@ -773,25 +773,11 @@ static int proc_snapshot_fd(const char *path)
 	for (size_t i = 0; i < n_proc_snaps; i++) {
 		if (strcmp(proc_snaps[i].path, path))
 			continue;
-		int fd = memfd_create("evident-proc-copy", MFD_CLOEXEC);
-		if (fd < 0)
-			return -1;
-		const char *p = proc_snaps[i].data;
-		size_t left = proc_snaps[i].len;
-		while (left) {
-			ssize_t w = write(fd, p, left);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				close(fd);
-				return -1;
-			}
-			p += w;
-			left -= (size_t)w;
-		}
-		if (lseek(fd, 0, SEEK_SET) < 0) {
+		int fd = memfd_create("evident-proc-copy", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+		if (fd >= 0 && (write_all(fd, proc_snaps[i].data, proc_snaps[i].len) < 0 || lseek(fd, 0, SEEK_SET) < 0 ||
+				sandbox_memfd_seal(fd) < 0)) {
 			close(fd);
-			return -1;
+			fd = -1;
 		}
 		return fd;
 	}
