@@ -45,6 +45,7 @@
 #include "backends/sampler.h"
 #include "backends/scramble.h"
 #include "backends/worker.h"
+#include "run/percpu.h"
 #include "stats/stats.h"
 
 #define NULL_ROUNDS 16
@@ -443,10 +444,20 @@ int host_clock_cpus(void)
 }
 
 int host_clock_worker_cpus(const int *before, const cpu_set_t *before_sets, int nb, const int *after, int na,
-			   int cpus)
+			   int cpus, cpu_set_t *set)
 {
 	cpu_set_t own, any, t;
-	if (na < 1 || nb < 1 || sched_getaffinity(0, sizeof(own), &own) != 0)
+	if (sched_getaffinity(0, sizeof(own), &own) != 0) {
+		if (set) { /* every CPU: the parent's own set did not read */
+			CPU_ZERO(set);
+			for (int c = 0; c < CPU_SETSIZE; c++)
+				CPU_SET(c, set);
+		}
+		return cpus;
+	}
+	if (set)
+		*set = own;
+	if (na < 1 || nb < 1)
 		return cpus;
 	CPU_ZERO(&any);
 	/* a thread of the go's listing gone at the freeze: its CPUs at the go
@@ -472,7 +483,12 @@ int host_clock_worker_cpus(const int *before, const cpu_set_t *before_sets, int 
 	}
 	CPU_AND(&any, &any, &own);
 	int n = CPU_COUNT(&any);
-	return n >= 1 && n < cpus ? n : cpus;
+	if (n >= 1 && n < cpus) {
+		if (set)
+			*set = any;
+		return n;
+	}
+	return cpus;
 }
 
 double host_clock_cpu_floor(double cpu_us, double allow_us, int cpus)
@@ -500,6 +516,16 @@ double host_clock_waited(double lead_us, double threads_us, double parent_us)
 	return w;
 }
 
+double host_clock_wait_credit(double waited_us, double ran_us, double worker_us, double parent_us)
+{
+	if (!isfinite(waited_us) || waited_us <= 0 || !isfinite(ran_us) || !isfinite(worker_us))
+		return 0;
+	double others = ran_us - worker_us - (isfinite(parent_us) && parent_us > 0 ? parent_us : 0);
+	if (others <= 0)
+		return 0;
+	return waited_us < others ? waited_us : others;
+}
+
 double host_clock_busy(double wall_us, double cpu_us, double wait_us)
 {
 	if (!isfinite(wall_us) || !isfinite(cpu_us) || !isfinite(wait_us) || wait_us < 0)
@@ -507,6 +533,16 @@ double host_clock_busy(double wall_us, double cpu_us, double wait_us)
 	double idle = wall_us - cpu_us; /* waited or slept: the CPU does not say which */
 	double waited = wait_us < idle ? wait_us : idle;
 	return waited > 0 ? wall_us - waited : wall_us;
+}
+
+/* The parent process's own CPU time in us (every thread of the runner's),
+ * NAN where it does not read. */
+static double self_cpu_us(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) < 0)
+		return NAN;
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
 /* The worker's process CPU time in us (all its threads, those that ended
@@ -969,6 +1005,8 @@ struct trip_timed {
 	double lead_cpu_us;     /* what the leader ran in the sample (threads_credit), NAN: unread */
 	double ran_sum_us;      /* what the threads listed at the freeze ran in the sample (threads_credit), NAN: unread */
 	double ran_max_us;      /* the most one of them ran, NAN: unread */
+	struct percpu *pc;      /* every CPU's run time, snapshots at the go (0) and after the freeze (1) */
+	double parent_cpu_us;   /* the parent process's CPU between them, NAN: unread */
 };
 
 /* how many of a worker's threads are checked for a cgroup move each sample */
@@ -1061,6 +1099,14 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 	 * samples of 4.9 ms with 1.1 ms of the worker's CPU and no wait of
 	 * its leader's) */
 	double pw0 = tt ? self_wait_us() : NAN;
+	/* every CPU's run time and the parent's own CPU, last before the
+	 * go: the waits the work takes off are capped at what others ran
+	 * (host_clock_wait_credit) */
+	double pcpu0 = NAN;
+	if (tt && tt->pc) {
+		percpu_snap(tt->pc, 0);
+		pcpu0 = self_cpu_us();
+	}
 	double t0 = mono_now();
 	if (kill(hc->pid, SIGCONT) < 0 || write(reply_fd, &cmd, 1) != 1)
 		return proto_violate(p, "the worker stopped reading its go");
@@ -1234,6 +1280,10 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 					"someone else's): its times are not its own");
 	double cpu1 = cpu_us(hc);
 	*after_us = cpu1 - *after_us; /* NAN stays NAN */
+	if (tt && tt->pc) {
+		percpu_snap(tt->pc, 1);
+		tt->parent_cpu_us = self_cpu_us() - pcpu0;
+	}
 	if (tt) {
 		tt->cpu_all = cpu1 - cpu0;
 		tt->late_write = outputs_snap(hc, 0);
@@ -1584,6 +1634,10 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	size_t late_cap = 0;
 	long long n_flat = 0; /* samples whose threads got the flat credit (no per-thread schedstat) */
 	long long n_wake = 0; /* samples whose outputs changed after the parent woke for the done line (wake_print) */
+	/* every CPU's run time (host_clock_wait_credit), closed at out */
+	struct percpu *pc = percpu_open();
+	long long n_capped = 0, n_ran_unread = 0; /* samples whose waits others' run time capped; unread */
+	double waited_sum = 0, credit_sum = 0;
 
 	/* the handshake once more, with the kernel's code loaded: recorded
 	 * beside the calibrated one, never used in its place (the kernel can
@@ -1676,7 +1730,9 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 					  .threads_wait_us = NAN,
 					  .lead_cpu_us = NAN,
 					  .ran_sum_us = NAN,
-					  .ran_max_us = NAN };
+					  .ran_max_us = NAN,
+					  .pc = pc,
+					  .parent_cpu_us = NAN };
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, &tt) < 0)
 			goto out;
 		double credit_us = tt.credit_us;
@@ -1713,7 +1769,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		 * where fewer than the parent's (red team 193: a worker that
 		 * narrowed itself to one CPU hid up to ~700 us of work after
 		 * its done line from a floor that divided by 2) */
-		int own_cpus = host_clock_worker_cpus(before, sets_ok ? before_sets : NULL, nb, after, na, cpus);
+		cpu_set_t own_set;
+		int own_cpus = host_clock_worker_cpus(before, sets_ok ? before_sets : NULL, nb, after, na, cpus, &own_set);
 		n_narrowed += own_cpus < cpus;
 		double floor_us = host_clock_cpu_floor(tt.cpu_all, HOST_LATE_CPU_US + credit_us + allow, own_cpus);
 		if (floor_us > us) {
@@ -1759,6 +1816,18 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		if (isfinite(lead_wait) && isfinite(tt.lead_cpu_us) && lead_wait > us - tt.lead_cpu_us)
 			lead_wait = us > tt.lead_cpu_us ? us - tt.lead_cpu_us : 0;
 		double waited = host_clock_waited(lead_wait, tt.threads_wait_us, tt.parent_wait_us);
+		/* and only as far as someone else ran on the worker's CPUs
+		 * (red team 220: its own threads took turns on one of them) */
+		double ran = percpu_ran_us(pc, &own_set);
+		double credit = host_clock_wait_credit(waited, ran, tt.cpu_all, tt.parent_cpu_us);
+		n_ran_unread += !isfinite(ran);
+		if (isfinite(waited) && waited > 0) {
+			waited_sum += waited;
+			credit_sum += credit;
+			n_capped += credit < waited;
+		}
+		if (isfinite(waited))
+			waited = credit;
 		double least = tt.cpu_all / own_cpus;
 		if (isfinite(tt.ran_max_us) && !(least >= tt.ran_max_us))
 			least = tt.ran_max_us;
@@ -1961,6 +2030,18 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			    json_string(getenv("OMP_WAIT_POLICY") ? getenv("OMP_WAIT_POLICY")
 								    : "passive (evident's, for the worker: spinning "
 								      "threads after a region are CPU after the done line)"));
+	/* the run-queue waits the work took off (rules 4b/4c's), and the cap */
+	json_object_set_new(p->method, "work_waits",
+			    json_pack("{s:s, s:f, s:f, s:I, s:I, s:s}", "per_cpu_source", percpu_source(pc), "waited_us",
+				      waited_sum, "credited_us", credit_sum, "samples_capped", (json_int_t)n_capped,
+				      "samples_unread", (json_int_t)n_ran_unread, "rule",
+				      "a sample's work (work_us, work_hi_us) is its wall less the run-queue waits of the "
+				      "leader, each other thread and the parent (waited_us, summed over the timed samples), "
+				      "but only as far as other tasks ran on the CPUs the worker's threads could use: every "
+				      "task's run time there from the go to the freeze (per_cpu_source: /proc/schedstat or "
+				      "cgroup v1 cpuacct) less the worker's and the parent's own CPU (credited_us; capped "
+				      "in samples_capped).  A wait behind the kernel's own threads is its work.  Where the "
+				      "per-CPU run time does not read (samples_unread, source none) no wait is credited"));
 	/* how each freeze knew the stopped worker's run time was final: the
 	 * worker's own (red team 6, zombie_lead) */
 	json_object_set_new(p->method, "freezes",
@@ -1983,6 +2064,7 @@ out:
 	free(hc->flush);
 	hc->flush = NULL;
 	hc->filler = NULL; /* the problem's (problem_filler_for) */
+	percpu_close(pc);
 	free(before);
 	free(before_sets);
 	free(after);

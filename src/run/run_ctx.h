@@ -328,10 +328,12 @@ int host_clock_cpus(void);
  * stop counted by its CPUs at the go (before_sets[i], read while the
  * worker was stopped; NULL: not read, and then one gone thread gives
  * cpus).  A worker that widens a thread's set between its go and its
- * stop only gets today's divisor.
+ * stop only gets today's divisor.  set (NULL: not wanted) gets those CPUs:
+ * the union of the threads' sets within the parent's, or the parent's
+ * own where the count is cpus.
  */
 int host_clock_worker_cpus(const int *before, const cpu_set_t *before_sets, int nb, const int *after, int na,
-			   int cpus);
+			   int cpus, cpu_set_t *set);
 /*
  * The least time (us) a sample can have taken that used cpu_us of CPU
  * from its go to its stop on at most cpus CPUs, allow_us of it being the
@@ -372,6 +374,21 @@ double host_clock_busy(double wall_us, double cpu_us, double wait_us);
  * bounds the sum.  Unread inputs (NAN) are left out; NAN when none is read.
  */
 double host_clock_waited(double lead_us, double threads_us, double parent_us);
+/*
+ * The run-queue waits (waited_us, host_clock_waited) a sample's work may
+ * take off: at most what other tasks ran on the CPUs its threads could use
+ * in the sample, ran_us (percpu.h: every task's run time on those CPUs
+ * from the go to the freeze) less the worker's own CPU (worker_us) and the
+ * parent process's (parent_us).  A wait behind the kernel's own threads is
+ * its work (red team 220: the launcher and a helper narrowed to one CPU
+ * for the heavy launch, each waiting behind the other while the other CPU
+ * idled, read half their wall: base4's exact work `faster` 1.65-1.76x in
+ * 6 of 6 batches); one behind someone else's load is not, and someone
+ * else's load ran on those CPUs for at least as long as any one thread
+ * waited behind it.  0 where ran_us is unread (no per-CPU run time: no
+ * wait is credited) or waited_us is NAN; never negative.
+ */
+double host_clock_wait_credit(double waited_us, double ran_us, double worker_us, double parent_us);
 /* Copy bytes from src to dst by 64 KiB chunks in the order `order` draws
  * (a start and a stride coprime with the chunk count: each chunk once),
  * the copy of a sample's outputs at its done line (host_clock.c). */

@@ -29,6 +29,7 @@
 
 #include "backends/protocol.h"
 #include "run/run_ctx.h"
+#include "run/percpu.h"
 
 static void *idle(void *arg)
 {
@@ -348,33 +349,38 @@ static void test_worker_cpus(void **state)
 	for (int tries = 0; tries < 1000 && (n = host_clock_threads(getpid(), &ids, &cap)) < 2; tries++)
 		usleep(1000);
 	assert_true(n >= 2);
-	assert_int_equal(host_clock_worker_cpus(ids, NULL, n, ids, n, cpus), cpus);
+	assert_int_equal(host_clock_worker_cpus(ids, NULL, n, ids, n, cpus, NULL), cpus);
 	/* one thread narrowed, the other still wide: the runner's */
 	cpu_set_t one;
 	CPU_ZERO(&one);
 	CPU_SET(first, &one);
 	assert_int_equal(pthread_setaffinity_np(t, sizeof(one), &one), 0);
-	assert_int_equal(host_clock_worker_cpus(ids, NULL, n, ids, n, cpus), cpus);
+	assert_int_equal(host_clock_worker_cpus(ids, NULL, n, ids, n, cpus, NULL), cpus);
 	/* every thread on one CPU: 1 */
 	cpu_set_t mine;
 	assert_int_equal(sched_getaffinity(0, sizeof(mine), &mine), 0);
 	for (int i = 0; i < n; i++)
 		assert_int_equal(sched_setaffinity(ids[i], sizeof(one), &one), 0);
-	assert_int_equal(host_clock_worker_cpus(ids, NULL, n, ids, n, cpus), 1);
+	assert_int_equal(host_clock_worker_cpus(ids, NULL, n, ids, n, cpus, NULL), 1);
+	/* and its set is that CPU (the waits' cap sums others' run time there) */
+	cpu_set_t got;
+	CPU_ZERO(&got);
+	assert_int_equal(host_clock_worker_cpus(ids, NULL, n, ids, n, cpus, &got), 1);
+	assert_true(CPU_EQUAL(&got, &one));
 	/* a thread of the go's listing gone at the freeze: the runner's */
 	int before[64];
 	assert_true(n < 63);
 	memcpy(before, ids, (size_t)n * sizeof(int));
 	before[n] = ids[n - 1] + 1000000; /* a thread no listing has now */
-	assert_int_equal(host_clock_worker_cpus(before, NULL, n + 1, ids, n, cpus), cpus);
+	assert_int_equal(host_clock_worker_cpus(before, NULL, n + 1, ids, n, cpus, NULL), cpus);
 	/* ... unless its CPUs at the go were read: one, as the others' (red
 	 * team 202's gone.c joined such a thread every launch) */
 	cpu_set_t sets[64];
 	for (int i = 0; i <= n; i++)
 		sets[i] = one;
-	assert_int_equal(host_clock_worker_cpus(before, sets, n + 1, ids, n, cpus), 1);
+	assert_int_equal(host_clock_worker_cpus(before, sets, n + 1, ids, n, cpus, NULL), 1);
 	/* none listed: the runner's */
-	assert_int_equal(host_clock_worker_cpus(ids, NULL, n, ids, 0, cpus), cpus);
+	assert_int_equal(host_clock_worker_cpus(ids, NULL, n, ids, 0, cpus, NULL), cpus);
 	for (int i = 0; i < n; i++)
 		assert_int_equal(sched_setaffinity(ids[i], sizeof(own), &own), 0);
 	assert_int_equal(write(pfd[1], "x", 1), 1);
@@ -512,6 +518,68 @@ static void test_waited(void **state)
 	assert_true(host_clock_busy(3500.0, 7000.0 / 2, host_clock_waited(1000.0, 2000.0, 0.0)) == 3500.0);
 }
 
+/* The waits a sample's work takes off (host_clock_wait_credit): at most
+ * what others ran on the worker's CPUs.  Red team 220's crowd2: a 10 ms
+ * launch, launcher and helper each ran 5 ms on one CPU and waited 5 ms
+ * behind the other, the other CPU idle: the CPUs ran 10 ms, all the
+ * worker's, and nothing is credited (before: 10 ms of waits, the work
+ * read 5 ms).  A load that ran 4 ms there while the leader waited 4 ms:
+ * 4 ms credited; the parent's own CPU is not someone else's load. */
+static void test_wait_credit(void **state)
+{
+	(void)state;
+	assert_true(host_clock_wait_credit(10000.0, 10000.0, 10000.0, 0.0) == 0.0);
+	assert_true(host_clock_wait_credit(10000.0, 10050.0, 10000.0, 50.0) == 0.0);
+	assert_true(host_clock_wait_credit(4000.0, 10000.0, 6000.0, 0.0) == 4000.0);
+	assert_true(host_clock_wait_credit(4000.0, 10000.0, 6000.0, 1000.0) == 3000.0);
+	assert_true(host_clock_wait_credit(1000.0, 10000.0, 6000.0, 0.0) == 1000.0); /* the wait itself */
+	/* unread per-CPU run time: nothing credited; unread waits: 0 */
+	assert_true(host_clock_wait_credit(4000.0, NAN, 6000.0, 0.0) == 0.0);
+	assert_true(host_clock_wait_credit(NAN, 10000.0, 6000.0, 0.0) == 0.0);
+	assert_true(host_clock_wait_credit(4000.0, 10000.0, NAN, 0.0) == 0.0);
+	assert_true(host_clock_wait_credit(4000.0, 10000.0, 6000.0, NAN) == 4000.0);
+}
+
+/* The per-CPU run time's two sources parse (percpu.c); a schedstat
+ * before version 15 or a short cpu line does not. */
+static void test_percpu_parse(void **state)
+{
+	(void)state;
+	unsigned long long ns[4] = { 0, 0, 0, 0 };
+	const char *ss = "version 15\ntimestamp 4295\n"
+			 "cpu0 0 0 10 5 7 3 123456789 555 9\ndomain0 3 1 2 3 4 5 6 7 8 9 10\n"
+			 "cpu1 0 0 11 6 8 4 987654321 666 10\ndomain0 3 1 2 3\n";
+	assert_int_equal(percpu_parse_schedstat(ss, ns, 4), 2);
+	assert_true(ns[0] == 123456789ULL && ns[1] == 987654321ULL);
+	assert_int_equal(percpu_parse_schedstat("version 14\ncpu0 0 0 1 2 3 4 5 6 7\n", ns, 4), -1);
+	assert_int_equal(percpu_parse_schedstat("version 16\ncpu0 0 0 1 2\n", ns, 4), -1);
+	assert_int_equal(percpu_parse_schedstat("version 16\n", ns, 4), -1);
+	/* a CPU past n is counted, not stored */
+	assert_int_equal(percpu_parse_schedstat("version 17\ncpu9 0 0 1 2 3 4 77 6 7\n", ns, 4), 1);
+	memset(ns, 0, sizeof(ns));
+	assert_int_equal(percpu_parse_cpuacct("11 22 33 \n", ns, 4), 3);
+	assert_true(ns[0] == 11 && ns[1] == 22 && ns[2] == 33 && ns[3] == 0);
+	assert_int_equal(percpu_parse_cpuacct("11 x\n", ns, 4), -1);
+	assert_int_equal(percpu_parse_cpuacct("\n", ns, 4), -1);
+	/* this host's source reads, and the run time over every CPU grows */
+	struct percpu *pc = percpu_open();
+	print_message("per-CPU run time: %s\n", percpu_source(pc));
+	if (strcmp(percpu_source(pc), "none")) {
+		cpu_set_t all;
+		CPU_ZERO(&all);
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			CPU_SET(c, &all);
+		assert_int_equal(percpu_snap(pc, 0), 0);
+		volatile double x = 0;
+		for (long i = 0; i < 20000000; i++)
+			x += (double)i;
+		usleep(20000); /* a switch books the spin (schedstat books at it) */
+		assert_int_equal(percpu_snap(pc, 1), 0);
+		assert_true(percpu_ran_us(pc, &all) > 1000.0);
+	}
+	percpu_close(pc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -526,6 +594,8 @@ int main(void)
 		cmocka_unit_test(test_cpu_floor),
 		cmocka_unit_test(test_busy),
 		cmocka_unit_test(test_waited),
+		cmocka_unit_test(test_wait_credit),
+		cmocka_unit_test(test_percpu_parse),
 		cmocka_unit_test(test_snap_copy_orders),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,36 @@
+# t0293 - red team 220 (tests/fixtures/adversary/host/redteam220/
+# README.md): rules 4b/4c's work took off every run-queue wait of the
+# worker's threads, and a kernel made its own: its heavy launch's
+# launcher and a helper narrowed to one CPU for that launch only, each
+# waiting behind the other while the other CPU idled, read half their
+# wall.  base4's exact work read `faster` 1.65-1.76x (6 of 6 batches),
+# eval promoted it 2 of 2; crowdb, base4's work every launch done that
+# way, read a work ratio of 1.84 against base4.  Now a wait counts only
+# as far as other tasks ran on the worker's CPUs (host_clock.c
+# host_clock_wait_credit, percpu.c): the work ratios read near 1 and no
+# crowd variant is faster.
+. "$REPO/tests/cli/lib.sh"
+runs_alone_machine "it times work ratios of kernels that crowd one CPU"
+[ "$(nproc 2>/dev/null || echo 1)" -ge 2 ] || skip "the crowd needs 2 CPUs to leave one idle"
+mkrepo
+expect_exit 0 "$EVIDENT" run --no-progress --repeats 3 --only crowd2 --only crowdb \
+	tests/fixtures/specs/host-redteam220-crowd.yaml
+B=$(ls artifacts/runs/*-batch.json | head -1)
+python3 -S - "$B" > ratios <<'P' || fail "reading the batch: $(cat ratios)"
+import json, sys
+b = json.load(open(sys.argv[1]))
+for v in b["variants"]:
+    c = v.get("comparison")
+    if not c:
+        continue
+    print(v["variant"], c.get("verdict"), c["work_means"]["ratio"])
+P
+cat ratios
+# crowdb: base4's work, every launch crowded (1.84 before)
+awk '$1 == "crowdb" && $3 > 1.3 { bad = 1 } END { exit bad }' ratios || fail "crowdb's work ratio against base4 is over 1.3: $(cat ratios)"
+awk '$1 == "crowd2" && $3 > 1.3 { bad = 1 } END { exit bad }' ratios || fail "crowd2's work ratio against base4 is over 1.3: $(cat ratios)"
+awk '$2 == "faster" { bad = 1 } END { exit bad }' ratios || fail "a crowd variant read faster: $(cat ratios)"
+# the record says where the cap came from
+R=$(ls artifacts/runs/*.json | grep -v batch | head -1)
+src=$(jget "$R" 'd["timing"]["method"]["work_waits"]["per_cpu_source"]' 2>/dev/null || echo missing)
+case $src in schedstat | cpuacct | none) ;; *) fail "no work_waits.per_cpu_source in the run record: $src" ;; esac
