@@ -134,10 +134,9 @@ struct proto_sample {
 			     * needs on the worker's CPUs, or that least time where a thread
 			     * that ran in the sample was gone by its freeze (its wait cannot
 			     * be read); NAN elsewhere */
-	double work_hi_us;  /* the host clock: rules 4b/4c's work at its most, the time less the
-			     * run-queue waits that can be read (a thread gone by the freeze
-			     * took its own with it, so its wait counts as work here); equal to
-			     * work_us where none was gone; NAN elsewhere */
+	double work_hi_us;  /* the host clock: rules 4b/4c's work at its most, the sample's time
+			     * itself (no wait taken off: a kernel's threads can make their own,
+			     * red teams 219-221); NAN elsewhere */
 };
 
 /* An output the worker shipped, copied into the parent's capture file

@@ -90,12 +90,18 @@ void run_result_describe(const struct run_result *r, struct strbuf *sb)
 }
 
 /* Does keep (run_opts.env_keep) admit the variable "NAME=VALUE" whose
- * name is nl bytes long?  NULL admits all. */
+ * name is nl bytes long?  NULL admits all; an entry "!NAME" refuses NAME
+ * whatever else admits it. */
 static int env_admits(const char *const *keep, const char *var, size_t nl)
 {
 	if (!keep)
 		return 1;
+	for (size_t i = 0; keep[i]; i++)
+		if (keep[i][0] == '!' && strlen(keep[i] + 1) == nl && !strncmp(var, keep[i] + 1, nl))
+			return 0;
 	for (size_t i = 0; keep[i]; i++) {
+		if (keep[i][0] == '!')
+			continue;
 		size_t kl = strlen(keep[i]);
 		if (kl && keep[i][kl - 1] == '*') {
 			if (nl >= kl - 1 && !strncmp(var, keep[i], kl - 1))

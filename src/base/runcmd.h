@@ -99,7 +99,8 @@ struct run_opts {
 	const char *const *env_set; /* "NAME=VALUE" to add, NULL-terminated, or NULL */
 	/* NULL: the child inherits this process's whole environment.  Else
 	 * it gets only the variables whose names the list admits ("NAME"
-	 * admits NAME, "PREFIX*" every name starting with PREFIX), then
+	 * admits NAME, "PREFIX*" every name starting with PREFIX, "!NAME"
+	 * refuses NAME whatever else admits it), then
 	 * env_set: a boxed kernel must not read the runner's credentials
 	 * (sandbox.h sandbox_env_keep). */
 	const char *const *env_keep;

@@ -915,13 +915,18 @@ int sandbox_lib_dir(const char *dir)
  * loader's LD_LIBRARY_PATH: bubblewrap itself would load its libraries
  * (libselinux, libcap) by it, so whoever sets it could change what the
  * verified binary does (sandbox_tool.c); the box's processes get it from
- * inside, `--setenv` (push_library_path). */
+ * inside, `--setenv` (push_library_path).  Not EVIDENT_STORE ("!": left
+ * out whatever a later pattern admits): no boxed process reads it, and it
+ * told a kernel the store's path and split the job hash by how the store
+ * was spelled (red team 222: a search start that slowed with the clock,
+ * held by the drift rule in its own store, was promoted against through a
+ * symlink to it). */
 static const char *const env_keep[] = {
 	"PATH", "LANG", "LANGUAGE", "LC_*", "TZ",
 	"CUDA_*", "NVIDIA_*",
 	"OMP_*", "GOMP_*", "KMP_*", "MKL_*", "OPENBLAS_*",
 	"ASAN_*", "UBSAN_*", "LSAN_*",
-	"EVIDENT_*", NULL,
+	"!EVIDENT_STORE", "EVIDENT_*", NULL,
 };
 
 const char *const *sandbox_env_keep(const struct sandbox *sb)

@@ -366,9 +366,9 @@ struct run_record {
 	 * over their median, uncapped (rule 4b's launches' work: gather.c
 	 * side_work_mean); 0: not recorded (older records) */
 	double work_ratio_mean;
-	/* the same at its most (the host clock's work_hi_us: a thread gone by
-	 * a sample's freeze took its run-queue wait with it, counted as work
-	 * here); 0: not recorded, read as work_ratio_mean */
+	/* the same at its most (the host clock's work_hi_us: since red team
+	 * 221 each sample's wall, no wait taken off; before, the wall less
+	 * the readable waits); 0: not recorded, read as work_ratio_mean */
 	double work_ratio_mean_hi;
 	/* v2, since timing distributions (`timing.by_dist`): every input
 	 * distribution the timed samples had (scramble.h evs_sample_dist);

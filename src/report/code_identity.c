@@ -150,7 +150,7 @@ void code_libs_of(const struct run_record *r, char out[SHA256_HEX_LEN + 1])
  * its own launches and time; a fixed correctness.seed gives the same
  * inputs every batch, which a kernel can recognise by content; and the
  * runner's process as the box passes it on (settings.environment_sha256:
- * the variables the box lets through, a user's LC_* or EVIDENT_* among
+ * the variables the box lets through, a user's LC_* or EVIDENT_* (not EVIDENT_STORE) among
  * them, LD_LIBRARY_PATH, the directory, the nice value and CPU set: job.c
  * worker_process_digest, red team 182), and what the worker saw of its
  * own process before the kernel loaded (settings.box_self_sha256:

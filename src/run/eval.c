@@ -1754,6 +1754,44 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	return a;
 }
 
+/* What of a built variant's code (plan_variant.br.info) says which
+ * program ran: its object's hash and its load image's, "|"-joined, into
+ * out (3 hashes' room); "" where the build left none. */
+static void built_code_key(const json_t *info, char *out, size_t n)
+{
+	const char *bin = json_string_value(json_object_get(info, "binary_sha256"));
+	const char *load = json_string_value(json_object_get(info, "load_sha256"));
+	snprintf(out, n, "%s|%s", bin ? bin : "", load ? load : "");
+	if (!bin)
+		out[0] = 0;
+}
+
+/*
+ * The code each side of round's batch was built from, as the rows' run
+ * records name it (code_identity: the object, its load image and the
+ * libraries it loads), into keys[0] (the candidate) and keys[1] (the
+ * reference), each of 4 hashes' room; built_code_key's from the plan
+ * where the store does not read.  eval_judge compares the two rounds'.
+ */
+static void round_code_keys(struct eval_session *es, const struct batch_record *b, const char *name,
+			    char keys[2][4 * (SHA256_HEX_LEN + 1)])
+{
+	const struct plan *p = &es->c.plan;
+	built_code_key(p->variants[1 - p->baseline].br.info, keys[0], sizeof(keys[0]));
+	built_code_key(p->variants[p->baseline].br.info, keys[1], sizeof(keys[1]));
+	struct query q = QUERY_INIT;
+	if (query_open(&q, es->c.st.root) != 0)
+		return;
+	const struct batch_row *rows[2] = { batch_find_row(b, name), batch_find_row(b, es->ref.name) };
+	for (int i = 0; i < 2; i++) {
+		struct code_id id;
+		if (rows[i] && code_identity(&q, rows[i], &id))
+			snprintf(keys[i], sizeof(keys[i]), "%s|%s|%s", id.bin ? id.bin : "", id.load ? id.load : "",
+				 id.libs);
+	}
+	query_release(&q);
+}
+
 json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *status)
 {
 	double t0 = mono_now();
@@ -1857,7 +1895,30 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 	 * each from one batch, where no earlier batch or drift rule could
 	 * weigh against it; the search's confirm_promotion does the same) */
 	char *first_batch = NULL; /* the batch a confirmation round confirms */
+	/* each round's code of each side (round_code_keys): a confirmation
+	 * is of the first batch's code or no confirmation (red team 222: a
+	 * watcher rewrote the candidate's file, or eval's own copy of a
+	 * source, once the first round's marker named both codes, and the
+	 * second round built, timed and promoted other code: a coin kernel
+	 * slower on average promoted in 4 of 16 sessions, 0 of 16 alone) */
+	char keys[2][2][4 * (SHA256_HEX_LEN + 1)];
 	for (int round = 0; round < 2; round++) {
+		/* a source's text is eval's to keep: written again from the
+		 * request before each round, as the first wrote it */
+		if (round && rq.source) {
+			char again[SHA256_HEX_LEN + 1];
+			char *k2 = NULL;
+			if (write_source(es, &rq, &k2, again) < 0 || strcmp(again, sha)) {
+				free(k2);
+				json_decref(ans);
+				ans = refused("the judge could not write the candidate's source again for its confirmation "
+					      "(see its stderr)",
+					      "source");
+				*status = EVAL_STORE_FAILED;
+				break;
+			}
+			free(k2);
+		}
 		struct run_totals t = { 0 };
 		c->s = &cs;
 		c->prog.t_start = mono_now();
@@ -1880,6 +1941,23 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 			progress_clear(&c->prog);
 			ans = answer_of(es, &b, name, kernel, rq.source ? sha : NULL, cv.lineage);
 			*status = c->interrupted ? EVAL_INTERRUPTED : EVAL_JUDGED;
+			round_code_keys(es, &b, name, keys[round]);
+			for (int side = 0; round && side < 2; side++) {
+				if (!strcmp(keys[0][side], keys[1][side]))
+					continue;
+				const char *d = json_string_value(json_object_get(ans, "decision"));
+				char *x = xstrfmt("not promoted: the %s's code in this confirming batch is not the code of the "
+						  "batch it confirms (%s): its file changed between the two batches, so "
+						  "neither confirms the other (%s)",
+						  side ? "reference" : "candidate", first_batch ? first_batch : "?",
+						  d ? d : "");
+				json_object_set_new(ans, "promoted", json_false());
+				json_object_set_new(ans, "decision", json_string(x));
+				json_object_set_new(ans, "changed_between_batches",
+						    json_string(side ? "reference" : "candidate"));
+				free(x);
+				break;
+			}
 		}
 		/* recorded: the batch record is the try now; else (the store
 		 * failed) the marker stays, a try that never finished */

@@ -1833,15 +1833,25 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 			least = tt.ran_max_us;
 		int gone = isfinite(tt.cpu_all) && isfinite(tt.ran_sum_us) &&
 			   tt.cpu_all - tt.ran_sum_us > HOST_GONE_CPU_US + HOST_GONE_CPU_REL * tt.cpu_all;
-		s->work_hi_us = host_clock_busy(us, least, waited);
-		s->work_us = gone && isfinite(least) ? least : s->work_hi_us;
-		/* both kept: the least time undercounts a launch that waited in
-		 * a join while its own thread worked (red team 219's gone2: the
+		/* At its most a sample's work is its wall: no wait is taken
+		 * off.  The least time undercounts a launch that waited in a
+		 * join while its own thread worked (red team 219's gone2: the
 		 * baseline's work, its heaviest launch in a thread made and
-		 * joined, read work 1.38 and faster 1.65x), the wall less the
-		 * readable waits overcounts one whose thread waited on a run
-		 * queue (red team 201's loaded twin); a verdict reads each side
-		 * at the bound that holds it back (stats.h rule 4b) */
+		 * joined, read work 1.38 and faster 1.65x), and the wall less
+		 * the waits undercounts one whose threads made their own waits
+		 * where others' run time could not be placed (red team 221:
+		 * red team 220's crowd, its threads narrowed to one CPU for a
+		 * launch and the other CPU running an idle-class loop, read
+		 * work 1.33-1.40 and faster 1.51x-1.71x in 4 of 5 batches,
+		 * eval promoting 1 of 2: the per-CPU run time says who ran
+		 * where, not on whose CPU a thread waited).  A verdict reads
+		 * each side at the bound that holds it back (stats.h rule 4b):
+		 * a faster candidate at its wall, the baseline at its least;
+		 * what load on the baseline's side costs it still comes off
+		 * (red teams 197, 201, 202), a candidate's load holds its own
+		 * verdict back */
+		s->work_hi_us = us;
+		s->work_us = gone && isfinite(least) ? least : host_clock_busy(us, least, waited);
 		s->set = -1;
 		/* A thread a sample started and left alive at its freeze is
 		 * work outside the timed region only if it works on: one that

@@ -2640,8 +2640,8 @@ static void job_samples(struct job_state *j)
 		}
 	}
 	j->r.work_ratio_mean = wn ? wsum / (double)wn : 0;
-	/* and at its most (work_hi_us: where a thread gone by the freeze took
-	 * its wait with it, that wait counted as work; rule 4b) */
+	/* and at its most (work_hi_us: the sample's wall, no wait taken
+	 * off; rule 4b) */
 	j->r.work_ratio_mean_hi = wn ? wsum_hi / (double)wn : 0;
 	if (scheduled) {
 		struct run_record *r = &j->r;

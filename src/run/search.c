@@ -1200,6 +1200,23 @@ static void lineage_fastest(struct search *x, struct query *q, int gi, const cha
  * generation's cost.  0, or -1 with *err set when the batch could not run
  * (the promotion is undone: an unconfirmed promotion never stands).
  */
+/* Did a and b run the same code: one object, load image and libraries
+ * (an unread hash on both sides is no difference)? */
+static int cand_same_code(const struct cand *a, const struct cand *b)
+{
+	const char *x[3] = { a->binary, a->load, a->libs }, *y[3] = { b->binary, b->load, b->libs };
+	for (int i = 0; i < 3; i++)
+		if ((x[i] || y[i]) && (!x[i] || !y[i] || strcmp(x[i], y[i])))
+			return 0;
+	return 1;
+}
+
+/* c's object hash for a message, "?" where unread */
+static const char *conf_bin(const struct cand *c)
+{
+	return c->binary ? c->binary : "?";
+}
+
 static int confirm_promotion(struct search *x, int gi, struct gen *g, struct search_totals *t, enum run_error *err)
 {
 	struct cand *e = &g->c[0], *c = &g->c[g->best_out];
@@ -1232,6 +1249,19 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 	const struct cand *cc = &cg.c[1];
 	g->confirmed = r == 0 && search_confirms(cg.c[0].outcome, cc->outcome, cc->have_cmp ? cc->verdict : NULL,
 						 rt.interrupted);
+	/* both sides the code the generation's batch measured: a file
+	 * rewritten between the two batches makes the confirmation one of
+	 * other code (red team 222's searchswap: g0c0 "confirmed 1.278x" by
+	 * a batch where its binary was another's) */
+	const struct cand *changed = NULL;
+	if (r == 0) {
+		if (e->binary && cg.c[0].binary && !cand_same_code(e, &cg.c[0]))
+			changed = e;
+		else if (c->binary && cg.c[1].binary && !cand_same_code(c, &cg.c[1]))
+			changed = c;
+		if (changed)
+			g->confirmed = 0;
+	}
 	/* the best going in, measured in the confirmation, against the
 	 * fastest its code was recorded at anywhere in the store (this search's
 	 * generations, earlier batches, other experiments: eval.h
@@ -1309,7 +1339,13 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 		g->best_out = 0;
 		e->promoted = 1;
 		struct strbuf said = STRBUF_INIT;
-		if (stressed)
+		if (changed)
+			strbuf_addf(&said, "%s's code is not the code the generation's batch measured (object %.12s there, "
+					   "%.12s here): its file changed between the two batches, so neither confirms the "
+					   "other",
+				    changed->id, changed->binary ? changed->binary : "?",
+				    conf_bin(changed == e ? &cg.c[0] : &cg.c[1]));
+		else if (stressed)
 			strbuf_addf(&said, "%s faster by its time, but a stress distribution of the problem ran it %.2fx slower "
 					   "than its timing median (the batch's notes): a cost the time leaves out",
 				    cc->id, stress_x);

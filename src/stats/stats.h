@@ -286,7 +286,8 @@ struct stats_comparison {
 	 * not computed (older records, a side without it) */
 	double work_speedup;
 	/* the same with each side at a bound of its work (the host clock's
-	 * work_hi_us where a thread gone by a freeze took its wait with it):
+	 * work_hi_us, a sample's wall, and work_us, the wall less the waits
+	 * behind others or the least time where a thread was gone):
 	 * a at its least over b at its most (fast: what a faster verdict may
 	 * claim), and a at its most over b at its least (slow); 0 or NAN:
 	 * not computed, work_speedup stands for both (rules 4b, 4c: red team

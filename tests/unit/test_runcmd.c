@@ -38,7 +38,8 @@ static void test_capture_and_exit(void **state)
 }
 
 /* env_keep: only the admitted variables reach the child (exact names and
- * "PREFIX*"), env_set still adds; without it the child gets everything. */
+ * "PREFIX*", less "!NAME"), env_set still adds; without it the child gets
+ * everything. */
 static void test_env_keep(void **state)
 {
 	(void)state;
@@ -61,6 +62,13 @@ static void test_env_keep(void **state)
 	o.env_set = NULL;
 	assert_int_equal(run_command(&o, &r), 0);
 	assert_non_null(strstr(out.buf, "RT3_DROP=secret\n"));
+	/* "!NAME" refuses NAME whatever admits it (sandbox.c: EVIDENT_STORE,
+	 * red team 222), and only NAME */
+	const char *keep2[] = { "!RT3_KEEPX", "RT3_KEEP*", NULL };
+	o.env_keep = keep2;
+	strbuf_reset(&out);
+	assert_int_equal(run_command(&o, &r), 0);
+	assert_string_equal(out.buf, "RT3_KEEP_A=a\n");
 	strbuf_release(&out);
 	unsetenv("RT3_KEEP_A");
 	unsetenv("RT3_KEEPX");
