@@ -1152,6 +1152,18 @@ static int pool_ref_moved(const struct pool_batch *e, const struct pool_row *rr)
 	       code_speed_drifted(rr->median, x->median);
 }
 
+/* The reference's median over the candidate's in batch e (their rows by
+ * object, pool_row_of), both ok with statistics; NAN otherwise. */
+static double pool_pair_speedup(const struct pool_batch *e, const struct code_id *ic, const struct code_id *ir)
+{
+	const struct pool_row *ref = pool_row_of(e, ir, NULL, 0, NULL);
+	const struct pool_row *cand = ref ? pool_row_of(e, ic, ref, 0, NULL) : NULL;
+	if (!cand || ref->outcome != OUTCOME_OK || cand->outcome != OUTCOME_OK || !ref->have_stats ||
+	    !cand->have_stats || !(cand->median > 0) || !(ref->median > 0))
+		return NAN;
+	return ref->median / cand->median;
+}
+
 /* What pool_rerun reads. */
 struct pool_rerun_ctx {
 	const struct eval_pool *p;
@@ -1253,6 +1265,14 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 		w->n++;
 		w->k += faster;
 		w->n_earlier += e != eb;
+		/* the candidate's showing against the reference there, both
+		 * rows ok with statistics (pool_candidate_speedup) */
+		double sp = e != eb ? pool_pair_speedup(e, &rc_row->id, &rr_row->id) : NAN;
+		if (isfinite(sp) && !(sp >= w->cand_least_speedup)) {
+			w->cand_least_speedup = sp;
+			snprintf(w->cand_least_batch, sizeof(w->cand_least_batch), "%s",
+				 e->batch_id ? e->batch_id : e->run_id);
+		}
 		/* a stress cost of the candidate's code in any batch weighed
 		 * (red team 153's giant: a rare enormous cost stands in the
 		 * batches that drew it, and the newest batch alone decided) */
@@ -1269,6 +1289,8 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 			strbuf_addf(&w->others, "%s%s (%s)", w->others.len ? ", " : "", verdict,
 				    e->batch_id ? e->batch_id : e->run_id);
 	}
+	if (isfinite(w->cand_least_speedup) && rc_row->have_stats && rr_row->have_stats && rc_row->median > 0)
+		w->cand_drift = rr_row->median / rc_row->median / w->cand_least_speedup;
 	/* the tries that left runs and no batch record, of this candidate's
 	 * code and the reference's, whatever else they ran (an `evident run`
 	 * or eval session killed once its runs so far looked slow: red team
@@ -1599,6 +1621,15 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	/* held, unless the candidate is faster than the reference's code
 	 * ever ran (red team 62 d) */
 	int drift_held = promoted && w.ref_drifted && !w.cand_beats_ref_best;
+	/* and the candidate's own history: faster against the reference here
+	 * by CODE_DRIFT_MARGIN than in an earlier batch of the two codes, its
+	 * speed moved with its history (red team 224's coins: fast in seed
+	 * batches at nice 18 or before a time, a coin after it, slower on
+	 * average; eval promoted them by the seeds' majority, 2 of 20
+	 * sessions, and hunts 4 of 4) */
+	int cand_drift_held = promoted && w.cand_drift >= CODE_DRIFT_MARGIN;
+	if (cand_drift_held)
+		promoted = 0;
 	int drift_passed = promoted && w.ref_drifted && w.cand_beats_ref_best;
 	/* what the store stands behind: the candidate against the
 	 * reference's code at its fastest, with its CI (red team 65's padwall:
@@ -1652,6 +1683,14 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 		free(d);
 		d = x;
 	}
+	if (cand_drift_held) {
+		char *x = xstrfmt("not promoted: faster than the reference here, %.2fx more than in an earlier batch of the "
+				  "two codes (%s: the reference's median over the candidate's %.3fx there): the candidate's "
+				  "speed moved with its history, so this batch's may be luck or a time (%s)",
+				  w.cand_drift, w.cand_least_batch, w.cand_least_speedup, d);
+		free(d);
+		d = x;
+	}
 	if (drift_passed) {
 		char *x = xstrfmt("%s; the reference ran %.2fx slower than in its fastest batch of the store (%s: median "
 				  "%.4g us then, %.4g us now), but the candidate's median CI [%.4g, %.4g] us lies under "
@@ -1694,6 +1733,11 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 						"fastest_median_us", w.ref_best_median, "median_us", w.ref_median,
 						"ratio", w.ref_median / w.ref_best_median, "held", drift_held,
 						"candidate_under_fastest", w.cand_beats_ref_best)
+				    : json_null());
+	json_object_set_new(a, "candidate_drift",
+			    isfinite(w.cand_drift)
+				    ? json_pack("{s:s, s:f, s:f, s:b}", "least_batch", w.cand_least_batch, "least_speedup",
+						w.cand_least_speedup, "ratio", w.cand_drift, "held", cand_drift_held)
 				    : json_null());
 	json_t *rd = json_object_get(a, "reference_drift");
 	if (rd && isfinite(vs_fastest)) {
@@ -1887,8 +1931,7 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 	cs.variants = pair;
 	cs.n_variants = 2;
 	struct run_ctx *c = &es->c;
-	/* A promotion from the only batch of this code against the
-	 * reference is confirmed by one more, in fresh processes, before it
+	/* A promotion is confirmed by one more batch, in fresh processes, before it
 	 * is answered: the pooled rule then needs both faster (red team 110:
 	 * a kernel whose speed is a coin toss per process was promoted over
 	 * a copy of itself in 2 of 60 fresh-store sessions at 3 repeats,
@@ -1967,9 +2010,11 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 		batch_record_release(&b);
 		plan_batch_release(&c->plan);
 		c->s = &es->base;
-		json_t *bc = json_object_get(ans, "batches_of_code");
-		if (round || *status != EVAL_JUDGED || !json_is_true(json_object_get(ans, "promoted")) ||
-		    json_integer_value(json_object_get(bc, "weighed")) != 1)
+		/* every promotion is confirmed, earlier batches or not (red
+		 * team 224: earlier batches of a coin kernel, fast at another
+		 * nice value or before a time, made one lucky batch a majority
+		 * with no second round) */
+		if (round || *status != EVAL_JUDGED || !json_is_true(json_object_get(ans, "promoted")))
 			break;
 		const char *fb = json_string_value(json_object_get(ans, "batch"));
 		first_batch = xstrdup(fb ? fb : "");

@@ -190,8 +190,17 @@ struct eval_pooled {
 	/* earlier batches left out: the reference's row there ran under
 	 * another job and faster than here by CODE_DRIFT_MARGIN (pool_ref_moved) */
 	size_t n_moved;
+	/* the candidate's own history against the reference: the least
+	 * speedup (the reference's median over the candidate's) of an
+	 * earlier batch of the two codes that decides, that batch, and this
+	 * batch's over it (NAN: none).  Over CODE_DRIFT_MARGIN the
+	 * candidate's speed moved with its history and promotes nothing
+	 * (red team 224: a coin kernel fast in earlier batches, at another
+	 * nice value or before a time, won by the majority of them) */
+	double cand_least_speedup, cand_drift;
+	char cand_least_batch[96];
 };
-#define EVAL_POOLED_INIT { 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL, 0, "", 0 }
+#define EVAL_POOLED_INIT { 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL, 0, "", 0, NAN, NAN, "" }
 
 /*
  * The fastest a row's code was ever recorded at in the store: the lowest
