@@ -1,0 +1,29 @@
+# t0297 - red team 223 (tests/fixtures/adversary/host/redteam223/
+# README.md): rule 4b/4c's mean work read the timing distributions'
+# samples only, and a kernel that told stress inputs apart by one element
+# moved work onto them (3 passes on timing inputs, 7 on stress ones, the
+# baseline's 4 on each: the same mean work over the inputs every variant
+# draws), under the stress gate's 3x of its own median: `faster`
+# 1.28x-1.37x in 10 of 11 batches, eval promoted 2 of 2.  Now a run's
+# mean work counts every timed sample, the stress distributions' too
+# (job.c job_samples): stress37 reads work near 1 and is not faster.
+. "$REPO/tests/cli/lib.sh"
+runs_alone "timed verdicts of kernels one pass apart"
+command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+mkrepo
+expect_exit 0 "$EVIDENT" run --no-progress --repeats 3 --only stress37 --only hon3 \
+	tests/fixtures/specs/host-redteam223-stress.yaml
+B=$(ls artifacts/runs/*-batch.json | head -1)
+python3 -S - "$B" > ratios <<'P' || fail "reading the batch: $(cat ratios)"
+import json, sys
+b = json.load(open(sys.argv[1]))
+for v in b["variants"]:
+    c = v.get("comparison")
+    if c:
+        print(v["variant"], c.get("verdict"), c["work_means"]["ratio"])
+P
+cat ratios
+awk '$1 == "stress37" && $2 == "faster" { bad = 1 } END { exit bad }' ratios || fail "stress37 read faster: $(cat ratios)"
+awk '$1 == "stress37" && $3 > 1.1 { bad = 1 } END { exit bad }' ratios || fail "stress37's work ratio over all its samples is over 1.1: $(cat ratios)"
+# the honest kernel's work shows its 4/3 (its verdict is the machine's)
+awk '$1 == "hon3" && $3 < 1.15 { bad = 1 } END { exit bad }' ratios || fail "hon3's work ratio is under 1.15: $(cat ratios)"
