@@ -23,8 +23,9 @@ python3 tests/fixtures/adversary/host/redteam221/idlespin.py 2 120 > spin.out 2>
 spin=$!
 unspin() { pkill -KILL -P $spin 2>/dev/null; kill -KILL $spin 2>/dev/null; }
 trap unspin EXIT
-"$EVIDENT" run --no-progress --repeats 3 --only crowd2 --only crowdb \
-	tests/fixtures/specs/host-redteam220-crowd.yaml > out 2>&1
+# the spec at 60 samples a run (150: the ratios need no more, the suite's time does)
+sed 's/samples: 150/samples: 60/' tests/fixtures/specs/host-redteam220-crowd.yaml > crowd.yaml
+"$EVIDENT" run --no-progress --repeats 3 --only crowd2 --only crowdb crowd.yaml > out 2>&1
 rc=$?
 unspin
 [ $rc -eq 0 ] || fail "the spec's outcomes are not its expect: $(tail -5 out)"

@@ -11,8 +11,9 @@
 runs_alone "timed verdicts of kernels one pass apart"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 mkrepo
-expect_exit 0 "$EVIDENT" run --no-progress --repeats 3 --only stress37 --only hon3 \
-	tests/fixtures/specs/host-redteam223-stress.yaml
+# the spec at 60 samples a run (120: the ratios need no more, the suite's time does)
+sed 's/samples: 120/samples: 60/' tests/fixtures/specs/host-redteam223-stress.yaml > stress.yaml
+expect_exit 0 "$EVIDENT" run --no-progress --repeats 3 --only stress37 --only hon3 stress.yaml
 B=$(ls artifacts/runs/*-batch.json | head -1)
 python3 -S - "$B" > ratios <<'P' || fail "reading the batch: $(cat ratios)"
 import json, sys
