@@ -518,8 +518,10 @@ double host_clock_waited(double lead_us, double threads_us, double parent_us)
 
 double host_clock_wait_credit(double waited_us, double ran_us, double worker_us, double parent_us)
 {
-	if (!isfinite(waited_us) || waited_us <= 0 || !isfinite(ran_us) || !isfinite(worker_us))
+	if (!isfinite(waited_us) || waited_us <= 0)
 		return 0;
+	if (!isfinite(ran_us) || !isfinite(worker_us))
+		return waited_us;
 	double others = ran_us - worker_us - (isfinite(parent_us) && parent_us > 0 ? parent_us : 0);
 	if (others <= 0)
 		return 0;
@@ -2051,7 +2053,9 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 				      "task's run time there from the go to the freeze (per_cpu_source: /proc/schedstat or "
 				      "cgroup v1 cpuacct) less the worker's and the parent's own CPU (credited_us; capped "
 				      "in samples_capped).  A wait behind the kernel's own threads is its work.  Where the "
-				      "per-CPU run time does not read (samples_unread, source none) no wait is credited"));
+				      "per-CPU run time does not read (samples_unread, source none) every wait is credited: "
+				      "this bound is the baseline's side of a faster verdict (a candidate's is its wall), "
+				      "where a wait taken off too many holds a verdict back"));
 	/* how each freeze knew the stopped worker's run time was final: the
 	 * worker's own (red team 6, zombie_lead) */
 	json_object_set_new(p->method, "freezes",

@@ -10,8 +10,9 @@
  * (field 7 of each cpuN line, CONFIG_SCHEDSTATS: booked as a task leaves
  * its CPU), cgroup v1's root cpuacct.usage_percpu (every task's run time
  * charged to the root, booked at each tick and switch).  cgroup v2 has no
- * per-CPU figure; where neither reads, percpu_open says "none" and the
- * caller credits no wait.
+ * per-CPU figure (the H100 host: neither source); where neither reads,
+ * percpu_open says "none" and the caller credits every wait uncapped
+ * (host_clock_wait_credit).
  */
 #ifndef EVIDENT_PERCPU_H
 #define EVIDENT_PERCPU_H

@@ -385,8 +385,12 @@ double host_clock_waited(double lead_us, double threads_us, double parent_us);
  * idled, read half their wall: base4's exact work `faster` 1.65-1.76x in
  * 6 of 6 batches); one behind someone else's load is not, and someone
  * else's load ran on those CPUs for at least as long as any one thread
- * waited behind it.  0 where ran_us is unread (no per-CPU run time: no
- * wait is credited) or waited_us is NAN; never negative.
+ * waited behind it.  waited_us itself where ran_us or worker_us is
+ * unread (no per-CPU run time, as on cgroup v2 without schedstats: this
+ * bound is the baseline's side of a faster verdict, where a wait taken
+ * off too many only holds a verdict back, and none taken off would let
+ * load aimed at the baseline through: red teams 197, 202); 0 where
+ * waited_us is NAN; never negative.
  */
 double host_clock_wait_credit(double waited_us, double ran_us, double worker_us, double parent_us);
 /* Copy bytes from src to dst by 64 KiB chunks in the order `order` draws
