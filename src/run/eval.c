@@ -1152,16 +1152,49 @@ static int pool_ref_moved(const struct pool_batch *e, const struct pool_row *rr)
 	       code_speed_drifted(rr->median, x->median);
 }
 
-/* The reference's median over the candidate's in batch e (their rows by
- * object, pool_row_of), both ok with statistics; NAN otherwise. */
-static double pool_pair_speedup(const struct pool_batch *e, const struct code_id *ic, const struct code_id *ir)
+/* How far the candidate (rc, this batch's row) ran worse in batch e than
+ * here: the lesser of its speedup over the reference (rr) here over its
+ * speedup there (*sp_there) and its own median there over here (their
+ * rows by object, pool_row_of; both ok with statistics in both); NAN
+ * where not read. */
+static double pool_pair_drift(const struct pool_batch *e, const struct pool_row *rc, const struct pool_row *rr,
+			      double *sp_there)
 {
-	const struct pool_row *ref = pool_row_of(e, ir, NULL, 0, NULL);
-	const struct pool_row *cand = ref ? pool_row_of(e, ic, ref, 0, NULL) : NULL;
+	const struct pool_row *ref = pool_row_of(e, &rr->id, NULL, 0, NULL);
+	const struct pool_row *cand = ref ? pool_row_of(e, &rc->id, ref, 0, NULL) : NULL;
 	if (!cand || ref->outcome != OUTCOME_OK || cand->outcome != OUTCOME_OK || !ref->have_stats ||
-	    !cand->have_stats || !(cand->median > 0) || !(ref->median > 0))
+	    !cand->have_stats || !(cand->median > 0) || !(ref->median > 0) || !rc->have_stats || !rr->have_stats ||
+	    !(rc->median > 0) || !(rr->median > 0))
 		return NAN;
-	return ref->median / cand->median;
+	*sp_there = ref->median / cand->median;
+	double by_speedup = rr->median / rc->median / *sp_there, by_own = cand->median / rc->median;
+	return by_speedup < by_own ? by_speedup : by_own;
+}
+
+/* Is o an outcome by which the judge refuted the code (not the machine's
+ * or the build's)? */
+static int pool_refuted(enum outcome o)
+{
+	switch (o) {
+	case OUTCOME_CRASHED:
+	case OUTCOME_WRONG_OUTPUT:
+	case OUTCOME_NAN:
+	case OUTCOME_UNWRITTEN_OUTPUT:
+	case OUTCOME_FLAKY:
+	case OUTCOME_PROTOCOL_VIOLATION:
+	case OUTCOME_ESCAPED_WORK:
+	case OUTCOME_CLOCK_DISAGREE:
+	case OUTCOME_BELOW_FLOOR:
+	case OUTCOME_TAMPERED:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int eval_pooled_cand_held(const struct eval_pooled *w)
+{
+	return w->cand_refuted_batch[0] || w->cand_drift >= CODE_DRIFT_MARGIN;
 }
 
 /* What pool_rerun reads. */
@@ -1265,13 +1298,26 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 		w->n++;
 		w->k += faster;
 		w->n_earlier += e != eb;
-		/* the candidate's showing against the reference there, both
-		 * rows ok with statistics (pool_candidate_speedup) */
-		double sp = e != eb ? pool_pair_speedup(e, &rc_row->id, &rr_row->id) : NAN;
-		if (isfinite(sp) && !(sp >= w->cand_least_speedup)) {
-			w->cand_least_speedup = sp;
-			snprintf(w->cand_least_batch, sizeof(w->cand_least_batch), "%s",
-				 e->batch_id ? e->batch_id : e->run_id);
+		/* the candidate's showing there (pool_pair_drift): its
+		 * speedup over the reference lower by the margin and its own
+		 * median slower by it, so that a reference fast there (red team
+		 * 225's refnice, fast at nice 18 in one side batch, held an
+		 * honest challenger 8 of 8 by the speedup alone) or load on
+		 * both does not count; and a row of its code the judge refuted */
+		if (e != eb) {
+			double sp = NAN, drift = pool_pair_drift(e, rc_row, rr_row, &sp);
+			if (isfinite(drift) && !(drift <= w->cand_drift)) {
+				w->cand_drift = drift;
+				w->cand_least_speedup = sp;
+				snprintf(w->cand_least_batch, sizeof(w->cand_least_batch), "%s",
+					 e->batch_id ? e->batch_id : e->run_id);
+			}
+			const struct pool_row *rf = pool_row_of(e, &rc_row->id, NULL, 0, NULL);
+			if (rf && !w->cand_refuted_batch[0] && pool_refuted(rf->outcome)) {
+				snprintf(w->cand_refuted_batch, sizeof(w->cand_refuted_batch), "%s",
+					 e->batch_id ? e->batch_id : e->run_id);
+				w->cand_refuted_outcome = outcome_name(rf->outcome);
+			}
 		}
 		/* a stress cost of the candidate's code in any batch weighed
 		 * (red team 153's giant: a rare enormous cost stands in the
@@ -1289,8 +1335,6 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 			strbuf_addf(&w->others, "%s%s (%s)", w->others.len ? ", " : "", verdict,
 				    e->batch_id ? e->batch_id : e->run_id);
 	}
-	if (isfinite(w->cand_least_speedup) && rc_row->have_stats && rr_row->have_stats && rc_row->median > 0)
-		w->cand_drift = rr_row->median / rc_row->median / w->cand_least_speedup;
 	/* the tries that left runs and no batch record, of this candidate's
 	 * code and the reference's, whatever else they ran (an `evident run`
 	 * or eval session killed once its runs so far looked slow: red team
@@ -1627,7 +1671,7 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	 * batches at nice 18 or before a time, a coin after it, slower on
 	 * average; eval promoted them by the seeds' majority, 2 of 20
 	 * sessions, and hunts 4 of 4) */
-	int cand_drift_held = promoted && w.cand_drift >= CODE_DRIFT_MARGIN;
+	int cand_drift_held = promoted && eval_pooled_cand_held(&w);
 	if (cand_drift_held)
 		promoted = 0;
 	int drift_passed = promoted && w.ref_drifted && w.cand_beats_ref_best;
@@ -1684,10 +1728,15 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 		d = x;
 	}
 	if (cand_drift_held) {
-		char *x = xstrfmt("not promoted: faster than the reference here, %.2fx more than in an earlier batch of the "
-				  "two codes (%s: the reference's median over the candidate's %.3fx there): the candidate's "
-				  "speed moved with its history, so this batch's may be luck or a time (%s)",
-				  w.cand_drift, w.cand_least_batch, w.cand_least_speedup, d);
+		char *x = w.cand_refuted_batch[0]
+				  ? xstrfmt("not promoted: the candidate's code was %s in an earlier batch (%s): a code the "
+					    "judge refuted once promotes nothing, however its other batches went (%s)",
+					    w.cand_refuted_outcome, w.cand_refuted_batch, d)
+				  : xstrfmt("not promoted: faster than the reference here, %.2fx more than in an earlier batch "
+					    "of the two codes, where it also ran that much slower itself (%s: the reference's "
+					    "median over the candidate's %.3fx there): the candidate's speed moved with its "
+					    "history, so this batch's may be luck or a time (%s)",
+					    w.cand_drift, w.cand_least_batch, w.cand_least_speedup, d);
 		free(d);
 		d = x;
 	}
@@ -1738,6 +1787,10 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 			    isfinite(w.cand_drift)
 				    ? json_pack("{s:s, s:f, s:f, s:b}", "least_batch", w.cand_least_batch, "least_speedup",
 						w.cand_least_speedup, "ratio", w.cand_drift, "held", cand_drift_held)
+				    : json_null());
+	json_object_set_new(a, "candidate_refuted",
+			    w.cand_refuted_batch[0]
+				    ? json_pack("{s:s, s:s}", "batch", w.cand_refuted_batch, "outcome", w.cand_refuted_outcome)
 				    : json_null());
 	json_t *rd = json_object_get(a, "reference_drift");
 	if (rd && isfinite(vs_fastest)) {

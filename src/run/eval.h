@@ -199,8 +199,21 @@ struct eval_pooled {
 	 * nice value or before a time, won by the majority of them) */
 	double cand_least_speedup, cand_drift;
 	char cand_least_batch[96];
+	/* a batch where a row of the candidate's code was refuted by the
+	 * judge (wrong output, NaN, flaky, crashed, a protocol violation,
+	 * escaped work, under the floor, tampered, clocks apart), and that
+	 * outcome; "" none.  Such a code promotes nothing (red team 225: a
+	 * coin whose bad draws were wrong answers, not slow runs, never
+	 * lowered cand_least_speedup and was promoted by seed batches) */
+	char cand_refuted_batch[96];
+	const char *cand_refuted_outcome;
 };
-#define EVAL_POOLED_INIT { 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL, 0, "", 0, NAN, NAN, "" }
+#define EVAL_POOLED_INIT { 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL, 0, "", 0, NAN, NAN, "", "", NULL }
+/* The candidate's own history holds its promotion: its code refuted in an
+ * earlier batch, or faster against the reference here by
+ * CODE_DRIFT_MARGIN than there and itself that much slower there
+ * (cand_drift).  Eval's answer and a search's confirmation both ask it. */
+int eval_pooled_cand_held(const struct eval_pooled *w);
 
 /*
  * The fastest a row's code was ever recorded at in the store: the lowest

@@ -1275,7 +1275,7 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 	 * cannot be read again confirms nothing. */
 	const struct cand *ic = &cg.c[0];
 	struct eval_fastest fst = { NAN, NAN, "" };
-	int drifted = 0, unread = 0, beats = 0, stalled = 0, outvoted = 0;
+	int drifted = 0, unread = 0, beats = 0, stalled = 0, outvoted = 0, cand_hist = 0;
 	struct eval_pooled pooled = EVAL_POOLED_INIT;
 	struct lineage_best anc = { NAN, "", "" };
 	if (g->confirmed) {
@@ -1306,8 +1306,13 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 			if (eval_pool_batches(&q, x->pool, g->conf_batch, cc->id, ic->id, &pooled) < 0) {
 				g->confirmed = 0;
 				unread = 1;
-			} else
+			} else {
 				outvoted = !eval_pooled_promotes(&pooled);
+				/* and the candidate's own history, as eval's
+				 * (red team 225's stwsearch: a time-window tunable
+				 * promoted and confirmed 2 of 2 where eval held it) */
+				cand_hist = !outvoted && eval_pooled_cand_held(&pooled);
+			}
 		}
 		query_release(&q);
 	}
@@ -1320,7 +1325,7 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 	if (pooled.stress_x > stress_x)
 		stress_x = pooled.stress_x;
 	int stressed = g->confirmed && stress_x > 0;
-	if (drifted || stalled || outvoted || stressed)
+	if (drifted || stalled || outvoted || stressed || cand_hist)
 		g->confirmed = 0;
 	struct strbuf why = STRBUF_INIT;
 	strbuf_addstr(&why, g->why);
@@ -1345,6 +1350,15 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 					   "other",
 				    changed->id, changed->binary ? changed->binary : "?",
 				    conf_bin(changed == e ? &cg.c[0] : &cg.c[1]));
+		else if (cand_hist && pooled.cand_refuted_batch[0])
+			strbuf_addf(&said, "%s faster than %s, but its code was %s in an earlier batch (%s): a code the judge "
+					   "refuted once promotes nothing, as eval's",
+				    cc->id, ic->id, pooled.cand_refuted_outcome, pooled.cand_refuted_batch);
+		else if (cand_hist)
+			strbuf_addf(&said, "%s faster than %s, %.2fx more than in an earlier batch of the two codes, where it "
+					   "also ran that much slower itself (%s): its speed moved with its history, as eval "
+					   "reads it",
+				    cc->id, ic->id, pooled.cand_drift, pooled.cand_least_batch);
 		else if (stressed)
 			strbuf_addf(&said, "%s faster by its time, but a stress distribution of the problem ran it %.2fx slower "
 					   "than its timing median (the batch's notes): a cost the time leaves out",

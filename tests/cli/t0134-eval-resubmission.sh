@@ -11,7 +11,9 @@
 # REPEAT=1 with ENVSLEEP=1, which naps EVIDENT_TINY_EXTRA_MS more a launch
 # when the runner's environment sets it: two batches with 40 ms (slower
 # than the reference: not faster), then three without (a third of its
-# work: faster each time): 1 of 3 and 2 of 4 are not promoted, 3 of 5 is.
+# work: faster each time): 1 of 3 and 2 of 4 are not promoted, and since
+# red team 224 neither is 3 of 5: the code's speed moved with its job
+# (candidate_drift), which the majority alone promoted.
 # The nap was 150 ms (10 times the reference's 15 ms a launch) and made
 # 19 of the test's 41 s (make test, 2026-11-30); 40 ms (45 ms a launch
 # against the reference's 15: 3 times slower, where the CIs of 3 repeats
@@ -57,18 +59,26 @@ for i, x in enumerate(a, 1):
     k += x["verdict"] == "faster"
     check(x["batches_of_code"] == {"weighed": i, "faster": k, "earlier": i - 1, "left_out_other_job": 0},
           "answer %d weighed %s, not %d batches with %d faster" % (i, x["batches_of_code"], i, k))
-    want = x["verdict"] == "faster" and 2 * k > i
+    # and no promotion where the candidate's own speed moved with its
+    # history (candidate_drift, red team 224): its nap batches ran 3x
+    # slower than the reference, itself that much slower
+    held = (x.get("candidate_drift") or {}).get("held")
+    want = x["verdict"] == "faster" and 2 * k > i and not held
     check(x["promoted"] == want, "answer %d: promoted %s, %d of %d faster: %s" % (i, x["promoted"], k, i, x["decision"]))
-    if x["verdict"] == "faster" and not want:
+    if x["verdict"] == "faster" and not want and not held:
         check(x["decision"].startswith("not promoted: faster in this batch, ") and
               ("but in only %d of %d batches of this code against the reference's code (%d earlier; not faster: "
                % (k, i, i - 1)) in x["decision"], "the decision says why: %s" % x["decision"])
 # the usual draw (the two batches with the nap not faster; the three
-# without it faster): 1 of 3, 2 of 4 (a tie) held back, 3 of 5 promoted
+# without it faster): 1 of 3, 2 of 4 (a tie) held back by the majority,
+# 3 of 5 by the candidate's own history: the code ran 8-9x apart against
+# the reference with and without the nap (before red team 224, promoted)
 check(all(not (x.get("reference_drift") or {}).get("held") for x in a), "the reference's speed did not move")
 if [x["verdict"] == "faster" for x in a] == [False, False, True, True, True]:
-    check([x["promoted"] for x in a] == [False, False, False, False, True], "promoted: %s" % [x["promoted"] for x in a])
+    check([x["promoted"] for x in a] == [False] * 5, "promoted: %s" % [x["promoted"] for x in a])
     check("faster in 3 of 5 batches of this code against the reference's code (4 earlier)" in a[4]["decision"],
           a[4]["decision"])
+    check((a[4].get("candidate_drift") or {}).get("held") and
+          "the candidate's speed moved with its history" in a[4]["decision"], a[4]["decision"])
 P
 exit 0
