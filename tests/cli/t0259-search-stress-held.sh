@@ -45,7 +45,10 @@ PY
 cat "$TEST_TMP/why"
 # held in the generation's batch (its row's stress_slow over 3); where
 # that batch drew under 4 of a stress distribution's samples (gather.c
-# DIST_NOTE_SLOW_MIN_SAMPLES: about 1 in 10^4 here), by the confirmation
-expect_match "$TEST_TMP/why" "^base kept: (no candidate was faster \(.*1 faster by the time, but a stress distribution ran it over 3x slower than its time|not confirmed: .* said g0c0 faster by its time, but a stress distribution of the problem ran it [0-9.]+x slower)"
-expect_match "$TEST_TMP/why" "^row g0c0 ([3-9]|[1-9][0-9])\.[0-9]+ faster$"
+# DIST_NOTE_SLOW_MIN_SAMPLES: about 1 in 10^4 here), by the confirmation.
+# Since red team 223 rule 4b/4c's mean work counts the stress samples
+# too, so the verdict itself is most often inconclusive (the mean launch
+# over every input drawn is slower): held before the gate is asked
+expect_match "$TEST_TMP/why" "^base kept: (no candidate was faster \(1 inconclusive\)|no candidate was faster \(.*1 faster by the time, but a stress distribution ran it over 3x slower than its time|not confirmed: .* said g0c0 faster by its time, but a stress distribution of the problem ran it [0-9.]+x slower)"
+expect_match "$TEST_TMP/why" "^row g0c0 ([3-9]|[1-9][0-9])\.[0-9]+ (faster|inconclusive)$"
 exit 0
