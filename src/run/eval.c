@@ -697,6 +697,8 @@ struct pool_row {
 	double speed;                 /* what its timings say, whatever its outcome (query_row_speed) */
 	int weak;                     /* a run of it judged by a weaker judge (query_row_weak_judge_why) */
 	double stress;                /* batch_row_stress_slow: over 3x, a cost the time leaves out; else 0 */
+	enum outcome refuted;         /* a run of it whose output the judge refuted under the problem's own
+				       * rule or a looser one (run_refuted), or OUTCOME_OK: none */
 };
 
 struct pool_batch {
@@ -788,6 +790,37 @@ static int pool_find(const struct eval_pool *p, const char *run_id, size_t *at)
 }
 
 /* Batch b of q into p, once. */
+/*
+ * The first run of row whose output the judge refuted (wrong output, NaN,
+ * an output left unwritten) under the problem's own tolerance or a looser
+ * one, its outcome; OUTCOME_OK where none.  Not a run judged tighter than
+ * the problem's rule (red team 227: a side spec at rel_l2 1e-6 made an
+ * honest challenger wrong_output in 1.2 s and held it for good), nor a
+ * crash, a flaky row of crashes or a protocol violation, which a signal
+ * from outside the box causes (red team 227's SIGKILL of one worker).
+ */
+static enum outcome row_refuted(struct query *q, const struct batch_row *row)
+{
+	const struct run_record **runs;
+	size_t n = query_row_runs(q, row, &runs);
+	enum outcome o = OUTCOME_OK;
+	for (size_t i = 0; i < n && o == OUTCOME_OK; i++) {
+		const struct run_record *r = runs[i];
+		if (r->outcome != OUTCOME_WRONG_OUTPUT && r->outcome != OUTCOME_NAN &&
+		    r->outcome != OUTCOME_UNWRITTEN_OUTPUT)
+			continue;
+		const double spec[3] = { r->atol, r->rtol, r->rel_l2 };
+		const double own[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
+		int tighter = 0;
+		for (int k = 0; k < 3; k++)
+			tighter |= !isfinite(own[k]) || (own[k] > 0 && spec[k] < own[k]);
+		if (!tighter)
+			o = r->outcome;
+	}
+	free(runs);
+	return o;
+}
+
 static void pool_add(struct eval_pool *p, struct query *q, const struct batch_record *b)
 {
 	size_t at;
@@ -823,6 +856,7 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 		r->speed = NAN;
 		r->weak = query_row_weak_judge_why(q, x) != NULL;
 		r->stress = batch_row_stress_slow(b, x);
+		r->refuted = row_refuted(q, x);
 		if (!code_identity(q, x, &id))
 			continue;
 		r->speed = query_row_speed(q, x);
@@ -1171,27 +1205,6 @@ static double pool_pair_drift(const struct pool_batch *e, const struct pool_row 
 	return by_speedup < by_own ? by_speedup : by_own;
 }
 
-/* Is o an outcome by which the judge refuted the code (not the machine's
- * or the build's)? */
-static int pool_refuted(enum outcome o)
-{
-	switch (o) {
-	case OUTCOME_CRASHED:
-	case OUTCOME_WRONG_OUTPUT:
-	case OUTCOME_NAN:
-	case OUTCOME_UNWRITTEN_OUTPUT:
-	case OUTCOME_FLAKY:
-	case OUTCOME_PROTOCOL_VIOLATION:
-	case OUTCOME_ESCAPED_WORK:
-	case OUTCOME_CLOCK_DISAGREE:
-	case OUTCOME_BELOW_FLOOR:
-	case OUTCOME_TAMPERED:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 int eval_pooled_cand_held(const struct eval_pooled *w)
 {
 	return w->cand_refuted_batch[0] || w->cand_drift >= CODE_DRIFT_MARGIN;
@@ -1313,10 +1326,10 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 					 e->batch_id ? e->batch_id : e->run_id);
 			}
 			const struct pool_row *rf = pool_row_of(e, &rc_row->id, NULL, 0, NULL);
-			if (rf && !w->cand_refuted_batch[0] && pool_refuted(rf->outcome)) {
+			if (rf && !w->cand_refuted_batch[0] && rf->refuted != OUTCOME_OK && !rf->weak) {
 				snprintf(w->cand_refuted_batch, sizeof(w->cand_refuted_batch), "%s",
 					 e->batch_id ? e->batch_id : e->run_id);
-				w->cand_refuted_outcome = outcome_name(rf->outcome);
+				w->cand_refuted_outcome = outcome_name(rf->refuted);
 			}
 		}
 		/* a stress cost of the candidate's code in any batch weighed

@@ -199,10 +199,11 @@ struct eval_pooled {
 	 * nice value or before a time, won by the majority of them) */
 	double cand_least_speedup, cand_drift;
 	char cand_least_batch[96];
-	/* a batch where a row of the candidate's code was refuted by the
-	 * judge (wrong output, NaN, flaky, crashed, a protocol violation,
-	 * escaped work, under the floor, tampered, clocks apart), and that
-	 * outcome; "" none.  Such a code promotes nothing (red team 225: a
+	/* a batch where a run of the candidate's code had its output refuted
+	 * by the judge (wrong output, NaN, unwritten) under the problem's
+	 * own tolerance or a looser one, a row of a weaker judge aside (not
+	 * a crash or a violation a signal from outside causes: red team
+	 * 227), and that outcome; "" none.  Such a code promotes nothing (red team 225: a
 	 * coin whose bad draws were wrong answers, not slow runs, never
 	 * lowered cand_least_speedup and was promoted by seed batches) */
 	char cand_refuted_batch[96];
