@@ -49,14 +49,18 @@ echo "$cand" | "$EVIDENT" eval --no-progress --reference ref experiments/tw.yaml
 python3 -S - a2.json > said <<'P' || fail "reading the answer: $(cat said)"
 import json, sys
 a = json.load(open(sys.argv[1]))
-print(a.get("verdict"), a.get("promoted"), (a.get("candidate_drift") or {}).get("held"))
+cd = a.get("candidate_drift") or {}
+print(a.get("verdict"), a.get("promoted"), cd.get("held"), (cd.get("ratio") or 0) >= 1.25)
 print(a["decision"])
 P
-read -r verdict promoted held < said
+read -r verdict promoted held drifted < said
 [ "$verdict" = faster ] || skip "the try from T2 on did not read faster here: $(sed -n 2p said)"
 [ "$promoted" = False ] || fail "promoted on the earlier batches' majority: $(sed -n 2p said)"
-[ "$held" = True ] || fail "not held by the candidate's own history: $(cat said)"
-expect_contains said "the candidate's speed moved with its history"
+# the candidate's own history reads the drift; it is what holds the
+# promotion unless the majority already did (a seed batch inconclusive
+# under load leaves 2 of 4)
+[ "$drifted" = True ] || fail "the candidate's own history does not show the drift: $(cat said)"
+[ "$held" != True ] || expect_contains said "the candidate's speed moved with its history"
 # and a faster claim on that batch is not supported
 B=$(jget a2.json 'd["batch"]') C=$(jget a2.json 'd["candidate"]')
 printf 'Faster. <!-- claim: faster experiment=tw a=%s b=ref run=%s -->\n' "$C" "$B" > claim.md
