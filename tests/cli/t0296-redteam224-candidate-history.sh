@@ -65,4 +65,8 @@ read -r verdict promoted held drifted < said
 B=$(jget a2.json 'd["batch"]') C=$(jget a2.json 'd["candidate"]')
 printf 'Faster. <!-- claim: faster experiment=tw a=%s b=ref run=%s -->\n' "$C" "$B" > claim.md
 "$EVIDENT" audit claim.md > audit.out 2>&1
-expect_contains audit.out "its speed moved with its history"
+# by the history, or by the reruns' majority where that already fails
+grep -q "its speed moved with its history" audit.out || grep -Eq "claim.md:1: (contradicted|unsupported)" audit.out ||
+	fail "the faster claim on the try's batch is not held: $(head -3 audit.out)"
+grep -q "claim.md:1: supported" audit.out && fail "the faster claim on the try's batch is supported: $(head -3 audit.out)"
+true
