@@ -7,6 +7,10 @@
 # 1.28x-1.37x in 10 of 11 batches, eval promoted 2 of 2.  Now a run's
 # mean work counts every timed sample, the stress distributions' too
 # (job.c job_samples): stress37 reads work near 1 and is not faster.
+# Red team 228 then funded red team 215's spread (3,3,3,7 passes on
+# timing inputs, base4's exact mean) with cheap stress launches: the
+# work at its least is now the lesser of the timing samples' mean and
+# every sample's, at its most the greater; tim3 is not faster either.
 . "$REPO/tests/cli/lib.sh"
 runs_alone "timed verdicts of kernels one pass apart"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
@@ -14,6 +18,20 @@ mkrepo
 # the spec at 60 samples a run (120: the ratios need no more, the suite's time does)
 sed 's/samples: 120/samples: 60/' tests/fixtures/specs/host-redteam223-stress.yaml > stress.yaml
 expect_exit 0 "$EVIDENT" run --no-progress --repeats 3 --only stress37 --only hon3 stress.yaml
+sed 's/samples: 120/samples: 60/' tests/fixtures/specs/host-redteam228-fund.yaml > fund.yaml
+mkdir st
+EVIDENT_STORE=$PWD/st expect_exit 0 "$EVIDENT" run --no-progress --repeats 3 --only tim3 fund.yaml
+python3 -S - st/runs/*-batch.json > fund <<'P' || fail "reading the fund batch: $(cat fund)"
+import json, sys
+b = json.load(open(sys.argv[1]))
+for v in b["variants"]:
+    c = v.get("comparison")
+    if c:
+        w = c["work_means"]
+        print(v["variant"], c.get("verdict"), w.get("ratio_fast", w["ratio"]))
+P
+cat fund
+awk '$1 == "tim3" && ($2 == "faster" || $3 > 1.1) { bad = 1 } END { exit bad }' fund || fail "tim3 (the spread funded by cheap stress launches) read faster or its work over 1.1: $(cat fund)"
 B=$(ls artifacts/runs/*-batch.json | head -1)
 python3 -S - "$B" > ratios <<'P' || fail "reading the batch: $(cat ratios)"
 import json, sys
@@ -21,10 +39,13 @@ b = json.load(open(sys.argv[1]))
 for v in b["variants"]:
     c = v.get("comparison")
     if c:
-        print(v["variant"], c.get("verdict"), c["work_means"]["ratio"])
+        w = c["work_means"]
+        # the ratio a faster verdict reads (ratio_fast, absent where it
+        # is the ratio), and the ratio at both sides' least
+        print(v["variant"], c.get("verdict"), w.get("ratio_fast", w["ratio"]), w["ratio"])
 P
 cat ratios
 awk '$1 == "stress37" && $2 == "faster" { bad = 1 } END { exit bad }' ratios || fail "stress37 read faster: $(cat ratios)"
 awk '$1 == "stress37" && $3 > 1.1 { bad = 1 } END { exit bad }' ratios || fail "stress37's work ratio over all its samples is over 1.1: $(cat ratios)"
 # the honest kernel's work shows its 4/3 (its verdict is the machine's)
-awk '$1 == "hon3" && $3 < 1.15 { bad = 1 } END { exit bad }' ratios || fail "hon3's work ratio is under 1.15: $(cat ratios)"
+awk '$1 == "hon3" && $4 < 1.15 { bad = 1 } END { exit bad }' ratios || fail "hon3's work ratio is under 1.15: $(cat ratios)"
