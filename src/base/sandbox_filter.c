@@ -900,12 +900,6 @@ int sandbox_no_exec(int no_shared)
 				      SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_SHARED, MAP_SHARED));
 	if (rc == 0 && no_shared)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(memfd_create), 0);
-	/* nor a second mapping of a shared one: mremap with an old size of 0
-	 * duplicates a MAP_SHARED mapping (red team 226: a second view of the
-	 * parent's page, the same inode, harmless as found; no allocator
-	 * calls it so) */
-	if (rc == 0 && no_shared)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(mremap), 1, SCMP_A1(SCMP_CMP_EQ, 0));
 	/* nor pipes: a pipe's inode number is get_next_ino()'s, one counter
 	 * of the host's that a box moved by making pipes and read in their
 	 * numbers (red team 210's pipechan: eval promoted copies of a
