@@ -6,7 +6,7 @@
 # candidates over a reference slowed by it.  Now the host worker maps the
 # parent's memory before the kernel loads and its own filter refuses every
 # MAP_SHARED mmap and memfd_create; statx's mount unique id (a count of the
-# host's mounts) is refused too.  noshm.c's init fails if any works..
+# host's mounts) is refused too.  noshm.c's init fails if any works.
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 expect_exit 0 "$EVIDENT" run --no-progress tests/fixtures/specs/host-redteam207-noshm.yaml
