@@ -38,6 +38,8 @@ lpid=$!
 trap 'kill $lpid 2>/dev/null' EXIT
 for i in $(seq 50); do [ -s "$TEST_TMP/port" ] && break; sleep 0.1; done
 export EVIDENT_PROBE_PORT=$(cat "$TEST_TMP/port") EVIDENT_PROBE_MARK="$TEST_TMP/mark"
+# the store's path for the probe (the box leaves EVIDENT_STORE out)
+export EVIDENT_PROBE_STORE="${EVIDENT_STORE:-$PWD/artifacts}"
 probe_log() { # the worker log of the newest run of variant probe
 	local r
 	r=$(ls -t artifacts/runs/*.json | grep -v batch | head -1)
