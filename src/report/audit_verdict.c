@@ -1030,14 +1030,11 @@ static int faster_side_moved(struct actx *a, const struct batch_record *eb, cons
 		if (!xf || !xs)
 			continue;
 		double vf = query_row_speed(a->q, xf), vs = query_row_speed(a->q, xs);
-		if (!(vf > 0) || !(vs > 0))
-			continue;
 		/* worse there both against the other side and by its own
 		 * median: a slower side fast there (red team 225's refnice, one
 		 * side batch at nice 18) or load on both is not its history */
-		double by_speedup = here / (vs / vf), by_own = vf / fast->stats.median;
-		double d = by_speedup < by_own ? by_speedup : by_own;
-		if (!(isnan(worst) || d > worst))
+		double d = code_pair_drift(fast->stats.median, slow->stats.median, vf, vs);
+		if (!isfinite(d) || !(isnan(worst) || d > worst))
 			continue;
 		worst = d;
 		least = vs / vf;

@@ -416,6 +416,14 @@ int code_speed_drifted(double now_median, double best_median)
 	return isfinite(now_median) && isfinite(best_median) && now_median > best_median * CODE_DRIFT_MARGIN;
 }
 
+double code_pair_drift(double fast_here, double slow_here, double fast_there, double slow_there)
+{
+	if (!(fast_here > 0) || !(slow_here > 0) || !(fast_there > 0) || !(slow_there > 0))
+		return NAN;
+	double by_speedup = (slow_here / fast_here) / (slow_there / fast_there), by_own = fast_there / fast_here;
+	return by_speedup < by_own ? by_speedup : by_own;
+}
+
 int code_beats_history(double challenger_ci_hi, double best_median)
 {
 	return isfinite(challenger_ci_hi) && isfinite(best_median) && challenger_ci_hi * CODE_DRIFT_MARGIN < best_median;

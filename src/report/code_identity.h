@@ -252,6 +252,16 @@ int code_speed_drifted(double now_median, double best_median);
  * own rows promoted 13 of 42 at 2.02x-4.01x where its publish ran
  * slow).  0 when either is unknown. */
 int code_beats_history(double challenger_ci_hi, double best_median);
+/*
+ * How far a faster side (fast) ran worse in another batch ("there") than
+ * here, against a slower side (slow): the lesser of its speedup here over
+ * its speedup there and its own median there over here, so that neither
+ * the other side's speed there (red team 225's reference fast in one side
+ * batch) nor load that slowed both counts.  Medians in us; NAN where any
+ * is not positive.  CODE_DRIFT_MARGIN or more: its speed moved with its
+ * history (eval's candidate_drift, the audit's faster_side_moved).
+ */
+double code_pair_drift(double fast_here, double slow_here, double fast_there, double slow_there);
 
 /*
  * The tries that left runs and no batch record (an `evident run` or eval

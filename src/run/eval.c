@@ -1201,8 +1201,7 @@ static double pool_pair_drift(const struct pool_batch *e, const struct pool_row 
 	    !(rc->median > 0) || !(rr->median > 0))
 		return NAN;
 	*sp_there = ref->median / cand->median;
-	double by_speedup = rr->median / rc->median / *sp_there, by_own = cand->median / rc->median;
-	return by_speedup < by_own ? by_speedup : by_own;
+	return code_pair_drift(rc->median, rr->median, cand->median, ref->median);
 }
 
 int eval_pooled_cand_held(const struct eval_pooled *w)

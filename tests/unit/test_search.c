@@ -282,6 +282,22 @@ static void test_spec_text(void **state)
 	strbuf_release(&why);
 }
 
+/* code_pair_drift: a candidate worse there both against the reference
+ * and by its own median (red team 224's coin: 1000 us here, 3500 there,
+ * the reference 2000 both: 3.5x); a reference fast there alone is not the
+ * candidate's drift (red team 225's refnice: the candidate 960 us both,
+ * the reference 2300 here and 1500 there: 1.0) */
+static void test_pair_drift(void **state)
+{
+	(void)state;
+	assert_true(fabs(code_pair_drift(1000, 2000, 3500, 2000) - 3.5) < 1e-9);
+	assert_true(fabs(code_pair_drift(960, 2300, 960, 1500) - 1.0) < 1e-9);
+	/* load on both sides there: the speedup held, no drift */
+	assert_true(fabs(code_pair_drift(1000, 2000, 1500, 3000) - 1.0) < 1e-9);
+	assert_true(isnan(code_pair_drift(0, 2000, 1000, 2000)));
+	assert_true(isnan(code_pair_drift(1000, 2000, NAN, 2000)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_same_code),
 		cmocka_unit_test(test_confirms),
 		cmocka_unit_test(test_incumbent_drift),
+		cmocka_unit_test(test_pair_drift),
 		cmocka_unit_test(test_spec_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
