@@ -1050,6 +1050,32 @@ static int faster_side_moved(struct actx *a, const struct batch_record *eb, cons
 }
 
 /*
+ * The side a faster or slower claim says is faster (fast, named name):
+ * a run of its exact object anywhere in the store whose output the judge
+ * refuted under the problem's own rule or a looser one (code_refuted_run:
+ * a batch's, an interrupted batch's, a killed try's), at the claim's
+ * problem and shape on its device.  A code the judge refuted once backs
+ * no speed, as eval promotes none (red team 227: a kernel wrong at nice
+ * 19 and right at nice 18 read "faster ... supported" 3 of 3 on its
+ * right batches, while eval held it).  1 with the reason added to msg.
+ */
+static int faster_side_refuted(struct actx *a, const struct batch_record *eb, const struct batch_row *fast,
+			       const char *name, struct strbuf *msg)
+{
+	struct code_id fid;
+	if (!code_identity(a->q, fast, &fid))
+		return 0;
+	const struct run_record *r = code_refuted_run(a->q, &eb->problem, audit_same_problem, &fid);
+	if (!r)
+		return 0;
+	strbuf_addf(msg, "; but %s, the side it says is faster, is a code whose output the judge refuted (%s, run "
+			 "%s%s%s): a code refuted once backs no speed, however its other runs went",
+		    name, outcome_name(code_run_refuted(r)), audit_id_or(r->run_id), r->batch_id ? " of " : "",
+		    r->batch_id ? r->batch_id : "");
+	return 1;
+}
+
+/*
  * The store's history against a faster or slower verdict want on (ra, rb)
  * of batch eb, for every claim that states one: a `faster`/`slower` claim
  * and a `value` claim on a comparison statistic (audit_value.c
@@ -1093,6 +1119,8 @@ int audit_history_holds(struct actx *a, const struct batch_record *eb, const str
 	if (slower_side_drifted(a, eb, faster ? rb : ra, faster ? vb : va, fast_row, 0, &released, msg))
 		return 0;
 	if (faster_side_moved(a, eb, fast_row, faster ? va : vb, faster ? rb : ra, msg))
+		return 0;
+	if (faster_side_refuted(a, eb, fast_row, faster ? va : vb, msg))
 		return 0;
 	if (stated && isfinite(released) && fast_row->have_stats && fast_row->stats.median_ci[0] > 0) {
 		double lo = released / fast_row->stats.median_ci[1], hi = released / fast_row->stats.median_ci[0];

@@ -724,3 +724,37 @@ void code_interrupted_try(struct query *q, const struct batch_record *b, const s
 	free(ma);
 	free(mb);
 }
+
+enum outcome code_run_refuted(const struct run_record *r)
+{
+	if (r->outcome != OUTCOME_WRONG_OUTPUT && r->outcome != OUTCOME_NAN && r->outcome != OUTCOME_UNWRITTEN_OUTPUT)
+		return OUTCOME_OK;
+	if (query_run_weak_judge_why(r))
+		return OUTCOME_OK;
+	const double spec[3] = { r->atol, r->rtol, r->rel_l2 };
+	const double own[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
+	for (int k = 0; k < 3; k++)
+		if (!isfinite(own[k]) || (own[k] > 0 && spec[k] < own[k]))
+			return OUTCOME_OK; /* judged tighter than the problem's rule (or no rule recorded) */
+	return r->outcome;
+}
+
+const struct run_record *code_refuted_run(struct query *q, const struct rec_problem *prob,
+					  int (*same_problem)(const struct rec_problem *, const struct rec_problem *),
+					  const struct code_id *id)
+{
+	for (size_t i = 0; i < q->n; i++) {
+		const struct record_attrs *at = &q->e[i].a;
+		if (at->is_batch || at->is_search)
+			continue;
+		const struct run_record *r = query_run_at(q, i);
+		struct code_id rid;
+		/* the outcome first: refuted runs are few, an identity costs hashes */
+		if (!r || code_run_refuted(r) == OUTCOME_OK || !same_problem(&r->problem, prob) ||
+		    !code_identity_run(r, r->params, r->n_params, &rid) || !rid.dev || !id->dev ||
+		    strcmp(rid.dev, id->dev) || !code_same_built_way(&rid, id))
+			continue;
+		return r;
+	}
+	return NULL;
+}

@@ -350,4 +350,29 @@ void code_interrupted_try(struct query *q, const struct batch_record *b, const s
 			  const struct code_id *ib, unsigned narrow, struct code_orphan *t);
 int code_orphan_weight(const struct code_orphan *t, int a_cand, const char *want, double thr);
 
+/*
+ * Did the judge refute run r's output (wrong output, NaN, an output left
+ * unwritten) under the problem's own tolerance or a looser one, in a box
+ * no weaker than the default (query_run_weak_judge_why)?  Its outcome,
+ * else OUTCOME_OK.  Not a run judged tighter than the problem's rule (red
+ * team 227: a side spec at rel_l2 1e-6 made an honest challenger
+ * wrong_output in 1.2 s), nor a crash or a protocol violation, which a
+ * signal from outside the box causes (red team 227's SIGKILL).
+ */
+enum outcome code_run_refuted(const struct run_record *r);
+/*
+ * A run anywhere in the store (a batch's, an interrupted batch's, or one
+ * of a try that left runs and no batch record) of code id's exact object
+ * (code_same_built_way) on its device, at a problem same_problem accepts
+ * against prob, whose output the judge refuted (code_run_refuted); NULL
+ * where none (the first found: q's order).  Eval, a search's
+ * confirmation and the audit hold a code so refuted (red team 227: a
+ * cheat wrong at nice 19 whose author killed its eval session as the
+ * wrong run landed, before the batch record, was promoted 3 of 3; a
+ * `faster` claim of it was supported 3 of 3).
+ */
+const struct run_record *code_refuted_run(struct query *q, const struct rec_problem *prob,
+					  int (*same_problem)(const struct rec_problem *, const struct rec_problem *),
+					  const struct code_id *id);
+
 #endif

@@ -804,19 +804,8 @@ static enum outcome row_refuted(struct query *q, const struct batch_row *row)
 	const struct run_record **runs;
 	size_t n = query_row_runs(q, row, &runs);
 	enum outcome o = OUTCOME_OK;
-	for (size_t i = 0; i < n && o == OUTCOME_OK; i++) {
-		const struct run_record *r = runs[i];
-		if (r->outcome != OUTCOME_WRONG_OUTPUT && r->outcome != OUTCOME_NAN &&
-		    r->outcome != OUTCOME_UNWRITTEN_OUTPUT)
-			continue;
-		const double spec[3] = { r->atol, r->rtol, r->rel_l2 };
-		const double own[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
-		int tighter = 0;
-		for (int k = 0; k < 3; k++)
-			tighter |= !isfinite(own[k]) || (own[k] > 0 && spec[k] < own[k]);
-		if (!tighter)
-			o = r->outcome;
-	}
+	for (size_t i = 0; i < n && o == OUTCOME_OK; i++)
+		o = code_run_refuted(runs[i]);
 	free(runs);
 	return o;
 }
@@ -1142,6 +1131,17 @@ out:
 
 /* The same problem as a batch keys it (problem_key), its plug-in left
  * out: a run records the plug-in's hash, a batch none. */
+/* The same problem key, plug-in included: what refutes a code (a problem
+ * whose reference was edited judges every code wrong). */
+static int same_problem_exact(const struct rec_problem *x, const struct rec_problem *y)
+{
+	char *ka = problem_key(x), *kb = problem_key(y);
+	int same = !strcmp(ka, kb);
+	free(ka);
+	free(kb);
+	return same;
+}
+
 static int same_problem_key(const struct rec_problem *x, const struct rec_problem *y)
 {
 	struct rec_problem a = *x, b = *y;
@@ -1346,6 +1346,20 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 		if (e != eb && !faster && shown++ < 6)
 			strbuf_addf(&w->others, "%s%s (%s)", w->others.len ? ", " : "", verdict,
 				    e->batch_id ? e->batch_id : e->run_id);
+	}
+	/* a run of the candidate's exact object the judge refuted anywhere in
+	 * the store, outside the batches weighed above too: an interrupted
+	 * batch's, or one of a session killed as its wrong run landed (red
+	 * team 227's killwrong: runs and no batch record, promoted 3 of 3) */
+	long ebi = query_find(q, run_id, NULL);
+	const struct batch_record *ebr0 = ebi >= 0 ? query_batch_at(q, (size_t)ebi) : NULL;
+	if (!w->cand_refuted_batch[0] && ebr0) {
+		const struct run_record *rf = code_refuted_run(q, &ebr0->problem, same_problem_exact, &rc_row->id);
+		if (rf) {
+			snprintf(w->cand_refuted_batch, sizeof(w->cand_refuted_batch), "%s",
+				 rf->batch_id ? rf->batch_id : rf->run_id ? rf->run_id : "?");
+			w->cand_refuted_outcome = outcome_name(code_run_refuted(rf));
+		}
 	}
 	/* the tries that left runs and no batch record, of this candidate's
 	 * code and the reference's, whatever else they ran (an `evident run`
@@ -1741,7 +1755,7 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	}
 	if (cand_drift_held) {
 		char *x = w.cand_refuted_batch[0]
-				  ? xstrfmt("not promoted: the candidate's code was %s in an earlier batch (%s): a code the "
+				  ? xstrfmt("not promoted: the candidate's code was %s in an earlier batch or try (%s): a code the "
 					    "judge refuted once promotes nothing, however its other batches went (%s)",
 					    w.cand_refuted_outcome, w.cand_refuted_batch, d)
 				  : xstrfmt("not promoted: faster than the reference here, %.2fx more than in an earlier batch "

@@ -1351,7 +1351,7 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 				    changed->id, changed->binary ? changed->binary : "?",
 				    conf_bin(changed == e ? &cg.c[0] : &cg.c[1]));
 		else if (cand_hist && pooled.cand_refuted_batch[0])
-			strbuf_addf(&said, "%s faster than %s, but its code was %s in an earlier batch (%s): a code the judge "
+			strbuf_addf(&said, "%s faster than %s, but its code was %s in an earlier batch or try (%s): a code the judge "
 					   "refuted once promotes nothing, as eval's",
 				    cc->id, ic->id, pooled.cand_refuted_outcome, pooled.cand_refuted_batch);
 		else if (cand_hist)
