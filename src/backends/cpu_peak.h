@@ -107,8 +107,15 @@ char *cpu_peak_cache_path(const char *model);
  * peak), so it is used only when it names this host (its host is this
  * hostname, as the records' machine.host; its machine_id, where it has one,
  * this /etc/machine-id) and its rates lie in this CPU's band
- * (cpu_peak_band); otherwise a warning, and measured again.  The record
- * names the file and its sha256 (source).
+ * (cpu_peak_band), and its FMA rate is no lower than a spot check now
+ * (the fastest of a few 1 ms trials a width, about 10 ms each at rest)
+ * over CPU_PEAK_SPOT_MARGIN: load only slows a trial, so a cache under
+ * what the core just did is not this core's peak (3x: an honest
+ * measurement at load 9 read 118 GFLOP/s where 217-248 at rest; red team 231's
+ * peakband: 14.5 GFLOP/s, inside the band, against 217 measured, made an
+ * honest gemm read 95% of peak).  Otherwise a warning, and measured
+ * again.  The record names the file and its sha256 (source).  Open: the
+ * bandwidth has no such check (a spot triad would read the caches).
  */
 int cpu_peak_here(const char *model, struct cpu_peak *p, int *measured, struct strbuf *why);
 
@@ -128,6 +135,7 @@ int cpu_peak_here(const char *model, struct cpu_peak *p, int *measured, struct s
 #define CPU_PEAK_BAND_LOW_DIV 128.0
 #define CPU_PEAK_BAND_HIGH_MUL 1.5
 #define CPU_PEAK_GBPS_MIN 1.0
+#define CPU_PEAK_SPOT_MARGIN 3.0
 int cpu_peak_band(double *gflops_lo, double *gflops_hi, double *gbps_lo, double *gbps_hi, char *how, size_t n);
 
 #endif /* EVIDENT_CPU_PEAK_H */

@@ -100,13 +100,27 @@ static int tolerance_loosened(const struct run_record *r, struct strbuf *why)
 }
 
 
+/* The same problem and dtype, whatever build of its plug-in: a run of
+ * another build is gathered, and counts only where it failed and that
+ * build judges as the claim's does (code_other_build_counts; red team
+ * 231's probswap: one unused constant appended to problems/rowsum.c
+ * made another plug-in hash, and `validated` was supported on runs of
+ * the new build beside the old build's wrong_output, 3 of 3). */
+static int same_kind_any_build(const struct rec_problem *x, const struct rec_problem *y)
+{
+	struct rec_problem a = *x, b = *y;
+	a.plugin_sha256 = b.plugin_sha256 = NULL;
+	return audit_same_kind(&a, &b);
+}
+
 /* Runs x and y (identities ix, iy) ran the same program for the same
- * problem and dtype (any shape) on the same device: a claim's runs
- * say on which devices it holds, as reruns are of one device. */
+ * problem and dtype (any shape, any build: same_kind_any_build) on the
+ * same device: a claim's runs say on which devices it holds, as reruns
+ * are of one device. */
 static int same_code_run(const struct code_id *ix, const struct run_record *x, const struct code_id *iy,
 			 const struct run_record *y)
 {
-	return code_same_program(ix, iy) && !strcmp(ix->dev, iy->dev) && audit_same_kind(&x->problem, &y->problem);
+	return code_same_program(ix, iy) && !strcmp(ix->dev, iy->dev) && same_kind_any_build(&x->problem, &y->problem);
 }
 
 /* Is r one of v[0..n)? */
@@ -125,7 +139,7 @@ static int same_family_run(const struct code_id *ix, const struct run_record *x,
 			   const struct run_record *y)
 {
 	return x->n_sources && y->n_sources && !strcmp(ix->family, iy->family) && !strcmp(ix->dev, iy->dev) &&
-	       audit_same_kind(&x->problem, &y->problem);
+	       same_kind_any_build(&x->problem, &y->problem);
 }
 
 /*
@@ -443,6 +457,17 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		if (r->outcome == OUTCOME_ABORTED ||
 		    (r->outcome == OUTCOME_NO_DEVICE && !(r->backend && !strcmp(r->backend, "host"))))
 			continue;
+		/* judged by another build of the problem: only a failure
+		 * that build's judge makes as the claim's would counts
+		 * (code_other_build_counts); its passes say nothing here */
+		if (n_named && !audit_same_kind(&r->problem, &named[0]->problem)) {
+			struct strbuf xok = STRBUF_INIT, xbad = STRBUF_INIT;
+			int passed = audit_config_refused(r->outcome) || audit_run_checks_passed(r, &xok, &xbad);
+			strbuf_release(&xok);
+			strbuf_release(&xbad);
+			if (passed || !code_other_build_counts(a->q, r, &named[0]->problem))
+				continue;
+		}
 		/* written by a runner commit the errata name as defective:
 		 * said below */
 		long ei = audit_errata_find(a->o->errata, r->git.commit);
@@ -533,6 +558,10 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 			}
 			if (repro)
 				strbuf_addf(&fails, " (in reproduction %s)", audit_id_or(rb->run_id));
+			if (n_named && !audit_same_kind(&r->problem, &named[0]->problem))
+				strbuf_addf(&fails, " (judged by another build of the problem: plug-in %.12s, the claim's %.12s)",
+					    r->problem.plugin_sha256 ? r->problem.plugin_sha256 : "?",
+					    named[0]->problem.plugin_sha256 ? named[0]->problem.plugin_sha256 : "?");
 			strbuf_addf(&fails, ": %s", strbuf_str(&bad));
 		}
 		strbuf_release(&ok);

@@ -1065,7 +1065,7 @@ static int faster_side_refuted(struct actx *a, const struct batch_record *eb, co
 	struct code_id fid;
 	if (!code_identity(a->q, fast, &fid))
 		return 0;
-	const struct run_record *r = code_refuted_run(a->q, &eb->problem, audit_same_problem, &fid);
+	const struct run_record *r = code_refuted_run(a->q, &eb->problem, &fid);
 	if (!r)
 		return 0;
 	strbuf_addf(msg, "; but %s, the side it says is faster, is a code whose output the judge refuted (%s, run "

@@ -739,9 +739,69 @@ enum outcome code_run_refuted(const struct run_record *r)
 	return r->outcome;
 }
 
-const struct run_record *code_refuted_run(struct query *q, const struct rec_problem *prob,
-					  int (*same_problem)(const struct rec_problem *, const struct rec_problem *),
-					  const struct code_id *id)
+/* The same problem name and dtype (as audit_same_kind, the plug-in aside). */
+static int same_problem_name(const struct rec_problem *x, const struct rec_problem *y)
+{
+	return x->name && y->name && !strcmp(x->name, y->name) &&
+	       ((!x->dtype && !y->dtype) || (x->dtype && y->dtype && !strcmp(x->dtype, y->dtype)));
+}
+
+static int same_dims(const struct rec_problem *x, const struct rec_problem *y)
+{
+	if (x->n_dims != y->n_dims)
+		return 0;
+	for (size_t i = 0; i < x->n_dims && i < 8; i++)
+		if (x->dims[i] != y->dims[i])
+			return 0;
+	return 1;
+}
+
+static int same_plugin(const struct rec_problem *x, const struct rec_problem *y)
+{
+	return !x->plugin_sha256 || !y->plugin_sha256 || !strcmp(x->plugin_sha256, y->plugin_sha256);
+}
+
+static const char *run_dev(const struct run_record *r)
+{
+	return r->device_name ? r->device_name : r->cpu;
+}
+
+int code_other_build_counts(struct query *q, const struct run_record *r, const struct rec_problem *prob)
+{
+	if (!same_problem_name(&r->problem, prob))
+		return 0;
+	if (same_plugin(&r->problem, prob))
+		return 1;
+	const char *dev = run_dev(r);
+	int accepted = 0, tighter = 0;
+	size_t others = 0;
+	for (size_t i = 0; i < q->n; i++) {
+		const struct record_attrs *at = &q->e[i].a;
+		if (at->is_batch || at->is_search)
+			continue;
+		const struct run_record *y = query_run_at(q, i);
+		if (!y || y == r || !same_problem_name(&y->problem, &r->problem) || !same_dims(&y->problem, &r->problem))
+			continue;
+		if (y->problem.plugin_sha256 && prob->plugin_sha256 && !strcmp(y->problem.plugin_sha256, prob->plugin_sha256)) {
+			/* prob's build at r's shape: r's build's rule no tighter */
+			const double now[3] = { y->problem_atol, y->problem_rtol, y->problem_rel_l2 };
+			const double then[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
+			for (int k = 0; k < 3; k++)
+				tighter |= isfinite(now[k]) && (!isfinite(then[k]) || then[k] < now[k]);
+			continue;
+		}
+		if (y->problem.plugin_sha256 && r->problem.plugin_sha256 &&
+		    !strcmp(y->problem.plugin_sha256, r->problem.plugin_sha256) && dev && run_dev(y) &&
+		    !strcmp(dev, run_dev(y)) && y->binary_sha256 && r->binary_sha256 &&
+		    strcmp(y->binary_sha256, r->binary_sha256) && !code_outcome_says_nothing(y->outcome)) {
+			others++;
+			accepted |= y->outcome == OUTCOME_OK;
+		}
+	}
+	return !tighter && (accepted || !others);
+}
+
+const struct run_record *code_refuted_run(struct query *q, const struct rec_problem *prob, const struct code_id *id)
 {
 	for (size_t i = 0; i < q->n; i++) {
 		const struct record_attrs *at = &q->e[i].a;
@@ -750,9 +810,10 @@ const struct run_record *code_refuted_run(struct query *q, const struct rec_prob
 		const struct run_record *r = query_run_at(q, i);
 		struct code_id rid;
 		/* the outcome first: refuted runs are few, an identity costs hashes */
-		if (!r || code_run_refuted(r) == OUTCOME_OK || !same_problem(&r->problem, prob) ||
-		    !code_identity_run(r, r->params, r->n_params, &rid) || !rid.dev || !id->dev ||
-		    strcmp(rid.dev, id->dev) || !code_same_built_way(&rid, id))
+		if (!r || code_run_refuted(r) == OUTCOME_OK || !same_problem_name(&r->problem, prob) ||
+		    !same_dims(&r->problem, prob) || !code_identity_run(r, r->params, r->n_params, &rid) || !rid.dev ||
+		    !id->dev || strcmp(rid.dev, id->dev) || !code_same_built_way(&rid, id) ||
+		    !code_other_build_counts(q, r, prob))
 			continue;
 		return r;
 	}

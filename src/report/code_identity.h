@@ -363,16 +363,32 @@ enum outcome code_run_refuted(const struct run_record *r);
 /*
  * A run anywhere in the store (a batch's, an interrupted batch's, or one
  * of a try that left runs and no batch record) of code id's exact object
- * (code_same_built_way) on its device, at a problem same_problem accepts
- * against prob, whose output the judge refuted (code_run_refuted); NULL
+ * (code_same_built_way) on its device, at prob's problem, dtype and shape
+ * (its plug-in build, or another that counts: code_other_build_counts),
+ * whose output the judge refuted (code_run_refuted); NULL
  * where none (the first found: q's order).  Eval, a search's
  * confirmation and the audit hold a code so refuted (red team 227: a
  * cheat wrong at nice 19 whose author killed its eval session as the
  * wrong run landed, before the batch record, was promoted 3 of 3; a
  * `faster` claim of it was supported 3 of 3).
  */
-const struct run_record *code_refuted_run(struct query *q, const struct rec_problem *prob,
-					  int (*same_problem)(const struct rec_problem *, const struct rec_problem *),
-					  const struct code_id *id);
+const struct run_record *code_refuted_run(struct query *q, const struct rec_problem *prob, const struct code_id *id);
+/*
+ * Does run r, judged under another build of the problem than prob's (the
+ * same problem name and dtype, another plug-in hash), count against its
+ * code as a failure?  A no-op edit of the problem file (an unused
+ * constant) makes another plug-in hash and judges alike (red team 231:
+ * such a rebuild erased a `wrong_output` from a `validated` claim and
+ * from eval's and the audit's refuted rule, 3 of 3 each), while an edit
+ * that changed the rule judges otherwise.  So: yes unless that build's
+ * judge failed every other code it judged at r's shape on r's device
+ * (runs of other objects there, none ok: a reference the edit broke
+ * fails every code), or its rule there was tighter than prob's build's
+ * at that shape (the problem tolerances recorded by a run of prob's
+ * build there, where one is in the store).  A run of prob's own build:
+ * yes.  Open: an edit that breaks the reference, run on one code alone,
+ * refutes that code (the edit is in the run's recorded patch).
+ */
+int code_other_build_counts(struct query *q, const struct run_record *r, const struct rec_problem *prob);
 
 #endif

@@ -1131,17 +1131,6 @@ out:
 
 /* The same problem as a batch keys it (problem_key), its plug-in left
  * out: a run records the plug-in's hash, a batch none. */
-/* The same problem key, plug-in included: what refutes a code (a problem
- * whose reference was edited judges every code wrong). */
-static int same_problem_exact(const struct rec_problem *x, const struct rec_problem *y)
-{
-	char *ka = problem_key(x), *kb = problem_key(y);
-	int same = !strcmp(ka, kb);
-	free(ka);
-	free(kb);
-	return same;
-}
-
 static int same_problem_key(const struct rec_problem *x, const struct rec_problem *y)
 {
 	struct rec_problem a = *x, b = *y;
@@ -1354,7 +1343,7 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 	long ebi = query_find(q, run_id, NULL);
 	const struct batch_record *ebr0 = ebi >= 0 ? query_batch_at(q, (size_t)ebi) : NULL;
 	if (!w->cand_refuted_batch[0] && ebr0) {
-		const struct run_record *rf = code_refuted_run(q, &ebr0->problem, same_problem_exact, &rc_row->id);
+		const struct run_record *rf = code_refuted_run(q, &ebr0->problem, &rc_row->id);
 		if (rf) {
 			snprintf(w->cand_refuted_batch, sizeof(w->cand_refuted_batch), "%s",
 				 rf->batch_id ? rf->batch_id : rf->run_id ? rf->run_id : "?");
