@@ -1745,6 +1745,14 @@ json_t *sandbox_describe(const struct sandbox *sb)
 					      "pipecount: 976 pipes unlimited, 248 at 256, where a shrunk pipe needs over "
 					      "460)"));
 	if (d) {
+		char **sh = sandbox_shadowed_libraries();
+		json_t *shj = json_array();
+		for (char **x = sh; x && *x; x++)
+			json_array_append_new(shj, json_string(*x));
+		sandbox_argv_free(sh);
+		json_object_set_new(d, "shadowed_libraries", shj);
+	}
+	if (d) {
 		json_object_set_new(d, "binary", json_string(sb->bwrap_real ? sb->bwrap_real : sb->bwrap));
 		json_object_set_new(d, "binary_sha256", json_string(sb->bwrap_sha256 ? sb->bwrap_sha256 : "unknown"));
 		/* which program it is: verified, or let run unverified by

@@ -495,6 +495,21 @@ int sandbox_lib_dir(const char *dir);
  * such files: red teams 56 and 57 read root-only files through a spec's
  * library and include directories.) */
 int sandbox_public_path(const char *path);
+/*
+ * The shared objects the runner's LD_LIBRARY_PATH puts before the
+ * system's of the same name with other content ("FILE (shadows
+ * SYSTEM_FILE)"; its directories and three levels of subdirectories,
+ * the system's own library directories aside): a box's loader maps
+ * those for the kernel's object where the object names the system's
+ * (red team 229: a third party's libm.so.6 with a wrong expf made an
+ * honest object wrong_output under the problem's own rule in the
+ * default box, and eval held it for good, 10 of 10; a slow expf, its
+ * speed moved with its history, 8 of 8).  A record of such a runner is
+ * judged by a weaker judge (judge.sandbox.shadowed_libraries,
+ * store/query.c query_run_weak_judge_why).  NULL-terminated, the
+ * caller's to free with sandbox_argv_free; NULL for none.
+ */
+char **sandbox_shadowed_libraries(void);
 
 /* The runner's variables a boxed process may see, for run_opts.env_keep
  * (runcmd.h): the loader's, the locale's, the GPU's selection (CUDA_*),

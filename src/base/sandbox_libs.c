@@ -12,6 +12,7 @@
 #include "base/sandbox.h"
 #include "base/sandbox_int.h"
 
+#include <dirent.h>
 #include <glob.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -192,6 +193,94 @@ static const struct argvb *system_lib_dirs(void)
 	for (int i = 0; defaults[i]; i++)
 		argvb_push(&dirs, defaults[i]);
 	return &dirs;
+}
+
+/* A shared object's file name: NAME.so or NAME.so.N... */
+static int so_name(const char *base)
+{
+	for (const char *p = strstr(base, ".so"); p; p = strstr(p + 1, ".so"))
+		if (p[3] == 0 || p[3] == '.')
+			return 1;
+	return 0;
+}
+
+/* Is dir one of the system's library directories (by its real path)? */
+static int system_dir(const char *dir)
+{
+	char real[PATH_MAX];
+	const char *d = realpath(dir, real) ? real : dir;
+	const struct argvb *sys = system_lib_dirs();
+	for (size_t i = 0; i < sys->n; i++) {
+		char r2[PATH_MAX];
+		const char *s2 = realpath(sys->v[i], r2) ? r2 : sys->v[i];
+		if (!strcmp(d, s2))
+			return 1;
+	}
+	return 0;
+}
+
+/* The system's file of that name (its first library directory holding
+ * one), malloc'd, or NULL. */
+static char *system_file_named(const char *base)
+{
+	const struct argvb *sys = system_lib_dirs();
+	for (size_t i = 0; i < sys->n; i++) {
+		char *f = xstrfmt("%s/%s", sys->v[i], base);
+		if (access(f, R_OK) == 0)
+			return f;
+		free(f);
+	}
+	return NULL;
+}
+
+/* Shared objects under dir (depth levels of subdirectories too: the
+ * loader's glibc-hwcaps and legacy ones) whose name the system has with
+ * other content, as "FILE (shadows SYSTEM_FILE)" into out. */
+static void shadows_in(struct argvb *out, const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *f = xstrfmt("%s/%s", dir, e->d_name);
+		struct stat st;
+		if (stat(f, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (depth > 0)
+				shadows_in(out, f, depth - 1);
+		} else if (S_ISREG(st.st_mode) && so_name(e->d_name)) {
+			char *sysf = system_file_named(e->d_name);
+			char a[SHA256_HEX_LEN + 1], b[SHA256_HEX_LEN + 1];
+			struct stat ss;
+			/* the sizes first: a driver's libraries are tens of MB */
+			if (sysf && (stat(sysf, &ss) < 0 || ss.st_size != st.st_size || sha256_file_hex(f, a) < 0 ||
+				     sha256_file_hex(sysf, b) < 0 || strcmp(a, b))) {
+				char *x = xstrfmt("%s (shadows %s)", f, sysf);
+				argvb_push(out, x);
+				free(x);
+			}
+			free(sysf);
+		}
+		free(f);
+	}
+	closedir(d);
+}
+
+char **sandbox_shadowed_libraries(void)
+{
+	struct argvb out = { 0 };
+	const char *llp = getenv("LD_LIBRARY_PATH");
+	for (const char *p = llp && *llp ? llp : NULL; p;) {
+		size_t n = strcspn(p, ":;");
+		char *d = xstrndup(p, n);
+		if (*d && !system_dir(d))
+			shadows_in(&out, d, 3);
+		free(d);
+		p = p[n] ? p + n + 1 : NULL;
+	}
+	return out.v; /* NULL-terminated by argvb_push, NULL for none */
 }
 
 /* All of a box's copies together (the largest one, SANDBOX_MAX_COPY, is

@@ -733,10 +733,31 @@ enum outcome code_run_refuted(const struct run_record *r)
 		return OUTCOME_OK;
 	const double spec[3] = { r->atol, r->rtol, r->rel_l2 };
 	const double own[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
-	for (int k = 0; k < 3; k++)
-		if (!isfinite(own[k]) || (own[k] > 0 && spec[k] < own[k]))
-			return OUTCOME_OK; /* judged tighter than the problem's rule (or no rule recorded) */
-	return r->outcome;
+	int tighter = 0;
+	for (int k = 0; k < 3; k++) {
+		if (!isfinite(own[k]))
+			return OUTCOME_OK; /* no rule of the problem's recorded */
+		tighter |= own[k] > 0 && spec[k] < own[k];
+	}
+	if (!tighter)
+		return r->outcome;
+	/* judged tighter than the problem's rule: refuted only where a
+	 * failed check's recorded errors fail the problem's own rule too (red
+	 * team 229's tolwrong: atol 0.1% under the problem's, one field, and
+	 * a cheat 100x over the problem's rel L2 was refuted by nothing).  A
+	 * NaN or an unwritten entry fails any rule; a rel L2 over the
+	 * problem's does; so does a largest error over (atol + rtol) x the
+	 * reference's scale, the most any entry is allowed */
+	for (size_t k = 0; k < r->n_checks; k++) {
+		const struct rec_check *c = &r->checks[k];
+		if (c->pass)
+			continue;
+		double most = (own[0] + own[1]) * c->ref_scale;
+		if (c->nan_count > 0 || c->unwritten > 0 || (isfinite(c->rel_l2) && c->rel_l2 > own[2]) ||
+		    (isfinite(c->max_abs_err) && isfinite(most) && c->max_abs_err > most))
+			return r->outcome;
+	}
+	return OUTCOME_OK;
 }
 
 /* The same problem name and dtype (as audit_same_kind, the plug-in aside). */
@@ -812,7 +833,7 @@ const struct run_record *code_refuted_run(struct query *q, const struct rec_prob
 		/* the outcome first: refuted runs are few, an identity costs hashes */
 		if (!r || code_run_refuted(r) == OUTCOME_OK || !same_problem_name(&r->problem, prob) ||
 		    !same_dims(&r->problem, prob) || !code_identity_run(r, r->params, r->n_params, &rid) || !rid.dev ||
-		    !id->dev || strcmp(rid.dev, id->dev) || !code_same_built_way(&rid, id) ||
+		    !id->dev || strcmp(rid.dev, id->dev) || !code_same_built(&rid, id) ||
 		    !code_other_build_counts(q, r, prob))
 			continue;
 		return r;

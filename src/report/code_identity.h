@@ -354,16 +354,21 @@ int code_orphan_weight(const struct code_orphan *t, int a_cand, const char *want
  * Did the judge refute run r's output (wrong output, NaN, an output left
  * unwritten) under the problem's own tolerance or a looser one, in a box
  * no weaker than the default (query_run_weak_judge_why)?  Its outcome,
- * else OUTCOME_OK.  Not a run judged tighter than the problem's rule (red
- * team 227: a side spec at rel_l2 1e-6 made an honest challenger
- * wrong_output in 1.2 s), nor a crash or a protocol violation, which a
- * signal from outside the box causes (red team 227's SIGKILL).
+ * else OUTCOME_OK.  A run judged tighter than the problem's rule counts
+ * only where a failed check's recorded errors fail the problem's rule
+ * too (red team 227: a side spec at rel_l2 1e-6 made an honest
+ * challenger wrong_output in 1.2 s; red team 229: atol 0.1% under the
+ * problem's let a cheat 100x over its rel L2 go unrefuted); never a
+ * crash or a protocol violation, which a signal from outside the box
+ * causes (red team 227's SIGKILL).
  */
 enum outcome code_run_refuted(const struct run_record *r);
 /*
  * A run anywhere in the store (a batch's, an interrupted batch's, or one
- * of a try that left runs and no batch record) of code id's exact object
- * (code_same_built_way) on its device, at prob's problem, dtype and shape
+ * of a try that left runs and no batch record) of code id's object
+ * (code_same_built, timed any way: red team 229's waywrong, a wrong run
+ * under `cache: cold`, held no `hot` eval) on its device, at prob's
+ * problem, dtype and shape
  * (its plug-in build, or another that counts: code_other_build_counts),
  * whose output the judge refuted (code_run_refuted); NULL
  * where none (the first found: q's order).  Eval, a search's

@@ -1185,7 +1185,10 @@ static double pool_pair_drift(const struct pool_batch *e, const struct pool_row 
 {
 	const struct pool_row *ref = pool_row_of(e, &rr->id, NULL, 0, NULL);
 	const struct pool_row *cand = ref ? pool_row_of(e, &rc->id, ref, 0, NULL) : NULL;
-	if (!cand || ref->outcome != OUTCOME_OK || cand->outcome != OUTCOME_OK || !ref->have_stats ||
+	/* a row of a weaker judge says nothing of the code's speed (red team
+	 * 229's slowlibm: a third party's slow expf on LD_LIBRARY_PATH read
+	 * as the candidate's drift and held it, 8 of 8) */
+	if (!cand || ref->weak || cand->weak || ref->outcome != OUTCOME_OK || cand->outcome != OUTCOME_OK || !ref->have_stats ||
 	    !cand->have_stats || !(cand->median > 0) || !(ref->median > 0) || !rc->have_stats || !rr->have_stats ||
 	    !(rc->median > 0) || !(rr->median > 0))
 		return NAN;

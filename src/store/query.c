@@ -1011,6 +1011,8 @@ const char *query_run_weak_judge_why(const struct run_record *r)
 		return "no box (--unsandboxed)";
 	if (query_run_box_unverified(r))
 		return "boxes of a bubblewrap the runner could not verify (EVIDENT_BWRAP_UNVERIFIED=1)";
+	if (query_run_shadowed_libraries(r))
+		return "libraries on the runner's LD_LIBRARY_PATH shadowing the system's (judge.sandbox.shadowed_libraries)";
 	return NULL;
 }
 
@@ -1034,6 +1036,13 @@ int query_run_unboxed(const struct run_record *r)
 	json_t *sb = r->judge ? json_object_get(r->judge, "sandbox") : NULL;
 	const char *tool = sb ? json_string_value(json_object_get(sb, "tool")) : NULL;
 	return tool && !strcmp(tool, "none");
+}
+
+int query_run_shadowed_libraries(const struct run_record *r)
+{
+	json_t *sb = r->judge ? json_object_get(r->judge, "sandbox") : NULL;
+	json_t *sh = sb ? json_object_get(sb, "shadowed_libraries") : NULL;
+	return json_is_array(sh) && json_array_size(sh) > 0;
 }
 
 int query_run_box_unverified(const struct run_record *r)

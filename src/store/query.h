@@ -250,6 +250,10 @@ int query_run_unboxed(const struct run_record *r);
  * search set aside (they count such a row only against): a spec's looser
  * tolerance is its own recorded choice there (validated weighs it). */
 const char *query_run_weak_judge_why(const struct run_record *r);
+/* Did r's runner have libraries on LD_LIBRARY_PATH shadowing the system's
+ * (judge.sandbox.shadowed_libraries, sandbox.h sandbox_shadowed_libraries)?
+ * A weaker judge: the box's loader may have mapped them for the kernel. */
+int query_run_shadowed_libraries(const struct run_record *r);
 const char *query_row_weak_judge_why(struct query *q, const struct batch_row *row);
 
 /*
