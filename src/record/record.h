@@ -370,6 +370,13 @@ struct run_record {
 	 * 221 each sample's wall, no wait taken off; before, the wall less
 	 * the readable waits); 0: not recorded, read as work_ratio_mean */
 	double work_ratio_mean_hi;
+	/* the two readings work_ratio_mean and _hi are the least and most of,
+	 * by set: [0] every timed sample (the stress ones too), [1] the
+	 * time's samples alone; [k][0] at its least, [k][1] at its most
+	 * (`timing.work_ratio_sets`, since red team 230: rule 4b compares
+	 * a set with the same set); 0 where not recorded (older records: read
+	 * as work_ratio_mean and _hi) */
+	double work_sets[2][2];
 	/* v2, since timing distributions (`timing.by_dist`): every input
 	 * distribution the timed samples had (scramble.h evs_sample_dist);
 	 * the samples objects, n and stats hold only those of the ones with

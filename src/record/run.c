@@ -400,6 +400,13 @@ static void read_timing(json_t *m, struct run_record *r)
 	r->work_ratio_mean = json_is_number(wrm) && json_number_value(wrm) > 0 ? json_number_value(wrm) : 0;
 	json_t *wrh = json_object_get(t, "work_ratio_mean_hi");
 	r->work_ratio_mean_hi = json_is_number(wrh) && json_number_value(wrh) > 0 ? json_number_value(wrh) : 0;
+	json_t *ws = json_object_get(t, "work_ratio_sets");
+	static const char *const set_names[2] = { "all", "timing" };
+	for (int k = 0; k < 2; k++)
+		for (int h = 0; h < 2; h++) {
+			json_t *v = json_array_get(json_object_get(ws, set_names[k]), (size_t)h);
+			r->work_sets[k][h] = json_is_number(v) && json_number_value(v) > 0 ? json_number_value(v) : 0;
+		}
 	const char *dn;
 	json_t *de;
 	json_object_foreach(go(t, "by_dist"), dn, de)
@@ -750,6 +757,16 @@ static json_t *write_timing(const struct run_record *r)
 		json_object_set_new(t, "work_ratio_mean", json_real(r->work_ratio_mean));
 	if (r->work_ratio_mean_hi > 0)
 		json_object_set_new(t, "work_ratio_mean_hi", json_real(r->work_ratio_mean_hi));
+	if (r->work_sets[0][0] > 0) {
+		json_t *ws = json_object();
+		static const char *const set_names[2] = { "all", "timing" };
+		for (int k = 0; k < 2; k++)
+			if (r->work_sets[k][0] > 0)
+				json_object_set_new(ws, set_names[k],
+						    json_pack("[f, f]", r->work_sets[k][0],
+							      r->work_sets[k][1] > 0 ? r->work_sets[k][1] : r->work_sets[k][0]));
+		json_object_set_new(t, "work_ratio_sets", ws);
+	}
 	if (r->n_by_dist) {
 		json_t *bd = json_object();
 		for (size_t i = 0; i < r->n_by_dist; i++) {

@@ -2664,6 +2664,14 @@ static void job_samples(struct job_state *j)
 	/* and at its most (work_hi_us: the sample's wall, no wait taken
 	 * off; rule 4b) */
 	j->r.work_ratio_mean_hi = wn[0] ? (wn[1] && hi[1] > hi[0] ? hi[1] : hi[0]) : 0;
+	/* and each set's own, which rule 4b pairs set with set (red team
+	 * 230: the baseline's least from its timing samples against a
+	 * candidate's most from every sample held an honest 1.5x kernel
+	 * inconclusive 7 of 7 where the baseline's stress inputs cost it more) */
+	for (int k = 0; k < 2; k++) {
+		j->r.work_sets[k][0] = wn[k] && lo[k] > 0 ? lo[k] : 0;
+		j->r.work_sets[k][1] = wn[k] && hi[k] > 0 ? (hi[k] >= lo[k] ? hi[k] : lo[k]) : 0;
+	}
 	if (scheduled) {
 		struct run_record *r = &j->r;
 		r->n_by_dist = timing_by_dist(all, cpu, busy, work, dist, n, n_dists, pb->desc->dists, mask, r->by_dist);

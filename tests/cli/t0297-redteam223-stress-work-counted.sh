@@ -49,3 +49,23 @@ awk '$1 == "stress37" && $2 == "faster" { bad = 1 } END { exit bad }' ratios || 
 awk '$1 == "stress37" && $3 > 1.1 { bad = 1 } END { exit bad }' ratios || fail "stress37's work ratio over all its samples is over 1.1: $(cat ratios)"
 # the honest kernel's work shows its 4/3 (its verdict is the machine's)
 awk '$1 == "hon3" && $4 < 1.15 { bad = 1 } END { exit bad }' ratios || fail "hon3's work ratio is under 1.15: $(cat ratios)"
+# red team 230: a baseline whose stress inputs cost it more (3 passes on
+# timing inputs, 7.5 on stress ones) was read at its least from its
+# timing samples against a candidate at its most from every sample, so
+# hon2x (2 and 5: 1.5x cheaper on every input) and hon2t (2 and 7.5)
+# read inconclusive 7 of 7 (ratio_fast 0.75-1.13).  Now rule 4b pairs a
+# set with the same set (gather.c compare_rows, run_record.work_sets)
+sed 's/samples: 120/samples: 60/' tests/fixtures/specs/host-redteam230-mix.yaml > mix.yaml
+mkdir sm
+EVIDENT_STORE=$PWD/sm expect_exit 0 "$EVIDENT" run --no-progress --repeats 3 --only hon2x --only hon2t mix.yaml
+python3 -S - sm/runs/*-batch.json > mix <<'P' || fail "reading the mix batch: $(cat mix)"
+import json, sys
+b = json.load(open(sys.argv[1]))
+for v in b["variants"]:
+    c = v.get("comparison")
+    if c:
+        w = c["work_means"]
+        print(v["variant"], c.get("verdict"), w.get("ratio_fast", w["ratio"]))
+P
+cat mix
+awk '$1 ~ /^hon2/ && $3 < 1.15 { bad = 1 } END { exit bad }' mix || fail "an honest kernel 1.5x cheaper on the timing inputs read a work ratio under 1.15: $(cat mix)"
