@@ -113,6 +113,14 @@ static int same_kind_any_build(const struct rec_problem *x, const struct rec_pro
 	return audit_same_kind(&a, &b);
 }
 
+/* Was r judged by another build of the problem than the claim's run c
+ * (both recorded a plug-in hash, and they differ)? */
+static int other_build(const struct run_record *r, const struct run_record *c)
+{
+	return r->problem.plugin_sha256 && c->problem.plugin_sha256 &&
+	       strcmp(r->problem.plugin_sha256, c->problem.plugin_sha256);
+}
+
 /* Runs x and y (identities ix, iy) ran the same program for the same
  * problem and dtype (any shape, any build: same_kind_any_build) on the
  * same device: a claim's runs say on which devices it holds, as reruns
@@ -460,7 +468,7 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		/* judged by another build of the problem: only a failure
 		 * that build's judge makes as the claim's would counts
 		 * (code_other_build_counts); its passes say nothing here */
-		if (n_named && !audit_same_kind(&r->problem, &named[0]->problem)) {
+		if (n_named && other_build(r, named[0])) {
 			struct strbuf xok = STRBUF_INIT, xbad = STRBUF_INIT;
 			int passed = audit_config_refused(r->outcome) || audit_run_checks_passed(r, &xok, &xbad);
 			strbuf_release(&xok);
@@ -558,7 +566,7 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 			}
 			if (repro)
 				strbuf_addf(&fails, " (in reproduction %s)", audit_id_or(rb->run_id));
-			if (n_named && !audit_same_kind(&r->problem, &named[0]->problem))
+			if (n_named && other_build(r, named[0]))
 				strbuf_addf(&fails, " (judged by another build of the problem: plug-in %.12s, the claim's %.12s)",
 					    r->problem.plugin_sha256 ? r->problem.plugin_sha256 : "?",
 					    named[0]->problem.plugin_sha256 ? named[0]->problem.plugin_sha256 : "?");
