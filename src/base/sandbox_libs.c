@@ -250,7 +250,12 @@ static void shadows_in(struct argvb *out, const char *dir, int depth)
 		if (stat(f, &st) == 0 && S_ISDIR(st.st_mode)) {
 			if (depth > 0)
 				shadows_in(out, f, depth - 1);
-		} else if (S_ISREG(st.st_mode) && so_name(e->d_name)) {
+		} else if (S_ISREG(st.st_mode) && so_name(e->d_name) && strncmp(e->d_name, "libcuda.so", 10) &&
+			   !sandbox_driver_library_name(e->d_name)) {
+			/* (the GPU driver's own libraries aside: a CUDA host's
+			 * LD_LIBRARY_PATH names the driver's directory, whose
+			 * libcuda and libnvidia-* may differ from stale copies
+			 * in the system's; open: a third party's driver library) */
 			char *sysf = system_file_named(e->d_name);
 			char a[SHA256_HEX_LEN + 1], b[SHA256_HEX_LEN + 1];
 			struct stat ss;
