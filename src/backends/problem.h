@@ -150,11 +150,17 @@ struct pb_answer {
 	int extra_rc;
 	long long extra[EV_PROBLEM_MAX_KEYS];
 	long long small[EV_PROBLEM_MAX_KEYS];
+	char judge[65];         /* problem_box.c judge_fingerprint's, "" none */
 };
 
 /* The plug-in's answers at shape (boxed call on the first ask, kept), or
  * NULL with why (why NULL: printed). */
 const struct pb_answer *problem_remote_answer(const struct problem *p, const long long *shape, struct strbuf *why);
+/* The judge's fingerprint at shape (pb_answer.judge: the reference's
+ * outputs on fixed inputs at the small shape, the scalar, FLOPs, minimum
+ * bytes and tolerances at shape, hashed), or NULL (a plug-in loaded
+ * unboxed, or a box that gave none).  Borrowed from p's answers. */
+const char *problem_judge_sha256(const struct problem *p, const long long *shape);
 /*
  * A described problem's fill() for the host clock's samples
  * (run/host_clock.c): `evident-worker __fill` in a box of its own for the

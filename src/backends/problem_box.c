@@ -500,8 +500,19 @@ const struct pb_answer *problem_remote_answer(const struct problem *p, const lon
 	if (json_is_array(xs))
 		shape_of(xs, x->extra, n);
 	shape_of(json_object_get(a, "small_shape"), x->small, n);
+	const char *judge = str_at(a, "judge_sha256");
+	if (judge && strlen(judge) == SHA256_HEX_LEN)
+		snprintf(x->judge, sizeof(x->judge), "%s", judge);
 	json_decref(j);
 	return x;
+}
+
+const char *problem_judge_sha256(const struct problem *p, const long long *shape)
+{
+	if (!p->remote)
+		return NULL;
+	const struct pb_answer *a = problem_remote_answer(p, shape, NULL);
+	return a && a->judge[0] ? a->judge : NULL;
 }
 
 int problem_remote_check(const struct problem *p, const long long *shape, char *err, size_t errlen)
@@ -835,6 +846,56 @@ static json_t *describe(const struct problem *p)
 	return j;
 }
 
+/*
+ * What the problem judges with, by behaviour rather than by its object's
+ * bytes: at the small shape of s, each distribution's inputs from a fixed
+ * seed and the reference's outputs from them, and at s the launch scalar,
+ * FLOP count, minimum bytes and tolerance by dtype, hashed (hex into
+ * out).  A rebuild that changes nothing the judge does keeps it (red team
+ * 231: one unused constant made another plug-in hash, and failures under
+ * the old hash stopped counting); an edit of the reference, a fill, the
+ * rule or the work counted changes it (red team 234: a failure excused
+ * by a build that failed every other code it judged, with a code that
+ * writes zeros put there; a FLOP count doubled in the plug-in).
+ */
+static void judge_fingerprint(const struct problem *p, const long long *s, char out[SHA256_HEX_LEN + 1])
+{
+	const struct ev_problem_desc *d = p->desc;
+	long long sm[EV_PROBLEM_MAX_KEYS];
+	memcpy(sm, s, sizeof(sm));
+	if (d->small_shape)
+		d->small_shape(s, sm);
+	struct strbuf sb = STRBUF_INIT;
+	char h[SHA256_HEX_LEN + 1];
+	float **in = problem_inputs_new(p, sm);
+	double **outs = problem_outputs_new(p, sm);
+	double scalar_sm = d->scalar ? d->scalar(sm) : 0;
+	for (int dist = 0; dist < d->n_dists; dist++) {
+		d->fill(sm, dist, 0x6a75646765ull + (uint64_t)dist, in);
+		d->reference(sm, scalar_sm, (const float *const *)in, outs);
+		for (int t = 0; t < p->n_inputs; t++) {
+			sha256_hex(in[t], problem_tensor_numel(p, t, sm) * sizeof(float), h);
+			strbuf_addf(&sb, "dist %d input %d %s\n", dist, t, h);
+		}
+		for (int o = 0; o < p->n_outputs; o++) {
+			sha256_hex(outs[o], problem_tensor_numel(p, p->n_inputs + o, sm) * sizeof(double), h);
+			strbuf_addf(&sb, "dist %d output %d %s\n", dist, o, h);
+		}
+	}
+	problem_buffers_free(in, p->n_inputs);
+	problem_buffers_free(outs, p->n_outputs);
+	strbuf_addf(&sb, "scalar %.17g\nflops %.17g\n", d->scalar ? d->scalar(s) : 0, d->flops(s));
+	for (size_t e = 1; e <= 8; e *= 2)
+		strbuf_addf(&sb, "min_bytes %zu %.17g\n", e, d->min_bytes(s, e));
+	for (int dt = 1; dt <= 4; dt++) {
+		struct ev_tolerance t = { NAN, NAN, NAN };
+		d->tolerance(dt, s, &t);
+		strbuf_addf(&sb, "tolerance %d %.17g %.17g %.17g\n", dt, t.atol, t.rtol, t.rel_l2);
+	}
+	sha256_hex(sb.buf ? sb.buf : "", sb.len, out);
+	strbuf_release(&sb);
+}
+
 static json_t *answer(const struct problem *p, json_t *shape_j)
 {
 	const struct ev_problem_desc *d = p->desc;
@@ -872,6 +933,9 @@ static json_t *answer(const struct problem *p, json_t *shape_j)
 	if (d->small_shape)
 		d->small_shape(s, o);
 	json_object_set_new(a, "small_shape", shape_json(o, d->n_keys));
+	char judge[SHA256_HEX_LEN + 1];
+	judge_fingerprint(p, s, judge);
+	json_object_set_new(a, "judge_sha256", json_string(judge));
 	return a;
 }
 

@@ -131,6 +131,10 @@ struct rec_problem {
 	long long dims[8];
 	double flops, min_bytes;     /* NAN when not recorded */
 	const char *plugin_sha256;   /* the problem plug-in's object hash (v2; its built .so) */
+	const char *judge_sha256;    /* what the plug-in judges with, by behaviour (backends/problem.h
+				      * problem_judge_sha256), or NULL (older records, unboxed runs);
+				      * where two records have it, it says whether they are one
+				      * problem, whatever their plug-in hashes */
 	/* The problem's code, as a kernel's code.sources: the plug-in
 	 * problems/NAME.c first, every header it includes from the repository,
 	 * then the GPU reference problems/NAME.cu and its headers when one was

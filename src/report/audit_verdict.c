@@ -241,6 +241,12 @@ int audit_same_kind(const struct rec_problem *x, const struct rec_problem *y)
 		return 0;
 	if ((x->dtype || y->dtype) && !str_same(x->dtype, y->dtype))
 		return 0;
+	/* by what it judges with where both say (judge_sha256: a rebuild
+	 * that changed nothing is the same problem, red team 231; an edit
+	 * that changed the judge is another, red team 234), else by the
+	 * plug-in's object */
+	if (x->judge_sha256 && y->judge_sha256)
+		return !strcmp(x->judge_sha256, y->judge_sha256);
 	return !x->plugin_sha256 || !y->plugin_sha256 || !strcmp(x->plugin_sha256, y->plugin_sha256);
 }
 

@@ -791,6 +791,13 @@ int code_other_build_counts(struct query *q, const struct run_record *r, const s
 {
 	if (!same_problem_name(&r->problem, prob))
 		return 0;
+	/* both say what they judge with: the same judge, or not (a
+	 * rebuild that changed nothing is one, an edit of the reference,
+	 * a fill or the rule another: red team 234's zero-writing code
+	 * beside the old build excused its failures under the heuristic
+	 * below, 3 of 3) */
+	if (r->problem.judge_sha256 && prob->judge_sha256)
+		return !strcmp(r->problem.judge_sha256, prob->judge_sha256);
 	if (same_plugin(&r->problem, prob))
 		return 1;
 	const char *dev = run_dev(r);

@@ -765,7 +765,8 @@ static char *problem_key(const struct rec_problem *x)
 	strbuf_addf(&sb, "%s|%s|", x->name ? x->name : "", x->dtype ? x->dtype : "");
 	for (size_t i = 0; i < x->n_dims && i < 8; i++)
 		strbuf_addf(&sb, "%lld,", x->dims[i]);
-	strbuf_addf(&sb, "|%s", x->plugin_sha256 ? x->plugin_sha256 : "");
+	/* the judge's fingerprint where recorded (audit_same_kind's rule) */
+	strbuf_addf(&sb, "|%s", x->judge_sha256 ? x->judge_sha256 : x->plugin_sha256 ? x->plugin_sha256 : "");
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -1135,6 +1136,7 @@ static int same_problem_key(const struct rec_problem *x, const struct rec_proble
 {
 	struct rec_problem a = *x, b = *y;
 	a.plugin_sha256 = b.plugin_sha256 = NULL;
+	a.judge_sha256 = b.judge_sha256 = NULL;
 	char *ka = problem_key(&a), *kb = problem_key(&b);
 	int same = !strcmp(ka, kb);
 	free(ka);
@@ -1499,6 +1501,7 @@ static int marker_code(struct run_ctx *c, const char *cand, const char *ref)
 		/* as a batch record keys it (pool_add: a batch records no
 		 * plug-in hash) */
 		x.plugin_sha256 = NULL;
+		x.judge_sha256 = NULL;
 		char *pk = problem_key(&x);
 		json_t *code = json_pack("{s:O, s:O, s:s}", "candidate", jc, "reference", jr, "problem", pk);
 		free(pk);

@@ -71,6 +71,7 @@ struct plan {
 	struct plan_job *jobs;       /* in execution order */
 	size_t n_jobs;
 	struct problem problem;      /* the plug-in, built and loaded (backends/problem.h) */
+	char judge_sha256[65];       /* problem_judge_sha256 at the spec's shape, "" none */
 	struct ev_tolerance tol;     /* the checker's rule: the problem's by dtype, or the spec's */
 	struct ev_tolerance tol_problem; /* the problem's own rule for the dtype, before the spec's */
 	int dtype;

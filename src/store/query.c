@@ -127,8 +127,10 @@ static void batch_plugin_of_runs(struct query *q, struct batch_record *b)
 		const char *id = x->n_runs ? x->runs[0] : x->run_id;
 		long at = id ? exact_index(q, id) : -1;
 		const struct run_record *r = at >= 0 ? query_run_at(q, (size_t)at) : NULL;
-		if (r && r->problem.plugin_sha256)
+		if (r && r->problem.plugin_sha256) {
 			b->problem.plugin_sha256 = r->problem.plugin_sha256;
+			b->problem.judge_sha256 = r->problem.judge_sha256;
+		}
 	}
 }
 
