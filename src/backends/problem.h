@@ -156,10 +156,11 @@ struct pb_answer {
 /* The plug-in's answers at shape (boxed call on the first ask, kept), or
  * NULL with why (why NULL: printed). */
 const struct pb_answer *problem_remote_answer(const struct problem *p, const long long *shape, struct strbuf *why);
-/* The judge's fingerprint at shape (pb_answer.judge: the reference's
- * outputs on fixed inputs at the small shape, the scalar, FLOPs, minimum
- * bytes and tolerances at shape, hashed), or NULL (a plug-in loaded
- * unboxed, or a box that gave none).  Borrowed from p's answers. */
+/* The judge's fingerprint (pb_answer.judge, problem_box.c
+ * judge_fingerprint: the fills and the reference's outputs on fixed
+ * inputs, the scalar, FLOPs and minimum bytes, at one shape fixed for the
+ * problem), or NULL (a plug-in loaded unboxed, or a box that gave none).
+ * Borrowed from p's answers at shape. */
 const char *problem_judge_sha256(const struct problem *p, const long long *shape);
 /*
  * A described problem's fill() for the host clock's samples

@@ -275,16 +275,31 @@ static void shadows_in(struct argvb *out, const char *dir, int depth)
 
 char **sandbox_shadowed_libraries(void)
 {
-	struct argvb out = { 0 };
+	struct argvb out = { 0 }, dirs = { 0 };
 	const char *llp = getenv("LD_LIBRARY_PATH");
+	/* each entry as the loader reads it: $ORIGIN (the worker's
+	 * directory, beside the runner's), $LIB and $PLATFORM expanded, a
+	 * relative one from the working directory (add_expanded; red team
+	 * 232: a libm under a path spelled with $LIB or $PLATFORM was mapped
+	 * and never looked at, 12 of 12 evals held) */
+	char self[PATH_MAX];
+	ssize_t sn = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[sn > 0 ? sn : 0] = 0;
+	char *slash = strrchr(self, '/');
+	if (slash)
+		*slash = 0;
 	for (const char *p = llp && *llp ? llp : NULL; p;) {
 		size_t n = strcspn(p, ":;");
 		char *d = xstrndup(p, n);
-		if (*d && !system_dir(d))
-			shadows_in(&out, d, 3);
+		if (*d)
+			add_expanded(&dirs, d, self[0] ? self : "/");
 		free(d);
 		p = p[n] ? p + n + 1 : NULL;
 	}
+	for (size_t i = 0; i < dirs.n; i++)
+		if (!system_dir(dirs.v[i]))
+			shadows_in(&out, dirs.v[i], 3);
+	sandbox_argv_free(dirs.v);
 	return out.v; /* NULL-terminated by argvb_push, NULL for none */
 }
 

@@ -922,6 +922,60 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 		}
 		agrees = 0;
 	}
+	/* a fraction of the bandwidth peak is the DRAM triad's only where
+	 * the run's data came from memory: a hot-cache run's may stay in
+	 * the caches and beat the triad, and the run bounds it by nothing
+	 * (red team 234: a hot naive rowsum read 2.84-3.79x of a 1 GB/s
+	 * cache, a value claim on it supported 3 of 3) */
+	if (agrees && row && !strcmp(stat, "frac_bandwidth_peak")) {
+		const struct run_record *r0 = query_row_run(a->q, row);
+		if (r0 && r0->backend && !strcmp(r0->backend, "host") && (!r0->cache || strcmp(r0->cache, "cold"))) {
+			audit_finding(a, m->line, "unsupported",
+				      "%s: a fraction of the memory bandwidth peak of a run timed cache: %s (its data may "
+				      "stay in the caches, which the triad's peak does not bound); claim it of a cache: "
+				      "cold run",
+				      head.buf, r0->cache ? r0->cache : "hot");
+			goto out;
+		}
+	}
+	/* a throughput rests on the problem's count of the work (FLOPs or
+	 * bytes moved), which its plug-in states: where another build of the
+	 * same problem, dtype and shape recorded another count, the rate is
+	 * that build's word against this one's (red team 234's flopswap:
+	 * gemm's 2MNK made 4MNK doubled GFLOP/s and frac_compute_peak, and
+	 * value claims at those numbers were supported 3 of 3 beside an
+	 * honest batch of the same object at the old count) */
+	if (agrees && b && (!strcmp(stat, "gflops") || !strcmp(stat, "tflops") || !strcmp(stat, "frac_compute_peak") || !strcmp(stat, "gbps") ||
+			    !strcmp(stat, "frac_bandwidth_peak"))) {
+		int flops = strcmp(stat, "gbps") && strcmp(stat, "frac_bandwidth_peak");
+		double here = flops ? b->problem.flops : b->problem.min_bytes;
+		const struct run_record *other = NULL;
+		for (size_t i = 0; i < a->q->n && !other && isfinite(here) && here > 0; i++) {
+			if (a->q->e[i].a.is_batch || a->q->e[i].a.is_search)
+				continue;
+			const struct run_record *y = query_run_at(a->q, i);
+			if (!y || !y->problem.name || !b->problem.name || strcmp(y->problem.name, b->problem.name) ||
+			    !((!y->problem.dtype && !b->problem.dtype) ||
+			      (y->problem.dtype && b->problem.dtype && !strcmp(y->problem.dtype, b->problem.dtype))) ||
+			    y->problem.n_dims != b->problem.n_dims)
+				continue;
+			int same_dims = 1;
+			for (size_t k = 0; k < y->problem.n_dims && k < 8; k++)
+				same_dims &= y->problem.dims[k] == b->problem.dims[k];
+			double there = flops ? y->problem.flops : y->problem.min_bytes;
+			if (same_dims && isfinite(there) && there > 0 && fabs(there - here) > 1e-9 * here)
+				other = y;
+		}
+		if (other) {
+			audit_finding(a, m->line, "unsupported",
+				      "%s: the problem's %s at this shape is %.6g here and %.6g in run %s (another build of "
+				      "the problem): a rate is the work its problem counts over the time, and the "
+				      "builds disagree on the work",
+				      head.buf, flops ? "FLOP count" : "minimum bytes moved", here,
+				      flops ? other->problem.flops : other->problem.min_bytes, audit_id_or(other->run_id));
+			goto out;
+		}
+	}
 	int tie = 0;
 	if (agrees && rate_stat(stat))
 		value_across_batches(a, b, row, vn, stat, want, tol != NULL, pct, amount, ulp, scale, lo, hi, &agrees,

@@ -725,6 +725,23 @@ void code_interrupted_try(struct query *q, const struct batch_record *b, const s
 	free(mb);
 }
 
+/* Do r's failed checks fail the rule t (atol, rtol, rel_l2) for sure,
+ * by their recorded errors: a NaN or an unwritten entry, a rel L2 over
+ * t's, a largest error over (atol + rtol) x the reference's scale? */
+static int checks_fail_rule(const struct run_record *r, const double t[3])
+{
+	for (size_t k = 0; k < r->n_checks; k++) {
+		const struct rec_check *c = &r->checks[k];
+		if (c->pass)
+			continue;
+		double most = (t[0] + t[1]) * c->ref_scale;
+		if (c->nan_count > 0 || c->unwritten > 0 || (isfinite(c->rel_l2) && c->rel_l2 > t[2]) ||
+		    (isfinite(c->max_abs_err) && isfinite(most) && c->max_abs_err > most))
+			return 1;
+	}
+	return 0;
+}
+
 enum outcome code_run_refuted(const struct run_record *r)
 {
 	if (r->outcome != OUTCOME_WRONG_OUTPUT && r->outcome != OUTCOME_NAN && r->outcome != OUTCOME_UNWRITTEN_OUTPUT)
@@ -748,16 +765,7 @@ enum outcome code_run_refuted(const struct run_record *r)
 	 * NaN or an unwritten entry fails any rule; a rel L2 over the
 	 * problem's does; so does a largest error over (atol + rtol) x the
 	 * reference's scale, the most any entry is allowed */
-	for (size_t k = 0; k < r->n_checks; k++) {
-		const struct rec_check *c = &r->checks[k];
-		if (c->pass)
-			continue;
-		double most = (own[0] + own[1]) * c->ref_scale;
-		if (c->nan_count > 0 || c->unwritten > 0 || (isfinite(c->rel_l2) && c->rel_l2 > own[2]) ||
-		    (isfinite(c->max_abs_err) && isfinite(most) && c->max_abs_err > most))
-			return r->outcome;
-	}
-	return OUTCOME_OK;
+	return checks_fail_rule(r, own) ? r->outcome : OUTCOME_OK;
 }
 
 /* The same problem name and dtype (as audit_same_kind, the plug-in aside). */
@@ -791,17 +799,18 @@ int code_other_build_counts(struct query *q, const struct run_record *r, const s
 {
 	if (!same_problem_name(&r->problem, prob))
 		return 0;
-	/* both say what they judge with: the same judge, or not (a
-	 * rebuild that changed nothing is one, an edit of the reference,
-	 * a fill or the rule another: red team 234's zero-writing code
-	 * beside the old build excused its failures under the heuristic
-	 * below, 3 of 3) */
-	if (r->problem.judge_sha256 && prob->judge_sha256)
-		return !strcmp(r->problem.judge_sha256, prob->judge_sha256);
+	/* both say what they judge with (judge_sha256, one shape fixed
+	 * for the problem): another judge's failures say nothing (red team
+	 * 232's reference bent to exp(1.001x), with a code it passed, held
+	 * an honest challenger 10 of 10 under the heuristic below) */
+	int judged = r->problem.judge_sha256 && prob->judge_sha256;
+	if (judged && strcmp(r->problem.judge_sha256, prob->judge_sha256))
+		return 0;
 	if (same_plugin(&r->problem, prob))
 		return 1;
 	const char *dev = run_dev(r);
-	int accepted = 0, tighter = 0;
+	int accepted = 0, tighter = 0, have_now = 0;
+	double now[3] = { NAN, NAN, NAN };
 	size_t others = 0;
 	for (size_t i = 0; i < q->n; i++) {
 		const struct record_attrs *at = &q->e[i].a;
@@ -811,11 +820,15 @@ int code_other_build_counts(struct query *q, const struct run_record *r, const s
 		if (!y || y == r || !same_problem_name(&y->problem, &r->problem) || !same_dims(&y->problem, &r->problem))
 			continue;
 		if (y->problem.plugin_sha256 && prob->plugin_sha256 && !strcmp(y->problem.plugin_sha256, prob->plugin_sha256)) {
-			/* prob's build at r's shape: r's build's rule no tighter */
-			const double now[3] = { y->problem_atol, y->problem_rtol, y->problem_rel_l2 };
+			/* prob's build at r's shape: its rule there */
+			const double t[3] = { y->problem_atol, y->problem_rtol, y->problem_rel_l2 };
 			const double then[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
+			if (!have_now && isfinite(t[0]) && isfinite(t[1]) && isfinite(t[2])) {
+				memcpy(now, t, sizeof(now));
+				have_now = 1;
+			}
 			for (int k = 0; k < 3; k++)
-				tighter |= isfinite(now[k]) && (!isfinite(then[k]) || then[k] < now[k]);
+				tighter |= isfinite(t[k]) && (!isfinite(then[k]) || then[k] < t[k]);
 			continue;
 		}
 		if (y->problem.plugin_sha256 && r->problem.plugin_sha256 &&
@@ -826,6 +839,17 @@ int code_other_build_counts(struct query *q, const struct run_record *r, const s
 			accepted |= y->outcome == OUTCOME_OK;
 		}
 	}
+	if (judged) {
+		/* one judge, another build: the failure counts, by the current
+		 * build's rule where it is looser than the one r was judged by
+		 * (red team 232's looser: softmax's rel L2 1e-5 made 1.00001e-5
+		 * dropped a cheat's failure at 100x it, promoted 11 of 11) */
+		return !tighter || !have_now || checks_fail_rule(r, now);
+	}
+	/* records without the judge's fingerprint: a build that failed
+	 * every other code it judged there is taken for a broken reference
+	 * (red team 234 laundered this with a code that writes zeros; the
+	 * fingerprint closes it for new records) */
 	return !tighter && (accepted || !others);
 }
 

@@ -381,18 +381,19 @@ const struct run_record *code_refuted_run(struct query *q, const struct rec_prob
 /*
  * Does run r, judged under another build of the problem than prob's (the
  * same problem name and dtype, another plug-in hash), count against its
- * code as a failure?  A no-op edit of the problem file (an unused
- * constant) makes another plug-in hash and judges alike (red team 231:
- * such a rebuild erased a `wrong_output` from a `validated` claim and
- * from eval's and the audit's refuted rule, 3 of 3 each), while an edit
- * that changed the rule judges otherwise.  So: yes unless that build's
- * judge failed every other code it judged at r's shape on r's device
- * (runs of other objects there, none ok: a reference the edit broke
- * fails every code), or its rule there was tighter than prob's build's
- * at that shape (the problem tolerances recorded by a run of prob's
- * build there, where one is in the store).  A run of prob's own build:
- * yes.  Open: an edit that breaks the reference, run on one code alone,
- * refutes that code (the edit is in the run's recorded patch).
+ * code as a failure?  Where both records carry the judge's fingerprint
+ * (rec_problem.judge_sha256: the fills and the reference's outputs on
+ * fixed inputs, the scalar, FLOPs and minimum bytes, at one shape fixed
+ * for the problem): only under the same fingerprint, and where prob's
+ * build recorded a looser rule at r's shape, only if r's recorded errors
+ * fail that rule too (red team 231: a no-op rebuild erased failures, 3
+ * of 3; red team 232: a reference bent to exp(1.001x) refuted an honest
+ * code, 10 of 10; a rule loosened by one part in 1e5 dropped a failure
+ * 100x over it, 11 of 11; red team 234: a zero-writing code excused a
+ * build's failures).  Records without it (older): yes unless that
+ * build failed every other code it judged at r's shape on r's device, or
+ * its rule there was tighter than prob's build's.  A run of prob's own
+ * build: yes.
  */
 int code_other_build_counts(struct query *q, const struct run_record *r, const struct rec_problem *prob);
 
