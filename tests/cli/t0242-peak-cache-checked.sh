@@ -70,6 +70,23 @@ expect_contains "$TEST_TMP/out" "; measured by this run)"
 B=$(ls artifacts/runs | grep -- '-batch.json$')
 F=$(jget "artifacts/runs/$B" '"%.4f" % [v for v in d["variants"] if v["variant"] == "wide"][0]["throughput"]["frac_compute_peak"]')
 python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 1 else 1)" "$F" || fail "the wide gemm read $F of one core's peak after the cache was measured again"
+# red team 234: a cache between a third of the spot and it is raised to
+# the spot (80 of 217 GFLOP/s read an honest gemm at 0.175 of peak); a
+# bandwidth far under a spot triad is measured again (1 GB/s: a hot
+# rowsum at 2.8-3.8x of peak); a value claim on a hot run's bandwidth
+# fraction is unsupported
+honest_g=$(jget honest.json 'd["gflops"]')
+edit gflops="$(python3 -c "print(float('$honest_g') / 2.2)")"
+expect_exit 0 "$EVIDENT" run --no-progress --only naive "$S"
+expect_match "$TEST_TMP/out" "; GFLOP/s raised from the cache's $num to a spot check's $num\)"
+edit gbps=1.0
+expect_exit 0 "$EVIDENT" run --no-progress --only naive "$S"
+expect_match "$TEST_TMP/err" "^warning: the cached CPU peak '$cache' \(1 GB/s\) is under what one core of this machine moved just now \($num GB/s, one triad pass over twice the last-level cache\); measuring again\$"
+B=$(ls -t artifacts/runs/*-batch.json | head -1)
+FB=$(jget "$B" '"%.4f" % [v for v in d["variants"] if v["variant"] == "naive"][0]["throughput"]["frac_bandwidth_peak"]')
+printf '# bw\n\nIt moves %s of the peak. <!-- claim: value experiment=host-peakcache variant=naive stat=frac_bandwidth_peak value=%s tol=5%% -->\n' "$FB" "$FB" > bw.md
+"$EVIDENT" audit --no-untraced bw.md > bw.out 2>&1
+expect_match bw.out "bw.md:3: unsupported: value host-peakcache/naive frac_bandwidth_peak=$FB: a fraction of the memory bandwidth peak of a run timed cache: hot"
 # the honest cache: read, named with its sha256
 cp honest.json "$cache"
 sha=$(sha256sum "$cache" | cut -d' ' -f1)

@@ -55,4 +55,25 @@ spec naive32 32 $N > experiments/naive32.yaml
 expect_exit 0 "$EVIDENT" run --no-progress experiments/naive32.yaml
 validated naive32 v2
 expect_match v2.out "v2.md:3: supported: validated naive32/k0"
+# 3: red team 232's looser: the rule loosened by one part in 1e5 (the
+# same judge's fingerprint: the tolerance is not in it) does not drop
+# r64wrong's failure 700x over it, re-judged by the looser rule
+sed -i 's/double v = 1e-5 \*/double v = 1.00001e-5 */' problems/rowsum.c
+grep -q "1.00001e-5" problems/rowsum.c || fail "the rule edit did not apply"
+spec naive64 64 $N > experiments/naive64.yaml
+expect_exit 0 "$EVIDENT" run --no-progress experiments/naive64.yaml
+expect_exit 0 "$EVIDENT" run --no-progress experiments/ok32.yaml
+validated ok32 v3
+expect_match v3.out "v3.md:3: contradicted: validated ok32/k0: .*judged by another build of the problem"
+# 4: red team 234's flopswap: a build that counts other work at a shape
+# holds a rate claim on it (R x C made 2 R x C)
+cp rowsum.good problems/rowsum.c
+sed -i 's/return (double)s\[KR\] \* (double)s\[KC\];/return 2.0 * (double)s[KR] * (double)s[KC];/' problems/rowsum.c
+grep -q "return 2.0 \* (double)s\[KR\]" problems/rowsum.c || fail "the FLOP edit did not apply"
+expect_exit 0 "$EVIDENT" run --no-progress experiments/naive32.yaml
+B=$(ls -t artifacts/runs/*-batch.json | head -1)
+G=$(jget "$B" '"%.3g" % [v for v in d["variants"] if v["variant"] == "k0"][0]["throughput"]["gflops"]')
+printf '# g\n\nIt runs at %s GFLOP/s. <!-- claim: value experiment=naive32 variant=k0 stat=gflops value=%s tol=5%% run=%s -->\n' "$G" "$G" "$(basename "$B" .json)" > g.md
+"$EVIDENT" audit --no-untraced g.md > g.out 2>&1
+expect_match g.out "g.md:3: unsupported: value naive32/k0 gflops=$G: the problem's FLOP count at this shape is"
 exit 0
