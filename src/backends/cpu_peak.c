@@ -287,8 +287,9 @@ static void populate(void *p, size_t bytes)
 		(void)madvise((void *)b, e - b, 23 /* MADV_POPULATE_WRITE */);
 }
 
-/* The triad's rates per chunk, sorted, into *r (malloc'd; the caller frees); their count. */
-static size_t triad_rates(size_t per, double **r, struct strbuf *why)
+/* The triad's rates per chunk over passes passes (fewer past
+ * TRIAD_BUDGET_S), sorted, into *r (malloc'd; the caller frees); their count. */
+static size_t triad_rates(size_t per, int passes, double **r, struct strbuf *why)
 {
 	const size_t chunk = CHUNK_BYTES / sizeof(float), n = per / sizeof(float);
 	float *a = aligned_alloc(64, per), *b = aligned_alloc(64, per), *c = aligned_alloc(64, per);
@@ -306,10 +307,10 @@ static size_t triad_rates(size_t per, double **r, struct strbuf *why)
 		c[i] = 2.0f;
 	}
 	memset(a, 0, per);
-	*r = xmalloc(TRIAD_PASSES * (n / chunk) * sizeof(double));
+	*r = xmalloc(((size_t)passes * (n / chunk) + 1) * sizeof(double));
 	volatile float s = 3.0f;
 	double start = mono_now();
-	for (int p = 0; p < TRIAD_PASSES && (p == 0 || mono_now() - start < TRIAD_BUDGET_S); p++)
+	for (int p = 0; p < passes && (p == 0 || mono_now() - start < TRIAD_BUDGET_S); p++)
 		for (size_t o = 0; o + chunk <= n; o += chunk) {
 			double t0 = mono_now();
 			triad(a + o, b + o, c + o, chunk, s);
@@ -336,35 +337,12 @@ static double triad_spot(void)
 	size_t llc = llc_bytes(), per = llc ? 2 * llc : 16u << 20;
 	per = per < (16u << 20) ? 16u << 20 : per > (32u << 20) ? 32u << 20 : per;
 	per -= per % CHUNK_BYTES;
-	const size_t chunk = CHUNK_BYTES / sizeof(float), n = per / sizeof(float);
-	float *a = aligned_alloc(64, per), *b = aligned_alloc(64, per), *c = aligned_alloc(64, per);
-	double best = 0;
-	if (a && b && c) {
-		populate(a, per);
-		populate(b, per);
-		populate(c, per);
-		for (size_t i = 0; i < n; i++) {
-			b[i] = 1.0f;
-			c[i] = 2.0f;
-		}
-		memset(a, 0, per);
-		size_t k = 0, nc = n / chunk;
-		double *r = xmalloc((nc + 1) * sizeof(double));
-		volatile float sc = 3.0f;
-		for (size_t o = 0; o + chunk <= n; o += chunk) {
-			double t0 = mono_now();
-			triad(a + o, b + o, c + o, chunk, sc);
-			double t = mono_now() - t0;
-			r[k++] = 3.0 * sizeof(float) * (double)chunk / (t > 0 ? t : 1e-9) / 1e9;
-		}
-		sink = a[n / 2];
-		qsort(r, k, sizeof(double), cmp_double);
-		best = k ? quantile(r, k, 0.9) : 0;
-		free(r);
-	}
-	free(a);
-	free(b);
-	free(c);
+	struct strbuf why = STRBUF_INIT;
+	double *r = NULL;
+	size_t k = triad_rates(per, 1, &r, &why);
+	double best = k ? quantile(r, k, 0.9) : 0;
+	free(r);
+	strbuf_release(&why);
 	return best;
 }
 
@@ -451,7 +429,7 @@ int cpu_peak_measure(const char *model, struct cpu_peak *p, struct strbuf *why)
 		return -1;
 	}
 	double *tr;
-	size_t nt = triad_rates(per, &tr, why);
+	size_t nt = triad_rates(per, TRIAD_PASSES, &tr, why);
 	if (!nt) {
 		free(tr);
 		return -1;
