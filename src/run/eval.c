@@ -1345,10 +1345,10 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 	 * the store, outside the batches weighed above too: an interrupted
 	 * batch's, or one of a session killed as its wrong run landed (red
 	 * team 227's killwrong: runs and no batch record, promoted 3 of 3) */
-	long ebi = query_find(q, run_id, NULL);
-	const struct batch_record *ebr0 = ebi >= 0 ? query_batch_at(q, (size_t)ebi) : NULL;
-	if (!w->cand_refuted_batch[0] && ebr0) {
-		const struct run_record *rf = code_refuted_run(q, &ebr0->problem, &rc_row->id);
+	long bi = query_find(q, run_id, NULL);
+	const struct batch_record *ebr = bi >= 0 ? query_batch_at(q, (size_t)bi) : NULL;
+	if (!w->cand_refuted_batch[0] && ebr) {
+		const struct run_record *rf = code_refuted_run(q, &ebr->problem, &rc_row->id);
 		if (rf) {
 			snprintf(w->cand_refuted_batch, sizeof(w->cand_refuted_batch), "%s",
 				 rf->batch_id ? rf->batch_id : rf->run_id ? rf->run_id : "?");
@@ -1364,8 +1364,6 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 	 * faster; both sides' runs every one going faster, left out */
 	struct code_orphan *orph = NULL;
 	size_t n_orph = 0;
-	long bi = query_find(q, run_id, NULL);
-	const struct batch_record *ebr = bi >= 0 ? query_batch_at(q, (size_t)bi) : NULL;
 	if (ebr)
 		n_orph = code_orphan_tries(q, eb->batch_id, &ebr->problem, same_problem_key, &rc_row->id, &rr_row->id,
 					   CODE_NARROW_B, &orph);
