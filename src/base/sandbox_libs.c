@@ -233,9 +233,9 @@ static char *system_file_named(const char *base)
 	return NULL;
 }
 
-/* Shared objects under dir (depth levels of subdirectories too: the
- * loader's glibc-hwcaps and legacy ones) whose name the system has with
- * other content, as "FILE (shadows SYSTEM_FILE)" into out. */
+/* Shared objects under dir (depth levels of subdirectories too) whose
+ * name the system has with other content, as "FILE (shadows
+ * SYSTEM_FILE)" into out, each once. */
 static void shadows_in(struct argvb *out, const char *dir, int depth)
 {
 	DIR *d = opendir(dir);
@@ -263,7 +263,8 @@ static void shadows_in(struct argvb *out, const char *dir, int depth)
 			if (sysf && (stat(sysf, &ss) < 0 || ss.st_size != st.st_size || sha256_file_hex(f, a) < 0 ||
 				     sha256_file_hex(sysf, b) < 0 || strcmp(a, b))) {
 				char *x = xstrfmt("%s (shadows %s)", f, sysf);
-				argvb_push(out, x);
+				if (!argvb_has(out, x))
+					argvb_push(out, x);
 				free(x);
 			}
 			free(sysf);
@@ -296,9 +297,26 @@ char **sandbox_shadowed_libraries(void)
 		free(d);
 		p = p[n] ? p + n + 1 : NULL;
 	}
-	for (size_t i = 0; i < dirs.n; i++)
-		if (!system_dir(dirs.v[i]))
-			shadows_in(&out, dirs.v[i], 3);
+	/* each directory with every subdirectory the loader tries in it,
+	 * in its list (sandbox_loader_subdirs: red team 236's libm in the
+	 * legacy tls/haswell/avx512_1/x86_64, four levels down, was mapped
+	 * and not seen by a walk three deep), and a walk six deep beside it
+	 * (a loader this process could not ask) */
+	char *exe = realpath("/proc/self/exe", NULL), *interp = exe ? elf_interp(exe) : NULL;
+	const struct argvb *subs = sandbox_loader_subdirs(interp, exe);
+	free(exe);
+	free(interp);
+	for (size_t i = 0; i < dirs.n; i++) {
+		if (system_dir(dirs.v[i]))
+			continue;
+		for (size_t k = 0; k < subs->n; k++)
+			if (subs->v[k][0]) {
+				char *sub = xstrfmt("%s%s%s", dirs.v[i], subs->v[k][0] == '/' ? "" : "/", subs->v[k]);
+				shadows_in(&out, sub, 0);
+				free(sub);
+			}
+		shadows_in(&out, dirs.v[i], 6);
+	}
 	sandbox_argv_free(dirs.v);
 	return out.v; /* NULL-terminated by argvb_push, NULL for none */
 }

@@ -6,7 +6,7 @@
 # a warning and measured again, as is one measured on another host; the
 # record says measured by this run, or names the cache file and its
 # sha256; a cache under what the core does in a spot check now is
-# refused too (red team 231).  (A one-thread run whose fraction of one
+# refused too (red team 231), and one far over it (red team 236).  (A one-thread run whose fraction of one
 # core's peak is above what its threads can reach, threads_max x 1.25,
 # gets a batch note and holds a value claim on it: no cache reaches it
 # here since the spot check.)
@@ -87,6 +87,17 @@ FB=$(jget "$B" '"%.4f" % [v for v in d["variants"] if v["variant"] == "naive"][0
 printf '# bw\n\nIt moves %s of the peak. <!-- claim: value experiment=host-peakcache variant=naive stat=frac_bandwidth_peak value=%s tol=5%% -->\n' "$FB" "$FB" > bw.md
 "$EVIDENT" audit --no-untraced bw.md > bw.out 2>&1
 expect_match bw.out "bw.md:3: unsupported: value host-peakcache/naive frac_bandwidth_peak=$FB: a fraction of the memory bandwidth peak of a run timed cache: hot"
+# red team 236: a cache far over the spots is measured again too (480
+# GFLOP/s and 480 GB/s, 217 and 15 measured, read an honest gemm at
+# 0.025 of peak and a value claim on it supported)
+edit gflops="$(python3 -c "print(float('$honest_g') * 2.2)")"
+expect_exit 0 "$EVIDENT" run --no-progress --only naive "$S"
+expect_match "$TEST_TMP/err" "^warning: the cached CPU peak '$cache' \($num GFLOP/s\) is over 1.5x what one core of this CPU did just now \($num GFLOP/s, the fastest of a few 1 ms FMA trials, twice\); measuring again\$"
+honest_b=$(jget honest.json 'd["gbps"]')
+edit gbps="$(python3 -c "print(float('$honest_b') * 6)")"
+expect_exit 0 "$EVIDENT" run --no-progress --only naive "$S"
+expect_match "$TEST_TMP/err" "^warning: the cached CPU peak '$cache' \($num GB/s\) is over 2x what one core of this machine moved just now \($num GB/s, a triad pass over twice the last-level cache, twice\); measuring again\$"
+expect_contains "$TEST_TMP/out" "; measured by this run)"
 # the honest cache: read, named with its sha256
 cp honest.json "$cache"
 sha=$(sha256sum "$cache" | cut -d' ' -f1)

@@ -57,17 +57,25 @@ echo 'double exp(double x){return x;}' > "$L/stub.c"
 printf 'GLIBC_2.29 { global: exp; local: *; };\n' > "$L/stub.map"
 gcc -shared -fPIC -o "$L/libmstub.so" "$L/stub.c" -Wl,-soname,/usr/lib/x86_64-linux-gnu/libm.so.6 \
 	-Wl,--version-script="$L/stub.map" || skip "cannot build the stub libm"
+# row 2's libm in the deepest subdirectory the loader tries (red team
+# 236: glibc 2.36's legacy tls/haswell/avx512_1/x86_64, four levels
+# down, escaped a walk three deep; "" where the loader names none)
+deep=$(LD_DEBUG=libs LD_LIBRARY_PATH=/nonexistent-evident-t0300 /bin/true 2>&1 |
+	sed -n 's/.*search path=\(.*\)(LD_LIBRARY_PATH).*/\1/p' | head -1 | tr ':' '\n' |
+	sed -n 's|^/nonexistent-evident-t0300/||p' | tr -d ' \t' | awk -F/ '{print NF, $0}' | sort -n | tail -1 | cut -d' ' -f2-)
+echo "row 2's libm in $L/2/$deep"
 for row in 2:fakelibm.c 4:slowlibm.c; do
-	n=${row%%:*} src=${row#*:}
-	mkdir -p "$L/$n"
-	gcc -O2 -shared -fPIC -o "$L/$n/libm.so.6" $D/$src -Wl,-soname,libm.so.6 -Wl,--version-script=$D/fakelibm.map \
+	n=${row%%:*} src=${row#*:} sub=
+	[ "$n" = 2 ] && sub=${deep:+/$deep}
+	mkdir -p "$L/$n$sub"
+	gcc -O2 -shared -fPIC -o "$L/$n$sub/libm.so.6" $D/$src -Wl,-soname,libm.so.6 -Wl,--version-script=$D/fakelibm.map \
 		"$L/libmstub.so" || fail "cannot build $src"
 	export EVIDENT_STORE="$TEST_TMP/s$n"
 	env LD_LIBRARY_PATH="$L/$n" nice -n 19 "$EVIDENT" run --no-progress $SP/host-redteam229-chal.yaml > side$n.out 2>&1
 	r=$(ls "$EVIDENT_STORE"/runs/*.json | grep -v -- -batch.json | head -1)
 	[ -n "$r" ] || { cat side$n.out; fail "row $n: the side run recorded nothing"; }
 	expect_eq "$(jget "$r" 'len(d["judge"]["sandbox"]["shadowed_libraries"])')" 1 "row $n: the side run's shadowed_libraries"
-	expect_match "$r" "$L/$n/libm.so.6 \\(shadows /"
+	expect_match "$r" "$L/$n$sub/libm.so.6 \\(shadows /"
 	echo '{"kernel": "'$D'/chal.c"}' | env -u LD_LIBRARY_PATH "$EVIDENT" eval --no-progress $SP/host-redteam229-chal.yaml > a$n.json 2> a$n.err || true
 	answer a$n.json > said || fail "reading the answer: $(cat said a$n.err)"
 	read -r promoted outcome held < said
