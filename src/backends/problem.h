@@ -151,6 +151,7 @@ struct pb_answer {
 	long long extra[EV_PROBLEM_MAX_KEYS];
 	long long small[EV_PROBLEM_MAX_KEYS];
 	char judge[65];         /* problem_box.c judge_fingerprint's, "" none */
+	char judge_run[65];     /* problem_box.c run_fingerprint's, "" none, or "nondeterministic" */
 };
 
 /* The plug-in's answers at shape (boxed call on the first ask, kept), or
@@ -162,6 +163,14 @@ const struct pb_answer *problem_remote_answer(const struct problem *p, const lon
  * problem), or NULL (a plug-in loaded unboxed, or a box that gave none).
  * Borrowed from p's answers at shape. */
 const char *problem_judge_sha256(const struct problem *p, const long long *shape);
+/* The judge's fingerprint at shape itself (pb_answer.judge_run,
+ * problem_box.c run_fingerprint: the fills and the reference's outputs,
+ * rounded to 20 significant bits, on fixed inputs at every shape the
+ * float64 reference judges a run at shape with - shape when it is cheap,
+ * its small and extra shapes - and the scalar; no work counts), or
+ * "nondeterministic" where two computations of it differ, or NULL.
+ * Borrowed from p's answers at shape. */
+const char *problem_judge_run_sha256(const struct problem *p, const long long *shape);
 /*
  * A described problem's fill() for the host clock's samples
  * (run/host_clock.c): `evident-worker __fill` in a box of its own for the

@@ -503,6 +503,9 @@ const struct pb_answer *problem_remote_answer(const struct problem *p, const lon
 	const char *judge = str_at(a, "judge_sha256");
 	if (judge && strlen(judge) == SHA256_HEX_LEN)
 		snprintf(x->judge, sizeof(x->judge), "%s", judge);
+	judge = str_at(a, "judge_run_sha256");
+	if (judge && (strlen(judge) == SHA256_HEX_LEN || !strcmp(judge, "nondeterministic")))
+		snprintf(x->judge_run, sizeof(x->judge_run), "%s", judge);
 	json_decref(j);
 	return x;
 }
@@ -513,6 +516,14 @@ const char *problem_judge_sha256(const struct problem *p, const long long *shape
 		return NULL;
 	const struct pb_answer *a = problem_remote_answer(p, shape, NULL);
 	return a && a->judge[0] ? a->judge : NULL;
+}
+
+const char *problem_judge_run_sha256(const struct problem *p, const long long *shape)
+{
+	if (!p->remote)
+		return NULL;
+	const struct pb_answer *a = problem_remote_answer(p, shape, NULL);
+	return a && a->judge_run[0] ? a->judge_run : NULL;
 }
 
 int problem_remote_check(const struct problem *p, const long long *shape, char *err, size_t errlen)
@@ -911,6 +922,107 @@ static void judge_fingerprint(const struct problem *p, char out[SHA256_HEX_LEN +
 	strbuf_release(&sb);
 }
 
+/* x to 20 significant bits, to nearest: a reference refactored to
+ * another order of the same sums moves its outputs by ulps of a double,
+ * which this does not see (red team 235's y *= 1.0 / sum, a new
+ * fingerprint for one judge); an edit that moves them by 1e-6 does */
+static double round20(double x)
+{
+	if (!isfinite(x) || x == 0)
+		return x;
+	int e;
+	double m = frexp(x, &e);
+	return ldexp(nearbyint(m * 1048576.0) / 1048576.0, e);
+}
+
+/* A run-shape fingerprint's shapes cost at most this many FLOPs each
+ * (the reference runs twice per distribution): a larger run shape is
+ * left to its small and extra shapes, where a GPU backend's checks use
+ * the float64 reference (checker.c cross_check) */
+#define RUN_FINGERPRINT_MAX_FLOPS 2.5e8
+
+/* one computation of run_fingerprint's text into sb */
+static void run_fingerprint_text(const struct problem *p, long long (*shapes)[EV_PROBLEM_MAX_KEYS], int n_shapes,
+				 struct strbuf *sb)
+{
+	const struct ev_problem_desc *d = p->desc;
+	char h[SHA256_HEX_LEN + 1];
+	for (int s = 0; s < n_shapes; s++) {
+		const long long *sh = shapes[s];
+		float **in = problem_inputs_new(p, sh);
+		double **outs = problem_outputs_new(p, sh);
+		double scalar = d->scalar ? d->scalar(sh) : 0;
+		strbuf_addf(sb, "shape %d scalar %.17g\n", s, scalar);
+		for (int dist = 0; dist < d->n_dists; dist++) {
+			d->fill(sh, dist, 0x72756e6a756467ull + (uint64_t)dist, in);
+			d->reference(sh, scalar, (const float *const *)in, outs);
+			for (int t = 0; t < p->n_inputs; t++) {
+				sha256_hex(in[t], problem_tensor_numel(p, t, sh) * sizeof(float), h);
+				strbuf_addf(sb, "shape %d dist %d input %d %s\n", s, dist, t, h);
+			}
+			for (int o = 0; o < p->n_outputs; o++) {
+				size_t n = problem_tensor_numel(p, p->n_inputs + o, sh);
+				for (size_t i = 0; i < n; i++)
+					outs[o][i] = round20(outs[o][i]);
+				sha256_hex(outs[o], n * sizeof(double), h);
+				strbuf_addf(sb, "shape %d dist %d output %d %s\n", s, dist, o, h);
+			}
+		}
+		problem_buffers_free(in, p->n_inputs);
+		problem_buffers_free(outs, p->n_outputs);
+	}
+}
+
+/*
+ * The judge at shape itself (problem.h problem_judge_run_sha256): what
+ * judge_fingerprint's one fixed shape cannot see - a reference bent at
+ * the run's shape only (red team 237's C=512, 235's C != 16: an honest
+ * code refuted for good under an unchanged fingerprint), or an edit at
+ * the fixed shape only, or of the FLOP count (237: every earlier failure
+ * cleared).  Computed twice: a judge whose two answers differ is
+ * "nondeterministic" (red team 235's TSC reading: a new fingerprint in
+ * every process under one plug-in).  shape already checked.
+ */
+static void run_fingerprint(const struct problem *p, const long long *shape, char out[SHA256_HEX_LEN + 1])
+{
+	const struct ev_problem_desc *d = p->desc;
+	long long shapes[3][EV_PROBLEM_MAX_KEYS];
+	int n = 0;
+	char err[256];
+	out[0] = 0;
+	memset(shapes, 0, sizeof(shapes));
+	if (d->flops(shape) <= RUN_FINGERPRINT_MAX_FLOPS)
+		memcpy(shapes[n++], shape, sizeof(shapes[0]));
+	long long o[EV_PROBLEM_MAX_KEYS];
+	memcpy(o, shape, sizeof(o));
+	if (d->small_shape) {
+		d->small_shape(shape, o);
+		if (d->check(o, err, sizeof(err)) == 0)
+			memcpy(shapes[n++], o, sizeof(o));
+	}
+	memcpy(o, shape, sizeof(o));
+	if (d->extra_shape && d->extra_shape(shape, o) == 0 && d->check(o, err, sizeof(err)) == 0)
+		memcpy(shapes[n++], o, sizeof(o));
+	for (int i = 1; i < n; i++) /* each shape once */
+		for (int j = 0; j < i; j++)
+			if (!memcmp(shapes[i], shapes[j], sizeof(shapes[0]))) {
+				memmove(shapes[i], shapes[i + 1], sizeof(shapes[0]) * (size_t)(n - i - 1));
+				n--, i--;
+				break;
+			}
+	if (!n)
+		return;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	run_fingerprint_text(p, shapes, n, &a);
+	run_fingerprint_text(p, shapes, n, &b);
+	if (a.len != b.len || memcmp(a.buf, b.buf, a.len))
+		snprintf(out, SHA256_HEX_LEN + 1, "nondeterministic");
+	else
+		sha256_hex(a.buf ? a.buf : "", a.len, out);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
 static json_t *answer(const struct problem *p, json_t *shape_j)
 {
 	const struct ev_problem_desc *d = p->desc;
@@ -952,6 +1064,9 @@ static json_t *answer(const struct problem *p, json_t *shape_j)
 	judge_fingerprint(p, judge);
 	if (judge[0])
 		json_object_set_new(a, "judge_sha256", json_string(judge));
+	run_fingerprint(p, s, judge);
+	if (judge[0])
+		json_object_set_new(a, "judge_run_sha256", json_string(judge));
 	return a;
 }
 

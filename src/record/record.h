@@ -135,6 +135,10 @@ struct rec_problem {
 				      * problem_judge_sha256), or NULL (older records, unboxed runs);
 				      * where two records have it, it says whether they are one
 				      * problem, whatever their plug-in hashes */
+	const char *judge_run_sha256; /* the same at the run's own shapes (problem_judge_run_sha256),
+				       * "nondeterministic", or NULL (older records): where two records
+				       * have it, whether one build's failure counts under the other
+				       * (code_identity.c code_other_build_counts) */
 	/* The problem's code, as a kernel's code.sources: the plug-in
 	 * problems/NAME.c first, every header it includes from the repository,
 	 * then the GPU reference problems/NAME.cu and its headers when one was

@@ -161,6 +161,7 @@ void record_read_problem(json_t *m, struct rec_problem *p)
 	p->min_bytes = gn(pr, "min_bytes");
 	p->plugin_sha256 = gs(pr, "plugin_sha256");
 	p->judge_sha256 = gs(pr, "judge_sha256");
+	p->judge_run_sha256 = gs(pr, "judge_run_sha256");
 	p->sources = read_sources(ga(pr, "sources"), &p->n_sources);
 	json_t *shape = go(pr, "shape");
 	/* v1 wrote B, H, S, D in that order of meaning but the store sorts
@@ -204,6 +205,8 @@ json_t *record_write_problem(const struct rec_problem *p)
 	json_object_set_new(o, "plugin_sha256", jstr(p->plugin_sha256));
 	if (p->judge_sha256)
 		json_object_set_new(o, "judge_sha256", jstr(p->judge_sha256));
+	if (p->judge_run_sha256)
+		json_object_set_new(o, "judge_run_sha256", jstr(p->judge_run_sha256));
 	if (p->n_sources)
 		json_object_set_new(o, "sources", write_sources(p->sources, p->n_sources));
 	return o;

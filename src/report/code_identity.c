@@ -746,7 +746,13 @@ enum outcome code_run_refuted(const struct run_record *r)
 {
 	if (r->outcome != OUTCOME_WRONG_OUTPUT && r->outcome != OUTCOME_NAN && r->outcome != OUTCOME_UNWRITTEN_OUTPUT)
 		return OUTCOME_OK;
-	if (query_run_weak_judge_why(r))
+	/* a run whose judge its environment could bend against an honest
+	 * code (a third party's library on LD_LIBRARY_PATH, no box, a
+	 * bubblewrap not verified: red team 229's libm) refutes nothing;
+	 * one that asked fewer timed checks does (a failed check is a
+	 * failure however few were drawn: red team 237's timed_checks 5
+	 * left a cheat's wrong run unrefuted, promoted 9 of 14) */
+	if (query_run_bendable_judge_why(r))
 		return OUTCOME_OK;
 	const double spec[3] = { r->atol, r->rtol, r->rel_l2 };
 	const double own[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
@@ -795,19 +801,58 @@ static const char *run_dev(const struct run_record *r)
 	return r->device_name ? r->device_name : r->cpu;
 }
 
+/* prob's build's judge at r's own shapes (rec_problem.judge_run_sha256):
+ * prob's where r ran at prob's dims, else a run of prob's build at r's
+ * dims that recorded it; NULL where none says */
+static const char *judge_run_of(struct query *q, const struct run_record *r, const struct rec_problem *prob)
+{
+	if (same_dims(&r->problem, prob))
+		return prob->judge_run_sha256;
+	for (size_t i = 0; prob->plugin_sha256 && i < q->n; i++) {
+		const struct record_attrs *at = &q->e[i].a;
+		if (at->is_batch || at->is_search)
+			continue;
+		const struct run_record *y = query_run_at(q, i);
+		if (y && y->problem.judge_run_sha256 && y->problem.plugin_sha256 &&
+		    !strcmp(y->problem.plugin_sha256, prob->plugin_sha256) && same_dims(&y->problem, &r->problem))
+			return y->problem.judge_run_sha256;
+	}
+	return NULL;
+}
+
 int code_other_build_counts(struct query *q, const struct run_record *r, const struct rec_problem *prob)
 {
 	if (!same_problem_name(&r->problem, prob))
 		return 0;
-	/* both say what they judge with (judge_sha256, one shape fixed
-	 * for the problem): another judge's failures say nothing (red team
-	 * 232's reference bent to exp(1.001x), with a code it passed, held
-	 * an honest challenger 10 of 10 under the heuristic below) */
-	int judged = r->problem.judge_sha256 && prob->judge_sha256;
-	if (judged && strcmp(r->problem.judge_sha256, prob->judge_sha256))
-		return 0;
+	/* one plug-in object is one judge, whatever its fingerprints say
+	 * (red team 235's plug-in that adds a TSC reading x 1e-30 to its
+	 * reference: a new fingerprint in every process, a cheat's failure
+	 * cleared 5 of 5) */
 	if (same_plugin(&r->problem, prob))
 		return 1;
+	/* both say what they judge with at r's own shapes (judge_run_sha256:
+	 * the fills and the reference's outputs to 20 bits there, no work
+	 * counts): another judge's failures say nothing (red team 237's
+	 * reference bent at C=512 only, 235's at C != 16: an honest
+	 * challenger refuted for good under an unchanged fixed-shape
+	 * fingerprint), the same judge's count (237's FLOP count 5 -> 4, an
+	 * edit at the fixed shape only, 235's y *= 1.0 / sum: every earlier
+	 * failure cleared).  A current build whose two computations of it
+	 * differed cannot say it judges otherwise: the failure counts. */
+	const char *jr = r->problem.judge_run_sha256, *jp = jr ? judge_run_of(q, r, prob) : NULL;
+	int judged;
+	if (jr && jp) {
+		if (strcmp(jp, "nondeterministic") && strcmp(jr, jp))
+			return 0;
+		judged = 1;
+	} else {
+		/* else the fixed shape's (judge_sha256): red team 232's
+		 * reference bent to exp(1.001x), with a code it passed, held
+		 * an honest challenger 10 of 10 under the heuristic below */
+		judged = r->problem.judge_sha256 && prob->judge_sha256;
+		if (judged && strcmp(r->problem.judge_sha256, prob->judge_sha256))
+			return 0;
+	}
 	const char *dev = run_dev(r);
 	int accepted = 0, tighter = 0, have_now = 0;
 	double now[3] = { NAN, NAN, NAN };

@@ -381,10 +381,15 @@ const struct run_record *code_refuted_run(struct query *q, const struct rec_prob
 /*
  * Does run r, judged under another build of the problem than prob's (the
  * same problem name and dtype, another plug-in hash), count against its
- * code as a failure?  Where both records carry the judge's fingerprint
- * (rec_problem.judge_sha256: the fills and the reference's outputs on
- * fixed inputs, the scalar, FLOPs and minimum bytes, at one shape fixed
- * for the problem): only under the same fingerprint, and where prob's
+ * code as a failure?  The same plug-in object: yes.  Where r and prob's
+ * build at r's dims record the judge at the run's own shapes
+ * (rec_problem.judge_run_sha256: the fills and the reference's outputs
+ * to 20 bits on fixed inputs at r's shape, its small and extra shapes,
+ * and the scalar): only under the same one, or where prob's build's is
+ * "nondeterministic" (red teams 235, 237); else where both carry the
+ * fixed-shape fingerprint (rec_problem.judge_sha256: the same at one
+ * shape fixed for the problem, with FLOPs and minimum bytes): only
+ * under the same fingerprint; either way, where prob's
  * build recorded a looser rule at r's shape, only if r's recorded errors
  * fail that rule too (red team 231: a no-op rebuild erased failures, 3
  * of 3; red team 232: a reference bent to exp(1.001x) refuted an honest

@@ -1319,7 +1319,8 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 					 e->batch_id ? e->batch_id : e->run_id);
 			}
 			const struct pool_row *rf = pool_row_of(e, &rc_row->id, NULL, 0, NULL);
-			if (rf && !w->cand_refuted_batch[0] && rf->refuted != OUTCOME_OK && !rf->weak) {
+			/* (row_refuted weighs each run's judge: code_run_refuted) */
+			if (rf && !w->cand_refuted_batch[0] && rf->refuted != OUTCOME_OK) {
 				snprintf(w->cand_refuted_batch, sizeof(w->cand_refuted_batch), "%s",
 					 e->batch_id ? e->batch_id : e->run_id);
 				w->cand_refuted_outcome = outcome_name(rf->refuted);

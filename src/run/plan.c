@@ -216,6 +216,8 @@ int plan_problem(struct run_ctx *c)
 	p->flops = problem_flops(&p->problem, s->dims);
 	const char *judge = problem_judge_sha256(&p->problem, s->dims);
 	snprintf(p->judge_sha256, sizeof(p->judge_sha256), "%s", judge ? judge : "");
+	judge = problem_judge_run_sha256(&p->problem, s->dims);
+	snprintf(p->judge_run_sha256, sizeof(p->judge_run_sha256), "%s", judge ? judge : "");
 	p->min_bytes = problem_min_bytes(&p->problem, s->dims, c->be->uses_gpu ? dtype_size(p->dtype) : sizeof(float));
 	if (rotation_sets(c, &p->n_sets) < 0)
 		return -1;

@@ -250,6 +250,12 @@ int query_run_unboxed(const struct run_record *r);
  * search set aside (they count such a row only against): a spec's looser
  * tolerance is its own recorded choice there (validated weighs it). */
 const char *query_run_weak_judge_why(const struct run_record *r);
+/* Of those, what lets the run's environment bend its judge against an
+ * honest code (no box, an unverified bubblewrap, libraries shadowing the
+ * system's), or NULL: fewer timed checks make a judge weaker for a
+ * pass, never for a failure (code_identity.c code_run_refuted).  A
+ * static string. */
+const char *query_run_bendable_judge_why(const struct run_record *r);
 /* Did r's runner have libraries on LD_LIBRARY_PATH shadowing the system's
  * (judge.sandbox.shadowed_libraries, sandbox.h sandbox_shadowed_libraries)?
  * A weaker judge: the box's loader may have mapped them for the kernel. */

@@ -1,0 +1,80 @@
+# t0301 - red teams 235 and 237 (tests/fixtures/adversary/host/
+# redteam235/, redteam237/ README.md): the judge's fingerprint at one
+# fixed shape decided whether another build's failure counted.  A FLOP
+# count edited (5 -> 4: nothing the judge checks) cleared a cheat's
+# failure (validated supported 3 of 3); a reference bent at the run's
+# shape only (the fixed shape's unchanged) refuted an honest code for
+# good (held 6 of 6).  Now each run records the judge at its own shapes
+# (problem.judge_run_sha256: fills and reference outputs to 20 bits at
+# the run's shape, its small and extra shapes; no work counts) and
+# code_identity.c code_other_build_counts compares that.  And a wrong run
+# that asked 5 timed checks refuted nothing (red team 237's tc5: promoted
+# 9 of 14): fewer timed checks weaken a pass, never a failure.
+. "$REPO/tests/cli/lib.sh"
+command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+mkrepo
+spec() { # spec NAME R KERNEL: one rowsum experiment at R rows
+	printf 'name: %s\nproblem: rowsum\nbackend: host\nshape: {R: %s, C: 1024}\nbaseline: k0\nvariants:\n  k0: {kernel: %s}\n' "$1" "$2" "$3"
+	printf 'correctness: {seeds: 1, seed: 1}\ntiming: {warmup_ms: 0, samples: 10}\nlimits: {timeout_s: 60}\nrepeats: 1\n'
+}
+validated() { # validated EXPERIMENT FILE: audit a validated claim on k0
+	printf '# t\n\nIt passes. <!-- claim: validated experiment=%s variant=k0 -->\n' "$1" > "$2.md"
+	"$EVIDENT" audit --no-untraced "$2.md" > "$2.out" 2>&1
+}
+W=tests/fixtures/adversary/host/redteam231/r64wrong.c
+N=kernels/rowsum/naive.c
+cp problems/rowsum.c rowsum.good
+# 1: r64wrong fails at R=64; the FLOP count is edited (2 R C); its R=32
+# runs pass: validated is not supported (the judge at R=64 is unchanged)
+spec fail64 64 $W > experiments/fail64.yaml
+"$EVIDENT" run --no-progress experiments/fail64.yaml > f.out 2>&1
+expect_match f.out "^k0 +wrong_output"
+r=$(ls artifacts/runs/*.json | grep -v -- -batch.json | head -1)
+j1=$(jget "$r" 'd["problem"]["judge_run_sha256"]')
+[ ${#j1} = 64 ] || fail "the run recorded no judge_run_sha256 ('$j1')"
+sed -i 's/return (double)s\[KR\] \* (double)s\[KC\];/return 2.0 * (double)s[KR] * (double)s[KC];/' problems/rowsum.c
+grep -q "return 2.0 \* (double)s\[KR\]" problems/rowsum.c || fail "the FLOP edit did not apply"
+spec naive64 64 $N > experiments/naive64.yaml
+expect_exit 0 "$EVIDENT" run --no-progress experiments/naive64.yaml
+B=$(ls -t artifacts/runs/*-batch.json | head -1)
+r=$(ls -t artifacts/runs/*.json | grep -v -- -batch.json | head -1)
+expect_eq "$(jget "$r" 'd["problem"]["judge_run_sha256"]')" "$j1" "the judge at R=64 after the FLOP edit"
+spec ok32 32 $W > experiments/ok32.yaml
+expect_exit 0 "$EVIDENT" run --no-progress experiments/ok32.yaml
+validated ok32 v1
+expect_match v1.out "v1.md:3: contradicted: validated ok32/k0: .*judged by another build of the problem"
+# 2: a reference bent at R=48 only fails naive.c there (the fixed
+# shape's fingerprint unchanged); restored, naive.c at R=48 passes and
+# its validated claim is supported: the bent build judged otherwise there
+cp rowsum.good problems/rowsum.c
+sed -i 's/out\[0\]\[r\] = acc;/out[0][r] = R == 48 ? 2 * acc : acc;/' problems/rowsum.c
+grep -q "R == 48 ? 2 \* acc" problems/rowsum.c || fail "the reference edit did not apply"
+spec broken48 48 $N > experiments/broken48.yaml
+"$EVIDENT" run --no-progress experiments/broken48.yaml > b.out 2>&1
+expect_match b.out "^k0 +wrong_output"
+cp rowsum.good problems/rowsum.c
+spec naive48 48 $N > experiments/naive48.yaml
+expect_exit 0 "$EVIDENT" run --no-progress experiments/naive48.yaml
+validated naive48 v2
+expect_match v2.out "v2.md:3: supported: validated naive48/k0"
+# 3: red team 237's tc5: a wrong run that asked 5 timed checks holds a
+# faster claim of its code (nicewrong.c: wrong at nice 19)
+if [ "$(nice)" -lt 19 ]; then
+	SP=tests/fixtures/specs
+	nice -n 19 "$EVIDENT" run --no-progress $SP/host-redteam237-tc5.yaml > tc5.out 2>&1
+	expect_match tc5.out "^nw +wrong_output"
+	# (twice: two batches of the code that went faster, a majority)
+	"$EVIDENT" run --no-progress $SP/host-redteam237-nw.yaml > nw0.out 2>&1
+	"$EVIDENT" run --no-progress $SP/host-redteam237-nw.yaml > nw.out 2>&1
+	b=$(sed -n 's/.*and batch \([^ ]*\) in .*/\1/p' nw.out)
+	if grep -qE "^nw +ok .* faster$" nw.out; then
+		echo "<!-- claim: faster experiment=rt237-nw a=nw b=inc run=$b -->" > f.md
+		"$EVIDENT" audit --no-untraced f.md > f3.out 2>&1
+		expect_match f3.out "f.md:1: contradicted: faster nw vs inc: .*a code whose output the judge refuted \(wrong_output"
+	else
+		echo "note: nw not ok and faster at nice $(nice) here ($(grep -E '^nw ' nw.out)): row 3's claim not made"
+	fi
+else
+	echo "note: row 3 skipped: the test runs at nice 19, where nicewrong.c is always wrong"
+fi
+exit 0
