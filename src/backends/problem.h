@@ -152,6 +152,11 @@ struct pb_answer {
 	long long small[EV_PROBLEM_MAX_KEYS];
 	char judge[65];         /* problem_box.c judge_fingerprint's, "" none */
 	char judge_run[65];     /* problem_box.c run_fingerprint's, "" none, or "nondeterministic" */
+	struct {
+		char role[8];   /* "run", "small", "extra" */
+		char sha256[65];
+	} judge_roles[3];       /* the same by shape */
+	int n_judge_roles;
 };
 
 /* The plug-in's answers at shape (boxed call on the first ask, kept), or
@@ -171,6 +176,11 @@ const char *problem_judge_sha256(const struct problem *p, const long long *shape
  * "nondeterministic" where two computations of it differ, or NULL.
  * Borrowed from p's answers at shape. */
 const char *problem_judge_run_sha256(const struct problem *p, const long long *shape);
+/* The judge at shape itself however costly (problem_box.c
+ * role_fingerprint in the problem's box: a host run's, whose checks use
+ * the float64 reference there): 0 with out set (a hash, or
+ * "nondeterministic"), or -1 with why. */
+int problem_judge_run_full(const struct problem *p, const long long *shape, char out[65], struct strbuf *why);
 /*
  * A described problem's fill() for the host clock's samples
  * (run/host_clock.c): `evident-worker __fill` in a box of its own for the

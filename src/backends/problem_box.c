@@ -506,6 +506,17 @@ const struct pb_answer *problem_remote_answer(const struct problem *p, const lon
 	judge = str_at(a, "judge_run_sha256");
 	if (judge && (strlen(judge) == SHA256_HEX_LEN || !strcmp(judge, "nondeterministic")))
 		snprintf(x->judge_run, sizeof(x->judge_run), "%s", judge);
+	json_t *roles = json_object_get(a, "judge_run_roles"), *e;
+	size_t ri;
+	json_array_foreach(roles, ri, e) {
+		const char *rn = str_at(e, "role"), *rh = str_at(e, "sha256");
+		if (x->n_judge_roles < 3 && rn && rh && strlen(rn) < sizeof(x->judge_roles[0].role) &&
+		    (strlen(rh) == SHA256_HEX_LEN || !strcmp(rh, "nondeterministic"))) {
+			snprintf(x->judge_roles[x->n_judge_roles].role, sizeof(x->judge_roles[0].role), "%s", rn);
+			snprintf(x->judge_roles[x->n_judge_roles].sha256, sizeof(x->judge_roles[0].sha256), "%s", rh);
+			x->n_judge_roles++;
+		}
+	}
 	json_decref(j);
 	return x;
 }
@@ -524,6 +535,26 @@ const char *problem_judge_run_sha256(const struct problem *p, const long long *s
 		return NULL;
 	const struct pb_answer *a = problem_remote_answer(p, shape, NULL);
 	return a && a->judge_run[0] ? a->judge_run : NULL;
+}
+
+int problem_judge_run_full(const struct problem *p, const long long *shape, char out[65], struct strbuf *why)
+{
+	struct problem_remote *r = p->remote;
+	out[0] = 0;
+	if (!r)
+		return -1;
+	json_t *req = json_pack("{s:s, s:s, s:[], s:o}", "so", r->so_path, "name", p->name, "shapes", "judge_run_full",
+				shape_json(shape, p->desc->n_keys));
+	json_t *j = boxed_call(r->so_path, req, why);
+	json_decref(req);
+	const char *h = j ? str_at(j, "judge_run_full") : NULL;
+	int rc = h && (strlen(h) == SHA256_HEX_LEN || !strcmp(h, "nondeterministic")) ? 0 : -1;
+	if (!rc)
+		snprintf(out, 65, "%s", h);
+	else if (j && !why->len)
+		strbuf_addstr(why, "the problem's box gave no fingerprint at the shape");
+	json_decref(j);
+	return rc;
 }
 
 int problem_remote_check(const struct problem *p, const long long *shape, char *err, size_t errlen)
@@ -941,86 +972,97 @@ static double round20(double x)
  * the float64 reference (checker.c cross_check) */
 #define RUN_FINGERPRINT_MAX_FLOPS 2.5e8
 
-/* one computation of run_fingerprint's text into sb */
-static void run_fingerprint_text(const struct problem *p, long long (*shapes)[EV_PROBLEM_MAX_KEYS], int n_shapes,
-				 struct strbuf *sb)
+/* one computation of a run fingerprint's text at shape sh into sb */
+static void run_fingerprint_text(const struct problem *p, const long long *sh, struct strbuf *sb)
 {
 	const struct ev_problem_desc *d = p->desc;
 	char h[SHA256_HEX_LEN + 1];
-	for (int s = 0; s < n_shapes; s++) {
-		const long long *sh = shapes[s];
-		float **in = problem_inputs_new(p, sh);
-		double **outs = problem_outputs_new(p, sh);
-		double scalar = d->scalar ? d->scalar(sh) : 0;
-		strbuf_addf(sb, "shape %d scalar %.17g\n", s, scalar);
-		for (int dist = 0; dist < d->n_dists; dist++) {
-			d->fill(sh, dist, 0x72756e6a756467ull + (uint64_t)dist, in);
-			d->reference(sh, scalar, (const float *const *)in, outs);
-			for (int t = 0; t < p->n_inputs; t++) {
-				sha256_hex(in[t], problem_tensor_numel(p, t, sh) * sizeof(float), h);
-				strbuf_addf(sb, "shape %d dist %d input %d %s\n", s, dist, t, h);
-			}
-			for (int o = 0; o < p->n_outputs; o++) {
-				size_t n = problem_tensor_numel(p, p->n_inputs + o, sh);
-				for (size_t i = 0; i < n; i++)
-					outs[o][i] = round20(outs[o][i]);
-				sha256_hex(outs[o], n * sizeof(double), h);
-				strbuf_addf(sb, "shape %d dist %d output %d %s\n", s, dist, o, h);
-			}
+	float **in = problem_inputs_new(p, sh);
+	double **outs = problem_outputs_new(p, sh);
+	double scalar = d->scalar ? d->scalar(sh) : 0;
+	strbuf_addf(sb, "shape");
+	for (int k = 0; k < d->n_keys; k++)
+		strbuf_addf(sb, " %lld", sh[k]);
+	strbuf_addf(sb, "\nscalar %.17g\n", scalar);
+	for (int dist = 0; dist < d->n_dists; dist++) {
+		d->fill(sh, dist, 0x72756e6a756467ull + (uint64_t)dist, in);
+		for (int o = 0; o < p->n_outputs; o++)
+			memset(outs[o], 0, problem_tensor_numel(p, p->n_inputs + o, sh) * sizeof(double));
+		d->reference(sh, scalar, (const float *const *)in, outs);
+		for (int t = 0; t < p->n_inputs; t++) {
+			sha256_hex(in[t], problem_tensor_numel(p, t, sh) * sizeof(float), h);
+			strbuf_addf(sb, "dist %d input %d %s\n", dist, t, h);
 		}
-		problem_buffers_free(in, p->n_inputs);
-		problem_buffers_free(outs, p->n_outputs);
+		for (int o = 0; o < p->n_outputs; o++) {
+			size_t n = problem_tensor_numel(p, p->n_inputs + o, sh);
+			for (size_t i = 0; i < n; i++)
+				outs[o][i] = round20(outs[o][i]);
+			sha256_hex(outs[o], n * sizeof(double), h);
+			strbuf_addf(sb, "dist %d output %d %s\n", dist, o, h);
+		}
 	}
+	problem_buffers_free(in, p->n_inputs);
+	problem_buffers_free(outs, p->n_outputs);
 }
 
-/*
- * The judge at shape itself (problem.h problem_judge_run_sha256): what
- * judge_fingerprint's one fixed shape cannot see - a reference bent at
- * the run's shape only (red team 237's C=512, 235's C != 16: an honest
- * code refuted for good under an unchanged fingerprint), or an edit at
- * the fixed shape only, or of the FLOP count (237: every earlier failure
- * cleared).  Computed twice: a judge whose two answers differ is
- * "nondeterministic" (red team 235's TSC reading: a new fingerprint in
- * every process under one plug-in).  shape already checked.
- */
-static void run_fingerprint(const struct problem *p, const long long *shape, char out[SHA256_HEX_LEN + 1])
+/* The judge at shape sh alone into out: the hash of its text, or
+ * "nondeterministic" where two computations differ (red team 235's TSC
+ * reading: a new fingerprint in every process under one plug-in). */
+static void role_fingerprint(const struct problem *p, const long long *sh, char out[SHA256_HEX_LEN + 1])
 {
-	const struct ev_problem_desc *d = p->desc;
-	long long shapes[3][EV_PROBLEM_MAX_KEYS];
-	int n = 0;
-	char err[256];
-	out[0] = 0;
-	memset(shapes, 0, sizeof(shapes));
-	if (d->flops(shape) <= RUN_FINGERPRINT_MAX_FLOPS)
-		memcpy(shapes[n++], shape, sizeof(shapes[0]));
-	long long o[EV_PROBLEM_MAX_KEYS];
-	memcpy(o, shape, sizeof(o));
-	if (d->small_shape) {
-		d->small_shape(shape, o);
-		if (d->check(o, err, sizeof(err)) == 0)
-			memcpy(shapes[n++], o, sizeof(o));
-	}
-	memcpy(o, shape, sizeof(o));
-	if (d->extra_shape && d->extra_shape(shape, o) == 0 && d->check(o, err, sizeof(err)) == 0)
-		memcpy(shapes[n++], o, sizeof(o));
-	for (int i = 1; i < n; i++) /* each shape once */
-		for (int j = 0; j < i; j++)
-			if (!memcmp(shapes[i], shapes[j], sizeof(shapes[0]))) {
-				memmove(shapes[i], shapes[i + 1], sizeof(shapes[0]) * (size_t)(n - i - 1));
-				n--, i--;
-				break;
-			}
-	if (!n)
-		return;
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-	run_fingerprint_text(p, shapes, n, &a);
-	run_fingerprint_text(p, shapes, n, &b);
+	run_fingerprint_text(p, sh, &a);
+	run_fingerprint_text(p, sh, &b);
 	if (a.len != b.len || memcmp(a.buf, b.buf, a.len))
 		snprintf(out, SHA256_HEX_LEN + 1, "nondeterministic");
 	else
 		sha256_hex(a.buf ? a.buf : "", a.len, out);
 	strbuf_release(&a);
 	strbuf_release(&b);
+}
+
+/*
+ * The judge at shape itself (problem.h problem_judge_run_sha256), by
+ * role: "run" (shape, where its FLOPs are at most
+ * RUN_FINGERPRINT_MAX_FLOPS, else by problem_judge_run_full on a host
+ * run's request), "small" and "extra" (its small and extra shapes),
+ * each {"role", "sha256"} into roles, and their combined hash into out
+ * ("nondeterministic" where a role's is).  What judge_fingerprint's one
+ * fixed shape cannot see - a reference bent at the run's shape only (red
+ * team 237's C=512, 235's C != 16: an honest code refuted for good under
+ * an unchanged fingerprint), or an edit at the fixed shape only, or of
+ * the FLOP count (237: every earlier failure cleared) - and, by role,
+ * which shape an edit moved (red team 238: an edit at the extra shape
+ * cleared a failure at the run's).  shape already checked.
+ */
+static void run_fingerprint(const struct problem *p, const long long *shape, int full, json_t *roles,
+			    char out[SHA256_HEX_LEN + 1])
+{
+	const struct ev_problem_desc *d = p->desc;
+	long long o[EV_PROBLEM_MAX_KEYS];
+	char err[256], h[SHA256_HEX_LEN + 1];
+	struct strbuf all = STRBUF_INIT;
+	int nondet = 0;
+	out[0] = 0;
+	for (int role = 0; role < 3; role++) {
+		static const char *const names[] = { "run", "small", "extra" };
+		memcpy(o, shape, sizeof(o));
+		if (role == 0 && !full && !(d->flops(shape) <= RUN_FINGERPRINT_MAX_FLOPS))
+			continue;
+		if (role == 1 && (!d->small_shape || (d->small_shape(shape, o), d->check(o, err, sizeof(err)) != 0)))
+			continue;
+		if (role == 2 && (!d->extra_shape || d->extra_shape(shape, o) != 0 || d->check(o, err, sizeof(err)) != 0))
+			continue;
+		role_fingerprint(p, o, h);
+		nondet |= !strcmp(h, "nondeterministic");
+		json_array_append_new(roles, json_pack("{s:s, s:s}", "role", names[role], "sha256", h));
+		strbuf_addf(&all, "%s %s\n", names[role], h);
+	}
+	if (nondet)
+		snprintf(out, SHA256_HEX_LEN + 1, "nondeterministic");
+	else if (all.len)
+		sha256_hex(all.buf, all.len, out);
+	strbuf_release(&all);
 }
 
 static json_t *answer(const struct problem *p, json_t *shape_j)
@@ -1064,9 +1106,13 @@ static json_t *answer(const struct problem *p, json_t *shape_j)
 	judge_fingerprint(p, judge);
 	if (judge[0])
 		json_object_set_new(a, "judge_sha256", json_string(judge));
-	run_fingerprint(p, s, judge);
-	if (judge[0])
+	json_t *roles = json_array();
+	run_fingerprint(p, s, 0, roles, judge);
+	if (judge[0]) {
 		json_object_set_new(a, "judge_run_sha256", json_string(judge));
+		json_object_set(a, "judge_run_roles", roles);
+	}
+	json_decref(roles);
 	return a;
 }
 
@@ -1107,6 +1153,22 @@ int problem_helper_describe(const char *req_path)
 			json_decref(arr);
 		}
 		json_object_set_new(ans, "named", named);
+		/* the judge at a run's own shape, whatever its cost
+		 * (problem_judge_run_full: a host run's checks use the float64
+		 * reference there) */
+		json_t *fs = json_object_get(req, "judge_run_full");
+		if (json_array_size(fs) == (size_t)p.desc->n_keys) {
+			long long fsh[EV_PROBLEM_MAX_KEYS] = { 0 };
+			char err[256], h[SHA256_HEX_LEN + 1];
+			shape_of(fs, fsh, p.desc->n_keys);
+			int okk = 1;
+			for (int k = 0; k < p.desc->n_keys; k++)
+				okk &= fsh[k] >= 1;
+			if (okk && p.desc->check(fsh, err, sizeof(err)) == 0) {
+				role_fingerprint(&p, fsh, h);
+				json_object_set_new(ans, "judge_run_full", json_string(h));
+			}
+		}
 	}
 	char *text = json_dumps(ans, JSON_COMPACT);
 	int rc = text && out >= 0 && write_all(out, text, strlen(text)) == 0 ? 0 : 1;

@@ -139,6 +139,9 @@ struct rec_problem {
 				       * "nondeterministic", or NULL (older records): where two records
 				       * have it, whether one build's failure counts under the other
 				       * (code_identity.c code_other_build_counts) */
+	json_t *judge_run_roles;     /* the same by shape, [{"role": "run" | "small" | "extra",
+				      * "sha256"}], borrowed (the record's JSON, or the plan's), or
+				      * NULL */
 	/* The problem's code, as a kernel's code.sources: the plug-in
 	 * problems/NAME.c first, every header it includes from the repository,
 	 * then the GPU reference problems/NAME.cu and its headers when one was

@@ -162,6 +162,7 @@ void record_read_problem(json_t *m, struct rec_problem *p)
 	p->plugin_sha256 = gs(pr, "plugin_sha256");
 	p->judge_sha256 = gs(pr, "judge_sha256");
 	p->judge_run_sha256 = gs(pr, "judge_run_sha256");
+	p->judge_run_roles = json_is_array(json_object_get(pr, "judge_run_roles")) ? json_object_get(pr, "judge_run_roles") : NULL;
 	p->sources = read_sources(ga(pr, "sources"), &p->n_sources);
 	json_t *shape = go(pr, "shape");
 	/* v1 wrote B, H, S, D in that order of meaning but the store sorts
@@ -207,6 +208,8 @@ json_t *record_write_problem(const struct rec_problem *p)
 		json_object_set_new(o, "judge_sha256", jstr(p->judge_sha256));
 	if (p->judge_run_sha256)
 		json_object_set_new(o, "judge_run_sha256", jstr(p->judge_run_sha256));
+	if (p->judge_run_roles)
+		json_object_set(o, "judge_run_roles", p->judge_run_roles);
 	if (p->n_sources)
 		json_object_set_new(o, "sources", write_sources(p->sources, p->n_sources));
 	return o;

@@ -801,13 +801,14 @@ static const char *run_dev(const struct run_record *r)
 	return r->device_name ? r->device_name : r->cpu;
 }
 
-/* prob's build's judge at r's own shapes (rec_problem.judge_run_sha256):
- * prob's where r ran at prob's dims, else a run of prob's build at r's
- * dims that recorded it; NULL where none says */
-static const char *judge_run_of(struct query *q, const struct run_record *r, const struct rec_problem *prob)
+/* prob's build's record at r's dims that says what it judges with there
+ * (rec_problem.judge_run_sha256): prob where r ran at prob's dims, else
+ * a run of prob's build at r's dims; NULL where none says */
+static const struct rec_problem *judge_run_of(struct query *q, const struct run_record *r,
+					      const struct rec_problem *prob)
 {
 	if (same_dims(&r->problem, prob))
-		return prob->judge_run_sha256;
+		return prob->judge_run_sha256 ? prob : NULL;
 	for (size_t i = 0; prob->plugin_sha256 && i < q->n; i++) {
 		const struct record_attrs *at = &q->e[i].a;
 		if (at->is_batch || at->is_search)
@@ -815,9 +816,55 @@ static const char *judge_run_of(struct query *q, const struct run_record *r, con
 		const struct run_record *y = query_run_at(q, i);
 		if (y && y->problem.judge_run_sha256 && y->problem.plugin_sha256 &&
 		    !strcmp(y->problem.plugin_sha256, prob->plugin_sha256) && same_dims(&y->problem, &r->problem))
-			return y->problem.judge_run_sha256;
+			return &y->problem;
 	}
 	return NULL;
+}
+
+/* role's hash in x's judge_run_roles, or NULL */
+static const char *role_hash(const struct rec_problem *x, const char *role)
+{
+	json_t *e;
+	size_t i;
+	json_array_foreach(x->judge_run_roles, i, e) {
+		const char *rn = json_string_value(json_object_get(e, "role"));
+		if (rn && !strcmp(rn, role))
+			return json_string_value(json_object_get(e, "sha256"));
+	}
+	return NULL;
+}
+
+/*
+ * By the shapes r failed at (a seed or timed check: its shape, role
+ * "run"; a check at the extra shape: "extra"): 1 where the current
+ * build (cur) judges alike at one of them (the same hash, or cur's
+ * "nondeterministic": it cannot say it judges otherwise), 0 where both
+ * say and it judges otherwise at each, -1 where neither can be told
+ * (red team 238: an edit at the extra shape only, inside the rule,
+ * moved the combined hash and cleared a failure at the run's shape).
+ */
+static int judged_alike_where_failed(const struct run_record *r, const struct rec_problem *cur)
+{
+	int fail_run = 0, fail_extra = 0, told = 0;
+	for (size_t i = 0; i < r->n_checks; i++)
+		if (!r->checks[i].pass) {
+			if (r->checks[i].phase && !strcmp(r->checks[i].phase, "shape"))
+				fail_extra = 1;
+			else
+				fail_run = 1;
+		}
+	static const char *const roles[] = { "run", "extra" };
+	for (int k = 0; k < 2; k++) {
+		if (!(k ? fail_extra : fail_run))
+			continue;
+		const char *then = role_hash(&r->problem, roles[k]), *now = role_hash(cur, roles[k]);
+		if (!then || !now)
+			continue;
+		if (!strcmp(now, "nondeterministic") || !strcmp(then, now))
+			return 1;
+		told = 1;
+	}
+	return told ? 0 : -1;
 }
 
 int code_other_build_counts(struct query *q, const struct run_record *r, const struct rec_problem *prob)
@@ -826,23 +873,26 @@ int code_other_build_counts(struct query *q, const struct run_record *r, const s
 		return 0;
 	/* one plug-in object is one judge, whatever its fingerprints say
 	 * (red team 235's plug-in that adds a TSC reading x 1e-30 to its
-	 * reference: a new fingerprint in every process, a cheat's failure
-	 * cleared 5 of 5) */
+	 * reference: a new fingerprint in every process under one plug-in
+	 * hash, a cheat's failure cleared 5 of 5) */
 	if (same_plugin(&r->problem, prob))
 		return 1;
-	/* both say what they judge with at r's own shapes (judge_run_sha256:
-	 * the fills and the reference's outputs to 20 bits there, no work
-	 * counts): another judge's failures say nothing (red team 237's
-	 * reference bent at C=512 only, 235's at C != 16: an honest
-	 * challenger refuted for good under an unchanged fixed-shape
+	/* both say what they judge with at r's own shapes (judge_run_roles,
+	 * judge_run_sha256: the fills and the reference's outputs to 20 bits
+	 * there, no work counts): another judge's failures say nothing (red
+	 * team 237's reference bent at C=512 only, 235's at C != 16: an
+	 * honest challenger refuted for good under an unchanged fixed-shape
 	 * fingerprint), the same judge's count (237's FLOP count 5 -> 4, an
 	 * edit at the fixed shape only, 235's y *= 1.0 / sum: every earlier
-	 * failure cleared).  A current build whose two computations of it
+	 * failure cleared).  By the shapes r failed at where both record
+	 * them, else by the whole.  A current build whose two computations
 	 * differed cannot say it judges otherwise: the failure counts. */
-	const char *jr = r->problem.judge_run_sha256, *jp = jr ? judge_run_of(q, r, prob) : NULL;
+	const struct rec_problem *cur = r->problem.judge_run_sha256 ? judge_run_of(q, r, prob) : NULL;
 	int judged;
-	if (jr && jp) {
-		if (strcmp(jp, "nondeterministic") && strcmp(jr, jp))
+	if (cur) {
+		int alike = judged_alike_where_failed(r, cur);
+		if (alike == 0 || (alike < 0 && strcmp(cur->judge_run_sha256, "nondeterministic") &&
+				   strcmp(r->problem.judge_run_sha256, cur->judge_run_sha256)))
 			return 0;
 		judged = 1;
 	} else {

@@ -193,6 +193,59 @@ int plan_graph_trust(const struct spec *s, const struct backend *be)
 	return 0;
 }
 
+/*
+ * p->judge_run_roles from the problem's answer at the spec's shape: the
+ * judge by shape (problem_box.c run_fingerprint: "run", "small",
+ * "extra").  Where the run's checks use the float64 reference at its
+ * shape (a host run, or a GPU run without a GPU reference) and the
+ * answer left that shape out for its cost, it is asked for
+ * (problem_judge_run_full: red team 238's gemm bent at 512^3 only, over
+ * the answer's FLOP cap, refuted an honest code for good), and the
+ * combined judge_run_sha256 made again over the roles.
+ */
+static void plan_judge_roles(struct run_ctx *c, struct plan *p)
+{
+	const struct spec *s = c->s;
+	json_decref(p->judge_run_roles);
+	p->judge_run_roles = NULL;
+	const struct pb_answer *a = p->problem.remote ? problem_remote_answer(&p->problem, s->dims, NULL) : NULL;
+	if (!a || !a->n_judge_roles)
+		return;
+	json_t *roles = json_array();
+	int have_run = 0;
+	for (int i = 0; i < a->n_judge_roles; i++) {
+		have_run |= !strcmp(a->judge_roles[i].role, "run");
+		json_array_append_new(roles, json_pack("{s:s, s:s}", "role", a->judge_roles[i].role, "sha256",
+						      a->judge_roles[i].sha256));
+	}
+	int cpu_judged = !c->be->uses_gpu || !p->problem.gpu_source;
+	if (!have_run && cpu_judged) {
+		char h[65];
+		struct strbuf why = STRBUF_INIT;
+		if (problem_judge_run_full(&p->problem, s->dims, h, &why) == 0) {
+			json_array_insert_new(roles, 0, json_pack("{s:s, s:s}", "role", "run", "sha256", h));
+			struct strbuf all = STRBUF_INIT;
+			int nondet = 0;
+			json_t *e;
+			size_t i;
+			json_array_foreach(roles, i, e) {
+				const char *rh = json_string_value(json_object_get(e, "sha256"));
+				nondet |= !strcmp(rh, "nondeterministic");
+				strbuf_addf(&all, "%s %s\n", json_string_value(json_object_get(e, "role")), rh);
+			}
+			if (nondet)
+				snprintf(p->judge_run_sha256, sizeof(p->judge_run_sha256), "nondeterministic");
+			else
+				sha256_hex(all.buf, all.len, p->judge_run_sha256);
+			strbuf_release(&all);
+		} else {
+			warning("problem '%s': no fingerprint of its judge at the run's shape (%s)", s->problem, why.buf);
+		}
+		strbuf_release(&why);
+	}
+	p->judge_run_roles = roles;
+}
+
 int plan_problem(struct run_ctx *c)
 {
 	const struct spec *s = c->s;
@@ -218,6 +271,7 @@ int plan_problem(struct run_ctx *c)
 	snprintf(p->judge_sha256, sizeof(p->judge_sha256), "%s", judge ? judge : "");
 	judge = problem_judge_run_sha256(&p->problem, s->dims);
 	snprintf(p->judge_run_sha256, sizeof(p->judge_run_sha256), "%s", judge ? judge : "");
+	plan_judge_roles(c, p);
 	p->min_bytes = problem_min_bytes(&p->problem, s->dims, c->be->uses_gpu ? dtype_size(p->dtype) : sizeof(float));
 	if (rotation_sets(c, &p->n_sets) < 0)
 		return -1;
@@ -472,6 +526,8 @@ void plan_batch_release(struct plan *p)
 
 void plan_release(struct plan *p)
 {
+	json_decref(p->judge_run_roles);
+	p->judge_run_roles = NULL;
 	plan_batch_release(p);
 	json_decref(p->problem_sources);
 	free(p->problem_src);

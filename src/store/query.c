@@ -131,6 +131,7 @@ static void batch_plugin_of_runs(struct query *q, struct batch_record *b)
 			b->problem.plugin_sha256 = r->problem.plugin_sha256;
 			b->problem.judge_sha256 = r->problem.judge_sha256;
 			b->problem.judge_run_sha256 = r->problem.judge_run_sha256;
+			b->problem.judge_run_roles = r->problem.judge_run_roles;
 		}
 	}
 }

@@ -9,7 +9,9 @@
 # the run's shape, its small and extra shapes; no work counts) and
 # code_identity.c code_other_build_counts compares that.  And a wrong run
 # that asked 5 timed checks refuted nothing (red team 237's tc5: promoted
-# 9 of 14): fewer timed checks weaken a pass, never a failure.
+# 9 of 14): fewer timed checks weaken a pass, never a failure.  Red team
+# 238: an edit at the extra shape only cleared a failure at the run's:
+# the judge is compared by shape (problem.judge_run_roles).
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 mkrepo
@@ -57,6 +59,19 @@ spec naive48 48 $N > experiments/naive48.yaml
 expect_exit 0 "$EVIDENT" run --no-progress experiments/naive48.yaml
 validated naive48 v2
 expect_match v2.out "v2.md:3: supported: validated naive48/k0"
+# 4: red team 238's extra: an edit at the extra shape only (R=37: one
+# entry by 1 + 4e-6, inside the rule) leaves r64wrong's failure at R=64
+# counted: the judge is compared at the shapes it failed at (by role)
+cp rowsum.good problems/rowsum.c
+sed -i 's/out\[0\]\[r\] = acc;/out[0][r] = R == 37 \&\& r == 0 ? acc * (1 + 4e-6) : acc;/' problems/rowsum.c
+grep -q "R == 37 && r == 0" problems/rowsum.c || fail "the extra-shape edit did not apply"
+expect_exit 0 "$EVIDENT" run --no-progress experiments/naive64.yaml
+r=$(ls -t artifacts/runs/*.json | grep -v -- -batch.json | head -1)
+[ "$(jget "$r" 'd["problem"]["judge_run_sha256"]')" != "$j1" ] || fail "the extra-shape edit left the combined judge_run_sha256 alone"
+expect_exit 0 "$EVIDENT" run --no-progress experiments/ok32.yaml
+validated ok32 v4
+expect_match v4.out "v4.md:3: contradicted: validated ok32/k0: .*judged by another build of the problem"
+cp rowsum.good problems/rowsum.c
 # 3: red team 237's tc5: a wrong run that asked 5 timed checks holds a
 # faster claim of its code (nicewrong.c: wrong at nice 19)
 if [ "$(nice)" -lt 19 ]; then
