@@ -13,6 +13,7 @@
 #include "base/sandbox_int.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <glob.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -239,8 +240,20 @@ static char *system_file_named(const char *base)
 static void shadows_in(struct argvb *out, const char *dir, int depth)
 {
 	DIR *d = opendir(dir);
-	if (!d)
+	if (!d) {
+		/* one the loader can search and this process cannot list is
+		 * taken for a shadow (red team 240's 0311 directory: the
+		 * loader opened L/libm.so.6 by name, the walk saw nothing) */
+		int e = errno;
+		struct stat st;
+		if (e != ENOENT && e != ENOTDIR && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+			char *x = xstrfmt("%s (a directory this runner cannot list: %s)", dir, strerror(e));
+			if (!argvb_has(out, x))
+				argvb_push(out, x);
+			free(x);
+		}
 		return;
+	}
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
