@@ -1200,6 +1200,7 @@ static int push_copy(struct argvb *a, struct argvb *done, struct sandbox_files *
 					"build is redone against the library as it is)",
 					real, want, now);
 	}
+	sandbox_note_box_copy(real, fd);
 	argvb_push(done, real);
 	f->fd[f->n] = fd;
 	char at[16];

@@ -498,7 +498,7 @@ int sandbox_public_path(const char *path);
 /*
  * The shared objects the runner's LD_LIBRARY_PATH puts before the
  * system's of the same name with other content ("FILE (shadows
- * SYSTEM_FILE)"; its directories and three levels of subdirectories,
+ * SYSTEM_FILE)"; its directories, the loader's subdirectories and six levels down,
  * the system's own library directories aside): a box's loader maps
  * those for the kernel's object where the object names the system's
  * (red team 229: a third party's libm.so.6 with a wrong expf made an
@@ -510,6 +510,19 @@ int sandbox_public_path(const char *path);
  * caller's to free with sandbox_argv_free; NULL for none.
  */
 char **sandbox_shadowed_libraries(void);
+/*
+ * A box's copy of real (open as fd, about to be shown in a box): where it
+ * is a shared object outside the system's library directories whose name
+ * the system has with other loaded bytes (elf_load_sha256, read through
+ * fd: what the box gets, not what the directory held when the runner
+ * started), it is noted for this process's records (red team 240's swap:
+ * a libm renamed over a copy of the system's 0.4 s into the run was
+ * mapped by every box, the runner's one check at start saw the copy).
+ */
+void sandbox_note_box_copy(const char *real, int fd);
+/* The notes so far, as "FILE (shadows SYSTEM_FILE, copied into a box)";
+ * NULL-terminated, the caller frees with sandbox_argv_free; NULL none. */
+char **sandbox_box_shadows(void);
 
 /* The runner's variables a boxed process may see, for run_opts.env_keep
  * (runcmd.h): the loader's, the locale's, the GPU's selection (CUDA_*),

@@ -297,15 +297,71 @@ static void shadows_in(struct argvb *out, const char *dir, int depth)
 	closedir(d);
 }
 
-char **sandbox_shadowed_libraries(void)
+static struct argvb box_shadows;
+static void llp_dirs(struct argvb *dirs);
+
+void sandbox_note_box_copy(const char *real, int fd)
 {
-	struct argvb out = { 0 }, dirs = { 0 };
+	const char *base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	char *dir = xstrndup(real, (size_t)(base - real > 1 ? base - real - 1 : base - real));
+	int outside = so_name(base) && strncmp(base, "libcuda.so", 10) && !sandbox_driver_library_name(base) &&
+		      !system_dir(dir);
+	free(dir);
+	if (!outside)
+		return;
+	/* found through LD_LIBRARY_PATH (a directory on it or below one):
+	 * the runner's own libraries (a dist's, by its RPATH) are its own */
+	static struct argvb dirs;
+	static int have;
+	if (!have) {
+		llp_dirs(&dirs);
+		have = 1;
+	}
+	int on = 0;
+	for (size_t i = 0; i < dirs.n && !on; i++) {
+		size_t n = strlen(dirs.v[i]);
+		while (n > 1 && dirs.v[i][n - 1] == '/')
+			n--;
+		on = !strncmp(real, dirs.v[i], n) && real[n] == '/';
+	}
+	if (!on)
+		return;
+	char *sysf = system_file_named(base);
+	if (!sysf)
+		return;
+	char a[SHA256_HEX_LEN + 1], b[SHA256_HEX_LEN + 1], via[40];
+	char *w1 = NULL, *w2 = NULL;
+	snprintf(via, sizeof(via), "/proc/self/fd/%d", fd);
+	if (elf_load_sha256(via, a, &w1) < 0 || elf_load_sha256(sysf, b, &w2) < 0 || strcmp(a, b)) {
+		char *x = xstrfmt("%s (shadows %s, copied into a box)", real, sysf);
+		if (!argvb_has(&box_shadows, x))
+			argvb_push(&box_shadows, x);
+		free(x);
+	}
+	free(w1);
+	free(w2);
+	free(sysf);
+}
+
+char **sandbox_box_shadows(void)
+{
+	if (!box_shadows.n)
+		return NULL;
+	struct argvb out = { 0 };
+	for (size_t i = 0; i < box_shadows.n; i++)
+		argvb_push(&out, box_shadows.v[i]);
+	return out.v;
+}
+
+/* LD_LIBRARY_PATH's directories into dirs, each as the loader reads it:
+ * $ORIGIN (the worker's directory, beside the runner's), $LIB and
+ * $PLATFORM expanded, a relative one from the working directory
+ * (add_expanded; red team 232: a libm under a path spelled with $LIB or
+ * $PLATFORM was mapped and never looked at, 12 of 12 evals held) */
+static void llp_dirs(struct argvb *dirs)
+{
 	const char *llp = getenv("LD_LIBRARY_PATH");
-	/* each entry as the loader reads it: $ORIGIN (the worker's
-	 * directory, beside the runner's), $LIB and $PLATFORM expanded, a
-	 * relative one from the working directory (add_expanded; red team
-	 * 232: a libm under a path spelled with $LIB or $PLATFORM was mapped
-	 * and never looked at, 12 of 12 evals held) */
 	char self[PATH_MAX];
 	ssize_t sn = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[sn > 0 ? sn : 0] = 0;
@@ -316,10 +372,16 @@ char **sandbox_shadowed_libraries(void)
 		size_t n = strcspn(p, ":;");
 		char *d = xstrndup(p, n);
 		if (*d)
-			add_expanded(&dirs, d, self[0] ? self : "/");
+			add_expanded(dirs, d, self[0] ? self : "/");
 		free(d);
 		p = p[n] ? p + n + 1 : NULL;
 	}
+}
+
+char **sandbox_shadowed_libraries(void)
+{
+	struct argvb out = { 0 }, dirs = { 0 };
+	llp_dirs(&dirs);
 	/* each directory with every subdirectory the loader tries in it,
 	 * in its list (sandbox_loader_subdirs: red team 236's libm in the
 	 * legacy tls/haswell/avx512_1/x86_64, four levels down, was mapped

@@ -1851,6 +1851,14 @@ static json_t *job_sandbox(const struct job_state *j)
 	if (!j->c->judge_sandbox)
 		return NULL;
 	json_t *s = json_deep_copy(j->c->judge_sandbox);
+	/* what the boxes so far were given of libraries outside the
+	 * system's (sandbox_note_box_copy), beside the runner's check at
+	 * start */
+	char **bs = sandbox_box_shadows();
+	json_t *sh = json_object_get(s, "shadowed_libraries");
+	for (char **x = bs; x && *x && json_is_array(sh); x++)
+		json_array_append_new(sh, json_string(*x));
+	sandbox_argv_free(bs);
 	if (j->main_w.oom_reads)
 		json_object_set_new(s, "oom_score_adj", json_integer(j->main_w.oom_score_adj));
 	const struct run_result *rr = &j->main_w.rr;

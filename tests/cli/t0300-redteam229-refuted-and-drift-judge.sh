@@ -74,7 +74,9 @@ for row in 2:fakelibm.c 4:slowlibm.c; do
 	env LD_LIBRARY_PATH="$L/$n" nice -n 19 "$EVIDENT" run --no-progress $SP/host-redteam229-chal.yaml > side$n.out 2>&1
 	r=$(ls "$EVIDENT_STORE"/runs/*.json | grep -v -- -batch.json | head -1)
 	[ -n "$r" ] || { cat side$n.out; fail "row $n: the side run recorded nothing"; }
-	expect_eq "$(jget "$r" 'len(d["judge"]["sandbox"]["shadowed_libraries"])')" 1 "row $n: the side run's shadowed_libraries"
+	# (the runner's check at start, and the box's copy: red team 240)
+	expect_eq "$(jget "$r" 'len(d["judge"]["sandbox"]["shadowed_libraries"]) >= 1')" True "row $n: the side run's shadowed_libraries"
+	expect_match "$r" "$L/$n$sub/libm.so.6 \\(shadows /[^)]*, copied into a box\\)"
 	expect_match "$r" "$L/$n$sub/libm.so.6 \\(shadows /"
 	echo '{"kernel": "'$D'/chal.c"}' | env -u LD_LIBRARY_PATH "$EVIDENT" eval --no-progress $SP/host-redteam229-chal.yaml > a$n.json 2> a$n.err || true
 	answer a$n.json > said || fail "reading the answer: $(cat said a$n.err)"
