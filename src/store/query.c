@@ -1011,13 +1011,7 @@ const char *query_run_weak_judge_why(const struct run_record *r)
 	 * validated, and eval promoted it 16.238x */
 	if (run_unchecked(r))
 		return "fewer than 10 timed checks a run (timed_checks)";
-	if (query_run_unboxed(r))
-		return "no box (--unsandboxed)";
-	if (query_run_box_unverified(r))
-		return "boxes of a bubblewrap the runner could not verify (EVIDENT_BWRAP_UNVERIFIED=1)";
-	if (query_run_shadowed_libraries(r))
-		return "libraries on the runner's LD_LIBRARY_PATH shadowing the system's (judge.sandbox.shadowed_libraries)";
-	return NULL;
+	return query_run_bendable_judge_why(r);
 }
 
 const char *query_run_bendable_judge_why(const struct run_record *r)

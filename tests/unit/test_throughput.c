@@ -393,7 +393,11 @@ static void test_cpu_measurement(void **state)
 	/* the second time: the cache, the same numbers */
 	assert_int_equal(cpu_peak_here("Measured Test CPU", &q, &measured, &why), 0);
 	assert_int_equal(measured, 0);
-	assert_true(q.gflops == p.gflops && q.gbps == p.gbps);
+	/* as cached, or raised to a spot check where the measurement ran
+	 * under load and the spot did not (cpu_peak_here; red team 234) */
+	assert_true(q.gflops >= p.gflops && q.gbps >= p.gbps);
+	if (q.gflops != p.gflops || q.gbps != p.gbps)
+		assert_non_null(strstr(q.source, "raised from the cache's"));
 	assert_string_equal(q.method, p.method);
 	char *path = cpu_peak_cache_path("Measured Test CPU");
 	assert_non_null(strstr(path, dir));
