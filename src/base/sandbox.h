@@ -498,7 +498,7 @@ int sandbox_public_path(const char *path);
 /*
  * The shared objects the runner's LD_LIBRARY_PATH puts before the
  * system's of the same name with other content ("FILE (shadows
- * SYSTEM_FILE)"; its directories, the loader's subdirectories and six levels down,
+ * SYSTEM_FILE)"; its directories and the loader's subdirectories (four levels down where it cannot be asked),
  * the system's own library directories aside): a box's loader maps
  * those for the kernel's object where the object names the system's
  * (red team 229: a third party's libm.so.6 with a wrong expf made an

@@ -385,8 +385,8 @@ char **sandbox_shadowed_libraries(void)
 	/* each directory with every subdirectory the loader tries in it,
 	 * in its list (sandbox_loader_subdirs: red team 236's libm in the
 	 * legacy tls/haswell/avx512_1/x86_64, four levels down, was mapped
-	 * and not seen by a walk three deep), and a walk six deep beside it
-	 * (a loader this process could not ask) */
+	 * and not seen by a walk three deep), or a walk four deep where the
+	 * loader could not be asked */
 	char *exe = realpath("/proc/self/exe", NULL), *interp = exe ? elf_interp(exe) : NULL;
 	const struct argvb *subs = sandbox_loader_subdirs(interp, exe);
 	free(exe);
@@ -400,7 +400,11 @@ char **sandbox_shadowed_libraries(void)
 				shadows_in(&out, sub, 0);
 				free(sub);
 			}
-		shadows_in(&out, dirs.v[i], 6);
+		/* the directory itself; every level below it only where the
+		 * loader could not be asked (its list is then the directory
+		 * alone): a walk six deep of LD_LIBRARY_PATH=/ (t0057) hashed
+		 * the machine's libraries for a quarter of an hour */
+		shadows_in(&out, dirs.v[i], subs->n > 1 ? 0 : 4);
 	}
 	sandbox_argv_free(dirs.v);
 	return out.v; /* NULL-terminated by argvb_push, NULL for none */
