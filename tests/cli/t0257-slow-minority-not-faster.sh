@@ -43,8 +43,10 @@ assert rows["stress"]["stress_slow"] > 3, rows["stress"]
 assert rows["naive"]["stress_slow"] == 0, rows["naive"]
 # the stress cost's evidence is in every run's record (timing.by_dist
 # n_over, 3x to 48x; the first reader dropped it and so ungated the rule):
-# the stress kernel's stress samples over 24x of the timing median, its
-# timing samples' fewer
+# the stress kernel's stress samples over 12x of the timing median, its
+# timing samples' fewer (100 passes over 8 MB: 21x on a VM whose last
+# level cache holds the rows after the first pass, CI 2026-12-06; the
+# 24x level read 0-7 of 44-54 there)
 import glob, os
 over = {}
 for p in glob.glob(os.path.join(os.path.dirname(sys.argv[1]), "*.json")):
@@ -54,7 +56,7 @@ for p in glob.glob(os.path.join(os.path.dirname(sys.argv[1]), "*.json")):
     for name, d in r["timing"]["by_dist"].items():
         assert len(d["n_over"]) == 5, d
         o = over.setdefault((r["variant"], d["timing"]), [0, 0])
-        o[0] += d["n_over"][3]
+        o[0] += d["n_over"][2]
         o[1] += d["n"]
 s, t = over[("stress", False)], over[("stress", True)]
 assert s[0] / s[1] > 0.5 and t[0] / t[1] < 0.2, over
