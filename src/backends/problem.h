@@ -181,6 +181,10 @@ const char *problem_judge_run_sha256(const struct problem *p, const long long *s
  * the float64 reference there): 0 with out set (a hash, or
  * "nondeterministic"), or -1 with why. */
 int problem_judge_run_full(const struct problem *p, const long long *shape, char out[65], struct strbuf *why);
+/* The combined judge_run_sha256 of roles ([{"role", "sha256"}], in
+ * order) into out: a hash over "ROLE SHA256" lines, "nondeterministic"
+ * where a role's is, "" for none. */
+void problem_judge_combine(const json_t *roles, char out[65]);
 /*
  * A described problem's fill() for the host clock's samples
  * (run/host_clock.c): `evident-worker __fill` in a box of its own for the

@@ -1035,15 +1035,32 @@ static void role_fingerprint(const struct problem *p, const long long *sh, char 
  * which shape an edit moved (red team 238: an edit at the extra shape
  * cleared a failure at the run's).  shape already checked.
  */
+void problem_judge_combine(const json_t *roles, char out[SHA256_HEX_LEN + 1])
+{
+	struct strbuf all = STRBUF_INIT;
+	int nondet = 0;
+	json_t *e;
+	size_t i;
+	out[0] = 0;
+	json_array_foreach(roles, i, e) {
+		const char *rn = json_string_value(json_object_get(e, "role"));
+		const char *rh = json_string_value(json_object_get(e, "sha256"));
+		nondet |= rh && !strcmp(rh, "nondeterministic");
+		strbuf_addf(&all, "%s %s\n", rn ? rn : "", rh ? rh : "");
+	}
+	if (nondet)
+		snprintf(out, SHA256_HEX_LEN + 1, "nondeterministic");
+	else if (all.len)
+		sha256_hex(all.buf, all.len, out);
+	strbuf_release(&all);
+}
+
 static void run_fingerprint(const struct problem *p, const long long *shape, int full, json_t *roles,
 			    char out[SHA256_HEX_LEN + 1])
 {
 	const struct ev_problem_desc *d = p->desc;
 	long long o[EV_PROBLEM_MAX_KEYS];
 	char err[256], h[SHA256_HEX_LEN + 1];
-	struct strbuf all = STRBUF_INIT;
-	int nondet = 0;
-	out[0] = 0;
 	for (int role = 0; role < 3; role++) {
 		static const char *const names[] = { "run", "small", "extra" };
 		memcpy(o, shape, sizeof(o));
@@ -1054,15 +1071,9 @@ static void run_fingerprint(const struct problem *p, const long long *shape, int
 		if (role == 2 && (!d->extra_shape || d->extra_shape(shape, o) != 0 || d->check(o, err, sizeof(err)) != 0))
 			continue;
 		role_fingerprint(p, o, h);
-		nondet |= !strcmp(h, "nondeterministic");
 		json_array_append_new(roles, json_pack("{s:s, s:s}", "role", names[role], "sha256", h));
-		strbuf_addf(&all, "%s %s\n", names[role], h);
 	}
-	if (nondet)
-		snprintf(out, SHA256_HEX_LEN + 1, "nondeterministic");
-	else if (all.len)
-		sha256_hex(all.buf, all.len, out);
-	strbuf_release(&all);
+	problem_judge_combine(roles, out);
 }
 
 static json_t *answer(const struct problem *p, json_t *shape_j)

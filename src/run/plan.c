@@ -224,20 +224,7 @@ static void plan_judge_roles(struct run_ctx *c, struct plan *p)
 		struct strbuf why = STRBUF_INIT;
 		if (problem_judge_run_full(&p->problem, s->dims, h, &why) == 0) {
 			json_array_insert_new(roles, 0, json_pack("{s:s, s:s}", "role", "run", "sha256", h));
-			struct strbuf all = STRBUF_INIT;
-			int nondet = 0;
-			json_t *e;
-			size_t i;
-			json_array_foreach(roles, i, e) {
-				const char *rh = json_string_value(json_object_get(e, "sha256"));
-				nondet |= !strcmp(rh, "nondeterministic");
-				strbuf_addf(&all, "%s %s\n", json_string_value(json_object_get(e, "role")), rh);
-			}
-			if (nondet)
-				snprintf(p->judge_run_sha256, sizeof(p->judge_run_sha256), "nondeterministic");
-			else
-				sha256_hex(all.buf, all.len, p->judge_run_sha256);
-			strbuf_release(&all);
+			problem_judge_combine(roles, p->judge_run_sha256);
 		} else {
 			warning("problem '%s': no fingerprint of its judge at the run's shape (%s)", s->problem, why.buf);
 		}
