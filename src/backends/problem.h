@@ -181,6 +181,21 @@ const char *problem_judge_run_sha256(const struct problem *p, const long long *s
  * the float64 reference there): 0 with out set (a hash, or
  * "nondeterministic"), or -1 with why. */
 int problem_judge_run_full(const struct problem *p, const long long *shape, char out[65], struct strbuf *why);
+/*
+ * A re-judge's values (report/rejudge.c): the plug-in object at so_path,
+ * problem name, in a box of its own, at shape (a JSON array of its keys;
+ * role "extra": its extra shape of it) and distribution dist: the inputs
+ * it draws from seed (rounded to dtype), their hash, and its reference's
+ * outputs, exactly ("%a" text), from those inputs, or from inputs where
+ * given (another build's draw, as the box returned them), then with
+ * "fill_gap", how far its own draw is from them.  {"shape", "name",
+ * "inputs_sha256", "inputs" (where none were given), "fill_gap" (where
+ * they were), "outputs", "tolerance"}.  A new reference (caller decrefs),
+ * or NULL with why (no box in this process, a refused or costly shape, an
+ * unknown distribution, an object that would not load).
+ */
+json_t *problem_judge_values(const char *so_path, const char *name, const json_t *shape, const char *role,
+			     const char *dist, uint64_t seed, int dtype, json_t *inputs, struct strbuf *why);
 /* The combined judge_run_sha256 of roles ([{"role", "sha256"}], in
  * order) into out: a hash over "ROLE SHA256" lines, "nondeterministic"
  * where a role's is, "" for none. */

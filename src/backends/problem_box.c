@@ -557,6 +557,36 @@ int problem_judge_run_full(const struct problem *p, const long long *shape, char
 	return rc;
 }
 
+json_t *problem_judge_values(const char *so_path, const char *name, const json_t *shape, const char *role,
+			     const char *dist, uint64_t seed, int dtype, json_t *inputs, struct strbuf *why)
+{
+	if (!helper_exe) {
+		strbuf_addstr(why, "plug-ins are not called in boxes in this process");
+		return NULL;
+	}
+	char seed_s[32];
+	snprintf(seed_s, sizeof(seed_s), "0x%llx", (unsigned long long)seed);
+	json_t *req = json_pack("{s:s, s:s, s:[], s:{s:O, s:s, s:s, s:s, s:i}}", "so", so_path, "name", name, "shapes",
+				"judge_values", "shape", shape, "role", role, "seed", seed_s, "dist", dist, "dtype",
+				dtype);
+	json_t *jv = json_object_get(req, "judge_values");
+	if (inputs)
+		json_object_set(jv, "inputs", inputs);
+	else
+		json_object_set_new(jv, "want_inputs", json_true());
+	json_t *j = req ? boxed_call(so_path, req, why) : NULL;
+	json_decref(req);
+	json_t *v = json_object_get(j, "judge_values");
+	const char *e = json_string_value(json_object_get(v, "error"));
+	json_t *ret = NULL;
+	if (json_is_object(v) && !e && json_is_array(json_object_get(v, "outputs")))
+		ret = json_incref(v);
+	else if (j)
+		strbuf_addf(why, "the problem's box gave no values: %s", e ? e : "no answer");
+	json_decref(j);
+	return ret;
+}
+
 int problem_remote_check(const struct problem *p, const long long *shape, char *err, size_t errlen)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -1076,6 +1106,153 @@ static void run_fingerprint(const struct problem *p, const long long *shape, int
 	problem_judge_combine(roles, out);
 }
 
+/* A judge's values cost at most this many FLOPs and carry at most this
+ * many numbers, inputs and outputs (problem_judge_values) */
+#define JUDGE_VALUES_MAX_FLOPS 2e9
+#define JUDGE_VALUES_MAX_ENTRIES (1 << 20)
+
+/* How far two draws of n floats are as samples of one distribution: the
+ * largest of the gaps of their root mean squares and largest magnitudes
+ * (relative to the larger) and of their means (relative to the larger
+ * root mean square); 0 where they are the same bits.  Another generator
+ * for the same distribution is near 0 (a fill's seed mixing changed);
+ * another distribution is not. */
+static double draw_gap(const float *a, const float *b, size_t n)
+{
+	if (!memcmp(a, b, n * sizeof(float)))
+		return 0;
+	double sa = 0, sb = 0, qa = 0, qb = 0, ma = 0, mb = 0;
+	for (size_t i = 0; i < n; i++) {
+		double x = a[i], y = b[i];
+		sa += x;
+		sb += y;
+		qa += x * x;
+		qb += y * y;
+		if (fabs(x) > ma)
+			ma = fabs(x);
+		if (fabs(y) > mb)
+			mb = fabs(y);
+	}
+	double ra = sqrt(qa / (double)n), rb = sqrt(qb / (double)n), r = ra > rb ? ra : rb, m = ma > mb ? ma : mb;
+	if (!(r > 0) || !(m > 0))
+		return INFINITY;
+	double g = fabs(ra - rb) / r, gm = fabs(ma - mb) / m, gs = fabs(sa - sb) / (double)n / r;
+	if (gm > g)
+		g = gm;
+	if (gs > g)
+		g = gs;
+	return isfinite(g) ? g : INFINITY;
+}
+
+/*
+ * The judge's values for a re-judge (problem.h problem_judge_values),
+ * answered in the box: at the request's shape (role "extra": the
+ * plug-in's extra shape of it), the request's distribution's inputs drawn
+ * from its seed (rounded to its dtype, as every check's), their hash, and
+ * the reference's outputs, exactly: from those inputs, or from the
+ * request's own "inputs" where it gives them (another build's draw),
+ * with "fill_gap", how far this plug-in's own draw is from them as a
+ * sample of one distribution (draw_gap, the worst tensor).  "want_inputs": the draw's
+ * inputs too.  A new object, or one with "error".
+ */
+static json_t *judge_values(const struct problem *p, json_t *req)
+{
+	const struct ev_problem_desc *d = p->desc;
+	json_t *sj = json_object_get(req, "shape"), *given = json_object_get(req, "inputs");
+	const char *role = str_at(req, "role"), *seed_s = str_at(req, "seed"), *only = str_at(req, "dist");
+	int dtype = (int)json_integer_value(json_object_get(req, "dtype"));
+	long long s[EV_PROBLEM_MAX_KEYS] = { 0 }, o[EV_PROBLEM_MAX_KEYS];
+	char err[256];
+	int dist = -1;
+	for (int k = 0; only && k < d->n_dists; k++)
+		if (!strcmp(only, d->dists[k]))
+			dist = k;
+	if (json_array_size(sj) != (size_t)d->n_keys || !role || !seed_s || !only)
+		return json_pack("{s:s}", "error", "a bad request");
+	if (dist < 0)
+		return json_pack("{s:s}", "error", "no such distribution");
+	shape_of(sj, s, d->n_keys);
+	for (int k = 0; k < d->n_keys; k++)
+		if (s[k] < 1)
+			return json_pack("{s:s}", "error", "a shape key under 1");
+	if (d->check(s, err, sizeof(err)) != 0)
+		return json_pack("{s:s, s:s}", "error", "the problem refuses the shape", "why", err);
+	if (!strcmp(role, "extra")) {
+		memcpy(o, s, sizeof(o));
+		if (!d->extra_shape || d->extra_shape(s, o) != 0 || d->check(o, err, sizeof(err)) != 0)
+			return json_pack("{s:s}", "error", "no extra shape");
+		memcpy(s, o, sizeof(s));
+	}
+	size_t n_in = 0, n_out = 0;
+	for (int t = 0; t < p->n_inputs; t++)
+		n_in += problem_tensor_numel(p, t, s);
+	for (int t = 0; t < p->n_outputs; t++)
+		n_out += problem_tensor_numel(p, p->n_inputs + t, s);
+	if (!(d->flops(s) <= JUDGE_VALUES_MAX_FLOPS) || n_in + n_out > JUDGE_VALUES_MAX_ENTRIES)
+		return json_pack("{s:s}", "error", "too costly a shape");
+	if (given && json_array_size(given) != n_in)
+		return json_pack("{s:s}", "error", "the given inputs are not the shape's");
+	uint64_t seed = strtoull(seed_s, NULL, 0);
+	double scalar = d->scalar ? d->scalar(s) : 0;
+	float **in = problem_inputs_new(p, s), **from = in;
+	double **outs = problem_outputs_new(p, s);
+	json_t *x = NULL;
+	if (problem_fill_rounded(p, s, dist, seed, dtype, in) < 0) {
+		x = json_pack("{s:s}", "error", "its fill failed");
+		goto out;
+	}
+	struct sha256_ctx *h = sha256_begin();
+	char hex[SHA256_HEX_LEN + 1];
+	for (int t = 0; t < p->n_inputs; t++)
+		sha256_update(h, in[t], problem_tensor_numel(p, t, s) * sizeof(float));
+	sha256_end(h, hex);
+	x = json_pack("{s:o, s:s, s:s}", "shape", shape_json(s, d->n_keys), "name", only, "inputs_sha256", hex);
+	if (given) {
+		from = problem_inputs_new(p, s);
+		double worst = 0;
+		size_t k = 0;
+		for (int t = 0; t < p->n_inputs; t++) {
+			size_t n = problem_tensor_numel(p, t, s);
+			for (size_t i = 0; i < n; i++)
+				from[t][i] = (float)dbl_of(json_array_get(given, k++));
+			double g = draw_gap(in[t], from[t], n);
+			if (!(g <= worst))
+				worst = g;
+		}
+		json_object_set_new(x, "fill_gap", dbl(worst));
+	} else if (json_is_true(json_object_get(req, "want_inputs"))) {
+		json_t *ins = json_array();
+		for (int t = 0; t < p->n_inputs; t++) {
+			size_t n = problem_tensor_numel(p, t, s);
+			for (size_t i = 0; i < n; i++)
+				json_array_append_new(ins, dbl(in[t][i]));
+		}
+		json_object_set_new(x, "inputs", ins);
+	}
+	for (int t = 0; t < p->n_outputs; t++) {
+		size_t n = problem_tensor_numel(p, p->n_inputs + t, s);
+		for (size_t i = 0; i < n; i++)
+			outs[t][i] = NAN; /* an entry the reference leaves is no value */
+	}
+	d->reference(s, scalar, (const float *const *)from, outs);
+	json_t *vals = json_array();
+	for (int t = 0; t < p->n_outputs; t++) {
+		size_t n = problem_tensor_numel(p, p->n_inputs + t, s);
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(vals, dbl(outs[t][i]));
+	}
+	json_object_set_new(x, "outputs", vals);
+	struct ev_tolerance tl = { NAN, NAN, NAN };
+	d->tolerance(dtype, s, &tl);
+	json_object_set_new(x, "tolerance", json_pack("[o, o, o]", dbl(tl.atol), dbl(tl.rtol), dbl(tl.rel_l2)));
+out:
+	if (from != in)
+		problem_buffers_free(from, p->n_inputs);
+	problem_buffers_free(in, p->n_inputs);
+	problem_buffers_free(outs, p->n_outputs);
+	return x;
+}
+
 static json_t *answer(const struct problem *p, json_t *shape_j)
 {
 	const struct ev_problem_desc *d = p->desc;
@@ -1164,6 +1341,9 @@ int problem_helper_describe(const char *req_path)
 			json_decref(arr);
 		}
 		json_object_set_new(ans, "named", named);
+		json_t *jv = json_object_get(req, "judge_values");
+		if (json_is_object(jv))
+			json_object_set_new(ans, "judge_values", judge_values(&p, jv));
 		/* the judge at a run's own shape, whatever its cost
 		 * (problem_judge_run_full: a host run's checks use the float64
 		 * reference there) */

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "report/code_identity.h"
+#include "report/rejudge.h"
 
 static int cmp_str(const void *x, const void *y)
 {
@@ -877,6 +878,14 @@ int code_other_build_counts(struct query *q, const struct run_record *r, const s
 	 * hash, a cheat's failure cleared 5 of 5) */
 	if (same_plugin(&r->problem, prob))
 		return 1;
+	/* another build: asked of the two objects where the store keeps
+	 * both (rejudge.c: the references at r's shape on inputs drawn now,
+	 * the failure against their gap), which a fingerprint cannot be (a
+	 * reference nudged by 4e-6 in one entry, inside softmax's rule,
+	 * moved every hash and cleared a cheat's failure at 1e-3) */
+	int rj = rejudge_counts(q, r, prob->plugin_sha256);
+	if (rj >= 0)
+		return rj;
 	/* both say what they judge with at r's own shapes (judge_run_roles,
 	 * judge_run_sha256: the fills and the reference's outputs to 20 bits
 	 * there, no work counts): another judge's failures say nothing (red

@@ -233,6 +233,39 @@ static void plan_judge_roles(struct run_ctx *c, struct plan *p)
 	p->judge_run_roles = roles;
 }
 
+/*
+ * The plug-in's object into the store, by its hash (the record's
+ * problem.plugin_sha256), so that a later build of the problem can judge
+ * this run's failures again by both objects (report/rejudge.c).  A copy
+ * whose hash is not the build's (the file changed under the runner) is
+ * left out with a warning; a store that cannot take it fails the run.
+ */
+static int plan_keep_plugin(struct run_ctx *c, const struct plan *p)
+{
+	const char *sha = json_string_value(json_object_get(p->problem.build, "binary_sha256"));
+	if (!c->st.root || !p->problem.so_path || !sha)
+		return 0;
+	char *obj = store_object_path(&c->st, sha);
+	int have = path_exists(obj);
+	free(obj);
+	if (have)
+		return 0;
+	struct strbuf bytes = STRBUF_INIT;
+	if (read_file(p->problem.so_path, &bytes) < 0) {
+		strbuf_release(&bytes);
+		warning("problem '%s': cannot read its object '%s' to keep it in the store", p->problem.name,
+			p->problem.so_path);
+		return 0;
+	}
+	char hex[SHA256_HEX_LEN + 1];
+	int rc = store_put(&c->st, bytes.buf ? bytes.buf : "", bytes.len, hex);
+	if (rc == 0 && strcmp(hex, sha))
+		warning("problem '%s': its object changed since its build (%.12s, built %.12s); a later build "
+			"cannot judge this run's failures again by it", p->problem.name, hex, sha);
+	strbuf_release(&bytes);
+	return rc;
+}
+
 int plan_problem(struct run_ctx *c)
 {
 	const struct spec *s = c->s;
@@ -287,6 +320,8 @@ int plan_problem(struct run_ctx *c)
 			p->peak_source = p->host_peak_source;
 		}
 	}
+	if (plan_keep_plugin(c, p) < 0)
+		return -1;
 	return problem_sources(c);
 }
 

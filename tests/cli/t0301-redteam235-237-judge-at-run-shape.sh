@@ -11,7 +11,12 @@
 # that asked 5 timed checks refuted nothing (red team 237's tc5: promoted
 # 9 of 14): fewer timed checks weaken a pass, never a failure.  Red team
 # 238: an edit at the extra shape only cleared a failure at the run's:
-# the judge is compared by shape (problem.judge_run_roles).
+# the judge is compared by shape (problem.judge_run_roles).  Since
+# 2026-12-06 each run keeps its plug-in's object in the store, and a
+# failure under another build is judged again by both objects
+# (report/rejudge.c): a nudge inside the rule no longer clears it (row 5),
+# a bend at a shape the current build never ran (row 6) or one that
+# recognises the fingerprints' fixed seeds (row 7) no longer denies.
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 mkrepo
@@ -72,6 +77,52 @@ expect_exit 0 "$EVIDENT" run --no-progress experiments/ok32.yaml
 validated ok32 v4
 expect_match v4.out "v4.md:3: contradicted: validated ok32/k0: .*judged by another build of the problem"
 cp rowsum.good problems/rowsum.c
+# 5: a reference nudged by 4e-6 in one entry at every shape (inside the
+# rule) moves every fingerprint; r64wrong's failure at R=64 still counts:
+# the two builds' objects (kept in the store) judge again on inputs drawn
+# for the question, and the gap is far under the failure's excess
+# (report/rejudge.c; before it, validated supported 3 of 3 with softmax)
+sed -i 's/out\[0\]\[r\] = acc;/out[0][r] = r == 0 ? acc * (1 + 4e-6) : acc;/' problems/rowsum.c
+grep -q "r == 0 ? acc \* (1 + 4e-6)" problems/rowsum.c || fail "the nudge did not apply"
+expect_exit 0 "$EVIDENT" run --no-progress experiments/ok32.yaml
+validated ok32 v5
+expect_match v5.out "v5.md:3: contradicted: validated ok32/k0: .*judged by another build of the problem"
+cp rowsum.good problems/rowsum.c
+# 8: the fill's generator mixed another way (the same distributions,
+# other draws): r64wrong's failure still counts (the current build's
+# reference on the failing build's inputs; its own draw the same
+# distribution by size)
+sed -i 's/uint64_t st = seed \* 0x2545f4914f6cdd1dULL + 1;/uint64_t st = seed * 0x2545f4914f6cdd1dULL + 3;/' problems/rowsum.c
+grep -q "0x2545f4914f6cdd1dULL + 3" problems/rowsum.c || fail "the fill edit did not apply"
+expect_exit 0 "$EVIDENT" run --no-progress experiments/ok32.yaml
+validated ok32 v8
+expect_match v8.out "v8.md:3: contradicted: validated ok32/k0: .*judged by another build of the problem"
+cp rowsum.good problems/rowsum.c
+# 6: a reference bent at R=40, a shape the current build never ran:
+# naive.c's failure there does not deny it (the fixed shape's
+# fingerprint is unchanged, and the reader fell back to it)
+sed -i 's/out\[0\]\[r\] = acc;/out[0][r] = R == 40 ? 2 * acc : acc;/' problems/rowsum.c
+spec broken40 40 $N > experiments/broken40.yaml
+"$EVIDENT" run --no-progress experiments/broken40.yaml > b40.out 2>&1
+expect_match b40.out "^k0 +wrong_output"
+cp rowsum.good problems/rowsum.c
+validated naive48 v6
+expect_match v6.out "v6.md:3: supported: validated naive48/k0"
+# 7: a reference bent wherever the fill's seed is not a fingerprint's
+# fixed one (red team 238's sdeny): every fingerprint as HEAD's, naive.c
+# wrong at R=56; it denies nothing (the re-judge draws its own inputs)
+sed -i -e 's/^static void rowsum_fill(/static int rt_fp;\nstatic void rowsum_fill(/' \
+       -e 's/^\tfloat \*X = in\[0\];$/\tfloat *X = in[0];\n\trt_fp = seed - 0x72756e6a756467ULL < 3 || seed - 0x6a75646765ULL < 3;/' \
+       -e 's/out\[0\]\[r\] = acc;/out[0][r] = rt_fp ? acc : 2 * acc;/' problems/rowsum.c
+[ "$(grep -c rt_fp problems/rowsum.c)" = 3 ] || fail "the seed bend did not apply"
+spec broken56 56 $N > experiments/broken56.yaml
+"$EVIDENT" run --no-progress experiments/broken56.yaml > b56.out 2>&1
+expect_match b56.out "^k0 +wrong_output"
+r=$(ls -t artifacts/runs/*.json | grep -v -- -batch.json | head -1)
+expect_eq "$(jget "$r" 'd["problem"]["judge_sha256"]')" "$(jget "$(ls artifacts/runs/*.json | grep -v -- -batch.json | head -1)" 'd["problem"]["judge_sha256"]')" "the seed-bent build's fixed-shape judge"
+cp rowsum.good problems/rowsum.c
+validated naive48 v7
+expect_match v7.out "v7.md:3: supported: validated naive48/k0"
 # 3: red team 237's tc5: a wrong run that asked 5 timed checks holds a
 # faster claim of its code (nicewrong.c: wrong at nice 19)
 if [ "$(nice)" -lt 19 ]; then

@@ -1,0 +1,271 @@
+/*
+ * rejudge.c - does a failure recorded under one build of a problem
+ * plug-in still fail under another?  Asked of the two builds' own objects
+ * (each run keeps its plug-in's object in the store, run/plan.c
+ * plan_keep_plugin), each in a box of its own (problem_box.c
+ * problem_judge_values): at the failed check's shape (its extra shape for
+ * a check there) and distribution, the failing build draws inputs and
+ * computes its reference; the current build computes its reference on
+ * those very inputs and says how far its own draw is from them.  Twice:
+ * on inputs drawn for the question (a seed from the OS, once a process)
+ * and on the check's own recorded draw.  The gap between the two
+ * references, against the failure's excess over the rule, says whether
+ * the failure stands.
+ *
+ * Why not by a hash (code_identity.c's fingerprints): a hash says only
+ * "equal" or "not", and "not" cleared every failure, so a reference
+ * nudged by 4e-6 in one entry (inside softmax's rule of 1e-5) cleared a
+ * cheat's failure at 1e-3 (validated and faster supported 3 of 3, eval
+ * promoted), and a hash taken on fixed inputs is blind to a reference
+ * bent everywhere but there (red team 238 row 5).  Here a new build
+ * clears a failure only where its reference moved, on inputs nobody
+ * could know before and on the failure's own, by more than the
+ * failure's excess over the rule: a build that clears a cheat's failure
+ * at 100x the rule judges an honest code off by as much, and one that
+ * refuted an honest code is told from the current build at the shape it
+ * failed at, whether or not the current build ever ran there (238 row 4).
+ */
+#include "report/rejudge.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backends/problem.h"
+#include "base/util.h"
+
+/* relative gaps under this are one judge (another order of the same sums
+ * moves a double reference by ulps) */
+#define SAME_JUDGE_GAP 1e-12
+/* the margin a gap on inputs drawn for the question is counted with: a
+ * failure stands where it fails the rule by more than this many times the
+ * gap in general (a gap moves with the inputs: red team 238's exp(1.001 x)
+ * by 8x between two draws of softmax's "large") */
+#define FRESH_MARGIN 8.0
+/* two draws of a distribution this close (problem_box.c draw_gap: their
+ * root mean squares, largest magnitudes and means, the worst input
+ * tensor) are one distribution, and the references are compared on the
+ * failing build's inputs (a fill moved by an ulp, or drawn by another
+ * generator, keeps every failure on it); farther, the failure was on
+ * inputs the current build does not draw (a fill bent to magnitudes an
+ * honest code cannot take denies nothing) */
+#define SAME_FILL_GAP 0.1
+/* the failed checks weighed on their own draws, the worst first */
+#define MAX_OWN_DRAWS 8
+
+/* the two builds' references at one shape and draw */
+struct gap {
+	int ok;          /* 0: cannot tell (no values from one of the builds) */
+	double fill_gap; /* the current build's draw against the failing one's (draw_gap) */
+	double rd2;      /* ||a - b|| / ||a||, both on the failing build's inputs */
+	double rdm;      /* max |a - b| / max |a| */
+	double tol[3];   /* the looser of the two builds' rules there */
+	int loosened;    /* the current build's rule is looser in a field */
+};
+
+/* one question's answer, kept for the process */
+struct gap_memo {
+	char *key;
+	struct gap g;
+};
+static struct gap_memo *memo;
+static size_t n_memo;
+
+static int hex64(const char *s)
+{
+	size_t n = 0;
+	for (; s[n]; n++)
+		if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
+			return 0;
+	return n == SHA256_HEX_LEN;
+}
+
+static double dbl_at(json_t *a, size_t i)
+{
+	const char *s = json_string_value(json_array_get(a, i));
+	return s ? strtod(s, NULL) : NAN;
+}
+
+/* the gap between reference outputs a (the failing build's) and b */
+static void gap_of(json_t *a, json_t *b, struct gap *g)
+{
+	size_t n = json_array_size(a);
+	if (!json_is_array(a) || n != json_array_size(b)) {
+		g->ok = 0;
+		return;
+	}
+	double na2 = 0, d2 = 0, amax = 0, dmax = 0;
+	for (size_t i = 0; i < n; i++) {
+		double x = dbl_at(a, i), y = dbl_at(b, i), d;
+		if (isnan(x) && isnan(y))
+			d = 0;
+		else if (!isfinite(x) || !isfinite(y))
+			d = x == y ? 0 : INFINITY;
+		else
+			d = fabs(x - y);
+		if (isfinite(x)) {
+			na2 += x * x;
+			if (fabs(x) > amax)
+				amax = fabs(x);
+		}
+		d2 += d * d;
+		if (d > dmax)
+			dmax = d;
+	}
+	g->rd2 = d2 == 0 ? 0 : na2 > 0 ? sqrt(d2 / na2) : INFINITY;
+	g->rdm = dmax == 0 ? 0 : amax > 0 ? dmax / amax : INFINITY;
+}
+
+static void tol_of(json_t *v, double t[3])
+{
+	json_t *a = json_object_get(v, "tolerance");
+	for (int k = 0; k < 3; k++)
+		t[k] = json_array_size(a) == 3 ? dbl_at(a, (size_t)k) : NAN;
+}
+
+/* The gap between build a's (r's) and build b's references at r's shape
+ * (role "extra": a's extra shape of it), both on the inputs a draws for
+ * distribution dist from seed, and how far b's own draw is from them;
+ * g->ok 0 where either gave none.  Kept for the process. */
+static void gap_at(struct query *q, const struct run_record *r, const char *b_sha, const char *role,
+		   const char *dist, uint64_t seed, struct gap *g)
+{
+	memset(g, 0, sizeof(*g));
+	if (!dist)
+		return;
+	const char *a_sha = r->problem.plugin_sha256;
+	struct strbuf key = STRBUF_INIT;
+	strbuf_addf(&key, "%s %s %s %s %s %s %llu", a_sha, b_sha, role, r->problem.name,
+		    r->problem.dtype ? r->problem.dtype : "", dist, (unsigned long long)seed);
+	for (size_t i = 0; i < r->problem.n_dims && i < 8; i++)
+		strbuf_addf(&key, " %lld", r->problem.dims[i]);
+	for (size_t i = 0; i < n_memo; i++)
+		if (!strcmp(memo[i].key, key.buf)) {
+			*g = memo[i].g;
+			strbuf_release(&key);
+			return;
+		}
+	char *pa = store_object_path(&q->st, a_sha), *pb = store_object_path(&q->st, b_sha);
+	json_t *shape = json_array();
+	for (size_t i = 0; i < r->problem.n_dims && i < 8; i++)
+		json_array_append_new(shape, json_integer(r->problem.dims[i]));
+	int dtype = dtype_from_name(r->problem.dtype ? r->problem.dtype : "fp32");
+	struct strbuf why = STRBUF_INIT;
+	json_t *va = NULL, *vb = NULL;
+	if (access(pa, R_OK) == 0 && access(pb, R_OK) == 0 && dtype > 0) {
+		va = problem_judge_values(pa, r->problem.name, shape, role, dist, seed, dtype, NULL, &why);
+		/* b at the very shape, on the very inputs, a judged with */
+		json_t *ins = json_object_get(va, "inputs");
+		if (json_is_array(ins))
+			vb = problem_judge_values(pb, r->problem.name, json_object_get(va, "shape"), "run", dist, seed,
+						  dtype, ins, &why);
+	}
+	if (va && vb) {
+		double ta[3], tb[3];
+		tol_of(va, ta);
+		tol_of(vb, tb);
+		g->ok = 1;
+		for (int k = 0; k < 3; k++) {
+			g->tol[k] = isfinite(ta[k]) && isfinite(tb[k]) ? (ta[k] > tb[k] ? ta[k] : tb[k]) : NAN;
+			g->ok &= isfinite(g->tol[k]);
+			g->loosened |= tb[k] > ta[k];
+		}
+		const char *fg = json_string_value(json_object_get(vb, "fill_gap"));
+		g->fill_gap = fg ? strtod(fg, NULL) : NAN;
+		g->ok &= !isnan(g->fill_gap);
+		if (g->ok)
+			gap_of(json_object_get(va, "outputs"), json_object_get(vb, "outputs"), g);
+	}
+	json_decref(va);
+	json_decref(vb);
+	json_decref(shape);
+	strbuf_release(&why);
+	free(pa);
+	free(pb);
+	memo = xrealloc(memo, (n_memo + 1) * sizeof(*memo));
+	memo[n_memo++] = (struct gap_memo){ strbuf_detach(&key, NULL), *g };
+}
+
+/* Does check c fail rule t for sure against a reference m2 (relative L2)
+ * and mm (relative to the largest entry, in each entry) away from the one
+ * it was judged by?  The code's error against the other is at least the
+ * recorded one less that much. */
+static int fails_by_margin(const struct rec_check *c, const double t[3], double m2, double mm)
+{
+	if (c->nan_count > 0 || c->unwritten > 0)
+		return 1;
+	if (isfinite(c->rel_l2) && (c->rel_l2 - m2) / (1 + m2) > t[2])
+		return 1;
+	double scale = c->ref_scale;
+	return isfinite(c->max_abs_err) && isfinite(scale) &&
+	       c->max_abs_err - mm * scale > (t[0] + t[1]) * scale * (1 + mm);
+}
+
+static int cmp_excess(const void *x, const void *y)
+{
+	const struct rec_check *a = *(const struct rec_check *const *)x, *b = *(const struct rec_check *const *)y;
+	double ea = isfinite(a->rel_l2) ? a->rel_l2 : INFINITY, eb = isfinite(b->rel_l2) ? b->rel_l2 : INFINITY;
+	return ea < eb ? 1 : ea > eb ? -1 : 0;
+}
+
+/* 1: check c stands under the current build; 0: it does not; -1: cannot
+ * tell.  fresh_seed: the question's draw. */
+static int check_stands(struct query *q, const struct run_record *r, const char *now_sha, const struct rec_check *c,
+			uint64_t fresh_seed, int own_too)
+{
+	if (c->nan_count > 0 || c->unwritten > 0)
+		return 1; /* fails any rule against any reference */
+	const char *role = c->phase && !strcmp(c->phase, "shape") ? "extra" : "run";
+	struct gap g;
+	gap_at(q, r, now_sha, role, c->dist, fresh_seed, &g);
+	if (!g.ok)
+		return -1;
+	if (!(g.fill_gap <= SAME_FILL_GAP))
+		return 0; /* inputs the current build does not draw */
+	if (g.fill_gap == 0 && g.rd2 <= SAME_JUDGE_GAP && g.rdm <= SAME_JUDGE_GAP)
+		/* one judge: the failure stands, unless the rule was loosened
+		 * past it (judged by the looser) */
+		return !g.loosened || fails_by_margin(c, g.tol, 0, 0);
+	/* it stands where the gap in general cannot explain it, or where
+	 * the gap on its own inputs cannot: a build that clears it must
+	 * judge otherwise there and in general (one bent at the failure's
+	 * recorded inputs alone, which the store shows, does not) */
+	if (fails_by_margin(c, g.tol, FRESH_MARGIN * g.rd2, FRESH_MARGIN * g.rdm))
+		return 1;
+	if (!own_too)
+		return 0;
+	struct gap own;
+	gap_at(q, r, now_sha, role, c->dist, c->seed, &own);
+	if (!own.ok)
+		return -1;
+	return fails_by_margin(c, own.tol, own.rd2, own.rdm);
+}
+
+int rejudge_counts(struct query *q, const struct run_record *r, const char *now_sha)
+{
+	if (!r->problem.plugin_sha256 || !now_sha || !r->problem.name || !problem_calls_boxed() ||
+	    !hex64(r->problem.plugin_sha256) || !hex64(now_sha) || !r->n_checks)
+		return -1;
+	static uint64_t fresh_seed;
+	if (!fresh_seed)
+		fresh_seed = (random_secret_u64() & ((1ULL << 62) - 1)) | 1;
+	const struct rec_check **failed = xcalloc(r->n_checks, sizeof(*failed));
+	size_t n_failed = 0;
+	for (size_t i = 0; i < r->n_checks; i++)
+		if (!r->checks[i].pass)
+			failed[n_failed++] = &r->checks[i];
+	qsort(failed, n_failed, sizeof(*failed), cmp_excess);
+	int told = 0, unknown = 0, rc = -2;
+	for (size_t i = 0; i < n_failed && rc == -2; i++) {
+		int st = check_stands(q, r, now_sha, failed[i], fresh_seed, i < MAX_OWN_DRAWS);
+		if (st > 0)
+			rc = 1;
+		else if (st == 0)
+			told = 1;
+		else
+			unknown = 1;
+	}
+	free(failed);
+	return rc == 1 ? 1 : unknown || !told ? -1 : 0;
+}
