@@ -299,8 +299,11 @@ static const char *const host_allowed[] = {
 	"lstat", "newfstatat", "access", "faccessat", "faccessat2", "readlink", "readlinkat",
 	"getdents64", "getcwd", "chdir", "fchdir", "poll", "ppoll", "select", "pselect6",
 	/* and on those files: advice to the page cache (of the box's own
-	 * copies), the file system's size (of the box's tmpfs and copies)
-	 * (red team 82's fp_probe).  No flock: every box shows the host's own
+	 * copies), the file system's size (of the box's tmpfs and copies,
+	 * and of the device nodes bubblewrap binds in: the host's devtmpfs,
+	 * whose counts no box can move, since /dev is read-only and mknod
+	 * refused; red team 242 read them equal to the host's) (red team
+	 * 82's fp_probe).  No flock: every box shows the host's own
 	 * /dev/null, /dev/zero, /dev/full, /dev/random, /dev/urandom and
 	 * /dev/tty (bubblewrap's --dev binds them), whose locks every box and
 	 * the host see (red team 129's lock_hog paced a neighbour's load by
