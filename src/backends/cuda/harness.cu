@@ -1835,7 +1835,7 @@ const char *evc_plan_refused(void)
 		char why[256];
 		snprintf(why, sizeof(why),
 			 "the kernel's code imported memory (%s): a sealed replay gives it device memory of its own, "
-			 "without the import's aliases or placement; run the variant with trust: host",
+			 "without the import's aliases or placement",
 			 plan_import);
 		plan_refuse(why);
 	}
