@@ -98,6 +98,17 @@ expect_exit 0 "$EVIDENT" run --no-progress experiments/ok32.yaml
 validated ok32 v8
 expect_match v8.out "v8.md:3: contradicted: validated ok32/k0: .*judged by another build of the problem"
 cp rowsum.good problems/rowsum.c
+# 9: the nudge of row 5 with every distribution renamed: the failing
+# build's draw is weighed against the closest of the current build's
+# distributions (before, the re-judge could not tell and the fingerprints
+# cleared the failure)
+sed -i -e 's/out\[0\]\[r\] = acc;/out[0][r] = r == 0 ? acc * (1 + 4e-6) : acc;/' \
+       -e 's/.dists = { "uniform", "cancel", "positive" },/.dists = { "uniform2", "cancel2", "positive2" },/' problems/rowsum.c
+grep -q '"uniform2"' problems/rowsum.c || fail "the rename did not apply"
+expect_exit 0 "$EVIDENT" run --no-progress experiments/ok32.yaml
+validated ok32 v9
+expect_match v9.out "v9.md:3: contradicted: validated ok32/k0: .*judged by another build of the problem"
+cp rowsum.good problems/rowsum.c
 # 6: a reference bent at R=40, a shape the current build never ran:
 # naive.c's failure there does not deny it (the fixed shape's
 # fingerprint is unchanged, and the reader fell back to it)
