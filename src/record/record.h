@@ -131,6 +131,9 @@ struct rec_problem {
 	long long dims[8];
 	double flops, min_bytes;     /* NAN when not recorded */
 	const char *plugin_sha256;   /* the problem plug-in's object hash (v2; its built .so) */
+	const char *plugin_object;   /* the same object kept in the store (runs since 2026-12-06; a later
+				      * build judges this run's failures again by it: report/rejudge.c),
+				      * or NULL */
 	const char *judge_sha256;    /* what the plug-in judges with, by behaviour (backends/problem.h
 				      * problem_judge_sha256), or NULL (older records, unboxed runs);
 				      * where two records have it, it says whether they are one

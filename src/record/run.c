@@ -160,6 +160,7 @@ void record_read_problem(json_t *m, struct rec_problem *p)
 	p->flops = gn(pr, "flops");
 	p->min_bytes = gn(pr, "min_bytes");
 	p->plugin_sha256 = gs(pr, "plugin_sha256");
+	p->plugin_object = gs(pr, "plugin_object");
 	p->judge_sha256 = gs(pr, "judge_sha256");
 	p->judge_run_sha256 = gs(pr, "judge_run_sha256");
 	p->judge_run_roles = json_is_array(json_object_get(pr, "judge_run_roles")) ? json_object_get(pr, "judge_run_roles") : NULL;
@@ -204,6 +205,8 @@ json_t *record_write_problem(const struct rec_problem *p)
 	json_object_set_new(o, "flops", jnum(p->flops));
 	json_object_set_new(o, "min_bytes", jnum(p->min_bytes));
 	json_object_set_new(o, "plugin_sha256", jstr(p->plugin_sha256));
+	if (p->plugin_object)
+		json_object_set_new(o, "plugin_object", jstr(p->plugin_object));
 	if (p->judge_sha256)
 		json_object_set_new(o, "judge_sha256", jstr(p->judge_sha256));
 	if (p->judge_run_sha256)

@@ -2749,6 +2749,7 @@ static void rec_identity(struct job_state *j)
 	r->problem.min_bytes = p->min_bytes;
 	r->problem.plugin_sha256 = json_string_value(json_object_get(p->problem.build, "binary_sha256"));
 	r->problem.judge_sha256 = p->judge_sha256[0] ? p->judge_sha256 : NULL;
+	r->problem.plugin_object = p->plugin_object[0] ? p->plugin_object : NULL;
 	r->problem.judge_run_sha256 = p->judge_run_sha256[0] ? p->judge_run_sha256 : NULL;
 	r->problem.judge_run_roles = p->judge_run_roles;
 	r->problem.sources = p->problem_src;

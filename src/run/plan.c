@@ -239,17 +239,22 @@ static void plan_judge_roles(struct run_ctx *c, struct plan *p)
  * this run's failures again by both objects (report/rejudge.c).  A copy
  * whose hash is not the build's (the file changed under the runner) is
  * left out with a warning; a store that cannot take it fails the run.
+ * p->plugin_object names it (the record's problem.plugin_object, a
+ * reference `evident verify` follows), "" where it is not kept.
  */
-static int plan_keep_plugin(struct run_ctx *c, const struct plan *p)
+static int plan_keep_plugin(struct run_ctx *c, struct plan *p)
 {
 	const char *sha = json_string_value(json_object_get(p->problem.build, "binary_sha256"));
+	p->plugin_object[0] = 0;
 	if (!c->st.root || !p->problem.so_path || !sha)
 		return 0;
 	char *obj = store_object_path(&c->st, sha);
 	int have = path_exists(obj);
 	free(obj);
-	if (have)
+	if (have) {
+		snprintf(p->plugin_object, sizeof(p->plugin_object), "%s", sha);
 		return 0;
+	}
 	struct strbuf bytes = STRBUF_INIT;
 	if (read_file(p->problem.so_path, &bytes) < 0) {
 		strbuf_release(&bytes);
@@ -262,6 +267,8 @@ static int plan_keep_plugin(struct run_ctx *c, const struct plan *p)
 	if (rc == 0 && strcmp(hex, sha))
 		warning("problem '%s': its object changed since its build (%.12s, built %.12s); a later build "
 			"cannot judge this run's failures again by it", p->problem.name, hex, sha);
+	else if (rc == 0)
+		snprintf(p->plugin_object, sizeof(p->plugin_object), "%s", sha);
 	strbuf_release(&bytes);
 	return rc;
 }

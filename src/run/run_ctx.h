@@ -73,6 +73,7 @@ struct plan {
 	struct problem problem;      /* the plug-in, built and loaded (backends/problem.h) */
 	char judge_sha256[65];       /* problem_judge_sha256 at the spec's shape, "" none */
 	char judge_run_sha256[65];   /* problem_judge_run_sha256 there, "" none */
+	char plugin_object[65];      /* the plug-in's object in the store (plan_keep_plugin), "" none */
 	json_t *judge_run_roles;     /* the same by shape: [{"role", "sha256"}] (plan.c), or NULL */
 	struct ev_tolerance tol;     /* the checker's rule: the problem's by dtype, or the spec's */
 	struct ev_tolerance tol_problem; /* the problem's own rule for the dtype, before the spec's */
