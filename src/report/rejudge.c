@@ -60,6 +60,7 @@ struct gap {
 	double fill_gap; /* the current build's draw against the failing one's (draw_gap) */
 	double rd2;      /* ||a - b|| / ||a||, both on the failing build's inputs */
 	double rdm;      /* max |a - b| / max |a| */
+	double amax;     /* max |a|: the failing build's reference's scale there */
 	double tol[3];   /* the looser of the two builds' rules there */
 	int loosened;    /* the current build's rule is looser in a field */
 };
@@ -113,6 +114,7 @@ static void gap_of(json_t *a, json_t *b, struct gap *g)
 		if (d > dmax)
 			dmax = d;
 	}
+	g->amax = amax;
 	g->rd2 = d2 == 0 ? 0 : na2 > 0 ? sqrt(d2 / na2) : INFINITY;
 	g->rdm = dmax == 0 ? 0 : amax > 0 ? dmax / amax : INFINITY;
 }
@@ -242,6 +244,35 @@ static int check_stands(struct query *q, const struct run_record *r, const char 
 	return fails_by_margin(c, own.tol, own.rd2, own.rdm);
 }
 
+/*
+ * Did the failing build judge r's checks by the reference it computes in
+ * its box?  A host check records its reference's scale (its largest
+ * magnitude, exact; a host check's reference is always the plug-in's
+ * float64 one, one launch a check), and the build's box, on the check's
+ * own draw, must give the same.  0 where one of the first MAX_OWN_DRAWS
+ * failed checks differs: a build that judged otherwise in its checker's
+ * process than it computes elsewhere (red team 244's ckdeny: exp(1.001 x)
+ * where argv names __check, an honest code refuted 3 of 3) says nothing
+ * by its failures.  1 otherwise.
+ */
+static int judged_as_it_computes(struct query *q, const struct run_record *r, const char *now_sha,
+				 const struct rec_check *const *failed, size_t n_failed)
+{
+	if (!r->backend || strcmp(r->backend, "host"))
+		return 1;
+	for (size_t i = 0; i < n_failed && i < MAX_OWN_DRAWS; i++) {
+		const struct rec_check *c = failed[i];
+		if (c->nan_count > 0 || c->unwritten > 0 || !isfinite(c->ref_scale))
+			continue;
+		struct gap own;
+		gap_at(q, r, now_sha, c->phase && !strcmp(c->phase, "shape") ? "extra" : "run", c->dist, c->seed, &own);
+		double want = own.amax > 0 ? own.amax : 1.0;
+		if (own.ok && fabs(want - c->ref_scale) > 1e-9 * (c->ref_scale > 1 ? c->ref_scale : 1))
+			return 0;
+	}
+	return 1;
+}
+
 int rejudge_counts(struct query *q, const struct run_record *r, const char *now_sha)
 {
 	if (!r->problem.plugin_sha256 || !now_sha || !r->problem.name || !problem_calls_boxed() ||
@@ -256,7 +287,7 @@ int rejudge_counts(struct query *q, const struct run_record *r, const char *now_
 		if (!r->checks[i].pass)
 			failed[n_failed++] = &r->checks[i];
 	qsort(failed, n_failed, sizeof(*failed), cmp_excess);
-	int told = 0, unknown = 0, rc = -2;
+	int told = 0, unknown = 0, rc = judged_as_it_computes(q, r, now_sha, failed, n_failed) ? -2 : 0;
 	for (size_t i = 0; i < n_failed && rc == -2; i++) {
 		int st = check_stands(q, r, now_sha, failed[i], fresh_seed, i < MAX_OWN_DRAWS);
 		if (st > 0)
@@ -267,5 +298,7 @@ int rejudge_counts(struct query *q, const struct run_record *r, const char *now_
 			unknown = 1;
 	}
 	free(failed);
-	return rc == 1 ? 1 : unknown || !told ? -1 : 0;
+	if (rc >= 0)
+		return rc;
+	return unknown || !told ? -1 : 0;
 }

@@ -16,7 +16,8 @@
 # failure under another build is judged again by both objects
 # (report/rejudge.c): a nudge inside the rule no longer clears it (row 5),
 # a bend at a shape the current build never ran (row 6) or one that
-# recognises the fingerprints' fixed seeds (row 7) no longer denies.
+# recognises the fingerprints' fixed seeds (row 7) no longer denies, nor
+# one bent in its checker's process only (row 10, red team 244).
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 mkrepo
@@ -134,6 +135,34 @@ expect_eq "$(jget "$r" 'd["problem"]["judge_sha256"]')" "$(jget "$(ls artifacts/
 cp rowsum.good problems/rowsum.c
 validated naive48 v7
 expect_match v7.out "v7.md:3: supported: validated naive48/k0"
+# 10: a reference bent only in the checker's process (red team 244's
+# ckdeny: a constructor reads argv for __check): naive.c wrong at R=24;
+# the build's box gives the honest reference, which is not the scale its
+# checks recorded, so its failures deny nothing
+python3 - <<'PY'
+p = 'problems/rowsum.c'
+t = open(p).read()
+a = 'static void rowsum_fill('
+t = t.replace(a, """#include <string.h>
+static int rt_ck;
+__attribute__((constructor)) static void rt_ck_init(int argc, char **argv, char **envp)
+{
+	(void)envp;
+	for (int i = 0; argv && i < argc && argv[i]; i++)
+		if (strstr(argv[i], "__check"))
+			rt_ck = 1;
+}
+""" + a, 1)
+t = t.replace('out[0][r] = acc;', 'out[0][r] = rt_ck ? 2 * acc : acc;', 1)
+open(p, 'w').write(t)
+PY
+[ "$(grep -c rt_ck problems/rowsum.c)" -ge 3 ] || fail "the checker-only bend did not apply"
+spec broken24 24 $N > experiments/broken24.yaml
+"$EVIDENT" run --no-progress experiments/broken24.yaml > b24.out 2>&1
+expect_match b24.out "^k0 +wrong_output"
+cp rowsum.good problems/rowsum.c
+validated naive48 v10
+expect_match v10.out "v10.md:3: supported: validated naive48/k0"
 # 3: red team 237's tc5: a wrong run that asked 5 timed checks holds a
 # faster claim of its code (nicewrong.c: wrong at nice 19)
 if [ "$(nice)" -lt 19 ]; then
