@@ -567,11 +567,14 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 			appendf(js, "%s[%zu, %u, %llu]", nr++ ? ", " : "", at, id, (unsigned long long)off);
 			memset(args.data() + at, 0, 8); /* no address of the planner's in the plan */
 		}
-	/* an address at a 4-byte offset (a packed struct) is not relocated:
-	 * the replay would pass the planner's own (red team 46's packed);
-	 * refused with the way out */
+	/* an address at an offset that is not a multiple of 8 (a packed
+	 * struct) is not relocated: the replay would pass the planner's own
+	 * (red team 46's packed at a 4-byte offset; red team 246's packed2,
+	 * #pragma pack(1), at bytes 18 and 14: crashed with an illegal
+	 * address on an H100 while this scan stepped by 4); refused with the
+	 * way out, at every byte */
 	for (size_t i = 0; i < offs.size(); i++)
-		for (size_t at = offs[i]; at + 8 <= offs[i] + sizes[i]; at += 4) {
+		for (size_t at = offs[i]; at + 8 <= offs[i] + sizes[i]; at++) {
 			if (!(at % 8))
 				continue;
 			uint64_t v;
@@ -580,8 +583,8 @@ static int kernel_step(CUgraphNode node, int programmatic, std::vector<kbuf> &bu
 			uint64_t off = 0;
 			char e2[64];
 			if (v && classify(bufs, (CUdeviceptr)v, &id, &off, e2, sizeof(e2)) > 0)
-				return fail(err, errlen, "parameter %zu of kernel %s holds an address of a buffer at a 4-byte "
-							 "offset (byte %zu: a packed struct): a sealed replay relocates only "
+				return fail(err, errlen, "parameter %zu of kernel %s holds an address of a buffer at an "
+							 "unaligned offset (byte %zu: a packed struct): a sealed replay relocates only "
 							 "8-byte aligned addresses; align it, or run the variant with trust: host",
 					    i, name, at);
 		}
@@ -1020,11 +1023,12 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 				return fail(err, errlen, "cannot read %s (%zu bytes at 0x%llx) to carry what init() "
 							 "left there",
 					    o->what, b.bytes, (unsigned long long)b.base);
-			/* a pointer at a 4-byte boundary the aligned words below
-			 * do not read whole (a packed descriptor's field at byte
-			 * 4, red team 64's packed: the replay kept the planner's
-			 * address and crashed): refused with the way out */
-			for (size_t p = (size_t)((4 - ((b.base + at) & 3)) & 3); p + 8 <= n; p += 4) {
+			/* a pointer at an offset the aligned words below do not
+			 * read whole (a packed descriptor's field at byte 4, red
+			 * team 64's packed: the replay kept the planner's address
+			 * and crashed; any byte since red team 246's packed2):
+			 * refused with the way out */
+			for (size_t p = 0; p + 8 <= n; p++) {
 				if (!((b.base + at + p) & 7) && !(p & 7))
 					continue; /* an aligned word: classified below */
 				uint64_t v;
