@@ -234,8 +234,8 @@ static size_t parse_size(const char *s)
 }
 
 /* The last-level cache of CPU 0 from sysfs (glibc's sysconf guesses on some
- * VMs: 320 MiB for the 32 MiB L3 here), else sysconf, else 0 (cpu_peak.h). */
-size_t cpu_llc_bytes(void)
+ * VMs: 320 MiB for the 32 MiB L3 here), else sysconf, else 0. */
+static size_t llc_bytes(void)
 {
 	size_t best = 0;
 	int best_level = 0;
@@ -334,7 +334,7 @@ out:
  * reading of the spot, never of the peak). */
 static double triad_spot(void)
 {
-	size_t llc = cpu_llc_bytes(), per = llc ? 2 * llc : 16u << 20;
+	size_t llc = llc_bytes(), per = llc ? 2 * llc : 16u << 20;
 	per = per < (16u << 20) ? 16u << 20 : per > (32u << 20) ? 32u << 20 : per;
 	per -= per % CHUNK_BYTES;
 	struct strbuf why = STRBUF_INIT;
@@ -418,7 +418,7 @@ int cpu_peak_measure(const char *model, struct cpu_peak *p, struct strbuf *why)
 		}
 	}
 
-	size_t llc = cpu_llc_bytes(), per = llc ? 4 * llc : 64u << 20;
+	size_t llc = llc_bytes(), per = llc ? 4 * llc : 64u << 20;
 	long pages = sysconf(_SC_PHYS_PAGES), pagesz = sysconf(_SC_PAGESIZE);
 	size_t mem_cap = pages > 0 && pagesz > 0 ? (size_t)pages * (size_t)pagesz / 16 : (size_t)256 << 20;
 	per = per < (32u << 20) ? 32u << 20 : per > (256u << 20) ? 256u << 20 : per;

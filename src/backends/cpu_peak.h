@@ -151,8 +151,4 @@ int cpu_peak_here(const char *model, struct cpu_peak *p, int *measured, struct s
 #define CPU_PEAK_BW_HIGH_MARGIN 2.0
 int cpu_peak_band(double *gflops_lo, double *gflops_hi, double *gbps_lo, double *gbps_hi, char *how, size_t n);
 
-/* The last-level cache's size in bytes (sysfs of CPU 0, else sysconf),
- * or 0 where neither says. */
-size_t cpu_llc_bytes(void);
-
 #endif /* EVIDENT_CPU_PEAK_H */

@@ -48,7 +48,8 @@ enum knob_type { KNOB_INT, KNOB_DOUBLE, KNOB_ENUM };
 	  "timed samples per repeat, of every input distribution (the time is the timing ones', 3 in 4); "   \
 	  "0 = adaptive: stop when stdev/mean <= stdrel after min_seconds")                                   \
 	X(timing, cache, KNOB_ENUM, 0, 0, 0,                                                               \
-	  "cold: flush L2 (GPU) / a 64 MiB buffer (CPU) before every sample, outside the timed region")     \
+	  "cold: flush L2 (GPU) / the sample's input and output cache lines (CPU: clflush, the "         \
+	  "record's `flush_bytes`) before every sample, outside the timed region")                        \
 	X(timing, clock, KNOB_ENUM, 0, 0, 0,                                                               \
 	  "auto: CUPTI's kernel clock where it loads, else CUDA events; events; cupti (required)")          \
 	X(timing, max_seconds, KNOB_DOUBLE, 15, 0.001, 86400, "never sample longer (per repeat)")           \

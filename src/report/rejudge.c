@@ -258,7 +258,9 @@ static int check_stands(struct query *q, const struct run_record *r, const char 
 static int judged_as_it_computes(struct query *q, const struct run_record *r, const char *now_sha,
 				 const struct rec_check *const *failed, size_t n_failed)
 {
-	if (!r->backend || strcmp(r->backend, "host"))
+	/* (fp32 only: a host timed sample's inputs are drawn at fp32 whatever
+	 * the spec's dtype, which the box's draw at the dtype would not be) */
+	if (!r->backend || strcmp(r->backend, "host") || (r->problem.dtype && strcmp(r->problem.dtype, "fp32")))
 		return 1;
 	for (size_t i = 0; i < n_failed && i < MAX_OWN_DRAWS; i++) {
 		const struct rec_check *c = failed[i];

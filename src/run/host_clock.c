@@ -42,7 +42,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backends/cpu_peak.h"
 #include "backends/sampler.h"
 #include "backends/scramble.h"
 #include "backends/worker.h"
@@ -1320,6 +1319,44 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 	return 0;
 }
 
+/*
+ * cache: cold on the host: every line of the sample's inputs and outputs,
+ * in the memory the worker shares, written back and evicted from every
+ * cache level (x86 clflush, AArch64 dc civac) after the parent wrote
+ * them, so the kernel reads its inputs from memory.  Until 2026-12-06 the
+ * parent swept a 64 MiB buffer of its own instead: red team 241 found
+ * this VM's last-level cache is 300 MiB, which that sweep left holding
+ * the inputs (cold read no slower than hot, 5 of 5 batches); a sweep of
+ * twice the cache cost 59 ms a sample there and doubled make test.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#define CAN_FLUSH_LINES 1
+static void flush_line(const void *p) { __builtin_ia32_clflush(p); }
+static void flush_fence(void) { __builtin_ia32_mfence(); }
+#elif defined(__aarch64__)
+#define CAN_FLUSH_LINES 1
+static void flush_line(const void *p) { __asm__ volatile("dc civac, %0" : : "r"(p) : "memory"); }
+static void flush_fence(void) { __asm__ volatile("dsb ish" : : : "memory"); }
+#else
+#define CAN_FLUSH_LINES 0
+static void flush_line(const void *p) { (void)p; }
+static void flush_fence(void) {}
+#endif
+
+static void flush_lines(struct host_clock *hc)
+{
+	const struct problem *pr = hc->pr;
+	for (int t = 0; t < pr->n_inputs + pr->n_outputs; t++) {
+		const char *base = (const char *)hc->shm + hc->off[t];
+		size_t n = problem_tensor_numel(pr, t, hc->job->shape) * sizeof(float);
+		for (size_t i = 0; i < n; i += 64)
+			flush_line(base + i);
+		if (n)
+			flush_line(base + n - 1);
+	}
+	flush_fence();
+}
+
 /* Sample g's inputs (fresh seed, distribution dist) into the shared
  * memory, its outputs scrambled: 0, or -1 after error() where a
  * described problem's fill box failed (problem_box.c). */
@@ -1349,9 +1386,8 @@ static int prepare(struct host_clock *hc, long long g, unsigned long long seed, 
 		evs_fill(hc->shm + hc->off[t], problem_tensor_numel(pr, t, hc->job->shape) * sizeof(float),
 			 evs_key(hc->scramble, (uint64_t)g, 0, (uint32_t)o));
 	}
-	if (hc->flush)
-		for (size_t i = 0; i < hc->flush_bytes; i += 64)
-			hc->flush[i] = (char)(hc->flush[i] + 1);
+	if (hc->flush_bytes)
+		flush_lines(hc);
 	return 0;
 }
 
@@ -1616,17 +1652,10 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		hc->wake_n = 0;
 	}
 	int cold = !strcmp(knob_values_cache[k->cache], "cold");
-	/* twice the last-level cache, 64 MiB to 768 MiB: red team 241's
-	 * VM has a 300 MiB L3, which a 64 MiB flush left holding the inputs
-	 * the parent had just written (cold read no slower than hot, 5 of
-	 * 5 batches), so "cold" fractions of memory bandwidth were the
-	 * cache's */
+	/* cold: the inputs' and outputs' own lines flushed (flush_lines) */
 	hc->flush_bytes = 0;
-	if (cold) {
-		size_t llc = cpu_llc_bytes(), want = 2 * llc;
-		hc->flush_bytes = want < ((size_t)64 << 20) ? (size_t)64 << 20 : want > ((size_t)768 << 20) ? (size_t)768 << 20 : want;
-	}
-	hc->flush = cold ? xcalloc(hc->flush_bytes, 1) : NULL;
+	for (int t = 0; cold && CAN_FLUSH_LINES && t < hc->pr->n_inputs + hc->pr->n_outputs; t++)
+		hc->flush_bytes += problem_tensor_numel(hc->pr, t, hc->job->shape) * sizeof(float);
 	int rc = -1;
 	int *before = NULL, *after = NULL; /* the worker's threads around a sample, freed at out */
 	size_t before_cap = 0, after_cap = 0;
@@ -2085,8 +2114,6 @@ out:
 		rc = 0; /* not the protocol's to judge: the exit status is the evidence */
 	if (rc < 0 && p->failure)
 		kill(hc->pid, SIGCONT); /* it reported a failure: let it end */
-	free(hc->flush);
-	hc->flush = NULL;
 	hc->filler = NULL; /* the problem's (problem_filler_for) */
 	percpu_close(pc);
 	free(before);

@@ -190,8 +190,8 @@ struct host_clock {
 	double deadline;             /* mono_now() past which the worker has timed out */
 	int timed_out, interrupted;  /* why the drive stopped, when it was not the worker */
 	int worker_gone;             /* the channel closed mid-sample: the worker died */
-	char *flush;                 /* cache: cold, the parent's eviction buffer */
-	size_t flush_bytes;
+	size_t flush_bytes;          /* cache: cold, the bytes of lines flushed a sample (host_clock.c
+				      * flush_lines), 0: hot */
 	unsigned long long frozen_ns; /* the worker's threads' run time when last confirmed stopped */
 	int have_runtime;            /* 1: /proc gives that run time (schedstat) */
 	double frozen_cpu_us;        /* its process CPU clock then (threads that ended included), NAN: none */
