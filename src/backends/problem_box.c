@@ -1200,22 +1200,25 @@ static json_t *judge_values(const struct problem *p, json_t *req)
 	float **in = problem_inputs_new(p, s), **from = in;
 	double **outs = problem_outputs_new(p, s);
 	json_t *x = NULL;
-	if (dist < 0) {
-		/* the closest of this build's distributions to the given draw */
-		double best = INFINITY;
-		float **tmp = problem_inputs_new(p, s);
+	if (given) {
+		/* another build's draw: the reference runs on it */
+		from = problem_inputs_new(p, s);
 		size_t k = 0;
 		for (int t = 0; t < p->n_inputs; t++) {
 			size_t n = problem_tensor_numel(p, t, s);
 			for (size_t i = 0; i < n; i++)
-				tmp[t][i] = (float)dbl_of(json_array_get(given, k++));
+				from[t][i] = (float)dbl_of(json_array_get(given, k++));
 		}
+	}
+	if (dist < 0) {
+		/* the closest of this build's distributions to the given draw */
+		double best = INFINITY;
 		for (int c = 0; c < d->n_dists; c++) {
 			if (problem_fill_rounded(p, s, c, seed, dtype, in) < 0)
 				continue;
 			double w = 0;
 			for (int t = 0; t < p->n_inputs; t++) {
-				double g = draw_gap(in[t], tmp[t], problem_tensor_numel(p, t, s));
+				double g = draw_gap(in[t], from[t], problem_tensor_numel(p, t, s));
 				if (!(g <= w))
 					w = g;
 			}
@@ -1224,7 +1227,6 @@ static json_t *judge_values(const struct problem *p, json_t *req)
 				dist = c;
 			}
 		}
-		problem_buffers_free(tmp, p->n_inputs);
 		if (dist < 0) {
 			x = json_pack("{s:s}", "error", "its fill failed");
 			goto out;
@@ -1241,14 +1243,9 @@ static json_t *judge_values(const struct problem *p, json_t *req)
 	sha256_end(h, hex);
 	x = json_pack("{s:o, s:s, s:s}", "shape", shape_json(s, d->n_keys), "name", d->dists[dist], "inputs_sha256", hex);
 	if (given) {
-		from = problem_inputs_new(p, s);
 		double worst = 0;
-		size_t k = 0;
 		for (int t = 0; t < p->n_inputs; t++) {
-			size_t n = problem_tensor_numel(p, t, s);
-			for (size_t i = 0; i < n; i++)
-				from[t][i] = (float)dbl_of(json_array_get(given, k++));
-			double g = draw_gap(in[t], from[t], n);
+			double g = draw_gap(in[t], from[t], problem_tensor_numel(p, t, s));
 			if (!(g <= worst))
 				worst = g;
 		}

@@ -73,15 +73,6 @@ struct gap_memo {
 static struct gap_memo *memo;
 static size_t n_memo;
 
-static int hex64(const char *s)
-{
-	size_t n = 0;
-	for (; s[n]; n++)
-		if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
-			return 0;
-	return n == SHA256_HEX_LEN;
-}
-
 static double dbl_at(json_t *a, size_t i)
 {
 	const char *s = json_string_value(json_array_get(a, i));
@@ -278,7 +269,7 @@ static int judged_as_it_computes(struct query *q, const struct run_record *r, co
 int rejudge_counts(struct query *q, const struct run_record *r, const char *now_sha)
 {
 	if (!r->problem.plugin_sha256 || !now_sha || !r->problem.name || !problem_calls_boxed() ||
-	    !hex64(r->problem.plugin_sha256) || !hex64(now_sha) || !r->n_checks)
+	    !store_is_hex64(r->problem.plugin_sha256) || !store_is_hex64(now_sha) || !r->n_checks)
 		return -1;
 	static uint64_t fresh_seed;
 	if (!fresh_seed)

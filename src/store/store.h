@@ -148,6 +148,8 @@ int store_put_file_as(struct store *st, const char *path, const char *want, char
 int store_get(struct store *st, const char *hex, struct strbuf *out);
 /* Path of object hex (caller frees). */
 char *store_object_path(struct store *st, const char *hex);
+/* Is s 64 lowercase hex digits (an object's name)? */
+int store_is_hex64(const char *s);
 
 /* Canonical text of a manifest (caller frees). */
 char *store_canonical(json_t *m);

@@ -111,8 +111,6 @@ void manifest_refs(json_t *m, char ***refs, size_t *n_refs, size_t *alloc);
 
 /* qsort/bsearch comparator of char * elements (strcmp). */
 int store_cmp_str(const void *a, const void *b);
-/* Is s 64 lowercase hex digits (an object's name)? */
-int store_is_hex64(const char *s);
 
 /* store_manifest.c: the canonical text of m with the member "digest": dg,
  * from the canonical text bare of m without it (the caller frees);
