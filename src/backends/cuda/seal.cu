@@ -161,6 +161,15 @@ static int classify(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64
 			*off = v - b.base;
 			return 1;
 		}
+	/* one past the end of a launch's tensor: the planner keeps guard
+	 * bytes after each (cuda_worker.c PLAN_GUARD), so no other
+	 * allocation starts there */
+	for (const kbuf &b : bufs)
+		if (b.id < EVC_BUF_SCRATCH && v == b.base + b.bytes) {
+			*id = b.id;
+			*off = b.bytes;
+			return 1;
+		}
 	CUdeviceptr start = 0;
 	size_t size = 0;
 	unsigned type = 0;
@@ -201,6 +210,31 @@ static int classify(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64
 	if (cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, v) != CUDA_SUCCESS ||
 	    cuPointerGetAttribute(&size, CU_POINTER_ATTRIBUTE_RANGE_SIZE, v) != CUDA_SUCCESS)
 		return 0;
+	/* the allocation of a launch's tensor, outside the tensor: its guard
+	 * bytes (PLAN_GUARD), where the first is also the end of an
+	 * allocation of the kernel's that lies right before the guard */
+	for (const kbuf &t : bufs)
+		if (t.id < EVC_BUF_SCRATCH && t.base >= start && t.base < start + size) {
+			for (const kbuf &b : bufs)
+				if (b.id >= EVC_BUF_SCRATCH && v == start && v == b.base + b.bytes) {
+					*id = b.id;
+					*off = b.bytes;
+					return 1;
+				}
+			return fail(err, errlen, "an address the launch uses (0x%llx) lies %llu bytes %s the launch's %s %u: a "
+						 "sealed replay moves the tensors every sample and relocates only "
+						 "addresses inside one or one past its end: run the variant with "
+						 "trust: host",
+				    (unsigned long long)v,
+				    (unsigned long long)(v < t.base ? t.base - v : v - (t.base + t.bytes)),
+				    v < t.base ? "before" : "past the end of", t.id < EVC_BUF_OUT ? "input" : "output",
+				    t.id < EVC_BUF_OUT ? t.id : t.id - EVC_BUF_OUT);
+		}
+	/* where v is also one past the end of an allocation of the kernel's
+	 * (two cudaMallocs side by side), it is taken as this one's start:
+	 * the replay keeps the two side by side (seal_capture's scratch_at,
+	 * joined_layout), where both readings are one address (red team 246's
+	 * endptr) */
 	int n_scratch = 0;
 	for (const kbuf &b : bufs)
 		n_scratch += b.id >= EVC_BUF_SCRATCH && b.id < EVC_BUF_GLOBAL;
@@ -830,6 +864,12 @@ static const char *points_into(const std::vector<kbuf> &bufs, CUdeviceptr v)
 static int classify_word(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64_t *off, char *err,
 			 size_t errlen)
 {
+	for (const kbuf &b : bufs)
+		if (b.id < EVC_BUF_SCRATCH && v == b.base + b.bytes)
+			return fail(err, errlen, "init() left a pointer to the end of the launch's %s (0x%llx) in "
+						 "device memory the launch reads; the replay's tensors move every "
+						 "sample: run the variant with trust: host",
+				    b.id < EVC_BUF_OUT ? "input" : "output", (unsigned long long)v);
 	for (const kbuf &b : bufs)
 		if (v >= b.base && v < b.base + b.bytes) {
 			if (b.id < EVC_BUF_SCRATCH)
@@ -1641,6 +1681,52 @@ static int keep_layout(const std::vector<kbuf> &bufs, CUdeviceptr *lo_out = NULL
 }
 
 /*
+ * Where the worker does not keep the planner's whole layout (keep_layout
+ * says no) but two of the kernel's allocations lay end to start: a layout
+ * for scratch_at that keeps each run of such buffers as it lay, the runs
+ * one after another, each at a 2 MiB boundary (the span is then at most
+ * the buffers' bytes and 2 MiB a run, inside the parent's bound of twice
+ * the bytes and 64 MiB).  An address at the end of one and the start of
+ * the next is one address in the planner, and the plan takes it as the
+ * next one's start (classify): replayed apart it would be the start of
+ * whichever buffer the worker's allocator put there (red team 246's
+ * endptr: an honest [ws, ws + 2 MiB) pair whose end was the start of
+ * the table cudaMalloc'd after ws, wrong_output).  1 with each scratch
+ * buffer's offset in *at (in bufs' order of scratch buffers), else 0
+ * (no two lie end to start).
+ */
+static int joined_layout(const std::vector<kbuf> &bufs, std::vector<unsigned long long> &at)
+{
+	const unsigned long long align = 2ull << 20;
+	std::vector<std::pair<CUdeviceptr, size_t>> sc; /* (base, index among scratch) */
+	std::vector<size_t> bytes;
+	for (const kbuf &b : bufs)
+		if (b.id >= EVC_BUF_SCRATCH && b.id < EVC_BUF_GLOBAL) {
+			sc.push_back({ b.base, bytes.size() });
+			bytes.push_back(b.bytes);
+		}
+	std::sort(sc.begin(), sc.end());
+	int joined = 0;
+	for (size_t i = 1; i < sc.size(); i++)
+		joined |= sc[i - 1].first + bytes[sc[i - 1].second] == sc[i].first;
+	if (!joined)
+		return 0;
+	at.assign(bytes.size(), 0);
+	unsigned long long cursor = 0;
+	CUdeviceptr run_base = 0;
+	unsigned long long run_at = 0;
+	for (size_t i = 0; i < sc.size(); i++) {
+		if (!i || sc[i - 1].first + bytes[sc[i - 1].second] != sc[i].first) {
+			run_at = (cursor + align - 1) / align * align;
+			run_base = sc[i].first;
+		}
+		at[sc[i].second] = run_at + (sc[i].first - run_base);
+		cursor = at[sc[i].second] + bytes[sc[i].second];
+	}
+	return 1;
+}
+
+/*
  * Red team 163's between: where the worker keeps the planner's layout
  * of the scratch buffers (keep_layout), it allocates their span as one
  * block, zeroed, and writes back each buffer's carried runs; the memory
@@ -2021,12 +2107,18 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	 * worker keeps that layout */
 	{
 		CUdeviceptr lo = 0;
+		std::vector<unsigned long long> at;
 		if (keep_layout(bufs, &lo)) {
 			js += "], \"scratch_at\": [";
 			int na = 0;
 			for (const kbuf &b : bufs)
 				if (b.id >= EVC_BUF_SCRATCH && b.id < EVC_BUF_GLOBAL)
 					appendf(js, "%s%llu", na++ ? ", " : "", (unsigned long long)(b.base - lo));
+		} else if (joined_layout(bufs, at)) {
+			/* buffers that lay end to start stay so (joined_layout) */
+			js += "], \"scratch_at\": [";
+			for (size_t k = 0; k < at.size(); k++)
+				appendf(js, "%s%llu", k ? ", " : "", at[k]);
 		}
 	}
 	if (!span_js.empty()) {
