@@ -142,6 +142,8 @@ static const char *cu_name(CUresult r)
 		}                                                                          \
 	} while (0)
 
+static int near_buffer(const std::vector<kbuf> &bufs, CUdeviceptr v, char *what, size_t whatlen);
+
 /*
  * Where v points: 1 with (*id, *off) when into a known buffer or into
  * device memory (a new scratch buffer), 0 when it is no pointer the
@@ -221,14 +223,13 @@ static int classify(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, uint64
 					*off = b.bytes;
 					return 1;
 				}
-			return fail(err, errlen, "an address the launch uses (0x%llx) lies %llu bytes %s the launch's %s %u: a "
-						 "sealed replay moves the tensors every sample and relocates only "
-						 "addresses inside one or one past its end: run the variant with "
-						 "trust: host",
-				    (unsigned long long)v,
-				    (unsigned long long)(v < t.base ? t.base - v : v - (t.base + t.bytes)),
-				    v < t.base ? "before" : "past the end of", t.id < EVC_BUF_OUT ? "input" : "output",
-				    t.id < EVC_BUF_OUT ? t.id : t.id - EVC_BUF_OUT);
+			char near[96];
+			if (!near_buffer(bufs, v, near, sizeof(near)))
+				snprintf(near, sizeof(near), "beside an %s", t.id < EVC_BUF_OUT ? "input" : "output");
+			return fail(err, errlen, "an address the launch uses (0x%llx) lies %s buffer: a sealed replay "
+						 "moves the tensors every sample and relocates only addresses inside "
+						 "one or one past its end: run the variant with trust: host",
+				    (unsigned long long)v, near);
 		}
 	/* where v is also one past the end of an allocation of the kernel's
 	 * (two cudaMallocs side by side), it is taken as this one's start:
@@ -1045,6 +1046,34 @@ static CUresult peek_to_host(void *dst, CUdeviceptr src, size_t n)
 	return e == cudaSuccess ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
+/*
+ * Is v an address in memory the driver maps (a device allocation, or
+ * host memory mapped for the device), among addresses within 64 GiB of
+ * the buffers the plan knows?  The unaligned scan below asks it of words
+ * that points_into does not place: a packed descriptor's only pointer to
+ * a workspace no parameter names is into no known buffer (red team 64's
+ * packed was refused only while its workspace happened to lie at the
+ * output's end, which the planner's tensor guards ended: crashed on an
+ * H100, 2026-12-06).  The window keeps the driver's query off all but
+ * words near the plan's own addresses (random bytes land there about
+ * once in 2^27 words).
+ */
+static int device_allocation_near(const std::vector<kbuf> &bufs, CUdeviceptr v)
+{
+	const CUdeviceptr margin = (CUdeviceptr)1 << 36;
+	int in = 0;
+	for (const kbuf &b : bufs)
+		in |= v + margin >= b.base && v <= b.base + b.bytes + margin;
+	if (!in)
+		return 0;
+	unsigned type = 0;
+	if (cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, v) != CUDA_SUCCESS) {
+		cudaGetLastError();
+		return 0;
+	}
+	return 1; /* device or host memory the driver maps: the replay has neither at this address */
+}
+
 static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_out *gl, std::string &contents,
 			    char *err, size_t errlen)
 {
@@ -1074,6 +1103,8 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 				uint64_t v;
 				memcpy(&v, h.data() + p, 8);
 				const char *into = points_into(bufs, (CUdeviceptr)v);
+				if (!into && device_allocation_near(bufs, (CUdeviceptr)v))
+					into = "memory the driver maps (an allocation no parameter names)";
 				if (into)
 					return fail(err, errlen, "init() left a pointer (0x%llx) to %s at byte %zu of "
 								 "%s, not 8-byte aligned; a sealed replay relocates "
