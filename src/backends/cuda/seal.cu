@@ -28,7 +28,8 @@
  * the kernel allocated for itself, becomes a relocation (evident_cuda.h),
  * and so does a word in what init() left there that points into memory
  * of the kernel's own.  A pointer to host memory (or, left by init, to a
- * tensor), a host node, an event, a child graph, a memcpy that is not
+ * tensor, unless the captured work rewrites it: red team 248,
+ * capture_rewrites), a host node, an event, a child graph, a memcpy that is not
  * device to device, parameters packed in `extra`, a dependency other than
  * plain or PDL: refused, with the reason (such a kernel runs as
  * `trust: host`).  The module globals the runner named (plan_globals:
@@ -944,8 +945,10 @@ static int classify_word(std::vector<kbuf> &bufs, CUdeviceptr v, uint32_t *id, u
  * 4, rt4_init_ptrtable: a descriptor init wrote held the planner's
  * address of a workspace, and an honest kernel faulted in the replay); an
  * allocation reached only so becomes a scratch buffer of the plan, its
- * contents carried too.  A word pointing at the launch's tensors or at
- * host memory is refused.
+ * contents carried too.  A word pointing at host memory is refused; one
+ * pointing at the launch's tensors is refused unless the captured work
+ * rewrites it (red team 248: scratch_contents keeps it, seal_capture asks
+ * capture_rewrites).
  *
  * The module globals in bufs (ids from EVC_BUF_GLOBAL, module_globals)
  * are walked the same way into g->js and g->relocs (global_init,
@@ -973,6 +976,11 @@ struct contents_out {
  * `what`.  scratch_contents (a buffer's words) and span_gaps (the
  * stretches between buffers) share it.
  */
+/* A run of contents: bytes [at, end) of bufs[bi] at `from` of contents. */
+struct run_span {
+	size_t bi, at, end, from;
+};
+
 struct run_writer {
 	std::string &contents, &js;
 	int &nr;
@@ -980,6 +988,10 @@ struct run_writer {
 	const char *what;
 	size_t run_at = 0, run_end = 0; /* [run_at, run_end): the open run, empty when equal */
 	size_t run_from;                /* where the open run's bytes start in contents */
+	/* where each run's bytes went (scratch_contents: to zero a word the
+	 * captured work rewrites, red team 248), tagged bi; NULL: not kept */
+	std::vector<run_span> *spans = NULL;
+	size_t bi = 0;
 
 	run_writer(std::string &c, std::string &j, int &n, uint32_t key, const char *w)
 		: contents(c), js(j), nr(n), k(key), what(w), run_from(c.size())
@@ -996,6 +1008,8 @@ struct run_writer {
 					    EVC_PLAN_MAX_RUNS, what);
 			appendf(js, "%s[%u, %zu, %zu, %zu]", nr++ ? ", " : "", k, run_at, run_end - run_at,
 				run_from);
+			if (spans)
+				spans->push_back({ bi, run_at, run_end, run_from });
 		}
 		run_at = run_end = 0;
 		run_from = contents.size();
@@ -1074,11 +1088,46 @@ static int device_allocation_near(const std::vector<kbuf> &bufs, CUdeviceptr v)
 	return 1; /* device or host memory the driver maps: the replay has neither at this address */
 }
 
+/*
+ * A word of the kernel's own memory or a module global that points into
+ * one of the launch's tensors or one past its end (tensor_of), found by
+ * scratch_contents: bytes [pos, pos + 8) of bufs[bi], at device address
+ * `at`, holding v.  Carried only when the captured work rewrites it
+ * (capture_rewrites sets dead; red team 248), else refused as before.
+ */
+struct twin {
+	size_t bi, pos;
+	CUdeviceptr at;
+	uint64_t v;
+	int aligned, dead;
+};
+
+/* The launch's tensor v points into or one past the end of, or NULL. */
+static const kbuf *tensor_of(const std::vector<kbuf> &bufs, CUdeviceptr v)
+{
+	for (const kbuf &b : bufs)
+		if (b.id < EVC_BUF_SCRATCH && v >= b.base && v <= b.base + b.bytes)
+			return &b;
+	return NULL;
+}
+
+/*
+ * Each word that points at a launch's tensor (tensor_of: inside one or
+ * one past its end, at any byte offset) goes into *tw instead of refusing
+ * the plan there and then: it is carried as data (no relocation), and
+ * seal_capture refuses it unless the captured work rewrites it
+ * (capture_rewrites, red team 248), zeroing its bytes in contents if so
+ * (*spans: where each run's bytes went).  More than EVC_PLAN_MAX_RELOCS
+ * of them is refused.
+ */
 static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_out *gl, std::string &contents,
-			    char *err, size_t errlen)
+			    std::vector<twin> &tw, std::vector<run_span> &spans, char *err, size_t errlen)
 {
 	const size_t chunk = (size_t)1 << 20;
-	std::vector<unsigned char> h(chunk);
+	/* a chunk and the 7 bytes after it: a window that starts in one
+	 * chunk and ends in the next is read whole (until red team 248's fix
+	 * the byte scan below stopped 7 bytes short of each MiB) */
+	std::vector<unsigned char> h(chunk + 8);
 	for (size_t bi = 0; bi < bufs.size(); bi++) { /* bufs grows as words reach new allocations */
 		const kbuf b = bufs[bi];
 		if (b.id < EVC_BUF_SCRATCH)
@@ -1086,9 +1135,12 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 		contents_out *o = b.id >= EVC_BUF_GLOBAL ? gl : sc;
 		uint32_t k = b.id >= EVC_BUF_GLOBAL ? b.id - EVC_BUF_GLOBAL : b.id - EVC_BUF_SCRATCH;
 		run_writer runs(contents, o->js, o->nr, k, o->what);
+		runs.spans = &spans;
+		runs.bi = bi;
 		for (size_t at = 0; at < b.bytes; at += chunk) {
 			size_t n = b.bytes - at < chunk ? b.bytes - at : chunk;
-			if (cuMemcpyDtoH(h.data(), b.base + at, n) != CUDA_SUCCESS)
+			size_t nread = b.bytes - at < chunk + 7 ? b.bytes - at : chunk + 7;
+			if (cuMemcpyDtoH(h.data(), b.base + at, nread) != CUDA_SUCCESS)
 				return fail(err, errlen, "cannot read %s (%zu bytes at 0x%llx) to carry what init() "
 							 "left there",
 					    o->what, b.bytes, (unsigned long long)b.base);
@@ -1096,12 +1148,24 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 			 * read whole (a packed descriptor's field at byte 4, red
 			 * team 64's packed: the replay kept the planner's address
 			 * and crashed; any byte since red team 246's packed2):
-			 * refused with the way out */
-			for (size_t p = 0; p + 8 <= n; p++) {
+			 * refused with the way out; one into a launch's tensor is
+			 * kept for capture_rewrites (red team 248), which refuses
+			 * it unless the captured work rewrites it */
+			for (size_t p = 0; p < n && p + 8 <= nread; p++) {
 				if (!((b.base + at + p) & 7) && !(p & 7))
 					continue; /* an aligned word: classified below */
 				uint64_t v;
 				memcpy(&v, h.data() + p, 8);
+				if (tensor_of(bufs, (CUdeviceptr)v)) {
+					if (tw.size() >= EVC_PLAN_MAX_RELOCS)
+						return fail(err, errlen, "init() (and launch()'s first call, run once as a "
+									 "warm-up) left more than %d pointers to the launch's "
+									 "tensors in %s; a sealed replay moves the tensors every "
+									 "sample: run the variant with trust: host",
+							    EVC_PLAN_MAX_RELOCS, o->what);
+					tw.push_back({ bi, at + p, b.base + at + p, v, 0, 0 });
+					continue;
+				}
 				const char *into = points_into(bufs, (CUdeviceptr)v);
 				if (!into && device_allocation_near(bufs, (CUdeviceptr)v))
 					into = "memory the driver maps (an allocation no parameter names)";
@@ -1124,6 +1188,24 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 					uint32_t id = 0;
 					uint64_t off = 0;
 					memcpy(&v, h.data() + w, 8);
+					/* a pointer at a launch's tensor: classify_word
+					 * refuses it (its tensors move every sample),
+					 * unless the captured work rewrites it (red team
+					 * 248: capture_rewrites, in seal_capture); carried
+					 * as data meanwhile, never relocated */
+					if (tensor_of(bufs, (CUdeviceptr)v)) {
+						if (tw.size() >= EVC_PLAN_MAX_RELOCS)
+							return fail(err, errlen, "init() (and launch()'s first call, run "
+										 "once as a warm-up) left more than %d "
+										 "pointers to the launch's tensors in %s; a "
+										 "sealed replay moves the tensors every "
+										 "sample: run the variant with trust: host",
+								    EVC_PLAN_MAX_RELOCS, o->what);
+						tw.push_back({ bi, pos, b.base + pos, v, 1, 0 });
+						if (runs.add(pos, h.data() + w, wn, err, errlen))
+							return -1;
+						continue;
+					}
 					int c = classify_word(bufs, (CUdeviceptr)v, &id, &off, err, errlen);
 					if (c < 0)
 						return -1;
@@ -1145,6 +1227,203 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * Red team 248: a launch() that builds a descriptor of its tensors on
+ * the device every call (a one-thread setup kernel writes {X, Y} into its
+ * own allocation or a module global, the next kernel reads them: a
+ * grouped GEMM's pointer array, a work descriptor) leaves, after its
+ * warm-up call, words pointing into the planner's tensors there, and
+ * classify_word refused them as if init() had left them for the replay
+ * to read ("init() left a pointer into the launch's input 0"), so such a
+ * kernel had no sealed record, and as an eval candidate (always sealed)
+ * none at all.  The replay is right when the captured work itself writes
+ * the word: the setup kernel's parameters X and Y are relocations, so
+ * every replayed call writes that sample's tensors there before the next
+ * step reads them.
+ *
+ * Whether it does is not read from the code (no data-flow analysis of
+ * device code) but tried: the captured graph (the plan, exactly what the
+ * replay runs) is launched once in the planner with every such word
+ * zeroed, as the replay carries it, the rest of the kernel's memory as
+ * init() and the warm-up call left it (as the replay carries it too);
+ * a word that then holds its warm-up value again was rewritten by the
+ * captured work (the planner's tensors do not move, so an honest rewrite
+ * puts back the very address), and is carried as zero (its bytes in
+ * contents zeroed: no planner address in the plan).  A word left zero,
+ * or anything else, is refused as before, as is every word when the try
+ * cannot be made (a graph that fails to instantiate or launch, a fault:
+ * the reason is given).  The whole word must come back: one the work
+ * writes only in part is refused (its zero bytes are zero either way, so
+ * the carried zero differs from the warm-up's value only in bytes the
+ * captured work was seen to write).
+ *
+ * A step that reads the word before a later step writes it (read before
+ * write) read zero in the try, and reads zero in the replay's first call;
+ * from the second call on it reads the address the previous call wrote,
+ * as in the kernel's own process (there the previous call's tensors).
+ * The try and the replay's first call start from the same carried state,
+ * so a kernel that faults on the zero faulted here (refused, with the
+ * reason); one that survives it is judged by the replay's checked
+ * outputs like any other.  Nothing here is new power for the kernel: the
+ * planner already runs launch() as is (the warm-up, and the seeds after
+ * the plan), and this runs only the captured work.
+ *
+ * The carried state stays that of init() and one warm-up call (README's
+ * contract): scratch_contents and span_gaps read it before the try, and
+ * the try changes no byte of the plan but the zeroed words.  Every scratch
+ * buffer and module global is saved (device to device) before the try
+ * and written back after it, so what runs in the planner after the plan
+ * (plan_phase's seeds: launch() as is, its inputs uploaded and outputs
+ * scrambled first, so the try's writes to the tensors do not matter)
+ * sees that state too.  The copy is bounded: at most SEAL_TRY_SAVE_MAX
+ * bytes and half the device's free memory, else refused with the reason.
+ * 0 (each tw[i].dead set), or -1 with why the try could not be made in
+ * why (the kernel's memory restored wherever the driver still could).
+ */
+#define SEAL_TRY_SAVE_MAX ((size_t)4 << 30)
+static int capture_rewrites(cudaGraph_t graph, cudaStream_t stream, const std::vector<kbuf> &bufs,
+			    std::vector<twin> &tw, char *why, size_t whylen)
+{
+	size_t total = 0;
+	for (const kbuf &b : bufs)
+		if (b.id >= EVC_BUF_SCRATCH) {
+			if (b.bytes > SEAL_TRY_SAVE_MAX - total)
+				return fail(why, whylen, "the try would copy the kernel's own memory and module "
+							 "globals aside, more than %zu bytes",
+					    (size_t)SEAL_TRY_SAVE_MAX);
+			total += b.bytes;
+		}
+	size_t free_b = 0, all_b = 0;
+	cudaGetLastError();
+	if (cudaMemGetInfo(&free_b, &all_b) != cudaSuccess) {
+		cudaGetLastError();
+		return fail(why, whylen, "cudaMemGetInfo failed");
+	}
+	if (total > free_b / 2)
+		return fail(why, whylen, "the try would copy %zu bytes of the kernel's own memory and module "
+					 "globals aside, more than half the device's free memory (%zu bytes)",
+			    total, free_b);
+	cudaGraphExec_t exec = NULL;
+	cudaError_t ge = cudaGraphInstantiate(&exec, graph, 0);
+	if (ge != cudaSuccess) {
+		cudaGetLastError();
+		return fail(why, whylen, "the captured work could not be instantiated for the try (%s)",
+			    cudaGetErrorName(ge));
+	}
+	CUdeviceptr save = 0;
+	if (total && cuMemAlloc(&save, total) != CUDA_SUCCESS) {
+		cudaGraphExecDestroy(exec);
+		cudaGetLastError();
+		return fail(why, whylen, "no device memory for a copy of the kernel's own memory and module "
+					 "globals (%zu bytes) for the try",
+			    total);
+	}
+	int rc = 0;
+	CUresult r = CUDA_SUCCESS;
+	size_t off = 0;
+	/* everything on the planner's stream, in order: save, zero, run */
+	for (const kbuf &b : bufs)
+		if (b.id >= EVC_BUF_SCRATCH && r == CUDA_SUCCESS) {
+			r = cuMemcpyDtoDAsync(save + off, b.base, b.bytes, (CUstream)stream);
+			off += b.bytes;
+		}
+	if (r == CUDA_SUCCESS)
+		r = cuStreamSynchronize((CUstream)stream);
+	if (r != CUDA_SUCCESS) {
+		/* nothing was changed yet */
+		cuMemFree(save);
+		cudaGraphExecDestroy(exec);
+		cudaGetLastError();
+		return fail(why, whylen, "the kernel's own memory could not be copied aside for the try (%s)",
+			    cu_name(r));
+	}
+	for (const twin &w : tw)
+		if (r == CUDA_SUCCESS)
+			r = cuMemsetD8Async(w.at, 0, 8, (CUstream)stream);
+	cudaError_t le = r == CUDA_SUCCESS ? cudaGraphLaunch(exec, stream) : cudaSuccess;
+	if (r == CUDA_SUCCESS && le == cudaSuccess)
+		r = cuStreamSynchronize((CUstream)stream);
+	if (r == CUDA_SUCCESS && le == cudaSuccess)
+		r = cuCtxSynchronize();
+	if (r != CUDA_SUCCESS || le != cudaSuccess) {
+		rc = fail(why, whylen, "the captured work, run once with those words zeroed, failed (%s)",
+			  le != cudaSuccess ? cudaGetErrorName(le) : cu_name(r));
+	} else {
+		for (twin &w : tw) {
+			uint64_t now = 0;
+			r = cuMemcpyDtoH(&now, w.at, 8);
+			if (r != CUDA_SUCCESS) {
+				rc = fail(why, whylen, "the words could not be read back after the try (%s)", cu_name(r));
+				break;
+			}
+			w.dead = now == w.v;
+		}
+	}
+	/* back as they were, whatever happened (a fault leaves a context
+	 * that does nothing more: then the plan is refused anyway) */
+	off = 0;
+	CUresult rr = CUDA_SUCCESS;
+	for (const kbuf &b : bufs)
+		if (b.id >= EVC_BUF_SCRATCH && rr == CUDA_SUCCESS) {
+			rr = cuMemcpyDtoDAsync(b.base, save + off, b.bytes, (CUstream)stream);
+			off += b.bytes;
+		}
+	if (rr == CUDA_SUCCESS)
+		rr = cuStreamSynchronize((CUstream)stream);
+	if (rr != CUDA_SUCCESS && !rc)
+		rc = fail(why, whylen, "the kernel's own memory could not be written back after the try (%s)",
+			  cu_name(rr));
+	cuMemFree(save);
+	cudaGraphExecDestroy(exec);
+	cudaGetLastError();
+	if (rc)
+		for (twin &w : tw)
+			w.dead = 0;
+	return rc;
+}
+
+/* The refusal of tensor word w that the captured work does not rewrite
+ * (or could not be tried: try_failed, the reason). */
+static int tensor_word_refused(const std::vector<kbuf> &bufs, const twin &w, const char *try_failed, char *err,
+			       size_t errlen)
+{
+	const kbuf *t = tensor_of(bufs, (CUdeviceptr)w.v);
+	const kbuf &in = bufs[w.bi];
+	const char *where = in.id >= EVC_BUF_GLOBAL ? "a module global" : "an allocation of the kernel's";
+	char said[512];
+	if (try_failed)
+		snprintf(said, sizeof(said), "whether the captured work rewrites it could not be tried: %s",
+			 try_failed);
+	else
+		snprintf(said, sizeof(said), "the captured work does not rewrite it (run once with the word "
+					     "zeroed, it did not put the address back)");
+	return fail(err, errlen, "init() or launch()'s first call (run once as a warm-up) left a pointer %s the "
+				 "launch's %s %u (0x%llx) at byte %zu of %s%s, and %s; the replay's tensors move "
+				 "every sample: run the variant with trust: host",
+		    t && w.v == t->base + t->bytes ? "to the end of" : "into",
+		    t && t->id < EVC_BUF_OUT ? "input" : "output",
+		    t ? (t->id < EVC_BUF_OUT ? t->id : t->id - EVC_BUF_OUT) : 0, (unsigned long long)w.v, w.pos,
+		    where, w.aligned ? "" : " (not 8-byte aligned)", said);
+}
+
+/* Zero the bytes of word w in contents, wherever its runs put them
+ * (spans: in order of (bi, at)). */
+static void zero_in_contents(const std::vector<run_span> &spans, const twin &w, std::string &contents)
+{
+	for (size_t q = 0; q < 8; q++) {
+		size_t pos = w.pos + q;
+		auto it = std::upper_bound(spans.begin(), spans.end(), std::make_pair(w.bi, pos),
+					   [](const std::pair<size_t, size_t> &key, const run_span &r) {
+						   return key.first < r.bi || (key.first == r.bi && key.second < r.at);
+					   });
+		if (it == spans.begin())
+			continue;
+		--it;
+		if (it->bi == w.bi && pos >= it->at && pos < it->end && it->from + (pos - it->at) < contents.size())
+			contents[it->from + (pos - it->at)] = '\0';
+	}
 }
 
 /*
@@ -2103,7 +2382,11 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 		}
 	}
 	cudaGraphDestroy(graph2);
-	cudaGraphDestroy(graph);
+	/* the plan's graph lives on for capture_rewrites (red team 248) */
+	struct graph_holder {
+		cudaGraph_t g;
+		~graph_holder() { cudaGraphDestroy(g); }
+	} plan_graph = { graph };
 	if (rcs)
 		return rcs;
 	if (!n_steps)
@@ -2119,7 +2402,9 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	gl.what = "the module's globals";
 	if (cuCtxSynchronize() != CUDA_SUCCESS)
 		return fail(err, errlen, "the device work launch() enqueued outside its capture failed");
-	if (scratch_contents(bufs, &sc, &gl, contents, err, errlen))
+	std::vector<twin> tw;
+	std::vector<run_span> spans;
+	if (scratch_contents(bufs, &sc, &gl, contents, tw, spans, err, errlen))
 		return -1;
 	/* the memory between scratch buffers whose layout the worker keeps
 	 * (red team 163's between): what it holds, as raw runs */
@@ -2128,6 +2413,19 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 		CUdeviceptr lo = 0;
 		if (keep_layout(bufs, &lo) && span_gaps(bufs, lo, span_js, contents, err, errlen))
 			return -1;
+	}
+	/* words that point at the launch's tensors: refused unless the
+	 * captured work rewrites them, then carried as zero (red team 248,
+	 * capture_rewrites); tried only now, after every byte the plan
+	 * carries was read */
+	if (!tw.empty()) {
+		char why[256];
+		int tr = capture_rewrites(plan_graph.g, stream, bufs, tw, why, sizeof(why));
+		for (const twin &w : tw)
+			if (!w.dead)
+				return tensor_word_refused(bufs, w, tr ? why : NULL, err, errlen);
+		for (const twin &w : tw)
+			zero_in_contents(spans, w, contents);
 	}
 	js += "], \"scratch\": [";
 	int ns = 0;
