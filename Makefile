@@ -160,7 +160,7 @@ exp/%: all
 
 # verify checks the study's committed store unless STORE says otherwise.
 verify: all
-	$(EVIDENT) verify --store $(or $(STORE),$(STUDY_STORE))
+	$(EVIDENT) verify --history --store $(or $(STORE),$(STUDY_STORE))
 
 # --- tests ---------------------------------------------------------------
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -255,7 +255,7 @@ ifneq ($(CHECKED),)
 	@$(REPO_CHECK) --skip paper "t0040: $(if $(AGAIN),round 1,the outer make test) checked this tree"
 	@$(REPO_CHECK) --skip audit "t0040: $(if $(AGAIN),round 1,the outer make test) checked this tree"
 else
-	@$(REPO_CHECK) verify $(EVIDENT) verify --quiet --store $(STUDY_STORE)
+	@$(REPO_CHECK) verify $(EVIDENT) verify --quiet --history --store $(STUDY_STORE)
 ifneq ($(REPO_CLI_CHECKS),)
 	@$(REPO_CHECK) --skip paper "CLI test t6013 runs paper --check PAPER.md"
 	@$(REPO_CHECK) --skip audit "CLI test t6013 runs audit --strict PAPER.md"

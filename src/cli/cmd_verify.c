@@ -1,7 +1,8 @@
 /*
  * cmd_verify.c - `evident verify`: re-hash every object and manifest of the
  * store, follow every reference and the manifests' hash chain, and name
- * every file that is altered, truncated or missing (store_verify.c does the work).
+ * every file that is altered, truncated or missing (store_verify.c does the work),
+ * and hold it to the git history it lies in (store_anchor.c).
  * Without --store or EVIDENT_STORE it checks every store in the current
  * folder (the user's store/ and a repository's committed one alike).
  */
@@ -15,12 +16,16 @@
 #include "store/store.h"
 
 static const char synopsis[] =
-	"usage: evident verify [--store DIR] [--quiet]\n"
+	"usage: evident verify [--store DIR] [--quiet] [--history]\n"
 	"\n"
 	"Checks the store: every object's content must hash to its name, every\n"
 	"manifest must match its digest and be in canonical form, every object a\n"
 	"manifest refers to must exist, and every manifest's 'prev' must name an\n"
-	"intact manifest.  Prints one line per problem ('altered: PATH: why',\n"
+	"intact manifest.  A store inside a git work tree is anchored to it: every\n"
+	"record file (runs/, objects/) of the commit HEAD must be in the store byte\n"
+	"for byte; with --history, no commit since may have modified or deleted one\n"
+	"(the chain has no key: a history cut and re-chained passes the checks\n"
+	"above).  Prints one line per problem ('altered: PATH: why',\n"
 	"'missing: PATH ...'), notes (orphan objects, harmless), then a summary.\n"
 	"Without --store (or EVIDENT_STORE), every store in the current folder is\n"
 	"checked, a summary line each (in a clone of evident: artifacts/, and store/\n"
@@ -31,7 +36,7 @@ static const struct opt_usage usage = {
 };
 
 /* Verify the store at root, print its findings and summary line; an exit code. */
-static int verify_one(const char *root, int quiet)
+static int verify_one(const char *root, int quiet, int history)
 {
 	struct store st = STORE_INIT;
 	if (store_open(&st, root, 0) < 0) {
@@ -47,6 +52,7 @@ static int verify_one(const char *root, int quiet)
 		store_release(&st);
 		return EV_STORE;
 	}
+	problems += store_anchor(&st, history, &out, &notes);
 	/* eval sessions' batches recorded before they were marked (`session:
 	 * eval`): readers pass them over as marked ones (query.c is_eval); said
 	 * here, since nothing in their records says it */
@@ -82,10 +88,12 @@ static int verify_one(const char *root, int quiet)
 int cmd_verify(int argc, const char **argv)
 {
 	const char *dir = NULL;
-	int quiet = 0;
+	int quiet = 0, history = 0;
 	const struct option opts[] = {
 		OPT_STORE(&dir),
 		OPT_BOOL("quiet", &quiet, "print the summary line only (and the problems, if any)"),
+		OPT_BOOL("history", &history,
+			 "also walk the git history: no commit may modify or delete a committed record file"),
 		OPT_END(),
 	};
 	argc = parse_options(argc, argv, opts, &usage);
@@ -97,16 +105,16 @@ int cmd_verify(int argc, const char **argv)
 	}
 	const char *env = getenv("EVIDENT_STORE");
 	if (dir || (env && *env))
-		return verify_one(store_default_root(dir), quiet);
+		return verify_one(store_default_root(dir), quiet, history);
 	size_t n;
 	char **here = store_dirs_in(".", &n);
 	if (!n) {
 		store_free_list(here, n);
-		return verify_one(store_default_root(NULL), quiet); /* says there is none, and what to do */
+		return verify_one(store_default_root(NULL), quiet, history); /* says there is none, and what to do */
 	}
 	int rc = EV_OK;
 	for (size_t i = 0; i < n; i++) {
-		int r = verify_one(here[i], quiet);
+		int r = verify_one(here[i], quiet, history);
 		rc = rc == EV_OK ? r : rc;
 	}
 	store_free_list(here, n);

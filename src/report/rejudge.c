@@ -27,6 +27,7 @@
  */
 #include "report/rejudge.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,59 @@ static void tol_of(json_t *v, double t[3])
 		t[k] = json_array_size(a) == 3 ? dbl_at(a, (size_t)k) : NAN;
 }
 
+/*
+ * The kept plug-in object sha of q's store, checked: read with the store's
+ * reader (store_get, which hashes the bytes against the name) and written
+ * to a private file, whose path is returned (malloc'd; the caller unlinks
+ * and frees it), so that what a box loads is what was hashed.  NULL where
+ * the object is absent, or is not its own bytes (another file put at its
+ * name, a link, damage: red team 249's lead), which counts as absent, with
+ * a warning once a process naming it and why.
+ */
+static char *kept_object(struct query *q, const char *sha)
+{
+	static char warned[16][SHA256_HEX_LEN + 1];
+	static size_t n_warned;
+	char *path = store_object_path(&q->st, sha);
+	int there = access(path, F_OK) == 0;
+	free(path);
+	if (!there)
+		return NULL;
+	struct strbuf bytes = STRBUF_INIT;
+	int saved = util_quiet;
+	util_quiet = 1;
+	int rc = store_get(&q->st, sha, &bytes);
+	util_quiet = saved;
+	if (rc < 0) {
+		path = store_object_path(&q->st, sha);
+		size_t k = 0;
+		while (k < n_warned && strcmp(warned[k], sha))
+			k++;
+		if (k == n_warned) {
+			warning("the problem object kept at %s is not the object its name says (its bytes do not "
+				"hash to its name, or cannot be read): it is not loaded, as if it were absent, and "
+				"failures judged by it are weighed without it (run evident verify)",
+				path);
+			if (n_warned < 16)
+				snprintf(warned[n_warned++], SHA256_HEX_LEN + 1, "%s", sha);
+		}
+		free(path);
+		strbuf_release(&bytes);
+		return NULL;
+	}
+	const char *tmpdir = getenv("TMPDIR");
+	char *copy = xstrfmt("%s/evident-plugin-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	int fd = mkstemp(copy);
+	if (fd < 0 || write_all(fd, strbuf_str(&bytes), bytes.len) < 0 || close(fd) < 0) {
+		if (fd >= 0)
+			unlink(copy);
+		free(copy);
+		copy = NULL;
+	}
+	strbuf_release(&bytes);
+	return copy;
+}
+
 /* The gap between build a's (r's) and build b's references at r's shape
  * (role "extra": a's extra shape of it), both on the inputs a draws for
  * distribution dist from seed, and how far b's own draw is from them;
@@ -139,14 +193,16 @@ static void gap_at(struct query *q, const struct run_record *r, const char *b_sh
 			strbuf_release(&key);
 			return;
 		}
-	char *pa = store_object_path(&q->st, a_sha), *pb = store_object_path(&q->st, b_sha);
+	/* each object checked against its name, and loaded from a private
+	 * copy of the bytes checked */
+	char *pa = kept_object(q, a_sha), *pb = pa ? kept_object(q, b_sha) : NULL;
 	json_t *shape = json_array();
 	for (size_t i = 0; i < r->problem.n_dims && i < 8; i++)
 		json_array_append_new(shape, json_integer(r->problem.dims[i]));
 	int dtype = dtype_from_name(r->problem.dtype ? r->problem.dtype : "fp32");
 	struct strbuf why = STRBUF_INIT;
 	json_t *va = NULL, *vb = NULL;
-	if (access(pa, R_OK) == 0 && access(pb, R_OK) == 0 && dtype > 0) {
+	if (pa && pb && dtype > 0) {
 		va = problem_judge_values(pa, r->problem.name, shape, role, dist, seed, dtype, NULL, &why);
 		/* b at the very shape, on the very inputs, a judged with */
 		json_t *ins = json_object_get(va, "inputs");
@@ -174,6 +230,10 @@ static void gap_at(struct query *q, const struct run_record *r, const char *b_sh
 	json_decref(vb);
 	json_decref(shape);
 	strbuf_release(&why);
+	if (pa)
+		unlink(pa);
+	if (pb)
+		unlink(pb);
 	free(pa);
 	free(pb);
 	memo = xrealloc(memo, (n_memo + 1) * sizeof(*memo));

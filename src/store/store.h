@@ -33,8 +33,12 @@
  * each one's "prev" is the digest of the one committed just before it.
  * The chain makes history tamper-evident: altering or deleting a manifest
  * breaks the "prev" of the manifest after it, and altering an object
- * breaks its name.  The one thing it cannot see is the removal of the
- * newest manifest; git history anchors that.  A store can still fork into
+ * breaks its name.  But the chain has no key: whoever can write the store
+ * can cut manifests out or edit one and recompute every later prev and
+ * digest (red team 249's rechain.py), and it cannot see the removal of the
+ * newest manifest.  Git history anchors the store: verify compares every
+ * record file the commit HEAD holds with the store (store_anchor below),
+ * and with --history every commit's changes to committed records.  A store can still fork into
  * a tree (two clones of one store that both ran, merged by git; a writer
  * whose lock was broken because it stalled for a minute); verify accepts
  * trees and counts the forks as notes.
@@ -132,6 +136,13 @@ void store_release(struct store *st);
 
 /* Write bytes as an object (no-op if present); its hex name into out. */
 int store_put(struct store *st, const void *data, size_t n, char out[SHA256_HEX_LEN + 1]);
+/* store_put, where a file already at the object's name must be those
+ * bytes (a regular file, read without following a link): any other (a
+ * file planted at the name before the run, a link, damage) is replaced,
+ * written as every record is and renamed over it, with a warning (red
+ * team 249: run/plan.c plan_keep_plugin took a file at the plug-in's
+ * name as its object unread).  Its hex name into out; 0 or error(). */
+int store_put_checked(struct store *st, const void *data, size_t n, char out[SHA256_HEX_LEN + 1]);
 /* The content of the file at path as an object, as store_put of it: the
  * file hashed a block at a time first, and read whole only when its
  * object is not there yet (a library a build loads, 800 MiB in
@@ -306,6 +317,24 @@ json_t *store_pending_list(struct store *st);
  */
 int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_objects,
 		 size_t *n_runs);
+
+/*
+ * The store against git (store_anchor.c), for verify: where the store
+ * lies inside a git work tree, every record file (runs/, objects/) in
+ * HEAD's committed tree must be in the store byte for byte (git blob ids
+ * compared; a symbolic link or other non-regular file is a problem), and
+ * with history, no commit reachable from HEAD may modify or delete a
+ * record file its parent held (each commit's store folder against each
+ * parent's, equal subtrees skipped).  The chain has no key, so this is
+ * what tells a history cut out and re-chained (red team 249) from the
+ * one the runner wrote.  Records not committed yet pass (they are new).
+ * Writes one line a finding to out ("altered: PATH: differs from the
+ * commit HEAD (SHA) recorded", "missing: PATH: missing since ...",
+ * "rewritten: PATH: deleted by commit SHA ..."), then an "anchored:" line;
+ * a store in no git work tree, or none of it committed, is a note
+ * ("not anchored (no git repository)").  Returns the number of problems.
+ */
+int store_anchor(struct store *st, int history, struct strbuf *out, int *notes);
 
 /*
  * Names in flight.  A session that checks a variant name against the

@@ -21,7 +21,10 @@ int store_injected(void);
 void store_hook(const char *point);
 
 /* A record: tmp/, fsync, chmod 0444, link to final, fsync the directory.
- * exists_ok: an existing final file is success (objects).  0 or error(). */
+ * exists_ok: an existing final file is success (objects);
+ * STORE_WRITE_OVER: renamed over final instead (an object at its name
+ * whose bytes are not its own, store_put_checked).  0 or error(). */
+#define STORE_WRITE_OVER 2
 int store_write_once(struct store *st, const char *final, const void *data, size_t n,
 		     int exists_ok);
 /* A cache file: tmp/, then rename over final; no fsync (a lost cache is

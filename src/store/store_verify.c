@@ -1,7 +1,8 @@
 /*
  * store_verify.c - `evident verify`: every object must hash to its name
  * and every manifest to its digest, in its place in the chain, naming
- * only objects that exist; the caches are checked and rebuilt.  Objects
+ * only objects that exist, each a regular file (no link); the caches are
+ * checked and rebuilt.  (The store against git: store_anchor.c.)  Objects
  * and manifests are judged in parallel (store_parallel_for, which index
  * rebuilds use too) and the findings merged in order on one thread.
  */
@@ -14,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* --- verify -------------------------------------------------------------- */
@@ -150,11 +152,27 @@ int store_read_quiet(const char *path, struct strbuf *sb)
 	return rc;
 }
 
+/* A record file's bytes, read through no symbolic link: 0; -1 (errno) when
+ * it cannot be read; -2 when it is no regular file (a link, whose target
+ * may change after verify read it, a folder, a pipe: red team 249). */
+static int read_regular(const char *path, struct strbuf *sb)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ELOOP ? -2 : -1;
+	struct stat st;
+	int rc = fstat(fd, &st) < 0 ? -1 : !S_ISREG(st.st_mode) ? -2 : read_fd(fd, sb);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
 /* One object: its bytes must hash to its name. */
 struct vobject {
 	char *name, *path;
 	char got[SHA256_HEX_LEN + 1];
-	int state; /* 0 intact, 1 altered (got), 2 unreadable, 3 not an object name */
+	int state; /* 0 intact, 1 altered (got), 2 unreadable, 3 not an object name, 4 not a regular file */
 };
 
 static void verify_object(void *arg, size_t i)
@@ -163,7 +181,10 @@ static void verify_object(void *arg, size_t i)
 	struct strbuf buf = STRBUF_INIT;
 	if (o->state)
 		return;
-	if (store_read_quiet(o->path, &buf) < 0)
+	int r = read_regular(o->path, &buf);
+	if (r == -2)
+		o->state = 4;
+	else if (r < 0)
 		o->state = 2;
 	else if (sha256_hex(strbuf_str(&buf), buf.len, o->got), strcmp(o->got, o->name))
 		o->state = 1;
@@ -190,7 +211,12 @@ static void verify_manifest(void *arg, size_t i)
 	const char *const *members = index_view_members();
 	json_error_t jerr;
 	json_t *m = NULL;
-	if (store_read_quiet(path, &buf) < 0) {
+	int r = read_regular(path, &buf);
+	if (r == -2) {
+		j->problem = xstrfmt("altered: %s: not a regular file (a symbolic link?)\n", path);
+		goto out;
+	}
+	if (r < 0) {
 		j->problem = xstrfmt("unreadable: %s: %s\n", path, strerror(errno));
 		goto out;
 	}
@@ -268,12 +294,30 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 	struct vobject *ob = NULL;
 	size_t nob = 0, aob = 0;
 	char *odir = xstrfmt("%s/objects", st->root);
+	/* objects/, runs/ and each objects/XX/ must be folders, not links to
+	 * folders elsewhere */
+	for (int k = 0; k < 2; k++) {
+		char *top = xstrfmt("%s/%s", st->root, k ? "runs" : "objects");
+		struct stat ts;
+		if (lstat(top, &ts) == 0 && !S_ISDIR(ts.st_mode)) {
+			strbuf_addf(out, "altered: %s: not a folder (a symbolic link?)\n", top);
+			problems++;
+		}
+		free(top);
+	}
 	DIR *d = opendir(odir);
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
 		char *sub = xstrfmt("%s/%s", odir, e->d_name);
+		struct stat ss;
+		if (lstat(sub, &ss) == 0 && !S_ISDIR(ss.st_mode)) {
+			strbuf_addf(out, "altered: %s: not a folder (a symbolic link?)\n", sub);
+			problems++;
+			free(sub);
+			continue;
+		}
 		DIR *d2 = opendir(sub);
 		struct dirent *f;
 		while (d2 && (f = readdir(d2))) {
@@ -303,6 +347,8 @@ int store_verify(struct store *st, struct strbuf *out, int *notes, size_t *n_obj
 			strbuf_addf(out, "stray: %s: not an object name\n", o->path);
 		else if (o->state == 2)
 			strbuf_addf(out, "unreadable: %s\n", o->path);
+		else if (o->state == 4)
+			strbuf_addf(out, "altered: %s: not a regular file (a symbolic link?)\n", o->path);
 		else if (o->state == 1)
 			strbuf_addf(out, "altered: %s: content hashes to %.12s..., not its name\n", o->path, o->got);
 		problems += o->state != 0;

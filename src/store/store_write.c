@@ -61,16 +61,17 @@ int store_write_once(struct store *st, const char *final, const void *data, size
 	char *dir = xstrdup(final);
 	*strrchr(dir, '/') = '\0';
 	/* the directory is made only when missing: a mkdir a commit costs */
-	int lr = store_injected() ? -1 : link(tmp, final);
+	int over = exists_ok == STORE_WRITE_OVER;
+	int lr = store_injected() ? -1 : over ? rename(tmp, final) : link(tmp, final);
 	if (lr < 0 && errno == ENOENT) {
 		if (mkdir_p(dir, 0755) < 0) {
 			free(dir);
 			goto out;
 		}
-		lr = link(tmp, final);
+		lr = over ? rename(tmp, final) : link(tmp, final);
 	}
 	if (lr < 0) {
-		if (errno == EEXIST && exists_ok) {
+		if (errno == EEXIST && exists_ok && !over) {
 			rc = 0;
 		} else {
 			error("cannot write '%s': %s", final,
@@ -131,6 +132,37 @@ int store_put(struct store *st, const void *data, size_t n, char out[SHA256_HEX_
 	int rc = 0;
 	if (!path_exists(path))
 		rc = store_write_once(st, path, data, n, 1);
+	free(path);
+	return rc;
+}
+
+int store_put_checked(struct store *st, const void *data, size_t n, char out[SHA256_HEX_LEN + 1])
+{
+	sha256_hex(data, n, out);
+	char *path = store_object_path(st, out);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), rc;
+	int there = fd >= 0 || errno != ENOENT, same = 0;
+	if (fd >= 0) {
+		struct stat sb;
+		struct strbuf cur = STRBUF_INIT;
+		char got[SHA256_HEX_LEN + 1];
+		if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && read_fd(fd, &cur) == 0) {
+			sha256_hex(strbuf_str(&cur), cur.len, got);
+			same = !strcmp(got, out);
+		}
+		strbuf_release(&cur);
+		close(fd);
+	}
+	if (same)
+		rc = 0;
+	else if (!there)
+		rc = store_write_once(st, path, data, n, 1);
+	else {
+		warning("the store's object %s was not its own bytes (another file at its name, a link or damage): "
+			"replaced by them",
+			path);
+		rc = store_write_once(st, path, data, n, STORE_WRITE_OVER);
+	}
 	free(path);
 	return rc;
 }
