@@ -673,6 +673,8 @@ static void show_timing(struct query *q, const struct run_record *r)
 		print_p(c->p);
 		out(" raw (%s), Cliff's delta %.2f %s, verdict %s", s_or(c->mwu_method, "?"), c->delta,
 		       s_or(c->magnitude, ""), s_or(c->verdict, "?"));
+		if (c->size_bound > 0 && isfinite(c->size_bound))
+			out(", size_bound %.3fx (the mean launch's work)", c->size_bound);
 		if (c->verdict_recorded)
 			out(" (the record says %s, from one process a side)", c->verdict_recorded);
 		out("\n");
@@ -980,10 +982,14 @@ static void show_batch(struct query *q, const struct batch_record *b)
 			out("%-9s %s", p, s_or(row->cmp.verdict, "?"));
 			if (row->cmp.verdict_reason)
 				out(": %s", row->cmp.verdict_reason);
+			if (row->cmp.size_bound > 0 && isfinite(row->cmp.size_bound))
+				out(" (size_bound %.3fx: a claim's size is the work's)", row->cmp.size_bound);
 			if (row->cmp.verdict_recorded)
 				out(" (the record says %s: %s)", row->cmp.verdict_recorded,
 				    row->cmp.one_process ? "the evident that wrote it decided from one process a side"
-							 : "the evident that wrote it did not ask the CI to lie inside the band");
+				    : !strcmp(row->cmp.verdict_recorded, "no_difference")
+					? "the evident that wrote it did not ask the CI to lie inside the band"
+					: "the evident that wrote it drew it before the rule above");
 			if (row->cmp.small_n)
 				out(" (too few samples)");
 		}

@@ -596,6 +596,10 @@ int run_shared_host(const struct run_record *r);
  * host-backend run's; NAN for another backend or a record that does not
  * say (stats.h rule 0e) */
 double run_handshake_us(const struct run_record *r);
+/* What run_handshake_us adds to the plain handshake for the worker's
+ * threads (0 without them), us; NAN where it has none (stats.h rule 4c's
+ * bound credits it to the harness: red team 247) */
+double run_thread_widening_us(const struct run_record *r);
 /* One side's handshake for rule 0e: the median of the positive values of
  * v[0..n) (each a run's run_handshake_us; v is sorted in place), NAN with
  * none.  The median, not the largest: one honest process's handshake

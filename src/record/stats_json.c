@@ -77,11 +77,19 @@ json_t *record_comparison_json(const struct stats_comparison *c)
 			json_object_set_new(wm, "ratio_fast", num(c->work_speedup_fast));
 		if (c->work_speedup_slow > 0 && isfinite(c->work_speedup_slow) && c->work_speedup_slow != c->work_speedup)
 			json_object_set_new(wm, "ratio_slow", num(c->work_speedup_slow));
+		/* the shares of each side's work its threads' handshake
+		 * widening credits to the harness (rule 4c's bound) */
+		if (isfinite(c->work_credit[0]) && isfinite(c->work_credit[1]))
+			json_object_set_new(wm, "thread_credit", pair(c->work_credit));
 		json_object_set_new(o, "work_means", wm);
 	}
 	json_object_set_new(o, "verdict", str(c->verdict));
 	json_object_set_new(o, "small_n", json_boolean(c->small_n));
 	json_object_set_new(o, "verdict_reason", str(c->verdict_reason));
+	/* rule 4c's bound: the speedup the work supports, which a claim's
+	 * size may not pass */
+	if (c->size_bound > 0 && isfinite(c->size_bound))
+		json_object_set_new(o, "size_bound", num(c->size_bound));
 	json_object_set_new(o, "min_detectable_speedup", num(c->min_detectable_speedup));
 	json_t *k = json_array();
 	json_array_append_new(k, json_integer((json_int_t)(c->ka ? c->ka : 1)));
@@ -159,6 +167,11 @@ int record_comparison_read(json_t *j, struct stats_comparison *c)
 	c->work_speedup = wm ? rnum(wm, "ratio") : NAN;
 	c->work_speedup_fast = wm && json_object_get(wm, "ratio_fast") ? rnum(wm, "ratio_fast") : NAN;
 	c->work_speedup_slow = wm && json_object_get(wm, "ratio_slow") ? rnum(wm, "ratio_slow") : NAN;
+	/* NAN where not recorded: rule 4c's bound then does not apply */
+	c->work_credit[0] = c->work_credit[1] = NAN;
+	if (wm && json_object_get(wm, "thread_credit"))
+		rpair(wm, "thread_credit", c->work_credit);
+	c->size_bound = rnum(j, "size_bound");
 	c->verdict = rstr(j, "verdict");
 	c->small_n = json_is_true(json_object_get(j, "small_n"));
 	c->verdict_reason = rstr(j, "verdict_reason");

@@ -1260,7 +1260,33 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 			lo = sp - t;
 			hi = sp + t;
 		}
-		if (!(sv >= lo && sv <= hi)) {
+		/* rule 4c's bound: a faster/slower the work decided is as large
+		 * as the work, not the median (red team 247: 12.5x by the
+		 * median, 7.35x by the work): at most the bound, and down to
+		 * STATS_MEANS_FAR under it (the slower mirror) */
+		double bound = used->size_bound > 0 && isfinite(used->size_bound)
+				       ? (pc.inverted ? 1 / used->size_bound : used->size_bound)
+				       : NAN;
+		int bounded = 0;
+		if (bound >= 1 && !strcmp(want, "faster")) {
+			bounded = sv > bound + sulp;
+			hi = hi < bound + sulp ? hi : bound + sulp;
+			lo = lo < bound / STATS_MEANS_FAR - sulp ? lo : bound / STATS_MEANS_FAR - sulp;
+		} else if (bound > 0 && bound < 1 && !strcmp(want, "slower")) {
+			bounded = sv < bound - sulp;
+			lo = lo > bound - sulp ? lo : bound - sulp;
+			hi = hi > bound * STATS_MEANS_FAR + sulp ? hi : bound * STATS_MEANS_FAR + sulp;
+		}
+		if (bounded) {
+			struct strbuf s2 = STRBUF_INIT;
+			strbuf_addf(&s2, "stated speedup %s is past what the launches' mean work supports (%.3fx, "
+					 "size_bound: the verdict rests on the work, rule 4c); %s",
+				    stated, bound, msg.buf);
+			strbuf_reset(&msg);
+			strbuf_addstr(&msg, s2.buf);
+			strbuf_release(&s2);
+			agrees = 0;
+		} else if (!(sv >= lo && sv <= hi)) {
 			struct strbuf s2 = STRBUF_INIT;
 			/* one CI on the line: the recorded one, in msg; the
 			 * tolerance is another interval and says so */

@@ -1227,6 +1227,28 @@ static double vdata_handshake(const struct vdata *d)
 	return h;
 }
 
+/* The median over d's runs of what their threads widen the handshake by
+ * (run_thread_widening_us), us; NAN where a run does not say: stats.h
+ * rule 4c's bound credits it to the harness */
+static double vdata_thread_widening(const struct vdata *d)
+{
+	double *v = xcalloc(d->n_runs ? d->n_runs : 1, sizeof(double));
+	size_t k = 0;
+	for (size_t i = 0; i < d->n_runs; i++) {
+		if (d->runs[i].outcome != OUTCOME_OK)
+			continue;
+		double w = run_thread_widening_us(&d->runs[i]);
+		if (!(w >= 0)) {
+			free(v);
+			return NAN;
+		}
+		v[k++] = w;
+	}
+	double m = k ? stats_median_inplace(v, k) : NAN;
+	free(v);
+	return m;
+}
+
 /* The median of d's samples, every group pooled (as the comparison reads
  * them); NAN with none */
 static double vdata_pooled_median(const struct vdata *d)
@@ -1367,6 +1389,12 @@ static size_t compare_rows(const struct plan *p, struct batch_record *b, const s
 				row->cmp.work_speedup_fast = f;
 			if (isfinite(sl))
 				row->cmp.work_speedup_slow = sl;
+			/* rule 4c's bound: the share of each side's mean work at
+			 * its least that its threads' widening of the handshake
+			 * (rule 0e) gives to the harness (red team 247) */
+			double ta = vdata_thread_widening(bd), tb = vdata_thread_widening(&vd[vi]);
+			row->cmp.work_credit[0] = ta >= 0 && wa > 0 ? (ta < wa ? ta / wa : 1) : NAN;
+			row->cmp.work_credit[1] = tb >= 0 && wb > 0 ? (tb < wb ? tb / wb : 1) : NAN;
 		}
 		nc += row->have_cmp;
 	}

@@ -155,6 +155,10 @@ void summary_print(const struct run_ctx *c, const struct batch_record *b)
 		       : r->cmp.within_handshake && !r->cmp.few_processes ? " (within the handshake)"
 		       : r->cmp.small_n	   ? " (too few samples)"
 					   : "");
+		/* rule 4c's bound: the size the work supports */
+		if (r->have_cmp && r->cmp.size_bound > 0 && isfinite(r->cmp.size_bound))
+			printf("%-24s by at most %.3fx: the mean launch's work (size_bound), not the median\n", "",
+			       r->cmp.size_bound);
 	}
 	if (fl || bw) {
 		struct strbuf sb = STRBUF_INIT;

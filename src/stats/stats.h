@@ -158,7 +158,16 @@
  *      STATS_MEANS_FAR short of the speedup (the estimate, or the CI's
  *      near end where that is further in), or showing less than
  *      STATS_WORK_EFFECT of its effect in log -> inconclusive,
- *      STATS_REASON_WORK_GAP (stats_work_gap)
+ *      STATS_REASON_WORK_GAP (stats_work_gap); unless the work alone
+ *      shows at least STATS_WORK_EFFECT of the effect and, with the
+ *      baseline's thread widening of rule 0e credited (work_credit),
+ *      lies beyond STATS_MEANS_FAR x the band's edge: then the verdict
+ *      goes on down the table, and a faster/slower is bounded by that
+ *      work (size_bound, STATS_REASON_WORK_BOUND_*; stats_work_bound):
+ *      red team 247's fast0 read 12.3x-15.8x by the median and 6.2x-9.0x
+ *      by the work against a pooled incumbent whose waits the work took
+ *      off, and was held 3 of 4; the credit keeps red team 183/186's
+ *      class (naive, the pool's arithmetic, work 4.6x-5.3x) held
  *   5. speedup CI wholly inside [1 - t, 1 + t] -> no_difference "inside the
  *      noise band".  "No difference" is an equivalence
  *      statement, so it is shown, not assumed: the whole CI, not the
@@ -294,6 +303,18 @@ struct stats_comparison {
 	 * 219's gone2 did the baseline's work, its heaviest launch in a
 	 * thread made and joined, and read work 1.38 by the least bound) */
 	double work_speedup_fast, work_speedup_slow;
+	/* the share of each side's mean work (a's, b's) that its threads'
+	 * widening of rule 0e's handshake credits to the harness (the side's
+	 * widened handshake less its plain one, over its mean work, in
+	 * [0, 1]; 0 for a side without threads); NaN where not known (a
+	 * record written before it): rule 4c's bound (stats_work_bound) then
+	 * does not apply (red team 247) */
+	double work_credit[2];
+	/* faster/slower by rule 4c's bound (stats_work_bound): the speedup
+	 * the launches' mean work supports, which a claim's size may not
+	 * pass (faster: at most it; slower: at least it); NaN or 0 where the
+	 * verdict is not bounded */
+	double size_bound;
 	const char *verdict_recorded;   /* NULL, or the verdict a record holds when its reader
 					   applied the table's rule 0 (record_comparison_read) or
 					   rule 5 (stats_verdict_settle) to it: what the evident
@@ -351,6 +372,16 @@ struct stats_comparison {
 	"median leaves out take back most of what it gains, or one side's time was waiting for a CPU; "   \
 	"read the mean beside the median"
 
+/* The reasons of rule 7 where rule 4c's bound applies (static). */
+#define STATS_REASON_WORK_BOUND_FASTER                                                                    \
+	"significant, speedup CI above the noise band, Cliff's delta CI above 0; the mean launch's work is " \
+	"over 1.5x short of the median's speedup but alone far past the band: faster by at most the "      \
+	"work's ratio (size_bound), not by the median's"
+#define STATS_REASON_WORK_BOUND_SLOWER                                                                    \
+	"significant, speedup CI below the noise band, Cliff's delta CI below 0; the mean launch's work is " \
+	"over 1.5x short of the median's slowdown but alone far past the band: slower by at most the "     \
+	"work's ratio (size_bound), not by the median's"
+
 /* The reason of rule 6 (static). */
 #define STATS_REASON_NOT_EQUIVALENT                                                                  \
 	"not significant, and the speedup CI reaches beyond the noise band: the data allow a "         \
@@ -390,7 +421,9 @@ int stats_ci_in_band(const double ci[2], double threshold);
  * a recorded no_difference whose speedup CI is not wholly inside the band,
  * or a recorded faster/slower whose launches' work the record keeps
  * (work_speedup) on the other side of 1 or over STATS_MEANS_FAR short of
- * the CI, becomes inconclusive (its reason says so; static), what the
+ * the CI (rule 4c, unless its bound applies: stats_work_bound, which
+ * then sets size_bound and the reason, as stats_verdict would), becomes
+ * inconclusive (its reason says so; static), what the
  * record said kept in c->verdict_recorded (unless rule 0 already set it).
  * The record is unchanged.  Returns 1 when the verdict changed.
  */
@@ -585,6 +618,20 @@ int stats_work_sign_toward(const struct stats_comparison *c, int side);
  * faster 2.96x-4.56x by the median with the mean launch's work only
  * 1.08x-1.45x faster, and eval promoted it */
 int stats_work_gap(const struct stats_comparison *c);
+/* Rule 4c's bound: where stats_work_gap holds c only because the work is
+ * over STATS_MEANS_FAR short of the speedup (its effect half passes:
+ * log(work) >= STATS_WORK_EFFECT x log(speedup)), the work ratio toward
+ * the CI's side with the thread widening of rule 0e credited to the
+ * harness (faster: work_speedup_fast x (1 - a's work_credit); slower:
+ * work_speedup_slow / (1 - b's)), when that lies beyond STATS_MEANS_FAR
+ * x the band's edge (faster: >= 1.5 (1 + threshold); slower: <= (1 -
+ * threshold) / 1.5): the speedup a claim may state at most (faster) or
+ * at least (slower).  NaN otherwise, and where the credit is not known.
+ * Red team 247: fast0 (2x naive's arithmetic, no threads) against an
+ * honest 256-thread parked pool read 12.3x-15.8x by the median, work
+ * 6.2x-9.0x; naive, the pool's own arithmetic, read work 4.6x-5.3x, all
+ * of it the pool's resume storm, which the credit takes back. */
+double stats_work_bound(const struct stats_comparison *c, double threshold);
 /* Rule 4c's other half: the mean launch's work must show at least this
  * share of the speedup's effect, log(work) >= STATS_WORK_EFFECT x
  * log(speedup) (faster; the mirror for slower), where STATS_MEANS_FAR

@@ -469,18 +469,46 @@ static void test_handshake_widened_by_threads(void **state)
 	assert_true(run_handshake_us(&r) == 50.0);
 	json_object_set_new(r.timing_method, "threads_median", json_real(65.0));
 	assert_true(fabs(run_handshake_us(&r) - (50.0 + 1.5 * 12.0 * 64)) < 1e-9);
-	/* never past the run's own median (red team 186) */
+	/* never past what the run's samples could have lost to it (red team
+	 * 186): strictly under its median, at most 9/10 of it (red team 247:
+	 * capped at the median itself, rule 0e held every faster challenger) */
 	r.have_stats = 1;
 	r.stats.median = 300.0;
-	assert_true(run_handshake_us(&r) == 300.0);
+	assert_true(fabs(run_handshake_us(&r) - 270.0) < 1e-9);
+	assert_true(run_handshake_us(&r) < r.stats.median);
+	assert_true(fabs(run_thread_widening_us(&r) - 220.0) < 1e-9);
 	r.stats.median = 20.0; /* under the handshake itself: the handshake */
 	assert_true(run_handshake_us(&r) == 50.0);
+	assert_true(run_thread_widening_us(&r) == 0.0);
 	r.have_stats = 0;
 	json_object_set_new(r.timing_method, "handshake_us", json_real(0));
 	assert_true(isnan(run_handshake_us(&r)));
 	r.backend = "cuda";
 	json_object_set_new(r.timing_method, "handshake_us", json_real(50.0));
 	assert_true(isnan(run_handshake_us(&r)));
+	json_decref(r.timing_method);
+}
+
+/* rule 0e against a capped side (red team 247's finding 2): a challenger
+ * 10x faster than a side whose widened handshake reached the cap is not
+ * "within the handshake" (|median_b - median_c| < h, as gather.c
+ * compare_rows and the audit read it); one 1.5x faster still is */
+static void test_handshake_cap_frees_10x(void **state)
+{
+	(void)state;
+	struct run_record r;
+	memset(&r, 0, sizeof(r));
+	r.backend = "host";
+	r.timing_method = json_pack("{s:f, s:f, s:f}", "handshake_us", 15.0, "thread_cost_us", 6.0, "threads_median",
+				    257.0);
+	r.have_stats = 1;
+	r.stats.median = 2000.0; /* 15 + 1.5 x 6 x 256 = 2319 > the median: capped */
+	double h = run_handshake_us(&r), mb = r.stats.median;
+	assert_true(h < mb);
+	assert_false(fabs(mb - mb / 10) < h);     /* 10x faster: not held */
+	assert_false(fabs(mb - mb / 20) < h);     /* nor anything faster */
+	assert_true(fabs(mb - mb / 1.5) < h);     /* 1.5x: held */
+	assert_true(fabs(mb - mb / 7.3) < h);     /* red team 247's naive, the pool's arithmetic: held */
 	json_decref(r.timing_method);
 }
 
@@ -507,6 +535,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples_round_trip),
 		cmocka_unit_test(test_handshake_widened_by_threads),
+		cmocka_unit_test(test_handshake_cap_frees_10x),
 		cmocka_unit_test(test_one_process_read_as_inconclusive),
 		cmocka_unit_test(test_outcome_as_expected),
 		cmocka_unit_test(test_expect_met_follows_the_rule),

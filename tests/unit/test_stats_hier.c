@@ -343,6 +343,130 @@ static void test_work_means(void **state)
 	assert_string_equal(stats_verdict(&c, o.alpha, o.threshold), "faster");
 }
 
+/* Rule 4c's bound (red team 247): fast0, 2x naive's arithmetic with no
+ * threads, against an honest 256-thread parked pool: 12.520x [8.109,
+ * 14.556] by the median, work 7.35 at its most; over 1.5x short of the
+ * median, yet the work alone shows 0.79 of the effect and lies far past
+ * the band: faster, bounded by the work (held inconclusive before).  Its
+ * twin naive, the pool's own arithmetic, read work 5.28 in the same
+ * batch, all of it the pool's resume storm: with the pool's thread
+ * widening credited (0.79 of its work) it stays held (red teams 183,
+ * 186).  A record without the credit keeps the old rule. */
+static void test_work_bound(void **state)
+{
+	(void)state;
+	struct stats_comparison c;
+	memset(&c, 0, sizeof(c));
+	c.p = c.p_adjusted = 1e-6;
+	c.test_sign = 1;
+	c.delta = 0.9;
+	c.delta_ci[0] = 0.8;
+	c.delta_ci[1] = 1;
+	c.speedup_method = "bca";
+	c.ka = c.kb = 4;
+	c.mean_speedup = NAN;
+	c.speedup = 12.520;
+	c.speedup_ci[0] = 8.109;
+	c.speedup_ci[1] = 14.556;
+	c.work_speedup = 7.341;
+	c.work_speedup_fast = 7.349;
+	c.work_speedup_slow = 9.520;
+	assert_int_equal(stats_work_gap(&c), 1);
+	assert_true(fabs(stats_work_bound(&c, 0.01) - 7.349) < 1e-9);
+	assert_string_equal(stats_verdict(&c, 0.05, 0.01), "faster");
+	assert_string_equal(c.verdict_reason, STATS_REASON_WORK_BOUND_FASTER);
+	assert_true(fabs(c.size_bound - 7.349) < 1e-9);
+	/* the credit taken off: the pool's widening, 0.79 of its work */
+	c.work_credit[0] = 0.79;
+	assert_true(fabs(stats_work_bound(&c, 0.01) - 7.349 * 0.21) < 1e-9);
+	assert_string_equal(stats_verdict(&c, 0.05, 0.01), "faster"); /* 1.54: still past 1.515 */
+	/* naive: the same arithmetic as the pool, 8.108x [6.495, 9.553],
+	 * work 5.281 at its most: held */
+	struct stats_comparison n = c;
+	n.speedup = 8.108;
+	n.speedup_ci[0] = 6.495;
+	n.speedup_ci[1] = 9.553;
+	n.work_speedup = 5.844;
+	n.work_speedup_fast = 5.281;
+	n.work_speedup_slow = 7.597;
+	assert_true(isnan(stats_work_bound(&n, 0.01)));
+	assert_string_equal(stats_verdict(&n, 0.05, 0.01), "inconclusive");
+	assert_string_equal(n.verdict_reason, STATS_REASON_WORK_GAP);
+	assert_true(!(n.size_bound > 0));
+	n.work_credit[0] = 0;
+	assert_string_equal(stats_verdict(&n, 0.05, 0.01), "faster"); /* no threads to credit */
+	/* not known (a record before the credit): the old rule */
+	c.work_credit[0] = NAN;
+	assert_string_equal(stats_verdict(&c, 0.05, 0.01), "inconclusive");
+	assert_string_equal(c.verdict_reason, STATS_REASON_WORK_GAP);
+	c.work_credit[0] = 0;
+	/* the effect half still holds on its own: red team 156's tgiant150
+	 * (work 1.54 beside 2.9x), 215's spread (1.008 beside 1.173x) and
+	 * 197's twin (1.068 beside 4.166x) stay held, the work being known */
+	{
+		struct stats_comparison w = c;
+		w.work_speedup_fast = w.work_speedup_slow = NAN;
+		w.speedup = 2.9;
+		w.speedup_ci[0] = 2.7;
+		w.speedup_ci[1] = 3.1;
+		w.work_speedup = 1.54;
+		assert_true(isnan(stats_work_bound(&w, 0.01)));
+		assert_string_equal(stats_verdict(&w, 0.05, 0.01), "inconclusive");
+		w.speedup = 1.173;
+		w.speedup_ci[0] = 1.127;
+		w.speedup_ci[1] = 1.213;
+		w.work_speedup = 1.008;
+		assert_string_equal(stats_verdict(&w, 0.05, 0.01), "inconclusive");
+		w.speedup = 4.166;
+		w.speedup_ci[0] = 1.204;
+		w.speedup_ci[1] = 7.184;
+		w.work_speedup = 1.068;
+		assert_string_equal(stats_verdict(&w, 0.05, 0.01), "inconclusive");
+		/* and a work that passes the effect half but not the band's
+		 * edge by 1.5: 2.4x by the median, work 1.52 <- needs 1.515 */
+		w.speedup = 3.2;
+		w.speedup_ci[0] = 3.0;
+		w.speedup_ci[1] = 3.4;
+		w.work_speedup = 1.79; /* 0.5 of the effect */
+		assert_true(stats_work_bound(&w, 0.01) > 0);
+		assert_true(isnan(stats_work_bound(&w, 0.2))); /* 1.79 < 1.5 x 1.2 */
+	}
+	/* slower, mirrored: b's own widening credited */
+	{
+		struct stats_comparison w = c;
+		w.test_sign = -1;
+		w.delta = -0.9;
+		w.delta_ci[0] = -1;
+		w.delta_ci[1] = -0.8;
+		w.speedup = 1 / 12.520;
+		w.speedup_ci[0] = 1 / 14.556;
+		w.speedup_ci[1] = 1 / 8.109;
+		w.work_speedup = 1 / 7.341;
+		w.work_speedup_fast = NAN;
+		w.work_speedup_slow = 1 / 7.349;
+		w.work_credit[1] = 0;
+		assert_string_equal(stats_verdict(&w, 0.05, 0.01), "slower");
+		assert_string_equal(w.verdict_reason, STATS_REASON_WORK_BOUND_SLOWER);
+		assert_true(fabs(w.size_bound - 1 / 7.349) < 1e-9);
+		w.work_credit[1] = 0.9; /* 1/7.349 / 0.1 = 1.36: not past the band */
+		assert_string_equal(stats_verdict(&w, 0.05, 0.01), "inconclusive");
+	}
+	/* a reader settles as the writer judged: a bounded faster stays
+	 * faster with its bound, one without the credit is held */
+	c.verdict = "faster";
+	c.verdict_reason = "x";
+	c.verdict_recorded = NULL;
+	c.size_bound = NAN;
+	assert_int_equal(stats_verdict_settle(&c, 0.01), 0);
+	assert_string_equal(c.verdict, "faster");
+	assert_string_equal(c.verdict_reason, STATS_REASON_WORK_BOUND_FASTER);
+	assert_true(fabs(c.size_bound - 7.349) < 1e-9);
+	c.work_credit[0] = NAN;
+	assert_int_equal(stats_verdict_settle(&c, 0.01), 1);
+	assert_string_equal(c.verdict, "inconclusive");
+	assert_string_equal(c.verdict_reason, STATS_REASON_WORK_GAP);
+}
+
 static void test_one_process_decides_nothing(void **state)
 {
 	struct stats_opts o = STATS_OPTS_INIT;
@@ -803,6 +927,7 @@ int main(void)
 		cmocka_unit_test(test_one_process_decides_nothing),
 		cmocka_unit_test(test_means_against_median),
 		cmocka_unit_test(test_work_means),
+		cmocka_unit_test(test_work_bound),
 		cmocka_unit_test(test_draw_distribution_exact),
 		cmocka_unit_test(test_draw_distribution_explicit),
 		cmocka_unit_test(test_levels_recover_components),
