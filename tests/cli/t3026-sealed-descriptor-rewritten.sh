@@ -26,4 +26,13 @@ grep -qE "^stale +launch_failed " run.txt || { cat run.txt; fail "stale (a descr
 grep -q "does not rewrite it" run.txt || { cat run.txt; fail "stale's refusal does not say the captured work leaves the word"; }
 grep -qE "^late +launch_failed " run.txt || { cat run.txt; fail "late (read before write: the try faults) was not refused"; }
 grep -q "could not be tried" run.txt || { cat run.txt; fail "late's refusal does not say the try failed"; }
+# red team 251's ring: a descriptor in a ring of two slots, a slot a
+# call (a counter in device memory): the try's first call writes the
+# other slot, its second the warm-up's (SEAL_TRY_RUNS)
+"$EVIDENT" run --no-progress --repeats 1 --only plain --only ring --only ringg \
+	tests/fixtures/specs/cuda-redteam251.yaml >ring.txt 2>&1
+rc=$?
+[ $rc = 0 ] || [ $rc = 1 ] || [ $rc = 5 ] || { cat ring.txt; fail "the ring run failed (exit $rc)"; }
+grep -qE "^ring +ok " ring.txt || { cat ring.txt; fail "ring (a two-slot descriptor ring in the kernel's memory) was not ok"; }
+grep -qE "^ringg +ok " ring.txt || { cat ring.txt; fail "ringg (a two-slot descriptor ring in a module global) was not ok"; }
 exit 0

@@ -1270,6 +1270,10 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
  * planner already runs launch() as is (the warm-up, and the seeds after
  * the plan), and this runs only the captured work.
  *
+ * The captured work runs up to SEAL_TRY_RUNS times, the words zeroed
+ * once before the first; a word is rewritten when any run puts its
+ * warm-up value back.
+ *
  * The carried state stays that of init() and one warm-up call (README's
  * contract): scratch_contents and span_gaps read it before the try, and
  * the try changes no byte of the plan but the zeroed words.  Every scratch
@@ -1283,6 +1287,11 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
  * why (the kernel's memory restored wherever the driver still could).
  */
 #define SEAL_TRY_SAVE_MAX ((size_t)4 << 30)
+/* the captured work's calls in the try: a word counts as rewritten when
+ * any of them puts its warm-up value back (a ring of descriptors, a slot
+ * a call, comes round to the warm-up's slot within as many calls as it
+ * has slots: red team 251's ring of two was refused after one call) */
+#define SEAL_TRY_RUNS 4
 static int capture_rewrites(cudaGraph_t graph, cudaStream_t stream, const std::vector<kbuf> &bufs,
 			    std::vector<twin> &tw, char *why, size_t whylen)
 {
@@ -1342,15 +1351,22 @@ static int capture_rewrites(cudaGraph_t graph, cudaStream_t stream, const std::v
 	for (const twin &w : tw)
 		if (r == CUDA_SUCCESS)
 			r = cuMemsetD8Async(w.at, 0, 8, (CUstream)stream);
-	cudaError_t le = r == CUDA_SUCCESS ? cudaGraphLaunch(exec, stream) : cudaSuccess;
-	if (r == CUDA_SUCCESS && le == cudaSuccess)
-		r = cuStreamSynchronize((CUstream)stream);
-	if (r == CUDA_SUCCESS && le == cudaSuccess)
-		r = cuCtxSynchronize();
-	if (r != CUDA_SUCCESS || le != cudaSuccess) {
-		rc = fail(why, whylen, "the captured work, run once with those words zeroed, failed (%s)",
-			  le != cudaSuccess ? cudaGetErrorName(le) : cu_name(r));
-	} else {
+	/* up to SEAL_TRY_RUNS calls: a descriptor kept in a ring (a slot a
+	 * call, by a counter in device memory) is written again only when
+	 * the ring comes round (red team 251's ring: two slots, the warm-up
+	 * wrote slot 0, the first try's call slot 1) */
+	for (int run = 0; run < SEAL_TRY_RUNS && !rc && r == CUDA_SUCCESS; run++) {
+		cudaError_t le = cudaGraphLaunch(exec, stream);
+		if (le == cudaSuccess)
+			r = cuStreamSynchronize((CUstream)stream);
+		if (le == cudaSuccess && r == CUDA_SUCCESS)
+			r = cuCtxSynchronize();
+		if (r != CUDA_SUCCESS || le != cudaSuccess) {
+			rc = fail(why, whylen, "the captured work, run %d time(s) with those words zeroed, failed (%s)",
+				  run + 1, le != cudaSuccess ? cudaGetErrorName(le) : cu_name(r));
+			break;
+		}
+		int all = 1;
 		for (twin &w : tw) {
 			uint64_t now = 0;
 			r = cuMemcpyDtoH(&now, w.at, 8);
@@ -1358,9 +1374,14 @@ static int capture_rewrites(cudaGraph_t graph, cudaStream_t stream, const std::v
 				rc = fail(why, whylen, "the words could not be read back after the try (%s)", cu_name(r));
 				break;
 			}
-			w.dead = now == w.v;
+			w.dead |= now == w.v;
+			all &= w.dead;
 		}
+		if (all)
+			break;
 	}
+	if (r != CUDA_SUCCESS && !rc)
+		rc = fail(why, whylen, "zeroing the words for the try failed (%s)", cu_name(r));
 	/* back as they were, whatever happened (a fault leaves a context
 	 * that does nothing more: then the plan is refused anyway) */
 	off = 0;
