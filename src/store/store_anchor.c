@@ -9,9 +9,14 @@
  * for byte (its git blob id), and, asked for (--history), no commit
  * reachable from HEAD may have modified or deleted a record file its
  * parent held (records are written once: a commit that changes or drops
- * one rewrites history, it records no run).  Records not committed yet
- * are new and pass.  A store outside any git work tree is not anchored,
- * which is a note.
+ * one rewrites history, it records no run).  The walk keys records by
+ * their name inside the store and follows the store's folder where a
+ * commit moved it (red team 250 row 3); a parent it cannot read (a
+ * shallow clone's cut) is a note (row 6).  Every repository enclosing the
+ * store that tracks its files anchors it, and one nested inside such a
+ * repository is a problem (row 4).  Records not committed yet are new and
+ * pass.  A store outside any git work tree is not anchored, which is a
+ * note.
  */
 #include "store/store_internal.h"
 
@@ -206,27 +211,263 @@ static const char *git_why(void)
 	return e && e->message ? e->message : "unknown error";
 }
 
-/* The history walk: every commit reachable from head against each parent.
- * Returns the problems found. */
-static int history_walk(git_repository *repo, const char *rel, const char *root, struct strbuf *out,
-			size_t *commits, size_t *compared)
+/* Where the walk met the store in each commit: a commit's store folder is
+ * the one its child's was (rel at HEAD), or, where the child moved the
+ * store, where the child's records came from.  An open-addressed table of
+ * (commit, path) pairs; a commit reached by two paths holds two. */
+struct seen {
+	git_oid id;
+	int used;
+	size_t path; /* index into spaths */
+};
+
+struct spaths {
+	struct seen *v;
+	size_t cap, n;
+	char **path;
+	size_t npath;
+};
+
+static size_t oid_hash(const git_oid *id)
 {
-	git_revwalk *walk = NULL;
-	int problems = 0;
+	size_t h;
+	memcpy(&h, id->id, sizeof(h));
+	return h;
+}
+
+static size_t path_index(struct spaths *sp, const char *path)
+{
+	for (size_t i = 0; i < sp->npath; i++)
+		if (!strcmp(sp->path[i], path))
+			return i;
+	sp->path = xrealloc(sp->path, (sp->npath + 1) * sizeof(*sp->path));
+	sp->path[sp->npath] = xstrdup(path);
+	return sp->npath++;
+}
+
+static void seen_add(struct spaths *sp, const git_oid *id, size_t path)
+{
+	if (2 * (sp->n + 1) > sp->cap) {
+		struct spaths old = *sp;
+		sp->cap = sp->cap ? 2 * sp->cap : 1024;
+		sp->v = xcalloc(sp->cap, sizeof(*sp->v));
+		sp->n = 0;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.v[i].used)
+				seen_add(sp, &old.v[i].id, old.v[i].path);
+		free(old.v);
+	}
+	size_t i = oid_hash(id) & (sp->cap - 1);
+	for (; sp->v[i].used; i = (i + 1) & (sp->cap - 1))
+		if (git_oid_equal(&sp->v[i].id, id) && sp->v[i].path == path)
+			return;
+	git_oid_cpy(&sp->v[i].id, id);
+	sp->v[i].path = path;
+	sp->v[i].used = 1;
+	sp->n++;
+}
+
+/* The paths commit id was reached with, at most max of them. */
+static size_t seen_get(const struct spaths *sp, const git_oid *id, size_t *out, size_t max)
+{
+	size_t k = 0;
+	if (!sp->cap)
+		return 0;
+	for (size_t i = oid_hash(id) & (sp->cap - 1); sp->v[i].used && k < max; i = (i + 1) & (sp->cap - 1))
+		if (git_oid_equal(&sp->v[i].id, id))
+			out[k++] = sp->v[i].path;
+	return k;
+}
+
+/* Where the store folder of a commit (at p, tree cs) was in its parent pc,
+ * which has nothing at p: every folder of the parent that the commit's
+ * diff takes a record file out of (q/runs/X or q/objects/X deleted) and
+ * whose store-relative name X the commit's store holds.  A plain
+ * tree-to-tree diff shows a moved file as deleted at its old path, edited
+ * or not, so a store moved and edited in one commit is found.  Read only
+ * where the store's path appears in a commit. */
+static size_t store_moved_from(git_repository *repo, git_commit *pc, git_commit *c, git_tree *cs, char ***out)
+{
+	git_tree *pt = NULL, *ct = NULL;
+	git_diff *diff = NULL;
+	size_t n = 0;
+	*out = NULL;
+	if (git_commit_tree(&pt, pc) < 0 || git_commit_tree(&ct, c) < 0 ||
+	    git_diff_tree_to_tree(&diff, repo, pt, ct, NULL) < 0)
+		goto done;
+	size_t nd = git_diff_num_deltas(diff);
+	for (size_t i = 0; i < nd; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		if (d->status != GIT_DELTA_DELETED || !d->old_file.path)
+			continue;
+		const char *path = d->old_file.path;
+		for (const char *at = path; at && *at;) {
+			const char *x = NULL;
+			if (at == path && is_record_path(at))
+				x = at;
+			else if (at[0] == '/' && is_record_path(at + 1))
+				x = at + 1;
+			if (x) {
+				git_tree_entry *e = NULL;
+				int ok = git_tree_entry_bypath(&e, cs, x) == 0;
+				git_tree_entry_free(e);
+				if (ok) {
+					size_t lq = (size_t)(x - path) - (x > path);
+					char *q = xstrfmt("%.*s", (int)lq, path);
+					size_t k = 0;
+					while (k < n && strcmp((*out)[k], q))
+						k++;
+					if (k < n) {
+						free(q);
+					} else {
+						*out = xrealloc(*out, (n + 1) * sizeof(**out));
+						(*out)[n++] = q;
+					}
+				}
+			}
+			at = strchr(at + 1, '/');
+		}
+	}
+done:
+	git_diff_free(diff);
+	git_tree_free(pt);
+	git_tree_free(ct);
+	return n;
+}
+
+/* Compare the parent's store tree ps with the commit's (has: cs), counting
+ * one comparison. */
+static void compare_store(git_repository *repo, const git_oid *ps, int has, const git_oid *cs, struct rewrite *rw,
+			  size_t *compared)
+{
+	git_tree *ta = NULL, *tb = NULL;
+	(*compared)++;
+	if (git_tree_lookup(&ta, repo, ps) == 0 && (!has || git_tree_lookup(&tb, repo, cs) == 0))
+		tree_changes(repo, ta, tb, "", rw);
+	git_tree_free(ta);
+	git_tree_free(tb);
+}
+
+/* The commits reachable from HEAD, children before parents (Kahn's order
+ * over the parent links), read without libgit2's revwalk, which stops at
+ * the first parent it cannot read (a shallow clone's cut: "0 commits"). */
+struct ctab {
+	git_oid *id;
+	size_t *indeg;
+	size_t *slot; /* open-addressed: index + 1, 0 empty */
+	size_t n, cap, scap;
+};
+
+static size_t ctab_find(struct ctab *t, const git_oid *id, int add, int *added)
+{
+	if (add && 2 * (t->n + 1) > t->scap) {
+		free(t->slot);
+		t->scap = t->scap ? 2 * t->scap : 1024;
+		t->slot = xcalloc(t->scap, sizeof(*t->slot));
+		for (size_t k = 0; k < t->n; k++) {
+			size_t i = oid_hash(&t->id[k]) & (t->scap - 1);
+			while (t->slot[i])
+				i = (i + 1) & (t->scap - 1);
+			t->slot[i] = k + 1;
+		}
+	}
+	if (added)
+		*added = 0;
+	if (!t->scap)
+		return SIZE_MAX;
+	size_t i = oid_hash(id) & (t->scap - 1);
+	for (; t->slot[i]; i = (i + 1) & (t->scap - 1))
+		if (git_oid_equal(&t->id[t->slot[i] - 1], id))
+			return t->slot[i] - 1;
+	if (!add)
+		return SIZE_MAX;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 1024;
+		t->id = xrealloc(t->id, t->cap * sizeof(*t->id));
+		t->indeg = xrealloc(t->indeg, t->cap * sizeof(*t->indeg));
+	}
+	git_oid_cpy(&t->id[t->n], id);
+	t->indeg[t->n] = 0;
+	t->slot[i] = t->n + 1;
+	if (added)
+		*added = 1;
+	return t->n++;
+}
+
+/* Fills order with the commits' indices, children first; returns how many. */
+static size_t commit_order(git_repository *repo, const git_oid *head, struct ctab *t, size_t **order)
+{
+	size_t *stack = NULL, ns = 0, cs = 0, no = 0;
+	int added;
+	*order = NULL;
+	ctab_find(t, head, 1, &added);
+	stack = xrealloc(stack, (cs = 1024) * sizeof(*stack));
+	stack[ns++] = 0;
+	while (ns) {
+		size_t k = stack[--ns];
+		git_commit *c = NULL;
+		if (git_commit_lookup(&c, repo, &t->id[k]) < 0)
+			continue;
+		unsigned np = git_commit_parentcount(c);
+		for (unsigned p = 0; p < np; p++) {
+			size_t j = ctab_find(t, git_commit_parent_id(c, p), 1, &added);
+			t->indeg[j]++;
+			if (added) {
+				if (ns == cs)
+					stack = xrealloc(stack, (cs *= 2) * sizeof(*stack));
+				stack[ns++] = j;
+			}
+		}
+		git_commit_free(c);
+	}
+	*order = xrealloc(NULL, (t->n + 1) * sizeof(**order));
+	size_t qh = 0;
+	(*order)[no++] = 0;
+	while (qh < no) {
+		git_commit *c = NULL;
+		if (git_commit_lookup(&c, repo, &t->id[(*order)[qh++]]) < 0)
+			continue;
+		unsigned np = git_commit_parentcount(c);
+		for (unsigned p = 0; p < np; p++) {
+			size_t j = ctab_find(t, git_commit_parent_id(c, p), 0, NULL);
+			if (j != SIZE_MAX && !--t->indeg[j])
+				(*order)[no++] = j;
+		}
+		git_commit_free(c);
+	}
+	free(stack);
+	return no;
+}
+
+/* The history walk: every commit reachable from head against each parent,
+ * children first, the store followed to where each commit held it.  A
+ * parent that cannot be read (a shallow clone's cut) is a note: the
+ * history before it is not compared.  Returns the problems found. */
+static int history_walk(git_repository *repo, const char *rel, const char *root, struct strbuf *out,
+			size_t *commits, size_t *compared, int *notes)
+{
+	int problems = 0, shallow = git_repository_is_shallow(repo) == 1;
+	struct spaths sp = { 0 };
+	struct ctab ct = { 0 };
+	git_oid head;
+	size_t *order = NULL, norder;
 	*commits = *compared = 0;
-	if (git_revwalk_new(&walk, repo) < 0 || git_revwalk_push_head(walk) < 0) {
+	if (git_reference_name_to_id(&head, repo, "HEAD") < 0) {
 		strbuf_addf(out, "unreadable: the git history of %s: %s\n", root, git_why());
-		git_revwalk_free(walk);
 		return 1;
 	}
-	git_oid oid;
-	while (git_revwalk_next(&oid, walk) == 0) {
+	norder = commit_order(repo, &head, &ct, &order);
+	size_t relix = path_index(&sp, rel);
+	for (size_t o = 0; o < norder; o++) {
+		git_oid oid = ct.id[order[o]];
 		git_commit *c = NULL;
 		if (git_commit_lookup(&c, repo, &oid) < 0)
 			continue;
 		(*commits)++;
-		git_oid cs, ps;
-		int has = store_tree_of(c, rel, &cs);
+		size_t paths[8];
+		size_t npaths = seen_get(&sp, &oid, paths, 8);
+		if (!npaths)
+			paths[npaths++] = relix; /* HEAD */
 		unsigned np = git_commit_parentcount(c);
 		char sha[GIT_OID_HEXSZ + 1];
 		git_oid_tostr(sha, sizeof(sha), &oid);
@@ -235,15 +476,48 @@ static int history_walk(git_repository *repo, const char *rel, const char *root,
 			rw.subject = "";
 		for (unsigned p = 0; p < np; p++) {
 			git_commit *pc = NULL;
-			if (git_commit_parent(&pc, c, p) < 0)
+			if (git_commit_parent(&pc, c, p) < 0) {
+				char psha[GIT_OID_HEXSZ + 1];
+				git_oid_tostr(psha, sizeof(psha), git_commit_parent_id(c, p));
+				if (shallow)
+					strbuf_addf(out,
+						    "note: %s: history cut at commit %.12s: a shallow clone; commits "
+						    "before it are not read (its parent %.12s is not in the clone)\n",
+						    root, sha, psha);
+				else
+					strbuf_addf(out,
+						    "note: %s: history cut at commit %.12s: its parent %.12s cannot be "
+						    "read (%s); commits before it are not read\n",
+						    root, sha, psha, git_why());
+				(*notes)++;
 				continue;
-			if (store_tree_of(pc, rel, &ps) && !(has && git_oid_equal(&cs, &ps))) {
-				git_tree *ta = NULL, *tb = NULL;
-				(*compared)++;
-				if (git_tree_lookup(&ta, repo, &ps) == 0 && (!has || git_tree_lookup(&tb, repo, &cs) == 0))
-					tree_changes(repo, ta, tb, "", &rw);
-				git_tree_free(ta);
-				git_tree_free(tb);
+			}
+			for (size_t k = 0; k < npaths; k++) {
+				const char *at = sp.path[paths[k]];
+				git_oid cs, ps;
+				int has = store_tree_of(c, at, &cs);
+				if (store_tree_of(pc, at, &ps)) {
+					if (!(has && git_oid_equal(&cs, &ps)))
+						compare_store(repo, &ps, has, &cs, &rw, compared);
+					seen_add(&sp, git_commit_id(pc), paths[k]);
+					continue;
+				}
+				/* the parent has no store at this path: moved here? */
+				char **from = NULL;
+				size_t nfrom = 0;
+				git_tree *cst = NULL;
+				if (has && git_tree_lookup(&cst, repo, &cs) == 0)
+					nfrom = store_moved_from(repo, pc, c, cst, &from);
+				git_tree_free(cst);
+				for (size_t f = 0; f < nfrom; f++) {
+					if (store_tree_of(pc, from[f], &ps))
+						compare_store(repo, &ps, has, &cs, &rw, compared);
+					seen_add(&sp, git_commit_id(pc), path_index(&sp, from[f]));
+					free(from[f]);
+				}
+				free(from);
+				if (!nfrom)
+					seen_add(&sp, git_commit_id(pc), paths[k]);
 			}
 			git_commit_free(pc);
 		}
@@ -253,47 +527,40 @@ static int history_walk(git_repository *repo, const char *rel, const char *root,
 		problems += (int)rw.n;
 		git_commit_free(c);
 	}
-	git_revwalk_free(walk);
+	free(order);
+	free(ct.id);
+	free(ct.indeg);
+	free(ct.slot);
+	free(sp.v);
+	for (size_t i = 0; i < sp.npath; i++)
+		free(sp.path[i]);
+	free(sp.path);
 	return problems;
 }
 
-int store_anchor(struct store *st, int history, struct strbuf *out, int *notes)
+/* The store's path inside the work tree wd: "" at its top; NULL outside. */
+static const char *rel_in(const char *abs, const char *wd)
 {
-	git_repository *repo = NULL;
+	size_t lw = strlen(wd);
+	if (!strcmp(abs, wd))
+		return "";
+	if (!strncmp(abs, wd, lw) && (abs[lw] == '/' || (lw == 1 && wd[0] == '/')))
+		return abs + lw + (abs[lw] == '/');
+	return NULL;
+}
+
+/* The store against one repository's HEAD (and, with history, its
+ * history).  Returns the problems found. */
+static int anchor_one(struct store *st, git_repository *repo, const char *rel, int history, struct strbuf *out,
+		      int *notes)
+{
 	git_reference *head = NULL;
 	git_commit *hc = NULL;
-	git_tree *htree = NULL, *stree = NULL;
+	git_tree *stree = NULL;
 	struct afiles fs = { NULL, 0, 0, st->root };
-	char *abs = realpath(st->root, NULL), *wd = NULL;
 	int problems = 0;
+	int shallow = git_repository_is_shallow(repo) == 1;
 
-	git_libgit2_init();
-	/* the history walk reads each store folder's trees twice (a commit's,
-	 * then as its child's parent); runs/ is one tree of every manifest,
-	 * over libgit2's 4 KiB default for a cached tree */
-	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)16 << 20);
-	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)512 << 20);
-	if (!abs || git_repository_open_ext(&repo, abs, 0, NULL) < 0 || git_repository_is_bare(repo) ||
-	    !git_repository_workdir(repo) || !(wd = realpath(git_repository_workdir(repo), NULL))) {
-		strbuf_addf(out,
-			    "note: %s is not anchored (no git repository): its chain has no key, so records "
-			    "cut out or rewritten with the chain recomputed would verify intact; commit it to git\n",
-			    st->root);
-		(*notes)++;
-		goto out;
-	}
-	size_t lw = strlen(wd);
-	const char *rel = NULL;
-	if (!strcmp(abs, wd))
-		rel = "";
-	else if (!strncmp(abs, wd, lw) && (abs[lw] == '/' || (lw == 1 && wd[0] == '/')))
-		rel = abs + lw + (abs[lw] == '/');
-	if (!rel) {
-		strbuf_addf(out, "note: %s is not anchored (it lies outside its git repository's work tree %s)\n",
-			    st->root, wd);
-		(*notes)++;
-		goto out;
-	}
 	if (git_repository_head(&head, repo) < 0 || git_reference_peel((git_object **)&hc, head, GIT_OBJECT_COMMIT) < 0) {
 		strbuf_addf(out, "note: %s is not anchored (its git repository has no commit yet)\n", st->root);
 		(*notes)++;
@@ -333,15 +600,17 @@ int store_anchor(struct store *st, int history, struct strbuf *out, int *notes)
 	size_t commits = 0, compared = 0;
 	double t0 = mono_now();
 	if (history)
-		problems += history_walk(repo, rel, st->root, out, &commits, &compared);
+		problems += history_walk(repo, rel, st->root, out, &commits, &compared, notes);
 	double took = mono_now() - t0;
 	if (!stree && !history)
 		goto out;
 	strbuf_addf(out, "anchored: %s: to the git commit HEAD (%.12s), %zu record files of it compared", st->root,
 		    hsha, fs.n);
 	if (history)
-		strbuf_addf(out, "; its history: %zu commits read, %zu changes of the store's folder compared (%.1f s)\n",
-			    commits, compared, took);
+		strbuf_addf(out, "; its history: %zu commits read, %zu changes of the store's folder compared (%.1f s)%s\n",
+			    commits, compared, took, shallow ? "; a shallow clone: history cut where noted" : "");
+	else if (shallow)
+		strbuf_addstr(out, " (a shallow clone: --history reads only the commits it holds, and says where it is cut)\n");
 	else
 		strbuf_addstr(out, " (--history: every commit since)\n");
 out:
@@ -351,11 +620,114 @@ out:
 	}
 	free(fs.v);
 	git_tree_free(stree);
-	git_tree_free(htree);
 	git_commit_free(hc);
 	git_reference_free(head);
-	git_repository_free(repo);
+	return problems;
+}
+
+/* Does the repository's HEAD hold a folder at rel (files of the store)? */
+static int tracks_store(git_repository *repo, const char *rel)
+{
+	git_reference *head = NULL;
+	git_commit *hc = NULL;
+	git_oid id;
+	int yes = git_repository_head(&head, repo) == 0 &&
+		  git_reference_peel((git_object **)&hc, head, GIT_OBJECT_COMMIT) == 0 && store_tree_of(hc, rel, &id);
+	git_commit_free(hc);
+	git_reference_free(head);
+	return yes;
+}
+
+#define ANCHOR_MAX_REPOS 16
+
+int store_anchor(struct store *st, int history, struct strbuf *out, int *notes)
+{
+	/* every repository enclosing the store, innermost first: a repository
+	 * made in the store's folder (or a .git file there) or in a folder
+	 * between it and the project's must not stand in for the project's */
+	git_repository *repos[ANCHOR_MAX_REPOS];
+	char *wds[ANCHOR_MAX_REPOS];
+	const char *rels[ANCHOR_MAX_REPOS];
+	int tracks[ANCHOR_MAX_REPOS];
+	size_t nr = 0;
+	char *abs = realpath(st->root, NULL);
+	int problems = 0, outside = 0;
+
+	git_libgit2_init();
+	/* the history walk reads each store folder's trees twice (a commit's,
+	 * then as its child's parent); runs/ is one tree of every manifest,
+	 * over libgit2's 4 KiB default for a cached tree */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)16 << 20);
+	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)512 << 20);
+	char *from = abs ? xstrdup(abs) : NULL;
+	while (from && nr < ANCHOR_MAX_REPOS) {
+		git_repository *repo = NULL;
+		char *wd = NULL;
+		if (git_repository_open_ext(&repo, from, 0, NULL) < 0 || git_repository_is_bare(repo) ||
+		    !git_repository_workdir(repo) || !(wd = realpath(git_repository_workdir(repo), NULL))) {
+			git_repository_free(repo);
+			break;
+		}
+		const char *rel = rel_in(abs, wd);
+		if (!rel || (nr && strlen(wd) >= strlen(wds[nr - 1]))) {
+			if (!nr) {
+				strbuf_addf(out,
+					    "note: %s is not anchored (it lies outside its git repository's work tree %s)\n",
+					    st->root, wd);
+				(*notes)++;
+				outside = 1;
+			}
+			free(wd);
+			git_repository_free(repo);
+			break;
+		}
+		repos[nr] = repo;
+		wds[nr] = wd;
+		rels[nr] = rel;
+		tracks[nr] = tracks_store(repo, rel);
+		nr++;
+		free(from);
+		from = NULL;
+		if (strcmp(wd, "/")) {
+			char *slash = strrchr(wd, '/');
+			from = slash == wd ? xstrdup("/") : xstrfmt("%.*s", (int)(slash - wd), wd);
+		}
+	}
+	free(from);
+	if (!nr) {
+		if (outside)
+			goto out;
+		strbuf_addf(out,
+			    "note: %s is not anchored (no git repository): its chain has no key, so records "
+			    "cut out or rewritten with the chain recomputed would verify intact; commit it to git\n",
+			    st->root);
+		(*notes)++;
+		goto out;
+	}
+	int any = 0;
+	for (size_t i = 0; i < nr; i++)
+		any |= tracks[i];
+	for (size_t i = 0; i < nr; i++) {
+		/* an inner repository where an outer one tracks the store's files */
+		size_t outer = 0;
+		for (size_t j = i + 1; j < nr; j++)
+			if (tracks[j])
+				outer = j;
+		if (outer) {
+			strbuf_addf(out,
+				    "nested: the store holds a git repository of its own at %s: the repository at %s "
+				    "tracks the store's files, and the inner one's commits do not replace its anchor\n",
+				    wds[i], wds[outer]);
+			problems++;
+		}
+		if (tracks[i] || (!any && i == 0))
+			problems += anchor_one(st, repos[i], rels[i], history, out, notes);
+	}
+out:
+	for (size_t i = 0; i < nr; i++) {
+		git_repository_free(repos[i]);
+		free(wds[i]);
+	}
 	free(abs);
-	free(wd);
 	return problems;
 }
