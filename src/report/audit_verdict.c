@@ -21,6 +21,7 @@
 #include "report/audit_errata.h"
 #include "report/code_configs.h"
 #include "report/code_identity.h"
+#include "run/work_compare.h"
 #include "stats/stats.h"
 
 static const char *invert_verdict(const char *v)
@@ -200,6 +201,20 @@ static int pair_compare_now(struct actx *a, const struct batch_record *b, const 
 		struct stats_groups gb = { kb, (const double *const *)xb, nb };
 		ok = stats_compare_groups(&gb, &ga, &so, sc) == 0;
 	}
+	/* rules 4b/4c: the two rows' work from their runs' records, read as
+	 * the batch reads its comparisons with the baseline (work_compare.h;
+	 * red team 250: base4's exact work read faster than base4's twin,
+	 * and a size_bound recorded against the baseline was dodged through
+	 * the twin); rb is the comparison's a, as above */
+	if (ok) {
+		const struct run_record **runs_a = NULL, **runs_b = NULL;
+		size_t nra = query_row_runs(a->q, rb, &runs_a), nrb = query_row_runs(a->q, ra, &runs_b);
+		struct work_side wa = { runs_a, nra, (const double *const *)xb, nb, kb };
+		struct work_side wb = { runs_b, nrb, (const double *const *)xa, na, ka };
+		work_compare_fill(sc, &wa, &wb);
+		free(runs_a);
+		free(runs_b);
+	}
 	if (xa)
 		query_groups_free(xa, na, ka);
 	if (xb)
@@ -210,10 +225,12 @@ static int pair_compare_now(struct actx *a, const struct batch_record *b, const 
 	for (size_t k = 0; k < b->n_rows; k++)
 		n_ok += b->rows[k].outcome == OUTCOME_OK;
 	double m_pairs = n_ok >= 2 ? (double)n_ok * (double)(n_ok - 1) / 2 : 1;
-	if (m_pairs > 1 && isfinite(sc->p)) {
+	if (m_pairs > 1 && isfinite(sc->p))
 		sc->p_adjusted = sc->p * m_pairs < 1 ? sc->p * m_pairs : 1;
-		stats_verdict(sc, so.alpha, so.threshold);
-	}
+	/* the verdict again with the work (and the adjusted p): the
+	 * same stats_verdict the batch's comparisons went through, so a
+	 * claim's size answers to this pair's own size_bound */
+	stats_verdict(sc, so.alpha, so.threshold);
 	pc->verdict = sc->verdict;
 	pc->sp = sc->speedup;
 	pc->ci[0] = sc->speedup_ci[0];

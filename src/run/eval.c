@@ -1512,6 +1512,26 @@ static int marker_code(struct run_ctx *c, const char *cand, const char *ref)
 	return rc;
 }
 
+/* c with its speedup and CI held to rule 4c's size_bound where the
+ * verdict rests on the work (stats.h): a faster's at most the bound, a
+ * slower's at least it; c itself where unbounded.  What eval reports and
+ * promotes at (red team 250: promoted at the median's 3.009x past bounds
+ * of 1.63x and 1.93x, the bound nowhere in the answer). */
+static struct stats_comparison bounded_cmp(const struct stats_comparison *c)
+{
+	struct stats_comparison b = *c;
+	double x = c->size_bound;
+	if (!(x > 0) || !isfinite(x))
+		return b;
+	int faster = x >= 1;
+	if (faster ? b.speedup > x : b.speedup < x)
+		b.speedup = x;
+	for (int i = 0; i < 2; i++)
+		if (faster ? b.speedup_ci[i] > x : b.speedup_ci[i] < x)
+			b.speedup_ci[i] = x;
+	return b;
+}
+
 /* One line a proposer can act on: promoted, or why not (malloc'd).
  * same_code: "binary", "echo", "loaded" or "program" when the candidate's
  * code is the reference's (its binary, its object but for its EV_PARAM
@@ -1534,7 +1554,13 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 			       ref && ref->reason ? ref->reason : "");
 	if (!cand->have_cmp)
 		return xstrdup("not promoted: no comparison with the reference could be computed");
-	const struct stats_comparison *c = &cand->cmp;
+	/* the speedup at rule 4c's bound where it holds one (bounded_cmp) */
+	const struct stats_comparison cb = bounded_cmp(&cand->cmp), *c = &cb;
+	char bound[200] = "";
+	if (c->size_bound > 0 && isfinite(c->size_bound))
+		snprintf(bound, sizeof(bound), "; size_bound %.3fx: the verdict rests on the launches' mean work, "
+			 "so the speedup is the bound's, not the median's %.3fx (rule 4c)", c->size_bound,
+			 cand->cmp.speedup);
 	if (same_code && !strcmp(same_code, "unknown"))
 		return xstrfmt("not promoted: the candidate is the reference's kernel file at other parameters and "
 			       "its echo-neutral identity could not be taken (its compile's relocatable object did "
@@ -1588,9 +1614,9 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 		snprintf(moved, sizeof(moved), "; %zu earlier batch%s left out: the reference ran there under another "
 			 "job, %.2fx or more faster than here", w->n_moved, w->n_moved == 1 ? "" : "es",
 			 CODE_DRIFT_MARGIN);
-	return xstrfmt("%s: %s, %.3fx [%.3f, %.3f] over the reference%s%s%s%s%s", promoted ? "promoted" : "not promoted",
+	return xstrfmt("%s: %s, %.3fx [%.3f, %.3f] over the reference%s%s%s%s%s%s", promoted ? "promoted" : "not promoted",
 		       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1], c->verdict_reason ? ": " : "",
-		       c->verdict_reason ? c->verdict_reason : "", earlier, tried, moved);
+		       c->verdict_reason ? c->verdict_reason : "", bound, earlier, tried, moved);
 }
 
 void eval_same_object(const json_t *cand_info, const json_t *ref_info, const struct code_id *ic,
@@ -1832,8 +1858,13 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	json_object_set_new(a, "median_us", cs ? num(cand->stats.median) : json_null());
 	json_object_set_new(a, "median_ci_us", cs ? interval(cand->stats.median_ci) : json_null());
 	int cc = cand && cand->have_cmp;
-	json_object_set_new(a, "speedup", cc ? num(cand->cmp.speedup) : json_null());
-	json_object_set_new(a, "speedup_ci", cc ? interval(cand->cmp.speedup_ci) : json_null());
+	/* at rule 4c's bound where the verdict holds one (bounded_cmp), the
+	 * bound and the median's own speedup beside it */
+	struct stats_comparison cbd = cc ? bounded_cmp(&cand->cmp) : (struct stats_comparison){ 0 };
+	json_object_set_new(a, "speedup", cc ? num(cbd.speedup) : json_null());
+	json_object_set_new(a, "speedup_ci", cc ? interval(cbd.speedup_ci) : json_null());
+	json_object_set_new(a, "size_bound", cc && cand->cmp.size_bound > 0 ? num(cand->cmp.size_bound) : json_null());
+	json_object_set_new(a, "median_speedup", cc ? num(cand->cmp.speedup) : json_null());
 	json_object_set_new(a, "verdict", cc && cand->cmp.verdict ? json_string(cand->cmp.verdict) : json_null());
 	json_object_set_new(a, "verdict_reason",
 			    cc && cand->cmp.verdict_reason ? json_string(cand->cmp.verdict_reason) : json_null());
