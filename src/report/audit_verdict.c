@@ -1241,6 +1241,14 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 	}
 	strbuf_addf(&msg, "speedup of %s over %s %.3fx [%.3f, %.3f], verdict %s (%s; runs %s, %s)", va, vb, sp, ci[0],
 		    ci[1], verdict ? verdict : "none", how, audit_id_or(ra->run_id), audit_id_or(rb->run_id));
+	/* a pair computed here whose verdict the work drew (rules 4b/4c)
+	 * says so, as a recorded one's reason would (red team 250) */
+	const char *wr = used == &pc.sc ? used->verdict_reason : NULL;
+	if (wr && isfinite(used->work_speedup) &&
+	    (!strcmp(wr, STATS_REASON_WORK_MEANS) || !strcmp(wr, STATS_REASON_WORK_GAP) ||
+	     !strcmp(wr, STATS_REASON_WORK_BOUND_FASTER) || !strcmp(wr, STATS_REASON_WORK_BOUND_SLOWER)))
+		strbuf_addf(&msg, "; the launches' mean work, from the runs' records: %.3fx (%s)", used->work_speedup,
+			    wr);
 	audit_trust_note(a, &msg, ra, va);
 	audit_trust_note(a, &msg, rb, vb);
 	int agrees = verdict && !strcmp(verdict, want), tie = 0;
