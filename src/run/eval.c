@@ -1512,12 +1512,8 @@ static int marker_code(struct run_ctx *c, const char *cand, const char *ref)
 	return rc;
 }
 
-/* c with its speedup and CI held to rule 4c's size_bound where the
- * verdict rests on the work (stats.h): a faster's at most the bound, a
- * slower's at least it; c itself where unbounded.  What eval reports and
- * promotes at (red team 250: promoted at the median's 3.009x past bounds
- * of 1.63x and 1.93x, the bound nowhere in the answer). */
-static struct stats_comparison bounded_cmp(const struct stats_comparison *c)
+/* eval.h */
+struct stats_comparison eval_bounded_comparison(const struct stats_comparison *c)
 {
 	struct stats_comparison b = *c;
 	double x = c->size_bound;
@@ -1554,8 +1550,8 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 			       ref && ref->reason ? ref->reason : "");
 	if (!cand->have_cmp)
 		return xstrdup("not promoted: no comparison with the reference could be computed");
-	/* the speedup at rule 4c's bound where it holds one (bounded_cmp) */
-	const struct stats_comparison cb = bounded_cmp(&cand->cmp), *c = &cb;
+	/* the speedup at rule 4c's bound where it holds one (eval_bounded_comparison) */
+	const struct stats_comparison cb = eval_bounded_comparison(&cand->cmp), *c = &cb;
 	char bound[200] = "";
 	if (c->size_bound > 0 && isfinite(c->size_bound))
 		snprintf(bound, sizeof(bound), "; size_bound %.3fx: the verdict rests on the launches' mean work, "
@@ -1858,9 +1854,9 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	json_object_set_new(a, "median_us", cs ? num(cand->stats.median) : json_null());
 	json_object_set_new(a, "median_ci_us", cs ? interval(cand->stats.median_ci) : json_null());
 	int cc = cand && cand->have_cmp;
-	/* at rule 4c's bound where the verdict holds one (bounded_cmp), the
+	/* at rule 4c's bound where the verdict holds one (eval_bounded_comparison), the
 	 * bound and the median's own speedup beside it */
-	struct stats_comparison cbd = cc ? bounded_cmp(&cand->cmp) : (struct stats_comparison){ 0 };
+	struct stats_comparison cbd = cc ? eval_bounded_comparison(&cand->cmp) : (struct stats_comparison){ 0 };
 	json_object_set_new(a, "speedup", cc ? num(cbd.speedup) : json_null());
 	json_object_set_new(a, "speedup_ci", cc ? interval(cbd.speedup_ci) : json_null());
 	json_object_set_new(a, "size_bound", cc && cand->cmp.size_bound > 0 ? num(cand->cmp.size_bound) : json_null());
