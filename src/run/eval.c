@@ -2045,6 +2045,7 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 	 * second round built, timed and promoted other code: a coin kernel
 	 * slower on average promoted in 4 of 16 sessions, 0 of 16 alone) */
 	char keys[2][2][4 * (SHA256_HEX_LEN + 1)];
+	double first_bound = NAN; /* the first batch's size_bound, faster */
 	for (int round = 0; round < 2; round++) {
 		/* a source's text is eval's to keep: written again from the
 		 * request before each round, as the first wrote it */
@@ -2118,10 +2119,34 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 			break;
 		const char *fb = json_string_value(json_object_get(ans, "batch"));
 		first_batch = xstrdup(fb ? fb : "");
+		first_bound = json_number_value(json_object_get(ans, "size_bound"));
+		if (!(first_bound >= 1))
+			first_bound = NAN;
 	}
 	/* the answer is the confirming batch's, both weighed: it names the first */
 	if (first_batch && ans && *status != EVAL_REFUSED)
 		json_object_set_new(ans, "confirms", json_string(first_batch));
+	/* and is held to the lesser size_bound of the two (red team 250: a
+	 * first batch bounded at 2.04x, the confirming one unbounded at
+	 * 2.503x, answered 2.503x) */
+	double sp = ans ? json_number_value(json_object_get(ans, "speedup")) : NAN;
+	double nb = ans ? json_number_value(json_object_get(ans, "size_bound")) : NAN;
+	if (first_batch && ans && *status != EVAL_REFUSED && first_bound >= 1 && !(nb > 0 && nb <= first_bound) &&
+	    sp > first_bound) {
+		json_t *ci = json_object_get(ans, "speedup_ci");
+		for (size_t i = 0; i < 2 && json_is_array(ci); i++)
+			if (json_number_value(json_array_get(ci, i)) > first_bound)
+				json_array_set_new(ci, i, json_real(first_bound));
+		json_object_set_new(ans, "speedup", json_real(first_bound));
+		json_object_set_new(ans, "size_bound", json_real(first_bound));
+		const char *d = json_string_value(json_object_get(ans, "decision"));
+		char *x = xstrfmt("%s; size_bound %.3fx in the batch it confirms (%s): the verdict there rests on the "
+				  "launches' mean work, so the speedup is held to it, not this batch's median's %.3fx "
+				  "(rule 4c)",
+				  d ? d : "", first_bound, first_batch, sp);
+		json_object_set_new(ans, "decision", json_string(x));
+		free(x);
+	}
 	free(first_batch);
 out:
 	/* the batch is recorded (or never ran): its runs hold the name now */
