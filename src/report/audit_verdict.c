@@ -21,6 +21,7 @@
 #include "report/audit_errata.h"
 #include "report/code_configs.h"
 #include "report/code_identity.h"
+#include "run/work_compare.h"
 #include "stats/stats.h"
 
 static const char *invert_verdict(const char *v)
@@ -200,6 +201,20 @@ static int pair_compare_now(struct actx *a, const struct batch_record *b, const 
 		struct stats_groups gb = { kb, (const double *const *)xb, nb };
 		ok = stats_compare_groups(&gb, &ga, &so, sc) == 0;
 	}
+	/* rules 4b/4c: the two rows' work from their runs' records, read as
+	 * the batch reads its comparisons with the baseline (work_compare.h;
+	 * red team 250: base4's exact work read faster than base4's twin,
+	 * and a size_bound recorded against the baseline was dodged through
+	 * the twin); rb is the comparison's a, as above */
+	if (ok) {
+		const struct run_record **runs_a = NULL, **runs_b = NULL;
+		size_t nra = query_row_runs(a->q, rb, &runs_a), nrb = query_row_runs(a->q, ra, &runs_b);
+		struct work_side wa = { runs_a, nra, (const double *const *)xb, nb, kb };
+		struct work_side wb = { runs_b, nrb, (const double *const *)xa, na, ka };
+		work_compare_fill(sc, &wa, &wb);
+		free(runs_a);
+		free(runs_b);
+	}
 	if (xa)
 		query_groups_free(xa, na, ka);
 	if (xb)
@@ -210,10 +225,12 @@ static int pair_compare_now(struct actx *a, const struct batch_record *b, const 
 	for (size_t k = 0; k < b->n_rows; k++)
 		n_ok += b->rows[k].outcome == OUTCOME_OK;
 	double m_pairs = n_ok >= 2 ? (double)n_ok * (double)(n_ok - 1) / 2 : 1;
-	if (m_pairs > 1 && isfinite(sc->p)) {
+	if (m_pairs > 1 && isfinite(sc->p))
 		sc->p_adjusted = sc->p * m_pairs < 1 ? sc->p * m_pairs : 1;
-		stats_verdict(sc, so.alpha, so.threshold);
-	}
+	/* the verdict again with the work (and the adjusted p): the
+	 * same stats_verdict the batch's comparisons went through, so a
+	 * claim's size answers to this pair's own size_bound */
+	stats_verdict(sc, so.alpha, so.threshold);
 	pc->verdict = sc->verdict;
 	pc->sp = sc->speedup;
 	pc->ci[0] = sc->speedup_ci[0];
@@ -1224,6 +1241,14 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 	}
 	strbuf_addf(&msg, "speedup of %s over %s %.3fx [%.3f, %.3f], verdict %s (%s; runs %s, %s)", va, vb, sp, ci[0],
 		    ci[1], verdict ? verdict : "none", how, audit_id_or(ra->run_id), audit_id_or(rb->run_id));
+	/* a pair computed here whose verdict the work drew (rules 4b/4c)
+	 * says so, as a recorded one's reason would (red team 250) */
+	const char *wr = used == &pc.sc ? used->verdict_reason : NULL;
+	if (wr && isfinite(used->work_speedup) &&
+	    (!strcmp(wr, STATS_REASON_WORK_MEANS) || !strcmp(wr, STATS_REASON_WORK_GAP) ||
+	     !strcmp(wr, STATS_REASON_WORK_BOUND_FASTER) || !strcmp(wr, STATS_REASON_WORK_BOUND_SLOWER)))
+		strbuf_addf(&msg, "; the launches' mean work, from the runs' records: %.3fx (%s)", used->work_speedup,
+			    wr);
 	audit_trust_note(a, &msg, ra, va);
 	audit_trust_note(a, &msg, rb, vb);
 	int agrees = verdict && !strcmp(verdict, want), tie = 0;

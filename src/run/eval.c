@@ -1512,6 +1512,22 @@ static int marker_code(struct run_ctx *c, const char *cand, const char *ref)
 	return rc;
 }
 
+/* eval.h */
+struct stats_comparison eval_bounded_comparison(const struct stats_comparison *c)
+{
+	struct stats_comparison b = *c;
+	double x = c->size_bound;
+	if (!(x > 0) || !isfinite(x))
+		return b;
+	int faster = x >= 1;
+	if (faster ? b.speedup > x : b.speedup < x)
+		b.speedup = x;
+	for (int i = 0; i < 2; i++)
+		if (faster ? b.speedup_ci[i] > x : b.speedup_ci[i] < x)
+			b.speedup_ci[i] = x;
+	return b;
+}
+
 /* One line a proposer can act on: promoted, or why not (malloc'd).
  * same_code: "binary", "echo", "loaded" or "program" when the candidate's
  * code is the reference's (its binary, its object but for its EV_PARAM
@@ -1534,7 +1550,13 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 			       ref && ref->reason ? ref->reason : "");
 	if (!cand->have_cmp)
 		return xstrdup("not promoted: no comparison with the reference could be computed");
-	const struct stats_comparison *c = &cand->cmp;
+	/* the speedup at rule 4c's bound where it holds one (eval_bounded_comparison) */
+	const struct stats_comparison cb = eval_bounded_comparison(&cand->cmp), *c = &cb;
+	char bound[200] = "";
+	if (c->size_bound > 0 && isfinite(c->size_bound))
+		snprintf(bound, sizeof(bound), "; size_bound %.3fx: the verdict rests on the launches' mean work, "
+			 "so the speedup is the bound's, not the median's %.3fx (rule 4c)", c->size_bound,
+			 cand->cmp.speedup);
 	if (same_code && !strcmp(same_code, "unknown"))
 		return xstrfmt("not promoted: the candidate is the reference's kernel file at other parameters and "
 			       "its echo-neutral identity could not be taken (its compile's relocatable object did "
@@ -1588,9 +1610,9 @@ static char *decision_text(const struct batch_row *cand, const struct batch_row 
 		snprintf(moved, sizeof(moved), "; %zu earlier batch%s left out: the reference ran there under another "
 			 "job, %.2fx or more faster than here", w->n_moved, w->n_moved == 1 ? "" : "es",
 			 CODE_DRIFT_MARGIN);
-	return xstrfmt("%s: %s, %.3fx [%.3f, %.3f] over the reference%s%s%s%s%s", promoted ? "promoted" : "not promoted",
+	return xstrfmt("%s: %s, %.3fx [%.3f, %.3f] over the reference%s%s%s%s%s%s", promoted ? "promoted" : "not promoted",
 		       c->verdict, c->speedup, c->speedup_ci[0], c->speedup_ci[1], c->verdict_reason ? ": " : "",
-		       c->verdict_reason ? c->verdict_reason : "", earlier, tried, moved);
+		       c->verdict_reason ? c->verdict_reason : "", bound, earlier, tried, moved);
 }
 
 void eval_same_object(const json_t *cand_info, const json_t *ref_info, const struct code_id *ic,
@@ -1832,8 +1854,13 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	json_object_set_new(a, "median_us", cs ? num(cand->stats.median) : json_null());
 	json_object_set_new(a, "median_ci_us", cs ? interval(cand->stats.median_ci) : json_null());
 	int cc = cand && cand->have_cmp;
-	json_object_set_new(a, "speedup", cc ? num(cand->cmp.speedup) : json_null());
-	json_object_set_new(a, "speedup_ci", cc ? interval(cand->cmp.speedup_ci) : json_null());
+	/* at rule 4c's bound where the verdict holds one (eval_bounded_comparison), the
+	 * bound and the median's own speedup beside it */
+	struct stats_comparison cbd = cc ? eval_bounded_comparison(&cand->cmp) : (struct stats_comparison){ 0 };
+	json_object_set_new(a, "speedup", cc ? num(cbd.speedup) : json_null());
+	json_object_set_new(a, "speedup_ci", cc ? interval(cbd.speedup_ci) : json_null());
+	json_object_set_new(a, "size_bound", cc && cand->cmp.size_bound > 0 ? num(cand->cmp.size_bound) : json_null());
+	json_object_set_new(a, "median_speedup", cc ? num(cand->cmp.speedup) : json_null());
 	json_object_set_new(a, "verdict", cc && cand->cmp.verdict ? json_string(cand->cmp.verdict) : json_null());
 	json_object_set_new(a, "verdict_reason",
 			    cc && cand->cmp.verdict_reason ? json_string(cand->cmp.verdict_reason) : json_null());
@@ -2018,6 +2045,7 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 	 * second round built, timed and promoted other code: a coin kernel
 	 * slower on average promoted in 4 of 16 sessions, 0 of 16 alone) */
 	char keys[2][2][4 * (SHA256_HEX_LEN + 1)];
+	double first_bound = NAN; /* the first batch's size_bound, faster */
 	for (int round = 0; round < 2; round++) {
 		/* a source's text is eval's to keep: written again from the
 		 * request before each round, as the first wrote it */
@@ -2091,10 +2119,34 @@ json_t *eval_judge(struct eval_session *es, const json_t *in, enum eval_status *
 			break;
 		const char *fb = json_string_value(json_object_get(ans, "batch"));
 		first_batch = xstrdup(fb ? fb : "");
+		first_bound = json_number_value(json_object_get(ans, "size_bound"));
+		if (!(first_bound >= 1))
+			first_bound = NAN;
 	}
 	/* the answer is the confirming batch's, both weighed: it names the first */
 	if (first_batch && ans && *status != EVAL_REFUSED)
 		json_object_set_new(ans, "confirms", json_string(first_batch));
+	/* and is held to the lesser size_bound of the two (red team 250: a
+	 * first batch bounded at 2.04x, the confirming one unbounded at
+	 * 2.503x, answered 2.503x) */
+	double sp = ans ? json_number_value(json_object_get(ans, "speedup")) : NAN;
+	double nb = ans ? json_number_value(json_object_get(ans, "size_bound")) : NAN;
+	if (first_batch && ans && *status != EVAL_REFUSED && first_bound >= 1 && !(nb > 0 && nb <= first_bound) &&
+	    sp > first_bound) {
+		json_t *ci = json_object_get(ans, "speedup_ci");
+		for (size_t i = 0; i < 2 && json_is_array(ci); i++)
+			if (json_number_value(json_array_get(ci, i)) > first_bound)
+				json_array_set_new(ci, i, json_real(first_bound));
+		json_object_set_new(ans, "speedup", json_real(first_bound));
+		json_object_set_new(ans, "size_bound", json_real(first_bound));
+		const char *d = json_string_value(json_object_get(ans, "decision"));
+		char *x = xstrfmt("%s; size_bound %.3fx in the batch it confirms (%s): the verdict there rests on the "
+				  "launches' mean work, so the speedup is held to it, not this batch's median's %.3fx "
+				  "(rule 4c)",
+				  d ? d : "", first_bound, first_batch, sp);
+		json_object_set_new(ans, "decision", json_string(x));
+		free(x);
+	}
 	free(first_batch);
 out:
 	/* the batch is recorded (or never ran): its runs hold the name now */

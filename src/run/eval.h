@@ -37,6 +37,7 @@
 
 #include "run/run.h"
 #include "run/spec.h"
+#include "stats/stats.h"
 #include "store/query.h"
 
 /* Where candidates' source texts are written, relative to the repository
@@ -215,6 +216,11 @@ struct eval_pooled {
  * CODE_DRIFT_MARGIN than there and itself that much slower there
  * (cand_drift).  Eval's answer and a search's confirmation both ask it. */
 int eval_pooled_cand_held(const struct eval_pooled *w);
+/* c with its speedup and CI held to rule 4c's size_bound where the verdict
+ * rests on the work (a faster's at most the bound, a slower's at least
+ * it); c itself where unbounded: what eval's answer reports and its
+ * decision states (red team 250, row 5). */
+struct stats_comparison eval_bounded_comparison(const struct stats_comparison *c);
 
 /*
  * The fastest a row's code was ever recorded at in the store: the lowest

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/work_compare.h"
 #include "stats/stats.h"
 
 /* Samples of a run (its samples object), appended to *x. */
@@ -1227,28 +1228,6 @@ static double vdata_handshake(const struct vdata *d)
 	return h;
 }
 
-/* The median over d's runs of what their threads widen the handshake by
- * (run_thread_widening_us), us; NAN where a run does not say: stats.h
- * rule 4c's bound credits it to the harness */
-static double vdata_thread_widening(const struct vdata *d)
-{
-	double *v = xcalloc(d->n_runs ? d->n_runs : 1, sizeof(double));
-	size_t k = 0;
-	for (size_t i = 0; i < d->n_runs; i++) {
-		if (d->runs[i].outcome != OUTCOME_OK)
-			continue;
-		double w = run_thread_widening_us(&d->runs[i]);
-		if (!(w >= 0)) {
-			free(v);
-			return NAN;
-		}
-		v[k++] = w;
-	}
-	double m = k ? stats_median_inplace(v, k) : NAN;
-	free(v);
-	return m;
-}
-
 /* The median of d's samples, every group pooled (as the comparison reads
  * them); NAN with none */
 static double vdata_pooled_median(const struct vdata *d)
@@ -1279,55 +1258,19 @@ static int vdata_trust_host(const struct vdata *d, const struct batch_row *row)
 	return 0;
 }
 
+/* d as work_compare_fill reads a side; *tmp (the runs' pointers) freed
+ * by the caller */
+static void vdata_work_side(const struct vdata *d, struct work_side *s, const struct run_record ***tmp)
+{
+	const struct run_record **r = xcalloc(d->n_runs ? d->n_runs : 1, sizeof(*r));
+	for (size_t i = 0; i < d->n_runs; i++)
+		r[i] = &d->runs[i];
+	*tmp = r;
+	*s = (struct work_side){ r, d->n_runs, (const double *const *)d->x, d->nx, d->n_groups };
+}
+
 /* Comparisons with the baseline (two-level), then Holm over the batch.
  * Returns the number of comparisons. */
-/*
- * A side's mean work a timed launch, us: over its ok runs, each run's
- * samples' median times its work_ratio_mean (run_record; job.c
- * job_samples), weighted by its samples; with hi, its work_ratio_mean_hi
- * where recorded (the bound where a thread gone by a freeze counts its
- * wait as work).  NAN where a run lacks it (older records) or none is ok.
- */
-static double side_work_mean_set(const struct vdata *d, int hi, int set);
-static double side_work_mean(const struct vdata *d, int hi)
-{
-	return side_work_mean_set(d, hi, -1);
-}
-
-/* The same with each run's reading of one set (run_record.work_sets: 0
- * every timed sample, 1 the time's alone; -1 the run's least or most of
- * both), a run that recorded none read at its least or most. */
-static double side_work_mean_set(const struct vdata *d, int hi, int set)
-{
-	double sum = 0;
-	double n = 0;
-	for (size_t i = 0, g = 0; i < d->n_runs; i++) {
-		const struct run_record *r = &d->runs[i];
-		if (r->outcome != OUTCOME_OK)
-			continue;
-		/* its samples' median and count, as the comparison reads them
-		 * (gather_row: a group an ok run, in order) */
-		size_t k = g < d->n_groups ? d->nx[g] : 0;
-		double med = NAN;
-		if (k) {
-			double *v = xmalloc(k * sizeof(double));
-			memcpy(v, d->x[g], k * sizeof(double));
-			med = stats_median_inplace(v, k);
-			free(v);
-		}
-		g++;
-		if (!(r->work_ratio_mean > 0) || !(med > 0))
-			return NAN;
-		double ratio = hi && r->work_ratio_mean_hi >= r->work_ratio_mean ? r->work_ratio_mean_hi : r->work_ratio_mean;
-		if (set >= 0 && r->work_sets[set][0] > 0)
-			ratio = hi && r->work_sets[set][1] >= r->work_sets[set][0] ? r->work_sets[set][1]
-										 : r->work_sets[set][0];
-		sum += med * ratio * (double)k;
-		n += (double)k;
-	}
-	return n > 0 ? sum / n : NAN;
-}
-
 static size_t compare_rows(const struct plan *p, struct batch_record *b, const struct vdata *vd,
 			   const struct stats_opts *so, json_t *notes)
 {
@@ -1359,42 +1302,16 @@ static size_t compare_rows(const struct plan *p, struct batch_record *b, const s
 			if (h > 0 && fabs(base_med - vdata_pooled_median(&vd[vi])) < h)
 				row->cmp.within_handshake = 1;
 		}
-		/* rule 4b: the launches' mean work, from the runs' records */
+		/* rules 4b/4c: the launches' mean work, from the runs' records
+		 * (work_compare.h, as the audit's computed pairs read it) */
 		if (row->have_cmp) {
-			double wa = side_work_mean(bd, 0), wb = side_work_mean(&vd[vi], 0);
-			double wah = side_work_mean(bd, 1), wbh = side_work_mean(&vd[vi], 1);
-			row->cmp.work_speedup = wa > 0 && wb > 0 ? wa / wb : NAN;
-			/* each side at the bound that holds the verdict back: a
-			 * faster b at its most work and a at its least (red team
-			 * 219's gone2), a slower b the other way round */
-			row->cmp.work_speedup_fast = wa > 0 && wbh > 0 ? wa / wbh : NAN;
-			row->cmp.work_speedup_slow = wah > 0 && wb > 0 ? wah / wb : NAN;
-			/* set against the same set, each reading's bound: the
-			 * lesser of the two sets' fast ratios, the greater of
-			 * their slow ones (red team 230: a's least from its timing
-			 * samples against b's most from every sample mixed two
-			 * sets, and an honest kernel 1.5x cheaper on every input
-			 * read inconclusive 7 of 7); both sets still bound a
-			 * verdict (red teams 223 and 228 each read about 1 in one) */
-			double f = NAN, sl = NAN;
-			for (int k = 0; k < 2; k++) {
-				double a0 = side_work_mean_set(bd, 0, k), b1 = side_work_mean_set(&vd[vi], 1, k);
-				double a1 = side_work_mean_set(bd, 1, k), b0 = side_work_mean_set(&vd[vi], 0, k);
-				if (a0 > 0 && b1 > 0 && !(a0 / b1 >= f))
-					f = a0 / b1;
-				if (a1 > 0 && b0 > 0 && !(a1 / b0 <= sl))
-					sl = a1 / b0;
-			}
-			if (isfinite(f))
-				row->cmp.work_speedup_fast = f;
-			if (isfinite(sl))
-				row->cmp.work_speedup_slow = sl;
-			/* rule 4c's bound: the share of each side's mean work at
-			 * its least that its threads' widening of the handshake
-			 * (rule 0e) gives to the harness (red team 247) */
-			double ta = vdata_thread_widening(bd), tb = vdata_thread_widening(&vd[vi]);
-			row->cmp.work_credit[0] = ta >= 0 && wa > 0 ? (ta < wa ? ta / wa : 1) : NAN;
-			row->cmp.work_credit[1] = tb >= 0 && wb > 0 ? (tb < wb ? tb / wb : 1) : NAN;
+			struct work_side sa, sb;
+			const struct run_record **ta, **tb;
+			vdata_work_side(bd, &sa, &ta);
+			vdata_work_side(&vd[vi], &sb, &tb);
+			work_compare_fill(&row->cmp, &sa, &sb);
+			free(ta);
+			free(tb);
 		}
 		nc += row->have_cmp;
 	}

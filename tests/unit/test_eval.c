@@ -1655,6 +1655,34 @@ static void test_pool_configurations_by_program(void **state)
 	free(root);
 }
 
+/* Red team 250, row 5: a faster verdict that rests on the work (rule 4c's
+ * size_bound) is reported and promoted at the bound, not the median's
+ * speedup; an unbounded one as recorded. */
+static void test_bounded_comparison(void **state)
+{
+	(void)state;
+	struct stats_comparison c;
+	memset(&c, 0, sizeof(c));
+	c.speedup = 3.009;
+	c.speedup_ci[0] = 2.799;
+	c.speedup_ci[1] = 3.132;
+	c.size_bound = 1.929;
+	struct stats_comparison b = eval_bounded_comparison(&c);
+	assert_true(b.speedup == 1.929 && b.speedup_ci[0] == 1.929 && b.speedup_ci[1] == 1.929);
+	c.speedup_ci[0] = 1.5;
+	b = eval_bounded_comparison(&c);
+	assert_true(b.speedup == 1.929 && b.speedup_ci[0] == 1.5 && b.speedup_ci[1] == 1.929);
+	c.size_bound = 0.6; /* slower: at least the bound */
+	c.speedup = 0.4;
+	c.speedup_ci[0] = 0.35;
+	c.speedup_ci[1] = 0.7;
+	b = eval_bounded_comparison(&c);
+	assert_true(b.speedup == 0.6 && b.speedup_ci[0] == 0.6 && b.speedup_ci[1] == 0.7);
+	c.size_bound = NAN;
+	b = eval_bounded_comparison(&c);
+	assert_true(b.speedup == 0.4 && b.speedup_ci[0] == 0.35);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1671,6 +1699,7 @@ int main(void)
 		cmocka_unit_test(test_orphan_weight),
 		cmocka_unit_test(test_pool_configurations),
 		cmocka_unit_test(test_pool_configurations_by_program),
+		cmocka_unit_test(test_bounded_comparison),
 	};
 	return cmocka_run_group_tests_name("eval", tests, NULL, NULL);
 }

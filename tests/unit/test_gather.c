@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "run/run_ctx.h"
+#include "run/work_compare.h"
 #include "stats/stats.h"
 
 /* A run record with only what the note reads: variant, repeat and load. */
@@ -516,6 +517,66 @@ static void test_stress_rt153(void **state)
 	json_decref(notes);
 }
 
+/*
+ * Red team 250, row 1: the audit's pair of two non-baseline rows
+ * (audit_verdict.c pair_compare_now) reads its work with the function the
+ * batch's comparisons use (run/work_compare.h).  b does a's exact mean work
+ * (60% of its launches light, 40% heavy) with a median half a's: by the
+ * samples alone faster; with the work filled in, stats_verdict holds it
+ * (rules 4b/4c), work_speedup ~1.
+ */
+static void test_work_compare_pair(void **state)
+{
+	(void)state;
+	enum { NR = 4, NS = 60 };
+	struct run_record ra[NR], rb[NR];
+	const struct run_record *pa[NR], *pb[NR];
+	double xa[NR][NS], xb[NR][NS];
+	const double *ga[NR], *gb[NR];
+	size_t na[NR], nb[NR];
+	unsigned long long seed = 250;
+	for (int i = 0; i < NR; i++) {
+		memset(&ra[i], 0, sizeof(ra[i]));
+		memset(&rb[i], 0, sizeof(rb[i]));
+		ra[i].outcome = rb[i].outcome = OUTCOME_OK;
+		double sa = 0, sb = 0;
+		for (int k = 0; k < NS; k++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			double j = 1 + (double)(seed >> 40) / (double)(1ULL << 24) * 0.04;
+			xa[i][k] = 1700 * j;
+			xb[i][k] = (k % 10 < 6 ? 850 : 2975) * j;
+			sa += xa[i][k];
+			sb += xb[i][k];
+		}
+		/* work_ratio_mean: the run's mean work over its median */
+		double ma[NS], mb[NS];
+		memcpy(ma, xa[i], sizeof(ma));
+		memcpy(mb, xb[i], sizeof(mb));
+		ra[i].work_ratio_mean = sa / NS / stats_median_inplace(ma, NS);
+		rb[i].work_ratio_mean = sb / NS / stats_median_inplace(mb, NS);
+		pa[i] = &ra[i];
+		pb[i] = &rb[i];
+		ga[i] = xa[i];
+		gb[i] = xb[i];
+		na[i] = nb[i] = NS;
+	}
+	struct stats_opts so = STATS_OPTS_INIT;
+	struct stats_groups sga = { NR, ga, na }, sgb = { NR, gb, nb };
+	struct stats_comparison c;
+	assert_int_equal(stats_compare_groups(&sga, &sgb, &so, &c), 0);
+	assert_true(c.speedup > 1.8);
+	assert_string_equal(c.verdict, "faster"); /* the samples alone: the old pair */
+	struct work_side wa = { pa, NR, ga, na, NR }, wb = { pb, NR, gb, nb, NR };
+	work_compare_fill(&c, &wa, &wb);
+	assert_true(fabs(c.work_speedup - 1) < 0.02);
+	stats_verdict(&c, so.alpha, so.threshold);
+	assert_string_not_equal(c.verdict, "faster");
+	/* a side without work records: nothing filled, the verdict as before */
+	ra[0].work_ratio_mean = 0;
+	work_compare_fill(&c, &wa, &wb);
+	assert_true(isnan(c.work_speedup));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -530,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_stress_gated),
 		cmocka_unit_test(test_stress_rt150),
 		cmocka_unit_test(test_stress_rt153),
+		cmocka_unit_test(test_work_compare_pair),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
