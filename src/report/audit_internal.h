@@ -207,6 +207,7 @@ struct pair_cmp {
 	const char *how;                      /* how the p was adjusted: static or how_buf */
 	char how_buf[160];
 	struct stats_comparison sc;           /* a comparison made here */
+	char why_not[200];                    /* when none could be made: why, or "" */
 };
 int audit_pair_compare(struct actx *a, const struct batch_record *b, const struct batch_row *ra,
 		       const struct batch_row *rb, const char *va, const char *vb, struct pair_cmp *pc);

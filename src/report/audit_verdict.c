@@ -166,6 +166,36 @@ void audit_claim_release(struct actx *a)
 	a->n_pairs = 0;
 }
 
+/* 1 when every repeat of ra and rb was timed by one clock (their rows'
+ * and their runs' records), else 0 with why in why. */
+static int pair_one_clock(struct actx *a, const struct batch_row *ra, const struct batch_row *rb, char *why,
+			  size_t whylen)
+{
+	const char *clock = NULL;
+	const struct batch_row *rows[] = { ra, rb };
+	for (int i = 0; i < 2; i++) {
+		const struct run_record **runs = NULL;
+		size_t n = query_row_runs(a->q, rows[i], &runs);
+		const char *c = rows[i]->clock;
+		for (size_t k = 0; k <= n; k++) {
+			const char *ck = k < n ? (runs[k] ? runs[k]->clock : NULL) : c;
+			if (!ck)
+				continue;
+			if (!clock)
+				clock = ck;
+			else if (strcmp(clock, ck)) {
+				snprintf(why, whylen, "%s and %s were timed by different clocks (%s and %s): a kernel "
+						      "clock and CUDA events measure different spans",
+					 audit_name_or(ra->variant), audit_name_or(rb->variant), clock, ck);
+				free(runs);
+				return 0;
+			}
+		}
+		free(runs);
+	}
+	return 1;
+}
+
 static int pair_compare_now(struct actx *a, const struct batch_record *b, const struct batch_row *ra,
 			    const struct batch_row *rb, const char *va, const char *vb, struct pair_cmp *pc)
 {
@@ -186,6 +216,12 @@ static int pair_compare_now(struct actx *a, const struct batch_record *b, const 
 		pc->ci[1] = 1 / lo;
 		return 1;
 	}
+	/* one clock on both sides, every repeat (gather_same_clock's rule for
+	 * the batch's own comparisons): a kernel clock and CUDA events
+	 * measure different spans, so a pair across them measures the clocks
+	 * (red team 252: the computed pair had no such check) */
+	if (!pair_one_clock(a, ra, rb, pc->why_not, sizeof(pc->why_not)))
+		return 0;
 	struct stats_opts so = STATS_OPTS_INIT;
 	struct stats_comparison *sc = &pc->sc;
 	if (isfinite(b->holm_alpha) && b->holm_alpha > 0 && b->holm_alpha < 1)
@@ -1218,7 +1254,8 @@ void audit_claim_compare(struct actx *a, const struct md_marker *m)
 	}
 	struct pair_cmp pc;
 	if (!audit_pair_compare(a, b, ra, rb, va, vb, &pc)) {
-		audit_finding(a, m->line, "unsupported", "%s: the samples of batch %s cannot be compared", head.buf, bid);
+		audit_finding(a, m->line, "unsupported", "%s: the samples of batch %s cannot be compared%s%s", head.buf, bid,
+			      pc.why_not[0] ? ": " : "", pc.why_not);
 		free(last);
 		goto out;
 	}
