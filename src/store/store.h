@@ -1,7 +1,8 @@
 /*
  * store.h - the immutable run store (store/ by default, artifacts/ for the study).
  *
- * Layout (what is committed to git: objects/ and runs/, and .gitignore):
+ * Layout (what is committed to git: objects/ and runs/, .gitignore and
+ * .gitattributes):
  *   objects/ab/cdef...   content-addressed blobs, named by the SHA-256 of
  *                        their bytes: sources, diffs, build logs, device
  *                        code, samples (one number a line), worker logs
@@ -12,6 +13,9 @@
  *                        "digest", and "prev" = the digest of the manifest
  *                        committed just before it (null for the first)
  *   .gitignore           written by the store: names everything below
+ *   .gitattributes       written by the store: `* -text -filter`, so git
+ *                        keeps every record byte for byte whatever the
+ *                        project's attributes or core.autocrlf (red team 253)
  *   tmp/                 temporary files (ignored by verify)
  *   pending/RUN_ID.json  a run in progress: {pid, host, started_utc,
  *                        experiment, variant}; removed when the run's
