@@ -497,8 +497,30 @@ static int history_walk(git_repository *repo, const char *rel, const char *root,
 				git_oid cs, ps;
 				int has = store_tree_of(c, at, &cs);
 				if (store_tree_of(pc, at, &ps)) {
-					if (!(has && git_oid_equal(&cs, &ps)))
+					if (!(has && git_oid_equal(&cs, &ps))) {
 						compare_store(repo, &ps, has, &cs, &rw, compared);
+						/* and records brought in from another folder of
+						 * the parent, whose record files the commit took
+						 * out there (red team 253: a folder committed at
+						 * the destination first, then the store moved
+						 * onto it with an edit or a cut, was compared
+						 * with that folder alone: intact) */
+						char **from = NULL;
+						git_tree *cst = NULL;
+						size_t nfrom = has && git_tree_lookup(&cst, repo, &cs) == 0
+								       ? store_moved_from(repo, pc, c, cst, &from)
+								       : 0;
+						git_tree_free(cst);
+						for (size_t f = 0; f < nfrom; f++) {
+							git_oid fs;
+							if (strcmp(from[f], at) && store_tree_of(pc, from[f], &fs)) {
+								compare_store(repo, &fs, has, &cs, &rw, compared);
+								seen_add(&sp, git_commit_id(pc), path_index(&sp, from[f]));
+							}
+							free(from[f]);
+						}
+						free(from);
+					}
 					seen_add(&sp, git_commit_id(pc), paths[k]);
 					continue;
 				}
