@@ -8,9 +8,9 @@ for f in HEAD index .gitignore; do [ -f "artifacts/$f" ] || fail "no artifacts/$
 id=$(ls artifacts/runs | grep -v batch | head -1); id=${id%.json}
 expect_exit 0 "$EVIDENT" show --json "${id##*-}"
 cmp "$TEST_TMP/out" "artifacts/runs/$id.json" || fail "show by hash part gave another run"
-# git commits runs/ and objects/ only
+# git commits runs/ and objects/ only (and the store's .gitignore and .gitattributes)
 git add -A artifacts && git -c user.email=t@t -c user.name=t commit -qm runs || fail "git commit"
-git ls-files artifacts | grep -vE '^artifacts/(runs|objects)/|^artifacts/\.gitignore$' && fail "caches were committed"
+git ls-files artifacts | grep -vE '^artifacts/(runs|objects)/|^artifacts/\.git(ignore|attributes)$' && fail "caches were committed"
 # damage every cache, and leave the lock of a writer that died
 rm artifacts/index
 echo junk > artifacts/HEAD
