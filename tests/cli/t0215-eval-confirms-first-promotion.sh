@@ -35,10 +35,16 @@ if "confirms" not in a:
     sys.exit(3)
 assert a["confirms"].endswith("-batch") and a["confirms"] != a["batch"], a
 assert bc["weighed"] == 2 and bc["earlier"] == 1, bc
+if a["verdict"] == "faster" and not a["promoted"] and "moved with its history" in a["decision"]:
+    # the candidate's own speed moved between its two batches (a loaded
+    # machine: the sanitized pass): red team 224's history rule holds it,
+    # rightly; the confirmation this test is about was not reached
+    sys.exit(4)
 assert a["promoted"] == (a["verdict"] == "faster"), (a["promoted"], a["verdict"], a["decision"])
 P
 rc=$?
 [ $rc = 3 ] && skip "the fast path's first batch was not faster here (load $(cut -d' ' -f1 /proc/loadavg))"
+[ $rc = 4 ] && skip "the candidate's own speed moved between its two batches here (load $(cut -d' ' -f1 /proc/loadavg)): the history rule held it"
 [ $rc = 0 ] || { cat err; fail "the answer"; }
 [ "$(ls artifacts/runs/*-batch.json | wc -l)" = 2 ] || fail "two batches: $(ls artifacts/runs/*-batch.json)"
 true
