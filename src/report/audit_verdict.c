@@ -167,31 +167,28 @@ void audit_claim_release(struct actx *a)
 }
 
 /* 1 when every repeat of ra and rb was timed by one clock (their rows'
- * and their runs' records), else 0 with why in why. */
-static int pair_one_clock(struct actx *a, const struct batch_row *ra, const struct batch_row *rb, char *why,
-			  size_t whylen)
+ * and their runs' records: runs[i] of n[i], ra's first), else 0 with why
+ * in why. */
+static int pair_one_clock(const struct batch_row *ra, const struct batch_row *rb,
+						  const struct run_record **const runs[2], const size_t n[2], char *why, size_t whylen)
 {
 	const char *clock = NULL;
 	const struct batch_row *rows[] = { ra, rb };
 	for (int i = 0; i < 2; i++) {
-		const struct run_record **runs = NULL;
-		size_t n = query_row_runs(a->q, rows[i], &runs);
 		const char *c = rows[i]->clock;
-		for (size_t k = 0; k <= n; k++) {
-			const char *ck = k < n ? (runs[k] ? runs[k]->clock : NULL) : c;
+		for (size_t k = 0; k <= n[i]; k++) {
+			const char *ck = k < n[i] ? (runs[i][k] ? runs[i][k]->clock : NULL) : c;
 			if (!ck)
 				continue;
 			if (!clock)
 				clock = ck;
 			else if (strcmp(clock, ck)) {
 				snprintf(why, whylen, "%s and %s were timed by different clocks (%s and %s): a kernel "
-						      "clock and CUDA events measure different spans",
+									  "clock and CUDA events measure different spans",
 					 audit_name_or(ra->variant), audit_name_or(rb->variant), clock, ck);
-				free(runs);
 				return 0;
 			}
 		}
-		free(runs);
 	}
 	return 1;
 }
@@ -220,8 +217,15 @@ static int pair_compare_now(struct actx *a, const struct batch_record *b, const 
 	 * the batch's own comparisons): a kernel clock and CUDA events
 	 * measure different spans, so a pair across them measures the clocks
 	 * (red team 252: the computed pair had no such check) */
-	if (!pair_one_clock(a, ra, rb, pc->why_not, sizeof(pc->why_not)))
+	const struct run_record **runs_a = NULL, **runs_b = NULL; /* rb's and ra's, freed below */
+	size_t nra = query_row_runs(a->q, rb, &runs_a), nrb = query_row_runs(a->q, ra, &runs_b);
+	const struct run_record **const both[2] = { runs_b, runs_a };
+	const size_t nboth[2] = { nrb, nra };
+	if (!pair_one_clock(ra, rb, both, nboth, pc->why_not, sizeof(pc->why_not))) {
+		free(runs_a);
+		free(runs_b);
 		return 0;
+	}
 	struct stats_opts so = STATS_OPTS_INIT;
 	struct stats_comparison *sc = &pc->sc;
 	if (isfinite(b->holm_alpha) && b->holm_alpha > 0 && b->holm_alpha < 1)
@@ -243,14 +247,12 @@ static int pair_compare_now(struct actx *a, const struct batch_record *b, const 
 	 * and a size_bound recorded against the baseline was dodged through
 	 * the twin); rb is the comparison's a, as above */
 	if (ok) {
-		const struct run_record **runs_a = NULL, **runs_b = NULL;
-		size_t nra = query_row_runs(a->q, rb, &runs_a), nrb = query_row_runs(a->q, ra, &runs_b);
 		struct work_side wa = { runs_a, nra, (const double *const *)xb, nb, kb };
 		struct work_side wb = { runs_b, nrb, (const double *const *)xa, na, ka };
 		work_compare_fill(sc, &wa, &wb);
-		free(runs_a);
-		free(runs_b);
 	}
+	free(runs_a);
+	free(runs_b);
 	if (xa)
 		query_groups_free(xa, na, ka);
 	if (xb)
