@@ -64,6 +64,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <string>
@@ -1152,10 +1153,26 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 			 * kept for capture_rewrites (red team 248), which refuses
 			 * it unless the captured work rewrites it */
 			for (size_t p = 0; p < n && p + 8 <= nread; p++) {
-				if (!((b.base + at + p) & 7) && !(p & 7))
-					continue; /* an aligned word: classified below */
+				if (!((b.base + at + p) & 7) && !(p & 7)) {
+					/* an aligned word: classified below; the
+					 * windows starting in it read it and the
+					 * next, so two zero words skip all seven
+					 * (red team 255's bigws: a 16 GiB zeroed
+					 * workspace took 20-30 ns a byte, minutes,
+					 * and the planner timed out) */
+					uint64_t w0, w1;
+					if (p + 16 <= nread) {
+						memcpy(&w0, h.data() + p, 8);
+						memcpy(&w1, h.data() + p + 8, 8);
+						if (!w0 && !w1)
+							p += 7;
+					}
+					continue;
+				}
 				uint64_t v;
 				memcpy(&v, h.data() + p, 8);
+				if (!v)
+					continue;
 				if (tensor_of(bufs, (CUdeviceptr)v)) {
 					if (tw.size() >= EVC_PLAN_MAX_RELOCS)
 						return fail(err, errlen, "init() (and launch()'s first call, run once as a "
@@ -1179,8 +1196,13 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
 			for (size_t w = 0; w < n; w += 8) {
 				size_t wn = n - w < 8 ? n - w : 8, pos = at + w;
 				int nz = 0;
-				for (size_t q = 0; q < wn; q++)
-					nz |= h[w + q] != 0;
+				if (wn == 8) {
+					uint64_t x;
+					memcpy(&x, h.data() + w, 8);
+					nz = x != 0;
+				} else
+					for (size_t q = 0; q < wn; q++)
+						nz |= h[w + q] != 0;
 				if (!nz)
 					continue;
 				if (wn == 8 && !((b.base + pos) & 7)) {
@@ -1248,11 +1270,13 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
  * replay runs) is launched once in the planner with every such word
  * zeroed, as the replay carries it, the rest of the kernel's memory as
  * init() and the warm-up call left it (as the replay carries it too);
- * a word that then holds its warm-up value again was rewritten by the
- * captured work (the planner's tensors do not move, so an honest rewrite
- * puts back the very address), and is carried as zero (its bytes in
- * contents zeroed: no planner address in the plan).  A word left zero,
- * or anything else, is refused as before, as is every word when the try
+ * a word that then holds its warm-up value again, or any other address
+ * in a launch's tensor, was rewritten by the captured work (the word was
+ * zero; an honest rewrite puts back the very address, or, for a list
+ * appended in the order the warps come, another of the tensor's: red
+ * team 255's wlist), and is carried as zero (its bytes in contents
+ * zeroed: no planner address in the plan).  A word left zero, or
+ * anything else, is refused as before, as is every word when the try
  * cannot be made (a graph that fails to instantiate or launch, a fault:
  * the reason is given).  The whole word must come back: one the work
  * writes only in part is refused (its zero bytes are zero either way, so
@@ -1272,7 +1296,7 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
  *
  * The captured work runs up to SEAL_TRY_RUNS times, the words zeroed
  * once before the first; a word is rewritten when any run puts its
- * warm-up value back.
+ * warm-up value, or another address in a launch's tensor, there.
  *
  * The carried state stays that of init() and one warm-up call (README's
  * contract): scratch_contents and span_gaps read it before the try, and
@@ -1281,12 +1305,14 @@ static int scratch_contents(std::vector<kbuf> &bufs, contents_out *sc, contents_
  * and written back after it, so what runs in the planner after the plan
  * (plan_phase's seeds: launch() as is, its inputs uploaded and outputs
  * scrambled first, so the try's writes to the tensors do not matter)
- * sees that state too.  The copy is bounded: at most SEAL_TRY_SAVE_MAX
- * bytes and half the device's free memory, else refused with the reason.
+ * sees that state too.  The copy goes to device memory where it fits in
+ * half the device's free memory, else to host memory (at most half of
+ * what the host has free; red team 255's bigtry: a fixed cap of 4 GiB
+ * refused an honest descriptor beside a 4.5 GiB workspace), else the
+ * try is refused with the reason.
  * 0 (each tw[i].dead set), or -1 with why the try could not be made in
  * why (the kernel's memory restored wherever the driver still could).
  */
-#define SEAL_TRY_SAVE_MAX ((size_t)4 << 30)
 /* the captured work's calls in the try: a word counts as rewritten when
  * any of them puts its warm-up value back (a ring of descriptors, a slot
  * a call, comes round to the warm-up's slot within as many calls as it
@@ -1297,23 +1323,14 @@ static int capture_rewrites(cudaGraph_t graph, cudaStream_t stream, const std::v
 {
 	size_t total = 0;
 	for (const kbuf &b : bufs)
-		if (b.id >= EVC_BUF_SCRATCH) {
-			if (b.bytes > SEAL_TRY_SAVE_MAX - total)
-				return fail(why, whylen, "the try would copy the kernel's own memory and module "
-							 "globals aside, more than %zu bytes",
-					    (size_t)SEAL_TRY_SAVE_MAX);
+		if (b.id >= EVC_BUF_SCRATCH)
 			total += b.bytes;
-		}
 	size_t free_b = 0, all_b = 0;
 	cudaGetLastError();
 	if (cudaMemGetInfo(&free_b, &all_b) != cudaSuccess) {
 		cudaGetLastError();
 		return fail(why, whylen, "cudaMemGetInfo failed");
 	}
-	if (total > free_b / 2)
-		return fail(why, whylen, "the try would copy %zu bytes of the kernel's own memory and module "
-					 "globals aside, more than half the device's free memory (%zu bytes)",
-			    total, free_b);
 	cudaGraphExec_t exec = NULL;
 	cudaError_t ge = cudaGraphInstantiate(&exec, graph, 0);
 	if (ge != cudaSuccess) {
@@ -1321,28 +1338,43 @@ static int capture_rewrites(cudaGraph_t graph, cudaStream_t stream, const std::v
 		return fail(why, whylen, "the captured work could not be instantiated for the try (%s)",
 			    cudaGetErrorName(ge));
 	}
+	/* the copy aside: on the device where it fits in half its free
+	 * memory, else in the host's (save or hsave, freed below) */
 	CUdeviceptr save = 0;
-	if (total && cuMemAlloc(&save, total) != CUDA_SUCCESS) {
-		cudaGraphExecDestroy(exec);
-		cudaGetLastError();
-		return fail(why, whylen, "no device memory for a copy of the kernel's own memory and module "
-					 "globals (%zu bytes) for the try",
-			    total);
+	unsigned char *hsave = NULL;
+	if (total && (total > free_b / 2 || cuMemAlloc(&save, total) != CUDA_SUCCESS)) {
+		save = 0;
+		long pages = sysconf(_SC_AVPHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+		size_t host_free = pages > 0 && psz > 0 ? (size_t)pages * (size_t)psz : 0;
+		if (total > host_free / 2 || !(hsave = (unsigned char *)malloc(total))) {
+			cudaGraphExecDestroy(exec);
+			cudaGetLastError();
+			return fail(why, whylen, "the try would copy the kernel's own memory and module globals "
+						 "aside (%zu bytes), more than half the device's free memory (%zu "
+						 "bytes) and half the host's (%zu bytes)",
+				    total, free_b, host_free);
+		}
 	}
 	int rc = 0;
 	CUresult r = CUDA_SUCCESS;
 	size_t off = 0;
-	/* everything on the planner's stream, in order: save, zero, run */
+	/* everything on the planner's stream, in order: save, zero, run
+	 * (a copy to the host waits for the stream first) */
+	if (hsave)
+		r = cuStreamSynchronize((CUstream)stream);
 	for (const kbuf &b : bufs)
 		if (b.id >= EVC_BUF_SCRATCH && r == CUDA_SUCCESS) {
-			r = cuMemcpyDtoDAsync(save + off, b.base, b.bytes, (CUstream)stream);
+			r = hsave ? cuMemcpyDtoH(hsave + off, b.base, b.bytes)
+				  : cuMemcpyDtoDAsync(save + off, b.base, b.bytes, (CUstream)stream);
 			off += b.bytes;
 		}
 	if (r == CUDA_SUCCESS)
 		r = cuStreamSynchronize((CUstream)stream);
 	if (r != CUDA_SUCCESS) {
 		/* nothing was changed yet */
-		cuMemFree(save);
+		if (save)
+			cuMemFree(save);
+		free(hsave);
 		cudaGraphExecDestroy(exec);
 		cudaGetLastError();
 		return fail(why, whylen, "the kernel's own memory could not be copied aside for the try (%s)",
@@ -1374,7 +1406,14 @@ static int capture_rewrites(cudaGraph_t graph, cudaStream_t stream, const std::v
 				rc = fail(why, whylen, "the words could not be read back after the try (%s)", cu_name(r));
 				break;
 			}
-			w.dead |= now == w.v;
+			/* its warm-up value, or any address in a launch's
+			 * tensor: the word was zero, so the captured work
+			 * wrote a tensor's address there (red team 255's
+			 * wlist: a list appended at atomicAdd(counter, 1)
+			 * gets its slots in whatever order the warps come,
+			 * and an honest list was refused for not putting back
+			 * the warm-up's order) */
+			w.dead |= now == w.v || (now && tensor_of(bufs, (CUdeviceptr)now));
 			all &= w.dead;
 		}
 		if (all)
@@ -1388,7 +1427,8 @@ static int capture_rewrites(cudaGraph_t graph, cudaStream_t stream, const std::v
 	CUresult rr = CUDA_SUCCESS;
 	for (const kbuf &b : bufs)
 		if (b.id >= EVC_BUF_SCRATCH && rr == CUDA_SUCCESS) {
-			rr = cuMemcpyDtoDAsync(b.base, save + off, b.bytes, (CUstream)stream);
+			rr = hsave ? cuMemcpyHtoDAsync(b.base, hsave + off, b.bytes, (CUstream)stream)
+				   : cuMemcpyDtoDAsync(b.base, save + off, b.bytes, (CUstream)stream);
 			off += b.bytes;
 		}
 	if (rr == CUDA_SUCCESS)
@@ -1396,7 +1436,9 @@ static int capture_rewrites(cudaGraph_t graph, cudaStream_t stream, const std::v
 	if (rr != CUDA_SUCCESS && !rc)
 		rc = fail(why, whylen, "the kernel's own memory could not be written back after the try (%s)",
 			  cu_name(rr));
-	cuMemFree(save);
+	if (save)
+		cuMemFree(save);
+	free(hsave);
 	cudaGraphExecDestroy(exec);
 	cudaGetLastError();
 	if (rc)
@@ -1418,8 +1460,9 @@ static int tensor_word_refused(const std::vector<kbuf> &bufs, const twin &w, con
 		snprintf(said, sizeof(said), "whether the captured work rewrites it could not be tried: %s",
 			 try_failed);
 	else
-		snprintf(said, sizeof(said), "the captured work does not rewrite it (run once with the word "
-					     "zeroed, it did not put the address back)");
+		snprintf(said, sizeof(said), "the captured work does not rewrite it (run up to %d times with the "
+					     "word zeroed, it never wrote an address in a launch's tensor there)",
+			 SEAL_TRY_RUNS);
 	return fail(err, errlen, "init() or launch()'s first call (run once as a warm-up) left a pointer %s the "
 				 "launch's %s %u (0x%llx) at byte %zu of %s%s, and %s; the replay's tensors move "
 				 "every sample: run the variant with trust: host",
