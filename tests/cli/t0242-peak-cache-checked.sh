@@ -79,9 +79,19 @@ python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 1 else 1)" "$F" || fa
 # bandwidth far under a spot triad is measured again (1 GB/s: a hot
 # rowsum at 2.8-3.8x of peak); a value claim on a hot run's bandwidth
 # fraction is unsupported
-honest_g=$(jget honest.json 'd["gflops"]')
-edit gflops="$(python3 -c "print(float('$honest_g') / 2.2)")"
-expect_exit 0 "$EVIDENT" run --no-progress --only naive "$S"
+# (the forged value is half a spot's, not a fraction of the honest cache:
+# one measured under load read 114 of 173 GFLOP/s, and its 1/2.2 was
+# under a third of the spot, measured again, stop 70's CI; a try whose
+# cache is refused as under the spot learns the spot from the warning, one
+# read as is (the spot slowed too) halves again)
+base=$(jget honest.json 'd["gflops"]')
+for try in 1 2 3; do
+	edit gflops="$(python3 -c "print(float('$base') / 2)")"
+	expect_exit 0 "$EVIDENT" run --no-progress --only naive "$S"
+	grep -qE "; GFLOP/s raised from the cache's $num to a spot check's $num\)" "$TEST_TMP/out" && break
+	s=$(sed -n "s/^warning: the cached CPU peak .* is under what one core of this CPU did just now (\([0-9.e+-]*\) GFLOP\/s.*/\1/p" "$TEST_TMP/err")
+	if [ -n "$s" ]; then base=$s; else base=$(python3 -c "print(float('$base') / 2)"); fi
+done
 expect_match "$TEST_TMP/out" "; GFLOP/s raised from the cache's $num to a spot check's $num\)"
 spot=$(sed -n "s/.*; GFLOP\/s raised from the cache's [0-9.e+-]* to a spot check's \\([0-9.e+-]*\\)).*/\\1/p" "$TEST_TMP/out")
 [ -n "$spot" ] || fail "no spot value in the raised peak"
@@ -99,12 +109,19 @@ edit gbps="$(python3 -c "print(float('$ceil_b') * 0.99)")"
 expect_exit 0 "$EVIDENT" run --no-progress --only naive "$S"
 expect_match "$TEST_TMP/err" "^warning: the cached CPU peak '$cache' \($num GB/s\) is over 2x what one core of this machine moved just now \($num GB/s, a triad pass over twice the last-level cache, twice\); measuring again\$"
 expect_contains "$TEST_TMP/out" "; measured by this run)"
-# the honest cache: read, named with its sha256
-cp honest.json "$cache"
-sha=$(sha256sum "$cache" | cut -d' ' -f1)
-expect_exit 0 "$EVIDENT" run --no-progress --only naive "$S"
+# the honest cache: read, named with its sha256, and raised to a spot
+# where the honest measurement ran under load (114 of 173 GFLOP/s in the
+# sanitized pass).  A spot under load can read the honest cache as over
+# 1.5x it (116 against 175.6 GFLOP/s, the other CPU busy) and measure
+# again: up to three tries, the honest file put back each time
+for try in 1 2 3; do
+	cp honest.json "$cache"
+	sha=$(sha256sum "$cache" | cut -d' ' -f1)
+	expect_exit 0 "$EVIDENT" run --no-progress --only naive "$S"
+	grep -q "warning: the cached CPU peak" "$TEST_TMP/err" || break
+done
 expect_not_contains "$TEST_TMP/err" "warning: the cached CPU peak"
-expect_contains "$TEST_TMP/out" "; read from the cache file $cache, sha256 $sha)"
+expect_match "$TEST_TMP/out" "; read from the cache file $cache, sha256 $sha(\)|; G(FLOP|B)/s raised from the cache's)"
 expect_exit 0 "$EVIDENT" verify
 
 # red team 236: a cache far over the spots is measured again too (480
