@@ -1264,7 +1264,17 @@ static json_t *judge_values(const struct problem *p, json_t *req)
 		for (size_t i = 0; i < n; i++)
 			outs[t][i] = NAN; /* an entry the reference leaves is no value */
 	}
-	d->reference(s, scalar, (const float *const *)from, outs);
+	/* the reference runs on the very buffers this build's fill() wrote,
+	 * as in a check: another build's draw is copied into them (where the
+	 * fills agree, the same bits over themselves).  A reference handed a
+	 * second buffer that held its own fill's bits could tell the
+	 * re-judge from a check, and bend there only (red team 244's
+	 * rjlaunder: a cheat's failure cleared, validated and faster
+	 * supported and eval promoted 3 of 3) */
+	if (from != in)
+		for (int t = 0; t < p->n_inputs; t++)
+			memcpy(in[t], from[t], problem_tensor_numel(p, t, s) * sizeof(float));
+	d->reference(s, scalar, (const float *const *)in, outs);
 	json_t *vals = json_array();
 	for (int t = 0; t < p->n_outputs; t++) {
 		size_t n = problem_tensor_numel(p, p->n_inputs + t, s);
