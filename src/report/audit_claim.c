@@ -292,6 +292,87 @@ static int contains_word_ci(const char *hay, const char *needle)
 	return 0;
 }
 
+/*
+ * The batches the other claims of experiment e in this file read, less b
+ * and each other: a claim's run= pin, else its evidence batch by the
+ * variants it names (variant, a, b), as its own reading finds it
+ * (audit_claim_batches, audit_evidence_batch).  A methods claim (setting,
+ * measured-on) without run= describes them too (red team 70: a setting
+ * read only the newest batch while the results were pinned to another;
+ * red team 256: while an unpinned `validated fast8` read an older batch,
+ * the newest being another variant's alone, and measured-on had no such
+ * rule at all).  Up to max into out; returns how many.
+ */
+static size_t other_claims_batches(struct actx *a, const struct md_marker *m, const char *e,
+				   const struct batch_record *b, const struct batch_record **out, size_t max)
+{
+	size_t n = 0;
+	const struct batch_record *passed = a->passed; /* audit_evidence_batch's note is m's */
+	for (size_t i = 0; a->doc && i < a->doc->n && n < max; i++) {
+		const struct md_marker *o = &a->doc->mk[i];
+		const char *oe = md_attr(o, "experiment"), *pin = md_attr(o, "run");
+		if (o == m || o->kind != MD_CLAIM || !oe || strcmp(oe, e) || !strcmp(o->name, "reproduced"))
+			continue;
+		const char *names[4];
+		size_t nn = 0;
+		static const char *const keys[] = { "variant", "a", "b" };
+		for (size_t k = 0; k < 3; k++)
+			if (md_attr(o, keys[k]))
+				names[nn++] = md_attr(o, keys[k]);
+		names[nn] = NULL;
+		struct strbuf why = STRBUF_INIT;
+		const struct batch_record *ob = NULL;
+		if (pin) {
+			ob = query_batch(a->q, e, pin, NULL, &why);
+		} else {
+			struct blist bl;
+			int stale;
+			if (audit_claim_batches(a, e, NULL, nn ? names : NULL, &bl, &why))
+				ob = audit_evidence_batch(a, &bl, nn ? names : NULL, &stale, &why);
+		}
+		strbuf_release(&why);
+		if (!ob || ob == b || !strcmp(audit_id_or(ob->run_id), audit_id_or(b->run_id)))
+			continue;
+		int seen = 0;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = out[k] == ob;
+		if (!seen)
+			out[n++] = ob;
+	}
+	a->passed = passed;
+	return n;
+}
+
+#define OTHER_BATCHES_MAX 64
+
+/* The runs of batch b (variant vn, or every one) and the devices they ran
+ * on: *n counts them, *bad those not on gpu, the first three named in
+ * other; *first_dev the first device (the caller's to free). */
+static void device_batch(struct actx *a, const struct batch_record *b, const char *vn, const char *gpu, int *n,
+			 int *bad, struct strbuf *other, char **first_dev)
+{
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct batch_row *row = &b->rows[i];
+		if (vn && strcmp(vn, audit_name_or(row->variant)))
+			continue;
+		const struct run_record **runs;
+		size_t nr = query_row_runs(a->q, row, &runs);
+		for (size_t k = 0; k < (nr ? nr : 1); k++) {
+			char *dev = nr ? run_device_label(runs[k]) : xstrdup("unknown device");
+			(*n)++;
+			if (!contains_word_ci(dev, gpu) && (*bad)++ < 3)
+				strbuf_addf(other, "%s%s ran on %s (run %s, batch %s)", other->len ? "; " : "",
+					    audit_name_or(row->variant), dev,
+					    audit_id_or(nr ? runs[k]->run_id : row->run_id), audit_id_or(b->run_id));
+			if (!*first_dev)
+				*first_dev = dev;
+			else
+				free(dev);
+		}
+		free(runs);
+	}
+}
+
 void audit_claim_measured_on(struct actx *a, const struct md_marker *m)
 {
 	static const char *const allowed[] = { "experiment", "gpu", "variant", "run", NULL };
@@ -314,29 +395,23 @@ void audit_claim_measured_on(struct actx *a, const struct md_marker *m)
 	const struct batch_record *b = audit_evidence_batch(a, &batches, names, &stale, &why);
 	int n = 0, bad = 0;
 	char *first_dev = NULL;
-	for (size_t i = 0; i < b->n_rows; i++) {
-		const struct batch_row *row = &b->rows[i];
-		if (vn && strcmp(vn, audit_name_or(row->variant)))
-			continue;
-		const struct run_record **runs;
-		size_t nr = query_row_runs(a->q, row, &runs);
-		for (size_t k = 0; k < (nr ? nr : 1); k++) {
-			char *dev = nr ? run_device_label(runs[k]) : xstrdup("unknown device");
-			n++;
-			if (!contains_word_ci(dev, gpu) && bad++ < 3)
-				strbuf_addf(&other, "%s%s ran on %s (run %s)", other.len ? "; " : "", audit_name_or(row->variant),
-					    dev, audit_id_or(nr ? runs[k]->run_id : row->run_id));
-			if (!first_dev)
-				first_dev = dev;
-			else
-				free(dev);
-		}
-		free(runs);
+	device_batch(a, b, vn, gpu, &n, &bad, &other, &first_dev);
+	/* without run=, the batches the file's other claims of the
+	 * experiment read ran on the device too (other_claims_batches) */
+	size_t n_other = 0;
+	if (!md_attr(m, "run")) {
+		const struct batch_record *ob[OTHER_BATCHES_MAX];
+		n_other = other_claims_batches(a, m, e, b, ob, OTHER_BATCHES_MAX);
+		for (size_t i = 0; i < n_other; i++)
+			device_batch(a, ob[i], vn, gpu, &n, &bad, &other, &first_dev);
 	}
+	char *also = n_other ? xstrfmt(", and the %zu other batch(es) this file's claims read", n_other) : xstrdup("");
 	if (bad)
-		strbuf_addf(&detail, "%s (batch %s)", other.buf, audit_id_or(b->run_id));
+		strbuf_addf(&detail, "%s%s (batch %s%s)", other.buf, bad > 3 ? "; ..." : "", audit_id_or(b->run_id), also);
 	else
-		strbuf_addf(&detail, "%d run(s) on %s (batch %s)", n, first_dev ? first_dev : "?", audit_id_or(b->run_id));
+		strbuf_addf(&detail, "%d run(s) on %s (batch %s%s)", n, first_dev ? first_dev : "?", audit_id_or(b->run_id),
+			    also);
+	free(also);
 	free(first_dev);
 	char *last = xstrfmt("batch %s", audit_id_or(b->run_id));
 	audit_conclude(a, m, !bad, stale, head.buf, detail.buf, why.buf, last);
@@ -426,39 +501,22 @@ void audit_claim_setting(struct actx *a, const struct md_marker *m)
 	struct strbuf rec = STRBUF_INIT;
 	setting_batch(a, b, vn, &s, sval, stated, &n, &bad, &rec, &other);
 	/* without run=, the batches the file's other claims of the experiment
-	 * pin are described by the same methods (red team 70: a setting read
-	 * only the newest batch while the results were pinned to another, run
-	 * another way, and read supported) */
+	 * read are described by the same methods (other_claims_batches; red
+	 * team 70: pinned ones; red team 256: unpinned ones too) */
 	size_t n_pinned = 0;
-	if (!md_attr(m, "run") && a->doc)
-		for (size_t i = 0; i < a->doc->n; i++) {
-			const struct md_marker *o = &a->doc->mk[i];
-			const char *oe = md_attr(o, "experiment"), *pin = md_attr(o, "run");
-			if (o == m || o->kind != MD_CLAIM || !pin || !oe || strcmp(oe, e) || !strcmp(o->name, "reproduced"))
-				continue;
-			struct strbuf pwhy = STRBUF_INIT;
-			const struct batch_record *pb = query_batch(a->q, e, pin, NULL, &pwhy);
-			strbuf_release(&pwhy);
-			if (!pb || pb == b || !strcmp(audit_id_or(pb->run_id), audit_id_or(b->run_id)))
-				continue;
-			int seen = 0;
-			for (size_t k = 0; k < i && !seen; k++) {
-				const struct md_marker *ok = &a->doc->mk[k];
-				const char *kp = md_attr(ok, "run"), *ke = md_attr(ok, "experiment");
-				seen = ok != m && ok->kind == MD_CLAIM && kp && ke && !strcmp(ke, e) && !strcmp(kp, pin);
-			}
-			if (seen)
-				continue;
-			n_pinned++;
-			setting_batch(a, pb, vn, &s, sval, stated, &n, &bad, &rec, &other);
-		}
+	if (!md_attr(m, "run")) {
+		const struct batch_record *ob[OTHER_BATCHES_MAX];
+		n_pinned = other_claims_batches(a, m, e, b, ob, OTHER_BATCHES_MAX);
+		for (size_t i = 0; i < n_pinned; i++)
+			setting_batch(a, ob[i], vn, &s, sval, stated, &n, &bad, &rec, &other);
+	}
 	if (!n) {
 		audit_finding(a, m->line, "unsupported", "%s: no run of batch %s recorded '%s'", head.buf, audit_id_or(b->run_id),
 			key);
 		strbuf_release(&rec);
 		goto out;
 	}
-	char *also = n_pinned ? xstrfmt(", and the %zu other batch(es) this file's claims pin", n_pinned) : xstrdup("");
+	char *also = n_pinned ? xstrfmt(", and the %zu other batch(es) this file's claims read", n_pinned) : xstrdup("");
 	if (bad)
 		strbuf_addf(&detail, "%d of %d run(s) recorded another value: %s%s (batch %s%s)", bad, n, other.buf,
 			    bad > 3 ? "; ..." : "", audit_id_or(b->run_id), also);

@@ -557,6 +557,103 @@ static void value_killed_tries(struct actx *a, const struct batch_record *eb, co
 	free(t);
 }
 
+/* Does a check of run r leave outputs its max |err| does not count (NaN
+ * or unwritten)?  The first such check's counts into *nan, *unw. */
+static int run_error_unbounded(const struct run_record *r, long long *nan, long long *unw)
+{
+	for (size_t k = 0; r && k < r->n_checks; k++)
+		if (r->checks[k].nan_count > 0 || r->checks[k].unwritten > 0) {
+			*nan = r->checks[k].nan_count;
+			*unw = r->checks[k].unwritten;
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * A value claim on the largest error (max_abs_err): the code's, over
+ * every run of it, not one batch's.  The checker leaves NaN and unwritten
+ * outputs out of max |err| (they fail the check on their own), so a row
+ * with any has no largest error: unsupported where it is the claim's own
+ * row (red team 256: "the largest error is 0" supported 3 of 3 for an
+ * all-NaN code and one that writes nothing), against the claim where it
+ * is another run of the same code.  And every batch of the same code
+ * identity at the claim's problem and shape (audit_same_problem,
+ * audit_same_identity; reproductions and other experiments included, rows
+ * the errata set aside left out) holds the claim to its largest error:
+ * one over the band's top is against it (red team 256's minute.c, wrong
+ * in even minutes: the claim at an odd minute's error supported 3 of 3).
+ * error_own_unbounded: 1 where the claim's own row has no largest error
+ * (why in msg), else 0; error_across_runs clears *agrees, with the reason
+ * in msg, where another run refutes the claim.
+ */
+static int error_own_unbounded(struct actx *a, const struct batch_row *er, struct strbuf *msg)
+{
+	long long nan = 0, unw = 0;
+	const struct run_record **runs = NULL;
+	size_t nr = query_row_runs(a->q, er, &runs);
+	for (size_t i = 0; i < nr; i++)
+		if (run_error_unbounded(runs[i], &nan, &unw)) {
+			strbuf_addf(msg, "no largest error: a check of run %s left %lld NaN and %lld unwritten output(s), "
+					 "which max |err| does not count",
+				    audit_id_or(runs[i]->run_id), nan, unw);
+			free(runs);
+			return 1;
+		}
+	free(runs);
+	return 0;
+}
+
+static void error_across_runs(struct actx *a, const struct batch_record *eb, const struct batch_row *er, double hi,
+			      int *agrees, struct strbuf *msg)
+{
+	long long nan = 0, unw = 0;
+	const struct run_record **runs = NULL;
+	size_t nr;
+	struct code_id id;
+	if (!code_identity(a->q, er, &id))
+		return;
+	size_t pos = a->q->n;
+	double worst = -INFINITY;
+	const char *worst_run = NULL, *unbounded_run = NULL;
+	const struct batch_record *b;
+	while ((b = query_next_batch_all(a->q, NULL, &pos))) {
+		if (b == eb || !audit_same_problem(&b->problem, &eb->problem))
+			continue;
+		for (size_t i = 0; i < b->n_rows; i++) {
+			const struct batch_row *r = &b->rows[i];
+			struct code_id rid;
+			if (!audit_row_counts(a, r) || audit_row_set_aside(a, r) == 1 || !code_identity(a->q, r, &rid) ||
+			    !audit_same_identity(&rid, &id))
+				continue;
+			nr = query_row_runs(a->q, r, &runs);
+			for (size_t j = 0; j < nr; j++) {
+				if (!unbounded_run && run_error_unbounded(runs[j], &nan, &unw))
+					unbounded_run = runs[j]->run_id;
+				for (size_t k = 0; k < runs[j]->n_checks; k++) {
+					double e = runs[j]->checks[k].max_abs_err;
+					if (isfinite(e) && e > worst) {
+						worst = e;
+						worst_run = runs[j]->run_id;
+					}
+				}
+			}
+			free(runs);
+		}
+	}
+	if (unbounded_run) {
+		strbuf_addf(msg, "; but run %s of the same code left %lld NaN and %lld unwritten output(s) in a check: "
+				 "its largest error is unbounded",
+			    audit_id_or(unbounded_run), nan, unw);
+		*agrees = 0;
+	} else if (worst_run && worst > hi) {
+		strbuf_addf(msg, "; but run %s of the same code recorded a largest error of %.6g, over the band: the "
+				 "code's largest error is the largest over its runs",
+			    audit_id_or(worst_run), worst);
+		*agrees = 0;
+	}
+}
+
 /*
  * A value claim on a time or a rate (rate_stat) read from one batch
  * (pinned, or the newest) beside every other batch of the same code
@@ -896,6 +993,17 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 		audit_conclude(a, m, 0, stale, head.buf, detail.buf, why.buf, last);
 		goto out;
 	}
+	/* a row whose checks left NaN or unwritten outputs has no largest
+	 * error (error_across_runs) */
+	if (!strcmp(stat, "max_abs_err")) {
+		struct strbuf w3 = STRBUF_INIT;
+		if (error_own_unbounded(a, row, &w3)) {
+			audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, w3.buf);
+			strbuf_release(&w3);
+			goto out;
+		}
+		strbuf_release(&w3);
+	}
 	double v, ci[2];
 	int have_ci;
 	struct strbuf w2 = STRBUF_INIT;
@@ -976,6 +1084,8 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 			goto out;
 		}
 	}
+	if (agrees && !strcmp(stat, "max_abs_err"))
+		error_across_runs(a, b, row, hi, &agrees, &detail);
 	int tie = 0;
 	if (agrees && rate_stat(stat))
 		value_across_batches(a, b, row, vn, stat, want, tol != NULL, pct, amount, ulp, scale, lo, hi, &agrees,

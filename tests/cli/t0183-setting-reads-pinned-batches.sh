@@ -24,5 +24,5 @@ expect_contains "$TEST_TMP/out" "alone.md:1: supported: setting tiny timing.samp
 } > pinned.md
 expect_exit 1 "$EVIDENT" audit --no-untraced pinned.md
 expect_contains "$TEST_TMP/out" "pinned.md:1: contradicted: setting tiny timing.samples=12: 2 of 4 run(s) recorded another value: "
-expect_contains "$TEST_TMP/out" "and the 1 other batch(es) this file's claims pin)"
+expect_contains "$TEST_TMP/out" "and the 1 other batch(es) this file's claims read)"
 expect_contains "$TEST_TMP/out" "pinned.md:2: supported: setting tiny timing.samples=10"
