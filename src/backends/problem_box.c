@@ -675,8 +675,14 @@ struct problem_filler *problem_filler_start(const struct problem *p, const long 
 	for (int t = 0; t < p->n_inputs; t++)
 		f->bytes += problem_tensor_numel(p, t, shape) * sizeof(float);
 	f->timeout_s = timeout_s;
-	f->mem_fd = memfd_create("evident-fill", MFD_CLOEXEC);
+	/* sealed at its size: the box writes the inputs into it and the
+	 * runner reads them through a shared mapping, so a box that could
+	 * shrink it would fault the runner's read (red team 259: a thread of
+	 * fill()'s cut it after the reply and evident died of SIGBUS, 3 of 3;
+	 * kexec.c seals the worker's the same way) */
+	f->mem_fd = memfd_create("evident-fill", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (f->mem_fd < 0 || ftruncate(f->mem_fd, (off_t)(f->bytes ? f->bytes : 1)) < 0 ||
+	    fcntl(f->mem_fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0 ||
 	    (f->map = mmap(NULL, f->bytes ? f->bytes : 1, PROT_READ, MAP_SHARED, f->mem_fd, 0)) == MAP_FAILED ||
 	    pipe2(req, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0) {
 		f->map = NULL;

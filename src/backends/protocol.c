@@ -239,6 +239,7 @@ void proto_release(struct proto *p)
 	ring_give(p->spill, p->spill_bytes);
 	free(p->spill_meta);
 	free(p->violation);
+	free(p->judge_failed);
 	strbuf_release(&p->line);
 	memset(p, 0, sizeof(*p));
 }

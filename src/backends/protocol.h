@@ -251,6 +251,8 @@ struct proto {
 	long long warmup_samples;   /* from the warmup message, 0 before */
 	int got_hello, got_fini, got_done;
 	char *violation;            /* the first deviation, or NULL */
+	char *judge_failed;         /* the judge's own side failed (the problem's fill box: host_clock.c
+				     * prepare), or NULL: the run says nothing of the kernel */
 
 	/* parser state */
 	int state;

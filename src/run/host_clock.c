@@ -1360,7 +1360,7 @@ static void flush_lines(struct host_clock *hc)
 /* Sample g's inputs (fresh seed, distribution dist) into the shared
  * memory, its outputs scrambled: 0, or -1 after error() where a
  * described problem's fill box failed (problem_box.c). */
-static int prepare(struct host_clock *hc, long long g, unsigned long long seed, int dist)
+static int prepare(struct proto *p, struct host_clock *hc, long long g, unsigned long long seed, int dist)
 {
 	const struct problem *pr = hc->pr;
 	float *in[8];
@@ -1369,8 +1369,14 @@ static int prepare(struct host_clock *hc, long long g, unsigned long long seed, 
 	/* a described problem's fill() runs in its box, never here (red
 	 * team 130); a loaded one's (--unsandboxed) here */
 	if (hc->filler ? problem_filler_fill(hc->filler, hc->job->shape, dist, seed, EV_F32, in) < 0
-		       : problem_fill_rounded(pr, hc->job->shape, dist, seed, EV_F32, in) < 0)
+		       : problem_fill_rounded(pr, hc->job->shape, dist, seed, EV_F32, in) < 0) {
+		/* the judge's side, not the kernel's (outcome.c) */
+		if (!p->judge_failed)
+			p->judge_failed = xstrfmt("problem '%s': its fill() failed in its box at sample %lld (the "
+						      "judge's side): nothing can be concluded of the kernel",
+						      pr->name, g);
 		return -1;
+	}
 	hc->snap_order = random_secret_u64();
 	wake_draw(hc);
 	/* the outputs' scramble under a key of the sample's own, which the
@@ -1694,7 +1700,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	for (int round = 0; round < 2; round++)
 		for (int d = 0; d < n_dists; d++) {
 			double f0 = mono_now();
-			if (prepare(hc, 0, os_seed(), d) < 0)
+			if (prepare(p, hc, 0, os_seed(), d) < 0)
 				goto out;
 			double f = mono_now() - f0;
 			pad_s = round && f > pad_s ? f : pad_s;
@@ -1707,7 +1713,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	double us, t0 = mono_now();
 	while (sampler_warming(k, t0, warm)) {
 		pad_from = mono_now();
-		if (prepare(hc, warm, os_seed(), evs_sample_dist(os_seed(), n_dists, problem_timing_dists(hc->pr))) < 0)
+		if (prepare(p, hc, warm, os_seed(), evs_sample_dist(os_seed(), n_dists, problem_timing_dists(hc->pr))) < 0)
 			goto out;
 		gap_pad(pad_from, pad_first, &pad_s, &pad_n);
 		if (round_trip(p, hc, reply_fd, HOST_GO, &us, &after_us, NULL) < 0)
@@ -1742,7 +1748,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 								     : evs_sample_dist(word, n_dists, mask);
 		n_timed += evs_dist_timing(dist, n_dists, mask);
 		pad_from = mono_now();
-		if (prepare(hc, g, seed, dist) < 0)
+		if (prepare(p, hc, g, seed, dist) < 0)
 			goto out;
 		gap_pad(pad_from, pad_first, &pad_s, &pad_n);
 		int nb = host_clock_threads(hc->pid, &before, &before_cap);

@@ -187,6 +187,15 @@ static void classify(const struct job_report *r, enum outcome *o, char **reason)
 	}
 	const struct proto *p = r->proto;
 	const struct run_result *w = r->worker;
+	/* the problem's fill box failed mid-run: the parent stopped the
+	 * worker, whose end is then the judge's doing, never the kernel's
+	 * (red team 259: a plug-in's fill() that killed its own box had the
+	 * honest kernel recorded crashed, status 137, and a validated claim
+	 * on it denied across builds 4 of 4) */
+	if (p && p->judge_failed && !r->interrupted) {
+		set(o, reason, OUTCOME_REFERENCE_FAILED, xstrdup(p->judge_failed));
+		return;
+	}
 	if (p && p->violation && !(w && w->timed_out)) {
 		set(o, reason, OUTCOME_PROTOCOL_VIOLATION, xstrfmt("protocol violation: %s", p->violation));
 		return;
