@@ -178,6 +178,13 @@ void audit_claim_reproduced(struct actx *a, const struct md_marker *m);
 /* A failure that is a configuration refusing itself (build_failed,
  * launch_failed or init_failed before any output): no verdict on the code. */
 int audit_config_refused(enum outcome o);
+/* Every run of the code of runs ev[0..n_ev), any variant name, batch,
+ * experiment or way, killed tries included, newest first, into *out;
+ * (*other)[i] set where run i is the same kernel file at another
+ * configuration (audit_validated.c).  *out and *other are the caller's
+ * to free. */
+size_t audit_runs_of_code(struct actx *a, const struct run_record *const *ev, size_t n_ev,
+			  const struct run_record ***out, unsigned char **other);
 
 struct code_id;
 

@@ -173,7 +173,7 @@ static int same_family_run(const struct code_id *ix, const struct run_record *x,
  * clean slates for one file.  A claim on a kernel is answered by every run
  * of its file.  *out and *other are the caller's to free.
  */
-static size_t runs_of_code(struct actx *a, const struct run_record *const *ev, size_t n_ev,
+size_t audit_runs_of_code(struct actx *a, const struct run_record *const *ev, size_t n_ev,
 			   const struct run_record ***out, unsigned char **other)
 {
 	/* the claim's own programs, one per code built (red team 87's
@@ -457,7 +457,7 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 		}
 	/* the claim's runs say which kernel file; every run of it is the evidence */
 	free(runs);
-	nr = runs_of_code(a, named, n_named, &runs, &other_cfg);
+	nr = audit_runs_of_code(a, named, n_named, &runs, &other_cfg);
 	for (size_t i = 0; i < nr; i++) {
 		const struct run_record *r = runs[i];
 		/* interrupted, or no GPU: nothing was judged.  Not a host

@@ -578,11 +578,15 @@ static int run_error_unbounded(const struct run_record *r, long long *nan, long 
  * row (red team 256: "the largest error is 0" supported 3 of 3 for an
  * all-NaN code and one that writes nothing), against the claim where it
  * is another run of the same code.  And every batch of the same code
- * identity at the claim's problem and shape (audit_same_problem,
- * audit_same_identity; reproductions and other experiments included, rows
- * the errata set aside left out) holds the claim to its largest error:
- * one over the band's top is against it (red team 256's minute.c, wrong
- * in even minutes: the claim at an odd minute's error supported 3 of 3).
+ * identity at the claim's problem and shape holds the claim to its
+ * largest error: every run of the code audit_runs_of_code finds (any
+ * batch, experiment, variant name or way of timing, killed tries
+ * included: red team 258 rows 1-3, a SIGKILLed try's wrong run, a
+ * `cache: cold` run of the same binary, the other rows of the claim's own
+ * batch, each left a false error claim supported 3 of 3), the same
+ * program at the same problem, dtype and shape; one over the band's top
+ * is against it (red team 256's minute.c, wrong in even minutes: the
+ * claim at an odd minute's error supported 3 of 3).
  * error_own_unbounded: 1 where the claim's own row has no largest error
  * (why in msg), else 0; error_across_runs clears *agrees, with the reason
  * in msg, where another run refutes the claim.
@@ -604,41 +608,32 @@ static int error_own_unbounded(struct actx *a, const struct batch_row *er, struc
 	return 0;
 }
 
-static void error_across_runs(struct actx *a, const struct batch_record *eb, const struct batch_row *er, double hi,
-			      int *agrees, struct strbuf *msg)
+static void error_across_runs(struct actx *a, const struct batch_row *er, double hi, int *agrees, struct strbuf *msg)
 {
 	long long nan = 0, unw = 0;
-	const struct run_record **runs = NULL;
-	size_t nr;
-	struct code_id id;
-	if (!code_identity(a->q, er, &id))
-		return;
-	size_t pos = a->q->n;
+	const struct run_record **ev = NULL, **runs = NULL;
+	unsigned char *other = NULL;
+	size_t n_ev = query_row_runs(a->q, er, &ev), nr = 0;
+	if (n_ev)
+		nr = audit_runs_of_code(a, (const struct run_record *const *)ev, n_ev, &runs, &other);
 	double worst = -INFINITY;
 	const char *worst_run = NULL, *unbounded_run = NULL;
-	const struct batch_record *b;
-	while ((b = query_next_batch_all(a->q, NULL, &pos))) {
-		if (b == eb || !audit_same_problem(&b->problem, &eb->problem))
+	for (size_t j = 0; j < nr; j++) {
+		const struct run_record *r = runs[j];
+		/* the same program (not the file at another configuration) at
+		 * the claim's problem, dtype and shape; a runner the errata
+		 * name as defective left out */
+		if (other[j] || !audit_same_problem(&r->problem, &ev[0]->problem) ||
+		    audit_errata_find(a->o->errata, r->git.commit) >= 0)
 			continue;
-		for (size_t i = 0; i < b->n_rows; i++) {
-			const struct batch_row *r = &b->rows[i];
-			struct code_id rid;
-			if (!audit_row_counts(a, r) || audit_row_set_aside(a, r) == 1 || !code_identity(a->q, r, &rid) ||
-			    !audit_same_identity(&rid, &id))
-				continue;
-			nr = query_row_runs(a->q, r, &runs);
-			for (size_t j = 0; j < nr; j++) {
-				if (!unbounded_run && run_error_unbounded(runs[j], &nan, &unw))
-					unbounded_run = runs[j]->run_id;
-				for (size_t k = 0; k < runs[j]->n_checks; k++) {
-					double e = runs[j]->checks[k].max_abs_err;
-					if (isfinite(e) && e > worst) {
-						worst = e;
-						worst_run = runs[j]->run_id;
-					}
-				}
+		if (!unbounded_run && run_error_unbounded(r, &nan, &unw))
+			unbounded_run = r->run_id;
+		for (size_t k = 0; k < r->n_checks; k++) {
+			double e = r->checks[k].max_abs_err;
+			if (isfinite(e) && e > worst) {
+				worst = e;
+				worst_run = r->run_id;
 			}
-			free(runs);
 		}
 	}
 	if (unbounded_run) {
@@ -652,6 +647,9 @@ static void error_across_runs(struct actx *a, const struct batch_record *eb, con
 			    audit_id_or(worst_run), worst);
 		*agrees = 0;
 	}
+	free(ev);
+	free(runs);
+	free(other);
 }
 
 /*
@@ -1085,7 +1083,20 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 		}
 	}
 	if (agrees && !strcmp(stat, "max_abs_err"))
-		error_across_runs(a, b, row, hi, &agrees, &detail);
+		error_across_runs(a, row, hi, &agrees, &detail);
+	/* a time or rate read from a batch of fewer than STATS_MIN_PROCESSES
+	 * processes of the variant: the rule that takes such batches' votes
+	 * away from the others (value_across_batches, red team 122) holds for
+	 * the claim's own batch too (red team 258: pinned to a one-repeat
+	 * batch that drew a fast process, 90 us supported 3 of 3 beside five
+	 * such batches at 220-498 us, which had no vote) */
+	if (rate_stat(stat) && b && row && query_row_few_processes(b, row)) {
+		audit_finding(a, m->line, "unsupported",
+			      "%s: %s (batch %s ran %s in fewer than %d processes: one or two processes' spread says "
+			      "nothing of the variance between processes; claim a batch of %d repeats or more)",
+			      head.buf, detail.buf, audit_id_or(b->run_id), vn, STATS_MIN_PROCESSES, STATS_MIN_PROCESSES);
+		goto out;
+	}
 	int tie = 0;
 	if (agrees && rate_stat(stat))
 		value_across_batches(a, b, row, vn, stat, want, tol != NULL, pct, amount, ulp, scale, lo, hi, &agrees,
