@@ -1084,25 +1084,27 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 	}
 	if (agrees && !strcmp(stat, "max_abs_err"))
 		error_across_runs(a, row, hi, &agrees, &detail);
-	/* a time or rate read from a batch of fewer than STATS_MIN_PROCESSES
-	 * processes of the variant: the rule that takes such batches' votes
-	 * away from the others (value_across_batches, red team 122) holds for
-	 * the claim's own batch too (red team 258: pinned to a one-repeat
-	 * batch that drew a fast process, 90 us supported 3 of 3 beside five
-	 * such batches at 220-498 us, which had no vote) */
-	if (rate_stat(stat) && b && row && query_row_few_processes(b, row)) {
-		audit_finding(a, m->line, "unsupported",
-			      "%s: %s (batch %s ran %s in fewer than %d processes: one or two processes' spread says "
-			      "nothing of the variance between processes; claim a batch of %d repeats or more)",
-			      head.buf, detail.buf, audit_id_or(b->run_id), vn, STATS_MIN_PROCESSES, STATS_MIN_PROCESSES);
-		goto out;
-	}
 	int tie = 0;
 	if (agrees && rate_stat(stat))
 		value_across_batches(a, b, row, vn, stat, want, tol != NULL, pct, amount, ulp, scale, lo, hi, &agrees,
 				     &tie, &detail);
 	if (tie) {
 		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, detail.buf);
+		goto out;
+	}
+	/* a time or rate read from a batch of fewer than STATS_MIN_PROCESSES
+	 * processes of the variant: the rule that takes such batches' votes
+	 * away from the others (value_across_batches, red team 122) holds for
+	 * the claim's own batch too (red team 258: pinned to a one-repeat
+	 * batch that drew a fast process, 90 us supported 3 of 3 beside five
+	 * such batches at 220-498 us, which had no vote): a claim the other
+	 * batches contradict stays contradicted, one they would let stand on
+	 * it is unsupported */
+	if (agrees && rate_stat(stat) && b && row && query_row_few_processes(b, row)) {
+		audit_finding(a, m->line, "unsupported",
+			      "%s: %s (batch %s ran %s in fewer than %d processes: one or two processes' spread says "
+			      "nothing of the variance between processes; claim a batch of %d repeats or more)",
+			      head.buf, detail.buf, audit_id_or(b->run_id), vn, STATS_MIN_PROCESSES, STATS_MIN_PROCESSES);
 		goto out;
 	}
 	audit_conclude(a, m, agrees, stale, head.buf, detail.buf, why.buf, last);
