@@ -170,7 +170,7 @@ void audit_claim_release(struct actx *a)
  * and their runs' records: runs[i] of n[i], ra's first), else 0 with why
  * in why. */
 static int pair_one_clock(const struct batch_row *ra, const struct batch_row *rb,
-						  const struct run_record **const runs[2], const size_t n[2], char *why, size_t whylen)
+			  const struct run_record **const runs[2], const size_t n[2], char *why, size_t whylen)
 {
 	const char *clock = NULL;
 	const struct batch_row *rows[] = { ra, rb };
@@ -184,7 +184,7 @@ static int pair_one_clock(const struct batch_row *ra, const struct batch_row *rb
 				clock = ck;
 			else if (strcmp(clock, ck)) {
 				snprintf(why, whylen, "%s and %s were timed by different clocks (%s and %s): a kernel "
-									  "clock and CUDA events measure different spans",
+						      "clock and CUDA events measure different spans",
 					 audit_name_or(ra->variant), audit_name_or(rb->variant), clock, ck);
 				return 0;
 			}

@@ -17,8 +17,8 @@
  * repository is a problem (row 4).  A store in a submodule is anchored
  * to the submodule's history and that history to the project's gitlink
  * of it, each move a descendant of the last (red team 253 row 2).
- * Records not committed yet are new and pass.  A store outside any git work tree is not anchored, which is a
- * note.
+ * Records not committed yet are new and pass.  A store outside any git
+ * work tree is not anchored, which is a note.
  */
 #include "store/store_internal.h"
 
@@ -694,6 +694,65 @@ static int sub_descends(git_repository *sub, const git_oid *to, const git_oid *f
 	return git_graph_descendant_of(sub, to, from) == 1;
 }
 
+/* Every commit of the project (proj) that moved the gitlink at path
+ * against each parent: the move must go to a descendant in the submodule
+ * (sub).  *commits and *moves count what was read.  Returns the problems
+ * found (a commit the submodule does not hold: a note where it is
+ * shallow). */
+static int gitlink_moves(git_repository *sub, git_repository *proj, const char *path, int shallow,
+			 struct strbuf *out, int *notes, size_t *commits, size_t *moves)
+{
+	int problems = 0;
+	git_revwalk *w = NULL;
+	git_oid id;
+	if (git_revwalk_new(&w, proj) < 0 || git_revwalk_push_head(w) < 0) {
+		git_revwalk_free(w);
+		return 0;
+	}
+	while (git_revwalk_next(&id, w) == 0) {
+		git_commit *c = NULL;
+		git_oid now, before;
+		if (git_commit_lookup(&c, proj, &id) < 0)
+			continue;
+		(*commits)++;
+		int has = gitlink_at(c, path, &now);
+		for (unsigned k = 0; has && k < git_commit_parentcount(c); k++) {
+			git_commit *p = NULL;
+			int moved = git_commit_parent(&p, c, k) == 0 && gitlink_at(p, path, &before) &&
+				    !git_oid_equal(&now, &before);
+			git_commit_free(p);
+			if (!moved)
+				continue;
+			(*moves)++;
+			int d = sub_descends(sub, &now, &before);
+			if (d > 0)
+				continue;
+			char cs[GIT_OID_HEXSZ + 1], a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
+			git_oid_tostr(cs, sizeof(cs), &id);
+			git_oid_tostr(a, sizeof(a), &before);
+			git_oid_tostr(b, sizeof(b), &now);
+			if (d == 0) {
+				strbuf_addf(out, "rewritten: the project's commit %.12s moved the store's submodule %s "
+						 "from %.12s to %.12s, which does not descend from it (the store's "
+						 "history replaced)\n",
+					    cs, path, a, b);
+				problems++;
+			} else {
+				strbuf_addf(out, "%s: the project's commit %.12s moved the store's submodule %s from "
+						 "%.12s to %.12s, and the submodule does not hold both\n",
+					    shallow ? "note" : "missing", cs, path, a, b);
+				if (shallow)
+					(*notes)++;
+				else
+					problems++;
+			}
+		}
+		git_commit_free(c);
+	}
+	git_revwalk_free(w);
+	return problems;
+}
+
 /*
  * A store in a git submodule (red team 253 row 2): the project tracks the
  * submodule as one commit id (a gitlink), not as files, so the anchor is
@@ -738,52 +797,14 @@ static int anchor_gitlinks(git_repository *sub, const char *sub_wd, git_reposito
 		strbuf_addf(out, "%s: the store lies in the submodule %s, which does not hold the commit the "
 				 "project's HEAD records for it (%.12s)\n",
 			    shallow ? "note" : "missing", sub_wd, a);
-		shallow ? (*notes)++ : problems++;
+		if (shallow)
+			(*notes)++;
+		else
+			problems++;
 	}
 	size_t moves = 0, commits = 0;
-	if (history) {
-		git_revwalk *w = NULL;
-		git_oid id;
-		if (git_revwalk_new(&w, proj) == 0 && git_revwalk_push_head(w) == 0)
-			while (git_revwalk_next(&id, w) == 0) {
-				git_commit *c = NULL;
-				git_oid now, before;
-				if (git_commit_lookup(&c, proj, &id) < 0)
-					continue;
-				commits++;
-				if (gitlink_at(c, path, &now))
-					for (unsigned k = 0; k < git_commit_parentcount(c); k++) {
-						git_commit *p = NULL;
-						if (git_commit_parent(&p, c, k) < 0)
-							continue;
-						if (gitlink_at(p, path, &before) && !git_oid_equal(&now, &before)) {
-							moves++;
-							int dd = sub_descends(sub, &now, &before);
-							char cs[GIT_OID_HEXSZ + 1];
-							git_oid_tostr(cs, sizeof(cs), &id);
-							git_oid_tostr(a, sizeof(a), &before);
-							git_oid_tostr(b, sizeof(b), &now);
-							if (dd == 0) {
-								strbuf_addf(out, "rewritten: the project's commit %.12s moved "
-										 "the store's submodule %s from %.12s to "
-										 "%.12s, which does not descend from it "
-										 "(the store's history replaced)\n",
-									    cs, path, a, b);
-								problems++;
-							} else if (dd < 0) {
-								strbuf_addf(out, "%s: the project's commit %.12s moved the "
-										 "store's submodule %s from %.12s to %.12s, "
-										 "and the submodule does not hold both\n",
-									    shallow ? "note" : "missing", cs, path, a, b);
-								shallow ? (*notes)++ : problems++;
-							}
-						}
-						git_commit_free(p);
-					}
-				git_commit_free(c);
-			}
-		git_revwalk_free(w);
-	}
+	if (history)
+		problems += gitlink_moves(sub, proj, path, shallow, out, notes, &commits, &moves);
 	strbuf_addf(out, "anchored: the submodule %s to the project's gitlink at %s%s", sub_wd, path,
 		    history ? "" : " (--history: every move of it since)\n");
 	if (history)

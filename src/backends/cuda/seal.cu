@@ -1349,9 +1349,9 @@ static int capture_rewrites(cudaGraph_t graph, cudaStream_t stream, const std::v
 		if (total > host_free / 2 || !(hsave = (unsigned char *)malloc(total))) {
 			cudaGraphExecDestroy(exec);
 			cudaGetLastError();
-			return fail(why, whylen, "the try would copy the kernel's own memory and module globals "
-						 "aside (%zu bytes), more than half the device's free memory (%zu "
-						 "bytes) and half the host's (%zu bytes)",
+			return fail(why, whylen, "the try could not copy the kernel's own memory and module "
+						 "globals aside (%zu bytes): not on the device (%zu bytes free, half "
+						 "of it at most) nor in host memory (%zu bytes free, half of it at most)",
 				    total, free_b, host_free);
 		}
 	}
