@@ -1071,6 +1071,24 @@ static int nameless_file(const char *dir)
 	return fd;
 }
 
+/* A read-only descriptor of the file fd is open on (a new open file
+ * description, through /proc/self/fd): the checker is handed its
+ * captures this way, as it only reads them, so the problem plug-in's code
+ * that runs there cannot cut or rewrite the runner's file (red team 259's
+ * ftruncate(6, 0) from a fill() there).  -1 where fd is -1; the fd, or
+ * -1 after error(); the caller closes it. */
+static int reopen_read_only(int fd)
+{
+	if (fd < 0)
+		return -1;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	int r = open(path, O_RDONLY | O_CLOEXEC);
+	if (r < 0)
+		error("cannot reopen the captured outputs read-only ('%s'): %s", path, strerror(errno));
+	return r;
+}
+
 #define WORKER_JOB_FD 7
 #define CHECK_JOB_FD 8 /* not 5: a boxed checker's 5 is bubblewrap's seccomp program */
 #define CHECK_CAPTURES_FD 6
@@ -1497,7 +1515,8 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 	 * file with no name) */
 	int check_fd = json_memfd(cj, "evident-check");
 	json_decref(cj);
-	int rc = check_fd < 0 ? -1 : 0;
+	int cap_ro = reopen_read_only(w->cap_fd), plan_ro = plan ? reopen_read_only(plan->cap_fd) : -1;
+	int rc = check_fd < 0 || cap_ro < 0 || (plan && plan_ro < 0) ? -1 : 0;
 	/* the checker runs the problem plug-in's code (its reference, fill,
 	 * focus): in a box, as the kernel's worker is (red team 130: unboxed,
 	 * a problem file read a file under /tmp at run time and could write
@@ -1531,7 +1550,7 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 			out->box_mounts = sandbox_mounts_expect((const char *const *)bargv);
 			out->box_argv = bargv;
 			out->box_gpu = gpu;
-			int passed[] = { check_fd, w->cap_fd, plan ? plan->cap_fd : -1, filter_fd };
+			int passed[] = { check_fd, cap_ro, plan_ro, filter_fd };
 			out->n_box_memfds = fd_inodes(passed, 4, out->box_memfds, 4);
 			if (w->job.problem_so && sha256_file_hex(w->job.problem_so, out->box_plugin_sha) == 0)
 				out->box_plugin = sandbox_abs_path(w->job.problem_so);
@@ -1544,7 +1563,7 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 		struct run_opts ro = { .argv = bargv ? (const char *const *)bargv : argv,
 				       .timeout_s = 600 + 4 * w->job.k.timeout_s, .err = &err,
 				       .on_line = on_checker_line, .ctx = out,
-				       .pass_fd = { check_fd, w->cap_fd, plan ? plan->cap_fd : -1, filter_fd },
+				       .pass_fd = { check_fd, cap_ro, plan_ro, filter_fd },
 				       .pass_fd_at = { CHECK_JOB_FD, CHECK_CAPTURES_FD, CHECK_PLAN_CAPTURES_FD,
 						       boxed ? SANDBOX_SECCOMP_FD : 0 } };
 		if (boxed) {
@@ -1591,6 +1610,10 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 		close(filter_fd);
 	if (check_fd >= 0)
 		close(check_fd);
+	if (cap_ro >= 0)
+		close(cap_ro);
+	if (plan_ro >= 0)
+		close(plan_ro);
 	/* typed checks borrowing the messages' strings */
 	size_t n = json_array_size(out->msgs);
 	out->checks = n ? xcalloc(n, sizeof(*out->checks)) : NULL;

@@ -9,7 +9,9 @@
 # cut fails and both kernels are ok.  And a fill box that dies mid-run any
 # other way is the judge's failure, not the kernel's: reference_failed,
 # "its fill() failed in its box" (outcome.c, host_clock.c prepare; a
-# fill() that exits its box on its 14th call).  About 15 s.
+# fill() that exits its box on its 14th call).  And the checker, which
+# runs the plug-in's fill() too, gets its captures read-only (job.c
+# reopen_read_only): a fill() there that cuts them is refused.  About 20 s.
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 mkrepo
@@ -22,6 +24,40 @@ for mode in cut race; do
 	expect_match $mode.out "^base4 +ok "
 	expect_match $mode.out "^base4b +ok "
 done
+# the checker's captures are read-only there: a fill() in the checker
+# (its fd 6) that could cut them aborts, which would make the run
+# reference_failed; before this change the checker had the runner's own
+# read-write descriptor
+cp problems/rowsum.c rowsum.c.orig
+python3 - <<'P' || fail "editing rowsum.c"
+p = 'problems/rowsum.c'
+t = open(p).read()
+a = 'static void rowsum_fill(const long long *s, int dist, uint64_t seed, float *const *in)\n{\n'
+assert t.count(a) == 1
+t = t.replace(a, a + '''\t{ /* t0312: in the checker (argv names __check) its fd 6 is the captures */
+\t\textern int ftruncate(int, long);
+\t\textern void abort(void);
+\t\tchar b[4096] = { 0 };
+\t\tFILE *f = fopen("/proc/self/cmdline", "r");
+\t\tsize_t n = f ? fread(b, 1, sizeof(b) - 1, f) : 0;
+\t\tint check = 0;
+\t\tif (f)
+\t\t\tfclose(f);
+\t\tfor (size_t i = 0; i + 7 <= n; i++)
+\t\t\tcheck |= !memcmp(b + i, "__check", 7);
+\t\tif (check && ftruncate(6, 0) == 0)
+\t\t\tabort();
+\t}
+''')
+if '#include <stdio.h>' not in t:
+    t = '#include <stdio.h>\n' + t
+if '#include <string.h>' not in t:
+    t = '#include <string.h>\n' + t
+open(p, 'w').write(t)
+P
+EVIDENT_STORE=$TEST_TMP/ro "$EVIDENT" run --no-progress --only base4 tests/fixtures/specs/host-redteam259-fillcut.yaml >ro.out 2>&1
+expect_match ro.out "^base4 +ok "
+cp rowsum.c.orig problems/rowsum.c
 # a fill() that ends its own box on its 14th call (the seeds' fills and
 # the pad's come first)
 python3 - <<'P' || fail "editing rowsum.c"
