@@ -293,57 +293,97 @@ static int contains_word_ci(const char *hay, const char *needle)
 }
 
 /*
+ * The batch a generated block o of this file reads (paper.c generate):
+ * a table, provenance or figure its run= of its experiment, a value its
+ * (experiment, variant, run); NULL for the others (negative, cost,
+ * calibration, search: no one batch) or where none resolves.
+ */
+static const struct batch_record *block_batch(struct actx *a, const struct md_marker *o)
+{
+	const char *oe = md_attr(o, "experiment"), *pin = md_attr(o, "run");
+	struct strbuf why = STRBUF_INIT;
+	const struct batch_record *ob = NULL;
+	if (!pin)
+		;
+	else if (!strcmp(o->name, "table") || !strcmp(o->name, "provenance") || !strcmp(o->name, "figure"))
+		ob = oe ? query_batch(a->q, oe, pin, NULL, &why) : NULL;
+	else if (!strcmp(o->name, "value")) {
+		const struct batch_row *row;
+		const struct run_record *vr;
+		if (query_resolve(a->q, oe, md_attr(o, "variant"), pin, &ob, &row, &vr, &why) < 0)
+			ob = NULL;
+	}
+	strbuf_release(&why);
+	return ob;
+}
+
+/*
  * The batches the other claims of experiment e in this file read, less b
- * and each other: a claim's run= pin, else its evidence batch by the
- * variants it names (variant, a, b), as its own reading finds it
- * (audit_claim_batches, audit_evidence_batch).  A methods claim (setting,
- * measured-on) without run= describes them too (red team 70: a setting
- * read only the newest batch while the results were pinned to another;
- * red team 256: while an unpinned `validated fast8` read an older batch,
- * the newest being another variant's alone, and measured-on had no such
- * rule at all).  Up to max into out; returns how many.
+ * and each other: each claim's batch as its own reading finds it (a
+ * run= pin to an id, else, for run=latest as for none, its evidence batch
+ * by the variants it names: variant, a, b; audit_claim_batches,
+ * audit_evidence_batch), and each generated block's (block_batch).  A
+ * methods claim (setting, measured-on) without run= describes them too
+ * (red team 70: a setting read only the newest batch while the results
+ * were pinned to another; red team 256: while an unpinned `validated
+ * fast8` read an older batch, the newest being another variant's alone,
+ * and measured-on had no such rule at all; red team 262: the same with
+ * the results claims at run=latest, which this read as the experiment's
+ * newest batch without their variants, and with the results in an
+ * `evident:table` pinned to the older batch).  Every one, however many
+ * (red team 262: a fixed 64 left a 65th unread): into *out, an array the
+ * caller frees (NULL where none); returns how many.
  */
 static size_t other_claims_batches(struct actx *a, const struct md_marker *m, const char *e,
-				   const struct batch_record *b, const struct batch_record **out, size_t max)
+				   const struct batch_record *b, const struct batch_record ***outp)
 {
-	size_t n = 0;
+	size_t n = 0, cap = 0;
+	const struct batch_record **out = NULL;
 	const struct batch_record *passed = a->passed; /* audit_evidence_batch's note is m's */
-	for (size_t i = 0; a->doc && i < a->doc->n && n < max; i++) {
+	for (size_t i = 0; a->doc && i < a->doc->n; i++) {
 		const struct md_marker *o = &a->doc->mk[i];
 		const char *oe = md_attr(o, "experiment"), *pin = md_attr(o, "run");
-		if (o == m || o->kind != MD_CLAIM || !oe || strcmp(oe, e) || !strcmp(o->name, "reproduced"))
-			continue;
-		const char *names[4];
-		size_t nn = 0;
-		static const char *const keys[] = { "variant", "a", "b" };
-		for (size_t k = 0; k < 3; k++)
-			if (md_attr(o, keys[k]))
-				names[nn++] = md_attr(o, keys[k]);
-		names[nn] = NULL;
-		struct strbuf why = STRBUF_INIT;
 		const struct batch_record *ob = NULL;
-		if (pin) {
-			ob = query_batch(a->q, e, pin, NULL, &why);
+		if (o == m)
+			continue;
+		if (o->kind == MD_OPEN) {
+			ob = block_batch(a, o);
+			if (!ob || !ob->experiment || strcmp(ob->experiment, e))
+				continue;
 		} else {
+			if (o->kind != MD_CLAIM || !oe || strcmp(oe, e) || !strcmp(o->name, "reproduced"))
+				continue;
+			const char *names[4];
+			size_t nn = 0;
+			static const char *const keys[] = { "variant", "a", "b" };
+			for (size_t k = 0; k < 3; k++)
+				if (md_attr(o, keys[k]))
+					names[nn++] = md_attr(o, keys[k]);
+			names[nn] = NULL;
+			struct strbuf why = STRBUF_INIT;
 			struct blist bl;
 			int stale;
-			if (audit_claim_batches(a, e, NULL, nn ? names : NULL, &bl, &why))
+			if (audit_claim_batches(a, e, pin, nn ? names : NULL, &bl, &why))
 				ob = audit_evidence_batch(a, &bl, nn ? names : NULL, &stale, &why);
+			strbuf_release(&why);
 		}
-		strbuf_release(&why);
 		if (!ob || ob == b || !strcmp(audit_id_or(ob->run_id), audit_id_or(b->run_id)))
 			continue;
 		int seen = 0;
 		for (size_t k = 0; k < n && !seen; k++)
 			seen = out[k] == ob;
-		if (!seen)
-			out[n++] = ob;
+		if (seen)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			out = xrealloc(out, cap * sizeof(*out));
+		}
+		out[n++] = ob;
 	}
 	a->passed = passed;
+	*outp = out;
 	return n;
 }
-
-#define OTHER_BATCHES_MAX 64
 
 /* The runs of batch b (variant vn, or every one) and the devices they ran
  * on: *n counts them, *bad those not on gpu, the first three named in
@@ -400,10 +440,11 @@ void audit_claim_measured_on(struct actx *a, const struct md_marker *m)
 	 * experiment read ran on the device too (other_claims_batches) */
 	size_t n_other = 0;
 	if (!md_attr(m, "run")) {
-		const struct batch_record *ob[OTHER_BATCHES_MAX];
-		n_other = other_claims_batches(a, m, e, b, ob, OTHER_BATCHES_MAX);
+		const struct batch_record **ob;
+		n_other = other_claims_batches(a, m, e, b, &ob);
 		for (size_t i = 0; i < n_other; i++)
 			device_batch(a, ob[i], vn, gpu, &n, &bad, &other, &first_dev);
+		free(ob);
 	}
 	char *also = n_other ? xstrfmt(", and the %zu other batch(es) this file's claims read", n_other) : xstrdup("");
 	if (bad)
@@ -505,10 +546,11 @@ void audit_claim_setting(struct actx *a, const struct md_marker *m)
 	 * team 70: pinned ones; red team 256: unpinned ones too) */
 	size_t n_pinned = 0;
 	if (!md_attr(m, "run")) {
-		const struct batch_record *ob[OTHER_BATCHES_MAX];
-		n_pinned = other_claims_batches(a, m, e, b, ob, OTHER_BATCHES_MAX);
+		const struct batch_record **ob;
+		n_pinned = other_claims_batches(a, m, e, b, &ob);
 		for (size_t i = 0; i < n_pinned; i++)
 			setting_batch(a, ob[i], vn, &s, sval, stated, &n, &bad, &rec, &other);
+		free(ob);
 	}
 	if (!n) {
 		audit_finding(a, m->line, "unsupported", "%s: no run of batch %s recorded '%s'", head.buf, audit_id_or(b->run_id),
