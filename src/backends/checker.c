@@ -503,6 +503,12 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 			fail("a capture's size does not match the problem's outputs");
 			goto out_refs;
 		}
+		/* a host check's draw and reference, by hash (one launch a
+		 * check): what a re-judge's box must give on the same draw
+		 * (report/rejudge.c judged_as_it_computes) */
+		char in_hex[SHA256_HEX_LEN + 1] = "", ref_hex[SHA256_HEX_LEN + 1] = "";
+		if (batch == 1 && !strcmp(x->job->backend, "host"))
+			problem_draw_sha256(r.in, r.in_n, r.n_in, r.out, r.out_n, r.n_out, in_hex, ref_hex);
 		json_t *line = json_pack("{s:s, s:s, s:s?, s:I, s:I, s:s, s:I, s:I, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:b}", "msg",
 			       "check", "reference", method, "phase", timed ? "timed" : of_plan ? "plan" : "seed", "index",
 			       (json_int_t)index, "seed", (json_int_t)seed, "dist", x->pl->desc->dists[dist], "set",
@@ -511,6 +517,10 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 			       (json_int_t)agg.nan_count, "unwritten", (json_int_t)agg.unwritten, "mismatches",
 			       (json_int_t)agg.mismatches, "first_mismatch", (json_int_t)agg.first_mismatch, "pass",
 			       agg.pass);
+		if (in_hex[0]) {
+			json_object_set_new(line, "inputs_sha256", json_string(in_hex));
+			json_object_set_new(line, "ref_sha256", json_string(ref_hex));
+		}
 		if (focus_n) /* the entries judged alone: how many, how many out, the worst error / bound */
 			json_object_set_new(line, "focus", json_pack("{s:I, s:I, s:f}", "entries", (json_int_t)focus_n,
 								   "out", (json_int_t)focus_out, "worst",

@@ -1021,6 +1021,25 @@ static double elem(const void *buf, int dtype, size_t i)
 	}
 }
 
+void problem_draw_sha256(float *const *in, const size_t *in_n, int n_in, double *const *out, const size_t *out_n,
+			 int n_out, char in_hex[SHA256_HEX_LEN + 1], char out_hex[SHA256_HEX_LEN + 1])
+{
+	struct sha256_ctx *h = sha256_begin();
+	for (int t = 0; t < n_in; t++)
+		sha256_update(h, in[t], in_n[t] * sizeof(float));
+	sha256_end(h, in_hex);
+	h = sha256_begin();
+	double chunk[512];
+	for (int o = 0; o < n_out; o++)
+		for (size_t i = 0; i < out_n[o]; i += 512) {
+			size_t k = out_n[o] - i < 512 ? out_n[o] - i : 512;
+			for (size_t j = 0; j < k; j++)
+				chunk[j] = isnan(out[o][i + j]) ? NAN : out[o][i + j];
+			sha256_update(h, chunk, k * sizeof(double));
+		}
+	sha256_end(h, out_hex);
+}
+
 void problem_check_output(const void *out, const void *before, int dtype, const double *ref_d,
 			  const float *ref_f, size_t numel, const struct ev_tolerance *tol,
 			  struct check_result *res)

@@ -378,6 +378,19 @@ void problem_unpack(const void *src, float *dst, size_t n, int dtype);
 void problem_scramble(void *buf, size_t bytes, uint64_t seed);
 
 /*
+ * What a check's reference was, by hash: the sha256 of n_in input
+ * tensors of in_n[t] floats, as drawn (into in_hex), and of n_out
+ * reference outputs of out_n[o] doubles, every NaN as one pattern (into
+ * out_hex).  A host check records both (checker.c), and a re-judge's box
+ * gives both for a draw (problem_box.c judge_values), so a build that
+ * judged otherwise in its checker's process than it computes in a box is
+ * told even where the reference's largest magnitude agrees (red team
+ * 261's rot: inputs rotated in the checker only).
+ */
+void problem_draw_sha256(float *const *in, const size_t *in_n, int n_in, double *const *out, const size_t *out_n,
+			 int n_out, char in_hex[SHA256_HEX_LEN + 1], char out_hex[SHA256_HEX_LEN + 1]);
+
+/*
  * Judge one output under the rule of evident_problem.h.  out: numel
  * elements of dtype as the kernel left them; before: the same buffer's
  * bytes before the launch (the scramble), or NULL to skip the unwritten

@@ -98,6 +98,9 @@ struct rec_check {
 	double max_abs_err, rel_l2, ref_scale;
 	long long nan_count, unwritten, mismatches, first_mismatch;
 	int pass;
+	/* a host check's inputs and reference outputs, by hash
+	 * (backends/problem.h problem_draw_sha256); NULL where not recorded */
+	const char *inputs_sha256, *ref_sha256;
 	/* the entries judged one by one (problems/evident_focus.h): how many,
 	 * how many out of their bounds, the worst error / bound; entries 0 and
 	 * worst NAN where the check had none (and in records before this key) */

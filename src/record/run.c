@@ -267,6 +267,8 @@ static void read_check(json_t *s, const char *phase, struct rec_check *c)
 	c->mismatches = gi(s, "mismatches", 0);
 	c->first_mismatch = gi(s, "first_mismatch", -1);
 	c->pass = gb(s, "pass");
+	c->inputs_sha256 = gs(s, "inputs_sha256");
+	c->ref_sha256 = gs(s, "ref_sha256");
 	json_t *f = json_object_get(s, "focus");
 	c->focus_entries = json_is_object(f) ? gi(f, "entries", 0) : 0;
 	c->focus_out = json_is_object(f) ? gi(f, "out", 0) : 0;
@@ -288,6 +290,10 @@ static json_t *write_check(const struct rec_check *c)
 	json_object_set_new(o, "mismatches", json_integer(c->mismatches));
 	json_object_set_new(o, "first_mismatch", json_integer(c->first_mismatch));
 	json_object_set_new(o, "pass", json_boolean(c->pass));
+	if (c->inputs_sha256)
+		json_object_set_new(o, "inputs_sha256", json_string(c->inputs_sha256));
+	if (c->ref_sha256)
+		json_object_set_new(o, "ref_sha256", json_string(c->ref_sha256));
 	if (c->focus_entries > 0) /* how close the judged entries came to their bounds (red team 33) */
 		json_object_set_new(o, "focus", json_pack("{s:I, s:I, s:o}", "entries", (json_int_t)c->focus_entries,
 							  "out", (json_int_t)c->focus_out, "worst",

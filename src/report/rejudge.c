@@ -64,6 +64,9 @@ struct gap {
 	double amax;     /* max |a|: the failing build's reference's scale there */
 	double tol[3];   /* the looser of the two builds' rules there */
 	int loosened;    /* the current build's rule is looser in a field */
+	/* the failing build's draw after its reference ran, and its reference,
+	 * by hash (problem.h problem_draw_sha256); "" where its box gave none */
+	char in_sha[SHA256_HEX_LEN + 1], ref_sha[SHA256_HEX_LEN + 1];
 };
 
 /* one question's answer, kept for the process */
@@ -220,6 +223,10 @@ static void gap_at(struct query *q, const struct run_record *r, const char *b_sh
 			g->ok &= isfinite(g->tol[k]);
 			g->loosened |= tb[k] > ta[k];
 		}
+		const char *ih = json_string_value(json_object_get(va, "check_inputs_sha256"));
+		const char *rh = json_string_value(json_object_get(va, "ref_sha256"));
+		snprintf(g->in_sha, sizeof(g->in_sha), "%s", ih && strlen(ih) == SHA256_HEX_LEN ? ih : "");
+		snprintf(g->ref_sha, sizeof(g->ref_sha), "%s", rh && strlen(rh) == SHA256_HEX_LEN ? rh : "");
 		const char *fg = json_string_value(json_object_get(vb, "fill_gap"));
 		g->fill_gap = fg ? strtod(fg, NULL) : NAN;
 		g->ok &= !isnan(g->fill_gap);
@@ -299,12 +306,17 @@ static int check_stands(struct query *q, const struct run_record *r, const char 
  * Did the failing build judge r's checks by the reference it computes in
  * its box?  A host check records its reference's scale (its largest
  * magnitude, exact; a host check's reference is always the plug-in's
- * float64 one, one launch a check), and the build's box, on the check's
- * own draw, must give the same.  0 where one of the first MAX_OWN_DRAWS
- * failed checks differs: a build that judged otherwise in its checker's
- * process than it computes elsewhere (red team 244's ckdeny: exp(1.001 x)
- * where argv names __check, an honest code refuted 3 of 3) says nothing
- * by its failures.  1 otherwise.
+ * float64 one, one launch a check) and, since 2026-12-06 16:40, its
+ * inputs and reference outputs by hash, and the build's box, on the
+ * check's own draw, must give the same.  0 where one of the first
+ * MAX_OWN_DRAWS failed checks differs: a build that judged otherwise in
+ * its checker's process than it computes elsewhere (red team 244's
+ * ckdeny: exp(1.001 x) where argv names __check, an honest code refuted
+ * 3 of 3; red team 261's rot: X's rows rotated by one there, the largest
+ * magnitude unmoved, refuted 3 of 3) says nothing by its failures.  1
+ * otherwise.  (A build that bends the checker's own memory or report,
+ * not its draw or reference, is not told: it runs in the checker's
+ * process.)
  */
 static int judged_as_it_computes(struct query *q, const struct run_record *r, const char *now_sha,
 				 const struct rec_check *const *failed, size_t n_failed)
@@ -315,10 +327,16 @@ static int judged_as_it_computes(struct query *q, const struct run_record *r, co
 		return 1;
 	for (size_t i = 0; i < n_failed && i < MAX_OWN_DRAWS; i++) {
 		const struct rec_check *c = failed[i];
-		if (c->nan_count > 0 || c->unwritten > 0 || !isfinite(c->ref_scale))
+		int hashed = (c->inputs_sha256 && *c->inputs_sha256) || (c->ref_sha256 && *c->ref_sha256);
+		if (!hashed && (c->nan_count > 0 || c->unwritten > 0 || !isfinite(c->ref_scale)))
 			continue;
 		struct gap own;
 		gap_at(q, r, now_sha, c->phase && !strcmp(c->phase, "shape") ? "extra" : "run", c->dist, c->seed, &own);
+		if (own.ok && ((c->inputs_sha256 && own.in_sha[0] && strcmp(c->inputs_sha256, own.in_sha)) ||
+			       (c->ref_sha256 && own.ref_sha[0] && strcmp(c->ref_sha256, own.ref_sha))))
+			return 0;
+		if (c->nan_count > 0 || c->unwritten > 0 || !isfinite(c->ref_scale))
+			continue;
 		double want = own.amax > 0 ? own.amax : 1.0;
 		if (own.ok && fabs(want - c->ref_scale) > 1e-9 * (c->ref_scale > 1 ? c->ref_scale : 1))
 			return 0;

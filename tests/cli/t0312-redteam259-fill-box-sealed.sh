@@ -10,8 +10,9 @@
 # other way is the judge's failure, not the kernel's: reference_failed,
 # "its fill() failed in its box" (outcome.c, host_clock.c prepare; a
 # fill() that exits its box on its 14th call).  And the checker, which
-# runs the plug-in's fill() too, gets its captures read-only (job.c
-# reopen_read_only): a fill() there that cuts them is refused.  About 20 s.
+# runs the plug-in's fill() too, gets its captures in a memfd sealed
+# against writes (job.c sealed_copy): a fill() there that cuts or
+# rewrites them is refused.  About 20 s.
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 mkrepo
@@ -24,10 +25,11 @@ for mode in cut race; do
 	expect_match $mode.out "^base4 +ok "
 	expect_match $mode.out "^base4b +ok "
 done
-# the checker's captures are read-only there: a fill() in the checker
-# (its fd 6) that could cut them aborts, which would make the run
-# reference_failed; before this change the checker had the runner's own
-# read-write descriptor
+# the checker's captures cannot be written there: a fill() in the checker
+# that could cut its fd 6 or write it through a new open of
+# /proc/self/fd/6 aborts, which would make the run reference_failed;
+# the checker had the runner's own read-write descriptor, and then a
+# read-only one that such an open got round (red team 261's capw)
 cp problems/rowsum.c rowsum.c.orig
 python3 - <<'P' || fail "editing rowsum.c"
 p = 'problems/rowsum.c'
@@ -45,7 +47,10 @@ t = t.replace(a, a + '''\t{ /* t0312: in the checker (argv names __check) its fd
 \t\t\tfclose(f);
 \t\tfor (size_t i = 0; i + 7 <= n; i++)
 \t\t\tcheck |= !memcmp(b + i, "__check", 7);
-\t\tif (check && ftruncate(6, 0) == 0)
+\t\textern int open(const char *, int, ...);
+\t\textern long write(int, const void *, unsigned long);
+\t\tint w = check ? open("/proc/self/fd/6", 02 /* O_RDWR */) : -1;
+\t\tif (check && (ftruncate(6, 0) == 0 || (w >= 0 && write(w, "x", 1) == 1)))
 \t\t\tabort();
 \t}
 ''')
