@@ -498,6 +498,17 @@ double host_clock_cpu_floor(double cpu_us, double allow_us, int cpus)
 	return (cpu_us - allow_us) / cpus;
 }
 
+double host_clock_cpu_floor_gone(double cpu_us, double allow_us, int own_cpus, int cpus, double outside_us,
+				 double parent_us)
+{
+	if (!isfinite(outside_us) || own_cpus < 1 || cpus < own_cpus)
+		return NAN;
+	double out = outside_us - (isfinite(parent_us) && parent_us > 0 ? parent_us : 0);
+	double all = host_clock_cpu_floor(cpu_us, allow_us, cpus);
+	double own = host_clock_cpu_floor(cpu_us - (out > 0 ? out : 0), allow_us, own_cpus);
+	return isfinite(all) && isfinite(own) ? (all > own ? all : own) : NAN;
+}
+
 /* 1 when the host's load average (one minute) is above its CPUs online. */
 static int host_busy(void)
 {
@@ -1731,7 +1742,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 	unsigned mask = problem_timing_dists(hc->pr);
 	int busy_start = host_busy();
 	int cpus = host_clock_cpus();
-	size_t n_charged = 0, n_allow = 0, n_narrowed = 0;
+	size_t n_charged = 0, n_allow = 0, n_narrowed = 0, n_gone_floor = 0;
 	double allow_sum = 0; /* the floor's per-thread allowance, summed over the samples */
 	long long n_timed = 0; /* timing samples so far (evs_force_timing) */
 	double charged_sum = 0, charged_max = 0;
@@ -1820,6 +1831,27 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		int own_cpus = host_clock_worker_cpus(before, sets_ok ? before_sets : NULL, nb, after, na, cpus, &own_set);
 		n_narrowed += own_cpus < cpus;
 		double floor_us = host_clock_cpu_floor(tt.cpu_all, HOST_LATE_CPU_US + credit_us + allow, own_cpus);
+		/* a thread neither listing saw ran (made and joined within the
+		 * sample), on CPUs nobody can read now: what ran outside the
+		 * listed threads' CPUs may be its (host_clock_cpu_floor_gone) */
+		int gone_floor = 0;
+		if (own_cpus < cpus && isfinite(tt.cpu_all) && isfinite(tt.ran_sum_us) &&
+		    tt.cpu_all - tt.ran_sum_us > HOST_GONE_CPU_US + HOST_GONE_CPU_REL * tt.cpu_all) {
+			cpu_set_t mine, outside;
+			if (sched_getaffinity(0, sizeof(mine), &mine) == 0) {
+				CPU_ZERO(&outside);
+				for (int c = 0; c < CPU_SETSIZE; c++)
+					if (CPU_ISSET(c, &mine) && !CPU_ISSET(c, &own_set))
+						CPU_SET(c, &outside);
+				double g = host_clock_cpu_floor_gone(tt.cpu_all, HOST_LATE_CPU_US + credit_us + allow, own_cpus,
+								     cpus, percpu_ran_us(pc, &outside), tt.parent_cpu_us);
+				if (isfinite(g)) {
+					floor_us = g;
+					gone_floor = 1;
+				}
+			}
+		}
+		n_gone_floor += gone_floor;
 		if (floor_us > us) {
 			n_charged++;
 			charged_sum += floor_us - us;
@@ -2071,16 +2103,20 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		if (hc->have_cpu_clock)
 			json_object_set_new(
 				json_object_get(p->method, "after_done"), "charged",
-				json_pack("{s:I, s:f, s:f, s:i, s:I, s:f, s:f, s:s}", "samples", (json_int_t)n_charged, "total_us",
-					  charged_sum, "max_us", charged_max, "cpus", cpus, "narrowed_samples",
-					  (json_int_t)n_narrowed, "per_thread_us", HOST_FLOOR_THREAD_US,
+				json_pack("{s:I, s:f, s:f, s:i, s:I, s:I, s:f, s:f, s:s}", "samples", (json_int_t)n_charged,
+					  "total_us", charged_sum, "max_us", charged_max, "cpus", cpus, "narrowed_samples",
+					  (json_int_t)n_narrowed, "gone_samples", (json_int_t)n_gone_floor, "per_thread_us",
+					  HOST_FLOOR_THREAD_US,
 					  "allowance_mean_us", n_allow ? allow_sum / (double)n_allow : 0.0, "rule",
 					  "a sample's time is at least the CPU the worker used from its go to its stop (exact: "
 					  "stopped at both ends), less bound_us, the stop's credit and, for each thread but "
 					  "the leader that existed at its go, what it used in the sample up to per_thread_us, "
 					  "over the CPUs it may run on (cpus, the runner's; fewer in narrowed_samples, where "
-					  "every thread of the worker's at its stop could run on fewer, none having exited); "
-					  "a sample under that floor is timed at it (work after its done line)"));
+					  "every thread of the worker's at its stop could run on fewer, none having exited; in "
+					  "gone_samples of those a thread neither listing saw ran, and the work less what every "
+					  "task ran on the runner's other CPUs, the parent's own CPU taken off that, over the "
+					  "fewer, or the work over cpus, whichever is more); a sample under that floor is timed "
+					  "at it (work after its done line)"));
 		free(v);
 	}
 	json_object_set_new(p->method, "omp_wait_policy",
