@@ -1281,9 +1281,9 @@ static json_t *judge_values(const struct problem *p, json_t *req)
 		for (int t = 0; t < p->n_inputs; t++)
 			memcpy(in[t], from[t], problem_tensor_numel(p, t, s) * sizeof(float));
 	d->reference(s, scalar, (const float *const *)in, outs);
-	if (!given) {
-		/* the draw and its reference by hash, as a host check records
-		 * them (problem_draw_sha256) */
+	{
+		/* the draw (or the given one) and its reference by hash, as a
+		 * host check records them (problem_draw_sha256) */
 		size_t in_n[EV_PROBLEM_MAX_TENSORS], out_n[EV_PROBLEM_MAX_TENSORS];
 		char ih[SHA256_HEX_LEN + 1], oh[SHA256_HEX_LEN + 1];
 		for (int t = 0; t < p->n_inputs; t++)

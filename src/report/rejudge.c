@@ -344,6 +344,84 @@ static int judged_as_it_computes(struct query *q, const struct run_record *r, co
 	return 1;
 }
 
+/*
+ * Does the build now_sha compute in its box what its checker computed?
+ * Asked on one of its own host runs' recorded checks (a seed or timed
+ * check with its inputs and reference by hash, fp32, at most
+ * JUDGE_VALUES' cost): its box draws that check's inputs, then computes
+ * its reference on them given back to it, as a re-judge asks it
+ * (problem_judge_values with inputs), and both answers must give the
+ * recorded hashes.  0 where they do not: a build that tells its box from
+ * its checker's process (argv names __problem, not __check: red team
+ * 244's open lead) and bends there could clear another build's failures
+ * by its box's answers, and its fingerprints are its box's too; its
+ * re-judges count for nothing and the failures stand.  1 where they
+ * agree, -1 where it cannot tell (no such run in the store, no object, a
+ * box that would not answer).  Kept for the process, by build.
+ */
+static int build_box_honest(struct query *q, const char *now_sha)
+{
+	static struct {
+		char sha[SHA256_HEX_LEN + 1];
+		int v;
+	} seen[8];
+	static size_t n_seen;
+	for (size_t i = 0; i < n_seen; i++)
+		if (!strcmp(seen[i].sha, now_sha))
+			return seen[i].v;
+	const struct run_record *mine = NULL;
+	const struct rec_check *ck = NULL;
+	for (size_t i = q->n; i-- > 0 && !ck;) { /* the newest first */
+		const struct record_attrs *at = &q->e[i].a;
+		if (at->is_batch || at->is_search)
+			continue;
+		const struct run_record *r = query_run_at(q, i);
+		if (!r || !r->problem.plugin_sha256 || strcmp(r->problem.plugin_sha256, now_sha) || !r->backend ||
+		    strcmp(r->backend, "host") || (r->problem.dtype && strcmp(r->problem.dtype, "fp32")) || !r->problem.name)
+			continue;
+		for (size_t k = 0; k < r->n_checks && !ck; k++) {
+			const struct rec_check *c = &r->checks[k];
+			if (c->phase && (!strcmp(c->phase, "seed") || !strcmp(c->phase, "timed")) && c->dist &&
+			    c->inputs_sha256 && c->ref_sha256) {
+				mine = r;
+				ck = c;
+			}
+		}
+	}
+	int v = -1;
+	char *pb = ck ? kept_object(q, now_sha) : NULL;
+	if (pb) {
+		json_t *shape = json_array();
+		for (size_t i = 0; i < mine->problem.n_dims && i < 8; i++)
+			json_array_append_new(shape, json_integer(mine->problem.dims[i]));
+		struct strbuf why = STRBUF_INIT;
+		json_t *va = problem_judge_values(pb, mine->problem.name, shape, "run", ck->dist, ck->seed, EV_F32, NULL,
+						  &why);
+		json_t *ins = json_object_get(va, "inputs");
+		json_t *vb = json_is_array(ins) ? problem_judge_values(pb, mine->problem.name, json_object_get(va, "shape"),
+									"run", ck->dist, ck->seed, EV_F32, ins, &why)
+						: NULL;
+		const char *a_in = json_string_value(json_object_get(va, "check_inputs_sha256"));
+		const char *a_ref = json_string_value(json_object_get(va, "ref_sha256"));
+		const char *b_in = json_string_value(json_object_get(vb, "check_inputs_sha256"));
+		const char *b_ref = json_string_value(json_object_get(vb, "ref_sha256"));
+		if (a_in && a_ref && b_in && b_ref)
+			v = !strcmp(a_in, ck->inputs_sha256) && !strcmp(a_ref, ck->ref_sha256) &&
+			    !strcmp(b_in, ck->inputs_sha256) && !strcmp(b_ref, ck->ref_sha256);
+		json_decref(va);
+		json_decref(vb);
+		json_decref(shape);
+		strbuf_release(&why);
+		unlink(pb);
+		free(pb);
+	}
+	if (n_seen < sizeof(seen) / sizeof(seen[0])) {
+		snprintf(seen[n_seen].sha, sizeof(seen[n_seen].sha), "%s", now_sha);
+		seen[n_seen++].v = v;
+	}
+	return v;
+}
+
 int rejudge_counts(struct query *q, const struct run_record *r, const char *now_sha)
 {
 	if (!r->problem.plugin_sha256 || !now_sha || !r->problem.name || !problem_calls_boxed() ||
@@ -357,6 +435,12 @@ int rejudge_counts(struct query *q, const struct run_record *r, const char *now_
 	for (size_t i = 0; i < r->n_checks; i++)
 		if (!r->checks[i].pass)
 			failed[n_failed++] = &r->checks[i];
+	/* a current build that computes otherwise in its box than in its
+	 * checker clears nothing (build_box_honest) */
+	if (n_failed && build_box_honest(q, now_sha) == 0) {
+		free(failed);
+		return 1;
+	}
 	qsort(failed, n_failed, sizeof(*failed), cmp_excess);
 	int told = 0, unknown = 0, rc = judged_as_it_computes(q, r, now_sha, failed, n_failed) ? -2 : 0;
 	for (size_t i = 0; i < n_failed && rc == -2; i++) {

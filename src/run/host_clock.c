@@ -499,11 +499,13 @@ double host_clock_cpu_floor(double cpu_us, double allow_us, int cpus)
 }
 
 double host_clock_cpu_floor_gone(double cpu_us, double allow_us, int own_cpus, int cpus, double outside_us,
-				 double parent_us)
+				 double parent_us, double unlisted_us)
 {
-	if (!isfinite(outside_us) || own_cpus < 1 || cpus < own_cpus)
+	if (!isfinite(outside_us) || !isfinite(unlisted_us) || own_cpus < 1 || cpus < own_cpus)
 		return NAN;
 	double out = outside_us - (isfinite(parent_us) && parent_us > 0 ? parent_us : 0);
+	if (out > unlisted_us)
+		out = unlisted_us;
 	double all = host_clock_cpu_floor(cpu_us, allow_us, cpus);
 	double own = host_clock_cpu_floor(cpu_us - (out > 0 ? out : 0), allow_us, own_cpus);
 	return isfinite(all) && isfinite(own) ? (all > own ? all : own) : NAN;
@@ -1844,7 +1846,8 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 					if (CPU_ISSET(c, &mine) && !CPU_ISSET(c, &own_set))
 						CPU_SET(c, &outside);
 				double g = host_clock_cpu_floor_gone(tt.cpu_all, HOST_LATE_CPU_US + credit_us + allow, own_cpus,
-								     cpus, percpu_ran_us(pc, &outside), tt.parent_cpu_us);
+								     cpus, percpu_ran_us(pc, &outside), tt.parent_cpu_us,
+								     tt.cpu_all - tt.ran_sum_us);
 				if (isfinite(g)) {
 					floor_us = g;
 					gone_floor = 1;

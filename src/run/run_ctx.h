@@ -354,10 +354,13 @@ double host_clock_cpu_floor(double cpu_us, double allow_us, int cpus);
  * The floor where a thread ran in the sample that neither listing saw (made
  * and gone within it: its CPUs are unknown) and the listed threads' CPUs
  * are fewer than the runner's: the work may have run outside them, but
- * only as far as anyone ran there.  outside_us: what every task ran on the
+ * only as far as anyone ran there, and only as far as the listed threads
+ * did not account for it.  outside_us: what every task ran on the
  * runner's CPUs outside the listed threads' (percpu_ran_us), less the
- * parent's own CPU in the sample (parent_us, which may have run there);
- * the floor is the larger of the work over every CPU and the work less
+ * parent's own CPU in the sample (parent_us, which may have run there),
+ * and at most unlisted_us, the worker's CPU its listed threads did not
+ * run (red team 263: others' load on the other CPU is not the gone
+ * thread's work); the floor is the larger of the work over every CPU and the work less
  * that over the listed threads' own_cpus.  NAN where outside_us does not
  * read: the caller keeps the listed threads' floor (red team 193's
  * narrowing stays charged).  Red team 260's pinsplit: a caller pinned to
@@ -365,7 +368,7 @@ double host_clock_cpu_floor(double cpu_us, double allow_us, int cpus);
  * 25 of 40 samples charged as if on one CPU, 18 of 18 runs.
  */
 double host_clock_cpu_floor_gone(double cpu_us, double allow_us, int own_cpus, int cpus, double outside_us,
-				 double parent_us);
+				 double parent_us, double unlisted_us);
 /*
  * What a sample of wall_us took of the kernel's own doing: the wall time
  * less wait_us, what waited on a run queue, counted only up to wall_us -

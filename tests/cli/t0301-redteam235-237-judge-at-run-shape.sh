@@ -173,12 +173,14 @@ if [ "$(nice)" -lt 19 ]; then
 	"$EVIDENT" run --no-progress $SP/host-redteam237-nw.yaml > nw0.out 2>&1
 	"$EVIDENT" run --no-progress $SP/host-redteam237-nw.yaml > nw.out 2>&1
 	b=$(sed -n 's/.*and batch \([^ ]*\) in .*/\1/p' nw.out)
-	if grep -qE "^nw +ok .* faster$" nw.out; then
+	# (both: one batch not faster, under load, leaves the claim
+	# unsupported by the majority rule before the refuted rule speaks)
+	if grep -qE "^nw +ok .* faster$" nw.out && grep -qE "^nw +ok .* faster$" nw0.out; then
 		echo "<!-- claim: faster experiment=rt237-nw a=nw b=inc run=$b -->" > f.md
 		"$EVIDENT" audit --no-untraced f.md > f3.out 2>&1
 		expect_match f3.out "f.md:1: contradicted: faster nw vs inc: .*a code whose output the judge refuted \(wrong_output"
 	else
-		echo "note: nw not ok and faster at nice $(nice) here ($(grep -E '^nw ' nw.out)): row 3's claim not made"
+		echo "note: nw not ok and faster in both batches at nice $(nice) here ($(grep -hE '^nw ' nw0.out nw.out)): row 3's claim not made"
 	fi
 else
 	echo "note: row 3 skipped: the test runs at nice 19, where nicewrong.c is always wrong"

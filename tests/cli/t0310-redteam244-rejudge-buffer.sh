@@ -8,8 +8,12 @@
 # of 3.  Now the reference runs on the very buffers its fill() wrote,
 # another build's draw copied into them, as in a check: contradicted,
 # contradicted, held 4 of 4 (with red team 238's one-ulp nudge, FP=1, that
-# pools the builds apart for eval).  A switch on the process instead (argv
-# names __problem) is still open (README).  About 20 s.
+# pools the builds apart for eval).  And a switch on the process instead
+# (argv names __problem: MODE argv, the reference doubled in every box but
+# the checker's) laundered the same way (validated and faster supported,
+# 1 of 1); now the current build must compute in its box what its checker
+# recorded on one of its own runs' checks (rejudge.c build_box_honest), or
+# the failures stand.  About 40 s.
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 mkrepo
@@ -23,4 +27,12 @@ expect_match rj.out "claim.md:2: contradicted: validated rt227-nicewrong/nw: "
 grep -q "claim.md:1: supported" rj.out && fail "faster supported for a code whose failure the bent build cleared"
 grep -q "^eval: PROMOTED" rj.out && fail "eval promoted the cheat"
 expect_match rj.out "^eval: held "
+FP=1 sh tests/fixtures/adversary/host/redteam244/rjlaunder.sh "$TEST_TMP/a" argv > argv.out 2>&1 ||
+	{ cat argv.out; fail "rjlaunder.sh argv failed"; }
+cat argv.out
+grep -q "^nice 19 batch: nw wrong_output" argv.out || skip "nicewrong was not wrong at nice 19 here (argv): nothing to launder"
+grep -q "edit failed" argv.out && fail "the plug-in edit failed (argv)"
+expect_match argv.out "claim.md:2: contradicted: validated rt227-nicewrong/nw: "
+grep -q "claim.md:1: supported" argv.out && fail "faster supported for a code whose failure the argv-bent build cleared"
+grep -q "^eval: PROMOTED" argv.out && fail "eval promoted the cheat (argv)"
 exit 0

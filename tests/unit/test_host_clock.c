@@ -470,14 +470,17 @@ static void test_cpu_floor(void **state)
 	/* a thread made and gone in the sample (red team 260's pinsplit: the
 	 * caller on CPU 0, a helper on CPU 1 for 200 us of the 450): what ran
 	 * on CPU 1 comes off before the one CPU divides */
-	assert_true(host_clock_cpu_floor_gone(500.0, 50.0, 1, 2, 200.0, 0.0) == 250.0);
+	assert_true(host_clock_cpu_floor_gone(500.0, 50.0, 1, 2, 200.0, 0.0, 200.0) == 250.0);
 	/* the parent's own CPU, which may have been CPU 1's, is not credited */
-	assert_true(host_clock_cpu_floor_gone(500.0, 50.0, 1, 2, 200.0, 150.0) == 400.0);
+	assert_true(host_clock_cpu_floor_gone(500.0, 50.0, 1, 2, 200.0, 150.0, 200.0) == 400.0);
 	/* never under the work over every CPU */
-	assert_true(host_clock_cpu_floor_gone(500.0, 50.0, 1, 2, 1000.0, 0.0) == 225.0);
+	assert_true(host_clock_cpu_floor_gone(500.0, 50.0, 1, 2, 1000.0, 0.0, 500.0) == 225.0);
 	/* nothing ran outside: red team 193's narrowing stays charged */
-	assert_true(host_clock_cpu_floor_gone(500.0, 50.0, 1, 2, 0.0, 0.0) == 450.0);
-	assert_true(isnan(host_clock_cpu_floor_gone(500.0, 50.0, 1, 2, NAN, 0.0)));
+	assert_true(host_clock_cpu_floor_gone(500.0, 50.0, 1, 2, 0.0, 0.0, 200.0) == 450.0);
+	assert_true(isnan(host_clock_cpu_floor_gone(500.0, 50.0, 1, 2, NAN, 0.0, 200.0)));
+	/* others' load on the other CPU is not the gone thread's work: the
+	 * credit stops at what the listed threads did not run (red team 263) */
+	assert_true(host_clock_cpu_floor_gone(500.0, 50.0, 1, 2, 5000.0, 0.0, 60.0) == 390.0);
 	cpu_set_t all, one;
 	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
 	assert_int_equal(host_clock_cpus(), CPU_COUNT(&all));
