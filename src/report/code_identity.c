@@ -967,7 +967,7 @@ const struct run_record *code_refuted_run(struct query *q, const struct rec_prob
 		struct code_id rid;
 		/* the outcome first: refuted runs are few, an identity costs hashes */
 		if (!r || code_run_refuted(r) == OUTCOME_OK || !same_problem_name(&r->problem, prob) ||
-		    !same_dims(&r->problem, prob) || !code_identity_run(r, r->params, r->n_params, &rid) || !rid.dev ||
+		    !code_identity_run(r, r->params, r->n_params, &rid) || !rid.dev ||
 		    !id->dev || strcmp(rid.dev, id->dev) || !code_same_built(&rid, id) ||
 		    !code_other_build_counts(q, r, prob))
 			continue;

@@ -368,8 +368,10 @@ enum outcome code_run_refuted(const struct run_record *r);
  * of a try that left runs and no batch record) of code id's object
  * (code_same_built, timed any way: red team 229's waywrong, a wrong run
  * under `cache: cold`, held no `hot` eval) on its device, at prob's
- * problem, dtype and shape
- * (its plug-in build, or another that counts: code_other_build_counts),
+ * problem and dtype, at any shape, as `validated` reads (red team 265: a
+ * candidate wrong at S=32 was promoted at S=64 by eval and by a search,
+ * 3 of 3 each, the same binary) (its plug-in build, or another that
+ * counts there: code_other_build_counts),
  * whose output the judge refuted (code_run_refuted); NULL
  * where none (the first found: q's order).  Eval, a search's
  * confirmation and the audit hold a code so refuted (red team 227: a
