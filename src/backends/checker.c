@@ -332,6 +332,7 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 	const char *method = NULL;
 	/* the entries judged alone (evident_focus.h) of the inputs in r */
 	long long *f_idx = xmalloc(EV_FOCUS_MAX * sizeof(long long)), f_n = 0;
+	uint64_t f_key = 0; /* the focus's key of the inputs in r */
 	double *f_val = xmalloc(EV_FOCUS_MAX * sizeof(double)), *f_bound = xmalloc(EV_FOCUS_MAX * sizeof(double));
 	for (size_t i = first; i < n; i += stride) {
 		json_t *c = json_array_get(x->caps, i);
@@ -459,6 +460,7 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 				fkey = evs_key(x->focus_secret, fkey, 0x666f63u, 0);
 				f_n = problem_focus(x->pl, x->job->shape, dist, dtype, fkey, (const float *const *)r.in, f_idx,
 						    f_val, f_bound);
+				f_key = fkey;
 				if (f_n < 0) {
 					fail("the problem's focus names an entry outside its output, or a value or bound "
 					     "that is not finite");
@@ -520,6 +522,16 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 		if (in_hex[0]) {
 			json_object_set_new(line, "inputs_sha256", json_string(in_hex));
 			json_object_set_new(line, "ref_sha256", json_string(ref_hex));
+			if (f_n > 0) {
+				/* the focus by hash and its key (the parent's secret
+				 * keyed by the seed: told now that the worker is gone,
+				 * so a re-judge's box can ask the same focus) */
+				char fh[SHA256_HEX_LEN + 1], kh[17];
+				problem_focus_sha256(f_idx, f_val, f_bound, f_n, fh);
+				snprintf(kh, sizeof(kh), "%016llx", (unsigned long long)f_key);
+				json_object_set_new(line, "focus_key", json_string(kh));
+				json_object_set_new(line, "focus_sha256", json_string(fh));
+			}
 		}
 		if (focus_n) /* the entries judged alone: how many, how many out, the worst error / bound */
 			json_object_set_new(line, "focus", json_pack("{s:I, s:I, s:f}", "entries", (json_int_t)focus_n,

@@ -1040,6 +1040,22 @@ void problem_draw_sha256(float *const *in, const size_t *in_n, int n_in, double 
 	sha256_end(h, out_hex);
 }
 
+void problem_focus_sha256(const long long *index, const double *value, const double *bound, long long n,
+			  char hex[SHA256_HEX_LEN + 1])
+{
+	struct sha256_ctx *h = sha256_begin();
+	int64_t k = n;
+	sha256_update(h, &k, sizeof(k));
+	for (long long i = 0; i < n; i++) {
+		int64_t ix = index[i];
+		double v = isnan(value[i]) ? NAN : value[i], b = isnan(bound[i]) ? NAN : bound[i];
+		sha256_update(h, &ix, sizeof(ix));
+		sha256_update(h, &v, sizeof(v));
+		sha256_update(h, &b, sizeof(b));
+	}
+	sha256_end(h, hex);
+}
+
 void problem_check_output(const void *out, const void *before, int dtype, const double *ref_d,
 			  const float *ref_f, size_t numel, const struct ev_tolerance *tol,
 			  struct check_result *res)

@@ -190,11 +190,15 @@ int problem_judge_run_full(const struct problem *p, const long long *shape, char
  * given (another build's draw, as the box returned them), then with
  * "fill_gap", how far its own draw is from them.  {"shape", "name",
  * "inputs_sha256", "inputs" (where none were given), "fill_gap" (where
- * they were), "outputs", "tolerance"}.  A new reference (caller decrefs),
+ * they were), "outputs", "tolerance", "check_inputs_sha256" and
+ * "ref_sha256" (problem_draw_sha256), and with focus_key (16 hex digits,
+ * or NULL) "focus_sha256" where the problem has a focus there: its
+ * entries for that key on the inputs the reference ran on}.  A new reference (caller decrefs),
  * or NULL with why (no box in this process, a refused or costly shape, an
  * unknown distribution, an object that would not load).
  */
 json_t *problem_judge_values(const char *so_path, const char *name, const json_t *shape, const char *role,
+			     const char *focus_key,
 			     const char *dist, uint64_t seed, int dtype, json_t *inputs, struct strbuf *why);
 /* The combined judge_run_sha256 of roles ([{"role", "sha256"}], in
  * order) into out: a hash over "ROLE SHA256" lines, "nondeterministic"
@@ -389,6 +393,14 @@ void problem_scramble(void *buf, size_t bytes, uint64_t seed);
  */
 void problem_draw_sha256(float *const *in, const size_t *in_n, int n_in, double *const *out, const size_t *out_n,
 			 int n_out, char in_hex[SHA256_HEX_LEN + 1], char out_hex[SHA256_HEX_LEN + 1]);
+/* The same for a focus's n entries (problem_focus: indices, values,
+ * bounds, every NaN as one pattern), into hex: what a host check with a
+ * focus records as focus_sha256 and a re-judge's box gives for the same
+ * draw and key (red team 264: a focus bent to bounds no output meets
+ * refuted an honest code across builds whose draws and references
+ * agreed). */
+void problem_focus_sha256(const long long *index, const double *value, const double *bound, long long n,
+			  char hex[SHA256_HEX_LEN + 1]);
 
 /*
  * Judge one output under the rule of evident_problem.h.  out: numel

@@ -558,6 +558,7 @@ int problem_judge_run_full(const struct problem *p, const long long *shape, char
 }
 
 json_t *problem_judge_values(const char *so_path, const char *name, const json_t *shape, const char *role,
+			     const char *focus_key,
 			     const char *dist, uint64_t seed, int dtype, json_t *inputs, struct strbuf *why)
 {
 	if (!helper_exe) {
@@ -574,6 +575,8 @@ json_t *problem_judge_values(const char *so_path, const char *name, const json_t
 		json_object_set(jv, "inputs", inputs);
 	else
 		json_object_set_new(jv, "want_inputs", json_true());
+	if (focus_key)
+		json_object_set_new(jv, "focus_key", json_string(focus_key));
 	json_t *j = req ? boxed_call(so_path, req, why) : NULL;
 	json_decref(req);
 	json_t *v = json_object_get(j, "judge_values");
@@ -1293,6 +1296,25 @@ static json_t *judge_values(const struct problem *p, json_t *req)
 		problem_draw_sha256(in, in_n, p->n_inputs, outs, out_n, p->n_outputs, ih, oh);
 		json_object_set_new(x, "check_inputs_sha256", json_string(ih));
 		json_object_set_new(x, "ref_sha256", json_string(oh));
+		/* the focus for the request's key on those inputs, as the
+		 * checker asks it (checker.c judge_captures) */
+		const char *fk = str_at(req, "focus_key");
+		if (fk && strlen(fk) == 16 && strspn(fk, "0123456789abcdef") == 16) {
+			long long *fi = xmalloc(EV_FOCUS_MAX * sizeof(long long));
+			double *fv = xmalloc(EV_FOCUS_MAX * sizeof(double)), *fb = xmalloc(EV_FOCUS_MAX * sizeof(double));
+			long long fn = problem_focus(p, s, dist, dtype, strtoull(fk, NULL, 16), (const float *const *)in, fi,
+						     fv, fb);
+			if (fn > 0) {
+				char fh[SHA256_HEX_LEN + 1];
+				problem_focus_sha256(fi, fv, fb, fn, fh);
+				json_object_set_new(x, "focus_sha256", json_string(fh));
+			} else {
+				json_object_set_new(x, "focus_sha256", json_string(fn == 0 ? "none" : "invalid"));
+			}
+			free(fi);
+			free(fv);
+			free(fb);
+		}
 	}
 	json_t *vals = json_array();
 	for (int t = 0; t < p->n_outputs; t++) {

@@ -101,6 +101,9 @@ struct rec_check {
 	/* a host check's inputs and reference outputs, by hash
 	 * (backends/problem.h problem_draw_sha256); NULL where not recorded */
 	const char *inputs_sha256, *ref_sha256;
+	/* and, where its problem judged entries one by one, the focus's key
+	 * (16 hex digits) and its entries by hash (problem_focus_sha256) */
+	const char *focus_key, *focus_sha256;
 	/* the entries judged one by one (problems/evident_focus.h): how many,
 	 * how many out of their bounds, the worst error / bound; entries 0 and
 	 * worst NAN where the check had none (and in records before this key) */

@@ -269,6 +269,8 @@ static void read_check(json_t *s, const char *phase, struct rec_check *c)
 	c->pass = gb(s, "pass");
 	c->inputs_sha256 = gs(s, "inputs_sha256");
 	c->ref_sha256 = gs(s, "ref_sha256");
+	c->focus_key = gs(s, "focus_key");
+	c->focus_sha256 = gs(s, "focus_sha256");
 	json_t *f = json_object_get(s, "focus");
 	c->focus_entries = json_is_object(f) ? gi(f, "entries", 0) : 0;
 	c->focus_out = json_is_object(f) ? gi(f, "out", 0) : 0;
@@ -294,6 +296,10 @@ static json_t *write_check(const struct rec_check *c)
 		json_object_set_new(o, "inputs_sha256", json_string(c->inputs_sha256));
 	if (c->ref_sha256)
 		json_object_set_new(o, "ref_sha256", json_string(c->ref_sha256));
+	if (c->focus_key)
+		json_object_set_new(o, "focus_key", json_string(c->focus_key));
+	if (c->focus_sha256)
+		json_object_set_new(o, "focus_sha256", json_string(c->focus_sha256));
 	if (c->focus_entries > 0) /* how close the judged entries came to their bounds (red team 33) */
 		json_object_set_new(o, "focus", json_pack("{s:I, s:I, s:o}", "entries", (json_int_t)c->focus_entries,
 							  "out", (json_int_t)c->focus_out, "worst",

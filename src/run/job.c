@@ -1664,6 +1664,8 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 		k->pass = json_is_true(json_object_get(m, "pass"));
 		k->inputs_sha256 = json_string_value(json_object_get(m, "inputs_sha256"));
 		k->ref_sha256 = json_string_value(json_object_get(m, "ref_sha256"));
+		k->focus_key = json_string_value(json_object_get(m, "focus_key"));
+		k->focus_sha256 = json_string_value(json_object_get(m, "focus_sha256"));
 		/* the checker's entries judged one by one, kept in the record */
 		json_t *f = json_object_get(m, "focus");
 		k->focus_entries = json_is_object(f) ? json_integer_value(json_object_get(f, "entries")) : 0;
