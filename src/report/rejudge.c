@@ -388,6 +388,13 @@ static int judged_as_it_computes(struct query *q, const struct run_record *r, co
  * agree, -1 where it cannot tell (no such run in the store, no object, a
  * box that would not answer).  Kept for the process, by build.
  */
+/* does answer x give want at key k? */
+static int says(json_t *x, const char *k, const char *want)
+{
+	const char *s = json_string_value(json_object_get(x, k));
+	return s && want && !strcmp(s, want);
+}
+
 static int build_box_honest(struct query *q, const char *now_sha)
 {
 	static struct {
@@ -431,17 +438,16 @@ static int build_box_honest(struct query *q, const char *now_sha)
 									"run", ck->focus_key, ck->dist, ck->seed, EV_F32,
 									ins, &why)
 						: NULL;
-		const char *a_in = json_string_value(json_object_get(va, "check_inputs_sha256"));
-		const char *a_ref = json_string_value(json_object_get(va, "ref_sha256"));
-		const char *b_in = json_string_value(json_object_get(vb, "check_inputs_sha256"));
-		const char *b_ref = json_string_value(json_object_get(vb, "ref_sha256"));
-		const char *a_f = json_string_value(json_object_get(va, "focus_sha256"));
-		const char *b_f = json_string_value(json_object_get(vb, "focus_sha256"));
-		if (a_in && a_ref && b_in && b_ref)
-			v = !strcmp(a_in, ck->inputs_sha256) && !strcmp(a_ref, ck->ref_sha256) &&
-			    !strcmp(b_in, ck->inputs_sha256) && !strcmp(b_ref, ck->ref_sha256) &&
-			    (!ck->focus_sha256 || !ck->focus_key ||
-			     (a_f && b_f && !strcmp(a_f, ck->focus_sha256) && !strcmp(b_f, ck->focus_sha256)));
+		/* both answers, each hash as the check recorded it (the focus
+		 * where the check had one) */
+		if (va && vb) {
+			v = 1;
+			for (int k = 0; k < 2; k++) {
+				json_t *x = k ? vb : va;
+				v &= says(x, "check_inputs_sha256", ck->inputs_sha256) && says(x, "ref_sha256", ck->ref_sha256) &&
+				     (!ck->focus_sha256 || !ck->focus_key || says(x, "focus_sha256", ck->focus_sha256));
+			}
+		}
 		json_decref(va);
 		json_decref(vb);
 		json_decref(shape);
