@@ -703,7 +703,7 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	double try_lo, try_hi;
 	value_try_band(want, band_lo, band_hi, &try_lo, &try_hi);
 	size_t n = 0, k = 0, n_out = 0, n_aside = 0, n_weak = 0, n_few = 0, n_stopped = 0, n_its_way = 0, n_cut = 0,
-	       pos = a->q->n;
+	       n_rows_more = 0, pos = a->q->n;
 	struct strbuf out = STRBUF_INIT;
 	const struct batch_record *b = eb;
 	/* the claim's own batch interrupted: a stopped try too, whose stop
@@ -745,6 +745,12 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 		 * (by the claim's name first), else one that did not run cleanly;
 		 * rows the errata set aside are counted, never used */
 		const struct batch_row *x = b == eb ? er : NULL, *bad = NULL, *ok = NULL, *weak_ok = NULL, *weak_bad = NULL;
+		/* every ok row of the code in b, each a vote of its own beside
+		 * x (red team 268: eight rows of one binary in one batch were
+		 * eight draws, and a value claimed of the luckiest row was
+		 * supported while the other seven excluded it, 3 of 3) */
+		const struct batch_row **oks = xcalloc(b->n_rows ? b->n_rows : 1, sizeof(*oks));
+		size_t n_oks = 0;
 		for (size_t i = 0; i < b->n_rows; i++) {
 			const struct batch_row *r = &b->rows[i];
 			struct code_id rid;
@@ -770,6 +776,8 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 				bad = bad ? bad : r;
 			else if (!ok || (r->variant && !strcmp(r->variant, vn) && !(ok->variant && !strcmp(ok->variant, vn))))
 				ok = r;
+			if (r->outcome == OUTCOME_OK)
+				oks[n_oks++] = r;
 		}
 		if (!x)
 			x = ok;
@@ -801,45 +809,59 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 			    audit_same_identity_or_neutral(&rid, &id) && !audit_row_set_aside(a, r))
 				bad = r;
 		}
-		double v, ci[2], lo, hi;
-		int have_ci = 0;
-		struct strbuf w = STRBUF_INIT;
-		/* every batch holds the claim to a band: the stated tolerance,
-		 * else its CI, else the precision written (the rule the claim's
-		 * own batch is held to; red team 49: mean_us, min_us and frac_*
-		 * had no CI and no other batch decided) */
-		if (x && b != eb && query_row_few_processes(b, x)) {
-			/* fewer than STATS_MIN_PROCESSES repeats: no vote (red
-			 * team 122: a value the only 3-repeat batch's CI
-			 * excludes was supported after 4 `--repeats 1` runs,
-			 * and a true one pinned to that batch contradicted by
-			 * 20 of them, 7 of 21 holding it).  Left out, not
-			 * weighed by processes: its band is its one or two
-			 * processes' CI, which says nothing of the variance
-			 * between processes (rule 0b), so three of them are not
-			 * one batch of three repeats either */
-			n_few++;
-		} else if (x && stat_with_ci(a, b, x, stat, &v, ci, &have_ci, &w) == 0 && isfinite(v)) {
-			value_band(tol, pct, amount, ulp, scale, v, ci, have_ci, &lo, &hi);
-			int in = want >= lo && want <= hi;
-			n_weak += from_weak && in;
-			if (!(against_only && in)) {
-				n++;
-				if (in) {
-					k++;
-				} else if (n_out++ < 6) {
-					strbuf_addf(&out, "%s%.4g [%.4g, %.4g] (%s)", out.len ? ", " : "", v, lo, hi,
-						    audit_id_or(b->run_id));
-				}
+		const struct batch_row *first = x;
+		for (size_t vi = 0; vi <= n_oks; vi++) {
+			if (vi > 0) { /* a sibling row of the code: a plain vote */
+				if (oks[vi - 1] == first)
+					continue;
+				x = oks[vi - 1];
+				bad = NULL;
+				against_only = from_weak = 0;
+				n_rows_more++;
 			}
-		} else if (!x && bad) {
-			n++;
-			if (n_out++ < 6)
-				strbuf_addf(&out, "%s%s did not run cleanly: %s (%s)", out.len ? ", " : "",
-					    audit_name_or(bad->variant), bad->outcome_text ? bad->outcome_text : "no outcome",
-					    audit_id_or(b->run_id));
+			double v, ci[2], lo, hi;
+			int have_ci = 0;
+			struct strbuf w = STRBUF_INIT;
+			/* every batch holds the claim to a band: the stated tolerance,
+			 * else its CI, else the precision written (the rule the claim's
+			 * own batch is held to; red team 49: mean_us, min_us and frac_*
+			 * had no CI and no other batch decided) */
+			if (x && (b != eb || vi > 0) && query_row_few_processes(b, x)) {
+				/* fewer than STATS_MIN_PROCESSES repeats: no vote (red
+				 * team 122: a value the only 3-repeat batch's CI
+				 * excludes was supported after 4 `--repeats 1` runs,
+				 * and a true one pinned to that batch contradicted by
+				 * 20 of them, 7 of 21 holding it).  Left out, not
+				 * weighed by processes: its band is its one or two
+				 * processes' CI, which says nothing of the variance
+				 * between processes (rule 0b), so three of them are not
+				 * one batch of three repeats either */
+				n_few++;
+			} else if (x && stat_with_ci(a, b, x, stat, &v, ci, &have_ci, &w) == 0 && isfinite(v)) {
+				value_band(tol, pct, amount, ulp, scale, v, ci, have_ci, &lo, &hi);
+				int in = want >= lo && want <= hi;
+				n_weak += from_weak && in;
+				if (!(against_only && in)) {
+					n++;
+					if (in) {
+						k++;
+					} else if (n_out++ < 6) {
+						strbuf_addf(&out, "%s%.4g [%.4g, %.4g] (%s)", out.len ? ", " : "", v, lo, hi,
+							    audit_id_or(b->run_id));
+					}
+				}
+			} else if (!x && bad) {
+				n++;
+				if (n_out++ < 6)
+					strbuf_addf(&out, "%s%s did not run cleanly: %s (%s)", out.len ? ", " : "",
+						    audit_name_or(bad->variant), bad->outcome_text ? bad->outcome_text : "no outcome",
+						    audit_id_or(b->run_id));
+			}
+			strbuf_release(&w);
+			if (!x)
+				break;
 		}
-		strbuf_release(&w);
+		free(oks);
 		/* every batch of the code, reproductions included (red team
 		 * 49: a value pinned to the luckiest of 10 reproductions was
 		 * weighed against the original alone, "1 of 2") */
@@ -916,6 +938,10 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	if (n_its_way)
 		strbuf_addf(msg, "; %zu interrupted tr%s of the code, every run inside [%.6g, %.6g], left out", n_its_way,
 			    n_its_way == 1 ? "y" : "ies", try_lo, try_hi);
+	if (n_rows_more)
+		strbuf_addf(msg, "; each row of the code in a batch counted as a batch (%zu row(s) beside the one "
+				 "each batch gave first)",
+			    n_rows_more);
 	if (n_few)
 		strbuf_addf(msg, "; %zu batch(es) of the code of fewer than %d repeats left out (no vote: the variance "
 				 "between processes is unknown)",
