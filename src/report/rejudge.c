@@ -71,6 +71,7 @@ struct gap {
 	 * build's draw, by hash (problem_focus_sha256), "none" where a build
 	 * has no focus there; "" where not asked or not answered */
 	char focus_a[SHA256_HEX_LEN + 1], focus_b[SHA256_HEX_LEN + 1];
+	double tol_a[3]; /* the failing build's own rule there, as its box gives it */
 };
 
 /* one question's answer, kept for the process */
@@ -181,17 +182,19 @@ static char *kept_object(struct query *q, const char *sha)
 /* The gap between build a's (r's) and build b's references at r's shape
  * (role "extra": a's extra shape of it), both on the inputs a draws for
  * distribution dist from seed, and how far b's own draw is from them;
- * g->ok 0 where either gave none.  Kept for the process. */
+ * with b_draws, both on the inputs b draws, and how far a's draw is from
+ * them; g->ok 0 where either gave none.  Kept for the process. */
 static void gap_at(struct query *q, const struct run_record *r, const char *b_sha, const char *role,
-		   const char *dist, uint64_t seed, const char *focus_key, struct gap *g)
+		   const char *dist, uint64_t seed, const char *focus_key, int b_draws, struct gap *g)
 {
 	memset(g, 0, sizeof(*g));
 	if (!dist)
 		return;
 	const char *a_sha = r->problem.plugin_sha256;
 	struct strbuf key = STRBUF_INIT;
-	strbuf_addf(&key, "%s %s %s %s %s %s %llu %s", a_sha, b_sha, role, r->problem.name,
-		    r->problem.dtype ? r->problem.dtype : "", dist, (unsigned long long)seed, focus_key ? focus_key : "-");
+	strbuf_addf(&key, "%s %s %s %s %s %s %llu %s %d", a_sha, b_sha, role, r->problem.name,
+		    r->problem.dtype ? r->problem.dtype : "", dist, (unsigned long long)seed, focus_key ? focus_key : "-",
+		    b_draws);
 	for (size_t i = 0; i < r->problem.n_dims && i < 8; i++)
 		strbuf_addf(&key, " %lld", r->problem.dims[i]);
 	for (size_t i = 0; i < n_memo; i++)
@@ -210,17 +213,27 @@ static void gap_at(struct query *q, const struct run_record *r, const char *b_sh
 	struct strbuf why = STRBUF_INIT;
 	json_t *va = NULL, *vb = NULL;
 	if (pa && pb && dtype > 0) {
-		va = problem_judge_values(pa, r->problem.name, shape, role, focus_key, dist, seed, dtype, NULL, &why);
-		/* b at the very shape, on the very inputs, a judged with */
-		json_t *ins = json_object_get(va, "inputs");
+		/* the drawing build first, then the other at the very shape,
+		 * on the very inputs */
+		json_t *v1 = problem_judge_values(b_draws ? pb : pa, r->problem.name, shape, role, focus_key, dist, seed,
+						  dtype, NULL, &why);
+		json_t *ins = json_object_get(v1, "inputs"), *v2 = NULL;
 		if (json_is_array(ins))
-			vb = problem_judge_values(pb, r->problem.name, json_object_get(va, "shape"), "run", focus_key, dist, seed,
-						  dtype, ins, &why);
+			v2 = problem_judge_values(b_draws ? pa : pb, r->problem.name, json_object_get(v1, "shape"), "run",
+						  focus_key, dist, seed, dtype, ins, &why);
+		va = b_draws ? v2 : v1;
+		vb = b_draws ? v1 : v2;
+		if (!va || !vb) {
+			json_decref(v1);
+			json_decref(v2);
+			va = vb = NULL;
+		}
 	}
 	if (va && vb) {
 		double ta[3], tb[3];
 		tol_of(va, ta);
 		tol_of(vb, tb);
+		memcpy(g->tol_a, ta, sizeof(ta));
 		g->ok = 1;
 		for (int k = 0; k < 3; k++) {
 			g->tol[k] = isfinite(ta[k]) && isfinite(tb[k]) ? (ta[k] > tb[k] ? ta[k] : tb[k]) : NAN;
@@ -235,7 +248,7 @@ static void gap_at(struct query *q, const struct run_record *r, const char *b_sh
 		const char *fb = json_string_value(json_object_get(vb, "focus_sha256"));
 		snprintf(g->focus_a, sizeof(g->focus_a), "%s", fa ? fa : "");
 		snprintf(g->focus_b, sizeof(g->focus_b), "%s", fb ? fb : "");
-		const char *fg = json_string_value(json_object_get(vb, "fill_gap"));
+		const char *fg = json_string_value(json_object_get(b_draws ? va : vb, "fill_gap"));
 		g->fill_gap = fg ? strtod(fg, NULL) : NAN;
 		g->ok &= !isnan(g->fill_gap);
 		if (g->ok)
@@ -294,13 +307,13 @@ static int check_stands(struct query *q, const struct run_record *r, const char 
 		 * alike, whatever the whole outputs' gap (red team 264's
 		 * launder: a reference moved by 1e-10 cleared a failure only the
 		 * focus caught, validated supported 2 of 2) */
-		gap_at(q, r, now_sha, role, c->dist, c->seed, c->focus_key, &g);
+		gap_at(q, r, now_sha, role, c->dist, c->seed, c->focus_key, 0, &g);
 		if (g.ok && g.focus_a[0] && g.focus_b[0])
 			focus_same = strlen(g.focus_a) == SHA256_HEX_LEN && !strcmp(g.focus_a, g.focus_b);
 		if (focus_same == 1)
 			return 1;
 	}
-	gap_at(q, r, now_sha, role, c->dist, fresh_seed, NULL, &g);
+	gap_at(q, r, now_sha, role, c->dist, fresh_seed, NULL, 0, &g);
 	if (!g.ok)
 		return -1;
 	if (!(g.fill_gap <= SAME_FILL_GAP))
@@ -320,10 +333,24 @@ static int check_stands(struct query *q, const struct run_record *r, const char 
 	 * recorded inputs alone, which the store shows, does not) */
 	if (fails_by_margin(c, g.tol, FRESH_MARGIN * g.rd2, FRESH_MARGIN * g.rdm))
 		return 1;
+	/* two fills that differ in their bits: the current build can tell
+	 * the failing build's draw from its own, and bend on it alone (red
+	 * team 266's tag: the low bit of 32 inputs set in its own draws, the
+	 * reference doubled on any draw without it, validated and faster
+	 * supported and eval promoting 3 of 3; build_box_honest holds it on
+	 * its own draws only).  So on its own draw too: the failure stands
+	 * where the gap there cannot explain it either */
+	if (g.fill_gap != 0) {
+		struct gap gb;
+		gap_at(q, r, now_sha, role, c->dist, fresh_seed, NULL, 1, &gb);
+		if (gb.ok && gb.fill_gap <= SAME_FILL_GAP &&
+		    fails_by_margin(c, gb.tol, FRESH_MARGIN * gb.rd2, FRESH_MARGIN * gb.rdm))
+			return 1;
+	}
 	if (!own_too)
 		return 0;
 	struct gap own;
-	gap_at(q, r, now_sha, role, c->dist, c->seed, c->focus_key, &own);
+	gap_at(q, r, now_sha, role, c->dist, c->seed, c->focus_key, 0, &own);
 	if (!own.ok)
 		return -1;
 	return fails_by_margin(c, own.tol, own.rd2, own.rdm);
@@ -345,6 +372,20 @@ static int check_stands(struct query *q, const struct run_record *r, const char 
  * not its draw or reference, is not told: it runs in the checker's
  * process.)
  */
+/* is t (atol, rtol, rel_l2) the problem's own rule r recorded?  1 where
+ * r recorded none (records before it) */
+static int rule_is(const double t[3], const struct run_record *r)
+{
+	const double rec[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
+	for (int k = 0; k < 3; k++) {
+		if (!isfinite(rec[k]))
+			continue;
+		if (!isfinite(t[k]) || fabs(t[k] - rec[k]) > 1e-9 * fabs(rec[k]))
+			return 0;
+	}
+	return 1;
+}
+
 static int judged_as_it_computes(struct query *q, const struct run_record *r, const char *now_sha,
 				 const struct rec_check *const *failed, size_t n_failed)
 {
@@ -359,10 +400,16 @@ static int judged_as_it_computes(struct query *q, const struct run_record *r, co
 			continue;
 		struct gap own;
 		gap_at(q, r, now_sha, c->phase && !strcmp(c->phase, "shape") ? "extra" : "run", c->dist, c->seed,
-		       c->focus_key, &own);
+		       c->focus_key, 0, &own);
 		if (own.ok && ((c->inputs_sha256 && own.in_sha[0] && strcmp(c->inputs_sha256, own.in_sha)) ||
 			       (c->ref_sha256 && own.ref_sha[0] && strcmp(c->ref_sha256, own.ref_sha)) ||
 			       (c->focus_sha256 && c->focus_key && strcmp(c->focus_sha256, own.focus_a))))
+			return 0;
+		/* and the rule: the run recorded the problem's own rule as the
+		 * runner asked it; its box, asked for the same, must give it
+		 * (red team 266's tolden: 1e-9 to the runner, 1e-5 in every
+		 * re-judge box, an honest code refuted 3 of 3) */
+		if (own.ok && !(c->phase && !strcmp(c->phase, "shape")) && !rule_is(own.tol_a, r))
 			return 0;
 		if (c->nan_count > 0 || c->unwritten > 0 || !isfinite(c->ref_scale))
 			continue;
@@ -446,6 +493,9 @@ static int build_box_honest(struct query *q, const char *now_sha)
 				json_t *x = k ? vb : va;
 				v &= says(x, "check_inputs_sha256", ck->inputs_sha256) && says(x, "ref_sha256", ck->ref_sha256) &&
 				     (!ck->focus_sha256 || !ck->focus_key || says(x, "focus_sha256", ck->focus_sha256));
+				double t[3];
+				tol_of(x, t);
+				v &= rule_is(t, mine); /* and the rule its run recorded */
 			}
 		}
 		json_decref(va);
