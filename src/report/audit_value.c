@@ -745,12 +745,6 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 		 * (by the claim's name first), else one that did not run cleanly;
 		 * rows the errata set aside are counted, never used */
 		const struct batch_row *x = b == eb ? er : NULL, *bad = NULL, *ok = NULL, *weak_ok = NULL, *weak_bad = NULL;
-		/* every ok row of the code in b, each a vote of its own beside
-		 * x (red team 268: eight rows of one binary in one batch were
-		 * eight draws, and a value claimed of the luckiest row was
-		 * supported while the other seven excluded it, 3 of 3) */
-		const struct batch_row **oks = xcalloc(b->n_rows ? b->n_rows : 1, sizeof(*oks));
-		size_t n_oks = 0;
 		for (size_t i = 0; i < b->n_rows; i++) {
 			const struct batch_row *r = &b->rows[i];
 			struct code_id rid;
@@ -776,8 +770,6 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 				bad = bad ? bad : r;
 			else if (!ok || (r->variant && !strcmp(r->variant, vn) && !(ok->variant && !strcmp(ok->variant, vn))))
 				ok = r;
-			if (r->outcome == OUTCOME_OK)
-				oks[n_oks++] = r;
 		}
 		if (!x)
 			x = ok;
@@ -809,14 +801,39 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 			    audit_same_identity_or_neutral(&rid, &id) && !audit_row_set_aside(a, r))
 				bad = r;
 		}
-		const struct batch_row *first = x;
-		for (size_t vi = 0; vi <= n_oks; vi++) {
-			if (vi > 0) { /* a sibling row of the code: a plain vote */
-				if (oks[vi - 1] == first)
-					continue;
-				x = oks[vi - 1];
-				bad = NULL;
-				against_only = from_weak = 0;
+		/* every other row of the code in b, each a vote of its own
+		 * beside the first (red team 268: eight rows of one binary in
+		 * one batch were eight draws, and a value claimed of the
+		 * luckiest was supported while the other seven excluded it, 3 of
+		 * 3; red team 270: the same with eight echo-neutral builds, and
+		 * with rows of the code that did not run cleanly beside ok
+		 * ones): an ok row of the same object a plain vote, one of the
+		 * same echo-neutral object or loaded image a vote only against
+		 * (as above), a row that did not run cleanly a vote against */
+		const struct batch_row *first = x ? x : bad;
+		struct extra_row {
+			const struct batch_row *r;
+			int ok, neutral;
+		} *ex = xcalloc(b->n_rows ? b->n_rows : 1, sizeof(*ex));
+		size_t n_ex = 0;
+		for (size_t i = 0; first && i < b->n_rows; i++) {
+			const struct batch_row *r = &b->rows[i];
+			struct code_id rid;
+			if (r == er || r == first || !audit_row_counts(a, r) || audit_row_set_aside(a, r) ||
+			    !code_identity(a->q, r, &rid))
+				continue;
+			int strict = audit_same_identity(&rid, &id);
+			if (!strict && !audit_same_identity_or_neutral(&rid, &id))
+				continue;
+			ex[n_ex++] = (struct extra_row){ r, r->outcome == OUTCOME_OK, !strict };
+		}
+		for (size_t vi = 0; vi <= n_ex; vi++) {
+			if (vi > 0) {
+				const struct extra_row *e = &ex[vi - 1];
+				x = e->ok ? e->r : NULL;
+				bad = e->ok ? NULL : e->r;
+				against_only = e->ok && e->neutral;
+				from_weak = 0;
 				n_rows_more++;
 			}
 			double v, ci[2], lo, hi;
@@ -858,10 +875,8 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 						    audit_id_or(b->run_id));
 			}
 			strbuf_release(&w);
-			if (!x)
-				break;
 		}
-		free(oks);
+		free(ex);
 		/* every batch of the code, reproductions included (red team
 		 * 49: a value pinned to the luckiest of 10 reproductions was
 		 * weighed against the original alone, "1 of 2") */
