@@ -193,12 +193,14 @@ int problem_judge_run_full(const struct problem *p, const long long *shape, char
  * they were), "outputs", "tolerance", "check_inputs_sha256" and
  * "ref_sha256" (problem_draw_sha256), and with focus_key (16 hex digits,
  * or NULL) "focus_sha256" where the problem has a focus there: its
- * entries for that key on the inputs the reference ran on}.  A new reference (caller decrefs),
+ * entries for that key on the inputs the reference ran on}; with
+ * hashes_only (and no inputs) no inputs or outputs, and no limit on
+ * their number.  A new reference (caller decrefs),
  * or NULL with why (no box in this process, a refused or costly shape, an
  * unknown distribution, an object that would not load).
  */
 json_t *problem_judge_values(const char *so_path, const char *name, const json_t *shape, const char *role,
-			     const char *focus_key,
+			     const char *focus_key, int hashes_only,
 			     const char *dist, uint64_t seed, int dtype, json_t *inputs, struct strbuf *why);
 /* The combined judge_run_sha256 of roles ([{"role", "sha256"}], in
  * order) into out: a hash over "ROLE SHA256" lines, "nondeterministic"

@@ -558,7 +558,7 @@ int problem_judge_run_full(const struct problem *p, const long long *shape, char
 }
 
 json_t *problem_judge_values(const char *so_path, const char *name, const json_t *shape, const char *role,
-			     const char *focus_key,
+			     const char *focus_key, int hashes_only,
 			     const char *dist, uint64_t seed, int dtype, json_t *inputs, struct strbuf *why)
 {
 	if (!helper_exe) {
@@ -577,6 +577,8 @@ json_t *problem_judge_values(const char *so_path, const char *name, const json_t
 		json_object_set_new(jv, "want_inputs", json_true());
 	if (focus_key)
 		json_object_set_new(jv, "focus_key", json_string(focus_key));
+	if (hashes_only)
+		json_object_set_new(jv, "hashes_only", json_true());
 	json_t *j = req ? boxed_call(so_path, req, why) : NULL;
 	json_decref(req);
 	json_t *v = json_object_get(j, "judge_values");
@@ -1200,8 +1202,15 @@ static json_t *judge_values(const struct problem *p, json_t *req)
 		n_in += problem_tensor_numel(p, t, s);
 	for (int t = 0; t < p->n_outputs; t++)
 		n_out += problem_tensor_numel(p, p->n_inputs + t, s);
-	if (!(d->flops(s) <= JUDGE_VALUES_MAX_FLOPS) || n_in + n_out > JUDGE_VALUES_MAX_ENTRIES)
+	/* "hashes_only": the draw, reference, focus and rule by hash alone,
+	 * no values, so no limit on the entries (red team 269: past 2^20 of
+	 * them no hash was ever held against a check, and a bend in the
+	 * checker only refuted an honest code 3 of 3) */
+	int hashes_only = json_is_true(json_object_get(req, "hashes_only"));
+	if (!(d->flops(s) <= JUDGE_VALUES_MAX_FLOPS) || (!hashes_only && n_in + n_out > JUDGE_VALUES_MAX_ENTRIES))
 		return json_pack("{s:s}", "error", "too costly a shape");
+	if (hashes_only && given)
+		return json_pack("{s:s}", "error", "a bad request");
 	if (given && json_array_size(given) != n_in)
 		return json_pack("{s:s}", "error", "the given inputs are not the shape's");
 	uint64_t seed = strtoull(seed_s, NULL, 0);
@@ -1259,7 +1268,7 @@ static json_t *judge_values(const struct problem *p, json_t *req)
 				worst = g;
 		}
 		json_object_set_new(x, "fill_gap", dbl(worst));
-	} else if (json_is_true(json_object_get(req, "want_inputs"))) {
+	} else if (!hashes_only && json_is_true(json_object_get(req, "want_inputs"))) {
 		json_t *ins = json_array();
 		for (int t = 0; t < p->n_inputs; t++) {
 			size_t n = problem_tensor_numel(p, t, s);
@@ -1317,7 +1326,7 @@ static json_t *judge_values(const struct problem *p, json_t *req)
 		}
 	}
 	json_t *vals = json_array();
-	for (int t = 0; t < p->n_outputs; t++) {
+	for (int t = 0; !hashes_only && t < p->n_outputs; t++) {
 		size_t n = problem_tensor_numel(p, p->n_inputs + t, s);
 		for (size_t i = 0; i < n; i++)
 			json_array_append_new(vals, dbl(outs[t][i]));
