@@ -88,6 +88,15 @@ static double dbl_at(json_t *a, size_t i)
 	return s ? strtod(s, NULL) : NAN;
 }
 
+/* p's shape as a JSON array of its keys' values (a new reference) */
+static json_t *dims_json(const struct rec_problem *p)
+{
+	json_t *shape = json_array();
+	for (size_t i = 0; i < p->n_dims && i < 8; i++)
+		json_array_append_new(shape, json_integer(p->dims[i]));
+	return shape;
+}
+
 /* the gap between reference outputs a (the failing build's) and b */
 static void gap_of(json_t *a, json_t *b, struct gap *g)
 {
@@ -206,9 +215,7 @@ static void gap_at(struct query *q, const struct run_record *r, const char *b_sh
 	/* each object checked against its name, and loaded from a private
 	 * copy of the bytes checked */
 	char *pa = kept_object(q, a_sha), *pb = pa ? kept_object(q, b_sha) : NULL;
-	json_t *shape = json_array();
-	for (size_t i = 0; i < r->problem.n_dims && i < 8; i++)
-		json_array_append_new(shape, json_integer(r->problem.dims[i]));
+	json_t *shape = dims_json(&r->problem);
 	int dtype = dtype_from_name(r->problem.dtype ? r->problem.dtype : "fp32");
 	struct strbuf why = STRBUF_INIT;
 	json_t *va = NULL, *vb = NULL;
@@ -382,9 +389,7 @@ static json_t *box_hashes(struct query *q, const struct run_record *r, const cha
 	char *path = dist ? kept_object(q, sha) : NULL;
 	if (!path)
 		return NULL;
-	json_t *shape = json_array();
-	for (size_t i = 0; i < r->problem.n_dims && i < 8; i++)
-		json_array_append_new(shape, json_integer(r->problem.dims[i]));
+	json_t *shape = dims_json(&r->problem);
 	struct strbuf why = STRBUF_INIT;
 	json_t *v = problem_judge_values(path, r->problem.name, shape, role, focus_key, 1, dist, seed, EV_F32, NULL, &why);
 	json_decref(shape);
@@ -515,9 +520,7 @@ static int build_box_honest(struct query *q, const char *now_sha)
 	int v = -1;
 	char *pb = ck ? kept_object(q, now_sha) : NULL;
 	if (pb) {
-		json_t *shape = json_array();
-		for (size_t i = 0; i < mine->problem.n_dims && i < 8; i++)
-			json_array_append_new(shape, json_integer(mine->problem.dims[i]));
+		json_t *shape = dims_json(&mine->problem);
 		struct strbuf why = STRBUF_INIT;
 		json_t *va = problem_judge_values(pb, mine->problem.name, shape, "run", ck->focus_key, 0, ck->dist, ck->seed,
 						  EV_F32, NULL, &why);

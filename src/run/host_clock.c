@@ -1837,8 +1837,9 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		 * sample), on CPUs nobody can read now: what ran outside the
 		 * listed threads' CPUs may be its (host_clock_cpu_floor_gone) */
 		int gone_floor = 0;
-		if (own_cpus < cpus && isfinite(tt.cpu_all) && isfinite(tt.ran_sum_us) &&
-		    tt.cpu_all - tt.ran_sum_us > HOST_GONE_CPU_US + HOST_GONE_CPU_REL * tt.cpu_all) {
+		int gone = isfinite(tt.cpu_all) && isfinite(tt.ran_sum_us) &&
+			   tt.cpu_all - tt.ran_sum_us > HOST_GONE_CPU_US + HOST_GONE_CPU_REL * tt.cpu_all;
+		if (own_cpus < cpus && gone) {
 			cpu_set_t mine, outside;
 			if (sched_getaffinity(0, sizeof(mine), &mine) == 0) {
 				CPU_ZERO(&outside);
@@ -1913,8 +1914,6 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		double least = tt.cpu_all / own_cpus;
 		if (isfinite(tt.ran_max_us) && !(least >= tt.ran_max_us))
 			least = tt.ran_max_us;
-		int gone = isfinite(tt.cpu_all) && isfinite(tt.ran_sum_us) &&
-			   tt.cpu_all - tt.ran_sum_us > HOST_GONE_CPU_US + HOST_GONE_CPU_REL * tt.cpu_all;
 		/* At its most a sample's work is its wall: no wait is taken
 		 * off.  The least time undercounts a launch that waited in a
 		 * join while its own thread worked (red team 219's gone2: the
