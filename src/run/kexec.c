@@ -31,6 +31,12 @@ const struct kexec kexec_in_process = { .name = "in_process", .trust = "host", .
 				    .prepare = in_process_prepare };
 const struct kexec kexec_planner = { .name = "in_process", .trust = "sealed", .view = SANDBOX_VIEW_COPIES,
 				    .prepare = in_process_prepare };
+/* a host kernel's untimed jobs (its seeds and extra shape): the timed
+ * job's view, no live /proc, so that no box of a host kernel reads a
+ * host-wide counter there (red team 267: stat("/proc/self/fd/3") gave the
+ * runner's pipe inode, get_next_ino's, in 10 of 10 extra-shape boxes) */
+const struct kexec kexec_host_in_process = { .name = "in_process", .trust = "host",
+					 .view = SANDBOX_VIEW_COPIES_NO_PROC, .prepare = in_process_prepare };
 
 /* ---- parent_clock: the host backend's timed job ---------------------------- */
 
@@ -389,7 +395,7 @@ const struct kexec *kexec_for(const struct backend *be, const struct job *job, c
 {
 	int main_phase = !strcmp(job->phase, "main");
 	if (!be->uses_gpu)
-		return main_phase && job->timing ? &kexec_parent_clock : &kexec_in_process;
+		return main_phase && job->timing ? &kexec_parent_clock : &kexec_host_in_process;
 	int sealed = trust && !strcmp(trust, "sealed");
 	if ((main_phase || !strcmp(job->phase, "shape")) && sealed)
 		return &kexec_sealed;

@@ -242,7 +242,7 @@ struct kexec {
 	int (*prepare)(struct run_ctx *c, struct wrun *w);
 };
 
-extern const struct kexec kexec_in_process, kexec_parent_clock, kexec_sealed;
+extern const struct kexec kexec_in_process, kexec_host_in_process, kexec_parent_clock, kexec_sealed;
 /* a sealed variant's sanitizers: the main phase's plan, replayed (w->plan set by the caller) */
 extern const struct kexec kexec_replay;
 /* the sealed path's planner: in process (its phase "plan"), in a box of copies */

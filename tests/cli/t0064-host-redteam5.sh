@@ -18,22 +18,24 @@
 # `after` was killed at 3.0 s with 7 samples reported, timeout (its twin
 # `honest` took 2.88 s; 0.5 s on a quiet machine).  So pipe_block runs
 # between the honest two at 30 s, and the steals at the spec's 3 s.
+# Both cheats reopen a descriptor through /proc/self/fd, and no box of a
+# host kernel has a procfs since red team 267: boxed they cannot act (ok,
+# and each says why in its log), so the runner's pipes are tested
+# --unsandboxed, where the reopen works.
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 sed 's/timeout_s: 3}/timeout_s: 30}/; /^  steal[0-9]*: /d' tests/fixtures/specs/host-redteam5.yaml > experiments/rt5.yaml
 grep -q 'timeout_s: 30}' experiments/rt5.yaml && ! grep -q '^  steal' experiments/rt5.yaml || fail "sed host-redteam5.yaml"
-timeout -s KILL 60 "$EVIDENT" run --no-progress experiments/rt5.yaml > "$TEST_TMP/out" 2>&1
+timeout -s KILL 60 "$EVIDENT" run --no-progress --unsandboxed experiments/rt5.yaml > "$TEST_TMP/out" 2>&1
 rc=$?
 [ "$rc" != 137 ] || fail "pipe_block: evident run still ran after 60 s: the runner hung in a write to the worker"
 grep "UNEXPECTED" "$TEST_TMP/out" && fail "pipe_block did not get its expected outcome"
 expect_match "$TEST_TMP/out" "^pipe_block +protocol_violation"
-# (since red team 210 a host box has no /proc: fd 4 cannot be reopened
-# for writing at all, and the cheat's own protocol is what is violated)
 expect_match "$TEST_TMP/out" "pipe_block: protocol_violation - (at the extra shape [^:]*: )?protocol violation: (the worker stopped reading its go|unknown message 'd')"
 expect_match "$TEST_TMP/out" "^honest +ok"
 expect_match "$TEST_TMP/out" "^after +ok"
 # the steals (their baseline, honest, comes along at 3 s, not judged here)
-timeout -s KILL 60 "$EVIDENT" run --no-progress --only steal3 --only steal6 --only steal10 --only steal16 \
+timeout -s KILL 60 "$EVIDENT" run --no-progress --unsandboxed --only steal3 --only steal6 --only steal10 --only steal16 \
 	tests/fixtures/specs/host-redteam5.yaml > "$TEST_TMP/steal" 2>&1
 rc=$?
 [ "$rc" != 137 ] || fail "chan_steal: evident run still ran after 60 s (the job's limit is 3 s): the runner hung in a read of the worker"
@@ -45,4 +47,16 @@ r=$(grep -l '"variant": "pipe_block"' artifacts/runs/*.json | grep -v batch | he
 # are in its log (they sat unread in its stderr pipe while the parent
 # drove its samples, and were dropped at the kill)
 "$EVIDENT" show --log "$(basename "$r" .json)" > "$TEST_TMP/logs" 2>&1
-expect_match "$TEST_TMP/logs" "pipe_block: (filled the parent's pipe with [0-9]+ bytes|cannot reopen fd 4 for writing: No such file or directory)"
+expect_match "$TEST_TMP/logs" "pipe_block: filled the parent's pipe with [0-9]+ bytes"
+# boxed: no /proc/self/fd to reopen, so both compute honestly
+sed 's/timeout_s: 3}/timeout_s: 30}/' tests/fixtures/specs/host-redteam5.yaml > experiments/rt5box.yaml
+"$EVIDENT" run --no-progress --store boxed --only pipe_block --only steal3 experiments/rt5box.yaml > "$TEST_TMP/boxed" 2>&1
+expect_match "$TEST_TMP/boxed" "^pipe_block +ok"
+expect_match "$TEST_TMP/boxed" "^steal3 +ok"
+: > "$TEST_TMP/boxed-logs"
+for r in $(ls boxed/runs | grep -v -- '-batch.json$'); do
+	"$EVIDENT" show --store boxed --log "$(basename "$r" .json)" >> "$TEST_TMP/boxed-logs" 2>&1
+done
+expect_contains "$TEST_TMP/boxed-logs" "pipe_block: cannot reopen fd 4 for writing: No such file or directory"
+expect_contains "$TEST_TMP/boxed-logs" "chan_steal: cannot reopen fd 3 for reading: No such file or directory"
+expect_not_contains "$TEST_TMP/boxed-logs" "took the byte back"
