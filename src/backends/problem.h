@@ -186,16 +186,18 @@ int problem_judge_run_full(const struct problem *p, const long long *shape, char
  * problem name, in a box of its own, at shape (a JSON array of its keys;
  * role "extra": its extra shape of it) and distribution dist: the inputs
  * it draws from seed (rounded to dtype), their hash, and its reference's
- * outputs, exactly ("%a" text), from those inputs, or from inputs where
- * given (another build's draw, as the box returned them), then with
+ * outputs, exactly, from those inputs, or from inputs where given
+ * (another build's draw, the string the box returned them as), then with
  * "fill_gap", how far its own draw is from them.  {"shape", "name",
  * "inputs_sha256", "inputs" (where none were given), "fill_gap" (where
  * they were), "outputs", "tolerance", "check_inputs_sha256" and
  * "ref_sha256" (problem_draw_sha256), and with focus_key (16 hex digits,
  * or NULL) "focus_sha256" where the problem has a focus there: its
  * entries for that key on the inputs the reference ran on}; with
- * hashes_only (and no inputs) no inputs or outputs, and no limit on
- * their number.  A new reference (caller decrefs),
+ * hashes_only (and no inputs) no inputs and outputs "", and no limit on
+ * their number.  "inputs" and "outputs" are strings, their values' bytes
+ * in base64 (b64_encode): the inputs as floats, the outputs as doubles,
+ * tensor after tensor.  A new reference (caller decrefs),
  * or NULL with why (no box in this process, a refused or costly shape, an
  * unknown distribution, an object that would not load).
  */

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -358,6 +359,35 @@ int hex_decode(const char *hx, size_t n, unsigned char *out)
 		out[i] = (unsigned char)(hi << 4 | lo);
 	}
 	return 0;
+}
+
+char *b64_encode(const void *data, size_t n)
+{
+	if (n > (size_t)INT_MAX / 4 * 3)
+		return NULL;
+	char *out = xmalloc((n + 2) / 3 * 4 + 1);
+	EVP_EncodeBlock((unsigned char *)out, data, (int)n);
+	return out;
+}
+
+void *b64_decode(const char *s, size_t *n)
+{
+	size_t len = strlen(s);
+	*n = 0;
+	if (len % 4 || len > (size_t)INT_MAX || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") != len)
+		return NULL;
+	size_t pad = len && s[len - 1] == '=' ? (len > 1 && s[len - 2] == '=' ? 2 : 1) : 0;
+	/* '=' only as the padding at the end */
+	if (memchr(s, '=', len - pad))
+		return NULL;
+	unsigned char *out = xmalloc(len / 4 * 3 + 1);
+	int got = len ? EVP_DecodeBlock(out, (const unsigned char *)s, (int)len) : 0;
+	if (got < 0 || (size_t)got < pad) {
+		free(out);
+		return NULL;
+	}
+	*n = (size_t)got - pad; /* EVP_DecodeBlock counts the padding's zeros */
+	return out;
 }
 
 int sha256_hex(const void *data, size_t n, char out[SHA256_HEX_LEN + 1])

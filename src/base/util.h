@@ -104,6 +104,13 @@ int mkdir_p(const char *path, int mode);
 int path_exists(const char *path);
 int is_dir(const char *path);
 
+/* n bytes as base64 text (no line breaks): a new string the caller
+ * frees; NULL past INT_MAX / 4 * 3 bytes */
+char *b64_encode(const void *data, size_t n);
+/* base64 text s (as b64_encode writes it) decoded: a new buffer the
+ * caller frees, its length in *n; NULL where s is not such text */
+void *b64_decode(const char *s, size_t *n);
+
 /* SHA-256 as 64 lowercase hex chars + NUL. */
 #define SHA256_HEX_LEN 64
 int sha256_hex(const void *data, size_t n, char out[SHA256_HEX_LEN + 1]);

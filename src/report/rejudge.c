@@ -82,10 +82,20 @@ struct gap_memo {
 static struct gap_memo *memo;
 static size_t n_memo;
 
-static double dbl_at(json_t *a, size_t i)
+/* a box's "outputs" (problem_judge_values: doubles in base64) decoded:
+ * a new array the caller frees, its length in *n; NULL where it is not
+ * such a string */
+static double *values_of(json_t *v, size_t *n)
 {
-	const char *s = json_string_value(json_array_get(a, i));
-	return s ? strtod(s, NULL) : NAN;
+	const char *s = json_string_value(v);
+	size_t bytes = 0;
+	double *d = s ? b64_decode(s, &bytes) : NULL;
+	*n = bytes / sizeof(double);
+	if (d && bytes % sizeof(double)) {
+		free(d);
+		d = NULL;
+	}
+	return d;
 }
 
 /* p's shape as a JSON array of its keys' values (a new reference) */
@@ -98,16 +108,19 @@ static json_t *dims_json(const struct rec_problem *p)
 }
 
 /* the gap between reference outputs a (the failing build's) and b */
-static void gap_of(json_t *a, json_t *b, struct gap *g)
+static void gap_of(json_t *ja, json_t *jb, struct gap *g)
 {
-	size_t n = json_array_size(a);
-	if (!json_is_array(a) || n != json_array_size(b)) {
+	size_t n = 0, nb = 0;
+	double *a = values_of(ja, &n), *b = values_of(jb, &nb);
+	if (!a || !b || n != nb) {
+		free(a);
+		free(b);
 		g->ok = 0;
 		return;
 	}
 	double na2 = 0, d2 = 0, amax = 0, dmax = 0;
 	for (size_t i = 0; i < n; i++) {
-		double x = dbl_at(a, i), y = dbl_at(b, i), d;
+		double x = a[i], y = b[i], d;
 		if (isnan(x) && isnan(y))
 			d = 0;
 		else if (!isfinite(x) || !isfinite(y))
@@ -123,6 +136,8 @@ static void gap_of(json_t *a, json_t *b, struct gap *g)
 		if (d > dmax)
 			dmax = d;
 	}
+	free(a);
+	free(b);
 	g->amax = amax;
 	g->rd2 = d2 == 0 ? 0 : na2 > 0 ? sqrt(d2 / na2) : INFINITY;
 	g->rdm = dmax == 0 ? 0 : amax > 0 ? dmax / amax : INFINITY;
@@ -132,7 +147,10 @@ static void tol_of(json_t *v, double t[3])
 {
 	json_t *a = json_object_get(v, "tolerance");
 	for (int k = 0; k < 3; k++)
-		t[k] = json_array_size(a) == 3 ? dbl_at(a, (size_t)k) : NAN;
+	{
+		const char *x = json_string_value(json_array_get(a, (size_t)k));
+		t[k] = json_array_size(a) == 3 && x ? strtod(x, NULL) : NAN;
+	}
 }
 
 /*
@@ -225,7 +243,7 @@ static void gap_at(struct query *q, const struct run_record *r, const char *b_sh
 		json_t *v1 = problem_judge_values(b_draws ? pb : pa, r->problem.name, shape, role, focus_key, 0, dist, seed,
 						  dtype, NULL, &why);
 		json_t *ins = json_object_get(v1, "inputs"), *v2 = NULL;
-		if (json_is_array(ins))
+		if (json_is_string(ins))
 			v2 = problem_judge_values(b_draws ? pa : pb, r->problem.name, json_object_get(v1, "shape"), "run",
 						  focus_key, 0, dist, seed, dtype, ins, &why);
 		va = b_draws ? v2 : v1;
@@ -525,7 +543,7 @@ static int build_box_honest(struct query *q, const char *now_sha)
 		json_t *va = problem_judge_values(pb, mine->problem.name, shape, "run", ck->focus_key, 0, ck->dist, ck->seed,
 						  EV_F32, NULL, &why);
 		json_t *ins = json_object_get(va, "inputs");
-		json_t *vb = json_is_array(ins) ? problem_judge_values(pb, mine->problem.name, json_object_get(va, "shape"),
+		json_t *vb = json_is_string(ins) ? problem_judge_values(pb, mine->problem.name, json_object_get(va, "shape"),
 									"run", ck->focus_key, 0, ck->dist, ck->seed,
 									EV_F32, ins, &why)
 						: NULL;
