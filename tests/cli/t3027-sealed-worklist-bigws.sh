@@ -8,10 +8,10 @@
 # (windows over two zero words are skipped now); bigtry, wlfix's list
 # beside a 4.5 GiB workspace, refused by the try's fixed 4 GiB cap on its
 # copy aside (host memory now takes what half the device's free memory
-# cannot).  Their controls (wlfix, smallws, smalltry) stay ok.  Red team
-# 255's outcomes before the fix are PREDICTED from the code, and this test
-# was written without a GPU (the session's device time was spent): not
-# yet run on one.
+# cannot).  Their controls (wlfix, smallws, smalltry) stay ok.  On an
+# H100 (2026-12-06): before the fix wlist and bigtry launch_failed and
+# bigws timeout (60 s), after it this test passes in 100 s
+# (data/gpu-evidence/h100-session-20261206-1950-t3027-suite.txt).
 . "$REPO/tests/cli/lib.sh"
 plain_pass "a GPU test: the plain build is what a GPU host runs"
 runs_alone_machine "shares the one GPU: another process's kernels beside its timed samples move its medians"
