@@ -239,13 +239,14 @@ static void sched_reset(void)
 	sched_setscheduler(0, SCHED_OTHER, &sp);
 }
 
-/* A child's stdout or stderr is kept up to RUN_KEEP_BYTES and drained
- * past it (a kernel that floods its log must not exhaust the runner's
- * memory or the store: red team log_flood wrote 512 MiB); what was
- * dropped is counted and said at the end. */
-static void keep_capped(struct strbuf *sb, const char *buf, size_t k, unsigned long long *dropped)
+/* A child's stdout or stderr is kept up to cap bytes (RUN_KEEP_BYTES,
+ * or run_opts.out_keep for stdout) and drained past it (a kernel that
+ * floods its log must not exhaust the runner's memory or the store: red
+ * team log_flood wrote 512 MiB); what was dropped is counted and said at
+ * the end. */
+static void keep_capped(struct strbuf *sb, size_t cap, const char *buf, size_t k, unsigned long long *dropped)
 {
-	size_t room = sb->len < RUN_KEEP_BYTES ? RUN_KEEP_BYTES - sb->len : 0;
+	size_t room = sb->len < cap ? cap - sb->len : 0;
 	size_t take = k < room ? k : room;
 	if (take)
 		strbuf_add(sb, buf, take);
@@ -372,11 +373,11 @@ static void keep_output(int i, const char *buf, size_t k, const struct run_opts 
 			unsigned long long *dropped)
 {
 	if (i == 1) {
-		keep_capped(o->err, buf, k, &dropped[1]);
+		keep_capped(o->err, RUN_KEEP_BYTES, buf, k, &dropped[1]);
 		return;
 	}
 	if (o->out)
-		keep_capped(o->out, buf, k, &dropped[0]);
+		keep_capped(o->out, o->out_keep ? o->out_keep : RUN_KEEP_BYTES, buf, k, &dropped[0]);
 	if (o->on_line) {
 		strbuf_add(pending, buf, k);
 		deliver_lines(pending, o);

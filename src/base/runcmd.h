@@ -93,6 +93,7 @@ struct run_opts {
 	double timeout_s;         /* <= 0: none */
 	int merge_stderr;         /* 1: stderr goes into out too */
 	struct strbuf *out;       /* stdout (and stderr if merged), may be NULL */
+	size_t out_keep;          /* 0: stdout kept up to RUN_KEEP_BYTES; else up to this */
 	struct strbuf *err;       /* stderr when not merged, may be NULL (then inherited) */
 	line_fn on_line;          /* optional: stdout lines as they arrive */
 	void *ctx;

@@ -72,6 +72,12 @@ struct gap {
 	 * has no focus there; "" where not asked or not answered */
 	char focus_a[SHA256_HEX_LEN + 1], focus_b[SHA256_HEX_LEN + 1];
 	double tol_a[3]; /* the failing build's own rule there, as its box gives it */
+	/* the current build's box would not answer where the failing
+	 * build's did (an error, "too costly" from its own flops() among
+	 * them): what it will not re-judge, it does not clear (red team 272's
+	 * reftag: a fill tagged by an ulp and a box that refused, validated
+	 * supported 3 of 3 through the fingerprints) */
+	int b_refused;
 };
 
 /* one question's answer, kept for the process */
@@ -248,6 +254,7 @@ static void gap_at(struct query *q, const struct run_record *r, const char *b_sh
 						  focus_key, 0, dist, seed, dtype, ins, &why);
 		va = b_draws ? v2 : v1;
 		vb = b_draws ? v1 : v2;
+		g->b_refused = !vb && (b_draws || va);
 		if (!va || !vb) {
 			json_decref(v1);
 			json_decref(v2);
@@ -315,6 +322,21 @@ static int cmp_excess(const void *x, const void *y)
 	return ea < eb ? 1 : ea > eb ? -1 : 0;
 }
 
+/* A check at the extra shape was judged by the rule the runner got at the
+ * run's shape (job.c hands the checker the problem's rule once a run),
+ * which the run recorded: weighed by that, not by either build's rule at
+ * the extra shape (red team 272's xtol: a build whose rule was 1e-2 where
+ * C is odd, the extra shape's, cleared a cheat failing there at 1e-3,
+ * validated supported 4 of 4, though its own checker failed it). */
+static void rule_of_check(const struct run_record *r, const struct rec_check *c, struct gap *g)
+{
+	const double rec[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
+	if (!(c->phase && !strcmp(c->phase, "shape")) || !isfinite(rec[0]) || !isfinite(rec[1]) || !isfinite(rec[2]))
+		return;
+	memcpy(g->tol, rec, sizeof(rec));
+	g->loosened = 0;
+}
+
 /* 1: check c stands under the current build; 0: it does not; -1: cannot
  * tell.  fresh_seed: the question's draw. */
 static int check_stands(struct query *q, const struct run_record *r, const char *now_sha, const struct rec_check *c,
@@ -340,7 +362,8 @@ static int check_stands(struct query *q, const struct run_record *r, const char 
 	}
 	gap_at(q, r, now_sha, role, c->dist, fresh_seed, NULL, 0, &g);
 	if (!g.ok)
-		return -1;
+		return g.b_refused ? 1 : -1;
+	rule_of_check(r, c, &g);
 	if (!(g.fill_gap <= SAME_FILL_GAP))
 		return 0; /* inputs the current build does not draw */
 	if (g.fill_gap == 0 && g.rd2 <= SAME_JUDGE_GAP && g.rdm <= SAME_JUDGE_GAP)
@@ -368,6 +391,9 @@ static int check_stands(struct query *q, const struct run_record *r, const char 
 	if (g.fill_gap != 0) {
 		struct gap gb;
 		gap_at(q, r, now_sha, role, c->dist, fresh_seed, NULL, 1, &gb);
+		if (!gb.ok && gb.b_refused)
+			return 1;
+		rule_of_check(r, c, &gb);
 		if (gb.ok && gb.fill_gap <= SAME_FILL_GAP &&
 		    fails_by_margin(c, gb.tol, FRESH_MARGIN * gb.rd2, FRESH_MARGIN * gb.rdm))
 			return 1;
@@ -377,44 +403,9 @@ static int check_stands(struct query *q, const struct run_record *r, const char 
 	struct gap own;
 	gap_at(q, r, now_sha, role, c->dist, c->seed, c->focus_key, 0, &own);
 	if (!own.ok)
-		return -1;
+		return own.b_refused ? 1 : -1;
+	rule_of_check(r, c, &own);
 	return fails_by_margin(c, own.tol, own.rd2, own.rdm);
-}
-
-/*
- * Did the failing build judge r's checks by the reference it computes in
- * its box?  A host check records its reference's scale (its largest
- * magnitude, exact; a host check's reference is always the plug-in's
- * float64 one, one launch a check) and, since 2026-12-06 16:40, its
- * inputs and reference outputs by hash, and the build's box, on the
- * check's own draw, must give the same.  0 where one of the first
- * MAX_OWN_DRAWS failed checks differs: a build that judged otherwise in
- * its checker's process than it computes elsewhere (red team 244's
- * ckdeny: exp(1.001 x) where argv names __check, an honest code refuted
- * 3 of 3; red team 261's rot: X's rows rotated by one there, the largest
- * magnitude unmoved, refuted 3 of 3) says nothing by its failures.  1
- * otherwise.  (A build that bends the checker's own memory or report,
- * not its draw or reference, is not told: it runs in the checker's
- * process.)
- */
-/* Build sha's (r's problem's kept object) box answer at r's shape (role
- * "extra": its extra shape) for distribution dist from seed, focus at
- * focus_key: hashes only (problem_judge_values hashes_only), so at any
- * number of entries.  A new reference (caller decrefs) or NULL. */
-static json_t *box_hashes(struct query *q, const struct run_record *r, const char *sha, const char *role,
-			  const char *dist, uint64_t seed, const char *focus_key)
-{
-	char *path = dist ? kept_object(q, sha) : NULL;
-	if (!path)
-		return NULL;
-	json_t *shape = dims_json(&r->problem);
-	struct strbuf why = STRBUF_INIT;
-	json_t *v = problem_judge_values(path, r->problem.name, shape, role, focus_key, 1, dist, seed, EV_F32, NULL, &why);
-	json_decref(shape);
-	strbuf_release(&why);
-	unlink(path);
-	free(path);
-	return v;
 }
 
 /* does answer x give want at key k? */
@@ -438,6 +429,94 @@ static int rule_is(const double t[3], const struct run_record *r)
 	return 1;
 }
 
+/* Build sha's (r's problem's kept object) box answer at r's shape (role
+ * "extra": its extra shape) for distribution dist from seed, focus at
+ * focus_key: hashes only (problem_judge_values hashes_only), so at any
+ * number of entries and FLOPs.  A new reference (caller decrefs), or NULL
+ * with *absent set where the object is not in the store (else the box
+ * would not answer).  Kept for the process. */
+static json_t *box_hashes(struct query *q, const struct run_record *r, const char *sha, const char *role,
+			  const char *dist, uint64_t seed, const char *focus_key, int *absent)
+{
+	static struct {
+		char *key;
+		json_t *v;
+		int absent;
+	} *kept;
+	static size_t n_kept;
+	*absent = 0;
+	if (!dist) {
+		*absent = 1;
+		return NULL;
+	}
+	struct strbuf key = STRBUF_INIT;
+	strbuf_addf(&key, "%s %s %s %s %llu %s", sha, role, r->problem.name, dist, (unsigned long long)seed,
+		    focus_key ? focus_key : "-");
+	for (size_t i = 0; i < r->problem.n_dims && i < 8; i++)
+		strbuf_addf(&key, " %lld", r->problem.dims[i]);
+	for (size_t i = 0; i < n_kept; i++)
+		if (!strcmp(kept[i].key, key.buf)) {
+			strbuf_release(&key);
+			*absent = kept[i].absent;
+			return kept[i].v ? json_incref(kept[i].v) : NULL;
+		}
+	char *path = kept_object(q, sha);
+	json_t *v = NULL;
+	if (!path) {
+		*absent = 1;
+	} else {
+		json_t *shape = dims_json(&r->problem);
+		struct strbuf why = STRBUF_INIT;
+		v = problem_judge_values(path, r->problem.name, shape, role, focus_key, 1, dist, seed, EV_F32, NULL, &why);
+		if (v && json_object_get(v, "error")) {
+			json_decref(v);
+			v = NULL;
+		}
+		json_decref(shape);
+		strbuf_release(&why);
+		unlink(path);
+		free(path);
+	}
+	kept = xrealloc(kept, (n_kept + 1) * sizeof(*kept));
+	kept[n_kept].key = strbuf_detach(&key, NULL);
+	kept[n_kept].v = v ? json_incref(v) : NULL;
+	kept[n_kept++].absent = *absent;
+	return v;
+}
+
+/* does box answer h give check c's hashes (and, but at the extra shape,
+ * whose rule is the run's: rule_of_check, r's rule)? */
+static int hashes_agree(json_t *h, const struct run_record *r, const struct rec_check *c, const char *role)
+{
+	double t[3];
+	tol_of(h, t);
+	return (!c->inputs_sha256 || says(h, "check_inputs_sha256", c->inputs_sha256)) &&
+	       (!c->ref_sha256 || says(h, "ref_sha256", c->ref_sha256)) &&
+	       (!c->focus_sha256 || !c->focus_key || says(h, "focus_sha256", c->focus_sha256)) &&
+	       (!strcmp(role, "extra") || rule_is(t, r));
+}
+
+/*
+ * Did the failing build judge r's checks by the reference it computes in
+ * its box?  A host check records its reference's scale (its largest
+ * magnitude, exact; a host check's reference is always the plug-in's
+ * float64 one, one launch a check) and, since 2026-12-06 16:40, its
+ * inputs and reference outputs by hash, and the build's box, on the
+ * check's own draw, must give the same, for every failed check (the
+ * first MAX_OWN_DRAWS by their values, the rest by hashes alone: red team
+ * 272's mask8 bent its reference everywhere on the stress draws, its
+ * worst failures, and in the checker only on uniform ones past the first
+ * eight, an honest code refuted 3 of 3).  0 where one differs, or where
+ * the build's box will not answer for a check its checker ran (red team
+ * 272's refrot: "too costly" from its own flops(), refuted 3 of 3): a
+ * build that judged otherwise in its checker's process than it computes
+ * elsewhere (red team 244's ckdeny: exp(1.001 x) where argv names
+ * __check, an honest code refuted 3 of 3; red team 261's rot: X's rows
+ * rotated by one there, the largest magnitude unmoved, refuted 3 of 3)
+ * says nothing by its failures.  1 otherwise.  (A build that bends the
+ * checker's own memory or report, not its draw or reference, is not
+ * told: it runs in the checker's process.)
+ */
 static int judged_as_it_computes(struct query *q, const struct run_record *r, const char *now_sha,
 				 const struct rec_check *const *failed, size_t n_failed)
 {
@@ -445,47 +524,44 @@ static int judged_as_it_computes(struct query *q, const struct run_record *r, co
 	 * the spec's dtype, which the box's draw at the dtype would not be) */
 	if (!r->backend || strcmp(r->backend, "host") || (r->problem.dtype && strcmp(r->problem.dtype, "fp32")))
 		return 1;
-	for (size_t i = 0; i < n_failed && i < MAX_OWN_DRAWS; i++) {
+	for (size_t i = 0; i < n_failed; i++) {
 		const struct rec_check *c = failed[i];
 		int hashed = (c->inputs_sha256 && *c->inputs_sha256) || (c->ref_sha256 && *c->ref_sha256);
 		if (!hashed && (c->nan_count > 0 || c->unwritten > 0 || !isfinite(c->ref_scale)))
 			continue;
-		struct gap own;
 		const char *role = c->phase && !strcmp(c->phase, "shape") ? "extra" : "run";
-		gap_at(q, r, now_sha, role, c->dist, c->seed, c->focus_key, 0, &own);
+		struct gap own = { 0 };
+		if (i < MAX_OWN_DRAWS)
+			gap_at(q, r, now_sha, role, c->dist, c->seed, c->focus_key, 0, &own);
 		if (!own.ok) {
-			/* a shape too large for values: the hashes alone (red team
-			 * 269's ckbig: the rotation in the checker only, at R 1024
-			 * x C 1024, refuted an honest code 3 of 3) */
-			json_t *h = box_hashes(q, r, r->problem.plugin_sha256, role, c->dist, c->seed, c->focus_key);
-			int differs = 0;
-			if (h && !json_object_get(h, "error")) {
-				double t[3];
-				tol_of(h, t);
-				differs = (c->inputs_sha256 && !says(h, "check_inputs_sha256", c->inputs_sha256)) ||
-					  (c->ref_sha256 && !says(h, "ref_sha256", c->ref_sha256)) ||
-					  (c->focus_sha256 && c->focus_key && !says(h, "focus_sha256", c->focus_sha256)) ||
-					  (strcmp(role, "extra") && !rule_is(t, r));
-			}
+			/* its hashes alone: past the first checks, or a shape too
+			 * large for values (red team 269's ckbig: the rotation in
+			 * the checker only, at R 1024 x C 1024, refuted an honest
+			 * code 3 of 3) */
+			if (!hashed)
+				continue;
+			int absent = 0;
+			json_t *h = box_hashes(q, r, r->problem.plugin_sha256, role, c->dist, c->seed, c->focus_key, &absent);
+			int differs = h ? !hashes_agree(h, r, c, role) : !absent;
 			json_decref(h);
 			if (differs)
 				return 0;
 			continue;
 		}
-		if (own.ok && ((c->inputs_sha256 && own.in_sha[0] && strcmp(c->inputs_sha256, own.in_sha)) ||
-			       (c->ref_sha256 && own.ref_sha[0] && strcmp(c->ref_sha256, own.ref_sha)) ||
-			       (c->focus_sha256 && c->focus_key && strcmp(c->focus_sha256, own.focus_a))))
+		if ((c->inputs_sha256 && own.in_sha[0] && strcmp(c->inputs_sha256, own.in_sha)) ||
+		    (c->ref_sha256 && own.ref_sha[0] && strcmp(c->ref_sha256, own.ref_sha)) ||
+		    (c->focus_sha256 && c->focus_key && strcmp(c->focus_sha256, own.focus_a)))
 			return 0;
 		/* and the rule: the run recorded the problem's own rule as the
 		 * runner asked it; its box, asked for the same, must give it
 		 * (red team 266's tolden: 1e-9 to the runner, 1e-5 in every
 		 * re-judge box, an honest code refuted 3 of 3) */
-		if (own.ok && !(c->phase && !strcmp(c->phase, "shape")) && !rule_is(own.tol_a, r))
+		if (strcmp(role, "extra") && !rule_is(own.tol_a, r))
 			return 0;
 		if (c->nan_count > 0 || c->unwritten > 0 || !isfinite(c->ref_scale))
 			continue;
 		double want = own.amax > 0 ? own.amax : 1.0;
-		if (own.ok && fabs(want - c->ref_scale) > 1e-9 * (c->ref_scale > 1 ? c->ref_scale : 1))
+		if (fabs(want - c->ref_scale) > 1e-9 * (c->ref_scale > 1 ? c->ref_scale : 1))
 			return 0;
 	}
 	return 1;
@@ -493,32 +569,46 @@ static int judged_as_it_computes(struct query *q, const struct run_record *r, co
 
 /*
  * Does the build now_sha compute in its box what its checker computed?
- * Asked on one of its own host runs' recorded checks (a seed or timed
- * check with its inputs and reference by hash, fp32, at most
- * JUDGE_VALUES' cost): its box draws that check's inputs, then computes
- * its reference on them given back to it, as a re-judge asks it
- * (problem_judge_values with inputs), and both answers must give the
- * recorded hashes.  0 where they do not: a build that tells its box from
- * its checker's process (argv names __problem, not __check: red team
- * 244's open lead) and bends there could clear another build's failures
- * by its box's answers, and its fingerprints are its box's too; its
- * re-judges count for nothing and the failures stand.  1 where they
- * agree, -1 where it cannot tell (no such run in the store, no object, a
- * box that would not answer).  Kept for the process, by build.
+ * Asked on one of its own host runs' recorded checks (one with its inputs
+ * and reference by hash, fp32) of the role asked (role "extra": a check
+ * at its run's extra shape; "run": a seed or timed one) and distribution
+ * dist where it has one (else one of the role, else any): its box draws
+ * that check's inputs, then computes its reference on them given back to
+ * it, as a re-judge asks it (problem_judge_values with inputs), and both
+ * answers must give the recorded hashes.  0 where they do not: a build
+ * that tells its box from its checker's process (argv names __problem,
+ * not __check: red team 244's open lead) and bends there could clear
+ * another build's failures by its box's answers, and its fingerprints are
+ * its box's too; its re-judges count for nothing and the failures stand.
+ * Held at the role and distribution of the failure it would clear (red
+ * team 272: bent at the extra shape only, xbend, or on "large" inputs
+ * only, lbend, a build held on one uniform check at the run's shape
+ * cleared cheats' failures, validated and faster supported and eval
+ * promoting 3 of 3 each).  -2 where such a check is in the store but the
+ * box will not answer for it, even by hashes (red team 272's reftag: a box
+ * that refused every question, and a fill moved by an ulp, cleared a
+ * failure through the fingerprints 3 of 3): as 0.  1 where they agree,
+ * -1 where it cannot tell (no such run in the store, no object).  Kept
+ * for the process, by build, role and distribution.
  */
-static int build_box_honest(struct query *q, const char *now_sha)
+static int build_box_honest(struct query *q, const char *now_sha, const char *role, const char *dist)
 {
 	static struct {
-		char sha[SHA256_HEX_LEN + 1];
+		char *key;
 		int v;
-	} seen[8];
+	} *seen;
 	static size_t n_seen;
+	char *key = xstrfmt("%s %s %s", now_sha, role, dist ? dist : "-");
 	for (size_t i = 0; i < n_seen; i++)
-		if (!strcmp(seen[i].sha, now_sha))
+		if (!strcmp(seen[i].key, key)) {
+			free(key);
 			return seen[i].v;
+		}
 	const struct run_record *mine = NULL;
 	const struct rec_check *ck = NULL;
-	for (size_t i = q->n; i-- > 0 && !ck;) { /* the newest first */
+	int ck_rank = 0; /* 3: role and distribution; 2: role; 1: any */
+	int extra = !strcmp(role, "extra");
+	for (size_t i = q->n; i-- > 0 && ck_rank < 3;) { /* the newest first */
 		const struct record_attrs *at = &q->e[i].a;
 		if (at->is_batch || at->is_search)
 			continue;
@@ -526,40 +616,38 @@ static int build_box_honest(struct query *q, const char *now_sha)
 		if (!r || !r->problem.plugin_sha256 || strcmp(r->problem.plugin_sha256, now_sha) || !r->backend ||
 		    strcmp(r->backend, "host") || (r->problem.dtype && strcmp(r->problem.dtype, "fp32")) || !r->problem.name)
 			continue;
-		for (size_t k = 0; k < r->n_checks && !ck; k++) {
+		for (size_t k = 0; k < r->n_checks && ck_rank < 3; k++) {
 			const struct rec_check *c = &r->checks[k];
-			if (c->phase && (!strcmp(c->phase, "seed") || !strcmp(c->phase, "timed")) && c->dist &&
-			    c->inputs_sha256 && c->ref_sha256) {
+			if (!c->phase || !c->dist || !c->inputs_sha256 || !c->ref_sha256)
+				continue;
+			int is_shape = !strcmp(c->phase, "shape");
+			if (!is_shape && strcmp(c->phase, "seed") && strcmp(c->phase, "timed"))
+				continue;
+			int rank = is_shape == extra ? (dist && !strcmp(c->dist, dist) ? 3 : 2) : 1;
+			if (rank > ck_rank) {
 				mine = r;
 				ck = c;
+				ck_rank = rank;
 			}
 		}
 	}
 	int v = -1;
+	const char *ck_role = ck && !strcmp(ck->phase, "shape") ? "extra" : "run";
 	char *pb = ck ? kept_object(q, now_sha) : NULL;
 	if (pb) {
 		json_t *shape = dims_json(&mine->problem);
 		struct strbuf why = STRBUF_INIT;
-		json_t *va = problem_judge_values(pb, mine->problem.name, shape, "run", ck->focus_key, 0, ck->dist, ck->seed,
-						  EV_F32, NULL, &why);
+		json_t *va = problem_judge_values(pb, mine->problem.name, shape, ck_role, ck->focus_key, 0, ck->dist,
+						  ck->seed, EV_F32, NULL, &why);
 		json_t *ins = json_object_get(va, "inputs");
 		json_t *vb = json_is_string(ins) ? problem_judge_values(pb, mine->problem.name, json_object_get(va, "shape"),
 									"run", ck->focus_key, 0, ck->dist, ck->seed,
 									EV_F32, ins, &why)
 						: NULL;
 		/* both answers, each hash as the check recorded it (the focus
-		 * where the check had one) */
-		if (va && vb) {
-			v = 1;
-			for (int k = 0; k < 2; k++) {
-				json_t *x = k ? vb : va;
-				v &= says(x, "check_inputs_sha256", ck->inputs_sha256) && says(x, "ref_sha256", ck->ref_sha256) &&
-				     (!ck->focus_sha256 || !ck->focus_key || says(x, "focus_sha256", ck->focus_sha256));
-				double t[3];
-				tol_of(x, t);
-				v &= rule_is(t, mine); /* and the rule its run recorded */
-			}
-		}
+		 * where the check had one), and the rule its run recorded */
+		if (va && vb)
+			v = hashes_agree(va, mine, ck, ck_role) && hashes_agree(vb, mine, ck, ck_role);
 		json_decref(va);
 		json_decref(vb);
 		json_decref(shape);
@@ -568,21 +656,17 @@ static int build_box_honest(struct query *q, const char *now_sha)
 		free(pb);
 	}
 	if (ck && v == -1) {
-		/* a shape too large for values: its hashes alone (its own draw;
-		 * the draw handed back needs the values) */
-		json_t *h = box_hashes(q, mine, now_sha, "run", ck->dist, ck->seed, ck->focus_key);
-		if (h && !json_object_get(h, "error")) {
-			double t[3];
-			tol_of(h, t);
-			v = says(h, "check_inputs_sha256", ck->inputs_sha256) && says(h, "ref_sha256", ck->ref_sha256) &&
-			    (!ck->focus_sha256 || !ck->focus_key || says(h, "focus_sha256", ck->focus_sha256)) && rule_is(t, mine);
-		}
+		/* a shape too large for values, or a box that gives none: its
+		 * hashes alone (its own draw; the draw handed back needs the
+		 * values) */
+		int absent = 0;
+		json_t *h = box_hashes(q, mine, now_sha, ck_role, ck->dist, ck->seed, ck->focus_key, &absent);
+		v = h ? hashes_agree(h, mine, ck, ck_role) : absent ? -1 : -2;
 		json_decref(h);
 	}
-	if (n_seen < sizeof(seen) / sizeof(seen[0])) {
-		snprintf(seen[n_seen].sha, sizeof(seen[n_seen].sha), "%s", now_sha);
-		seen[n_seen++].v = v;
-	}
+	seen = xrealloc(seen, (n_seen + 1) * sizeof(*seen));
+	seen[n_seen].key = key;
+	seen[n_seen++].v = v;
 	return v;
 }
 
@@ -600,10 +684,15 @@ int rejudge_counts(struct query *q, const struct run_record *r, const char *now_
 		if (!r->checks[i].pass)
 			failed[n_failed++] = &r->checks[i];
 	/* a current build that computes otherwise in its box than in its
-	 * checker clears nothing (build_box_honest) */
-	if (n_failed && build_box_honest(q, now_sha) == 0) {
-		free(failed);
-		return 1;
+	 * checker, at the role and distribution of a failure, or whose box
+	 * will not say, clears nothing (build_box_honest) */
+	for (size_t i = 0; i < n_failed; i++) {
+		const struct rec_check *c = failed[i];
+		int hb = build_box_honest(q, now_sha, c->phase && !strcmp(c->phase, "shape") ? "extra" : "run", c->dist);
+		if (hb == 0 || hb == -2) {
+			free(failed);
+			return 1;
+		}
 	}
 	qsort(failed, n_failed, sizeof(*failed), cmp_excess);
 	int told = 0, unknown = 0, rc = judged_as_it_computes(q, r, now_sha, failed, n_failed) ? -2 : 0;
