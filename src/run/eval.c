@@ -699,6 +699,10 @@ struct pool_row {
 	double stress;                /* batch_row_stress_slow: over 3x, a cost the time leaves out; else 0 */
 	enum outcome refuted;         /* a run of it whose output the judge refuted under the problem's own
 				       * rule or a looser one (run_refuted), or OUTCOME_OK: none */
+	int few;                      /* fewer than STATS_MIN_PROCESSES repeats (query_row_few_processes) */
+	int small_n;                  /* its comparison with the baseline was small_n ("too few samples") */
+	int all_asked;                /* every run took every sample its fixed timing.samples asked
+				       * (row_took_asked): a small n is the settings', not the kernel's */
 };
 
 struct pool_batch {
@@ -811,6 +815,39 @@ static enum outcome row_refuted(struct query *q, const struct batch_row *row)
 	return o;
 }
 
+/*
+ * Did every run of row take at least the fixed number of timed samples
+ * its settings asked (timing.samples > 0), over all its input
+ * distributions?  Then a "too few samples" comparison is what whoever
+ * ran the batch asked for.  0 where a run took fewer (the time limit, a
+ * timeout or exclusions cut it: the kernel's own doing, red team 273's
+ * dodge to keep counting), asked adaptively, or is not in the store.
+ */
+static int row_took_asked(struct query *q, const struct batch_row *row)
+{
+	const struct run_record **runs;
+	size_t n = query_row_runs(q, row, &runs);
+	int all = n > 0 && n == row->n_runs;
+	for (size_t i = 0; i < n && all; i++) {
+		const struct run_record *r = runs[i];
+		double asked = 0;
+		const char *str;
+		long long took = 0;
+		if (!record_run_setting(r, "timing.samples", &asked, &str) || !(asked > 0)) {
+			all = 0;
+			break;
+		}
+		if (r->n_by_dist)
+			for (size_t k = 0; k < r->n_by_dist; k++)
+				took += r->by_dist[k].n;
+		else
+			took = r->n_samples;
+		all = (double)took >= asked;
+	}
+	free(runs);
+	return all;
+}
+
 static void pool_add(struct eval_pool *p, struct query *q, const struct batch_record *b)
 {
 	size_t at;
@@ -829,6 +866,9 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 	e->base = -1;
 	e->rows = xcalloc(b->n_rows + 1, sizeof(*e->rows));
 	e->n_rows = b->n_rows;
+	int any_small = 0;
+	for (size_t k = 0; k < b->n_rows; k++)
+		any_small |= b->rows[k].have_cmp && b->rows[k].cmp.small_n;
 	for (size_t k = 0; k < b->n_rows; k++) {
 		const struct batch_row *x = &b->rows[k];
 		struct pool_row *r = &e->rows[k];
@@ -847,6 +887,10 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 		r->weak = query_row_weak_judge_why(q, x) != NULL;
 		r->stress = batch_row_stress_slow(b, x);
 		r->refuted = row_refuted(q, x);
+		r->few = query_row_few_processes(b, x);
+		r->small_n = x->have_cmp && x->cmp.small_n;
+		/* read only where a comparison of the batch had too few samples */
+		r->all_asked = any_small && row_took_asked(q, x);
 		if (!code_identity(q, x, &id))
 			continue;
 		r->speed = query_row_speed(q, x);
@@ -923,6 +967,35 @@ static int pool_rows_all(const struct pool_batch *e, const struct code_id *id, c
 	return 1;
 }
 
+/*
+ * Is the verdict of row x against the baseline (x the candidate's row or
+ * the reference's, the other the baseline) no verdict by its batch's own
+ * settings: a side of fewer than STATS_MIN_PROCESSES repeats (rule 0 and
+ * 0b), or "too few samples" where every run of both took every sample a
+ * fixed timing.samples asked (row_took_asked)?  Such a batch says nothing
+ * of the code, for or against, as the audit's rule 0b and its
+ * configurations leave it out (code_configs.c; red team 122).  Red team
+ * 273: two `evident run --repeats 1` pilots of eval's own spec, or a
+ * third party's 2-sample batches, counted as "not faster" and held an
+ * honest 2.4-2.8x candidate whose own batch was faster ("only 1 of 3",
+ * 4 of 4; a search's confirmation 2 of 2).  A decided verdict against
+ * the candidate (slower, no_difference) still counts: only a verdict
+ * that is inconclusive, missing or for the candidate is set aside, so no
+ * candidate escapes a loss by it; an inconclusive verdict on enough
+ * repeats and samples (the measurement's: red team 48's coin) still
+ * counts against, and so does a candidate row that did not end ok.
+ */
+static int pool_by_settings(const struct pool_row *x, const struct pool_row *cand, const struct pool_row *ref)
+{
+	if (!(cand->few || ref->few || (x->small_n && cand->all_asked && ref->all_asked)))
+		return 0;
+	if (!x->verdict || !strcmp(x->verdict, "inconclusive"))
+		return 1;
+	/* decided for the candidate on such a batch (a record from before
+	 * rule 0b): no vote for it either */
+	return !strcmp(x->verdict, x == cand ? "faster" : "slower");
+}
+
 /* Where batch e decides for (ic against ir), 1 with *faster and *verdict
  * (static, or borrowed from e); 0 when it does not: no ok row of ir's
  * code, no row of ic's code that counts, only a row of ic's echo-neutral
@@ -936,9 +1009,11 @@ static int pool_rows_all(const struct pool_batch *e, const struct code_id *id, c
  * reference's verdict turned round; neither, only against: slower where
  * the candidate's median CI lies wholly above the reference's, nothing
  * otherwise (the batch's verdicts are each against its baseline, and CIs
- * apart are no verdict: red team 141). */
+ * apart are no verdict: red team 141).  With settle, a verdict that is no
+ * verdict by the batch's own settings (pool_by_settings) decides nothing
+ * either way. */
 static int pool_decides(const struct pool_batch *e, const struct code_id *ic, const struct code_id *ir, int *faster,
-			const char **verdict)
+			const char **verdict, int settle)
 {
 	const struct pool_row *base = e->base >= 0 ? &e->rows[e->base] : NULL;
 	/* the reference's row by its object (code_same_built_way): red team
@@ -962,6 +1037,8 @@ static int pool_decides(const struct pool_batch *e, const struct code_id *ic, co
 		return 1;
 	}
 	if (ref == base) {
+		if (settle && pool_by_settings(cand, cand, ref))
+			return 0;
 		if (!cand->verdict) {
 			*faster = 0;
 			*verdict = "no comparison";
@@ -978,6 +1055,8 @@ static int pool_decides(const struct pool_batch *e, const struct code_id *ic, co
 	} else if (cand == base) {
 		/* the reference's verdict against the candidate, turned round */
 		const char *v = ref->verdict;
+		if (settle && pool_by_settings(ref, cand, ref))
+			return 0;
 		*faster = v && !strcmp(v, "slower");
 		*verdict = !v ? "no comparison" : !strcmp(v, "slower") ? "faster" : !strcmp(v, "faster") ? "slower" : v;
 		if (*faster && !pool_rows_all(e, ir, ref, "slower"))
@@ -1230,7 +1309,9 @@ static int pool_rerun(void *ctx, const struct batch_record *b)
 		return pool_interrupted_try(e, x->ic, x->ir, x->cand, x->ref);
 	int faster;
 	const char *verdict;
-	return pool_decides(e, x->ic, x->ir, &faster, &verdict);
+	/* a batch left out by its settings (pool_by_settings) is still a
+	 * rerun at this configuration, as before, not another one */
+	return pool_decides(e, x->ic, x->ir, &faster, &verdict, 0);
 }
 
 int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_id, const char *cand, const char *ref,
@@ -1295,7 +1376,10 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 			}
 			faster = 0;
 			verdict = "interrupted";
-		} else if (!pool_decides(e, &rc_row->id, &rr_row->id, &faster, &verdict)) {
+		} else if (!pool_decides(e, &rc_row->id, &rr_row->id, &faster, &verdict, e != eb)) {
+			/* (this batch by its settings, an `eval --repeats 1`,
+			 * still counts as one not faster: its verdict is the
+			 * session's) */
 			continue;
 		} else if (e != eb && !faster && pool_ref_moved(e, rr_row)) {
 			w->n_moved++;

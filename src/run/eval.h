@@ -18,7 +18,10 @@
  * run and batch ids, and whether the build cache already held it.  A
  * candidate is promoted only when its verdict is faster in more than half
  * of the batches of its code against the reference's in the store, this
- * one included (eval_pool_batches): a resubmission is the same evidence.
+ * one included (eval_pool_batches): a resubmission is the same evidence;
+ * an earlier batch that gave no verdict by its own settings (a side of
+ * fewer than 3 repeats, or too few samples as asked) is left out, for
+ * and against (red team 273: one-repeat pilots held honest candidates).
  *
  * Every candidate is an adversary: its source text is written under the
  * runner's own directory (EVAL_SRC_DIR, named by the text's SHA-256, so
