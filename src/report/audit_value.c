@@ -972,6 +972,38 @@ static void value_across_batches(struct actx *a, const struct batch_record *eb, 
 	strbuf_release(&out);
 }
 
+/*
+ * A time or a rate of a code the judge refuted anywhere in the store (a
+ * run of its program, at the problem and dtype at any shape on its
+ * device: code_refuted_run, as a faster claim's faster side and eval's
+ * candidate are held).  Red team 273 row 5: "a code refuted once backs no
+ * speed" held a speedup stated as a value (implied_verdict) but not the
+ * refuted binary's own median_us and GFLOP/s, supported 5 of 5 each
+ * beside it: two medians state the speedup the claim may not, and a rate
+ * counts work whose output the judge refused.  Contradicted: the record
+ * says the code does not do the problem's work, so no time of it is the
+ * time of that work.  1 with why added to msg.
+ */
+static int value_code_refuted(struct actx *a, const struct batch_record *b, const struct run_record *run,
+			      const struct batch_row *row, const char *vn, struct strbuf *msg)
+{
+	struct code_id id;
+	const struct rec_problem *prob = b ? &b->problem : run ? &run->problem : NULL;
+	if (!prob || !row || !code_identity(a->q, row, &id))
+		return 0;
+	const struct run_record *r = code_refuted_run(a->q, prob, &id);
+	if (!r)
+		return 0;
+	const char *how = code_refuted_how(r, &id);
+	strbuf_addf(msg, "; but %s is a code whose output the judge refuted (%s, run %s%s%s%s%s%s): a code refuted "
+			 "once backs no speed, a time or a rate of it no more than a speedup, however its other runs "
+			 "went",
+		    vn, outcome_name(code_run_refuted(r)), audit_id_or(r->run_id), r->batch_id ? " of " : "",
+		    r->batch_id ? r->batch_id : "", how ? "; it is " : "", how ? how : "",
+		    how ? " the refuted run's object, the same program" : "");
+	return 1;
+}
+
 void audit_claim_value(struct actx *a, const struct md_marker *m)
 {
 	static const char *const allowed[] = { "experiment", "variant", "run", "stat", "value", "tol", NULL };
@@ -1133,6 +1165,11 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 		audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, detail.buf);
 		goto out;
 	}
+	/* after the batches' vote, as implied_verdict weighs the history
+	 * after the reruns: a tie there stays unsupported (t0072: a
+	 * reproduction that failed is half the batches of the code) */
+	if (agrees && rate_stat(stat) && value_code_refuted(a, b, run, row, vn, &detail))
+		agrees = 0;
 	/* a time or rate read from a batch of fewer than STATS_MIN_PROCESSES
 	 * processes of the variant: the rule that takes such batches' votes
 	 * away from the others (value_across_batches, red team 122) holds for

@@ -1112,10 +1112,12 @@ static int faster_side_moved(struct actx *a, const struct batch_record *eb, cons
 
 /*
  * The side a faster or slower claim says is faster (fast, named name):
- * a run of its exact object anywhere in the store whose output the judge
+ * a run of its program anywhere in the store (its object, an echo-neutral
+ * twin or a loaded-image copy: red team 273's twinbad and idbad, faster
+ * supported 3 of 3 each by the exact object alone) whose output the judge
  * refuted under the problem's own rule or a looser one (code_refuted_run:
  * a batch's, an interrupted batch's, a killed try's), at the claim's
- * problem and shape on its device.  A code the judge refuted once backs
+ * problem at any shape on its device.  A code the judge refuted once backs
  * no speed, as eval promotes none (red team 227: a kernel wrong at nice
  * 19 and right at nice 18 read "faster ... supported" 3 of 3 on its
  * right batches, while eval held it).  1 with the reason added to msg.
@@ -1129,10 +1131,12 @@ static int faster_side_refuted(struct actx *a, const struct batch_record *eb, co
 	const struct run_record *r = code_refuted_run(a->q, &eb->problem, &fid);
 	if (!r)
 		return 0;
+	const char *how = code_refuted_how(r, &fid);
 	strbuf_addf(msg, "; but %s, the side it says is faster, is a code whose output the judge refuted (%s, run "
-			 "%s%s%s): a code refuted once backs no speed, however its other runs went",
+			 "%s%s%s%s%s%s): a code refuted once backs no speed, however its other runs went",
 		    name, outcome_name(code_run_refuted(r)), audit_id_or(r->run_id), r->batch_id ? " of " : "",
-		    r->batch_id ? r->batch_id : "");
+		    r->batch_id ? r->batch_id : "", how ? "; it is " : "", how ? how : "",
+		    how ? " the refuted run's object, the same program" : "");
 	return 1;
 }
 

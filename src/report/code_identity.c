@@ -968,10 +968,24 @@ const struct run_record *code_refuted_run(struct query *q, const struct rec_prob
 		/* the outcome first: refuted runs are few, an identity costs hashes */
 		if (!r || code_run_refuted(r) == OUTCOME_OK || !same_problem_name(&r->problem, prob) ||
 		    !code_identity_run(r, r->params, r->n_params, &rid) || !rid.dev ||
-		    !id->dev || strcmp(rid.dev, id->dev) || !code_same_built(&rid, id) ||
+		    !id->dev || strcmp(rid.dev, id->dev) || !code_same_program(&rid, id) ||
 		    !code_other_build_counts(q, r, prob))
 			continue;
 		return r;
 	}
 	return NULL;
+}
+
+const char *code_refuted_how(const struct run_record *r, const struct code_id *id)
+{
+	struct code_id rid;
+	if (!code_identity_run(r, r->params, r->n_params, &rid) || code_same_built(&rid, id))
+		return NULL;
+	if (!strcmp(rid.code, id->code))
+		return "the same sources, flags and parameters as";
+	if (same_neutral(&rid, id))
+		return "an echo-neutral twin of";
+	if (same_load(&rid, id))
+		return "a loaded-image copy of";
+	return "the same program as";
 }

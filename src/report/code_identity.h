@@ -365,9 +365,11 @@ int code_orphan_weight(const struct code_orphan *t, int a_cand, const char *want
 enum outcome code_run_refuted(const struct run_record *r);
 /*
  * A run anywhere in the store (a batch's, an interrupted batch's, or one
- * of a try that left runs and no batch record) of code id's object
- * (code_same_built, timed any way: red team 229's waywrong, a wrong run
- * under `cache: cold`, held no `hot` eval) on its device, at prob's
+ * of a try that left runs and no batch record) of code id's program
+ * (code_same_program, as `validated` reads: the same code hash, binary,
+ * echo-neutral object or loaded image, with the same libraries; timed any
+ * way: red team 229's waywrong, a wrong run under `cache: cold`, held no
+ * `hot` eval) on its device, at prob's
  * problem and dtype, at any shape, as `validated` reads (red team 265: a
  * candidate wrong at S=32 was promoted at S=64 by eval and by a search,
  * 3 of 3 each, the same binary) (its plug-in build, or another that
@@ -377,9 +379,24 @@ enum outcome code_run_refuted(const struct run_record *r);
  * confirmation and the audit hold a code so refuted (red team 227: a
  * cheat wrong at nice 19 whose author killed its eval session as the
  * wrong run landed, before the batch record, was promoted 3 of 3; a
- * `faster` claim of it was supported 3 of 3).
+ * `faster` claim of it was supported 3 of 3).  By the program, not the
+ * exact object (red team 273: by code_same_built, an echo-neutral twin,
+ * a SALT the kernel only echoes, or a same-length `#ident` copy of a
+ * code refuted at S=32 was promoted by eval and by a search and its
+ * faster claim supported, 3 of 3 each, while `validated` called the
+ * refuted runs the same code).  The match only ever counts against the
+ * candidate, the side a claim calls faster, or a value claim's code,
+ * whose author could have made the copy, so the wider match denies
+ * nothing honest: two such objects behave apart only where the kernel
+ * reads its own file or echo, which its author wrote.
  */
 const struct run_record *code_refuted_run(struct query *q, const struct rec_problem *prob, const struct code_id *id);
+/*
+ * Why code_refuted_run's r is id's code where it is not id's exact object
+ * (code_same_built): "an echo-neutral twin of", "a loaded-image copy of",
+ * ... (static), for a reader's line; NULL where r ran id's object.
+ */
+const char *code_refuted_how(const struct run_record *r, const struct code_id *id);
 /*
  * Does run r, judged under another build of the problem than prob's (the
  * same problem name and dtype, another plug-in hash), count against its
