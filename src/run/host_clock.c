@@ -424,14 +424,6 @@ double host_clock_late_bound(double sample_us)
 	return rel > HOST_LATE_CPU_US ? rel : HOST_LATE_CPU_US;
 }
 
-double host_clock_stop_credit(double ran_us, unsigned long long slices)
-{
-	if (!slices || !(ran_us > 0))
-		return 0;
-	double mean = ran_us / (double)slices;
-	return mean < HOST_LATE_CPU_THREAD_US ? mean : HOST_LATE_CPU_THREAD_US;
-}
-
 int host_clock_late_escaped(size_t n_late, size_t n)
 {
 	/* at least HOST_LATE_MIN, whatever n: in runs of 2 to 7 timing
@@ -675,7 +667,6 @@ static int go_baselines(struct host_clock *hc, const int *ids, int n, struct sch
 	if ((size_t)n > hc->go_cap) {
 		hc->go_ns = xrealloc(hc->go_ns, (size_t)n * sizeof(unsigned long long));
 		hc->go_wait = xrealloc(hc->go_wait, (size_t)n * sizeof(unsigned long long));
-		hc->go_slices = xrealloc(hc->go_slices, (size_t)n * sizeof(unsigned long long));
 		hc->go_cap = (size_t)n;
 	}
 	for (int i = 0; i < n; i++) {
@@ -683,7 +674,6 @@ static int go_baselines(struct host_clock *hc, const int *ids, int n, struct sch
 		int read = sched_stat_read(hc->pid, ids[i], &ss) > 0;
 		hc->go_ns[i] = read ? ss.run_ns : 0;
 		hc->go_wait[i] = read ? ss.wait_ns : 0;
-		hc->go_slices[i] = read ? ss.slices : 0;
 		if (ids[i] == hc->pid && hc->go_ns[i]) {
 			*leader = ss;
 			have_leader = 1;
@@ -702,13 +692,8 @@ struct thread_waits {
 
 /*
  * What the threads listed by threads_cpu (n of them) other than the
- * leader used in the sample (since the go for a thread known then, its
- * whole life for one made since) over the times it was put on a CPU in it,
- * as the credit for their stops, in us (run_ctx.h: host_clock_stop_credit):
- * each up to HOST_LATE_CPU_THREAD_US.  Not what each used since its
- * listing: the late CPU is read just before the stops are sent (red team
- * 271), and a thread woken into the group stop takes it before the
- * listing reaches it.  The leader's share is
+ * leader used since their baselines, as the credit for their stops, in us
+ * (run_ctx.h): each up to HOST_LATE_CPU_THREAD_US.  The leader's share is
  * round_trip's (leader_late).  A thread that ended gets none.
  * *floor_allow: the CPU floor's allowance for the same threads that were
  * known at the go (known, n_known: go_baselines), what each used in the
@@ -734,7 +719,6 @@ static double threads_credit(struct host_clock *hc, int n, const int *known, int
 			kw++;
 		int was = kw < n_known && known[kw] == hc->st_ids[i];
 		unsigned long long r0 = was ? hc->go_ns[kw] : 0, w0 = was ? hc->go_wait[kw] : 0;
-		unsigned long long s0 = was ? hc->go_slices[kw] : 0;
 		double ran = ss.run_ns > r0 ? (double)(ss.run_ns - r0) / 1e3 : 0.0;
 		double waited = ss.wait_ns > w0 ? (double)(ss.wait_ns - w0) / 1e3 : 0.0;
 		tw->ran_sum_us += ran;
@@ -746,12 +730,9 @@ static double threads_credit(struct host_clock *hc, int n, const int *known, int
 		}
 		double off = wall_us - ran > 0 ? wall_us - ran : 0;
 		tw->wait_us += waited < off ? waited : off;
-		/* its stop's cost: the late CPU counts from just before the stops
-		 * (round_trip's late_cpu0), so each thread's wake into the group stop and its
-		 * own stop lie in it, whenever the listing reached it: its last
-		 * time on a CPU, which its mean one in the sample stands for
-		 * (host_clock_stop_credit) */
-		credit += host_clock_stop_credit(ran, ss.slices > s0 ? ss.slices - s0 : 0);
+		unsigned long long now = ss.run_ns;
+		double used = now > hc->st_ns[i] ? (double)(now - hc->st_ns[i]) / 1e3 : 0.0;
+		credit += used < HOST_LATE_CPU_THREAD_US ? used : HOST_LATE_CPU_THREAD_US;
 		/* the floor's allowance: what it used from the go (ran), for a
 		 * thread known then */
 		if (was && hc->go_ns[kw])
@@ -1059,10 +1040,8 @@ static void worker_cgroup(int pid, int tid, char *buf, size_t n)
 /*
  * One round: go, the done line, the stop.  *us: the parent's time from go
  * to the done line (a timed sample's: to once its stops are sent);
- * *after_us: the worker's CPU from its leader's baseline, read just
- * before a timed sample's stops are sent (red team 271; a null round's:
- * at its done line), to its freeze (NAN when its CPU clock does not
- * read).  With tt (a
+ * *after_us: the worker's CPU from once its stops are
+ * sent to its freeze (NAN when its CPU clock does not read).  With tt (a
  * timed sample: NULL for the null and warm-up rounds) the parent stops the
  * worker first at the done line (the process and its leader, and in a box
  * each thread known at the go by its own signal), ends the sample's time,
@@ -1110,7 +1089,7 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 			return proto_violate(p, "bytes on the channel while the worker was held stopped (a done line "
 						"written after the one the parent read?)");
 	}
-	struct sched_stat lead0 = { 0, 0, 0 }, lb, lf; /* at the go (exact: stopped), the done line, the freeze */
+	struct sched_stat lead0 = { 0, 0, 0 }, lb, la, lf; /* at the go (exact: stopped), the done line, the CPU read, the freeze */
 	int have_lead0 = tt && go_baselines(hc, tt->known, tt->n_known, &lead0), have_lb = 0;
 	/* and still nothing ran, the last thing before the go: the process
 	 * CPU clock is exact while every thread is stopped (those that ended
@@ -1126,7 +1105,6 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 	if (!tt)
 		cpu0 = NAN;
 	double lead_room_us = 0;
-	double late_cpu0 = NAN; /* the worker's CPU just before a timed sample's stops are sent */
 	/* the parent's own wait for a CPU, read before the go and after the
 	 * sample's end: the time is the parent's clock, from its go to its
 	 * stops after it read the done line, so a parent that waited on the
@@ -1196,31 +1174,6 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				 * and stops a thread made since.  A copy beside a
 				 * running worker let a thread's last rows land ahead of
 				 * it (red team 17) */
-				/* the leader's baseline first, before the listing, the
-				 * other threads' baselines and the copy (red team 26's
-				 * crowd256: 2000 idle threads made the parent's own work
-				 * there the room of its leader's kernel-side copy).
-				 * The leader's baseline and the late CPU from here,
-				 * before the stops, the copy, the listing and every
-				 * thread's schedstat: the late CPU
-				 * read after them let a syscall a helper entered before
-				 * the done line (mmap MAP_POPULATE, which a stop does
-				 * not cut short) run on unseen in that room, which a
-				 * crowd of idle threads made milliseconds (red team
-				 * 271's late: ok 9 of 9, 0-2 samples past the bound,
-				 * against escaped_work 7 of 9 without the crowd).  The
-				 * threads' wakes into the group stop now lie in it,
-				 * each credited its own (threads_credit).  Before the
-				 * stops, not after: read after the known threads' own, a
-				 * crowd's stops were mostly taken before it and credited
-				 * all the same (2 ms a sample of room); after the
-				 * process's, red team 12's 15 idle threads took theirs
-				 * in the parent's leader read (a median 53 us of credit
-				 * more than the window held).  It costs the sample's
-				 * time a schedstat read */
-				double wall_lb = (mono_now() - t0) * 1e6;
-				have_lb = have_lead0 && leader_stat(hc, &lb) == 0;
-				late_cpu0 = cpu_us(hc);
 				kill(hc->pid, SIGSTOP);
 				syscall(SYS_tgkill, hc->pid, hc->pid, SIGSTOP);
 				/* boxed, every thread known at the go gets its own stop
@@ -1247,8 +1200,13 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 					for (int t = 0; t < tt->n_known; t++)
 						if (tt->known[t] != hc->pid) /* the leader's is sent */
 							syscall(SYS_tgkill, hc->pid, tt->known[t], SIGSTOP);
+				/* the leader's baseline first, before the listing, the
+				 * other threads' baselines and the copy (red team 26's
+				 * crowd256: 2000 idle threads made the parent's own work
+				 * there the room of its leader's kernel-side copy) */
 				double wall_b = (mono_now() - t0) * 1e6;
 				*us = wall_b;
+				have_lb = have_lead0 && leader_stat(hc, &lb) == 0;
 				/* the outputs as they lie when the sample's time ended,
 				 * copied before the parent's work that grows with the
 				 * worker's threads (their stops, the listing, their
@@ -1274,7 +1232,7 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				if (n_threads >= 0)
 					n_threads = threads_cpu(hc, n_threads);
 				if (have_lb) {
-					lead_room_us = lead_room(&lead0, &lb, wall_lb);
+					lead_room_us = lead_room(&lead0, &lb, wall_b);
 					tt->lead_wait_us = lb.wait_ns >= lead0.wait_ns
 								   ? (double)(lb.wait_ns - lead0.wait_ns) / 1e3
 								   : NAN;
@@ -1284,7 +1242,9 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 			 * (a thread in the kernel, one that does not take its
 			 * stop); what ran before them is charged by the exact
 			 * floor (host_clock_cpu_floor) */
-			*after_us = tt ? late_cpu0 : cpu_us(hc);
+			if (have_lb && leader_stat(hc, &la) < 0)
+				have_lb = 0;
+			*after_us = cpu_us(hc);
 			if (have > dn)
 				return proto_violate(p, "bytes after a sample's done line (a thread writing on the channel?)");
 			break;
@@ -1354,7 +1314,8 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 		tt->ran_max_us = n_threads < 0 ? NAN : tw.ran_max_us;
 		/* the leader: its use in the CPU read's window is its stop, less
 		 * what it did from the done line on beyond its unbooked slice */
-		if (have_lb && isfinite(tt->credit_us) && leader_stat(hc, &lf) == 0 && lf.run_ns >= lb.run_ns) {
+		if (have_lb && isfinite(tt->credit_us) && leader_stat(hc, &lf) == 0 && lf.run_ns >= la.run_ns &&
+		    la.run_ns >= lb.run_ns) {
 			/* its stop wakes every other thread into the group stop,
 			 * about 0.8 to 0.9 us each (red team 13's stop_cost): an
 			 * honest leader beside 300 idle futex sleepers (red team
@@ -1363,7 +1324,7 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 			double late = (double)(lf.run_ns - lb.run_ns) / 1e3 - lead_room_us - HOST_LATE_CPU_THREAD_US -
 				      HOST_LATE_LEADER_PER_THREAD_US * others;
 			tt->leader_late_us = late > 0 ? late : 0;
-			tt->credit_us += (double)(lf.run_ns - lb.run_ns) / 1e3 - tt->leader_late_us;
+			tt->credit_us += (double)(lf.run_ns - la.run_ns) / 1e3 - tt->leader_late_us;
 		} else if (isfinite(tt->credit_us)) {
 			tt->credit_us = NAN; /* no leader reads: the flat credit */
 		}
@@ -2117,8 +2078,7 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 					    (int)HOST_LATE_CPU_THREAD_US, "frac", HOST_LATE_FRAC, "load_busy", busy, "samples_past_bound",
 					    (json_int_t)n_late, "samples_read", (json_int_t)n_read, "samples_timing", (json_int_t)n_timing, "escaped", escaped,
 					    "credit",
-					    "each thread other than the leader: what it used in the sample over the times "
-					    "it was put on a CPU (its schedstat: its stop's share), up to "
+					    "each thread other than the leader: what it used (its schedstat), up to "
 					    "bound_per_thread_us; the leader up to what it can have run since the go and not "
 					    "booked at its baseline (read first: the wall time less what it booked and waited "
 					    "for, at most lead_room_slept_us where it left its CPU in between), plus "
@@ -2223,8 +2183,6 @@ out:
 	hc->go_ns = NULL;
 	free(hc->go_wait);
 	hc->go_wait = NULL;
-	free(hc->go_slices);
-	hc->go_slices = NULL;
 	hc->go_cap = 0;
 	hc->st_ids = NULL;
 	hc->st_ns = NULL;

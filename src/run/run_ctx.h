@@ -205,8 +205,7 @@ struct host_clock {
 	size_t st_cap;               /* freed by host_clock_drive */
 	unsigned long long *go_ns;   /* each thread known at a sample's go: its time on the CPU then (go_baselines), */
 	unsigned long long *go_wait; /* and its run-queue wait then (schedstat, ns); */
-	unsigned long long *go_slices; /* and how many times it was put on a CPU by then (schedstat); */
-	size_t go_cap;               /* all three freed by host_clock_drive */
+	size_t go_cap;               /* both freed by host_clock_drive */
 	unsigned char *snap;         /* the outputs as they were at a sample's done line (round_trip), */
 	size_t snap_bytes;           /* compared with them once the worker is stopped; freed by host_clock_drive */
 	unsigned long long snap_order; /* the sample's secret order of the copy's chunks (prepare: OS randomness) */
@@ -312,14 +311,6 @@ struct host_clock {
  * the CPU is now read after the stops are sent: honest kernels with 0 to
  * 32 idle threads at load 5 had 0 or 1 of about 75 samples past the bound.
  * The load is recorded (after_done.load_busy), the fraction is one. */
-/* A thread's credit for its stop in the late rule (host_clock.c
- * threads_credit): what it ran in the sample (ran_us) over the times it
- * was put on a CPU in it (slices), at most HOST_LATE_CPU_THREAD_US; 0 for
- * none.  Not all it ran: the late CPU is read just before the stops are
- * sent (red team 271), and an idle thread runs twice in a sample, at its
- * SIGCONT and into its stop, so a crowd of 440 idle threads credited all
- * it ran (the cap) had 2.5 ms of room a sample. */
-double host_clock_stop_credit(double ran_us, unsigned long long slices);
 /* 1 when n_late of n timed samples past the bound are escaped work (the
  * rule above), else 0. */
 int host_clock_late_escaped(size_t n_late, size_t n);

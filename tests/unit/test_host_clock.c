@@ -433,23 +433,6 @@ static void test_late_rule(void **state)
 	assert_int_equal(host_clock_late_escaped(3, 10), 0);
 }
 
-/* A thread's stop credit in the late rule: its mean time on a CPU in the
- * sample, capped.  The late CPU is read once the stops are sent (red team
- * 271), so an idle thread's run in the sample is its SIGCONT's slice and
- * its stop's: crediting it all (the cap, 5 us) gave a crowd of 440 idle
- * threads 2.2 ms of room a sample. */
-static void test_stop_credit(void **state)
-{
-	(void)state;
-	assert_true(fabs(host_clock_stop_credit(6.0, 2) - 3.0) < 1e-9); /* idle: resume and stop */
-	assert_true(host_clock_stop_credit(8000.0, 3) == HOST_LATE_CPU_THREAD_US); /* a worker: capped */
-	assert_true(host_clock_stop_credit(4000.0, 1) == HOST_LATE_CPU_THREAD_US); /* a helper in one syscall */
-	assert_true(fabs(host_clock_stop_credit(2.5, 1) - 2.5) < 1e-9); /* made since: its stop alone */
-	assert_true(host_clock_stop_credit(5.0, 0) == 0);
-	assert_true(host_clock_stop_credit(0.0, 2) == 0);
-	assert_true(host_clock_stop_credit(NAN, 2) == 0);
-}
-
 /* The CPU floor of a sample's time: what it used from go to stop, less
  * the stop's allowance, over the CPUs it may run on; and those CPUs are
  * the runner's affinity (a pinned runner's worker cannot widen it). */
@@ -623,7 +606,6 @@ int main(void)
 		cmocka_unit_test(test_new_thread_ids_fresh_state),
 		cmocka_unit_test(test_fresh_watch),
 		cmocka_unit_test(test_late_rule),
-		cmocka_unit_test(test_stop_credit),
 		cmocka_unit_test(test_worker_cpus),
 		cmocka_unit_test(test_cpu_floor),
 		cmocka_unit_test(test_busy),
