@@ -1162,6 +1162,24 @@ static double draw_gap(const float *a, const float *b, size_t n)
 	return isfinite(g) ? g : INFINITY;
 }
 
+/* x[key] = the k buffers bufs (n[i] elements of elem bytes each), one
+ * after the other, as base64 (b64_encode); "" for none */
+static void set_packed(json_t *x, const char *key, const void *const *bufs, const size_t *n, int k, size_t elem)
+{
+	size_t total = 0, at = 0;
+	for (int i = 0; i < k; i++)
+		total += n[i];
+	char *all = xmalloc(total ? total * elem : 1);
+	for (int i = 0; i < k; i++) {
+		memcpy(all + at, bufs[i], n[i] * elem);
+		at += n[i] * elem;
+	}
+	char *b = b64_encode(all, total * elem);
+	json_object_set_new(x, key, json_string(b ? b : ""));
+	free(b);
+	free(all);
+}
+
 /*
  * The judge's values for a re-judge (problem.h problem_judge_values),
  * answered in the box: at the request's shape (role "extra": the
@@ -1290,17 +1308,10 @@ static json_t *judge_values(const struct problem *p, json_t *req)
 		}
 		json_object_set_new(x, "fill_gap", dbl(worst));
 	} else if (!hashes_only && json_is_true(json_object_get(req, "want_inputs"))) {
-		float *all = xmalloc((n_in ? n_in : 1) * sizeof(float));
-		size_t k = 0;
-		for (int t = 0; t < p->n_inputs; t++) {
-			size_t n = problem_tensor_numel(p, t, s);
-			memcpy(all + k, in[t], n * sizeof(float));
-			k += n;
-		}
-		char *b = b64_encode(all, n_in * sizeof(float));
-		json_object_set_new(x, "inputs", json_string(b ? b : ""));
-		free(b);
-		free(all);
+		size_t n[EV_PROBLEM_MAX_TENSORS];
+		for (int t = 0; t < p->n_inputs; t++)
+			n[t] = problem_tensor_numel(p, t, s);
+		set_packed(x, "inputs", (const void *const *)in, n, p->n_inputs, sizeof(float));
 	}
 	for (int t = 0; t < p->n_outputs; t++) {
 		size_t n = problem_tensor_numel(p, p->n_inputs + t, s);
@@ -1350,17 +1361,12 @@ static json_t *judge_values(const struct problem *p, json_t *req)
 			free(fb);
 		}
 	}
-	double *vals = xmalloc((n_out ? n_out : 1) * sizeof(double));
-	size_t kv = 0;
-	for (int t = 0; !hashes_only && t < p->n_outputs; t++) {
-		size_t n = problem_tensor_numel(p, p->n_inputs + t, s);
-		memcpy(vals + kv, outs[t], n * sizeof(double));
-		kv += n;
+	{
+		size_t n[EV_PROBLEM_MAX_TENSORS];
+		for (int t = 0; t < p->n_outputs; t++)
+			n[t] = problem_tensor_numel(p, p->n_inputs + t, s);
+		set_packed(x, "outputs", (const void *const *)outs, n, hashes_only ? 0 : p->n_outputs, sizeof(double));
 	}
-	char *vb = b64_encode(vals, kv * sizeof(double));
-	json_object_set_new(x, "outputs", json_string(vb ? vb : ""));
-	free(vb);
-	free(vals);
 	struct ev_tolerance tl = { NAN, NAN, NAN };
 	d->tolerance(dtype, s, &tl);
 	json_object_set_new(x, "tolerance", json_pack("[o, o, o]", dbl(tl.atol), dbl(tl.rtol), dbl(tl.rel_l2)));

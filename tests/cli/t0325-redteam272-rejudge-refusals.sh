@@ -15,24 +15,22 @@ command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 mkrepo
 mkdir -p bin && ln -s "$EVIDENT" bin/evident || fail "bin/evident"
 D=tests/fixtures/adversary/host/redteam272
-K=1 sh $D/xrule.sh "$TEST_TMP/xtol" xtol > xtol.out 2>&1
-cat xtol.out
-cmp -s problems/softmax.c "$REPO/problems/softmax.c" || fail "xrule.sh left problems/softmax.c edited"
-if grep -q "^nice 19 batch: xnw wrong_output" xtol.out; then
-	expect_match xtol.out "claim.md:2: contradicted: validated rt272-xrule/xnw: "
-	grep -q "^eval: PROMOTED" xtol.out && fail "eval promoted xnw (xtol)"
-else
-	echo "xnw was not wrong at nice 19 here: xtol not judged"
-fi
-K=1 sh $D/reflaunder.sh "$TEST_TMP/reftag" reftag > reftag.out 2>&1
-cat reftag.out
-cmp -s problems/softmax.c "$REPO/problems/softmax.c" || fail "reflaunder.sh left problems/softmax.c edited"
-if grep -q "^nice 19 batch: nw wrong_output" reftag.out; then
-	expect_match reftag.out "claim.md:2: contradicted: validated rt227-nicewrong/nw: "
-	grep -q "^eval: PROMOTED" reftag.out && fail "eval promoted nw (reftag)"
-else
-	echo "nicewrong was not wrong at nice 19 here: reftag not judged"
-fi
+# launder NAME SCRIPT MODE VARIANT EXPERIMENT: one store through a red
+# team 272 script; where VARIANT failed at nice 19, validated must be
+# contradicted under the later build and eval must not promote it
+launder() {
+	K=1 sh $D/$2 "$TEST_TMP/$1" $3 > $1.out 2>&1
+	cat $1.out
+	cmp -s problems/softmax.c "$REPO/problems/softmax.c" || fail "$2 left problems/softmax.c edited"
+	if grep -q "^nice 19 batch: $4 wrong_output" $1.out; then
+		expect_match $1.out "claim.md:2: contradicted: validated $5/$4: "
+		grep -q "^eval: PROMOTED" $1.out && fail "eval promoted $4 ($1)"
+	else
+		echo "$4 was not wrong at nice 19 here: $1 not judged"
+	fi
+}
+launder xtol xrule.sh xtol xnw rt272-xrule
+launder reftag reflaunder.sh reftag nw rt227-nicewrong
 EVALS=0 sh $D/mask8.sh "$TEST_TMP/mask" mask > mask.out 2>&1
 cat mask.out
 cmp -s problems/softmax.c "$REPO/problems/softmax.c" || fail "mask8.sh left problems/softmax.c edited"
