@@ -1183,7 +1183,9 @@ static void set_packed(json_t *x, const char *key, const void *const *bufs, cons
 /*
  * The judge's values for a re-judge (problem.h problem_judge_values),
  * answered in the box: at the request's shape (role "extra": the
- * plug-in's extra shape of it), the request's distribution's inputs drawn
+ * plug-in's extra shape of it, what a record before red team 274 checked;
+ * a re-judge of a newer record asks at the extra shape it recorded, drawn
+ * under that one, as role "run": rejudge.c check_shape_json), the request's distribution's inputs drawn
  * from its seed (rounded to its dtype, as every check's), their hash, and
  * the reference's outputs, exactly: from those inputs, or from the
  * request's own "inputs" where it gives them (another build's draw),

@@ -557,6 +557,17 @@ static void show_correctness(const struct run_record *r)
 					out(" %s=%lld", r->problem.dim_names[i], (long long)json_integer_value(v));
 			}
 		}
+		if (json_object_size(r->extra_shape_ceiling)) { /* drawn under it (red team 274) */
+			out(" (drawn under");
+			for (size_t i = 0; i < r->problem.n_dims; i++) {
+				json_t *v = json_object_get(r->extra_shape_ceiling, r->problem.dim_names[i]);
+				if (json_is_integer(v))
+					out(" %s=%lld", r->problem.dim_names[i], (long long)json_integer_value(v));
+			}
+			out(")");
+		}
+		if (r->extra_shape_draw)
+			out(" [%s]", r->extra_shape_draw);
 		if (r->extra_shape_reason)
 			out(": %s", r->extra_shape_reason);
 		out("\n");

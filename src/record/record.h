@@ -366,7 +366,11 @@ struct run_record {
 	size_t n_checks;
 	const char *extra_shape_status; /* v2: "checked" | "specialised" | "none" */
 	const char *extra_shape_reason;
-	json_t *extra_shape;         /* {KEY: value} (borrowed) */
+	json_t *extra_shape;         /* {KEY: value} (borrowed): the shape checked */
+	json_t *extra_shape_ceiling; /* {KEY: value} (borrowed): the plug-in's extra shape, under
+				      * which the runner drew extra_shape (red team 274); NULL in
+				      * older records, whose extra_shape is the plug-in's own */
+	const char *extra_shape_draw; /* NULL where drawn; else why the plug-in's own was used */
 	json_t *reference_check;     /* {done, max_abs_diff, rel_l2, against, pass} (borrowed) */
 
 	/* timing */

@@ -398,6 +398,8 @@ static void read_correctness(json_t *m, struct run_record *r)
 	r->extra_shape_status = gs(xs, "status");
 	r->extra_shape_reason = gs(xs, "reason");
 	r->extra_shape = go(xs, "shape");
+	r->extra_shape_ceiling = go(xs, "ceiling");
+	r->extra_shape_draw = gs(xs, "draw");
 	r->reference_check = go(c, "reference_check");
 }
 
@@ -778,6 +780,10 @@ static json_t *write_correctness(const struct run_record *r)
 	json_object_set_new(xs, "status", jstr(r->extra_shape_status));
 	json_object_set_new(xs, "reason", jstr(r->extra_shape_reason));
 	json_object_set_new(xs, "shape", jref(r->extra_shape));
+	if (r->extra_shape_ceiling)
+		json_object_set_new(xs, "ceiling", jref(r->extra_shape_ceiling));
+	if (r->extra_shape_draw)
+		json_object_set_new(xs, "draw", jstr(r->extra_shape_draw));
 	json_object_set_new(c, "extra_shape", xs);
 	json_object_set_new(c, "reference_check", jref(r->reference_check));
 	json_object_set_new(c, "pass", json_boolean(r->correctness_pass));

@@ -843,6 +843,10 @@ static const char *role_hash(const struct rec_problem *x, const char *role)
  * say and it judges otherwise at each, -1 where neither can be told
  * (red team 238: an edit at the extra shape only, inside the rule,
  * moved the combined hash and cleared a failure at the run's shape).
+ * The "extra" fingerprint is at the plug-in's own extra shape, the
+ * ceiling under which each run's is drawn since red team 274: a proxy
+ * for the drawn one, which only the re-judge (rejudge.c, at the shape
+ * the run recorded) asks at.
  */
 static int judged_alike_where_failed(const struct run_record *r, const struct rec_problem *cur)
 {

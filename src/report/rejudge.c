@@ -3,8 +3,9 @@
  * plug-in still fail under another?  Asked of the two builds' own objects
  * (each run keeps its plug-in's object in the store, run/plan.c
  * plan_keep_plugin), each in a box of its own (problem_box.c
- * problem_judge_values): at the failed check's shape (its extra shape for
- * a check there) and distribution, the failing build draws inputs and
+ * problem_judge_values): at the failed check's shape (for a check at the
+ * extra shape, the one the run recorded: the runner draws it per run,
+ * check_shape_json) and distribution, the failing build draws inputs and
  * computes its reference; the current build computes its reference on
  * those very inputs and says how far its own draw is from them.  Twice:
  * on inputs drawn for the question (a seed from the OS, once a process)
@@ -111,6 +112,48 @@ static json_t *dims_json(const struct rec_problem *p)
 	for (size_t i = 0; i < p->n_dims && i < 8; i++)
 		json_array_append_new(shape, json_integer(p->dims[i]));
 	return shape;
+}
+
+/*
+ * The shape to ask a box for at role of r (a new array), and the role to
+ * ask it with (*box_role): for role "extra", the extra shape r recorded,
+ * every key of it, asked as "run" (the box checks it with the plug-in's
+ * check() and answers at it as is): the runner draws each run's extra
+ * shape under the plug-in's (red team 274 row 2), so the plug-in's
+ * extra_shape() of r's shape is not the shape r's check ran at.  Else
+ * r's shape and role as given (an older record, or one without the
+ * extra shape's keys: the box derives the plug-in's own, which is what
+ * such a record checked).
+ */
+static json_t *check_shape_json(const struct run_record *r, const char *role, const char **box_role)
+{
+	*box_role = role;
+	if (!strcmp(role, "extra") && json_is_object(r->extra_shape) && r->problem.n_dims) {
+		json_t *shape = json_array();
+		for (size_t i = 0; i < r->problem.n_dims && i < 8; i++) {
+			json_t *v = r->problem.dim_names[i] ? json_object_get(r->extra_shape, r->problem.dim_names[i]) : NULL;
+			if (!json_is_integer(v)) {
+				json_decref(shape);
+				return dims_json(&r->problem);
+			}
+			json_array_append_new(shape, json_integer(json_integer_value(v)));
+		}
+		*box_role = "run";
+		return shape;
+	}
+	return dims_json(&r->problem);
+}
+
+/* check_shape_json's shape as text, for a memo key (caller frees) */
+static char *check_shape_key(const struct run_record *r, const char *role)
+{
+	const char *br;
+	json_t *sh = check_shape_json(r, role, &br);
+	char *t = json_dumps(sh, JSON_COMPACT);
+	json_decref(sh);
+	char *k = xstrfmt("%s %s", br, t ? t : "-");
+	free(t);
+	return k;
 }
 
 /* the gap between reference outputs a (the failing build's) and b */
@@ -230,6 +273,9 @@ static void gap_at(struct query *q, const struct run_record *r, const char *b_sh
 		    b_draws);
 	for (size_t i = 0; i < r->problem.n_dims && i < 8; i++)
 		strbuf_addf(&key, " %lld", r->problem.dims[i]);
+	char *at = check_shape_key(r, role); /* the extra shape r recorded */
+	strbuf_addf(&key, " %s", at);
+	free(at);
 	for (size_t i = 0; i < n_memo; i++)
 		if (!strcmp(memo[i].key, key.buf)) {
 			*g = memo[i].g;
@@ -239,14 +285,15 @@ static void gap_at(struct query *q, const struct run_record *r, const char *b_sh
 	/* each object checked against its name, and loaded from a private
 	 * copy of the bytes checked */
 	char *pa = kept_object(q, a_sha), *pb = pa ? kept_object(q, b_sha) : NULL;
-	json_t *shape = dims_json(&r->problem);
+	const char *box_role;
+	json_t *shape = check_shape_json(r, role, &box_role);
 	int dtype = dtype_from_name(r->problem.dtype ? r->problem.dtype : "fp32");
 	struct strbuf why = STRBUF_INIT;
 	json_t *va = NULL, *vb = NULL;
 	if (pa && pb && dtype > 0) {
 		/* the drawing build first, then the other at the very shape,
 		 * on the very inputs */
-		json_t *v1 = problem_judge_values(b_draws ? pb : pa, r->problem.name, shape, role, focus_key, 0, dist, seed,
+		json_t *v1 = problem_judge_values(b_draws ? pb : pa, r->problem.name, shape, box_role, focus_key, 0, dist, seed,
 						  dtype, NULL, &why);
 		json_t *ins = json_object_get(v1, "inputs"), *v2 = NULL;
 		if (json_is_string(ins))
@@ -454,6 +501,9 @@ static json_t *box_hashes(struct query *q, const struct run_record *r, const cha
 		    focus_key ? focus_key : "-");
 	for (size_t i = 0; i < r->problem.n_dims && i < 8; i++)
 		strbuf_addf(&key, " %lld", r->problem.dims[i]);
+	char *at = check_shape_key(r, role); /* the extra shape r recorded */
+	strbuf_addf(&key, " %s", at);
+	free(at);
 	for (size_t i = 0; i < n_kept; i++)
 		if (!strcmp(kept[i].key, key.buf)) {
 			strbuf_release(&key);
@@ -465,9 +515,10 @@ static json_t *box_hashes(struct query *q, const struct run_record *r, const cha
 	if (!path) {
 		*absent = 1;
 	} else {
-		json_t *shape = dims_json(&r->problem);
+		const char *box_role;
+		json_t *shape = check_shape_json(r, role, &box_role);
 		struct strbuf why = STRBUF_INIT;
-		v = problem_judge_values(path, r->problem.name, shape, role, focus_key, 1, dist, seed, EV_F32, NULL, &why);
+		v = problem_judge_values(path, r->problem.name, shape, box_role, focus_key, 1, dist, seed, EV_F32, NULL, &why);
 		if (v && json_object_get(v, "error")) {
 			json_decref(v);
 			v = NULL;
@@ -635,9 +686,10 @@ static int build_box_honest(struct query *q, const char *now_sha, const char *ro
 	const char *ck_role = ck && !strcmp(ck->phase, "shape") ? "extra" : "run";
 	char *pb = ck ? kept_object(q, now_sha) : NULL;
 	if (pb) {
-		json_t *shape = dims_json(&mine->problem);
+		const char *box_role;
+		json_t *shape = check_shape_json(mine, ck_role, &box_role);
 		struct strbuf why = STRBUF_INIT;
-		json_t *va = problem_judge_values(pb, mine->problem.name, shape, ck_role, ck->focus_key, 0, ck->dist,
+		json_t *va = problem_judge_values(pb, mine->problem.name, shape, box_role, ck->focus_key, 0, ck->dist,
 						  ck->seed, EV_F32, NULL, &why);
 		json_t *ins = json_object_get(va, "inputs");
 		json_t *vb = json_is_string(ins) ? problem_judge_values(pb, mine->problem.name, json_object_get(va, "shape"),

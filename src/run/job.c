@@ -10,8 +10,9 @@
  *                    shipped, and keeps every shipped output in its own file
  *   run_checker      `evident __check`: another process judges the shipped
  *                    outputs against references computed only now
- *   extra_shape      worker + checker once more at the problem's extra
- *                    shape (correctness only): an init refusal there is a
+ *   extra_shape      worker + checker once more at an extra shape drawn
+ *                    per run under the problem's (extra_shape_draw;
+ *                    correctness only): an init refusal there is a
  *                    "specialised" kernel, a wrong answer is wrong_output
  *   sanitize         compute-sanitizer tools the spec asks for
  *   tamper check     the kernel object must still be the one built
@@ -1835,6 +1836,8 @@ static void job_state_release(struct job_state *j)
 	json_decref(j->r.protocol);
 	json_decref(j->r.gpu_state);
 	json_decref(j->r.extra_shape);
+	json_decref(j->r.extra_shape_ceiling);
+	free((char *)j->r.extra_shape_draw);
 	json_decref(j->r.settings);
 	free(j->r.checks);
 	free(j->r.sanitize);
@@ -2260,8 +2263,57 @@ static void extra_shape_failed(struct job_state *j)
 	j->r.extra_shape_status = "failed";
 }
 
-/* Phase 5: worker and checker once more at the problem's extra shape
- * (correctness only), for a variant right so far. */
+/*
+ * The extra shape of this run, drawn from OS randomness (getrandom)
+ * under the plug-in's own (ceiling, its extra_shape() of the spec's
+ * shape): each key whose ceiling value x differs from the spec's and is
+ * at least 3 becomes an integer drawn uniformly in [ceil(x/2), x], an
+ * odd one where x is odd (the plug-ins make it odd to be a multiple of
+ * no common tile, and so it stays); keys the plug-in keeps (a head dim
+ * D) and values under 3 stay.  The problem
+ * must accept the draw (problem_check_shape, the check a spec's shape
+ * meets); a refused draw is drawn again, up to 8 times, then the ceiling
+ * itself is used and *fallback says why (caller frees).  Red team 274
+ * row 2: the extra shape was a fixed function of the spec's shape, so
+ * tailguess.c, right only at that one shape (whole 64-column tiles
+ * elsewhere), passed it 18 of 18 runs and was `validated`; a shape
+ * drawn at the run, per run, is one the kernel cannot know when it is
+ * built or started (rowsum at C 4096: an odd C in [1501, 3001], an odd R
+ * in [19, 37]).
+ * out: the drawn shape (n_dims values).
+ */
+static void extra_shape_draw(const struct run_ctx *c, const long long *ceiling, long long *out, char **fallback)
+{
+	const struct spec *s = c->s;
+	struct strbuf why = STRBUF_INIT;
+	*fallback = NULL;
+	for (int tries = 0; tries < 8; tries++) {
+		for (int i = 0; i < s->n_dims; i++) {
+			long long x = ceiling[i];
+			out[i] = x;
+			if (x == s->dims[i] || x < 3)
+				continue;
+			long long lo = (x + 1) / 2;
+			if (x % 2) { /* odd stays odd: a multiple of no tile of two */
+				lo |= 1;
+				out[i] = lo + 2 * (long long)(random_secret_u64() % (uint64_t)((x - lo) / 2 + 1));
+			} else {
+				out[i] = lo + (long long)(random_secret_u64() % (uint64_t)(x - lo + 1));
+			}
+		}
+		if (problem_check_shape(&c->plan.problem, out, &why) == 0) {
+			strbuf_release(&why);
+			return;
+		}
+	}
+	*fallback = xstrfmt("the plug-in's own extra shape: 8 draws under it refused (%s)", why.buf);
+	strbuf_release(&why);
+	memcpy(out, ceiling, sizeof(long long) * (size_t)s->n_dims);
+}
+
+/* Phase 5: worker and checker once more at an extra shape drawn under
+ * the problem's (extra_shape_draw; correctness only), for a variant
+ * right so far. */
 static int job_extra_shape(struct job_state *j)
 {
 	struct run_ctx *c = j->c;
@@ -2284,6 +2336,15 @@ static int job_extra_shape(struct job_state *j)
 	}
 	progress_show(&c->prog, "extra shape");
 	double tx = mono_now();
+	/* the plug-in's shape is the ceiling; this run's is drawn under it */
+	long long ceiling[JOB_MAX_DIMS];
+	memcpy(ceiling, j->xshape, sizeof(ceiling));
+	char *fallback = NULL;
+	extra_shape_draw(c, ceiling, j->xshape, &fallback);
+	j->r.extra_shape_ceiling = json_object();
+	for (int i = 0; i < s->n_dims; i++)
+		json_object_set_new(j->r.extra_shape_ceiling, s->dim_names[i], json_integer(ceiling[i]));
+	j->r.extra_shape_draw = fallback; /* freed in job_state_release */
 	j->shape_str = shape_text(s, j->xshape);
 	j->jr.shape_text = j->shape_str;
 	fill_job(c, j->pj, "shape", &j->shape_w.job);
