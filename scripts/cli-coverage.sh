@@ -12,8 +12,11 @@
 # OUTDIR/build-cov, runs every unit binary (their coverage merged into
 # OUTDIR/cov/unit) and each CLI test (OUTDIR/cov/tNNNN, two at a time;
 # CLI_COVERAGE=1, so the sanitized_pass_only ones run too) with
-# GCOV_PREFIX, and through a bubblewrap wrapper (EVIDENT_BWRAP) that lets
-# the boxed worker write its counts too.  Without TEST arguments, the
+# GCOV_PREFIX; the build defines EVIDENT_COVERAGE, whose boxes bind
+# EVIDENT_COV_PREFIX writable and set GCOV_PREFIX in them
+# (src/base/sandbox.c push_coverage), so the boxed worker, checker and
+# plug-in write their counts too (a bubblewrap wrapper that added the
+# bind did until the box's mount check refused it, red team 132).  Without TEST arguments, the
 # tests the sanitized pass could run: all but those that run in the
 # plain pass only (plain_pass_only, plain_pass, slurm_once: t0040 and
 # t7010 among them) and the GPU tests (t30*).  gcov -b then writes OUTDIR/lines/NAME
@@ -29,27 +32,9 @@ cd "$(dirname "$0")/.." || exit 2
 repo=$PWD
 started="$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 b=$out/build-cov
-make --no-print-directory -j"$(nproc)" BUILD="$b" EVIDENT="$b/bin/evident" CC="gcc --coverage" CFLAGS="-O0 -g" test-build >"$out/build.log" 2>&1 ||
+make --no-print-directory -j"$(nproc)" BUILD="$b" EVIDENT="$b/bin/evident" CC="gcc --coverage" CFLAGS="-O0 -g -DEVIDENT_COVERAGE" test-build >"$out/build.log" 2>&1 ||
 	{ tail "$out/build.log"; exit 1; }
 [ -e "$b/lib" ] || ln -s "$repo/lib" "$b/lib"
-# the wrapper: the box's own root is a read-only tmpfs; before it is made
-# read-only (the last "--remount-ro /"), bind the counts' directory and
-# pass GCOV_PREFIX in (the runner keeps only its own list of variables for
-# the box, EVIDENT_* among them: EVIDENT_COV_PREFIX carries it)
-cat >"$out/bwrap" <<'W'
-#!/usr/bin/env bash
-a=("$@") last=-1
-for ((i = 0; i + 1 < ${#a[@]}; i++)); do
-	[ "${a[$i]}" = --remount-ro ] && [ "${a[$((i + 1))]}" = / ] && last=$i
-done
-p=${GCOV_PREFIX:-${EVIDENT_COV_PREFIX:-}}
-if [ $last -ge 0 ] && [ -n "$p" ]; then
-	mkdir -p "$p"
-	a=("${a[@]:0:$last}" --bind "$p" "$p" --setenv GCOV_PREFIX "$p" "${a[@]:$last}")
-fi
-exec /usr/bin/bwrap "${a[@]}"
-W
-chmod +x "$out/bwrap"
 rm -rf "$out/cov" "$out/seed" "$out/seed-cov"
 mkdir -p "$out/cov/unit"
 for u in "$b"/tests/test_*; do
@@ -72,9 +57,9 @@ fi
 # not a test's: GCOV_PREFIX elsewhere) and given to every run: each test's
 # lines are those it runs as the sanitized pass runs it: a cache hit
 # where the seed has the object.
-seed=$(GCOV_PREFIX="$out/seed-cov" EVIDENT_COV_PREFIX="$out/seed-cov" EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP="$out/bwrap" EVIDENT="$b/bin/evident" REPO=$repo \
+seed=$(GCOV_PREFIX="$out/seed-cov" EVIDENT_COV_PREFIX="$out/seed-cov" EVIDENT="$b/bin/evident" REPO=$repo \
 	tests/cli/seed.sh "$out/seed") || exit 1
-printf '%s\n' "${tests[@]}" | xargs -P 2 -I{} env CLI_COVERAGE=1 CLI_SEED_CACHE="$seed" GCOV_PREFIX="$out/cov/{}" EVIDENT_COV_PREFIX="$out/cov/{}" EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP="$out/bwrap" \
+printf '%s\n' "${tests[@]}" | xargs -P 2 -I{} env CLI_COVERAGE=1 CLI_SEED_CACHE="$seed" GCOV_PREFIX="$out/cov/{}" EVIDENT_COV_PREFIX="$out/cov/{}" \
 	EVIDENT="$b/bin/evident" CLI_JOBS=1 tests/cli/run.sh {} | grep -E '^(ok|FAIL|skip) ' >"$out/cli.log"
 cat "$out/cli.log"
 echo "ended $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg); $(grep -c '^ok ' "$out/cli.log") passed, $(grep -c '^FAIL ' "$out/cli.log") failed, $(grep -c '^skip ' "$out/cli.log") skipped" >>"$out/meta"
