@@ -222,6 +222,10 @@ struct problem_filler *problem_filler_start(const struct problem *p, const long 
 int problem_filler_fill(struct problem_filler *f, const long long *shape, int dist, uint64_t seed, int dtype,
 			float *const *inputs);
 void problem_filler_stop(struct problem_filler *f);
+/* The CPU (us) the fill box used outside its fills since it started
+ * (it is stopped from each reply to the next request, red team 275), to
+ * read before and after a job; NAN where its clock does not read. */
+double problem_filler_outside_us(struct problem_filler *f);
 /* The described problem p's fill box for shape: the one it holds when
  * alive, of this process and of that shape, else a new one (problem_filler_start),
  * held by p till problem_release (the caller never stops it).  NULL with why. */

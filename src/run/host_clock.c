@@ -1645,6 +1645,7 @@ static int null_rounds(struct proto *p, struct host_clock *hc, int reply_fd, dou
 int host_clock_calibrate(struct proto *p, void *ctx, int reply_fd)
 {
 	struct host_clock *hc = ctx;
+	hc->fill_out0 = problem_filler_outside_us(hc->filler);
 	if (attach_worker(p, hc) < 0 || null_rounds(p, hc, reply_fd, &hc->handshake_us) < 0 ||
 	    calibrate_threads(p, hc, reply_fd) < 0)
 		return -1;
@@ -2135,6 +2136,15 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 					  "fewer, or the work over cpus, whichever is more); a sample under that floor is timed "
 					  "at it (work after its done line)"));
 		free(v);
+	}
+	/* the problem's fill box runs only from a request to its reply
+	 * (problem_box.c filler_pause: red team 275's spinning fill box beside
+	 * every sample); what it used outside its fills in this job, which a
+	 * stopped box leaves at the few microseconds a stop takes */
+	if (hc->filler) {
+		double out1 = problem_filler_outside_us(hc->filler);
+		json_object_set_new(p->method, "fill_box_outside_us",
+				    isfinite(out1) && isfinite(hc->fill_out0) ? json_real(out1 - hc->fill_out0) : json_null());
 	}
 	json_object_set_new(p->method, "omp_wait_policy",
 			    json_string(getenv("OMP_WAIT_POLICY") ? getenv("OMP_WAIT_POLICY")

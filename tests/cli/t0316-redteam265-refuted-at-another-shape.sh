@@ -38,5 +38,10 @@ s = json.load(open(sorted(glob.glob(sys.argv[1] + "/runs/*-search.json"))[0]))
 print(s["generations"][0]["why"])' "$TEST_TMP/s" > why.out || fail "no search record"
 cat why.out
 grep -q "^start kept: no candidate was faster" why.out && skip "the search did not read g0c0 faster here: $(cat why.out)"
+# the refuted code is named once the confirmation itself reads faster: a
+# confirmation inconclusive under this machine's load keeps the start
+# for that reason first (CI 2026-12-06, beside spinning threads)
+grep -q "wrong_output" why.out || ! grep -q "^start kept: not confirmed: the confirmation batch .* said inconclusive" why.out ||
+	skip "the search's confirmation read inconclusive here: $(cat why.out)"
 expect_match why.out "^start kept: not confirmed: .*its code was wrong_output in an earlier batch or try"
 exit 0
