@@ -678,7 +678,8 @@ static void *filler_thread(void *arg)
 static void end_filler(struct problem_filler *f);
 static int read_reply(struct problem_filler *f, double timeout_s);
 
-/* How long filler_pause waits for a stopped fill box's CPU to stand still. */
+/* How long filler_pause waits for every thread of a stopped fill box to
+ * show stopped. */
 #define FILLER_STOP_WAIT_US 50000.0
 
 /* The fill box's process CPU clock, us; NAN where it does not read. */
@@ -711,8 +712,8 @@ static void filler_find_box(struct problem_filler *f)
 }
 
 /* 1 when every thread of the fill box's process is stopped (its
- * /proc/PID/task/TID/stat state T or t, or Z or X: ended), 0 while one is not or where
- * they cannot be read. */
+ * /proc/PID/task/TID/stat state T or t, or Z or X: ended), 0 while one
+ * is not or where they cannot be read. */
 static int filler_all_stopped(const struct problem_filler *f)
 {
 	char path[64], buf[512];
@@ -764,7 +765,6 @@ static void filler_pause(struct problem_filler *f, int pause)
 	return;
 #endif
 	f->paused = pause;
-	double now = pause ? filler_cpu_us(f) : before;
 	if (pause) {
 		/* until every thread is stopped: a process's stop is taken by
 		 * one thread first, which then stops the others, and under load
@@ -776,8 +776,8 @@ static void filler_pause(struct problem_filler *f, int pause)
 		for (double waited = 0; !filler_all_stopped(f) && waited < FILLER_STOP_WAIT_US; waited += 20)
 			nanosleep(&(struct timespec){ 0, 20000 }, NULL);
 		f->cpu_at_reply = filler_cpu_us(f);
-	} else if (isfinite(now) && isfinite(f->cpu_at_reply) && isfinite(f->outside_us)) {
-		f->outside_us += now - f->cpu_at_reply;
+	} else if (isfinite(before) && isfinite(f->cpu_at_reply) && isfinite(f->outside_us)) {
+		f->outside_us += before - f->cpu_at_reply;
 	}
 }
 
