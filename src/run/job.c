@@ -2263,6 +2263,15 @@ static void extra_shape_failed(struct job_state *j)
 	j->r.extra_shape_status = "failed";
 }
 
+/* dims as {key: value} by the spec's key names (a new object) */
+static json_t *shape_object(const struct spec *s, const long long *dims)
+{
+	json_t *o = json_object();
+	for (int i = 0; i < s->n_dims; i++)
+		json_object_set_new(o, s->dim_names[i], json_integer(dims[i]));
+	return o;
+}
+
 /*
  * The extra shape of this run, drawn from OS randomness (getrandom)
  * under the plug-in's own (ceiling, its extra_shape() of the spec's
@@ -2341,9 +2350,7 @@ static int job_extra_shape(struct job_state *j)
 	memcpy(ceiling, j->xshape, sizeof(ceiling));
 	char *fallback = NULL;
 	extra_shape_draw(c, ceiling, j->xshape, &fallback);
-	j->r.extra_shape_ceiling = json_object();
-	for (int i = 0; i < s->n_dims; i++)
-		json_object_set_new(j->r.extra_shape_ceiling, s->dim_names[i], json_integer(ceiling[i]));
+	j->r.extra_shape_ceiling = shape_object(s, ceiling);
 	j->r.extra_shape_draw = fallback; /* freed in job_state_release */
 	j->shape_str = shape_text(s, j->xshape);
 	j->jr.shape_text = j->shape_str;
@@ -2356,9 +2363,7 @@ static int job_extra_shape(struct job_state *j)
 	if (run_worker(c, &j->shape_w) < 0)
 		return -1;
 	j->gpu_s += c->be->uses_gpu ? j->shape_w.rr.seconds + j->shape_w.plan_seconds : 0;
-	j->r.extra_shape = json_object();
-	for (int i = 0; i < s->n_dims; i++)
-		json_object_set_new(j->r.extra_shape, s->dim_names[i], json_integer(j->xshape[i]));
+	j->r.extra_shape = shape_object(s, j->xshape);
 	if (!worker_finished(&j->shape_w) || j->shape_w.proto.failure || j->shape_w.rr.box_exit_late) {
 		extra_shape_failed(j);
 		return 0;
