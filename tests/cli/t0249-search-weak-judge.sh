@@ -5,7 +5,11 @@
 # promotes it with the Debian package's bubblewrap; with a copy of it
 # (unverified, let run by the variable) the generation keeps its start and
 # says why.  Before: the copy's search promoted the candidate
-# (search.c promotable read the batch's verdict alone).
+# (search.c promotable read the batch's verdict alone).  The verified
+# store's generation must promote; its confirmation in fresh processes may
+# still keep the start under load (a 1 ms sleep ran 1.31x slower in one
+# batch beside the sanitized suite at load 2.6, and eval's history rule
+# holds that back): either way the weak-judge rule did not stop it.
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 [ -x /usr/bin/bwrap ] || skip "no /usr/bin/bwrap (the Debian package's, which dpkg lists)"
@@ -36,7 +40,8 @@ print(s["generations"][0]["why"])' "$1"
 }
 EVIDENT_STORE=$PWD/verified expect_exit 0 "$EVIDENT" run --no-progress experiments/evo.yaml
 why verified > "$TEST_TMP/why1" || fail "no search record in the verified store"
-expect_match "$TEST_TMP/why1" "^g0c0 promoted: faster than base"
+grep -Eq "^(g0c0 promoted: faster than base|base kept: not confirmed: .*the generation's batch had said: g0c0 promoted: faster than base)" "$TEST_TMP/why1" ||
+	fail "the verified store's generation did not promote g0c0: $(cat "$TEST_TMP/why1")"
 cp /usr/bin/bwrap "$TEST_TMP/bwrap-copy"
 EVIDENT_BWRAP_UNVERIFIED=1 EVIDENT_BWRAP=$TEST_TMP/bwrap-copy EVIDENT_STORE=$PWD/copy \
 	expect_exit 0 "$EVIDENT" run --no-progress experiments/evo.yaml
