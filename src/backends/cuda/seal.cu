@@ -2015,6 +2015,135 @@ static int first_step_apart(const std::string &a, const std::string &b)
 }
 
 /*
+ * Red team 276: a parameter word that follows the tensors' addresses but
+ * lies in no tensor (an offset between two tensors, Y passed as X + dy; a
+ * pointer with a tag in its top byte) is carried as the planner's number,
+ * and the replay's tensors move every sample: an honest launch(), right in
+ * its own process, replays wrong or faults.  So launch() is captured once
+ * more with the launch's tensors moved (a new allocation, in reverse
+ * order, every pair of tensors at another distance than the planner's,
+ * each tensor at its old address's offset within 2 MiB, so any alignment
+ * a launch() may branch on is kept) and its steps must be the plan's
+ * steps word for word, relocations included.  Called last in
+ * seal_capture, after every byte the plan carries was read: nothing this
+ * call does (it is captured; work it runs elsewhere runs after) reaches
+ * the plan.  `bufs` is the buffer list the plan's steps were made with;
+ * `steps` their text.  0, or -1 with the reason in err.  The allocation
+ * and the graph are freed here.
+ */
+#define SEAL_MOVE_ALIGN ((size_t)2 << 20)
+static int moved_tensors_check(cudaStream_t stream, const struct ev_kernel_desc *desc, struct ev_launch *l,
+			       const std::vector<kbuf> &bufs, const std::string &steps, int n_steps, char *err,
+			       size_t errlen)
+{
+	std::vector<size_t> tix; /* indexes into bufs of the launch's tensors */
+	for (size_t i = 0; i < bufs.size(); i++)
+		if (bufs[i].id < EVC_BUF_SCRATCH)
+			tix.push_back(i);
+	if (tix.empty())
+		return 0;
+	/* slots in reverse order, each a whole number of 2 MiB units with
+	 * at least 1 KiB after the tensor (one past its end lies in no other);
+	 * a gap of one unit more before a slot while any pair of tensors
+	 * would lie as far apart as in the planner */
+	size_t n = tix.size();
+	std::vector<size_t> gap(n, 0), at(n, 0);
+	size_t total = 0;
+	for (int tries = 0;; tries++) {
+		size_t pos = 0;
+		for (size_t k = 0; k < n; k++) {
+			const kbuf &b = bufs[tix[n - 1 - k]];
+			size_t lead = (size_t)(b.base % SEAL_MOVE_ALIGN);
+			pos += gap[k] * SEAL_MOVE_ALIGN;
+			at[n - 1 - k] = pos + lead;
+			pos += (lead + b.bytes + 1024 + SEAL_MOVE_ALIGN - 1) / SEAL_MOVE_ALIGN * SEAL_MOVE_ALIGN;
+		}
+		total = pos;
+		/* i's slot lies after j's (reverse order): a gap before i's
+		 * moves i alone of the two */
+		size_t same = n;
+		for (size_t i = 0; i < n && same == n; i++)
+			for (size_t j = i + 1; j < n; j++)
+				if ((long long)(at[i] - at[j]) == (long long)(bufs[tix[i]].base - bufs[tix[j]].base)) {
+					same = i;
+					break;
+				}
+		if (same == n)
+			break;
+		if (tries > 4 * (int)n)
+			return fail(err, errlen, "the planner could not place the launch's tensors apart from its own "
+						 "layout (an internal limit): run the variant with trust: host");
+		gap[n - 1 - same]++;
+	}
+	void *block = NULL;
+	cudaError_t ae = cudaMalloc(&block, total + SEAL_MOVE_ALIGN);
+	if (ae != cudaSuccess) {
+		cudaGetLastError();
+		return fail(err, errlen, "the planner could not allocate a second placement of the launch's tensors "
+					 "(%zu MiB: %s) to check that launch() follows them: a sealed replay moves "
+					 "them every sample: run the variant with trust: host, or at a smaller shape",
+			    (total + SEAL_MOVE_ALIGN) >> 20, cudaGetErrorName(ae));
+	}
+	CUdeviceptr base = ((CUdeviceptr)block + SEAL_MOVE_ALIGN - 1) / SEAL_MOVE_ALIGN * SEAL_MOVE_ALIGN;
+	std::vector<kbuf> moved = bufs;
+	struct ev_tensor in0[4], out0[2];
+	memcpy(in0, l->inputs, sizeof(in0));
+	memcpy(out0, l->outputs, sizeof(out0));
+	for (size_t k = 0; k < n; k++) {
+		kbuf &b = moved[tix[k]];
+		b.base = base + at[k];
+		if (b.id < EVC_BUF_OUT)
+			l->inputs[b.id - EVC_BUF_IN].data = (void *)b.base;
+		else
+			l->outputs[b.id - EVC_BUF_OUT].data = (void *)b.base;
+	}
+	cudaGraph_t g = NULL;
+	int rc = 0;
+	cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
+	if (e == cudaSuccess) {
+		evc_scrub_stack();
+		rc = desc->launch(l);
+		e = cudaStreamEndCapture(stream, &g);
+	}
+	memcpy(l->inputs, in0, sizeof(in0));
+	memcpy(l->outputs, out0, sizeof(out0));
+	int r = 0;
+	if (rc || e != cudaSuccess || !g) {
+		cudaGetLastError();
+		r = fail(err, errlen, "launch() could not be captured with the launch's tensors at other addresses "
+				      "(%s): a sealed replay moves them every sample, so a launch() must work with "
+				      "any: run the variant with trust: host",
+			 rc ? "it returned non-zero" : cudaGetErrorName(e));
+	} else {
+		std::vector<CUgraphNode> order;
+		std::vector<int> prog_pred;
+		std::string steps_m;
+		int n_m = 0;
+		r = topo_order((CUgraph)g, order, prog_pred, err, errlen);
+		if (!r)
+			r = steps_of(order, prog_pred, moved, steps_m, &n_m, err, errlen);
+		if (!r && (n_m != n_steps || steps_m != steps)) {
+			int apart = first_step_apart(steps, steps_m);
+			r = fail(err, errlen, "launch() enqueued other work when the launch's tensors lay elsewhere "
+					      "(operation %d of %d then %d differs: a parameter that follows the tensors' "
+					      "addresses but lies in no tensor, such as an offset between two tensors or a "
+					      "pointer with a tag in its high bits, or a pointer kept from an earlier call): "
+					      "a sealed replay relocates only addresses inside a tensor and moves the tensors "
+					      "every sample: pass each tensor's own address, or run the variant with trust: "
+					      "host (red team 276)",
+				 apart + 1, n_steps, n_m);
+		}
+	}
+	if (g)
+		cudaGraphDestroy(g);
+	/* work launch() ran outside the capture may use the moved tensors */
+	cudaDeviceSynchronize();
+	cudaGetLastError();
+	cudaFree(block);
+	return r;
+}
+
+/*
  * (seal.h) Zero the stack the next call into the kernel's code will use (its
  * frame lies where this function's lay): a struct a launch() builds by
  * value keeps, in its padding, whatever earlier calls left there (the
@@ -2409,6 +2538,10 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 	std::vector<CUgraphNode> order;
 	std::vector<int> prog_pred;
 	std::string js = "{\"version\": 1, \"steps\": [", globals_js;
+	/* the steps as the second call made them, and the buffers they were
+	 * made with, for moved_tensors_check */
+	std::string plan_steps;
+	std::vector<kbuf> plan_bufs;
 	int n_globals = 0;
 	int rcs = topo_order((CUgraph)graph, order, prog_pred, err, errlen);
 	/* the globals first: a kernel parameter may point into one */
@@ -2434,6 +2567,10 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 		rcs = topo_order((CUgraph)graph2, order2, prog_pred2, err, errlen);
 		if (!rcs)
 			rcs = steps_of(order2, prog_pred2, bufs2, steps2, &n_steps2, err, errlen);
+		if (!rcs) {
+			plan_steps = js.substr(head);
+			plan_bufs = bufs;
+		}
 		if (!rcs && (n_steps2 != n_steps || js.compare(head, std::string::npos, steps2) != 0)) {
 			int at = first_step_apart(js.substr(head), steps2);
 			rcs = fail(err, errlen, "launch()'s third call enqueued other work than its second (operation "
@@ -2491,6 +2628,10 @@ int seal_capture(cudaStream_t stream, const struct ev_kernel_desc *desc, struct 
 		for (const twin &w : tw)
 			zero_in_contents(spans, w, contents);
 	}
+	/* the same work with the tensors elsewhere (red team 276); last, when
+	 * nothing more is read for the plan */
+	if (moved_tensors_check(stream, desc, l, plan_bufs, plan_steps, n_steps, err, errlen))
+		return -1;
 	js += "], \"scratch\": [";
 	int ns = 0;
 	for (const kbuf &b : bufs)
