@@ -2119,9 +2119,14 @@ static int moved_tensors_check(cudaStream_t stream, const struct ev_kernel_desc 
 		std::vector<int> prog_pred;
 		std::string steps_m;
 		int n_m = 0;
-		r = topo_order((CUgraph)g, order, prog_pred, err, errlen);
+		char why[512] = "";
+		r = topo_order((CUgraph)g, order, prog_pred, why, sizeof(why));
 		if (!r)
-			r = steps_of(order, prog_pred, moved, steps_m, &n_m, err, errlen);
+			r = steps_of(order, prog_pred, moved, steps_m, &n_m, why, sizeof(why));
+		if (r)
+			r = fail(err, errlen, "with the launch's tensors placed elsewhere (a sealed replay moves them every "
+					      "sample): %s",
+				 why);
 		if (!r && (n_m != n_steps || steps_m != steps)) {
 			int apart = first_step_apart(steps, steps_m);
 			r = fail(err, errlen, "launch() enqueued other work when the launch's tensors lay elsewhere "
