@@ -37,7 +37,7 @@ harness: $(HARNESS)
 # build takes them from its cache), then linked.  For nvcc ccache hashes
 # the directory unless told not to (CCACHE_NOHASHDIR): there is no -g, so
 # no directory in the objects.
-HARNESS_HDRS := src/backends/cuda/seal.h src/backends/cuda/evident_cuda.h src/backends/scramble.h src/backends/sigseal.h \
+HARNESS_HDRS := src/backends/cuda/seal.h src/backends/seal_move.h src/backends/cuda/evident_cuda.h src/backends/scramble.h src/backends/sigseal.h \
 	kernels/evident_kernel.h
 $(CUDA_LIB_DIR)/obj/%.o: src/backends/cuda/%.cu $(HARNESS_HDRS)
 	@mkdir -p $(dir $@)

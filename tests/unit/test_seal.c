@@ -24,6 +24,7 @@
 #include "base/runcmd.h"
 #include "backends/scramble.h"
 #include "backends/seal.h"
+#include "backends/seal_move.h"
 
 static const size_t IN[3] = { 1024, 1024, 1024 }, OUT[1] = { 1024 };
 
@@ -2137,6 +2138,70 @@ static void test_fatbin_wrapper_targets(void **state)
 	free(plain);
 }
 
+/*
+ * Red team 276: the moved capture's placement (seal_move.h).  For the
+ * planner's own layouts (inputs then outputs, each PLAN_GUARD into its
+ * allocation, as cuda_worker.c alloc_all makes them, and layouts chosen
+ * to collide), every pair of tensors lies at another signed distance,
+ * each tensor keeps its address's offset within 2 MiB, the slots do not
+ * overlap and one past each tensor's end is at least 1 KiB before the
+ * next tensor's start.
+ */
+static void check_move(const uint64_t *base, const uint64_t *bytes, size_t n)
+{
+	uint64_t at[SEAL_MOVE_MAX], total = 0;
+	assert_int_equal(seal_move_layout(base, bytes, n, at, &total), 0);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(at[i] % SEAL_MOVE_ALIGN == base[i] % SEAL_MOVE_ALIGN);
+		assert_true(at[i] + bytes[i] + SEAL_MOVE_TAIL <= total);
+		for (size_t j = 0; j < n; j++) {
+			if (i == j)
+				continue;
+			assert_true(at[i] - at[j] != base[i] - base[j]);
+			/* [at[i], at[i] + bytes[i] + tail) and j's are apart */
+			assert_true(at[i] + bytes[i] + SEAL_MOVE_TAIL <= at[j] || at[j] + bytes[j] + SEAL_MOVE_TAIL <= at[i]);
+		}
+	}
+}
+
+static void test_move_layout(void **state)
+{
+	(void)state;
+	const uint64_t MiB = 1 << 20;
+	/* rowsum: X 16 MiB, Y 8 KiB, cudaMalloc'd in order at 2 MiB units */
+	uint64_t b1[2] = { 0x7f0000000000ull + 512, 0x7f0000000000ull + 18 * MiB + 512 }, s1[2] = { 16 * MiB, 8192 };
+	check_move(b1, s1, 2);
+	/* attention: Q K V O, 2 MiB each, exactly a unit (the end at the next
+	 * slot's start unless the tail is kept) */
+	uint64_t b2[4], s2[4];
+	for (int k = 0; k < 4; k++) {
+		b2[k] = 0x7f1000000000ull + (uint64_t)k * 4 * MiB;
+		s2[k] = 2 * MiB;
+	}
+	check_move(b2, s2, 4);
+	/* a planner's layout that is the moved placement's first try itself
+	 * (every pair alike): the gaps must part them.  at0 is that try for
+	 * unit-aligned bases (all at 0: every pair 0 apart, none alike) */
+	uint64_t s3[3] = { 3 * MiB, 3 * MiB, 3 * MiB }, at0[3], tot0;
+	uint64_t b3[3] = { 0, 0, 0 };
+	assert_int_equal(seal_move_layout(b3, s3, 3, at0, &tot0), 0);
+	for (int k = 0; k < 3; k++)
+		b3[k] = 0x7f2000000000ull + at0[k];
+	uint64_t b4[3];
+	for (int k = 0; k < 3; k++)
+		b4[k] = 0x7f2000000000ull + (uint64_t)(2 - k) * 4 * MiB; /* reverse order, 4 MiB slots */
+	check_move(b3, s3, 3);
+	check_move(b4, s3, 3);
+	/* six tensors at odd offsets, sizes from a byte to 100 MiB */
+	uint64_t b5[6] = { 0x7f3000000200ull, 0x7f3000400000ull, 0x7f3006400300ull, 0x7f3000200100ull,
+			   0x7f3010000000ull, 0x7f300fe00000ull };
+	uint64_t s5[6] = { 1, 4 * MiB, 100 * MiB, 256, 7 * MiB + 3, 2 * MiB - 1024 };
+	check_move(b5, s5, 6);
+	/* over the limit */
+	uint64_t b6[SEAL_MOVE_MAX + 1] = { 0 }, s6[SEAL_MOVE_MAX + 1] = { 0 }, at6[SEAL_MOVE_MAX + 1], t6;
+	assert_int_equal(seal_move_layout(b6, s6, SEAL_MOVE_MAX + 1, at6, &t6), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2168,6 +2233,7 @@ int main(void)
 		cmocka_unit_test(test_fatbin_wrapper_targets),
 		cmocka_unit_test(test_mix_bit),
 		cmocka_unit_test(test_fresh_keys),
+		cmocka_unit_test(test_move_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,6 +73,7 @@
 
 #include "evident_cuda.h"
 #include "seal.h"
+#include "../seal_move.h"
 
 /* ---- capture --------------------------------------------------------- */
 
@@ -2023,7 +2024,7 @@ static int first_step_apart(const std::string &a, const std::string &b)
  * more with the launch's tensors moved (a new allocation, in reverse
  * order, every pair of tensors at another distance than the planner's,
  * each tensor at its old address's offset within 2 MiB, so any alignment
- * a launch() may branch on is kept) and its steps must be the plan's
+ * a launch() may branch on is kept: seal_move.h) and its steps must be the plan's
  * steps word for word, relocations included.  Called last in
  * seal_capture, after every byte the plan carries was read: nothing this
  * call does (it is captured; work it runs elsewhere runs after) reaches
@@ -2031,7 +2032,6 @@ static int first_step_apart(const std::string &a, const std::string &b)
  * `steps` their text.  0, or -1 with the reason in err.  The allocation
  * and the graph are freed here.
  */
-#define SEAL_MOVE_ALIGN ((size_t)2 << 20)
 static int moved_tensors_check(cudaStream_t stream, const struct ev_kernel_desc *desc, struct ev_launch *l,
 			       const std::vector<kbuf> &bufs, const std::string &steps, int n_steps, char *err,
 			       size_t errlen)
@@ -2042,39 +2042,15 @@ static int moved_tensors_check(cudaStream_t stream, const struct ev_kernel_desc 
 			tix.push_back(i);
 	if (tix.empty())
 		return 0;
-	/* slots in reverse order, each a whole number of 2 MiB units with
-	 * at least 1 KiB after the tensor (one past its end lies in no other);
-	 * a gap of one unit more before a slot while any pair of tensors
-	 * would lie as far apart as in the planner */
 	size_t n = tix.size();
-	std::vector<size_t> gap(n, 0), at(n, 0);
-	size_t total = 0;
-	for (int tries = 0;; tries++) {
-		size_t pos = 0;
-		for (size_t k = 0; k < n; k++) {
-			const kbuf &b = bufs[tix[n - 1 - k]];
-			size_t lead = (size_t)(b.base % SEAL_MOVE_ALIGN);
-			pos += gap[k] * SEAL_MOVE_ALIGN;
-			at[n - 1 - k] = pos + lead;
-			pos += (lead + b.bytes + 1024 + SEAL_MOVE_ALIGN - 1) / SEAL_MOVE_ALIGN * SEAL_MOVE_ALIGN;
-		}
-		total = pos;
-		/* i's slot lies after j's (reverse order): a gap before i's
-		 * moves i alone of the two */
-		size_t same = n;
-		for (size_t i = 0; i < n && same == n; i++)
-			for (size_t j = i + 1; j < n; j++)
-				if ((long long)(at[i] - at[j]) == (long long)(bufs[tix[i]].base - bufs[tix[j]].base)) {
-					same = i;
-					break;
-				}
-		if (same == n)
-			break;
-		if (tries > 4 * (int)n)
-			return fail(err, errlen, "the planner could not place the launch's tensors apart from its own "
-						 "layout (an internal limit): run the variant with trust: host");
-		gap[n - 1 - same]++;
+	uint64_t tbase[SEAL_MOVE_MAX], tbytes[SEAL_MOVE_MAX], at[SEAL_MOVE_MAX], total = 0;
+	for (size_t k = 0; k < n && k < SEAL_MOVE_MAX; k++) {
+		tbase[k] = bufs[tix[k]].base;
+		tbytes[k] = bufs[tix[k]].bytes;
 	}
+	if (seal_move_layout(tbase, tbytes, n, at, &total) < 0)
+		return fail(err, errlen, "the planner could not place the launch's tensors apart from its own "
+					 "layout (an internal limit): run the variant with trust: host");
 	void *block = NULL;
 	cudaError_t ae = cudaMalloc(&block, total + SEAL_MOVE_ALIGN);
 	if (ae != cudaSuccess) {
