@@ -557,7 +557,17 @@ static void show_correctness(const struct run_record *r)
 					out(" %s=%lld", r->problem.dim_names[i], (long long)json_integer_value(v));
 			}
 		}
-		if (json_object_size(r->extra_shape_ceiling)) { /* drawn under it (red team 274) */
+		if (json_object_size(r->extra_shape_range)) { /* drawn in it (red team 279) */
+			out(" (drawn in");
+			for (size_t i = 0; i < r->problem.n_dims; i++) {
+				json_t *v = json_object_get(r->extra_shape_range, r->problem.dim_names[i]);
+				if (json_array_size(v) == 2)
+					out(" %s=[%lld, %lld]", r->problem.dim_names[i],
+					    (long long)json_integer_value(json_array_get(v, 0)),
+					    (long long)json_integer_value(json_array_get(v, 1)));
+			}
+			out(")");
+		} else if (json_object_size(r->extra_shape_ceiling)) { /* drawn under it (red team 274) */
 			out(" (drawn under");
 			for (size_t i = 0; i < r->problem.n_dims; i++) {
 				json_t *v = json_object_get(r->extra_shape_ceiling, r->problem.dim_names[i]);

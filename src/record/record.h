@@ -370,6 +370,9 @@ struct run_record {
 	json_t *extra_shape_ceiling; /* {KEY: value} (borrowed): the plug-in's extra shape, under
 				      * which the runner drew extra_shape (red team 274); NULL in
 				      * older records, whose extra_shape is the plug-in's own */
+	json_t *extra_shape_range;   /* {KEY: [lo, hi]} (borrowed): the range each drawn key came
+				      * from, up to the spec's own value (red team 279); NULL in
+				      * older records (drawn under extra_shape_ceiling) */
 	const char *extra_shape_draw; /* NULL where drawn; else why the plug-in's own was used */
 	json_t *reference_check;     /* {done, max_abs_diff, rel_l2, against, pass} (borrowed) */
 

@@ -399,6 +399,7 @@ static void read_correctness(json_t *m, struct run_record *r)
 	r->extra_shape_reason = gs(xs, "reason");
 	r->extra_shape = go(xs, "shape");
 	r->extra_shape_ceiling = go(xs, "ceiling");
+	r->extra_shape_range = go(xs, "range");
 	r->extra_shape_draw = gs(xs, "draw");
 	r->reference_check = go(c, "reference_check");
 }
@@ -782,6 +783,8 @@ static json_t *write_correctness(const struct run_record *r)
 	json_object_set_new(xs, "shape", jref(r->extra_shape));
 	if (r->extra_shape_ceiling)
 		json_object_set_new(xs, "ceiling", jref(r->extra_shape_ceiling));
+	if (r->extra_shape_range)
+		json_object_set_new(xs, "range", jref(r->extra_shape_range));
 	if (r->extra_shape_draw)
 		json_object_set_new(xs, "draw", jstr(r->extra_shape_draw));
 	json_object_set_new(c, "extra_shape", xs);

@@ -11,7 +11,7 @@
  *   run_checker      `evident __check`: another process judges the shipped
  *                    outputs against references computed only now
  *   extra_shape      worker + checker once more at an extra shape drawn
- *                    per run under the problem's (extra_shape_draw;
+ *                    per run between the problem's and the spec's (extra_shape_draw;
  *                    correctness only): an init refusal there is a
  *                    "specialised" kernel, a wrong answer is wrong_output
  *   sanitize         compute-sanitizer tools the spec asks for
@@ -1837,6 +1837,7 @@ static void job_state_release(struct job_state *j)
 	json_decref(j->r.gpu_state);
 	json_decref(j->r.extra_shape);
 	json_decref(j->r.extra_shape_ceiling);
+	json_decref(j->r.extra_shape_range);
 	free((char *)j->r.extra_shape_draw);
 	json_decref(j->r.settings);
 	free(j->r.checks);
@@ -2273,56 +2274,85 @@ static json_t *shape_object(const struct spec *s, const long long *dims)
 }
 
 /*
- * The extra shape of this run, drawn from OS randomness (getrandom)
- * under the plug-in's own (ceiling, its extra_shape() of the spec's
- * shape): each key whose ceiling value x differs from the spec's and is
- * at least 3 becomes an integer drawn uniformly in [ceil(x/2), x], an
- * odd one where x is odd (the plug-ins make it odd to be a multiple of
- * no common tile, and so it stays); keys the plug-in keeps (a head dim
- * D) and values under 3 stay.  The problem
- * must accept the draw (problem_check_shape, the check a spec's shape
- * meets); a refused draw is drawn again, up to 8 times, then the ceiling
- * itself is used and *fallback says why (caller frees).  Red team 274
- * row 2: the extra shape was a fixed function of the spec's shape, so
- * tailguess.c, right only at that one shape (whole 64-column tiles
- * elsewhere), passed it 18 of 18 runs and was `validated`; a shape
- * drawn at the run, per run, is one the kernel cannot know when it is
- * built or started (rowsum at C 4096: an odd C in [1501, 3001], an odd R
- * in [19, 37]).
- * out: the drawn shape (n_dims values).
+ * The range each key of this run's extra shape is drawn from
+ * (extra_shape_draw), from the plug-in's own extra shape (ceiling, its
+ * extra_shape() of the spec's shape) and the spec's shape: a key the
+ * plug-in keeps (a head dim D) is not drawn (lo = hi = its value); any
+ * other runs from half the plug-in's value (ceil(x/2); x itself where x
+ * is under 3) to the spec's own value (the plug-in's where that is
+ * larger).  Red team 279 row 2 and red team 277 rows 1b and 1c: up to the
+ * plug-in's value alone, rowsum's C never went above 3001 (softmax's,
+ * layernorm's and gemm's keys and attention's S never above 397,
+ * attention's B above 1 or H above 2) whatever the spec's scale, so a
+ * kernel exact up to there and dropping the tail of every wider row was
+ * `ok` and `validated` at C 8192 (bigtail.c 9 of 9, tailbig.c 6 of 6,
+ * smbig.c 6 of 6 on softmax).  Up to the spec's shape, the extra shape
+ * costs at most the spec's own check per distribution.
  */
-static void extra_shape_draw(const struct run_ctx *c, const long long *ceiling, long long *out, char **fallback)
+static void extra_shape_range(const struct spec *s, const long long *ceiling, long long *lo, long long *hi)
+{
+	for (int i = 0; i < s->n_dims; i++) {
+		long long x = ceiling[i], v = s->dims[i];
+		lo[i] = hi[i] = x;
+		if (x == v)
+			continue;
+		lo[i] = x < 3 ? x : (x + 1) / 2;
+		hi[i] = v > x ? v : x;
+	}
+}
+
+/*
+ * The extra shape of this run, drawn from OS randomness (getrandom):
+ * each key uniformly in its extra_shape_range [lo, hi], of either
+ * parity.  The problem must accept the draw (problem_check_shape, the
+ * check a spec's shape meets); a refused draw is drawn again, up to 8
+ * times, then the ceiling (the plug-in's own) is used and *fallback says
+ * why (caller frees).  Red team 274 row 2: the extra shape was a fixed
+ * function of the spec's shape, so tailguess.c, right only at that one
+ * shape (whole 64-column tiles elsewhere), passed it 18 of 18 runs and
+ * was `validated`; a shape drawn at the run, per run, is one the kernel
+ * cannot know when it is built or started.  Red team 277 row 1: drawn
+ * odd wherever the plug-in's value was odd (every shipped plug-in's is),
+ * tailodd.c, which drops its tail only for an even C, was `ok` 12 of 12
+ * and `validated`; the parity is drawn too (a tail a kernel drops for
+ * one parity is found in half the runs, one it drops at every C not a
+ * multiple of its tile T in 1 - 1/T of them).  Rowsum at R 1024, C
+ * 4096: C in [1501, 4096], R in [19, 1024].  out: the drawn shape
+ * (n_dims values).
+ */
+static void extra_shape_draw(const struct run_ctx *c, const long long *ceiling, const long long *lo,
+			     const long long *hi, long long *out, char **fallback)
 {
 	const struct spec *s = c->s;
 	struct strbuf why = STRBUF_INIT;
 	*fallback = NULL;
 	for (int tries = 0; tries < 8; tries++) {
-		for (int i = 0; i < s->n_dims; i++) {
-			long long x = ceiling[i];
-			out[i] = x;
-			if (x == s->dims[i] || x < 3)
-				continue;
-			long long lo = (x + 1) / 2;
-			if (x % 2) { /* odd stays odd: a multiple of no tile of two */
-				lo |= 1;
-				out[i] = lo + 2 * (long long)(random_secret_u64() % (uint64_t)((x - lo) / 2 + 1));
-			} else {
-				out[i] = lo + (long long)(random_secret_u64() % (uint64_t)(x - lo + 1));
-			}
-		}
+		for (int i = 0; i < s->n_dims; i++)
+			out[i] = hi[i] <= lo[i] ? lo[i]
+						: lo[i] + (long long)(random_secret_u64() % (uint64_t)(hi[i] - lo[i] + 1));
 		if (problem_check_shape(&c->plan.problem, out, &why) == 0) {
 			strbuf_release(&why);
 			return;
 		}
 	}
-	*fallback = xstrfmt("the plug-in's own extra shape: 8 draws under it refused (%s)", why.buf);
+	*fallback = xstrfmt("the plug-in's own extra shape: 8 draws refused (%s)", why.buf);
 	strbuf_release(&why);
 	memcpy(out, ceiling, sizeof(long long) * (size_t)s->n_dims);
 }
 
-/* Phase 5: worker and checker once more at an extra shape drawn under
- * the problem's (extra_shape_draw; correctness only), for a variant
- * right so far. */
+/* {KEY: [lo, hi]} of the keys drawn (lo < hi); caller owns the reference */
+static json_t *range_object(const struct spec *s, const long long *lo, const long long *hi)
+{
+	json_t *o = json_object();
+	for (int i = 0; i < s->n_dims; i++)
+		if (hi[i] > lo[i])
+			json_object_set_new(o, s->dim_names[i], json_pack("[II]", (json_int_t)lo[i], (json_int_t)hi[i]));
+	return o;
+}
+
+/* Phase 5: worker and checker once more at an extra shape drawn between
+ * the problem's and the spec's (extra_shape_draw; correctness only), for
+ * a variant right so far. */
 static int job_extra_shape(struct job_state *j)
 {
 	struct run_ctx *c = j->c;
@@ -2345,12 +2375,16 @@ static int job_extra_shape(struct job_state *j)
 	}
 	progress_show(&c->prog, "extra shape");
 	double tx = mono_now();
-	/* the plug-in's shape is the ceiling; this run's is drawn under it */
+	/* the plug-in's shape (the record's ceiling, a name kept from red team
+	 * 274's draw under it) and the spec's bound this run's draw */
 	long long ceiling[JOB_MAX_DIMS];
 	memcpy(ceiling, j->xshape, sizeof(ceiling));
+	long long lo[JOB_MAX_DIMS], hi[JOB_MAX_DIMS];
+	extra_shape_range(s, ceiling, lo, hi);
 	char *fallback = NULL;
-	extra_shape_draw(c, ceiling, j->xshape, &fallback);
+	extra_shape_draw(c, ceiling, lo, hi, j->xshape, &fallback);
 	j->r.extra_shape_ceiling = shape_object(s, ceiling);
+	j->r.extra_shape_range = fallback ? NULL : range_object(s, lo, hi);
 	j->r.extra_shape_draw = fallback; /* freed in job_state_release */
 	j->shape_str = shape_text(s, j->xshape);
 	j->jr.shape_text = j->shape_str;
