@@ -136,10 +136,12 @@ $(BUILD)/obj/base/sandbox_tool.o: ALL_CFLAGS += -I$(BUILD)/gen
 # and mk/, about 25 ms) and the header is replaced only when its text
 # changes, so a make with nothing new recompiles nothing; a new commit
 # recompiles src/run/runner_build.c alone and relinks evident (the worker
-# never reaches it: its bytes stay the same from commit to commit).
+# never reaches it: its bytes stay the same from commit to commit).  Its
+# temporary file is the shell's own ($$$$): make test's streams run their
+# makes at once, and a shared name was moved away under the next (t0040).
 $(BUILD)/gen/runner_commit.h: FORCE
 	@mkdir -p $(dir $@)
-	@scripts/runner-commit.sh > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+	@t=$@.$$$$.tmp; scripts/runner-commit.sh > $$t && { cmp -s $$t $@ && rm -f $$t || mv $$t $@; }
 $(BUILD)/obj/run/runner_build.o: $(BUILD)/gen/runner_commit.h
 $(BUILD)/obj/run/runner_build.o: ALL_CFLAGS += -I$(BUILD)/gen
 .PHONY: FORCE
