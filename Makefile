@@ -130,6 +130,23 @@ $(BUILD)/gen/bwrap_known.h: scripts/bwrap-known.sh $(wildcard /usr/bin/bwrap /us
 $(BUILD)/obj/base/sandbox_tool.o: $(BUILD)/gen/bwrap_known.h
 $(BUILD)/obj/base/sandbox_tool.o: ALL_CFLAGS += -I$(BUILD)/gen
 
+# The commit the runner is built from, compiled in (scripts/runner-commit.sh
+# says why: every record names its runner, red team 279): the script runs
+# at every make (FORCE; git rev-parse and a git status of src/, Makefile
+# and mk/, about 25 ms) and the header is replaced only when its text
+# changes, so a make with nothing new recompiles nothing; a new commit
+# recompiles src/run/runner_build.c alone and relinks evident (the worker
+# never reaches it: its bytes stay the same from commit to commit).  Its
+# temporary file is the shell's own ($$$$): make test's streams run their
+# makes at once, and a shared name was moved away under the next (t0040).
+$(BUILD)/gen/runner_commit.h: FORCE
+	@mkdir -p $(dir $@)
+	@t=$@.$$$$.tmp; scripts/runner-commit.sh > $$t && { cmp -s $$t $@ && rm -f $$t || mv $$t $@; }
+$(BUILD)/obj/run/runner_build.o: $(BUILD)/gen/runner_commit.h
+$(BUILD)/obj/run/runner_build.o: ALL_CFLAGS += -I$(BUILD)/gen
+.PHONY: FORCE
+FORCE:
+
 $(BUILD)/libevident.a: $(OBJS)
 	@rm -f $@
 	ar rcs $@ $^

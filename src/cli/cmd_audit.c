@@ -37,6 +37,8 @@ static const char synopsis[] =
 	"names (data/errata.txt when it exists, or --errata FILE: 'COMMIT FIXED_IN\n"
 	"REASON' a line; the fix must descend from COMMIT in this repository) are set\n"
 	"aside as the runner's own defects, and every finding that sets one aside says so.\n"
+	"A run's runner commit is the one its evident was built from (code.runner),\n"
+	"wherever it was started; code.git.commit in records without it.\n"
 	"\n"
 	"Each finding is one line 'FILE:LINE: KIND: message', KIND one of supported,\n"
 	"contradicted (a recorded run says otherwise; 'also stale' when its code has\n"

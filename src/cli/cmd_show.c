@@ -391,6 +391,31 @@ static void show_batch_lineage(struct query *q, const struct batch_record *b)
 	}
 }
 
+/*
+ * The runner that wrote a record (code.runner, red team 279), under its
+ * code line: always the runner's build and hashes, and where the runner
+ * was built from another commit than the checkout code.git names (an
+ * older runner started in a newer checkout, or the reverse), a line that
+ * says so; the errata match the runner's commit.  Records before the
+ * field: "not recorded", code.git being all they say.
+ */
+static void show_runner(const struct rec_runner *rn, const struct rec_git *g)
+{
+	if (!rn->have) {
+		out("  runner   not recorded (a record before red team 279's fix: the commit above is the spec's "
+		    "checkout, which need not be the runner's build)\n");
+		return;
+	}
+	const char *c = rn->commit ? rn->commit : "unknown";
+	int known = strcmp(c, "unknown") != 0;
+	out("  runner   evident built from commit %s%s; evident sha256 %.16s, evident-worker sha256 %.16s\n",
+	    known ? c : "unknown (no git where it was built)", rn->dirty > 0 ? ", dirty" : "", s_or(rn->sha256, "-"),
+	    s_or(rn->worker_sha256, "-"));
+	if (known && (!g->commit || strcmp(c, g->commit)))
+		out("  written by runner %.12s, not the checkout's (%.12s): the errata match the runner\n", c,
+		    s_or(g->commit, "none"));
+}
+
 static void show_code(const struct run_record *r)
 {
 	const struct rec_git *g = &r->git;
@@ -401,6 +426,7 @@ static void show_code(const struct run_record *r)
 		out(", clean\n");
 	if (g->note)
 		out("  note     %s\n", g->note);
+	show_runner(&r->runner, g);
 	for (size_t i = 0; i < r->n_sources; i++)
 		out("  source   %s  sha256 %.16s\n", s_or(r->sources[i].path, "?"), s_or(r->sources[i].sha256, "-"));
 	for (size_t i = 0; i < r->problem.n_sources; i++)
@@ -808,6 +834,7 @@ static void show_search(struct query *q, const struct search_record *r, int tree
 	       s_or(r->backend, "?"), s_or(r->spec_path, "?"));
 	out("code       commit %s on %s, %s\n", s_or(r->git.commit, "-"), s_or(r->git.branch, "-"),
 	       r->git.dirty ? "dirty (evident show --diff prints the patch)" : "clean");
+	show_runner(&r->runner, &r->git);
 	out("settings   population %lld, generations %lld, elite %lld, mutations %lld, seed %llu%s\n", r->population,
 	       r->generations, r->elite, r->mutations, r->seed, r->seed_given ? "" : " (drawn)");
 	for (size_t i = 0; i < r->n_tunables; i++) {
@@ -912,6 +939,7 @@ static void show_batch(struct query *q, const struct batch_record *b)
 	       s_or(b->started_utc, "-"));
 	out("code       commit %s on %s, %s\n", s_or(b->git.commit, "-"), s_or(b->git.branch, "-"),
 	       b->git.dirty ? "DIRTY" : "clean");
+	show_runner(&b->runner, &b->git);
 	out("problem    %s", s_or(b->problem.name, "?"));
 	for (size_t i = 0; i < b->problem.n_dims; i++)
 		out(" %s=%lld", b->problem.dim_names[i], b->problem.dims[i]);

@@ -56,7 +56,9 @@ int main(int argc, const char **argv)
 	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
 		name = "help";
 	if (!strcmp(name, "--version")) {
-		printf("evident 0.1\n");
+		/* the commit this runner was built from, as every record it
+		 * writes names it (code.runner: red team 279) */
+		printf("evident 0.1 (commit %s%s)\n", prov_runner_commit(), prov_runner_dirty() > 0 ? ", dirty" : "");
 		return EV_OK;
 	}
 	for (unsigned i = 0; i < n_commands; i++)

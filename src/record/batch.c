@@ -19,6 +19,8 @@ void record_read_problem(json_t *m, struct rec_problem *p);
 json_t *record_write_problem(const struct rec_problem *p);
 void record_read_git(json_t *code, struct rec_git *g);
 json_t *record_write_git(const struct rec_git *g);
+void record_read_runner(json_t *code, struct rec_runner *rn);
+json_t *record_write_runner(const struct rec_runner *rn);
 /* throughput.c's */
 void record_read_peak(json_t *tput, struct rec_peak *pk);
 json_t *record_write_peak(const struct rec_peak *pk, json_t *into);
@@ -197,6 +199,7 @@ int record_batch_read(json_t *m, struct batch_record *b)
 	b->started_utc = gs(m, "started_utc");
 	record_read_problem(m, &b->problem);
 	record_read_git(go(m, "code"), &b->git);
+	record_read_runner(go(m, "code"), &b->runner);
 	b->machine = go(m, "machine");
 	json_t *rows = json_object_get(m, "variants");
 	if (json_array_size(rows)) {
@@ -375,6 +378,8 @@ json_t *record_batch_json(const struct batch_record *b)
 	json_object_set_new(m, "problem", record_write_problem(&b->problem));
 	json_t *code = json_object();
 	json_object_set_new(code, "git", record_write_git(&b->git));
+	if (b->runner.have) /* records before red team 279's fix have none */
+		json_object_set_new(code, "runner", record_write_runner(&b->runner));
 	json_object_set_new(m, "code", code);
 	json_object_set_new(m, "machine", b->machine ? json_incref(b->machine) : json_null());
 	json_t *plan = json_object();

@@ -83,6 +83,32 @@ struct rec_git {
 	json_t *untracked;           /* array of paths (borrowed/owned by the record) */
 };
 
+/*
+ * The runner that wrote a record (`code.runner`, red team 279): code.git
+ * names the repository the spec lies in (evident run works from the
+ * spec's repository root), which says nothing of the evident that ran
+ * it; an older, defective runner started in a newer checkout wrote
+ * records that read as the newer commit's.  commit: the commit the
+ * `evident` binary was built from (compiled in: run/provenance.h
+ * prov_runner_commit), or "unknown" where its build had no git; dirty:
+ * its sources (src/, the Makefile, mk/) differed from that commit (1, 0,
+ * -1 unknown); sha256 and worker_sha256: the runner's executable as it
+ * ran (/proc/self/exe) and the evident-worker its jobs exec'd.  have 0:
+ * not recorded (records before red team 279's fix).  Strings borrowed.
+ */
+struct rec_runner {
+	int have;
+	const char *commit;
+	int dirty;
+	const char *sha256, *worker_sha256;
+};
+/* The commit whose runner wrote a record, for the errata
+ * (report/audit_errata.h): the runner's build commit where recorded and
+ * known, else code.git.commit (what records before red team 279's fix
+ * name: the same commit where the runner was started in its own
+ * checkout).  NULL when neither is recorded. */
+const char *record_runner_commit(const struct rec_runner *rn, const struct rec_git *g);
+
 struct rec_source {
 	const char *path, *sha256, *object;
 	int loaded;                  /* a library the object loads (build.c object_libraries): not in the
@@ -309,6 +335,7 @@ struct run_record {
 
 	/* code */
 	struct rec_git git;
+	struct rec_runner runner;    /* the runner that wrote it (have 0: not recorded) */
 	struct rec_source *sources;
 	size_t n_sources;
 	const char *build_key, *binary_sha256;
@@ -515,6 +542,7 @@ struct batch_record {
 	const char *started_utc;
 	struct rec_problem problem;
 	struct rec_git git;
+	struct rec_runner runner;    /* the runner that wrote it (have 0: not recorded) */
 	json_t *machine;
 	struct batch_row *rows;
 	size_t n_rows;

@@ -250,6 +250,49 @@ json_t *record_write_git(const struct rec_git *g)
 	return o;
 }
 
+/* code.runner (record.h struct rec_runner); absent: have 0 */
+void record_read_runner(json_t *code, struct rec_runner *rn);
+void record_read_runner(json_t *code, struct rec_runner *rn)
+{
+	json_t *o = go(code, "runner");
+	memset(rn, 0, sizeof(*rn));
+	rn->dirty = -1;
+	if (!o)
+		return;
+	rn->have = 1;
+	rn->commit = gs(o, "commit");
+	json_t *d = json_object_get(o, "dirty");
+	rn->dirty = json_is_boolean(d) ? json_is_true(d) : -1;
+	rn->sha256 = gs(o, "sha256");
+	rn->worker_sha256 = gs(o, "worker_sha256");
+}
+
+/* code.runner's object, or NULL where rn was not recorded (an older record
+ * read and written again keeps none) */
+json_t *record_write_runner(const struct rec_runner *rn);
+json_t *record_write_runner(const struct rec_runner *rn)
+{
+	if (!rn->have)
+		return NULL;
+	json_t *o = json_object();
+	json_object_set_new(o, "commit", jstr(rn->commit));
+	json_object_set_new(o, "dirty", rn->dirty < 0 ? json_null() : json_boolean(rn->dirty));
+	json_object_set_new(o, "sha256", jstr(rn->sha256));
+	json_object_set_new(o, "worker_sha256", jstr(rn->worker_sha256));
+	return o;
+}
+
+const char *record_runner_commit(const struct rec_runner *rn, const struct rec_git *g)
+{
+	/* red team 279 row 1b: an erratum is the runner build's defect, so
+	 * the runner's own commit decides; an unknown build (no git where it
+	 * was built) and records before the field fall back to code.git, as
+	 * every record was read before */
+	if (rn && rn->have && rn->commit && strcmp(rn->commit, "unknown"))
+		return rn->commit;
+	return g ? g->commit : NULL;
+}
+
 static void read_check(json_t *s, const char *phase, struct rec_check *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -542,6 +585,7 @@ int record_run_read(json_t *m, struct run_record *r)
 
 	json_t *code = go(m, "code");
 	record_read_git(code, &r->git);
+	record_read_runner(code, &r->runner);
 	r->sources = read_sources(ga(code, "sources"), &r->n_sources);
 	r->build_key = gs(code, "build_key");
 	r->binary_sha256 = gs(code, "binary_sha256");
@@ -942,6 +986,8 @@ json_t *record_run_json(const struct run_record *r)
 	/* code */
 	json_t *code = json_object();
 	json_object_set_new(code, "git", record_write_git(&r->git));
+	if (r->runner.have) /* records before red team 279's fix have none */
+		json_object_set_new(code, "runner", record_write_runner(&r->runner));
 	json_object_set_new(code, "sources", write_sources(r->sources, r->n_sources));
 	json_object_set_new(code, "build_key", jstr(r->build_key));
 	json_object_set_new(code, "binary_sha256", jstr(r->binary_sha256));

@@ -16,6 +16,8 @@ struct param *record_read_params(json_t *o, size_t *n);
 json_t *record_write_params(const struct param *p, size_t n);
 void record_read_git(json_t *code, struct rec_git *g);
 json_t *record_write_git(const struct rec_git *g);
+void record_read_runner(json_t *code, struct rec_runner *rn);
+json_t *record_write_runner(const struct rec_runner *rn);
 
 int record_is_search(json_t *m)
 {
@@ -192,6 +194,8 @@ json_t *record_search_json(const struct search_record *r)
 	json_object_set_new(m, "spec", spec);
 	json_t *code = json_object();
 	json_object_set_new(code, "git", record_write_git(&r->git));
+	if (r->runner.have) /* records before red team 279's fix have none */
+		json_object_set_new(code, "runner", record_write_runner(&r->runner));
 	json_object_set_new(m, "code", code);
 
 	json_t *set = json_object(), *tun = json_array(), *ks = json_array();
@@ -296,6 +300,7 @@ int record_search_read(json_t *m, struct search_record *r)
 	r->spec_path = gs(spec, "path");
 	r->spec_object = gs(spec, "object");
 	record_read_git(go(m, "code"), &r->git);
+	record_read_runner(go(m, "code"), &r->runner);
 
 	json_t *set = go(m, "settings");
 	r->population = gi(set, "population", 0);

@@ -104,6 +104,7 @@ struct search_record {
 	const char *format, *run_id, *experiment, *question, *backend;
 	const char *started_utc, *finished_utc, *spec_path, *spec_object;
 	struct rec_git git;
+	struct rec_runner runner;    /* the runner that wrote it (have 0: not recorded) */
 	/* settings */
 	long long population, generations, elite, mutations;
 	unsigned long long seed;

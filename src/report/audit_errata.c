@@ -11,6 +11,7 @@
 
 #include "report/audit_errata.h"
 #include "base/util.h"
+#include "record/record.h"
 
 static const char *git_msg(void)
 {
@@ -302,14 +303,20 @@ out:
 	return rc;
 }
 
-long audit_errata_find(const struct audit_errata *e, const char *git_commit)
+long audit_errata_find(const struct audit_errata *e, const char *runner_commit)
 {
-	size_t len = git_commit ? strlen(git_commit) : 0;
+	size_t len = runner_commit ? strlen(runner_commit) : 0;
 	/* a record's commit is in full; an older one may be abbreviated */
 	for (size_t i = 0; e && len >= 7 && i < e->n; i++)
-		if (!strncmp(e->commit[i], git_commit, len))
+		if (!strncmp(e->commit[i], runner_commit, len))
 			return (long)i;
 	return -1;
+}
+
+long audit_errata_find_run(const struct audit_errata *e, const struct run_record *r)
+{
+	/* red team 279 row 1b: the runner's build, not the spec's checkout */
+	return r ? audit_errata_find(e, record_runner_commit(&r->runner, &r->git)) : -1;
 }
 
 void audit_errata_release(struct audit_errata *e)

@@ -7,9 +7,16 @@
  * fail in every CUDA worker of one batch); the errata say so.
  *
  * A defect belongs to a runner build, not to a run: an erratum names the
- * commit of the runner that had the defect (the records' code.git.commit)
- * and the commit that fixed it, and sets aside every record that runner
- * commit wrote, never a chosen run or batch (red team 44: an errata file
+ * commit of the runner that had the defect and the commit that fixed it,
+ * and sets aside every record that runner commit wrote, wherever it was
+ * started: a record's runner is its code.runner.commit, the commit the
+ * evident that wrote it was built from (record.h record_runner_commit),
+ * not its code.git.commit, which names the repository the spec lies in
+ * (red team 279: the runner from before red team 274's fix, started in a
+ * checkout that has the fix, wrote records of that checkout's commit,
+ * and an erratum naming the runner set none of them aside, 3 of 3
+ * stores); a record without code.runner (before that fix) is matched by
+ * its code.git.commit, as before.  Never a chosen run or batch (red team 44: an errata file
  * naming the 5 failing runs of coin_wrong by id, "checker defect ...
  * fixed in" the very commit that recorded them, made `validated`
  * supported).  The audit checks, in the repository, that both commits
@@ -51,10 +58,14 @@ struct audit_errata {
  * commit the repository lacks, a fix that is not a later commit or changes
  * no runner code); *e is then empty. */
 int audit_errata_load(const char *path, const char *repo_dir, struct audit_errata *e, struct strbuf *err);
-/* The entry that sets aside a record written at runner commit git_commit
- * (the record's code.git.commit; may be NULL): its index into commit[],
- * fixed[] and why[], or -1 when the errata do not name that commit. */
-long audit_errata_find(const struct audit_errata *e, const char *git_commit);
+/* The entry that sets aside a record written at runner commit
+ * runner_commit (may be NULL): its index into commit[], fixed[] and
+ * why[], or -1 when the errata do not name that commit. */
+long audit_errata_find(const struct audit_errata *e, const char *runner_commit);
+/* The same for run r, by its runner's commit (record_runner_commit: its
+ * code.runner.commit, or code.git.commit where that is not recorded). */
+struct run_record;
+long audit_errata_find_run(const struct audit_errata *e, const struct run_record *r);
 void audit_errata_release(struct audit_errata *e);
 
 #endif /* EVIDENT_AUDIT_ERRATA_H */

@@ -479,9 +479,10 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 			if (passed || !code_other_build_counts(a->q, r, &named[0]->problem))
 				continue;
 		}
-		/* written by a runner commit the errata name as defective:
-		 * said below */
-		long ei = audit_errata_find(a->o->errata, r->git.commit);
+		/* written by a runner commit the errata name as defective
+		 * (its runner's build, code.runner, wherever it was started:
+		 * red team 279 row 1b): said below */
+		long ei = audit_errata_find_run(a->o->errata, r);
 		if (ei >= 0) {
 			if (!n_aside++) {
 				const struct audit_errata *er = a->o->errata;

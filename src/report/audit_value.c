@@ -469,7 +469,7 @@ static void value_killed_tries(struct actx *a, const struct batch_record *eb, co
 		    !code_identity_run(r, r->params, r->n_params, &rid) ||
 		    !(run_cut_short(r) ? same_code_cut_short(&rid, id) : audit_same_identity_or_neutral(&rid, id)))
 			continue;
-		if (a->o->errata && audit_errata_find(a->o->errata, r->git.commit) >= 0)
+		if (a->o->errata && audit_errata_find_run(a->o->errata, r) >= 0)
 			continue; /* the runner's defect */
 		if (run_cut_short(r)) {
 			t[k].n++;
@@ -624,7 +624,7 @@ static void error_across_runs(struct actx *a, const struct batch_row *er, double
 		 * the claim's problem, dtype and shape; a runner the errata
 		 * name as defective left out */
 		if (other[j] || !audit_same_problem(&r->problem, &ev[0]->problem) ||
-		    audit_errata_find(a->o->errata, r->git.commit) >= 0)
+		    audit_errata_find_run(a->o->errata, r) >= 0)
 			continue;
 		if (!unbounded_run && run_error_unbounded(r, &nan, &unw))
 			unbounded_run = r->run_id;

@@ -383,7 +383,7 @@ int audit_row_counts(struct actx *a, const struct batch_row *x)
 int audit_row_set_aside(struct actx *a, const struct batch_row *row)
 {
 	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
-	if (r && audit_errata_find(a->o->errata, r->git.commit) >= 0)
+	if (r && audit_errata_find_run(a->o->errata, r) >= 0)
 		return 1;
 	return query_row_weak_judge_why(a->q, row) ? 2 : 0;
 }
@@ -393,7 +393,7 @@ int audit_row_set_aside(struct actx *a, const struct batch_row *row)
 int audit_own_row_set_aside(struct actx *a, const struct batch_row *row, const char *name, struct strbuf *msg)
 {
 	const struct run_record *r = a->o->errata ? query_row_run(a->q, row) : NULL;
-	long ei = r ? audit_errata_find(a->o->errata, r->git.commit) : -1;
+	long ei = r ? audit_errata_find_run(a->o->errata, r) : -1;
 	if (ei < 0) {
 		const char *weak = query_row_weak_judge_why(a->q, row);
 		if (!weak)

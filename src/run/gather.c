@@ -1496,6 +1496,7 @@ static void batch_header(const struct run_ctx *c, struct batch_record *b, const 
 	b->problem.flops = p->flops;
 	b->problem.min_bytes = p->min_bytes;
 	b->git = c->git;
+	b->runner = c->runner;
 	b->machine = c->machine;
 	b->interrupted = c->interrupted;
 	b->session = c->o->session;

@@ -2911,6 +2911,7 @@ static void rec_identity(struct job_state *j)
 	r->spec_path = s->path;
 	r->spec_object = j->c->spec_object;
 	r->git = j->c->git;
+	r->runner = j->c->runner;
 	r->machine = j->c->machine;
 	r->peak = p->peak;
 }

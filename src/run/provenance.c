@@ -15,6 +15,10 @@
  * experiment runs).  Outside a git repository the result says so and the
  * run goes on.
  *
+ * prov_runner() names the evident that writes the records (red team 279):
+ * the commit it was built from, compiled in, and its executable's and its
+ * worker's sha256 as they run; prov_git's repository is the spec's.
+ *
  * prov_machine() describes the host: name, CPU, OS, kernel, compilers,
  * the environment variables that change what a GPU program does, and what
  * bounds a box's CPU share (the autogroup sysctl, the runner's cgroup).
@@ -457,3 +461,22 @@ const struct repo_view_ops prov_view_ops = {
 	prov_view_open, prov_view_tracked, prov_view_tracked_below, prov_view_untracked_shown, prov_view_patch_dir,
 	prov_view_close, prov_view_root,
 };
+
+int prov_runner(const char *worker_exe, struct prov_runner *pr)
+{
+	memset(pr, 0, sizeof(*pr));
+	snprintf(pr->commit, sizeof(pr->commit), "%s", prov_runner_commit());
+	pr->dirty = prov_runner_dirty();
+	/* the image this process runs, whatever is at its path by now (a
+	 * rebuild while it runs replaces the file, not the image) */
+	int rc = 0;
+	if (sha256_file_hex("/proc/self/exe", pr->sha256) < 0) {
+		pr->sha256[0] = 0;
+		rc = -1;
+	}
+	if (!worker_exe || sha256_file_hex(worker_exe, pr->worker_sha256) < 0) {
+		pr->worker_sha256[0] = 0;
+		rc = -1;
+	}
+	return rc;
+}

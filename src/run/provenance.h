@@ -62,6 +62,28 @@ void prov_view_close(struct prov_view *pv);
 /* The functions above as the backends' repo_view_ops (build_request.view). */
 extern const struct repo_view_ops prov_view_ops;
 
+/*
+ * The runner that writes a record (red team 279; record.h struct
+ * rec_runner, the record's code.runner): code.git is the repository the
+ * spec lies in (cmd_run works from the spec's repository root), so it
+ * cannot say which evident ran there.  prov_runner_commit: the commit
+ * this evident was built from, compiled in (src/run/runner_build.c,
+ * scripts/runner-commit.sh), or "unknown"; prov_runner_dirty: 1 where its
+ * sources differed from that commit, 0 clean, -1 unknown.
+ */
+const char *prov_runner_commit(void);
+int prov_runner_dirty(void);
+struct prov_runner {
+	char commit[48];                     /* prov_runner_commit() */
+	int dirty;                           /* prov_runner_dirty() */
+	char sha256[SHA256_HEX_LEN + 1];     /* /proc/self/exe as it runs; "" if unreadable */
+	char worker_sha256[SHA256_HEX_LEN + 1]; /* worker_exe's; "" if unreadable */
+};
+/* Fill pr for this process, whose jobs exec worker_exe (the runner itself
+ * where there is no evident-worker): the executables hashed once, here.
+ * 0, or -1 when either could not be read (its hash is then ""). */
+int prov_runner(const char *worker_exe, struct prov_runner *pr);
+
 /* Host, CPU, OS, kernel, versions of the given compilers, relevant env.
  * New object, the caller json_decrefs it. */
 json_t *prov_machine(const char *const *compilers);

@@ -236,6 +236,15 @@ int run_open(struct run_ctx *c, const struct spec *s, const struct run_options *
 	c->tmp_dir = xstrfmt("%s/tmp", c->st.root);
 	c->exe = self_exe();
 	c->worker_exe = worker_exe(c->exe);
+	/* the evident that writes the records, beside code.git's checkout of
+	 * the spec (red team 279: an older runner started in a newer checkout
+	 * read as the newer commit's, out of the errata's reach) */
+	prov_runner(c->worker_exe, &c->runner_id);
+	c->runner.have = 1;
+	c->runner.commit = c->runner_id.commit;
+	c->runner.dirty = c->runner_id.dirty;
+	c->runner.sha256 = c->runner_id.sha256[0] ? c->runner_id.sha256 : NULL;
+	c->runner.worker_sha256 = c->runner_id.worker_sha256[0] ? c->runner_id.worker_sha256 : NULL;
 	if (probe && open_sandbox(c, o) < 0) {
 		*err = RUN_ENV;
 		return -1;

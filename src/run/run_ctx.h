@@ -126,6 +126,10 @@ struct run_ctx {
 	struct plan plan;
 	struct rec_git git;          /* strings owned by the prov_git below */
 	struct prov_git prov;
+	/* the runner that writes every record (code.runner, red team 279):
+	 * strings owned by runner_id, filled by run_open */
+	struct rec_runner runner;
+	struct prov_runner runner_id;
 	json_t *machine, *device_info;
 	char spec_object[SHA256_HEX_LEN + 1];
 	char *exe;                   /* this executable (a Slurm task's, run/slurm_submit.c) */

@@ -356,6 +356,7 @@ struct search {
 	char spec_object[SHA256_HEX_LEN + 1];
 	char diff_hex[SHA256_HEX_LEN + 1];
 	struct prov_git prov;
+	struct prov_runner runner;   /* the evident writing the search record (red team 279) */
 	struct gen *g;
 	size_t n_gens;
 	char **seen;                 /* search_key of every candidate planned */
@@ -1472,6 +1473,12 @@ static int commit_record(struct search *x, char finished[40])
 	r.git.untracked = x->prov.untracked;
 	r.git.note = x->prov.why;
 	r.git.diff_object = x->prov.diff ? x->diff_hex : NULL;
+	/* its batches' records name their runner and its worker; the search
+	 * record names the runner (no worker of its own) */
+	r.runner.have = 1;
+	r.runner.commit = x->runner.commit;
+	r.runner.dirty = x->runner.dirty;
+	r.runner.sha256 = x->runner.sha256[0] ? x->runner.sha256 : NULL;
 	r.population = ss->population;
 	r.generations = ss->generations;
 	r.elite = ss->elite;
@@ -1640,6 +1647,7 @@ int run_search(const struct spec *s, const struct run_options *o, struct search_
 	}
 	char *prefix = o->store_root[0] != '/' && strncmp(o->store_root, "..", 2) ? xstrfmt("%s/", o->store_root) : NULL;
 	int grc = prov_git(prefix, &x.prov);
+	prov_runner(NULL, &x.runner);
 	free(prefix);
 	if (grc < 0 || store_put(&x.st, s->text, strlen(s->text), x.spec_object) < 0 ||
 	    (x.prov.diff && store_put(&x.st, x.prov.diff, x.prov.diff_len, x.diff_hex) < 0)) {

@@ -3020,6 +3020,23 @@ static void put_er_run(struct store *st, const char *id, const char *var, const 
 	put_variant_x(st, id, var, sha, "# us\n100\n", outcome, x);
 }
 
+/* As put_er_run, of rn.c (experiment rn), whose record names its runner
+ * (code.runner: red team 279) built from runner_commit, started in a
+ * checkout at git_commit. */
+static void put_rn_run(struct store *st, const char *id, const char *var, const char *sha, const char *git_commit,
+		       const char *runner_commit, const char *outcome)
+{
+	json_t *x = json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:{s:[s, s, s], s:s}, s:{s:s, s:b}, s:{s:s, s:b, "
+			      "s:s, s:s}}, s:{s:s, s:s, s:{s:i}, s:[s]}}",
+			      "experiment", "rn", "backend", "host", "code", "sources", "path", "rn.c", "sha256", sha,
+			      "binary_sha256", "rnbin", "compiler", "argv", "cc", "-O2", "rn.c", "version", "cc 1", "git",
+			      "commit", git_commit, "dirty", 0, "runner", "commit", runner_commit, "dirty", 0, "sha256",
+			      "aa", "worker_sha256", "bb", "problem", "name", "p2", "dtype", "fp32", "shape", "N", 256,
+			      "dims", "N");
+	json_object_set_new(x, "batch_id", json_string(id));
+	put_variant_x(st, id, var, sha, "# us\n100\n", outcome, x);
+}
+
 /* Writes text to errata.txt and loads it; returns audit_errata_load's rc. */
 static int load_errata(const char *text, struct audit_errata *e, struct strbuf *err)
 {
@@ -3099,6 +3116,13 @@ static void test_errata(void **state)
 	put_er_run(&st, "20260116T000000Z-er-a", "er_a", sha, c1, "ok");
 	put_er_run(&st, "20260116T000001Z-er-b", "er_b", sha, c1, "wrong_output");
 	put_er_run(&st, "20260116T000002Z-er-c", "er_c", sha, c3, "ok");
+	/* red team 279 row 1b: rn.c's ok run by the runner built from c1,
+	 * started in a checkout at c3; its failing run by the runner built
+	 * from c3, started in a checkout at c1 */
+	char rnsha[SHA256_HEX_LEN + 1];
+	put_file("rn.c", "int rn;\n", rnsha);
+	put_rn_run(&st, "20260116T000003Z-rn-a", "rn_a", rnsha, c3, c1, "ok");
+	put_rn_run(&st, "20260116T000004Z-rn-b", "rn_b", rnsha, c1, c3, "wrong_output");
 	/* red team 49, finding 3: eq.c fast in eq-0 and slow in eq-1, both
 	 * written at c1, and fast in eq-2 (c3) */
 	char eqsha[SHA256_HEX_LEN + 1];
@@ -3134,6 +3158,14 @@ static void test_errata(void **state)
 	free(want);
 	assert_non_null(strstr(out, "t.md:2: supported: validated er/er_a: 1 run(s)"));
 	assert_int_equal(c.supported, 2);
+	free(out);
+	/* the errata match the runner's build, not the checkout: rn-a (built
+	 * at c1) is set aside, rn-b (started in c1's checkout, built at c3)
+	 * counts, and its failure contradicts (before: the reverse, and
+	 * supported by rn-a) */
+	out = audit_with("<!-- claim: validated experiment=rn variant=rn_a -->\n", &c, &e);
+	assert_non_null(strstr(out, "t.md:1: contradicted: validated rn/rn_a"));
+	assert_int_equal(c.contradicted, 1);
 	free(out);
 	/* red team 49, finding 3: a value claim on a row the errata set
 	 * aside (before: supported, "2 of 2", eq-1 left out silently); one

@@ -59,6 +59,73 @@ static void test_samples_round_trip(void **state)
 	strbuf_release(&why);
 }
 
+/* Red team 279: a record names the runner that wrote it (code.runner),
+ * read back as written, and the errata's commit is the runner's where
+ * recorded; a record without it (every one before the fix) writes none
+ * back and is matched by code.git.commit, as before; an unknown build
+ * commit falls back too. */
+static void test_runner_round_trip(void **state)
+{
+	(void)state;
+	struct run_record r, back;
+	memset(&r, 0, sizeof(r));
+	r.gpu_slot = -1;
+	r.outcome = OUTCOME_OK;
+	r.git.is_repo = 1;
+	r.git.commit = "1111111111111111111111111111111111111111";
+	r.runner.have = 1;
+	r.runner.commit = "2222222222222222222222222222222222222222";
+	r.runner.dirty = 1;
+	r.runner.sha256 = "ab";
+	r.runner.worker_sha256 = "cd";
+	json_t *m = record_run_json(&r);
+	json_t *rn = json_object_get(json_object_get(m, "code"), "runner");
+	assert_non_null(rn);
+	assert_true(json_is_true(json_object_get(rn, "dirty")));
+	assert_int_equal(record_run_read(m, &back), 0);
+	assert_int_equal(back.runner.have, 1);
+	assert_string_equal(back.runner.commit, r.runner.commit);
+	assert_int_equal(back.runner.dirty, 1);
+	assert_string_equal(back.runner.sha256, "ab");
+	assert_string_equal(back.runner.worker_sha256, "cd");
+	assert_string_equal(record_runner_commit(&back.runner, &back.git), r.runner.commit);
+	run_record_release(&back);
+	json_decref(m);
+	/* unknown: the build had no git */
+	r.runner.commit = "unknown";
+	r.runner.dirty = -1;
+	m = record_run_json(&r);
+	assert_true(json_is_null(json_object_get(json_object_get(json_object_get(m, "code"), "runner"), "dirty")));
+	assert_int_equal(record_run_read(m, &back), 0);
+	assert_int_equal(back.runner.dirty, -1);
+	assert_string_equal(record_runner_commit(&back.runner, &back.git), r.git.commit);
+	run_record_release(&back);
+	json_decref(m);
+	/* not recorded */
+	r.runner.have = 0;
+	m = record_run_json(&r);
+	assert_null(json_object_get(json_object_get(m, "code"), "runner"));
+	assert_int_equal(record_run_read(m, &back), 0);
+	assert_int_equal(back.runner.have, 0);
+	assert_string_equal(record_runner_commit(&back.runner, &back.git), r.git.commit);
+	run_record_release(&back);
+	json_decref(m);
+	/* a batch the same */
+	struct batch_record b, bb;
+	memset(&b, 0, sizeof(b));
+	b.git = r.git;
+	b.runner.have = 1;
+	b.runner.commit = "3333333333333333333333333333333333333333";
+	b.runner.dirty = 0;
+	m = record_batch_json(&b);
+	assert_int_equal(record_batch_read(m, &bb), 0);
+	assert_int_equal(bb.runner.have, 1);
+	assert_int_equal(bb.runner.dirty, 0);
+	assert_string_equal(bb.runner.commit, b.runner.commit);
+	batch_record_release(&bb);
+	json_decref(m);
+}
+
 static void test_samples_damage_is_an_error(void **state)
 {
 	(void)state;
@@ -542,6 +609,7 @@ int main(void)
 		cmocka_unit_test(test_lineage_round_trip),
 		cmocka_unit_test(test_by_dist_round_trip),
 		cmocka_unit_test(test_problem_rule_exact_recorded),
+		cmocka_unit_test(test_runner_round_trip),
 		cmocka_unit_test(test_samples_damage_is_an_error),
 		cmocka_unit_test(test_attrs_lines),
 		cmocka_unit_test(test_index_views_match),
