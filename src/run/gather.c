@@ -857,10 +857,16 @@ char *gather_busy_note(const struct run_record *const *base, size_t nb, const st
 		return xstrfmt("%s: ran in a busy period: load average %.2f on %.0f CPUs (repeat %d, at its %s), above "
 			       "the CPU count: its times may be slow and noisy",
 			       base_name, peak, peak_cpus, at->repeat, when);
-	return xstrfmt("%s vs %s: the comparison spans a busy period: load average up to %.2f on %.0f CPUs (%s, repeat "
-		       "%d, at its %s), above the CPU count: times may be slow and noisy, and the verdict (%s) may "
-		       "reflect the load rather than the kernels",
-		       var_name, base_name, peak, peak_cpus, who, at->repeat, when, verdict ? verdict : "none");
+	/* where the reading was taken, not who made the load: the 1-minute
+	 * average is the machine's, a kernel's own init() in this batch or
+	 * an earlier one's included (red team 278: a 2 s burst of 64 threads
+	 * in one variant's init() put this note on 15 of 15 comparisons of
+	 * its batch, 14 of them naming another variant's run) */
+	return xstrfmt("%s vs %s: the comparison spans a busy period: load average up to %.2f on %.0f CPUs (read at "
+		       "the %s of %s's repeat %d; the machine's 1-minute average, whoever made it, this batch's own "
+		       "kernels included), above the CPU count: times may be slow and noisy, and the verdict (%s) "
+		       "may reflect the load rather than the kernels",
+		       var_name, base_name, peak, peak_cpus, when, who, at->repeat, verdict ? verdict : "none");
 }
 
 /* The ok runs of a variant (caller frees the array, not the runs). */
