@@ -295,12 +295,30 @@ int audit_errata_load(const char *path, const char *repo_dir, struct audit_errat
 		rc = verify(repo, e, e->n - 1, path, line, err);
 	}
 out:
-	git_repository_free(repo);
-	git_libgit2_shutdown();
 	strbuf_release(&in);
-	if (rc < 0)
-		audit_errata_release(e);
-	return rc;
+	if (rc < 0 || !repo) {
+		git_repository_free(repo);
+		git_libgit2_shutdown();
+		if (rc < 0)
+			audit_errata_release(e);
+		return rc;
+	}
+	e->repo = repo; /* for audit_errata_find's ancestry; audit_errata_release frees it */
+	return 0;
+}
+
+/* Entry i covers full commit c in e's repository: c descends from the
+ * defective commit and neither is nor descends from the fixing one.  1,
+ * 0, or 0 where the repository cannot tell (c not in it). */
+static int covers(const struct audit_errata *e, size_t i, const git_oid *c)
+{
+	git_repository *repo = e->repo;
+	git_oid d, f;
+	if (git_oid_fromstr(&d, e->commit[i]) < 0 || git_oid_fromstr(&f, e->fixed[i]) < 0)
+		return 0;
+	if (git_oid_equal(c, &f) || git_graph_descendant_of(repo, c, &f) != 0)
+		return 0; /* has the fix (or cannot tell: not set aside) */
+	return git_graph_descendant_of(repo, c, &d) == 1;
 }
 
 long audit_errata_find(const struct audit_errata *e, const char *runner_commit)
@@ -313,10 +331,44 @@ long audit_errata_find(const struct audit_errata *e, const char *runner_commit)
 	return -1;
 }
 
+long audit_errata_find_later(const struct audit_errata *e, const char *runner_commit)
+{
+	long exact = audit_errata_find(e, runner_commit);
+	size_t len = runner_commit ? strlen(runner_commit) : 0;
+	if (exact >= 0 || !e || !e->n || !e->repo || len != GIT_OID_HEXSZ)
+		return exact;
+	struct audit_errata *m = (struct audit_errata *)e; /* the cache only */
+	for (size_t k = 0; k < m->n_seen; k++)
+		if (!strcmp(m->seen[k], runner_commit))
+			return m->seen_at[k];
+	long at = -1;
+	git_oid c;
+	git_commit *cc = NULL;
+	if (git_oid_fromstr(&c, runner_commit) == 0 && git_commit_lookup(&cc, e->repo, &c) == 0)
+		for (size_t i = 0; at < 0 && i < e->n; i++)
+			if (covers(e, i, &c))
+				at = (long)i;
+	git_commit_free(cc);
+	m->seen = xrealloc(m->seen, (m->n_seen + 1) * sizeof(*m->seen));
+	m->seen_at = xrealloc(m->seen_at, (m->n_seen + 1) * sizeof(*m->seen_at));
+	m->seen[m->n_seen] = xstrdup(runner_commit);
+	m->seen_at[m->n_seen++] = at;
+	return at;
+}
+
 long audit_errata_find_run(const struct audit_errata *e, const struct run_record *r)
 {
-	/* red team 279 row 1b: the runner's build, not the spec's checkout */
-	return r ? audit_errata_find(e, record_runner_commit(&r->runner, &r->git)) : -1;
+	/* red team 279 row 1b: the runner's build, not the spec's checkout;
+	 * and a record that names its runner's build is set aside by an
+	 * erratum of an earlier commit that build has not the fix of (red
+	 * team 280); a record written before code.runner is matched by its
+	 * commit alone, as it always was (the committed store's findings
+	 * stay as they were read) */
+	if (!r)
+		return -1;
+	const char *c = record_runner_commit(&r->runner, &r->git);
+	int named = r->runner.have && r->runner.commit && c == r->runner.commit;
+	return named ? audit_errata_find_later(e, c) : audit_errata_find(e, c);
 }
 
 void audit_errata_release(struct audit_errata *e)
@@ -329,5 +381,13 @@ void audit_errata_release(struct audit_errata *e)
 	free(e->commit);
 	free(e->fixed);
 	free(e->why);
+	for (size_t k = 0; k < e->n_seen; k++)
+		free(e->seen[k]);
+	free(e->seen);
+	free(e->seen_at);
+	if (e->repo) {
+		git_repository_free(e->repo);
+		git_libgit2_shutdown();
+	}
 	memset(e, 0, sizeof(*e));
 }

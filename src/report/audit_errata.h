@@ -8,8 +8,8 @@
  *
  * A defect belongs to a runner build, not to a run: an erratum names the
  * commit of the runner that had the defect and the commit that fixed it,
- * and sets aside every record that runner commit wrote, wherever it was
- * started: a record's runner is its code.runner.commit, the commit the
+ * and sets aside every record that runner commit, or a later commit
+ * without the fix (audit_errata_find_later), wrote, wherever it was started: a record's runner is its code.runner.commit, the commit the
  * evident that wrote it was built from (record.h record_runner_commit),
  * not its code.git.commit, which names the repository the spec lies in
  * (red team 279: the runner from before red team 274's fix, started in a
@@ -48,6 +48,11 @@ struct audit_errata {
 	char **fixed;   /* the commits that fixed them, in full */
 	char **why;     /* the reasons; n of each, audit_errata_release's */
 	size_t n;
+	void *repo;     /* the git_repository the entries were checked in, kept open for
+			 * audit_errata_find's ancestry (audit_errata_release's) */
+	char **seen;    /* runner commits already placed (audit_errata_find's cache) */
+	long *seen_at;  /* and the entry each fell under, or -1; n_seen of each */
+	size_t n_seen;
 };
 
 /* Read path into *e (zeroed first) and check every entry in the git
@@ -58,12 +63,22 @@ struct audit_errata {
  * commit the repository lacks, a fix that is not a later commit or changes
  * no runner code); *e is then empty. */
 int audit_errata_load(const char *path, const char *repo_dir, struct audit_errata *e, struct strbuf *err);
-/* The entry that sets aside a record written at runner commit
- * runner_commit (may be NULL): its index into commit[], fixed[] and
- * why[], or -1 when the errata do not name that commit. */
+/* The entry that names runner commit runner_commit (may be NULL; in
+ * full or abbreviated): its index into commit[], fixed[] and why[], or
+ * -1 when none does. */
 long audit_errata_find(const struct audit_errata *e, const char *runner_commit);
-/* The same for run r, by its runner's commit (record_runner_commit: its
- * code.runner.commit, or code.git.commit where that is not recorded). */
+/* The same, and else the entry that covers it as a later commit of the
+ * repository that does not yet have the fix (it descends from the
+ * defective commit, and neither is nor descends from the fixing one; red
+ * team 280: a runner built from one README-only commit on top of the
+ * defective one dodged an erratum that named the defective one alone, 2
+ * of 2 stores).  A commit the repository lacks is matched by its name
+ * alone.  Cached per commit (the cache is e's). */
+long audit_errata_find_later(const struct audit_errata *e, const char *runner_commit);
+/* The same for run r, by its runner's commit: its code.runner.commit,
+ * with later commits without the fix (audit_errata_find_later), or, in a
+ * record without a known code.runner.commit, its code.git.commit alone
+ * (audit_errata_find: the committed store reads as it always did). */
 struct run_record;
 long audit_errata_find_run(const struct audit_errata *e, const struct run_record *r);
 void audit_errata_release(struct audit_errata *e);

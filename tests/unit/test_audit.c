@@ -3077,6 +3077,23 @@ static void test_errata(void **state)
 	make_commit_with(repo, &o1, "two", "src/fix.c", c2); /* the runner's fix */
 	git_oid_fromstr(&o2, c2);
 	make_commit(repo, &o2, "three", c3);
+	/* beside the fix, without it: c1's tree again, on c1, no ref moved */
+	char c1b[GIT_OID_HEXSZ + 1];
+	{
+		git_commit *p1;
+		git_tree *t1;
+		git_signature *sg;
+		git_oid ob;
+		assert_int_equal(git_commit_lookup(&p1, repo, &o1), 0);
+		assert_int_equal(git_commit_tree(&t1, p1), 0);
+		assert_int_equal(git_signature_new(&sg, "t", "t@t", 1767225700, 0), 0);
+		const git_commit *ps[1] = { p1 };
+		assert_int_equal(git_commit_create(&ob, repo, NULL, sg, sg, NULL, "one, then its docs", t1, 1, ps), 0);
+		git_oid_tostr(c1b, sizeof(c1b), &ob);
+		git_signature_free(sg);
+		git_tree_free(t1);
+		git_commit_free(p1);
+	}
 	git_oid o3;
 	git_oid_fromstr(&o3, c3);
 	char c4[GIT_OID_HEXSZ + 1], c5[GIT_OID_HEXSZ + 1], c6[GIT_OID_HEXSZ + 1], c7[GIT_OID_HEXSZ + 1],
@@ -3147,6 +3164,14 @@ static void test_errata(void **state)
 	assert_int_equal(audit_errata_find(&e, c1), 0);
 	assert_int_equal(audit_errata_find(&e, c2), -1);
 	assert_int_equal(audit_errata_find(&e, NULL), -1);
+	/* a later commit without the fix (red team 280: a README-only commit
+	 * on the defective one) is covered; one with the fix is not */
+	assert_int_equal(audit_errata_find(&e, c1b), -1); /* by name alone */
+	assert_int_equal(audit_errata_find_later(&e, c1b), 0);
+	assert_int_equal(audit_errata_find_later(&e, c1b), 0); /* cached */
+	assert_int_equal(audit_errata_find_later(&e, c1), 0);
+	assert_int_equal(audit_errata_find_later(&e, c3), -1);
+	assert_int_equal(audit_errata_find_later(&e, "0123456789012345678901234567890123456789"), -1); /* not in it */
 	out = audit_with("<!-- claim: validated experiment=er variant=er_c -->\n"
 			 "<!-- claim: validated experiment=er variant=er_a -->\n",
 			 &c, &e);
