@@ -2274,29 +2274,52 @@ static json_t *shape_object(const struct spec *s, const long long *dims)
 }
 
 /*
- * The range each key of this run's extra shape is drawn from
- * (extra_shape_draw), from the plug-in's own extra shape (ceiling, its
- * extra_shape() of the spec's shape) and the spec's shape: a key the
- * plug-in keeps (a head dim D) is not drawn (lo = hi = its value); any
- * other runs from half the plug-in's value (ceil(x/2); x itself where x
- * is under 3) to the spec's own value (the plug-in's where that is
- * larger).  Red team 279 row 2 and red team 277 rows 1b and 1c: up to the
- * plug-in's value alone, rowsum's C never went above 3001 (softmax's,
- * layernorm's and gemm's keys and attention's S never above 397,
- * attention's B above 1 or H above 2) whatever the spec's scale, so a
- * kernel exact up to there and dropping the tail of every wider row was
- * `ok` and `validated` at C 8192 (bigtail.c 9 of 9, tailbig.c 6 of 6,
- * smbig.c 6 of 6 on softmax).  Up to the spec's shape, the extra shape
- * costs at most the spec's own check per distribution.
+ * 1 where the problem's extra_shape() keeps key i only because the
+ * spec's value is under its cap (rowsum's R at most 37: R 32 stays 32),
+ * not because it keeps that key at any scale (attention's head dim D): at
+ * the spec's shape with key i doubled, it answers another value there.
+ * One boxed call per probe shape (the problem keeps the answers).
  */
-static void extra_shape_range(const struct spec *s, const long long *ceiling, long long *lo, long long *hi)
+static int key_capped(const struct run_ctx *c, int i)
 {
+	const struct spec *s = c->s;
+	long long probe[JOB_MAX_DIMS], out[JOB_MAX_DIMS];
+	memcpy(probe, s->dims, sizeof(long long) * (size_t)s->n_dims);
+	if (probe[i] < 1 || probe[i] > LLONG_MAX / 2)
+		return 0;
+	probe[i] *= 2;
+	return problem_extra_shape(&c->plan.problem, probe, out) == 0 && out[i] != probe[i];
+}
+
+/*
+ * The range each key of this run's extra shape is drawn from
+ * (extra_shape_draw): [1, v] for v the spec's value (the plug-in's x
+ * where that is larger) for every key the problem's extra_shape()
+ * (ceiling) changes, or keeps only because v is under its cap
+ * (key_capped); a key it keeps at any scale (a head dim D, which kernels
+ * are compiled for) is not drawn (lo = hi = v).  Red team 279 row 2 and
+ * red team 277 rows 1b and 1c: drawn under the plug-in's value alone,
+ * rowsum's C never went above 3001 (softmax's, layernorm's and gemm's
+ * keys and attention's S never above 397, attention's B above 1 or H
+ * above 2) whatever the spec's scale, so a kernel exact up to there and
+ * dropping the tail of every wider row was `ok` and `validated` at C 8192
+ * (bigtail.c 9 of 9, tailbig.c 6 of 6, smbig.c 6 of 6 on softmax).  Red
+ * team 280: drawn from half the plug-in's value up, a kernel wrong only
+ * for short rows (C under 1024: smalltail.c, 18 of 18; softmax C under
+ * 128: smsmall.c, 12 of 12) was never checked there, and rowsum's R,
+ * kept at a spec's R 32, let rowtile.c leave the last R % 32 rows
+ * unwritten (18 of 18).  Up to the spec's shape, the extra shape costs
+ * at most the spec's own check per distribution.
+ */
+static void extra_shape_range(const struct run_ctx *c, const long long *ceiling, long long *lo, long long *hi)
+{
+	const struct spec *s = c->s;
 	for (int i = 0; i < s->n_dims; i++) {
 		long long x = ceiling[i], v = s->dims[i];
 		lo[i] = hi[i] = x;
-		if (x == v)
+		if (x == v && !key_capped(c, i))
 			continue;
-		lo[i] = x < 3 ? x : (x + 1) / 2;
+		lo[i] = 1;
 		hi[i] = v > x ? v : x;
 	}
 }
@@ -2317,8 +2340,8 @@ static void extra_shape_range(const struct spec *s, const long long *ceiling, lo
  * and `validated`; the parity is drawn too (a tail a kernel drops for
  * one parity is found in half the runs, one it drops at every C not a
  * multiple of its tile T in 1 - 1/T of them).  Rowsum at R 1024, C
- * 4096: C in [1501, 4096], R in [19, 1024].  out: the drawn shape
- * (n_dims values).
+ * 4096: C in [1, 4096], R in [1, 1024].  out: the drawn shape (n_dims
+ * values).
  */
 static void extra_shape_draw(const struct run_ctx *c, const long long *ceiling, const long long *lo,
 			     const long long *hi, long long *out, char **fallback)
@@ -2380,7 +2403,7 @@ static int job_extra_shape(struct job_state *j)
 	long long ceiling[JOB_MAX_DIMS];
 	memcpy(ceiling, j->xshape, sizeof(ceiling));
 	long long lo[JOB_MAX_DIMS], hi[JOB_MAX_DIMS];
-	extra_shape_range(s, ceiling, lo, hi);
+	extra_shape_range(c, ceiling, lo, hi);
 	char *fallback = NULL;
 	extra_shape_draw(c, ceiling, lo, hi, j->xshape, &fallback);
 	j->r.extra_shape_ceiling = shape_object(s, ceiling);

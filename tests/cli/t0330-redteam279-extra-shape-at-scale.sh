@@ -9,7 +9,9 @@
 # (correctness.extra_shape.range).  14 runs of naive rowsum at R 64,
 # C 8192: every drawn shape inside the recorded range, which reaches the
 # spec's C and R; some C above 3001, some even and some odd C (each of
-# the last two fails by chance once in 16384 times).  About 25 s.
+# the last two fails by chance once in 16384 times).  And a key the
+# problem keeps only under its cap is drawn, one it keeps at any scale
+# is not.  About 25 s.
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 mkrepo
@@ -26,10 +28,30 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "runs", "*.json"))):
 PY
 cat shapes.out
 expect_eq "$(grep -c '^ok checked ' shapes.out)" 14 "naive ok with its extra shape checked, 14 runs"
-expect_eq "$(grep -c ' {"C": \[1501, 8192\], "R": \[19, 64\]}$' shapes.out)" 14 "the recorded range reaches the spec's C and R"
-awk '$3 < 19 || $3 > 64 || $4 < 1501 || $4 > 8192 { print "outside the range: " $0; bad = 1 } END { exit bad }' shapes.out ||
+expect_eq "$(grep -c ' {"C": \[1, 8192\], "R": \[1, 64\]}$' shapes.out)" 14 "the recorded range reaches the spec's C and R"
+awk '$3 < 1 || $3 > 64 || $4 < 1 || $4 > 8192 { print "outside the range: " $0; bad = 1 } END { exit bad }' shapes.out ||
 	fail "a drawn shape outside its range"
 [ "$(awk '$4 > 3001' shapes.out | wc -l)" -ge 1 ] || fail "no drawn C above the plug-in's 3001"
 [ "$(awk '$4 % 2 == 0' shapes.out | wc -l)" -ge 1 ] || fail "no even C drawn in 14 runs"
 [ "$(awk '$4 % 2 == 1' shapes.out | wc -l)" -ge 1 ] || fail "no odd C drawn in 14 runs"
+# a key the problem keeps only under its cap is drawn (red team 280 row
+# 1: rowsum's R at a spec's R 32); one it keeps at any scale is not
+# (attention's head dim D, which kernels are compiled for)
+expect_exit 0 "$EVIDENT" run --no-progress --store "$TEST_TMP/k" tests/fixtures/specs/host-extra-shape-kept.yaml
+expect_exit 0 "$EVIDENT" run --no-progress --repeats 1 --only naive --store "$TEST_TMP/a" tests/fixtures/specs/tiny.yaml
+python3 -S - "$TEST_TMP/k" "$TEST_TMP/a" > kept.out <<'PY' || fail "the records"
+import glob, json, os, sys
+for st in sys.argv[1:]:
+    for f in sorted(glob.glob(os.path.join(st, "runs", "*.json"))):
+        d = json.load(open(f))
+        if "variant" not in d:
+            continue
+        x = d["correctness"]["extra_shape"]
+        print(d["problem"]["name"] if isinstance(d.get("problem"), dict) else d.get("problem"), x.get("status"),
+              json.dumps(x.get("range"), sort_keys=True), json.dumps(x.get("shape"), sort_keys=True))
+PY
+cat kept.out
+expect_eq "$(grep -c '^rowsum checked {"C": \[1, 512\], "R": \[1, 32\]}' kept.out)" 2 "rowsum's R drawn at a spec's R 32"
+grep '^attention_fwd ' kept.out | grep -q '"D": \[' && fail "attention's D was drawn"
+grep -q '^attention_fwd checked .*"D": 16' kept.out || fail "attention's extra shape keeps D 16"
 exit 0
