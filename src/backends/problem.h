@@ -226,6 +226,10 @@ void problem_filler_stop(struct problem_filler *f);
  * (it is stopped from each reply to the next request, red team 275), to
  * read before and after a job; NAN where its clock does not read. */
 double problem_filler_outside_us(struct problem_filler *f);
+/* What the runner waited, in all since the box started, us, for the fill
+ * box to show stopped after its replies (red team 280: a fill that leaves
+ * a thread in one long system call makes each wait as long; NAN: no box). */
+double problem_filler_stop_wait_us(const struct problem_filler *f);
 /* The described problem p's fill box for shape: the one it holds when
  * alive, of this process and of that shape, else a new one (problem_filler_start),
  * held by p till problem_release (the caller never stops it).  NULL with why. */

@@ -633,6 +633,7 @@ struct problem_filler {
 	 * reply to the next request: filler_pause); the CPU it used while
 	 * stopped or between fills, us (NAN where its clock does not read) */
 	int box_fd, box_pid, have_clock, paused;
+	double stop_wait_us; /* what filler_pause waited, in all, for the box to show stopped */
 	clockid_t box_clock;
 	double cpu_at_reply, outside_us;
 	unsigned char *map;
@@ -775,7 +776,7 @@ static int filler_pause(struct problem_filler *f, int pause)
 		 * of 6), so the caller goes on to time nothing until the stop is
 		 * complete: up to the fill's own time limit, then the fill
 		 * fails (20 us polls, 1 ms after the first 50 ms) */
-		double waited = 0, limit = f->timeout_s > 0 ? f->timeout_s * 1e6 : 60e6;
+		double t0 = mono_now(), waited = 0, limit = f->timeout_s > 0 ? f->timeout_s * 1e6 : 60e6;
 		while (!filler_all_stopped(f)) {
 			if (waited >= limit)
 				return -1;
@@ -783,11 +784,17 @@ static int filler_pause(struct problem_filler *f, int pause)
 			nanosleep(&(struct timespec){ 0, ns }, NULL);
 			waited += ns / 1e3;
 		}
+		f->stop_wait_us += (mono_now() - t0) * 1e6;
 		f->cpu_at_reply = filler_cpu_us(f);
 	} else if (isfinite(before) && isfinite(f->cpu_at_reply) && isfinite(f->outside_us)) {
 		f->outside_us += before - f->cpu_at_reply;
 	}
 	return 0;
+}
+
+double problem_filler_stop_wait_us(const struct problem_filler *f)
+{
+	return f ? f->stop_wait_us : NAN;
 }
 
 double problem_filler_outside_us(struct problem_filler *f)

@@ -218,6 +218,7 @@ struct host_clock {
 	size_t wake_n;               /* offsets among the outputs and count (host_clock.c wake_print) */
 	struct problem_filler *filler; /* a described problem's fill box (problem_box.c: the problem's), or NULL */
 	double fill_out0;              /* its CPU outside its fills when the worker attached (problem_filler_outside_us) */
+	double fill_wait0;             /* and its stop waits then (problem_filler_stop_wait_us) */
 	int threads_max;             /* the most threads the worker had at a timed sample's go or done line
 				      * (the method's threads_max: a fraction of one core's peak above 1
 				      * is possible only with more than one) */

@@ -26,7 +26,8 @@ for f in sorted(glob.glob(sys.argv[1] + '/runs/*.json')):
     if 'outcome' not in d:
         continue
     m = (d.get('timing') or {}).get('method') or {}
-    print('%s %s %s' % (d.get('variant'), d['outcome'], m.get('fill_box_outside_us', 'absent')))
+    print('%s %s %s %s' % (d.get('variant'), d['outcome'], m.get('fill_box_outside_us', 'absent'),
+                           m.get('fill_box_stop_wait_us', 'absent')))
     n += 1
 sys.exit(0 if n else 1)
 PY
@@ -34,4 +35,8 @@ cat out.txt
 [ "$(wc -l < out.txt)" -eq 2 ] || fail "two runs expected"
 awk '$3 == "absent" || $3 == "None" || !($3 + 0 < 100000) { bad = 1; print "fill box outside its fills: " $0 } END { exit bad }' out.txt ||
 	fail "the fill box ran outside its fills (a thread in a long system call past the stop)"
+# and the record says how long the runner waited for the box to stop
+# (red team 280: a populate of 1 GiB a fill, tens of ms or more a fill)
+awk '$4 == "absent" || $4 == "None" || !($4 + 0 > 10000) { bad = 1; print "no stop wait recorded: " $0 } END { exit bad }' out.txt ||
+	fail "the record does not say the runner waited for the fill box to stop"
 exit 0
